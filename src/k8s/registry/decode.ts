@@ -1,0 +1,85 @@
+/**
+ * What the apiserver's decoder checks before validation, driven by the registry:
+ * JSON types (a string where an integer belongs fails the whole request with HTTP 400)
+ * and unknown fields (kubectl's strict field validation reports them; we warn).
+ * null is accepted anywhere: it decodes to the field's zero value.
+ */
+import type { FieldError } from '../errors';
+import { asWarning, invalid } from '../errors';
+import { fieldPath, type FieldPath } from '../path';
+import { kindSpecOf } from './kinds';
+import type { Field } from './types';
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const INT32 = 2 ** 31;
+
+const jsonType = (v: unknown): string =>
+  Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v;
+
+const typeError = (path: FieldPath, value: unknown, expected: string): FieldError =>
+  invalid(path, value, `must be ${expected} (the decoder cannot unmarshal ${jsonType(value)} into ${expected}, so the apiserver rejects the whole object)`);
+
+function decodeField(value: unknown, field: Field, path: FieldPath, out: FieldError[]): void {
+  if (value === null || value === undefined) return;
+  switch (field.type) {
+    case 'string':
+      if (typeof value !== 'string') out.push(typeError(path, value, 'a string'));
+      return;
+    case 'integer':
+      if (typeof value !== 'number' || !Number.isInteger(value)) out.push(typeError(path, value, 'an integer'));
+      else if (value < -INT32 || value >= INT32) out.push(invalid(path, value, 'must fit in a 32-bit integer'));
+      return;
+    case 'boolean':
+      if (typeof value !== 'boolean') out.push(typeError(path, value, 'a boolean'));
+      return;
+    case 'stringList':
+      if (!Array.isArray(value)) out.push(typeError(path, value, 'a list of strings'));
+      else value.forEach((v, i) => typeof v !== 'string' && v !== null && out.push(typeError(path.index(i), v, 'a string')));
+      return;
+    case 'stringMap':
+      if (!isRecord(value)) out.push(typeError(path, value, 'a map of strings'));
+      else
+        for (const [k, v] of Object.entries(value))
+          if (typeof v !== 'string' && v !== null) out.push(withQuoteHint(typeError(path.key(k), v, 'a string')));
+      return;
+    case 'object':
+      if (!isRecord(value)) out.push(typeError(path, value, 'an object'));
+      else if (!field.open) decodeFields(value, field.fields, path, out);
+      return;
+    case 'list':
+      if (!Array.isArray(value)) out.push(typeError(path, value, 'a list'));
+      else value.forEach((v, i) => decodeField(v, field.item, path.index(i), out));
+      return;
+  }
+}
+
+/** A bare `true` or `8080` in a label map is the classic mistake: say so. */
+function withQuoteHint(e: FieldError): FieldError {
+  return { ...e, hint: 'Quote the value in YAML ("true", "8080"): label and annotation values are strings.' };
+}
+
+function decodeFields(value: Record<string, unknown>, fields: readonly Field[], path: FieldPath, out: FieldError[]): void {
+  for (const [k, v] of Object.entries(value)) {
+    const f = fields.find((x) => x.name === k);
+    if (!f) {
+      out.push({
+        ...asWarning(invalid(path.child(k), v, '')),
+        message: `unknown field "${String(path.child(k))}"`,
+        hint: 'The apiserver drops unknown fields, and kubectl apply (strict field validation) rejects them. Check the spelling and the indentation.',
+      });
+      continue;
+    }
+    decodeField(v, f, path.child(k), out);
+  }
+}
+
+/** Decoder errors for an object of a kind the Workbench edits; [] for other kinds. */
+export function decodeErrors(object: unknown): FieldError[] {
+  const spec = kindSpecOf(object);
+  if (!spec || !isRecord(object)) return [];
+  const out: FieldError[] = [];
+  const { apiVersion: _a, kind: _k, ...rest } = object;
+  decodeFields(rest, spec.fields, fieldPath(), out);
+  return out;
+}

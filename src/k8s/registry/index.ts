@@ -1,0 +1,14 @@
+export type * from './types';
+export { KINDS, apiVersionOf, fieldAt, kindSpecOf, typeMeta, type TypeMeta } from './kinds';
+export { LAST_APPLIED_ANNOTATION, OPERATIONS } from './common';
+export { decodeErrors } from './decode';
+export { orderFields } from './order';
+export { jsonSchemaFor, type JsonSchema } from './schema';
+export { serverFieldsOf, stripServerFields } from './server-fields';
+export { validatingWebhookConfiguration, mutatingWebhookConfiguration } from './webhooks';
+export {
+  validatingAdmissionPolicy,
+  validatingAdmissionPolicyBinding,
+  mutatingAdmissionPolicy,
+  mutatingAdmissionPolicyBinding,
+} from './policies';
