@@ -1,0 +1,70 @@
+/**
+ * Create-time validation of admission configuration objects, error for error as
+ * a Kubernetes 1.36 kube-apiserver reports them: dispatch by apiVersion/kind,
+ * v1 defaulting first, then the kind's validation; all errors collected.
+ *
+ * Unknown kinds give no errors. A `v1 List` is validated item by item with paths
+ * prefixed `items[i].`. Values of the wrong JSON type are skipped (the decode
+ * check reports those); caBundle base64 is checked here.
+ */
+import type { CelCompiler } from '../cel/types';
+import { withDefaults } from './defaults';
+import { invalid, type FieldError } from './errors';
+import { fieldPath } from './path';
+import {
+  validateMutatingAdmissionPolicy,
+  validateMutatingAdmissionPolicyBinding,
+  validateMutatingWebhookConfiguration,
+  validateValidatingAdmissionPolicy,
+  validateValidatingAdmissionPolicyBinding,
+  validateValidatingWebhookConfiguration,
+} from './validation';
+import { isObject, type Obj } from './validation/values';
+
+export interface ValidateOptions {
+  /** Compiles CEL expressions; without it only the non-CEL rules about expressions apply. */
+  cel?: CelCompiler;
+}
+
+type KindValidator = (obj: Obj, compiler: CelCompiler | undefined) => FieldError[];
+
+const GROUP = 'admissionregistration.k8s.io';
+const policyVersions = ['v1', 'v1beta1', 'v1alpha1'] as const;
+
+/** Which kinds are validated, and in which versions (webhook configurations: v1 only). */
+const validators: Readonly<Record<string, { versions: readonly string[]; validate: KindValidator }>> = {
+  ValidatingWebhookConfiguration: { versions: ['v1'], validate: validateValidatingWebhookConfiguration },
+  MutatingWebhookConfiguration: { versions: ['v1'], validate: validateMutatingWebhookConfiguration },
+  ValidatingAdmissionPolicy: { versions: policyVersions, validate: validateValidatingAdmissionPolicy },
+  ValidatingAdmissionPolicyBinding: { versions: policyVersions, validate: (o) => validateValidatingAdmissionPolicyBinding(o) },
+  MutatingAdmissionPolicy: { versions: policyVersions, validate: validateMutatingAdmissionPolicy },
+  MutatingAdmissionPolicyBinding: { versions: policyVersions, validate: (o) => validateMutatingAdmissionPolicyBinding(o) },
+};
+
+/** The validator for an apiVersion/kind pair, if it is one of ours. */
+export function validatorFor(apiVersion: unknown, kind: unknown): KindValidator | undefined {
+  if (typeof apiVersion !== 'string' || typeof kind !== 'string') return undefined;
+  const entry = Object.hasOwn(validators, kind) ? validators[kind] : undefined;
+  if (!entry || !entry.versions.some((v) => apiVersion === `${GROUP}/${v}`)) return undefined;
+  return entry.validate;
+}
+
+/** Prefix a field path with `items[i]` (the root becomes `items[i]`). */
+const prefixed = (prefix: string, e: FieldError): FieldError => ({
+  ...e,
+  field: e.field === '' ? prefix : e.field.startsWith('[') ? prefix + e.field : `${prefix}.${e.field}`,
+});
+
+export function validate(object: unknown, options?: ValidateOptions): FieldError[] {
+  if (!isObject(object)) return [invalid(fieldPath(), object, 'must be an object')];
+  if (object.apiVersion === 'v1' && object.kind === 'List' && Array.isArray(object.items)) {
+    return object.items.flatMap((item: unknown, i: number) => {
+      if (!isObject(item)) return [];
+      const prefix = String(fieldPath('items').index(i));
+      return validate(item, options).map((e) => prefixed(prefix, e));
+    });
+  }
+  const validator = validatorFor(object.apiVersion, object.kind);
+  if (!validator) return [];
+  return validator(withDefaults(object), options?.cel);
+}

@@ -1,0 +1,40 @@
+/**
+ * Every object in the real-world corpus (/work/shared/corpus/realworld, i.e.
+ * ../shared beside the repository) is accepted by real clusters: it must
+ * validate with zero errors. Skipped only when the corpus folder is absent.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadAll } from 'js-yaml';
+import { describe, expect, it } from 'vitest';
+import { validate } from '../validate';
+
+const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
+const corpus = resolve(repoRoot, '../shared/corpus/realworld');
+
+/** Documents of a YAML stream, `kind: List` unwrapped. */
+function objectsOf(text: string): unknown[] {
+  return loadAll(text).flatMap((doc) => {
+    const d = doc as { kind?: unknown; items?: unknown } | null;
+    return d && d.kind === 'List' && Array.isArray(d.items) ? d.items : d ? [d] : [];
+  });
+}
+
+describe.skipIf(!existsSync(corpus))('real-world corpus', () => {
+  it('validates every object with zero errors', () => {
+    const files = readdirSync(corpus).filter((f) => /\.ya?ml$/.test(f)).sort();
+    expect(files.length).toBeGreaterThan(40);
+    const problems: string[] = [];
+    let checked = 0;
+    for (const f of files) {
+      for (const obj of objectsOf(readFileSync(join(corpus, f), 'utf8'))) {
+        checked++;
+        for (const e of validate(obj)) problems.push(`${f}: ${(obj as { metadata?: { name?: string } }).metadata?.name}: ${e.field}: ${e.message}`);
+      }
+    }
+    console.info(`corpus: ${checked} objects in ${files.length} files, ${problems.length} errors`);
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(100);
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * matchConditions (webhooks, ValidatingAdmissionPolicy, MutatingAdmissionPolicy):
+ * validation.go validateMatchConditions / validateMatchCondition.
+ * At most 64; per condition: expression (trimmed) required and compiled, name
+ * required and a qualified name, names unique within the list.
+ */
+import type { CelContext } from '../../cel/types';
+import { duplicate, required, tooMany, type FieldError } from '../errors';
+import type { FieldPath } from '../path';
+import { validateCELExpression, type CelEnv } from './cel';
+import { validateLabelName } from './selectors';
+import { goList, goObject, goString, trimSpace } from './values';
+
+export const maxMatchConditions = 64;
+
+export function validateMatchConditions(conditions: unknown, env: CelEnv, context: CelContext, path: FieldPath): FieldError[] {
+  const list = goList(conditions);
+  if (!list) return [];
+  const errs: FieldError[] = [];
+  if (list.length > maxMatchConditions) errs.push(tooMany(path, list.length, maxMatchConditions));
+  const names = new Set<string>();
+  list.forEach((c, i) => {
+    const condition = goObject(c);
+    if (!condition) return;
+    const p = path.index(i);
+    const expression = goString(condition.expression);
+    if (expression !== undefined) {
+      const trimmed = trimSpace(expression);
+      if (trimmed === '') errs.push(required(p.child('expression')));
+      else errs.push(...validateCELExpression(env, context, trimmed, p.child('expression')));
+    }
+    const name = goString(condition.name);
+    if (name === undefined) return;
+    if (name === '') errs.push(required(p.child('name')));
+    else {
+      errs.push(...validateLabelName(name, p.child('name')));
+      if (names.has(name)) errs.push(duplicate(p.child('name'), name));
+      else names.add(name);
+    }
+  });
+  return errs;
+}

@@ -1,0 +1,50 @@
+/**
+ * Reading untyped (decoded YAML/JSON) values the way Go's decoder would see them,
+ * without ever throwing. A value of the wrong JSON type is a decode error that the
+ * registry-driven decode check reports; validation skips it instead of guessing.
+ *
+ * Conventions used throughout this folder:
+ * - absent (`undefined` or `null`) is Go's zero value / nil pointer;
+ * - `typeof v === 'string'` etc. guards every semantic check;
+ * - anything else is skipped silently (never a second, duplicate type error).
+ */
+
+export type Obj = Readonly<Record<string, unknown>>;
+
+export const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** JSON `null` or a missing key: Go's nil pointer / zero value. */
+export const isAbsent = (v: unknown): v is null | undefined => v === undefined || v === null;
+
+/** A Go `string` field: absent → "", a string → itself, another type → undefined (not ours to check). */
+export const goString = (v: unknown): string | undefined => (isAbsent(v) ? '' : typeof v === 'string' ? v : undefined);
+
+/** A Go slice field: absent → [], an array → itself, another type → undefined (not ours to check). */
+export const goList = (v: unknown): readonly unknown[] | undefined => (isAbsent(v) ? [] : Array.isArray(v) ? v : undefined);
+
+/** A Go struct pointer: an object, or undefined for absent and for wrong types alike (check `isAbsent` to tell them apart). */
+export const goObject = (v: unknown): Obj | undefined => (isObject(v) ? v : undefined);
+
+/** A Go integer field (int32/int64): a finite integral number, else undefined. */
+export const goInt = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
+
+/** Strings only, in order (for `strings.Join`-style messages and sets). */
+export const stringsOf = (list: readonly unknown[]): string[] => list.filter((x): x is string => typeof x === 'string');
+
+/** Go's `len(s)` for a string: its UTF-8 byte length. */
+export function byteLength(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 2; // a surrogate pair (2 UTF-16 units) is 4 bytes
+      i++;
+    } else n += 2;
+  }
+  return n;
+}
+
+/** Go's strings.TrimSpace (Unicode White_Space, close enough: JS trim). */
+export const trimSpace = (s: string): string => s.trim();
