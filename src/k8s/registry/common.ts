@@ -117,7 +117,13 @@ export function labelSelector(name: string, label: string, help: string, extra: 
           fields: [
             str('key', 'Key', 'The label key the requirement applies to.', { required: true, suggestions: ['kubernetes.io/metadata.name', 'control-plane', 'app.kubernetes.io/name'] }),
             str('operator', 'Operator', 'How the key relates to the values.', { required: true, enum: ['In', 'NotIn', 'Exists', 'DoesNotExist'] }),
-            { type: 'stringList', name: 'values', label: 'Values', help: 'Label values; required for In and NotIn, forbidden for Exists and DoesNotExist.' },
+            {
+              type: 'stringList',
+              name: 'values',
+              label: 'Values',
+              help: 'Label values; required for In and NotIn, forbidden for Exists and DoesNotExist.',
+              hideIf: { sibling: 'operator', oneOf: ['Exists', 'DoesNotExist'] },
+            },
           ],
         },
       },

@@ -205,6 +205,7 @@ const mutations: ListField = {
         name: 'applyConfiguration',
         label: 'Apply configuration',
         help: 'Used when patchType is ApplyConfiguration.',
+        hideIf: { sibling: 'patchType', oneOf: ['JSONPatch'] },
         fields: [
           {
             type: 'string',
@@ -221,6 +222,7 @@ const mutations: ListField = {
         name: 'jsonPatch',
         label: 'JSON patch',
         help: 'Used when patchType is JSONPatch.',
+        hideIf: { sibling: 'patchType', oneOf: ['ApplyConfiguration'] },
         fields: [
           {
             type: 'string',

@@ -21,8 +21,10 @@ interface FieldBase {
   server?: boolean;
   /** Known to the API but not shown in the form (rarely hand-written). */
   hidden?: boolean;
-  /** Only present in some kinds of a shared spec (e.g. reinvocationPolicy in MutatingWebhook). */
+  /** Example text shown in an empty control. */
   placeholder?: string;
+  /** Hidden in the form while a sibling field has one of these values (matchExpressions values for Exists). */
+  hideIf?: { sibling: string; oneOf: readonly string[] };
 }
 
 export interface StringField extends FieldBase {
