@@ -1,0 +1,16 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { loadSaved, sampleSnapshot, startAutosave, workspace } from './store';
+import { App } from './ui/App';
+import './ui/app.css';
+
+// Restore the saved workspace, or show the sample on a first visit.
+workspace.setState(loadSaved(localStorage) ?? sampleSnapshot());
+const stopAutosave = startAutosave(workspace, localStorage);
+window.addEventListener('pagehide', stopAutosave);
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

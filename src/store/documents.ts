@@ -1,0 +1,98 @@
+/**
+ * Workspace documents: one Kubernetes object each, with the YAML text the user
+ * sees. The text is never thrown away: while it does not parse, the document
+ * keeps its last good object and carries the parse error.
+ */
+import { kindSpecOf, orderFields } from '../k8s';
+import { parseDocuments, serializeDocuments, type YamlError } from '../yaml';
+
+export interface WorkspaceDoc {
+  id: string;
+  /** The YAML of this one object, exactly as the user left it. */
+  text: string;
+  /** The last object the text parsed to. */
+  object: unknown;
+  /** Why the current text does not parse (the object is then the last good one). */
+  error?: YamlError;
+  /** Where it came from (a file name, "paste", a template). */
+  origin?: string;
+}
+
+let counter = 0;
+/** Ids need no crypto: randomUUID is missing on plain-http portals (not a secure context). */
+export const newId = (): string => `d${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+/** YAML for one object, in kubectl-like key order. */
+export const toText = (object: unknown): string => serializeDocuments([object]);
+
+export function docFromObject(object: unknown, origin?: string, text?: string): WorkspaceDoc {
+  return { id: newId(), object, text: text ?? toText(object), origin };
+}
+
+/** The document after the user typed `text`. */
+export function withText(doc: WorkspaceDoc, text: string): WorkspaceDoc {
+  const { documents, errors } = parseDocuments(text);
+  if (errors.length) return { ...doc, text, error: errors[0] };
+  if (documents.length !== 1) {
+    const message =
+      documents.length === 0
+        ? 'The document is empty: the form keeps the last good version until the text holds one object.'
+        : `The text holds ${documents.length} objects; a workspace document holds one. Use Import to split them into documents.`;
+    return { ...doc, text, error: { message, line: 1, column: 1 } };
+  }
+  return { ...doc, text, object: documents[0].object, error: undefined };
+}
+
+/** The document after a form edit produced `object`: the text is regenerated. */
+export function withObject(doc: WorkspaceDoc, object: unknown): WorkspaceDoc {
+  const ordered = kindSpecOf(object) ? orderFields(object) : object;
+  return { ...doc, object: ordered, text: toText(ordered), error: undefined };
+}
+
+export interface ImportResult {
+  docs: WorkspaceDoc[];
+  /** Messages for the user: parse errors with line and column, List unwrapping, kinds kept read-only. */
+  messages: { level: 'error' | 'info'; text: string }[];
+}
+
+/**
+ * Split pasted or opened text into workspace documents. Objects keep their own
+ * text slice (comments and formatting included) unless they came out of a List.
+ * Text that does not parse is kept as a document of its own, with its error.
+ */
+export function importText(text: string, origin: string): ImportResult {
+  const { documents, errors } = parseDocuments(text);
+  const messages: ImportResult['messages'] = errors.map((e) => ({
+    level: 'error' as const,
+    text: `${origin}: line ${e.line}, column ${e.column}: ${e.message}`,
+  }));
+  const docs = documents.map((d) => {
+    const slice = !d.fromList ? text.slice(d.source.startOffset, d.source.endOffset).replace(/^\s*---[^\n]*\n/, '') : undefined;
+    return docFromObject(d.object, origin, slice && slice.trim() ? ensureNewline(slice) : undefined);
+  });
+  const fromList = documents.filter((d) => d.fromList).length;
+  if (fromList) messages.push({ level: 'info', text: `${origin}: unwrapped ${fromList} object(s) from a List.` });
+  const readOnly = docs.filter((d) => !kindSpecOf(d.object)).length;
+  if (readOnly) messages.push({ level: 'info', text: `${origin}: ${readOnly} object(s) of other kinds are kept read-only and exported unchanged.` });
+  if (errors.length && documents.length === 0) {
+    // Nothing parsed: keep the whole text as one document so nothing is lost.
+    const doc = withText({ id: newId(), text, object: undefined, origin }, text);
+    docs.push(doc.error ? doc : { ...doc, error: errors[0] });
+  }
+  return { docs, messages };
+}
+
+const ensureNewline = (s: string): string => (s.endsWith('\n') ? s : `${s}\n`);
+
+/** The display name of a document: metadata.name, else its kind. */
+export function docTitle(doc: WorkspaceDoc): string {
+  const o = doc.object as { kind?: unknown; metadata?: { name?: unknown; generateName?: unknown } } | undefined;
+  const name = o?.metadata?.name ?? o?.metadata?.generateName;
+  if (typeof name === 'string' && name) return name;
+  return typeof o?.kind === 'string' ? `unnamed ${o.kind}` : 'untitled';
+}
+
+export function docKind(doc: WorkspaceDoc): string {
+  const k = (doc.object as { kind?: unknown } | undefined)?.kind;
+  return typeof k === 'string' ? k : 'Unknown';
+}

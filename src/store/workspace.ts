@@ -1,0 +1,170 @@
+/**
+ * The workspace store (zustand): documents, selection, undo/redo and autosave.
+ * Every change goes through an action here; components only read and call.
+ */
+import { createStore } from 'zustand/vanilla';
+import { useStore } from 'zustand';
+import { apiVersionOf, KINDS, kindSpecOf } from '../k8s';
+import { clone, insertAt, moveAt, removeAt, setIn } from '../k8s/edit';
+import type { PathSegment } from '../k8s/path';
+import { sampleWorkspace, TEMPLATES } from '../k8s/templates';
+import { docFromObject, importText, newId, withObject, withText, type WorkspaceDoc } from './documents';
+import { emptyHistory, record, redo, undo, type History } from './history';
+
+export interface Snapshot {
+  docs: WorkspaceDoc[];
+  selectedId: string | null;
+}
+
+export interface Notice {
+  level: 'error' | 'info';
+  text: string;
+}
+
+export interface WorkspaceState extends Snapshot {
+  history: History<Snapshot>;
+  notices: Notice[];
+  /** A request to focus a field, from the problems list (seq changes on every request). */
+  focus?: { docId: string; path: string; seq: number };
+}
+
+export interface WorkspaceActions {
+  select(id: string): void;
+  addFromTemplate(kind: string): void;
+  duplicate(id: string): void;
+  rename(id: string, name: string): void;
+  remove(id: string): void;
+  /** The user typed in the YAML pane. */
+  setText(id: string, text: string): void;
+  /** A form control changed one field (undefined removes it). */
+  setField(id: string, path: readonly PathSegment[], value: unknown): void;
+  insertItem(id: string, listPath: readonly PathSegment[], element: unknown, index?: number): void;
+  removeItem(id: string, listPath: readonly PathSegment[], index: number): void;
+  moveItem(id: string, listPath: readonly PathSegment[], from: number, to: number): void;
+  /** Import pasted, opened or dropped text; returns the new documents' ids. */
+  importText(text: string, origin: string): string[];
+  replaceAll(docs: WorkspaceDoc[]): void;
+  undo(): void;
+  redo(): void;
+  focusField(docId: string, path: string): void;
+  dismissNotice(index: number): void;
+  notify(notice: Notice): void;
+}
+
+export type Workspace = WorkspaceState & WorkspaceActions;
+
+const snapshot = (s: WorkspaceState): Snapshot => ({ docs: s.docs, selectedId: s.selectedId });
+
+export function createWorkspace(initial: Snapshot) {
+  return createStore<Workspace>()((set, get) => {
+    /** Apply a change to the documents, recording an undo step. */
+    const change = (next: Partial<Snapshot>, coalesceKey?: string) =>
+      set((s) => ({ ...next, history: record(s.history, snapshot(s), coalesceKey) }));
+
+    const mapDoc = (id: string, f: (d: WorkspaceDoc) => WorkspaceDoc, coalesceKey?: string) => {
+      const docs = get().docs;
+      const i = docs.findIndex((d) => d.id === id);
+      if (i < 0) return;
+      const next = f(docs[i]);
+      if (next === docs[i]) return;
+      change({ docs: docs.map((d, j) => (j === i ? next : d)) }, coalesceKey);
+    };
+
+    const editObject = (id: string, f: (o: unknown) => unknown, coalesceKey?: string) =>
+      mapDoc(id, (d) => withObject(d, f(d.object)), coalesceKey);
+
+    return {
+      ...initial,
+      history: emptyHistory(),
+      notices: [],
+
+      select: (id) => set({ selectedId: id }),
+
+      addFromTemplate: (kind) => {
+        const make = TEMPLATES[kind];
+        const spec = KINDS.find((k) => k.kind === kind);
+        if (!make || !spec) return;
+        const object: Record<string, unknown> = { ...make(), apiVersion: apiVersionOf(spec) };
+        const taken = new Set(get().docs.map((d) => (d.object as { metadata?: { name?: string } })?.metadata?.name));
+        const base = (object.metadata as { name: string }).name;
+        let name = base;
+        for (let n = 2; taken.has(name); n++) name = base.replace(/^([^.]*)/, `$1-${n}`);
+        const doc = docFromObject(setIn(object, ['metadata', 'name'], name), 'template');
+        change({ docs: [...get().docs, doc], selectedId: doc.id });
+      },
+
+      duplicate: (id) => {
+        const docs = get().docs;
+        const i = docs.findIndex((d) => d.id === id);
+        if (i < 0) return;
+        const src = docs[i];
+        const name = (src.object as { metadata?: { name?: unknown } })?.metadata?.name;
+        const object = typeof name === 'string' && kindSpecOf(src.object) ? setIn(clone(src.object), ['metadata', 'name'], `${name}-copy`) : clone(src.object);
+        const copy = src.error ? { ...src, id: newId() } : docFromObject(object, src.origin);
+        change({ docs: [...docs.slice(0, i + 1), copy, ...docs.slice(i + 1)], selectedId: copy.id });
+      },
+
+      rename: (id, name) => editObject(id, (o) => setIn(o, ['metadata', 'name'], name)),
+
+      remove: (id) => {
+        const docs = get().docs;
+        const i = docs.findIndex((d) => d.id === id);
+        if (i < 0) return;
+        const rest = docs.filter((d) => d.id !== id);
+        const selectedId = get().selectedId === id ? (rest[Math.min(i, rest.length - 1)]?.id ?? null) : get().selectedId;
+        change({ docs: rest, selectedId });
+      },
+
+      setText: (id, text) => mapDoc(id, (d) => (d.text === text ? d : withText(d, text)), `text:${id}`),
+
+      setField: (id, path, value) => editObject(id, (o) => setIn(o, path, value), `field:${id}:${path.join('.')}`),
+      insertItem: (id, listPath, element, index) => editObject(id, (o) => insertAt(o, listPath, element, index)),
+      removeItem: (id, listPath, index) => editObject(id, (o) => removeAt(o, listPath, index)),
+      moveItem: (id, listPath, from, to) => editObject(id, (o) => moveAt(o, listPath, from, to)),
+
+      importText: (text, origin) => {
+        const { docs, messages } = importText(text, origin);
+        if (docs.length) change({ docs: [...get().docs, ...docs], selectedId: docs[0].id });
+        if (messages.length || !docs.length)
+          set((s) => ({
+            notices: [
+              ...s.notices,
+              ...messages,
+              ...(docs.length ? [] : [{ level: 'error' as const, text: `${origin}: no Kubernetes objects found.` }]),
+            ],
+          }));
+        return docs.map((d) => d.id);
+      },
+
+      replaceAll: (docs) => change({ docs, selectedId: docs[0]?.id ?? null }),
+
+      undo: () => {
+        const r = undo(get().history, snapshot(get()));
+        if (r) set({ ...r.state, history: r.history });
+      },
+      redo: () => {
+        const r = redo(get().history, snapshot(get()));
+        if (r) set({ ...r.state, history: r.history });
+      },
+
+      focusField: (docId, path) => set((s) => ({ selectedId: docId, focus: { docId, path, seq: (s.focus?.seq ?? 0) + 1 } })),
+      dismissNotice: (index) => set((s) => ({ notices: s.notices.filter((_, i) => i !== index) })),
+      notify: (notice) => set((s) => ({ notices: [...s.notices, notice] })),
+    };
+  });
+}
+
+export type WorkspaceStore = ReturnType<typeof createWorkspace>;
+
+/** The first-visit workspace. */
+export function sampleSnapshot(): Snapshot {
+  const docs = sampleWorkspace().map((o) => docFromObject(o, 'sample'));
+  return { docs, selectedId: docs[0]?.id ?? null };
+}
+
+/** The app's one store. */
+export const workspace: WorkspaceStore = createWorkspace({ docs: [], selectedId: null });
+
+export function useWorkspace<T>(selector: (s: Workspace) => T): T {
+  return useStore(workspace, selector);
+}

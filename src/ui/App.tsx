@@ -1,0 +1,79 @@
+/** The application shell: toolbar, documents, the selected document, notices, drag and drop, shortcuts. */
+import { useEffect, useState } from 'react';
+import { useWorkspace, workspace } from '../store';
+import { DocumentView } from './DocumentView';
+import { readFiles } from './files';
+import { Sidebar } from './Sidebar';
+import { Toolbar } from './Toolbar';
+
+function Notices() {
+  const notices = useWorkspace((s) => s.notices);
+  if (!notices.length) return null;
+  return (
+    <div className="notices" role="status" aria-live="polite">
+      {notices.map((n, i) => (
+        <div key={i} className={`notice ${n.level}`}>
+          <span>{n.text}</span>
+          <button type="button" className="icon" aria-label="Dismiss" onClick={() => workspace.getState().dismissNotice(i)}>
+            ×
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** Undo/redo anywhere outside the YAML editor (which binds the same keys to the same actions). */
+function useHistoryShortcuts() {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || (e.target as HTMLElement | null)?.closest?.('.monaco-editor')) return;
+      const key = e.key.toLowerCase();
+      if (key === 'z' && !e.shiftKey) workspace.getState().undo();
+      else if ((key === 'z' && e.shiftKey) || key === 'y') workspace.getState().redo();
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, []);
+}
+
+export function App() {
+  const doc = useWorkspace((s) => s.docs.find((d) => d.id === s.selectedId));
+  const [dragging, setDragging] = useState(false);
+  useHistoryShortcuts();
+  return (
+    <div
+      className="app"
+      onDragOver={(e) => {
+        if (!e.dataTransfer.types.includes('Files')) return;
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={(e) => {
+        if (e.currentTarget === e.target) setDragging(false);
+      }}
+      onDrop={(e) => {
+        if (!e.dataTransfer.files.length) return;
+        e.preventDefault();
+        setDragging(false);
+        void readFiles(e.dataTransfer.files);
+      }}
+    >
+      <Toolbar />
+      <Notices />
+      <div className="main">
+        <Sidebar />
+        <main className="content">
+          {doc ? <DocumentView key={doc.id} doc={doc} /> : <p className="empty">Select a document, create one, or drop YAML files anywhere.</p>}
+        </main>
+      </div>
+      {dragging ? (
+        <div className="drop-overlay" aria-hidden="true">
+          Drop YAML or JSON files to import them
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+/** The selected document: its form, its YAML and its problems. */
+import { lazy, Suspense, useEffect, useMemo, useRef } from 'react';
+import { kindSpecOf } from '../k8s';
+import { parsePath } from '../k8s/path';
+import { docProblems, docKind, useWorkspace, type WorkspaceDoc } from '../store';
+import { FieldView } from './FieldView';
+import { FormContext, problemsByPath } from './form-context';
+import { ProblemsPanel } from './ProblemsPanel';
+
+const YamlPane = lazy(() => import('./YamlPane'));
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Focus the control of a path, or of its nearest ancestor that has one. */
+function focusPath(root: HTMLElement, path: string) {
+  const segs = parsePath(path);
+  for (let n = segs.length; n >= 0; n--) {
+    const p = path && n < segs.length ? prefix(path, n) : path;
+    const el = root.querySelector<HTMLElement>(`[data-path="${CSS.escape(n === segs.length ? path : p)}"]`);
+    if (!el) continue;
+    for (let d = el.closest('details'); d; d = d.parentElement?.closest('details') ?? null) d.open = true;
+    el.scrollIntoView({ block: 'center' });
+    const target = el.matches('input, select, textarea, button') ? el : el.querySelector<HTMLElement>('input, select, textarea, button');
+    (target ?? el).focus({ preventScroll: true });
+    return;
+  }
+}
+
+/** The first n segments of a rendered path, rendered again. */
+function prefix(path: string, n: number): string {
+  const segs = parsePath(path).slice(0, n);
+  return segs.map((s, i) => (typeof s === 'number' ? `[${s}]` : i ? `.${s}` : s)).join('');
+}
+
+export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
+  const spec = kindSpecOf(doc.object);
+  const problems = docProblems(doc);
+  const byPath = useMemo(() => problemsByPath(problems.fields), [problems.fields]);
+  const formRef = useRef<HTMLFormElement>(null);
+  const focus = useWorkspace((s) => s.focus);
+  useEffect(() => {
+    if (focus && focus.docId === doc.id && formRef.current) focusPath(formRef.current, focus.path);
+  }, [focus, doc.id]);
+  const obj = isRecord(doc.object) ? doc.object : {};
+  return (
+    <div className="document">
+      <div className="panes">
+        <section className="form-pane" aria-label="Form">
+          <header className="pane-head">
+            <h2>{spec ? spec.kind : docKind(doc)}</h2>
+            {spec ? (
+              <a href={spec.docUrl} target="_blank" rel="noreferrer noopener" className="doc-link">
+                API reference ↗
+              </a>
+            ) : null}
+          </header>
+          {doc.error ? (
+            <p className="banner error" role="status">
+              The YAML does not parse (line {doc.error.line}, column {doc.error.column}): the form shows the last version that did. Your text is kept.
+            </p>
+          ) : null}
+          {spec ? (
+            <FormContext.Provider value={{ docId: doc.id, problems: byPath, readOnly: false }}>
+              <form ref={formRef} className="kind-form" onSubmit={(e) => e.preventDefault()} aria-label={`${spec.kind} form`}>
+                <p className="help">{spec.summary}</p>
+                {spec.fields
+                  .filter((f) => !f.server && !f.hidden)
+                  .map((f) => (
+                    <FieldView key={f.name} field={f} path={[f.name]} value={obj[f.name]} />
+                  ))}
+              </form>
+            </FormContext.Provider>
+          ) : (
+            <p className="banner info">
+              {doc.object === undefined
+                ? 'This text has not parsed yet. Fix it in the YAML pane.'
+                : `The Workbench does not edit ${docKind(doc)} objects. It is kept read-only and exported unchanged.`}
+            </p>
+          )}
+        </section>
+        <section className="yaml-pane" aria-label="YAML">
+          <Suspense fallback={<pre className="yaml-fallback">{doc.text}</pre>}>
+            <YamlPane doc={doc} />
+          </Suspense>
+        </section>
+      </div>
+      <ProblemsPanel doc={doc} problems={problems} />
+    </div>
+  );
+}

@@ -1,0 +1,198 @@
+/**
+ * The form, generated from the field registry: one FieldView per field,
+ * recursing into objects and lists. Every control carries `data-path`.
+ */
+import type { Field, ListField, ObjectField } from '../k8s';
+import { formatPath, type PathSegment } from '../k8s/path';
+import { workspace } from '../store';
+import { BooleanControl, IntegerControl, StringControl } from './controls';
+import { StringMapControl, TokenListControl } from './collections';
+import { FieldMessages } from './FieldMessages';
+import { domId } from './Labelled';
+import { useForm } from './form-context';
+import { newListItem } from './new-item';
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export interface FieldViewProps {
+  field: Field;
+  path: readonly PathSegment[];
+  value: unknown;
+}
+
+export function FieldView({ field, path, value }: FieldViewProps) {
+  const { docId } = useForm();
+  const p = formatPath(path);
+  const onChange = (v: unknown) => workspace.getState().setField(docId, path, v);
+  switch (field.type) {
+    case 'string':
+      return <StringControl field={field} path={p} value={value} onChange={onChange} />;
+    case 'integer':
+      return <IntegerControl field={field} path={p} value={value} onChange={onChange} />;
+    case 'boolean':
+      return <BooleanControl field={field} path={p} value={value} onChange={onChange} />;
+    case 'stringList':
+      return <TokenListControl field={field} path={p} value={value} onChange={onChange} />;
+    case 'stringMap':
+      return <StringMapControl field={field} path={p} value={value} onChange={onChange} />;
+    case 'object':
+      return <ObjectSection field={field} path={path} value={value} />;
+    case 'list':
+      return <ListSection field={field} path={path} value={value} />;
+  }
+}
+
+/** The children of an object that the form shows (server-populated and hidden ones are kept but not shown). */
+export function visibleFields(fields: readonly Field[], value: unknown): Field[] {
+  const obj = isRecord(value) ? value : {};
+  return fields.filter((f) => !f.server && !f.hidden && !(f.hideIf && f.hideIf.oneOf.includes(obj[f.hideIf.sibling] as string)));
+}
+
+function Fields({ fields, path, value }: { fields: readonly Field[]; path: readonly PathSegment[]; value: unknown }) {
+  const obj = isRecord(value) ? value : {};
+  return (
+    <>
+      {visibleFields(fields, value).map((f) => (
+        <FieldView key={f.name} field={f} path={[...path, f.name]} value={obj[f.name]} />
+      ))}
+    </>
+  );
+}
+
+/** "Exactly one of url or service": a choice, then the chosen branch's fields. */
+function OneOfChoice({ field, path, value, group }: { field: ObjectField; path: readonly PathSegment[]; value: unknown; group: readonly string[] }) {
+  const { docId, readOnly } = useForm();
+  const obj = isRecord(value) ? value : {};
+  const chosen = group.filter((n) => n in obj && obj[n] !== null);
+  const p = formatPath(path);
+  const choose = (name: string) => {
+    const next: Record<string, unknown> = { ...obj };
+    for (const n of group) if (n !== name) delete next[n];
+    const f = field.fields.find((x) => x.name === name);
+    if (!(name in next) || next[name] === null) next[name] = f?.type === 'object' ? {} : '';
+    workspace.getState().setField(docId, path, next);
+  };
+  return (
+    <div role="radiogroup" aria-label={`${field.label}: choose one`} className="one-of" data-path={`${p}`}>
+      {group.map((n) => {
+        const f = field.fields.find((x) => x.name === n);
+        return (
+          <label key={n} className="radio">
+            <input
+              type="radio"
+              name={domId(docId, p, '-oneof')}
+              value={n}
+              checked={chosen.includes(n)}
+              disabled={readOnly}
+              onChange={() => choose(n)}
+            />
+            {f?.label ?? n}
+          </label>
+        );
+      })}
+      {chosen.length > 1 ? <span className="one-of-note">Both are set: the apiserver requires exactly one.</span> : null}
+    </div>
+  );
+}
+
+export function ObjectSection({ field, path, value }: { field: ObjectField; path: readonly PathSegment[]; value: unknown }) {
+  const { problems } = useForm();
+  const p = formatPath(path);
+  const obj = isRecord(value) ? value : {};
+  const oneOfNames = new Set(field.oneOf?.flat() ?? []);
+  const chosenOneOf = field.fields.filter((f) => oneOfNames.has(f.name) && f.name in obj && obj[f.name] !== null);
+  const rest = field.fields.filter((f) => !oneOfNames.has(f.name));
+  return (
+    <fieldset className="object" data-path={p}>
+      <legend title={field.help}>
+        {field.label} <code className="field-name">{field.name}</code>
+        {field.default !== undefined && value === undefined ? <span className="default"> (unset — default {JSON.stringify(field.default)})</span> : null}
+      </legend>
+      <p className="help">{field.help}</p>
+      <FieldMessages id={`${p}-problems`} problems={problems.get(p)} />
+      {field.oneOf?.map((group) => <OneOfChoice key={group.join('|')} field={field} path={path} value={value} group={group} />)}
+      <Fields fields={chosenOneOf} path={path} value={value} />
+      <Fields fields={rest} path={path} value={value} />
+    </fieldset>
+  );
+}
+
+function itemTitle(field: ListField, item: unknown, i: number): string {
+  const key = field.itemKey && isRecord(item) ? item[field.itemKey] : undefined;
+  return typeof key === 'string' && key ? key : `${field.item.label} ${i + 1}`;
+}
+
+export function ListSection({ field, path, value }: { field: ListField; path: readonly PathSegment[]; value: unknown }) {
+  const { docId, problems, readOnly } = useForm();
+  const p = formatPath(path);
+  const items = Array.isArray(value) ? value : [];
+  const ws = () => workspace.getState();
+  return (
+    <section className="list" data-path={p} aria-label={field.label}>
+      <h3 className="list-title" title={field.help}>
+        {field.label} <code className="field-name">{field.name}</code> <span className="count">{items.length}</span>
+      </h3>
+      <p className="help">{field.help}</p>
+      <FieldMessages id={`${p}-problems`} problems={problems.get(p)} />
+      {items.map((item, i) => {
+        const ip = [...path, i];
+        const itemPath = formatPath(ip);
+        const title = itemTitle(field, item, i);
+        return (
+          <details key={i} className="list-item" open data-path={itemPath}>
+            <summary>
+              <span className="item-title">{title}</span>
+              {!readOnly ? (
+                <span className="item-actions">
+                  {field.ordered ? (
+                    <>
+                      <button type="button" className="icon" aria-label={`Move ${title} up`} disabled={i === 0} onClick={() => ws().moveItem(docId, path, i, i - 1)}>
+                        ↑
+                      </button>
+                      <button
+                        type="button"
+                        className="icon"
+                        aria-label={`Move ${title} down`}
+                        disabled={i === items.length - 1}
+                        onClick={() => ws().moveItem(docId, path, i, i + 1)}
+                      >
+                        ↓
+                      </button>
+                    </>
+                  ) : null}
+                  <button type="button" className="icon" aria-label={`Duplicate ${title}`} onClick={() => ws().insertItem(docId, path, duplicateItem(field, item), i + 1)}>
+                    Copy
+                  </button>
+                  <button type="button" className="icon danger" aria-label={`Delete ${title}`} onClick={() => ws().removeItem(docId, path, i)}>
+                    ×
+                  </button>
+                </span>
+              ) : null}
+            </summary>
+            <FieldMessages id={`${itemPath}-problems`} problems={problems.get(itemPath)} />
+            {field.item.oneOf ? (
+              <ObjectSection field={{ ...field.item, label: field.item.label }} path={ip} value={item} />
+            ) : (
+              <Fields fields={field.item.fields} path={ip} value={item} />
+            )}
+          </details>
+        );
+      })}
+      {!readOnly ? (
+        <button type="button" className="small add" data-path={p} onClick={() => ws().insertItem(docId, path, newListItem(field, items))}>
+          + Add {field.item.label.toLowerCase()}
+        </button>
+      ) : null}
+    </section>
+  );
+}
+
+/** A copy of a list element; a name key gets a "-copy" suffix so it stays unique. */
+function duplicateItem(field: ListField, item: unknown): unknown {
+  const copy = structuredClone(item);
+  if (field.itemKey && isRecord(copy) && typeof copy[field.itemKey] === 'string') {
+    const v = copy[field.itemKey] as string;
+    copy[field.itemKey] = field.itemKey === 'name' && v.includes('.') ? v.replace(/^([^.]*)/, '$1-copy') : `${v}-copy`;
+  }
+  return copy;
+}

@@ -1,0 +1,113 @@
+/** The document list: select, add from a template, duplicate, rename, delete. */
+import { useState } from 'react';
+import { KINDS } from '../k8s';
+import { docKind, docProblems, docTitle, useWorkspace, workspace } from '../store';
+
+const shortKind: Record<string, string> = {
+  ValidatingWebhookConfiguration: 'VWC',
+  MutatingWebhookConfiguration: 'MWC',
+  ValidatingAdmissionPolicy: 'VAP',
+  ValidatingAdmissionPolicyBinding: 'VAPB',
+  MutatingAdmissionPolicy: 'MAP',
+  MutatingAdmissionPolicyBinding: 'MAPB',
+};
+
+export function Sidebar() {
+  const docs = useWorkspace((s) => s.docs);
+  const selectedId = useWorkspace((s) => s.selectedId);
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const [draft, setDraft] = useState('');
+  const ws = workspace.getState;
+  return (
+    <nav className="sidebar" aria-label="Documents">
+      <div className="sidebar-head">
+        <h2>Documents</h2>
+        <label className="visually-hidden" htmlFor="new-doc">
+          New document
+        </label>
+        <select
+          id="new-doc"
+          value=""
+          onChange={(e) => {
+            if (e.target.value) ws().addFromTemplate(e.target.value);
+          }}
+        >
+          <option value="">+ New…</option>
+          {KINDS.map((k) => (
+            <option key={k.kind} value={k.kind} title={k.summary}>
+              {k.kind}
+            </option>
+          ))}
+        </select>
+      </div>
+      {docs.length === 0 ? <p className="empty">No documents. Create one, paste YAML or drop a file here.</p> : null}
+      <ul className="doc-list">
+        {docs.map((d) => {
+          const kind = docKind(d);
+          const p = docProblems(d);
+          const selected = d.id === selectedId;
+          return (
+            <li key={d.id} className={selected ? 'selected' : ''} data-doc-id={d.id}>
+              {renaming === d.id ? (
+                <form
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    ws().rename(d.id, draft);
+                    setRenaming(null);
+                  }}
+                >
+                  <input
+                    aria-label="New name"
+                    autoFocus
+                    value={draft}
+                    onChange={(e) => setDraft(e.target.value)}
+                    onBlur={() => setRenaming(null)}
+                    onKeyDown={(e) => e.key === 'Escape' && setRenaming(null)}
+                  />
+                </form>
+              ) : (
+                <button type="button" className="doc-button" aria-current={selected ? 'true' : undefined} onClick={() => ws().select(d.id)}>
+                  <span className={`kind kind-${shortKind[kind] ?? 'other'}`} title={kind}>
+                    {shortKind[kind] ?? kind}
+                  </span>
+                  <span className="doc-title">{docTitle(d)}</span>
+                  {p.errors ? (
+                    <span className="count error" title={`${p.errors} error(s)`}>
+                      {p.errors}
+                    </span>
+                  ) : p.warnings ? (
+                    <span className="count warning" title={`${p.warnings} warning(s)`}>
+                      {p.warnings}
+                    </span>
+                  ) : null}
+                </button>
+              )}
+              {selected && renaming !== d.id ? (
+                <span className="doc-actions">
+                  <button
+                    type="button"
+                    className="icon"
+                    aria-label={`Rename ${docTitle(d)}`}
+                    title="Rename (metadata.name)"
+                    onClick={() => {
+                      setDraft(docTitle(d));
+                      setRenaming(d.id);
+                    }}
+                  >
+                    ✎
+                  </button>
+                  <button type="button" className="icon" aria-label={`Duplicate ${docTitle(d)}`} title="Duplicate" onClick={() => ws().duplicate(d.id)}>
+                    Copy
+                  </button>
+                  <button type="button" className="icon danger" aria-label={`Delete ${docTitle(d)}`} title="Delete" onClick={() => ws().remove(d.id)}>
+                    ×
+                  </button>
+                </span>
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

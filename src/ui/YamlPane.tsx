@@ -1,0 +1,133 @@
+/**
+ * The YAML pane: Monaco with monaco-yaml (schema completion, hover and type
+ * markers from the registry), two-way with the form. Our own validation
+ * problems are markers at the field's line. Loaded lazily (Monaco is large).
+ */
+import { useEffect, useRef } from 'react';
+import { monaco, modelUri } from '../monaco/setup';
+import { docKind, docProblems, workspace, type WorkspaceDoc } from '../store';
+import { parseDocuments } from '../yaml';
+import { kindSpecOf } from '../k8s';
+
+const OWNER = 'workbench';
+
+function markersFor(doc: WorkspaceDoc): monaco.editor.IMarkerData[] {
+  const problems = docProblems(doc);
+  if (doc.error) {
+    const e = doc.error;
+    return [
+      {
+        severity: monaco.MarkerSeverity.Error,
+        message: `${e.message}\nThe form keeps the last version that parsed.`,
+        startLineNumber: e.line,
+        startColumn: e.column,
+        endLineNumber: e.endLine ?? e.line,
+        endColumn: e.endColumn ?? e.column + 1,
+      },
+    ];
+  }
+  const parsed = parseDocuments(doc.text).documents[0];
+  if (!parsed) return [];
+  return problems.fields.map((p) => {
+    const pos = parsed.positions.positionOf(p.field);
+    const r = pos.exact ? (pos.key ?? pos.value) : (pos.key ?? pos.value);
+    const oneLine = r.startLine === r.endLine;
+    return {
+      severity: p.severity === 'warning' ? monaco.MarkerSeverity.Warning : monaco.MarkerSeverity.Error,
+      message: `${p.field || '(object)'}: ${p.message}${p.hint ? `\n${p.hint}` : ''}`,
+      source: p.type,
+      startLineNumber: r.startLine,
+      startColumn: r.startColumn,
+      endLineNumber: oneLine ? r.endLine : r.startLine,
+      endColumn: oneLine ? Math.max(r.endColumn, r.startColumn + 1) : r.startColumn + 200,
+    };
+  });
+}
+
+export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
+  const host = useRef<HTMLDivElement>(null);
+  const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
+  const applying = useRef(false);
+  const docId = doc.id;
+
+  useEffect(() => {
+    const editor = monaco.editor.create(host.current!, {
+      automaticLayout: true,
+      minimap: { enabled: false },
+      scrollBeyondLastLine: false,
+      fontSize: 13,
+      tabSize: 2,
+      insertSpaces: true,
+      wordWrap: 'off',
+      renderWhitespace: 'boundary',
+      ariaLabel: 'YAML of the selected document',
+      fixedOverflowWidgets: true,
+    });
+    editorRef.current = editor;
+    // Undo and redo go through the workspace, so they cover form and YAML edits alike.
+    editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyZ, () => workspace.getState().undo());
+    editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyMod.Shift | monaco.KeyCode.KeyZ, () => workspace.getState().redo());
+    editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyY, () => workspace.getState().redo());
+    return () => {
+      editor.dispose();
+      editorRef.current = null;
+    };
+  }, []);
+
+  // One model per document; switching documents switches models (and keeps each one's view state in Monaco).
+  useEffect(() => {
+    const editor = editorRef.current!;
+    const current = workspace.getState().docs.find((d) => d.id === docId);
+    if (!current) return;
+    const uri = modelUri(docId, docKind(current));
+    const model = monaco.editor.getModel(uri) ?? monaco.editor.createModel(current.text, 'yaml', uri);
+    if (model.getValue() !== current.text) model.setValue(current.text);
+    editor.setModel(model);
+    editor.updateOptions({ readOnly: !kindSpecOf(current.object) && !current.error && current.object !== undefined });
+    const sub = model.onDidChangeContent(() => {
+      if (!applying.current) workspace.getState().setText(docId, model.getValue());
+    });
+    const sync = (d: WorkspaceDoc) => {
+      if (model.getValue() !== d.text) {
+        applying.current = true;
+        model.pushEditOperations([], [{ range: model.getFullModelRange(), text: d.text }], () => null);
+        applying.current = false;
+      }
+      monaco.editor.setModelMarkers(model, OWNER, markersFor(d));
+    };
+    sync(current);
+    const unsubscribe = workspace.subscribe((s, prev) => {
+      const d = s.docs.find((x) => x.id === docId);
+      if (d && d !== prev.docs.find((x) => x.id === docId)) sync(d);
+      if (s.focus && s.focus !== prev.focus && s.focus.docId === docId && d && !d.error) {
+        const parsed = parseDocuments(d.text).documents[0];
+        const pos = parsed?.positions.positionOf(s.focus.path);
+        if (pos) {
+          const r = pos.key ?? pos.value;
+          editor.revealLineInCenterIfOutsideViewport(r.startLine);
+          editor.setSelection({ startLineNumber: r.startLine, startColumn: r.startColumn, endLineNumber: r.startLine, endColumn: r.startColumn });
+        }
+      }
+    });
+    return () => {
+      sub.dispose();
+      unsubscribe();
+    };
+  }, [docId]);
+
+  // Re-mark when validation results change without a text change (e.g. the CEL engine answered).
+  useEffect(() => {
+    const model = editorRef.current?.getModel();
+    if (model) monaco.editor.setModelMarkers(model, OWNER, markersFor(doc));
+  }, [doc]);
+
+  return <div className="yaml-editor" ref={host} data-testid="yaml-editor" />;
+}
+
+/** Drop models of documents that no longer exist. */
+export function disposeModelsExcept(ids: ReadonlySet<string>) {
+  for (const m of monaco.editor.getModels()) {
+    const id = /\/workspace\/([^.]+)\./.exec(m.uri.path)?.[1];
+    if (id && !ids.has(id)) m.dispose();
+  }
+}
