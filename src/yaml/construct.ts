@@ -1,0 +1,494 @@
+/**
+ * Build values and a position tree from js-yaml's event stream.
+ *
+ * js-yaml 5 exposes `parseEvents`, a flat event list whose scalars, anchors
+ * and collections carry source offsets. We construct the values ourselves
+ * (instead of js-yaml's `load`) so that in one pass we
+ *  - type plain scalars as Kubernetes does (./resolve.ts),
+ *  - record where every key and value is (a PosNode tree),
+ *  - report duplicate keys at the second occurrence, and
+ *  - bound alias expansion (billion laughs) before copying anything.
+ */
+import {
+  COLLECTION_STYLE,
+  EVENT_ID,
+  SCALAR_STYLE,
+  getScalarValue,
+  parseEvents,
+  type Event,
+  type ScalarEvent,
+} from 'js-yaml';
+import type { PathSegment } from '../k8s/path';
+import type { LineIndex } from './lines';
+import { MAX_ALIAS_EXPANSION, MAX_DEPTH } from './limits';
+import { keyString, resolvePlain, type Resolved } from './resolve';
+
+/** Where a value is in the text (absolute 0-based offsets, end exclusive). */
+export interface PosNode {
+  kind: 'scalar' | 'seq' | 'map' | 'alias';
+  start: number;
+  end: number;
+  flow: boolean;
+  items?: PosNode[];
+  entries?: PosEntry[];
+}
+
+export interface PosEntry {
+  key: string;
+  keyStart: number;
+  keyEnd: number;
+  node: PosNode;
+}
+
+/** A problem at a range of the text (absolute offsets). */
+export interface Problem {
+  message: string;
+  start: number;
+  end: number;
+  path?: PathSegment[];
+}
+
+export interface ConstructedDocument {
+  value: unknown;
+  pos: PosNode;
+  errors: Problem[];
+  warnings: Problem[];
+}
+
+export type ChunkResult =
+  | { kind: 'documents'; documents: ConstructedDocument[] }
+  | { kind: 'syntax'; problem: Problem };
+
+class Abort {
+  constructor(readonly problem: Problem) {}
+}
+
+interface Built {
+  value: unknown;
+  pos: PosNode;
+  /** Nodes in the value, aliases expanded; used to bound alias expansion. */
+  size: number;
+  /** For scalars: what the scalar was resolved as, and whether it was plain and untagged. */
+  scalar?: { resolved: Resolved; plain: boolean; source: string };
+}
+
+/** Parse one chunk of `text` (from splitDocuments) and build its documents. */
+export function constructChunk(text: string, start: number, end: number, lines: LineIndex): ChunkResult {
+  const src = text.slice(start, end);
+  let events: Event[];
+  try {
+    events = parseEvents(src, { maxDepth: MAX_DEPTH });
+  } catch (e) {
+    return { kind: 'syntax', problem: syntaxProblem(e, start, end) };
+  }
+  const documents: ConstructedDocument[] = [];
+  let i = 0;
+  while (i < events.length) {
+    const ev = events[i]!;
+    if (ev.type !== EVENT_ID.DOCUMENT) {
+      i++;
+      continue;
+    }
+    const b = new Builder(src, start, events, i + 1, lines);
+    try {
+      const built = b.node(start);
+      b.valueWarnings(built);
+      if (!isEmptyDocument(built)) {
+        documents.push({ value: built.value, pos: built.pos, errors: b.errors, warnings: b.warnings });
+      }
+    } catch (e) {
+      if (!(e instanceof Abort)) throw e;
+      documents.push({ value: undefined, pos: emptyPos(start), errors: [e.problem], warnings: b.warnings });
+    }
+    i = skipToDocumentEnd(events, i + 1);
+  }
+  return { kind: 'documents', documents };
+}
+
+function isEmptyDocument(b: Built): boolean {
+  return b.pos.kind === 'scalar' && b.value === null && b.scalar?.plain === true;
+}
+
+function emptyPos(at: number): PosNode {
+  return { kind: 'scalar', start: at, end: at, flow: false };
+}
+
+/** Index just past the POP that closes the document opened before `i`. */
+function skipToDocumentEnd(events: Event[], i: number): number {
+  let depth = 1;
+  while (i < events.length && depth > 0) {
+    const t = events[i]!.type;
+    if (t === EVENT_ID.POP) depth--;
+    else if (t === EVENT_ID.DOCUMENT || t === EVENT_ID.MAPPING || t === EVENT_ID.SEQUENCE) depth++;
+    i++;
+  }
+  return i;
+}
+
+function syntaxProblem(e: unknown, start: number, end: number): Problem {
+  const err = e as { reason?: unknown; message?: unknown; mark?: { position?: unknown } };
+  const reason = typeof err?.reason === 'string' ? err.reason : typeof err?.message === 'string' ? err.message : String(e);
+  let pos = typeof err?.mark?.position === 'number' ? Math.min(start + err.mark.position, end) : start;
+  let message = `YAML syntax error: ${friendlyReason(reason)}`;
+  if (pos >= end && end > start) {
+    // At the very end of the document: point at its last character, not at the next document's `---`.
+    pos = end - 1;
+    message += ' (at the end of the document: is a bracket or quote left open?)';
+  }
+  return { message, start: pos, end: pos };
+}
+
+function friendlyReason(reason: string): string {
+  if (/maximum nesting depth|max(imum)? ?depth|nesting/i.test(reason)) {
+    return `${reason} (nesting is limited to ${MAX_DEPTH} levels)`;
+  }
+  return reason;
+}
+
+const STANDARD_TAG_PREFIX = 'tag:yaml.org,2002:';
+
+function normalizeTag(tag: string): string {
+  if (tag.startsWith(`!<${STANDARD_TAG_PREFIX}`) && tag.endsWith('>')) {
+    return `!!${tag.slice(STANDARD_TAG_PREFIX.length + 2, -1)}`;
+  }
+  return tag;
+}
+
+function setProperty(obj: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    obj[key] = value;
+  }
+}
+
+/** Deep copy of a JSON-like value, so an alias never shares objects with its anchor. */
+function clone(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(clone);
+  if (v !== null && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v)) setProperty(out, k, clone((v as Record<string, unknown>)[k]));
+    return out;
+  }
+  return v;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+class Builder {
+  readonly errors: Problem[] = [];
+  readonly warnings: Problem[] = [];
+  private readonly anchors = new Map<string, Built>();
+  private expanded = 0;
+  private readonly path: PathSegment[] = [];
+
+  constructor(
+    private readonly src: string,
+    private readonly base: number,
+    private readonly events: Event[],
+    private i: number,
+    private readonly lines: LineIndex,
+  ) {}
+
+  private problem(list: Problem[], message: string, start: number, end: number): void {
+    list.push({ message, start, end, path: this.path.slice() });
+  }
+
+  /** Build the node starting at the cursor. `fallback`: offset used when the node has no position (an empty value). */
+  node(fallback: number): Built {
+    const ev = this.events[this.i]!;
+    switch (ev.type) {
+      case EVENT_ID.SCALAR:
+        this.i++;
+        return this.anchor(ev, this.scalar(ev, fallback));
+      case EVENT_ID.ALIAS:
+        this.i++;
+        return this.alias(ev.anchorStart, ev.anchorEnd);
+      case EVENT_ID.SEQUENCE:
+        this.i++;
+        return this.anchor(ev, this.sequence(ev.start, ev.style === COLLECTION_STYLE.FLOW, this.tagOf(ev)));
+      case EVENT_ID.MAPPING:
+        this.i++;
+        return this.anchor(ev, this.mapping(ev.start, ev.style === COLLECTION_STYLE.FLOW, this.tagOf(ev)));
+      default:
+        // POP or DOCUMENT where a node was expected: an empty node.
+        return { value: null, pos: emptyPos(fallback), size: 1, scalar: { resolved: { kind: 'null', value: null }, plain: true, source: '' } };
+    }
+  }
+
+  /** Warn where Kubernetes' YAML 1.1 reading differs from what most editors (YAML 1.2) show. */
+  valueWarnings(b: Built): void {
+    const sc = b.scalar;
+    if (!sc || !sc.plain || b.pos.kind !== 'scalar') return;
+    const r = sc.resolved;
+    if (r.kind === 'bool' && !/^(?:true|True|TRUE|false|False|FALSE)$/.test(sc.source)) {
+      this.problem(
+        this.warnings,
+        `${sc.source} is read by Kubernetes as the boolean ${r.value} (YAML 1.1); quote it ("${sc.source}") if you mean the text`,
+        b.pos.start,
+        b.pos.end,
+      );
+    } else if (r.kind === 'int' && !/^[-+]?(?:0|[1-9][0-9]*)$/.test(sc.source)) {
+      this.problem(
+        this.warnings,
+        `${sc.source} is read by Kubernetes as the number ${r.value.toString()}; quote it ("${sc.source}") if you mean the text`,
+        b.pos.start,
+        b.pos.end,
+      );
+    }
+  }
+
+  private tagOf(ev: { tagStart: number; tagEnd: number }): string {
+    return ev.tagStart >= 0 ? normalizeTag(this.src.slice(ev.tagStart, ev.tagEnd)) : '';
+  }
+
+  private anchor(ev: { anchorStart: number; anchorEnd: number }, built: Built): Built {
+    if (ev.anchorStart >= 0) this.anchors.set(this.src.slice(ev.anchorStart, ev.anchorEnd), built);
+    return built;
+  }
+
+  private alias(anchorStart: number, anchorEnd: number): Built {
+    const name = this.src.slice(anchorStart, anchorEnd);
+    const start = this.base + anchorStart - 1;
+    const end = this.base + anchorEnd;
+    const pos: PosNode = { kind: 'alias', start, end, flow: false };
+    const target = this.anchors.get(name);
+    if (!target) {
+      this.problem(this.errors, `Unknown alias *${name}: no anchor &${name} is defined before it`, start, end);
+      return { value: null, pos, size: 1 };
+    }
+    this.expanded += target.size;
+    if (this.expanded > MAX_ALIAS_EXPANSION) {
+      throw new Abort({
+        message:
+          `Refused: aliases in this document expand to more than ${MAX_ALIAS_EXPANSION.toLocaleString('en-US')} values ` +
+          `(an alias/anchor bomb, or a document far larger than any admission configuration)`,
+        start,
+        end,
+        path: this.path.slice(),
+      });
+    }
+    return { value: clone(target.value), pos, size: target.size, scalar: target.scalar };
+  }
+
+  private scalar(ev: ScalarEvent, fallback: number): Built {
+    const src = this.src;
+    const empty = ev.valueStart < 0;
+    const text = empty ? '' : ev.fast ? src.slice(ev.valueStart, ev.valueEnd) : getScalarValue(src, ev);
+    const pos = this.scalarPos(ev, fallback);
+    const tag = this.tagOf(ev);
+    const plain = ev.style === SCALAR_STYLE.PLAIN;
+    let resolved: Resolved;
+    if (tag === '') {
+      resolved = plain ? resolvePlain(text) : { kind: 'str', value: text };
+    } else {
+      resolved = this.tagged(tag, text, pos);
+    }
+    if (resolved.kind === 'float' && !Number.isFinite(resolved.value)) {
+      this.problem(
+        this.errors,
+        `${text} is not a number JSON can carry; Kubernetes rejects it (quote it if you mean the string "${text}")`,
+        pos.start,
+        pos.end,
+      );
+    }
+    return { value: resolved.value, pos, size: 1, scalar: { resolved, plain: plain && tag === '', source: text } };
+  }
+
+  private tagged(tag: string, text: string, pos: PosNode): Resolved {
+    switch (tag) {
+      case '!':
+      case '!!str':
+        return { kind: 'str', value: text };
+      case '!!timestamp':
+        return { kind: 'str', value: text };
+      case '!!null':
+      case '!!bool':
+      case '!!int':
+      case '!!float': {
+        const r = resolvePlain(text);
+        const want = tag.slice(2);
+        if (r.kind === want) return r;
+        if (want === 'float' && r.kind === 'int') return { kind: 'float', value: Number(r.value) };
+        this.problem(this.errors, `Cannot read ${JSON.stringify(text)} as ${tag}`, pos.start, pos.end);
+        return { kind: 'str', value: text };
+      }
+      default:
+        if (tag.startsWith('!!')) {
+          this.problem(this.errors, `The tag ${tag} is not supported (Kubernetes reads plain JSON values only)`, pos.start, pos.end);
+        } else {
+          this.problem(this.warnings, `The tag ${tag} is ignored, as Kubernetes ignores it; the value is read as a string`, pos.start, pos.end);
+        }
+        return { kind: 'str', value: text };
+    }
+  }
+
+  private scalarPos(ev: ScalarEvent, fallback: number): PosNode {
+    const base = this.base;
+    if (ev.valueStart < 0) return { kind: 'scalar', start: fallback, end: fallback, flow: false };
+    let start = ev.valueStart;
+    let end = ev.valueEnd;
+    if (ev.style === SCALAR_STYLE.SINGLE_QUOTED || ev.style === SCALAR_STYLE.DOUBLE_QUOTED) {
+      start -= 1;
+      end += 1;
+    } else if (ev.style === SCALAR_STYLE.LITERAL_BLOCK || ev.style === SCALAR_STYLE.FOLDED_BLOCK) {
+      const src = this.src;
+      const contentStart = start;
+      const lineEnd = src.lastIndexOf('\n', contentStart - 1);
+      const lineStart = src.lastIndexOf('\n', lineEnd - 1) + 1;
+      const header = src.slice(lineStart, Math.max(lineEnd, lineStart));
+      const m = /[|>][0-9+-]*[ \t]*(?:#.*)?\r?$/.exec(header);
+      if (m) start = lineStart + m.index;
+      while (end > contentStart && /\s/.test(src[end - 1]!)) end--;
+      if (end < start + 1) end = start + 1;
+    }
+    return { kind: 'scalar', start: base + start, end: base + end, flow: false };
+  }
+
+  private sequence(start: number, flow: boolean, tag: string): Built {
+    this.collectionTag(tag, '!!seq', start);
+    const items: PosNode[] = [];
+    const value: unknown[] = [];
+    let size = 1;
+    let last = this.base + start;
+    while (this.events[this.i]!.type !== EVENT_ID.POP) {
+      this.path.push(items.length);
+      const b = this.node(last);
+      this.valueWarnings(b);
+      this.path.pop();
+      items.push(b.pos);
+      value.push(b.value);
+      size += b.size;
+      last = b.pos.end;
+    }
+    this.i++;
+    const absStart = this.base + start;
+    const end = flow ? this.flowEnd(last, ']') : Math.max(last, absStart);
+    return { value, pos: { kind: 'seq', start: absStart, end, flow, items }, size };
+  }
+
+  private mapping(start: number, flow: boolean, tag: string): Built {
+    this.collectionTag(tag, '!!map', start);
+    const entries: PosEntry[] = [];
+    const value: Record<string, unknown> = {};
+    const seen = new Map<string, number>();
+    const merges: Array<{ source: unknown; start: number; end: number }> = [];
+    let size = 1;
+    let last = this.base + start;
+    while (this.events[this.i]!.type !== EVENT_ID.POP) {
+      const k = this.node(last);
+      const key = this.keyOf(k);
+      if (key === undefined) {
+        // Not usable as a key: build and drop the value to keep the cursor right.
+        const v = this.node(k.pos.end);
+        last = v.pos.end;
+        continue;
+      }
+      const isMerge = k.scalar?.plain === true && k.scalar.resolved.kind === 'merge';
+      this.path.push(key);
+      const v = this.node(k.pos.end);
+      this.valueWarnings(v);
+      this.path.pop();
+      size += v.size;
+      last = v.pos.end;
+      if (isMerge) {
+        merges.push({ source: v.value, start: k.pos.start, end: v.pos.end });
+        continue;
+      }
+      const prev = seen.get(key);
+      if (prev !== undefined) {
+        const at = this.lines.lineColumn(prev);
+        this.path.push(key);
+        this.problem(
+          this.errors,
+          `Duplicate key ${JSON.stringify(key)}: already defined at line ${at.line}, column ${at.column} (Kubernetes rejects duplicate keys)`,
+          k.pos.start,
+          k.pos.end,
+        );
+        this.path.pop();
+        continue;
+      }
+      seen.set(key, k.pos.start);
+      setProperty(value, key, v.value);
+      entries.push({ key, keyStart: k.pos.start, keyEnd: k.pos.end, node: v.pos });
+    }
+    this.i++;
+    for (const m of merges) this.merge(value, seen, m);
+    const absStart = this.base + start;
+    const end = flow ? this.flowEnd(last, '}') : Math.max(last, absStart);
+    return { value, pos: { kind: 'map', start: absStart, end, flow, entries }, size };
+  }
+
+  private collectionTag(tag: string, expected: string, start: number): void {
+    if (tag === '' || tag === '!' || tag === expected) return;
+    const at = this.base + start;
+    if (tag.startsWith('!!')) {
+      this.problem(this.errors, `The tag ${tag} is not supported here (expected ${expected} or no tag)`, at, at + 1);
+    } else {
+      this.problem(this.warnings, `The tag ${tag} is ignored, as Kubernetes ignores it`, at, at + 1);
+    }
+  }
+
+  /** YAML merge keys (`<<: *base`): keys not set explicitly are copied in. */
+  private merge(target: Record<string, unknown>, seen: Map<string, number>, m: { source: unknown; start: number; end: number }): void {
+    const sources = Array.isArray(m.source) ? m.source : [m.source];
+    for (const s of sources) {
+      if (!isPlainObject(s)) {
+        this.problem(this.errors, 'A merge key (<<) needs a mapping or a list of mappings', m.start, m.end);
+        return;
+      }
+      for (const k of Object.keys(s)) {
+        if (seen.has(k)) continue;
+        seen.set(k, m.start);
+        setProperty(target, k, s[k]);
+      }
+    }
+  }
+
+  /** The JSON key for a key node, as sigs.k8s.io/yaml makes it; undefined (with an error) if there is none. */
+  private keyOf(k: Built): string | undefined {
+    const { pos } = k;
+    if (k.scalar) {
+      const r = k.scalar.resolved;
+      const s = keyString(r);
+      if (s === undefined) {
+        this.problem(this.errors, 'A null key is not allowed (Kubernetes rejects it)', pos.start, pos.end);
+        return undefined;
+      }
+      if (k.scalar.plain && r.kind !== 'str' && r.kind !== 'merge' && s !== k.scalar.source) {
+        this.problem(
+          this.warnings,
+          `The key ${k.scalar.source} is read by Kubernetes as ${r.kind} ${s} and becomes the key "${s}"; quote it to keep "${k.scalar.source}"`,
+          pos.start,
+          pos.end,
+        );
+      }
+      return s;
+    }
+    this.problem(this.errors, 'Only text, numbers or booleans can be keys (this key is a list or a mapping)', pos.start, pos.end);
+    return undefined;
+  }
+
+  /** Offset just past the closing bracket of a flow collection, scanning from `from` (absolute). */
+  private flowEnd(from: number, close: string): number {
+    const src = this.src;
+    let j = from - this.base;
+    while (j < src.length) {
+      const c = src[j]!;
+      if (c === close) return this.base + j + 1;
+      if (c === '#') {
+        const nl = src.indexOf('\n', j);
+        j = nl < 0 ? src.length : nl + 1;
+        continue;
+      }
+      if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === ',') {
+        j++;
+        continue;
+      }
+      break;
+    }
+    return from;
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * The YAML layer: parse texts into Kubernetes objects with positions, and
+ * write objects back. Pure TypeScript, runs in Node and the browser; never
+ * throws to the caller.
+ */
+export { parseDocuments } from './parse';
+export { serializeDocuments, serializeJSON } from './serialize';
+export { documentAt, pathAt, pathAtLineColumn, positionOf, renderPath } from './positions';
+export { MAX_ALIAS_EXPANSION, MAX_DEPTH, MAX_TEXT_LENGTH } from './limits';
+export type {
+  FieldPosition,
+  ListOrigin,
+  ParseOptions,
+  ParseResult,
+  ParsedDocument,
+  PathHit,
+  PositionIndex,
+  SerializeOptions,
+  SourceRange,
+  YamlError,
+} from './types';

@@ -1,0 +1,54 @@
+/** Offsets ↔ 1-based line/column over one text. */
+import type { SourceRange } from './types';
+
+export interface LineIndex {
+  /** 1-based line and column of a 0-based offset. */
+  lineColumn(offset: number): { line: number; column: number };
+  /** 0-based offset of a 1-based line and column (clamped to the text). */
+  offset(line: number, column: number): number;
+  range(start: number, end: number): SourceRange;
+}
+
+export function lineIndex(text: string): LineIndex {
+  const starts: number[] = [0];
+  let i = text.indexOf('\n');
+  while (i >= 0) {
+    starts.push(i + 1);
+    i = text.indexOf('\n', i + 1);
+  }
+  const lineOf = (offset: number): number => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const lineColumn = (offset: number) => {
+    const o = Math.max(0, Math.min(offset, text.length));
+    const l = lineOf(o);
+    return { line: l + 1, column: o - starts[l]! + 1 };
+  };
+  return {
+    lineColumn,
+    offset(line, column) {
+      const l = Math.max(1, Math.min(line, starts.length)) - 1;
+      const lineEnd = l + 1 < starts.length ? starts[l + 1]! - 1 : text.length;
+      return Math.min(starts[l]! + Math.max(column, 1) - 1, lineEnd);
+    },
+    range(start, end) {
+      const a = lineColumn(start);
+      const b = lineColumn(end);
+      return {
+        startLine: a.line,
+        startColumn: a.column,
+        endLine: b.line,
+        endColumn: b.column,
+        startOffset: start,
+        endOffset: end,
+      };
+    },
+  };
+}

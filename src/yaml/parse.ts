@@ -1,0 +1,188 @@
+/**
+ * parseDocuments: text → Kubernetes objects with positions, never throwing.
+ */
+import type { PathSegment } from '../k8s/path';
+import { constructChunk, type PosNode, type Problem } from './construct';
+import { MAX_TEXT_LENGTH } from './limits';
+import { lineIndex, type LineIndex } from './lines';
+import { createPositionIndex, renderPath } from './positions';
+import { splitDocuments } from './split';
+import type { ParseOptions, ParseResult, ParsedDocument, PositionIndex, YamlError } from './types';
+
+function formatSize(chars: number): string {
+  return `${(chars / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/**
+ * Parse a YAML (or JSON) text holding any number of Kubernetes objects.
+ *
+ * - Documents are separated by `---`; empty documents are skipped. JSON is
+ *   YAML, so a JSON object parses the same way (with positions).
+ * - A document that is a `kind: List` / `kind: *List` is replaced by its
+ *   items (see `fromList`).
+ * - A document with a syntax error, a duplicate key, or that is not a mapping
+ *   is reported in `errors` and left out of `documents`; the other documents
+ *   still parse.
+ * - Scalars are typed as Kubernetes types them (go-yaml v2, see ./resolve.ts).
+ * - Never throws.
+ */
+export function parseDocuments(text: string, options: ParseOptions = {}): ParseResult {
+  const errors: YamlError[] = [];
+  const warnings: YamlError[] = [];
+  const documents: ParsedDocument[] = [];
+  if (typeof text !== 'string') {
+    return { documents, errors: [{ message: 'Nothing to parse: the input is not text', line: 1, column: 1 }], warnings };
+  }
+  const limit = options.maxTextLength ?? MAX_TEXT_LENGTH;
+  if (text.length > limit) {
+    errors.push({
+      message: `The text is too large to parse (${formatSize(text.length)}; the limit is ${formatSize(limit)}). Split it into smaller files.`,
+      line: 1,
+      column: 1,
+      offset: 0,
+    });
+    return { documents, errors, warnings };
+  }
+  try {
+    parseInto(text, options, documents, errors, warnings);
+  } catch (e) {
+    // A bug or an exhausted engine (e.g. stack overflow): report it, never throw.
+    errors.push({ message: `Could not parse the text: ${e instanceof Error ? e.message : String(e)}`, line: 1, column: 1, offset: 0 });
+  }
+  return { documents, errors, warnings };
+}
+
+function parseInto(text: string, options: ParseOptions, documents: ParsedDocument[], errors: YamlError[], warnings: YamlError[]): void {
+  const lines = lineIndex(text);
+  const unwrapLists = options.unwrapLists ?? true;
+  const allowNonObjects = options.allowNonObjects ?? false;
+  const toError = (p: Problem, documentIndex: number): YamlError => {
+    const a = lines.lineColumn(p.start);
+    const b = lines.lineColumn(p.end);
+    return {
+      message: p.message,
+      line: a.line,
+      column: a.column,
+      endLine: b.line,
+      endColumn: b.column,
+      offset: p.start,
+      documentIndex,
+      ...(p.path ? { path: renderPath(p.path) } : {}),
+    };
+  };
+
+  const chunks = splitDocuments(text);
+  chunks.forEach((chunk, documentIndex) => {
+    const result = constructChunk(text, chunk.start, chunk.end, lines);
+    if (result.kind === 'syntax') {
+      errors.push(toError(result.problem, documentIndex));
+      return;
+    }
+    for (const doc of result.documents) {
+      for (const w of doc.warnings) warnings.push(toError(w, documentIndex));
+      if (doc.errors.length > 0) {
+        for (const e of doc.errors) errors.push(toError(e, documentIndex));
+        continue;
+      }
+      const value = doc.value;
+      const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
+      if (!isObject && !allowNonObjects) {
+        errors.push(toError({ message: notAMapping(value), start: doc.pos.start, end: doc.pos.end }, documentIndex));
+        continue;
+      }
+      const bounds = { start: chunk.start, end: chunk.end };
+      if (isObject && unwrapLists && isList(value as Record<string, unknown>)) {
+        unwrapList(value as Record<string, unknown>, doc.pos, documentIndex, text, lines, documents, errors, toError, allowNonObjects);
+        continue;
+      }
+      documents.push({
+        object: value,
+        documentIndex,
+        source: lines.range(doc.pos.start, doc.pos.end),
+        positions: lazyIndex(() => createPositionIndex(doc.pos, lines, text, bounds)),
+      });
+    }
+  });
+}
+
+function notAMapping(value: unknown): string {
+  const what = Array.isArray(value)
+    ? 'a list'
+    : typeof value === 'string'
+      ? 'a piece of text'
+      : value === null
+        ? 'null'
+        : `a ${typeof value}`;
+  const hint = Array.isArray(value)
+    ? ' To give several objects in one document, use `apiVersion: v1`, `kind: List` and `items:`, or separate documents with `---`.'
+    : ' Is a `key: value` line missing its colon, or is the indentation off?';
+  return `This document is ${what}, not a Kubernetes object (a mapping with apiVersion and kind).${hint}`;
+}
+
+function isList(obj: Record<string, unknown>): boolean {
+  return typeof obj.kind === 'string' && obj.kind.endsWith('List') && Object.prototype.hasOwnProperty.call(obj, 'items');
+}
+
+function unwrapList(
+  list: Record<string, unknown>,
+  pos: PosNode,
+  documentIndex: number,
+  text: string,
+  lines: LineIndex,
+  documents: ParsedDocument[],
+  errors: YamlError[],
+  toError: (p: Problem, documentIndex: number) => YamlError,
+  allowNonObjects: boolean,
+): void {
+  const itemsEntry = pos.entries?.find((e) => e.key === 'items');
+  const items = list.items;
+  if (items === null) return; // `items:` with nothing: an empty List.
+  if (!Array.isArray(items)) {
+    const at = itemsEntry?.node ?? pos;
+    errors.push(
+      toError({ message: `items of a ${String(list.kind)} must be a list`, start: at.start, end: at.end, path: ['items'] }, documentIndex),
+    );
+    return;
+  }
+  const envelope: Record<string, unknown> = {};
+  for (const k of Object.keys(list)) if (k !== 'items') envelope[k] = list[k];
+  const listSource = lines.range(pos.start, pos.end);
+  items.forEach((item, itemIndex) => {
+    const itemPos = itemsEntry?.node.items?.[itemIndex] ?? pos;
+    const isObject = item !== null && typeof item === 'object' && !Array.isArray(item);
+    if (!isObject && !allowNonObjects) {
+      const path: PathSegment[] = ['items', itemIndex];
+      errors.push(
+        toError(
+          {
+            message: `Item ${itemIndex} of the ${String(list.kind)} is ${Array.isArray(item) ? 'a list' : item === null ? 'null' : `a ${typeof item}`}, not a Kubernetes object`,
+            start: itemPos.start,
+            end: itemPos.end,
+            path,
+          },
+          documentIndex,
+        ),
+      );
+      return;
+    }
+    const bounds = { start: itemPos.start, end: itemPos.end };
+    documents.push({
+      object: item,
+      documentIndex,
+      source: lines.range(itemPos.start, itemPos.end),
+      positions: lazyIndex(() => createPositionIndex(itemPos, lines, text, bounds)),
+      fromList: { kind: String(list.kind), itemIndex, envelope, listSource },
+    });
+  });
+}
+
+/** A PositionIndex built on the first question, so parsing stays cheap when nobody asks. */
+function lazyIndex(build: () => PositionIndex): PositionIndex {
+  let index: PositionIndex | undefined;
+  const get = () => (index ??= build());
+  return {
+    positionOf: (path) => get().positionOf(path),
+    pathAt: (offset) => get().pathAt(offset),
+    pathAtLineColumn: (line, column) => get().pathAtLineColumn(line, column),
+  };
+}

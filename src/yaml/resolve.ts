@@ -1,0 +1,188 @@
+/**
+ * Plain-scalar typing as Kubernetes reads YAML.
+ *
+ * kubectl and the apiserver turn YAML into JSON with sigs.k8s.io/yaml, whose
+ * YAMLToJSON decodes with its fork of go-yaml v2 (YAML 1.1 rules, no base-60)
+ * and then json.Marshal. This file reproduces go-yaml v2's `resolve` for
+ * untagged plain scalars, so that what we show is what the cluster will get:
+ *
+ * - `true/True/TRUE`, `yes/Yes/YES`, `y/Y`, `on/On/ON` are `true`; the same
+ *   for `false`, `no`, `n`, `off`. (js-yaml's YAML 1.2 core schema would keep
+ *   `yes`, `on`, `y` as strings: it is NOT used for typing.)
+ * - `~`, `null/Null/NULL` and the empty value are `null`.
+ * - integers go through Go's strconv.ParseInt base 0 after removing `_`:
+ *   `0x1F` = 31, `0o17` = 15, `0b11` = 3, and a leading zero is octal:
+ *   `0123` = 83. `08` is not octal, so it falls through to float: 8.
+ * - integers beyond ±2^53 that still fit int64/uint64 are kept exactly, as a
+ *   JavaScript `bigint` (Go keeps them exactly; a double would not). Larger
+ *   ones are doubles, as in Go.
+ * - floats match `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`; a float
+ *   with an integral value (`1.0`) is the same JSON number as `1` once
+ *   json.Marshal has printed it, so it is the JS number 1.
+ * - `.inf`, `-.inf`, `.nan` are floats that JSON cannot carry: Kubernetes
+ *   fails on them (`json: unsupported value`); we report an error.
+ * - timestamps (`2024-01-01`) stay strings (go-yaml v2 keeps them as strings
+ *   when decoding into interface{}), and so does everything else.
+ */
+
+export type Resolved =
+  | { kind: 'null'; value: null }
+  | { kind: 'bool'; value: boolean }
+  | { kind: 'int'; value: number | bigint }
+  | { kind: 'float'; value: number }
+  | { kind: 'merge'; value: '<<' }
+  | { kind: 'str'; value: string };
+
+const TRUE = new Set(['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON']);
+const FALSE = new Set(['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF']);
+const NULL = new Set(['', '~', 'null', 'Null', 'NULL']);
+const NAN = new Set(['.nan', '.NaN', '.NAN']);
+const POS_INF = new Set(['.inf', '.Inf', '.INF', '+.inf', '+.Inf', '+.INF']);
+const NEG_INF = new Set(['-.inf', '-.Inf', '-.INF']);
+
+const MAP_FIRST = new Set('yYnNtTfFoO~'.split(''));
+const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
+const DOT_FLOAT = /^\.[0-9]+([eE][-+]?[0-9]+)?$/;
+
+const INT64_MIN = -(2n ** 63n);
+const UINT64_MAX = 2n ** 64n - 1n;
+const SAFE_MAX = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** Go's strconv.ParseInt(s, 0, …) syntax, without the range check. */
+function goParseIntBase0(s: string): bigint | undefined {
+  let sign = 1n;
+  let i = 0;
+  if (s[0] === '+' || s[0] === '-') {
+    if (s[0] === '-') sign = -1n;
+    i = 1;
+  }
+  const body = s.slice(i);
+  if (body === '') return undefined;
+  let digits: string;
+  let prefix: string;
+  let re: RegExp;
+  const p = body.slice(0, 2).toLowerCase();
+  if (p === '0x') {
+    prefix = '0x';
+    digits = body.slice(2);
+    re = /^[0-9a-fA-F]+$/;
+  } else if (p === '0o') {
+    prefix = '0o';
+    digits = body.slice(2);
+    re = /^[0-7]+$/;
+  } else if (p === '0b') {
+    prefix = '0b';
+    digits = body.slice(2);
+    re = /^[01]+$/;
+  } else if (body[0] === '0' && body.length > 1) {
+    prefix = '0o';
+    digits = body.slice(1);
+    re = /^[0-7]+$/;
+  } else {
+    prefix = '';
+    digits = body;
+    re = /^[0-9]+$/;
+  }
+  if (!re.test(digits)) return undefined;
+  return sign * BigInt(prefix + digits);
+}
+
+function intValue(v: bigint): number | bigint {
+  return v > SAFE_MAX || v < -SAFE_MAX ? v : Number(v);
+}
+
+/** Type an untagged plain scalar the way go-yaml v2 does. */
+export function resolvePlain(text: string): Resolved {
+  const first = text === '' ? '' : text[0]!;
+  if (NULL.has(text)) return { kind: 'null', value: null };
+  const isDigitOrSign = (first >= '0' && first <= '9') || first === '+' || first === '-';
+  if (!(MAP_FIRST.has(first) || first === '.' || isDigitOrSign)) return { kind: 'str', value: text };
+  if (TRUE.has(text)) return { kind: 'bool', value: true };
+  if (FALSE.has(text)) return { kind: 'bool', value: false };
+  if (NAN.has(text)) return { kind: 'float', value: NaN };
+  if (POS_INF.has(text)) return { kind: 'float', value: Infinity };
+  if (NEG_INF.has(text)) return { kind: 'float', value: -Infinity };
+  if (text === '<<') return { kind: 'merge', value: '<<' };
+  if (first === '.') {
+    if (DOT_FLOAT.test(text)) {
+      const f = Number(text);
+      if (Number.isFinite(f)) return { kind: 'float', value: f };
+    }
+    return { kind: 'str', value: text };
+  }
+  if (!isDigitOrSign) return { kind: 'str', value: text };
+  const plain = text.includes('_') ? text.replace(/_/g, '') : text;
+  const n = goParseIntBase0(plain);
+  if (n !== undefined) {
+    if (n >= INT64_MIN && n <= UINT64_MAX) return { kind: 'int', value: intValue(n) };
+  }
+  if (YAML_STYLE_FLOAT.test(plain)) {
+    const f = Number(plain);
+    // Go's ParseFloat fails on overflow (1e400): the scalar stays a string.
+    if (Number.isFinite(f)) return { kind: 'float', value: f };
+  }
+  // Beyond uint64 without a float form (e.g. a huge hex): go-yaml makes a big.Int.
+  if (n !== undefined) return { kind: 'int', value: n };
+  return { kind: 'str', value: text };
+}
+
+/**
+ * A plain map key as go-yaml v2 + sigs.k8s.io/yaml turn it into a JSON key:
+ * ints and bools printed, floats printed, null refused.
+ */
+export function keyString(r: Resolved): string | undefined {
+  switch (r.kind) {
+    case 'str':
+      return r.value;
+    case 'merge':
+      return '<<';
+    case 'bool':
+      return r.value ? 'true' : 'false';
+    case 'int':
+      return r.value.toString();
+    case 'float':
+      if (Number.isNaN(r.value)) return '.nan';
+      if (r.value === Infinity) return '.inf';
+      if (r.value === -Infinity) return '-.inf';
+      // Go prints float keys with FormatFloat(v, 'g', -1, 32).
+      return formatFloat32(r.value);
+    case 'null':
+      return undefined;
+  }
+}
+
+function formatFloat32(v: number): string {
+  const f = Math.fround(v);
+  let digits = 1;
+  let s = f.toPrecision(digits);
+  while (digits < 9 && Math.fround(Number(s)) !== f) s = f.toPrecision(++digits);
+  const num = Number(s);
+  const exp = num === 0 ? 0 : Math.floor(Math.log10(Math.abs(num)));
+  if (exp < -4 || exp >= Math.max(digits, 21)) {
+    // Go: 1e+06 style exponent with at least two digits.
+    const [m, e] = num.toExponential().split('e');
+    const en = Number(e);
+    return `${m}e${en < 0 ? '-' : '+'}${String(Math.abs(en)).padStart(2, '0')}`;
+  }
+  return String(num);
+}
+
+/** True when a string, written plain, would not read back as that same string (for any common YAML reader). */
+export function plainChangesType(s: string): boolean {
+  if (resolvePlain(s).kind !== 'str') return true;
+  return OTHER_READERS.some((re) => re.test(s));
+}
+
+/** Forms that YAML 1.2 core or YAML 1.1 readers (js-yaml, PyYAML, go-yaml v3) type as non-strings. */
+const OTHER_READERS: RegExp[] = [
+  /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/,
+  /^(?:null|Null|NULL|~)$/,
+  /^[-+]?(?:0b[0-1_]+|0o?[0-7_]+|0x[0-9a-fA-F_]+|[0-9][0-9_]*)$/,
+  /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/,
+  /^[-+]?(?:[0-9][0-9_]*)?\.[0-9._]*(?:[eE][-+]?[0-9]+)?$/,
+  /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/,
+  /^[-+]?\.(?:inf|Inf|INF)$/,
+  /^\.(?:nan|NaN|NAN)$/,
+  /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}/,
+  /^(?:<<|=)$/,
+];
