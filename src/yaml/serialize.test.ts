@@ -8,7 +8,7 @@ describe('serializeDocuments', () => {
       { kind: 'B', list: [1, 'x'], empty: [], obj: {} },
     ]);
     expect(text).toBe(
-      'apiVersion: v1\nkind: A\ndata:\n  "on": "on"\n  n: "0123"\n  f: "1.0"\n  e: ""\n  nul: "null"\n  plain: hello world\n' +
+      'apiVersion: v1\nkind: A\ndata:\n  "on": "on"\n  "n": "0123"\n  f: "1.0"\n  e: ""\n  nul: "null"\n  plain: hello world\n' +
         '---\nkind: B\nlist:\n  - 1\n  - x\nempty: []\nobj: {}\n',
     );
   });
