@@ -5,6 +5,7 @@
  */
 import { kindSpecOf, orderFields } from '../k8s';
 import { parseDocuments, serializeDocuments, type YamlError } from '../yaml';
+import { splitDocuments } from '../yaml/split';
 
 export interface WorkspaceDoc {
   id: string;
@@ -74,10 +75,19 @@ export function importText(text: string, origin: string): ImportResult {
   if (fromList) messages.push({ level: 'info', text: `${origin}: unwrapped ${fromList} object(s) from a List.` });
   const readOnly = docs.filter((d) => !kindSpecOf(d.object)).length;
   if (readOnly) messages.push({ level: 'info', text: `${origin}: ${readOnly} object(s) of other kinds are kept read-only and exported unchanged.` });
-  if (errors.length && documents.length === 0) {
-    // Nothing parsed: keep the whole text as one document so nothing is lost.
-    const doc = withText({ id: newId(), text, object: undefined, origin }, text);
-    docs.push(doc.error ? doc : { ...doc, error: errors[0] });
+  // A document that does not parse is kept as a document of its own, with its text and error, so nothing is lost.
+  const parsedIndexes = new Set(documents.map((d) => d.documentIndex));
+  const chunks = splitDocuments(text);
+  const failed = new Set(errors.filter((e) => e.documentIndex !== undefined && !parsedIndexes.has(e.documentIndex)).map((e) => e.documentIndex!));
+  for (const i of failed) {
+    const chunk = chunks[i];
+    if (!chunk) continue;
+    const chunkText = text.slice(chunk.start, chunk.end).replace(/^---[^\n]*\n/, '');
+    docs.push(withText({ id: newId(), text: chunkText, object: undefined, origin }, chunkText));
+  }
+  if (!docs.length && errors.length && text.trim()) {
+    // Nothing parsed and nothing could be cut out (e.g. the size limit): keep the whole text.
+    docs.push({ id: newId(), text, object: undefined, origin, error: errors[0] });
   }
   return { docs, messages };
 }

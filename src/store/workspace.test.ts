@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import { createWorkspace, sampleSnapshot } from './workspace';
+import { exportDocs } from './export';
+import { loadSaved, serialize, startAutosave, STORAGE_KEY } from './persist';
+import { docProblems } from './problems';
+import { parseDocuments } from '../yaml';
+
+const VWC = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: demo
+  # a comment the user wrote
+webhooks:
+- name: demo.example.com
+  clientConfig:
+    url: https://demo.example.com/validate
+  sideEffects: None
+  admissionReviewVersions: [v1]
+  futureField: kept
+`;
+
+const store = () => createWorkspace({ docs: [], selectedId: null });
+
+describe('workspace', () => {
+  it('starts with a sample workspace whose documents all validate', () => {
+    const s = sampleSnapshot();
+    expect(s.docs.length).toBeGreaterThanOrEqual(4);
+    for (const d of s.docs) expect(docProblems(d).fields.filter((p) => p.severity !== 'warning'), d.text).toEqual([]);
+  });
+
+  it('imports multi-document text, keeping each object\'s own text, and reports what it did', () => {
+    const ws = store();
+    const ids = ws.getState().importText(`${VWC}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n`, 'two.yaml');
+    expect(ids).toHaveLength(2);
+    const [vwc, cm] = ws.getState().docs;
+    expect(vwc.text).toContain('# a comment the user wrote');
+    expect((cm.object as { kind: string }).kind).toBe('ConfigMap');
+    expect(ws.getState().notices.map((n) => n.text).join('\n')).toMatch(/other kinds are kept read-only/);
+    expect(ws.getState().selectedId).toBe(ids[0]);
+  });
+
+  it('keeps a broken document\'s text as a document of its own', () => {
+    const ws = store();
+    ws.getState().importText(`${VWC}---\nkind: [unclosed\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: y}\n`, 'mixed.yaml');
+    const docs = ws.getState().docs;
+    expect(docs).toHaveLength(3);
+    const broken = docs.find((d) => d.error)!;
+    expect(broken.text).toContain('kind: [unclosed');
+    expect(broken.error!.line).toBeGreaterThanOrEqual(1);
+    expect(ws.getState().notices.some((n) => n.level === 'error' && /mixed\.yaml: line \d+/.test(n.text))).toBe(true);
+  });
+
+  it('unwraps a List into its items', () => {
+    const ws = store();
+    ws.getState().importText(`apiVersion: v1\nkind: List\nitems:\n- ${VWC.split('\n').join('\n  ')}`, 'list.yaml');
+    expect(ws.getState().docs).toHaveLength(1);
+    expect(ws.getState().notices.some((n) => /unwrapped 1 object/.test(n.text))).toBe(true);
+  });
+
+  it('form edits regenerate the YAML; YAML edits update the object; bad YAML keeps the last good object and the text', () => {
+    const ws = store();
+    const [id] = ws.getState().importText(VWC, 'a.yaml');
+    ws.getState().setField(id, ['webhooks', 0, 'timeoutSeconds'], 7);
+    let d = ws.getState().docs[0];
+    expect(d.text).toMatch(/timeoutSeconds: 7/);
+    expect(d.text).toMatch(/futureField: kept/);
+    // API order: timeoutSeconds sits before admissionReviewVersions, unknown fields after known ones.
+    expect(d.text.indexOf('timeoutSeconds')).toBeLessThan(d.text.indexOf('admissionReviewVersions'));
+
+    ws.getState().setText(id, d.text.replace('timeoutSeconds: 7', 'timeoutSeconds: 9'));
+    d = ws.getState().docs[0];
+    expect((d.object as any).webhooks[0].timeoutSeconds).toBe(9);
+
+    const broken = d.text.replace('webhooks:', 'webhooks: [');
+    ws.getState().setText(id, broken);
+    d = ws.getState().docs[0];
+    expect(d.text).toBe(broken);
+    expect(d.error).toBeDefined();
+    expect((d.object as any).webhooks[0].timeoutSeconds).toBe(9);
+    expect(docProblems(d).errors).toBeGreaterThanOrEqual(1);
+  });
+
+  it('undoes and redoes across form and YAML edits, coalescing typing', () => {
+    const ws = store();
+    const [id] = ws.getState().importText(VWC, 'a.yaml');
+    const t0 = ws.getState().docs[0].text;
+    ws.getState().setField(id, ['webhooks', 0, 'failurePolicy'], 'Ignore');
+    const t1 = ws.getState().docs[0].text;
+    ws.getState().setText(id, t1 + '#1');
+    ws.getState().setText(id, t1 + '#12'); // same typing burst: one undo step
+    ws.getState().undo();
+    expect(ws.getState().docs[0].text).toBe(t1);
+    ws.getState().undo();
+    expect(ws.getState().docs[0].text).toBe(t0);
+    ws.getState().redo();
+    expect(ws.getState().docs[0].text).toBe(t1);
+    ws.getState().redo();
+    expect(ws.getState().docs[0].text).toBe(t1 + '#12');
+  });
+
+  it('adds from templates with unique names, duplicates, renames, reorders and deletes', () => {
+    const ws = store();
+    ws.getState().addFromTemplate('MutatingWebhookConfiguration');
+    ws.getState().addFromTemplate('MutatingWebhookConfiguration');
+    const [a, b] = ws.getState().docs;
+    expect((a.object as any).metadata.name).not.toBe((b.object as any).metadata.name);
+    ws.getState().insertItem(a.id, ['webhooks'], { name: 'second.example.com' });
+    ws.getState().moveItem(a.id, ['webhooks'], 1, 0);
+    expect((ws.getState().docs[0].object as any).webhooks.map((w: any) => w.name)).toEqual(['second.example.com', 'sidecar-injector.example.com']);
+    ws.getState().removeItem(a.id, ['webhooks'], 0);
+    expect((ws.getState().docs[0].object as any).webhooks).toHaveLength(1);
+    ws.getState().rename(a.id, 'renamed.example.com');
+    expect(ws.getState().docs[0].text).toMatch(/name: renamed.example.com/);
+    ws.getState().duplicate(a.id);
+    expect(ws.getState().docs).toHaveLength(3);
+    expect((ws.getState().docs[1].object as any).metadata.name).toBe('renamed.example.com-copy');
+    ws.getState().remove(b.id);
+    expect(ws.getState().docs.map((d) => d.id)).not.toContain(b.id);
+  });
+});
+
+describe('autosave', () => {
+  it('saves the texts and restores them, errors included', async () => {
+    const ws = store();
+    const [id] = ws.getState().importText(VWC, 'a.yaml');
+    ws.getState().setText(id, 'webhooks: [');
+    const saved = new Map<string, string>();
+    const storage = { setItem: (k: string, v: string) => void saved.set(k, v), getItem: (k: string) => saved.get(k) ?? null };
+    const stop = startAutosave(ws, storage, 0);
+    ws.getState().select(id);
+    ws.getState().addFromTemplate('ValidatingAdmissionPolicy');
+    stop();
+    expect(saved.has(STORAGE_KEY)).toBe(true);
+    const restored = loadSaved(storage)!;
+    expect(restored.docs.map((d) => d.text)).toEqual(ws.getState().docs.map((d) => d.text));
+    expect(restored.docs[0].error).toBeDefined();
+    expect(loadSaved({ getItem: () => '{not json' })).toBeUndefined();
+    expect(serialize(restored)).toBe(serialize(ws.getState()));
+  });
+
+  it('reports a full storage once instead of failing silently', () => {
+    const ws = store();
+    const stop = startAutosave(ws, { setItem: () => { throw new DOMException('full', 'QuotaExceededError'); } }, 0);
+    ws.getState().addFromTemplate('ValidatingAdmissionPolicy');
+    stop();
+    expect(ws.getState().notices.some((n) => /Autosave failed \(QuotaExceededError\)/.test(n.text))).toBe(true);
+  });
+});
+
+describe('export', () => {
+  it('writes every field back, unknown ones included, and strips server fields on request', () => {
+    const ws = store();
+    ws.getState().importText(
+      VWC.replace('  name: demo\n', '  name: demo\n  uid: 123\n  resourceVersion: "5"\n  managedFields: [{manager: kubectl}]\n'),
+      'a.yaml',
+    );
+    const full = exportDocs(ws.getState().docs).text;
+    const back = parseDocuments(full).documents[0].object as any;
+    expect(back.webhooks[0].futureField).toBe('kept');
+    expect(back.metadata.uid).toBe(123);
+    const stripped = parseDocuments(exportDocs(ws.getState().docs, { stripServerFields: true }).text).documents[0].object as any;
+    expect(stripped.metadata).toEqual({ name: 'demo' });
+    expect(stripped.webhooks[0].futureField).toBe('kept');
+    const json = JSON.parse(exportDocs(ws.getState().docs, { format: 'json' }).text);
+    expect(json.kind).toBe('ValidatingWebhookConfiguration');
+  });
+});
