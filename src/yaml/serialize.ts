@@ -238,6 +238,8 @@ function jsonValue(v: unknown, indent: string, step: string, ctx: Ctx): string {
   const n = normalize(v, ctx);
   if (n === undefined || n === null) return 'null';
   if (typeof n === 'bigint') return n.toString();
+  if (typeof n === 'number') return numberText(n);
+  if (typeof n === 'string') return jsonString(n);
   if (typeof n !== 'object') return JSON.stringify(n);
   const inner = indent + step;
   const nl = step ? '\n' : '';
@@ -251,10 +253,15 @@ function jsonValue(v: unknown, indent: string, step: string, ctx: Ctx): string {
     s =
       es.length === 0
         ? '{}'
-        : `{${nl}${es.map(([k, x]) => `${inner}${JSON.stringify(k)}${sep}${jsonValue(x, inner, step, ctx)}`).join(`,${nl}`)}${nl}${indent}}`;
+        : `{${nl}${es.map(([k, x]) => `${inner}${jsonString(k)}${sep}${jsonValue(x, inner, step, ctx)}`).join(`,${nl}`)}${nl}${indent}}`;
   }
   ctx.ancestors.delete(n);
   return s;
+}
+
+/** JSON string, with the characters YAML readers refuse raw (BOM, NEL, LS, PS, C1) escaped too. */
+function jsonString(s: string): string {
+  return JSON.stringify(s).replace(/[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**
