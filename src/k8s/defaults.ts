@@ -26,12 +26,15 @@ function fill(o: Obj, defaults: Readonly<Record<string, () => unknown>>): Obj {
   return out ?? o;
 }
 
-/** Apply `f` to the object at `key` (when it is an object); copies `o` only if something changed. */
-function at(o: Obj, key: string, f: Defaulter): Obj {
-  const v = o[key];
+/**
+ * Apply `f` to the object at `key` (when it is an object); copies `o` only if something changed.
+ * `struct`: the field is a Go struct, not a pointer, so an absent value is defaulted as `{}`.
+ */
+function at(o: Obj, key: string, f: Defaulter, struct = false): Obj {
+  const v = struct && isAbsent(o[key]) ? {} : o[key];
   if (!isObject(v)) return o;
   const d = f(v);
-  return d === v ? o : { ...o, [key]: d };
+  return d === v && v === o[key] ? o : { ...o, [key]: d };
 }
 
 /** Apply `f` to every object element of the list at `key`. */
@@ -92,8 +95,8 @@ const GROUP = 'admissionregistration.k8s.io';
 const defaulters: Readonly<Record<string, { versions: readonly string[]; f: Defaulter }>> = {
   ValidatingWebhookConfiguration: { versions: ['v1'], f: (o) => each(o, 'webhooks', defaultValidatingWebhook) },
   MutatingWebhookConfiguration: { versions: ['v1'], f: (o) => each(o, 'webhooks', defaultMutatingWebhook) },
-  ValidatingAdmissionPolicy: { versions: ['v1', 'v1beta1', 'v1alpha1'], f: (o) => at(o, 'spec', defaultPolicySpec) },
-  MutatingAdmissionPolicy: { versions: ['v1', 'v1beta1', 'v1alpha1'], f: (o) => at(o, 'spec', defaultPolicySpec) },
+  ValidatingAdmissionPolicy: { versions: ['v1', 'v1beta1', 'v1alpha1'], f: (o) => at(o, 'spec', defaultPolicySpec, true) },
+  MutatingAdmissionPolicy: { versions: ['v1', 'v1beta1', 'v1alpha1'], f: (o) => at(o, 'spec', defaultPolicySpec, true) },
   ValidatingAdmissionPolicyBinding: { versions: ['v1', 'v1beta1', 'v1alpha1'], f: (o) => at(o, 'spec', defaultBindingSpec) },
   MutatingAdmissionPolicyBinding: { versions: ['v1', 'v1beta1', 'v1alpha1'], f: (o) => at(o, 'spec', defaultBindingSpec) },
 };

@@ -11,7 +11,7 @@ import { invalid, required, tooLong, type FieldError } from '../errors';
 import type { FieldPath } from '../path';
 import { isQualifiedName, nameIsDNSSubdomain } from './names';
 import { validateLabels } from './selectors';
-import { byteLength, goList, goObject, goString, isObject } from './values';
+import { byteLength, goList, goObject, goString, isAbsent, isObject } from './values';
 
 export const TotalAnnotationSizeLimitB = 256 * (1 << 10);
 
@@ -100,6 +100,7 @@ export function validateFinalizers(finalizers: unknown, path: FieldPath): FieldE
 
 /** ValidateObjectMeta(meta, requiresNamespace=false, NameIsDNSSubdomain) after name generation. */
 export function validateObjectMeta(meta: unknown, path: FieldPath): FieldError[] {
+  if (!isAbsent(meta) && !isObject(meta)) return []; // a decode error, not ours
   const m = goObject(meta) ?? {};
   const errs: FieldError[] = [];
   const generateName = goString(m.generateName);

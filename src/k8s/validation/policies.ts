@@ -184,7 +184,7 @@ export function validateMutation(mutation: unknown, env: PolicyEnv, path: FieldP
   const { field, other, context } = patches[patchType];
   const errs: FieldError[] = [];
   if (isAbsent(m[field])) errs.push(required(path.child(field), `must be specified when patchType is ${patchType}`));
-  else {
+  else if (goObject(m[field])) {
     const expression = goString(goObject(m[field])?.expression);
     const p = path.child(field, 'expression');
     if (expression !== undefined) {

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { withDefaults } from './defaults';
+
+/** Deep-freeze so that any mutation of the input throws. */
+function frozen<T>(v: T): T {
+  if (typeof v === 'object' && v !== null) {
+    Object.values(v).forEach(frozen);
+    Object.freeze(v);
+  }
+  return v;
+}
+
+const G = 'admissionregistration.k8s.io';
+
+describe('withDefaults: webhook configurations (v1)', () => {
+  const vwc = frozen({
+    apiVersion: `${G}/v1`,
+    kind: 'ValidatingWebhookConfiguration',
+    metadata: { name: 'x' },
+    webhooks: [{ name: 'a.b.c', clientConfig: { service: { name: 's', namespace: 'n' } }, rules: [{ operations: ['CREATE'] }] }],
+  });
+
+  it('fills every v1 webhook default and nothing else', () => {
+    expect(withDefaults(vwc)).toEqual({
+      ...vwc,
+      webhooks: [
+        {
+          name: 'a.b.c',
+          clientConfig: { service: { name: 's', namespace: 'n', port: 443 } },
+          rules: [{ operations: ['CREATE'], scope: '*' }],
+          failurePolicy: 'Fail',
+          matchPolicy: 'Equivalent',
+          namespaceSelector: {},
+          objectSelector: {},
+          timeoutSeconds: 10,
+        },
+      ],
+    });
+  });
+  it('adds reinvocationPolicy Never to mutating webhooks only', () => {
+    expect((withDefaults({ ...vwc, kind: 'MutatingWebhookConfiguration' }).webhooks[0] as Record<string, unknown>).reinvocationPolicy).toBe('Never');
+    expect(withDefaults(vwc).webhooks[0]).not.toHaveProperty('reinvocationPolicy');
+  });
+  it('does not default sideEffects or admissionReviewVersions', () => {
+    expect(withDefaults(vwc).webhooks[0]).not.toHaveProperty('sideEffects');
+    expect(withDefaults(vwc).webhooks[0]).not.toHaveProperty('admissionReviewVersions');
+  });
+  it('replaces nulls left by Helm', () => {
+    const out = withDefaults({ ...vwc, webhooks: [{ ...vwc.webhooks[0], objectSelector: null, failurePolicy: null, timeoutSeconds: null }] });
+    expect(out.webhooks[0]).toMatchObject({ objectSelector: {}, failurePolicy: 'Fail', timeoutSeconds: 10 });
+  });
+  it('keeps explicit zero values', () => {
+    const hook = { ...vwc.webhooks[0], failurePolicy: '', timeoutSeconds: 0, clientConfig: { service: { name: 's', namespace: 'n', port: 0 } }, rules: [{ scope: '' }] };
+    expect(withDefaults({ ...vwc, webhooks: [hook] }).webhooks[0]).toMatchObject({ failurePolicy: '', timeoutSeconds: 0, clientConfig: { service: { port: 0 } }, rules: [{ scope: '' }] });
+  });
+  it('does not add a service port to url webhooks', () => {
+    const out = withDefaults({ ...vwc, webhooks: [{ name: 'a.b.c', clientConfig: { url: 'https://x' } }] });
+    expect(out.webhooks[0]!.clientConfig).toEqual({ url: 'https://x' });
+  });
+  it('never mutates the input and gives fresh default objects', () => {
+    const a = withDefaults(vwc);
+    const b = withDefaults(vwc);
+    expect(a).not.toBe(vwc);
+    expect((a.webhooks[0] as Record<string, unknown>).namespaceSelector).not.toBe((b.webhooks[0] as Record<string, unknown>).namespaceSelector);
+  });
+  it('leaves v1beta1 webhook configurations alone (not served in 1.36)', () => {
+    const old = { ...vwc, apiVersion: `${G}/v1beta1` };
+    expect(withDefaults(old)).toBe(old);
+  });
+  it('skips elements of the wrong type', () => {
+    const odd = frozen({ ...vwc, webhooks: ['x', null, 3] });
+    expect(withDefaults(odd)).toBe(odd);
+  });
+});
+
+describe.each(['v1', 'v1beta1', 'v1alpha1'])('withDefaults: policies and bindings (%s)', (v) => {
+  it('defaults policy failurePolicy and a present matchConstraints', () => {
+    const vap = frozen({ apiVersion: `${G}/${v}`, kind: 'ValidatingAdmissionPolicy', spec: { matchConstraints: { resourceRules: [{}], excludeResourceRules: [{ scope: 'Cluster' }] } } });
+    expect(withDefaults(vap).spec).toEqual({
+      failurePolicy: 'Fail',
+      matchConstraints: { matchPolicy: 'Equivalent', namespaceSelector: {}, objectSelector: {}, resourceRules: [{ scope: '*' }], excludeResourceRules: [{ scope: 'Cluster' }] },
+    });
+  });
+  it('does not create matchConstraints or reinvocationPolicy', () => {
+    const map = frozen({ apiVersion: `${G}/${v}`, kind: 'MutatingAdmissionPolicy', spec: {} });
+    expect(withDefaults(map).spec).toEqual({ failurePolicy: 'Fail' });
+  });
+  it('defaults a binding matchResources only when present, and never parameterNotFoundAction', () => {
+    const b = frozen({ apiVersion: `${G}/${v}`, kind: 'ValidatingAdmissionPolicyBinding', spec: { paramRef: { name: 'x' } } });
+    expect(withDefaults(b)).toBe(b);
+    const withMR = frozen({ ...b, kind: 'MutatingAdmissionPolicyBinding', spec: { matchResources: {} } });
+    expect(withDefaults(withMR).spec).toEqual({ matchResources: { matchPolicy: 'Equivalent', namespaceSelector: {}, objectSelector: {} } });
+  });
+});
+
+describe('withDefaults: anything else', () => {
+  it.each([null, 42, 'x', [], { kind: 'Pod', apiVersion: 'v1' }, { kind: 'ValidatingAdmissionPolicy' }])('returns %j unchanged', (v) => {
+    expect(withDefaults(v)).toBe(v);
+  });
+});

@@ -1,0 +1,132 @@
+import { readFileSync } from 'node:fs';
+import { loadAll } from 'js-yaml';
+import { describe, expect, it } from 'vitest';
+import { validate, validatorFor } from './validate';
+import { pairsOf, render, scriptedCompiler, type Pair } from './validation/testing';
+
+const fixture = (name: string): unknown[] => loadAll(readFileSync(new URL(`./validation/fixtures/${name}`, import.meta.url), 'utf8'));
+
+describe('validate: dispatch', () => {
+  it.each([null, undefined, 42, 'text', true, [], [{ kind: 'ValidatingWebhookConfiguration' }]])('%j is one Invalid at the root', (v) => {
+    const errs = validate(v);
+    expect(errs).toHaveLength(1);
+    expect(errs[0]).toMatchObject({ type: 'Invalid', field: '' });
+  });
+  it.each([
+    { apiVersion: 'v1', kind: 'Pod' },
+    { kind: 'ValidatingWebhookConfiguration' },
+    { apiVersion: 'admissionregistration.k8s.io/v1beta1', kind: 'ValidatingWebhookConfiguration', webhooks: [{}] },
+    { apiVersion: 'admissionregistration.k8s.io/v2', kind: 'ValidatingAdmissionPolicy' },
+    { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'toString' },
+    { apiVersion: 42, kind: [] },
+    {},
+  ])('unknown kind %j gives no errors', (v) => expect(validate(v)).toEqual([]));
+  it('knows the six kinds', () => {
+    for (const kind of ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding'])
+      expect(validatorFor('admissionregistration.k8s.io/v1', kind)).toBeTypeOf('function');
+  });
+  it('validates an empty object of each kind', () => {
+    const G = 'admissionregistration.k8s.io/v1';
+    expect(pairsOf(validate({ apiVersion: G, kind: 'ValidatingWebhookConfiguration' }))).toEqual(['Required metadata.name']);
+    expect(pairsOf(validate({ apiVersion: G, kind: 'ValidatingAdmissionPolicy' }))).toEqual(
+      render([['metadata.name', 'Required'], ['spec.matchConstraints', 'Required'], ['spec.validations', 'Required'], ['spec.auditAnnotations', 'Required']]),
+    );
+    expect(pairsOf(validate({ apiVersion: G, kind: 'MutatingAdmissionPolicy' }))).toEqual(
+      render([['metadata.name', 'Required'], ['spec.matchConstraints', 'Required'], ['spec.mutations', 'Required'], ['spec.reinvocationPolicy', 'Required']]),
+    );
+    expect(pairsOf(validate({ apiVersion: G, kind: 'ValidatingAdmissionPolicyBinding' }))).toEqual(
+      render([['metadata.name', 'Required'], ['spec.policyName', 'Required'], ['spec.validationActions', 'Required']]),
+    );
+    expect(pairsOf(validate({ apiVersion: G, kind: 'MutatingAdmissionPolicyBinding' }))).toEqual(render([['metadata.name', 'Required'], ['spec.policyName', 'Required']]));
+  });
+  it('validates the defaulted object without changing the input', () => {
+    const obj = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'p' }, spec: { matchConstraints: {}, validations: [{ expression: 'true' }] } };
+    const before = JSON.stringify(obj);
+    expect(pairsOf(validate(obj))).toEqual(['Required spec.matchConstraints.resourceRules']);
+    expect(JSON.stringify(obj)).toBe(before);
+  });
+  it('prefixes List items', () => {
+    const list = { apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'ConfigMap' }, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicyBinding', metadata: { name: 'b' } }, 'junk'] };
+    expect(pairsOf(validate(list))).toEqual(['Required items[1].spec.policyName']);
+  });
+  it('passes the compiler through', () => {
+    const cel = scriptedCompiler();
+    const vwc = {
+      apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'x' },
+      webhooks: [{ name: 'a.b.c', sideEffects: 'None', admissionReviewVersions: ['v1'], clientConfig: { url: 'https://a' }, matchConditions: [{ name: 'm', expression: 'BAD' }] }],
+    };
+    expect(pairsOf(validate(vwc, { cel }))).toEqual(['Invalid webhooks[0].matchConditions[0].expression']);
+  });
+});
+
+describe('validate: fixtures modelled on real configurations', () => {
+  it.each<[string, Pair[][]]>([
+    ['knative-webhooks-without-rules.yaml', [[], []]],
+    ['gatekeeper-wildcards.yaml', [[]]],
+    ['helm-nulls.yaml', [[]]],
+    ['cabundle-multiline.yaml', [[]]],
+    ['kyaml-flow.yaml', [[]]],
+    ['v1-list.yaml', [[]]],
+    ['rejected-docs-match-conditions.yaml', [[['metadata.name', 'Required'], ['webhooks[0].clientConfig.caBundle', 'Invalid'], ['webhooks[0].admissionReviewVersions', 'Required']]]],
+    ['rejected-binding-and-map.yaml', [[['spec.paramRef.parameterNotFoundAction', 'Required']], [['spec.matchConstraints.resourceRules.operations', 'NotSupported'], ['spec.reinvocationPolicy', 'Required']]]],
+  ])('%s', (name, expected) => {
+    const docs = fixture(name);
+    expect(docs.map((d) => pairsOf(validate(d)))).toEqual(expected.map(render));
+  });
+  it('the multi-line caBundle really spans lines', () => {
+    const [doc] = fixture('cabundle-multiline.yaml') as [{ webhooks: [{ clientConfig: { caBundle: string } }] }];
+    expect(doc.webhooks[0].clientConfig.caBundle.split('\n').length).toBeGreaterThan(3);
+  });
+});
+
+/** Every path in a JSON-like value, with its value. */
+function paths(v: unknown, prefix: (string | number)[] = []): [(string | number)[], unknown][] {
+  const out: [(string | number)[], unknown][] = prefix.length ? [[prefix, v]] : [];
+  if (Array.isArray(v)) v.forEach((x, i) => out.push(...paths(x, [...prefix, i])));
+  else if (typeof v === 'object' && v !== null) for (const [k, x] of Object.entries(v)) out.push(...paths(x, [...prefix, k]));
+  return out;
+}
+const typeOf = (v: unknown): string => (Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v);
+const render1 = (segs: (string | number)[]) => segs.map((s, i) => (typeof s === 'number' ? `[${s}]` : i ? `.${s}` : s)).join('');
+function replaced(root: unknown, segs: (string | number)[], value: unknown): unknown {
+  const copy = structuredClone(root) as Record<string | number, unknown>;
+  let cur = copy;
+  for (const s of segs.slice(0, -1)) cur = cur[s] as Record<string | number, unknown>;
+  cur[segs[segs.length - 1]!] = value;
+  return copy;
+}
+
+describe('validate: values of the wrong JSON type never throw and are never reported', () => {
+  const docs = [
+    ...fixture('gatekeeper-wildcards.yaml'),
+    ...fixture('helm-nulls.yaml'),
+    ...fixture('kyaml-flow.yaml'),
+    ...(fixture('v1-list.yaml')[0] as { items: unknown[] }).items,
+    ...fixture('rejected-binding-and-map.yaml'),
+    {
+      apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'p', labels: { a: 'b' }, ownerReferences: [{ apiVersion: 'v1', kind: 'K', name: 'n', uid: 'u', controller: true }], finalizers: ['f'] },
+      spec: { auditAnnotations: [{ key: 'k', valueExpression: "'v'" }], matchConditions: [{ name: 'n', expression: 'true' }], matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'], resourceNames: ['x'] }] } },
+    },
+    { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'b' }, spec: { policyName: 'p', validationActions: ['Deny'], paramRef: { selector: { matchLabels: { a: 'b' } }, parameterNotFoundAction: 'Deny' } } },
+    { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'u' }, webhooks: [{ name: 'a.b.c', sideEffects: 'None', admissionReviewVersions: ['v1'], clientConfig: { url: 'https://x', caBundle: 'Cg==' }, matchConditions: [{ name: 'm', expression: 'true' }] }] },
+  ];
+  const wrongValues = [42, true, 'text', [], {}, [1], { a: 1 }];
+  const cases: [string, unknown, unknown][] = [];
+  for (const doc of docs)
+    for (const [segs, value] of paths(doc)) {
+      if (segs[0] === 'apiVersion' || segs[0] === 'kind' || value === null) continue;
+      for (const w of wrongValues) {
+        if (typeOf(w) === typeOf(value) || (typeOf(w) === 'object' && typeOf(value) === 'null')) continue;
+        cases.push([render1(segs), w, replaced(doc, segs, w)]);
+      }
+    }
+  it(`holds for ${cases.length} replacements`, () => {
+    expect(cases.length).toBeGreaterThan(1000);
+    const reported: string[] = [];
+    for (const [path, w, obj] of cases) {
+      const errs = validate(obj, { cel: scriptedCompiler() });
+      for (const e of errs) if (e.field === path || e.field.startsWith(`${path}.`) || e.field.startsWith(`${path}[`)) reported.push(`${path}=${JSON.stringify(w)}: ${e.field} ${e.message}`);
+    }
+    expect(reported).toEqual([]);
+  });
+});
