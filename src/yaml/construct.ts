@@ -139,8 +139,8 @@ function syntaxProblem(e: unknown, start: number, end: number): Problem {
 }
 
 function friendlyReason(reason: string): string {
-  if (/maximum nesting depth|max(imum)? ?depth|nesting/i.test(reason)) {
-    return `${reason} (nesting is limited to ${MAX_DEPTH} levels)`;
+  if (/maxDepth|nesting/i.test(reason)) {
+    return `nested more than ${MAX_DEPTH} levels deep (the limit for one document)`;
   }
   return reason;
 }
@@ -458,12 +458,14 @@ class Builder {
         return undefined;
       }
       if (k.scalar.plain && r.kind !== 'str' && r.kind !== 'merge' && s !== k.scalar.source) {
+        this.path.push(s);
         this.problem(
           this.warnings,
           `The key ${k.scalar.source} is read by Kubernetes as ${r.kind} ${s} and becomes the key "${s}"; quote it to keep "${k.scalar.source}"`,
           pos.start,
           pos.end,
         );
+        this.path.pop();
       }
       return s;
     }

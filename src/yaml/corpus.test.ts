@@ -38,7 +38,7 @@ describe.skipIf(files.length === 0)('real-world corpus', () => {
       objects += values.length;
     }
     expect(objects).toBeGreaterThan(files.length);
-  });
+  }, 60_000);
 });
 
 function* keyPaths(v: unknown, prefix: Array<string | number> = []): Generator<[Array<string | number>, string]> {

@@ -12,4 +12,4 @@ export const MAX_DEPTH = 100;
  * Most values an alias (`*name`) may bring into one document, counted as the
  * nodes it expands to, summed over all aliases. Stops "billion laughs".
  */
-export const MAX_ALIAS_EXPANSION = 100_000;
+export const MAX_ALIAS_EXPANSION = 10_000;

@@ -95,6 +95,7 @@ function intValue(v: bigint): number | bigint {
 export function resolvePlain(text: string): Resolved {
   const first = text === '' ? '' : text[0]!;
   if (NULL.has(text)) return { kind: 'null', value: null };
+  if (text === '<<') return { kind: 'merge', value: '<<' };
   const isDigitOrSign = (first >= '0' && first <= '9') || first === '+' || first === '-';
   if (!(MAP_FIRST.has(first) || first === '.' || isDigitOrSign)) return { kind: 'str', value: text };
   if (TRUE.has(text)) return { kind: 'bool', value: true };
@@ -102,7 +103,6 @@ export function resolvePlain(text: string): Resolved {
   if (NAN.has(text)) return { kind: 'float', value: NaN };
   if (POS_INF.has(text)) return { kind: 'float', value: Infinity };
   if (NEG_INF.has(text)) return { kind: 'float', value: -Infinity };
-  if (text === '<<') return { kind: 'merge', value: '<<' };
   if (first === '.') {
     if (DOT_FLOAT.test(text)) {
       const f = Number(text);

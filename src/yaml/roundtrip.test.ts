@@ -114,5 +114,5 @@ describe('round trip', () => {
         expect(back.documents.map((d) => d.object), `seed ${seed}\n${text}`).toEqual(docs);
       }
     }
-  });
+  }, 30_000);
 });
