@@ -365,7 +365,7 @@ class Builder {
     }
     this.i++;
     const absStart = this.base + start;
-    const end = flow ? this.flowEnd(last, ']') : Math.max(last, absStart);
+    const end = flow ? this.flowEnd(items.length > 0 ? last : absStart + 1, ']') : Math.max(last, absStart);
     return { value, pos: { kind: 'seq', start: absStart, end, flow, items }, size };
   }
 
@@ -417,7 +417,7 @@ class Builder {
     this.i++;
     for (const m of merges) this.merge(value, seen, m);
     const absStart = this.base + start;
-    const end = flow ? this.flowEnd(last, '}') : Math.max(last, absStart);
+    const end = flow ? this.flowEnd(last > absStart ? last : absStart + 1, '}') : Math.max(last, absStart);
     return { value, pos: { kind: 'map', start: absStart, end, flow, entries }, size };
   }
 
