@@ -14,13 +14,18 @@ type Defaulter = (o: Obj) => Obj;
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isAbsent = (v: unknown): boolean => v === undefined || v === null;
 
-/** Fill absent fields with the given values (fresh copies of object defaults). */
-function fill(o: Obj, defaults: Readonly<Record<string, () => unknown>>): Obj {
+/** A default: a primitive value, or EMPTY_OBJECT for a fresh `{}` each time. */
+const EMPTY_OBJECT = Symbol('{}');
+type DefaultValue = string | number | typeof EMPTY_OBJECT;
+
+/** Fill absent fields with the given defaults; copies `o` only if one is missing. */
+function fill(o: Obj, defaults: readonly (readonly [string, DefaultValue])[]): Obj {
   let out: Obj | undefined;
-  for (const key in defaults) {
-    if (isAbsent(o[key])) {
+  for (let i = 0; i < defaults.length; i++) {
+    const [key, value] = defaults[i]!;
+    if (o[key] === undefined || o[key] === null) {
       out ??= { ...o };
-      out[key] = defaults[key]!();
+      out[key] = value === EMPTY_OBJECT ? {} : value;
     }
   }
   return out ?? o;
@@ -54,37 +59,37 @@ function each(o: Obj, key: string, f: Defaulter): Obj {
 const pipe = (...fs: Defaulter[]): Defaulter => (o) => fs.reduce((acc, f) => f(acc), o);
 
 /** SetDefaults_Rule: scope "*". */
-const defaultRule: Defaulter = (r) => fill(r, { scope: () => '*' });
+const defaultRule: Defaulter = (r) => fill(r, [['scope', '*']]);
 
 /** SetDefaults_ServiceReference: port 443. */
-const defaultService: Defaulter = (s) => fill(s, { port: () => 443 });
+const defaultService: Defaulter = (s) => fill(s, [['port', 443]]);
 
 /** SetDefaults_ValidatingWebhook */
 const defaultValidatingWebhook: Defaulter = pipe(
   (w) =>
-    fill(w, {
-      failurePolicy: () => 'Fail',
-      matchPolicy: () => 'Equivalent',
-      namespaceSelector: () => ({}),
-      objectSelector: () => ({}),
-      timeoutSeconds: () => 10,
-    }),
+    fill(w, [
+      ['failurePolicy', 'Fail'],
+      ['matchPolicy', 'Equivalent'],
+      ['namespaceSelector', EMPTY_OBJECT],
+      ['objectSelector', EMPTY_OBJECT],
+      ['timeoutSeconds', 10],
+    ]),
   (w) => each(w, 'rules', defaultRule),
   (w) => at(w, 'clientConfig', (cc) => at(cc, 'service', defaultService)),
 );
 
 /** SetDefaults_MutatingWebhook: as validating, plus reinvocationPolicy Never. */
-const defaultMutatingWebhook: Defaulter = pipe(defaultValidatingWebhook, (w) => fill(w, { reinvocationPolicy: () => 'Never' }));
+const defaultMutatingWebhook: Defaulter = pipe(defaultValidatingWebhook, (w) => fill(w, [['reinvocationPolicy', 'Never']]));
 
 /** SetDefaults_MatchResources (only when the object is present). */
 const defaultMatchResources: Defaulter = pipe(
-  (m) => fill(m, { matchPolicy: () => 'Equivalent', namespaceSelector: () => ({}), objectSelector: () => ({}) }),
+  (m) => fill(m, [['matchPolicy', 'Equivalent'], ['namespaceSelector', EMPTY_OBJECT], ['objectSelector', EMPTY_OBJECT]]),
   (m) => each(m, 'resourceRules', defaultRule),
   (m) => each(m, 'excludeResourceRules', defaultRule),
 );
 
 /** SetDefaults_ValidatingAdmissionPolicySpec / SetDefaults_MutatingAdmissionPolicySpec */
-const defaultPolicySpec: Defaulter = pipe((s) => fill(s, { failurePolicy: () => 'Fail' }), (s) => at(s, 'matchConstraints', defaultMatchResources));
+const defaultPolicySpec: Defaulter = pipe((s) => fill(s, [['failurePolicy', 'Fail']]), (s) => at(s, 'matchConstraints', defaultMatchResources));
 
 /** Binding specs: only matchResources (paramRef.parameterNotFoundAction is not defaulted in v1). */
 const defaultBindingSpec: Defaulter = (s) => at(s, 'matchResources', defaultMatchResources);

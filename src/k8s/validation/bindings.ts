@@ -4,7 +4,8 @@
  * validateValidationActions, validateMutatingAdmissionPolicyBindingSpec).
  */
 import { duplicate, forbidden, invalid, notSupported, required, type FieldError } from '../errors';
-import { fieldPath, type FieldPath } from '../path';
+import type { FieldPath } from '../path';
+import { lazyPath } from './lazyPath';
 import { validateMatchResources } from './matchResources';
 import { validateObjectMeta } from './metadata';
 import { isPathSegmentName, nameIsDNSSubdomain } from './names';
@@ -77,10 +78,10 @@ function validateBindingCommon(spec: Obj, path: FieldPath): FieldError[] {
 
 /** ValidateValidatingAdmissionPolicyBinding */
 export function validateValidatingAdmissionPolicyBinding(obj: Obj): FieldError[] {
-  const errs = validateObjectMeta(obj.metadata, fieldPath('metadata'));
+  const errs = validateObjectMeta(obj.metadata, lazyPath('metadata'));
   const spec = goObject(obj.spec) ?? (isAbsent(obj.spec) ? {} : undefined);
   if (!spec) return errs;
-  const path = fieldPath('spec');
+  const path = lazyPath('spec');
   errs.push(...validateBindingCommon(spec, path));
   errs.push(...validateValidationActions(spec.validationActions, path.child('validationActions')));
   return errs;
@@ -88,10 +89,10 @@ export function validateValidatingAdmissionPolicyBinding(obj: Obj): FieldError[]
 
 /** ValidateMutatingAdmissionPolicyBinding: no validationActions; matchResources cannot name DELETE. */
 export function validateMutatingAdmissionPolicyBinding(obj: Obj): FieldError[] {
-  const errs = validateObjectMeta(obj.metadata, fieldPath('metadata'));
+  const errs = validateObjectMeta(obj.metadata, lazyPath('metadata'));
   const spec = goObject(obj.spec) ?? (isAbsent(obj.spec) ? {} : undefined);
   if (!spec) return errs;
-  const path = fieldPath('spec');
+  const path = lazyPath('spec');
   errs.push(...validateBindingCommon(spec, path));
   const matchResources = goObject(spec.matchResources);
   if (matchResources)

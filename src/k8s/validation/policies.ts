@@ -5,7 +5,8 @@
  */
 import type { CelCompiler, CelContext } from '../../cel/types';
 import { duplicate, invalid, notSupported, required, type FieldError } from '../errors';
-import { fieldPath, type FieldPath } from '../path';
+import type { FieldPath } from '../path';
+import { lazyPath } from './lazyPath';
 import { validateCELExpression, type CelEnv, type Variable } from './cel';
 import { validateMatchConditions } from './matchConditions';
 import { validateMatchResources } from './matchResources';
@@ -215,16 +216,16 @@ export function validateMutatingAdmissionPolicySpec(spec: Obj, compiler: CelComp
 
 /** ValidateValidatingAdmissionPolicy */
 export function validateValidatingAdmissionPolicy(obj: Obj, compiler?: CelCompiler): FieldError[] {
-  const errs = validateObjectMeta(obj.metadata, fieldPath('metadata'));
+  const errs = validateObjectMeta(obj.metadata, lazyPath('metadata'));
   const spec = goObject(obj.spec) ?? (isAbsent(obj.spec) ? {} : undefined);
-  if (spec) errs.push(...validateValidatingAdmissionPolicySpec(spec, effectiveName(obj.metadata), compiler, fieldPath('spec')));
+  if (spec) errs.push(...validateValidatingAdmissionPolicySpec(spec, effectiveName(obj.metadata), compiler, lazyPath('spec')));
   return errs;
 }
 
 /** ValidateMutatingAdmissionPolicy */
 export function validateMutatingAdmissionPolicy(obj: Obj, compiler?: CelCompiler): FieldError[] {
-  const errs = validateObjectMeta(obj.metadata, fieldPath('metadata'));
+  const errs = validateObjectMeta(obj.metadata, lazyPath('metadata'));
   const spec = goObject(obj.spec) ?? (isAbsent(obj.spec) ? {} : undefined);
-  if (spec) errs.push(...validateMutatingAdmissionPolicySpec(spec, compiler, fieldPath('spec')));
+  if (spec) errs.push(...validateMutatingAdmissionPolicySpec(spec, compiler, lazyPath('spec')));
   return errs;
 }

@@ -7,7 +7,8 @@
  */
 import type { CelCompiler } from '../../cel/types';
 import { duplicate, invalid, notSupported, required, type FieldError } from '../errors';
-import { fieldPath, type FieldPath } from '../path';
+import type { FieldPath } from '../path';
+import { lazyPath } from './lazyPath';
 import { base64DecodeError } from './base64';
 import { validateMatchConditions } from './matchConditions';
 import { validateObjectMeta } from './metadata';
@@ -148,12 +149,12 @@ export function validateWebhook(hook: Obj, kind: WebhookKind, compiler: CelCompi
 
 /** ValidateValidatingWebhookConfiguration / ValidateMutatingWebhookConfiguration */
 export function validateWebhookConfiguration(obj: Obj, kind: WebhookKind, compiler?: CelCompiler): FieldError[] {
-  const errs = validateObjectMeta(obj.metadata, fieldPath('metadata'));
+  const errs = validateObjectMeta(obj.metadata, lazyPath('metadata'));
   const hookNames = new Set<string>();
   goList(obj.webhooks)?.forEach((h, i) => {
     const hook = goObject(h);
     if (!hook) return;
-    const path = fieldPath('webhooks').index(i);
+    const path = lazyPath('webhooks').index(i);
     errs.push(...validateWebhook(hook, kind, compiler, path));
     errs.push(...validateAdmissionReviewVersions(hook.admissionReviewVersions, path.child('admissionReviewVersions')));
     const name = hook.name;
