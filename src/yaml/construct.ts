@@ -89,6 +89,12 @@ export function constructChunk(text: string, start: number, end: number, lines: 
       i++;
       continue;
     }
+    const bomb = aliasBomb(src, start, events, i + 1);
+    if (bomb) {
+      documents.push({ value: undefined, pos: emptyPos(start), errors: [bomb], warnings: [] });
+      i = skipToDocumentEnd(events, i + 1);
+      continue;
+    }
     const b = new Builder(src, start, events, i + 1, lines);
     try {
       const built = b.node(start);
@@ -103,6 +109,64 @@ export function constructChunk(text: string, start: number, end: number, lines: 
     i = skipToDocumentEnd(events, i + 1);
   }
   return { kind: 'documents', documents };
+}
+
+function aliasBombProblem(start: number, end: number, path?: PathSegment[]): Problem {
+  return {
+    message:
+      `Refused: aliases in this document expand to more than ${MAX_ALIAS_EXPANSION.toLocaleString('en-US')} values ` +
+      `(an alias/anchor bomb, or a document far larger than any admission configuration)`,
+    start,
+    end,
+    ...(path ? { path } : {}),
+  };
+}
+
+/**
+ * Before building anything: add up what the document's aliases expand to,
+ * from the events alone (no copying), and refuse a document past the limit.
+ */
+function aliasBomb(src: string, base: number, events: Event[], from: number): Problem | undefined {
+  const anchors = new Map<string, number>();
+  // Per open collection: its size so far, and its anchor name (or '').
+  const sizes: number[] = [];
+  const names: string[] = [];
+  let expanded = 0;
+  const add = (n: number) => {
+    if (sizes.length > 0) sizes[sizes.length - 1]! += n;
+  };
+  for (let i = from; i < events.length; i++) {
+    const ev = events[i]!;
+    switch (ev.type) {
+      case EVENT_ID.SCALAR:
+        if (ev.anchorStart >= 0) anchors.set(src.slice(ev.anchorStart, ev.anchorEnd), 1);
+        add(1);
+        break;
+      case EVENT_ID.ALIAS: {
+        const size = anchors.get(src.slice(ev.anchorStart, ev.anchorEnd)) ?? 1;
+        expanded += size;
+        if (expanded > MAX_ALIAS_EXPANSION) return aliasBombProblem(base + ev.anchorStart - 1, base + ev.anchorEnd);
+        add(size);
+        break;
+      }
+      case EVENT_ID.SEQUENCE:
+      case EVENT_ID.MAPPING:
+        sizes.push(1);
+        names.push(ev.anchorStart >= 0 ? src.slice(ev.anchorStart, ev.anchorEnd) : '');
+        break;
+      case EVENT_ID.POP: {
+        if (sizes.length === 0) return undefined; // the document's own POP
+        const size = sizes.pop()!;
+        const name = names.pop()!;
+        if (name) anchors.set(name, size);
+        add(size);
+        break;
+      }
+      case EVENT_ID.DOCUMENT:
+        return undefined;
+    }
+  }
+  return undefined;
 }
 
 function isEmptyDocument(b: Built): boolean {
@@ -261,14 +325,7 @@ class Builder {
     }
     this.expanded += target.size;
     if (this.expanded > MAX_ALIAS_EXPANSION) {
-      throw new Abort({
-        message:
-          `Refused: aliases in this document expand to more than ${MAX_ALIAS_EXPANSION.toLocaleString('en-US')} values ` +
-          `(an alias/anchor bomb, or a document far larger than any admission configuration)`,
-        start,
-        end,
-        path: this.path.slice(),
-      });
+      throw new Abort(aliasBombProblem(start, end, this.path.slice()));
     }
     return { value: clone(target.value), pos, size: target.size, scalar: target.scalar };
   }
