@@ -18,7 +18,6 @@ function focusPath(root: HTMLElement, path: string) {
     const p = path && n < segs.length ? prefix(path, n) : path;
     const el = root.querySelector<HTMLElement>(`[data-path="${CSS.escape(n === segs.length ? path : p)}"]`);
     if (!el) continue;
-    for (let d = el.closest('details'); d; d = d.parentElement?.closest('details') ?? null) d.open = true;
     el.scrollIntoView({ block: 'center' });
     const target = el.matches('input, select, textarea, button') ? el : el.querySelector<HTMLElement>('input, select, textarea, button');
     (target ?? el).focus({ preventScroll: true });

@@ -2,9 +2,10 @@
  * The form, generated from the field registry: one FieldView per field,
  * recursing into objects and lists. Every control carries `data-path`.
  */
+import { useEffect, useState } from 'react';
 import type { Field, ListField, ObjectField } from '../k8s';
 import { formatPath, type PathSegment } from '../k8s/path';
-import { workspace } from '../store';
+import { useWorkspace, workspace } from '../store';
 import { BooleanControl, IntegerControl, StringControl } from './controls';
 import { StringMapControl, TokenListControl } from './collections';
 import { FieldMessages } from './FieldMessages';
@@ -134,56 +135,70 @@ export function ListSection({ field, path, value }: { field: ListField; path: re
       </h3>
       <p className="help">{field.help}</p>
       <FieldMessages id={`${p}-problems`} problems={problems.get(p)} />
-      {items.map((item, i) => {
-        const ip = [...path, i];
-        const itemPath = formatPath(ip);
-        const title = itemTitle(field, item, i);
-        return (
-          <details key={i} className="list-item" open data-path={itemPath}>
-            <summary>
-              <span className="item-title">{title}</span>
-              {!readOnly ? (
-                <span className="item-actions">
-                  {field.ordered ? (
-                    <>
-                      <button type="button" className="icon" aria-label={`Move ${title} up`} disabled={i === 0} onClick={() => ws().moveItem(docId, path, i, i - 1)}>
-                        ↑
-                      </button>
-                      <button
-                        type="button"
-                        className="icon"
-                        aria-label={`Move ${title} down`}
-                        disabled={i === items.length - 1}
-                        onClick={() => ws().moveItem(docId, path, i, i + 1)}
-                      >
-                        ↓
-                      </button>
-                    </>
-                  ) : null}
-                  <button type="button" className="icon" aria-label={`Duplicate ${title}`} onClick={() => ws().insertItem(docId, path, duplicateItem(field, item), i + 1)}>
-                    Copy
-                  </button>
-                  <button type="button" className="icon danger" aria-label={`Delete ${title}`} onClick={() => ws().removeItem(docId, path, i)}>
-                    ×
-                  </button>
-                </span>
-              ) : null}
-            </summary>
-            <FieldMessages id={`${itemPath}-problems`} problems={problems.get(itemPath)} />
-            {field.item.oneOf ? (
-              <ObjectSection field={{ ...field.item, label: field.item.label }} path={ip} value={item} />
-            ) : (
-              <Fields fields={field.item.fields} path={ip} value={item} />
-            )}
-          </details>
-        );
-      })}
+      {items.map((item, i) => (
+        <ListItem key={i} field={field} path={path} index={i} item={item} count={items.length} />
+      ))}
       {!readOnly ? (
         <button type="button" className="small add" data-path={p} onClick={() => ws().insertItem(docId, path, newListItem(field, items))}>
           + Add {field.item.label.toLowerCase()}
         </button>
       ) : null}
     </section>
+  );
+}
+
+/** One element of a list: a header with its title and actions, and its fields (collapsible). */
+function ListItem({ field, path, index: i, item, count }: { field: ListField; path: readonly PathSegment[]; index: number; item: unknown; count: number }) {
+  const { docId, problems, readOnly } = useForm();
+  const [open, setOpen] = useState(true);
+  const ip = [...path, i];
+  const itemPath = formatPath(ip);
+  const title = itemTitle(field, item, i);
+  const focus = useWorkspace((s) => s.focus);
+  // A request to focus a field inside a collapsed element opens it.
+  useEffect(() => {
+    if (focus && focus.docId === docId && (focus.path === itemPath || focus.path.startsWith(`${itemPath}.`) || focus.path.startsWith(`${itemPath}[`))) setOpen(true);
+  }, [focus, docId, itemPath]);
+  const ws = () => workspace.getState();
+  const bodyId = domId(docId, itemPath, '-body');
+  return (
+    <div className="list-item" data-path={itemPath}>
+      <div className="item-head">
+        <button type="button" className="item-toggle" aria-expanded={open} aria-controls={bodyId} onClick={() => setOpen(!open)}>
+          <span aria-hidden="true">{open ? '▾' : '▸'}</span> <span className="item-title">{title}</span>
+        </button>
+        {!readOnly ? (
+          <span className="item-actions">
+            {field.ordered ? (
+              <>
+                <button type="button" className="icon" aria-label={`Move ${title} up`} disabled={i === 0} onClick={() => ws().moveItem(docId, path, i, i - 1)}>
+                  ↑
+                </button>
+                <button type="button" className="icon" aria-label={`Move ${title} down`} disabled={i === count - 1} onClick={() => ws().moveItem(docId, path, i, i + 1)}>
+                  ↓
+                </button>
+              </>
+            ) : null}
+            <button type="button" className="icon text" aria-label={`Duplicate ${title}`} onClick={() => ws().insertItem(docId, path, duplicateItem(field, item), i + 1)}>
+              Copy
+            </button>
+            <button type="button" className="icon danger" aria-label={`Delete ${title}`} onClick={() => ws().removeItem(docId, path, i)}>
+              ×
+            </button>
+          </span>
+        ) : null}
+      </div>
+      <div id={bodyId} hidden={!open}>
+        <FieldMessages id={`${itemPath}-problems`} problems={problems.get(itemPath)} />
+        {open ? (
+          field.item.oneOf ? (
+            <ObjectSection field={field.item} path={ip} value={item} />
+          ) : (
+            <Fields fields={field.item.fields} path={ip} value={item} />
+          )
+        ) : null}
+      </div>
+    </div>
   );
 }
 

@@ -1,0 +1,100 @@
+/**
+ * The test fixture every spec uses: it fails a test when any request leaves the
+ * page's origin (and blocks it), or when the console shows an error.
+ */
+import { test as base, expect, type Page } from '@playwright/test';
+
+export const test = base.extend<{ guard: { external: string[]; errors: string[] } }>({
+  guard: [
+    async ({ page, context, baseURL }, use) => {
+      const origin = new URL(baseURL!).origin;
+      const external: string[] = [];
+      const errors: string[] = [];
+      const allowed = (url: string) => url.startsWith(origin) || url.startsWith('data:') || url.startsWith('blob:');
+      await context.route('**/*', (route) => {
+        const url = route.request().url();
+        if (allowed(url)) return route.continue();
+        external.push(url);
+        return route.abort();
+      });
+      context.on('request', (r) => {
+        if (!allowed(r.url())) external.push(r.url());
+      });
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
+      page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+      const guard = { external, errors };
+      await use(guard);
+      expect(external, 'requests that left the origin').toEqual([]);
+      expect(errors, 'console errors').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+/** Open the app and wait for the YAML editor. */
+export async function openApp(page: Page) {
+  await page.goto('./');
+  await page.waitForFunction(() => (window.monaco?.editor.getEditors().length ?? 0) > 0 && !!window.monaco?.editor.getEditors()[0].getModel());
+}
+
+/** The text of the YAML editor. */
+export const yamlText = (page: Page) => page.evaluate(() => window.monaco!.editor.getEditors()[0].getModel()!.getValue());
+
+/** Replace the YAML editor's text as a user edit would. */
+export async function setYaml(page: Page, text: string) {
+  await page.evaluate((t) => {
+    const editor = window.monaco!.editor.getEditors()[0];
+    const model = editor.getModel()!;
+    editor.executeEdits('e2e', [{ range: model.getFullModelRange(), text: t }]);
+  }, text);
+}
+
+/** Monaco markers of the current model. */
+export const markers = (page: Page) =>
+  page.evaluate(() => {
+    const m = window.monaco!;
+    const model = m.editor.getEditors()[0].getModel()!;
+    return m.editor.getModelMarkers({ resource: model.uri }).map((x) => ({ owner: x.owner, line: x.startLineNumber, message: x.message, severity: x.severity }));
+  });
+
+/** The control of a field path in the form. */
+export const control = (page: Page, path: string) => page.locator(`form [data-path="${path}"]`).first();
+
+export const VWC = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: imported.example.com
+  annotations:
+    note: "<img src=x onerror=alert(1)><script>alert(2)</script>"
+webhooks:
+- name: imported.example.com
+  clientConfig:
+    service: {namespace: ns, name: svc, path: /validate}
+  rules:
+  - operations: [CREATE]
+    apiGroups: [""]
+    apiVersions: [v1]
+    resources: [pods]
+  sideEffects: None
+  admissionReviewVersions: [v1]
+  customField: survives
+`;
+
+export const MULTI = `${VWC}---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingWebhookConfiguration
+metadata:
+  name: second.example.com
+webhooks: []
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: params
+data:
+  maxReplicas: "5"
+`;

@@ -1,0 +1,145 @@
+import AxeBuilder from '@axe-core/playwright';
+import { readFileSync } from 'node:fs';
+import { control, expect, markers, MULTI, openApp, setYaml, test, VWC, yamlText } from './fixtures';
+
+test('first visit shows a sample workspace with both Monaco workers and no problems', async ({ page }) => {
+  const workers: string[] = [];
+  page.on('worker', (w) => workers.push(w.url()));
+  await openApp(page);
+  await expect(page.locator('.doc-list li')).toHaveCount(4);
+  await expect(control(page, 'metadata.name')).toHaveValue('policy-guard.example.com');
+  await expect(page.getByTestId('problem-count')).toHaveText('0 errors, 0 warnings');
+  await expect.poll(() => workers.some((u) => /editor\.worker/.test(u))).toBe(true);
+  await expect.poll(() => workers.some((u) => /yaml\.worker/.test(u))).toBe(true);
+});
+
+test('imports a multi-document file; other kinds are kept read-only; HTML in strings stays text', async ({ page }) => {
+  await openApp(page);
+  await page.getByTestId('file-input').setInputFiles({ name: 'multi.yaml', mimeType: 'application/yaml', buffer: Buffer.from(MULTI) });
+  await expect(page.locator('.doc-list li')).toHaveCount(7);
+  await expect(control(page, 'metadata.name')).toHaveValue('imported.example.com');
+  await expect(page.locator('form input[data-path="metadata.annotations[note]"]').last()).toHaveValue(/<script>alert\(2\)<\/script>/);
+  await page.locator('.doc-list button', { hasText: 'params' }).click();
+  await expect(page.getByText('does not edit ConfigMap objects')).toBeVisible();
+  await expect(page.locator('.notices')).toContainText('other kinds are kept read-only');
+});
+
+test('a form edit shows in the YAML, a YAML edit shows in the form', async ({ page }) => {
+  await openApp(page);
+  const timeout = control(page, 'webhooks[0].timeoutSeconds');
+  await timeout.fill('7');
+  await expect.poll(() => yamlText(page)).toMatch(/timeoutSeconds: 7\n/);
+  await page.locator('form select[data-path="webhooks[0].failurePolicy"]').selectOption('Ignore');
+  await expect.poll(() => yamlText(page)).toMatch(/failurePolicy: Ignore\n/);
+
+  const text = await yamlText(page);
+  await setYaml(page, text.replace('timeoutSeconds: 7', 'timeoutSeconds: 12'));
+  await expect(timeout).toHaveValue('12');
+
+  // Real typing in the editor too.
+  await page.locator('.monaco-editor .view-lines').click();
+  await page.keyboard.press('ControlOrMeta+End');
+  await page.keyboard.type('\n');
+  await page.keyboard.press('Home');
+  await page.keyboard.insertText('# typed by hand');
+  await expect.poll(() => yamlText(page)).toContain('# typed by hand');
+});
+
+test('broken YAML shows its error with line and column, keeps the text and the last good form', async ({ page }) => {
+  await openApp(page);
+  const good = await yamlText(page);
+  const broken = good.replace('webhooks:', 'webhooks: [oops');
+  await setYaml(page, broken);
+  await expect(page.locator('.banner.error')).toContainText(/does not parse \(line \d+, column \d+\)/);
+  await expect(page.locator('.problems')).toContainText('YAML');
+  await expect(control(page, 'webhooks[0].name')).toHaveValue('pods.policy-guard.example.com');
+  expect(await yamlText(page)).toBe(broken);
+  await expect.poll(async () => (await markers(page)).some((m) => m.severity === 8)).toBe(true);
+  await setYaml(page, good);
+  await expect(page.locator('.banner.error')).toHaveCount(0);
+});
+
+test('validation errors show at the field, in the problems list and as YAML markers; a click focuses the field', async ({ page }) => {
+  await openApp(page);
+  await control(page, 'webhooks[0].timeoutSeconds').fill('45');
+  const problem = page.locator('[data-problem-path="webhooks[0].timeoutSeconds"]');
+  await expect(problem).toContainText('Invalid');
+  await expect(page.locator('.field.has-error [data-path="webhooks[0].timeoutSeconds"]')).toBeVisible();
+  await expect.poll(async () => (await markers(page)).filter((m) => m.owner === 'workbench').map((m) => m.message).join('\n')).toContain('timeoutSeconds');
+  const line = (await markers(page)).find((m) => m.owner === 'workbench')!.line;
+  const text = await yamlText(page);
+  expect(text.split('\n')[line - 1]).toContain('timeoutSeconds');
+  await page.locator('input[data-path="metadata.name"]').focus();
+  await problem.click();
+  await expect(control(page, 'webhooks[0].timeoutSeconds')).toBeFocused();
+});
+
+test('webhooks can be added, reordered and deleted; operations are checkboxes; selectors hide values for Exists', async ({ page }) => {
+  await openApp(page);
+  await page.locator('.doc-list button', { hasText: 'sidecar-injector' }).click();
+  await page.getByRole('button', { name: 'Add webhook' }).click();
+  await expect(page.locator('.list-item[data-path^="webhooks["]:not([data-path*="."])')).toHaveCount(2);
+  await page.getByRole('button', { name: 'Move webhook.example.com up' }).click();
+  await expect.poll(async () => (await yamlText(page)).indexOf('- name: webhook.example.com') < (await yamlText(page)).indexOf('- name: sidecar-injector.example.com')).toBe(true);
+  await page.locator('input[type=checkbox][data-path="webhooks[0].rules[0].operations"][data-value="DELETE"]').check();
+  await expect.poll(() => yamlText(page)).toMatch(/- DELETE/);
+  await page.getByRole('button', { name: 'Delete webhook.example.com' }).click();
+  await expect(page.locator('.list-item[data-path^="webhooks["]:not([data-path*="."])')).toHaveCount(1);
+
+  await page.locator('.doc-list button', { hasText: 'policy-guard' }).click();
+  const values = page.locator('form [data-path="webhooks[0].namespaceSelector.matchExpressions[0].values"]');
+  await expect(values.first()).toBeVisible();
+  await page.locator('form select[data-path="webhooks[0].namespaceSelector.matchExpressions[0].operator"]').selectOption('Exists');
+  await expect(values).toHaveCount(0);
+});
+
+test('export downloads what was imported and edited, unknown fields included', async ({ page }) => {
+  await openApp(page);
+  await setYaml(page, VWC);
+  await control(page, 'webhooks[0].timeoutSeconds').fill('3');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download document' }).click()]);
+  const text = readFileSync((await download.path())!, 'utf8');
+  expect(text).toContain('customField: survives');
+  expect(text).toContain('timeoutSeconds: 3');
+  expect(text.indexOf('apiVersion')).toBe(0);
+  expect(text.indexOf('timeoutSeconds')).toBeLessThan(text.indexOf('admissionReviewVersions'));
+});
+
+test('the workspace survives a reload; undo and redo work from the keyboard', async ({ page }) => {
+  await openApp(page);
+  await control(page, 'metadata.name').fill('renamed.example.com');
+  await expect(page.locator('.doc-list')).toContainText('renamed.example.com');
+  await page.waitForTimeout(400); // autosave is debounced
+  await page.reload();
+  await page.waitForFunction(() => !!window.monaco?.editor.getEditors()[0]?.getModel());
+  await expect(control(page, 'metadata.name')).toHaveValue('renamed.example.com');
+
+  await control(page, 'webhooks[0].timeoutSeconds').fill('9');
+  await expect.poll(() => yamlText(page)).toContain('timeoutSeconds: 9');
+  await page.locator('body').click({ position: { x: 5, y: 300 } });
+  await page.keyboard.press('ControlOrMeta+z');
+  await expect(control(page, 'webhooks[0].timeoutSeconds')).toHaveValue('5');
+  await page.keyboard.press('ControlOrMeta+Shift+z');
+  await expect(control(page, 'webhooks[0].timeoutSeconds')).toHaveValue('9');
+  // Undo from inside the YAML editor uses the same history.
+  await page.locator('.monaco-editor .view-lines').click();
+  await page.keyboard.press('ControlOrMeta+z');
+  await expect(control(page, 'webhooks[0].timeoutSeconds')).toHaveValue('5');
+});
+
+test('hostile input gets a clear message and loses nothing', async ({ page }) => {
+  await openApp(page);
+  const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]'];
+  for (let i = 0; i < 8; i++) bomb.push(`${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`);
+  await page.getByTestId('file-input').setInputFiles({ name: 'bomb.yaml', mimeType: 'application/yaml', buffer: Buffer.from(bomb.join('\n')) });
+  await expect(page.locator('.notice.error')).toContainText('bomb.yaml');
+  await expect(page.locator('.doc-list li')).toHaveCount(5);
+  await expect.poll(() => yamlText(page)).toContain('a: &a');
+});
+
+test('no serious accessibility violations', async ({ page }) => {
+  await openApp(page);
+  const results = await new AxeBuilder({ page }).exclude('.monaco-editor').analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
+});

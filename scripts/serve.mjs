@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// A static file server for dist/ under any base path, with no dependencies: what an
+// internal portal does. Usage: node scripts/serve.mjs [--port 4173] [--base /portal/x/] [--dir dist]
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, resolve } from 'node:path';
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const port = Number(arg('port', '4173'));
+const base = arg('base', '/').replace(/\/?$/, '/');
+const root = resolve(arg('dir', 'dist'));
+const types = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+  '.ttf': 'font/ttf',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
+
+createServer(async (req, res) => {
+  const url = new URL(req.url ?? '/', 'http://x');
+  if (url.pathname === base.slice(0, -1)) {
+    res.writeHead(301, { location: base }).end();
+    return;
+  }
+  if (!url.pathname.startsWith(base)) {
+    res.writeHead(404).end('not found');
+    return;
+  }
+  const rel = decodeURIComponent(url.pathname.slice(base.length)) || 'index.html';
+  const file = normalize(join(root, rel));
+  if (!file.startsWith(root)) {
+    res.writeHead(403).end();
+    return;
+  }
+  try {
+    const s = await stat(file);
+    const path = s.isDirectory() ? join(file, 'index.html') : file;
+    const body = await readFile(path);
+    res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream', 'cache-control': 'no-cache' }).end(body);
+  } catch {
+    res.writeHead(404).end('not found');
+  }
+}).listen(port, '127.0.0.1', () => console.log(`serving ${root} at http://127.0.0.1:${port}${base}`));
