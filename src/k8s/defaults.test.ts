@@ -68,8 +68,12 @@ describe('withDefaults: webhook configurations (v1)', () => {
     expect(withDefaults(old)).toBe(old);
   });
   it('skips elements of the wrong type', () => {
-    const odd = frozen({ ...vwc, webhooks: ['x', null, 3] });
+    const odd = frozen({ ...vwc, webhooks: ['x', 3] });
     expect(withDefaults(odd)).toBe(odd);
+  });
+  it('defaults a null element as the zero struct, as Go decodes it', () => {
+    const out = withDefaults(frozen({ ...vwc, webhooks: [null] }));
+    expect(out.webhooks[0]).toEqual({ failurePolicy: 'Fail', matchPolicy: 'Equivalent', namespaceSelector: {}, objectSelector: {}, timeoutSeconds: 10 });
   });
 });
 

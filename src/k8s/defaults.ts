@@ -42,12 +42,13 @@ function at(o: Obj, key: string, f: Defaulter, struct = false): Obj {
   return d === v && v === o[key] ? o : { ...o, [key]: d };
 }
 
-/** Apply `f` to every object element of the list at `key`. */
+/** Apply `f` to every element of the list of structs at `key` (a null element is Go's zero struct, `{}`). */
 function each(o: Obj, key: string, f: Defaulter): Obj {
   const v = o[key];
   if (!Array.isArray(v)) return o;
   let changed = false;
   const list = v.map((x: unknown) => {
+    if (x === null) x = {};
     if (!isObject(x)) return x;
     const d = f(x);
     if (d !== x) changed = true;

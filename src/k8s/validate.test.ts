@@ -45,6 +45,20 @@ describe('validate: dispatch', () => {
     expect(pairsOf(validate(obj))).toEqual(['Required spec.matchConstraints.resourceRules']);
     expect(JSON.stringify(obj)).toBe(before);
   });
+  it('reads a null list element as the zero struct (an empty Helm list item), as Go decodes it', () => {
+    const G = 'admissionregistration.k8s.io/v1';
+    expect(pairsOf(validate({ apiVersion: G, kind: 'ValidatingWebhookConfiguration', metadata: { name: 'x' }, webhooks: [null] }))).toEqual(
+      render([['webhooks[0].name', 'Required'], ['webhooks[0].sideEffects', 'Required'], ['webhooks[0].clientConfig', 'Required'], ['webhooks[0].admissionReviewVersions', 'Required']]),
+    );
+    const vap = { apiVersion: G, kind: 'ValidatingAdmissionPolicy', metadata: { name: 'p' }, spec: { matchConstraints: { resourceRules: [null] }, matchConditions: [null], validations: [null] } };
+    expect(pairsOf(validate(vap))).toEqual(
+      render([
+        ['spec.matchConstraints.resourceRules[0].operations', 'Required'], ['spec.matchConstraints.resourceRules[0].apiGroups', 'Required'],
+        ['spec.matchConstraints.resourceRules[0].apiVersions', 'Required'], ['spec.matchConstraints.resourceRules[0].resources', 'Required'],
+        ['spec.matchConditions[0].expression', 'Required'], ['spec.matchConditions[0].name', 'Required'], ['spec.validations[0].expression', 'Required'],
+      ]),
+    );
+  });
   it('prefixes List items', () => {
     const list = { apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'ConfigMap' }, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicyBinding', metadata: { name: 'b' } }, 'junk'] };
     expect(pairsOf(validate(list))).toEqual(['Required items[1].spec.policyName']);

@@ -12,7 +12,7 @@ import { isPathSegmentName, nameIsDNSSubdomain } from './names';
 import { supportedMutatingOperations } from './policies';
 import { validateOperationsIn } from './rules';
 import { validateLabelSelector } from './selectors';
-import { goList, goObject, goString, isAbsent, type Obj } from './values';
+import { goList, goObject, goString, goStruct, isAbsent, type Obj } from './values';
 
 export const validValidationActions = ['Audit', 'Deny', 'Warn'] as const;
 /** Not sorted: validation.go lists them in this order. */
@@ -79,7 +79,7 @@ function validateBindingCommon(spec: Obj, path: FieldPath): FieldError[] {
 /** ValidateValidatingAdmissionPolicyBinding */
 export function validateValidatingAdmissionPolicyBinding(obj: Obj): FieldError[] {
   const errs = validateObjectMeta(obj.metadata, lazyPath('metadata'));
-  const spec = goObject(obj.spec) ?? (isAbsent(obj.spec) ? {} : undefined);
+  const spec = goStruct(obj.spec);
   if (!spec) return errs;
   const path = lazyPath('spec');
   errs.push(...validateBindingCommon(spec, path));
@@ -90,7 +90,7 @@ export function validateValidatingAdmissionPolicyBinding(obj: Obj): FieldError[]
 /** ValidateMutatingAdmissionPolicyBinding: no validationActions; matchResources cannot name DELETE. */
 export function validateMutatingAdmissionPolicyBinding(obj: Obj): FieldError[] {
   const errs = validateObjectMeta(obj.metadata, lazyPath('metadata'));
-  const spec = goObject(obj.spec) ?? (isAbsent(obj.spec) ? {} : undefined);
+  const spec = goStruct(obj.spec);
   if (!spec) return errs;
   const path = lazyPath('spec');
   errs.push(...validateBindingCommon(spec, path));

@@ -9,7 +9,7 @@ import { duplicate, required, tooMany, type FieldError } from '../errors';
 import type { FieldPath } from '../path';
 import { validateCELExpression, type CelEnv } from './cel';
 import { validateLabelName } from './selectors';
-import { goList, goObject, goString, trimSpace } from './values';
+import { goList, goObject, goString, goStruct, trimSpace } from './values';
 
 export const maxMatchConditions = 64;
 
@@ -20,7 +20,7 @@ export function validateMatchConditions(conditions: unknown, env: CelEnv, contex
   if (list.length > maxMatchConditions) errs.push(tooMany(path, list.length, maxMatchConditions));
   const names = new Set<string>();
   list.forEach((c, i) => {
-    const condition = goObject(c);
+    const condition = goStruct(c);
     if (!condition) return;
     const p = path.index(i);
     const expression = goString(condition.expression);

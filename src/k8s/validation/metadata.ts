@@ -11,7 +11,7 @@ import { invalid, required, tooLong, type FieldError } from '../errors';
 import type { FieldPath } from '../path';
 import { isQualifiedName, nameIsDNSSubdomain } from './names';
 import { validateLabels } from './selectors';
-import { byteLength, goList, goObject, goString, isAbsent, isObject } from './values';
+import { byteLength, goList, goObject, goString, goStruct, isAbsent, isObject } from './values';
 
 export const TotalAnnotationSizeLimitB = 256 * (1 << 10);
 
@@ -53,7 +53,7 @@ function parseGroupVersion(apiVersion: string): { group: string; version: string
 
 /** validateOwnerReference: paths carry no index (as upstream). */
 function validateOwnerReference(ref: unknown, path: FieldPath): FieldError[] {
-  const r = goObject(ref);
+  const r = goStruct(ref);
   if (!r) return [];
   const errs: FieldError[] = [];
   const apiVersion = goString(r.apiVersion);
@@ -100,8 +100,8 @@ export function validateFinalizers(finalizers: unknown, path: FieldPath): FieldE
 
 /** ValidateObjectMeta(meta, requiresNamespace=false, NameIsDNSSubdomain) after name generation. */
 export function validateObjectMeta(meta: unknown, path: FieldPath): FieldError[] {
-  if (!isAbsent(meta) && !isObject(meta)) return []; // a decode error, not ours
-  const m = goObject(meta) ?? {};
+  const m = goStruct(meta);
+  if (!m) return []; // a decode error, not ours
   const errs: FieldError[] = [];
   const generateName = goString(m.generateName);
   if (generateName) for (const msg of nameIsDNSSubdomain(generateName, true)) errs.push(invalid(path.child('generateName'), generateName, msg));

@@ -14,7 +14,7 @@ import { effectiveName, validateObjectMeta } from './metadata';
 import { isCELIdentifier, isQualifiedName } from './names';
 import { validateParamKind } from './paramKind';
 import { validateOperationsIn } from './rules';
-import { byteLength, goList, goObject, goString, isAbsent, trimSpace, type Obj } from './values';
+import { byteLength, goList, goObject, goString, goStruct, isAbsent, type Obj, trimSpace } from './values';
 import { supportedFailurePolicies, supportedReinvocationPolicies, validateEnum } from './webhooks';
 
 export const maxAuditAnnotations = 20;
@@ -46,7 +46,7 @@ export function declaredVariables(variables: unknown): Variable[] {
 
 /** validateVariable: name is a CEL identifier, expression compiled with the variables declared before it. */
 export function validateVariable(variable: unknown, env: CelEnv, before: readonly Variable[], path: FieldPath): FieldError[] {
-  const v = goObject(variable);
+  const v = goStruct(variable);
   if (!v) return [];
   const errs: FieldError[] = [];
   const name = goString(v.name);
@@ -65,7 +65,7 @@ const newlines = /[\n\r]+/;
 
 /** validateValidation */
 export function validateValidation(validation: unknown, env: PolicyEnv, path: FieldPath): FieldError[] {
-  const v = goObject(validation);
+  const v = goStruct(validation);
   if (!v) return [];
   const errs: FieldError[] = [];
   const vars = env.variables.length > 0 ? env.variables : undefined;
@@ -157,7 +157,7 @@ export function validateValidatingAdmissionPolicySpec(spec: Obj, policyName: str
     errs.push(invalid(path.child('auditAnnotations'), auditAnnotations, `must not have more than ${maxAuditAnnotations} auditAnnotations`));
   const keys = new Set<string>();
   auditAnnotations.forEach((a, i) => {
-    const annotation = goObject(a);
+    const annotation = goStruct(a);
     if (!annotation) return;
     const p = path.child('auditAnnotations').index(i);
     errs.push(...validateAuditAnnotation(annotation, policyName, env, p));
@@ -171,7 +171,7 @@ export function validateValidatingAdmissionPolicySpec(spec: Obj, policyName: str
 
 /** validateMutation: patchType selects which of jsonPatch / applyConfiguration must (and must not) be set. */
 export function validateMutation(mutation: unknown, env: PolicyEnv, path: FieldPath): FieldError[] {
-  const m = goObject(mutation);
+  const m = goStruct(mutation);
   if (!m) return [];
   const patchType = goString(m.patchType);
   if (patchType === undefined) return [];
@@ -217,7 +217,7 @@ export function validateMutatingAdmissionPolicySpec(spec: Obj, compiler: CelComp
 /** ValidateValidatingAdmissionPolicy */
 export function validateValidatingAdmissionPolicy(obj: Obj, compiler?: CelCompiler): FieldError[] {
   const errs = validateObjectMeta(obj.metadata, lazyPath('metadata'));
-  const spec = goObject(obj.spec) ?? (isAbsent(obj.spec) ? {} : undefined);
+  const spec = goStruct(obj.spec);
   if (spec) errs.push(...validateValidatingAdmissionPolicySpec(spec, effectiveName(obj.metadata), compiler, lazyPath('spec')));
   return errs;
 }
@@ -225,7 +225,7 @@ export function validateValidatingAdmissionPolicy(obj: Obj, compiler?: CelCompil
 /** ValidateMutatingAdmissionPolicy */
 export function validateMutatingAdmissionPolicy(obj: Obj, compiler?: CelCompiler): FieldError[] {
   const errs = validateObjectMeta(obj.metadata, lazyPath('metadata'));
-  const spec = goObject(obj.spec) ?? (isAbsent(obj.spec) ? {} : undefined);
+  const spec = goStruct(obj.spec);
   if (spec) errs.push(...validateMutatingAdmissionPolicySpec(spec, compiler, lazyPath('spec')));
   return errs;
 }

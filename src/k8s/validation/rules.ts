@@ -7,7 +7,7 @@
 import { duplicate, invalid, notSupported, required, type FieldError } from '../errors';
 import type { FieldPath } from '../path';
 import { isPathSegmentName } from './names';
-import { goList, goObject, type Obj } from './values';
+import { goList, goObject, goStruct, type Obj } from './values';
 
 /** supportedOperations.List(), sorted as Go sorts it. */
 export const supportedOperations = ['*', 'CONNECT', 'CREATE', 'DELETE', 'UPDATE'] as const;
@@ -81,7 +81,7 @@ export function validateRule(rule: Obj, path: FieldPath): FieldError[] {
 
 /** validateRuleWithOperations */
 export function validateRuleWithOperations(ruleWithOperations: unknown, path: FieldPath): FieldError[] {
-  const rule = goObject(ruleWithOperations);
+  const rule = goStruct(ruleWithOperations);
   if (!rule) return [];
   const errs: FieldError[] = [];
   const operations = goList(rule.operations);
@@ -98,7 +98,7 @@ export function validateRuleWithOperations(ruleWithOperations: unknown, path: Fi
 
 /** validateNamedRuleWithOperations: resourceNames are path segment names and unique; then the inlined rule. */
 export function validateNamedRuleWithOperations(namedRule: unknown, path: FieldPath): FieldError[] {
-  const rule = goObject(namedRule);
+  const rule = goStruct(namedRule);
   if (!rule) return [];
   const errs: FieldError[] = [];
   const seen = new Set<string>();

@@ -6,7 +6,7 @@
 import { forbidden, invalid, required, type FieldError } from '../errors';
 import type { FieldPath } from '../path';
 import { isLabelValue, isQualifiedName } from './names';
-import { goList, goObject, isObject } from './values';
+import { goList, goObject, goStruct, isObject } from './values';
 
 /** ValidateLabelName */
 export function validateLabelName(name: string, path: FieldPath): FieldError[] {
@@ -26,7 +26,7 @@ export function validateLabels(labels: unknown, path: FieldPath): FieldError[] {
 
 /** ValidateLabelSelectorRequirement (strict: values must be label values, as on create). */
 export function validateLabelSelectorRequirement(req: unknown, path: FieldPath): FieldError[] {
-  const r = goObject(req);
+  const r = goStruct(req);
   if (!r) return [];
   const errs: FieldError[] = [];
   const values = goList(r.values);

@@ -25,8 +25,15 @@ export const goList = (v: unknown): readonly unknown[] | undefined => (isAbsent(
 /** A Go struct pointer: an object, or undefined for absent and for wrong types alike (check `isAbsent` to tell them apart). */
 export const goObject = (v: unknown): Obj | undefined => (isObject(v) ? v : undefined);
 
-/** A Go integer field (int32/int64): a finite integral number, else undefined. */
-export const goInt = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
+/**
+ * A Go struct value (a list element, a non-pointer field): JSON null leaves the
+ * zero struct in place, so absent reads as `{}`; another type is undefined.
+ */
+export const goStruct = (v: unknown): Obj | undefined => (isObject(v) ? v : isAbsent(v) ? {} : undefined);
+
+/** A Go int32 field: an integral number in range, else undefined (a decode error). */
+export const goInt = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isInteger(v) && v >= -2147483648 && v <= 2147483647 ? v : undefined;
 
 /** Strings only, in order (for `strings.Join`-style messages and sets). */
 export const stringsOf = (list: readonly unknown[]): string[] => list.filter((x): x is string => typeof x === 'string');

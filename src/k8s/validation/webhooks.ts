@@ -16,7 +16,7 @@ import { isDNS1035Label, isDNS1123Subdomain } from './names';
 import { validateRuleWithOperations } from './rules';
 import { validateLabelSelector } from './selectors';
 import { parseGoURL } from './url';
-import { goInt, goList, goObject, goString, isAbsent, stringsOf, type Obj } from './values';
+import { goInt, goList, goObject, goString, goStruct, isAbsent, type Obj, stringsOf } from './values';
 
 export const supportedFailurePolicies = ['Fail', 'Ignore'] as const;
 export const supportedMatchPolicies = ['Equivalent', 'Exact'] as const;
@@ -87,8 +87,8 @@ export function validateWebhookService(path: FieldPath, service: Obj): FieldErro
 
 /** clientConfig: exactly one of url or service; caBundle must decode as base64 (a decoder check). */
 export function validateClientConfig(clientConfig: unknown, path: FieldPath): FieldError[] {
-  if (!isAbsent(clientConfig) && !goObject(clientConfig)) return [];
-  const cc = goObject(clientConfig) ?? {};
+  const cc = goStruct(clientConfig);
+  if (!cc) return [];
   const errs: FieldError[] = [];
   if (typeof cc.caBundle === 'string') {
     const e = base64DecodeError(cc.caBundle);
@@ -152,7 +152,7 @@ export function validateWebhookConfiguration(obj: Obj, kind: WebhookKind, compil
   const errs = validateObjectMeta(obj.metadata, lazyPath('metadata'));
   const hookNames = new Set<string>();
   goList(obj.webhooks)?.forEach((h, i) => {
-    const hook = goObject(h);
+    const hook = goStruct(h);
     if (!hook) return;
     const path = lazyPath('webhooks').index(i);
     errs.push(...validateWebhook(hook, kind, compiler, path));
