@@ -59,6 +59,17 @@ describe('validate: dispatch', () => {
       ]),
     );
   });
+  it('warns (does not fail) on the reserved .static.k8s.io suffix', () => {
+    const b = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicyBinding', metadata: { name: 'x.static.k8s.io' }, spec: { policyName: 'p' } };
+    expect(validate(b)).toEqual([
+      {
+        type: 'Invalid',
+        field: 'metadata.name',
+        severity: 'warning',
+        message: 'Invalid value: "x.static.k8s.io": names ending with ".static.k8s.io" are reserved for static manifest-based configurations and cannot be managed via the API',
+      },
+    ]);
+  });
   it('prefixes List items', () => {
     const list = { apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'ConfigMap' }, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicyBinding', metadata: { name: 'b' } }, 'junk'] };
     expect(pairsOf(validate(list))).toEqual(['Required items[1].spec.policyName']);

@@ -3,7 +3,8 @@
  * a Kubernetes 1.36 kube-apiserver reports them: dispatch by apiVersion/kind,
  * v1 defaulting first, then the kind's validation; all errors collected.
  *
- * Unknown kinds give no errors. A `v1 List` is validated item by item with paths
+ * Names ending in `.static.k8s.io` get a warning (severity 'warning'), as with
+ * the ManifestBasedAdmissionControlConfig gate off. Unknown kinds give no errors. A `v1 List` is validated item by item with paths
  * prefixed `items[i].`. Values of the wrong JSON type are skipped (the decode
  * check reports those); caBundle base64 is checked here.
  */
@@ -19,6 +20,7 @@ import {
   validateValidatingAdmissionPolicyBinding,
   validateValidatingWebhookConfiguration,
 } from './validation';
+import { warningsForStaticSuffix } from './validation/metadata';
 import { isObject, type Obj } from './validation/values';
 
 export interface ValidateOptions {
@@ -66,5 +68,5 @@ export function validate(object: unknown, options?: ValidateOptions): FieldError
   }
   const validator = validatorFor(object.apiVersion, object.kind);
   if (!validator) return [];
-  return validator(withDefaults(object), options?.cel);
+  return [...validator(withDefaults(object), options?.cel), ...warningsForStaticSuffix(object.metadata, fieldPath('metadata', 'name'))];
 }

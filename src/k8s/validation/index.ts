@@ -4,15 +4,15 @@
  * bindings, CEL). Entry point for callers: ../validate.ts `validate(object)`.
  *
  * Not modelled: metadata.managedFields checks (the field manager rewrites them on
- * create), the RBAC check on paramKind/paramRef, the `.static.k8s.io` name
- * suffix (feature-gated), and update-only ratcheting.
+ * create), the RBAC check on paramKind/paramRef, and update-only ratcheting.
+ * The `.static.k8s.io` name suffix is a warning (its feature gate is off by default).
  */
 export { validateMutatingAdmissionPolicyBinding, validateParamRef, validatePolicyName, validateValidatingAdmissionPolicyBinding, validateValidationActions } from './bindings';
 export { base64DecodeError } from './base64';
 export { validateCELExpression, type CelEnv, type Variable } from './cel';
 export { validateMatchConditions } from './matchConditions';
 export { validateMatchResources } from './matchResources';
-export { effectiveName, validateObjectMeta } from './metadata';
+export { effectiveName, StaticConfigSuffix, validateObjectMeta, warningsForStaticSuffix } from './metadata';
 export * from './names';
 export { parseGroupVersion, validateParamKind } from './paramKind';
 export {

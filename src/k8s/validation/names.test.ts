@@ -3,6 +3,7 @@ import { base64DecodeError } from './base64';
 import {
   isCELIdentifier,
   isDNS1035Label,
+  isDNS1123Label,
   isDNS1123Subdomain,
   isLabelValue,
   isPathSegmentName,
@@ -176,4 +177,14 @@ describe.each<[string, string | undefined]>([
   ['YW Jj', 'illegal base64 data at input byte 2'],
 ])('base64DecodeError(%j)', (s, expected) => {
   it('matches Go base64.StdEncoding', () => expect(base64DecodeError(s)).toBe(expected));
+});
+
+describe.each<[string, string[]]>([
+  ['my-name', []],
+  ['123-abc', []],
+  ['a.b', ['must not contain dots']],
+  ['My-Name', ["a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"]],
+  ['a'.repeat(64), ['must be no more than 63 characters']],
+])('isDNS1123Label(%j)', (value, expected) => {
+  it('gives the expected messages', () => expect(isDNS1123Label(value)).toEqual(expected));
 });

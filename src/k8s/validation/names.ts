@@ -19,6 +19,10 @@ export const emptyError = (): string => 'must be non-empty';
 
 const dns1123LabelFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const dns1123SubdomainFmt = `${dns1123LabelFmt}(\\.${dns1123LabelFmt})*`;
+const dns1123LabelErrMsg =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+const dns1123LabelRegexp = new RegExp(`^${dns1123LabelFmt}$`);
+export const DNS1123LabelMaxLength = 63;
 const dns1123SubdomainErrorMsg =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 const dns1123SubdomainRegexp = new RegExp(`^${dns1123SubdomainFmt}$`);
@@ -29,6 +33,17 @@ export function isDNS1123Subdomain(value: string): string[] {
   const errs: string[] = [];
   if (byteLength(value) > DNS1123SubdomainMaxLength) errs.push(maxLenError(DNS1123SubdomainMaxLength));
   if (!dns1123SubdomainRegexp.test(value)) errs.push(regexError(dns1123SubdomainErrorMsg, dns1123SubdomainFmt, 'example.com'));
+  return errs;
+}
+
+/** content.IsDNS1123Label: a valid subdomain that is not a label can only have dots. */
+export function isDNS1123Label(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > DNS1123LabelMaxLength) errs.push(maxLenError(DNS1123LabelMaxLength));
+  if (!dns1123LabelRegexp.test(value)) {
+    if (dns1123SubdomainRegexp.test(value)) errs.push('must not contain dots');
+    else errs.push(regexError(dns1123LabelErrMsg, dns1123LabelFmt, 'my-name', '123-abc'));
+  }
   return errs;
 }
 

@@ -159,6 +159,13 @@ const webhookCases: Case[] = [
   ['service path /Mutate', { [`${S}.path`]: '/Mutate' }, [[`${S}.path`, 'Invalid']]],
   ['service path /a//b', { [`${S}.path`]: '/a//b' }, [[`${S}.path`, 'Invalid']]],
   ['service path without / and bad segment', { [`${S}.path`]: 'a_b' }, [[`${S}.path`, 'Invalid'], [`${S}.path`, 'Invalid']]],
+  // from upstream validation_test.go
+  ['service path /foo//bar/', { [`${S}.path`]: '/foo//bar/' }, [[`${S}.path`, 'Invalid']]],
+  ['service path /foo/bar//', { [`${S}.path`]: '/foo/bar//' }, [[`${S}.path`, 'Invalid']]],
+  ['service path /apis/foo.bar/v1alpha1/--bad', { [`${S}.path`]: '/apis/foo.bar/v1alpha1/--bad' }, [[`${S}.path`, 'Invalid']]],
+  ['service path https://apis/foo.bar', { [`${S}.path`]: 'https://apis/foo.bar' }, [[`${S}.path`, 'Invalid'], [`${S}.path`, 'Invalid'], [`${S}.path`, 'Invalid']]],
+  ['url https:///fancy/webhook', { [`${CC}.service`]: undefined, [`${CC}.url`]: 'https:///fancy/webhook' }, [[`${CC}.url`, 'Invalid']]],
+  ['url https://example.com?arg=value', { [`${CC}.service`]: undefined, [`${CC}.url`]: 'https://example.com?arg=value' }, [[`${CC}.url`, 'Invalid']]],
   ['caBundle not base64', { [`${CC}.caBundle`]: '<omitted>' }, [[`${CC}.caBundle`, 'Invalid']]],
   ['caBundle bad padding', { [`${CC}.caBundle`]: 'Cg=' }, [[`${CC}.caBundle`, 'Invalid']]],
 
@@ -247,6 +254,14 @@ describe('messages', () => {
   it('admission review versions', () =>
     expect(only({ [`${W}.admissionReviewVersions`]: ['v2'] })).toBe('Invalid value: ["v2"]: must include at least one of v1, v1beta1'));
   it('duplicate version', () => expect(only({ [`${W}.admissionReviewVersions`]: ['v1', 'v1'] })).toBe('Invalid value: "v1": duplicate version'));
+  it('blank url', () =>
+    expect(validate(patch(vwc, { [`${CC}.service`]: undefined, [`${CC}.url`]: '' })).map((e) => e.message)).toEqual([
+      `Invalid value: "": 'https' is the only allowed URL scheme; desired format: https://host[/path]`,
+      'Invalid value: "": host must be specified; desired format: https://host[/path]',
+    ]));
+  it('user information', () =>
+    expect(only({ [`${CC}.service`]: undefined, [`${CC}.url`]: 'https://harry.potter@example.com/' })).toBe('Invalid value: "harry.potter": user information is not permitted in the URL'));
+  it('empty path segments', () => expect(only({ [`${S}.path`]: '/foo/bar//' })).toBe('Invalid value: "/foo/bar//": segment[2] may not be empty'));
   it('caBundle', () => expect(only({ [`${CC}.caBundle`]: 'Cg=' })).toBe('Invalid value: "Cg=": illegal base64 data at input byte 3'));
   it('selector values Required', () =>
     expect(only({ [`${W}.namespaceSelector.matchExpressions`]: [{ key: 'a', operator: 'In' }] })).toBe(
