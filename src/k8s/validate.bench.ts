@@ -44,4 +44,9 @@ describe('validate', () => {
     for (const obj of workspace) n += validate(obj).length;
     if (n !== 0) throw new Error(`expected a valid workspace, got ${n} errors`);
   });
+  // Calibration for noisy machines: the same workspace through JSON.stringify,
+  // a fixed amount of work to compare validate() against.
+  bench('baseline: JSON.stringify of the same workspace', () => {
+    if (JSON.stringify(workspace).length === 0) throw new Error('unreachable');
+  });
 });
