@@ -9,7 +9,7 @@ import { duplicate, required, tooMany, type FieldError } from '../errors';
 import type { FieldPath } from '../path';
 import { validateCELExpression, type CelEnv } from './cel';
 import { validateLabelName } from './selectors';
-import { goList, goObject, goString, goStruct, trimSpace } from './values';
+import { goList, goString, goStruct, trimSpace } from './values';
 
 export const maxMatchConditions = 64;
 

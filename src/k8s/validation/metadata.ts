@@ -11,7 +11,7 @@ import { asWarning, invalid, required, tooLong, type FieldError } from '../error
 import type { FieldPath } from '../path';
 import { isQualifiedName, nameIsDNSSubdomain } from './names';
 import { validateLabels } from './selectors';
-import { byteLength, goList, goObject, goString, goStruct, isAbsent, isObject } from './values';
+import { byteLength, goList, goObject, goString, goStruct, isObject } from './values';
 
 export const TotalAnnotationSizeLimitB = 256 * (1 << 10);
 

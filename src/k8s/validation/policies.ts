@@ -50,7 +50,9 @@ export function validateVariable(variable: unknown, env: CelEnv, before: readonl
   if (!v) return [];
   const errs: FieldError[] = [];
   const name = goString(v.name);
-  // SOURCE ≠ OLDER SOURCE: releases before 1.34 say "name is not a valid CEL identifier"; 1.36 (and the checklist) say this.
+  // Wording: the validation.go copies readable here (older than 1.36) say "name is not a valid CEL identifier";
+  // the checklist, read at a newer (~1.35) commit, says "must be a valid CEL identifier". Type and path agree.
+  // We follow the newer text.
   if (name !== undefined && trimSpace(name) === '') errs.push(required(path.child('name'), 'name is not specified'));
   else if (name !== undefined && !isCELIdentifier(name)) errs.push(invalid(path.child('name'), name, 'must be a valid CEL identifier'));
   const expression = goString(v.expression);
@@ -81,6 +83,8 @@ export function validateValidation(validation: unknown, env: PolicyEnv, path: Fi
     else if (trimSpace(messageExpression) !== '')
       errs.push(...validateCELExpression(env, 'vap-messageExpression', messageExpression, path.child('messageExpression'), vars));
   }
+  // Wording as in the newer source the checklist read; older copies say "message must be non-empty if specified"
+  // and "message must not contain line breaks" (same type and path).
   const message = goString(v.message);
   if (message !== undefined) {
     const trimmed = trimSpace(message);
