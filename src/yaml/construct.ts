@@ -68,8 +68,12 @@ interface Built {
   pos: PosNode;
   /** Nodes in the value, aliases expanded; used to bound alias expansion. */
   size: number;
-  /** For scalars: what the scalar was resolved as, and whether it was plain and untagged. */
-  scalar?: { resolved: Resolved; plain: boolean; source: string };
+  /** For scalars: what the scalar was resolved as. */
+  resolved?: Resolved;
+  /** For scalars: whether it was plain and untagged. */
+  plain?: boolean;
+  /** For scalars: the scalar's text. */
+  source?: string;
 }
 
 /** Parse one chunk of `text` (from splitDocuments) and build its documents. */
@@ -170,7 +174,7 @@ function aliasBomb(src: string, base: number, events: Event[], from: number): Pr
 }
 
 function isEmptyDocument(b: Built): boolean {
-  return b.pos.kind === 'scalar' && b.value === null && b.scalar?.plain === true;
+  return b.pos.kind === 'scalar' && b.value === null && b.plain === true;
 }
 
 function emptyPos(at: number): PosNode {
@@ -237,6 +241,10 @@ function clone(v: unknown): unknown {
   return v;
 }
 
+function hasOwn(obj: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(obj, key);
+}
+
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
@@ -278,14 +286,14 @@ class Builder {
         return this.anchor(ev, this.mapping(ev.start, ev.style === COLLECTION_STYLE.FLOW, this.tagOf(ev)));
       default:
         // POP or DOCUMENT where a node was expected: an empty node.
-        return { value: null, pos: emptyPos(fallback), size: 1, scalar: { resolved: { kind: 'null', value: null }, plain: true, source: '' } };
+        return { value: null, pos: emptyPos(fallback), size: 1, resolved: { kind: 'null', value: null }, plain: true, source: '' };
     }
   }
 
   /** Warn where Kubernetes' YAML 1.1 reading differs from what most editors (YAML 1.2) show. */
   valueWarnings(b: Built): void {
-    const sc = b.scalar;
-    if (!sc || !sc.plain || b.pos.kind !== 'scalar') return;
+    const sc = b;
+    if (!sc.plain || b.pos.kind !== 'scalar' || sc.resolved === undefined || sc.source === undefined) return;
     const r = sc.resolved;
     if (r.kind === 'bool' && !/^(?:true|True|TRUE|false|False|FALSE)$/.test(sc.source)) {
       this.problem(
@@ -327,7 +335,7 @@ class Builder {
     if (this.expanded > MAX_ALIAS_EXPANSION) {
       throw new Abort(aliasBombProblem(start, end, this.path.slice()));
     }
-    return { value: clone(target.value), pos, size: target.size, scalar: target.scalar };
+    return { value: clone(target.value), pos, size: target.size, resolved: target.resolved, source: target.source, plain: target.plain };
   }
 
   private scalar(ev: ScalarEvent, fallback: number): Built {
@@ -351,7 +359,7 @@ class Builder {
         pos.end,
       );
     }
-    return { value: resolved.value, pos, size: 1, scalar: { resolved, plain: plain && tag === '', source: text } };
+    return { value: resolved.value, pos, size: 1, resolved, plain: plain && tag === '', source: text };
   }
 
   private tagged(tag: string, text: string, pos: PosNode): Resolved {
@@ -430,7 +438,6 @@ class Builder {
     this.collectionTag(tag, '!!map', start);
     const entries: PosEntry[] = [];
     const value: Record<string, unknown> = {};
-    const seen = new Map<string, number>();
     const merges: Array<{ source: unknown; start: number; end: number }> = [];
     let size = 1;
     let last = this.base + start;
@@ -443,7 +450,7 @@ class Builder {
         last = v.pos.end;
         continue;
       }
-      const isMerge = k.scalar?.plain === true && k.scalar.resolved.kind === 'merge';
+      const isMerge = k.plain === true && k.resolved?.kind === 'merge';
       this.path.push(key);
       const v = this.node(k.pos.end);
       this.valueWarnings(v);
@@ -454,9 +461,9 @@ class Builder {
         merges.push({ source: v.value, start: k.pos.start, end: v.pos.end });
         continue;
       }
-      const prev = seen.get(key);
-      if (prev !== undefined) {
-        const at = this.lines.lineColumn(prev);
+      if (hasOwn(value, key)) {
+        const first = entries.find((e) => e.key === key);
+        const at = this.lines.lineColumn(first ? first.keyStart : k.pos.start);
         this.path.push(key);
         this.problem(
           this.errors,
@@ -467,12 +474,14 @@ class Builder {
         this.path.pop();
         continue;
       }
-      seen.set(key, k.pos.start);
       setProperty(value, key, v.value);
       entries.push({ key, keyStart: k.pos.start, keyEnd: k.pos.end, node: v.pos });
     }
     this.i++;
-    for (const m of merges) this.merge(value, seen, m);
+    if (merges.length > 0) {
+      const explicit = new Set(Object.keys(value));
+      for (const m of merges) this.merge(value, explicit, m);
+    }
     const absStart = this.base + start;
     const end = flow ? this.flowEnd(last > absStart ? last : absStart + 1, '}') : Math.max(last, absStart);
     return { value, pos: { kind: 'map', start: absStart, end, flow, entries }, size };
@@ -489,7 +498,7 @@ class Builder {
   }
 
   /** YAML merge keys (`<<: *base`): keys not set explicitly are copied in. */
-  private merge(target: Record<string, unknown>, seen: Map<string, number>, m: { source: unknown; start: number; end: number }): void {
+  private merge(target: Record<string, unknown>, seen: Set<string>, m: { source: unknown; start: number; end: number }): void {
     const sources = Array.isArray(m.source) ? m.source : [m.source];
     for (const s of sources) {
       if (!isPlainObject(s)) {
@@ -498,7 +507,7 @@ class Builder {
       }
       for (const k of Object.keys(s)) {
         if (seen.has(k)) continue;
-        seen.set(k, m.start);
+        seen.add(k);
         setProperty(target, k, s[k]);
       }
     }
@@ -507,18 +516,19 @@ class Builder {
   /** The JSON key for a key node, as sigs.k8s.io/yaml makes it; undefined (with an error) if there is none. */
   private keyOf(k: Built): string | undefined {
     const { pos } = k;
-    if (k.scalar) {
-      const r = k.scalar.resolved;
+    if (k.resolved !== undefined && k.source !== undefined) {
+      const r = k.resolved;
+      const source = k.source;
       const s = keyString(r);
       if (s === undefined) {
         this.problem(this.errors, 'A null key is not allowed (Kubernetes rejects it)', pos.start, pos.end);
         return undefined;
       }
-      if (k.scalar.plain && r.kind !== 'str' && r.kind !== 'merge' && s !== k.scalar.source) {
+      if (k.plain && r.kind !== 'str' && r.kind !== 'merge' && s !== source) {
         this.path.push(s);
         this.problem(
           this.warnings,
-          `The key ${k.scalar.source} is read by Kubernetes as ${r.kind} ${s} and becomes the key "${s}"; quote it to keep "${k.scalar.source}"`,
+          `The key ${source} is read by Kubernetes as ${r.kind} ${s} and becomes the key "${s}"; quote it to keep "${source}"`,
           pos.start,
           pos.end,
         );

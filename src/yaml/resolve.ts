@@ -91,8 +91,20 @@ function intValue(v: bigint): number | bigint {
   return v > SAFE_MAX || v < -SAFE_MAX ? v : Number(v);
 }
 
+/**
+ * Fast path: a scalar starting with a letter can only be a non-string if it is
+ * one of the bool/null words, all of which start with y n t f o (any case) and
+ * are at most 5 characters long.
+ */
+function startsLikeText(s: string): boolean {
+  const c = s.charCodeAt(0);
+  const letter = (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+  return letter && (s.length > 5 || !MAP_FIRST.has(s[0]!));
+}
+
 /** Type an untagged plain scalar the way go-yaml v2 does. */
 export function resolvePlain(text: string): Resolved {
+  if (startsLikeText(text)) return { kind: 'str', value: text };
   const first = text === '' ? '' : text[0]!;
   if (NULL.has(text)) return { kind: 'null', value: null };
   if (text === '<<') return { kind: 'merge', value: '<<' };
@@ -169,6 +181,7 @@ function formatFloat32(v: number): string {
 
 /** True when a string, written plain, would not read back as that same string (for any common YAML reader). */
 export function plainChangesType(s: string): boolean {
+  if (startsLikeText(s)) return false;
   if (resolvePlain(s).kind !== 'str') return true;
   return OTHER_READERS.some((re) => re.test(s));
 }

@@ -19,9 +19,15 @@ const NEEDS_ESCAPE = /[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff"\\]|[\ud
 const NOT_PRINTABLE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Whether a string can be written plain (unquoted) in block context. */
+const ASCII_PRINTABLE = /^[\x20-\x7e]*$/;
+
 export function isPlainSafe(s: string): boolean {
   if (s === '') return false;
-  if (NOT_PRINTABLE.test(s) || s.includes('\n') || s.includes('\t') || s.includes('\r')) return false;
+  if (ASCII_PRINTABLE.test(s)) {
+    // common case: nothing to escape
+  } else if (NOT_PRINTABLE.test(s) || s.includes('\n') || s.includes('\t') || s.includes('\r')) {
+    return false;
+  }
   const first = s[0]!;
   const last = s[s.length - 1]!;
   if (first === ' ' || last === ' ') return false;
@@ -57,8 +63,18 @@ export function doubleQuote(s: string): string {
   return `"${s.replace(ESCAPE_ALL, escapeChar)}"`;
 }
 
+/** Short strings (keys, enum values) repeat a lot: remember how each is written. */
+const scalarCache = new Map<string, string>();
+
 function scalarString(s: string): string {
-  return isPlainSafe(s) ? s : doubleQuote(s);
+  if (s.length > 64) return isPlainSafe(s) ? s : doubleQuote(s);
+  let t = scalarCache.get(s);
+  if (t === undefined) {
+    t = isPlainSafe(s) ? s : doubleQuote(s);
+    if (scalarCache.size > 10_000) scalarCache.clear();
+    scalarCache.set(s, t);
+  }
+  return t;
 }
 
 /** Literal block (`|`) for a multi-line string, or undefined when one cannot carry it exactly. */
@@ -136,31 +152,23 @@ function entriesOf(obj: Record<string, unknown>, ctx: Ctx): Array<[string, unkno
   return out;
 }
 
-function keyText(k: string): string {
-  const t = scalarString(k);
-  // YAML limits implicit keys to 1024 characters.
-  return t.length > 1000 ? `? ${t}\n` : t;
-}
-
-function writeMapping(obj: Record<string, unknown>, indent: string, ctx: Ctx, out: string[]): void {
-  ctx.ancestors.add(obj);
-  for (const [k, v] of entriesOf(obj, ctx)) {
-    const kt = keyText(k);
-    const longKey = kt.startsWith('? ');
-    const head = longKey ? `${indent}${kt}${indent}:` : `${indent}${kt}:`;
+function writeEntries(entries: Array<[string, unknown]>, indent: string, first: string, ctx: Ctx, out: string[]): void {
+  for (let i = 0; i < entries.length; i++) {
+    const [k, v] = entries[i]!;
+    const prefix = i === 0 ? first : indent;
+    const t = scalarString(k);
+    // YAML limits implicit keys to 1024 characters: longer ones use the explicit `? key` form.
+    const head = t.length > 1000 ? `${prefix}? ${t}\n${indent}:` : `${prefix}${t}:`;
     writeValue(v, indent, head, ctx, out, false);
   }
-  ctx.ancestors.delete(obj);
 }
 
-function writeSequence(arr: unknown[], indent: string, ctx: Ctx, out: string[]): void {
-  ctx.ancestors.add(arr);
-  for (const item of arr) {
-    let n = normalize(item, ctx);
+function writeItems(arr: readonly unknown[], indent: string, first: string, ctx: Ctx, out: string[]): void {
+  for (let i = 0; i < arr.length; i++) {
+    let n = normalize(arr[i], ctx);
     if (n === undefined) n = null;
-    writeValue(n, indent, `${indent}-`, ctx, out, true);
+    writeValue(n, indent, `${i === 0 ? first : indent}-`, ctx, out, true);
   }
-  ctx.ancestors.delete(arr);
 }
 
 /**
@@ -172,29 +180,33 @@ function writeValue(v: unknown, indent: string, head: string, ctx: Ctx, out: str
   if (Array.isArray(v)) {
     if (v.length === 0) {
       out.push(`${head} []\n`);
-    } else if (inSequence) {
+      return;
+    }
+    ctx.ancestors.add(v);
+    if (inSequence) {
       // `- - a`: the nested list starts on the dash line.
-      const sub: string[] = [];
-      writeSequence(v, child, ctx, sub);
-      out.push(`${head} ${sub.join('').slice(child.length)}`);
+      writeItems(v, child, `${head} `, ctx, out);
     } else {
       out.push(`${head}\n`);
-      writeSequence(v, ctx.indentSequences ? child : indent, ctx, out);
+      const at = ctx.indentSequences ? child : indent;
+      writeItems(v, at, at, ctx, out);
     }
+    ctx.ancestors.delete(v);
     return;
   }
   if (isCollection(v)) {
-    const obj = v as Record<string, unknown>;
-    if (entriesOf(obj, ctx).length === 0) {
+    ctx.ancestors.add(v);
+    const entries = entriesOf(v as Record<string, unknown>, ctx);
+    if (entries.length === 0) {
       out.push(`${head} {}\n`);
     } else if (inSequence) {
-      const sub: string[] = [];
-      writeMapping(obj, child, ctx, sub);
-      out.push(`${head} ${sub.join('').slice(child.length)}`);
+      // `- key: value`: the mapping starts on the dash line.
+      writeEntries(entries, child, `${head} `, ctx, out);
     } else {
       out.push(`${head}\n`);
-      writeMapping(obj, child, ctx, out);
+      writeEntries(entries, child, child, ctx, out);
     }
+    ctx.ancestors.delete(v);
     return;
   }
   if (typeof v === 'string') {
@@ -213,10 +225,15 @@ function serializeOne(value: unknown, ctx: Ctx): string {
   const out: string[] = [];
   if (Array.isArray(v)) {
     if (v.length === 0) return '[]\n';
-    writeSequence(v, '', ctx, out);
+    ctx.ancestors.add(v);
+    writeItems(v, '', '', ctx, out);
+    ctx.ancestors.delete(v);
   } else if (isCollection(v)) {
-    if (entriesOf(v as Record<string, unknown>, ctx).length === 0) return '{}\n';
-    writeMapping(v as Record<string, unknown>, '', ctx, out);
+    ctx.ancestors.add(v);
+    const entries = entriesOf(v as Record<string, unknown>, ctx);
+    if (entries.length > 0) writeEntries(entries, '', '', ctx, out);
+    ctx.ancestors.delete(v);
+    if (entries.length === 0) return '{}\n';
   } else {
     // A document that is a bare scalar: always on one line.
     return `${typeof v === 'string' ? scalarString(v) : scalarText(v)}\n`;
