@@ -106,7 +106,7 @@ describe('binding messages', () => {
     ]));
   it('Deny and Warn', () =>
     expect(messages(vapb, { 'spec.validationActions': ['Deny', 'Warn'] })).toEqual([
-      'spec.validationActions: Invalid value: ["Deny","Warn"]: must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)',
+      'spec.validationActions: Invalid value: []admissionregistration.ValidationAction{"Deny", "Warn"}: must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)',
     ]));
   it('at least one action', () =>
     expect(messages(vapb, { 'spec.validationActions': [] })).toEqual(['spec.validationActions: Required value: at least one validation action is required']));

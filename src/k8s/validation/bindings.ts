@@ -13,6 +13,7 @@ import { supportedMutatingOperations } from './policies';
 import { validateOperationsIn } from './rules';
 import { validateLabelSelector } from './selectors';
 import { goList, goObject, goString, goStruct, isAbsent, type Obj } from './values';
+import { invalidSlice } from './goValues';
 
 export const validValidationActions = ['Audit', 'Deny', 'Warn'] as const;
 /** Not sorted: validation.go lists them in this order. */
@@ -62,7 +63,7 @@ export function validateValidationActions(actions: unknown, path: FieldPath): Fi
     seen.add(action);
   });
   if (seen.has('Deny') && seen.has('Warn'))
-    errs.push(invalid(path, list, 'must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)'));
+    errs.push(invalidSlice(path, 'admissionregistration.ValidationAction', list, 'must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)'));
   if (list.length === 0) errs.push(required(path, 'at least one validation action is required'));
   return errs;
 }

@@ -12,6 +12,7 @@ import type { FieldPath } from '../path';
 import { isQualifiedName, nameIsDNSSubdomain } from './names';
 import { validateLabels } from './selectors';
 import { byteLength, goList, goObject, goString, goStruct, isObject } from './values';
+import { invalidSlice } from './goValues';
 
 export const TotalAnnotationSizeLimitB = 256 * (1 << 10);
 
@@ -94,7 +95,7 @@ export function validateFinalizers(finalizers: unknown, path: FieldPath): FieldE
   const errs: FieldError[] = [];
   for (const f of list) if (typeof f === 'string') for (const msg of isQualifiedName(f)) errs.push(invalid(path, f, msg));
   if (list.includes('orphan') && list.includes('foregroundDeletion'))
-    errs.push(invalid(path, list, 'finalizer orphan and foregroundDeletion cannot be both set'));
+    errs.push(invalidSlice(path, 'string', list, 'finalizer orphan and foregroundDeletion cannot be both set'));
   return errs;
 }
 

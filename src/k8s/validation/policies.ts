@@ -16,6 +16,7 @@ import { validateParamKind } from './paramKind';
 import { validateOperationsIn } from './rules';
 import { byteLength, goList, goObject, goString, goStruct, isAbsent, type Obj, trimSpace } from './values';
 import { supportedFailurePolicies, supportedReinvocationPolicies, validateEnum } from './webhooks';
+import { goStruct as goStructValue, invalidPrinted } from './goValues';
 
 export const maxAuditAnnotations = 20;
 export const maxAuditAnnotationValueExpressionLength = 5 * 1024;
@@ -158,7 +159,14 @@ export function validateValidatingAdmissionPolicySpec(spec: Obj, policyName: str
   }
   validations.forEach((v, i) => errs.push(...validateValidation(v, env, path.child('validations').index(i))));
   if (auditAnnotations.length > maxAuditAnnotations)
-    errs.push(invalid(path.child('auditAnnotations'), auditAnnotations, `must not have more than ${maxAuditAnnotations} auditAnnotations`));
+    errs.push(
+      invalidPrinted(
+        path.child('auditAnnotations'),
+        auditAnnotations,
+        `[]admissionregistration.AuditAnnotation{${auditAnnotations.map((a) => goStructValue('admissionregistration.AuditAnnotation', [['Key', goObject(a)?.key], ['ValueExpression', goObject(a)?.valueExpression]])).join(', ')}}`,
+        `must not have more than ${maxAuditAnnotations} auditAnnotations`,
+      ),
+    );
   const keys = new Set<string>();
   auditAnnotations.forEach((a, i) => {
     const annotation = goStruct(a);

@@ -8,6 +8,7 @@ import { duplicate, invalid, notSupported, required, type FieldError } from '../
 import type { FieldPath } from '../path';
 import { isPathSegmentName } from './names';
 import { goList, goObject, goStruct, type Obj } from './values';
+import { invalidSlice } from './goValues';
 
 /** supportedOperations.List(), sorted as Go sorts it. */
 export const supportedOperations = ['*', 'CONNECT', 'CREATE', 'DELETE', 'UPDATE'] as const;
@@ -50,9 +51,9 @@ export function validateResources(resources: readonly unknown[], path: FieldPath
     if (sub === '*') resourcesWithWildcardSubresources.add(res);
     if (res === '*') subresourcesWithWildcardResource.add(sub);
   });
-  if (resources.length > 1 && hasDoubleWildcard) errs.push(invalid(path, resources, "if '*/*' is present, must not specify other resources"));
+  if (resources.length > 1 && hasDoubleWildcard) errs.push(invalidSlice(path, 'string', resources, "if '*/*' is present, must not specify other resources"));
   if (hasSingleWildcard && hasResourceWithoutSubresource)
-    errs.push(invalid(path, resources, "if '*' is present, must not specify other resources without subresources"));
+    errs.push(invalidSlice(path, 'string', resources, "if '*' is present, must not specify other resources without subresources"));
   return errs;
 }
 
@@ -62,13 +63,13 @@ export function validateRule(rule: Obj, path: FieldPath): FieldError[] {
   const apiGroups = goList(rule.apiGroups);
   if (apiGroups) {
     if (apiGroups.length === 0) errs.push(required(path.child('apiGroups')));
-    if (apiGroups.length > 1 && hasWildcard(apiGroups)) errs.push(invalid(path.child('apiGroups'), apiGroups, "if '*' is present, must not specify other API groups"));
+    if (apiGroups.length > 1 && hasWildcard(apiGroups)) errs.push(invalidSlice(path.child('apiGroups'), 'string', apiGroups, "if '*' is present, must not specify other API groups"));
   }
   const apiVersions = goList(rule.apiVersions);
   if (apiVersions) {
     if (apiVersions.length === 0) errs.push(required(path.child('apiVersions')));
     if (apiVersions.length > 1 && hasWildcard(apiVersions))
-      errs.push(invalid(path.child('apiVersions'), apiVersions, "if '*' is present, must not specify other API versions"));
+      errs.push(invalidSlice(path.child('apiVersions'), 'string', apiVersions, "if '*' is present, must not specify other API versions"));
     apiVersions.forEach((v, i) => {
       if (v === '') errs.push(required(path.child('apiVersions').index(i)));
     });
@@ -87,7 +88,7 @@ export function validateRuleWithOperations(ruleWithOperations: unknown, path: Fi
   const operations = goList(rule.operations);
   if (operations) {
     if (operations.length === 0) errs.push(required(path.child('operations')));
-    if (operations.length > 1 && hasWildcard(operations)) errs.push(invalid(path.child('operations'), operations, "if '*' is present, must not specify other operations"));
+    if (operations.length > 1 && hasWildcard(operations)) errs.push(invalidSlice(path.child('operations'), 'admissionregistration.OperationType', operations, "if '*' is present, must not specify other operations"));
     operations.forEach((op, i) => {
       if (typeof op === 'string' && !has(supportedOperations, op)) errs.push(notSupported(path.child('operations').index(i), op, supportedOperations));
     });

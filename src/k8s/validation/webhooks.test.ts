@@ -252,7 +252,16 @@ describe('messages', () => {
     expect(only({ [`${S}.path`]: '/a/B' })).toMatch(/^Invalid value: "\/a\/B": segment\[1\]: a lowercase RFC 1123 subdomain must consist of/));
   it('service port', () => expect(only({ [`${S}.port`]: 0 })).toBe('Invalid value: 0: port is not valid: must be between 1 and 65535, inclusive'));
   it('admission review versions', () =>
-    expect(only({ [`${W}.admissionReviewVersions`]: ['v2'] })).toBe('Invalid value: ["v2"]: must include at least one of v1, v1beta1'));
+    expect(only({ [`${W}.admissionReviewVersions`]: ['v2'] })).toBe('Invalid value: []string{"v2"}: must include at least one of v1, v1beta1'));
+  // upstream: `webhooks[0].rules[0].resources: Invalid value: []string{"*/*", "a"}: if '*/*' is present, must not specify other resources`
+  it('lists print as Go does', () =>
+    expect(validate(patch(vwc, { [`${R}.resources`]: ['*/*', 'a'] })).map((e) => `${e.field}: ${e.message}`)).toEqual([
+      `${R}.resources: Invalid value: []string{"*/*", "a"}: if '*/*' is present, must not specify other resources`,
+    ]));
+  it('typed lists print with their Go type', () =>
+    expect(only({ [`${R}.operations`]: ['CREATE', '*'] })).toBe(
+      `Invalid value: []admissionregistration.OperationType{"CREATE", "*"}: if '*' is present, must not specify other operations`,
+    ));
   it('duplicate version', () => expect(only({ [`${W}.admissionReviewVersions`]: ['v1', 'v1'] })).toBe('Invalid value: "v1": duplicate version'));
   it('blank url', () =>
     expect(validate(patch(vwc, { [`${CC}.service`]: undefined, [`${CC}.url`]: '' })).map((e) => e.message)).toEqual([

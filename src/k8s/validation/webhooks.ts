@@ -17,6 +17,7 @@ import { validateRuleWithOperations } from './rules';
 import { validateLabelSelector } from './selectors';
 import { parseGoURL } from './url';
 import { goInt, goList, goObject, goString, goStruct, isAbsent, type Obj, stringsOf } from './values';
+import { invalidSlice } from './goValues';
 
 export const supportedFailurePolicies = ['Fail', 'Ignore'] as const;
 export const supportedMatchPolicies = ['Equivalent', 'Exact'] as const;
@@ -122,7 +123,7 @@ export function validateAdmissionReviewVersions(versions: unknown, path: FieldPa
     if ((acceptedAdmissionReviewVersions as readonly string[]).includes(v)) hasAcceptedVersion = true;
   });
   if (!hasAcceptedVersion && stringsOf(list).length === list.length)
-    errs.push(invalid(path, list, `must include at least one of ${acceptedAdmissionReviewVersions.join(', ')}`));
+    errs.push(invalidSlice(path, 'string', list, `must include at least one of ${acceptedAdmissionReviewVersions.join(', ')}`));
   return errs;
 }
 
