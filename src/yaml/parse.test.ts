@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { MAX_ALIAS_EXPANSION, MAX_TEXT_LENGTH, parseDocuments } from './index';
+import { MAX_ALIAS_EXPANSION, MAX_TEXT_LENGTH, parseDocuments, splitDocuments } from './index';
 
 const fixture = (name: string) => readFileSync(resolve(__dirname, 'fixtures', name), 'utf8');
 
@@ -28,6 +28,13 @@ describe('parseDocuments: documents', () => {
     ]);
     expect(r.documents.map((d) => d.documentIndex)).toEqual([0, 3]);
     expect(r.documents[1]!.source.startLine).toBe(9);
+    // documentSource: the whole document, its `---` and comments included; documentIndex indexes splitDocuments
+    const second = r.documents[1]!.documentSource;
+    expect(text.slice(second.startOffset, second.endOffset)).toBe('---\napiVersion: v1\nkind: B\n');
+    const chunks = splitDocuments(text);
+    expect(chunks).toHaveLength(4);
+    expect(text.slice(chunks[0]!.start, chunks[0]!.end)).toBe('# head\n---\napiVersion: v1\nkind: A # trailing\n');
+    expect(text.slice(chunks[2]!.start, chunks[2]!.end)).toBe('---\n# only a comment\n');
   });
 
   test('document end markers and directives', () => {

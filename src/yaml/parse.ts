@@ -7,7 +7,7 @@ import { MAX_TEXT_LENGTH } from './limits';
 import { lineIndex, type LineIndex } from './lines';
 import { createPositionIndex, renderPath } from './positions';
 import { splitDocuments } from './split';
-import type { ParseOptions, ParseResult, ParsedDocument, PositionIndex, YamlError } from './types';
+import type { ParseOptions, ParseResult, ParsedDocument, PositionIndex, SourceRange, YamlError } from './types';
 
 function formatSize(chars: number): string {
   return `${(chars / (1024 * 1024)).toFixed(1)} MB`;
@@ -91,14 +91,16 @@ function parseInto(text: string, options: ParseOptions, documents: ParsedDocumen
         continue;
       }
       const bounds = { start: chunk.start, end: chunk.end };
+      const documentSource = lines.range(chunk.start, chunk.end);
       if (isObject && unwrapLists && isList(value as Record<string, unknown>)) {
-        unwrapList(value as Record<string, unknown>, doc.pos, documentIndex, text, lines, documents, errors, toError, allowNonObjects);
+        unwrapList(value as Record<string, unknown>, doc.pos, documentIndex, documentSource, text, lines, documents, errors, toError, allowNonObjects);
         continue;
       }
       documents.push({
         object: value,
         documentIndex,
         source: lines.range(doc.pos.start, doc.pos.end),
+        documentSource,
         positions: lazyIndex(() => createPositionIndex(doc.pos, lines, text, bounds)),
       });
     }
@@ -127,6 +129,7 @@ function unwrapList(
   list: Record<string, unknown>,
   pos: PosNode,
   documentIndex: number,
+  documentSource: SourceRange,
   text: string,
   lines: LineIndex,
   documents: ParsedDocument[],
@@ -170,6 +173,7 @@ function unwrapList(
       object: item,
       documentIndex,
       source: lines.range(itemPos.start, itemPos.end),
+      documentSource,
       positions: lazyIndex(() => createPositionIndex(itemPos, lines, text, bounds)),
       fromList: { kind: String(list.kind), itemIndex, envelope, listSource },
     });

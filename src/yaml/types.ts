@@ -89,10 +89,16 @@ export interface ParsedDocument {
    * (`Record<string, unknown>`) unless `allowNonObjects` was set.
    */
   object: unknown;
-  /** 0-based position of the YAML document in the text (see YamlError). */
+  /**
+   * 0-based position of the YAML document in the text: the index into
+   * `splitDocuments(text)` (every `---`-separated document counts, empty ones
+   * too). Items of one List share their List's index.
+   */
   documentIndex: number;
-  /** Range of the document (or of the List item) in the text. */
+  /** Range of the object's content (of the List item, for a List item) in the text, comments around it excluded. */
   source: SourceRange;
+  /** Range of the whole YAML document it came from: comments and its `---` line included (the List's document for List items). */
+  documentSource: SourceRange;
   positions: PositionIndex;
   fromList?: ListOrigin;
 }
