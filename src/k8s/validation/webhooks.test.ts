@@ -271,6 +271,8 @@ describe('messages', () => {
   it('user information', () =>
     expect(only({ [`${CC}.service`]: undefined, [`${CC}.url`]: 'https://harry.potter@example.com/' })).toBe('Invalid value: "harry.potter": user information is not permitted in the URL'));
   it('empty path segments', () => expect(only({ [`${S}.path`]: '/foo/bar//' })).toBe('Invalid value: "/foo/bar//": segment[2] may not be empty'));
+  it('a long caBundle is shortened in the message', () =>
+    expect(only({ [`${CC}.caBundle`]: `${'A'.repeat(100)}!` })).toBe(`Invalid value: "${'A'.repeat(61)}...": illegal base64 data at input byte 100`));
   it('caBundle', () => expect(only({ [`${CC}.caBundle`]: 'Cg=' })).toBe('Invalid value: "Cg=": illegal base64 data at input byte 3'));
   it('selector values Required', () =>
     expect(only({ [`${W}.namespaceSelector.matchExpressions`]: [{ key: 'a', operator: 'In' }] })).toBe(
