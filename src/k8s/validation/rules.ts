@@ -26,8 +26,9 @@ const hasWildcard = (list: readonly unknown[]): boolean => list.includes('*');
 export function validateResources(resources: readonly unknown[], path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   if (resources.length === 0) errs.push(required(path));
-  const resourcesWithWildcardSubresources = new Set<string>();
-  const subresourcesWithWildcardResource = new Set<string>();
+  // r of every 'r/*' and s of every '*/s' seen so far (few rules have any, so allocated on first use)
+  let resourcesWithWildcardSubresources: Set<string> | undefined;
+  let subresourcesWithWildcardResource: Set<string> | undefined;
   let hasDoubleWildcard = false;
   let hasSingleWildcard = false;
   let hasResourceWithoutSubresource = false;
@@ -46,10 +47,10 @@ export function validateResources(resources: readonly unknown[], path: FieldPath
     }
     const res = resSub.slice(0, slash);
     const sub = resSub.slice(slash + 1);
-    if (resourcesWithWildcardSubresources.has(res)) errs.push(invalid(path.index(i), resSub, `if '${res}/*' is present, must not specify ${resSub}`));
-    if (subresourcesWithWildcardResource.has(sub)) errs.push(invalid(path.index(i), resSub, `if '*/${sub}' is present, must not specify ${resSub}`));
-    if (sub === '*') resourcesWithWildcardSubresources.add(res);
-    if (res === '*') subresourcesWithWildcardResource.add(sub);
+    if (resourcesWithWildcardSubresources?.has(res)) errs.push(invalid(path.index(i), resSub, `if '${res}/*' is present, must not specify ${resSub}`));
+    if (subresourcesWithWildcardResource?.has(sub)) errs.push(invalid(path.index(i), resSub, `if '*/${sub}' is present, must not specify ${resSub}`));
+    if (sub === '*') (resourcesWithWildcardSubresources ??= new Set()).add(res);
+    if (res === '*') (subresourcesWithWildcardResource ??= new Set()).add(sub);
   });
   if (resources.length > 1 && hasDoubleWildcard) errs.push(invalidSlice(path, 'string', resources, "if '*/*' is present, must not specify other resources"));
   if (hasSingleWildcard && hasResourceWithoutSubresource)
