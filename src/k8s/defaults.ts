@@ -21,7 +21,8 @@ class Draft {
     return (this.out ?? this.src)[key];
   }
   set(key: string, value: unknown): void {
-    (this.out ??= { ...this.src })[key] = value;
+    // Object.assign, not a spread: V8 adds properties to an assigned copy several times faster
+    (this.out ??= Object.assign({}, this.src))[key] = value;
   }
   done(): Obj {
     return this.out ?? this.src;

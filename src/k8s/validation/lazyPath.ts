@@ -7,29 +7,35 @@
  */
 import { fieldPath, type FieldPath } from '../path';
 
-type Step = { kind: 'child'; names: string[] } | { kind: 'index'; i: number } | { kind: 'key'; k: string };
+const CHILD = 0;
+const INDEX = 1;
+const KEY = 2;
 
 class LazyPath implements FieldPath {
   private built: FieldPath | undefined;
   constructor(
     private readonly parent: LazyPath | undefined,
-    private readonly step: Step,
+    private readonly kind: typeof CHILD | typeof INDEX | typeof KEY,
+    /** One child name, the index, the key, or several child names. */
+    private readonly step: string | number | readonly string[],
   ) {}
   child(...names: string[]): FieldPath {
-    return new LazyPath(this, { kind: 'child', names });
+    return new LazyPath(this, CHILD, names.length === 1 ? names[0]! : names);
   }
   index(i: number): FieldPath {
-    return new LazyPath(this, { kind: 'index', i });
+    return new LazyPath(this, INDEX, i);
   }
   key(k: string): FieldPath {
-    return new LazyPath(this, { kind: 'key', k });
+    return new LazyPath(this, KEY, k);
   }
   /** The path.ts path, built once. */
   resolve(): FieldPath {
     if (this.built) return this.built;
     const base = this.parent ? this.parent.resolve() : fieldPath();
     const s = this.step;
-    this.built = s.kind === 'child' ? base.child(...s.names) : s.kind === 'index' ? base.index(s.i) : base.key(s.k);
+    if (this.kind === INDEX) this.built = base.index(s as number);
+    else if (this.kind === KEY) this.built = base.key(s as string);
+    else this.built = typeof s === 'string' ? base.child(s) : base.child(...(s as string[]));
     return this.built;
   }
   toString(): string {
@@ -38,4 +44,4 @@ class LazyPath implements FieldPath {
 }
 
 /** Like path.ts `fieldPath(...names)`, built lazily. */
-export const lazyPath = (...names: string[]): FieldPath => new LazyPath(undefined, { kind: 'child', names });
+export const lazyPath = (...names: string[]): FieldPath => new LazyPath(undefined, CHILD, names);
