@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+/**
+ * npm run bench: speed and size, printed as numbers (never asserted in tests).
+ *  1. Node micro-benchmarks (vitest bench): YAML parse/serialize, validation, CEL.
+ *  2. Size of the initial JS (gzip) of the built app; Monaco and CEL load lazily.
+ *  3. In Chromium: time to the first interactive form, and keystroke → problems updated
+ *     with a 200-webhook document.
+ * Builds the app first when dist/ is missing.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync, brotliCompressSync } from 'node:zlib';
+import { chromium } from '@playwright/test';
+
+const run = (cmd, args) => {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', shell: false });
+  if (r.status !== 0) process.exitCode = 1;
+};
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+console.log('## Node benchmarks (vitest bench)');
+run('npx', ['vitest', 'bench', '--run']);
+
+if (!existsSync('dist/index.html')) run('npx', ['vite', 'build']);
+
+console.log('\n## Bundle');
+const html = readFileSync('dist/index.html', 'utf8');
+const initial = [...html.matchAll(/(?:src|href)="\.\/(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]);
+let gz = 0;
+let raw = 0;
+for (const f of initial) {
+  const b = readFileSync(join('dist', f));
+  raw += b.length;
+  gz += gzipSync(b, { level: 9 }).length;
+}
+console.log(`initial JS+CSS (${initial.join(', ')}): ${kb(raw)} raw, ${kb(gz)} gzip (target ≤ 200 KB gzip)`);
+const all = readdirSync('dist/assets').map((f) => statSync(join('dist/assets', f)).size).reduce((a, b) => a + b, 0);
+console.log(`all assets (lazy Monaco, workers, CEL): ${kb(all)} raw`);
+for (const wasm of ['dist/cel/cel.wasm']) {
+  if (!existsSync(wasm)) continue;
+  const b = readFileSync(wasm);
+  console.log(`${wasm}: ${kb(b.length)} raw, ${kb(gzipSync(b, { level: 9 }).length)} gzip, ${kb(brotliCompressSync(b).length)} brotli`);
+}
+
+console.log('\n## Chromium');
+const port = 4190;
+const server = spawn('node', ['scripts/serve.mjs', '--port', String(port), '--base', '/bench/'], { stdio: 'ignore' });
+await new Promise((r) => setTimeout(r, 500));
+const url = `http://127.0.0.1:${port}/bench/`;
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
+});
+try {
+  const firstForm = [];
+  for (let i = 0; i < 7; i++) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: 'commit' });
+    await page.waitForSelector('form [data-path="metadata.name"]');
+    firstForm.push(await page.evaluate(() => performance.now()));
+    await context.close();
+  }
+  console.log(`first interactive form: median ${median(firstForm).toFixed(0)} ms of ${firstForm.length} loads (target ≤ 300 ms)`);
+
+  // Keystroke → problems updated, with one 200-webhook configuration.
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForSelector('form [data-path="metadata.name"]');
+  await page.evaluate(() => {
+    const webhook = (i) => ({
+      name: `w${i}.bench.example.com`,
+      clientConfig: { service: { namespace: 'ns', name: 'svc', path: '/validate' } },
+      rules: [{ operations: ['CREATE', 'UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods', 'pods/status'] }],
+      namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }] },
+      sideEffects: 'None',
+      timeoutSeconds: 5,
+      admissionReviewVersions: ['v1'],
+      matchConditions: [{ name: 'not-system', expression: "!request.userInfo.username.startsWith('system:')" }],
+    });
+    const obj = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'bench' }, webhooks: Array.from({ length: 200 }, (_, i) => webhook(i)) };
+    localStorage.setItem('admission-workbench/workspace/v1', JSON.stringify({ version: 1, selectedId: 'b', docs: [{ id: 'b', text: JSON.stringify(obj) }] }));
+  });
+  await page.reload();
+  await page.waitForSelector('form [data-path="webhooks[199].timeoutSeconds"]');
+  const times = [];
+  for (let i = 0; i < 15; i++) {
+    const value = i % 2 ? '45' : '5';
+    times.push(
+      await page.evaluate(async (v) => {
+        const input = document.querySelector('form input[data-path="webhooks[100].timeoutSeconds"]');
+        const count = document.querySelector('[data-testid="problem-count"]');
+        const before = count.textContent;
+        const done = new Promise((resolve) => new MutationObserver((_, o) => { o.disconnect(); resolve(); }).observe(count, { childList: true, subtree: true, characterData: true }));
+        const t0 = performance.now();
+        Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(input, v);
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        await done;
+        if (count.textContent === before) return NaN;
+        return performance.now() - t0;
+      }, value),
+    );
+  }
+  console.log(`keystroke → problems updated, 200 webhooks: median ${median(times).toFixed(1)} ms (target ≤ 16 ms)`);
+  await context.close();
+} finally {
+  await browser.close();
+  server.kill();
+}
