@@ -6,7 +6,7 @@
  * no CEL error; the non-CEL rules (required, lengths) are checked by the callers.
  */
 import type { CelCompiler, CelContext } from '../../cel/types';
-import { invalid, type FieldError } from '../errors';
+import { invalid, required, type FieldError } from '../errors';
 import type { FieldPath } from '../path';
 
 export interface Variable {
@@ -43,5 +43,8 @@ export function validateCELExpression(
   }
   if (!result || result.ok) return [];
   const detail = result.message ?? result.issues.map((i) => `ERROR: <input>:${i.line}:${i.column}: ${i.message}`).join('\n');
+  // The engine may say how the apiserver files the error (cel.Error type); Required is the only
+  // other kind a field error can carry here (InternalError has no FieldError type: reported as Invalid).
+  if ((result as { errorType?: unknown }).errorType === 'Required') return [required(path, detail)];
   return [invalid(path, value, detail)];
 }

@@ -283,6 +283,14 @@ describe('policy CEL sites', () => {
       ['Object{}', 'map-applyConfiguration', 1],
     ]);
   });
+  it('a compiler that files the error as Required gives Required', () => {
+    const cel = { compile: () => ({ ok: false, message: 'no expression', issues: [], errorType: 'Required' }) };
+    expect(validate(vap, { cel }).map((e) => [e.field, e.type, e.message])).toEqual([['spec.validations[0].expression', 'Required', 'Required value: no expression']]);
+  });
+  it('a throwing compiler is treated as unknown', () => {
+    const cel = { compile: () => { throw new Error('engine crashed'); } };
+    expect(validate(vap, { cel })).toEqual([]);
+  });
   it('an unknown result is no error', () => {
     expect(validate(patch(vap, { 'spec.validations[0].expression': 'UNKNOWN' }), { cel: scriptedCompiler() })).toEqual([]);
   });
