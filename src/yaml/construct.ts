@@ -20,7 +20,7 @@ import {
 } from 'js-yaml';
 import type { PathSegment } from '../k8s/path';
 import type { LineIndex } from './lines';
-import { MAX_ALIAS_EXPANSION, MAX_DEPTH } from './limits';
+import { MAX_ALIAS_EXPANSION, MAX_DEPTH, MAX_PROBLEMS_PER_DOCUMENT } from './limits';
 import { keyString, resolvePlain, type Resolved } from './resolve';
 
 /** Where a value is in the text (absolute 0-based offsets, end exclusive). */
@@ -49,6 +49,8 @@ export interface Problem {
 }
 
 export interface ConstructedDocument {
+  /** Absolute offset of the document's first node (to tell which `---` document it is). */
+  at: number;
   value: unknown;
   pos: PosNode;
   errors: Problem[];
@@ -93,9 +95,11 @@ export function constructChunk(text: string, start: number, end: number, lines: 
       i++;
       continue;
     }
+    const first = firstOffset(events, i + 1);
+    const at = first >= 0 ? start + first : start;
     const bomb = aliasBomb(src, start, events, i + 1);
     if (bomb) {
-      documents.push({ value: undefined, pos: emptyPos(start), errors: [bomb], warnings: [] });
+      documents.push({ at, value: undefined, pos: emptyPos(at), errors: [bomb], warnings: [] });
       i = skipToDocumentEnd(events, i + 1);
       continue;
     }
@@ -104,11 +108,11 @@ export function constructChunk(text: string, start: number, end: number, lines: 
       const built = b.node(start);
       b.valueWarnings(built);
       if (!isEmptyDocument(built)) {
-        documents.push({ value: built.value, pos: built.pos, errors: b.errors, warnings: b.warnings });
+        documents.push({ at, value: built.value, pos: built.pos, errors: b.errors, warnings: b.warnings });
       }
     } catch (e) {
       if (!(e instanceof Abort)) throw e;
-      documents.push({ value: undefined, pos: emptyPos(start), errors: [e.problem], warnings: b.warnings });
+      documents.push({ at, value: undefined, pos: emptyPos(at), errors: [e.problem], warnings: b.warnings });
     }
     i = skipToDocumentEnd(events, i + 1);
   }
@@ -171,6 +175,23 @@ function aliasBomb(src: string, base: number, events: Event[], from: number): Pr
     }
   }
   return undefined;
+}
+
+/** Offset (in the parsed source) of the first node of a document, or -1 when it has none. */
+function firstOffset(events: Event[], i: number): number {
+  const ev = events[i];
+  if (!ev) return -1;
+  switch (ev.type) {
+    case EVENT_ID.SCALAR:
+      return ev.anchorStart >= 0 ? ev.anchorStart - 1 : ev.tagStart >= 0 ? ev.tagStart : ev.valueStart;
+    case EVENT_ID.MAPPING:
+    case EVENT_ID.SEQUENCE:
+      return ev.anchorStart >= 0 ? ev.anchorStart - 1 : ev.tagStart >= 0 ? ev.tagStart : ev.start;
+    case EVENT_ID.ALIAS:
+      return ev.anchorStart - 1;
+    default:
+      return -1;
+  }
 }
 
 function isEmptyDocument(b: Built): boolean {
@@ -265,7 +286,11 @@ class Builder {
   ) {}
 
   private problem(list: Problem[], message: string, start: number, end: number): void {
-    list.push({ message, start, end, path: this.path.slice() });
+    if (list.length < MAX_PROBLEMS_PER_DOCUMENT) {
+      list.push({ message, start, end, path: this.path.slice() });
+    } else if (list.length === MAX_PROBLEMS_PER_DOCUMENT) {
+      list.push({ message: `More problems in this document are not listed (only the first ${MAX_PROBLEMS_PER_DOCUMENT} are)`, start, end });
+    }
   }
 
   /** Build the node starting at the cursor. `fallback`: offset used when the node has no position (an empty value). */

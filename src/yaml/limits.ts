@@ -13,3 +13,13 @@ export const MAX_DEPTH = 100;
  * nodes it expands to, summed over all aliases. Stops "billion laughs".
  */
 export const MAX_ALIAS_EXPANSION = 10_000;
+
+/**
+ * Most `---`-separated documents in one text. Each document costs js-yaml a
+ * fixed few microseconds, so a 10 MB text of empty documents would take many
+ * seconds; no admission configuration comes near this.
+ */
+export const MAX_DOCUMENTS = 10_000;
+
+/** Most errors (and, separately, warnings) listed for one document; one more line says the rest were left out. */
+export const MAX_PROBLEMS_PER_DOCUMENT = 100;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { MAX_ALIAS_EXPANSION, MAX_TEXT_LENGTH, parseDocuments, splitDocuments } from './index';
+import { MAX_ALIAS_EXPANSION, MAX_DOCUMENTS, MAX_PROBLEMS_PER_DOCUMENT, MAX_TEXT_LENGTH, parseDocuments, splitDocuments } from './index';
 
 const fixture = (name: string) => readFileSync(resolve(__dirname, 'fixtures', name), 'utf8');
 
@@ -166,6 +166,45 @@ describe('parseDocuments: bad input', () => {
     expect(r.errors[0]!.message).toMatch(/^YAML syntax error: .*indentation/);
   });
 
+  test('several broken documents among good ones: each error is in its own document, every good one survives', () => {
+    const good = (i: number) => `kind: Good${i}\n`;
+    const parts = [good(0), 'a: [1\n', good(2), 'b: "unclosed\n', good(4), good(5), 'c:\n  - x\n y: 1\n', good(7)];
+    const text = parts.join('---\n');
+    const r = parseDocuments(text);
+    expect(r.documents.map((d) => [d.documentIndex, (d.object as { kind: string }).kind])).toEqual([
+      [0, 'Good0'],
+      [2, 'Good2'],
+      [4, 'Good4'],
+      [5, 'Good5'],
+      [7, 'Good7'],
+    ]);
+    expect(r.errors.map((e) => e.documentIndex)).toEqual([1, 3, 6]);
+    for (const e of r.errors) expect(e.message).toMatch(/^YAML syntax error/);
+    // each error's line is inside its own document
+    const chunks = splitDocuments(text);
+    for (const e of r.errors) {
+      const c = chunks[e.documentIndex!]!;
+      const firstLine = text.slice(0, c.start).split('\n').length;
+      const lastLine = text.slice(0, c.end - 1).split('\n').length;
+      expect(e.line).toBeGreaterThanOrEqual(firstLine);
+      expect(e.line).toBeLessThanOrEqual(lastLine);
+    }
+  });
+
+  test('many documents parse in one go (no fixed cost per document), and there is a documented limit on their number', () => {
+    const text = Array.from({ length: 5000 }, (_, i) => `kind: K\nmetadata: {name: n${i}}\n`).join('---\n');
+    const t0 = performance.now();
+    const r = parseDocuments(text);
+    expect(performance.now() - t0).toBeLessThan(2000);
+    expect(r.errors).toEqual([]);
+    expect(r.documents).toHaveLength(5000);
+    expect(r.documents[4999]!.documentIndex).toBe(4999);
+    const tooMany = parseDocuments('kind: A\n---\n'.repeat(MAX_DOCUMENTS + 1));
+    expect(tooMany.documents).toEqual([]);
+    expect(tooMany.errors).toEqual([expect.objectContaining({ line: 1, column: 1 })]);
+    expect(tooMany.errors[0]!.message).toMatch(/more than 10,000 documents/);
+  });
+
   test('an unclosed bracket at the end of a document points at that document, not the next one', () => {
     const r = parseDocuments('kind: A\nlist: [1, 2\n---\nkind: B\n');
     expect(r.documents.map((d) => d.object)).toEqual([{ kind: 'B' }]);
@@ -198,6 +237,13 @@ describe('parseDocuments: bad input', () => {
     expect(r.errors[0]!.message).toBe(
       'Duplicate key "name": already defined at line 3, column 3 (Kubernetes rejects duplicate keys)',
     );
+  });
+
+  test('a document with thousands of problems lists the first 100 and says so', () => {
+    const r = parseDocuments('a: 1\n'.repeat(500));
+    expect(r.errors).toHaveLength(MAX_PROBLEMS_PER_DOCUMENT + 1);
+    expect(r.errors[0]).toMatchObject({ line: 2, column: 1 });
+    expect(r.errors[MAX_PROBLEMS_PER_DOCUMENT]!.message).toMatch(/only the first 100 are/);
   });
 
   test('duplicate keys in flow style and after key conversion (on and "true")', () => {

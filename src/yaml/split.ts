@@ -14,10 +14,21 @@ export interface Chunk {
   end: number;
 }
 
-const START = /^---(?:[ \t]|\r?$)/;
-const END = /^\.\.\.(?:[ \t]|\r?$)/;
+/** Whether the line at `pos` (ending at `nl`) is `---` or `...` (char code `c`) followed by a space, tab or the end of the line. */
+function isMarker(text: string, pos: number, nl: number, c: number): boolean {
+  if (text.charCodeAt(pos + 1) !== c || text.charCodeAt(pos + 2) !== c) return false;
+  const after = pos + 3;
+  if (after > nl) return false;
+  if (after === nl) return true;
+  const d = text.charCodeAt(after);
+  return d === 32 || d === 9 || (d === 13 && after + 1 === nl);
+}
 
-export function splitDocuments(text: string): Chunk[] {
+/**
+ * The documents of a text, in order. Stops early (returning `maxChunks + 1`
+ * chunks) when there are more than `maxChunks`.
+ */
+export function splitDocuments(text: string, maxChunks = Infinity): Chunk[] {
   const chunks: Chunk[] = [];
   let chunkStart = 0;
   let hasContent = false;
@@ -26,15 +37,17 @@ export function splitDocuments(text: string): Chunk[] {
     let nl = text.indexOf('\n', pos);
     if (nl < 0) nl = text.length;
     const c = text.charCodeAt(pos);
-    if (c === 45 /* - */ && START.test(text.slice(pos, Math.min(nl, pos + 5)))) {
+    if (c === 45 /* - */ && isMarker(text, pos, nl, 45)) {
       if (hasContent) {
         chunks.push({ start: chunkStart, end: pos });
         chunkStart = pos;
+        if (chunks.length > maxChunks) return chunks;
       }
       // The `---` line may carry content (`--- {a: 1}`, `--- |`); count it as content.
       hasContent = true;
-    } else if (c === 46 /* . */ && END.test(text.slice(pos, Math.min(nl, pos + 5)))) {
+    } else if (c === 46 /* . */ && isMarker(text, pos, nl, 46)) {
       chunks.push({ start: chunkStart, end: Math.min(nl + 1, text.length) });
+      if (chunks.length > maxChunks) return chunks;
       chunkStart = Math.min(nl + 1, text.length);
       hasContent = false;
     } else if (!hasContent && !isBlankOrComment(text, pos, nl)) {
