@@ -8,6 +8,8 @@ import (
 	celgo "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common"
 	"github.com/google/cel-go/common/types"
+
+	apiservercel "k8s.io/apiserver/pkg/cel"
 )
 
 type overloadDecl struct {
@@ -97,7 +99,21 @@ func Declarations(ctxName, optsJSON string) declarationsResult {
 		}
 		names, ok := provider.FindStructFieldNames(name)
 		if !ok {
-			return
+			// apiserver's DeclTypeProvider does not implement FindStructFieldNames.
+			dp, isDecl := provider.(interface {
+				FindDeclType(string) (*apiservercel.DeclType, bool)
+			})
+			if !isDecl {
+				return
+			}
+			dt, found := dp.FindDeclType(name)
+			if !found {
+				return
+			}
+			names = names[:0]
+			for f := range dt.Fields {
+				names = append(names, f)
+			}
 		}
 		sort.Strings(names)
 		fields := []fieldDecl{}
@@ -113,6 +129,9 @@ func Declarations(ctxName, optsJSON string) declarationsResult {
 		res.Types[name] = fields
 	}
 	for _, v := range env.Variables() {
+		if v.Type().Kind() == types.TypeKind {
+			continue // type identifiers (int, string, ...), not variables
+		}
 		res.Variables = append(res.Variables, variableDecl{Name: v.Name(), Type: v.Type().String(), Doc: v.Description()})
 		visit(v.Type())
 	}
@@ -207,21 +226,60 @@ func TypeAt(expr, ctxName, optsJSON string, offset int) typeAtResult {
 	}
 	native := ast.NativeRep()
 	si := native.SourceInfo()
-	best := int64(-1)
-	bestLen := int32(1 << 30)
-	var bestRange struct{ start, stop int32 }
-	for id := range native.TypeMap() {
-		r, ok := si.GetOffsetRange(id)
-		if !ok {
-			continue
+	// Offset ranges of select nodes cover the '.', those of calls the '(' (cel-go parser):
+	// map the identifier under the cursor to the node it names.
+	runes := []rune(expr)
+	isIdent := func(r rune) bool {
+		return r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9')
+	}
+	tokStart, tokEnd := offset, offset
+	for tokStart > 0 && tokStart-1 < len(runes) && isIdent(runes[tokStart-1]) {
+		tokStart--
+	}
+	for tokEnd < len(runes) && isIdent(runes[tokEnd]) {
+		tokEnd++
+	}
+	targets := []int32{int32(offset)}
+	if tokEnd > tokStart {
+		after := tokEnd
+		for after < len(runes) && (runes[after] == ' ' || runes[after] == '\t') {
+			after++
 		}
-		if int32(offset) >= r.Start && int32(offset) < r.Stop && r.Stop-r.Start < bestLen {
-			best, bestLen = id, r.Stop-r.Start
-			bestRange.start, bestRange.stop = r.Start, r.Stop
+		if after < len(runes) && runes[after] == '(' {
+			targets = append([]int32{int32(after)}, targets...)
+		}
+		before := tokStart - 1
+		for before >= 0 && (runes[before] == ' ' || runes[before] == '\t' || runes[before] == '\n') {
+			before--
+		}
+		if before >= 0 && (runes[before] == '.') {
+			targets = append([]int32{int32(before)}, targets...)
+		}
+		targets = append(targets, int32(tokStart))
+	}
+	best := int64(-1)
+	var bestRange struct{ start, stop int32 }
+	for _, target := range targets {
+		bestLen := int32(1 << 30)
+		for id := range native.TypeMap() {
+			r, ok := si.GetOffsetRange(id)
+			if !ok {
+				continue
+			}
+			if target >= r.Start && target < r.Stop && r.Stop-r.Start < bestLen {
+				best, bestLen = id, r.Stop-r.Start
+				bestRange.start, bestRange.stop = r.Start, r.Stop
+			}
+		}
+		if best >= 0 {
+			break
 		}
 	}
 	if best < 0 {
 		return typeAtResult{}
+	}
+	if tokEnd > tokStart {
+		bestRange.start, bestRange.stop = int32(tokStart), int32(tokEnd)
 	}
 	t := native.GetType(best)
 	res := typeAtResult{OK: true, Type: typeStr(t), Start: int(bestRange.start), End: int(bestRange.stop)}

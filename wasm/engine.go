@@ -240,6 +240,33 @@ type compiled struct {
 	opts   compileOptions
 }
 
+// Programs for evaluation are cached (the same expression is evaluated against many inputs).
+var (
+	programCache    = map[string]*compiled{}
+	programCacheMax = 512
+)
+
+func cachedCompile(expr, ctxName string, o compileOptions, envType environment.Type) (*compiled, error) {
+	key := ctxName + "\x00" + policyKey(o.HasParams, visibleVariables(ctxName, o), envType) + "\x00" + expr
+	if c, ok := programCache[key]; ok {
+		return c, nil
+	}
+	c, err := compileIn(expr, ctxName, o, envType)
+	if err != nil {
+		return nil, err
+	}
+	if len(programCache) >= programCacheMax {
+		for k := range programCache { // evict an arbitrary half
+			delete(programCache, k)
+			if len(programCache) < programCacheMax/2 {
+				break
+			}
+		}
+	}
+	programCache[key] = c
+	return c, nil
+}
+
 func compileIn(expr, ctxName string, o compileOptions, envType environment.Type) (*compiled, error) {
 	initBase()
 	spec, ok := contexts[ctxName]
@@ -334,6 +361,10 @@ func envFor(ctxName string, o compileOptions) (*celgo.Env, *policyCompiler, erro
 	env, err := extended.Env(environment.NewExpressions)
 	if err != nil {
 		return nil, nil, err
+	}
+	if len(envCache) > 64 {
+		envCache = map[string]*celgo.Env{}
+		envCachePC = map[string]*policyCompiler{}
 	}
 	envCache[key] = env
 	envCachePC[key] = pc
@@ -745,7 +776,7 @@ func Evaluate(expr, ctxName, optsJSON, inputsID string, timeoutMs int) evalResul
 	if !ok {
 		return evalResult{Stage: "runtime", Message: fmt.Sprintf("unknown inputs id %q", inputsID)}
 	}
-	c, err := compileIn(expr, ctxName, o, environment.StoredExpressions)
+	c, err := cachedCompile(expr, ctxName, o, environment.StoredExpressions)
 	if err != nil {
 		return evalResult{Stage: "compile", Message: err.Error()}
 	}

@@ -89,3 +89,115 @@ export interface CelCompiler {
   /** undefined means "not known yet" (e.g. the worker has not answered): validation skips the CEL check. */
   compile(expression: string, context: CelContext, options?: CelCompileOptions): CelCompileResult | undefined;
 }
+
+// ---------------------------------------------------------------------------
+// Extensions (engine module). Additive only.
+
+/**
+ * Extra compile options understood by the engine. `variableName` applies to the
+ * `vap-variable` context (also used for MutatingAdmissionPolicy `spec.variables`): only the
+ * variables *before* it in `variables` are declared, as the apiserver compiles them in order.
+ */
+export interface CelCompileOptionsExt extends CelCompileOptions {
+  variableName?: string;
+}
+
+/** How the apiserver files a compile error: field.Invalid, field.Required or field.InternalError. */
+export type CelErrorType = 'Invalid' | 'Required' | 'Internal';
+
+/** CelCompileResult as the engine returns it (a CelCompileResult plus the error type). */
+export interface CelCompileResultExt extends CelCompileResult {
+  errorType?: CelErrorType;
+}
+
+/** A successful evaluation with the extra fields the engine provides. */
+export interface CelEvalSuccessExt {
+  ok: true;
+  value: unknown;
+  /** The runtime type name (`int`, `double`, `map`, `list`, `google.protobuf.Timestamp`, ...). */
+  type: string;
+  cost: number;
+  /** The checked (static) result type of the expression, e.g. `dyn`, `bool`. */
+  staticType?: string;
+  /** The value in CEL literal syntax (`1.0`, `3u`, `duration("5s")`, `{"a": 1}`). */
+  display?: string;
+}
+
+/** One function overload as declared in the environment. */
+export interface CelOverload {
+  id: string;
+  /** `string.startsWith(string) -> bool` or `size(list(A)) -> int`. */
+  signature: string;
+  member: boolean;
+  receiver?: string;
+  args: string[];
+  result: string;
+  doc?: string;
+  examples?: string[];
+}
+
+export interface CelFunction {
+  name: string;
+  doc?: string;
+  overloads: CelOverload[];
+}
+
+export interface CelMacro {
+  name: string;
+  argCount: number;
+  varArg: boolean;
+  receiver: boolean;
+  doc?: string;
+  examples?: string[];
+}
+
+/** What the environment of a context declares (read from the cel.Env). */
+export interface CelDeclarations {
+  ok: boolean;
+  message?: string;
+  context: CelContext;
+  /** The result types the context requires (`bool`; `string`, `null_type`; `any`, `dyn`; `Object`; `list(JSONPatch)`). */
+  resultTypes: string[];
+  variables: { name: string; type: string; doc?: string }[];
+  /** Fields of every object type reachable from the variables, by type name (`kubernetes.AdmissionRequest`, `kubernetes.variables`, ...). */
+  types: Record<string, { name: string; type: string }[]>;
+  functions: CelFunction[];
+  macros: CelMacro[];
+}
+
+/** The checked type of the smallest sub-expression at a position. Offsets are 0-based code points. */
+export interface CelTypeAt {
+  ok: boolean;
+  type?: string;
+  start?: number;
+  end?: number;
+  /** The referenced variable name or the chosen overload ids. */
+  detail?: string;
+}
+
+/** Versions and limits reported by the engine. */
+export interface CelEngineInfo {
+  kubernetesVersion: string;
+  compatibilityVersion: string;
+  apiserverModule: string;
+  celGoModule: string;
+  perCallLimit: number;
+  runtimeCelCostBudget: number;
+  runtimeCelCostBudgetMatchConditions: number;
+  maxEvaluatedMessageExpressionSizeBytes: number;
+  checkFrequency: number;
+}
+
+/** k8s.io/apiserver/pkg/apis/cel/config.go (unchanged since 1.27; the engine reports the same numbers in CelEngineInfo). */
+export const CEL_LIMITS = {
+  /** Per-expression runtime cost limit: exceeding it aborts with "operation cancelled: actual cost limit exceeded". */
+  perCallLimit: 1_000_000,
+  /** Per policy evaluation (validations + messageExpressions + the variables they use), and per MAP mutation. */
+  runtimeCelCostBudget: 10_000_000,
+  /** Per webhook / per policy-binding evaluation of matchConditions. */
+  runtimeCelCostBudgetMatchConditions: 2_500_000,
+  /** Longer messageExpression results fall back to `message`. */
+  maxEvaluatedMessageExpressionSizeBytes: 5 * 1024,
+  /** Comprehension iterations between interrupt checks. */
+  checkFrequency: 100,
+} as const;

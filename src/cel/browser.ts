@@ -1,0 +1,139 @@
+/**
+ * The page side of the CEL worker: one Web Worker running the Go program, a wall-clock
+ * deadline per request (the worker is terminated and replaced when it passes, so the page
+ * never freezes), and replay of stored test inputs into a replacement worker.
+ */
+import type { WorkerInit, WorkerRequest, WorkerResponse } from './protocol';
+import type { CelEngineInfo } from './types';
+
+type Op = WorkerRequest['op'];
+type RequestBody = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+
+interface Pending {
+  body: RequestBody;
+  resolve: (v: unknown) => void;
+  fallback: (message: string) => unknown;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+export interface WorkerClientOptions {
+  /** The page's base URL; cel/wasm_exec.js and cel/cel.wasm are resolved against it. */
+  baseUrl: string;
+  /** Wall-clock deadline per request once the worker is ready (ms). */
+  timeoutMs: number;
+  /** Called whenever a worker is (re)started and ready. */
+  onReady?: (info: CelEngineInfo, startMs: number) => void;
+}
+
+export class WorkerClient {
+  private worker: Worker | undefined;
+  private isReady = false;
+  private failure: string | undefined;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  /** Stored inputs (id -> JSON), replayed into a replacement worker. */
+  readonly inputs = new Map<string, string>();
+  info: CelEngineInfo | undefined;
+  restarts = 0;
+  private readyWaiters: ((failure: string | undefined) => void)[] = [];
+
+  constructor(private readonly opts: WorkerClientOptions) {}
+
+  /** Starts the worker; resolves with undefined when ready or with the failure message. */
+  start(): Promise<string | undefined> {
+    if (!this.worker) this.spawn();
+    if (this.isReady || this.failure !== undefined) return Promise.resolve(this.failure);
+    return new Promise((resolve) => this.readyWaiters.push(resolve));
+  }
+
+  get failed(): string | undefined {
+    return this.failure;
+  }
+
+  private spawn(): void {
+    this.isReady = false;
+    const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+    this.worker = worker;
+    worker.onmessage = (ev: MessageEvent<WorkerResponse>) => {
+      if (worker !== this.worker) return;
+      const msg = ev.data;
+      if (msg.op === 'ready') {
+        this.isReady = true;
+        this.info = msg.info;
+        this.opts.onReady?.(msg.info, msg.startMs);
+        for (const [id, json] of this.inputs) this.post({ id: 0, op: 'setInputs', inputsId: id, inputsJSON: json });
+        for (const [id, p] of this.pending) this.send(id, p);
+        for (const w of this.readyWaiters.splice(0)) w(undefined);
+      } else if (msg.op === 'failed') {
+        this.fail(msg.message);
+      } else {
+        const p = this.pending.get(msg.id);
+        if (!p) return;
+        this.pending.delete(msg.id);
+        if (p.timer) clearTimeout(p.timer);
+        p.resolve(msg.result);
+      }
+    };
+    worker.onerror = (ev: ErrorEvent) => {
+      if (worker !== this.worker) return;
+      ev.preventDefault();
+      this.fail(ev.message || 'the CEL worker failed to start');
+    };
+    const init: WorkerInit = { op: 'init', baseUrl: this.opts.baseUrl };
+    worker.postMessage(init);
+  }
+
+  private fail(message: string): void {
+    this.failure = message;
+    this.worker?.terminate();
+    this.worker = undefined;
+    for (const [id, p] of this.pending) {
+      this.pending.delete(id);
+      if (p.timer) clearTimeout(p.timer);
+      p.resolve(p.fallback(`CEL engine unavailable: ${message}`));
+    }
+    for (const w of this.readyWaiters.splice(0)) w(message);
+  }
+
+  private post(req: WorkerRequest): void {
+    this.worker?.postMessage(req);
+  }
+
+  private send(id: number, p: Pending): void {
+    if (p.timer) clearTimeout(p.timer);
+    p.timer = setTimeout(() => this.timeout(id), this.opts.timeoutMs);
+    this.post({ ...p.body, id } as WorkerRequest);
+  }
+
+  private timeout(id: number): void {
+    const p = this.pending.get(id);
+    if (!p) return;
+    this.pending.delete(id);
+    p.resolve(p.fallback(`timed out after ${this.opts.timeoutMs} ms (the CEL worker was restarted)`));
+    // The Go program cannot be interrupted from outside: replace the worker. Other pending
+    // requests are sent again to the new worker once it is ready.
+    this.worker?.terminate();
+    this.worker = undefined;
+    this.restarts++;
+    for (const q of this.pending.values()) if (q.timer) clearTimeout(q.timer);
+    this.spawn();
+  }
+
+  /** Sends a request; `fallback` gives the value to resolve with when the deadline passes or the worker fails. */
+  request<T>(body: RequestBody & { op: Op }, fallback: (message: string) => T): Promise<T> {
+    if (this.failure !== undefined) return Promise.resolve(fallback(`CEL engine unavailable: ${this.failure}`));
+    return new Promise<T>((resolve) => {
+      const id = this.nextId++;
+      const p: Pending = { body, resolve: resolve as (v: unknown) => void, fallback };
+      this.pending.set(id, p);
+      if (!this.worker) this.spawn();
+      if (this.isReady) this.send(id, p);
+    });
+  }
+
+  terminate(): void {
+    this.worker?.terminate();
+    this.worker = undefined;
+    this.isReady = false;
+  }
+}

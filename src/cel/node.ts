@@ -1,0 +1,41 @@
+/**
+ * Node loader (vitest, benchmarks, scripts): reads the built cel.wasm from disk and runs
+ * the Go program in-process. `CEL_WASM` overrides the path; default
+ * `public/cel/cel.wasm` relative to the repository; wasm_exec.js is taken from the same
+ * directory. Never bundled for the browser (the node: modules are imported dynamically).
+ */
+import { startGo, type RawCelApi } from './raw';
+
+// Hidden from the bundler: this file is only ever loaded in Node.
+const nodeImport = (name: string): Promise<unknown> => import(/* @vite-ignore */ `node:${name}`);
+
+export async function loadRawInNode(): Promise<RawCelApi> {
+  const fs = (await nodeImport('fs')) as typeof import('node:fs');
+  const path = (await nodeImport('path')) as typeof import('node:path');
+  const url = (await nodeImport('url')) as typeof import('node:url');
+  const here = path.dirname(url.fileURLToPath(import.meta.url));
+  const wasmPath = process.env.CEL_WASM
+    ? path.resolve(process.env.CEL_WASM)
+    : path.resolve(here, '..', '..', 'public', 'cel', 'cel.wasm');
+  if (!fs.existsSync(wasmPath)) {
+    throw new Error(`CEL engine not built: ${wasmPath} is missing (run npm run build:wasm)`);
+  }
+  const execPath = path.join(path.dirname(wasmPath), 'wasm_exec.js');
+  if (!fs.existsSync(execPath)) throw new Error(`wasm_exec.js is missing next to ${wasmPath}`);
+
+  const g = globalThis as unknown as Record<string, unknown>;
+  // Go must not see a real Node fs (zone lookups would block inside a JS callback):
+  // wasm_exec.js installs its ENOSYS stub only when globalThis.fs is absent.
+  const savedFs = g.fs;
+  if (savedFs !== undefined) delete g.fs;
+  try {
+    if (typeof g.Go !== 'function') {
+      // wasm_exec.js is a classic script that defines globalThis.Go.
+      new Function(fs.readFileSync(execPath, 'utf8'))();
+    }
+    const bytes = fs.readFileSync(wasmPath);
+    return await startGo(async (imports) => (await WebAssembly.instantiate(bytes, imports)).instance);
+  } finally {
+    if (savedFs !== undefined) g.fs = savedFs;
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * The Go side's JS surface (wasm/main_js.go) and a typed, synchronous wrapper around it.
+ * Strings in, JSON strings out. Runs wherever the Go program runs (Node in-process, or the
+ * Web Worker).
+ */
+import type {
+  CelCompileOptions,
+  CelCompileResultExt,
+  CelContext,
+  CelDeclarations,
+  CelEngineInfo,
+  CelEvalResult,
+  CelEvalSuccessExt,
+  CelTypeAt,
+} from './types';
+
+/** The object the Go program sets on globalThis.__admissionWorkbenchCel. */
+export interface RawCelApi {
+  compile(expression: string, context: string, optionsJSON: string): string;
+  evaluate(expression: string, context: string, optionsJSON: string, inputsId: string, timeoutMs: number): string;
+  setInputs(id: string, inputsJSON: string): string;
+  dropInputs(id: string): string;
+  declarations(context: string, optionsJSON: string): string;
+  typeAt(expression: string, context: string, optionsJSON: string, offset: number): string;
+  info(): string;
+}
+
+export const RAW_GLOBAL = '__admissionWorkbenchCel';
+export const READY_GLOBAL = '__admissionWorkbenchCelReady';
+
+/** Go-side deadline (ms) checked every 100 comprehension iterations; the worker's wall-clock deadline is the hard stop. */
+export const GO_EVAL_DEADLINE_MS = 1500;
+
+export type EvalResult = CelEvalResult | CelEvalSuccessExt;
+
+/** Synchronous engine operations on the Go program. */
+export interface SyncEngine {
+  compile(expression: string, context: CelContext, options?: CelCompileOptions): CelCompileResultExt;
+  /** inputsId from setInputs. */
+  evaluate(expression: string, context: CelContext, inputsId: string, options?: CelCompileOptions): EvalResult;
+  /** Returns '' or an error message (invalid inputs). */
+  setInputs(id: string, inputsJSON: string): string;
+  dropInputs(id: string): void;
+  declarations(context: CelContext, options?: CelCompileOptions): CelDeclarations;
+  typeAt(expression: string, context: CelContext, offset: number, options?: CelCompileOptions): CelTypeAt;
+  info(): CelEngineInfo;
+}
+
+export function optionsJSON(options?: CelCompileOptions): string {
+  return options ? JSON.stringify(options) : '';
+}
+
+function parse<T>(json: string, fallback: (message: string) => T): T {
+  try {
+    return JSON.parse(json) as T;
+  } catch (e) {
+    return fallback(`engine returned invalid JSON: ${String(e)}`);
+  }
+}
+
+export function wrapRaw(raw: RawCelApi): SyncEngine {
+  return {
+    compile(expression, context, options) {
+      const r = parse<CelCompileResultExt>(raw.compile(expression, context, optionsJSON(options)), (message) => ({
+        ok: false,
+        message,
+        issues: [],
+      }));
+      if (!Array.isArray(r.issues)) r.issues = [];
+      return r;
+    },
+    evaluate(expression, context, inputsId, options) {
+      const r = parse<EvalResult>(
+        raw.evaluate(expression, context, optionsJSON(options), inputsId, GO_EVAL_DEADLINE_MS),
+        (message) => ({ ok: false, stage: 'runtime', message }),
+      );
+      if (r.ok && !('value' in r)) (r as { value: unknown }).value = null;
+      return r;
+    },
+    setInputs(id, inputsJSON) {
+      return raw.setInputs(id, inputsJSON);
+    },
+    dropInputs(id) {
+      raw.dropInputs(id);
+    },
+    declarations(context, options) {
+      return parse<CelDeclarations>(raw.declarations(context, optionsJSON(options)), (message) => ({
+        ok: false,
+        message,
+        context,
+        resultTypes: [],
+        variables: [],
+        types: {},
+        functions: [],
+        macros: [],
+      }));
+    },
+    typeAt(expression, context, offset, options) {
+      return parse<CelTypeAt>(raw.typeAt(expression, context, optionsJSON(options), offset), () => ({ ok: false }));
+    },
+    info() {
+      return JSON.parse(raw.info()) as CelEngineInfo;
+    },
+  };
+}
+
+/** Go's `go.run` host object (wasm_exec.js). */
+interface GoHost {
+  importObject: WebAssembly.Imports;
+  run(instance: WebAssembly.Instance): Promise<void>;
+}
+
+/**
+ * Starts the Go program. globalThis.Go (wasm_exec.js) must already be defined. Resolves
+ * with the raw API once main() has registered it.
+ */
+export async function startGo(
+  instantiate: (imports: WebAssembly.Imports) => Promise<WebAssembly.Instance>,
+): Promise<RawCelApi> {
+  const g = globalThis as unknown as Record<string, unknown>;
+  const GoCtor = g.Go as (new () => GoHost) | undefined;
+  if (typeof GoCtor !== 'function') throw new Error('wasm_exec.js did not define globalThis.Go');
+  const go = new GoCtor();
+  const instance = await instantiate(go.importObject);
+  const ready = new Promise<void>((resolve) => {
+    g[READY_GLOBAL] = () => resolve();
+  });
+  const exited = go.run(instance).then(() => {
+    throw new Error('the CEL engine exited');
+  });
+  await Promise.race([ready, exited]);
+  const raw = g[RAW_GLOBAL] as RawCelApi | undefined;
+  if (!raw) throw new Error('the CEL engine did not register its API');
+  return raw;
+}
