@@ -8,10 +8,24 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
+import type { CelCompiler } from '../../cel/types';
 import { validate } from '../validate';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 const corpus = resolve(repoRoot, '../shared/corpus/realworld');
+const celWasm = process.env.CEL_WASM ? resolve(process.env.CEL_WASM) : resolve(repoRoot, 'public/cel/cel.wasm');
+
+/** The CEL engine (src/cel, Node loader), when it and its built WebAssembly are present. */
+async function loadCompiler(): Promise<CelCompiler | undefined> {
+  if (!existsSync(celWasm)) return undefined;
+  const modulePath = '../../cel/index';
+  const cel = (await import(/* @vite-ignore */ modulePath).catch(() => undefined)) as
+    | { loadCel(): Promise<void>; createSyncCompiler(): CelCompiler }
+    | undefined;
+  if (!cel) return undefined;
+  await cel.loadCel();
+  return cel.createSyncCompiler();
+}
 
 /** Documents of a YAML stream, `kind: List` unwrapped. */
 function objectsOf(text: string): unknown[] {
@@ -42,5 +56,16 @@ describe.skipIf(!existsSync(corpus))('real-world corpus', () => {
     expect(warnings.every((w) => /^6[89]-.*static\.k8s\.io/.test(w))).toBe(true);
     expect(problems).toEqual([]);
     expect(checked).toBeGreaterThan(100);
+  });
+
+  it('also compiles every CEL expression without an error (when the CEL engine is built)', { timeout: 180_000 }, async (ctx) => {
+    const cel = await loadCompiler();
+    if (!cel) return ctx.skip();
+    const problems: string[] = [];
+    for (const f of readdirSync(corpus).filter((x) => /\.ya?ml$/.test(x))) {
+      for (const obj of objectsOf(readFileSync(join(corpus, f), 'utf8')))
+        for (const e of validate(obj, { cel })) if (e.severity !== 'warning') problems.push(`${f}: ${e.field}: ${e.message}`);
+    }
+    expect(problems).toEqual([]);
   });
 });
