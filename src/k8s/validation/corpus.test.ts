@@ -16,7 +16,9 @@ const corpus = resolve(repoRoot, '../shared/corpus/realworld');
 const celWasm = process.env.CEL_WASM ? resolve(process.env.CEL_WASM) : resolve(repoRoot, 'public/cel/cel.wasm');
 
 /** The CEL engine (src/cel, Node loader), when it and its built WebAssembly are present. */
-async function loadCompiler(): Promise<CelCompiler | undefined> {
+let compilerPromise: Promise<CelCompiler | undefined> | undefined;
+const loadCompiler = (): Promise<CelCompiler | undefined> => (compilerPromise ??= loadCompilerOnce());
+async function loadCompilerOnce(): Promise<CelCompiler | undefined> {
   if (!existsSync(celWasm)) return undefined;
   const modulePath = '../../cel/index';
   const cel = (await import(/* @vite-ignore */ modulePath).catch(() => undefined)) as
@@ -67,5 +69,31 @@ describe.skipIf(!existsSync(corpus))('real-world corpus', () => {
         for (const e of validate(obj, { cel })) if (e.severity !== 'warning') problems.push(`${f}: ${e.field}: ${e.message}`);
     }
     expect(problems).toEqual([]);
+  });
+
+  it('sends each expression to the engine with the apiserver environment (when the CEL engine is built)', { timeout: 180_000 }, async (ctx) => {
+    const cel = await loadCompiler();
+    if (!cel) return ctx.skip();
+    const vap = (spec: object) => ({
+      apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'p' },
+      spec: { matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }] }, ...spec },
+    });
+    const fields = (spec: object) => validate(vap(spec), { cel }).map((e) => `${e.type} ${e.field}`);
+    // params only with paramKind
+    expect(fields({ validations: [{ expression: 'params.x == 1' }] })).toEqual(['Invalid spec.validations[0].expression']);
+    expect(fields({ paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, validations: [{ expression: "params.data.x == '1'" }] })).toEqual([]);
+    // a variable sees only the variables before it; validations see them all
+    expect(fields({ variables: [{ name: 'a', expression: 'variables.b' }, { name: 'b', expression: '1' }], validations: [{ expression: 'variables.b == 1' }] })).toEqual([
+      'Invalid spec.variables[0].expression',
+    ]);
+    // matchConditions do not see variables
+    expect(fields({ variables: [{ name: 'x', expression: 'true' }], matchConditions: [{ name: 'm', expression: 'variables.x' }], validations: [{ expression: 'true' }] })).toEqual([
+      'Invalid spec.matchConditions[0].expression',
+    ]);
+    // result types: bool, string, string or null
+    expect(fields({ validations: [{ expression: '6', messageExpression: '1' }], auditAnnotations: [{ key: 'k', valueExpression: 'null' }] })).toEqual([
+      'Invalid spec.validations[0].expression',
+      'Invalid spec.validations[0].messageExpression',
+    ]);
   });
 });
