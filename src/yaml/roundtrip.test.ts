@@ -96,6 +96,18 @@ describe('round trip', () => {
     }
   });
 
+  test('keys longer than YAML allows for implicit keys (1024) use the explicit `? key` form', () => {
+    for (const k of ['k'.repeat(1020), 'k'.repeat(2000), `${'on'.repeat(600)}\n`, 'a: '.repeat(400)]) {
+      for (const v of ['x', { nested: [1, { a: 'b\nc' }] }, [], ['a', ['b']], 'multi\nline\n']) {
+        const x = { [k]: v, after: 1 };
+        const text = serializeDocuments([x]);
+        const back = parseDocuments(text);
+        expect(back.errors).toEqual([]);
+        expect(back.documents[0]!.object).toEqual(x);
+      }
+    }
+  });
+
   test('every JSON-like top-level value with allowNonObjects', () => {
     const values: unknown[] = [...NASTY_STRINGS, ...NASTY_NUMBERS, true, false, [], {}, [[]], [{}], ['a', ['b', ['c']]]];
     const text = serializeDocuments(values);
