@@ -69,7 +69,7 @@ describe('withDefaults: webhook configurations (v1)', () => {
   });
   it('skips elements of the wrong type', () => {
     const odd = frozen({ ...vwc, webhooks: ['x', 3] });
-    expect(withDefaults(odd)).toBe(odd);
+    expect(withDefaults(odd)).toEqual(odd);
   });
   it('defaults a null element as the zero struct, as Go decodes it', () => {
     const out = withDefaults(frozen({ ...vwc, webhooks: [null] }));
@@ -91,7 +91,9 @@ describe.each(['v1', 'v1beta1', 'v1alpha1'])('withDefaults: policies and binding
   });
   it('defaults a binding matchResources only when present, and never parameterNotFoundAction', () => {
     const b = frozen({ apiVersion: `${G}/${v}`, kind: 'ValidatingAdmissionPolicyBinding', spec: { paramRef: { name: 'x' } } });
-    expect(withDefaults(b)).toBe(b);
+    expect(withDefaults(b)).toEqual(b);
+    expect(withDefaults(b)).not.toBe(b);
+    expect(withDefaults(b).spec).toBe(b.spec); // untouched subtrees are shared
     const withMR = frozen({ ...b, kind: 'MutatingAdmissionPolicyBinding', spec: { matchResources: {} } });
     expect(withDefaults(withMR).spec).toEqual({ matchResources: { matchPolicy: 'Equivalent', namespaceSelector: {}, objectSelector: {} } });
   });

@@ -4,8 +4,9 @@
  * zz_generated.defaults.go; the v1beta1/v1alpha1 policy kinds default the same
  * fields). Only absent (missing or null) fields are filled; explicit values such
  * as `failurePolicy: ""` or `timeoutSeconds: 0` are kept and then rejected.
- * Returns a new object; the input is never mutated (objects on the way to a
- * defaulted field are copied once, the rest is shared).
+ * Returns a new object; the input is never mutated. Copy-on-write: objects on
+ * the way to a defaulted field are copied once, untouched subtrees are shared
+ * with the input (treat both as immutable).
  */
 
 type Obj = Record<string, unknown>;
@@ -134,8 +135,9 @@ const defaulters: Readonly<Record<string, { versions: readonly string[]; f: Defa
 };
 
 /**
- * The object as the apiserver sees it after defaulting. Objects of other kinds
- * or versions, and non-objects, are returned unchanged (the same reference).
+ * The object as the apiserver sees it after defaulting (always a new top-level
+ * object for the six kinds). Objects of other kinds or versions, and
+ * non-objects, are returned unchanged (the same reference).
  */
 export function withDefaults<T>(object: T): T {
   if (!isObject(object)) return object;
@@ -143,5 +145,6 @@ export function withDefaults<T>(object: T): T {
   if (typeof apiVersion !== 'string' || typeof kind !== 'string' || !Object.hasOwn(defaulters, kind)) return object;
   const d = defaulters[kind]!;
   if (!d.versions.some((v) => apiVersion === `${GROUP}/${v}`)) return object;
-  return apply(object, d.f) as T;
+  const out = apply(object, d.f);
+  return (out === object ? { ...object } : out) as T;
 }
