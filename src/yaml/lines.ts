@@ -11,10 +11,16 @@ export interface LineIndex {
 
 export function lineIndex(text: string): LineIndex {
   const starts: number[] = [0];
-  let i = text.indexOf('\n');
-  while (i >= 0) {
-    starts.push(i + 1);
-    i = text.indexOf('\n', i + 1);
+  if (text.includes('\r') && /\r(?!\n)/.test(text)) {
+    // Lone CRs break lines too (as in YAML and Monaco).
+    const re = /\r\n?|\n/g;
+    for (let m = re.exec(text); m; m = re.exec(text)) starts.push(m.index + m[0].length);
+  } else {
+    let i = text.indexOf('\n');
+    while (i >= 0) {
+      starts.push(i + 1);
+      i = text.indexOf('\n', i + 1);
+    }
   }
   const lineOf = (offset: number): number => {
     let lo = 0;

@@ -437,6 +437,12 @@ describe('parseDocuments: types as Kubernetes (sigs.k8s.io/yaml → go-yaml v2) 
     expect(Object.getPrototypeOf(o)).toBe(Object.prototype);
   });
 
+  test('lone CR line endings count as line breaks in positions', () => {
+    const r = parseDocuments('kind: A\rspec:\r  x: 1\r');
+    expect(r.errors).toEqual([]);
+    expect(r.documents[0]!.positions.positionOf('spec.x').value).toMatchObject({ startLine: 3, startColumn: 6 });
+  });
+
   test('CRLF line endings and a BOM', () => {
     const r = parseDocuments('\uFEFFkind: A\r\nspec:\r\n  x: "y"\r\n---\r\nkind: B\r\n');
     expect(r.errors).toEqual([]);
