@@ -188,3 +188,14 @@ describe.each<[string, string[]]>([
 ])('isDNS1123Label(%j)', (value, expected) => {
   it('gives the expected messages', () => expect(isDNS1123Label(value)).toEqual(expected));
 });
+
+describe('remembered valid values', () => {
+  it('give the same answers the second time, valid or not', () => {
+    for (let i = 0; i < 2; i++) {
+      expect(isQualifiedName('example.com/name')).toEqual([]);
+      expect(isQualifiedName('-bad')).toHaveLength(1);
+      expect(isDNS1123Subdomain('ok.example.com')).toEqual([]);
+      expect(isDNS1123Subdomain('Bad')).toHaveLength(1);
+    }
+  });
+});

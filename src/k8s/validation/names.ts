@@ -5,6 +5,26 @@
  */
 import { byteLength } from './values';
 
+/** No messages: the value is valid. Frozen, shared: callers only read message lists. */
+const VALID: readonly string[] = Object.freeze([]);
+
+/**
+ * Remember values a format accepted (workspaces repeat the same label keys, versions and
+ * names thousands of times). Bounded: cleared when it grows past `limit`.
+ */
+function memoValid(check: (value: string) => string[], limit = 20_000): (value: string) => string[] {
+  const valid = new Set<string>();
+  return (value) => {
+    if (valid.has(value)) return VALID as string[];
+    const msgs = check(value);
+    if (msgs.length === 0) {
+      if (valid.size >= limit) valid.clear();
+      valid.add(value);
+    }
+    return msgs;
+  };
+}
+
 /** validation.MaxLenError */
 export const maxLenError = (length: number): string => `must be no more than ${length} characters`;
 
@@ -29,12 +49,12 @@ const dns1123SubdomainRegexp = new RegExp(`^${dns1123SubdomainFmt}$`);
 export const DNS1123SubdomainMaxLength = 253;
 
 /** content.IsDNS1123Subdomain */
-export function isDNS1123Subdomain(value: string): string[] {
+export const isDNS1123Subdomain = memoValid(function isDNS1123Subdomain(value: string): string[] {
   const errs: string[] = [];
   if (byteLength(value) > DNS1123SubdomainMaxLength) errs.push(maxLenError(DNS1123SubdomainMaxLength));
   if (!dns1123SubdomainRegexp.test(value)) errs.push(regexError(dns1123SubdomainErrorMsg, dns1123SubdomainFmt, 'example.com'));
   return errs;
-}
+});
 
 /** content.IsDNS1123Label: a valid subdomain that is not a label can only have dots. */
 export function isDNS1123Label(value: string): string[] {
@@ -54,12 +74,12 @@ const dns1035LabelRegexp = new RegExp(`^${dns1035LabelFmt}$`);
 export const DNS1035LabelMaxLength = 63;
 
 /** validation.IsDNS1035Label */
-export function isDNS1035Label(value: string): string[] {
+export const isDNS1035Label = memoValid(function isDNS1035Label(value: string): string[] {
   const errs: string[] = [];
   if (byteLength(value) > DNS1035LabelMaxLength) errs.push(maxLenError(DNS1035LabelMaxLength));
   if (!dns1035LabelRegexp.test(value)) errs.push(regexError(dns1035LabelErrMsg, dns1035LabelFmt, 'my-name', 'abc-123'));
   return errs;
-}
+});
 
 const labelKeyFmt = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
 const labelKeyErrMsg = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
@@ -67,7 +87,7 @@ const labelKeyRegexp = new RegExp(`^${labelKeyFmt}$`);
 const labelKeyMaxLength = 63;
 
 /** content.IsLabelKey (= validation.IsQualifiedName): optional DNS-subdomain prefix and '/', then a name part. */
-export function isQualifiedName(value: string): string[] {
+export const isQualifiedName = memoValid(function isQualifiedName(value: string): string[] {
   const errs: string[] = [];
   const parts = value.split('/');
   let name: string;
@@ -91,7 +111,7 @@ export function isQualifiedName(value: string): string[] {
   else if (byteLength(name) > labelKeyMaxLength) errs.push(`name part ${maxLenError(labelKeyMaxLength)}`);
   if (!labelKeyRegexp.test(name)) errs.push(`name part ${regexError(labelKeyErrMsg, labelKeyFmt, 'MyName', 'my.name', '123-abc')}`);
   return errs;
-}
+});
 
 const labelValueFmt = `(${labelKeyFmt})?`;
 const labelValueErrMsg =
@@ -100,12 +120,12 @@ const labelValueRegexp = new RegExp(`^${labelValueFmt}$`);
 export const LabelValueMaxLength = 63;
 
 /** content.IsLabelValue */
-export function isLabelValue(value: string): string[] {
+export const isLabelValue = memoValid(function isLabelValue(value: string): string[] {
   const errs: string[] = [];
   if (byteLength(value) > LabelValueMaxLength) errs.push(maxLenError(LabelValueMaxLength));
   if (!labelValueRegexp.test(value)) errs.push(regexError(labelValueErrMsg, labelValueFmt, 'MyValue', 'my_value', '12345'));
   return errs;
-}
+});
 
 /** content.IsPathSegmentName: not '.' or '..' (and then nothing else), no '/' or '%'. Empty and length are not checked. */
 export function isPathSegmentName(name: string): string[] {
