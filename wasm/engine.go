@@ -32,7 +32,9 @@ import (
 	"time"
 
 	celgo "github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/common/types/traits"
 
 	admissionv1 "k8s.io/api/admission/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -841,6 +843,20 @@ func Evaluate(expr, ctxName, optsJSON, inputsID string, timeoutMs int) evalResul
 		if objVal, ok := v.(*dynamic.ObjectVal); ok {
 			if err := objVal.CheckTypeNamesMatchFieldPathNames(); err != nil {
 				return evalResult{Stage: "runtime", Message: fmt.Sprintf("type mismatch: %v", err), Cost: &cost}
+			}
+		}
+	}
+	if ctxName == "map-jsonPatch" {
+		// patch/json_patch.go evaluatePatchExpression: Object{} values are type-name checked.
+		if l, ok := v.(traits.Lister); ok {
+			for it := l.Iterator(); it.HasNext() == types.True; {
+				if op, ok := it.Next().(*mutation.JSONPatchVal); ok && op.Val != nil {
+					if objVal, ok := op.Val.(*dynamic.ObjectVal); ok {
+						if err := objVal.CheckTypeNamesMatchFieldPathNames(); err != nil {
+							return evalResult{Stage: "runtime", Message: fmt.Sprintf("type mismatch: %v", err), Cost: &cost}
+						}
+					}
+				}
 			}
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/google/cel-go/common/types/traits"
 
 	"k8s.io/apiserver/pkg/authorization/authorizer"
+	"k8s.io/apiserver/pkg/cel/mutation"
 	"k8s.io/apiserver/pkg/cel/mutation/dynamic"
 )
 
@@ -80,6 +81,15 @@ func valToJSON(v ref.Val) any {
 		return nil
 	case *dynamic.ObjectVal:
 		return nativeJSON(t.Value())
+	case *mutation.JSONPatchVal:
+		out := map[string]any{"op": t.Op, "path": t.Path}
+		if t.From != "" {
+			out["from"] = t.From
+		}
+		if t.Val != nil {
+			out["value"] = valToJSON(t.Val)
+		}
+		return out
 	}
 	if types.IsError(v) {
 		return fmt.Sprint(v)
@@ -224,6 +234,16 @@ func writeDisplay(b *strings.Builder, v ref.Val, depth int) {
 	case *dynamic.ObjectVal:
 		b.WriteString(t.Type().TypeName())
 		writeNative(b, t.Value(), depth+1)
+	case *mutation.JSONPatchVal:
+		fmt.Fprintf(b, "JSONPatch{op: %q, path: %q", t.Op, t.Path)
+		if t.From != "" {
+			fmt.Fprintf(b, ", from: %q", t.From)
+		}
+		if t.Val != nil {
+			b.WriteString(", value: ")
+			writeDisplay(b, t.Val, depth+1)
+		}
+		b.WriteString("}")
 	default:
 		if types.IsError(v) {
 			b.WriteString(fmt.Sprint(v))
