@@ -21,6 +21,7 @@ import {
 import type { PathSegment } from '../k8s/path';
 import type { LineIndex } from './lines';
 import { MAX_ALIAS_EXPANSION, MAX_DEPTH, MAX_PROBLEMS_PER_DOCUMENT } from './limits';
+import { looksLikeJson, scanJson } from './json';
 import { keyString, resolvePlain, type Resolved } from './resolve';
 
 /** Where a value is in the text (absolute 0-based offsets, end exclusive). */
@@ -80,6 +81,10 @@ interface Built {
 
 /** Parse one chunk of `text` (from splitDocuments) and build its documents. */
 export function constructChunk(text: string, start: number, end: number, lines: LineIndex): ChunkResult {
+  if (looksLikeJson(text, start, end)) {
+    const json = scanJson(text, start, end, lines);
+    if (json) return { kind: 'documents', documents: [{ at: json.pos.start, value: json.value, pos: json.pos, errors: json.errors, warnings: [] }] };
+  }
   const src = text.slice(start, end);
   let events: Event[];
   try {

@@ -4,6 +4,7 @@
  * failure prints its seed and is reproducible.
  */
 import { describe, expect, test } from 'vitest';
+import { NASTY_STRINGS } from './fixtures/nasty';
 import { parseDocuments, serializeDocuments, serializeJSON } from './index';
 
 /** mulberry32: small, fast, seedable. */
@@ -17,20 +18,6 @@ function rng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-
-/** Strings that break naive YAML writers. */
-export const NASTY_STRINGS = [
-  '', ' ', '  ', '\t', '\n', '\n\n', 'a\n', 'a\n\n', '\na', ' a', 'a ', ' a\nb', 'a\n b', 'a\n \nb', 'a\r\nb', 'a\rb',
-  'on', 'On', 'ON', 'off', 'yes', 'Yes', 'no', 'NO', 'y', 'Y', 'n', 'N', 'true', 'False', 'TRUE', 'null', 'Null', 'NULL', '~',
-  '0', '00', '0123', '08', '0x1F', '0o17', '0b101', '1_000', '1e3', '1E3', '1.', '.5', '+.5', '-1', '+1', '1.0', '-0', '1:20',
-  '.inf', '-.Inf', '.nan', '.NaN', 'NaN', 'Infinity', '2024-01-02', '2024-01-02T03:04:05Z', '12345678901234567890',
-  '<<', '=', '-', '--', '---', '...', '- a', '-a', '?', '? a', '?a', ':', ':a', 'a:', 'a: b', 'a:b', '#', 'a #b', 'a#b',
-  '[', ']', '{', '}', '[a]', '{a: 1}', ',', 'a, b', '&a', '*a', '!a', '!!str', '|', '>', "'", '"', "'a'", '"a"', '%', '@', '`',
-  'a\\b', '\\n', '\u0000', '\u0007', '\u001b[31m', '\u007f', '\u0085', '\u00a0', '\u2028', '\u2029', '\ufeff', 'é', '日本語', '😀',
-  'a\tb', '\ta', 'a\t', 'line1\nline2\n', '  indented\nblock\n', 'trailing  \nspaces  ', '# not a comment\n', '- not a list\n',
-  'key: value\n', '---\n...\n', 'x'.repeat(200), 'word '.repeat(40).trim(), '__proto__', 'constructor', 'toString', 'hasOwnProperty',
-  'https://example.com/a?b=c#d', 'example.com/foo', 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t\nTUlJQ\n',
-];
 
 const NASTY_NUMBERS = [
   0, 1, -1, 42, 1.5, -2.25, 0.1, 1e21, 1e-7, 123456789, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 53 + 2, 2 ** 64, 1e300,
