@@ -73,7 +73,7 @@ func Declarations(ctxName, optsJSON string) declarationsResult {
 		res.Message = err.Error()
 		return res
 	}
-	env, _, err := envFor(ctxName, o)
+	env, pc, err := envFor(ctxName, o)
 	if err != nil {
 		res.Message = err.Error()
 		return res
@@ -127,6 +127,20 @@ func Declarations(ctxName, optsJSON string) declarationsResult {
 			visit(ft.Type)
 		}
 		res.Types[name] = fields
+	}
+	if pc != nil {
+		// kubernetes.variables: one field per compiled variable, typed by its expression
+		// (a variable that fails to compile is declared as dyn, as in composition.go).
+		fields := []fieldDecl{}
+		for i, v := range pc.variables {
+			t := "dyn"
+			if i < len(pc.results) && pc.results[i].OutputType != nil {
+				t = pc.results[i].OutputType.String()
+				visit(pc.results[i].OutputType)
+			}
+			fields = append(fields, fieldDecl{Name: v.Name, Type: t})
+		}
+		res.Types["kubernetes.variables"] = fields
 	}
 	for _, v := range env.Variables() {
 		if v.Type().Kind() == types.TypeKind {
