@@ -157,6 +157,9 @@ describe('positions in flow style (KYAML), JSON and multi-document text', () => 
     expect(documentAt(r.documents, text.lastIndexOf('x: 2'))).toBe(b);
     expect(documentAt(r.documents, text.indexOf('x: 1'))).toBe(a);
     expect(pathAt(b!, text.indexOf('x: 1'))).toBeUndefined();
+    // a comment line belongs to the document around it
+    expect(documentAt(r.documents, text.indexOf('# second'))).toBe(b);
+    expect(pathAt(b!, text.indexOf('# second'))).toMatchObject({ path: '' });
   });
 
   test('List items in a JSON List', () => {

@@ -143,16 +143,23 @@ function dashStart(start: number, text: string): number {
   return j > 0 && text[j - 1] === '-' ? j - 1 : start;
 }
 
-/** The document (of a parse result) that contains a 0-based offset of the text. */
+/**
+ * The document (of a parse result) at a 0-based offset of the text: the one
+ * whose content covers it, else the first one of the YAML document (`---`
+ * part) that covers it (a comment line, a List's envelope).
+ */
 export function documentAt(documents: readonly ParsedDocument[], offset: number): ParsedDocument | undefined {
   let best: ParsedDocument | undefined;
+  let around: ParsedDocument | undefined;
   for (const d of documents) {
     if (offset >= d.source.startOffset && offset <= d.source.endOffset) {
       // List items are nested in their List's range: the narrowest wins.
       if (!best || d.source.endOffset - d.source.startOffset < best.source.endOffset - best.source.startOffset) best = d;
+    } else if (!around && offset >= d.documentSource.startOffset && offset < d.documentSource.endOffset) {
+      around = d;
     }
   }
-  return best;
+  return best ?? around;
 }
 
 /** `doc.positions.positionOf(path)`. */
