@@ -55,15 +55,28 @@ const browser = await chromium.launch({
 });
 try {
   const firstForm = [];
+  const firstInteractive = [];
   for (let i = 0; i < 7; i++) {
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.goto(url, { waitUntil: 'commit' });
-    await page.waitForSelector('form [data-path="metadata.name"]');
-    firstForm.push(await page.evaluate(() => performance.now()));
+    // Record when the form first appears, and when the main thread is next free (the form then answers input).
+    await page.addInitScript(() => {
+      new MutationObserver((_, o) => {
+        if (!document.querySelector('form [data-path="metadata.name"]')) return;
+        o.disconnect();
+        window.__formAt = performance.now();
+        setTimeout(() => (window.__interactiveAt = performance.now()), 0);
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto(url);
+    await page.waitForFunction(() => window.__interactiveAt !== undefined);
+    const [formAt, interactiveAt] = await page.evaluate(() => [window.__formAt, window.__interactiveAt]);
+    firstForm.push(formAt);
+    firstInteractive.push(interactiveAt);
     await context.close();
   }
-  console.log(`first interactive form: median ${median(firstForm).toFixed(0)} ms of ${firstForm.length} loads (target ≤ 300 ms)`);
+  console.log(`first form on screen: median ${median(firstForm).toFixed(0)} ms after navigation start, ${firstForm.length} loads`);
+  console.log(`first interactive form (main thread free after the form appeared): median ${median(firstInteractive).toFixed(0)} ms (target ≤ 300 ms)`);
 
   // Keystroke → problems updated, with one 200-webhook configuration.
   const context = await browser.newContext();
@@ -85,10 +98,12 @@ try {
     localStorage.setItem('admission-workbench/workspace/v1', JSON.stringify({ version: 1, selectedId: 'b', docs: [{ id: 'b', text: JSON.stringify(obj) }] }));
   });
   await page.reload();
-  await page.waitForSelector('form [data-path="webhooks[199].timeoutSeconds"]');
+  await page.waitForSelector('form .list-item[data-path="webhooks[199]"]');
+  await page.locator('form .list-item[data-path="webhooks[100]"] .item-toggle').click();
+  await page.waitForSelector('form input[data-path="webhooks[100].timeoutSeconds"]');
   const times = [];
   for (let i = 0; i < 15; i++) {
-    const value = i % 2 ? '45' : '5';
+    const value = i % 2 ? '5' : '45'; // alternately invalid and valid: the problem count changes every time
     times.push(
       await page.evaluate(async (v) => {
         const input = document.querySelector('form input[data-path="webhooks[100].timeoutSeconds"]');

@@ -23,8 +23,8 @@ export interface FieldError {
 export function formatValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (value === null || value === undefined) return 'null';
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
 }
 
 const err = (type: ErrorType, path: FieldPath | string, message: string): FieldError => ({

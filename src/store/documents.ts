@@ -4,8 +4,7 @@
  * keeps its last good object and carries the parse error.
  */
 import { kindSpecOf, orderFields } from '../k8s';
-import { parseDocuments, serializeDocuments, type YamlError } from '../yaml';
-import { splitDocuments } from '../yaml/split';
+import { parseDocuments, serializeDocuments, splitDocuments, type YamlError } from '../yaml';
 
 export interface WorkspaceDoc {
   id: string;
@@ -68,7 +67,8 @@ export function importText(text: string, origin: string): ImportResult {
     text: `${origin}: line ${e.line}, column ${e.column}: ${e.message}`,
   }));
   const docs = documents.map((d) => {
-    const slice = !d.fromList ? text.slice(d.source.startOffset, d.source.endOffset).replace(/^\s*---[^\n]*\n/, '') : undefined;
+    // The document's own text, leading comments included (but not the --- marker line).
+    const slice = !d.fromList ? text.slice(d.documentSource.startOffset, d.documentSource.endOffset).replace(/^---[^\n]*\n/, '') : undefined;
     return docFromObject(d.object, origin, slice && slice.trim() ? ensureNewline(slice) : undefined);
   });
   const fromList = documents.filter((d) => d.fromList).length;

@@ -1,6 +1,6 @@
 /** Export: the workspace (or one document) as YAML or JSON, in kubectl-like key order. */
 import { orderFields, stripServerFields } from '../k8s';
-import { serializeDocuments } from '../yaml';
+import { serializeDocuments, serializeJSON } from '../yaml';
 import type { WorkspaceDoc } from './documents';
 
 export interface ExportOptions {
@@ -19,8 +19,6 @@ export function exportDocs(docs: readonly WorkspaceDoc[], options: ExportOptions
   const usable = docs.filter((d) => d.object !== undefined);
   const objects = usable.map((d) => orderFields(options.stripServerFields ? stripServerFields(d.object) : d.object));
   const text =
-    options.format === 'json'
-      ? `${JSON.stringify(objects.length === 1 ? objects[0] : { apiVersion: 'v1', kind: 'List', items: objects }, null, 2)}\n`
-      : serializeDocuments(objects);
+    options.format === 'json' ? serializeJSON(objects) : serializeDocuments(objects);
   return { text, stale: docs.filter((d) => d.error) };
 }

@@ -147,10 +147,14 @@ export function ListSection({ field, path, value }: { field: ListField; path: re
   );
 }
 
+/** Lists longer than this start with their elements collapsed. */
+export const COLLAPSE_ABOVE = 8;
+
 /** One element of a list: a header with its title and actions, and its fields (collapsible). */
 function ListItem({ field, path, index: i, item, count }: { field: ListField; path: readonly PathSegment[]; index: number; item: unknown; count: number }) {
   const { docId, problems, readOnly } = useForm();
-  const [open, setOpen] = useState(true);
+  // Long lists start collapsed: a 1,000-webhook configuration must stay responsive.
+  const [open, setOpen] = useState(count <= COLLAPSE_ABOVE);
   const ip = [...path, i];
   const itemPath = formatPath(ip);
   const title = itemTitle(field, item, i);

@@ -11,6 +11,34 @@ import { kindSpecOf } from '../k8s';
 
 const OWNER = 'workbench';
 
+/** Texts longer than this are handed to the store (parsed) after a pause in typing, not on every keystroke. */
+const DEBOUNCE_ABOVE_CHARS = 20_000;
+const TYPING_PAUSE_MS = 150;
+/** Markers need positions (a parse of the text): computed when the browser is idle, not in the keystroke. */
+const MARKER_DELAY_MS = 120;
+
+/** Replace only the part of the model that differs: cheap for large texts, and the cursor stays put. */
+function applyText(model: monaco.editor.ITextModel, text: string) {
+  const old = model.getValue();
+  if (old === text) return;
+  let start = 0;
+  const max = Math.min(old.length, text.length);
+  while (start < max && old.charCodeAt(start) === text.charCodeAt(start)) start++;
+  let endOld = old.length;
+  let endNew = text.length;
+  while (endOld > start && endNew > start && old.charCodeAt(endOld - 1) === text.charCodeAt(endNew - 1)) {
+    endOld--;
+    endNew--;
+  }
+  const from = model.getPositionAt(start);
+  const to = model.getPositionAt(endOld);
+  model.pushEditOperations(
+    [],
+    [{ range: new monaco.Range(from.lineNumber, from.column, to.lineNumber, to.column), text: text.slice(start, endNew) }],
+    () => null,
+  );
+}
+
 function markersFor(doc: WorkspaceDoc): monaco.editor.IMarkerData[] {
   const problems = docProblems(doc);
   if (doc.error) {
@@ -84,16 +112,33 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
     if (model.getValue() !== current.text) model.setValue(current.text);
     editor.setModel(model);
     editor.updateOptions({ readOnly: !kindSpecOf(current.object) && !current.error && current.object !== undefined });
+    let typing: ReturnType<typeof setTimeout> | undefined;
+    const flush = () => {
+      if (typing) clearTimeout(typing);
+      typing = undefined;
+      workspace.getState().setText(docId, model.getValue());
+    };
     const sub = model.onDidChangeContent(() => {
-      if (!applying.current) workspace.getState().setText(docId, model.getValue());
+      if (applying.current) return;
+      if (model.getValueLength() < DEBOUNCE_ABOVE_CHARS) flush();
+      else {
+        if (typing) clearTimeout(typing);
+        typing = setTimeout(flush, TYPING_PAUSE_MS);
+      }
     });
+    const blur = editor.onDidBlurEditorText(() => typing && flush());
+    let marking: ReturnType<typeof setTimeout> | undefined;
+    const mark = (d: WorkspaceDoc) => {
+      if (marking) clearTimeout(marking);
+      marking = setTimeout(() => monaco.editor.setModelMarkers(model, OWNER, markersFor(d)), MARKER_DELAY_MS);
+    };
     const sync = (d: WorkspaceDoc) => {
-      if (model.getValue() !== d.text) {
+      if (!typing && model.getValue() !== d.text) {
         applying.current = true;
-        model.pushEditOperations([], [{ range: model.getFullModelRange(), text: d.text }], () => null);
+        applyText(model, d.text);
         applying.current = false;
       }
-      monaco.editor.setModelMarkers(model, OWNER, markersFor(d));
+      mark(d);
     };
     sync(current);
     const unsubscribe = workspace.subscribe((s, prev) => {
@@ -110,16 +155,14 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
       }
     });
     return () => {
+      if (typing) flush();
+      if (marking) clearTimeout(marking);
       sub.dispose();
+      blur.dispose();
       unsubscribe();
     };
   }, [docId]);
 
-  // Re-mark when validation results change without a text change (e.g. the CEL engine answered).
-  useEffect(() => {
-    const model = editorRef.current?.getModel();
-    if (model) monaco.editor.setModelMarkers(model, OWNER, markersFor(doc));
-  }, [doc]);
 
   return <div className="yaml-editor" ref={host} data-testid="yaml-editor" />;
 }

@@ -4,9 +4,10 @@ import type { StringListField, StringMapField } from '../k8s';
 import { Labelled, useDescribedBy } from './Labelled';
 import { useForm } from './form-context';
 import type { ControlProps } from './controls';
+import { displayValue } from './display';
 
 const asStrings = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const tokenText = (t: unknown) => (t === '' ? '"" (core)' : typeof t === 'string' ? t : JSON.stringify(t));
+const tokenText = (t: unknown) => (t === '' ? '"" (core)' : displayValue(t));
 
 /** A list of strings as removable tokens with an input that suggests common values. Type "" for the empty string. */
 export function TokenListControl({ field, path, value, onChange }: ControlProps<StringListField>) {
@@ -164,7 +165,7 @@ export function StringMapControl({ field, path, value, onChange }: ControlProps<
                   type="text"
                   aria-label={`${field.label} value of ${k}`}
                   data-path={`${path}[${k}]`}
-                  value={typeof v === 'string' ? v : v === null ? '' : JSON.stringify(v)}
+                  value={displayValue(v)}
                   readOnly={readOnly}
                   spellCheck={false}
                   onChange={(e) => setValue(i, e.target.value)}

@@ -4,6 +4,7 @@ import type { BooleanField, IntegerField, StringField } from '../k8s';
 import { Labelled, useDescribedBy } from './Labelled';
 import { useForm } from './form-context';
 import { CelField } from './CelField';
+import { displayValue } from './display';
 
 export interface ControlProps<F> {
   field: F;
@@ -14,7 +15,7 @@ export interface ControlProps<F> {
 
 /** Text that keeps what the user types while it differs from the stored value only in ways the store normalises. */
 function useDraft(value: unknown): [string, (s: string) => void] {
-  const shown = value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+  const shown = displayValue(value);
   const [draft, setDraft] = useState(shown);
   useEffect(() => setDraft(shown), [shown]);
   return [draft, setDraft];
