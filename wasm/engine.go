@@ -29,7 +29,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	celgo "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
@@ -726,29 +725,6 @@ type evalResult struct {
 	Issues     []issue `json:"issues,omitempty"`
 }
 
-// deadlineContext makes cel-go's interrupt check (every 100 comprehension iterations)
-// see a wall-clock deadline: in js/wasm no timer can fire while evaluation runs synchronously.
-type deadlineContext struct {
-	context.Context
-	deadline time.Time
-}
-
-var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
-
-func (d deadlineContext) Done() <-chan struct{} {
-	if time.Now().After(d.deadline) {
-		return closedChan
-	}
-	return nil
-}
-
-func (d deadlineContext) Err() error {
-	if time.Now().After(d.deadline) {
-		return context.DeadlineExceeded
-	}
-	return nil
-}
-
 // compositionOverride lets test inputs give variable values directly: it wraps the
 // apiserver's CompositionContext and replaces the lazy callbacks of the given names.
 type compositionOverride struct {
@@ -769,7 +745,11 @@ func (c compositionOverride) Variables(activation any) ref.Val {
 
 // Evaluate evaluates an expression against stored inputs (inputsID) the way admission does
 // (environment.StoredExpressions, the apiserver's activation and budgets).
-func Evaluate(expr, ctxName, optsJSON, inputsID string, timeoutMs int) evalResult {
+//
+// There is no Go-side deadline: cel-go reads ctx.Done() once per evaluation and in js/wasm
+// no timer can fire while the evaluation runs synchronously. The per-call cost limit and
+// the worker's wall-clock deadline (src/cel/browser.ts) bound the time instead.
+func Evaluate(expr, ctxName, optsJSON, inputsID string) evalResult {
 	o, err := parseOptions(optsJSON)
 	if err != nil {
 		return evalResult{Stage: "compile", Message: err.Error()}
@@ -785,10 +765,7 @@ func Evaluate(expr, ctxName, optsJSON, inputsID string, timeoutMs int) evalResul
 	if c.result.Error != nil {
 		return evalResult{Stage: "compile", Message: c.result.Error.Detail, Issues: issuesOf(c.result.Error)}
 	}
-	if timeoutMs <= 0 {
-		timeoutMs = 1500
-	}
-	var ctx context.Context = deadlineContext{Context: context.Background(), deadline: time.Now().Add(time.Duration(timeoutMs) * time.Millisecond)}
+	ctx := context.Background()
 	bindings := plugincel.OptionalVariableBindings{}
 	if c.spec.params && o.HasParams {
 		bindings.VersionedParams = in.params

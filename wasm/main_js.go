@@ -57,7 +57,7 @@ func main() {
 		return guard(func() string { return toJSON(Compile(str(a, 0), str(a, 1), str(a, 2))) })
 	}))
 	api.Set("evaluate", js.FuncOf(func(_ js.Value, a []js.Value) any {
-		return guard(func() string { return toJSON(Evaluate(str(a, 0), str(a, 1), str(a, 2), str(a, 3), num(a, 4))) })
+		return guard(func() string { return toJSON(Evaluate(str(a, 0), str(a, 1), str(a, 2), str(a, 3))) })
 	}))
 	api.Set("setInputs", js.FuncOf(func(_ js.Value, a []js.Value) any {
 		return guard(func() string { return SetInputs(str(a, 0), str(a, 1)) })

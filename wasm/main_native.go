@@ -29,7 +29,7 @@ func main() {
 			fmt.Fprintln(os.Stderr, msg)
 			os.Exit(1)
 		}
-		out = Evaluate(arg(2), arg(3), arg(4), "cli", 0)
+		out = Evaluate(arg(2), arg(3), arg(4), "cli")
 	case "declarations":
 		out = Declarations(arg(3), arg(4))
 	case "typeAt":

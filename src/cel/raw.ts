@@ -17,7 +17,7 @@ import type {
 /** The object the Go program sets on globalThis.__admissionWorkbenchCel. */
 export interface RawCelApi {
   compile(expression: string, context: string, optionsJSON: string): string;
-  evaluate(expression: string, context: string, optionsJSON: string, inputsId: string, timeoutMs: number): string;
+  evaluate(expression: string, context: string, optionsJSON: string, inputsId: string): string;
   setInputs(id: string, inputsJSON: string): string;
   dropInputs(id: string): string;
   declarations(context: string, optionsJSON: string): string;
@@ -27,9 +27,6 @@ export interface RawCelApi {
 
 export const RAW_GLOBAL = '__admissionWorkbenchCel';
 export const READY_GLOBAL = '__admissionWorkbenchCelReady';
-
-/** Go-side deadline (ms) checked every 100 comprehension iterations; the worker's wall-clock deadline is the hard stop. */
-export const GO_EVAL_DEADLINE_MS = 1500;
 
 export type EvalResult = CelEvalResult | CelEvalSuccessExt;
 
@@ -71,7 +68,7 @@ export function wrapRaw(raw: RawCelApi): SyncEngine {
     },
     evaluate(expression, context, inputsId, options) {
       const r = parse<EvalResult>(
-        raw.evaluate(expression, context, optionsJSON(options), inputsId, GO_EVAL_DEADLINE_MS),
+        raw.evaluate(expression, context, optionsJSON(options), inputsId),
         (message) => ({ ok: false, stage: 'runtime', message }),
       );
       if (r.ok && !('value' in r)) (r as { value: unknown }).value = null;
@@ -107,6 +104,7 @@ export function wrapRaw(raw: RawCelApi): SyncEngine {
 /** Go's `go.run` host object (wasm_exec.js). */
 interface GoHost {
   importObject: WebAssembly.Imports;
+  env: Record<string, string>;
   run(instance: WebAssembly.Instance): Promise<void>;
 }
 
@@ -121,6 +119,9 @@ export async function startGo(
   const GoCtor = g.Go as (new () => GoHost) | undefined;
   if (typeof GoCtor !== 'function') throw new Error('wasm_exec.js did not define globalThis.Go');
   const go = new GoCtor();
+  // GOGC from the Node environment (a tuning knob for benchmarks); unset in browsers.
+  const gogc = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.GOGC;
+  if (gogc) go.env = { ...go.env, GOGC: gogc };
   const instance = await instantiate(go.importObject);
   const ready = new Promise<void>((resolve) => {
     g[READY_GLOBAL] = () => resolve();
