@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { loadSaved, sampleSnapshot, startAutosave, workspace } from './store';
+import { loadSaved, sampleSnapshot, startAutosave, startCel, workspace } from './store';
 import { App } from './ui/App';
 import './ui/app.css';
 
@@ -14,3 +14,6 @@ createRoot(document.getElementById('root')!).render(
     <App />
   </StrictMode>,
 );
+
+// The CEL engine (a large WebAssembly module in a worker) loads after the first paint.
+setTimeout(startCel, 0);

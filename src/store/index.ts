@@ -2,4 +2,5 @@ export { workspace, useWorkspace, createWorkspace, sampleSnapshot, type Workspac
 export { docTitle, docKind, toText, importText, type WorkspaceDoc } from './documents';
 export { loadSaved, startAutosave, STORAGE_KEY } from './persist';
 export { exportDocs, type ExportOptions, type ExportResult } from './export';
-export { docProblems, objectProblems, setCelCompiler, type DocProblems } from './problems';
+export { docProblems, objectProblems, setCelCompiler, invalidateProblems, type DocProblems } from './problems';
+export { startCel } from './cel';

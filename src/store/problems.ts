@@ -13,6 +13,11 @@ let cache = new WeakMap<object, FieldError[]>();
 /** Use this CEL compiler from now on (all cached results are dropped). */
 export function setCelCompiler(c: CelCompiler | undefined): void {
   compiler = c;
+  invalidateProblems();
+}
+
+/** Drop memoised results (the CEL compiler learned something new). */
+export function invalidateProblems(): void {
   cache = new WeakMap();
 }
 

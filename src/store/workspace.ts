@@ -24,6 +24,10 @@ export interface Notice {
 export interface WorkspaceState extends Snapshot {
   history: History<Snapshot>;
   notices: Notice[];
+  /** Bumped whenever CEL compile results arrive, so derived problems are recomputed. */
+  celRevision: number;
+  celState: 'idle' | 'loading' | 'ready' | 'failed';
+  celMessage?: string;
   /** A request to focus a field, from the problems list (seq changes on every request). */
   focus?: { docId: string; path: string; seq: number };
 }
@@ -77,6 +81,8 @@ export function createWorkspace(initial: Snapshot) {
       ...initial,
       history: emptyHistory(),
       notices: [],
+      celRevision: 0,
+      celState: 'idle',
 
       select: (id) => set({ selectedId: id }),
 

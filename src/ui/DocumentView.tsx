@@ -33,6 +33,7 @@ function prefix(path: string, n: number): string {
 
 export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
   const spec = kindSpecOf(doc.object);
+  useWorkspace((s) => s.celRevision); // CEL results arrived: problems are derived again
   const problems = docProblems(doc);
   const byPath = useMemo(() => problemsByPath(problems.fields), [problems.fields]);
   const formRef = useRef<HTMLFormElement>(null);

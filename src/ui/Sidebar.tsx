@@ -15,6 +15,7 @@ const shortKind: Record<string, string> = {
 export function Sidebar() {
   const docs = useWorkspace((s) => s.docs);
   const selectedId = useWorkspace((s) => s.selectedId);
+  useWorkspace((s) => s.celRevision); // CEL results arrived: problem counts are derived again
   const [renaming, setRenaming] = useState<string | null>(null);
   const [draft, setDraft] = useState('');
   const ws = workspace.getState;

@@ -12,6 +12,18 @@ function download(name: string, text: string, type: string) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+/** Whether CEL expressions are being checked yet. */
+function CelStatus() {
+  const state = useWorkspace((s) => s.celState);
+  const message = useWorkspace((s) => s.celMessage);
+  const text = { idle: 'CEL: starting', loading: 'CEL: loading engine…', ready: 'CEL: ready', failed: 'CEL: unavailable' }[state];
+  return (
+    <span className={`cel-status ${state}`} role="status" title={message ?? 'cel-go and the Kubernetes 1.36 CEL environment, in WebAssembly'} data-testid="cel-status">
+      {text}
+    </span>
+  );
+}
+
 export function Toolbar() {
   const fileInput = useRef<HTMLInputElement>(null);
   const [pasting, setPasting] = useState(false);
@@ -81,6 +93,7 @@ export function Toolbar() {
           <option value="json">JSON</option>
         </select>
       </div>
+      <CelStatus />
       <div className="toolbar-group" role="group" aria-label="History">
         <button type="button" disabled={!canUndo} onClick={() => ws().undo()} title="Undo (Ctrl/Cmd+Z)">
           Undo

@@ -144,6 +144,7 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
     const unsubscribe = workspace.subscribe((s, prev) => {
       const d = s.docs.find((x) => x.id === docId);
       if (d && d !== prev.docs.find((x) => x.id === docId)) sync(d);
+      else if (d && s.celRevision !== prev.celRevision) mark(d);
       if (s.focus && s.focus !== prev.focus && s.focus.docId === docId && d && !d.error) {
         const parsed = parseDocuments(d.text).documents[0];
         const pos = parsed?.positions.positionOf(s.focus.path);
