@@ -220,8 +220,8 @@ func typeStr(t *types.Type) string {
 type typeAtResult struct {
 	OK     bool   `json:"ok"`
 	Type   string `json:"type,omitempty"`
-	Start  int    `json:"start,omitempty"`
-	End    int    `json:"end,omitempty"`
+	Start  int    `json:"start"`
+	End    int    `json:"end"`
 	Detail string `json:"detail,omitempty"`
 }
 

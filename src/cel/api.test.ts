@@ -1,0 +1,175 @@
+/** The TypeScript API: values, inputs marshalling, sync/cached compilers, typeAt, errors as values, worker deadline. */
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { WorkerClient } from './browser';
+import {
+  celStatus,
+  compile,
+  createCachedCompiler,
+  createSyncCompiler,
+  evaluate,
+  loadCel,
+  setInputs,
+  typeAt,
+} from './index';
+import type { WorkerRequest, WorkerResponse } from './protocol';
+import { useEngine } from './test-helpers';
+
+useEngine();
+
+describe('values', () => {
+  test('int and double are kept apart', async () => {
+    const r1 = await evaluate('object.a', 'vap-variable', { object: { a: 3, b: 3.5 } });
+    expect(r1).toMatchObject({ ok: true, value: 3, type: 'int', display: '3' });
+    const r2 = await evaluate('object.b', 'vap-variable', { object: { a: 3, b: 3.5 } });
+    expect(r2).toMatchObject({ ok: true, value: 3.5, type: 'double' });
+    const r3 = await evaluate('double(object.a)', 'vap-variable', { object: { a: 3 } });
+    expect(r3).toMatchObject({ ok: true, value: 3, type: 'double', display: '3.0' });
+    expect(await evaluate('object.a / 2', 'vap-variable', { object: { a: 3 } })).toMatchObject({ value: 1, type: 'int' });
+  });
+  test('int64 beyond 2^53 comes back as a decimal string', async () => {
+    expect(await evaluate('9223372036854775807', 'vap-variable', {})).toMatchObject({ value: '9223372036854775807', type: 'int' });
+    expect(await evaluate('9007199254740992', 'vap-variable', {})).toMatchObject({ value: 9007199254740992, type: 'int' });
+    expect(await evaluate('18446744073709551615u', 'vap-variable', {})).toMatchObject({ value: '18446744073709551615', type: 'uint' });
+  });
+  test('other CEL types', async () => {
+    expect(await evaluate("timestamp('2024-01-02T03:04:05.123456789Z')", 'vap-variable', {})).toMatchObject({
+      value: '2024-01-02T03:04:05.123456789Z',
+      type: 'google.protobuf.Timestamp',
+    });
+    expect(await evaluate("duration('1h30m')", 'vap-variable', {})).toMatchObject({ value: '5400s', display: 'duration("5400s")' });
+    expect(await evaluate("b'hi'", 'vap-variable', {})).toMatchObject({ value: 'aGk=', type: 'bytes' });
+    expect(await evaluate('1.0 / 0.0', 'vap-variable', {})).toMatchObject({ value: '+Inf', type: 'double' });
+    expect(await evaluate("{'b': dyn([1, 2]), 'a': dyn({'x': null})}", 'vap-variable', {})).toMatchObject({
+      value: { a: { x: null }, b: [1, 2] },
+      type: 'map',
+      display: '{"a": {"x": null}, "b": [1, 2]}',
+    });
+    expect(await evaluate('optional.none()', 'vap-variable', {})).toMatchObject({ value: null, type: 'optional_type' });
+    expect(await evaluate("quantity('1Gi')", 'vap-variable', {})).toMatchObject({ type: 'kubernetes.Quantity' });
+    expect(await evaluate('type(1)', 'vap-variable', {})).toMatchObject({ value: 'int' });
+    expect(await evaluate("timestamp('2024-01-01T00:00:00Z').getHours('America/New_York')", 'vap-variable', {})).toMatchObject({
+      value: 19,
+    });
+  });
+});
+
+describe('inputs', () => {
+  test('an inputs object is marshalled once (cached by identity)', async () => {
+    const inputs = { object: { n: 1 } };
+    expect(await evaluate('object.n', 'vap-variable', inputs)).toMatchObject({ value: 1 });
+    inputs.object.n = 2; // not seen: inputs are treated as immutable
+    expect(await evaluate('object.n', 'vap-variable', inputs)).toMatchObject({ value: 1 });
+    expect(await evaluate('object.n', 'vap-variable', { object: { n: 2 } })).toMatchObject({ value: 2 });
+  });
+  test('stored inputs by id', async () => {
+    expect(await setInputs('t1', { params: { max: 5 } })).toBe('');
+    expect(await evaluate('params.max', 'vap-variable', 't1', { hasParams: true })).toMatchObject({ value: 5 });
+    const unknown = await evaluate('1', 'vap-variable', 'no-such-id');
+    expect(unknown).toMatchObject({ ok: false, stage: 'runtime' });
+  });
+  test('invalid inputs are reported, not thrown', async () => {
+    const r = await evaluate('true', 'vap-validation', { object: [1, 2] as unknown as object });
+    expect(r).toMatchObject({ ok: false, stage: 'runtime' });
+    expect(r.ok ? '' : r.message).toContain('object: must be a JSON object');
+    expect(await setInputs('bad', { request: { operation: 5 } })).toContain('request');
+  });
+  test('compile errors are reported by evaluate as stage compile', async () => {
+    const r = await evaluate('object.spec.paused', 'vap-validation', {});
+    expect(r).toMatchObject({ ok: false, stage: 'compile', message: 'must evaluate to bool but got dyn' });
+  });
+});
+
+describe('compilers', () => {
+  test('loadCel is idempotent', async () => {
+    const a = loadCel();
+    const b = loadCel();
+    expect(a).toBe(b);
+    await a;
+    expect(celStatus().state).toBe('ready');
+  });
+  test('the sync compiler answers immediately in Node', () => {
+    const c = createSyncCompiler();
+    expect(c.compile('object.spec.paused', 'vap-validation')).toMatchObject({ ok: false, message: 'must evaluate to bool but got dyn' });
+    expect(c.compile('params.x == 1', 'vap-validation', { hasParams: true })).toMatchObject({ ok: true, type: 'bool' });
+  });
+  test('the cached compiler caches', () => {
+    const onUpdate = vi.fn();
+    const c = createCachedCompiler(onUpdate);
+    const first = c.compile('1 == 1', 'vap-validation');
+    expect(first).toMatchObject({ ok: true });
+    expect(c.compile('1 == 1', 'vap-validation')).toBe(first);
+    expect(c.size()).toBe(1);
+  });
+  test('an unknown context is an error value', async () => {
+    const r = await compile('true', 'nope' as never);
+    expect(r.ok).toBe(false);
+    expect(r.message).toContain('unknown context');
+  });
+});
+
+describe('typeAt', () => {
+  test('types of identifiers, fields and calls under the cursor', async () => {
+    const e = 'request.userInfo.groups.size() > 0';
+    expect(await typeAt(e, 'vap-validation', 2)).toMatchObject({ ok: true, type: 'kubernetes.AdmissionRequest', start: 0, end: 7 });
+    expect(await typeAt(e, 'vap-validation', 10)).toMatchObject({ ok: true, type: 'kubernetes.UserInfo', start: 8, end: 16 });
+    expect(await typeAt(e, 'vap-validation', 18)).toMatchObject({ ok: true, type: 'list(string)' });
+    expect(await typeAt(e, 'vap-validation', 25)).toMatchObject({ ok: true, type: 'int', detail: 'list_size' });
+    expect((await typeAt('foo +', 'vap-validation', 1)).ok).toBe(false);
+  });
+});
+
+// ---------------------------------------------------------------------------
+// The worker client's deadline, with a fake Worker (Node has no Web Workers).
+
+class FakeWorker {
+  static instances: FakeWorker[] = [];
+  onmessage: ((ev: MessageEvent<WorkerResponse>) => void) | null = null;
+  onerror: ((ev: ErrorEvent) => void) | null = null;
+  terminated = false;
+  received: WorkerRequest[] = [];
+  constructor() {
+    FakeWorker.instances.push(this);
+  }
+  private reply(msg: WorkerResponse) {
+    setTimeout(() => !this.terminated && this.onmessage?.({ data: msg } as MessageEvent<WorkerResponse>), 1);
+  }
+  postMessage(msg: WorkerRequest | { op: 'init' }) {
+    if (msg.op === 'init') {
+      this.reply({ op: 'ready', info: {} as never, startMs: 1 });
+      return;
+    }
+    this.received.push(msg);
+    if (msg.op === 'compile' && msg.expression === 'hang') return; // never answers
+    this.reply({ op: 'result', id: msg.id, result: { ok: true, issues: [], echo: msg.op } });
+  }
+  terminate() {
+    this.terminated = true;
+  }
+}
+
+describe('worker deadline', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    FakeWorker.instances = [];
+  });
+  test('a request past its deadline answers "timed out" and the worker is replaced', async () => {
+    vi.stubGlobal('Worker', FakeWorker);
+    const client = new WorkerClient({ baseUrl: 'http://example.test/app/', timeoutMs: 50 });
+    expect(await client.start()).toBeUndefined();
+    client.inputs.set('in-1', '{}');
+    const hung = client.request({ op: 'compile', expression: 'hang', context: 'vap-validation' }, (message) => ({ ok: false, message }));
+    const other = client.request({ op: 'compile', expression: 'ok', context: 'vap-validation' }, (message) => ({ ok: false, message }));
+    const r = await hung;
+    expect(r.ok).toBe(false);
+    expect(r.message).toMatch(/timed out after 50 ms/);
+    expect(client.restarts).toBe(1);
+    expect(FakeWorker.instances).toHaveLength(2);
+    expect(FakeWorker.instances[0]!.terminated).toBe(true);
+    // the other request was answered (by the first or the replacement worker)
+    expect(await other).toMatchObject({ ok: true });
+    // the replacement received the stored inputs again
+    const after = await client.request({ op: 'compile', expression: 'ok2', context: 'vap-validation' }, () => ({ ok: false }));
+    expect(after).toMatchObject({ ok: true });
+    expect(FakeWorker.instances[1]!.received.some((m) => m.op === 'setInputs' && m.inputsId === 'in-1')).toBe(true);
+  });
+});
