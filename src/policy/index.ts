@@ -1,0 +1,6 @@
+/**
+ * Policy test runs: matching (policies, bindings, webhooks), ValidatingAdmissionPolicy
+ * and MutatingAdmissionPolicy evaluation with a step-by-step trace, saved test cases and
+ * their kaptest export. Pure TypeScript on the CEL engine (src/cel); runs in Node.
+ */
+export * from './matching';

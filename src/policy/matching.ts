@@ -1,0 +1,362 @@
+/**
+ * Does an admission request match a policy's `spec.matchConstraints`, a binding's
+ * `spec.matchResources`, or a webhook's `rules` + selectors? Ported from
+ * k8s.io/apiserver:
+ *   - pkg/admission/plugin/policy/matching/matching.go (Matcher.Matches, matchesResourceRules)
+ *   - pkg/admission/plugin/webhook/predicates/rules/rules.go (scope, operation, group,
+ *     version, resource/subresource)
+ *   - pkg/admission/plugin/webhook/predicates/namespace/matcher.go (namespaceSelector)
+ *   - pkg/admission/plugin/webhook/predicates/object/matcher.go (objectSelector)
+ *   - pkg/admission/plugin/webhook/generic/webhook.go ShouldCallHook (webhooks)
+ *
+ * matchPolicy Equivalent: the apiserver also tries every resource its discovery says is
+ * equivalent (e.g. `deployments` in `extensions/v1beta1` for `apps/v1`). We have no
+ * discovery, so we can only match the request's own group/version/resource, exactly as
+ * `Exact` does. When that fails under Equivalent, the result says so
+ * (`equivalentNotChecked: true`): a real cluster might still match through an equivalent
+ * resource.
+ *
+ * Errors are values: a selector that cannot be parsed, or a namespace that the selector
+ * needs but the test does not provide, gives `error` (the apiserver then applies the
+ * failurePolicy), only when the rules otherwise match, as the apiserver does.
+ */
+import { isObject, labelsOf, list, obj, str, strList } from './util';
+
+export interface GroupVersionKind {
+  group?: string;
+  version?: string;
+  kind?: string;
+}
+export interface GroupVersionResource {
+  group?: string;
+  version?: string;
+  resource?: string;
+}
+
+/** An AdmissionRequest (admission.k8s.io/v1) as JSON; only the fields admission uses. */
+export interface AdmissionRequestInput {
+  uid?: string;
+  kind?: GroupVersionKind;
+  resource?: GroupVersionResource;
+  subResource?: string;
+  requestKind?: GroupVersionKind;
+  requestResource?: GroupVersionResource;
+  requestSubResource?: string;
+  name?: string;
+  namespace?: string;
+  operation?: string;
+  userInfo?: { username?: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> };
+  dryRun?: boolean;
+  options?: unknown;
+}
+
+/** What matching needs besides the request. */
+export interface MatchInput {
+  request: AdmissionRequestInput;
+  object?: unknown;
+  oldObject?: unknown;
+  /** The request's Namespace object (its labels are what namespaceSelector sees). */
+  namespaceObject?: unknown;
+}
+
+export type MatchCheck = 'namespaceSelector' | 'objectSelector' | 'excludeResourceRules' | 'resourceRules' | 'rules';
+
+export interface MatchStep {
+  check: MatchCheck;
+  passed: boolean;
+  detail: string;
+}
+
+export interface MatchResult {
+  matches: boolean;
+  /** One sentence: why it matches or not. */
+  reason: string;
+  /** A configuration or lookup error (the apiserver applies failurePolicy); `matches` is false. */
+  error?: string;
+  steps: MatchStep[];
+  /** Index of the rule that matched (resourceRules / rules). */
+  matchedRule?: number;
+  /** matchPolicy is Equivalent and no rule matched the request's own resource: equivalent resources (needs discovery) were not tried. */
+  equivalentNotChecked?: boolean;
+}
+
+// ---------------------------------------------------------------------------
+// Label selectors (k8s.io/apimachinery LabelSelectorAsSelector + labels.Selector.Matches)
+
+export type SelectorResult = { ok: true; matches: boolean; empty: boolean } | { ok: false; error: string };
+
+/**
+ * Matches a metav1.LabelSelector against labels. `null`/absent selects nothing
+ * (LabelSelectorAsSelector(nil) is labels.Nothing()); `{}` selects everything.
+ */
+export function matchLabelSelector(selector: unknown, labels: Readonly<Record<string, string>>): SelectorResult {
+  if (selector === undefined || selector === null) return { ok: true, matches: false, empty: false };
+  if (!isObject(selector)) return { ok: false, error: 'label selector is not an object' };
+  const matchLabels = obj(selector.matchLabels);
+  const exprs = list(selector.matchExpressions);
+  if (Object.keys(matchLabels).length === 0 && exprs.length === 0) return { ok: true, matches: true, empty: true };
+  let matches = true;
+  for (const [k, v] of Object.entries(matchLabels)) {
+    if (typeof v !== 'string') return { ok: false, error: `invalid label value for key ${JSON.stringify(k)}` };
+    if (labels[k] !== v) matches = false;
+  }
+  for (const e of exprs) {
+    const r = obj(e);
+    const key = str(r.key);
+    const op = str(r.operator);
+    const values = strList(r.values);
+    const has = Object.hasOwn(labels, key);
+    switch (op) {
+      case 'In':
+        if (values.length === 0) return { ok: false, error: 'for \'in\', \'notin\' operators, values set can\'t be empty' };
+        if (!has || !values.includes(labels[key]!)) matches = false;
+        break;
+      case 'NotIn':
+        if (values.length === 0) return { ok: false, error: 'for \'in\', \'notin\' operators, values set can\'t be empty' };
+        if (has && values.includes(labels[key]!)) matches = false;
+        break;
+      case 'Exists':
+        if (values.length > 0) return { ok: false, error: "values set must be empty for exists and does not exist" };
+        if (!has) matches = false;
+        break;
+      case 'DoesNotExist':
+        if (values.length > 0) return { ok: false, error: "values set must be empty for exists and does not exist" };
+        if (has) matches = false;
+        break;
+      default:
+        return { ok: false, error: `${JSON.stringify(op)} is not a valid label selector operator` };
+    }
+  }
+  return { ok: true, matches, empty: false };
+}
+
+// ---------------------------------------------------------------------------
+// The request's attributes
+
+/** The resource the request is for (attr.GetResource(): the resource as requested). */
+function attrResource(r: AdmissionRequestInput): Required<GroupVersionResource> {
+  const gvr = r.requestResource ?? r.resource ?? {};
+  return { group: str(gvr.group), version: str(gvr.version), resource: str(gvr.resource) };
+}
+const attrSubresource = (r: AdmissionRequestInput): string => str(r.requestSubResource ?? r.subResource);
+const gvrString = (g: Required<GroupVersionResource>) => `${g.group || 'core'}/${g.version}, resource ${g.resource}`;
+
+const isNamespaceResource = (g: Required<GroupVersionResource>) => g.group === '' && g.version === 'v1' && g.resource === 'namespaces';
+
+// ---------------------------------------------------------------------------
+// rules.go
+
+/** Why a single rule (RuleWithOperations / NamedRuleWithOperations) does not match; undefined when it matches. */
+export function ruleMismatch(rule: unknown, request: AdmissionRequestInput): string | undefined {
+  const r = obj(rule);
+  const gvr = attrResource(request);
+  const ns = str(request.namespace);
+  // scope (absent = "*", the default)
+  const scope = r.scope === undefined || r.scope === null ? '*' : str(r.scope);
+  if (scope === 'Namespaced') {
+    if (isNamespaceResource(gvr) || ns === '') return 'scope Namespaced, but the request is cluster-scoped';
+  } else if (scope === 'Cluster') {
+    if (!(isNamespaceResource(gvr) || ns === '')) return 'scope Cluster, but the request is namespaced';
+  } else if (scope !== '*') return `scope ${JSON.stringify(scope)} matches nothing`;
+  const op = str(request.operation);
+  const ops = strList(r.operations);
+  if (!ops.some((o) => o === '*' || o === op)) return `operation ${op || '""'} not in [${ops.join(', ')}]`;
+  const exactOrWildcard = (items: string[], v: string) => items.some((i) => i === '*' || i === v);
+  const groups = strList(r.apiGroups);
+  if (!exactOrWildcard(groups, gvr.group)) return `apiGroup ${JSON.stringify(gvr.group)} not in [${groups.map((g) => JSON.stringify(g)).join(', ')}]`;
+  const versions = strList(r.apiVersions);
+  if (!exactOrWildcard(versions, gvr.version)) return `apiVersion ${JSON.stringify(gvr.version)} not in [${versions.join(', ')}]`;
+  const sub = attrSubresource(request);
+  const resources = strList(r.resources);
+  const ok = resources.some((rs) => {
+    const i = rs.indexOf('/');
+    const res = i < 0 ? rs : rs.slice(0, i);
+    const s = i < 0 ? '' : rs.slice(i + 1);
+    return (res === '*' || res === gvr.resource) && (s === '*' || s === sub);
+  });
+  const full = sub ? `${gvr.resource}/${sub}` : gvr.resource;
+  if (!ok) return `resource ${JSON.stringify(full)} not in [${resources.join(', ')}]`;
+  return undefined;
+}
+
+/** matchesResourceRules: the index of the first matching named rule (resourceNames checked), or -1 with a reason. */
+function matchNamedRules(rules: unknown[], request: AdmissionRequestInput): { index: number; why: string[] } {
+  const why: string[] = [];
+  const name = str(request.name);
+  for (let i = 0; i < rules.length; i++) {
+    const m = ruleMismatch(rules[i], request);
+    if (m) {
+      why.push(`[${i}]: ${m}`);
+      continue;
+    }
+    const names = strList(obj(rules[i]).resourceNames);
+    // an empty name list always matches
+    if (names.length === 0 || names.includes(name)) return { index: i, why };
+    why.push(`[${i}]: name ${JSON.stringify(name)} not in resourceNames [${names.join(', ')}]`);
+  }
+  return { index: -1, why };
+}
+
+// ---------------------------------------------------------------------------
+// Selectors (namespace/matcher.go, object/matcher.go)
+
+function namespaceSelectorStep(selector: unknown, input: MatchInput): { matches: boolean; error?: string; detail: string } {
+  const r = input.request;
+  const gvr = attrResource(r);
+  const nsName = str(r.namespace);
+  if (nsName === '' && gvr.resource !== 'namespaces') {
+    return { matches: true, detail: 'cluster-scoped request (not a namespace): never exempted by namespaceSelector' };
+  }
+  const empty = matchLabelSelector(selector, {});
+  if (!empty.ok) return { matches: false, error: `Internal error occurred: ${empty.error}`, detail: empty.error };
+  if (empty.empty) return { matches: true, detail: 'empty namespaceSelector matches every namespace' };
+  let labels: Record<string, string>;
+  let from: string;
+  const op = str(r.operation);
+  if (gvr.resource === 'namespaces' && attrSubresource(r) === '' && (op === 'CREATE' || op === 'UPDATE')) {
+    // the request creates/updates the namespace itself: its labels come from the object
+    labels = labelsOf(input.object);
+    from = 'the Namespace object in the request';
+  } else {
+    if (!isObject(input.namespaceObject)) {
+      // the apiserver answers 404 when the namespace does not exist
+      const msg = `namespaces "${nsName}" not found`;
+      return { matches: false, error: msg, detail: `${msg} (give the test a namespaceObject)` };
+    }
+    labels = labelsOf(input.namespaceObject);
+    from = `namespace ${JSON.stringify(nsName)}`;
+  }
+  const m = matchLabelSelector(selector, labels);
+  if (!m.ok) return { matches: false, error: `Internal error occurred: ${m.error}`, detail: m.error };
+  return { matches: m.matches, detail: `labels of ${from} ${m.matches ? 'match' : 'do not match'} namespaceSelector` };
+}
+
+function objectSelectorStep(selector: unknown, input: MatchInput): { matches: boolean; error?: string; detail: string } {
+  const empty = matchLabelSelector(selector, {});
+  if (!empty.ok) return { matches: false, error: `Internal error occurred: ${empty.error}`, detail: empty.error };
+  if (empty.empty) return { matches: true, detail: 'empty objectSelector matches every object' };
+  const one = (o: unknown): boolean => {
+    if (!isObject(o)) return false;
+    const m = matchLabelSelector(selector, labelsOf(o));
+    return m.ok && m.matches;
+  };
+  if (one(input.object)) return { matches: true, detail: 'object labels match objectSelector' };
+  if (one(input.oldObject)) return { matches: true, detail: 'oldObject labels match objectSelector' };
+  return { matches: false, detail: 'neither object nor oldObject labels match objectSelector' };
+}
+
+// ---------------------------------------------------------------------------
+// matching.go Matcher.Matches
+
+/**
+ * Policy `spec.matchConstraints` or binding `spec.matchResources` (MatchResources). Pass
+ * the defaulted object (withDefaults): an absent namespaceSelector/objectSelector here
+ * selects nothing, as in the apiserver (the API defaults them to `{}`).
+ */
+export function matchResources(mr: unknown, input: MatchInput): MatchResult {
+  const m = obj(mr);
+  const steps: MatchStep[] = [];
+  const ns = namespaceSelectorStep(m.namespaceSelector, input);
+  steps.push({ check: 'namespaceSelector', passed: ns.matches, detail: ns.detail });
+  if (!ns.matches && !ns.error) return { matches: false, reason: ns.detail, steps };
+  const os = objectSelectorStep(m.objectSelector, input);
+  steps.push({ check: 'objectSelector', passed: os.matches, detail: os.detail });
+  if (!os.matches && !os.error) return { matches: false, reason: os.detail, steps };
+
+  const equivalent = m.matchPolicy === undefined || m.matchPolicy === null ? false : m.matchPolicy === 'Equivalent';
+  const exclude = matchNamedRules(list(m.excludeResourceRules), input.request);
+  if (exclude.index >= 0) {
+    const detail = `excluded by excludeResourceRules[${exclude.index}]`;
+    steps.push({ check: 'excludeResourceRules', passed: false, detail });
+    return { matches: false, reason: detail, steps };
+  }
+  steps.push({
+    check: 'excludeResourceRules',
+    passed: true,
+    detail: list(m.excludeResourceRules).length === 0 ? 'no excludeResourceRules' : 'no excludeResourceRules match',
+  });
+
+  const rules = list(m.resourceRules);
+  let matchedRule: number | undefined;
+  if (rules.length === 0) {
+    steps.push({ check: 'resourceRules', passed: true, detail: 'no resourceRules: every resource matches' });
+  } else {
+    const inc = matchNamedRules(rules, input.request);
+    if (inc.index < 0) {
+      const detail = `no resourceRules match: ${inc.why.join('; ')}`;
+      steps.push({ check: 'resourceRules', passed: false, detail });
+      const res: MatchResult = { matches: false, reason: detail, steps };
+      if (equivalent) {
+        res.equivalentNotChecked = true;
+        res.reason += ' (matchPolicy Equivalent: equivalent resources of other groups/versions need discovery and were not tried)';
+      }
+      return res;
+    }
+    matchedRule = inc.index;
+    steps.push({ check: 'resourceRules', passed: true, detail: `resourceRules[${inc.index}] matches ${gvrString(attrResource(input.request))}` });
+  }
+  // the rules apply: now selector errors count
+  const error = ns.error ?? os.error;
+  if (error) return { matches: false, error, reason: error, steps, matchedRule };
+  return { matches: true, reason: matchedRule === undefined ? 'matches (no resourceRules)' : `matches resourceRules[${matchedRule}]`, steps, matchedRule };
+}
+
+/**
+ * generic/webhook.go ShouldCallHook: would this webhook be called for the request
+ * (before its matchConditions)? Pass the defaulted webhook. A webhook without rules
+ * matches nothing.
+ */
+export function matchWebhook(webhook: unknown, input: MatchInput): MatchResult {
+  const w = obj(webhook);
+  if (isExemptAdmissionConfigurationResource(input.request)) {
+    return { matches: false, reason: 'admission configuration resources are never sent to webhooks', steps: [] };
+  }
+  const steps: MatchStep[] = [];
+  const ns = namespaceSelectorStep(w.namespaceSelector, input);
+  steps.push({ check: 'namespaceSelector', passed: ns.matches, detail: ns.detail });
+  if (!ns.matches && !ns.error) return { matches: false, reason: ns.detail, steps };
+  const os = objectSelectorStep(w.objectSelector, input);
+  steps.push({ check: 'objectSelector', passed: os.matches, detail: os.detail });
+  if (!os.matches && !os.error) return { matches: false, reason: os.detail, steps };
+  const rules = list(w.rules);
+  const why: string[] = [];
+  let matchedRule = -1;
+  for (let i = 0; i < rules.length; i++) {
+    const mm = ruleMismatch(rules[i], input.request);
+    if (!mm) {
+      matchedRule = i;
+      break;
+    }
+    why.push(`[${i}]: ${mm}`);
+  }
+  if (matchedRule < 0) {
+    const detail = rules.length === 0 ? 'no rules: the webhook matches nothing' : `no rules match: ${why.join('; ')}`;
+    steps.push({ check: 'rules', passed: false, detail });
+    const res: MatchResult = { matches: false, reason: detail, steps };
+    if (w.matchPolicy === 'Equivalent' && rules.length > 0) {
+      res.equivalentNotChecked = true;
+      res.reason += ' (matchPolicy Equivalent: equivalent resources of other groups/versions need discovery and were not tried)';
+    }
+    return res;
+  }
+  steps.push({ check: 'rules', passed: true, detail: `rules[${matchedRule}] matches ${gvrString(attrResource(input.request))}` });
+  const error = ns.error ?? os.error;
+  if (error) return { matches: false, error, reason: error, steps, matchedRule };
+  return { matches: true, reason: `matches rules[${matchedRule}]`, steps, matchedRule };
+}
+
+/** rules.IsExemptAdmissionConfigurationResource: requests for these kinds never reach webhooks or policies. */
+export function isExemptAdmissionConfigurationResource(request: AdmissionRequestInput): boolean {
+  const k = request.kind ?? {};
+  return (
+    str(k.group) === 'admissionregistration.k8s.io' &&
+    [
+      'ValidatingWebhookConfiguration',
+      'MutatingWebhookConfiguration',
+      'ValidatingAdmissionPolicy',
+      'ValidatingAdmissionPolicyBinding',
+      'MutatingAdmissionPolicy',
+      'MutatingAdmissionPolicyBinding',
+    ].includes(str(k.kind))
+  );
+}
