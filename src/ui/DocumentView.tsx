@@ -1,5 +1,5 @@
 /** The selected document: its form, its YAML and its problems. */
-import { lazy, Suspense, useEffect, useMemo, useRef } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { kindSpecOf } from '../k8s';
 import { parsePath } from '../k8s/path';
 import { docProblems, docKind, useWorkspace, type WorkspaceDoc } from '../store';
@@ -8,6 +8,26 @@ import { FormContext, problemsByPath } from './form-context';
 import { ProblemsPanel } from './ProblemsPanel';
 
 const YamlPane = lazy(() => import('./YamlPane'));
+
+/**
+ * Monaco is large: the form is committed and painted first, and the YAML editor is
+ * mounted right after (a lazy component in the first render would hold the whole commit).
+ */
+let firstPaintDone = false;
+function useAfterFirstPaint(): boolean {
+  const [ready, setReady] = useState(firstPaintDone);
+  useEffect(() => {
+    if (ready) return;
+    const id = requestAnimationFrame(() =>
+      setTimeout(() => {
+        firstPaintDone = true;
+        setReady(true);
+      }, 0),
+    );
+    return () => cancelAnimationFrame(id);
+  }, [ready]);
+  return ready;
+}
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -42,6 +62,7 @@ export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
     if (focus && focus.docId === doc.id && formRef.current) focusPath(formRef.current, focus.path);
   }, [focus, doc.id]);
   const obj = isRecord(doc.object) ? doc.object : {};
+  const showEditor = useAfterFirstPaint();
   return (
     <div className="document">
       <div className="panes">
@@ -79,9 +100,13 @@ export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
           )}
         </section>
         <section className="yaml-pane" aria-label="YAML">
-          <Suspense fallback={<pre className="yaml-fallback">{doc.text}</pre>}>
-            <YamlPane doc={doc} />
-          </Suspense>
+          {showEditor ? (
+            <Suspense fallback={<pre className="yaml-fallback">{doc.text}</pre>}>
+              <YamlPane doc={doc} />
+            </Suspense>
+          ) : (
+            <pre className="yaml-fallback">{doc.text}</pre>
+          )}
         </section>
       </div>
       <ProblemsPanel doc={doc} problems={problems} />
