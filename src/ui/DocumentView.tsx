@@ -1,6 +1,6 @@
 /** The selected document: its form, its YAML and its problems. */
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
-import { kindSpecOf } from '../k8s';
+import { kindSpecOf, serverFieldsOf } from '../k8s';
 import { parsePath } from '../k8s/path';
 import { docProblems, docKind, useWorkspace, type WorkspaceDoc } from '../store';
 import { FieldView } from './FieldView';
@@ -51,6 +51,17 @@ function prefix(path: string, n: number): string {
   return segs.map((s, i) => (typeof s === 'number' ? `[${s}]` : i ? `.${s}` : s)).join('');
 }
 
+/** Objects copied from a cluster carry fields the server sets; say which, and how to drop them. */
+function ServerFieldsNote({ object }: { object: unknown }) {
+  const fields = serverFieldsOf(object);
+  if (!fields.length) return null;
+  return (
+    <p className="banner info" data-testid="server-fields">
+      Server-populated fields (kept, not editable here): <code>{fields.join(', ')}</code>. Tick “Strip server fields” when exporting to drop them.
+    </p>
+  );
+}
+
 export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
   const spec = kindSpecOf(doc.object);
   useWorkspace((s) => s.celRevision); // CEL results arrived: problems are derived again
@@ -80,6 +91,7 @@ export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
               The YAML does not parse (line {doc.error.line}, column {doc.error.column}): the form shows the last version that did. Your text is kept.
             </p>
           ) : null}
+          <ServerFieldsNote object={doc.object} />
           {spec ? (
             <FormContext.Provider value={{ docId: doc.id, problems: byPath, readOnly: false }}>
               <form ref={formRef} className="kind-form" onSubmit={(e) => e.preventDefault()} aria-label={`${spec.kind} form`}>

@@ -5,12 +5,22 @@ import { Labelled, useDescribedBy } from './Labelled';
 import { useForm } from './form-context';
 import { CelField } from './CelField';
 import { displayValue } from './display';
+import { useWorkspace, type WorkspaceDoc } from '../store';
 
 export interface ControlProps<F> {
   field: F;
   path: string;
   value: unknown;
   onChange(value: unknown): void;
+}
+
+/** metadata.name of the workspace's documents of a kind, one per line (a string, so the selector result is stable). */
+function namesOfKind(docs: readonly WorkspaceDoc[], kind: string): string {
+  return docs
+    .map((d) => d.object as { kind?: unknown; metadata?: { name?: unknown } } | undefined)
+    .filter((o) => o?.kind === kind && typeof o.metadata?.name === 'string')
+    .map((o) => o!.metadata!.name as string)
+    .join('\n');
 }
 
 /** Text that keeps what the user types while it differs from the stored value only in ways the store normalises. */
@@ -25,6 +35,8 @@ export function StringControl({ field, path, value, onChange }: ControlProps<Str
   const { readOnly } = useForm();
   const aria = useDescribedBy(path);
   const [draft, setDraft] = useDraft(value);
+  const named = useWorkspace((s) => (field.suggestNamesOf ? namesOfKind(s.docs, field.suggestNamesOf) : ''));
+  const suggestions = field.suggestNamesOf ? named.split('\n').filter(Boolean) : field.suggestions;
   if (field.enum) return <EnumControl field={field} path={path} value={value} onChange={onChange} />;
   if (field.cel) return <CelField field={field} path={path} value={value} onChange={onChange} />;
   const commit = (s: string) => {
@@ -53,13 +65,13 @@ export function StringControl({ field, path, value, onChange }: ControlProps<Str
           readOnly={readOnly}
           spellCheck={false}
           autoComplete="off"
-          list={field.suggestions ? `${aria.id}-suggestions` : undefined}
+          list={suggestions ? `${aria.id}-suggestions` : undefined}
           onChange={(e) => commit(e.target.value)}
         />
       )}
-      {field.suggestions ? (
+      {suggestions ? (
         <datalist id={`${aria.id}-suggestions`}>
-          {field.suggestions.map((s) => (
+          {suggestions.map((s) => (
             <option key={s} value={s} />
           ))}
         </datalist>

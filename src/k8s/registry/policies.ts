@@ -301,7 +301,14 @@ function bindingSpec(validating: boolean): ObjectField {
     help: 'Which policy applies where, with which params.',
     required: true,
     fields: [
-      { type: 'string', name: 'policyName', label: 'Policy name', help: 'The name of the policy to bind. Required.', required: true },
+      {
+        type: 'string',
+        name: 'policyName',
+        label: 'Policy name',
+        help: 'The name of the policy to bind. Required. A binding to a policy that does not exist does nothing.',
+        required: true,
+        suggestNamesOf: validating ? 'ValidatingAdmissionPolicy' : 'MutatingAdmissionPolicy',
+      },
       paramRef,
       matchResources('matchResources', 'Match resources', 'Narrows the policy\'s matchConstraints for this binding. Unset: everything the policy matches.', false),
       ...(validating

@@ -33,6 +33,8 @@ export interface StringField extends FieldBase {
   enum?: readonly string[];
   /** Suggested values for free text. */
   suggestions?: readonly string[];
+  /** Suggest the names of the workspace's documents of this kind (a binding's policyName). */
+  suggestNamesOf?: string;
   /** A CEL expression in this context. */
   cel?: CelContext;
   /** Long text (messages, multi-line values). */
