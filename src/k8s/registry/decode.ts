@@ -20,36 +20,47 @@ const jsonType = (v: unknown): string =>
 const typeError = (path: FieldPath, value: unknown, expected: string): FieldError =>
   invalid(path, value, `must be ${expected} (the decoder cannot unmarshal ${jsonType(value)} into ${expected}, so the apiserver rejects the whole object)`);
 
-function decodeField(value: unknown, field: Field, path: FieldPath, out: FieldError[]): void {
+/** Field descriptions by name, built once per fields array (decoding runs on every keystroke). */
+const byNameCache = new WeakMap<readonly Field[], Map<string, Field>>();
+function byName(fields: readonly Field[]): Map<string, Field> {
+  let m = byNameCache.get(fields);
+  if (!m) byNameCache.set(fields, (m = new Map(fields.map((f) => [f.name, f]))));
+  return m;
+}
+
+/** Paths are built only when there is something to report: `at()` renders the current position. */
+type At = () => FieldPath;
+
+function decodeField(value: unknown, field: Field, at: At, out: FieldError[]): void {
   if (value === null || value === undefined) return;
   switch (field.type) {
     case 'string':
-      if (typeof value !== 'string') out.push(typeError(path, value, 'a string'));
+      if (typeof value !== 'string') out.push(typeError(at(), value, 'a string'));
       return;
     case 'integer':
-      if (typeof value !== 'number' || !Number.isInteger(value)) out.push(typeError(path, value, 'an integer'));
-      else if (value < -INT32 || value >= INT32) out.push(invalid(path, value, 'must fit in a 32-bit integer'));
+      if (typeof value !== 'number' || !Number.isInteger(value)) out.push(typeError(at(), value, 'an integer'));
+      else if (value < -INT32 || value >= INT32) out.push(invalid(at(), value, 'must fit in a 32-bit integer'));
       return;
     case 'boolean':
-      if (typeof value !== 'boolean') out.push(typeError(path, value, 'a boolean'));
+      if (typeof value !== 'boolean') out.push(typeError(at(), value, 'a boolean'));
       return;
     case 'stringList':
-      if (!Array.isArray(value)) out.push(typeError(path, value, 'a list of strings'));
-      else value.forEach((v, i) => typeof v !== 'string' && v !== null && out.push(typeError(path.index(i), v, 'a string')));
+      if (!Array.isArray(value)) out.push(typeError(at(), value, 'a list of strings'));
+      else value.forEach((v, i) => typeof v !== 'string' && v !== null && out.push(typeError(at().index(i), v, 'a string')));
       return;
     case 'stringMap':
-      if (!isRecord(value)) out.push(typeError(path, value, 'a map of strings'));
+      if (!isRecord(value)) out.push(typeError(at(), value, 'a map of strings'));
       else
         for (const [k, v] of Object.entries(value))
-          if (typeof v !== 'string' && v !== null) out.push(withQuoteHint(typeError(path.key(k), v, 'a string')));
+          if (typeof v !== 'string' && v !== null) out.push(withQuoteHint(typeError(at().key(k), v, 'a string')));
       return;
     case 'object':
-      if (!isRecord(value)) out.push(typeError(path, value, 'an object'));
-      else if (!field.open) decodeFields(value, field.fields, path, out);
+      if (!isRecord(value)) out.push(typeError(at(), value, 'an object'));
+      else if (!field.open) decodeFields(value, field.fields, at, out);
       return;
     case 'list':
-      if (!Array.isArray(value)) out.push(typeError(path, value, 'a list'));
-      else value.forEach((v, i) => decodeField(v, field.item, path.index(i), out));
+      if (!Array.isArray(value)) out.push(typeError(at(), value, 'a list'));
+      else for (let i = 0; i < value.length; i++) decodeField(value[i], field.item, () => at().index(i), out);
       return;
   }
 }
@@ -59,18 +70,21 @@ function withQuoteHint(e: FieldError): FieldError {
   return { ...e, hint: 'Quote the value in YAML ("true", "8080"): label and annotation values are strings.' };
 }
 
-function decodeFields(value: Record<string, unknown>, fields: readonly Field[], path: FieldPath, out: FieldError[]): void {
-  for (const [k, v] of Object.entries(value)) {
-    const f = fields.find((x) => x.name === k);
+function decodeFields(value: Record<string, unknown>, fields: readonly Field[], at: At, out: FieldError[]): void {
+  const known = byName(fields);
+  for (const k in value) {
+    const v = value[k];
+    const f = known.get(k);
     if (!f) {
+      const p = at().child(k);
       out.push({
-        ...asWarning(invalid(path.child(k), v, '')),
-        message: `unknown field "${String(path.child(k))}"`,
+        ...asWarning(invalid(p, v, '')),
+        message: `unknown field "${String(p)}"`,
         hint: 'The apiserver drops unknown fields, and kubectl apply (strict field validation) rejects them. Check the spelling and the indentation.',
       });
       continue;
     }
-    decodeField(v, f, path.child(k), out);
+    decodeField(v, f, () => at().child(k), out);
   }
 }
 
@@ -80,6 +94,6 @@ export function decodeErrors(object: unknown): FieldError[] {
   if (!spec || !isRecord(object)) return [];
   const out: FieldError[] = [];
   const { apiVersion: _a, kind: _k, ...rest } = object;
-  decodeFields(rest, spec.fields, fieldPath(), out);
+  decodeFields(rest, spec.fields, fieldPath, out);
   return out;
 }

@@ -7,21 +7,50 @@ import { kindSpecOf } from './kinds';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** Rank of each field name in API order, built once per fields array. */
+const rankCache = new WeakMap<readonly Field[], Map<string, number>>();
+function ranks(fields: readonly Field[]): Map<string, number> {
+  let m = rankCache.get(fields);
+  if (!m) rankCache.set(fields, (m = new Map(fields.map((f, i) => [f.name, i]))));
+  return m;
+}
+
+/** The value with keys in API order; the same object when nothing moves (most edits), so unchanged branches stay shared. */
 function orderBy(value: unknown, fields: readonly Field[] | undefined): unknown {
-  if (Array.isArray(value)) return value;
-  if (!isRecord(value) || !fields) return value;
-  const out: Record<string, unknown> = {};
-  for (const f of fields) {
-    if (!(f.name in value)) continue;
-    out[f.name] = orderField(value[f.name], f);
+  if (Array.isArray(value) || !isRecord(value) || !fields) return value;
+  const rank = ranks(fields);
+  const keys = Object.keys(value);
+  let last = -1;
+  let inOrder = true;
+  for (const k of keys) {
+    const r = rank.get(k) ?? Infinity; // unknown keys belong after the known ones
+    if (r < last) {
+      inOrder = false;
+      break;
+    }
+    last = r;
   }
-  for (const [k, v] of Object.entries(value)) if (!(k in out)) out[k] = v;
-  return out;
+  const order = inOrder ? keys : [...keys].sort((a, b) => (rank.get(a) ?? Infinity) - (rank.get(b) ?? Infinity)); // stable
+  let out: Record<string, unknown> | undefined = inOrder ? undefined : {};
+  for (let i = 0; i < order.length; i++) {
+    const k = order[i];
+    const f = fields[rank.get(k) ?? -1];
+    const v = f ? orderField(value[k], f) : value[k];
+    if (!out && v !== value[k]) {
+      out = {};
+      for (let j = 0; j < i; j++) out[order[j]] = value[order[j]];
+    }
+    if (out) out[k] = v;
+  }
+  return out ?? value;
 }
 
 function orderField(value: unknown, field: Field): unknown {
   if (field.type === 'object' && !field.open) return orderBy(value, field.fields);
-  if (field.type === 'list' && Array.isArray(value)) return value.map((v) => orderBy(v, field.item.fields));
+  if (field.type === 'list' && Array.isArray(value)) {
+    const next = value.map((v) => orderBy(v, field.item.fields));
+    return next.some((v, i) => v !== value[i]) ? next : value;
+  }
   return value;
 }
 
