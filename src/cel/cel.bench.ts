@@ -1,0 +1,67 @@
+/**
+ * Compile and evaluate the five benchmark expressions (cel-engine-notes.md §8) on the real
+ * engine, in-process (Node). `npx vitest bench src/cel/cel.bench.ts`
+ * compile = what validation does per keystroke (parse + check + program, as the apiserver,
+ * plus the static cost estimate); evaluate = one evaluation against inputs already marshalled.
+ */
+import { bench, describe } from 'vitest';
+import { createSyncCompiler, evaluate, loadCel, setInputs } from './index';
+
+await loadCel();
+const compiler = createSyncCompiler();
+
+export const BENCH_EXPRESSIONS = [
+  "request.operation == 'CREATE' && object.metadata.namespace != 'kube-system'",
+  "object.spec.containers.all(c, c.image.startsWith('registry.internal/'))",
+  "has(object.metadata.labels) && 'team' in object.metadata.labels",
+  'object.spec.replicas <= params.maxReplicas',
+  "!(request.userInfo.username in ['system:admin']) && object.metadata.name.matches('^[a-z]+$')",
+] as const;
+
+const inputs = {
+  object: {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'web', namespace: 'default', labels: { team: 'a', app: 'web' } },
+    spec: {
+      replicas: 3,
+      containers: [
+        { name: 'a', image: 'registry.internal/a:1' },
+        { name: 'b', image: 'registry.internal/b:1' },
+        { name: 'c', image: 'registry.internal/c:1' },
+      ],
+    },
+  },
+  params: { maxReplicas: 5 },
+  request: {
+    operation: 'CREATE',
+    kind: { group: '', version: 'v1', kind: 'Pod' },
+    resource: { group: '', version: 'v1', resource: 'pods' },
+    name: 'web',
+    namespace: 'default',
+    userInfo: { username: 'alice', groups: ['dev'] },
+  },
+};
+await setInputs('bench', inputs);
+const options = { hasParams: true };
+// Go-in-WASM needs V8 to tier up the hot code: warm up before measuring.
+const benchOptions = { warmupTime: 1500, warmupIterations: 20, time: 2000 };
+for (const e of BENCH_EXPRESSIONS) for (let i = 0; i < 20; i++) compiler.compile(e, 'vap-validation', options);
+
+describe('compile (parse + check + program + estimate)', () => {
+  BENCH_EXPRESSIONS.forEach((e, i) => {
+    bench(`#${i + 1} compile`, () => {
+      const r = compiler.compile(e, 'vap-validation', options);
+      if (!r?.ok) throw new Error(r?.message);
+    }, benchOptions);
+  });
+});
+
+describe('evaluate (inputs marshalled once)', () => {
+  BENCH_EXPRESSIONS.forEach((e, i) => {
+    bench(`#${i + 1} evaluate`, async () => {
+      const r = await evaluate(e, 'vap-validation', 'bench', options);
+      if (!r.ok || r.value !== true) throw new Error(r.ok ? String(r.value) : r.message);
+    }, benchOptions);
+  });
+});
