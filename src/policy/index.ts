@@ -4,3 +4,5 @@
  * their kaptest export. Pure TypeScript on the CEL engine (src/cel); runs in Node.
  */
 export * from './matching';
+export * from './params';
+export * from './run';

@@ -1,0 +1,108 @@
+/**
+ * Binding `spec.paramRef` resolution, as generic.CollectParams does it
+ * (k8s.io/apiserver pkg/admission/plugin/policy/generic/policy_dispatcher.go), against
+ * documents of the policy's paramKind taken from the workspace, or a param typed in.
+ *
+ * Approximation: the apiserver knows from discovery whether paramKind is namespaced.
+ * We take `paramScope` when given; otherwise a param kind is namespaced when any of its
+ * documents has `metadata.namespace`, or it is a ConfigMap/Secret, or there are no
+ * documents at all; cluster-scoped when all its documents lack a namespace.
+ */
+import { matchLabelSelector } from './matching';
+import { isObject, labelsOf, nameOf, namespaceOf, obj, str } from './util';
+
+export interface ParamsInput {
+  /** A param object typed in by the user: used for every binding that has a paramRef. */
+  params?: unknown;
+  /** Workspace documents; those of the policy's paramKind are the candidates. */
+  paramDocuments?: readonly unknown[];
+  /** Whether paramKind is namespaced (see the module comment when absent). */
+  paramScope?: 'Namespaced' | 'Cluster';
+}
+
+export interface ParamResolution {
+  /** none: the policy has no paramKind or the binding no paramRef (params is null). */
+  mode: 'none' | 'typed' | 'name' | 'selector';
+  /** The params to evaluate with, one evaluation each (`[null]` when mode is none). Empty: nothing is validated. */
+  params: unknown[];
+  /** Where params were looked for. */
+  namespace?: string;
+  scope?: 'Namespaced' | 'Cluster';
+  /** A configuration error (handled by failurePolicy: `failed to configure binding: <error>`). */
+  error?: string;
+  detail: string;
+}
+
+const KNOWN_NAMESPACED = new Set(['v1/ConfigMap', 'v1/Secret']);
+
+function inferScope(paramKind: Record<string, unknown>, candidates: unknown[]): 'Namespaced' | 'Cluster' {
+  if (candidates.some((d) => namespaceOf(d) !== '')) return 'Namespaced';
+  if (KNOWN_NAMESPACED.has(`${str(paramKind.apiVersion)}/${str(paramKind.kind)}`)) return 'Namespaced';
+  return candidates.length > 0 ? 'Cluster' : 'Namespaced';
+}
+
+/** CollectParams for one binding. `requestNamespace` is the request's namespace ('' when cluster-scoped). */
+export function resolveParams(policySpec: unknown, bindingSpec: unknown, requestNamespace: string, input: ParamsInput): ParamResolution {
+  const paramKind = obj(policySpec).paramKind;
+  const paramRef = obj(bindingSpec).paramRef;
+  if (!isObject(paramKind)) return { mode: 'none', params: [null], detail: 'the policy has no paramKind: params is not declared' };
+  if (!isObject(paramRef)) return { mode: 'none', params: [null], detail: 'the binding has no paramRef: params is null' };
+  const denyIfNone = paramRef.parameterNotFoundAction === 'Deny';
+  const notFound = (res: ParamResolution): ParamResolution =>
+    res.params.length === 0 && denyIfNone
+      ? { ...res, error: 'no params found for policy binding with `Deny` parameterNotFoundAction' }
+      : res;
+
+  if (input.params !== undefined && input.params !== null) {
+    return { mode: 'typed', params: [input.params], detail: 'params typed in for the test' };
+  }
+  const candidates = (input.paramDocuments ?? []).filter(
+    (d) => isObject(d) && d.apiVersion === paramKind.apiVersion && d.kind === paramKind.kind,
+  );
+  const scope = input.paramScope ?? inferScope(paramKind, candidates);
+  const refNs = str(paramRef.namespace);
+  let namespace: string | undefined;
+  if (scope === 'Namespaced') {
+    namespace = refNs || requestNamespace;
+    if (!namespace) {
+      return { mode: 'none', params: [], scope, error: 'cannot use namespaced paramRef in policy binding that matches cluster-scoped resources', detail: 'no namespace to look in' };
+    }
+  } else if (refNs) {
+    return { mode: 'none', params: [], scope, error: 'paramRef.namespace must not be provided for a cluster-scoped `paramKind`', detail: 'cluster-scoped paramKind' };
+  }
+  const inScope = candidates.filter((d) => (scope === 'Namespaced' ? namespaceOf(d) === namespace : true));
+  const where = `${str(paramKind.kind)} ${scope === 'Namespaced' ? `in namespace ${JSON.stringify(namespace)}` : '(cluster-scoped)'}`;
+  const name = str(paramRef.name);
+  if (name) {
+    if (paramRef.selector !== undefined && paramRef.selector !== null) {
+      return { mode: 'name', params: [], scope, namespace, error: 'paramRef.name and paramRef.selector are mutually exclusive', detail: '' };
+    }
+    const found = inScope.filter((d) => nameOf(d) === name).slice(0, 1);
+    return notFound({
+      mode: 'name',
+      params: found,
+      scope,
+      namespace,
+      detail: found.length ? `found ${where} named ${JSON.stringify(name)}` : `no ${where} named ${JSON.stringify(name)} (parameterNotFoundAction ${str(paramRef.parameterNotFoundAction) || 'unset'})`,
+    });
+  }
+  if (paramRef.selector !== undefined && paramRef.selector !== null) {
+    const selected: unknown[] = [];
+    for (const d of inScope) {
+      const m = matchLabelSelector(paramRef.selector, labelsOf(d));
+      if (!m.ok) return { mode: 'selector', params: [], scope, namespace, error: m.error, detail: '' };
+      if (m.matches) selected.push(d);
+    }
+    selected.sort((a, b) => `${namespaceOf(a)}/${nameOf(a)}`.localeCompare(`${namespaceOf(b)}/${nameOf(b)}`));
+    return notFound({
+      mode: 'selector',
+      params: selected,
+      scope,
+      namespace,
+      detail: selected.length
+        ? `selector matches ${selected.length} ${where}: ${selected.map(nameOf).join(', ')}`
+        : `selector matches no ${where} (parameterNotFoundAction ${str(paramRef.parameterNotFoundAction) || 'unset'})`,
+    });
+  }
+  return { mode: 'none', params: [], scope, error: 'one of name or selector must be provided', detail: '' };
+}

@@ -1,0 +1,649 @@
+/**
+ * A ValidatingAdmissionPolicy test run with a step-by-step trace, following
+ * k8s.io/apiserver pkg/admission/plugin/policy/validating (dispatcher.go Dispatch,
+ * validator.go Validate) and the match-conditions matcher
+ * (pkg/admission/plugin/webhook/matchconditions/matcher.go).
+ *
+ * Exact (same code paths as the apiserver, re-expressed): which policy/bindings apply,
+ * param resolution, matchConditions semantics (any false skips, even after an error;
+ * errors → failurePolicy), validation decisions, messageExpression fallbacks, reasons and
+ * HTTP codes, validationActions, the audit annotations and their keys, the denial and
+ * warning wording. Every CEL expression is evaluated by the real engine (cel-go +
+ * k8s.io/apiserver in WebAssembly), which also builds the activation.
+ *
+ * Approximated:
+ *   - cost: the engine evaluates each expression on its own, computing the variables it
+ *     uses lazily inside that evaluation. The apiserver caches a variable for the whole
+ *     phase (validations / messageExpressions / auditAnnotations), so a variable used by
+ *     several expressions is charged once there and once per expression here: our sums can
+ *     be higher. The budget check (10M per phase, 2.5M for matchConditions) is made on
+ *     these sums after each expression, as the apiserver does.
+ *   - the trace shows every variable's value (evaluated on its own); `used` says whether
+ *     an expression of the policy refers to it (textually, through other variables), i.e.
+ *     whether Kubernetes would evaluate it at all.
+ *   - matchPolicy Equivalent (see matching.ts) and paramKind scope (see params.ts).
+ */
+import { withDefaults } from '../k8s/defaults';
+import type { AuthorizerRule, CelCompileOptionsExt, CelContext, CelEvalResult, CelInputs } from '../cel/types';
+import { CEL_LIMITS } from '../cel/types';
+import { isExemptAdmissionConfigurationResource, matchResources, type AdmissionRequestInput, type MatchResult } from './matching';
+import { resolveParams, type ParamResolution, type ParamsInput } from './params';
+import { byteLength, isObject, list, nameOf, namespaceOf, obj, str, trimSpace } from './util';
+
+/** The part of the CEL engine a run needs (src/cel `evaluate`). */
+export interface PolicyCel {
+  evaluate(expression: string, context: CelContext, inputs: CelInputs, options?: CelCompileOptionsExt): Promise<CelEvalResult>;
+}
+
+export interface RunRequestInput extends ParamsInput {
+  request: AdmissionRequestInput;
+  object?: unknown;
+  oldObject?: unknown;
+  /** The Namespace of the request (namespaceSelector and `namespaceObject`). */
+  namespaceObject?: unknown;
+  authorizer?: { rules: AuthorizerRule[] };
+}
+
+export interface ValidatingRunInput extends RunRequestInput {
+  policy: unknown;
+  /** Bindings from the workspace; those whose spec.policyName is not the policy are ignored. */
+  bindings: readonly unknown[];
+}
+
+export type StatusReason = 'Unauthorized' | 'Forbidden' | 'Invalid' | 'RequestEntityTooLarge';
+
+/** dispatcher.go reasonToCode */
+export function reasonToCode(reason: string): number {
+  switch (reason) {
+    case 'Forbidden':
+      return 403;
+    case 'Unauthorized':
+      return 401;
+    case 'RequestEntityTooLarge':
+      return 413;
+    default:
+      return 422;
+  }
+}
+
+export interface ExpressionTrace {
+  expression: string;
+  ok: boolean;
+  value?: unknown;
+  type?: string;
+  /** The error as the apiserver words it (`expression '…' resulted in error: …`, `compilation error: …`). */
+  error?: string;
+  cost: number;
+}
+
+export interface MatchConditionTrace extends ExpressionTrace {
+  name: string;
+}
+
+export interface MatchConditionsTrace {
+  conditions: MatchConditionTrace[];
+  /** match: all true; skip: one false (its name in failedCondition); error: errors and no false. */
+  outcome: 'match' | 'skip' | 'error';
+  failedCondition?: string;
+  error?: string;
+  cost: number;
+}
+
+export interface VariableTrace extends ExpressionTrace {
+  name: string;
+  /** Some expression of the policy refers to it (directly or through other variables): Kubernetes evaluates it lazily on first use. */
+  used: boolean;
+}
+
+export interface ValidationTrace {
+  index: number;
+  expression: string;
+  /** admit: true; deny: false; error: evaluation error (see error). */
+  evaluation: 'admit' | 'deny' | 'error';
+  error?: string;
+  cost: number;
+  /** The message the decision carries (deny and error). */
+  message?: string;
+  /** Where the message came from. */
+  messageSource?: 'messageExpression' | 'message' | 'expression' | 'error';
+  /** messageExpression, when there is one: its result, or why it was not used. */
+  messageExpression?: { expression: string; value?: unknown; error?: string; rejected?: string; cost: number };
+  reason?: StatusReason;
+  code?: number;
+  /** What the policy decides for this validation after failurePolicy: admit or deny. */
+  action: 'admit' | 'deny';
+}
+
+export interface AuditAnnotationTrace {
+  key: string;
+  valueExpression: string;
+  action: 'publish' | 'exclude' | 'error';
+  value?: string;
+  error?: string;
+  cost: number;
+}
+
+/** One PolicyDecision of validator.go. */
+export interface PolicyDecision {
+  action: 'admit' | 'deny';
+  evaluation: 'admit' | 'deny' | 'error';
+  message: string;
+  reason?: StatusReason;
+  /** The validation index (-1 for match conditions, budget or audit annotation errors). */
+  index: number;
+}
+
+export interface EvaluationTrace {
+  /** The param object (null when params is null). */
+  param: unknown;
+  paramName?: string;
+  matchConditions?: MatchConditionsTrace;
+  variables: VariableTrace[];
+  validations: ValidationTrace[];
+  auditAnnotations: AuditAnnotationTrace[];
+  /** Validations + messageExpressions (+ the variables they use, see the module comment), against CEL_LIMITS.runtimeCelCostBudget. */
+  cost: number;
+  auditAnnotationsCost: number;
+  budget: number;
+  /** Set when the validation phase exceeded the budget. */
+  outOfBudget?: boolean;
+  decisions: PolicyDecision[];
+}
+
+export interface BindingTrace {
+  name: string;
+  validationActions: string[];
+  /** matchResources of the binding (undefined: the binding has none and matches every request the policy matches). */
+  match?: MatchResult;
+  applies: boolean;
+  reason: string;
+  params?: ParamResolution;
+  /** failed to configure binding: … (matching or param errors), before failurePolicy. */
+  configError?: string;
+  evaluations: EvaluationTrace[];
+}
+
+export interface RunOutcomeDecision {
+  allowed: boolean;
+  /** The apiserver's message for a denial. */
+  message?: string;
+  code?: number;
+  reason?: StatusReason;
+}
+
+export interface ValidatingRunResult {
+  /** deny: rejected; warn: admitted with warnings; admit: admitted (the policy applied); skip: the policy did not apply. */
+  outcome: 'admit' | 'deny' | 'warn' | 'skip';
+  decision: RunOutcomeDecision;
+  warnings: string[];
+  /** Audit annotations added to the request's audit event. */
+  auditAnnotations: Record<string, string>;
+  /** Evaluation and configuration errors met (whatever failurePolicy did with them). */
+  errors: string[];
+  policyName: string;
+  failurePolicy: string;
+  policyMatch?: MatchResult;
+  /** Why the policy did not apply (skip). */
+  skipReason?: string;
+  bindings: BindingTrace[];
+  /** Names of workspace bindings for other policies. */
+  ignoredBindings: string[];
+  totalCost: number;
+}
+
+// ---------------------------------------------------------------------------
+// Shared evaluation helpers (also used by mutate.ts)
+
+export const OUT_OF_BUDGET = 'validation failed due to running out of cost budget, no further validation rules will be run';
+
+export async function evalExpr(
+  cel: PolicyCel,
+  expression: string,
+  context: CelContext,
+  inputs: CelInputs,
+  options: CelCompileOptionsExt,
+): Promise<ExpressionTrace> {
+  const r = await cel.evaluate(expression, context, inputs, options);
+  if (r.ok) return { expression, ok: true, value: r.value, type: r.type, cost: r.cost };
+  const cost = (r as { cost?: number }).cost ?? 0;
+  return { expression, ok: false, error: r.stage === 'compile' ? `compilation error: ${r.message}` : r.message, cost };
+}
+
+/** utilerrors.NewAggregate(errs).Error() */
+export function aggregate(errs: readonly string[]): string {
+  return errs.length === 1 ? errs[0]! : `[${errs.join(', ')}]`;
+}
+
+export interface PolicyVariable {
+  name: string;
+  expression: string;
+}
+
+export function policyVariables(spec: unknown): PolicyVariable[] {
+  return list(obj(spec).variables).map((v) => ({ name: str(obj(v).name), expression: str(obj(v).expression) }));
+}
+
+/** Names of variables reachable from expressions (textual `variables.<name>`, then transitively). */
+export function usedVariables(variables: readonly PolicyVariable[], expressions: readonly string[]): Set<string> {
+  const used = new Set<string>();
+  const refs = (e: string) => [...e.matchAll(/\bvariables\s*\.\s*([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!);
+  const queue = expressions.flatMap(refs);
+  while (queue.length) {
+    const n = queue.pop()!;
+    if (used.has(n)) continue;
+    used.add(n);
+    const v = variables.find((x) => x.name === n);
+    if (v) queue.push(...refs(v.expression));
+  }
+  return used;
+}
+
+export async function traceVariables(
+  cel: PolicyCel,
+  variables: readonly PolicyVariable[],
+  used: Set<string>,
+  inputs: CelInputs,
+  hasParams: boolean,
+): Promise<VariableTrace[]> {
+  const out: VariableTrace[] = [];
+  for (const v of variables) {
+    const t = await evalExpr(cel, v.expression, 'vap-variable', inputs, { hasParams, variables, variableName: v.name });
+    out.push({ ...t, name: v.name, used: used.has(v.name) });
+  }
+  return out;
+}
+
+/** matchconditions.Matcher.Match for a policy (budget RuntimeCELCostBudgetMatchConditions). */
+export async function runMatchConditions(
+  cel: PolicyCel,
+  spec: unknown,
+  context: 'vap-matchCondition' | 'map-matchCondition',
+  inputs: CelInputs,
+  options: CelCompileOptionsExt,
+): Promise<MatchConditionsTrace | undefined> {
+  const mcs = list(obj(spec).matchConditions);
+  if (mcs.length === 0) return undefined;
+  const conditions: MatchConditionTrace[] = [];
+  let cost = 0;
+  for (const mc of mcs) {
+    const t = await evalExpr(cel, str(obj(mc).expression), context, inputs, options);
+    conditions.push({ ...t, name: str(obj(mc).name) });
+    cost += t.cost;
+    if (cost > CEL_LIMITS.runtimeCelCostBudgetMatchConditions) {
+      return { conditions, outcome: 'error', error: OUT_OF_BUDGET, cost };
+    }
+  }
+  const errors: string[] = [];
+  for (const c of conditions) {
+    if (!c.ok) errors.push(c.error ?? '');
+    // any false skips, even after errors
+    else if (c.value === false) return { conditions, outcome: 'skip', failedCondition: c.name, cost };
+  }
+  if (errors.length) return { conditions, outcome: 'error', error: aggregate(errors), cost };
+  return { conditions, outcome: 'match', cost };
+}
+
+/** The request namespace's Namespace object as CEL sees it (null for cluster-scoped requests and for Namespace requests). */
+export function celNamespaceObject(input: RunRequestInput): unknown {
+  const k = input.request.kind ?? {};
+  let ns = str(input.request.namespace);
+  if (k.kind === 'Namespace' && k.version === 'v1' && str(k.group) === '') ns = '';
+  if (!ns) return null;
+  return isObject(input.namespaceObject) ? input.namespaceObject : null;
+}
+
+/** Go json.Marshal escapes <, > and & (and U+2028/9) in strings. */
+export function goJson(v: unknown): string {
+  return JSON.stringify(v)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+const MAX_AUDIT_VALUE = 10 * 1024;
+
+function truncateBytes(s: string, max: number): string {
+  const b = new TextEncoder().encode(s);
+  return b.length <= max ? s : new TextDecoder().decode(b.slice(0, max));
+}
+
+// ---------------------------------------------------------------------------
+// validator.go Validate
+
+async function validate(
+  cel: PolicyCel,
+  spec: Record<string, unknown>,
+  failurePolicy: string,
+  input: RunRequestInput,
+  param: unknown,
+): Promise<EvaluationTrace> {
+  const hasParams = isObject(spec.paramKind);
+  const variables = policyVariables(spec);
+  const options: CelCompileOptionsExt = { hasParams, variables };
+  const errorAction: 'admit' | 'deny' = failurePolicy === 'Ignore' ? 'admit' : 'deny';
+  const inputs: CelInputs = {
+    object: input.object ?? null,
+    oldObject: input.oldObject ?? null,
+    request: input.request,
+    params: param ?? null,
+    namespaceObject: celNamespaceObject(input),
+    authorizer: input.authorizer ?? { rules: [] },
+  };
+  const validations = list(spec.validations).map(obj);
+  const audits = list(spec.auditAnnotations).map(obj);
+  const allExpressions = [
+    ...list(spec.matchConditions).map((m) => str(obj(m).expression)),
+    ...validations.flatMap((v) => [str(v.expression), str(v.messageExpression)]),
+    ...audits.map((a) => str(a.valueExpression)),
+  ];
+  const trace: EvaluationTrace = {
+    param: param ?? null,
+    paramName: isObject(param) ? nameOf(param) : undefined,
+    variables: await traceVariables(cel, variables, usedVariables(variables, allExpressions), inputs, hasParams),
+    validations: [],
+    auditAnnotations: [],
+    cost: 0,
+    auditAnnotationsCost: 0,
+    budget: CEL_LIMITS.runtimeCelCostBudget,
+    decisions: [],
+  };
+
+  // matchConditions
+  const mc = await runMatchConditions(cel, spec, 'vap-matchCondition', inputs, options);
+  trace.matchConditions = mc;
+  if (mc?.outcome === 'error') {
+    if (failurePolicy === 'Ignore') return trace; // the matcher answers "no match"
+    trace.decisions.push({ action: errorAction, evaluation: 'error', message: mc.error ?? '', index: -1 });
+    return trace;
+  }
+  if (mc?.outcome === 'skip') return trace;
+
+  // validations (one budget), then messageExpressions (the remaining budget)
+  const results: ExpressionTrace[] = [];
+  let cost = 0;
+  for (const v of validations) {
+    const t = await evalExpr(cel, str(v.expression), 'vap-validation', inputs, options);
+    results.push(t);
+    cost += t.cost;
+    if (cost > CEL_LIMITS.runtimeCelCostBudget) {
+      trace.cost = cost;
+      trace.outOfBudget = true;
+      trace.decisions.push({ action: errorAction, evaluation: 'error', message: OUT_OF_BUDGET, index: -1 });
+      return trace;
+    }
+  }
+  const messages: (ExpressionTrace | undefined)[] = [];
+  let messageOutOfBudget = false;
+  for (const v of validations) {
+    const me = str(v.messageExpression);
+    if (!me || messageOutOfBudget) {
+      messages.push(undefined);
+      continue;
+    }
+    const t = await evalExpr(cel, me, 'vap-messageExpression', inputs, { hasParams, variables });
+    messages.push(t);
+    cost += t.cost;
+    if (cost > CEL_LIMITS.runtimeCelCostBudget) messageOutOfBudget = true;
+  }
+  trace.cost = cost;
+
+  validations.forEach((v, i) => {
+    const r = results[i]!;
+    const expression = str(v.expression);
+    const vt: ValidationTrace = { index: i, expression, evaluation: 'admit', cost: r.cost, action: 'admit' };
+    const m = messages[i];
+    if (m) vt.messageExpression = { expression: str(v.messageExpression), value: m.value, error: m.error, cost: m.cost };
+    if (!r.ok) {
+      vt.evaluation = 'error';
+      vt.error = r.error;
+      vt.message = r.error;
+      vt.messageSource = 'error';
+      vt.action = errorAction;
+    } else if (messageOutOfBudget) {
+      vt.evaluation = 'error';
+      vt.message = `failed messageExpression: ${OUT_OF_BUDGET}`;
+      vt.error = vt.message;
+      vt.messageSource = 'error';
+      vt.action = errorAction;
+      trace.outOfBudget = true;
+    } else if (r.value !== true) {
+      vt.evaluation = 'deny';
+      vt.action = 'deny';
+      const reason = (str(v.reason) || 'Invalid') as StatusReason;
+      vt.reason = reason;
+      vt.code = reasonToCode(reason);
+      let message = '';
+      let source: ValidationTrace['messageSource'];
+      if (m && m.ok) {
+        if (typeof m.value === 'string') {
+          message = trimSpace(m.value);
+          if (byteLength(message) > CEL_LIMITS.maxEvaluatedMessageExpressionSizeBytes) {
+            vt.messageExpression!.rejected = `longer than ${CEL_LIMITS.maxEvaluatedMessageExpressionSizeBytes} bytes`;
+            message = '';
+          }
+          if (message.includes('\n')) {
+            vt.messageExpression!.rejected = 'contains a line break';
+            message = '';
+          }
+          if (!message && !vt.messageExpression!.rejected) vt.messageExpression!.rejected = 'empty after trimming';
+        } else {
+          vt.messageExpression!.rejected = 'not a string';
+        }
+        if (message) source = 'messageExpression';
+      } else if (m && !m.ok) {
+        vt.messageExpression!.rejected = 'evaluation error';
+      }
+      if (!message && str(v.message)) {
+        message = trimSpace(str(v.message));
+        if (message) source = 'message';
+      }
+      if (!message) {
+        message = `failed expression: ${trimSpace(expression)}`;
+        source = 'expression';
+      }
+      vt.message = message;
+      vt.messageSource = source;
+    }
+    trace.validations.push(vt);
+    const d: PolicyDecision = { action: vt.action, evaluation: vt.evaluation, message: vt.message ?? '', index: i };
+    if (vt.reason) d.reason = vt.reason;
+    trace.decisions.push(d);
+  });
+
+  // audit annotations: their own budget
+  let auditCost = 0;
+  for (const a of audits) {
+    const key = str(a.key);
+    const valueExpression = str(a.valueExpression);
+    const t = await evalExpr(cel, valueExpression, 'vap-auditAnnotation', inputs, { hasParams, variables });
+    auditCost += t.cost;
+    if (auditCost > CEL_LIMITS.runtimeCelCostBudget) {
+      trace.auditAnnotationsCost = auditCost;
+      trace.decisions = [{ action: errorAction, evaluation: 'error', message: OUT_OF_BUDGET, index: -1 }];
+      return trace;
+    }
+    const at: AuditAnnotationTrace = { key, valueExpression, action: 'exclude', cost: t.cost };
+    if (!t.ok) {
+      at.action = failurePolicy === 'Ignore' ? 'exclude' : 'error';
+      at.error = t.error;
+    } else if (t.value === null || t.value === undefined) {
+      at.action = 'exclude';
+    } else if (typeof t.value === 'string') {
+      const value = trimSpace(t.value);
+      if (value) {
+        at.action = 'publish';
+        at.value = value;
+      }
+    } else {
+      at.action = 'error';
+      at.error = `valueExpression '${valueExpression}' resulted in unsupported return type: ${t.type ?? typeof t.value}. Return type must be either string or null.`;
+    }
+    trace.auditAnnotations.push(at);
+  }
+  trace.auditAnnotationsCost = auditCost;
+  return trace;
+}
+
+// ---------------------------------------------------------------------------
+// dispatcher.go Dispatch (one policy)
+
+export async function runValidatingPolicy(input: ValidatingRunInput, cel: PolicyCel): Promise<ValidatingRunResult> {
+  const policy = withDefaults(input.policy);
+  const spec = obj(obj(policy).spec);
+  const policyName = nameOf(policy);
+  const failurePolicy = str(spec.failurePolicy) || 'Fail';
+  const result: ValidatingRunResult = {
+    outcome: 'skip',
+    decision: { allowed: true },
+    warnings: [],
+    auditAnnotations: {},
+    errors: [],
+    policyName,
+    failurePolicy,
+    bindings: [],
+    ignoredBindings: [],
+    totalCost: 0,
+  };
+  const bindings: Record<string, unknown>[] = [];
+  for (const b of input.bindings) {
+    const d = withDefaults(b);
+    if (str(obj(obj(d).spec).policyName) === policyName) bindings.push(obj(d));
+    else result.ignoredBindings.push(nameOf(d));
+  }
+
+  interface Denied {
+    message: string;
+    binding?: string;
+    reason?: StatusReason;
+  }
+  const denied: Denied[] = [];
+  const failures: { message: string; policy: string; binding: string; expressionIndex: number; validationActions: string[] }[] = [];
+
+  const configError = (err: string, binding?: string) => {
+    result.errors.push(err);
+    if (failurePolicy === 'Ignore') return;
+    if (failurePolicy === 'Fail') {
+      denied.push({ message: binding === undefined ? `failed to configure policy: ${err}` : `failed to configure binding: ${err}`, binding });
+    } else {
+      denied.push({ message: `unrecognized failure policy: '${failurePolicy}'`, binding });
+    }
+  };
+
+  if (isExemptAdmissionConfigurationResource(input.request)) {
+    result.skipReason = 'admission configuration resources are exempt from admission policies';
+    return finish();
+  }
+  const constraints = spec.matchConstraints;
+  if (!isObject(constraints)) {
+    configError('policy contained no match constraints, a required field');
+    result.skipReason = 'the policy has no matchConstraints';
+    return finish();
+  }
+  const pm = matchResources(constraints, input);
+  result.policyMatch = pm;
+  if (pm.error) {
+    configError(pm.error);
+    return finish();
+  }
+  if (!pm.matches) {
+    result.skipReason = `matchConstraints: ${pm.reason}`;
+    return finish();
+  }
+  if (bindings.length === 0) result.skipReason = `no binding for policy '${policyName}'`;
+
+  // auditAnnotationCollector: key → distinct values
+  const collected = new Map<string, string[]>();
+  let anyApplied = false;
+  for (const b of bindings) {
+    const bspec = obj(b.spec);
+    const bName = nameOf(b);
+    const actions = list(bspec.validationActions).filter((a): a is string => typeof a === 'string');
+    const bt: BindingTrace = { name: bName, validationActions: actions, applies: false, reason: '', evaluations: [] };
+    result.bindings.push(bt);
+    if (isObject(bspec.matchResources)) {
+      const m = matchResources(bspec.matchResources, input);
+      bt.match = m;
+      if (m.error) {
+        bt.configError = m.error;
+        bt.reason = `matchResources: ${m.error}`;
+        configError(m.error, bName);
+        continue;
+      }
+      if (!m.matches) {
+        bt.reason = `matchResources: ${m.reason}`;
+        continue;
+      }
+    }
+    const pr = resolveParams(spec, bspec, str(input.request.namespace), input);
+    bt.params = pr;
+    if (pr.error) {
+      bt.configError = pr.error;
+      bt.reason = `paramRef: ${pr.error}`;
+      configError(pr.error, bName);
+      continue;
+    }
+    bt.applies = true;
+    bt.reason = pr.params.length === 0 ? `applies, but no params were found: nothing to validate (${pr.detail})` : 'applies';
+    if (pr.params.length === 0) anyApplied = true;
+    for (const param of pr.params) {
+      const ev = await validate(cel, spec, failurePolicy, input, param);
+      bt.evaluations.push(ev);
+      result.totalCost += (ev.matchConditions?.cost ?? 0) + ev.cost + ev.auditAnnotationsCost;
+      if (ev.matchConditions?.outcome !== 'skip' && !(ev.matchConditions?.outcome === 'error' && failurePolicy === 'Ignore')) anyApplied = true;
+      if (ev.matchConditions?.error) result.errors.push(ev.matchConditions.error);
+      for (const v of ev.validations) if (v.error) result.errors.push(v.error);
+      for (const d of ev.decisions) {
+        if (d.evaluation === 'error' && d.index < 0) result.errors.push(d.message);
+        if (d.action !== 'deny') continue;
+        for (const action of actions) {
+          if (action === 'Deny') denied.push({ message: d.message, binding: bName, reason: d.reason });
+          else if (action === 'Audit')
+            failures.push({ message: d.message, policy: str(bspec.policyName), binding: bName, expressionIndex: d.index < 0 ? 0 : d.index, validationActions: actions });
+          else if (action === 'Warn')
+            result.warnings.push(`Validation failed for ValidatingAdmissionPolicy '${policyName}' with binding '${bName}': ${d.message}`);
+        }
+      }
+      for (const a of ev.auditAnnotations) {
+        if (a.action === 'publish' && a.value !== undefined) {
+          const value = truncateBytes(a.value, MAX_AUDIT_VALUE);
+          const vals = collected.get(a.key) ?? [];
+          if (!vals.includes(value)) vals.push(value);
+          collected.set(a.key, vals);
+        } else if (a.action === 'error') {
+          result.errors.push(a.error ?? '');
+          denied.push({ message: a.error ?? '', binding: bName });
+        }
+      }
+    }
+  }
+  for (const [key, vals] of collected) result.auditAnnotations[`${policyName}/${key}`] = vals.length === 1 ? vals[0]! : vals.join(', ');
+  if (failures.length > 0) result.auditAnnotations['validation.policy.admission.k8s.io/validation_failure'] = goJson(failures);
+  if (anyApplied) result.skipReason = undefined;
+  else if (!result.skipReason) result.skipReason = result.bindings.map((b) => `binding '${b.name}': ${b.reason}`).join('; ') || 'no binding applies';
+  return finish(anyApplied);
+
+  function finish(applied = false): ValidatingRunResult {
+    result.errors = [...new Set(result.errors)];
+    if (denied.length > 0) {
+      const d = denied[0]!;
+      const message =
+        d.binding !== undefined
+          ? `ValidatingAdmissionPolicy '${policyName}' with binding '${d.binding}' denied request: ${d.message}`
+          : `ValidatingAdmissionPolicy '${policyName}' denied request: ${d.message}`;
+      const reason = d.reason ?? 'Invalid';
+      result.decision = { allowed: false, message, reason, code: reasonToCode(reason) };
+      result.outcome = 'deny';
+      result.skipReason = undefined;
+    } else if (result.warnings.length > 0) {
+      result.outcome = 'warn';
+    } else {
+      result.outcome = applied ? 'admit' : 'skip';
+    }
+    return result;
+  }
+}
+
+/** The namespace/name of an object, for traces. */
+export const objectRef = (o: unknown): string => (namespaceOf(o) ? `${namespaceOf(o)}/${nameOf(o)}` : nameOf(o));
