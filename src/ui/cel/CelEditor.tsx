@@ -1,0 +1,216 @@
+/**
+ * A small Monaco editor for one CEL expression (lazily loaded, like the YAML pane): auto
+ * height, multi-line, language 'cel' with squiggles at the compile errors' line and column,
+ * hover and completion (cel-language.ts). Undo/redo go through the workspace history.
+ * Tab moves focus (tabFocusMode), so the form stays keyboard-navigable.
+ */
+import { useEffect, useRef } from 'react';
+import { monaco } from '../../monaco/setup';
+import type { CelCompileOptionsExt, CelCompileResultExt, CelContext, CelIssue } from '../../cel/types';
+import { workspace } from '../../store';
+import { toCelInputs } from '../../store/cel-tests';
+import type { Handover } from '../CelField';
+import { deleteModelInfo, ensureCelLanguage, setModelInfo } from './cel-language';
+import { celTestsInputsOf } from './use-cel';
+import './cel.css';
+
+export interface CelEditorProps {
+  docId: string;
+  path: string;
+  label: string;
+  context: CelContext;
+  options: CelCompileOptionsExt;
+  value: string;
+  compiled: CelCompileResultExt | undefined;
+  describedBy: string;
+  invalid: boolean;
+  domId: string;
+  handover: Handover;
+  onChange(value: string): void;
+  onReady(): void;
+  currentText(): string;
+}
+
+const MAX_HEIGHT = 320;
+export const CEL_MARKER_OWNER = 'cel';
+
+let counter = 0;
+
+/** Replace only the part of the model that differs (keeps the cursor where it is). */
+function applyText(model: monaco.editor.ITextModel, text: string) {
+  const old = model.getValue();
+  if (old === text) return;
+  let start = 0;
+  const max = Math.min(old.length, text.length);
+  while (start < max && old.charCodeAt(start) === text.charCodeAt(start)) start++;
+  let endOld = old.length;
+  let endNew = text.length;
+  while (endOld > start && endNew > start && old.charCodeAt(endOld - 1) === text.charCodeAt(endNew - 1)) {
+    endOld--;
+    endNew--;
+  }
+  const from = model.getPositionAt(start);
+  const to = model.getPositionAt(endOld);
+  model.pushEditOperations([], [{ range: new monaco.Range(from.lineNumber, from.column, to.lineNumber, to.column), text: text.slice(start, endNew) }], () => null);
+}
+
+/** A compile issue as a marker: from its column to the end of the token there (the whole expression for result-type errors). */
+export function issueMarker(model: monaco.editor.ITextModel, issue: CelIssue): monaco.editor.IMarkerData {
+  const lines = model.getLineCount();
+  if (/^must evaluate to|^result type/i.test(issue.message) || issue.line < 1) {
+    const end = model.getFullModelRange();
+    return { severity: monaco.MarkerSeverity.Error, message: issue.message, source: 'CEL', startLineNumber: 1, startColumn: 1, endLineNumber: end.endLineNumber, endColumn: end.endColumn };
+  }
+  const lineNumber = Math.min(issue.line, lines);
+  const line = model.getLineContent(lineNumber);
+  // Columns are code points; Monaco's are UTF-16.
+  const start = [...line].slice(0, Math.max(0, issue.column - 1)).join('').length;
+  let end = start;
+  const isWord = (c: string) => /[A-Za-z0-9_]/.test(c);
+  const isOp = (c: string) => /[=!<>&|+\-*/%?:]/.test(c);
+  if (end < line.length && isWord(line[end])) while (end < line.length && isWord(line[end])) end++;
+  else if (end < line.length && isOp(line[end])) while (end < line.length && isOp(line[end])) end++;
+  else end = Math.min(line.length, end + 1);
+  if (end === start) end = start + 1;
+  return { severity: monaco.MarkerSeverity.Error, message: issue.message, source: 'CEL', startLineNumber: lineNumber, startColumn: start + 1, endLineNumber: lineNumber, endColumn: end + 1 };
+}
+
+export default function CelEditor(props: CelEditorProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
+  const applying = useRef(false);
+  const latest = useRef(props);
+  latest.current = props;
+  const { docId, path, context, options, value, compiled } = props;
+
+  useEffect(() => {
+    ensureCelLanguage();
+    const p = latest.current;
+    const uri = monaco.Uri.parse(`inmemory://cel/${encodeURIComponent(p.docId)}/${++counter}.cel`);
+    const model = monaco.editor.createModel(p.currentText(), 'cel', uri);
+    const editor = monaco.editor.create(host.current!, {
+      model,
+      automaticLayout: true,
+      minimap: { enabled: false },
+      lineNumbers: 'off',
+      glyphMargin: false,
+      folding: false,
+      lineDecorationsWidth: 6,
+      lineNumbersMinChars: 0,
+      scrollBeyondLastLine: false,
+      wordWrap: 'on',
+      wrappingIndent: 'indent',
+      overviewRulerLanes: 0,
+      overviewRulerBorder: false,
+      hideCursorInOverviewRuler: true,
+      renderLineHighlight: 'none',
+      scrollbar: { vertical: 'auto', horizontal: 'hidden', alwaysConsumeMouseWheel: false, verticalScrollbarSize: 8 },
+      fontSize: 13,
+      lineHeight: 19,
+      padding: { top: 3, bottom: 3 },
+      tabSize: 2,
+      insertSpaces: true,
+      ariaLabel: `${p.label}: CEL expression (${p.context}). Tab leaves the editor; Ctrl+Space lists completions.`,
+      fixedOverflowWidgets: true,
+      editContext: false,
+      tabFocusMode: true,
+      quickSuggestions: { other: true, comments: false, strings: false },
+      suggestOnTriggerCharacters: true,
+      wordBasedSuggestions: 'off',
+      contextmenu: false,
+      stickyScroll: { enabled: false },
+      occurrencesHighlight: 'off',
+      renderWhitespace: 'none',
+      guides: { indentation: false },
+      fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+    });
+    editorRef.current = editor;
+    setModelInfo(model, {
+      get context() {
+        return latest.current.context;
+      },
+      get options() {
+        return latest.current.options;
+      },
+      inputs: () => toCelInputs(celTestsInputsOf(latest.current.docId)).inputs,
+    });
+
+    // Auto height: as tall as the content, up to MAX_HEIGHT.
+    const fit = () => {
+      const h = Math.min(MAX_HEIGHT, Math.max(25, editor.getContentHeight()));
+      if (host.current && host.current.style.height !== `${h}px`) {
+        host.current.style.height = `${h}px`;
+        editor.layout();
+      }
+    };
+    const sizeSub = editor.onDidContentSizeChange(fit);
+    fit();
+
+    // Undo and redo go through the workspace, so they cover form, YAML and CEL edits alike.
+    editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyZ, () => workspace.getState().undo());
+    editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyMod.Shift | monaco.KeyCode.KeyZ, () => workspace.getState().redo());
+    editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyY, () => workspace.getState().redo());
+
+    const changeSub = model.onDidChangeContent(() => {
+      if (!applying.current) latest.current.onChange(model.getValue());
+    });
+
+    // The editor's input element is the field's control: label, help, problems and data-path.
+    const input = editor.getDomNode()?.querySelector('textarea');
+    if (input) {
+      input.id = p.domId;
+      input.setAttribute('data-path', p.path);
+      input.setAttribute('aria-describedby', p.describedBy);
+    }
+
+    // Take over from the textarea: same cursor, same focus.
+    const pos = model.getPositionAt(Math.min(p.handover.offset, model.getValueLength()));
+    editor.setPosition(pos);
+    if (p.handover.focus) editor.focus();
+    p.onReady();
+    // Text typed into the textarea while Monaco loaded reaches the store through onChange already.
+    return () => {
+      sizeSub.dispose();
+      changeSub.dispose();
+      deleteModelInfo(model);
+      editor.dispose();
+      model.dispose();
+      editorRef.current = null;
+    };
+  }, []);
+
+  // The store changed (undo, a YAML edit, a list reorder): follow it.
+  useEffect(() => {
+    const model = editorRef.current?.getModel();
+    if (!model || model.getValue() === value) return;
+    applying.current = true;
+    try {
+      applyText(model, value);
+    } finally {
+      applying.current = false;
+    }
+  }, [value]);
+
+  useEffect(() => {
+    const input = editorRef.current?.getDomNode()?.querySelector('textarea');
+    if (!input) return;
+    input.id = props.domId;
+    input.setAttribute('data-path', path);
+    input.setAttribute('aria-describedby', props.describedBy);
+    if (props.invalid) input.setAttribute('aria-invalid', 'true');
+    else input.removeAttribute('aria-invalid');
+  }, [path, props.domId, props.describedBy, props.invalid]);
+
+  // Squiggles at the compile errors.
+  useEffect(() => {
+    const model = editorRef.current?.getModel();
+    if (!model) return;
+    const issues = compiled && !compiled.ok && model.getValue().trim() ? compiled.issues : [];
+    monaco.editor.setModelMarkers(model, CEL_MARKER_OWNER, issues.map((i) => issueMarker(model, i)));
+  }, [compiled]);
+
+  void docId;
+  void context;
+  void options;
+  return <div className="cel-editor-host" ref={host} data-testid="cel-editor" data-expression-path={path} />;
+}

@@ -1,0 +1,162 @@
+/**
+ * Hooks shared by the CEL UI: the compile options a document implies for an expression,
+ * the document's test inputs, and debounced compile / evaluate calls against the engine
+ * (stale answers are dropped; the engine itself enforces the cost limit and the worker deadline).
+ */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { compile, evaluate, type CelCompileOptionsExt, type CelCompileResultExt, type CelContext, type CelEvalResult, type CelInputs } from '../../cel';
+import { parsePath } from '../../k8s/path';
+import { celTests, defaultInputs, initCelTestsPersistence, toCelInputs, useCelTests, type InputsDraft } from '../../store/cel-tests';
+import { useWorkspace, workspace } from '../../store';
+
+/** Re-run this long after the last edit. */
+export const DEBOUNCE_MS = 100;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The object of a workspace document (re-renders when it changes). */
+export const useDocObject = (docId: string): unknown => useWorkspace((s) => s.docs.find((d) => d.id === docId)?.object);
+
+/**
+ * What the surrounding policy declares for an expression at `path`: params when spec.paramKind
+ * is set, spec.variables (only those before it, for a variable's own expression).
+ */
+export function celOptionsFor(object: unknown, path: string, context: CelContext): CelCompileOptionsExt {
+  if (context.startsWith('webhook-') || !isRecord(object)) return {};
+  const spec = isRecord(object.spec) ? object.spec : {};
+  const options: CelCompileOptionsExt = {};
+  if (spec.paramKind !== undefined && spec.paramKind !== null) options.hasParams = true;
+  const variables = (Array.isArray(spec.variables) ? spec.variables : [])
+    .filter(isRecord)
+    .map((v) => ({ name: typeof v.name === 'string' ? v.name : '', expression: typeof v.expression === 'string' ? v.expression : '' }))
+    .filter((v) => v.name);
+  // matchConditions are compiled without variables.
+  if (variables.length && !context.endsWith('matchCondition')) options.variables = variables;
+  if (context === 'vap-variable') {
+    const segs = parsePath(path);
+    const i = segs[2];
+    const v = typeof i === 'number' && Array.isArray(spec.variables) ? spec.variables[i] : undefined;
+    if (isRecord(v) && typeof v.name === 'string') options.variableName = v.name;
+  }
+  return options;
+}
+
+/** Options as a stable object: the same object while its content is the same. */
+export function useCelOptions(docId: string, path: string, context: CelContext): CelCompileOptionsExt {
+  const object = useDocObject(docId);
+  const options = celOptionsFor(object, path, context);
+  const key = JSON.stringify(options);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  return useMemo(() => options, [key]);
+}
+
+let persistenceStarted = false;
+function startPersistence() {
+  if (persistenceStarted) return;
+  persistenceStarted = true;
+  initCelTestsPersistence(new Set(workspace.getState().docs.map((d) => d.id)), (e) =>
+    workspace.getState().notify({ level: 'error', text: `Saving CEL tests failed (${e.name}): browser storage is full.` }),
+  );
+}
+
+/** The document's test inputs: the saved draft, or defaults from its rules. */
+export function useDocInputs(docId: string): { draft: InputsDraft; edited: boolean } {
+  startPersistence();
+  const saved = useCelTests((s) => s.docs[docId]?.inputs);
+  const object = useDocObject(docId);
+  const defaults = defaultInputs(object);
+  return { draft: saved ?? defaults, edited: !!saved };
+}
+
+export function setDocInputs(docId: string, draft: InputsDraft) {
+  celTests.getState().setInputs(docId, draft);
+}
+
+/** A value that follows `value` after `ms` without change. */
+export function useDebounced<T>(value: T, ms = DEBOUNCE_MS): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    if (Object.is(v, value)) return;
+    const t = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms, v]);
+  return v;
+}
+
+export const useCelState = () => useWorkspace((s) => s.celState);
+
+/** Compile result of an expression (debounced); undefined until known. */
+export function useCompile(expression: string, context: CelContext, options: CelCompileOptionsExt, enabled: boolean): CelCompileResultExt | undefined {
+  const [result, setResult] = useState<{ key: string; r: CelCompileResultExt }>();
+  const seq = useRef(0);
+  const key = `${context}\u0000${JSON.stringify(options)}\u0000${expression}`;
+  useEffect(() => {
+    if (!enabled) return;
+    const mine = ++seq.current;
+    const t = setTimeout(() => {
+      void compile(expression, context, options).then((r) => {
+        if (mine === seq.current) setResult({ key, r });
+      });
+    }, DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [key, enabled, expression, context, options]);
+  return result?.r;
+}
+
+export type Evaluation = CelEvalResult & { display?: string; staticType?: string; ms: number };
+
+/**
+ * Evaluates `expression` against each inputs object (debounced, one after the other in the
+ * worker). Answers arrive together; `running` is true while a newer run is under way.
+ */
+export function useEvaluations(
+  expression: string,
+  context: CelContext,
+  inputs: readonly CelInputs[],
+  options: CelCompileOptionsExt,
+  enabled = true,
+): { results: (Evaluation | undefined)[]; running: boolean } {
+  const [state, setState] = useState<{ results: (Evaluation | undefined)[]; running: boolean }>({ results: [], running: false });
+  const seq = useRef(0);
+  // inputs identity changes only when an input changed (drafts are immutable, converted once each).
+  const inputsKey = useIdentityKey(inputs);
+  useEffect(() => {
+    if (!enabled) return;
+    const mine = ++seq.current;
+    setState((s) => (s.running ? s : { ...s, running: true }));
+    const t = setTimeout(async () => {
+      const results: Evaluation[] = [];
+      for (const inp of inputs) {
+        if (mine !== seq.current) return;
+        const t0 = performance.now();
+        const r = await evaluate(expression, context, inp, options);
+        results.push({ ...r, ms: performance.now() - t0 });
+      }
+      if (mine === seq.current) setState({ results, running: false });
+    }, DEBOUNCE_MS);
+    return () => clearTimeout(t);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [expression, context, inputsKey, options, enabled]);
+  return state;
+}
+
+const ids = new WeakMap<object, number>();
+let nextId = 1;
+/** A key that changes when any element's identity changes. */
+function useIdentityKey(list: readonly object[]): string {
+  return list
+    .map((o) => {
+      let id = ids.get(o);
+      if (!id) ids.set(o, (id = nextId++));
+      return id;
+    })
+    .join(',');
+}
+
+/** The engine inputs of a draft. */
+export const inputsOf = (draft: InputsDraft) => toCelInputs(draft);
+
+/** The document's current test inputs draft, read outside React (completion). */
+export function celTestsInputsOf(docId: string): InputsDraft {
+  return celTests.getState().docs[docId]?.inputs ?? defaultInputs(workspace.getState().docs.find((d) => d.id === docId)?.object);
+}
