@@ -1,0 +1,165 @@
+/** The Monaco `cel` language (src/monaco/cel-language.ts) with a minimal fake Monaco and the real engine. */
+import { describe, expect, test } from 'vitest';
+import {
+  celMarkers,
+  celMonarch,
+  codePointColumnToUtf16,
+  receiverBefore,
+  registerCelLanguage,
+  setCelModelContext,
+} from '../monaco/cel-language';
+import { compile, declarations, typeAt } from './index';
+import { useEngine } from './test-helpers';
+
+useEngine();
+
+type Provider = { provideCompletionItems?: Function; provideHover?: Function };
+
+function fakeMonaco() {
+  const providers: Record<string, Provider> = {};
+  const monaco = {
+    MarkerSeverity: { Error: 8 },
+    editor: { setModelMarkers: () => undefined },
+    languages: {
+      getLanguages: () => [],
+      register: () => undefined,
+      setMonarchTokensProvider: () => ({ dispose() {} }),
+      setLanguageConfiguration: () => ({ dispose() {} }),
+      registerCompletionItemProvider: (_id: string, p: Provider) => ((providers.completion = p), { dispose() {} }),
+      registerHoverProvider: (_id: string, p: Provider) => ((providers.hover = p), { dispose() {} }),
+      CompletionItemKind: { Function: 1, Method: 0, Field: 3, Variable: 4, Property: 9, Module: 8, Keyword: 17 },
+      CompletionItemInsertTextRule: { InsertAsSnippet: 4 },
+    },
+  };
+  return { monaco, providers };
+}
+
+function fakeModel(text: string) {
+  const lines = text.split('\n');
+  const offsetAt = (p: { lineNumber: number; column: number }) =>
+    lines.slice(0, p.lineNumber - 1).reduce((n, l) => n + l.length + 1, 0) + p.column - 1;
+  return {
+    getValue: () => text,
+    getLineCount: () => lines.length,
+    getLineContent: (n: number) => lines[n - 1]!,
+    getLineMaxColumn: (n: number) => lines[n - 1]!.length + 1,
+    getOffsetAt: offsetAt,
+    getValueInRange: (r: { endLineNumber: number; endColumn: number }) => text.slice(0, offsetAt({ lineNumber: r.endLineNumber, column: r.endColumn })),
+    getWordAtPosition: (p: { lineNumber: number; column: number }) => {
+      const line = lines[p.lineNumber - 1]!;
+      let s = p.column - 1;
+      let e = p.column - 1;
+      while (s > 0 && /\w/.test(line[s - 1]!)) s--;
+      while (e < line.length && /\w/.test(line[e]!)) e++;
+      return s === e ? null : { word: line.slice(s, e), startColumn: s + 1, endColumn: e + 1 };
+    },
+  };
+}
+
+const engine = { declarations, typeAt };
+
+async function complete(text: string, ctx: Parameters<typeof setCelModelContext>[1]) {
+  const { monaco, providers } = fakeMonaco();
+  registerCelLanguage(monaco as never, engine);
+  const model = fakeModel(text);
+  setCelModelContext(model as never, ctx);
+  const lines = text.split('\n');
+  const position = { lineNumber: lines.length, column: lines[lines.length - 1]!.length + 1 };
+  const r = await providers.completion!.provideCompletionItems!(model, position);
+  return (r.suggestions as { label: string; detail?: string; insertText: string }[]);
+}
+
+describe('helpers', () => {
+  test('receiverBefore scans back over paths, calls and index groups', () => {
+    expect(receiverBefore('x && request.userInfo')).toBe('request.userInfo');
+    expect(receiverBefore("object.metadata.labels['a.b/c']")).toBe("object.metadata.labels['a.b/c']");
+    expect(receiverBefore('!(quantity(object.x)')).toBe('quantity(object.x)');
+    expect(receiverBefore('a || f(x).g')).toBe('f(x).g');
+  });
+  test('code point columns become UTF-16 columns', () => {
+    expect(codePointColumnToUtf16('abc', 2)).toBe(2);
+    expect(codePointColumnToUtf16("'😀' + x", 6)).toBe(7);
+  });
+  test('the Monarch patterns are valid regular expressions', () => {
+    const tk = celMonarch.tokenizer as Record<string, unknown[][]>;
+    for (const rules of Object.values(tk)) for (const r of rules) if (r[0] instanceof RegExp) expect(() => new RegExp(r[0] as RegExp)).not.toThrow();
+  });
+});
+
+describe('completion', () => {
+  test('top level: the context’s variables, functions and macros', async () => {
+    const s = await complete('', { context: 'vap-messageExpression' });
+    const labels = s.map((x) => x.label);
+    expect(labels).toEqual(expect.arrayContaining(['object', 'request', 'variables', 'quantity', 'has', 'sets', 'true']));
+    expect(labels).not.toContain('authorizer');
+    expect(labels).not.toContain('params');
+    const withParams = (await complete('', { context: 'vap-validation', options: { hasParams: true } })).map((x) => x.label);
+    expect(withParams).toEqual(expect.arrayContaining(['params', 'authorizer']));
+  });
+  test('typed fields after a dot', async () => {
+    const s = await complete('request.userInfo.', { context: 'vap-validation' });
+    expect(s.filter((x) => x.detail !== undefined && !x.insertText.includes('(')).map((x) => x.label)).toEqual(
+      expect.arrayContaining(['username', 'groups', 'extra', 'uid']),
+    );
+    const a = await complete('authorizer.', { context: 'vap-validation' });
+    expect(a.map((x) => x.label)).toEqual(expect.arrayContaining(['requestResource', 'group', 'path', 'serviceAccount']));
+  });
+  test('keys of the sample input for dyn variables, quoted when needed', async () => {
+    const sample = { object: { metadata: { name: 'x', labels: { 'app.kubernetes.io/name': 'web', team: 'a' } } } };
+    const s = await complete('object.metadata.labels.', { context: 'vap-validation', sampleInputs: () => sample });
+    expect(s.map((x) => x.label)).toEqual(expect.arrayContaining(['team', "['app.kubernetes.io/name']"]));
+    const m = await complete('object.metadata.', { context: 'vap-validation', sampleInputs: () => sample });
+    expect(m.find((x) => x.label === 'name')?.detail).toBe('string');
+    expect(m.map((x) => x.label)).toEqual(expect.arrayContaining(['all', 'exists', 'startsWith']));
+  });
+  test('member functions by receiver type, and namespaces', async () => {
+    const s = (await complete("'abc'.", { context: 'vap-validation' })).map((x) => x.label);
+    expect(s).toEqual(expect.arrayContaining(['startsWith', 'matches', 'lowerAscii', 'find']));
+    expect(s).not.toContain('isSorted');
+    expect(s).not.toContain('all');
+    const ns = (await complete('sets.', { context: 'vap-validation' })).map((x) => x.label);
+    expect(ns.sort()).toEqual(['contains', 'equivalent', 'intersects']);
+  });
+  test('variables.<name> with the variable types', async () => {
+    const s = await complete('variables.', {
+      context: 'vap-validation',
+      options: { variables: [{ name: 'isProd', expression: 'true' }] },
+    });
+    expect(s.find((x) => x.label === 'isProd')?.detail).toBe('bool');
+  });
+});
+
+describe('hover', () => {
+  test('function docs and types under the cursor', async () => {
+    const { monaco, providers } = fakeMonaco();
+    registerCelLanguage(monaco as never, engine);
+    const text = "object.metadata.name.startsWith('a') && request.userInfo.username == 'x'";
+    const model = fakeModel(text);
+    setCelModelContext(model as never, { context: 'vap-validation' });
+    const h1 = await providers.hover!.provideHover!(model, { lineNumber: 1, column: 25 });
+    const v1 = h1.contents.map((c: { value: string }) => c.value).join('\n');
+    expect(v1).toContain('string.startsWith(string) -> bool');
+    expect(v1).toContain('`startsWith`: `bool`');
+    const h2 = await providers.hover!.provideHover!(model, { lineNumber: 1, column: 50 });
+    expect(h2.contents.map((c: { value: string }) => c.value).join('\n')).toContain('`userInfo`: `kubernetes.UserInfo`');
+  });
+});
+
+describe('markers', () => {
+  test('issues become markers at their token', async () => {
+    const text = "object.metadata.name == 'a' &&\n  foo";
+    const r = await compile(text, 'vap-validation');
+    const m = celMarkers({ MarkerSeverity: { Error: 8 } } as never, fakeModel(text) as never, r);
+    expect(m).toEqual([
+      expect.objectContaining({ startLineNumber: 2, startColumn: 3, endLineNumber: 2, endColumn: 6, severity: 8 }),
+    ]);
+  });
+  test('result-type errors span the expression; ok results clear', async () => {
+    const text = 'object.spec.paused';
+    const r = await compile(text, 'vap-validation');
+    const m = celMarkers({ MarkerSeverity: { Error: 8 } } as never, fakeModel(text) as never, r);
+    expect(m).toEqual([expect.objectContaining({ startColumn: 1, endColumn: text.length + 1, message: 'must evaluate to bool but got dyn' })]);
+    const ok = await compile('object.spec.paused == true', 'vap-validation');
+    expect(celMarkers({ MarkerSeverity: { Error: 8 } } as never, fakeModel(text) as never, ok)).toEqual([]);
+  });
+});
