@@ -30,6 +30,8 @@ export class WorkerClient {
   private isReady = false;
   private failure: string | undefined;
   private readonly pending = new Map<number, Pending>();
+  /** The request the worker is running now (see pump). */
+  private current: number | undefined;
   private nextId = 1;
   /** Stored inputs (id -> JSON), replayed into a replacement worker. */
   readonly inputs = new Map<string, string>();
@@ -62,16 +64,20 @@ export class WorkerClient {
         this.info = msg.info;
         this.opts.onReady?.(msg.info, msg.startMs);
         for (const [id, json] of this.inputs) this.post({ id: 0, op: 'setInputs', inputsId: id, inputsJSON: json });
-        for (const [id, p] of this.pending) this.send(id, p);
+        this.current = undefined;
+        this.pump();
         for (const w of this.readyWaiters.splice(0)) w(undefined);
       } else if (msg.op === 'failed') {
         this.fail(msg.message);
       } else {
         const p = this.pending.get(msg.id);
-        if (!p) return;
-        this.pending.delete(msg.id);
-        if (p.timer) clearTimeout(p.timer);
-        p.resolve(msg.result);
+        if (this.current === msg.id) this.current = undefined;
+        if (p) {
+          this.pending.delete(msg.id);
+          if (p.timer) clearTimeout(p.timer);
+          p.resolve(msg.result);
+        }
+        this.pump();
       }
     };
     worker.onerror = (ev: ErrorEvent) => {
@@ -99,6 +105,19 @@ export class WorkerClient {
     this.worker?.postMessage(req);
   }
 
+  /**
+   * One request at a time: the worker runs them one after another anyway, and a deadline
+   * must measure the request's own run, not its wait behind a queue of others.
+   */
+  private pump(): void {
+    if (!this.isReady || this.current !== undefined) return;
+    const next = this.pending.entries().next();
+    if (next.done) return;
+    const [id, p] = next.value;
+    this.current = id;
+    this.send(id, p);
+  }
+
   private send(id: number, p: Pending): void {
     if (p.timer) clearTimeout(p.timer);
     p.timer = setTimeout(() => this.timeout(id), this.opts.timeoutMs);
@@ -114,6 +133,7 @@ export class WorkerClient {
     // requests are sent again to the new worker once it is ready.
     this.worker?.terminate();
     this.worker = undefined;
+    this.current = undefined;
     this.restarts++;
     for (const q of this.pending.values()) if (q.timer) clearTimeout(q.timer);
     this.spawn();
@@ -127,7 +147,7 @@ export class WorkerClient {
       const p: Pending = { body, resolve: resolve as (v: unknown) => void, fallback };
       this.pending.set(id, p);
       if (!this.worker) this.spawn();
-      if (this.isReady) this.send(id, p);
+      this.pump();
     });
   }
 

@@ -310,8 +310,9 @@ export function createCachedCompiler(
         inflight.add(key);
         void compile(expression, context, options).then((r) => {
           inflight.delete(key);
-          // A failure of the engine itself is "not known", not a compile error.
-          if (!r.ok && r.issues.length === 0 && r.message?.startsWith('CEL engine unavailable')) return;
+          // A failure of the engine itself (unavailable, or a request past its deadline on a busy
+          // machine) is "not known", not a compile error: never cache it as the expression's verdict.
+          if (!r.ok && r.issues.length === 0 && (r.message?.startsWith('CEL engine unavailable') || r.message?.startsWith('timed out after'))) return;
           cache.set(key, r);
           while (cache.size > maxEntries) cache.delete(cache.keys().next().value as string);
           notify();
