@@ -6,7 +6,7 @@ test('first visit shows a sample workspace with both Monaco workers and no probl
   const workers: string[] = [];
   page.on('worker', (w) => workers.push(w.url()));
   await openApp(page);
-  await expect(page.locator('.doc-list li')).toHaveCount(4);
+  await expect(page.locator('.doc-list li')).toHaveCount(5);
   await expect(control(page, 'metadata.name')).toHaveValue('policy-guard.example.com');
   await expect(page.getByTestId('problem-count')).toHaveText('0 errors, 0 warnings');
   await expect.poll(() => workers.some((u) => /editor\.worker/.test(u))).toBe(true);
@@ -16,7 +16,7 @@ test('first visit shows a sample workspace with both Monaco workers and no probl
 test('imports a multi-document file; other kinds are kept read-only; HTML in strings stays text', async ({ page }) => {
   await openApp(page);
   await page.getByTestId('file-input').setInputFiles({ name: 'multi.yaml', mimeType: 'application/yaml', buffer: Buffer.from(MULTI) });
-  await expect(page.locator('.doc-list li')).toHaveCount(7);
+  await expect(page.locator('.doc-list li')).toHaveCount(8);
   await expect(control(page, 'metadata.name')).toHaveValue('imported.example.com');
   await expect(page.locator('form input[data-path="metadata.annotations[note]"]').last()).toHaveValue(/<script>alert\(2\)<\/script>/);
   await page.locator('.doc-list button', { hasText: 'params' }).click();
@@ -133,7 +133,7 @@ test('hostile input gets a clear message and loses nothing', async ({ page }) =>
   for (let i = 0; i < 8; i++) bomb.push(`${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`);
   await page.getByTestId('file-input').setInputFiles({ name: 'bomb.yaml', mimeType: 'application/yaml', buffer: Buffer.from(bomb.join('\n')) });
   await expect(page.locator('.notice.error')).toContainText('bomb.yaml');
-  await expect(page.locator('.doc-list li')).toHaveCount(5);
+  await expect(page.locator('.doc-list li')).toHaveCount(6);
   await expect.poll(() => yamlText(page)).toContain('a: &a');
 });
 

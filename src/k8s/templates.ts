@@ -65,7 +65,9 @@ export const TEMPLATES: Record<string, () => Record<string, unknown>> = {
       policyName: 'replica-limit.example.com',
       validationActions: ['Deny'],
       paramRef: { name: 'replica-limit', namespace: 'default', parameterNotFoundAction: 'Deny' },
-      matchResources: { namespaceSelector: { matchLabels: { environment: 'production' } } },
+      matchResources: {
+        namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }] },
+      },
     },
   }),
   MutatingAdmissionPolicy: () => ({
@@ -133,5 +135,7 @@ export function sampleWorkspace(): Record<string, unknown>[] {
     TEMPLATES.MutatingWebhookConfiguration(),
     TEMPLATES.ValidatingAdmissionPolicy(),
     TEMPLATES.ValidatingAdmissionPolicyBinding(),
+    // The binding's paramRef: kept read-only (the Workbench does not edit ConfigMaps) and used by test runs.
+    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'replica-limit', namespace: 'default' }, data: { maxReplicas: '5' } },
   ];
 }

@@ -6,6 +6,7 @@ import { docProblems, docKind, useWorkspace, type WorkspaceDoc } from '../store'
 import { FieldView } from './FieldView';
 import { FormContext, problemsByPath } from './form-context';
 import { ProblemsPanel } from './ProblemsPanel';
+import { PolicyTestPanel } from './policy/PolicyTestPanel';
 
 const YamlPane = lazy(() => import('./YamlPane'));
 
@@ -102,6 +103,7 @@ export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
                     <FieldView key={f.name} field={f} path={[f.name]} value={obj[f.name]} />
                   ))}
               </form>
+              {spec.kind === 'ValidatingAdmissionPolicy' ? <PolicyTestPanel doc={doc} /> : null}
             </FormContext.Provider>
           ) : (
             <p className="banner info">

@@ -12,6 +12,7 @@ import { FieldMessages } from './FieldMessages';
 import { domId } from './Labelled';
 import { useForm } from './form-context';
 import { newListItem } from './new-item';
+import { MatchConditionsSummary } from './cel/MatchConditionsSummary';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -135,6 +136,7 @@ export function ListSection({ field, path, value }: { field: ListField; path: re
       </h3>
       <p className="help">{field.help}</p>
       <FieldMessages id={`${p}-problems`} problems={problems.get(p)} />
+      {field.name === 'matchConditions' ? <MatchConditionsSummary path={path} value={value} /> : null}
       {items.map((item, i) => (
         <ListItem key={i} field={field} path={path} index={i} item={item} count={items.length} />
       ))}

@@ -1,0 +1,74 @@
+/**
+ * Run a policy document against its test inputs: the inputs are parsed from the
+ * texts the user typed, the bindings and params come from the workspace, and the
+ * real CEL engine evaluates (src/policy over src/cel).
+ */
+import { evaluate } from '../cel';
+import { runValidatingPolicy, type ValidatingRunResult } from '../policy';
+import { parseDocuments } from '../yaml';
+import type { WorkspaceDoc } from './documents';
+import type { PolicyTestInputs } from './policy-tests';
+
+export interface InputProblem {
+  input: 'object' | 'oldObject' | 'namespace' | 'params' | 'authorizer';
+  message: string;
+}
+
+export type PolicyRunOutcome = { ok: true; result: ValidatingRunResult; inputProblems: InputProblem[] } | { ok: false; inputProblems: InputProblem[] };
+
+/** The single object of a YAML text; undefined for an empty text. */
+function parseOne(text: string, input: InputProblem['input'], problems: InputProblem[]): unknown {
+  if (!text.trim()) return undefined;
+  const { documents, errors } = parseDocuments(text, { unwrapLists: false });
+  if (errors.length) {
+    problems.push({ input, message: `line ${errors[0].line}, column ${errors[0].column}: ${errors[0].message}` });
+    return undefined;
+  }
+  if (documents.length !== 1) problems.push({ input, message: `expected one object, found ${documents.length}` });
+  return documents[0]?.object;
+}
+
+const kindOfDoc = (d: WorkspaceDoc) => (d.object as { kind?: unknown } | undefined)?.kind;
+
+export async function runPolicyTest(policy: WorkspaceDoc, docs: readonly WorkspaceDoc[], inputs: PolicyTestInputs): Promise<PolicyRunOutcome> {
+  const problems: InputProblem[] = [];
+  const object = parseOne(inputs.objectText, 'object', problems);
+  const oldObject = parseOne(inputs.oldObjectText, 'oldObject', problems);
+  const namespaceObject = parseOne(inputs.namespaceText, 'namespace', problems);
+  const params = parseOne(inputs.paramsText, 'params', problems);
+  const authorizer = parseOne(inputs.authorizerText, 'authorizer', problems) as { rules?: unknown } | undefined;
+  if (authorizer !== undefined && !Array.isArray(authorizer.rules)) problems.push({ input: 'authorizer', message: 'expected `rules:` with a list of rules' });
+  if (problems.length) return { ok: false, inputProblems: problems };
+  const r = inputs.request;
+  const gvr = { group: r.group, version: r.version, resource: r.resource };
+  const gvk = { group: r.group, version: r.version, kind: r.kind };
+  const bindingKind = kindOfDoc(policy) === 'MutatingAdmissionPolicy' ? 'MutatingAdmissionPolicyBinding' : 'ValidatingAdmissionPolicyBinding';
+  const result = await runValidatingPolicy(
+    {
+      policy: policy.object,
+      bindings: docs.filter((d) => kindOfDoc(d) === bindingKind).map((d) => d.object),
+      paramDocuments: docs.map((d) => d.object),
+      params,
+      request: {
+        uid: '00000000-0000-0000-0000-000000000000',
+        kind: gvk,
+        resource: gvr,
+        subResource: r.subResource || undefined,
+        requestKind: gvk,
+        requestResource: gvr,
+        requestSubResource: r.subResource || undefined,
+        name: r.name || undefined,
+        namespace: r.namespace || undefined,
+        operation: r.operation,
+        userInfo: { username: r.username, groups: r.groups.split(/[\s,]+/).filter(Boolean) },
+        dryRun: r.dryRun,
+      },
+      object: r.operation === 'DELETE' ? undefined : object,
+      oldObject: r.operation === 'CREATE' ? undefined : oldObject,
+      namespaceObject: r.namespace ? namespaceObject : undefined,
+      authorizer: authorizer as never,
+    },
+    { evaluate },
+  );
+  return { ok: true, result, inputProblems: [] };
+}

@@ -1,0 +1,139 @@
+/**
+ * Test inputs for policy runs, per policy document: the request, object, oldObject,
+ * namespace, params and authorizer answers, as the user typed them (YAML texts are kept
+ * verbatim). Saved in the browser like the workspace, under its own key.
+ */
+import { createStore } from 'zustand/vanilla';
+import { useStore } from 'zustand';
+
+export interface RequestForm {
+  operation: 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+  group: string;
+  version: string;
+  resource: string;
+  subResource: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  username: string;
+  groups: string;
+  dryRun: boolean;
+}
+
+export interface PolicyTestInputs {
+  request: RequestForm;
+  objectText: string;
+  oldObjectText: string;
+  /** The request's Namespace (labels for namespaceSelector, `namespaceObject` in CEL). */
+  namespaceText: string;
+  /** Params typed in; empty: use the workspace's documents of the policy's paramKind. */
+  paramsText: string;
+  /** Authorizer answers as YAML: `rules: [{verb, resource, decision}]`. */
+  authorizerText: string;
+}
+
+interface State {
+  byDoc: Record<string, PolicyTestInputs>;
+}
+
+const KEY = 'admission-workbench/policy-tests/v1';
+
+const KINDS: Record<string, string> = {
+  pods: 'Pod',
+  deployments: 'Deployment',
+  statefulsets: 'StatefulSet',
+  daemonsets: 'DaemonSet',
+  replicasets: 'ReplicaSet',
+  jobs: 'Job',
+  cronjobs: 'CronJob',
+  services: 'Service',
+  configmaps: 'ConfigMap',
+  secrets: 'Secret',
+  namespaces: 'Namespace',
+  ingresses: 'Ingress',
+  serviceaccounts: 'ServiceAccount',
+  networkpolicies: 'NetworkPolicy',
+  persistentvolumeclaims: 'PersistentVolumeClaim',
+};
+
+/** A guess at the kind of a plural resource name: the usual ones are known, others are singularised. */
+export function kindOf(resource: string): string {
+  if (KINDS[resource]) return KINDS[resource];
+  const singular = resource.replace(/ies$/, 'y').replace(/(ses|xes)$/, (m) => m.slice(0, -2)).replace(/s$/, '');
+  return singular ? singular[0].toUpperCase() + singular.slice(1) : 'Object';
+}
+
+const firstOf = (v: unknown, fallback: string): string => {
+  const s = Array.isArray(v) ? v.find((x) => typeof x === 'string' && x !== '*' && !x.includes('*')) : undefined;
+  return typeof s === 'string' ? s : fallback;
+};
+
+/** Inputs pre-filled from the policy's first resource rule: a CREATE of the first matched resource. */
+export function defaultInputs(policy: unknown): PolicyTestInputs {
+  const rule = ((policy as { spec?: { matchConstraints?: { resourceRules?: Record<string, unknown>[] } } })?.spec?.matchConstraints?.resourceRules ?? [])[0] ?? {};
+  const ops = Array.isArray(rule.operations) ? rule.operations : [];
+  const operation = (ops.find((o) => o !== '*') ?? 'CREATE') as RequestForm['operation'];
+  const resourceEntry = firstOf(rule.resources, 'pods');
+  const [resource, subResource = ''] = resourceEntry.split('/');
+  const group = firstOf(rule.apiGroups, Array.isArray(rule.apiGroups) && rule.apiGroups.includes('') ? '' : resource === 'deployments' ? 'apps' : '');
+  const version = firstOf(rule.apiVersions, 'v1');
+  const kind = kindOf(resource);
+  const apiVersion = group ? `${group}/${version}` : version;
+  const spec = kind === 'Deployment' || kind === 'StatefulSet' || kind === 'ReplicaSet' ? '\nspec:\n  replicas: 3' : kind === 'Pod' ? '\nspec:\n  containers:\n  - name: app\n    image: registry.example.com/app:1.0' : '';
+  return {
+    request: { operation, group, version, resource, subResource, kind, namespace: 'default', name: 'example', username: 'jane@example.com', groups: 'system:authenticated', dryRun: false },
+    objectText: `apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata:\n  name: example\n  namespace: default\n  labels:\n    app: example${spec}\n`,
+    oldObjectText: '',
+    namespaceText: 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: default\n  labels:\n    kubernetes.io/metadata.name: default\n',
+    paramsText: '',
+    authorizerText: 'rules: []\n',
+  };
+}
+
+function load(): State {
+  try {
+    const raw = typeof localStorage !== 'undefined' ? localStorage.getItem(KEY) : null;
+    if (raw) {
+      const s = JSON.parse(raw) as State;
+      if (s && typeof s.byDoc === 'object') return s;
+    }
+  } catch {
+    /* unreadable: start empty */
+  }
+  return { byDoc: {} };
+}
+
+export const policyTests = createStore<State>()(() => load());
+
+let timer: ReturnType<typeof setTimeout> | undefined;
+policyTests.subscribe((s) => {
+  if (typeof localStorage === 'undefined') return;
+  if (timer) clearTimeout(timer);
+  timer = setTimeout(() => {
+    try {
+      localStorage.setItem(KEY, JSON.stringify(s));
+    } catch {
+      /* storage full: the workspace autosave reports it */
+    }
+  }, 250);
+});
+
+export function inputsFor(docId: string, policy: unknown): PolicyTestInputs {
+  return policyTests.getState().byDoc[docId] ?? defaultInputs(policy);
+}
+
+export function setInputs(docId: string, policy: unknown, patch: Partial<PolicyTestInputs>): void {
+  const current = inputsFor(docId, policy);
+  policyTests.setState((s) => ({ byDoc: { ...s.byDoc, [docId]: { ...current, ...patch } } }));
+}
+
+export function resetInputs(docId: string): void {
+  policyTests.setState((s) => {
+    const { [docId]: _dropped, ...rest } = s.byDoc;
+    return { byDoc: rest };
+  });
+}
+
+export function usePolicyInputs(docId: string): PolicyTestInputs | undefined {
+  return useStore(policyTests, (s) => s.byDoc[docId]);
+}

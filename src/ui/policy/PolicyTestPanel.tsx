@@ -1,0 +1,285 @@
+/**
+ * The policy test run: a request with its object, namespace, params and authorizer
+ * answers, run through the policy and the workspace's bindings with the real CEL
+ * engine; the outcome and every step of it (bindings, match conditions, variables,
+ * validations and messages, audit annotations, cost).
+ */
+import { useEffect, useState } from 'react';
+import {
+  defaultInputs,
+  resetInputs,
+  runPolicyTest,
+  setInputs,
+  usePolicyInputs,
+  useWorkspace,
+  type PolicyRunOutcome,
+  type PolicyTestInputs,
+  type RequestForm,
+  type WorkspaceDoc,
+} from '../../store';
+import type { BindingTrace, EvaluationTrace } from '../../policy';
+import { displayValue } from '../display';
+import './policy.css';
+
+const OPERATIONS: RequestForm['operation'][] = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
+const RUN_DELAY_MS = 200;
+
+function TextInput({ id, label, value, onChange }: { id: string; label: string; value: string; onChange(v: string): void }) {
+  return (
+    <label className="pt-field" htmlFor={id}>
+      <span>{label}</span>
+      <input id={id} type="text" value={value} spellCheck={false} onChange={(e) => onChange(e.target.value)} />
+    </label>
+  );
+}
+
+function YamlInput({ id, label, help, value, onChange, problem }: { id: string; label: string; help: string; value: string; onChange(v: string): void; problem?: string }) {
+  return (
+    <div className="pt-yaml">
+      <label htmlFor={id}>{label}</label>
+      <textarea id={id} className="mono" rows={Math.min(14, Math.max(3, value.split('\n').length + 1))} value={value} spellCheck={false} aria-describedby={`${id}-help`} onChange={(e) => onChange(e.target.value)} />
+      <div className="help" id={`${id}-help`}>
+        {help}
+      </div>
+      {problem ? <div className="pt-problem">{problem}</div> : null}
+    </div>
+  );
+}
+
+const show = (v: unknown) => (v === undefined ? '—' : typeof v === 'string' ? JSON.stringify(v) : displayValue(v));
+
+function Evaluation({ e }: { e: EvaluationTrace }) {
+  return (
+    <div className="pt-eval">
+      {e.paramName !== undefined ? <div>params: <code>{e.paramName || '(typed in)'}</code></div> : null}
+      {e.matchConditions ? (
+        <div>
+          match conditions: <strong>{e.matchConditions.outcome}</strong>
+          {e.matchConditions.failedCondition ? ` (false: ${e.matchConditions.failedCondition})` : ''}
+          <ul>
+            {e.matchConditions.conditions.map((c) => (
+              <li key={c.name}>
+                <code>{c.name}</code> → {c.ok ? <code>{show(c.value)}</code> : <span className="pt-err">{c.error}</span>}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {e.variables.length ? (
+        <div>
+          variables
+          <ul>
+            {e.variables.map((v) => (
+              <li key={v.name}>
+                <code>variables.{v.name}</code> = {v.ok ? <code>{show(v.value)}</code> : <span className="pt-err">{v.error}</span>}
+                {v.type ? <span className="pt-type"> {v.type}</span> : null}
+                {!v.used ? <span className="pt-muted"> (unused: not evaluated by Kubernetes)</span> : null}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      <div>
+        validations
+        <ol start={0}>
+          {e.validations.map((v) => (
+            <li key={v.index} className={`pt-${v.evaluation}`}>
+              <code>{v.expression}</code> → <strong>{v.evaluation === 'admit' ? 'true' : v.evaluation === 'deny' ? 'false' : 'error'}</strong>
+              {v.error ? <div className="pt-err">{v.error}</div> : null}
+              {v.message ? (
+                <div>
+                  message ({v.messageSource}): <q>{v.message}</q>
+                  {v.code ? ` · ${v.reason ?? 'Invalid'} (${v.code})` : ''}
+                </div>
+              ) : null}
+              {v.messageExpression?.rejected || v.messageExpression?.error ? (
+                <div className="pt-muted">messageExpression not used: {v.messageExpression.rejected ?? v.messageExpression.error}</div>
+              ) : null}
+            </li>
+          ))}
+        </ol>
+      </div>
+      {e.auditAnnotations.length ? (
+        <div>
+          audit annotations
+          <ul>
+            {e.auditAnnotations.map((a) => (
+              <li key={a.key}>
+                <code>{a.key}</code>: {a.action === 'publish' ? <q>{a.value}</q> : a.action === 'exclude' ? <span className="pt-muted">omitted (null or empty)</span> : <span className="pt-err">{a.error}</span>}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      <div className="pt-muted">
+        cost {e.cost} of the {e.budget.toLocaleString('en')} budget{e.outOfBudget ? ' — out of budget' : ''}
+      </div>
+    </div>
+  );
+}
+
+function Binding({ b }: { b: BindingTrace }) {
+  return (
+    <li className="pt-binding">
+      <div>
+        binding <code>{b.name}</code> [{b.validationActions.join(', ')}]: {b.applies ? <strong>applies</strong> : <span className="pt-muted">does not apply</span>} — {b.reason}
+      </div>
+      {b.configError ? <div className="pt-err">{b.configError}</div> : null}
+      {b.evaluations.map((e, i) => (
+        <Evaluation key={i} e={e} />
+      ))}
+    </li>
+  );
+}
+
+function Result({ run }: { run: PolicyRunOutcome }) {
+  if (!run.ok) return <p className="pt-problem">Fix the test inputs to run: {run.inputProblems.map((p) => `${p.input}: ${p.message}`).join('; ')}</p>;
+  const r = run.result;
+  const label = { admit: 'Admitted', deny: 'Denied', warn: 'Admitted with warnings', skip: 'Not applied' }[r.outcome];
+  return (
+    <div className="pt-result">
+      <p className={`pt-outcome pt-${r.outcome}`} data-testid="policy-outcome" data-outcome={r.outcome}>
+        {label}
+        {r.decision.code ? ` · HTTP ${r.decision.code}` : ''}
+      </p>
+      {r.decision.message ? <p data-testid="policy-message">{r.decision.message}</p> : null}
+      {r.skipReason ? <p className="pt-muted">{r.skipReason}</p> : null}
+      {r.warnings.length ? (
+        <div>
+          warnings
+          <ul>
+            {r.warnings.map((w, i) => (
+              <li key={i}>{w}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {Object.keys(r.auditAnnotations).length ? (
+        <div>
+          audit annotations on the request
+          <ul>
+            {Object.entries(r.auditAnnotations).map(([k, v]) => (
+              <li key={k}>
+                <code>{k}</code>: <code>{v}</code>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {r.errors.length ? (
+        <div className="pt-err">
+          errors (failurePolicy {r.failurePolicy})
+          <ul>
+            {r.errors.map((e, i) => (
+              <li key={i}>{e}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {r.bindings.length === 0 ? <p className="pt-muted">No binding in the workspace names this policy: a policy without a binding does nothing.</p> : null}
+      <ul className="pt-bindings">
+        {r.bindings.map((b) => (
+          <Binding key={b.name} b={b} />
+        ))}
+      </ul>
+      <p className="pt-muted">total runtime cost {r.totalCost}</p>
+    </div>
+  );
+}
+
+export function PolicyTestPanel({ doc }: { doc: WorkspaceDoc }) {
+  const stored = usePolicyInputs(doc.id);
+  const inputs: PolicyTestInputs = stored ?? defaultInputs(doc.object);
+  const docs = useWorkspace((s) => s.docs);
+  const celState = useWorkspace((s) => s.celState);
+  const [run, setRun] = useState<PolicyRunOutcome | undefined>();
+  const [open, setOpen] = useState(true);
+  const set = (patch: Partial<PolicyTestInputs>) => setInputs(doc.id, doc.object, patch);
+  const setReq = (patch: Partial<RequestForm>) => set({ request: { ...inputs.request, ...patch } });
+
+  useEffect(() => {
+    if (!open || celState !== 'ready') return;
+    let cancelled = false;
+    const t = setTimeout(() => {
+      void runPolicyTest(doc, docs, inputs).then((r) => !cancelled && setRun(r));
+    }, RUN_DELAY_MS);
+    return () => {
+      cancelled = true;
+      clearTimeout(t);
+    };
+    // `inputs` is derived from `stored` and `doc`: those are the dependencies.
+  }, [open, celState, doc, docs, stored]);
+
+  const id = (s: string) => `pt-${doc.id}-${s}`;
+  const problemOf = (input: string) => (run && !run.ok ? run.inputProblems.find((p) => p.input === input)?.message : undefined);
+  const r = inputs.request;
+  return (
+    <section className="policy-test" aria-label="Policy test run">
+      <div className="pt-head">
+        <h2>
+          <button type="button" className="item-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
+            {open ? '▾' : '▸'} Test run
+          </button>
+        </h2>
+        <button type="button" className="small" onClick={() => resetInputs(doc.id)}>
+          Reset inputs
+        </button>
+      </div>
+      {open ? (
+        <div className="pt-body">
+          <div className="pt-inputs">
+            <fieldset className="pt-request">
+              <legend>Request</legend>
+              <label className="pt-field" htmlFor={id('operation')}>
+                <span>Operation</span>
+                <select id={id('operation')} value={r.operation} onChange={(e) => setReq({ operation: e.target.value as RequestForm['operation'] })}>
+                  {OPERATIONS.map((o) => (
+                    <option key={o}>{o}</option>
+                  ))}
+                </select>
+              </label>
+              <TextInput id={id('group')} label="Group" value={r.group} onChange={(group) => setReq({ group })} />
+              <TextInput id={id('version')} label="Version" value={r.version} onChange={(version) => setReq({ version })} />
+              <TextInput id={id('resource')} label="Resource" value={r.resource} onChange={(resource) => setReq({ resource })} />
+              <TextInput id={id('subresource')} label="Subresource" value={r.subResource} onChange={(subResource) => setReq({ subResource })} />
+              <TextInput id={id('kind')} label="Kind" value={r.kind} onChange={(kind) => setReq({ kind })} />
+              <TextInput id={id('namespace')} label="Namespace" value={r.namespace} onChange={(namespace) => setReq({ namespace })} />
+              <TextInput id={id('name')} label="Name" value={r.name} onChange={(name) => setReq({ name })} />
+              <TextInput id={id('username')} label="User" value={r.username} onChange={(username) => setReq({ username })} />
+              <TextInput id={id('groups')} label="Groups" value={r.groups} onChange={(groups) => setReq({ groups })} />
+              <label className="pt-field checkbox">
+                <input type="checkbox" checked={r.dryRun} onChange={(e) => setReq({ dryRun: e.target.checked })} /> dryRun
+              </label>
+            </fieldset>
+            {r.operation !== 'DELETE' ? (
+              <YamlInput id={id('object')} label="object" help="The object in the request (YAML)." value={inputs.objectText} onChange={(objectText) => set({ objectText })} problem={problemOf('object')} />
+            ) : null}
+            {r.operation !== 'CREATE' ? (
+              <YamlInput id={id('oldObject')} label="oldObject" help="The object as stored before the request." value={inputs.oldObjectText} onChange={(oldObjectText) => set({ oldObjectText })} problem={problemOf('oldObject')} />
+            ) : null}
+            <YamlInput id={id('namespace-object')} label="Namespace" help="The request's Namespace: its labels are what namespaceSelector sees; namespaceObject in CEL." value={inputs.namespaceText} onChange={(namespaceText) => set({ namespaceText })} problem={problemOf('namespace')} />
+            <YamlInput
+              id={id('params')}
+              label="params"
+              help="A param object typed in. Leave empty to resolve each binding's paramRef against the workspace's documents of the paramKind."
+              value={inputs.paramsText}
+              onChange={(paramsText) => set({ paramsText })}
+              problem={problemOf('params')}
+            />
+            <YamlInput
+              id={id('authorizer')}
+              label="Authorizer answers"
+              help="rules: [{verb, group, resource, namespace, name, user, decision: allow | deny | noOpinion}] — first match wins; no match is NoOpinion."
+              value={inputs.authorizerText}
+              onChange={(authorizerText) => set({ authorizerText })}
+              problem={problemOf('authorizer')}
+            />
+          </div>
+          <div className="pt-output" aria-live="polite">
+            {celState !== 'ready' ? <p className="pt-muted">Waiting for the CEL engine…</p> : run ? <Result run={run} /> : <p className="pt-muted">Running…</p>}
+          </div>
+        </div>
+      ) : null}
+    </section>
+  );
+}
