@@ -6,3 +6,7 @@
 export * from './matching';
 export * from './params';
 export * from './run';
+export * from './jsonpatch';
+export * from './merge';
+export * from './mutate';
+export * from './cases';

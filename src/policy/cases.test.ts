@@ -1,0 +1,127 @@
+import { existsSync } from 'node:fs';
+import { beforeAll, describe, expect, test, vi } from 'vitest';
+import { evaluate, loadCel } from '../cel/index';
+import { parseDocuments } from '../yaml/index';
+import { runCases, toKaptestManifest, type CaseTarget, type PolicyTestCase } from './cases';
+import * as fx from './fixtures/vap';
+
+vi.setConfig({ testTimeout: 30_000 });
+const hasWasm = existsSync(new URL('../../public/cel/cel.wasm', import.meta.url));
+const cel = { evaluate };
+
+const target: CaseTarget = {
+  policy: fx.replicaLimitPolicy,
+  bindings: [fx.replicaLimitBindingTest, fx.replicaLimitBindingProd],
+  paramDocuments: [fx.replicaLimitTest, fx.replicaLimitProd],
+};
+const testNs = fx.namespace('default', { environment: 'test' });
+const prodNs = fx.namespace('default', { environment: 'prod' });
+const denyMessage =
+  "ValidatingAdmissionPolicy 'replicalimit-policy.example.com' with binding 'replicalimit-binding-test.example.com' denied request: failed expression: object.spec.replicas <= params.maxReplicas";
+
+const cases: PolicyTestCase[] = [
+  { name: 'test: 3 replicas', request: fx.deploymentRequest('a', 'default'), object: fx.deployment('a', 'default', 3), namespaceObject: testNs, expect: { outcome: 'admit' } },
+  {
+    name: 'test: 4 replicas',
+    request: fx.deploymentRequest('a', 'default'),
+    object: fx.deployment('a', 'default', 4),
+    namespaceObject: testNs,
+    expect: { outcome: 'deny', message: 'failed expression: object.spec.replicas <= params.maxReplicas' },
+  },
+  { name: 'prod: 50 replicas', request: fx.deploymentRequest('b', 'default'), object: fx.deployment('b', 'default', 50), namespaceObject: prodNs, expect: { outcome: 'admit' } },
+  {
+    name: 'full message',
+    request: fx.deploymentRequest('a', 'default'),
+    object: fx.deployment('a', 'default', 4),
+    namespaceObject: testNs,
+    expect: { outcome: 'deny', message: denyMessage },
+  },
+];
+
+describe.runIf(hasWasm)('runCases (real engine)', () => {
+  beforeAll(async () => {
+    await loadCel();
+  }, 60_000);
+  test('all pass', async () => {
+    const r = await runCases(target, cases, cel);
+    expect(r.results.map((x) => [x.name, x.pass, x.failures])).toEqual(cases.map((c) => [c.name, true, []]));
+    expect(r.summary).toEqual({ total: 4, passed: 4, failed: 0 });
+  });
+  test('wrong expectations fail, with reasons', async () => {
+    const wrong: PolicyTestCase[] = [
+      { ...cases[0]!, name: 'expects deny', expect: { outcome: 'deny' } },
+      { ...cases[1]!, name: 'wrong message', expect: { outcome: 'deny', message: 'nope' } },
+      { ...cases[0]!, name: 'expects error', expect: { outcome: 'error' } },
+    ];
+    const r = await runCases(target, wrong, cel);
+    expect(r.summary).toEqual({ total: 3, passed: 0, failed: 3 });
+    expect(r.results[0]!.failures).toEqual(['expected deny, got admit']);
+    expect(r.results[1]!.failures[0]).toContain('expected message "nope"');
+    expect(r.results[2]!.failures).toEqual(['expected an error, got admit without errors']);
+  });
+  test('error passes on an evaluation error whatever failurePolicy does', async () => {
+    const t: CaseTarget = {
+      policy: fx.failurePolicyPolicy('Ignore'),
+      bindings: [{ metadata: { name: 'b' }, spec: { policyName: 'xyz-policy.example.com', validationActions: ['Deny'] } }],
+    };
+    const r = await runCases(t, [{ name: 'e', request: fx.deploymentRequest('a', 'default'), object: fx.deployment('a', 'default', 1), namespaceObject: testNs, expect: { outcome: 'error' } }], cel);
+    expect(r.results[0]!.pass).toBe(true);
+    expect(r.results[0]!.actual.outcome).toBe('admit');
+  });
+  test('warn messages compare with the warning', async () => {
+    const t: CaseTarget = { policy: fx.demoPolicy, bindings: [fx.demoBinding(['Warn'])] };
+    const r = await runCases(
+      t,
+      [{ name: 'w', request: fx.deploymentRequest('a', 'default'), object: fx.deployment('a', 'default', 9), namespaceObject: testNs, expect: { outcome: 'warn', message: 'failed expression: object.spec.replicas <= 5' } }],
+      cel,
+    );
+    expect(r.results[0]!.failures).toEqual([]);
+  });
+});
+
+describe('toKaptestManifest', () => {
+  const exported = toKaptestManifest(target, [
+    ...cases.slice(0, 2),
+    { name: 'typed param', request: fx.deploymentRequest('c', 'default'), object: fx.deployment('c', 'default', 2), params: { metadata: { name: 'limit-2' }, maxReplicas: 2 }, expect: { outcome: 'admit' } },
+    { name: 'warned', request: fx.deploymentRequest('d', 'default'), object: fx.deployment('d', 'default', 9), expect: { outcome: 'warn', message: denyMessage } },
+    { name: 'update', request: fx.deploymentRequest('a', 'default', 'UPDATE'), object: fx.deployment('a', 'default', 2), oldObject: fx.deployment('a', 'default', 1), expect: { outcome: 'admit' } },
+  ]);
+  const doc = (name: string) => {
+    const p = parseDocuments(exported.files[name]!);
+    expect(p.errors).toEqual([]);
+    return p.documents.map((d) => d.object);
+  };
+  test('manifest: version, files and one suite for the policy', () => {
+    const [m] = doc('kaptest.yaml') as Record<string, unknown>[];
+    expect(m).toMatchObject({ version: 'v1alpha1', policies: ['policy.yaml'], resources: ['resources.yaml'] });
+    const suites = m!.vapTestSuites as { policy: string; tests: Record<string, unknown>[] }[];
+    expect(suites).toHaveLength(1);
+    expect(suites[0]!.policy).toBe('replicalimit-policy.example.com');
+    const tests = suites[0]!.tests;
+    expect(tests[0]).toEqual({ object: { group: 'apps', version: 'v1', kind: 'Deployment', namespace: 'default', name: 'a' }, userInfo: { name: 'alice', groups: ['system:authenticated'] }, expect: 'admit' });
+    expect(tests[1]).toMatchObject({ expect: 'deny', deniedMessage: 'failed expression: object.spec.replicas <= params.maxReplicas' });
+    expect(tests[2]).toMatchObject({ param: { name: 'limit-2' }, expect: 'admit' });
+    expect(tests[3]).toMatchObject({ expect: 'deny', deniedMessage: 'failed expression: object.spec.replicas <= params.maxReplicas' });
+    expect(tests[4]!.oldObject).toBeDefined();
+  });
+  test('resources: objects (renamed on a clash), namespace, typed param with the paramKind', () => {
+    const res = doc('resources.yaml') as Record<string, Record<string, unknown>>[];
+    const names = res.map((r) => `${String(r.kind)}/${String(r.metadata!.name)}`);
+    expect(names).toEqual([
+      'Deployment/a',
+      'Namespace/default',
+      'Deployment/a-2',
+      'Deployment/c',
+      'ReplicaLimit/limit-2',
+      'Deployment/d',
+      'Deployment/a-3',
+      'Deployment/a-4',
+    ]);
+    expect(res.find((r) => r.kind === 'ReplicaLimit')).toMatchObject({ apiVersion: 'rules.example.com/v1', maxReplicas: 2 });
+    expect(exported.warnings.some((w) => w.includes('renamed to "a-2"'))).toBe(true);
+    expect(exported.warnings.some((w) => w.startsWith('warned: exported as deny'))).toBe(true);
+  });
+  test('policy file round-trips', () => {
+    expect(doc('policy.yaml')).toEqual([fx.replicaLimitPolicy]);
+  });
+});

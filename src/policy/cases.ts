@@ -1,0 +1,289 @@
+/**
+ * Saved test cases for a policy: run them (pass/fail with reasons and a summary), and
+ * export them as a kaptest (github.com/pfnet/kaptest) test manifest so they can run in CI.
+ *
+ * Outcomes: `admit`, `deny`, `warn` (admitted with warnings), `skip` (the policy did not
+ * apply) are the run's outcome; `error` passes when the run met an evaluation or
+ * configuration error, whatever the failurePolicy then did with it. For a
+ * MutatingAdmissionPolicy, `admit` means "admitted" (mutated or not); `expect.object`
+ * is compared with the mutated object.
+ */
+import { serializeDocuments } from '../yaml/index';
+import type { AuthorizerRule } from '../cel/types';
+import type { AdmissionRequestInput } from './matching';
+import { runMutatingPolicy, type MutatingRunResult } from './mutate';
+import { runValidatingPolicy, type PolicyCel, type ValidatingRunResult } from './run';
+import { deepEqual, isObject, nameOf, namespaceOf, obj, str } from './util';
+
+export type CaseOutcome = 'admit' | 'deny' | 'warn' | 'skip' | 'error';
+
+export interface PolicyTestCase {
+  name: string;
+  request: AdmissionRequestInput;
+  object?: unknown;
+  oldObject?: unknown;
+  /** Param typed in for the case (replaces the paramRef lookup). */
+  params?: unknown;
+  namespaceObject?: unknown;
+  authorizer?: { rules: AuthorizerRule[] };
+  expect: {
+    outcome: CaseOutcome;
+    /** deny: the apiserver's message, or just the policy's part after "denied request: "; warn: one of the warnings (or its part after the binding). */
+    message?: string;
+    /** Mutating policies: the object after mutation. */
+    object?: unknown;
+  };
+}
+
+/** The policy under test and its workspace context. */
+export interface CaseTarget {
+  policy: unknown;
+  bindings: readonly unknown[];
+  paramDocuments?: readonly unknown[];
+  paramScope?: 'Namespaced' | 'Cluster';
+}
+
+export interface CaseResult {
+  name: string;
+  pass: boolean;
+  /** Why it failed (empty when it passed). */
+  failures: string[];
+  actual: { outcome: Exclude<CaseOutcome, 'error'>; errors: string[]; message?: string; warnings: string[]; object?: unknown };
+  run: ValidatingRunResult | MutatingRunResult;
+}
+
+export interface CasesReport {
+  results: CaseResult[];
+  summary: { total: number; passed: number; failed: number };
+}
+
+const isMutating = (policy: unknown) => obj(policy).kind === 'MutatingAdmissionPolicy';
+
+function messageMatches(expected: string, actual: string | undefined): boolean {
+  if (actual === undefined) return false;
+  if (actual === expected) return true;
+  const marker = actual.indexOf(' denied request: ');
+  if (marker >= 0 && actual.slice(marker + ' denied request: '.length) === expected) return true;
+  // warnings: "Validation failed for ValidatingAdmissionPolicy 'p' with binding 'b': <message>"
+  const w = /^Validation failed for ValidatingAdmissionPolicy '[^']*' with binding '[^']*': ([\s\S]*)$/.exec(actual);
+  return !!w && w[1] === expected;
+}
+
+export async function runCase(target: CaseTarget, c: PolicyTestCase, cel: PolicyCel): Promise<CaseResult> {
+  const input = {
+    policy: target.policy,
+    bindings: target.bindings,
+    paramDocuments: target.paramDocuments,
+    paramScope: target.paramScope,
+    params: c.params,
+    request: c.request,
+    object: c.object,
+    oldObject: c.oldObject,
+    namespaceObject: c.namespaceObject,
+    authorizer: c.authorizer,
+  };
+  const failures: string[] = [];
+  let actual: CaseResult['actual'];
+  let run: ValidatingRunResult | MutatingRunResult;
+  if (isMutating(target.policy)) {
+    const r = await runMutatingPolicy(input, cel);
+    run = r;
+    actual = { outcome: r.outcome, errors: r.errors, message: r.decision.message, warnings: [], object: r.object };
+  } else {
+    const r = await runValidatingPolicy(input, cel);
+    run = r;
+    actual = { outcome: r.outcome, errors: r.errors, message: r.decision.message, warnings: r.warnings };
+  }
+  const e = c.expect;
+  if (e.outcome === 'error') {
+    if (actual.errors.length === 0) failures.push(`expected an error, got ${actual.outcome} without errors`);
+  } else if (e.outcome !== actual.outcome) {
+    failures.push(`expected ${e.outcome}, got ${actual.outcome}${actual.message ? `: ${actual.message}` : ''}`);
+  }
+  if (e.message !== undefined) {
+    const candidates = [actual.message, ...actual.warnings];
+    if (!candidates.some((m) => messageMatches(e.message!, m))) {
+      failures.push(`expected message ${JSON.stringify(e.message)}, got ${JSON.stringify(actual.message ?? actual.warnings[0] ?? '')}`);
+    }
+  }
+  if (e.object !== undefined && !deepEqual(e.object, actual.object)) {
+    failures.push('the mutated object differs from the expected object');
+  }
+  return { name: c.name, pass: failures.length === 0, failures, actual, run };
+}
+
+/** Runs every case in order. */
+export async function runCases(target: CaseTarget, cases: readonly PolicyTestCase[], cel: PolicyCel): Promise<CasesReport> {
+  const results: CaseResult[] = [];
+  for (const c of cases) results.push(await runCase(target, c, cel));
+  const passed = results.filter((r) => r.pass).length;
+  return { results, summary: { total: results.length, passed, failed: results.length - passed } };
+}
+
+// ---------------------------------------------------------------------------
+// kaptest export
+
+export interface KaptestExport {
+  /** File name → YAML text: `kaptest.yaml` (the manifest), `policy.yaml`, `resources.yaml`. */
+  files: Record<string, string>;
+  /** What kaptest cannot express, per case. */
+  warnings: string[];
+}
+
+interface NameWithGVK {
+  group?: string;
+  version?: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+}
+
+/**
+ * Exports cases as a kaptest v1alpha1 test manifest (internal/tester/manifest.go):
+ * `version`, `policies`, `resources`, `vapTestSuites` / `mapTestSuites` with tests
+ * `{object, oldObject, param, userInfo, expect, deniedMessage}` /
+ * `{object, oldObject, param, userInfo, expect, expectObject}`; objects are referred to
+ * by kind/namespace/name and stored in resources.yaml (with the Namespace objects and
+ * params). kaptest evaluates only the CEL of the policy, so some of our outcomes map:
+ *   - `warn` → `deny` (kaptest ignores validationActions: a false validation is a deny);
+ *   - `skip` is kaptest's "a matchCondition is false": skips caused by matchConstraints,
+ *     bindings or selectors cannot be expressed (kaptest does not evaluate them) → warning;
+ *   - kaptest infers the operation from object/oldObject (CREATE, UPDATE, DELETE) → warning
+ *     when the case's operation differs (e.g. CONNECT);
+ *   - a MAP case exports as `mutate` + `expectObject` when it has `expect.object`.
+ * Objects with the same kind/namespace/name but different content are renamed
+ * (`<name>-<n>`), which is visible to expressions reading metadata.name → warning.
+ */
+export function toKaptestManifest(target: CaseTarget, cases: readonly PolicyTestCase[], runs?: readonly CaseResult[]): KaptestExport {
+  const warnings: string[] = [];
+  const resources: unknown[] = [];
+  const mutating = isMutating(target.policy);
+  const policyName = nameOf(target.policy);
+  const paramKind = obj(obj(obj(target.policy).spec).paramKind);
+
+  const gvkOf = (o: unknown) => {
+    const apiVersion = str(obj(o).apiVersion);
+    const i = apiVersion.indexOf('/');
+    return { group: i < 0 ? '' : apiVersion.slice(0, i), version: i < 0 ? apiVersion : apiVersion.slice(i + 1), kind: str(obj(o).kind) };
+  };
+  /** Adds a resource (deduplicated; renamed on a clash); returns its reference. */
+  const addResource = (o: unknown, caseName: string, fallbackName: string): NameWithGVK | undefined => {
+    if (!isObject(o)) return undefined;
+    let doc: Record<string, unknown> = o;
+    if (!nameOf(doc)) doc = { ...doc, metadata: { ...obj(doc.metadata), name: fallbackName } };
+    const sameKey = (a: unknown, b: unknown) => {
+      const ga = gvkOf(a);
+      const gb = gvkOf(b);
+      return ga.kind === gb.kind && ga.group === gb.group && namespaceOf(a) === namespaceOf(b) && nameOf(a) === nameOf(b);
+    };
+    const existing = resources.find((d) => sameKey(d, doc));
+    if (existing && !deepEqual(existing, doc)) {
+      const base = nameOf(doc);
+      const renamed = (k: number) => ({ ...doc, metadata: { ...obj(doc.metadata), name: `${base}-${k}` } });
+      let n = 2;
+      for (;;) {
+        const candidate = renamed(n);
+        const clash = resources.find((d) => sameKey(d, candidate));
+        if (!clash || deepEqual(clash, candidate)) break;
+        n++;
+      }
+      doc = renamed(n);
+      warnings.push(`${caseName}: ${gvkOf(o).kind} ${JSON.stringify(base)} renamed to ${JSON.stringify(nameOf(doc))} (another case uses the same name with other content)`);
+      if (!resources.some((d) => deepEqual(d, doc))) resources.push(doc);
+    } else if (!existing) {
+      resources.push(doc);
+    }
+    const g = gvkOf(doc);
+    const ref: NameWithGVK = { kind: g.kind, name: nameOf(doc) };
+    if (g.group) ref.group = g.group;
+    if (g.version) ref.version = g.version;
+    if (namespaceOf(doc)) ref.namespace = namespaceOf(doc);
+    return ref;
+  };
+
+  const tests: Record<string, unknown>[] = [];
+  cases.forEach((c, i) => {
+    const t: Record<string, unknown> = {};
+    const object = addResource(c.object, c.name, `case-${i + 1}-object`);
+    const oldObject = addResource(c.oldObject, c.name, `case-${i + 1}-old`);
+    if (object) t.object = object;
+    if (oldObject) t.oldObject = oldObject;
+    const inferred = object && oldObject ? 'UPDATE' : object ? 'CREATE' : oldObject ? 'DELETE' : '';
+    if (str(c.request.operation) && str(c.request.operation) !== inferred) {
+      warnings.push(`${c.name}: kaptest infers ${inferred || 'no operation'} from object/oldObject, the case uses ${str(c.request.operation)}`);
+    }
+    if (c.namespaceObject !== undefined) addResource(c.namespaceObject, c.name, str(c.request.namespace) || `case-${i + 1}-namespace`);
+    let param: unknown = c.params;
+    if (param === undefined && runs?.[i]) {
+      // the param the run resolved (the first one)
+      const r = runs[i]!.run as ValidatingRunResult;
+      const ev = r.bindings?.flatMap((b) => b.evaluations).find((e) => isObject(e.param));
+      param = ev?.param;
+    }
+    if (isObject(param)) {
+      const p = { apiVersion: str(paramKind.apiVersion), kind: str(paramKind.kind), ...param };
+      const ref = addResource(p, c.name, `case-${i + 1}-param`);
+      if (ref) t.param = ref.namespace ? { namespace: ref.namespace, name: ref.name } : { name: ref.name };
+    }
+    const u = c.request.userInfo;
+    if (u) {
+      const userInfo: Record<string, unknown> = { name: u.username ?? '', groups: u.groups ?? [] };
+      if (u.extra && Object.keys(u.extra).length) userInfo.extra = u.extra;
+      t.userInfo = userInfo;
+    }
+    const outcome = c.expect.outcome;
+    if (mutating) {
+      if (outcome === 'admit' && c.expect.object !== undefined) {
+        t.expect = 'mutate';
+        const expected = addResource(c.expect.object, c.name, `case-${i + 1}-expected`);
+        // kaptest overwrites expectObject's name with the object's unless told not to: our names are exact
+        if (expected) {
+          t.expectObject = expected;
+          t.disableNameOverwrite = true;
+        }
+      } else if (outcome === 'skip' || outcome === 'error') {
+        t.expect = outcome;
+      } else {
+        warnings.push(`${c.name}: kaptest MAP tests expect mutate (with an expected object), skip or error; ${outcome}${outcome === 'admit' ? ' without an expected object' : ''} is not exported`);
+        return;
+      }
+    } else {
+      switch (outcome) {
+        case 'admit':
+        case 'deny':
+        case 'error':
+          t.expect = outcome;
+          break;
+        case 'warn':
+          t.expect = 'deny';
+          warnings.push(`${c.name}: exported as deny (kaptest ignores validationActions)`);
+          break;
+        case 'skip':
+          t.expect = 'skip';
+          warnings.push(`${c.name}: kaptest skips only on a false matchCondition (it does not evaluate matchConstraints, bindings or selectors)`);
+          break;
+      }
+      if (c.expect.message !== undefined && (outcome === 'deny' || outcome === 'warn')) {
+        const m = c.expect.message;
+        const k = m.indexOf(' denied request: ');
+        t.deniedMessage = k >= 0 ? m.slice(k + ' denied request: '.length) : m;
+      }
+    }
+    tests.push(t);
+  });
+
+  const manifest: Record<string, unknown> = {
+    version: 'v1alpha1',
+    policies: ['policy.yaml'],
+    resources: ['resources.yaml'],
+  };
+  manifest[mutating ? 'mapTestSuites' : 'vapTestSuites'] = [{ policy: policyName, tests }];
+  return {
+    files: {
+      'kaptest.yaml': serializeDocuments([manifest]),
+      'policy.yaml': serializeDocuments([target.policy]),
+      'resources.yaml': serializeDocuments(resources),
+    },
+    warnings,
+  };
+}

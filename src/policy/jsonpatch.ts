@@ -1,0 +1,204 @@
+/**
+ * RFC 6902 JSON Patch (add, remove, replace, move, copy, test) over plain JSON values,
+ * with RFC 6901 JSON Pointers (`~1` = `/`, `~0` = `~`), and a structural diff.
+ *
+ * Behaviour follows gopkg.in/evanphx/json-patch.v4 as MutatingAdmissionPolicy uses it
+ * (pkg/admission/plugin/policy/mutating/patch/json_patch.go): operations apply in order
+ * to a copy; the first failing operation fails the whole patch; a failed `test` means
+ * "do not apply this patch" (the object is returned unchanged, without an error).
+ * Error wording is modelled on json-patch v4's messages but not guaranteed identical.
+ */
+import { cloneJson, deepEqual, isObject } from './util';
+
+export interface JsonPatchOp {
+  op: string;
+  path: string;
+  from?: string;
+  value?: unknown;
+}
+
+export type JsonPatchResult = { ok: true; value: unknown; testFailed?: { index: number; path: string } } | { ok: false; error: string; index: number };
+
+/** Splits a JSON Pointer into unescaped tokens; undefined when it is not a pointer. */
+export function parsePointer(pointer: string): string[] | undefined {
+  if (pointer === '') return [];
+  if (!pointer.startsWith('/')) return undefined;
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+export const escapeToken = (t: string): string => t.replace(/~/g, '~0').replace(/\//g, '~1');
+export const formatPointer = (tokens: readonly (string | number)[]): string => tokens.map((t) => `/${escapeToken(String(t))}`).join('');
+
+const MISSING = Symbol('missing');
+
+function get(doc: unknown, tokens: readonly string[]): unknown {
+  let cur: unknown = doc;
+  for (const t of tokens) {
+    if (Array.isArray(cur)) {
+      if (!/^(0|[1-9][0-9]*)$/.test(t)) return MISSING;
+      const i = Number(t);
+      if (i >= cur.length) return MISSING;
+      cur = cur[i];
+    } else if (isObject(cur)) {
+      if (!Object.hasOwn(cur, t)) return MISSING;
+      cur = cur[t];
+    } else return MISSING;
+  }
+  return cur;
+}
+
+type Container = { parent: Record<string, unknown> | unknown[]; key: string };
+
+function containerOf(doc: unknown, tokens: readonly string[]): Container | undefined {
+  const parent = get(doc, tokens.slice(0, -1));
+  if (Array.isArray(parent) || isObject(parent)) return { parent, key: tokens[tokens.length - 1]! };
+  return undefined;
+}
+
+function arrayIndex(key: string, length: number, allowEnd: boolean): number | undefined {
+  if (key === '-' && allowEnd) return length;
+  if (!/^(0|[1-9][0-9]*)$/.test(key)) return undefined;
+  const i = Number(key);
+  return i < length || (allowEnd && i === length) ? i : undefined;
+}
+
+/** Applies a patch to a copy of `doc`. */
+export function applyJsonPatch(doc: unknown, ops: readonly JsonPatchOp[]): JsonPatchResult {
+  let root: unknown = cloneJson(doc);
+  const add = (tokens: string[], value: unknown, opName: string, path: string): string | undefined => {
+    if (tokens.length === 0) {
+      root = value;
+      return undefined;
+    }
+    const c = containerOf(root, tokens);
+    if (!c) return `${opName} operation does not apply: doc is missing path: "${path}": missing value`;
+    if (Array.isArray(c.parent)) {
+      const i = arrayIndex(c.key, c.parent.length, true);
+      if (i === undefined) return `Unable to access invalid index: ${c.key}: invalid index referenced`;
+      c.parent.splice(i, 0, value);
+    } else c.parent[c.key] = value;
+    return undefined;
+  };
+  const remove = (tokens: string[], opName: string, path: string): { value: unknown } | string => {
+    if (tokens.length === 0) return `${opName} operation does not apply: doc is missing path: "${path}": missing value`;
+    const c = containerOf(root, tokens);
+    if (c && Array.isArray(c.parent)) {
+      const i = arrayIndex(c.key, c.parent.length, false);
+      if (i === undefined) return `Unable to access invalid index: ${c.key}: invalid index referenced`;
+      return { value: c.parent.splice(i, 1)[0] };
+    }
+    if (!c || !Object.hasOwn(c.parent, c.key)) return `${opName} operation does not apply: doc is missing path: "${path}": missing value`;
+    const parent = c.parent as Record<string, unknown>;
+    const value = parent[c.key];
+    delete parent[c.key];
+    return { value };
+  };
+
+  for (let index = 0; index < ops.length; index++) {
+    const op = ops[index]!;
+    const tokens = parsePointer(op.path);
+    if (!tokens) return { ok: false, index, error: `JSON pointer must be empty or start with a "/": ${JSON.stringify(op.path)}` };
+    let err: string | undefined;
+    switch (op.op) {
+      case 'add':
+        err = add(tokens, cloneJson(op.value ?? null), 'add', op.path);
+        break;
+      case 'remove': {
+        const r = remove(tokens, 'remove', op.path);
+        if (typeof r === 'string') err = r;
+        break;
+      }
+      case 'replace': {
+        if (tokens.length === 0) {
+          root = cloneJson(op.value ?? null);
+          break;
+        }
+        const cur = get(root, tokens);
+        if (cur === MISSING) {
+          err = `replace operation does not apply: doc is missing key: ${op.path}: missing value`;
+          break;
+        }
+        const c = containerOf(root, tokens)!;
+        if (Array.isArray(c.parent)) c.parent[Number(c.key)] = cloneJson(op.value ?? null);
+        else c.parent[c.key] = cloneJson(op.value ?? null);
+        break;
+      }
+      case 'move': {
+        const from = parsePointer(op.from ?? '');
+        if (!from) {
+          err = `JSON pointer must be empty or start with a "/": ${JSON.stringify(op.from)}`;
+          break;
+        }
+        if (op.path.startsWith(`${op.from}/`)) {
+          err = `Unable to move a location into one of its children: ${op.from} -> ${op.path}`;
+          break;
+        }
+        const r = remove(from, 'move', op.from ?? '');
+        if (typeof r === 'string') {
+          err = `move operation does not apply: doc is missing from path: ${op.from}: missing value`;
+          break;
+        }
+        err = add(tokens, r.value, 'move', op.path);
+        break;
+      }
+      case 'copy': {
+        const from = parsePointer(op.from ?? '');
+        const v = from ? get(root, from) : MISSING;
+        if (v === MISSING) {
+          err = `copy operation does not apply: doc is missing from path: ${op.from ?? ''}: missing value`;
+          break;
+        }
+        err = add(tokens, cloneJson(v), 'copy', op.path);
+        break;
+      }
+      case 'test': {
+        const v = get(root, tokens);
+        const expected = op.value ?? null;
+        if (v === MISSING ? expected !== null : !deepEqual(v, expected)) {
+          // json_patch.go: a failed test means the patch is not applied (no error)
+          return { ok: true, value: doc, testFailed: { index, path: op.path } };
+        }
+        break;
+      }
+      default:
+        err = `Unexpected kind: ${op.op}`;
+    }
+    if (err) return { ok: false, index, error: err };
+  }
+  return { ok: true, value: root };
+}
+
+export interface DiffEntry {
+  /** JSON Pointer of the changed location. */
+  path: string;
+  op: 'add' | 'remove' | 'replace';
+  before?: unknown;
+  after?: unknown;
+}
+
+/** Structural diff: objects by key, arrays by index (common prefix, then added/removed tail). */
+export function diffJson(before: unknown, after: unknown, tokens: (string | number)[] = []): DiffEntry[] {
+  if (deepEqual(before, after)) return [];
+  const out: DiffEntry[] = [];
+  if (isObject(before) && isObject(after)) {
+    for (const k of Object.keys(before)) {
+      if (!Object.hasOwn(after, k)) out.push({ path: formatPointer([...tokens, k]), op: 'remove', before: before[k] });
+      else out.push(...diffJson(before[k], after[k], [...tokens, k]));
+    }
+    for (const k of Object.keys(after)) if (!Object.hasOwn(before, k)) out.push({ path: formatPointer([...tokens, k]), op: 'add', after: after[k] });
+    return out;
+  }
+  if (Array.isArray(before) && Array.isArray(after)) {
+    const n = Math.min(before.length, after.length);
+    for (let i = 0; i < n; i++) out.push(...diffJson(before[i], after[i], [...tokens, i]));
+    for (let i = n; i < after.length; i++) out.push({ path: formatPointer([...tokens, i]), op: 'add', after: after[i] });
+    for (let i = before.length - 1; i >= n; i--) out.push({ path: formatPointer([...tokens, i]), op: 'remove', before: before[i] });
+    return out;
+  }
+  if (before === undefined) return [{ path: formatPointer(tokens), op: 'add', after }];
+  if (after === undefined) return [{ path: formatPointer(tokens), op: 'remove', before }];
+  return [{ path: formatPointer(tokens), op: 'replace', before, after }];
+}

@@ -1,0 +1,341 @@
+/**
+ * A MutatingAdmissionPolicy test run, following k8s.io/apiserver
+ * pkg/admission/plugin/policy/mutating/dispatcher.go (dispatchInvocations, dispatchOne),
+ * patch/json_patch.go, patch/smd.go and the generic policy dispatcher
+ * (pkg/admission/plugin/policy/generic/policy_dispatcher.go) for errors.
+ *
+ * Order: for each binding that applies, for each param (an "invocation"): matchConditions
+ * (false → skipped; error → a policy error), then every mutation in order, each seeing
+ * the object as the previous one left it. Mutation errors are collected and the next
+ * mutation still runs (as the apiserver does); at the end failurePolicy Ignore drops the
+ * errors, Fail denies with the first one: `policy '<p>' with binding '<b>' denied
+ * request: <error>`, reason Invalid (config errors: Forbidden), HTTP 403 (the apiserver
+ * sets the reason on admission.NewForbidden's status but keeps its code).
+ *
+ * The CEL engine evaluates each mutation and returns the Object / JSONPatch values as
+ * plain JSON (Object{...} as a map, JSONPatch{op, path, from, value} as objects); the
+ * engine also runs the apiserver's post-evaluation type-name check.
+ *
+ * Approximated (see merge.ts and jsonpatch.ts): the ApplyConfiguration merge without
+ * schemas, json-patch error wording; not modelled: defaulting of the mutated object,
+ * conversion between versions, reinvocation of other plugins. The reinvocation check runs
+ * the whole policy once more on its own output and reports whether it changes it again.
+ */
+import { withDefaults } from '../k8s/defaults';
+import type { CelCompileOptionsExt, CelInputs } from '../cel/types';
+import { CEL_LIMITS } from '../cel/types';
+import { diffJson, applyJsonPatch, type DiffEntry, type JsonPatchOp } from './jsonpatch';
+import { isExemptAdmissionConfigurationResource, matchResources, type MatchResult } from './matching';
+import { mergeApplyConfiguration, type ListMergeNote } from './merge';
+import { resolveParams, type ParamResolution } from './params';
+import {
+  celNamespaceObject,
+  policyVariables,
+  runMatchConditions,
+  traceVariables,
+  usedVariables,
+  type MatchConditionsTrace,
+  type PolicyCel,
+  type RunRequestInput,
+  type VariableTrace,
+} from './run';
+import { deepEqual, isObject, list, nameOf, obj, str } from './util';
+
+export interface MutatingRunInput extends RunRequestInput {
+  policy: unknown;
+  bindings: readonly unknown[];
+}
+
+export interface MutationTrace {
+  index: number;
+  patchType: 'ApplyConfiguration' | 'JSONPatch' | string;
+  expression: string;
+  /** The evaluated apply configuration (an object) or JSON patch (a list of operations). */
+  value?: unknown;
+  /** The error as the apiserver reports it (before the policy/binding prefix). */
+  error?: string;
+  cost: number;
+  /** What this mutation changed. */
+  changes: DiffEntry[];
+  /** ApplyConfiguration: how each list was merged (see merge.ts). */
+  listMerges?: ListMergeNote[];
+  /** JSONPatch: a `test` operation failed, so the patch was not applied. */
+  testFailed?: { index: number; path: string };
+  /** The mutation did not run (no object: DELETE). */
+  skipped?: string;
+}
+
+export interface MutatingEvaluationTrace {
+  param: unknown;
+  paramName?: string;
+  matchConditions?: MatchConditionsTrace;
+  variables: VariableTrace[];
+  mutations: MutationTrace[];
+  objectBefore: unknown;
+  objectAfter: unknown;
+  cost: number;
+}
+
+export interface MutatingBindingTrace {
+  name: string;
+  match?: MatchResult;
+  applies: boolean;
+  reason: string;
+  params?: ParamResolution;
+  configError?: string;
+  evaluations: MutatingEvaluationTrace[];
+}
+
+export interface MutatingRunResult {
+  /** deny: failurePolicy Fail and an error; admit: the policy applied (mutated or not); skip: it did not apply. */
+  outcome: 'admit' | 'deny' | 'skip';
+  mutated: boolean;
+  decision: { allowed: boolean; message?: string; code?: number; reason?: string };
+  /** The object after all mutations (the input object when nothing applied). */
+  object: unknown;
+  /** Structural diff input → output. */
+  diff: DiffEntry[];
+  errors: string[];
+  policyName: string;
+  failurePolicy: string;
+  reinvocationPolicy: string;
+  policyMatch?: MatchResult;
+  skipReason?: string;
+  bindings: MutatingBindingTrace[];
+  ignoredBindings: string[];
+  totalCost: number;
+  /** The policy applied again to its own output (only when it mutated and was admitted). */
+  reinvocation?: { changesAgain: boolean; diff: DiffEntry[]; object: unknown; errors: string[] };
+}
+
+interface PolicyError {
+  message: string;
+  binding?: string;
+  reason?: string;
+}
+
+async function invoke(
+  cel: PolicyCel,
+  spec: Record<string, unknown>,
+  input: MutatingRunInput,
+  param: unknown,
+  current: unknown,
+): Promise<{ trace: MutatingEvaluationTrace; object: unknown; errors: string[] }> {
+  const hasParams = isObject(spec.paramKind);
+  const variables = policyVariables(spec);
+  const options: CelCompileOptionsExt = { hasParams, variables };
+  const mutations = list(spec.mutations).map(obj);
+  const exprOf = (m: Record<string, unknown>) =>
+    str(m.patchType) === 'JSONPatch' ? str(obj(m.jsonPatch).expression) : str(obj(m.applyConfiguration).expression);
+  const makeInputs = (object: unknown): CelInputs => ({
+    object: object ?? null,
+    oldObject: input.oldObject ?? null,
+    request: input.request,
+    params: param ?? null,
+    namespaceObject: celNamespaceObject(input),
+    authorizer: input.authorizer ?? { rules: [] },
+  });
+  const inputs0 = makeInputs(current);
+  const used = usedVariables(variables, [...list(spec.matchConditions).map((m) => str(obj(m).expression)), ...mutations.map(exprOf)]);
+  const trace: MutatingEvaluationTrace = {
+    param: param ?? null,
+    paramName: isObject(param) ? nameOf(param) : undefined,
+    variables: await traceVariables(cel, variables, used, inputs0, hasParams),
+    mutations: [],
+    objectBefore: current,
+    objectAfter: current,
+    cost: 0,
+  };
+  const errors: string[] = [];
+  const mc = await runMatchConditions(cel, spec, 'map-matchCondition', inputs0, options);
+  trace.matchConditions = mc;
+  if (mc) trace.cost += mc.cost;
+  if (mc?.outcome === 'error') {
+    // mutating dispatcher: addConfigError(matchResults.Error, invocation, Invalid); with Ignore the matcher answers "no match"
+    if (str(spec.failurePolicy) !== 'Ignore') errors.push(mc.error ?? '');
+    return { trace, object: current, errors };
+  }
+  if (mc?.outcome === 'skip') return { trace, object: current, errors };
+
+  let object = current;
+  for (let i = 0; i < mutations.length; i++) {
+    const m = mutations[i]!;
+    const patchType = str(m.patchType);
+    const expression = exprOf(m);
+    const mt: MutationTrace = { index: i, patchType, expression, cost: 0, changes: [] };
+    trace.mutations.push(mt);
+    if (object === null || object === undefined) {
+      mt.skipped = 'no object to patch (DELETE)';
+      continue;
+    }
+    const context = patchType === 'JSONPatch' ? 'map-jsonPatch' : 'map-applyConfiguration';
+    const r = await cel.evaluate(expression, context, makeInputs(object), options);
+    if (!r.ok) {
+      mt.cost = (r as { cost?: number }).cost ?? 0;
+      mt.error = r.message;
+      errors.push(r.message);
+      trace.cost += mt.cost;
+      continue;
+    }
+    mt.cost = r.cost;
+    mt.value = r.value;
+    trace.cost += r.cost;
+    if (r.cost > CEL_LIMITS.runtimeCelCostBudget) {
+      mt.error = 'validation failed due to running out of cost budget, no further validation rules will be run';
+      errors.push(mt.error);
+      continue;
+    }
+    let next: unknown;
+    if (patchType === 'JSONPatch') {
+      const ops = Array.isArray(r.value) ? (r.value as JsonPatchOp[]) : [];
+      const applied = applyJsonPatch(object, ops.map((o) => ({ ...o, op: str(o.op), path: str(o.path), ...(o.from ? { from: str(o.from) } : {}) })));
+      if (!applied.ok) {
+        mt.error = `JSON Patch: ${applied.error}`;
+        errors.push(mt.error);
+        continue;
+      }
+      if (applied.testFailed) mt.testFailed = applied.testFailed;
+      next = applied.value;
+    } else if (patchType === 'ApplyConfiguration') {
+      if (!isObject(r.value)) {
+        mt.error = `invalid return type: ${r.type}`;
+        errors.push(mt.error);
+        continue;
+      }
+      const notes: ListMergeNote[] = [];
+      next = mergeApplyConfiguration(object, r.value, notes);
+      mt.listMerges = notes;
+    } else {
+      mt.error = `unsupported patch type ${JSON.stringify(patchType)}`;
+      errors.push(mt.error);
+      continue;
+    }
+    mt.changes = diffJson(object, next);
+    object = next;
+  }
+  trace.objectAfter = object;
+  return { trace, object, errors };
+}
+
+async function runOnce(input: MutatingRunInput, cel: PolicyCel): Promise<MutatingRunResult> {
+  const policy = withDefaults(input.policy);
+  const spec = obj(obj(policy).spec);
+  const policyName = nameOf(policy);
+  const failurePolicy = str(spec.failurePolicy) || 'Fail';
+  const result: MutatingRunResult = {
+    outcome: 'skip',
+    mutated: false,
+    decision: { allowed: true },
+    object: input.object,
+    diff: [],
+    errors: [],
+    policyName,
+    failurePolicy,
+    reinvocationPolicy: str(spec.reinvocationPolicy) || 'Never',
+    bindings: [],
+    ignoredBindings: [],
+    totalCost: 0,
+  };
+  const policyErrors: PolicyError[] = [];
+  const configError = (err: string, binding?: string) => {
+    policyErrors.push({ message: binding === undefined ? `failed to configure policy: ${err}` : `failed to configure binding: ${err}`, binding });
+  };
+  const bindings: Record<string, unknown>[] = [];
+  for (const b of input.bindings) {
+    const d = withDefaults(b);
+    if (str(obj(obj(d).spec).policyName) === policyName) bindings.push(obj(d));
+    else result.ignoredBindings.push(nameOf(d));
+  }
+  let applied = false;
+  let object: unknown = input.object;
+
+  if (isExemptAdmissionConfigurationResource(input.request)) {
+    result.skipReason = 'admission configuration resources are exempt from admission policies';
+  } else if (!isObject(spec.matchConstraints)) {
+    configError('policy contained no match constraints, a required field');
+  } else {
+    const pm = matchResources(spec.matchConstraints, input);
+    result.policyMatch = pm;
+    if (pm.error) configError(pm.error);
+    else if (!pm.matches) result.skipReason = `matchConstraints: ${pm.reason}`;
+    else {
+      if (bindings.length === 0) result.skipReason = `no binding for policy '${policyName}'`;
+      for (const b of bindings) {
+        const bspec = obj(b.spec);
+        const bName = nameOf(b);
+        const bt: MutatingBindingTrace = { name: bName, applies: false, reason: '', evaluations: [] };
+        result.bindings.push(bt);
+        if (isObject(bspec.matchResources)) {
+          const m = matchResources(bspec.matchResources, input);
+          bt.match = m;
+          if (m.error) {
+            bt.configError = m.error;
+            bt.reason = `matchResources: ${m.error}`;
+            configError(m.error, bName);
+            continue;
+          }
+          if (!m.matches) {
+            bt.reason = `matchResources: ${m.reason}`;
+            continue;
+          }
+        }
+        const pr = resolveParams(spec, bspec, str(input.request.namespace), input);
+        bt.params = pr;
+        if (pr.error) {
+          bt.configError = pr.error;
+          bt.reason = `paramRef: ${pr.error}`;
+          configError(pr.error, bName);
+          continue;
+        }
+        bt.applies = true;
+        bt.reason = pr.params.length === 0 ? `applies, but no params were found: nothing to mutate (${pr.detail})` : 'applies';
+        if (pr.params.length === 0) applied = true;
+        for (const param of pr.params) {
+          const r = await invoke(cel, spec, input, param, object);
+          bt.evaluations.push(r.trace);
+          result.totalCost += r.trace.cost;
+          if (r.trace.matchConditions?.outcome !== 'skip' && !(r.trace.matchConditions?.outcome === 'error' && failurePolicy === 'Ignore')) applied = true;
+          if (r.trace.matchConditions?.outcome === 'error' && failurePolicy === 'Ignore') result.errors.push(r.trace.matchConditions.error ?? '');
+          for (const e of r.errors) policyErrors.push({ message: e, binding: bName, reason: 'Invalid' });
+          object = r.object;
+        }
+      }
+    }
+  }
+  if (applied) result.skipReason = undefined;
+  else if (!result.skipReason && result.bindings.length) result.skipReason = result.bindings.map((b) => `binding '${b.name}': ${b.reason}`).join('; ');
+  result.errors.push(...policyErrors.map((e) => e.message));
+  result.errors = [...new Set(result.errors)];
+  result.object = object;
+  result.diff = diffJson(input.object, object);
+  result.mutated = result.diff.length > 0;
+  if (policyErrors.length > 0 && failurePolicy !== 'Ignore') {
+    const e = policyErrors[0]!;
+    const message =
+      e.binding !== undefined
+        ? `policy '${policyName}' with binding '${e.binding}' denied request: ${e.message}`
+        : `policy ${JSON.stringify(policyName)} denied request: ${e.message}`;
+    result.decision = { allowed: false, message, reason: e.reason ?? 'Forbidden', code: 403 };
+    result.outcome = 'deny';
+    result.skipReason = undefined;
+  } else {
+    result.outcome = applied ? 'admit' : 'skip';
+  }
+  return result;
+}
+
+/**
+ * Runs a MutatingAdmissionPolicy on a request. When it mutates the object and admits,
+ * it is run once more on its own output (`reinvocation`): `changesAgain` flags a policy
+ * that is not idempotent (with reinvocationPolicy IfNeeded, or after other plugins
+ * mutate, the apiserver would apply it again).
+ */
+export async function runMutatingPolicy(input: MutatingRunInput, cel: PolicyCel): Promise<MutatingRunResult> {
+  const first = await runOnce(input, cel);
+  if (first.outcome === 'admit' && first.mutated) {
+    const again = await runOnce({ ...input, object: first.object }, cel);
+    const diff = diffJson(first.object, again.object);
+    first.reinvocation = { changesAgain: !deepEqual(first.object, again.object), diff, object: again.object, errors: again.errors };
+  }
+  return first;
+}
