@@ -1,0 +1,46 @@
+import { control, expect, openApp, test } from './fixtures';
+
+const outcome = (page: import('@playwright/test').Page) => page.getByTestId('policy-outcome');
+
+test('a ValidatingAdmissionPolicy with a param and a binding, built in the UI, admits and denies in a test run', async ({ page }) => {
+  test.setTimeout(90_000);
+  await openApp(page);
+  // A new policy and a new binding from the templates (names made unique beside the sample's).
+  await page.locator('#new-doc').selectOption('ValidatingAdmissionPolicy');
+  await expect(control(page, 'metadata.name')).toHaveValue('replica-limit-2.example.com');
+  await control(page, 'spec.validations[0].messageExpression').waitFor();
+  await page.locator('#new-doc').selectOption('ValidatingAdmissionPolicyBinding');
+  await expect(control(page, 'metadata.name')).toHaveValue('replica-limit-binding-2.example.com');
+  await control(page, 'spec.policyName').fill('replica-limit-2.example.com');
+  await expect(page.getByTestId('problem-count')).toHaveText('0 errors, 0 warnings');
+
+  // Back to the policy: its test run uses the binding, and the ConfigMap param from the workspace.
+  await page.locator('.doc-list button', { hasText: 'replica-limit-2.example.com' }).click();
+  await expect(page.locator('[data-testid="cel-status"]')).toHaveText('CEL: ready', { timeout: 60_000 });
+  await expect(outcome(page)).toHaveAttribute('data-outcome', 'admit', { timeout: 30_000 });
+  await expect(page.locator('.pt-binding')).toContainText('replica-limit-binding-2.example.com');
+
+  // Ten replicas are over the param's limit of five: denied, with the messageExpression's message.
+  const object = page.getByLabel('object', { exact: true });
+  await object.fill((await object.inputValue()).replace('replicas: 3', 'replicas: 10'));
+  await expect(outcome(page)).toHaveAttribute('data-outcome', 'deny', { timeout: 30_000 });
+  await expect(outcome(page)).toContainText('HTTP 422');
+  await expect(page.getByTestId('policy-message')).toContainText('replicas must be at most 5');
+
+  // Warn instead of Deny: admitted with a warning.
+  await page.locator('.doc-list button', { hasText: 'replica-limit-binding-2.example.com' }).click();
+  await page.locator('input[type=checkbox][data-path="spec.validationActions"][data-value="Deny"]').uncheck();
+  await page.locator('input[type=checkbox][data-path="spec.validationActions"][data-value="Warn"]').check();
+  await page.locator('.doc-list button', { hasText: 'replica-limit-2.example.com' }).click();
+  await expect(outcome(page)).toHaveAttribute('data-outcome', 'warn', { timeout: 30_000 });
+  await expect(page.locator('.pt-result')).toContainText('replicas must be at most 5');
+});
+
+test('a policy without a binding does not apply, and says why', async ({ page }) => {
+  test.setTimeout(90_000);
+  await openApp(page);
+  await page.locator('#new-doc').selectOption('ValidatingAdmissionPolicy');
+  await expect(page.locator('[data-testid="cel-status"]')).toHaveText('CEL: ready', { timeout: 60_000 });
+  await expect(outcome(page)).toHaveAttribute('data-outcome', 'skip', { timeout: 30_000 });
+  await expect(page.locator('.pt-result')).toContainText('No binding in the workspace names this policy');
+});
