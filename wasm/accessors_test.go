@@ -66,7 +66,7 @@ func TestCompileMatchesAPIServerAccessors(t *testing.T) {
 		case "map-jsonPatch":
 			acc = &patch.JSONPatchCondition{Expression: c.expr}
 		}
-		pc, err := getPolicyCompiler(false, nil, environment.NewExpressions)
+		pc, err := getPolicyCompiler(false, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

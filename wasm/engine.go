@@ -155,6 +155,7 @@ var (
 	baseOnce    sync.Once
 	baseEnvSet  *environment.EnvSet
 	compatVer   *version.Version
+	webhookOnce sync.Once
 	webhookComp plugincel.Compiler
 )
 
@@ -162,9 +163,25 @@ func initBase() {
 	baseOnce.Do(func() {
 		compatVer = environment.DefaultCompatibilityVersion()
 		baseEnvSet = environment.MustBaseEnvSet(compatVer)
+	})
+}
+
+// webhookCompiler is built on first use (NewCompiler builds all eight variable
+// combinations eagerly, which takes a while in WASM).
+func webhookCompiler() plugincel.Compiler {
+	initBase()
+	webhookOnce.Do(func() {
 		// webhook/generic/webhook.go: cel.NewConditionCompiler(environment.MustBaseEnvSet(DefaultCompatibilityVersion()))
 		webhookComp = plugincel.NewCompiler(environment.MustBaseEnvSet(compatVer))
 	})
+	return webhookComp
+}
+
+// Warm builds what the first policy compile needs, so that loading includes it.
+func Warm() {
+	initBase()
+	_, _ = getPolicyCompiler(false, nil)
+	_, _, _ = envFor("vap-validation", compileOptions{})
 }
 
 // policyCompiler is one CompositedCompiler with a policy's variables compiled and stored.
@@ -182,9 +199,14 @@ var (
 
 const policyCacheSize = 24
 
-func policyKey(hasParams bool, vars []variableDef, envType environment.Type) string {
+// policyKey identifies a policy compiler. Without variables, hasParams does not matter: a
+// CompositedCompiler serves every OptionalVariableDeclarations combination.
+func policyKey(hasParams bool, vars []variableDef) string {
+	if len(vars) == 0 {
+		return "-"
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%v|%v|", hasParams, envType)
+	fmt.Fprintf(&b, "%v|", hasParams)
 	for _, v := range vars {
 		b.WriteString(strconv.Quote(v.Name))
 		b.WriteByte('=')
@@ -194,9 +216,14 @@ func policyKey(hasParams bool, vars []variableDef, envType environment.Type) str
 	return b.String()
 }
 
-func getPolicyCompiler(hasParams bool, vars []variableDef, envType environment.Type) (*policyCompiler, error) {
+// getPolicyCompiler returns the CompositedCompiler of a policy with these variables. One
+// compiler serves authoring (NewExpressions) and evaluation (StoredExpressions): its env sets
+// hold both environments; the variables themselves are compiled with NewExpressions. In 1.36
+// both environments declare the same libraries (every option is introduced by 1.34, the
+// compatibility version is 1.35, and the one feature-gated library, AuthzSelectors, is GA).
+func getPolicyCompiler(hasParams bool, vars []variableDef) (*policyCompiler, error) {
 	initBase()
-	key := policyKey(hasParams, vars, envType)
+	key := policyKey(hasParams, vars)
 	useCounter++
 	if pc, ok := policyCache[key]; ok {
 		pc.lastUsed = useCounter
@@ -209,7 +236,7 @@ func getPolicyCompiler(hasParams bool, vars []variableDef, envType environment.T
 	pc := &policyCompiler{cc: cc, variables: vars, lastUsed: useCounter}
 	opts := plugincel.OptionalVariableDeclarations{HasParams: hasParams, HasAuthorizer: true}
 	for _, v := range vars {
-		r := cc.CompileAndStoreVariable(&variableExpression{Name: v.Name, Expression: v.Expression}, opts, envType)
+		r := cc.CompileAndStoreVariable(&variableExpression{Name: v.Name, Expression: v.Expression}, opts, environment.NewExpressions)
 		pc.results = append(pc.results, r)
 	}
 	if len(policyCache) >= policyCacheSize {
@@ -248,7 +275,7 @@ var (
 )
 
 func cachedCompile(expr, ctxName string, o compileOptions, envType environment.Type) (*compiled, error) {
-	key := ctxName + "\x00" + policyKey(o.HasParams, visibleVariables(ctxName, o), envType) + "\x00" + expr
+	key := fmt.Sprintf("%s\x00%v\x00%v\x00%s\x00%s", ctxName, o.HasParams, envType, policyKey(o.HasParams, visibleVariables(ctxName, o)), expr)
 	if c, ok := programCache[key]; ok {
 		return c, nil
 	}
@@ -277,14 +304,14 @@ func compileIn(expr, ctxName string, o compileOptions, envType environment.Type)
 	c := &compiled{spec: spec, opts: o}
 	accessor := spec.accessor(expr)
 	if spec.policy {
-		pc, err := getPolicyCompiler(o.HasParams, visibleVariables(ctxName, o), envType)
+		pc, err := getPolicyCompiler(o.HasParams, visibleVariables(ctxName, o))
 		if err != nil {
 			return nil, err
 		}
 		c.policy = pc
 		c.result = pc.cc.CompileCELExpression(accessor, optionalDecls(spec, o), envType)
 	} else {
-		c.result = webhookComp.CompileCELExpression(accessor, optionalDecls(spec, o), envType)
+		c.result = webhookCompiler().CompileCELExpression(accessor, optionalDecls(spec, o), envType)
 	}
 	return c, nil
 }
@@ -306,11 +333,11 @@ func envFor(ctxName string, o compileOptions) (*celgo.Env, *policyCompiler, erro
 	if spec.policy {
 		var err error
 		vars := visibleVariables(ctxName, o)
-		pc, err = getPolicyCompiler(o.HasParams, vars, environment.NewExpressions)
+		pc, err = getPolicyCompiler(o.HasParams, vars)
 		if err != nil {
 			return nil, nil, err
 		}
-		key += "|" + policyKey(o.HasParams, vars, environment.NewExpressions)
+		key += fmt.Sprintf("|%v|%s", o.HasParams, policyKey(o.HasParams, vars))
 		if env, ok := envCache[key]; ok && envCachePC[key] == pc {
 			return env, pc, nil
 		}
