@@ -105,8 +105,8 @@ describe('toKaptestManifest', () => {
     expect(tests[4]!.oldObject).toBeDefined();
   });
   test('resources: objects (renamed on a clash), namespace, typed param with the paramKind', () => {
-    const res = doc('resources.yaml') as Record<string, Record<string, unknown>>[];
-    const names = res.map((r) => `${String(r.kind)}/${String(r.metadata!.name)}`);
+    const res = doc('resources.yaml') as { kind?: unknown; metadata?: { name?: unknown } }[];
+    const names = res.map((r) => `${String(r.kind)}/${String(r.metadata?.name)}`);
     expect(names).toEqual([
       'Deployment/a',
       'Namespace/default',
