@@ -44,3 +44,23 @@ test('a policy without a binding does not apply, and says why', async ({ page })
   await expect(outcome(page)).toHaveAttribute('data-outcome', 'skip', { timeout: 30_000 });
   await expect(page.locator('.pt-result')).toContainText('No binding in the workspace names this policy');
 });
+
+test('a MutatingAdmissionPolicy with an ApplyConfiguration mutation shows the mutated object and its diff', async ({ page }) => {
+  test.setTimeout(90_000);
+  await openApp(page);
+  await page.locator('#new-doc').selectOption('MutatingAdmissionPolicyBinding');
+  await expect(control(page, 'spec.policyName')).toHaveValue('default-owner-label.example.com');
+  await page.locator('#new-doc').selectOption('MutatingAdmissionPolicy');
+  await expect(control(page, 'spec.mutations[0].patchType')).toHaveValue('ApplyConfiguration');
+  await expect(page.locator('[data-testid="cel-status"]')).toHaveText('CEL: ready', { timeout: 60_000 });
+  await expect(outcome(page)).toHaveAttribute('data-mutated', 'true', { timeout: 30_000 });
+  const diff = page.getByTestId('policy-diff');
+  await expect(diff).toContainText('/metadata/labels/owner');
+  await expect(diff).toContainText('jane@example.com');
+  await expect(page.getByTestId('policy-reinvocation')).toContainText('idempotent');
+
+  // An object that already has an owner: the match condition is false, nothing changes.
+  const object = page.getByLabel('object', { exact: true });
+  await object.fill((await object.inputValue()).replace('app: example', 'owner: someone'));
+  await expect(outcome(page)).toHaveAttribute('data-mutated', 'false', { timeout: 30_000 });
+});

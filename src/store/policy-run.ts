@@ -4,7 +4,7 @@
  * real CEL engine evaluates (src/policy over src/cel).
  */
 import { evaluate } from '../cel';
-import { runValidatingPolicy, type ValidatingRunResult } from '../policy';
+import { runMutatingPolicy, runValidatingPolicy, type MutatingRunResult, type ValidatingRunResult } from '../policy';
 import { parseDocuments } from '../yaml';
 import type { WorkspaceDoc } from './documents';
 import type { PolicyTestInputs } from './policy-tests';
@@ -14,7 +14,10 @@ export interface InputProblem {
   message: string;
 }
 
-export type PolicyRunOutcome = { ok: true; result: ValidatingRunResult; inputProblems: InputProblem[] } | { ok: false; inputProblems: InputProblem[] };
+export type PolicyRunOutcome =
+  | { ok: true; kind: 'validating'; result: ValidatingRunResult; inputProblems: InputProblem[] }
+  | { ok: true; kind: 'mutating'; result: MutatingRunResult; inputProblems: InputProblem[] }
+  | { ok: false; inputProblems: InputProblem[] };
 
 /** The single object of a YAML text; undefined for an empty text. */
 function parseOne(text: string, input: InputProblem['input'], problems: InputProblem[]): unknown {
@@ -42,9 +45,9 @@ export async function runPolicyTest(policy: WorkspaceDoc, docs: readonly Workspa
   const r = inputs.request;
   const gvr = { group: r.group, version: r.version, resource: r.resource };
   const gvk = { group: r.group, version: r.version, kind: r.kind };
-  const bindingKind = kindOfDoc(policy) === 'MutatingAdmissionPolicy' ? 'MutatingAdmissionPolicyBinding' : 'ValidatingAdmissionPolicyBinding';
-  const result = await runValidatingPolicy(
-    {
+  const mutating = kindOfDoc(policy) === 'MutatingAdmissionPolicy';
+  const bindingKind = mutating ? 'MutatingAdmissionPolicyBinding' : 'ValidatingAdmissionPolicyBinding';
+  const input = {
       policy: policy.object,
       bindings: docs.filter((d) => kindOfDoc(d) === bindingKind).map((d) => d.object),
       paramDocuments: docs.map((d) => d.object),
@@ -67,8 +70,7 @@ export async function runPolicyTest(policy: WorkspaceDoc, docs: readonly Workspa
       oldObject: r.operation === 'CREATE' ? undefined : oldObject,
       namespaceObject: r.namespace ? namespaceObject : undefined,
       authorizer: authorizer as never,
-    },
-    { evaluate },
-  );
-  return { ok: true, result, inputProblems: [] };
+  };
+  if (mutating) return { ok: true, kind: 'mutating', result: await runMutatingPolicy(input, { evaluate }), inputProblems: [] };
+  return { ok: true, kind: 'validating', result: await runValidatingPolicy(input, { evaluate }), inputProblems: [] };
 }

@@ -103,7 +103,7 @@ export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
                     <FieldView key={f.name} field={f} path={[f.name]} value={obj[f.name]} />
                   ))}
               </form>
-              {spec.kind === 'ValidatingAdmissionPolicy' ? <PolicyTestPanel doc={doc} /> : null}
+              {spec.kind === 'ValidatingAdmissionPolicy' || spec.kind === 'MutatingAdmissionPolicy' ? <PolicyTestPanel doc={doc} /> : null}
             </FormContext.Provider>
           ) : (
             <p className="banner info">

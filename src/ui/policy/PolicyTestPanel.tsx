@@ -10,6 +10,7 @@ import {
   resetInputs,
   runPolicyTest,
   setInputs,
+  toText,
   usePolicyInputs,
   useWorkspace,
   type PolicyRunOutcome,
@@ -17,7 +18,7 @@ import {
   type RequestForm,
   type WorkspaceDoc,
 } from '../../store';
-import type { BindingTrace, EvaluationTrace } from '../../policy';
+import type { BindingTrace, DiffEntry, EvaluationTrace, MutatingRunResult } from '../../policy';
 import { displayValue } from '../display';
 import './policy.css';
 
@@ -132,8 +133,100 @@ function Binding({ b }: { b: BindingTrace }) {
   );
 }
 
+function DiffTable({ diff, caption }: { diff: readonly DiffEntry[]; caption: string }) {
+  if (!diff.length) return <p className="pt-muted">{caption}: no changes.</p>;
+  return (
+    <table className="pt-diff" data-testid="policy-diff">
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">op</th>
+          <th scope="col">path</th>
+          <th scope="col">before</th>
+          <th scope="col">after</th>
+        </tr>
+      </thead>
+      <tbody>
+        {diff.map((d, i) => (
+          <tr key={i} className={`pt-diff-${d.op}`}>
+            <td>{d.op}</td>
+            <td>
+              <code>{d.path}</code>
+            </td>
+            <td>
+              <code>{d.op === 'add' ? '' : show(d.before)}</code>
+            </td>
+            <td>
+              <code>{d.op === 'remove' ? '' : show(d.after)}</code>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function MutatingResult({ r }: { r: MutatingRunResult }) {
+  const label = { admit: r.mutated ? 'Mutated' : 'Admitted unchanged', deny: 'Denied', skip: 'Not applied' }[r.outcome];
+  return (
+    <div className="pt-result">
+      <p className={`pt-outcome pt-${r.outcome === 'admit' ? 'admit' : r.outcome}`} data-testid="policy-outcome" data-outcome={r.outcome} data-mutated={String(r.mutated)}>
+        {label}
+        {r.decision.code ? ` · HTTP ${r.decision.code}` : ''}
+      </p>
+      {r.decision.message ? <p data-testid="policy-message">{r.decision.message}</p> : null}
+      {r.skipReason ? <p className="pt-muted">{r.skipReason}</p> : null}
+      <DiffTable diff={r.diff} caption="Changes to the object" />
+      {r.reinvocation ? (
+        <p className={r.reinvocation.changesAgain ? 'pt-err' : 'pt-muted'} data-testid="policy-reinvocation">
+          Reinvocation check (the policy applied again to its own output):{' '}
+          {r.reinvocation.changesAgain ? `it changes the object again (${r.reinvocation.diff.length} change(s)) — not idempotent` : 'no further change (idempotent)'}
+        </p>
+      ) : null}
+      {r.errors.length ? (
+        <div className="pt-err">
+          errors (failurePolicy {r.failurePolicy})
+          <ul>
+            {r.errors.map((e, i) => (
+              <li key={i}>{e}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {r.bindings.length === 0 ? <p className="pt-muted">No binding in the workspace names this policy: a policy without a binding does nothing.</p> : null}
+      <ul className="pt-bindings">
+        {r.bindings.map((b) => (
+          <li key={b.name} className="pt-binding">
+            <div>
+              binding <code>{b.name}</code>: {b.applies ? <strong>applies</strong> : <span className="pt-muted">does not apply</span>} — {b.reason}
+            </div>
+            {b.configError ? <div className="pt-err">{b.configError}</div> : null}
+            {b.evaluations.map((e, i) => (
+              <ol key={i} start={0} className="pt-eval">
+                {e.mutations.map((m) => (
+                  <li key={m.index}>
+                    {m.patchType}: <code>{m.expression}</code> → {m.error ? <span className="pt-err">{m.error}</span> : m.skipped ? <span className="pt-muted">{m.skipped}</span> : `${m.changes.length} change(s)`}
+                  </li>
+                ))}
+              </ol>
+            ))}
+          </li>
+        ))}
+      </ul>
+      {r.mutated ? (
+        <details>
+          <summary>Mutated object</summary>
+          <pre className="mono pt-object">{toText(r.object)}</pre>
+        </details>
+      ) : null}
+      <p className="pt-muted">total runtime cost {r.totalCost}</p>
+    </div>
+  );
+}
+
 function Result({ run }: { run: PolicyRunOutcome }) {
   if (!run.ok) return <p className="pt-problem">Fix the test inputs to run: {run.inputProblems.map((p) => `${p.input}: ${p.message}`).join('; ')}</p>;
+  if (run.kind === 'mutating') return <MutatingResult r={run.result} />;
   const r = run.result;
   const label = { admit: 'Admitted', deny: 'Denied', warn: 'Admitted with warnings', skip: 'Not applied' }[r.outcome];
   return (
