@@ -173,3 +173,20 @@ describe('worker deadline', () => {
     expect(FakeWorker.instances[1]!.received.some((m) => m.op === 'setInputs' && m.inputsId === 'in-1')).toBe(true);
   });
 });
+
+describe('worker start', () => {
+  afterEach(() => vi.unstubAllGlobals());
+  test('a worker that never becomes ready fails the engine with a message; requests answer with it', async () => {
+    class SilentWorker {
+      onmessage = null;
+      onerror = null;
+      postMessage() {}
+      terminate() {}
+    }
+    vi.stubGlobal('Worker', SilentWorker);
+    const client = new WorkerClient({ baseUrl: 'http://example.test/', timeoutMs: 50, startTimeoutMs: 30 });
+    expect(await client.start()).toMatch(/did not start within/);
+    const r = await client.request({ op: 'compile', expression: '1', context: 'vap-validation' }, (message) => ({ ok: false, message }));
+    expect(r.message).toMatch(/CEL engine unavailable: the CEL worker did not start/);
+  });
+});

@@ -23,6 +23,8 @@ export interface WorkerClientOptions {
   timeoutMs: number;
   /** Called whenever a worker is (re)started and ready. */
   onReady?: (info: CelEngineInfo, startMs: number) => void;
+  /** Give up when a worker is not ready after this long (download + compile + Go init); default 120 s. */
+  startTimeoutMs?: number;
 }
 
 export class WorkerClient {
@@ -52,15 +54,23 @@ export class WorkerClient {
     return this.failure;
   }
 
+  private startTimer: ReturnType<typeof setTimeout> | undefined;
+
   private spawn(): void {
     this.isReady = false;
     const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
     this.worker = worker;
+    if (this.startTimer) clearTimeout(this.startTimer);
+    const startTimeoutMs = this.opts.startTimeoutMs ?? 120_000;
+    this.startTimer = setTimeout(() => {
+      if (worker === this.worker && !this.isReady) this.fail(`the CEL worker did not start within ${startTimeoutMs / 1000} s`);
+    }, startTimeoutMs);
     worker.onmessage = (ev: MessageEvent<WorkerResponse>) => {
       if (worker !== this.worker) return;
       const msg = ev.data;
       if (msg.op === 'ready') {
         this.isReady = true;
+        if (this.startTimer) clearTimeout(this.startTimer);
         this.info = msg.info;
         this.opts.onReady?.(msg.info, msg.startMs);
         for (const [id, json] of this.inputs) this.post({ id: 0, op: 'setInputs', inputsId: id, inputsJSON: json });
