@@ -10,3 +10,4 @@ export * from './jsonpatch';
 export * from './merge';
 export * from './mutate';
 export * from './cases';
+export * from './webhook';

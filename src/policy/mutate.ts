@@ -30,7 +30,9 @@ import { mergeApplyConfiguration, type ListMergeNote } from './merge';
 import { resolveParams, type ParamResolution } from './params';
 import {
   celNamespaceObject,
+  EQUIVALENT_NOTE,
   policyVariables,
+  requestNotes,
   runMatchConditions,
   traceVariables,
   usedVariables,
@@ -96,6 +98,8 @@ export interface MutatingRunResult {
   /** Structural diff input → output. */
   diff: DiffEntry[];
   errors: string[];
+  /** See ValidatingRunResult.notes. */
+  notes: string[];
   policyName: string;
   failurePolicy: string;
   reinvocationPolicy: string;
@@ -229,6 +233,7 @@ async function runOnce(input: MutatingRunInput, cel: PolicyCel): Promise<Mutatin
     object: input.object,
     diff: [],
     errors: [],
+    notes: requestNotes(input),
     policyName,
     failurePolicy,
     reinvocationPolicy: str(spec.reinvocationPolicy) || 'Never',
@@ -256,6 +261,7 @@ async function runOnce(input: MutatingRunInput, cel: PolicyCel): Promise<Mutatin
   } else {
     const pm = matchResources(spec.matchConstraints, input);
     result.policyMatch = pm;
+    if (pm.equivalentNotChecked) result.notes.push(EQUIVALENT_NOTE);
     if (pm.error) configError(pm.error);
     else if (!pm.matches) result.skipReason = `matchConstraints: ${pm.reason}`;
     else {

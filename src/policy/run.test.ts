@@ -320,6 +320,26 @@ describe.runIf(hasWasm)('ValidatingAdmissionPolicy runs (real engine)', () => {
     });
   });
 
+  describe('inputs a real apiserver would treat differently', () => {
+    test('no namespaceObject: noted; a binding namespaceSelector then fails like the apiserver (namespace not found)', async () => {
+      const plain = { ...fx.demoBinding(), spec: { policyName: 'demo-policy.example.com', validationActions: ['Deny'] } };
+      const r = await deployRun(1, { policy: fx.demoPolicy, bindings: [plain], namespaceObject: undefined });
+      expect(r.outcome).toBe('admit');
+      expect(r.notes[0]).toContain('no namespaceObject given');
+      const s = await deployRun(1, { policy: fx.demoPolicy, bindings: [fx.demoBinding()], namespaceObject: undefined });
+      expect(s.decision.message).toBe(
+        `ValidatingAdmissionPolicy 'demo-policy.example.com' with binding 'demo-binding-test.example.com' denied request: failed to configure binding: namespaces "default" not found`,
+      );
+    });
+    test('matchPolicy Equivalent without a match: noted', async () => {
+      const p = structuredClone(fx.demoPolicy) as unknown as { spec: { matchConstraints: { resourceRules: { apiGroups: string[] }[] } } };
+      p.spec.matchConstraints.resourceRules[0]!.apiGroups = ['extensions'];
+      const r = await deployRun(6, { policy: p, bindings: [fx.demoBinding()] });
+      expect(r.outcome).toBe('skip');
+      expect(r.notes.some((n) => n.startsWith('matchPolicy Equivalent'))).toBe(true);
+    });
+  });
+
   test('runtime cost is summed per evaluation', async () => {
     const r = await deployRun(6, { policy: fx.demoPolicy, bindings: [fx.demoBinding()] });
     expect(r.totalCost).toBeGreaterThan(0);

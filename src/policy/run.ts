@@ -180,6 +180,8 @@ export interface ValidatingRunResult {
   auditAnnotations: Record<string, string>;
   /** Evaluation and configuration errors met (whatever failurePolicy did with them). */
   errors: string[];
+  /** Where the test inputs make this run differ from a real apiserver (missing namespace object, equivalent resources not tried). */
+  notes: string[];
   policyName: string;
   failurePolicy: string;
   policyMatch?: MatchResult;
@@ -257,7 +259,7 @@ export async function traceVariables(
 export async function runMatchConditions(
   cel: PolicyCel,
   spec: unknown,
-  context: 'vap-matchCondition' | 'map-matchCondition',
+  context: 'vap-matchCondition' | 'map-matchCondition' | 'webhook-matchCondition',
   inputs: CelInputs,
   options: CelCompileOptionsExt,
 ): Promise<MatchConditionsTrace | undefined> {
@@ -290,6 +292,21 @@ export function celNamespaceObject(input: RunRequestInput): unknown {
   if (k.kind === 'Namespace' && k.version === 'v1' && str(k.group) === '') ns = '';
   if (!ns) return null;
   return isObject(input.namespaceObject) ? input.namespaceObject : null;
+}
+
+export const EQUIVALENT_NOTE =
+  'matchPolicy Equivalent: a real cluster also tries the resources discovery lists as equivalent (other groups/versions); only the request\'s own resource was tried here';
+
+/** Notes about inputs that a real apiserver would treat differently. */
+export function requestNotes(input: RunRequestInput): string[] {
+  const notes: string[] = [];
+  const k = input.request.kind ?? {};
+  const ns = str(input.request.namespace);
+  const isNamespace = k.kind === 'Namespace' && k.version === 'v1' && str(k.group) === '';
+  if (ns && !isNamespace && !isObject(input.namespaceObject)) {
+    notes.push(`no namespaceObject given: CEL sees namespaceObject as null; a real apiserver would fail the request with namespaces "${ns}" not found`);
+  }
+  return notes;
 }
 
 /** Go json.Marshal escapes <, > and & (and U+2028/9) in strings. */
@@ -500,6 +517,7 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
     warnings: [],
     auditAnnotations: {},
     errors: [],
+    notes: requestNotes(input),
     policyName,
     failurePolicy,
     bindings: [],
@@ -543,6 +561,7 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
   }
   const pm = matchResources(constraints, input);
   result.policyMatch = pm;
+  if (pm.equivalentNotChecked) result.notes.push(EQUIVALENT_NOTE);
   if (pm.error) {
     configError(pm.error);
     return finish();
