@@ -64,3 +64,32 @@ test('a MutatingAdmissionPolicy with an ApplyConfiguration mutation shows the mu
   await object.fill((await object.inputValue()).replace('app: example', 'owner: someone'));
   await expect(outcome(page)).toHaveAttribute('data-mutated', 'false', { timeout: 30_000 });
 });
+
+test('saved cases re-run on every change, show pass/fail, and export for kaptest', async ({ page }) => {
+  test.setTimeout(90_000);
+  await openApp(page);
+  await page.locator('.doc-list button', { hasText: 'replica-limit.example.com' }).first().click();
+  await expect(page.locator('[data-testid="cel-status"]')).toHaveText('CEL: ready', { timeout: 60_000 });
+  await expect(outcome(page)).toHaveAttribute('data-outcome', 'admit', { timeout: 30_000 });
+  const object = page.getByLabel('object', { exact: true });
+  await object.fill((await object.inputValue()).replace('replicas: 3', 'replicas: 8'));
+  await expect(outcome(page)).toHaveAttribute('data-outcome', 'deny', { timeout: 30_000 });
+  await page.getByLabel('Case name').fill('too many replicas');
+  await page.getByRole('button', { name: 'Save inputs as a case' }).click();
+  await expect(page.getByTestId('cases-summary')).toHaveText('1/1 pass', { timeout: 30_000 });
+
+  // Loosen the policy: the saved case now fails.
+  await page.locator('.monaco-editor .view-lines').first().waitFor();
+  const expression = control(page, 'spec.validations[0].expression');
+  await expression.focus();
+  await page.evaluate(() => {
+    const editor = window.monaco!.editor.getEditors().find((e) => e.getModel()?.uri.path.includes('ValidatingAdmissionPolicy'))!;
+    const model = editor.getModel()!;
+    editor.executeEdits('e2e', [{ range: model.getFullModelRange(), text: model.getValue().replace('<= int(params.data.maxReplicas)', '<= 100') }]);
+  });
+  await expect(page.getByTestId('cases-summary')).toHaveText('0/1 pass', { timeout: 30_000 });
+  await expect(page.locator('[data-case="too many replicas"]')).toContainText('expected deny, got admit');
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export for kaptest' }).click()]);
+  expect(download.suggestedFilename()).toMatch(/\.yaml$/);
+});

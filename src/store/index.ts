@@ -4,5 +4,5 @@ export { loadSaved, startAutosave, STORAGE_KEY } from './persist';
 export { exportDocs, type ExportOptions, type ExportResult } from './export';
 export { docProblems, objectProblems, setCelCompiler, invalidateProblems, type DocProblems } from './problems';
 export { startCel } from './cel';
-export { policyTests, inputsFor, setInputs, resetInputs, usePolicyInputs, defaultInputs, kindOf, type PolicyTestInputs, type RequestForm } from './policy-tests';
-export { runPolicyTest, type PolicyRunOutcome, type InputProblem } from './policy-run';
+export { policyTests, inputsFor, setInputs, resetInputs, usePolicyInputs, usePolicyCases, saveCase, deleteCase, defaultInputs, kindOf, type PolicyTestInputs, type RequestForm } from './policy-tests';
+export { runPolicyTest, runPolicyCases, caseFromInputs, kaptestExport, type PolicyRunOutcome, type InputProblem } from './policy-run';

@@ -5,6 +5,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
+import type { PolicyTestCase } from '../policy';
 
 export interface RequestForm {
   operation: 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
@@ -34,6 +35,8 @@ export interface PolicyTestInputs {
 
 interface State {
   byDoc: Record<string, PolicyTestInputs>;
+  /** Saved test cases per policy document. */
+  cases: Record<string, PolicyTestCase[]>;
 }
 
 const KEY = 'admission-workbench/policy-tests/v1';
@@ -94,13 +97,13 @@ function load(): State {
   try {
     const raw = typeof localStorage !== 'undefined' ? localStorage.getItem(KEY) : null;
     if (raw) {
-      const s = JSON.parse(raw) as State;
-      if (s && typeof s.byDoc === 'object') return s;
+      const s = JSON.parse(raw) as Partial<State>;
+      if (s && typeof s.byDoc === 'object') return { byDoc: s.byDoc, cases: s.cases ?? {} };
     }
   } catch {
     /* unreadable: start empty */
   }
-  return { byDoc: {} };
+  return { byDoc: {}, cases: {} };
 }
 
 export const policyTests = createStore<State>()(() => load());
@@ -124,16 +127,34 @@ export function inputsFor(docId: string, policy: unknown): PolicyTestInputs {
 
 export function setInputs(docId: string, policy: unknown, patch: Partial<PolicyTestInputs>): void {
   const current = inputsFor(docId, policy);
-  policyTests.setState((s) => ({ byDoc: { ...s.byDoc, [docId]: { ...current, ...patch } } }));
+  policyTests.setState((s) => ({ ...s, byDoc: { ...s.byDoc, [docId]: { ...current, ...patch } } }));
 }
 
 export function resetInputs(docId: string): void {
   policyTests.setState((s) => {
     const { [docId]: _dropped, ...rest } = s.byDoc;
-    return { byDoc: rest };
+    return { ...s, byDoc: rest };
   });
 }
 
 export function usePolicyInputs(docId: string): PolicyTestInputs | undefined {
   return useStore(policyTests, (s) => s.byDoc[docId]);
+}
+
+const NO_CASES: readonly PolicyTestCase[] = [];
+
+export function usePolicyCases(docId: string): readonly PolicyTestCase[] {
+  return useStore(policyTests, (s) => s.cases[docId] ?? NO_CASES);
+}
+
+/** Add a case (a case with the same name is replaced). */
+export function saveCase(docId: string, c: PolicyTestCase): void {
+  policyTests.setState((s) => {
+    const list = (s.cases[docId] ?? []).filter((x) => x.name !== c.name);
+    return { ...s, cases: { ...s.cases, [docId]: [...list, c] } };
+  });
+}
+
+export function deleteCase(docId: string, name: string): void {
+  policyTests.setState((s) => ({ ...s, cases: { ...s.cases, [docId]: (s.cases[docId] ?? []).filter((x) => x.name !== name) } }));
 }

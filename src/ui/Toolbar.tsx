@@ -2,15 +2,8 @@
 import { useRef, useState } from 'react';
 import { exportDocs, useWorkspace, workspace, type WorkspaceDoc } from '../store';
 import { MAX_FILE_BYTES, readFiles } from './files';
+import { download } from './download';
 
-function download(name: string, text: string, type: string) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 /** Whether CEL expressions are being checked yet. */
 function CelStatus() {

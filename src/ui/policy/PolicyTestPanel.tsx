@@ -20,6 +20,7 @@ import {
 } from '../../store';
 import type { BindingTrace, DiffEntry, EvaluationTrace, MutatingRunResult } from '../../policy';
 import { displayValue } from '../display';
+import { PolicyCases } from './PolicyCases';
 import './policy.css';
 
 const OPERATIONS: RequestForm['operation'][] = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
@@ -370,6 +371,7 @@ export function PolicyTestPanel({ doc }: { doc: WorkspaceDoc }) {
           </div>
           <div className="pt-output" aria-live="polite">
             {celState !== 'ready' ? <p className="pt-muted">Waiting for the CEL engine…</p> : run ? <Result run={run} /> : <p className="pt-muted">Running…</p>}
+            <PolicyCases doc={doc} inputs={inputs} run={run} />
           </div>
         </div>
       ) : null}

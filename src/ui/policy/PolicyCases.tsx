@@ -1,0 +1,163 @@
+/**
+ * Saved test cases of a policy: the current inputs with the outcome the user expects,
+ * all re-run on every change of the policy or the workspace, with a pass/fail summary,
+ * and an export in kaptest's test-manifest format for CI.
+ */
+import { useEffect, useState } from 'react';
+import type { CaseOutcome, CasesReport, PolicyTestCase } from '../../policy';
+import {
+  caseFromInputs,
+  deleteCase,
+  kaptestExport,
+  runPolicyCases,
+  saveCase,
+  setInputs,
+  toText,
+  usePolicyCases,
+  useWorkspace,
+  workspace,
+  type PolicyRunOutcome,
+  type PolicyTestInputs,
+  type WorkspaceDoc,
+} from '../../store';
+import { download } from '../download';
+
+const OUTCOMES: CaseOutcome[] = ['admit', 'deny', 'warn', 'skip', 'error'];
+const RUN_DELAY_MS = 300;
+
+/** What the current run produced, as an expectation. */
+function currentExpectation(run: PolicyRunOutcome | undefined): { outcome: CaseOutcome; message?: string; object?: unknown } | undefined {
+  if (!run?.ok) return undefined;
+  if (run.kind === 'mutating') {
+    const r = run.result;
+    return { outcome: r.errors.length && r.outcome !== 'admit' ? 'error' : r.outcome, message: r.decision.message, object: r.outcome === 'admit' ? r.object : undefined };
+  }
+  const r = run.result;
+  return { outcome: r.outcome, message: r.decision.message ?? r.warnings[0] };
+}
+
+/** The inputs a saved case was made from, back in the test panel. */
+function inputsOf(c: PolicyTestCase, current: PolicyTestInputs): Partial<PolicyTestInputs> {
+  const q = c.request;
+  const text = (v: unknown) => (v === undefined || v === null ? '' : toText(v));
+  return {
+    request: {
+      ...current.request,
+      operation: (q.operation as PolicyTestInputs['request']['operation']) ?? 'CREATE',
+      group: q.resource?.group ?? '',
+      version: q.resource?.version ?? '',
+      resource: q.resource?.resource ?? '',
+      subResource: q.subResource ?? '',
+      kind: q.kind?.kind ?? '',
+      namespace: q.namespace ?? '',
+      name: q.name ?? '',
+      username: q.userInfo?.username ?? '',
+      groups: (q.userInfo?.groups ?? []).join(', '),
+      dryRun: !!q.dryRun,
+    },
+    objectText: text(c.object),
+    oldObjectText: text(c.oldObject),
+    namespaceText: text(c.namespaceObject),
+    paramsText: text(c.params),
+    authorizerText: c.authorizer ? text(c.authorizer) : 'rules: []\n',
+  };
+}
+
+export function PolicyCases({ doc, inputs, run }: { doc: WorkspaceDoc; inputs: PolicyTestInputs; run: PolicyRunOutcome | undefined }) {
+  const cases = usePolicyCases(doc.id);
+  const docs = useWorkspace((s) => s.docs);
+  const celState = useWorkspace((s) => s.celState);
+  const [report, setReport] = useState<CasesReport | undefined>();
+  const [name, setName] = useState('');
+  const current = currentExpectation(run);
+  const [expected, setExpected] = useState<CaseOutcome | ''>('');
+
+  useEffect(() => {
+    if (celState !== 'ready' || cases.length === 0) {
+      setReport(undefined);
+      return;
+    }
+    let cancelled = false;
+    const t = setTimeout(() => void runPolicyCases(doc, docs, cases).then((r) => !cancelled && setReport(r)), RUN_DELAY_MS);
+    return () => {
+      cancelled = true;
+      clearTimeout(t);
+    };
+  }, [celState, doc, docs, cases]);
+
+  const save = () => {
+    if (!current) return;
+    const outcome = expected || current.outcome;
+    const expect = outcome === current.outcome ? current : { outcome };
+    const c = caseFromInputs(name.trim() || `case ${cases.length + 1}`, inputs, expect);
+    if (Array.isArray(c)) {
+      workspace.getState().notify({ level: 'error', text: `The test inputs do not parse: ${c.map((p) => `${p.input}: ${p.message}`).join('; ')}` });
+      return;
+    }
+    saveCase(doc.id, c);
+    setName('');
+    setExpected('');
+  };
+
+  const exportKaptest = () => {
+    const { files, warnings } = kaptestExport(doc, docs, cases);
+    for (const [file, text] of Object.entries(files)) download(file, text, 'application/yaml');
+    if (warnings.length) workspace.getState().notify({ level: 'info', text: `kaptest export: ${warnings.join(' ')}` });
+  };
+
+  const idp = `pc-${doc.id}`;
+  const passed = report?.summary.passed ?? 0;
+  return (
+    <div className="pt-cases">
+      <h3>
+        Saved cases{' '}
+        {cases.length ? (
+          <span className={`count ${report && report.summary.failed ? 'error' : 'ok'}`} data-testid="cases-summary">
+            {report ? `${passed}/${report.summary.total} pass` : `${cases.length} case(s)`}
+          </span>
+        ) : null}
+      </h3>
+      <div className="pt-save">
+        <label htmlFor={`${idp}-name`}>Case name</label>
+        <input id={`${idp}-name`} type="text" value={name} placeholder={`case ${cases.length + 1}`} onChange={(e) => setName(e.target.value)} />
+        <label htmlFor={`${idp}-expect`}>Expect</label>
+        <select id={`${idp}-expect`} value={expected || current?.outcome || ''} onChange={(e) => setExpected(e.target.value as CaseOutcome)}>
+          {OUTCOMES.map((o) => (
+            <option key={o} value={o}>
+              {o}
+              {o === current?.outcome ? ' (now)' : ''}
+            </option>
+          ))}
+        </select>
+        <button type="button" disabled={!current} onClick={save}>
+          Save inputs as a case
+        </button>
+        {cases.length ? (
+          <button type="button" onClick={exportKaptest} title="kaptest.yaml, policy.yaml and resources.yaml for `kaptest run` in CI">
+            Export for kaptest
+          </button>
+        ) : null}
+      </div>
+      <ul className="pt-case-list">
+        {cases.map((c) => {
+          const res = report?.results.find((r) => r.name === c.name);
+          return (
+            <li key={c.name} className={res ? (res.pass ? 'pass' : 'fail') : ''} data-case={c.name}>
+              <span className="badge">{res ? (res.pass ? 'pass' : 'fail') : '…'}</span> <strong>{c.name}</strong> — expect {c.expect.outcome}
+              {c.expect.message ? <q>{c.expect.message}</q> : null}
+              {res && !res.pass ? <div className="pt-err">{res.failures.join('; ')}</div> : null}
+              <span className="pt-case-actions">
+                <button type="button" className="small" onClick={() => setInputs(doc.id, doc.object, inputsOf(c, inputs))}>
+                  Load
+                </button>
+                <button type="button" className="icon danger" aria-label={`Delete case ${c.name}`} onClick={() => deleteCase(doc.id, c.name)}>
+                  ×
+                </button>
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
