@@ -289,6 +289,26 @@ describe.runIf(hasWasm)('ValidatingAdmissionPolicy runs (real engine)', () => {
       );
       expect(r.outcome).toBe('admit');
     });
+    test('variables are lazy: an erroring variable matters only where it is used', async () => {
+      const p = structuredClone(fx.demoPolicy) as unknown as { spec: Record<string, unknown> };
+      p.spec.variables = [
+        { name: 'replicas', expression: 'object.spec.replicas' },
+        { name: 'broken', expression: 'object.spec.nope' },
+      ];
+      p.spec.validations = [{ expression: 'variables.replicas <= 5' }];
+      const ok = await deployRun(3, { policy: p, bindings: [fx.demoBinding()] });
+      expect(ok.outcome).toBe('admit');
+      const vars = ok.bindings[0]!.evaluations[0]!.variables;
+      expect(vars.map((v) => [v.name, v.used, v.ok])).toEqual([
+        ['replicas', true, true],
+        ['broken', false, false],
+      ]);
+      expect(vars[1]!.error).toBe("expression 'object.spec.nope' resulted in error: no such key: nope");
+      p.spec.validations = [{ expression: 'variables.replicas <= 5' }, { expression: "variables.broken == 'x'" }];
+      const bad = await deployRun(3, { policy: p, bindings: [fx.demoBinding()] });
+      expect(bad.outcome).toBe('deny');
+      expect(bad.decision.message).toContain('no such key: nope');
+    });
     const mcBinding = { ...fx.demoBinding(), spec: { policyName: 'demo-policy.example.com', validationActions: ['Deny'] } };
     test('a false matchCondition skips the policy (kubelet request)', async () => {
       const request = { ...fx.deploymentRequest('demo-x', 'default'), userInfo: { username: 'system:node:n1', groups: ['system:nodes'] } };
