@@ -805,8 +805,14 @@ func Evaluate(expr, ctxName, optsJSON, inputsID string) evalResult {
 		}
 	}
 	var ns *corev1.Namespace
-	if !c.spec.matcher {
-		// matchconditions.Matcher passes nil; validations get CreateNamespaceObject(namespace).
+	switch {
+	case c.spec.matcher:
+		// matchconditions.Matcher passes no namespace.
+	case ctxName == "vap-auditAnnotation" || c.spec.patchTypes:
+		// validator.go (audit annotations) and the MAP dispatcher pass the namespace as is.
+		ns = in.namespace
+	default:
+		// validator.go: validations and message expressions get CreateNamespaceObject(namespace).
 		ns = plugincel.CreateNamespaceObject(in.namespace)
 	}
 	budget := int64(celconfig.RuntimeCELCostBudget)
