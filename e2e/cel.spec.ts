@@ -30,10 +30,11 @@ async function focusExpression(page: Page, path: string) {
 }
 
 /** Replace the text of the focused CEL editor by typing. */
-async function retype(page: Page, text: string) {
+async function retype(page: Page, text: string, { typed = true } = {}) {
   await page.keyboard.press('ControlOrMeta+a');
   await page.keyboard.press('Delete');
-  await page.keyboard.type(text, { delay: 5 });
+  if (typed) await page.keyboard.type(text, { delay: 5 });
+  else await page.keyboard.insertText(text);
 }
 
 const celMarkers = (page: Page, path: string) =>
@@ -60,4 +61,105 @@ test('evaluates an expression against the test inputs; a changed input changes t
   await object.fill('metadata: [oops');
   await expect(area.locator('.cel-input-error')).toContainText('line 1');
   await expect(object).toHaveValue('metadata: [oops');
+});
+
+test('the CEL editor: completion of request. and of object. from the test input; a squiggle on a type error', async ({ page }) => {
+  await openWithCel(page);
+  await openTest(page, MC);
+  await focusExpression(page, MC);
+  const editor = page.locator(`[data-testid="cel-editor"][data-expression-path="${MC}"]`);
+  await retype(page, 'request.');
+  const suggest = page.locator('.suggest-widget .monaco-list-row');
+  await expect(suggest.filter({ hasText: 'userInfo' }).first()).toBeVisible();
+  await expect(suggest.filter({ hasText: 'operation' }).first()).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  await retype(page, 'object.spec.');
+  await expect(suggest.filter({ hasText: 'containers' }).first()).toBeVisible();
+  await page.keyboard.press('Escape');
+  await retype(page, 'object.metadata.');
+  await expect(suggest.filter({ hasText: 'namespace' }).first()).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  // A type error: a squiggle at its line and column, and the compile error in the result.
+  await retype(page, "request.operation == 1");
+  await expect.poll(() => celMarkers(page, MC)).toEqual([expect.objectContaining({ line: 1, column: 19, message: expect.stringContaining("no matching overload for '_==_'") })]);
+  await expect(editor.locator('.squiggly-error')).toHaveCount(1);
+  await expect(testArea(page, MC).getByTestId('cel-result')).toContainText('Compile error');
+  // Fixed: squiggle gone, result back.
+  await retype(page, "request.operation == 'CREATE'");
+  await expect.poll(() => celMarkers(page, MC)).toEqual([]);
+  await expect(testArea(page, MC).getByTestId('cel-value')).toHaveText('true');
+  await expect(page.getByTestId('cel-info').first()).toContainText(/estimated cost \d+/);
+  // The edit reached the document; Ctrl+Z inside the editor uses the workspace history.
+  await expect.poll(() => page.evaluate(() => window.monaco!.editor.getEditors()[0].getModel()!.getValue())).toContain("request.operation == 'CREATE'");
+  await page.keyboard.press('ControlOrMeta+z');
+  await expect.poll(() => page.evaluate(() => window.monaco!.editor.getEditors()[0].getModel()!.getValue())).not.toContain("request.operation == 'CREATE'");
+});
+
+test('a saved case with an expectation fails after an edit; cases survive a reload', async ({ page }) => {
+  await openWithCel(page);
+  const area = await openTest(page, MC);
+  await expect(area.getByTestId('cel-value')).toHaveText('true');
+  await area.getByLabel('Case name').fill('alice is checked');
+  await area.getByRole('button', { name: 'Save inputs as a case' }).click();
+  await expect(area.getByTestId('cel-cases-summary')).toHaveText('1/1 pass');
+  // A second case: a system user, expected false.
+  await area.locator('input[data-input="request.username"]').fill('system:admin');
+  await expect(area.getByTestId('cel-value')).toHaveText('false');
+  await area.getByLabel('Case name').fill('system users are skipped');
+  await area.getByRole('button', { name: 'Save inputs as a case' }).click();
+  await expect(area.getByTestId('cel-cases-summary')).toHaveText('2/2 pass');
+  // An edit that breaks the first case.
+  await focusExpression(page, MC);
+  await retype(page, "request.userInfo.username.startsWith('bob')");
+  await expect(area.getByTestId('cel-cases-summary')).toHaveText('1/2 pass');
+  await expect(area.locator('[data-testid="cel-case"][data-status="fail"] input').first()).toHaveValue('alice is checked');
+  await page.waitForTimeout(400); // autosave is debounced
+  await page.reload();
+  await expect(page.getByTestId('cel-status')).toContainText('ready', { timeout: 30_000 });
+  await expect(testArea(page, MC).getByTestId('cel-cases-summary')).toHaveText('1/2 pass');
+});
+
+test('matchConditions: each result and the decision the apiserver would take', async ({ page }) => {
+  await openWithCel(page);
+  const summary = page.getByTestId('cel-matchconditions').first();
+  await expect(summary.getByTestId('cel-mc-decision')).toHaveText(/All conditions are true: the webhook is called/);
+  const area = await openTest(page, MC);
+  await area.locator('input[data-input="request.username"]').fill('system:admin');
+  await expect(summary.getByTestId('cel-mc-decision')).toHaveText(/is false: the webhook is skipped/);
+  // A runtime error (no false): failurePolicy Fail rejects the request.
+  await area.locator('input[data-input="request.username"]').fill('alice');
+  await focusExpression(page, MC);
+  await retype(page, "object.metadata.labels['missing'] == 'x'");
+  await expect(summary.getByTestId('cel-mc-decision')).toHaveText(/failed and none is false: failurePolicy Fail → the request is rejected/);
+  await page.locator('form select[data-path="webhooks[0].failurePolicy"]').selectOption('Ignore');
+  await expect(summary.getByTestId('cel-mc-decision')).toHaveText(/failurePolicy Ignore → the webhook is skipped/);
+});
+
+test('a runaway expression stops with a clear message and the page stays responsive', async ({ page }) => {
+  await openWithCel(page);
+  const area = await openTest(page, MC);
+  await focusExpression(page, MC);
+  const ten = '[1,2,3,4,5,6,7,8,9,10]';
+  await retype(page, `${ten}.all(a, ${ten}.all(b, ${ten}.all(c, ${ten}.all(d, ${ten}.all(e, ${ten}.all(f, a + b + c + d + e + f > 0))))))`, { typed: false });
+  await expect.poll(() => page.evaluate(() => window.monaco!.editor.getEditors()[0].getModel()!.getValue())).toContain('a + b + c + d + e + f > 0))))))');
+  // The cost limit or, on a slow machine, the worker deadline (2 s) stops it.
+  await expect(area.getByTestId('cel-result')).toContainText(/cost limit|timed out/i, { timeout: 15_000 });
+  await expect(area.getByTestId('cel-result')).toContainText(/per-expression cost limit|past the worker deadline/);
+  // The form answered while it ran.
+  await control(page, 'webhooks[0].name').fill('pods2.policy-guard.example.com');
+  await expect(control(page, 'webhooks[0].name')).toHaveValue('pods2.policy-guard.example.com');
+  // A huge list.
+  await focusExpression(page, MC);
+  await retype(page, 'lists.range(1000000000).size() > 0', { typed: false });
+  await expect(area.getByTestId('cel-result')).toContainText(/cost limit|timed out|error/i, { timeout: 20_000 });
+  await expect(area.getByTestId('cel-result')).toHaveAttribute('data-ok', 'false');
+  // The engine answers again afterwards.
+  await focusExpression(page, MC);
+  await retype(page, 'request.dryRun == false', { typed: false });
+  await expect(area.getByTestId('cel-value')).toHaveText('true', { timeout: 30_000 });
+  // The form still answers.
+  await control(page, 'webhooks[0].timeoutSeconds').fill('7');
+  await expect(control(page, 'webhooks[0].timeoutSeconds')).toHaveValue('7');
 });
