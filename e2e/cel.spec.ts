@@ -93,8 +93,35 @@ test('the CEL editor: completion of request. and of object. from the test input;
   await expect(page.getByTestId('cel-info').first()).toContainText(/estimated cost \d+/);
   // The edit reached the document; Ctrl+Z inside the editor uses the workspace history.
   await expect.poll(() => page.evaluate(() => window.monaco!.editor.getEditors()[0].getModel()!.getValue())).toContain("request.operation == 'CREATE'");
+  // Hover: the checked type under the cursor, and function docs.
+  await editor.locator('.view-line span span').getByText('request', { exact: true }).first().hover();
+  await expect(page.locator('.monaco-hover').filter({ hasText: 'kubernetes.AdmissionRequest' }).first()).toBeVisible();
   await page.keyboard.press('ControlOrMeta+z');
   await expect.poll(() => page.evaluate(() => window.monaco!.editor.getEditors()[0].getModel()!.getValue())).not.toContain("request.operation == 'CREATE'");
+  // Tab leaves the editor (the form stays keyboard-navigable).
+  await page.locator(`textarea[data-path="${MC}"]`).focus();
+  await page.keyboard.press('Tab');
+  await expect(page.locator(`textarea[data-path="${MC}"]`)).not.toBeFocused();
+});
+
+test('keystroke to result', async ({ page }) => {
+  await openWithCel(page);
+  const area = await openTest(page, MC);
+  await expect(area.getByTestId('cel-value')).toHaveText('true');
+  await focusExpression(page, MC);
+  await page.keyboard.press('ControlOrMeta+End');
+  const times: number[] = [];
+  const evalMs: string[] = [];
+  for (const [text, expected] of [[' && false', 'false'], [' || true', 'true'], [' && false', 'false'], [' || true', 'true']] as const) {
+    const t0 = Date.now();
+    await page.keyboard.insertText(text);
+    await expect(area.getByTestId('cel-value')).toHaveText(expected);
+    times.push(Date.now() - t0);
+    evalMs.push((await area.locator('.cel-metrics').textContent()) ?? '');
+  }
+  console.log(`engine: ${evalMs.join('; ')}`);
+  console.log(`keystroke to result (ms, 100 ms debounce included): ${times.join(', ')}`);
+  expect(Math.min(...times)).toBeLessThan(2000);
 });
 
 test('a saved case with an expectation fails after an edit; cases survive a reload', async ({ page }) => {
@@ -144,6 +171,7 @@ test('a runaway expression stops with a clear message and the page stays respons
   const ten = '[1,2,3,4,5,6,7,8,9,10]';
   await retype(page, `${ten}.all(a, ${ten}.all(b, ${ten}.all(c, ${ten}.all(d, ${ten}.all(e, ${ten}.all(f, a + b + c + d + e + f > 0))))))`, { typed: false });
   await expect.poll(() => page.evaluate(() => window.monaco!.editor.getEditors()[0].getModel()!.getValue())).toContain('a + b + c + d + e + f > 0))))))');
+  await expect(page.getByTestId('cel-cost').first()).toContainText('exceeds the per-expression limit');
   // The cost limit or, on a slow machine, the worker deadline (2 s) stops it.
   await expect(area.getByTestId('cel-result')).toContainText(/cost limit|timed out/i, { timeout: 15_000 });
   await expect(area.getByTestId('cel-result')).toContainText(/per-expression cost limit|past the worker deadline/);

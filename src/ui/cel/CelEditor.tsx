@@ -114,7 +114,8 @@ export default function CelEditor(props: CelEditorProps) {
       fixedOverflowWidgets: true,
       editContext: false,
       tabFocusMode: true,
-      quickSuggestions: { other: true, comments: false, strings: false },
+      // Completion opens on '.' and Ctrl+Space (quick suggestions on every word hit a Monaco suggest-model race: 'getItemsByProvider' of undefined).
+      quickSuggestions: false,
       suggestOnTriggerCharacters: true,
       wordBasedSuggestions: 'off',
       contextmenu: false,
