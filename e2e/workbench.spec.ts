@@ -62,7 +62,7 @@ test('broken YAML shows its error with line and column, keeps the text and the l
 test('validation errors show at the field, in the problems list and as YAML markers; a click focuses the field', async ({ page }) => {
   await openApp(page);
   await control(page, 'webhooks[0].timeoutSeconds').fill('45');
-  const problem = page.locator('[data-problem-path="webhooks[0].timeoutSeconds"]');
+  const problem = page.locator('[data-problem-path="webhooks[0].timeoutSeconds"]:not([data-lint])');
   await expect(problem).toContainText('Invalid');
   await expect(page.locator('.field.has-error [data-path="webhooks[0].timeoutSeconds"]')).toBeVisible();
   await expect.poll(async () => (await markers(page)).filter((m) => m.owner === 'workbench').map((m) => m.message).join('\n')).toContain('timeoutSeconds');
@@ -142,4 +142,14 @@ test('no serious accessibility violations', async ({ page }) => {
   const results = await new AxeBuilder({ page }).exclude('.monaco-editor').analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
+});
+
+test('best-practice findings show beside apiserver errors: a fail-closed webhook on every resource', async ({ page }) => {
+  await openApp(page);
+  const text = await yamlText(page);
+  await setYaml(page, text.replace(/(resources:\n\s*- )pods\n/, "$1'*'\n"));
+  await expect(page.locator('[data-lint="W05"]')).toBeVisible();
+  await expect(page.locator('[data-lint="W03"]')).toContainText('wildcard resources');
+  await expect(page.getByTestId('problem-count')).toHaveText('0 errors, 0 warnings');
+  await expect(page.locator('.field-messages li.lint').first()).toBeVisible();
 });

@@ -9,3 +9,4 @@ export { getIn, setIn, insertAt, removeAt, moveAt, clone } from './edit';
 export { TEMPLATES, sampleWorkspace } from './templates';
 export { validate, type ValidateOptions } from './validate-all';
 export { withDefaults } from './defaults';
+export { lint, LINT_RULES, type Lint } from './lints';

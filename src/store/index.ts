@@ -2,7 +2,7 @@ export { workspace, useWorkspace, createWorkspace, sampleSnapshot, type Workspac
 export { docTitle, docKind, toText, importText, type WorkspaceDoc } from './documents';
 export { loadSaved, startAutosave, STORAGE_KEY } from './persist';
 export { exportDocs, type ExportOptions, type ExportResult } from './export';
-export { docProblems, objectProblems, setCelCompiler, invalidateProblems, type DocProblems } from './problems';
+export { docProblems, objectProblems, setCelCompiler, invalidateProblems, type DocProblems, type Problem } from './problems';
 export { startCel } from './cel';
 export { policyTests, inputsFor, setInputs, resetInputs, usePolicyInputs, usePolicyCases, saveCase, deleteCase, defaultInputs, kindOf, type PolicyTestInputs, type RequestForm } from './policy-tests';
 export { runPolicyTest, runPolicyCases, caseFromInputs, kaptestExport, type PolicyRunOutcome, type InputProblem } from './policy-run';

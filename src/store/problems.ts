@@ -1,14 +1,16 @@
 /**
- * Problems of a document, derived (never stored): the YAML parse error, then
- * decode and validation errors of the last good object. Memoised per object,
- * so a keystroke re-validates only the document that changed.
+ * Problems of a document, derived (never stored): the YAML parse error, the decode and
+ * validation errors of the last good object (what the apiserver would say), and lint
+ * findings (best practices, not errors). Memoised per object, so a keystroke re-validates
+ * only the document that changed.
  */
-import { kindSpecOf, validate, type FieldError } from '../k8s';
+import { kindSpecOf, lint, validate, type FieldError, type Lint } from '../k8s';
 import type { CelCompiler } from '../cel/types';
 import type { WorkspaceDoc } from './documents';
 
 let compiler: CelCompiler | undefined;
 let cache = new WeakMap<object, FieldError[]>();
+let lintCache = new WeakMap<object, { docs: readonly WorkspaceDoc[]; lints: Lint[] }>();
 
 /** Use this CEL compiler from now on (all cached results are dropped). */
 export function setCelCompiler(c: CelCompiler | undefined): void {
@@ -19,6 +21,7 @@ export function setCelCompiler(c: CelCompiler | undefined): void {
 /** Drop memoised results (the CEL compiler learned something new). */
 export function invalidateProblems(): void {
   cache = new WeakMap();
+  lintCache = new WeakMap();
 }
 
 /** Validation problems of an object (no parse errors). */
@@ -31,16 +34,58 @@ export function objectProblems(object: unknown): FieldError[] {
   return problems;
 }
 
+function objectLints(object: unknown, docs: readonly WorkspaceDoc[]): Lint[] {
+  if (typeof object !== 'object' || object === null || !kindSpecOf(object)) return [];
+  const hit = lintCache.get(object);
+  if (hit && hit.docs === docs) return hit.lints;
+  const lints = lint(
+    object,
+    docs.map((d) => d.object),
+  );
+  lintCache.set(object, { docs, lints });
+  return lints;
+}
+
+/** One line of the problems list, at a field: from the apiserver's rules, the decoder, or a lint. */
+export interface Problem {
+  field: string;
+  message: string;
+  hint?: string;
+  level: 'error' | 'warning' | 'info';
+  /** Invalid, Required, …, Warning, or the lint id (W03). */
+  label: string;
+  lint?: string;
+}
+
 export interface DocProblems {
   /** The text does not parse (the form shows the last good version). */
-  parse?: { message: string; line: number; column: number };
+  parse?: { message: string; line: number; column: number; endLine?: number; endColumn?: number };
+  /** What the apiserver would say (decode + validation). */
   fields: FieldError[];
+  lints: Lint[];
+  /** Everything at a field, errors first: for the problems list, the form and the YAML markers. */
+  items: Problem[];
   errors: number;
   warnings: number;
 }
 
-export function docProblems(doc: WorkspaceDoc): DocProblems {
+const LEVEL_ORDER = { error: 0, warning: 1, info: 2 };
+
+const fromError = (e: FieldError): Problem => ({
+  field: e.field,
+  message: e.message,
+  hint: e.hint,
+  level: e.severity === 'warning' ? 'warning' : 'error',
+  label: e.severity === 'warning' ? 'Warning' : e.type,
+});
+
+const fromLint = (l: Lint): Problem => ({ field: l.field, message: l.message, hint: l.hint, level: l.severity, label: l.id, lint: l.name });
+
+/** The problems of a document; `docs` (the workspace) enables the policy ↔ binding lints. */
+export function docProblems(doc: WorkspaceDoc, docs: readonly WorkspaceDoc[] = []): DocProblems {
   const fields = objectProblems(doc.object);
+  const lints = objectLints(doc.object, docs);
   const warnings = fields.filter((p) => p.severity === 'warning').length;
-  return { parse: doc.error, fields, errors: fields.length - warnings + (doc.error ? 1 : 0), warnings };
+  const items = [...fields.map(fromError), ...lints.map(fromLint)].sort((a, b) => LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level]);
+  return { parse: doc.error, fields, lints, items, errors: fields.length - warnings + (doc.error ? 1 : 0), warnings };
 }

@@ -66,8 +66,9 @@ function ServerFieldsNote({ object }: { object: unknown }) {
 export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
   const spec = kindSpecOf(doc.object);
   useWorkspace((s) => s.celRevision); // CEL results arrived: problems are derived again
-  const problems = docProblems(doc);
-  const byPath = useMemo(() => problemsByPath(problems.fields), [problems.fields]);
+  const docs = useWorkspace((s) => s.docs);
+  const problems = docProblems(doc, docs);
+  const byPath = useMemo(() => problemsByPath(problems.items), [problems.items]);
   const formRef = useRef<HTMLFormElement>(null);
   const focus = useWorkspace((s) => s.focus);
   useEffect(() => {

@@ -15,7 +15,7 @@ export function Labelled({ field, path, children, inline }: { field: Field; path
   const { docId, problems } = useForm();
   const id = domId(docId, path);
   const here = problems.get(path);
-  const severity = here?.some((p) => p.severity !== 'warning') ? 'has-error' : here?.length ? 'has-warning' : '';
+  const severity = here?.some((p) => p.level === 'error') ? 'has-error' : here?.some((p) => p.level === 'warning') ? 'has-warning' : '';
   return (
     <div className={`field ${inline ? 'inline' : ''} ${severity}`}>
       <label htmlFor={id}>
@@ -41,7 +41,7 @@ export function useDescribedBy(path: string) {
   return {
     id,
     'aria-describedby': here?.length ? `${id}-help ${id}-problems` : `${id}-help`,
-    'aria-invalid': here?.some((p) => p.severity !== 'warning') ? true : undefined,
+    'aria-invalid': here?.some((p) => p.level === 'error') ? true : undefined,
     'data-path': path,
   } as const;
 }

@@ -1,9 +1,13 @@
-/** Every problem of the selected document; a click focuses the field in the form and its line in the YAML. */
+/**
+ * Every problem of the selected document: what the apiserver would reject (errors),
+ * what it would warn about, and best-practice findings (lints). A click focuses the
+ * field in the form and its line in the YAML.
+ */
 import type { DocProblems, WorkspaceDoc } from '../store';
 import { workspace } from '../store';
 
 export function ProblemsPanel({ doc, problems }: { doc: WorkspaceDoc; problems: DocProblems }) {
-  const total = problems.errors + problems.warnings;
+  const lintWarnings = problems.lints.filter((l) => l.severity === 'warning').length;
   return (
     <section className="problems" aria-label="Problems">
       <h2>
@@ -11,8 +15,13 @@ export function ProblemsPanel({ doc, problems }: { doc: WorkspaceDoc; problems: 
         <span className={`count ${problems.errors ? 'error' : problems.warnings ? 'warning' : 'ok'}`} data-testid="problem-count">
           {problems.errors} error{problems.errors === 1 ? '' : 's'}, {problems.warnings} warning{problems.warnings === 1 ? '' : 's'}
         </span>
+        {problems.lints.length ? (
+          <span className={`count ${lintWarnings ? 'warning' : ''}`} data-testid="lint-count" title="Best practices: accepted by the apiserver, but risky">
+            {problems.lints.length} best-practice finding{problems.lints.length === 1 ? '' : 's'}
+          </span>
+        ) : null}
       </h2>
-      {total === 0 ? <p className="ok">No problems: a Kubernetes 1.36 apiserver accepts this object.</p> : null}
+      {problems.errors + problems.warnings === 0 ? <p className="ok">No problems: a Kubernetes 1.36 apiserver accepts this object.</p> : null}
       <ul>
         {problems.parse ? (
           <li className="error">
@@ -20,10 +29,13 @@ export function ProblemsPanel({ doc, problems }: { doc: WorkspaceDoc; problems: 
             <em>(the form shows the last version that parsed; your text is kept)</em>
           </li>
         ) : null}
-        {problems.fields.map((p, i) => (
-          <li key={i} className={p.severity === 'warning' ? 'warning' : 'error'}>
-            <button type="button" className="link" data-problem-path={p.field} onClick={() => workspace.getState().focusField(doc.id, p.field)}>
-              <span className="badge">{p.severity === 'warning' ? 'Warning' : p.type}</span> <code>{p.field || '(object)'}</code>: {p.message}
+        {problems.items.map((p, i) => (
+          <li key={i} className={`${p.level}${p.lint ? ' lint' : ''}`}>
+            <button type="button" className="link" data-problem-path={p.field} data-lint={p.lint ? p.label : undefined} onClick={() => workspace.getState().focusField(doc.id, p.field)}>
+              <span className="badge" title={p.lint ? `best practice: ${p.lint}` : undefined}>
+                {p.label}
+              </span>{' '}
+              <code>{p.field || '(object)'}</code>: {p.message}
             </button>
             {p.hint ? <div className="hint">{p.hint}</div> : null}
           </li>

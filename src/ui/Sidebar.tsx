@@ -45,7 +45,7 @@ export function Sidebar() {
       <ul className="doc-list">
         {docs.map((d) => {
           const kind = docKind(d);
-          const p = docProblems(d);
+          const p = docProblems(d, docs);
           const selected = d.id === selectedId;
           return (
             <li key={d.id} className={selected ? 'selected' : ''} data-doc-id={d.id}>

@@ -39,8 +39,10 @@ function applyText(model: monaco.editor.ITextModel, text: string) {
   );
 }
 
+const SEVERITY = { error: monaco.MarkerSeverity.Error, warning: monaco.MarkerSeverity.Warning, info: monaco.MarkerSeverity.Info };
+
 function markersFor(doc: WorkspaceDoc): monaco.editor.IMarkerData[] {
-  const problems = docProblems(doc);
+  const problems = docProblems(doc, workspace.getState().docs);
   if (doc.error) {
     const e = doc.error;
     return [
@@ -56,14 +58,14 @@ function markersFor(doc: WorkspaceDoc): monaco.editor.IMarkerData[] {
   }
   const parsed = parseDocuments(doc.text).documents[0];
   if (!parsed) return [];
-  return problems.fields.map((p) => {
+  return problems.items.map((p) => {
     const pos = parsed.positions.positionOf(p.field);
     const r = pos.exact ? (pos.key ?? pos.value) : (pos.key ?? pos.value);
     const oneLine = r.startLine === r.endLine;
     return {
-      severity: p.severity === 'warning' ? monaco.MarkerSeverity.Warning : monaco.MarkerSeverity.Error,
+      severity: SEVERITY[p.level],
       message: `${p.field || '(object)'}: ${p.message}${p.hint ? `\n${p.hint}` : ''}`,
-      source: p.type,
+      source: p.lint ? `${p.label} ${p.lint}` : p.label,
       startLineNumber: r.startLine,
       startColumn: r.startColumn,
       endLineNumber: oneLine ? r.endLine : r.startLine,

@@ -1,11 +1,11 @@
 /** What every form control needs besides its own field: the document, its problems, and whether it is editable. */
 import { createContext, useContext } from 'react';
-import type { FieldError } from '../k8s';
+import type { Problem } from '../store';
 
 export interface FormContextValue {
   docId: string;
   /** Problems by field path (exact path string). */
-  problems: ReadonlyMap<string, readonly FieldError[]>;
+  problems: ReadonlyMap<string, readonly Problem[]>;
   readOnly: boolean;
 }
 
@@ -14,8 +14,8 @@ export const FormContext = createContext<FormContextValue>({ docId: '', problems
 export const useForm = () => useContext(FormContext);
 
 /** Group problems by their field path. */
-export function problemsByPath(problems: readonly FieldError[]): Map<string, FieldError[]> {
-  const map = new Map<string, FieldError[]>();
+export function problemsByPath(problems: readonly Problem[]): Map<string, Problem[]> {
+  const map = new Map<string, Problem[]>();
   for (const p of problems) {
     const list = map.get(p.field);
     if (list) list.push(p);

@@ -1,0 +1,39 @@
+/** Small readers used by the lint rules: they never throw on odd shapes. */
+export type Obj = Record<string, unknown>;
+
+export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const objs = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
+export const strs = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+export const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+/** Does a rule's list cover a value ("*" covers everything)? */
+export const covers = (list: readonly string[], value: string): boolean => list.includes('*') || list.includes(value);
+
+/** Does a rule (apiGroups/resources) cover a resource of a group? Subresource entries count for their resource. */
+export function ruleCovers(rule: Obj, group: string, resource: string): boolean {
+  const resources = strs(rule.resources).map((r) => r.split('/')[0]);
+  return covers(strs(rule.apiGroups), group) && (resources.includes('*') || resources.includes(resource));
+}
+
+/** Does a label selector exclude a namespace by name (kubernetes.io/metadata.name NotIn/!= …, or a matchLabels on a label it lacks)? */
+export function selectorExcludesNamespace(selector: unknown, namespace: string): boolean {
+  if (!isObj(selector)) return false;
+  for (const e of objs(selector.matchExpressions)) {
+    const key = str(e.key);
+    const op = str(e.operator);
+    const values = strs(e.values);
+    if (key === 'kubernetes.io/metadata.name' && op === 'NotIn' && values.includes(namespace)) return true;
+    if (key === 'kubernetes.io/metadata.name' && op === 'In' && !values.includes(namespace)) return true;
+    // Any other requirement that a system namespace would not meet (opt-in labels) excludes it too.
+    if (key !== 'kubernetes.io/metadata.name' && (op === 'In' || op === 'Exists')) return true;
+  }
+  const labels = isObj(selector.matchLabels) ? selector.matchLabels : {};
+  if (Object.keys(labels).some((k) => k !== 'kubernetes.io/metadata.name' || labels[k] !== namespace)) return true;
+  return false;
+}
+
+export const isEmptySelector = (s: unknown): boolean =>
+  !isObj(s) || (objs(s.matchExpressions).length === 0 && (!isObj(s.matchLabels) || Object.keys(s.matchLabels).length === 0));
+
+export const nameOf = (o: unknown): string => (isObj(o) && isObj(o.metadata) ? str(o.metadata.name) : '');
+export const kindOf = (o: unknown): string => (isObj(o) ? str(o.kind) : '');

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { sampleWorkspace, TEMPLATES } from '../templates';
+import { lint } from './index';
+
+const vwc = (webhook: Record<string, unknown>, kind = 'ValidatingWebhookConfiguration', metadata: Record<string, unknown> = { name: 'x' }) => ({
+  apiVersion: 'admissionregistration.k8s.io/v1',
+  kind,
+  metadata,
+  webhooks: [{ name: 'a.b.c', sideEffects: 'None', admissionReviewVersions: ['v1'], clientConfig: { url: 'https://hook.example.com/' }, ...webhook }],
+});
+const ids = (o: unknown, ws: unknown[] = []) => lint(o, ws).map((l) => `${l.id} ${l.field}`).sort();
+const podRule = { operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] };
+const excludeSystem = { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }] };
+
+describe('webhook lints', () => {
+  it('a fail-closed webhook on pods in every namespace: no kube-system exclusion and lock-out risk (failurePolicy defaulted)', () => {
+    // timeoutSeconds defaults to 10 too.
+    expect(ids(vwc({ rules: [podRule] }))).toEqual(['W01 webhooks[0].namespaceSelector', 'W03 webhooks[0].failurePolicy', 'W10 webhooks[0].timeoutSeconds']);
+  });
+
+  it('the same with kube-system excluded and failing open: clean', () => {
+    expect(ids(vwc({ rules: [podRule], namespaceSelector: excludeSystem, failurePolicy: 'Ignore', timeoutSeconds: 5 }))).toEqual([]);
+  });
+
+  it('opt-in namespace labels exclude kube-system too', () => {
+    expect(ids(vwc({ rules: [podRule], namespaceSelector: { matchLabels: { 'inject': 'enabled' } }, failurePolicy: 'Ignore', timeoutSeconds: 5 }))).toEqual([]);
+  });
+
+  it('wildcards, leases, reviews, admission objects, long timeouts, Exact and old review versions', () => {
+    const found = ids(
+      vwc({
+        failurePolicy: 'Ignore',
+        namespaceSelector: excludeSystem,
+        rules: [
+          { operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'] },
+          { operations: ['UPDATE'], apiGroups: ['coordination.k8s.io'], apiVersions: ['v1'], resources: ['leases'] },
+          { operations: ['CREATE'], apiGroups: ['authorization.k8s.io'], apiVersions: ['v1'], resources: ['subjectaccessreviews'] },
+          { operations: ['CREATE'], apiGroups: ['admissionregistration.k8s.io'], apiVersions: ['v1'], resources: ['validatingwebhookconfigurations'] },
+        ],
+        timeoutSeconds: 30,
+        matchPolicy: 'Exact',
+        admissionReviewVersions: ['v1beta1'],
+      }),
+    );
+    expect(found).toEqual([
+      'W05 webhooks[0].rules[0].resources',
+      'W07 webhooks[0].rules',
+      'W08 webhooks[0].rules',
+      'W09 webhooks[0].rules',
+      'W10 webhooks[0].timeoutSeconds',
+      'W12 webhooks[0].matchPolicy',
+      'W24 webhooks[0].admissionReviewVersions',
+    ]);
+  });
+
+  it('a service webhook in its own namespace that fails closed on pods would deadlock; caBundle missing unless injected', () => {
+    const hook = { rules: [podRule], namespaceSelector: excludeSystem, clientConfig: { service: { namespace: 'hooks', name: 'svc' } }, timeoutSeconds: 5 };
+    expect(ids(vwc(hook))).toEqual(['W02 webhooks[0].namespaceSelector', 'W03 webhooks[0].failurePolicy', 'W19 webhooks[0].clientConfig.caBundle']);
+    expect(ids(vwc(hook, 'ValidatingWebhookConfiguration', { name: 'x', annotations: { 'cert-manager.io/inject-ca-from': 'hooks/cert' } }))).not.toContain(
+      'W19 webhooks[0].clientConfig.caBundle',
+    );
+  });
+
+  it('mutating webhooks that fail closed, enforcing webhooks with an objectSelector, in-cluster URLs', () => {
+    expect(ids(vwc({ failurePolicy: 'Fail', timeoutSeconds: 5 }, 'MutatingWebhookConfiguration'))).toEqual(['W04 webhooks[0].failurePolicy']);
+    expect(ids(vwc({ failurePolicy: 'Fail', timeoutSeconds: 5, objectSelector: { matchLabels: { enforce: 'yes' } } }))).toEqual(['W14 webhooks[0].objectSelector']);
+    expect(ids(vwc({ failurePolicy: 'Ignore', timeoutSeconds: 5, clientConfig: { url: 'https://hook.ns.svc/validate' } }))).toEqual(['W18 webhooks[0].clientConfig.url']);
+    expect(ids(vwc({ failurePolicy: 'Ignore', timeoutSeconds: 5, clientConfig: { url: 'https://localhost:8443/' } }))).toEqual(['W18 webhooks[0].clientConfig.url']);
+  });
+});
+
+describe('policy and binding lints', () => {
+  const policy = TEMPLATES.ValidatingAdmissionPolicy();
+  const binding = TEMPLATES.ValidatingAdmissionPolicyBinding();
+
+  it('a policy needs a binding; a binding needs its policy', () => {
+    expect(ids(policy, [policy])).toContain('P01 metadata.name');
+    expect(ids(policy, [policy, binding])).not.toContain('P01 metadata.name');
+    expect(ids(binding, [binding])).toEqual(['P02 spec.policyName']);
+  });
+
+  it('paramKind without paramRef, Allow on a Deny binding, unguarded params and missing messages', () => {
+    const noRef = { ...binding, spec: { policyName: 'replica-limit.example.com', validationActions: ['Deny'] } };
+    expect(ids(noRef, [policy, noRef])).toEqual(['P07 spec.paramRef']);
+    const allow = { ...binding, spec: { ...(binding.spec as object), paramRef: { name: 'x', parameterNotFoundAction: 'Allow' } } };
+    expect(ids(allow, [policy, allow])).toEqual(['P08 spec.paramRef.parameterNotFoundAction']);
+    expect(ids(policy, [policy, binding])).toEqual(['P06 spec.paramKind']);
+    const bare = { ...policy, spec: { ...(policy.spec as object), paramKind: undefined, validations: [{ expression: 'true' }] } };
+    expect(ids(bare, [bare, binding])).toEqual(['P10 spec.validations[0]']);
+  });
+
+  it('DELETE with object access, CEL in a literal message, pre-v1 versions', () => {
+    const p = {
+      apiVersion: 'admissionregistration.k8s.io/v1beta1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: 'p' },
+      spec: {
+        matchConstraints: { resourceRules: [{ operations: ['*'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }] },
+        validations: [{ expression: 'object.metadata.name != "x"', message: "'name ' + object.metadata.name + ' is taken'" }],
+      },
+    };
+    expect(ids(p, [p])).toEqual(['G01 apiVersion', 'P01 metadata.name', 'P05 spec.validations[0].expression', 'P11 spec.validations[0].message']);
+  });
+
+  it('the sample workspace shows one deliberate warning: its pod webhook fails closed', () => {
+    const ws = sampleWorkspace();
+    const warnings = ws.flatMap((o) => lint(o, ws)).filter((l) => l.severity === 'warning');
+    expect(warnings.map((l) => `${l.id} ${l.field}`)).toEqual(['W03 webhooks[0].failurePolicy']);
+  });
+});

@@ -1,0 +1,19 @@
+/** A best-practice finding: something the apiserver accepts that can still hurt. Never an error. */
+export interface Lint {
+  /** Stable id, e.g. W03 (see rules.ts). */
+  id: string;
+  /** A short name: fail-closed-broad. */
+  name: string;
+  /** Field path in apiserver form, like FieldError.field. */
+  field: string;
+  message: string;
+  severity: 'warning' | 'info';
+  /** What to do about it. */
+  hint?: string;
+}
+
+/** What a rule sees: the object (defaulted), and every object of the workspace for cross-document rules. */
+export interface LintContext {
+  object: Record<string, unknown>;
+  workspace: readonly unknown[];
+}
