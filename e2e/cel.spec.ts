@@ -7,6 +7,9 @@ import { control, expect, openApp, test } from './fixtures';
 
 const MC = 'webhooks[0].matchConditions[0].expression';
 
+// The engine is a 40 MB WebAssembly module, restarted after a deadline: slow on a loaded machine.
+test.describe.configure({ timeout: 120_000 });
+
 async function openWithCel(page: Page) {
   await openApp(page);
   await expect(page.getByTestId('cel-status')).toContainText('ready', { timeout: 30_000 });
@@ -82,12 +85,12 @@ test('the CEL editor: completion of request. and of object. from the test input;
   await page.keyboard.press('Escape');
 
   // A type error: a squiggle at its line and column, and the compile error in the result.
-  await retype(page, "request.operation == 1");
+  await retype(page, 'request.operation == 1', { typed: false });
   await expect.poll(() => celMarkers(page, MC)).toEqual([expect.objectContaining({ line: 1, column: 19, message: expect.stringContaining("no matching overload for '_==_'") })]);
   await expect(editor.locator('.squiggly-error')).toHaveCount(1);
   await expect(testArea(page, MC).getByTestId('cel-result')).toContainText('Compile error');
   // Fixed: squiggle gone, result back.
-  await retype(page, "request.operation == 'CREATE'");
+  await retype(page, "request.operation == 'CREATE'", { typed: false });
   await expect.poll(() => celMarkers(page, MC)).toEqual([]);
   await expect(testArea(page, MC).getByTestId('cel-value')).toHaveText('true');
   await expect(page.getByTestId('cel-info').first()).toContainText(/estimated cost \d+/);
@@ -139,7 +142,7 @@ test('a saved case with an expectation fails after an edit; cases survive a relo
   await expect(area.getByTestId('cel-cases-summary')).toHaveText('2/2 pass');
   // An edit that breaks the first case.
   await focusExpression(page, MC);
-  await retype(page, "request.userInfo.username.startsWith('bob')");
+  await retype(page, "request.userInfo.username.startsWith('bob')", { typed: false });
   await expect(area.getByTestId('cel-cases-summary')).toHaveText('1/2 pass');
   await expect(area.locator('[data-testid="cel-case"][data-status="fail"] input').first()).toHaveValue('alice is checked');
   await page.waitForTimeout(400); // autosave is debounced
@@ -158,7 +161,7 @@ test('matchConditions: each result and the decision the apiserver would take', a
   // A runtime error (no false): failurePolicy Fail rejects the request.
   await area.locator('input[data-input="request.username"]').fill('alice');
   await focusExpression(page, MC);
-  await retype(page, "object.metadata.labels['missing'] == 'x'");
+  await retype(page, "object.metadata.labels['missing'] == 'x'", { typed: false });
   await expect(summary.getByTestId('cel-mc-decision')).toHaveText(/failed and none is false: failurePolicy Fail → the request is rejected/);
   await page.locator('form select[data-path="webhooks[0].failurePolicy"]').selectOption('Ignore');
   await expect(summary.getByTestId('cel-mc-decision')).toHaveText(/failurePolicy Ignore → the webhook is skipped/);
@@ -171,10 +174,10 @@ test('a runaway expression stops with a clear message and the page stays respons
   const ten = '[1,2,3,4,5,6,7,8,9,10]';
   await retype(page, `${ten}.all(a, ${ten}.all(b, ${ten}.all(c, ${ten}.all(d, ${ten}.all(e, ${ten}.all(f, a + b + c + d + e + f > 0))))))`, { typed: false });
   await expect.poll(() => page.evaluate(() => window.monaco!.editor.getEditors()[0].getModel()!.getValue())).toContain('a + b + c + d + e + f > 0))))))');
-  await expect(page.getByTestId('cel-cost').first()).toContainText('exceeds the per-expression limit');
   // The cost limit or, on a slow machine, the worker deadline (2 s) stops it.
   await expect(area.getByTestId('cel-result')).toContainText(/cost limit|timed out/i, { timeout: 15_000 });
   await expect(area.getByTestId('cel-result')).toContainText(/per-expression cost limit|past the worker deadline/);
+  await expect(page.locator(`.cel-field:has([data-expression-path="${MC}"]) [data-testid="cel-cost"]`)).toContainText('exceeds the per-expression limit', { timeout: 30_000 });
   // The form answered while it ran.
   await control(page, 'webhooks[0].name').fill('pods2.policy-guard.example.com');
   await expect(control(page, 'webhooks[0].name')).toHaveValue('pods2.policy-guard.example.com');

@@ -43,7 +43,8 @@ export function TestPanel({ docId, path, context, expression, options }: TestPan
   const caseResults = results.slice(1);
   const passed = cases.filter((c, i) => caseResults[i] && passes(c.expect, outcomeOf(caseResults[i]!))).length;
   const bodyId = useId();
-  const summary = cases.length && caseResults.length === cases.length ? `${passed}/${cases.length} pass` : cases.length ? `${cases.length} case${cases.length > 1 ? 's' : ''}` : '';
+  const known = cases.filter((_, i) => caseResults[i]).length;
+  const summary = !cases.length ? '' : known === cases.length ? `${passed}/${cases.length} pass` : `${passed}/${cases.length} pass, ${cases.length - known} running`;
   const waiting = celState === 'failed' ? 'The CEL engine is unavailable.' : celState !== 'ready' ? 'Waiting for the CEL engine…' : undefined;
   return (
     <div className="cel-test" data-testid="cel-test" data-expression-path={path}>

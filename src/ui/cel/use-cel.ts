@@ -125,14 +125,21 @@ export function useEvaluations(
     const mine = ++seq.current;
     setState((s) => (s.running ? s : { ...s, running: true }));
     const t = setTimeout(async () => {
-      const results: Evaluation[] = [];
-      for (const inp of inputs) {
+      // Results replace the previous run's one by one, as they arrive.
+      for (let i = 0; i < inputs.length; i++) {
         if (mine !== seq.current) return;
         const t0 = performance.now();
-        const r = await evaluate(expression, context, inp, options);
-        results.push({ ...r, ms: performance.now() - t0 });
+        const r = await evaluate(expression, context, inputs[i], options);
+        if (mine !== seq.current) return;
+        const done = i === inputs.length - 1;
+        const evaluation = { ...r, ms: performance.now() - t0 };
+        setState((s) => {
+          const results = s.results.slice(0, inputs.length);
+          results[i] = evaluation;
+          return { results, running: !done };
+        });
       }
-      if (mine === seq.current) setState({ results, running: false });
+      if (!inputs.length) setState({ results: [], running: false });
     }, DEBOUNCE_MS);
     return () => clearTimeout(t);
     // eslint-disable-next-line react-hooks/exhaustive-deps
