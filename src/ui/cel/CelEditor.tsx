@@ -1,16 +1,17 @@
 /**
  * A small Monaco editor for one CEL expression (lazily loaded, like the YAML pane): auto
  * height, multi-line, language 'cel' with squiggles at the compile errors' line and column,
- * hover and completion (cel-language.ts). Undo/redo go through the workspace history.
+ * hover and completion (src/monaco/cel-language.ts). Undo/redo go through the workspace history.
  * Tab moves focus (tabFocusMode), so the form stays keyboard-navigable.
  */
 import { useEffect, useRef } from 'react';
 import { monaco } from '../../monaco/setup';
-import type { CelCompileOptionsExt, CelCompileResultExt, CelContext, CelIssue } from '../../cel/types';
+import { declarations, typeAt } from '../../cel';
+import type { CelCompileOptionsExt, CelCompileResultExt, CelContext } from '../../cel/types';
+import { CEL_LANGUAGE_ID, clearCelModelContext, registerCelLanguage, setCelMarkers, setCelModelContext } from '../../monaco/cel-language';
 import { workspace } from '../../store';
 import { toCelInputs } from '../../store/cel-tests';
 import type { Handover } from '../CelField';
-import { deleteModelInfo, ensureCelLanguage, setModelInfo } from './cel-language';
 import { celTestsInputsOf } from './use-cel';
 import './cel.css';
 
@@ -54,25 +55,12 @@ function applyText(model: monaco.editor.ITextModel, text: string) {
   model.pushEditOperations([], [{ range: new monaco.Range(from.lineNumber, from.column, to.lineNumber, to.column), text: text.slice(start, endNew) }], () => null);
 }
 
-/** A compile issue as a marker: from its column to the end of the token there (the whole expression for result-type errors). */
-export function issueMarker(model: monaco.editor.ITextModel, issue: CelIssue): monaco.editor.IMarkerData {
-  const lines = model.getLineCount();
-  if (/^must evaluate to|^result type/i.test(issue.message) || issue.line < 1) {
-    const end = model.getFullModelRange();
-    return { severity: monaco.MarkerSeverity.Error, message: issue.message, source: 'CEL', startLineNumber: 1, startColumn: 1, endLineNumber: end.endLineNumber, endColumn: end.endColumn };
-  }
-  const lineNumber = Math.min(issue.line, lines);
-  const line = model.getLineContent(lineNumber);
-  // Columns are code points; Monaco's are UTF-16.
-  const start = [...line].slice(0, Math.max(0, issue.column - 1)).join('').length;
-  let end = start;
-  const isWord = (c: string) => /[A-Za-z0-9_]/.test(c);
-  const isOp = (c: string) => /[=!<>&|+\-*/%?:]/.test(c);
-  if (end < line.length && isWord(line[end])) while (end < line.length && isWord(line[end])) end++;
-  else if (end < line.length && isOp(line[end])) while (end < line.length && isOp(line[end])) end++;
-  else end = Math.min(line.length, end + 1);
-  if (end === start) end = start + 1;
-  return { severity: monaco.MarkerSeverity.Error, message: issue.message, source: 'CEL', startLineNumber: lineNumber, startColumn: start + 1, endLineNumber: lineNumber, endColumn: end + 1 };
+let registered = false;
+/** The 'cel' language (tokens, completion, hover), registered once. */
+function ensureCelLanguage() {
+  if (registered) return;
+  registered = true;
+  registerCelLanguage(monaco, { declarations, typeAt });
 }
 
 export default function CelEditor(props: CelEditorProps) {
@@ -87,7 +75,7 @@ export default function CelEditor(props: CelEditorProps) {
     ensureCelLanguage();
     const p = latest.current;
     const uri = monaco.Uri.parse(`inmemory://cel/${encodeURIComponent(p.docId)}/${++counter}.cel`);
-    const model = monaco.editor.createModel(p.currentText(), 'cel', uri);
+    const model = monaco.editor.createModel(p.currentText(), CEL_LANGUAGE_ID, uri);
     const editor = monaco.editor.create(host.current!, {
       model,
       automaticLayout: true,
@@ -126,16 +114,6 @@ export default function CelEditor(props: CelEditorProps) {
       fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
     });
     editorRef.current = editor;
-    setModelInfo(model, {
-      get context() {
-        return latest.current.context;
-      },
-      get options() {
-        return latest.current.options;
-      },
-      inputs: () => toCelInputs(celTestsInputsOf(latest.current.docId)).inputs,
-    });
-
     // Auto height: as tall as the content, up to MAX_HEIGHT.
     const fit = () => {
       const h = Math.min(MAX_HEIGHT, Math.max(25, editor.getContentHeight()));
@@ -173,7 +151,7 @@ export default function CelEditor(props: CelEditorProps) {
     return () => {
       sizeSub.dispose();
       changeSub.dispose();
-      deleteModelInfo(model);
+      clearCelModelContext(model);
       editor.dispose();
       model.dispose();
       editorRef.current = null;
@@ -202,16 +180,21 @@ export default function CelEditor(props: CelEditorProps) {
     else input.removeAttribute('aria-invalid');
   }, [path, props.domId, props.describedBy, props.invalid]);
 
-  // Squiggles at the compile errors.
+  // Where the expression lives (completion and hover), with the document's current test input.
   useEffect(() => {
     const model = editorRef.current?.getModel();
     if (!model) return;
-    const issues = compiled && !compiled.ok && model.getValue().trim() ? compiled.issues : [];
-    monaco.editor.setModelMarkers(model, CEL_MARKER_OWNER, issues.map((i) => issueMarker(model, i)));
+    setCelModelContext(model, { context, options, sampleInputs: () => toCelInputs(celTestsInputsOf(latest.current.docId)).inputs });
+  }, [context, options]);
+
+  // Squiggles at the compile errors (none while the engine itself is unavailable).
+  useEffect(() => {
+    const model = editorRef.current?.getModel();
+    if (!model) return;
+    const engineDown = compiled && !compiled.ok && !compiled.issues.length && compiled.message?.startsWith('CEL engine unavailable');
+    setCelMarkers(monaco, model, model.getValue().trim() && !engineDown ? compiled : undefined, CEL_MARKER_OWNER);
   }, [compiled]);
 
   void docId;
-  void context;
-  void options;
   return <div className="cel-editor-host" ref={host} data-testid="cel-editor" data-expression-path={path} />;
 }
