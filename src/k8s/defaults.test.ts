@@ -57,11 +57,14 @@ describe('withDefaults: webhook configurations (v1)', () => {
     const out = withDefaults({ ...vwc, webhooks: [{ name: 'a.b.c', clientConfig: { url: 'https://x' } }] });
     expect(out.webhooks[0]!.clientConfig).toEqual({ url: 'https://x' });
   });
-  it('never mutates the input and gives fresh default objects', () => {
+  it('never mutates the input; an unchanged element defaults to the very same object (validation reuses its results)', () => {
     const a = withDefaults(vwc);
     const b = withDefaults(vwc);
     expect(a).not.toBe(vwc);
-    expect((a.webhooks[0] as Record<string, unknown>).namespaceSelector).not.toBe((b.webhooks[0] as Record<string, unknown>).namespaceSelector);
+    expect(a.webhooks[0]).not.toBe(vwc.webhooks[0]);
+    expect(b.webhooks[0]).toBe(a.webhooks[0]);
+    const edited = { ...vwc, webhooks: [{ ...(vwc.webhooks[0] as object), timeoutSeconds: 3 }] };
+    expect(withDefaults(edited).webhooks[0]).not.toBe(a.webhooks[0]);
   });
   it('leaves v1beta1 webhook configurations alone (not served in 1.36)', () => {
     const old = { ...vwc, apiVersion: `${G}/v1beta1` };

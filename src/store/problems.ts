@@ -10,7 +10,27 @@ import type { WorkspaceDoc } from './documents';
 
 let compiler: CelCompiler | undefined;
 let cache = new WeakMap<object, FieldError[]>();
-let lintCache = new WeakMap<object, { docs: readonly WorkspaceDoc[]; lints: Lint[] }>();
+let lintCache = new WeakMap<object, { key: string; lints: Lint[] }>();
+
+/**
+ * What cross-document lints read of the workspace (policy and binding names, policyName,
+ * paramKind/paramRef presence), as a string: lints are recomputed when it changes, not on
+ * every edit of an unrelated document.
+ */
+const workspaceKeys = new WeakMap<readonly WorkspaceDoc[], string>();
+function workspaceKey(docs: readonly WorkspaceDoc[]): string {
+  let key = workspaceKeys.get(docs);
+  if (key === undefined) {
+    key = JSON.stringify(
+      docs
+        .map((d) => d.object as { kind?: unknown; metadata?: { name?: unknown }; spec?: { policyName?: unknown; paramKind?: unknown; paramRef?: unknown } } | undefined)
+        .filter((o) => typeof o?.kind === 'string' && /AdmissionPolicy/.test(o.kind))
+        .map((o) => [o!.kind, o!.metadata?.name, o!.spec?.policyName, !!o!.spec?.paramKind, !!o!.spec?.paramRef]),
+    );
+    workspaceKeys.set(docs, key);
+  }
+  return key;
+}
 
 /** Use this CEL compiler from now on (all cached results are dropped). */
 export function setCelCompiler(c: CelCompiler | undefined): void {
@@ -36,13 +56,14 @@ export function objectProblems(object: unknown): FieldError[] {
 
 function objectLints(object: unknown, docs: readonly WorkspaceDoc[]): Lint[] {
   if (typeof object !== 'object' || object === null || !kindSpecOf(object)) return [];
+  const key = workspaceKey(docs);
   const hit = lintCache.get(object);
-  if (hit && hit.docs === docs) return hit.lints;
+  if (hit && hit.key === key) return hit.lints;
   const lints = lint(
     object,
     docs.map((d) => d.object),
   );
-  lintCache.set(object, { docs, lints });
+  lintCache.set(object, { key, lints });
   return lints;
 }
 

@@ -8,6 +8,14 @@ import { workspace } from '../store';
 
 export function ProblemsPanel({ doc, problems }: { doc: WorkspaceDoc; problems: DocProblems }) {
   const lintWarnings = problems.lints.filter((l) => l.severity === 'warning').length;
+  // Stable keys (not positions): a new error at the top must not re-render every line below it.
+  const seen = new Map<string, number>();
+  const keys = problems.items.map((p) => {
+    const k = `${p.label}|${p.field}|${p.message}`;
+    const n = seen.get(k) ?? 0;
+    seen.set(k, n + 1);
+    return n ? `${k}|${n}` : k;
+  });
   return (
     <section className="problems" aria-label="Problems">
       <h2>
@@ -30,7 +38,7 @@ export function ProblemsPanel({ doc, problems }: { doc: WorkspaceDoc; problems: 
           </li>
         ) : null}
         {problems.items.map((p, i) => (
-          <li key={i} className={`${p.level}${p.lint ? ' lint' : ''}`}>
+          <li key={keys[i]} className={`${p.level}${p.lint ? ' lint' : ''}`}>
             <button type="button" className="link" data-problem-path={p.field} data-lint={p.lint ? p.label : undefined} onClick={() => workspace.getState().focusField(doc.id, p.field)}>
               <span className="badge" title={p.lint ? `best practice: ${p.lint}` : undefined}>
                 {p.label}

@@ -17,9 +17,12 @@ const TYPING_PAUSE_MS = 150;
 /** Markers need positions (a parse of the text): computed when the browser is idle, not in the keystroke. */
 const MARKER_DELAY_MS = 120;
 
-/** Replace only the part of the model that differs: cheap for large texts, and the cursor stays put. */
-function applyText(model: monaco.editor.ITextModel, text: string) {
-  const old = model.getValue();
+/**
+ * Replace only the part of the model that differs: cheap for large texts, and the cursor
+ * stays put. `known` is the model's text as we last saw it (saves reading it back).
+ */
+function applyText(model: monaco.editor.ITextModel, text: string, known: string) {
+  const old = model.getValueLength() === known.length ? known : model.getValue();
   if (old === text) return;
   let start = 0;
   const max = Math.min(old.length, text.length);
@@ -115,10 +118,13 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
     editor.setModel(model);
     editor.updateOptions({ readOnly: !kindSpecOf(current.object) && !current.error && current.object !== undefined });
     let typing: ReturnType<typeof setTimeout> | undefined;
+    /** The model's text as last written or read by us. */
+    let modelText = model.getValue();
     const flush = () => {
       if (typing) clearTimeout(typing);
       typing = undefined;
-      workspace.getState().setText(docId, model.getValue());
+      modelText = model.getValue();
+      workspace.getState().setText(docId, modelText);
     };
     const sub = model.onDidChangeContent(() => {
       if (applying.current) return;
@@ -134,15 +140,27 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
       if (marking) clearTimeout(marking);
       marking = setTimeout(() => monaco.editor.setModelMarkers(model, OWNER, markersFor(d)), MARKER_DELAY_MS);
     };
-    const sync = (d: WorkspaceDoc) => {
-      if (!typing && model.getValue() !== d.text) {
+    const apply = (d: WorkspaceDoc) => {
+      if (!typing && modelText !== d.text) {
         applying.current = true;
-        applyText(model, d.text);
+        applyText(model, d.text, modelText);
+        modelText = d.text;
         applying.current = false;
       }
       mark(d);
     };
-    sync(current);
+    // A form edit reaches the YAML at the next frame: the keystroke itself only updates the store and the form.
+    let frame: number | undefined;
+    let pending: WorkspaceDoc | undefined;
+    const sync = (d: WorkspaceDoc) => {
+      pending = d;
+      frame ??= requestAnimationFrame(() => {
+        frame = undefined;
+        if (pending) apply(pending);
+        pending = undefined;
+      });
+    };
+    apply(current);
     const unsubscribe = workspace.subscribe((s, prev) => {
       const d = s.docs.find((x) => x.id === docId);
       if (d && d !== prev.docs.find((x) => x.id === docId)) sync(d);
@@ -159,6 +177,8 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
     });
     return () => {
       if (typing) flush();
+      if (frame !== undefined) cancelAnimationFrame(frame);
+      if (pending) apply(pending);
       if (marking) clearTimeout(marking);
       sub.dispose();
       blur.dispose();

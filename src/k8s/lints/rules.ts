@@ -4,7 +4,7 @@
  * Ideas and sources: shared/reference/anchors.md §3 (Kubernetes docs "Dynamic Admission
  * Control", "Admission Webhook Good Practices", the VAP/MAP docs).
  */
-import { fieldPath } from '../path';
+import { fieldPath, type FieldPath } from '../path';
 import { covers, isEmptySelector, isObj, kindOf, nameOf, objs, ruleCovers, selectorExcludesNamespace, str, strs, type Obj } from './helpers';
 import type { LintContext } from './types';
 
@@ -26,7 +26,6 @@ const WEBHOOK_KINDS = ['ValidatingWebhookConfiguration', 'MutatingWebhookConfigu
 const POLICY_KINDS = ['ValidatingAdmissionPolicy', 'MutatingAdmissionPolicy'];
 const BINDING_KINDS = ['ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicyBinding'];
 
-const webhooks = (o: Obj) => objs(o.webhooks).map((w, i) => ({ w, p: fieldPath('webhooks').index(i) }));
 const rulesOf = (w: Obj) => objs(w.rules);
 
 /** Resources whose loss stops a cluster when a fail-closed webhook is down. */
@@ -41,89 +40,91 @@ const CRITICAL: readonly [string, string][] = [
 const coversNamespaced = (rules: Obj[]) => rules.some((r) => str(r.scope) !== 'Cluster');
 const broad = (r: Obj) => strs(r.resources).some((x) => x === '*' || x === '*/*') || strs(r.apiGroups).includes('*');
 
-export const RULES: readonly LintRule[] = [
+/** Rules about one webhook of a configuration: run per webhook, so results are reused for unchanged webhooks. */
+export interface WebhookLintRule {
+  id: string;
+  name: string;
+  severity: 'warning' | 'info';
+  kinds: readonly string[];
+  webhook(w: Obj, p: FieldPath, ctx: WebhookContext): Finding[];
+}
+
+/** What a webhook rule may know of the configuration around the webhook. */
+export interface WebhookContext {
+  /** A CA injector (cert-manager, OpenShift) fills caBundle. */
+  caInjected: boolean;
+}
+
+const one = (cond: boolean, f: () => Finding): Finding[] => (cond ? [f()] : []);
+
+export const WEBHOOK_RULES: readonly WebhookLintRule[] = [
   {
     id: 'W01',
     name: 'no-kube-system-exclusion',
     severity: 'warning',
     kinds: WEBHOOK_KINDS,
-    check: ({ object }) =>
-      webhooks(object)
-        .filter(({ w }) => rulesOf(w).length && coversNamespaced(rulesOf(w)) && !selectorExcludesNamespace(w.namespaceSelector, 'kube-system'))
-        .map(({ p }) => ({
-          field: String(p.child('namespaceSelector')),
-          message: 'requests in kube-system are sent to this webhook',
-          hint: 'Exclude system namespaces, e.g. matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system]}]: a webhook that rejects or blocks control-plane requests can take the cluster down.',
-        })),
+    webhook: (w, p) =>
+      one(rulesOf(w).length > 0 && coversNamespaced(rulesOf(w)) && !selectorExcludesNamespace(w.namespaceSelector, 'kube-system'), () => ({
+        field: String(p.child('namespaceSelector')),
+        message: 'requests in kube-system are sent to this webhook',
+        hint: 'Exclude system namespaces, e.g. matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system]}]: a webhook that rejects or blocks control-plane requests can take the cluster down.',
+      })),
   },
   {
     id: 'W02',
     name: 'self-deadlock',
     severity: 'warning',
     kinds: WEBHOOK_KINDS,
-    check: ({ object }) =>
-      webhooks(object).flatMap(({ w, p }) => {
-        const ns = isObj(w.clientConfig) && isObj(w.clientConfig.service) ? str(w.clientConfig.service.namespace) : '';
-        if (!ns || str(w.failurePolicy) !== 'Fail') return [];
-        const hitsOwnPods = rulesOf(w).some((r) => ruleCovers(r, '', 'pods') || ruleCovers(r, 'apps', 'deployments') || ruleCovers(r, 'apps', 'replicasets'));
-        if (!hitsOwnPods || selectorExcludesNamespace(w.namespaceSelector, ns)) return [];
-        return [
-          {
-            field: String(p.child('namespaceSelector')),
-            message: `the webhook's own namespace "${ns}" is not excluded, and it fails closed on pods/deployments`,
-            hint: `If the webhook's pods go down, they cannot be re-created: the apiserver would need the webhook to admit them. Exclude "${ns}" in namespaceSelector.`,
-          },
-        ];
-      }),
+    webhook: (w, p) => {
+      const ns = isObj(w.clientConfig) && isObj(w.clientConfig.service) ? str(w.clientConfig.service.namespace) : '';
+      if (!ns || str(w.failurePolicy) !== 'Fail') return [];
+      const hitsOwnPods = rulesOf(w).some((r) => ruleCovers(r, '', 'pods') || ruleCovers(r, 'apps', 'deployments') || ruleCovers(r, 'apps', 'replicasets'));
+      return one(hitsOwnPods && !selectorExcludesNamespace(w.namespaceSelector, ns), () => ({
+        field: String(p.child('namespaceSelector')),
+        message: `the webhook's own namespace "${ns}" is not excluded, and it fails closed on pods/deployments`,
+        hint: `If the webhook's pods go down, they cannot be re-created: the apiserver would need the webhook to admit them. Exclude "${ns}" in namespaceSelector.`,
+      }));
+    },
   },
   {
     id: 'W03',
     name: 'fail-closed-broad',
     severity: 'warning',
     kinds: WEBHOOK_KINDS,
-    check: ({ object }) =>
-      webhooks(object).flatMap(({ w, p }) => {
-        if (str(w.failurePolicy) !== 'Fail') return [];
-        const hit = rulesOf(w).find((r) => broad(r) || CRITICAL.some(([g, res]) => ruleCovers(r, g, res)));
-        if (!hit) return [];
-        return [
-          {
-            field: String(p.child('failurePolicy')),
-            message: `failurePolicy is Fail (also the default when unset) on ${broad(hit) ? 'wildcard resources' : 'pods, nodes, namespaces, events or leases'}: while the webhook is down, these requests are rejected`,
-            hint: 'This is how clusters get locked out. Narrow the rules, exclude system namespaces, add matchConditions, or use failurePolicy: Ignore and enforce the final state elsewhere.',
-          },
-        ];
-      }),
+    webhook: (w, p) => {
+      if (str(w.failurePolicy) !== 'Fail') return [];
+      const hit = rulesOf(w).find((r) => broad(r) || CRITICAL.some(([g, res]) => ruleCovers(r, g, res)));
+      return one(!!hit, () => ({
+        field: String(p.child('failurePolicy')),
+        message: `failurePolicy is Fail (also the default when unset) on ${hit && broad(hit) ? 'wildcard resources' : 'pods, nodes, namespaces, events or leases'}: while the webhook is down, these requests are rejected`,
+        hint: 'This is how clusters get locked out. Narrow the rules, exclude system namespaces, add matchConditions, or use failurePolicy: Ignore and enforce the final state elsewhere.',
+      }));
+    },
   },
   {
     id: 'W04',
     name: 'mutating-fail-closed',
     severity: 'info',
     kinds: ['MutatingWebhookConfiguration'],
-    check: ({ object }) =>
-      webhooks(object)
-        .filter(({ w }) => str(w.failurePolicy) === 'Fail')
-        .map(({ p }) => ({
-          field: String(p.child('failurePolicy')),
-          message: 'a mutating webhook fails closed',
-          hint: 'Mutators usually fail open (Ignore) and a validating webhook or policy enforces the final state.',
-        })),
+    webhook: (w, p) =>
+      one(str(w.failurePolicy) === 'Fail', () => ({
+        field: String(p.child('failurePolicy')),
+        message: 'a mutating webhook fails closed',
+        hint: 'Mutators usually fail open (Ignore) and a validating webhook or policy enforces the final state.',
+      })),
   },
   {
     id: 'W05',
     name: 'wildcard-resources',
     severity: 'warning',
     kinds: WEBHOOK_KINDS,
-    check: ({ object }) =>
-      webhooks(object).flatMap(({ w, p }) =>
-        rulesOf(w)
-          .map((r, j) => ({ r, j }))
-          .filter(({ r }) => broad(r))
-          .map(({ j }) => ({
-            field: String(p.child('rules').index(j).child('resources')),
-            message: 'the rule intercepts every resource (and, with */*, every subresource such as pods/exec)',
-            hint: 'Every matching request waits for the webhook: list the resources it needs.',
-          })),
+    webhook: (w, p) =>
+      rulesOf(w).flatMap((r, j) =>
+        one(broad(r), () => ({
+          field: String(p.child('rules').index(j).child('resources')),
+          message: 'the rule intercepts every resource (and, with */*, every subresource such as pods/exec)',
+          hint: 'Every matching request waits for the webhook: list the resources it needs.',
+        })),
       ),
   },
   {
@@ -131,136 +132,122 @@ export const RULES: readonly LintRule[] = [
     name: 'node-leases',
     severity: 'warning',
     kinds: WEBHOOK_KINDS,
-    check: ({ object }) =>
-      webhooks(object)
-        .filter(({ w }) => rulesOf(w).some((r) => ruleCovers(r, 'coordination.k8s.io', 'leases') && !broad(r)))
-        .map(({ p }) => ({
-          field: String(p.child('rules')),
-          message: 'the webhook intercepts node leases (coordination.k8s.io/leases)',
-          hint: 'Kubelets renew leases every few seconds; delaying or changing them can mark nodes NotReady and break upgrades.',
-        })),
+    webhook: (w, p) =>
+      one(rulesOf(w).some((r) => ruleCovers(r, 'coordination.k8s.io', 'leases') && !broad(r)), () => ({
+        field: String(p.child('rules')),
+        message: 'the webhook intercepts node leases (coordination.k8s.io/leases)',
+        hint: 'Kubelets renew leases every few seconds; delaying or changing them can mark nodes NotReady and break upgrades.',
+      })),
   },
   {
     id: 'W08',
     name: 'virtual-resources',
     severity: 'warning',
     kinds: WEBHOOK_KINDS,
-    check: ({ object }) =>
-      webhooks(object)
-        .filter(({ w }) => rulesOf(w).some((r) => strs(r.apiGroups).some((g) => g === 'authentication.k8s.io' || g === 'authorization.k8s.io')))
-        .map(({ p }) => ({
-          field: String(p.child('rules')),
-          message: 'the webhook intercepts TokenReview/SubjectAccessReview-style resources',
-          hint: 'These are read-only reviews the apiserver answers itself; intercepting them can break authentication and authorization.',
-        })),
+    webhook: (w, p) =>
+      one(rulesOf(w).some((r) => strs(r.apiGroups).some((g) => g === 'authentication.k8s.io' || g === 'authorization.k8s.io')), () => ({
+        field: String(p.child('rules')),
+        message: 'the webhook intercepts TokenReview/SubjectAccessReview-style resources',
+        hint: 'These are read-only reviews the apiserver answers itself; intercepting them can break authentication and authorization.',
+      })),
   },
   {
     id: 'W09',
     name: 'admission-objects-unreachable',
     severity: 'info',
     kinds: WEBHOOK_KINDS,
-    check: ({ object }) =>
-      webhooks(object)
-        .filter(({ w }) =>
-          rulesOf(w).some((r) => strs(r.apiGroups).includes('admissionregistration.k8s.io') && strs(r.resources).some((x) => !x.startsWith('*'))),
-        )
-        .map(({ p }) => ({
-          field: String(p.child('rules')),
-          message: 'webhooks are never called for admission configuration objects (webhook configurations, policies, bindings)',
-          hint: 'The apiserver exempts them so a cluster can always be recovered; this rule has no effect.',
-        })),
+    webhook: (w, p) =>
+      one(rulesOf(w).some((r) => strs(r.apiGroups).includes('admissionregistration.k8s.io') && strs(r.resources).some((x) => !x.startsWith('*'))), () => ({
+        field: String(p.child('rules')),
+        message: 'webhooks are never called for admission configuration objects (webhook configurations, policies, bindings)',
+        hint: 'The apiserver exempts them so a cluster can always be recovered; this rule has no effect.',
+      })),
   },
   {
     id: 'W10',
     name: 'timeout-long',
     severity: 'info',
     kinds: WEBHOOK_KINDS,
-    check: ({ object }) =>
-      webhooks(object)
-        .filter(({ w }) => typeof w.timeoutSeconds === 'number' && w.timeoutSeconds > 5)
-        .map(({ w, p }) => ({
-          field: String(p.child('timeoutSeconds')),
-          message: `the apiserver waits up to ${String(w.timeoutSeconds)}s for this webhook on every matching request`,
-          hint: 'Webhooks should answer in milliseconds; a short timeout (2–5 s) bounds the damage when one hangs. Mutating webhooks run in series, so their timeouts add up.',
-        })),
+    webhook: (w, p) =>
+      one(typeof w.timeoutSeconds === 'number' && w.timeoutSeconds > 5, () => ({
+        field: String(p.child('timeoutSeconds')),
+        message: `the apiserver waits up to ${String(w.timeoutSeconds)}s for this webhook on every matching request`,
+        hint: 'Webhooks should answer in milliseconds; a short timeout (2–5 s) bounds the damage when one hangs. Mutating webhooks run in series, so their timeouts add up.',
+      })),
   },
   {
     id: 'W12',
     name: 'matchpolicy-exact',
     severity: 'info',
     kinds: WEBHOOK_KINDS,
-    check: ({ object }) =>
-      webhooks(object)
-        .filter(({ w }) => str(w.matchPolicy) === 'Exact')
-        .map(({ p }) => ({
-          field: String(p.child('matchPolicy')),
-          message: 'requests through other API versions of the same resources bypass this webhook',
-          hint: 'Equivalent (the default) also sends requests made through other group/versions, converted to one the rules name.',
-        })),
+    webhook: (w, p) =>
+      one(str(w.matchPolicy) === 'Exact', () => ({
+        field: String(p.child('matchPolicy')),
+        message: 'requests through other API versions of the same resources bypass this webhook',
+        hint: 'Equivalent (the default) also sends requests made through other group/versions, converted to one the rules name.',
+      })),
   },
   {
     id: 'W14',
     name: 'objectselector-on-enforcement',
     severity: 'info',
     kinds: ['ValidatingWebhookConfiguration'],
-    check: ({ object }) =>
-      webhooks(object)
-        .filter(({ w }) => str(w.failurePolicy) === 'Fail' && !isEmptySelector(w.objectSelector))
-        .map(({ p }) => ({
-          field: String(p.child('objectSelector')),
-          message: 'an enforcing webhook can be skipped by whoever sets the object\'s labels',
-          hint: 'Use objectSelector for opt-in webhooks only; users control their objects\' labels.',
-        })),
+    webhook: (w, p) =>
+      one(str(w.failurePolicy) === 'Fail' && !isEmptySelector(w.objectSelector), () => ({
+        field: String(p.child('objectSelector')),
+        message: "an enforcing webhook can be skipped by whoever sets the object's labels",
+        hint: "Use objectSelector for opt-in webhooks only; users control their objects' labels.",
+      })),
   },
   {
     id: 'W18',
     name: 'url-in-cluster',
     severity: 'warning',
     kinds: WEBHOOK_KINDS,
-    check: ({ object }) =>
-      webhooks(object).flatMap(({ w, p }) => {
-        const url = isObj(w.clientConfig) ? str(w.clientConfig.url) : '';
-        const host = /^[a-z]+:\/\/([^/:?#]*)/i.exec(url)?.[1]?.toLowerCase() ?? '';
-        if (!host) return [];
-        if (host === 'localhost' || host.startsWith('127.') || host === '[::1]')
-          return [{ field: String(p.child('clientConfig', 'url')), message: 'the URL points at the apiserver\'s own host', hint: 'localhost webhooks are non-portable and fail when the apiserver moves; prefer service.' }];
-        if (host.endsWith('.svc') || host.endsWith('.cluster.local'))
-          return [{ field: String(p.child('clientConfig', 'url')), message: 'the URL uses in-cluster DNS, which the apiserver usually cannot resolve', hint: 'Use clientConfig.service for in-cluster webhooks.' }];
-        return [];
-      }),
+    webhook: (w, p) => {
+      const url = isObj(w.clientConfig) ? str(w.clientConfig.url) : '';
+      const host = /^[a-z]+:\/\/([^/:?#]*)/i.exec(url)?.[1]?.toLowerCase() ?? '';
+      if (host === 'localhost' || host.startsWith('127.') || host === '[::1]')
+        return [{ field: String(p.child('clientConfig', 'url')), message: "the URL points at the apiserver's own host", hint: 'localhost webhooks are non-portable and fail when the apiserver moves; prefer service.' }];
+      if (host.endsWith('.svc') || host.endsWith('.cluster.local'))
+        return [{ field: String(p.child('clientConfig', 'url')), message: 'the URL uses in-cluster DNS, which the apiserver usually cannot resolve', hint: 'Use clientConfig.service for in-cluster webhooks.' }];
+      return [];
+    },
   },
   {
     id: 'W19',
     name: 'cabundle-missing',
     severity: 'info',
     kinds: WEBHOOK_KINDS,
-    check: ({ object }) => {
-      const annotations = isObj(object.metadata) && isObj(object.metadata.annotations) ? object.metadata.annotations : {};
-      const injected = Object.keys(annotations).some((k) => k.startsWith('cert-manager.io/inject-ca-from') || k === 'service.beta.openshift.io/inject-cabundle');
-      if (injected) return [];
-      return webhooks(object)
-        .filter(({ w }) => isObj(w.clientConfig) && isObj(w.clientConfig.service) && !str(w.clientConfig.caBundle))
-        .map(({ p }) => ({
-          field: String(p.child('clientConfig', 'caBundle')),
-          message: 'no caBundle: the apiserver verifies the service\'s certificate against its system roots',
-          hint: 'In-cluster webhook certificates are rarely signed by public roots. Set caBundle, or let cert-manager inject it (cert-manager.io/inject-ca-from annotation).',
-        }));
-    },
+    webhook: (w, p, ctx) =>
+      one(!ctx.caInjected && isObj(w.clientConfig) && isObj(w.clientConfig.service) && !str(w.clientConfig.caBundle), () => ({
+        field: String(p.child('clientConfig', 'caBundle')),
+        message: "no caBundle: the apiserver verifies the service's certificate against its system roots",
+        hint: 'In-cluster webhook certificates are rarely signed by public roots. Set caBundle, or let cert-manager inject it (cert-manager.io/inject-ca-from annotation).',
+      })),
   },
   {
     id: 'W24',
     name: 'admissionreview-v1beta1-only',
     severity: 'info',
     kinds: WEBHOOK_KINDS,
-    check: ({ object }) =>
-      webhooks(object)
-        .filter(({ w }) => strs(w.admissionReviewVersions).length > 0 && !strs(w.admissionReviewVersions).includes('v1'))
-        .map(({ p }) => ({
-          field: String(p.child('admissionReviewVersions')),
-          message: 'the webhook does not accept AdmissionReview v1',
-          hint: 'v1 is the current version; list it first.',
-        })),
+    webhook: (w, p) =>
+      one(strs(w.admissionReviewVersions).length > 0 && !strs(w.admissionReviewVersions).includes('v1'), () => ({
+        field: String(p.child('admissionReviewVersions')),
+        message: 'the webhook does not accept AdmissionReview v1',
+        hint: 'v1 is the current version; list it first.',
+      })),
   },
+];
+
+/** Whether a CA injector fills the configuration's caBundles (read from its annotations). */
+export function caInjected(object: Obj): boolean {
+  const annotations = isObj(object.metadata) && isObj(object.metadata.annotations) ? object.metadata.annotations : {};
+  return Object.keys(annotations).some((k) => k.startsWith('cert-manager.io/inject-ca-from') || k === 'service.beta.openshift.io/inject-cabundle');
+}
+
+/** Rules about a whole object (policies, bindings, and what spans documents). */
+export const RULES: readonly LintRule[] = [
   {
     id: 'P01',
     name: 'policy-without-binding',

@@ -150,6 +150,30 @@ export function validateWebhook(hook: Obj, kind: WebhookKind, compiler: CelCompi
   return errs;
 }
 
+/**
+ * What one webhook's own checks found, by (defaulted) webhook object. Objects are immutable
+ * and defaulting returns the same object for an unchanged webhook, so an edit of one webhook
+ * re-validates only that one. Results that depended on a CEL answer not known yet are not kept.
+ */
+const hookMemo = new WeakMap<Obj, { index: number; kind: WebhookKind; compiler: CelCompiler | undefined; errs: FieldError[] }>();
+
+function validateWebhookAt(hook: Obj, kind: WebhookKind, compiler: CelCompiler | undefined, index: number): FieldError[] {
+  const hit = hookMemo.get(hook);
+  if (hit && hit.index === index && hit.kind === kind && hit.compiler === compiler) return hit.errs;
+  let unknown = false;
+  const tracking: CelCompiler | undefined = compiler && {
+    compile: (expression, context, options) => {
+      const r = compiler.compile(expression, context, options);
+      if (r === undefined) unknown = true;
+      return r;
+    },
+  };
+  const path = lazyPath('webhooks').index(index);
+  const errs = [...validateWebhook(hook, kind, tracking, path), ...validateAdmissionReviewVersions(hook.admissionReviewVersions, path.child('admissionReviewVersions'))];
+  if (!unknown) hookMemo.set(hook, { index, kind, compiler, errs });
+  return errs;
+}
+
 /** ValidateValidatingWebhookConfiguration / ValidateMutatingWebhookConfiguration */
 export function validateWebhookConfiguration(obj: Obj, kind: WebhookKind, compiler?: CelCompiler): FieldError[] {
   const errs = validateObjectMeta(obj.metadata, lazyPath('metadata'));
@@ -158,8 +182,7 @@ export function validateWebhookConfiguration(obj: Obj, kind: WebhookKind, compil
     const hook = goStruct(h);
     if (!hook) return;
     const path = lazyPath('webhooks').index(i);
-    errs.push(...validateWebhook(hook, kind, compiler, path));
-    errs.push(...validateAdmissionReviewVersions(hook.admissionReviewVersions, path.child('admissionReviewVersions')));
+    errs.push(...validateWebhookAt(hook, kind, compiler, i));
     const name = hook.name;
     if (typeof name === 'string' && name.length > 0) {
       if (hookNames.has(name)) errs.push(duplicate(path.child('name'), name));
