@@ -5,4 +5,4 @@ export { exportDocs, type ExportOptions, type ExportResult } from './export';
 export { docProblems, objectProblems, setCelCompiler, invalidateProblems, type DocProblems, type Problem } from './problems';
 export { startCel } from './cel';
 export { policyTests, inputsFor, setInputs, resetInputs, usePolicyInputs, usePolicyCases, saveCase, deleteCase, defaultInputs, kindOf, type PolicyTestInputs, type RequestForm } from './policy-tests';
-export { runPolicyTest, runPolicyCases, caseFromInputs, kaptestExport, type PolicyRunOutcome, type InputProblem } from './policy-run';
+// Policy runs (src/store/policy-run.ts) are imported directly by the lazily loaded policy panel, to keep src/policy out of the first bundle.

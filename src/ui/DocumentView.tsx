@@ -6,9 +6,10 @@ import { docProblems, docKind, useWorkspace, type WorkspaceDoc } from '../store'
 import { FieldView } from './FieldView';
 import { FormContext, problemsByPath } from './form-context';
 import { ProblemsPanel } from './ProblemsPanel';
-import { PolicyTestPanel } from './policy/PolicyTestPanel';
 
 const YamlPane = lazy(() => import('./YamlPane'));
+/** The policy test run (and src/policy) loads when a policy is opened. */
+const PolicyTestPanel = lazy(() => import('./policy/PolicyTestPanel'));
 
 /**
  * Monaco is large: the form is committed and painted first, and the YAML editor is
@@ -104,7 +105,11 @@ export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
                     <FieldView key={f.name} field={f} path={[f.name]} value={obj[f.name]} />
                   ))}
               </form>
-              {spec.kind === 'ValidatingAdmissionPolicy' || spec.kind === 'MutatingAdmissionPolicy' ? <PolicyTestPanel doc={doc} /> : null}
+              {spec.kind === 'ValidatingAdmissionPolicy' || spec.kind === 'MutatingAdmissionPolicy' ? (
+                <Suspense fallback={<p className="pt-muted">Loading the test run…</p>}>
+                  <PolicyTestPanel doc={doc} />
+                </Suspense>
+              ) : null}
             </FormContext.Provider>
           ) : (
             <p className="banner info">

@@ -6,20 +6,17 @@
 import { useEffect, useState } from 'react';
 import type { CaseOutcome, CasesReport, PolicyTestCase } from '../../policy';
 import {
-  caseFromInputs,
   deleteCase,
-  kaptestExport,
-  runPolicyCases,
   saveCase,
   setInputs,
   toText,
   usePolicyCases,
   useWorkspace,
   workspace,
-  type PolicyRunOutcome,
   type PolicyTestInputs,
   type WorkspaceDoc,
 } from '../../store';
+import { caseFromInputs, kaptestExport, runPolicyCases, type PolicyRunOutcome } from '../../store/policy-run';
 import { download } from '../download';
 
 const OUTCOMES: CaseOutcome[] = ['admit', 'deny', 'warn', 'skip', 'error'];

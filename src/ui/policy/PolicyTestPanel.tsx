@@ -8,16 +8,15 @@ import { useEffect, useState } from 'react';
 import {
   defaultInputs,
   resetInputs,
-  runPolicyTest,
   setInputs,
   toText,
   usePolicyInputs,
   useWorkspace,
-  type PolicyRunOutcome,
   type PolicyTestInputs,
   type RequestForm,
   type WorkspaceDoc,
 } from '../../store';
+import { runPolicyTest, type PolicyRunOutcome } from '../../store/policy-run';
 import type { BindingTrace, DiffEntry, EvaluationTrace, MutatingRunResult } from '../../policy';
 import { displayValue } from '../display';
 import { PolicyCases } from './PolicyCases';
@@ -281,7 +280,7 @@ function Result({ run }: { run: PolicyRunOutcome }) {
   );
 }
 
-export function PolicyTestPanel({ doc }: { doc: WorkspaceDoc }) {
+export default function PolicyTestPanel({ doc }: { doc: WorkspaceDoc }) {
   const stored = usePolicyInputs(doc.id);
   const inputs: PolicyTestInputs = stored ?? defaultInputs(doc.object);
   const docs = useWorkspace((s) => s.docs);
