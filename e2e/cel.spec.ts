@@ -2,6 +2,7 @@
  * The CEL editor and evaluation against test inputs, with the real engine (cel-go +
  * k8s.io/apiserver in WebAssembly, in its worker).
  */
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { control, expect, openApp, test } from './fixtures';
 
@@ -204,4 +205,18 @@ test('a runaway expression stops with a clear message and the page stays respons
   // The form still answers.
   await control(page, 'webhooks[0].timeoutSeconds').fill('7');
   await expect(control(page, 'webhooks[0].timeoutSeconds')).toHaveValue('7');
+});
+
+test('the Test area, an authorizer rule and a case are accessible', async ({ page }) => {
+  await openWithCel(page);
+  const area = await openTest(page, MC);
+  await expect(area.getByTestId('cel-value')).toHaveText('true');
+  await area.getByRole('button', { name: '+ Add authorizer rule' }).click();
+  await area.getByLabel('Rule 1 decision').selectOption('deny');
+  await area.getByRole('button', { name: 'Save inputs as a case' }).click();
+  await expect(area.getByTestId('cel-cases-summary')).toHaveText('1/1 pass');
+  await focusExpression(page, MC);
+  const results = await new AxeBuilder({ page }).exclude('.monaco-editor').analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
 });

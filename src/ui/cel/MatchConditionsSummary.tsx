@@ -6,13 +6,12 @@
  * Conditions share a cost budget (runtimeCelCostBudgetMatchConditions).
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { evaluate } from '../../cel';
 import { CEL_LIMITS, type CelContext } from '../../cel/types';
 import { formatPath, type PathSegment } from '../../k8s/path';
 import { toCelInputs } from '../../store/cel-tests';
 import { useForm } from '../form-context';
 import { showValue } from './ResultView';
-import { DEBOUNCE_MS, useCelOptions, useCelState, useDocInputs, useDocObject, type Evaluation } from './use-cel';
+import { DEBOUNCE_MS, evaluateShared, useCelOptions, useCelState, useDocInputs, useDocObject, type Evaluation } from './use-cel';
 import './cel.css';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -118,9 +117,7 @@ function useEvaluationsOfExpressions(
       const results: Evaluation[] = [];
       for (const e of expressions) {
         if (mine !== seq.current) return;
-        const t0 = performance.now();
-        const r = e.trim() ? await evaluate(e, context, inputs, options) : { ok: false as const, stage: 'compile' as const, message: 'expression is empty' };
-        results.push({ ...r, ms: performance.now() - t0 });
+        results.push(e.trim() ? await evaluateShared(e, context, inputs, options) : { ok: false, stage: 'compile', message: 'expression is empty', ms: 0 });
       }
       if (mine === seq.current) setState({ results });
     }, DEBOUNCE_MS);

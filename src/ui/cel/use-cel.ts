@@ -128,11 +128,9 @@ export function useEvaluations(
       // Results replace the previous run's one by one, as they arrive.
       for (let i = 0; i < inputs.length; i++) {
         if (mine !== seq.current) return;
-        const t0 = performance.now();
-        const r = await evaluate(expression, context, inputs[i], options);
+        const evaluation = await evaluateShared(expression, context, inputs[i], options);
         if (mine !== seq.current) return;
         const done = i === inputs.length - 1;
-        const evaluation = { ...r, ms: performance.now() - t0 };
         setState((s) => {
           const results = s.results.slice(0, inputs.length);
           results[i] = evaluation;
@@ -149,15 +147,34 @@ export function useEvaluations(
 
 const ids = new WeakMap<object, number>();
 let nextId = 1;
+const idOf = (o: object): number => {
+  let id = ids.get(o);
+  if (!id) ids.set(o, (id = nextId++));
+  return id;
+};
+
+const shared = new Map<string, Promise<Evaluation>>();
+/**
+ * evaluate() shared between the views that ask the same question at the same time (the Test
+ * area and the matchConditions view evaluate the same expression with the same inputs).
+ * Answers of a restarted or unavailable engine are not kept.
+ */
+export function evaluateShared(expression: string, context: CelContext, inputs: CelInputs, options: CelCompileOptionsExt): Promise<Evaluation> {
+  const key = `${idOf(inputs)}\u0000${context}\u0000${JSON.stringify(options)}\u0000${expression}`;
+  const hit = shared.get(key);
+  if (hit) return hit;
+  const t0 = performance.now();
+  const p = evaluate(expression, context, inputs, options).then((r): Evaluation => {
+    if (!r.ok && /timed out|CEL engine unavailable|engine error/.test(r.message)) shared.delete(key);
+    return { ...r, ms: performance.now() - t0 };
+  });
+  shared.set(key, p);
+  while (shared.size > 300) shared.delete(shared.keys().next().value as string);
+  return p;
+}
 /** A key that changes when any element's identity changes. */
 function useIdentityKey(list: readonly object[]): string {
-  return list
-    .map((o) => {
-      let id = ids.get(o);
-      if (!id) ids.set(o, (id = nextId++));
-      return id;
-    })
-    .join(',');
+  return list.map(idOf).join(',');
 }
 
 /** The engine inputs of a draft. */
