@@ -4,7 +4,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { control, expect, openApp, test } from './fixtures';
+import { control, expect, openApp, setYaml, test } from './fixtures';
 
 const MC = 'webhooks[0].matchConditions[0].expression';
 
@@ -219,4 +219,41 @@ test('the Test area, an authorizer rule and a case are accessible', async ({ pag
   const results = await new AxeBuilder({ page }).exclude('.monaco-editor').analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
+});
+
+test('many expressions: Monaco only on focus, and only a few at once', async ({ page }) => {
+  await openWithCel(page);
+  const validations = Array.from({ length: 14 }, (_, i) => `  - expression: "object.spec.replicas <= ${i + 1}"`).join('\n');
+  await setYaml(
+    page,
+    `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: many.example.com
+spec:
+  matchConstraints:
+    resourceRules:
+    - apiGroups: [apps]
+      apiVersions: [v1]
+      operations: [CREATE]
+      resources: [deployments]
+  validations:
+${validations}
+`,
+  );
+  // Long lists start collapsed: open them all.
+  const toggles = page.locator('section[data-path="spec.validations"] .item-toggle[aria-expanded="false"]');
+  await expect(toggles).toHaveCount(14);
+  while ((await toggles.count()) > 0) await toggles.first().click();
+  await expect(page.locator('textarea[data-path$=".expression"]')).toHaveCount(14);
+  const celEditors = () => page.evaluate(() => window.monaco!.editor.getEditors().filter((e) => e.getModel()?.getLanguageId() === 'cel').length);
+  expect(await celEditors()).toBe(0);
+  for (let i = 0; i < 14; i++) await focusExpression(page, `spec.validations[${i}].expression`);
+  expect(await celEditors()).toBeLessThanOrEqual(8);
+  // Every expression still has its focusable control.
+  for (let i = 0; i < 14; i++) await expect(page.locator(`[data-path="spec.validations[${i}].expression"]`)).toHaveCount(1);
+  // A released one comes back with its text, and evaluates.
+  await focusExpression(page, 'spec.validations[0].expression');
+  const area = await openTest(page, 'spec.validations[0].expression');
+  await expect(area.getByTestId('cel-value')).toHaveText('false');
 });

@@ -4,7 +4,7 @@
  * (language 'cel': squiggles at the compile errors, hover types and docs, completion) is
  * loaded and takes its place. Below it: the result type and static cost, and the Test area.
  */
-import { lazy, Suspense, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import type { StringField } from '../k8s';
 import { CEL_LIMITS, type CelCompileResultExt, type CelContext } from '../cel/types';
 import { useCelTests } from '../store/cel-tests';
@@ -16,6 +16,27 @@ import { useCelOptions, useCompile } from './cel/use-cel';
 import './cel/cel.css';
 
 const CelEditor = lazy(() => import('./cel/CelEditor'));
+
+/** At most this many Monaco editors live at once: tabbing through 200 expressions must not keep 200. */
+const MAX_LIVE_EDITORS = 8;
+const live: { release(): void; host(): HTMLElement | null }[] = [];
+
+/** Register a live editor; the least recently activated ones that do not hold the focus go back to textareas. */
+function registerLive(entry: { release(): void; host(): HTMLElement | null }): () => void {
+  live.push(entry);
+  for (let i = 0; live.length > MAX_LIVE_EDITORS && i < live.length - 1; ) {
+    const old = live[i];
+    if (old.host()?.contains(document.activeElement)) i++;
+    else {
+      live.splice(i, 1);
+      old.release();
+    }
+  }
+  return () => {
+    const i = live.indexOf(entry);
+    if (i >= 0) live.splice(i, 1);
+  };
+}
 
 /** Where the cursor was in the textarea when the editor took over. */
 export interface Handover {
@@ -34,6 +55,18 @@ export function CelField({ field, path, value, onChange }: ControlProps<StringFi
   const testOpen = useCelTests((s) => s.docs[docId]?.open.includes(path) ?? false);
   const compiled = useCompile(text, context, options, (!!handover || testOpen) && text.trim() !== '');
   const textareaRef = useRef<HTMLTextAreaElement>(null);
+  const fieldRef = useRef<HTMLDivElement>(null);
+  const active = !!handover;
+  useEffect(() => {
+    if (!active) return;
+    return registerLive({
+      release: () => {
+        setHandover(undefined);
+        setEditorReady(false);
+      },
+      host: () => fieldRef.current,
+    });
+  }, [active]);
   const activate = () => {
     if (handover || readOnly) return;
     const ta = textareaRef.current;
@@ -42,7 +75,7 @@ export function CelField({ field, path, value, onChange }: ControlProps<StringFi
   const change = (s: string) => onChange(s === '' ? undefined : s);
   return (
     <Labelled field={field} path={path}>
-      <div className="cel-field">
+      <div className="cel-field" ref={fieldRef}>
         <span className="cel-context" title="The CEL environment this expression is compiled in">
           CEL · {field.cel}
         </span>
@@ -50,7 +83,7 @@ export function CelField({ field, path, value, onChange }: ControlProps<StringFi
           <textarea
             {...aria}
             ref={textareaRef}
-            className={`mono cel-textarea ${handover ? 'loading-editor-pending' : ''}`}
+            className="mono cel-textarea"
             rows={Math.min(8, Math.max(1, text.split('\n').length))}
             value={text}
             placeholder={field.placeholder}
