@@ -126,9 +126,14 @@ export function useEvaluations(
     setState((s) => (s.running ? s : { ...s, running: true }));
     const t = setTimeout(async () => {
       // Results replace the previous run's one by one, as they arrive.
+      let timedOut: Evaluation | undefined;
       for (let i = 0; i < inputs.length; i++) {
         if (mine !== seq.current) return;
-        const evaluation = await evaluateShared(expression, context, inputs[i], options);
+        // After a deadline (the worker was replaced), the other inputs are not tried: each would cost a restart.
+        const evaluation: Evaluation = timedOut
+          ? { ok: false, stage: 'runtime', message: 'not run: the expression timed out on other inputs (each timeout restarts the engine)', ms: 0 }
+          : await evaluateShared(expression, context, inputs[i], options);
+        if (!evaluation.ok && /timed out/.test(evaluation.message) && !timedOut) timedOut = evaluation;
         if (mine !== seq.current) return;
         const done = i === inputs.length - 1;
         setState((s) => {
