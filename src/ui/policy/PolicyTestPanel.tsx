@@ -133,6 +133,25 @@ function Binding({ b }: { b: BindingTrace }) {
   );
 }
 
+/** Errors met (whatever failurePolicy made of them), and the reminder that a policy needs a binding. */
+function RunErrors({ errors, failurePolicy, bindings }: { errors: readonly string[]; failurePolicy: string; bindings: number }) {
+  return (
+    <>
+      {errors.length ? (
+        <div className="pt-err">
+          errors (failurePolicy {failurePolicy})
+          <ul>
+            {errors.map((e, i) => (
+              <li key={i}>{e}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {bindings === 0 ? <p className="pt-muted">No binding in the workspace names this policy: a policy without a binding does nothing.</p> : null}
+    </>
+  );
+}
+
 function DiffTable({ diff, caption }: { diff: readonly DiffEntry[]; caption: string }) {
   if (!diff.length) return <p className="pt-muted">{caption}: no changes.</p>;
   return (
@@ -183,17 +202,7 @@ function MutatingResult({ r }: { r: MutatingRunResult }) {
           {r.reinvocation.changesAgain ? `it changes the object again (${r.reinvocation.diff.length} change(s)) — not idempotent` : 'no further change (idempotent)'}
         </p>
       ) : null}
-      {r.errors.length ? (
-        <div className="pt-err">
-          errors (failurePolicy {r.failurePolicy})
-          <ul>
-            {r.errors.map((e, i) => (
-              <li key={i}>{e}</li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
-      {r.bindings.length === 0 ? <p className="pt-muted">No binding in the workspace names this policy: a policy without a binding does nothing.</p> : null}
+      <RunErrors errors={r.errors} failurePolicy={r.failurePolicy} bindings={r.bindings.length} />
       <ul className="pt-bindings">
         {r.bindings.map((b) => (
           <li key={b.name} className="pt-binding">
@@ -259,17 +268,7 @@ function Result({ run }: { run: PolicyRunOutcome }) {
           </ul>
         </div>
       ) : null}
-      {r.errors.length ? (
-        <div className="pt-err">
-          errors (failurePolicy {r.failurePolicy})
-          <ul>
-            {r.errors.map((e, i) => (
-              <li key={i}>{e}</li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
-      {r.bindings.length === 0 ? <p className="pt-muted">No binding in the workspace names this policy: a policy without a binding does nothing.</p> : null}
+      <RunErrors errors={r.errors} failurePolicy={r.failurePolicy} bindings={r.bindings.length} />
       <ul className="pt-bindings">
         {r.bindings.map((b) => (
           <Binding key={b.name} b={b} />
