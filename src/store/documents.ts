@@ -14,6 +14,8 @@ export interface WorkspaceDoc {
   object: unknown;
   /** Why the current text does not parse (the object is then the last good one). */
   error?: YamlError;
+  /** Where Kubernetes reads the YAML differently from how it looks (`on` is true, `0123` is 83). */
+  yamlWarnings?: YamlError[];
   /** Where it came from (a file name, "paste", a template). */
   origin?: string;
 }
@@ -31,7 +33,7 @@ export function docFromObject(object: unknown, origin?: string, text?: string): 
 
 /** The document after the user typed `text`. */
 export function withText(doc: WorkspaceDoc, text: string): WorkspaceDoc {
-  const { documents, errors } = parseDocuments(text);
+  const { documents, errors, warnings } = parseDocuments(text);
   if (errors.length) return { ...doc, text, error: errors[0] };
   if (documents.length !== 1) {
     const message =
@@ -40,7 +42,7 @@ export function withText(doc: WorkspaceDoc, text: string): WorkspaceDoc {
         : `The text holds ${documents.length} objects; a workspace document holds one. Use Import to split them into documents.`;
     return { ...doc, text, error: { message, line: 1, column: 1 } };
   }
-  return { ...doc, text, object: documents[0].object, error: undefined };
+  return { ...doc, text, object: documents[0].object, error: undefined, yamlWarnings: warnings.length ? warnings : undefined };
 }
 
 /** The document after a form edit produced `object`: the text is regenerated. */
@@ -61,7 +63,8 @@ export interface ImportResult {
  * Text that does not parse is kept as a document of its own, with its error.
  */
 export function importText(text: string, origin: string): ImportResult {
-  const { documents, errors } = parseDocuments(text);
+  const { documents, errors, warnings } = parseDocuments(text);
+  const warned = new Set(warnings.map((w) => w.documentIndex));
   const messages: ImportResult['messages'] = errors.map((e) => ({
     level: 'error' as const,
     text: `${origin}: line ${e.line}, column ${e.column}: ${e.message}`,
@@ -69,7 +72,9 @@ export function importText(text: string, origin: string): ImportResult {
   const docs = documents.map((d) => {
     // The document's own text, leading comments included (but not the --- marker line).
     const slice = !d.fromList ? text.slice(d.documentSource.startOffset, d.documentSource.endOffset).replace(/^---[^\n]*\n/, '') : undefined;
-    return docFromObject(d.object, origin, slice && slice.trim() ? ensureNewline(slice) : undefined);
+    const doc = docFromObject(d.object, origin, slice && slice.trim() ? ensureNewline(slice) : undefined);
+    // Warnings carry positions in the whole text: read them again from the document's own text.
+    return warned.has(d.documentIndex) && !d.fromList ? withText(doc, doc.text) : doc;
   });
   const fromList = documents.filter((d) => d.fromList).length;
   if (fromList) messages.push({ level: 'info', text: `${origin}: unwrapped ${fromList} object(s) from a List.` });

@@ -165,3 +165,14 @@ describe('export', () => {
     expect(json.kind).toBe('ValidatingWebhookConfiguration');
   });
 });
+
+describe('YAML read differently by Kubernetes', () => {
+  it('warns at the field when an unquoted value changes type (yes is true, 0123 is 83)', () => {
+    const ws = store();
+    const [id] = ws.getState().importText(VWC.replace('  name: demo\n', '  name: demo\n  labels:\n    enabled: yes\n'), 'a.yaml');
+    const p = docProblems(ws.getState().docs[0]);
+    expect(p.items.filter((i) => i.label === 'YAML').map((i) => i.field)).toEqual(['metadata.labels[enabled]']);
+    ws.getState().setText(id, ws.getState().docs[0].text.replace('enabled: yes', 'enabled: "yes"'));
+    expect(docProblems(ws.getState().docs[0]).items.filter((i) => i.label === 'YAML')).toEqual([]);
+  });
+});
