@@ -29,6 +29,7 @@ import { isExemptAdmissionConfigurationResource, matchResources, type MatchResul
 import { mergeApplyConfiguration, type ListMergeNote } from './merge';
 import { resolveParams, type ParamResolution } from './params';
 import {
+  admitBinding,
   celNamespaceObject,
   EQUIVALENT_NOTE,
   policyVariables,
@@ -271,30 +272,9 @@ async function runOnce(input: MutatingRunInput, cel: PolicyCel): Promise<Mutatin
         const bName = nameOf(b);
         const bt: MutatingBindingTrace = { name: bName, applies: false, reason: '', evaluations: [] };
         result.bindings.push(bt);
-        if (isObject(bspec.matchResources)) {
-          const m = matchResources(bspec.matchResources, input);
-          bt.match = m;
-          if (m.error) {
-            bt.configError = m.error;
-            bt.reason = `matchResources: ${m.error}`;
-            configError(m.error, bName);
-            continue;
-          }
-          if (!m.matches) {
-            bt.reason = `matchResources: ${m.reason}`;
-            continue;
-          }
-        }
-        const pr = resolveParams(spec, bspec, str(input.request.namespace), input);
-        bt.params = pr;
-        if (pr.error) {
-          bt.configError = pr.error;
-          bt.reason = `paramRef: ${pr.error}`;
-          configError(pr.error, bName);
-          continue;
-        }
-        bt.applies = true;
-        bt.reason = pr.params.length === 0 ? `applies, but no params were found: nothing to mutate (${pr.detail})` : 'applies';
+        const pr = admitBinding(bt, spec, bspec, input, 'mutate');
+        if (bt.configError) configError(bt.configError, bName);
+        if (!pr) continue;
         if (pr.params.length === 0) applied = true;
         for (const param of pr.params) {
           const r = await invoke(cel, spec, input, param, object);

@@ -506,6 +506,44 @@ async function validate(
 // ---------------------------------------------------------------------------
 // dispatcher.go Dispatch (one policy)
 
+/**
+ * The part of dispatching a binding that both policy kinds share: the binding's
+ * matchResources, then its params. Fills the trace (match, params, reason, configError,
+ * applies) and returns the params to evaluate with, or undefined when the binding does
+ * not apply or is misconfigured (then `trace.configError` says why).
+ */
+export function admitBinding(
+  trace: { match?: MatchResult; params?: ParamResolution; reason: string; configError?: string; applies: boolean },
+  spec: Record<string, unknown>,
+  bspec: Record<string, unknown>,
+  input: RunRequestInput,
+  verb: 'validate' | 'mutate',
+): ParamResolution | undefined {
+  if (isObject(bspec.matchResources)) {
+    const m = matchResources(bspec.matchResources, input);
+    trace.match = m;
+    if (m.error) {
+      trace.configError = m.error;
+      trace.reason = `matchResources: ${m.error}`;
+      return undefined;
+    }
+    if (!m.matches) {
+      trace.reason = `matchResources: ${m.reason}`;
+      return undefined;
+    }
+  }
+  const pr = resolveParams(spec, bspec, str(input.request.namespace), input);
+  trace.params = pr;
+  if (pr.error) {
+    trace.configError = pr.error;
+    trace.reason = `paramRef: ${pr.error}`;
+    return undefined;
+  }
+  trace.applies = true;
+  trace.reason = pr.params.length === 0 ? `applies, but no params were found: nothing to ${verb} (${pr.detail})` : 'applies';
+  return pr;
+}
+
 export async function runValidatingPolicy(input: ValidatingRunInput, cel: PolicyCel): Promise<ValidatingRunResult> {
   const policy = withDefaults(input.policy);
   const spec = obj(obj(policy).spec);
@@ -581,30 +619,9 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
     const actions = list(bspec.validationActions).filter((a): a is string => typeof a === 'string');
     const bt: BindingTrace = { name: bName, validationActions: actions, applies: false, reason: '', evaluations: [] };
     result.bindings.push(bt);
-    if (isObject(bspec.matchResources)) {
-      const m = matchResources(bspec.matchResources, input);
-      bt.match = m;
-      if (m.error) {
-        bt.configError = m.error;
-        bt.reason = `matchResources: ${m.error}`;
-        configError(m.error, bName);
-        continue;
-      }
-      if (!m.matches) {
-        bt.reason = `matchResources: ${m.reason}`;
-        continue;
-      }
-    }
-    const pr = resolveParams(spec, bspec, str(input.request.namespace), input);
-    bt.params = pr;
-    if (pr.error) {
-      bt.configError = pr.error;
-      bt.reason = `paramRef: ${pr.error}`;
-      configError(pr.error, bName);
-      continue;
-    }
-    bt.applies = true;
-    bt.reason = pr.params.length === 0 ? `applies, but no params were found: nothing to validate (${pr.detail})` : 'applies';
+    const pr = admitBinding(bt, spec, bspec, input, 'validate');
+    if (bt.configError) configError(bt.configError, bName);
+    if (!pr) continue;
     if (pr.params.length === 0) anyApplied = true;
     for (const param of pr.params) {
       const ev = await validate(cel, spec, failurePolicy, input, param);
