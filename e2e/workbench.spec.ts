@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { control, expect, markers, MULTI, openApp, setYaml, test, VWC, yamlText } from './fixtures';
 
 test('first visit shows a sample workspace with both Monaco workers and no problems', async ({ page }) => {
@@ -127,7 +128,7 @@ test('the workspace survives a reload; undo and redo work from the keyboard', as
   await expect(control(page, 'webhooks[0].timeoutSeconds')).toHaveValue('5');
 });
 
-test('hostile input gets a clear message and loses nothing', async ({ page }) => {
+test('hostile input gets a clear message and loses nothing', async ({ page }, testInfo) => {
   await openApp(page);
   const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]'];
   for (let i = 0; i < 8; i++) bomb.push(`${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`);
@@ -135,6 +136,17 @@ test('hostile input gets a clear message and loses nothing', async ({ page }) =>
   await expect(page.locator('.notice.error')).toContainText('bomb.yaml');
   await expect(page.locator('.doc-list li')).toHaveCount(6);
   await expect.poll(() => yamlText(page)).toContain('a: &a');
+
+  // A 50 MB file is refused before it is read, with its size in the message; the page stays usable.
+  const huge = join(testInfo.outputDir, 'huge.yaml');
+  mkdirSync(testInfo.outputDir, { recursive: true });
+  writeFileSync(huge, Buffer.alloc(50 * 1024 * 1024, 'a: b\n'));
+  await page.getByTestId('file-input').setInputFiles(huge);
+  await expect(page.locator('.notice.error', { hasText: 'huge.yaml' })).toContainText('50.0 MB');
+  await expect(page.locator('.doc-list li')).toHaveCount(6);
+  await page.locator('.doc-list button', { hasText: 'policy-guard' }).click();
+  await control(page, 'metadata.name').fill('still-responsive');
+  await expect(control(page, 'metadata.name')).toHaveValue('still-responsive');
 });
 
 test('no serious accessibility violations', async ({ page }) => {
