@@ -10,3 +10,4 @@ export { TEMPLATES, sampleWorkspace } from './templates';
 export { validate, type ValidateOptions } from './validate-all';
 export { withDefaults } from './defaults';
 export { lint, LINT_RULES, type Lint } from './lints';
+export { isClusterScoped, kindForResource, minimalObject } from './resources';

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
+import { kindForResource } from '../k8s/resources';
 import {
   createCelTests,
   defaultInputs,
   expectedValue,
-  kindForResource,
   loadCelTests,
   newCaseId,
   passes,

@@ -6,6 +6,8 @@
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import type { PolicyTestCase } from '../policy';
+import { isClusterScoped, kindForResource, minimalObject } from '../k8s/resources';
+import { serializeDocuments } from '../yaml';
 
 export interface RequestForm {
   operation: 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
@@ -41,31 +43,6 @@ interface State {
 
 const KEY = 'admission-workbench/policy-tests/v1';
 
-const KINDS: Record<string, string> = {
-  pods: 'Pod',
-  deployments: 'Deployment',
-  statefulsets: 'StatefulSet',
-  daemonsets: 'DaemonSet',
-  replicasets: 'ReplicaSet',
-  jobs: 'Job',
-  cronjobs: 'CronJob',
-  services: 'Service',
-  configmaps: 'ConfigMap',
-  secrets: 'Secret',
-  namespaces: 'Namespace',
-  ingresses: 'Ingress',
-  serviceaccounts: 'ServiceAccount',
-  networkpolicies: 'NetworkPolicy',
-  persistentvolumeclaims: 'PersistentVolumeClaim',
-};
-
-/** A guess at the kind of a plural resource name: the usual ones are known, others are singularised. */
-export function kindOf(resource: string): string {
-  if (KINDS[resource]) return KINDS[resource];
-  const singular = resource.replace(/ies$/, 'y').replace(/(ses|xes)$/, (m) => m.slice(0, -2)).replace(/s$/, '');
-  return singular ? singular[0].toUpperCase() + singular.slice(1) : 'Object';
-}
-
 const firstOf = (v: unknown, fallback: string): string => {
   const s = Array.isArray(v) ? v.find((x) => typeof x === 'string' && x !== '*' && !x.includes('*')) : undefined;
   return typeof s === 'string' ? s : fallback;
@@ -80,12 +57,11 @@ export function defaultInputs(policy: unknown): PolicyTestInputs {
   const [resource, subResource = ''] = resourceEntry.split('/');
   const group = firstOf(rule.apiGroups, Array.isArray(rule.apiGroups) && rule.apiGroups.includes('') ? '' : resource === 'deployments' ? 'apps' : '');
   const version = firstOf(rule.apiVersions, 'v1');
-  const kind = kindOf(resource);
-  const apiVersion = group ? `${group}/${version}` : version;
-  const spec = kind === 'Deployment' || kind === 'StatefulSet' || kind === 'ReplicaSet' ? '\nspec:\n  replicas: 3' : kind === 'Pod' ? '\nspec:\n  containers:\n  - name: app\n    image: registry.example.com/app:1.0' : '';
+  const kind = kindForResource(resource);
+  const namespace = isClusterScoped(kind) ? '' : 'default';
   return {
-    request: { operation, group, version, resource, subResource, kind, namespace: 'default', name: 'example', username: 'jane@example.com', groups: 'system:authenticated', dryRun: false },
-    objectText: `apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata:\n  name: example\n  namespace: default\n  labels:\n    app: example${spec}\n`,
+    request: { operation, group, version, resource, subResource, kind, namespace, name: 'example', username: 'jane@example.com', groups: 'system:authenticated', dryRun: false },
+    objectText: serializeDocuments([minimalObject(group, version, kind, namespace)]),
     oldObjectText: '',
     namespaceText: 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: default\n  labels:\n    kubernetes.io/metadata.name: default\n',
     paramsText: '',
