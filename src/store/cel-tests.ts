@@ -16,6 +16,7 @@ import { useStore } from 'zustand';
 import type { AuthorizerRule, CelInputs } from '../cel/types';
 import { parseDocuments, serializeDocuments } from '../yaml';
 import { isClusterScoped, kindForResource, minimalObject } from '../k8s/resources';
+import { autosave, readJSON } from './autosave';
 
 export const CEL_TESTS_STORAGE_KEY = 'admission-workbench/cel-tests/v1';
 
@@ -128,15 +129,9 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /** The saved tests, or undefined (none, or unreadable). */
 export function loadCelTests(storage: Pick<Storage, 'getItem'>): CelTestsState | undefined {
-  let raw: string | null;
+  const saved = readJSON(storage, CEL_TESTS_STORAGE_KEY) as Saved | undefined;
+  if (!saved) return undefined;
   try {
-    raw = storage.getItem(CEL_TESTS_STORAGE_KEY);
-  } catch {
-    return undefined;
-  }
-  if (!raw) return undefined;
-  try {
-    const saved = JSON.parse(raw) as Saved;
     if (saved.version !== 1 || !isRecord(saved.docs)) return undefined;
     const docs: Record<string, DocCelTests> = {};
     for (const [id, d] of Object.entries(saved.docs as Record<string, unknown>)) {
@@ -164,30 +159,7 @@ export function serializeCelTests(s: CelTestsState): string {
 
 /** Save after every change (debounced). Returns a function that stops autosaving and flushes. */
 export function startCelTestsAutosave(store: CelTestsStore, storage: Pick<Storage, 'setItem'>, delayMs = 250, onError?: (e: Error) => void): () => void {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let failed = false;
-  const save = () => {
-    timer = undefined;
-    try {
-      storage.setItem(CEL_TESTS_STORAGE_KEY, serializeCelTests(store.getState()));
-      failed = false;
-    } catch (e) {
-      if (!failed) onError?.(e as Error);
-      failed = true;
-    }
-  };
-  const unsubscribe = store.subscribe((s, prev) => {
-    if (s.docs === prev.docs) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(save, delayMs);
-  });
-  return () => {
-    unsubscribe();
-    if (timer) {
-      clearTimeout(timer);
-      save();
-    }
-  };
+  return autosave(store, (s) => storage.setItem(CEL_TESTS_STORAGE_KEY, serializeCelTests(s)), (s, prev) => s.docs !== prev.docs, { delayMs, onError });
 }
 
 let persisting = false;

@@ -2,6 +2,7 @@
  * Autosave to localStorage and restore on reload. Only the texts are stored:
  * they are what the user wrote, and the objects are parsed from them again.
  */
+import { autosave, readJSON } from './autosave';
 import { withText, type WorkspaceDoc } from './documents';
 import type { Snapshot, WorkspaceStore } from './workspace';
 
@@ -15,16 +16,9 @@ interface Saved {
 
 /** The saved workspace, or undefined when there is none (first visit) or it cannot be read. */
 export function loadSaved(storage: Pick<Storage, 'getItem'>): Snapshot | undefined {
-  let raw: string | null;
+  const saved = readJSON(storage, STORAGE_KEY) as Saved | undefined;
+  if (!saved || saved.version !== 1 || !Array.isArray(saved.docs)) return undefined;
   try {
-    raw = storage.getItem(STORAGE_KEY);
-  } catch {
-    return undefined;
-  }
-  if (!raw) return undefined;
-  try {
-    const saved = JSON.parse(raw) as Saved;
-    if (saved.version !== 1 || !Array.isArray(saved.docs)) return undefined;
     const docs: WorkspaceDoc[] = saved.docs.map((d) => withText({ id: d.id, text: '', object: undefined, origin: d.origin }, d.text));
     return { docs, selectedId: docs.some((d) => d.id === saved.selectedId) ? saved.selectedId : (docs[0]?.id ?? null) };
   } catch {
@@ -39,28 +33,14 @@ export function serialize(s: Snapshot): string {
 
 /** Save after every change (debounced). Returns a function that stops autosaving and flushes. */
 export function startAutosave(store: WorkspaceStore, storage: Pick<Storage, 'setItem'>, delayMs = 250): () => void {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let failed = false;
-  const save = () => {
-    timer = undefined;
-    try {
-      storage.setItem(STORAGE_KEY, serialize(store.getState()));
-      failed = false;
-    } catch (e) {
-      if (!failed) store.getState().notify({ level: 'error', text: `Autosave failed (${(e as Error).name}): the workspace is too large for browser storage. Export it to keep your work.` });
-      failed = true;
-    }
-  };
-  const unsubscribe = store.subscribe((s, prev) => {
-    if (s.docs === prev.docs && s.selectedId === prev.selectedId) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(save, delayMs);
-  });
-  return () => {
-    unsubscribe();
-    if (timer) {
-      clearTimeout(timer);
-      save();
-    }
-  };
+  return autosave(
+    store,
+    (s) => storage.setItem(STORAGE_KEY, serialize(s)),
+    (s, prev) => s.docs !== prev.docs || s.selectedId !== prev.selectedId,
+    {
+      delayMs,
+      onError: (e) =>
+        store.getState().notify({ level: 'error', text: `Autosave failed (${e.name}): the workspace is too large for browser storage. Export it to keep your work.` }),
+    },
+  );
 }

@@ -8,6 +8,7 @@ import { useStore } from 'zustand';
 import type { PolicyTestCase } from '../policy';
 import { isClusterScoped, kindForResource, minimalObject } from '../k8s/resources';
 import { serializeDocuments } from '../yaml';
+import { autosave, readJSON } from './autosave';
 
 export interface RequestForm {
   operation: 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
@@ -70,32 +71,16 @@ export function defaultInputs(policy: unknown): PolicyTestInputs {
 }
 
 function load(): State {
-  try {
-    const raw = typeof localStorage !== 'undefined' ? localStorage.getItem(KEY) : null;
-    if (raw) {
-      const s = JSON.parse(raw) as Partial<State>;
-      if (s && typeof s.byDoc === 'object') return { byDoc: s.byDoc, cases: s.cases ?? {} };
-    }
-  } catch {
-    /* unreadable: start empty */
-  }
-  return { byDoc: {}, cases: {} };
+  const s = typeof localStorage !== 'undefined' ? (readJSON(localStorage, KEY) as Partial<State> | undefined) : undefined;
+  return s && typeof s.byDoc === 'object' && s.byDoc ? { byDoc: s.byDoc, cases: s.cases ?? {} } : { byDoc: {}, cases: {} };
 }
 
 export const policyTests = createStore<State>()(() => load());
 
-let timer: ReturnType<typeof setTimeout> | undefined;
-policyTests.subscribe((s) => {
-  if (typeof localStorage === 'undefined') return;
-  if (timer) clearTimeout(timer);
-  timer = setTimeout(() => {
-    try {
-      localStorage.setItem(KEY, JSON.stringify(s));
-    } catch {
-      /* storage full: the workspace autosave reports it */
-    }
-  }, 250);
-});
+if (typeof localStorage !== 'undefined') {
+  const stop = autosave(policyTests, (s) => localStorage.setItem(KEY, JSON.stringify(s)), (s, prev) => s !== prev);
+  if (typeof window !== 'undefined') window.addEventListener('pagehide', stop);
+}
 
 export function inputsFor(docId: string, policy: unknown): PolicyTestInputs {
   return policyTests.getState().byDoc[docId] ?? defaultInputs(policy);
