@@ -13,6 +13,7 @@ export async function loadRawInNode(): Promise<RawCelApi> {
   const fs = (await nodeImport('fs')) as typeof import('node:fs');
   const path = (await nodeImport('path')) as typeof import('node:path');
   const url = (await nodeImport('url')) as typeof import('node:url');
+  const vm = (await nodeImport('vm')) as typeof import('node:vm');
   const here = path.dirname(url.fileURLToPath(import.meta.url));
   const wasmPath = process.env.CEL_WASM
     ? path.resolve(process.env.CEL_WASM)
@@ -30,8 +31,8 @@ export async function loadRawInNode(): Promise<RawCelApi> {
   if (savedFs !== undefined) delete g.fs;
   try {
     if (typeof g.Go !== 'function') {
-      // wasm_exec.js is a classic script that defines globalThis.Go.
-      new Function(fs.readFileSync(execPath, 'utf8'))();
+      // wasm_exec.js is a classic script that defines globalThis.Go: run it as one.
+      vm.runInThisContext(fs.readFileSync(execPath, 'utf8'), { filename: execPath });
     }
     const bytes = fs.readFileSync(wasmPath);
     return await startGo(async (imports) => (await WebAssembly.instantiate(bytes, imports)).instance);

@@ -4,6 +4,7 @@
  * problems are markers at the field's line. Loaded lazily (Monaco is large).
  */
 import { useEffect, useRef } from 'react';
+import { applyText } from '../monaco/apply-text';
 import { monaco, modelUri } from '../monaco/setup';
 import { docKind, docProblems, workspace, type WorkspaceDoc } from '../store';
 import { parseDocuments } from '../yaml';
@@ -17,30 +18,6 @@ const TYPING_PAUSE_MS = 150;
 /** Markers need positions (a parse of the text): computed when the browser is idle, not in the keystroke. */
 const MARKER_DELAY_MS = 120;
 
-/**
- * Replace only the part of the model that differs: cheap for large texts, and the cursor
- * stays put. `known` is the model's text as we last saw it (saves reading it back).
- */
-function applyText(model: monaco.editor.ITextModel, text: string, known: string) {
-  const old = model.getValueLength() === known.length ? known : model.getValue();
-  if (old === text) return;
-  let start = 0;
-  const max = Math.min(old.length, text.length);
-  while (start < max && old.charCodeAt(start) === text.charCodeAt(start)) start++;
-  let endOld = old.length;
-  let endNew = text.length;
-  while (endOld > start && endNew > start && old.charCodeAt(endOld - 1) === text.charCodeAt(endNew - 1)) {
-    endOld--;
-    endNew--;
-  }
-  const from = model.getPositionAt(start);
-  const to = model.getPositionAt(endOld);
-  model.pushEditOperations(
-    [],
-    [{ range: new monaco.Range(from.lineNumber, from.column, to.lineNumber, to.column), text: text.slice(start, endNew) }],
-    () => null,
-  );
-}
 
 const SEVERITY = { error: monaco.MarkerSeverity.Error, warning: monaco.MarkerSeverity.Warning, info: monaco.MarkerSeverity.Info };
 
@@ -143,7 +120,7 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
     const apply = (d: WorkspaceDoc) => {
       if (!typing && modelText !== d.text) {
         applying.current = true;
-        applyText(model, d.text, modelText);
+        applyText(monaco, model, d.text, modelText);
         modelText = d.text;
         applying.current = false;
       }

@@ -5,6 +5,7 @@
  * Tab moves focus (tabFocusMode), so the form stays keyboard-navigable.
  */
 import { useEffect, useRef } from 'react';
+import { applyText } from '../../monaco/apply-text';
 import { monaco } from '../../monaco/setup';
 import { declarations, typeAt } from '../../cel';
 import type { CelCompileOptionsExt, CelCompileResultExt, CelContext } from '../../cel/types';
@@ -37,23 +38,6 @@ export const CEL_MARKER_OWNER = 'cel';
 
 let counter = 0;
 
-/** Replace only the part of the model that differs (keeps the cursor where it is). */
-function applyText(model: monaco.editor.ITextModel, text: string) {
-  const old = model.getValue();
-  if (old === text) return;
-  let start = 0;
-  const max = Math.min(old.length, text.length);
-  while (start < max && old.charCodeAt(start) === text.charCodeAt(start)) start++;
-  let endOld = old.length;
-  let endNew = text.length;
-  while (endOld > start && endNew > start && old.charCodeAt(endOld - 1) === text.charCodeAt(endNew - 1)) {
-    endOld--;
-    endNew--;
-  }
-  const from = model.getPositionAt(start);
-  const to = model.getPositionAt(endOld);
-  model.pushEditOperations([], [{ range: new monaco.Range(from.lineNumber, from.column, to.lineNumber, to.column), text: text.slice(start, endNew) }], () => null);
-}
 
 let registered = false;
 /** The 'cel' language (tokens, completion, hover), registered once. */
@@ -164,7 +148,7 @@ export default function CelEditor(props: CelEditorProps) {
     if (!model || model.getValue() === value) return;
     applying.current = true;
     try {
-      applyText(model, value);
+      applyText(monaco, model, value);
     } finally {
       applying.current = false;
     }
