@@ -7,9 +7,9 @@ import {
   receiverBefore,
   registerCelLanguage,
   setCelModelContext,
-} from '../monaco/cel-language';
-import { compile, declarations, typeAt } from './index';
-import { useEngine } from './test-helpers';
+} from './cel-language';
+import { compile, declarations, typeAt } from '../cel';
+import { useEngine } from '../cel/test-helpers';
 
 useEngine();
 
