@@ -140,6 +140,7 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
     apply(current);
     const unsubscribe = workspace.subscribe((s, prev) => {
       const d = s.docs.find((x) => x.id === docId);
+      if (s.docs !== prev.docs && s.docs.length < prev.docs.length) disposeModelsExcept(new Set(s.docs.map((x) => x.id)));
       if (d && d !== prev.docs.find((x) => x.id === docId)) sync(d);
       else if (d && s.celRevision !== prev.celRevision) mark(d);
       if (s.focus && s.focus !== prev.focus && s.focus.docId === docId && d && !d.error) {
@@ -167,7 +168,7 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
   return <div className="yaml-editor" ref={host} data-testid="yaml-editor" />;
 }
 
-/** Drop models of documents that no longer exist. */
+/** Drop models of documents that no longer exist (an undo re-creates them from the workspace text). */
 export function disposeModelsExcept(ids: ReadonlySet<string>) {
   for (const m of monaco.editor.getModels()) {
     const id = /\/workspace\/([^.]+)\./.exec(m.uri.path)?.[1];
