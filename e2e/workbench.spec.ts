@@ -165,3 +165,17 @@ test('best-practice findings show beside apiserver errors: a fail-closed webhook
   await expect(page.getByTestId('problem-count')).toHaveText('0 errors, 0 warnings');
   await expect(page.locator('.field-messages li.lint').first()).toBeVisible();
 });
+
+test('deleting documents, the selected one included, and undoing it', async ({ page }) => {
+  await openApp(page);
+  await page.locator('.doc-list button', { hasText: 'sidecar-injector' }).click();
+  await page.locator('.sidebar').getByRole('button', { name: 'Delete sidecar-injector.example.com' }).click();
+  await expect(page.locator('.doc-list li')).toHaveCount(4);
+  await page.locator('.doc-list button', { hasText: 'policy-guard' }).click();
+  await page.locator('.sidebar').getByRole('button', { name: 'Delete policy-guard.example.com' }).click();
+  await expect(page.locator('.doc-list li')).toHaveCount(3);
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(page.locator('.doc-list li')).toHaveCount(4);
+  await page.locator('.doc-list button', { hasText: 'policy-guard' }).click();
+  await expect.poll(() => yamlText(page)).toContain('name: policy-guard.example.com');
+});

@@ -140,7 +140,8 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
     apply(current);
     const unsubscribe = workspace.subscribe((s, prev) => {
       const d = s.docs.find((x) => x.id === docId);
-      if (s.docs !== prev.docs && s.docs.length < prev.docs.length) disposeModelsExcept(new Set(s.docs.map((x) => x.id)));
+      // Models of deleted documents go (this one's own model goes when the pane unmounts).
+      if (s.docs !== prev.docs && s.docs.length < prev.docs.length) disposeModelsExcept(new Set([...s.docs.map((x) => x.id), docId]));
       if (d && d !== prev.docs.find((x) => x.id === docId)) sync(d);
       else if (d && s.celRevision !== prev.celRevision) mark(d);
       if (s.focus && s.focus !== prev.focus && s.focus.docId === docId && d && !d.error) {
@@ -161,6 +162,10 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
       sub.dispose();
       blur.dispose();
       unsubscribe();
+      if (!workspace.getState().docs.some((x) => x.id === docId)) {
+        editorRef.current?.setModel(null); // the editor may already be disposed (unmount)
+        model.dispose();
+      }
     };
   }, [docId]);
 
