@@ -9,6 +9,8 @@
  * with the input (treat both as immutable).
  */
 
+import { kindSpecOf } from './registry/kinds';
+
 type Obj = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -135,17 +137,15 @@ const defaultPolicySpec: Defaulter = (d) => {
 /** Binding specs: only matchResources (paramRef.parameterNotFoundAction is not defaulted in v1). */
 const defaultBindingSpec: Defaulter = (d) => field(d, 'matchResources', defaultMatchResources);
 
-const GROUP = 'admissionregistration.k8s.io';
-const policyVersions = ['v1', 'v1beta1', 'v1alpha1'];
 
-/** Defaulters by kind, and the versions each kind is defaulted in (webhook configurations: v1 only). */
-const defaulters: Readonly<Record<string, { versions: readonly string[]; f: Defaulter }>> = {
-  ValidatingWebhookConfiguration: { versions: ['v1'], f: (d) => elements(d, 'webhooks', defaultValidatingWebhook) },
-  MutatingWebhookConfiguration: { versions: ['v1'], f: (d) => elements(d, 'webhooks', defaultMutatingWebhook) },
-  ValidatingAdmissionPolicy: { versions: policyVersions, f: (d) => field(d, 'spec', defaultPolicySpec, true) },
-  MutatingAdmissionPolicy: { versions: policyVersions, f: (d) => field(d, 'spec', defaultPolicySpec, true) },
-  ValidatingAdmissionPolicyBinding: { versions: policyVersions, f: (d) => field(d, 'spec', defaultBindingSpec) },
-  MutatingAdmissionPolicyBinding: { versions: policyVersions, f: (d) => field(d, 'spec', defaultBindingSpec) },
+/** Defaulters by kind; which apiVersions are served comes from the field registry (webhook configurations: v1 only). */
+const defaulters: Readonly<Record<string, { f: Defaulter }>> = {
+  ValidatingWebhookConfiguration: { f: (d) => elements(d, 'webhooks', defaultValidatingWebhook) },
+  MutatingWebhookConfiguration: { f: (d) => elements(d, 'webhooks', defaultMutatingWebhook) },
+  ValidatingAdmissionPolicy: { f: (d) => field(d, 'spec', defaultPolicySpec, true) },
+  MutatingAdmissionPolicy: { f: (d) => field(d, 'spec', defaultPolicySpec, true) },
+  ValidatingAdmissionPolicyBinding: { f: (d) => field(d, 'spec', defaultBindingSpec) },
+  MutatingAdmissionPolicyBinding: { f: (d) => field(d, 'spec', defaultBindingSpec) },
 };
 
 /**
@@ -155,10 +155,9 @@ const defaulters: Readonly<Record<string, { versions: readonly string[]; f: Defa
  */
 export function withDefaults<T>(object: T): T {
   if (!isObject(object)) return object;
-  const { apiVersion, kind } = object;
-  if (typeof apiVersion !== 'string' || typeof kind !== 'string' || !Object.hasOwn(defaulters, kind)) return object;
-  const d = defaulters[kind]!;
-  if (!d.versions.some((v) => apiVersion === `${GROUP}/${v}`)) return object;
+  const spec = kindSpecOf(object);
+  if (!spec || !Object.hasOwn(defaulters, spec.kind)) return object;
+  const d = defaulters[spec.kind]!;
   const out = apply(object, d.f);
   return (out === object ? { ...object } : out) as T;
 }

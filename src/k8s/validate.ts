@@ -12,6 +12,7 @@ import type { CelCompiler } from '../cel/types';
 import { withDefaults } from './defaults';
 import { invalid, type FieldError } from './errors';
 import { fieldPath } from './path';
+import { kindSpecOf } from './registry/kinds';
 import {
   validateMutatingAdmissionPolicy,
   validateMutatingAdmissionPolicyBinding,
@@ -30,25 +31,20 @@ export interface ValidateOptions {
 
 type KindValidator = (obj: Obj, compiler: CelCompiler | undefined) => FieldError[];
 
-const GROUP = 'admissionregistration.k8s.io';
-const policyVersions = ['v1', 'v1beta1', 'v1alpha1'] as const;
-
-/** Which kinds are validated, and in which versions (webhook configurations: v1 only). */
-const validators: Readonly<Record<string, { versions: readonly string[]; validate: KindValidator }>> = {
-  ValidatingWebhookConfiguration: { versions: ['v1'], validate: validateValidatingWebhookConfiguration },
-  MutatingWebhookConfiguration: { versions: ['v1'], validate: validateMutatingWebhookConfiguration },
-  ValidatingAdmissionPolicy: { versions: policyVersions, validate: validateValidatingAdmissionPolicy },
-  ValidatingAdmissionPolicyBinding: { versions: policyVersions, validate: (o) => validateValidatingAdmissionPolicyBinding(o) },
-  MutatingAdmissionPolicy: { versions: policyVersions, validate: validateMutatingAdmissionPolicy },
-  MutatingAdmissionPolicyBinding: { versions: policyVersions, validate: (o) => validateMutatingAdmissionPolicyBinding(o) },
+/** The validator of each kind; which apiVersions are accepted comes from the field registry (one place). */
+const validators: Readonly<Record<string, KindValidator>> = {
+  ValidatingWebhookConfiguration: validateValidatingWebhookConfiguration,
+  MutatingWebhookConfiguration: validateMutatingWebhookConfiguration,
+  ValidatingAdmissionPolicy: validateValidatingAdmissionPolicy,
+  ValidatingAdmissionPolicyBinding: (o) => validateValidatingAdmissionPolicyBinding(o),
+  MutatingAdmissionPolicy: validateMutatingAdmissionPolicy,
+  MutatingAdmissionPolicyBinding: (o) => validateMutatingAdmissionPolicyBinding(o),
 };
 
 /** The validator for an apiVersion/kind pair, if it is one of ours. */
 export function validatorFor(apiVersion: unknown, kind: unknown): KindValidator | undefined {
-  if (typeof apiVersion !== 'string' || typeof kind !== 'string') return undefined;
-  const entry = Object.hasOwn(validators, kind) ? validators[kind] : undefined;
-  if (!entry || !entry.versions.some((v) => apiVersion === `${GROUP}/${v}`)) return undefined;
-  return entry.validate;
+  const spec = kindSpecOf({ apiVersion, kind });
+  return spec && Object.hasOwn(validators, spec.kind) ? validators[spec.kind] : undefined;
 }
 
 /** Prefix a field path with `items[i]` (the root becomes `items[i]`). */
