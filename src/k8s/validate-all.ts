@@ -1,14 +1,14 @@
 /**
  * validate(object): everything the apiserver would say about an object on
  * create — the decoder's complaints first (wrong JSON types, unknown fields as
- * warnings), then defaulting and the kind's validation rules.
+ * warnings), then defaulting and the kind's validation rules (validateRules).
  */
 import type { FieldError } from './errors';
 import { decodeErrors } from './registry';
-import { validate as validateKind, type ValidateOptions } from './validate';
+import { validateRules, type ValidateOptions } from './validate';
 
 export type { ValidateOptions };
 
 export function validate(object: unknown, options?: ValidateOptions): FieldError[] {
-  return [...decodeErrors(object), ...validateKind(object, options)];
+  return [...decodeErrors(object), ...validateRules(object, options)];
 }

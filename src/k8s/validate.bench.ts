@@ -6,7 +6,7 @@
  * unchanged webhooks are reused).
  */
 import { bench, describe } from 'vitest';
-import { validate } from './validate';
+import { validateRules } from './validate';
 
 /** A realistic CA bundle: one PEM certificate, base64-encoded (about 1.1 KB), wrapped as kubectl shows it. */
 const caBundle = btoa(`-----BEGIN CERTIFICATE-----\n${'MIIC/zCCAeegAwIBAgIRAOhlmNB1bLpjmrE+WbNl4bswDQYJKoZIhvcNAQELBQAw\n'.repeat(12)}-----END CERTIFICATE-----\n`);
@@ -66,7 +66,7 @@ describe('validate', () => {
     () => {
       const fresh = copies[next++ % COPIES]!;
       let n = 0;
-      for (const obj of fresh) n += validate(obj).length;
+      for (const obj of fresh) n += validateRules(obj).length;
       if (n !== 0) throw new Error(`expected a valid workspace, got ${n} errors`);
     },
     // One never-seen copy per iteration (warm-up included), so nothing is reused.
@@ -75,11 +75,11 @@ describe('validate', () => {
   bench('1,000-webhook workspace after editing one webhook (the keystroke case)', () => {
     editOne();
     let n = 0;
-    for (const obj of workspace) n += validate(obj).length;
+    for (const obj of workspace) n += validateRules(obj).length;
     if (n !== 0) throw new Error(`expected a valid workspace, got ${n} errors`);
   });
   // Calibration for noisy machines: the same workspace through JSON.stringify,
-  // a fixed amount of work to compare validate() against.
+  // a fixed amount of work to compare validateRules() against.
   bench('baseline: JSON.stringify of the same workspace', () => {
     if (JSON.stringify(workspace).length === 0) throw new Error('unreachable');
   });

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { validate, validatorFor } from './validate';
+import { validateRules, validatorFor } from './validate';
 import { pairsOf, render, scriptedCompiler, type Pair } from './validation/testing';
 
 const fixture = (name: string): unknown[] => loadAll(readFileSync(new URL(`./validation/fixtures/${name}`, import.meta.url), 'utf8'));
 
-describe('validate: dispatch', () => {
+describe('validateRules: dispatch', () => {
   it.each([null, undefined, 42, 'text', true, [], [{ kind: 'ValidatingWebhookConfiguration' }]])('%j is one Invalid at the root', (v) => {
-    const errs = validate(v);
+    const errs = validateRules(v);
     expect(errs).toHaveLength(1);
     expect(errs[0]).toMatchObject({ type: 'Invalid', field: '' });
   });
@@ -20,38 +20,38 @@ describe('validate: dispatch', () => {
     { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'toString' },
     { apiVersion: 42, kind: [] },
     {},
-  ])('unknown kind %j gives no errors', (v) => expect(validate(v)).toEqual([]));
+  ])('unknown kind %j gives no errors', (v) => expect(validateRules(v)).toEqual([]));
   it('knows the six kinds', () => {
     for (const kind of ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding'])
       expect(validatorFor('admissionregistration.k8s.io/v1', kind)).toBeTypeOf('function');
   });
   it('validates an empty object of each kind', () => {
     const G = 'admissionregistration.k8s.io/v1';
-    expect(pairsOf(validate({ apiVersion: G, kind: 'ValidatingWebhookConfiguration' }))).toEqual(['Required metadata.name']);
-    expect(pairsOf(validate({ apiVersion: G, kind: 'ValidatingAdmissionPolicy' }))).toEqual(
+    expect(pairsOf(validateRules({ apiVersion: G, kind: 'ValidatingWebhookConfiguration' }))).toEqual(['Required metadata.name']);
+    expect(pairsOf(validateRules({ apiVersion: G, kind: 'ValidatingAdmissionPolicy' }))).toEqual(
       render([['metadata.name', 'Required'], ['spec.matchConstraints', 'Required'], ['spec.validations', 'Required'], ['spec.auditAnnotations', 'Required']]),
     );
-    expect(pairsOf(validate({ apiVersion: G, kind: 'MutatingAdmissionPolicy' }))).toEqual(
+    expect(pairsOf(validateRules({ apiVersion: G, kind: 'MutatingAdmissionPolicy' }))).toEqual(
       render([['metadata.name', 'Required'], ['spec.matchConstraints', 'Required'], ['spec.mutations', 'Required'], ['spec.reinvocationPolicy', 'Required']]),
     );
-    expect(pairsOf(validate({ apiVersion: G, kind: 'ValidatingAdmissionPolicyBinding' }))).toEqual(
+    expect(pairsOf(validateRules({ apiVersion: G, kind: 'ValidatingAdmissionPolicyBinding' }))).toEqual(
       render([['metadata.name', 'Required'], ['spec.policyName', 'Required'], ['spec.validationActions', 'Required']]),
     );
-    expect(pairsOf(validate({ apiVersion: G, kind: 'MutatingAdmissionPolicyBinding' }))).toEqual(render([['metadata.name', 'Required'], ['spec.policyName', 'Required']]));
+    expect(pairsOf(validateRules({ apiVersion: G, kind: 'MutatingAdmissionPolicyBinding' }))).toEqual(render([['metadata.name', 'Required'], ['spec.policyName', 'Required']]));
   });
   it('validates the defaulted object without changing the input', () => {
     const obj = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'p' }, spec: { matchConstraints: {}, validations: [{ expression: 'true' }] } };
     const before = JSON.stringify(obj);
-    expect(pairsOf(validate(obj))).toEqual(['Required spec.matchConstraints.resourceRules']);
+    expect(pairsOf(validateRules(obj))).toEqual(['Required spec.matchConstraints.resourceRules']);
     expect(JSON.stringify(obj)).toBe(before);
   });
   it('reads a null list element as the zero struct (an empty Helm list item), as Go decodes it', () => {
     const G = 'admissionregistration.k8s.io/v1';
-    expect(pairsOf(validate({ apiVersion: G, kind: 'ValidatingWebhookConfiguration', metadata: { name: 'x' }, webhooks: [null] }))).toEqual(
+    expect(pairsOf(validateRules({ apiVersion: G, kind: 'ValidatingWebhookConfiguration', metadata: { name: 'x' }, webhooks: [null] }))).toEqual(
       render([['webhooks[0].name', 'Required'], ['webhooks[0].sideEffects', 'Required'], ['webhooks[0].clientConfig', 'Required'], ['webhooks[0].admissionReviewVersions', 'Required']]),
     );
     const vap = { apiVersion: G, kind: 'ValidatingAdmissionPolicy', metadata: { name: 'p' }, spec: { matchConstraints: { resourceRules: [null] }, matchConditions: [null], validations: [null] } };
-    expect(pairsOf(validate(vap))).toEqual(
+    expect(pairsOf(validateRules(vap))).toEqual(
       render([
         ['spec.matchConstraints.resourceRules[0].operations', 'Required'], ['spec.matchConstraints.resourceRules[0].apiGroups', 'Required'],
         ['spec.matchConstraints.resourceRules[0].apiVersions', 'Required'], ['spec.matchConstraints.resourceRules[0].resources', 'Required'],
@@ -61,7 +61,7 @@ describe('validate: dispatch', () => {
   });
   it('warns (does not fail) on the reserved .static.k8s.io suffix', () => {
     const b = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicyBinding', metadata: { name: 'x.static.k8s.io' }, spec: { policyName: 'p' } };
-    expect(validate(b)).toEqual([
+    expect(validateRules(b)).toEqual([
       {
         type: 'Invalid',
         field: 'metadata.name',
@@ -72,7 +72,7 @@ describe('validate: dispatch', () => {
   });
   it('prefixes List items', () => {
     const list = { apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'ConfigMap' }, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicyBinding', metadata: { name: 'b' } }, 'junk'] };
-    expect(pairsOf(validate(list))).toEqual(['Required items[1].spec.policyName']);
+    expect(pairsOf(validateRules(list))).toEqual(['Required items[1].spec.policyName']);
   });
   it('passes the compiler through', () => {
     const cel = scriptedCompiler();
@@ -80,11 +80,11 @@ describe('validate: dispatch', () => {
       apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'x' },
       webhooks: [{ name: 'a.b.c', sideEffects: 'None', admissionReviewVersions: ['v1'], clientConfig: { url: 'https://a' }, matchConditions: [{ name: 'm', expression: 'BAD' }] }],
     };
-    expect(pairsOf(validate(vwc, { cel }))).toEqual(['Invalid webhooks[0].matchConditions[0].expression']);
+    expect(pairsOf(validateRules(vwc, { cel }))).toEqual(['Invalid webhooks[0].matchConditions[0].expression']);
   });
 });
 
-describe('validate: fixtures modelled on real configurations', () => {
+describe('validateRules: fixtures modelled on real configurations', () => {
   it.each<[string, Pair[][]]>([
     ['knative-webhooks-without-rules.yaml', [[], []]],
     ['gatekeeper-wildcards.yaml', [[]]],
@@ -96,7 +96,7 @@ describe('validate: fixtures modelled on real configurations', () => {
     ['rejected-binding-and-map.yaml', [[['spec.paramRef.parameterNotFoundAction', 'Required']], [['spec.matchConstraints.resourceRules.operations', 'NotSupported'], ['spec.reinvocationPolicy', 'Required']]]],
   ])('%s', (name, expected) => {
     const docs = fixture(name);
-    expect(docs.map((d) => pairsOf(validate(d)))).toEqual(expected.map(render));
+    expect(docs.map((d) => pairsOf(validateRules(d)))).toEqual(expected.map(render));
   });
   it('the multi-line caBundle really spans lines', () => {
     const [doc] = fixture('cabundle-multiline.yaml') as [{ webhooks: [{ clientConfig: { caBundle: string } }] }];
@@ -121,7 +121,7 @@ function replaced(root: unknown, segs: (string | number)[], value: unknown): unk
   return copy;
 }
 
-describe('validate: values of the wrong JSON type never throw and are never reported', () => {
+describe('validateRules: values of the wrong JSON type never throw and are never reported', () => {
   const docs = [
     ...fixture('gatekeeper-wildcards.yaml'),
     ...fixture('helm-nulls.yaml'),
@@ -149,7 +149,7 @@ describe('validate: values of the wrong JSON type never throw and are never repo
     expect(cases.length).toBeGreaterThan(1000);
     const reported: string[] = [];
     for (const [path, w, obj] of cases) {
-      const errs = validate(obj, { cel: scriptedCompiler() });
+      const errs = validateRules(obj, { cel: scriptedCompiler() });
       for (const e of errs) if (e.field === path || e.field.startsWith(`${path}.`) || e.field.startsWith(`${path}[`)) reported.push(`${path}=${JSON.stringify(w)}: ${e.field} ${e.message}`);
     }
     expect(reported).toEqual([]);

@@ -53,13 +53,14 @@ const prefixed = (prefix: string, e: FieldError): FieldError => ({
   field: e.field === '' ? prefix : e.field.startsWith('[') ? prefix + e.field : `${prefix}.${e.field}`,
 });
 
-export function validate(object: unknown, options?: ValidateOptions): FieldError[] {
+/** The kind's validation rules after v1 defaulting (no decode check: see validate in validate-all.ts). */
+export function validateRules(object: unknown, options?: ValidateOptions): FieldError[] {
   if (!isObject(object)) return [invalid(fieldPath(), object, 'must be an object')];
   if (object.apiVersion === 'v1' && object.kind === 'List' && Array.isArray(object.items)) {
     return object.items.flatMap((item: unknown, i: number) => {
       if (!isObject(item)) return [];
       const prefix = String(fieldPath('items').index(i));
-      return validate(item, options).map((e) => prefixed(prefix, e));
+      return validateRules(item, options).map((e) => prefixed(prefix, e));
     });
   }
   const validator = validatorFor(object.apiVersion, object.kind);

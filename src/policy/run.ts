@@ -329,7 +329,7 @@ function truncateBytes(s: string, max: number): string {
 // ---------------------------------------------------------------------------
 // validator.go Validate
 
-async function validate(
+async function evaluateValidations(
   cel: PolicyCel,
   spec: Record<string, unknown>,
   failurePolicy: string,
@@ -624,7 +624,7 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
     if (!pr) continue;
     if (pr.params.length === 0) anyApplied = true;
     for (const param of pr.params) {
-      const ev = await validate(cel, spec, failurePolicy, input, param);
+      const ev = await evaluateValidations(cel, spec, failurePolicy, input, param);
       bt.evaluations.push(ev);
       result.totalCost += (ev.matchConditions?.cost ?? 0) + ev.cost + ev.auditAnnotationsCost;
       if (ev.matchConditions?.outcome !== 'skip' && !(ev.matchConditions?.outcome === 'error' && failurePolicy === 'Ignore')) anyApplied = true;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validate } from '../validate';
+import { validateRules } from '../validate';
 import { pairsOf, patch, render, type Pair } from './testing';
 
 type Case = [string, Record<string, unknown>, Pair[]];
@@ -83,16 +83,16 @@ const mapbCases: Case[] = [
 
 describe.each(['v1', 'v1beta1', 'v1alpha1'])('ValidatingAdmissionPolicyBinding %s', (version) => {
   const base = { ...vapb, apiVersion: `admissionregistration.k8s.io/${version}` };
-  it.each([...commonCases, ...vapbCases])('%s', (_t, changes, expected) => expect(pairsOf(validate(patch(base, changes)))).toEqual(render(expected)));
+  it.each([...commonCases, ...vapbCases])('%s', (_t, changes, expected) => expect(pairsOf(validateRules(patch(base, changes)))).toEqual(render(expected)));
 });
 
 describe.each(['v1', 'v1beta1', 'v1alpha1'])('MutatingAdmissionPolicyBinding %s', (version) => {
   const base = { ...mapb, apiVersion: `admissionregistration.k8s.io/${version}` };
-  it.each([...commonCases, ...mapbCases])('%s', (_t, changes, expected) => expect(pairsOf(validate(patch(base, changes)))).toEqual(render(expected)));
+  it.each([...commonCases, ...mapbCases])('%s', (_t, changes, expected) => expect(pairsOf(validateRules(patch(base, changes)))).toEqual(render(expected)));
 });
 
 describe('binding messages', () => {
-  const messages = (base: object, changes: Record<string, unknown>) => validate(patch(base, changes)).map((e) => `${e.field}: ${e.message}`);
+  const messages = (base: object, changes: Record<string, unknown>) => validateRules(patch(base, changes)).map((e) => `${e.field}: ${e.message}`);
   it('parameterNotFoundAction keeps the source order', () =>
     expect(messages(vapb, { [PR]: { name: 'a', parameterNotFoundAction: 'x' } })).toEqual([
       'spec.paramRef.parameterNotFoundAction: Unsupported value: "x": supported values: "Deny", "Allow"',

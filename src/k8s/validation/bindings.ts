@@ -5,15 +5,15 @@
  */
 import { duplicate, forbidden, invalid, notSupported, required, type FieldError } from '../errors';
 import type { FieldPath } from '../path';
-import { lazyPath } from './lazyPath';
-import { validateMatchResources } from './matchResources';
+import { lazyPath } from './lazy-path';
+import { validateMatchResources } from './match-resources';
 import { validateObjectMeta } from './metadata';
 import { isPathSegmentName, nameIsDNSSubdomain } from './names';
 import { supportedMutatingOperations } from './policies';
 import { validateOperationsIn } from './rules';
 import { validateLabelSelector } from './selectors';
 import { goList, goObject, goString, goStruct, isAbsent, type Obj } from './values';
-import { invalidSlice } from './goValues';
+import { invalidSlice } from './go-print';
 
 export const validValidationActions = ['Audit', 'Deny', 'Warn'] as const;
 /** Not sorted: validation.go lists them in this order. */

@@ -1,7 +1,7 @@
 /**
  * Every object in the real-world corpus (/work/shared/corpus/realworld, i.e.
  * ../shared beside the repository) is accepted by real clusters: it must
- * validate with zero errors. Skipped only when the corpus folder is absent.
+ * validateRules with zero errors. Skipped only when the corpus folder is absent.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import type { CelCompiler } from '../../cel/types';
-import { validate } from '../validate';
+import { validateRules } from '../validate';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 const corpus = resolve(repoRoot, '../shared/corpus/realworld');
@@ -47,7 +47,7 @@ describe.skipIf(!existsSync(corpus))('real-world corpus', () => {
     for (const f of files) {
       for (const obj of objectsOf(readFileSync(join(corpus, f), 'utf8'))) {
         checked++;
-        for (const e of validate(obj)) {
+        for (const e of validateRules(obj)) {
           const line = `${f}: ${(obj as { metadata?: { name?: string } }).metadata?.name}: ${e.field}: ${e.message}`;
           (e.severity === 'warning' ? warnings : problems).push(line);
         }
@@ -66,7 +66,7 @@ describe.skipIf(!existsSync(corpus))('real-world corpus', () => {
     const problems: string[] = [];
     for (const f of readdirSync(corpus).filter((x) => /\.ya?ml$/.test(x))) {
       for (const obj of objectsOf(readFileSync(join(corpus, f), 'utf8')))
-        for (const e of validate(obj, { cel })) if (e.severity !== 'warning') problems.push(`${f}: ${e.field}: ${e.message}`);
+        for (const e of validateRules(obj, { cel })) if (e.severity !== 'warning') problems.push(`${f}: ${e.field}: ${e.message}`);
     }
     expect(problems).toEqual([]);
   });
@@ -81,7 +81,7 @@ describe('CEL sites with the real engine', () => {
       apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'p' },
       spec: { matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }] }, ...spec },
     });
-    const fields = (spec: object) => validate(vap(spec), { cel }).map((e) => `${e.type} ${e.field}`);
+    const fields = (spec: object) => validateRules(vap(spec), { cel }).map((e) => `${e.type} ${e.field}`);
     // params only with paramKind
     expect(fields({ validations: [{ expression: 'params.x == 1' }] })).toEqual(['Invalid spec.validations[0].expression']);
     expect(fields({ paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, validations: [{ expression: "params.data.x == '1'" }] })).toEqual([]);

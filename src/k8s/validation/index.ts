@@ -10,11 +10,11 @@
 export { validateMutatingAdmissionPolicyBinding, validateParamRef, validatePolicyName, validateValidatingAdmissionPolicyBinding, validateValidationActions } from './bindings';
 export { base64DecodeError } from './base64';
 export { validateCELExpression, type CelEnv, type Variable } from './cel';
-export { validateMatchConditions } from './matchConditions';
-export { validateMatchResources } from './matchResources';
+export { validateMatchConditions } from './match-conditions';
+export { validateMatchResources } from './match-resources';
 export { effectiveName, StaticConfigSuffix, validateObjectMeta, warningsForStaticSuffix } from './metadata';
 export * from './names';
-export { parseGroupVersion, validateParamKind } from './paramKind';
+export { parseGroupVersion, validateParamKind } from './param-kind';
 export {
   validateMutatingAdmissionPolicy,
   validateMutatingAdmissionPolicySpec,

@@ -1,7 +1,7 @@
 /** Per-webhook reuse of validation results must never show stale or misplaced errors. */
 import { describe, expect, it } from 'vitest';
 import type { CelCompiler, CelCompileResult } from '../../cel/types';
-import { validate } from '../validate';
+import { validateRules } from '../validate';
 
 const hook = (name: string, extra: Record<string, unknown> = {}) => ({
   name,
@@ -11,7 +11,7 @@ const hook = (name: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 const vwc = (webhooks: unknown[]) => ({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'm' }, webhooks });
-const pairs = (o: unknown, cel?: CelCompiler) => validate(o, { cel }).map((e) => `${e.field} ${e.type}`);
+const pairs = (o: unknown, cel?: CelCompiler) => validateRules(o, { cel }).map((e) => `${e.field} ${e.type}`);
 
 describe('validation reuse per webhook', () => {
   it('follows edits, reverts and reordering of shared webhook objects', () => {

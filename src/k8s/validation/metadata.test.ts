@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fieldPath } from '../path';
-import { validateMatchResources } from './matchResources';
+import { validateMatchResources } from './match-resources';
 import { effectiveName, validateObjectMeta } from './metadata';
-import { parseGroupVersion, validateParamKind } from './paramKind';
+import { parseGroupVersion, validateParamKind } from './param-kind';
 import { pairsOf, render, type Pair } from './testing';
 
 const meta = fieldPath('metadata');

@@ -12,7 +12,7 @@ import type { FieldPath } from '../path';
 import { isQualifiedName, nameIsDNSSubdomain } from './names';
 import { validateLabels } from './selectors';
 import { byteLength, goList, goObject, goString, goStruct, isObject } from './values';
-import { invalidSlice } from './goValues';
+import { invalidSlice } from './go-print';
 
 export const TotalAnnotationSizeLimitB = 256 * (1 << 10);
 

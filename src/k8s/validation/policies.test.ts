@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validate } from '../validate';
+import { validateRules } from '../validate';
 import { pairsOf, patch, render, scriptedCompiler, type Pair } from './testing';
 
 type Case = [string, Record<string, unknown>, Pair[]];
@@ -150,19 +150,19 @@ const mapCases: Case[] = [
 describe.each(['v1', 'v1beta1', 'v1alpha1'])('ValidatingAdmissionPolicy %s', (version) => {
   const base = { ...vap, apiVersion: `admissionregistration.k8s.io/${version}` };
   it.each([...commonCases, ...vapCases])('%s', (_title, changes, expected) => {
-    expect(pairsOf(validate(patch(base, changes)))).toEqual(render(expected));
+    expect(pairsOf(validateRules(patch(base, changes)))).toEqual(render(expected));
   });
 });
 
 describe.each(['v1', 'v1beta1', 'v1alpha1'])('MutatingAdmissionPolicy %s', (version) => {
   const base = { ...map, apiVersion: `admissionregistration.k8s.io/${version}` };
   it.each([...commonCases, ...mapCases])('%s', (_title, changes, expected) => {
-    expect(pairsOf(validate(patch(base, changes)))).toEqual(render(expected));
+    expect(pairsOf(validateRules(patch(base, changes)))).toEqual(render(expected));
   });
 });
 
 describe('policy messages', () => {
-  const messages = (base: object, changes: Record<string, unknown>) => validate(patch(base, changes)).map((e) => `${e.field}: ${e.message}`);
+  const messages = (base: object, changes: Record<string, unknown>) => validateRules(patch(base, changes)).map((e) => `${e.field}: ${e.message}`);
   it('validations or auditAnnotations', () =>
     expect(messages(vap, { 'spec.validations': [] })).toEqual([
       'spec.validations: Required value: validations or auditAnnotations must contain at least one item',
@@ -226,7 +226,7 @@ describe('policy CEL sites', () => {
   };
   it('compiles each expression in its context, with params and the right variables', () => {
     const cel = scriptedCompiler();
-    expect(validate(withCEL, { cel })).toEqual([]);
+    expect(validateRules(withCEL, { cel })).toEqual([]);
     const a = { name: 'a', expression: 'va' };
     const b = { name: 'b', expression: ' vb ' };
     expect(cel.calls).toEqual([
@@ -247,7 +247,7 @@ describe('policy CEL sites', () => {
       'spec.validations[0].messageExpression': 'BAD4 ',
       'spec.auditAnnotations[0].valueExpression': ' BAD5 ',
     });
-    expect(validate(bad, { cel }).map((e) => [e.field, e.type, e.message.split(': compilation failed')[0]])).toEqual([
+    expect(validateRules(bad, { cel }).map((e) => [e.field, e.type, e.message.split(': compilation failed')[0]])).toEqual([
       ['spec.matchConditions[0].expression', 'Invalid', 'Invalid value: "BAD1"'],
       ['spec.variables[0].expression', 'Invalid', 'Invalid value: "BAD2"'],
       ['spec.validations[0].expression', 'Invalid', 'Invalid value: " BAD3"'],
@@ -257,12 +257,12 @@ describe('policy CEL sites', () => {
   });
   it('without paramKind, params are not declared; without variables none are passed', () => {
     const cel = scriptedCompiler();
-    validate(vap, { cel });
+    validateRules(vap, { cel });
     expect(cel.calls).toEqual([{ expression: 'object.spec.replicas <= 5', context: 'vap-validation', options: { hasParams: false } }]);
   });
   it('does not compile validations when neither validations nor auditAnnotations exist', () => {
     const cel = scriptedCompiler();
-    validate(patch(vap, { 'spec.validations': [], 'spec.variables': [{ name: 'x', expression: 'BAD' }] }), { cel });
+    validateRules(patch(vap, { 'spec.validations': [], 'spec.variables': [{ name: 'x', expression: 'BAD' }] }), { cel });
     expect(cel.calls.map((c) => c.context)).toEqual(['vap-variable']);
   });
   it('compiles mutations in their contexts', () => {
@@ -275,7 +275,7 @@ describe('policy CEL sites', () => {
         { patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{}' } },
       ],
     });
-    expect(pairsOf(validate(m, { cel }))).toEqual(['Invalid spec.mutations[0].jsonPatch.expression']);
+    expect(pairsOf(validateRules(m, { cel }))).toEqual(['Invalid spec.mutations[0].jsonPatch.expression']);
     expect(cel.calls.map((c) => [c.expression, c.context, c.options?.variables?.length])).toEqual([
       ['true', 'map-matchCondition', undefined],
       ['x', 'vap-variable', 0],
@@ -285,13 +285,13 @@ describe('policy CEL sites', () => {
   });
   it('a compiler that files the error as Required gives Required', () => {
     const cel = { compile: () => ({ ok: false, message: 'no expression', issues: [], errorType: 'Required' }) };
-    expect(validate(vap, { cel }).map((e) => [e.field, e.type, e.message])).toEqual([['spec.validations[0].expression', 'Required', 'Required value: no expression']]);
+    expect(validateRules(vap, { cel }).map((e) => [e.field, e.type, e.message])).toEqual([['spec.validations[0].expression', 'Required', 'Required value: no expression']]);
   });
   it('a throwing compiler is treated as unknown', () => {
     const cel = { compile: () => { throw new Error('engine crashed'); } };
-    expect(validate(vap, { cel })).toEqual([]);
+    expect(validateRules(vap, { cel })).toEqual([]);
   });
   it('an unknown result is no error', () => {
-    expect(validate(patch(vap, { 'spec.validations[0].expression': 'UNKNOWN' }), { cel: scriptedCompiler() })).toEqual([]);
+    expect(validateRules(patch(vap, { 'spec.validations[0].expression': 'UNKNOWN' }), { cel: scriptedCompiler() })).toEqual([]);
   });
 });

@@ -6,17 +6,17 @@
 import type { CelCompiler, CelContext } from '../../cel/types';
 import { duplicate, invalid, notSupported, required, type FieldError } from '../errors';
 import type { FieldPath } from '../path';
-import { lazyPath } from './lazyPath';
+import { lazyPath } from './lazy-path';
 import { validateCELExpression, type CelEnv, type Variable } from './cel';
-import { validateMatchConditions } from './matchConditions';
-import { validateMatchResources } from './matchResources';
+import { validateMatchConditions } from './match-conditions';
+import { validateMatchResources } from './match-resources';
 import { effectiveName, validateObjectMeta } from './metadata';
 import { isCELIdentifier, isQualifiedName } from './names';
-import { validateParamKind } from './paramKind';
+import { validateParamKind } from './param-kind';
 import { validateOperationsIn } from './rules';
 import { byteLength, goList, goObject, goString, goStruct, isAbsent, type Obj, trimSpace } from './values';
 import { supportedFailurePolicies, supportedReinvocationPolicies, validateEnum } from './webhooks';
-import { goStruct as goStructValue, invalidPrinted } from './goValues';
+import { goStruct as goStructValue, invalidPrinted } from './go-print';
 
 export const maxAuditAnnotations = 20;
 export const maxAuditAnnotationValueExpressionLength = 5 * 1024;

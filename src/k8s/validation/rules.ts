@@ -8,7 +8,7 @@ import { duplicate, invalid, notSupported, required, type FieldError } from '../
 import type { FieldPath } from '../path';
 import { isPathSegmentName } from './names';
 import { goList, goObject, goStruct, type Obj } from './values';
-import { invalidSlice } from './goValues';
+import { invalidSlice } from './go-print';
 
 /** supportedOperations.List(), sorted as Go sorts it. */
 export const supportedOperations = ['*', 'CONNECT', 'CREATE', 'DELETE', 'UPDATE'] as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validate } from '../validate';
+import { validateRules } from '../validate';
 import { pairsOf, patch, render, scriptedCompiler, type Pair } from './testing';
 
 const vwc = {
@@ -208,7 +208,7 @@ describe.each([
   ['MutatingWebhookConfiguration', mwc],
 ])('%s', (_kind, base) => {
   it.each(webhookCases)('%s', (_title, changes, expected) => {
-    expect(pairsOf(validate(patch(base, changes)))).toEqual(render(expected));
+    expect(pairsOf(validateRules(patch(base, changes)))).toEqual(render(expected));
   });
 });
 
@@ -220,13 +220,13 @@ describe('MutatingWebhookConfiguration reinvocationPolicy', () => {
     ['""', { [`${W}.reinvocationPolicy`]: '' }, [[`${W}.reinvocationPolicy`, 'NotSupported']]],
     ['never', { [`${W}.reinvocationPolicy`]: 'never' }, [[`${W}.reinvocationPolicy`, 'NotSupported']]],
   ])('%s', (_title, changes, expected) => {
-    expect(pairsOf(validate(patch(mwc, changes)))).toEqual(render(expected));
+    expect(pairsOf(validateRules(patch(mwc, changes)))).toEqual(render(expected));
   });
 });
 
 describe('messages', () => {
   const only = (changes: Record<string, unknown>, base: object = vwc) => {
-    const errs = validate(patch(base, changes));
+    const errs = validateRules(patch(base, changes));
     expect(errs).toHaveLength(1);
     return errs[0]!.message;
   };
@@ -255,7 +255,7 @@ describe('messages', () => {
     expect(only({ [`${W}.admissionReviewVersions`]: ['v2'] })).toBe('Invalid value: []string{"v2"}: must include at least one of v1, v1beta1'));
   // upstream: `webhooks[0].rules[0].resources: Invalid value: []string{"*/*", "a"}: if '*/*' is present, must not specify other resources`
   it('lists print as Go does', () =>
-    expect(validate(patch(vwc, { [`${R}.resources`]: ['*/*', 'a'] })).map((e) => `${e.field}: ${e.message}`)).toEqual([
+    expect(validateRules(patch(vwc, { [`${R}.resources`]: ['*/*', 'a'] })).map((e) => `${e.field}: ${e.message}`)).toEqual([
       `${R}.resources: Invalid value: []string{"*/*", "a"}: if '*/*' is present, must not specify other resources`,
     ]));
   it('typed lists print with their Go type', () =>
@@ -264,7 +264,7 @@ describe('messages', () => {
     ));
   it('duplicate version', () => expect(only({ [`${W}.admissionReviewVersions`]: ['v1', 'v1'] })).toBe('Invalid value: "v1": duplicate version'));
   it('blank url', () =>
-    expect(validate(patch(vwc, { [`${CC}.service`]: undefined, [`${CC}.url`]: '' })).map((e) => e.message)).toEqual([
+    expect(validateRules(patch(vwc, { [`${CC}.service`]: undefined, [`${CC}.url`]: '' })).map((e) => e.message)).toEqual([
       `Invalid value: "": 'https' is the only allowed URL scheme; desired format: https://host[/path]`,
       'Invalid value: "": host must be specified; desired format: https://host[/path]',
     ]));
@@ -288,7 +288,7 @@ describe('messages', () => {
 describe('webhook matchConditions through a CEL compiler', () => {
   it('reports a compile failure as Invalid with the trimmed expression and the compiler message', () => {
     const cel = scriptedCompiler();
-    const errs = validate(patch(vwc, { [`${W}.matchConditions`]: [{ name: 'a', expression: '  BAD  ' }] }), { cel });
+    const errs = validateRules(patch(vwc, { [`${W}.matchConditions`]: [{ name: 'a', expression: '  BAD  ' }] }), { cel });
     expect(errs).toEqual([
       { type: 'Invalid', field: `${W}.matchConditions[0].expression`, message: `Invalid value: "BAD": compilation failed: ERROR: <input>:1:1: undeclared reference to 'BAD'` },
     ]);
@@ -296,15 +296,15 @@ describe('webhook matchConditions through a CEL compiler', () => {
   });
   it('treats an unknown result as no error', () => {
     const cel = scriptedCompiler();
-    expect(validate(patch(vwc, { [`${W}.matchConditions`]: [{ name: 'a', expression: 'UNKNOWN' }] }), { cel })).toEqual([]);
+    expect(validateRules(patch(vwc, { [`${W}.matchConditions`]: [{ name: 'a', expression: 'UNKNOWN' }] }), { cel })).toEqual([]);
     expect(cel.calls).toHaveLength(1);
   });
   it('does not compile without a compiler', () => {
-    expect(validate(patch(vwc, { [`${W}.matchConditions`]: [{ name: 'a', expression: 'BAD' }] }))).toEqual([]);
+    expect(validateRules(patch(vwc, { [`${W}.matchConditions`]: [{ name: 'a', expression: 'BAD' }] }))).toEqual([]);
   });
   it('does not compile a blank expression', () => {
     const cel = scriptedCompiler();
-    expect(pairsOf(validate(patch(vwc, { [`${W}.matchConditions`]: [{ name: 'a', expression: '' }] }), { cel }))).toEqual([`Required ${W}.matchConditions[0].expression`]);
+    expect(pairsOf(validateRules(patch(vwc, { [`${W}.matchConditions`]: [{ name: 'a', expression: '' }] }), { cel }))).toEqual([`Required ${W}.matchConditions[0].expression`]);
     expect(cel.calls).toEqual([]);
   });
 });

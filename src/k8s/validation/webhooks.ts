@@ -8,16 +8,16 @@
 import type { CelCompiler } from '../../cel/types';
 import { duplicate, invalid, notSupported, required, type FieldError } from '../errors';
 import type { FieldPath } from '../path';
-import { lazyPath } from './lazyPath';
+import { lazyPath } from './lazy-path';
 import { base64DecodeError } from './base64';
-import { validateMatchConditions } from './matchConditions';
+import { validateMatchConditions } from './match-conditions';
 import { validateObjectMeta } from './metadata';
 import { isDNS1035Label, isDNS1123Subdomain } from './names';
 import { validateRuleWithOperations } from './rules';
 import { validateLabelSelector } from './selectors';
 import { parseGoURL } from './url';
 import { goInt, goList, goObject, goString, goStruct, isAbsent, type Obj, stringsOf } from './values';
-import { invalidPrinted, invalidSlice } from './goValues';
+import { invalidPrinted, invalidSlice } from './go-print';
 
 export const supportedFailurePolicies = ['Fail', 'Ignore'] as const;
 export const supportedMatchPolicies = ['Equivalent', 'Exact'] as const;
