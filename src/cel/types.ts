@@ -3,6 +3,8 @@
  * WebAssembly, see /wasm) and the rest of the product. Plain data only.
  */
 
+import type { KubernetesVersion } from '../k8s/versions';
+
 /** Where an expression lives; each has exactly the variables and result type the apiserver uses. */
 export type CelContext =
   | 'webhook-matchCondition'
@@ -29,6 +31,8 @@ export const CEL_CONTEXTS: readonly CelContext[] = [
 
 /** What the surrounding policy declares, which changes the environment. */
 export interface CelCompileOptions {
+  /** The target Kubernetes release: its CEL environment (libraries, cost limits); absent = 1.36. */
+  kubernetesVersion?: KubernetesVersion;
   /** The policy has `spec.paramKind`: `params` is declared. */
   hasParams?: boolean;
   /** The policy's `spec.variables`, in order; each is declared as `variables.<name>` with its expression's type. */
