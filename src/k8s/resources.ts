@@ -28,6 +28,30 @@ const KIND_OF: Record<string, string> = {
   poddisruptionbudgets: 'PodDisruptionBudget',
 };
 
+/** The API group of common resources outside the core group. */
+const GROUP_OF: Record<string, string> = {
+  deployments: 'apps',
+  statefulsets: 'apps',
+  daemonsets: 'apps',
+  replicasets: 'apps',
+  jobs: 'batch',
+  cronjobs: 'batch',
+  ingresses: 'networking.k8s.io',
+  networkpolicies: 'networking.k8s.io',
+  roles: 'rbac.authorization.k8s.io',
+  rolebindings: 'rbac.authorization.k8s.io',
+  clusterroles: 'rbac.authorization.k8s.io',
+  clusterrolebindings: 'rbac.authorization.k8s.io',
+  horizontalpodautoscalers: 'autoscaling',
+  poddisruptionbudgets: 'policy',
+  leases: 'coordination.k8s.io',
+  endpointslices: 'discovery.k8s.io',
+  certificatesigningrequests: 'certificates.k8s.io',
+};
+
+/** `deployments` → `apps`; '' (the core group) for others. */
+export const groupForResource = (resource: string): string => GROUP_OF[resource.toLowerCase()] ?? '';
+
 const CLUSTER_SCOPED = new Set(['Namespace', 'Node', 'PersistentVolume', 'ClusterRole', 'ClusterRoleBinding']);
 
 /** Whether objects of a (common) kind live outside namespaces. */

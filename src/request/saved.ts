@@ -1,0 +1,180 @@
+/**
+ * Saved test data (v2) as plain JSON: per document its test input draft, CEL cases (per
+ * expression path) and policy cases; the simulator's scenarios and its current draft.
+ * `readSavedTests` normalises whatever is stored (or shared) into this shape, dropping only
+ * what cannot be read.
+ */
+import type { AuthorizerRule } from '../cel/types';
+import type { CaseOutcome, PolicyTestCase } from '../policy/cases';
+import { isObject, str, strList } from '../policy/util';
+import { emptyRequestDraft, isOperation } from './draft';
+import type { CelExpectation } from './expect';
+import type { RequestDraft, TestInputDraft } from './model';
+import { WEBHOOK_RESPONSES, defaultResponse, type Scenario, type WebhookResponseDraft } from './scenario';
+
+export interface CelCase {
+  id: string;
+  name: string;
+  input: TestInputDraft;
+  expect: CelExpectation;
+}
+
+export interface DocTests {
+  /** Absent until the user edits it: the defaults follow the document's rules until then. */
+  draft?: TestInputDraft;
+  /** By expression path (`spec.validations[0].expression`). */
+  celCases: Record<string, CelCase[]>;
+  policyCases: PolicyTestCase[];
+  /** Expression paths whose Test area is open. */
+  open: string[];
+}
+
+export interface SimulatorDraft {
+  input: TestInputDraft;
+  webhooks: Record<string, WebhookResponseDraft>;
+}
+
+export interface TestsData {
+  docs: Record<string, DocTests>;
+  scenarios: Scenario[];
+  /** The simulator's current request and responses (absent: the first template). */
+  simulator?: SimulatorDraft;
+}
+
+export interface SavedTestsV2 extends TestsData {
+  version: 2;
+}
+
+export const emptyDocTests = (): DocTests => ({ celCases: {}, policyCases: [], open: [] });
+
+let counter = 0;
+export const newId = (prefix = 'c'): string => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}`;
+
+const decisionOf = (v: unknown): AuthorizerRule['decision'] => (v === 'allow' || v === 'deny' ? v : 'noOpinion');
+
+export function readAuthorizer(v: unknown): AuthorizerRule[] {
+  return (Array.isArray(v) ? v : []).filter(isObject).map((a) => {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(a)) if (typeof x === 'string') out[k] = x;
+    return { ...out, decision: decisionOf(a.decision) } as AuthorizerRule;
+  });
+}
+
+export function readRequestDraft(v: unknown, defaults: RequestDraft = emptyRequestDraft()): RequestDraft {
+  const r = isObject(v) ? v : {};
+  const s = (k: keyof RequestDraft) => (typeof r[k] === 'string' ? (r[k] as string) : (defaults[k] as string));
+  return {
+    operation: isOperation(r.operation) ? r.operation : defaults.operation,
+    group: s('group'),
+    version: s('version'),
+    resource: s('resource'),
+    subResource: s('subResource'),
+    kind: s('kind'),
+    name: s('name'),
+    namespace: s('namespace'),
+    username: s('username'),
+    uid: s('uid'),
+    groups: Array.isArray(r.groups) ? strList(r.groups) : typeof r.groups === 'string' ? splitGroups(r.groups) : [...defaults.groups],
+    dryRun: typeof r.dryRun === 'boolean' ? r.dryRun : defaults.dryRun,
+  };
+}
+
+/** `a, b c` → ['a', 'b', 'c'] (the old policy form's groups field). */
+export const splitGroups = (s: string): string[] => s.split(/[\s,]+/).filter(Boolean);
+
+export function readDraft(v: unknown): TestInputDraft {
+  const d = isObject(v) ? v : {};
+  return {
+    request: readRequestDraft(d.request),
+    object: str(d.object),
+    oldObject: str(d.oldObject),
+    params: str(d.params),
+    namespaceObject: str(d.namespaceObject),
+    authorizer: readAuthorizer(d.authorizer),
+  };
+}
+
+export function readCelExpectation(v: unknown): CelExpectation {
+  const e = isObject(v) ? v : {};
+  return e.error === true ? { error: true } : { error: false, value: typeof e.value === 'string' ? e.value : 'true' };
+}
+
+const OUTCOMES: readonly CaseOutcome[] = ['admit', 'deny', 'warn', 'skip', 'error'];
+
+/** A stored policy case, or undefined when it has no request to run. */
+export function readPolicyCase(v: unknown, i: number): PolicyTestCase | undefined {
+  if (!isObject(v) || !isObject(v.request)) return undefined;
+  const e = isObject(v.expect) ? v.expect : {};
+  const c: PolicyTestCase = {
+    name: str(v.name) || `case ${i + 1}`,
+    request: v.request as PolicyTestCase['request'],
+    expect: { outcome: OUTCOMES.includes(e.outcome as CaseOutcome) ? (e.outcome as CaseOutcome) : 'admit' },
+  };
+  for (const k of ['object', 'oldObject', 'params', 'namespaceObject'] as const) if (v[k] !== undefined && v[k] !== null) c[k] = v[k];
+  if (isObject(v.authorizer)) c.authorizer = { rules: readAuthorizer(v.authorizer.rules) };
+  if (typeof e.message === 'string') c.expect.message = e.message;
+  if (e.object !== undefined) c.expect.object = e.object;
+  return c;
+}
+
+function readResponses(v: unknown): Record<string, WebhookResponseDraft> {
+  const out: Record<string, WebhookResponseDraft> = {};
+  if (!isObject(v)) return out;
+  for (const [name, r] of Object.entries(v)) {
+    if (!isObject(r)) continue;
+    const d = defaultResponse();
+    out[name] = {
+      response: WEBHOOK_RESPONSES.includes(r.response as WebhookResponseDraft['response']) ? (r.response as WebhookResponseDraft['response']) : d.response,
+      patch: typeof r.patch === 'string' ? r.patch : d.patch,
+      warnings: typeof r.warnings === 'string' ? r.warnings : d.warnings,
+    };
+  }
+  return out;
+}
+
+export function readScenario(v: unknown, i: number): Scenario | undefined {
+  if (!isObject(v)) return undefined;
+  const e = isObject(v.expect) ? v.expect : {};
+  return {
+    id: str(v.id) || newId('s'),
+    name: str(v.name) || `scenario ${i + 1}`,
+    input: readDraft(v.input),
+    webhooks: readResponses(v.webhooks),
+    expect: { allowed: e.allowed !== false, ...(typeof e.deniedBy === 'string' && e.deniedBy ? { deniedBy: e.deniedBy } : {}) },
+  };
+}
+
+function readDocTests(v: unknown): DocTests {
+  const d = isObject(v) ? v : {};
+  const celCases: Record<string, CelCase[]> = {};
+  if (isObject(d.celCases)) {
+    for (const [path, cs] of Object.entries(d.celCases)) {
+      celCases[path] = (Array.isArray(cs) ? cs : []).filter(isObject).map((c, i) => ({
+        id: str(c.id) || newId(),
+        name: str(c.name) || `case ${i + 1}`,
+        input: readDraft(c.input),
+        expect: readCelExpectation(c.expect),
+      }));
+    }
+  }
+  return {
+    ...(isObject(d.draft) ? { draft: readDraft(d.draft) } : {}),
+    celCases,
+    policyCases: (Array.isArray(d.policyCases) ? d.policyCases : []).map(readPolicyCase).filter((c): c is PolicyTestCase => !!c),
+    open: strList(d.open),
+  };
+}
+
+/** Saved (or shared) test data in the v2 shape, or undefined when it is not v2 data. */
+export function readSavedTests(v: unknown): TestsData | undefined {
+  if (!isObject(v) || v.version !== 2) return undefined;
+  const docs: Record<string, DocTests> = {};
+  if (isObject(v.docs)) for (const [id, d] of Object.entries(v.docs)) docs[id] = readDocTests(d);
+  const scenarios = (Array.isArray(v.scenarios) ? v.scenarios : []).map(readScenario).filter((s): s is Scenario => !!s);
+  const sim = isObject(v.simulator) ? { input: readDraft(v.simulator.input), webhooks: readResponses(v.simulator.webhooks) } : undefined;
+  return { docs, scenarios, ...(sim ? { simulator: sim } : {}) };
+}
+
+export function toSaved(data: TestsData): SavedTestsV2 {
+  return { version: 2, docs: data.docs, scenarios: data.scenarios, ...(data.simulator ? { simulator: data.simulator } : {}) };
+}
