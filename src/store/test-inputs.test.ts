@@ -1,0 +1,71 @@
+import { describe, expect, test } from 'vitest';
+import { CEL_TESTS_V1_KEY, POLICY_TESTS_V1_KEY, newId, type TestInputDraft } from '../request';
+import { createTestInputs, getTestsData, loadTestInputs, setTestsData, startTestInputsAutosave, TEST_INPUTS_STORAGE_KEY } from './test-inputs';
+import { defaultDraftFor } from '../request';
+import { TEMPLATES } from '../k8s/templates';
+
+const memory = (init: Record<string, string> = {}) => {
+  const items = new Map(Object.entries(init));
+  return { items, getItem: (k: string) => items.get(k) ?? null, setItem: (k: string, v: string) => void items.set(k, v) };
+};
+
+const CEL_V1 = {
+  version: 1,
+  docs: {
+    d1: {
+      inputs: { object: 'kind: Pod\n# kept\n', oldObject: '', params: '', namespaceObject: '', request: { operation: 'CREATE', group: '', version: 'v1', kind: 'Pod', resource: 'pods', subResource: '', name: '', namespace: 'default', username: 'alice', groups: [], dryRun: false }, authorizer: [] },
+      cases: { 'webhooks[0].matchConditions[0].expression': [{ id: 'c1', name: 'alice', inputs: {}, expect: { error: false, value: 'true' } }] },
+      open: [],
+    },
+  },
+};
+const POLICY_V1 = {
+  byDoc: {},
+  cases: { d2: [{ name: 'too many', request: { operation: 'CREATE' }, object: { kind: 'Deployment' }, expect: { outcome: 'deny' } }] },
+};
+
+describe('test-inputs store', () => {
+  test('migrates both v1 keys when there is no v2 data; v2 wins afterwards', () => {
+    const storage = memory({ [CEL_TESTS_V1_KEY]: JSON.stringify(CEL_V1), [POLICY_TESTS_V1_KEY]: JSON.stringify(POLICY_V1) });
+    const loaded = loadTestInputs(storage)!;
+    expect(loaded.migrated).toBe(true);
+    expect(loaded.data.docs.d1.draft!.object).toBe('kind: Pod\n# kept\n');
+    expect(loaded.data.docs.d1.celCases['webhooks[0].matchConditions[0].expression'][0].name).toBe('alice');
+    expect(loaded.data.docs.d2.policyCases[0].name).toBe('too many');
+    storage.setItem(TEST_INPUTS_STORAGE_KEY, JSON.stringify({ version: 2, docs: {}, scenarios: [] }));
+    expect(loadTestInputs(storage)).toEqual({ data: { docs: {}, scenarios: [] }, migrated: false });
+    expect(loadTestInputs(memory())).toBeUndefined();
+    expect(loadTestInputs({ getItem: () => '{not json' })).toBeUndefined();
+  });
+
+  test('cases of both kinds and scenarios, saved and restored', () => {
+    const store = createTestInputs();
+    const storage = memory();
+    const stop = startTestInputsAutosave(store, storage, 10_000);
+    const draft: TestInputDraft = { ...defaultDraftFor(TEMPLATES.ValidatingWebhookConfiguration()), object: 'kind: Pod\n# my comment\n' };
+    const s = store.getState();
+    s.setDraft('d1', draft);
+    s.addCelCase('d1', 'p', { id: newId(), name: 'alice', input: draft, expect: { error: false, value: 'true' } });
+    s.setOpen('d1', 'p', true);
+    s.savePolicyCase('d2', { name: 'x', request: { operation: 'CREATE' }, expect: { outcome: 'admit' } });
+    s.savePolicyCase('d2', { name: 'x', request: { operation: 'DELETE' }, expect: { outcome: 'deny' } });
+    s.saveScenario({ id: 's1', name: 'pods', input: draft, webhooks: { 'a.example.com': { response: 'unavailable', patch: '[]', warnings: '' } }, expect: { allowed: false } });
+    stop();
+    const restored = loadTestInputs(storage)!.data;
+    expect(restored).toEqual(getTestsData(store));
+    expect(restored.docs.d1.draft!.object).toBe('kind: Pod\n# my comment\n');
+    expect(restored.docs.d2.policyCases).toEqual([{ name: 'x', request: { operation: 'DELETE' }, expect: { outcome: 'deny' } }]);
+    expect(restored.scenarios[0].webhooks['a.example.com'].response).toBe('unavailable');
+    store.getState().resetDraft('d1');
+    expect(store.getState().docs.d1.draft).toBeUndefined();
+    store.getState().prune(new Set(['d2']));
+    expect(Object.keys(store.getState().docs)).toEqual(['d2']);
+  });
+
+  test('plain data in and out', () => {
+    const store = createTestInputs();
+    const data = { docs: { d: { celCases: {}, policyCases: [], open: ['p'] } }, scenarios: [] };
+    setTestsData(data, store);
+    expect(getTestsData(store)).toEqual(data);
+  });
+});
