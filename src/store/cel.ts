@@ -3,7 +3,20 @@
  * paint, it feeds validation through a cache (compile results arrive from the worker
  * asynchronously; when they do, problems are recomputed and the UI re-renders).
  */
-import { celStatus, createCachedCompiler, loadCel } from '../cel';
+import {
+  celStatus,
+  compile,
+  createCachedCompiler,
+  declarations,
+  evaluate,
+  loadCel,
+  typeAt,
+  type CelCompileOptionsExt,
+  type CelCompileResultExt,
+  type CelContext,
+  type CelEvalResult,
+  type CelInputs,
+} from '../cel';
 import { invalidateProblems, setCelCompiler } from './problems';
 import { workspace } from './workspace';
 
@@ -18,4 +31,42 @@ export function startCel(): void {
     const status = celStatus();
     workspace.setState((s) => ({ celRevision: s.celRevision + 1, celState: status.state, celMessage: status.message }));
   });
+}
+
+/** Compile one expression in the engine (the CEL editor's squiggles and types). */
+export const compileCel = (expression: string, context: CelContext, options: CelCompileOptionsExt): Promise<CelCompileResultExt> =>
+  compile(expression, context, options);
+
+/** What the CEL editor's completion and hover ask the engine (src/monaco/cel-language.ts). */
+export const celLanguageServices = { declarations, typeAt };
+
+export type Evaluation = CelEvalResult & { display?: string; staticType?: string; ms: number };
+
+const ids = new WeakMap<object, number>();
+let nextId = 1;
+/** A number per object identity (inputs objects are immutable: a new object is a new question). */
+export function identityOf(o: object): number {
+  let id = ids.get(o);
+  if (!id) ids.set(o, (id = nextId++));
+  return id;
+}
+
+const shared = new Map<string, Promise<Evaluation>>();
+/**
+ * evaluate() shared between the views that ask the same question at the same time (the Test
+ * area and the matchConditions view evaluate the same expression with the same inputs).
+ * Answers of a restarted or unavailable engine are not kept.
+ */
+export function evaluateShared(expression: string, context: CelContext, inputs: CelInputs, options: CelCompileOptionsExt): Promise<Evaluation> {
+  const key = `${identityOf(inputs)}\u0000${context}\u0000${JSON.stringify(options)}\u0000${expression}`;
+  const hit = shared.get(key);
+  if (hit) return hit;
+  const t0 = performance.now();
+  const p = evaluate(expression, context, inputs, options).then((r): Evaluation => {
+    if (!r.ok && /timed out|CEL engine unavailable|engine error/.test(r.message)) shared.delete(key);
+    return { ...r, ms: performance.now() - t0 };
+  });
+  shared.set(key, p);
+  while (shared.size > 300) shared.delete(shared.keys().next().value as string);
+  return p;
 }

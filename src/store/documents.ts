@@ -4,7 +4,7 @@
  * keeps its last good object and carries the parse error.
  */
 import { kindSpecOf, orderFields } from '../k8s';
-import { parseDocuments, serializeDocuments, splitDocuments, type YamlError } from '../yaml';
+import { parseDocuments, serializeDocuments, splitDocuments, type PositionIndex, type YamlError } from '../yaml';
 
 export interface WorkspaceDoc {
   id: string;
@@ -31,9 +31,35 @@ export function docFromObject(object: unknown, origin?: string, text?: string): 
   return { id: newId(), object, text: text ?? toText(object), origin };
 }
 
+/**
+ * Where the fields of a text are (one index per text: the one parseDocuments built when the
+ * text was typed, kept here, so the YAML pane's markers and jumps never parse it again).
+ */
+const positionsByText = new Map<string, PositionIndex | null>();
+const MAX_KEPT_POSITIONS = 64;
+
+function keepPositions(text: string, positions: PositionIndex | null): void {
+  positionsByText.delete(text);
+  positionsByText.set(text, positions);
+  while (positionsByText.size > MAX_KEPT_POSITIONS) positionsByText.delete(positionsByText.keys().next().value as string);
+}
+
+/** The position index of a document's text, or undefined while the text does not parse to one object. */
+export function docPositions(doc: WorkspaceDoc): PositionIndex | undefined {
+  if (doc.error) return undefined;
+  let hit = positionsByText.get(doc.text);
+  if (hit === undefined) {
+    const { documents } = parseDocuments(doc.text);
+    hit = documents.length === 1 ? documents[0]!.positions : null;
+  }
+  keepPositions(doc.text, hit);
+  return hit ?? undefined;
+}
+
 /** The document after the user typed `text`. */
 export function withText(doc: WorkspaceDoc, text: string): WorkspaceDoc {
   const { documents, errors, warnings } = parseDocuments(text);
+  keepPositions(text, errors.length === 0 && documents.length === 1 ? documents[0]!.positions : null);
   if (errors.length) return { ...doc, text, error: errors[0] };
   if (documents.length !== 1) {
     const message =

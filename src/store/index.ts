@@ -1,5 +1,5 @@
 export { workspace, useWorkspace, createWorkspace, sampleSnapshot, type Workspace, type WorkspaceStore, type Snapshot, type Notice } from './workspace';
-export { docTitle, docKind, toText, importText, type WorkspaceDoc } from './documents';
+export { docTitle, docKind, docPositions, toText, importText, type WorkspaceDoc } from './documents';
 export { loadSaved, startAutosave, STORAGE_KEY } from './persist';
 export { exportDocs, type ExportOptions, type ExportResult } from './export';
 export { docProblems, objectProblems, setCelCompiler, invalidateProblems, type DocProblems, type Problem } from './problems';

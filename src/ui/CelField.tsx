@@ -9,10 +9,10 @@ import type { StringField } from '../k8s';
 import { CEL_LIMITS, type CelCompileResultExt, type CelContext } from '../cel/types';
 import { useCelTests } from '../store/cel-tests';
 import { Labelled, useDescribedBy } from './Labelled';
-import { useForm } from './form-context';
-import type { ControlProps } from './controls';
+import { useForm, type ControlProps } from './form-context';
 import { TestPanel } from './cel/TestPanel';
 import { useCelOptions, useCompile } from './cel/use-cel';
+import type { Handover } from './cel/CelEditor';
 import './cel/cel.css';
 
 const CelEditor = lazy(() => import('./cel/CelEditor'));
@@ -36,12 +36,6 @@ function registerLive(entry: { release(): void; host(): HTMLElement | null }): (
     const i = live.indexOf(entry);
     if (i >= 0) live.splice(i, 1);
   };
-}
-
-/** Where the cursor was in the textarea when the editor took over. */
-export interface Handover {
-  offset: number;
-  focus: boolean;
 }
 
 export function CelField({ field, path, value, onChange }: ControlProps<StringField>) {

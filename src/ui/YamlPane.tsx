@@ -6,8 +6,7 @@
 import { useEffect, useRef } from 'react';
 import { applyText } from '../monaco/apply-text';
 import { monaco, modelUri } from '../monaco/setup';
-import { docKind, docProblems, workspace, type WorkspaceDoc } from '../store';
-import { parseDocuments } from '../yaml';
+import { docKind, docPositions, docProblems, workspace, type WorkspaceDoc } from '../store';
 import { kindSpecOf } from '../k8s';
 
 const OWNER = 'workbench';
@@ -36,10 +35,10 @@ function markersFor(doc: WorkspaceDoc): monaco.editor.IMarkerData[] {
       },
     ];
   }
-  const parsed = parseDocuments(doc.text).documents[0];
-  if (!parsed) return [];
+  const positions = docPositions(doc);
+  if (!positions) return [];
   return problems.items.map((p) => {
-    const pos = parsed.positions.positionOf(p.field);
+    const pos = positions.positionOf(p.field);
     const r = pos.exact ? (pos.key ?? pos.value) : (pos.key ?? pos.value);
     const oneLine = r.startLine === r.endLine;
     return {
@@ -145,8 +144,7 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
       if (d && d !== prev.docs.find((x) => x.id === docId)) sync(d);
       else if (d && s.celRevision !== prev.celRevision) mark(d);
       if (s.focus && s.focus !== prev.focus && s.focus.docId === docId && d && !d.error) {
-        const parsed = parseDocuments(d.text).documents[0];
-        const pos = parsed?.positions.positionOf(s.focus.path);
+        const pos = docPositions(d)?.positionOf(s.focus.path);
         if (pos) {
           const r = pos.key ?? pos.value;
           editor.revealLineInCenterIfOutsideViewport(r.startLine);

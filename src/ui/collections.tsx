@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { StringListField, StringMapField } from '../k8s';
 import { Labelled, useDescribedBy } from './Labelled';
 import { useForm } from './form-context';
-import type { ControlProps } from './controls';
+import type { ControlProps } from './form-context';
 import { displayValue } from './display';
 
 const asStrings = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);

@@ -2,17 +2,10 @@
 import { useEffect, useState } from 'react';
 import type { BooleanField, IntegerField, StringField } from '../k8s';
 import { Labelled, useDescribedBy } from './Labelled';
-import { useForm } from './form-context';
+import { useForm, type ControlProps } from './form-context';
 import { CelField } from './CelField';
 import { displayValue } from './display';
 import { useWorkspace, type WorkspaceDoc } from '../store';
-
-export interface ControlProps<F> {
-  field: F;
-  path: string;
-  value: unknown;
-  onChange(value: unknown): void;
-}
 
 /** metadata.name of the workspace's documents of a kind, one per line (a string, so the selector result is stable). */
 function namesOfKind(docs: readonly WorkspaceDoc[], kind: string): string {

@@ -11,6 +11,14 @@ export interface FormContextValue {
 
 export const FormContext = createContext<FormContextValue>({ docId: '', problems: new Map(), readOnly: true });
 
+/** What a control of one field gets: the field, its path, its value and how to change it. */
+export interface ControlProps<F> {
+  field: F;
+  path: string;
+  value: unknown;
+  onChange(value: unknown): void;
+}
+
 export const useForm = () => useContext(FormContext);
 
 /** Group problems by their field path. */

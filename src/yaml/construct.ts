@@ -18,36 +18,12 @@ import {
   type Event,
   type ScalarEvent,
 } from 'js-yaml';
-import type { PathSegment } from '../k8s/path';
 import type { LineIndex } from './lines';
+import type { PosEntry, PosNode, Problem } from './pos-tree';
+import type { PathSegment } from '../k8s/path';
 import { MAX_ALIAS_EXPANSION, MAX_DEPTH, MAX_PROBLEMS_PER_DOCUMENT } from './limits';
 import { looksLikeJson, scanJson } from './json';
 import { keyString, resolvePlain, type Resolved } from './resolve';
-
-/** Where a value is in the text (absolute 0-based offsets, end exclusive). */
-export interface PosNode {
-  kind: 'scalar' | 'seq' | 'map' | 'alias';
-  start: number;
-  end: number;
-  flow: boolean;
-  items?: PosNode[];
-  entries?: PosEntry[];
-}
-
-export interface PosEntry {
-  key: string;
-  keyStart: number;
-  keyEnd: number;
-  node: PosNode;
-}
-
-/** A problem at a range of the text (absolute offsets). */
-export interface Problem {
-  message: string;
-  start: number;
-  end: number;
-  path?: PathSegment[];
-}
 
 export interface ConstructedDocument {
   /** Absolute offset of the document's first node (to tell which `---` document it is). */

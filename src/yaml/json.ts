@@ -6,7 +6,7 @@
  * the first thing that is not strict JSON, so that js-yaml parses it and
  * reports any error.
  */
-import type { PosEntry, PosNode, Problem } from './construct';
+import type { PosEntry, PosNode, Problem } from './pos-tree';
 import type { LineIndex } from './lines';
 import { MAX_DEPTH, MAX_PROBLEMS_PER_DOCUMENT } from './limits';
 import { resolvePlain } from './resolve';

@@ -2,7 +2,8 @@
  * parseDocuments: text → Kubernetes objects with positions, never throwing.
  */
 import type { PathSegment } from '../k8s/path';
-import { constructChunk, type ConstructedDocument, type PosNode, type Problem } from './construct';
+import { constructChunk, type ConstructedDocument } from './construct';
+import type { PosNode, Problem } from './pos-tree';
 import { MAX_DOCUMENTS, MAX_TEXT_LENGTH } from './limits';
 import { lineIndex, type LineIndex } from './lines';
 import { createPositionIndex, renderPath } from './positions';

@@ -3,7 +3,7 @@
  * Paths are those of src/k8s/path.ts.
  */
 import { fieldPath, parsePath, type FieldPath, type PathSegment } from '../k8s/path';
-import type { PosEntry, PosNode } from './construct';
+import type { PosEntry, PosNode } from './pos-tree';
 import type { LineIndex } from './lines';
 import type { FieldPosition, ParsedDocument, PathHit, PositionIndex, SourceRange } from './types';
 

@@ -7,14 +7,19 @@
 import { useEffect, useRef } from 'react';
 import { applyText } from '../../monaco/apply-text';
 import { monaco } from '../../monaco/setup';
-import { declarations, typeAt } from '../../cel';
 import type { CelCompileOptionsExt, CelCompileResultExt, CelContext } from '../../cel/types';
 import { CEL_LANGUAGE_ID, clearCelModelContext, registerCelLanguage, setCelMarkers, setCelModelContext } from '../../monaco/cel-language';
 import { workspace } from '../../store';
+import { celLanguageServices } from '../../store/cel';
 import { toCelInputs } from '../../store/cel-tests';
-import type { Handover } from '../CelField';
 import { celTestsInputsOf } from './use-cel';
 import './cel.css';
+
+/** Where the cursor was in the textarea when the editor took over. */
+export interface Handover {
+  offset: number;
+  focus: boolean;
+}
 
 export interface CelEditorProps {
   docId: string;
@@ -44,7 +49,7 @@ let registered = false;
 function ensureCelLanguage() {
   if (registered) return;
   registered = true;
-  registerCelLanguage(monaco, { declarations, typeAt });
+  registerCelLanguage(monaco, celLanguageServices);
 }
 
 export default function CelEditor(props: CelEditorProps) {

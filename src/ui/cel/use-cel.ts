@@ -4,7 +4,10 @@
  * (stale answers are dropped; the engine itself enforces the cost limit and the worker deadline).
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { compile, evaluate, type CelCompileOptionsExt, type CelCompileResultExt, type CelContext, type CelEvalResult, type CelInputs } from '../../cel';
+import type { CelCompileOptionsExt, CelCompileResultExt, CelContext, CelInputs } from '../../cel/types';
+import { compileCel, evaluateShared, identityOf, type Evaluation } from '../../store/cel';
+
+export { evaluateShared, type Evaluation };
 import { parsePath } from '../../k8s/path';
 import { celTests, defaultInputs, initCelTestsPersistence, toCelInputs, useCelTests, type InputsDraft } from '../../store/cel-tests';
 import { useWorkspace, workspace } from '../../store';
@@ -94,7 +97,7 @@ export function useCompile(expression: string, context: CelContext, options: Cel
     if (!enabled) return;
     const mine = ++seq.current;
     const t = setTimeout(() => {
-      void compile(expression, context, options).then((r) => {
+      void compileCel(expression, context, options).then((r) => {
         if (mine === seq.current) setResult({ key, r });
       });
     }, DEBOUNCE_MS);
@@ -102,8 +105,6 @@ export function useCompile(expression: string, context: CelContext, options: Cel
   }, [key, enabled, expression, context, options]);
   return result?.r;
 }
-
-export type Evaluation = CelEvalResult & { display?: string; staticType?: string; ms: number };
 
 /**
  * Evaluates `expression` against each inputs object (debounced, one after the other in the
@@ -150,36 +151,9 @@ export function useEvaluations(
   return state;
 }
 
-const ids = new WeakMap<object, number>();
-let nextId = 1;
-const idOf = (o: object): number => {
-  let id = ids.get(o);
-  if (!id) ids.set(o, (id = nextId++));
-  return id;
-};
-
-const shared = new Map<string, Promise<Evaluation>>();
-/**
- * evaluate() shared between the views that ask the same question at the same time (the Test
- * area and the matchConditions view evaluate the same expression with the same inputs).
- * Answers of a restarted or unavailable engine are not kept.
- */
-export function evaluateShared(expression: string, context: CelContext, inputs: CelInputs, options: CelCompileOptionsExt): Promise<Evaluation> {
-  const key = `${idOf(inputs)}\u0000${context}\u0000${JSON.stringify(options)}\u0000${expression}`;
-  const hit = shared.get(key);
-  if (hit) return hit;
-  const t0 = performance.now();
-  const p = evaluate(expression, context, inputs, options).then((r): Evaluation => {
-    if (!r.ok && /timed out|CEL engine unavailable|engine error/.test(r.message)) shared.delete(key);
-    return { ...r, ms: performance.now() - t0 };
-  });
-  shared.set(key, p);
-  while (shared.size > 300) shared.delete(shared.keys().next().value as string);
-  return p;
-}
 /** A key that changes when any element's identity changes. */
 function useIdentityKey(list: readonly object[]): string {
-  return list.map(idOf).join(',');
+  return list.map(identityOf).join(',');
 }
 
 /** The engine inputs of a draft. */
