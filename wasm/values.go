@@ -1,12 +1,9 @@
 package main
 
 import (
-	"context"
 	"encoding/base64"
-	"errors"
 	"fmt"
 	"math"
-	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,8 +13,6 @@ import (
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
-
-	"k8s.io/apiserver/pkg/authorization/authorizer"
 	"k8s.io/apiserver/pkg/cel/mutation"
 	"k8s.io/apiserver/pkg/cel/mutation/dynamic"
 )
@@ -343,85 +338,4 @@ type sizeEstimator struct{}
 func (sizeEstimator) EstimateSize(element checker.AstNode) *checker.SizeEstimate { return nil }
 func (sizeEstimator) EstimateCallCost(function, overloadID string, target *checker.AstNode, args []checker.AstNode) *checker.CallEstimate {
 	return nil
-}
-
-// ---------------------------------------------------------------------------
-// The test authorizer: rules, first match wins, no match = NoOpinion.
-
-type ruleAuthorizer struct {
-	rules []authzRule
-}
-
-func matches(pattern *string, value string) bool {
-	if pattern == nil || *pattern == "*" {
-		return true
-	}
-	if strings.HasSuffix(*pattern, "*") && len(*pattern) > 1 {
-		return strings.HasPrefix(value, strings.TrimSuffix(*pattern, "*"))
-	}
-	return *pattern == value
-}
-
-func (a *ruleAuthorizer) Authorize(_ context.Context, at authorizer.Attributes) (authorizer.Decision, string, error) {
-	userName := ""
-	if at.GetUser() != nil {
-		userName = at.GetUser().GetName()
-	}
-	for _, r := range a.rules {
-		if !matches(r.Verb, at.GetVerb()) || !matches(r.User, userName) {
-			continue
-		}
-		if at.IsResourceRequest() {
-			if r.Path != nil {
-				continue
-			}
-			if !matches(r.Group, at.GetAPIGroup()) || !matches(r.Resource, at.GetResource()) ||
-				!matches(r.Subresource, at.GetSubresource()) || !matches(r.Namespace, at.GetNamespace()) ||
-				!matches(r.Name, at.GetName()) {
-				continue
-			}
-		} else {
-			if r.Group != nil || r.Resource != nil || r.Subresource != nil || r.Namespace != nil || r.Name != nil {
-				continue
-			}
-			if !matches(r.Path, at.GetPath()) {
-				continue
-			}
-		}
-		var err error
-		if r.Error != "" {
-			err = errors.New(r.Error)
-		}
-		switch r.Decision {
-		case "allow":
-			return authorizer.DecisionAllow, r.Reason, err
-		case "deny":
-			return authorizer.DecisionDeny, r.Reason, err
-		default:
-			return authorizer.DecisionNoOpinion, r.Reason, err
-		}
-	}
-	return authorizer.DecisionNoOpinion, "", nil
-}
-
-// ---------------------------------------------------------------------------
-
-func moduleVersions() (apiserver, celgo, kube string) {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "", "", ""
-	}
-	for _, d := range bi.Deps {
-		switch d.Path {
-		case "k8s.io/apiserver":
-			apiserver = d.Version
-		case "github.com/google/cel-go":
-			celgo = d.Version
-		}
-	}
-	// k8s.io/* staging modules v0.X.Y are Kubernetes 1.X.Y.
-	if strings.HasPrefix(apiserver, "v0.") {
-		kube = "1." + strings.TrimPrefix(apiserver, "v0.")
-	}
-	return
 }

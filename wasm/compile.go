@@ -1,0 +1,148 @@
+package main
+
+import (
+	"fmt"
+
+	plugincel "k8s.io/apiserver/pkg/admission/plugin/cel"
+	apiservercel "k8s.io/apiserver/pkg/cel"
+	"k8s.io/apiserver/pkg/cel/environment"
+	"k8s.io/apiserver/pkg/cel/library"
+)
+
+type compiled struct {
+	spec   contextSpec
+	result plugincel.CompilationResult
+	policy *policyCompiler // nil for webhooks
+	opts   compileOptions
+}
+
+// Programs for evaluation are cached (the same expression is evaluated against many inputs).
+var (
+	programCache    = map[string]*compiled{}
+	programCacheMax = 512
+)
+
+func cachedCompile(expr, ctxName string, o compileOptions, envType environment.Type) (*compiled, error) {
+	key := fmt.Sprintf("%s\x00%v\x00%v\x00%s\x00%s", ctxName, o.HasParams, envType, policyKey(o.HasParams, visibleVariables(ctxName, o)), expr)
+	if c, ok := programCache[key]; ok {
+		return c, nil
+	}
+	c, err := compileIn(expr, ctxName, o, envType)
+	if err != nil {
+		return nil, err
+	}
+	if len(programCache) >= programCacheMax {
+		for k := range programCache { // evict an arbitrary half
+			delete(programCache, k)
+			if len(programCache) < programCacheMax/2 {
+				break
+			}
+		}
+	}
+	programCache[key] = c
+	return c, nil
+}
+
+func compileIn(expr, ctxName string, o compileOptions, envType environment.Type) (*compiled, error) {
+	initBase()
+	spec, ok := contexts[ctxName]
+	if !ok {
+		return nil, fmt.Errorf("unknown context %q", ctxName)
+	}
+	c := &compiled{spec: spec, opts: o}
+	accessor := spec.accessor(expr)
+	if spec.policy {
+		pc, err := getPolicyCompiler(o.HasParams, visibleVariables(ctxName, o))
+		if err != nil {
+			return nil, err
+		}
+		c.policy = pc
+		c.result = pc.cc.CompileCELExpression(accessor, optionalDecls(spec, o), envType)
+	} else {
+		c.result = webhookCompiler().CompileCELExpression(accessor, optionalDecls(spec, o), envType)
+	}
+	return c, nil
+}
+
+// ---------------------------------------------------------------------------
+// compile()
+
+type issue struct {
+	Message string `json:"message"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+}
+
+type costRange struct {
+	Min uint64 `json:"min"`
+	Max uint64 `json:"max"`
+}
+
+type compileResult struct {
+	OK        bool       `json:"ok"`
+	Type      string     `json:"type,omitempty"`
+	Message   string     `json:"message,omitempty"`
+	ErrorType string     `json:"errorType,omitempty"`
+	Issues    []issue    `json:"issues"`
+	Cost      *costRange `json:"cost,omitempty"`
+}
+
+func issuesOf(err *apiservercel.Error) []issue {
+	out := []issue{}
+	if err == nil {
+		return out
+	}
+	if ce, ok := err.Cause.(*apiservercel.CompilationError); ok && ce.Issues != nil {
+		for _, e := range ce.Issues.Errors() {
+			out = append(out, issue{Message: e.Message, Line: e.Location.Line(), Column: e.Location.Column() + 1})
+		}
+		return out
+	}
+	// Result-type errors and program instantiation errors have no position: the whole expression.
+	out = append(out, issue{Message: err.Detail, Line: 1, Column: 1})
+	return out
+}
+
+func errorTypeName(t apiservercel.ErrorType) string {
+	switch t {
+	case apiservercel.ErrorTypeInvalid:
+		return "Invalid"
+	case apiservercel.ErrorTypeRequired:
+		return "Required"
+	case apiservercel.ErrorTypeInternal:
+		return "Internal"
+	}
+	return string(t)
+}
+
+// Compile compiles an expression the way the API server validates it when the object is
+// written (environment.NewExpressions).
+func Compile(expr, ctxName, optsJSON string) compileResult {
+	o, err := parseOptions(optsJSON)
+	if err != nil {
+		return compileResult{Message: err.Error(), ErrorType: "Internal", Issues: []issue{}}
+	}
+	c, err := compileIn(expr, ctxName, o, environment.NewExpressions)
+	if err != nil {
+		return compileResult{Message: err.Error(), ErrorType: "Internal", Issues: []issue{}}
+	}
+	if c.result.Error != nil {
+		return compileResult{
+			Message:   c.result.Error.Detail,
+			ErrorType: errorTypeName(c.result.Error.Type),
+			Issues:    issuesOf(c.result.Error),
+		}
+	}
+	res := compileResult{OK: true, Issues: []issue{}}
+	if c.result.OutputType != nil {
+		res.Type = c.result.OutputType.String()
+	}
+	if env, _, err := envFor(ctxName, o); err == nil {
+		if ast, iss := env.Compile(expr); iss == nil || iss.Err() == nil {
+			if est, err := env.EstimateCost(ast, &library.CostEstimator{SizeEstimator: &sizeEstimator{}}); err == nil {
+				res.Cost = &costRange{Min: est.Min, Max: est.Max}
+			}
+		}
+	}
+	return res
+}

@@ -1,0 +1,275 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+
+	celgo "github.com/google/cel-go/cel"
+	"k8s.io/apimachinery/pkg/util/version"
+	plugincel "k8s.io/apiserver/pkg/admission/plugin/cel"
+	apiservercel "k8s.io/apiserver/pkg/cel"
+	"k8s.io/apiserver/pkg/cel/common"
+	"k8s.io/apiserver/pkg/cel/environment"
+	"k8s.io/apiserver/pkg/cel/library"
+	"k8s.io/apiserver/pkg/cel/mutation"
+)
+
+// ---------------------------------------------------------------------------
+// Compilers (cached)
+
+var (
+	baseOnce    sync.Once
+	baseEnvSet  *environment.EnvSet
+	compatVer   *version.Version
+	webhookOnce sync.Once
+	webhookComp plugincel.Compiler
+)
+
+func initBase() {
+	baseOnce.Do(func() {
+		compatVer = environment.DefaultCompatibilityVersion()
+		baseEnvSet = environment.MustBaseEnvSet(compatVer)
+	})
+}
+
+// webhookCompiler is built on first use (NewCompiler builds all eight variable
+// combinations eagerly, which takes a while in WASM).
+func webhookCompiler() plugincel.Compiler {
+	initBase()
+	webhookOnce.Do(func() {
+		// webhook/generic/webhook.go: cel.NewConditionCompiler(environment.MustBaseEnvSet(DefaultCompatibilityVersion()))
+		webhookComp = plugincel.NewCompiler(environment.MustBaseEnvSet(compatVer))
+	})
+	return webhookComp
+}
+
+// Warm builds what the first policy compile needs, so that loading includes it.
+func Warm() {
+	initBase()
+	_, _ = getPolicyCompiler(false, nil)
+	_, _, _ = envFor("vap-validation", compileOptions{})
+}
+
+// policyCompiler is one CompositedCompiler with a policy's variables compiled and stored.
+type policyCompiler struct {
+	cc        *plugincel.CompositedCompiler
+	variables []variableDef
+	results   []plugincel.CompilationResult
+	lastUsed  int64
+}
+
+var (
+	policyCache = map[string]*policyCompiler{}
+	useCounter  int64
+)
+
+const policyCacheSize = 24
+
+// policyKey identifies a policy compiler. Without variables, hasParams does not matter: a
+// CompositedCompiler serves every OptionalVariableDeclarations combination.
+func policyKey(hasParams bool, vars []variableDef) string {
+	if len(vars) == 0 {
+		return "-"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%v|", hasParams)
+	for _, v := range vars {
+		b.WriteString(strconv.Quote(v.Name))
+		b.WriteByte('=')
+		b.WriteString(strconv.Quote(v.Expression))
+		b.WriteByte(';')
+	}
+	return b.String()
+}
+
+// getPolicyCompiler returns the CompositedCompiler of a policy with these variables. One
+// compiler serves authoring (NewExpressions) and evaluation (StoredExpressions): its env sets
+// hold both environments; the variables themselves are compiled with NewExpressions. In 1.36
+// both environments declare the same libraries (every option is introduced by 1.34, the
+// compatibility version is 1.35, and the one feature-gated library, AuthzSelectors, is GA).
+func getPolicyCompiler(hasParams bool, vars []variableDef) (*policyCompiler, error) {
+	initBase()
+	key := policyKey(hasParams, vars)
+	useCounter++
+	if pc, ok := policyCache[key]; ok {
+		pc.lastUsed = useCounter
+		return pc, nil
+	}
+	cc, err := plugincel.NewCompositedCompiler(baseEnvSet)
+	if err != nil {
+		return nil, err
+	}
+	pc := &policyCompiler{cc: cc, variables: vars, lastUsed: useCounter}
+	opts := plugincel.OptionalVariableDeclarations{HasParams: hasParams, HasAuthorizer: true}
+	for _, v := range vars {
+		r := cc.CompileAndStoreVariable(&variableExpression{Name: v.Name, Expression: v.Expression}, opts, environment.NewExpressions)
+		pc.results = append(pc.results, r)
+	}
+	if len(policyCache) >= policyCacheSize {
+		var oldestKey string
+		oldest := int64(math.MaxInt64)
+		for k, p := range policyCache {
+			if p.lastUsed < oldest {
+				oldest, oldestKey = p.lastUsed, k
+			}
+		}
+		delete(policyCache, oldestKey)
+	}
+	policyCache[key] = pc
+	return pc, nil
+}
+
+func optionalDecls(spec contextSpec, o compileOptions) plugincel.OptionalVariableDeclarations {
+	return plugincel.OptionalVariableDeclarations{
+		HasParams:     spec.params && o.HasParams,
+		HasAuthorizer: spec.authorizer,
+		HasPatchTypes: spec.patchTypes,
+	}
+}
+
+// ---------------------------------------------------------------------------
+// The mirrored environment (static cost, types under the cursor, declarations)
+
+var envCache = map[string]*celgo.Env{}
+
+func envFor(ctxName string, o compileOptions) (*celgo.Env, *policyCompiler, error) {
+	initBase()
+	spec, ok := contexts[ctxName]
+	if !ok {
+		return nil, nil, fmt.Errorf("unknown context %q", ctxName)
+	}
+	var base *environment.EnvSet
+	var pc *policyCompiler
+	key := ctxName
+	if spec.policy {
+		var err error
+		vars := visibleVariables(ctxName, o)
+		pc, err = getPolicyCompiler(o.HasParams, vars)
+		if err != nil {
+			return nil, nil, err
+		}
+		key += fmt.Sprintf("|%v|%s", o.HasParams, policyKey(o.HasParams, vars))
+		if env, ok := envCache[key]; ok && envCachePC[key] == pc {
+			return env, pc, nil
+		}
+		base = compositedEnvSet(pc)
+	} else {
+		if env, ok := envCache[key]; ok {
+			return env, nil, nil
+		}
+		base = baseEnvSet
+	}
+	decl := optionalDecls(spec, o)
+	// Mirror of plugincel.createEnvForOpts (compile.go), which is unexported.
+	requestType := plugincel.BuildRequestType()
+	namespaceType := plugincel.BuildNamespaceType()
+	envOpts := []celgo.EnvOption{
+		celgo.Variable(plugincel.ObjectVarName, celgo.DynType),
+		celgo.Variable(plugincel.OldObjectVarName, celgo.DynType),
+		celgo.Variable(plugincel.NamespaceVarName, namespaceType.CelType()),
+		celgo.Variable(plugincel.RequestVarName, requestType.CelType()),
+	}
+	if decl.HasParams {
+		envOpts = append(envOpts, celgo.Variable(plugincel.ParamsVarName, celgo.DynType))
+	}
+	if decl.HasAuthorizer {
+		envOpts = append(envOpts,
+			celgo.Variable(plugincel.AuthorizerVarName, library.AuthorizerType),
+			celgo.Variable(plugincel.RequestResourceAuthorizerVarName, library.ResourceCheckType))
+	}
+	extended, err := base.Extend(environment.VersionedOptions{
+		IntroducedVersion: version.MajorMinor(1, 0),
+		EnvOptions:        envOpts,
+		DeclTypes:         []*apiservercel.DeclType{namespaceType, requestType},
+	}, environment.StrictCostOpt)
+	if err != nil {
+		return nil, nil, err
+	}
+	if decl.HasPatchTypes {
+		extended, err = extended.Extend(environment.VersionedOptions{
+			IntroducedVersion: version.MajorMinor(1, 0),
+			EnvOptions: []celgo.EnvOption{
+				common.ResolverEnvOption(&mutation.DynamicTypeResolver{}),
+				environment.UnversionedLib(library.JSONPatch),
+			},
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	env, err := extended.Env(environment.NewExpressions)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(envCache) > 64 {
+		envCache = map[string]*celgo.Env{}
+		envCachePC = map[string]*policyCompiler{}
+	}
+	envCache[key] = env
+	envCachePC[key] = pc
+	return env, pc, nil
+}
+
+var envCachePC = map[string]*policyCompiler{}
+
+// compositedEnvSet rebuilds the composited env set of NewCompositedCompiler on top of the
+// base env set: `variables` is declared as the object type kubernetes.variables whose fields
+// are the policy's compiled variables.
+func compositedEnvSet(pc *policyCompiler) *environment.EnvSet {
+	fields := map[string]*apiservercel.DeclField{}
+	mapType := apiservercel.NewObjectType("kubernetes.variables", fields)
+	for i, v := range pc.variables {
+		if i < len(pc.results) {
+			mapType.Fields[v.Name] = apiservercel.NewDeclField(v.Name, declTypeOf(pc.results[i].OutputType), true, nil, nil)
+		}
+	}
+	es, err := baseEnvSet.Extend(environment.VersionedOptions{
+		IntroducedVersion: version.MajorMinor(1, 0),
+		EnvOptions:        []celgo.EnvOption{celgo.Variable("variables", mapType.CelType())},
+		DeclTypes:         []*apiservercel.DeclType{mapType},
+	})
+	if err != nil {
+		return baseEnvSet
+	}
+	return es
+}
+
+// declTypeOf mirrors composition.go convertCelTypeToDeclType.
+func declTypeOf(t *celgo.Type) *apiservercel.DeclType {
+	if t == nil {
+		return apiservercel.DynType
+	}
+	switch t {
+	case celgo.AnyType:
+		return apiservercel.AnyType
+	case celgo.BoolType:
+		return apiservercel.BoolType
+	case celgo.BytesType:
+		return apiservercel.BytesType
+	case celgo.DoubleType:
+		return apiservercel.DoubleType
+	case celgo.DurationType:
+		return apiservercel.DurationType
+	case celgo.IntType:
+		return apiservercel.IntType
+	case celgo.NullType:
+		return apiservercel.NullType
+	case celgo.StringType:
+		return apiservercel.StringType
+	case celgo.TimestampType:
+		return apiservercel.TimestampType
+	case celgo.UintType:
+		return apiservercel.UintType
+	}
+	params := t.Parameters()
+	if t.Kind() == celgo.ListType(celgo.DynType).Kind() && len(params) == 1 {
+		return apiservercel.NewListType(declTypeOf(params[0]), -1)
+	}
+	if t.Kind() == celgo.MapType(celgo.DynType, celgo.DynType).Kind() && len(params) == 2 {
+		return apiservercel.NewMapType(declTypeOf(params[0]), declTypeOf(params[1]), -1)
+	}
+	return apiservercel.DynType
+}
