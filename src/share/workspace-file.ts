@@ -1,0 +1,236 @@
+/**
+ * The workspace file: one versioned JSON payload for share links and the CLI's `--cases FILE`.
+ *
+ * ```jsonc
+ * {
+ *   "format": "admission-workbench/workspace",   // required, exactly this
+ *   "version": 1,                                 // required; older versions are migrated
+ *   "kubernetesVersion": "1.34",                  // optional target release
+ *   "documents": [{ "name": "deny-privileged", "text": "apiVersion: …" }],
+ *   "drafts":      [{ "document": 0, "draft": TestInputDraft }],              // optional
+ *   "celCases":    [{ "document": 0, "path": "spec.validations[0].expression", "cases": CelCase[] }],
+ *   "policyCases": [{ "document": 0, "cases": PolicyTestCase[] }],           // or "policy": "<metadata.name>"
+ *   "scenarios":   Scenario[],                                               // simulator scenarios
+ *   "simulator":   SimulatorDraft                                            // the simulator's current draft
+ * }
+ * ```
+ * `document` is an index into `documents`. Test data has the shapes of src/request (saved.ts,
+ * scenario.ts) and is normalised by its readers. Unknown fields are ignored (a newer app may
+ * add some); a file from a newer format version is refused with a clear message.
+ */
+import type { PolicyTestCase } from '../policy/cases';
+import { isObject, str, type Obj } from '../k8s/json';
+import { emptyDocTests, newId, readCelExpectation, readDraft, readPolicyCase, readSavedTests, readScenario } from '../request';
+import type { CelCase, DocTests, Scenario, SimulatorDraft, TestInputDraft, TestsData } from '../request';
+import { isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../k8s/versions';
+
+export const WORKSPACE_FORMAT = 'admission-workbench/workspace';
+export const WORKSPACE_VERSION = 1;
+
+export interface WorkspaceFileDocument {
+  name?: string;
+  text: string;
+}
+
+export interface CelCaseGroup {
+  document: number;
+  path: string;
+  cases: CelCase[];
+}
+
+export interface PolicyCaseGroup {
+  /** The policy: an index into `documents`, or … */
+  document?: number;
+  /** … its metadata.name (the CLI looks it up among the checked files too). */
+  policy?: string;
+  cases: PolicyTestCase[];
+}
+
+export interface DraftEntry {
+  document: number;
+  draft: TestInputDraft;
+}
+
+export interface WorkspaceFile {
+  format: typeof WORKSPACE_FORMAT;
+  version: typeof WORKSPACE_VERSION;
+  kubernetesVersion?: KubernetesVersion;
+  documents: WorkspaceFileDocument[];
+  drafts?: DraftEntry[];
+  celCases?: CelCaseGroup[];
+  policyCases?: PolicyCaseGroup[];
+  scenarios?: Scenario[];
+  simulator?: SimulatorDraft;
+}
+
+export type ReadResult = { ok: true; workspace: WorkspaceFile; warnings: string[] } | { ok: false; error: string };
+
+/**
+ * Migrations: `MIGRATIONS[n]` turns a version-n payload into version n+1. Version 1 is the
+ * first published one; add an entry here when the format changes, never edit old entries.
+ */
+export type Migration = (payload: Obj) => Obj;
+export const MIGRATIONS: Readonly<Record<number, Migration>> = {};
+
+const isIndex = (v: unknown, length: number): v is number => Number.isInteger(v) && (v as number) >= 0 && (v as number) < length;
+
+function readDocuments(v: unknown): WorkspaceFileDocument[] | string {
+  if (!Array.isArray(v)) return '"documents" must be a list of {name?, text}';
+  const out: WorkspaceFileDocument[] = [];
+  for (const [i, d] of v.entries()) {
+    if (!isObject(d)) return `documents[${i}] must be an object with a "text" string`;
+    if (typeof d.text !== 'string') return `documents[${i}].text must be a string`;
+    out.push(typeof d.name === 'string' && d.name ? { name: d.name, text: d.text } : { text: d.text });
+  }
+  return out;
+}
+
+/** Reads the optional list `key`, keeping the entries `read` accepts; a warning for each one dropped. */
+function readList<T>(payload: Obj, key: string, warnings: string[], read: (v: unknown, i: number) => T | string): T[] | undefined {
+  const v = payload[key];
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v)) {
+    warnings.push(`"${key}" is not a list: ignored`);
+    return undefined;
+  }
+  const out: T[] = [];
+  v.forEach((entry, i) => {
+    const r = read(entry, i);
+    if (typeof r === 'string') warnings.push(`${key}[${i}]: ${r}: ignored`);
+    else out.push(r);
+  });
+  return out;
+}
+
+function readCelCase(v: unknown, i: number): CelCase | undefined {
+  if (!isObject(v)) return undefined;
+  return { id: str(v.id) || newId(), name: str(v.name) || `case ${i + 1}`, input: readDraft(v.input), expect: readCelExpectation(v.expect) };
+}
+
+const defined = <T>(x: T | undefined): x is T => x !== undefined;
+
+/** Validates and normalises a parsed workspace payload (any JSON value). Never throws. */
+export function readWorkspaceFile(value: unknown, migrations: Readonly<Record<number, Migration>> = MIGRATIONS): ReadResult {
+  if (!isObject(value)) return { ok: false, error: 'not an Admission Workbench workspace: expected a JSON object' };
+  if (value.format !== WORKSPACE_FORMAT) {
+    return { ok: false, error: `not an Admission Workbench workspace: "format" is ${value.format === undefined ? 'missing' : JSON.stringify(value.format)}, expected "${WORKSPACE_FORMAT}"` };
+  }
+  let payload: Obj = value;
+  if (!Number.isInteger(payload.version) || (payload.version as number) < 0) return { ok: false, error: `"version" must be a whole number (this app writes ${WORKSPACE_VERSION})` };
+  if ((payload.version as number) > WORKSPACE_VERSION) {
+    return { ok: false, error: `the workspace was written by a newer Admission Workbench (format version ${String(payload.version)}; this one reads up to ${WORKSPACE_VERSION}): update the app` };
+  }
+  while ((payload.version as number) < WORKSPACE_VERSION) {
+    const from = payload.version as number;
+    const migrate = migrations[from];
+    if (!migrate) return { ok: false, error: `format version ${from} is not supported (this app reads ${WORKSPACE_VERSION})` };
+    payload = { ...migrate(payload), version: from + 1 };
+  }
+  const documents = readDocuments(payload.documents);
+  if (typeof documents === 'string') return { ok: false, error: documents };
+  const warnings: string[] = [];
+  const ws: WorkspaceFile = { format: WORKSPACE_FORMAT, version: WORKSPACE_VERSION, documents };
+  if (payload.kubernetesVersion !== undefined) {
+    if (isKubernetesVersion(payload.kubernetesVersion)) ws.kubernetesVersion = payload.kubernetesVersion;
+    else warnings.push(`kubernetesVersion ${JSON.stringify(payload.kubernetesVersion)} is not one of ${KUBERNETES_VERSIONS.join(', ')}: ignored`);
+  }
+  const n = documents.length;
+  const drafts = readList(payload, 'drafts', warnings, (v) =>
+    isObject(v) && isIndex(v.document, n) ? { document: v.document, draft: readDraft(v.draft) } : 'needs a "document" index into documents',
+  );
+  const celCases = readList(payload, 'celCases', warnings, (v) => {
+    if (!isObject(v) || !isIndex(v.document, n)) return 'needs a "document" index into documents';
+    if (typeof v.path !== 'string' || !v.path) return 'needs the expression\'s "path"';
+    return { document: v.document, path: v.path, cases: (Array.isArray(v.cases) ? v.cases : []).map(readCelCase).filter(defined) };
+  });
+  const policyCases = readList(payload, 'policyCases', warnings, (v): PolicyCaseGroup | string => {
+    if (!isObject(v)) return 'must be an object';
+    const byIndex = isIndex(v.document, n);
+    if (!byIndex && (typeof v.policy !== 'string' || !v.policy)) return 'needs a "document" index into documents or a "policy" name';
+    const cases = (Array.isArray(v.cases) ? v.cases : []).map(readPolicyCase).filter(defined);
+    return { ...(byIndex ? { document: v.document as number } : {}), ...(typeof v.policy === 'string' && v.policy ? { policy: v.policy } : {}), cases };
+  });
+  const scenarios = readList(payload, 'scenarios', warnings, (v, i) => readScenario(v, i) ?? 'must be an object');
+  if (drafts?.length) ws.drafts = drafts;
+  if (celCases?.length) ws.celCases = celCases;
+  if (policyCases?.length) ws.policyCases = policyCases;
+  if (scenarios?.length) ws.scenarios = scenarios;
+  const simulator = isObject(payload.simulator) ? readSavedTests({ version: 2, simulator: payload.simulator })?.simulator : undefined;
+  if (simulator) ws.simulator = simulator;
+  return { ok: true, workspace: ws, warnings };
+}
+
+/** Parses a workspace file's text (JSON) and reads it. */
+export function parseWorkspaceFile(text: string): ReadResult {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, error: `not JSON: ${(e as Error).message}` };
+  }
+  return readWorkspaceFile(value);
+}
+
+// ---------------------------------------------------------------------------
+// The app's state ↔ the file
+
+/** One workspace document as the app holds it. */
+export interface AppDocument {
+  id: string;
+  text: string;
+  name?: string;
+}
+
+/** The app's documents and test data (the store's TestsData, by document id) as a workspace file. */
+export function toWorkspaceFile(documents: readonly AppDocument[], tests?: TestsData, kubernetesVersion?: KubernetesVersion): WorkspaceFile {
+  const ws: WorkspaceFile = {
+    format: WORKSPACE_FORMAT,
+    version: WORKSPACE_VERSION,
+    ...(kubernetesVersion ? { kubernetesVersion } : {}),
+    documents: documents.map((d) => (d.name ? { name: d.name, text: d.text } : { text: d.text })),
+  };
+  if (!tests) return ws;
+  const drafts: DraftEntry[] = [];
+  const celCases: CelCaseGroup[] = [];
+  const policyCases: PolicyCaseGroup[] = [];
+  documents.forEach((d, document) => {
+    const t = tests.docs[d.id];
+    if (!t) return;
+    if (t.draft) drafts.push({ document, draft: t.draft });
+    for (const [path, cases] of Object.entries(t.celCases)) if (cases.length) celCases.push({ document, path, cases });
+    if (t.policyCases.length) policyCases.push({ document, cases: t.policyCases });
+  });
+  if (drafts.length) ws.drafts = drafts;
+  if (celCases.length) ws.celCases = celCases;
+  if (policyCases.length) ws.policyCases = policyCases;
+  if (tests.scenarios.length) ws.scenarios = tests.scenarios;
+  if (tests.simulator) ws.simulator = tests.simulator;
+  return ws;
+}
+
+/**
+ * The file's test data for the store, given the ids the app gave its documents (same order).
+ * Policy cases that name a policy are attached to the first document of that name.
+ */
+export function testsDataOf(ws: WorkspaceFile, docIds: readonly string[], names: readonly string[] = []): TestsData {
+  const docs: Record<string, DocTests> = {};
+  const at = (i: number): DocTests | undefined => {
+    const id = docIds[i];
+    if (id === undefined) return undefined;
+    return (docs[id] ??= emptyDocTests());
+  };
+  for (const d of ws.drafts ?? []) {
+    const t = at(d.document);
+    if (t) t.draft = d.draft;
+  }
+  for (const g of ws.celCases ?? []) {
+    const t = at(g.document);
+    if (t) t.celCases[g.path] = [...(t.celCases[g.path] ?? []), ...g.cases];
+  }
+  for (const g of ws.policyCases ?? []) {
+    const i = g.document ?? (g.policy !== undefined ? names.indexOf(g.policy) : -1);
+    const t = i >= 0 ? at(i) : undefined;
+    if (t) t.policyCases = [...t.policyCases, ...g.cases];
+  }
+  return { docs, scenarios: ws.scenarios ?? [], ...(ws.simulator ? { simulator: ws.simulator } : {}) };
+}
