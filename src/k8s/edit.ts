@@ -3,17 +3,17 @@
  * the form: every edit returns a new object and shares untouched branches.
  */
 import type { PathSegment } from './path';
+import { isObject } from './json';
 
 type Json = unknown;
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The value at a path, or undefined. */
 export function getIn(value: Json, path: readonly PathSegment[]): Json {
   let cur = value;
   for (const seg of path) {
     if (typeof seg === 'number') cur = Array.isArray(cur) ? cur[seg] : undefined;
-    else cur = isRecord(cur) ? cur[seg] : undefined;
+    else cur = isObject(cur) ? cur[seg] : undefined;
     if (cur === undefined) return undefined;
   }
   return cur;
@@ -33,7 +33,7 @@ export function setIn(value: Json, path: readonly PathSegment[], next: Json): Js
     else list[head] = child;
     return list;
   }
-  const obj: Record<string, unknown> = isRecord(value) ? { ...value } : {};
+  const obj: Record<string, unknown> = isObject(value) ? { ...value } : {};
   const child = setIn(obj[head], rest, next);
   if (child === undefined) delete obj[head];
   else obj[head] = child;

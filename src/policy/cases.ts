@@ -13,7 +13,7 @@ import type { AuthorizerRule } from '../cel/types';
 import type { AdmissionRequestInput } from './matching';
 import { runMutatingPolicy, type MutatingRunResult } from './mutate';
 import { runValidatingPolicy, type PolicyCel, type ValidatingRunResult } from './run';
-import { deepEqual, isObject, nameOf, namespaceOf, obj, str } from './util';
+import { deepEqual, isObject, nameOf, namespaceOf, obj, str } from '../k8s/json';
 
 export type CaseOutcome = 'admit' | 'deny' | 'warn' | 'skip' | 'error';
 

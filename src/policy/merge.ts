@@ -18,7 +18,7 @@
  * arrays, maps or structs"), unknown-field errors from the schema conversion, defaulting
  * of the merged object.
  */
-import { cloneJson, isObject } from './util';
+import { cloneJson, isObject } from '../k8s/json';
 import { formatPointer } from './jsonpatch';
 
 export interface ListMergeNote {

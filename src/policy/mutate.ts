@@ -42,7 +42,7 @@ import {
   type RunRequestInput,
   type VariableTrace,
 } from './run';
-import { deepEqual, isObject, list, nameOf, obj, str } from './util';
+import { deepEqual, isObject, list, nameOf, obj, str } from '../k8s/json';
 
 export interface MutatingRunInput extends RunRequestInput {
   policy: unknown;

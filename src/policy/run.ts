@@ -28,7 +28,7 @@ import type { AuthorizerRule, CelCompileOptionsExt, CelContext, CelEvalResult, C
 import { CEL_LIMITS } from '../cel/types';
 import { isExemptAdmissionConfigurationResource, matchResources, type AdmissionRequestInput, type MatchResult } from './matching';
 import { resolveParams, type ParamResolution, type ParamsInput } from './params';
-import { byteLength, isObject, list, nameOf, namespaceOf, obj, str, trimSpace } from './util';
+import { byteLength, isObject, list, nameOf, namespaceOf, obj, str, trimSpace } from '../k8s/json';
 
 /** The part of the CEL engine a run needs (src/cel `evaluate`). */
 export interface PolicyCel {

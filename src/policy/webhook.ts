@@ -14,7 +14,7 @@ import { withDefaults } from '../k8s/defaults';
 import type { CelInputs } from '../cel/types';
 import { matchWebhook, type MatchResult } from './matching';
 import { runMatchConditions, type MatchConditionsTrace, type PolicyCel, type RunRequestInput } from './run';
-import { list, obj, str } from './util';
+import { list, obj, str } from '../k8s/json';
 
 export interface WebhookCallResult {
   /** called: the request is sent; not-called: rules/selectors/matchConditions exclude it; rejected: a matchConditions error with failurePolicy Fail; ignored: the same with Ignore (not called). */

@@ -3,7 +3,7 @@
  * expected. Drafts keep what the user typed (a JSON Patch as text, warnings one a line).
  */
 import type { JsonPatchOp } from '../policy/jsonpatch';
-import { isObject } from '../policy/util';
+import { isObject } from '../k8s/json';
 import type { TestInputDraft } from './model';
 
 export type WebhookResponseKind = 'allow' | 'deny' | 'unavailable' | 'patch' | 'warnings';

@@ -21,6 +21,7 @@ import {
 import type { LineIndex } from './lines';
 import type { PosEntry, PosNode, Problem } from './pos-tree';
 import type { PathSegment } from '../k8s/path';
+import { isObject } from '../k8s/json';
 import { MAX_ALIAS_EXPANSION, MAX_DEPTH, MAX_PROBLEMS_PER_DOCUMENT } from './limits';
 import { looksLikeJson, scanJson } from './json';
 import { keyString, resolvePlain, type Resolved } from './resolve';
@@ -245,10 +246,6 @@ function clone(v: unknown): unknown {
 
 function hasOwn(obj: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(obj, key);
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 class Builder {
@@ -507,7 +504,7 @@ class Builder {
   private merge(target: Record<string, unknown>, seen: Set<string>, m: { source: unknown; start: number; end: number }): void {
     const sources = Array.isArray(m.source) ? m.source : [m.source];
     for (const s of sources) {
-      if (!isPlainObject(s)) {
+      if (!isObject(s)) {
         this.problem(this.errors, 'A merge key (<<) needs a mapping or a list of mappings', m.start, m.end);
         return;
       }

@@ -1,10 +1,7 @@
-/** Small readers used by the lint rules: they never throw on odd shapes. */
-export type Obj = Record<string, unknown>;
+/** Small readers used by the lint rules (the JSON readers of ../json.ts under the names the rules use): they never throw on odd shapes. */
+import { isObject as isObj, objList as objs, str, strList as strs, type Obj } from '../json';
 
-export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-export const objs = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
-export const strs = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-export const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+export { isObj, objs, str, strs, type Obj };
 
 /** Does a rule's list cover a value ("*" covers everything)? */
 export const covers = (list: readonly string[], value: string): boolean => list.includes('*') || list.includes(value);

@@ -4,8 +4,8 @@
  */
 import type { Field } from './types';
 import { kindSpecOf } from './kinds';
+import { isObject } from '../json';
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Rank of each field name in API order, built once per fields array. */
 const rankCache = new WeakMap<readonly Field[], Map<string, number>>();
@@ -17,7 +17,7 @@ function ranks(fields: readonly Field[]): Map<string, number> {
 
 /** The value with keys in API order; the same object when nothing moves (most edits), so unchanged branches stay shared. */
 function orderBy(value: unknown, fields: readonly Field[] | undefined): unknown {
-  if (Array.isArray(value) || !isRecord(value) || !fields) return value;
+  if (Array.isArray(value) || !isObject(value) || !fields) return value;
   const rank = ranks(fields);
   const keys = Object.keys(value);
   let last = -1;
@@ -57,7 +57,7 @@ function orderField(value: unknown, field: Field): unknown {
 /** A copy of the object with keys in API order; unknown kinds are returned as they are. */
 export function orderFields(object: unknown): unknown {
   const spec = kindSpecOf(object);
-  if (!spec || !isRecord(object)) return object;
+  if (!spec || !isObject(object)) return object;
   const { apiVersion, kind, ...rest } = object;
   return { apiVersion, kind, ...(orderBy(rest, spec.fields) as Record<string, unknown>) };
 }

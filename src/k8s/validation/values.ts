@@ -9,9 +9,11 @@
  * - anything else is skipped silently (never a second, duplicate type error).
  */
 
-export type Obj = Readonly<Record<string, unknown>>;
+import { isObject } from '../json';
 
-export const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+export { byteLength, isObject, trimSpace } from '../json';
+
+export type Obj = Readonly<Record<string, unknown>>;
 
 /** JSON `null` or a missing key: Go's nil pointer / zero value. */
 export const isAbsent = (v: unknown): v is null | undefined => v === undefined || v === null;
@@ -34,24 +36,3 @@ export const goStruct = (v: unknown): Obj | undefined => (isObject(v) ? v : isAb
 /** A Go int32 field: an integral number in range, else undefined (a decode error). */
 export const goInt = (v: unknown): number | undefined =>
   typeof v === 'number' && Number.isInteger(v) && v >= -2147483648 && v <= 2147483647 ? v : undefined;
-
-/** Strings only, in order (for `strings.Join`-style messages and sets). */
-export const stringsOf = (list: readonly unknown[]): string[] => list.filter((x): x is string => typeof x === 'string');
-
-/** Go's `len(s)` for a string: its UTF-8 byte length. */
-export function byteLength(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) n += 1;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      n += 2; // a surrogate pair (2 UTF-16 units) is 4 bytes
-      i++;
-    } else n += 2;
-  }
-  return n;
-}
-
-/** Go's strings.TrimSpace (Unicode White_Space, close enough: JS trim). */
-export const trimSpace = (s: string): string => s.trim();

@@ -16,7 +16,8 @@ import { isDNS1035Label, isDNS1123Subdomain } from './names';
 import { validateRuleWithOperations } from './rules';
 import { validateLabelSelector } from './selectors';
 import { parseGoURL } from './url';
-import { goInt, goList, goObject, goString, goStruct, isAbsent, type Obj, stringsOf } from './values';
+import { goInt, goList, goObject, goString, goStruct, isAbsent, type Obj } from './values';
+import { strList } from '../json';
 import { invalidPrinted, invalidSlice } from './go-print';
 
 export const supportedFailurePolicies = ['Fail', 'Ignore'] as const;
@@ -124,7 +125,7 @@ export function validateAdmissionReviewVersions(versions: unknown, path: FieldPa
     for (const msg of isDNS1035Label(v)) errs.push(invalid(path.index(i), v, msg));
     if ((acceptedAdmissionReviewVersions as readonly string[]).includes(v)) hasAcceptedVersion = true;
   });
-  if (!hasAcceptedVersion && stringsOf(list).length === list.length)
+  if (!hasAcceptedVersion && strList(list).length === list.length)
     errs.push(invalidSlice(path, 'string', list, `must include at least one of ${acceptedAdmissionReviewVersions.join(', ')}`));
   return errs;
 }

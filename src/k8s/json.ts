@@ -1,0 +1,84 @@
+/**
+ * Plain JSON values (decoded YAML, request bodies): readers that never throw on
+ * odd shapes, structural equality, deep copies, and the Go string functions the
+ * apiserver applies to them. The one home of these helpers for the whole core
+ * and the UI; Go-decoder-style readers for validation (absent vs wrong type)
+ * are in ./validation/values.ts.
+ */
+
+export type Obj = Record<string, unknown>;
+
+/** A JSON object (not null, not an array). */
+export const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The value if it is a string, else ''. */
+export const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+/** The strings of a list, in order ([] when it is not a list). */
+export const strList = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+/** The value if it is a list, else []. */
+export const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+/** The value if it is an object, else {}. */
+export const obj = (v: unknown): Obj => (isObject(v) ? v : {});
+
+/** The objects of a list, in order ([] when it is not a list). */
+export const objList = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObject) : []);
+
+/** metadata.labels of an object as a string map ({} when absent). */
+export function labelsOf(o: unknown): Record<string, string> {
+  const labels = obj(obj(obj(o).metadata).labels);
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(labels)) if (typeof v === 'string') out[k] = v;
+  return out;
+}
+
+export const nameOf = (o: unknown): string => str(obj(obj(o).metadata).name);
+export const namespaceOf = (o: unknown): string => str(obj(obj(o).metadata).namespace);
+
+/** Deep structural equality of JSON values (object key order ignored). */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((x, i) => deepEqual(x, b[i]));
+  }
+  if (isObject(a)) {
+    if (!isObject(b)) return false;
+    const ka = Object.keys(a);
+    if (ka.length !== Object.keys(b).length) return false;
+    return ka.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+/** A deep copy of a JSON value (undefined stays undefined). */
+export function cloneJson<T>(v: T): T {
+  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
+}
+
+/** Go's `len(s)` for a string: its UTF-8 byte length (a lone surrogate counts 3, as its U+FFFD replacement). */
+export function byteLength(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && s.charCodeAt(i + 1) >= 0xdc00 && s.charCodeAt(i + 1) <= 0xdfff) {
+      n += 2; // a surrogate pair (2 UTF-16 units) is 4 bytes
+      i++;
+    } else n += 2;
+  }
+  return n;
+}
+
+/**
+ * Go's unicode.IsSpace: ASCII white space, U+0085 (NEL), U+00A0 and the
+ * Unicode White_Space characters — unlike JavaScript's \s, without U+FEFF.
+ */
+const GO_SPACE = '\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const GO_TRIM = new RegExp(`^[${GO_SPACE}]+|[${GO_SPACE}]+$`, 'g');
+
+/** Go's strings.TrimSpace. */
+export const trimSpace = (s: string): string => s.replace(GO_TRIM, '');
