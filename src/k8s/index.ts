@@ -11,3 +11,6 @@ export { validate, type ValidateOptions } from './validate-all';
 export { withDefaults } from './defaults';
 export { lint, LINT_RULES, type Lint } from './lints';
 export { isClusterScoped, kindForResource, minimalObject } from './resources';
+export { lintCaBundles, caBundleLints, caBundleSites, type LintOptions } from './lints';
+export { inspectCaBundle, relativeTime, type CaBundleInspection, type CertificateInfo, type CaBundleProblem } from './ca-bundle';
+export { fixesForError, paramValue, type Fix, type FixInput, type FixParam, type FixResult } from './fixes';

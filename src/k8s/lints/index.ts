@@ -1,15 +1,31 @@
 /**
  * Lints: best-practice findings beside validation (what the apiserver accepts but can
- * lock a cluster out, leak enforcement, or waste latency). Rules are a table (rules.ts).
+ * lock a cluster out, leak enforcement, or waste latency). Rules are tables, by kind:
+ * webhook-rules.ts (per webhook), policy-rules.ts (policies, bindings, MAP), cross-rules.ts
+ * (across webhooks and documents); the caBundle rules are async (ca-rules.ts).
  */
 import { withDefaults } from '../defaults';
 import { fieldPath } from '../path';
 import { kindOf, isObj, type Obj } from './helpers';
-import { caInjected, RULES, WEBHOOK_RULES } from './rules';
-import type { Lint } from './types';
+import { CROSS_RULES } from './cross-rules';
+import { MAP_RULES, POLICY_RULES } from './policy-rules';
+import type { LintRule } from './rule-types';
+import { WEBHOOK_RULES } from './webhook-rules';
+import type { Lint, LintOptions } from './types';
 
-export type { Lint, LintContext } from './types';
-export { RULES as LINT_RULES, WEBHOOK_RULES as WEBHOOK_LINT_RULES } from './rules';
+export type { Lint, LintContext, LintOptions } from './types';
+export type { Finding, LintRule } from './rule-types';
+export { WEBHOOK_RULES as WEBHOOK_LINT_RULES } from './webhook-rules';
+export { lintCaBundles, caBundleLints, caBundleSites, CA_LINT_RULES } from './ca-rules';
+
+/** Every whole-object rule. */
+export const LINT_RULES: readonly LintRule[] = [...POLICY_RULES, ...MAP_RULES, ...CROSS_RULES];
+
+/** Whether a CA injector fills the configuration's caBundles (read from its annotations). */
+export function caInjected(object: Obj): boolean {
+  const annotations = isObj(object.metadata) && isObj(object.metadata.annotations) ? object.metadata.annotations : {};
+  return Object.keys(annotations).some((k) => k.startsWith('cert-manager.io/inject-ca-from') || k === 'service.beta.openshift.io/inject-cabundle');
+}
 
 /** Findings per (defaulted) webhook object: defaulting returns the same object for an unchanged webhook. */
 const webhookMemo = new WeakMap<Obj, { index: number; kind: string; injected: boolean; lints: Lint[] }>();
@@ -28,16 +44,17 @@ function webhookLints(w: Obj, index: number, kind: string, injected: boolean): L
 }
 
 /** Findings for one object; `workspace` holds all objects (for policy ↔ binding rules). */
-export function lint(object: unknown, workspace: readonly unknown[] = []): Lint[] {
+export function lint(object: unknown, workspace: readonly unknown[] = [], options: LintOptions = {}): Lint[] {
   if (!isObj(object)) return [];
   const kind = kindOf(object);
   const defaulted = withDefaults(object);
   const out: Lint[] = [];
   const injected = caInjected(defaulted);
   if (Array.isArray(defaulted.webhooks)) defaulted.webhooks.forEach((w, i) => isObj(w) && out.push(...webhookLints(w, i, kind, injected)));
-  for (const rule of RULES) {
+  for (const rule of LINT_RULES) {
     if (!rule.kinds.includes(kind)) continue;
-    for (const f of rule.check({ object: defaulted, workspace })) out.push({ id: rule.id, name: rule.name, severity: rule.severity, ...f });
+    for (const f of rule.check({ object: defaulted, workspace, kubernetesVersion: options.kubernetesVersion }))
+      out.push({ id: rule.id, name: rule.name, severity: rule.severity, ...f });
   }
   return out;
 }

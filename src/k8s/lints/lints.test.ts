@@ -44,6 +44,7 @@ describe('webhook lints', () => {
     );
     expect(found).toEqual([
       'W05 webhooks[0].rules[0].resources',
+      'W06 webhooks[0].rules[0].operations',
       'W07 webhooks[0].rules',
       'W08 webhooks[0].rules',
       'W09 webhooks[0].rules',
@@ -55,7 +56,7 @@ describe('webhook lints', () => {
 
   it('a service webhook in its own namespace that fails closed on pods would deadlock; caBundle missing unless injected', () => {
     const hook = { rules: [podRule], namespaceSelector: excludeSystem, clientConfig: { service: { namespace: 'hooks', name: 'svc' } }, timeoutSeconds: 5 };
-    expect(ids(vwc(hook))).toEqual(['W02 webhooks[0].namespaceSelector', 'W03 webhooks[0].failurePolicy', 'W19 webhooks[0].clientConfig.caBundle']);
+    expect(ids(vwc(hook))).toEqual(['W02 webhooks[0].namespaceSelector', 'W03 webhooks[0].failurePolicy', 'W19 webhooks[0].clientConfig.caBundle', 'W25 webhooks[0].clientConfig.service']);
     expect(ids(vwc(hook, 'ValidatingWebhookConfiguration', { name: 'x', annotations: { 'cert-manager.io/inject-ca-from': 'hooks/cert' } }))).not.toContain(
       'W19 webhooks[0].clientConfig.caBundle',
     );
@@ -81,7 +82,7 @@ describe('policy and binding lints', () => {
 
   it('paramKind without paramRef, Allow on a Deny binding, unguarded params and missing messages', () => {
     const noRef = { ...binding, spec: { policyName: 'replica-limit.example.com', validationActions: ['Deny'] } };
-    expect(ids(noRef, [policy, noRef])).toEqual(['P07 spec.paramRef']);
+    expect(ids(noRef, [policy, noRef])).toEqual(['P03 spec.validationActions', 'P07 spec.paramRef']);
     const allow = { ...binding, spec: { ...(binding.spec as object), paramRef: { name: 'x', parameterNotFoundAction: 'Allow' } } };
     expect(ids(allow, [policy, allow])).toEqual(['P08 spec.paramRef.parameterNotFoundAction']);
     expect(ids(policy, [policy, binding])).toEqual(['P06 spec.paramKind']);

@@ -1,0 +1,190 @@
+/**
+ * The quick fixes themselves: small pure edits by field path, built by the lint rules and
+ * the validation-error table (errors.ts). Each returns a Fix whose apply() works on the
+ * object as the user wrote it (not the defaulted one): lists keep their indices, so a
+ * path found on the defaulted object is the same path in the original.
+ */
+import { getIn, setIn } from '../edit';
+import { apiVersionOf, KINDS } from '../registry';
+import { parsePath, type PathSegment } from '../path';
+import { isObj, kindOf, nameOf, objs, str, strs, type Obj } from '../lints/helpers';
+import { paramValue, type Fix, type FixInput } from './types';
+
+const at = (path: string): PathSegment[] => parsePath(path);
+
+/** A fix that sets one field. */
+export const setField = (title: string, path: string, value: unknown, note?: string): Fix => ({
+  title,
+  note,
+  apply: (object) => ({ object: setIn(object, at(path), value) }),
+});
+
+const NAME_KEY = 'kubernetes.io/metadata.name';
+
+/** Merge `kubernetes.io/metadata.name NotIn [namespaces]` into the selector at `selectorPath` (other requirements kept). */
+export function excludeNamespaces(selectorPath: string, namespaces: readonly string[]): Fix {
+  const list = [...new Set(namespaces)];
+  return {
+    title: `Exclude ${list.join(' and ')} in namespaceSelector`,
+    note: `Adds "${NAME_KEY} NotIn [${list.join(', ')}]" to the selector; its other requirements stay.`,
+    apply: (object) => {
+      const selector = getIn(object, at(selectorPath));
+      const base: Obj = isObj(selector) ? selector : {};
+      const exprs = objs(base.matchExpressions);
+      const i = exprs.findIndex((e) => str(e.key) === NAME_KEY && str(e.operator) === 'NotIn');
+      const next =
+        i >= 0
+          ? exprs.map((e, j) => (j === i ? { ...e, values: [...new Set([...strs(e.values), ...list])] } : e))
+          : [...exprs, { key: NAME_KEY, operator: 'NotIn', values: list }];
+      return { object: setIn(object, at(selectorPath), { ...base, matchExpressions: next }) };
+    },
+  };
+}
+
+/**
+ * Skips the control plane and nodes: users named system:* other than service accounts
+ * (scheduler, controller-manager, kubelets as system:node:*), and the system:nodes group.
+ * Service accounts still go through, so pods made by controllers are still checked.
+ */
+export const SKIP_SYSTEM_EXPRESSION =
+  "!('system:nodes' in request.userInfo.groups) && !(request.userInfo.username.startsWith('system:') && !request.userInfo.username.startsWith('system:serviceaccount:'))";
+
+/** Does a matchCondition skip system users and nodes (the one above, or one like it)? */
+export const skipsSystemUsers = (w: Obj): boolean =>
+  objs(w.matchConditions).some((c) => /system:nodes/.test(str(c.expression)) && /startsWith\(\s*['"]system:['"]\s*\)/.test(str(c.expression)));
+
+/** Append a matchCondition skipping system users and nodes to the webhook at `webhookPath`. */
+export function skipSystemUsers(webhookPath: string): Fix {
+  return {
+    title: 'Skip control-plane users and nodes (matchCondition)',
+    note: 'Requests from system:* users (scheduler, controller-manager, kubelets) and the system:nodes group no longer reach the webhook; service accounts still do, so pods made by controllers are still checked.',
+    apply: (object) => {
+      const conditions = objs(getIn(object, [...at(webhookPath), 'matchConditions']));
+      const taken = new Set(conditions.map((c) => str(c.name)));
+      let name = 'exclude-system-users';
+      for (let n = 2; taken.has(name); n++) name = `exclude-system-users-${n}`;
+      return { object: setIn(object, [...at(webhookPath), 'matchConditions'], [...conditions, { name, expression: SKIP_SYSTEM_EXPRESSION }]) };
+    },
+  };
+}
+
+export const failOpen = (failurePolicyPath: string): Fix =>
+  setField(
+    'Set failurePolicy: Ignore (fail open)',
+    failurePolicyPath,
+    'Ignore',
+    'While the webhook is down or slow, requests are admitted without it: enforce the final state another way (a ValidatingAdmissionPolicy, or a controller that reconciles).',
+  );
+
+const listOf = (text: string): string[] => [...new Set(text.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean))];
+
+/** Replace wildcard resources (and a wildcard apiGroups) of one rule with what the user lists. */
+export function narrowResources(rulePath: string, rule: Obj): Fix {
+  const groups = strs(rule.apiGroups);
+  const fix: Fix = {
+    title: 'Narrow the rule to the resources you list',
+    params: [
+      { name: 'resources', label: 'Resources (comma-separated, e.g. pods, deployments, pods/status)', default: 'pods', placeholder: 'pods, deployments' },
+      { name: 'apiGroups', label: 'API groups ("" is the core group)', default: groups.includes('*') ? '""' : groups.map((g) => (g === '' ? '""' : g)).join(', '), placeholder: '"", apps' },
+    ],
+    apply: (object, input?: FixInput) => {
+      const resources = listOf(paramValue(fix, input, 'resources'));
+      const apiGroups = listOf(paramValue(fix, input, 'apiGroups')).map((g) => (g === '""' || g === "''" ? '' : g));
+      if (!resources.length || !apiGroups.length) return { object };
+      const next = setIn(setIn(object, [...at(rulePath), 'resources'], resources), [...at(rulePath), 'apiGroups'], apiGroups);
+      return { object: next };
+    },
+  };
+  return fix;
+}
+
+/** Put `expression` behind `params != null &&`. */
+export const guardParamsExpression = (e: string): string => `params != null && (${e.trim()})`;
+
+/** Guard each listed expression (paths to `…expression` fields) with params != null. */
+export function guardParams(expressionPaths: readonly string[]): Fix {
+  return {
+    title: 'Guard expressions with params != null',
+    note: 'Without params these expressions now evaluate to false instead of failing with an error.',
+    apply: (object) => ({
+      object: expressionPaths.reduce((o, p) => {
+        const e = getIn(o, at(p));
+        return typeof e === 'string' ? setIn(o, at(p), guardParamsExpression(e)) : o;
+      }, object),
+    }),
+  };
+}
+
+/** A name not used by any object of `kind` in the workspace. */
+function freeName(base: string, kind: string, workspace: readonly unknown[] = []): string {
+  const taken = new Set(workspace.filter((o) => kindOf(o) === kind).map(nameOf));
+  let name = base;
+  for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
+  return name;
+}
+
+/** A new binding document for a policy (Warn+Audit for a VAP: a safe first rollout). */
+export function createBinding(policy: Obj): Fix {
+  const kind = `${kindOf(policy)}Binding`;
+  const spec = KINDS.find((k) => k.kind === kind);
+  const takesParams = isObj(policy.spec) && isObj(policy.spec.paramKind);
+  const policyName = nameOf(policy);
+  const fix: Fix = {
+    title: `Create a ${kind} for this policy`,
+    note:
+      kind === 'ValidatingAdmissionPolicyBinding'
+        ? 'The new binding warns and audits (validationActions: [Warn, Audit]) so you can roll out safely; switch to Deny when no warnings remain.'
+        : undefined,
+    params: takesParams ? [{ name: 'paramName', label: 'Name of the param object', default: `${policyName}-params` }] : undefined,
+    apply: (object, input) => {
+      const bindingSpec: Obj = { policyName };
+      if (takesParams) bindingSpec.paramRef = { name: paramValue(fix, input, 'paramName'), parameterNotFoundAction: 'Deny' };
+      if (kind === 'ValidatingAdmissionPolicyBinding') bindingSpec.validationActions = ['Warn', 'Audit'];
+      const binding = {
+        apiVersion: spec ? apiVersionOf(spec) : 'admissionregistration.k8s.io/v1',
+        kind,
+        metadata: { name: freeName(`${policyName}-binding`, kind, input?.workspace) },
+        spec: bindingSpec,
+      };
+      return { object, newDocuments: [binding] };
+    },
+  };
+  return fix;
+}
+
+/** Remove DELETE from the operations of the given rules ('*' becomes CREATE, UPDATE). */
+export function removeDelete(rulePaths: readonly string[]): Fix {
+  return {
+    title: 'Stop matching DELETE',
+    note: "'*' becomes CREATE, UPDATE (CONNECT also has no object).",
+    apply: (object) => ({
+      object: rulePaths.reduce((o, p) => {
+        const ops = strs(getIn(o, [...at(p), 'operations']));
+        const next = ops.includes('*') ? ['CREATE', 'UPDATE'] : ops.filter((x) => x !== 'DELETE');
+        return setIn(o, [...at(p), 'operations'], next);
+      }, object),
+    }),
+  };
+}
+
+/** A valid DNS-1123 subdomain made from an invalid name (lower case, other characters become '-'). */
+export function suggestDnsName(name: string, minSegments = 1): string {
+  let labels = name
+    .toLowerCase()
+    .replace(/[^a-z0-9.-]+/g, '-')
+    .split('.')
+    .map((l) => l.replace(/-+/g, '-').replace(/^-+|-+$/g, '').slice(0, 63).replace(/-+$/, ''))
+    .filter(Boolean);
+  if (!labels.length) labels = ['name'];
+  while (labels.length < minSegments) labels = [...labels, ...['example', 'com'].slice(-(minSegments - labels.length))];
+  let out = labels.join('.');
+  if (out.length > 253) out = out.slice(0, 253).replace(/[.-]+$/, '');
+  return out;
+}
+
+/** Replace an invalid name with a valid suggestion. */
+export function renameTo(path: string, current: string, minSegments = 1): Fix | undefined {
+  const next = suggestDnsName(current, minSegments);
+  if (next === current) return undefined;
+  return setField(`Rename to "${next}"`, path, next, minSegments > 1 ? 'Webhook names are fully qualified (at least three segments): use a domain you own.' : undefined);
+}

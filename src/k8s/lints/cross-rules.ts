@@ -1,0 +1,162 @@
+/**
+ * Lint rules that read more than one webhook or document: policy ↔ binding pairing,
+ * scope across a binding and its policy, webhooks of one configuration, and policies
+ * and webhooks that act on the same requests.
+ * Ideas and sources: shared/reference/anchors.md §3.1 (W23, W25), §3.2, §3.4.
+ */
+import { createBinding, excludeNamespaces } from '../fixes/edits';
+import { isObj, kindOf, nameOf, objs, ruleCovers, selectorExcludesNamespace, str, strs, type Obj } from './helpers';
+import { broadPolicy, resourceRulesOf } from './policy-rules';
+import type { LintRule } from './rule-types';
+
+const POLICY_KINDS = ['ValidatingAdmissionPolicy', 'MutatingAdmissionPolicy'];
+const BINDING_KINDS = ['ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicyBinding'];
+const WEBHOOK_KINDS = ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration'];
+
+const specOf = (o: Obj): Obj => (isObj(o.spec) ? o.spec : {});
+const policyOf = (binding: Obj, workspace: readonly unknown[]): Obj | undefined => {
+  const found = workspace.find((o) => kindOf(o) === kindOf(binding).replace(/Binding$/, '') && nameOf(o) === str(specOf(binding).policyName));
+  return isObj(found) ? found : undefined;
+};
+
+/** The (group, resource) pairs rules name, wildcards as '*'. */
+const pairs = (rules: Obj[]): [string, string][] => rules.flatMap((r) => strs(r.apiGroups).flatMap((g) => strs(r.resources).map((res): [string, string] => [g, res.split('/')[0]!])));
+const overlap = (a: Obj[], b: Obj[]) => pairs(a).some(([g, res]) => b.some((r) => ruleCovers(r, g, res))) || pairs(b).some(([g, res]) => a.some((r) => ruleCovers(r, g, res)));
+
+export const CROSS_RULES: readonly LintRule[] = [
+  {
+    id: 'P01',
+    name: 'policy-without-binding',
+    severity: 'warning',
+    kinds: POLICY_KINDS,
+    check: ({ object, workspace }) => {
+      const bindingKind = `${kindOf(object)}Binding`;
+      const name = nameOf(object);
+      const bound = workspace.some((o) => kindOf(o) === bindingKind && isObj(o) && str(specOf(o).policyName) === name);
+      return bound || !name
+        ? []
+        : [{ field: 'metadata.name', message: `no ${bindingKind} in the workspace names this policy`, hint: 'A policy does nothing until a binding puts it into effect.', fixes: [createBinding(object)] }];
+    },
+  },
+  {
+    id: 'P02',
+    name: 'dangling-binding',
+    severity: 'warning',
+    kinds: BINDING_KINDS,
+    check: ({ object, workspace }) => {
+      const policyKind = kindOf(object).replace(/Binding$/, '');
+      const name = str(specOf(object).policyName);
+      if (!name || workspace.some((o) => kindOf(o) === policyKind && nameOf(o) === name)) return [];
+      return [{ field: 'spec.policyName', message: `no ${policyKind} named "${name}" in the workspace`, hint: 'The binding does nothing unless the policy exists in the cluster.' }];
+    },
+  },
+  {
+    id: 'P07',
+    name: 'paramkind-paramref-mismatch',
+    severity: 'warning',
+    kinds: BINDING_KINDS,
+    check: ({ object, workspace }) => {
+      const policy = policyOf(object, workspace);
+      if (!policy) return [];
+      const hasKind = isObj(specOf(policy).paramKind);
+      const hasRef = isObj(specOf(object).paramRef);
+      if (hasKind && !hasRef) return [{ field: 'spec.paramRef', message: 'the policy takes params (paramKind) but this binding gives none', hint: 'params is null in every expression: add paramRef.' }];
+      if (!hasKind && hasRef) return [{ field: 'spec.paramRef', message: 'the policy has no paramKind: this paramRef is ignored' }];
+      return [];
+    },
+  },
+  {
+    id: 'P15',
+    name: 'kube-system-unexcluded',
+    severity: 'warning',
+    kinds: BINDING_KINDS,
+    check: ({ object, workspace }) => {
+      const spec = specOf(object);
+      const policy = policyOf(object, workspace);
+      if (!policy || !broadPolicy(policy)) return [];
+      if (kindOf(object) === 'ValidatingAdmissionPolicyBinding' && !strs(spec.validationActions).includes('Deny')) return [];
+      const mr = isObj(spec.matchResources) ? spec.matchResources : {};
+      const mc = isObj(specOf(policy).matchConstraints) ? (specOf(policy).matchConstraints as Obj) : {};
+      if (selectorExcludesNamespace(mr.namespaceSelector, 'kube-system') || selectorExcludesNamespace(mc.namespaceSelector, 'kube-system')) return [];
+      return [
+        {
+          field: 'spec.matchResources.namespaceSelector',
+          message: `the binding ${kindOf(object) === 'ValidatingAdmissionPolicyBinding' ? 'denies' : 'mutates'} requests in kube-system too (the policy covers pods or wildcard resources)`,
+          hint: 'System workloads can be blocked like with a webhook: exclude kube-system in the binding (or the policy) namespaceSelector.',
+          fixes: [excludeNamespaces('spec.matchResources.namespaceSelector', ['kube-system'])],
+        },
+      ];
+    },
+  },
+  {
+    id: 'W23',
+    name: 'consolidate',
+    severity: 'info',
+    kinds: WEBHOOK_KINDS,
+    check: ({ object }) => {
+      const hooks = objs(object.webhooks);
+      return hooks.flatMap((w, i) => {
+        const j = hooks.findIndex((v, k) => k < i && JSON.stringify(v.clientConfig) === JSON.stringify(w.clientConfig) && overlap(objs(v.rules), objs(w.rules)));
+        return j < 0
+          ? []
+          : [{ field: `webhooks[${i}].clientConfig`, message: `calls the same endpoint as webhooks[${j}] for overlapping rules: each matching request calls it twice`, hint: 'One webhook with both rule sets (one call per request) cuts latency.' }];
+      });
+    },
+  },
+  {
+    id: 'W25',
+    name: 'ha-hint',
+    severity: 'info',
+    kinds: WEBHOOK_KINDS,
+    check: ({ object }) => {
+      const i = objs(object.webhooks).findIndex((w) => str(w.failurePolicy) === 'Fail' && isObj(w.clientConfig) && isObj(w.clientConfig.service));
+      return i < 0
+        ? []
+        : [
+            {
+              field: `webhooks[${i}].clientConfig.service`,
+              message: 'a fail-closed webhook served in the cluster: every matching request needs its pods up',
+              hint: 'Check the serving Deployment: at least 2 replicas on different nodes, a PodDisruptionBudget, readiness probes, and resource requests.',
+            },
+          ];
+    },
+  },
+  {
+    id: 'G03',
+    name: 'overlapping-policies',
+    severity: 'info',
+    kinds: ['ValidatingAdmissionPolicy'],
+    check: ({ object, workspace }) => {
+      const mine = resourceRulesOf(object);
+      const maps = workspace.filter((o): o is Obj => kindOf(o) === 'MutatingAdmissionPolicy' && isObj(o) && overlap(resourceRulesOf(o), mine));
+      return maps.length === 0
+        ? []
+        : [
+            {
+              field: 'spec.matchConstraints.resourceRules',
+              message: `MutatingAdmissionPolicy "${nameOf(maps[0])}" changes the same resources before this policy validates them`,
+              hint: 'Mutation runs first: run both in the policy test panel to check the mutated object still passes this policy.',
+            },
+          ];
+    },
+  },
+  {
+    id: 'G04',
+    name: 'policy-and-webhook-mutate',
+    severity: 'info',
+    kinds: ['MutatingAdmissionPolicy'],
+    check: ({ object, workspace }) => {
+      const mine = resourceRulesOf(object);
+      const hook = workspace.find((o) => kindOf(o) === 'MutatingWebhookConfiguration' && isObj(o) && objs(o.webhooks).some((w) => overlap(objs(w.rules), mine)));
+      return hook === undefined
+        ? []
+        : [
+            {
+              field: 'spec.matchConstraints.resourceRules',
+              message: `mutating webhooks of "${nameOf(hook)}" change the same resources`,
+              hint: 'Mutating policies and webhooks run in one phase whose order you should not rely on; if both set the same fields, the last writer wins, and reinvocation can flip it. Make them touch different fields.',
+            },
+          ];
+    },
+  },
+];
