@@ -66,9 +66,20 @@ describe('withDefaults: webhook configurations (v1)', () => {
     const edited = { ...vwc, webhooks: [{ ...(vwc.webhooks[0] as object), timeoutSeconds: 3 }] };
     expect(withDefaults(edited).webhooks[0]).not.toBe(a.webhooks[0]);
   });
-  it('leaves v1beta1 webhook configurations alone (not served in 1.36)', () => {
-    const old = { ...vwc, apiVersion: `${G}/v1beta1` };
-    expect(withDefaults(old)).toBe(old);
+  it('defaults v1beta1 webhook configurations with the v1beta1 defaults (pkg/apis/admissionregistration/v1beta1/defaults.go)', () => {
+    const old = frozen({ ...vwc, apiVersion: `${G}/v1beta1`, webhooks: [{ name: 'a', admissionReviewVersions: [] }] });
+    expect(withDefaults(old).webhooks[0]).toEqual({
+      name: 'a',
+      failurePolicy: 'Ignore',
+      matchPolicy: 'Exact',
+      namespaceSelector: {},
+      objectSelector: {},
+      sideEffects: 'Unknown',
+      timeoutSeconds: 30,
+      admissionReviewVersions: ['v1beta1'],
+    });
+    const mutating = frozen({ ...old, kind: 'MutatingWebhookConfiguration' });
+    expect(withDefaults(mutating).webhooks[0]).toMatchObject({ reinvocationPolicy: 'Never', failurePolicy: 'Ignore' });
   });
   it('skips elements of the wrong type', () => {
     const odd = frozen({ ...vwc, webhooks: ['x', 3] });
@@ -92,11 +103,14 @@ describe.each(['v1', 'v1beta1', 'v1alpha1'])('withDefaults: policies and binding
     const map = frozen({ apiVersion: `${G}/${v}`, kind: 'MutatingAdmissionPolicy', spec: {} });
     expect(withDefaults(map).spec).toEqual({ failurePolicy: 'Fail' });
   });
-  it('defaults a binding matchResources only when present, and never parameterNotFoundAction', () => {
+  it('defaults a binding matchResources only when present, and parameterNotFoundAction only in v1alpha1', () => {
     const b = frozen({ apiVersion: `${G}/${v}`, kind: 'ValidatingAdmissionPolicyBinding', spec: { paramRef: { name: 'x' } } });
-    expect(withDefaults(b)).toEqual(b);
-    expect(withDefaults(b)).not.toBe(b);
-    expect(withDefaults(b).spec).toBe(b.spec); // untouched subtrees are shared
+    if (v === 'v1alpha1') expect(withDefaults(b).spec).toEqual({ paramRef: { name: 'x', parameterNotFoundAction: 'Deny' } });
+    else {
+      expect(withDefaults(b)).toEqual(b);
+      expect(withDefaults(b)).not.toBe(b);
+      expect(withDefaults(b).spec).toBe(b.spec); // untouched subtrees are shared
+    }
     const withMR = frozen({ ...b, kind: 'MutatingAdmissionPolicyBinding', spec: { matchResources: {} } });
     expect(withDefaults(withMR).spec).toEqual({ matchResources: { matchPolicy: 'Equivalent', namespaceSelector: {}, objectSelector: {} } });
   });

@@ -1,8 +1,10 @@
 /**
- * v1 defaulting of admissionregistration.k8s.io objects, as the apiserver runs it
- * before validation (pkg/apis/admissionregistration/v1/defaults.go and
- * zz_generated.defaults.go; the v1beta1/v1alpha1 policy kinds default the same
- * fields). Only absent (missing or null) fields are filled; explicit values such
+ * Defaulting of admissionregistration.k8s.io objects, as the apiserver runs it
+ * before validation (pkg/apis/admissionregistration/{v1,v1beta1,v1alpha1}/defaults.go
+ * and zz_generated.defaults.go), by the object's apiVersion: v1beta1 webhooks have
+ * their own defaults (failurePolicy Ignore, matchPolicy Exact, timeoutSeconds 30,
+ * sideEffects Unknown, admissionReviewVersions [v1beta1]); v1alpha1 bindings default
+ * paramRef.parameterNotFoundAction to Deny; the policy kinds otherwise default alike. Only absent (missing or null) fields are filled; explicit values such
  * as `failurePolicy: ""` or `timeoutSeconds: 0` are kept and then rejected.
  * Returns a new object; the input is never mutated. Copy-on-write: objects on
  * the way to a defaulted field are copied once, untouched subtrees are shared
@@ -32,14 +34,17 @@ class Draft {
   }
 }
 
-/** A default: a primitive value, or EMPTY_OBJECT for a fresh `{}` each time. */
+/** A default: a primitive value, EMPTY_OBJECT for a fresh `{}` each time, or a list (set when absent or empty, Go's len()==0). */
 const EMPTY_OBJECT = Symbol('{}');
-type Defaults = readonly (readonly [string, string | number | typeof EMPTY_OBJECT])[];
+type Defaults = readonly (readonly [string, string | number | typeof EMPTY_OBJECT | readonly string[]])[];
 
 function fill(d: Draft, defaults: Defaults): void {
   for (let i = 0; i < defaults.length; i++) {
     const [key, value] = defaults[i]!;
-    if (isAbsent(d.get(key))) d.set(key, value === EMPTY_OBJECT ? {} : value);
+    const v = d.get(key);
+    if (Array.isArray(value)) {
+      if (isAbsent(v) || (Array.isArray(v) && v.length === 0)) d.set(key, [...value]);
+    } else if (isAbsent(v)) d.set(key, value === EMPTY_OBJECT ? {} : value);
   }
 }
 
@@ -103,6 +108,20 @@ const WEBHOOK: Defaults = [
 ];
 /** SetDefaults_MutatingWebhook adds reinvocationPolicy Never. */
 const MUTATING_WEBHOOK: Defaults = [...WEBHOOK, ['reinvocationPolicy', 'Never']];
+/** v1beta1 SetDefaults_ValidatingWebhook: the old, fail-open defaults. */
+const WEBHOOK_V1BETA1: Defaults = [
+  ['failurePolicy', 'Ignore'],
+  ['matchPolicy', 'Exact'],
+  ['namespaceSelector', EMPTY_OBJECT],
+  ['objectSelector', EMPTY_OBJECT],
+  ['sideEffects', 'Unknown'],
+  ['timeoutSeconds', 30],
+  ['admissionReviewVersions', ['v1beta1']],
+];
+/** v1beta1 SetDefaults_MutatingWebhook adds reinvocationPolicy Never. */
+const MUTATING_WEBHOOK_V1BETA1: Defaults = [...WEBHOOK_V1BETA1, ['reinvocationPolicy', 'Never']];
+/** v1alpha1 SetDefaults_ParamRef (v1beta1 and v1 have no default: v1 requires the field). */
+const PARAM_REF_V1ALPHA1: Defaults = [['parameterNotFoundAction', 'Deny']];
 /** SetDefaults_MatchResources (only when the object is present). */
 const MATCH_RESOURCES: Defaults = [['matchPolicy', 'Equivalent'], ['namespaceSelector', EMPTY_OBJECT], ['objectSelector', EMPTY_OBJECT]];
 /** SetDefaults_ValidatingAdmissionPolicySpec / SetDefaults_MutatingAdmissionPolicySpec */
@@ -122,6 +141,8 @@ const webhookDefaulter =
 
 const defaultValidatingWebhook = webhookDefaulter(WEBHOOK);
 const defaultMutatingWebhook = webhookDefaulter(MUTATING_WEBHOOK);
+const defaultValidatingWebhookV1beta1 = webhookDefaulter(WEBHOOK_V1BETA1);
+const defaultMutatingWebhookV1beta1 = webhookDefaulter(MUTATING_WEBHOOK_V1BETA1);
 
 const defaultMatchResources: Defaulter = (d) => {
   fill(d, MATCH_RESOURCES);
@@ -136,16 +157,24 @@ const defaultPolicySpec: Defaulter = (d) => {
 
 /** Binding specs: only matchResources (paramRef.parameterNotFoundAction is not defaulted in v1). */
 const defaultBindingSpec: Defaulter = (d) => field(d, 'matchResources', defaultMatchResources);
+const defaultBindingSpecV1alpha1: Defaulter = (d) => {
+  defaultBindingSpec(d);
+  field(d, 'paramRef', (p) => fill(p, PARAM_REF_V1ALPHA1));
+};
 
 
-/** Defaulters by kind; which apiVersions are served comes from the field registry (webhook configurations: v1 only). */
+/** Defaulters by kind, and by `kind/version` where a version defaults differently (served versions: src/k8s/registry/served.ts). */
 const defaulters: Readonly<Record<string, { f: Defaulter }>> = {
   ValidatingWebhookConfiguration: { f: (d) => elements(d, 'webhooks', defaultValidatingWebhook) },
   MutatingWebhookConfiguration: { f: (d) => elements(d, 'webhooks', defaultMutatingWebhook) },
+  'ValidatingWebhookConfiguration/v1beta1': { f: (d) => elements(d, 'webhooks', defaultValidatingWebhookV1beta1) },
+  'MutatingWebhookConfiguration/v1beta1': { f: (d) => elements(d, 'webhooks', defaultMutatingWebhookV1beta1) },
   ValidatingAdmissionPolicy: { f: (d) => field(d, 'spec', defaultPolicySpec, true) },
   MutatingAdmissionPolicy: { f: (d) => field(d, 'spec', defaultPolicySpec, true) },
   ValidatingAdmissionPolicyBinding: { f: (d) => field(d, 'spec', defaultBindingSpec) },
   MutatingAdmissionPolicyBinding: { f: (d) => field(d, 'spec', defaultBindingSpec) },
+  'ValidatingAdmissionPolicyBinding/v1alpha1': { f: (d) => field(d, 'spec', defaultBindingSpecV1alpha1) },
+  'MutatingAdmissionPolicyBinding/v1alpha1': { f: (d) => field(d, 'spec', defaultBindingSpecV1alpha1) },
 };
 
 /**
@@ -156,8 +185,11 @@ const defaulters: Readonly<Record<string, { f: Defaulter }>> = {
 export function withDefaults<T>(object: T): T {
   if (!isObject(object)) return object;
   const spec = kindSpecOf(object);
-  if (!spec || !Object.hasOwn(defaulters, spec.kind)) return object;
-  const d = defaulters[spec.kind]!;
+  if (!spec) return object;
+  const version = String(object.apiVersion).slice(spec.group.length + 1);
+  const key = Object.hasOwn(defaulters, `${spec.kind}/${version}`) ? `${spec.kind}/${version}` : spec.kind;
+  if (!Object.hasOwn(defaulters, key)) return object;
+  const d = defaulters[key]!;
   const out = apply(object, d.f);
   return (out === object ? { ...object } : out) as T;
 }

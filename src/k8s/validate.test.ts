@@ -15,12 +15,16 @@ describe('validateRules: dispatch', () => {
   it.each([
     { apiVersion: 'v1', kind: 'Pod' },
     { kind: 'ValidatingWebhookConfiguration' },
-    { apiVersion: 'admissionregistration.k8s.io/v1beta1', kind: 'ValidatingWebhookConfiguration', webhooks: [{}] },
-    { apiVersion: 'admissionregistration.k8s.io/v2', kind: 'ValidatingAdmissionPolicy' },
     { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'toString' },
     { apiVersion: 42, kind: [] },
     {},
   ])('unknown kind %j gives no errors', (v) => expect(validateRules(v)).toEqual([]));
+  it.each([
+    [{ apiVersion: 'admissionregistration.k8s.io/v1beta1', kind: 'ValidatingWebhookConfiguration', webhooks: [{}] }, 'ValidatingWebhookConfiguration', 'admissionregistration.k8s.io/v1beta1'],
+    [{ apiVersion: 'admissionregistration.k8s.io/v2', kind: 'ValidatingAdmissionPolicy' }, 'ValidatingAdmissionPolicy', 'admissionregistration.k8s.io/v2'],
+  ])('a kind of ours in a version no release serves %j: only the apiVersion error', (v, kind, apiVersion) =>
+    expect(validateRules(v)).toEqual([expect.objectContaining({ field: 'apiVersion', message: `no matches for kind "${kind}" in version "${apiVersion}"` })]),
+  );
   it('knows the six kinds', () => {
     for (const kind of ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding'])
       expect(validatorFor('admissionregistration.k8s.io/v1', kind)).toBeTypeOf('function');

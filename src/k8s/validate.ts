@@ -1,7 +1,9 @@
 /**
  * Create-time validation of admission configuration objects, error for error as
- * a Kubernetes 1.36 kube-apiserver reports them: dispatch by apiVersion/kind,
- * v1 defaulting first, then the kind's validation; all errors collected.
+ * the target release's kube-apiserver reports them (options.kubernetesVersion,
+ * default 1.36): is the apiVersion served (validation/api-version.ts), decoding
+ * (null in a string list is ""), defaulting by apiVersion, then the kind's
+ * validation, in the release's words (validation/releases.ts); all errors collected.
  *
  * Names ending in `.static.k8s.io` get a warning (severity 'warning'), as with
  * the ManifestBasedAdmissionControlConfig gate off. Unknown kinds give no errors. A `v1 List` is validated item by item with paths
@@ -12,7 +14,8 @@ import type { CelCompiler } from '../cel/types';
 import { withDefaults } from './defaults';
 import { invalid, type FieldError } from './errors';
 import { fieldPath } from './path';
-import { kindSpecOf } from './registry/kinds';
+import { decoded } from './registry/decode';
+import { KINDS, kindSpecOf } from './registry/kinds';
 import {
   validateMutatingAdmissionPolicy,
   validateMutatingAdmissionPolicyBinding,
@@ -21,12 +24,34 @@ import {
   validateValidatingAdmissionPolicyBinding,
   validateValidatingWebhookConfiguration,
 } from './validation';
+import { validateServedVersion } from './validation/api-version';
 import { warningsForStaticSuffix } from './validation/metadata';
+import { asReleaseWords } from './validation/releases';
 import { isObject, type Obj } from './validation/values';
+import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from './versions';
 
 export interface ValidateOptions {
   /** Compiles CEL expressions; without it only the non-CEL rules about expressions apply. */
   cel?: CelCompiler;
+  /** The target release (served apiVersions, its validation's words, its CEL environment); absent = 1.36. */
+  kubernetesVersion?: KubernetesVersion;
+}
+
+/**
+ * The compiler with the target release in every compile's options: one wrapper per
+ * (compiler, release), so results memoised per compiler stay per release.
+ */
+const atRelease = new WeakMap<CelCompiler, Map<KubernetesVersion, CelCompiler>>();
+export function compilerAt(compiler: CelCompiler | undefined, release: KubernetesVersion): CelCompiler | undefined {
+  if (!compiler || release === DEFAULT_KUBERNETES_VERSION) return compiler;
+  let byRelease = atRelease.get(compiler);
+  if (!byRelease) atRelease.set(compiler, (byRelease = new Map()));
+  let c = byRelease.get(release);
+  if (!c) {
+    c = { compile: (expression, context, options) => compiler.compile(expression, context, { ...options, kubernetesVersion: release }) };
+    byRelease.set(release, c);
+  }
+  return c;
 }
 
 type KindValidator = (obj: Obj, compiler: CelCompiler | undefined) => FieldError[];
@@ -63,7 +88,12 @@ export function validateRules(object: unknown, options?: ValidateOptions): Field
       return validateRules(item, options).map((e) => prefixed(prefix, e));
     });
   }
-  const validator = validatorFor(object.apiVersion, object.kind);
-  if (!validator) return [];
-  return [...validator(withDefaults(object), options?.cel), ...warningsForStaticSuffix(object.metadata, fieldPath('metadata', 'name'))];
+  const release = options?.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
+  const spec = kindSpecOf(object) ?? (typeof object.apiVersion === 'string' ? KINDS.find((k) => k.kind === object.kind) : undefined);
+  if (!spec || typeof object.apiVersion !== 'string') return [];
+  const served = validateServedVersion(spec, object.apiVersion, release);
+  const validator = served.known ? validatorFor(object.apiVersion, object.kind) : undefined;
+  if (!validator) return served.errors;
+  const errs = [...validator(withDefaults(decoded(object)), compilerAt(options?.cel, release)), ...warningsForStaticSuffix(object.metadata, fieldPath('metadata', 'name'))];
+  return [...served.errors, ...asReleaseWords(errs, spec.kind, release)];
 }

@@ -97,3 +97,62 @@ export function decodeErrors(object: unknown): FieldError[] {
   decodeFields(rest, spec.fields, fieldPath, out);
   return out;
 }
+
+/**
+ * Decoded list elements by element object, per element description: an unchanged element
+ * decodes to the very same object again, so what validation memoises per element stays valid.
+ */
+const elementMemo = new WeakMap<readonly Field[], WeakMap<object, unknown>>();
+
+const nullToEmpty = (v: unknown): unknown => (v === null ? '' : v);
+
+function decodedValue(value: unknown, field: Field): unknown {
+  switch (field.type) {
+    case 'stringList':
+      return Array.isArray(value) && value.includes(null) ? value.map(nullToEmpty) : value;
+    case 'stringMap':
+      if (!isRecord(value) || !Object.values(value).includes(null)) return value;
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, nullToEmpty(v)]));
+    case 'object':
+      return isRecord(value) && !field.open ? decodedFields(value, field.fields) : value;
+    case 'list': {
+      if (!Array.isArray(value)) return value;
+      let memo = elementMemo.get(field.item.fields);
+      if (!memo) elementMemo.set(field.item.fields, (memo = new WeakMap()));
+      let out: unknown[] | undefined;
+      for (let i = 0; i < value.length; i++) {
+        const x: unknown = value[i];
+        if (!isRecord(x)) continue;
+        let d = memo.get(x);
+        if (d === undefined) memo.set(x, (d = decodedValue(x, field.item)));
+        if (d !== x) (out ??= value.slice())[i] = d;
+      }
+      return out ?? value;
+    }
+    default:
+      return value;
+  }
+}
+
+function decodedFields(value: Record<string, unknown>, fields: readonly Field[]): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  for (const f of fields) {
+    const v = value[f.name];
+    if (v === undefined || v === null) continue;
+    const d = decodedValue(v, f);
+    if (d !== v) (out ??= { ...value })[f.name] = d;
+  }
+  return out ?? value;
+}
+
+/**
+ * The object as the apiserver's JSON decoder hands it to defaulting and validation: `null`
+ * inside a list of strings or as a map value becomes "" (Go's zero value for a string), which
+ * validation then reports as the apiserver does (`operations[1]: Unsupported value: ""`,
+ * `resources[1]: Required value`). Copy-on-write: the same object when there is no such null.
+ */
+export function decoded<T>(object: T): T {
+  const spec = kindSpecOf(object);
+  if (!spec || !isRecord(object)) return object;
+  return decodedFields(object, spec.fields) as T;
+}

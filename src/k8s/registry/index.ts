@@ -1,7 +1,8 @@
 export type * from './types';
 export { KINDS, apiVersionOf, fieldAt, kindSpecOf, typeMeta, type TypeMeta } from './kinds';
 export { LAST_APPLIED_ANNOTATION, OPERATIONS } from './common';
-export { decodeErrors } from './decode';
+export { decodeErrors, decoded } from './decode';
+export { firstServedIn, servingOf, versionsIn, WEBHOOK_CONFIGURATION_VERSIONS, VALIDATING_POLICY_VERSIONS, MUTATING_POLICY_VERSIONS } from './served';
 export { orderFields } from './order';
 export { jsonSchemaFor, type JsonSchema } from './schema';
 export { serverFieldsOf, stripServerFields } from './server-fields';

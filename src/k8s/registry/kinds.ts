@@ -27,15 +27,15 @@ export function typeMeta(object: unknown): TypeMeta | undefined {
   return typeof apiVersion === 'string' && typeof kind === 'string' ? { apiVersion, kind } : undefined;
 }
 
-/** The description of an object's kind, or undefined for kinds the Workbench does not edit. */
+/** The description of an object's kind (any apiVersion the registry knows, served or not), or undefined for kinds the Workbench does not edit. */
 export function kindSpecOf(object: unknown): KindSpec | undefined {
   const tm = typeMeta(object);
   if (!tm) return undefined;
-  return KINDS.find((k) => k.kind === tm.kind && k.versions.some((v) => `${k.group}/${v}` === tm.apiVersion));
+  return KINDS.find((k) => k.kind === tm.kind && k.versions.some((v) => `${k.group}/${v.name}` === tm.apiVersion));
 }
 
 /** The apiVersion we write for a kind. */
-export const apiVersionOf = (spec: KindSpec): string => `${spec.group}/${spec.versions[0]}`;
+export const apiVersionOf = (spec: KindSpec): string => `${spec.group}/${spec.versions[0]!.name}`;
 
 /** The field description at a path (list indexes step into the element), or undefined. */
 export function fieldAt(spec: KindSpec, path: readonly PathSegment[]): Field | undefined {

@@ -4,6 +4,7 @@
  */
 import { FAILURE_POLICIES, MATCH_POLICIES, labelSelector, matchConditions, metadata, rulesList } from './common';
 import type { Field, KindSpec, ListField, ObjectField } from './types';
+import { MUTATING_POLICY_VERSIONS, VALIDATING_POLICY_VERSIONS } from './served';
 
 const GROUP = 'admissionregistration.k8s.io';
 
@@ -161,7 +162,7 @@ const policyStatus: ObjectField = {
 
 export const validatingAdmissionPolicy: KindSpec = {
   group: GROUP,
-  versions: ['v1', 'v1beta1', 'v1alpha1'],
+  versions: VALIDATING_POLICY_VERSIONS,
   kind: 'ValidatingAdmissionPolicy',
   summary: 'Validate requests in the apiserver with CEL, no webhook needed.',
   docUrl: 'https://kubernetes.io/docs/reference/kubernetes-api/extend-resources/validating-admission-policy-v1/',
@@ -240,7 +241,7 @@ const mutations: ListField = {
 
 export const mutatingAdmissionPolicy: KindSpec = {
   group: GROUP,
-  versions: ['v1', 'v1beta1', 'v1alpha1'],
+  versions: MUTATING_POLICY_VERSIONS,
   kind: 'MutatingAdmissionPolicy',
   summary: 'Mutate requests in the apiserver with CEL, no webhook needed.',
   docUrl: 'https://kubernetes.io/docs/reference/access-authn-authz/mutating-admission-policy/',
@@ -329,7 +330,7 @@ function bindingSpec(validating: boolean): ObjectField {
 
 export const validatingAdmissionPolicyBinding: KindSpec = {
   group: GROUP,
-  versions: ['v1', 'v1beta1', 'v1alpha1'],
+  versions: VALIDATING_POLICY_VERSIONS,
   kind: 'ValidatingAdmissionPolicyBinding',
   summary: 'Put a ValidatingAdmissionPolicy into effect, with params and scope.',
   docUrl: 'https://kubernetes.io/docs/reference/kubernetes-api/extend-resources/validating-admission-policy-binding-v1/',
@@ -338,7 +339,7 @@ export const validatingAdmissionPolicyBinding: KindSpec = {
 
 export const mutatingAdmissionPolicyBinding: KindSpec = {
   group: GROUP,
-  versions: ['v1', 'v1beta1', 'v1alpha1'],
+  versions: MUTATING_POLICY_VERSIONS,
   kind: 'MutatingAdmissionPolicyBinding',
   summary: 'Put a MutatingAdmissionPolicy into effect, with params and scope.',
   docUrl: 'https://kubernetes.io/docs/reference/access-authn-authz/mutating-admission-policy/',

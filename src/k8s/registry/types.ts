@@ -5,6 +5,7 @@
  * from it, so a field is described exactly once.
  */
 import type { CelContext } from '../../cel/types';
+import type { KubernetesVersion } from '../versions';
 
 interface FieldBase {
   /** The key in the parent object, as the API spells it. */
@@ -89,11 +90,28 @@ export interface ListField extends FieldBase {
 
 export type Field = StringField | IntegerField | BooleanField | StringListField | StringMapField | ObjectField | ListField;
 
+/** How a release serves an apiVersion: on by default, or present but off until enabled. */
+export type Serving = 'served' | 'opt-in';
+
+/** One apiVersion of a kind, and which target releases serve it (registry/served.ts). */
+export interface KindVersion {
+  /** 'v1', 'v1beta1', 'v1alpha1'. */
+  name: string;
+  /** By target release; absent: that release does not have this version. */
+  releases: Readonly<Partial<Record<KubernetesVersion, Serving>>>;
+  /** What turns it on where it is 'opt-in' (kube-apiserver flags). */
+  enable?: string;
+  /** The Kubernetes release that removed it. */
+  removedIn?: string;
+  /** Where the facts come from. */
+  source: string;
+}
+
 /** One editable kind: its type identity and its top-level fields (apiVersion and kind excluded). */
 export interface KindSpec {
   group: string;
-  /** Versions accepted on import; the first is the one we write. */
-  versions: readonly string[];
+  /** Every apiVersion the Workbench reads (and edits), with the releases that serve it; the first is the one we write. */
+  versions: readonly KindVersion[];
   kind: string;
   /** A one-line description for the "new document" menu. */
   summary: string;

@@ -5,6 +5,7 @@
  */
 import { FAILURE_POLICIES, MATCH_POLICIES, labelSelector, matchConditions, metadata, rulesList } from './common';
 import type { Field, KindSpec, ListField, ObjectField } from './types';
+import { WEBHOOK_CONFIGURATION_VERSIONS } from './served';
 
 const clientConfig: ObjectField = {
   type: 'object',
@@ -150,7 +151,7 @@ function webhooksList(mutating: boolean): ListField {
 
 export const validatingWebhookConfiguration: KindSpec = {
   group: 'admissionregistration.k8s.io',
-  versions: ['v1'],
+  versions: WEBHOOK_CONFIGURATION_VERSIONS,
   kind: 'ValidatingWebhookConfiguration',
   summary: 'Send matching requests to HTTPS webhooks that may reject them.',
   docUrl: 'https://kubernetes.io/docs/reference/kubernetes-api/extend-resources/validating-webhook-configuration-v1/',
@@ -159,7 +160,7 @@ export const validatingWebhookConfiguration: KindSpec = {
 
 export const mutatingWebhookConfiguration: KindSpec = {
   group: 'admissionregistration.k8s.io',
-  versions: ['v1'],
+  versions: WEBHOOK_CONFIGURATION_VERSIONS,
   kind: 'MutatingWebhookConfiguration',
   summary: 'Send matching requests to HTTPS webhooks that may change or reject them.',
   docUrl: 'https://kubernetes.io/docs/reference/kubernetes-api/extend-resources/mutating-webhook-configuration-v1/',

@@ -1,0 +1,62 @@
+/**
+ * Is the object's apiVersion served by the target release? An apiVersion the release
+ * does not serve by default fails before validation: kubectl says
+ * `no matches for kind "ValidatingWebhookConfiguration" in version "admissionregistration.k8s.io/v1beta1"`
+ * (k8s.io/apimachinery pkg/api/meta/errors.go NoKindMatchError; the apiserver itself answers 404).
+ * The hint says what the release has instead and, for a version that exists but is off by
+ * default, what enables it. Facts: registry/served.ts.
+ */
+import type { FieldError } from '../errors';
+import { firstServedIn, versionsIn } from '../registry/served';
+import type { KindSpec, KindVersion } from '../registry/types';
+import type { KubernetesVersion } from '../versions';
+
+export interface ServedCheck {
+  /** The apiVersion error, if any. */
+  errors: FieldError[];
+  /** The release has this version (served or opt-in): its validation applies. */
+  known: boolean;
+}
+
+const quote = (s: string): string => JSON.stringify(s);
+
+function whatTheReleaseHas(spec: KindSpec, release: KubernetesVersion): string {
+  const has = versionsIn(spec, release);
+  const served = has.filter((v) => v.releases[release] === 'served');
+  if (served.length > 0) return `Kubernetes ${release} serves ${spec.kind} as ${served.map((v) => `${spec.group}/${v.name}`).join(', ')}.`;
+  const optIn = has.filter((v) => v.releases[release] === 'opt-in');
+  const first = spec.versions.map(firstServedIn).find((r) => r !== undefined);
+  const later = first ? ` It is served by default from Kubernetes ${first} (${spec.group}/${spec.versions.find((v) => v.releases[first] === 'served')!.name}).` : '';
+  if (optIn.length === 0) {
+    const firstOf = spec.versions.flatMap((v) => Object.keys(v.releases) as KubernetesVersion[]).sort()[0];
+    return `Kubernetes ${release} has no ${spec.kind}${firstOf ? ` (it first appears in Kubernetes ${firstOf})` : ''}.${later}`;
+  }
+  return `Kubernetes ${release} has ${spec.kind} only as ${optIn.map((v) => v.name).join(' and ')}, off by default (${optIn[0]!.enable}).${later}`;
+}
+
+function hintFor(spec: KindSpec, kv: KindVersion | undefined, apiVersion: string, release: KubernetesVersion): string {
+  const serving = kv?.releases[release];
+  const convert = spec.versions[0]!.releases[release] === 'served' ? ` Or convert it to ${spec.group}/${spec.versions[0]!.name}.` : '';
+  if (kv && serving === 'opt-in')
+    return `Kubernetes ${release} has ${apiVersion} ${spec.kind} but does not serve it by default: the kube-apiserver needs ${kv.enable}.${convert}`;
+  const removed = kv?.removedIn && Number(kv.removedIn.slice(2)) <= Number(release.slice(2)) ? `Kubernetes ${kv.removedIn} removed ${apiVersion} ${spec.kind}. ` : '';
+  return `${removed}${whatTheReleaseHas(spec, release)}${convert}`;
+}
+
+/** The apiVersion check of an object whose kind the registry knows, at `release`. */
+export function validateServedVersion(spec: KindSpec, apiVersion: string, release: KubernetesVersion): ServedCheck {
+  const kv = spec.versions.find((v) => `${spec.group}/${v.name}` === apiVersion);
+  const serving = kv?.releases[release];
+  if (serving === 'served') return { errors: [], known: true };
+  return {
+    errors: [
+      {
+        type: 'NotSupported',
+        field: 'apiVersion',
+        message: `no matches for kind ${quote(spec.kind)} in version ${quote(apiVersion)}`,
+        hint: hintFor(spec, kv, apiVersion, release),
+      },
+    ],
+    known: serving === 'opt-in',
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * What older releases' validation says differently from 1.36's, as data: each entry
+ * rewrites the 1.36 error the rules produce into the older release's words or path.
+ * Found by diffing pkg/apis/admissionregistration/validation/validation.go and
+ * k8s.io/apimachinery's validation between k8s.io/kubernetes v1.30.0 … v1.36.0
+ * (one entry per change; docs/versions.md lists them with the release that changed them).
+ * Differences that are not wording (which apiVersions are served, the CEL environment and
+ * its cost rules) live in registry/served.ts and the CEL engine.
+ */
+import type { FieldError } from '../errors';
+import { minorOf, type KubernetesVersion } from '../versions';
+
+interface ReleaseDifference {
+  /** The last release that says it the old way. */
+  until: KubernetesVersion;
+  /** Only for these kinds (all when absent). */
+  kinds?: readonly string[];
+  /** The 1.36 error: its path and message. */
+  field: RegExp;
+  message?: string;
+  /** The older release's error. */
+  rewrite: (e: FieldError) => FieldError;
+  source: string;
+}
+
+const withMessage = (message: string) => (e: FieldError): FieldError => ({ ...e, message });
+
+export const RELEASE_DIFFERENCES: readonly ReleaseDifference[] = [
+  {
+    until: '1.31',
+    kinds: ['ValidatingAdmissionPolicyBinding'],
+    field: /^spec\.matchResources(?=$|[.[])/,
+    rewrite: (e) => ({ ...e, field: e.field.replace(/^spec\.matchResources/, 'spec.matchResouces') }),
+    source: 'validation.go validateValidatingAdmissionPolicyBindingSpec: fldPath.Child("matchResouces") until v1.31, fixed in v1.32',
+  },
+  {
+    until: '1.33',
+    field: /\.variables\[\d+\]\.name$/,
+    message: 'must be a valid CEL identifier',
+    rewrite: (e) => withMessage(e.message.replace(/must be a valid CEL identifier$/, 'name is not a valid CEL identifier'))(e),
+    source: 'validation.go validateVariable: "name is not a valid CEL identifier" until v1.33',
+  },
+  {
+    until: '1.33',
+    field: /\.validations\[\d+\]\.message$/,
+    message: 'must be non-empty if specified',
+    rewrite: (e) => withMessage(e.message.replace(/must be non-empty if specified$/, 'message must be non-empty if specified'))(e),
+    source: 'validation.go validateValidation: "message must be non-empty if specified" until v1.33',
+  },
+  {
+    until: '1.33',
+    field: /\.validations\[\d+\]\.message$/,
+    message: 'must not contain line breaks',
+    rewrite: (e) => withMessage(e.message.replace(/must not contain line breaks$/, 'message must not contain line breaks'))(e),
+    source: 'validation.go validateValidation: "message must not contain line breaks" until v1.33',
+  },
+  {
+    until: '1.33',
+    field: /^metadata\.ownerReferences(\[\d+\])?\.(kind|name|uid)$/,
+    message: 'must not be empty',
+    rewrite: (e) => withMessage(e.message.replace(/must not be empty$/, `${e.field.slice(e.field.lastIndexOf('.') + 1)} must not be empty`))(e),
+    source: 'k8s.io/apimachinery pkg/api/validation/objectmeta.go validateOwnerReference: "kind/name/uid must not be empty" until v0.33',
+  },
+  {
+    until: '1.31',
+    field: /./,
+    message: 'Too long: may not be more than',
+    rewrite: (e) => withMessage(e.message.replace(/^Too long: may not be more than (\d+) bytes?$/, 'Too long: must have at most $1 bytes'))(e),
+    source: 'k8s.io/apimachinery pkg/util/validation/field/errors.go TooLong: "must have at most %d bytes" until v0.31',
+  },
+];
+
+/** The 1.36 errors of an object of `kind` as `release` words them. */
+export function asReleaseWords(errors: FieldError[], kind: string, release: KubernetesVersion): FieldError[] {
+  const minor = minorOf(release);
+  const applicable = RELEASE_DIFFERENCES.filter((d) => minor <= minorOf(d.until) && (!d.kinds || d.kinds.includes(kind)));
+  if (applicable.length === 0) return errors;
+  return errors.map((e) =>
+    applicable.reduce((acc, d) => (d.field.test(acc.field) && (!d.message || acc.message.includes(d.message)) ? d.rewrite(acc) : acc), e),
+  );
+}
