@@ -34,6 +34,16 @@ const RULES: readonly ErrorFixRule[] = [
     fix: (e) => setField('Set timeoutSeconds: 5', e.field, 5),
   },
   {
+    field: /^spec\.validationActions$/,
+    types: ['Invalid'],
+    fix: (e, o) => {
+      const actions = valueAt(o, e.field);
+      return /both Deny and Warn/.test(e.message) && Array.isArray(actions)
+        ? setField('Remove Warn (Deny already reports the failure)', e.field, actions.filter((a) => a !== 'Warn'))
+        : undefined;
+    },
+  },
+  {
     field: /^metadata\.name$/,
     types: ['Invalid'],
     fix: (e, o) => {

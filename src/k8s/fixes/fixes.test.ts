@@ -1,0 +1,174 @@
+/**
+ * Every quick fix on every fixture where it is offered: applying it leaves the input
+ * untouched, adds no validation error (also not in the documents it creates), and the
+ * finding (or error) it fixes is gone. Fixtures: this folder's, the validation fixtures
+ * and copies of real-world configurations (fixtures/realworld).
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadAll } from 'js-yaml';
+import { describe, expect, it } from 'vitest';
+import type { CelCompiler } from '../../cel/types';
+import { kindSpecOf } from '../registry';
+import type { FieldError } from '../errors';
+import { lint } from '../lints';
+import { validate } from '../validate-all';
+import { fixesForError } from './errors';
+import { suggestDnsName } from './edits';
+import type { Fix } from './types';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const repoRoot = resolve(here, '../../..');
+const DIRS = [join(here, 'fixtures'), join(here, 'fixtures/realworld'), join(here, '../validation/fixtures')];
+const celWasm = resolve(repoRoot, 'public/cel/cel.wasm');
+
+async function loadCompiler(): Promise<CelCompiler | undefined> {
+  if (!existsSync(celWasm)) return undefined;
+  const cel = (await import('../../cel/index')) as { loadCel(): Promise<void>; createSyncCompiler(): CelCompiler };
+  await cel.loadCel();
+  return cel.createSyncCompiler();
+}
+
+function objectsOf(text: string): unknown[] {
+  return loadAll(text).flatMap((doc) => {
+    const d = doc as { kind?: unknown; items?: unknown } | null;
+    return d && d.kind === 'List' && Array.isArray(d.items) ? d.items : d ? [d] : [];
+  });
+}
+
+const fixtureFiles = () => DIRS.flatMap((d) => readdirSync(d).filter((f) => /\.ya?ml$/.test(f)).map((f) => join(d, f)));
+const key = (e: FieldError) => `${e.type} ${e.field}: ${e.message}`;
+
+interface Applied {
+  file: string;
+  title: string;
+  problems: string[];
+}
+
+/** Apply one fix and return what went wrong (empty = fine). */
+function check(fix: Fix, object: unknown, workspace: unknown[], before: FieldError[], fixed: (after: unknown, ws: unknown[], errs: FieldError[]) => boolean, cel: CelCompiler | undefined): string[] {
+  const frozen = structuredClone(object);
+  const result = fix.apply(object, { workspace });
+  const problems: string[] = [];
+  if (JSON.stringify(object) !== JSON.stringify(frozen)) problems.push('mutated its input');
+  const known = new Set(before.map(key));
+  const after = validate(result.object, { cel });
+  for (const e of after) if (!known.has(key(e))) problems.push(`new error ${key(e)}`);
+  for (const d of result.newDocuments ?? []) for (const e of validate(d, { cel })) problems.push(`new document: ${key(e)}`);
+  const ws = [...workspace.map((o) => (o === object ? result.object : o)), ...(result.newDocuments ?? [])];
+  if (!fixed(result.object, ws, after)) problems.push('the finding is still there');
+  return problems;
+}
+
+describe('quick fixes', () => {
+  it('suggests DNS-1123 names from invalid ones', () => {
+    expect(suggestDnsName('Policy_Hooks')).toBe('policy-hooks');
+    expect(suggestDnsName('-My..Webhook-')).toBe('my.webhook');
+    expect(suggestDnsName('pods', 3)).toBe('pods.example.com');
+    expect(suggestDnsName('pods.acme', 3)).toBe('pods.acme.com');
+    expect(suggestDnsName('***')).toBe('name');
+  });
+
+  it('every fix on every fixture: no new validation error and the finding is gone', { timeout: 300_000 }, async () => {
+    const cel = await loadCompiler();
+    const applied: Applied[] = [];
+    for (const file of fixtureFiles()) {
+      const workspace = objectsOf(readFileSync(file, 'utf8'));
+      for (const object of workspace) {
+        if (!kindSpecOf(object)) continue;
+        const before = validate(object, { cel });
+        for (const l of lint(object, workspace))
+          for (const fix of l.fixes ?? [])
+            applied.push({
+              file,
+              title: `${l.id}: ${fix.title}`,
+              problems: check(fix, object, workspace, before, (after, ws) => !lint(after, ws).some((m) => m.id === l.id && m.field === l.field), cel),
+            });
+        for (const e of before)
+          for (const fix of fixesForError(e, object))
+            applied.push({
+              file,
+              title: `${e.type} ${e.field.replace(/\[\d+\]/g, '[i]')}: ${fix.title.replace(/".*"/, '"…"')}`,
+              problems: check(fix, object, workspace, before, (_a, _ws, errs) => !errs.some((x) => x.type === e.type && x.field === e.field), cel),
+            });
+      }
+    }
+    const failures = applied.filter((a) => a.problems.length).map((a) => `${a.file.slice(repoRoot.length)}: ${a.title}: ${a.problems.join('; ')}`);
+    expect(failures).toEqual([]);
+    const titles = new Set(applied.map((a) => a.title.replace(/ (in namespaceSelector|for this policy)$/, '')));
+    console.info(`quick fixes: ${applied.length} applications of ${titles.size} fixes on ${fixtureFiles().length} files${cel ? '' : ' (no CEL engine: CEL not compiled)'}`);
+    // Every kind of fix the issue asks for was exercised at least once.
+    const expected = [
+      /^W01: Exclude kube-system$/,
+      /^W0[12]: Exclude kube-system and \S+$/,
+      /^W03: Skip control-plane users and nodes/,
+      /^W0[34]: Set failurePolicy: Ignore/,
+      /^W05: Narrow the rule/,
+      /^W06: Set operations/,
+      /^W06: Remove CONNECT/,
+      /^W10: Set timeoutSeconds: 5/,
+      /^W12: Set matchPolicy/,
+      /^W16: Skip mirror pods/,
+      /^W24: Accept AdmissionReview v1/,
+      /^W26: Stop matching CONNECT/,
+      /^P01: Create a ValidatingAdmissionPolicyBinding/,
+      /^P01: Create a MutatingAdmissionPolicyBinding/,
+      /^P03: Roll out with/,
+      /^P05: Stop matching DELETE/,
+      /^P06: Guard expressions with params != null/,
+      /^P08: Set parameterNotFoundAction/,
+      /^P13: Set reason: Forbidden/,
+      /^P15: Exclude kube-system/,
+      /^M05: Set failurePolicy: Ignore/,
+      /^Required webhooks\[i\]\.sideEffects: Set sideEffects: None/,
+      /^Required webhooks\[i\]\.admissionReviewVersions: Set admissionReviewVersions/,
+      /^Invalid webhooks\[i\]\.timeoutSeconds: Set timeoutSeconds/,
+      /^Invalid metadata\.name: Rename to/,
+      /^Invalid webhooks\[i\]\.name: Rename to/,
+      /^Invalid spec\.validationActions: Remove Warn/,
+    ];
+    const missing = expected.filter((re) => ![...titles].some((t) => re.test(t))).map(String);
+    expect(missing).toEqual([]);
+  });
+
+  it('narrowing wildcard resources uses the resources and groups the user typed', () => {
+    const hook = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'x' },
+      webhooks: [{ name: 'a.b.c', sideEffects: 'None', admissionReviewVersions: ['v1'], clientConfig: { url: 'https://h.example.com/' }, rules: [{ operations: ['CREATE'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] }] }],
+    };
+    const fix = lint(hook).find((l) => l.id === 'W05')!.fixes![0]!;
+    const { object } = fix.apply(hook, { params: { resources: 'deployments, statefulsets/scale', apiGroups: 'apps' } });
+    expect((object as typeof hook).webhooks[0]!.rules[0]).toEqual({ operations: ['CREATE'], apiGroups: ['apps'], apiVersions: ['*'], resources: ['deployments', 'statefulsets/scale'] });
+    expect(fix.apply(hook, { params: { resources: ' ' } }).object).toBe(hook);
+  });
+
+  it('excluding namespaces merges into an existing NotIn expression and keeps other requirements', () => {
+    const hook = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'x' },
+      webhooks: [
+        {
+          name: 'a.b.c',
+          sideEffects: 'None',
+          admissionReviewVersions: ['v1'],
+          clientConfig: { service: { name: 's', namespace: 'hooks' } },
+          failurePolicy: 'Fail',
+          namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-public'] }, { key: 'tier', operator: 'NotIn', values: ['x'] }] },
+          rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
+        },
+      ],
+    };
+    const fix = lint(hook).find((l) => l.id === 'W01')!.fixes![0]!;
+    expect(fix.title).toBe('Exclude kube-system and hooks in namespaceSelector');
+    const { object } = fix.apply(hook);
+    expect((object as typeof hook).webhooks[0]!.namespaceSelector.matchExpressions).toEqual([
+      { key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-public', 'kube-system', 'hooks'] },
+      { key: 'tier', operator: 'NotIn', values: ['x'] },
+    ]);
+    expect(lint(object).map((l) => l.id)).not.toContain('W02');
+  });
+});
