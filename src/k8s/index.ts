@@ -14,3 +14,5 @@ export { isClusterScoped, kindForResource, minimalObject } from './resources';
 export { lintCaBundles, caBundleLints, caBundleSites, type LintOptions } from './lints';
 export { inspectCaBundle, relativeTime, type CaBundleInspection, type CertificateInfo, type CaBundleProblem } from './ca-bundle';
 export { fixesForError, paramValue, type Fix, type FixInput, type FixParam, type FixResult } from './fixes';
+export { convertToV1, canConvertToV1, type Conversion } from './convert';
+export { KUBERNETES_VERSIONS, DEFAULT_KUBERNETES_VERSION, isKubernetesVersion, minorOf, type KubernetesVersion } from './versions';
