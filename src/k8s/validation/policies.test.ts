@@ -8,9 +8,9 @@ import { pairsOf, patch, render, scriptedCompiler, type Pair } from './testing';
  * paramRef.parameterNotFoundAction to Deny (v1 requires it).
  */
 const releaseFor = (version: string) => ({ kubernetesVersion: version === 'v1alpha1' ? ('1.32' as const) : ('1.36' as const) });
-const withServed = (version: string, expected: string[], object: { spec?: { paramRef?: { parameterNotFoundAction?: unknown } } }): string[] => {
+const withServed = (version: string, expected: string[], object: unknown): string[] => {
   if (version === 'v1') return expected;
-  const ref = object.spec?.paramRef;
+  const ref = (object as { spec?: { paramRef?: { parameterNotFoundAction?: unknown } } }).spec?.paramRef;
   const defaulted = version === 'v1alpha1' && ref && (ref.parameterNotFoundAction === undefined || ref.parameterNotFoundAction === null);
   return [...expected.filter((e) => !defaulted || e !== 'Required spec.paramRef.parameterNotFoundAction'), 'NotSupported apiVersion'].sort();
 };
