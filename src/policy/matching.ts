@@ -10,11 +10,12 @@
  *   - pkg/admission/plugin/webhook/generic/webhook.go ShouldCallHook (webhooks)
  *
  * matchPolicy Equivalent: the apiserver also tries every resource its discovery says is
- * equivalent (e.g. `deployments` in `extensions/v1beta1` for `apps/v1`). We have no
- * discovery, so we can only match the request's own group/version/resource, exactly as
- * `Exact` does. When that fails under Equivalent, the result says so
- * (`equivalentNotChecked: true`): a real cluster might still match through an equivalent
- * resource.
+ * equivalent (e.g. `horizontalpodautoscalers` in `autoscaling/v2` for `autoscaling/v1`).
+ * Given `equivalents` (discovery, e.g. src/admission/discovery.ts), rules that do not match
+ * the request's own resource are tried, in order, against each equivalent resource, and
+ * the result names the resource and kind that matched (`matchedResource`, `matchedKind`).
+ * Without it only the request's own resource is tried, exactly as `Exact` does, and a
+ * failure under Equivalent says so (`equivalentNotChecked: true`).
  *
  * Errors are values: a selector that cannot be parsed, or a namespace that the selector
  * needs but the test does not provide, gives `error` (the apiserver then applies the
@@ -50,6 +51,12 @@ export interface AdmissionRequestInput {
   options?: unknown;
 }
 
+/** A resource equivalent to the request's, with its kind (discovery's EquivalentResourcesFor + KindFor). */
+export interface EquivalentResource {
+  resource: Required<GroupVersionResource>;
+  kind: Required<GroupVersionKind>;
+}
+
 /** What matching needs besides the request. */
 export interface MatchInput {
   request: AdmissionRequestInput;
@@ -57,6 +64,8 @@ export interface MatchInput {
   oldObject?: unknown;
   /** The request's Namespace object (its labels are what namespaceSelector sees). */
   namespaceObject?: unknown;
+  /** matchPolicy Equivalent: the resources equivalent to a resource/subresource (the resource itself excluded or not). */
+  equivalents?: (resource: Required<GroupVersionResource>, subResource: string) => readonly EquivalentResource[];
 }
 
 export type MatchCheck = 'namespaceSelector' | 'objectSelector' | 'excludeResourceRules' | 'resourceRules' | 'rules';
@@ -78,6 +87,9 @@ export interface MatchResult {
   matchedRule?: number;
   /** matchPolicy is Equivalent and no rule matched the request's own resource: equivalent resources (needs discovery) were not tried. */
   equivalentNotChecked?: boolean;
+  /** Matched through matchPolicy Equivalent: the equivalent resource and kind the request is converted to. */
+  matchedResource?: Required<GroupVersionResource>;
+  matchedKind?: Required<GroupVersionKind>;
 }
 
 // ---------------------------------------------------------------------------
@@ -147,9 +159,9 @@ const isNamespaceResource = (g: Required<GroupVersionResource>) => g.group === '
 // rules.go
 
 /** Why a single rule (RuleWithOperations / NamedRuleWithOperations) does not match; undefined when it matches. */
-export function ruleMismatch(rule: unknown, request: AdmissionRequestInput): string | undefined {
+export function ruleMismatch(rule: unknown, request: AdmissionRequestInput, resource?: Required<GroupVersionResource>): string | undefined {
   const r = obj(rule);
-  const gvr = attrResource(request);
+  const gvr = resource ?? attrResource(request);
   const ns = str(request.namespace);
   // scope (absent = "*", the default)
   const scope = r.scope === undefined || r.scope === null ? '*' : str(r.scope);
@@ -180,11 +192,11 @@ export function ruleMismatch(rule: unknown, request: AdmissionRequestInput): str
 }
 
 /** matchesResourceRules: the index of the first matching named rule (resourceNames checked), or -1 with a reason. */
-function matchNamedRules(rules: unknown[], request: AdmissionRequestInput): { index: number; why: string[] } {
+function matchNamedRules(rules: unknown[], request: AdmissionRequestInput, resource?: Required<GroupVersionResource>): { index: number; why: string[] } {
   const why: string[] = [];
   const name = str(request.name);
   for (let i = 0; i < rules.length; i++) {
-    const m = ruleMismatch(rules[i], request);
+    const m = ruleMismatch(rules[i], request, resource);
     if (m) {
       why.push(`[${i}]: ${m}`);
       continue;
@@ -195,6 +207,30 @@ function matchNamedRules(rules: unknown[], request: AdmissionRequestInput): { in
     why.push(`[${i}]: name ${JSON.stringify(name)} not in resourceNames [${names.join(', ')}]`);
   }
   return { index: -1, why };
+}
+
+/**
+ * matchPolicy Equivalent after the request's own resource matched no rule: rule by rule (earlier
+ * rules first), each equivalent resource other than the request's own. `named`: resourceNames
+ * are checked (policies); webhooks have none.
+ */
+function matchEquivalent(
+  rules: unknown[],
+  input: MatchInput,
+  named: boolean,
+): { index: number; equivalent: EquivalentResource } | undefined {
+  if (!input.equivalents) return undefined;
+  const own = attrResource(input.request);
+  const equivalents = input.equivalents(own, attrSubresource(input.request)).filter(
+    (e) => !(e.resource.group === own.group && e.resource.version === own.version && e.resource.resource === own.resource),
+  );
+  for (let i = 0; i < rules.length; i++) {
+    for (const e of equivalents) {
+      const ok = named ? matchNamedRules([rules[i]], input.request, e.resource).index === 0 : !ruleMismatch(rules[i], input.request, e.resource);
+      if (ok) return { index: i, equivalent: e };
+    }
+  }
+  return undefined;
 }
 
 // ---------------------------------------------------------------------------
@@ -265,8 +301,11 @@ export function matchResources(mr: unknown, input: MatchInput): MatchResult {
 
   const equivalent = m.matchPolicy === undefined || m.matchPolicy === null ? false : m.matchPolicy === 'Equivalent';
   const exclude = matchNamedRules(list(m.excludeResourceRules), input.request);
+  const excludeEquivalent = exclude.index < 0 && equivalent ? matchEquivalent(list(m.excludeResourceRules), input, true) : undefined;
+  if (excludeEquivalent) exclude.index = excludeEquivalent.index;
   if (exclude.index >= 0) {
-    const detail = `excluded by excludeResourceRules[${exclude.index}]`;
+    const via = excludeEquivalent ? ` (through the equivalent ${gvrString(excludeEquivalent.equivalent.resource)})` : '';
+    const detail = `excluded by excludeResourceRules[${exclude.index}]${via}`;
     steps.push({ check: 'excludeResourceRules', passed: false, detail });
     return { matches: false, reason: detail, steps };
   }
@@ -278,27 +317,40 @@ export function matchResources(mr: unknown, input: MatchInput): MatchResult {
 
   const rules = list(m.resourceRules);
   let matchedRule: number | undefined;
+  let matchedEquivalent: EquivalentResource | undefined;
   if (rules.length === 0) {
     steps.push({ check: 'resourceRules', passed: true, detail: 'no resourceRules: every resource matches' });
   } else {
     const inc = matchNamedRules(rules, input.request);
-    if (inc.index < 0) {
+    const eq = inc.index < 0 && equivalent ? matchEquivalent(rules, input, true) : undefined;
+    if (eq) {
+      matchedRule = eq.index;
+      matchedEquivalent = eq.equivalent;
+      steps.push({ check: 'resourceRules', passed: true, detail: `resourceRules[${eq.index}] matches the equivalent ${gvrString(eq.equivalent.resource)} (matchPolicy Equivalent)` });
+    } else if (inc.index < 0) {
       const detail = `no resourceRules match: ${inc.why.join('; ')}`;
       steps.push({ check: 'resourceRules', passed: false, detail });
       const res: MatchResult = { matches: false, reason: detail, steps };
-      if (equivalent) {
+      if (equivalent && !input.equivalents) {
         res.equivalentNotChecked = true;
         res.reason += ' (matchPolicy Equivalent: equivalent resources of other groups/versions need discovery and were not tried)';
       }
       return res;
+    } else {
+      matchedRule = inc.index;
+      steps.push({ check: 'resourceRules', passed: true, detail: `resourceRules[${inc.index}] matches ${gvrString(attrResource(input.request))}` });
     }
-    matchedRule = inc.index;
-    steps.push({ check: 'resourceRules', passed: true, detail: `resourceRules[${inc.index}] matches ${gvrString(attrResource(input.request))}` });
   }
   // the rules apply: now selector errors count
   const error = ns.error ?? os.error;
   if (error) return { matches: false, error, reason: error, steps, matchedRule };
-  return { matches: true, reason: matchedRule === undefined ? 'matches (no resourceRules)' : `matches resourceRules[${matchedRule}]`, steps, matchedRule };
+  const via = matchedEquivalent ? ` through the equivalent ${gvrString(matchedEquivalent.resource)}` : '';
+  const res: MatchResult = { matches: true, reason: matchedRule === undefined ? 'matches (no resourceRules)' : `matches resourceRules[${matchedRule}]${via}`, steps, matchedRule };
+  if (matchedEquivalent) {
+    res.matchedResource = matchedEquivalent.resource;
+    res.matchedKind = matchedEquivalent.kind;
+  }
+  return res;
 }
 
 /**
@@ -329,20 +381,30 @@ export function matchWebhook(webhook: unknown, input: MatchInput): MatchResult {
     }
     why.push(`[${i}]: ${mm}`);
   }
-  if (matchedRule < 0) {
+  const eq = matchedRule < 0 && w.matchPolicy === 'Equivalent' ? matchEquivalent(rules, input, false) : undefined;
+  if (eq) {
+    matchedRule = eq.index;
+    steps.push({ check: 'rules', passed: true, detail: `rules[${eq.index}] matches the equivalent ${gvrString(eq.equivalent.resource)} (matchPolicy Equivalent)` });
+  } else if (matchedRule < 0) {
     const detail = rules.length === 0 ? 'no rules: the webhook matches nothing' : `no rules match: ${why.join('; ')}`;
     steps.push({ check: 'rules', passed: false, detail });
     const res: MatchResult = { matches: false, reason: detail, steps };
-    if (w.matchPolicy === 'Equivalent' && rules.length > 0) {
+    if (w.matchPolicy === 'Equivalent' && rules.length > 0 && !input.equivalents) {
       res.equivalentNotChecked = true;
       res.reason += ' (matchPolicy Equivalent: equivalent resources of other groups/versions need discovery and were not tried)';
     }
     return res;
+  } else {
+    steps.push({ check: 'rules', passed: true, detail: `rules[${matchedRule}] matches ${gvrString(attrResource(input.request))}` });
   }
-  steps.push({ check: 'rules', passed: true, detail: `rules[${matchedRule}] matches ${gvrString(attrResource(input.request))}` });
   const error = ns.error ?? os.error;
   if (error) return { matches: false, error, reason: error, steps, matchedRule };
-  return { matches: true, reason: `matches rules[${matchedRule}]`, steps, matchedRule };
+  const res: MatchResult = { matches: true, reason: `matches rules[${matchedRule}]${eq ? ` through the equivalent ${gvrString(eq.equivalent.resource)}` : ''}`, steps, matchedRule };
+  if (eq) {
+    res.matchedResource = eq.equivalent.resource;
+    res.matchedKind = eq.equivalent.kind;
+  }
+  return res;
 }
 
 /** rules.IsExemptAdmissionConfigurationResource: requests for these kinds never reach webhooks or policies. */
