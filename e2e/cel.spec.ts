@@ -63,7 +63,7 @@ test('evaluates an expression against the test inputs; a changed input changes t
   // The input YAML is parsed; an error is shown and the text kept.
   const object = area.locator('textarea[data-input="object"]');
   await object.fill('metadata: [oops');
-  await expect(area.locator('.cel-input-error')).toContainText('line 1');
+  await expect(area.locator('.ti-error')).toContainText('line 1');
   await expect(object).toHaveValue('metadata: [oops');
 });
 

@@ -56,7 +56,7 @@ test('a MutatingAdmissionPolicy with an ApplyConfiguration mutation shows the mu
   await expect(outcome(page)).toHaveAttribute('data-mutated', 'true', { timeout: 30_000 });
   const diff = page.getByTestId('policy-diff');
   await expect(diff).toContainText('/metadata/labels/owner');
-  await expect(diff).toContainText('jane@example.com');
+  await expect(diff).toContainText('alice@example.com');
   await expect(page.getByTestId('policy-reinvocation')).toContainText('idempotent');
 
   // An object that already has an owner: the match condition is false, nothing changes.

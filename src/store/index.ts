@@ -4,5 +4,5 @@ export { loadSaved, startAutosave, STORAGE_KEY } from './persist';
 export { exportDocs, type ExportOptions, type ExportResult } from './export';
 export { docProblems, objectProblems, setCelCompiler, invalidateProblems, type DocProblems, type Problem } from './problems';
 export { startCel } from './cel';
-export { policyTests, inputsFor, setInputs, resetInputs, usePolicyInputs, usePolicyCases, saveCase, deleteCase, defaultInputs, type PolicyTestInputs, type RequestForm } from './policy-tests';
+export { testInputs, useTestInputs, getTestsData, setTestsData, ensureTestInputs, draftOf, useDraft, convertDraft, TEST_INPUTS_STORAGE_KEY, type TestInputs } from './test-inputs';
 // Policy runs (src/store/policy-run.ts) are imported directly by the lazily loaded policy panel, to keep src/policy out of the first bundle.

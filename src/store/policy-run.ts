@@ -1,6 +1,6 @@
 /**
- * Run a policy document against its test inputs: the inputs are parsed from the
- * texts the user typed, the bindings and params come from the workspace, and the
+ * Run a policy document against its test inputs (src/request's one model): the inputs are
+ * parsed from the texts the user typed, the bindings and params come from the workspace, and the
  * real CEL engine evaluates (src/policy over src/cel). Saved cases run the same way.
  */
 import { evaluate } from '../cel';
@@ -18,14 +18,10 @@ import {
   type RunRequestInput,
   type ValidatingRunResult,
 } from '../policy';
-import { parseDocuments } from '../yaml';
+import { isOperation, toDraft, toTestInput, type DraftError, type TestInput, type TestInputDraft } from '../request';
 import type { WorkspaceDoc } from './documents';
-import type { PolicyTestInputs } from './policy-tests';
 
-export interface InputProblem {
-  input: 'object' | 'oldObject' | 'namespace' | 'params' | 'authorizer';
-  message: string;
-}
+export type InputProblem = DraftError;
 
 export type PolicyRunOutcome =
   | { ok: true; kind: 'validating'; result: ValidatingRunResult; inputProblems: InputProblem[] }
@@ -33,18 +29,6 @@ export type PolicyRunOutcome =
   | { ok: false; inputProblems: InputProblem[] };
 
 const cel = { evaluate };
-
-/** The single object of a YAML text; undefined for an empty text. */
-function parseOne(text: string, input: InputProblem['input'], problems: InputProblem[]): unknown {
-  if (!text.trim()) return undefined;
-  const { documents, errors } = parseDocuments(text, { unwrapLists: false });
-  if (errors.length) {
-    problems.push({ input, message: `line ${errors[0].line}, column ${errors[0].column}: ${errors[0].message}` });
-    return undefined;
-  }
-  if (documents.length !== 1) problems.push({ input, message: `expected one object, found ${documents.length}` });
-  return documents[0]?.object;
-}
 
 const kindOfDoc = (d: WorkspaceDoc) => (d.object as { kind?: unknown } | undefined)?.kind;
 
@@ -58,44 +42,27 @@ export function caseTarget(policy: WorkspaceDoc, docs: readonly WorkspaceDoc[]):
   };
 }
 
-/** The request and objects of the test inputs, or what is wrong with them. */
-export function requestInput(inputs: PolicyTestInputs): { input: RunRequestInput; problems: InputProblem[] } {
-  const problems: InputProblem[] = [];
-  const object = parseOne(inputs.objectText, 'object', problems);
-  const oldObject = parseOne(inputs.oldObjectText, 'oldObject', problems);
-  const namespaceObject = parseOne(inputs.namespaceText, 'namespace', problems);
-  const params = parseOne(inputs.paramsText, 'params', problems);
-  const authorizer = parseOne(inputs.authorizerText, 'authorizer', problems) as { rules?: unknown } | undefined;
-  if (authorizer !== undefined && !Array.isArray(authorizer.rules)) problems.push({ input: 'authorizer', message: 'expected `rules:` with a list of rules' });
-  const r = inputs.request;
-  const gvr = { group: r.group, version: r.version, resource: r.resource };
-  const gvk = { group: r.group, version: r.version, kind: r.kind };
-  const input: RunRequestInput = {
-    params,
-    request: {
-      uid: '00000000-0000-0000-0000-000000000000',
-      kind: gvk,
-      resource: gvr,
-      subResource: r.subResource || undefined,
-      requestKind: gvk,
-      requestResource: gvr,
-      requestSubResource: r.subResource || undefined,
-      name: r.name || undefined,
-      namespace: r.namespace || undefined,
-      operation: r.operation,
-      userInfo: { username: r.username, groups: r.groups.split(/[\s,]+/).filter(Boolean) },
-      dryRun: r.dryRun,
-    },
-    object: r.operation === 'DELETE' ? undefined : object,
-    oldObject: r.operation === 'CREATE' ? undefined : oldObject,
-    namespaceObject: r.namespace ? namespaceObject : undefined,
-    authorizer: authorizer as RunRequestInput['authorizer'],
+/** A test input as a policy run reads it (the request as the apiserver fills it: uid, requestKind, …). */
+export function runInputOf(input: TestInput): RunRequestInput {
+  const { object, oldObject, ...q } = input.request;
+  return {
+    params: input.params,
+    request: { uid: '00000000-0000-0000-0000-000000000000', ...q, requestKind: q.kind, requestResource: q.resource, requestSubResource: q.subResource },
+    object,
+    oldObject,
+    namespaceObject: input.namespaceObject,
+    authorizer: { rules: input.authorizer ?? [] },
   };
-  return { input, problems };
 }
 
-export async function runPolicyTest(policy: WorkspaceDoc, docs: readonly WorkspaceDoc[], inputs: PolicyTestInputs): Promise<PolicyRunOutcome> {
-  const { input, problems } = requestInput(inputs);
+/** The run input of a draft, or what is wrong with it. */
+export function requestInput(draft: TestInputDraft): { input: RunRequestInput; problems: InputProblem[] } {
+  const { input, errors } = toTestInput(draft);
+  return { input: runInputOf(input), problems: errors };
+}
+
+export async function runPolicyTest(policy: WorkspaceDoc, docs: readonly WorkspaceDoc[], draft: TestInputDraft): Promise<PolicyRunOutcome> {
+  const { input, problems } = requestInput(draft);
   if (problems.length) return { ok: false, inputProblems: problems };
   const run = { ...caseTarget(policy, docs), ...input };
   if (kindOfDoc(policy) === 'MutatingAdmissionPolicy') return { ok: true, kind: 'mutating', result: await runMutatingPolicy(run, cel), inputProblems: [] };
@@ -103,8 +70,8 @@ export async function runPolicyTest(policy: WorkspaceDoc, docs: readonly Workspa
 }
 
 /** A saved case from the current inputs and what they produce now (the expectation the user confirms). */
-export function caseFromInputs(name: string, inputs: PolicyTestInputs, expect: { outcome: CaseOutcome; message?: string; object?: unknown }): PolicyTestCase | InputProblem[] {
-  const { input, problems } = requestInput(inputs);
+export function caseFromInputs(name: string, draft: TestInputDraft, expect: { outcome: CaseOutcome; message?: string; object?: unknown }): PolicyTestCase | InputProblem[] {
+  const { input, problems } = requestInput(draft);
   if (problems.length) return problems;
   return {
     name,
@@ -124,4 +91,28 @@ export function runPolicyCases(policy: WorkspaceDoc, docs: readonly WorkspaceDoc
 
 export function kaptestExport(policy: WorkspaceDoc, docs: readonly WorkspaceDoc[], cases: readonly PolicyTestCase[]): KaptestExport {
   return toKaptestManifest(caseTarget(policy, docs), cases);
+}
+
+/** The inputs a saved case was made from, as a draft for the test-input form. */
+export function draftOfCase(c: PolicyTestCase): TestInputDraft {
+  const q = c.request;
+  const op = q.operation;
+  const input: TestInput = {
+    request: {
+      operation: isOperation(op) ? op : 'CREATE',
+      resource: { group: q.resource?.group ?? '', version: q.resource?.version ?? '', resource: q.resource?.resource ?? '' },
+      kind: { group: q.kind?.group ?? '', version: q.kind?.version ?? '', kind: q.kind?.kind ?? '' },
+      subResource: q.subResource,
+      name: q.name,
+      namespace: q.namespace,
+      userInfo: { username: q.userInfo?.username ?? '', uid: q.userInfo?.uid, groups: q.userInfo?.groups },
+      dryRun: q.dryRun,
+      object: c.object,
+      oldObject: c.oldObject,
+    },
+    params: c.params,
+    namespaceObject: c.namespaceObject,
+    authorizer: c.authorizer?.rules,
+  };
+  return toDraft(input);
 }

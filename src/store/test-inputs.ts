@@ -9,6 +9,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
+import type { CelInputs } from '../cel/types';
 import type { PolicyTestCase } from '../policy/cases';
 import {
   CEL_TESTS_V1_KEY,
@@ -17,8 +18,12 @@ import {
   emptyDocTests,
   migrateV1,
   readSavedTests,
+  toCelInputs,
   toSaved,
+  toTestInput,
   type CelCase,
+  type DraftError,
+  type TestInput,
   type DocTests,
   type Scenario,
   type SimulatorDraft,
@@ -188,4 +193,10 @@ export const useTestOpen = (docId: string, path: string): boolean => useTestInpu
 export function usePolicyCases(docId: string): PolicyTestCase[] {
   ensureTestInputs();
   return useTestInputs((s) => s.docs[docId]?.policyCases ?? NO_POLICY_CASES);
+}
+
+/** A draft as the engine and the runs read it: the TestInput, its CEL inputs (one object per draft) and what did not parse. */
+export function convertDraft(draft: TestInputDraft): { input: TestInput; cel: CelInputs; errors: DraftError[] } {
+  const { input, errors } = toTestInput(draft);
+  return { input, cel: toCelInputs(input), errors };
 }

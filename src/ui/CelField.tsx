@@ -7,7 +7,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import type { StringField } from '../k8s';
 import { CEL_LIMITS, type CelCompileResultExt, type CelContext } from '../cel/types';
-import { useCelTests } from '../store/cel-tests';
+import { useTestOpen } from '../store/test-inputs';
 import { Labelled, useDescribedBy } from './Labelled';
 import { useForm, type ControlProps } from './form-context';
 import { TestPanel } from './cel/TestPanel';
@@ -46,7 +46,7 @@ export function CelField({ field, path, value, onChange }: ControlProps<StringFi
   const options = useCelOptions(docId, path, context);
   const [handover, setHandover] = useState<Handover>();
   const [editorReady, setEditorReady] = useState(false);
-  const testOpen = useCelTests((s) => s.docs[docId]?.open.includes(path) ?? false);
+  const testOpen = useTestOpen(docId, path);
   const compiled = useCompile(text, context, options, (!!handover || testOpen) && text.trim() !== '');
   const textareaRef = useRef<HTMLTextAreaElement>(null);
   const fieldRef = useRef<HTMLDivElement>(null);

@@ -11,7 +11,7 @@ import type { CelCompileOptionsExt, CelCompileResultExt, CelContext } from '../.
 import { CEL_LANGUAGE_ID, clearCelModelContext, registerCelLanguage, setCelMarkers, setCelModelContext } from '../../monaco/cel-language';
 import { workspace } from '../../store';
 import { celLanguageServices } from '../../store/cel';
-import { toCelInputs } from '../../store/cel-tests';
+import { convertDraft } from '../../store/test-inputs';
 import { celTestsInputsOf } from './use-cel';
 import './cel.css';
 
@@ -173,7 +173,7 @@ export default function CelEditor(props: CelEditorProps) {
   useEffect(() => {
     const model = editorRef.current?.getModel();
     if (!model) return;
-    setCelModelContext(model, { context, options, sampleInputs: () => toCelInputs(celTestsInputsOf(latest.current.docId)).inputs });
+    setCelModelContext(model, { context, options, sampleInputs: () => convertDraft(celTestsInputsOf(latest.current.docId)).cel });
   }, [context, options]);
 
   // Squiggles at the compile errors (none while the engine itself is unavailable).

@@ -6,9 +6,9 @@
  * Conditions share a cost budget (runtimeCelCostBudgetMatchConditions).
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { CEL_LIMITS, type CelContext } from '../../cel/types';
+import { CEL_LIMITS, type CelContext, type CelInputs } from '../../cel/types';
 import { formatPath, type PathSegment } from '../../k8s/path';
-import { toCelInputs } from '../../store/cel-tests';
+import { convertDraft } from '../../store/test-inputs';
 import { useForm } from '../form-context';
 import { showValue } from './ResultView';
 import { DEBOUNCE_MS, evaluateShared, useCelOptions, useCelState, useDocInputs, useDocObject, type Evaluation } from './use-cel';
@@ -60,7 +60,7 @@ export function MatchConditionsSummary({ path, value }: { path: readonly PathSeg
   const p = formatPath(path);
   const options = useCelOptions(docId, `${p}[0].expression`, context);
   const { draft } = useDocInputs(docId);
-  const inputs = toCelInputs(draft).inputs;
+  const inputs = convertDraft(draft).cel;
   // One evaluation per condition: all with the same inputs, each its own expression.
   const joined = JSON.stringify(conditions.map((c) => c.expression));
   const exprs = useMemo(() => JSON.parse(joined) as string[], [joined]);
@@ -104,7 +104,7 @@ export function MatchConditionsSummary({ path, value }: { path: readonly PathSeg
 function useEvaluationsOfExpressions(
   expressions: readonly string[],
   context: CelContext,
-  inputs: ReturnType<typeof toCelInputs>['inputs'],
+  inputs: CelInputs,
   options: ReturnType<typeof useCelOptions>,
   enabled: boolean,
 ): { results: (Evaluation | undefined)[] } {

@@ -9,8 +9,9 @@ import { compileCel, evaluateShared, identityOf, type Evaluation } from '../../s
 
 export { evaluateShared, type Evaluation };
 import { parsePath } from '../../k8s/path';
-import { celTests, defaultInputs, initCelTestsPersistence, toCelInputs, useCelTests, type InputsDraft } from '../../store/cel-tests';
-import { useWorkspace, workspace } from '../../store';
+import { draftOf, testInputs, useDraft } from '../../store/test-inputs';
+import type { TestInputDraft } from '../../request';
+import { useWorkspace } from '../../store';
 
 /** Re-run this long after the last edit. */
 export const DEBOUNCE_MS = 100;
@@ -53,26 +54,11 @@ export function useCelOptions(docId: string, path: string, context: CelContext):
   return useMemo(() => options, [key]);
 }
 
-let persistenceStarted = false;
-function startPersistence() {
-  if (persistenceStarted) return;
-  persistenceStarted = true;
-  initCelTestsPersistence(new Set(workspace.getState().docs.map((d) => d.id)), (e) =>
-    workspace.getState().notify({ level: 'error', text: `Saving CEL tests failed (${e.name}): browser storage is full.` }),
-  );
-}
-
 /** The document's test inputs: the saved draft, or defaults from its rules. */
-export function useDocInputs(docId: string): { draft: InputsDraft; edited: boolean } {
-  startPersistence();
-  const saved = useCelTests((s) => s.docs[docId]?.inputs);
-  const object = useDocObject(docId);
-  const defaults = defaultInputs(object);
-  return { draft: saved ?? defaults, edited: !!saved };
-}
+export const useDocInputs = (docId: string): { draft: TestInputDraft; edited: boolean } => useDraft(docId);
 
-export function setDocInputs(docId: string, draft: InputsDraft) {
-  celTests.getState().setInputs(docId, draft);
+export function setDocInputs(docId: string, draft: TestInputDraft) {
+  testInputs.getState().setDraft(docId, draft);
 }
 
 /** A value that follows `value` after `ms` without change. */
@@ -156,10 +142,5 @@ function useIdentityKey(list: readonly object[]): string {
   return list.map(identityOf).join(',');
 }
 
-/** The engine inputs of a draft. */
-export const inputsOf = (draft: InputsDraft) => toCelInputs(draft);
-
 /** The document's current test inputs draft, read outside React (completion). */
-export function celTestsInputsOf(docId: string): InputsDraft {
-  return celTests.getState().docs[docId]?.inputs ?? defaultInputs(workspace.getState().docs.find((d) => d.id === docId)?.object);
-}
+export const celTestsInputsOf = (docId: string): TestInputDraft => draftOf(docId);

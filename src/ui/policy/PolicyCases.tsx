@@ -4,19 +4,11 @@
  * and an export in kaptest's test-manifest format for CI.
  */
 import { useEffect, useState } from 'react';
-import type { CaseOutcome, CasesReport, PolicyTestCase } from '../../policy';
-import {
-  deleteCase,
-  saveCase,
-  setInputs,
-  toText,
-  usePolicyCases,
-  useWorkspace,
-  workspace,
-  type PolicyTestInputs,
-  type WorkspaceDoc,
-} from '../../store';
-import { caseFromInputs, kaptestExport, runPolicyCases, type PolicyRunOutcome } from '../../store/policy-run';
+import type { CaseOutcome, CasesReport } from '../../policy';
+import { useWorkspace, workspace, type WorkspaceDoc } from '../../store';
+import { caseFromInputs, draftOfCase, kaptestExport, runPolicyCases, type PolicyRunOutcome } from '../../store/policy-run';
+import { testInputs, usePolicyCases } from '../../store/test-inputs';
+import type { TestInputDraft } from '../../request';
 import { download } from '../download';
 
 const OUTCOMES: CaseOutcome[] = ['admit', 'deny', 'warn', 'skip', 'error'];
@@ -33,34 +25,7 @@ function currentExpectation(run: PolicyRunOutcome | undefined): { outcome: CaseO
   return { outcome: r.outcome, message: r.decision.message ?? r.warnings[0] };
 }
 
-/** The inputs a saved case was made from, back in the test panel. */
-function inputsOf(c: PolicyTestCase, current: PolicyTestInputs): Partial<PolicyTestInputs> {
-  const q = c.request;
-  const text = (v: unknown) => (v === undefined || v === null ? '' : toText(v));
-  return {
-    request: {
-      ...current.request,
-      operation: (q.operation as PolicyTestInputs['request']['operation']) ?? 'CREATE',
-      group: q.resource?.group ?? '',
-      version: q.resource?.version ?? '',
-      resource: q.resource?.resource ?? '',
-      subResource: q.subResource ?? '',
-      kind: q.kind?.kind ?? '',
-      namespace: q.namespace ?? '',
-      name: q.name ?? '',
-      username: q.userInfo?.username ?? '',
-      groups: (q.userInfo?.groups ?? []).join(', '),
-      dryRun: !!q.dryRun,
-    },
-    objectText: text(c.object),
-    oldObjectText: text(c.oldObject),
-    namespaceText: text(c.namespaceObject),
-    paramsText: text(c.params),
-    authorizerText: c.authorizer ? text(c.authorizer) : 'rules: []\n',
-  };
-}
-
-export function PolicyCases({ doc, inputs, run }: { doc: WorkspaceDoc; inputs: PolicyTestInputs; run: PolicyRunOutcome | undefined }) {
+export function PolicyCases({ doc, draft, run }: { doc: WorkspaceDoc; draft: TestInputDraft; run: PolicyRunOutcome | undefined }) {
   const cases = usePolicyCases(doc.id);
   const docs = useWorkspace((s) => s.docs);
   const celState = useWorkspace((s) => s.celState);
@@ -86,12 +51,12 @@ export function PolicyCases({ doc, inputs, run }: { doc: WorkspaceDoc; inputs: P
     if (!current) return;
     const outcome = expected || current.outcome;
     const expect = outcome === current.outcome ? current : { outcome };
-    const c = caseFromInputs(name.trim() || `case ${cases.length + 1}`, inputs, expect);
+    const c = caseFromInputs(name.trim() || `case ${cases.length + 1}`, draft, expect);
     if (Array.isArray(c)) {
-      workspace.getState().notify({ level: 'error', text: `The test inputs do not parse: ${c.map((p) => `${p.input}: ${p.message}`).join('; ')}` });
+      workspace.getState().notify({ level: 'error', text: `The test inputs do not parse: ${c.map((p) => `${p.field}: ${p.message}`).join('; ')}` });
       return;
     }
-    saveCase(doc.id, c);
+    testInputs.getState().savePolicyCase(doc.id, c);
     setName('');
     setExpected('');
   };
@@ -144,10 +109,10 @@ export function PolicyCases({ doc, inputs, run }: { doc: WorkspaceDoc; inputs: P
               {c.expect.message ? <q>{c.expect.message}</q> : null}
               {res && !res.pass ? <div className="pt-err">{res.failures.join('; ')}</div> : null}
               <span className="pt-case-actions">
-                <button type="button" className="small" onClick={() => setInputs(doc.id, doc.object, inputsOf(c, inputs))}>
+                <button type="button" className="small" aria-label={`Load the inputs of ${c.name}`} onClick={() => testInputs.getState().setDraft(doc.id, draftOfCase(c))}>
                   Load
                 </button>
-                <button type="button" className="icon danger" aria-label={`Delete case ${c.name}`} onClick={() => deleteCase(doc.id, c.name)}>
+                <button type="button" className="icon danger" aria-label={`Delete case ${c.name}`} onClick={() => testInputs.getState().deletePolicyCase(doc.id, c.name)}>
                   ×
                 </button>
               </span>

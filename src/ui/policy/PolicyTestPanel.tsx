@@ -5,47 +5,16 @@
  * validations and messages, audit annotations, cost).
  */
 import { useEffect, useState } from 'react';
-import {
-  defaultInputs,
-  resetInputs,
-  setInputs,
-  toText,
-  usePolicyInputs,
-  useWorkspace,
-  type PolicyTestInputs,
-  type RequestForm,
-  type WorkspaceDoc,
-} from '../../store';
+import { toText, useWorkspace, type WorkspaceDoc } from '../../store';
+import { testInputs, useDraft } from '../../store/test-inputs';
 import { runPolicyTest, type PolicyRunOutcome } from '../../store/policy-run';
 import type { BindingTrace, DiffEntry, EvaluationTrace, MutatingRunResult } from '../../policy';
 import { displayValue } from '../display';
 import { PolicyCases } from './PolicyCases';
+import { TestInputForm } from '../request/TestInputForm';
 import './policy.css';
 
-const OPERATIONS: RequestForm['operation'][] = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
 const RUN_DELAY_MS = 200;
-
-function TextInput({ id, label, value, onChange }: { id: string; label: string; value: string; onChange(v: string): void }) {
-  return (
-    <label className="pt-field" htmlFor={id}>
-      <span>{label}</span>
-      <input id={id} type="text" value={value} spellCheck={false} onChange={(e) => onChange(e.target.value)} />
-    </label>
-  );
-}
-
-function YamlInput({ id, label, help, value, onChange, problem }: { id: string; label: string; help: string; value: string; onChange(v: string): void; problem?: string }) {
-  return (
-    <div className="pt-yaml">
-      <label htmlFor={id}>{label}</label>
-      <textarea id={id} className="mono" rows={Math.min(14, Math.max(3, value.split('\n').length + 1))} value={value} spellCheck={false} aria-describedby={`${id}-help`} onChange={(e) => onChange(e.target.value)} />
-      <div className="help" id={`${id}-help`}>
-        {help}
-      </div>
-      {problem ? <div className="pt-problem">{problem}</div> : null}
-    </div>
-  );
-}
 
 const show = (v: unknown) => (v === undefined ? '—' : typeof v === 'string' ? JSON.stringify(v) : displayValue(v));
 
@@ -234,7 +203,7 @@ function MutatingResult({ r }: { r: MutatingRunResult }) {
 }
 
 function Result({ run }: { run: PolicyRunOutcome }) {
-  if (!run.ok) return <p className="pt-problem">Fix the test inputs to run: {run.inputProblems.map((p) => `${p.input}: ${p.message}`).join('; ')}</p>;
+  if (!run.ok) return <p className="pt-problem">Fix the test inputs to run: {run.inputProblems.map((p) => `${p.field}: line ${p.line}, column ${p.column}: ${p.message}`).join('; ')}</p>;
   if (run.kind === 'mutating') return <MutatingResult r={run.result} />;
   const r = run.result;
   const label = { admit: 'Admitted', deny: 'Denied', warn: 'Admitted with warnings', skip: 'Not applied' }[r.outcome];
@@ -280,31 +249,25 @@ function Result({ run }: { run: PolicyRunOutcome }) {
 }
 
 export default function PolicyTestPanel({ doc }: { doc: WorkspaceDoc }) {
-  const stored = usePolicyInputs(doc.id);
-  const inputs: PolicyTestInputs = stored ?? defaultInputs(doc.object);
+  const { draft, edited } = useDraft(doc.id);
   const docs = useWorkspace((s) => s.docs);
   const celState = useWorkspace((s) => s.celState);
   const [run, setRun] = useState<PolicyRunOutcome | undefined>();
   const [open, setOpen] = useState(true);
-  const set = (patch: Partial<PolicyTestInputs>) => setInputs(doc.id, doc.object, patch);
-  const setReq = (patch: Partial<RequestForm>) => set({ request: { ...inputs.request, ...patch } });
 
   useEffect(() => {
     if (!open || celState !== 'ready') return;
     let cancelled = false;
     const t = setTimeout(() => {
-      void runPolicyTest(doc, docs, inputs).then((r) => !cancelled && setRun(r));
+      void runPolicyTest(doc, docs, draft).then((r) => !cancelled && setRun(r));
     }, RUN_DELAY_MS);
     return () => {
       cancelled = true;
       clearTimeout(t);
     };
-    // `inputs` is derived from `stored` and `doc`: those are the dependencies.
-  }, [open, celState, doc, docs, stored]);
+  }, [open, celState, doc, docs, draft]);
 
-  const id = (s: string) => `pt-${doc.id}-${s}`;
-  const problemOf = (input: string) => (run && !run.ok ? run.inputProblems.find((p) => p.input === input)?.message : undefined);
-  const r = inputs.request;
+  const errors = run && !run.ok ? run.inputProblems : [];
   return (
     <section className="policy-test" aria-label="Policy test run">
       <div className="pt-head">
@@ -313,63 +276,27 @@ export default function PolicyTestPanel({ doc }: { doc: WorkspaceDoc }) {
             {open ? '▾' : '▸'} Test run
           </button>
         </h2>
-        <button type="button" className="small" onClick={() => resetInputs(doc.id)}>
-          Reset inputs
-        </button>
+        {edited ? (
+          <button type="button" className="small" onClick={() => testInputs.getState().resetDraft(doc.id)}>
+            Reset inputs
+          </button>
+        ) : (
+          <span className="pt-muted">inputs: defaults from the policy's rules (shared with the CEL Test areas)</span>
+        )}
       </div>
       {open ? (
         <div className="pt-body">
           <div className="pt-inputs">
-            <fieldset className="pt-request">
-              <legend>Request</legend>
-              <label className="pt-field" htmlFor={id('operation')}>
-                <span>Operation</span>
-                <select id={id('operation')} value={r.operation} onChange={(e) => setReq({ operation: e.target.value as RequestForm['operation'] })}>
-                  {OPERATIONS.map((o) => (
-                    <option key={o}>{o}</option>
-                  ))}
-                </select>
-              </label>
-              <TextInput id={id('group')} label="Group" value={r.group} onChange={(group) => setReq({ group })} />
-              <TextInput id={id('version')} label="Version" value={r.version} onChange={(version) => setReq({ version })} />
-              <TextInput id={id('resource')} label="Resource" value={r.resource} onChange={(resource) => setReq({ resource })} />
-              <TextInput id={id('subresource')} label="Subresource" value={r.subResource} onChange={(subResource) => setReq({ subResource })} />
-              <TextInput id={id('kind')} label="Kind" value={r.kind} onChange={(kind) => setReq({ kind })} />
-              <TextInput id={id('namespace')} label="Namespace" value={r.namespace} onChange={(namespace) => setReq({ namespace })} />
-              <TextInput id={id('name')} label="Name" value={r.name} onChange={(name) => setReq({ name })} />
-              <TextInput id={id('username')} label="User" value={r.username} onChange={(username) => setReq({ username })} />
-              <TextInput id={id('groups')} label="Groups" value={r.groups} onChange={(groups) => setReq({ groups })} />
-              <label className="pt-field checkbox">
-                <input type="checkbox" checked={r.dryRun} onChange={(e) => setReq({ dryRun: e.target.checked })} /> dryRun
-              </label>
-            </fieldset>
-            {r.operation !== 'DELETE' ? (
-              <YamlInput id={id('object')} label="object" help="The object in the request (YAML)." value={inputs.objectText} onChange={(objectText) => set({ objectText })} problem={problemOf('object')} />
-            ) : null}
-            {r.operation !== 'CREATE' ? (
-              <YamlInput id={id('oldObject')} label="oldObject" help="The object as stored before the request." value={inputs.oldObjectText} onChange={(oldObjectText) => set({ oldObjectText })} problem={problemOf('oldObject')} />
-            ) : null}
-            <YamlInput id={id('namespace-object')} label="Namespace" help="The request's Namespace: its labels are what namespaceSelector sees; namespaceObject in CEL." value={inputs.namespaceText} onChange={(namespaceText) => set({ namespaceText })} problem={problemOf('namespace')} />
-            <YamlInput
-              id={id('params')}
-              label="params"
-              help="A param object typed in. Leave empty to resolve each binding's paramRef against the workspace's documents of the paramKind."
-              value={inputs.paramsText}
-              onChange={(paramsText) => set({ paramsText })}
-              problem={problemOf('params')}
-            />
-            <YamlInput
-              id={id('authorizer')}
-              label="Authorizer answers"
-              help="rules: [{verb, group, resource, namespace, name, user, decision: allow | deny | noOpinion}] — first match wins; no match is NoOpinion."
-              value={inputs.authorizerText}
-              onChange={(authorizerText) => set({ authorizerText })}
-              problem={problemOf('authorizer')}
+            <TestInputForm
+              draft={draft}
+              errors={errors}
+              onChange={(d) => testInputs.getState().setDraft(doc.id, d)}
+              paramsHelp="A param object typed in. Leave empty to resolve each binding's paramRef against the workspace's documents of the paramKind."
             />
           </div>
           <div className="pt-output" aria-live="polite">
             {celState !== 'ready' ? <p className="pt-muted">Waiting for the CEL engine…</p> : run ? <Result run={run} /> : <p className="pt-muted">Running…</p>}
-            <PolicyCases doc={doc} inputs={inputs} run={run} />
+            <PolicyCases doc={doc} draft={draft} run={run} />
           </div>
         </div>
       ) : null}
