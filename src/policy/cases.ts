@@ -12,7 +12,8 @@ import { serializeDocuments } from '../yaml/index';
 import type { AuthorizerRule } from '../cel/types';
 import type { AdmissionRequestInput } from './matching';
 import { runMutatingPolicy, type MutatingRunResult } from './mutate';
-import { runValidatingPolicy, type PolicyCel, type ValidatingRunResult } from './run';
+import type { PolicyCel } from './expressions';
+import { runValidatingPolicy, type ValidatingRunResult } from './run';
 import { deepEqual, isObject, nameOf, namespaceOf, obj, str } from '../k8s/json';
 
 export type CaseOutcome = 'admit' | 'deny' | 'warn' | 'skip' | 'error';

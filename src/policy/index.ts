@@ -5,6 +5,9 @@
  */
 export * from './matching';
 export * from './params';
+export * from './expressions';
+export * from './match-conditions';
+export * from './dispatch';
 export * from './run';
 export * from './jsonpatch';
 export * from './merge';

@@ -25,24 +25,22 @@ import { withDefaults } from '../k8s/defaults';
 import type { CelCompileOptionsExt, CelInputs } from '../cel/types';
 import { CEL_LIMITS } from '../cel/types';
 import { diffJson, applyJsonPatch, type DiffEntry, type JsonPatchOp } from './jsonpatch';
-import { isExemptAdmissionConfigurationResource, matchResources, type MatchResult } from './matching';
+import type { MatchResult } from './matching';
 import { mergeApplyConfiguration, type ListMergeNote } from './merge';
-import { resolveParams, type ParamResolution } from './params';
+import { declaredVariables, declaresParams } from '../k8s/cel-scope';
 import {
-  admitBinding,
-  celNamespaceObject,
-  EQUIVALENT_NOTE,
-  policyVariables,
+  celInputsFor,
+  dispatchBindings,
+  invocationApplied,
+  matchPolicy,
+  policyBindings,
   requestNotes,
-  runMatchConditions,
-  traceVariables,
-  usedVariables,
-  type MatchConditionsTrace,
-  type PolicyCel,
+  type BindingTraceBase,
   type RunRequestInput,
-  type VariableTrace,
-} from './run';
-import { deepEqual, isObject, list, nameOf, obj, str } from '../k8s/json';
+} from './dispatch';
+import { OUT_OF_BUDGET, traceVariables, usedVariables, type PolicyCel, type VariableTrace } from './expressions';
+import { runMatchConditions, type MatchConditionsTrace } from './match-conditions';
+import { deepEqual, isObject, list, nameOf, obj, str, type Obj } from '../k8s/json';
 
 export interface MutatingRunInput extends RunRequestInput {
   policy: unknown;
@@ -79,13 +77,7 @@ export interface MutatingEvaluationTrace {
   cost: number;
 }
 
-export interface MutatingBindingTrace {
-  name: string;
-  match?: MatchResult;
-  applies: boolean;
-  reason: string;
-  params?: ParamResolution;
-  configError?: string;
+export interface MutatingBindingTrace extends BindingTraceBase {
   evaluations: MutatingEvaluationTrace[];
 }
 
@@ -121,25 +113,18 @@ interface PolicyError {
 
 async function invoke(
   cel: PolicyCel,
-  spec: Record<string, unknown>,
+  spec: Obj,
   input: MutatingRunInput,
   param: unknown,
   current: unknown,
 ): Promise<{ trace: MutatingEvaluationTrace; object: unknown; errors: string[] }> {
-  const hasParams = isObject(spec.paramKind);
-  const variables = policyVariables(spec);
+  const hasParams = declaresParams(spec);
+  const variables = declaredVariables(spec.variables);
   const options: CelCompileOptionsExt = { hasParams, variables };
   const mutations = list(spec.mutations).map(obj);
   const exprOf = (m: Record<string, unknown>) =>
     str(m.patchType) === 'JSONPatch' ? str(obj(m.jsonPatch).expression) : str(obj(m.applyConfiguration).expression);
-  const makeInputs = (object: unknown): CelInputs => ({
-    object: object ?? null,
-    oldObject: input.oldObject ?? null,
-    request: input.request,
-    params: param ?? null,
-    namespaceObject: celNamespaceObject(input),
-    authorizer: input.authorizer ?? { rules: [] },
-  });
+  const makeInputs = (object: unknown): CelInputs => celInputsFor(input, param, object);
   const inputs0 = makeInputs(current);
   const used = usedVariables(variables, [...list(spec.matchConditions).map((m) => str(obj(m).expression)), ...mutations.map(exprOf)]);
   const trace: MutatingEvaluationTrace = {
@@ -186,7 +171,7 @@ async function invoke(
     mt.value = r.value;
     trace.cost += r.cost;
     if (r.cost > CEL_LIMITS.runtimeCelCostBudget) {
-      mt.error = 'validation failed due to running out of cost budget, no further validation rules will be run';
+      mt.error = OUT_OF_BUDGET;
       errors.push(mt.error);
       continue;
     }
@@ -246,47 +231,35 @@ async function runOnce(input: MutatingRunInput, cel: PolicyCel): Promise<Mutatin
   const configError = (err: string, binding?: string) => {
     policyErrors.push({ message: binding === undefined ? `failed to configure policy: ${err}` : `failed to configure binding: ${err}`, binding });
   };
-  const bindings: Record<string, unknown>[] = [];
-  for (const b of input.bindings) {
-    const d = withDefaults(b);
-    if (str(obj(obj(d).spec).policyName) === policyName) bindings.push(obj(d));
-    else result.ignoredBindings.push(nameOf(d));
-  }
+  const { own: bindings, ignored } = policyBindings(policyName, input.bindings);
+  result.ignoredBindings = ignored;
   let applied = false;
   let object: unknown = input.object;
 
-  if (isExemptAdmissionConfigurationResource(input.request)) {
-    result.skipReason = 'admission configuration resources are exempt from admission policies';
-  } else if (!isObject(spec.matchConstraints)) {
-    configError('policy contained no match constraints, a required field');
-  } else {
-    const pm = matchResources(spec.matchConstraints, input);
-    result.policyMatch = pm;
-    if (pm.equivalentNotChecked) result.notes.push(EQUIVALENT_NOTE);
-    if (pm.error) configError(pm.error);
-    else if (!pm.matches) result.skipReason = `matchConstraints: ${pm.reason}`;
-    else {
-      if (bindings.length === 0) result.skipReason = `no binding for policy '${policyName}'`;
-      for (const b of bindings) {
-        const bspec = obj(b.spec);
-        const bName = nameOf(b);
-        const bt: MutatingBindingTrace = { name: bName, applies: false, reason: '', evaluations: [] };
+  const pm = matchPolicy(spec, input);
+  result.policyMatch = pm.match;
+  result.notes.push(...pm.notes);
+  if (pm.configError) configError(pm.configError);
+  else if (pm.skipReason) result.skipReason = pm.skipReason;
+  else {
+    if (bindings.length === 0) result.skipReason = `no binding for policy '${policyName}'`;
+    applied = await dispatchBindings(bindings, spec, input, 'mutate', {
+      trace(name) {
+        const bt: MutatingBindingTrace = { name, applies: false, reason: '', evaluations: [] };
         result.bindings.push(bt);
-        const pr = admitBinding(bt, spec, bspec, input, 'mutate');
-        if (bt.configError) configError(bt.configError, bName);
-        if (!pr) continue;
-        if (pr.params.length === 0) applied = true;
-        for (const param of pr.params) {
-          const r = await invoke(cel, spec, input, param, object);
-          bt.evaluations.push(r.trace);
-          result.totalCost += r.trace.cost;
-          if (r.trace.matchConditions?.outcome !== 'skip' && !(r.trace.matchConditions?.outcome === 'error' && failurePolicy === 'Ignore')) applied = true;
-          if (r.trace.matchConditions?.outcome === 'error' && failurePolicy === 'Ignore') result.errors.push(r.trace.matchConditions.error ?? '');
-          for (const e of r.errors) policyErrors.push({ message: e, binding: bName, reason: 'Invalid' });
-          object = r.object;
-        }
-      }
-    }
+        return bt;
+      },
+      configError,
+      async invoke(bt, _bspec, param) {
+        const r = await invoke(cel, spec, input, param, object);
+        bt.evaluations.push(r.trace);
+        result.totalCost += r.trace.cost;
+        if (r.trace.matchConditions?.outcome === 'error' && failurePolicy === 'Ignore') result.errors.push(r.trace.matchConditions.error ?? '');
+        for (const e of r.errors) policyErrors.push({ message: e, binding: bt.name, reason: 'Invalid' });
+        object = r.object;
+        return invocationApplied(r.trace.matchConditions, failurePolicy);
+      },
+    });
   }
   if (applied) result.skipReason = undefined;
   else if (!result.skipReason && result.bindings.length) result.skipReason = result.bindings.map((b) => `binding '${b.name}': ${b.reason}`).join('; ');

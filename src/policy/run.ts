@@ -24,25 +24,22 @@
  *   - matchPolicy Equivalent (see matching.ts) and paramKind scope (see params.ts).
  */
 import { withDefaults } from '../k8s/defaults';
-import type { AuthorizerRule, CelCompileOptionsExt, CelContext, CelEvalResult, CelInputs } from '../cel/types';
-import { CEL_LIMITS } from '../cel/types';
-import { isExemptAdmissionConfigurationResource, matchResources, type AdmissionRequestInput, type MatchResult } from './matching';
-import { resolveParams, type ParamResolution, type ParamsInput } from './params';
-import { byteLength, isObject, list, nameOf, namespaceOf, obj, str, trimSpace } from '../k8s/json';
-
-/** The part of the CEL engine a run needs (src/cel `evaluate`). */
-export interface PolicyCel {
-  evaluate(expression: string, context: CelContext, inputs: CelInputs, options?: CelCompileOptionsExt): Promise<CelEvalResult>;
-}
-
-export interface RunRequestInput extends ParamsInput {
-  request: AdmissionRequestInput;
-  object?: unknown;
-  oldObject?: unknown;
-  /** The Namespace of the request (namespaceSelector and `namespaceObject`). */
-  namespaceObject?: unknown;
-  authorizer?: { rules: AuthorizerRule[] };
-}
+import { CEL_LIMITS, type CelCompileOptionsExt } from '../cel/types';
+import { declaredVariables, declaresParams } from '../k8s/cel-scope';
+import { byteLength, isObject, list, nameOf, obj, str, trimSpace, type Obj } from '../k8s/json';
+import {
+  celInputsFor,
+  dispatchBindings,
+  invocationApplied,
+  matchPolicy,
+  policyBindings,
+  requestNotes,
+  type BindingTraceBase,
+  type RunRequestInput,
+} from './dispatch';
+import { evalExpr, OUT_OF_BUDGET, traceVariables, usedVariables, type ExpressionTrace, type PolicyCel, type VariableTrace } from './expressions';
+import { runMatchConditions, type MatchConditionsTrace } from './match-conditions';
+import type { MatchResult } from './matching';
 
 export interface ValidatingRunInput extends RunRequestInput {
   policy: unknown;
@@ -64,35 +61,6 @@ export function reasonToCode(reason: string): number {
     default:
       return 422;
   }
-}
-
-export interface ExpressionTrace {
-  expression: string;
-  ok: boolean;
-  value?: unknown;
-  type?: string;
-  /** The error as the apiserver words it (`expression '…' resulted in error: …`, `compilation error: …`). */
-  error?: string;
-  cost: number;
-}
-
-export interface MatchConditionTrace extends ExpressionTrace {
-  name: string;
-}
-
-export interface MatchConditionsTrace {
-  conditions: MatchConditionTrace[];
-  /** match: all true; skip: one false (its name in failedCondition); error: errors and no false. */
-  outcome: 'match' | 'skip' | 'error';
-  failedCondition?: string;
-  error?: string;
-  cost: number;
-}
-
-export interface VariableTrace extends ExpressionTrace {
-  name: string;
-  /** Some expression of the policy refers to it (directly or through other variables): Kubernetes evaluates it lazily on first use. */
-  used: boolean;
 }
 
 export interface ValidationTrace {
@@ -150,16 +118,8 @@ export interface EvaluationTrace {
   decisions: PolicyDecision[];
 }
 
-export interface BindingTrace {
-  name: string;
+export interface BindingTrace extends BindingTraceBase {
   validationActions: string[];
-  /** matchResources of the binding (undefined: the binding has none and matches every request the policy matches). */
-  match?: MatchResult;
-  applies: boolean;
-  reason: string;
-  params?: ParamResolution;
-  /** failed to configure binding: … (matching or param errors), before failurePolicy. */
-  configError?: string;
   evaluations: EvaluationTrace[];
 }
 
@@ -193,122 +153,6 @@ export interface ValidatingRunResult {
   totalCost: number;
 }
 
-// ---------------------------------------------------------------------------
-// Shared evaluation helpers (also used by mutate.ts)
-
-export const OUT_OF_BUDGET = 'validation failed due to running out of cost budget, no further validation rules will be run';
-
-export async function evalExpr(
-  cel: PolicyCel,
-  expression: string,
-  context: CelContext,
-  inputs: CelInputs,
-  options: CelCompileOptionsExt,
-): Promise<ExpressionTrace> {
-  const r = await cel.evaluate(expression, context, inputs, options);
-  if (r.ok) return { expression, ok: true, value: r.value, type: r.type, cost: r.cost };
-  const cost = (r as { cost?: number }).cost ?? 0;
-  return { expression, ok: false, error: r.stage === 'compile' ? `compilation error: ${r.message}` : r.message, cost };
-}
-
-/** utilerrors.NewAggregate(errs).Error() */
-export function aggregate(errs: readonly string[]): string {
-  return errs.length === 1 ? errs[0]! : `[${errs.join(', ')}]`;
-}
-
-export interface PolicyVariable {
-  name: string;
-  expression: string;
-}
-
-export function policyVariables(spec: unknown): PolicyVariable[] {
-  return list(obj(spec).variables).map((v) => ({ name: str(obj(v).name), expression: str(obj(v).expression) }));
-}
-
-/** Names of variables reachable from expressions (textual `variables.<name>`, then transitively). */
-export function usedVariables(variables: readonly PolicyVariable[], expressions: readonly string[]): Set<string> {
-  const used = new Set<string>();
-  const refs = (e: string) => [...e.matchAll(/\bvariables\s*\.\s*([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!);
-  const queue = expressions.flatMap(refs);
-  while (queue.length) {
-    const n = queue.pop()!;
-    if (used.has(n)) continue;
-    used.add(n);
-    const v = variables.find((x) => x.name === n);
-    if (v) queue.push(...refs(v.expression));
-  }
-  return used;
-}
-
-export async function traceVariables(
-  cel: PolicyCel,
-  variables: readonly PolicyVariable[],
-  used: Set<string>,
-  inputs: CelInputs,
-  hasParams: boolean,
-): Promise<VariableTrace[]> {
-  const out: VariableTrace[] = [];
-  for (const v of variables) {
-    const t = await evalExpr(cel, v.expression, 'vap-variable', inputs, { hasParams, variables, variableName: v.name });
-    out.push({ ...t, name: v.name, used: used.has(v.name) });
-  }
-  return out;
-}
-
-/** matchconditions.Matcher.Match for a policy (budget RuntimeCELCostBudgetMatchConditions). */
-export async function runMatchConditions(
-  cel: PolicyCel,
-  spec: unknown,
-  context: 'vap-matchCondition' | 'map-matchCondition' | 'webhook-matchCondition',
-  inputs: CelInputs,
-  options: CelCompileOptionsExt,
-): Promise<MatchConditionsTrace | undefined> {
-  const mcs = list(obj(spec).matchConditions);
-  if (mcs.length === 0) return undefined;
-  const conditions: MatchConditionTrace[] = [];
-  let cost = 0;
-  for (const mc of mcs) {
-    const t = await evalExpr(cel, str(obj(mc).expression), context, inputs, options);
-    conditions.push({ ...t, name: str(obj(mc).name) });
-    cost += t.cost;
-    if (cost > CEL_LIMITS.runtimeCelCostBudgetMatchConditions) {
-      return { conditions, outcome: 'error', error: OUT_OF_BUDGET, cost };
-    }
-  }
-  const errors: string[] = [];
-  for (const c of conditions) {
-    if (!c.ok) errors.push(c.error ?? '');
-    // any false skips, even after errors
-    else if (c.value === false) return { conditions, outcome: 'skip', failedCondition: c.name, cost };
-  }
-  if (errors.length) return { conditions, outcome: 'error', error: aggregate(errors), cost };
-  return { conditions, outcome: 'match', cost };
-}
-
-/** The request namespace's Namespace object as CEL sees it (null for cluster-scoped requests and for Namespace requests). */
-export function celNamespaceObject(input: RunRequestInput): unknown {
-  const k = input.request.kind ?? {};
-  let ns = str(input.request.namespace);
-  if (k.kind === 'Namespace' && k.version === 'v1' && str(k.group) === '') ns = '';
-  if (!ns) return null;
-  return isObject(input.namespaceObject) ? input.namespaceObject : null;
-}
-
-export const EQUIVALENT_NOTE =
-  'matchPolicy Equivalent: a real cluster also tries the resources discovery lists as equivalent (other groups/versions); only the request\'s own resource was tried here';
-
-/** Notes about inputs that a real apiserver would treat differently. */
-export function requestNotes(input: RunRequestInput): string[] {
-  const notes: string[] = [];
-  const k = input.request.kind ?? {};
-  const ns = str(input.request.namespace);
-  const isNamespace = k.kind === 'Namespace' && k.version === 'v1' && str(k.group) === '';
-  if (ns && !isNamespace && !isObject(input.namespaceObject)) {
-    notes.push(`no namespaceObject given: CEL sees namespaceObject as null; a real apiserver would fail the request with namespaces "${ns}" not found`);
-  }
-  return notes;
-}
-
 /** Go json.Marshal escapes <, > and & (and U+2028/9) in strings. */
 export function goJson(v: unknown): string {
   return JSON.stringify(v)
@@ -331,23 +175,16 @@ function truncateBytes(s: string, max: number): string {
 
 async function evaluateValidations(
   cel: PolicyCel,
-  spec: Record<string, unknown>,
+  spec: Obj,
   failurePolicy: string,
   input: RunRequestInput,
   param: unknown,
 ): Promise<EvaluationTrace> {
-  const hasParams = isObject(spec.paramKind);
-  const variables = policyVariables(spec);
+  const hasParams = declaresParams(spec);
+  const variables = declaredVariables(spec.variables);
   const options: CelCompileOptionsExt = { hasParams, variables };
   const errorAction: 'admit' | 'deny' = failurePolicy === 'Ignore' ? 'admit' : 'deny';
-  const inputs: CelInputs = {
-    object: input.object ?? null,
-    oldObject: input.oldObject ?? null,
-    request: input.request,
-    params: param ?? null,
-    namespaceObject: celNamespaceObject(input),
-    authorizer: input.authorizer ?? { rules: [] },
-  };
+  const inputs = celInputsFor(input, param);
   const validations = list(spec.validations).map(obj);
   const audits = list(spec.auditAnnotations).map(obj);
   const allExpressions = [
@@ -506,44 +343,6 @@ async function evaluateValidations(
 // ---------------------------------------------------------------------------
 // dispatcher.go Dispatch (one policy)
 
-/**
- * The part of dispatching a binding that both policy kinds share: the binding's
- * matchResources, then its params. Fills the trace (match, params, reason, configError,
- * applies) and returns the params to evaluate with, or undefined when the binding does
- * not apply or is misconfigured (then `trace.configError` says why).
- */
-export function admitBinding(
-  trace: { match?: MatchResult; params?: ParamResolution; reason: string; configError?: string; applies: boolean },
-  spec: Record<string, unknown>,
-  bspec: Record<string, unknown>,
-  input: RunRequestInput,
-  verb: 'validate' | 'mutate',
-): ParamResolution | undefined {
-  if (isObject(bspec.matchResources)) {
-    const m = matchResources(bspec.matchResources, input);
-    trace.match = m;
-    if (m.error) {
-      trace.configError = m.error;
-      trace.reason = `matchResources: ${m.error}`;
-      return undefined;
-    }
-    if (!m.matches) {
-      trace.reason = `matchResources: ${m.reason}`;
-      return undefined;
-    }
-  }
-  const pr = resolveParams(spec, bspec, str(input.request.namespace), input);
-  trace.params = pr;
-  if (pr.error) {
-    trace.configError = pr.error;
-    trace.reason = `paramRef: ${pr.error}`;
-    return undefined;
-  }
-  trace.applies = true;
-  trace.reason = pr.params.length === 0 ? `applies, but no params were found: nothing to ${verb} (${pr.detail})` : 'applies';
-  return pr;
-}
-
 export async function runValidatingPolicy(input: ValidatingRunInput, cel: PolicyCel): Promise<ValidatingRunResult> {
   const policy = withDefaults(input.policy);
   const spec = obj(obj(policy).spec);
@@ -562,12 +361,8 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
     ignoredBindings: [],
     totalCost: 0,
   };
-  const bindings: Record<string, unknown>[] = [];
-  for (const b of input.bindings) {
-    const d = withDefaults(b);
-    if (str(obj(obj(d).spec).policyName) === policyName) bindings.push(obj(d));
-    else result.ignoredBindings.push(nameOf(d));
-  }
+  const { own: bindings, ignored } = policyBindings(policyName, input.bindings);
+  result.ignoredBindings = ignored;
 
   interface Denied {
     message: string;
@@ -587,47 +382,31 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
     }
   };
 
-  if (isExemptAdmissionConfigurationResource(input.request)) {
-    result.skipReason = 'admission configuration resources are exempt from admission policies';
-    return finish();
-  }
-  const constraints = spec.matchConstraints;
-  if (!isObject(constraints)) {
-    configError('policy contained no match constraints, a required field');
-    result.skipReason = 'the policy has no matchConstraints';
-    return finish();
-  }
-  const pm = matchResources(constraints, input);
-  result.policyMatch = pm;
-  if (pm.equivalentNotChecked) result.notes.push(EQUIVALENT_NOTE);
-  if (pm.error) {
-    configError(pm.error);
-    return finish();
-  }
-  if (!pm.matches) {
-    result.skipReason = `matchConstraints: ${pm.reason}`;
+  const pm = matchPolicy(spec, input);
+  result.policyMatch = pm.match;
+  result.notes.push(...pm.notes);
+  if (pm.configError) configError(pm.configError);
+  if (pm.configError || pm.skipReason) {
+    result.skipReason = pm.skipReason;
     return finish();
   }
   if (bindings.length === 0) result.skipReason = `no binding for policy '${policyName}'`;
 
   // auditAnnotationCollector: key → distinct values
   const collected = new Map<string, string[]>();
-  let anyApplied = false;
-  for (const b of bindings) {
-    const bspec = obj(b.spec);
-    const bName = nameOf(b);
-    const actions = list(bspec.validationActions).filter((a): a is string => typeof a === 'string');
-    const bt: BindingTrace = { name: bName, validationActions: actions, applies: false, reason: '', evaluations: [] };
-    result.bindings.push(bt);
-    const pr = admitBinding(bt, spec, bspec, input, 'validate');
-    if (bt.configError) configError(bt.configError, bName);
-    if (!pr) continue;
-    if (pr.params.length === 0) anyApplied = true;
-    for (const param of pr.params) {
+  const anyApplied = await dispatchBindings(bindings, spec, input, 'validate', {
+    trace(name, bspec) {
+      const bt: BindingTrace = { name, validationActions: list(bspec.validationActions).filter((a): a is string => typeof a === 'string'), applies: false, reason: '', evaluations: [] };
+      result.bindings.push(bt);
+      return bt;
+    },
+    configError,
+    async invoke(bt, bspec, param) {
+      const bName = bt.name;
+      const actions = bt.validationActions;
       const ev = await evaluateValidations(cel, spec, failurePolicy, input, param);
       bt.evaluations.push(ev);
       result.totalCost += (ev.matchConditions?.cost ?? 0) + ev.cost + ev.auditAnnotationsCost;
-      if (ev.matchConditions?.outcome !== 'skip' && !(ev.matchConditions?.outcome === 'error' && failurePolicy === 'Ignore')) anyApplied = true;
       if (ev.matchConditions?.error) result.errors.push(ev.matchConditions.error);
       for (const v of ev.validations) if (v.error) result.errors.push(v.error);
       for (const d of ev.decisions) {
@@ -652,8 +431,9 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
           denied.push({ message: a.error ?? '', binding: bName });
         }
       }
-    }
-  }
+      return invocationApplied(ev.matchConditions, failurePolicy);
+    },
+  });
   for (const [key, vals] of collected) result.auditAnnotations[`${policyName}/${key}`] = vals.length === 1 ? vals[0]! : vals.join(', ');
   if (failures.length > 0) result.auditAnnotations['validation.policy.admission.k8s.io/validation_failure'] = goJson(failures);
   if (anyApplied) result.skipReason = undefined;
@@ -680,6 +460,3 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
     return result;
   }
 }
-
-/** The namespace/name of an object, for traces. */
-export const objectRef = (o: unknown): string => (namespaceOf(o) ? `${namespaceOf(o)}/${nameOf(o)}` : nameOf(o));

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { evaluate, loadCel } from '../cel/index';
 import { webhookWouldBeCalled } from './webhook';
-import type { RunRequestInput } from './run';
+import type { RunRequestInput } from './dispatch';
 
 vi.setConfig({ testTimeout: 30_000 });
 const hasWasm = existsSync(new URL('../../public/cel/cel.wasm', import.meta.url));

@@ -13,7 +13,9 @@
 import { withDefaults } from '../k8s/defaults';
 import type { CelInputs } from '../cel/types';
 import { matchWebhook, type MatchResult } from './matching';
-import { runMatchConditions, type MatchConditionsTrace, type PolicyCel, type RunRequestInput } from './run';
+import type { RunRequestInput } from './dispatch';
+import type { PolicyCel } from './expressions';
+import { runMatchConditions, type MatchConditionsTrace } from './match-conditions';
 import { list, obj, str } from '../k8s/json';
 
 export interface WebhookCallResult {

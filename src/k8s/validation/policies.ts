@@ -6,6 +6,7 @@
 import type { CelCompiler, CelContext } from '../../cel/types';
 import { duplicate, invalid, notSupported, required, type FieldError } from '../errors';
 import type { FieldPath } from '../path';
+import { declaredVariables, declaresParams, variablesInScope } from '../cel-scope';
 import { lazyPath } from './lazy-path';
 import { validateCELExpression, type CelEnv, type Variable } from './cel';
 import { validateMatchConditions } from './match-conditions';
@@ -33,16 +34,6 @@ interface PolicyEnv extends CelEnv {
 /** spec.failurePolicy: required (defaulted to Fail in v1), Fail or Ignore. */
 export function validateFailurePolicy(value: unknown, path: FieldPath): FieldError[] {
   return isAbsent(value) ? [required(path)] : validateEnum(value, supportedFailurePolicies, path);
-}
-
-/** The declared variables with string name and expression, in order (what the composition compiler stores). */
-export function declaredVariables(variables: unknown): Variable[] {
-  const out: Variable[] = [];
-  for (const v of goList(variables) ?? []) {
-    const o = goObject(v);
-    if (o && typeof o.name === 'string' && typeof o.expression === 'string') out.push({ name: o.name, expression: o.expression });
-  }
-  return out;
 }
 
 /** validateVariable: name is a CEL identifier, expression compiled with the variables declared before it. */
@@ -121,7 +112,7 @@ export function validateAuditAnnotation(annotation: Obj, policyName: string, env
 
 /** spec.paramKind (when present) and the environment it implies. */
 function policyEnv(spec: Obj, compiler: CelCompiler | undefined): PolicyEnv {
-  return { compiler, hasParams: !isAbsent(spec.paramKind), variables: declaredVariables(spec.variables) };
+  return { compiler, hasParams: declaresParams(spec), variables: declaredVariables(spec.variables) };
 }
 
 /** failurePolicy, paramKind, matchConstraints, matchConditions, variables: shared by both policy kinds. */
@@ -137,10 +128,8 @@ function validatePolicyCommon(spec: Obj, env: PolicyEnv, matchConditionContext: 
     if (goList(matchConstraints.resourceRules)?.length === 0) errs.push(required(path.child('matchConstraints', 'resourceRules')));
   }
   errs.push(...validateMatchConditions(spec.matchConditions, { compiler: env.compiler, hasParams: env.hasParams }, matchConditionContext, path.child('matchConditions')));
-  const before: Variable[] = [];
   goList(spec.variables)?.forEach((v, i) => {
-    errs.push(...validateVariable(v, env, before.slice(), path.child('variables').index(i)));
-    before.push(...declaredVariables([v]));
+    errs.push(...validateVariable(v, env, variablesInScope(spec, 'vap-variable', i), path.child('variables').index(i)));
   });
   return errs;
 }

@@ -1,0 +1,53 @@
+/**
+ * What a policy's CEL expression may refer to besides the request: `params` when the
+ * policy declares a paramKind, and `variables.<name>` for the spec.variables in scope.
+ * One answer for validation (src/k8s/validation/policies.ts), the CEL editor
+ * (src/ui/cel/use-cel.ts) and the policy runs (src/policy).
+ *
+ * As the apiserver compiles them (validatingadmissionpolicy/compile.go): a variable
+ * sees the variables declared before it; matchConditions are compiled without
+ * variables; validations, messageExpressions, auditAnnotations and mutations see them all.
+ */
+import type { CelContext } from '../cel/types';
+import { isObject } from './json';
+
+/** A declared variable: its name and expression. */
+export interface PolicyVariable {
+  name: string;
+  expression: string;
+}
+
+/** Whether a policy spec declares params (spec.paramKind is set: Go's `ParamKind != nil`). */
+export const declaresParams = (spec: unknown): boolean => isObject(spec) && spec.paramKind !== undefined && spec.paramKind !== null;
+
+/** spec.variables with a string name and expression, in order (what the composition compiler stores). */
+export function declaredVariables(variables: unknown): PolicyVariable[] {
+  const out: PolicyVariable[] = [];
+  for (const v of Array.isArray(variables) ? variables : []) {
+    if (isObject(v) && typeof v.name === 'string' && typeof v.expression === 'string') out.push({ name: v.name, expression: v.expression });
+  }
+  return out;
+}
+
+/**
+ * The variables an expression of `context` sees in a policy spec; for a variable's own
+ * expression (`vap-variable`), those declared before `variableIndex`.
+ */
+export function variablesInScope(spec: unknown, context: CelContext, variableIndex?: number): PolicyVariable[] {
+  if (context.startsWith('webhook-') || context.endsWith('matchCondition') || !isObject(spec)) return [];
+  if (context === 'vap-variable') {
+    const list = Array.isArray(spec.variables) ? spec.variables : [];
+    return declaredVariables(list.slice(0, variableIndex ?? list.length));
+  }
+  return declaredVariables(spec.variables);
+}
+
+/** The compile options of an expression of a policy spec: hasParams and the variables in scope (omitted when none). */
+export function celScopeOf(spec: unknown, context: CelContext, variableIndex?: number): { hasParams?: true; variables?: PolicyVariable[] } {
+  if (context.startsWith('webhook-')) return {};
+  const out: { hasParams?: true; variables?: PolicyVariable[] } = {};
+  if (declaresParams(spec)) out.hasParams = true;
+  const variables = variablesInScope(spec, context, variableIndex);
+  if (variables.length) out.variables = variables;
+  return out;
+}

@@ -1,0 +1,78 @@
+/**
+ * Evaluating one expression of a policy or webhook for a run: the engine's answer as a
+ * trace entry, worded as the apiserver words errors, and the traces of the variables.
+ */
+import type { CelCompileOptionsExt, CelContext, CelEvalResult, CelInputs } from '../cel/types';
+import type { PolicyVariable } from '../k8s/cel-scope';
+
+/** The part of the CEL engine a run needs (src/cel `evaluate`). */
+export interface PolicyCel {
+  evaluate(expression: string, context: CelContext, inputs: CelInputs, options?: CelCompileOptionsExt): Promise<CelEvalResult>;
+}
+
+export interface ExpressionTrace {
+  expression: string;
+  ok: boolean;
+  value?: unknown;
+  type?: string;
+  /** The error as the apiserver words it (`expression '…' resulted in error: …`, `compilation error: …`). */
+  error?: string;
+  cost: number;
+}
+
+export interface VariableTrace extends ExpressionTrace {
+  name: string;
+  /** Some expression of the policy refers to it (directly or through other variables): Kubernetes evaluates it lazily on first use. */
+  used: boolean;
+}
+
+export const OUT_OF_BUDGET = 'validation failed due to running out of cost budget, no further validation rules will be run';
+
+export async function evalExpr(
+  cel: PolicyCel,
+  expression: string,
+  context: CelContext,
+  inputs: CelInputs,
+  options: CelCompileOptionsExt,
+): Promise<ExpressionTrace> {
+  const r = await cel.evaluate(expression, context, inputs, options);
+  if (r.ok) return { expression, ok: true, value: r.value, type: r.type, cost: r.cost };
+  const cost = (r as { cost?: number }).cost ?? 0;
+  return { expression, ok: false, error: r.stage === 'compile' ? `compilation error: ${r.message}` : r.message, cost };
+}
+
+/** utilerrors.NewAggregate(errs).Error() */
+export function aggregate(errs: readonly string[]): string {
+  return errs.length === 1 ? errs[0]! : `[${errs.join(', ')}]`;
+}
+
+/** Names of variables reachable from expressions (textual `variables.<name>`, then transitively). */
+export function usedVariables(variables: readonly PolicyVariable[], expressions: readonly string[]): Set<string> {
+  const used = new Set<string>();
+  const refs = (e: string) => [...e.matchAll(/\bvariables\s*\.\s*([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!);
+  const queue = expressions.flatMap(refs);
+  while (queue.length) {
+    const n = queue.pop()!;
+    if (used.has(n)) continue;
+    used.add(n);
+    const v = variables.find((x) => x.name === n);
+    if (v) queue.push(...refs(v.expression));
+  }
+  return used;
+}
+
+/** Every variable's value, each evaluated on its own with the variables before it. */
+export async function traceVariables(
+  cel: PolicyCel,
+  variables: readonly PolicyVariable[],
+  used: Set<string>,
+  inputs: CelInputs,
+  hasParams: boolean,
+): Promise<VariableTrace[]> {
+  const out: VariableTrace[] = [];
+  for (const v of variables) {
+    const t = await evalExpr(cel, v.expression, 'vap-variable', inputs, { hasParams, variables, variableName: v.name });
+    out.push({ ...t, name: v.name, used: used.has(v.name) });
+  }
+  return out;
+}
