@@ -66,7 +66,7 @@ func TestCompileMatchesAPIServerAccessors(t *testing.T) {
 		case "map-jsonPatch":
 			acc = &patch.JSONPatchCondition{Expression: c.expr}
 		}
-		pc, err := getPolicyCompiler(false, nil)
+		pc, err := getPolicyCompiler(envSetFor(binaryMinor, writeStage), false, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

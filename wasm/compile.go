@@ -5,7 +5,6 @@ import (
 
 	plugincel "k8s.io/apiserver/pkg/admission/plugin/cel"
 	apiservercel "k8s.io/apiserver/pkg/cel"
-	"k8s.io/apiserver/pkg/cel/environment"
 	"k8s.io/apiserver/pkg/cel/library"
 )
 
@@ -22,12 +21,12 @@ var (
 	programCacheMax = 512
 )
 
-func cachedCompile(expr, ctxName string, o compileOptions, envType environment.Type) (*compiled, error) {
-	key := fmt.Sprintf("%s\x00%v\x00%v\x00%s\x00%s", ctxName, o.HasParams, envType, policyKey(o.HasParams, visibleVariables(ctxName, o)), expr)
+func cachedCompile(expr, ctxName string, o compileOptions, stage envStage) (*compiled, error) {
+	key := fmt.Sprintf("%s\x00%v\x00%v\x00%s\x00%s\x00%s", ctxName, o.HasParams, stage, o.KubernetesVersion, policyKey(o.HasParams, visibleVariables(ctxName, o)), expr)
 	if c, ok := programCache[key]; ok {
 		return c, nil
 	}
-	c, err := compileIn(expr, ctxName, o, envType)
+	c, err := compileIn(expr, ctxName, o, stage)
 	if err != nil {
 		return nil, err
 	}
@@ -43,23 +42,28 @@ func cachedCompile(expr, ctxName string, o compileOptions, envType environment.T
 	return c, nil
 }
 
-func compileIn(expr, ctxName string, o compileOptions, envType environment.Type) (*compiled, error) {
-	initBase()
+// compileIn compiles an expression in the environment of its target release at a stage.
+func compileIn(expr, ctxName string, o compileOptions, stage envStage) (*compiled, error) {
 	spec, ok := contexts[ctxName]
 	if !ok {
 		return nil, fmt.Errorf("unknown context %q", ctxName)
 	}
+	minor, err := targetMinor(o.KubernetesVersion)
+	if err != nil {
+		return nil, err
+	}
+	es := envSetFor(minor, stage)
 	c := &compiled{spec: spec, opts: o}
 	accessor := spec.accessor(expr)
 	if spec.policy {
-		pc, err := getPolicyCompiler(o.HasParams, visibleVariables(ctxName, o))
+		pc, err := getPolicyCompiler(es, o.HasParams, visibleVariables(ctxName, o))
 		if err != nil {
 			return nil, err
 		}
 		c.policy = pc
-		c.result = pc.cc.CompileCELExpression(accessor, optionalDecls(spec, o), envType)
+		c.result = pc.cc.CompileCELExpression(accessor, optionalDecls(spec, o), es.envType)
 	} else {
-		c.result = webhookCompiler().CompileCELExpression(accessor, optionalDecls(spec, o), envType)
+		c.result = webhookCompiler(es).CompileCELExpression(accessor, optionalDecls(spec, o), es.envType)
 	}
 	return c, nil
 }
@@ -116,13 +120,13 @@ func errorTypeName(t apiservercel.ErrorType) string {
 }
 
 // Compile compiles an expression the way the API server validates it when the object is
-// written (environment.NewExpressions).
+// written (environment.NewExpressions of the target release).
 func Compile(expr, ctxName, optsJSON string) compileResult {
 	o, err := parseOptions(optsJSON)
 	if err != nil {
 		return compileResult{Message: err.Error(), ErrorType: "Internal", Issues: []issue{}}
 	}
-	c, err := compileIn(expr, ctxName, o, environment.NewExpressions)
+	c, err := compileIn(expr, ctxName, o, writeStage)
 	if err != nil {
 		return compileResult{Message: err.Error(), ErrorType: "Internal", Issues: []issue{}}
 	}

@@ -97,6 +97,8 @@ type compileOptions struct {
 	// VariableName: in vap-variable, the variable being compiled; only the variables
 	// before it are declared (CompileAndStoreVariables compiles them in order).
 	VariableName string `json:"variableName"`
+	// KubernetesVersion: the target release, "1.30" … "1.36" ("" = 1.36); see versions.go.
+	KubernetesVersion string `json:"kubernetesVersion"`
 }
 
 func parseOptions(s string) (compileOptions, error) {
@@ -106,6 +108,9 @@ func parseOptions(s string) (compileOptions, error) {
 	}
 	if err := json.Unmarshal([]byte(s), &o); err != nil {
 		return o, fmt.Errorf("invalid options: %w", err)
+	}
+	if _, err := targetMinor(o.KubernetesVersion); err != nil {
+		return o, err
 	}
 	return o, nil
 }

@@ -5,7 +5,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"sync"
 
 	celgo "github.com/google/cel-go/cel"
 	"k8s.io/apimachinery/pkg/util/version"
@@ -20,41 +19,29 @@ import (
 // ---------------------------------------------------------------------------
 // Compilers (cached)
 
-var (
-	baseOnce    sync.Once
-	baseEnvSet  *environment.EnvSet
-	compatVer   *version.Version
-	webhookOnce sync.Once
-	webhookComp plugincel.Compiler
-)
-
-func initBase() {
-	baseOnce.Do(func() {
-		compatVer = environment.DefaultCompatibilityVersion()
-		baseEnvSet = environment.MustBaseEnvSet(compatVer)
-	})
-}
+var webhookComps = map[string]plugincel.Compiler{}
 
 // webhookCompiler is built on first use (NewCompiler builds all eight variable
 // combinations eagerly, which takes a while in WASM).
-func webhookCompiler() plugincel.Compiler {
-	initBase()
-	webhookOnce.Do(func() {
+func webhookCompiler(es *envSetRef) plugincel.Compiler {
+	c, ok := webhookComps[es.key]
+	if !ok {
 		// webhook/generic/webhook.go: cel.NewConditionCompiler(environment.MustBaseEnvSet(DefaultCompatibilityVersion()))
-		webhookComp = plugincel.NewCompiler(environment.MustBaseEnvSet(compatVer))
-	})
-	return webhookComp
+		c = plugincel.NewCompiler(es.set)
+		webhookComps[es.key] = c
+	}
+	return c
 }
 
 // Warm builds what the first policy compile needs, so that loading includes it.
 func Warm() {
-	initBase()
-	_, _ = getPolicyCompiler(false, nil)
+	_, _ = getPolicyCompiler(envSetFor(binaryMinor, writeStage), false, nil)
 	_, _, _ = envFor("vap-validation", compileOptions{})
 }
 
 // policyCompiler is one CompositedCompiler with a policy's variables compiled and stored.
 type policyCompiler struct {
+	base      *envSetRef
 	cc        *plugincel.CompositedCompiler
 	variables []variableDef
 	results   []plugincel.CompilationResult
@@ -90,19 +77,18 @@ func policyKey(hasParams bool, vars []variableDef) string {
 // hold both environments; the variables themselves are compiled with NewExpressions. In 1.36
 // both environments declare the same libraries (every option is introduced by 1.34, the
 // compatibility version is 1.35, and the one feature-gated library, AuthzSelectors, is GA).
-func getPolicyCompiler(hasParams bool, vars []variableDef) (*policyCompiler, error) {
-	initBase()
-	key := policyKey(hasParams, vars)
+func getPolicyCompiler(es *envSetRef, hasParams bool, vars []variableDef) (*policyCompiler, error) {
+	key := es.key + "|" + policyKey(hasParams, vars)
 	useCounter++
 	if pc, ok := policyCache[key]; ok {
 		pc.lastUsed = useCounter
 		return pc, nil
 	}
-	cc, err := plugincel.NewCompositedCompiler(baseEnvSet)
+	cc, err := plugincel.NewCompositedCompiler(es.set)
 	if err != nil {
 		return nil, err
 	}
-	pc := &policyCompiler{cc: cc, variables: vars, lastUsed: useCounter}
+	pc := &policyCompiler{base: es, cc: cc, variables: vars, lastUsed: useCounter}
 	opts := plugincel.OptionalVariableDeclarations{HasParams: hasParams, HasAuthorizer: true}
 	for _, v := range vars {
 		r := cc.CompileAndStoreVariable(&variableExpression{Name: v.Name, Expression: v.Expression}, opts, environment.NewExpressions)
@@ -135,19 +121,23 @@ func optionalDecls(spec contextSpec, o compileOptions) plugincel.OptionalVariabl
 
 var envCache = map[string]*celgo.Env{}
 
+// envFor is the write-time environment of an expression (the target's NewExpressions).
 func envFor(ctxName string, o compileOptions) (*celgo.Env, *policyCompiler, error) {
-	initBase()
 	spec, ok := contexts[ctxName]
 	if !ok {
 		return nil, nil, fmt.Errorf("unknown context %q", ctxName)
 	}
+	minor, err := targetMinor(o.KubernetesVersion)
+	if err != nil {
+		return nil, nil, err
+	}
+	es := envSetFor(minor, writeStage)
 	var base *environment.EnvSet
 	var pc *policyCompiler
-	key := ctxName
+	key := es.key + "|" + ctxName
 	if spec.policy {
-		var err error
 		vars := visibleVariables(ctxName, o)
-		pc, err = getPolicyCompiler(o.HasParams, vars)
+		pc, err = getPolicyCompiler(es, o.HasParams, vars)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -160,7 +150,7 @@ func envFor(ctxName string, o compileOptions) (*celgo.Env, *policyCompiler, erro
 		if env, ok := envCache[key]; ok {
 			return env, nil, nil
 		}
-		base = baseEnvSet
+		base = es.set
 	}
 	decl := optionalDecls(spec, o)
 	// Mirror of plugincel.createEnvForOpts (compile.go), which is unexported.
@@ -226,13 +216,13 @@ func compositedEnvSet(pc *policyCompiler) *environment.EnvSet {
 			mapType.Fields[v.Name] = apiservercel.NewDeclField(v.Name, declTypeOf(pc.results[i].OutputType), true, nil, nil)
 		}
 	}
-	es, err := baseEnvSet.Extend(environment.VersionedOptions{
+	es, err := pc.base.set.Extend(environment.VersionedOptions{
 		IntroducedVersion: version.MajorMinor(1, 0),
 		EnvOptions:        []celgo.EnvOption{celgo.Variable("variables", mapType.CelType())},
 		DeclTypes:         []*apiservercel.DeclType{mapType},
 	})
 	if err != nil {
-		return baseEnvSet
+		return pc.base.set
 	}
 	return es
 }

@@ -10,7 +10,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	plugincel "k8s.io/apiserver/pkg/admission/plugin/cel"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
-	"k8s.io/apiserver/pkg/cel/environment"
 	"k8s.io/apiserver/pkg/cel/lazy"
 	"k8s.io/apiserver/pkg/cel/mutation"
 	"k8s.io/apiserver/pkg/cel/mutation/dynamic"
@@ -64,7 +63,7 @@ func Evaluate(expr, ctxName, optsJSON, inputsID string) evalResult {
 	if !ok {
 		return evalResult{Stage: "runtime", Message: fmt.Sprintf("unknown inputs id %q", inputsID)}
 	}
-	c, err := cachedCompile(expr, ctxName, o, environment.StoredExpressions)
+	c, err := cachedCompile(expr, ctxName, o, runStage)
 	if err != nil {
 		return evalResult{Stage: "compile", Message: err.Error()}
 	}

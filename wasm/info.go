@@ -23,9 +23,8 @@ type info struct {
 }
 
 func Info() info {
-	initBase()
 	i := info{
-		CompatibilityVersion: compatVer.String(),
+		CompatibilityVersion: defaultEnvSet().key,
 		PerCallLimit:         celconfig.PerCallLimit,
 		RuntimeCELCostBudget: celconfig.RuntimeCELCostBudget,
 		MatchConditionBudget: celconfig.RuntimeCELCostBudgetMatchConditions,

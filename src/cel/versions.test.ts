@@ -1,0 +1,117 @@
+/**
+ * The kubernetesVersion option: each library that arrives between 1.31 and 1.36 is a compile
+ * error one release before it can be written and compiles from that release on.
+ *
+ * Versions are those of k8s.io/apiserver's environment/base.go (IntroducedVersion). A
+ * release-N apiserver compiles new expressions at compatibility version N-1, so a library
+ * introduced in N is writable from N+1 on; stored expressions (evaluate) see it from N on.
+ */
+import { describe, expect, test } from 'vitest';
+import { compile, declarations, evaluate } from './index';
+import { KUBERNETES_VERSIONS, minorOf, type KubernetesVersion } from '../k8s/versions';
+import type { CelContext } from './types';
+import { useEngine } from './test-helpers';
+
+useEngine();
+
+interface Arrival {
+  library: string;
+  /** base.go IntroducedVersion. */
+  introduced: number;
+  expressions: string[];
+  context?: CelContext;
+}
+
+const ARRIVALS: Arrival[] = [
+  { library: 'IP and CIDR', introduced: 30, expressions: ["ip('10.0.0.1').family() == 4", "cidr('10.0.0.0/8').prefixLength() == 8", "isIP('10.0.0.1')"] },
+  { library: 'format', introduced: 31, expressions: ["!format.dns1123Label().validate('abc').hasValue()", "format.named('dns1123Subdomain').hasValue()"] },
+  {
+    library: 'authorizer selectors (AuthorizeWithSelectors: alpha in 1.31, on from 1.32)',
+    introduced: 31,
+    expressions: ["authorizer.group('').resource('pods').fieldSelector('spec.nodeName=a').check('list').allowed() || true"],
+  },
+  { library: 'two-variable comprehensions', introduced: 32, expressions: ['[1, 2].all(i, v, v > i)', "{'a': 1}.transformMap(k, v, v + 1) == {'a': 2}", "[5].exists(i, v, i == 0 && v == 5)"] },
+  { library: 'semver', introduced: 33, expressions: ["isSemver('1.2.3')", "semver('1.2.3').isLessThan(semver('1.3.0'))"] },
+  { library: 'lists extension v3 (range, sort, flatten, slice, distinct)', introduced: 34, expressions: ['lists.range(3) == [0, 1, 2]', '[3, 1].sort() == [1, 3]', '[[1], [2]].flatten() == [1, 2]', '[1, 2].slice(0, 1) == [1]', '[1, 1].distinct() == [1]'] },
+];
+
+const versions = (pred: (minor: number) => boolean): KubernetesVersion[] => KUBERNETES_VERSIONS.filter((v) => pred(minorOf(v)));
+
+describe('compile (write time, compatibility version N-1)', () => {
+  for (const a of ARRIVALS) {
+    const first = a.introduced + 1;
+    test(`${a.library}: an error before 1.${first}, compiles from 1.${first} on`, async () => {
+      for (const expression of a.expressions) {
+        for (const kubernetesVersion of versions((m) => m < first)) {
+          const r = await compile(expression, a.context ?? 'vap-validation', { kubernetesVersion });
+          expect(r.ok, `${expression} at ${kubernetesVersion}`).toBe(false);
+          expect(r.message).toMatch(/undeclared reference|found no matching overload/);
+          // reported at the expression's position, not at 1:1
+          expect(r.issues.length).toBeGreaterThan(0);
+        }
+        for (const kubernetesVersion of versions((m) => m >= first)) {
+          const r = await compile(expression, a.context ?? 'vap-validation', { kubernetesVersion });
+          expect(r.message, `${expression} at ${kubernetesVersion}`).toBeUndefined();
+          expect(r.ok).toBe(true);
+        }
+      }
+    });
+  }
+
+  test('absent is 1.36; the position of the missing function is reported', async () => {
+    expect((await compile('lists.range(2).size() == 2', 'vap-validation')).ok).toBe(true);
+    const r = await compile("true && isSemver('1.0.0')", 'vap-validation', { kubernetesVersion: '1.33' });
+    expect(r.ok).toBe(false);
+    // cel-go reports an undeclared function at its call's opening parenthesis
+    expect(r.issues[0]).toMatchObject({ line: 1, column: 17 });
+  });
+
+  test('a version outside 1.30–1.36 is an error value', async () => {
+    const r = await compile('true', 'vap-validation', { kubernetesVersion: '1.29' as KubernetesVersion });
+    expect(r.ok).toBe(false);
+    expect(r.message).toContain('unsupported kubernetesVersion "1.29"');
+  });
+
+  test('webhook match conditions and policy variables follow the target too', async () => {
+    expect((await compile("isSemver('1.0.0')", 'webhook-matchCondition', { kubernetesVersion: '1.33' })).ok).toBe(false);
+    expect((await compile("isSemver('1.0.0')", 'webhook-matchCondition', { kubernetesVersion: '1.34' })).ok).toBe(true);
+    const variables = [{ name: 'r', expression: 'lists.range(2)' }];
+    const before = await compile('variables.r.size() == 2', 'vap-validation', { kubernetesVersion: '1.34', variables });
+    expect(before.ok).toBe(true); // the variable's own error is reported on the variable
+    const v34 = await compile('lists.range(2)', 'vap-variable', { kubernetesVersion: '1.34', variables, variableName: 'r' });
+    expect(v34.ok).toBe(false);
+    const v35 = await compile('lists.range(2)', 'vap-variable', { kubernetesVersion: '1.35', variables, variableName: 'r' });
+    expect(v35.ok).toBe(true);
+  });
+});
+
+describe('evaluate (stored expressions: every library introduced up to N)', () => {
+  test('a library evaluates from the release that introduced it', async () => {
+    for (const a of ARRIVALS.filter((x) => !x.library.startsWith('authorizer'))) {
+      const expression = a.expressions[0]!;
+      for (const kubernetesVersion of KUBERNETES_VERSIONS) {
+        const r = await evaluate(expression, 'vap-validation', {}, { kubernetesVersion });
+        if (minorOf(kubernetesVersion) < a.introduced) {
+          expect(r.ok, `${expression} at ${kubernetesVersion}`).toBe(false);
+          if (!r.ok) expect(r.stage).toBe('compile');
+        } else {
+          expect(r.ok, `${expression} at ${kubernetesVersion}: ${r.ok ? '' : r.message}`).toBe(true);
+          if (r.ok) expect(r.value).toBe(true);
+        }
+      }
+    }
+  });
+});
+
+describe('declarations follow the target', () => {
+  test('isSemver and format.named are listed only where they can be written', async () => {
+    const names = async (kubernetesVersion: KubernetesVersion) =>
+      new Set((await declarations('vap-validation', { kubernetesVersion })).functions.map((f) => f.name));
+    const d33 = await names('1.33');
+    const d34 = await names('1.34');
+    expect(d33.has('isSemver')).toBe(false);
+    expect(d34.has('isSemver')).toBe(true);
+    expect((await names('1.31')).has('format.named')).toBe(false);
+    expect((await names('1.32')).has('format.named')).toBe(true);
+  });
+});
