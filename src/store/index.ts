@@ -1,4 +1,4 @@
-export { workspace, useWorkspace, createWorkspace, sampleSnapshot, type Workspace, type WorkspaceStore, type Snapshot, type Notice } from './workspace';
+export { workspace, useWorkspace, createWorkspace, sampleSnapshot, type Workspace, type WorkspaceStore, type Snapshot, type SavedWorkspace, type Notice } from './workspace';
 export { docTitle, docKind, docPositions, toText, importText, type WorkspaceDoc } from './documents';
 export { loadSaved, startAutosave, STORAGE_KEY } from './persist';
 export { exportDocs, type ExportOptions, type ExportResult } from './export';

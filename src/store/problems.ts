@@ -4,13 +4,17 @@
  * findings (best practices, not errors). Memoised per object, so a keystroke re-validates
  * only the document that changed.
  */
-import { kindSpecOf, lint, validate, type FieldError, type Lint } from '../k8s';
+import { kindSpecOf, lint, validate, type FieldError, type KubernetesVersion, type Lint } from '../k8s';
 import type { CelCompiler } from '../cel/types';
 import type { WorkspaceDoc } from './documents';
+import { workspace } from './workspace';
 
 let compiler: CelCompiler | undefined;
-let cache = new WeakMap<object, FieldError[]>();
+let cache = new WeakMap<object, { release: KubernetesVersion; problems: FieldError[] }>();
 let lintCache = new WeakMap<object, { key: string; lints: Lint[] }>();
+
+/** The workspace's target release (validation, CEL environment and lints follow it). */
+const targetRelease = (): KubernetesVersion => workspace.getState().kubernetesVersion;
 
 /**
  * What cross-document lints read of the workspace (policy and binding names, policyName,
@@ -44,24 +48,25 @@ export function invalidateProblems(): void {
   lintCache = new WeakMap();
 }
 
-/** Validation problems of an object (no parse errors). */
-export function objectProblems(object: unknown): FieldError[] {
+/** Validation problems of an object (no parse errors) at the target release (default: the workspace's). */
+export function objectProblems(object: unknown, release: KubernetesVersion = targetRelease()): FieldError[] {
   if (typeof object !== 'object' || object === null) return [];
   const hit = cache.get(object);
-  if (hit) return hit;
-  const problems = kindSpecOf(object) ? validate(object, { cel: compiler }) : [];
-  cache.set(object, problems);
+  if (hit && hit.release === release) return hit.problems;
+  const problems = kindSpecOf(object) ? validate(object, { cel: compiler, kubernetesVersion: release }) : [];
+  cache.set(object, { release, problems });
   return problems;
 }
 
-function objectLints(object: unknown, docs: readonly WorkspaceDoc[]): Lint[] {
+function objectLints(object: unknown, docs: readonly WorkspaceDoc[], release: KubernetesVersion): Lint[] {
   if (typeof object !== 'object' || object === null || !kindSpecOf(object)) return [];
-  const key = workspaceKey(docs);
+  const key = `${release}|${workspaceKey(docs)}`;
   const hit = lintCache.get(object);
   if (hit && hit.key === key) return hit.lints;
   const lints = lint(
     object,
     docs.map((d) => d.object),
+    { kubernetesVersion: release },
   );
   lintCache.set(object, { key, lints });
   return lints;
@@ -103,9 +108,9 @@ const fromError = (e: FieldError): Problem => ({
 const fromLint = (l: Lint): Problem => ({ field: l.field, message: l.message, hint: l.hint, level: l.severity, label: l.id, lint: l.name });
 
 /** The problems of a document; `docs` (the workspace) enables the policy ↔ binding lints. */
-export function docProblems(doc: WorkspaceDoc, docs: readonly WorkspaceDoc[] = []): DocProblems {
-  const fields = objectProblems(doc.object);
-  const lints = objectLints(doc.object, docs);
+export function docProblems(doc: WorkspaceDoc, docs: readonly WorkspaceDoc[] = [], release: KubernetesVersion = targetRelease()): DocProblems {
+  const fields = objectProblems(doc.object, release);
+  const lints = objectLints(doc.object, docs, release);
   const warnings = fields.filter((p) => p.severity === 'warning').length;
   const yaml: Problem[] = (doc.error ? [] : (doc.yamlWarnings ?? [])).map((w) => ({ field: w.path ?? '', message: w.message, level: 'warning', label: 'YAML' }));
   const items = [...fields.map(fromError), ...yaml, ...lints.map(fromLint)].sort((a, b) => LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level]);

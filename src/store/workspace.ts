@@ -4,7 +4,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
-import { apiVersionOf, KINDS, kindSpecOf } from '../k8s';
+import { apiVersionOf, convertToV1, DEFAULT_KUBERNETES_VERSION, KINDS, kindSpecOf, type KubernetesVersion } from '../k8s';
 import { clone, insertAt, moveAt, removeAt, setIn } from '../k8s/edit';
 import type { PathSegment } from '../k8s/path';
 import { sampleWorkspace, TEMPLATES } from '../k8s/templates';
@@ -16,12 +16,17 @@ export interface Snapshot {
   selectedId: string | null;
 }
 
+/** What a saved workspace restores: the documents and the target release. */
+export type SavedWorkspace = Snapshot & { kubernetesVersion?: KubernetesVersion };
+
 export interface Notice {
   level: 'error' | 'info';
   text: string;
 }
 
 export interface WorkspaceState extends Snapshot {
+  /** The target Kubernetes release: served apiVersions, validation, CEL environment, lints, simulation. */
+  kubernetesVersion: KubernetesVersion;
   history: History<Snapshot>;
   notices: Notice[];
   /** Bumped whenever CEL compile results arrive, so derived problems are recomputed. */
@@ -48,6 +53,9 @@ export interface WorkspaceActions {
   /** Import pasted, opened or dropped text; returns the new documents' ids. */
   importText(text: string, origin: string): string[];
   replaceAll(docs: WorkspaceDoc[]): void;
+  setKubernetesVersion(version: KubernetesVersion): void;
+  /** Rewrite an old document (v1beta1 webhooks, v1alpha1/v1beta1 policies) as v1; the notes say what was made explicit. */
+  convertToV1(id: string): void;
   undo(): void;
   redo(): void;
   focusField(docId: string, path: string): void;
@@ -59,7 +67,7 @@ export type Workspace = WorkspaceState & WorkspaceActions;
 
 const snapshot = (s: WorkspaceState): Snapshot => ({ docs: s.docs, selectedId: s.selectedId });
 
-export function createWorkspace(initial: Snapshot) {
+export function createWorkspace(initial: SavedWorkspace) {
   return createStore<Workspace>()((set, get) => {
     /** Apply a change to the documents, recording an undo step. */
     const change = (next: Partial<Snapshot>, coalesceKey?: string) =>
@@ -78,6 +86,7 @@ export function createWorkspace(initial: Snapshot) {
       mapDoc(id, (d) => withObject(d, f(d.object)), coalesceKey);
 
     return {
+      kubernetesVersion: DEFAULT_KUBERNETES_VERSION,
       ...initial,
       history: emptyHistory(),
       notices: [],
@@ -143,6 +152,18 @@ export function createWorkspace(initial: Snapshot) {
       },
 
       replaceAll: (docs) => change({ docs, selectedId: docs[0]?.id ?? null }),
+
+      // celRevision: derived problems (validation, CEL, lints) are computed again at the new release
+      setKubernetesVersion: (version) => set((s) => (s.kubernetesVersion === version ? {} : { kubernetesVersion: version, celRevision: s.celRevision + 1 })),
+
+      convertToV1: (id) => {
+        const doc = get().docs.find((d) => d.id === id);
+        if (!doc) return;
+        const { object, notes } = convertToV1(doc.object);
+        if (object === doc.object) return;
+        editObject(id, () => object);
+        set((s) => ({ notices: [...s.notices, { level: 'info' as const, text: `Converted to v1. ${notes.join('; ')}.` }] }));
+      },
 
       undo: () => {
         const r = undo(get().history, snapshot(get()));

@@ -1,8 +1,8 @@
 /** The selected document: its form, its YAML and its problems. */
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
-import { kindSpecOf, serverFieldsOf } from '../k8s';
+import { canConvertToV1, kindSpecOf, serverFieldsOf } from '../k8s';
 import { parsePath } from '../k8s/path';
-import { docProblems, docKind, useWorkspace, type WorkspaceDoc } from '../store';
+import { docProblems, docKind, useWorkspace, workspace, type WorkspaceDoc } from '../store';
 import { FieldView } from './FieldView';
 import { FormContext, problemsByPath } from './form-context';
 import { ProblemsPanel } from './ProblemsPanel';
@@ -87,6 +87,16 @@ export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
               <a href={spec.docUrl} target="_blank" rel="noreferrer noopener" className="doc-link">
                 API reference ↗
               </a>
+            ) : null}
+            {spec && canConvertToV1(doc.object) ? (
+              <button
+                type="button"
+                data-testid="convert-to-v1"
+                title="Rewrite as admissionregistration.k8s.io/v1, making the old version's defaults explicit so the behaviour stays the same"
+                onClick={() => workspace.getState().convertToV1(doc.id)}
+              >
+                Convert to v1
+              </button>
             ) : null}
           </header>
           {doc.error ? (

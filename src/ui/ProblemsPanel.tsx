@@ -4,10 +4,11 @@
  * field in the form and its line in the YAML.
  */
 import type { DocProblems, WorkspaceDoc } from '../store';
-import { workspace } from '../store';
+import { useWorkspace, workspace } from '../store';
 
 export function ProblemsPanel({ doc, problems }: { doc: WorkspaceDoc; problems: DocProblems }) {
   const lintWarnings = problems.lints.filter((l) => l.severity === 'warning').length;
+  const release = useWorkspace((s) => s.kubernetesVersion);
   // Stable keys (not positions): a new error at the top must not re-render every line below it.
   const seen = new Map<string, number>();
   const keys = problems.items.map((p) => {
@@ -29,7 +30,7 @@ export function ProblemsPanel({ doc, problems }: { doc: WorkspaceDoc; problems: 
           </span>
         ) : null}
       </h2>
-      {problems.errors + problems.warnings === 0 ? <p className="ok">No problems: a Kubernetes 1.36 apiserver accepts this object.</p> : null}
+      {problems.errors + problems.warnings === 0 ? <p className="ok">No problems: a Kubernetes {release} apiserver accepts this object.</p> : null}
       <ul>
         {problems.parse ? (
           <li className="error">

@@ -1,5 +1,6 @@
 /** Import (file, paste), export (download, copy), undo and redo. */
 import { useRef, useState } from 'react';
+import { KUBERNETES_VERSIONS, isKubernetesVersion } from '../k8s/versions';
 import { exportDocs, useWorkspace, workspace, type WorkspaceDoc } from '../store';
 import { MAX_FILE_BYTES, readFiles } from './files';
 import { download } from './download';
@@ -9,11 +10,34 @@ import { download } from './download';
 function CelStatus() {
   const state = useWorkspace((s) => s.celState);
   const message = useWorkspace((s) => s.celMessage);
+  const release = useWorkspace((s) => s.kubernetesVersion);
   const text = { idle: 'CEL: starting', loading: 'CEL: loading engine…', ready: 'CEL: ready', failed: 'CEL: unavailable' }[state];
   return (
-    <span className={`cel-status ${state}`} role="status" title={message ?? 'cel-go and the Kubernetes 1.36 CEL environment, in WebAssembly'} data-testid="cel-status">
+    <span className={`cel-status ${state}`} role="status" title={message ?? `cel-go and the Kubernetes ${release} CEL environment, in WebAssembly`} data-testid="cel-status">
       {text}
     </span>
+  );
+}
+
+/** The cluster's Kubernetes release: what is served, validated and compiled follows it. */
+function TargetVersion() {
+  const release = useWorkspace((s) => s.kubernetesVersion);
+  return (
+    <label className="target-version" title="The Kubernetes release of your cluster: served API versions, validation rules, the CEL environment, lints and simulation follow it">
+      Kubernetes{' '}
+      <select
+        value={release}
+        data-testid="kubernetes-version"
+        aria-label="Target Kubernetes version"
+        onChange={(e) => isKubernetesVersion(e.target.value) && workspace.getState().setKubernetesVersion(e.target.value)}
+      >
+        {KUBERNETES_VERSIONS.map((v) => (
+          <option key={v} value={v}>
+            {v}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 
@@ -41,9 +65,8 @@ export function Toolbar() {
 
   return (
     <header className="toolbar">
-      <h1>
-        Admission Workbench <span className="version">Kubernetes 1.36</span>
-      </h1>
+      <h1>Admission Workbench</h1>
+      <TargetVersion />
       <div className="toolbar-group" role="group" aria-label="Import">
         <button type="button" onClick={() => fileInput.current?.click()}>
           Open files…
