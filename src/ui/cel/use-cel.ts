@@ -9,6 +9,7 @@ import { compileCel, evaluateShared, identityOf, type Evaluation } from '../../s
 
 export { evaluateShared, type Evaluation };
 import { parsePath } from '../../k8s/path';
+import { DEFAULT_KUBERNETES_VERSION } from '../../k8s/versions';
 import { draftOf, testInputs, useDraft } from '../../store/test-inputs';
 import type { TestInputDraft } from '../../request';
 import { useWorkspace } from '../../store';
@@ -45,10 +46,15 @@ export function celOptionsFor(object: unknown, path: string, context: CelContext
   return options;
 }
 
-/** Options as a stable object: the same object while its content is the same. */
+/**
+ * Options as a stable object: the same object while its content is the same. They carry the
+ * workspace's target release, so compile, evaluate, completion and hover use its CEL environment.
+ */
 export function useCelOptions(docId: string, path: string, context: CelContext): CelCompileOptionsExt {
   const object = useDocObject(docId);
+  const release = useWorkspace((s) => s.kubernetesVersion);
   const options = celOptionsFor(object, path, context);
+  if (release !== DEFAULT_KUBERNETES_VERSION) options.kubernetesVersion = release;
   const key = JSON.stringify(options);
   // eslint-disable-next-line react-hooks/exhaustive-deps
   return useMemo(() => options, [key]);
