@@ -65,6 +65,14 @@ export function kindForResource(resource: string): string {
   return singular ? singular[0].toUpperCase() + singular.slice(1) : 'Object';
 }
 
+/** `Deployment` → `deployments` (the plural of common kinds; others lower-cased and pluralised as English does). */
+export function resourceForKind(kind: string): string {
+  const known = Object.keys(KIND_OF).find((r) => KIND_OF[r] === kind);
+  if (known) return known;
+  const k = kind.toLowerCase();
+  return k.endsWith('y') ? `${k.slice(0, -1)}ies` : /(s|x|ch|sh)$/.test(k) ? `${k}es` : `${k}s`;
+}
+
 const POD_SPEC = { containers: [{ name: 'app', image: 'registry.example.com/app:1.0' }] };
 
 /** A minimal object of a kind. */

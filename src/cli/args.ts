@@ -1,0 +1,94 @@
+/** Command-line arguments of `admission-workbench`: parsed into options or a usage error. */
+import { isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../k8s/versions';
+import { FORMATS, type Format } from './format';
+import type { FailOn } from './problem';
+
+export const USAGE = `Usage: admission-workbench check [options] <path|->...
+
+Checks Kubernetes admission configuration (Validating/MutatingWebhookConfiguration,
+Validating/MutatingAdmissionPolicy and their bindings) as the kube-apiserver would:
+validation errors, CEL compile errors (the real cel-go engine), best-practice findings,
+and saved policy/CEL cases. Paths are files or directories (searched recursively for
+.yaml, .yml and .json); - reads standard input. Other kinds are skipped.
+
+Options:
+  --cases FILE                 run saved cases: a workspace file (exported by the app)
+                               or a kaptest test manifest
+  --kubernetes-version 1.3x    target release (${KUBERNETES_VERSIONS[0]}–${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}; default the newest)
+  --format text|json|github|junit   report format (default text)
+  --fail-on error|warning|finding   exit 1 at or above this severity (default error)
+  --quiet                      print only what fails, no summary
+  -h, --help                   this help
+
+Exit status: 0 nothing at or above --fail-on, 1 something is, 2 usage error or unreadable input.
+`;
+
+export interface CheckArgs {
+  command: 'check';
+  paths: string[];
+  cases?: string;
+  kubernetesVersion?: KubernetesVersion;
+  format: Format;
+  failOn: FailOn;
+  quiet: boolean;
+}
+
+export type ParsedArgs = CheckArgs | { command: 'help' } | { command: 'error'; message: string };
+
+const FAIL_ON: readonly FailOn[] = ['error', 'warning', 'finding'];
+
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  if (argv.length === 0 || argv[0] === '-h' || argv[0] === '--help' || argv[0] === 'help') return { command: 'help' };
+  if (argv[0] !== 'check') return { command: 'error', message: `unknown command ${JSON.stringify(argv[0])} (the command is check)` };
+  const out: CheckArgs = { command: 'check', paths: [], format: 'text', failOn: 'error', quiet: false };
+  let onlyPaths = false;
+  for (let i = 1; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (onlyPaths || arg === '-' || !arg.startsWith('-')) {
+      out.paths.push(arg);
+      continue;
+    }
+    if (arg === '--') {
+      onlyPaths = true;
+      continue;
+    }
+    if (arg === '-h' || arg === '--help') return { command: 'help' };
+    if (arg === '--quiet' || arg === '-q') {
+      out.quiet = true;
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    const takeValue = (): string | undefined => (eq > 0 ? arg.slice(eq + 1) : argv[++i]);
+    switch (name) {
+      case '--cases': {
+        const v = takeValue();
+        if (!v) return { command: 'error', message: '--cases needs a file' };
+        out.cases = v;
+        break;
+      }
+      case '--kubernetes-version': {
+        const v = takeValue()?.replace(/^v/, '');
+        if (!isKubernetesVersion(v)) return { command: 'error', message: `--kubernetes-version must be one of ${KUBERNETES_VERSIONS.join(', ')}` };
+        out.kubernetesVersion = v;
+        break;
+      }
+      case '--format': {
+        const v = takeValue();
+        if (!(FORMATS as readonly string[]).includes(v ?? '')) return { command: 'error', message: `--format must be one of ${FORMATS.join(', ')}` };
+        out.format = v as Format;
+        break;
+      }
+      case '--fail-on': {
+        const v = takeValue();
+        if (!(FAIL_ON as readonly string[]).includes(v ?? '')) return { command: 'error', message: `--fail-on must be one of ${FAIL_ON.join(', ')}` };
+        out.failOn = v as FailOn;
+        break;
+      }
+      default:
+        return { command: 'error', message: `unknown option ${name}` };
+    }
+  }
+  if (!out.paths.length) return { command: 'error', message: 'nothing to check: give files or directories, or - for standard input' };
+  return out;
+}

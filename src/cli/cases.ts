@@ -1,0 +1,138 @@
+/**
+ * `--cases FILE`: saved policy cases (and CEL cases) from a workspace file
+ * (src/share/workspace-file.ts) or a kaptest test manifest (kaptest.ts), run against the
+ * checked objects with the real engine. Every failing case is a problem at the case's
+ * position in FILE; a case whose policy is missing is one too.
+ */
+import { runCase, type CaseTarget, type PolicyTestCase } from '../policy/cases';
+import type { PolicyCel } from '../policy/expressions';
+import { nameOf, obj, str } from '../k8s/json';
+import { readWorkspaceFile, type WorkspaceFile } from '../share/workspace-file';
+import { parseDocuments, type ParsedDocument } from '../yaml';
+import { positionIn } from './check';
+import { readInputs, type FileSystem, type InputFile } from './inputs';
+import { isKaptestManifest, readKaptestManifest } from './kaptest';
+import type { Problem } from './problem';
+import { runCelCases, type CelRunner } from './cel-cases';
+
+export interface CasesSummary {
+  total: number;
+  passed: number;
+  failed: number;
+}
+
+export interface CasesRun {
+  problems: Problem[];
+  summary: CasesSummary;
+  /** Unreadable input (exit 2). */
+  unreadable: boolean;
+}
+
+const POLICY_KINDS = ['ValidatingAdmissionPolicy', 'MutatingAdmissionPolicy'];
+const BINDING_KINDS = ['ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicyBinding'];
+const kindOf = (o: unknown) => str(obj(o).kind);
+
+interface Ctx {
+  file: string;
+  doc: ParsedDocument;
+  problems: Problem[];
+  summary: CasesSummary;
+}
+
+function problemAt(ctx: Ctx, path: string, message: string, extra: Partial<Problem> = {}): Problem {
+  return { file: ctx.file, ...positionIn(ctx.doc, path), document: ctx.doc.documentIndex, kind: '', name: '', field: path, type: 'Case', severity: 'error', message, ...extra };
+}
+
+async function runPolicyCases(ctx: Ctx, target: CaseTarget, cases: readonly PolicyTestCase[], paths: readonly string[], cel: CelRunner): Promise<void> {
+  for (const [i, c] of cases.entries()) {
+    const r = await runCase(target, c, cel);
+    ctx.summary.total++;
+    if (r.pass) ctx.summary.passed++;
+    else {
+      ctx.summary.failed++;
+      ctx.problems.push(problemAt(ctx, paths[i]!, `policy case ${JSON.stringify(c.name)} failed: ${r.failures.join('; ')}`, { kind: kindOf(target.policy), name: nameOf(target.policy), rule: c.name }));
+    }
+  }
+}
+
+const findPolicy = (objects: readonly unknown[], name: string): unknown => objects.find((o) => POLICY_KINDS.includes(kindOf(o)) && nameOf(o) === name);
+
+async function runWorkspace(ctx: Ctx, ws: WorkspaceFile, checked: readonly unknown[], cel: CelRunner): Promise<void> {
+  const wsObjects = ws.documents.map((d) => parseDocuments(d.text).documents[0]?.object);
+  // The checked files win over the workspace's own copies (CI tests the files as they are now).
+  const key = (o: unknown) => `${kindOf(o)}/${str(obj(obj(o).metadata).namespace)}/${nameOf(o)}`;
+  const seen = new Set(checked.map(key));
+  const objects = [...checked, ...wsObjects.filter((o) => o !== undefined && !seen.has(key(o)))];
+  const bindings = objects.filter((o) => BINDING_KINDS.includes(kindOf(o)));
+  for (const [g, group] of (ws.policyCases ?? []).entries()) {
+    const name = group.policy ?? nameOf(wsObjects[group.document ?? -1]);
+    const policy = findPolicy(objects, name);
+    const path = `policyCases[${g}]`;
+    if (!policy) {
+      ctx.problems.push(problemAt(ctx, path, `policy ${JSON.stringify(name)} not found in the checked files or the workspace: its ${group.cases.length} case(s) were not run`));
+      ctx.summary.total += group.cases.length;
+      ctx.summary.failed += group.cases.length;
+      continue;
+    }
+    const target: CaseTarget = { policy, bindings, paramDocuments: objects };
+    await runPolicyCases(ctx, target, group.cases, group.cases.map((_, i) => `${path}.cases[${i}]`), cel);
+  }
+  for (const [g, group] of (ws.celCases ?? []).entries()) {
+    const source = wsObjects[group.document];
+    const current = checked.find((o) => key(o) === key(source)) ?? source;
+    const failures = await runCelCases(current, group.path, group.cases, cel);
+    group.cases.forEach((c, i) => {
+      ctx.summary.total++;
+      const failure = failures[i];
+      if (failure === undefined) ctx.summary.passed++;
+      else {
+        ctx.summary.failed++;
+        ctx.problems.push(problemAt(ctx, `celCases[${g}].cases[${i}]`, `CEL case ${JSON.stringify(c.name)} of ${group.path} failed: ${failure}`, { kind: kindOf(current), name: nameOf(current), rule: c.name }));
+      }
+    });
+  }
+}
+
+/** Runs the cases of a `--cases` file against the checked objects. */
+export async function runCasesFile(path: string, checked: readonly unknown[], fs: FileSystem, cel: CelRunner): Promise<CasesRun> {
+  const summary: CasesSummary = { total: 0, passed: 0, failed: 0 };
+  const fail = (message: string, unreadable: boolean): CasesRun => ({
+    problems: [{ file: path, line: 1, column: 1, document: 0, kind: '', name: '', field: '', type: unreadable ? 'File' : 'Case', severity: 'error', message }],
+    summary,
+    unreadable,
+  });
+  const read = await readInputs([path], fs);
+  const file: InputFile | undefined = read.files[0];
+  if (!file) return fail(`--cases: ${read.problems[0]?.message ?? 'cannot read'}`, true);
+  const parsed = parseDocuments(file.text);
+  const doc = parsed.documents[0];
+  if (parsed.errors.length || !doc) {
+    const e = parsed.errors[0];
+    return { ...fail(`--cases: ${e?.message ?? 'the file is empty'}`, false), problems: [{ ...fail('', false).problems[0]!, line: e?.line ?? 1, column: e?.column ?? 1, message: `--cases: ${e?.message ?? 'the file is empty'}` }] };
+  }
+  const ctx: Ctx = { file: path, doc, problems: [], summary };
+  const value = doc.object;
+  if (isKaptestManifest(value)) {
+    const m = readKaptestManifest(value, []);
+    const dir = fs.dirname(path);
+    const referenced = await readInputs([...m.policyFiles, ...m.resourceFiles].map((f) => fs.join(dir, f)), fs);
+    for (const p of referenced.problems) ctx.problems.push({ ...problemAt(ctx, '', `--cases: ${p.file}: ${p.message}`), type: 'File' });
+    const objects = referenced.files.flatMap((f) => parseDocuments(f.text).documents.map((d) => d.object));
+    const withResources = readKaptestManifest(value, objects);
+    for (const p of withResources.problems) ctx.problems.push(problemAt(ctx, p.path, p.message));
+    for (const [s, suite] of withResources.suites.entries()) {
+      const policy = findPolicy([...objects, ...checked], suite.policy);
+      if (!policy) {
+        ctx.problems.push(problemAt(ctx, `${suite.mutating ? 'mapTestSuites' : 'vapTestSuites'}[${s}]`, `policy ${JSON.stringify(suite.policy)} not found in the manifest's policies`));
+        continue;
+      }
+      await runPolicyCases(ctx, { policy, bindings: [suite.binding], paramDocuments: objects }, suite.cases, suite.paths, cel);
+    }
+    return { problems: ctx.problems, summary, unreadable: referenced.problems.length > 0 };
+  }
+  const r = readWorkspaceFile(value);
+  if (!r.ok) return fail(`--cases: neither a kaptest manifest nor a workspace file: ${r.error}`, false);
+  for (const w of r.warnings) ctx.problems.push({ ...problemAt(ctx, '', `--cases: ${w}`), severity: 'warning' });
+  await runWorkspace(ctx, r.workspace, checked, cel);
+  return { problems: ctx.problems, summary, unreadable: false };
+}

@@ -1,0 +1,40 @@
+/**
+ * Saved CEL cases of a workspace file: the expression at a path of a document, evaluated on
+ * each case's test input in the context the field registry gives that path, as the CEL
+ * editor's Test area does.
+ */
+import type { CelCompileOptionsExt, CelContext, CelEvalResult, CelInputs } from '../cel/types';
+import { getIn } from '../k8s/edit';
+import { parsePath } from '../k8s/path';
+import { fieldAt, kindSpecOf } from '../k8s/registry';
+import { passes, toCelInputs, toTestInput, type CelCase } from '../request';
+import { celScopeOf } from '../k8s/cel-scope';
+import { obj } from '../k8s/json';
+
+export interface CelRunner {
+  evaluate(expression: string, context: CelContext, inputs: CelInputs, options?: CelCompileOptionsExt): Promise<CelEvalResult>;
+}
+
+/** Per case: undefined when it passes, else why not. */
+export async function runCelCases(object: unknown, path: string, cases: readonly CelCase[], cel: CelRunner): Promise<(string | undefined)[]> {
+  const spec = kindSpecOf(object);
+  const segments = parsePath(path);
+  const field = spec ? fieldAt(spec, segments) : undefined;
+  const context = field?.type === 'string' ? field.cel : undefined;
+  const expression = getIn(object, segments);
+  if (!context || typeof expression !== 'string') return cases.map(() => `no CEL expression at ${path}`);
+  const variableIndex = context === 'vap-variable' && typeof segments[2] === 'number' ? segments[2] : undefined;
+  const options: CelCompileOptionsExt = celScopeOf(obj(object).spec, context, variableIndex);
+  const out: (string | undefined)[] = [];
+  for (const c of cases) {
+    const { input, errors } = toTestInput(c.input);
+    if (errors.length) {
+      out.push(`its ${errors[0]!.field} does not parse: ${errors[0]!.message}`);
+      continue;
+    }
+    const r = await cel.evaluate(expression, context, toCelInputs(input), options);
+    if (passes(c.expect, r.ok ? { ok: true, value: r.value } : { ok: false })) out.push(undefined);
+    else out.push(`expected ${c.expect.error ? 'an error' : c.expect.value}, got ${r.ok ? JSON.stringify(r.value) : `${r.stage} error: ${r.message}`}`);
+  }
+  return out;
+}

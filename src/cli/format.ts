@@ -1,0 +1,129 @@
+/**
+ * Report formats of `check`: text (like a compiler: `file:line:column: error: field: message`),
+ * json (`{files, problems, summary}`), github (workflow commands: annotations on the pull
+ * request's lines) and junit (XML for CI test reports).
+ */
+import { fails, type FailOn, type Problem } from './problem';
+
+export const FORMATS = ['text', 'json', 'github', 'junit'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export interface Summary {
+  files: number;
+  documents: number;
+  /** Admission objects checked. */
+  checked: number;
+  /** Objects of other kinds, not checked. */
+  skipped: number;
+  errors: number;
+  warnings: number;
+  infos: number;
+  cases: { total: number; passed: number; failed: number };
+  /** Input that could not be read (missing, binary, too large …). */
+  unreadable: number;
+  exitCode: number;
+}
+
+export interface Report {
+  files: string[];
+  problems: Problem[];
+  summary: Summary;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+export function summaryLine(s: Summary): string {
+  const parts = [
+    plural(s.files, 'file'),
+    `${plural(s.documents, 'object')} (${s.checked} checked, ${s.skipped} skipped: not admission configuration)`,
+    plural(s.errors, 'error'),
+    plural(s.warnings, 'warning'),
+    `${s.infos} info`,
+  ];
+  if (s.cases.total) parts.push(`cases: ${s.cases.passed}/${s.cases.total} passed`);
+  if (s.unreadable) parts.push(`${s.unreadable} unreadable`);
+  return parts.join(', ');
+}
+
+export function problemLine(p: Problem): string {
+  const where = `${p.file}:${p.line}:${p.column}`;
+  const field = p.field && p.type !== 'YAML' && p.type !== 'Case' ? `${p.field}: ` : '';
+  const rule = p.type === 'Lint' && p.rule ? ` [${p.rule}]` : '';
+  return `${where}: ${p.severity}: ${field}${p.message}${rule}`;
+}
+
+function text(r: Report, failOn: FailOn, quiet: boolean): string {
+  const shown = quiet ? r.problems.filter((p) => fails(p, failOn)) : r.problems;
+  const lines = shown.map(problemLine);
+  if (!quiet) lines.push(summaryLine(r.summary));
+  return lines.length ? `${lines.join('\n')}\n` : '';
+}
+
+// GitHub workflow commands: https://docs.github.com/actions/reference/workflow-commands-for-github-actions
+const ghData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+const ghProperty = (s: string) => ghData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+const GH_LEVEL = { error: 'error', warning: 'warning', info: 'notice' } as const;
+
+function github(r: Report, failOn: FailOn, quiet: boolean): string {
+  const shown = quiet ? r.problems.filter((p) => fails(p, failOn)) : r.problems;
+  const lines = shown.map((p) => {
+    const title = p.type === 'Lint' && p.rule ? `${p.rule} ${p.field}` : p.field || p.type;
+    return `::${GH_LEVEL[p.severity]} file=${ghProperty(p.file)},line=${p.line},col=${p.column},title=${ghProperty(title)}::${ghData(p.message)}`;
+  });
+  if (!quiet) lines.push(summaryLine(r.summary));
+  return `${lines.join('\n')}\n`;
+}
+
+const xml = (s: string) =>
+  s
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+
+/** One testsuite per file, one testcase per file (and per saved case): failing problems are its failures. */
+function junit(r: Report, failOn: FailOn): string {
+  const byFile = new Map<string, Problem[]>(r.files.map((f) => [f, []]));
+  for (const p of r.problems) (byFile.get(p.file) ?? byFile.set(p.file, []).get(p.file)!).push(p);
+  const suites = [...byFile].map(([file, problems]) => {
+    const failing = problems.filter((p) => fails(p, failOn));
+    const cases = failing.filter((p) => p.type === 'Case');
+    const other = failing.filter((p) => p.type !== 'Case');
+    const testcases = [
+      `    <testcase classname="${xml(file)}" name="check">${other.length ? `\n      <failure message="${xml(`${other.length} problem(s)`)}">${xml(other.map(problemLine).join('\n'))}</failure>\n    ` : ''}</testcase>`,
+      ...cases.map((p) => `    <testcase classname="${xml(file)}" name="${xml(p.rule ?? p.field)}">\n      <failure message="${xml(p.message)}">${xml(problemLine(p))}</failure>\n    </testcase>`),
+    ];
+    return `  <testsuite name="${xml(file)}" tests="${testcases.length}" failures="${(other.length ? 1 : 0) + cases.length}">\n${testcases.join('\n')}\n  </testsuite>`;
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="admission-workbench check">\n${suites.join('\n')}\n</testsuites>\n`;
+}
+
+/** The documented key order of a problem in JSON. */
+const ordered = ({ file, line, column, document, kind, name, field, type, severity, message, rule, hint }: Problem): Problem => ({
+  file,
+  line,
+  column,
+  document,
+  kind,
+  name,
+  field,
+  type,
+  severity,
+  message,
+  ...(rule !== undefined ? { rule } : {}),
+  ...(hint !== undefined ? { hint } : {}),
+});
+
+export function formatReport(r: Report, format: Format, failOn: FailOn, quiet: boolean): string {
+  switch (format) {
+    case 'json':
+      return `${JSON.stringify({ files: r.files, problems: r.problems.map(ordered), summary: r.summary }, null, 2)}\n`;
+    case 'github':
+      return github(r, failOn, quiet);
+    case 'junit':
+      return junit(r, failOn);
+    default:
+      return text(r, failOn, quiet);
+  }
+}

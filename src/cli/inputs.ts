@@ -1,0 +1,139 @@
+/**
+ * The CLI's inputs: files and directories (recursive; .yaml, .yml, .json) and `-` for stdin,
+ * read as UTF-8 text. What cannot be read becomes a problem of its own line (missing,
+ * unreadable, binary, over the size limit, too many files) and the rest is still read.
+ * Node only; the file system is passed in (`FileSystem`), so tests can use a real temp dir.
+ */
+import { MAX_TEXT_LENGTH } from '../yaml/limits';
+
+export const INPUT_EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
+/** More files than this in one run: the rest are not read (a clear problem, never a hang). */
+export const MAX_FILES = 20_000;
+/** Bytes of one file (the YAML parser's own limit is on characters; bytes are checked before reading). */
+export const MAX_FILE_BYTES = MAX_TEXT_LENGTH;
+
+export interface InputFile {
+  /** As given on the command line or found under a directory; `<stdin>` for `-`. */
+  name: string;
+  text: string;
+}
+
+export interface InputProblem {
+  file: string;
+  message: string;
+}
+
+/** What the CLI needs of node:fs (sync), and stdin. */
+export interface FileSystem {
+  stat(path: string): { isDirectory(): boolean; isFile(): boolean; size: number };
+  readdir(path: string): string[];
+  readFile(path: string): Uint8Array;
+  join(a: string, b: string): string;
+  dirname(path: string): string;
+  readStdin(): Promise<Uint8Array>;
+}
+
+const hasInputExtension = (name: string): boolean => INPUT_EXTENSIONS.some((e) => name.toLowerCase().endsWith(e));
+
+const errorText = (e: unknown): string => {
+  const err = e as { code?: string; message?: string };
+  switch (err.code) {
+    case 'ENOENT':
+      return 'no such file or directory';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'is a directory';
+    default:
+      return err.message ?? String(e);
+  }
+};
+
+/** Text of the bytes, or why they are not a text file (NUL bytes or invalid UTF-8). */
+export function decodeText(bytes: Uint8Array): { text: string } | { error: string } {
+  const probe = bytes.subarray(0, 8192);
+  if (probe.includes(0)) return { error: 'binary file (contains NUL bytes): not YAML or JSON' };
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return { text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
+  } catch {
+    return { error: 'not UTF-8 text: not YAML or JSON' };
+  }
+}
+
+const tooLarge = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB: larger than the ${MAX_FILE_BYTES / 1024 / 1024} MB limit, not read`;
+
+/** Reads the paths in order; directories recursively (sorted, hidden entries and node_modules skipped). */
+export async function readInputs(paths: readonly string[], fs: FileSystem): Promise<{ files: InputFile[]; problems: InputProblem[] }> {
+  const files: InputFile[] = [];
+  const problems: InputProblem[] = [];
+  let count = 0;
+  let capped = false;
+
+  const readOne = (path: string, size: number) => {
+    if (++count > MAX_FILES) {
+      if (!capped) problems.push({ file: path, message: `more than ${MAX_FILES} files: this and the following files were not read` });
+      capped = true;
+      return;
+    }
+    if (size > MAX_FILE_BYTES) return problems.push({ file: path, message: tooLarge(size) });
+    let bytes: Uint8Array;
+    try {
+      bytes = fs.readFile(path);
+    } catch (e) {
+      return problems.push({ file: path, message: `cannot read: ${errorText(e)}` });
+    }
+    const r = decodeText(bytes);
+    if ('error' in r) problems.push({ file: path, message: r.error });
+    else files.push({ name: path, text: r.text });
+  };
+
+  const walk = (dir: string) => {
+    let entries: string[];
+    try {
+      entries = fs.readdir(dir).sort();
+    } catch (e) {
+      problems.push({ file: dir, message: `cannot read directory: ${errorText(e)}` });
+      return;
+    }
+    for (const entry of entries) {
+      if (capped) return;
+      if (entry.startsWith('.') || entry === 'node_modules') continue;
+      const path = fs.join(dir, entry);
+      let st;
+      try {
+        st = fs.stat(path);
+      } catch (e) {
+        problems.push({ file: path, message: `cannot read: ${errorText(e)}` });
+        continue;
+      }
+      if (st.isDirectory()) walk(path);
+      else if (st.isFile() && hasInputExtension(entry)) readOne(path, st.size);
+    }
+  };
+
+  for (const path of paths) {
+    if (path === '-') {
+      const bytes = await fs.readStdin();
+      if (bytes.byteLength > MAX_FILE_BYTES) problems.push({ file: '<stdin>', message: tooLarge(bytes.byteLength) });
+      else {
+        const r = decodeText(bytes);
+        if ('error' in r) problems.push({ file: '<stdin>', message: r.error });
+        else files.push({ name: '<stdin>', text: r.text });
+      }
+      continue;
+    }
+    let st;
+    try {
+      st = fs.stat(path);
+    } catch (e) {
+      problems.push({ file: path, message: errorText(e) });
+      continue;
+    }
+    // A file named on the command line is read whatever its extension.
+    if (st.isDirectory()) walk(path);
+    else readOne(path, st.size);
+  }
+  return { files, problems };
+}

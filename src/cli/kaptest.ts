@@ -1,0 +1,128 @@
+/**
+ * kaptest (github.com/pfnet/kaptest) test manifests in: the counterpart of
+ * src/policy/cases.ts `toKaptestManifest`. A manifest names policy and resource files
+ * (relative to itself) and suites of tests per policy; each test refers to objects by
+ * kind/namespace/name. kaptest evaluates the policy's CEL alone, so each suite runs with one
+ * binding that binds the policy with validationActions [Deny] and the test's param given
+ * directly; the operation is inferred from object/oldObject as kaptest does.
+ */
+import type { CaseOutcome, PolicyTestCase } from '../policy/cases';
+import { isObject, list, nameOf, namespaceOf, obj, str, strList, type Obj } from '../k8s/json';
+import { groupForResource, resourceForKind } from '../k8s/resources';
+
+export interface KaptestSuite {
+  policy: string;
+  mutating: boolean;
+  /** The YAML path of each test in the manifest (`vapTestSuites[0].tests[2]`). */
+  paths: string[];
+  cases: PolicyTestCase[];
+  /** The binding kaptest implies (no selectors, Deny). */
+  binding: Obj;
+}
+
+export interface KaptestManifest {
+  policyFiles: string[];
+  resourceFiles: string[];
+  suites: KaptestSuite[];
+  problems: { path: string; message: string }[];
+}
+
+/** Whether a parsed YAML object looks like a kaptest manifest. */
+export const isKaptestManifest = (v: unknown): boolean =>
+  isObject(v) && typeof v.version === 'string' && (Array.isArray(v.vapTestSuites) || Array.isArray(v.mapTestSuites));
+
+const OUTCOMES: Record<string, CaseOutcome> = { admit: 'admit', deny: 'deny', skip: 'skip', error: 'error', mutate: 'admit' };
+
+const splitApiVersion = (apiVersion: string): { group: string; version: string } => {
+  const i = apiVersion.indexOf('/');
+  return i < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
+};
+
+/**
+ * The manifest's suites as our policy cases, resolving object references among `resources`
+ * (the objects of its resource files). References that do not resolve are problems.
+ */
+export function readKaptestManifest(manifest: unknown, resources: readonly unknown[]): KaptestManifest {
+  const m = obj(manifest);
+  const problems: KaptestManifest['problems'] = [];
+  const find = (ref: unknown, path: string, kindDefault?: string): unknown => {
+    if (!isObject(ref)) return undefined;
+    const kind = str(ref.kind) || kindDefault || '';
+    const hit = resources.find(
+      (r) =>
+        str(obj(r).kind) === kind &&
+        nameOf(r) === str(ref.name) &&
+        namespaceOf(r) === str(ref.namespace) &&
+        (!str(ref.group) || splitApiVersion(str(obj(r).apiVersion)).group === str(ref.group)),
+    );
+    if (!hit) problems.push({ path, message: `${kind || 'object'} ${JSON.stringify(`${str(ref.namespace) ? `${str(ref.namespace)}/` : ''}${str(ref.name)}`)} is not among the resources` });
+    return hit;
+  };
+  const suites: KaptestSuite[] = [];
+  for (const [key, mutating] of [
+    ['vapTestSuites', false],
+    ['mapTestSuites', true],
+  ] as const) {
+    list(m[key]).forEach((s, si) => {
+      const suite = obj(s);
+      const policy = str(suite.policy);
+      const cases: PolicyTestCase[] = [];
+      const paths: string[] = [];
+      list(suite.tests).forEach((t, ti) => {
+        const test = obj(t);
+        const path = `${key}[${si}].tests[${ti}]`;
+        const object = test.object !== undefined ? find(test.object, `${path}.object`) : undefined;
+        const oldObject = test.oldObject !== undefined ? find(test.oldObject, `${path}.oldObject`) : undefined;
+        const subject = object ?? oldObject;
+        const { group, version } = splitApiVersion(str(obj(subject).apiVersion));
+        const kind = str(obj(subject).kind);
+        const operation = object && oldObject ? 'UPDATE' : object ? 'CREATE' : oldObject ? 'DELETE' : 'CREATE';
+        const namespace = namespaceOf(subject);
+        const resource = kind ? resourceForKind(kind) : '';
+        const u = obj(test.userInfo);
+        const c: PolicyTestCase = {
+          name: str(test.name) || `${policy} test ${ti + 1}`,
+          request: {
+            operation,
+            kind: { group, version, kind },
+            resource: { group: group || groupForResource(resource), version, resource },
+            name: nameOf(subject),
+            namespace,
+            userInfo: { username: str(u.name), groups: strList(u.groups), ...(isObject(u.extra) ? { extra: u.extra as Record<string, string[]> } : {}) },
+          },
+          expect: { outcome: OUTCOMES[str(test.expect)] ?? 'admit' },
+        };
+        if (!OUTCOMES[str(test.expect)]) problems.push({ path: `${path}.expect`, message: `expect must be one of admit, deny, skip, error${mutating ? ', mutate' : ''}` });
+        if (object !== undefined) c.object = object;
+        if (oldObject !== undefined) c.oldObject = oldObject;
+        if (namespace) {
+          const ns = resources.find((r) => str(obj(r).kind) === 'Namespace' && nameOf(r) === namespace);
+          if (ns) c.namespaceObject = ns;
+        }
+        if (test.param !== undefined) {
+          // The param's kind is the policy's paramKind: kaptest refers to it by name (and namespace) only.
+          const ref = obj(test.param);
+          const p = resources.find((r) => str(obj(r).kind) !== 'Namespace' && nameOf(r) === str(ref.name) && namespaceOf(r) === str(ref.namespace));
+          if (p !== undefined) c.params = p;
+          else problems.push({ path: `${path}.param`, message: `param ${JSON.stringify(str(ref.name))} is not among the resources` });
+        }
+        if (typeof test.deniedMessage === 'string') c.expect.message = test.deniedMessage;
+        if (test.expectObject !== undefined) {
+          const e = find(test.expectObject, `${path}.expectObject`);
+          if (e !== undefined) c.expect.object = e;
+        }
+        cases.push(c);
+        paths.push(path);
+      });
+      const bindingKind = mutating ? 'MutatingAdmissionPolicyBinding' : 'ValidatingAdmissionPolicyBinding';
+      const binding: Obj = {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: bindingKind,
+        metadata: { name: `kaptest-${policy}` },
+        spec: mutating ? { policyName: policy } : { policyName: policy, validationActions: ['Deny'] },
+      };
+      suites.push({ policy, mutating, paths, cases, binding });
+    });
+  }
+  return { policyFiles: strList(m.policies), resourceFiles: strList(m.resources), suites, problems };
+}

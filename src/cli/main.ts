@@ -1,0 +1,80 @@
+/**
+ * `admission-workbench check …`: read the inputs, check them with the core and the real CEL
+ * engine, run saved cases, print the report, return the exit code (0 nothing at or above
+ * --fail-on, 1 something is, 2 usage error or unreadable input). Never throws.
+ */
+import { createSyncCompiler, evaluate, loadCel, celStatus } from '../cel';
+import { parseArgs, USAGE, type CheckArgs } from './args';
+import { runCasesFile } from './cases';
+import { checkTexts } from './check';
+import { formatReport, type Report } from './format';
+import { readInputs, type FileSystem } from './inputs';
+import { fails, sortProblems, type Problem } from './problem';
+
+export interface CliIO {
+  fs: FileSystem;
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+async function check(args: CheckArgs, io: CliIO): Promise<number> {
+  await loadCel();
+  const status = celStatus();
+  if (status.state !== 'ready') {
+    io.stderr(`admission-workbench: ${status.message ?? 'the CEL engine did not start'}\n`);
+    return 2;
+  }
+  const cel = createSyncCompiler();
+  const read = await readInputs(args.paths, io.fs);
+  const checked = checkTexts(read.files, { cel, kubernetesVersion: args.kubernetesVersion });
+  const fileProblems: Problem[] = read.problems.map((p) => ({ file: p.file, line: 1, column: 1, document: 0, kind: '', name: '', field: '', type: 'File', severity: 'error', message: p.message }));
+  const problems = [...fileProblems, ...checked.problems];
+  let cases = { total: 0, passed: 0, failed: 0 };
+  let unreadable = fileProblems.length;
+  if (args.cases) {
+    const run = await runCasesFile(args.cases, checked.objects.map((o) => o.object), io.fs, { evaluate });
+    problems.push(...run.problems);
+    cases = run.summary;
+    if (run.unreadable) unreadable++;
+  }
+  const count = (s: Problem['severity']) => problems.filter((p) => p.severity === s && p.type !== 'File').length;
+  const failing = problems.some((p) => fails(p, args.failOn));
+  const exitCode = unreadable ? 2 : failing ? 1 : 0;
+  const files = read.files.map((f) => f.name);
+  const report: Report = {
+    files,
+    problems: sortProblems(problems, [...args.paths, ...files]),
+    summary: {
+      files: files.length,
+      documents: checked.documents,
+      checked: checked.objects.length,
+      skipped: checked.skipped,
+      errors: count('error'),
+      warnings: count('warning'),
+      infos: count('info'),
+      cases,
+      unreadable,
+      exitCode,
+    },
+  };
+  io.stdout(formatReport(report, args.format, args.failOn, args.quiet));
+  return exitCode;
+}
+
+export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
+  const args = parseArgs(argv);
+  if (args.command === 'help') {
+    io.stdout(USAGE);
+    return 0;
+  }
+  if (args.command === 'error') {
+    io.stderr(`admission-workbench: ${args.message}\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    return await check(args, io);
+  } catch (e) {
+    io.stderr(`admission-workbench: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    return 2;
+  }
+}
