@@ -19,7 +19,9 @@ import {
   type ValidatingRunResult,
 } from '../policy';
 import { isOperation, toDraft, toTestInput, type DraftError, type TestInput, type TestInputDraft } from '../request';
+import { DEFAULT_KUBERNETES_VERSION } from '../k8s/versions';
 import type { WorkspaceDoc } from './documents';
+import { workspace } from './workspace';
 
 export type InputProblem = DraftError;
 
@@ -28,7 +30,12 @@ export type PolicyRunOutcome =
   | { ok: true; kind: 'mutating'; result: MutatingRunResult; inputProblems: InputProblem[] }
   | { ok: false; inputProblems: InputProblem[] };
 
-const cel = { evaluate };
+/** The CEL engine at the workspace's target release (its environment and libraries; absent option = 1.36). */
+function celAtTarget(): { evaluate: typeof evaluate } {
+  const release = workspace.getState().kubernetesVersion;
+  if (release === DEFAULT_KUBERNETES_VERSION) return { evaluate };
+  return { evaluate: (expression, context, inputs, options) => evaluate(expression, context, inputs, { ...options, kubernetesVersion: release }) };
+}
 
 const kindOfDoc = (d: WorkspaceDoc) => (d.object as { kind?: unknown } | undefined)?.kind;
 
@@ -65,8 +72,8 @@ export async function runPolicyTest(policy: WorkspaceDoc, docs: readonly Workspa
   const { input, problems } = requestInput(draft);
   if (problems.length) return { ok: false, inputProblems: problems };
   const run = { ...caseTarget(policy, docs), ...input };
-  if (kindOfDoc(policy) === 'MutatingAdmissionPolicy') return { ok: true, kind: 'mutating', result: await runMutatingPolicy(run, cel), inputProblems: [] };
-  return { ok: true, kind: 'validating', result: await runValidatingPolicy(run, cel), inputProblems: [] };
+  if (kindOfDoc(policy) === 'MutatingAdmissionPolicy') return { ok: true, kind: 'mutating', result: await runMutatingPolicy(run, celAtTarget()), inputProblems: [] };
+  return { ok: true, kind: 'validating', result: await runValidatingPolicy(run, celAtTarget()), inputProblems: [] };
 }
 
 /** A saved case from the current inputs and what they produce now (the expectation the user confirms). */
@@ -86,7 +93,7 @@ export function caseFromInputs(name: string, draft: TestInputDraft, expect: { ou
 }
 
 export function runPolicyCases(policy: WorkspaceDoc, docs: readonly WorkspaceDoc[], cases: readonly PolicyTestCase[]): Promise<CasesReport> {
-  return runCases(caseTarget(policy, docs), cases, cel);
+  return runCases(caseTarget(policy, docs), cases, celAtTarget());
 }
 
 export function kaptestExport(policy: WorkspaceDoc, docs: readonly WorkspaceDoc[], cases: readonly PolicyTestCase[]): KaptestExport {
