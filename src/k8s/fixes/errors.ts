@@ -4,10 +4,12 @@
  * their fixes are looked up here.
  */
 import type { FieldError, ErrorType } from '../errors';
-import { getIn } from '../edit';
+import { convertToV1 } from '../convert';
+import { getIn, setIn } from '../edit';
+import { isObject, objList, str } from '../json';
 import { parsePath } from '../path';
 import { renameTo, setField } from './edits';
-import type { Fix } from './types';
+import { paramValue, type Fix } from './types';
 
 interface ErrorFixRule {
   field: RegExp;
@@ -15,9 +17,37 @@ interface ErrorFixRule {
   fix(e: FieldError, object: unknown): Fix | undefined;
 }
 
+const V1_SIDE_EFFECTS = ['None', 'NoneOnDryRun'];
+
+/** Webhooks whose sideEffects v1 does not accept (Unknown, Some or unset in v1beta1): the user chooses. */
+const sideEffectsToChoose = (o: unknown): number[] =>
+  isObject(o) ? objList(o.webhooks).flatMap((w, i) => (!V1_SIDE_EFFECTS.includes(str(w.sideEffects)) ? [i] : [])) : [];
+
 const valueAt = (object: unknown, field: string): unknown => getIn(object, parsePath(field));
 
 const RULES: readonly ErrorFixRule[] = [
+  {
+    field: /^apiVersion$/,
+    types: ['NotSupported'],
+    fix: (_e, o) => {
+      const first = convertToV1(o);
+      if (first.object === o) return undefined;
+      const choose = sideEffectsToChoose(first.object).length > 0;
+      const fix: Fix = {
+        title: 'Convert to v1',
+        note: first.notes.join('; '),
+        params: choose ? [{ name: 'sideEffects', label: 'sideEffects for the webhooks that said Unknown or Some (v1 accepts None or NoneOnDryRun)', default: 'NoneOnDryRun' }] : undefined,
+        apply: (object, input) => {
+          let next = convertToV1(object).object;
+          const value = paramValue(fix, input, 'sideEffects');
+          if (choose && !V1_SIDE_EFFECTS.includes(value)) return { object };
+          for (const i of sideEffectsToChoose(next)) next = setIn(next, ['webhooks', i, 'sideEffects'], value);
+          return { object: next };
+        },
+      };
+      return fix;
+    },
+  },
   {
     field: /^webhooks\[\d+\]\.sideEffects$/,
     types: ['Required', 'NotSupported'],

@@ -127,6 +127,7 @@ describe('quick fixes', () => {
       /^Invalid metadata\.name: Rename to/,
       /^Invalid webhooks\[i\]\.name: Rename to/,
       /^Invalid spec\.validationActions: Remove Warn/,
+      /^NotSupported apiVersion: Convert to v1/,
     ];
     const missing = expected.filter((re) => ![...titles].some((t) => re.test(t))).map(String);
     expect(missing).toEqual([]);

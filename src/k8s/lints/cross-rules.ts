@@ -5,6 +5,7 @@
  * Ideas and sources: shared/reference/anchors.md §3.1 (W23, W25), §3.2, §3.4.
  */
 import { createBinding, excludeNamespaces } from '../fixes/edits';
+import { deepEqual } from '../json';
 import { isObj, kindOf, nameOf, objs, ruleCovers, selectorExcludesNamespace, str, strs, type Obj } from './helpers';
 import { broadPolicy, resourceRulesOf } from './policy-rules';
 import type { LintRule } from './rule-types';
@@ -96,7 +97,7 @@ export const CROSS_RULES: readonly LintRule[] = [
     check: ({ object }) => {
       const hooks = objs(object.webhooks);
       return hooks.flatMap((w, i) => {
-        const j = hooks.findIndex((v, k) => k < i && JSON.stringify(v.clientConfig) === JSON.stringify(w.clientConfig) && overlap(objs(v.rules), objs(w.rules)));
+        const j = hooks.findIndex((v, k) => k < i && deepEqual(v.clientConfig, w.clientConfig) && overlap(objs(v.rules), objs(w.rules)));
         return j < 0
           ? []
           : [{ field: `webhooks[${i}].clientConfig`, message: `calls the same endpoint as webhooks[${j}] for overlapping rules: each matching request calls it twice`, hint: 'One webhook with both rule sets (one call per request) cuts latency.' }];
