@@ -5,6 +5,7 @@
 export * from './registry';
 export * from './errors';
 export * from './path';
+export { formatPath, MAP_FIELD_NAMES } from './path-format';
 export { getIn, setIn, insertAt, removeAt, moveAt, clone } from './edit';
 export { TEMPLATES, sampleWorkspace } from './templates';
 export { validate, type ValidateOptions } from './validate-all';

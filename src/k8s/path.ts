@@ -36,8 +36,12 @@ export function fieldPath(...names: string[]): FieldPath {
 export type PathSegment = string | number;
 
 /**
- * Split a rendered path into segments: `webhooks[0].rules` → ['webhooks', 0, 'rules'].
- * A bracketed all-digit segment is a list index; any other bracketed text is a map key.
+ * Split a rendered path into segments: `webhooks[0].rules` → ['webhooks', 0, 'rules'],
+ * `metadata.labels[app]` → ['metadata', 'labels', 'app']. A bracketed integer (`[0]`,
+ * not `[007]`) is a list index; any other bracketed text is a map key. A map key ends at
+ * the first `]` followed by `.`, `[` or the end, so keys may hold dots, slashes and
+ * brackets (`[example.com/x]`, `[a[b]]`); only keys containing `].` or `][` are ambiguous,
+ * as they are in Kubernetes' own rendering. formatPath (./path-format.ts) is the inverse.
  */
 export function parsePath(path: string): PathSegment[] {
   const out: PathSegment[] = [];
@@ -47,9 +51,10 @@ export function parsePath(path: string): PathSegment[] {
     if (ch === '.') {
       i++;
     } else if (ch === '[') {
-      const end = path.indexOf(']', i);
+      let end = path.indexOf(']', i + 1);
+      while (end >= 0 && end + 1 < path.length && path[end + 1] !== '.' && path[end + 1] !== '[') end = path.indexOf(']', end + 1);
       const inner = end < 0 ? path.slice(i + 1) : path.slice(i + 1, end);
-      out.push(/^\d+$/.test(inner) ? Number(inner) : inner);
+      out.push(/^(0|[1-9]\d*)$/.test(inner) ? Number(inner) : inner);
       i = end < 0 ? path.length : end + 1;
     } else {
       let j = i;
@@ -59,11 +64,4 @@ export function parsePath(path: string): PathSegment[] {
     }
   }
   return out;
-}
-
-/** Render segments back into a path (the inverse of parsePath). */
-export function formatPath(segments: readonly PathSegment[]): string {
-  let p = fieldPath();
-  for (const s of segments) p = typeof s === 'number' ? p.index(s) : p.child(s);
-  return String(p);
 }

@@ -1,7 +1,9 @@
 /** The selected document: its form, its YAML and its problems. */
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { canConvertToV1, kindSpecOf, serverFieldsOf } from '../k8s';
+import { isObject } from '../k8s/json';
 import { parsePath } from '../k8s/path';
+import { formatPath } from '../k8s/path-format';
 import { docProblems, docKind, useWorkspace, workspace, type WorkspaceDoc } from '../store';
 import { FieldView } from './FieldView';
 import { FormContext, problemsByPath } from './form-context';
@@ -31,26 +33,18 @@ function useAfterFirstPaint(): boolean {
   return ready;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** Focus the control of a path, or of its nearest ancestor that has one. */
 function focusPath(root: HTMLElement, path: string) {
   const segs = parsePath(path);
   for (let n = segs.length; n >= 0; n--) {
-    const p = path && n < segs.length ? prefix(path, n) : path;
-    const el = root.querySelector<HTMLElement>(`[data-path="${CSS.escape(n === segs.length ? path : p)}"]`);
+    const p = n === segs.length ? path : formatPath(segs.slice(0, n));
+    const el = root.querySelector<HTMLElement>(`[data-path="${CSS.escape(p)}"]`);
     if (!el) continue;
     el.scrollIntoView({ block: 'center' });
     const target = el.matches('input, select, textarea, button') ? el : el.querySelector<HTMLElement>('input, select, textarea, button');
     (target ?? el).focus({ preventScroll: true });
     return;
   }
-}
-
-/** The first n segments of a rendered path, rendered again. */
-function prefix(path: string, n: number): string {
-  const segs = parsePath(path).slice(0, n);
-  return segs.map((s, i) => (typeof s === 'number' ? `[${s}]` : i ? `.${s}` : s)).join('');
 }
 
 /** Objects copied from a cluster carry fields the server sets; say which, and how to drop them. */
@@ -75,7 +69,7 @@ export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
   useEffect(() => {
     if (focus && focus.docId === doc.id && formRef.current) focusPath(formRef.current, focus.path);
   }, [focus, doc.id]);
-  const obj = isRecord(doc.object) ? doc.object : {};
+  const obj = isObject(doc.object) ? doc.object : {};
   const showEditor = useAfterFirstPaint();
   return (
     <div className="document">

@@ -4,7 +4,9 @@
  */
 import { useEffect, useState } from 'react';
 import type { Field, ListField, ObjectField } from '../k8s';
-import { formatPath, type PathSegment } from '../k8s/path';
+import type { PathSegment } from '../k8s/path';
+import { formatPath } from '../k8s/path-format';
+import { isObject } from '../k8s/json';
 import { useWorkspace, workspace } from '../store';
 import { BooleanControl, IntegerControl, StringControl } from './controls';
 import { StringMapControl, TokenListControl } from './collections';
@@ -14,7 +16,6 @@ import { useForm } from './form-context';
 import { newListItem } from './new-item';
 import { MatchConditionsSummary } from './cel/MatchConditionsSummary';
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export interface FieldViewProps {
   field: Field;
@@ -46,12 +47,12 @@ export function FieldView({ field, path, value }: FieldViewProps) {
 
 /** The children of an object that the form shows (server-populated and hidden ones are kept but not shown). */
 export function visibleFields(fields: readonly Field[], value: unknown): Field[] {
-  const obj = isRecord(value) ? value : {};
+  const obj = isObject(value) ? value : {};
   return fields.filter((f) => !f.server && !f.hidden && !(f.hideIf && f.hideIf.oneOf.includes(obj[f.hideIf.sibling] as string)));
 }
 
 function Fields({ fields, path, value }: { fields: readonly Field[]; path: readonly PathSegment[]; value: unknown }) {
-  const obj = isRecord(value) ? value : {};
+  const obj = isObject(value) ? value : {};
   return (
     <>
       {visibleFields(fields, value).map((f) => (
@@ -64,7 +65,7 @@ function Fields({ fields, path, value }: { fields: readonly Field[]; path: reado
 /** "Exactly one of url or service": a choice, then the chosen branch's fields. */
 function OneOfChoice({ field, path, value, group }: { field: ObjectField; path: readonly PathSegment[]; value: unknown; group: readonly string[] }) {
   const { docId, readOnly } = useForm();
-  const obj = isRecord(value) ? value : {};
+  const obj = isObject(value) ? value : {};
   const chosen = group.filter((n) => n in obj && obj[n] !== null);
   const p = formatPath(path);
   const choose = (name: string) => {
@@ -100,7 +101,7 @@ function OneOfChoice({ field, path, value, group }: { field: ObjectField; path: 
 export function ObjectSection({ field, path, value }: { field: ObjectField; path: readonly PathSegment[]; value: unknown }) {
   const { problems } = useForm();
   const p = formatPath(path);
-  const obj = isRecord(value) ? value : {};
+  const obj = isObject(value) ? value : {};
   const oneOfNames = new Set(field.oneOf?.flat() ?? []);
   const chosenOneOf = field.fields.filter((f) => oneOfNames.has(f.name) && f.name in obj && obj[f.name] !== null);
   const rest = field.fields.filter((f) => !oneOfNames.has(f.name));
@@ -120,7 +121,7 @@ export function ObjectSection({ field, path, value }: { field: ObjectField; path
 }
 
 function itemTitle(field: ListField, item: unknown, i: number): string {
-  const key = field.itemKey && isRecord(item) ? item[field.itemKey] : undefined;
+  const key = field.itemKey && isObject(item) ? item[field.itemKey] : undefined;
   return typeof key === 'string' && key ? key : `${field.item.label} ${i + 1}`;
 }
 
@@ -211,7 +212,7 @@ function ListItem({ field, path, index: i, item, count }: { field: ListField; pa
 /** A copy of a list element; a name key gets a "-copy" suffix so it stays unique. */
 function duplicateItem(field: ListField, item: unknown): unknown {
   const copy = structuredClone(item);
-  if (field.itemKey && isRecord(copy) && typeof copy[field.itemKey] === 'string') {
+  if (field.itemKey && isObject(copy) && typeof copy[field.itemKey] === 'string') {
     const v = copy[field.itemKey] as string;
     copy[field.itemKey] = field.itemKey === 'name' && v.includes('.') ? v.replace(/^([^.]*)/, '$1-copy') : `${v}-copy`;
   }

@@ -6,7 +6,8 @@ import { constructChunk, type ConstructedDocument } from './construct';
 import type { PosNode, Problem } from './pos-tree';
 import { MAX_DOCUMENTS, MAX_TEXT_LENGTH } from './limits';
 import { lineIndex, type LineIndex } from './lines';
-import { createPositionIndex, renderPath } from './positions';
+import { formatPath } from '../k8s/path-format';
+import { createPositionIndex } from './positions';
 import { splitDocuments } from './split';
 import type { ParseOptions, ParseResult, ParsedDocument, PositionIndex, SourceRange, YamlError } from './types';
 
@@ -67,7 +68,7 @@ function parseInto(text: string, options: ParseOptions, documents: ParsedDocumen
       endColumn: b.column,
       offset: p.start,
       documentIndex,
-      ...(p.path ? { path: renderPath(p.path) } : {}),
+      ...(p.path ? { path: formatPath(p.path) } : {}),
     };
   };
 

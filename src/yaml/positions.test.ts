@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { fieldPath } from '../k8s/path';
-import { documentAt, parseDocuments, pathAt, pathAtLineColumn, positionOf, renderPath, type SourceRange } from './index';
+import { documentAt, parseDocuments, pathAt, pathAtLineColumn, positionOf, type SourceRange } from './index';
+import { formatPath } from '../k8s/path-format';
 
 const fixture = (name: string) => readFileSync(resolve(__dirname, 'fixtures', name), 'utf8');
 
@@ -181,9 +182,9 @@ describe('positions in flow style (KYAML), JSON and multi-document text', () => 
   });
 });
 
-test('renderPath renders map entries as keys, fields as children', () => {
-  expect(renderPath(['metadata', 'labels', 'app'])).toBe('metadata.labels[app]');
-  expect(renderPath(['metadata', 'annotations', 'example.com/x'])).toBe('metadata.annotations[example.com/x]');
-  expect(renderPath(['webhooks', 0, 'namespaceSelector', 'matchLabels', 'team'])).toBe('webhooks[0].namespaceSelector.matchLabels[team]');
-  expect(renderPath(['spec', 'paramRef', 'name'])).toBe('spec.paramRef.name');
+test('formatPath renders map entries as keys, fields as children', () => {
+  expect(formatPath(['metadata', 'labels', 'app'])).toBe('metadata.labels[app]');
+  expect(formatPath(['metadata', 'annotations', 'example.com/x'])).toBe('metadata.annotations[example.com/x]');
+  expect(formatPath(['webhooks', 0, 'namespaceSelector', 'matchLabels', 'team'])).toBe('webhooks[0].namespaceSelector.matchLabels[team]');
+  expect(formatPath(['spec', 'paramRef', 'name'])).toBe('spec.paramRef.name');
 });

@@ -2,34 +2,11 @@
  * Field path ↔ text position, over the PosNode tree built by ./construct.ts.
  * Paths are those of src/k8s/path.ts.
  */
-import { fieldPath, parsePath, type FieldPath, type PathSegment } from '../k8s/path';
+import { parsePath, type PathSegment } from '../k8s/path';
+import { formatPath } from '../k8s/path-format';
 import type { PosEntry, PosNode } from './pos-tree';
 import type { LineIndex } from './lines';
 import type { FieldPosition, ParsedDocument, PathHit, PositionIndex, SourceRange } from './types';
-
-/**
- * Fields whose values are string maps: their entries are rendered as map keys
- * (`metadata.labels[app]`), as Kubernetes renders them. Any key that is not a
- * plain identifier (`example.com/x`) is rendered as a map key too.
- */
-const MAP_FIELDS = new Set(['labels', 'annotations', 'matchLabels', 'nodeSelector', 'data', 'stringData', 'binaryData']);
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
-
-/** Render segments as a path; map entries as `[key]` (see MAP_FIELDS). */
-export function renderPath(segments: readonly PathSegment[]): string {
-  let p: FieldPath = fieldPath();
-  let parent = '';
-  for (const s of segments) {
-    if (typeof s === 'number') {
-      p = p.index(s);
-      parent = '';
-    } else {
-      p = MAP_FIELDS.has(parent) || !IDENTIFIER.test(s) ? p.key(s) : p.child(s);
-      parent = s;
-    }
-  }
-  return String(p);
-}
 
 export function createPositionIndex(root: PosNode, lines: LineIndex, text: string, bounds: { start: number; end: number }): PositionIndex {
   const range = (s: number, e: number): SourceRange => lines.range(s, e);
@@ -61,7 +38,7 @@ export function createPositionIndex(root: PosNode, lines: LineIndex, text: strin
     const exact = found.length === wanted.length;
     const isRoot = found.length === 0;
     return {
-      path: renderPath(found),
+      path: formatPath(found),
       segments: found,
       exact,
       ...(entry && !isRoot ? { key: range(entry.keyStart, entry.keyEnd) } : {}),
@@ -100,7 +77,7 @@ export function createPositionIndex(root: PosNode, lines: LineIndex, text: strin
 }
 
 function hit(segs: PathSegment[], part: 'key' | 'value'): PathHit {
-  return { path: renderPath(segs), segments: segs.slice(), part };
+  return { path: formatPath(segs), segments: segs.slice(), part };
 }
 
 /** The entry whose key or value covers `offset` (entries are in text order). */
