@@ -8,8 +8,9 @@ import { useEffect, useState } from 'react';
 import { toText, useWorkspace, type WorkspaceDoc } from '../../store';
 import { testInputs, useDraft } from '../../store/test-inputs';
 import { runPolicyTest, type PolicyRunOutcome } from '../../store/policy-run';
-import type { BindingTrace, DiffEntry, EvaluationTrace, MutatingRunResult } from '../../policy';
+import type { BindingTrace, EvaluationTrace, MutatingRunResult } from '../../policy';
 import { displayValue } from '../display';
+import { DiffTable } from './DiffTable';
 import { PolicyCases } from './PolicyCases';
 import { TestInputForm } from '../request/TestInputForm';
 import './policy.css';
@@ -118,39 +119,6 @@ function RunErrors({ errors, failurePolicy, bindings }: { errors: readonly strin
       ) : null}
       {bindings === 0 ? <p className="pt-muted">No binding in the workspace names this policy: a policy without a binding does nothing.</p> : null}
     </>
-  );
-}
-
-function DiffTable({ diff, caption }: { diff: readonly DiffEntry[]; caption: string }) {
-  if (!diff.length) return <p className="pt-muted">{caption}: no changes.</p>;
-  return (
-    <table className="pt-diff" data-testid="policy-diff">
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">op</th>
-          <th scope="col">path</th>
-          <th scope="col">before</th>
-          <th scope="col">after</th>
-        </tr>
-      </thead>
-      <tbody>
-        {diff.map((d, i) => (
-          <tr key={i} className={`pt-diff-${d.op}`}>
-            <td>{d.op}</td>
-            <td>
-              <code>{d.path}</code>
-            </td>
-            <td>
-              <code>{d.op === 'add' ? '' : show(d.before)}</code>
-            </td>
-            <td>
-              <code>{d.op === 'remove' ? '' : show(d.after)}</code>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }
 
