@@ -62,5 +62,3 @@ export const forbidden = (path: FieldPath | string, detail: string): FieldError 
 /** The same error as a warning. */
 export const asWarning = (e: FieldError): FieldError => ({ ...e, severity: 'warning' });
 
-/** Attach a plain-language hint. */
-export const withHint = (e: FieldError, hint: string): FieldError => ({ ...e, hint });

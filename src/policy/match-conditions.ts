@@ -9,6 +9,9 @@ import { CEL_LIMITS, type CelCompileOptionsExt, type CelInputs } from '../cel/ty
 import { list, obj, str } from '../k8s/json';
 import { aggregate, evalExpr, OUT_OF_BUDGET, type ExpressionTrace, type PolicyCel } from './expressions';
 
+/** The contexts matchConditions are compiled in. */
+export type MatchConditionContext = 'vap-matchCondition' | 'map-matchCondition' | 'webhook-matchCondition';
+
 export interface MatchConditionTrace extends ExpressionTrace {
   name: string;
 }
@@ -26,7 +29,7 @@ export interface MatchConditionsTrace {
 export async function runMatchConditions(
   cel: PolicyCel,
   owner: unknown,
-  context: 'vap-matchCondition' | 'map-matchCondition' | 'webhook-matchCondition',
+  context: MatchConditionContext,
   inputs: CelInputs,
   options: CelCompileOptionsExt,
 ): Promise<MatchConditionsTrace | undefined> {

@@ -5,16 +5,18 @@
  * (Fail → request rejected, Ignore → skipped); else all true → called / evaluated.
  * Conditions share a cost budget (runtimeCelCostBudgetMatchConditions).
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { CEL_LIMITS, type CelContext, type CelInputs } from '../../cel/types';
-import { formatPath, type PathSegment } from '../../k8s/path';
+import { useEffect, useRef, useState } from 'react';
+import { CEL_LIMITS, type CelCompileOptionsExt, type CelContext, type CelInputs } from '../../cel/types';
+import { isObject as isRecord } from '../../k8s/json';
+import type { PathSegment } from '../../k8s/path';
+import { OUT_OF_BUDGET } from '../../policy/expressions';
+import { runMatchConditions, type MatchConditionContext, type MatchConditionsTrace } from '../../policy/match-conditions';
+import { formatPath } from '../../k8s/path-format';
 import { convertDraft } from '../../store/test-inputs';
 import { useForm } from '../form-context';
 import { showValue } from './ResultView';
 import { DEBOUNCE_MS, evaluateShared, useCelOptions, useCelState, useDocInputs, useDocObject, type Evaluation } from './use-cel';
 import './cel.css';
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export type Decision =
   | { kind: 'called'; text: string }
@@ -22,21 +24,21 @@ export type Decision =
   | { kind: 'rejected'; text: string }
   | { kind: 'pending'; text: string };
 
-/** The apiserver's decision from the conditions' results. */
-export function decide(
-  names: readonly string[],
-  results: readonly (Evaluation | undefined)[],
-  failurePolicy: string,
-  subject: 'webhook' | 'policy',
-): Decision {
-  if (results.length < names.length || results.some((r) => !r)) return { kind: 'pending', text: 'Evaluating…' };
+/** The apiserver's decision from the matcher's answer (runMatchConditions: budget cut-off included). */
+export function decide(trace: MatchConditionsTrace | undefined, names: readonly string[], failurePolicy: string, subject: 'webhook' | 'policy'): Decision {
+  if (!trace) return { kind: 'pending', text: 'Evaluating…' };
   const called = subject === 'webhook' ? 'the webhook is called' : 'the policy is evaluated';
   const skipped = subject === 'webhook' ? 'the webhook is skipped' : 'the policy is skipped';
-  const falseAt = results.findIndex((r) => r!.ok && r!.value === false);
-  if (falseAt >= 0) return { kind: 'skipped', text: `“${names[falseAt]}” is false: ${skipped}.` };
-  const errorAt = results.findIndex((r) => !r!.ok);
-  if (errorAt >= 0) {
-    const why = `“${names[errorAt]}” failed and none is false: failurePolicy ${failurePolicy}`;
+  if (trace.outcome === 'skip') {
+    const at = trace.conditions.findIndex((c) => c.ok && c.value === false);
+    return { kind: 'skipped', text: `“${names[at] ?? trace.failedCondition}” is false: ${skipped}.` };
+  }
+  if (trace.outcome === 'error') {
+    const at = trace.conditions.findIndex((c) => !c.ok);
+    const why =
+      trace.error === OUT_OF_BUDGET
+        ? `The conditions ran out of their cost budget: failurePolicy ${failurePolicy}`
+        : `“${names[at] ?? ''}” failed and none is false: failurePolicy ${failurePolicy}`;
     return failurePolicy === 'Ignore' ? { kind: 'skipped', text: `${why} → ${skipped}.` } : { kind: 'rejected', text: `${why} → the request is rejected.` };
   }
   return { kind: 'called', text: `All conditions are true: ${called}.` };
@@ -49,7 +51,7 @@ export function MatchConditionsSummary({ path, value }: { path: readonly PathSeg
   const owner = path.slice(0, -1);
   const subject: 'webhook' | 'policy' = owner[0] === 'webhooks' ? 'webhook' : 'policy';
   const kind = isRecord(object) && typeof object.kind === 'string' ? object.kind : '';
-  const context: CelContext = subject === 'webhook' ? 'webhook-matchCondition' : kind.startsWith('Mutating') ? 'map-matchCondition' : 'vap-matchCondition';
+  const context: MatchConditionContext = subject === 'webhook' ? 'webhook-matchCondition' : kind.startsWith('Mutating') ? 'map-matchCondition' : 'vap-matchCondition';
   let ownerValue: unknown = object;
   for (const seg of owner) ownerValue = isRecord(ownerValue) || Array.isArray(ownerValue) ? (ownerValue as Record<string | number, unknown>)[seg] : undefined;
   const failurePolicy = isRecord(ownerValue) && typeof ownerValue.failurePolicy === 'string' ? ownerValue.failurePolicy : 'Fail';
@@ -61,13 +63,13 @@ export function MatchConditionsSummary({ path, value }: { path: readonly PathSeg
   const options = useCelOptions(docId, `${p}[0].expression`, context);
   const { draft } = useDocInputs(docId);
   const inputs = convertDraft(draft).cel;
-  // One evaluation per condition: all with the same inputs, each its own expression.
-  const joined = JSON.stringify(conditions.map((c) => c.expression));
-  const exprs = useMemo(() => JSON.parse(joined) as string[], [joined]);
-  const results = useEvaluationsOfExpressions(exprs, context, inputs, options, celState === 'ready' && conditions.length > 0);
+  const run = useMatchConditions(value, context, inputs, options, celState === 'ready' && conditions.length > 0);
   if (!conditions.length) return null;
-  const decision: Decision = celState !== 'ready' ? { kind: 'pending', text: celState === 'failed' ? 'The CEL engine is unavailable.' : 'Waiting for the CEL engine…' } : decide(conditions.map((c) => c.name), results.results, failurePolicy, subject);
-  const total = results.results.reduce((n, r) => n + (r?.ok ? r.cost : 0), 0);
+  const decision: Decision =
+    celState !== 'ready'
+      ? { kind: 'pending', text: celState === 'failed' ? 'The CEL engine is unavailable.' : 'Waiting for the CEL engine…' }
+      : decide(run.trace, conditions.map((c) => c.name), failurePolicy, subject);
+  const total = run.trace?.cost ?? 0;
   const budget = CEL_LIMITS.runtimeCelCostBudgetMatchConditions;
   return (
     <div className="cel-matchconditions" data-testid="cel-matchconditions" aria-label="matchConditions with the test inputs" role="group">
@@ -77,11 +79,12 @@ export function MatchConditionsSummary({ path, value }: { path: readonly PathSeg
       </div>
       <ul>
         {conditions.map((c, i) => {
-          const r = results.results[i];
+          const r = run.evaluations[i];
+          const notRun = !r && run.trace !== undefined;
           const cls = !r ? '' : r.ok ? String(r.value === true ? 'true' : r.value === false ? 'false' : 'error') : 'error';
           return (
             <li key={i} data-testid="cel-mc-row">
-              <span className={`cel-mc-outcome ${cls}`}>{!r ? '…' : r.ok ? (r.display ?? showValue(r.value)) : 'error'}</span>
+              <span className={`cel-mc-outcome ${cls}`}>{notRun ? 'not run' : !r ? '…' : r.ok ? (r.display ?? showValue(r.value)) : 'error'}</span>
               <span>{c.name}</span>
               {r && !r.ok ? <span className="cel-message">{r.message}</span> : null}
             </li>
@@ -100,28 +103,37 @@ export function MatchConditionsSummary({ path, value }: { path: readonly PathSeg
   );
 }
 
-/** Each expression against the same inputs (one run, debounced; the list is small). */
-function useEvaluationsOfExpressions(
-  expressions: readonly string[],
-  context: CelContext,
+/**
+ * The matcher over the conditions (debounced): the core's runMatchConditions on the shared
+ * evaluations, so the cost budget cuts off as in the apiserver; the engine's answers are kept
+ * for display (conditions after a cut-off have none).
+ */
+function useMatchConditions(
+  conditions: unknown,
+  context: MatchConditionContext,
   inputs: CelInputs,
   options: ReturnType<typeof useCelOptions>,
   enabled: boolean,
-): { results: (Evaluation | undefined)[] } {
-  const [state, setState] = useState<{ results: (Evaluation | undefined)[] }>({ results: [] });
+): { trace?: MatchConditionsTrace; evaluations: Evaluation[] } {
+  const [state, setState] = useState<{ trace?: MatchConditionsTrace; evaluations: Evaluation[] }>({ evaluations: [] });
   const seq = useRef(0);
+  const key = JSON.stringify(conditions);
   useEffect(() => {
     if (!enabled) return;
     const mine = ++seq.current;
     const t = setTimeout(async () => {
-      const results: Evaluation[] = [];
-      for (const e of expressions) {
-        if (mine !== seq.current) return;
-        results.push(e.trim() ? await evaluateShared(e, context, inputs, options) : { ok: false, stage: 'compile', message: 'expression is empty', ms: 0 });
-      }
-      if (mine === seq.current) setState({ results });
+      const evaluations: Evaluation[] = [];
+      const cel = {
+        evaluate: async (expression: string, ctx: CelContext, i: CelInputs, o?: CelCompileOptionsExt) => {
+          const r = await evaluateShared(expression, ctx, i, o ?? {});
+          evaluations.push(r);
+          return r;
+        },
+      };
+      const trace = await runMatchConditions(cel, { matchConditions: JSON.parse(key) as unknown }, context, inputs, options);
+      if (mine === seq.current) setState({ trace, evaluations });
     }, DEBOUNCE_MS);
     return () => clearTimeout(t);
-  }, [expressions, context, inputs, options, enabled]);
+  }, [key, context, inputs, options, enabled]);
   return state;
 }

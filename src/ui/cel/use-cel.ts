@@ -8,6 +8,8 @@ import type { CelCompileOptionsExt, CelCompileResultExt, CelContext, CelInputs }
 import { compileCel, evaluateShared, identityOf, type Evaluation } from '../../store/cel';
 
 export { evaluateShared, type Evaluation };
+import { celScopeOf } from '../../k8s/cel-scope';
+import { isObject } from '../../k8s/json';
 import { parsePath } from '../../k8s/path';
 import { DEFAULT_KUBERNETES_VERSION } from '../../k8s/versions';
 import { draftOf, testInputs, useDraft } from '../../store/test-inputs';
@@ -17,33 +19,18 @@ import { useWorkspace } from '../../store';
 /** Re-run this long after the last edit. */
 export const DEBOUNCE_MS = 100;
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** The object of a workspace document (re-renders when it changes). */
 export const useDocObject = (docId: string): unknown => useWorkspace((s) => s.docs.find((d) => d.id === docId)?.object);
 
 /**
- * What the surrounding policy declares for an expression at `path`: params when spec.paramKind
- * is set, spec.variables (only those before it, for a variable's own expression).
+ * What the surrounding policy declares for an expression at `path` (src/k8s/cel-scope.ts):
+ * params when spec.paramKind is set, the spec.variables in scope (those before it, for a
+ * variable's own expression; none for matchConditions).
  */
 export function celOptionsFor(object: unknown, path: string, context: CelContext): CelCompileOptionsExt {
-  if (context.startsWith('webhook-') || !isRecord(object)) return {};
-  const spec = isRecord(object.spec) ? object.spec : {};
-  const options: CelCompileOptionsExt = {};
-  if (spec.paramKind !== undefined && spec.paramKind !== null) options.hasParams = true;
-  const variables = (Array.isArray(spec.variables) ? spec.variables : [])
-    .filter(isRecord)
-    .map((v) => ({ name: typeof v.name === 'string' ? v.name : '', expression: typeof v.expression === 'string' ? v.expression : '' }))
-    .filter((v) => v.name);
-  // matchConditions are compiled without variables.
-  if (variables.length && !context.endsWith('matchCondition')) options.variables = variables;
-  if (context === 'vap-variable') {
-    const segs = parsePath(path);
-    const i = segs[2];
-    const v = typeof i === 'number' && Array.isArray(spec.variables) ? spec.variables[i] : undefined;
-    if (isRecord(v) && typeof v.name === 'string') options.variableName = v.name;
-  }
-  return options;
+  if (!isObject(object)) return {};
+  const i = context === 'vap-variable' ? parsePath(path)[2] : undefined;
+  return celScopeOf(object.spec, context, typeof i === 'number' ? i : undefined);
 }
 
 /**
@@ -65,17 +52,6 @@ export const useDocInputs = (docId: string): { draft: TestInputDraft; edited: bo
 
 export function setDocInputs(docId: string, draft: TestInputDraft) {
   testInputs.getState().setDraft(docId, draft);
-}
-
-/** A value that follows `value` after `ms` without change. */
-export function useDebounced<T>(value: T, ms = DEBOUNCE_MS): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    if (Object.is(v, value)) return;
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms, v]);
-  return v;
 }
 
 export const useCelState = () => useWorkspace((s) => s.celState);
