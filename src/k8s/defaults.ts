@@ -11,11 +11,8 @@
  * with the input (treat both as immutable).
  */
 
+import { isObject, type Obj } from './json';
 import { kindSpecOf } from './registry/kinds';
-
-type Obj = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isAbsent = (v: unknown): boolean => v === undefined || v === null;
 
 /** Copy-on-write view of one object: the first `set` copies it, later ones write into the copy. */

@@ -6,6 +6,7 @@ import { constructChunk, type ConstructedDocument } from './construct';
 import type { PosNode, Problem } from './pos-tree';
 import { MAX_DOCUMENTS, MAX_TEXT_LENGTH } from './limits';
 import { lineIndex, type LineIndex } from './lines';
+import { isObject } from '../k8s/json';
 import { formatPath } from '../k8s/path-format';
 import { createPositionIndex } from './positions';
 import { splitDocuments } from './split';
@@ -103,14 +104,13 @@ function parseInto(text: string, options: ParseOptions, documents: ParsedDocumen
       return;
     }
     const value = doc.value;
-    const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
-    if (!isObject && !allowNonObjects) {
+    if (!isObject(value) && !allowNonObjects) {
       errors.push(toError({ message: notAMapping(value), start: doc.pos.start, end: doc.pos.end }, documentIndex));
       return;
     }
     const bounds = { start: chunk.start, end: chunk.end };
     const documentSource = lines.range(chunk.start, chunk.end);
-    if (isObject && unwrapLists && isList(value as Record<string, unknown>)) {
+    if (isObject(value) && unwrapLists && isList(value)) {
       unwrapList(value as Record<string, unknown>, doc.pos, documentIndex, documentSource, text, lines, documents, errors, toError, allowNonObjects);
       return;
     }
@@ -193,8 +193,7 @@ function unwrapList(
   const listSource = lines.range(pos.start, pos.end);
   items.forEach((item, itemIndex) => {
     const itemPos = itemsEntry?.node.items?.[itemIndex] ?? pos;
-    const isObject = item !== null && typeof item === 'object' && !Array.isArray(item);
-    if (!isObject && !allowNonObjects) {
+    if (!isObject(item) && !allowNonObjects) {
       const path: PathSegment[] = ['items', itemIndex];
       errors.push(
         toError(

@@ -9,8 +9,8 @@ import { asWarning, invalid } from '../errors';
 import { fieldPath, type FieldPath } from '../path';
 import { kindSpecOf } from './kinds';
 import type { Field } from './types';
+import { isObject } from '../json';
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const INT32 = 2 ** 31;
 
@@ -49,13 +49,13 @@ function decodeField(value: unknown, field: Field, at: At, out: FieldError[]): v
       else value.forEach((v, i) => typeof v !== 'string' && v !== null && out.push(typeError(at().index(i), v, 'a string')));
       return;
     case 'stringMap':
-      if (!isRecord(value)) out.push(typeError(at(), value, 'a map of strings'));
+      if (!isObject(value)) out.push(typeError(at(), value, 'a map of strings'));
       else
         for (const [k, v] of Object.entries(value))
           if (typeof v !== 'string' && v !== null) out.push(withQuoteHint(typeError(at().key(k), v, 'a string')));
       return;
     case 'object':
-      if (!isRecord(value)) out.push(typeError(at(), value, 'an object'));
+      if (!isObject(value)) out.push(typeError(at(), value, 'an object'));
       else if (!field.open) decodeFields(value, field.fields, at, out);
       return;
     case 'list':
@@ -91,7 +91,7 @@ function decodeFields(value: Record<string, unknown>, fields: readonly Field[], 
 /** Decoder errors for an object of a kind the Workbench edits; [] for other kinds. */
 export function decodeErrors(object: unknown): FieldError[] {
   const spec = kindSpecOf(object);
-  if (!spec || !isRecord(object)) return [];
+  if (!spec || !isObject(object)) return [];
   const out: FieldError[] = [];
   const { apiVersion: _a, kind: _k, ...rest } = object;
   decodeFields(rest, spec.fields, fieldPath, out);
@@ -111,10 +111,10 @@ function decodedValue(value: unknown, field: Field): unknown {
     case 'stringList':
       return Array.isArray(value) && value.includes(null) ? value.map(nullToEmpty) : value;
     case 'stringMap':
-      if (!isRecord(value) || !Object.values(value).includes(null)) return value;
+      if (!isObject(value) || !Object.values(value).includes(null)) return value;
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, nullToEmpty(v)]));
     case 'object':
-      return isRecord(value) && !field.open ? decodedFields(value, field.fields) : value;
+      return isObject(value) && !field.open ? decodedFields(value, field.fields) : value;
     case 'list': {
       if (!Array.isArray(value)) return value;
       let memo = elementMemo.get(field.item.fields);
@@ -122,7 +122,7 @@ function decodedValue(value: unknown, field: Field): unknown {
       let out: unknown[] | undefined;
       for (let i = 0; i < value.length; i++) {
         const x: unknown = value[i];
-        if (!isRecord(x)) continue;
+        if (!isObject(x)) continue;
         let d = memo.get(x);
         if (d === undefined) memo.set(x, (d = decodedValue(x, field.item)));
         if (d !== x) (out ??= value.slice())[i] = d;
@@ -153,6 +153,6 @@ function decodedFields(value: Record<string, unknown>, fields: readonly Field[])
  */
 export function decoded<T>(object: T): T {
   const spec = kindSpecOf(object);
-  if (!spec || !isRecord(object)) return object;
+  if (!spec || !isObject(object)) return object;
   return decodedFields(object, spec.fields) as T;
 }

@@ -2,6 +2,7 @@
 import type { PathSegment } from '../path';
 import { mutatingAdmissionPolicy, mutatingAdmissionPolicyBinding, validatingAdmissionPolicy, validatingAdmissionPolicyBinding } from './policies';
 import type { Field, KindSpec } from './types';
+import { isObject } from '../json';
 import { mutatingWebhookConfiguration, validatingWebhookConfiguration } from './webhooks';
 
 export const KINDS: readonly KindSpec[] = [
@@ -18,11 +19,10 @@ export interface TypeMeta {
   kind: string;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** apiVersion and kind of an object, when both are strings. */
 export function typeMeta(object: unknown): TypeMeta | undefined {
-  if (!isRecord(object)) return undefined;
+  if (!isObject(object)) return undefined;
   const { apiVersion, kind } = object;
   return typeof apiVersion === 'string' && typeof kind === 'string' ? { apiVersion, kind } : undefined;
 }
