@@ -5,3 +5,5 @@
  * See README.md.
  */
 export * from './types';
+export { simulate } from './simulate';
+export { discoveryFor, type Discovery, type ResourceInfo } from './discovery';

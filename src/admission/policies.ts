@@ -1,0 +1,307 @@
+/**
+ * The MutatingAdmissionPolicy and ValidatingAdmissionPolicy plugins over the whole workspace,
+ * on the policy runs of src/policy (which follow pkg/admission/plugin/policy/{generic,
+ * mutating,validating}): every policy in turn, one step per binding (or one for the policy
+ * when it does not apply), errors by failurePolicy, the first denial reported after all
+ * policies ran (policy_dispatcher.go collects them). MutatingAdmissionPolicies keep the
+ * reinvocation bookkeeping of mutating/reinvocationcontext.go per policy + binding.
+ */
+import { deepEqual, isObject, list, nameOf, namespaceOf, obj, str } from '../k8s/json';
+import {
+  matchResources,
+  runMutatingPolicy,
+  runValidatingPolicy,
+  type BindingTraceBase,
+  type EquivalentResource,
+  type MatchResult,
+  type RunRequestInput,
+} from '../policy';
+import { matchInput, objectFor, requestFor, requireReinvoking, type SimContext } from './context';
+import { patchBetween } from './serialize';
+import type { DocumentRef, SimOutcome, SimPhase, SimStep, SimStepKind } from './types';
+import type { WorkspaceBinding, WorkspacePolicy } from './workspace';
+
+const MATCH_FIELD: Record<string, string> = {
+  namespaceSelector: 'namespaceSelector',
+  objectSelector: 'objectSelector',
+  excludeResourceRules: 'excludeResourceRules',
+  resourceRules: 'resourceRules',
+};
+
+/** The field of a MatchResources that decided a match: `<prefix>.<field>`. */
+function matchPath(prefix: string, m: MatchResult | undefined): string {
+  if (!m) return prefix;
+  const failed = [...m.steps].reverse().find((s) => !s.passed);
+  if (failed) return `${prefix}.${MATCH_FIELD[failed.check] ?? ''}`;
+  return m.matchedRule === undefined ? prefix : `${prefix}.resourceRules[${m.matchedRule}]`;
+}
+
+interface PolicyStepInit {
+  phase: SimPhase;
+  p: WorkspacePolicy;
+  binding?: WorkspaceBinding;
+  outcome: SimOutcome;
+  reason: string;
+  document: DocumentRef;
+  path: string;
+}
+
+function policyStep(ctx: SimContext, i: PolicyStepInit): SimStep {
+  const s: SimStep = {
+    phase: i.phase,
+    kind: i.p.kind as SimStepKind,
+    name: i.p.name,
+    outcome: i.outcome,
+    reason: i.reason,
+    document: i.document,
+    path: i.path,
+    round: ctx.round,
+    failurePolicy: str(i.p.spec.failurePolicy) || 'Fail',
+  };
+  if (i.binding) s.binding = i.binding.name;
+  ctx.steps.push(s);
+  return s;
+}
+
+/** The policy's own match (for the equivalent resource to convert to), before the runner repeats it. */
+function policyMatch(ctx: SimContext, p: WorkspacePolicy): { match?: MatchResult; matched?: EquivalentResource } {
+  if (!isObject(p.spec.matchConstraints)) return {};
+  const match = matchResources(p.spec.matchConstraints, matchInput(ctx));
+  const matched = match.matches && match.matchedResource && match.matchedKind ? { resource: match.matchedResource, kind: match.matchedKind } : undefined;
+  return { match, matched };
+}
+
+function runInput(ctx: SimContext, matched: EquivalentResource | undefined, object: unknown): RunRequestInput & { equivalents: SimContext['discovery']['equivalents'] } {
+  return {
+    request: requestFor(ctx, matched),
+    object: objectFor(object, matched),
+    oldObject: objectFor(ctx.oldObject, matched),
+    namespaceObject: ctx.namespaceObject,
+    authorizer: ctx.authorizer,
+    paramDocuments: ctx.ws.documents,
+    equivalents: ctx.discovery.equivalents,
+  };
+}
+
+/** A paramRef naming a document of another kind than paramKind: say so (the apiserver just finds no param). */
+function paramNotes(ctx: SimContext, p: WorkspacePolicy, b: WorkspaceBinding): string[] {
+  const kind = obj(p.spec.paramKind);
+  const name = str(obj(b.spec.paramRef).name);
+  if (!isObject(p.spec.paramKind) || !name) return [];
+  const same = ctx.ws.documents.filter((d) => nameOf(d) === name);
+  if (same.length === 0 || same.some((d) => obj(d).apiVersion === kind.apiVersion && obj(d).kind === kind.kind)) return [];
+  const d = same[0];
+  const where = namespaceOf(d) ? ` in namespace ${namespaceOf(d)}` : '';
+  return [`paramRef names '${name}', but the workspace's '${name}'${where} is a ${str(obj(d).apiVersion)} ${str(obj(d).kind)}, not the paramKind ${str(kind.apiVersion)} ${str(kind.kind)}: it is not a param of this policy`];
+}
+
+/** A step for the policy as a whole when no binding step says more (not matching, exempt, config error, no bindings). */
+function policyLevelStep(ctx: SimContext, phase: SimPhase, p: WorkspacePolicy, match: MatchResult | undefined, skipReason: string | undefined, configError: string | undefined, message?: string): SimStep {
+  const failurePolicy = str(p.spec.failurePolicy) || 'Fail';
+  if (configError) {
+    const s = policyStep(ctx, {
+      phase,
+      p,
+      outcome: failurePolicy === 'Ignore' ? 'error-ignored' : 'error-rejected',
+      reason: `${configError}; failurePolicy ${failurePolicy}`,
+      document: p.document,
+      path: isObject(p.spec.matchConstraints) ? matchPath('spec.matchConstraints', match) : 'spec.matchConstraints',
+    });
+    if (message) s.message = message;
+    return s;
+  }
+  const path = match && !match.matches ? matchPath('spec.matchConstraints', match) : p.bindings.length === 0 ? 'metadata.name' : 'spec';
+  return policyStep(ctx, { phase, p, outcome: 'skipped', reason: skipReason ?? 'does not apply', document: p.document, path });
+}
+
+/** The apiserver only dispatches policies that have a binding (policy_source.go). */
+function noBindingStep(ctx: SimContext, phase: SimPhase, p: WorkspacePolicy): void {
+  const bindingKind = p.kind === 'MutatingAdmissionPolicy' ? 'MutatingAdmissionPolicyBinding' : 'ValidatingAdmissionPolicyBinding';
+  policyStep(ctx, { phase, p, outcome: 'skipped', reason: `no ${bindingKind} names policy '${p.name}': the apiserver does not evaluate it`, document: p.document, path: 'metadata.name' });
+}
+
+function bindingSkipStep(ctx: SimContext, phase: SimPhase, p: WorkspacePolicy, b: WorkspaceBinding, bt: BindingTraceBase): SimStep | undefined {
+  const failurePolicy = str(p.spec.failurePolicy) || 'Fail';
+  if (bt.configError) {
+    return policyStep(ctx, {
+      phase,
+      p,
+      binding: b,
+      outcome: failurePolicy === 'Ignore' ? 'error-ignored' : 'error-rejected',
+      reason: `failed to configure binding: ${bt.configError}; failurePolicy ${failurePolicy}`,
+      document: b.document,
+      path: bt.params?.error ? 'spec.paramRef' : matchPath('spec.matchResources', bt.match),
+    });
+  }
+  if (!bt.applies) {
+    return policyStep(ctx, { phase, p, binding: b, outcome: 'skipped', reason: `binding '${b.name}' ${bt.reason}`, document: b.document, path: matchPath('spec.matchResources', bt.match) });
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------
+// ValidatingAdmissionPolicy
+
+export async function runValidatingPolicies(ctx: SimContext): Promise<void> {
+  for (const p of ctx.ws.policies.validating) {
+    if (p.bindings.length === 0) {
+      noBindingStep(ctx, 'validating', p);
+      continue;
+    }
+    const { match, matched } = policyMatch(ctx, p);
+    const r = await runValidatingPolicy({ ...runInput(ctx, matched, ctx.object), policy: p.policy, bindings: p.bindings.map((b) => b.binding) }, ctx.cel);
+    const failurePolicy = r.failurePolicy;
+    if (r.bindings.length === 0 || (r.decision.allowed === false && !r.bindings.some((b) => b.applies || b.configError))) {
+      const configError = r.errors[0] && !r.bindings.length && r.policyMatch?.matches !== false ? r.errors[0] : undefined;
+      const s = policyLevelStep(ctx, 'validating', p, r.policyMatch ?? match, r.skipReason, configError, r.decision.message);
+      if (r.decision.allowed === false && !ctx.denied) {
+        ctx.denied = { kind: 'ValidatingAdmissionPolicy', name: p.name, message: r.decision.message ?? '', reason: r.decision.reason, code: r.decision.code ?? 403 };
+        s.message = r.decision.message;
+      }
+      continue;
+    }
+    for (const bt of r.bindings) {
+      const b = p.bindings.find((x) => x.name === bt.name)!;
+      const notes = paramNotes(ctx, p, b);
+      const skip = bindingSkipStep(ctx, 'validating', p, b, bt);
+      if (skip) {
+        if (notes.length) skip.notes = notes;
+        if (skip.outcome === 'error-rejected' && !ctx.denied && r.decision.allowed === false) {
+          skip.message = r.decision.message;
+          ctx.denied = { kind: 'ValidatingAdmissionPolicy', name: p.name, binding: b.name, message: r.decision.message ?? '', reason: r.decision.reason, code: r.decision.code ?? 403 };
+        }
+        continue;
+      }
+      const actions = bt.validationActions;
+      const decisions = bt.evaluations.flatMap((e) => e.decisions);
+      const mcSkipped = bt.evaluations.length > 0 && bt.evaluations.every((e) => e.matchConditions?.outcome === 'skip');
+      const firstDeny = decisions.find((d) => d.action === 'deny');
+      const firstError = bt.evaluations.flatMap((e) => e.validations).find((v) => v.evaluation === 'error');
+      const mcError = bt.evaluations.find((e) => e.matchConditions?.outcome === 'error')?.matchConditions;
+      let outcome: SimOutcome = 'admitted';
+      let reason = `binding '${b.name}' applies; every validation passes`;
+      let path = 'spec.validations';
+      let document = p.document;
+      if (mcSkipped) {
+        const name = bt.evaluations[0]!.matchConditions!.failedCondition;
+        const j = list(p.spec.matchConditions).findIndex((c) => str(obj(c).name) === name);
+        outcome = 'skipped';
+        reason = `matchCondition '${name ?? ''}' is false`;
+        path = `spec.matchConditions[${j}].expression`;
+      } else if (firstDeny) {
+        const isError = firstDeny.evaluation === 'error';
+        path = firstDeny.index >= 0 ? `spec.validations[${firstDeny.index}].expression` : mcError ? 'spec.matchConditions' : 'spec.validations';
+        const what = isError ? `an error (${firstDeny.message}) under failurePolicy ${failurePolicy}` : `validation fails: ${firstDeny.message}`;
+        if (actions.includes('Deny')) outcome = isError ? 'error-rejected' : 'denied';
+        else if (actions.includes('Warn')) outcome = 'warned';
+        else if (actions.includes('Audit')) outcome = 'audited';
+        reason = `${what}; binding '${b.name}' validationActions [${actions.join(', ')}]`;
+        if (outcome !== 'denied' && outcome !== 'error-rejected') {
+          document = b.document;
+          path = 'spec.validationActions';
+        }
+      } else if (firstError || (mcError && failurePolicy === 'Ignore')) {
+        outcome = 'error-ignored';
+        reason = `${firstError?.error ?? mcError?.error ?? ''}; failurePolicy Ignore: the error is ignored`;
+        path = firstError ? `spec.validations[${firstError.index}].expression` : 'spec.matchConditions';
+      }
+      const s = policyStep(ctx, { phase: 'validating', p, binding: b, outcome, reason, document, path });
+      if (notes.length) s.notes = notes;
+      const warnings = r.warnings.filter((w) => w.includes(`with binding '${b.name}':`));
+      if (warnings.length) s.warnings = warnings;
+      if ((outcome === 'denied' || outcome === 'error-rejected') && !ctx.denied && r.decision.allowed === false) {
+        s.message = r.decision.message;
+        ctx.denied = { kind: 'ValidatingAdmissionPolicy', name: p.name, binding: b.name, message: r.decision.message ?? '', reason: r.decision.reason, code: r.decision.code ?? 422 };
+      }
+    }
+    ctx.warnings.push(...r.warnings);
+    Object.assign(ctx.auditAnnotations, r.auditAnnotations);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// MutatingAdmissionPolicy
+
+const invocationKey = (p: WorkspacePolicy, b: WorkspaceBinding) => `${p.name}/${b.name}`;
+
+export async function runMutatingPolicies(ctx: SimContext): Promise<void> {
+  const st = ctx.reinvoke.policies;
+  if (ctx.round === 1 && !(st.lastOutput && deepEqual(st.lastOutput.object, ctx.object))) requireReinvoking(st);
+  let denial: SimContext['denied'];
+  let ranAny = false;
+  for (const p of ctx.ws.policies.mutating) {
+    if (p.bindings.length === 0) {
+      if (ctx.round === 0) noBindingStep(ctx, 'mutating', p);
+      continue;
+    }
+    const bindings = ctx.round === 0 ? p.bindings : p.bindings.filter((b) => st.reinvoke.has(invocationKey(p, b)));
+    if (ctx.round === 1 && bindings.length === 0) continue;
+    const { match, matched } = policyMatch(ctx, p);
+    const before = ctx.object;
+    const r = await runMutatingPolicy({ ...runInput(ctx, matched, ctx.object), policy: p.policy, bindings: bindings.map((b) => b.binding) }, ctx.cel);
+    const failurePolicy = r.failurePolicy;
+    if (r.bindings.length === 0) {
+      if (ctx.round === 0) {
+        const configError = r.outcome === 'deny' ? r.errors[0] : undefined;
+        const s = policyLevelStep(ctx, 'mutating', p, r.policyMatch ?? match, r.skipReason, configError, r.decision.message);
+        if (r.outcome === 'deny' && !denial) denial = { kind: 'MutatingAdmissionPolicy', name: p.name, message: r.decision.message ?? '', reason: r.decision.reason, code: r.decision.code ?? 403 };
+        if (r.outcome === 'deny') s.message = r.decision.message;
+      }
+      continue;
+    }
+    ranAny = true;
+    for (const bt of r.bindings) {
+      const b = bindings.find((x) => x.name === bt.name)!;
+      const notes = paramNotes(ctx, p, b);
+      const skip = bindingSkipStep(ctx, 'mutating', p, b, bt);
+      if (skip) {
+        if (notes.length) skip.notes = notes;
+        continue;
+      }
+      const invoked = bt.evaluations.filter((e) => e.matchConditions?.outcome !== 'skip' && e.matchConditions?.outcome !== 'error');
+      const changed = invoked.some((e) => !deepEqual(e.objectBefore, e.objectAfter));
+      const errors = bt.evaluations.flatMap((e) => [...(e.matchConditions?.outcome === 'error' ? [e.matchConditions.error ?? ''] : []), ...e.mutations.filter((m) => m.error).map((m) => m.error!)]);
+      const firstErrorMutation = bt.evaluations.flatMap((e) => e.mutations).find((m) => m.error);
+      let outcome: SimOutcome = changed ? 'patched' : 'admitted';
+      let reason = changed ? `binding '${b.name}' applies; the mutations changed the object` : `binding '${b.name}' applies; the mutations change nothing`;
+      let path = 'spec.mutations';
+      if (bt.evaluations.length > 0 && invoked.length === 0 && errors.length === 0) {
+        const name = bt.evaluations[0]!.matchConditions?.failedCondition;
+        const j = list(p.spec.matchConditions).findIndex((c) => str(obj(c).name) === name);
+        outcome = 'skipped';
+        reason = `matchCondition '${name ?? ''}' is false`;
+        path = `spec.matchConditions[${j}].expression`;
+      } else if (errors.length > 0) {
+        outcome = failurePolicy === 'Ignore' ? 'error-ignored' : 'error-rejected';
+        reason = `${errors[0]}; failurePolicy ${failurePolicy}`;
+        path = firstErrorMutation ? `spec.mutations[${firstErrorMutation.index}]` : 'spec.matchConditions';
+      }
+      if (ctx.round === 1 && (outcome === 'patched' || outcome === 'admitted')) {
+        outcome = 'reinvoked';
+        reason = `reinvoked (reinvocationPolicy IfNeeded: the object changed after its first invocation); ${reason}`;
+        if (!changed) path = 'spec.reinvocationPolicy';
+      }
+      const s = policyStep(ctx, { phase: 'mutating', p, binding: b, outcome, reason, document: p.document, path });
+      if (notes.length) s.notes = notes;
+      if (matched) s.notes = [...(s.notes ?? []), `matched through the equivalent ${matched.resource.group}/${matched.resource.version} ${matched.resource.resource} (only the object's apiVersion is converted here)`];
+      if (changed) {
+        const first = invoked[0]!.objectBefore;
+        const last = invoked[invoked.length - 1]!.objectAfter;
+        s.patch = patchBetween(first, last);
+        ctx.patches.push({ by: `${p.name}/${b.name}`, ops: s.patch });
+        requireReinvoking(st);
+        ctx.shouldReinvoke = true;
+      }
+      if (invoked.length > 0 && p.spec.reinvocationPolicy === 'IfNeeded') st.previouslyInvoked.add(invocationKey(p, b));
+      if (outcome === 'error-rejected' && r.outcome === 'deny') {
+        s.message = r.decision.message;
+        if (!denial) denial = { kind: 'MutatingAdmissionPolicy', name: p.name, binding: b.name, message: r.decision.message ?? '', reason: r.decision.reason, code: r.decision.code ?? 403 };
+      }
+    }
+    if (r.outcome === 'deny' && !denial) denial = { kind: 'MutatingAdmissionPolicy', name: p.name, message: r.decision.message ?? '', reason: r.decision.reason, code: r.decision.code ?? 403 };
+    // back to the request's version (only the apiVersion was converted)
+    ctx.object = matched && isObject(r.object) && isObject(before) ? { ...r.object, apiVersion: before.apiVersion } : r.object;
+  }
+  if (ranAny || ctx.round === 0) st.lastOutput = { object: ctx.object };
+  if (denial) ctx.denied = denial;
+}

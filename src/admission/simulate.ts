@@ -1,0 +1,208 @@
+/**
+ * simulate(objects, request, options?): a request through the workspace's admission chain in
+ * the kube-apiserver's plugin order (pkg/kubeapiserver/options/plugins.go):
+ * MutatingAdmissionPolicy → MutatingAdmissionWebhook, a second round when a mutation changed
+ * the object (admission/reinvocation.go: only IfNeeded webhooks and policies that ran before
+ * the change), then ValidatingAdmissionPolicy → ValidatingAdmissionWebhook on the mutated
+ * object. A plugin that rejects ends the chain. Never throws; never changes its inputs.
+ *
+ * Not modelled (a real cluster differs here): the built-in admission plugins (NamespaceLifecycle,
+ * LimitRanger, PodSecurity …), the registry's own validation between the mutating and the
+ * validating phase (e.g. a Pod update rejected by Pod validation before validating webhooks),
+ * defaulting of the object after a patch, conversion between versions beyond the apiVersion.
+ */
+import { evaluate } from '../cel';
+import { cloneJson, isObject, obj, str, type Obj } from '../k8s/json';
+import { DEFAULT_KUBERNETES_VERSION } from '../k8s/versions';
+import type { AdmissionRequestInput, PolicyCel } from '../policy';
+import { newReinvokeState, type SimContext } from './context';
+import { discoveryFor, gvString, type Discovery } from './discovery';
+import { runMutatingPolicies, runValidatingPolicies } from './policies';
+import type { DocumentRef, SimOptions, SimPhase, SimRequest, SimResult } from './types';
+import { runMutatingWebhooks, runValidatingWebhooks } from './webhooks';
+import { collectWorkspace, policyKindOf, type Workspace } from './workspace';
+
+const defaultCel: PolicyCel = { evaluate: (expression, context, inputs, options) => evaluate(expression, context, inputs, options) };
+
+const NAME_LABEL = 'kubernetes.io/metadata.name';
+
+/** A Namespace as the apiserver stores it: always labelled with its own name. */
+function withNameLabel(ns: Obj, name: string): Obj {
+  const md = obj(ns.metadata);
+  const labels = obj(md.labels);
+  if (labels[NAME_LABEL] === name) return ns;
+  return { ...ns, metadata: { ...md, labels: { ...labels, [NAME_LABEL]: name } } };
+}
+
+function requestAttributes(request: SimRequest, notes: string[]): AdmissionRequestInput {
+  const resource = { group: str(request.resource?.group), version: str(request.resource?.version), resource: str(request.resource?.resource) };
+  const kind = { group: str(request.kind?.group), version: str(request.kind?.version), kind: str(request.kind?.kind) };
+  let namespace = str(request.namespace);
+  const name = str(request.name);
+  // the apiserver's request info: for /api/v1/namespaces/<name> the namespace is the name
+  if (resource.group === '' && resource.resource === 'namespaces' && request.operation !== 'CREATE' && name && !namespace) {
+    namespace = name;
+    notes.push(`a request on the Namespace '${name}' carries namespace '${name}' (the apiserver sets it from the path)`);
+  }
+  const r: AdmissionRequestInput = {
+    kind,
+    resource,
+    requestKind: kind,
+    requestResource: resource,
+    name,
+    namespace,
+    operation: request.operation,
+    userInfo: request.userInfo ?? { username: '' },
+    dryRun: !!request.dryRun,
+  };
+  if (request.subResource) {
+    r.subResource = request.subResource;
+    r.requestSubResource = request.subResource;
+  }
+  if (request.options !== undefined) r.options = request.options;
+  return r;
+}
+
+/** Notes about the request that a real apiserver would not let through as given, or that we had to assume. */
+function checkRequest(r: AdmissionRequestInput, discovery: Discovery, notes: string[]): { typed: boolean } {
+  const gvr = { group: str(r.resource?.group), version: str(r.resource?.version), resource: str(r.resource?.resource) };
+  if (!gvr.resource || !gvr.version) {
+    notes.push('the request names no resource (resource.version and resource.resource are required): nothing can match it');
+    return { typed: false };
+  }
+  const { info, unserved } = discovery.lookup(gvr);
+  const label = `${gvString(gvr)} ${gvr.resource}`;
+  if (!info) {
+    notes.push(
+      unserved
+        ? `${label} is not served by Kubernetes 1.${discovery.minor} (${unserved.until !== undefined ? `removed after 1.${unserved.until}` : `served from 1.${unserved.from}`}): a real apiserver answers 404 before admission`
+        : `${label} is neither a built-in resource of Kubernetes 1.${discovery.minor} nor defined by a CustomResourceDefinition in the workspace: its scope is taken from the request and matchPolicy Equivalent finds no equivalents`,
+    );
+    return { typed: false };
+  }
+  const ns = str(r.namespace);
+  if (info.namespaced && !ns) notes.push(`${label} is namespaced, but the request has no namespace`);
+  if (!info.namespaced && ns && gvr.resource !== 'namespaces') notes.push(`${label} is cluster-scoped, but the request has namespace '${ns}'`);
+  const k = r.kind ?? {};
+  if (!r.subResource && (k.kind !== info.kind || str(k.group) !== info.group)) {
+    notes.push(`${label} holds kind ${info.kind}, but the request says ${str(k.kind) || '(none)'}`);
+  }
+  return { typed: !info.custom };
+}
+
+/** The request's Namespace: from options, the workspace, the request itself, or assumed. */
+function namespaceOfRequest(r: AdmissionRequestInput, ws: Workspace, object: unknown, oldObject: unknown, notes: string[]): { object?: Obj; document?: DocumentRef } {
+  const name = str(r.namespace);
+  if (!name) return {};
+  const found = ws.namespaces.get(name);
+  if (found) return { object: withNameLabel(found.object, name), document: found.document };
+  const isNamespaceRequest = str(r.resource?.group) === '' && r.resource?.resource === 'namespaces';
+  const own = isNamespaceRequest ? (isObject(object) ? object : isObject(oldObject) ? oldObject : undefined) : undefined;
+  if (own) return { object: withNameLabel(own, name) };
+  notes.push(`namespace '${name}' is not in the workspace: assumed to exist with only the label ${NAME_LABEL}=${name} (add a Namespace document to match namespaceSelectors on its labels)`);
+  return { object: { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { [NAME_LABEL]: name } } } };
+}
+
+function orphanSteps(ctx: SimContext, phase: SimPhase): void {
+  for (const b of ctx.ws.orphanBindings) {
+    const kind = policyKindOf(b.kind);
+    if ((phase === 'mutating') !== (kind === 'MutatingAdmissionPolicy')) continue;
+    ctx.steps.push({
+      phase,
+      kind,
+      name: b.policyName,
+      binding: b.name,
+      outcome: 'skipped',
+      reason: `binding '${b.name}' names ${kind} '${b.policyName}', which is not in the workspace: the apiserver ignores the binding`,
+      document: b.document,
+      path: 'spec.policyName',
+      round: 0,
+    });
+  }
+}
+
+async function run(objects: readonly unknown[], request: SimRequest, options: SimOptions, cel: PolicyCel): Promise<SimResult> {
+  const notes: string[] = [];
+  const ws = collectWorkspace(objects, options.namespaces ?? []);
+  const discovery = discoveryFor(objects, options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION);
+  const attrs = requestAttributes(request, notes);
+  const { typed } = checkRequest(attrs, discovery, notes);
+  let object = cloneJson(request.object);
+  const oldObject = cloneJson(request.oldObject);
+  const isNamespaceRequest = str(attrs.resource?.group) === '' && attrs.resource?.resource === 'namespaces' && !attrs.subResource;
+  if (isNamespaceRequest && isObject(object) && str(attrs.name || obj(object.metadata).name)) object = withNameLabel(object, str(attrs.name || obj(object.metadata).name));
+  const ns = namespaceOfRequest(attrs, ws, object, oldObject, notes);
+  if ((request.operation === 'CREATE' || request.operation === 'UPDATE') && !isObject(object) && !attrs.subResource) {
+    notes.push(`a ${request.operation} request without an object: CEL sees object as null and webhook patches fail`);
+  }
+  const ctx: SimContext = {
+    ws,
+    discovery,
+    cel,
+    options,
+    request: attrs,
+    object,
+    oldObject,
+    namespaceObject: ns.object,
+    namespaceDocument: ns.document,
+    typed,
+    dryRun: !!request.dryRun,
+    authorizer: { rules: options.authorizer ?? [] },
+    round: 0,
+    shouldReinvoke: false,
+    reinvoke: { policies: newReinvokeState(), webhooks: newReinvokeState() },
+    steps: [],
+    warnings: [],
+    auditAnnotations: {},
+    patches: [],
+    notes,
+  };
+
+  orphanSteps(ctx, 'mutating');
+  await runMutatingPolicies(ctx);
+  if (!ctx.denied) await runMutatingWebhooks(ctx);
+  if (!ctx.denied && ctx.shouldReinvoke) {
+    ctx.round = 1;
+    await runMutatingPolicies(ctx);
+    if (!ctx.denied) await runMutatingWebhooks(ctx);
+  }
+  if (!ctx.denied) {
+    ctx.round = 0;
+    orphanSteps(ctx, 'validating');
+    await runValidatingPolicies(ctx);
+    if (ctx.denied) notes.push('a ValidatingAdmissionPolicy rejected the request: validating webhooks are not called');
+    else await runValidatingWebhooks(ctx);
+  }
+  const result: SimResult = {
+    allowed: !ctx.denied,
+    warnings: ctx.warnings,
+    auditAnnotations: ctx.auditAnnotations,
+    object: ctx.object,
+    patches: ctx.patches,
+    steps: ctx.steps,
+    notes,
+  };
+  if (ctx.denied) result.deniedBy = ctx.denied;
+  return result;
+}
+
+/**
+ * Sends `request` through the admission chain of `objects` (webhook configurations, policies,
+ * bindings, params, Namespaces, CustomResourceDefinitions; other documents are param
+ * candidates only). `cel` defaults to the shared engine (src/cel).
+ */
+export async function simulate(objects: readonly unknown[], request: SimRequest, options: SimOptions = {}, cel: PolicyCel = defaultCel): Promise<SimResult> {
+  try {
+    return await run(Array.isArray(objects) ? objects : [], request, options ?? {}, cel);
+  } catch (e) {
+    return {
+      allowed: false,
+      warnings: [],
+      auditAnnotations: {},
+      object: request?.object,
+      patches: [],
+      steps: [],
+      notes: [`the simulation failed: ${e instanceof Error ? e.message : String(e)}`],
+    };
+  }
+}

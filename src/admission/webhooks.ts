@@ -1,0 +1,310 @@
+/**
+ * The MutatingAdmissionWebhook and ValidatingAdmissionWebhook plugins, as
+ * k8s.io/apiserver pkg/admission/plugin/webhook runs them:
+ *   - generic/webhook.go ShouldCallHook: namespaceSelector, objectSelector, rules (matchPolicy
+ *     Equivalent through discovery), then matchConditions; a selector error or a
+ *     matchConditions error under failurePolicy Fail rejects the request whatever the
+ *     failurePolicy (a status error, not a call failure);
+ *   - mutating/dispatcher.go: webhooks one after another on the object as patched so far;
+ *     dry run vs sideEffects; the assumed response (allow, deny, unavailable, patch, warnings);
+ *     call failures go by failurePolicy, a patch that does not apply rejects the request;
+ *     reinvocation bookkeeping (IfNeeded webhooks, reinvocationcontext.go);
+ *   - validating/dispatcher.go: every matching webhook is called (in parallel there; here in
+ *     order), the first error in order is the one reported.
+ * Messages are the apiserver's (webhookerrors.ToStatusErr, ErrCallingWebhook.Error,
+ * apierrors.NewInternalError / NewForbidden / NewBadRequest).
+ */
+import { deepEqual, obj, str, strList } from '../k8s/json';
+import { applyJsonPatch, goJson, matchWebhook, runMatchConditions, type EquivalentResource } from '../policy';
+import { celRequest, matchInput, objectFor, requestFor, requireReinvoking, type SimContext } from './context';
+import { serializeTyped } from './serialize';
+import type { JsonPatchOp, SimDenial, SimOutcome, SimStep } from './types';
+import type { WorkspaceWebhook } from './workspace';
+
+/** ShouldCallHook's answer: call (with the equivalent matched), skip (outcome), or reject the request (error). */
+interface Decision {
+  call: boolean;
+  outcome?: 'skipped' | 'error-ignored';
+  error?: SimDenial;
+  matched?: EquivalentResource;
+  reason: string;
+  path: string;
+}
+
+const MATCH_FIELD: Record<string, string> = {
+  namespaceSelector: 'namespaceSelector',
+  objectSelector: 'objectSelector',
+  rules: 'rules',
+};
+
+/** The qualified resource of apierrors messages: `pods`, `deployments.apps`. */
+const groupResource = (ctx: SimContext): string => {
+  const r = ctx.request.resource ?? {};
+  return r.group ? `${r.resource}.${r.group}` : str(r.resource);
+};
+
+/** apierrors.NewForbidden(resource, name, err).Error() */
+export function forbiddenMessage(ctx: SimContext, err: string): string {
+  const name = str(ctx.request.name);
+  return name ? `${groupResource(ctx)} "${name}" is forbidden: ${err}` : `${groupResource(ctx)} is forbidden: ${err}`;
+}
+
+async function shouldCallHook(ctx: SimContext, wh: WorkspaceWebhook): Promise<Decision> {
+  const at = `webhooks[${wh.index}]`;
+  const m = matchWebhook(wh.webhook, matchInput(ctx));
+  if (m.error) {
+    const notFound = m.error.endsWith('not found');
+    return {
+      call: false,
+      reason: `${m.error}: the request is rejected before any webhook is called (whatever failurePolicy says)`,
+      path: `${at}.${m.steps.find((s) => s.check === 'objectSelector' && !s.passed) ? 'objectSelector' : 'namespaceSelector'}`,
+      error: { kind: wh.configKind, name: wh.configName, webhook: wh.name, message: m.error, reason: notFound ? 'NotFound' : 'InternalError', code: notFound ? 404 : 500 },
+    };
+  }
+  if (!m.matches) {
+    const failed = [...m.steps].reverse().find((s) => !s.passed);
+    const field = failed ? MATCH_FIELD[failed.check] : undefined;
+    return { call: false, outcome: 'skipped', reason: m.reason, path: field ? `${at}.${field}` : at };
+  }
+  const matched = m.matchedResource && m.matchedKind ? { resource: m.matchedResource, kind: m.matchedKind } : undefined;
+  const rulePath = `${at}.rules[${m.matchedRule ?? 0}]`;
+  const conditions = (wh.webhook.matchConditions as unknown[] | undefined) ?? [];
+  if (conditions.length === 0) return { call: true, matched, reason: m.reason, path: rulePath };
+  const request = requestFor(ctx, matched);
+  const mc = await runMatchConditions(
+    ctx.cel,
+    wh.webhook,
+    'webhook-matchCondition',
+    { object: objectFor(ctx.object, matched) ?? null, oldObject: objectFor(ctx.oldObject, matched) ?? null, request: celRequest(request), authorizer: ctx.authorizer },
+    {},
+  );
+  const failurePolicy = str(wh.webhook.failurePolicy) || 'Fail';
+  if (!mc || mc.outcome === 'match') return { call: true, matched, reason: `${m.reason}; every matchCondition is true`, path: rulePath };
+  if (mc.outcome === 'skip') {
+    const j = conditions.findIndex((c) => str(obj(c).name) === mc.failedCondition);
+    return { call: false, outcome: 'skipped', reason: `matchCondition '${mc.failedCondition ?? ''}' is false`, path: `${at}.matchConditions[${j}].expression` };
+  }
+  const j = mc.conditions.findIndex((c) => !c.ok);
+  const path = `${at}.matchConditions[${Math.max(0, j)}].expression`;
+  if (failurePolicy === 'Ignore') {
+    return { call: false, outcome: 'error-ignored', reason: `matchConditions failed to evaluate (${mc.error ?? ''}); failurePolicy Ignore: the webhook is not called`, path };
+  }
+  return {
+    call: false,
+    reason: `matchConditions failed to evaluate; failurePolicy Fail rejects the request`,
+    path,
+    error: { kind: wh.configKind, name: wh.configName, webhook: wh.name, message: forbiddenMessage(ctx, mc.error ?? ''), reason: 'Forbidden', code: 403 },
+  };
+}
+
+/** The URL the apiserver posts to (for the "failed calling webhook" message). */
+function webhookUrl(w: Record<string, unknown>): string {
+  const cc = obj(w.clientConfig);
+  const timeout = typeof w.timeoutSeconds === 'number' ? w.timeoutSeconds : 10;
+  let base = str(cc.url);
+  const svc = obj(cc.service);
+  if (!base && str(svc.name)) base = `https://${str(svc.name)}.${str(svc.namespace)}.svc:${typeof svc.port === 'number' ? svc.port : 443}${str(svc.path)}`;
+  return `${base || 'https://webhook'}?timeout=${timeout}s`;
+}
+
+interface CallResult {
+  outcome: SimOutcome;
+  reason: string;
+  path: string;
+  /** A call failure (ErrCallingWebhook): failurePolicy decides. */
+  callError?: string;
+  /** Rejects the request whatever failurePolicy says. */
+  denial?: SimDenial;
+  warnings?: string[];
+  patch?: JsonPatchOp[];
+  changed?: boolean;
+}
+
+/** callAttrMutatingHook / callHook with the assumed response. */
+function callHook(ctx: SimContext, wh: WorkspaceWebhook, mutating: boolean): CallResult {
+  const at = `webhooks[${wh.index}]`;
+  const w = wh.webhook;
+  const base = { kind: wh.configKind, name: wh.configName, webhook: wh.name };
+  if (ctx.dryRun) {
+    const sideEffects = w.sideEffects;
+    if (typeof sideEffects !== 'string' || sideEffects === '') {
+      return { outcome: 'error-rejected', reason: 'dry-run request and sideEffects is not set', path: `${at}.sideEffects`, callError: `failed calling webhook "${wh.name}": Webhook SideEffects is nil` };
+    }
+    if (sideEffects !== 'None' && sideEffects !== 'NoneOnDryRun') {
+      return {
+        outcome: 'denied',
+        reason: `dry-run request to a webhook with sideEffects ${sideEffects}: rejected (only None and NoneOnDryRun may receive dry-run requests)`,
+        path: `${at}.sideEffects`,
+        denial: { ...base, message: `admission webhook "${wh.name}" does not support dry run`, reason: 'BadRequest', code: 400 },
+      };
+    }
+  }
+  const response = ctx.options.webhooks?.[wh.name] ?? 'allow';
+  if (response === 'unavailable') {
+    return {
+      outcome: 'error-rejected',
+      reason: 'the webhook is unavailable',
+      path: `${at}.failurePolicy`,
+      callError: `failed calling webhook "${wh.name}": failed to call webhook: Post "${webhookUrl(w)}": dial tcp: connect: connection refused`,
+    };
+  }
+  if (response === 'deny') {
+    return { outcome: 'denied', reason: 'the webhook denies the request', path: at, denial: { ...base, message: `admission webhook "${wh.name}" denied the request without explanation`, code: 400 } };
+  }
+  if (response === 'allow') return { outcome: 'admitted', reason: 'the webhook allows the request', path: at };
+  if ('warnings' in response) {
+    const warnings = strList(response.warnings);
+    return { outcome: warnings.length ? 'warned' : 'admitted', reason: `the webhook allows the request with ${warnings.length} warning(s)`, path: at, warnings };
+  }
+  const ops = Array.isArray(response.patch) ? response.patch : [];
+  if (!mutating) {
+    if (ops.length === 0) return { outcome: 'admitted', reason: 'the webhook allows the request', path: at };
+    return { outcome: 'error-rejected', reason: 'a validating webhook answered with a patch', path: `${at}.failurePolicy`, callError: `failed calling webhook "${wh.name}": received invalid webhook response: validating webhook may not return response.patch` };
+  }
+  if (ops.length === 0) return { outcome: 'admitted', reason: 'the webhook allows the request with an empty patch', path: at };
+  if (ctx.object === null || ctx.object === undefined) {
+    const message = `Internal error occurred: admission webhook "${wh.name}" attempted to modify the object, which is not supported for this operation`;
+    return { outcome: 'denied', reason: 'the webhook patched a request without an object', path: at, denial: { ...base, message, reason: 'InternalError', code: 500 } };
+  }
+  const before = ctx.typed ? serializeTyped(ctx.object) : ctx.object;
+  const applied = applyJsonPatch(before, ops);
+  if (!applied.ok) {
+    const message = `Internal error occurred: ${applied.error}`;
+    return {
+      outcome: 'denied',
+      reason: `the webhook's patch does not apply to the object as the apiserver serializes it (operation ${applied.index}: ${applied.error}); a patch error rejects the request whatever failurePolicy says`,
+      path: at,
+      denial: { ...base, message, reason: 'InternalError', code: 500 },
+      patch: ops,
+    };
+  }
+  const after = ctx.typed ? serializeTyped(applied.value) : applied.value;
+  const changed = !deepEqual(before, after);
+  return { outcome: changed ? 'patched' : 'admitted', reason: changed ? 'the webhook patched the object' : 'the webhook\'s patch changes nothing', path: at, patch: ops, changed };
+}
+
+const called = (d: Decision, r: CallResult): string => `${d.reason}: called; ${r.reason}`;
+/** A call that went through is decided by the rule that matched; a failure by the field that handles it. */
+const calledPath = (d: Decision, r: CallResult): string => (r.outcome === 'admitted' || r.outcome === 'patched' || r.outcome === 'warned' ? d.path : r.path);
+
+function step(ctx: SimContext, wh: WorkspaceWebhook, phase: SimStep['phase'], outcome: SimOutcome, reason: string, path: string): SimStep {
+  const w = wh.webhook;
+  const s: SimStep = {
+    phase,
+    kind: wh.configKind,
+    name: wh.configName,
+    webhook: wh.name,
+    outcome,
+    reason,
+    document: wh.document,
+    path,
+    round: ctx.round,
+    failurePolicy: str(w.failurePolicy) || 'Fail',
+  };
+  if (typeof w.timeoutSeconds === 'number') s.timeoutSeconds = w.timeoutSeconds;
+  if (typeof w.sideEffects === 'string') s.sideEffects = w.sideEffects;
+  ctx.steps.push(s);
+  return s;
+}
+
+/** Handles a call's failure as the dispatchers do; true when the request is rejected. */
+function settle(ctx: SimContext, wh: WorkspaceWebhook, s: SimStep, r: CallResult, failedOpenKey: string): SimDenial | undefined {
+  if (r.warnings?.length) {
+    s.warnings = r.warnings;
+    ctx.warnings.push(...r.warnings);
+  }
+  if (r.denial) {
+    s.message = r.denial.message;
+    return r.denial;
+  }
+  if (r.callError) {
+    if (s.failurePolicy === 'Ignore') {
+      s.outcome = 'error-ignored';
+      s.reason = `${r.reason}; failurePolicy Ignore: the request goes on (failing open)`;
+      s.message = r.callError;
+      ctx.auditAnnotations[failedOpenKey] = wh.name;
+      return undefined;
+    }
+    s.outcome = 'error-rejected';
+    s.reason = `${r.reason}; failurePolicy Fail rejects the request`;
+    s.message = `Internal error occurred: ${r.callError}`;
+    return { kind: wh.configKind, name: wh.configName, webhook: wh.name, message: s.message, reason: 'InternalError', code: 500 };
+  }
+  return undefined;
+}
+
+export async function runMutatingWebhooks(ctx: SimContext): Promise<void> {
+  const st = ctx.reinvoke.webhooks;
+  if (ctx.round === 1 && !(st.lastOutput && deepEqual(st.lastOutput.object, ctx.object))) requireReinvoking(st);
+  try {
+    const hooks = ctx.ws.webhooks.mutating;
+    for (let i = 0; i < hooks.length; i++) {
+      const wh = hooks[i]!;
+      const d = await shouldCallHook(ctx, wh);
+      if (d.error) {
+        step(ctx, wh, 'mutating', 'error-rejected', d.reason, d.path).message = d.error.message;
+        ctx.denied = d.error;
+        return;
+      }
+      if (!d.call) {
+        if (ctx.round === 0) step(ctx, wh, 'mutating', d.outcome ?? 'skipped', d.reason, d.path);
+        continue;
+      }
+      if (ctx.round === 1 && !st.reinvoke.has(wh.uid)) continue;
+      const r = callHook(ctx, wh, true);
+      const reinvoked = ctx.round === 1;
+      const s = step(ctx, wh, 'mutating', r.outcome, called(d, r), calledPath(d, r));
+      if (reinvoked) {
+        s.reason = `reinvoked (reinvocationPolicy IfNeeded: the object changed after its first call); ${s.reason}`;
+        if (s.outcome === 'admitted' || s.outcome === 'patched' || s.outcome === 'warned') {
+          s.outcome = 'reinvoked';
+          if (!r.changed) s.path = `webhooks[${wh.index}].reinvocationPolicy`;
+        }
+      }
+      if (d.matched) s.notes = [`matched through the equivalent ${d.matched.resource.group}/${d.matched.resource.version} ${d.matched.resource.resource}: the webhook receives the object in that version (only its apiVersion is converted here)`];
+      const annotationKey = `round_${ctx.round}_index_${i}`;
+      ctx.auditAnnotations[`mutation.webhook.admission.k8s.io/${annotationKey}`] = goJson({ configuration: wh.configName, webhook: wh.name, mutated: !!r.changed });
+      if (r.patch) s.patch = r.patch;
+      if (r.changed && r.patch) {
+        const before = ctx.typed ? serializeTyped(ctx.object) : ctx.object;
+        const applied = applyJsonPatch(before, r.patch);
+        if (applied.ok) ctx.object = ctx.typed ? serializeTyped(applied.value) : applied.value;
+        ctx.patches.push({ by: wh.name, ops: r.patch });
+        requireReinvoking(st);
+        ctx.shouldReinvoke = true;
+      }
+      if (wh.webhook.reinvocationPolicy === 'IfNeeded') st.previouslyInvoked.add(wh.uid);
+      const denial = settle(ctx, wh, s, r, `failed-open.mutation.webhook.admission.k8s.io/${annotationKey}`);
+      if (denial) {
+        ctx.denied = denial;
+        return;
+      }
+    }
+  } finally {
+    st.lastOutput = { object: ctx.object };
+  }
+}
+
+export async function runValidatingWebhooks(ctx: SimContext): Promise<void> {
+  const relevant: { wh: WorkspaceWebhook; d: Decision }[] = [];
+  for (const wh of ctx.ws.webhooks.validating) {
+    const d = await shouldCallHook(ctx, wh);
+    if (d.error) {
+      step(ctx, wh, 'validating', 'error-rejected', d.reason, d.path).message = d.error.message;
+      ctx.denied = d.error;
+      return;
+    }
+    if (!d.call) step(ctx, wh, 'validating', d.outcome ?? 'skipped', d.reason, d.path);
+    else relevant.push({ wh, d });
+  }
+  let first: SimDenial | undefined;
+  relevant.forEach(({ wh, d }, idx) => {
+    const r = callHook(ctx, wh, false);
+    const s = step(ctx, wh, 'validating', r.outcome, called(d, r), calledPath(d, r));
+    if (d.matched) s.notes = [`matched through the equivalent ${d.matched.resource.group}/${d.matched.resource.version} ${d.matched.resource.resource}`];
+    const denial = settle(ctx, wh, s, r, `failed-open.validating.webhook.admission.k8s.io/round_0_index_${idx}`);
+    if (denial && !first) first = denial;
+    else if (denial) s.reason += ' (not the error the client sees: an earlier webhook\'s error is reported)';
+  });
+  if (first) ctx.denied = first;
+}

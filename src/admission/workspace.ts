@@ -1,0 +1,129 @@
+/**
+ * The workspace as the admission plugins see it: webhook configurations sorted by name
+ * (configuration/*_webhook_manager.go: sort.SliceStable ByName), their webhooks in order and
+ * defaulted (the apiserver evaluates the defaulted configuration), policies and their bindings,
+ * param candidates and Namespaces. Every entry keeps its index in `objects`, so steps can point
+ * at the document and field that decided them. Nothing here changes the input.
+ *
+ * Order of policies: the apiserver keeps policies in a map (policy_source.go), so their order
+ * is unspecified; we take them by name, and each policy's bindings by name, for a stable result.
+ */
+import { withDefaults } from '../k8s/defaults';
+import { isObject, list, nameOf, obj, str, type Obj } from '../k8s/json';
+import type { DocumentRef, SimStepKind } from './types';
+
+export interface WorkspaceWebhook {
+  configKind: 'MutatingWebhookConfiguration' | 'ValidatingWebhookConfiguration';
+  configName: string;
+  /** Document of the configuration. */
+  document: DocumentRef;
+  /** Position in the configuration's `webhooks`. */
+  index: number;
+  /** The defaulted webhook. */
+  webhook: Obj;
+  name: string;
+  /** The apiserver's UID of the webhook (configuration/name/index of duplicates). */
+  uid: string;
+}
+
+export interface WorkspacePolicy {
+  kind: 'MutatingAdmissionPolicy' | 'ValidatingAdmissionPolicy';
+  name: string;
+  document: DocumentRef;
+  /** The policy as written (the runners default it). */
+  policy: unknown;
+  /** Defaulted spec. */
+  spec: Obj;
+  bindings: WorkspaceBinding[];
+}
+
+export interface WorkspaceBinding {
+  name: string;
+  document: DocumentRef;
+  binding: unknown;
+  spec: Obj;
+}
+
+export interface Workspace {
+  webhooks: { mutating: WorkspaceWebhook[]; validating: WorkspaceWebhook[] };
+  policies: { mutating: WorkspacePolicy[]; validating: WorkspacePolicy[] };
+  /** Bindings whose spec.policyName names no policy of the workspace (the apiserver ignores them). */
+  orphanBindings: (WorkspaceBinding & { kind: 'MutatingAdmissionPolicyBinding' | 'ValidatingAdmissionPolicyBinding'; policyName: string })[];
+  /** Every document (param candidates). */
+  documents: readonly unknown[];
+  namespaces: Map<string, { object: Obj; document: DocumentRef }>;
+}
+
+const ref = (kind: string, o: unknown, index: number): DocumentRef => ({ kind, name: nameOf(o), index });
+const byName = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+const BINDING_OF: Record<string, 'MutatingAdmissionPolicyBinding' | 'ValidatingAdmissionPolicyBinding'> = {
+  MutatingAdmissionPolicy: 'MutatingAdmissionPolicyBinding',
+  ValidatingAdmissionPolicy: 'ValidatingAdmissionPolicyBinding',
+};
+
+export function collectWorkspace(objects: readonly unknown[], extraNamespaces: readonly unknown[] = []): Workspace {
+  const configs: { kind: WorkspaceWebhook['configKind']; name: string; o: Obj; index: number }[] = [];
+  const policies: WorkspacePolicy[] = [];
+  const bindings: { kind: string; b: WorkspaceBinding; policyName: string }[] = [];
+  const namespaces: Workspace['namespaces'] = new Map();
+  objects.forEach((o, index) => {
+    if (!isObject(o)) return;
+    const kind = str(o.kind);
+    if (kind === 'MutatingWebhookConfiguration' || kind === 'ValidatingWebhookConfiguration') {
+      configs.push({ kind, name: nameOf(o), o, index });
+    } else if (kind === 'MutatingAdmissionPolicy' || kind === 'ValidatingAdmissionPolicy') {
+      policies.push({ kind, name: nameOf(o), document: ref(kind, o, index), policy: o, spec: obj(obj(withDefaults(o)).spec), bindings: [] });
+    } else if (kind === 'MutatingAdmissionPolicyBinding' || kind === 'ValidatingAdmissionPolicyBinding') {
+      const spec = obj(obj(withDefaults(o)).spec);
+      bindings.push({ kind, b: { name: nameOf(o), document: ref(kind, o, index), binding: o, spec }, policyName: str(spec.policyName) });
+    } else if (kind === 'Namespace' && nameOf(o)) {
+      namespaces.set(nameOf(o), { object: o, document: ref(kind, o, index) });
+    }
+  });
+  extraNamespaces.forEach((o) => {
+    if (isObject(o) && nameOf(o)) namespaces.set(nameOf(o), { object: o, document: ref('Namespace', o, -1) });
+  });
+  configs.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+
+  const webhooks: Workspace['webhooks'] = { mutating: [], validating: [] };
+  for (const c of configs) {
+    const defaulted = obj(withDefaults(c.o));
+    const seen = new Map<string, number>();
+    list(defaulted.webhooks).forEach((w, index) => {
+      const name = str(obj(w).name);
+      const n = seen.get(name) ?? 0;
+      seen.set(name, n + 1);
+      const entry: WorkspaceWebhook = {
+        configKind: c.kind,
+        configName: c.name,
+        document: ref(c.kind, c.o, c.index),
+        index,
+        webhook: obj(w),
+        name,
+        uid: `${c.name}/${name}/${n}`,
+      };
+      (c.kind === 'MutatingWebhookConfiguration' ? webhooks.mutating : webhooks.validating).push(entry);
+    });
+  }
+
+  const orphanBindings: Workspace['orphanBindings'] = [];
+  for (const { kind, b, policyName } of bindings) {
+    const p = policies.find((x) => BINDING_OF[x.kind] === kind && x.name === policyName);
+    if (p) p.bindings.push(b);
+    else orphanBindings.push({ ...b, kind: kind as 'MutatingAdmissionPolicyBinding', policyName });
+  }
+  for (const p of policies) p.bindings.sort(byName);
+  policies.sort(byName);
+  return {
+    webhooks,
+    policies: { mutating: policies.filter((p) => p.kind === 'MutatingAdmissionPolicy'), validating: policies.filter((p) => p.kind === 'ValidatingAdmissionPolicy') },
+    orphanBindings,
+    documents: objects,
+    namespaces,
+  };
+}
+
+/** The step kind of a policy binding kind. */
+export const policyKindOf = (bindingKind: string): SimStepKind =>
+  bindingKind === 'MutatingAdmissionPolicyBinding' ? 'MutatingAdmissionPolicy' : 'ValidatingAdmissionPolicy';
