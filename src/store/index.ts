@@ -6,3 +6,5 @@ export { docProblems, objectProblems, setCelCompiler, invalidateProblems, type D
 export { startCel } from './cel';
 export { testInputs, useTestInputs, getTestsData, setTestsData, ensureTestInputs, draftOf, useDraft, convertDraft, TEST_INPUTS_STORAGE_KEY, type TestInputs } from './test-inputs';
 // Policy runs (src/store/policy-run.ts) are imported directly by the lazily loaded policy panel, to keep src/policy out of the first bundle.
+export { openFix, closeFix, useOpenFix, previewFix, applyOpenFix, type FixTarget, type FixPreview, type DiffLine } from './fixes';
+export { caInspection, useCaInspection } from './ca-bundles';

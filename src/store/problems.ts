@@ -4,8 +4,9 @@
  * findings (best practices, not errors). Memoised per object, so a keystroke re-validates
  * only the document that changed.
  */
-import { kindSpecOf, lint, validate, type FieldError, type KubernetesVersion, type Lint } from '../k8s';
+import { caBundleLints, fixesForError, kindSpecOf, lint, validate, type FieldError, type Fix, type KubernetesVersion, type Lint } from '../k8s';
 import type { CelCompiler } from '../cel/types';
+import { caInspection } from './ca-bundles';
 import type { WorkspaceDoc } from './documents';
 import { workspace } from './workspace';
 
@@ -81,6 +82,8 @@ export interface Problem {
   /** Invalid, Required, …, Warning, or the lint id (W03). */
   label: string;
   lint?: string;
+  /** Quick fixes (src/k8s/fixes): for lints, and for errors where the remedy is unambiguous. */
+  fixes?: readonly Fix[];
 }
 
 export interface DocProblems {
@@ -97,22 +100,27 @@ export interface DocProblems {
 
 const LEVEL_ORDER = { error: 0, warning: 1, info: 2 };
 
-const fromError = (e: FieldError): Problem => ({
-  field: e.field,
-  message: e.message,
-  hint: e.hint,
-  level: e.severity === 'warning' ? 'warning' : 'error',
-  label: e.severity === 'warning' ? 'Warning' : e.type,
-});
+const fromError = (e: FieldError, object: unknown): Problem => {
+  const fixes = fixesForError(e, object);
+  return {
+    field: e.field,
+    message: e.message,
+    hint: e.hint,
+    level: e.severity === 'warning' ? 'warning' : 'error',
+    label: e.severity === 'warning' ? 'Warning' : e.type,
+    ...(fixes.length ? { fixes } : {}),
+  };
+};
 
-const fromLint = (l: Lint): Problem => ({ field: l.field, message: l.message, hint: l.hint, level: l.severity, label: l.id, lint: l.name });
+const fromLint = (l: Lint): Problem => ({ field: l.field, message: l.message, hint: l.hint, level: l.severity, label: l.id, lint: l.name, ...(l.fixes?.length ? { fixes: l.fixes } : {}) });
 
 /** The problems of a document; `docs` (the workspace) enables the policy ↔ binding lints. */
 export function docProblems(doc: WorkspaceDoc, docs: readonly WorkspaceDoc[] = [], release: KubernetesVersion = targetRelease()): DocProblems {
   const fields = objectProblems(doc.object, release);
-  const lints = objectLints(doc.object, docs, release);
+  // caBundle findings come from inspections done in the background (src/store/ca-bundles.ts).
+  const lints = [...objectLints(doc.object, docs, release), ...caBundleLints(doc.object, caInspection)];
   const warnings = fields.filter((p) => p.severity === 'warning').length;
   const yaml: Problem[] = (doc.error ? [] : (doc.yamlWarnings ?? [])).map((w) => ({ field: w.path ?? '', message: w.message, level: 'warning', label: 'YAML' }));
-  const items = [...fields.map(fromError), ...yaml, ...lints.map(fromLint)].sort((a, b) => LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level]);
+  const items = [...fields.map((e) => fromError(e, doc.object)), ...yaml, ...lints.map(fromLint)].sort((a, b) => LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level]);
   return { parse: doc.error, fields, lints, items, errors: fields.length - warnings + (doc.error ? 1 : 0), warnings: warnings + yaml.length };
 }

@@ -4,7 +4,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
-import { apiVersionOf, convertToV1, DEFAULT_KUBERNETES_VERSION, KINDS, kindSpecOf, type KubernetesVersion } from '../k8s';
+import { apiVersionOf, convertToV1, DEFAULT_KUBERNETES_VERSION, KINDS, kindSpecOf, type Fix, type KubernetesVersion } from '../k8s';
 import { clone, insertAt, moveAt, removeAt, setIn } from '../k8s/edit';
 import type { PathSegment } from '../k8s/path';
 import { sampleWorkspace, TEMPLATES } from '../k8s/templates';
@@ -56,6 +56,8 @@ export interface WorkspaceActions {
   setKubernetesVersion(version: KubernetesVersion): void;
   /** Rewrite an old document (v1beta1 webhooks, v1alpha1/v1beta1 policies) as v1; the notes say what was made explicit. */
   convertToV1(id: string): void;
+  /** Apply a quick fix to a document (and add the documents it creates): one undo step. */
+  applyFix(id: string, fix: Fix, params?: Readonly<Record<string, string>>): void;
   undo(): void;
   redo(): void;
   focusField(docId: string, path: string): void;
@@ -163,6 +165,16 @@ export function createWorkspace(initial: SavedWorkspace) {
         if (object === doc.object) return;
         editObject(id, () => object);
         set((s) => ({ notices: [...s.notices, { level: 'info' as const, text: `Converted to v1. ${notes.join('; ')}.` }] }));
+      },
+
+      applyFix: (id, fix, params) => {
+        const docs = get().docs;
+        const doc = docs.find((d) => d.id === id);
+        if (!doc) return;
+        const r = fix.apply(doc.object, { params, workspace: docs.map((d) => d.object) });
+        const added = (r.newDocuments ?? []).map((o) => withObject(docFromObject(o, 'quick fix'), o));
+        if (r.object === doc.object && !added.length) return;
+        change({ docs: [...docs.map((d) => (d === doc && r.object !== doc.object ? withObject(d, r.object) : d)), ...added] });
       },
 
       undo: () => {

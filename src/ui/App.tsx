@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import { useWorkspace, workspace } from '../store';
 import { DocumentView } from './DocumentView';
+import { FixDialog } from './FixDialog';
 import { readFiles } from './files';
 import { Sidebar } from './Sidebar';
 import { Toolbar } from './Toolbar';
@@ -69,6 +70,7 @@ export function App() {
           {doc ? <DocumentView key={doc.id} doc={doc} /> : <p className="empty">Select a document, create one, or drop YAML files anywhere.</p>}
         </main>
       </div>
+      <FixDialog />
       {dragging ? (
         <div className="drop-overlay" aria-hidden="true">
           Drop YAML or JSON files to import them

@@ -1,7 +1,10 @@
 import type { Problem } from '../store';
+import { FixButton } from './FixButton';
+import { useForm } from './form-context';
 
-/** The problems at one field, shown under its control: errors, warnings and lint findings look different. */
+/** The problems at one field, shown under its control: errors, warnings and lint findings look different; a lightbulb offers quick fixes. */
 export function FieldMessages({ id, problems }: { id: string; problems: readonly Problem[] | undefined }) {
+  const { docId, readOnly } = useForm();
   if (!problems?.length) return null;
   return (
     <ul className="field-messages" id={id} role="list">
@@ -11,6 +14,7 @@ export function FieldMessages({ id, problems }: { id: string; problems: readonly
             {p.label}
           </span>{' '}
           {p.message}
+          {readOnly ? null : <FixButton docId={docId} problem={p} />}
           {p.hint ? <div className="hint">{p.hint}</div> : null}
         </li>
       ))}

@@ -5,6 +5,7 @@
  */
 import type { DocProblems, WorkspaceDoc } from '../store';
 import { useWorkspace, workspace } from '../store';
+import { FixButton } from './FixButton';
 
 export function ProblemsPanel({ doc, problems }: { doc: WorkspaceDoc; problems: DocProblems }) {
   const lintWarnings = problems.lints.filter((l) => l.severity === 'warning').length;
@@ -46,6 +47,7 @@ export function ProblemsPanel({ doc, problems }: { doc: WorkspaceDoc; problems: 
               </span>{' '}
               <code>{p.field || '(object)'}</code>: {p.message}
             </button>
+            <FixButton docId={doc.id} problem={p} />
             {p.hint ? <div className="hint">{p.hint}</div> : null}
           </li>
         ))}

@@ -5,8 +5,9 @@
  */
 import { useEffect, useRef } from 'react';
 import { applyText } from '../monaco/apply-text';
+import { registerFixActions, type LineFix } from '../monaco/fix-actions';
 import { monaco, modelUri } from '../monaco/setup';
-import { docKind, docPositions, docProblems, workspace, type WorkspaceDoc } from '../store';
+import { docKind, docPositions, docProblems, openFix, workspace, type WorkspaceDoc } from '../store';
 import { kindSpecOf } from '../k8s';
 
 const OWNER = 'workbench';
@@ -52,6 +53,24 @@ function markersFor(doc: WorkspaceDoc): monaco.editor.IMarkerData[] {
     };
   });
 }
+
+/** The quick fixes of the problems on lines start..end of a document's model (Monaco code actions). */
+function fixesAt(uri: monaco.Uri, startLine: number, endLine: number): LineFix[] {
+  const docId = /\/workspace\/([^.]+)\./.exec(uri.path)?.[1];
+  const docs = workspace.getState().docs;
+  const doc = docs.find((d) => d.id === docId);
+  const positions = doc && !doc.error ? docPositions(doc) : undefined;
+  if (!doc || !positions) return [];
+  return docProblems(doc, docs).items.flatMap((p) => {
+    if (!p.fixes?.length) return [];
+    const pos = positions.positionOf(p.field);
+    const line = (pos.key ?? pos.value).startLine;
+    if (line < startLine || line > endLine) return [];
+    const problem = `${p.label} ${p.field || '(object)'}: ${p.message}`;
+    return p.fixes.map((fix) => ({ title: `${fix.title} (${p.label})`, run: () => openFix({ docId: doc.id, problem, fix }) }));
+  });
+}
+registerFixActions(monaco, fixesAt);
 
 export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
   const host = useRef<HTMLDivElement>(null);

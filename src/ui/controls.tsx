@@ -1,6 +1,7 @@
 /** Scalar controls: text, CEL, integer, enum, boolean. Each edits exactly one path. */
 import { useEffect, useState } from 'react';
 import type { BooleanField, IntegerField, StringField } from '../k8s';
+import { CaBundleDetails } from './CaBundleDetails';
 import { Labelled, useDescribedBy } from './Labelled';
 import { useForm, type ControlProps } from './form-context';
 import { CelField } from './CelField';
@@ -69,6 +70,7 @@ export function StringControl({ field, path, value, onChange }: ControlProps<Str
           ))}
         </datalist>
       ) : null}
+      {field.name === 'caBundle' ? <CaBundleDetails value={value} /> : null}
     </Labelled>
   );
 }

@@ -1,0 +1,75 @@
+/**
+ * The preview of a quick fix before it is applied: what it fixes, its note, the values it
+ * asks for, and a line diff of the document's YAML (plus the documents it adds). Apply is
+ * one undo step (Ctrl/Cmd+Z undoes it).
+ */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { applyOpenFix, closeFix, previewFix, useOpenFix, useWorkspace } from '../store';
+
+export function FixDialog() {
+  const target = useOpenFix();
+  const docs = useWorkspace((s) => s.docs);
+  const [params, setParams] = useState<Record<string, string>>({});
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    setParams(Object.fromEntries((target?.fix.params ?? []).map((p) => [p.name, p.default])));
+    const d = ref.current;
+    if (!d) return;
+    if (target && !d.open) d.showModal();
+    if (!target && d.open) d.close();
+  }, [target]);
+  const preview = useMemo(() => (target ? previewFix(target.docId, target.fix, params) : undefined), [target, params, docs]);
+  return (
+    <dialog ref={ref} className="fix-dialog" aria-labelledby="fix-title" data-testid="fix-dialog" onClose={() => closeFix()}>
+      {target ? (
+        <form
+          method="dialog"
+          onSubmit={(e) => {
+            e.preventDefault();
+            applyOpenFix(params);
+          }}
+        >
+          <h2 id="fix-title">{target.fix.title}</h2>
+          <p className="fix-problem">Fixes: {target.problem}</p>
+          {target.fix.note ? <p className="hint">{target.fix.note}</p> : null}
+          {(target.fix.params ?? []).map((p) => (
+            <label key={p.name} className="fix-param">
+              {p.label}
+              <input type="text" value={params[p.name] ?? ''} placeholder={p.placeholder} onChange={(e) => setParams({ ...params, [p.name]: e.target.value })} />
+            </label>
+          ))}
+          {preview ? (
+            <>
+              <pre className="fix-diff" data-testid="fix-diff" aria-label="Changes to the YAML">
+                {preview.hunks.map((l, i) =>
+                  l === '…' ? (
+                    <span key={i} className="gap">
+                      {'⋯\n'}
+                    </span>
+                  ) : (
+                    <span key={i} className={l.op === '+' ? 'add' : l.op === '-' ? 'del' : undefined}>
+                      {`${l.op} ${l.text}\n`}
+                    </span>
+                  ),
+                )}
+              </pre>
+              {preview.added.map((text, i) => (
+                <pre key={i} className="fix-diff" aria-label="New document">
+                  <span className="add">{text.split('\n').map((l) => `+ ${l}\n`).join('')}</span>
+                </pre>
+              ))}
+            </>
+          ) : null}
+          <div className="fix-actions">
+            <button type="submit" className="primary" disabled={!preview || preview.empty} data-testid="fix-apply">
+              Apply
+            </button>
+            <button type="button" onClick={() => closeFix()}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      ) : null}
+    </dialog>
+  );
+}
