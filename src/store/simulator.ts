@@ -1,0 +1,128 @@
+/**
+ * The admission simulator as the workspace uses it (src/admission over the CEL engine): the
+ * simulator's draft (a request and the response assumed per webhook), runs of the draft and
+ * of the saved scenarios, the lockout report, and where a step's document is in the workspace.
+ * Imported by the lazily loaded simulator views only (keeps src/admission out of the first bundle).
+ */
+import { lockoutReport, simulate, type DocumentRef, type LockoutReport, type SimResult } from '../admission';
+
+export type { LockoutReport, SimResult, SimStep } from '../admission';
+import { diffJson, type DiffEntry } from '../policy/jsonpatch';
+import {
+  REQUEST_TEMPLATES,
+  defaultResponse,
+  newId,
+  scenarioFailures,
+  toDraft,
+  toTestInput,
+  toWebhookResponses,
+  type DraftError,
+  type ResponseError,
+  type Scenario,
+  type ScenarioExpectation,
+  type SimulatorDraft,
+} from '../request';
+import type { WorkspaceDoc } from './documents';
+import { ensureTestInputs, testInputs, useTestInputs } from './test-inputs';
+
+export type SimRun =
+  | { ok: true; result: SimResult; diff: DiffEntry[] }
+  | { ok: false; draftErrors: DraftError[]; responseErrors: ResponseError[]; message?: string };
+
+/** The simulator's draft when none is saved: the first template, every webhook allowing. */
+export const initialSimulatorDraft = (): SimulatorDraft => ({ input: toDraft(REQUEST_TEMPLATES[0].input), webhooks: {} });
+
+const INITIAL = initialSimulatorDraft();
+
+export function useSimulatorDraft(): SimulatorDraft {
+  ensureTestInputs();
+  return useTestInputs((s) => s.simulator) ?? INITIAL;
+}
+
+export const setSimulatorDraft = (d: SimulatorDraft): void => testInputs.getState().setSimulator(d);
+
+const objectsOf = (docs: readonly WorkspaceDoc[]): unknown[] => docs.map((d) => d.object ?? null);
+
+/** Send the draft's request through the workspace's admission chain. Never throws. */
+export async function runSimulation(docs: readonly WorkspaceDoc[], draft: SimulatorDraft): Promise<SimRun> {
+  const { input, errors } = toTestInput(draft.input);
+  const { responses, errors: responseErrors } = toWebhookResponses(draft.webhooks);
+  if (errors.length || responseErrors.length) return { ok: false, draftErrors: errors, responseErrors };
+  try {
+    const result = await simulate(objectsOf(docs), input.request, {
+      webhooks: responses,
+      namespaces: input.namespaceObject !== undefined ? [input.namespaceObject] : undefined,
+      authorizer: input.authorizer,
+    });
+    const before = input.request.object;
+    return { ok: true, result, diff: before === undefined ? [] : diffJson(before, result.object) };
+  } catch (e) {
+    return { ok: false, draftErrors: [], responseErrors: [], message: `The simulation failed: ${(e as Error).message}` };
+  }
+}
+
+export interface ScenarioResult {
+  id: string;
+  pass: boolean;
+  failures: string[];
+  verdict?: string;
+}
+
+/** Every saved scenario, in order. */
+export async function runScenarios(docs: readonly WorkspaceDoc[], scenarios: readonly Scenario[]): Promise<ScenarioResult[]> {
+  const out: ScenarioResult[] = [];
+  for (const s of scenarios) {
+    const run = await runSimulation(docs, { input: s.input, webhooks: s.webhooks });
+    if (!run.ok) {
+      const why = run.message ?? [...run.draftErrors.map((e) => `${e.field}: ${e.message}`), ...run.responseErrors.map((e) => `${e.webhook}: ${e.message}`)].join('; ');
+      out.push({ id: s.id, pass: false, failures: [`does not run: ${why}`] });
+      continue;
+    }
+    const r = run.result;
+    const failures = scenarioFailures(s.expect, r);
+    out.push({ id: s.id, pass: failures.length === 0, failures, verdict: r.allowed ? 'allowed' : `denied by ${r.deniedBy?.webhook ?? r.deniedBy?.name ?? '?'}` });
+  }
+  return out;
+}
+
+/** A scenario of the current draft with the verdict the user expects. */
+export function scenarioOf(name: string, draft: SimulatorDraft, expect: ScenarioExpectation): Scenario {
+  return { id: newId('s'), name, input: draft.input, webhooks: draft.webhooks, expect };
+}
+
+export async function runLockout(docs: readonly WorkspaceDoc[]): Promise<LockoutReport | { error: string }> {
+  try {
+    return await lockoutReport(objectsOf(docs));
+  } catch (e) {
+    return { error: `The lockout report failed: ${(e as Error).message}` };
+  }
+}
+
+/** The workspace document a step or finding refers to (undefined: not a workspace document, e.g. an assumed Namespace). */
+export const docOfRef = (docs: readonly WorkspaceDoc[], ref: DocumentRef): WorkspaceDoc | undefined => (ref.index >= 0 ? docs[ref.index] : undefined);
+
+export interface WorkspaceWebhook {
+  /** `webhooks[i].name`: the key of the assumed responses. */
+  name: string;
+  kind: 'MutatingWebhookConfiguration' | 'ValidatingWebhookConfiguration';
+  configuration: string;
+  docId: string;
+  path: string;
+}
+
+/** Every webhook of the workspace's webhook configurations, in document order. */
+export function webhooksOf(docs: readonly WorkspaceDoc[]): WorkspaceWebhook[] {
+  const out: WorkspaceWebhook[] = [];
+  for (const d of docs) {
+    const o = d.object as { kind?: unknown; metadata?: { name?: unknown }; webhooks?: unknown } | undefined;
+    if (!o || (o.kind !== 'MutatingWebhookConfiguration' && o.kind !== 'ValidatingWebhookConfiguration')) continue;
+    const ws = Array.isArray(o.webhooks) ? o.webhooks : [];
+    ws.forEach((w: unknown, i) => {
+      const name = (w as { name?: unknown } | null)?.name;
+      if (typeof name === 'string' && name) out.push({ name, kind: o.kind as WorkspaceWebhook['kind'], configuration: typeof o.metadata?.name === 'string' ? o.metadata.name : '', docId: d.id, path: `webhooks[${i}].name` });
+    });
+  }
+  return out;
+}
+
+export { defaultResponse };

@@ -1,0 +1,163 @@
+/**
+ * The Simulate view: a request (from a template or edited in the one test-input form) and the
+ * response assumed for each webhook, sent through the workspace's whole admission chain as the
+ * apiserver would (src/admission); re-run on every edit. Shows the verdict and the status the
+ * client would see, the chain step by step, patches and the object diff, warnings, audit
+ * annotations; saved scenarios below.
+ */
+import { useEffect, useId, useMemo, useState } from 'react';
+import type { SimResult } from '../../store/simulator';
+import { REQUEST_TEMPLATES, toDraft } from '../../request';
+import { useWorkspace } from '../../store';
+import { runSimulation, setSimulatorDraft, useSimulatorDraft, webhooksOf, type SimRun } from '../../store/simulator';
+import { DiffTable } from '../policy/DiffTable';
+import { TestInputForm } from '../request/TestInputForm';
+import { Scenarios } from './Scenarios';
+import { Timeline } from './Timeline';
+import { WebhookResponses } from './WebhookResponses';
+import './simulator.css';
+
+const RUN_DELAY_MS = 150;
+
+export default function SimulatePanel() {
+  const draft = useSimulatorDraft();
+  const docs = useWorkspace((s) => s.docs);
+  const celState = useWorkspace((s) => s.celState);
+  const webhooks = useMemo(() => webhooksOf(docs), [docs]);
+  const [run, setRun] = useState<SimRun>();
+  const [running, setRunning] = useState(false);
+  const uid = useId();
+
+  useEffect(() => {
+    if (celState !== 'ready') return;
+    let cancelled = false;
+    setRunning(true);
+    const t = setTimeout(() => {
+      void runSimulation(docs, draft).then((r) => {
+        if (cancelled) return;
+        setRun(r);
+        setRunning(false);
+      });
+    }, RUN_DELAY_MS);
+    return () => {
+      cancelled = true;
+      clearTimeout(t);
+    };
+  }, [celState, docs, draft]);
+
+  const errors = run && !run.ok ? run.draftErrors : [];
+  return (
+    <section className="simulate" aria-labelledby={`${uid}-h`}>
+      <h2 id={`${uid}-h`}>Simulate a request</h2>
+      <p className="sim-muted">
+        The request goes through every webhook configuration and admission policy of the workspace, in the apiserver's order: mutating webhooks and
+        MutatingAdmissionPolicies (with reinvocation), then validating webhooks and ValidatingAdmissionPolicies. Nothing is sent anywhere.
+      </p>
+      <div className="sim-body">
+        <div className="sim-inputs">
+          <label className="sim-template" htmlFor={`${uid}-template`}>
+            Request template
+          </label>
+          <select
+            id={`${uid}-template`}
+            value=""
+            onChange={(e) => {
+              const t = REQUEST_TEMPLATES.find((x) => x.id === e.target.value);
+              if (t) setSimulatorDraft({ ...draft, input: toDraft(t.input) });
+            }}
+          >
+            <option value="">Start from a template…</option>
+            {REQUEST_TEMPLATES.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.title}
+              </option>
+            ))}
+          </select>
+          <TestInputForm draft={draft.input} errors={errors} onChange={(input) => setSimulatorDraft({ ...draft, input })} show={{ params: false }} />
+          <WebhookResponses webhooks={webhooks} responses={draft.webhooks} onChange={(w) => setSimulatorDraft({ ...draft, webhooks: w })} />
+        </div>
+        <div className="sim-output" aria-live="polite" aria-busy={running}>
+          {celState === 'failed' ? (
+            <p className="pt-problem">The CEL engine is unavailable: policies and matchConditions cannot be evaluated.</p>
+          ) : celState !== 'ready' ? (
+            <p className="sim-muted">Waiting for the CEL engine…</p>
+          ) : !run ? (
+            <p className="sim-muted">Running…</p>
+          ) : run.ok ? (
+            <SimResultView result={run.result} diff={run.diff} docs={docs} />
+          ) : (
+            <div className="pt-problem" role="alert">
+              {run.message ?? 'Fix the request to run it:'}
+              <ul>
+                {run.draftErrors.map((e, i) => (
+                  <li key={`d${i}`}>
+                    {e.field}: line {e.line}, column {e.column}: {e.message}
+                  </li>
+                ))}
+                {run.responseErrors.map((e, i) => (
+                  <li key={`r${i}`}>
+                    response of {e.webhook}: {e.message}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+          <Scenarios docs={docs} draft={draft} current={run?.ok ? run.result : undefined} />
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function SimResultView({ result: r, diff, docs }: { result: SimResult; diff: Extract<SimRun, { ok: true }>['diff']; docs: Parameters<typeof Timeline>[0]['docs'] }) {
+  const d = r.deniedBy;
+  return (
+    <div className="sim-result">
+      <p className={`sim-verdict ${r.allowed ? 'allowed' : 'denied'}`} data-testid="sim-verdict" data-allowed={String(r.allowed)} role="status">
+        {r.allowed ? 'Allowed' : `Denied by ${d?.webhook ?? d?.name ?? '?'}`}
+        {d ? ` · HTTP ${d.code}${d.reason ? ` ${d.reason}` : ''}` : ''}
+      </p>
+      <div className="sim-client">
+        <div className="sim-sub">What the client sees</div>
+        <pre className="mono" data-testid="sim-status">
+          {[...r.warnings.map((w) => `Warning: ${w}`), d ? `Error from server${d.reason ? ` (${d.reason})` : ''}: ${d.message}` : 'OK (the request is admitted)'].join('\n')}
+        </pre>
+      </div>
+      {r.notes.length ? (
+        <ul className="sim-notes">
+          {r.notes.map((n, i) => (
+            <li key={i}>{n}</li>
+          ))}
+        </ul>
+      ) : null}
+      <div className="sim-sub">Admission chain</div>
+      <Timeline result={r} docs={docs} />
+      {r.patches.length ? (
+        <div>
+          <div className="sim-sub">Patches, in the order applied</div>
+          <ul className="sim-patches">
+            {r.patches.map((p, i) => (
+              <li key={i}>
+                <code>{p.by}</code>
+                <pre className="mono sim-patch">{JSON.stringify(p.ops, null, 1)}</pre>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      <DiffTable diff={diff} caption="Changes to the object (after all mutations)" testId="sim-diff" />
+      {Object.keys(r.auditAnnotations).length ? (
+        <div>
+          <div className="sim-sub">Audit annotations</div>
+          <ul>
+            {Object.entries(r.auditAnnotations).map(([k, v]) => (
+              <li key={k}>
+                <code>{k}</code>: <code>{v}</code>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </div>
+  );
+}

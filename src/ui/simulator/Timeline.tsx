@@ -1,0 +1,60 @@
+/**
+ * The admission chain of one simulation, step by step: every configuration, webhook, policy
+ * and binding with its outcome and the reason in the apiserver's terms. A step is a button
+ * that selects its document and focuses the field that decided it.
+ */
+import type { SimResult, SimStep } from '../../store/simulator';
+import type { WorkspaceDoc } from '../../store';
+import { docOfRef } from '../../store/simulator';
+import { focusRef } from './focus';
+
+const OUTCOME_LABEL: Record<SimStep['outcome'], string> = {
+  skipped: 'skipped',
+  called: 'called',
+  admitted: 'admitted',
+  denied: 'denied',
+  warned: 'warned',
+  audited: 'audited',
+  patched: 'patched',
+  'error-ignored': 'error, ignored',
+  'error-rejected': 'error, rejected',
+  reinvoked: 'reinvoked',
+};
+
+const subject = (s: SimStep) => [s.webhook ? `${s.name} / ${s.webhook}` : s.name, s.binding ? `binding ${s.binding}` : ''].filter(Boolean).join(' · ');
+
+export function Timeline({ result, docs }: { result: SimResult; docs: readonly WorkspaceDoc[] }) {
+  if (!result.steps.length) return <p className="sim-muted">No configuration or policy in the workspace applies to this request.</p>;
+  return (
+    <ol className="sim-timeline" aria-label="Admission chain">
+      {result.steps.map((s, i) => {
+        const doc = docOfRef(docs, s.document);
+        const where = s.path ? `${s.document.name} ${s.path}` : s.document.name;
+        return (
+          <li key={i} className={`sim-step sim-${s.outcome}`} data-testid="sim-step" data-outcome={s.outcome} data-name={s.webhook ?? s.name}>
+            <span className="sim-phase">{s.phase}{s.round ? ' (reinvocation)' : ''}</span>
+            <span className={`sim-outcome sim-${s.outcome}`}>{OUTCOME_LABEL[s.outcome]}</span>
+            <span className="sim-kind">{s.kind}</span>
+            {doc ? (
+              <button type="button" className="link sim-subject" data-step-path={s.path} title={`Show ${where}`} onClick={() => focusRef(doc, s.path)}>
+                {subject(s)}
+              </button>
+            ) : (
+              <span className="sim-subject">{subject(s)}</span>
+            )}
+            <div className="sim-reason">{s.reason}</div>
+            {s.timeoutSeconds !== undefined || s.failurePolicy || s.sideEffects ? (
+              <div className="sim-muted">
+                {[s.failurePolicy && `failurePolicy ${s.failurePolicy}`, s.timeoutSeconds !== undefined && `timeoutSeconds ${s.timeoutSeconds}`, s.sideEffects && `sideEffects ${s.sideEffects}`].filter(Boolean).join(' · ')}
+              </div>
+            ) : null}
+            {s.message ? <div className="sim-message">{s.message}</div> : null}
+            {s.patch?.length ? <pre className="mono sim-patch">{JSON.stringify(s.patch, null, 1)}</pre> : null}
+            {s.warnings?.length ? <div className="sim-warn">warnings: {s.warnings.join('; ')}</div> : null}
+            {s.notes?.length ? <div className="sim-muted">{s.notes.join(' ')}</div> : null}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
