@@ -4,6 +4,7 @@
  * inside string lists decoded to "" as the apiserver's decoder does.
  */
 import { describe, expect, it } from 'vitest';
+import { servingOfObject } from './registry';
 import { validate } from './validate-all';
 import { scriptedCompiler } from './validation/testing';
 import { KUBERNETES_VERSIONS, type KubernetesVersion } from './versions';
@@ -75,6 +76,13 @@ describe('served apiVersions per target release', () => {
       expect(errs).toHaveLength(1); // not in the release: nothing else is checked
       expect(apiVersionErrors[0]!.hint).not.toContain(`--runtime-config=${G}/${version}=true`);
     }
+  });
+
+  it('servingOfObject: what the simulator and lints ask of a document', () => {
+    expect(servingOfObject({ apiVersion: `${G}/v1`, kind: 'MutatingAdmissionPolicy' }, '1.36')).toBe('served');
+    expect(servingOfObject({ apiVersion: `${G}/v1beta1`, kind: 'MutatingAdmissionPolicy' }, '1.34')).toBe('opt-in');
+    expect(servingOfObject({ apiVersion: `${G}/v1`, kind: 'MutatingAdmissionPolicy' }, '1.35')).toBeUndefined();
+    expect(servingOfObject({ apiVersion: 'v1', kind: 'ConfigMap' }, '1.36')).toBeUndefined();
   });
 
   it('defaults to 1.36', () => {

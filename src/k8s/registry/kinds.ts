@@ -1,7 +1,9 @@
 /** The kinds the Workbench edits, and lookups into their field descriptions. */
 import type { PathSegment } from '../path';
 import { mutatingAdmissionPolicy, mutatingAdmissionPolicyBinding, validatingAdmissionPolicy, validatingAdmissionPolicyBinding } from './policies';
-import type { Field, KindSpec } from './types';
+import type { KubernetesVersion } from '../versions';
+import { servingOf } from './served';
+import type { Field, KindSpec, Serving } from './types';
 import { isObject } from '../json';
 import { mutatingWebhookConfiguration, validatingWebhookConfiguration } from './webhooks';
 
@@ -57,4 +59,15 @@ export function fieldAt(spec: KindSpec, path: readonly PathSegment[]): Field | u
     fields = field.type === 'object' ? field.fields : field.type === 'list' ? field.item.fields : [];
   }
   return field;
+}
+
+/**
+ * How `release` serves an object's apiVersion: 'served', 'opt-in', or undefined (the release
+ * has no such version, or the kind is not one the Workbench edits). For the simulator and
+ * lints: an object whose apiVersion is not 'served' is not in a default cluster of that release.
+ */
+export function servingOfObject(object: unknown, release: KubernetesVersion): Serving | undefined {
+  const spec = kindSpecOf(object);
+  if (!spec) return undefined;
+  return servingOf(spec, String((object as { apiVersion: unknown }).apiVersion).slice(spec.group.length + 1), release);
 }
