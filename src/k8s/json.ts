@@ -37,6 +37,12 @@ export function labelsOf(o: unknown): Record<string, string> {
 export const nameOf = (o: unknown): string => str(obj(obj(o).metadata).name);
 export const namespaceOf = (o: unknown): string => str(obj(obj(o).metadata).namespace);
 
+/** Set `key` as an own, enumerable data property (a `__proto__` key too, never the prototype). */
+export function setOwn(o: Obj, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  else o[key] = value;
+}
+
 /** Deep structural equality of JSON values (object key order ignored). */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;

@@ -21,8 +21,9 @@ import {
 import type { LineIndex } from './lines';
 import type { PosEntry, PosNode, Problem } from './pos-tree';
 import type { PathSegment } from '../k8s/path';
-import { isObject } from '../k8s/json';
+import { isObject, setOwn } from '../k8s/json';
 import { MAX_ALIAS_EXPANSION, MAX_DEPTH, MAX_PROBLEMS_PER_DOCUMENT } from './limits';
+import { aliasBomb, aliasBombProblem, firstOffset, skipToDocumentEnd } from './events';
 import { looksLikeJson, scanJson } from './json';
 import { keyString, resolvePlain, type Resolved } from './resolve';
 
@@ -101,99 +102,12 @@ export function constructChunk(text: string, start: number, end: number, lines: 
   return { kind: 'documents', documents };
 }
 
-function aliasBombProblem(start: number, end: number, path?: PathSegment[]): Problem {
-  return {
-    message:
-      `Refused: aliases in this document expand to more than ${MAX_ALIAS_EXPANSION.toLocaleString('en-US')} values ` +
-      `(an alias/anchor bomb, or a document far larger than any admission configuration)`,
-    start,
-    end,
-    ...(path ? { path } : {}),
-  };
-}
-
-/**
- * Before building anything: add up what the document's aliases expand to,
- * from the events alone (no copying), and refuse a document past the limit.
- */
-function aliasBomb(src: string, base: number, events: Event[], from: number): Problem | undefined {
-  const anchors = new Map<string, number>();
-  // Per open collection: its size so far, and its anchor name (or '').
-  const sizes: number[] = [];
-  const names: string[] = [];
-  let expanded = 0;
-  const add = (n: number) => {
-    if (sizes.length > 0) sizes[sizes.length - 1]! += n;
-  };
-  for (let i = from; i < events.length; i++) {
-    const ev = events[i]!;
-    switch (ev.type) {
-      case EVENT_ID.SCALAR:
-        if (ev.anchorStart >= 0) anchors.set(src.slice(ev.anchorStart, ev.anchorEnd), 1);
-        add(1);
-        break;
-      case EVENT_ID.ALIAS: {
-        const size = anchors.get(src.slice(ev.anchorStart, ev.anchorEnd)) ?? 1;
-        expanded += size;
-        if (expanded > MAX_ALIAS_EXPANSION) return aliasBombProblem(base + ev.anchorStart - 1, base + ev.anchorEnd);
-        add(size);
-        break;
-      }
-      case EVENT_ID.SEQUENCE:
-      case EVENT_ID.MAPPING:
-        sizes.push(1);
-        names.push(ev.anchorStart >= 0 ? src.slice(ev.anchorStart, ev.anchorEnd) : '');
-        break;
-      case EVENT_ID.POP: {
-        if (sizes.length === 0) return undefined; // the document's own POP
-        const size = sizes.pop()!;
-        const name = names.pop()!;
-        if (name) anchors.set(name, size);
-        add(size);
-        break;
-      }
-      case EVENT_ID.DOCUMENT:
-        return undefined;
-    }
-  }
-  return undefined;
-}
-
-/** Offset (in the parsed source) of the first node of a document, or -1 when it has none. */
-function firstOffset(events: Event[], i: number): number {
-  const ev = events[i];
-  if (!ev) return -1;
-  switch (ev.type) {
-    case EVENT_ID.SCALAR:
-      return ev.anchorStart >= 0 ? ev.anchorStart - 1 : ev.tagStart >= 0 ? ev.tagStart : ev.valueStart;
-    case EVENT_ID.MAPPING:
-    case EVENT_ID.SEQUENCE:
-      return ev.anchorStart >= 0 ? ev.anchorStart - 1 : ev.tagStart >= 0 ? ev.tagStart : ev.start;
-    case EVENT_ID.ALIAS:
-      return ev.anchorStart - 1;
-    default:
-      return -1;
-  }
-}
-
 function isEmptyDocument(b: Built): boolean {
   return b.pos.kind === 'scalar' && b.value === null && b.plain === true;
 }
 
 function emptyPos(at: number): PosNode {
   return { kind: 'scalar', start: at, end: at, flow: false };
-}
-
-/** Index just past the POP that closes the document opened before `i`. */
-function skipToDocumentEnd(events: Event[], i: number): number {
-  let depth = 1;
-  while (i < events.length && depth > 0) {
-    const t = events[i]!.type;
-    if (t === EVENT_ID.POP) depth--;
-    else if (t === EVENT_ID.DOCUMENT || t === EVENT_ID.MAPPING || t === EVENT_ID.SEQUENCE) depth++;
-    i++;
-  }
-  return i;
 }
 
 function syntaxProblem(e: unknown, start: number, end: number): Problem {
@@ -225,27 +139,15 @@ function normalizeTag(tag: string): string {
   return tag;
 }
 
-function setProperty(obj: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') {
-    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-  } else {
-    obj[key] = value;
-  }
-}
-
 /** Deep copy of a JSON-like value, so an alias never shares objects with its anchor. */
 function clone(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(clone);
   if (v !== null && typeof v === 'object') {
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v)) setProperty(out, k, clone((v as Record<string, unknown>)[k]));
+    for (const k of Object.keys(v)) setOwn(out, k, clone((v as Record<string, unknown>)[k]));
     return out;
   }
   return v;
-}
-
-function hasOwn(obj: object, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(obj, key);
 }
 
 class Builder {
@@ -464,7 +366,7 @@ class Builder {
         merges.push({ source: v.value, start: k.pos.start, end: v.pos.end });
         continue;
       }
-      if (hasOwn(value, key)) {
+      if (Object.hasOwn(value, key)) {
         const first = entries.find((e) => e.key === key);
         const at = this.lines.lineColumn(first ? first.keyStart : k.pos.start);
         this.path.push(key);
@@ -477,7 +379,7 @@ class Builder {
         this.path.pop();
         continue;
       }
-      setProperty(value, key, v.value);
+      setOwn(value, key, v.value);
       entries.push({ key, keyStart: k.pos.start, keyEnd: k.pos.end, node: v.pos });
     }
     this.i++;
@@ -511,7 +413,7 @@ class Builder {
       for (const k of Object.keys(s)) {
         if (seen.has(k)) continue;
         seen.add(k);
-        setProperty(target, k, s[k]);
+        setOwn(target, k, s[k]);
       }
     }
   }

@@ -10,6 +10,7 @@ import type { PosEntry, PosNode, Problem } from './pos-tree';
 import type { LineIndex } from './lines';
 import { MAX_DEPTH, MAX_PROBLEMS_PER_DOCUMENT } from './limits';
 import { resolvePlain } from './resolve';
+import { setOwn } from '../k8s/json';
 
 class NotJson {}
 const NOT_JSON = new NotJson();
@@ -121,7 +122,7 @@ export function scanJson(text: string, start: number, end: number, lines: LineIn
         ws();
         path.push(key);
         const { v, pos } = value();
-        if (Object.prototype.hasOwnProperty.call(obj, key)) {
+        if (Object.hasOwn(obj, key)) {
           if (errors.length <= MAX_PROBLEMS_PER_DOCUMENT) {
             const first = entries.find((e) => e.key === key);
             const at = lines.lineColumn(first ? first.keyStart : ks);
@@ -133,8 +134,7 @@ export function scanJson(text: string, start: number, end: number, lines: LineIn
             });
           }
         } else {
-          if (key === '__proto__') Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true, configurable: true });
-          else obj[key] = v;
+          setOwn(obj, key, v);
           entries.push({ key, keyStart: ks, keyEnd: ke, node: pos });
         }
         path.pop();
