@@ -152,7 +152,14 @@ function decodedFields(value: Record<string, unknown>, fields: readonly Field[])
  * `resources[1]: Required value`). Copy-on-write: the same object when there is no such null.
  */
 export function decoded<T>(object: T): T {
+  if (!isObject(object)) return object;
+  const hit = objectMemo.get(object);
+  if (hit !== undefined) return hit as T;
   const spec = kindSpecOf(object);
-  if (!spec || !isObject(object)) return object;
-  return decodedFields(object, spec.fields) as T;
+  const out = spec ? decodedFields(object, spec.fields) : object;
+  objectMemo.set(object, out);
+  return out as T;
 }
+
+/** Decoded objects by input object (inputs are immutable: an unchanged document is not walked again). */
+const objectMemo = new WeakMap<object, unknown>();
