@@ -53,6 +53,15 @@ export interface SimContext {
   patches: { by: string; ops: JsonPatchOp[] }[];
   notes: string[];
   denied?: SimDenial;
+  /** Lockout probing: a rejection is recorded in its step and the chain goes on (as if that one had answered). */
+  probe: boolean;
+}
+
+/** A plugin rejects the request: true when the chain stops here (not while probing). */
+export function reject(ctx: SimContext, denial: SimDenial): boolean {
+  if (ctx.probe) return false;
+  ctx.denied ??= denial;
+  return true;
 }
 
 /** The request converted to an equivalent resource (matchPolicy Equivalent), or as it is. */

@@ -7,3 +7,6 @@
 export * from './types';
 export { simulate } from './simulate';
 export { discoveryFor, type Discovery, type ResourceInfo } from './discovery';
+export { lockoutReport } from './lockout';
+export { CRITICAL_REQUESTS, criticalRequests } from './critical-requests';
+export { probe } from './simulate';

@@ -21,6 +21,16 @@ import { patchBetween } from './serialize';
 import type { DocumentRef, SimOutcome, SimPhase, SimStep, SimStepKind } from './types';
 import type { WorkspaceBinding, WorkspacePolicy } from './workspace';
 
+/** The first matchCondition that failed to evaluate, as a path ('spec.matchConditions' when none did). */
+function mcErrorPath(evaluations: readonly { matchConditions?: { outcome: string; conditions: { ok: boolean }[] } }[]): string {
+  for (const e of evaluations) {
+    if (e.matchConditions?.outcome !== 'error') continue;
+    const j = e.matchConditions.conditions.findIndex((c) => !c.ok);
+    if (j >= 0) return `spec.matchConditions[${j}].expression`;
+  }
+  return 'spec.matchConditions';
+}
+
 const MATCH_FIELD: Record<string, string> = {
   namespaceSelector: 'namespaceSelector',
   objectSelector: 'objectSelector',
@@ -166,6 +176,7 @@ export async function runValidatingPolicies(ctx: SimContext): Promise<void> {
       const skip = bindingSkipStep(ctx, 'validating', p, b, bt);
       if (skip) {
         if (notes.length) skip.notes = notes;
+        if (skip.outcome === 'error-rejected') skip.message = `ValidatingAdmissionPolicy '${p.name}' with binding '${b.name}' denied request: failed to configure binding: ${bt.configError ?? ''}`;
         if (skip.outcome === 'error-rejected' && !ctx.denied && r.decision.allowed === false) {
           skip.message = r.decision.message;
           ctx.denied = { kind: 'ValidatingAdmissionPolicy', name: p.name, binding: b.name, message: r.decision.message ?? '', reason: r.decision.reason, code: r.decision.code ?? 403 };
@@ -190,7 +201,7 @@ export async function runValidatingPolicies(ctx: SimContext): Promise<void> {
         path = `spec.matchConditions[${j}].expression`;
       } else if (firstDeny) {
         const isError = firstDeny.evaluation === 'error';
-        path = firstDeny.index >= 0 ? `spec.validations[${firstDeny.index}].expression` : mcError ? 'spec.matchConditions' : 'spec.validations';
+        path = firstDeny.index >= 0 ? `spec.validations[${firstDeny.index}].expression` : mcError ? mcErrorPath(bt.evaluations) : 'spec.validations';
         const what = isError ? `an error (${firstDeny.message}) under failurePolicy ${failurePolicy}` : `validation fails: ${firstDeny.message}`;
         if (actions.includes('Deny')) outcome = isError ? 'error-rejected' : 'denied';
         else if (actions.includes('Warn')) outcome = 'warned';
@@ -203,10 +214,11 @@ export async function runValidatingPolicies(ctx: SimContext): Promise<void> {
       } else if (firstError || (mcError && failurePolicy === 'Ignore')) {
         outcome = 'error-ignored';
         reason = `${firstError?.error ?? mcError?.error ?? ''}; failurePolicy Ignore: the error is ignored`;
-        path = firstError ? `spec.validations[${firstError.index}].expression` : 'spec.matchConditions';
+        path = firstError ? `spec.validations[${firstError.index}].expression` : mcErrorPath(bt.evaluations);
       }
       const s = policyStep(ctx, { phase: 'validating', p, binding: b, outcome, reason, document, path });
       if (notes.length) s.notes = notes;
+      if (firstDeny && (outcome === 'denied' || outcome === 'error-rejected')) s.message = `ValidatingAdmissionPolicy '${p.name}' with binding '${b.name}' denied request: ${firstDeny.message}`;
       const warnings = r.warnings.filter((w) => w.includes(`with binding '${b.name}':`));
       if (warnings.length) s.warnings = warnings;
       if ((outcome === 'denied' || outcome === 'error-rejected') && !ctx.denied && r.decision.allowed === false) {
@@ -274,7 +286,7 @@ export async function runMutatingPolicies(ctx: SimContext): Promise<void> {
       } else if (errors.length > 0) {
         outcome = failurePolicy === 'Ignore' ? 'error-ignored' : 'error-rejected';
         reason = `${errors[0]}; failurePolicy ${failurePolicy}`;
-        path = firstErrorMutation ? `spec.mutations[${firstErrorMutation.index}]` : 'spec.matchConditions';
+        path = firstErrorMutation ? `spec.mutations[${firstErrorMutation.index}]` : mcErrorPath(bt.evaluations);
       }
       if (ctx.round === 1 && (outcome === 'patched' || outcome === 'admitted')) {
         outcome = 'reinvoked';
@@ -293,8 +305,8 @@ export async function runMutatingPolicies(ctx: SimContext): Promise<void> {
         ctx.shouldReinvoke = true;
       }
       if (invoked.length > 0 && p.spec.reinvocationPolicy === 'IfNeeded') st.previouslyInvoked.add(invocationKey(p, b));
+      if (outcome === 'error-rejected') s.message = `policy '${p.name}' with binding '${b.name}' denied request: ${errors[0]}`;
       if (outcome === 'error-rejected' && r.outcome === 'deny') {
-        s.message = r.decision.message;
         if (!denial) denial = { kind: 'MutatingAdmissionPolicy', name: p.name, binding: b.name, message: r.decision.message ?? '', reason: r.decision.reason, code: r.decision.code ?? 403 };
       }
     }

@@ -121,7 +121,7 @@ function orphanSteps(ctx: SimContext, phase: SimPhase): void {
   }
 }
 
-async function run(objects: readonly unknown[], request: SimRequest, options: SimOptions, cel: PolicyCel): Promise<SimResult> {
+async function run(objects: readonly unknown[], request: SimRequest, options: SimOptions, cel: PolicyCel, probing: boolean): Promise<SimResult> {
   const notes: string[] = [];
   const ws = collectWorkspace(objects, options.namespaces ?? []);
   const discovery = discoveryFor(objects, options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION);
@@ -156,20 +156,28 @@ async function run(objects: readonly unknown[], request: SimRequest, options: Si
     auditAnnotations: {},
     patches: [],
     notes,
+    probe: probing,
+  };
+  /** After a policy plugin: while probing, its rejections stay in its steps and the chain goes on. */
+  const settlePlugin = () => {
+    if (probing) ctx.denied = undefined;
   };
 
   orphanSteps(ctx, 'mutating');
   await runMutatingPolicies(ctx);
+  settlePlugin();
   if (!ctx.denied) await runMutatingWebhooks(ctx);
   if (!ctx.denied && ctx.shouldReinvoke) {
     ctx.round = 1;
     await runMutatingPolicies(ctx);
+    settlePlugin();
     if (!ctx.denied) await runMutatingWebhooks(ctx);
   }
   if (!ctx.denied) {
     ctx.round = 0;
     orphanSteps(ctx, 'validating');
     await runValidatingPolicies(ctx);
+    settlePlugin();
     if (ctx.denied) notes.push('a ValidatingAdmissionPolicy rejected the request: validating webhooks are not called');
     else await runValidatingWebhooks(ctx);
   }
@@ -191,9 +199,24 @@ async function run(objects: readonly unknown[], request: SimRequest, options: Si
  * bindings, params, Namespaces, CustomResourceDefinitions; other documents are param
  * candidates only). `cel` defaults to the shared engine (src/cel).
  */
-export async function simulate(objects: readonly unknown[], request: SimRequest, options: SimOptions = {}, cel: PolicyCel = defaultCel): Promise<SimResult> {
+export function simulate(objects: readonly unknown[], request: SimRequest, options: SimOptions = {}, cel: PolicyCel = defaultCel): Promise<SimResult> {
+  return safeRun(objects, request, options, cel, false);
+}
+
+/**
+ * For the lockout report: like simulate, but a rejection does not end the chain: every step
+ * that would reject the request (were the ones before it to answer) says so, in one run.
+ * `allowed` is false when any step rejected.
+ */
+export async function probe(objects: readonly unknown[], request: SimRequest, options: SimOptions = {}, cel: PolicyCel = defaultCel): Promise<SimResult> {
+  const r = await safeRun(objects, request, options, cel, true);
+  if (r.steps.some((s) => s.outcome === 'denied' || s.outcome === 'error-rejected')) r.allowed = false;
+  return r;
+}
+
+async function safeRun(objects: readonly unknown[], request: SimRequest, options: SimOptions, cel: PolicyCel, probing: boolean): Promise<SimResult> {
   try {
-    return await run(Array.isArray(objects) ? objects : [], request, options ?? {}, cel);
+    return await run(Array.isArray(objects) ? objects : [], request, options ?? {}, cel, probing);
   } catch (e) {
     return {
       allowed: false,

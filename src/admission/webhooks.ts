@@ -16,7 +16,7 @@
  */
 import { deepEqual, obj, str, strList } from '../k8s/json';
 import { applyJsonPatch, goJson, matchWebhook, runMatchConditions, type EquivalentResource } from '../policy';
-import { celRequest, matchInput, objectFor, requestFor, requireReinvoking, type SimContext } from './context';
+import { celRequest, matchInput, objectFor, reject, requestFor, requireReinvoking, type SimContext } from './context';
 import { serializeTyped } from './serialize';
 import type { JsonPatchOp, SimDenial, SimOutcome, SimStep } from './types';
 import type { WorkspaceWebhook } from './workspace';
@@ -243,8 +243,8 @@ export async function runMutatingWebhooks(ctx: SimContext): Promise<void> {
       const d = await shouldCallHook(ctx, wh);
       if (d.error) {
         step(ctx, wh, 'mutating', 'error-rejected', d.reason, d.path).message = d.error.message;
-        ctx.denied = d.error;
-        return;
+        if (reject(ctx, d.error)) return;
+        continue;
       }
       if (!d.call) {
         if (ctx.round === 0) step(ctx, wh, 'mutating', d.outcome ?? 'skipped', d.reason, d.path);
@@ -275,10 +275,7 @@ export async function runMutatingWebhooks(ctx: SimContext): Promise<void> {
       }
       if (wh.webhook.reinvocationPolicy === 'IfNeeded') st.previouslyInvoked.add(wh.uid);
       const denial = settle(ctx, wh, s, r, `failed-open.mutation.webhook.admission.k8s.io/${annotationKey}`);
-      if (denial) {
-        ctx.denied = denial;
-        return;
-      }
+      if (denial && reject(ctx, denial)) return;
     }
   } finally {
     st.lastOutput = { object: ctx.object };
@@ -291,8 +288,8 @@ export async function runValidatingWebhooks(ctx: SimContext): Promise<void> {
     const d = await shouldCallHook(ctx, wh);
     if (d.error) {
       step(ctx, wh, 'validating', 'error-rejected', d.reason, d.path).message = d.error.message;
-      ctx.denied = d.error;
-      return;
+      if (reject(ctx, d.error)) return;
+      continue;
     }
     if (!d.call) step(ctx, wh, 'validating', d.outcome ?? 'skipped', d.reason, d.path);
     else relevant.push({ wh, d });
@@ -306,5 +303,5 @@ export async function runValidatingWebhooks(ctx: SimContext): Promise<void> {
     if (denial && !first) first = denial;
     else if (denial) s.reason += ' (not the error the client sees: an earlier webhook\'s error is reported)';
   });
-  if (first) ctx.denied = first;
+  if (first) reject(ctx, first);
 }

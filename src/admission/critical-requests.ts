@@ -1,0 +1,202 @@
+/**
+ * The requests a cluster cannot live without, as data: who sends them, what they look like,
+ * what breaks when they fail. The lockout report sends each through the workspace with every
+ * webhook unavailable. Plus, per webhook served from inside the cluster, the request that
+ * brings its own pods back (the self-deadlock).
+ */
+import { isObject, list, obj, str } from '../k8s/json';
+import type { CriticalRequest, SimRequest } from './types';
+
+const node = 'node-1';
+const kubelet = { username: `system:node:${node}`, groups: ['system:nodes', 'system:authenticated'] };
+const sa = (name: string) => ({ username: `system:serviceaccount:kube-system:${name}`, groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'] });
+const controllerManager = { username: 'system:kube-controller-manager', groups: ['system:authenticated'] };
+
+const lease = (name: string, namespace: string, holder: string) => ({
+  apiVersion: 'coordination.k8s.io/v1',
+  kind: 'Lease',
+  metadata: { name, namespace },
+  spec: { holderIdentity: holder, leaseDurationSeconds: 40, renewTime: '2026-01-01T00:00:10.000000Z' },
+});
+
+const pod = (name: string, namespace: string, labels: Record<string, string>) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace, labels },
+  spec: { containers: [{ name: 'main', image: 'registry.k8s.io/pause:3.10' }] },
+});
+
+const namespaceObject = (name: string) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name } } });
+
+const csr = {
+  apiVersion: 'certificates.k8s.io/v1',
+  kind: 'CertificateSigningRequest',
+  metadata: { name: 'csr-node-1' },
+  spec: { signerName: 'kubernetes.io/kube-apiserver-client-kubelet', usages: ['digital signature', 'client auth'], request: 'LS0tLS1CRUdJTi...' },
+};
+
+const endpointSlice = {
+  apiVersion: 'discovery.k8s.io/v1',
+  kind: 'EndpointSlice',
+  metadata: { name: 'kube-dns-abcde', namespace: 'kube-system', labels: { 'kubernetes.io/service-name': 'kube-dns', 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io' } },
+  addressType: 'IPv4',
+  endpoints: [{ addresses: ['10.0.0.10'] }],
+};
+
+export const CRITICAL_REQUESTS: readonly CriticalRequest[] = [
+  {
+    id: 'kubelet-lease',
+    title: `kubelet lease renewal (UPDATE leases in kube-node-lease by system:node:${node})`,
+    impact: 'nodes turn NotReady after 40 s and their pods are evicted',
+    request: {
+      operation: 'UPDATE',
+      resource: { group: 'coordination.k8s.io', version: 'v1', resource: 'leases' },
+      kind: { group: 'coordination.k8s.io', version: 'v1', kind: 'Lease' },
+      name: node,
+      namespace: 'kube-node-lease',
+      userInfo: kubelet,
+      object: lease(node, 'kube-node-lease', node),
+      oldObject: lease(node, 'kube-node-lease', node),
+    },
+  },
+  {
+    id: 'kubelet-node-status',
+    title: `kubelet node status update (UPDATE nodes/status by system:node:${node})`,
+    impact: 'node conditions and capacity go stale; the node is marked NotReady',
+    request: {
+      operation: 'UPDATE',
+      resource: { group: '', version: 'v1', resource: 'nodes' },
+      subResource: 'status',
+      kind: { group: '', version: 'v1', kind: 'Node' },
+      name: node,
+      userInfo: kubelet,
+      object: { apiVersion: 'v1', kind: 'Node', metadata: { name: node, labels: { 'kubernetes.io/hostname': node } }, status: { conditions: [{ type: 'Ready', status: 'True' }] } },
+      oldObject: { apiVersion: 'v1', kind: 'Node', metadata: { name: node, labels: { 'kubernetes.io/hostname': node } }, status: { conditions: [{ type: 'Ready', status: 'True' }] } },
+    },
+  },
+  {
+    id: 'kube-system-pod-create',
+    title: 'kube-system Pod create (CREATE pods in kube-system by the replicaset controller)',
+    impact: 'CoreDNS, metrics-server and other system pods cannot be recreated',
+    request: {
+      operation: 'CREATE',
+      resource: { group: '', version: 'v1', resource: 'pods' },
+      kind: { group: '', version: 'v1', kind: 'Pod' },
+      name: 'coredns-5d78c9869d-abcde',
+      namespace: 'kube-system',
+      userInfo: sa('replicaset-controller'),
+      object: pod('coredns-5d78c9869d-abcde', 'kube-system', { 'k8s-app': 'kube-dns' }),
+    },
+  },
+  {
+    id: 'leader-election-lease',
+    title: 'leader-election Lease update (UPDATE leases/kube-controller-manager in kube-system)',
+    impact: 'the controller manager and scheduler lose leadership: no controller runs',
+    request: {
+      operation: 'UPDATE',
+      resource: { group: 'coordination.k8s.io', version: 'v1', resource: 'leases' },
+      kind: { group: 'coordination.k8s.io', version: 'v1', kind: 'Lease' },
+      name: 'kube-controller-manager',
+      namespace: 'kube-system',
+      userInfo: controllerManager,
+      object: lease('kube-controller-manager', 'kube-system', 'cp-1_0a1b2c'),
+      oldObject: lease('kube-controller-manager', 'kube-system', 'cp-1_0a1b2c'),
+    },
+  },
+  {
+    id: 'namespace-delete',
+    title: 'Namespace delete by the namespace controller (DELETE namespaces/team-a)',
+    impact: 'namespaces stay Terminating forever',
+    request: {
+      operation: 'DELETE',
+      resource: { group: '', version: 'v1', resource: 'namespaces' },
+      kind: { group: '', version: 'v1', kind: 'Namespace' },
+      name: 'team-a',
+      namespace: 'team-a',
+      userInfo: sa('namespace-controller'),
+      oldObject: namespaceObject('team-a'),
+    },
+  },
+  {
+    id: 'serviceaccount-token',
+    title: `ServiceAccount token request (CREATE serviceaccounts/token in kube-system by system:node:${node})`,
+    impact: 'pods cannot get or refresh their service account tokens',
+    request: {
+      operation: 'CREATE',
+      resource: { group: '', version: 'v1', resource: 'serviceaccounts' },
+      subResource: 'token',
+      kind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' },
+      name: 'coredns',
+      namespace: 'kube-system',
+      userInfo: kubelet,
+      object: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', metadata: { name: 'coredns', namespace: 'kube-system' }, spec: { audiences: ['https://kubernetes.default.svc'], expirationSeconds: 3607 } },
+    },
+  },
+  {
+    id: 'csr-approval',
+    title: 'CertificateSigningRequest approval (UPDATE certificatesigningrequests/approval by the csr approver)',
+    impact: 'kubelet client certificates are not renewed: nodes drop out when theirs expire',
+    request: {
+      operation: 'UPDATE',
+      resource: { group: 'certificates.k8s.io', version: 'v1', resource: 'certificatesigningrequests' },
+      subResource: 'approval',
+      kind: { group: 'certificates.k8s.io', version: 'v1', kind: 'CertificateSigningRequest' },
+      name: 'csr-node-1',
+      userInfo: sa('certificate-controller'),
+      object: { ...csr, status: { conditions: [{ type: 'Approved', status: 'True', reason: 'AutoApproved' }] } },
+      oldObject: csr,
+    },
+  },
+  {
+    id: 'endpointslice-update',
+    title: 'EndpointSlice update by the endpointslice controller (UPDATE endpointslices in kube-system)',
+    impact: 'Services stop following their pods (stale endpoints, DNS included)',
+    request: {
+      operation: 'UPDATE',
+      resource: { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices' },
+      kind: { group: 'discovery.k8s.io', version: 'v1', kind: 'EndpointSlice' },
+      name: 'kube-dns-abcde',
+      namespace: 'kube-system',
+      userInfo: sa('endpointslice-controller'),
+      object: endpointSlice,
+      oldObject: endpointSlice,
+    },
+  },
+];
+
+/** The request that recreates a webhook's own pod (its Service's namespace; labels assumed from the Service name). */
+function selfPodRequest(namespace: string, service: string): SimRequest {
+  const name = `${service}-6c9d8f7b5-abcde`;
+  return {
+    operation: 'CREATE',
+    resource: { group: '', version: 'v1', resource: 'pods' },
+    kind: { group: '', version: 'v1', kind: 'Pod' },
+    name,
+    namespace,
+    userInfo: sa('replicaset-controller'),
+    object: pod(name, namespace, { app: service, 'app.kubernetes.io/name': service }),
+  };
+}
+
+/** The critical requests for a workspace: the fixed table, then one self-deadlock request per in-cluster webhook Service. */
+export function criticalRequests(objects: readonly unknown[]): CriticalRequest[] {
+  const out = [...CRITICAL_REQUESTS];
+  const seen = new Set<string>();
+  for (const o of objects) {
+    if (!isObject(o) || (o.kind !== 'MutatingWebhookConfiguration' && o.kind !== 'ValidatingWebhookConfiguration')) continue;
+    for (const w of list(o.webhooks)) {
+      const svc = obj(obj(obj(w).clientConfig).service);
+      const namespace = str(svc.namespace);
+      const service = str(svc.name);
+      if (!namespace || !service || seen.has(`${namespace}/${service}`)) continue;
+      seen.add(`${namespace}/${service}`);
+      out.push({
+        id: `self:${namespace}/${service}`,
+        title: `the webhook's own Pod (CREATE pods in ${namespace} for Service ${service}, labels app=${service} assumed)`,
+        impact: `the pods serving ${service} cannot come back once they are gone: the webhook stays down (self-deadlock)`,
+        request: selfPodRequest(namespace, service),
+      });
+    }
+  }
+  return out;
+}

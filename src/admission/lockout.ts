@@ -1,0 +1,73 @@
+/**
+ * lockoutReport(objects, options?): the critical system requests (critical-requests.ts) the
+ * workspace would reject, or hold for a webhook's timeout, while its webhooks are unavailable.
+ * Each request is simulated once with every webhook 'unavailable', in probe mode: a step that
+ * rejects it is recorded and the chain goes on as if that one had answered, so every
+ * configuration responsible is found, not only the first. Each finding names the webhook (or
+ * policy) and the field that makes it so.
+ */
+import type { PolicyCel } from '../policy';
+import { criticalRequests } from './critical-requests';
+import { probe } from './simulate';
+import type { LockoutFinding, LockoutOptions, LockoutReport, SimOptions, SimStep, WebhookResponse } from './types';
+import { collectWorkspace } from './workspace';
+
+function finding(req: { id: string; title: string; impact: string }, s: SimStep, effect: LockoutFinding['effect'], reason: string, message?: string): LockoutFinding {
+  const f: LockoutFinding = { request: req.id, title: req.title, impact: req.impact, effect, kind: s.kind, name: s.name, document: s.document, path: s.path, reason };
+  if (s.webhook) f.webhook = s.webhook;
+  if (s.binding) f.binding = s.binding;
+  if (message) f.message = message;
+  return f;
+}
+
+const quote = (names: string[]) => names.map((n) => `\`${n}\``).join(', ');
+const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
+
+function headline(findings: LockoutFinding[], checked: number): string {
+  const rejected = findings.filter((f) => f.effect === 'rejected');
+  const stalled = findings.filter((f) => f.effect === 'stalled');
+  const requests = (fs: LockoutFinding[]) => new Set(fs.map((f) => f.request)).size;
+  const webhooks = [...new Set(rejected.filter((f) => f.webhook).map((f) => f.webhook!))];
+  const policies = [...new Set(rejected.filter((f) => !f.webhook).map((f) => f.name))];
+  if (rejected.length > 0) {
+    const n = requests(rejected);
+    const parts: string[] = [];
+    if (webhooks.length) parts.push(`while ${quote(webhooks)} ${plural(webhooks.length, 'is', 'are')} down`);
+    if (policies.length) parts.push(`by ${plural(policies.length, 'policy', 'policies')} ${quote(policies)}`);
+    return `${n} critical ${plural(n, 'request', 'requests')} would be rejected ${parts.join(' and ')}`;
+  }
+  if (stalled.length > 0) {
+    const n = requests(stalled);
+    const names = [...new Set(stalled.map((f) => f.webhook ?? f.name))];
+    return `No critical request would be rejected; ${n} would wait for the timeout of ${quote(names)} while ${plural(names.length, 'it is', 'they are')} down`;
+  }
+  return `No critical request would be rejected or stalled while the webhooks are down (${checked} checked)`;
+}
+
+export async function lockoutReport(objects: readonly unknown[], options: LockoutOptions = {}, cel?: PolicyCel): Promise<LockoutReport> {
+  const docs = Array.isArray(objects) ? objects : [];
+  const ws = collectWorkspace(docs);
+  const webhooks: Record<string, WebhookResponse> = {};
+  for (const w of [...ws.webhooks.mutating, ...ws.webhooks.validating]) webhooks[w.name] = 'unavailable';
+  const simOptions: SimOptions = { webhooks, namespaces: options.namespaces };
+  if (options.kubernetesVersion) simOptions.kubernetesVersion = options.kubernetesVersion;
+  const stallSeconds = options.stallSeconds ?? 10;
+  const findings: LockoutFinding[] = [];
+  const checked: LockoutReport['checked'] = [];
+
+  for (const req of criticalRequests(docs)) {
+    const r = await probe(docs, req.request, simOptions, cel);
+    let stalled = false;
+    for (const s of r.steps) {
+      if (s.outcome === 'denied' || s.outcome === 'error-rejected') {
+        findings.push(finding(req, s, 'rejected', s.reason, s.message));
+      } else if (s.outcome === 'error-ignored' && s.webhook && (s.timeoutSeconds ?? 10) >= stallSeconds) {
+        stalled = true;
+        const reason = `failurePolicy Ignore, but a webhook that hangs instead of refusing holds the request for timeoutSeconds (${s.timeoutSeconds ?? 10} s) on every call`;
+        findings.push(finding(req, { ...s, path: s.path.replace(/\.failurePolicy$/, '.timeoutSeconds') }, 'stalled', reason));
+      }
+    }
+    checked.push({ request: req.id, title: req.title, allowed: r.allowed, stalled });
+  }
+  return { headline: headline(findings, checked.length), findings, checked };
+}
