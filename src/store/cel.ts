@@ -17,13 +17,13 @@ import {
   type CelEvalResult,
   type CelInputs,
 } from '../cel';
-import { invalidateProblems, setCelCompiler } from './problems';
+import { celAnswered, setCelCompiler } from './problems';
 import { workspace } from './workspace';
 
 /** Start the engine and route CEL checks of validation through it. */
 export function startCel(): void {
   const compiler = createCachedCompiler(() => {
-    invalidateProblems();
+    celAnswered();
     workspace.setState((s) => ({ celRevision: s.celRevision + 1 }));
   });
   setCelCompiler(compiler);

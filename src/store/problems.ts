@@ -1,8 +1,11 @@
 /**
  * Problems of a document, derived (never stored): the YAML parse error, the decode and
  * validation errors of the last good object (what the apiserver would say), and lint
- * findings (best practices, not errors). Memoised per object, so a keystroke re-validates
- * only the document that changed.
+ * findings (best practices, not errors). Computed once per document change and shared by
+ * the sidebar, the form, the problems list and the YAML markers: validation is memoised per
+ * object, lints per object and workspace key, and a document's DocProblems per document
+ * object. A CEL answer re-validates only the objects that were waiting for one (lints never
+ * read CEL, so they are kept).
  */
 import { caBundleLints, fixesForError, kindSpecOf, lint, validate, type FieldError, type Fix, type KubernetesVersion, type Lint } from '../k8s';
 import type { CelCompiler } from '../cel/types';
@@ -13,6 +16,18 @@ import { workspace } from './workspace';
 let compiler: CelCompiler | undefined;
 let cache = new WeakMap<object, { release: KubernetesVersion; problems: FieldError[] }>();
 let lintCache = new WeakMap<object, { key: string; lints: Lint[] }>();
+/** Objects whose validation met a CEL expression the engine had not answered yet. */
+const waitingForCel = new Set<object>();
+/** Set while one object is validated: a CEL compile came back unknown. */
+let unanswered = false;
+/** The compiler validation sees: the workspace's, noting unknown answers. */
+const trackingCompiler: CelCompiler = {
+  compile(expression, context, options) {
+    const r = compiler?.compile(expression, context, options);
+    if (r === undefined) unanswered = true;
+    return r;
+  },
+};
 
 /** The workspace's target release (validation, CEL environment and lints follow it). */
 const targetRelease = (): KubernetesVersion => workspace.getState().kubernetesVersion;
@@ -43,10 +58,17 @@ export function setCelCompiler(c: CelCompiler | undefined): void {
   invalidateProblems();
 }
 
-/** Drop memoised results (the CEL compiler learned something new). */
+/** Drop every memoised result. */
 export function invalidateProblems(): void {
   cache = new WeakMap();
   lintCache = new WeakMap();
+  waitingForCel.clear();
+}
+
+/** The CEL engine answered: re-validate only the objects that were waiting for an answer. */
+export function celAnswered(): void {
+  for (const o of waitingForCel) cache.delete(o);
+  waitingForCel.clear();
 }
 
 /** Validation problems of an object (no parse errors) at the target release (default: the workspace's). */
@@ -54,7 +76,10 @@ export function objectProblems(object: unknown, release: KubernetesVersion = tar
   if (typeof object !== 'object' || object === null) return [];
   const hit = cache.get(object);
   if (hit && hit.release === release) return hit.problems;
-  const problems = kindSpecOf(object) ? validate(object, { cel: compiler, kubernetesVersion: release }) : [];
+  unanswered = false;
+  const problems = kindSpecOf(object) ? validate(object, { cel: compiler ? trackingCompiler : undefined, kubernetesVersion: release }) : [];
+  if (unanswered) waitingForCel.add(object);
+  else waitingForCel.delete(object);
   cache.set(object, { release, problems });
   return problems;
 }
@@ -114,13 +139,23 @@ const fromError = (e: FieldError, object: unknown): Problem => {
 
 const fromLint = (l: Lint): Problem => ({ field: l.field, message: l.message, hint: l.hint, level: l.severity, label: l.id, lint: l.name, ...(l.fixes?.length ? { fixes: l.fixes } : {}) });
 
+/** The last DocProblems of each document object, with what it was made from. */
+const docCache = new WeakMap<WorkspaceDoc, { fields: FieldError[]; lints: Lint[]; caLints: string; problems: DocProblems }>();
+
 /** The problems of a document; `docs` (the workspace) enables the policy ↔ binding lints. */
 export function docProblems(doc: WorkspaceDoc, docs: readonly WorkspaceDoc[] = [], release: KubernetesVersion = targetRelease()): DocProblems {
   const fields = objectProblems(doc.object, release);
+  const objectLintList = objectLints(doc.object, docs, release);
   // caBundle findings come from inspections done in the background (src/store/ca-bundles.ts).
-  const lints = [...objectLints(doc.object, docs, release), ...caBundleLints(doc.object, caInspection)];
+  const caLintList = caBundleLints(doc.object, caInspection);
+  const caLints = caLintList.length ? JSON.stringify(caLintList) : '';
+  const hit = docCache.get(doc);
+  if (hit && hit.fields === fields && hit.lints === objectLintList && hit.caLints === caLints) return hit.problems;
+  const lints = caLintList.length ? [...objectLintList, ...caLintList] : objectLintList;
   const warnings = fields.filter((p) => p.severity === 'warning').length;
   const yaml: Problem[] = (doc.error ? [] : (doc.yamlWarnings ?? [])).map((w) => ({ field: w.path ?? '', message: w.message, level: 'warning', label: 'YAML' }));
   const items = [...fields.map((e) => fromError(e, doc.object)), ...yaml, ...lints.map(fromLint)].sort((a, b) => LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level]);
-  return { parse: doc.error, fields, lints, items, errors: fields.length - warnings + (doc.error ? 1 : 0), warnings: warnings + yaml.length };
+  const problems: DocProblems = { parse: doc.error, fields, lints, items, errors: fields.length - warnings + (doc.error ? 1 : 0), warnings: warnings + yaml.length };
+  docCache.set(doc, { fields, lints: objectLintList, caLints, problems });
+  return problems;
 }
