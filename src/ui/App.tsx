@@ -1,11 +1,30 @@
 /** The application shell: toolbar, documents, the selected document, notices, drag and drop, shortcuts. */
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useWorkspace, workspace } from '../store';
 import { DocumentView } from './DocumentView';
 import { FixDialog } from './FixDialog';
 import { readFiles } from './files';
 import { Sidebar } from './Sidebar';
 import { Toolbar } from './Toolbar';
+
+const SimulatePanel = lazy(() => import('./simulator/SimulatePanel'));
+const LockoutPanel = lazy(() => import('./simulator/LockoutPanel'));
+
+type View = 'document' | 'simulate' | 'lockout';
+const VIEWS: { id: View; label: string }[] = [
+  { id: 'document', label: 'Document' },
+  { id: 'simulate', label: 'Simulate' },
+  { id: 'lockout', label: 'Lockout' },
+];
+
+/** Document, or one of the workspace-level views; selecting a document or focusing a field shows the document again. */
+function useView(): [View, (v: View) => void] {
+  const [view, setView] = useState<View>('document');
+  const selectedId = useWorkspace((s) => s.selectedId);
+  const focusSeq = useWorkspace((s) => s.focus?.seq);
+  useEffect(() => setView('document'), [selectedId, focusSeq]);
+  return [view, setView];
+}
 
 function Notices() {
   const notices = useWorkspace((s) => s.notices);
@@ -43,6 +62,7 @@ function useHistoryShortcuts() {
 export function App() {
   const doc = useWorkspace((s) => s.docs.find((d) => d.id === s.selectedId));
   const [dragging, setDragging] = useState(false);
+  const [view, setView] = useView();
   useHistoryShortcuts();
   return (
     <div
@@ -67,7 +87,26 @@ export function App() {
       <div className="main">
         <Sidebar />
         <main className="content">
-          {doc ? <DocumentView key={doc.id} doc={doc} /> : <p className="empty">Select a document, create one, or drop YAML files anywhere.</p>}
+          <nav className="views" aria-label="Views">
+            {VIEWS.map((v) => (
+              <button key={v.id} type="button" aria-pressed={view === v.id} data-view={v.id} onClick={() => setView(v.id)}>
+                {v.label}
+              </button>
+            ))}
+          </nav>
+          {view === 'simulate' ? (
+            <Suspense fallback={<p className="empty">Loading the simulator…</p>}>
+              <SimulatePanel />
+            </Suspense>
+          ) : view === 'lockout' ? (
+            <Suspense fallback={<p className="empty">Loading the lockout analysis…</p>}>
+              <LockoutPanel />
+            </Suspense>
+          ) : doc ? (
+            <DocumentView key={doc.id} doc={doc} />
+          ) : (
+            <p className="empty">Select a document, create one, or drop YAML files anywhere.</p>
+          )}
         </main>
       </div>
       <FixDialog />
