@@ -24,6 +24,7 @@ import {
 } from '../request';
 import type { WorkspaceDoc } from './documents';
 import { ensureTestInputs, testInputs, useTestInputs } from './test-inputs';
+import { workspace } from './workspace';
 
 export type SimRun =
   | { ok: true; result: SimResult; diff: DiffEntry[] }
@@ -53,6 +54,7 @@ export async function runSimulation(docs: readonly WorkspaceDoc[], draft: Simula
       webhooks: responses,
       namespaces: input.namespaceObject !== undefined ? [input.namespaceObject] : undefined,
       authorizer: input.authorizer,
+      kubernetesVersion: workspace.getState().kubernetesVersion,
     });
     const before = input.request.object;
     return { ok: true, result, diff: before === undefined ? [] : diffJson(before, result.object) };
@@ -92,7 +94,7 @@ export function scenarioOf(name: string, draft: SimulatorDraft, expect: Scenario
 
 export async function runLockout(docs: readonly WorkspaceDoc[]): Promise<LockoutReport | { error: string }> {
   try {
-    return await lockoutReport(objectsOf(docs));
+    return await lockoutReport(objectsOf(docs), { kubernetesVersion: workspace.getState().kubernetesVersion });
   } catch (e) {
     return { error: `The lockout report failed: ${(e as Error).message}` };
   }

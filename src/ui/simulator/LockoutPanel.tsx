@@ -16,6 +16,7 @@ const RUN_DELAY_MS = 300;
 export default function LockoutPanel() {
   const docs = useWorkspace((s) => s.docs);
   const celState = useWorkspace((s) => s.celState);
+  const release = useWorkspace((s) => s.kubernetesVersion); // runs again at another target release
   const [report, setReport] = useState<LockoutReport | { error: string }>();
   const uid = useId();
 
@@ -27,7 +28,7 @@ export default function LockoutPanel() {
       cancelled = true;
       clearTimeout(t);
     };
-  }, [celState, docs]);
+  }, [celState, docs, release]);
 
   return (
     <section className="lockout" aria-labelledby={`${uid}-h`}>

@@ -15,6 +15,7 @@ const RUN_DELAY_MS = 300;
 export function Scenarios({ docs, draft, current }: { docs: readonly WorkspaceDoc[]; draft: SimulatorDraft; current: SimResult | undefined }) {
   const scenarios = useTestInputs((s) => s.scenarios);
   const celState = useWorkspace((s) => s.celState);
+  const release = useWorkspace((s) => s.kubernetesVersion); // runs again at another target release
   const [results, setResults] = useState<ScenarioResult[]>();
   const [name, setName] = useState('');
   const [expected, setExpected] = useState<'' | 'allowed' | 'denied'>('');
@@ -32,7 +33,7 @@ export function Scenarios({ docs, draft, current }: { docs: readonly WorkspaceDo
       cancelled = true;
       clearTimeout(t);
     };
-  }, [celState, docs, scenarios]);
+  }, [celState, docs, scenarios, release]);
 
   const now = current ? (current.allowed ? 'allowed' : 'denied') : undefined;
   const verdict = expected || now || 'allowed';

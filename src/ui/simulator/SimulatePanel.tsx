@@ -23,6 +23,7 @@ export default function SimulatePanel() {
   const draft = useSimulatorDraft();
   const docs = useWorkspace((s) => s.docs);
   const celState = useWorkspace((s) => s.celState);
+  const release = useWorkspace((s) => s.kubernetesVersion); // runs again at another target release
   const webhooks = useMemo(() => webhooksOf(docs), [docs]);
   const [run, setRun] = useState<SimRun>();
   const [running, setRunning] = useState(false);
@@ -43,7 +44,7 @@ export default function SimulatePanel() {
       cancelled = true;
       clearTimeout(t);
     };
-  }, [celState, docs, draft]);
+  }, [celState, docs, draft, release]);
 
   const errors = run && !run.ok ? run.draftErrors : [];
   return (
