@@ -4,6 +4,7 @@ import { KUBERNETES_VERSIONS, isKubernetesVersion } from '../k8s/versions';
 import { exportDocs, useWorkspace, workspace, type WorkspaceDoc } from '../store';
 import { MAX_FILE_BYTES, readFiles } from './files';
 import { download } from './download';
+import { ShareButton } from './ShareDialog';
 
 
 /** Whether CEL expressions are being checked yet. */
@@ -98,6 +99,7 @@ export function Toolbar() {
         <button type="button" onClick={() => doExport(ws().docs, 'copy', '')}>
           Copy all
         </button>
+        <ShareButton />
         <label className="checkbox">
           <input type="checkbox" checked={strip} onChange={(e) => setStrip(e.target.checked)} /> Strip server fields
         </label>

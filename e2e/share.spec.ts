@@ -1,0 +1,80 @@
+import type { Browser, Page } from '@playwright/test';
+import { expect, openApp, test } from './fixtures';
+
+/** Kind and name of each document in the sidebar (the selected one also shows its actions: left out). */
+const titles = async (page: Page) => (await page.locator('.doc-list li').allInnerTexts()).map((t) => t.split('\n').slice(0, 2).join(' '));
+
+/** A fresh browser context (empty storage) that, like the fixture, blocks any request leaving the origin. */
+async function freshPage(browser: Browser, origin: string): Promise<{ page: Page; external: string[]; errors: string[] }> {
+  const context = await browser.newContext();
+  const external: string[] = [];
+  const errors: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(origin) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+    external.push(url);
+    return route.abort();
+  });
+  const page = await context.newPage();
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(e.message));
+  return { page, external, errors };
+}
+
+async function makeLink(page: Page): Promise<string> {
+  await page.getByRole('button', { name: 'Share…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Share' });
+  await expect(dialog).toContainText('never send the fragment to the server');
+  const url = dialog.getByTestId('share-url');
+  await expect(url).toHaveValue(/#workspace=[0-9a-f]{8}\.[A-Za-z0-9_-]+$/);
+  const link = await url.inputValue();
+  await expect(dialog.getByTestId('share-length')).toHaveText(`${link.length.toLocaleString('en')} characters`);
+  await expect(dialog.getByTestId('share-too-long')).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  return link;
+}
+
+test('share the workspace, open the link in a fresh context: the same documents; a tampered link changes nothing', async ({ page, browser, baseURL }) => {
+  await openApp(page);
+  await page.locator('#new-doc').selectOption('ValidatingAdmissionPolicy');
+  await expect(page.locator('.doc-list li')).toHaveCount(6);
+  const before = await titles(page);
+  const link = await makeLink(page);
+  expect(link.startsWith(new URL(baseURL!).href)).toBe(true);
+
+  const origin = new URL(baseURL!).origin;
+  const other = await freshPage(browser, origin);
+  await other.page.goto(link);
+  await expect(other.page.locator('.notices')).toContainText('Opened a shared workspace: 6 document(s).');
+  await expect(other.page.locator('.doc-list li')).toHaveCount(6);
+  expect(await titles(other.page)).toEqual(before);
+  // The fragment is consumed: a reload does not import again.
+  expect(new URL(other.page.url()).hash).toBe('');
+
+  // A tampered link (one character of the data changed) is refused, nothing changes.
+  const i = link.length - 10;
+  const tampered = link.slice(0, i) + (link[i] === 'A' ? 'B' : 'A') + link.slice(i + 1);
+  const third = await freshPage(browser, origin);
+  await third.page.goto(tampered);
+  await expect(third.page.locator('.notices')).toContainText('The share link could not be opened; nothing was changed. The link is broken');
+  await expect(third.page.locator('.doc-list li')).toHaveCount(5);
+
+  // With work of its own, the tab asks first; keeping it changes nothing.
+  await other.page.locator('#new-doc').selectOption('MutatingAdmissionPolicy');
+  await expect(other.page.locator('.doc-list li')).toHaveCount(7);
+  await other.page.goto(link);
+  const prompt = other.page.getByRole('alertdialog', { name: 'Open the shared workspace?' });
+  await expect(prompt).toContainText('replaces the 7 document(s)');
+  await prompt.getByRole('button', { name: 'Keep my workspace' }).click();
+  await expect(other.page.locator('.doc-list li')).toHaveCount(7);
+  // A truncated link in the same tab: an error, still 7 documents.
+  await other.page.goto(link.slice(0, -40));
+  await expect(other.page.locator('.notices')).toContainText('The link is broken');
+  await expect(other.page.locator('.doc-list li')).toHaveCount(7);
+
+  for (const p of [other, third]) {
+    expect(p.external).toEqual([]);
+    expect(p.errors).toEqual([]);
+    await p.page.context().close();
+  }
+});

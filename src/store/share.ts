@@ -1,0 +1,52 @@
+/**
+ * Share links and workspace files, store side: the tab's workspace (documents, test data,
+ * target release) as a workspace file (src/share), and opening one in place of the tab's
+ * workspace (one undo step brings the documents back).
+ */
+import { toWorkspaceFile, testsDataOf, type WorkspaceFile } from '../share';
+import { isKubernetesVersion, type KubernetesVersion } from '../k8s/versions';
+import { docTitle, newId, withText } from './documents';
+import { getTestsData, setTestsData } from './test-inputs';
+import { sampleSnapshot, workspace } from './workspace';
+
+/** The target release, when the workspace store has one (it is optional in older states). */
+function kubernetesVersionOf(): KubernetesVersion | undefined {
+  const v = (workspace.getState() as { kubernetesVersion?: unknown }).kubernetesVersion;
+  return isKubernetesVersion(v) ? v : undefined;
+}
+
+/** The whole workspace, or only the selected document (with its own test data), as a workspace file. */
+export function currentWorkspaceFile(scope: 'workspace' | 'document'): WorkspaceFile {
+  const s = workspace.getState();
+  const docs = scope === 'document' ? s.docs.filter((d) => d.id === s.selectedId) : s.docs;
+  const tests = getTestsData();
+  const data = scope === 'document' ? { ...tests, scenarios: [], simulator: undefined } : tests;
+  return toWorkspaceFile(
+    docs.map((d) => ({ id: d.id, text: d.text, name: docTitle(d) })),
+    data,
+    kubernetesVersionOf(),
+  );
+}
+
+/** Whether the tab holds work of its own (anything but the untouched first-visit sample). */
+export function hasOwnWork(): boolean {
+  const docs = workspace.getState().docs;
+  const sample = sampleSnapshot().docs;
+  return docs.length !== sample.length || docs.some((d, i) => d.text !== sample[i]!.text);
+}
+
+/** Replace the tab's workspace with a workspace file's documents and test data. */
+export function openWorkspaceFile(ws: WorkspaceFile, origin = 'shared link'): void {
+  const docs = ws.documents.map((d) => withText({ id: newId(), text: '', object: undefined, origin: d.name ? `${origin}: ${d.name}` : origin }, d.text));
+  const state = workspace.getState();
+  state.replaceAll(docs);
+  setTestsData(
+    testsDataOf(
+      ws,
+      docs.map((d) => d.id),
+      docs.map((d) => docTitle(d)),
+    ),
+  );
+  const setVersion = (state as { setKubernetesVersion?: (v: KubernetesVersion) => void }).setKubernetesVersion;
+  if (ws.kubernetesVersion && setVersion) setVersion(ws.kubernetesVersion);
+}
