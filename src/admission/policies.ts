@@ -9,7 +9,7 @@
 import { deepEqual, isObject, list, nameOf, namespaceOf, obj, str } from '../k8s/json';
 import {
   matchResources,
-  runMutatingPolicy,
+  runMutatingPolicyOnce,
   runValidatingPolicy,
   type BindingTraceBase,
   type EquivalentResource,
@@ -250,7 +250,7 @@ export async function runMutatingPolicies(ctx: SimContext): Promise<void> {
     if (ctx.round === 1 && bindings.length === 0) continue;
     const { match, matched } = policyMatch(ctx, p);
     const before = ctx.object;
-    const r = await runMutatingPolicy({ ...runInput(ctx, matched, ctx.object), policy: p.policy, bindings: bindings.map((b) => b.binding) }, ctx.cel);
+    const r = await runMutatingPolicyOnce({ ...runInput(ctx, matched, ctx.object), policy: p.policy, bindings: bindings.map((b) => b.binding) }, ctx.cel);
     const failurePolicy = r.failurePolicy;
     if (r.bindings.length === 0) {
       if (ctx.round === 0) {

@@ -16,6 +16,7 @@ import { cloneJson, isObject, obj, str, type Obj } from '../k8s/json';
 import { DEFAULT_KUBERNETES_VERSION } from '../k8s/versions';
 import type { AdmissionRequestInput, PolicyCel } from '../policy';
 import { newReinvokeState, type SimContext } from './context';
+import { memoCel } from './engine';
 import { discoveryFor, gvString, type Discovery } from './discovery';
 import { runMutatingPolicies, runValidatingPolicies } from './policies';
 import type { DocumentRef, SimOptions, SimPhase, SimRequest, SimResult } from './types';
@@ -216,7 +217,7 @@ export async function probe(objects: readonly unknown[], request: SimRequest, op
 
 async function safeRun(objects: readonly unknown[], request: SimRequest, options: SimOptions, cel: PolicyCel, probing: boolean): Promise<SimResult> {
   try {
-    return await run(Array.isArray(objects) ? objects : [], request, options ?? {}, cel, probing);
+    return await run(Array.isArray(objects) ? objects : [], request, options ?? {}, memoCel(cel), probing);
   } catch (e) {
     return {
       allowed: false,

@@ -289,6 +289,9 @@ async function runOnce(input: MutatingRunInput, cel: PolicyCel): Promise<Mutatin
  * that is not idempotent (with reinvocationPolicy IfNeeded, or after other plugins
  * mutate, the apiserver would apply it again).
  */
+/** One run of the policy, without the reinvocation check (the admission simulator reinvokes as the chain does). */
+export const runMutatingPolicyOnce = runOnce;
+
 export async function runMutatingPolicy(input: MutatingRunInput, cel: PolicyCel): Promise<MutatingRunResult> {
   const first = await runOnce(input, cel);
   if (first.outcome === 'admit' && first.mutated) {
