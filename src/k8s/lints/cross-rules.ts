@@ -2,7 +2,7 @@
  * Lint rules that read more than one webhook or document: policy ↔ binding pairing,
  * scope across a binding and its policy, webhooks of one configuration, and policies
  * and webhooks that act on the same requests.
- * Ideas and sources: shared/reference/anchors.md §3.1 (W23, W25), §3.2, §3.4.
+ * Ideas and sources: the Kubernetes documentation on admission webhook good practices and on admission policies.
  */
 import { createBinding, excludeNamespaces } from '../fixes/edits';
 import { deepEqual } from '../json';

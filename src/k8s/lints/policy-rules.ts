@@ -1,7 +1,7 @@
 /**
  * Lint rules about one ValidatingAdmissionPolicy or MutatingAdmissionPolicy (or its
  * binding) on its own. Rules that read other documents are in cross-rules.ts.
- * Ideas and sources: shared/reference/anchors.md §3.2–3.3.
+ * Ideas and sources: the Kubernetes documentation on ValidatingAdmissionPolicy and MutatingAdmissionPolicy.
  */
 import { fieldPath } from '../path';
 import { failOpen, guardParams, removeDelete, setField } from '../fixes/edits';

@@ -2,7 +2,7 @@
  * Lint rules about one webhook of a Validating/MutatingWebhookConfiguration. They run per
  * webhook (results are reused for an unchanged webhook) and see the defaulted webhook;
  * their fixes edit the same path of the object as written.
- * Ideas and sources: shared/reference/anchors.md §3.1.
+ * Ideas and sources: the Kubernetes documentation on admission webhook good practices.
  */
 import type { FieldPath } from '../path';
 import { excludeNamespaces, failOpen, narrowResources, setField, skipsSystemUsers, skipSystemUsers } from '../fixes/edits';
