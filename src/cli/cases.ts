@@ -14,6 +14,8 @@ import { readInputs, type FileSystem, type InputFile } from './inputs';
 import { isKaptestManifest, readKaptestManifest } from './kaptest';
 import type { Problem } from './problem';
 import { runCelCases, type CelRunner } from './cel-cases';
+import { scenarioProblems } from './scenarios';
+import type { KubernetesVersion } from '../k8s/versions';
 
 export interface CasesSummary {
   total: number;
@@ -57,7 +59,7 @@ async function runPolicyCases(ctx: Ctx, target: CaseTarget, cases: readonly Poli
 
 const findPolicy = (objects: readonly unknown[], name: string): unknown => objects.find((o) => POLICY_KINDS.includes(kindOf(o)) && nameOf(o) === name);
 
-async function runWorkspace(ctx: Ctx, ws: WorkspaceFile, checked: readonly unknown[], cel: CelRunner): Promise<void> {
+async function runWorkspace(ctx: Ctx, ws: WorkspaceFile, checked: readonly unknown[], cel: CelRunner, kubernetesVersion?: KubernetesVersion): Promise<void> {
   const wsObjects = ws.documents.map((d) => parseDocuments(d.text).documents[0]?.object);
   // The checked files win over the workspace's own copies (CI tests the files as they are now).
   const key = (o: unknown) => `${kindOf(o)}/${str(obj(obj(o).metadata).namespace)}/${nameOf(o)}`;
@@ -91,10 +93,23 @@ async function runWorkspace(ctx: Ctx, ws: WorkspaceFile, checked: readonly unkno
       }
     });
   }
+  await runScenarios(ctx, ws, objects, kubernetesVersion);
+}
+
+async function runScenarios(ctx: Ctx, ws: WorkspaceFile, objects: readonly unknown[], kubernetesVersion?: KubernetesVersion): Promise<void> {
+  for (const [i, s] of (ws.scenarios ?? []).entries()) {
+    const failures = await scenarioProblems(objects, s, kubernetesVersion ?? ws.kubernetesVersion);
+    ctx.summary.total++;
+    if (!failures.length) ctx.summary.passed++;
+    else {
+      ctx.summary.failed++;
+      ctx.problems.push({ ...problemAt(ctx, `scenarios[${i}]`, `scenario ${JSON.stringify(s.name)} failed: ${failures.join('; ')}`, { rule: s.name }), type: 'Scenario' });
+    }
+  }
 }
 
 /** Runs the cases of a `--cases` file against the checked objects. */
-export async function runCasesFile(path: string, checked: readonly unknown[], fs: FileSystem, cel: CelRunner): Promise<CasesRun> {
+export async function runCasesFile(path: string, checked: readonly unknown[], fs: FileSystem, cel: CelRunner, kubernetesVersion?: KubernetesVersion): Promise<CasesRun> {
   const summary: CasesSummary = { total: 0, passed: 0, failed: 0 };
   const fail = (message: string, unreadable: boolean): CasesRun => ({
     problems: [{ file: path, line: 1, column: 1, document: 0, kind: '', name: '', field: '', type: unreadable ? 'File' : 'Case', severity: 'error', message }],
@@ -133,6 +148,6 @@ export async function runCasesFile(path: string, checked: readonly unknown[], fs
   const r = readWorkspaceFile(value);
   if (!r.ok) return fail(`--cases: neither a kaptest manifest nor a workspace file: ${r.error}`, false);
   for (const w of r.warnings) ctx.problems.push({ ...problemAt(ctx, '', `--cases: ${w}`), severity: 'warning' });
-  await runWorkspace(ctx, r.workspace, checked, cel);
+  await runWorkspace(ctx, r.workspace, checked, cel, kubernetesVersion);
   return { problems: ctx.problems, summary, unreadable: false };
 }

@@ -60,8 +60,7 @@ export function checkTexts(files: readonly InputFile[], options: CheckOptions = 
   }
   const all = parsed.map((p) => p.doc.object);
   const objects: CheckedObject[] = [];
-  const validateOptions: ValidateOptions & { kubernetesVersion?: KubernetesVersion } = { cel: options.cel };
-  if (options.kubernetesVersion) validateOptions.kubernetesVersion = options.kubernetesVersion;
+  const validateOptions: ValidateOptions = { cel: options.cel, ...(options.kubernetesVersion ? { kubernetesVersion: options.kubernetesVersion } : {}) };
   for (const { file, doc } of parsed) {
     const object = doc.object;
     if (!kindSpecOf(object)) continue;

@@ -208,4 +208,16 @@ describe('runCli (real CEL engine)', () => {
     expect(await runCli(['check', join(check, 'policy.yaml'), '--cases', join(check, 'policy.yaml')], r)).toBe(1);
     expect(r.out).toMatch(/--cases: neither a kaptest manifest nor a workspace file: not an Admission Workbench workspace: "format" is missing/);
   });
+  it('runs CEL cases and simulator scenarios of a workspace file', async () => {
+    const pass = io();
+    expect(await runCli(['check', join(check, 'policy.yaml'), '--cases', join(fixtures, 'cases', 'workspace-scenarios.json')], pass)).toBe(0);
+    expect(pass.out).toContain('cases: 4/4 passed');
+    const fail = io();
+    expect(await runCli(['check', join(check, 'policy.yaml'), '--cases', join(fixtures, 'cases', 'workspace-scenarios-failing.json'), '--quiet'], fail)).toBe(1);
+    const file = join(fixtures, 'cases', 'workspace-scenarios-failing.json');
+    expect(fail.out).toBe(
+      `${file}:15:9: error: CEL case "labelled passes" of spec.validations[0].expression failed: expected an error, got true\n` +
+        `${file}:89:5: error: scenario "wrong: labelled deployment denied" failed: expected denied, got allowed\n`,
+    );
+  });
 });

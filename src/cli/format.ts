@@ -47,7 +47,7 @@ export function summaryLine(s: Summary): string {
 
 export function problemLine(p: Problem): string {
   const where = `${p.file}:${p.line}:${p.column}`;
-  const field = p.field && p.type !== 'YAML' && p.type !== 'Case' ? `${p.field}: ` : '';
+  const field = p.field && !['YAML', 'Case', 'Scenario'].includes(p.type) ? `${p.field}: ` : '';
   const rule = p.type === 'Lint' && p.rule ? ` [${p.rule}]` : '';
   return `${where}: ${p.severity}: ${field}${p.message}${rule}`;
 }
@@ -88,8 +88,9 @@ function junit(r: Report, failOn: FailOn): string {
   for (const p of r.problems) (byFile.get(p.file) ?? byFile.set(p.file, []).get(p.file)!).push(p);
   const suites = [...byFile].map(([file, problems]) => {
     const failing = problems.filter((p) => fails(p, failOn));
-    const cases = failing.filter((p) => p.type === 'Case');
-    const other = failing.filter((p) => p.type !== 'Case');
+    const isCase = (p: Problem) => p.type === 'Case' || p.type === 'Scenario';
+    const cases = failing.filter(isCase);
+    const other = failing.filter((p) => !isCase(p));
     const testcases = [
       `    <testcase classname="${xml(file)}" name="check">${other.length ? `\n      <failure message="${xml(`${other.length} problem(s)`)}">${xml(other.map(problemLine).join('\n'))}</failure>\n    ` : ''}</testcase>`,
       ...cases.map((p) => `    <testcase classname="${xml(file)}" name="${xml(p.rule ?? p.field)}">\n      <failure message="${xml(p.message)}">${xml(problemLine(p))}</failure>\n    </testcase>`),

@@ -32,7 +32,7 @@ async function check(args: CheckArgs, io: CliIO): Promise<number> {
   let cases = { total: 0, passed: 0, failed: 0 };
   let unreadable = fileProblems.length;
   if (args.cases) {
-    const run = await runCasesFile(args.cases, checked.objects.map((o) => o.object), io.fs, { evaluate });
+    const run = await runCasesFile(args.cases, checked.objects.map((o) => o.object), io.fs, { evaluate }, args.kubernetesVersion);
     problems.push(...run.problems);
     cases = run.summary;
     if (run.unreadable) unreadable++;
