@@ -13,4 +13,3 @@ export * from './jsonpatch';
 export * from './merge';
 export * from './mutate';
 export * from './cases';
-export * from './webhook';
