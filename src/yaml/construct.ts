@@ -19,7 +19,7 @@ import {
   type ScalarEvent,
 } from 'js-yaml';
 import type { LineIndex } from './lines';
-import type { PosEntry, PosNode, Problem } from './pos-tree';
+import type { PosEntry, PosNode, TextProblem } from './pos-tree';
 import type { PathSegment } from '../k8s/path';
 import { isObject, setOwn } from '../k8s/json';
 import { MAX_ALIAS_EXPANSION, MAX_DEPTH, MAX_PROBLEMS_PER_DOCUMENT } from './limits';
@@ -32,16 +32,16 @@ export interface ConstructedDocument {
   at: number;
   value: unknown;
   pos: PosNode;
-  errors: Problem[];
-  warnings: Problem[];
+  errors: TextProblem[];
+  warnings: TextProblem[];
 }
 
 export type ChunkResult =
   | { kind: 'documents'; documents: ConstructedDocument[] }
-  | { kind: 'syntax'; problem: Problem };
+  | { kind: 'syntax'; problem: TextProblem };
 
 class Abort {
-  constructor(readonly problem: Problem) {}
+  constructor(readonly problem: TextProblem) {}
 }
 
 interface Built {
@@ -110,7 +110,7 @@ function emptyPos(at: number): PosNode {
   return { kind: 'scalar', start: at, end: at, flow: false };
 }
 
-function syntaxProblem(e: unknown, start: number, end: number): Problem {
+function syntaxProblem(e: unknown, start: number, end: number): TextProblem {
   const err = e as { reason?: unknown; message?: unknown; mark?: { position?: unknown } };
   const reason = typeof err?.reason === 'string' ? err.reason : typeof err?.message === 'string' ? err.message : String(e);
   let pos = typeof err?.mark?.position === 'number' ? Math.min(start + err.mark.position, end) : start;
@@ -151,8 +151,8 @@ function clone(v: unknown): unknown {
 }
 
 class Builder {
-  readonly errors: Problem[] = [];
-  readonly warnings: Problem[] = [];
+  readonly errors: TextProblem[] = [];
+  readonly warnings: TextProblem[] = [];
   private readonly anchors = new Map<string, Built>();
   private expanded = 0;
   private readonly path: PathSegment[] = [];
@@ -165,7 +165,7 @@ class Builder {
     private readonly lines: LineIndex,
   ) {}
 
-  private problem(list: Problem[], message: string, start: number, end: number): void {
+  private problem(list: TextProblem[], message: string, start: number, end: number): void {
     if (list.length < MAX_PROBLEMS_PER_DOCUMENT) {
       list.push({ message, start, end, path: this.path.slice() });
     } else if (list.length === MAX_PROBLEMS_PER_DOCUMENT) {

@@ -6,9 +6,9 @@
 import { EVENT_ID, type Event } from 'js-yaml';
 import type { PathSegment } from '../k8s/path';
 import { MAX_ALIAS_EXPANSION } from './limits';
-import type { Problem } from './pos-tree';
+import type { TextProblem } from './pos-tree';
 
-export function aliasBombProblem(start: number, end: number, path?: PathSegment[]): Problem {
+export function aliasBombProblem(start: number, end: number, path?: PathSegment[]): TextProblem {
   return {
     message:
       `Refused: aliases in this document expand to more than ${MAX_ALIAS_EXPANSION.toLocaleString('en-US')} values ` +
@@ -23,7 +23,7 @@ export function aliasBombProblem(start: number, end: number, path?: PathSegment[
  * Before building anything: add up what the document's aliases expand to,
  * from the events alone (no copying), and refuse a document past the limit.
  */
-export function aliasBomb(src: string, base: number, events: Event[], from: number): Problem | undefined {
+export function aliasBomb(src: string, base: number, events: Event[], from: number): TextProblem | undefined {
   const anchors = new Map<string, number>();
   // Per open collection: its size so far, and its anchor name (or '').
   const sizes: number[] = [];

@@ -6,7 +6,7 @@
  * the first thing that is not strict JSON, so that js-yaml parses it and
  * reports any error.
  */
-import type { PosEntry, PosNode, Problem } from './pos-tree';
+import type { PosEntry, PosNode, TextProblem } from './pos-tree';
 import type { LineIndex } from './lines';
 import { MAX_DEPTH, MAX_PROBLEMS_PER_DOCUMENT } from './limits';
 import { resolvePlain } from './resolve';
@@ -20,7 +20,7 @@ const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
 export interface JsonDocument {
   value: unknown;
   pos: PosNode;
-  errors: Problem[];
+  errors: TextProblem[];
 }
 
 /** Whether the text between start and end begins (after blanks and a BOM) with `{` or `[`. */
@@ -36,7 +36,7 @@ export function looksLikeJson(text: string, start: number, end: number): boolean
 export function scanJson(text: string, start: number, end: number, lines: LineIndex): JsonDocument | undefined {
   let i = start;
   let depth = 0;
-  const errors: Problem[] = [];
+  const errors: TextProblem[] = [];
   const path: Array<string | number> = [];
 
   const ws = () => {

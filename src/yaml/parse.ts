@@ -3,7 +3,7 @@
  */
 import type { PathSegment } from '../k8s/path';
 import { constructChunk, type ConstructedDocument } from './construct';
-import type { PosNode, Problem } from './pos-tree';
+import type { PosNode, TextProblem } from './pos-tree';
 import { MAX_DOCUMENTS, MAX_TEXT_LENGTH } from './limits';
 import { lineIndex, type LineIndex } from './lines';
 import { isObject } from '../k8s/json';
@@ -58,7 +58,7 @@ export function parseDocuments(text: string, options: ParseOptions = {}): ParseR
 function parseInto(text: string, options: ParseOptions, documents: ParsedDocument[], errors: YamlError[], warnings: YamlError[]): void {
   const unwrapLists = options.unwrapLists ?? true;
   const allowNonObjects = options.allowNonObjects ?? false;
-  const toError = (p: Problem, documentIndex: number): YamlError => {
+  const toError = (p: TextProblem, documentIndex: number): YamlError => {
     const a = lines.lineColumn(p.start);
     const b = lines.lineColumn(p.end);
     return {
@@ -175,7 +175,7 @@ function unwrapList(
   lines: LineIndex,
   documents: ParsedDocument[],
   errors: YamlError[],
-  toError: (p: Problem, documentIndex: number) => YamlError,
+  toError: (p: TextProblem, documentIndex: number) => YamlError,
   allowNonObjects: boolean,
 ): void {
   const itemsEntry = pos.entries?.find((e) => e.key === 'items');

@@ -22,7 +22,7 @@ export interface PosEntry {
 }
 
 /** A problem at a range of the text (absolute offsets). */
-export interface Problem {
+export interface TextProblem {
   message: string;
   start: number;
   end: number;
