@@ -1,0 +1,82 @@
+/**
+ * lockoutReport() on real configurations (src/admission/fixtures: copies from the projects named
+ * in each file's header) and a hand-written fail-closed guard: which critical requests each
+ * would reject or hold while its webhooks are down, and the field responsible.
+ */
+import { readFileSync } from 'node:fs';
+import { loadAll } from 'js-yaml';
+import { describe, expect, it } from 'vitest';
+import { useEngine } from '../cel/test-helpers';
+import { CRITICAL_REQUESTS, lockoutReport, type LockoutReport } from './index';
+
+useEngine();
+
+function fixture(name: string): unknown[] {
+  const text = readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
+  return loadAll(text).filter((d) => d !== null && d !== undefined);
+}
+
+const rejected = (r: LockoutReport) => r.findings.filter((f) => f.effect === 'rejected').map((f) => `${f.request} ← ${f.webhook ?? f.name} @ ${f.path}`);
+const stalled = (r: LockoutReport) => r.findings.filter((f) => f.effect === 'stalled').map((f) => `${f.request} ← ${f.webhook ?? f.name} @ ${f.path}`);
+
+describe('lockoutReport', () => {
+  it('a fail-closed guard on every resource locks out every critical request, itself included', async () => {
+    const r = await lockoutReport(fixture('policy-guard.yaml'));
+    const ids = [...CRITICAL_REQUESTS.map((c) => c.id), 'self:guard-system/policy-guard', 'self:guard-system/policy-guard-safe'];
+    expect(r.checked.map((c) => c.request)).toEqual(ids);
+    expect(r.checked.every((c) => !c.allowed)).toBe(true);
+    expect(r.headline).toBe(`${ids.length} critical requests would be rejected while \`policy-guard\` is down`);
+    const lease = r.findings.find((f) => f.request === 'kubelet-lease')!;
+    expect(lease).toMatchObject({ kind: 'ValidatingWebhookConfiguration', name: 'policy-guard', webhook: 'policy-guard', path: 'webhooks[0].failurePolicy', document: { kind: 'ValidatingWebhookConfiguration', name: 'policy-guard', index: 0 } });
+    expect(lease.message).toContain('failed calling webhook "policy-guard"');
+    // the safe twin (kube-system, kube-node-lease and its own namespace excluded, Ignore, 3 s) is never responsible
+    expect(r.findings.some((f) => f.webhook === 'policy-guard-safe')).toBe(false);
+  });
+
+  it('cert-manager: webhooks scoped to its own API groups lock nothing out', async () => {
+    const r = await lockoutReport(fixture('cert-manager-webhooks.yaml'));
+    expect(r.findings).toEqual([]);
+    expect(r.headline).toMatch(/^No critical request would be rejected or stalled/);
+  });
+
+  it('OpenKruise: the fail-closed Pod webhook rejects kube-system pods and its own (namespaces lack the control-plane label it relies on)', async () => {
+    const r = await lockoutReport(fixture('openkruise-webhooks.yaml'));
+    expect(rejected(r)).toEqual([
+      'kube-system-pod-create ← mpod.kb.io @ webhooks[0].failurePolicy',
+      'self:kruise-system/kruise-webhook-service ← mpod.kb.io @ webhooks[0].failurePolicy',
+    ]);
+    expect(r.headline).toBe('2 critical requests would be rejected while `mpod.kb.io` is down');
+    // with the label on the two namespaces, as its chart sets it, nothing is locked out
+    const labelled = ['kube-system', 'kruise-system'].map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'control-plane': 'true' } } }));
+    expect(rejected(await lockoutReport(fixture('openkruise-webhooks.yaml'), { namespaces: labelled }))).toEqual([]);
+  });
+
+  it('Capsule: namespace deletion waits on its fail-closed Namespace webhook', async () => {
+    const r = await lockoutReport(fixture('capsule-webhooks.yaml'));
+    expect(rejected(r)).toEqual(['namespace-delete ← namespaces.projectcapsule.dev @ webhooks[4].failurePolicy']);
+  });
+
+  it('cel-admission-webhook: fail-closed on everything but excluding kube-system still blocks namespace deletion', async () => {
+    const r = await lockoutReport(fixture('cel-admission-webhook-validating.yaml'));
+    expect(rejected(r)).toEqual(['namespace-delete ← cel-shim.example.com @ webhooks[0].failurePolicy']);
+  });
+
+  it('Linkerd: the injector excludes kube-system and fails open, but would hold pods in its own namespace for its timeout (their labels are assumed)', async () => {
+    const r = await lockoutReport(fixture('linkerd-webhooks.yaml'));
+    expect(rejected(r)).toEqual([]);
+    expect(stalled(r)).toEqual([
+      'self:linkerd/linkerd-proxy-injector ← linkerd-proxy-injector.linkerd.io @ webhooks[0].timeoutSeconds',
+      'self:linkerd/linkerd-sp-validator ← linkerd-proxy-injector.linkerd.io @ webhooks[0].timeoutSeconds',
+      'self:linkerd/linkerd-policy-validator ← linkerd-proxy-injector.linkerd.io @ webhooks[0].timeoutSeconds',
+    ]);
+    expect(r.headline).toMatch(/^No critical request would be rejected; \d+ would wait for the timeout of `linkerd-proxy-injector.linkerd.io`/);
+    expect(rejected(await lockoutReport(fixture('linkerd-webhooks.yaml'), { stallSeconds: 11 }))).toEqual([]);
+    expect(stalled(await lockoutReport(fixture('linkerd-webhooks.yaml'), { stallSeconds: 11 }))).toEqual([]);
+  });
+
+  it('a MutatingAdmissionPolicy whose matchCondition errors on pods without initContainers rejects kube-system pods (not a webhook: always)', async () => {
+    const r = await lockoutReport(fixture('k8s-docs-map-applyconfiguration.yaml'));
+    expect(rejected(r)).toEqual(['kube-system-pod-create ← sidecar-policy.example.com @ spec.matchConditions[0].expression']);
+    expect(r.headline).toBe('1 critical request would be rejected by policy `sidecar-policy.example.com`');
+  });
+});
