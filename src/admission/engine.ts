@@ -4,14 +4,16 @@
  * options (the same matchCondition in several policies, a webhook rechecked in the
  * reinvocation round, the same critical request probed) answers from memory. CEL
  * evaluation is deterministic given the inputs (authorizer answers included), so the
- * answers are the engine's own.
+ * answers are the engine's own. With a `kubernetesVersion`, every expression is evaluated in
+ * that release's CEL environment.
  */
 import type { CelCompileOptionsExt, CelContext, CelInputs } from '../cel/types';
+import type { KubernetesVersion } from '../k8s/versions';
 import type { PolicyCel } from '../policy';
 
 type Answer = ReturnType<PolicyCel['evaluate']>;
 
-export function memoCel(cel: PolicyCel): PolicyCel {
+export function memoCel(cel: PolicyCel, kubernetesVersion?: KubernetesVersion): PolicyCel {
   const inputsByKey = new Map<string, CelInputs>();
   const keyOf = new WeakMap<object, string>();
   const answers = new Map<string, Answer>();
@@ -23,7 +25,8 @@ export function memoCel(cel: PolicyCel): PolicyCel {
     return key;
   };
   return {
-    evaluate(expression: string, context: CelContext, inputs: CelInputs, options?: CelCompileOptionsExt): Answer {
+    evaluate(expression: string, context: CelContext, inputs: CelInputs, given?: CelCompileOptionsExt): Answer {
+      const options = kubernetesVersion ? { ...given, kubernetesVersion } : given;
       const ik = inputsKey(inputs);
       let canonical = inputsByKey.get(ik);
       if (!canonical) {

@@ -97,6 +97,24 @@ describe('webhook rules', () => {
     expect(await outcome(ws, deploy, 'old')).toBe('skipped');
   });
 
+  it('kubernetesVersion: discovery follows the target release (flowcontrol v1beta3 served until 1.31)', async () => {
+    const fs: SimRequest = {
+      operation: 'CREATE',
+      resource: { group: 'flowcontrol.apiserver.k8s.io', version: 'v1beta3', resource: 'flowschemas' },
+      kind: { group: 'flowcontrol.apiserver.k8s.io', version: 'v1beta3', kind: 'FlowSchema' },
+      name: 'f',
+      object: { apiVersion: 'flowcontrol.apiserver.k8s.io/v1beta3', kind: 'FlowSchema', metadata: { name: 'f' } },
+    };
+    const v1 = { apiGroups: ['flowcontrol.apiserver.k8s.io'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['flowschemas'] };
+    const ws = [validating('v', hook('fs', { rules: [v1], matchPolicy: 'Equivalent' }))];
+    const old = await simulate(ws, fs, { kubernetesVersion: '1.31' });
+    expect(old.notes).toEqual([]);
+    expect(webhookStep(old, 'fs').outcome).toBe('admitted');
+    const now = await simulate(ws, fs, { kubernetesVersion: '1.36' });
+    expect(now.notes.join(' ')).toContain('not served by Kubernetes 1.36 (removed after 1.31)');
+    expect(webhookStep(now, 'fs').outcome).toBe('skipped');
+  });
+
   it('namespaceSelector: the Namespace labels; the object itself for Namespace CREATE; cluster-scoped requests always match', async () => {
     const ws = [validating('v', hook('prod-only', { namespaceSelector: { matchLabels: { env: 'prod' } }, rules: [ruleOf(['*'])] })), namespace('team-a', { env: 'prod' }), namespace('team-b')];
     expect(await outcome(ws, podRequest(), 'prod-only')).toBe('admitted');
@@ -133,6 +151,8 @@ describe('webhook rules', () => {
     expect(s.outcome).toBe('skipped');
     expect(s.reason).toBe("matchCondition 'not-system' is false");
     expect(s.path).toBe('webhooks[0].matchConditions[0].expression');
+    // evaluated in the target release's CEL environment
+    expect(webhookStep(await simulate(ws, podRequest(), { kubernetesVersion: '1.30' }), 'mc').outcome).toBe('admitted');
   });
 
   it('admission configuration resources never reach webhooks or policies', async () => {

@@ -217,7 +217,7 @@ export async function probe(objects: readonly unknown[], request: SimRequest, op
 
 async function safeRun(objects: readonly unknown[], request: SimRequest, options: SimOptions, cel: PolicyCel, probing: boolean): Promise<SimResult> {
   try {
-    return await run(Array.isArray(objects) ? objects : [], request, options ?? {}, memoCel(cel), probing);
+    return await run(Array.isArray(objects) ? objects : [], request, options ?? {}, memoCel(cel, options?.kubernetesVersion), probing);
   } catch (e) {
     return {
       allowed: false,
