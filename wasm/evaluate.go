@@ -1,7 +1,7 @@
 package main
 
 import (
-	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/google/cel-go/common/types"
@@ -32,14 +32,16 @@ type evalResult struct {
 
 // compositionOverride lets test inputs give variable values directly: it wraps the
 // apiserver's CompositionContext and replaces the lazy callbacks of the given names.
+// It also records the cost of lazily computed variables for the expression being evaluated.
 type compositionOverride struct {
 	plugincel.CompositionContext
 	values map[string]ref.Val
+	sink   *costSink
 }
 
 func (c compositionOverride) Variables(activation any) ref.Val {
 	v := c.CompositionContext.Variables(activation)
-	if lm, ok := v.(*lazy.MapValue); ok {
+	if lm, ok := v.(*lazy.MapValue); ok && len(c.values) > 0 {
 		for name, val := range c.values {
 			val := val
 			lm.Append(name, func(*lazy.MapValue) ref.Val { return val })
@@ -48,31 +50,30 @@ func (c compositionOverride) Variables(activation any) ref.Val {
 	return v
 }
 
+func (c compositionOverride) GetAndResetCost() int64 {
+	cost := c.CompositionContext.GetAndResetCost()
+	if c.sink != nil && c.sink.cur != nil {
+		*c.sink.cur += cost
+	}
+	return cost
+}
+
 // Evaluate evaluates an expression against stored inputs (inputsID) the way admission does
-// (environment.StoredExpressions, the apiserver's activation and budgets).
+// (the target's stored-expressions environment, the apiserver's activation and budgets).
+// It is a batch of one item (batch.go).
 //
 // There is no Go-side deadline: cel-go reads ctx.Done() once per evaluation and in js/wasm
 // no timer can fire while the evaluation runs synchronously. The per-call cost limit and
-// the worker's wall-clock deadline (src/cel/browser.ts) bound the time instead.
+// the per-policy budget bound the work; the worker's wall-clock deadline
+// (src/cel/browser.ts) is a safety net.
 func Evaluate(expr, ctxName, optsJSON, inputsID string) evalResult {
-	o, err := parseOptions(optsJSON)
-	if err != nil {
-		return evalResult{Stage: "compile", Message: err.Error()}
-	}
-	in, ok := inputCache[inputsID]
-	if !ok {
-		return evalResult{Stage: "runtime", Message: fmt.Sprintf("unknown inputs id %q", inputsID)}
-	}
-	c, err := cachedCompile(expr, ctxName, o, runStage)
-	if err != nil {
-		return evalResult{Stage: "compile", Message: err.Error()}
-	}
-	if c.result.Error != nil {
-		return evalResult{Stage: "compile", Message: c.result.Error.Detail, Issues: issuesOf(c.result.Error)}
-	}
-	ctx := context.Background()
+	return evaluateItems(inputsID, []batchItem{{Expression: expr, Context: ctxName, Options: json.RawMessage(optsJSON)}})[0]
+}
+
+// bindingsFor is what the apiserver binds for an expression of this context.
+func bindingsFor(c *compiled, in *inputs) plugincel.OptionalVariableBindings {
 	bindings := plugincel.OptionalVariableBindings{}
-	if c.spec.params && o.HasParams {
+	if c.spec.params && c.opts.HasParams {
 		bindings.VersionedParams = in.params
 	}
 	if c.spec.bindAuthorizer {
@@ -82,46 +83,54 @@ func Evaluate(expr, ctxName, optsJSON, inputsID string) evalResult {
 			bindings.Authorizer = &ruleAuthorizer{}
 		}
 	}
-	var ns *corev1.Namespace
+	return bindings
+}
+
+type namespaceMode int
+
+const (
+	noNamespace      namespaceMode = iota // matchconditions.Matcher passes no namespace
+	rawNamespace                          // validator.go (audit annotations) and the MAP dispatcher pass it as is
+	createdNamespace                      // validations, message expressions: CreateNamespaceObject(namespace)
+)
+
+func namespaceModeOf(c *compiled, ctxName string) namespaceMode {
 	switch {
 	case c.spec.matcher:
-		// matchconditions.Matcher passes no namespace.
+		return noNamespace
 	case ctxName == "vap-auditAnnotation" || c.spec.patchTypes:
-		// validator.go (audit annotations) and the MAP dispatcher pass the namespace as is.
-		ns = in.namespace
-	default:
-		// validator.go: validations and message expressions get CreateNamespaceObject(namespace).
-		ns = plugincel.CreateNamespaceObject(in.namespace)
+		return rawNamespace
 	}
-	budget := int64(celconfig.RuntimeCELCostBudget)
+	return createdNamespace
+}
+
+func namespaceFor(mode namespaceMode, in *inputs) *corev1.Namespace {
+	switch mode {
+	case rawNamespace:
+		return in.namespace
+	case createdNamespace:
+		if in.createdNS == nil {
+			in.createdNS = plugincel.CreateNamespaceObject(in.namespace)
+		}
+		return in.createdNS
+	}
+	return nil
+}
+
+func budgetFor(c *compiled) int64 {
 	if c.spec.matcher {
-		budget = celconfig.RuntimeCELCostBudgetMatchConditions
+		return celconfig.RuntimeCELCostBudgetMatchConditions
 	}
-	var evalRes plugincel.EvaluationResult
-	var remaining int64
-	if c.policy != nil {
-		cctx := c.policy.cc.CreateContext(ctx)
-		if len(in.variables) > 0 {
-			ctx = compositionOverride{CompositionContext: cctx, values: in.variables}
-		} else {
-			ctx = cctx
-		}
-	}
-	if c.spec.patchTypes || ctxName == "vap-variable" {
-		ev := plugincel.NewMutatingEvaluator(c.result)
-		evalRes, remaining, err = ev.ForInput(ctx, in.attrs, in.request, bindings, ns, budget)
-	} else {
-		cond := plugincel.NewCondition([]plugincel.CompilationResult{c.result})
-		var results []plugincel.EvaluationResult
-		results, remaining, err = cond.ForInput(ctx, in.attrs, in.request, bindings, ns, budget)
-		if err == nil && len(results) == 1 {
-			evalRes = results[0]
-		}
-	}
-	if err != nil {
-		return evalResult{Stage: "runtime", Message: err.Error()}
-	}
-	cost := budget - remaining
+	return celconfig.RuntimeCELCostBudget
+}
+
+// mutating: evaluated by a MutatingEvaluator (one expression, any result type).
+func mutating(c *compiled, ctxName string) bool {
+	return c.spec.patchTypes || ctxName == "vap-variable"
+}
+
+// resultOf turns one evaluation into the result shape, with the MAP post-evaluation checks.
+func resultOf(c *compiled, ctxName string, evalRes plugincel.EvaluationResult, cost int64) evalResult {
 	if evalRes.Error != nil {
 		return evalResult{Stage: "runtime", Message: evalRes.Error.Error(), Cost: &cost}
 	}

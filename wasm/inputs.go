@@ -39,6 +39,7 @@ type inputs struct {
 	namespace                 *corev1.Namespace
 	variables                 map[string]ref.Val
 	authz                     *ruleAuthorizer
+	createdNS                 *corev1.Namespace // CreateNamespaceObject(namespace), computed once
 }
 
 var inputCache = map[string]*inputs{}

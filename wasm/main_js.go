@@ -4,6 +4,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"runtime/debug"
 	"syscall/js"
 	_ "time/tzdata" // IANA zones for timestamp accessors; never read zoneinfo from a host fs
 )
@@ -52,12 +54,20 @@ func toString(r any) string {
 }
 
 func main() {
+	// The engine's live heap is small (a few MB) and allocation-heavy evaluation spends most
+	// of its time in GC at the default GOGC=100: 400 evaluates ~2.5x faster (see README).
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
 	api := js.Global().Get("Object").New()
 	api.Set("compile", js.FuncOf(func(_ js.Value, a []js.Value) any {
 		return guard(func() string { return toJSON(Compile(str(a, 0), str(a, 1), str(a, 2))) })
 	}))
 	api.Set("evaluate", js.FuncOf(func(_ js.Value, a []js.Value) any {
 		return guard(func() string { return toJSON(Evaluate(str(a, 0), str(a, 1), str(a, 2), str(a, 3))) })
+	}))
+	api.Set("evaluateBatch", js.FuncOf(func(_ js.Value, a []js.Value) any {
+		return guard(func() string { return toJSON(EvaluateBatch(str(a, 0), str(a, 1))) })
 	}))
 	api.Set("setInputs", js.FuncOf(func(_ js.Value, a []js.Value) any {
 		return guard(func() string { return SetInputs(str(a, 0), str(a, 1)) })

@@ -23,6 +23,7 @@
 import { WorkerClient } from './browser';
 import { wrapRaw, type EvalResult, type SyncEngine } from './raw';
 import type {
+  CelBatchItem,
   CelCompileOptions,
   CelCompileOptionsExt,
   CelCompileResult,
@@ -56,6 +57,7 @@ export interface CelStatus {
 interface Backend {
   compile(expression: string, context: CelContext, options?: CelCompileOptionsExt): Promise<CelCompileResultExt>;
   evaluate(expression: string, context: CelContext, inputsId: string, options?: CelCompileOptionsExt): Promise<EvalResult>;
+  evaluateBatch(inputsId: string, items: readonly CelBatchItem[]): Promise<EvalResult[]>;
   setInputs(id: string, json: string): Promise<string>;
   dropInputs(id: string): void;
   declarations(context: CelContext, options?: CelCompileOptionsExt): Promise<CelDeclarations>;
@@ -82,6 +84,7 @@ function syncBackend(engine: SyncEngine): Backend {
     sync: engine,
     compile: async (e, c, o) => engine.compile(e, c, o),
     evaluate: async (e, c, id, o) => engine.evaluate(e, c, id, o),
+    evaluateBatch: async (id, items) => engine.evaluateBatch(id, items),
     setInputs: async (id, json) => engine.setInputs(id, json),
     dropInputs: (id) => engine.dropInputs(id),
     declarations: async (c, o) => engine.declarations(c, o),
@@ -103,6 +106,10 @@ function workerBackend(client: WorkerClient): Backend {
         stage: 'runtime',
         message,
       })),
+    evaluateBatch: (inputsId, items) =>
+      client.request({ op: 'evaluateBatch', inputsId, items }, (message): EvalResult[] =>
+        items.map(() => ({ ok: false, stage: 'runtime', message })),
+      ),
     setInputs: (inputsId, inputsJSON) => {
       client.inputs.set(inputsId, inputsJSON);
       return client.request({ op: 'setInputs', inputsId, inputsJSON }, (message) => message);
@@ -228,6 +235,23 @@ export async function evaluate(
   const id = typeof inputs === 'string' ? inputs : await inputsIdFor(b, inputs);
   if (typeof id !== 'string') return { ok: false, stage: 'runtime', message: id.error };
   return b.evaluate(expression, context, id, options);
+}
+
+/**
+ * Evaluates many expressions against one input in one round trip (one worker request in
+ * the browser; one deadline for the whole batch). One result per item, in order, with the
+ * shapes of evaluate(). See CelBatchItem for `group` (a policy's shared budget).
+ */
+export async function evaluateBatch(
+  items: readonly CelBatchItem[],
+  inputs: CelInputs | string,
+): Promise<(CelEvalResult & Partial<Omit<CelEvalSuccessExt, 'ok'>>)[]> {
+  if (items.length === 0) return [];
+  const b = await ready();
+  if (typeof b === 'string') return items.map(() => ({ ok: false, stage: 'runtime', message: b }));
+  const id = typeof inputs === 'string' ? inputs : await inputsIdFor(b, inputs);
+  if (typeof id !== 'string') return items.map(() => ({ ok: false, stage: 'runtime', message: id.error }));
+  return b.evaluateBatch(id, items);
 }
 
 /** Variables, object types' fields, functions (overloads, docs) and macros of a context's environment. */

@@ -1,9 +1,10 @@
 /** Messages between the page (browser.ts) and the CEL worker (worker.ts). Plain data. */
-import type { CelCompileOptions, CelContext, CelEngineInfo } from './types';
+import type { CelBatchItem, CelCompileOptions, CelContext, CelEngineInfo } from './types';
 
 export type WorkerRequest =
   | { id: number; op: 'compile'; expression: string; context: CelContext; options?: CelCompileOptions }
   | { id: number; op: 'evaluate'; expression: string; context: CelContext; inputsId: string; options?: CelCompileOptions }
+  | { id: number; op: 'evaluateBatch'; inputsId: string; items: readonly CelBatchItem[] }
   | { id: number; op: 'setInputs'; inputsId: string; inputsJSON: string }
   | { id: number; op: 'dropInputs'; inputsId: string }
   | { id: number; op: 'declarations'; context: CelContext; options?: CelCompileOptions }

@@ -4,6 +4,7 @@
  * Web Worker).
  */
 import type {
+  CelBatchItem,
   CelCompileOptions,
   CelCompileResultExt,
   CelContext,
@@ -18,6 +19,7 @@ import type {
 export interface RawCelApi {
   compile(expression: string, context: string, optionsJSON: string): string;
   evaluate(expression: string, context: string, optionsJSON: string, inputsId: string): string;
+  evaluateBatch(inputsId: string, itemsJSON: string): string;
   setInputs(id: string, inputsJSON: string): string;
   dropInputs(id: string): string;
   declarations(context: string, optionsJSON: string): string;
@@ -35,6 +37,8 @@ export interface SyncEngine {
   compile(expression: string, context: CelContext, options?: CelCompileOptions): CelCompileResultExt;
   /** inputsId from setInputs. */
   evaluate(expression: string, context: CelContext, inputsId: string, options?: CelCompileOptions): EvalResult;
+  /** One result per item, in order (the same shapes as evaluate). */
+  evaluateBatch(inputsId: string, items: readonly CelBatchItem[]): EvalResult[];
   /** Returns '' or an error message (invalid inputs). */
   setInputs(id: string, inputsJSON: string): string;
   dropInputs(id: string): void;
@@ -73,6 +77,21 @@ export function wrapRaw(raw: RawCelApi): SyncEngine {
       );
       if (r.ok && !('value' in r)) (r as { value: unknown }).value = null;
       return r;
+    },
+    evaluateBatch(inputsId, items) {
+      const failAll = (message: string): EvalResult[] => items.map(() => ({ ok: false, stage: 'runtime', message }));
+      let json: string;
+      try {
+        json = JSON.stringify(items);
+      } catch (e) {
+        return failAll(`batch cannot be serialised: ${String(e)}`);
+      }
+      const rs = parse<EvalResult[]>(raw.evaluateBatch(inputsId, json), failAll);
+      if (!Array.isArray(rs) || rs.length !== items.length) {
+        return failAll(Array.isArray(rs) && rs.length === 1 && !rs[0]!.ok ? rs[0]!.message : 'engine returned a malformed batch');
+      }
+      for (const r of rs) if (r.ok && !('value' in r)) (r as { value: unknown }).value = null;
+      return rs;
     },
     setInputs(id, inputsJSON) {
       return raw.setInputs(id, inputsJSON);

@@ -106,6 +106,20 @@ export interface CelCompileOptionsExt extends CelCompileOptions {
   variableName?: string;
 }
 
+/**
+ * One expression of evaluateBatch. Items with the same `group` are evaluated as the
+ * apiserver evaluates one policy for one request: they share the cost budget (match
+ * conditions their own; the rest one budget, used in order) and compute each variable
+ * once; when the budget runs out, every item of the group fails with the apiserver's
+ * message. Items without a group are independent, as separate evaluate() calls.
+ */
+export interface CelBatchItem {
+  expression: string;
+  context: CelContext;
+  options?: CelCompileOptionsExt;
+  group?: string;
+}
+
 /** How the apiserver files a compile error: field.Invalid, field.Required or field.InternalError. */
 export type CelErrorType = 'Invalid' | 'Required' | 'Internal';
 

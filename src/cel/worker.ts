@@ -25,6 +25,8 @@ function handle(req: WorkerRequest): unknown {
       return e.compile(req.expression, req.context, req.options);
     case 'evaluate':
       return e.evaluate(req.expression, req.context, req.inputsId, req.options);
+    case 'evaluateBatch':
+      return e.evaluateBatch(req.inputsId, req.items);
     case 'setInputs':
       return e.setInputs(req.inputsId, req.inputsJSON);
     case 'dropInputs':

@@ -1,0 +1,223 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	celgo "github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types/ref"
+	plugincel "k8s.io/apiserver/pkg/admission/plugin/cel"
+)
+
+// ---------------------------------------------------------------------------
+// evaluateBatch(): many expressions against one stored input in one call.
+//
+// Items of one `group` are evaluated as the apiserver evaluates one policy for one
+// request: they share the cost budget (the per-policy budget: match conditions their
+// own, the rest one budget passed on in order, as validator.go passes what validations
+// left to message expressions and audit annotations) and one CompositionContext (each
+// variable is computed once and charged once). Consecutive items of a group that bind
+// the same variables are evaluated by one ConditionEvaluator.ForInput, so the activation
+// (request, object, namespace conversion) is built once for them. When a group's budget
+// runs out, the apiserver stops evaluating that policy: that item and the rest of the
+// group get its error. Items without a group are independent (one budget each).
+
+type batchItem struct {
+	Expression string          `json:"expression"`
+	Context    string          `json:"context"`
+	Options    json.RawMessage `json:"options"`
+	Group      string          `json:"group"`
+}
+
+// EvaluateBatch evaluates items (a JSON array of batchItem) against stored inputs.
+func EvaluateBatch(inputsID, itemsJSON string) []evalResult {
+	var items []batchItem
+	if err := json.Unmarshal([]byte(itemsJSON), &items); err != nil {
+		return []evalResult{{Stage: "runtime", Message: fmt.Sprintf("invalid batch: %v", err)}}
+	}
+	return evaluateItems(inputsID, items)
+}
+
+// costSink is where the cost of the expression being evaluated is added up.
+type costSink struct{ cur *int64 }
+
+// recordingProgram records the actual cost of each evaluation of a compiled program into
+// its item, and points the sink at the item so that the variables it computes lazily
+// (charged by the activation right after the evaluation) are added to it too.
+type recordingProgram struct {
+	celgo.Program
+	sink *costSink
+	item *int64
+}
+
+func (p recordingProgram) ContextEval(ctx context.Context, vars any) (ref.Val, *celgo.EvalDetails, error) {
+	p.sink.cur = p.item
+	v, det, err := p.Program.ContextEval(ctx, vars)
+	if det != nil && det.ActualCost() != nil {
+		*p.item += int64(*det.ActualCost())
+	}
+	return v, det, err
+}
+
+// groupState is the budget and composition context of one group (and budget kind).
+type groupState struct {
+	remaining int64
+	failed    *evalResult
+	contexts  map[*policyCompiler]context.Context
+}
+
+type pending struct {
+	index   int
+	ctxName string
+	c       *compiled
+	cost    int64
+}
+
+func evaluateItems(inputsID string, items []batchItem) []evalResult {
+	out := make([]evalResult, len(items))
+	in, ok := inputCache[inputsID]
+	if !ok {
+		for i := range out {
+			out[i] = evalResult{Stage: "runtime", Message: fmt.Sprintf("unknown inputs id %q", inputsID)}
+		}
+		return out
+	}
+	ready := make([]*pending, len(items))
+	for i, it := range items {
+		o, err := parseOptionsCached(string(it.Options))
+		if err != nil {
+			out[i] = evalResult{Stage: "compile", Message: err.Error()}
+			continue
+		}
+		c, err := cachedCompile(it.Expression, it.Context, o, runStage)
+		if err != nil {
+			out[i] = evalResult{Stage: "compile", Message: err.Error()}
+			continue
+		}
+		if c.result.Error != nil {
+			out[i] = evalResult{Stage: "compile", Message: c.result.Error.Detail, Issues: issuesOf(c.result.Error)}
+			continue
+		}
+		ready[i] = &pending{index: i, ctxName: it.Context, c: c}
+	}
+	groups := map[string]*groupState{}
+	sink := &costSink{}
+	for i := 0; i < len(items); {
+		p := ready[i]
+		if p == nil {
+			i++
+			continue
+		}
+		key := budgetKey(items[i].Group, i, p.c)
+		st := groups[key]
+		if st == nil {
+			st = &groupState{remaining: budgetFor(p.c), contexts: map[*policyCompiler]context.Context{}}
+			groups[key] = st
+		}
+		// The chunk: this item and the following ones of the same group that bind alike.
+		chunk := []*pending{p}
+		j := i + 1
+		if !mutating(p.c, p.ctxName) {
+			for ; j < len(items) && ready[j] != nil && items[j].Group != "" &&
+				budgetKey(items[j].Group, j, ready[j].c) == key && sameBindings(p, ready[j]); j++ {
+				chunk = append(chunk, ready[j])
+			}
+		}
+		i = j
+		if st.failed != nil {
+			for _, q := range chunk {
+				out[q.index] = *st.failed
+			}
+			continue
+		}
+		ctx := st.contexts[p.c.policy]
+		if ctx == nil {
+			ctx = context.Background()
+			if p.c.policy != nil {
+				ctx = compositionOverride{CompositionContext: p.c.policy.cc.CreateContext(ctx), values: in.variables, sink: sink}
+			}
+			st.contexts[p.c.policy] = ctx
+		}
+		sink.cur = nil
+		results, remaining, err := runChunk(ctx, chunk, in, st.remaining, sink)
+		sink.cur = nil
+		if err != nil {
+			failed := evalResult{Stage: "runtime", Message: err.Error()}
+			st.failed = &failed
+			for _, q := range chunk {
+				out[q.index] = failed
+			}
+			continue
+		}
+		if len(chunk) == 1 {
+			chunk[0].cost = st.remaining - remaining
+		}
+		st.remaining = remaining
+		for k, q := range chunk {
+			out[q.index] = resultOf(q.c, q.ctxName, results[k], q.cost)
+		}
+	}
+	return out
+}
+
+// runChunk evaluates items that share an activation with one ForInput.
+func runChunk(ctx context.Context, chunk []*pending, in *inputs, budget int64, sink *costSink) ([]plugincel.EvaluationResult, int64, error) {
+	p := chunk[0]
+	bindings := bindingsFor(p.c, in)
+	ns := namespaceFor(namespaceModeOf(p.c, p.ctxName), in)
+	if mutating(p.c, p.ctxName) {
+		ev := plugincel.NewMutatingEvaluator(p.c.result)
+		r, remaining, err := ev.ForInput(ctx, in.attrs, in.request, bindings, ns, budget)
+		return []plugincel.EvaluationResult{r}, remaining, err
+	}
+	if len(chunk) == 1 {
+		return plugincel.NewCondition([]plugincel.CompilationResult{p.c.result}).ForInput(ctx, in.attrs, in.request, bindings, ns, budget)
+	}
+	results := make([]plugincel.CompilationResult, len(chunk))
+	for k, q := range chunk {
+		r := q.c.result
+		r.Program = recordingProgram{Program: r.Program, sink: sink, item: &q.cost}
+		results[k] = r
+	}
+	return plugincel.NewCondition(results).ForInput(ctx, in.attrs, in.request, bindings, ns, budget)
+}
+
+// budgetKey names the budget an item is charged to: its group's match-condition budget or
+// its group's policy budget; an item without a group has its own.
+func budgetKey(group string, index int, c *compiled) string {
+	if group == "" {
+		return "\x00" + strconv.Itoa(index)
+	}
+	if c.spec.matcher {
+		return "m\x00" + group
+	}
+	return "p\x00" + group
+}
+
+// sameBindings: two items can share one activation (one ForInput).
+func sameBindings(a, b *pending) bool {
+	return !mutating(b.c, b.ctxName) && a.c.policy == b.c.policy &&
+		(a.c.spec.params && a.c.opts.HasParams) == (b.c.spec.params && b.c.opts.HasParams) &&
+		a.c.spec.bindAuthorizer == b.c.spec.bindAuthorizer &&
+		namespaceModeOf(a.c, a.ctxName) == namespaceModeOf(b.c, b.ctxName)
+}
+
+// Options strings are parsed once (encoding/json is slow in WebAssembly).
+var optionsCache = map[string]compileOptions{}
+
+func parseOptionsCached(s string) (compileOptions, error) {
+	if o, ok := optionsCache[s]; ok {
+		return o, nil
+	}
+	o, err := parseOptions(s)
+	if err != nil {
+		return o, err
+	}
+	if len(optionsCache) > 256 {
+		clear(optionsCache)
+	}
+	optionsCache[s] = o
+	return o, nil
+}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func batchJSON(t *testing.T, items []batchItem) string {
+	t.Helper()
+	b, err := json.Marshal(items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// A batch gives each item what Evaluate gives it, costs included.
+func TestBatchMatchesEvaluate(t *testing.T) {
+	if m := SetInputs("t", benchInputs); m != "" {
+		t.Fatal(m)
+	}
+	opts := json.RawMessage(`{"hasParams":true,"variables":[{"name":"n","expression":"object.spec.containers.size()"}]}`)
+	exprs := append([]string{"variables.n == 3", "object.nope == 1", "variables.n + 1"}, benchExprs...)
+	for _, group := range []string{"", "p"} {
+		var items []batchItem
+		for _, e := range exprs {
+			items = append(items, batchItem{Expression: e, Context: "vap-validation", Options: opts, Group: group})
+		}
+		items = append(items, batchItem{Expression: "variables.n", Context: "vap-variable", Options: opts, Group: group})
+		got := evaluateItems("t", items)
+		for i, it := range items {
+			want := Evaluate(it.Expression, it.Context, string(it.Options), "t")
+			g, _ := json.Marshal(got[i])
+			w, _ := json.Marshal(want)
+			// In a group a variable is computed and charged once (the first expression that reads it).
+			if group == "p" && i > 0 && (it.Expression == "variables.n + 1" || it.Context == "vap-variable") {
+				if got[i].OK != want.OK || got[i].Display != want.Display {
+					t.Errorf("group %q %q: got %s, want %s", group, it.Expression, g, w)
+				}
+				continue
+			}
+			if string(g) != string(w) {
+				t.Errorf("group %q %q: got %s, want %s", group, it.Expression, g, w)
+			}
+		}
+	}
+}
+
+// Items of a group share the policy budget (one ForInput, as the apiserver evaluates a
+// policy's validations): when it runs out, the whole group fails with the apiserver's
+// message, as the policy does; another group is unaffected.
+func TestBatchGroupBudget(t *testing.T) {
+	if m := SetInputs("t", `{}`); m != "" {
+		t.Fatal(m)
+	}
+	heavy := "authorizer.path('/x').check('get').allowed() || true" // a large fixed cost, below the per-call limit
+	one := Evaluate(heavy, "vap-validation", "", "t")
+	if !one.OK {
+		t.Fatalf("one: %+v", one)
+	}
+	fits := int(10_000_000 / *one.Cost)
+	group := func(n int, name string) []batchItem {
+		var items []batchItem
+		for i := 0; i < n; i++ {
+			items = append(items, batchItem{Expression: heavy, Context: "vap-validation", Group: name})
+		}
+		return items
+	}
+	ok := EvaluateBatch("t", batchJSON(t, group(fits, "g")))
+	for _, r := range ok {
+		if !r.OK || *r.Cost != *one.Cost {
+			t.Fatalf("within budget: %+v", r)
+		}
+	}
+	got := EvaluateBatch("t", batchJSON(t, append(group(fits+1, "g"), group(1, "other")...)))
+	const out = "validation failed due to running out of cost budget, no further validation rules will be run"
+	for _, r := range got[:fits+1] {
+		if r.OK || r.Message != out {
+			t.Fatalf("over budget: %+v", r)
+		}
+	}
+	if !got[fits+1].OK {
+		t.Errorf("other group: %+v", got[fits+1])
+	}
+	// Without a group every item has its own budget.
+	var alone []batchItem
+	for _, it := range group(fits+1, "") {
+		alone = append(alone, it)
+	}
+	for _, r := range EvaluateBatch("t", batchJSON(t, alone)) {
+		if !r.OK {
+			t.Fatalf("ungrouped: %+v", r)
+		}
+	}
+}
