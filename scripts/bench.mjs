@@ -22,6 +22,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 console.log('## Node benchmarks (vitest bench)');
 run('npx', ['vitest', 'bench', '--run']);
+run('node', ['scripts/bench-cli.mjs']);
 
 if (!existsSync('dist/index.html')) run('npx', ['vite', 'build']);
 
