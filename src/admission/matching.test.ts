@@ -83,6 +83,10 @@ describe('webhook rules', () => {
     expect(webhookStep(r, 'equivalent').outcome).toBe('admitted');
     expect(webhookStep(r, 'equivalent').reason).toContain('equivalent autoscaling/v2');
     expect(webhookStep(r, 'exact').outcome).toBe('skipped');
+    // the webhook sees the request converted: kind/resource the equivalent, requestKind/requestResource as sent
+    const mc = [{ name: 'converted', expression: "request.kind.version == 'v2' && request.resource.version == 'v2' && request.requestKind.version == 'v1' && object.apiVersion == 'autoscaling/v2'" }];
+    const seen = await simulate([validating('v', hook('equivalent', { rules: [v2], matchPolicy: 'Equivalent', matchConditions: mc }))], hpaV1);
+    expect(webhookStep(seen, 'equivalent').outcome).toBe('admitted');
   });
 
   it('matchPolicy Equivalent: extensions/v1beta1 deployments is not served by 1.36, so it matches nothing', async () => {
@@ -183,6 +187,27 @@ describe('policy matching', () => {
     const other = await simulate(ws, podRequest({ name: 'web-1' }));
     expect(other.allowed).toBe(false);
     expect(other.deniedBy?.message).toBe("ValidatingAdmissionPolicy 'deny-all' with binding 'b' denied request: no");
+  });
+
+  it('matchPolicy Equivalent: the policy evaluates the request converted to the matched version', async () => {
+    const v2 = { apiGroups: ['autoscaling'], apiVersions: ['v2'], operations: ['CREATE'], resources: ['horizontalpodautoscalers'] };
+    const p = (matchPolicy: string) =>
+      policy('ValidatingAdmissionPolicy', 'hpa', {
+        matchConstraints: { resourceRules: [v2], matchPolicy },
+        validations: [{ expression: "request.kind.version != 'v2' || request.requestKind.version != 'v1'", message: 'seen as v2, sent as v1' }],
+      });
+    const hpaV1: SimRequest = {
+      ...podRequest(),
+      resource: { group: 'autoscaling', version: 'v1', resource: 'horizontalpodautoscalers' },
+      kind: { group: 'autoscaling', version: 'v1', kind: 'HorizontalPodAutoscaler' },
+      name: 'web',
+      object: { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { name: 'web', namespace: 'team-a' } },
+    };
+    const eq = await simulate([p('Equivalent'), binding('ValidatingAdmissionPolicyBinding', 'b', 'hpa')], hpaV1);
+    expect(eq.deniedBy?.message).toBe("ValidatingAdmissionPolicy 'hpa' with binding 'b' denied request: seen as v2, sent as v1");
+    const exact = await simulate([p('Exact'), binding('ValidatingAdmissionPolicyBinding', 'b', 'hpa')], hpaV1);
+    expect(exact.allowed).toBe(true);
+    expect(policyStep(exact, 'hpa').path).toBe('spec.matchConstraints.resourceRules');
   });
 
   it('resourceNames', async () => {
