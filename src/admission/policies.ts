@@ -153,13 +153,23 @@ function bindingSkipStep(ctx: SimContext, phase: SimPhase, p: WorkspacePolicy, b
 // ValidatingAdmissionPolicy
 
 export async function runValidatingPolicies(ctx: SimContext): Promise<void> {
-  for (const p of ctx.ws.policies.validating) {
-    if (p.bindings.length === 0) {
+  // the policies do not change the object: run them all at once (the engine's requests overlap in
+  // the browser's worker), then read the results in order
+  const runs = ctx.ws.policies.validating.map((p) => {
+    if (p.bindings.length === 0) return undefined;
+    const { match, matched } = policyMatch(ctx, p);
+    const run = runValidatingPolicy({ ...runInput(ctx, matched, ctx.object), policy: p.policy, bindings: p.bindings.map((b) => b.binding) }, ctx.cel);
+    run.catch(() => undefined); // a failure surfaces where it is awaited, not as an unhandled rejection
+    return { match, run };
+  });
+  for (const [i, p] of ctx.ws.policies.validating.entries()) {
+    const started = runs[i];
+    if (!started) {
       noBindingStep(ctx, 'validating', p);
       continue;
     }
-    const { match, matched } = policyMatch(ctx, p);
-    const r = await runValidatingPolicy({ ...runInput(ctx, matched, ctx.object), policy: p.policy, bindings: p.bindings.map((b) => b.binding) }, ctx.cel);
+    const { match } = started;
+    const r = await started.run;
     const failurePolicy = r.failurePolicy;
     if (r.bindings.length === 0 || (r.decision.allowed === false && !r.bindings.some((b) => b.applies || b.configError))) {
       const configError = r.errors[0] && !r.bindings.length && r.policyMatch?.matches !== false ? r.errors[0] : undefined;

@@ -284,8 +284,11 @@ export async function runMutatingWebhooks(ctx: SimContext): Promise<void> {
 
 export async function runValidatingWebhooks(ctx: SimContext): Promise<void> {
   const relevant: { wh: WorkspaceWebhook; d: Decision }[] = [];
-  for (const wh of ctx.ws.webhooks.validating) {
-    const d = await shouldCallHook(ctx, wh);
+  // ShouldCallHook has no side effects: evaluate every webhook's match at once, read in order
+  const decisions = ctx.ws.webhooks.validating.map((wh) => shouldCallHook(ctx, wh));
+  for (const d of decisions) d.catch(() => undefined); // surfaces where awaited
+  for (const [i, wh] of ctx.ws.webhooks.validating.entries()) {
+    const d = await decisions[i]!;
     if (d.error) {
       step(ctx, wh, 'validating', 'error-rejected', d.reason, d.path).message = d.error.message;
       if (reject(ctx, d.error)) return;
