@@ -82,6 +82,11 @@ describe('mutation', () => {
     expect(r.deniedBy?.message).toMatch(/^Internal error occurred: /);
     const ok = await simulate(ws, podRequest({ object: pod({ app: 'web' }) }), { webhooks: { labeler: patch } });
     expect(ok.allowed).toBe(true);
+    // policies see the decoded object too
+    const vap = policy('ValidatingAdmissionPolicy', 'p', { validations: [{ expression: '!has(object.metadata.labels)', message: 'labels present' }] });
+    const seen = await simulate([vap, binding('ValidatingAdmissionPolicyBinding', 'b', 'p')], podRequest({ object: pod({}) }));
+    expect(seen.allowed).toBe(true);
+    expect(seen.notes.join(' ')).toContain('`labels: {}`');
   });
 
   it('a MutatingAdmissionPolicy mutates before the webhooks; the validating phase sees the mutated object', async () => {

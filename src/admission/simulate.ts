@@ -12,13 +12,14 @@
  * defaulting of the object after a patch, conversion between versions beyond the apiVersion.
  */
 import { evaluate } from '../cel';
-import { cloneJson, isObject, obj, str, type Obj } from '../k8s/json';
+import { cloneJson, deepEqual, isObject, obj, str, type Obj } from '../k8s/json';
 import { DEFAULT_KUBERNETES_VERSION } from '../k8s/versions';
 import type { AdmissionRequestInput, PolicyCel } from '../policy';
 import { newReinvokeState, type SimContext } from './context';
 import { memoCel } from './engine';
 import { discoveryFor, gvString, type Discovery } from './discovery';
 import { runMutatingPolicies, runValidatingPolicies } from './policies';
+import { serializeTyped } from './serialize';
 import type { DocumentRef, SimOptions, SimPhase, SimRequest, SimResult } from './types';
 import { runMutatingWebhooks, runValidatingWebhooks } from './webhooks';
 import { collectWorkspace, policyKindOf, type Workspace } from './workspace';
@@ -128,8 +129,12 @@ async function run(objects: readonly unknown[], request: SimRequest, options: Si
   const discovery = discoveryFor(objects, options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION);
   const attrs = requestAttributes(request, notes);
   const { typed } = checkRequest(attrs, discovery, notes);
-  let object = cloneJson(request.object);
-  const oldObject = cloneJson(request.oldObject);
+  // built-in kinds are decoded into their Go types before admission: empty and null fields are gone
+  let object = typed ? serializeTyped(request.object) : cloneJson(request.object);
+  const oldObject = typed ? serializeTyped(request.oldObject) : cloneJson(request.oldObject);
+  if (typed && isObject(request.object) && !deepEqual(object, request.object)) {
+    notes.push('the apiserver decodes the object into its Go type before admission: empty maps and lists (e.g. `labels: {}`) and nulls are dropped, so admission sees the object without them');
+  }
   const isNamespaceRequest = str(attrs.resource?.group) === '' && attrs.resource?.resource === 'namespaces' && !attrs.subResource;
   if (isNamespaceRequest && isObject(object) && str(attrs.name || obj(object.metadata).name)) object = withNameLabel(object, str(attrs.name || obj(object.metadata).name));
   const ns = namespaceOfRequest(attrs, ws, object, oldObject, notes);
