@@ -29,6 +29,7 @@ describe('lockoutReport', () => {
     const lease = r.findings.find((f) => f.request === 'kubelet-lease')!;
     expect(lease).toMatchObject({ kind: 'ValidatingWebhookConfiguration', name: 'policy-guard', webhook: 'policy-guard', path: 'webhooks[0].failurePolicy', document: { kind: 'ValidatingWebhookConfiguration', name: 'policy-guard', index: 0 } });
     expect(lease.message).toContain('failed calling webhook "policy-guard"');
+    expect(lease.reason).toContain('webhooks[0].namespaceSelector is empty, so namespace kube-node-lease is not excluded');
     // the safe twin (kube-system, kube-node-lease and its own namespace excluded, Ignore, 3 s) is never responsible
     expect(r.findings.some((f) => f.webhook === 'policy-guard-safe')).toBe(false);
   });

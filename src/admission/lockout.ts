@@ -6,6 +6,7 @@
  * configuration responsible is found, not only the first. Each finding names the webhook (or
  * policy) and the field that makes it so.
  */
+import { isObject, list, obj } from '../k8s/json';
 import type { PolicyCel } from '../policy';
 import { criticalRequests } from './critical-requests';
 import { probe } from './simulate';
@@ -18,6 +19,17 @@ function finding(req: { id: string; title: string; impact: string }, s: SimStep,
   if (s.binding) f.binding = s.binding;
   if (message) f.message = message;
   return f;
+}
+
+/** For a webhook that lets a system namespace through: say that its namespaceSelector does not exclude it. */
+function selectorHint(docs: readonly unknown[], s: SimStep, namespace: string | undefined): string {
+  const i = /^webhooks\[(\d+)\]/.exec(s.path)?.[1];
+  if (!s.webhook || !namespace || i === undefined) return '';
+  const selector = obj(list(obj(docs[s.document.index]).webhooks)[Number(i)]).namespaceSelector;
+  const empty = !isObject(selector) || (Object.keys(obj(selector.matchLabels)).length === 0 && list(selector.matchExpressions).length === 0);
+  return empty
+    ? `; webhooks[${i}].namespaceSelector is empty, so namespace ${namespace} is not excluded`
+    : `; webhooks[${i}].namespaceSelector does not exclude namespace ${namespace}`;
 }
 
 const quote = (names: string[]) => names.map((n) => `\`${n}\``).join(', ');
@@ -60,7 +72,7 @@ export async function lockoutReport(objects: readonly unknown[], options: Lockou
     let stalled = false;
     for (const s of r.steps) {
       if (s.outcome === 'denied' || s.outcome === 'error-rejected') {
-        findings.push(finding(req, s, 'rejected', s.reason, s.message));
+        findings.push(finding(req, s, 'rejected', `${s.reason}${selectorHint(docs, s, req.request.namespace)}`, s.message));
       } else if (s.outcome === 'error-ignored' && s.webhook && (s.timeoutSeconds ?? 10) >= stallSeconds) {
         stalled = true;
         const reason = `failurePolicy Ignore, but a webhook that hangs instead of refusing holds the request for timeoutSeconds (${s.timeoutSeconds ?? 10} s) on every call`;
