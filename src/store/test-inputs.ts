@@ -106,12 +106,15 @@ export function useTestInputs<T>(selector: (s: TestInputs) => T): T {
 
 /** Everything saved, as plain JSON-able data. */
 export function getTestsData(store: TestInputsStore = testInputs): TestsData {
+  if (store === testInputs) ensureTestInputs();
   const { docs, scenarios, simulator } = store.getState();
   return { docs, scenarios, ...(simulator ? { simulator } : {}) };
 }
 
 /** Replace everything (e.g. from a share link); pass it through `readSavedTests` first when it comes from outside. */
 export function setTestsData(data: TestsData, store: TestInputsStore = testInputs): void {
+  // The saved data is read first, so that it is replaced (not merged in later).
+  if (store === testInputs) ensureTestInputs();
   store.setState({ docs: data.docs, scenarios: data.scenarios, simulator: data.simulator });
 }
 
