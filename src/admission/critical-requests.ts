@@ -118,6 +118,22 @@ export const CRITICAL_REQUESTS: readonly CriticalRequest[] = [
     },
   },
   {
+    id: 'namespace-finalize',
+    title: 'Namespace finalize by the namespace controller (UPDATE namespaces/team-a/finalize)',
+    impact: 'emptied namespaces are never removed: they stay Terminating',
+    request: {
+      operation: 'UPDATE',
+      resource: { group: '', version: 'v1', resource: 'namespaces' },
+      subResource: 'finalize',
+      kind: { group: '', version: 'v1', kind: 'Namespace' },
+      name: 'team-a',
+      namespace: 'team-a',
+      userInfo: sa('namespace-controller'),
+      object: { ...namespaceObject('team-a'), spec: { finalizers: [] }, status: { phase: 'Terminating' } },
+      oldObject: { ...namespaceObject('team-a'), spec: { finalizers: ['kubernetes'] }, status: { phase: 'Terminating' } },
+    },
+  },
+  {
     id: 'serviceaccount-token',
     title: `ServiceAccount token request (CREATE serviceaccounts/token in kube-system by system:node:${node})`,
     impact: 'pods cannot get or refresh their service account tokens',

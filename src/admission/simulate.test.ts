@@ -44,6 +44,13 @@ describe('webhook responses and failurePolicy', () => {
     expect(webhookStep(ignore, 'w').outcome).toBe('error-ignored');
   });
 
+  it('a selector the apiserver cannot parse rejects the request whatever failurePolicy says', async () => {
+    const bad = { matchExpressions: [{ key: 'env', operator: 'Near', values: ['prod'] }] };
+    const r = await simulate([validating('v', hook('w', { namespaceSelector: bad, failurePolicy: 'Ignore' }))], podRequest());
+    expect(r.deniedBy).toMatchObject({ webhook: 'w', code: 500, reason: 'InternalError' });
+    expect(webhookStep(r, 'w').path).toBe('webhooks[0].namespaceSelector');
+  });
+
   it('a validating webhook that answers with a patch is a call failure (failurePolicy)', async () => {
     const r = await simulate([validating('v', hook('w', { failurePolicy: 'Fail' }))], podRequest(), { webhooks: { w: { patch: [{ op: 'add', path: '/metadata/labels/x', value: 'y' }] } } });
     expect(r.deniedBy?.message).toContain('validating webhook may not return response.patch');
