@@ -196,13 +196,16 @@ test('saved CEL and policy cases of the old v1 storage keys are migrated', async
   expect(await page.evaluate(() => localStorage.getItem('admission-workbench/test-inputs/v2'))).toContain('too many replicas');
 });
 
-test('lockout analysis: the headline and a finding linked to its field', async ({ page }) => {
+test('lockout analysis: the headline and a finding linked to its field; accessible', async ({ page }) => {
   await seed(page, false);
   await page.getByRole('button', { name: 'Lockout', exact: true }).click();
   const headline = page.getByTestId('lockout-headline');
   await expect(headline).toContainText(/pod-guard|pods\.guard\.example\.com/, { timeout: 30_000 });
   const finding = page.getByTestId('lockout-finding').first();
   await expect(finding).toBeVisible();
+  const results = await new AxeBuilder({ page }).include('.lockout').analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
   await finding.getByRole('button').click();
   await expect(page.getByRole('button', { name: 'Document', exact: true })).toHaveAttribute('aria-pressed', 'true');
   await expect.poll(() => focusedPath(page)).toMatch(/^webhooks\[0\]/);
