@@ -165,9 +165,9 @@ describe('mutating policy lints', () => {
     expect(found('M01', map({}))).toEqual([]);
   });
 
-  it('M02 apply-config-atomic: setting command in an apply configuration', () => {
+  it('M02 apply-config-atomic: setting an atomic selector in an apply configuration', () => {
     const ac = (expression: string) => map({ mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression } }] });
-    expect(found('M02', ac("Object{spec: Object.spec{containers: [Object.spec.containers{name: 'a', command: ['x']}]}}"))).toEqual(['spec.mutations[0].applyConfiguration.expression']);
+    expect(found('M02', ac("Object{spec: Object.spec{selector: Object.spec.selector{matchLabels: {'a': 'b'}}}}"))).toEqual(['spec.mutations[0].applyConfiguration.expression']);
     expect(found('M02', ac("Object{metadata: Object.metadata{labels: {'a': 'b'}}}"))).toEqual([]);
   });
 
@@ -200,5 +200,17 @@ describe('cross-document lints', () => {
     const hook = webhookConfig({ rules: [rule({ operations: ['*'], resources: ['*'] })] }, 'MutatingWebhookConfiguration');
     expect(found('G04', m, [m, hook])).toEqual(['spec.matchConstraints.resourceRules']);
     expect(found('G04', m, [m, webhookConfig({ rules: [rule({ resources: ['secrets'] })] }, 'MutatingWebhookConfiguration')])).toEqual([]);
+  });
+});
+
+describe('refinements found on the real-world corpus', () => {
+  it('M02 is quiet for atomic fields of a list item the configuration adds (the Kubernetes docs sidecar example)', () => {
+    const ac = (expression: string) => map({ mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression } }] });
+    expect(found('M02', ac('Object{spec: Object.spec{initContainers: [Object.spec.initContainers{name: "proxy", args: ["a"]}]}}'))).toEqual([]);
+    expect(found('M02', ac('Object{spec: Object.spec{tolerations: [Object.spec.tolerations{key: "a"}]}}'))).toEqual(['spec.mutations[0].applyConfiguration.expression']);
+  });
+
+  it('W13 is about Kubernetes APIs, not custom resources with their own alpha versions', () => {
+    expect(found('W13', webhookConfig({ rules: [rule({ apiGroups: ['policy.linkerd.io'], apiVersions: ['v1alpha1'], resources: ['servers'] })] }))).toEqual([]);
   });
 });

@@ -302,7 +302,20 @@ const EXEMPT: readonly [string, string][] = [
 ];
 
 /** Fields whose schema is atomic in common kinds: an apply configuration cannot merge into them. */
-const ATOMIC_FIELDS = /\b(command|args|tolerations|matchExpressions|selector|finalizers|ownerReferences)\s*:/;
+const ATOMIC_FIELDS = /\b(command|args|tolerations|matchExpressions|selector|finalizers|ownerReferences)\s*:/g;
+
+/**
+ * The first atomic field the expression sets outside a list literal. Inside `[…]` it belongs
+ * to a list item the configuration adds (a new container with its args), which is allowed.
+ */
+function atomicFieldOutsideNewItems(expression: string): string | undefined {
+  for (const m of expression.matchAll(ATOMIC_FIELDS)) {
+    const before = expression.slice(0, m.index).replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '');
+    const depth = (before.match(/\[/g) ?? []).length - (before.match(/\]/g) ?? []).length;
+    if (depth <= 0) return m[1];
+  }
+  return undefined;
+}
 
 const mutationsOf = (o: Obj) => objs(specOf(o).mutations);
 const mutationExpr = (m: Obj, k: string) => (isObj(m[k]) ? str((m[k] as Obj).expression) : '');
@@ -325,12 +338,12 @@ export const MAP_RULES: readonly LintRule[] = [
     kinds: ['MutatingAdmissionPolicy'],
     check: ({ object }) =>
       mutationsOf(object).flatMap((m, i) => {
-        const hit = ATOMIC_FIELDS.exec(mutationExpr(m, 'applyConfiguration'));
+        const hit = atomicFieldOutsideNewItems(mutationExpr(m, 'applyConfiguration'));
         return hit
           ? [
               {
                 field: String(fieldPath('spec', 'mutations').index(i).child('applyConfiguration', 'expression')),
-                message: `the apply configuration sets ${hit[1]}, an atomic field in Kubernetes schemas: the mutation fails at admission time`,
+                message: `the apply configuration sets ${hit}, an atomic field in Kubernetes schemas: the mutation fails at admission time`,
                 hint: 'Apply configurations cannot modify atomic lists, maps or structs. Use a JSONPatch mutation for them.',
               },
             ]

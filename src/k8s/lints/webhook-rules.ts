@@ -57,6 +57,9 @@ const coversSubresource = (resources: readonly string[], sub: string) => {
 };
 const coversConnect = (r: Obj) => CONNECT_SUBRESOURCES.some((s) => coversSubresource(strs(r.resources), s));
 
+/** Kubernetes' own API groups (custom resources keep their own version policies). */
+const builtInGroup = (g: string) => g === '' || g.endsWith('.k8s.io') || ['apps', 'batch', 'extensions', 'policy', 'autoscaling'].includes(g);
+
 /** Versions that are not stable: alpha/beta. */
 const unstable = (v: string) => /^v\d+(alpha|beta)\d*$/.test(v);
 
@@ -235,9 +238,9 @@ export const WEBHOOK_RULES: readonly WebhookLintRule[] = [
     webhook: (w, p) =>
       rulesOf(w).flatMap((r, j) => {
         const versions = strs(r.apiVersions);
-        return one(versions.length > 0 && versions.every(unstable), () => ({
+        return one(strs(r.apiGroups).some(builtInGroup) && versions.length > 0 && versions.every(unstable), () => ({
           field: String(p.child('rules').index(j).child('apiVersions')),
-          message: `the rule names only pre-release versions (${versions.join(', ')})`,
+          message: `the rule names only pre-release versions of Kubernetes APIs (${versions.join(', ')})`,
           hint: 'When a beta version is removed, requests through the stable version stop matching. Name the stable version (matchPolicy: Equivalent then covers the others).',
         }));
       }),
