@@ -21,6 +21,8 @@ async function freshPage(browser: Browser, origin: string): Promise<{ page: Page
   return { page, external, errors };
 }
 
+let workspaceFile = '';
+
 async function makeLink(page: Page): Promise<string> {
   await page.getByRole('button', { name: 'Share…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Share' });
@@ -30,6 +32,9 @@ async function makeLink(page: Page): Promise<string> {
   const link = await url.inputValue();
   await expect(dialog.getByTestId('share-length')).toHaveText(`${link.length.toLocaleString('en')} characters`);
   await expect(dialog.getByTestId('share-too-long')).toHaveCount(0);
+  const download = page.waitForEvent('download');
+  await dialog.getByRole('button', { name: 'Download workspace file' }).click();
+  workspaceFile = await (await download).path();
   await dialog.getByRole('button', { name: 'Close' }).click();
   return link;
 }
@@ -58,6 +63,10 @@ test('share the workspace, open the link in a fresh context: the same documents;
   await third.page.goto(tampered);
   await expect(third.page.locator('.notices')).toContainText('The share link could not be opened; nothing was changed. The link is broken');
   await expect(third.page.locator('.doc-list li')).toHaveCount(5);
+  // The downloaded workspace file opens with Open files… and gives the same documents.
+  await third.page.getByTestId('file-input').setInputFiles(workspaceFile);
+  await expect(third.page.locator('.notices')).toContainText('6 document(s)');
+  expect(await titles(third.page)).toEqual(before);
 
   // With work of its own, the tab asks first; keeping it changes nothing.
   await other.page.locator('#new-doc').selectOption('MutatingAdmissionPolicy');
@@ -77,4 +86,17 @@ test('share the workspace, open the link in a fresh context: the same documents;
     expect(p.errors).toEqual([]);
     await p.page.context().close();
   }
+});
+
+test('a link over 32 KB says it may be too long and offers the workspace file', async ({ page }) => {
+  await openApp(page);
+  const noise = Array.from({ length: 1500 }, (_, i) => `  k${i}: "${(i * 2654435761 % 4294967296).toString(36)}${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}"`).join('\n');
+  await page.getByTestId('file-input').setInputFiles({ name: 'big.yaml', mimeType: 'application/yaml', buffer: Buffer.from(`apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n${noise}\n`) });
+  await expect(page.locator('.doc-list li')).toHaveCount(6);
+  await page.getByRole('button', { name: 'Share…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Share' });
+  await expect(dialog.getByTestId('share-url')).toHaveValue(/#workspace=/);
+  await expect(dialog.getByTestId('share-too-long')).toContainText('over 32 KB: some chat tools and mail clients cut links that long');
+  expect((await dialog.getByTestId('share-url').inputValue()).length).toBeGreaterThan(32 * 1024);
+  await expect(dialog.getByRole('button', { name: 'Download workspace file' })).toBeEnabled();
 });

@@ -3,7 +3,7 @@
  * target release) as a workspace file (src/share), and opening one in place of the tab's
  * workspace (one undo step brings the documents back).
  */
-import { toWorkspaceFile, testsDataOf, type WorkspaceFile } from '../share';
+import { parseWorkspaceFile, toWorkspaceFile, testsDataOf, WORKSPACE_FORMAT, type WorkspaceFile } from '../share';
 import { isKubernetesVersion, type KubernetesVersion } from '../k8s/versions';
 import { docTitle, newId, withText } from './documents';
 import { getTestsData, setTestsData } from './test-inputs';
@@ -49,4 +49,24 @@ export function openWorkspaceFile(ws: WorkspaceFile, origin = 'shared link'): vo
   );
   const setVersion = (state as { setKubernetesVersion?: (v: KubernetesVersion) => void }).setKubernetesVersion;
   if (ws.kubernetesVersion && setVersion) setVersion(ws.kubernetesVersion);
+}
+
+/**
+ * An opened file that is a workspace file (Share… → Download workspace file): opened in place
+ * of the tab's workspace once `confirmReplace` agrees (asked only when the tab holds work of
+ * its own). Returns false for any other text (the caller imports it as YAML).
+ */
+export function openWorkspaceText(text: string, name: string, confirmReplace: (documents: number) => boolean): boolean {
+  if (!text.trimStart().startsWith('{') || !text.includes(WORKSPACE_FORMAT)) return false;
+  const r = parseWorkspaceFile(text);
+  const ws = workspace.getState();
+  if (!r.ok) {
+    ws.notify({ level: 'error', text: `${name}: ${r.error}. Nothing was changed.` });
+    return true;
+  }
+  if (hasOwnWork() && !confirmReplace(r.workspace.documents.length)) return true;
+  openWorkspaceFile(r.workspace, name);
+  for (const w of r.warnings) ws.notify({ level: 'info', text: `${name}: ${w}` });
+  ws.notify({ level: 'info', text: `Opened the workspace file ${name}: ${r.workspace.documents.length} document(s).` });
+  return true;
 }
