@@ -36,11 +36,11 @@ function whatTheReleaseHas(spec: KindSpec, release: KubernetesVersion): string {
 
 function hintFor(spec: KindSpec, kv: KindVersion | undefined, apiVersion: string, release: KubernetesVersion): string {
   const serving = kv?.releases[release];
-  const convert = spec.versions[0]!.releases[release] === 'served' ? ` Or convert it to ${spec.group}/${spec.versions[0]!.name}.` : '';
+  const v1 = spec.versions[0]!.releases[release] === 'served' ? `${spec.group}/${spec.versions[0]!.name}` : undefined;
   if (kv && serving === 'opt-in')
-    return `Kubernetes ${release} has ${apiVersion} ${spec.kind} but does not serve it by default: the kube-apiserver needs ${kv.enable}.${convert}`;
+    return `Kubernetes ${release} has ${apiVersion} ${spec.kind} but does not serve it by default: the kube-apiserver needs ${kv.enable}.${v1 ? ` Or convert it to ${v1}.` : ''}`;
   const removed = kv?.removedIn && Number(kv.removedIn.slice(2)) <= Number(release.slice(2)) ? `Kubernetes ${kv.removedIn} removed ${apiVersion} ${spec.kind}. ` : '';
-  return `${removed}${whatTheReleaseHas(spec, release)}${convert}`;
+  return `${removed}${whatTheReleaseHas(spec, release)}${v1 && kv ? ` Convert it to ${v1} (Convert to v1 keeps its behaviour).` : ''}`;
 }
 
 /** The apiVersion check of an object whose kind the registry knows, at `release`. */
