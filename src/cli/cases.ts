@@ -111,20 +111,19 @@ async function runScenarios(ctx: Ctx, ws: WorkspaceFile, objects: readonly unkno
 /** Runs the cases of a `--cases` file against the checked objects. */
 export async function runCasesFile(path: string, checked: readonly unknown[], fs: FileSystem, cel: CelRunner, kubernetesVersion?: KubernetesVersion): Promise<CasesRun> {
   const summary: CasesSummary = { total: 0, passed: 0, failed: 0 };
-  const fail = (message: string, unreadable: boolean): CasesRun => ({
-    problems: [{ file: path, line: 1, column: 1, document: 0, kind: '', name: '', field: '', type: unreadable ? 'File' : 'Case', severity: 'error', message }],
+  const fail = (message: string, unreadable: boolean, line = 1, column = 1): CasesRun => ({
+    problems: [{ file: path, line, column, document: 0, kind: '', name: '', field: '', type: unreadable ? 'File' : 'Case', severity: 'error', message: `--cases: ${message}` }],
     summary,
     unreadable,
   });
   const read = await readInputs([path], fs);
   const file: InputFile | undefined = read.files[0];
-  if (!file) return fail(`--cases: ${read.problems[0]?.message ?? 'cannot read'}`, true);
+  if (!file) return fail(read.problems[0]?.message ?? 'cannot read', true);
   const parsed = parseDocuments(file.text);
   const doc = parsed.documents[0];
-  if (parsed.errors.length || !doc) {
-    const e = parsed.errors[0];
-    return { ...fail(`--cases: ${e?.message ?? 'the file is empty'}`, false), problems: [{ ...fail('', false).problems[0]!, line: e?.line ?? 1, column: e?.column ?? 1, message: `--cases: ${e?.message ?? 'the file is empty'}` }] };
-  }
+  const e = parsed.errors[0];
+  if (e) return fail(e.message, false, e.line, e.column);
+  if (!doc) return fail('the file is empty', false);
   const ctx: Ctx = { file: path, doc, problems: [], summary };
   const value = doc.object;
   if (isKaptestManifest(value)) {
@@ -146,7 +145,7 @@ export async function runCasesFile(path: string, checked: readonly unknown[], fs
     return { problems: ctx.problems, summary, unreadable: referenced.problems.length > 0 };
   }
   const r = readWorkspaceFile(value);
-  if (!r.ok) return fail(`--cases: neither a kaptest manifest nor a workspace file: ${r.error}`, false);
+  if (!r.ok) return fail(`neither a kaptest manifest nor a workspace file: ${r.error}`, false);
   for (const w of r.warnings) ctx.problems.push({ ...problemAt(ctx, '', `--cases: ${w}`), severity: 'warning' });
   await runWorkspace(ctx, r.workspace, checked, cel, kubernetesVersion);
   return { problems: ctx.problems, summary, unreadable: false };
