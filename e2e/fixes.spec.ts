@@ -1,5 +1,6 @@
 /** Quick fixes (lightbulb → preview → apply → undo, and as a Monaco code action) and caBundle inspection at the field. */
 import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { test, expect, openApp, setYaml, yamlText } from './fixtures';
 
 test('a finding\'s lightbulb: preview the fix as a diff, apply it, the finding is gone, undo brings it back', async ({ page }) => {
@@ -90,4 +91,21 @@ webhooks:
   await expect(certs).toContainText('CN=expired-ca');
   await expect(certs.getByTestId('ca-validity')).toHaveText(/^expired \d+ years? ago \(2021-01-01\)$/);
   await expect(page.locator('[data-lint="C02"]')).toContainText('expired on 2021-01-01');
+});
+
+test('the lightbulbs, the open fix list and the preview dialog have no serious accessibility violations', async ({ page }) => {
+  await openApp(page);
+  const finding = page.locator('.problems li', { has: page.locator('[data-lint="W03"]') });
+  await finding.getByRole('button', { name: /Quick fixes for W03/ }).click();
+  const axe = async () => {
+    const results = await new AxeBuilder({ page }).exclude('.monaco-editor').analyze();
+    return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+  };
+  expect(await axe()).toEqual([]);
+  await finding.getByRole('button', { name: 'Skip control-plane users and nodes (matchCondition)…' }).click();
+  await expect(page.getByTestId('fix-dialog')).toBeVisible();
+  expect(await axe()).toEqual([]);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('fix-dialog')).toBeHidden();
+  await expect(page.locator('[data-lint="W03"]')).toHaveCount(1);
 });

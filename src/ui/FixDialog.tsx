@@ -40,7 +40,7 @@ export function FixDialog() {
           ))}
           {preview ? (
             <>
-              <pre className="fix-diff" data-testid="fix-diff" aria-label="Changes to the YAML">
+              <pre className="fix-diff" data-testid="fix-diff" aria-label="Changes to the YAML" tabIndex={0}>
                 {preview.hunks.map((l, i) =>
                   l === '…' ? (
                     <span key={i} className="gap">
@@ -54,7 +54,7 @@ export function FixDialog() {
                 )}
               </pre>
               {preview.added.map((text, i) => (
-                <pre key={i} className="fix-diff" aria-label="New document">
+                <pre key={i} className="fix-diff" aria-label="New document" tabIndex={0}>
                   <span className="add">{text.split('\n').map((l) => `+ ${l}\n`).join('')}</span>
                 </pre>
               ))}
