@@ -5,7 +5,7 @@ const json = process.env.VITEST_JSON;
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'scripts/**/*.test.ts', 'tools/**/*.test.ts'],
     environment: 'node',
     benchmark: { include: ['src/**/*.bench.ts'] },
     reporters: json ? ['default', 'json'] : ['default'],

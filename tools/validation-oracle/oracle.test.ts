@@ -1,0 +1,124 @@
+/**
+ * Differential test: validate() against the kube-apiserver's own create path
+ * (tools/validation-oracle, k8s.io/kubernetes 1.36 and 1.30), on the validation
+ * fixtures, the real-world corpus and deterministic mutants of them. What
+ * "agree" means: compare.ts. Every disagreement fails the test and is printed
+ * with the mutant's origin, its changes and both sides' errors.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { loadAll } from 'js-yaml';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createSyncCompiler, loadCel } from '../../src/cel';
+import type { CelCompiler } from '../../src/cel/types';
+import { decodeErrors } from '../../src/k8s/registry';
+import { validate } from '../../src/k8s/validate-all';
+import type { KubernetesVersion } from '../../src/k8s/versions';
+import { buildOracle, repoRoot, runOracle, type OracleBuild } from '../go-oracle';
+import { compare, oracleLine, ourLine, type Disagreement, type OracleResult, type Ours } from './compare';
+import { mutants } from './mutants';
+
+/** Mutants per run (the issue asks for at least 2,000) and the PRNG seed: change the seed to explore, keep it fixed in CI. */
+const MUTANTS = 2500;
+const SEED = 0x5eed_2026;
+
+/** One program, two releases: go.mod pins 1.36; `-tags k8s130 -modfile go.1.30.mod` builds it on 1.30. */
+const RELEASES: Record<string, OracleBuild> = {
+  '1.36': { dir: 'validation-oracle', name: 'validation-oracle-1.36' },
+  '1.30': { dir: 'validation-oracle', name: 'validation-oracle-1.30', tags: ['k8s130'], modfile: 'go.1.30.mod' },
+};
+
+const ADMISSION_KINDS = new Set([
+  'ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration', 'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding',
+]);
+
+interface Case {
+  id: string;
+  changes: string[];
+  object: unknown;
+}
+
+/** The admission objects of every YAML file in `dir` (a `v1 List` unwrapped: kubectl sends its items one by one), as JSON values. */
+function seedsIn(dir: string, label: string): Case[] {
+  const out: Case[] = [];
+  for (const f of readdirSync(dir).filter((x) => /\.ya?ml$/.test(x)).sort()) {
+    let i = 0;
+    for (const doc of loadAll(readFileSync(join(dir, f), 'utf8'))) {
+      const d = doc as { kind?: unknown; items?: unknown } | null;
+      const items = d && d.kind === 'List' && Array.isArray(d.items) ? (d.items as unknown[]) : [d];
+      for (const item of items) {
+        const kind = (item as { kind?: unknown } | null)?.kind;
+        if (typeof kind === 'string' && ADMISSION_KINDS.has(kind)) out.push({ id: `${label}/${f}#${i++}`, changes: [], object: JSON.parse(JSON.stringify(item)) });
+      }
+    }
+  }
+  return out;
+}
+
+const seeds = [
+  ...seedsIn(resolve(repoRoot, 'src/k8s/validation/fixtures'), 'validation-fixtures'),
+  ...seedsIn(resolve(repoRoot, 'src/cli/fixtures/realworld'), 'realworld'),
+];
+const cases: Case[] = [
+  ...seeds,
+  ...mutants(seeds.map((s) => ({ id: s.id, object: s.object })), MUTANTS, SEED).map((m, i) => ({ id: `mutant ${i} of ${m.from}`, changes: m.changes, object: m.object })),
+];
+
+function ours(object: unknown, cel: CelCompiler, kubernetesVersion: KubernetesVersion): Ours {
+  const errors = validate(object, { cel, kubernetesVersion }).filter((e) => e.severity !== 'warning');
+  const decoder = new Set(decodeErrors(object).filter((e) => e.severity !== 'warning').map(ourLine));
+  return { errors, decodeClass: errors.filter((e) => decoder.has(ourLine(e)) || e.message.includes('illegal base64 data')) };
+}
+
+function report(c: Case, d: Disagreement, theirs: OracleResult): string {
+  const json = JSON.stringify(c.object);
+  return [
+    `✗ ${c.id}${c.changes.length ? ` — ${c.changes.join('; ')}` : ''}`,
+    `  ${d.why}`,
+    ...d.missing.map((l) => `  apiserver only: ${l}`),
+    ...d.extra.map((l) => `  validate() only: ${l}`),
+    ...(theirs.decodeError ? [] : theirs.errors.length ? [`  apiserver: ${theirs.errors.map(oracleLine).join(' ‖ ')}`] : []),
+    `  object: ${json.length > 600 ? `${json.slice(0, 600)}…` : json}`,
+  ].join('\n');
+}
+
+let cel: CelCompiler;
+beforeAll(async () => {
+  await loadCel();
+  cel = createSyncCompiler();
+}, 120_000);
+
+/** What each release's oracle said, kept for the release-difference test below. */
+const answers: Partial<Record<KubernetesVersion, OracleResult[]>> = {};
+
+describe.each(Object.entries(RELEASES))('validate() agrees with the apiserver %s', (release, build) => {
+  const version = release as KubernetesVersion;
+  let results: OracleResult[];
+
+  beforeAll(async () => {
+    const bin = buildOracle(build);
+    if (bin.built) console.info(`built ${build.name} in ${bin.seconds.toFixed(1)} s`);
+    expect((await runOracle(bin.path, '', ['-release'])).trim()).toBe(release);
+    results = JSON.parse(await runOracle(bin.path, JSON.stringify(cases.map((c) => c.object)))) as OracleResult[];
+    answers[version] = results;
+  }, 900_000);
+
+  it(`on ${seeds.length} fixture and corpus objects and ${MUTANTS} mutants (seed ${SEED})`, () => {
+    expect(results).toHaveLength(cases.length);
+    const failures: string[] = [];
+    let withErrors = 0;
+    cases.forEach((c, i) => {
+      const theirs = results[i]!;
+      if (theirs.decodeError || theirs.errors.length) withErrors++;
+      const d = compare(theirs, ours(c.object, cel, version));
+      if (d) failures.push(report(c, d, theirs));
+    });
+    // ORACLE_REPORT=file: every disagreement, not just the first 40 (for working through them)
+    if (process.env.ORACLE_REPORT) writeFileSync(`${process.env.ORACLE_REPORT}.${release}.txt`, failures.join('\n\n'));
+    console.info(`apiserver ${release}: ${cases.length} objects compared (${withErrors} rejected by the apiserver), ${failures.length} disagreements`);
+    // the mutants must exercise rejections, or the comparison says little
+    expect(withErrors).toBeGreaterThan(cases.length / 4);
+    expect(failures, `${failures.length} disagreements with the apiserver ${release}:\n\n${failures.slice(0, 40).join('\n\n')}`).toEqual([]);
+  });
+});
