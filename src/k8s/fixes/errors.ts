@@ -8,7 +8,7 @@ import { convertToV1 } from '../convert';
 import { getIn, setIn } from '../edit';
 import { isObject, objList, str } from '../json';
 import { parsePath } from '../path';
-import { renameTo, setField } from './edits';
+import { renameTo, setField, suggestDnsName } from './edits';
 import { paramValue, type Fix } from './types';
 
 interface ErrorFixRule {
@@ -71,6 +71,19 @@ const RULES: readonly ErrorFixRule[] = [
       return /both Deny and Warn/.test(e.message) && Array.isArray(actions)
         ? setField('Remove Warn (Deny already reports the failure)', e.field, actions.filter((a) => a !== 'Warn'))
         : undefined;
+    },
+  },
+  {
+    field: /matchConditions\[\d+\]\.name$/,
+    types: ['Invalid', 'Duplicate'],
+    fix: (e, o) => {
+      const v = valueAt(o, e.field);
+      if (typeof v !== 'string' || v === '') return undefined;
+      const siblings = objList(valueAt(o, e.field.replace(/\[\d+\]\.name$/, ''))).map((c) => str(c.name));
+      const base = suggestDnsName(v).slice(0, 60).replace(/[.-]+$/, '');
+      let next = base;
+      for (let n = 2; siblings.includes(next); n++) next = `${base}-${n}`;
+      return next === v ? undefined : setField(`Rename to "${next}"`, e.field, next);
     },
   },
   {

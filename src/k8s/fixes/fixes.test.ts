@@ -128,6 +128,8 @@ describe('quick fixes', () => {
       /^Invalid webhooks\[i\]\.name: Rename to/,
       /^Invalid spec\.validationActions: Remove Warn/,
       /^NotSupported apiVersion: Convert to v1/,
+      /^Invalid webhooks\[i\]\.matchConditions\[i\]\.name: Rename to/,
+      /^Duplicate webhooks\[i\]\.matchConditions\[i\]\.name: Rename to/,
     ];
     const missing = expected.filter((re) => ![...titles].some((t) => re.test(t))).map(String);
     expect(missing).toEqual([]);
