@@ -62,7 +62,7 @@ export const CROSS_RULES: readonly LintRule[] = [
       const hasKind = isObj(specOf(policy).paramKind);
       const hasRef = isObj(specOf(object).paramRef);
       if (hasKind && !hasRef) return [{ field: 'spec.paramRef', message: 'the policy takes params (paramKind) but this binding gives none', hint: 'params is null in every expression: add paramRef.' }];
-      if (!hasKind && hasRef) return [{ field: 'spec.paramRef', message: 'the policy has no paramKind: this paramRef is ignored' }];
+      if (!hasKind && hasRef) return [{ field: 'spec.paramRef', message: 'the policy has no paramKind: this paramRef is ignored', hint: 'Remove paramRef, or give the policy a paramKind if its expressions should read params.' }];
       return [];
     },
   },

@@ -1,4 +1,6 @@
 /** The lints added after the first table: one case that fires and one that does not, per id. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { lint } from './index';
 
@@ -212,5 +214,24 @@ describe('refinements found on the real-world corpus', () => {
 
   it('W13 is about Kubernetes APIs, not custom resources with their own alpha versions', () => {
     expect(found('W13', webhookConfig({ rules: [rule({ apiGroups: ['policy.linkerd.io'], apiVersions: ['v1alpha1'], resources: ['servers'] })] }))).toEqual([]);
+  });
+});
+
+describe('help text', () => {
+  it('every finding on the fixtures and the real-world copies says what to do (a hint)', () => {
+    const dirs = ['../fixes/fixtures/', '../fixes/fixtures/realworld/'].map((d) => new URL(d, import.meta.url));
+    const missing = new Set<string>();
+    let findings = 0;
+    for (const dir of dirs)
+      for (const f of readdirSync(dir).filter((x) => x.endsWith('.yaml'))) {
+        const ws = (loadAll(readFileSync(new URL(f, dir), 'utf8')) as { kind?: string; items?: unknown[] }[]).flatMap((d) => (d?.kind === 'List' ? (d.items ?? []) : d ? [d] : []));
+        for (const o of ws)
+          for (const l of lint(o, ws, { kubernetesVersion: '1.30' })) {
+            findings++;
+            if (!l.hint) missing.add(`${l.id}: ${l.message}`);
+          }
+      }
+    expect(findings).toBeGreaterThan(500);
+    expect([...missing]).toEqual([]);
   });
 });

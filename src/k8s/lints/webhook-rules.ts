@@ -152,7 +152,7 @@ export const WEBHOOK_RULES: readonly WebhookLintRule[] = [
         if (ops.includes('*'))
           return [{ field: path, message: "operations: ['*'] also sends DELETE (object is null) and CONNECT (exec, attach, port-forward) requests", hint: 'Name the operations the webhook handles; each extra operation is latency on every such request.', fixes: [setField('Set operations: [CREATE, UPDATE]', path, ['CREATE', 'UPDATE'])] }];
         if (ops.includes('CONNECT') && !coversConnect(r))
-          return [{ field: path, message: 'CONNECT never happens for these resources (only for pods/exec, pods/attach, pods/portforward and */proxy)', fixes: [setField('Remove CONNECT', path, ops.filter((o) => o !== 'CONNECT'))] }];
+          return [{ field: path, message: 'CONNECT never happens for these resources (only for pods/exec, pods/attach, pods/portforward and */proxy)', hint: 'The entry does nothing but suggests the webhook sees exec sessions; remove it.', fixes: [setField('Remove CONNECT', path, ops.filter((o) => o !== 'CONNECT'))] }];
         return [];
       }),
   },
