@@ -27,6 +27,14 @@ export function formatValue(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
 }
 
+/**
+ * Go's json.Marshal of a value, as the apiserver prints bad values that are not plain strings,
+ * numbers or booleans since Kubernetes 1.34 (lists, structs, named string types such as
+ * OperationType): compact, with <, >, & and U+2028/U+2029 escaped.
+ */
+export const goJSON = (value: unknown): string =>
+  (JSON.stringify(value) ?? 'null').replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 const err = (type: ErrorType, path: FieldPath | string, message: string): FieldError => ({
   type,
   field: String(path),
@@ -39,12 +47,15 @@ export const required = (path: FieldPath | string, detail = ''): FieldError =>
 export const invalid = (path: FieldPath | string, value: unknown, detail: string): FieldError =>
   err('Invalid', path, `Invalid value: ${formatValue(value)}${detail ? `: ${detail}` : ''}`);
 
-/** `supported` is printed in the order given (the apiserver sorts most lists; pass them sorted). */
+/**
+ * `supported` is printed in the order given (the apiserver sorts most lists; pass them sorted).
+ * The values are of named string types (OperationType, FailurePolicyType, …), printed as JSON.
+ */
 export const notSupported = (path: FieldPath | string, value: unknown, supported: readonly string[]): FieldError =>
   err(
     'NotSupported',
     path,
-    `Unsupported value: ${formatValue(value)}${supported.length ? `: supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}` : ''}`,
+    `Unsupported value: ${typeof value === 'string' ? goJSON(value) : formatValue(value)}${supported.length ? `: supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}` : ''}`,
   );
 
 export const duplicate = (path: FieldPath | string, value: unknown): FieldError =>

@@ -143,6 +143,43 @@ describe("older releases' wording", () => {
   });
 });
 
+describe("older releases' wording (found by the validation oracle)", () => {
+  const hook = (extra: object) => ({
+    apiVersion: `${G}/v1`,
+    kind: 'ValidatingWebhookConfiguration',
+    metadata: { name: 'w' },
+    webhooks: [{ name: 'a.b.c', sideEffects: 'None', admissionReviewVersions: ['v1'], clientConfig: { url: 'https://x' }, ...extra }],
+  });
+  const lines = (o: object, release: KubernetesVersion) => validate(o, { kubernetesVersion: release }).map((e) => `${e.field}: ${e.message}`);
+
+  it('label keys and values: "bytes" from 1.35, "characters" and "a qualified name" before', () => {
+    const o = hook({ objectSelector: { matchLabels: { ['k'.repeat(64)]: 'v'.repeat(64), 'a/b/c': 'x' } } });
+    expect(lines(o, '1.35')).toEqual([
+      `webhooks[0].objectSelector.matchLabels: Invalid value: "${'k'.repeat(64)}": name part must be no more than 63 bytes`,
+      `webhooks[0].objectSelector.matchLabels: Invalid value: "${'v'.repeat(64)}": must be no more than 63 bytes`,
+      expect.stringMatching(/^webhooks\[0\]\.objectSelector\.matchLabels: Invalid value: "a\/b\/c": a valid label key must consist of/),
+    ]);
+    expect(lines(o, '1.34')).toEqual([
+      `webhooks[0].objectSelector.matchLabels: Invalid value: "${'k'.repeat(64)}": name part must be no more than 63 characters`,
+      `webhooks[0].objectSelector.matchLabels: Invalid value: "${'v'.repeat(64)}": must be no more than 63 characters`,
+      expect.stringMatching(/^webhooks\[0\]\.objectSelector\.matchLabels: Invalid value: "a\/b\/c": a qualified name must consist of/),
+    ]);
+  });
+  it('service name and namespace: "service name is required" until 1.33', () => {
+    const o = hook({ clientConfig: { service: { path: '/x' } } });
+    expect(lines(o, '1.33')).toEqual([
+      'webhooks[0].clientConfig.service.name: Required value: service name is required',
+      'webhooks[0].clientConfig.service.namespace: Required value: service namespace is required',
+    ]);
+    expect(lines(o, '1.34')).toEqual(['webhooks[0].clientConfig.service.name: Required value', 'webhooks[0].clientConfig.service.namespace: Required value']);
+  });
+  it('caBundle as a JSON array of bytes decodes (Go decodes a number array into []byte)', () => {
+    expect(validate(hook({ clientConfig: { url: 'https://x', caBundle: [] } }))).toEqual([]);
+    expect(validate(hook({ clientConfig: { url: 'https://x', caBundle: [45, 45] } }))).toEqual([]);
+    expect(validate(hook({ clientConfig: { url: 'https://x', caBundle: [256] } })).map((e) => e.field)).toEqual(['webhooks[0].clientConfig.caBundle']);
+  });
+});
+
 describe('the target release reaches the CEL compiler', () => {
   it('passes kubernetesVersion in every compile (none for 1.36, the engine default)', () => {
     const cel = scriptedCompiler();

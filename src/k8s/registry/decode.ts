@@ -20,6 +20,10 @@ const jsonType = (v: unknown): string =>
 const typeError = (path: FieldPath, value: unknown, expected: string): FieldError =>
   invalid(path, value, `must be ${expected} (the decoder cannot unmarshal ${jsonType(value)} into ${expected}, so the apiserver rejects the whole object)`);
 
+/** Go decodes a JSON array of numbers 0–255 into []byte too (caBundle: []), not only base64 text. */
+const isByteArray = (v: unknown): boolean =>
+  Array.isArray(v) && v.every((b) => b === null || (typeof b === 'number' && Number.isInteger(b) && b >= 0 && b <= 255));
+
 /** Field descriptions by name, built once per fields array (decoding runs on every keystroke). */
 const byNameCache = new WeakMap<readonly Field[], Map<string, Field>>();
 function byName(fields: readonly Field[]): Map<string, Field> {
@@ -35,7 +39,7 @@ function decodeField(value: unknown, field: Field, at: At, out: FieldError[]): v
   if (value === null || value === undefined) return;
   switch (field.type) {
     case 'string':
-      if (typeof value !== 'string') out.push(typeError(at(), value, 'a string'));
+      if (typeof value !== 'string' && !(field.format === 'byte' && isByteArray(value))) out.push(typeError(at(), value, 'a string'));
       return;
     case 'integer':
       if (typeof value !== 'number' || !Number.isInteger(value)) out.push(typeError(at(), value, 'an integer'));

@@ -119,6 +119,10 @@ describe('binding messages', () => {
     ]));
   it('Deny and Warn', () =>
     expect(messages(vapb, { 'spec.validationActions': ['Deny', 'Warn'] })).toEqual([
+      'spec.validationActions: Invalid value: ["Deny","Warn"]: must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)',
+    ]));
+  it('Deny and Warn at 1.33 (bad values in Go %#v before 1.34)', () =>
+    expect(validateRules(patch(vapb, { 'spec.validationActions': ['Deny', 'Warn'] }), { kubernetesVersion: '1.33' }).map((e) => `${e.field}: ${e.message}`)).toEqual([
       'spec.validationActions: Invalid value: []admissionregistration.ValidationAction{"Deny", "Warn"}: must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)',
     ]));
   it('at least one action', () =>

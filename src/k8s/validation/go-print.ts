@@ -1,11 +1,12 @@
 /**
- * Invalid values printed as the apiserver prints them. field.Error falls back to
- * Go's `%#v` for values that are not strings, numbers or booleans, so a list
- * shows as `[]string{"*", "CREATE"}` and a typed list with its Go type
- * (`[]admissionregistration.OperationType{...}`). The shared `invalid` helper
- * prints JSON instead; these wrappers keep its type and path and fix the text.
+ * Invalid values printed as the apiserver prints them. field.Error prints a bad value that
+ * is not a plain string, number or boolean as JSON since Kubernetes 1.34 (k8s.io/apimachinery
+ * v0.34 `ErrorBody`: json.Marshal), and with Go's `%#v` before: a list as
+ * `[]string{"*", "CREATE"}`, a typed list with its Go type (`[]admissionregistration.OperationType{...}`).
+ * These helpers give the 1.36 message and remember the `%#v` one for older targets
+ * (`olderPrinting`, used by releases.ts).
  */
-import { invalid, type FieldError } from '../errors';
+import { goJSON, invalid, type FieldError } from '../errors';
 import type { FieldPath } from '../path';
 
 /** Go's %q for the values seen here (JSON quoting agrees for printable text). */
@@ -18,9 +19,20 @@ export const goSlice = (goType: string, list: readonly unknown[]): string => `[]
 export const goStruct = (goType: string, fields: readonly (readonly [string, unknown])[]): string =>
   `${goType}{${fields.map(([k, v]) => `${k}:${quote(v ?? '')}`).join(', ')}}`;
 
-/** field.Invalid(path, value, detail) where `value` is printed with `%#v` as `printed`. */
-export function invalidPrinted(path: FieldPath, value: unknown, printed: string, detail: string): FieldError {
-  return { ...invalid(path, value, detail), message: `Invalid value: ${printed}${detail ? `: ${detail}` : ''}` };
+/** The message of an error as releases before 1.34 print it (bad value in `%#v`), when it differs. */
+const before134 = new WeakMap<FieldError, string>();
+export const olderPrinting = (e: FieldError): string | undefined => before134.get(e);
+
+/**
+ * field.Invalid(path, value, detail): the value printed as JSON (1.34 on; `json` is what
+ * json.Marshal sees, e.g. an internal struct with Go field names) and as `printed` (`%#v`) before.
+ */
+export function invalidPrinted(path: FieldPath, value: unknown, printed: string, detail: string, json: unknown = value): FieldError {
+  const tail = detail ? `: ${detail}` : '';
+  const e = { ...invalid(path, value, detail), message: `Invalid value: ${goJSON(json)}${tail}` };
+  const old = `Invalid value: ${printed}${tail}`;
+  if (old !== e.message) before134.set(e, old);
+  return e;
 }
 
 /** field.Invalid for a string slice of Go type `[]goType`. */

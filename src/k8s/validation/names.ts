@@ -28,6 +28,15 @@ function memoValid(check: (value: string) => string[], limit = 20_000): (value: 
 /** validation.MaxLenError */
 export const maxLenError = (length: number): string => `must be no more than ${length} characters`;
 
+/**
+ * content.MaxLenError: label keys and values say "bytes" since k8s.io/apimachinery v0.35
+ * (Kubernetes 1.35), where they moved to pkg/api/validate/content; DNS names keep "characters".
+ */
+const contentMaxLenError = (length: number): string => `must be no more than ${length} bytes`;
+/** content.IsDNS1123Subdomain (the prefix of a label key): the same checks, in content's words. */
+const contentDNS1123Subdomain = (value: string): string[] =>
+  isDNS1123Subdomain(value).map((m) => (m === maxLenError(DNS1123SubdomainMaxLength) ? contentMaxLenError(DNS1123SubdomainMaxLength) : m));
+
 /** validation.RegexError */
 export function regexError(msg: string, fmt: string, ...examples: string[]): string {
   if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
@@ -99,7 +108,7 @@ export const isQualifiedName = memoValid(function isQualifiedName(value: string)
       const prefix = parts[0]!;
       name = parts[1]!;
       if (prefix.length === 0) errs.push(`prefix part ${emptyError()}`);
-      else for (const m of isDNS1123Subdomain(prefix)) errs.push(`prefix part ${m}`);
+      else for (const m of contentDNS1123Subdomain(prefix)) errs.push(`prefix part ${m}`);
       break;
     }
     default:
@@ -108,7 +117,7 @@ export const isQualifiedName = memoValid(function isQualifiedName(value: string)
       ];
   }
   if (name.length === 0) errs.push(`name part ${emptyError()}`);
-  else if (byteLength(name) > labelKeyMaxLength) errs.push(`name part ${maxLenError(labelKeyMaxLength)}`);
+  else if (byteLength(name) > labelKeyMaxLength) errs.push(`name part ${contentMaxLenError(labelKeyMaxLength)}`);
   if (!labelKeyRegexp.test(name)) errs.push(`name part ${regexError(labelKeyErrMsg, labelKeyFmt, 'MyName', 'my.name', '123-abc')}`);
   return errs;
 });
@@ -122,7 +131,7 @@ export const LabelValueMaxLength = 63;
 /** content.IsLabelValue */
 export const isLabelValue = memoValid(function isLabelValue(value: string): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > LabelValueMaxLength) errs.push(maxLenError(LabelValueMaxLength));
+  if (byteLength(value) > LabelValueMaxLength) errs.push(contentMaxLenError(LabelValueMaxLength));
   if (!labelValueRegexp.test(value)) errs.push(regexError(labelValueErrMsg, labelValueFmt, 'MyValue', 'my_value', '12345'));
   return errs;
 });

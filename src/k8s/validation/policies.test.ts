@@ -187,8 +187,12 @@ describe('policy messages', () => {
     expect(messages(vap, { 'spec.variables': [{ name: 'in', expression: '1' }] })).toEqual(['spec.variables[0].name: Invalid value: "in": must be a valid CEL identifier']));
   it('auditAnnotations count', () =>
     expect(messages(vap, { 'spec.auditAnnotations': Array.from({ length: 21 }, (_, i) => ({ key: `k${i}`, valueExpression: "'v'" })) })[0]).toMatch(
-      /^spec\.auditAnnotations: Invalid value: \[\]admissionregistration\.AuditAnnotation\{admissionregistration\.AuditAnnotation\{Key:"k0", ValueExpression:"'v'"\}, .*\}: must not have more than 20 auditAnnotations$/,
+      /^spec\.auditAnnotations: Invalid value: \[\{"Key":"k0","ValueExpression":"'v'"\},.*\}\]: must not have more than 20 auditAnnotations$/,
     ));
+  it('auditAnnotations count at 1.33 (Go %#v)', () =>
+    expect(
+      validateRules(patch(vap, { 'spec.auditAnnotations': Array.from({ length: 21 }, (_, i) => ({ key: `k${i}`, valueExpression: "'v'" })) }), { kubernetesVersion: '1.33' })[0]!.message,
+    ).toMatch(/^Invalid value: \[\]admissionregistration\.AuditAnnotation\{admissionregistration\.AuditAnnotation\{Key:"k0", ValueExpression:"'v'"\}, .*\}: must not have more than 20 auditAnnotations$/));
   it('auditAnnotation key uses <name>/<key>', () =>
     expect(messages(vap, { 'spec.auditAnnotations': [{ key: 'a/b', valueExpression: "'v'" }] })[0]).toMatch(
       /^spec\.auditAnnotations\[0\]\.key: Invalid value: "demo-policy\.example\.com\/a\/b": a valid label key must consist of/,

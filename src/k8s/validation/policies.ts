@@ -154,6 +154,8 @@ export function validateValidatingAdmissionPolicySpec(spec: Obj, policyName: str
         auditAnnotations,
         `[]admissionregistration.AuditAnnotation{${auditAnnotations.map((a) => goStructValue('admissionregistration.AuditAnnotation', [['Key', goObject(a)?.key], ['ValueExpression', goObject(a)?.valueExpression]])).join(', ')}}`,
         `must not have more than ${maxAuditAnnotations} auditAnnotations`,
+        // json.Marshal of the internal type: Go field names (it has no json tags)
+        auditAnnotations.map((a) => ({ Key: goObject(a)?.key ?? '', ValueExpression: goObject(a)?.valueExpression ?? '' })),
       ),
     );
   const keys = new Set<string>();

@@ -7,16 +7,18 @@
  * Differences that are not wording (which apiVersions are served, the CEL environment and
  * its cost rules) live in registry/served.ts and the CEL engine.
  */
-import type { FieldError } from '../errors';
+import type { ErrorType, FieldError } from '../errors';
 import { minorOf, type KubernetesVersion } from '../versions';
+import { olderPrinting } from './go-print';
 
 interface ReleaseDifference {
   /** The last release that says it the old way. */
   until: KubernetesVersion;
   /** Only for these kinds (all when absent). */
   kinds?: readonly string[];
-  /** The 1.36 error: its path and message. */
+  /** The 1.36 error: its path, type and (part of its) message. */
   field: RegExp;
+  type?: ErrorType;
   message?: string;
   /** The older release's error. */
   rewrite: (e: FieldError) => FieldError;
@@ -25,7 +27,48 @@ interface ReleaseDifference {
 
 const withMessage = (message: string) => (e: FieldError): FieldError => ({ ...e, message });
 
+/** Go's JSON escapes of <, >, & and U+2028/9 (goJSON), back to the characters %#v / %q print. */
+const unescapeHTML = (s: string): string => s.replace(/\\u(003c|003e|0026|2028|2029)/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+
 export const RELEASE_DIFFERENCES: readonly ReleaseDifference[] = [
+  // first: it finds the 1.36 error object itself (go-print.ts remembers its older printing)
+  {
+    until: '1.33',
+    field: /./,
+    rewrite: (e) => {
+      const old = olderPrinting(e);
+      return old ? withMessage(old)(e) : e;
+    },
+    source: 'k8s.io/apimachinery field/errors.go ErrorBody: bad values that are not strings, numbers or booleans in %#v until v0.33, json.Marshal from v0.34',
+  },
+  {
+    until: '1.33',
+    field: /./,
+    type: 'NotSupported',
+    rewrite: (e) => withMessage(unescapeHTML(e.message))(e),
+    source: 'the same change: values of named string types (OperationType, …) in %#v (no HTML escaping) until v0.33',
+  },
+  {
+    until: '1.34',
+    field: /./,
+    message: 'must be no more than',
+    rewrite: (e) => withMessage(e.message.replace(/must be no more than (\d+) bytes/g, 'must be no more than $1 characters'))(e),
+    source: 'k8s.io/apimachinery: label keys and values in validation.IsQualifiedName/IsValidLabelValue ("characters") until v0.34, content.IsLabelKey/IsLabelValue ("bytes") from v0.35',
+  },
+  {
+    until: '1.34',
+    field: /./,
+    message: 'a valid label key ',
+    rewrite: (e) => withMessage(e.message.replace('a valid label key ', 'a qualified name '))(e),
+    source: 'k8s.io/apimachinery validation.IsQualifiedName: "a qualified name must consist of …" until v0.34',
+  },
+  {
+    until: '1.33',
+    field: /\.clientConfig\.service\.(name|namespace)$/,
+    type: 'Required',
+    rewrite: (e) => (e.message === 'Required value' ? withMessage(`Required value: service ${e.field.slice(e.field.lastIndexOf('.') + 1)} is required`)(e) : e),
+    source: 'k8s.io/apiserver pkg/util/webhook/validation.go ValidateWebhookService: "service name/namespace is required" until v0.33',
+  },
   {
     until: '1.31',
     kinds: ['ValidatingAdmissionPolicyBinding'],
@@ -76,6 +119,9 @@ export function asReleaseWords(errors: FieldError[], kind: string, release: Kube
   const applicable = RELEASE_DIFFERENCES.filter((d) => minor <= minorOf(d.until) && (!d.kinds || d.kinds.includes(kind)));
   if (applicable.length === 0) return errors;
   return errors.map((e) =>
-    applicable.reduce((acc, d) => (d.field.test(acc.field) && (!d.message || acc.message.includes(d.message)) ? d.rewrite(acc) : acc), e),
+    applicable.reduce(
+      (acc, d) => (d.field.test(acc.field) && (!d.type || acc.type === d.type) && (!d.message || acc.message.includes(d.message)) ? d.rewrite(acc) : acc),
+      e,
+    ),
   );
 }

@@ -251,17 +251,26 @@ describe('messages', () => {
   it('service path segment', () =>
     expect(only({ [`${S}.path`]: '/a/B' })).toMatch(/^Invalid value: "\/a\/B": segment\[1\]: a lowercase RFC 1123 subdomain must consist of/));
   it('service port', () => expect(only({ [`${S}.port`]: 0 })).toBe('Invalid value: 0: port is not valid: must be between 1 and 65535, inclusive'));
+  // bad values that are lists print as JSON from 1.34 (k8s.io/apimachinery v0.34 ErrorBody), as Go's %#v before
   it('admission review versions', () =>
-    expect(only({ [`${W}.admissionReviewVersions`]: ['v2'] })).toBe('Invalid value: []string{"v2"}: must include at least one of v1, v1beta1'));
+    expect(only({ [`${W}.admissionReviewVersions`]: ['v2'] })).toBe('Invalid value: ["v2"]: must include at least one of v1, v1beta1'));
   // upstream: `webhooks[0].rules[0].resources: Invalid value: []string{"*/*", "a"}: if '*/*' is present, must not specify other resources`
-  it('lists print as Go does', () =>
-    expect(validateRules(patch(vwc, { [`${R}.resources`]: ['*/*', 'a'] })).map((e) => `${e.field}: ${e.message}`)).toEqual([
-      `${R}.resources: Invalid value: []string{"*/*", "a"}: if '*/*' is present, must not specify other resources`,
-    ]));
-  it('typed lists print with their Go type', () =>
-    expect(only({ [`${R}.operations`]: ['CREATE', '*'] })).toBe(
+  it('lists print as JSON (1.34 on) and as Go does before', () => {
+    const at = (kubernetesVersion?: '1.33') => validateRules(patch(vwc, { [`${R}.resources`]: ['*/*', 'a'] }), { kubernetesVersion }).map((e) => `${e.field}: ${e.message}`);
+    expect(at()).toEqual([`${R}.resources: Invalid value: ["*/*","a"]: if '*/*' is present, must not specify other resources`]);
+    expect(at('1.33')).toEqual([`${R}.resources: Invalid value: []string{"*/*", "a"}: if '*/*' is present, must not specify other resources`]);
+  });
+  it('typed lists print with their Go type before 1.34', () => {
+    expect(only({ [`${R}.operations`]: ['CREATE', '*'] })).toBe(`Invalid value: ["CREATE","*"]: if '*' is present, must not specify other operations`);
+    expect(validateRules(patch(vwc, { [`${R}.operations`]: ['CREATE', '*'] }), { kubernetesVersion: '1.33' })[0]!.message).toBe(
       `Invalid value: []admissionregistration.OperationType{"CREATE", "*"}: if '*' is present, must not specify other operations`,
-    ));
+    );
+  });
+  it('named string values are JSON with HTML escapes from 1.34', () => {
+    const at = (kubernetesVersion?: '1.33') => validateRules(patch(vwc, { [`${R}.operations`]: ['a <= 5'] }), { kubernetesVersion })[0]!.message;
+    expect(at()).toBe('Unsupported value: "a \\u003c= 5": supported values: "*", "CONNECT", "CREATE", "DELETE", "UPDATE"');
+    expect(at('1.33')).toBe('Unsupported value: "a <= 5": supported values: "*", "CONNECT", "CREATE", "DELETE", "UPDATE"');
+  });
   it('duplicate version', () => expect(only({ [`${W}.admissionReviewVersions`]: ['v1', 'v1'] })).toBe('Invalid value: "v1": duplicate version'));
   it('blank url', () =>
     expect(validateRules(patch(vwc, { [`${CC}.service`]: undefined, [`${CC}.url`]: '' })).map((e) => e.message)).toEqual([

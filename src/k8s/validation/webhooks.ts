@@ -96,7 +96,7 @@ export function validateClientConfig(clientConfig: unknown, path: FieldPath): Fi
     const e = base64DecodeError(cc.caBundle);
     // a decoder error (HTTP 400 in the apiserver); the value is shortened, certificates run to kilobytes
     const shown = cc.caBundle.length > 64 ? `${cc.caBundle.slice(0, 61)}...` : cc.caBundle;
-    if (e) errs.push(invalidPrinted(path.child('caBundle'), cc.caBundle, JSON.stringify(shown), e));
+    if (e) errs.push(invalidPrinted(path.child('caBundle'), cc.caBundle, JSON.stringify(shown), e, shown));
   }
   const url = cc.url;
   const service = cc.service;
