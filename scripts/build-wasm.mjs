@@ -1,15 +1,24 @@
 #!/usr/bin/env node
-// Builds the CEL engine (wasm/, Go) to public/cel/cel.wasm and copies Go's wasm_exec.js
-// next to it. No dependencies. Skips the build when cel.wasm is newer than every file in
-// wasm/ (and wasm_exec.js exists). Set CEL_WASM_FORCE=1 to rebuild anyway.
+// Builds the CEL engine (wasm/, Go) to public/cel/cel.wasm, with cel.wasm.br and
+// cel.wasm.gz beside it (for servers that serve precompressed files), and copies Go's
+// wasm_exec.js next to it. No dependencies. Skips the build when cel.wasm is newer than
+// every file in wasm/ and this script (and wasm_exec.js exists). CEL_WASM_FORCE=1 rebuilds
+// anyway; CEL_WASM_OUT=dir builds into another directory (engine development);
+// CEL_WASM_PLAIN=1 builds without the weight patches (scripts/wasm-weight.mjs).
+//
+// The build: wasm/ is copied to a temporary directory, its dependencies vendored there
+// (`go mod vendor`, from the module cache) and patched, then built with -mod=vendor.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { applyWeightPatches, NO_INLINE } from './wasm-weight.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const srcDir = join(root, 'wasm');
-const outDir = join(root, 'public', 'cel');
+const outDir = process.env.CEL_WASM_OUT ? resolve(process.env.CEL_WASM_OUT) : join(root, 'public', 'cel');
 const outWasm = join(outDir, 'cel.wasm');
 const outExec = join(outDir, 'wasm_exec.js');
 
@@ -27,7 +36,7 @@ const upToDate =
   !process.env.CEL_WASM_FORCE &&
   existsSync(outWasm) &&
   existsSync(outExec) &&
-  statSync(outWasm).mtimeMs > newestMtime(srcDir);
+  statSync(outWasm).mtimeMs > Math.max(newestMtime(srcDir), statSync(fileURLToPath(import.meta.url)).mtimeMs, statSync(join(root, 'scripts', 'wasm-weight.mjs')).mtimeMs);
 if (upToDate) {
   console.log('build-wasm: public/cel/cel.wasm is up to date');
   process.exit(0);
@@ -42,11 +51,25 @@ try {
 }
 mkdirSync(outDir, { recursive: true });
 const t0 = Date.now();
-execFileSync(go, ['build', '-trimpath', '-ldflags=-s -w', '-o', outWasm, '.'], {
-  cwd: srcDir,
-  stdio: 'inherit',
-  env: { ...process.env, GOOS: 'js', GOARCH: 'wasm' },
-});
+const env = { ...process.env, GOOS: 'js', GOARCH: 'wasm' };
+if (process.env.CEL_WASM_PLAIN) {
+  execFileSync(go, ['build', '-trimpath', '-ldflags=-s -w', '-o', outWasm, '.'], { cwd: srcDir, stdio: 'inherit', env });
+} else {
+  const work = mkdtempSync(join(tmpdir(), 'cel-wasm-'));
+  try {
+    cpSync(srcDir, work, { recursive: true, filter: (p) => !p.endsWith('_test.go') && !p.includes('/vendor') });
+    execFileSync(go, ['mod', 'vendor'], { cwd: work, stdio: 'inherit', env });
+    const failed = await applyWeightPatches(join(work, 'vendor'));
+    if (failed.length) {
+      console.error(`build-wasm: weight patches that no longer apply (re-check scripts/wasm-weight.mjs):\n  ${failed.join('\n  ')}`);
+      process.exit(1);
+    }
+    const gcflags = NO_INLINE.map((p) => `-gcflags=${p}=-l`);
+    execFileSync(go, ['build', '-mod=vendor', '-trimpath', '-ldflags=-s -w', ...gcflags, '-o', outWasm, '.'], { cwd: work, stdio: 'inherit', env });
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
 const goroot = execFileSync(go, ['env', 'GOROOT'], { encoding: 'utf8' }).trim();
 const candidates = [join(goroot, 'lib', 'wasm', 'wasm_exec.js'), join(goroot, 'misc', 'wasm', 'wasm_exec.js')];
 const execJs = candidates.find((p) => existsSync(p));
@@ -55,5 +78,14 @@ if (!execJs) {
   process.exit(1);
 }
 copyFileSync(execJs, outExec);
-const size = statSync(outWasm).size;
-console.log(`build-wasm: built public/cel/cel.wasm (${(size / 1e6).toFixed(1)} MB) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+// Precompressed copies for static servers (nginx gzip_static/brotli_static, Caddy
+// precompressed, scripts/serve.mjs); the engine is the app's largest file by far.
+const bytes = readFileSync(outWasm);
+const br = brotliCompressSync(bytes, {
+  params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_LGWIN]: 24, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+});
+const gz = gzipSync(bytes, { level: 9 });
+writeFileSync(`${outWasm}.br`, br);
+writeFileSync(`${outWasm}.gz`, gz);
+const mb = (n) => `${(n / 1e6).toFixed(2)} MB`;
+console.log(`build-wasm: built ${outWasm} (${mb(bytes.length)}, ${mb(gz.length)} gzip, ${mb(br.length)} brotli) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

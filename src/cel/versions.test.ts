@@ -55,7 +55,7 @@ describe('compile (write time, compatibility version N-1)', () => {
           expect(r.ok).toBe(true);
         }
       }
-    });
+    }, 60_000); // the first test per version builds that version's environments
   }
 
   test('absent is 1.36; the position of the missing function is reported', async () => {
@@ -100,7 +100,7 @@ describe('evaluate (stored expressions: every library introduced up to N)', () =
         }
       }
     }
-  });
+  }, 60_000);
 });
 
 describe('declarations follow the target', () => {

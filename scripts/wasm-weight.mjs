@@ -1,0 +1,58 @@
+// What the CEL engine links but never runs, removed at build time (scripts/build-wasm.mjs
+// applies these to a vendored copy of the engine's dependencies; wasm/ and go.sum are not
+// changed). None of the patched code is on a compile or evaluate path: the engine reaches
+// the apiserver through plugincel's compilers, ForInput and the unstructured converter,
+// which use no scheme, codec or HTTP transport. Each patch must apply exactly: a Kubernetes
+// upgrade that changes one of these files fails the build, and the patch is re-checked.
+//
+// Why they weigh: a package-level SchemeBuilder(addKnownTypes) is reached from the
+// package's init, so every registered type stays with every exported method (protobuf
+// Marshal/Unmarshal, String, DeepCopy…): core/v1 alone was 4.9 MB of code. A codec
+// factory links every serializer. http.DefaultTransport read at init links the TLS client.
+const schemeBuilder = [/runtime\.NewSchemeBuilder\([^)]*\)/, 'runtime.NewSchemeBuilder()'];
+const registerKnownTypes = [/\tlocalSchemeBuilder\.Register\(addKnownTypes\)\n/, ''];
+
+export const WEIGHT_PATCHES = [
+  // Scheme registration of API types (the engine decodes no typed object through a scheme).
+  ['k8s.io/api/core/v1/register.go', ...schemeBuilder],
+  ['k8s.io/api/admission/v1/register.go', ...schemeBuilder],
+  ['k8s.io/api/authentication/v1/register.go', ...schemeBuilder],
+  ['k8s.io/api/admissionregistration/v1/register.go', ...schemeBuilder],
+  ['k8s.io/apiserver/pkg/apis/apiserver/register.go', ...schemeBuilder],
+  ['k8s.io/apiserver/pkg/apis/audit/register.go', ...schemeBuilder],
+  ['k8s.io/apiserver/pkg/apis/apiserver/v1/register.go', ...registerKnownTypes],
+  ['k8s.io/apiserver/pkg/apis/audit/v1/register.go', ...registerKnownTypes],
+  // Codec factories (JSON, YAML, protobuf, CBOR serializers) of schemes nothing decodes with.
+  ['k8s.io/apimachinery/pkg/apis/meta/internalversion/scheme/register.go', 'var Codecs = serializer.NewCodecFactory(Scheme)', 'var Codecs = serializer.CodecFactory{}'],
+  ['k8s.io/apiserver/pkg/audit/scheme.go', 'var Codecs = serializer.NewCodecFactory(Scheme)', 'var Codecs = serializer.CodecFactory{}'],
+  // The default HTTP transport (and the TLS client) only when someone configures a transport.
+  ['k8s.io/apimachinery/pkg/util/net/http.go', 'var defaultTransport = http.DefaultTransport.(*http.Transport)', 'func defaultTransportOf() *http.Transport { return http.DefaultTransport.(*http.Transport) }'],
+  ['k8s.io/apimachinery/pkg/util/net/http.go', /\bdefaultTransport\./g, 'defaultTransportOf().'],
+];
+
+/** Applies the patches to a vendor/ directory; returns the ones that did not apply. */
+export async function applyWeightPatches(vendorDir) {
+  const { readFileSync, writeFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const failed = [];
+  for (const [file, from, to] of WEIGHT_PATCHES) {
+    const path = join(vendorDir, file);
+    const text = readFileSync(path, 'utf8');
+    const applies = typeof from === 'string' ? text.includes(from) : from.test(text);
+    if (from instanceof RegExp) from.lastIndex = 0;
+    if (!applies) failed.push(`${file}: ${from}`);
+    else writeFileSync(path, text.replace(from, to));
+  }
+  return failed;
+}
+
+// Inlining is turned off for packages that are not on the compile/evaluate hot path
+// (cel-go, the apiserver's CEL packages, apimachinery and the Go runtime keep it): smaller
+// code for the same behaviour.
+export const NO_INLINE = [
+  'k8s.io/api/...', 'crypto/...', 'net/...', 'google.golang.org/protobuf/...', 'go.yaml.in/...',
+  'github.com/json-iterator/...', 'github.com/fxamacker/...', 'k8s.io/kube-openapi/...',
+  'github.com/prometheus/...', 'go.opentelemetry.io/...', 'golang.org/x/...',
+  'sigs.k8s.io/...', 'github.com/google/gnostic-models/...', 'k8s.io/apiserver/pkg/apis/...',
+  'k8s.io/klog/...', 'k8s.io/component-base/...',
+];
