@@ -43,8 +43,33 @@ createServer(async (req, res) => {
   try {
     const s = await stat(file);
     const path = s.isDirectory() ? join(file, 'index.html') : file;
+    const info = s.isDirectory() ? await stat(path) : s;
+    // Cacheable with a validator: a second visit revalidates (304) and the browser reuses
+    // its cached copy, and for cel.wasm its cached compiled code.
+    const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+    const headers = {
+      'content-type': types[extname(path)] ?? 'application/octet-stream',
+      'cache-control': 'no-cache',
+      etag,
+      'last-modified': info.mtime.toUTCString(),
+      vary: 'accept-encoding',
+    };
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304, headers).end();
+      return;
+    }
+    // Precompressed siblings (cel.wasm.br, cel.wasm.gz) when the client accepts them.
+    const accepts = String(req.headers['accept-encoding'] ?? '');
+    for (const [enc, ext] of [['br', '.br'], ['gzip', '.gz']]) {
+      if (!accepts.includes(enc)) continue;
+      const compressed = await readFile(path + ext).catch(() => undefined);
+      if (compressed) {
+        res.writeHead(200, { ...headers, 'content-encoding': enc }).end(compressed);
+        return;
+      }
+    }
     const body = await readFile(path);
-    res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream', 'cache-control': 'no-cache' }).end(body);
+    res.writeHead(200, headers).end(body);
   } catch {
     res.writeHead(404).end('not found');
   }

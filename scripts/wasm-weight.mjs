@@ -10,6 +10,7 @@
 // Marshal/Unmarshal, String, DeepCopy…): core/v1 alone was 4.9 MB of code. A codec
 // factory links every serializer. http.DefaultTransport read at init links the TLS client.
 const schemeBuilder = [/runtime\.NewSchemeBuilder\([^)]*\)/, 'runtime.NewSchemeBuilder()'];
+const swaggerDocs = [/(var map_\w+ = map\[string\]string\{)\n[\s\S]*?\n\}\n/g, '$1}\n'];
 const registerKnownTypes = [/\tlocalSchemeBuilder\.Register\(addKnownTypes\)\n/, ''];
 
 export const WEIGHT_PATCHES = [
@@ -25,6 +26,9 @@ export const WEIGHT_PATCHES = [
   // Codec factories (JSON, YAML, protobuf, CBOR serializers) of schemes nothing decodes with.
   ['k8s.io/apimachinery/pkg/apis/meta/internalversion/scheme/register.go', 'var Codecs = serializer.NewCodecFactory(Scheme)', 'var Codecs = serializer.CodecFactory{}'],
   ['k8s.io/apiserver/pkg/audit/scheme.go', 'var Codecs = serializer.NewCodecFactory(Scheme)', 'var Codecs = serializer.CodecFactory{}'],
+  // OpenAPI descriptions of API fields (SwaggerDoc maps, filled at start-up): empty maps.
+  ...['core/v1', 'admission/v1', 'authentication/v1', 'admissionregistration/v1'].map((v) => [`k8s.io/api/${v}/types_swagger_doc_generated.go`, ...swaggerDocs]),
+  ['k8s.io/apimachinery/pkg/apis/meta/v1/types_swagger_doc_generated.go', ...swaggerDocs],
   // The default HTTP transport (and the TLS client) only when someone configures a transport.
   ['k8s.io/apimachinery/pkg/util/net/http.go', 'var defaultTransport = http.DefaultTransport.(*http.Transport)', 'func defaultTransportOf() *http.Transport { return http.DefaultTransport.(*http.Transport) }'],
   ['k8s.io/apimachinery/pkg/util/net/http.go', /\bdefaultTransport\./g, 'defaultTransportOf().'],

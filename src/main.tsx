@@ -15,5 +15,9 @@ createRoot(document.getElementById('root')!).render(
   </StrictMode>,
 );
 
-// The CEL engine (a large WebAssembly module in a worker) loads after the first paint.
-setTimeout(startCel, 0);
+// The CEL engine (a large WebAssembly module in a worker) starts at the first idle moment
+// after the first paint (at the latest 50 ms after it: the main thread stays busy loading the
+// editor for a while, and the engine's download and compile run off it anyway).
+requestAnimationFrame(() =>
+  setTimeout(() => (typeof requestIdleCallback === 'function' ? requestIdleCallback(startCel, { timeout: 50 }) : startCel()), 0),
+);

@@ -33,12 +33,6 @@ func webhookCompiler(es *envSetRef) plugincel.Compiler {
 	return c
 }
 
-// Warm builds what the first policy compile needs, so that loading includes it.
-func Warm() {
-	_, _ = getPolicyCompiler(envSetFor(binaryMinor, writeStage), false, nil)
-	_, _, _ = envFor("vap-validation", compileOptions{})
-}
-
 // policyCompiler is one CompositedCompiler with a policy's variables compiled and stored.
 type policyCompiler struct {
 	base      *envSetRef

@@ -85,7 +85,6 @@ func main() {
 	api.Set("info", js.FuncOf(func(_ js.Value, a []js.Value) any {
 		return guard(func() string { return toJSON(Info()) })
 	}))
-	Warm()
 	js.Global().Set("__admissionWorkbenchCel", api)
 	if cb := js.Global().Get("__admissionWorkbenchCelReady"); cb.Type() == js.TypeFunction {
 		cb.Invoke()

@@ -139,7 +139,7 @@ class FakeWorker {
       return;
     }
     this.received.push(msg);
-    if (msg.op === 'compile' && msg.expression === 'hang') return; // never answers
+    if ((msg.op === 'compile' || msg.op === 'evaluate') && msg.expression === 'hang') return; // never answers
     this.reply({ op: 'result', id: msg.id, result: { ok: true, issues: [], echo: msg.op } });
   }
   terminate() {
@@ -171,6 +171,25 @@ describe('worker deadline', () => {
     const after = await client.request({ op: 'compile', expression: 'ok2', context: 'vap-validation' }, () => ({ ok: false }));
     expect(after).toMatchObject({ ok: true });
     expect(FakeWorker.instances[1]!.received.some((m) => m.op === 'setInputs' && m.inputsId === 'in-1')).toBe(true);
+  });
+});
+
+describe('evaluation deadline', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    FakeWorker.instances = [];
+  });
+  test('evaluate has its own, longer deadline (a safety net behind the cost budgets)', async () => {
+    vi.stubGlobal('Worker', FakeWorker);
+    const client = new WorkerClient({ baseUrl: 'http://example.test/', timeoutMs: 20, evalTimeoutMs: 120 });
+    expect(await client.start()).toBeUndefined();
+    const t0 = Date.now();
+    const r = await client.request(
+      { op: 'evaluate', expression: 'hang', context: 'vap-validation', inputsId: 'x' },
+      (message) => ({ ok: false, message }),
+    );
+    expect(r.message).toMatch(/timed out after 120 ms/);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(100);
   });
 });
 

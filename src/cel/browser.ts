@@ -4,7 +4,7 @@
  * never freezes), and replay of stored test inputs into a replacement worker.
  */
 import type { WorkerInit, WorkerRequest, WorkerResponse } from './protocol';
-import type { CelEngineInfo } from './types';
+import type { CelEngineInfo, CelStartPhases } from './types';
 
 type Op = WorkerRequest['op'];
 type RequestBody = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
@@ -21,8 +21,13 @@ export interface WorkerClientOptions {
   baseUrl: string;
   /** Wall-clock deadline per request once the worker is ready (ms). */
   timeoutMs: number;
+  /**
+   * Deadline of evaluate and evaluateBatch (ms; default timeoutMs): a safety net behind the
+   * cost budgets, which must decide first (the apiserver's words, not "timed out").
+   */
+  evalTimeoutMs?: number;
   /** Called whenever a worker is (re)started and ready. */
-  onReady?: (info: CelEngineInfo, startMs: number) => void;
+  onReady?: (info: CelEngineInfo, startMs: number, phases?: CelStartPhases) => void;
   /** Give up when a worker is not ready after this long (download + compile + Go init); default 120 s. */
   startTimeoutMs?: number;
 }
@@ -72,7 +77,7 @@ export class WorkerClient {
         this.isReady = true;
         if (this.startTimer) clearTimeout(this.startTimer);
         this.info = msg.info;
-        this.opts.onReady?.(msg.info, msg.startMs);
+        this.opts.onReady?.(msg.info, msg.startMs, msg.phases);
         for (const [id, json] of this.inputs) this.post({ id: 0, op: 'setInputs', inputsId: id, inputsJSON: json });
         this.current = undefined;
         this.pump();
@@ -130,15 +135,20 @@ export class WorkerClient {
 
   private send(id: number, p: Pending): void {
     if (p.timer) clearTimeout(p.timer);
-    p.timer = setTimeout(() => this.timeout(id), this.opts.timeoutMs);
+    p.timer = setTimeout(() => this.timeout(id), this.deadlineOf(p));
     this.post({ ...p.body, id } as WorkerRequest);
+  }
+
+  private deadlineOf(p: Pending): number {
+    const evaluation = p.body.op === 'evaluate' || p.body.op === 'evaluateBatch';
+    return evaluation ? (this.opts.evalTimeoutMs ?? this.opts.timeoutMs) : this.opts.timeoutMs;
   }
 
   private timeout(id: number): void {
     const p = this.pending.get(id);
     if (!p) return;
     this.pending.delete(id);
-    p.resolve(p.fallback(`timed out after ${this.opts.timeoutMs} ms (the CEL worker was restarted)`));
+    p.resolve(p.fallback(`timed out after ${this.deadlineOf(p)} ms (the CEL worker was restarted)`));
     // The Go program cannot be interrupted from outside: replace the worker. Other pending
     // requests are sent again to the new worker once it is ready.
     this.worker?.terminate();

@@ -23,6 +23,7 @@
 import { WorkerClient } from './browser';
 import { wrapRaw, type EvalResult, type SyncEngine } from './raw';
 import type {
+  CelStartPhases,
   CelBatchItem,
   CelCompileOptions,
   CelCompileOptionsExt,
@@ -41,8 +42,15 @@ import type {
 export * from './types';
 export type { EvalResult } from './raw';
 
-/** Wall-clock deadline of one worker request (browser). */
+/** Wall-clock deadline of one worker request (browser): compile, declarations, typeAt. */
 export const CEL_REQUEST_TIMEOUT_MS = 2000;
+/**
+ * Deadline of evaluate/evaluateBatch (browser): a safety net only. The per-expression cost
+ * limit and the per-policy budget stop a runaway first, with the apiserver's message; a
+ * runaway reaches the 1M per-call limit in 1.5 s (warm) to 4 s (code not yet optimised) on
+ * a 2-core machine, so a 2 s deadline would pre-empt it and say "timed out" instead.
+ */
+export const CEL_EVAL_TIMEOUT_MS = 10_000;
 
 export interface CelStatus {
   state: 'idle' | 'loading' | 'ready' | 'failed';
@@ -50,6 +58,10 @@ export interface CelStatus {
   info?: CelEngineInfo;
   /** Time from loadCel() to a usable engine. */
   startMs?: number;
+  /** In the worker: fetch + compile of cel.wasm, and Go's start (browser). */
+  phases?: CelStartPhases;
+  /** performance.now() of the page when the engine became ready (browser). */
+  readyAt?: number;
   /** Worker replacements after a deadline (browser). */
   restarts?: number;
 }
@@ -148,7 +160,14 @@ export function loadCel(): Promise<void> {
         backend = syncBackend(engine);
         status.info = engine.info();
       } else {
-        const client = new WorkerClient({ baseUrl: pageBaseUrl(), timeoutMs: CEL_REQUEST_TIMEOUT_MS });
+        const client = new WorkerClient({
+          baseUrl: pageBaseUrl(),
+          timeoutMs: CEL_REQUEST_TIMEOUT_MS,
+          evalTimeoutMs: CEL_EVAL_TIMEOUT_MS,
+          onReady: (_info, _ms, phases) => {
+            status.phases = phases && { ...phases, deliveryMs: Math.round(performance.timeOrigin + performance.now() - phases.postedAt) };
+          },
+        });
         workerClient = client;
         backend = workerBackend(client);
         const failure = await client.start();
@@ -157,6 +176,9 @@ export function loadCel(): Promise<void> {
       }
       status.state = 'ready';
       status.startMs = Math.round(performance.now() - t0);
+      status.readyAt = Math.round(performance.now());
+      // For npm run bench (and devtools): when the engine became ready and where its start went.
+      if (!isNode()) performance.mark?.('cel:ready', { detail: { startMs: status.startMs, phases: status.phases } });
     } catch (err) {
       status.state = 'failed';
       status.message = err instanceof Error ? err.message : String(err);

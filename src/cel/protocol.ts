@@ -1,5 +1,5 @@
 /** Messages between the page (browser.ts) and the CEL worker (worker.ts). Plain data. */
-import type { CelBatchItem, CelCompileOptions, CelContext, CelEngineInfo } from './types';
+import type { CelBatchItem, CelCompileOptions, CelContext, CelEngineInfo, CelStartPhases } from './types';
 
 export type WorkerRequest =
   | { id: number; op: 'compile'; expression: string; context: CelContext; options?: CelCompileOptions }
@@ -17,6 +17,6 @@ export interface WorkerInit {
 }
 
 export type WorkerResponse =
-  | { op: 'ready'; info: CelEngineInfo; startMs: number }
+  | { op: 'ready'; info: CelEngineInfo; startMs: number; phases?: CelStartPhases }
   | { op: 'failed'; message: string }
   | { op: 'result'; id: number; result: unknown };

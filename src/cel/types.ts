@@ -106,6 +106,18 @@ export interface CelCompileOptionsExt extends CelCompileOptions {
   variableName?: string;
 }
 
+/** Where the worker's start-up went: fetch + compile of cel.wasm, then Go's start (runtime, package inits, warm-up). */
+export interface CelStartPhases {
+  /** From the worker's creation to its init message being handled (loading the worker's script). */
+  bootMs: number;
+  compileMs: number;
+  goStartMs: number;
+  /** From the worker posting "ready" to the page handling it (the page's main thread was busy). */
+  deliveryMs?: number;
+  /** Absolute time (timeOrigin + now) the worker posted "ready". */
+  postedAt: number;
+}
+
 /**
  * One expression of evaluateBatch. Items with the same `group` are evaluated as the
  * apiserver evaluates one policy for one request: they share the cost budget (match

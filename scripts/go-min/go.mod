@@ -1,0 +1,3 @@
+module admission-workbench/go-min
+
+go 1.26.0
