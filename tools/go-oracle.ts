@@ -10,12 +10,13 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
-const cacheDir = resolve(repoRoot, 'node_modules/.cache/workbench-oracles');
+export const oracleCacheDir = resolve(repoRoot, 'node_modules/.cache/workbench-oracles');
+const cacheDir = oracleCacheDir;
 
 export interface OracleBuild {
   /** The folder under tools/ (its go.mod is the module). */
@@ -77,6 +78,8 @@ export function buildOracle(b: OracleBuild): BuiltOracle {
     throw new Error(`go ${args.join(' ')} (in tools/${b.dir}) failed:\n${err.stderr ?? err.message}`);
   }
   renameSync(tmp, path);
+  // older builds of the same oracle (and answers cached for them) are no longer used
+  for (const f of readdirSync(cacheDir)) if (f.startsWith(`${b.name}-`) && join(cacheDir, f) !== path && !f.endsWith('.tmp')) rmSync(join(cacheDir, f), { force: true });
   return { path, built: true, seconds: (Date.now() - t0) / 1000 };
 }
 

@@ -186,7 +186,7 @@ describe('policy matching', () => {
     expect(policyStep(excluded, 'deny-all').path).toBe('spec.matchConstraints.excludeResourceRules');
     const other = await simulate(ws, podRequest({ name: 'web-1' }));
     expect(other.allowed).toBe(false);
-    expect(other.deniedBy?.message).toBe("ValidatingAdmissionPolicy 'deny-all' with binding 'b' denied request: no");
+    expect(other.deniedBy?.message).toBe(`pods "web-1" is forbidden: ValidatingAdmissionPolicy 'deny-all' with binding 'b' denied request: no`);
   });
 
   it('matchPolicy Equivalent: the policy evaluates the request converted to the matched version', async () => {
@@ -204,7 +204,7 @@ describe('policy matching', () => {
       object: { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { name: 'web', namespace: 'team-a' } },
     };
     const eq = await simulate([p('Equivalent'), binding('ValidatingAdmissionPolicyBinding', 'b', 'hpa')], hpaV1);
-    expect(eq.deniedBy?.message).toBe("ValidatingAdmissionPolicy 'hpa' with binding 'b' denied request: seen as v2, sent as v1");
+    expect(eq.deniedBy?.message).toBe(`horizontalpodautoscalers.autoscaling "web" is forbidden: ValidatingAdmissionPolicy 'hpa' with binding 'b' denied request: seen as v2, sent as v1`);
     const exact = await simulate([p('Exact'), binding('ValidatingAdmissionPolicyBinding', 'b', 'hpa')], hpaV1);
     expect(exact.allowed).toBe(true);
     expect(policyStep(exact, 'hpa').path).toBe('spec.matchConstraints.resourceRules');
@@ -243,7 +243,7 @@ describe('policy matching', () => {
     const params = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'limits', namespace: 'team-a' }, data: { prefix: 'api-' } };
     const deny = binding('ValidatingAdmissionPolicyBinding', 'b', 'limits', { paramRef: { name: 'limits', parameterNotFoundAction: 'Deny' } });
     const withParams = await simulate([p, deny, params], podRequest());
-    expect(withParams.deniedBy?.message).toBe("ValidatingAdmissionPolicy 'limits' with binding 'b' denied request: name must start with api-");
+    expect(withParams.deniedBy?.message).toBe(`pods "web-0" is forbidden: ValidatingAdmissionPolicy 'limits' with binding 'b' denied request: name must start with api-`);
     const missing = await simulate([p, deny], podRequest());
     expect(missing.allowed).toBe(false);
     expect(missing.deniedBy?.message).toContain('no params found for policy binding with `Deny` parameterNotFoundAction');

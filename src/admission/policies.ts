@@ -18,6 +18,7 @@ import {
 } from '../policy';
 import { matchInput, objectFor, requestFor, requireReinvoking, type SimContext } from './context';
 import { patchBetween } from './serialize';
+import { forbiddenMessage } from './webhooks';
 import type { DocumentRef, SimOutcome, SimPhase, SimStep, SimStepKind } from './types';
 import type { WorkspaceBinding, WorkspacePolicy } from './workspace';
 
@@ -175,8 +176,8 @@ export async function runValidatingPolicies(ctx: SimContext): Promise<void> {
       const configError = r.errors[0] && !r.bindings.length && r.policyMatch?.matches !== false ? r.errors[0] : undefined;
       const s = policyLevelStep(ctx, 'validating', p, r.policyMatch ?? match, r.skipReason, configError, r.decision.message);
       if (r.decision.allowed === false && !ctx.denied) {
-        ctx.denied = { kind: 'ValidatingAdmissionPolicy', name: p.name, message: r.decision.message ?? '', reason: r.decision.reason, code: r.decision.code ?? 403 };
-        s.message = r.decision.message;
+        ctx.denied = { kind: 'ValidatingAdmissionPolicy', name: p.name, message: forbiddenMessage(ctx, r.decision.message ?? ''), reason: r.decision.reason, code: r.decision.code ?? 403 };
+        s.message = ctx.denied.message;
       }
       continue;
     }
@@ -188,8 +189,8 @@ export async function runValidatingPolicies(ctx: SimContext): Promise<void> {
         if (notes.length) skip.notes = notes;
         if (skip.outcome === 'error-rejected') skip.message = `ValidatingAdmissionPolicy '${p.name}' with binding '${b.name}' denied request: failed to configure binding: ${bt.configError ?? ''}`;
         if (skip.outcome === 'error-rejected' && !ctx.denied && r.decision.allowed === false) {
-          skip.message = r.decision.message;
-          ctx.denied = { kind: 'ValidatingAdmissionPolicy', name: p.name, binding: b.name, message: r.decision.message ?? '', reason: r.decision.reason, code: r.decision.code ?? 403 };
+          ctx.denied = { kind: 'ValidatingAdmissionPolicy', name: p.name, binding: b.name, message: forbiddenMessage(ctx, r.decision.message ?? ''), reason: r.decision.reason, code: r.decision.code ?? 403 };
+          skip.message = ctx.denied.message;
         }
         continue;
       }
@@ -232,8 +233,8 @@ export async function runValidatingPolicies(ctx: SimContext): Promise<void> {
       const warnings = r.warnings.filter((w) => w.includes(`with binding '${b.name}':`));
       if (warnings.length) s.warnings = warnings;
       if ((outcome === 'denied' || outcome === 'error-rejected') && !ctx.denied && r.decision.allowed === false) {
-        s.message = r.decision.message;
-        ctx.denied = { kind: 'ValidatingAdmissionPolicy', name: p.name, binding: b.name, message: r.decision.message ?? '', reason: r.decision.reason, code: r.decision.code ?? 422 };
+        ctx.denied = { kind: 'ValidatingAdmissionPolicy', name: p.name, binding: b.name, message: forbiddenMessage(ctx, r.decision.message ?? ''), reason: r.decision.reason, code: r.decision.code ?? 422 };
+        s.message = ctx.denied.message;
       }
     }
     ctx.warnings.push(...r.warnings);

@@ -108,7 +108,7 @@ describe('mutation', () => {
     expect(r.patches).toEqual([{ by: 'add-team/add-team', ops: [{ op: 'add', path: '/metadata/labels/team', value: 'platform' }] }]);
     const without = await simulate(ws.slice(2), podRequest());
     expect(without.deniedBy).toMatchObject({ kind: 'ValidatingAdmissionPolicy', name: 'need-team', binding: 'need-team', code: 422, reason: 'Invalid' });
-    expect(without.deniedBy?.message).toBe("ValidatingAdmissionPolicy 'need-team' with binding 'need-team' denied request: team label required");
+    expect(without.deniedBy?.message).toBe(`pods "web-0" is forbidden: ValidatingAdmissionPolicy 'need-team' with binding 'need-team' denied request: team label required`);
     expect(policyStep(without, 'need-team').path).toBe('spec.validations[0].expression');
   });
 
