@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	celgo "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types/ref"
@@ -31,13 +32,33 @@ type batchItem struct {
 	Group      string          `json:"group"`
 }
 
-// EvaluateBatch evaluates items (a JSON array of batchItem) against stored inputs.
-func EvaluateBatch(inputsID, itemsJSON string) []evalResult {
-	var items []batchItem
-	if err := json.Unmarshal([]byte(itemsJSON), &items); err != nil {
+// EvaluateBatch evaluates items against stored inputs. items is a JSON array of batchItem,
+// or (what src/cel/raw.ts sends: encoding/json is slow in WebAssembly, a quarter of a
+// batch's time) "\x00" followed by expression, context, options JSON and group of each
+// item, every field ended by "\x00" (used when no field contains a NUL character).
+func EvaluateBatch(inputsID, items string) []evalResult {
+	parsed, err := parseBatch(items)
+	if err != nil {
 		return []evalResult{{Stage: "runtime", Message: fmt.Sprintf("invalid batch: %v", err)}}
 	}
-	return evaluateItems(inputsID, items)
+	return evaluateItems(inputsID, parsed)
+}
+
+func parseBatch(s string) ([]batchItem, error) {
+	if !strings.HasPrefix(s, "\x00") {
+		var items []batchItem
+		err := json.Unmarshal([]byte(s), &items)
+		return items, err
+	}
+	fields := strings.Split(s[1:], "\x00")
+	if len(fields)%4 != 1 || fields[len(fields)-1] != "" {
+		return nil, fmt.Errorf("%d fields, not 4 per item", len(fields)-1)
+	}
+	items := make([]batchItem, 0, len(fields)/4)
+	for i := 0; i+4 <= len(fields); i += 4 {
+		items = append(items, batchItem{Expression: fields[i], Context: fields[i+1], Options: json.RawMessage(fields[i+2]), Group: fields[i+3]})
+	}
+	return items, nil
 }
 
 // costSink is where the cost of the expression being evaluated is added up.

@@ -93,3 +93,27 @@ func TestBatchGroupBudget(t *testing.T) {
 		}
 	}
 }
+
+// The packed form src/cel/raw.ts sends gives what the JSON form gives.
+func TestBatchPacked(t *testing.T) {
+	if m := SetInputs("t", benchInputs); m != "" {
+		t.Fatal(m)
+	}
+	items := []batchItem{
+		{Expression: benchExprs[3], Context: "vap-validation", Options: json.RawMessage(`{"hasParams":true}`), Group: "g"},
+		{Expression: "[1, 2].size() == 2", Context: "vap-validation"},
+		{Expression: "object.spec.replicas +", Context: "vap-validation", Group: "g"},
+	}
+	packed := "\x00"
+	for _, it := range items {
+		packed += it.Expression + "\x00" + it.Context + "\x00" + string(it.Options) + "\x00" + it.Group + "\x00"
+	}
+	a, _ := json.Marshal(EvaluateBatch("t", packed))
+	b, _ := json.Marshal(EvaluateBatch("t", batchJSON(t, items)))
+	if string(a) != string(b) {
+		t.Errorf("packed %s\njson %s", a, b)
+	}
+	if r := EvaluateBatch("t", "\x00a\x00b\x00"); len(r) != 1 || r[0].OK {
+		t.Errorf("malformed: %+v", r)
+	}
+}

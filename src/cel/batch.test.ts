@@ -72,6 +72,16 @@ describe('evaluateBatch', () => {
     expect(alone.ok && b!.ok && b!.cost! < alone.cost).toBe(true);
   });
 
+  test('an expression with a NUL character (sent as JSON instead of the packed form)', async () => {
+    const items: CelBatchItem[] = [
+      { expression: "'a\u0000' == 'a'", context: 'vap-validation', group: 'x\u0000y' },
+      { expression: 'true', context: 'vap-validation' },
+    ];
+    const batch = await evaluateBatch(items, inputs);
+    expect(batch[0]).toEqual(await evaluate(items[0]!.expression, 'vap-validation', inputs));
+    expect(batch[1]).toMatchObject({ ok: true, value: true });
+  });
+
   test('bad input: an unknown inputs id, an empty batch', async () => {
     expect(await evaluateBatch([], inputs)).toEqual([]);
     const [r] = await evaluateBatch([{ expression: 'true', context: 'vap-validation' }], 'no-such-id');

@@ -51,6 +51,29 @@ export function optionsJSON(options?: CelCompileOptions): string {
   return options ? JSON.stringify(options) : '';
 }
 
+/**
+ * A batch for the Go side: "\0" then expression, context, options JSON and group of each
+ * item, each field ended by "\0" (JSON decoding is slow in WebAssembly: a quarter of a
+ * batch's time); JSON when a field contains a NUL character.
+ */
+export function packBatch(items: readonly CelBatchItem[]): string {
+  let out = '\0';
+  const options = new Map<object, string>();
+  for (const it of items) {
+    let o = '';
+    if (it.options) {
+      o = options.get(it.options) ?? JSON.stringify(it.options);
+      options.set(it.options, o);
+    }
+    const group = it.group ?? '';
+    if (it.expression.includes('\0') || it.context.includes('\0') || o.includes('\0') || group.includes('\0')) {
+      return JSON.stringify(items);
+    }
+    out += `${it.expression}\0${it.context}\0${o}\0${group}\0`;
+  }
+  return out;
+}
+
 function parse<T>(json: string, fallback: (message: string) => T): T {
   try {
     return JSON.parse(json) as T;
@@ -80,13 +103,13 @@ export function wrapRaw(raw: RawCelApi): SyncEngine {
     },
     evaluateBatch(inputsId, items) {
       const failAll = (message: string): EvalResult[] => items.map(() => ({ ok: false, stage: 'runtime', message }));
-      let json: string;
+      let packed: string;
       try {
-        json = JSON.stringify(items);
+        packed = packBatch(items);
       } catch (e) {
         return failAll(`batch cannot be serialised: ${String(e)}`);
       }
-      const rs = parse<EvalResult[]>(raw.evaluateBatch(inputsId, json), failAll);
+      const rs = parse<EvalResult[]>(raw.evaluateBatch(inputsId, packed), failAll);
       if (!Array.isArray(rs) || rs.length !== items.length) {
         return failAll(Array.isArray(rs) && rs.length === 1 && !rs[0]!.ok ? rs[0]!.message : 'engine returned a malformed batch');
       }
