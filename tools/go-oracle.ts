@@ -15,7 +15,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
-export const oracleCacheDir = resolve(repoRoot, 'node_modules/.cache/workbench-oracles');
+/** WORKBENCH_ORACLE_CACHE=dir moves the cache (e.g. to measure a cold run). */
+export const oracleCacheDir = resolve(repoRoot, process.env.WORKBENCH_ORACLE_CACHE ?? 'node_modules/.cache/workbench-oracles');
 const cacheDir = oracleCacheDir;
 
 export interface OracleBuild {

@@ -42,7 +42,8 @@ const mapb = (name: string, policyName: string, spec: Record<string, unknown> = 
 const ns = (name: string, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name, ...labels } } });
 const NAMESPACES = [ns('team-a', { env: 'prod' }), ns('team-b', { env: 'dev' })];
 
-export const configMap = (name = 'settings', namespace = 'team-a', labels: Record<string, string> | undefined = { app: 'web' }, data: Record<string, string> = { mode: 'fast' }) => ({
+/** `labels: null`: no labels at all. */
+export const configMap = (name = 'settings', namespace = 'team-a', labels: Record<string, string> | null = { app: 'web' }, data: Record<string, string> = { mode: 'fast' }) => ({
   apiVersion: 'v1',
   kind: 'ConfigMap',
   metadata: { name, namespace, ...(labels ? { labels } : {}) },
@@ -54,18 +55,21 @@ const USERS = {
   bob: { username: 'bob', groups: ['system:authenticated'] },
 };
 
+/** A ConfigMap request (CREATE of configMap() unless given); a DELETE has no object, its name comes from oldObject. */
 export function cmRequest(extra: Partial<SimRequest> = {}): SimRequest {
-  const object = (extra.object ?? configMap()) as { metadata: { name: string; namespace: string } };
+  const { object: given, ...rest } = extra;
+  const object = extra.operation === 'DELETE' ? undefined : (given ?? configMap());
+  const subject = (object ?? extra.oldObject) as { metadata: { name: string; namespace: string } };
   return {
     operation: 'CREATE',
     resource: { group: '', version: 'v1', resource: 'configmaps' },
     kind: { group: '', version: 'v1', kind: 'ConfigMap' },
-    name: object.metadata.name,
-    namespace: object.metadata.namespace,
+    name: subject.metadata.name,
+    namespace: subject.metadata.namespace,
     userInfo: USERS.alice,
     dryRun: true,
-    ...extra,
-    object,
+    ...rest,
+    ...(object ? { object } : {}),
   };
 }
 
@@ -85,7 +89,7 @@ export const HAND_WRITTEN: readonly OracleScenario[] = [
   s('no reinvocation when nothing changed after the IfNeeded webhook', [mutating('a-config', hook('a.example.com', { reinvocationPolicy: 'IfNeeded' }), hook('a2.example.com'))], cmRequest(), {
     'a.example.com': addLabel('a', 'yes'),
   }),
-  s('a webhook patch adding a label to an object without labels fails', [mutating('m', hook('m.example.com'))], cmRequest({ object: configMap('nolabels', 'team-a', undefined) }), {
+  s('a webhook patch adding a label to an object without labels', [mutating('m', hook('m.example.com'))], cmRequest({ object: configMap('nolabels', 'team-a', null) }), {
     'm.example.com': addLabel('x', 'y'),
   }),
   s('namespaceSelector matches the namespace labels (prod: called, denies)', [validating('v', hook('prod-only.example.com', { namespaceSelector: { matchLabels: { env: 'prod' } } }))], cmRequest(), { 'prod-only.example.com': 'deny' }),
@@ -118,7 +122,7 @@ export const HAND_WRITTEN: readonly OracleScenario[] = [
   s('VAP Audit only', [vap('max-one-key', { validations: [{ expression: 'size(object.data) <= 1' }] }), vapb('max-one-key-b', 'max-one-key', { validationActions: ['Audit'] })], cmRequest({ object: configMap('settings', 'team-a', { app: 'web' }, { a: '1', b: '2' }) })),
   s('VAP messageExpression and reason', [vap('p', { validations: [{ expression: "object.metadata.name != 'settings'", messageExpression: "'name ' + object.metadata.name + ' is reserved'", reason: 'Forbidden' }] }), vapb('pb', 'p')], cmRequest()),
   s('VAP params from a ConfigMap', [
-    configMap('limits', 'team-a', undefined, { maxKeys: '1' }),
+    configMap('limits', 'team-a', null, { maxKeys: '1' }),
     vap('param-limit', { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, validations: [{ expression: 'size(object.data) <= int(params.data.maxKeys)', message: 'too many keys' }] }),
     vapb('param-limit-b', 'param-limit', { paramRef: { name: 'limits', namespace: 'team-a', parameterNotFoundAction: 'Deny' } }),
   ], cmRequest({ object: configMap('settings', 'team-a', { app: 'web' }, { a: '1', b: '2' }) })),
@@ -157,13 +161,13 @@ export const HAND_WRITTEN: readonly OracleScenario[] = [
     vapb('immutable-mode-b', 'immutable-mode'),
     validating('v', hook('upd.example.com', { rules: [cmRule(['UPDATE'])] })),
   ], cmRequest({ operation: 'UPDATE', object: configMap('settings', 'team-a', { app: 'web' }, { mode: 'slow' }), oldObject: configMap() })),
-  s('DELETE: a webhook on DELETE denies', [validating('v', hook('del.example.com', { rules: [cmRule(['DELETE'])] }))], cmRequest({ operation: 'DELETE', object: undefined, oldObject: configMap() }), {
+  s('DELETE: a webhook on DELETE denies', [validating('v', hook('del.example.com', { rules: [cmRule(['DELETE'])] }))], cmRequest({ operation: 'DELETE', oldObject: configMap() }), {
     'del.example.com': 'deny',
   }),
   s('DELETE: a VAP reads oldObject', [
     vap('keep-web', { matchConstraints: { resourceRules: [cmRule(['DELETE'])] }, validations: [{ expression: "oldObject.metadata.labels.app != 'web'", message: 'web config maps stay' }] }),
     vapb('keep-web-b', 'keep-web'),
-  ], cmRequest({ operation: 'DELETE', object: undefined, oldObject: configMap() })),
+  ], cmRequest({ operation: 'DELETE', oldObject: configMap() })),
   s('Namespace CREATE: namespaceSelector matches the object itself', [
     validating('v', hook('ns.example.com', { rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['namespaces'] }], namespaceSelector: { matchLabels: { env: 'qa' } } })),
   ], {
@@ -175,11 +179,24 @@ export const HAND_WRITTEN: readonly OracleScenario[] = [
     dryRun: true,
     object: ns('team-q', { env: 'qa' }),
   }, { 'ns.example.com': 'deny' }),
-  s('first validating denial wins, all warnings kept', [
+  s('warnings from a VAP Warn binding and from a webhook are both kept', [
     vap('warn-p', { validations: [{ expression: 'false', message: 'just saying' }] }),
     vapb('warn-pb', 'warn-p', { validationActions: ['Warn'] }),
     validating('v', hook('warns.example.com')),
   ], cmRequest(), { 'warns.example.com': { warnings: ['from the webhook'] } }),
+  s('an empty labels map is dropped when the object is serialized: a patch adding a label under it fails', [mutating('m', hook('m.example.com'))], cmRequest({ object: configMap('settings', 'team-a', {}) }), {
+    'm.example.com': addLabel('x', 'y'),
+  }),
+  s('a mutating webhook denial stops the chain', [mutating('a', hook('a.example.com')), mutating('b', hook('b.example.com')), validating('v', hook('v.example.com'))], cmRequest(), { 'a.example.com': 'deny' }),
+  s('every validating webhook is called even when one denies', [validating('v1', hook('one.example.com')), validating('v2', hook('two.example.com'))], cmRequest(), { 'one.example.com': 'deny' }),
+  s('a MAP whose expression fails at run time, failurePolicy Fail', [
+    map('bad', { mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: "Object{metadata: Object.metadata{labels: {'v': object.data['absent']}}}" } }] }),
+    mapb('bad-b', 'bad'),
+  ], cmRequest()),
+  s('a MAP whose expression fails at run time, failurePolicy Ignore', [
+    map('bad', { failurePolicy: 'Ignore', mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: "Object{metadata: Object.metadata{labels: {'v': object.data['absent']}}}" } }] }),
+    mapb('bad-b', 'bad'),
+  ], cmRequest()),
 ];
 
 type Json = unknown;
@@ -231,7 +248,7 @@ export function generated(count: number, seed: number): OracleScenario[] {
       objects.push(mapb(`mp${n}-b`, `mp${n}`));
     }
     const namespace = pick(['team-a', 'team-b']);
-    const labels = pick<Record<string, string> | undefined>([{ app: 'web' }, { app: 'db' }, undefined, {}]);
+    const labels = pick<Record<string, string> | null>([{ app: 'web' }, { app: 'db' }, null, {}]);
     const data = pick<Record<string, string>>([{ mode: 'fast' }, { mode: 'slow', extra: '1' }]);
     const object = configMap('settings', namespace, labels, data);
     const operation = pick(['CREATE', 'CREATE', 'UPDATE'] as const);
