@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	celgo "github.com/google/cel-go/cel"
@@ -78,5 +79,32 @@ func TestCompileMatchesAPIServerAccessors(t *testing.T) {
 		if ours.OK != (theirs.Error == nil) || ours.Message != theirMsg {
 			t.Errorf("%s %q: ours ok=%v %q, apiserver %q", c.ctx, c.expr, ours.OK, ours.Message, theirMsg)
 		}
+	}
+}
+
+// validation.go compiles a ValidatingAdmissionPolicy without spec.variables (and every
+// matchCondition) with the stateless compiler: `variables` is undeclared there, while a
+// composited compile declares it as an empty object type. Evaluation always composes.
+func TestStatelessCompile(t *testing.T) {
+	const expr = "variables.x == 1"
+	stateless := Compile(expr, "vap-validation", `{"stateless":true}`)
+	if stateless.OK || !strings.Contains(stateless.Message, "undeclared reference to 'variables'") {
+		t.Errorf("stateless: %+v", stateless)
+	}
+	composited := Compile(expr, "vap-validation", "")
+	if composited.OK || !strings.Contains(composited.Message, "undefined field 'x'") {
+		t.Errorf("composited: %+v", composited)
+	}
+	withParams := Compile("params.x == 1", "vap-validation", `{"stateless":true,"hasParams":true}`)
+	if !withParams.OK {
+		t.Errorf("stateless with params: %+v", withParams)
+	}
+	noParams := Compile("params.x == 1", "vap-validation", `{"stateless":true}`)
+	if noParams.OK {
+		t.Errorf("stateless without params compiled params: %+v", noParams)
+	}
+	mc := Compile(expr, "vap-matchCondition", `{"stateless":true}`)
+	if mc.OK || !strings.Contains(mc.Message, "undeclared reference to 'variables'") {
+		t.Errorf("matchCondition: %+v", mc)
 	}
 }

@@ -24,7 +24,7 @@ var (
 
 func cachedCompile(expr, ctxName string, o compileOptions, stage envStage) (*compiled, error) {
 	// Concatenation, not fmt: this runs for every evaluation, and fmt is slow in WebAssembly.
-	key := ctxName + "\x00" + strconv.FormatBool(o.HasParams) + "\x00" + strconv.Itoa(int(stage)) + "\x00" +
+	key := ctxName + "\x00" + strconv.FormatBool(o.HasParams) + "\x00" + strconv.Itoa(int(stage)) + "\x00" + strconv.FormatBool(o.Stateless) + "\x00" +
 		o.KubernetesVersion + "\x00" + policyKey(o.HasParams, visibleVariables(ctxName, o)) + "\x00" + expr
 	if c, ok := programCache[key]; ok {
 		return c, nil
@@ -58,7 +58,7 @@ func compileIn(expr, ctxName string, o compileOptions, stage envStage) (*compile
 	es := envSetFor(minor, stage)
 	c := &compiled{spec: spec, opts: o}
 	accessor := spec.accessor(expr)
-	if spec.policy {
+	if composes(spec, o, stage) {
 		pc, err := getPolicyCompiler(es, o.HasParams, visibleVariables(ctxName, o))
 		if err != nil {
 			return nil, err
@@ -66,7 +66,7 @@ func compileIn(expr, ctxName string, o compileOptions, stage envStage) (*compile
 		c.policy = pc
 		c.result = pc.cc.CompileCELExpression(accessor, optionalDecls(spec, o), es.envType)
 	} else {
-		c.result = webhookCompiler(es).CompileCELExpression(accessor, optionalDecls(spec, o), es.envType)
+		c.result = statelessCompiler(es).CompileCELExpression(accessor, optionalDecls(spec, o), es.envType)
 	}
 	return c, nil
 }

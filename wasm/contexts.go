@@ -99,6 +99,11 @@ type compileOptions struct {
 	VariableName string `json:"variableName"`
 	// KubernetesVersion: the target release, "1.30" … "1.36" ("" = 1.36); see versions.go.
 	KubernetesVersion string `json:"kubernetesVersion"`
+	// Stateless: at write time, compile a policy expression with the stateless compiler
+	// (plugincel.NewCompiler, no `variables` declared) as validation.go's createCompiler(false)
+	// does for matchConditions and for a ValidatingAdmissionPolicy without spec.variables.
+	// Evaluation ignores it: the admission plugins always compose.
+	Stateless bool `json:"stateless"`
 }
 
 func parseOptions(s string) (compileOptions, error) {

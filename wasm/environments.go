@@ -19,18 +19,25 @@ import (
 // ---------------------------------------------------------------------------
 // Compilers (cached)
 
-var webhookComps = map[string]plugincel.Compiler{}
+var statelessComps = map[string]plugincel.Compiler{}
 
-// webhookCompiler is built on first use (NewCompiler builds all eight variable
-// combinations eagerly, which takes a while in WASM).
-func webhookCompiler(es *envSetRef) plugincel.Compiler {
-	c, ok := webhookComps[es.key]
+// statelessCompiler is the compiler without variable composition: webhooks' matchConditions
+// (webhook/generic/webhook.go: cel.NewConditionCompiler(environment.MustBaseEnvSet(…))) and the
+// write-time compiler of validation.go's createCompiler(false). Built on first use (NewCompiler
+// builds all eight variable combinations eagerly, which takes a while in WASM).
+func statelessCompiler(es *envSetRef) plugincel.Compiler {
+	c, ok := statelessComps[es.key]
 	if !ok {
-		// webhook/generic/webhook.go: cel.NewConditionCompiler(environment.MustBaseEnvSet(DefaultCompatibilityVersion()))
 		c = plugincel.NewCompiler(es.set)
-		webhookComps[es.key] = c
+		statelessComps[es.key] = c
 	}
 	return c
+}
+
+// composes says whether an expression is compiled by a policy's CompositedCompiler
+// (`variables` declared): policy contexts, except write-time compiles asked to be stateless.
+func composes(spec contextSpec, o compileOptions, stage envStage) bool {
+	return spec.policy && !(o.Stateless && stage == writeStage)
 }
 
 // policyCompiler is one CompositedCompiler with a policy's variables compiled and stored.
@@ -129,7 +136,7 @@ func envFor(ctxName string, o compileOptions) (*celgo.Env, *policyCompiler, erro
 	var base *environment.EnvSet
 	var pc *policyCompiler
 	key := es.key + "|" + ctxName
-	if spec.policy {
+	if composes(spec, o, writeStage) {
 		vars := visibleVariables(ctxName, o)
 		pc, err = getPolicyCompiler(es, o.HasParams, vars)
 		if err != nil {
@@ -141,6 +148,7 @@ func envFor(ctxName string, o compileOptions) (*celgo.Env, *policyCompiler, erro
 		}
 		base = compositedEnvSet(pc)
 	} else {
+		key += fmt.Sprintf("|stateless|%v", spec.params && o.HasParams)
 		if env, ok := envCache[key]; ok {
 			return env, nil, nil
 		}

@@ -37,6 +37,12 @@ export interface CelCompileOptions {
   hasParams?: boolean;
   /** The policy's `spec.variables`, in order; each is declared as `variables.<name>` with its expression's type. */
   variables?: readonly { name: string; expression: string }[];
+  /**
+   * Compile a policy expression as validation.go's stateless compiler does (`createCompiler(false)`:
+   * `variables` is not declared): matchConditions, and a ValidatingAdmissionPolicy without
+   * spec.variables. Only `compile` reads it; evaluation composes, as the admission plugins do.
+   */
+  stateless?: boolean;
 }
 
 /** A compile problem at a 1-based line and column of the expression. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { celScopeOf, declaredVariables, declaresParams, variablesInScope } from './cel-scope';
+import { celScopeOf, compiledStateless, declaredVariables, declaresParams, variablesInScope } from './cel-scope';
 
 const spec = {
   paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
@@ -29,7 +29,17 @@ describe('CEL scope of a policy expression', () => {
   });
   it('compile options: hasParams and variables only when there are some; nothing for webhooks', () => {
     expect(celScopeOf(spec, 'vap-variable', 1)).toEqual({ hasParams: true, variables: [{ name: 'a', expression: '1' }] });
-    expect(celScopeOf({ variables: [] }, 'vap-validation')).toEqual({});
+    expect(celScopeOf({ variables: [] }, 'map-jsonPatch')).toEqual({});
     expect(celScopeOf(spec, 'webhook-matchCondition')).toEqual({});
+  });
+  it('stateless (validation.go createCompiler(false)): matchConditions, and a VAP with no spec.variables entry', () => {
+    expect(celScopeOf({ variables: [] }, 'vap-validation')).toEqual({ stateless: true });
+    expect(compiledStateless({}, 'vap-messageExpression')).toBe(true);
+    expect(compiledStateless(spec, 'vap-validation')).toBe(false);
+    expect(compiledStateless({ variables: [null] }, 'vap-auditAnnotation')).toBe(false); // len(spec.Variables) > 0
+    expect(compiledStateless(spec, 'vap-matchCondition')).toBe(true);
+    expect(compiledStateless({}, 'map-matchCondition')).toBe(true);
+    expect(compiledStateless({}, 'map-jsonPatch')).toBe(false); // a MutatingAdmissionPolicy always composes
+    expect(compiledStateless({}, 'webhook-matchCondition')).toBe(false);
   });
 });

@@ -7,6 +7,8 @@
  * As the apiserver compiles them (validatingadmissionpolicy/compile.go): a variable
  * sees the variables declared before it; matchConditions are compiled without
  * variables; validations, messageExpressions, auditAnnotations and mutations see them all.
+ * At write time, validation.go compiles matchConditions, and a ValidatingAdmissionPolicy with
+ * no spec.variables, without composition: `variables` is not declared at all there.
  */
 import type { CelContext } from '../cel/types';
 import { isObject } from './json';
@@ -42,12 +44,25 @@ export function variablesInScope(spec: unknown, context: CelContext, variableInd
   return declaredVariables(spec.variables);
 }
 
-/** The compile options of an expression of a policy spec: hasParams and the variables in scope (omitted when none). */
-export function celScopeOf(spec: unknown, context: CelContext, variableIndex?: number): { hasParams?: true; variables?: PolicyVariable[] } {
+/**
+ * Whether validation.go compiles an expression of a policy spec with its stateless compiler
+ * (`createCompiler(false)`, `variables` undeclared): every matchCondition, and every expression
+ * of a ValidatingAdmissionPolicy whose spec.variables is empty (`len(spec.Variables) > 0` decides,
+ * so an entry that is itself invalid still counts). A MutatingAdmissionPolicy always composes.
+ */
+export function compiledStateless(spec: unknown, context: CelContext): boolean {
+  if (context.startsWith('webhook-')) return false;
+  if (context.endsWith('matchCondition')) return true;
+  return context.startsWith('vap-') && !(isObject(spec) && Array.isArray(spec.variables) && spec.variables.length > 0);
+}
+
+/** The compile options of an expression of a policy spec: hasParams, the variables in scope (omitted when none), stateless. */
+export function celScopeOf(spec: unknown, context: CelContext, variableIndex?: number): { hasParams?: true; variables?: PolicyVariable[]; stateless?: true } {
   if (context.startsWith('webhook-')) return {};
-  const out: { hasParams?: true; variables?: PolicyVariable[] } = {};
+  const out: { hasParams?: true; variables?: PolicyVariable[]; stateless?: true } = {};
   if (declaresParams(spec)) out.hasParams = true;
   const variables = variablesInScope(spec, context, variableIndex);
   if (variables.length) out.variables = variables;
+  if (compiledStateless(spec, context)) out.stateless = true;
   return out;
 }

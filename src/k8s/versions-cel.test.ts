@@ -63,3 +63,19 @@ describe('CEL libraries per target release, through validate()', () => {
     expect(validate(vwc, { cel })).toEqual([]);
   });
 });
+
+describe('which compiler validation.go picks (createCompiler)', () => {
+  const variablesX = (expression: string) => validate(vap(expression), { cel }).map((e) => e.message.replace(/\n[\s\S]*/, ''));
+  it('a VAP without spec.variables: `variables` is not declared at all (the stateless compiler)', () => {
+    expect(variablesX('variables.x == 1')).toEqual([
+      `Invalid value: "variables.x == 1": compilation failed: ERROR: <input>:1:1: undeclared reference to 'variables' (in container '')`,
+    ]);
+  });
+  it('a VAP with spec.variables: composed, an unknown variable is an undefined field', () => {
+    const withVariable = vap('variables.x == 1');
+    withVariable.spec = { ...withVariable.spec, variables: [{ name: 'y', expression: '1' }] } as typeof withVariable.spec;
+    expect(validate(withVariable, { cel }).map((e) => e.message.replace(/\n[\s\S]*/, ''))).toEqual([
+      `Invalid value: "variables.x == 1": compilation failed: ERROR: <input>:1:10: undefined field 'x'`,
+    ]);
+  });
+});

@@ -89,9 +89,6 @@ beforeAll(async () => {
   cel = createSyncCompiler();
 }, 120_000);
 
-/** What each release's oracle said, kept for the release-difference test below. */
-const answers: Partial<Record<KubernetesVersion, OracleResult[]>> = {};
-
 describe.each(Object.entries(RELEASES))('validate() agrees with the apiserver %s', (release, build) => {
   const version = release as KubernetesVersion;
   let results: OracleResult[];
@@ -101,7 +98,6 @@ describe.each(Object.entries(RELEASES))('validate() agrees with the apiserver %s
     if (bin.built) console.info(`built ${build.name} in ${bin.seconds.toFixed(1)} s`);
     expect((await runOracle(bin.path, '', ['-release'])).trim()).toBe(release);
     results = JSON.parse(await runOracle(bin.path, JSON.stringify(cases.map((c) => c.object)))) as OracleResult[];
-    answers[version] = results;
   }, 900_000);
 
   it(`on ${seeds.length} fixture and corpus objects and ${MUTANTS} mutants (seed ${SEED})`, () => {
@@ -120,5 +116,6 @@ describe.each(Object.entries(RELEASES))('validate() agrees with the apiserver %s
     // the mutants must exercise rejections, or the comparison says little
     expect(withErrors).toBeGreaterThan(cases.length / 4);
     expect(failures, `${failures.length} disagreements with the apiserver ${release}:\n\n${failures.slice(0, 40).join('\n\n')}`).toEqual([]);
-  });
+    // validate() on every case compiles thousands of expressions: 10-30 s on a busy 2-core machine
+  }, 600_000);
 });

@@ -8,6 +8,7 @@
 import type { CelCompiler, CelContext } from '../../cel/types';
 import { invalid, required, type FieldError } from '../errors';
 import type { FieldPath } from '../path';
+import { compiledStateless } from '../cel-scope';
 
 export interface Variable {
   name: string;
@@ -19,6 +20,8 @@ export interface CelEnv {
   compiler?: CelCompiler;
   /** spec.paramKind is set. */
   hasParams: boolean;
+  /** The policy spec, for which compiler validation.go picks (`compiledStateless`); absent for webhooks. */
+  spec?: unknown;
 }
 
 /**
@@ -37,7 +40,11 @@ export function validateCELExpression(
   if (!env.compiler) return [];
   let result;
   try {
-    result = env.compiler.compile(expression, context, { hasParams: env.hasParams, ...(variables ? { variables } : {}) });
+    result = env.compiler.compile(expression, context, {
+      hasParams: env.hasParams,
+      ...(variables ? { variables } : {}),
+      ...(env.spec !== undefined && compiledStateless(env.spec, context) ? { stateless: true } : {}),
+    });
   } catch {
     return []; // a broken compiler is "unknown", never a validation error
   }

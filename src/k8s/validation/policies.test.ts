@@ -247,7 +247,7 @@ describe('policy CEL sites', () => {
     const a = { name: 'a', expression: 'va' };
     const b = { name: 'b', expression: ' vb ' };
     expect(cel.calls).toEqual([
-      { expression: 'mc', context: 'vap-matchCondition', options: { hasParams: true } },
+      { expression: 'mc', context: 'vap-matchCondition', options: { hasParams: true, stateless: true } },
       { expression: 'va', context: 'vap-variable', options: { hasParams: true, variables: [] } },
       { expression: ' vb ', context: 'vap-variable', options: { hasParams: true, variables: [a] } },
       { expression: ' v ', context: 'vap-validation', options: { hasParams: true, variables: [a, b] } },
@@ -272,10 +272,10 @@ describe('policy CEL sites', () => {
       ['spec.auditAnnotations[0].valueExpression', 'Invalid', 'Invalid value: " BAD5 "'],
     ]);
   });
-  it('without paramKind, params are not declared; without variables none are passed', () => {
+  it('without paramKind, params are not declared; without variables none are passed and the compiler is the stateless one', () => {
     const cel = scriptedCompiler();
     validateRules(vap, { cel });
-    expect(cel.calls).toEqual([{ expression: 'object.spec.replicas <= 5', context: 'vap-validation', options: { hasParams: false } }]);
+    expect(cel.calls).toEqual([{ expression: 'object.spec.replicas <= 5', context: 'vap-validation', options: { hasParams: false, stateless: true } }]);
   });
   it('does not compile validations when neither validations nor auditAnnotations exist', () => {
     const cel = scriptedCompiler();

@@ -112,7 +112,7 @@ export function validateAuditAnnotation(annotation: Obj, policyName: string, env
 
 /** spec.paramKind (when present) and the environment it implies. */
 function policyEnv(spec: Obj, compiler: CelCompiler | undefined): PolicyEnv {
-  return { compiler, hasParams: declaresParams(spec), variables: declaredVariables(spec.variables) };
+  return { compiler, hasParams: declaresParams(spec), variables: declaredVariables(spec.variables), spec };
 }
 
 /** failurePolicy, paramKind, matchConstraints, matchConditions, variables: shared by both policy kinds. */
@@ -127,7 +127,7 @@ function validatePolicyCommon(spec: Obj, env: PolicyEnv, matchConditionContext: 
     // at least one resourceRule must be defined to provide type information
     if (goList(matchConstraints.resourceRules)?.length === 0) errs.push(required(path.child('matchConstraints', 'resourceRules')));
   }
-  errs.push(...validateMatchConditions(spec.matchConditions, { compiler: env.compiler, hasParams: env.hasParams }, matchConditionContext, path.child('matchConditions')));
+  errs.push(...validateMatchConditions(spec.matchConditions, { compiler: env.compiler, hasParams: env.hasParams, spec }, matchConditionContext, path.child('matchConditions')));
   goList(spec.variables)?.forEach((v, i) => {
     errs.push(...validateVariable(v, env, variablesInScope(spec, 'vap-variable', i), path.child('variables').index(i)));
   });
