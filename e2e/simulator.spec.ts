@@ -104,16 +104,14 @@ const POLICY_V1 = {
   },
 };
 
-async function seed(page: Page, v1: boolean) {
-  const workspace = {
-    version: 1,
-    selectedId: 'd-guard',
-    docs: [
-      { id: 'd-guard', text: GUARD },
-      { id: 'd-policy', text: POLICY },
-      { id: 'd-binding', text: BINDING },
-    ],
-  };
+const DEFAULT_DOCS = [
+  { id: 'd-guard', text: GUARD },
+  { id: 'd-policy', text: POLICY },
+  { id: 'd-binding', text: BINDING },
+];
+
+async function seed(page: Page, v1: boolean, docs = DEFAULT_DOCS) {
+  const workspace = { version: 1, selectedId: docs[0]!.id, docs };
   const items: Record<string, string> = { 'admission-workbench/workspace/v1': JSON.stringify(workspace) };
   if (v1) {
     items['admission-workbench/cel-tests/v1'] = JSON.stringify(CEL_V1);
@@ -209,4 +207,76 @@ test('lockout analysis: the headline and a finding linked to its field; accessib
   await finding.getByRole('button').click();
   await expect(page.getByRole('button', { name: 'Document', exact: true })).toHaveAttribute('aria-pressed', 'true');
   await expect.poll(() => focusedPath(page)).toMatch(/^webhooks\[0\]/);
+});
+
+const ADD_DEBUG = `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata:
+  name: add-debug
+spec:
+  failurePolicy: Fail
+  reinvocationPolicy: Never
+  matchConstraints:
+    resourceRules:
+    - operations: [CREATE]
+      apiGroups: [""]
+      apiVersions: [v1]
+      resources: [pods]
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: "Object{metadata: Object.metadata{labels: {'debug': 'true'}}}"
+`;
+const ADD_DEBUG_BINDING = `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata:
+  name: add-debug
+spec:
+  policyName: add-debug
+`;
+const NO_DEBUG = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: no-debug
+spec:
+  failurePolicy: Fail
+  matchConstraints:
+    resourceRules:
+    - operations: [CREATE]
+      apiGroups: [""]
+      apiVersions: [v1]
+      resources: [pods]
+  validations:
+  - expression: "!has(object.metadata.labels) || !('debug' in object.metadata.labels)"
+    message: debug pods are not allowed
+`;
+const NO_DEBUG_BINDING = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: no-debug
+spec:
+  policyName: no-debug
+  validationActions: [Deny]
+`;
+
+test('M06: a validator that rejects only what a mutation made is named, with links to both', async ({ page }) => {
+  await seed(page, false, [
+    { id: 'd-add', text: ADD_DEBUG },
+    { id: 'd-add-b', text: ADD_DEBUG_BINDING },
+    { id: 'd-no', text: NO_DEBUG },
+    { id: 'd-no-b', text: NO_DEBUG_BINDING },
+  ]);
+  await page.getByRole('button', { name: 'Simulate', exact: true }).click();
+  await page.getByLabel('Request template').selectOption('create-pod');
+  await expect(page.getByTestId('sim-verdict')).toHaveAttribute('data-allowed', 'false', { timeout: 30_000 });
+  const breaks = page.getByTestId('sim-breaks');
+  await expect(breaks).toContainText('M06');
+  await expect(breaks).toContainText('mutation breaks validation');
+  await expect(breaks.locator('button', { hasText: 'add-debug' })).toBeVisible();
+  const results = await new AxeBuilder({ page }).include('.simulate').analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
+  await breaks.locator('button', { hasText: 'no-debug' }).first().click();
+  await expect(page.getByRole('button', { name: 'Document', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await expect.poll(() => focusedPath(page)).toMatch(/^spec\.validations\[0\]/);
 });

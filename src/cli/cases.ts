@@ -98,12 +98,16 @@ async function runWorkspace(ctx: Ctx, ws: WorkspaceFile, checked: readonly unkno
 
 async function runScenarios(ctx: Ctx, ws: WorkspaceFile, objects: readonly unknown[], kubernetesVersion?: KubernetesVersion): Promise<void> {
   for (const [i, s] of (ws.scenarios ?? []).entries()) {
-    const failures = await scenarioProblems(objects, s, kubernetesVersion ?? ws.kubernetesVersion);
+    const { failures, breaks } = await scenarioProblems(objects, s, kubernetesVersion ?? ws.kubernetesVersion);
     ctx.summary.total++;
     if (!failures.length) ctx.summary.passed++;
     else {
       ctx.summary.failed++;
       ctx.problems.push({ ...problemAt(ctx, `scenarios[${i}]`, `scenario ${JSON.stringify(s.name)} failed: ${failures.join('; ')}`, { rule: s.name }), type: 'Scenario' });
+    }
+    for (const b of breaks) {
+      const where = b.validator.path ? ` (${b.validator.path})` : '';
+      ctx.problems.push({ ...problemAt(ctx, `scenarios[${i}]`, `scenario ${JSON.stringify(s.name)}: ${b.message}${where}`, { rule: 'M06', severity: 'warning' }), type: 'Lint' });
     }
   }
 }

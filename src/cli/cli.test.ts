@@ -220,4 +220,25 @@ describe('runCli (real CEL engine)', () => {
         `${file}:89:5: error: scenario "wrong: labelled deployment denied" failed: expected denied, got allowed\n`,
     );
   });
+
+  it('a scenario whose mutations break a validation is a warning finding (M06); it still passes', async () => {
+    const dir = join(fixtures, 'cases', 'm06');
+    const args = ['check', join(dir, 'policies.yaml'), '--cases', join(dir, 'workspace.json'), '--format', 'json'];
+    const r = io();
+    expect(await runCli(args, r)).toBe(0);
+    const j = JSON.parse(r.out) as Report;
+    expect(j.summary.cases).toEqual({ total: 1, passed: 1, failed: 0 });
+    expect(j.problems.filter((p) => p.type !== 'Lint' || p.rule === 'M06')).toMatchObject([
+      {
+        type: 'Lint',
+        severity: 'warning',
+        rule: 'M06',
+        field: 'scenarios[0]',
+        message: expect.stringMatching(
+          /^scenario "labelled deployment": ValidatingAdmissionPolicy "require-team-label" \(binding "require-team-label"\) rejects the object as mutated by MutatingAdmissionPolicy "strip-team-label" \(binding "strip-team-label"\), but admits it as sent: .*every Deployment needs a team label \(spec\.validations\[0\]\.expression\)$/,
+        ),
+      },
+    ]);
+    expect(await runCli([...args, '--fail-on', 'warning'], io())).toBe(1);
+  });
 });

@@ -57,6 +57,35 @@ describe('simulator store', () => {
     expect(r.result.patches[0].by).toBe('labels.example.com');
   });
 
+  test('a run and a saved scenario carry M06: a validator the mutation breaks, linked to its document', async () => {
+    const labeler = {
+      ...guard,
+      kind: 'MutatingWebhookConfiguration',
+      metadata: { name: 'labeler' },
+      webhooks: [{ ...guard.webhooks[0], name: 'labels.example.com', reinvocationPolicy: 'Never' }],
+    };
+    const noDebug = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: 'no-debug' },
+      spec: {
+        matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }] },
+        validations: [{ expression: "!has(object.metadata.labels) || !('debug' in object.metadata.labels)" }],
+      },
+    };
+    const noDebugBinding = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'no-debug' }, spec: { policyName: 'no-debug', validationActions: ['Deny'] } };
+    const ws = [docFromObject(labeler), docFromObject(noDebug), docFromObject(noDebugBinding)];
+    const webhooks = { 'labels.example.com': { response: 'patch' as const, patch: '[{"op": "add", "path": "/metadata/labels/debug", "value": "1"}]', warnings: '' } };
+    const r = await runSimulation(ws, { input: createPod, webhooks });
+    if (!r.ok) throw new Error('did not run');
+    expect(r.breaks.map((b) => [b.validator.name, b.validator.path, docOfRef(ws, b.validator.document)?.id])).toEqual([['no-debug', 'spec.validations[0].expression', ws[1].id]]);
+    const [scenario] = await runScenarios(ws, [scenarioOf('debug label', { input: createPod, webhooks }, { allowed: false })]);
+    expect(scenario).toMatchObject({ pass: true });
+    expect(scenario.breaks.map((b) => b.mutators.map((m) => m.webhook))).toEqual([['labels.example.com']]);
+    const clean = await runSimulation(ws, { input: createPod, webhooks: {} });
+    expect(clean.ok && clean.breaks).toEqual([]);
+  });
+
   test('input that does not parse is reported, not thrown', async () => {
     const r = await runSimulation(docs, { input: { ...createPod, object: 'a: [oops' }, webhooks: { x: { response: 'patch', patch: '{', warnings: '' } } });
     expect(r.ok).toBe(false);

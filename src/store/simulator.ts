@@ -4,9 +4,9 @@
  * of the saved scenarios, the lockout report, and where a step's document is in the workspace.
  * Imported by the lazily loaded simulator views only (keeps src/admission out of the first bundle).
  */
-import { lockoutReport, simulate, type DocumentRef, type LockoutReport, type SimResult } from '../admission';
+import { lockoutReport, mutationBreaks, simulate, type DocumentRef, type LockoutReport, type MutationBreak, type SimResult } from '../admission';
 
-export type { LockoutReport, SimResult, SimStep } from '../admission';
+export type { LockoutReport, MutationBreak, SimResult, SimStep } from '../admission';
 import { diffJson, type DiffEntry } from '../policy/jsonpatch';
 import {
   REQUEST_TEMPLATES,
@@ -27,7 +27,7 @@ import { ensureTestInputs, testInputs, useTestInputs } from './test-inputs';
 import { workspace } from './workspace';
 
 export type SimRun =
-  | { ok: true; result: SimResult; diff: DiffEntry[] }
+  | { ok: true; result: SimResult; diff: DiffEntry[]; breaks: MutationBreak[] }
   | { ok: false; draftErrors: DraftError[]; responseErrors: ResponseError[]; message?: string };
 
 /** The simulator's draft when none is saved: the first template, every webhook allowing. */
@@ -50,14 +50,17 @@ export async function runSimulation(docs: readonly WorkspaceDoc[], draft: Simula
   const { responses, errors: responseErrors } = toWebhookResponses(draft.webhooks);
   if (errors.length || responseErrors.length) return { ok: false, draftErrors: errors, responseErrors };
   try {
-    const result = await simulate(objectsOf(docs), input.request, {
+    const objects = objectsOf(docs);
+    const options = {
       webhooks: responses,
       namespaces: input.namespaceObject !== undefined ? [input.namespaceObject] : undefined,
       authorizer: input.authorizer,
       kubernetesVersion: workspace.getState().kubernetesVersion,
-    });
+    };
+    const result = await simulate(objects, input.request, options);
+    const breaks = await mutationBreaks(objects, input.request, options, undefined, result);
     const before = input.request.object;
-    return { ok: true, result, diff: before === undefined ? [] : diffJson(before, result.object) };
+    return { ok: true, result, diff: before === undefined ? [] : diffJson(before, result.object), breaks };
   } catch (e) {
     return { ok: false, draftErrors: [], responseErrors: [], message: `The simulation failed: ${(e as Error).message}` };
   }
@@ -68,6 +71,8 @@ export interface ScenarioResult {
   pass: boolean;
   failures: string[];
   verdict?: string;
+  /** M06: validators its mutations break (findings: they do not fail the scenario). */
+  breaks: MutationBreak[];
 }
 
 /** Every saved scenario, in order. */
@@ -77,12 +82,12 @@ export async function runScenarios(docs: readonly WorkspaceDoc[], scenarios: rea
     const run = await runSimulation(docs, { input: s.input, webhooks: s.webhooks });
     if (!run.ok) {
       const why = run.message ?? [...run.draftErrors.map((e) => `${e.field}: ${e.message}`), ...run.responseErrors.map((e) => `${e.webhook}: ${e.message}`)].join('; ');
-      out.push({ id: s.id, pass: false, failures: [`does not run: ${why}`] });
+      out.push({ id: s.id, pass: false, failures: [`does not run: ${why}`], breaks: [] });
       continue;
     }
     const r = run.result;
     const failures = scenarioFailures(s.expect, r);
-    out.push({ id: s.id, pass: failures.length === 0, failures, verdict: r.allowed ? 'allowed' : `denied by ${r.deniedBy?.webhook ?? r.deniedBy?.name ?? '?'}` });
+    out.push({ id: s.id, pass: failures.length === 0, failures, verdict: r.allowed ? 'allowed' : `denied by ${r.deniedBy?.webhook ?? r.deniedBy?.name ?? '?'}`, breaks: run.breaks });
   }
   return out;
 }

@@ -9,6 +9,7 @@ import { useWorkspace, type WorkspaceDoc } from '../../store';
 import { runScenarios, scenarioOf, setSimulatorDraft, type ScenarioResult } from '../../store/simulator';
 import { testInputs, useTestInputs } from '../../store/test-inputs';
 import type { SimulatorDraft } from '../../request';
+import { MutationBreaks } from './MutationBreaks';
 
 const RUN_DELAY_MS = 300;
 
@@ -80,6 +81,7 @@ export function Scenarios({ docs, draft, current }: { docs: readonly WorkspaceDo
             <li key={s.id} className={r ? (r.pass ? 'pass' : 'fail') : ''} data-scenario={s.name} data-status={r ? (r.pass ? 'pass' : 'fail') : 'pending'}>
               <span className="badge">{r ? (r.pass ? 'pass' : 'fail') : '…'}</span> <strong>{s.name}</strong> — expect {s.expect.allowed ? 'allowed' : `denied${s.expect.deniedBy ? ` by ${s.expect.deniedBy}` : ''}`}
               {r && !r.pass ? <div className="pt-err">{r.failures.join('; ')}</div> : null}
+              {r ? <MutationBreaks breaks={r.breaks} docs={docs} /> : null}
               <span className="pt-case-actions">
                 <button type="button" className="small" aria-label={`Load scenario ${s.name}`} onClick={() => setSimulatorDraft({ input: s.input, webhooks: s.webhooks })}>
                   Load

@@ -11,6 +11,7 @@ import { REQUEST_TEMPLATES, toDraft } from '../../request';
 import { useWorkspace } from '../../store';
 import { runSimulation, setSimulatorDraft, useSimulatorDraft, webhooksOf, type SimRun } from '../../store/simulator';
 import { DiffTable } from '../policy/DiffTable';
+import { MutationBreaks } from './MutationBreaks';
 import { TestInputForm } from '../request/TestInputForm';
 import { Scenarios } from './Scenarios';
 import { Timeline } from './Timeline';
@@ -85,7 +86,7 @@ export default function SimulatePanel() {
           ) : !run ? (
             <p className="sim-muted">Running…</p>
           ) : run.ok ? (
-            <SimResultView result={run.result} diff={run.diff} docs={docs} />
+            <SimResultView result={run.result} diff={run.diff} breaks={run.breaks} docs={docs} />
           ) : (
             <div className="pt-problem" role="alert">
               {run.message ?? 'Fix the request to run it:'}
@@ -110,7 +111,9 @@ export default function SimulatePanel() {
   );
 }
 
-function SimResultView({ result: r, diff, docs }: { result: SimResult; diff: Extract<SimRun, { ok: true }>['diff']; docs: Parameters<typeof Timeline>[0]['docs'] }) {
+type SimOk = Extract<SimRun, { ok: true }>;
+
+function SimResultView({ result: r, diff, breaks, docs }: { result: SimResult; diff: SimOk['diff']; breaks: SimOk['breaks']; docs: Parameters<typeof Timeline>[0]['docs'] }) {
   const d = r.deniedBy;
   return (
     <div className="sim-result">
@@ -124,6 +127,7 @@ function SimResultView({ result: r, diff, docs }: { result: SimResult; diff: Ext
           {[...r.warnings.map((w) => `Warning: ${w}`), d ? `Error from server${d.reason ? ` (${d.reason})` : ''}: ${d.message}` : 'OK (the request is admitted)'].join('\n')}
         </pre>
       </div>
+      <MutationBreaks breaks={breaks} docs={docs} />
       {r.notes.length ? (
         <ul className="sim-notes">
           {r.notes.map((n, i) => (

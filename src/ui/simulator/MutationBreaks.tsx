@@ -1,0 +1,41 @@
+/**
+ * M06 mutation-breaks-validation, from a simulation: each validator that rejects the object as
+ * the mutating phase left it but admits it as sent, with links to the validator's field and to
+ * the mutations before it (src/admission/mutation-check.ts).
+ */
+import type { WorkspaceDoc } from '../../store';
+import { docOfRef, type MutationBreak, type SimStep } from '../../store/simulator';
+import { focusRef } from './focus';
+
+function StepLink({ step, docs }: { step: SimStep; docs: readonly WorkspaceDoc[] }) {
+  const label = [step.webhook ? `${step.name} / ${step.webhook}` : step.name, step.binding ? `binding ${step.binding}` : ''].filter(Boolean).join(' · ');
+  const doc = docOfRef(docs, step.document);
+  return doc ? (
+    <button type="button" className="link sim-subject" data-step-path={step.path} title={`Show ${step.document.name} ${step.path}`} onClick={() => focusRef(doc, step.path)}>
+      {label}
+    </button>
+  ) : (
+    <span className="sim-subject">{label}</span>
+  );
+}
+
+export function MutationBreaks({ breaks, docs }: { breaks: readonly MutationBreak[]; docs: readonly WorkspaceDoc[] }) {
+  if (!breaks.length) return null;
+  return (
+    <ul className="sim-breaks" aria-label="Mutations that break validation" data-testid="sim-breaks">
+      {breaks.map((b, i) => (
+        <li key={i}>
+          <span className="badge">M06</span> mutation breaks validation: <StepLink step={b.validator} docs={docs} /> rejects the object as mutated by{' '}
+          {b.mutators.map((m, j) => (
+            <span key={j}>
+              {j ? ', ' : ''}
+              <StepLink step={m} docs={docs} />
+            </span>
+          ))}
+          , but admits it as sent.
+          <div className="sim-muted">Make the mutation produce what the validation accepts, or let the validation allow it (Kubernetes: "ensure that mutations don't violate validations").</div>
+        </li>
+      ))}
+    </ul>
+  );
+}
