@@ -4,20 +4,8 @@
  * the mutations before it (src/admission/mutation-check.ts).
  */
 import type { WorkspaceDoc } from '../../store';
-import { docOfRef, type MutationBreak, type SimStep } from '../../store/simulator';
-import { focusRef } from './focus';
-
-function StepLink({ step, docs }: { step: SimStep; docs: readonly WorkspaceDoc[] }) {
-  const label = [step.webhook ? `${step.name} / ${step.webhook}` : step.name, step.binding ? `binding ${step.binding}` : ''].filter(Boolean).join(' · ');
-  const doc = docOfRef(docs, step.document);
-  return doc ? (
-    <button type="button" className="link sim-subject" data-step-path={step.path} title={`Show ${step.document.name} ${step.path}`} onClick={() => focusRef(doc, step.path)}>
-      {label}
-    </button>
-  ) : (
-    <span className="sim-subject">{label}</span>
-  );
-}
+import type { MutationBreak } from '../../store/simulator';
+import { StepLink } from './Timeline';
 
 export function MutationBreaks({ breaks, docs }: { breaks: readonly MutationBreak[]; docs: readonly WorkspaceDoc[] }) {
   if (!breaks.length) return null;

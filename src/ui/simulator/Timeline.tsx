@@ -23,38 +23,41 @@ const OUTCOME_LABEL: Record<SimStep['outcome'], string> = {
 
 const subject = (s: SimStep) => [s.webhook ? `${s.name} / ${s.webhook}` : s.name, s.binding ? `binding ${s.binding}` : ''].filter(Boolean).join(' · ');
 
+/** A step's configuration or policy: a button to the field that decided it, when the document is in the workspace. */
+export function StepLink({ step, docs }: { step: SimStep; docs: readonly WorkspaceDoc[] }) {
+  const doc = docOfRef(docs, step.document);
+  const where = step.path ? `${step.document.name} ${step.path}` : step.document.name;
+  return doc ? (
+    <button type="button" className="link sim-subject" data-step-path={step.path} title={`Show ${where}`} onClick={() => focusRef(doc, step.path)}>
+      {subject(step)}
+    </button>
+  ) : (
+    <span className="sim-subject">{subject(step)}</span>
+  );
+}
+
 export function Timeline({ result, docs }: { result: SimResult; docs: readonly WorkspaceDoc[] }) {
   if (!result.steps.length) return <p className="sim-muted">No configuration or policy in the workspace applies to this request.</p>;
   return (
     <ol className="sim-timeline" aria-label="Admission chain">
-      {result.steps.map((s, i) => {
-        const doc = docOfRef(docs, s.document);
-        const where = s.path ? `${s.document.name} ${s.path}` : s.document.name;
-        return (
-          <li key={i} className={`sim-step sim-${s.outcome}`} data-testid="sim-step" data-outcome={s.outcome} data-name={s.webhook ?? s.name}>
-            <span className="sim-phase">{s.phase}{s.round ? ' (reinvocation)' : ''}</span>
-            <span className={`sim-outcome sim-${s.outcome}`}>{OUTCOME_LABEL[s.outcome]}</span>
-            <span className="sim-kind">{s.kind}</span>
-            {doc ? (
-              <button type="button" className="link sim-subject" data-step-path={s.path} title={`Show ${where}`} onClick={() => focusRef(doc, s.path)}>
-                {subject(s)}
-              </button>
-            ) : (
-              <span className="sim-subject">{subject(s)}</span>
-            )}
-            <div className="sim-reason">{s.reason}</div>
-            {s.timeoutSeconds !== undefined || s.failurePolicy || s.sideEffects ? (
-              <div className="sim-muted">
-                {[s.failurePolicy && `failurePolicy ${s.failurePolicy}`, s.timeoutSeconds !== undefined && `timeoutSeconds ${s.timeoutSeconds}`, s.sideEffects && `sideEffects ${s.sideEffects}`].filter(Boolean).join(' · ')}
-              </div>
-            ) : null}
-            {s.message ? <div className="sim-message">{s.message}</div> : null}
-            {s.patch?.length ? <pre className="mono sim-patch">{JSON.stringify(s.patch, null, 1)}</pre> : null}
-            {s.warnings?.length ? <div className="sim-warn">warnings: {s.warnings.join('; ')}</div> : null}
-            {s.notes?.length ? <div className="sim-muted">{s.notes.join(' ')}</div> : null}
-          </li>
-        );
-      })}
+      {result.steps.map((s, i) => (
+        <li key={i} className={`sim-step sim-${s.outcome}`} data-testid="sim-step" data-outcome={s.outcome} data-name={s.webhook ?? s.name}>
+          <span className="sim-phase">{s.phase}{s.round ? ' (reinvocation)' : ''}</span>
+          <span className={`sim-outcome sim-${s.outcome}`}>{OUTCOME_LABEL[s.outcome]}</span>
+          <span className="sim-kind">{s.kind}</span>
+          <StepLink step={s} docs={docs} />
+          <div className="sim-reason">{s.reason}</div>
+          {s.timeoutSeconds !== undefined || s.failurePolicy || s.sideEffects ? (
+            <div className="sim-muted">
+              {[s.failurePolicy && `failurePolicy ${s.failurePolicy}`, s.timeoutSeconds !== undefined && `timeoutSeconds ${s.timeoutSeconds}`, s.sideEffects && `sideEffects ${s.sideEffects}`].filter(Boolean).join(' · ')}
+            </div>
+          ) : null}
+          {s.message ? <div className="sim-message">{s.message}</div> : null}
+          {s.patch?.length ? <pre className="mono sim-patch">{JSON.stringify(s.patch, null, 1)}</pre> : null}
+          {s.warnings?.length ? <div className="sim-warn">warnings: {s.warnings.join('; ')}</div> : null}
+          {s.notes?.length ? <div className="sim-muted">{s.notes.join(' ')}</div> : null}
+        </li>
+      ))}
     </ol>
   );
 }
