@@ -2,6 +2,16 @@
 import { useState } from 'react';
 import { openFix, type Problem } from '../store';
 
+/** A lightbulb drawn inline: an emoji shows as an empty box where no emoji font is installed (and costs a font fallback search). */
+function LightbulbIcon() {
+  return (
+    <svg className="lightbulb-icon" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" focusable="false">
+      <path d="M8 1.5a4.5 4.5 0 0 0-2.6 8.2c.4.3.6.7.6 1.1V12h4v-1.2c0-.4.2-.8.6-1.1A4.5 4.5 0 0 0 8 1.5Z" fill="#f5c400" stroke="#7a5c00" strokeWidth="1" />
+      <path d="M6 13.2h4M6.6 14.7h2.8" stroke="#7a5c00" strokeWidth="1.2" strokeLinecap="round" />
+    </svg>
+  );
+}
+
 export function FixButton({ docId, problem }: { docId: string; problem: Problem }) {
   const [open, setOpen] = useState(false);
   const fixes = problem.fixes ?? [];
@@ -18,7 +28,7 @@ export function FixButton({ docId, problem }: { docId: string; problem: Problem 
         data-fix-for={`${problem.label} ${problem.field}`}
         onClick={() => setOpen(!open)}
       >
-        💡
+        <LightbulbIcon />
       </button>
       {open ? (
         <span className="fix-list" role="group" aria-label="Quick fixes">
