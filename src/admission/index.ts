@@ -4,11 +4,13 @@
  *   lockoutReport(objects, options?) → Promise<LockoutReport>   (./lockout.ts)
  *   probe(objects, request, options?): simulate without stopping at a rejection (lockout)
  *   mutationBreaks(objects, request, options?): validators rejecting only the mutated object (M06)
+ *   simulateDraft(objects, draft, version?): a simulator draft parsed, simulated and checked for M06
  * See README.md.
  */
 export * from './types';
 export { simulate, probe } from './simulate';
 export { lockoutReport } from './lockout';
-export { mutationBreaks, stepSubject, type MutationBreak } from './mutation-check';
+export { mutationBreaks, type MutationBreak } from './mutation-check';
+export { notRunReason, simulateDraft, type DraftRun } from './simulate-draft';
 export { CRITICAL_REQUESTS, criticalRequests } from './critical-requests';
 export { discoveryFor, type Discovery, type ResourceInfo } from './discovery';

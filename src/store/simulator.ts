@@ -4,7 +4,7 @@
  * of the saved scenarios, the lockout report, and where a step's document is in the workspace.
  * Imported by the lazily loaded simulator views only (keeps src/admission out of the first bundle).
  */
-import { lockoutReport, mutationBreaks, simulate, type DocumentRef, type LockoutReport, type MutationBreak, type SimResult } from '../admission';
+import { lockoutReport, notRunReason, simulateDraft, type DocumentRef, type DraftRun, type LockoutReport, type MutationBreak, type SimResult } from '../admission';
 
 export type { LockoutReport, MutationBreak, SimResult, SimStep } from '../admission';
 import { diffJson, type DiffEntry } from '../policy/jsonpatch';
@@ -14,10 +14,6 @@ import {
   newId,
   scenarioFailures,
   toDraft,
-  toTestInput,
-  toWebhookResponses,
-  type DraftError,
-  type ResponseError,
   type Scenario,
   type ScenarioExpectation,
   type SimulatorDraft,
@@ -28,7 +24,7 @@ import { workspace } from './workspace';
 
 export type SimRun =
   | { ok: true; result: SimResult; diff: DiffEntry[]; breaks: MutationBreak[] }
-  | { ok: false; draftErrors: DraftError[]; responseErrors: ResponseError[]; message?: string };
+  | Extract<DraftRun, { ok: false }>;
 
 /** The simulator's draft when none is saved: the first template, every webhook allowing. */
 export const initialSimulatorDraft = (): SimulatorDraft => ({ input: toDraft(REQUEST_TEMPLATES[0].input), webhooks: {} });
@@ -46,24 +42,10 @@ const objectsOf = (docs: readonly WorkspaceDoc[]): unknown[] => docs.map((d) => 
 
 /** Send the draft's request through the workspace's admission chain. Never throws. */
 export async function runSimulation(docs: readonly WorkspaceDoc[], draft: SimulatorDraft): Promise<SimRun> {
-  const { input, errors } = toTestInput(draft.input);
-  const { responses, errors: responseErrors } = toWebhookResponses(draft.webhooks);
-  if (errors.length || responseErrors.length) return { ok: false, draftErrors: errors, responseErrors };
-  try {
-    const objects = objectsOf(docs);
-    const options = {
-      webhooks: responses,
-      namespaces: input.namespaceObject !== undefined ? [input.namespaceObject] : undefined,
-      authorizer: input.authorizer,
-      kubernetesVersion: workspace.getState().kubernetesVersion,
-    };
-    const result = await simulate(objects, input.request, options);
-    const breaks = await mutationBreaks(objects, input.request, options, undefined, result);
-    const before = input.request.object;
-    return { ok: true, result, diff: before === undefined ? [] : diffJson(before, result.object), breaks };
-  } catch (e) {
-    return { ok: false, draftErrors: [], responseErrors: [], message: `The simulation failed: ${(e as Error).message}` };
-  }
+  const run = await simulateDraft(objectsOf(docs), draft, workspace.getState().kubernetesVersion);
+  if (!run.ok) return run;
+  const before = run.input.request.object;
+  return { ok: true, result: run.result, diff: before === undefined ? [] : diffJson(before, run.result.object), breaks: run.breaks };
 }
 
 export interface ScenarioResult {
@@ -81,8 +63,7 @@ export async function runScenarios(docs: readonly WorkspaceDoc[], scenarios: rea
   for (const s of scenarios) {
     const run = await runSimulation(docs, { input: s.input, webhooks: s.webhooks });
     if (!run.ok) {
-      const why = run.message ?? [...run.draftErrors.map((e) => `${e.field}: ${e.message}`), ...run.responseErrors.map((e) => `${e.webhook}: ${e.message}`)].join('; ');
-      out.push({ id: s.id, pass: false, failures: [`does not run: ${why}`], breaks: [] });
+      out.push({ id: s.id, pass: false, failures: [notRunReason(run)], breaks: [] });
       continue;
     }
     const r = run.result;

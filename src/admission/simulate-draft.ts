@@ -1,0 +1,38 @@
+/**
+ * A simulator draft (the one test-input model's draft and the response assumed per webhook, as
+ * the Simulate view and saved scenarios hold it) sent through the chain: parsed, simulated, and
+ * checked for M06 (mutation-check.ts). One home for the Simulate view (src/store/simulator.ts)
+ * and the CLI's scenarios (src/cli/scenarios.ts). Never throws.
+ */
+import type { KubernetesVersion } from '../k8s/versions';
+import { toTestInput, toWebhookResponses, type DraftError, type ResponseError, type SimulatorDraft, type TestInput } from '../request';
+import { mutationBreaks, type MutationBreak } from './mutation-check';
+import { simulate } from './simulate';
+import type { SimOptions, SimResult } from './types';
+
+export type DraftRun =
+  | { ok: true; input: TestInput; result: SimResult; breaks: MutationBreak[] }
+  | { ok: false; draftErrors: DraftError[]; responseErrors: ResponseError[]; message?: string };
+
+/** Why a draft did not run, in one line: `does not run: request.name: …; w.example.com: …`. */
+export function notRunReason(run: Extract<DraftRun, { ok: false }>): string {
+  return `does not run: ${run.message ?? [...run.draftErrors.map((e) => `${e.field}: ${e.message}`), ...run.responseErrors.map((e) => `${e.webhook}: ${e.message}`)].join('; ')}`;
+}
+
+export async function simulateDraft(objects: readonly unknown[], draft: SimulatorDraft, kubernetesVersion?: KubernetesVersion): Promise<DraftRun> {
+  const { input, errors } = toTestInput(draft.input);
+  const { responses, errors: responseErrors } = toWebhookResponses(draft.webhooks);
+  if (errors.length || responseErrors.length) return { ok: false, draftErrors: errors, responseErrors };
+  const options: SimOptions = {
+    webhooks: responses,
+    namespaces: input.namespaceObject !== undefined ? [input.namespaceObject] : undefined,
+    authorizer: input.authorizer,
+    ...(kubernetesVersion ? { kubernetesVersion } : {}),
+  };
+  try {
+    const result = await simulate(objects, input.request, options);
+    return { ok: true, input, result, breaks: await mutationBreaks(objects, input.request, options, undefined, result) };
+  } catch (e) {
+    return { ok: false, draftErrors: [], responseErrors: [], message: `The simulation failed: ${(e as Error).message}` };
+  }
+}
