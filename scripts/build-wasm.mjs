@@ -4,7 +4,9 @@
 // wasm_exec.js next to it. No dependencies. Skips the build when cel.wasm is newer than
 // every file in wasm/ and this script (and wasm_exec.js exists). CEL_WASM_FORCE=1 rebuilds
 // anyway; CEL_WASM_OUT=dir builds into another directory (engine development);
-// CEL_WASM_PLAIN=1 builds without the weight patches (scripts/wasm-weight.mjs).
+// CEL_WASM_PLAIN=1 builds without the weight patches (scripts/wasm-weight.mjs);
+// CEL_WASM_SYMBOLS=1 keeps the function names (for `node scripts/wasm-size.mjs --by-package`
+// and readable profiles; a larger file, not for serving).
 //
 // The build: wasm/ is copied to a temporary directory, its dependencies vendored there
 // (`go mod vendor`, from the module cache) and patched, then built with -mod=vendor.
@@ -52,8 +54,9 @@ try {
 mkdirSync(outDir, { recursive: true });
 const t0 = Date.now();
 const env = { ...process.env, GOOS: 'js', GOARCH: 'wasm' };
+const ldflags = process.env.CEL_WASM_SYMBOLS ? '-ldflags=-w' : '-ldflags=-s -w';
 if (process.env.CEL_WASM_PLAIN) {
-  execFileSync(go, ['build', '-trimpath', '-ldflags=-s -w', '-o', outWasm, '.'], { cwd: srcDir, stdio: 'inherit', env });
+  execFileSync(go, ['build', '-trimpath', ldflags, '-o', outWasm, '.'], { cwd: srcDir, stdio: 'inherit', env });
 } else {
   const work = mkdtempSync(join(tmpdir(), 'cel-wasm-'));
   try {
@@ -65,7 +68,7 @@ if (process.env.CEL_WASM_PLAIN) {
       process.exit(1);
     }
     const gcflags = NO_INLINE.map((p) => `-gcflags=${p}=-l`);
-    execFileSync(go, ['build', '-mod=vendor', '-trimpath', '-ldflags=-s -w', ...gcflags, '-o', outWasm, '.'], { cwd: work, stdio: 'inherit', env });
+    execFileSync(go, ['build', '-mod=vendor', '-trimpath', ldflags, ...gcflags, '-o', outWasm, '.'], { cwd: work, stdio: 'inherit', env });
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
