@@ -44,6 +44,8 @@ export class WorkerClient {
   readonly inputs = new Map<string, string>();
   info: CelEngineInfo | undefined;
   restarts = 0;
+  /** The engine's compiled module, from the first worker that started: replacements reuse it. */
+  private module: WebAssembly.Module | undefined;
   private readyWaiters: ((failure: string | undefined) => void)[] = [];
 
   constructor(private readonly opts: WorkerClientOptions) {}
@@ -77,6 +79,7 @@ export class WorkerClient {
         this.isReady = true;
         if (this.startTimer) clearTimeout(this.startTimer);
         this.info = msg.info;
+        this.module ??= msg.module;
         this.opts.onReady?.(msg.info, msg.startMs, msg.phases);
         for (const [id, json] of this.inputs) this.post({ id: 0, op: 'setInputs', inputsId: id, inputsJSON: json });
         this.current = undefined;
@@ -100,7 +103,7 @@ export class WorkerClient {
       ev.preventDefault();
       this.fail(ev.message || 'the CEL worker failed to start');
     };
-    const init: WorkerInit = { op: 'init', baseUrl: this.opts.baseUrl };
+    const init: WorkerInit = { op: 'init', baseUrl: this.opts.baseUrl, module: this.module };
     worker.postMessage(init);
   }
 

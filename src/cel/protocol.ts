@@ -10,13 +10,18 @@ export type WorkerRequest =
   | { id: number; op: 'declarations'; context: CelContext; options?: CelCompileOptions }
   | { id: number; op: 'typeAt'; expression: string; context: CelContext; offset: number; options?: CelCompileOptions };
 
-/** First message to a new worker: where cel/wasm_exec.js and cel/cel.wasm are (the page's base URL). */
+/**
+ * First message to a new worker: where cel/wasm_exec.js and cel/cel.wasm are (the page's base
+ * URL), and the engine's compiled module when an earlier worker compiled it (a worker that
+ * replaces one stopped at its deadline starts the Go program without fetching or compiling).
+ */
 export interface WorkerInit {
   op: 'init';
   baseUrl: string;
+  module?: WebAssembly.Module;
 }
 
 export type WorkerResponse =
-  | { op: 'ready'; info: CelEngineInfo; startMs: number; phases?: CelStartPhases }
+  | { op: 'ready'; info: CelEngineInfo; startMs: number; phases?: CelStartPhases; module?: WebAssembly.Module }
   | { op: 'failed'; message: string }
   | { op: 'result'; id: number; result: unknown };

@@ -65,18 +65,18 @@ async function compileEngine(wasmUrl: string): Promise<WebAssembly.Module> {
   return WebAssembly.compile(await response.arrayBuffer());
 }
 
-async function init(baseUrl: string): Promise<void> {
+async function init(baseUrl: string, module?: WebAssembly.Module): Promise<void> {
   const t0 = performance.now();
   const execUrl = new URL('cel/wasm_exec.js', baseUrl).href;
   const wasmUrl = new URL('cel/cel.wasm', baseUrl).href;
   // The download and compile start first; wasm_exec.js loads meanwhile. It only assigns
   // globalThis.Go, so it also works as a module import (module workers have no importScripts).
-  const compiled = compileEngine(wasmUrl);
+  const compiled = module ? Promise.resolve(module) : compileEngine(wasmUrl);
   compiled.catch(() => undefined); // reported by the await below
   await import(/* @vite-ignore */ execUrl);
   let compiledAt = 0;
   const raw = await startGo(async (imports) => {
-    const module = await compiled;
+    module = await compiled;
     compiledAt = performance.now();
     return WebAssembly.instantiate(module, imports);
   });
@@ -84,6 +84,7 @@ async function init(baseUrl: string): Promise<void> {
   const readyAt = performance.now();
   post({
     op: 'ready',
+    module,
     info: engine.info(),
     startMs: Math.round(readyAt - t0),
     phases: {
@@ -99,7 +100,7 @@ async function init(baseUrl: string): Promise<void> {
 self.onmessage = (ev: MessageEvent<WorkerInit | WorkerRequest>) => {
   const msg = ev.data;
   if (msg.op === 'init') {
-    init(msg.baseUrl).catch((err: unknown) => post({ op: 'failed', message: String(err) }));
+    init(msg.baseUrl, msg.module).catch((err: unknown) => post({ op: 'failed', message: String(err) }));
     return;
   }
   if (!engine) queue.push(msg);
