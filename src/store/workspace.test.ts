@@ -80,6 +80,25 @@ describe('workspace', () => {
     expect(docProblems(d).errors).toBeGreaterThanOrEqual(1);
   });
 
+  it('a form edit keeps the objects it did not touch (the form re-renders only what changed)', () => {
+    const ws = store();
+    const hook = (name: string) => ({ name, clientConfig: { url: `https://${name}/validate` }, sideEffects: 'None', admissionReviewVersions: ['v1'] });
+    const object = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'two' }, webhooks: [hook('a.example.com'), hook('b.example.com')] };
+    const [id] = ws.getState().importText(JSON.stringify(object), 'two.json');
+    const before = ws.getState().docs[0].object as any;
+    // An existing field, and a new one (which the store puts in API order).
+    for (const [field, value] of [['timeoutSeconds', 7], ['failurePolicy', 'Ignore']] as const) {
+      const prev = ws.getState().docs[0].object as any;
+      ws.getState().setField(id, ['webhooks', 1, field], value);
+      const after = ws.getState().docs[0].object as any;
+      expect(after.webhooks[1][field]).toBe(value);
+      expect(after.webhooks).not.toBe(prev.webhooks);
+      expect(after.webhooks[0]).toBe(before.webhooks[0]);
+      expect(after.webhooks[1].clientConfig).toBe(before.webhooks[1].clientConfig);
+      expect(after.metadata).toBe(before.metadata);
+    }
+  });
+
   it('undoes and redoes across form and YAML edits, coalescing typing', () => {
     const ws = store();
     const [id] = ws.getState().importText(VWC, 'a.yaml');

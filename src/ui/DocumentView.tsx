@@ -1,12 +1,12 @@
 /** The selected document: its form, its YAML and its problems. */
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { canConvertToV1, kindSpecOf, serverFieldsOf } from '../k8s';
 import { isObject } from '../k8s/json';
 import { parsePath } from '../k8s/path';
 import { formatPath } from '../k8s/path-format';
-import { docProblems, docKind, useWorkspace, workspace, type WorkspaceDoc } from '../store';
+import { docProblems, docKind, useWorkspace, workspace, type Problem, type WorkspaceDoc } from '../store';
 import { FieldView } from './FieldView';
-import { FormContext, problemsByPath } from './form-context';
+import { createFormProblems, FormContext, updateFormProblems, type FormContextValue, type FormProblems } from './form-context';
 import { ProblemsPanel } from './ProblemsPanel';
 
 const YamlPane = lazy(() => import('./YamlPane'));
@@ -31,6 +31,17 @@ function useAfterFirstPaint(): boolean {
     return () => cancelAnimationFrame(id);
   }, [ready]);
   return ready;
+}
+
+/**
+ * The form's problems store: made with the first problems, then given each new list right
+ * after the commit that computed it (before paint). The controls whose problems changed
+ * re-render then; the others are not touched.
+ */
+function useFormProblems(items: readonly Problem[]): FormProblems {
+  const [store] = useState(() => createFormProblems(items));
+  useLayoutEffect(() => updateFormProblems(store, items), [store, items]);
+  return store;
 }
 
 /** Focus the control of a path, or of its nearest ancestor that has one. */
@@ -63,7 +74,9 @@ export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
   useWorkspace((s) => s.celRevision); // CEL results arrived: problems are derived again
   const docs = useWorkspace((s) => s.docs);
   const problems = docProblems(doc, docs);
-  const byPath = useMemo(() => problemsByPath(problems.items), [problems.items]);
+  const formProblems = useFormProblems(problems.items);
+  // The same context value for the life of the form: a context change would re-render every control.
+  const form = useMemo<FormContextValue>(() => ({ docId: doc.id, problems: formProblems, readOnly: false }), [doc.id, formProblems]);
   const formRef = useRef<HTMLFormElement>(null);
   const focus = useWorkspace((s) => s.focus);
   useEffect(() => {
@@ -100,7 +113,7 @@ export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
           ) : null}
           <ServerFieldsNote object={doc.object} />
           {spec ? (
-            <FormContext.Provider value={{ docId: doc.id, problems: byPath, readOnly: false }}>
+            <FormContext.Provider value={form}>
               <form ref={formRef} className="kind-form" onSubmit={(e) => e.preventDefault()} aria-label={`${spec.kind} form`}>
                 <p className="help">{spec.summary}</p>
                 {spec.fields

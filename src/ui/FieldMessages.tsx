@@ -1,10 +1,10 @@
-import type { Problem } from '../store';
 import { FixButton } from './FixButton';
-import { useForm } from './form-context';
+import { useForm, useProblemsAt } from './form-context';
 
 /** The problems at one field, shown under its control: errors, warnings and lint findings look different; a lightbulb offers quick fixes. */
-export function FieldMessages({ id, problems }: { id: string; problems: readonly Problem[] | undefined }) {
+export function FieldMessages({ id, path }: { id: string; path: string }) {
   const { docId, readOnly } = useForm();
+  const problems = useProblemsAt(path);
   if (!problems?.length) return null;
   return (
     <ul className="field-messages" id={id} role="list">

@@ -2,7 +2,7 @@
  * The form, generated from the field registry: one FieldView per field,
  * recursing into objects and lists. Every control carries `data-path`.
  */
-import { useEffect, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import type { Field, ListField, ObjectField } from '../k8s';
 import type { PathSegment } from '../k8s/path';
 import { formatPath } from '../k8s/path-format';
@@ -23,7 +23,20 @@ export interface FieldViewProps {
   value: unknown;
 }
 
-export function FieldView({ field, path, value }: FieldViewProps) {
+/** Path arrays are built anew by every parent render: equal segments are the same path. */
+const samePath = (a: readonly PathSegment[], b: readonly PathSegment[]) => a === b || (a.length === b.length && a.every((s, i) => s === b[i]));
+
+/**
+ * memo's comparison for the views of the form: `path` by its segments, every other prop by
+ * identity. The store shares unchanged branches of the object, so an edit re-renders only
+ * the views on the way to the edited field (and the controls whose problems changed).
+ */
+function sameProps<P extends { path: readonly PathSegment[] }>(a: P, b: P): boolean {
+  for (const k in a) if (k !== 'path' && !Object.is(a[k], b[k])) return false;
+  return samePath(a.path, b.path);
+}
+
+export const FieldView = memo(function FieldView({ field, path, value }: FieldViewProps) {
   const { docId } = useForm();
   const p = formatPath(path);
   const onChange = (v: unknown) => workspace.getState().setField(docId, path, v);
@@ -43,7 +56,7 @@ export function FieldView({ field, path, value }: FieldViewProps) {
     case 'list':
       return <ListSection field={field} path={path} value={value} />;
   }
-}
+}, sameProps);
 
 /** The children of an object that the form shows (server-populated and hidden ones are kept but not shown). */
 export function visibleFields(fields: readonly Field[], value: unknown): Field[] {
@@ -99,7 +112,6 @@ function OneOfChoice({ field, path, value, group }: { field: ObjectField; path: 
 }
 
 export function ObjectSection({ field, path, value }: { field: ObjectField; path: readonly PathSegment[]; value: unknown }) {
-  const { problems } = useForm();
   const p = formatPath(path);
   const obj = isObject(value) ? value : {};
   const oneOfNames = new Set(field.oneOf?.flat() ?? []);
@@ -112,7 +124,7 @@ export function ObjectSection({ field, path, value }: { field: ObjectField; path
         {field.default !== undefined && value === undefined ? <span className="default"> (unset — default {JSON.stringify(field.default)})</span> : null}
       </legend>
       <p className="help">{field.help}</p>
-      <FieldMessages id={`${p}-problems`} problems={problems.get(p)} />
+      <FieldMessages id={`${p}-problems`} path={p} />
       {field.oneOf?.map((group) => <OneOfChoice key={group.join('|')} field={field} path={path} value={value} group={group} />)}
       <Fields fields={chosenOneOf} path={path} value={value} />
       <Fields fields={rest} path={path} value={value} />
@@ -126,7 +138,7 @@ function itemTitle(field: ListField, item: unknown, i: number): string {
 }
 
 export function ListSection({ field, path, value }: { field: ListField; path: readonly PathSegment[]; value: unknown }) {
-  const { docId, problems, readOnly } = useForm();
+  const { docId, readOnly } = useForm();
   const p = formatPath(path);
   const items = Array.isArray(value) ? value : [];
   const ws = () => workspace.getState();
@@ -136,10 +148,10 @@ export function ListSection({ field, path, value }: { field: ListField; path: re
         {field.label} <code className="field-name">{field.name}</code> <span className="count">{items.length}</span>
       </h3>
       <p className="help">{field.help}</p>
-      <FieldMessages id={`${p}-problems`} problems={problems.get(p)} />
+      <FieldMessages id={`${p}-problems`} path={p} />
       {field.name === 'matchConditions' ? <MatchConditionsSummary path={path} value={value} /> : null}
       {items.map((item, i) => (
-        <ListItem key={i} field={field} path={path} index={i} item={item} count={items.length} />
+        <ListItem key={i} field={field} path={path} index={i} item={item} last={i === items.length - 1} startOpen={items.length <= COLLAPSE_ABOVE} />
       ))}
       {!readOnly ? (
         <button type="button" className="small add" data-path={p} onClick={() => ws().insertItem(docId, path, newListItem(field, items))}>
@@ -153,19 +165,32 @@ export function ListSection({ field, path, value }: { field: ListField; path: re
 /** Lists longer than this start with their elements collapsed. */
 export const COLLAPSE_ABOVE = 8;
 
+/** Is `path` the element at `itemPath` or a field inside it? */
+const isWithin = (path: string, itemPath: string) => path === itemPath || path.startsWith(`${itemPath}.`) || path.startsWith(`${itemPath}[`);
+
+interface ListItemProps {
+  field: ListField;
+  path: readonly PathSegment[];
+  index: number;
+  item: unknown;
+  last: boolean;
+  /** Long lists start collapsed: a 1,000-webhook configuration must stay responsive. */
+  startOpen: boolean;
+}
+
 /** One element of a list: a header with its title and actions, and its fields (collapsible). */
-function ListItem({ field, path, index: i, item, count }: { field: ListField; path: readonly PathSegment[]; index: number; item: unknown; count: number }) {
-  const { docId, problems, readOnly } = useForm();
-  // Long lists start collapsed: a 1,000-webhook configuration must stay responsive.
-  const [open, setOpen] = useState(count <= COLLAPSE_ABOVE);
+const ListItem = memo(function ListItem({ field, path, index: i, item, last, startOpen }: ListItemProps) {
+  const { docId, readOnly } = useForm();
+  const [open, setOpen] = useState(startOpen);
   const ip = [...path, i];
   const itemPath = formatPath(ip);
   const title = itemTitle(field, item, i);
-  const focus = useWorkspace((s) => s.focus);
-  // A request to focus a field inside a collapsed element opens it.
+  // A request to focus a field inside a collapsed element opens it. Only the requests for this
+  // element are selected, so a request re-renders this element and not the whole list.
+  const focusSeq = useWorkspace((s) => (s.focus && s.focus.docId === docId && isWithin(s.focus.path, itemPath) ? s.focus.seq : undefined));
   useEffect(() => {
-    if (focus && focus.docId === docId && (focus.path === itemPath || focus.path.startsWith(`${itemPath}.`) || focus.path.startsWith(`${itemPath}[`))) setOpen(true);
-  }, [focus, docId, itemPath]);
+    if (focusSeq !== undefined) setOpen(true);
+  }, [focusSeq]);
   const ws = () => workspace.getState();
   const bodyId = domId(docId, itemPath, '-body');
   return (
@@ -181,7 +206,7 @@ function ListItem({ field, path, index: i, item, count }: { field: ListField; pa
                 <button type="button" className="icon" aria-label={`Move ${title} up`} disabled={i === 0} onClick={() => ws().moveItem(docId, path, i, i - 1)}>
                   ↑
                 </button>
-                <button type="button" className="icon" aria-label={`Move ${title} down`} disabled={i === count - 1} onClick={() => ws().moveItem(docId, path, i, i + 1)}>
+                <button type="button" className="icon" aria-label={`Move ${title} down`} disabled={last} onClick={() => ws().moveItem(docId, path, i, i + 1)}>
                   ↓
                 </button>
               </>
@@ -196,7 +221,7 @@ function ListItem({ field, path, index: i, item, count }: { field: ListField; pa
         ) : null}
       </div>
       <div id={bodyId} hidden={!open}>
-        <FieldMessages id={`${itemPath}-problems`} problems={problems.get(itemPath)} />
+        <FieldMessages id={`${itemPath}-problems`} path={itemPath} />
         {open ? (
           field.item.oneOf ? (
             <ObjectSection field={field.item} path={ip} value={item} />
@@ -207,7 +232,7 @@ function ListItem({ field, path, index: i, item, count }: { field: ListField; pa
       </div>
     </div>
   );
-}
+}, sameProps);
 
 /** A copy of a list element; a name key gets a "-copy" suffix so it stays unique. */
 function duplicateItem(field: ListField, item: unknown): unknown {

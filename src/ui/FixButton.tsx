@@ -1,6 +1,19 @@
 /** The lightbulb of a problem with quick fixes: opens a short list of fixes; choosing one opens its preview. */
 import { useState } from 'react';
-import { openFix, type Problem } from '../store';
+import type { Fix } from '../k8s';
+import { docProblems, openFix, workspace, type Problem } from '../store';
+
+/**
+ * The fix as built from the document's current object. A lightbulb is not re-rendered while
+ * its problem reads the same, so its fixes may have been built from an older version of the
+ * object (and a fix may carry values read from it).
+ */
+function currentFix(docId: string, problem: Problem, fix: Fix): Fix {
+  const { docs } = workspace.getState();
+  const doc = docs.find((d) => d.id === docId);
+  const now = doc && docProblems(doc, docs).items.find((p) => p.field === problem.field && p.label === problem.label && p.message === problem.message);
+  return now?.fixes?.find((f) => f.title === fix.title) ?? fix;
+}
 
 /** A lightbulb drawn inline: an emoji shows as an empty box where no emoji font is installed (and costs a font fallback search). */
 function LightbulbIcon() {
@@ -39,7 +52,7 @@ export function FixButton({ docId, problem }: { docId: string; problem: Problem 
               className="fix"
               onClick={() => {
                 setOpen(false);
-                openFix({ docId, problem: label, fix });
+                openFix({ docId, problem: label, fix: currentFix(docId, problem, fix) });
               }}
             >
               {fix.title}…

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { Field } from '../k8s';
 import { FieldMessages } from './FieldMessages';
-import { useForm } from './form-context';
+import { useForm, useProblemsAt } from './form-context';
 
 /** A stable DOM id for a field path within a document. */
 export const domId = (docId: string, path: string, suffix = '') => `f-${docId}-${path.replace(/[^A-Za-z0-9_-]/g, '_')}${suffix}`;
@@ -12,9 +12,9 @@ export const domId = (docId: string, path: string, suffix = '') => `f-${docId}-$
  * and the problems at this path.
  */
 export function Labelled({ field, path, children, inline }: { field: Field; path: string; children: ReactNode; inline?: boolean }) {
-  const { docId, problems } = useForm();
+  const { docId } = useForm();
   const id = domId(docId, path);
-  const here = problems.get(path);
+  const here = useProblemsAt(path);
   const severity = here?.some((p) => p.level === 'error') ? 'has-error' : here?.some((p) => p.level === 'warning') ? 'has-warning' : '';
   return (
     <div className={`field ${inline ? 'inline' : ''} ${severity}`}>
@@ -28,16 +28,16 @@ export function Labelled({ field, path, children, inline }: { field: Field; path
         {field.help}
         {field.default !== undefined ? <span className="default"> Default: {JSON.stringify(field.default)}.</span> : null}
       </div>
-      <FieldMessages id={`${id}-problems`} problems={here} />
+      <FieldMessages id={`${id}-problems`} path={path} />
     </div>
   );
 }
 
 /** aria attributes tying a control to its help and problems. */
 export function useDescribedBy(path: string) {
-  const { docId, problems } = useForm();
+  const { docId } = useForm();
   const id = domId(docId, path);
-  const here = problems.get(path);
+  const here = useProblemsAt(path);
   return {
     id,
     'aria-describedby': here?.length ? `${id}-help ${id}-problems` : `${id}-help`,

@@ -3,17 +3,42 @@
  * what it would warn about, and best-practice findings (lints). A click focuses the
  * field in the form and its line in the YAML.
  */
-import type { DocProblems, WorkspaceDoc } from '../store';
+import { memo } from 'react';
+import type { DocProblems, Problem, WorkspaceDoc } from '../store';
 import { useWorkspace, workspace } from '../store';
 import { FixButton } from './FixButton';
+import { sameProblem } from './form-context';
+
+/**
+ * One line of the list. Every edit validates again and makes new problem objects; a line is
+ * rendered again only when what it shows changed (a big document has hundreds of lines).
+ */
+const ProblemLine = memo(
+  function ProblemLine({ docId, problem: p }: { docId: string; problem: Problem }) {
+    return (
+      <li className={`${p.level}${p.lint ? ' lint' : ''}`}>
+        <button type="button" className="link" data-problem-path={p.field} data-lint={p.lint ? p.label : undefined} onClick={() => workspace.getState().focusField(docId, p.field)}>
+          <span className="badge" title={p.lint ? `best practice: ${p.lint}` : undefined}>
+            {p.label}
+          </span>{' '}
+          <code>{p.field || '(object)'}</code>: {p.message}
+        </button>
+        <FixButton docId={docId} problem={p} />
+        {p.hint ? <div className="hint">{p.hint}</div> : null}
+      </li>
+    );
+  },
+  (a, b) => a.docId === b.docId && sameProblem(a.problem, b.problem),
+);
 
 export function ProblemsPanel({ doc, problems }: { doc: WorkspaceDoc; problems: DocProblems }) {
   const lintWarnings = problems.lints.filter((l) => l.severity === 'warning').length;
   const release = useWorkspace((s) => s.kubernetesVersion);
   // Stable keys (not positions): a new error at the top must not re-render every line below it.
+  // Label and field are enough (the message may change in place), and short keys are cheap with hundreds of lines.
   const seen = new Map<string, number>();
   const keys = problems.items.map((p) => {
-    const k = `${p.label}|${p.field}|${p.message}`;
+    const k = `${p.label}|${p.field}`;
     const n = seen.get(k) ?? 0;
     seen.set(k, n + 1);
     return n ? `${k}|${n}` : k;
@@ -40,16 +65,7 @@ export function ProblemsPanel({ doc, problems }: { doc: WorkspaceDoc; problems: 
           </li>
         ) : null}
         {problems.items.map((p, i) => (
-          <li key={keys[i]} className={`${p.level}${p.lint ? ' lint' : ''}`}>
-            <button type="button" className="link" data-problem-path={p.field} data-lint={p.lint ? p.label : undefined} onClick={() => workspace.getState().focusField(doc.id, p.field)}>
-              <span className="badge" title={p.lint ? `best practice: ${p.lint}` : undefined}>
-                {p.label}
-              </span>{' '}
-              <code>{p.field || '(object)'}</code>: {p.message}
-            </button>
-            <FixButton docId={doc.id} problem={p} />
-            {p.hint ? <div className="hint">{p.hint}</div> : null}
-          </li>
+          <ProblemLine key={keys[i]} docId={doc.id} problem={p} />
         ))}
       </ul>
     </section>

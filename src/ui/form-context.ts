@@ -1,15 +1,34 @@
 /** What every form control needs besides its own field: the document, its problems, and whether it is editable. */
 import { createContext, useContext } from 'react';
+import { useStore } from 'zustand';
+import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Problem } from '../store';
+
+/** Problems by field path (exact path string). */
+export type ProblemsByPath = ReadonlyMap<string, readonly Problem[]>;
+
+/**
+ * The problems of the form's document, as a store that keeps its identity for the life of
+ * the form: an edit changes what it holds, not the context, so a keystroke re-renders only
+ * the controls whose problems changed (useProblemsAt), not every control of the form.
+ */
+export type FormProblems = StoreApi<{ items: readonly Problem[]; byPath: ProblemsByPath }>;
+
+export const createFormProblems = (items: readonly Problem[] = []): FormProblems => createStore(() => ({ items, byPath: problemsByPath(items) }));
+
+/** Give the form the problems of a new version of its document (paths whose problems read the same keep their arrays). */
+export function updateFormProblems(store: FormProblems, items: readonly Problem[]): void {
+  const s = store.getState();
+  if (s.items !== items) store.setState({ items, byPath: problemsByPath(items, s.byPath) });
+}
 
 export interface FormContextValue {
   docId: string;
-  /** Problems by field path (exact path string). */
-  problems: ReadonlyMap<string, readonly Problem[]>;
+  problems: FormProblems;
   readOnly: boolean;
 }
 
-export const FormContext = createContext<FormContextValue>({ docId: '', problems: new Map(), readOnly: true });
+export const FormContext = createContext<FormContextValue>({ docId: '', problems: createFormProblems(), readOnly: true });
 
 /** What a control of one field gets: the field, its path, its value and how to change it. */
 export interface ControlProps<F> {
@@ -21,13 +40,47 @@ export interface ControlProps<F> {
 
 export const useForm = () => useContext(FormContext);
 
-/** Group problems by their field path. */
-export function problemsByPath(problems: readonly Problem[]): Map<string, Problem[]> {
-  const map = new Map<string, Problem[]>();
+/** The problems at one field path; the component re-renders only when they change. */
+export function useProblemsAt(path: string): readonly Problem[] | undefined {
+  return useStore(useForm().problems, (s) => s.byPath.get(path));
+}
+
+/**
+ * Problems that read the same: what the form and the problems list show of them. Their fixes
+ * are compared by title only (a fix is rebuilt with every validation; FixButton applies the
+ * current one).
+ */
+export function sameProblem(a: Problem, b: Problem): boolean {
+  return (
+    a === b ||
+    (a.field === b.field &&
+      a.message === b.message &&
+      a.hint === b.hint &&
+      a.level === b.level &&
+      a.label === b.label &&
+      a.lint === b.lint &&
+      (a.fixes?.length ?? 0) === (b.fixes?.length ?? 0) &&
+      (a.fixes ?? []).every((f, i) => f.title === b.fixes![i].title))
+  );
+}
+
+const sameProblems = (a: readonly Problem[], b: readonly Problem[]) => a.length === b.length && a.every((p, i) => sameProblem(p, b[i]));
+
+/**
+ * Group problems by their field path. A path whose problems read the same as in `previous`
+ * keeps its previous array, so the controls there are not re-rendered.
+ */
+export function problemsByPath(problems: readonly Problem[], previous?: ProblemsByPath): Map<string, readonly Problem[]> {
+  const groups = new Map<string, Problem[]>();
   for (const p of problems) {
-    const list = map.get(p.field);
+    const list = groups.get(p.field);
     if (list) list.push(p);
-    else map.set(p.field, [p]);
+    else groups.set(p.field, [p]);
   }
-  return map;
+  return new Map(
+    [...groups].map(([path, list]) => {
+      const before = previous?.get(path);
+      return [path, before && sameProblems(before, list) ? before : list];
+    }),
+  );
 }
