@@ -15,10 +15,17 @@ import { isObject, type Obj } from './json';
 import { kindSpecOf } from './registry/kinds';
 const isAbsent = (v: unknown): boolean => v === undefined || v === null;
 
-/** Copy-on-write view of one object: the first `set` copies it, later ones write into the copy. */
+/**
+ * Copy-on-write view of one object: the first `set` copies it, later ones write into the copy.
+ * `remember`: list elements inside are defaulted through elementMemo (withDefaults) or not
+ * (a webhook defaulted for validation, see webhookDefaulting).
+ */
 class Draft {
   private out: Obj | undefined;
-  constructor(private readonly src: Obj) {}
+  constructor(
+    private readonly src: Obj,
+    readonly remember: boolean,
+  ) {}
   get(key: string): unknown {
     return (this.out ?? this.src)[key];
   }
@@ -48,8 +55,8 @@ function fill(d: Draft, defaults: Defaults): void {
 type Defaulter = (d: Draft) => void;
 
 /** Run `f` on a copy-on-write view of `o`. */
-const apply = (o: Obj, f: Defaulter): Obj => {
-  const d = new Draft(o);
+const apply = (o: Obj, f: Defaulter, remember: boolean): Obj => {
+  const d = new Draft(o, remember);
   f(d);
   return d.done();
 };
@@ -59,33 +66,42 @@ function field(d: Draft, key: string, f: Defaulter, struct = false): void {
   const v = d.get(key);
   const o = struct && isAbsent(v) ? {} : v;
   if (!isObject(o)) return;
-  const out = apply(o, f);
+  const out = apply(o, f, d.remember);
   if (out !== v) d.set(key, out);
 }
 
 /**
  * List elements defaulted before, by defaulter: inputs are immutable, so an element that
- * did not change gives the very same defaulted object again, and validation can reuse
- * what it found for it (one edited webhook of 1,000 re-validates one webhook).
+ * did not change gives the very same defaulted object again, and what was found for it can
+ * be reused (the lints keep their findings per defaulted webhook). Only copies are kept:
+ * an element with nothing to default is its own result anyway.
  */
 const elementMemo = new WeakMap<Defaulter, WeakMap<Obj, Obj>>();
 function applyElement(x: Obj, f: Defaulter): Obj {
   let memo = elementMemo.get(f);
   if (!memo) elementMemo.set(f, (memo = new WeakMap()));
   let out = memo.get(x);
-  if (!out) memo.set(x, (out = apply(x, f)));
+  if (!out) {
+    out = apply(x, f, true);
+    if (out !== x) memo.set(x, out);
+  }
   return out;
 }
 
-/** Default every element of the list of structs at `key` (a null element is Go's zero struct, `{}`). */
+/** One element of a list of structs, defaulted: a null element is Go's zero struct, `{}`; other non-objects stay as they are. */
+function defaultedElement(v: unknown, f: Defaulter, remember: boolean): unknown {
+  const x = v === null ? {} : v;
+  if (!isObject(x)) return v;
+  return remember ? applyElement(x, f) : apply(x, f, false);
+}
+
+/** Default every element of the list of structs at `key`. */
 function elements(d: Draft, key: string, f: Defaulter): void {
   const v = d.get(key);
   if (!Array.isArray(v)) return;
   let list: unknown[] | undefined;
   for (let i = 0; i < v.length; i++) {
-    const x: unknown = v[i] === null ? {} : v[i];
-    if (!isObject(x)) continue;
-    const out = applyElement(x, f);
+    const out = defaultedElement(v[i], f, d.remember);
     if (out !== v[i]) (list ??= v.slice())[i] = out;
   }
   if (list) d.set(key, list);
@@ -160,12 +176,18 @@ const defaultBindingSpecV1alpha1: Defaulter = (d) => {
 };
 
 
+/** A webhook configuration's defaulting: every element of `webhooks`, and (`webhook`) one element alone, not remembered. */
+const webhookConfiguration = (f: Defaulter): { f: Defaulter; webhook: WebhookDefaulting } => ({
+  f: (d) => elements(d, 'webhooks', f),
+  webhook: (hook) => defaultedElement(hook, f, false),
+});
+
 /** Defaulters by kind, and by `kind/version` where a version defaults differently (served versions: src/k8s/registry/served.ts). */
-const defaulters: Readonly<Record<string, { f: Defaulter }>> = {
-  ValidatingWebhookConfiguration: { f: (d) => elements(d, 'webhooks', defaultValidatingWebhook) },
-  MutatingWebhookConfiguration: { f: (d) => elements(d, 'webhooks', defaultMutatingWebhook) },
-  'ValidatingWebhookConfiguration/v1beta1': { f: (d) => elements(d, 'webhooks', defaultValidatingWebhookV1beta1) },
-  'MutatingWebhookConfiguration/v1beta1': { f: (d) => elements(d, 'webhooks', defaultMutatingWebhookV1beta1) },
+const defaulters: Readonly<Record<string, { f: Defaulter; webhook?: WebhookDefaulting }>> = {
+  ValidatingWebhookConfiguration: webhookConfiguration(defaultValidatingWebhook),
+  MutatingWebhookConfiguration: webhookConfiguration(defaultMutatingWebhook),
+  'ValidatingWebhookConfiguration/v1beta1': webhookConfiguration(defaultValidatingWebhookV1beta1),
+  'MutatingWebhookConfiguration/v1beta1': webhookConfiguration(defaultMutatingWebhookV1beta1),
   ValidatingAdmissionPolicy: { f: (d) => field(d, 'spec', defaultPolicySpec, true) },
   MutatingAdmissionPolicy: { f: (d) => field(d, 'spec', defaultPolicySpec, true) },
   ValidatingAdmissionPolicyBinding: { f: (d) => field(d, 'spec', defaultBindingSpec) },
@@ -174,6 +196,15 @@ const defaulters: Readonly<Record<string, { f: Defaulter }>> = {
   'MutatingAdmissionPolicyBinding/v1alpha1': { f: (d) => field(d, 'spec', defaultBindingSpecV1alpha1) },
 };
 
+/** The defaulting of an object, by its kind and apiVersion; undefined for other kinds or versions. */
+function defaulterOf(object: Obj): (typeof defaulters)[string] | undefined {
+  const spec = kindSpecOf(object);
+  if (!spec) return undefined;
+  const version = String(object.apiVersion).slice(spec.group.length + 1);
+  const key = Object.hasOwn(defaulters, `${spec.kind}/${version}`) ? `${spec.kind}/${version}` : spec.kind;
+  return Object.hasOwn(defaulters, key) ? defaulters[key] : undefined;
+}
+
 /**
  * The object as the apiserver sees it after defaulting (always a new top-level
  * object for the six kinds). Objects of other kinds or versions, and
@@ -181,12 +212,21 @@ const defaulters: Readonly<Record<string, { f: Defaulter }>> = {
  */
 export function withDefaults<T>(object: T): T {
   if (!isObject(object)) return object;
-  const spec = kindSpecOf(object);
-  if (!spec) return object;
-  const version = String(object.apiVersion).slice(spec.group.length + 1);
-  const key = Object.hasOwn(defaulters, `${spec.kind}/${version}`) ? `${spec.kind}/${version}` : spec.kind;
-  if (!Object.hasOwn(defaulters, key)) return object;
-  const d = defaulters[key]!;
-  const out = apply(object, d.f);
+  const d = defaulterOf(object);
+  if (!d) return object;
+  const out = apply(object, d.f, true);
   return (out === object ? { ...object } : out) as T;
+}
+
+/** One element of `webhooks` as withDefaults leaves it (a null element is defaulted as `{}`, other non-objects stay). */
+export type WebhookDefaulting = (hook: unknown) => unknown;
+
+/**
+ * How withDefaults treats each element of a webhook configuration's `webhooks` (one function
+ * per kind and apiVersion), without remembering results: validation defaults webhook by webhook
+ * and keeps what it found per webhook as written (validation/webhooks.ts), so a webhook seen
+ * before is not defaulted again and no defaulted copy is kept alive. Undefined for other kinds.
+ */
+export function webhookDefaulting(object: Obj): WebhookDefaulting | undefined {
+  return defaulterOf(object)?.webhook;
 }

@@ -85,6 +85,8 @@ export function byteLength(s: string): number {
  */
 const GO_SPACE = '\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
 const GO_TRIM = new RegExp(`^[${GO_SPACE}]+|[${GO_SPACE}]+$`, 'g');
+const GO_SPACE_CHAR = new RegExp(`[${GO_SPACE}]`);
 
-/** Go's strings.TrimSpace. */
-export const trimSpace = (s: string): string => s.replace(GO_TRIM, '');
+/** Go's strings.TrimSpace (the common case, nothing to trim, looks at the two ends only). */
+export const trimSpace = (s: string): string =>
+  s !== '' && !GO_SPACE_CHAR.test(s[0]!) && !GO_SPACE_CHAR.test(s[s.length - 1]!) ? s : s.replace(GO_TRIM, '');

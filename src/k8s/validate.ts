@@ -54,16 +54,21 @@ export function compilerAt(compiler: CelCompiler | undefined, release: Kubernete
   return c;
 }
 
+/** Validates a decoded object, defaulting it first. */
 type KindValidator = (obj: Obj, compiler: CelCompiler | undefined) => FieldError[];
 
-/** The validator of each kind; which apiVersions are accepted comes from the field registry (one place). */
+/**
+ * The validator of each kind; which apiVersions are accepted comes from the field registry (one place).
+ * Webhook configurations default each webhook as they validate it (validation/webhooks.ts), so that
+ * a webhook validated before costs one lookup.
+ */
 const validators: Readonly<Record<string, KindValidator>> = {
   ValidatingWebhookConfiguration: validateValidatingWebhookConfiguration,
   MutatingWebhookConfiguration: validateMutatingWebhookConfiguration,
-  ValidatingAdmissionPolicy: validateValidatingAdmissionPolicy,
-  ValidatingAdmissionPolicyBinding: (o) => validateValidatingAdmissionPolicyBinding(o),
-  MutatingAdmissionPolicy: validateMutatingAdmissionPolicy,
-  MutatingAdmissionPolicyBinding: (o) => validateMutatingAdmissionPolicyBinding(o),
+  ValidatingAdmissionPolicy: (o, cel) => validateValidatingAdmissionPolicy(withDefaults(o), cel),
+  ValidatingAdmissionPolicyBinding: (o) => validateValidatingAdmissionPolicyBinding(withDefaults(o)),
+  MutatingAdmissionPolicy: (o, cel) => validateMutatingAdmissionPolicy(withDefaults(o), cel),
+  MutatingAdmissionPolicyBinding: (o) => validateMutatingAdmissionPolicyBinding(withDefaults(o)),
 };
 
 /** The validator for an apiVersion/kind pair, if it is one of ours. */
@@ -94,6 +99,6 @@ export function validateRules(object: unknown, options?: ValidateOptions): Field
   const served = validateServedVersion(spec, object.apiVersion, release);
   const validator = served.known ? validatorFor(object.apiVersion, object.kind) : undefined;
   if (!validator) return served.errors;
-  const errs = [...validator(withDefaults(decoded(object)), compilerAt(options?.cel, release)), ...warningsForStaticSuffix(object.metadata, fieldPath('metadata', 'name'))];
+  const errs = [...validator(decoded(object), compilerAt(options?.cel, release)), ...warningsForStaticSuffix(object.metadata, fieldPath('metadata', 'name'))];
   return [...served.errors, ...asReleaseWords(errs, spec.kind, release)];
 }

@@ -103,48 +103,97 @@ export function decodeErrors(object: unknown): FieldError[] {
 }
 
 /**
- * Decoded list elements by element object, per element description: an unchanged element
- * decodes to the very same object again, so what validation memoises per element stays valid.
+ * Decoded copies of list elements by element object, per element description: an unchanged
+ * element decodes to the very same object again, so what validation memoises per element stays
+ * valid. Only elements that a null made a copy of are kept: any other element decodes to itself
+ * anyway, and remembering those too (thousands of WeakMap entries per never-seen workspace)
+ * cost more than walking them again.
  */
 const elementMemo = new WeakMap<readonly Field[], WeakMap<object, unknown>>();
+function elementMemoOf(fields: readonly Field[]): WeakMap<object, unknown> {
+  let memo = elementMemo.get(fields);
+  if (!memo) elementMemo.set(fields, (memo = new WeakMap()));
+  return memo;
+}
 
 const nullToEmpty = (v: unknown): unknown => (v === null ? '' : v);
 
-function decodedValue(value: unknown, field: Field): unknown {
+function hasNullValue(map: Record<string, unknown>): boolean {
+  for (const k in map) if (map[k] === null && Object.hasOwn(map, k)) return true;
+  return false;
+}
+
+/** Decodes the value of one field. */
+type Decoder = (value: unknown) => unknown;
+
+const decodedStringList: Decoder = (value) => (Array.isArray(value) && value.includes(null) ? value.map(nullToEmpty) : value);
+
+const decodedStringMap: Decoder = (value) =>
+  !isObject(value) || !hasNullValue(value) ? value : Object.fromEntries(Object.entries(value).map(([k, v]) => [k, nullToEmpty(v)]));
+
+/**
+ * The decoders of the fields decoding can change (lists of strings, string maps, and the objects
+ * and lists that hold them), by fields array, built once: every other field decodes to itself,
+ * so it is not walked.
+ */
+const decodersCache = new WeakMap<readonly Field[], readonly (readonly [string, Decoder])[]>();
+function decodersOf(fields: readonly Field[]): readonly (readonly [string, Decoder])[] {
+  let m = decodersCache.get(fields);
+  if (!m) {
+    const built: (readonly [string, Decoder])[] = [];
+    for (const f of fields) {
+      const d = decoderOf(f);
+      if (d) built.push([f.name, d]);
+    }
+    decodersCache.set(fields, (m = built));
+  }
+  return m;
+}
+
+/** The decoder of a field, or undefined when its values always decode to themselves. */
+function decoderOf(field: Field): Decoder | undefined {
   switch (field.type) {
     case 'stringList':
-      return Array.isArray(value) && value.includes(null) ? value.map(nullToEmpty) : value;
+      return decodedStringList;
     case 'stringMap':
-      if (!isObject(value) || !Object.values(value).includes(null)) return value;
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, nullToEmpty(v)]));
-    case 'object':
-      return isObject(value) && !field.open ? decodedFields(value, field.fields) : value;
+      return decodedStringMap;
+    case 'object': {
+      const fields = field.open ? [] : decodersOf(field.fields);
+      return fields.length === 0 ? undefined : (value) => (isObject(value) ? decodedFields(value, fields) : value);
+    }
     case 'list': {
-      if (!Array.isArray(value)) return value;
-      let memo = elementMemo.get(field.item.fields);
-      if (!memo) elementMemo.set(field.item.fields, (memo = new WeakMap()));
-      let out: unknown[] | undefined;
-      for (let i = 0; i < value.length; i++) {
-        const x: unknown = value[i];
-        if (!isObject(x)) continue;
-        let d = memo.get(x);
-        if (d === undefined) memo.set(x, (d = decodedValue(x, field.item)));
-        if (d !== x) (out ??= value.slice())[i] = d;
-      }
-      return out ?? value;
+      const item = decoderOf(field.item);
+      const memo = elementMemoOf(field.item.fields);
+      return item && ((value) => (Array.isArray(value) ? decodedList(value, item, memo) : value));
     }
     default:
-      return value;
+      return undefined;
   }
 }
 
-function decodedFields(value: Record<string, unknown>, fields: readonly Field[]): Record<string, unknown> {
+function decodedList(list: readonly unknown[], item: Decoder, memo: WeakMap<object, unknown>): readonly unknown[] {
+  let out: unknown[] | undefined;
+  for (let i = 0; i < list.length; i++) {
+    const x: unknown = list[i];
+    if (!isObject(x)) continue;
+    let d = memo.get(x);
+    if (d === undefined) {
+      d = item(x);
+      if (d !== x) memo.set(x, d);
+    }
+    if (d !== x) (out ??= list.slice())[i] = d;
+  }
+  return out ?? list;
+}
+
+function decodedFields(value: Record<string, unknown>, decoders: readonly (readonly [string, Decoder])[]): Record<string, unknown> {
   let out: Record<string, unknown> | undefined;
-  for (const f of fields) {
-    const v = value[f.name];
+  for (let i = 0; i < decoders.length; i++) {
+    const [name, decode] = decoders[i]!;
+    const v = value[name];
     if (v === undefined || v === null) continue;
-    const d = decodedValue(v, f);
-    if (d !== v) (out ??= { ...value })[f.name] = d;
+    const d = decode(v);
+    if (d !== v) (out ??= { ...value })[name] = d;
   }
   return out ?? value;
 }
@@ -160,7 +209,7 @@ export function decoded<T>(object: T): T {
   const hit = objectMemo.get(object);
   if (hit !== undefined) return hit as T;
   const spec = kindSpecOf(object);
-  const out = spec ? decodedFields(object, spec.fields) : object;
+  const out = spec ? decodedFields(object, decodersOf(spec.fields)) : object;
   objectMemo.set(object, out);
   return out as T;
 }

@@ -19,9 +19,10 @@ export function validateMatchConditions(conditions: unknown, env: CelEnv, contex
   const errs: FieldError[] = [];
   if (list.length > maxMatchConditions) errs.push(tooMany(path, list.length, maxMatchConditions));
   const names = new Set<string>();
-  list.forEach((c, i) => {
-    const condition = goStruct(c);
-    if (!condition) return;
+  for (let i = 0; i < list.length; i++) {
+    if (!(i in list)) continue; // a hole is skipped, as forEach skips it
+    const condition = goStruct(list[i]);
+    if (!condition) continue;
     const p = path.index(i);
     const expression = goString(condition.expression);
     if (expression !== undefined) {
@@ -30,13 +31,13 @@ export function validateMatchConditions(conditions: unknown, env: CelEnv, contex
       else errs.push(...validateCELExpression(env, context, trimmed, p.child('expression')));
     }
     const name = goString(condition.name);
-    if (name === undefined) return;
+    if (name === undefined) continue;
     if (name === '') errs.push(required(p.child('name')));
     else {
       errs.push(...validateLabelName(name, p.child('name')));
       if (names.has(name)) errs.push(duplicate(p.child('name'), name));
       else names.add(name);
     }
-  });
+  }
   return errs;
 }

@@ -32,18 +32,19 @@ export function validateResources(resources: readonly unknown[], path: FieldPath
   let hasDoubleWildcard = false;
   let hasSingleWildcard = false;
   let hasResourceWithoutSubresource = false;
-  resources.forEach((resSub, i) => {
-    if (typeof resSub !== 'string') return;
+  for (let i = 0; i < resources.length; i++) {
+    const resSub = resources[i];
+    if (typeof resSub !== 'string') continue;
     if (resSub === '') {
       errs.push(required(path.index(i)));
-      return;
+      continue;
     }
     if (resSub === '*/*') hasDoubleWildcard = true;
     if (resSub === '*') hasSingleWildcard = true;
     const slash = resSub.indexOf('/');
     if (slash < 0) {
       hasResourceWithoutSubresource = resSub !== '*';
-      return;
+      continue;
     }
     const res = resSub.slice(0, slash);
     const sub = resSub.slice(slash + 1);
@@ -51,7 +52,7 @@ export function validateResources(resources: readonly unknown[], path: FieldPath
     if (subresourcesWithWildcardResource?.has(sub)) errs.push(invalid(path.index(i), resSub, `if '*/${sub}' is present, must not specify ${resSub}`));
     if (sub === '*') (resourcesWithWildcardSubresources ??= new Set()).add(res);
     if (res === '*') (subresourcesWithWildcardResource ??= new Set()).add(sub);
-  });
+  }
   if (resources.length > 1 && hasDoubleWildcard) errs.push(invalidSlice(path, 'string', resources, "if '*/*' is present, must not specify other resources"));
   if (hasSingleWildcard && hasResourceWithoutSubresource)
     errs.push(invalidSlice(path, 'string', resources, "if '*' is present, must not specify other resources without subresources"));
@@ -71,9 +72,7 @@ export function validateRule(rule: Obj, path: FieldPath): FieldError[] {
     if (apiVersions.length === 0) errs.push(required(path.child('apiVersions')));
     if (apiVersions.length > 1 && hasWildcard(apiVersions))
       errs.push(invalidSlice(path.child('apiVersions'), 'string', apiVersions, "if '*' is present, must not specify other API versions"));
-    apiVersions.forEach((v, i) => {
-      if (v === '') errs.push(required(path.child('apiVersions').index(i)));
-    });
+    for (let i = 0; i < apiVersions.length; i++) if (apiVersions[i] === '') errs.push(required(path.child('apiVersions').index(i)));
   }
   const resources = goList(rule.resources);
   if (resources) errs.push(...validateResources(resources, path.child('resources')));
@@ -90,9 +89,10 @@ export function validateRuleWithOperations(ruleWithOperations: unknown, path: Fi
   if (operations) {
     if (operations.length === 0) errs.push(required(path.child('operations')));
     if (operations.length > 1 && hasWildcard(operations)) errs.push(invalidSlice(path.child('operations'), 'admissionregistration.OperationType', operations, "if '*' is present, must not specify other operations"));
-    operations.forEach((op, i) => {
+    for (let i = 0; i < operations.length; i++) {
+      const op = operations[i];
       if (typeof op === 'string' && !has(supportedOperations, op)) errs.push(notSupported(path.child('operations').index(i), op, supportedOperations));
-    });
+    }
   }
   errs.push(...validateRule(rule, path));
   return errs;

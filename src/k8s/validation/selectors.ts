@@ -17,8 +17,10 @@ export function validateLabelName(name: string, path: FieldPath): FieldError[] {
 export function validateLabels(labels: unknown, path: FieldPath): FieldError[] {
   if (!isObject(labels)) return [];
   const errs: FieldError[] = [];
-  for (const [k, v] of Object.entries(labels)) {
-    errs.push(...validateLabelName(k, path));
+  for (const k in labels) {
+    if (!Object.hasOwn(labels, k)) continue;
+    for (const msg of isQualifiedName(k)) errs.push(invalid(path, k, msg));
+    const v = labels[k];
     if (typeof v === 'string') for (const msg of isLabelValue(v)) errs.push(invalid(path, v, msg));
   }
   return errs;
@@ -47,9 +49,10 @@ export function validateLabelSelectorRequirement(req: unknown, path: FieldPath):
   }
   const key = r.key ?? '';
   if (typeof key === 'string') errs.push(...validateLabelName(key, path.child('key')));
-  values?.forEach((v, i) => {
+  for (let i = 0; values && i < values.length; i++) {
+    const v = values[i];
     if (typeof v === 'string') for (const msg of isLabelValue(v)) errs.push(invalid(path.child('values').index(i), v, msg));
-  });
+  }
   return errs;
 }
 
@@ -58,6 +61,9 @@ export function validateLabelSelector(selector: unknown, path: FieldPath): Field
   const s = goObject(selector);
   if (!s) return [];
   const errs = validateLabels(s.matchLabels, path.child('matchLabels'));
-  goList(s.matchExpressions)?.forEach((req, i) => errs.push(...validateLabelSelectorRequirement(req, path.child('matchExpressions').index(i))));
+  const reqs = goList(s.matchExpressions) ?? [];
+  for (let i = 0; i < reqs.length; i++) {
+    if (i in reqs) errs.push(...validateLabelSelectorRequirement(reqs[i], path.child('matchExpressions').index(i))); // a hole is skipped, as forEach skips it
+  }
   return errs;
 }

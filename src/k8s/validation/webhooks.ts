@@ -3,9 +3,11 @@
  * (validation.go validateValidatingWebhookConfiguration / validateMutatingWebhookConfiguration
  * with requireNoSideEffects, requireRecognizedAdmissionReviewVersion and
  * requireUniqueWebhookNames on; apiserver util/webhook for clientConfig).
- * Expects a defaulted object (see ../defaults.ts).
+ * A configuration comes decoded, not defaulted: each webhook is defaulted as it is
+ * validated (../defaults.ts webhookDefaulting); the functions for its parts expect defaulted values.
  */
 import type { CelCompiler } from '../../cel/types';
+import { webhookDefaulting, type WebhookDefaulting } from '../defaults';
 import { duplicate, invalid, notSupported, required, type FieldError } from '../errors';
 import type { FieldPath } from '../path';
 import { lazyPath } from './lazy-path';
@@ -16,7 +18,7 @@ import { isDNS1035Label, isDNS1123Subdomain } from './names';
 import { validateRuleWithOperations } from './rules';
 import { validateLabelSelector } from './selectors';
 import { parseGoURL } from './url';
-import { goInt, goList, goObject, goString, goStruct, isAbsent, type Obj } from './values';
+import { goInt, goList, goObject, goString, goStruct, isAbsent, isObject, type Obj } from './values';
 import { strList } from '../json';
 import { invalidPrinted, invalidSlice } from './go-print';
 
@@ -35,12 +37,15 @@ export function validateEnum(value: unknown, supported: readonly string[], path:
   return typeof value === 'string' && !supported.includes(value) ? [notSupported(path, value, supported)] : [];
 }
 
+/** At least three segments separated by dots (`strings.Split(name, ".")` has three or more parts). */
+const hasTwoDots = (name: string): boolean => name.indexOf('.', name.indexOf('.') + 1) > 0;
+
 /** utilvalidation.IsFullyQualifiedName: a DNS-1123 subdomain (messages joined) with at least three segments. */
 export function isFullyQualifiedName(path: FieldPath, name: string): FieldError[] {
   if (name.length === 0) return [required(path)];
   const errs = isDNS1123Subdomain(name);
   if (errs.length > 0) return [invalid(path, name, errs.join(','))];
-  if (name.split('.').length < 3) return [invalid(path, name, 'should be a domain with at least three segments separated by dots')];
+  if (!hasTwoDots(name)) return [invalid(path, name, 'should be a domain with at least three segments separated by dots')];
   return [];
 }
 
@@ -80,10 +85,12 @@ export function validateWebhookService(path: FieldPath, service: Obj): FieldErro
   if (!urlPath.startsWith('/')) errs.push(invalid(p, urlPath, "must start with a '/'"));
   let toCheck = urlPath.slice(1);
   if (toCheck.endsWith('/')) toCheck = toCheck.slice(0, -1);
-  toCheck.split('/').forEach((step, i) => {
+  const steps = toCheck.split('/');
+  for (let i = 0; i < steps.length; i++) {
+    const step = steps[i]!;
     if (step.length === 0) errs.push(invalid(p, urlPath, `segment[${i}] may not be empty`));
     else for (const failure of isDNS1123Subdomain(step)) errs.push(invalid(p, urlPath, `segment[${i}]: ${failure}`));
-  });
+  }
   return errs;
 }
 
@@ -94,9 +101,11 @@ export function validateClientConfig(clientConfig: unknown, path: FieldPath): Fi
   const errs: FieldError[] = [];
   if (typeof cc.caBundle === 'string') {
     const e = base64DecodeError(cc.caBundle);
-    // a decoder error (HTTP 400 in the apiserver); the value is shortened, certificates run to kilobytes
-    const shown = cc.caBundle.length > 64 ? `${cc.caBundle.slice(0, 61)}...` : cc.caBundle;
-    if (e) errs.push(invalidPrinted(path.child('caBundle'), cc.caBundle, JSON.stringify(shown), e, shown));
+    if (e) {
+      // a decoder error (HTTP 400 in the apiserver); the value is shortened, certificates run to kilobytes
+      const shown = cc.caBundle.length > 64 ? `${cc.caBundle.slice(0, 61)}...` : cc.caBundle;
+      errs.push(invalidPrinted(path.child('caBundle'), cc.caBundle, JSON.stringify(shown), e, shown));
+    }
   }
   const url = cc.url;
   const service = cc.service;
@@ -115,16 +124,17 @@ export function validateAdmissionReviewVersions(versions: unknown, path: FieldPa
   const errs: FieldError[] = [];
   const seen = new Set<string>();
   let hasAcceptedVersion = false;
-  list.forEach((v, i) => {
-    if (typeof v !== 'string') return;
+  for (let i = 0; i < list.length; i++) {
+    const v = list[i];
+    if (typeof v !== 'string') continue;
     if (seen.has(v)) {
       errs.push(invalid(path.index(i), v, 'duplicate version'));
-      return;
+      continue;
     }
     seen.add(v);
     for (const msg of isDNS1035Label(v)) errs.push(invalid(path.index(i), v, msg));
     if ((acceptedAdmissionReviewVersions as readonly string[]).includes(v)) hasAcceptedVersion = true;
-  });
+  }
   if (!hasAcceptedVersion && strList(list).length === list.length)
     errs.push(invalidSlice(path, 'string', list, `must include at least one of ${acceptedAdmissionReviewVersions.join(', ')}`));
   return errs;
@@ -135,7 +145,10 @@ export function validateWebhook(hook: Obj, kind: WebhookKind, compiler: CelCompi
   const errs: FieldError[] = [];
   const name = goString(hook.name);
   if (name !== undefined) errs.push(...isFullyQualifiedName(path.child('name'), name));
-  goList(hook.rules)?.forEach((rule, i) => errs.push(...validateRuleWithOperations(rule, path.child('rules').index(i))));
+  const rules = goList(hook.rules) ?? [];
+  for (let i = 0; i < rules.length; i++) {
+    if (i in rules) errs.push(...validateRuleWithOperations(rules[i], path.child('rules').index(i))); // a hole is skipped, as forEach skips it
+  }
   errs.push(...validateEnum(hook.failurePolicy, supportedFailurePolicies, path.child('failurePolicy')));
   errs.push(...validateEnum(hook.matchPolicy, supportedMatchPolicies, path.child('matchPolicy')));
   if (isAbsent(hook.sideEffects)) errs.push(required(path.child('sideEffects'), `must specify one of ${noSideEffectClasses.join(', ')}`));
@@ -152,15 +165,31 @@ export function validateWebhook(hook: Obj, kind: WebhookKind, compiler: CelCompi
 }
 
 /**
- * What one webhook's own checks found, by (defaulted) webhook object. Objects are immutable
- * and defaulting returns the same object for an unchanged webhook, so an edit of one webhook
- * re-validates only that one. Results that depended on a CEL answer not known yet are not kept.
+ * What one webhook's own checks found, by webhook object as written (decoded). Objects are
+ * immutable, so an edit of one webhook re-validates only that one; a webhook found here is
+ * not even defaulted again. Keyed by the written object, not the defaulted copy, so that
+ * nothing but the errors is kept alive (one WeakMap entry per webhook). The defaulting is
+ * part of the key: it depends on the configuration's apiVersion. Results that depended on a
+ * CEL answer not known yet are not kept.
  */
-const hookMemo = new WeakMap<Obj, { index: number; kind: WebhookKind; compiler: CelCompiler | undefined; errs: FieldError[] }>();
+const hookMemo = new WeakMap<
+  Obj,
+  { index: number; kind: WebhookKind; defaulting: WebhookDefaulting | undefined; compiler: CelCompiler | undefined; errs: FieldError[] }
+>();
 
-function validateWebhookAt(hook: Obj, kind: WebhookKind, compiler: CelCompiler | undefined, index: number): FieldError[] {
-  const hit = hookMemo.get(hook);
-  if (hit && hit.index === index && hit.kind === kind && hit.compiler === compiler) return hit.errs;
+function validateWebhookAt(
+  written: unknown,
+  kind: WebhookKind,
+  defaulting: WebhookDefaulting | undefined,
+  compiler: CelCompiler | undefined,
+  index: number,
+  path: FieldPath,
+): FieldError[] {
+  const key = isObject(written) ? written : undefined;
+  const hit = key && hookMemo.get(key);
+  if (hit && hit.index === index && hit.kind === kind && hit.defaulting === defaulting && hit.compiler === compiler) return hit.errs;
+  const hook = goStruct(defaulting ? defaulting(written) : written);
+  if (!hook) return [];
   let unknown = false;
   const tracking: CelCompiler | undefined = compiler && {
     compile: (expression, context, options) => {
@@ -169,21 +198,24 @@ function validateWebhookAt(hook: Obj, kind: WebhookKind, compiler: CelCompiler |
       return r;
     },
   };
-  const path = lazyPath('webhooks').index(index);
-  const errs = [...validateWebhook(hook, kind, tracking, path), ...validateAdmissionReviewVersions(hook.admissionReviewVersions, path.child('admissionReviewVersions'))];
-  if (!unknown) hookMemo.set(hook, { index, kind, compiler, errs });
+  const errs = validateWebhook(hook, kind, tracking, path);
+  errs.push(...validateAdmissionReviewVersions(hook.admissionReviewVersions, path.child('admissionReviewVersions')));
+  if (key && !unknown) hookMemo.set(key, { index, kind, defaulting, compiler, errs });
   return errs;
 }
 
-/** ValidateValidatingWebhookConfiguration / ValidateMutatingWebhookConfiguration */
+/** ValidateValidatingWebhookConfiguration / ValidateMutatingWebhookConfiguration, of a decoded (not yet defaulted) object. */
 export function validateWebhookConfiguration(obj: Obj, kind: WebhookKind, compiler?: CelCompiler): FieldError[] {
   const errs = validateObjectMeta(obj.metadata, lazyPath('metadata'));
+  const defaulting = webhookDefaulting(obj);
   const hookNames = new Set<string>();
+  const webhooksPath = lazyPath('webhooks');
   goList(obj.webhooks)?.forEach((h, i) => {
+    // defaulting leaves the name alone, and a written null is an empty webhook to either
     const hook = goStruct(h);
     if (!hook) return;
-    const path = lazyPath('webhooks').index(i);
-    errs.push(...validateWebhookAt(hook, kind, compiler, i));
+    const path = webhooksPath.index(i);
+    errs.push(...validateWebhookAt(h, kind, defaulting, compiler, i, path));
     const name = hook.name;
     if (typeof name === 'string' && name.length > 0) {
       if (hookNames.has(name)) errs.push(duplicate(path.child('name'), name));
