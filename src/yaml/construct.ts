@@ -93,11 +93,13 @@ export function constructChunk(text: string, start: number, end: number, lines: 
       if (!isEmptyDocument(built)) {
         documents.push({ at, value: built.value, pos: built.pos, errors: b.errors, warnings: b.warnings });
       }
+      // the builder stopped at the document's closing POP: no need to walk its events again
+      i = skipToDocumentEnd(events, b.cursor);
     } catch (e) {
       if (!(e instanceof Abort)) throw e;
       documents.push({ at, value: undefined, pos: emptyPos(at), errors: [e.problem], warnings: b.warnings });
+      i = skipToDocumentEnd(events, i + 1);
     }
-    i = skipToDocumentEnd(events, i + 1);
   }
   return { kind: 'documents', documents };
 }
@@ -164,6 +166,11 @@ class Builder {
     private i: number,
     private readonly lines: LineIndex,
   ) {}
+
+  /** The next event to read (after `node()`, the one after that node). */
+  get cursor(): number {
+    return this.i;
+  }
 
   private problem(list: TextProblem[], message: string, start: number, end: number): void {
     if (list.length < MAX_PROBLEMS_PER_DOCUMENT) {

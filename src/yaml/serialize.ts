@@ -97,6 +97,15 @@ function literalBlock(s: string, indent: string): string | undefined {
   return out;
 }
 
+/**
+ * The text written so far. Appending to one string (V8 keeps it as a rope, flattened once
+ * when read) costs about a third less than pushing the ~100,000 pieces of a large document
+ * to an array and joining them (measured on the 1,000-webhook bench file).
+ */
+interface Out {
+  text: string;
+}
+
 interface Ctx {
   indentSequences: boolean;
   ancestors: Set<object>;
@@ -152,7 +161,7 @@ function entriesOf(obj: Record<string, unknown>, ctx: Ctx): Array<[string, unkno
   return out;
 }
 
-function writeEntries(entries: Array<[string, unknown]>, indent: string, first: string, ctx: Ctx, out: string[]): void {
+function writeEntries(entries: Array<[string, unknown]>, indent: string, first: string, ctx: Ctx, out: Out): void {
   for (let i = 0; i < entries.length; i++) {
     const [k, v] = entries[i]!;
     const prefix = i === 0 ? first : indent;
@@ -163,7 +172,7 @@ function writeEntries(entries: Array<[string, unknown]>, indent: string, first: 
   }
 }
 
-function writeItems(arr: readonly unknown[], indent: string, first: string, ctx: Ctx, out: string[]): void {
+function writeItems(arr: readonly unknown[], indent: string, first: string, ctx: Ctx, out: Out): void {
   for (let i = 0; i < arr.length; i++) {
     let n = normalize(arr[i], ctx);
     if (n === undefined) n = null;
@@ -175,11 +184,11 @@ function writeItems(arr: readonly unknown[], indent: string, first: string, ctx:
  * Write `head` (`key:` or `-`, already indented) and the value after it.
  * `indent` is the indentation of the head; children go 2 further.
  */
-function writeValue(v: unknown, indent: string, head: string, ctx: Ctx, out: string[], inSequence: boolean): void {
+function writeValue(v: unknown, indent: string, head: string, ctx: Ctx, out: Out, inSequence: boolean): void {
   const child = `${indent}  `;
   if (Array.isArray(v)) {
     if (v.length === 0) {
-      out.push(`${head} []\n`);
+      out.text += `${head} []\n`;
       return;
     }
     ctx.ancestors.add(v);
@@ -187,7 +196,7 @@ function writeValue(v: unknown, indent: string, head: string, ctx: Ctx, out: str
       // `- - a`: the nested list starts on the dash line.
       writeItems(v, child, `${head} `, ctx, out);
     } else {
-      out.push(`${head}\n`);
+      out.text += `${head}\n`;
       const at = ctx.indentSequences ? child : indent;
       writeItems(v, at, at, ctx, out);
     }
@@ -198,12 +207,12 @@ function writeValue(v: unknown, indent: string, head: string, ctx: Ctx, out: str
     ctx.ancestors.add(v);
     const entries = entriesOf(v as Record<string, unknown>, ctx);
     if (entries.length === 0) {
-      out.push(`${head} {}\n`);
+      out.text += `${head} {}\n`;
     } else if (inSequence) {
       // `- key: value`: the mapping starts on the dash line.
       writeEntries(entries, child, `${head} `, ctx, out);
     } else {
-      out.push(`${head}\n`);
+      out.text += `${head}\n`;
       writeEntries(entries, child, child, ctx, out);
     }
     ctx.ancestors.delete(v);
@@ -212,17 +221,17 @@ function writeValue(v: unknown, indent: string, head: string, ctx: Ctx, out: str
   if (typeof v === 'string') {
     const block = literalBlock(v, child);
     if (block !== undefined) {
-      out.push(`${head} ${block}`);
+      out.text += `${head} ${block}`;
       return;
     }
   }
-  out.push(`${head} ${scalarText(v)}\n`);
+  out.text += `${head} ${scalarText(v)}\n`;
 }
 
 function serializeOne(value: unknown, ctx: Ctx): string {
   const v = normalize(value, ctx);
   if (v === undefined) return 'null\n';
-  const out: string[] = [];
+  const out: Out = { text: '' };
   if (Array.isArray(v)) {
     if (v.length === 0) return '[]\n';
     ctx.ancestors.add(v);
@@ -238,7 +247,7 @@ function serializeOne(value: unknown, ctx: Ctx): string {
     // A document that is a bare scalar: always on one line.
     return `${typeof v === 'string' ? scalarString(v) : scalarText(v)}\n`;
   }
-  return out.join('');
+  return out.text;
 }
 
 /**
