@@ -1,6 +1,7 @@
 // What the CEL engine links but never runs, removed at build time (scripts/build-wasm.mjs
 // applies these to a vendored copy of the engine's dependencies; wasm/ and go.sum are not
-// changed). None of the patched code is on a compile or evaluate path: the engine reaches
+// changed), and one speed patch (SPEED_PATCHES, below). None of the weight patches touches a
+// compile or evaluate path: the engine reaches
 // the apiserver through plugincel's compilers, ForInput and the unstructured converter,
 // which use no scheme, codec or HTTP transport. Each patch must apply exactly: a Kubernetes
 // upgrade that changes one of these files fails the build, and the patch is re-checked.
@@ -69,7 +70,7 @@ export const SPEED_PATCHES = [
 	if obj == nil || reflect.ValueOf(obj).IsNil() {`, convertMemo],
 ];
 
-/** Applies the patches to a vendor/ directory; returns the ones that did not apply. */
+/** Applies the weight and speed patches to a vendor/ directory; returns the ones that did not apply. */
 export async function applyWeightPatches(vendorDir) {
   const { readFileSync, writeFileSync } = await import('node:fs');
   const { join } = await import('node:path');
