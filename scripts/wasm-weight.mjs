@@ -33,6 +33,12 @@ export const WEIGHT_PATCHES = [
   // The default HTTP transport (and the TLS client) only when someone configures a transport.
   ['k8s.io/apimachinery/pkg/util/net/http.go', 'var defaultTransport = http.DefaultTransport.(*http.Transport)', 'func defaultTransportOf() *http.Transport { return http.DefaultTransport.(*http.Transport) }'],
   ['k8s.io/apimachinery/pkg/util/net/http.go', /\bdefaultTransport\./g, 'defaultTransportOf().'],
+  // The process and Go runtime collectors of the global metrics registries (Kubernetes' and
+  // Prometheus' own), registered at start-up, where the Go collector reads every runtime/metrics
+  // description: start-up time. Nothing gathers metrics in the engine.
+  ['k8s.io/component-base/metrics/legacyregistry/registry.go', '\tRawMustRegister(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))\n\tRawMustRegister(collectors.NewGoCollector(collectors.WithGoCollectorRuntimeMetrics(collectors.MetricsAll)))\n', ''],
+  ['k8s.io/component-base/metrics/legacyregistry/registry.go', '\t"github.com/prometheus/client_golang/prometheus/collectors"\n', ''],
+  ['github.com/prometheus/client_golang/prometheus/registry.go', '\tMustRegister(NewProcessCollector(ProcessCollectorOpts{}))\n\tMustRegister(NewGoCollector())\n', ''],
 ];
 
 // One speed patch. Every ForInput (each evaluation, or each run of a batch) converts the
