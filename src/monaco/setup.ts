@@ -5,7 +5,7 @@
  * lazily loaded components, so Monaco stays out of the initial bundle.
  */
 import * as monaco from 'monaco-editor/editor';
-import 'monaco-editor/features/register.all';
+import './features';
 import 'monaco-editor/languages/definitions/yaml/register';
 import { configureMonacoYaml } from 'monaco-yaml';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
