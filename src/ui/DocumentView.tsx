@@ -14,23 +14,50 @@ const YamlPane = lazy(() => import('./YamlPane'));
 const PolicyTestPanel = lazy(() => import('./policy/PolicyTestPanel'));
 
 /**
- * Monaco is large: the form is committed and painted first, and the YAML editor is
- * mounted right after (a lazy component in the first render would hold the whole commit).
+ * Monaco is large (about a second of main-thread work to load and create an editor on a
+ * 2-core machine). The YAML pane shows the document's text at once, and the editor replaces
+ * it when the CEL engine has started (or failed), so that the engine's start and its first
+ * answers do not wait behind the editor; at the latest a few seconds after the first paint,
+ * and at once when the user reaches for the text (pointer or keyboard focus).
  */
-let firstPaintDone = false;
-function useAfterFirstPaint(): boolean {
-  const [ready, setReady] = useState(firstPaintDone);
+const EDITOR_LATEST_MS = 3000;
+let editorAllowed = false;
+const editorListeners = new Set<() => void>();
+function allowEditor() {
+  if (editorAllowed) return;
+  editorAllowed = true;
+  for (const l of editorListeners) l();
+}
+function useEditorAllowed(): boolean {
+  const [allowed, setAllowed] = useState(editorAllowed);
+  const celState = useWorkspace((s) => s.celState);
   useEffect(() => {
-    if (ready) return;
-    const id = requestAnimationFrame(() =>
-      setTimeout(() => {
-        firstPaintDone = true;
-        setReady(true);
-      }, 0),
-    );
-    return () => cancelAnimationFrame(id);
-  }, [ready]);
-  return ready;
+    if (allowed) return;
+    const update = () => setAllowed(true);
+    editorListeners.add(update);
+    const timer = setTimeout(allowEditor, EDITOR_LATEST_MS);
+    return () => {
+      editorListeners.delete(update);
+      clearTimeout(timer);
+    };
+  }, [allowed]);
+  useEffect(() => {
+    if (allowed || (celState !== 'ready' && celState !== 'failed')) return;
+    // After the engine's first answers (validation asks at once), not in front of them.
+    if (typeof requestIdleCallback !== 'function') return void allowEditor();
+    const idle = requestIdleCallback(allowEditor, { timeout: 300 });
+    return () => cancelIdleCallback(idle);
+  }, [allowed, celState]);
+  return allowed;
+}
+
+/** The document's text until the editor is there: selectable, and focusing it brings the editor. */
+function YamlText({ text }: { text: string }) {
+  return (
+    <pre className="yaml-fallback" tabIndex={0} title="The editor is loading" onPointerDown={allowEditor} onFocus={allowEditor}>
+      {text}
+    </pre>
+  );
 }
 
 /**
@@ -83,7 +110,7 @@ export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
     if (focus && focus.docId === doc.id && formRef.current) focusPath(formRef.current, focus.path);
   }, [focus, doc.id]);
   const obj = isObject(doc.object) ? doc.object : {};
-  const showEditor = useAfterFirstPaint();
+  const showEditor = useEditorAllowed();
   return (
     <div className="document">
       <div className="panes">
@@ -138,11 +165,11 @@ export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
         </section>
         <section className="yaml-pane" aria-label="YAML">
           {showEditor ? (
-            <Suspense fallback={<pre className="yaml-fallback">{doc.text}</pre>}>
+            <Suspense fallback={<YamlText text={doc.text} />}>
               <YamlPane doc={doc} />
             </Suspense>
           ) : (
-            <pre className="yaml-fallback">{doc.text}</pre>
+            <YamlText text={doc.text} />
           )}
         </section>
       </div>
