@@ -1,5 +1,5 @@
 /** The document list: select, add from a template, duplicate, rename, delete. */
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { KINDS } from '../k8s';
 import { docKind, docProblems, docTitle, useWorkspace, workspace } from '../store';
 
@@ -12,8 +12,14 @@ const shortKind: Record<string, string> = {
   MutatingAdmissionPolicyBinding: 'MAPB',
 };
 
+/** Counts of a document not yet checked (see `counted` below). */
+const NOT_COUNTED = { errors: 0, warnings: 0 };
+
 export function Sidebar() {
   const docs = useWorkspace((s) => s.docs);
+  // The other documents' problem counts come in a second, background render: the first one
+  // (the first form on screen) checks only the selected document, which the form needs anyway.
+  const counted = useDeferredValue(true, false);
   const selectedId = useWorkspace((s) => s.selectedId);
   useWorkspace((s) => s.celRevision); // CEL results arrived: problem counts are derived again
   const [renaming, setRenaming] = useState<string | null>(null);
@@ -45,8 +51,8 @@ export function Sidebar() {
       <ul className="doc-list">
         {docs.map((d) => {
           const kind = docKind(d);
-          const p = docProblems(d, docs);
           const selected = d.id === selectedId;
+          const p = counted || selected ? docProblems(d, docs) : NOT_COUNTED;
           return (
             <li key={d.id} className={selected ? 'selected' : ''} data-doc-id={d.id}>
               {renaming === d.id ? (

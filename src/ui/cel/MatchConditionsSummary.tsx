@@ -62,8 +62,9 @@ export function MatchConditionsSummary({ path, value }: { path: readonly PathSeg
   const p = formatPath(path);
   const options = useCelOptions(docId, `${p}[0].expression`, context);
   const { draft } = useDocInputs(docId);
-  const inputs = convertDraft(draft).cel;
-  const run = useMatchConditions(value, context, inputs, options, celState === 'ready' && conditions.length > 0);
+  // The test inputs are read (their YAML parsed) once the engine can use them: not in the first render.
+  const inputs = celState === 'ready' && conditions.length > 0 ? convertDraft(draft).cel : undefined;
+  const run = useMatchConditions(value, context, inputs, options);
   if (!conditions.length) return null;
   const decision: Decision =
     celState !== 'ready'
@@ -111,15 +112,14 @@ export function MatchConditionsSummary({ path, value }: { path: readonly PathSeg
 function useMatchConditions(
   conditions: unknown,
   context: MatchConditionContext,
-  inputs: CelInputs,
+  inputs: CelInputs | undefined,
   options: ReturnType<typeof useCelOptions>,
-  enabled: boolean,
 ): { trace?: MatchConditionsTrace; evaluations: Evaluation[] } {
   const [state, setState] = useState<{ trace?: MatchConditionsTrace; evaluations: Evaluation[] }>({ evaluations: [] });
   const seq = useRef(0);
   const key = JSON.stringify(conditions);
   useEffect(() => {
-    if (!enabled) return;
+    if (!inputs) return;
     const mine = ++seq.current;
     const t = setTimeout(async () => {
       const evaluations: Evaluation[] = [];
@@ -134,6 +134,6 @@ function useMatchConditions(
       if (mine === seq.current) setState({ trace, evaluations });
     }, DEBOUNCE_MS);
     return () => clearTimeout(t);
-  }, [key, context, inputs, options, enabled]);
+  }, [key, context, inputs, options]);
   return state;
 }
