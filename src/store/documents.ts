@@ -8,8 +8,14 @@ import { parseDocuments, serializeDocuments, splitDocuments, type PositionIndex,
 
 export interface WorkspaceDoc {
   id: string;
-  /** The YAML of this one object, exactly as the user left it. */
-  text: string;
+  /**
+   * The YAML of this one object, exactly as the user left it: as typed, imported or restored,
+   * or, after a form edit, generated from the object (toText) on first read. Generated text is
+   * a getter (a keystroke in the form does not serialize 200 webhooks; the YAML pane reads the
+   * text after the commit): spreading a document (`{ ...doc }`) reads it, so the functions here
+   * copy documents with `fieldsOf`.
+   */
+  readonly text: string;
   /** The last object the text parsed to. */
   object: unknown;
   /** Why the current text does not parse (the object is then the last good one). */
@@ -27,8 +33,30 @@ export const newId = (): string => `d${Date.now().toString(36)}${(counter++).toS
 /** YAML for one object, in kubectl-like key order. */
 export const toText = (object: unknown): string => serializeDocuments([object]);
 
+/** The generated text of each object (objects are immutable): one serialization per object, however many documents and reads. */
+const generatedTexts = new WeakMap<object, string>();
+function generatedText(object: unknown): string {
+  if (typeof object !== 'object' || object === null) return toText(object);
+  let text = generatedTexts.get(object);
+  if (text === undefined) generatedTexts.set(object, (text = toText(object)));
+  return text;
+}
+
+/** A document whose text is generated from its object when first read. */
+function withGeneratedText(fields: Omit<WorkspaceDoc, 'text'>): WorkspaceDoc {
+  const object = fields.object;
+  return Object.defineProperty(fields, 'text', { get: () => generatedText(object), enumerable: true, configurable: true }) as WorkspaceDoc;
+}
+
+/** A document's fields but its text, without reading the text (a generated one is not serialized). */
+function fieldsOf(doc: WorkspaceDoc): Omit<WorkspaceDoc, 'text'> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(doc)) if (key !== 'text') out[key] = doc[key as keyof WorkspaceDoc];
+  return out as unknown as Omit<WorkspaceDoc, 'text'>;
+}
+
 export function docFromObject(object: unknown, origin?: string, text?: string): WorkspaceDoc {
-  return { id: newId(), object, text: text ?? toText(object), origin };
+  return text !== undefined ? { id: newId(), object, text, origin } : withGeneratedText({ id: newId(), object, origin });
 }
 
 /**
@@ -60,21 +88,22 @@ export function docPositions(doc: WorkspaceDoc): PositionIndex | undefined {
 export function withText(doc: WorkspaceDoc, text: string): WorkspaceDoc {
   const { documents, errors, warnings } = parseDocuments(text);
   keepPositions(text, errors.length === 0 && documents.length === 1 ? documents[0]!.positions : null);
-  if (errors.length) return { ...doc, text, error: errors[0] };
+  const fields = fieldsOf(doc);
+  if (errors.length) return { ...fields, text, error: errors[0] };
   if (documents.length !== 1) {
     const message =
       documents.length === 0
         ? 'The document is empty: the form keeps the last good version until the text holds one object.'
         : `The text holds ${documents.length} objects; a workspace document holds one. Use Import to split them into documents.`;
-    return { ...doc, text, error: { message, line: 1, column: 1 } };
+    return { ...fields, text, error: { message, line: 1, column: 1 } };
   }
-  return { ...doc, text, object: documents[0].object, error: undefined, yamlWarnings: warnings.length ? warnings : undefined };
+  return { ...fields, text, object: documents[0].object, error: undefined, yamlWarnings: warnings.length ? warnings : undefined };
 }
 
-/** The document after a form edit produced `object`: the text is regenerated. */
+/** The document after a form edit produced `object`: the text is generated again (when first read). */
 export function withObject(doc: WorkspaceDoc, object: unknown): WorkspaceDoc {
   const ordered = kindSpecOf(object) ? orderFields(object) : object;
-  return { ...doc, object: ordered, text: toText(ordered), error: undefined };
+  return withGeneratedText({ ...fieldsOf(doc), object: ordered, error: undefined });
 }
 
 export interface ImportResult {
