@@ -24,6 +24,35 @@ const policyOf = (binding: Obj, workspace: readonly unknown[]): Obj | undefined 
 const pairs = (rules: Obj[]): [string, string][] => rules.flatMap((r) => strs(r.apiGroups).flatMap((g) => strs(r.resources).map((res): [string, string] => [g, res.split('/')[0]!])));
 const overlap = (a: Obj[], b: Obj[]) => pairs(a).some(([g, res]) => b.some((r) => ruleCovers(r, g, res))) || pairs(b).some(([g, res]) => a.some((r) => ruleCovers(r, g, res)));
 
+/**
+ * W23 for two (defaulted) webhooks: the same clientConfig and overlapping rules. Remembered per
+ * pair: defaulting gives an unchanged webhook the very same object (../defaults.ts), so after an
+ * edit of one webhook of 200 only that webhook's pairs are compared again; every pair is still
+ * asked, so a finding across webhooks follows each edit.
+ */
+const consolidatable = new WeakMap<Obj, WeakMap<Obj, boolean>>();
+function callsSameEndpoint(earlier: Obj, w: Obj): boolean {
+  let row = consolidatable.get(w);
+  if (!row) consolidatable.set(w, (row = new WeakMap()));
+  let answer = row.get(earlier);
+  if (answer === undefined) row.set(earlier, (answer = deepEqual(earlier.clientConfig, w.clientConfig) && overlap(objs(earlier.rules), objs(w.rules))));
+  return answer;
+}
+
+/** The same string for clientConfigs that are deepEqual (other configs may share it): webhooks that could call the same endpoint. */
+const endpoints = new WeakMap<Obj, string>();
+function endpointOf(clientConfig: unknown): string {
+  const part = (v: unknown) => (typeof v === 'object' && v !== null ? typeof v : `${typeof v}:${String(v)}`);
+  if (!isObj(clientConfig)) return part(clientConfig);
+  let endpoint = endpoints.get(clientConfig);
+  if (endpoint === undefined) {
+    const service = isObj(clientConfig.service) ? clientConfig.service : {};
+    endpoint = [clientConfig.url, service.namespace, service.name, service.path, service.port].map(part).join('\0');
+    endpoints.set(clientConfig, endpoint);
+  }
+  return endpoint;
+}
+
 export const CROSS_RULES: readonly LintRule[] = [
   {
     id: 'P01',
@@ -96,8 +125,14 @@ export const CROSS_RULES: readonly LintRule[] = [
     kinds: WEBHOOK_KINDS,
     check: ({ object }) => {
       const hooks = objs(object.webhooks);
+      // the first earlier webhook that calls the same endpoint for overlapping rules, among those that could
+      const earlierByEndpoint = new Map<string, number[]>();
       return hooks.flatMap((w, i) => {
-        const j = hooks.findIndex((v, k) => k < i && deepEqual(v.clientConfig, w.clientConfig) && overlap(objs(v.rules), objs(w.rules)));
+        const endpoint = endpointOf(w.clientConfig);
+        const earlier = earlierByEndpoint.get(endpoint);
+        const j = earlier?.find((k) => callsSameEndpoint(hooks[k]!, w)) ?? -1;
+        if (earlier) earlier.push(i);
+        else earlierByEndpoint.set(endpoint, [i]);
         return j < 0
           ? []
           : [{ field: `webhooks[${i}].clientConfig`, message: `calls the same endpoint as webhooks[${j}] for overlapping rules: each matching request calls it twice`, hint: 'One webhook with both rule sets (one call per request) cuts latency.' }];
