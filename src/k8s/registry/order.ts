@@ -15,9 +15,24 @@ function ranks(fields: readonly Field[]): Map<string, number> {
   return m;
 }
 
+/**
+ * Objects known to be in API order, per fields array. Objects are immutable: after a form edit
+ * of one webhook of 200, only the edited branch is walked again.
+ */
+const inOrderCache = new WeakMap<readonly Field[], WeakSet<object>>();
+
 /** The value with keys in API order; the same object when nothing moves (most edits), so unchanged branches stay shared. */
 function orderBy(value: unknown, fields: readonly Field[] | undefined): unknown {
   if (Array.isArray(value) || !isObject(value) || !fields) return value;
+  let known = inOrderCache.get(fields);
+  if (!known) inOrderCache.set(fields, (known = new WeakSet()));
+  if (known.has(value)) return value;
+  const ordered = orderKeys(value, fields);
+  known.add(ordered);
+  return ordered;
+}
+
+function orderKeys(value: Record<string, unknown>, fields: readonly Field[]): Record<string, unknown> {
   const rank = ranks(fields);
   const keys = Object.keys(value);
   let last = -1;

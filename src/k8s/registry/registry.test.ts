@@ -132,6 +132,28 @@ describe('key order and server fields', () => {
     expect(Object.keys(o.metadata as object)).toEqual(['name', 'labels']);
   });
 
+  it('orders an edited object as it orders a fresh copy, sharing the branches that were in order', () => {
+    const keysDeep = (v: unknown): unknown =>
+      Array.isArray(v) ? v.map(keysDeep) : v && typeof v === 'object' ? Object.entries(v).map(([k, x]) => [k, keysDeep(x)]) : v;
+    const hook = (i: number) => ({ name: `w${i}.b.c`, clientConfig: { url: 'https://x' }, sideEffects: 'None' });
+    const first = orderFields({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'x' },
+      webhooks: [hook(0), hook(1), hook(2)],
+    }) as { webhooks: Record<string, unknown>[] };
+    // a form edit: one webhook replaced (keys out of order, a nested object too), the others the same objects
+    const edited = { ...first, webhooks: [first.webhooks[0], { clientConfig: { caBundle: '', url: 'https://y' }, sideEffects: 'None', name: 'w1.b.c' }, first.webhooks[2]] };
+    const o = orderFields(edited) as { webhooks: Record<string, unknown>[] };
+    expect(keysDeep(o)).toEqual(keysDeep(orderFields(JSON.parse(JSON.stringify(edited)))));
+    expect(Object.keys(o.webhooks[1]!)).toEqual(['name', 'clientConfig', 'sideEffects']);
+    expect(Object.keys(o.webhooks[1]!.clientConfig as object)).toEqual(['url', 'caBundle']);
+    expect(o.webhooks[0]).toBe(first.webhooks[0]);
+    expect(o.webhooks[2]).toBe(first.webhooks[2]);
+    expect(orderFields(o)).toEqual(o);
+    expect((orderFields(o) as typeof o).webhooks).toBe(o.webhooks);
+  });
+
   it('finds and strips server-populated fields', () => {
     const o = {
       apiVersion: 'admissionregistration.k8s.io/v1',
