@@ -51,11 +51,14 @@ function useEditorAllowed(): boolean {
   return allowed;
 }
 
-/** The document's text until the editor is there: selectable, and focusing it brings the editor. */
-function YamlText({ text }: { text: string }) {
+/**
+ * The document's text until the editor is there: selectable, and focusing it brings the
+ * editor. It reads doc.text only when shown (a form edit's text is generated when first read).
+ */
+function YamlText({ doc }: { doc: WorkspaceDoc }) {
   return (
     <pre className="yaml-fallback" tabIndex={0} title="The editor is loading" onPointerDown={allowEditor} onFocus={allowEditor}>
-      {text}
+      {doc.text}
     </pre>
   );
 }
@@ -165,11 +168,11 @@ export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
         </section>
         <section className="yaml-pane" aria-label="YAML">
           {showEditor ? (
-            <Suspense fallback={<YamlText text={doc.text} />}>
+            <Suspense fallback={<YamlText doc={doc} />}>
               <YamlPane doc={doc} />
             </Suspense>
           ) : (
-            <YamlText text={doc.text} />
+            <YamlText doc={doc} />
           )}
         </section>
       </div>
