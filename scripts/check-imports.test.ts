@@ -13,9 +13,10 @@ import { checkImports, cyclesOf, importViolations, layerOf, readProjectImports }
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 describe('this repository', () => {
+  // Reads every file of src/: about a second alone, over 5 s beside the rest of the suite on 2 cores.
   it('keeps the import direction and has no import cycle', () => {
     expect(checkImports(root)).toEqual([]);
-  });
+  }, 60_000);
 });
 
 describe('layers', () => {
