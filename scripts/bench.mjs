@@ -205,6 +205,10 @@ try {
   await page.waitForSelector('form .list-item[data-path="webhooks[199]"]');
   await page.locator('form .list-item[data-path="webhooks[100]"] .item-toggle').click();
   await page.waitForSelector('form input[data-path="webhooks[100].timeoutSeconds"]');
+  // Typing in the loaded app: the engine has started and the YAML editor is there (it loads
+  // after the engine), so the keystrokes do not share the main thread with Monaco's start.
+  await page.waitForSelector('[data-testid="cel-status"].ready', { timeout: 120_000 });
+  await page.waitForSelector('.yaml-pane .monaco-editor', { timeout: 120_000 });
   const times = [];
   for (let i = 0; i < 15; i++) {
     const value = i % 2 ? '5' : '45'; // alternately invalid and valid: the problem count changes every time
