@@ -73,6 +73,16 @@ describe('inputs', () => {
     expect(r.ok ? '' : r.message).toContain('object: must be a JSON object');
     expect(await setInputs('bad', { request: { operation: 5 } })).toContain('request');
   });
+  test('text crosses into the engine and back exactly: any Unicode, NUL, megabytes', async () => {
+    const text = 'héllo 🎉 \u0000 ✓ \u{10FFFF}';
+    expect(await evaluate('object.s + "!"', 'vap-variable', { object: { s: text } })).toMatchObject({ value: `${text}!` });
+    expect(await evaluate(`'${'日本'.repeat(3)}'.size()`, 'vap-variable', {})).toMatchObject({ value: 6 });
+    // A 3 MB input (the engine's request buffer grows for it and shrinks after it).
+    const big = { object: { data: 'x'.repeat(3_000_000), list: Array.from({ length: 20_000 }, (_, i) => `é${i}`) } };
+    expect(await evaluate('object.data.size() + object.list.size()', 'vap-variable', big)).toMatchObject({ value: 3_020_000 });
+    expect(await evaluate("object.list[19999] == 'é19999'", 'vap-variable', big)).toMatchObject({ value: true });
+    expect(await evaluate('object.n * 2', 'vap-variable', { object: { n: 21 } })).toMatchObject({ value: 42 });
+  });
   test('compile errors are reported by evaluate as stage compile', async () => {
     const r = await evaluate('object.spec.paused', 'vap-validation', {});
     expect(r).toMatchObject({ ok: false, stage: 'compile', message: 'must evaluate to bool but got dyn' });

@@ -15,7 +15,7 @@ import type {
   CelTypeAt,
 } from './types';
 
-/** The object the Go program sets on globalThis.__admissionWorkbenchCel. */
+/** The engine's calls (wasm/main_js.go): strings in, JSON strings out (text for setInputs). */
 export interface RawCelApi {
   compile(expression: string, context: string, optionsJSON: string): string;
   evaluate(expression: string, context: string, optionsJSON: string, inputsId: string): string;
@@ -27,7 +27,6 @@ export interface RawCelApi {
   info(): string;
 }
 
-export const RAW_GLOBAL = '__admissionWorkbenchCel';
 export const READY_GLOBAL = '__admissionWorkbenchCelReady';
 
 export type EvalResult = CelEvalResult | CelEvalSuccessExt;
@@ -152,7 +151,7 @@ interface GoHost {
 
 /**
  * Starts the Go program. globalThis.Go (wasm_exec.js) must already be defined. Resolves
- * with the raw API once main() has registered it.
+ * with the raw API once main() has run the package initialisers and said it is ready.
  */
 export async function startGo(
   instantiate: (imports: WebAssembly.Imports) => Promise<WebAssembly.Instance>,
@@ -172,7 +171,52 @@ export async function startGo(
     throw new Error('the CEL engine exited');
   });
   await Promise.race([ready, exited]);
-  const raw = g[RAW_GLOBAL] as RawCelApi | undefined;
-  if (!raw) throw new Error('the CEL engine did not register its API');
-  return raw;
+  return rawFromExports(instance.exports as unknown as CelExports);
+}
+
+/** What wasm/main_js.go exports (go:wasmexport) besides Go's own run/resume/getsp. */
+interface CelExports {
+  mem: WebAssembly.Memory;
+  celBuffer(size: number): number;
+  celCall(op: number, size: number): number;
+  celResponse(): number;
+}
+
+/** The ops in the order of wasm/main_js.go's `ops` table (an op is called by its index). */
+const OPS = ['compile', 'evaluate', 'evaluateBatch', 'setInputs', 'dropInputs', 'declarations', 'typeAt', 'info'] as const;
+
+/**
+ * The raw API over the engine's exports: the arguments are written into the engine's
+ * request buffer (each a little-endian uint32 byte length, then its UTF-8 bytes) and the
+ * answer is read from its response buffer. No syscall/js on this path: see main_js.go.
+ */
+export function rawFromExports(ex: CelExports): RawCelApi {
+  if (typeof ex.celCall !== 'function') throw new Error('the CEL engine does not export celCall (rebuild it: npm run build:wasm)');
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  const call = (op: (typeof OPS)[number], ...args: string[]): string => {
+    let bound = 0;
+    for (const a of args) bound += 4 + 3 * a.length; // UTF-8 takes at most 3 bytes per UTF-16 unit
+    const base = ex.celBuffer(bound); // may grow the memory: take views after it
+    const bytes = new Uint8Array(ex.mem.buffer, base, bound);
+    const view = new DataView(ex.mem.buffer, base, bound);
+    let size = 0;
+    for (const a of args) {
+      const { written } = encoder.encodeInto(a, bytes.subarray(size + 4));
+      view.setUint32(size, written, true);
+      size += 4 + written;
+    }
+    const length = ex.celCall(OPS.indexOf(op), size);
+    return decoder.decode(new Uint8Array(ex.mem.buffer, ex.celResponse(), length));
+  };
+  return {
+    compile: (expression, context, options) => call('compile', expression, context, options),
+    evaluate: (expression, context, options, inputsId) => call('evaluate', expression, context, options, inputsId),
+    evaluateBatch: (inputsId, items) => call('evaluateBatch', inputsId, items),
+    setInputs: (id, inputs) => call('setInputs', id, inputs),
+    dropInputs: (id) => call('dropInputs', id),
+    declarations: (context, options) => call('declarations', context, options),
+    typeAt: (expression, context, options, offset) => call('typeAt', expression, context, options, String(offset)),
+    info: () => call('info'),
+  };
 }
