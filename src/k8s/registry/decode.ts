@@ -105,9 +105,9 @@ export function decodeErrors(object: unknown): FieldError[] {
 /**
  * Decoded copies of list elements by element object, per element description: an unchanged
  * element decodes to the very same object again, so what validation memoises per element stays
- * valid. Only elements that a null made a copy of are kept: any other element decodes to itself
- * anyway, and remembering those too (thousands of WeakMap entries per never-seen workspace)
- * cost more than walking them again.
+ * valid. Only elements that a null made a copy of are kept (and looked up): any other element
+ * decodes to itself anyway, and remembering those too (thousands of WeakMap entries per
+ * never-seen workspace) cost more than walking them again.
  */
 const elementMemo = new WeakMap<readonly Field[], WeakMap<object, unknown>>();
 function elementMemoOf(fields: readonly Field[]): WeakMap<object, unknown> {
@@ -176,12 +176,12 @@ function decodedList(list: readonly unknown[], item: Decoder, memo: WeakMap<obje
   for (let i = 0; i < list.length; i++) {
     const x: unknown = list[i];
     if (!isObject(x)) continue;
-    let d = memo.get(x);
-    if (d === undefined) {
-      d = item(x);
-      if (d !== x) memo.set(x, d);
-    }
-    if (d !== x) (out ??= list.slice())[i] = d;
+    let d = item(x);
+    if (d === x) continue;
+    const before = memo.get(x);
+    if (before === undefined) memo.set(x, d);
+    else d = before;
+    (out ??= list.slice())[i] = d;
   }
   return out ?? list;
 }
