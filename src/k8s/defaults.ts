@@ -176,18 +176,26 @@ const defaultBindingSpecV1alpha1: Defaulter = (d) => {
 };
 
 
-/** A webhook configuration's defaulting: every element of `webhooks`, and (`webhook`) one element alone, not remembered. */
-const webhookConfiguration = (f: Defaulter): { f: Defaulter; webhook: WebhookDefaulting } => ({
+/**
+ * A webhook configuration's defaulting: every element of `webhooks`, and (`webhook`) one element
+ * alone, not remembered, for validation. `validation: 'as written'` when validation needs no
+ * defaulted copy: each default is then a value that validation accepts wherever it accepts the
+ * field absent (v1: failurePolicy Fail, matchPolicy Equivalent, namespaceSelector and
+ * objectSelector {}, timeoutSeconds 10, reinvocationPolicy Never, rules[].scope *, service.port
+ * 443), so defaulting cannot change a webhook's errors. Not so in v1beta1: sideEffects Unknown is
+ * rejected on create, and admissionReviewVersions [v1beta1] fills a field that is required.
+ */
+const webhookConfiguration = (f: Defaulter, validation: 'as written' | 'defaulted'): { f: Defaulter; webhook?: WebhookDefaulting } => ({
   f: (d) => elements(d, 'webhooks', f),
-  webhook: (hook) => defaultedElement(hook, f, false),
+  ...(validation === 'defaulted' ? { webhook: (hook: unknown) => defaultedElement(hook, f, false) } : {}),
 });
 
 /** Defaulters by kind, and by `kind/version` where a version defaults differently (served versions: src/k8s/registry/served.ts). */
 const defaulters: Readonly<Record<string, { f: Defaulter; webhook?: WebhookDefaulting }>> = {
-  ValidatingWebhookConfiguration: webhookConfiguration(defaultValidatingWebhook),
-  MutatingWebhookConfiguration: webhookConfiguration(defaultMutatingWebhook),
-  'ValidatingWebhookConfiguration/v1beta1': webhookConfiguration(defaultValidatingWebhookV1beta1),
-  'MutatingWebhookConfiguration/v1beta1': webhookConfiguration(defaultMutatingWebhookV1beta1),
+  ValidatingWebhookConfiguration: webhookConfiguration(defaultValidatingWebhook, 'as written'),
+  MutatingWebhookConfiguration: webhookConfiguration(defaultMutatingWebhook, 'as written'),
+  'ValidatingWebhookConfiguration/v1beta1': webhookConfiguration(defaultValidatingWebhookV1beta1, 'defaulted'),
+  'MutatingWebhookConfiguration/v1beta1': webhookConfiguration(defaultMutatingWebhookV1beta1, 'defaulted'),
   ValidatingAdmissionPolicy: { f: (d) => field(d, 'spec', defaultPolicySpec, true) },
   MutatingAdmissionPolicy: { f: (d) => field(d, 'spec', defaultPolicySpec, true) },
   ValidatingAdmissionPolicyBinding: { f: (d) => field(d, 'spec', defaultBindingSpec) },
@@ -225,7 +233,9 @@ export type WebhookDefaulting = (hook: unknown) => unknown;
  * How withDefaults treats each element of a webhook configuration's `webhooks` (one function
  * per kind and apiVersion), without remembering results: validation defaults webhook by webhook
  * and keeps what it found per webhook as written (validation/webhooks.ts), so a webhook seen
- * before is not defaulted again and no defaulted copy is kept alive. Undefined for other kinds.
+ * before is not defaulted again and no defaulted copy is kept alive. Undefined for other kinds,
+ * and where validation gives the same errors for the webhook as written (v1, see
+ * webhookConfiguration above), so no copy is made.
  */
 export function webhookDefaulting(object: Obj): WebhookDefaulting | undefined {
   return defaulterOf(object)?.webhook;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { withDefaults } from '../defaults';
 import { validateRules } from '../validate';
 import { pairsOf, patch, render, scriptedCompiler, type Pair } from './testing';
 
@@ -209,6 +210,11 @@ describe.each([
 ])('%s', (_kind, base) => {
   it.each(webhookCases)('%s', (_title, changes, expected) => {
     expect(pairsOf(validateRules(patch(base, changes)))).toEqual(render(expected));
+  });
+  // v1 webhooks are validated as written (defaults.ts webhookConfiguration): the defaults change no error
+  it.each(webhookCases)('%s: the same errors once defaulted', (_title, changes) => {
+    const obj = patch(base, changes);
+    expect(validateRules(obj)).toEqual(validateRules(withDefaults(obj)));
   });
 });
 

@@ -4,7 +4,8 @@
  * with requireNoSideEffects, requireRecognizedAdmissionReviewVersion and
  * requireUniqueWebhookNames on; apiserver util/webhook for clientConfig).
  * A configuration comes decoded, not defaulted: each webhook is defaulted as it is
- * validated (../defaults.ts webhookDefaulting); the functions for its parts expect defaulted values.
+ * validated (../defaults.ts webhookDefaulting; a v1 webhook needs no defaulted copy, its
+ * defaults being values these functions accept wherever they accept the field absent).
  */
 import type { CelCompiler } from '../../cel/types';
 import { webhookDefaulting, type WebhookDefaulting } from '../defaults';
