@@ -1,6 +1,6 @@
 // What the CEL engine links but never runs, removed at build time (scripts/build-wasm.mjs
 // applies these to a vendored copy of the engine's dependencies; wasm/ and go.sum are not
-// changed), and one speed patch (SPEED_PATCHES, below). None of the weight patches touches a
+// changed), and speed patches (SPEED_PATCHES, below). None of the weight patches touches a
 // compile or evaluate path: the engine reaches
 // the apiserver through plugincel's compilers, ForInput and the unstructured converter,
 // which use no scheme, codec or HTTP transport. Each patch must apply exactly: a Kubernetes
@@ -90,10 +90,62 @@ const trackerPerProgram = `		trackerTemplate := sync.OnceValues(func() (*interpr
 			fresh := *t
 			return &fresh, nil
 		}`;
+// And three small ones on every evaluation's path, each a few per cent of evaluateBatch in a CPU
+// profile of a symbols build (Go has no interface-switch cache on wasm, so an assertion to an
+// interface type is a hash-table lookup, and time.Now is two calls out to JavaScript):
+//  - cel-go's asCostTracker asserted each activation to its unexported costTrackerConverter
+//    interface, for every node evaluated; costTrackActivation is the only type that
+//    implements it, so the patched function checks for that type (a pointer comparison);
+//  - a CostTracker's stack of values starts with room for 16 instead of growing from 0;
+//  - plugincel timed every evaluation (time.Now, time.Since) for its Elapsed field, which only
+//    metrics and tracing read, never the engine.
+const asCostTrackerByInterface = `func asCostTracker(vars Activation) (*CostTracker, bool) {
+	if conv, ok := vars.(costTrackerConverter); ok {
+		return conv.asCostTracker(), true
+	}
+	if vars.Parent() != nil {
+		return asCostTracker(vars.Parent())
+	}
+	return nil, false
+}`;
+const asCostTrackerByType = `func asCostTracker(vars Activation) (*CostTracker, bool) {
+	for {
+		switch a := vars.(type) { // the only implementations of costTrackerConverter
+		case costTrackActivation:
+			return a.costTracker, true
+		case *costTrackActivation:
+			return a.costTracker, true
+		}
+		if vars.Parent() == nil {
+			return nil, false
+		}
+		vars = vars.Parent()
+	}
+}`;
+const initState = `	tracker, err := ct.factory()
+	if err != nil {
+		return nil, err
+	}
+	return costTrackActivation{vars: vars, costTracker: tracker}, nil`;
+const initStateWithStack = `	tracker, err := ct.factory()
+	if err != nil {
+		return nil, err
+	}
+	if tracker.stack == nil {
+		tracker.stack = make(refValStack, 0, 16)
+	}
+	return costTrackActivation{vars: vars, costTracker: tracker}, nil`;
+const activation = 'k8s.io/apiserver/pkg/admission/plugin/cel/activation.go';
+
 export const SPEED_PATCHES = [
   ['k8s.io/apiserver/pkg/admission/plugin/cel/condition.go', `func convertObjectToUnstructured(obj interface{}) (*unstructured.Unstructured, error) {
 	if obj == nil || reflect.ValueOf(obj).IsNil() {`, convertMemo],
   ['github.com/google/cel-go/cel/program.go', trackerPerEval, trackerPerProgram],
+  ['github.com/google/cel-go/interpreter/runtimecost.go', asCostTrackerByInterface, asCostTrackerByType],
+  ['github.com/google/cel-go/interpreter/runtimecost.go', initState, initStateWithStack],
+  [activation, '\tt1 := time.Now()\n', ''],
+  [activation, '\telapsed := time.Since(t1)\n\tevaluation.Elapsed = elapsed\n', ''],
+  [activation, '\t"time"\n', ''],
 ];
 
 /** Applies the weight and speed patches to a vendor/ directory; returns the ones that did not apply. */
