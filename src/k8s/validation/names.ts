@@ -5,17 +5,21 @@
  */
 import { byteLength } from './values';
 
-/** No messages: the value is valid. Frozen, shared: callers only read message lists. */
-const VALID: readonly string[] = Object.freeze([]);
+/**
+ * No messages: the value is valid. Shared, and `readonly` so that callers only read it; not
+ * frozen, because V8 iterates a frozen array (`for (const msg of …)`) on a slow path that
+ * allocates at every loop.
+ */
+const VALID: readonly string[] = [];
 
 /**
  * Remember values a format accepted (workspaces repeat the same label keys, versions and
  * names thousands of times). Bounded: cleared when it grows past `limit`.
  */
-function memoValid(check: (value: string) => string[], limit = 20_000): (value: string) => string[] {
+function memoValid(check: (value: string) => string[], limit = 20_000): (value: string) => readonly string[] {
   const valid = new Set<string>();
   return (value) => {
-    if (valid.has(value)) return VALID as string[];
+    if (valid.has(value)) return VALID;
     const msgs = check(value);
     if (msgs.length === 0) {
       if (valid.size >= limit) valid.clear();
@@ -150,7 +154,7 @@ export function maskTrailingDash(name: string): string {
 }
 
 /** genericvalidation.NameIsDNSSubdomain(name, prefix) */
-export const nameIsDNSSubdomain = (name: string, prefix: boolean): string[] =>
+export const nameIsDNSSubdomain = (name: string, prefix: boolean): readonly string[] =>
   isDNS1123Subdomain(prefix ? maskTrailingDash(name) : name);
 
 const celIdentRegex = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
