@@ -18,7 +18,7 @@ export function validateMatchConditions(conditions: unknown, env: CelEnv, contex
   if (!list) return [];
   const errs: FieldError[] = [];
   if (list.length > maxMatchConditions) errs.push(tooMany(path, list.length, maxMatchConditions));
-  const names = new Set<string>();
+  let names: Set<string> | undefined; // allocated on first use: only a later condition can repeat a name
   for (let i = 0; i < list.length; i++) {
     if (!(i in list)) continue; // a hole is skipped, as forEach skips it
     const condition = goStruct(list[i]);
@@ -35,8 +35,8 @@ export function validateMatchConditions(conditions: unknown, env: CelEnv, contex
     if (name === '') errs.push(required(p.child('name')));
     else {
       errs.push(...validateLabelName(name, p.child('name')));
-      if (names.has(name)) errs.push(duplicate(p.child('name'), name));
-      else names.add(name);
+      if (names?.has(name)) errs.push(duplicate(p.child('name'), name));
+      else if (i < list.length - 1) (names ??= new Set()).add(name);
     }
   }
   return errs;

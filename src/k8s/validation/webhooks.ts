@@ -123,16 +123,15 @@ export function validateAdmissionReviewVersions(versions: unknown, path: FieldPa
   if (!list) return [];
   if (list.length < 1) return [required(path, `must specify one of ${acceptedAdmissionReviewVersions.join(', ')}`)];
   const errs: FieldError[] = [];
-  const seen = new Set<string>();
   let hasAcceptedVersion = false;
   for (let i = 0; i < list.length; i++) {
     const v = list[i];
     if (typeof v !== 'string') continue;
-    if (seen.has(v)) {
+    // seen before (Go fills a set in order); a scan, not a Set: these lists hold a version or two
+    if (list.indexOf(v) < i) {
       errs.push(invalid(path.index(i), v, 'duplicate version'));
       continue;
     }
-    seen.add(v);
     for (const msg of isDNS1035Label(v)) errs.push(invalid(path.index(i), v, msg));
     if ((acceptedAdmissionReviewVersions as readonly string[]).includes(v)) hasAcceptedVersion = true;
   }
