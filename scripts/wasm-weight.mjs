@@ -41,7 +41,7 @@ export const WEIGHT_PATCHES = [
   ['github.com/prometheus/client_golang/prometheus/registry.go', '\tMustRegister(NewProcessCollector(ProcessCollectorOpts{}))\n\tMustRegister(NewGoCollector())\n', ''],
 ];
 
-// One speed patch. Every ForInput (each evaluation, or each run of a batch) converts the
+// The speed patches. First, plugincel: every ForInput (each evaluation, or each run of a batch) converts the
 // typed AdmissionRequest, and the namespace, to unstructured by reflection: a third of a
 // single evaluation's time in WebAssembly. The engine passes the same objects, built once
 // per stored input and never changed, to every evaluation of that input, so the conversion is
