@@ -16,7 +16,7 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { applyWeightPatches, NO_INLINE } from './wasm-weight.mjs';
+import { applyWeightPatches, INLINE_GCFLAGS } from './wasm-weight.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const srcDir = join(root, 'wasm');
@@ -67,8 +67,7 @@ if (process.env.CEL_WASM_PLAIN) {
       console.error(`build-wasm: weight patches that no longer apply (re-check scripts/wasm-weight.mjs):\n  ${failed.join('\n  ')}`);
       process.exit(1);
     }
-    const gcflags = NO_INLINE.map((p) => `-gcflags=${p}=-l`);
-    execFileSync(go, ['build', '-mod=vendor', '-trimpath', ldflags, ...gcflags, '-o', outWasm, '.'], { cwd: work, stdio: 'inherit', env });
+    execFileSync(go, ['build', '-mod=vendor', '-trimpath', ldflags, ...INLINE_GCFLAGS, '-o', outWasm, '.'], { cwd: work, stdio: 'inherit', env });
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -164,13 +164,18 @@ export async function applyWeightPatches(vendorDir) {
   return failed;
 }
 
-// Inlining is turned off for packages that are not on the compile/evaluate hot path
-// (cel-go, the apiserver's CEL packages, apimachinery and the Go runtime keep it): smaller
-// code for the same behaviour.
-export const NO_INLINE = [
-  'k8s.io/api/...', 'crypto/...', 'net/...', 'google.golang.org/protobuf/...', 'go.yaml.in/...',
-  'github.com/json-iterator/...', 'github.com/fxamacker/...', 'k8s.io/kube-openapi/...',
-  'github.com/prometheus/...', 'go.opentelemetry.io/...', 'golang.org/x/...',
-  'sigs.k8s.io/...', 'github.com/google/gnostic-models/...', 'k8s.io/apiserver/pkg/apis/...',
-  'k8s.io/klog/...', 'k8s.io/component-base/...',
+// Inlining is turned off everywhere except on the compile/evaluate hot path: the Go runtime and
+// the standard packages CEL's values lean on, cel-go, the apiserver's CEL and admission packages,
+// and the engine itself. Smaller code for the same behaviour: against inlining off only for a
+// list of cold packages, 30.81 -> 30.38 MB raw and 4.01 -> 3.86 MB brotli, with evaluation at
+// the same speed (alternating raw calls in Node, single 12.1k/11.9k/s, batch 24.9k/25.3k/s).
+// Off everywhere (3.54 MB brotli) made CEL 20-40 % slower.
+export const INLINE = [
+  'runtime/...', 'internal/...', 'sync/...', 'reflect', 'strings', 'bytes', 'strconv', 'unicode/...',
+  'math/...', 'sort', 'slices', 'maps', 'regexp/...', 'errors', 'time', 'fmt', 'encoding/json',
+  'github.com/google/cel-go/...', 'k8s.io/apiserver/pkg/cel/...', 'k8s.io/apiserver/pkg/admission/...',
+  'main',
 ];
+
+/** The compiler flags for INLINE: -l for all packages, then none for the hot ones (the last matching pattern wins). */
+export const INLINE_GCFLAGS = ['-gcflags=all=-l', ...INLINE.map((p) => `-gcflags=${p}=`)];
