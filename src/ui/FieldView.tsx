@@ -2,7 +2,7 @@
  * The form, generated from the field registry: one FieldView per field,
  * recursing into objects and lists. Every control carries `data-path`.
  */
-import { memo, useEffect, useState } from 'react';
+import { memo, useDeferredValue, useEffect, useState } from 'react';
 import type { Field, ListField, ObjectField } from '../k8s';
 import type { PathSegment } from '../k8s/path';
 import { formatPath } from '../k8s/path-format';
@@ -141,6 +141,10 @@ export function ListSection({ field, path, value }: { field: ListField; path: re
   const { docId, readOnly } = useForm();
   const p = formatPath(path);
   const items = Array.isArray(value) ? value : [];
+  // A form's first render shows each list's first element; the others follow in one background
+  // render (as the sidebar's counts do), so the first form is on screen, and answers input, sooner.
+  const all = useDeferredValue(true, false);
+  const shown = all ? items : items.slice(0, 1);
   const ws = () => workspace.getState();
   return (
     <section className="list" data-path={p} aria-label={field.label}>
@@ -150,7 +154,7 @@ export function ListSection({ field, path, value }: { field: ListField; path: re
       <p className="help">{field.help}</p>
       <FieldMessages id={`${p}-problems`} path={p} />
       {field.name === 'matchConditions' ? <MatchConditionsSummary path={path} value={value} /> : null}
-      {items.map((item, i) => (
+      {shown.map((item, i) => (
         <ListItem key={i} field={field} path={path} index={i} item={item} last={i === items.length - 1} startOpen={items.length <= COLLAPSE_ABOVE} />
       ))}
       {!readOnly ? (

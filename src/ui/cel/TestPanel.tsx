@@ -25,9 +25,11 @@ export function TestPanel({ docId, path, context, expression, options }: TestPan
   const cases = useCelCases(docId, path);
   const { draft, edited } = useDocInputs(docId);
   const celState = useCelState();
-  const current = convertDraft(draft);
-  const inputsList = useMemo(() => [current.cel, ...cases.map((c) => convertDraft(c.input).cel)], [current.cel, cases]);
-  const enabled = (open || cases.length > 0) && expression.trim() !== '';
+  // The inputs' YAML is parsed only when something reads it: a closed panel with no cases does not.
+  const used = open || cases.length > 0;
+  const current = used ? convertDraft(draft) : undefined;
+  const inputsList = useMemo(() => (current ? [current.cel, ...cases.map((c) => convertDraft(c.input).cel)] : []), [current?.cel, cases]);
+  const enabled = used && expression.trim() !== '';
   const { results, running } = useEvaluations(expression, context, inputsList, options, enabled);
   const caseResults = results.slice(1);
   const passed = cases.filter((c, i) => caseResults[i] && passes(c.expect, outcomeOf(caseResults[i]!))).length;
@@ -57,7 +59,7 @@ export function TestPanel({ docId, path, context, expression, options }: TestPan
         {open ? (
           <>
             <ResultView result={expression.trim() ? results[0] : undefined} running={running} waiting={!expression.trim() ? 'Type an expression to evaluate it.' : waiting} />
-            <InputsEditor docId={docId} draft={draft} edited={edited} errors={current.errors} context={context} hasParams={!!options.hasParams} />
+            <InputsEditor docId={docId} draft={draft} edited={edited} errors={current?.errors ?? []} context={context} hasParams={!!options.hasParams} />
             <Cases docId={docId} path={path} cases={cases} results={caseResults} draft={draft} current={results[0]} />
           </>
         ) : null}
