@@ -280,3 +280,26 @@ test('M06: a validator that rejects only what a mutation made is named, with lin
   await expect(page.getByRole('button', { name: 'Document', exact: true })).toHaveAttribute('aria-pressed', 'true');
   await expect.poll(() => focusedPath(page)).toMatch(/^spec\.validations\[0\]/);
 });
+
+test('a step into a later list element opens its document with that field focused (the form renders later elements in the background)', async ({ page }) => {
+  const two = `${GUARD.replace('  matchConditions:\n  - name: not-admin\n    expression: request.userInfo.username != "system:admin"\n', '')}- name: pods-audit.guard.example.com
+  clientConfig:
+    service: {namespace: guard, name: audit, path: /audit}
+  rules:
+  - operations: [CREATE]
+    apiGroups: [""]
+    apiVersions: [v1]
+    resources: [pods]
+  failurePolicy: Ignore
+  sideEffects: None
+  admissionReviewVersions: [v1]
+`;
+  await seed(page, false, [{ id: 'd-guard', text: two }]);
+  await page.getByRole('button', { name: 'Simulate', exact: true }).click();
+  await page.getByLabel('Request template').selectOption('create-pod');
+  const step = page.locator('[data-testid="sim-step"][data-name="pods-audit.guard.example.com"]');
+  await expect(step.first()).toBeVisible({ timeout: 30_000 });
+  await step.first().getByRole('button').click();
+  await expect(page.getByRole('button', { name: 'Document', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await expect.poll(() => focusedPath(page)).toMatch(/^webhooks\[1\]/);
+});

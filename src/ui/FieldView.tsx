@@ -143,8 +143,11 @@ export function ListSection({ field, path, value }: { field: ListField; path: re
   const items = Array.isArray(value) ? value : [];
   // A form's first render shows each list's first element; the others follow in one background
   // render (as the sidebar's counts do), so the first form is on screen, and answers input, sooner.
+  // A focus request into the list (a step or problem that opened this document) renders them all
+  // at once: the form focuses its field right after the first render.
   const all = useDeferredValue(true, false);
-  const shown = all ? items : items.slice(0, 1);
+  const focused = useWorkspace((s) => !!s.focus && s.focus.docId === docId && isWithin(s.focus.path, p));
+  const shown = all || focused ? items : items.slice(0, 1);
   const ws = () => workspace.getState();
   return (
     <section className="list" data-path={p} aria-label={field.label}>
