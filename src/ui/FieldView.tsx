@@ -7,7 +7,7 @@ import type { Field, ListField, ObjectField } from '../k8s';
 import type { PathSegment } from '../k8s/path';
 import { formatPath } from '../k8s/path-format';
 import { isObject } from '../k8s/json';
-import { useWorkspace, workspace } from '../store';
+import { useWorkspace, workspace, type Workspace } from '../store';
 import { BooleanControl, IntegerControl, StringControl } from './controls';
 import { StringMapControl, TokenListControl } from './collections';
 import { FieldMessages } from './FieldMessages';
@@ -146,7 +146,7 @@ export function ListSection({ field, path, value }: { field: ListField; path: re
   // A focus request into the list (a step or problem that opened this document) renders them all
   // at once: the form focuses its field right after the first render.
   const all = useDeferredValue(true, false);
-  const focused = useWorkspace((s) => !!s.focus && s.focus.docId === docId && isWithin(s.focus.path, p));
+  const focused = useWorkspace((s) => focusWithin(s, docId, p) !== undefined);
   const shown = all || focused ? items : items.slice(0, 1);
   const ws = () => workspace.getState();
   return (
@@ -175,6 +175,9 @@ export const COLLAPSE_ABOVE = 8;
 /** Is `path` the element at `itemPath` or a field inside it? */
 const isWithin = (path: string, itemPath: string) => path === itemPath || path.startsWith(`${itemPath}.`) || path.startsWith(`${itemPath}[`);
 
+/** The workspace's focus request when it is for `path` or a field inside it, in document `docId`. */
+const focusWithin = (s: Workspace, docId: string, path: string) => (s.focus && s.focus.docId === docId && isWithin(s.focus.path, path) ? s.focus : undefined);
+
 interface ListItemProps {
   field: ListField;
   path: readonly PathSegment[];
@@ -194,7 +197,7 @@ const ListItem = memo(function ListItem({ field, path, index: i, item, last, sta
   const title = itemTitle(field, item, i);
   // A request to focus a field inside a collapsed element opens it. Only the requests for this
   // element are selected, so a request re-renders this element and not the whole list.
-  const focusSeq = useWorkspace((s) => (s.focus && s.focus.docId === docId && isWithin(s.focus.path, itemPath) ? s.focus.seq : undefined));
+  const focusSeq = useWorkspace((s) => focusWithin(s, docId, itemPath)?.seq);
   useEffect(() => {
     if (focusSeq !== undefined) setOpen(true);
   }, [focusSeq]);
