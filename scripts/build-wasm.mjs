@@ -10,12 +10,16 @@
 //
 // The build: wasm/ is copied to a temporary directory, its dependencies vendored there
 // (`go mod vendor`, from the module cache) and patched, then built with -mod=vendor.
+// Then the engine is started once in Node and cel.wasm rewritten to its state after the
+// start (scripts/wasm-snapshot.mjs): a page load skips the package initialisers.
+// CEL_WASM_SNAPSHOT=0 keeps the plain build.
 import { execFileSync } from 'node:child_process';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { snapshotEngine } from './wasm-snapshot.mjs';
 import { applyWeightPatches, INLINE_GCFLAGS } from './wasm-weight.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -38,7 +42,7 @@ const upToDate =
   !process.env.CEL_WASM_FORCE &&
   existsSync(outWasm) &&
   existsSync(outExec) &&
-  statSync(outWasm).mtimeMs > Math.max(newestMtime(srcDir), statSync(fileURLToPath(import.meta.url)).mtimeMs, statSync(join(root, 'scripts', 'wasm-weight.mjs')).mtimeMs);
+  statSync(outWasm).mtimeMs > Math.max(newestMtime(srcDir), statSync(fileURLToPath(import.meta.url)).mtimeMs, statSync(join(root, 'scripts', 'wasm-weight.mjs')).mtimeMs, statSync(join(root, 'scripts', 'wasm-snapshot.mjs')).mtimeMs);
 if (upToDate) {
   console.log('build-wasm: public/cel/cel.wasm is up to date');
   process.exit(0);
@@ -80,6 +84,11 @@ if (!execJs) {
   process.exit(1);
 }
 copyFileSync(execJs, outExec);
+// The served engine is pre-initialised (scripts/wasm-snapshot.mjs); CEL_WASM_SNAPSHOT=0
+// keeps the plain build, which starts by running every package initialiser.
+if (process.env.CEL_WASM_SNAPSHOT !== '0') {
+  writeFileSync(outWasm, await snapshotEngine(readFileSync(outWasm), readFileSync(outExec, 'utf8')));
+}
 // Precompressed copies for static servers (nginx gzip_static/brotli_static, Caddy
 // precompressed, scripts/serve.mjs); the engine is the app's largest file by far.
 const bytes = readFileSync(outWasm);

@@ -9,6 +9,9 @@ import { startGo, type RawCelApi } from './raw';
 // Hidden from the bundler: this file is only ever loaded in Node.
 const nodeImport = (name: string): Promise<unknown> => import(/* @vite-ignore */ `node:${name}`);
 
+/** wasm_exec.js's fs stub, from the first load. */
+let goFs: unknown;
+
 export async function loadRawInNode(): Promise<RawCelApi> {
   const fs = (await nodeImport('fs')) as typeof import('node:fs');
   const path = (await nodeImport('path')) as typeof import('node:path');
@@ -25,18 +28,22 @@ export async function loadRawInNode(): Promise<RawCelApi> {
   if (!fs.existsSync(execPath)) throw new Error(`wasm_exec.js is missing next to ${wasmPath}`);
 
   const g = globalThis as unknown as Record<string, unknown>;
-  // Go must not see a real Node fs (zone lookups would block inside a JS callback):
-  // wasm_exec.js installs its ENOSYS stub only when globalThis.fs is absent.
+  // Go must not see a real Node fs (zone lookups would block inside a JS callback), but
+  // wasm_exec.js's ENOSYS stub, which it installs only when globalThis.fs is absent. The
+  // stub is kept for later loads: a snapshotted engine looks its JS values up on every start.
   const savedFs = g.fs;
-  if (savedFs !== undefined) delete g.fs;
   try {
     if (typeof g.Go !== 'function') {
+      delete g.fs;
       // wasm_exec.js is a classic script that defines globalThis.Go: run it as one.
       vm.runInThisContext(fs.readFileSync(execPath, 'utf8'), { filename: execPath });
+      goFs = g.fs;
     }
-    const bytes = fs.readFileSync(wasmPath);
-    return await startGo(async (imports) => (await WebAssembly.instantiate(bytes, imports)).instance);
+    if (goFs !== undefined) g.fs = goFs;
+    return await startGo(await WebAssembly.compile(fs.readFileSync(wasmPath)));
   } finally {
+    // runtime.wasmWrite (Go's own prints) reads globalThis.fs at call time: the stub stays
+    // unless the host had an fs of its own.
     if (savedFs !== undefined) g.fs = savedFs;
   }
 }

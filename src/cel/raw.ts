@@ -142,28 +142,70 @@ export function wrapRaw(raw: RawCelApi): SyncEngine {
   };
 }
 
-/** Go's `go.run` host object (wasm_exec.js). */
+/** Go's host object (wasm_exec.js): what `run` sets up, which a snapshot's resume sets instead. */
 interface GoHost {
   importObject: WebAssembly.Imports;
   env: Record<string, string>;
   run(instance: WebAssembly.Instance): Promise<void>;
+  _inst: WebAssembly.Instance;
+  mem: DataView;
+  _values: unknown[];
+  _goRefCounts: number[];
+  _ids: Map<unknown, number>;
+  _idPool: number[];
+  exited: boolean;
+}
+
+/** The custom section of a pre-initialised engine (scripts/wasm-snapshot.mjs writes it). */
+export const SNAPSHOT_SECTION = 'admission-workbench.js-values';
+
+/** The JS values the snapshotted program holds references to, from ids 7 on. */
+interface SnapshotValues {
+  values: ({ path: string | null } | { value: string | number | boolean })[];
+  refCounts: number[];
+  idPool: number[];
 }
 
 /**
- * Starts the Go program. globalThis.Go (wasm_exec.js) must already be defined. Resolves
- * with the raw API once main() has run the package initialisers and said it is ready.
+ * Sets up wasm_exec.js's Go object as `run` would have left it when the program had
+ * started: the instance and its memory, and the table of JS values by id, each looked up
+ * again where the build found it (`fs`, `fs.constants`, `Uint8Array`, …). The memory and
+ * globals already hold the started program, so nothing runs.
  */
-export async function startGo(
-  instantiate: (imports: WebAssembly.Imports) => Promise<WebAssembly.Instance>,
-): Promise<RawCelApi> {
+function resumeGo(go: GoHost, instance: WebAssembly.Instance, snapshot: SnapshotValues): void {
+  const at = (path: string | null): unknown =>
+    path === null ? undefined : path.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], globalThis);
+  go._inst = instance;
+  go.mem = new DataView((instance.exports.mem as WebAssembly.Memory).buffer);
+  go._values = [NaN, 0, null, true, false, globalThis, go, ...snapshot.values.map((v) => ('value' in v ? v.value : at(v.path)))];
+  go._goRefCounts = [...new Array<number>(7).fill(Infinity), ...snapshot.refCounts];
+  go._ids = new Map<unknown, number>([[0, 1], [null, 2], [true, 3], [false, 4], [globalThis, 5], [go, 6]]);
+  go._values.forEach((v, id) => {
+    if (id >= 7 && v !== undefined) go._ids.set(v, id);
+  });
+  go._idPool = [...snapshot.idPool];
+  go.exited = false;
+}
+
+/**
+ * Starts the engine from its compiled module. globalThis.Go (wasm_exec.js) must already be
+ * defined. A pre-initialised module (the build's default) resumes at once; a plain one runs
+ * main(), which runs the package initialisers and says when it is ready.
+ */
+export async function startGo(module: WebAssembly.Module): Promise<RawCelApi> {
   const g = globalThis as unknown as Record<string, unknown>;
   const GoCtor = g.Go as (new () => GoHost) | undefined;
   if (typeof GoCtor !== 'function') throw new Error('wasm_exec.js did not define globalThis.Go');
   const go = new GoCtor();
-  // GOGC from the Node environment (a tuning knob for benchmarks); unset in browsers.
+  const [section] = WebAssembly.Module.customSections(module, SNAPSHOT_SECTION);
+  const instance = await WebAssembly.instantiate(module, go.importObject);
+  if (section) {
+    resumeGo(go, instance, JSON.parse(new TextDecoder().decode(section)) as SnapshotValues);
+    return rawFromExports(instance.exports as unknown as CelExports);
+  }
+  // GOGC from the Node environment (a tuning knob for benchmarks of a plain build).
   const gogc = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.GOGC;
   if (gogc) go.env = { ...go.env, GOGC: gogc };
-  const instance = await instantiate(go.importObject);
   const ready = new Promise<void>((resolve) => {
     g[READY_GLOBAL] = () => resolve();
   });

@@ -112,12 +112,16 @@ export interface CelCompileOptionsExt extends CelCompileOptions {
   variableName?: string;
 }
 
-/** Where the worker's start-up went: fetch + compile of cel.wasm, then Go's start (runtime, package inits, warm-up). */
+/**
+ * Where the worker's start-up went: fetch + compile of cel.wasm, then the engine's start:
+ * instantiating the pre-initialised module (scripts/wasm-snapshot.mjs), or, for a plain build
+ * (CEL_WASM_SNAPSHOT=0), Go's start (runtime, package initialisers, warm-up).
+ */
 export interface CelStartPhases {
   /** From the worker's creation to its init message being handled (loading the worker's script). */
   bootMs: number;
   compileMs: number;
-  goStartMs: number;
+  engineStartMs: number;
   /** From the worker posting "ready" to the page handling it (the page's main thread was busy). */
   deliveryMs?: number;
   /** Absolute time (timeOrigin + now) the worker posted "ready". */

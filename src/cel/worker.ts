@@ -74,12 +74,9 @@ async function init(baseUrl: string, module?: WebAssembly.Module): Promise<void>
   const compiled = module ? Promise.resolve(module) : compileEngine(wasmUrl);
   compiled.catch(() => undefined); // reported by the await below
   await import(/* @vite-ignore */ execUrl);
-  let compiledAt = 0;
-  const raw = await startGo(async (imports) => {
-    module = await compiled;
-    compiledAt = performance.now();
-    return WebAssembly.instantiate(module, imports);
-  });
+  module = await compiled;
+  const compiledAt = performance.now();
+  const raw = await startGo(module);
   engine = wrapRaw(raw);
   const readyAt = performance.now();
   post({
@@ -90,7 +87,7 @@ async function init(baseUrl: string, module?: WebAssembly.Module): Promise<void>
     phases: {
       bootMs: Math.round(t0), // the worker's clock starts when it is created
       compileMs: Math.round(compiledAt - t0),
-      goStartMs: Math.round(readyAt - compiledAt),
+      engineStartMs: Math.round(readyAt - compiledAt),
       postedAt: performance.timeOrigin + performance.now(),
     },
   });
