@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync, brotliCompressSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
+import { VALUES_SECTION } from './wasm-snapshot.mjs';
 
 const run = (cmd, args) => {
   const r = spawnSync(cmd, args, { stdio: 'inherit', shell: false });
@@ -154,20 +155,20 @@ try {
       const startOf = async (wasm) => {
         const page = await context.newPage();
         await page.goto(`${url}cel/wasm_exec.js`);
-        const times = await page.evaluate(async (wasm) => {
+        const times = await page.evaluate(async ({ wasm, valuesSection }) => {
           (0, eval)(await (await fetch('wasm_exec.js')).text());
           const t0 = performance.now();
           const module = await WebAssembly.compileStreaming(fetch(wasm));
           const t1 = performance.now();
           const go = new Go();
           const instance = await WebAssembly.instantiate(module, go.importObject);
-          if (WebAssembly.Module.customSections(module, 'admission-workbench.js-values').length === 0) {
+          if (WebAssembly.Module.customSections(module, valuesSection).length === 0) {
             const ready = new Promise((r) => (globalThis.__admissionWorkbenchCelReady = r));
             go.run(instance);
             await ready;
           }
           return [t1 - t0, performance.now() - t1];
-        }, wasm);
+        }, { wasm, valuesSection: VALUES_SECTION });
         await page.waitForTimeout(3000);
         await page.close();
         return times;

@@ -58,9 +58,22 @@ try {
 mkdirSync(outDir, { recursive: true });
 const t0 = Date.now();
 const env = { ...process.env, GOOS: 'js', GOARCH: 'wasm' };
-const ldflags = process.env.CEL_WASM_SYMBOLS ? '-ldflags=-w' : '-ldflags=-s -w';
+const snapshot = process.env.CEL_WASM_SNAPSHOT !== '0';
+// The packages the engine links, by import path (the main package as `main`, its symbol prefix).
+const linkedPackages = (cwd, flags) =>
+  execFileSync(go, ['list', ...flags, '-deps', '-f', '{{if eq .Name "main"}}main{{else}}{{.ImportPath}}{{end}}', '.'], { cwd, env, encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean);
+let packages = [];
+// go build leaves an output alone whose Go build ID matches; a snapshot keeps that ID but is
+// no longer the linker's output, so the old file goes first.
+rmSync(outWasm, { force: true });
+// The snapshot reads the function names (it finds the package initialisers by name) and
+// then drops them unless CEL_WASM_SYMBOLS asks to keep them: the same bytes as -s.
+const ldflags = process.env.CEL_WASM_SYMBOLS || snapshot ? '-ldflags=-w' : '-ldflags=-s -w';
 if (process.env.CEL_WASM_PLAIN) {
   execFileSync(go, ['build', '-trimpath', ldflags, '-o', outWasm, '.'], { cwd: srcDir, stdio: 'inherit', env });
+  packages = linkedPackages(srcDir, []);
 } else {
   const work = mkdtempSync(join(tmpdir(), 'cel-wasm-'));
   try {
@@ -72,6 +85,7 @@ if (process.env.CEL_WASM_PLAIN) {
       process.exit(1);
     }
     execFileSync(go, ['build', '-mod=vendor', '-trimpath', ldflags, ...INLINE_GCFLAGS, '-o', outWasm, '.'], { cwd: work, stdio: 'inherit', env });
+    packages = linkedPackages(work, ['-mod=vendor']);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -86,8 +100,9 @@ if (!execJs) {
 copyFileSync(execJs, outExec);
 // The served engine is pre-initialised (scripts/wasm-snapshot.mjs); CEL_WASM_SNAPSHOT=0
 // keeps the plain build, which starts by running every package initialiser.
-if (process.env.CEL_WASM_SNAPSHOT !== '0') {
-  writeFileSync(outWasm, await snapshotEngine(readFileSync(outWasm), readFileSync(outExec, 'utf8')));
+if (snapshot) {
+  const keepNames = Boolean(process.env.CEL_WASM_SYMBOLS);
+  writeFileSync(outWasm, await snapshotEngine(readFileSync(outWasm), readFileSync(outExec, 'utf8'), { packages, keepNames }));
 }
 // Precompressed copies for static servers (nginx gzip_static/brotli_static, Caddy
 // precompressed, scripts/serve.mjs); the engine is the app's largest file by far.

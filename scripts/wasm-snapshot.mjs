@@ -5,7 +5,9 @@
 // memory and globals are the program's state after it: the data segments are the memory
 // as main() left it (waiting in `select {}`), the globals' initial values are the ones
 // Go's runtime had then. Loading it skips `run` entirely (src/cel/raw.ts, resumeGo): the
-// exports can be called at once. No code changes; the name and other sections are copied.
+// exports can be called at once. The one change to the code: the package initialisers, which
+// have run and cannot run again, get an `unreachable` body (found by name: the engine is linked
+// with its name section, which is dropped here unless kept for profiles).
 //
 // What lives outside the memory and globals is the JS side of wasm_exec.js: the table of
 // JS values Go holds references to (`_values`, by id). Those are recorded by where they
@@ -79,7 +81,7 @@ function assemble(parts) {
   return Buffer.concat([Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]), ...parts]);
 }
 
-const SECTION = { global: 6, export: 7, memory: 5, data: 11, dataCount: 12 };
+const SECTION = { custom: 0, import: 2, global: 6, export: 7, memory: 5, code: 10, data: 11, dataCount: 12 };
 const VALTYPE = { 0x7f: 'i32', 0x7e: 'i64' };
 
 /** The global section's types (Go's wasm globals are i32 and i64, initialised by a constant). */
@@ -139,6 +141,109 @@ function dataSegments(memory) {
   return { count: segments.length, body: Buffer.concat(body) };
 }
 
+function customName(body) {
+  const pos = { at: 0 };
+  const n = readU32(body, pos);
+  return Buffer.from(body.subarray(pos.at, pos.at + n)).toString();
+}
+
+/** Function names by function index, from the name section (a build linked without -s). */
+function functionNames(parts) {
+  const names = new Map();
+  const name = parts.find((s) => s.id === SECTION.custom && customName(s.body) === 'name');
+  if (!name) return names;
+  const pos = { at: 0 };
+  const skip = readU32(name.body, pos); // the section's own name
+  pos.at += skip;
+  while (pos.at < name.body.length) {
+    const sub = name.body[pos.at++];
+    const size = readU32(name.body, pos);
+    const end = pos.at + size;
+    if (sub === 1) {
+      const count = readU32(name.body, pos);
+      for (let i = 0; i < count; i++) {
+        const index = readU32(name.body, pos);
+        const length = readU32(name.body, pos);
+        names.set(index, Buffer.from(name.body.subarray(pos.at, pos.at + length)).toString());
+        pos.at += length;
+      }
+    }
+    pos.at = end;
+  }
+  return names;
+}
+
+function importedFunctions(parts) {
+  const imports = parts.find((s) => s.id === SECTION.import);
+  if (!imports) return 0;
+  const { body } = imports;
+  const pos = { at: 0 };
+  const count = readU32(body, pos);
+  let functions = 0;
+  for (let i = 0; i < count; i++) {
+    for (let field = 0; field < 2; field++) {
+      const length = readU32(body, pos); // module, then name
+      pos.at += length;
+    }
+    const kind = body[pos.at++];
+    if (kind !== 0) throw new Error('wasm-snapshot: only function imports are expected (Go\'s wasm_exec imports)');
+    readU32(body, pos);
+    functions++;
+  }
+  return functions;
+}
+
+// Package initialisers: the compiler's `pkg.init`, `pkg.init.N` (func init) and `pkg.map.init.N`
+// (map literals), called only by the runtime's doInit, which has run them all before the
+// snapshot. Closures defined in them (`pkg.init.func1`) can be called later and are kept, and
+// so are methods named init (`pkg.T.init`): a name counts only when what precedes the suffix
+// is exactly the symbol prefix of a package the engine links.
+const INITIALISER = /\.(map\.)?init(\.\d+)?$/;
+
+/**
+ * A package's prefix in the name section: its linker symbol prefix (cmd/internal/objabi
+ * PathToPrefix: dots in the last element and unusual bytes %-escaped) with every character
+ * other than [A-Za-z0-9_.] written as `_` (cmd/link/internal/wasm's nameRegexp).
+ */
+export function namePrefix(importPath) {
+  const slash = importPath.lastIndexOf('/');
+  let prefix = '';
+  for (let i = 0; i < importPath.length; i++) {
+    const c = importPath.charCodeAt(i);
+    const escape = c <= 0x20 || (c === 0x2e && i > slash) || c === 0x25 || c === 0x22 || c >= 0x7f;
+    prefix += escape ? `%${c.toString(16).padStart(2, '0')}` : importPath[i];
+  }
+  return prefix.replace(/[^\w.]/g, '_');
+}
+
+export function isInitialiser(name, prefixes) {
+  const m = INITIALISER.exec(name);
+  return m !== null && prefixes.has(name.slice(0, m.index));
+}
+
+/**
+ * The code section with each package initialiser's body replaced by `unreachable`: in a
+ * snapshot they have run and will never run again (a call would trap, loudly).
+ */
+function withoutInitialisers(code, names, firstDefined, prefixes) {
+  const pos = { at: 0 };
+  const count = readU32(code, pos);
+  const out = [Buffer.from(u32(count))];
+  let removed = 0;
+  for (let i = 0; i < count; i++) {
+    const size = readU32(code, pos);
+    const body = code.subarray(pos.at, pos.at + size);
+    pos.at += size;
+    if (isInitialiser(names.get(firstDefined + i) ?? '', prefixes)) {
+      out.push(Buffer.from([3, 0, 0x00, 0x0b])); // no locals; unreachable; end
+      removed += size;
+    } else {
+      out.push(Buffer.from(u32(size)), body);
+    }
+  }
+  return { body: Buffer.concat(out), removed };
+}
+
 // --- The start -----------------------------------------------------------------------------
 
 /** A context with the globals a browser worker gives wasm_exec.js and the Go program. */
@@ -171,9 +276,11 @@ function locate(value, global) {
 
 /**
  * Runs the engine's start and returns the pre-initialised module's bytes.
- * bytes: the built cel.wasm; wasmExec: the source of the wasm_exec.js shipped with it.
+ * bytes: the built cel.wasm, linked with its name section (without -s); wasmExec: the source
+ * of the wasm_exec.js shipped with it; packages: the import paths it links (`go list -deps`,
+ * the main package as `main`); keepNames: keep the name section (for profiles).
  */
-export async function snapshotEngine(bytes, wasmExec) {
+export async function snapshotEngine(bytes, wasmExec, { packages, keepNames = false }) {
   const context = browserLikeContext();
   vm.runInContext(wasmExec, context, { filename: 'wasm_exec.js' });
   const go = vm.runInContext('new Go()', context);
@@ -215,9 +322,17 @@ export async function snapshotEngine(bytes, wasmExec) {
     throw new Error(`wasm-snapshot: ${missing.length} JS values the engine holds were not found among the globals`);
   }
 
+  const names = functionNames(parts);
+  if (names.size === 0) throw new Error('wasm-snapshot: the engine has no name section (link it without -s)');
+  const prefixes = new Set(packages.map(namePrefix));
+  const code = withoutInitialisers(parts.find((s) => s.id === SECTION.code).body, names, importedFunctions(parts), prefixes);
+  if (code.removed === 0) throw new Error('wasm-snapshot: no package initialiser found by name');
+
   const out = [];
   for (const s of parts) {
-    if (s.id === SECTION.memory) out.push(section(s.id, memoryBody));
+    if (s.id === SECTION.custom && customName(s.body) === 'name' && !keepNames) continue;
+    if (s.id === SECTION.code) out.push(section(s.id, code.body));
+    else if (s.id === SECTION.memory) out.push(section(s.id, memoryBody));
     else if (s.id === SECTION.global) out.push(section(s.id, globalBody));
     else if (s.id === SECTION.dataCount) out.push(section(s.id, Buffer.from(u32(data.count))));
     else if (s.id === SECTION.data) out.push(section(s.id, data.body));

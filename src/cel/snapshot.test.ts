@@ -4,10 +4,12 @@ import { resolve } from 'node:path';
 import { expect, test } from 'vitest';
 import { loadRawInNode } from './node';
 import { SNAPSHOT_SECTION } from './raw';
+import { VALUES_SECTION } from '../../scripts/wasm-snapshot.mjs';
 
 const wasmPath = process.env.CEL_WASM ? resolve(process.env.CEL_WASM) : resolve(__dirname, '..', '..', 'public', 'cel', 'cel.wasm');
 
 test('the engine under test is the snapshotted build: its JS values are recorded by where they were found', async () => {
+  expect(SNAPSHOT_SECTION).toBe(VALUES_SECTION); // the loader reads what the build writes
   const module = await WebAssembly.compile(readFileSync(wasmPath));
   const [section] = WebAssembly.Module.customSections(module, SNAPSHOT_SECTION);
   expect(section, 'built with CEL_WASM_SNAPSHOT=0?').toBeDefined();
