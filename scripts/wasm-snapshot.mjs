@@ -93,8 +93,10 @@ function globalTypes(body) {
     const type = VALTYPE[body[pos.at]];
     if (!type) throw new Error(`wasm-snapshot: global ${i} has an unexpected type 0x${body[pos.at].toString(16)}`);
     pos.at += 2; // type, mutability
-    while (body[pos.at] !== 0x0b) pos.at++; // the constant expression (i32.const/i64.const n)
-    pos.at++;
+    const op = body[pos.at++]; // the constant expression: i32.const or i64.const, a LEB128, end
+    if (op !== 0x41 && op !== 0x42) throw new Error(`wasm-snapshot: global ${i} is not initialised by a constant`);
+    while (body[pos.at++] & 0x80);
+    if (body[pos.at++] !== 0x0b) throw new Error(`wasm-snapshot: global ${i} has an unexpected initialiser`);
     types.push(type);
   }
   return types;
