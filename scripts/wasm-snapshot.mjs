@@ -33,6 +33,13 @@ function readU32(bytes, pos) {
   }
 }
 
+/** A name (a length, then UTF-8 bytes) at pos, which moves past it. */
+function readName(bytes, pos) {
+  const length = readU32(bytes, pos);
+  pos.at += length;
+  return Buffer.from(bytes.subarray(pos.at - length, pos.at)).toString();
+}
+
 function u32(n) {
   const out = [];
   do {
@@ -143,11 +150,7 @@ function dataSegments(memory) {
   return { count: segments.length, body: Buffer.concat(body) };
 }
 
-function customName(body) {
-  const pos = { at: 0 };
-  const n = readU32(body, pos);
-  return Buffer.from(body.subarray(pos.at, pos.at + n)).toString();
-}
+const customName = (body) => readName(body, { at: 0 });
 
 /** Function names by function index, from the name section (a build linked without -s). */
 function functionNames(parts) {
@@ -155,8 +158,7 @@ function functionNames(parts) {
   const name = parts.find((s) => s.id === SECTION.custom && customName(s.body) === 'name');
   if (!name) return names;
   const pos = { at: 0 };
-  const skip = readU32(name.body, pos); // the section's own name
-  pos.at += skip;
+  readName(name.body, pos); // the section's own name
   while (pos.at < name.body.length) {
     const sub = name.body[pos.at++];
     const size = readU32(name.body, pos);
@@ -165,9 +167,7 @@ function functionNames(parts) {
       const count = readU32(name.body, pos);
       for (let i = 0; i < count; i++) {
         const index = readU32(name.body, pos);
-        const length = readU32(name.body, pos);
-        names.set(index, Buffer.from(name.body.subarray(pos.at, pos.at + length)).toString());
-        pos.at += length;
+        names.set(index, readName(name.body, pos));
       }
     }
     pos.at = end;
@@ -183,10 +183,8 @@ function importedFunctions(parts) {
   const count = readU32(body, pos);
   let functions = 0;
   for (let i = 0; i < count; i++) {
-    for (let field = 0; field < 2; field++) {
-      const length = readU32(body, pos); // module, then name
-      pos.at += length;
-    }
+    readName(body, pos); // module
+    readName(body, pos); // name
     const kind = body[pos.at++];
     if (kind !== 0) throw new Error('wasm-snapshot: only function imports are expected (Go\'s wasm_exec imports)');
     readU32(body, pos);
