@@ -42,7 +42,8 @@ const upToDate =
   !process.env.CEL_WASM_FORCE &&
   existsSync(outWasm) &&
   existsSync(outExec) &&
-  statSync(outWasm).mtimeMs > Math.max(newestMtime(srcDir), statSync(fileURLToPath(import.meta.url)).mtimeMs, statSync(join(root, 'scripts', 'wasm-weight.mjs')).mtimeMs, statSync(join(root, 'scripts', 'wasm-snapshot.mjs')).mtimeMs);
+  statSync(outWasm).mtimeMs >
+    Math.max(newestMtime(srcDir), ...['build-wasm.mjs', 'wasm-weight.mjs', 'wasm-snapshot.mjs', 'go-symtab.mjs'].map((f) => statSync(join(root, 'scripts', f)).mtimeMs));
 if (upToDate) {
   console.log('build-wasm: public/cel/cel.wasm is up to date');
   process.exit(0);

@@ -17,6 +17,7 @@
 // wasm_exec.js installs its own fs, process and path stubs, as in a worker), so what the
 // package initialisers read from the host is what they read in a browser.
 import vm from 'node:vm';
+import { trimSymtab } from './go-symtab.mjs';
 
 export const VALUES_SECTION = 'admission-workbench.js-values';
 
@@ -278,7 +279,7 @@ function locate(value, global) {
  * Runs the engine's start and returns the pre-initialised module's bytes.
  * bytes: the built cel.wasm, linked with its name section (without -s); wasmExec: the source
  * of the wasm_exec.js shipped with it; packages: the import paths it links (`go list -deps`,
- * the main package as `main`); keepNames: keep the name section (for profiles).
+ * the main package as `main`); keepNames: keep the name section and Go's own line tables and function names (for profiles and tracebacks).
  */
 export async function snapshotEngine(bytes, wasmExec, { packages, keepNames = false }) {
   const context = browserLikeContext();
@@ -308,6 +309,8 @@ export async function snapshotEngine(bytes, wasmExec, { packages, keepNames = fa
     ...types.map((t, i) => Buffer.from([t === 'i64' ? 0x7e : 0x7f, 1, ...globals[i]])),
   ]);
   const memory = Buffer.from(instance.exports.mem.buffer);
+  // Go's own file/line tables and function names, read for tracebacks only (scripts/go-symtab.mjs).
+  if (!keepNames) trimSymtab(memory);
   const pages = memory.length / 65536;
   const memoryBody = Buffer.from([1, 0, ...u32(pages)]); // one memory, no maximum
   const data = dataSegments(memory);
