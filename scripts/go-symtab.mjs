@@ -83,7 +83,7 @@ function walkTable(memory, start) {
 }
 
 /** The symbol table's regions, go:func.*'s address and every function's _func address. */
-export function readSymtab(memory) {
+function readSymtab(memory) {
   const header = findHeader(memory);
   const region = (offset) => header + word(memory, header + offset);
   const t = { header, funcnames: region(32), cutab: region(40), filetab: region(48), pctab: region(56), pclntab: region(64) };
