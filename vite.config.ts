@@ -1,8 +1,24 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
-export default defineConfig({
+/**
+ * The built engine's version: the CEL worker keeps cel.wasm's decoded bytes in the Cache
+ * Storage under it (src/cel/worker.ts). None in the dev server, where the engine can be rebuilt
+ * under a running app.
+ */
+function celWasmVersion(): string {
+  try {
+    return createHash('sha256').update(readFileSync(new URL('./public/cel/cel.wasm', import.meta.url))).digest('hex').slice(0, 16);
+  } catch {
+    return ''; // no engine built: nothing to keep
+  }
+}
+
+export default defineConfig(({ command }) => ({
   base: './', // the built app works from any sub-path of a static host
+  define: { __CEL_WASM_VERSION__: JSON.stringify(command === 'build' ? celWasmVersion() : '') },
   plugins: [react()],
   resolve: {
     alias: [
@@ -14,4 +30,4 @@ export default defineConfig({
   optimizeDeps: { include: ['monaco-yaml/yaml.worker.js'] },
   build: { target: 'es2022', chunkSizeWarningLimit: 4000 },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true },
-});
+}));

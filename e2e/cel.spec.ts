@@ -163,6 +163,35 @@ test('a saved case with an expectation fails after an edit; cases survive a relo
   await expect(testArea(page, MC).getByTestId('cel-cases-summary')).toHaveText('1/2 pass');
 });
 
+test('a later visit compiles the engine from the Cache Storage; only the current version is kept', async ({ page }) => {
+  await openWithCel(page);
+  test.skip(await page.evaluate(() => typeof caches === 'undefined'), 'served from an insecure context: no Cache Storage');
+  const engineSource = () =>
+    page.evaluate(() => (performance.getEntriesByName('cel:ready')[0] as PerformanceMark | undefined)?.detail?.phases?.engineSource);
+  const keys = () =>
+    page.evaluate(async () => (await (await caches.open('admission-workbench-cel')).keys()).map((r) => new URL(r.url).search));
+  expect(await engineSource()).toBe('network');
+  await expect.poll(keys).toEqual([expect.stringMatching(/^\?v=[0-9a-f]{16}$/)]);
+  const [current] = await keys();
+  // An earlier build's engine under the same URL, and this one's gone: the next visit fetches
+  // this version again, keeps it and drops the other.
+  await page.evaluate(async (current) => {
+    const cache = await caches.open('admission-workbench-cel');
+    const url = new URL('cel/cel.wasm', document.baseURI).href;
+    await cache.delete(url + current);
+    await cache.put(`${url}?v=0123456789abcdef`, new Response(new Uint8Array([0, 0x61, 0x73, 0x6d])));
+  }, current);
+  await page.reload();
+  await expect(page.getByTestId('cel-status')).toContainText('ready', { timeout: 30_000 });
+  expect(await engineSource()).toBe('network');
+  await expect.poll(keys).toEqual([current]);
+  await page.reload();
+  await expect(page.getByTestId('cel-status')).toContainText('ready', { timeout: 30_000 });
+  expect(await engineSource()).toBe('cache');
+  // and it evaluates
+  await expect(page.getByTestId('cel-matchconditions').first().getByTestId('cel-mc-decision')).toHaveText(/All conditions are true/);
+});
+
 test('matchConditions: each result and the decision the apiserver would take', async ({ page }) => {
   await openWithCel(page);
   const summary = page.getByTestId('cel-matchconditions').first();

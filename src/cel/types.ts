@@ -122,6 +122,12 @@ export interface CelStartPhases {
   bootMs: number;
   compileMs: number;
   engineStartMs: number;
+  /**
+   * Where the compiled bytes came from: the server (through the HTTP cache), the worker's
+   * Cache Storage (a later visit of the same build), or the page (a worker restarted after a
+   * deadline gets the compiled module).
+   */
+  engineSource?: 'network' | 'cache' | 'transferred';
   /** From the worker posting "ready" to the page handling it (the page's main thread was busy). */
   deliveryMs?: number;
   /** Absolute time (timeOrigin + now) the worker posted "ready". */
