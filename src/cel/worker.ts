@@ -86,7 +86,7 @@ async function keepEngine(cache: Cache, key: string, wasmUrl: string, body: Read
 
 /**
  * Fetches and compiles cel.wasm; compileStreaming compiles while the bytes arrive. The HTTP
- * cache keeps the response as served (brotli, 3.6 MB), so a second visit would decode all
+ * cache keeps the response as served (brotli, 3.5 MB), so a second visit would decode all
  * 32 MB again, which is most of a warm start: the decoded bytes are also kept in the Cache
  * Storage, keyed by the engine's version, and a later visit compiles from there without
  * asking the server (in Chromium 120–220 ms instead of 340–560 ms with revalidation).
