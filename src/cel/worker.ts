@@ -115,17 +115,16 @@ async function compileEngine(wasmUrl: string): Promise<{ module: WebAssembly.Mod
   }
 }
 
-async function init(baseUrl: string, module?: WebAssembly.Module): Promise<void> {
+async function init(baseUrl: string, transferred?: WebAssembly.Module): Promise<void> {
   const t0 = performance.now();
   const execUrl = new URL('cel/wasm_exec.js', baseUrl).href;
   const wasmUrl = new URL('cel/cel.wasm', baseUrl).href;
   // The download and compile start first; wasm_exec.js loads meanwhile. It only assigns
   // globalThis.Go, so it also works as a module import (module workers have no importScripts).
-  const compiled = module ? Promise.resolve({ module, source: 'transferred' as const }) : compileEngine(wasmUrl);
+  const compiled = transferred ? Promise.resolve({ module: transferred, source: 'transferred' as const }) : compileEngine(wasmUrl);
   compiled.catch(() => undefined); // reported by the await below
   await import(/* @vite-ignore */ execUrl);
-  const { module: engineModule, source } = await compiled;
-  module = engineModule;
+  const { module, source } = await compiled;
   const compiledAt = performance.now();
   const raw = await startGo(module);
   engine = wrapRaw(raw);
