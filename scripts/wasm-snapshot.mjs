@@ -7,7 +7,8 @@
 // Go's runtime had then. Loading it skips `run` entirely (src/cel/raw.ts, resumeGo): the
 // exports can be called at once. The one change to the code: the package initialisers, which
 // have run and cannot run again, get an `unreachable` body (found by name: the engine is linked
-// with its name section, which is dropped here unless kept for profiles).
+// with its name section, which is dropped here unless kept for profiles). In the memory, Go's
+// symbol table loses what only tracebacks read: line tables and function names (go-symtab.mjs).
 //
 // What lives outside the memory and globals is the JS side of wasm_exec.js: the table of
 // JS values Go holds references to (`_values`, by id). Those are recorded by where they
@@ -279,7 +280,8 @@ function locate(value, global) {
  * Runs the engine's start and returns the pre-initialised module's bytes.
  * bytes: the built cel.wasm, linked with its name section (without -s); wasmExec: the source
  * of the wasm_exec.js shipped with it; packages: the import paths it links (`go list -deps`,
- * the main package as `main`); keepNames: keep the name section and Go's own line tables and function names (for profiles and tracebacks).
+ * the main package as `main`); keepNames: keep the name section, and Go's own line tables and
+ * function names (for profiles and tracebacks).
  */
 export async function snapshotEngine(bytes, wasmExec, { packages, keepNames = false }) {
   const context = browserLikeContext();
