@@ -43,7 +43,7 @@ const upToDate =
   existsSync(outWasm) &&
   existsSync(outExec) &&
   statSync(outWasm).mtimeMs >
-    Math.max(newestMtime(srcDir), ...['build-wasm.mjs', 'wasm-weight.mjs', 'wasm-snapshot.mjs', 'go-symtab.mjs'].map((f) => statSync(join(root, 'scripts', f)).mtimeMs));
+    Math.max(newestMtime(srcDir), ...['build-wasm.mjs', 'wasm-weight.mjs', 'wasm-snapshot.mjs', 'go-symtab.mjs', 'leb128.mjs'].map((f) => statSync(join(root, 'scripts', f)).mtimeMs));
 if (upToDate) {
   console.log('build-wasm: public/cel/cel.wasm is up to date');
   process.exit(0);

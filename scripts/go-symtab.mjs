@@ -17,6 +17,8 @@
 // tables (PCDATA_UnsafePoint) go too: only asynchronous preemption reads them, and Go has none on
 // wasm (runtime/os_wasm.go: preemptMSupported = false).
 
+import { readU32 } from './leb128.mjs';
+
 const MAGIC = 0xfffffff1; // abi.Go120PCLnTabMagic
 const PTR = 8; // Go's pointer size on wasm
 // _func (runtime/runtime2.go): entryOff, nameOff, args, deferreturn, pcsp, pcfile, pcln, npcdata,
@@ -54,17 +56,6 @@ function findModuledata(memory, header, funcnames) {
   throw new Error('go-symtab: runtime.firstmoduledata not found');
 }
 
-function readVarint(memory, pos) {
-  let value = 0;
-  let shift = 0;
-  for (;;) {
-    const b = memory[pos.at++];
-    value += (b & 0x7f) * 2 ** shift;
-    if (!(b & 0x80)) return value;
-    shift += 7;
-  }
-}
-
 /**
  * Walks a pc-value table at `start` (runtime.step: zigzag value deltas from -1, each followed by
  * a pc delta; a zero value delta after the first ends it). Returns where it ends and its largest value.
@@ -74,11 +65,11 @@ function walkTable(memory, start) {
   let value = -1;
   let max = -1;
   for (let first = true; ; first = false) {
-    const delta = readVarint(memory, pos);
+    const delta = readU32(memory, pos);
     if (delta === 0 && !first) return { end: pos.at, max };
     value += delta % 2 ? -(delta + 1) / 2 : delta / 2;
     max = Math.max(max, value);
-    readVarint(memory, pos);
+    readU32(memory, pos);
   }
 }
 

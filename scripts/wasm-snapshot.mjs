@@ -19,21 +19,11 @@
 // package initialisers read from the host is what they read in a browser.
 import vm from 'node:vm';
 import { trimSymtab } from './go-symtab.mjs';
+import { readU32 } from './leb128.mjs';
 
 export const VALUES_SECTION = 'admission-workbench.js-values';
 
 // --- WebAssembly binary reading and writing (only what this needs) ---------------------
-
-function readU32(bytes, pos) {
-  let result = 0;
-  let shift = 0;
-  for (;;) {
-    const b = bytes[pos.at++];
-    result |= (b & 0x7f) << shift;
-    if (!(b & 0x80)) return result >>> 0;
-    shift += 7;
-  }
-}
 
 /** A name (a length, then UTF-8 bytes) at pos, which moves past it. */
 function readName(bytes, pos) {
