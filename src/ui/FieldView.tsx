@@ -141,13 +141,15 @@ export function ListSection({ field, path, value }: { field: ListField; path: re
   const { docId, readOnly } = useForm();
   const p = formatPath(path);
   const items = Array.isArray(value) ? value : [];
-  // A form's first render shows each list's first element; the others follow in one background
-  // render (as the sidebar's counts do), so the first form is on screen, and answers input, sooner.
-  // A focus request into the list (a step or problem that opened this document) renders them all
-  // at once: the form focuses its field right after the first render.
+  // A form's first render shows each list's first element without its fields (below the fold
+  // on the first screen); the rest follows in one background render (as the sidebar's counts
+  // do), so the first form is on screen, and answers input, sooner. A focus request into the
+  // list (a step or problem that opened this document) renders it all at once: the form
+  // focuses its field right after the first render.
   const all = useDeferredValue(true, false);
   const focused = useWorkspace((s) => focusWithin(s, docId, p) !== undefined);
-  const shown = all || focused ? items : items.slice(0, 1);
+  const complete = all || focused;
+  const shown = complete ? items : items.slice(0, 1);
   const ws = () => workspace.getState();
   return (
     <section className="list" data-path={p} aria-label={field.label}>
@@ -158,7 +160,16 @@ export function ListSection({ field, path, value }: { field: ListField; path: re
       <FieldMessages id={`${p}-problems`} path={p} />
       {field.name === 'matchConditions' ? <MatchConditionsSummary path={path} value={value} /> : null}
       {shown.map((item, i) => (
-        <ListItem key={i} field={field} path={path} index={i} item={item} last={i === items.length - 1} startOpen={items.length <= COLLAPSE_ABOVE} />
+        <ListItem
+          key={i}
+          field={field}
+          path={path}
+          index={i}
+          item={item}
+          last={i === items.length - 1}
+          startOpen={items.length <= COLLAPSE_ABOVE}
+          withFields={complete}
+        />
       ))}
       {!readOnly ? (
         <button type="button" className="small add" data-path={p} onClick={() => ws().insertItem(docId, path, newListItem(field, items))}>
@@ -186,10 +197,12 @@ interface ListItemProps {
   last: boolean;
   /** Long lists start collapsed: a 1,000-webhook configuration must stay responsive. */
   startOpen: boolean;
+  /** False in a form's first render: the header only, the fields follow (see ListSection). */
+  withFields: boolean;
 }
 
 /** One element of a list: a header with its title and actions, and its fields (collapsible). */
-const ListItem = memo(function ListItem({ field, path, index: i, item, last, startOpen }: ListItemProps) {
+const ListItem = memo(function ListItem({ field, path, index: i, item, last, startOpen, withFields }: ListItemProps) {
   const { docId, readOnly } = useForm();
   const [open, setOpen] = useState(startOpen);
   const ip = [...path, i];
@@ -232,7 +245,7 @@ const ListItem = memo(function ListItem({ field, path, index: i, item, last, sta
       </div>
       <div id={bodyId} hidden={!open}>
         <FieldMessages id={`${itemPath}-problems`} path={itemPath} />
-        {open ? (
+        {open && withFields ? (
           field.item.oneOf ? (
             <ObjectSection field={field.item} path={ip} value={item} />
           ) : (
