@@ -3,8 +3,9 @@
  * npm run bench: speed and size, printed as numbers (never asserted in tests).
  *  1. Node micro-benchmarks (vitest bench): YAML parse/serialize, validation, CEL.
  *  2. Size of the initial JS (gzip) of the built app; Monaco and CEL load lazily.
- *  3. In Chromium: time to the first interactive form, and keystroke → problems updated
- *     with a 200-webhook document.
+ *  3. In Chromium: time to the first interactive form; the CEL engine's start (cold: the app's
+ *     first visit in a running browser, and in a new browser profile; warm: later visits);
+ *     CEL edit → error shown; keystroke → problems updated with a 200-webhook document.
  * Builds the app first when dist/ is missing. `npm run bench -- --chromium` runs only part 3.
  */
 import { spawn, spawnSync } from 'node:child_process';
