@@ -73,3 +73,13 @@ export const forbidden = (path: FieldPath | string, detail: string): FieldError 
 /** The same error as a warning. */
 export const asWarning = (e: FieldError): FieldError => ({ ...e, severity: 'warning' });
 
+
+/**
+ * Go's `allErrs = append(allErrs, more...)`. A loop rather than `errs.push(...more)`: V8 runs
+ * a spread call through its generic builtins even when `more` is empty, as most lists
+ * validation appends are (about 20 per webhook; 8–10 % of the instructions of a never-seen
+ * 1,000-webhook workspace's validation, counted with valgrind).
+ */
+export function append(errs: FieldError[], more: readonly FieldError[]): void {
+  for (let i = 0; i < more.length; i++) errs.push(more[i]!);
+}

@@ -3,7 +3,7 @@
  * (validation.go validateValidatingAdmissionPolicyBindingSpec, validateParamRef,
  * validateValidationActions, validateMutatingAdmissionPolicyBindingSpec).
  */
-import { duplicate, forbidden, invalid, notSupported, required, type FieldError } from '../errors';
+import { append, duplicate, forbidden, invalid, notSupported, required, type FieldError } from '../errors';
 import type { FieldPath } from '../path';
 import { lazyPath } from './lazy-path';
 import { validateMatchResources } from './match-resources';
@@ -39,7 +39,7 @@ export function validateParamRef(paramRef: unknown, path: FieldPath): FieldError
     if (hasSelector) errs.push(forbidden(path.child('name'), 'name and selector are mutually exclusive'));
   }
   if (hasSelector) {
-    errs.push(...validateLabelSelector(pr.selector, path.child('selector')));
+    append(errs, validateLabelSelector(pr.selector, path.child('selector')));
     if (name.length > 0) errs.push(forbidden(path.child('selector'), 'name and selector are mutually exclusive'));
   }
   if (name.length === 0 && !hasSelector && goString(pr.name) !== undefined) errs.push(required(path, 'one of name or selector must be specified'));
@@ -71,9 +71,9 @@ export function validateValidationActions(actions: unknown, path: FieldPath): Fi
 /** policyName, paramRef, matchResources: shared by both binding kinds. */
 function validateBindingCommon(spec: Obj, path: FieldPath): FieldError[] {
   const errs = validatePolicyName(spec.policyName, path.child('policyName'));
-  errs.push(...validateParamRef(spec.paramRef, path.child('paramRef')));
+  append(errs, validateParamRef(spec.paramRef, path.child('paramRef')));
   const matchResources = goObject(spec.matchResources);
-  if (matchResources) errs.push(...validateMatchResources(matchResources, path.child('matchResources')));
+  if (matchResources) append(errs, validateMatchResources(matchResources, path.child('matchResources')));
   return errs;
 }
 
@@ -83,8 +83,8 @@ export function validateValidatingAdmissionPolicyBinding(obj: Obj): FieldError[]
   const spec = goStruct(obj.spec);
   if (!spec) return errs;
   const path = lazyPath('spec');
-  errs.push(...validateBindingCommon(spec, path));
-  errs.push(...validateValidationActions(spec.validationActions, path.child('validationActions')));
+  append(errs, validateBindingCommon(spec, path));
+  append(errs, validateValidationActions(spec.validationActions, path.child('validationActions')));
   return errs;
 }
 
@@ -94,9 +94,9 @@ export function validateMutatingAdmissionPolicyBinding(obj: Obj): FieldError[] {
   const spec = goStruct(obj.spec);
   if (!spec) return errs;
   const path = lazyPath('spec');
-  errs.push(...validateBindingCommon(spec, path));
+  append(errs, validateBindingCommon(spec, path));
   const matchResources = goObject(spec.matchResources);
   if (matchResources)
-    errs.push(...validateOperationsIn(matchResources.resourceRules, supportedMutatingOperations, path.child('matchResources', 'resourceRules', 'operations')));
+    append(errs, validateOperationsIn(matchResources.resourceRules, supportedMutatingOperations, path.child('matchResources', 'resourceRules', 'operations')));
   return errs;
 }

@@ -5,7 +5,7 @@
  * required and a qualified name, names unique within the list.
  */
 import type { CelContext } from '../../cel/types';
-import { duplicate, required, tooMany, type FieldError } from '../errors';
+import { append, duplicate, required, tooMany, type FieldError } from '../errors';
 import type { FieldPath } from '../path';
 import { validateCELExpression, type CelEnv } from './cel';
 import { validateLabelName } from './selectors';
@@ -28,13 +28,13 @@ export function validateMatchConditions(conditions: unknown, env: CelEnv, contex
     if (expression !== undefined) {
       const trimmed = trimSpace(expression);
       if (trimmed === '') errs.push(required(p.child('expression')));
-      else errs.push(...validateCELExpression(env, context, trimmed, p.child('expression')));
+      else append(errs, validateCELExpression(env, context, trimmed, p.child('expression')));
     }
     const name = goString(condition.name);
     if (name === undefined) continue;
     if (name === '') errs.push(required(p.child('name')));
     else {
-      errs.push(...validateLabelName(name, p.child('name')));
+      append(errs, validateLabelName(name, p.child('name')));
       if (names?.has(name)) errs.push(duplicate(p.child('name'), name));
       else if (i < list.length - 1) (names ??= new Set()).add(name);
     }

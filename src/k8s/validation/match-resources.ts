@@ -4,7 +4,7 @@
  * matchPolicy and selectors are defaulted, so their Required errors only show
  * for objects that skipped defaulting.
  */
-import { notSupported, required, type FieldError } from '../errors';
+import { append, notSupported, required, type FieldError } from '../errors';
 import type { FieldPath } from '../path';
 import { validateNamedRuleWithOperations } from './rules';
 import { validateLabelSelector } from './selectors';
@@ -18,10 +18,10 @@ export function validateMatchResources(mc: Obj, path: FieldPath): FieldError[] {
     errs.push(notSupported(path.child('matchPolicy'), mc.matchPolicy, supportedMatchPolicies));
   for (const selector of ['namespaceSelector', 'objectSelector'] as const) {
     if (isAbsent(mc[selector])) errs.push(required(path.child(selector)));
-    else errs.push(...validateLabelSelector(mc[selector], path.child(selector)));
+    else append(errs, validateLabelSelector(mc[selector], path.child(selector)));
   }
   for (const rules of ['resourceRules', 'excludeResourceRules'] as const) {
-    goList(mc[rules])?.forEach((rule, i) => errs.push(...validateNamedRuleWithOperations(rule, path.child(rules).index(i))));
+    goList(mc[rules])?.forEach((rule, i) => append(errs, validateNamedRuleWithOperations(rule, path.child(rules).index(i))));
   }
   return errs;
 }

@@ -7,7 +7,7 @@
  * bytes + 5 random characters) and clears metadata.namespace (cluster-scoped), so
  * a namespace is never an error here. managedFields are not checked (see README notes in index.ts).
  */
-import { asWarning, invalid, required, tooLong, type FieldError } from '../errors';
+import { append, asWarning, invalid, required, tooLong, type FieldError } from '../errors';
 import type { FieldPath } from '../path';
 import { isQualifiedName, nameIsDNSSubdomain } from './names';
 import { validateLabels } from './selectors';
@@ -76,7 +76,7 @@ export function validateOwnerReferences(refs: unknown, path: FieldPath): FieldEr
   const errs: FieldError[] = [];
   let firstController = '';
   for (const ref of list) {
-    errs.push(...validateOwnerReference(ref, path));
+    append(errs, validateOwnerReference(ref, path));
     const r = goObject(ref);
     if (r?.controller === true) {
       const current = `${goString(r.kind) ?? ''}/${goString(r.name) ?? ''}`;
@@ -111,10 +111,10 @@ export function validateObjectMeta(meta: unknown, path: FieldPath): FieldError[]
     if (name === '') errs.push(required(path.child('name'), 'name or generateName is required'));
     else for (const msg of nameIsDNSSubdomain(name, false)) errs.push(invalid(path.child('name'), name, msg));
   }
-  errs.push(...validateLabels(m.labels, path.child('labels')));
-  errs.push(...validateAnnotations(m.annotations, path.child('annotations')));
-  errs.push(...validateOwnerReferences(m.ownerReferences, path.child('ownerReferences')));
-  errs.push(...validateFinalizers(m.finalizers, path.child('finalizers')));
+  append(errs, validateLabels(m.labels, path.child('labels')));
+  append(errs, validateAnnotations(m.annotations, path.child('annotations')));
+  append(errs, validateOwnerReferences(m.ownerReferences, path.child('ownerReferences')));
+  append(errs, validateFinalizers(m.finalizers, path.child('finalizers')));
   return errs;
 }
 

@@ -4,7 +4,7 @@
  * Expects a defaulted object (failurePolicy, matchConstraints defaults).
  */
 import type { CelCompiler, CelContext } from '../../cel/types';
-import { duplicate, invalid, notSupported, required, type FieldError } from '../errors';
+import { append, duplicate, invalid, notSupported, required, type FieldError } from '../errors';
 import type { FieldPath } from '../path';
 import { declaredVariables, declaresParams, variablesInScope } from '../cel-scope';
 import { lazyPath } from './lazy-path';
@@ -50,7 +50,7 @@ export function validateVariable(variable: unknown, env: CelEnv, before: readonl
   const expression = goString(v.expression);
   if (expression !== undefined && trimSpace(expression) === '') errs.push(required(path.child('expression'), 'expression is not specified'));
   else if (expression !== undefined) {
-    errs.push(...validateCELExpression(env, 'vap-variable', expression, path.child('expression'), before));
+    append(errs, validateCELExpression(env, 'vap-variable', expression, path.child('expression'), before));
   }
   return errs;
 }
@@ -66,14 +66,14 @@ export function validateValidation(validation: unknown, env: PolicyEnv, path: Fi
   const expression = goString(v.expression);
   if (expression !== undefined) {
     if (trimSpace(expression) === '') errs.push(required(path.child('expression'), 'expression is not specified'));
-    else errs.push(...validateCELExpression(env, 'vap-validation', expression, path.child('expression'), vars));
+    else append(errs, validateCELExpression(env, 'vap-validation', expression, path.child('expression'), vars));
   }
   const messageExpression = goString(v.messageExpression);
   if (messageExpression !== undefined) {
     if (messageExpression.length > 0 && trimSpace(messageExpression) === '')
       errs.push(invalid(path.child('messageExpression'), messageExpression, 'must be non-empty if specified'));
     else if (trimSpace(messageExpression) !== '')
-      errs.push(...validateCELExpression(env, 'vap-messageExpression', messageExpression, path.child('messageExpression'), vars));
+      append(errs, validateCELExpression(env, 'vap-messageExpression', messageExpression, path.child('messageExpression'), vars));
   }
   // Wording as in the newer source the checklist read; older copies say "message must be non-empty if specified"
   // and "message must not contain line breaks" (same type and path).
@@ -105,7 +105,7 @@ export function validateAuditAnnotation(annotation: Obj, policyName: string, env
     if (trimmed === '') errs.push(required(p, 'valueExpression is not specified'));
     else if (byteLength(trimmed) > maxAuditAnnotationValueExpressionLength)
       errs.push(required(p, `must not exceed ${maxAuditAnnotationValueExpressionLength} bytes in length`));
-    else errs.push(...validateCELExpression(env, 'vap-auditAnnotation', trimmed, p, env.variables.length > 0 ? env.variables : undefined, valueExpression));
+    else append(errs, validateCELExpression(env, 'vap-auditAnnotation', trimmed, p, env.variables.length > 0 ? env.variables : undefined, valueExpression));
   }
   return errs;
 }
@@ -119,17 +119,17 @@ function policyEnv(spec: Obj, compiler: CelCompiler | undefined): PolicyEnv {
 function validatePolicyCommon(spec: Obj, env: PolicyEnv, matchConditionContext: CelContext, path: FieldPath): FieldError[] {
   const errs = validateFailurePolicy(spec.failurePolicy, path.child('failurePolicy'));
   const paramKind = goObject(spec.paramKind);
-  if (paramKind) errs.push(...validateParamKind(paramKind, path.child('paramKind')));
+  if (paramKind) append(errs, validateParamKind(paramKind, path.child('paramKind')));
   const matchConstraints = goObject(spec.matchConstraints);
   if (isAbsent(spec.matchConstraints)) errs.push(required(path.child('matchConstraints')));
   else if (matchConstraints) {
-    errs.push(...validateMatchResources(matchConstraints, path.child('matchConstraints')));
+    append(errs, validateMatchResources(matchConstraints, path.child('matchConstraints')));
     // at least one resourceRule must be defined to provide type information
     if (goList(matchConstraints.resourceRules)?.length === 0) errs.push(required(path.child('matchConstraints', 'resourceRules')));
   }
-  errs.push(...validateMatchConditions(spec.matchConditions, { compiler: env.compiler, hasParams: env.hasParams, spec }, matchConditionContext, path.child('matchConditions')));
+  append(errs, validateMatchConditions(spec.matchConditions, { compiler: env.compiler, hasParams: env.hasParams, spec }, matchConditionContext, path.child('matchConditions')));
   goList(spec.variables)?.forEach((v, i) => {
-    errs.push(...validateVariable(v, env, variablesInScope(spec, 'vap-variable', i), path.child('variables').index(i)));
+    append(errs, validateVariable(v, env, variablesInScope(spec, 'vap-variable', i), path.child('variables').index(i)));
   });
   return errs;
 }
@@ -146,7 +146,7 @@ export function validateValidatingAdmissionPolicySpec(spec: Obj, policyName: str
     errs.push(required(path.child('validations'), detail), required(path.child('auditAnnotations'), detail));
     return errs;
   }
-  validations.forEach((v, i) => errs.push(...validateValidation(v, env, path.child('validations').index(i))));
+  validations.forEach((v, i) => append(errs, validateValidation(v, env, path.child('validations').index(i))));
   if (auditAnnotations.length > maxAuditAnnotations)
     errs.push(
       invalidPrinted(
@@ -163,7 +163,7 @@ export function validateValidatingAdmissionPolicySpec(spec: Obj, policyName: str
     const annotation = goStruct(a);
     if (!annotation) return;
     const p = path.child('auditAnnotations').index(i);
-    errs.push(...validateAuditAnnotation(annotation, policyName, env, p));
+    append(errs, validateAuditAnnotation(annotation, policyName, env, p));
     const key = goString(annotation.key);
     if (key === undefined) return;
     if (keys.has(key)) errs.push(duplicate(p.child('key'), key));
@@ -194,7 +194,7 @@ export function validateMutation(mutation: unknown, env: PolicyEnv, path: FieldP
     if (expression !== undefined) {
       const trimmed = trimSpace(expression);
       if (trimmed === '') errs.push(required(p));
-      else errs.push(...validateCELExpression(env, context, trimmed, p, vars));
+      else append(errs, validateCELExpression(env, context, trimmed, p, vars));
     }
   }
   if (!isAbsent(m[other])) errs.push(invalid(path.child(other), `{${other}}`, `must not be specified when patchType is ${patchType}`));
@@ -207,13 +207,13 @@ export function validateMutatingAdmissionPolicySpec(spec: Obj, compiler: CelComp
   const errs = validatePolicyCommon(spec, env, 'map-matchCondition', path);
   const matchConstraints = goObject(spec.matchConstraints);
   if (matchConstraints)
-    errs.push(...validateOperationsIn(matchConstraints.resourceRules, supportedMutatingOperations, path.child('matchConstraints', 'resourceRules', 'operations')));
+    append(errs, validateOperationsIn(matchConstraints.resourceRules, supportedMutatingOperations, path.child('matchConstraints', 'resourceRules', 'operations')));
   const mutations = goList(spec.mutations);
   if (mutations?.length === 0) errs.push(required(path.child('mutations'), 'mutations must contain at least one item'));
-  mutations?.forEach((m, i) => errs.push(...validateMutation(m, env, path.child('mutations').index(i))));
+  mutations?.forEach((m, i) => append(errs, validateMutation(m, env, path.child('mutations').index(i))));
   const reinvocationPolicy = goString(spec.reinvocationPolicy);
   if (reinvocationPolicy === '') errs.push(required(path.child('reinvocationPolicy')));
-  else errs.push(...validateEnum(reinvocationPolicy, supportedReinvocationPolicies, path.child('reinvocationPolicy')));
+  else append(errs, validateEnum(reinvocationPolicy, supportedReinvocationPolicies, path.child('reinvocationPolicy')));
   return errs;
 }
 
@@ -221,7 +221,7 @@ export function validateMutatingAdmissionPolicySpec(spec: Obj, compiler: CelComp
 export function validateValidatingAdmissionPolicy(obj: Obj, compiler?: CelCompiler): FieldError[] {
   const errs = validateObjectMeta(obj.metadata, lazyPath('metadata'));
   const spec = goStruct(obj.spec);
-  if (spec) errs.push(...validateValidatingAdmissionPolicySpec(spec, effectiveName(obj.metadata), compiler, lazyPath('spec')));
+  if (spec) append(errs, validateValidatingAdmissionPolicySpec(spec, effectiveName(obj.metadata), compiler, lazyPath('spec')));
   return errs;
 }
 
@@ -229,6 +229,6 @@ export function validateValidatingAdmissionPolicy(obj: Obj, compiler?: CelCompil
 export function validateMutatingAdmissionPolicy(obj: Obj, compiler?: CelCompiler): FieldError[] {
   const errs = validateObjectMeta(obj.metadata, lazyPath('metadata'));
   const spec = goStruct(obj.spec);
-  if (spec) errs.push(...validateMutatingAdmissionPolicySpec(spec, compiler, lazyPath('spec')));
+  if (spec) append(errs, validateMutatingAdmissionPolicySpec(spec, compiler, lazyPath('spec')));
   return errs;
 }

@@ -4,7 +4,7 @@
  * validation.go validateRuleWithOperations / validateRule / validateResources /
  * validateNamedRuleWithOperations. Subresources are allowed for every kind.
  */
-import { duplicate, invalid, notSupported, required, type FieldError } from '../errors';
+import { append, duplicate, invalid, notSupported, required, type FieldError } from '../errors';
 import type { FieldPath } from '../path';
 import { isPathSegmentName } from './names';
 import { goList, goObject, goStruct, type Obj } from './values';
@@ -75,7 +75,7 @@ export function validateRule(rule: Obj, path: FieldPath): FieldError[] {
     for (let i = 0; i < apiVersions.length; i++) if (apiVersions[i] === '') errs.push(required(path.child('apiVersions').index(i)));
   }
   const resources = goList(rule.resources);
-  if (resources) errs.push(...validateResources(resources, path.child('resources')));
+  if (resources) append(errs, validateResources(resources, path.child('resources')));
   if (typeof rule.scope === 'string' && !has(validScopes, rule.scope)) errs.push(notSupported(path.child('scope'), rule.scope, validScopes));
   return errs;
 }
@@ -94,7 +94,7 @@ export function validateRuleWithOperations(ruleWithOperations: unknown, path: Fi
       if (typeof op === 'string' && !has(supportedOperations, op)) errs.push(notSupported(path.child('operations').index(i), op, supportedOperations));
     }
   }
-  errs.push(...validateRule(rule, path));
+  append(errs, validateRule(rule, path));
   return errs;
 }
 
@@ -111,7 +111,7 @@ export function validateNamedRuleWithOperations(namedRule: unknown, path: FieldP
     if (seen.has(name)) errs.push(duplicate(p, name));
     else seen.add(name);
   });
-  errs.push(...validateRuleWithOperations(rule, path));
+  append(errs, validateRuleWithOperations(rule, path));
   return errs;
 }
 

@@ -3,7 +3,7 @@
  * (ValidateLabels, ValidateLabelSelector, ValidateLabelSelectorRequirement).
  * Errors for map keys and values are reported at the map field itself.
  */
-import { forbidden, invalid, required, type FieldError } from '../errors';
+import { append, forbidden, invalid, required, type FieldError } from '../errors';
 import type { FieldPath } from '../path';
 import { isLabelValue, isQualifiedName } from './names';
 import { goList, goObject, goStruct, isObject } from './values';
@@ -48,7 +48,7 @@ export function validateLabelSelectorRequirement(req: unknown, path: FieldPath):
     }
   }
   const key = r.key ?? '';
-  if (typeof key === 'string') errs.push(...validateLabelName(key, path.child('key')));
+  if (typeof key === 'string') append(errs, validateLabelName(key, path.child('key')));
   for (let i = 0; values && i < values.length; i++) {
     const v = values[i];
     if (typeof v === 'string') for (const msg of isLabelValue(v)) errs.push(invalid(path.child('values').index(i), v, msg));
@@ -63,7 +63,7 @@ export function validateLabelSelector(selector: unknown, path: FieldPath): Field
   const errs = validateLabels(s.matchLabels, path.child('matchLabels'));
   const reqs = goList(s.matchExpressions) ?? [];
   for (let i = 0; i < reqs.length; i++) {
-    if (i in reqs) errs.push(...validateLabelSelectorRequirement(reqs[i], path.child('matchExpressions').index(i))); // a hole is skipped, as forEach skips it
+    if (i in reqs) append(errs, validateLabelSelectorRequirement(reqs[i], path.child('matchExpressions').index(i))); // a hole is skipped, as forEach skips it
   }
   return errs;
 }

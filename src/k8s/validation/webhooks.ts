@@ -9,7 +9,7 @@
  */
 import type { CelCompiler } from '../../cel/types';
 import { webhookDefaulting, type WebhookDefaulting } from '../defaults';
-import { duplicate, invalid, notSupported, required, type FieldError } from '../errors';
+import { append, duplicate, invalid, notSupported, required, type FieldError } from '../errors';
 import type { FieldPath } from '../path';
 import { lazyPath } from './lazy-path';
 import { base64DecodeError } from './base64';
@@ -112,8 +112,8 @@ export function validateClientConfig(clientConfig: unknown, path: FieldPath): Fi
   const service = cc.service;
   if ((!isAbsent(url) && typeof url !== 'string') || (!isAbsent(service) && !goObject(service))) return errs;
   if (isAbsent(url) === isAbsent(service)) errs.push(required(path, 'exactly one of url or service is required'));
-  else if (typeof url === 'string') errs.push(...validateWebhookURL(path.child('url'), url));
-  else errs.push(...validateWebhookService(path.child('service'), goObject(service)!));
+  else if (typeof url === 'string') append(errs, validateWebhookURL(path.child('url'), url));
+  else append(errs, validateWebhookService(path.child('service'), goObject(service)!));
   return errs;
 }
 
@@ -144,23 +144,23 @@ export function validateAdmissionReviewVersions(versions: unknown, path: FieldPa
 export function validateWebhook(hook: Obj, kind: WebhookKind, compiler: CelCompiler | undefined, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   const name = goString(hook.name);
-  if (name !== undefined) errs.push(...isFullyQualifiedName(path.child('name'), name));
+  if (name !== undefined) append(errs, isFullyQualifiedName(path.child('name'), name));
   const rules = goList(hook.rules) ?? [];
   for (let i = 0; i < rules.length; i++) {
-    if (i in rules) errs.push(...validateRuleWithOperations(rules[i], path.child('rules').index(i))); // a hole is skipped, as forEach skips it
+    if (i in rules) append(errs, validateRuleWithOperations(rules[i], path.child('rules').index(i))); // a hole is skipped, as forEach skips it
   }
-  errs.push(...validateEnum(hook.failurePolicy, supportedFailurePolicies, path.child('failurePolicy')));
-  errs.push(...validateEnum(hook.matchPolicy, supportedMatchPolicies, path.child('matchPolicy')));
+  append(errs, validateEnum(hook.failurePolicy, supportedFailurePolicies, path.child('failurePolicy')));
+  append(errs, validateEnum(hook.matchPolicy, supportedMatchPolicies, path.child('matchPolicy')));
   if (isAbsent(hook.sideEffects)) errs.push(required(path.child('sideEffects'), `must specify one of ${noSideEffectClasses.join(', ')}`));
-  else errs.push(...validateEnum(hook.sideEffects, noSideEffectClasses, path.child('sideEffects')));
+  else append(errs, validateEnum(hook.sideEffects, noSideEffectClasses, path.child('sideEffects')));
   const timeout = goInt(hook.timeoutSeconds);
   if (timeout !== undefined && (timeout > 30 || timeout < 1))
     errs.push(invalid(path.child('timeoutSeconds'), timeout, 'the timeout value must be between 1 and 30 seconds'));
-  errs.push(...validateLabelSelector(hook.namespaceSelector, path.child('namespaceSelector')));
-  errs.push(...validateLabelSelector(hook.objectSelector, path.child('objectSelector')));
-  if (kind === 'Mutating') errs.push(...validateEnum(hook.reinvocationPolicy, supportedReinvocationPolicies, path.child('reinvocationPolicy')));
-  errs.push(...validateClientConfig(hook.clientConfig, path.child('clientConfig')));
-  errs.push(...validateMatchConditions(hook.matchConditions, { compiler, hasParams: false }, 'webhook-matchCondition', path.child('matchConditions')));
+  append(errs, validateLabelSelector(hook.namespaceSelector, path.child('namespaceSelector')));
+  append(errs, validateLabelSelector(hook.objectSelector, path.child('objectSelector')));
+  if (kind === 'Mutating') append(errs, validateEnum(hook.reinvocationPolicy, supportedReinvocationPolicies, path.child('reinvocationPolicy')));
+  append(errs, validateClientConfig(hook.clientConfig, path.child('clientConfig')));
+  append(errs, validateMatchConditions(hook.matchConditions, { compiler, hasParams: false }, 'webhook-matchCondition', path.child('matchConditions')));
   return errs;
 }
 
@@ -199,7 +199,7 @@ function validateWebhookAt(
     },
   };
   const errs = validateWebhook(hook, kind, tracking, path);
-  errs.push(...validateAdmissionReviewVersions(hook.admissionReviewVersions, path.child('admissionReviewVersions')));
+  append(errs, validateAdmissionReviewVersions(hook.admissionReviewVersions, path.child('admissionReviewVersions')));
   if (key && !unknown) hookMemo.set(key, { index, kind, defaulting, compiler, errs });
   return errs;
 }
@@ -215,7 +215,7 @@ export function validateWebhookConfiguration(obj: Obj, kind: WebhookKind, compil
     const hook = goStruct(h);
     if (!hook) return;
     const path = webhooksPath.index(i);
-    errs.push(...validateWebhookAt(h, kind, defaulting, compiler, i, path));
+    append(errs, validateWebhookAt(h, kind, defaulting, compiler, i, path));
     const name = hook.name;
     if (typeof name === 'string' && name.length > 0) {
       if (hookNames.has(name)) errs.push(duplicate(path.child('name'), name));
