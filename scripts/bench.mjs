@@ -33,7 +33,10 @@ function printNodeTargets(reportFile) {
   const rows = new Map();
   for (const file of JSON.parse(readFileSync(reportFile, 'utf8')).files)
     for (const group of file.groups) for (const b of group.benchmarks) rows.set(`${file.filepath.split('/src/').pop()} > ${b.name}`, b);
-  const row = (key) => rows.get(key) ?? console.log(`(row not found: ${key})`);
+  const row = (key) => {
+    if (!rows.has(key)) console.log(`(row not found: ${key})`);
+    return rows.get(key);
+  };
   const ms = (b) => (b ? `median ${b.median.toFixed(2)} ms, min ${b.min.toFixed(2)}` : 'not measured');
   const perSecond = (b, times = 1) => (b ? `${Math.round(b.hz * times).toLocaleString('en')}/s` : 'not measured');
   console.log('\n## Node targets (medians of the rows above)');

@@ -73,7 +73,6 @@ export const forbidden = (path: FieldPath | string, detail: string): FieldError 
 /** The same error as a warning. */
 export const asWarning = (e: FieldError): FieldError => ({ ...e, severity: 'warning' });
 
-
 /**
  * Go's `allErrs = append(allErrs, more...)`. A loop rather than `errs.push(...more)`: V8 runs
  * a spread call through its generic builtins even when `more` is empty, as most lists
