@@ -23,7 +23,7 @@ const asciiAccepted = (pattern: RegExp): Uint8Array => Uint8Array.from({ length:
 const hostChar = asciiAccepted(/^[A-Za-z0-9\-_.~!$&'()*+,;=:[\]<>"]$/);
 
 /** validUserinfo */
-const userinfoChar = /^[A-Za-z0-9\-._:~!$&'()*+,;=%@]$/;
+const userinfoChar = asciiAccepted(/^[A-Za-z0-9\-._:~!$&'()*+,;=%@]$/);
 
 type Step<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -71,7 +71,7 @@ function parseAuthority(authority: string): Step<{ user: string | null; host: st
   if (!host.ok) return host;
   if (at < 0) return { ok: true, value: { user: null, host: host.value } };
   const userinfo = authority.slice(0, at);
-  if (![...userinfo].every((c) => userinfoChar.test(c))) return { ok: false, error: 'net/url: invalid userinfo' };
+  for (let i = 0; i < userinfo.length; i++) if (!userinfoChar[userinfo.charCodeAt(i)]) return { ok: false, error: 'net/url: invalid userinfo' }; // non-ASCII: outside the table
   const e = unescapeError(userinfo, 'other');
   if (e) return { ok: false, error: e };
   return { ok: true, value: { user: userinfo, host: host.value } };
