@@ -142,6 +142,9 @@ const fromLint = (l: Lint): Problem => ({ field: l.field, message: l.message, hi
 /** The last DocProblems of each document object, with what it was made from. */
 const docCache = new WeakMap<WorkspaceDoc, { fields: FieldError[]; lints: Lint[]; caLints: string; problems: DocProblems }>();
 
+/** Whether the problems of this version of a document were worked out before (docProblems is then a few lookups). */
+export const checkedBefore = (doc: WorkspaceDoc): boolean => docCache.has(doc);
+
 /** The problems of a document; `docs` (the workspace) enables the policy ↔ binding lints. */
 export function docProblems(doc: WorkspaceDoc, docs: readonly WorkspaceDoc[] = [], release: KubernetesVersion = targetRelease()): DocProblems {
   const fields = objectProblems(doc.object, release);

@@ -4,7 +4,8 @@ import { canConvertToV1, kindSpecOf, serverFieldsOf } from '../k8s';
 import { isObject } from '../k8s/json';
 import { parsePath } from '../k8s/path';
 import { formatPath } from '../k8s/path-format';
-import { docProblems, docKind, useWorkspace, workspace, type Problem, type WorkspaceDoc } from '../store';
+import { checkedBefore, docProblems, docKind, useWorkspace, workspace, type Problem, type WorkspaceDoc } from '../store';
+import { useAfterFirstPaint } from './after-paint';
 import { FieldView } from './FieldView';
 import { createFormProblems, FormContext, updateFormProblems, type FormContextValue, type FormProblems } from './form-context';
 import { ProblemsPanel } from './ProblemsPanel';
@@ -53,12 +54,14 @@ function useEditorAllowed(): boolean {
 
 /**
  * The document's text until the editor is there: selectable, and focusing it brings the
- * editor. It reads doc.text only when shown (a form edit's text is generated when first read).
+ * editor. It reads doc.text only when shown (a form edit's text is generated when first read),
+ * and not before the form is on screen (on a first visit, serializing the sample is cold code).
  */
 function YamlText({ doc }: { doc: WorkspaceDoc }) {
+  const shown = useAfterFirstPaint();
   return (
     <pre className="yaml-fallback" tabIndex={0} title="The editor is loading" onPointerDown={allowEditor} onFocus={allowEditor}>
-      {doc.text}
+      {shown ? doc.text : null}
     </pre>
   );
 }
@@ -73,6 +76,8 @@ function useFormProblems(items: readonly Problem[]): FormProblems {
   useLayoutEffect(() => updateFormProblems(store, items), [store, items]);
   return store;
 }
+
+const NOT_CHECKED: readonly Problem[] = [];
 
 /** Focus the control of a path, or of its nearest ancestor that has one. */
 function focusPath(root: HTMLElement, path: string) {
@@ -103,8 +108,11 @@ export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
   const spec = kindSpecOf(doc.object);
   useWorkspace((s) => s.celRevision); // CEL results arrived: problems are derived again
   const docs = useWorkspace((s) => s.docs);
-  const problems = docProblems(doc, docs);
-  const formProblems = useFormProblems(problems.items);
+  // A document's first check (validation and lints: on a first visit, the first run of much cold
+  // code) comes right after its form is on screen. One checked before shows its problems at once.
+  const checkNow = useAfterFirstPaint() || checkedBefore(doc);
+  const problems = checkNow ? docProblems(doc, docs) : null;
+  const formProblems = useFormProblems(problems?.items ?? NOT_CHECKED);
   // The same context value for the life of the form: a context change would re-render every control.
   const form = useMemo<FormContextValue>(() => ({ docId: doc.id, problems: formProblems, readOnly: false }), [doc.id, formProblems]);
   const formRef = useRef<HTMLFormElement>(null);

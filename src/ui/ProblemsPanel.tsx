@@ -31,9 +31,22 @@ const ProblemLine = memo(
   (a, b) => a.docId === b.docId && sameProblem(a.problem, b.problem),
 );
 
-export function ProblemsPanel({ doc, problems }: { doc: WorkspaceDoc; problems: DocProblems }) {
-  const lintWarnings = problems.lints.filter((l) => l.severity === 'warning').length;
+/** The panel; `problems` is null while the document's first check is still to come (DocumentView). */
+export function ProblemsPanel({ doc, problems }: { doc: WorkspaceDoc; problems: DocProblems | null }) {
   const release = useWorkspace((s) => s.kubernetesVersion);
+  if (!problems) {
+    return (
+      <section className="problems" aria-label="Problems" aria-busy="true">
+        <h2>
+          Problems{' '}
+          <span className="count" data-testid="problem-count">
+            checking…
+          </span>
+        </h2>
+      </section>
+    );
+  }
+  const lintWarnings = problems.lints.filter((l) => l.severity === 'warning').length;
   // Stable keys (not positions): a new error at the top must not re-render every line below it.
   // Label and field are enough (the message may change in place), and short keys are cheap with hundreds of lines.
   const seen = new Map<string, number>();

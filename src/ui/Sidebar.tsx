@@ -2,6 +2,7 @@
 import { useDeferredValue, useState } from 'react';
 import { KINDS } from '../k8s';
 import { docKind, docProblems, docTitle, useWorkspace, workspace } from '../store';
+import { useAfterFirstPaint } from './after-paint';
 
 const shortKind: Record<string, string> = {
   ValidatingWebhookConfiguration: 'VWC',
@@ -17,9 +18,10 @@ const NOT_COUNTED = { errors: 0, warnings: 0 };
 
 export function Sidebar() {
   const docs = useWorkspace((s) => s.docs);
-  // The other documents' problem counts come in a second, background render: the first one
-  // (the first form on screen) checks only the selected document, which the form needs anyway.
+  // No problem counts in the first render, which puts the first form on screen: the selected
+  // document's comes right after it (with the form's problems), the others' in a background render.
   const counted = useDeferredValue(true, false);
+  const selectedCounted = useAfterFirstPaint();
   const selectedId = useWorkspace((s) => s.selectedId);
   useWorkspace((s) => s.celRevision); // CEL results arrived: problem counts are derived again
   const [renaming, setRenaming] = useState<string | null>(null);
@@ -52,7 +54,7 @@ export function Sidebar() {
         {docs.map((d) => {
           const kind = docKind(d);
           const selected = d.id === selectedId;
-          const p = counted || selected ? docProblems(d, docs) : NOT_COUNTED;
+          const p = counted || (selected && selectedCounted) ? docProblems(d, docs) : NOT_COUNTED;
           return (
             <li key={d.id} className={selected ? 'selected' : ''} data-doc-id={d.id}>
               {renaming === d.id ? (
