@@ -4,13 +4,14 @@
  *  1. Node micro-benchmarks (vitest bench): YAML parse/serialize, validation (on the bundled code,
  *     scripts/bench-bundle.mjs), CEL.
  *  2. Size of the initial JS (gzip) of the built app; Monaco and CEL load lazily.
- *  3. In Chromium: time to the first interactive form and to its problems; the CEL engine's start (cold: the app's
+ *  3. In Chromium: time to the first interactive form and to its problems, beside the same first
+ *     frame as static HTML and rendered by React alone; the CEL engine's start (cold: the app's
  *     first visit in a running browser, and in a new browser profile; warm: later visits);
  *     CEL edit → error shown; keystroke → problems updated with a 200-webhook document.
  * Builds the app first (`npm run build`). `npm run bench -- --chromium` runs only part 3.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync, brotliCompressSync } from 'node:zlib';
@@ -45,6 +46,81 @@ function printNodeTargets(reportFile) {
     `validation, 1,000 never-seen webhooks: ${ms(row('k8s/validate.bench.ts > 1,000-webhook workspace, never seen before (full validation)'))} (target ≤ 5 ms); JSON.stringify of the same workspace ${ms(row('k8s/validate.bench.ts > baseline: JSON.stringify of the same workspace'))}`,
   );
   console.log(`CEL through the TypeScript API, mix of five: ${perSecond(row('cel/cel.bench.ts > mix of five: one evaluate() per expression'))} one evaluate() at a time (target ≥ 10,000/s), ${perSecond(row('cel/cel.bench.ts > mix of five: evaluateBatch() of 100 (20 policies × 5), evals/s = hz × 100'), 100)} with evaluateBatch (target ≥ 50,000/s)`);
+}
+
+/**
+ * One first visit in a fresh context: when the form appears, when the main thread is next free
+ * after it, and (withProblems) when the selected document's problems are in, ms after navigation start.
+ */
+async function firstFrame(browser, url, withProblems = false) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    new MutationObserver((_, o) => {
+      if (!document.querySelector('form [data-path="metadata.name"]')) return;
+      o.disconnect();
+      window.__formAt = performance.now();
+      setTimeout(() => (window.__interactiveAt = performance.now()), 0);
+    }).observe(document, { childList: true, subtree: true });
+    new MutationObserver((_, o) => {
+      const count = document.querySelector('[data-testid="problem-count"]')?.textContent;
+      if (!count || count.includes('checking')) return;
+      o.disconnect();
+      setTimeout(() => (window.__checkedAt = performance.now()), 0);
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
+  await page.goto(url);
+  await page.waitForFunction((problems) => window.__interactiveAt !== undefined && (!problems || window.__checkedAt !== undefined), withProblems);
+  const [formAt, interactiveAt, checkedAt] = await page.evaluate(() => [window.__formAt, window.__interactiveAt, window.__checkedAt]);
+  await context.close();
+  return { formAt, interactiveAt, checkedAt };
+}
+
+/**
+ * The app's first frame without the app: its markup (taken from a first visit, at the moment
+ * the form appears) and its stylesheet, served as a static page and as a page where React
+ * renders that markup (scripts/first-frame-floor, built here). Returns their URLs.
+ */
+async function firstFrameFloors(browser, appUrl) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    new MutationObserver((_, o) => {
+      if (!document.querySelector('form [data-path="metadata.name"]')) return;
+      o.disconnect();
+      window.__firstFrame = document.getElementById('root').innerHTML;
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await page.goto(appUrl);
+  await page.waitForFunction(() => window.__firstFrame !== undefined);
+  const markup = await page.evaluate(() => window.__firstFrame);
+  await context.close();
+
+  const dir = mkdtempSync(join(tmpdir(), 'aw-first-frame-'));
+  const { build } = await import('vite');
+  await build({ configFile: false, root: 'scripts/first-frame-floor', base: './', logLevel: 'error', publicDir: false, build: { outDir: join(dir, 'react'), target: 'es2022' } });
+  const css = [...readFileSync('dist/index.html', 'utf8').matchAll(/<link rel="stylesheet"[^>]*href="\.\/([^"]+)"/g)].map((m) => readFileSync(join('dist', m[1]), 'utf8')).join('\n');
+  const link = '<link rel="stylesheet" href="./app.css" />';
+  mkdirSync(join(dir, 'static'));
+  for (const variant of ['static', 'react']) writeFileSync(join(dir, variant, 'app.css'), css);
+  writeFileSync(
+    join(dir, 'static', 'index.html'),
+    `<!doctype html><html lang="en"><head><meta charset="UTF-8" /><meta name="viewport" content="width=device-width, initial-scale=1.0" /><link rel="icon" href="data:," /><title>First frame, static</title>${link}</head><body><div id="root">${markup}</div></body></html>`,
+  );
+  const reactPage = join(dir, 'react', 'index.html');
+  writeFileSync(reactPage, readFileSync(reactPage, 'utf8').replace('</head>', `${link}</head>`).replace('<div id="root">', `<template id="first-frame">${markup}</template><div id="root">`));
+
+  const port = 4195;
+  const server = spawn('node', ['scripts/serve.mjs', '--port', String(port), '--base', '/floor/', '--dir', dir], { stdio: 'ignore' });
+  await new Promise((r) => setTimeout(r, 500));
+  return {
+    static: `http://127.0.0.1:${port}/floor/static/`,
+    react: `http://127.0.0.1:${port}/floor/react/`,
+    close: async () => {
+      server.kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 const onlyChromium = process.argv.includes('--chromium');
@@ -93,39 +169,25 @@ const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'];
 const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
 try {
-  const firstForm = [];
-  const firstInteractive = [];
-  const firstChecked = [];
+  // The first form: when it appears, when the main thread is next free after it (the form then
+  // answers input), and when the selected document's problems are in (the render after the
+  // first paint). Beside it, the same first frame as static HTML and rendered by React alone
+  // (scripts/first-frame-floor): the part of the time that is Chromium's and React's own.
+  const floors = await firstFrameFloors(browser, url);
+  const loads = { app: [], static: [], react: [] };
   for (let i = 0; i < 7; i++) {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    // Record when the form first appears, and when the main thread is next free (the form then
-    // answers input); and when the selected document's problems are in (the render after the first paint).
-    await page.addInitScript(() => {
-      new MutationObserver((_, o) => {
-        if (!document.querySelector('form [data-path="metadata.name"]')) return;
-        o.disconnect();
-        window.__formAt = performance.now();
-        setTimeout(() => (window.__interactiveAt = performance.now()), 0);
-      }).observe(document, { childList: true, subtree: true });
-      new MutationObserver((_, o) => {
-        const count = document.querySelector('[data-testid="problem-count"]')?.textContent;
-        if (!count || count.includes('checking')) return;
-        o.disconnect();
-        setTimeout(() => (window.__checkedAt = performance.now()), 0);
-      }).observe(document, { childList: true, subtree: true, characterData: true });
-    });
-    await page.goto(url);
-    await page.waitForFunction(() => window.__interactiveAt !== undefined && window.__checkedAt !== undefined);
-    const [formAt, interactiveAt, checkedAt] = await page.evaluate(() => [window.__formAt, window.__interactiveAt, window.__checkedAt]);
-    firstForm.push(formAt);
-    firstInteractive.push(interactiveAt);
-    firstChecked.push(checkedAt);
-    await context.close();
+    loads.app.push(await firstFrame(browser, url, true));
+    loads.static.push(await firstFrame(browser, floors.static));
+    loads.react.push(await firstFrame(browser, floors.react));
   }
-  console.log(`first form on screen: median ${median(firstForm).toFixed(0)} ms after navigation start, ${firstForm.length} loads`);
-  console.log(`first interactive form (main thread free after the form appeared): median ${median(firstInteractive).toFixed(0)} ms (target ≤ 300 ms)`);
-  console.log(`its problems and YAML text (main thread free after they appeared, the render after the first paint): median ${median(firstChecked).toFixed(0)} ms`);
+  await floors.close();
+  const at = (list, key) => median(list.map((t) => t[key])).toFixed(0);
+  console.log(`first form on screen: median ${at(loads.app, 'formAt')} ms after navigation start, ${loads.app.length} loads`);
+  console.log(`first interactive form (main thread free after the form appeared): median ${at(loads.app, 'interactiveAt')} ms (target ≤ 300 ms)`);
+  console.log(`its problems and YAML text (main thread free after they appeared, the render after the first paint): median ${at(loads.app, 'checkedAt')} ms`);
+  console.log(
+    `the same first frame, main thread free after it (alternating loads): as static HTML with the app's stylesheet ${at(loads.static, 'interactiveAt')} ms, rendered by React alone ${at(loads.react, 'interactiveAt')} ms`,
+  );
 
   // The CEL engine: from navigation start to ready in its worker (download, compile, start).
   const celReady = async (page, visit) => {
