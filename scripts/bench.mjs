@@ -50,16 +50,18 @@ function printNodeTargets(reportFile) {
 
 /**
  * One first visit in a fresh context: when the form appears, when the main thread is next free
- * after it, and (withProblems) when the selected document's problems are in, ms after navigation start.
+ * after it, and (problems) when the selected document's problems are in, ms after navigation
+ * start; or (markup, untimed) the page's markup at the moment the form appeared.
  */
-async function firstFrame(browser, url, withProblems = false) {
+async function firstFrame(browser, url, { problems = false, markup = false } = {}) {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.addInitScript(() => {
+  await page.addInitScript((markup) => {
     new MutationObserver((_, o) => {
       if (!document.querySelector('form [data-path="metadata.name"]')) return;
       o.disconnect();
       window.__formAt = performance.now();
+      if (markup) window.__markup = document.getElementById('root').innerHTML;
       setTimeout(() => (window.__interactiveAt = performance.now()), 0);
     }).observe(document, { childList: true, subtree: true });
     new MutationObserver((_, o) => {
@@ -68,12 +70,12 @@ async function firstFrame(browser, url, withProblems = false) {
       o.disconnect();
       setTimeout(() => (window.__checkedAt = performance.now()), 0);
     }).observe(document, { childList: true, subtree: true, characterData: true });
-  });
+  }, markup);
   await page.goto(url);
-  await page.waitForFunction((problems) => window.__interactiveAt !== undefined && (!problems || window.__checkedAt !== undefined), withProblems);
-  const [formAt, interactiveAt, checkedAt] = await page.evaluate(() => [window.__formAt, window.__interactiveAt, window.__checkedAt]);
+  await page.waitForFunction((problems) => window.__interactiveAt !== undefined && (!problems || window.__checkedAt !== undefined), problems);
+  const result = await page.evaluate(() => ({ formAt: window.__formAt, interactiveAt: window.__interactiveAt, checkedAt: window.__checkedAt, markup: window.__markup }));
   await context.close();
-  return { formAt, interactiveAt, checkedAt };
+  return result;
 }
 
 /**
@@ -82,20 +84,7 @@ async function firstFrame(browser, url, withProblems = false) {
  * renders that markup (scripts/first-frame-floor, built here). Returns their URLs.
  */
 async function firstFrameFloors(browser, appUrl) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.addInitScript(() => {
-    new MutationObserver((_, o) => {
-      if (!document.querySelector('form [data-path="metadata.name"]')) return;
-      o.disconnect();
-      window.__firstFrame = document.getElementById('root').innerHTML;
-    }).observe(document, { childList: true, subtree: true });
-  });
-  await page.goto(appUrl);
-  await page.waitForFunction(() => window.__firstFrame !== undefined);
-  const markup = await page.evaluate(() => window.__firstFrame);
-  await context.close();
-
+  const { markup } = await firstFrame(browser, appUrl, { markup: true });
   const dir = mkdtempSync(join(tmpdir(), 'aw-first-frame-'));
   const { build } = await import('vite');
   await build({ configFile: false, root: 'scripts/first-frame-floor', base: './', logLevel: 'error', publicDir: false, build: { outDir: join(dir, 'react'), target: 'es2022' } });
@@ -176,7 +165,7 @@ try {
   const floors = await firstFrameFloors(browser, url);
   const loads = { app: [], static: [], react: [] };
   for (let i = 0; i < 7; i++) {
-    loads.app.push(await firstFrame(browser, url, true));
+    loads.app.push(await firstFrame(browser, url, { problems: true }));
     loads.static.push(await firstFrame(browser, floors.static));
     loads.react.push(await firstFrame(browser, floors.react));
   }
