@@ -65,8 +65,8 @@ async function firstFrame(browser, url, { problems = false, markup = false } = {
       setTimeout(() => (window.__interactiveAt = performance.now()), 0);
     }).observe(document, { childList: true, subtree: true });
     new MutationObserver((_, o) => {
-      const count = document.querySelector('[data-testid="problem-count"]')?.textContent;
-      if (!count || count.includes('checking')) return;
+      // The problems list is aria-busy until the selected document's first check is in.
+      if (!document.querySelector('section.problems:not([aria-busy]) [data-testid="problem-count"]')) return;
       o.disconnect();
       setTimeout(() => (window.__checkedAt = performance.now()), 0);
     }).observe(document, { childList: true, subtree: true, characterData: true });
