@@ -1,8 +1,8 @@
 /**
  * caBundle inspections for the form and the caBundle lints: inspected in the background
  * (WebCrypto; the X.509 parser loads on first use) and kept by bundle text. When one
- * arrives, derived problems are computed again (celRevision is the workspace's "async
- * results arrived" counter; the caBundle lints are not memoised, so nothing to drop).
+ * arrives, derived problems are computed again (the workspace's problemsRevision; the caBundle
+ * lints are not memoised, so nothing to drop).
  */
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
@@ -24,7 +24,7 @@ function start(caBundle: string): void {
       done.set(caBundle, r);
       while (done.size > MAX_KEPT) done.delete(done.keys().next().value as string);
       results.setState({ done });
-      workspace.setState((s) => ({ celRevision: s.celRevision + 1 }));
+      workspace.setState((s) => ({ problemsRevision: s.problemsRevision + 1 }));
     });
 }
 

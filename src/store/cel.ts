@@ -24,12 +24,12 @@ import { workspace } from './workspace';
 export function startCel(): void {
   const compiler = createCachedCompiler(() => {
     celAnswered();
-    workspace.setState((s) => ({ celRevision: s.celRevision + 1 }));
+    workspace.setState((s) => ({ problemsRevision: s.problemsRevision + 1 }));
   });
   setCelCompiler(compiler);
   void loadCel().then(() => {
     const status = celStatus();
-    workspace.setState((s) => ({ celRevision: s.celRevision + 1, celState: status.state, celMessage: status.message }));
+    workspace.setState((s) => ({ problemsRevision: s.problemsRevision + 1, celState: status.state, celMessage: status.message }));
   });
 }
 

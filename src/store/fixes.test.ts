@@ -60,9 +60,9 @@ describe('quick fixes in the store', () => {
     const pem = readFileSync(new URL('../k8s/fixtures/ca/expired-ca.pem', import.meta.url), 'utf8');
     const withCa = { ...hook, webhooks: [{ ...hook.webhooks[0], sideEffects: 'None', clientConfig: { service: { name: 's', namespace: 'n' }, caBundle: Buffer.from(pem).toString('base64') } }] };
     const doc = docFromObject(withCa);
-    const revision = workspace.getState().celRevision;
+    const revision = workspace.getState().problemsRevision;
     expect(docProblems(doc, [doc]).items.map((p) => p.label)).not.toContain('C02');
-    await expect.poll(() => workspace.getState().celRevision, { timeout: 10_000 }).toBeGreaterThan(revision);
+    await expect.poll(() => workspace.getState().problemsRevision, { timeout: 10_000 }).toBeGreaterThan(revision);
     expect(caInspection(withCa.webhooks[0]!.clientConfig.caBundle)?.certificates).toHaveLength(1);
     expect(docProblems(doc, [doc]).items.filter((p) => p.label === 'C02').map((p) => p.message)).toEqual(['certificate 1 (CN=expired-ca) expired on 2021-01-01']);
   });

@@ -42,12 +42,12 @@ describe('target Kubernetes version in the workspace', () => {
     expect(docProblems(doc, [], '1.35').fields.map((e) => e.field)).toEqual(['apiVersion']);
   });
 
-  it("the app's store: changing the version re-derives problems (celRevision) and docProblems reads it", () => {
-    const before = workspace.getState().celRevision;
+  it("the app's store: changing the version re-derives problems (problemsRevision) and docProblems reads it", () => {
+    const before = workspace.getState().problemsRevision;
     workspace.getState().importText(MAP_V1, 'paste');
     const doc = workspace.getState().docs.at(-1)!;
     workspace.getState().setKubernetesVersion('1.34');
-    expect(workspace.getState().celRevision).toBe(before + 1);
+    expect(workspace.getState().problemsRevision).toBe(before + 1);
     expect(docProblems(doc).errors).toBe(1);
     workspace.getState().setKubernetesVersion('1.36');
     expect(docProblems(doc).errors).toBe(0);

@@ -29,8 +29,11 @@ export interface WorkspaceState extends Snapshot {
   kubernetesVersion: KubernetesVersion;
   history: History<Snapshot>;
   notices: Notice[];
-  /** Bumped whenever CEL compile results arrive, so derived problems are recomputed. */
-  celRevision: number;
+  /**
+   * Bumped whenever something problems are derived from arrives or changes (CEL answers, caBundle
+   * inspections, the target release), so that derived problems are computed again.
+   */
+  problemsRevision: number;
   celState: 'idle' | 'loading' | 'ready' | 'failed';
   celMessage?: string;
   /** A request to focus a field, from the problems list (seq changes on every request). */
@@ -92,7 +95,7 @@ export function createWorkspace(initial: SavedWorkspace) {
       ...initial,
       history: emptyHistory(),
       notices: [],
-      celRevision: 0,
+      problemsRevision: 0,
       celState: 'idle',
 
       select: (id) => set({ selectedId: id }),
@@ -155,8 +158,8 @@ export function createWorkspace(initial: SavedWorkspace) {
 
       replaceAll: (docs) => change({ docs, selectedId: docs[0]?.id ?? null }),
 
-      // celRevision: derived problems (validation, CEL, lints) are computed again at the new release
-      setKubernetesVersion: (version) => set((s) => (s.kubernetesVersion === version ? {} : { kubernetesVersion: version, celRevision: s.celRevision + 1 })),
+      // problemsRevision: derived problems (validation, CEL, lints) are computed again at the new release
+      setKubernetesVersion: (version) => set((s) => (s.kubernetesVersion === version ? {} : { kubernetesVersion: version, problemsRevision: s.problemsRevision + 1 })),
 
       convertToV1: (id) => {
         const doc = get().docs.find((d) => d.id === id);

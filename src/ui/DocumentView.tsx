@@ -106,7 +106,7 @@ function ServerFieldsNote({ object }: { object: unknown }) {
 
 export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
   const spec = kindSpecOf(doc.object);
-  useWorkspace((s) => s.celRevision); // CEL results arrived: problems are derived again
+  useWorkspace((s) => s.problemsRevision); // CEL answers, caBundle inspections…: problems are derived again
   const docs = useWorkspace((s) => s.docs);
   // A document's first check (validation and lints: on a first visit, the first run of much cold
   // code) comes right after its form is on screen. One checked before shows its problems at once.

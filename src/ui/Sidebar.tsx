@@ -23,7 +23,7 @@ export function Sidebar() {
   const counted = useDeferredValue(true, false);
   const selectedCounted = useAfterFirstPaint();
   const selectedId = useWorkspace((s) => s.selectedId);
-  useWorkspace((s) => s.celRevision); // CEL results arrived: problem counts are derived again
+  useWorkspace((s) => s.problemsRevision); // CEL answers, caBundle inspections…: problem counts are derived again
   const [renaming, setRenaming] = useState<string | null>(null);
   const [draft, setDraft] = useState('');
   const ws = workspace.getState;

@@ -161,7 +161,7 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
       // Models of deleted documents go (this one's own model goes when the pane unmounts).
       if (s.docs !== prev.docs && s.docs.length < prev.docs.length) disposeModelsExcept(new Set([...s.docs.map((x) => x.id), docId]));
       if (d && d !== prev.docs.find((x) => x.id === docId)) sync(d);
-      else if (d && s.celRevision !== prev.celRevision) mark(d);
+      else if (d && s.problemsRevision !== prev.problemsRevision) mark(d);
       if (s.focus && s.focus !== prev.focus && s.focus.docId === docId && d && !d.error) {
         const pos = docPositions(d)?.positionOf(s.focus.path);
         if (pos) {
