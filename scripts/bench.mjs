@@ -141,6 +141,10 @@ if (!onlyChromium) {
     gz += gzipSync(b, { level: 9 }).length;
   }
   console.log(`initial JS+CSS (${initial.join(', ')}): ${kb(raw)} raw, ${kb(gz)} gzip (target ≤ 200 KB gzip)`);
+  // vite.config.ts puts V8's compile hint at the top of the entry chunk; V8 ignores it anywhere else.
+  const entry = /<script type="module"[^>]*src="\.\/(assets\/[^"]+\.js)"/.exec(html)?.[1];
+  const hinted = entry !== undefined && readFileSync(join('dist', entry), 'utf8').startsWith('//# allFunctionsCalledOnLoad\n');
+  console.log(`entry chunk (${entry}): V8's compile hint ${hinted ? 'at its top' : 'MISSING (vite.config.ts compileHintOnEntry)'}`);
   const all = readdirSync('dist/assets').map((f) => statSync(join('dist/assets', f)).size).reduce((a, b) => a + b, 0);
   console.log(`all assets (lazy Monaco, workers, CEL): ${kb(all)} raw`);
   // The precompressed copies build-wasm writes (gzip -9, brotli 11) are what a server sends.
