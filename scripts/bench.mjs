@@ -170,9 +170,10 @@ try {
   // answers input), and when the selected document's problems are in (the render after the
   // first paint). Beside it, the same first frame as static HTML and rendered by React alone
   // (scripts/first-frame-floor): the part of the time that is Chromium's and React's own.
+  // 15 loads of each: medians of 7 were 281-363 ms in three runs within an hour.
   const floors = await firstFrameFloors(browser, url);
   const loads = { app: [], static: [], react: [] };
-  for (let i = 0; i < 7; i++) {
+  for (let i = 0; i < 15; i++) {
     loads.app.push(await firstFrame(browser, url, { problems: true }));
     loads.static.push(await firstFrame(browser, floors.static));
     loads.react.push(await firstFrame(browser, floors.react));
