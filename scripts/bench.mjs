@@ -170,7 +170,7 @@ try {
   // answers input), and when the selected document's problems are in (the render after the
   // first paint). Beside it, the same first frame as static HTML and rendered by React alone
   // (scripts/first-frame-floor): the part of the time that is Chromium's and React's own.
-  // 15 loads of each: medians of 7 were 281-363 ms in three runs within an hour.
+  // 15 loads of each: six runs of one build gave medians of 7 loads from 272 to 430 ms.
   const floors = await firstFrameFloors(browser, url);
   const loads = { app: [], static: [], react: [] };
   for (let i = 0; i < 15; i++) {
