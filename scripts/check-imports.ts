@@ -44,6 +44,29 @@ interface Rule {
   why?: string;
 }
 
+/**
+ * The order inside the core, bottom first: a core folder imports only folders of a lower rank
+ * (peers of one rank never import each other). A core folder that is not listed is an error
+ * until it is placed here (docs/architecture.md shows the same table).
+ */
+export const CORE_ORDER: readonly (readonly string[])[] = [
+  ['base'], // paths, JSON helpers, JSON Patch, the release table
+  ['yaml', 'cel'], // text ↔ values with positions; the CEL engine
+  ['k8s'], // registry, defaulting, validation, lints, fixes
+  ['request'], // the one admission request model (Attributes) and test inputs
+  ['policy'], // admission policies: matching, evaluation, saved cases
+  ['admission'], // the chain: webhooks and policies in order, lockout
+  ['check', 'share'], // the one check pipeline; the workspace file and share links
+  ['impact'], // replaying a cluster's objects and audit log
+  ['cli'], // the command line
+];
+
+/** The rank of a core folder in CORE_ORDER, or undefined when it is not placed. */
+export function rankOf(folder: string): number | undefined {
+  const i = CORE_ORDER.findIndex((r) => r.includes(folder));
+  return i < 0 ? undefined : i;
+}
+
 /** What each layer may not import: folders of src/ and npm packages. */
 const FORBIDDEN: Readonly<Record<string, Rule>> = {
   core: { folders: EDGE_FOLDERS, packages: UI_PACKAGES },
@@ -91,7 +114,9 @@ export function importViolations(modules: readonly ModuleImports[]): string[] {
     const layer = layerOf(m.file);
     const rule = FORBIDDEN[layer];
     const edges: string[] = [];
+    const from = m.file.split('/')[1]!;
     if (layer === 'core' && m.file.endsWith('.tsx')) out.push(`${m.file}: core module written in JSX (core never uses React)`);
+    if (layer === 'core' && rankOf(from) === undefined) out.push(`${m.file}: src/${from} is core but has no place in CORE_ORDER (scripts/check-imports.ts)`);
     for (const spec of m.specifiers) {
       if (spec.startsWith('.')) {
         const target = resolveRelative(m.file, spec, known);
@@ -100,6 +125,10 @@ export function importViolations(modules: readonly ModuleImports[]): string[] {
         const folder = target.split('/')[1]!;
         if (rule && layerOf(target) !== 'entry' && rule.folders.includes(folder) && !rule.except?.includes(target)) {
           out.push(`${m.file}: imports ${target} ('${spec}'), but ${layer} ${rule.why ? `reaches src/${folder} only ${rule.why}` : `never imports src/${folder}`}`);
+        }
+        const [rf, rt] = [rankOf(from), rankOf(folder)];
+        if (layer === 'core' && layerOf(target) === 'core' && folder !== from && rf !== undefined && rt !== undefined && rt >= rf) {
+          out.push(`${m.file}: imports ${target} ('${spec}'), but src/${from} sits ${rt === rf ? 'beside' : 'below'} src/${folder} in the core's order`);
         }
       } else if (rule?.packages.includes(packageOf(spec))) {
         out.push(`${m.file}: imports '${spec}', but ${layer} never imports ${packageOf(spec)}`);

@@ -4,7 +4,7 @@
  * webhook unavailable. Plus, per webhook served from inside the cluster, the request that
  * brings its own pods back (the self-deadlock).
  */
-import { isObject, list, obj, str } from '../k8s/json';
+import { isObject, list, obj, str } from '../base/json';
 import type { CriticalRequest, SimRequest } from './types';
 
 const node = 'node-1';

@@ -19,8 +19,8 @@
  * Custom resources: every CustomResourceDefinition in the workspace adds its served versions
  * (scope, kind) as one equivalence class.
  */
-import { isObject, list, obj, str } from '../k8s/json';
-import { DEFAULT_KUBERNETES_VERSION, minorOf, type KubernetesVersion } from '../k8s/versions';
+import { isObject, list, obj, str } from '../base/json';
+import { DEFAULT_KUBERNETES_VERSION, minorOf, type KubernetesVersion } from '../base/releases';
 import type { EquivalentResource } from '../policy';
 import type { GroupVersionKind, GroupVersionResource } from '../request/model';
 

@@ -8,7 +8,7 @@
  * that release's CEL environment.
  */
 import type { CelCompileOptionsExt, CelContext, CelInputs } from '../cel/types';
-import type { KubernetesVersion } from '../k8s/versions';
+import type { KubernetesVersion } from '../base/releases';
 import type { PolicyCel } from '../policy';
 
 type Answer = ReturnType<PolicyCel['evaluate']>;

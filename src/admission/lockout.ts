@@ -6,7 +6,7 @@
  * configuration responsible is found, not only the first. Each finding names the webhook (or
  * policy) and the field that makes it so.
  */
-import { isObject, list, obj } from '../k8s/json';
+import { isObject, list, obj } from '../base/json';
 import type { PolicyCel } from '../policy';
 import { criticalRequests } from './critical-requests';
 import { probe } from './simulate';

@@ -6,7 +6,7 @@
  * policies ran (policy_dispatcher.go collects them). MutatingAdmissionPolicies keep the
  * reinvocation bookkeeping of mutating/reinvocationcontext.go per policy + binding.
  */
-import { deepEqual, isObject, list, nameOf, namespaceOf, obj, str } from '../k8s/json';
+import { deepEqual, isObject, list, nameOf, namespaceOf, obj, str } from '../base/json';
 import {
   matchResources,
   runMutatingPolicyOnce,

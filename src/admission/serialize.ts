@@ -6,7 +6,7 @@
  * unstructured and kept as they are. And the JSON Patch that turns one object into another
  * (for the changes a MutatingAdmissionPolicy made).
  */
-import { cloneJson, isObject, type Obj } from '../k8s/json';
+import { cloneJson, isObject, type Obj } from '../base/json';
 import { diffJson, formatPointer, parsePointer, type JsonPatchOp } from '../policy';
 
 /** ObjectMeta fields that are maps or lists with omitempty. */

@@ -4,7 +4,7 @@
  * checked for M06 (mutation-check.ts). One home for the Simulate view (src/store/simulator.ts)
  * and the CLI's scenarios (src/cli/scenarios.ts). Never throws.
  */
-import type { KubernetesVersion } from '../k8s/versions';
+import type { KubernetesVersion } from '../base/releases';
 import { toTestInput, toWebhookResponses, type DraftError, type ResponseError, type SimulatorDraft, type TestInput } from '../request';
 import { mutationBreaks, type MutationBreak } from './mutation-check';
 import { simulate } from './simulate';

@@ -12,8 +12,8 @@
  * defaulting of the object after a patch, conversion between versions beyond the apiVersion.
  */
 import { evaluate } from '../cel';
-import { cloneJson, deepEqual, isObject, obj, str, type Obj } from '../k8s/json';
-import { DEFAULT_KUBERNETES_VERSION } from '../k8s/versions';
+import { cloneJson, deepEqual, isObject, obj, str, type Obj } from '../base/json';
+import { DEFAULT_KUBERNETES_VERSION } from '../base/releases';
 import type { AdmissionRequestInput, PolicyCel } from '../policy';
 import { newReinvokeState, type SimContext } from './context';
 import { memoCel } from './engine';

@@ -4,8 +4,8 @@
  * are down (`lockoutReport`).
  */
 import type { AuthorizerRule } from '../cel/types';
-import type { KubernetesVersion } from '../k8s/versions';
-import type { JsonPatchOp } from '../policy/jsonpatch';
+import type { KubernetesVersion } from '../base/releases';
+import type { JsonPatchOp } from '../base/jsonpatch';
 import type { AdmissionRequest } from '../request/model';
 import type { WebhookResponse } from '../request/scenario';
 

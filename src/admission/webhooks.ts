@@ -14,7 +14,7 @@
  * Messages are the apiserver's (webhookerrors.ToStatusErr, ErrCallingWebhook.Error,
  * apierrors.NewInternalError / NewForbidden / NewBadRequest).
  */
-import { deepEqual, obj, str, strList } from '../k8s/json';
+import { deepEqual, obj, str, strList } from '../base/json';
 import { applyJsonPatch, goJson, matchWebhook, runMatchConditions, type EquivalentResource } from '../policy';
 import { celRequest, matchInput, objectFor, reject, requestFor, requireReinvoking, type SimContext } from './context';
 import { serializeTyped } from './serialize';

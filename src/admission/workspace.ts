@@ -9,7 +9,7 @@
  * is unspecified; we take them by name, and each policy's bindings by name, for a stable result.
  */
 import { withDefaults } from '../k8s/defaults';
-import { isObject, list, nameOf, obj, str, type Obj } from '../k8s/json';
+import { isObject, list, nameOf, obj, str, type Obj } from '../base/json';
 import type { DocumentRef, SimStepKind } from './types';
 
 export interface WorkspaceWebhook {

@@ -3,7 +3,7 @@
  * WebAssembly, see /wasm) and the rest of the product. Plain data only.
  */
 
-import type { KubernetesVersion } from '../k8s/versions';
+import type { KubernetesVersion } from '../base/releases';
 
 /** Where an expression lives; each has exactly the variables and result type the apiserver uses. */
 export type CelContext =

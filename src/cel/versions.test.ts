@@ -8,7 +8,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { compile, declarations, evaluate } from './index';
-import { KUBERNETES_VERSIONS, minorOf, type KubernetesVersion } from '../k8s/versions';
+import { KUBERNETES_VERSIONS, minorOf, type KubernetesVersion } from '../base/releases';
 import type { CelContext } from './types';
 import { useEngine } from './test-helpers';
 

@@ -1,5 +1,5 @@
 /** Command-line arguments of `admission-workbench`: parsed into options or a usage error. */
-import { isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../k8s/versions';
+import { isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../base/releases';
 import { FORMATS, type Format } from './format';
 import type { FailOn } from './problem';
 

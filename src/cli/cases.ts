@@ -6,7 +6,7 @@
  */
 import { runCase, type CaseTarget, type PolicyTestCase } from '../policy/cases';
 import type { PolicyCel } from '../policy/expressions';
-import { nameOf, obj, str } from '../k8s/json';
+import { nameOf, obj, str } from '../base/json';
 import { readWorkspaceFile, type WorkspaceFile } from '../share/workspace-file';
 import { parseDocuments, type ParsedDocument } from '../yaml';
 import { positionIn } from './check';
@@ -15,7 +15,7 @@ import { isKaptestManifest, readKaptestManifest } from './kaptest';
 import type { Problem } from './problem';
 import { runCelCases, type CelRunner } from './cel-cases';
 import { scenarioProblems } from './scenarios';
-import type { KubernetesVersion } from '../k8s/versions';
+import type { KubernetesVersion } from '../base/releases';
 
 export interface CasesSummary {
   total: number;

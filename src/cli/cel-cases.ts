@@ -5,11 +5,11 @@
  */
 import type { CelCompileOptionsExt, CelContext, CelEvalResult, CelInputs } from '../cel/types';
 import { getIn } from '../k8s/edit';
-import { parsePath } from '../k8s/path';
+import { parsePath } from '../base/path';
 import { fieldAt, kindSpecOf } from '../k8s/registry';
 import { passes, toCelInputs, toTestInput, type CelCase } from '../request';
 import { celScopeOf } from '../k8s/cel-scope';
-import { obj } from '../k8s/json';
+import { obj } from '../base/json';
 
 export interface CelRunner {
   evaluate(expression: string, context: CelContext, inputs: CelInputs, options?: CelCompileOptionsExt): Promise<CelEvalResult>;

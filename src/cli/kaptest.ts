@@ -7,7 +7,7 @@
  * directly; the operation is inferred from object/oldObject as kaptest does.
  */
 import type { CaseOutcome, PolicyTestCase } from '../policy/cases';
-import { isObject, list, nameOf, namespaceOf, obj, str, strList, type Obj } from '../k8s/json';
+import { isObject, list, nameOf, namespaceOf, obj, str, strList, type Obj } from '../base/json';
 import { groupForResource, resourceForKind } from '../k8s/resources';
 
 export interface KaptestSuite {

@@ -5,7 +5,7 @@
  * (src/request scenarioFailures), as the Simulate view does.
  */
 import { notRunReason, simulateDraft, type MutationBreak } from '../admission';
-import type { KubernetesVersion } from '../k8s/versions';
+import type { KubernetesVersion } from '../base/releases';
 import { scenarioFailures, type Scenario } from '../request';
 
 /**

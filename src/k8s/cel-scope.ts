@@ -11,7 +11,7 @@
  * no spec.variables, without composition: `variables` is not declared at all there.
  */
 import type { CelContext } from '../cel/types';
-import { isObject } from './json';
+import { isObject } from '../base/json';
 
 /** A declared variable: its name and expression. */
 export interface PolicyVariable {

@@ -11,8 +11,8 @@
  * and the note says to choose. Pure: the input is never changed.
  */
 import { withDefaults } from './defaults';
-import { cloneJson, deepEqual, isObject, type Obj } from './json';
-import { fieldPath, type FieldPath } from './path';
+import { cloneJson, deepEqual, isObject, type Obj } from '../base/json';
+import { fieldPath, type FieldPath } from '../base/path';
 import { kindSpecOf } from './registry/kinds';
 
 export interface Conversion {

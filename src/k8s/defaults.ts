@@ -11,7 +11,7 @@
  * with the input (treat both as immutable).
  */
 
-import { isObject, type Obj } from './json';
+import { isObject, type Obj } from '../base/json';
 import { kindSpecOf } from './registry/kinds';
 const isAbsent = (v: unknown): boolean => v === undefined || v === null;
 

@@ -2,8 +2,8 @@
  * Immutable edits of plain JSON-like objects by field path segments. Used by
  * the form: every edit returns a new object and shares untouched branches.
  */
-import type { PathSegment } from './path';
-import { isObject } from './json';
+import type { PathSegment } from '../base/path';
+import { isObject } from '../base/json';
 
 type Json = unknown;
 

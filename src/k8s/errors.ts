@@ -3,7 +3,7 @@
  * a type, the field path and a message. Made by small helpers so validation
  * code reads like the spec: `required(p.child('name'))`, `notSupported(p, v, [...])`.
  */
-import type { FieldPath } from './path';
+import type { FieldPath } from '../base/path';
 
 export type ErrorType = 'Required' | 'Invalid' | 'NotSupported' | 'Duplicate' | 'TooMany' | 'TooLong' | 'Forbidden';
 

@@ -4,8 +4,6 @@
  */
 export * from './registry';
 export * from './errors';
-export * from './path';
-export { formatPath, MAP_FIELD_NAMES } from './path-format';
 export { getIn, setIn, insertAt, removeAt, moveAt, clone } from './edit';
 export { TEMPLATES, sampleWorkspace } from './templates';
 export { validate, type ValidateOptions } from './validate-all';
@@ -16,4 +14,3 @@ export { lintCaBundles, caBundleLints, caBundleSites, type LintOptions } from '.
 export { inspectCaBundle, relativeTime, type CaBundleInspection, type CertificateInfo, type CaBundleProblem } from './ca-bundle';
 export { fixesForError, paramValue, type Fix, type FixInput, type FixParam, type FixResult } from './fixes';
 export { convertToV1, canConvertToV1, type Conversion } from './convert';
-export { KUBERNETES_VERSIONS, DEFAULT_KUBERNETES_VERSION, isKubernetesVersion, minorOf, type KubernetesVersion } from './versions';

@@ -1,7 +1,7 @@
 /** formatPath is the exact inverse of parsePath over every path of the field registry. */
 import { describe, expect, it } from 'vitest';
-import { fieldPath, parsePath, type FieldPath, type PathSegment } from './path';
-import { formatPath, MAP_FIELD_NAMES } from './path-format';
+import { fieldPath, parsePath, type FieldPath, type PathSegment } from '../base/path';
+import { formatPath, MAP_FIELD_NAMES } from '../base/path-format';
 import { KINDS } from './registry/kinds';
 import type { Field } from './registry/types';
 
@@ -41,7 +41,18 @@ describe('formatPath ∘ parsePath', () => {
   const samples = registryPaths();
   it('covers the registry (every kind, map fields included)', () => {
     expect(samples.length).toBeGreaterThan(1000);
-    expect([...MAP_FIELD_NAMES].sort()).toEqual(expect.arrayContaining(['annotations', 'labels', 'matchLabels']));
+  });
+  it("MAP_FIELD_NAMES is exactly the registry's stringMap fields", () => {
+    const names = new Set<string>();
+    const walk = (fields: readonly Field[]): void => {
+      for (const f of fields) {
+        if (f.type === 'stringMap') names.add(f.name);
+        else if (f.type === 'object') walk(f.fields);
+        else if (f.type === 'list') walk(f.item.fields);
+      }
+    };
+    for (const k of KINDS) walk(k.fields);
+    expect([...MAP_FIELD_NAMES].sort()).toEqual([...names].sort());
   });
   it('renders every registry path back to the same text', () => {
     const wrong = samples.filter((s) => formatPath(parsePath(s.rendered)) !== s.rendered).map((s) => s.rendered);

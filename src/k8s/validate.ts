@@ -13,7 +13,7 @@
 import type { CelCompiler } from '../cel/types';
 import { withDefaults } from './defaults';
 import { invalid, type FieldError } from './errors';
-import { fieldPath } from './path';
+import { fieldPath } from '../base/path';
 import { decoded } from './registry/decode';
 import { KINDS, kindSpecOf } from './registry/kinds';
 import {
@@ -28,7 +28,7 @@ import { validateServedVersion } from './validation/api-version';
 import { warningsForStaticSuffix } from './validation/metadata';
 import { asReleaseWords } from './validation/releases';
 import { isObject, type Obj } from './validation/values';
-import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from './versions';
+import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
 
 export interface ValidateOptions {
   /** Compiles CEL expressions; without it only the non-CEL rules about expressions apply. */

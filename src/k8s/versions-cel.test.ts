@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { createSyncCompiler } from '../cel/index';
 import { useEngine } from '../cel/test-helpers';
 import { validate } from './validate-all';
-import { KUBERNETES_VERSIONS, minorOf, type KubernetesVersion } from './versions';
+import { KUBERNETES_VERSIONS, minorOf, type KubernetesVersion } from '../base/releases';
 
 useEngine();
 const cel = createSyncCompiler();

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { servingOfObject } from './registry';
 import { validate } from './validate-all';
 import { scriptedCompiler } from './validation/testing';
-import { KUBERNETES_VERSIONS, type KubernetesVersion } from './versions';
+import { KUBERNETES_VERSIONS, type KubernetesVersion } from '../base/releases';
 
 const G = 'admissionregistration.k8s.io';
 

@@ -14,7 +14,7 @@ import type { AdmissionRequestInput } from './matching';
 import { runMutatingPolicy, type MutatingRunResult } from './mutate';
 import type { PolicyCel } from './expressions';
 import { runValidatingPolicy, type ValidatingRunResult } from './run';
-import { deepEqual, isObject, nameOf, namespaceOf, obj, str } from '../k8s/json';
+import { deepEqual, isObject, nameOf, namespaceOf, obj, str } from '../base/json';
 
 export type CaseOutcome = 'admit' | 'deny' | 'warn' | 'skip' | 'error';
 

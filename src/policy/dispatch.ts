@@ -7,7 +7,7 @@
  */
 import type { AuthorizerRule, CelInputs } from '../cel/types';
 import { withDefaults } from '../k8s/defaults';
-import { isObject, nameOf, obj, str, type Obj } from '../k8s/json';
+import { isObject, nameOf, obj, str, type Obj } from '../base/json';
 import { isExemptAdmissionConfigurationResource, matchResources, type AdmissionRequestInput, type MatchResult } from './matching';
 import type { MatchConditionsTrace } from './match-conditions';
 import { resolveParams, type ParamResolution, type ParamsInput } from './params';

@@ -1,6 +1,6 @@
 /** RFC 6902 (Appendix A examples), RFC 6901 escaping, the structural diff and the apply-configuration merge. */
 import { describe, expect, test } from 'vitest';
-import { applyJsonPatch, diffJson, parsePointer, formatPointer } from './jsonpatch';
+import { applyJsonPatch, diffJson, parsePointer, formatPointer } from '../base/jsonpatch';
 import { mergeApplyConfiguration, type ListMergeNote } from './merge';
 
 const ok = (doc: unknown, ops: Parameters<typeof applyJsonPatch>[1]) => {

@@ -6,7 +6,7 @@
  * else match.
  */
 import { CEL_LIMITS, type CelCompileOptionsExt, type CelInputs } from '../cel/types';
-import { list, obj, str } from '../k8s/json';
+import { list, obj, str } from '../base/json';
 import { aggregate, evalExpr, OUT_OF_BUDGET, type ExpressionTrace, type PolicyCel } from './expressions';
 
 /** The contexts matchConditions are compiled in. */

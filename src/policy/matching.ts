@@ -21,7 +21,7 @@
  * needs but the test does not provide, gives `error` (the apiserver then applies the
  * failurePolicy), only when the rules otherwise match, as the apiserver does.
  */
-import { isObject, labelsOf, list, obj, str, strList } from '../k8s/json';
+import { isObject, labelsOf, list, obj, str, strList } from '../base/json';
 
 export interface GroupVersionKind {
   group?: string;

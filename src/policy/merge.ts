@@ -18,8 +18,8 @@
  * arrays, maps or structs"), unknown-field errors from the schema conversion, defaulting
  * of the merged object.
  */
-import { cloneJson, isObject } from '../k8s/json';
-import { formatPointer } from './jsonpatch';
+import { cloneJson, isObject } from '../base/json';
+import { formatPointer } from '../base/jsonpatch';
 
 export interface ListMergeNote {
   /** JSON Pointer of the list. */

@@ -24,7 +24,7 @@
 import { withDefaults } from '../k8s/defaults';
 import type { CelCompileOptionsExt, CelInputs } from '../cel/types';
 import { CEL_LIMITS } from '../cel/types';
-import { diffJson, applyJsonPatch, type DiffEntry, type JsonPatchOp } from './jsonpatch';
+import { diffJson, applyJsonPatch, type DiffEntry, type JsonPatchOp } from '../base/jsonpatch';
 import type { MatchResult } from './matching';
 import { mergeApplyConfiguration, type ListMergeNote } from './merge';
 import { declaredVariables, declaresParams } from '../k8s/cel-scope';
@@ -40,7 +40,7 @@ import {
 } from './dispatch';
 import { OUT_OF_BUDGET, traceVariables, usedVariables, type PolicyCel, type VariableTrace } from './expressions';
 import { runMatchConditions, type MatchConditionsTrace } from './match-conditions';
-import { deepEqual, isObject, list, nameOf, obj, str, type Obj } from '../k8s/json';
+import { deepEqual, isObject, list, nameOf, obj, str, type Obj } from '../base/json';
 
 export interface MutatingRunInput extends RunRequestInput {
   policy: unknown;

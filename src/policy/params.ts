@@ -9,7 +9,7 @@
  * documents at all; cluster-scoped when all its documents lack a namespace.
  */
 import { matchLabelSelector } from './matching';
-import { isObject, labelsOf, nameOf, namespaceOf, obj, str } from '../k8s/json';
+import { isObject, labelsOf, nameOf, namespaceOf, obj, str } from '../base/json';
 
 export interface ParamsInput {
   /** A param object typed in by the user: used for every binding that has a paramRef. */

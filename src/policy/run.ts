@@ -26,7 +26,7 @@
 import { withDefaults } from '../k8s/defaults';
 import { CEL_LIMITS, type CelCompileOptionsExt } from '../cel/types';
 import { declaredVariables, declaresParams } from '../k8s/cel-scope';
-import { byteLength, isObject, list, nameOf, obj, str, trimSpace, type Obj } from '../k8s/json';
+import { byteLength, isObject, list, nameOf, obj, str, trimSpace, type Obj } from '../base/json';
 import {
   celInputsFor,
   dispatchBindings,

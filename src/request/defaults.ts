@@ -6,7 +6,7 @@
  * rules stay the same, so the engine's answers are reused across renders.
  */
 import { groupForResource, isClusterScoped, kindForResource, minimalObject } from '../k8s/resources';
-import { isObject, obj, str, strList } from '../k8s/json';
+import { isObject, obj, str, strList } from '../base/json';
 import { serializeDocuments } from '../yaml';
 import { emptyRequestDraft, isOperation, usesObject, usesOldObject } from './draft';
 import type { RequestDraft, TestInputDraft } from './model';

@@ -2,7 +2,7 @@
  * Expectations of saved CEL cases: an expected value (YAML or JSON text, kept as typed) or
  * an error, and whether a result meets it.
  */
-import { deepEqual } from '../k8s/json';
+import { deepEqual } from '../base/json';
 import { parseDocuments } from '../yaml';
 
 export type CelExpectation = { error: true } | { error: false; value: string };

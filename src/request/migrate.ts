@@ -6,7 +6,7 @@
  *     namespaceText, paramsText, authorizerText: 'rules: […]'}}, cases: {[docId]: PolicyTestCase[]}}`.
  * Every readable case is kept; an unreadable entry is dropped, never the rest.
  */
-import { isObject, str, strList } from '../k8s/json';
+import { isObject, str, strList } from '../base/json';
 import type { TestInputDraft } from './model';
 import { parseInputText } from './parse';
 import { emptyDocTests, newId, readAuthorizer, readCelExpectation, readDraft, readPolicyCase, readRequestDraft, type DocTests } from './saved';

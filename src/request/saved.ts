@@ -6,7 +6,7 @@
  */
 import type { AuthorizerRule } from '../cel/types';
 import type { CaseOutcome, PolicyTestCase } from '../policy/cases';
-import { isObject, str, strList } from '../k8s/json';
+import { isObject, str, strList } from '../base/json';
 import { emptyRequestDraft, isOperation } from './draft';
 import type { CelExpectation } from './expect';
 import type { RequestDraft, TestInputDraft } from './model';

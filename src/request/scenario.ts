@@ -2,8 +2,8 @@
  * Simulator scenarios: a test input, the response assumed for each webhook, and the verdict
  * expected. Drafts keep what the user typed (a JSON Patch as text, warnings one a line).
  */
-import type { JsonPatchOp } from '../policy/jsonpatch';
-import { isObject } from '../k8s/json';
+import type { JsonPatchOp } from '../base/jsonpatch';
+import { isObject } from '../base/json';
 import type { TestInputDraft } from './model';
 
 export type WebhookResponseKind = 'allow' | 'deny' | 'unavailable' | 'patch' | 'warnings';

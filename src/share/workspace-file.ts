@@ -19,10 +19,10 @@
  * add some); a file from a newer format version is refused with a clear message.
  */
 import type { PolicyTestCase } from '../policy/cases';
-import { isObject, str, type Obj } from '../k8s/json';
+import { isObject, str, type Obj } from '../base/json';
 import { emptyDocTests, newId, readCelExpectation, readDraft, readPolicyCase, readSavedTests, readScenario } from '../request';
 import type { CelCase, DocTests, Scenario, SimulatorDraft, TestInputDraft, TestsData } from '../request';
-import { isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../k8s/versions';
+import { isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../base/releases';
 
 export const WORKSPACE_FORMAT = 'admission-workbench/workspace';
 export const WORKSPACE_VERSION = 1;

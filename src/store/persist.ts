@@ -4,7 +4,7 @@
  */
 import { autosave, readJSON } from './autosave';
 import { withText, type WorkspaceDoc } from './documents';
-import { isKubernetesVersion, type KubernetesVersion } from '../k8s/versions';
+import { isKubernetesVersion, type KubernetesVersion } from '../base/releases';
 import type { SavedWorkspace, WorkspaceStore } from './workspace';
 
 export const STORAGE_KEY = 'admission-workbench/workspace/v1';

@@ -19,7 +19,7 @@ import {
   type ValidatingRunResult,
 } from '../policy';
 import { isOperation, toDraft, toTestInput, type DraftError, type TestInput, type TestInputDraft } from '../request';
-import { DEFAULT_KUBERNETES_VERSION } from '../k8s/versions';
+import { DEFAULT_KUBERNETES_VERSION } from '../base/releases';
 import type { WorkspaceDoc } from './documents';
 import { workspace } from './workspace';
 

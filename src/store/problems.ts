@@ -7,7 +7,8 @@
  * object. A CEL answer re-validates only the objects that were waiting for one (lints never
  * read CEL, so they are kept).
  */
-import { caBundleLints, fixesForError, kindSpecOf, lint, validate, type FieldError, type Fix, type KubernetesVersion, type Lint } from '../k8s';
+import { caBundleLints, fixesForError, kindSpecOf, lint, validate, type FieldError, type Fix, type Lint } from '../k8s';
+import type { KubernetesVersion } from '../base';
 import type { CelCompiler } from '../cel/types';
 import { caInspection } from './ca-bundles';
 import type { WorkspaceDoc } from './documents';

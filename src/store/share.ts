@@ -4,7 +4,7 @@
  * workspace (one undo step brings the documents back).
  */
 import { parseWorkspaceFile, toWorkspaceFile, testsDataOf, WORKSPACE_FORMAT, type WorkspaceFile } from '../share';
-import { isKubernetesVersion, type KubernetesVersion } from '../k8s/versions';
+import { isKubernetesVersion, type KubernetesVersion } from '../base/releases';
 import { docTitle, newId, withText } from './documents';
 import { getTestsData, setTestsData } from './test-inputs';
 import { sampleSnapshot, workspace } from './workspace';

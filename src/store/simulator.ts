@@ -7,7 +7,7 @@
 import { lockoutReport, notRunReason, simulateDraft, type DocumentRef, type DraftRun, type LockoutReport, type MutationBreak, type SimResult } from '../admission';
 
 export type { LockoutReport, MutationBreak, SimResult, SimStep } from '../admission';
-import { diffJson, type DiffEntry } from '../policy/jsonpatch';
+import { diffJson, type DiffEntry } from '../base/jsonpatch';
 import {
   REQUEST_TEMPLATES,
   defaultResponse,

@@ -4,9 +4,10 @@
  */
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
-import { apiVersionOf, convertToV1, DEFAULT_KUBERNETES_VERSION, KINDS, kindSpecOf, type Fix, type KubernetesVersion } from '../k8s';
+import { apiVersionOf, convertToV1, KINDS, kindSpecOf, type Fix } from '../k8s';
+import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base';
 import { clone, insertAt, moveAt, removeAt, setIn } from '../k8s/edit';
-import type { PathSegment } from '../k8s/path';
+import type { PathSegment } from '../base/path';
 import { sampleWorkspace, TEMPLATES } from '../k8s/templates';
 import { docFromObject, importText, newId, withObject, withText, type WorkspaceDoc } from './documents';
 import { emptyHistory, record, redo, undo, type History } from './history';

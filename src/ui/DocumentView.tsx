@@ -1,9 +1,9 @@
 /** The selected document: its form, its YAML and its problems. */
 import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { canConvertToV1, kindSpecOf, serverFieldsOf } from '../k8s';
-import { isObject } from '../k8s/json';
-import { parsePath } from '../k8s/path';
-import { formatPath } from '../k8s/path-format';
+import { isObject } from '../base/json';
+import { parsePath } from '../base/path';
+import { formatPath } from '../base/path-format';
 import { checkedBefore, docProblems, docKind, useWorkspace, workspace, type Problem, type WorkspaceDoc } from '../store';
 import { useAfterFirstPaint } from './after-paint';
 import { FieldView } from './FieldView';

@@ -4,9 +4,9 @@
  */
 import { memo, useDeferredValue, useEffect, useState } from 'react';
 import type { Field, ListField, ObjectField } from '../k8s';
-import type { PathSegment } from '../k8s/path';
-import { formatPath } from '../k8s/path-format';
-import { isObject } from '../k8s/json';
+import type { PathSegment } from '../base/path';
+import { formatPath } from '../base/path-format';
+import { isObject } from '../base/json';
 import { useWorkspace, workspace, type Workspace } from '../store';
 import { BooleanControl, IntegerControl, StringControl } from './controls';
 import { StringMapControl, TokenListControl } from './collections';

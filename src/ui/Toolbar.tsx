@@ -1,6 +1,6 @@
 /** Import (file, paste), export (download, copy), undo and redo. */
 import { useRef, useState } from 'react';
-import { KUBERNETES_VERSIONS, isKubernetesVersion } from '../k8s/versions';
+import { KUBERNETES_VERSIONS, isKubernetesVersion } from '../base/releases';
 import { exportDocs, useWorkspace, workspace, type WorkspaceDoc } from '../store';
 import { MAX_FILE_BYTES, readFiles } from './files';
 import { download } from './download';

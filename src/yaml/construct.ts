@@ -20,8 +20,8 @@ import {
 } from 'js-yaml';
 import type { LineIndex } from './lines';
 import type { PosEntry, PosNode, TextProblem } from './pos-tree';
-import type { PathSegment } from '../k8s/path';
-import { isObject, setOwn } from '../k8s/json';
+import type { PathSegment } from '../base/path';
+import { isObject, setOwn } from '../base/json';
 import { MAX_ALIAS_EXPANSION, MAX_DEPTH, MAX_PROBLEMS_PER_DOCUMENT } from './limits';
 import { aliasBomb, aliasBombProblem, firstOffset, skipToDocumentEnd } from './events';
 import { looksLikeJson, scanJson } from './json';

@@ -4,7 +4,7 @@
  * refused from the events alone, before any copying).
  */
 import { EVENT_ID, type Event } from 'js-yaml';
-import type { PathSegment } from '../k8s/path';
+import type { PathSegment } from '../base/path';
 import { MAX_ALIAS_EXPANSION } from './limits';
 import type { TextProblem } from './pos-tree';
 

@@ -10,7 +10,7 @@ import type { PosEntry, PosNode, TextProblem } from './pos-tree';
 import type { LineIndex } from './lines';
 import { MAX_DEPTH, MAX_PROBLEMS_PER_DOCUMENT } from './limits';
 import { resolvePlain } from './resolve';
-import { setOwn } from '../k8s/json';
+import { setOwn } from '../base/json';
 
 class NotJson {}
 const NOT_JSON = new NotJson();

@@ -1,13 +1,13 @@
 /**
  * parseDocuments: text → Kubernetes objects with positions, never throwing.
  */
-import type { PathSegment } from '../k8s/path';
+import type { PathSegment } from '../base/path';
 import { constructChunk, type ConstructedDocument } from './construct';
 import type { PosNode, TextProblem } from './pos-tree';
 import { MAX_DOCUMENTS, MAX_TEXT_LENGTH } from './limits';
 import { lineIndex, type LineIndex } from './lines';
-import { isObject } from '../k8s/json';
-import { formatPath } from '../k8s/path-format';
+import { isObject } from '../base/json';
+import { formatPath } from '../base/path-format';
 import { createPositionIndex } from './positions';
 import { splitDocuments } from './split';
 import type { ParseOptions, ParseResult, ParsedDocument, PositionIndex, SourceRange, YamlError } from './types';

@@ -2,7 +2,7 @@
  * The position tree the YAML and JSON constructors build beside the values
  * (./construct.ts, ./json.ts), and their problems at text offsets.
  */
-import type { PathSegment } from '../k8s/path';
+import type { PathSegment } from '../base/path';
 
 /** Where a value is in the text (absolute 0-based offsets, end exclusive). */
 export interface PosNode {

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { fieldPath } from '../k8s/path';
+import { fieldPath } from '../base/path';
 import { documentAt, parseDocuments, pathAt, pathAtLineColumn, positionOf, type SourceRange } from './index';
-import { formatPath } from '../k8s/path-format';
+import { formatPath } from '../base/path-format';
 
 const fixture = (name: string) => readFileSync(resolve(__dirname, 'fixtures', name), 'utf8');
 

@@ -2,8 +2,8 @@
  * Field path ↔ text position, over the PosNode tree built by ./construct.ts.
  * Paths are those of src/k8s/path.ts.
  */
-import { parsePath, type PathSegment } from '../k8s/path';
-import { formatPath } from '../k8s/path-format';
+import { parsePath, type PathSegment } from '../base/path';
+import { formatPath } from '../base/path-format';
 import type { PosEntry, PosNode } from './pos-tree';
 import type { LineIndex } from './lines';
 import type { FieldPosition, ParsedDocument, PathHit, PositionIndex, SourceRange } from './types';

@@ -2,7 +2,7 @@
  * Public types of the YAML layer. Everything here is plain data: no classes
  * the caller has to construct, no exceptions to catch.
  */
-import type { PathSegment } from '../k8s/path';
+import type { PathSegment } from '../base/path';
 
 /**
  * A problem in the text, with a 1-based line and column (UTF-16 code units,

@@ -16,7 +16,7 @@
  *    managedFields), equals simulate()'s `object`.
  */
 import type { SimResult } from '../../src/admission';
-import { deepEqual } from '../../src/k8s/json';
+import { deepEqual } from '../../src/base/json';
 
 export interface OracleCall {
   webhook: string;

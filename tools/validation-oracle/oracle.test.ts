@@ -13,7 +13,7 @@ import { createSyncCompiler, loadCel } from '../../src/cel';
 import type { CelCompiler } from '../../src/cel/types';
 import { decodeErrors } from '../../src/k8s/registry';
 import { validate } from '../../src/k8s/validate-all';
-import type { KubernetesVersion } from '../../src/k8s/versions';
+import type { KubernetesVersion } from '../../src/base/releases';
 import { buildOracle, repoRoot, runOracle, type OracleBuild } from '../go-oracle';
 import { compare, oracleLine, ourLine, type Disagreement, type OracleResult, type Ours } from './compare';
 import { mutants } from './mutants';

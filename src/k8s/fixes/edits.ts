@@ -6,7 +6,7 @@
  */
 import { getIn, setIn } from '../edit';
 import { apiVersionOf, KINDS } from '../registry';
-import { parsePath, type PathSegment } from '../path';
+import { parsePath, type PathSegment } from '../../base/path';
 import { isObj, kindOf, nameOf, objs, str, strs, type Obj } from '../lints/helpers';
 import { paramValue, type Fix, type FixInput } from './types';
 

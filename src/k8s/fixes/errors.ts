@@ -6,8 +6,8 @@
 import type { FieldError, ErrorType } from '../errors';
 import { convertToV1 } from '../convert';
 import { getIn, setIn } from '../edit';
-import { isObject, objList, str } from '../json';
-import { parsePath } from '../path';
+import { isObject, objList, str } from '../../base/json';
+import { parsePath } from '../../base/path';
 import { renameTo, setField, suggestDnsName } from './edits';
 import { paramValue, type Fix } from './types';
 

@@ -4,7 +4,7 @@
  * a cache filled in the background (caBundleLints), Node callers await them (lintCaBundles).
  */
 import { inspectCaBundle, type CaBundleInspection, type CertificateInfo } from '../ca-bundle';
-import { fieldPath } from '../path';
+import { fieldPath } from '../../base/path';
 import { isObj, kindOf, objs, str } from './helpers';
 import type { Lint } from './types';
 

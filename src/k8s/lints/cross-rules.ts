@@ -5,7 +5,7 @@
  * Ideas and sources: the Kubernetes documentation on admission webhook good practices and on admission policies.
  */
 import { createBinding, excludeNamespaces } from '../fixes/edits';
-import { deepEqual } from '../json';
+import { deepEqual } from '../../base/json';
 import { isObj, kindOf, nameOf, objs, ruleCovers, selectorExcludesNamespace, str, strs, type Obj } from './helpers';
 import { broadPolicy, resourceRulesOf } from './policy-rules';
 import type { LintRule } from './rule-types';

@@ -1,5 +1,5 @@
 /** Small readers used by the lint rules (the JSON readers of ../json.ts under the names the rules use): they never throw on odd shapes. */
-import { isObject as isObj, objList as objs, str, strList as strs, type Obj } from '../json';
+import { isObject as isObj, objList as objs, str, strList as strs, type Obj } from '../../base/json';
 
 export { isObj, objs, str, strs, type Obj };
 

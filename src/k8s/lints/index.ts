@@ -5,7 +5,7 @@
  * (across webhooks and documents); the caBundle rules are async (ca-rules.ts).
  */
 import { withDefaults } from '../defaults';
-import { fieldPath } from '../path';
+import { fieldPath } from '../../base/path';
 import { kindOf, isObj, type Obj } from './helpers';
 import { CROSS_RULES } from './cross-rules';
 import { MAP_RULES, POLICY_RULES } from './policy-rules';

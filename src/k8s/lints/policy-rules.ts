@@ -3,9 +3,9 @@
  * binding) on its own. Rules that read other documents are in cross-rules.ts.
  * Ideas and sources: the Kubernetes documentation on ValidatingAdmissionPolicy and MutatingAdmissionPolicy.
  */
-import { fieldPath } from '../path';
+import { fieldPath } from '../../base/path';
 import { failOpen, guardParams, removeDelete, setField } from '../fixes/edits';
-import { minorOf } from '../versions';
+import { minorOf } from '../../base/releases';
 import { covers, isObj, objs, ruleCovers, str, strs, type Obj } from './helpers';
 import { authorizerChecks, hasNestedComprehension, librariesNewerThan, unguardedReads } from './cel-heuristics';
 import type { LintRule } from './rule-types';

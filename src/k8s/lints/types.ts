@@ -1,5 +1,5 @@
 import type { Fix } from '../fixes/types';
-import type { KubernetesVersion } from '../versions';
+import type { KubernetesVersion } from '../../base/releases';
 
 /** A best-practice finding: something the apiserver accepts that can still hurt. Never an error. */
 export interface Lint {

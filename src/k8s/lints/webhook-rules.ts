@@ -4,7 +4,7 @@
  * their fixes edit the same path of the object as written.
  * Ideas and sources: the Kubernetes documentation on admission webhook good practices.
  */
-import type { FieldPath } from '../path';
+import type { FieldPath } from '../../base/path';
 import { excludeNamespaces, failOpen, narrowResources, setField, skipsSystemUsers, skipSystemUsers } from '../fixes/edits';
 import type { Fix } from '../fixes/types';
 import { covers, isEmptySelector, isObj, objs, ruleCovers, selectorExcludesNamespace, str, strs, type Obj } from './helpers';

@@ -6,10 +6,10 @@
  */
 import type { FieldError } from '../errors';
 import { asWarning, invalid } from '../errors';
-import { fieldPath, type FieldPath } from '../path';
+import { fieldPath, type FieldPath } from '../../base/path';
 import { kindSpecOf } from './kinds';
 import type { Field } from './types';
-import { isObject } from '../json';
+import { isObject } from '../../base/json';
 
 
 const INT32 = 2 ** 31;

@@ -1,10 +1,10 @@
 /** The kinds the Workbench edits, and lookups into their field descriptions. */
-import type { PathSegment } from '../path';
+import type { PathSegment } from '../../base/path';
 import { mutatingAdmissionPolicy, mutatingAdmissionPolicyBinding, validatingAdmissionPolicy, validatingAdmissionPolicyBinding } from './policies';
-import type { KubernetesVersion } from '../versions';
+import type { KubernetesVersion } from '../../base/releases';
 import { servingOf } from './served';
 import type { Field, KindSpec, Serving } from './types';
-import { isObject } from '../json';
+import { isObject } from '../../base/json';
 import { mutatingWebhookConfiguration, validatingWebhookConfiguration } from './webhooks';
 
 export const KINDS: readonly KindSpec[] = [

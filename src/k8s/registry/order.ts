@@ -4,7 +4,7 @@
  */
 import type { Field } from './types';
 import { kindSpecOf } from './kinds';
-import { isObject } from '../json';
+import { isObject } from '../../base/json';
 
 
 /** Rank of each field name in API order, built once per fields array. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePath } from '../path';
+import { parsePath } from '../../base/path';
 import { decodeErrors, fieldAt, jsonSchemaFor, KINDS, kindSpecOf, orderFields, serverFieldsOf, stripServerFields } from './index';
 import type { Field } from './types';
 

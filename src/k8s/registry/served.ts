@@ -13,7 +13,7 @@
  *
  * See docs/versions.md for the table and how to re-check it.
  */
-import { KUBERNETES_VERSIONS, minorOf, type KubernetesVersion } from '../versions';
+import { KUBERNETES_VERSIONS, minorOf, type KubernetesVersion } from '../../base/releases';
 import type { KindSpec, KindVersion, Serving } from './types';
 
 /** `serving` in the releases from `from` to `to` (inclusive) among the targets. */

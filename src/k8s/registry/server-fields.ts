@@ -2,7 +2,7 @@
 import { LAST_APPLIED_ANNOTATION } from './common';
 import { kindSpecOf } from './kinds';
 import type { Field } from './types';
-import { isObject } from '../json';
+import { isObject } from '../../base/json';
 
 
 function serverNames(fields: readonly Field[]): string[] {

@@ -5,7 +5,7 @@
  * from it, so a field is described exactly once.
  */
 import type { CelContext } from '../../cel/types';
-import type { KubernetesVersion } from '../versions';
+import type { KubernetesVersion } from '../../base/releases';
 
 interface FieldBase {
   /** The key in the parent object, as the API spells it. */

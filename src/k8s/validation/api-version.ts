@@ -9,7 +9,7 @@
 import type { FieldError } from '../errors';
 import { firstServedIn, versionsIn } from '../registry/served';
 import type { KindSpec, KindVersion } from '../registry/types';
-import type { KubernetesVersion } from '../versions';
+import type { KubernetesVersion } from '../../base/releases';
 
 export interface ServedCheck {
   /** The apiVersion error, if any. */

@@ -4,7 +4,7 @@
  * validateValidationActions, validateMutatingAdmissionPolicyBindingSpec).
  */
 import { append, duplicate, forbidden, invalid, notSupported, required, type FieldError } from '../errors';
-import type { FieldPath } from '../path';
+import type { FieldPath } from '../../base/path';
 import { lazyPath } from './lazy-path';
 import { validateMatchResources } from './match-resources';
 import { validateObjectMeta } from './metadata';

@@ -7,7 +7,7 @@
  */
 import type { CelCompiler, CelContext } from '../../cel/types';
 import { invalid, required, type FieldError } from '../errors';
-import type { FieldPath } from '../path';
+import type { FieldPath } from '../../base/path';
 import { compiledStateless } from '../cel-scope';
 
 export interface Variable {

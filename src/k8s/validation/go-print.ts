@@ -7,7 +7,7 @@
  * (`olderPrinting`, used by releases.ts).
  */
 import { goJSON, invalid, type FieldError } from '../errors';
-import type { FieldPath } from '../path';
+import type { FieldPath } from '../../base/path';
 
 /** Go's %q for the values seen here (JSON quoting agrees for printable text). */
 const quote = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? 'nil');

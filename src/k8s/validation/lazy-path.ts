@@ -6,7 +6,7 @@
  * path.ts's `fieldPath().child(...).index(...)`, so the path language stays
  * in one place.
  */
-import { fieldPath, type FieldPath } from '../path';
+import { fieldPath, type FieldPath } from '../../base/path';
 
 const CHILD = 0;
 const INDEX = 1;

@@ -6,7 +6,7 @@
  */
 import type { CelContext } from '../../cel/types';
 import { append, duplicate, required, tooMany, type FieldError } from '../errors';
-import type { FieldPath } from '../path';
+import type { FieldPath } from '../../base/path';
 import { validateCELExpression, type CelEnv } from './cel';
 import { validateLabelName } from './selectors';
 import { goList, goString, goStruct, trimSpace } from './values';

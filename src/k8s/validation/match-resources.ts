@@ -5,7 +5,7 @@
  * for objects that skipped defaulting.
  */
 import { append, notSupported, required, type FieldError } from '../errors';
-import type { FieldPath } from '../path';
+import type { FieldPath } from '../../base/path';
 import { validateNamedRuleWithOperations } from './rules';
 import { validateLabelSelector } from './selectors';
 import { goList, isAbsent, type Obj } from './values';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldPath } from '../path';
+import { fieldPath } from '../../base/path';
 import { validateMatchResources } from './match-resources';
 import { effectiveName, validateObjectMeta } from './metadata';
 import { parseGroupVersion, validateParamKind } from './param-kind';

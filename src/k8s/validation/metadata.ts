@@ -8,7 +8,7 @@
  * a namespace is never an error here. managedFields are not checked (see README notes in index.ts).
  */
 import { append, asWarning, invalid, required, tooLong, type FieldError } from '../errors';
-import type { FieldPath } from '../path';
+import type { FieldPath } from '../../base/path';
 import { isQualifiedName, nameIsDNSSubdomain } from './names';
 import { validateLabels } from './selectors';
 import { byteLength, goList, goObject, goString, goStruct, isObject } from './values';

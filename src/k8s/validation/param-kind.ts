@@ -3,7 +3,7 @@
  * validation.go validateParamKind / parseGroupVersion.
  */
 import { invalid, required, type FieldError } from '../errors';
-import type { FieldPath } from '../path';
+import type { FieldPath } from '../../base/path';
 import { isDNS1035Label, isDNS1123Subdomain } from './names';
 import { goString, type Obj } from './values';
 

@@ -5,7 +5,7 @@
  */
 import type { CelCompiler, CelContext } from '../../cel/types';
 import { append, duplicate, invalid, notSupported, required, type FieldError } from '../errors';
-import type { FieldPath } from '../path';
+import type { FieldPath } from '../../base/path';
 import { declaredVariables, declaresParams, variablesInScope } from '../cel-scope';
 import { lazyPath } from './lazy-path';
 import { validateCELExpression, type CelEnv, type Variable } from './cel';

@@ -8,7 +8,7 @@
  * its cost rules) live in registry/served.ts and the CEL engine.
  */
 import type { ErrorType, FieldError } from '../errors';
-import { minorOf, type KubernetesVersion } from '../versions';
+import { minorOf, type KubernetesVersion } from '../../base/releases';
 import { olderPrinting } from './go-print';
 
 interface ReleaseDifference {

@@ -5,7 +5,7 @@
  * validateNamedRuleWithOperations. Subresources are allowed for every kind.
  */
 import { append, duplicate, invalid, notSupported, required, type FieldError } from '../errors';
-import type { FieldPath } from '../path';
+import type { FieldPath } from '../../base/path';
 import { isPathSegmentName } from './names';
 import { goList, goObject, goStruct, type Obj } from './values';
 import { invalidSlice } from './go-print';

@@ -4,7 +4,7 @@
  * Errors for map keys and values are reported at the map field itself.
  */
 import { append, forbidden, invalid, required, type FieldError } from '../errors';
-import type { FieldPath } from '../path';
+import type { FieldPath } from '../../base/path';
 import { isLabelValue, isQualifiedName } from './names';
 import { goList, goObject, goStruct, isObject } from './values';
 

@@ -5,7 +5,7 @@
  */
 import type { CelCompileOptions, CelCompiler, CelContext } from '../../cel/types';
 import type { ErrorType, FieldError } from '../errors';
-import { parsePath } from '../path';
+import { parsePath } from '../../base/path';
 
 /** [field, type] as the apiserver reports them. */
 export type Pair = readonly [field: string, type: ErrorType];

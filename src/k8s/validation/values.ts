@@ -9,9 +9,9 @@
  * - anything else is skipped silently (never a second, duplicate type error).
  */
 
-import { isObject } from '../json';
+import { isObject } from '../../base/json';
 
-export { byteLength, isObject, trimSpace } from '../json';
+export { byteLength, isObject, trimSpace } from '../../base/json';
 
 export type Obj = Readonly<Record<string, unknown>>;
 

@@ -10,7 +10,7 @@
 import type { CelCompiler } from '../../cel/types';
 import { webhookDefaulting, type WebhookDefaulting } from '../defaults';
 import { append, duplicate, invalid, notSupported, required, type FieldError } from '../errors';
-import type { FieldPath } from '../path';
+import type { FieldPath } from '../../base/path';
 import { lazyPath } from './lazy-path';
 import { base64DecodeError } from './base64';
 import { validateMatchConditions } from './match-conditions';
@@ -20,7 +20,7 @@ import { validateRuleWithOperations } from './rules';
 import { validateLabelSelector } from './selectors';
 import { parseGoURL } from './url';
 import { goInt, goList, goObject, goString, goStruct, isAbsent, isObject, type Obj } from './values';
-import { strList } from '../json';
+import { strList } from '../../base/json';
 import { invalidPrinted, invalidSlice } from './go-print';
 
 export const supportedFailurePolicies = ['Fail', 'Ignore'] as const;

@@ -7,11 +7,11 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { CEL_LIMITS, type CelCompileOptionsExt, type CelContext, type CelInputs } from '../../cel/types';
-import { isObject as isRecord } from '../../k8s/json';
-import type { PathSegment } from '../../k8s/path';
+import { isObject as isRecord } from '../../base/json';
+import type { PathSegment } from '../../base/path';
 import { OUT_OF_BUDGET } from '../../policy/expressions';
 import { runMatchConditions, type MatchConditionContext, type MatchConditionsTrace } from '../../policy/match-conditions';
-import { formatPath } from '../../k8s/path-format';
+import { formatPath } from '../../base/path-format';
 import { convertDraft } from '../../store/test-inputs';
 import { useForm } from '../form-context';
 import { showValue } from './ResultView';

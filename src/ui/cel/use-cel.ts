@@ -9,9 +9,9 @@ import { compileCel, evaluateShared, identityOf, type Evaluation } from '../../s
 
 export { evaluateShared, type Evaluation };
 import { celScopeOf } from '../../k8s/cel-scope';
-import { isObject } from '../../k8s/json';
-import { parsePath } from '../../k8s/path';
-import { DEFAULT_KUBERNETES_VERSION } from '../../k8s/versions';
+import { isObject } from '../../base/json';
+import { parsePath } from '../../base/path';
+import { DEFAULT_KUBERNETES_VERSION } from '../../base/releases';
 import { draftOf, testInputs, useDraft } from '../../store/test-inputs';
 import type { TestInputDraft } from '../../request';
 import { useWorkspace } from '../../store';

@@ -1,5 +1,5 @@
 /** A JSON diff (src/policy diffJson) as a table: op, path, before, after. Shared by the policy run and the simulator. */
-import type { DiffEntry } from '../../policy/jsonpatch';
+import type { DiffEntry } from '../../base/jsonpatch';
 import { displayValue } from '../display';
 import './policy.css';
 

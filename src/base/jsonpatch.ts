@@ -8,7 +8,7 @@
  * "do not apply this patch" (the object is returned unchanged, without an error).
  * Error wording is modelled on json-patch v4's messages but not guaranteed identical.
  */
-import { cloneJson, deepEqual, isObject } from '../k8s/json';
+import { cloneJson, deepEqual, isObject } from './json';
 
 export interface JsonPatchOp {
   op: string;

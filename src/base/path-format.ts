@@ -6,24 +6,13 @@
  * or `]`); otherwise it is a field (`.name`). Numbers are list indexes.
  */
 import { fieldPath, type FieldPath, type PathSegment } from './path';
-import { KINDS } from './registry/kinds';
-import type { Field } from './registry/types';
 
-function mapFieldNames(): Set<string> {
-  const names = new Set<string>();
-  const walk = (fields: readonly Field[]): void => {
-    for (const f of fields) {
-      if (f.type === 'stringMap') names.add(f.name);
-      else if (f.type === 'object') walk(f.fields);
-      else if (f.type === 'list') walk(f.item.fields);
-    }
-  };
-  for (const k of KINDS) walk(k.fields);
-  return names;
-}
-
-/** Names of the registry's map fields: their entries are map keys. */
-export const MAP_FIELD_NAMES: ReadonlySet<string> = mapFieldNames();
+/**
+ * Names of the map fields of the field registry: their entries are map keys. Kept here as data
+ * so that the bottom layer needs no registry; `src/k8s/path-format.test.ts` checks it equals
+ * every `stringMap` field of the registry.
+ */
+export const MAP_FIELD_NAMES: ReadonlySet<string> = new Set(['labels', 'annotations', 'matchLabels']);
 
 const FIELD_NAME = /^[^.[\]]+$/;
 
