@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkImports, cyclesOf, importViolations, layerOf, readProjectImports } from './check-imports';
+import { checkImports, CORE_ORDER, cyclesOf, importViolations, layerOf, readProjectImports } from './check-imports';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -49,6 +49,7 @@ describe('importViolations (modules given in memory)', () => {
       "src/k8s/path.ts: imports 'react/jsx-runtime', but core never imports react",
       "src/k8s/path.ts: imports src/monaco/setup.ts ('../monaco/setup.ts'), but core never imports src/monaco",
       "src/k8s/path.ts: imports 'monaco-yaml', but core never imports monaco-yaml",
+      'src/new-core/x.ts: src/new-core is core but has no place in CORE_ORDER (scripts/check-imports.ts)',
       "src/new-core/x.ts: imports 'zustand', but core never imports zustand",
       'import cycle: src/k8s/path.ts → src/store/index.ts → src/k8s/path.ts',
     ]);
@@ -72,6 +73,30 @@ describe('importViolations (modules given in memory)', () => {
     expect(importViolations(modules)).toEqual([
       "src/ui/cel/use-cel.ts: imports src/cel/index.ts ('../../cel'), but ui reaches src/cel only through the store",
       "src/ui/cel/use-cel.ts: imports src/yaml/index.ts ('../../yaml'), but ui reaches src/yaml only through the store",
+    ]);
+  });
+  it('keeps the order inside the core: only downward, never beside, every folder placed', () => {
+    expect(CORE_ORDER[0]).toEqual(['base']);
+    expect(CORE_ORDER.at(-1)).toEqual(['cli']);
+    const modules = [
+      { file: 'src/base/path.ts', specifiers: [] },
+      { file: 'src/yaml/index.ts', specifiers: ['../base/path'] },
+      { file: 'src/k8s/index.ts', specifiers: ['../yaml', '../base/path'] },
+      { file: 'src/cli/main.ts', specifiers: ['../k8s', '../yaml'] },
+    ];
+    expect(importViolations(modules)).toEqual([]);
+    const bad = [
+      ...modules,
+      { file: 'src/cel/types.ts', specifiers: ['../k8s/index.ts', '../yaml'] },
+      { file: 'src/request/model.ts', specifiers: ['../policy/cases'] },
+      { file: 'src/policy/cases.ts', specifiers: [] },
+      { file: 'src/base/json.ts', specifiers: ['../cli/main'] },
+    ];
+    expect(importViolations(bad)).toEqual([
+      "src/cel/types.ts: imports src/k8s/index.ts ('../k8s/index.ts'), but src/cel sits below src/k8s in the core's order",
+      "src/cel/types.ts: imports src/yaml/index.ts ('../yaml'), but src/cel sits beside src/yaml in the core's order",
+      "src/request/model.ts: imports src/policy/cases.ts ('../policy/cases'), but src/request sits below src/policy in the core's order",
+      "src/base/json.ts: imports src/cli/main.ts ('../cli/main'), but src/base sits below src/cli in the core's order",
     ]);
   });
   it('rejects cycles, long and short, and names one path through each', () => {
@@ -119,6 +144,7 @@ describe('readProjectImports + importViolations on files on disk', () => {
   it('fails on the bad import and on the cycle', () => {
     expect(checkImports(dir)).toEqual([
       "src/k8s/path.ts: imports src/ui/App.tsx ('../ui/App'), but core never imports src/ui",
+      "src/yaml/json.ts: imports src/k8s/path.ts ('../k8s/path'), but src/yaml sits below src/k8s in the core's order",
       'import cycle: src/yaml/construct.ts → src/yaml/json.ts → src/yaml/construct.ts',
     ]);
   });
