@@ -4,6 +4,8 @@ import { defineConfig } from '@playwright/test';
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // Run the suite against any deployed copy with E2E_BASE_URL=https://portal/…/workbench/
 const external = process.env.E2E_BASE_URL;
+// E2E_PORT=n serves the build on n and n+1 (default 4173, 4174): two checkouts can run the suite at once.
+const port = Number(process.env.E2E_PORT ?? 4173);
 
 export default defineConfig({
   testDir: './e2e',
@@ -35,16 +37,16 @@ export default defineConfig({
   projects: external
     ? [{ name: 'external', use: { baseURL: external } }]
     : [
-        { name: 'root', use: { baseURL: 'http://127.0.0.1:4173/' } },
-        { name: 'subpath', use: { baseURL: 'http://127.0.0.1:4174/portal/admission/workbench/' } },
+        { name: 'root', use: { baseURL: `http://127.0.0.1:${port}/` } },
+        { name: 'subpath', use: { baseURL: `http://127.0.0.1:${port + 1}/portal/admission/workbench/` } },
       ],
   webServer: external
     ? undefined
     : [
-        { command: 'node scripts/serve.mjs --port 4173 --base /', url: 'http://127.0.0.1:4173/', reuseExistingServer: !process.env.CI },
+        { command: `node scripts/serve.mjs --port ${port} --base /`, url: `http://127.0.0.1:${port}/`, reuseExistingServer: !process.env.CI },
         {
-          command: 'node scripts/serve.mjs --port 4174 --base /portal/admission/workbench/',
-          url: 'http://127.0.0.1:4174/portal/admission/workbench/',
+          command: `node scripts/serve.mjs --port ${port + 1} --base /portal/admission/workbench/`,
+          url: `http://127.0.0.1:${port + 1}/portal/admission/workbench/`,
           reuseExistingServer: !process.env.CI,
         },
       ],
