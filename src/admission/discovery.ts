@@ -186,6 +186,8 @@ export interface Discovery {
   equivalents(gvr: Required<GroupVersionResource>, subResource: string): readonly EquivalentResource[];
   /** Members of gvr's equivalence class that the target does not serve (for explanations). */
   unservedEquivalents(gvr: GroupVersionResource): ResourceInfo[];
+  /** The served resource of a kind (`apps`, `v1`, `Deployment` → deployments), as the apiserver's RESTMapper maps it. */
+  resourceFor(gvk: GroupVersionKind): ResourceInfo | undefined;
   minor: number;
 }
 
@@ -195,6 +197,7 @@ export function discoveryFor(objects: readonly unknown[], version: KubernetesVer
   const served = all.filter((r) => servedIn(r, minor));
   const key = (g: GroupVersionResource) => `${g.group}/${g.version}/${g.resource}`;
   const byGvr = new Map(served.map((r) => [key(r), r]));
+  const byGvk = new Map(served.map((r) => [`${r.group}/${r.version}/${r.kind}`, r]));
   const unservedByGvr = new Map(all.filter((r) => !servedIn(r, minor)).map((r) => [key(r), r]));
   const classes = new Map<string, ResourceInfo[]>();
   for (const r of served) {
@@ -204,6 +207,7 @@ export function discoveryFor(objects: readonly unknown[], version: KubernetesVer
   return {
     minor,
     lookup: (gvr) => ({ info: byGvr.get(key(gvr)), unserved: unservedByGvr.get(key(gvr)) }),
+    resourceFor: (gvk) => byGvk.get(`${gvk.group}/${gvk.version}/${gvk.kind}`),
     equivalents(gvr, subResource) {
       const own = byGvr.get(key(gvr));
       if (!own) return [];

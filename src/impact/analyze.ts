@@ -1,0 +1,379 @@
+/**
+ * analyzeImpact: what a candidate admission chain would have done to a cluster's real traffic
+ * (an audit log) and to the objects it runs now (a snapshot), beside what the cluster's own
+ * chain (the baseline) does with the same requests. Every request goes through `simulate`
+ * (src/admission) twice: the baseline chain and the candidate chain.
+ */
+import { isObject, nameOf, namespaceOf, obj, str } from '../base/json';
+import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
+import { discoveryFor, probe, simulate, type Discovery, type SimResult, type WebhookResponse } from '../admission';
+import type { AdmissionRequest, UserInfo } from '../request/model';
+import { readAuditLine, type AuditLine, type SkipReason } from './audit';
+import { isAdmissionObject, objectKey, readCluster, stateOf, type OldObjectSource } from './cluster';
+import { readLines, type TextSource } from './lines';
+import { replayRequest } from './replay';
+
+export interface Denial {
+  kind: string;
+  name: string;
+  binding?: string;
+  webhook?: string;
+  message: string;
+}
+
+/** What one chain did with one request. */
+export interface Decision {
+  allowed: boolean;
+  /** The denial the client sees (null when allowed). */
+  deniedBy: Denial | null;
+  /** Every step that would deny, when more than one would (the apiserver names only `deniedBy`). */
+  denials?: Denial[];
+  warnings: string[];
+  /** Keys of the audit annotations the chain added. */
+  audited: string[];
+  /** Webhooks called (their answers are assumed: `ImpactOptions.webhooks`, default allow). */
+  calls: string[];
+  mutated: boolean;
+}
+
+export type Change = 'newly-denied' | 'no-longer-denied' | 'newly-warned' | 'newly-audited' | 'newly-mutated' | 'unchanged';
+
+export const CHANGES: readonly Change[] = ['newly-denied', 'no-longer-denied', 'newly-warned', 'newly-audited', 'newly-mutated', 'unchanged'];
+
+export interface EventImpact {
+  auditID: string;
+  line: number;
+  /** requestReceivedTimestamp, ms since the epoch (NaN when the event had none). */
+  time: number;
+  request: { operation: string; resource: string; subResource?: string; namespace?: string; name?: string; username: string; dryRun?: boolean };
+  oldObject: OldObjectSource;
+  /** What the live cluster answered (HTTP code; the message of a failure). */
+  live: { code: number; message?: string };
+  candidate: Decision;
+  baseline: Decision;
+  change: Change;
+  notes?: string[];
+}
+
+export interface ExistingImpact {
+  kind: string;
+  namespace?: string;
+  name: string;
+  candidate: Decision;
+  baseline: Decision;
+  change: Change;
+}
+
+export interface ImpactProgress {
+  /** Lines read so far (audit), objects judged so far (existing). */
+  lines: number;
+  events: number;
+  existing: number;
+  existingTotal: number;
+  changed: number;
+  phase: 'audit' | 'existing' | 'done';
+}
+
+export interface ImpactOptions {
+  kubernetesVersion?: KubernetesVersion;
+  /** overlay (default): the cluster's chain with the workspace's admission objects added, replacing same-named ones; replace: the workspace's alone. */
+  candidate?: 'overlay' | 'replace';
+  /** The answer each webhook gives, by webhook name (default allow), as in the Simulate view. */
+  webhooks?: Record<string, WebhookResponse>;
+  /** Who creates the existing objects when they are judged (default a cluster admin). */
+  user?: UserInfo;
+  /** Judge the snapshot's existing objects (default true when a cluster is given). */
+  existing?: boolean;
+  /** Keep every event's result in the report (default true); false keeps only changed ones (with `onEvent` for the rest). */
+  keepUnchanged?: boolean;
+  onEvent?: (e: EventImpact) => void;
+  onProgress?: (p: ImpactProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface ImpactInput {
+  /** The candidate's documents (admission objects, params, Namespaces, CRDs). */
+  workspace: readonly unknown[];
+  /** The snapshot's objects (`kubectl get … -o yaml|json`, Lists unwrapped). */
+  cluster?: readonly unknown[];
+  /** The audit log: JSON lines of audit.k8s.io/v1 Event, as text or chunks (gzip recognised). */
+  audit?: TextSource;
+  options?: ImpactOptions;
+}
+
+export interface ImpactSummary {
+  lines: number;
+  /** Write events replayed. */
+  events: number;
+  skipped: Partial<Record<SkipReason, number>>;
+  changes: Record<Change, number>;
+  existing: { total: number; changes: Record<Change, number> };
+  /** Requests the candidate denies and the baseline admits, by who denies them (`kind name`). */
+  newlyDeniedBy: { by: string; count: number }[];
+  /** The log's time range (ms since the epoch). */
+  from?: number;
+  to?: number;
+  /** Calls per webhook of the candidate chain: total, busiest second, and the longest it may add (timeoutSeconds). */
+  webhookCalls: { webhook: string; calls: number; peakPerSecond: number; timeoutSeconds?: number }[];
+  /** Events whose baseline decision differs from what the live cluster answered (webhook answers assumed, built-in plugins not modelled …). */
+  baselineDisagrees: number;
+  cancelled: boolean;
+  headline: string;
+}
+
+export interface ImpactReport {
+  events: EventImpact[];
+  existing: ExistingImpact[];
+  skipped: { line: number; auditID?: string; reason: SkipReason; detail?: string }[];
+  summary: ImpactSummary;
+}
+
+const ADMIN: UserInfo = { username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] };
+
+const chainKey = (o: unknown): string => `${str(obj(o).kind)}/${nameOf(o)}`;
+
+/** The candidate chain: overlay (the cluster's, same-named objects replaced) or replace. */
+export function candidateChain(clusterChain: readonly unknown[], workspace: readonly unknown[], mode: 'overlay' | 'replace' = 'overlay'): unknown[] {
+  const mine = workspace.filter(isAdmissionObject);
+  if (mode === 'replace') return mine;
+  const replaced = new Set(mine.map(chainKey));
+  return [...clusterChain.filter((o) => !replaced.has(chainKey(o))), ...mine];
+}
+
+/** The params kinds a chain's policies name (`spec.paramKind`), as `apiVersion/kind`. */
+function paramKinds(chain: readonly unknown[]): Set<string> {
+  const out = new Set<string>();
+  for (const o of chain) {
+    const pk = obj(obj(obj(o).spec).paramKind);
+    if (str(pk.kind)) out.add(`${str(pk.apiVersion)}/${str(pk.kind)}`);
+  }
+  return out;
+}
+
+function decisionOf(r: SimResult, all?: SimResult): Decision {
+  const denial = (d: { kind: string; name: string; binding?: string; webhook?: string; message?: string }): Denial => ({
+    kind: d.kind,
+    name: d.name,
+    ...(d.binding ? { binding: d.binding } : {}),
+    ...(d.webhook ? { webhook: d.webhook } : {}),
+    message: d.message ?? '',
+  });
+  const out: Decision = {
+    allowed: r.allowed,
+    deniedBy: r.deniedBy ? denial(r.deniedBy) : null,
+    warnings: r.warnings,
+    audited: Object.keys(r.auditAnnotations),
+    calls: [...new Set(r.steps.filter((s) => s.webhook && s.outcome !== 'skipped').map((s) => s.webhook!))],
+    mutated: r.patches.length > 0,
+  };
+  if (all) {
+    const denials = all.steps.filter((s) => s.outcome === 'denied' || s.outcome === 'error-rejected').map(denial);
+    if (denials.length > 1) out.denials = denials;
+  }
+  return out;
+}
+
+export function changeOf(baseline: Decision, candidate: Decision): Change {
+  if (baseline.allowed && !candidate.allowed) return 'newly-denied';
+  if (!baseline.allowed && candidate.allowed) return 'no-longer-denied';
+  if (!candidate.allowed) return 'unchanged';
+  if (candidate.warnings.some((w) => !baseline.warnings.includes(w))) return 'newly-warned';
+  if (candidate.audited.some((a) => !baseline.audited.includes(a))) return 'newly-audited';
+  if (candidate.mutated && !baseline.mutated) return 'newly-mutated';
+  return 'unchanged';
+}
+
+const zeroChanges = (): Record<Change, number> => Object.fromEntries(CHANGES.map((c) => [c, 0])) as Record<Change, number>;
+
+interface Chain {
+  objects: unknown[];
+  timeouts: Map<string, number>;
+}
+
+function chainOf(admission: readonly unknown[], others: readonly unknown[]): Chain {
+  const kinds = paramKinds(admission);
+  const params = others.filter((o) => kinds.has(`${str(obj(o).apiVersion)}/${str(obj(o).kind)}`) || obj(o).kind === 'CustomResourceDefinition');
+  const timeouts = new Map<string, number>();
+  for (const c of admission)
+    for (const w of Array.isArray(obj(c).webhooks) ? (obj(c).webhooks as unknown[]) : []) {
+      const t = obj(w).timeoutSeconds;
+      timeouts.set(str(obj(w).name), typeof t === 'number' ? t : 10);
+    }
+  return { objects: [...admission, ...params], timeouts };
+}
+
+/** Runs one request through a chain: simulate, and when it is denied a probe run for every denial. */
+async function decide(chain: Chain, request: AdmissionRequest, namespace: unknown, options: ImpactOptions, version: KubernetesVersion): Promise<Decision> {
+  const sim = { webhooks: options.webhooks, kubernetesVersion: version, namespaces: namespace ? [namespace] : [] };
+  const r = await simulate(chain.objects, request, sim);
+  return decisionOf(r, r.allowed ? undefined : await probe(chain.objects, request, sim));
+}
+
+/** The report's one-line answer. */
+export function headlineOf(s: Omit<ImpactSummary, 'headline'>): string {
+  const parts: string[] = [];
+  if (s.events) {
+    const denied = s.changes['newly-denied'];
+    const by = s.newlyDeniedBy.slice(0, 3).map((b) => `${b.count} by ${b.by}`).join(', ');
+    parts.push(denied ? `the candidate would have denied ${denied} of ${s.events} writes${by ? `: ${by}` : ''}` : `the candidate would have denied none of ${s.events} writes`);
+  }
+  if (s.existing.total) {
+    const d = s.existing.changes['newly-denied'];
+    parts.push(`${d ? d : 'none'} of ${s.existing.total} existing objects would be rejected if created now`);
+  }
+  if (!parts.length) return 'nothing to replay: give an audit log or a cluster snapshot';
+  const text = parts.join('; ');
+  return `${text[0]!.toUpperCase()}${text.slice(1)}${s.cancelled ? ' (cancelled: partial report)' : ''}`;
+}
+
+/** See the module comment. Never throws on bad input: what cannot be read is counted in `skipped`. */
+export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
+  const options = input.options ?? {};
+  const version = options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
+  const cluster = readCluster(input.cluster ?? []);
+  const workspaceOthers = input.workspace.filter((o) => !isAdmissionObject(o));
+  const others = [...cluster.objects, ...workspaceOthers];
+  const discovery: Discovery = discoveryFor(others, version);
+  const baseline = chainOf(cluster.chain, others);
+  const candidate = chainOf(candidateChain(cluster.chain, input.workspace, options.candidate), others);
+  const state = stateOf([...cluster.objects, ...workspaceOthers.filter((o) => obj(o).kind === 'Namespace')]);
+  const namespaceObject = (ns: string | undefined): unknown => (ns ? state.get(objectKey({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }))?.object : undefined);
+
+  const report: ImpactReport = { events: [], existing: [], skipped: [], summary: undefined as unknown as ImpactSummary };
+  const changes = zeroChanges();
+  const existingChanges = zeroChanges();
+  const skipped: Partial<Record<SkipReason, number>> = {};
+  const deniedBy = new Map<string, number>();
+  const perSecond = new Map<string, Map<number, number>>();
+  const calls = new Map<string, number>();
+  let lines = 0;
+  let events = 0;
+  let baselineDisagrees = 0;
+  let from: number | undefined;
+  let to: number | undefined;
+  let cancelled = false;
+  const existingTotal = options.existing === false ? 0 : cluster.objects.length;
+  const progress = (phase: ImpactProgress['phase']) =>
+    options.onProgress?.({ lines, events, existing: report.existing.length, existingTotal, changed: events - changes.unchanged, phase });
+
+  if (input.audit !== undefined) {
+    for await (const l of readLines(input.audit)) {
+      if (options.signal?.aborted) {
+        cancelled = true;
+        break;
+      }
+      lines = l.line;
+      const read: AuditLine | undefined = l.tooLong ? { kind: 'skip', line: l.line, reason: 'too-long', detail: `${l.tooLong} characters` } : readAuditLine(l.text, l.line, l.terminated);
+      if (!read) continue;
+      if (read.kind === 'skip') {
+        skipped[read.reason] = (skipped[read.reason] ?? 0) + 1;
+        report.skipped.push({ line: read.line, ...(read.auditID ? { auditID: read.auditID } : {}), reason: read.reason, ...(read.detail ? { detail: read.detail } : {}) });
+        continue;
+      }
+      const ev = read.event;
+      const replayed = replayRequest(ev, state, discovery);
+      const ns = namespaceObject(replayed.request.namespace);
+      const b = await decide(baseline, replayed.request, ns, options, version);
+      const c = await decide(candidate, replayed.request, ns, options, version);
+      const change = changeOf(b, c);
+      events++;
+      changes[change]++;
+      if (change === 'newly-denied' && c.deniedBy) deniedBy.set(`${c.deniedBy.kind} ${c.deniedBy.name}`, (deniedBy.get(`${c.deniedBy.kind} ${c.deniedBy.name}`) ?? 0) + 1);
+      const liveAllowed = ev.status.code < 400;
+      if (b.allowed !== liveAllowed) baselineDisagrees++;
+      if (Number.isFinite(ev.time)) {
+        from = from === undefined ? ev.time : Math.min(from, ev.time);
+        to = to === undefined ? ev.time : Math.max(to, ev.time);
+      }
+      for (const w of c.calls) {
+        calls.set(w, (calls.get(w) ?? 0) + 1);
+        if (Number.isFinite(ev.time)) {
+          const sec = Math.floor(ev.time / 1000);
+          const m = perSecond.get(w) ?? new Map<number, number>();
+          m.set(sec, (m.get(sec) ?? 0) + 1);
+          perSecond.set(w, m);
+        }
+      }
+      const r = replayed.request;
+      const result: EventImpact = {
+        auditID: ev.auditID,
+        line: ev.line,
+        time: ev.time,
+        request: {
+          operation: r.operation,
+          resource: r.resource.group ? `${r.resource.resource}.${r.resource.group}` : r.resource.resource,
+          ...(r.subResource ? { subResource: r.subResource } : {}),
+          ...(r.namespace ? { namespace: r.namespace } : {}),
+          ...(r.name ? { name: r.name } : {}),
+          username: r.userInfo?.username ?? '',
+          ...(r.dryRun ? { dryRun: true } : {}),
+        },
+        oldObject: replayed.oldObject,
+        live: { code: ev.status.code, ...(ev.status.message ? { message: ev.status.message } : {}) },
+        candidate: c,
+        baseline: b,
+        change,
+        ...(replayed.notes.length ? { notes: replayed.notes } : {}),
+      };
+      options.onEvent?.(result);
+      if (options.keepUnchanged !== false || change !== 'unchanged') report.events.push(result);
+      if (events % 200 === 0) progress('audit');
+    }
+  }
+
+  if (!cancelled && existingTotal) {
+    const user = options.user ?? ADMIN;
+    for (const o of cluster.objects) {
+      if (options.signal?.aborted) {
+        cancelled = true;
+        break;
+      }
+      const apiVersion = str(obj(o).apiVersion);
+      const slash = apiVersion.indexOf('/');
+      const gvk = { group: slash < 0 ? '' : apiVersion.slice(0, slash), version: slash < 0 ? apiVersion : apiVersion.slice(slash + 1), kind: str(obj(o).kind) };
+      const info = discovery.resourceFor(gvk);
+      if (!info || !isObject(o)) continue;
+      const namespace = info.namespaced ? namespaceOf(o) : '';
+      const request: AdmissionRequest = {
+        operation: 'CREATE',
+        resource: { group: info.group, version: info.version, resource: info.resource },
+        kind: gvk,
+        name: nameOf(o),
+        namespace,
+        object: o,
+        userInfo: user,
+        options: { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' },
+      };
+      const ns = namespaceObject(namespace);
+      const b = await decide(baseline, request, ns, options, version);
+      const c = await decide(candidate, request, ns, options, version);
+      const change = changeOf(b, c);
+      existingChanges[change]++;
+      report.existing.push({ kind: gvk.kind, ...(namespace ? { namespace } : {}), name: nameOf(o), candidate: c, baseline: b, change });
+      if (report.existing.length % 200 === 0) progress('existing');
+    }
+  }
+
+  const webhookCalls = [...calls].map(([webhook, n]) => ({
+    webhook,
+    calls: n,
+    peakPerSecond: Math.max(0, ...(perSecond.get(webhook)?.values() ?? [])),
+    ...(candidate.timeouts.has(webhook) ? { timeoutSeconds: candidate.timeouts.get(webhook) } : {}),
+  }));
+  const partial: Omit<ImpactSummary, 'headline'> = {
+    lines,
+    events,
+    skipped,
+    changes,
+    existing: { total: report.existing.length, changes: existingChanges },
+    newlyDeniedBy: [...deniedBy].map(([by, count]) => ({ by, count })).sort((a, b) => b.count - a.count || a.by.localeCompare(b.by)),
+    ...(from !== undefined ? { from, to } : {}),
+    webhookCalls: webhookCalls.sort((a, b) => b.calls - a.calls),
+    baselineDisagrees,
+    cancelled,
+  };
+  report.summary = { ...partial, headline: headlineOf(partial) };
+  progress('done');
+  return report;
+}
+

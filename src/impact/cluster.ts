@@ -1,0 +1,67 @@
+/**
+ * A cluster snapshot (`kubectl get <kinds> -A -o yaml|json`, Lists unwrapped by the caller) sorted
+ * into what the replay reads, and the objects' state as the replay goes through the log.
+ */
+import { isObject, nameOf, namespaceOf, str } from '../base/json';
+
+/** The kinds that make up an admission chain. */
+export const ADMISSION_KINDS: ReadonlySet<string> = new Set([
+  'ValidatingWebhookConfiguration',
+  'MutatingWebhookConfiguration',
+  'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionPolicyBinding',
+  'MutatingAdmissionPolicy',
+  'MutatingAdmissionPolicyBinding',
+]);
+
+export const isAdmissionObject = (o: unknown): boolean => isObject(o) && ADMISSION_KINDS.has(str(o.kind)) && str(o.apiVersion).startsWith('admissionregistration.k8s.io/');
+
+export interface Cluster {
+  /** The cluster's admission chain: the baseline. */
+  chain: unknown[];
+  /** Namespaces (namespaceSelector, `namespaceObject`). */
+  namespaces: unknown[];
+  /** Every object but the chain: existing objects (Namespaces included), param candidates, CustomResourceDefinitions. */
+  objects: unknown[];
+}
+
+/** Sorts snapshot objects; what is not an object is left out. */
+export function readCluster(objects: readonly unknown[]): Cluster {
+  const out: Cluster = { chain: [], namespaces: [], objects: [] };
+  for (const o of objects) {
+    if (!isObject(o)) continue;
+    if (isAdmissionObject(o)) out.chain.push(o);
+    else {
+      if (o.kind === 'Namespace' && o.apiVersion === 'v1') out.namespaces.push(o);
+      out.objects.push(o);
+    }
+  }
+  return out;
+}
+
+const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '');
+
+/**
+ * The key of an object in the replay's state: group, kind, namespace ('' when cluster-scoped),
+ * name. By kind rather than resource, so snapshot objects (which name their kind) and log events
+ * (which name their resource, whose kind discovery knows) meet.
+ */
+export const stateKey = (group: string, kind: string, namespace: string, name: string): string => `${group}/${kind}/${namespace}/${name}`;
+
+export const objectKey = (o: unknown): string => (isObject(o) ? stateKey(groupOf(str(o.apiVersion)), str(o.kind), o.kind === 'Namespace' ? '' : namespaceOf(o), nameOf(o)) : '');
+
+/** Where a replayed request's old object came from: an earlier event, the snapshot, nowhere, or no old object is needed. */
+export type OldObjectSource = 'log' | 'snapshot' | 'unknown' | 'none';
+
+/**
+ * The last known state of each object: the snapshot's, replaced by each successful write of the
+ * log (an earlier event of the log is preferred: a snapshot is usually taken after the log). One
+ * entry per object, nothing else: `null` marks an object the log deleted.
+ */
+export type ObjectState = Map<string, { object: unknown; source: 'log' | 'snapshot' } | null>;
+
+export function stateOf(objects: readonly unknown[]): ObjectState {
+  const state: ObjectState = new Map();
+  for (const o of objects) if (isObject(o) && nameOf(o)) state.set(objectKey(o), { object: o, source: 'snapshot' });
+  return state;
+}

@@ -1,0 +1,108 @@
+/**
+ * Text in, lines out, as a stream: an audit log or a snapshot arrives as chunks (a file read
+ * in pieces, a gzip stream, a string) and is split into lines without ever holding the whole
+ * text. Bytes are decoded as UTF-8 (gzip, recognised by its magic bytes, is inflated first, by
+ * `DecompressionStream`, which Node 18+ and every current browser have).
+ */
+
+/** What a caller may hand in: a whole text, or text/bytes chunk by chunk. */
+export type TextSource = string | Uint8Array | AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>;
+
+export interface Line {
+  /** 1-based line number in the (decompressed) text. */
+  line: number;
+  text: string;
+  /** false for a last line that the text did not end with a newline (a truncated log, often). */
+  terminated: boolean;
+}
+
+/** Longest line kept (a longer one is reported by its length and skipped, never buffered whole). */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+const isGzip = (b: Uint8Array): boolean => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
+
+async function* chunksOf(source: TextSource): AsyncGenerator<string | Uint8Array> {
+  if (typeof source === 'string' || source instanceof Uint8Array) yield source;
+  else yield* source as AsyncIterable<string | Uint8Array>;
+}
+
+async function* inflate(first: Uint8Array, rest: AsyncIterator<string | Uint8Array>): AsyncGenerator<Uint8Array> {
+  const stream = new DecompressionStream('gzip');
+  const writer = stream.writable.getWriter();
+  const pump = (async () => {
+    try {
+      await writer.write(first as Uint8Array<ArrayBuffer>);
+      for (let r = await rest.next(); !r.done; r = await rest.next()) {
+        const v = r.value;
+        await writer.write((typeof v === 'string' ? new TextEncoder().encode(v) : v) as Uint8Array<ArrayBuffer>);
+      }
+      await writer.close();
+    } catch (e) {
+      await writer.abort(e).catch(() => undefined);
+    }
+  })();
+  const reader = stream.readable.getReader();
+  try {
+    for (let r = await reader.read(); !r.done; r = await reader.read()) yield r.value;
+  } finally {
+    reader.releaseLock();
+    await pump;
+  }
+}
+
+/** The text as decoded string pieces: gzip inflated, UTF-8 decoded (invalid bytes become U+FFFD). */
+export async function* textChunks(source: TextSource): AsyncGenerator<string> {
+  const it = chunksOf(source)[Symbol.asyncIterator]();
+  const first = await it.next();
+  if (first.done) return;
+  const decoder = new TextDecoder('utf-8');
+  let bytes: AsyncIterable<Uint8Array | string>;
+  if (first.value instanceof Uint8Array && isGzip(first.value)) bytes = { [Symbol.asyncIterator]: () => inflate(first.value as Uint8Array, it) };
+  else
+    bytes = {
+      async *[Symbol.asyncIterator]() {
+        yield first.value;
+        for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
+      },
+    };
+  for await (const c of bytes) {
+    const s = typeof c === 'string' ? c : decoder.decode(c, { stream: true });
+    if (s) yield s;
+  }
+  const tail = decoder.decode();
+  if (tail) yield tail;
+}
+
+/**
+ * The lines of a text source. A line longer than `maxLine` characters is yielded with its text
+ * cut to '' and `tooLong` set, so one runaway line never fills the memory.
+ */
+export async function* readLines(source: TextSource, maxLine = MAX_LINE_BYTES): AsyncGenerator<Line & { tooLong?: number }> {
+  let pending = '';
+  let dropped = 0; // characters of a too-long line already thrown away
+  let n = 0;
+  for await (const chunk of textChunks(source)) {
+    let start = 0;
+    for (let nl = chunk.indexOf('\n', start); nl >= 0; nl = chunk.indexOf('\n', start)) {
+      const piece = chunk.slice(start, nl);
+      start = nl + 1;
+      n++;
+      if (dropped) {
+        yield { line: n, text: '', terminated: true, tooLong: dropped + piece.length };
+        dropped = 0;
+      } else {
+        const text = pending ? pending + piece : piece;
+        yield { line: n, text: text.endsWith('\r') ? text.slice(0, -1) : text, terminated: true };
+      }
+      pending = '';
+    }
+    const rest = chunk.slice(start);
+    if (dropped) dropped += rest.length;
+    else if (pending.length + rest.length > maxLine) {
+      dropped = pending.length + rest.length;
+      pending = '';
+    } else pending += rest;
+  }
+  if (dropped) yield { line: n + 1, text: '', terminated: false, tooLong: dropped };
+  else if (pending) yield { line: n + 1, text: pending, terminated: false };
+}

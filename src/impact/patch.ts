@@ -1,0 +1,103 @@
+/**
+ * The object a denied patch request would have produced: the live chain denied it, so the log
+ * has no `responseObject`, and the replay applies the request's patch to the old object itself.
+ * The audit log does not record the patch's content type, so it is inferred from the body: an
+ * array is a JSON Patch (RFC 6902); an object is a strategic merge patch on a built-in resource
+ * (what kubectl sends) and a JSON merge patch (RFC 7386) on a custom resource.
+ *
+ * The strategic merge patch follows k8s.io/apimachinery/pkg/util/strategicpatch for the cases
+ * kubectl produces: maps merge, `null` deletes, lists of objects with a merge key merge by it
+ * (the keys are the built-in types' `patchMergeKey` tags), `$patch: replace|delete` and
+ * `$deleteFromPrimitiveList/<field>`; `$setElementOrder/` and `$retainKeys` are read and
+ * ignored (order and pruning do not change what admission decides on). Lists without a merge
+ * key are replaced, as the apiserver does for them.
+ */
+import { applyJsonPatch, type JsonPatchOp } from '../base/jsonpatch';
+import { cloneJson, isObject, type Obj } from '../base/json';
+
+/** `patchMergeKey` of the built-in types' lists that merge (k8s.io/api, `patchStrategy:"merge"`). */
+const MERGE_KEYS: Readonly<Record<string, string>> = {
+  containers: 'name',
+  initContainers: 'name',
+  ephemeralContainers: 'name',
+  env: 'name',
+  volumes: 'name',
+  volumeMounts: 'mountPath',
+  volumeDevices: 'devicePath',
+  imagePullSecrets: 'name',
+  ports: 'containerPort',
+  hostAliases: 'ip',
+  conditions: 'type',
+  ownerReferences: 'uid',
+  topologySpreadConstraints: 'topologyKey',
+  resourceClaims: 'name',
+};
+
+/** Primitive lists with `patchStrategy:"merge"`: the patch's items are added (a set union). */
+const MERGED_PRIMITIVE_LISTS = new Set(['finalizers']);
+
+export type PatchKind = 'json-patch' | 'strategic-merge-patch' | 'merge-patch';
+
+export type PatchResult = { ok: true; object: unknown; kind: PatchKind } | { ok: false; error: string; kind: PatchKind };
+
+/** RFC 7386 JSON merge patch. */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!isObject(patch)) return cloneJson(patch);
+  const out: Obj = isObject(target) ? { ...target } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = mergePatch(out[k], v);
+  }
+  return out;
+}
+
+function mergeList(field: string, live: unknown, patch: unknown[]): unknown[] {
+  const key = MERGE_KEYS[field];
+  const liveList = Array.isArray(live) ? live : [];
+  if (patch.some((p) => isObject(p) && p.$patch === 'replace')) return patch.filter((p) => !(isObject(p) && p.$patch === 'replace')).map((p) => strategicMerge(undefined, p));
+  if (key && patch.every(isObject)) {
+    const out = liveList.map((x) => x);
+    for (const p of patch as Obj[]) {
+      const at = out.findIndex((x) => isObject(x) && x[key] === p[key]);
+      if (p.$patch === 'delete') {
+        if (at >= 0) out.splice(at, 1);
+      } else if (at >= 0) out[at] = strategicMerge(out[at], p);
+      else out.push(strategicMerge(undefined, p));
+    }
+    return out;
+  }
+  if (MERGED_PRIMITIVE_LISTS.has(field)) return [...liveList, ...patch.filter((p) => !liveList.includes(p))];
+  return patch.map((p) => strategicMerge(undefined, p));
+}
+
+/** A strategic merge patch on a built-in object (see the module comment for what is covered). */
+export function strategicMerge(target: unknown, patch: unknown): unknown {
+  if (!isObject(patch)) return cloneJson(patch);
+  if (patch.$patch === 'replace') {
+    const { $patch: _, ...rest } = patch;
+    return strategicMerge(undefined, rest);
+  }
+  const out: Obj = isObject(target) ? { ...target } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (k === '$patch' || k === '$retainKeys' || k.startsWith('$setElementOrder/')) continue;
+    if (k.startsWith('$deleteFromPrimitiveList/')) {
+      const field = k.slice('$deleteFromPrimitiveList/'.length);
+      if (Array.isArray(out[field]) && Array.isArray(v)) out[field] = (out[field] as unknown[]).filter((x) => !v.includes(x));
+      continue;
+    }
+    if (v === null) delete out[k];
+    else if (Array.isArray(v)) out[k] = mergeList(k, out[k], v);
+    else out[k] = strategicMerge(out[k], v);
+  }
+  return out;
+}
+
+/** Applies a patch request's body to the old object, inferring its type (module comment). */
+export function applyPatchBody(oldObject: unknown, body: unknown, builtIn: boolean): PatchResult {
+  if (Array.isArray(body)) {
+    const r = applyJsonPatch(oldObject, body as JsonPatchOp[]);
+    return r.ok ? { ok: true, object: r.value, kind: 'json-patch' } : { ok: false, error: r.error, kind: 'json-patch' };
+  }
+  if (!isObject(body)) return { ok: false, error: 'the patch is neither a JSON object nor a JSON array', kind: 'merge-patch' };
+  return builtIn ? { ok: true, object: strategicMerge(oldObject, body), kind: 'strategic-merge-patch' } : { ok: true, object: mergePatch(oldObject, body), kind: 'merge-patch' };
+}
