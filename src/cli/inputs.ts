@@ -31,6 +31,8 @@ export interface FileSystem {
   join(a: string, b: string): string;
   dirname(path: string): string;
   readStdin(): Promise<Uint8Array>;
+  /** A file (or `-`, standard input) read in chunks, never whole (audit logs). */
+  readStream?(path: string): AsyncIterable<Uint8Array>;
 }
 
 const hasInputExtension = (name: string): boolean => INPUT_EXTENSIONS.some((e) => name.toLowerCase().endsWith(e));

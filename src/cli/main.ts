@@ -10,11 +10,14 @@ import { checkTexts } from './check';
 import { formatReport, type Report } from './format';
 import { readInputs, type FileSystem } from './inputs';
 import { fails, sortProblems, type Problem } from './problem';
+import { runImpact } from './impact';
 
 export interface CliIO {
   fs: FileSystem;
   stdout(text: string): void;
   stderr(text: string): void;
+  /** Whether stderr is a terminal (progress is shown there). */
+  isTTY?(): boolean;
 }
 
 async function check(args: CheckArgs, io: CliIO): Promise<number> {
@@ -62,6 +65,14 @@ async function check(args: CheckArgs, io: CliIO): Promise<number> {
 }
 
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
+  if (argv[0] === 'impact') {
+    try {
+      return await runImpact(argv.slice(1), io);
+    } catch (e) {
+      io.stderr(`admission-workbench: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      return 2;
+    }
+  }
   const args = parseArgs(argv);
   if (args.command === 'help') {
     io.stdout(USAGE);

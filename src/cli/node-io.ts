@@ -1,5 +1,5 @@
 /** The CLI's I/O on Node: node:fs, process.stdin (read up to the size limit), stdout/stderr. */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MAX_FILE_BYTES, type FileSystem } from './inputs';
 import type { CliIO } from './main';
@@ -26,10 +26,12 @@ export const nodeFileSystem: FileSystem = {
   join,
   dirname,
   readStdin,
+  readStream: (p) => (p === '-' ? process.stdin : createReadStream(p)) as AsyncIterable<Uint8Array>,
 };
 
 export const nodeIO: CliIO = {
   fs: nodeFileSystem,
   stdout: (t) => void process.stdout.write(t),
   stderr: (t) => void process.stderr.write(t),
+  isTTY: () => !!process.stderr.isTTY,
 };

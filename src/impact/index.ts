@@ -10,3 +10,5 @@ export { readCluster, isAdmissionObject, ADMISSION_KINDS, type Cluster, type Old
 export { readLines, textChunks, type Line, type TextSource } from './lines';
 export { applyPatchBody, mergePatch, strategicMerge, type PatchKind } from './patch';
 export { replayRequest, type ReplayedRequest } from './replay';
+export { groupEvents, denialTimeline, deciderOf, type ImpactRow } from './group';
+export { reportJson, reportCsv, reportMarkdown } from './export';

@@ -1,0 +1,99 @@
+/** `admission-workbench impact` on files in a temporary directory, through the real engine. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { useEngine } from '../cel/test-helpers';
+import { parseImpactArgs } from './impact';
+import { runCli, type CliIO } from './main';
+import { nodeFileSystem } from './node-io';
+
+useEngine();
+
+function io(): CliIO & { out: string; err: string } {
+  const r = { out: '', err: '', fs: nodeFileSystem, stdout: (t: string) => void (r.out += t), stderr: (t: string) => void (r.err += t) };
+  return r;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'impact-cli-'));
+const pod = (name: string, labels: Record<string, string>) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'apps', labels }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+writeFileSync(
+  join(dir, 'snapshot.json'),
+  JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'apps', labels: { 'kubernetes.io/metadata.name': 'apps' } } }, pod('running', {})] }),
+);
+writeFileSync(
+  join(dir, 'policy.yaml'),
+  `# the candidate
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: { name: require-team }
+spec:
+  matchConstraints:
+    resourceRules: [{ apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods] }]
+  validations:
+    - expression: "'team' in object.metadata.labels"
+      message: pods need a team label
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: { name: require-team }
+spec: { policyName: require-team, validationActions: [Deny] }
+`,
+);
+const ev = (i: number, labels: Record<string, string>) =>
+  JSON.stringify({
+    kind: 'Event',
+    apiVersion: 'audit.k8s.io/v1',
+    level: 'RequestResponse',
+    auditID: `e${i}`,
+    stage: 'ResponseComplete',
+    requestURI: '/api/v1/namespaces/apps/pods',
+    verb: 'create',
+    user: { username: 'ci-bot' },
+    objectRef: { resource: 'pods', namespace: 'apps', name: `p${i}`, apiVersion: 'v1' },
+    responseStatus: { code: 201 },
+    requestObject: pod(`p${i}`, labels),
+    requestReceivedTimestamp: `2026-11-20T10:00:0${i}Z`,
+  });
+const log = `${ev(1, { team: 'a' })}\n${ev(2, {})}\n${ev(3, {})}\n{"kind":"Event","apiVersion":"audit.k8s.io/v1","sta`;
+writeFileSync(join(dir, 'audit.log'), log);
+writeFileSync(join(dir, 'audit.log.gz'), gzipSync(log));
+
+describe('admission-workbench impact', () => {
+  it('reports what the candidate newly denies, and exits 1 at --fail-on newly-denied', async () => {
+    const r = io();
+    const code = await runCli(['impact', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'audit.log.gz'), join(dir, 'policy.yaml')], r);
+    expect(r.err).toBe('');
+    expect(code).toBe(1);
+    expect(r.out).toContain('The candidate would have denied 2 of 3 writes: 2 by ValidatingAdmissionPolicy require-team; 1 of 2 existing objects would be rejected if created now');
+    expect(r.out).toMatch(/2 {2}newly-denied {2}ValidatingAdmissionPolicy require-team\/require-team {2}ns=apps user=ci-bot pods/);
+    expect(r.out).toContain('the last line was cut off');
+  });
+  it('json and markdown carry the same summary; gzip and plain logs agree', async () => {
+    const [a, b] = [io(), io()];
+    await runCli(['impact', '--no-existing', '--format', 'json', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'audit.log'), join(dir, 'policy.yaml')], a);
+    await runCli(['impact', '--no-existing', '--format=json', `--cluster=${join(dir, 'snapshot.json')}`, `--audit=${join(dir, 'audit.log.gz')}`, join(dir, 'policy.yaml')], b);
+    const ja = JSON.parse(a.out);
+    expect(ja.summary).toEqual(JSON.parse(b.out).summary);
+    expect(ja.events).toHaveLength(3);
+    const md = io();
+    await runCli(['impact', '--no-existing', '--format', 'markdown', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'audit.log'), join(dir, 'policy.yaml')], md);
+    expect(md.out).toContain('| newly-denied | 2 | 0 |');
+  });
+  it('replace with no candidate objects: the cluster has no chain, nothing changes, exit 0', async () => {
+    const r = io();
+    expect(await runCli(['impact', '--candidate', 'replace', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'audit.log')], r)).toBe(0);
+    expect(r.out).toContain('The candidate would have denied none of 3 writes');
+  });
+  it('usage errors and unreadable input exit 2', async () => {
+    const r = io();
+    expect(await runCli(['impact'], r)).toBe(2);
+    expect(r.err).toContain('nothing to replay');
+    const m = io();
+    expect(await runCli(['impact', '--audit', join(dir, 'missing.log')], m)).toBe(2);
+    expect(m.err).toContain('missing.log');
+    expect(parseImpactArgs(['--audit', 'a', '--webhook', 'x.example.com=deny', '--fail-on', 'any-change'])).toMatchObject({ webhooks: { 'x.example.com': 'deny' }, failOn: 'any-change' });
+    expect(parseImpactArgs(['--audit', 'a', '--webhook', 'x'])).toEqual({ error: '--webhook takes NAME=allow|deny|unavailable' });
+  });
+});

@@ -1,0 +1,241 @@
+/**
+ * `admission-workbench impact`: what a candidate (the workspace files) would have done to a
+ * cluster's real traffic (an audit log, streamed, gzip or not) and to its running objects (a
+ * `kubectl get -o yaml|json` snapshot), beside the cluster's own chain. Exit 0 nothing at or above
+ * --fail-on, 1 something is, 2 usage error or unreadable input. Never throws.
+ */
+import { isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../base/releases';
+import { loadCel, celStatus } from '../cel';
+import { analyzeImpact, groupEvents, reportJson, reportMarkdown, SKIP_REASONS, CHANGES, type Change, type ImpactReport } from '../impact';
+import type { WebhookResponse } from '../request/scenario';
+import { parseDocuments } from '../yaml';
+import { readInputs, type FileSystem } from './inputs';
+
+/** What the command needs of its surroundings (the CLI's `CliIO`). */
+interface ImpactIO {
+  fs: FileSystem;
+  stdout(text: string): void;
+  stderr(text: string): void;
+  isTTY?(): boolean;
+}
+
+export const IMPACT_USAGE = `Usage: admission-workbench impact [options] [workspace files…]
+
+Replays a cluster's audit log and its existing objects through the cluster's admission chain
+(the baseline, from the snapshot) and through the candidate (the cluster's chain with the
+workspace files' admission objects added or replacing same-named ones), and reports what
+changes: newly denied, newly warned, newly audited, newly mutated, no longer denied.
+
+Options:
+  --cluster FILE|DIR           kubectl get … -A -o yaml|json output (several allowed)
+  --audit FILE|-               kube-apiserver audit log (JSON lines, audit.k8s.io/v1; .gz read as gzip)
+  --candidate overlay|replace  overlay (default): the cluster's chain plus the workspace's; replace: the workspace's alone
+  --webhook NAME=ANSWER        a webhook's assumed answer: allow (default), deny, unavailable
+  --user NAME                  who creates the existing objects when they are judged (default kubernetes-admin)
+  --no-existing                do not judge the snapshot's existing objects
+  --kubernetes-version 1.3x    target release (${KUBERNETES_VERSIONS[0]}–${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}; default the newest)
+  --format text|json|markdown|github   report format (default text)
+  --fail-on newly-denied|newly-warned|any-change   exit 1 when the candidate changes this much (default newly-denied)
+  -h, --help                   this help
+
+Exit status: 0 nothing at or above --fail-on, 1 something is, 2 usage error or unreadable input.
+`;
+
+const FORMATS = ['text', 'json', 'markdown', 'github'] as const;
+const FAIL_ON = ['newly-denied', 'newly-warned', 'any-change'] as const;
+const ANSWERS: Readonly<Record<string, WebhookResponse>> = { allow: 'allow', deny: 'deny', unavailable: 'unavailable' };
+
+export interface ImpactArgs {
+  workspace: string[];
+  cluster: string[];
+  audit?: string;
+  candidate: 'overlay' | 'replace';
+  webhooks: Record<string, WebhookResponse>;
+  user?: string;
+  existing: boolean;
+  kubernetesVersion?: KubernetesVersion;
+  format: (typeof FORMATS)[number];
+  failOn: (typeof FAIL_ON)[number];
+}
+
+export function parseImpactArgs(argv: readonly string[]): ImpactArgs | { help: true } | { error: string } {
+  const out: ImpactArgs = { workspace: [], cluster: [], candidate: 'overlay', webhooks: {}, existing: true, format: 'text', failOn: 'newly-denied' };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('-') || arg === '-') {
+      out.workspace.push(arg);
+      continue;
+    }
+    if (arg === '-h' || arg === '--help') return { help: true };
+    if (arg === '--no-existing') {
+      out.existing = false;
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    const v = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+    if (v === undefined || v === '') return { error: `${name} needs a value` };
+    switch (name) {
+      case '--cluster':
+        out.cluster.push(v);
+        break;
+      case '--audit':
+        out.audit = v;
+        break;
+      case '--candidate':
+        if (v !== 'overlay' && v !== 'replace') return { error: '--candidate must be overlay or replace' };
+        out.candidate = v;
+        break;
+      case '--webhook': {
+        const at = v.lastIndexOf('=');
+        const answer = ANSWERS[v.slice(at + 1)];
+        if (at <= 0 || !answer) return { error: '--webhook takes NAME=allow|deny|unavailable' };
+        out.webhooks[v.slice(0, at)] = answer;
+        break;
+      }
+      case '--user':
+        out.user = v;
+        break;
+      case '--kubernetes-version': {
+        const ver = v.replace(/^v/, '');
+        if (!isKubernetesVersion(ver)) return { error: `--kubernetes-version must be one of ${KUBERNETES_VERSIONS.join(', ')}` };
+        out.kubernetesVersion = ver;
+        break;
+      }
+      case '--format':
+        if (!(FORMATS as readonly string[]).includes(v)) return { error: `--format must be one of ${FORMATS.join(', ')}` };
+        out.format = v as ImpactArgs['format'];
+        break;
+      case '--fail-on':
+        if (!(FAIL_ON as readonly string[]).includes(v)) return { error: `--fail-on must be one of ${FAIL_ON.join(', ')}` };
+        out.failOn = v as ImpactArgs['failOn'];
+        break;
+      default:
+        return { error: `unknown option ${name}` };
+    }
+  }
+  if (!out.audit && !out.cluster.length) return { error: 'nothing to replay: give --audit and/or --cluster' };
+  return out;
+}
+
+/** Which changes fail the run at each --fail-on. */
+const FAILING: Readonly<Record<ImpactArgs['failOn'], readonly Change[]>> = {
+  'newly-denied': ['newly-denied'],
+  'newly-warned': ['newly-denied', 'newly-warned'],
+  'any-change': CHANGES.filter((c) => c !== 'unchanged'),
+};
+
+export const impactFails = (r: ImpactReport, failOn: ImpactArgs['failOn']): boolean =>
+  FAILING[failOn].some((c) => r.summary.changes[c] + r.summary.existing.changes[c] > 0);
+
+function formatText(r: ImpactReport): string {
+  const s = r.summary;
+  const out = [s.headline, ''];
+  const pad = (x: string | number, n: number) => String(x).padStart(n);
+  out.push(`${'change'.padEnd(18)} ${pad('writes', 8)} ${pad('existing', 9)}`);
+  for (const c of CHANGES) out.push(`${c.padEnd(18)} ${pad(s.changes[c], 8)} ${pad(s.existing.changes[c], 9)}`);
+  const rows = groupEvents(r.events);
+  if (rows.length) {
+    out.push('', 'Changed requests (grouped):');
+    for (const row of rows.slice(0, 20)) {
+      const ex = row.examples[0];
+      out.push(`  ${pad(row.count, 6)}  ${row.change}  ${row.by || '—'}  ns=${row.namespace || '—'} user=${row.user} ${row.resource}${ex ? `  (e.g. line ${ex.line}${ex.message ? `: ${ex.message}` : ''})` : ''}`);
+    }
+    if (rows.length > 20) out.push(`  … ${rows.length - 20} more groups (--format json)`);
+  }
+  const existing = r.existing.filter((o) => o.change !== 'unchanged');
+  if (existing.length) {
+    out.push('', 'Existing objects that change:');
+    for (const o of existing.slice(0, 20)) out.push(`  ${o.change}  ${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}${o.candidate.deniedBy ? `: ${o.candidate.deniedBy.message}` : ''}`);
+    if (existing.length > 20) out.push(`  … ${existing.length - 20} more (--format json)`);
+  }
+  if (s.webhookCalls.length) {
+    out.push('', 'Webhook calls (candidate): calls, busiest second, timeoutSeconds');
+    for (const w of s.webhookCalls) out.push(`  ${w.webhook}: ${w.calls}, ${w.peakPerSecond}/s, ${w.timeoutSeconds ?? '?'} s`);
+  }
+  const skipped = Object.entries(s.skipped);
+  if (skipped.length) {
+    out.push('', `Not replayed (${skipped.reduce((a, [, n]) => a + (n ?? 0), 0)} lines):`);
+    for (const [reason, n] of skipped) out.push(`  ${pad(n ?? 0, 6)}  ${SKIP_REASONS[reason as keyof typeof SKIP_REASONS]}`);
+  }
+  if (s.baselineDisagrees) out.push('', `Note: for ${s.baselineDisagrees} requests the baseline decision differs from what the cluster answered (webhook answers are assumed; built-in admission plugins are not modelled).`);
+  return `${out.join('\n')}\n`;
+}
+
+function formatGithub(r: ImpactReport): string {
+  const esc = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  const lines = groupEvents(r.events)
+    .filter((row) => row.change === 'newly-denied' || row.change === 'newly-warned')
+    .map((row) => `::${row.change === 'newly-denied' ? 'error' : 'warning'} title=${esc(`admission impact: ${row.change}`)}::${esc(`${row.count} × ${row.resource} by ${row.user} in ${row.namespace || 'cluster scope'}: ${row.by}${row.examples[0]?.message ? ` (${row.examples[0].message})` : ''}`)}`);
+  return [...lines, r.summary.headline, ''].join('\n');
+}
+
+async function readObjects(paths: readonly string[], io: ImpactIO): Promise<{ objects: unknown[]; problems: string[] }> {
+  const read = await readInputs(paths, io.fs);
+  const objects: unknown[] = [];
+  const problems = read.problems.map((p) => `${p.file}: ${p.message}`);
+  for (const f of read.files) {
+    const parsed = parseDocuments(f.text);
+    for (const e of parsed.errors) problems.push(`${f.name}:${e.line}:${e.column}: ${e.message}`);
+    for (const d of parsed.documents) objects.push(d.object);
+  }
+  return { objects, problems };
+}
+
+export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<number> {
+  const args = parseImpactArgs(argv);
+  if ('help' in args) {
+    io.stdout(IMPACT_USAGE);
+    return 0;
+  }
+  if ('error' in args) {
+    io.stderr(`admission-workbench impact: ${args.error}\n\n${IMPACT_USAGE}`);
+    return 2;
+  }
+  await loadCel();
+  if (celStatus().state !== 'ready') {
+    io.stderr(`admission-workbench: ${celStatus().message ?? 'the CEL engine did not start'}\n`);
+    return 2;
+  }
+  const workspace = await readObjects(args.workspace, io);
+  const cluster = await readObjects(args.cluster, io);
+  const problems = [...workspace.problems, ...cluster.problems];
+  let audit: AsyncIterable<Uint8Array> | undefined;
+  if (args.audit) {
+    if (!io.fs.readStream) problems.push(`${args.audit}: this build cannot stream files`);
+    else
+      try {
+        audit = args.audit === '-' ? io.fs.readStream('-') : (io.fs.stat(args.audit), io.fs.readStream(args.audit));
+      } catch (e) {
+        problems.push(`${args.audit}: ${(e as Error).message}`);
+      }
+  }
+  for (const p of problems) io.stderr(`admission-workbench impact: ${p}\n`);
+  if (problems.length) return 2;
+  const tty = io.isTTY?.() ?? false;
+  const t0 = Date.now();
+  const report = await analyzeImpact({
+    workspace: workspace.objects,
+    cluster: cluster.objects,
+    ...(audit ? { audit } : {}),
+    options: {
+      candidate: args.candidate,
+      webhooks: args.webhooks,
+      existing: args.existing,
+      keepUnchanged: args.format === 'json',
+      ...(args.kubernetesVersion ? { kubernetesVersion: args.kubernetesVersion } : {}),
+      ...(args.user ? { user: { username: args.user, groups: ['system:authenticated'] } } : {}),
+      ...(tty
+        ? {
+            onProgress: (p) => {
+              const secs = (Date.now() - t0) / 1000;
+              io.stderr(`\r${p.phase}: ${p.lines} lines, ${p.events} writes (${(p.events / Math.max(secs, 0.001)).toFixed(0)}/s), ${p.existing}/${p.existingTotal} existing, ${p.changed} changed   `);
+            },
+          }
+        : {}),
+    },
+  });
+  if (tty) io.stderr('\n');
+  io.stdout(args.format === 'json' ? reportJson(report) : args.format === 'markdown' ? reportMarkdown(report) : args.format === 'github' ? formatGithub(report) : formatText(report));
+  return impactFails(report, args.failOn) ? 1 : 0;
+}

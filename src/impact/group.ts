@@ -1,0 +1,59 @@
+/**
+ * The report's table: changed requests grouped by who decided (policy/binding or webhook) ×
+ * namespace × user × resource, with counts and a few examples; and the timeline of denials.
+ */
+import type { Change, Decision, EventImpact, ImpactReport } from './analyze';
+
+export interface ImpactRow {
+  change: Change;
+  /** `ValidatingAdmissionPolicy require-team-label` (binding and webhook after a slash), or '' for changes no single object decided. */
+  by: string;
+  namespace: string;
+  user: string;
+  resource: string;
+  count: number;
+  /** Up to `examples` events of the group (auditID and line). */
+  examples: { auditID: string; line: number; message?: string }[];
+}
+
+/** Who decided a change: the denier for denials, else the first webhook or policy that warned/mutated is not known here (''). */
+export function deciderOf(d: Decision): string {
+  if (!d.deniedBy) return '';
+  const b = d.deniedBy;
+  return `${b.kind} ${b.name}${b.binding ? `/${b.binding}` : ''}${b.webhook ? `/${b.webhook}` : ''}`;
+}
+
+/** Changed events grouped (unchanged ones are left out), largest group first. */
+export function groupEvents(events: readonly EventImpact[], examples = 3): ImpactRow[] {
+  const rows = new Map<string, ImpactRow>();
+  for (const e of events) {
+    if (e.change === 'unchanged') continue;
+    const by = e.change === 'no-longer-denied' ? deciderOf(e.baseline) : deciderOf(e.candidate);
+    const resource = e.request.subResource ? `${e.request.resource}/${e.request.subResource}` : e.request.resource;
+    const key = [e.change, by, e.request.namespace ?? '', e.request.username, resource].join('\u0000');
+    let row = rows.get(key);
+    if (!row) rows.set(key, (row = { change: e.change, by, namespace: e.request.namespace ?? '', user: e.request.username, resource, count: 0, examples: [] }));
+    row.count++;
+    if (row.examples.length < examples) {
+      const message = (e.change === 'no-longer-denied' ? e.baseline : e.candidate).deniedBy?.message;
+      row.examples.push({ auditID: e.auditID, line: e.line, ...(message ? { message } : {}) });
+    }
+  }
+  return [...rows.values()].sort((a, b) => b.count - a.count || a.by.localeCompare(b.by) || a.namespace.localeCompare(b.namespace));
+}
+
+/** Newly denied requests per time bucket (the chart): bucket start (ms) → count, buckets without denials included. */
+export function denialTimeline(report: ImpactReport, buckets = 48): { start: number; width: number; newlyDenied: number; writes: number }[] {
+  const { from, to } = report.summary;
+  if (from === undefined || to === undefined) return [];
+  const width = Math.max(1000, Math.ceil((to - from + 1) / buckets));
+  const n = Math.max(1, Math.ceil((to - from + 1) / width));
+  const out = Array.from({ length: n }, (_, i) => ({ start: from + i * width, width, newlyDenied: 0, writes: 0 }));
+  for (const e of report.events) {
+    if (!Number.isFinite(e.time)) continue;
+    const b = out[Math.min(n - 1, Math.floor((e.time - from) / width))]!;
+    b.writes++;
+    if (e.change === 'newly-denied') b.newlyDenied++;
+  }
+  return out;
+}
