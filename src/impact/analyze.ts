@@ -86,6 +86,8 @@ export interface ImpactOptions {
   existing?: boolean;
   /** Keep every event's result in the report (default true); false keeps only changed ones (with `onEvent` for the rest). */
   keepUnchanged?: boolean;
+  /** Keep the whole admission request of up to this many changed events (`report.requests`, by auditID), to open them in the simulator (default 0). */
+  keepRequests?: number;
   onEvent?: (e: EventImpact) => void;
   onProgress?: (p: ImpactProgress) => void;
   signal?: AbortSignal;
@@ -123,6 +125,8 @@ export interface ImpactSummary {
 
 export interface ImpactReport {
   events: EventImpact[];
+  /** The requests of the first changed events (`ImpactOptions.keepRequests`), by auditID, with the Namespace they were judged with. */
+  requests: Record<string, { request: AdmissionRequest; namespaceObject?: unknown }>;
   existing: ExistingImpact[];
   skipped: { line: number; auditID?: string; reason: SkipReason; detail?: string }[];
   summary: ImpactSummary;
@@ -239,7 +243,8 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
   const state = stateOf([...cluster.objects, ...workspaceOthers.filter((o) => obj(o).kind === 'Namespace')]);
   const namespaceObject = (ns: string | undefined): unknown => (ns ? state.get(objectKey({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }))?.object : undefined);
 
-  const report: ImpactReport = { events: [], existing: [], skipped: [], summary: undefined as unknown as ImpactSummary };
+  const report: ImpactReport = { events: [], requests: {}, existing: [], skipped: [], summary: undefined as unknown as ImpactSummary };
+  let keptRequests = 0;
   const changes = zeroChanges();
   const existingChanges = zeroChanges();
   const skipped: Partial<Record<SkipReason, number>> = {};
@@ -315,6 +320,10 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
         change,
         ...(replayed.notes.length ? { notes: replayed.notes } : {}),
       };
+      if (change !== 'unchanged' && keptRequests < (options.keepRequests ?? 0)) {
+        keptRequests++;
+        report.requests[ev.auditID] = { request: replayed.request, ...(ns ? { namespaceObject: ns } : {}) };
+      }
       options.onEvent?.(result);
       if (options.keepUnchanged !== false || change !== 'unchanged') report.events.push(result);
       if (events % 200 === 0) progress('audit');

@@ -9,12 +9,14 @@ import { Toolbar } from './Toolbar';
 
 const SimulatePanel = lazy(() => import('./simulator/SimulatePanel'));
 const LockoutPanel = lazy(() => import('./simulator/LockoutPanel'));
+const ImpactPanel = lazy(() => import('./impact/ImpactPanel'));
 
-type View = 'document' | 'simulate' | 'lockout';
+type View = 'document' | 'simulate' | 'lockout' | 'impact';
 const VIEWS: { id: View; label: string }[] = [
   { id: 'document', label: 'Document' },
   { id: 'simulate', label: 'Simulate' },
   { id: 'lockout', label: 'Lockout' },
+  { id: 'impact', label: 'Impact' },
 ];
 
 /** Document, or one of the workspace-level views; selecting a document or focusing a field shows the document again. */
@@ -97,6 +99,10 @@ export function App() {
           {view === 'simulate' ? (
             <Suspense fallback={<p className="empty">Loading the simulator…</p>}>
               <SimulatePanel />
+            </Suspense>
+          ) : view === 'impact' ? (
+            <Suspense fallback={<p className="empty">Loading the impact analysis…</p>}>
+              <ImpactPanel onOpenInSimulate={() => setView('simulate')} />
             </Suspense>
           ) : view === 'lockout' ? (
             <Suspense fallback={<p className="empty">Loading the lockout analysis…</p>}>

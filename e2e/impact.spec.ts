@@ -1,0 +1,55 @@
+import { test, expect, openApp } from './fixtures';
+
+const deployment = (name: string, replicas: number) => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name, namespace: 'default', labels: { app: name } },
+  spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } } },
+});
+
+const snapshot = JSON.stringify({
+  apiVersion: 'v1',
+  kind: 'List',
+  items: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default', labels: { 'kubernetes.io/metadata.name': 'default' } } }, deployment('big-already', 8), deployment('small', 2)],
+});
+
+const event = (i: number, replicas: number) =>
+  JSON.stringify({
+    kind: 'Event',
+    apiVersion: 'audit.k8s.io/v1',
+    level: 'RequestResponse',
+    auditID: `e2e-${i}`,
+    stage: 'ResponseComplete',
+    requestURI: '/apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-client-side-apply',
+    verb: 'create',
+    user: { username: 'alice', groups: ['system:authenticated'] },
+    objectRef: { resource: 'deployments', namespace: 'default', name: `web-${i}`, apiGroup: 'apps', apiVersion: 'v1' },
+    responseStatus: { metadata: {}, code: 201 },
+    requestObject: deployment(`web-${i}`, replicas),
+    responseObject: deployment(`web-${i}`, replicas),
+    requestReceivedTimestamp: `2026-11-20T10:0${i}:00.000000Z`,
+  });
+
+const log = [event(1, 3), event(2, 10), event(3, 12), event(4, 1)].join('\n') + '\n{"kind":"Event","apiVersion":"audit.k8s.io/v1","trunc';
+
+test('impact: open a snapshot and an audit log, see the headline and the grouped table, open a row in Simulate', async ({ page }) => {
+  await openApp(page);
+  await page.locator('nav.views button[data-view="impact"]').click();
+  await page.getByTestId('impact-snapshot-input').setInputFiles({ name: 'snapshot.json', mimeType: 'application/json', buffer: Buffer.from(snapshot) });
+  await page.getByTestId('impact-audit-input').setInputFiles({ name: 'audit.log', mimeType: 'text/plain', buffer: Buffer.from(log) });
+  await expect(page.getByRole('list', { name: 'Opened files' })).toContainText('snapshot.json');
+  await page.getByRole('button', { name: 'Analyze' }).click();
+  const headline = page.getByTestId('impact-headline');
+  await expect(headline).toHaveText(
+    'The candidate would have denied 2 of 4 writes: 2 by ValidatingAdmissionPolicy replica-limit.example.com; 1 of 3 existing objects would be rejected if created now',
+  );
+  const rows = page.getByTestId('impact-rows');
+  await expect(rows.locator('tbody tr')).toHaveCount(1);
+  await expect(rows).toContainText('replica-limit.example.com');
+  await expect(page.getByRole('region', { name: 'Existing objects' })).toContainText('Deployment default/big-already');
+  await expect(page.getByRole('region', { name: 'Not replayed' })).toContainText('the last line was cut off');
+  await expect(page.locator('.impact-chart svg')).toBeVisible();
+  await rows.getByRole('button', { name: 'Open in Simulate' }).click();
+  await expect(page.getByTestId('sim-verdict')).toHaveAttribute('data-allowed', 'false');
+  await expect(page.getByTestId('sim-status')).toContainText('replica-limit');
+});
