@@ -124,6 +124,7 @@ if (!onlyChromium) {
   printNodeTargets(report);
   rmSync(dirname(report), { recursive: true, force: true });
   run('node', ['scripts/bench-cli.mjs']);
+  run('node', ['scripts/bench-impact.mjs']);
 }
 
 // Always measure the app as the sources are now (a dist/ built earlier once hid a change).
