@@ -158,6 +158,7 @@ function formatText(r: ImpactReport): string {
     out.push('', `Not replayed (${skipped.reduce((a, [, n]) => a + (n ?? 0), 0)} lines):`);
     for (const [reason, n] of skipped) out.push(`  ${pad(n ?? 0, 6)}  ${SKIP_REASONS[reason as keyof typeof SKIP_REASONS]}`);
   }
+  for (const n of s.notes) out.push('', `Note: ${n}.`);
   if (s.baselineDisagrees) out.push('', `Note: for ${s.baselineDisagrees} requests the baseline decision differs from what the cluster answered (webhook answers are assumed; built-in admission plugins are not modelled).`);
   return `${out.join('\n')}\n`;
 }

@@ -119,15 +119,21 @@ export interface ImpactSummary {
   webhookCalls: { webhook: string; calls: number; peakPerSecond: number; timeoutSeconds?: number }[];
   /** Events whose baseline decision differs from what the live cluster answered (webhook answers assumed, built-in plugins not modelled …). */
   baselineDisagrees: number;
+  /** What the inputs leave unknown (no Namespaces in the snapshot, old objects not found …). */
+  notes: string[];
   cancelled: boolean;
   headline: string;
 }
+
+/** Skipped lines kept with their line number (all are counted in `summary.skipped`). */
+export const MAX_SKIPPED_KEPT = 1000;
 
 export interface ImpactReport {
   events: EventImpact[];
   /** The requests of the first changed events (`ImpactOptions.keepRequests`), by auditID, with the Namespace they were judged with. */
   requests: Record<string, { request: AdmissionRequest; namespaceObject?: unknown }>;
   existing: ExistingImpact[];
+  /** The first MAX_SKIPPED_KEPT lines not replayed, with why. */
   skipped: { line: number; auditID?: string; reason: SkipReason; detail?: string }[];
   summary: ImpactSummary;
 }
@@ -213,6 +219,16 @@ async function decide(chain: Chain, request: AdmissionRequest, namespace: unknow
   return decisionOf(r, r.allowed ? undefined : await probe(chain.objects, request, sim));
 }
 
+/** What the inputs leave unknown, said once in the summary. */
+function inputNotes(cluster: ReturnType<typeof readCluster>, unknown: number, hadSnapshot: boolean): string[] {
+  const notes: string[] = [];
+  if (!hadSnapshot) notes.push('no cluster snapshot: the baseline chain is empty, and old objects come from the log alone');
+  else if (!cluster.namespaces.length)
+    notes.push("the snapshot has no Namespaces: namespaceSelector and namespaceObject saw each namespace with only its kubernetes.io/metadata.name label");
+  if (unknown) notes.push(`${unknown} update or delete requests had no old object in the log or the snapshot (oldObject: unknown); rules on oldObject saw none`);
+  return notes;
+}
+
 /** The report's one-line answer. */
 export function headlineOf(s: Omit<ImpactSummary, 'headline'>): string {
   const parts: string[] = [];
@@ -254,6 +270,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
   let lines = 0;
   let events = 0;
   let baselineDisagrees = 0;
+  let unknownOld = 0;
   let from: number | undefined;
   let to: number | undefined;
   let cancelled = false;
@@ -272,11 +289,12 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
       if (!read) continue;
       if (read.kind === 'skip') {
         skipped[read.reason] = (skipped[read.reason] ?? 0) + 1;
-        report.skipped.push({ line: read.line, ...(read.auditID ? { auditID: read.auditID } : {}), reason: read.reason, ...(read.detail ? { detail: read.detail } : {}) });
+        if (report.skipped.length < MAX_SKIPPED_KEPT) report.skipped.push({ line: read.line, ...(read.auditID ? { auditID: read.auditID } : {}), reason: read.reason, ...(read.detail ? { detail: read.detail } : {}) });
         continue;
       }
       const ev = read.event;
       const replayed = replayRequest(ev, state, discovery);
+      if (replayed.oldObject === 'unknown') unknownOld++;
       const ns = namespaceObject(replayed.request.namespace);
       const b = await decide(baseline, replayed.request, ns, options, version);
       const c = await decide(candidate, replayed.request, ns, options, version);
@@ -379,6 +397,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     ...(from !== undefined ? { from, to } : {}),
     webhookCalls: webhookCalls.sort((a, b) => b.calls - a.calls),
     baselineDisagrees,
+    notes: inputNotes(cluster, unknownOld, input.cluster !== undefined),
     cancelled,
   };
   report.summary = { ...partial, headline: headlineOf(partial) };

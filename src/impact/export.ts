@@ -63,6 +63,7 @@ export function reportMarkdown(r: ImpactReport, maxRows = 50): string {
     for (const [reason, n] of skipped) out.push(`| ${mdCell(SKIP_REASONS[reason as keyof typeof SKIP_REASONS])} | ${n} |`);
     out.push('');
   }
+  for (const n of s.notes) out.push(`Note: ${n}.`, '');
   if (s.baselineDisagrees) out.push(`Note: for ${s.baselineDisagrees} requests the baseline's decision differs from what the cluster answered (webhook answers are assumed; built-in admission plugins are not modelled).`, '');
   return out.join('\n');
 }

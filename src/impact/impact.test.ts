@@ -122,6 +122,7 @@ describe('analyzeImpact', () => {
     expect(r.summary.changes['newly-denied']).toBe(1);
     expect(r.summary.newlyDeniedBy).toEqual([{ by: 'ValidatingAdmissionPolicy require-team-label', count: 1 }]);
     expect(r.summary.baselineDisagrees).toBe(0);
+    expect(r.summary.notes).toEqual([]);
     expect(r.summary.headline).toBe('The candidate would have denied 1 of 5 writes: 1 by ValidatingAdmissionPolicy require-team-label');
   });
 
@@ -157,6 +158,19 @@ describe('analyzeImpact', () => {
     expect(partial.events).toHaveLength(1);
     expect(partial.summary.cancelled).toBe(true);
     expect(partial.summary.headline).toMatch(/cancelled: partial report/);
+  });
+
+  it('says what missing inputs leave unknown, and keeps at most 1,000 skipped lines while counting all', async () => {
+    const reads = Array.from({ length: 1500 }, () => event('get', { resource: 'pods', namespace: 'apps', name: 'x' })).join('\n');
+    const update = event('update', { resource: 'pods', namespace: 'apps', name: 'never-seen' }, { requestObject: pod('never-seen'), responseObject: pod('never-seen') });
+    const r = await analyzeImpact({ workspace: requireTeam, cluster: [pod('a')], audit: `${reads}\n${update}` });
+    expect(r.summary.skipped).toEqual({ read: 1500 });
+    expect(r.skipped).toHaveLength(1000);
+    expect(r.events[0]!.oldObject).toBe('unknown');
+    expect(r.summary.notes).toEqual([
+      'the snapshot has no Namespaces: namespaceSelector and namespaceObject saw each namespace with only its kubernetes.io/metadata.name label',
+      '1 update or delete requests had no old object in the log or the snapshot (oldObject: unknown); rules on oldObject saw none',
+    ]);
   });
 
   it('replace: the workspace alone is the candidate', () => {

@@ -223,6 +223,9 @@ function Report({ report, onOpen }: { report: ImpactReport; onOpen: () => void }
           </ul>
         </section>
       ) : null}
+      {s.notes.map((n, i) => (
+        <p key={i} className="sim-muted">{`Note: ${n}.`}</p>
+      ))}
       {s.baselineDisagrees ? (
         <p className="sim-muted">{`For ${s.baselineDisagrees} requests the baseline's decision differs from what the cluster answered: webhook answers are assumed (allow) and the built-in admission plugins are not modelled.`}</p>
       ) : null}
