@@ -1,0 +1,133 @@
+/**
+ * The memoised checker gives what a from-scratch run gives, after any edit anywhere: the
+ * lints' cache key is what their rules declare they read (reads.ts), so findings across
+ * documents (G03, G04, P01, P02, P07, P15) follow edits of other documents.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkObject, createChecker } from '.';
+
+const rules = (resources: string[]) => [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources }];
+const vap = (name: string, resources = ['pods'], extra: Record<string, unknown> = {}) => ({
+  apiVersion: 'admissionregistration.k8s.io/v1',
+  kind: 'ValidatingAdmissionPolicy',
+  metadata: { name },
+  spec: { failurePolicy: 'Fail', matchConstraints: { resourceRules: rules(resources) }, validations: [{ expression: 'true' }], ...extra },
+});
+const map = (name: string, resources = ['pods']) => ({
+  apiVersion: 'admissionregistration.k8s.io/v1',
+  kind: 'MutatingAdmissionPolicy',
+  metadata: { name },
+  spec: { matchConstraints: { resourceRules: rules(resources) }, reinvocationPolicy: 'Never', mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[]' } }] },
+});
+const binding = (kind: string, name: string, policyName: string, extra: Record<string, unknown> = {}) => ({
+  apiVersion: 'admissionregistration.k8s.io/v1',
+  kind,
+  metadata: { name },
+  spec: { policyName, ...(kind === 'ValidatingAdmissionPolicyBinding' ? { validationActions: ['Deny'] } : {}), ...extra },
+});
+const mwc = (name: string, resources = ['pods']) => ({
+  apiVersion: 'admissionregistration.k8s.io/v1',
+  kind: 'MutatingWebhookConfiguration',
+  metadata: { name },
+  webhooks: [{ name: `${name}.example.com`, clientConfig: { url: 'https://h.example.com/' }, admissionReviewVersions: ['v1'], sideEffects: 'None', rules: rules(resources) }],
+});
+
+/** Findings as data: fixes by title and by what applying them gives (their functions differ per run). */
+const data = (o: unknown, docs: readonly unknown[], c: { fields: unknown; lints: readonly { fixes?: readonly { title: string; apply(o: unknown, i?: unknown): unknown }[] }[] }) =>
+  JSON.parse(JSON.stringify({ fields: c.fields, lints: c.lints.map((l) => ({ ...l, fixes: l.fixes?.map((f) => [f.title, f.apply(o, { workspace: docs })]) })) })) as unknown;
+
+const ids = (lints: readonly { id: string }[]) => lints.map((l) => l.id).sort();
+
+describe('cross-document findings follow edits of other documents', () => {
+  it('G03: a ValidatingAdmissionPolicy loses it when the overlapping MAP moves to other resources', () => {
+    const checker = createChecker();
+    const v = vap('v');
+    const before = [v, map('m', ['pods'])];
+    expect(ids(checker.check(v, before).lints)).toContain('G03');
+    const after = [v, map('m', ['configmaps'])];
+    expect(ids(checker.check(v, after).lints)).not.toContain('G03');
+    expect(data(v, after, checker.check(v, after))).toEqual(data(v, after, checkObject(v, after)));
+  });
+
+  it('G04: a MutatingAdmissionPolicy gets it when a mutating webhook starts covering its resources', () => {
+    const checker = createChecker();
+    const m = map('m', ['pods']);
+    expect(ids(checker.check(m, [m, mwc('h', ['configmaps'])]).lints)).not.toContain('G04');
+    expect(ids(checker.check(m, [m, mwc('h', ['pods'])]).lints)).toContain('G04');
+  });
+
+  it('P15: a binding gets it when its policy widens to pods, and loses it when the policy excludes kube-system', () => {
+    const checker = createChecker();
+    const b = binding('ValidatingAdmissionPolicyBinding', 'b', 'v');
+    expect(ids(checker.check(b, [b, vap('v', ['configmaps'])]).lints)).not.toContain('P15');
+    expect(ids(checker.check(b, [b, vap('v', ['pods'])]).lints)).toContain('P15');
+    const excluded = vap('v', ['pods']);
+    excluded.spec.matchConstraints = { resourceRules: rules(['pods']), namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }] } } as never;
+    expect(ids(checker.check(b, [b, excluded]).lints)).not.toContain('P15');
+  });
+
+  it('an edit that changes nothing a rule reads keeps the memoised findings', () => {
+    const checker = createChecker();
+    const v = vap('v');
+    const first = checker.check(v, [v, map('m'), mwc('h')]).lints;
+    // the webhook configuration is read by no VAP rule; the MAP's mutations are not read by G03
+    const other = map('m');
+    other.spec.mutations = [];
+    expect(checker.check(v, [v, other, mwc('h2', ['secrets'])]).lints).toBe(first);
+  });
+});
+
+/** Seeded, reproducible (mulberry32). */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const NAMES = ['a', 'b', 'c'];
+const RESOURCES = [['pods'], ['configmaps'], ['*'], ['secrets', 'pods']];
+const KUBE_SYSTEM_OUT = { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }] };
+
+/** One random document of a kind that takes part in cross-document rules. */
+function randomDoc(r: () => number): unknown {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+  const name = pick(NAMES);
+  switch (pick(['vap', 'map', 'vapb', 'mapb', 'mwc'])) {
+    case 'vap': {
+      const v = vap(name, pick(RESOURCES), r() < 0.5 ? { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' } } : {});
+      if (r() < 0.3) (v.spec.matchConstraints as Record<string, unknown>).namespaceSelector = KUBE_SYSTEM_OUT;
+      return v;
+    }
+    case 'map':
+      return map(name, pick(RESOURCES));
+    case 'vapb':
+      return binding('ValidatingAdmissionPolicyBinding', `${name}-b`, pick(NAMES), r() < 0.5 ? { paramRef: { name: 'p', parameterNotFoundAction: 'Deny' } } : {});
+    case 'mapb':
+      return binding('MutatingAdmissionPolicyBinding', `${name}-b`, pick(NAMES), r() < 0.3 ? { matchResources: { namespaceSelector: KUBE_SYSTEM_OUT } } : {});
+    default:
+      return mwc(name, pick(RESOURCES));
+  }
+}
+
+describe('freshness (property): incremental results equal a from-scratch run after every edit', () => {
+  it.each([1, 2, 3, 4, 5, 6, 7, 8])('seed %i: 150 random edits across 6 documents', (seed) => {
+    const r = random(seed);
+    const checker = createChecker();
+    let docs: unknown[] = Array.from({ length: 6 }, () => randomDoc(r));
+    for (let step = 0; step < 150; step++) {
+      const i = Math.floor(r() * docs.length);
+      docs = docs.slice();
+      docs[i] = randomDoc(r); // replace one document (new kind, name, scope or params)
+      for (const o of docs) {
+        const incremental = checker.check(o, docs, { kubernetesVersion: '1.36' });
+        const fresh = checkObject(o, docs, { kubernetesVersion: '1.36' });
+        expect({ step, ...(data(o, docs, incremental) as object) }).toEqual({ step, ...(data(o, docs, fresh) as object) });
+      }
+    }
+  });
+});
