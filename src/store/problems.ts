@@ -115,3 +115,38 @@ export function docProblems(doc: WorkspaceDoc, docs: readonly WorkspaceDoc[] = [
   docCache.set(doc, { fields, lints: objectLintList, caLints, problems });
   return problems;
 }
+
+/** Identical findings of many elements, shown as one line that expands ("W19 × 10,000"). */
+export interface ProblemGroup {
+  /** The field with list indices as `[*]`: `webhooks[*].timeoutSeconds`. */
+  field: string;
+  label: string;
+  level: Problem['level'];
+  items: Problem[];
+}
+
+/** Lines of the problems list: single problems, and groups of at least GROUP_MIN of one kind. */
+export type ProblemLine = { problem: Problem } | { group: ProblemGroup };
+
+export const GROUP_MIN = 3;
+
+/** Problems of the same level, label (rule or error type) and field up to list indices form a group, at the place of its first member. */
+export function groupProblems(items: readonly Problem[], min = GROUP_MIN): ProblemLine[] {
+  const groups = new Map<string, ProblemGroup>();
+  for (const p of items) {
+    const field = p.field.replace(/\[\d+\]/g, '[*]');
+    const key = `${p.level}\n${p.label}\n${field}`;
+    const g = groups.get(key);
+    if (g) g.items.push(p);
+    else groups.set(key, { field, label: p.label, level: p.level, items: [p] });
+  }
+  const lines: ProblemLine[] = [];
+  for (const g of groups.values()) {
+    if (g.items.length >= min) lines.push({ group: g });
+    else for (const problem of g.items) lines.push({ problem });
+  }
+  // keep the list's order (errors first): each line where its first problem was
+  const order = new Map(items.map((p, i) => [p, i]));
+  const first = (l: ProblemLine) => order.get('group' in l ? l.group.items[0]! : l.problem)!;
+  return lines.sort((a, b) => first(a) - first(b));
+}
