@@ -10,19 +10,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useEngine } from '../cel/test-helpers';
 import type { Report } from './format';
-import { runCli, type CliIO } from './main';
-import { nodeFileSystem } from './node-io';
+import { runCli } from './main';
+import { recordingIO } from './test-helpers';
 
-function io(stdin = ''): CliIO & { out: string; err: string } {
-  const r = {
-    out: '',
-    err: '',
-    fs: { ...nodeFileSystem, readStdin: async () => new TextEncoder().encode(stdin) },
-    stdout: (t: string) => void (r.out += t),
-    stderr: (t: string) => void (r.err += t),
-  };
-  return r;
-}
+const io = recordingIO;
 
 const semverPolicy = `apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingAdmissionPolicy

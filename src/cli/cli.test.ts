@@ -8,22 +8,14 @@ import { checkTexts } from './check';
 import { formatReport, type Report } from './format';
 import { readInputs, MAX_FILE_BYTES } from './inputs';
 import { readKaptestManifest } from './kaptest';
-import { runCli, type CliIO } from './main';
+import { runCli } from './main';
+import { recordingIO } from './test-helpers';
 import { nodeFileSystem } from './node-io';
 import type { Problem } from './problem';
 
 const fixtures = join(import.meta.dirname, 'fixtures');
 
-function io(stdin = ''): CliIO & { out: string; err: string } {
-  const r = {
-    out: '',
-    err: '',
-    fs: { ...nodeFileSystem, readStdin: async () => new TextEncoder().encode(stdin) },
-    stdout: (t: string) => void (r.out += t),
-    stderr: (t: string) => void (r.err += t),
-  };
-  return r;
-}
+const io = recordingIO;
 
 describe('parseArgs', () => {
   it('reads options in both forms', () => {
