@@ -26,12 +26,43 @@ export const ETCD_DEFAULT_MAX_REQUEST_BYTES = 1.5 * 1024 * 1024;
 
 const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 
-/** The object's JSON size in bytes (undefined for what JSON cannot encode). */
-export function objectBytes(object: unknown): number {
-  try {
-    return byteLength(JSON.stringify(object) ?? '');
-  } catch {
-    return 0;
+/** Sizes of objects and arrays already measured: an edit makes new objects only along its path, so a keystroke re-measures that path alone. */
+const sizes = new WeakMap<object, number>();
+
+/** UTF-8 bytes of `JSON.stringify(value)` (for JSON values), memoised per object and array. */
+export function objectBytes(value: unknown): number {
+  switch (typeof value) {
+    case 'string':
+      return byteLength(JSON.stringify(value));
+    case 'number':
+      return Number.isFinite(value) ? String(value).length : 4;
+    case 'boolean':
+      return value ? 4 : 5;
+    case 'bigint':
+      return String(value).length;
+    case 'object': {
+      if (value === null) return 4;
+      const hit = sizes.get(value);
+      if (hit !== undefined) return hit;
+      let n = 2;
+      let first = true;
+      if (Array.isArray(value)) {
+        for (const v of value) {
+          n += (first ? 0 : 1) + (v === undefined || typeof v === 'function' || typeof v === 'symbol' ? 4 : objectBytes(v));
+          first = false;
+        }
+      } else {
+        for (const [k, v] of Object.entries(value)) {
+          if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+          n += (first ? 0 : 1) + byteLength(JSON.stringify(k)) + 1 + objectBytes(v);
+          first = false;
+        }
+      }
+      sizes.set(value, n);
+      return n;
+    }
+    default:
+      return 0;
   }
 }
 
