@@ -87,6 +87,23 @@ webhooks:
     expect(await runCli(['check', '-', '--fail-on', 'finding'], io(hook))).toBe(1);
   });
 
+  it('caBundle findings, as the app shows them (bundles are inspected before the check)', async () => {
+    const hook = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: h}
+webhooks:
+- name: h.example.com
+  clientConfig: {url: "https://h.example.com/", caBundle: bm90IGEgY2VydGlmaWNhdGU=}
+  rules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}]
+  sideEffects: None
+  failurePolicy: Ignore
+  admissionReviewVersions: [v1]
+`;
+    const r = io(hook);
+    await runCli(['check', '-', '--format', 'json'], r);
+    expect(json(r.out).problems.filter((p) => p.rule === 'C01')).toMatchObject([{ field: 'webhooks[0].clientConfig.caBundle', severity: 'finding', level: 'warning' }]);
+  });
+
   it('no arguments is a usage error: usage on stderr, exit 2', async () => {
     const r = io();
     expect(await runCli([], r)).toBe(2);

@@ -6,7 +6,7 @@
  * kinds the Workbench does not check are counted as skipped (only their size is checked).
  */
 import type { CelCompiler } from '../cel/types';
-import { checkObject, inspectBundles, isChecked, severityOf, type CheckOptions } from '../check';
+import { checkWorkspace, isChecked, severityOf } from '../check';
 import type { KubernetesVersion } from '../base/releases';
 import { nameOf, obj, str } from '../base/json';
 import { parseDocuments, type ParsedDocument } from '../yaml';
@@ -61,12 +61,12 @@ export async function checkTexts(files: readonly InputFile[], options: CheckText
   }
   const all = parsed.map((p) => p.doc.object);
   const objects: CheckedObject[] = [];
-  const checkOptions: CheckOptions = { cel: options.cel, kubernetesVersion: options.kubernetesVersion, now: options.now, caInspection: await inspectBundles(all) };
-  for (const { file, doc } of parsed) {
+  const results = await checkWorkspace(all, { cel: options.cel, kubernetesVersion: options.kubernetesVersion, now: options.now });
+  for (const [i, { file, doc }] of parsed.entries()) {
     const object = doc.object;
     if (isChecked(object)) objects.push({ file, document: doc, object });
     const base = { file, document: doc.documentIndex, kind: str(obj(object).kind), name: nameOf(object) };
-    const { fields, lints } = checkObject(object, all, checkOptions);
+    const { fields, lints } = results[i]!;
     for (const e of fields) {
       problems.push({ ...base, ...positionIn(doc, e.field), field: e.field, type: e.type, severity: severityOf(e), message: e.message, ...(e.hint ? { hint: e.hint } : {}) });
     }
