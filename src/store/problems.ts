@@ -70,7 +70,7 @@ export interface DocProblems {
   lints: Lint[];
   /** Everything at a field, errors first: for the problems list, the form and the YAML markers. */
   items: Problem[];
-  /** Whether the Workbench checks this kind (other kinds are kept, not checked: no validation, no findings). */
+  /** Whether the Workbench checks this kind (other kinds are kept, not checked: no validation, no findings); true while nothing parsed yet. */
   checked: boolean;
   errors: number;
   warnings: number;
@@ -111,7 +111,7 @@ export function docProblems(doc: WorkspaceDoc, docs: readonly WorkspaceDoc[] = [
   const warnings = fields.filter((p) => p.severity === 'warning').length;
   const yaml: Problem[] = (doc.error ? [] : (doc.yamlWarnings ?? [])).map((w) => ({ field: w.path ?? '', message: w.message, level: 'warning', label: 'YAML' }));
   const items = [...fields.map((e) => fromError(e, doc.object)), ...yaml, ...lints.map(fromLint)].sort((a, b) => LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level]);
-  const problems: DocProblems = { parse: doc.error, fields, lints, items, checked: isChecked(doc.object), errors: fields.length - warnings + (doc.error ? 1 : 0), warnings: warnings + yaml.length };
+  const problems: DocProblems = { parse: doc.error, fields, lints, items, checked: doc.object === undefined || isChecked(doc.object), errors: fields.length - warnings + (doc.error ? 1 : 0), warnings: warnings + yaml.length };
   docCache.set(doc, { fields, lints: objectLintList, caLints, problems });
   return problems;
 }
