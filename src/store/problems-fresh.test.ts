@@ -6,28 +6,20 @@
 import { describe, expect, it } from 'vitest';
 import { docFromObject, withObject, type WorkspaceDoc } from './documents';
 import { docProblems, groupProblems, type Problem } from './problems';
+import { checkObject } from '../check';
+import { binding, checkedData, map as mapOf, mwc as mwcOf, randomDoc, vap } from '../check/test-helpers';
+import { seededRandom } from '../base/random';
 
-const rules = (resources: string[]) => [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources }];
-const vap = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'v' }, spec: { matchConstraints: { resourceRules: rules(['pods']) }, validations: [{ expression: 'true' }] } };
-const map = (resources: string[]) => ({
-  apiVersion: 'admissionregistration.k8s.io/v1',
-  kind: 'MutatingAdmissionPolicy',
-  metadata: { name: 'm' },
-  spec: { matchConstraints: { resourceRules: rules(resources) }, reinvocationPolicy: 'Never', mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[]' } }] },
-});
-const mwc = (resources: string[]) => ({
-  apiVersion: 'admissionregistration.k8s.io/v1',
-  kind: 'MutatingWebhookConfiguration',
-  metadata: { name: 'h' },
-  webhooks: [{ name: 'h.example.com', clientConfig: { url: 'https://h.example.com/' }, admissionReviewVersions: ['v1'], sideEffects: 'None', rules: rules(resources) }],
-});
-const binding = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'b' }, spec: { policyName: 'v', validationActions: ['Deny'] } };
+const VAP = vap('v', ['pods']);
+const BINDING = binding('ValidatingAdmissionPolicyBinding', 'b', 'v');
+const map = (resources: string[]) => mapOf('m', resources);
+const mwc = (resources: string[]) => mwcOf('h', resources);
 const ids = (doc: WorkspaceDoc, docs: WorkspaceDoc[]) => docProblems(doc, docs, '1.36').lints.map((l) => l.id);
 
 describe('docProblems follows edits of other documents', () => {
   it('G03 goes, G04 comes, P15 comes and goes as other documents change', () => {
-    const v = docFromObject(vap);
-    const b = docFromObject(binding);
+    const v = docFromObject(VAP);
+    const b = docFromObject(BINDING);
     let m = docFromObject(map(['pods']));
     let h = docFromObject(mwc(['configmaps']));
     let docs = [v, b, m, h];
@@ -39,7 +31,7 @@ describe('docProblems follows edits of other documents', () => {
     docs = [v, b, m, h];
     expect(ids(v, docs)).not.toContain('G03');
     expect(ids(m, docs)).toContain('G04');
-    const narrowed = withObject(v, { ...vap, spec: { ...vap.spec, matchConstraints: { resourceRules: rules(['configmaps']) } } });
+    const narrowed = withObject(v, vap('v', ['configmaps']));
     expect(ids(b, [narrowed, b, m, h])).not.toContain('P15');
   });
 });
@@ -63,6 +55,24 @@ describe('kinds that are not checked', () => {
     const cm = docFromObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'caf\uFFFD' }, data: { a: 'b' } });
     const r = docProblems(cm, [cm], '1.36');
     expect(r).toMatchObject({ checked: false, errors: 0, warnings: 0, lints: [] });
-    expect(docProblems(docFromObject(vap), [], '1.36').checked).toBe(true);
+    expect(docProblems(docFromObject(VAP), [], '1.36').checked).toBe(true);
+  });
+});
+
+describe('freshness (property): docProblems after random edits equals a from-scratch check', () => {
+  it.each([11, 12, 13])('seed %i: 100 random edits across 5 documents', (seed) => {
+    const r = seededRandom(seed);
+    let docs = Array.from({ length: 5 }, () => docFromObject(randomDoc(r)));
+    for (let step = 0; step < 100; step++) {
+      const i = Math.floor(r() * docs.length);
+      docs = docs.slice();
+      docs[i] = withObject(docs[i]!, randomDoc(r));
+      const objects = docs.map((d) => d.object);
+      for (const d of docs) {
+        const fresh = checkObject(d.object, objects, { kubernetesVersion: '1.36' });
+        const p = docProblems(d, docs, '1.36');
+        expect({ step, ...(checkedData(d.object, objects, p) as object) }).toEqual({ step, ...(checkedData(d.object, objects, fresh) as object) });
+      }
+    }
   });
 });
