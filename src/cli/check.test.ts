@@ -32,6 +32,18 @@ metadata: {name: semver}
 spec: {policyName: semver, validationActions: [Deny]}
 `;
 
+/** A ValidatingWebhookConfiguration of one webhook, in YAML. */
+const webhookYaml = (clientConfig: string, rule: string, extra = '') => `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: h}
+webhooks:
+- name: h.example.com
+  clientConfig: ${clientConfig}
+  rules: [${rule}]
+  sideEffects: None
+  admissionReviewVersions: [v1]
+${extra}`;
+
 const json = (out: string) => JSON.parse(out) as Report;
 
 describe('admission-workbench check on the one pipeline (real CEL engine)', () => {
@@ -70,16 +82,7 @@ describe('admission-workbench check on the one pipeline (real CEL engine)', () =
 
   it('one vocabulary: findings are not warnings (summary and --fail-on warning)', async () => {
     // a fail-closed webhook without a namespaceSelector: findings (W01 …), no apiserver warning
-    const hook = `apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingWebhookConfiguration
-metadata: {name: h}
-webhooks:
-- name: h.example.com
-  clientConfig: {url: "https://h.example.com/"}
-  rules: [{apiGroups: ["*"], apiVersions: ["*"], operations: [CREATE], resources: ["*"]}]
-  sideEffects: None
-  admissionReviewVersions: [v1]
-`;
+    const hook = webhookYaml('{url: "https://h.example.com/"}', '{apiGroups: ["*"], apiVersions: ["*"], operations: [CREATE], resources: ["*"]}');
     const r = io(hook);
     expect(await runCli(['check', '-', '--fail-on', 'warning'], r)).toBe(0);
     expect(r.out).toMatch(/0 errors, 0 warnings, [1-9]\d* findings?/);
@@ -88,17 +91,11 @@ webhooks:
   });
 
   it('caBundle findings, as the app shows them (bundles are inspected before the check)', async () => {
-    const hook = `apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingWebhookConfiguration
-metadata: {name: h}
-webhooks:
-- name: h.example.com
-  clientConfig: {url: "https://h.example.com/", caBundle: bm90IGEgY2VydGlmaWNhdGU=}
-  rules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}]
-  sideEffects: None
-  failurePolicy: Ignore
-  admissionReviewVersions: [v1]
-`;
+    const hook = webhookYaml(
+      '{url: "https://h.example.com/", caBundle: bm90IGEgY2VydGlmaWNhdGU=}',
+      '{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}',
+      '  failurePolicy: Ignore\n',
+    );
     const r = io(hook);
     await runCli(['check', '-', '--format', 'json'], r);
     expect(json(r.out).problems.filter((p) => p.rule === 'C01')).toMatchObject([{ field: 'webhooks[0].clientConfig.caBundle', severity: 'finding', level: 'warning' }]);
