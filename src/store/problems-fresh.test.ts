@@ -57,6 +57,10 @@ describe('kinds that are not checked', () => {
     expect(r).toMatchObject({ checked: false, errors: 0, warnings: 0, lints: [] });
     expect(docProblems(docFromObject(VAP), [], '1.36').checked).toBe(true);
   });
+  it('still get the request size limit: over 3 MiB is the apiserver\'s error', () => {
+    const big = docFromObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big' }, data: { a: 'x'.repeat(3.5 * 1024 * 1024) } });
+    expect(docProblems(big, [big], '1.36')).toMatchObject({ checked: false, errors: 1, items: [{ level: 'error', message: 'Request entity too large: limit is 3145728' }] });
+  });
 });
 
 describe('freshness (property): docProblems after random edits equals a from-scratch check', () => {
