@@ -1,5 +1,6 @@
 /** Command-line arguments of `admission-workbench`: parsed into options or a usage error. */
-import { isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../base/releases';
+import { DEFAULT_KUBERNETES_VERSION, isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../base/releases';
+import { version } from '../../package.json';
 import { FORMATS, type Format } from './format';
 import type { FailOn } from './problem';
 
@@ -7,8 +8,9 @@ export const USAGE = `Usage: admission-workbench check [options] <path|->...
 
 Checks Kubernetes admission configuration (Validating/MutatingWebhookConfiguration,
 Validating/MutatingAdmissionPolicy and their bindings) as the kube-apiserver would:
-validation errors, CEL compile errors (the real cel-go engine), best-practice findings,
-and saved policy/CEL cases. Paths are files or directories (searched recursively for
+errors and warnings as the apiserver would answer (validation, CEL compile errors from
+the real cel-go engine, request size), our findings (best practices, caBundles), and
+saved policy/CEL cases and scenarios. Paths are files or directories (searched recursively for
 .yaml, .yml and .json); - reads standard input. Other kinds are skipped.
 
 Options:
@@ -16,9 +18,11 @@ Options:
                                or a kaptest test manifest
   --kubernetes-version 1.3x    target release (${KUBERNETES_VERSIONS[0]}–${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}; default the newest)
   --format text|json|github|junit   report format (default text)
-  --fail-on error|warning|finding   exit 1 at or above this severity (default error)
+  --fail-on error|warning|finding   exit 1 at or above this (default error): error and
+                               warning are the apiserver's, finding (ours) includes all
   --quiet                      print only what fails, no summary
   -h, --help                   this help
+  --version                    the version and the Kubernetes releases it targets
 
 Exit status: 0 nothing at or above --fail-on, 1 something is, 2 usage error or unreadable input.
 `;
@@ -33,12 +37,18 @@ export interface CheckArgs {
   quiet: boolean;
 }
 
-export type ParsedArgs = CheckArgs | { command: 'help' } | { command: 'error'; message: string };
+export type ParsedArgs = CheckArgs | { command: 'help' } | { command: 'version' } | { command: 'error'; message: string };
+
+export const versionText = (): string =>
+  `admission-workbench ${version} (Kubernetes ${KUBERNETES_VERSIONS[0]}–${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}, default ${DEFAULT_KUBERNETES_VERSION})\n`;
 
 const FAIL_ON: readonly FailOn[] = ['error', 'warning', 'finding'];
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
-  if (argv.length === 0 || argv[0] === '-h' || argv[0] === '--help' || argv[0] === 'help') return { command: 'help' };
+  // No arguments is a usage error (exit 2), not a request for help.
+  if (argv.length === 0) return { command: 'error', message: 'no command given (the command is check)' };
+  if (argv[0] === '-h' || argv[0] === '--help' || argv[0] === 'help') return { command: 'help' };
+  if (argv[0] === '--version' || argv[0] === '-V' || argv[0] === 'version') return { command: 'version' };
   if (argv[0] !== 'check') return { command: 'error', message: `unknown command ${JSON.stringify(argv[0])} (the command is check)` };
   const out: CheckArgs = { command: 'check', paths: [], format: 'text', failOn: 'error', quiet: false };
   let onlyPaths = false;
@@ -53,6 +63,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       continue;
     }
     if (arg === '-h' || arg === '--help') return { command: 'help' };
+    if (arg === '--version' || arg === '-V') return { command: 'version' };
     if (arg === '--quiet' || arg === '-q') {
       out.quiet = true;
       continue;

@@ -107,7 +107,7 @@ async function runScenarios(ctx: Ctx, ws: WorkspaceFile, objects: readonly unkno
     }
     for (const b of breaks) {
       const where = b.validator.path ? ` (${b.validator.path})` : '';
-      ctx.problems.push({ ...problemAt(ctx, `scenarios[${i}]`, `scenario ${JSON.stringify(s.name)}: ${b.message}${where}`, { rule: 'M06', severity: 'warning' }), type: 'Lint' });
+      ctx.problems.push({ ...problemAt(ctx, `scenarios[${i}]`, `scenario ${JSON.stringify(s.name)}: ${b.message}${where}`, { rule: 'M06', severity: 'finding', level: 'warning' }), type: 'Lint' });
     }
   }
 }

@@ -1,22 +1,23 @@
 /**
- * `check`: every admission object of the texts through the same core as the browser —
- * YAML parse (src/yaml), validation (src/k8s validate: decode check + the apiserver's rules,
- * CEL compiled by the real engine) and lints (src/k8s/lints) — as problems with the file,
- * line and column of the field path. Objects of other kinds are counted and skipped.
+ * `check`: every object of the texts through the core's one check pipeline (src/check, as
+ * the browser's problems list) — YAML parse (src/yaml), validation at the target release with
+ * CEL compiled by the real engine, the request size limits, lints at the same release and
+ * caBundle findings — as problems with the file, line and column of the field path. Objects of
+ * kinds the Workbench does not check are counted as skipped (only their size is checked).
  */
 import type { CelCompiler } from '../cel/types';
-import { kindSpecOf } from '../k8s/registry';
-import { lint } from '../k8s/lints';
-import { validate, type ValidateOptions } from '../k8s/validate-all';
+import { checkWorkspace, isChecked, severityOf } from '../check';
 import type { KubernetesVersion } from '../base/releases';
 import { nameOf, obj, str } from '../base/json';
 import { parseDocuments, type ParsedDocument } from '../yaml';
 import type { InputFile } from './inputs';
 import type { Problem } from './problem';
 
-export interface CheckOptions {
+export interface CheckTextsOptions {
   cel?: CelCompiler;
   kubernetesVersion?: KubernetesVersion;
+  /** Certificates are judged at this time (default now). */
+  now?: Date;
 }
 
 /** A parsed admission object, kept for the cases run. */
@@ -43,7 +44,7 @@ export function positionIn(doc: ParsedDocument, field: string): { line: number; 
   return { line: r.startLine, column: r.startColumn };
 }
 
-export function checkTexts(files: readonly InputFile[], options: CheckOptions = {}): CheckResult {
+export async function checkTexts(files: readonly InputFile[], options: CheckTextsOptions = {}): Promise<CheckResult> {
   const problems: Problem[] = [];
   const parsed: { file: string; doc: ParsedDocument }[] = [];
   let documents = 0;
@@ -60,17 +61,17 @@ export function checkTexts(files: readonly InputFile[], options: CheckOptions = 
   }
   const all = parsed.map((p) => p.doc.object);
   const objects: CheckedObject[] = [];
-  const validateOptions: ValidateOptions = { cel: options.cel, ...(options.kubernetesVersion ? { kubernetesVersion: options.kubernetesVersion } : {}) };
-  for (const { file, doc } of parsed) {
+  const results = await checkWorkspace(all, { cel: options.cel, kubernetesVersion: options.kubernetesVersion, now: options.now });
+  for (const [i, { file, doc }] of parsed.entries()) {
     const object = doc.object;
-    if (!kindSpecOf(object)) continue;
-    objects.push({ file, document: doc, object });
+    if (isChecked(object)) objects.push({ file, document: doc, object });
     const base = { file, document: doc.documentIndex, kind: str(obj(object).kind), name: nameOf(object) };
-    for (const e of validate(object, validateOptions)) {
-      problems.push({ ...base, ...positionIn(doc, e.field), field: e.field, type: e.type, severity: e.severity ?? 'error', message: e.message, ...(e.hint ? { hint: e.hint } : {}) });
+    const { fields, lints } = results[i]!;
+    for (const e of fields) {
+      problems.push({ ...base, ...positionIn(doc, e.field), field: e.field, type: e.type, severity: severityOf(e), message: e.message, ...(e.hint ? { hint: e.hint } : {}) });
     }
-    for (const l of lint(object, all)) {
-      problems.push({ ...base, ...positionIn(doc, l.field), field: l.field, type: 'Lint', severity: l.severity, message: l.message, rule: l.id, ...(l.hint ? { hint: l.hint } : {}) });
+    for (const l of lints) {
+      problems.push({ ...base, ...positionIn(doc, l.field), field: l.field, type: 'Lint', severity: 'finding', level: l.severity, message: l.message, rule: l.id, ...(l.hint ? { hint: l.hint } : {}) });
     }
   }
   return { problems, objects, all, documents, skipped: documents - objects.length };

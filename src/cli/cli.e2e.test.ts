@@ -25,7 +25,7 @@ describe('admission-workbench (spawned)', { timeout: 180_000 }, () => {
     expect(r.code).toBe(1);
     expect(r.out).toContain(`${webhook}:9:19: error: webhooks[0].timeoutSeconds: Invalid value: 45: the timeout value must be between 1 and 30 seconds\n`);
     expect(r.out).toContain(`${join(check, 'nested', 'list.json')}:9:83: error: spec.validationActions[1]: Unsupported value: "Explode"`);
-    expect(r.out).toMatch(/\n3 files, 5 objects \(4 checked, 1 skipped: not admission configuration\), 3 errors, 1 warning, 1 info\n$/);
+    expect(r.out).toMatch(/\n3 files, 5 objects \(4 checked, 1 skipped: not admission configuration\), 3 errors, 0 warnings, 2 findings\n$/);
   });
 
   it('json, github and junit formats', () => {

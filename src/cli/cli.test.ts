@@ -8,22 +8,14 @@ import { checkTexts } from './check';
 import { formatReport, type Report } from './format';
 import { readInputs, MAX_FILE_BYTES } from './inputs';
 import { readKaptestManifest } from './kaptest';
-import { runCli, type CliIO } from './main';
+import { runCli } from './main';
+import { recordingIO } from './test-helpers';
 import { nodeFileSystem } from './node-io';
 import type { Problem } from './problem';
 
 const fixtures = join(import.meta.dirname, 'fixtures');
 
-function io(stdin = ''): CliIO & { out: string; err: string } {
-  const r = {
-    out: '',
-    err: '',
-    fs: { ...nodeFileSystem, readStdin: async () => new TextEncoder().encode(stdin) },
-    stdout: (t: string) => void (r.out += t),
-    stderr: (t: string) => void (r.err += t),
-  };
-  return r;
-}
+const io = recordingIO;
 
 describe('parseArgs', () => {
   it('reads options in both forms', () => {
@@ -83,17 +75,17 @@ describe('readInputs', () => {
 });
 
 describe('checkTexts', () => {
-  it('places problems at the YAML position of their field path and counts skipped kinds', () => {
+  it('places problems at the YAML position of their field path and counts skipped kinds', async () => {
     const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: b\nspec:\n  policyName: p\n  validationActions: [Deny, Nope]\n';
-    const r = checkTexts([{ name: 'f.yaml', text }]);
+    const r = await checkTexts([{ name: 'f.yaml', text }]);
     expect(r.documents).toBe(2);
     expect(r.skipped).toBe(1);
     const e = r.problems.find((p) => p.severity === 'error')!;
     expect(e).toMatchObject({ file: 'f.yaml', line: 11, column: 29, document: 1, kind: 'ValidatingAdmissionPolicyBinding', name: 'b', field: 'spec.validationActions[1]', type: 'NotSupported' });
   });
 
-  it('reports invalid YAML at its line and keeps checking the other documents', () => {
-    const r = checkTexts([{ name: 'bad.yaml', text: 'a: [1\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: b}\nspec: {}\n' }]);
+  it('reports invalid YAML at its line and keeps checking the other documents', async () => {
+    const r = await checkTexts([{ name: 'bad.yaml', text: 'a: [1\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: b}\nspec: {}\n' }]);
     expect(r.problems.filter((p) => p.type === 'YAML')).toMatchObject([{ file: 'bad.yaml', line: 1, severity: 'error', document: 0 }]);
     expect(r.problems.some((p) => p.field === 'spec.policyName' && p.type === 'Required')).toBe(true);
   });
@@ -101,15 +93,15 @@ describe('checkTexts', () => {
 
 describe('formats', () => {
   const problem: Problem = { file: 'a,b.yaml', line: 3, column: 5, document: 0, kind: 'K', name: 'n', field: 'webhooks[0].name', type: 'Invalid', severity: 'error', message: 'bad: 50%\nnext <line>' };
-  const lint: Problem = { ...problem, type: 'Lint', severity: 'info', message: 'slow', rule: 'W10', hint: 'h' };
+  const lint: Problem = { ...problem, type: 'Lint', severity: 'finding', level: 'info', message: 'slow', rule: 'W10', hint: 'h' };
   const report: Report = {
     files: ['a,b.yaml', 'ok.yaml'],
     problems: [problem, lint],
-    summary: { files: 2, documents: 1, checked: 1, skipped: 0, errors: 1, warnings: 0, infos: 1, cases: { total: 0, passed: 0, failed: 0 }, unreadable: 0, exitCode: 1 },
+    summary: { files: 2, documents: 1, checked: 1, skipped: 0, errors: 1, warnings: 0, findings: 1, cases: { total: 0, passed: 0, failed: 0 }, unreadable: 0, exitCode: 1 },
   };
   it('text: compiler-style lines and a summary; --quiet keeps only what fails', () => {
     expect(formatReport(report, 'text', 'error', false)).toBe(
-      'a,b.yaml:3:5: error: webhooks[0].name: bad: 50%\nnext <line>\na,b.yaml:3:5: info: webhooks[0].name: slow [W10]\n2 files, 1 object (1 checked, 0 skipped: not admission configuration), 1 error, 0 warnings, 1 info\n',
+      'a,b.yaml:3:5: error: webhooks[0].name: bad: 50%\nnext <line>\na,b.yaml:3:5: finding: webhooks[0].name: slow [W10, info]\n2 files, 1 object (1 checked, 0 skipped: not admission configuration), 1 error, 0 warnings, 1 finding\n',
     );
     expect(formatReport(report, 'text', 'error', true)).toBe('a,b.yaml:3:5: error: webhooks[0].name: bad: 50%\nnext <line>\n');
   });
@@ -120,7 +112,7 @@ describe('formats', () => {
   it('json: the documented shape and key order', () => {
     const j = JSON.parse(formatReport(report, 'json', 'error', false)) as Report;
     expect(Object.keys(j)).toEqual(['files', 'problems', 'summary']);
-    expect(Object.keys(j.problems[1]!)).toEqual(['file', 'line', 'column', 'document', 'kind', 'name', 'field', 'type', 'severity', 'message', 'rule', 'hint']);
+    expect(Object.keys(j.problems[1]!)).toEqual(['file', 'line', 'column', 'document', 'kind', 'name', 'field', 'type', 'severity', 'level', 'message', 'rule', 'hint']);
   });
   it('junit: a testsuite per file, failures for what fails, XML escaped', () => {
     const out = formatReport(report, 'junit', 'error', false);
@@ -168,12 +160,12 @@ describe('runCli (real CEL engine)', () => {
     expect(bad.out).toMatch(/webhook\.yml:19:17: error: webhooks\[0\]\.matchConditions\[0\]\.expression: Invalid value: .*compilation failed: ERROR: <input>:1:52: Syntax error/);
   });
 
-  it('--fail-on finding fails on an info; --fail-on error does not', async () => {
+  it('--fail-on finding fails on a finding; --fail-on error does not', async () => {
     const text = 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: p}\nspec:\n  matchConstraints:\n    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}]\n  validations: [{expression: "true"}]\n';
     expect(await runCli(['check', '-'], io(text))).toBe(0);
     const strict = io(text);
     expect(await runCli(['check', '-', '--fail-on', 'finding'], strict)).toBe(1);
-    expect(strict.out).toMatch(/^<stdin>:\d+:\d+: (warning|info): /m);
+    expect(strict.out).toMatch(/^<stdin>:\d+:\d+: finding: /m);
   });
 
   it('exit 2 for usage errors and unreadable input, which is reported while the rest is checked', async () => {
@@ -221,7 +213,7 @@ describe('runCli (real CEL engine)', () => {
     );
   });
 
-  it('a scenario whose mutations break a validation is a warning finding (M06); it still passes', async () => {
+  it('a scenario whose mutations break a validation is a finding of level warning (M06); it still passes', async () => {
     const dir = join(fixtures, 'cases', 'm06');
     const args = ['check', join(dir, 'policies.yaml'), '--cases', join(dir, 'workspace.json'), '--format', 'json'];
     const r = io();
@@ -231,7 +223,8 @@ describe('runCli (real CEL engine)', () => {
     expect(j.problems.filter((p) => p.type !== 'Lint' || p.rule === 'M06')).toMatchObject([
       {
         type: 'Lint',
-        severity: 'warning',
+        severity: 'finding',
+        level: 'warning',
         rule: 'M06',
         field: 'scenarios[0]',
         message: expect.stringMatching(
@@ -239,6 +232,8 @@ describe('runCli (real CEL engine)', () => {
         ),
       },
     ]);
-    expect(await runCli([...args, '--fail-on', 'warning'], io())).toBe(1);
+    // a finding is not an apiserver warning: --fail-on warning passes, --fail-on finding fails
+    expect(await runCli([...args, '--fail-on', 'warning'], io())).toBe(0);
+    expect(await runCli([...args, '--fail-on', 'finding'], io())).toBe(1);
   });
 });

@@ -3,6 +3,7 @@
  * json (`{files, problems, summary}`), github (workflow commands: annotations on the pull
  * request's lines) and junit (XML for CI test reports).
  */
+import { countsText } from '../check/severity';
 import { fails, type FailOn, type Problem } from './problem';
 
 export const FORMATS = ['text', 'json', 'github', 'junit'] as const;
@@ -15,9 +16,12 @@ export interface Summary {
   checked: number;
   /** Objects of other kinds, not checked. */
   skipped: number;
+  /** What the apiserver would reject (unreadable input included). */
   errors: number;
+  /** What the apiserver would accept with a warning. */
   warnings: number;
-  infos: number;
+  /** Ours: lints and caBundle findings (never the apiserver's). */
+  findings: number;
   cases: { total: number; passed: number; failed: number };
   /** Input that could not be read (missing, binary, too large …). */
   unreadable: number;
@@ -36,9 +40,7 @@ export function summaryLine(s: Summary): string {
   const parts = [
     plural(s.files, 'file'),
     `${plural(s.documents, 'object')} (${s.checked} checked, ${s.skipped} skipped: not admission configuration)`,
-    plural(s.errors, 'error'),
-    plural(s.warnings, 'warning'),
-    `${s.infos} info`,
+    countsText(s),
   ];
   if (s.cases.total) parts.push(`cases: ${s.cases.passed}/${s.cases.total} passed`);
   if (s.unreadable) parts.push(`${s.unreadable} unreadable`);
@@ -48,7 +50,7 @@ export function summaryLine(s: Summary): string {
 export function problemLine(p: Problem): string {
   const where = `${p.file}:${p.line}:${p.column}`;
   const field = p.field && !['YAML', 'Case', 'Scenario'].includes(p.type) ? `${p.field}: ` : '';
-  const rule = p.type === 'Lint' && p.rule ? ` [${p.rule}]` : '';
+  const rule = p.type === 'Lint' && p.rule ? ` [${p.rule}${p.level ? `, ${p.level}` : ''}]` : '';
   return `${where}: ${p.severity}: ${field}${p.message}${rule}`;
 }
 
@@ -62,13 +64,14 @@ function text(r: Report, failOn: FailOn, quiet: boolean): string {
 // GitHub workflow commands: https://docs.github.com/actions/reference/workflow-commands-for-github-actions
 const ghData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 const ghProperty = (s: string) => ghData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
-const GH_LEVEL = { error: 'error', warning: 'warning', info: 'notice' } as const;
+/** Annotation levels: a finding is a warning annotation at level warning, a notice at info. */
+const ghLevel = (p: Problem) => (p.severity === 'finding' ? (p.level === 'warning' ? 'warning' : 'notice') : p.severity);
 
 function github(r: Report, failOn: FailOn, quiet: boolean): string {
   const shown = quiet ? r.problems.filter((p) => fails(p, failOn)) : r.problems;
   const lines = shown.map((p) => {
     const title = p.type === 'Lint' && p.rule ? `${p.rule} ${p.field}` : p.field || p.type;
-    return `::${GH_LEVEL[p.severity]} file=${ghProperty(p.file)},line=${p.line},col=${p.column},title=${ghProperty(title)}::${ghData(p.message)}`;
+    return `::${ghLevel(p)} file=${ghProperty(p.file)},line=${p.line},col=${p.column},title=${ghProperty(title)}::${ghData(p.message)}`;
   });
   if (!quiet) lines.push(summaryLine(r.summary));
   return `${lines.join('\n')}\n`;
@@ -101,7 +104,7 @@ function junit(r: Report, failOn: FailOn): string {
 }
 
 /** The documented key order of a problem in JSON. */
-const ordered = ({ file, line, column, document, kind, name, field, type, severity, message, rule, hint }: Problem): Problem => ({
+const ordered = ({ file, line, column, document, kind, name, field, type, severity, level, message, rule, hint }: Problem): Problem => ({
   file,
   line,
   column,
@@ -111,6 +114,7 @@ const ordered = ({ file, line, column, document, kind, name, field, type, severi
   field,
   type,
   severity,
+  ...(level !== undefined ? { level } : {}),
   message,
   ...(rule !== undefined ? { rule } : {}),
   ...(hint !== undefined ? { hint } : {}),

@@ -4,7 +4,9 @@
  * --fail-on, 1 something is, 2 usage error or unreadable input). Never throws.
  */
 import { createSyncCompiler, evaluate, loadCel, celStatus } from '../cel';
-import { parseArgs, USAGE, type CheckArgs } from './args';
+import { celAtRelease } from '../check';
+import { DEFAULT_KUBERNETES_VERSION } from '../base/releases';
+import { parseArgs, USAGE, versionText, type CheckArgs } from './args';
 import { runCasesFile } from './cases';
 import { checkTexts } from './check';
 import { formatReport, type Report } from './format';
@@ -28,19 +30,22 @@ async function check(args: CheckArgs, io: CliIO): Promise<number> {
     return 2;
   }
   const cel = createSyncCompiler();
+  // The one target release: validation, the CEL environment, lints and every case run.
+  const release = args.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
   const read = await readInputs(args.paths, io.fs);
-  const checked = checkTexts(read.files, { cel, kubernetesVersion: args.kubernetesVersion });
+  const checked = await checkTexts(read.files, { cel, kubernetesVersion: release });
   const fileProblems: Problem[] = read.problems.map((p) => ({ file: p.file, line: 1, column: 1, document: 0, kind: '', name: '', field: '', type: 'File', severity: 'error', message: p.message }));
   const problems = [...fileProblems, ...checked.problems];
   let cases = { total: 0, passed: 0, failed: 0 };
   let unreadable = fileProblems.length;
   if (args.cases) {
-    const run = await runCasesFile(args.cases, checked.objects.map((o) => o.object), io.fs, { evaluate }, args.kubernetesVersion);
+    const run = await runCasesFile(args.cases, checked.objects.map((o) => o.object), io.fs, celAtRelease({ evaluate }, release), release);
     problems.push(...run.problems);
     cases = run.summary;
     if (run.unreadable) unreadable++;
   }
-  const count = (s: Problem['severity']) => problems.filter((p) => p.severity === s && p.type !== 'File').length;
+  // Unreadable input counts as an error, as it is listed (and exits 2).
+  const count = (s: Problem['severity']) => problems.filter((p) => p.severity === s).length;
   const failing = problems.some((p) => fails(p, args.failOn));
   const exitCode = unreadable ? 2 : failing ? 1 : 0;
   const files = read.files.map((f) => f.name);
@@ -54,7 +59,7 @@ async function check(args: CheckArgs, io: CliIO): Promise<number> {
       skipped: checked.skipped,
       errors: count('error'),
       warnings: count('warning'),
-      infos: count('info'),
+      findings: count('finding'),
       cases,
       unreadable,
       exitCode,
@@ -76,6 +81,10 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   const args = parseArgs(argv);
   if (args.command === 'help') {
     io.stdout(USAGE);
+    return 0;
+  }
+  if (args.command === 'version') {
+    io.stdout(versionText());
     return 0;
   }
   if (args.command === 'error') {

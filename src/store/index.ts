@@ -2,7 +2,7 @@ export { workspace, useWorkspace, createWorkspace, sampleSnapshot, type Workspac
 export { docTitle, docKind, docPositions, toText, importText, type WorkspaceDoc } from './documents';
 export { loadSaved, startAutosave, STORAGE_KEY } from './persist';
 export { exportDocs, type ExportOptions, type ExportResult } from './export';
-export { checkedBefore, docProblems, objectProblems, setCelCompiler, invalidateProblems, type DocProblems, type Problem } from './problems';
+export { checkedBefore, docProblems, groupProblems, objectProblems, setCelCompiler, invalidateProblems, type DocProblems, type Problem, type ProblemGroup, type ProblemLine as ProblemListLine } from './problems';
 export { startCel } from './cel';
 export { testInputs, useTestInputs, getTestsData, setTestsData, ensureTestInputs, draftOf, useDraft, convertDraft, TEST_INPUTS_STORAGE_KEY, type TestInputs } from './test-inputs';
 // Policy runs (src/store/policy-run.ts) are imported directly by the lazily loaded policy panel, to keep src/policy out of the first bundle.

@@ -19,9 +19,9 @@ import {
   type ValidatingRunResult,
 } from '../policy';
 import { isOperation, toDraft, toTestInput, type DraftError, type TestInput, type TestInputDraft } from '../request';
-import { DEFAULT_KUBERNETES_VERSION } from '../base/releases';
 import type { WorkspaceDoc } from './documents';
 import { workspace } from './workspace';
+import { celAtRelease } from '../check';
 
 export type InputProblem = DraftError;
 
@@ -31,11 +31,7 @@ export type PolicyRunOutcome =
   | { ok: false; inputProblems: InputProblem[] };
 
 /** The CEL engine at the workspace's target release (its environment and libraries; absent option = 1.36). */
-function celAtTarget(): { evaluate: typeof evaluate } {
-  const release = workspace.getState().kubernetesVersion;
-  if (release === DEFAULT_KUBERNETES_VERSION) return { evaluate };
-  return { evaluate: (expression, context, inputs, options) => evaluate(expression, context, inputs, { ...options, kubernetesVersion: release }) };
-}
+const celAtTarget = (): { evaluate: typeof evaluate } => celAtRelease({ evaluate }, workspace.getState().kubernetesVersion);
 
 const kindOfDoc = (d: WorkspaceDoc) => (d.object as { kind?: unknown } | undefined)?.kind;
 

@@ -3,100 +3,50 @@
  * validation errors of the last good object (what the apiserver would say), and lint
  * findings (best practices, not errors). Computed once per document change and shared by
  * the sidebar, the form, the problems list and the YAML markers: validation is memoised per
- * object, lints per object and workspace key, and a document's DocProblems per document
+ * object, lints per object and what their rules read of the workspace (src/check), and a document's DocProblems per document
  * object. A CEL answer re-validates only the objects that were waiting for one (lints never
  * read CEL, so they are kept).
  */
-import { caBundleLints, fixesForError, kindSpecOf, lint, validate, type FieldError, type Fix, type Lint } from '../k8s';
+import { fixesForError, type FieldError, type Fix, type Lint } from '../k8s';
+import { caLints as caBundleFindings, createChecker, isChecked } from '../check';
 import type { KubernetesVersion } from '../base';
 import type { CelCompiler } from '../cel/types';
 import { caInspection } from './ca-bundles';
 import type { WorkspaceDoc } from './documents';
 import { workspace } from './workspace';
 
-let compiler: CelCompiler | undefined;
-let cache = new WeakMap<object, { release: KubernetesVersion; problems: FieldError[] }>();
-let lintCache = new WeakMap<object, { key: string; lints: Lint[] }>();
-/** Objects whose validation met a CEL expression the engine had not answered yet. */
-const waitingForCel = new Set<object>();
-/** Set while one object is validated: a CEL compile came back unknown. */
-let unanswered = false;
-/** The compiler validation sees: the workspace's, noting unknown answers. */
-const trackingCompiler: CelCompiler = {
-  compile(expression, context, options) {
-    const r = compiler?.compile(expression, context, options);
-    if (r === undefined) unanswered = true;
-    return r;
-  },
-};
+/** The core's checks (src/check), memoised: what each lint reads of the workspace is declared by the lint. */
+const checker = createChecker();
 
 /** The workspace's target release (validation, CEL environment and lints follow it). */
 const targetRelease = (): KubernetesVersion => workspace.getState().kubernetesVersion;
 
-/**
- * What cross-document lints read of the workspace (policy and binding names, policyName,
- * paramKind/paramRef presence), as a string: lints are recomputed when it changes, not on
- * every edit of an unrelated document.
- */
-const workspaceKeys = new WeakMap<readonly WorkspaceDoc[], string>();
-function workspaceKey(docs: readonly WorkspaceDoc[]): string {
-  let key = workspaceKeys.get(docs);
-  if (key === undefined) {
-    key = JSON.stringify(
-      docs
-        .map((d) => d.object as { kind?: unknown; metadata?: { name?: unknown }; spec?: { policyName?: unknown; paramKind?: unknown; paramRef?: unknown } } | undefined)
-        .filter((o) => typeof o?.kind === 'string' && /AdmissionPolicy/.test(o.kind))
-        .map((o) => [o!.kind, o!.metadata?.name, o!.spec?.policyName, !!o!.spec?.paramKind, !!o!.spec?.paramRef]),
-    );
-    workspaceKeys.set(docs, key);
-  }
-  return key;
+/** The workspace's objects, once per documents array (what cross-document lints see). */
+const objectsOf = new WeakMap<readonly WorkspaceDoc[], unknown[]>();
+function workspaceObjects(docs: readonly WorkspaceDoc[]): unknown[] {
+  let objects = objectsOf.get(docs);
+  if (!objects) objectsOf.set(docs, (objects = docs.map((d) => d.object)));
+  return objects;
 }
 
 /** Use this CEL compiler from now on (all cached results are dropped). */
 export function setCelCompiler(c: CelCompiler | undefined): void {
-  compiler = c;
-  invalidateProblems();
+  checker.setCel(c);
 }
 
 /** Drop every memoised result. */
 export function invalidateProblems(): void {
-  cache = new WeakMap();
-  lintCache = new WeakMap();
-  waitingForCel.clear();
+  checker.invalidate();
 }
 
 /** The CEL engine answered: re-validate only the objects that were waiting for an answer. */
 export function celAnswered(): void {
-  for (const o of waitingForCel) cache.delete(o);
-  waitingForCel.clear();
+  checker.celAnswered();
 }
 
 /** Validation problems of an object (no parse errors) at the target release (default: the workspace's). */
 export function objectProblems(object: unknown, release: KubernetesVersion = targetRelease()): FieldError[] {
-  if (typeof object !== 'object' || object === null) return [];
-  const hit = cache.get(object);
-  if (hit && hit.release === release) return hit.problems;
-  unanswered = false;
-  const problems = kindSpecOf(object) ? validate(object, { cel: compiler ? trackingCompiler : undefined, kubernetesVersion: release }) : [];
-  if (unanswered) waitingForCel.add(object);
-  else waitingForCel.delete(object);
-  cache.set(object, { release, problems });
-  return problems;
-}
-
-function objectLints(object: unknown, docs: readonly WorkspaceDoc[], release: KubernetesVersion): Lint[] {
-  if (typeof object !== 'object' || object === null || !kindSpecOf(object)) return [];
-  const key = `${release}|${workspaceKey(docs)}`;
-  const hit = lintCache.get(object);
-  if (hit && hit.key === key) return hit.lints;
-  const lints = lint(
-    object,
-    docs.map((d) => d.object),
-    { kubernetesVersion: release },
-  );
-  lintCache.set(object, { key, lints });
-  return lints;
+  return checker.fields(object, release);
 }
 
 /** One line of the problems list, at a field: from the apiserver's rules, the decoder, or a lint. */
@@ -120,6 +70,8 @@ export interface DocProblems {
   lints: Lint[];
   /** Everything at a field, errors first: for the problems list, the form and the YAML markers. */
   items: Problem[];
+  /** Whether the Workbench checks this kind (other kinds are kept, not checked: no validation, no findings); true while nothing parsed yet. */
+  checked: boolean;
   errors: number;
   warnings: number;
 }
@@ -148,10 +100,10 @@ export const checkedBefore = (doc: WorkspaceDoc): boolean => docCache.has(doc);
 
 /** The problems of a document; `docs` (the workspace) enables the policy ↔ binding lints. */
 export function docProblems(doc: WorkspaceDoc, docs: readonly WorkspaceDoc[] = [], release: KubernetesVersion = targetRelease()): DocProblems {
-  const fields = objectProblems(doc.object, release);
-  const objectLintList = objectLints(doc.object, docs, release);
+  const fields = checker.fields(doc.object, release);
+  const objectLintList = checker.lints(doc.object, workspaceObjects(docs), release);
   // caBundle findings come from inspections done in the background (src/store/ca-bundles.ts).
-  const caLintList = caBundleLints(doc.object, caInspection);
+  const caLintList = caBundleFindings(doc.object, { caInspection });
   const caLints = caLintList.length ? JSON.stringify(caLintList) : '';
   const hit = docCache.get(doc);
   if (hit && hit.fields === fields && hit.lints === objectLintList && hit.caLints === caLints) return hit.problems;
@@ -159,7 +111,42 @@ export function docProblems(doc: WorkspaceDoc, docs: readonly WorkspaceDoc[] = [
   const warnings = fields.filter((p) => p.severity === 'warning').length;
   const yaml: Problem[] = (doc.error ? [] : (doc.yamlWarnings ?? [])).map((w) => ({ field: w.path ?? '', message: w.message, level: 'warning', label: 'YAML' }));
   const items = [...fields.map((e) => fromError(e, doc.object)), ...yaml, ...lints.map(fromLint)].sort((a, b) => LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level]);
-  const problems: DocProblems = { parse: doc.error, fields, lints, items, errors: fields.length - warnings + (doc.error ? 1 : 0), warnings: warnings + yaml.length };
+  const problems: DocProblems = { parse: doc.error, fields, lints, items, checked: doc.object === undefined || isChecked(doc.object), errors: fields.length - warnings + (doc.error ? 1 : 0), warnings: warnings + yaml.length };
   docCache.set(doc, { fields, lints: objectLintList, caLints, problems });
   return problems;
+}
+
+/** Identical findings of many elements, shown as one line that expands ("W19 × 10,000"). */
+export interface ProblemGroup {
+  /** The field with list indices as `[*]`: `webhooks[*].timeoutSeconds`. */
+  field: string;
+  label: string;
+  level: Problem['level'];
+  items: Problem[];
+}
+
+/** Lines of the problems list: single problems, and groups of at least GROUP_MIN of one kind. */
+export type ProblemLine = { problem: Problem } | { group: ProblemGroup };
+
+export const GROUP_MIN = 3;
+
+/** Problems of the same level, label (rule or error type) and field up to list indices form a group, at the place of its first member. */
+export function groupProblems(items: readonly Problem[], min = GROUP_MIN): ProblemLine[] {
+  const groups = new Map<string, ProblemGroup>();
+  for (const p of items) {
+    const field = p.field.replace(/\[\d+\]/g, '[*]');
+    const key = `${p.level}\n${p.label}\n${field}`;
+    const g = groups.get(key);
+    if (g) g.items.push(p);
+    else groups.set(key, { field, label: p.label, level: p.level, items: [p] });
+  }
+  const lines: ProblemLine[] = [];
+  for (const g of groups.values()) {
+    if (g.items.length >= min) lines.push({ group: g });
+    else for (const problem of g.items) lines.push({ problem });
+  }
+  // keep the list's order (errors first): each line where its first problem was
+  const order = new Map(items.map((p, i) => [p, i]));
+  const first = (l: ProblemLine) => order.get('group' in l ? l.group.items[0]! : l.problem)!;
+  return lines.sort((a, b) => first(a) - first(b));
 }

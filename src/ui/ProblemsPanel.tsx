@@ -1,11 +1,12 @@
 /**
- * Every problem of the selected document: what the apiserver would reject (errors),
- * what it would warn about, and best-practice findings (lints). A click focuses the
- * field in the form and its line in the YAML.
+ * Every problem of the selected document, in the vocabulary the CLI uses too (src/check
+ * severity.ts): what the apiserver would reject (errors), what it would accept with a warning
+ * (warnings), and our findings (lints). A click focuses the field in the form and its line in
+ * the YAML. Many identical findings (one per webhook) are one line that expands.
  */
-import { memo } from 'react';
-import type { DocProblems, Problem, WorkspaceDoc } from '../store';
-import { useWorkspace, workspace } from '../store';
+import { memo, useMemo } from 'react';
+import type { DocProblems, Problem, ProblemGroup, WorkspaceDoc } from '../store';
+import { docKind, groupProblems, useWorkspace, workspace } from '../store';
 import { FixButton } from './FixButton';
 import { sameProblem } from './form-context';
 
@@ -31,6 +32,29 @@ const ProblemLine = memo(
   (a, b) => a.docId === b.docId && sameProblem(a.problem, b.problem),
 );
 
+/** Many problems of one rule and field pattern: one line with the count, the members when expanded. */
+function GroupLine({ docId, group: g, keyOf }: { docId: string; group: ProblemGroup; keyOf: (p: Problem) => string }) {
+  const first = g.items[0]!;
+  return (
+    <li className={`${g.level}${first.lint ? ' lint' : ''} group`}>
+      <details>
+        <summary data-problem-group={g.label}>
+          <span className="badge" title={first.lint ? `finding: ${first.lint}` : undefined}>
+            {g.label}
+          </span>{' '}
+          × {g.items.length.toLocaleString('en-US')} <code>{g.field || '(object)'}</code>: {first.message}
+          {g.items.some((p) => p.message !== first.message) ? ' (and similar)' : ''}
+        </summary>
+        <ul>
+          {g.items.map((p) => (
+            <ProblemLine key={keyOf(p)} docId={docId} problem={p} />
+          ))}
+        </ul>
+      </details>
+    </li>
+  );
+}
+
 /** The panel; `problems` is null while the document's first check is still to come (DocumentView). */
 export function ProblemsPanel({ doc, problems }: { doc: WorkspaceDoc; problems: DocProblems | null }) {
   const release = useWorkspace((s) => s.kubernetesVersion);
@@ -46,16 +70,27 @@ export function ProblemsPanel({ doc, problems }: { doc: WorkspaceDoc; problems: 
       </section>
     );
   }
+  return <ProblemsList doc={doc} problems={problems} release={release} />;
+}
+
+function ProblemsList({ doc, problems, release }: { doc: WorkspaceDoc; problems: DocProblems; release: string }) {
   const lintWarnings = problems.lints.filter((l) => l.severity === 'warning').length;
   // Stable keys (not positions): a new error at the top must not re-render every line below it.
   // Label and field are enough (the message may change in place), and short keys are cheap with hundreds of lines.
-  const seen = new Map<string, number>();
-  const keys = problems.items.map((p) => {
-    const k = `${p.label}|${p.field}`;
-    const n = seen.get(k) ?? 0;
-    seen.set(k, n + 1);
-    return n ? `${k}|${n}` : k;
-  });
+  const keys = useMemo(() => {
+    const seen = new Map<string, number>();
+    const out = new Map<Problem, string>();
+    for (const p of problems.items) {
+      const k = `${p.label}|${p.field}`;
+      const n = seen.get(k) ?? 0;
+      seen.set(k, n + 1);
+      out.set(p, n ? `${k}|${n}` : k);
+    }
+    return out;
+  }, [problems.items]);
+  const keyOf = (p: Problem) => keys.get(p)!;
+  const lines = useMemo(() => groupProblems(problems.items), [problems.items]);
+  const clean = problems.errors + problems.warnings === 0;
   return (
     <section className="problems" aria-label="Problems">
       <h2>
@@ -64,12 +99,18 @@ export function ProblemsPanel({ doc, problems }: { doc: WorkspaceDoc; problems: 
           {problems.errors} error{problems.errors === 1 ? '' : 's'}, {problems.warnings} warning{problems.warnings === 1 ? '' : 's'}
         </span>
         {problems.lints.length ? (
-          <span className={`count ${lintWarnings ? 'warning' : ''}`} data-testid="lint-count" title="Best practices: accepted by the apiserver, but risky">
-            {problems.lints.length} best-practice finding{problems.lints.length === 1 ? '' : 's'}
+          <span className={`count ${lintWarnings ? 'warning' : ''}`} data-testid="lint-count" title="Findings are ours, not the apiserver's: best practices it accepts, but risky">
+            {problems.lints.length} finding{problems.lints.length === 1 ? '' : 's'}
           </span>
         ) : null}
       </h2>
-      {problems.errors + problems.warnings === 0 ? <p className="ok">No problems: a Kubernetes {release} apiserver accepts this object.</p> : null}
+      {clean && problems.checked ? <p className="ok">No problems: a Kubernetes {release} apiserver accepts this object.</p> : null}
+      {!problems.checked ? (
+        <p className="not-checked" data-testid="not-checked">
+          Kept but not checked: the Workbench checks only admission configuration (webhook configurations, admission policies and their bindings). This{' '}
+          {docKind(doc)} is exported unchanged; only its YAML and its size are checked.
+        </p>
+      ) : null}
       <ul>
         {problems.parse ? (
           <li className="error">
@@ -77,9 +118,13 @@ export function ProblemsPanel({ doc, problems }: { doc: WorkspaceDoc; problems: 
             <em>(the form shows the last version that parsed; your text is kept)</em>
           </li>
         ) : null}
-        {problems.items.map((p, i) => (
-          <ProblemLine key={keys[i]} docId={doc.id} problem={p} />
-        ))}
+        {lines.map((l) =>
+          'group' in l ? (
+            <GroupLine key={`group|${l.group.label}|${l.group.field}`} docId={doc.id} group={l.group} keyOf={keyOf} />
+          ) : (
+            <ProblemLine key={keyOf(l.problem)} docId={doc.id} problem={l.problem} />
+          ),
+        )}
       </ul>
     </section>
   );

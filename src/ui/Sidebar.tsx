@@ -14,7 +14,9 @@ const shortKind: Record<string, string> = {
 };
 
 /** Counts of a document not yet checked (see `counted` below). */
-const NOT_COUNTED = { errors: 0, warnings: 0 };
+const NOT_COUNTED = { errors: 0, warnings: 0, checked: true };
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export function Sidebar() {
   const docs = useWorkspace((s) => s.docs);
@@ -76,16 +78,16 @@ export function Sidebar() {
                 </form>
               ) : (
                 <button type="button" className="doc-button" aria-current={selected ? 'true' : undefined} onClick={() => ws().select(d.id)}>
-                  <span className={`kind kind-${shortKind[kind] ?? 'other'}`} title={kind}>
+                  <span className={`kind kind-${shortKind[kind] ?? 'other'}`} title={p.checked ? kind : `${kind}: kept, not checked`}>
                     {shortKind[kind] ?? kind}
                   </span>
                   <span className="doc-title">{docTitle(d)}</span>
                   {p.errors ? (
-                    <span className="count error" title={`${p.errors} error(s)`}>
+                    <span className="count error" title={`${plural(p.errors, 'error')}: the apiserver would reject it`}>
                       {p.errors}
                     </span>
                   ) : p.warnings ? (
-                    <span className="count warning" title={`${p.warnings} warning(s)`}>
+                    <span className="count warning" title={`${plural(p.warnings, 'warning')} from the apiserver`}>
                       {p.warnings}
                     </span>
                   ) : null}

@@ -20,6 +20,12 @@ const policyOf = (binding: Obj, workspace: readonly unknown[]): Obj | undefined 
   return isObj(found) ? found : undefined;
 };
 
+/** Projections for `reads`: the parts of other objects a rule looks at. */
+const POLICY_KIND_SET = new Set(POLICY_KINDS);
+const policyNamed = (o: Obj) => (POLICY_KIND_SET.has(kindOf(o)) ? [kindOf(o), nameOf(o)] : undefined);
+const bindingOf = (o: Obj) => (BINDING_KINDS.includes(kindOf(o)) ? [kindOf(o), str(specOf(o).policyName)] : undefined);
+const policyScope = (o: Obj) => (POLICY_KIND_SET.has(kindOf(o)) ? [kindOf(o), nameOf(o), isObj(specOf(o).paramKind), specOf(o).matchConstraints ?? null] : undefined);
+
 /** The (group, resource) pairs rules name, wildcards as '*'. */
 const pairs = (rules: Obj[]): [string, string][] => rules.flatMap((r) => strs(r.apiGroups).flatMap((g) => strs(r.resources).map((res): [string, string] => [g, res.split('/')[0]!])));
 const overlap = (a: Obj[], b: Obj[]) => pairs(a).some(([g, res]) => b.some((r) => ruleCovers(r, g, res))) || pairs(b).some(([g, res]) => a.some((r) => ruleCovers(r, g, res)));
@@ -59,6 +65,7 @@ export const CROSS_RULES: readonly LintRule[] = [
     name: 'policy-without-binding',
     severity: 'warning',
     kinds: POLICY_KINDS,
+    reads: bindingOf,
     check: ({ object, workspace }) => {
       const bindingKind = `${kindOf(object)}Binding`;
       const name = nameOf(object);
@@ -73,6 +80,7 @@ export const CROSS_RULES: readonly LintRule[] = [
     name: 'dangling-binding',
     severity: 'warning',
     kinds: BINDING_KINDS,
+    reads: policyNamed,
     check: ({ object, workspace }) => {
       const policyKind = kindOf(object).replace(/Binding$/, '');
       const name = str(specOf(object).policyName);
@@ -85,6 +93,7 @@ export const CROSS_RULES: readonly LintRule[] = [
     name: 'paramkind-paramref-mismatch',
     severity: 'warning',
     kinds: BINDING_KINDS,
+    reads: policyScope,
     check: ({ object, workspace }) => {
       const policy = policyOf(object, workspace);
       if (!policy) return [];
@@ -100,6 +109,7 @@ export const CROSS_RULES: readonly LintRule[] = [
     name: 'kube-system-unexcluded',
     severity: 'warning',
     kinds: BINDING_KINDS,
+    reads: policyScope,
     check: ({ object, workspace }) => {
       const spec = specOf(object);
       const policy = policyOf(object, workspace);
@@ -162,6 +172,7 @@ export const CROSS_RULES: readonly LintRule[] = [
     name: 'overlapping-policies',
     severity: 'info',
     kinds: ['ValidatingAdmissionPolicy'],
+    reads: (o) => (kindOf(o) === 'MutatingAdmissionPolicy' ? [nameOf(o), resourceRulesOf(o)] : undefined),
     check: ({ object, workspace }) => {
       const mine = resourceRulesOf(object);
       const maps = workspace.filter((o): o is Obj => kindOf(o) === 'MutatingAdmissionPolicy' && isObj(o) && overlap(resourceRulesOf(o), mine));
@@ -181,6 +192,7 @@ export const CROSS_RULES: readonly LintRule[] = [
     name: 'policy-and-webhook-mutate',
     severity: 'info',
     kinds: ['MutatingAdmissionPolicy'],
+    reads: (o) => (kindOf(o) === 'MutatingWebhookConfiguration' ? [nameOf(o), objs(o.webhooks).map((w) => w.rules ?? null)] : undefined),
     check: ({ object, workspace }) => {
       const mine = resourceRulesOf(object);
       const hook = workspace.find((o) => kindOf(o) === 'MutatingWebhookConfiguration' && isObj(o) && objs(o.webhooks).some((w) => overlap(objs(w.rules), mine)));

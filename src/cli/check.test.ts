@@ -1,0 +1,143 @@
+/**
+ * The CLI on the core's one check pipeline (src/check): the target release reaches lints and
+ * cases, one vocabulary with the app (errors and warnings are the apiserver's, findings ours),
+ * usage errors exit 2, --version, unreadable input counted as an error, the size limits.
+ * Real CEL engine; fixtures are written by the tests.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useEngine } from '../cel/test-helpers';
+import type { Report } from './format';
+import { runCli } from './main';
+import { recordingIO } from './test-helpers';
+
+const io = recordingIO;
+
+const semverPolicy = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: semver}
+spec:
+  matchConstraints:
+    namespaceSelector:
+      matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system]}]
+    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}]
+  validations:
+  - expression: "isSemver(object.metadata.name)"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: semver}
+spec: {policyName: semver, validationActions: [Deny]}
+`;
+
+/** A ValidatingWebhookConfiguration of one webhook, in YAML. */
+const webhookYaml = (clientConfig: string, rule: string, extra = '') => `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: h}
+webhooks:
+- name: h.example.com
+  clientConfig: ${clientConfig}
+  rules: [${rule}]
+  sideEffects: None
+  admissionReviewVersions: [v1]
+${extra}`;
+
+const json = (out: string) => JSON.parse(out) as Report;
+
+describe('admission-workbench check on the one pipeline (real CEL engine)', () => {
+  useEngine();
+
+  it('--kubernetes-version reaches the lints: P16 at 1.33 beside the compile error, as the app shows', async () => {
+    const old = io(semverPolicy);
+    expect(await runCli(['check', '-', '--kubernetes-version', '1.33', '--format', 'json'], old)).toBe(1);
+    const problems = json(old.out).problems;
+    expect(problems.some((p) => p.field === 'spec.validations[0].expression' && p.severity === 'error')).toBe(true);
+    expect(problems.filter((p) => p.rule === 'P16')).toMatchObject([{ field: 'spec.validations[0].expression', severity: 'finding', level: 'warning' }]);
+    const current = io(semverPolicy);
+    expect(await runCli(['check', '-', '--kubernetes-version', '1.36', '--format', 'json'], current)).toBe(0);
+    expect(json(current.out).problems.filter((p) => p.rule === 'P16')).toEqual([]);
+  });
+
+  it('--kubernetes-version reaches saved CEL cases: they run in that release\'s environment (semver is in 1.33\'s stored environment, not 1.32\'s)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aw-release-'));
+    writeFileSync(join(dir, 'policy.yaml'), semverPolicy);
+    const workspaceFile = {
+      format: 'admission-workbench/workspace',
+      version: 1,
+      documents: [{ name: 'semver', text: semverPolicy }],
+      celCases: [{ document: 0, path: 'spec.validations[0].expression', cases: [{ name: 'a semver name', input: { object: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: 1.2.3\n' }, expect: { error: false, value: 'true' } }] }],
+    };
+    writeFileSync(join(dir, 'ws.json'), JSON.stringify(workspaceFile));
+    const args = ['check', join(dir, 'policy.yaml'), '--cases', join(dir, 'ws.json'), '--format', 'json'];
+    const current = io();
+    await runCli([...args, '--kubernetes-version', '1.36'], current);
+    expect(json(current.out).summary.cases).toEqual({ total: 1, passed: 1, failed: 0 });
+    const old = io();
+    await runCli([...args, '--kubernetes-version', '1.32'], old);
+    expect(json(old.out).summary.cases).toEqual({ total: 1, passed: 0, failed: 1 });
+    expect(json(old.out).problems.find((p) => p.type === 'Case')?.message).toMatch(/undeclared reference to 'isSemver'|isSemver/);
+  });
+
+  it('one vocabulary: findings are not warnings (summary and --fail-on warning)', async () => {
+    // a fail-closed webhook without a namespaceSelector: findings (W01 …), no apiserver warning
+    const hook = webhookYaml('{url: "https://h.example.com/"}', '{apiGroups: ["*"], apiVersions: ["*"], operations: [CREATE], resources: ["*"]}');
+    const r = io(hook);
+    expect(await runCli(['check', '-', '--fail-on', 'warning'], r)).toBe(0);
+    expect(r.out).toMatch(/0 errors, 0 warnings, [1-9]\d* findings?/);
+    expect(r.out).toMatch(/^<stdin>:\d+:\d+: finding: .*\[W\d+, warning\]$/m);
+    expect(await runCli(['check', '-', '--fail-on', 'finding'], io(hook))).toBe(1);
+  });
+
+  it('caBundle findings, as the app shows them (bundles are inspected before the check)', async () => {
+    const hook = webhookYaml(
+      '{url: "https://h.example.com/", caBundle: bm90IGEgY2VydGlmaWNhdGU=}',
+      '{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}',
+      '  failurePolicy: Ignore\n',
+    );
+    const r = io(hook);
+    await runCli(['check', '-', '--format', 'json'], r);
+    expect(json(r.out).problems.filter((p) => p.rule === 'C01')).toMatchObject([{ field: 'webhooks[0].clientConfig.caBundle', severity: 'finding', level: 'warning' }]);
+  });
+
+  it('no arguments is a usage error: usage on stderr, exit 2', async () => {
+    const r = io();
+    expect(await runCli([], r)).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(/Usage: admission-workbench check/);
+    const help = io();
+    expect(await runCli(['--help'], help)).toBe(0);
+    expect(help.out).toMatch(/Usage:/);
+  });
+
+  it('--version prints the version and the releases, exit 0', async () => {
+    for (const argv of [['--version'], ['check', '--version']]) {
+      const r = io();
+      expect(await runCli(argv, r)).toBe(0);
+      expect(r.out).toMatch(/^admission-workbench \d+\.\d+\.\d+ \(Kubernetes 1\.\d+–1\.\d+, default 1\.\d+\)\n$/);
+    }
+  });
+
+  it('JSON: an unreadable file is an error in the list and in summary.errors', async () => {
+    const r = io();
+    const missing = join(mkdtempSync(join(tmpdir(), 'aw-missing-')), 'missing.yaml');
+    expect(await runCli(['check', missing, '--format', 'json'], r)).toBe(2);
+    const j = json(r.out);
+    expect(j.problems).toMatchObject([{ file: missing, type: 'File', severity: 'error' }]);
+    expect(j.summary).toMatchObject({ errors: 1, unreadable: 1, exitCode: 2 });
+  });
+
+  it('an object over the apiserver\'s 3 MiB request limit is its 413 error; over etcd\'s 1.5 MiB a warning', async () => {
+    const big = (bytes: number) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big' }, data: { a: 'x'.repeat(bytes) } });
+    const huge = io(JSON.stringify(big(4.4 * 1024 * 1024)));
+    expect(await runCli(['check', '-', '--format', 'json'], huge)).toBe(1);
+    expect(json(huge.out).problems).toMatchObject([{ severity: 'error', type: 'TooLong', field: '', message: 'Request entity too large: limit is 3145728' }]);
+    const large = io(JSON.stringify(big(2 * 1024 * 1024)));
+    expect(await runCli(['check', '-', '--format', 'json'], large)).toBe(0);
+    expect(json(large.out).problems).toMatchObject([{ severity: 'warning', message: expect.stringMatching(/etcd's default request limit of 1\.5 MiB/) }]);
+    const small = io(JSON.stringify(big(1000)));
+    expect(await runCli(['check', '-', '--format', 'json'], small)).toBe(0);
+    expect(json(small.out).problems).toEqual([]);
+  });
+});

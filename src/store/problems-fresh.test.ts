@@ -1,0 +1,82 @@
+/**
+ * The store's problems follow edits of other documents (G03, G04, P15 read other documents'
+ * matchConstraints and webhook rules), group identical findings, and tell kinds that are not
+ * checked apart. Store functions only; the real core underneath.
+ */
+import { describe, expect, it } from 'vitest';
+import { docFromObject, withObject, type WorkspaceDoc } from './documents';
+import { docProblems, groupProblems, type Problem } from './problems';
+import { checkObject } from '../check';
+import { binding, checkedData, map as mapOf, mwc as mwcOf, randomDoc, vap } from '../check/test-helpers';
+import { seededRandom } from '../base/random';
+
+const VAP = vap('v', ['pods']);
+const BINDING = binding('ValidatingAdmissionPolicyBinding', 'b', 'v');
+const map = (resources: string[]) => mapOf('m', resources);
+const mwc = (resources: string[]) => mwcOf('h', resources);
+const ids = (doc: WorkspaceDoc, docs: WorkspaceDoc[]) => docProblems(doc, docs, '1.36').lints.map((l) => l.id);
+
+describe('docProblems follows edits of other documents', () => {
+  it('G03 goes, G04 comes, P15 comes and goes as other documents change', () => {
+    const v = docFromObject(VAP);
+    const b = docFromObject(BINDING);
+    let m = docFromObject(map(['pods']));
+    let h = docFromObject(mwc(['configmaps']));
+    let docs = [v, b, m, h];
+    expect(ids(v, docs)).toContain('G03');
+    expect(ids(m, docs)).not.toContain('G04');
+    expect(ids(b, docs)).toContain('P15');
+    m = withObject(m, map(['secrets']));
+    h = withObject(h, mwc(['secrets']));
+    docs = [v, b, m, h];
+    expect(ids(v, docs)).not.toContain('G03');
+    expect(ids(m, docs)).toContain('G04');
+    const narrowed = withObject(v, vap('v', ['configmaps']));
+    expect(ids(b, [narrowed, b, m, h])).not.toContain('P15');
+  });
+});
+
+describe('groupProblems', () => {
+  const p = (label: string, field: string, level: Problem['level'] = 'warning'): Problem => ({ label, field, level, message: `${label} at ${field}` });
+  it('one line for three or more of one rule and field pattern, in the place of the first', () => {
+    const items = [p('Invalid', 'webhooks[0].name', 'error'), ...Array.from({ length: 5 }, (_, i) => p('W10', `webhooks[${i}].timeoutSeconds`)), p('W01', 'webhooks[0].namespaceSelector'), p('W01', 'webhooks[1].namespaceSelector')];
+    const lines = groupProblems(items);
+    expect(lines.map((l) => ('group' in l ? `${l.group.label}×${l.group.items.length} ${l.group.field}` : l.problem.field))).toEqual([
+      'webhooks[0].name',
+      'W10×5 webhooks[*].timeoutSeconds',
+      'webhooks[0].namespaceSelector',
+      'webhooks[1].namespaceSelector',
+    ]);
+  });
+});
+
+describe('kinds that are not checked', () => {
+  it('say so (checked: false) and get no validation or findings', () => {
+    const cm = docFromObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'caf\uFFFD' }, data: { a: 'b' } });
+    const r = docProblems(cm, [cm], '1.36');
+    expect(r).toMatchObject({ checked: false, errors: 0, warnings: 0, lints: [] });
+    expect(docProblems(docFromObject(VAP), [], '1.36').checked).toBe(true);
+  });
+  it('still get the request size limit: over 3 MiB is the apiserver\'s error', () => {
+    const big = docFromObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big' }, data: { a: 'x'.repeat(3.5 * 1024 * 1024) } });
+    expect(docProblems(big, [big], '1.36')).toMatchObject({ checked: false, errors: 1, items: [{ level: 'error', message: 'Request entity too large: limit is 3145728' }] });
+  });
+});
+
+describe('freshness (property): docProblems after random edits equals a from-scratch check', () => {
+  it.each([11, 12, 13])('seed %i: 100 random edits across 5 documents', (seed) => {
+    const r = seededRandom(seed);
+    let docs = Array.from({ length: 5 }, () => docFromObject(randomDoc(r)));
+    for (let step = 0; step < 100; step++) {
+      const i = Math.floor(r() * docs.length);
+      docs = docs.slice();
+      docs[i] = withObject(docs[i]!, randomDoc(r));
+      const objects = docs.map((d) => d.object);
+      for (const d of docs) {
+        const fresh = checkObject(d.object, objects, { kubernetesVersion: '1.36' });
+        const p = docProblems(d, docs, '1.36');
+        expect({ step, ...(checkedData(d.object, objects, p) as object) }).toEqual({ step, ...(checkedData(d.object, objects, fresh) as object) });
+      }
+    }
+  });
+});
