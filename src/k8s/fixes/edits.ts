@@ -152,6 +152,15 @@ export function createBinding(policy: Obj): Fix {
   return fix;
 }
 
+/** Remove one rule from the list at `rulesPath` (the other rules keep their order). */
+export function dropRule(rulesPath: string, index: number, title: string, note?: string): Fix {
+  return {
+    title,
+    note,
+    apply: (object) => ({ object: setIn(object, at(rulesPath), objs(getIn(object, at(rulesPath))).filter((_, i) => i !== index)) }),
+  };
+}
+
 /** Remove DELETE from the operations of the given rules ('*' becomes CREATE, UPDATE). */
 export function removeDelete(rulePaths: readonly string[]): Fix {
   return {

@@ -5,7 +5,7 @@
  * Ideas and sources: the Kubernetes documentation on admission webhook good practices.
  */
 import type { FieldPath } from '../../base/path';
-import { excludeNamespaces, failOpen, narrowResources, setField, skipsSystemUsers, skipSystemUsers } from '../fixes/edits';
+import { dropRule, excludeNamespaces, failOpen, narrowResources, setField, skipsSystemUsers, skipSystemUsers } from '../fixes/edits';
 import type { Fix } from '../fixes/types';
 import { covers, isEmptySelector, isObj, objs, ruleCovers, selectorExcludesNamespace, str, strs, type Obj } from './helpers';
 import { cheapCelRisks, unguardedReads } from './cel-heuristics';
@@ -64,6 +64,19 @@ const builtInGroup = (g: string) => g === '' || g.endsWith('.k8s.io') || ['apps'
 const unstable = (v: string) => /^v\d+(alpha|beta)\d*$/.test(v);
 
 const withoutOps = (ops: readonly string[], drop: string, all: readonly string[]) => (ops.includes('*') ? all.filter((o) => o !== drop) : ops.filter((o) => o !== drop));
+
+/**
+ * W26's way to stop matching CONNECT on rule `j`: drop CONNECT from its operations; when CONNECT
+ * is its only operation (an empty list is invalid), drop the rule if others remain. When it is
+ * the webhook's only rule the webhook exists for exec sessions: no rule edit, failing open is the fix.
+ */
+function stopConnect(w: Obj, p: FieldPath, j: number, ops: readonly string[]): Fix[] {
+  const path = String(p.child('rules').index(j).child('operations'));
+  const rest = withoutOps(ops, 'CONNECT', ['CREATE', 'UPDATE', 'DELETE', 'CONNECT']);
+  if (rest.length > 0) return [setField('Stop matching CONNECT', path, rest)];
+  if (rulesOf(w).length > 1) return [dropRule(String(p.child('rules')), j, 'Stop matching CONNECT (drop this rule: CONNECT is its only operation)')];
+  return [];
+}
 
 export const WEBHOOK_RULES: readonly WebhookLintRule[] = [
   {
@@ -151,8 +164,15 @@ export const WEBHOOK_RULES: readonly WebhookLintRule[] = [
         const path = String(p.child('rules').index(j).child('operations'));
         if (ops.includes('*'))
           return [{ field: path, message: "operations: ['*'] also sends DELETE (object is null) and CONNECT (exec, attach, port-forward) requests", hint: 'Name the operations the webhook handles; each extra operation is latency on every such request.', fixes: [setField('Set operations: [CREATE, UPDATE]', path, ['CREATE', 'UPDATE'])] }];
-        if (ops.includes('CONNECT') && !coversConnect(r))
-          return [{ field: path, message: 'CONNECT never happens for these resources (only for pods/exec, pods/attach, pods/portforward and */proxy)', hint: 'The entry does nothing but suggests the webhook sees exec sessions; remove it.', fixes: [setField('Remove CONNECT', path, ops.filter((o) => o !== 'CONNECT'))] }];
+        if (ops.includes('CONNECT') && !coversConnect(r)) {
+          // Without CONNECT an only-CONNECT rule would have `operations: []`, which the apiserver rejects:
+          // the rule matches nothing, so dropping it keeps what the webhook sees.
+          const fix =
+            ops.length > 1
+              ? setField('Remove CONNECT', path, ops.filter((o) => o !== 'CONNECT'))
+              : dropRule(String(p.child('rules')), j, 'Drop this rule (it matches no request)', rulesOf(w).length === 1 ? 'It is the only rule: the webhook is then called for nothing, as now. Delete the webhook if it has no other purpose.' : undefined);
+          return [{ field: path, message: 'CONNECT never happens for these resources (only for pods/exec, pods/attach, pods/portforward and */proxy)', hint: 'The entry does nothing but suggests the webhook sees exec sessions; remove it.', fixes: [fix] }];
+        }
         return [];
       }),
   },
@@ -402,7 +422,7 @@ export const WEBHOOK_RULES: readonly WebhookLintRule[] = [
               field: path,
               message: 'CONNECT on pods/exec fails closed: while the webhook is down, nobody can kubectl exec (also not to debug the webhook)',
               hint: 'Leave CONNECT out unless the webhook audits exec sessions, or fail open for it.',
-              fixes: [setField('Stop matching CONNECT', path, withoutOps(ops, 'CONNECT', ['CREATE', 'UPDATE', 'DELETE', 'CONNECT']))],
+              fixes: [...stopConnect(w, p, j, ops), failOpen(String(p.child('failurePolicy')))],
             }));
           }),
   },
