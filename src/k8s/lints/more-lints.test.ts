@@ -26,6 +26,14 @@ describe('webhook lints', () => {
     expect(found('W06', webhookConfig({ rules: [rule({ operations: ['CONNECT'], resources: ['pods/exec'] })] }))).toEqual([]);
   });
 
+  it('W12 matchpolicy-exact: quiet when every rule names every group and version (as Convert to v1 writes them), #31', () => {
+    const exact = (...rules: O[]) => webhookConfig({ matchPolicy: 'Exact', rules });
+    expect(found('W12', exact(rule({ apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] })))).toEqual([]);
+    expect(found('W12', exact(rule({ apiGroups: ['*'], apiVersions: ['*'], resources: ['deployments'] })))).toEqual([]);
+    expect(found('W12', exact(rule({ apiGroups: ['apps'], apiVersions: ['*'], resources: ['deployments'] })))).toEqual(['webhooks[0].matchPolicy']);
+    expect(found('W12', exact(rule({ apiGroups: ['*'], apiVersions: ['*'] }), rule({ apiGroups: ['apps'], apiVersions: ['v1'] })))).toEqual(['webhooks[0].matchPolicy']);
+  });
+
   it('W11 side-effects-dryrun: NoneOnDryRun is a promise to check', () => {
     expect(found('W11', webhookConfig({ sideEffects: 'NoneOnDryRun' }))).toEqual(['webhooks[0].sideEffects']);
     expect(found('W11', webhookConfig({}))).toEqual([]);

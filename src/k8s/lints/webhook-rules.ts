@@ -57,6 +57,9 @@ const coversSubresource = (resources: readonly string[], sub: string) => {
 };
 const coversConnect = (r: Obj) => CONNECT_SUBRESOURCES.some((s) => coversSubresource(strs(r.resources), s));
 
+/** A rule naming every group and version: no other group/version of its resources exists to bypass it, so Exact = Equivalent. */
+const anyGroupVersion = (r: Obj) => strs(r.apiGroups).includes('*') && strs(r.apiVersions).includes('*');
+
 /** Kubernetes' own API groups (custom resources keep their own version policies). */
 const builtInGroup = (g: string) => g === '' || g.endsWith('.k8s.io') || ['apps', 'batch', 'extensions', 'policy', 'autoscaling'].includes(g);
 
@@ -243,7 +246,7 @@ export const WEBHOOK_RULES: readonly WebhookLintRule[] = [
     severity: 'info',
     kinds: WEBHOOK_KINDS,
     webhook: (w, p) =>
-      one(str(w.matchPolicy) === 'Exact', () => ({
+      one(str(w.matchPolicy) === 'Exact' && !rulesOf(w).every(anyGroupVersion), () => ({
         field: String(p.child('matchPolicy')),
         message: 'requests through other API versions of the same resources bypass this webhook',
         hint: 'Equivalent (the default) also sends requests made through other group/versions, converted to one the rules name.',
