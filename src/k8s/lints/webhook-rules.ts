@@ -5,7 +5,8 @@
  * Ideas and sources: the Kubernetes documentation on admission webhook good practices.
  */
 import type { FieldPath } from '../../base/path';
-import { dropRule, excludeNamespaces, failOpen, narrowResources, setField, skipsSystemUsers, skipSystemUsers } from '../fixes/edits';
+import { dropRule, excludeNamespaces, failOpen, narrowResources, setField, skipSystemUsers } from '../fixes/edits';
+import { skipsSystemUsers } from './system-guards';
 import type { Fix } from '../fixes/types';
 import { covers, isEmptySelector, isObj, objs, ruleCovers, selectorExcludesNamespace, str, strs, type Obj } from './helpers';
 import { cheapCelRisks, unguardedReads } from './cel-heuristics';
@@ -37,6 +38,37 @@ const CRITICAL: readonly [string, string][] = [
   ['', 'events'],
   ['coordination.k8s.io', 'leases'],
 ];
+
+/** What a webhook's pods are made from (W02): the requests that bring them back. */
+const OWN_WORKLOAD: readonly [string, string][] = [
+  ['', 'pods'],
+  ['apps', 'deployments'],
+  ['apps', 'replicasets'],
+];
+
+/** admissionregistration/v1's timeoutSeconds default. */
+const DEFAULT_TIMEOUT_SECONDS = 10;
+
+const andList = (xs: readonly string[]) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
+
+/**
+ * Why a fail-closed webhook can lock the cluster out, in the terms of the Lockout report
+ * (src/admission/critical-requests.ts), or '' when none of its critical requests can reach the
+ * webhook: Namespaces and Nodes are cluster-scoped or selected by themselves, so namespaceSelector
+ * does not shield them; leases live in kube-node-lease and kube-system; events and pods of the
+ * control plane in kube-system.
+ */
+function reachesControlPlane(w: Obj): string {
+  const rules = rulesOf(w);
+  const on = (g: string, res: string) => rules.some((r) => ruleCovers(r, g, res));
+  const open = (ns: string) => !selectorExcludesNamespace(w.namespaceSelector, ns);
+  if (on('', 'namespaces')) return 'namespaces cannot be deleted (the namespace controller is refused)';
+  if (on('', 'nodes')) return 'kubelets cannot update their nodes';
+  if (on('coordination.k8s.io', 'leases') && open('kube-node-lease')) return 'kubelets cannot renew their leases and nodes turn NotReady';
+  if (on('coordination.k8s.io', 'leases') && open('kube-system')) return 'the controller manager and scheduler cannot renew their leader leases';
+  if ((on('', 'pods') || on('', 'events')) && open('kube-system')) return 'system pods in kube-system cannot be re-created';
+  return '';
+}
 
 const coversNamespaced = (rules: Obj[]) => rules.some((r) => str(r.scope) !== 'Cluster');
 export const broad = (r: Obj) => strs(r.resources).some((x) => x === '*' || x === '*/*') || strs(r.apiGroups).includes('*');
@@ -103,10 +135,10 @@ export const WEBHOOK_RULES: readonly WebhookLintRule[] = [
     webhook: (w, p) => {
       const ns = serviceNamespace(w);
       if (!ns || str(w.failurePolicy) !== 'Fail') return [];
-      const hitsOwnPods = rulesOf(w).some((r) => ruleCovers(r, '', 'pods') || ruleCovers(r, 'apps', 'deployments') || ruleCovers(r, 'apps', 'replicasets'));
-      return one(hitsOwnPods && !selectorExcludesNamespace(w.namespaceSelector, ns), () => ({
+      const hits = OWN_WORKLOAD.filter(([g, res]) => rulesOf(w).some((r) => ruleCovers(r, g, res))).map(([, res]) => res);
+      return one(hits.length > 0 && !selectorExcludesNamespace(w.namespaceSelector, ns), () => ({
         field: String(p.child('namespaceSelector')),
-        message: `the webhook's own namespace "${ns}" is not excluded, and it fails closed on pods/deployments`,
+        message: `the webhook's own namespace "${ns}" is not excluded, and it fails closed on ${andList(hits)}`,
         hint: `If the webhook's pods go down, they cannot be re-created: the apiserver would need the webhook to admit them. Exclude "${ns}" in namespaceSelector.`,
         fixes: [exclusionFix(w, p)],
       }));
@@ -120,10 +152,14 @@ export const WEBHOOK_RULES: readonly WebhookLintRule[] = [
     webhook: (w, p) => {
       if (str(w.failurePolicy) !== 'Fail' || skipsSystemUsers(w)) return [];
       const hit = rulesOf(w).find((r) => broad(r) || CRITICAL.some(([g, res]) => ruleCovers(r, g, res)));
+      const what = hit && broad(hit) ? 'wildcard resources' : andList(CRITICAL.filter(([g, res]) => rulesOf(w).some((r) => ruleCovers(r, g, res))).map(([, res]) => res));
+      const lockout = reachesControlPlane(w);
       return one(!!hit, () => ({
         field: String(p.child('failurePolicy')),
-        message: `failurePolicy is Fail (also the default when unset) on ${hit && broad(hit) ? 'wildcard resources' : 'pods, nodes, namespaces, events or leases'}: while the webhook is down, these requests are rejected`,
-        hint: 'This is how clusters get locked out. Narrow the rules, exclude system namespaces, let control-plane users and nodes skip the webhook (matchConditions), or use failurePolicy: Ignore and enforce the final state elsewhere.',
+        message: `failurePolicy is Fail (also the default when unset) on ${what}: while the webhook is down, these requests are rejected`,
+        hint: lockout
+          ? `This is how clusters get locked out: ${lockout}. Narrow the rules, exclude system namespaces, let control-plane users and nodes skip the webhook (matchConditions), or use failurePolicy: Ignore and enforce the final state elsewhere.`
+          : "Not a lockout: kube-system (and kube-node-lease) are excluded and no cluster-scoped system resource is matched, so Lockout finds no control-plane request here. But while the webhook is down, users' and controllers' requests elsewhere are rejected (a Deployment cannot create its pods). Let control-plane users and nodes skip the webhook (matchConditions), or use failurePolicy: Ignore and enforce the final state elsewhere.",
         fixes: [skipSystemUsers(String(p)), failOpen(String(p.child('failurePolicy')))],
       }));
     },
@@ -221,7 +257,9 @@ export const WEBHOOK_RULES: readonly WebhookLintRule[] = [
     severity: 'info',
     kinds: WEBHOOK_KINDS,
     webhook: (w, p) =>
-      one(typeof w.timeoutSeconds === 'number' && w.timeoutSeconds > 5, () => ({
+      // Above the default only: 10 s is what every webhook gets unless it says otherwise, and Lockout
+      // reports it where it hurts (critical requests held by a fail-open webhook).
+      one(typeof w.timeoutSeconds === 'number' && w.timeoutSeconds > DEFAULT_TIMEOUT_SECONDS, () => ({
         field: String(p.child('timeoutSeconds')),
         message: `the apiserver waits up to ${String(w.timeoutSeconds)}s for this webhook on every matching request`,
         hint: 'Webhooks should answer in milliseconds; a short timeout (2–5 s) bounds the damage when one hangs. Mutating webhooks run in series, so their timeouts add up.',
