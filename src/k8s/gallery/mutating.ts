@@ -11,6 +11,23 @@ const meshProxy = { name: 'mesh-proxy', image: 'mesh/proxy:v1.0.0', args: ['prox
 const GUARD_NOTE =
   'The matchCondition reads object.spec.initContainers unguarded: on a Pod without init containers it fails ("no such key") and, with failurePolicy Fail, the Pod is rejected. It is guarded with has() here.';
 
+/** Both sidecar examples' spec before their mutations (the matchCondition guarded: GUARD_NOTE). */
+const SIDECAR_SPEC = `  paramKind:
+    kind: Sidecar
+    apiVersion: mutations.example.com/v1
+  matchConstraints:
+    resourceRules:
+    - apiGroups:   [""]
+      apiVersions: ["v1"]
+      operations:  ["CREATE"]
+      resources:   ["pods"]
+  matchConditions:
+  - name: does-not-already-have-sidecar
+    expression: "!has(object.spec.initContainers) || !object.spec.initContainers.exists(ic, ic.name == \\"mesh-proxy\\")"
+  failurePolicy: Fail
+  reinvocationPolicy: IfNeeded
+`;
+
 export const sidecarApplyConfiguration: GalleryEntry = {
   id: 'sidecar-apply-configuration',
   title: 'Add a sidecar (apply configuration)',
@@ -25,21 +42,7 @@ kind: MutatingAdmissionPolicy
 metadata:
   name: sidecar-policy.example.com
 spec:
-  paramKind:
-    kind: Sidecar
-    apiVersion: mutations.example.com/v1
-  matchConstraints:
-    resourceRules:
-    - apiGroups:   [""]
-      apiVersions: ["v1"]
-      operations:  ["CREATE"]
-      resources:   ["pods"]
-  matchConditions:
-  - name: does-not-already-have-sidecar
-    expression: "!has(object.spec.initContainers) || !object.spec.initContainers.exists(ic, ic.name == \\"mesh-proxy\\")"
-  failurePolicy: Fail
-  reinvocationPolicy: IfNeeded
-  mutations:
+${SIDECAR_SPEC}  mutations:
   - patchType: "ApplyConfiguration"
     applyConfiguration:
       expression: >
@@ -106,21 +109,7 @@ kind: MutatingAdmissionPolicy
 metadata:
   name: sidecar-policy-jsonpatch.example.com
 spec:
-  paramKind:
-    kind: Sidecar
-    apiVersion: mutations.example.com/v1
-  matchConstraints:
-    resourceRules:
-    - apiGroups:   [""]
-      apiVersions: ["v1"]
-      operations:  ["CREATE"]
-      resources:   ["pods"]
-  matchConditions:
-  - name: does-not-already-have-sidecar
-    expression: "!has(object.spec.initContainers) || !object.spec.initContainers.exists(ic, ic.name == \\"mesh-proxy\\")"
-  failurePolicy: Fail
-  reinvocationPolicy: IfNeeded
-  mutations:
+${SIDECAR_SPEC}  mutations:
   - patchType: "JSONPatch"
     jsonPatch:
       expression: >

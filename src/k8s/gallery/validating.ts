@@ -4,6 +4,15 @@ import type { GalleryEntry } from './types';
 
 const VAP_PAGE = 'https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/';
 
+/** The matchConstraints every policy of the page uses: Deployments created or updated. */
+const DEPLOYMENTS = `  matchConstraints:
+    resourceRules:
+    - apiGroups:   ["apps"]
+      apiVersions: ["v1"]
+      operations:  ["CREATE", "UPDATE"]
+      resources:   ["deployments"]
+`;
+
 const testNs = namespace('default', { environment: 'test' });
 const prodNs = namespace('default', { environment: 'prod' });
 
@@ -21,13 +30,7 @@ metadata:
   name: demo-policy.example.com
 spec:
   failurePolicy: Fail
-  matchConstraints:
-    resourceRules:
-    - apiGroups:   ["apps"]
-      apiVersions: ["v1"]
-      operations:  ["CREATE", "UPDATE"]
-      resources:   ["deployments"]
-  validations:
+${DEPLOYMENTS}  validations:
   - expression: "object.spec.replicas <= 5"
 ---
 apiVersion: admissionregistration.k8s.io/v1
@@ -79,13 +82,7 @@ spec:
   paramKind:
     apiVersion: rules.example.com/v1
     kind: ReplicaLimit
-  matchConstraints:
-    resourceRules:
-    - apiGroups:   ["apps"]
-      apiVersions: ["v1"]
-      operations:  ["CREATE", "UPDATE"]
-      resources:   ["deployments"]
-  validations:
+${DEPLOYMENTS}  validations:
   - expression: "object.spec.replicas <= params.maxReplicas"
     reason: Invalid
 ---
@@ -178,13 +175,7 @@ metadata:
   name: image-matches-namespace-environment.policy.example.com
 spec:
   failurePolicy: Fail
-  matchConstraints:
-    resourceRules:
-    - apiGroups:   ["apps"]
-      apiVersions: ["v1"]
-      operations:  ["CREATE", "UPDATE"]
-      resources:   ["deployments"]
-  variables:
+${DEPLOYMENTS}  variables:
   - name: environment
     expression: "'environment' in namespaceObject.metadata.labels ? namespaceObject.metadata.labels['environment'] : 'prod'"
   - name: exempt
