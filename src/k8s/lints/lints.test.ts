@@ -33,12 +33,17 @@ describe('webhook lints', () => {
 
   it('W03 says lockout only where Lockout would find one: kube-system, kube-node-lease, nodes and namespaces (#31)', () => {
     const hint = (webhook: Record<string, unknown>) => lint(vwc({ timeoutSeconds: 5, ...webhook })).find((l) => l.id === 'W03')!.hint!;
-    expect(hint({ rules: [podRule] })).toMatch(/^This is how clusters get locked out: system pods in kube-system cannot be re-created\./);
-    expect(hint({ rules: [podRule], namespaceSelector: excludeSystem })).toMatch(/^Not a lockout: .*Lockout finds no control-plane request here/);
+    expect(hint({ rules: [podRule] })).toMatch(/^This is how clusters get locked out \(Lockout in Simulate lists them\): while it is down, system pods in kube-system cannot be re-created\./);
+    expect(hint({ rules: [podRule], namespaceSelector: excludeSystem })).toMatch(/^Not a lockout: none of the control plane's critical requests/);
     const leases = { ...podRule, apiGroups: ['coordination.k8s.io'], resources: ['leases'] };
-    expect(hint({ rules: [leases], namespaceSelector: excludeSystem })).toMatch(/kubelets cannot renew their leases/);
-    expect(hint({ rules: [{ ...podRule, resources: ['namespaces'] }], namespaceSelector: excludeSystem })).toMatch(/namespaces cannot be deleted/);
-    expect(hint({ rules: [{ ...podRule, apiGroups: ['*'], resources: ['*'] }], namespaceSelector: excludeSystem })).toMatch(/namespaces cannot be deleted/);
+    expect(hint({ rules: [{ ...leases, operations: ['UPDATE'] }], namespaceSelector: excludeSystem })).toMatch(/kubelets cannot renew their leases/);
+    // CREATE only: neither lease renewals (UPDATE) nor namespace deletion (DELETE) reach it
+    expect(hint({ rules: [leases], namespaceSelector: excludeSystem })).toMatch(/^Not a lockout/);
+    expect(hint({ rules: [{ ...podRule, operations: ['DELETE'], resources: ['namespaces'] }], namespaceSelector: excludeSystem })).toMatch(/the namespace controller cannot delete namespaces/);
+    expect(hint({ rules: [{ ...podRule, operations: ['*'], apiGroups: ['*'], resources: ['*'] }], namespaceSelector: excludeSystem })).toMatch(/the namespace controller cannot delete namespaces/);
+    // nodes/status is a subresource: a rule on nodes does not see it
+    expect(hint({ rules: [{ ...podRule, operations: ['UPDATE'], resources: ['nodes'] }] })).toMatch(/^Not a lockout/);
+    expect(hint({ rules: [{ ...podRule, operations: ['UPDATE'], resources: ['nodes', 'nodes/status'] }] })).toMatch(/kubelets cannot report node status/);
   });
 
   it('the same with kube-system excluded and failing open: clean', () => {

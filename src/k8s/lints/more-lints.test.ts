@@ -104,11 +104,21 @@ describe('webhook lints', () => {
     expect(found('W09', webhookConfig({ rules: [rule({ apiGroups: ['admissionregistration.k8s.io'], resources: ['validatingadmissionpolicies'] })] }))).toEqual(['webhooks[0].rules']);
   });
 
-  it('W03 is quiet once control-plane users and nodes skip the webhook', () => {
-    const hook = webhookConfig({ failurePolicy: 'Fail', rules: [rule({ resources: ['pods'] })] });
+  it('W03 is quiet once control-plane users and nodes skip the webhook and no critical request reaches it', () => {
+    const excluded = { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }] };
+    const hook = webhookConfig({ failurePolicy: 'Fail', namespaceSelector: excluded, rules: [rule({ resources: ['pods'] })] });
     const l = lint(hook).find((x) => x.id === 'W03')!;
     expect(l.fixes!.map((f) => f.title)).toEqual(['Skip control-plane users and nodes (matchCondition)', 'Set failurePolicy: Ignore (fail open)']);
     expect(found('W03', l.fixes![0]!.apply(hook).object)).toEqual([]);
+  });
+
+  it('W03 fixes: the guard alone does not stop kube-system pods (a controller creates them), so it comes with the exclusion; none stops namespace deletion but failing open', () => {
+    const pods = webhookConfig({ failurePolicy: 'Fail', rules: [rule({ resources: ['pods'] })] });
+    const l = lint(pods).find((x) => x.id === 'W03')!;
+    expect(l.fixes!.map((f) => f.title)).toEqual(['Skip control-plane users and nodes, and exclude kube-system and kube-node-lease', 'Set failurePolicy: Ignore (fail open)']);
+    expect(found('W03', l.fixes![0]!.apply(pods).object)).toEqual([]);
+    const namespaces = webhookConfig({ failurePolicy: 'Fail', rules: [rule({ operations: ['*'], resources: ['namespaces'] })] });
+    expect(lint(namespaces).find((x) => x.id === 'W03')!.fixes!.map((f) => f.title)).toEqual(['Set failurePolicy: Ignore (fail open)']);
   });
 });
 

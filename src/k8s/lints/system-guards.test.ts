@@ -24,6 +24,7 @@ const request = (username: string, groups: string[]) => ({
 const SYSTEM: Record<SystemClass, ReturnType<typeof request>[]> = {
   nodes: [request('system:node:node-1', ['system:nodes'])],
   'control-plane': [request('system:kube-controller-manager', []), request('system:kube-scheduler', []), request('system:apiserver', ['system:masters'])],
+  serviceaccounts: [request('system:serviceaccount:kube-system:replicaset-controller', ['system:serviceaccounts', 'system:serviceaccounts:kube-system'])],
 };
 const alice = request('alice@example.com', ['developers']);
 
@@ -69,6 +70,7 @@ describe('W03 with an equivalent guard (#31 defect 9)', () => {
         admissionReviewVersions: ['v1'],
         clientConfig: { url: 'https://hook.example.com/' },
         failurePolicy: 'Fail',
+        namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }] },
         matchConditions,
         rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
       },

@@ -6,7 +6,8 @@
  */
 import type { FieldPath } from '../../base/path';
 import { dropRule, excludeNamespaces, failOpen, narrowResources, setField, skipSystemUsers } from '../fixes/edits';
-import { skipsSystemUsers } from './system-guards';
+import { criticalReached } from './control-plane';
+import { skippedSystemClasses, skipsSystemUsers } from './system-guards';
 import type { Fix } from '../fixes/types';
 import { covers, isEmptySelector, isObj, objs, ruleCovers, selectorExcludesNamespace, str, strs, type Obj } from './helpers';
 import { cheapCelRisks, unguardedReads } from './cel-heuristics';
@@ -50,25 +51,6 @@ const OWN_WORKLOAD: readonly [string, string][] = [
 const DEFAULT_TIMEOUT_SECONDS = 10;
 
 const andList = (xs: readonly string[]) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
-
-/**
- * Why a fail-closed webhook can lock the cluster out, in the terms of the Lockout report
- * (src/admission/critical-requests.ts), or '' when none of its critical requests can reach the
- * webhook: Namespaces and Nodes are cluster-scoped or selected by themselves, so namespaceSelector
- * does not shield them; leases live in kube-node-lease and kube-system; events and pods of the
- * control plane in kube-system.
- */
-function reachesControlPlane(w: Obj): string {
-  const rules = rulesOf(w);
-  const on = (g: string, res: string) => rules.some((r) => ruleCovers(r, g, res));
-  const open = (ns: string) => !selectorExcludesNamespace(w.namespaceSelector, ns);
-  if (on('', 'namespaces')) return 'namespaces cannot be deleted (the namespace controller is refused)';
-  if (on('', 'nodes')) return 'kubelets cannot update their nodes';
-  if (on('coordination.k8s.io', 'leases') && open('kube-node-lease')) return 'kubelets cannot renew their leases and nodes turn NotReady';
-  if (on('coordination.k8s.io', 'leases') && open('kube-system')) return 'the controller manager and scheduler cannot renew their leader leases';
-  if ((on('', 'pods') || on('', 'events')) && open('kube-system')) return 'system pods in kube-system cannot be re-created';
-  return '';
-}
 
 const coversNamespaced = (rules: Obj[]) => rules.some((r) => str(r.scope) !== 'Cluster');
 export const broad = (r: Obj) => strs(r.resources).some((x) => x === '*' || x === '*/*') || strs(r.apiGroups).includes('*');
@@ -150,18 +132,25 @@ export const WEBHOOK_RULES: readonly WebhookLintRule[] = [
     severity: 'warning',
     kinds: WEBHOOK_KINDS,
     webhook: (w, p) => {
-      if (str(w.failurePolicy) !== 'Fail' || skipsSystemUsers(w)) return [];
+      if (str(w.failurePolicy) !== 'Fail') return [];
       const hit = rulesOf(w).find((r) => broad(r) || CRITICAL.some(([g, res]) => ruleCovers(r, g, res)));
-      const what = hit && broad(hit) ? 'wildcard resources' : andList(CRITICAL.filter(([g, res]) => rulesOf(w).some((r) => ruleCovers(r, g, res))).map(([, res]) => res));
-      const lockout = reachesControlPlane(w);
-      return one(!!hit, () => ({
-        field: String(p.child('failurePolicy')),
-        message: `failurePolicy is Fail (also the default when unset) on ${what}: while the webhook is down, these requests are rejected`,
-        hint: lockout
-          ? `This is how clusters get locked out: ${lockout}. Narrow the rules, exclude system namespaces, let control-plane users and nodes skip the webhook (matchConditions), or use failurePolicy: Ignore and enforce the final state elsewhere.`
-          : "Not a lockout: kube-system (and kube-node-lease) are excluded and no cluster-scoped system resource is matched, so Lockout finds no control-plane request here. But while the webhook is down, users' and controllers' requests elsewhere are rejected (a Deployment cannot create its pods). Let control-plane users and nodes skip the webhook (matchConditions), or use failurePolicy: Ignore and enforce the final state elsewhere.",
-        fixes: [skipSystemUsers(String(p)), failOpen(String(p.child('failurePolicy')))],
-      }));
+      // Quiet when control-plane users and nodes skip the webhook, unless a critical request
+      // (the Lockout report's) still reaches it: then it is a lockout whatever the guard.
+      const reached = criticalReached(w).map((c) => c.breaks);
+      if (reached.length === 0 && (!hit || skipsSystemUsers(w))) return [];
+      const what = !hit ? 'requests the control plane depends on' : broad(hit) ? 'wildcard resources' : andList(CRITICAL.filter(([g, res]) => rulesOf(w).some((r) => ruleCovers(r, g, res))).map(([, res]) => res));
+      // Each fix is offered when it leaves no critical request reaching the webhook (the finding goes).
+      const guardFixes = lockoutFixes(w, p);
+      return [
+        {
+          field: String(p.child('failurePolicy')),
+          message: `failurePolicy is Fail (also the default when unset) on ${what}: while the webhook is down, these requests are rejected`,
+          hint: reached.length
+            ? `This is how clusters get locked out (Lockout in Simulate lists them): while it is down, ${andList(reached)}. Narrow the rules, exclude system namespaces, let control-plane users and nodes skip the webhook (matchConditions), or use failurePolicy: Ignore and enforce the final state elsewhere.`
+            : "Not a lockout: none of the control plane's critical requests (Lockout in Simulate) reaches this webhook. But while it is down, users' and controllers' requests it matches are rejected (a Deployment cannot create its pods). Let control-plane users and nodes skip the webhook (matchConditions), or use failurePolicy: Ignore and enforce the final state elsewhere.",
+          fixes: [...guardFixes, failOpen(String(p.child('failurePolicy')))],
+        },
+      ];
     },
   },
   {
@@ -468,6 +457,33 @@ export const WEBHOOK_RULES: readonly WebhookLintRule[] = [
           }),
   },
 ];
+
+const SYSTEM_NAMESPACES = ['kube-system', 'kube-node-lease'];
+
+/**
+ * W03's fixes besides failing open: the guard for control-plane users and nodes when that is
+ * enough; else, when their requests still reach it in kube-system or kube-node-lease, the guard
+ * and the exclusion of those namespaces together (or the exclusion alone beside a guard already
+ * there). None when controllers' requests on cluster-scoped objects (namespaces, CSRs) still reach it.
+ */
+function lockoutFixes(w: Obj, p: FieldPath): Fix[] {
+  const guardedNow = skipsSystemUsers(w);
+  const skipped = new Set([...skippedSystemClasses(w), 'nodes', 'control-plane'] as const);
+  if (!guardedNow && criticalReached(w, skipped).length === 0) return [skipSystemUsers(String(p))];
+  const selectorPath = String(p.child('namespaceSelector'));
+  const excluded = excludeNamespaces('namespaceSelector', SYSTEM_NAMESPACES).apply(w).object as Obj;
+  if (criticalReached(excluded, skipped).length > 0) return [];
+  const exclude = excludeNamespaces(selectorPath, SYSTEM_NAMESPACES);
+  if (guardedNow) return [exclude];
+  const guard = skipSystemUsers(String(p));
+  return [
+    {
+      title: `${guard.title.replace(/ \(matchCondition\)$/, '')}, and exclude ${SYSTEM_NAMESPACES.join(' and ')}`,
+      note: `${guard.note} ${exclude.note}`,
+      apply: (object, input) => exclude.apply(guard.apply(object, input).object, input),
+    },
+  ];
+}
 
 /** Cluster-scoped resources a webhook rule may name. */
 const CLUSTER_RESOURCES: readonly [string, string][] = [
