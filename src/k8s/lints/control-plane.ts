@@ -8,8 +8,11 @@
  * nothing shields cluster-scoped objects) and no matchCondition keeps its sender away
  * (system-guards.ts).
  */
+import type { FieldPath } from '../../base/path';
+import { excludeNamespaces, skipSystemUsers } from '../fixes/edits';
+import type { Fix } from '../fixes/types';
 import { covers, objs, selectorExcludesNamespace, str, strs, type Obj } from './helpers';
-import { skippedSystemClasses, type SystemClass } from './system-guards';
+import { skippedSystemClasses, skipsSystemUsers, type SystemClass } from './system-guards';
 
 export interface CriticalReach {
   /** The request's id in the Lockout report. */
@@ -66,4 +69,31 @@ export function criticalReached(w: Obj, skipped: ReadonlySet<SystemClass> = skip
   return CRITICAL_REACH.filter(
     (c) => !skipped.has(c.sender) && (c.namespace === '' || !selectorExcludesNamespace(w.namespaceSelector, c.namespace)) && rules.some((r) => ruleMatches(r, c)),
   );
+}
+
+const SYSTEM_NAMESPACES = ['kube-system', 'kube-node-lease'];
+
+/**
+ * W03's fixes besides failing open: the guard for control-plane users and nodes when that is
+ * enough; else, when their requests still reach it in kube-system or kube-node-lease, the guard
+ * and the exclusion of those namespaces together (or the exclusion alone beside a guard already
+ * there). None when controllers' requests on cluster-scoped objects (namespaces, CSRs) still reach it.
+ */
+export function lockoutFixes(w: Obj, p: FieldPath): Fix[] {
+  const guardedNow = skipsSystemUsers(w);
+  const skipped = new Set([...skippedSystemClasses(w), 'nodes', 'control-plane'] as const);
+  if (!guardedNow && criticalReached(w, skipped).length === 0) return [skipSystemUsers(String(p))];
+  const selectorPath = String(p.child('namespaceSelector'));
+  const excluded = excludeNamespaces('namespaceSelector', SYSTEM_NAMESPACES).apply(w).object as Obj;
+  if (criticalReached(excluded, skipped).length > 0) return [];
+  const exclude = excludeNamespaces(selectorPath, SYSTEM_NAMESPACES);
+  if (guardedNow) return [exclude];
+  const guard = skipSystemUsers(String(p));
+  return [
+    {
+      title: `${guard.title.replace(/ \(matchCondition\)$/, '')}, and exclude ${SYSTEM_NAMESPACES.join(' and ')}`,
+      note: `${guard.note} ${exclude.note}`,
+      apply: (object, input) => exclude.apply(guard.apply(object, input).object, input),
+    },
+  ];
 }

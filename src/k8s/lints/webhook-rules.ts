@@ -5,9 +5,9 @@
  * Ideas and sources: the Kubernetes documentation on admission webhook good practices.
  */
 import type { FieldPath } from '../../base/path';
-import { dropRule, excludeNamespaces, failOpen, narrowResources, setField, skipSystemUsers } from '../fixes/edits';
-import { criticalReached } from './control-plane';
-import { skippedSystemClasses, skipsSystemUsers } from './system-guards';
+import { dropRule, excludeNamespaces, failOpen, narrowResources, setField } from '../fixes/edits';
+import { criticalReached, lockoutFixes } from './control-plane';
+import { skipsSystemUsers } from './system-guards';
 import type { Fix } from '../fixes/types';
 import { covers, isEmptySelector, isObj, objs, ruleCovers, selectorExcludesNamespace, str, strs, type Obj } from './helpers';
 import { cheapCelRisks, unguardedReads } from './cel-heuristics';
@@ -457,33 +457,6 @@ export const WEBHOOK_RULES: readonly WebhookLintRule[] = [
           }),
   },
 ];
-
-const SYSTEM_NAMESPACES = ['kube-system', 'kube-node-lease'];
-
-/**
- * W03's fixes besides failing open: the guard for control-plane users and nodes when that is
- * enough; else, when their requests still reach it in kube-system or kube-node-lease, the guard
- * and the exclusion of those namespaces together (or the exclusion alone beside a guard already
- * there). None when controllers' requests on cluster-scoped objects (namespaces, CSRs) still reach it.
- */
-function lockoutFixes(w: Obj, p: FieldPath): Fix[] {
-  const guardedNow = skipsSystemUsers(w);
-  const skipped = new Set([...skippedSystemClasses(w), 'nodes', 'control-plane'] as const);
-  if (!guardedNow && criticalReached(w, skipped).length === 0) return [skipSystemUsers(String(p))];
-  const selectorPath = String(p.child('namespaceSelector'));
-  const excluded = excludeNamespaces('namespaceSelector', SYSTEM_NAMESPACES).apply(w).object as Obj;
-  if (criticalReached(excluded, skipped).length > 0) return [];
-  const exclude = excludeNamespaces(selectorPath, SYSTEM_NAMESPACES);
-  if (guardedNow) return [exclude];
-  const guard = skipSystemUsers(String(p));
-  return [
-    {
-      title: `${guard.title.replace(/ \(matchCondition\)$/, '')}, and exclude ${SYSTEM_NAMESPACES.join(' and ')}`,
-      note: `${guard.note} ${exclude.note}`,
-      apply: (object, input) => exclude.apply(guard.apply(object, input).object, input),
-    },
-  ];
-}
 
 /** Cluster-scoped resources a webhook rule may name. */
 const CLUSTER_RESOURCES: readonly [string, string][] = [
