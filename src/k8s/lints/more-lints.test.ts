@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
+import { convertToV1 } from '../convert';
 import { lint } from './index';
 
 type O = Record<string, unknown>;
@@ -32,6 +33,11 @@ describe('webhook lints', () => {
     expect(found('W12', exact(rule({ apiGroups: ['*'], apiVersions: ['*'], resources: ['deployments'] })))).toEqual([]);
     expect(found('W12', exact(rule({ apiGroups: ['apps'], apiVersions: ['*'], resources: ['deployments'] })))).toEqual(['webhooks[0].matchPolicy']);
     expect(found('W12', exact(rule({ apiGroups: ['*'], apiVersions: ['*'] }), rule({ apiGroups: ['apps'], apiVersions: ['v1'] })))).toEqual(['webhooks[0].matchPolicy']);
+    // the reproduction: a v1beta1 webhook on everything, converted to v1 (which writes matchPolicy: Exact)
+    const old = { ...webhookConfig({ matchPolicy: undefined, rules: [rule({ operations: ['CREATE'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] })] }), apiVersion: 'admissionregistration.k8s.io/v1beta1' };
+    const { object } = convertToV1(old);
+    expect((object as { webhooks: { matchPolicy?: string }[] }).webhooks[0]!.matchPolicy).toBe('Exact');
+    expect(found('W12', object)).toEqual([]);
   });
 
   it('W11 side-effects-dryrun: NoneOnDryRun is a promise to check', () => {
