@@ -1,5 +1,5 @@
 /** The document list: select, add from a template, duplicate, rename, delete. */
-import { useDeferredValue, useState } from 'react';
+import { lazy, Suspense, useDeferredValue, useState } from 'react';
 import { KINDS } from '../k8s';
 import { docKind, docProblems, docTitle, useWorkspace, workspace } from '../store';
 import { useAfterFirstPaint } from './after-paint';
@@ -12,6 +12,11 @@ const shortKind: Record<string, string> = {
   MutatingAdmissionPolicy: 'MAP',
   MutatingAdmissionPolicyBinding: 'MAPB',
 };
+
+const Gallery = lazy(() => import('./Gallery'));
+
+/** The "+ New…" entry that opens the policy gallery (no kind is named like this). */
+const GALLERY_OPTION = 'gallery';
 
 /** Counts of a document not yet checked (see `counted` below). */
 const NOT_COUNTED = { errors: 0, warnings: 0, checked: true };
@@ -28,6 +33,7 @@ export function Sidebar() {
   useWorkspace((s) => s.problemsRevision); // CEL answers, caBundle inspections…: problem counts are derived again
   const [renaming, setRenaming] = useState<string | null>(null);
   const [draft, setDraft] = useState('');
+  const [gallery, setGallery] = useState(false);
   const ws = workspace.getState;
   return (
     <nav className="sidebar" aria-label="Documents">
@@ -40,7 +46,8 @@ export function Sidebar() {
           id="new-doc"
           value=""
           onChange={(e) => {
-            if (e.target.value) ws().addFromTemplate(e.target.value);
+            if (e.target.value === GALLERY_OPTION) setGallery(true);
+            else if (e.target.value) ws().addFromTemplate(e.target.value);
           }}
         >
           <option value="">+ New…</option>
@@ -49,7 +56,13 @@ export function Sidebar() {
               {k.kind}
             </option>
           ))}
+          <option value={GALLERY_OPTION}>From the policy gallery…</option>
         </select>
+        {gallery ? (
+          <Suspense fallback={null}>
+            <Gallery onClose={() => setGallery(false)} />
+          </Suspense>
+        ) : null}
       </div>
       {docs.length === 0 ? <p className="empty">No documents. Create one, paste YAML or drop a file here.</p> : null}
       <ul className="doc-list">

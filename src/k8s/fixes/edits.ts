@@ -7,7 +7,9 @@
 import { getIn, setIn } from '../edit';
 import { apiVersionOf, KINDS } from '../registry';
 import { parsePath, type PathSegment } from '../../base/path';
+import { obj } from '../../base/json';
 import { isObj, kindOf, nameOf, objs, str, strs, type Obj } from '../lints/helpers';
+import { skipsSystemUsers } from '../lints/system-guards';
 import { paramValue, type Fix, type FixInput } from './types';
 
 const at = (path: string): PathSegment[] => parsePath(path);
@@ -49,16 +51,14 @@ export function excludeNamespaces(selectorPath: string, namespaces: readonly str
 export const SKIP_SYSTEM_EXPRESSION =
   "!('system:nodes' in request.userInfo.groups) && !(request.userInfo.username.startsWith('system:') && !request.userInfo.username.startsWith('system:serviceaccount:'))";
 
-/** Does a matchCondition skip system users and nodes (the one above, or one like it)? */
-export const skipsSystemUsers = (w: Obj): boolean =>
-  objs(w.matchConditions).some((c) => /system:nodes/.test(str(c.expression)) && /startsWith\(\s*['"]system:['"]\s*\)/.test(str(c.expression)));
-
 /** Append a matchCondition skipping system users and nodes to the webhook at `webhookPath`. */
 export function skipSystemUsers(webhookPath: string): Fix {
   return {
     title: 'Skip control-plane users and nodes (matchCondition)',
     note: 'Requests from system:* users (scheduler, controller-manager, kubelets) and the system:nodes group no longer reach the webhook; service accounts still do, so pods made by controllers are still checked.',
     apply: (object) => {
+      // A guard already there (an equivalent shape, system-guards.ts) is not added twice.
+      if (skipsSystemUsers(obj(getIn(object, at(webhookPath))))) return { object };
       const conditions = objs(getIn(object, [...at(webhookPath), 'matchConditions']));
       const taken = new Set(conditions.map((c) => str(c.name)));
       let name = 'exclude-system-users';
@@ -150,6 +150,15 @@ export function createBinding(policy: Obj): Fix {
     },
   };
   return fix;
+}
+
+/** Remove one rule from the list at `rulesPath` (the other rules keep their order). */
+export function dropRule(rulesPath: string, index: number, title: string, note?: string): Fix {
+  return {
+    title,
+    note,
+    apply: (object) => ({ object: setIn(object, at(rulesPath), objs(getIn(object, at(rulesPath))).filter((_, i) => i !== index)) }),
+  };
 }
 
 /** Remove DELETE from the operations of the given rules ('*' becomes CREATE, UPDATE). */

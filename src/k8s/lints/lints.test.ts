@@ -14,8 +14,36 @@ const excludeSystem = { matchExpressions: [{ key: 'kubernetes.io/metadata.name',
 
 describe('webhook lints', () => {
   it('a fail-closed webhook on pods in every namespace: no kube-system exclusion and lock-out risk (failurePolicy defaulted)', () => {
-    // timeoutSeconds defaults to 10 too.
-    expect(ids(vwc({ rules: [podRule] }))).toEqual(['W01 webhooks[0].namespaceSelector', 'W03 webhooks[0].failurePolicy', 'W10 webhooks[0].timeoutSeconds']);
+    // timeoutSeconds defaults to 10: the default is no finding (W10 is about longer ones).
+    expect(ids(vwc({ rules: [podRule] }))).toEqual(['W01 webhooks[0].namespaceSelector', 'W03 webhooks[0].failurePolicy']);
+  });
+
+  it('W10 only above the default timeout, set or defaulted (v1beta1 defaults to 30 s) (#31)', () => {
+    const w10 = (o: unknown) => lint(o).filter((l) => l.id === 'W10').map((l) => l.message);
+    expect(w10(vwc({ rules: [podRule], timeoutSeconds: 10 }))).toEqual([]);
+    expect(w10(vwc({ rules: [podRule], timeoutSeconds: 11 }))).toEqual(['the apiserver waits up to 11s for this webhook on every matching request']);
+    expect(w10({ ...vwc({ rules: [podRule] }), apiVersion: 'admissionregistration.k8s.io/v1beta1' })).toEqual(['the apiserver waits up to 30s for this webhook on every matching request']);
+  });
+
+  it('W02 names what the rules match of pods, deployments and replicasets (#31)', () => {
+    const w02 = (rules: unknown[]) => lint(vwc({ rules, clientConfig: { service: { namespace: 'hooks', name: 'svc' } } })).find((l) => l.id === 'W02')?.message;
+    expect(w02([podRule])).toBe('the webhook\'s own namespace "hooks" is not excluded, and it fails closed on pods');
+    expect(w02([podRule, { ...podRule, apiGroups: ['apps'], resources: ['deployments', 'replicasets'] }])).toBe('the webhook\'s own namespace "hooks" is not excluded, and it fails closed on pods, deployments and replicasets');
+  });
+
+  it('W03 says lockout only where Lockout would find one: kube-system, kube-node-lease, nodes and namespaces (#31)', () => {
+    const hint = (webhook: Record<string, unknown>) => lint(vwc({ timeoutSeconds: 5, ...webhook })).find((l) => l.id === 'W03')!.hint!;
+    expect(hint({ rules: [podRule] })).toMatch(/^This is how clusters get locked out \(Lockout in Simulate lists them\): while it is down, system pods in kube-system cannot be re-created\./);
+    expect(hint({ rules: [podRule], namespaceSelector: excludeSystem })).toMatch(/^Not a lockout: none of the control plane's critical requests/);
+    const leases = { ...podRule, apiGroups: ['coordination.k8s.io'], resources: ['leases'] };
+    expect(hint({ rules: [{ ...leases, operations: ['UPDATE'] }], namespaceSelector: excludeSystem })).toMatch(/kubelets cannot renew their leases/);
+    // CREATE only: neither lease renewals (UPDATE) nor namespace deletion (DELETE) reach it
+    expect(hint({ rules: [leases], namespaceSelector: excludeSystem })).toMatch(/^Not a lockout/);
+    expect(hint({ rules: [{ ...podRule, operations: ['DELETE'], resources: ['namespaces'] }], namespaceSelector: excludeSystem })).toMatch(/the namespace controller cannot delete namespaces/);
+    expect(hint({ rules: [{ ...podRule, operations: ['*'], apiGroups: ['*'], resources: ['*'] }], namespaceSelector: excludeSystem })).toMatch(/the namespace controller cannot delete namespaces/);
+    // nodes/status is a subresource: a rule on nodes does not see it
+    expect(hint({ rules: [{ ...podRule, operations: ['UPDATE'], resources: ['nodes'] }] })).toMatch(/^Not a lockout/);
+    expect(hint({ rules: [{ ...podRule, operations: ['UPDATE'], resources: ['nodes', 'nodes/status'] }] })).toMatch(/kubelets cannot report node status/);
   });
 
   it('the same with kube-system excluded and failing open: clean', () => {
@@ -103,9 +131,9 @@ describe('policy and binding lints', () => {
     expect(ids(p, [p])).toEqual(['G01 apiVersion', 'P01 metadata.name', 'P05 spec.validations[0].expression', 'P11 spec.validations[0].message']);
   });
 
-  it('the sample workspace shows one deliberate warning: its pod webhook fails closed', () => {
+  it("the sample workspace has no warning: its fail-closed pod webhook lets every system: user skip it (#31: W03 fired beside that guard)", () => {
     const ws = sampleWorkspace();
     const warnings = ws.flatMap((o) => lint(o, ws)).filter((l) => l.severity === 'warning');
-    expect(warnings.map((l) => `${l.id} ${l.field}`)).toEqual(['W03 webhooks[0].failurePolicy']);
+    expect(warnings.map((l) => `${l.id} ${l.field}`)).toEqual([]);
   });
 });

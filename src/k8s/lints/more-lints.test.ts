@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
+import { convertToV1 } from '../convert';
 import { lint } from './index';
 
 type O = Record<string, unknown>;
@@ -24,6 +25,19 @@ describe('webhook lints', () => {
     expect(found('W06', webhookConfig({ rules: [rule({ operations: ['*'] })] }))).toEqual(['webhooks[0].rules[0].operations']);
     expect(found('W06', webhookConfig({ rules: [rule({ operations: ['CREATE', 'CONNECT'] })] }))).toEqual(['webhooks[0].rules[0].operations']);
     expect(found('W06', webhookConfig({ rules: [rule({ operations: ['CONNECT'], resources: ['pods/exec'] })] }))).toEqual([]);
+  });
+
+  it('W12 matchpolicy-exact: quiet when every rule names every group and version (as Convert to v1 writes them), #31', () => {
+    const exact = (...rules: O[]) => webhookConfig({ matchPolicy: 'Exact', rules });
+    expect(found('W12', exact(rule({ apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] })))).toEqual([]);
+    expect(found('W12', exact(rule({ apiGroups: ['*'], apiVersions: ['*'], resources: ['deployments'] })))).toEqual([]);
+    expect(found('W12', exact(rule({ apiGroups: ['apps'], apiVersions: ['*'], resources: ['deployments'] })))).toEqual(['webhooks[0].matchPolicy']);
+    expect(found('W12', exact(rule({ apiGroups: ['*'], apiVersions: ['*'] }), rule({ apiGroups: ['apps'], apiVersions: ['v1'] })))).toEqual(['webhooks[0].matchPolicy']);
+    // the reproduction: a v1beta1 webhook on everything, converted to v1 (which writes matchPolicy: Exact)
+    const old = { ...webhookConfig({ matchPolicy: undefined, rules: [rule({ operations: ['CREATE'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] })] }), apiVersion: 'admissionregistration.k8s.io/v1beta1' };
+    const { object } = convertToV1(old);
+    expect((object as { webhooks: { matchPolicy?: string }[] }).webhooks[0]!.matchPolicy).toBe('Exact');
+    expect(found('W12', object)).toEqual([]);
   });
 
   it('W11 side-effects-dryrun: NoneOnDryRun is a promise to check', () => {
@@ -96,11 +110,21 @@ describe('webhook lints', () => {
     expect(found('W09', webhookConfig({ rules: [rule({ apiGroups: ['admissionregistration.k8s.io'], resources: ['validatingadmissionpolicies'] })] }))).toEqual(['webhooks[0].rules']);
   });
 
-  it('W03 is quiet once control-plane users and nodes skip the webhook', () => {
-    const hook = webhookConfig({ failurePolicy: 'Fail', rules: [rule({ resources: ['pods'] })] });
+  it('W03 is quiet once control-plane users and nodes skip the webhook and no critical request reaches it', () => {
+    const excluded = { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }] };
+    const hook = webhookConfig({ failurePolicy: 'Fail', namespaceSelector: excluded, rules: [rule({ resources: ['pods'] })] });
     const l = lint(hook).find((x) => x.id === 'W03')!;
     expect(l.fixes!.map((f) => f.title)).toEqual(['Skip control-plane users and nodes (matchCondition)', 'Set failurePolicy: Ignore (fail open)']);
     expect(found('W03', l.fixes![0]!.apply(hook).object)).toEqual([]);
+  });
+
+  it('W03 fixes: the guard alone does not stop kube-system pods (a controller creates them), so it comes with the exclusion; none stops namespace deletion but failing open', () => {
+    const pods = webhookConfig({ failurePolicy: 'Fail', rules: [rule({ resources: ['pods'] })] });
+    const l = lint(pods).find((x) => x.id === 'W03')!;
+    expect(l.fixes!.map((f) => f.title)).toEqual(['Skip control-plane users and nodes, and exclude kube-system and kube-node-lease', 'Set failurePolicy: Ignore (fail open)']);
+    expect(found('W03', l.fixes![0]!.apply(pods).object)).toEqual([]);
+    const namespaces = webhookConfig({ failurePolicy: 'Fail', rules: [rule({ operations: ['*'], resources: ['namespaces'] })] });
+    expect(lint(namespaces).find((x) => x.id === 'W03')!.fixes!.map((f) => f.title)).toEqual(['Set failurePolicy: Ignore (fail open)']);
   });
 });
 

@@ -5,7 +5,9 @@
  * Ideas and sources: the Kubernetes documentation on admission webhook good practices.
  */
 import type { FieldPath } from '../../base/path';
-import { excludeNamespaces, failOpen, narrowResources, setField, skipsSystemUsers, skipSystemUsers } from '../fixes/edits';
+import { dropRule, excludeNamespaces, failOpen, narrowResources, setField } from '../fixes/edits';
+import { criticalReached, lockoutFixes } from './control-plane';
+import { skipsSystemUsers } from './system-guards';
 import type { Fix } from '../fixes/types';
 import { covers, isEmptySelector, isObj, objs, ruleCovers, selectorExcludesNamespace, str, strs, type Obj } from './helpers';
 import { cheapCelRisks, unguardedReads } from './cel-heuristics';
@@ -38,6 +40,18 @@ const CRITICAL: readonly [string, string][] = [
   ['coordination.k8s.io', 'leases'],
 ];
 
+/** What a webhook's pods are made from (W02): the requests that bring them back. */
+const OWN_WORKLOAD: readonly [string, string][] = [
+  ['', 'pods'],
+  ['apps', 'deployments'],
+  ['apps', 'replicasets'],
+];
+
+/** admissionregistration/v1's timeoutSeconds default. */
+const DEFAULT_TIMEOUT_SECONDS = 10;
+
+const andList = (xs: readonly string[]) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
+
 const coversNamespaced = (rules: Obj[]) => rules.some((r) => str(r.scope) !== 'Cluster');
 export const broad = (r: Obj) => strs(r.resources).some((x) => x === '*' || x === '*/*') || strs(r.apiGroups).includes('*');
 const one = (cond: boolean, f: () => Finding): Finding[] => (cond ? [f()] : []);
@@ -57,6 +71,9 @@ const coversSubresource = (resources: readonly string[], sub: string) => {
 };
 const coversConnect = (r: Obj) => CONNECT_SUBRESOURCES.some((s) => coversSubresource(strs(r.resources), s));
 
+/** A rule naming every group and version: no other group/version of its resources exists to bypass it, so Exact = Equivalent. */
+const anyGroupVersion = (r: Obj) => strs(r.apiGroups).includes('*') && strs(r.apiVersions).includes('*');
+
 /** Kubernetes' own API groups (custom resources keep their own version policies). */
 const builtInGroup = (g: string) => g === '' || g.endsWith('.k8s.io') || ['apps', 'batch', 'extensions', 'policy', 'autoscaling'].includes(g);
 
@@ -64,6 +81,19 @@ const builtInGroup = (g: string) => g === '' || g.endsWith('.k8s.io') || ['apps'
 const unstable = (v: string) => /^v\d+(alpha|beta)\d*$/.test(v);
 
 const withoutOps = (ops: readonly string[], drop: string, all: readonly string[]) => (ops.includes('*') ? all.filter((o) => o !== drop) : ops.filter((o) => o !== drop));
+
+/**
+ * W26's way to stop matching CONNECT on rule `j`: drop CONNECT from its operations; when CONNECT
+ * is its only operation (an empty list is invalid), drop the rule if others remain. When it is
+ * the webhook's only rule the webhook exists for exec sessions: no rule edit, failing open is the fix.
+ */
+function stopConnect(w: Obj, p: FieldPath, j: number, ops: readonly string[]): Fix[] {
+  const path = String(p.child('rules').index(j).child('operations'));
+  const rest = withoutOps(ops, 'CONNECT', ['CREATE', 'UPDATE', 'DELETE', 'CONNECT']);
+  if (rest.length > 0) return [setField('Stop matching CONNECT', path, rest)];
+  if (rulesOf(w).length > 1) return [dropRule(String(p.child('rules')), j, 'Stop matching CONNECT (drop this rule: CONNECT is its only operation)')];
+  return [];
+}
 
 export const WEBHOOK_RULES: readonly WebhookLintRule[] = [
   {
@@ -87,10 +117,10 @@ export const WEBHOOK_RULES: readonly WebhookLintRule[] = [
     webhook: (w, p) => {
       const ns = serviceNamespace(w);
       if (!ns || str(w.failurePolicy) !== 'Fail') return [];
-      const hitsOwnPods = rulesOf(w).some((r) => ruleCovers(r, '', 'pods') || ruleCovers(r, 'apps', 'deployments') || ruleCovers(r, 'apps', 'replicasets'));
-      return one(hitsOwnPods && !selectorExcludesNamespace(w.namespaceSelector, ns), () => ({
+      const hits = OWN_WORKLOAD.filter(([g, res]) => rulesOf(w).some((r) => ruleCovers(r, g, res))).map(([, res]) => res);
+      return one(hits.length > 0 && !selectorExcludesNamespace(w.namespaceSelector, ns), () => ({
         field: String(p.child('namespaceSelector')),
-        message: `the webhook's own namespace "${ns}" is not excluded, and it fails closed on pods/deployments`,
+        message: `the webhook's own namespace "${ns}" is not excluded, and it fails closed on ${andList(hits)}`,
         hint: `If the webhook's pods go down, they cannot be re-created: the apiserver would need the webhook to admit them. Exclude "${ns}" in namespaceSelector.`,
         fixes: [exclusionFix(w, p)],
       }));
@@ -102,14 +132,25 @@ export const WEBHOOK_RULES: readonly WebhookLintRule[] = [
     severity: 'warning',
     kinds: WEBHOOK_KINDS,
     webhook: (w, p) => {
-      if (str(w.failurePolicy) !== 'Fail' || skipsSystemUsers(w)) return [];
+      if (str(w.failurePolicy) !== 'Fail') return [];
       const hit = rulesOf(w).find((r) => broad(r) || CRITICAL.some(([g, res]) => ruleCovers(r, g, res)));
-      return one(!!hit, () => ({
-        field: String(p.child('failurePolicy')),
-        message: `failurePolicy is Fail (also the default when unset) on ${hit && broad(hit) ? 'wildcard resources' : 'pods, nodes, namespaces, events or leases'}: while the webhook is down, these requests are rejected`,
-        hint: 'This is how clusters get locked out. Narrow the rules, exclude system namespaces, let control-plane users and nodes skip the webhook (matchConditions), or use failurePolicy: Ignore and enforce the final state elsewhere.',
-        fixes: [skipSystemUsers(String(p)), failOpen(String(p.child('failurePolicy')))],
-      }));
+      // Quiet when control-plane users and nodes skip the webhook, unless a critical request
+      // (the Lockout report's) still reaches it: then it is a lockout whatever the guard.
+      const reached = criticalReached(w).map((c) => c.breaks);
+      if (reached.length === 0 && (!hit || skipsSystemUsers(w))) return [];
+      const what = !hit ? 'requests the control plane depends on' : broad(hit) ? 'wildcard resources' : andList(CRITICAL.filter(([g, res]) => rulesOf(w).some((r) => ruleCovers(r, g, res))).map(([, res]) => res));
+      // Each fix is offered when it leaves no critical request reaching the webhook (the finding goes).
+      const guardFixes = lockoutFixes(w, p);
+      return [
+        {
+          field: String(p.child('failurePolicy')),
+          message: `failurePolicy is Fail (also the default when unset) on ${what}: while the webhook is down, these requests are rejected`,
+          hint: reached.length
+            ? `This is how clusters get locked out (Lockout in Simulate lists them): while it is down, ${andList(reached)}. Narrow the rules, exclude system namespaces, let control-plane users and nodes skip the webhook (matchConditions), or use failurePolicy: Ignore and enforce the final state elsewhere.`
+            : "Not a lockout: none of the control plane's critical requests (Lockout in Simulate) reaches this webhook. But while it is down, users' and controllers' requests it matches are rejected (a Deployment cannot create its pods). Let control-plane users and nodes skip the webhook (matchConditions), or use failurePolicy: Ignore and enforce the final state elsewhere.",
+          fixes: [...guardFixes, failOpen(String(p.child('failurePolicy')))],
+        },
+      ];
     },
   },
   {
@@ -151,8 +192,15 @@ export const WEBHOOK_RULES: readonly WebhookLintRule[] = [
         const path = String(p.child('rules').index(j).child('operations'));
         if (ops.includes('*'))
           return [{ field: path, message: "operations: ['*'] also sends DELETE (object is null) and CONNECT (exec, attach, port-forward) requests", hint: 'Name the operations the webhook handles; each extra operation is latency on every such request.', fixes: [setField('Set operations: [CREATE, UPDATE]', path, ['CREATE', 'UPDATE'])] }];
-        if (ops.includes('CONNECT') && !coversConnect(r))
-          return [{ field: path, message: 'CONNECT never happens for these resources (only for pods/exec, pods/attach, pods/portforward and */proxy)', hint: 'The entry does nothing but suggests the webhook sees exec sessions; remove it.', fixes: [setField('Remove CONNECT', path, ops.filter((o) => o !== 'CONNECT'))] }];
+        if (ops.includes('CONNECT') && !coversConnect(r)) {
+          // Without CONNECT an only-CONNECT rule would have `operations: []`, which the apiserver rejects:
+          // the rule matches nothing, so dropping it keeps what the webhook sees.
+          const fix =
+            ops.length > 1
+              ? setField('Remove CONNECT', path, ops.filter((o) => o !== 'CONNECT'))
+              : dropRule(String(p.child('rules')), j, 'Drop this rule (it matches no request)', rulesOf(w).length === 1 ? 'It is the only rule: the webhook is then called for nothing, as now. Delete the webhook if it has no other purpose.' : undefined);
+          return [{ field: path, message: 'CONNECT never happens for these resources (only for pods/exec, pods/attach, pods/portforward and */proxy)', hint: 'The entry does nothing but suggests the webhook sees exec sessions; remove it.', fixes: [fix] }];
+        }
         return [];
       }),
   },
@@ -198,7 +246,9 @@ export const WEBHOOK_RULES: readonly WebhookLintRule[] = [
     severity: 'info',
     kinds: WEBHOOK_KINDS,
     webhook: (w, p) =>
-      one(typeof w.timeoutSeconds === 'number' && w.timeoutSeconds > 5, () => ({
+      // Above the default only: 10 s is what every webhook gets unless it says otherwise, and Lockout
+      // reports it where it hurts (critical requests held by a fail-open webhook).
+      one(typeof w.timeoutSeconds === 'number' && w.timeoutSeconds > DEFAULT_TIMEOUT_SECONDS, () => ({
         field: String(p.child('timeoutSeconds')),
         message: `the apiserver waits up to ${String(w.timeoutSeconds)}s for this webhook on every matching request`,
         hint: 'Webhooks should answer in milliseconds; a short timeout (2–5 s) bounds the damage when one hangs. Mutating webhooks run in series, so their timeouts add up.',
@@ -223,7 +273,7 @@ export const WEBHOOK_RULES: readonly WebhookLintRule[] = [
     severity: 'info',
     kinds: WEBHOOK_KINDS,
     webhook: (w, p) =>
-      one(str(w.matchPolicy) === 'Exact', () => ({
+      one(str(w.matchPolicy) === 'Exact' && !rulesOf(w).every(anyGroupVersion), () => ({
         field: String(p.child('matchPolicy')),
         message: 'requests through other API versions of the same resources bypass this webhook',
         hint: 'Equivalent (the default) also sends requests made through other group/versions, converted to one the rules name.',
@@ -402,7 +452,7 @@ export const WEBHOOK_RULES: readonly WebhookLintRule[] = [
               field: path,
               message: 'CONNECT on pods/exec fails closed: while the webhook is down, nobody can kubectl exec (also not to debug the webhook)',
               hint: 'Leave CONNECT out unless the webhook audits exec sessions, or fail open for it.',
-              fixes: [setField('Stop matching CONNECT', path, withoutOps(ops, 'CONNECT', ['CREATE', 'UPDATE', 'DELETE', 'CONNECT']))],
+              fixes: [...stopConnect(w, p, j, ops), failOpen(String(p.child('failurePolicy')))],
             }));
           }),
   },

@@ -95,7 +95,7 @@ function getScheme(raw: string): Step<{ scheme: string; rest: string }> {
   return { ok: true, value: { scheme: '', rest: raw } };
 }
 
-// eslint-disable-next-line no-control-regex
+/** Go's stringContainsCTLByte: an ASCII control byte or DEL. */
 const ctlByte = /[\u0000-\u001f\u007f]/;
 
 /** url.Parse(rawURL) */

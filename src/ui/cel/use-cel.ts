@@ -43,7 +43,7 @@ export function useCelOptions(docId: string, path: string, context: CelContext):
   const options = celOptionsFor(object, path, context);
   if (release !== DEFAULT_KUBERNETES_VERSION) options.kubernetesVersion = release;
   const key = JSON.stringify(options);
-  // eslint-disable-next-line react-hooks/exhaustive-deps
+  // Keyed by the options' JSON: a new object with the same content keeps the memoised one.
   return useMemo(() => options, [key]);
 }
 
@@ -114,7 +114,7 @@ export function useEvaluations(
       if (!inputs.length) setState({ results: [], running: false });
     }, DEBOUNCE_MS);
     return () => clearTimeout(t);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // inputs are read through inputsKey (their JSON), so an equal new array does not re-run.
   }, [expression, context, inputsKey, options, enabled]);
   return state;
 }

@@ -126,7 +126,7 @@ function GroupsInput({ groups, onChange }: { groups: string[]; onChange(g: strin
   const [text, setText] = useState(groups.join(', '));
   useEffect(() => {
     if (splitList(text).join('\n') !== groups.join('\n')) setText(groups.join(', '));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Only a change of `groups` from outside resets the text; `text` itself is what the user types.
   }, [groups]);
   return (
     <label className="ti-field wide">
