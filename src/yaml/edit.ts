@@ -120,6 +120,8 @@ interface Splice {
   end: number;
   insert: string;
   seq: number;
+  /** Length of the path it edits: at one point, the deeper container's text comes first. */
+  depth: number;
   /** A scalar replaced in place: the tree can be shifted instead of parsed again. */
   scalar?: PosNode;
 }
@@ -141,7 +143,7 @@ interface Step {
   entry?: PosEntry;
 }
 
-type Plan = { kind: 'noop' } | { kind: 'expand'; edits: { path: PathSegment[]; value: unknown }[] } | { kind: 'ops'; splices: Omit<Splice, 'seq'>[]; scope: PathSegment[] };
+type Plan = { kind: 'noop' } | { kind: 'expand'; edits: { path: PathSegment[]; value: unknown }[] } | { kind: 'ops'; splices: Omit<Splice, 'seq' | 'depth'>[]; scope: PathSegment[] };
 
 /**
  * Apply `edits` to a single-document YAML (or JSON) text as the smallest text edits.
@@ -169,7 +171,7 @@ function run(first: Loaded, edits: readonly PathEdit[], options: EditOptions): E
 
   const flush = (): void => {
     if (pending.length === 0) return;
-    const ordered = [...pending].sort((a, b) => b.start - a.start || b.end - a.end || b.seq - a.seq);
+    const ordered = [...pending].sort((a, b) => b.start - a.start || b.end - a.end || a.depth - b.depth || b.seq - a.seq);
     let t = cur.text;
     for (const sp of ordered) {
       const insert = eol === '\n' ? sp.insert : sp.insert.replace(/\r?\n/g, eol);
@@ -208,7 +210,7 @@ function run(first: Loaded, edits: readonly PathEdit[], options: EditOptions): E
       queue.splice(qi + 1, 0, ...plan.edits);
       continue;
     }
-    for (const sp of plan.splices) pending.push({ ...sp, seq: seq++ });
+    for (const sp of plan.splices) pending.push({ ...sp, seq: seq++, depth: edit.path.length });
     scopes.push(plan.scope);
     expected = setAt(expected, edit.path, edit.value);
   }
@@ -495,7 +497,7 @@ class Writer {
   // --- edits
 
   /** Replace a scalar's span, keeping its quoting when the new value allows it. */
-  replaceScalar(steps: Step[], value: unknown): Omit<Splice, 'seq'> {
+  replaceScalar(steps: Step[], value: unknown): Omit<Splice, 'seq' | 'depth'> {
     const { node, entry } = steps[steps.length - 1]!;
     const parent = steps[steps.length - 2]?.node;
     const flow = !!parent?.flow;
@@ -511,7 +513,7 @@ class Writer {
   }
 
   /** Replace a node by any value (a scalar by a map, a list by a string, …). */
-  replace(steps: Step[], value: unknown): Omit<Splice, 'seq'> {
+  replace(steps: Step[], value: unknown): Omit<Splice, 'seq' | 'depth'> {
     const { node, entry } = steps[steps.length - 1]!;
     const parent = steps[steps.length - 2]?.node;
     const flow = !!parent?.flow;
@@ -542,7 +544,7 @@ class Writer {
   }
 
   /** Delete the entry or item at the end of `steps` (its container is the step before). */
-  remove(steps: Step[], seg: PathSegment): Omit<Splice, 'seq'> {
+  remove(steps: Step[], seg: PathSegment): Omit<Splice, 'seq' | 'depth'> {
     const target = steps[steps.length - 1]!;
     const container = steps[steps.length - 2]!;
     const c = container.node;
@@ -575,7 +577,7 @@ class Writer {
     return start;
   }
 
-  insertEntry(steps: Step[], mapPath: readonly PathSegment[], key: string, value: unknown): Omit<Splice, 'seq'> {
+  insertEntry(steps: Step[], mapPath: readonly PathSegment[], key: string, value: unknown): Omit<Splice, 'seq' | 'depth'> {
     const c = steps[steps.length - 1]!.node;
     const es = c.entries!;
     if (c.flow) {
@@ -611,7 +613,7 @@ class Writer {
     return this.lineAfter(Math.max(es[after]!.keyEnd, es[after]!.node.end), lines);
   }
 
-  appendItem(steps: Step[], value: unknown): Omit<Splice, 'seq'> {
+  appendItem(steps: Step[], value: unknown): Omit<Splice, 'seq' | 'depth'> {
     const c = steps[steps.length - 1]!.node;
     const items = c.items!;
     const last = items[items.length - 1];
@@ -636,7 +638,7 @@ class Writer {
   }
 
   /** Insert whole lines after the line that holds `off`. */
-  private lineAfter(off: number, lines: string): Omit<Splice, 'seq'> {
+  private lineAfter(off: number, lines: string): Omit<Splice, 'seq' | 'depth'> {
     const at = this.lineEnd(off);
     if (at === this.text.length && !this.text.endsWith('\n')) return { start: at, end: at, insert: `\n${lines}` };
     return { start: at, end: at, insert: `${lines}\n` };
@@ -704,9 +706,10 @@ function shiftTree(n: PosNode, at: number, delta: number, node: PosNode): void {
 /** Record that [s, e) of the current text became `len` characters. */
 function mark(regions: Region[], s: number, e: number, len: number): Region[] {
   const delta = len - (e - s);
-  const orig = (p: number): number => {
+  // A point of the current text in the original one; `left`: an empty region at the point counts as after it.
+  const orig = (p: number, left: boolean): number => {
     let shift = 0;
-    for (const r of regions) if (r.e <= p) shift += r.e - r.s - (r.oe - r.os);
+    for (const r of regions) if (r.e <= p && !(left && r.s === p)) shift += r.e - r.s - (r.oe - r.os);
     return p - shift;
   };
   let ns = s;
@@ -718,8 +721,8 @@ function mark(regions: Region[], s: number, e: number, len: number): Region[] {
     ns = Math.min(ns, r.s);
     ne = Math.max(ne, r.e);
   }
-  const os = orig(ns);
-  const oe = orig(ne);
+  const os = Math.min(orig(ns, true), ...merged.map((r) => r.os));
+  const oe = Math.max(orig(ne, false), ...merged.map((r) => r.oe));
   const shifted = out.map((r) => (r.s > e ? { s: r.s + delta, e: r.e + delta, os: r.os, oe: r.oe } : r));
   shifted.push({ s: ns, e: ne + delta, os, oe });
   return shifted.sort((a, b) => a.s - b.s);
