@@ -85,9 +85,8 @@ interface Loaded {
 const MAX_LOADED = 4;
 const loaded: Loaded[] = [];
 
+/** Keep a parsed text (callers look it up first: comparing two large texts costs as much as reading them). */
 function remember(l: Loaded): void {
-  const i = loaded.findIndex((x) => x.text === l.text);
-  if (i >= 0) loaded.splice(i, 1);
   loaded.unshift(l);
   if (loaded.length > MAX_LOADED) loaded.pop();
 }
@@ -729,20 +728,30 @@ function mark(regions: Region[], s: number, e: number, len: number): Region[] {
 }
 
 function toLines(regions: Region[], before: string, after: string): ChangedLines[] {
+  // Lines of the new text from one scan; the old text's lines follow from the newlines inside
+  // each region (outside the regions both texts are the same).
   const lineOfNew = lineCounter(after);
-  const lineOfOld = lineCounter(before);
-  const span = (text: string, lineOf: (o: number) => number, s: number, e: number): [number, number] => {
-    const l = lineOf(s);
-    if (e === s) return s === 0 || text[s - 1] === '\n' ? [l, l - 1] : [l, l];
-    return [l, lineOf(e - 1)];
+  const newlines = (text: string, s: number, e: number): number => {
+    let n = 0;
+    for (let i = text.indexOf('\n', s); i >= 0 && i < e; i = text.indexOf('\n', i + 1)) n++;
+    return n;
   };
+  const atLineStart = (text: string, p: number) => p === 0 || text[p - 1] === '\n';
   const out: ChangedLines[] = [];
+  let shift = 0; // newlines added so far (new − old)
   for (const r of regions) {
-    const [a, b] = span(after, lineOfNew, r.s, r.e);
-    const [c, d] = span(before, lineOfOld, r.os, r.oe);
-    // A region that ends mid-line changes that whole line in both texts.
+    const a = lineOfNew(r.s);
+    const c = a - shift;
+    const nNew = newlines(after, r.s, r.e);
+    const nOld = newlines(before, r.os, r.oe);
+    shift += nNew - nOld;
+    const end = (start: number, text: string, s: number, e: number, n: number) =>
+      e === s ? (atLineStart(text, s) ? start - 1 : start) : start + n - (text[e - 1] === '\n' ? 1 : 0);
+    const b = end(a, after, r.s, r.e, nNew);
+    const d = end(c, before, r.os, r.oe, nOld);
     const last = out[out.length - 1];
-    if (last && a <= last.endLine + 0 && c <= last.oldEndLine) {
+    if (last && a <= last.endLine && c <= last.oldEndLine) {
+      // regions on one line: that line changed once
       last.endLine = Math.max(last.endLine, b);
       last.oldEndLine = Math.max(last.oldEndLine, d);
       continue;
