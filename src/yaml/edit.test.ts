@@ -19,7 +19,7 @@ const object = (text: string): unknown => {
 };
 
 /** What the text must read back as: `v` with each edit applied in turn. */
-function expectedAfter(v: unknown, edits: readonly { path: readonly PathSegment[]; value: unknown }[]): unknown {
+function expectedAfter(v: unknown, edits: readonly { path: readonly PathSegment[]; value: unknown; insert?: boolean }[]): unknown {
   const set = (x: unknown, path: readonly PathSegment[], value: unknown): unknown => {
     if (path.length === 0) return value;
     const [h, ...rest] = path;
@@ -35,7 +35,13 @@ function expectedAfter(v: unknown, edits: readonly { path: readonly PathSegment[
     else o[String(h)] = child;
     return o;
   };
-  return edits.reduce((acc, e) => set(acc, e.path, e.value), v);
+  const get = (x: unknown, path: readonly PathSegment[]): unknown => path.reduce<unknown>((c, s) => (c as Record<string, unknown>)?.[s as string], x);
+  return edits.reduce((acc, e) => {
+    if (!e.insert) return set(acc, e.path, e.value);
+    const list = [...(get(acc, e.path.slice(0, -1)) as unknown[])];
+    list.splice(Number(e.path[e.path.length - 1]), 0, e.value);
+    return set(acc, e.path.slice(0, -1), list);
+  }, v);
 }
 
 /** Lines outside the changed ranges, in order, are the same in both texts. */
@@ -167,6 +173,23 @@ describe('applyEdits', () => {
     const b = { x: 2, l: [1], m: { k: 'v', n: true } };
     const edits = editsBetween(a, b);
     expect(expectedAfter(a, edits)).toEqual(b);
+    for (const [from, to] of [
+      [[1, 2, 3, 4], [1, 4]],
+      [[1, 4], [1, 2, 3, 4]],
+      [[1, 2], [2, 1]],
+      [[], [1]],
+    ]) expect(expectedAfter(from, editsBetween(from, to))).toEqual(to);
+  });
+
+  test('an item removed from or inserted into the middle of a list: the other items keep their text and comments', () => {
+    const text = 'webhooks:\n# first\n- name: a  # A\n  sideEffects: None\n# second\n- name: b\n# third\n- name: c\n';
+    const before = object(text) as { webhooks: unknown[] };
+    const removed = applyEdits(text, editsBetween(before, { webhooks: [before.webhooks[0], before.webhooks[2]] }));
+    expect(removed.text).toBe('webhooks:\n# first\n- name: a  # A\n  sideEffects: None\n# third\n- name: c\n');
+    const inserted = applyEdits(text, editsBetween(before, { webhooks: [before.webhooks[0], { name: 'new' }, ...before.webhooks.slice(1)] }));
+    expect(inserted.text).toBe('webhooks:\n# first\n- name: a  # A\n  sideEffects: None\n- name: new\n# second\n- name: b\n# third\n- name: c\n');
+    expectUntouchedLines(text, inserted);
+    expect(applyEdits('l: [a, c]\n', [{ path: 'l[1]', value: 'b', insert: true }]).text).toBe('l: [a, b, c]\n');
   });
 });
 

@@ -23,7 +23,6 @@ import type { PathSegment } from '../base/path';
 import { parsePath } from '../base/path';
 import { formatPath } from '../base/path-format';
 import { deepEqual, isObject, setOwn } from '../base/json';
-import { diffJson, parsePointer } from '../base/jsonpatch';
 import { parseDocuments, posTreeOf } from './parse';
 import type { PosEntry, PosNode } from './pos-tree';
 import { doubleQuote, isPlainSafe, literalBlock, scalarText } from './serialize';
@@ -33,7 +32,11 @@ import type { YamlError } from './types';
 export interface PathEdit {
   path: string | readonly PathSegment[];
   value: unknown;
+  /** For a list index: put `value` before that item instead of replacing it. */
+  insert?: boolean;
 }
+
+type Edit = { path: PathSegment[]; value: unknown; insert?: boolean };
 
 /** Lines that differ: 1-based, inclusive, in the new text and in the old one (an empty range has end = start − 1). */
 export interface ChangedLines {
@@ -56,18 +59,42 @@ export interface EditResult {
   error?: YamlError;
 }
 
-/** The path edits that turn `before` into `after` (objects by key, lists by index), in an order applyEdits applies one by one. */
-export function editsBetween(before: unknown, after: unknown, prefix: readonly PathSegment[] = []): { path: PathSegment[]; value: unknown }[] {
-  return diffJson(before, after).map((d) => {
-    const tokens = parsePointer(d.path) ?? [];
-    let c: unknown = before;
-    const segs = tokens.map((t): PathSegment => {
-      const s: PathSegment = Array.isArray(c) ? Number(t) : t;
-      c = Array.isArray(c) ? c[s as number] : isObject(c) ? c[t] : undefined;
-      return s;
-    });
-    return { path: [...prefix, ...segs], value: d.op === 'remove' ? undefined : d.after };
-  });
+/**
+ * The path edits that turn `before` into `after`, in an order applyEdits applies one by one:
+ * objects by key; lists by index, except that items removed from or inserted into the middle
+ * of a list (the rest equal) are removed or inserted, so the other items keep their text.
+ */
+export function editsBetween(before: unknown, after: unknown, prefix: readonly PathSegment[] = []): Edit[] {
+  if (before === after) return [];
+  if (Array.isArray(before) && Array.isArray(after)) {
+    let p = 0;
+    const n = Math.min(before.length, after.length);
+    while (p < n && deepEqual(before[p], after[p])) p++;
+    let q = 0;
+    while (q < n - p && deepEqual(before[before.length - 1 - q], after[after.length - 1 - q])) q++;
+    if (p + q === after.length && before.length > after.length) {
+      const out: Edit[] = [];
+      for (let i = before.length - q - 1; i >= p; i--) out.push({ path: [...prefix, i], value: undefined });
+      return out;
+    }
+    if (p + q === before.length && after.length > before.length) {
+      return after.slice(p, after.length - q).map((value, k) => ({ path: [...prefix, p + k], value, insert: true }));
+    }
+    const out: Edit[] = [];
+    for (let i = 0; i < n; i++) out.push(...editsBetween(before[i], after[i], [...prefix, i]));
+    for (let i = n; i < after.length; i++) out.push({ path: [...prefix, i], value: after[i] });
+    for (let i = before.length - 1; i >= n; i--) out.push({ path: [...prefix, i], value: undefined });
+    return out;
+  } else if (isObject(before) && isObject(after)) {
+    const out: Edit[] = [];
+    for (const k of Object.keys(before)) {
+      if (!Object.hasOwn(after, k)) out.push({ path: [...prefix, k], value: undefined });
+      else out.push(...editsBetween(before[k], after[k], [...prefix, k]));
+    }
+    for (const k of Object.keys(after)) if (!Object.hasOwn(before, k)) out.push({ path: [...prefix, k], value: after[k] });
+    return out;
+  }
+  return deepEqual(before, after) ? [] : [{ path: [...prefix], value: after }];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -142,7 +169,7 @@ interface Step {
   entry?: PosEntry;
 }
 
-type Plan = { kind: 'noop' } | { kind: 'expand'; edits: { path: PathSegment[]; value: unknown }[] } | { kind: 'ops'; splices: Omit<Splice, 'seq' | 'depth'>[]; scope: PathSegment[] };
+type Plan = { kind: 'noop' } | { kind: 'expand'; edits: Edit[] } | { kind: 'ops'; splices: Omit<Splice, 'seq' | 'depth'>[]; scope: PathSegment[] };
 
 /**
  * Apply `edits` to a single-document YAML (or JSON) text as the smallest text edits.
@@ -195,14 +222,15 @@ function run(first: Loaded, edits: readonly PathEdit[], options: EditOptions): E
     scopes = [];
   };
 
-  const queue: { path: PathSegment[]; value: unknown }[] = edits.map((e) => ({ path: typeof e.path === 'string' ? parsePath(e.path) : [...e.path], value: e.value }));
+  const queue: Edit[] = edits.map((e) => ({ path: typeof e.path === 'string' ? parsePath(e.path) : [...e.path], value: e.value, insert: e.insert }));
   for (let qi = 0; qi < queue.length; qi++) {
     const edit = queue[qi]!;
     if (scopes.some((s) => related(s, edit.path))) flush();
-    let plan = planEdit(cur, expected, edit.path, edit.value, options);
+    const plan1 = (): Plan => (edit.insert ? planInsert(cur, edit.path, edit.value) : planEdit(cur, expected, edit.path, edit.value, options));
+    let plan = plan1();
     if (plan.kind === 'ops' && plan.splices.some((sp) => pending.some((p) => overlaps(sp, p)))) {
       flush();
-      plan = planEdit(cur, expected, edit.path, edit.value, options);
+      plan = plan1();
     }
     if (plan.kind === 'noop') continue;
     if (plan.kind === 'expand') {
@@ -211,7 +239,7 @@ function run(first: Loaded, edits: readonly PathEdit[], options: EditOptions): E
     }
     for (const sp of plan.splices) pending.push({ ...sp, seq: seq++, depth: edit.path.length });
     scopes.push(plan.scope);
-    expected = setAt(expected, edit.path, edit.value);
+    expected = edit.insert ? insertAt(expected, edit.path, edit.value) : setAt(expected, edit.path, edit.value);
   }
   flush();
   if (cur.text === first.text) return { text: first.text, changed: [] };
@@ -291,6 +319,27 @@ function planEdit(cur: Loaded, expected: unknown, path: PathSegment[], value: un
   }
   // A scalar (null, `rules:`) or alias where a map or list is wanted: replace it.
   return { kind: 'ops', splices: [w.replace(steps, nest(path.slice(depth), value, at))], scope: path.slice(0, depth) };
+}
+
+/** A new list item before the item at `path` (or at the end). */
+function planInsert(cur: Loaded, path: PathSegment[], value: unknown): Plan {
+  const listPath = path.slice(0, -1);
+  const { steps, alias } = walk(cur.root, listPath);
+  const at = formatPath(path);
+  const list = steps[steps.length - 1]!.node;
+  if (alias || steps.length - 1 !== listPath.length || list.kind !== 'seq') throw new Refused(`${at}: there is no list to insert into`);
+  const idx = Number(path[path.length - 1]);
+  const w = new Writer(cur.text, cur.root, {});
+  const splice = idx >= list.items!.length ? w.appendItem(steps, value) : w.insertItem(steps, idx, value);
+  return { kind: 'ops', splices: [splice], scope: listPath };
+}
+
+function insertAt(v: unknown, path: readonly PathSegment[], value: unknown): unknown {
+  const list = getAt(v, path.slice(0, -1));
+  if (!Array.isArray(list)) return v;
+  const copy = [...list];
+  copy.splice(Number(path[path.length - 1]), 0, value);
+  return setAt(v, path.slice(0, -1), copy);
 }
 
 function nest(segs: readonly PathSegment[], value: unknown, at: string): unknown {
@@ -634,6 +683,31 @@ class Writer {
       lines = sub.join('\n');
     }
     return this.lineAfter(last!.end, lines);
+  }
+
+  /** A new item before item `idx` (above the comment lines that belong to that item). */
+  insertItem(steps: Step[], idx: number, value: unknown): Omit<Splice, 'seq' | 'depth'> {
+    const c = steps[steps.length - 1]!.node;
+    const items = c.items!;
+    const next = items[idx]!;
+    const quote = typeof value === 'string' ? this.quoteOf(next) : undefined;
+    if (c.flow) return { start: next.start, end: next.start, insert: `${this.flow(value, quote)}${this.flowSeparator(c, items)}` };
+    const dash = this.dashStart(next.start);
+    const ls = this.lineStart(dash);
+    if (this.text.slice(ls, dash).trim() !== '') throw new Refused('This list shares its first line with its parent (`- - a`); an item cannot be inserted before it');
+    const dashCol = dash - ls;
+    const pad = ' '.repeat(dashCol);
+    const one = this.inline(value, { quote, flow: false, indent: dashCol + 2 });
+    let lines: string;
+    if (one !== undefined) lines = `${pad}- ${one}`;
+    else {
+      const sub = this.block(value as object, dashCol + 2);
+      sub[0] = `${pad}- ${sub[0]!.slice(dashCol + 2)}`;
+      lines = sub.join('\n');
+    }
+    const floor = idx > 0 ? this.lineEnd(items[idx - 1]!.end) : steps[steps.length - 1]!.entry ? this.lineEnd(steps[steps.length - 1]!.entry!.keyEnd) : ls;
+    const at = this.commentsAbove(ls, floor);
+    return { start: at, end: at, insert: `${lines}\n` };
   }
 
   /** Insert whole lines after the line that holds `off`. */
