@@ -11,6 +11,7 @@ import type { PathSegment } from '../base/path';
 import { formatPath } from '../base/path-format';
 import { isObject } from '../base/json';
 import { applyEdits, editsBetween, parseDocuments, splitDocuments, type EditResult, type PathEdit } from './index';
+import { rng } from './fixtures/rng';
 
 const object = (text: string): unknown => {
   const r = parseDocuments(text, { unwrapLists: false });
@@ -194,17 +195,6 @@ describe('applyEdits', () => {
 });
 
 // --- property tests --------------------------------------------------------------------------
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SCALARS: unknown[] = [5, 0, -1, 1.5, true, false, null, 'x', 'on', '0123', 'with space', 'a: b', ' lead', 'trail ', '#hash', 'q"uote', "it's", '*', '[x]', 'ünï', 'two\nlines', 'a, b', ''];
 

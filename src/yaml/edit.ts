@@ -672,17 +672,17 @@ class Writer {
       const sep = this.flowSeparator(c, items);
       return { start: last.end, end: last.end, insert: `${sep}${item}` };
     }
-    const dashCol = this.col(this.dashStart(last!.start));
+    return this.lineAfter(last!.end, this.itemLines(value, this.col(this.dashStart(last!.start)), quote));
+  }
+
+  /** A block list item (`- value`, a map or list starting on the dash line) at column `dashCol`. */
+  private itemLines(value: unknown, dashCol: number, quote: Quote): string {
     const pad = ' '.repeat(dashCol);
     const one = this.inline(value, { quote, flow: false, indent: dashCol + 2 });
-    let lines: string;
-    if (one !== undefined) lines = `${pad}- ${one}`;
-    else {
-      const sub = this.block(value as object, dashCol + 2);
-      sub[0] = `${pad}- ${sub[0]!.slice(dashCol + 2)}`;
-      lines = sub.join('\n');
-    }
-    return this.lineAfter(last!.end, lines);
+    if (one !== undefined) return `${pad}- ${one}`;
+    const sub = this.block(value as object, dashCol + 2);
+    sub[0] = `${pad}- ${sub[0]!.slice(dashCol + 2)}`;
+    return sub.join('\n');
   }
 
   /** A new item before item `idx` (above the comment lines that belong to that item). */
@@ -695,16 +695,7 @@ class Writer {
     const dash = this.dashStart(next.start);
     const ls = this.lineStart(dash);
     if (this.text.slice(ls, dash).trim() !== '') throw new Refused('This list shares its first line with its parent (`- - a`); an item cannot be inserted before it');
-    const dashCol = dash - ls;
-    const pad = ' '.repeat(dashCol);
-    const one = this.inline(value, { quote, flow: false, indent: dashCol + 2 });
-    let lines: string;
-    if (one !== undefined) lines = `${pad}- ${one}`;
-    else {
-      const sub = this.block(value as object, dashCol + 2);
-      sub[0] = `${pad}- ${sub[0]!.slice(dashCol + 2)}`;
-      lines = sub.join('\n');
-    }
+    const lines = this.itemLines(value, dash - ls, quote);
     const floor = idx > 0 ? this.lineEnd(items[idx - 1]!.end) : steps[steps.length - 1]!.entry ? this.lineEnd(steps[steps.length - 1]!.entry!.keyEnd) : ls;
     const at = this.commentsAbove(ls, floor);
     return { start: at, end: at, insert: `${lines}\n` };
