@@ -167,6 +167,21 @@ describe('applyEdits', () => {
     // an anchor nobody uses is kept
     expect(applyEdits('a: &keep 1\nb: 2\n', [{ path: 'b', value: 3 }]).text).toBe('a: &keep 1\nb: 3\n');
     expect(applyEdits('l: [a]\n', [{ path: 'l[3]', value: 'x' }]).error?.message).toMatch(/beyond the end/);
+    // a tag that would make the new value read differently: refused; a string under !!str keeps the tag
+    expect(applyEdits('num: !!str 5\n', [{ path: 'num', value: 6 }]).error?.message).toMatch(/cannot be edited exactly/);
+    expect(applyEdits('num: !!str 5\n', [{ path: 'num', value: '6' }]).text).toBe('num: !!str "6"\n');
+    // merge keys: an explicit key overrides, the merged map stays
+    const merged = 'base: &b {x: 1, y: 2}\nuse:\n  <<: *b\n  z: 3\n';
+    expect(applyEdits(merged, [{ path: 'use.z', value: 4 }]).text).toBe(merged.replace('z: 3', 'z: 4'));
+    expect(applyEdits(merged, [{ path: 'use.x', value: 9 }]).text).toBe(`${merged}  x: 9\n`);
+  });
+
+  test('markers, folded scalars and very long lines are kept around an edit', () => {
+    const text = `--- # first\na: 1\nfolded: >\n  one\n  two\nlong: ${'x'.repeat(20000)}\n...\n`;
+    const r = applyEdits(text, [{ path: 'a', value: 2 }]);
+    expect(r.text).toBe(text.replace('a: 1', 'a: 2'));
+    const f = applyEdits(text, [{ path: 'folded', value: 'three' }]);
+    expect(f.text).toBe(text.replace('>\n  one\n  two', 'three'));
   });
 
   test('editsBetween: objects by key, lists by index, applied in turn', () => {
