@@ -20,7 +20,7 @@ const object = (text: string): unknown => {
 };
 
 /** What the text must read back as: `v` with each edit applied in turn. */
-function expectedAfter(v: unknown, edits: readonly { path: readonly PathSegment[]; value: unknown; insert?: boolean }[]): unknown {
+function expectedAfter(v: unknown, edits: readonly { path: readonly PathSegment[]; value: unknown; insert?: boolean; moveTo?: number }[]): unknown {
   const set = (x: unknown, path: readonly PathSegment[], value: unknown): unknown => {
     if (path.length === 0) return value;
     const [h, ...rest] = path;
@@ -38,9 +38,10 @@ function expectedAfter(v: unknown, edits: readonly { path: readonly PathSegment[
   };
   const get = (x: unknown, path: readonly PathSegment[]): unknown => path.reduce<unknown>((c, s) => (c as Record<string, unknown>)?.[s as string], x);
   return edits.reduce((acc, e) => {
-    if (!e.insert) return set(acc, e.path, e.value);
+    if (!e.insert && e.moveTo === undefined) return set(acc, e.path, e.value);
     const list = [...(get(acc, e.path.slice(0, -1)) as unknown[])];
-    list.splice(Number(e.path[e.path.length - 1]), 0, e.value);
+    if (e.moveTo !== undefined) list.splice(Number(e.path[e.path.length - 1]), 1);
+    list.splice(e.moveTo ?? Number(e.path[e.path.length - 1]), 0, e.value);
     return set(acc, e.path.slice(0, -1), list);
   }, v);
 }
@@ -207,6 +208,19 @@ describe('applyEdits', () => {
     expectUntouchedLines(text, inserted);
     expect(applyEdits('l: [a, c]\n', [{ path: 'l[1]', value: 'b', insert: true }]).text).toBe('l: [a, b, c]\n');
   });
+
+  test('an item moved up or down takes its lines and comments along', () => {
+    const text = 'webhooks:\n# first\n- name: a  # A\n  sideEffects: None\n# second\n- name: b\n# third\n- name: c\nafter: 1\n';
+    const before = object(text) as { webhooks: unknown[] };
+    const [a, b, c] = before.webhooks;
+    const up = applyEdits(text, editsBetween(before, { ...before, webhooks: [a, c, b] }));
+    expect(up.text).toBe('webhooks:\n# first\n- name: a  # A\n  sideEffects: None\n# third\n- name: c\n# second\n- name: b\nafter: 1\n');
+    expectUntouchedLines(text, up);
+    const down = applyEdits(text, editsBetween(before, { ...before, webhooks: [b, c, a] }));
+    expect(down.text).toBe('webhooks:\n# second\n- name: b\n# third\n- name: c\n# first\n- name: a  # A\n  sideEffects: None\nafter: 1\n');
+    // in a flow list the items are diffed one by one
+    expect(applyEdits('l: [p, q]\n', editsBetween({ l: ['p', 'q'] }, { l: ['q', 'p'] })).text).toBe('l: [q, p]\n');
+  });
 });
 
 // --- property tests --------------------------------------------------------------------------
@@ -240,6 +254,14 @@ function randomEdit(r: () => number, v: unknown, deletions: boolean): { path: Pa
   let cur: unknown = v;
   for (const s of path) cur = (cur as Record<string, unknown>)[s as string];
   const roll = r();
+  if (Array.isArray(cur) && cur.length >= 2 && roll < 0.15) {
+    // an item moved to another place (a list replaced by one of its kind: the edit is diffed)
+    const from = Math.floor(r() * cur.length);
+    const to = Math.floor(r() * cur.length);
+    const moved = [...cur];
+    moved.splice(to, 0, ...moved.splice(from, 1));
+    return { path, value: moved };
+  }
   if (Array.isArray(cur) && roll < 0.4) return { path: [...path, cur.length], value: r() < 0.7 ? pick(r, SCALARS) : { name: pick(r, SCALARS), n: [1, 'a'] } };
   if (isObject(cur) && roll < 0.5) return { path: [...path, pick(r, ['newKey', 'app.kubernetes.io/part-of', 'ключ', 'on', 'x y'])], value: r() < 0.6 ? pick(r, SCALARS) : { a: [pick(r, SCALARS)], b: {} } };
   if (path.length === 0) return undefined;

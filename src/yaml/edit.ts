@@ -34,9 +34,11 @@ export interface PathEdit {
   value: unknown;
   /** For a list index: put `value` before that item instead of replacing it. */
   insert?: boolean;
+  /** For a list index: move that item, with its comment lines, to index `moveTo` (`value` is the item). */
+  moveTo?: number;
 }
 
-type Edit = { path: PathSegment[]; value: unknown; insert?: boolean };
+type Edit = { path: PathSegment[]; value: unknown; insert?: boolean; moveTo?: number };
 
 /** Lines that differ: 1-based, inclusive, in the new text and in the old one (an empty range has end = start − 1). */
 export interface ChangedLines {
@@ -80,11 +82,16 @@ export function editsBetween(before: unknown, after: unknown, prefix: readonly P
     if (p + q === before.length && after.length > before.length) {
       return after.slice(p, after.length - q).map((value, k) => ({ path: [...prefix, p + k], value, insert: true }));
     }
-    const out: Edit[] = [];
-    for (let i = 0; i < n; i++) out.push(...editsBetween(before[i], after[i], [...prefix, i]));
-    for (let i = n; i < after.length; i++) out.push({ path: [...prefix, i], value: after[i] });
-    for (let i = before.length - 1; i >= n; i--) out.push({ path: [...prefix, i], value: undefined });
-    return out;
+    const m = before.length - p - q;
+    if (before.length === after.length && m >= 2) {
+      // one item moved from one end of the differing run to the other (the form's Move up/down)
+      const last = p + m - 1;
+      const down = deepEqual(after[last], before[p]) && before.slice(p + 1, last + 1).every((x, k) => deepEqual(x, after[p + k]));
+      if (down) return [{ path: [...prefix, p], value: before[p], moveTo: last }];
+      const up = deepEqual(after[p], before[last]) && before.slice(p, last).every((x, k) => deepEqual(x, after[p + 1 + k]));
+      if (up) return [{ path: [...prefix, last], value: before[last], moveTo: p }];
+    }
+    return indexwise(before, after, prefix);
   } else if (isObject(before) && isObject(after)) {
     const out: Edit[] = [];
     for (const k of Object.keys(before)) {
@@ -95,6 +102,16 @@ export function editsBetween(before: unknown, after: unknown, prefix: readonly P
     return out;
   }
   return deepEqual(before, after) ? [] : [{ path: [...prefix], value: after }];
+}
+
+/** Lists item by item: the common indices diffed, then items added at the end or removed from it. */
+function indexwise(before: readonly unknown[], after: readonly unknown[], prefix: readonly PathSegment[]): Edit[] {
+    const n = Math.min(before.length, after.length);
+    const out: Edit[] = [];
+    for (let i = 0; i < n; i++) out.push(...editsBetween(before[i], after[i], [...prefix, i]));
+    for (let i = n; i < after.length; i++) out.push({ path: [...prefix, i], value: after[i] });
+    for (let i = before.length - 1; i >= n; i--) out.push({ path: [...prefix, i], value: undefined });
+    return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -222,11 +239,16 @@ function run(first: Loaded, edits: readonly PathEdit[], options: EditOptions): E
     scopes = [];
   };
 
-  const queue: Edit[] = edits.map((e) => ({ path: typeof e.path === 'string' ? parsePath(e.path) : [...e.path], value: e.value, insert: e.insert }));
+  const queue: Edit[] = edits.map((e) => ({ path: typeof e.path === 'string' ? parsePath(e.path) : [...e.path], value: e.value, insert: e.insert, moveTo: e.moveTo }));
   for (let qi = 0; qi < queue.length; qi++) {
     const edit = queue[qi]!;
     if (scopes.some((s) => related(s, edit.path))) flush();
-    const plan1 = (): Plan => (edit.insert ? planInsert(cur, edit.path, edit.value) : planEdit(cur, expected, edit.path, edit.value, options));
+    const plan1 = (): Plan =>
+      edit.moveTo !== undefined
+        ? planMove(cur, expected, edit.path, edit.moveTo)
+        : edit.insert
+          ? planInsert(cur, edit.path, edit.value)
+          : planEdit(cur, expected, edit.path, edit.value, options);
     let plan = plan1();
     if (plan.kind === 'ops' && plan.splices.some((sp) => pending.some((p) => overlaps(sp, p)))) {
       flush();
@@ -239,7 +261,12 @@ function run(first: Loaded, edits: readonly PathEdit[], options: EditOptions): E
     }
     for (const sp of plan.splices) pending.push({ ...sp, seq: seq++, depth: edit.path.length });
     scopes.push(plan.scope);
-    expected = edit.insert ? insertAt(expected, edit.path, edit.value) : setAt(expected, edit.path, edit.value);
+    expected =
+      edit.moveTo !== undefined
+        ? moveAt(expected, edit.path, edit.moveTo)
+        : edit.insert
+          ? insertAt(expected, edit.path, edit.value)
+          : setAt(expected, edit.path, edit.value);
   }
   flush();
   if (cur.text === first.text) return { text: first.text, changed: [] };
@@ -332,6 +359,28 @@ function planInsert(cur: Loaded, path: PathSegment[], value: unknown): Plan {
   const w = new Writer(cur.text, cur.root, {});
   const splice = idx >= list.items!.length ? w.appendItem(steps, value) : w.insertItem(steps, idx, value);
   return { kind: 'ops', splices: [splice], scope: listPath };
+}
+
+/** A block list item moved with its lines (comments above it included); elsewhere the items are diffed one by one. */
+function planMove(cur: Loaded, expected: unknown, path: PathSegment[], to: number): Plan {
+  const listPath = path.slice(0, -1);
+  const from = Number(path[path.length - 1]);
+  const { steps, alias } = walk(cur.root, listPath);
+  const list = steps[steps.length - 1]!.node;
+  const w = new Writer(cur.text, cur.root, {});
+  const cut = !alias && steps.length - 1 === listPath.length && list.kind === 'seq' && !list.flow ? w.moveItem(steps, from, to) : undefined;
+  if (cut) return { kind: 'ops', splices: cut, scope: listPath };
+  const before = getAt(expected, listPath) as unknown[];
+  return { kind: 'expand', edits: indexwise(before, moveAt(before, [from], to) as unknown[], listPath) };
+}
+
+function moveAt(v: unknown, path: readonly PathSegment[], to: number): unknown {
+  const list = getAt(v, path.slice(0, -1));
+  if (!Array.isArray(list)) return v;
+  const copy = [...list];
+  const [item] = copy.splice(Number(path[path.length - 1]), 1);
+  copy.splice(to, 0, item);
+  return setAt(v, path.slice(0, -1), copy);
 }
 
 function insertAt(v: unknown, path: readonly PathSegment[], value: unknown): unknown {
@@ -699,6 +748,35 @@ class Writer {
     const floor = idx > 0 ? this.lineEnd(items[idx - 1]!.end) : steps[steps.length - 1]!.entry ? this.lineEnd(steps[steps.length - 1]!.entry!.keyEnd) : ls;
     const at = this.commentsAbove(ls, floor);
     return { start: at, end: at, insert: `${lines}\n` };
+  }
+
+  /** The lines of a block list's item `i`: from the comment lines above it to the end of its last line; undefined if it shares a line. */
+  private itemSpan(steps: Step[], i: number): { start: number; end: number } | undefined {
+    const c = steps[steps.length - 1]!.node;
+    const items = c.items!;
+    const it = items[i];
+    if (!it) return undefined;
+    const dash = this.dashStart(it.start);
+    const ls = this.lineStart(dash);
+    if (this.text.slice(ls, dash).trim() !== '') return undefined;
+    const entry = steps[steps.length - 1]!.entry;
+    const floor = i > 0 ? this.lineEnd(items[i - 1]!.end) : entry ? this.lineEnd(entry.keyEnd) : ls;
+    const end = this.lineEnd(it.end);
+    if (end === this.text.length && !this.text.endsWith('\n')) return undefined;
+    return { start: this.commentsAbove(ls, floor), end };
+  }
+
+  /** Move block list item `from` to index `to`, as text: cut its lines, paste them at the new place. */
+  moveItem(steps: Step[], from: number, to: number): Omit<Splice, 'seq' | 'depth'>[] | undefined {
+    const moved = this.itemSpan(steps, from);
+    const target = this.itemSpan(steps, to);
+    if (!moved || !target || from === to) return undefined;
+    const lines = this.text.slice(moved.start, moved.end);
+    const at = to > from ? target.end : target.start;
+    return [
+      { start: moved.start, end: moved.end, insert: '' },
+      { start: at, end: at, insert: lines },
+    ];
   }
 
   /** Insert whole lines after the line that holds `off`. */
