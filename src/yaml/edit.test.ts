@@ -11,7 +11,7 @@ import type { PathSegment } from '../base/path';
 import { formatPath } from '../base/path-format';
 import { isObject } from '../base/json';
 import { applyEdits, editsBetween, parseDocuments, splitDocuments, type EditResult, type PathEdit } from './index';
-import { rng } from './fixtures/rng';
+import { seededRandom as rng } from '../base/random';
 
 const object = (text: string): unknown => {
   const r = parseDocuments(text, { unwrapLists: false });

@@ -6,12 +6,22 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, test } from 'vitest';
 import { parseDocuments } from './index';
-import { rng } from './fixtures/rng';
 
 const FIXTURES = ['helm-nulls.yaml', 'kyaml.yaml', 'v1-list.yaml', 'multiline-cabundle.yaml', 'webhook.json'].map((f) =>
   readFileSync(resolve(__dirname, 'fixtures', f), 'utf8'),
 );
 const PIECES = ['\n', ' ', '  ', '\t', ':', ': ', '- ', '-', '---\n', '...\n', '#', '"', "'", '[', ']', '{', '}', ',', '&a ', '*a', '!!str ', '|', '>', '? ', '<<: ', '%', '\\', '\u0000', '\uFEFF', 'on', '0123', 'kind: List\nitems:\n- '];
+
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 test('1,000 mutated texts: no throw, positions inside the text', () => {
   const r = rng(42);

@@ -6,9 +6,19 @@
 import { describe, expect, test } from 'vitest';
 import { NASTY_STRINGS } from './fixtures/nasty';
 import { parseDocuments, serializeDocuments, serializeJSON } from './index';
-import { rng } from './fixtures/rng';
 
 /** mulberry32: small, fast, seedable. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 const NASTY_NUMBERS = [
   0, 1, -1, 42, 1.5, -2.25, 0.1, 1e21, 1e-7, 123456789, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 53 + 2, 2 ** 64, 1e300,
   5e-324, 3.141592653589793, 100, 1000000,
