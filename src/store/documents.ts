@@ -184,12 +184,15 @@ export function importText(text: string, origin: string): ImportResult {
     separators.set(i, text.slice(lead, c.start) + marker);
     lead = c.end;
   });
+  // Documents holding only comments after the last one stay with it, at the end of its text.
+  const lastContent = Math.max(-1, ...separators.keys());
+  const endOf = (i: number): number => (i === lastContent ? text.length : chunks[i]!.end);
   const indexOf = new Map<WorkspaceDoc, number>();
   const docs = documents.map((d) => {
     // The document's own text, leading comments included (but not the --- marker line).
     const c = chunks[d.documentIndex]!;
     const marker = /^---[^\n]*(?:\n|$)/.exec(text.slice(c.start, c.end))?.[0] ?? '';
-    const slice = !d.fromList ? text.slice(c.start + marker.length, c.end) : undefined;
+    const slice = !d.fromList ? text.slice(c.start + marker.length, endOf(d.documentIndex)) : undefined;
     const doc = docFromObject(d.object, origin, slice && slice.trim() ? slice : undefined);
     const separator = !d.fromList || d.fromList.itemIndex === 0 ? separators.get(d.documentIndex) : undefined;
     if (separator) doc.separator = separator;
@@ -206,7 +209,7 @@ export function importText(text: string, origin: string): ImportResult {
   for (const i of failed) {
     const chunk = chunks[i];
     if (!chunk) continue;
-    const chunkText = text.slice(chunk.start, chunk.end).replace(/^---[^\n]*(?:\n|$)/, '');
+    const chunkText = text.slice(chunk.start, endOf(i)).replace(/^---[^\n]*(?:\n|$)/, '');
     const at = docs.findIndex((d) => (indexOf.get(d) ?? Infinity) > i);
     const separator = separators.get(i);
     const doc = withText({ id: newId(), text: chunkText, object: undefined, origin, ...(separator ? { separator } : {}) }, chunkText);

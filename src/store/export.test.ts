@@ -42,7 +42,7 @@ const changed = (a: string, b: string) => diffLines(a, b).filter((l) => l.op !==
 describe('export keeps bytes', () => {
   it('an untouched multi-document file (comments, ---, a read-only kind, quotes) exports byte-identical', () => {
     const ws = store();
-    const input = `${CERT_MANAGER}${SERVICE}---\n# comments only\n---\n${OLD}`;
+    const input = `${CERT_MANAGER}${SERVICE}---\n# comments only\n---\n${OLD}---\n# a trailing comment\n`;
     ws.getState().importText(input, 'all.yaml');
     expect(ws.getState().docs).toHaveLength(4);
     expect(exportDocs(ws.getState().docs).text).toBe(input);
