@@ -40,7 +40,7 @@ export function FixDialog() {
             </label>
           ))}
           {preview?.refused ? (
-            <p className="error" role="alert" data-testid="fix-refused">
+            <p className="banner error" role="alert" data-testid="fix-refused">
               {preview.refused}
             </p>
           ) : null}
