@@ -4,7 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createWorkspace } from './workspace';
+import { createWorkspace, workspace } from './workspace';
+import { previewFix } from './fixes';
+import type { Fix } from '../k8s';
 import { exportDocs } from './export';
 import { docProblems } from './problems';
 import { diffLines } from '../yaml/line-diff';
@@ -110,5 +112,18 @@ describe('export keeps bytes', () => {
     ws.getState().setField(id, ['metadata', 'name'], 'new');
     expect(ws.getState().docs[0]!.text).toBe(broken);
     expect(ws.getState().notices.at(-1)?.text).toMatch(/does not parse/);
+  });
+
+  it('the fix preview is the diff applying writes, or why it cannot be written', () => {
+    const fix: Fix = { title: 'Set timeoutSeconds: 5', apply: (o) => ({ object: { ...(o as object), webhooks: [{ ...(o as { webhooks: object[] }).webhooks[0], timeoutSeconds: 5 }] } }) };
+    workspace.getState().replaceAll([]);
+    const [id] = workspace.getState().importText(OLD, 'old.yaml');
+    const preview = previewFix(id!, fix)!;
+    expect(preview.hunks.filter((l) => l !== '…' && l.op !== ' ')).toEqual([{ op: '+', text: '  timeoutSeconds: 5' }]);
+    workspace.getState().setText(id!, `${OLD}webhooks: [`);
+    const refused = previewFix(id!, fix)!;
+    expect(refused.refused).toMatch(/does not parse/);
+    workspace.getState().applyFix(id!, fix);
+    expect(workspace.getState().docs[0]!.text).toBe(`${OLD}webhooks: [`);
   });
 });
