@@ -49,10 +49,11 @@ test('a fix with a parameter from the field lightbulb, and a fix as a code actio
   const dialog = page.getByTestId('fix-dialog');
   await dialog.getByLabel(/Resources/).fill('pods, deployments');
   await dialog.getByLabel(/API groups/).fill('"", apps');
-  await expect(dialog.getByTestId('fix-diff').locator('.add')).toContainText(['- deployments']);
+  // the list item was written '*': the new items keep its single quotes
+  await expect(dialog.getByTestId('fix-diff').locator('.add')).toContainText(["- 'deployments'"]);
   await dialog.getByTestId('fix-apply').click();
   await expect(page.locator('[data-lint="W05"]')).toHaveCount(0);
-  await expect.poll(() => yamlText(page)).toMatch(/- deployments/);
+  await expect.poll(() => yamlText(page)).toMatch(/- 'deployments'/);
 
   // W03 as a Monaco code action: the cursor on the marker's line, then Quick Fix (Ctrl/Cmd+.).
   const line = await page.evaluate(() => {

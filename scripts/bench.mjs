@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * npm run bench: speed and size, printed as numbers (never asserted in tests).
- *  1. Node micro-benchmarks (vitest bench): YAML parse/serialize, validation (on the bundled code,
+ *  1. Node micro-benchmarks (vitest bench): YAML parse/serialize and edits, validation (on the bundled code,
  *     scripts/bench-bundle.mjs), CEL.
  *  2. Size of the initial JS (gzip) of the built app; Monaco and CEL load lazily.
  *  3. In Chromium: time to the first interactive form and to its problems, beside the same first
@@ -44,6 +44,12 @@ function printNodeTargets(reportFile) {
   console.log(`parse + serialize, 1,000 webhooks: ${ms(row('yaml/yaml.bench.ts > parse + serialize'))} (target ≤ 100 ms); js-yaml load alone ${ms(row('yaml/yaml.bench.ts > calibration: js-yaml load'))}`);
   console.log(
     `validation, 1,000 never-seen webhooks: ${ms(row('k8s/validate.bench.ts > 1,000-webhook workspace, never seen before (full validation)'))} (target ≤ 5 ms); JSON.stringify of the same workspace ${ms(row('k8s/validate.bench.ts > baseline: JSON.stringify of the same workspace'))}`,
+  );
+  console.log(
+    `applyEdits, one scalar in 1,000 webhooks: ${ms(row('yaml/edit.bench.ts > one scalar (the next keystroke)'))} (target ≤ 2 ms); a new key ${ms(row('yaml/edit.bench.ts > a new key (parses the result to check it)'))}; parseDocuments of the same text ${ms(row('yaml/edit.bench.ts > calibration: parseDocuments of the same text'))}`,
+  );
+  console.log(
+    `form keystroke at 200 webhooks on the user's text: ${ms(row("store/documents.bench.ts > form edit written into the text"))}; with the problems of three views ${ms(row('store/documents.bench.ts > form edit written into the text → problems for sidebar, form and YAML markers'))} (budget 16 ms)`,
   );
   console.log(`CEL through the TypeScript API, mix of five: ${perSecond(row('cel/cel.bench.ts > mix of five: one evaluate() per expression'))} one evaluate() at a time (target ≥ 10,000/s), ${perSecond(row('cel/cel.bench.ts > mix of five: evaluateBatch() of 100 (20 policies × 5), evals/s = hz × 100'), 100)} with evaluateBatch (target ≥ 50,000/s)`);
 }

@@ -14,7 +14,7 @@ vi.mock('../yaml', async (importOriginal) => {
   };
 });
 
-const { docFromObject, toText, withObject, withText } = await import('./documents');
+const { docFromObject, editObject, toText, withObject, withText } = await import('./documents');
 const { serialize } = await import('./persist');
 const { serializeDocuments } = await import('../yaml');
 
@@ -43,10 +43,27 @@ describe('document text', () => {
     expect(serialized.count).toBe(0);
   });
 
-  it('generates the text of a form edit on first read, once, in API key order: the same bytes as serializing the ordered object', () => {
+  it('writes a form edit into the typed text as the smallest edit: comments, order and flow style stay, nothing is serialized', () => {
     const typed = withText(docFromObject(undefined, 'paste', ''), TYPED);
     const next = edited(typed.object, 7);
     const doc = withObject(typed, next);
+    expect(doc.text).toBe(`${TYPED}  timeoutSeconds: 7\n`);
+    expect(doc.object).toBe(next);
+    expect(serialized.count).toBe(0);
+    // the next keystroke changes that one line
+    const again = withObject(doc, edited(doc.object, 30));
+    expect(again.text).toBe(`${TYPED}  timeoutSeconds: 30\n`);
+    // a text that does not parse is never replaced: the edit is refused, with the reason
+    const broken = withText(doc, 'metadata: [');
+    const refused = editObject(broken, edited(doc.object, 5));
+    expect(refused.doc).toBe(broken);
+    expect(refused.refused).toMatch(/does not parse/);
+  });
+
+  it('generates the text of a form edit on a generated document on first read, once, in API key order', () => {
+    const generated = docFromObject({ kind: 'ValidatingWebhookConfiguration', apiVersion: 'admissionregistration.k8s.io/v1', metadata: { name: 'x' } });
+    const next = { ...(generated.object as object), webhooks: [] };
+    const doc = withObject(generated, next);
     expect(serialized.count).toBe(0);
     const text = doc.text;
     expect(serialized.count).toBe(1);

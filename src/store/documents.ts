@@ -4,7 +4,9 @@
  * keeps its last good object and carries the parse error.
  */
 import { kindSpecOf, orderFields } from '../k8s';
-import { parseDocuments, serializeDocuments, splitDocuments, type PositionIndex, type YamlError } from '../yaml';
+import { getIn } from '../k8s/edit';
+import { isObject } from '../base/json';
+import { applyEdits, editsBetween, parseDocuments, serializeDocuments, splitDocuments, type PositionIndex, type YamlError } from '../yaml';
 
 export interface WorkspaceDoc {
   id: string;
@@ -24,6 +26,12 @@ export interface WorkspaceDoc {
   yamlWarnings?: YamlError[];
   /** Where it came from (a file name, "paste", a template). */
   origin?: string;
+  /**
+   * What stood before this document in the file it was imported from: its `---` line (with
+   * any comment on it) and comment-only documents before it. Export writes it back, so a file
+   * nobody edited exports byte-identical.
+   */
+  separator?: string;
 }
 
 let counter = 0;
@@ -100,10 +108,50 @@ export function withText(doc: WorkspaceDoc, text: string): WorkspaceDoc {
   return { ...fields, text, object: documents[0].object, error: undefined, yamlWarnings: warnings.length ? warnings : undefined };
 }
 
-/** The document after a form edit produced `object`: the text is generated again (when first read). */
+/** Whether the document's text is still generated from its object (there is no text of the user's to keep). */
+export const hasGeneratedText = (doc: WorkspaceDoc): boolean => Object.getOwnPropertyDescriptor(doc, 'text')?.get !== undefined;
+
+/** A structured change written into a document, or why it was not (then `doc` is the document unchanged). */
+export interface ObjectEdit {
+  doc: WorkspaceDoc;
+  refused?: string;
+}
+
+/**
+ * The document after a structured change (a form edit, a quick fix, Convert to v1, …) produced
+ * `object`. The change is written into the user's text as the smallest text edit (applyEdits:
+ * comments, quoting, style and key order stay; the kubectl order only decides where a new key
+ * goes). It is refused, with nothing changed, while the text does not parse (the text is the
+ * source of truth and is never replaced behind the user's back) or where it cannot be edited
+ * exactly (an edit through an alias). A document whose text is still generated (a template, a
+ * List item) keeps generating it, in kubectl key order, when first read.
+ */
+export function editObject(doc: WorkspaceDoc, object: unknown): ObjectEdit {
+  if (hasGeneratedText(doc) || doc.object === undefined) {
+    const ordered = kindSpecOf(object) ? orderFields(object) : object;
+    return { doc: withGeneratedText({ ...fieldsOf(doc), object: ordered, error: undefined }) };
+  }
+  if (object === doc.object) return { doc };
+  if (doc.error) {
+    return { doc, refused: `The YAML does not parse (line ${doc.error.line}: ${doc.error.message}). Fix it first: changes are written into the YAML, and nothing was changed.` };
+  }
+  let ordered: unknown;
+  const keyOrder = kindSpecOf(object)
+    ? (path: readonly (string | number)[]) => {
+        const v = getIn((ordered ??= orderFields(object)), path);
+        return isObject(v) ? Object.keys(v) : undefined;
+      }
+    : undefined;
+  const r = applyEdits(doc.text, editsBetween(doc.object, object), { keyOrder });
+  if (r.error) return { doc, refused: r.error.message };
+  const next: WorkspaceDoc = { ...fieldsOf(doc), text: r.text, object, error: undefined };
+  // Warnings carry lines, which the edit may have moved: read them again.
+  return { doc: doc.yamlWarnings ? withText(next, r.text) : next };
+}
+
+/** `editObject(doc, object).doc`: the edited document, or the document unchanged when the edit is refused. */
 export function withObject(doc: WorkspaceDoc, object: unknown): WorkspaceDoc {
-  const ordered = kindSpecOf(object) ? orderFields(object) : object;
-  return withGeneratedText({ ...fieldsOf(doc), object: ordered, error: undefined });
+  return editObject(doc, object).doc;
 }
 
 export interface ImportResult {
@@ -124,26 +172,49 @@ export function importText(text: string, origin: string): ImportResult {
     level: 'error' as const,
     text: `${origin}: line ${e.line}, column ${e.column}: ${e.message}`,
   }));
+  const chunks = splitDocuments(text);
+  // What precedes each `---` document's own text: its marker line, and documents holding only comments before it.
+  const separators = new Map<number, string>();
+  let lead = 0;
+  const parsedIndexes = new Set(documents.map((d) => d.documentIndex));
+  const failed = new Set(errors.filter((e) => e.documentIndex !== undefined && !parsedIndexes.has(e.documentIndex)).map((e) => e.documentIndex!));
+  chunks.forEach((c, i) => {
+    if (!parsedIndexes.has(i) && !failed.has(i)) return; // comments only: carried by the next document
+    const marker = /^---[^\n]*(?:\n|$)/.exec(text.slice(c.start, c.end))?.[0] ?? '';
+    separators.set(i, text.slice(lead, c.start) + marker);
+    lead = c.end;
+  });
+  // Documents holding only comments after the last one stay with it, at the end of its text.
+  const lastContent = Math.max(-1, ...separators.keys());
+  const endOf = (i: number): number => (i === lastContent ? text.length : chunks[i]!.end);
+  const indexOf = new Map<WorkspaceDoc, number>();
   const docs = documents.map((d) => {
     // The document's own text, leading comments included (but not the --- marker line).
-    const slice = !d.fromList ? text.slice(d.documentSource.startOffset, d.documentSource.endOffset).replace(/^---[^\n]*\n/, '') : undefined;
-    const doc = docFromObject(d.object, origin, slice && slice.trim() ? ensureNewline(slice) : undefined);
+    const c = chunks[d.documentIndex]!;
+    const marker = /^---[^\n]*(?:\n|$)/.exec(text.slice(c.start, c.end))?.[0] ?? '';
+    const slice = !d.fromList ? text.slice(c.start + marker.length, endOf(d.documentIndex)) : undefined;
+    const doc = docFromObject(d.object, origin, slice && slice.trim() ? slice : undefined);
+    const separator = !d.fromList || d.fromList.itemIndex === 0 ? separators.get(d.documentIndex) : undefined;
+    if (separator) doc.separator = separator;
     // Warnings carry positions in the whole text: read them again from the document's own text.
-    return warned.has(d.documentIndex) && !d.fromList ? withText(doc, doc.text) : doc;
+    const out = warned.has(d.documentIndex) && !d.fromList ? withText(doc, doc.text) : doc;
+    indexOf.set(out, d.documentIndex);
+    return out;
   });
   const fromList = documents.filter((d) => d.fromList).length;
   if (fromList) messages.push({ level: 'info', text: `${origin}: unwrapped ${fromList} object(s) from a List.` });
   const readOnly = docs.filter((d) => !kindSpecOf(d.object)).length;
   if (readOnly) messages.push({ level: 'info', text: `${origin}: ${readOnly} object(s) of other kinds are kept read-only and exported unchanged.` });
   // A document that does not parse is kept as a document of its own, with its text and error, so nothing is lost.
-  const parsedIndexes = new Set(documents.map((d) => d.documentIndex));
-  const chunks = splitDocuments(text);
-  const failed = new Set(errors.filter((e) => e.documentIndex !== undefined && !parsedIndexes.has(e.documentIndex)).map((e) => e.documentIndex!));
   for (const i of failed) {
     const chunk = chunks[i];
     if (!chunk) continue;
-    const chunkText = text.slice(chunk.start, chunk.end).replace(/^---[^\n]*\n/, '');
-    docs.push(withText({ id: newId(), text: chunkText, object: undefined, origin }, chunkText));
+    const chunkText = text.slice(chunk.start, endOf(i)).replace(/^---[^\n]*(?:\n|$)/, '');
+    const at = docs.findIndex((d) => (indexOf.get(d) ?? Infinity) > i);
+    const separator = separators.get(i);
+    const doc = withText({ id: newId(), text: chunkText, object: undefined, origin, ...(separator ? { separator } : {}) }, chunkText);
+    indexOf.set(doc, i);
+    docs.splice(at < 0 ? docs.length : at, 0, doc);
   }
   if (!docs.length && errors.length && text.trim()) {
     // Nothing parsed and nothing could be cut out (e.g. the size limit): keep the whole text.
@@ -152,7 +223,6 @@ export function importText(text: string, origin: string): ImportResult {
   return { docs, messages };
 }
 
-const ensureNewline = (s: string): string => (s.endsWith('\n') ? s : `${s}\n`);
 
 /** The display name of a document: metadata.name, else its kind. */
 export function docTitle(doc: WorkspaceDoc): string {

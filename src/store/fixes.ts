@@ -1,7 +1,7 @@
 /**
  * Quick fixes as the UI uses them: which fix is being previewed (one at a time, from a
  * lightbulb at a field, in the problems list or a code action in the YAML), the preview
- * (a line diff of the document's YAML and the documents the fix adds), and applying it
+ * (a line diff of the document's YAML as applying will write it, and the documents the fix adds), and applying it
  * through the workspace (one undo step).
  */
 import { createStore } from 'zustand/vanilla';
@@ -10,7 +10,7 @@ import type { Fix } from '../k8s';
 import { diffHunks, diffLines, type DiffLine } from '../yaml/line-diff';
 
 export type { DiffLine };
-import { docFromObject, withObject } from './documents';
+import { docFromObject, editObject, withObject } from './documents';
 import { workspace } from './workspace';
 
 /** The fix being previewed, for which document and finding. */
@@ -34,6 +34,8 @@ export interface FixPreview {
   added: string[];
   /** The fix changes nothing with these params (e.g. an empty list typed). */
   empty: boolean;
+  /** Why the change cannot be written into the YAML (e.g. it does not parse): Apply is then refused too. */
+  refused?: string;
 }
 
 /** What applying `fix` with `params` would do to the document (nothing is changed). */
@@ -42,9 +44,15 @@ export function previewFix(docId: string, fix: Fix, params?: Readonly<Record<str
   const doc = docs.find((d) => d.id === docId);
   if (!doc) return undefined;
   const r = fix.apply(doc.object, { params, workspace: docs.map((d) => d.object) });
-  const after = r.object === doc.object ? doc.text : withObject(doc, r.object).text;
+  // The same edit applying writes: the diff is the text that will change, and only that.
+  const edit = r.object === doc.object ? { doc, refused: undefined } : editObject(doc, r.object);
   const added = (r.newDocuments ?? []).map((o) => withObject(docFromObject(o), o).text);
-  return { hunks: diffHunks(diffLines(doc.text, after)), added, empty: r.object === doc.object && added.length === 0 };
+  return {
+    hunks: diffHunks(diffLines(doc.text, edit.doc.text)),
+    added,
+    empty: r.object === doc.object && added.length === 0,
+    ...(edit.refused ? { refused: edit.refused } : {}),
+  };
 }
 
 /** Apply the fix (one undo step) and close the preview. */

@@ -9,7 +9,7 @@ import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base';
 import { clone, insertAt, moveAt, removeAt, setIn } from '../k8s/edit';
 import type { PathSegment } from '../base/path';
 import { sampleWorkspace, TEMPLATES } from '../k8s/templates';
-import { docFromObject, importText, newId, withObject, withText, type WorkspaceDoc } from './documents';
+import { docFromObject, editObject as editDocObject, hasGeneratedText, importText, newId, withObject, withText, type WorkspaceDoc } from './documents';
 import { emptyHistory, record, redo, undo, type History } from './history';
 
 export interface Snapshot {
@@ -88,8 +88,25 @@ export function createWorkspace(initial: SavedWorkspace) {
       change({ docs: docs.map((d, j) => (j === i ? next : d)) }, coalesceKey);
     };
 
-    const editObject = (id: string, f: (o: unknown) => unknown, coalesceKey?: string) =>
-      mapDoc(id, (d) => withObject(d, f(d.object)), coalesceKey);
+    /** Say why a structured change was not written (once, not at every keystroke). */
+    const refuse = (text: string) =>
+      set((s) => (s.notices[s.notices.length - 1]?.text === text ? {} : { notices: [...s.notices, { level: 'error' as const, text }] }));
+
+    /** A structured change, written into the document's text (or refused, with a notice); true when made. */
+    const editObject = (id: string, f: (o: unknown) => unknown, coalesceKey?: string): boolean => {
+      let made = false;
+      mapDoc(
+        id,
+        (d) => {
+          const r = editDocObject(d, f(d.object));
+          if (r.refused) refuse(r.refused);
+          made = !r.refused;
+          return r.doc;
+        },
+        coalesceKey,
+      );
+      return made;
+    };
 
     return {
       kubernetesVersion: DEFAULT_KUBERNETES_VERSION,
@@ -121,7 +138,12 @@ export function createWorkspace(initial: SavedWorkspace) {
         const src = docs[i];
         const name = (src.object as { metadata?: { name?: unknown } })?.metadata?.name;
         const object = typeof name === 'string' && kindSpecOf(src.object) ? setIn(clone(src.object), ['metadata', 'name'], `${name}-copy`) : clone(src.object);
-        const copy = src.error ? { ...src, id: newId() } : docFromObject(object, src.origin);
+        // The copy keeps the original's text (comments and all) with the new name written into it.
+        const copy = src.error
+          ? { ...src, id: newId() }
+          : hasGeneratedText(src)
+            ? docFromObject(object, src.origin)
+            : editDocObject({ id: newId(), text: src.text, object: src.object, origin: src.origin }, object).doc;
         change({ docs: [...docs.slice(0, i + 1), copy, ...docs.slice(i + 1)], selectedId: copy.id });
       },
 
@@ -167,8 +189,7 @@ export function createWorkspace(initial: SavedWorkspace) {
         if (!doc) return;
         const { object, notes } = convertToV1(doc.object);
         if (object === doc.object) return;
-        editObject(id, () => object);
-        set((s) => ({ notices: [...s.notices, { level: 'info' as const, text: `Converted to v1. ${notes.join('; ')}.` }] }));
+        if (editObject(id, () => object)) set((s) => ({ notices: [...s.notices, { level: 'info' as const, text: `Converted to v1. ${notes.join('; ')}.` }] }));
       },
 
       applyFix: (id, fix, params) => {
@@ -178,7 +199,9 @@ export function createWorkspace(initial: SavedWorkspace) {
         const r = fix.apply(doc.object, { params, workspace: docs.map((d) => d.object) });
         const added = (r.newDocuments ?? []).map((o) => withObject(docFromObject(o, 'quick fix'), o));
         if (r.object === doc.object && !added.length) return;
-        change({ docs: [...docs.map((d) => (d === doc && r.object !== doc.object ? withObject(d, r.object) : d)), ...added] });
+        const edit = r.object === doc.object ? { doc } : editDocObject(doc, r.object);
+        if (edit.refused) return refuse(edit.refused);
+        change({ docs: [...docs.map((d) => (d === doc ? edit.doc : d)), ...added] });
       },
 
       undo: () => {

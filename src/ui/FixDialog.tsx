@@ -1,6 +1,7 @@
 /**
  * The preview of a quick fix before it is applied: what it fixes, its note, the values it
- * asks for, and a line diff of the document's YAML (plus the documents it adds). Apply is
+ * asks for, and the line diff of the document's YAML that applying writes (the smallest text
+ * edit: comments, quoting and order stay), plus the documents it adds. Apply is
  * one undo step (Ctrl/Cmd+Z undoes it).
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -38,6 +39,11 @@ export function FixDialog() {
               <input type="text" value={params[p.name] ?? ''} placeholder={p.placeholder} onChange={(e) => setParams({ ...params, [p.name]: e.target.value })} />
             </label>
           ))}
+          {preview?.refused ? (
+            <p className="banner error" role="alert" data-testid="fix-refused">
+              {preview.refused}
+            </p>
+          ) : null}
           {preview ? (
             <>
               <pre className="fix-diff" data-testid="fix-diff" aria-label="Changes to the YAML" tabIndex={0}>
@@ -61,7 +67,7 @@ export function FixDialog() {
             </>
           ) : null}
           <div className="fix-actions">
-            <button type="submit" className="primary" disabled={!preview || preview.empty} data-testid="fix-apply">
+            <button type="submit" className="primary" disabled={!preview || preview.empty || !!preview.refused} data-testid="fix-apply">
               Apply
             </button>
             <button type="button" onClick={() => closeFix()}>

@@ -47,6 +47,7 @@ export function Toolbar() {
   const [pasting, setPasting] = useState(false);
   const [pasteText, setPasteText] = useState('');
   const [strip, setStrip] = useState(false);
+  const [reorder, setReorder] = useState(false);
   const [format, setFormat] = useState<'yaml' | 'json'>('yaml');
   const canUndo = useWorkspace((s) => s.history.past.length > 0);
   const canRedo = useWorkspace((s) => s.history.future.length > 0);
@@ -54,7 +55,7 @@ export function Toolbar() {
   const ws = workspace.getState;
 
   const doExport = (docs: readonly WorkspaceDoc[], how: 'download' | 'copy', name: string) => {
-    const { text, stale } = exportDocs(docs, { stripServerFields: strip, format });
+    const { text, stale } = exportDocs(docs, { stripServerFields: strip, reorderKeys: reorder, format });
     if (stale.length) ws().notify({ level: 'info', text: `${stale.length} document(s) have YAML that does not parse: their last valid version was exported.` });
     if (how === 'download') download(`${name}.${format}`, text, format === 'json' ? 'application/json' : 'application/yaml');
     else
@@ -102,6 +103,9 @@ export function Toolbar() {
         <ShareButton />
         <label className="checkbox">
           <input type="checkbox" checked={strip} onChange={(e) => setStrip(e.target.checked)} /> Strip server fields
+        </label>
+        <label className="checkbox" title="Write keys in kubectl's order (apiVersion, kind, metadata, …). Unchecked, YAML exports the documents' own text: untouched documents byte for byte.">
+          <input type="checkbox" checked={reorder} onChange={(e) => setReorder(e.target.checked)} data-testid="export-reorder" /> Reorder keys
         </label>
         <label className="visually-hidden" htmlFor="export-format">
           Export format

@@ -55,6 +55,10 @@ export function parseDocuments(text: string, options: ParseOptions = {}): ParseR
   return { documents, errors, warnings };
 }
 
+/** The position tree of each parsed document (for ./edit.ts; not part of the public surface). */
+const trees = new WeakMap<ParsedDocument, PosNode>();
+export const posTreeOf = (doc: ParsedDocument): PosNode | undefined => trees.get(doc);
+
 function parseInto(text: string, options: ParseOptions, documents: ParsedDocument[], errors: YamlError[], warnings: YamlError[]): void {
   const unwrapLists = options.unwrapLists ?? true;
   const allowNonObjects = options.allowNonObjects ?? false;
@@ -114,13 +118,15 @@ function parseInto(text: string, options: ParseOptions, documents: ParsedDocumen
       unwrapList(value as Record<string, unknown>, doc.pos, documentIndex, documentSource, text, lines, documents, errors, toError, allowNonObjects);
       return;
     }
-    documents.push({
+    const parsed: ParsedDocument = {
       object: value,
       documentIndex,
       source: lines.range(doc.pos.start, doc.pos.end),
       documentSource,
       positions: lazyIndex(() => createPositionIndex(doc.pos, lines, text, bounds)),
-    });
+    };
+    trees.set(parsed, doc.pos);
+    documents.push(parsed);
   };
 
   /**

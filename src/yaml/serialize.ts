@@ -78,7 +78,7 @@ function scalarString(s: string): string {
 }
 
 /** Literal block (`|`) for a multi-line string, or undefined when one cannot carry it exactly. */
-function literalBlock(s: string, indent: string): string | undefined {
+export function literalBlock(s: string, indent: string): string | undefined {
   if (!s.includes('\n') || NOT_PRINTABLE.test(s) || s.includes('\r')) return undefined;
   const lines = s.split('\n');
   // Whitespace-only lines are ambiguous with indentation: keep them quoted.
@@ -140,7 +140,7 @@ function numberText(n: number): string {
   return String(n);
 }
 
-function scalarText(v: unknown): string {
+export function scalarText(v: unknown): string {
   if (v === null) return 'null';
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (typeof v === 'number') return numberText(v);

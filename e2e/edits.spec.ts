@@ -1,0 +1,95 @@
+/**
+ * Edits that keep the user's file (issue #27): paste a commented file, edit a field in the
+ * form and apply a quick fix; the YAML pane and the downloaded file differ from the input only
+ * on the edited lines, and untouched documents export byte-identical.
+ */
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { control, expect, openApp, test, yamlText } from './fixtures';
+
+// cert-manager's webhook configurations, as shipped (comment lines, `admissionReviewVersions: ["v1"]`, quoted labels).
+const CERT_MANAGER = readFileSync(new URL('../src/cli/fixtures/realworld/01-cert-manager-webhooks.yaml', import.meta.url), 'utf8');
+const SERVICE = `--- # the webhook's service: read-only here, exported unchanged
+apiVersion: v1
+kind: Service
+metadata:
+  name: cert-manager-webhook
+  namespace: cert-manager
+spec:
+  ports:
+  -   name: https
+      port: 443
+      targetPort: "https"
+`;
+const INPUT = CERT_MANAGER + SERVICE;
+const FIRST = CERT_MANAGER.slice(0, CERT_MANAGER.indexOf('\n---\n') + 1);
+
+/** The lines that differ between two texts with the same number of lines. */
+function changedLines(a: string, b: string): string[] {
+  const x = a.split('\n');
+  const y = b.split('\n');
+  expect(y.length).toBe(x.length);
+  return y.flatMap((l, i) => (l === x[i] ? [] : [`${x[i]} → ${l}`]));
+}
+
+async function paste(page: Page, text: string) {
+  await page.getByRole('button', { name: 'Paste YAML…' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.locator('textarea').fill(text);
+  await dialog.getByRole('button', { name: /^Import/ }).click();
+}
+
+test('a form edit and a quick fix change only their lines, in the YAML pane and the downloaded file', async ({ page }) => {
+  await openApp(page);
+  await paste(page, INPUT);
+  await expect(control(page, 'metadata.name')).toHaveValue('cert-manager-webhook');
+  await expect.poll(() => yamlText(page)).toBe(FIRST);
+
+  await control(page, 'webhooks[0].timeoutSeconds').fill('5');
+  await expect.poll(() => yamlText(page)).toContain('timeoutSeconds: 5');
+  expect(changedLines(FIRST, await yamlText(page))).toEqual(['    timeoutSeconds: 30 →     timeoutSeconds: 5']);
+
+  // The fix dialog previews exactly the line that applying writes.
+  const fix = page.locator('.problems li', { has: page.locator('[data-lint="W03"]') }).first();
+  await fix.getByRole('button', { name: /Quick fixes for W03/ }).click();
+  await fix.getByRole('button', { name: 'Set failurePolicy: Ignore (fail open)…' }).click();
+  const dialog = page.getByTestId('fix-dialog');
+  await expect(dialog.getByTestId('fix-diff').locator('.del')).toHaveText(['-     failurePolicy: Fail\n']);
+  await expect(dialog.getByTestId('fix-diff').locator('.add')).toHaveText(['+     failurePolicy: Ignore\n']);
+  await dialog.getByTestId('fix-apply').click();
+  await expect(dialog).toBeHidden();
+  await expect.poll(() => yamlText(page)).toContain('failurePolicy: Ignore');
+  const pane = await yamlText(page);
+  expect(changedLines(FIRST, pane)).toEqual(['    timeoutSeconds: 30 →     timeoutSeconds: 5', '    failurePolicy: Fail →     failurePolicy: Ignore']);
+  expect(pane).toContain('# Source: https://github.com/cert-manager/cert-manager');
+  expect(pane).toContain('admissionReviewVersions: ["v1"]');
+
+  // Download all: the whole file back, different only on those two lines.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download all' }).click()]);
+  const text = readFileSync((await download.path())!, 'utf8');
+  expect(text.endsWith(SERVICE)).toBe(true);
+  // after the sample documents and the `---` before the pasted file
+  expect(changedLines(INPUT, text.slice(text.indexOf('# Source: https://github.com/cert-manager')))).toEqual([
+    '    timeoutSeconds: 30 →     timeoutSeconds: 5',
+    '    failurePolicy: Fail →     failurePolicy: Ignore',
+  ]);
+});
+
+test('untouched documents export byte-identical; reordering keys is an explicit choice', async ({ page }) => {
+  await openApp(page);
+  await paste(page, INPUT);
+  await expect(control(page, 'metadata.name')).toHaveValue('cert-manager-webhook');
+  const docs = page.locator('.doc-list li');
+  const before = await docs.count();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download all' }).click()]);
+  const text = readFileSync((await download.path())!, 'utf8');
+  expect(before).toBeGreaterThanOrEqual(3);
+  // the sample documents first, then the pasted file exactly as pasted
+  expect(text.endsWith(`\n---\n${INPUT}`)).toBe(true);
+
+  await page.getByTestId('export-reorder').check();
+  const [again] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download document' }).click()]);
+  const ordered = readFileSync((await again.path())!, 'utf8');
+  expect(ordered.startsWith('apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\n')).toBe(true);
+  expect(ordered).not.toContain('# Source');
+});

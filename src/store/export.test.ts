@@ -1,0 +1,129 @@
+/**
+ * Export keeps bytes: an untouched import exports byte-identical; a form edit, a quick fix
+ * and Convert to v1 change only their own lines; reordering and stripping are explicit.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createWorkspace, workspace } from './workspace';
+import { previewFix } from './fixes';
+import type { Fix } from '../k8s';
+import { exportDocs } from './export';
+import { docProblems } from './problems';
+import { diffLines } from '../yaml/line-diff';
+import { parseDocuments } from '../yaml';
+
+const CERT_MANAGER = readFileSync(new URL('../cli/fixtures/realworld/01-cert-manager-webhooks.yaml', import.meta.url), 'utf8');
+
+const SERVICE = `--- # the service the webhook calls
+# kept read-only
+apiVersion: v1
+kind: Service
+metadata:
+  name: webhook
+spec:
+  ports:
+  -   port: 443
+      targetPort: "https"
+`;
+
+const OLD = `# an old one
+apiVersion: admissionregistration.k8s.io/v1beta1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: old   # keep me
+webhooks:
+- name: old.example.com
+  clientConfig: {url: "https://old.example.com/"}
+  rules: [{operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}]
+  sideEffects: None
+`;
+
+const store = () => createWorkspace({ docs: [], selectedId: null });
+const changed = (a: string, b: string) => diffLines(a, b).filter((l) => l.op !== ' ');
+
+describe('export keeps bytes', () => {
+  it('an untouched multi-document file (comments, ---, a read-only kind, quotes) exports byte-identical', () => {
+    const ws = store();
+    const input = `${CERT_MANAGER}${SERVICE}---\n# comments only\n---\n${OLD}---\n# a trailing comment\n`;
+    ws.getState().importText(input, 'all.yaml');
+    expect(ws.getState().docs).toHaveLength(4);
+    expect(exportDocs(ws.getState().docs).text).toBe(input);
+    // one document alone is its own text
+    expect(exportDocs([ws.getState().docs[1]!]).text).toBe(CERT_MANAGER.slice(CERT_MANAGER.indexOf('---\n')));
+  });
+
+  it('a form edit and a quick fix change only their lines; undo is one step each', () => {
+    const ws = store();
+    ws.getState().importText(CERT_MANAGER + SERVICE, 'cm.yaml');
+    const [vwc] = ws.getState().docs;
+    ws.getState().setField(vwc!.id, ['webhooks', 0, 'timeoutSeconds'], 5);
+    const afterForm = exportDocs(ws.getState().docs).text;
+    expect(changed(CERT_MANAGER + SERVICE, afterForm)).toEqual([
+      { op: '-', text: '    timeoutSeconds: 30' },
+      { op: '+', text: '    timeoutSeconds: 5' },
+    ]);
+    const doc = ws.getState().docs[0]!;
+    const fix = docProblems(doc, ws.getState().docs)
+      .items.flatMap((p) => p.fixes ?? [])
+      .find((f) => /fail open|failurePolicy/i.test(f.title));
+    expect(fix, docProblems(doc, ws.getState().docs).items.map((p) => `${p.label} ${p.fixes?.map((f) => f.title)}`).join('\n')).toBeDefined();
+    ws.getState().applyFix(doc.id, fix!);
+    const afterFix = exportDocs(ws.getState().docs).text;
+    const lines = changed(afterForm, afterFix);
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.length).toBeLessThanOrEqual(4);
+    expect(afterFix).toContain('# Source: https://github.com/cert-manager/cert-manager');
+    expect(afterFix).toContain('targetPort: "https"');
+    ws.getState().undo();
+    expect(exportDocs(ws.getState().docs).text).toBe(afterForm);
+    ws.getState().undo();
+    expect(exportDocs(ws.getState().docs).text).toBe(CERT_MANAGER + SERVICE);
+  });
+
+  it('Convert to v1 writes the version and the old defaults, and keeps the comments and flow style', () => {
+    const ws = store();
+    ws.getState().importText(OLD, 'old.yaml');
+    ws.getState().convertToV1(ws.getState().docs[0]!.id);
+    const text = ws.getState().docs[0]!.text;
+    expect(text).toContain('apiVersion: admissionregistration.k8s.io/v1\n');
+    expect(text).toContain('name: old   # keep me');
+    expect(text).toContain('rules: [{operations: ["CREATE"]');
+    expect(text).toContain('# an old one');
+    const removed = changed(OLD, text).filter((l) => l.op === '-');
+    expect(removed).toEqual([{ op: '-', text: 'apiVersion: admissionregistration.k8s.io/v1beta1' }]);
+  });
+
+  it('reordering keys, stripping server fields and JSON are explicit options', () => {
+    const ws = store();
+    ws.getState().importText(OLD, 'old.yaml');
+    const ordered = exportDocs(ws.getState().docs, { reorderKeys: true }).text;
+    expect(ordered.startsWith('apiVersion:')).toBe(true);
+    expect(ordered).not.toContain('#');
+    const json = exportDocs(ws.getState().docs, { format: 'json' }).text;
+    expect(JSON.parse(json)).toEqual(parseDocuments(OLD).documents[0]!.object);
+  });
+
+  it('a form edit while the YAML does not parse is refused, with a notice; the text stays', () => {
+    const ws = store();
+    ws.getState().importText(OLD, 'old.yaml');
+    const id = ws.getState().docs[0]!.id;
+    ws.getState().setText(id, `${OLD}webhooks: [`);
+    const broken = ws.getState().docs[0]!.text;
+    ws.getState().setField(id, ['metadata', 'name'], 'new');
+    expect(ws.getState().docs[0]!.text).toBe(broken);
+    expect(ws.getState().notices.at(-1)?.text).toMatch(/does not parse/);
+  });
+
+  it('the fix preview is the diff applying writes, or why it cannot be written', () => {
+    const fix: Fix = { title: 'Set timeoutSeconds: 5', apply: (o) => ({ object: { ...(o as object), webhooks: [{ ...(o as { webhooks: object[] }).webhooks[0], timeoutSeconds: 5 }] } }) };
+    workspace.getState().replaceAll([]);
+    const [id] = workspace.getState().importText(OLD, 'old.yaml');
+    const preview = previewFix(id!, fix)!;
+    expect(preview.hunks.filter((l) => l !== '…' && l.op !== ' ')).toEqual([{ op: '+', text: '  timeoutSeconds: 5' }]);
+    workspace.getState().setText(id!, `${OLD}webhooks: [`);
+    const refused = previewFix(id!, fix)!;
+    expect(refused.refused).toMatch(/does not parse/);
+    workspace.getState().applyFix(id!, fix);
+    expect(workspace.getState().docs[0]!.text).toBe(`${OLD}webhooks: [`);
+  });
+});
