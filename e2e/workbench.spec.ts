@@ -98,6 +98,7 @@ test('export downloads what was imported and edited, unknown fields included', a
   await openApp(page);
   await setYaml(page, VWC);
   await control(page, 'webhooks[0].timeoutSeconds').fill('3');
+  await page.getByTestId('export-menu').click();
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download document' }).click()]);
   const text = readFileSync((await download.path())!, 'utf8');
   expect(text).toContain('customField: survives');

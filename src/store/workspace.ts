@@ -23,6 +23,12 @@ export type SavedWorkspace = Snapshot & { kubernetesVersion?: KubernetesVersion 
 export interface Notice {
   level: 'error' | 'info';
   text: string;
+  /** One button beside the text (Replace workspace with these files, Undo …). */
+  action?: { label: string; run: () => void };
+  /** Stays until dismissed (the others dismiss themselves after a while). */
+  sticky?: boolean;
+  /** Set by notify: what dismissNotice takes. */
+  id?: number;
 }
 
 export interface WorkspaceState extends Snapshot {
@@ -57,6 +63,10 @@ export interface WorkspaceActions {
   /** Import pasted, opened or dropped text; returns the new documents' ids. */
   importText(text: string, origin: string): string[];
   replaceAll(docs: WorkspaceDoc[]): void;
+  /** Start from an empty workspace (one undo step brings the documents back). */
+  clearAll(): void;
+  /** Keep only these documents (after an import: replace the workspace with the imported files); one undo step. */
+  keepOnly(ids: readonly string[]): void;
   setKubernetesVersion(version: KubernetesVersion): void;
   /** Rewrite an old document (v1beta1 webhooks, v1alpha1/v1beta1 policies) as v1; the notes say what was made explicit. */
   convertToV1(id: string): void;
@@ -65,13 +75,15 @@ export interface WorkspaceActions {
   undo(): void;
   redo(): void;
   focusField(docId: string, path: string): void;
-  dismissNotice(index: number): void;
+  dismissNotice(id: number): void;
   notify(notice: Notice): void;
 }
 
 export type Workspace = WorkspaceState & WorkspaceActions;
 
 const snapshot = (s: WorkspaceState): Snapshot => ({ docs: s.docs, selectedId: s.selectedId });
+
+let noticeSeq = 0;
 
 export function createWorkspace(initial: SavedWorkspace) {
   return createStore<Workspace>()((set, get) => {
@@ -146,18 +158,26 @@ export function createWorkspace(initial: SavedWorkspace) {
       importText: (text, origin) => {
         const { docs, messages } = importText(text, origin);
         if (docs.length) change({ docs: [...get().docs, ...docs], selectedId: docs[0].id });
-        if (messages.length || !docs.length)
-          set((s) => ({
-            notices: [
-              ...s.notices,
-              ...messages,
-              ...(docs.length ? [] : [{ level: 'error' as const, text: `${origin}: no Kubernetes objects found.` }]),
-            ],
-          }));
+        for (const m of messages) get().notify(m);
+        if (!docs.length) get().notify({ level: 'error', text: `${origin}: no Kubernetes objects found.` });
         return docs.map((d) => d.id);
       },
 
       replaceAll: (docs) => change({ docs, selectedId: docs[0]?.id ?? null }),
+
+      clearAll: () => {
+        if (!get().docs.length) return;
+        change({ docs: [], selectedId: null });
+        get().notify({ level: 'info', text: 'New empty workspace.', action: { label: 'Undo', run: () => get().undo() } });
+      },
+
+      keepOnly: (ids) => {
+        const keep = new Set(ids);
+        const docs = get().docs.filter((d) => keep.has(d.id));
+        if (docs.length === get().docs.length) return;
+        const selectedId = keep.has(get().selectedId ?? '') ? get().selectedId : (docs[0]?.id ?? null);
+        change({ docs, selectedId });
+      },
 
       // problemsRevision: derived problems (validation, CEL, lints) are computed again at the new release
       setKubernetesVersion: (version) => set((s) => (s.kubernetesVersion === version ? {} : { kubernetesVersion: version, problemsRevision: s.problemsRevision + 1 })),
@@ -168,7 +188,7 @@ export function createWorkspace(initial: SavedWorkspace) {
         const { object, notes } = convertToV1(doc.object);
         if (object === doc.object) return;
         editObject(id, () => object);
-        set((s) => ({ notices: [...s.notices, { level: 'info' as const, text: `Converted to v1. ${notes.join('; ')}.` }] }));
+        get().notify({ level: 'info', text: `Converted to v1. ${notes.join('; ')}.` });
       },
 
       applyFix: (id, fix, params) => {
@@ -191,8 +211,8 @@ export function createWorkspace(initial: SavedWorkspace) {
       },
 
       focusField: (docId, path) => set((s) => ({ selectedId: docId, focus: { docId, path, seq: (s.focus?.seq ?? 0) + 1 } })),
-      dismissNotice: (index) => set((s) => ({ notices: s.notices.filter((_, i) => i !== index) })),
-      notify: (notice) => set((s) => ({ notices: [...s.notices, notice] })),
+      dismissNotice: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
+      notify: (notice) => set((s) => ({ notices: [...s.notices, { ...notice, id: ++noticeSeq }] })),
     };
   });
 }

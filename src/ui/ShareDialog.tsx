@@ -8,6 +8,7 @@ import { useEffect, useState } from 'react';
 import { decodeShareFragment, isShareFragment, LONG_LINK_CHARS, shareUrl, type WorkspaceFile } from '../share';
 import { useWorkspace, workspace } from '../store';
 import { currentWorkspaceFile, hasOwnWork, openWorkspaceFile } from '../store/share';
+import { Dialog } from './Dialog';
 import { download } from './download';
 
 const notify = (level: 'error' | 'info', text: string) => workspace.getState().notify({ level, text });
@@ -29,8 +30,7 @@ function ShareDialog({ onClose }: { onClose: () => void }) {
   }, [scope]);
   const long = url.length > LONG_LINK_CHARS;
   return (
-    <div className="dialog-backdrop">
-      <div role="dialog" aria-modal="true" aria-labelledby="share-title" className="dialog" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
+    <Dialog labelledBy="share-title" onClose={onClose}>
         <h2 id="share-title">Share</h2>
         <fieldset className="share-scope">
           <legend className="visually-hidden">What to share</legend>
@@ -77,8 +77,7 @@ function ShareDialog({ onClose }: { onClose: () => void }) {
             Copy link
           </button>
         </div>
-      </div>
-    </div>
+    </Dialog>
   );
 }
 
@@ -86,8 +85,7 @@ function ShareDialog({ onClose }: { onClose: () => void }) {
 function OpenPrompt({ ws, onDone }: { ws: WorkspaceFile; onDone: () => void }) {
   const count = useWorkspace((s) => s.docs.length);
   return (
-    <div className="dialog-backdrop">
-      <div role="alertdialog" aria-modal="true" aria-labelledby="open-shared-title" aria-describedby="open-shared-text" className="dialog">
+    <Dialog role="alertdialog" labelledBy="open-shared-title" describedBy="open-shared-text" onClose={onDone}>
         <h2 id="open-shared-title">Open the shared workspace?</h2>
         <p id="open-shared-text">
           The link holds {ws.documents.length} document(s). Opening it replaces the {count} document(s) in this tab (Undo brings them back).
@@ -109,8 +107,7 @@ function OpenPrompt({ ws, onDone }: { ws: WorkspaceFile; onDone: () => void }) {
             Replace with the shared one
           </button>
         </div>
-      </div>
-    </div>
+    </Dialog>
   );
 }
 

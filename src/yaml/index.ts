@@ -7,6 +7,7 @@ export { parseDocuments } from './parse';
 export { serializeDocuments, serializeJSON } from './serialize';
 export { documentAt, pathAt, pathAtLineColumn, positionOf } from './positions';
 export { splitDocuments, type Chunk } from './split';
+export { decodeText } from './decode';
 export { MAX_ALIAS_EXPANSION, MAX_DEPTH, MAX_DOCUMENTS, MAX_PROBLEMS_PER_DOCUMENT, MAX_TEXT_LENGTH } from './limits';
 export type {
   FieldPosition,
