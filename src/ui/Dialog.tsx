@@ -24,6 +24,27 @@ function setBackgroundInert(inert: boolean) {
   else root.removeAttribute('inert');
 }
 
+/**
+ * Focus back to the opener; when it is gone (a menu that closed as it opened the dialog), to the
+ * first control of its nearest container still on the page.
+ */
+function returnFocus(opener: HTMLElement | null, ancestors: readonly HTMLElement[]) {
+  if (!opener) return;
+  if (opener.isConnected) return opener.focus();
+  for (const el of ancestors) {
+    if (!el.isConnected) continue;
+    const target = focusables(el)[0];
+    if (target) return target.focus();
+  }
+}
+
+/** The opener's containers, nearest first (read when the dialog opens: a removed element has none). */
+function ancestorsOf(el: HTMLElement | null): HTMLElement[] {
+  const out: HTMLElement[] = [];
+  for (let p = el?.parentElement; p && p !== document.body; p = p.parentElement) out.push(p);
+  return out;
+}
+
 export interface DialogProps {
   /** The id of the dialog's heading. */
   labelledBy: string;
@@ -41,7 +62,10 @@ export function Dialog({ labelledBy, describedBy, role = 'dialog', onClose, clas
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
   // Read while rendering, before a control inside takes focus (autoFocus).
-  const [opener] = useState(() => (document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null));
+  const [[opener, ancestors]] = useState(() => {
+    const el = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+    return [el, ancestorsOf(el)] as const;
+  });
 
   // Before paint: remember the opener, make the page inert, focus into the dialog (an autoFocus
   // control inside has focus already).
@@ -53,10 +77,9 @@ export function Dialog({ labelledBy, describedBy, role = 'dialog', onClose, clas
     return () => {
       stack.splice(stack.indexOf(el), 1);
       if (!stack.length) setBackgroundInert(false);
-      // The opener may be gone (a list item removed); then focus stays where the browser puts it.
-      if (opener?.isConnected) opener.focus();
+      returnFocus(opener, ancestors);
     };
-  }, [opener]);
+  }, [opener, ancestors]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
