@@ -215,3 +215,20 @@ for (const scheme of ['light', 'dark'] as const) {
     expect(findings).toEqual([]);
   });
 }
+
+test('a form edit scrolls the YAML pane to the line it changed', async ({ page }) => {
+  await openApp(page);
+  const visible = () =>
+    page.evaluate(() => {
+      const editor = window.monaco!.editor.getEditors()[0]!;
+      const r = editor.getVisibleRanges()[0]!;
+      const lines = editor.getModel()!.getLinesContent();
+      return lines.slice(r.startLineNumber - 1, r.endLineNumber).join('\n');
+    });
+  expect(await visible()).not.toContain('timeoutSeconds: 4');
+  const field = control(page, 'webhooks[1].timeoutSeconds');
+  await field.fill('4');
+  await expect.poll(visible).toContain('timeoutSeconds: 4');
+  // Focus stays in the form.
+  await expect(field).toBeFocused();
+});

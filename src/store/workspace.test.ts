@@ -254,6 +254,19 @@ describe('autosave', () => {
   });
 });
 
+describe('the field a form edit touched', () => {
+  it('is recorded for the YAML pane, with a new seq for every edit', () => {
+    const ws = createWorkspace(sampleSnapshot());
+    const id = ws.getState().docs[0]!.id;
+    ws.getState().setField(id, ['webhooks', 0, 'timeoutSeconds'], 4);
+    expect(ws.getState().edited).toEqual({ docId: id, path: ['webhooks', 0, 'timeoutSeconds'], seq: 1 });
+    ws.getState().insertItem(id, ['webhooks'], { name: 'third.example.com' });
+    expect(ws.getState().edited).toMatchObject({ path: ['webhooks', 2], seq: 2 });
+    ws.getState().setText(id, ws.getState().docs[0]!.text);
+    expect(ws.getState().edited?.seq).toBe(2);
+  });
+});
+
 describe('empty workspace and replacing it on import', () => {
   it('New empty workspace and keepOnly are one undo step each', () => {
     const ws = createWorkspace(sampleSnapshot());

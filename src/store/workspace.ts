@@ -6,7 +6,7 @@ import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import { apiVersionOf, convertToV1, KINDS, kindSpecOf, type Fix } from '../k8s';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base';
-import { clone, insertAt, moveAt, removeAt, setIn } from '../k8s/edit';
+import { clone, getIn, insertAt, moveAt, removeAt, setIn } from '../k8s/edit';
 import type { PathSegment } from '../base/path';
 import { sampleWorkspace, TEMPLATES } from '../k8s/templates';
 import { docFromObject, importText, newId, withObject, withText, type WorkspaceDoc } from './documents';
@@ -45,6 +45,8 @@ export interface WorkspaceState extends Snapshot {
   celMessage?: string;
   /** A request to focus a field, from the problems list (seq changes on every request). */
   focus?: { docId: string; path: string; seq: number };
+  /** The field the last form edit touched (the YAML pane scrolls to it; seq changes on every edit). */
+  edited?: { docId: string; path: readonly PathSegment[]; seq: number };
 }
 
 export interface WorkspaceActions {
@@ -85,23 +87,26 @@ const snapshot = (s: WorkspaceState): Snapshot => ({ docs: s.docs, selectedId: s
 
 let noticeSeq = 0;
 
+
 export function createWorkspace(initial: SavedWorkspace) {
   return createStore<Workspace>()((set, get) => {
     /** Apply a change to the documents, recording an undo step. */
-    const change = (next: Partial<Snapshot>, coalesceKey?: string) =>
+    const change = (next: Partial<Snapshot> & Pick<WorkspaceState, 'edited'>, coalesceKey?: string) =>
       set((s) => ({ ...next, history: record(s.history, snapshot(s), coalesceKey) }));
 
-    const mapDoc = (id: string, f: (d: WorkspaceDoc) => WorkspaceDoc, coalesceKey?: string) => {
+    const mapDoc = (id: string, f: (d: WorkspaceDoc) => WorkspaceDoc, coalesceKey?: string, edited?: readonly PathSegment[]) => {
       const docs = get().docs;
       const i = docs.findIndex((d) => d.id === id);
       if (i < 0) return;
       const next = f(docs[i]);
       if (next === docs[i]) return;
-      change({ docs: docs.map((d, j) => (j === i ? next : d)) }, coalesceKey);
+      const mark = edited ? { edited: { docId: id, path: edited, seq: (get().edited?.seq ?? 0) + 1 } } : {};
+      change({ docs: docs.map((d, j) => (j === i ? next : d)), ...mark }, coalesceKey);
     };
 
-    const editObject = (id: string, f: (o: unknown) => unknown, coalesceKey?: string) =>
-      mapDoc(id, (d) => withObject(d, f(d.object)), coalesceKey);
+    /** A form edit of one document's object; `at` is the field it touched. */
+    const editObject = (id: string, f: (o: unknown) => unknown, coalesceKey?: string, at?: readonly PathSegment[]) =>
+      mapDoc(id, (d) => withObject(d, f(d.object)), coalesceKey, at);
 
     return {
       kubernetesVersion: DEFAULT_KUBERNETES_VERSION,
@@ -150,10 +155,14 @@ export function createWorkspace(initial: SavedWorkspace) {
 
       setText: (id, text) => mapDoc(id, (d) => (d.text === text ? d : withText(d, text)), `text:${id}`),
 
-      setField: (id, path, value) => editObject(id, (o) => setIn(o, path, value), `field:${id}:${path.join('.')}`),
-      insertItem: (id, listPath, element, index) => editObject(id, (o) => insertAt(o, listPath, element, index)),
-      removeItem: (id, listPath, index) => editObject(id, (o) => removeAt(o, listPath, index)),
-      moveItem: (id, listPath, from, to) => editObject(id, (o) => moveAt(o, listPath, from, to)),
+      setField: (id, path, value) => editObject(id, (o) => setIn(o, path, value), `field:${id}:${path.join('.')}`, path),
+      insertItem: (id, listPath, element, index) => {
+        const list = getIn(get().docs.find((d) => d.id === id)?.object, listPath);
+        const at = index ?? (Array.isArray(list) ? list.length : 0);
+        editObject(id, (o) => insertAt(o, listPath, element, index), undefined, [...listPath, at]);
+      },
+      removeItem: (id, listPath, index) => editObject(id, (o) => removeAt(o, listPath, index), undefined, listPath),
+      moveItem: (id, listPath, from, to) => editObject(id, (o) => moveAt(o, listPath, from, to), undefined, [...listPath, to]),
 
       importText: (text, origin) => {
         const { docs, messages } = importText(text, origin);

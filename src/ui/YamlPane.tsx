@@ -9,6 +9,7 @@ import { registerFixActions, type LineFix } from '../monaco/fix-actions';
 import { monaco, modelUri } from '../monaco/setup';
 import { docKind, docPositions, docProblems, openFix, workspace, type WorkspaceDoc } from '../store';
 import { kindSpecOf } from '../k8s';
+import { revealEdited } from './yaml-reveal';
 
 const OWNER = 'workbench';
 
@@ -152,6 +153,7 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
       frame ??= requestAnimationFrame(() => {
         frame = undefined;
         if (pending) apply(pending);
+        if (pending) revealEdited(editor, pending);
         pending = undefined;
       });
     };
