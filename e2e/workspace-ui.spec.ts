@@ -6,7 +6,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { control, expect, openApp, test, VWC } from './fixtures';
+import { control, expect, openApp, setYaml, test, VWC, yamlText } from './fixtures';
 
 const focusedInside = (page: Page, selector: string) => page.evaluate((s) => !!document.activeElement?.closest(s), selector);
 
@@ -231,4 +231,46 @@ test('a form edit scrolls the YAML pane to the line it changed', async ({ page }
   await expect.poll(visible).toContain('timeoutSeconds: 4');
   // Focus stays in the form.
   await expect(field).toBeFocused();
+});
+
+test('param objects are documents to edit: a ConfigMap (form and YAML), and an object of a policy\'s paramKind', async ({ page }) => {
+  await openApp(page);
+  await page.locator('.doc-list button', { hasText: 'replica-limit' }).filter({ hasText: 'ConfigMap' }).click();
+  const value = page.getByLabel('Data value of maxReplicas');
+  await expect(value).toHaveValue('5');
+  await value.fill('3');
+  await expect.poll(() => yamlText(page)).toMatch(/maxReplicas: ["']3["']/);
+  await expect(control(page, 'metadata.namespace')).toHaveValue('default');
+  // The YAML is editable too.
+  await setYaml(page, (await yamlText(page)).replace(/maxReplicas: ["']3["']/, 'maxReplicas: "4"'));
+  await expect(value).toHaveValue('4');
+  const readOnly = () => page.evaluate(() => window.monaco!.editor.getEditors()[0]!.getOption(window.monaco!.editor.EditorOption.readOnly));
+  expect(await readOnly()).toBe(false);
+
+  // A custom param kind named by a policy's paramKind.
+  const crd = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: limits.example.com
+spec:
+  paramKind: {apiVersion: rules.example.com/v1, kind: ReplicaLimit}
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [deployments]}
+  validations:
+  - expression: object.spec.replicas <= params.maxReplicas
+---
+apiVersion: rules.example.com/v1
+kind: ReplicaLimit
+metadata:
+  name: default-limit
+maxReplicas: 3
+`;
+  await page.getByTestId('file-input').setInputFiles({ name: 'crd.yaml', mimeType: 'application/yaml', buffer: Buffer.from(crd) });
+  await page.locator('.doc-list button', { hasText: 'default-limit' }).click();
+  await expect(control(page, 'metadata.name')).toHaveValue('default-limit');
+  await control(page, 'metadata.name').fill('renamed-limit');
+  await expect.poll(() => yamlText(page)).toContain('name: renamed-limit');
+  expect(await yamlText(page)).toContain('maxReplicas: 3');
+  expect(await readOnly()).toBe(false);
 });

@@ -30,12 +30,13 @@ describe('workspace', () => {
 
   it('imports multi-document text, keeping each object\'s own text, and reports what it did', () => {
     const ws = store();
-    const ids = ws.getState().importText(`${VWC}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n`, 'two.yaml');
-    expect(ids).toHaveLength(2);
+    const ids = ws.getState().importText(`${VWC}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n---\napiVersion: v1\nkind: Service\nmetadata: {name: s}\n`, 'three.yaml');
+    expect(ids).toHaveLength(3);
     const [vwc, cm] = ws.getState().docs;
     expect(vwc.text).toContain('# a comment the user wrote');
     expect((cm.object as { kind: string }).kind).toBe('ConfigMap');
-    expect(ws.getState().notices.map((n) => n.text).join('\n')).toMatch(/other kinds are kept read-only/);
+    // The ConfigMap is a param object (edited); the Service is kept read-only.
+    expect(ws.getState().notices.map((n) => n.text).join('\n')).toMatch(/three\.yaml: 1 object\(s\) of other kinds are kept read-only/);
     expect(ws.getState().selectedId).toBe(ids[0]);
   });
 
