@@ -19,9 +19,14 @@ const request = <T>(r: IDBRequest<T>) =>
 export async function openIndexedDbBackend(idb: IDBFactory = indexedDB): Promise<WorkspaceBackend | undefined> {
   let db: IDBDatabase;
   try {
-    const open = idb.open(DB_NAME, 1);
-    open.onupgradeneeded = () => open.result.createObjectStore(STORE);
-    db = await request(open);
+    db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = idb.open(DB_NAME, 1);
+      open.onupgradeneeded = () => open.result.createObjectStore(STORE);
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error ?? new Error('IndexedDB cannot be opened'));
+      // Another tab holds an older version open: use localStorage rather than wait.
+      open.onblocked = () => reject(new Error('IndexedDB is blocked by another tab'));
+    });
   } catch {
     return undefined;
   }

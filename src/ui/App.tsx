@@ -27,7 +27,7 @@ function useView(): [View, (v: View) => void] {
 }
 
 /** How long a notice stays (hover or focus holds it); sticky ones stay until dismissed. */
-const NOTICE_MS = { info: 6000, action: 15000, error: 15000 } as const;
+const NOTICE_MS = { info: 8000, action: 15000, error: 15000 } as const;
 
 function NoticeItem({ notice }: { notice: Notice }) {
   const [held, setHeld] = useState(false);
