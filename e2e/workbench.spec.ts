@@ -20,8 +20,12 @@ test('imports a multi-document file; other kinds are kept read-only; HTML in str
   await expect(page.locator('.doc-list li')).toHaveCount(8);
   await expect(control(page, 'metadata.name')).toHaveValue('imported.example.com');
   await expect(page.locator('form input[data-path="metadata.annotations[note]"]').last()).toHaveValue(/<script>alert\(2\)<\/script>/);
+  // A ConfigMap is a param object: a form of its own.
   await page.locator('.doc-list button', { hasText: 'params' }).click();
-  await expect(page.getByText('does not edit ConfigMap objects')).toBeVisible();
+  await expect(page.getByLabel('Data value of maxReplicas')).toHaveValue('5');
+  // Other kinds are kept read-only.
+  await page.getByTestId('file-input').setInputFiles({ name: 'svc.yaml', mimeType: 'application/yaml', buffer: Buffer.from('apiVersion: v1\nkind: Service\nmetadata:\n  name: svc\n') });
+  await expect(page.getByText('does not edit Service objects')).toBeVisible();
   await expect(page.locator('.notices')).toContainText('other kinds are kept read-only');
 });
 
@@ -98,6 +102,7 @@ test('export downloads what was imported and edited, unknown fields included', a
   await openApp(page);
   await setYaml(page, VWC);
   await control(page, 'webhooks[0].timeoutSeconds').fill('3');
+  await page.getByTestId('export-menu').click();
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download document' }).click()]);
   const text = readFileSync((await download.path())!, 'utf8');
   expect(text).toContain('customField: survives');

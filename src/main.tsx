@@ -1,12 +1,18 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { loadSaved, sampleSnapshot, startAutosave, startCel, workspace } from './store';
+import { openIndexedDbBackend, restoreWorkspace, sampleSnapshot, startAutosave, startCel, storageBackend, workspace } from './store';
 import { App } from './ui/App';
+import { initTheme } from './ui/theme';
 import './ui/app.css';
 
-// Restore the saved workspace, or show the sample on a first visit.
-workspace.setState(loadSaved(localStorage) ?? sampleSnapshot());
-const stopAutosave = startAutosave(workspace, localStorage);
+initTheme();
+
+// Restore the saved workspace (IndexedDB; localStorage where there is none), or show the sample on a first visit.
+const backend = (await openIndexedDbBackend()) ?? storageBackend(localStorage);
+const restored = await restoreWorkspace(backend, localStorage);
+workspace.setState(restored.saved ?? sampleSnapshot());
+for (const n of restored.notices) workspace.getState().notify(n);
+const stopAutosave = startAutosave(workspace, backend, localStorage, { seq: restored.seq });
 window.addEventListener('pagehide', stopAutosave);
 
 createRoot(document.getElementById('root')!).render(

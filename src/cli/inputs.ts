@@ -5,6 +5,7 @@
  * Node only; the file system is passed in (`FileSystem`), so tests can use a real temp dir.
  */
 import { MAX_TEXT_LENGTH } from '../yaml/limits';
+import { decodeText } from '../yaml/decode';
 
 export const INPUT_EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
 /** More files than this in one run: the rest are not read (a clear problem, never a hang). */
@@ -51,18 +52,6 @@ const errorText = (e: unknown): string => {
       return err.message ?? String(e);
   }
 };
-
-/** Text of the bytes, or why they are not a text file (NUL bytes or invalid UTF-8). */
-export function decodeText(bytes: Uint8Array): { text: string } | { error: string } {
-  const probe = bytes.subarray(0, 8192);
-  if (probe.includes(0)) return { error: 'binary file (contains NUL bytes): not YAML or JSON' };
-  try {
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return { text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
-  } catch {
-    return { error: 'not UTF-8 text: not YAML or JSON' };
-  }
-}
 
 const tooLarge = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB: larger than the ${MAX_FILE_BYTES / 1024 / 1024} MB limit, not read`;
 

@@ -55,5 +55,6 @@ declare global {
   }
 }
 window.monaco = monaco; // e2e tests read models and markers through it
+monaco.editor.setTheme(document.documentElement.dataset.theme === 'dark' ? 'vs-dark' : 'vs'); // the app's theme (src/ui/theme.ts) as it is now; it sets later changes
 
 export { monaco };

@@ -3,7 +3,7 @@
  * sees. The text is never thrown away: while it does not parse, the document
  * keeps its last good object and carries the parse error.
  */
-import { kindSpecOf, orderFields } from '../k8s';
+import { kindSpecOf, orderFields, paramSpecOf } from '../k8s';
 import { getIn } from '../k8s/edit';
 import { isObject } from '../base/json';
 import { applyEdits, editsBetween, parseDocuments, serializeDocuments, splitDocuments, type PositionIndex, type YamlError } from '../yaml';
@@ -203,7 +203,7 @@ export function importText(text: string, origin: string): ImportResult {
   });
   const fromList = documents.filter((d) => d.fromList).length;
   if (fromList) messages.push({ level: 'info', text: `${origin}: unwrapped ${fromList} object(s) from a List.` });
-  const readOnly = docs.filter((d) => !kindSpecOf(d.object)).length;
+  const readOnly = docs.filter((d) => !kindSpecOf(d.object) && !paramSpecOf(d.object, docs.map((x) => x.object))).length;
   if (readOnly) messages.push({ level: 'info', text: `${origin}: ${readOnly} object(s) of other kinds are kept read-only and exported unchanged.` });
   // A document that does not parse is kept as a document of its own, with its text and error, so nothing is lost.
   for (const i of failed) {

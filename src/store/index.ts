@@ -1,6 +1,7 @@
 export { workspace, useWorkspace, createWorkspace, sampleSnapshot, type Workspace, type WorkspaceStore, type Snapshot, type SavedWorkspace, type Notice } from './workspace';
 export { docTitle, docKind, docPositions, toText, importText, type WorkspaceDoc } from './documents';
-export { loadSaved, startAutosave, STORAGE_KEY } from './persist';
+export { loadSaved, restoreWorkspace, startAutosave, storageBackend, STORAGE_KEY, UNSAVED_KEY, type WorkspaceBackend } from './persist';
+export { openIndexedDbBackend } from './idb';
 export { exportDocs, type ExportOptions, type ExportResult } from './export';
 export { checkedBefore, docProblems, groupProblems, objectProblems, setCelCompiler, invalidateProblems, type DocProblems, type Problem, type ProblemGroup, type ProblemLine as ProblemListLine } from './problems';
 export { startCel } from './cel';
@@ -8,3 +9,5 @@ export { testInputs, useTestInputs, getTestsData, setTestsData, ensureTestInputs
 // Policy runs (src/store/policy-run.ts) are imported directly by the lazily loaded policy panel, to keep src/policy out of the first bundle.
 export { openFix, closeFix, useOpenFix, previewFix, applyOpenFix, type FixTarget, type FixPreview, type DiffLine } from './fixes';
 export { caInspection, useCaInspection } from './ca-bundles';
+// How opened and dropped files become text: the same check as the CLI's (UTF-8 only, no binary).
+export { decodeText } from '../yaml/decode';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createWorkspace, sampleSnapshot } from './workspace';
 import { exportDocs } from './export';
-import { loadSaved, serialize, startAutosave, STORAGE_KEY } from './persist';
+import { restoreWorkspace, serialize, startAutosave, storageBackend, STORAGE_KEY, UNSAVED_KEY } from './persist';
 import { docProblems } from './problems';
 import { parseDocuments } from '../yaml';
 
@@ -30,12 +30,13 @@ describe('workspace', () => {
 
   it('imports multi-document text, keeping each object\'s own text, and reports what it did', () => {
     const ws = store();
-    const ids = ws.getState().importText(`${VWC}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n`, 'two.yaml');
-    expect(ids).toHaveLength(2);
+    const ids = ws.getState().importText(`${VWC}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n---\napiVersion: v1\nkind: Service\nmetadata: {name: s}\n`, 'three.yaml');
+    expect(ids).toHaveLength(3);
     const [vwc, cm] = ws.getState().docs;
     expect(vwc.text).toContain('# a comment the user wrote');
     expect((cm.object as { kind: string }).kind).toBe('ConfigMap');
-    expect(ws.getState().notices.map((n) => n.text).join('\n')).toMatch(/other kinds are kept read-only/);
+    // The ConfigMap is a param object (edited); the Service is kept read-only.
+    expect(ws.getState().notices.map((n) => n.text).join('\n')).toMatch(/three\.yaml: 1 object\(s\) of other kinds are kept read-only/);
     expect(ws.getState().selectedId).toBe(ids[0]);
   });
 
@@ -138,31 +139,149 @@ describe('workspace', () => {
   });
 });
 
+/** A Storage in memory that refuses writes over `quota` characters, as a browser's does. */
+function memoryStorage(quota = Infinity) {
+  const items = new Map<string, string>();
+  return {
+    items,
+    getItem: (k: string) => items.get(k) ?? null,
+    setItem: (k: string, v: string) => {
+      const size = [...items].reduce((n, [key, val]) => n + (key === k ? 0 : key.length + val.length), 0) + k.length + v.length;
+      if (size > quota) throw new DOMException('full', 'QuotaExceededError');
+      items.set(k, v);
+    },
+    removeItem: (k: string) => void items.delete(k),
+  };
+}
+
+/** Let pending timers and promise callbacks run. */
+const settle = () => new Promise((r) => setTimeout(r, 0));
+
 describe('autosave', () => {
   it('saves the texts and restores them, errors included', async () => {
     const ws = store();
     const [id] = ws.getState().importText(VWC, 'a.yaml');
     ws.getState().setText(id, 'webhooks: [');
-    const saved = new Map<string, string>();
-    const storage = { setItem: (k: string, v: string) => void saved.set(k, v), getItem: (k: string) => saved.get(k) ?? null };
-    const stop = startAutosave(ws, storage, 0);
+    const journal = memoryStorage();
+    const db = memoryStorage();
+    const stop = startAutosave(ws, storageBackend(db), journal, { delayMs: 0 });
     ws.getState().select(id);
     ws.getState().addFromTemplate('ValidatingAdmissionPolicy');
     stop();
-    expect(saved.has(STORAGE_KEY)).toBe(true);
-    const restored = loadSaved(storage)!;
-    expect(restored.docs.map((d) => d.text)).toEqual(ws.getState().docs.map((d) => d.text));
-    expect(restored.docs[0].error).toBeDefined();
-    expect(loadSaved({ getItem: () => '{not json' })).toBeUndefined();
-    expect(serialize(restored)).toBe(serialize(ws.getState()));
+    await settle();
+    expect(journal.items.has(UNSAVED_KEY)).toBe(false);
+    const { saved: restored, notices } = await restoreWorkspace(storageBackend(db), journal);
+    expect(notices).toEqual([]);
+    expect(restored!.docs.map((d) => d.text)).toEqual(ws.getState().docs.map((d) => d.text));
+    expect(restored!.docs[0].error).toBeDefined();
+    expect(serialize(restored!)).toBe(serialize(ws.getState()));
+    expect((await restoreWorkspace(storageBackend(memoryStorage()), memoryStorage())).saved).toBeUndefined();
+    const bad = memoryStorage();
+    bad.setItem(STORAGE_KEY, '{not json');
+    expect((await restoreWorkspace(storageBackend(memoryStorage()), bad)).saved).toBeUndefined();
   });
 
-  it('reports a full storage once instead of failing silently', () => {
+  it('moves a workspace an earlier version left in localStorage to the backend', async () => {
     const ws = store();
-    const stop = startAutosave(ws, { setItem: () => { throw new DOMException('full', 'QuotaExceededError'); } }, 0);
-    ws.getState().addFromTemplate('ValidatingAdmissionPolicy');
+    ws.getState().importText(VWC, 'a.yaml');
+    const local = memoryStorage();
+    local.setItem(STORAGE_KEY, serialize(ws.getState()));
+    const db = memoryStorage();
+    const first = await restoreWorkspace(storageBackend(db), local);
+    expect(first.saved!.docs.map((d) => d.text)).toEqual(ws.getState().docs.map((d) => d.text));
+    expect(local.items.has(STORAGE_KEY)).toBe(false);
+    const again = await restoreWorkspace(storageBackend(db), local);
+    expect(again.saved!.docs.map((d) => d.text)).toEqual(ws.getState().docs.map((d) => d.text));
+  });
+
+  it('a full storage is reported at once, and again on reload: the last changes were not saved', async () => {
+    const ws = store();
+    const [id] = ws.getState().importText(VWC, 'a.yaml');
+    const journal = memoryStorage();
+    const db = memoryStorage(4000);
+    const stop = startAutosave(ws, storageBackend(db), journal, { delayMs: 0 });
+    ws.getState().rename(id, 'first');
+    await settle();
+    await settle();
+    expect(ws.getState().notices.filter((n) => n.level === 'error')).toEqual([]);
+    // A change that no longer fits.
+    ws.getState().setText(id, `${ws.getState().docs[0]!.text}# ${'x'.repeat(5000)}\n`);
+    await settle();
+    await settle();
+    const failed = ws.getState().notices.filter((n) => /^Autosave failed \(QuotaExceededError\): your changes since .* are only in this tab/.test(n.text));
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.sticky).toBe(true);
+    // The page is left: the reload restores the last save and says that the rest was not saved.
     stop();
-    expect(ws.getState().notices.some((n) => /Autosave failed \(QuotaExceededError\)/.test(n.text))).toBe(true);
+    await settle();
+    const reload = await restoreWorkspace(storageBackend(db), journal);
+    expect(reload.saved!.docs[0]!.text).toMatch(/name: first/);
+    expect(reload.saved!.docs[0]!.text).not.toMatch(/xxxxx/);
+    expect(reload.notices.map((n) => n.text)).toEqual([expect.stringMatching(/^Your last changes \(since .*\) were not saved \(QuotaExceededError\): this is the workspace as it was last saved\.$/)]);
+    // Said once: the journal is cleared with the notice.
+    expect((await restoreWorkspace(storageBackend(db), journal)).notices).toEqual([]);
+  });
+
+  it('recovers: a write that fits again clears the failure', async () => {
+    const ws = store();
+    const [id] = ws.getState().importText(VWC, 'a.yaml');
+    const journal = memoryStorage();
+    const stop = startAutosave(ws, storageBackend(memoryStorage(4000)), journal, { delayMs: 0 });
+    const text = ws.getState().docs[0]!.text;
+    ws.getState().setText(id, `${text}# ${'x'.repeat(5000)}\n`);
+    await settle();
+    await settle();
+    expect(ws.getState().notices.some((n) => /^Autosave failed/.test(n.text))).toBe(true);
+    ws.getState().setText(id, text);
+    await settle();
+    await settle();
+    expect(ws.getState().notices.some((n) => /^Autosave failed/.test(n.text))).toBe(false);
+    expect(ws.getState().notices.at(-1)!.text).toBe('Autosave works again: every change is saved.');
+    expect(journal.items.has(UNSAVED_KEY)).toBe(false);
+    stop();
+  });
+
+  it('a page left before the debounced write says so on reload', async () => {
+    const ws = store();
+    const [id] = ws.getState().importText(VWC, 'a.yaml');
+    const journal = memoryStorage();
+    const db = memoryStorage();
+    startAutosave(ws, storageBackend(db), journal, { delayMs: 60_000 });
+    ws.getState().rename(id, 'never-written');
+    // No flush: the tab was killed.
+    const reload = await restoreWorkspace(storageBackend(db), journal);
+    expect(reload.saved).toBeUndefined();
+    expect(reload.notices.map((n) => n.text)).toEqual([expect.stringMatching(/were not saved: nothing was saved before them\.$/)]);
+  });
+});
+
+describe('the field a form edit touched', () => {
+  it('is recorded for the YAML pane, with a new seq for every edit', () => {
+    const ws = createWorkspace(sampleSnapshot());
+    const id = ws.getState().docs[0]!.id;
+    ws.getState().setField(id, ['webhooks', 0, 'timeoutSeconds'], 4);
+    expect(ws.getState().edited).toEqual({ docId: id, path: ['webhooks', 0, 'timeoutSeconds'], seq: 1 });
+    ws.getState().insertItem(id, ['webhooks'], { name: 'third.example.com' });
+    expect(ws.getState().edited).toMatchObject({ path: ['webhooks', 2], seq: 2 });
+    ws.getState().setText(id, ws.getState().docs[0]!.text);
+    expect(ws.getState().edited?.seq).toBe(2);
+  });
+});
+
+describe('empty workspace and replacing it on import', () => {
+  it('New empty workspace and keepOnly are one undo step each', () => {
+    const ws = createWorkspace(sampleSnapshot());
+    const before = ws.getState().docs.length;
+    ws.getState().clearAll();
+    expect(ws.getState().docs).toEqual([]);
+    expect(ws.getState().selectedId).toBeNull();
+    ws.getState().undo();
+    expect(ws.getState().docs).toHaveLength(before);
+    const ids = ws.getState().importText(VWC, 'a.yaml');
+    ws.getState().keepOnly(ids);
+    expect(ws.getState().docs.map((d) => d.id)).toEqual(ids);
+    ws.getState().undo();
+    expect(ws.getState().docs).toHaveLength(before + 1);
   });
 });
 

@@ -6,7 +6,7 @@ import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import { apiVersionOf, convertToV1, KINDS, kindSpecOf, type Fix } from '../k8s';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base';
-import { clone, insertAt, moveAt, removeAt, setIn } from '../k8s/edit';
+import { clone, getIn, insertAt, moveAt, removeAt, setIn } from '../k8s/edit';
 import type { PathSegment } from '../base/path';
 import { sampleWorkspace, TEMPLATES } from '../k8s/templates';
 import { docFromObject, editObject as editDocObject, hasGeneratedText, importText, newId, withObject, withText, type WorkspaceDoc } from './documents';
@@ -23,6 +23,12 @@ export type SavedWorkspace = Snapshot & { kubernetesVersion?: KubernetesVersion 
 export interface Notice {
   level: 'error' | 'info';
   text: string;
+  /** One button beside the text (Replace workspace with these files, Undo …). */
+  action?: { label: string; run: () => void };
+  /** Stays until dismissed (the others dismiss themselves after a while). */
+  sticky?: boolean;
+  /** Set by notify: what dismissNotice takes. */
+  id?: number;
 }
 
 export interface WorkspaceState extends Snapshot {
@@ -39,6 +45,8 @@ export interface WorkspaceState extends Snapshot {
   celMessage?: string;
   /** A request to focus a field, from the problems list (seq changes on every request). */
   focus?: { docId: string; path: string; seq: number };
+  /** The field the last form edit touched (the YAML pane scrolls to it; seq changes on every edit). */
+  edited?: { docId: string; path: readonly PathSegment[]; seq: number };
 }
 
 export interface WorkspaceActions {
@@ -57,6 +65,10 @@ export interface WorkspaceActions {
   /** Import pasted, opened or dropped text; returns the new documents' ids. */
   importText(text: string, origin: string): string[];
   replaceAll(docs: WorkspaceDoc[]): void;
+  /** Start from an empty workspace (one undo step brings the documents back). */
+  clearAll(): void;
+  /** Keep only these documents (after an import: replace the workspace with the imported files); one undo step. */
+  keepOnly(ids: readonly string[]): void;
   setKubernetesVersion(version: KubernetesVersion): void;
   /** Rewrite an old document (v1beta1 webhooks, v1alpha1/v1beta1 policies) as v1; the notes say what was made explicit. */
   convertToV1(id: string): void;
@@ -65,7 +77,7 @@ export interface WorkspaceActions {
   undo(): void;
   redo(): void;
   focusField(docId: string, path: string): void;
-  dismissNotice(index: number): void;
+  dismissNotice(id: number): void;
   notify(notice: Notice): void;
 }
 
@@ -73,27 +85,33 @@ export type Workspace = WorkspaceState & WorkspaceActions;
 
 const snapshot = (s: WorkspaceState): Snapshot => ({ docs: s.docs, selectedId: s.selectedId });
 
+let noticeSeq = 0;
+
+
 export function createWorkspace(initial: SavedWorkspace) {
   return createStore<Workspace>()((set, get) => {
     /** Apply a change to the documents, recording an undo step. */
-    const change = (next: Partial<Snapshot>, coalesceKey?: string) =>
+    const change = (next: Partial<Snapshot> & Pick<WorkspaceState, 'edited'>, coalesceKey?: string) =>
       set((s) => ({ ...next, history: record(s.history, snapshot(s), coalesceKey) }));
 
-    const mapDoc = (id: string, f: (d: WorkspaceDoc) => WorkspaceDoc, coalesceKey?: string) => {
+    const mapDoc = (id: string, f: (d: WorkspaceDoc) => WorkspaceDoc, coalesceKey?: string, edited?: readonly PathSegment[]) => {
       const docs = get().docs;
       const i = docs.findIndex((d) => d.id === id);
       if (i < 0) return;
       const next = f(docs[i]);
       if (next === docs[i]) return;
-      change({ docs: docs.map((d, j) => (j === i ? next : d)) }, coalesceKey);
+      const mark = edited ? { edited: { docId: id, path: edited, seq: (get().edited?.seq ?? 0) + 1 } } : {};
+      change({ docs: docs.map((d, j) => (j === i ? next : d)), ...mark }, coalesceKey);
     };
 
     /** Say why a structured change was not written (once, not at every keystroke). */
-    const refuse = (text: string) =>
-      set((s) => (s.notices[s.notices.length - 1]?.text === text ? {} : { notices: [...s.notices, { level: 'error' as const, text }] }));
+    const refuse = (text: string) => {
+      const notices = get().notices;
+      if (notices[notices.length - 1]?.text !== text) get().notify({ level: 'error', text });
+    };
 
-    /** A structured change, written into the document's text (or refused, with a notice); true when made. */
-    const editObject = (id: string, f: (o: unknown) => unknown, coalesceKey?: string): boolean => {
+    /** A structured change, written into the document's text (or refused, with a notice); `at` is the field it touched; true when made. */
+    const editObject = (id: string, f: (o: unknown) => unknown, coalesceKey?: string, at?: readonly PathSegment[]): boolean => {
       let made = false;
       mapDoc(
         id,
@@ -104,6 +122,7 @@ export function createWorkspace(initial: SavedWorkspace) {
           return r.doc;
         },
         coalesceKey,
+        at,
       );
       return made;
     };
@@ -160,26 +179,38 @@ export function createWorkspace(initial: SavedWorkspace) {
 
       setText: (id, text) => mapDoc(id, (d) => (d.text === text ? d : withText(d, text)), `text:${id}`),
 
-      setField: (id, path, value) => editObject(id, (o) => setIn(o, path, value), `field:${id}:${path.join('.')}`),
-      insertItem: (id, listPath, element, index) => editObject(id, (o) => insertAt(o, listPath, element, index)),
-      removeItem: (id, listPath, index) => editObject(id, (o) => removeAt(o, listPath, index)),
-      moveItem: (id, listPath, from, to) => editObject(id, (o) => moveAt(o, listPath, from, to)),
+      setField: (id, path, value) => editObject(id, (o) => setIn(o, path, value), `field:${id}:${path.join('.')}`, path),
+      insertItem: (id, listPath, element, index) => {
+        const list = getIn(get().docs.find((d) => d.id === id)?.object, listPath);
+        const at = index ?? (Array.isArray(list) ? list.length : 0);
+        editObject(id, (o) => insertAt(o, listPath, element, index), undefined, [...listPath, at]);
+      },
+      removeItem: (id, listPath, index) => editObject(id, (o) => removeAt(o, listPath, index), undefined, listPath),
+      moveItem: (id, listPath, from, to) => editObject(id, (o) => moveAt(o, listPath, from, to), undefined, [...listPath, to]),
 
       importText: (text, origin) => {
         const { docs, messages } = importText(text, origin);
         if (docs.length) change({ docs: [...get().docs, ...docs], selectedId: docs[0].id });
-        if (messages.length || !docs.length)
-          set((s) => ({
-            notices: [
-              ...s.notices,
-              ...messages,
-              ...(docs.length ? [] : [{ level: 'error' as const, text: `${origin}: no Kubernetes objects found.` }]),
-            ],
-          }));
+        for (const m of messages) get().notify(m);
+        if (!docs.length) get().notify({ level: 'error', text: `${origin}: no Kubernetes objects found.` });
         return docs.map((d) => d.id);
       },
 
       replaceAll: (docs) => change({ docs, selectedId: docs[0]?.id ?? null }),
+
+      clearAll: () => {
+        if (!get().docs.length) return;
+        change({ docs: [], selectedId: null });
+        get().notify({ level: 'info', text: 'New empty workspace.', action: { label: 'Undo', run: () => get().undo() } });
+      },
+
+      keepOnly: (ids) => {
+        const keep = new Set(ids);
+        const docs = get().docs.filter((d) => keep.has(d.id));
+        if (docs.length === get().docs.length) return;
+        const selectedId = keep.has(get().selectedId ?? '') ? get().selectedId : (docs[0]?.id ?? null);
+        change({ docs, selectedId });
+      },
 
       // problemsRevision: derived problems (validation, CEL, lints) are computed again at the new release
       setKubernetesVersion: (version) => set((s) => (s.kubernetesVersion === version ? {} : { kubernetesVersion: version, problemsRevision: s.problemsRevision + 1 })),
@@ -189,7 +220,7 @@ export function createWorkspace(initial: SavedWorkspace) {
         if (!doc) return;
         const { object, notes } = convertToV1(doc.object);
         if (object === doc.object) return;
-        if (editObject(id, () => object)) set((s) => ({ notices: [...s.notices, { level: 'info' as const, text: `Converted to v1. ${notes.join('; ')}.` }] }));
+        if (editObject(id, () => object)) get().notify({ level: 'info', text: `Converted to v1. ${notes.join('; ')}.` });
       },
 
       applyFix: (id, fix, params) => {
@@ -214,8 +245,8 @@ export function createWorkspace(initial: SavedWorkspace) {
       },
 
       focusField: (docId, path) => set((s) => ({ selectedId: docId, focus: { docId, path, seq: (s.focus?.seq ?? 0) + 1 } })),
-      dismissNotice: (index) => set((s) => ({ notices: s.notices.filter((_, i) => i !== index) })),
-      notify: (notice) => set((s) => ({ notices: [...s.notices, notice] })),
+      dismissNotice: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
+      notify: (notice) => set((s) => ({ notices: [...s.notices, { ...notice, id: ++noticeSeq }] })),
     };
   });
 }

@@ -1,6 +1,6 @@
 /** The application shell: toolbar, documents, the selected document, notices, drag and drop, shortcuts. */
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { useWorkspace, workspace } from '../store';
+import { useWorkspace, workspace, type Notice } from '../store';
 import { DocumentView } from './DocumentView';
 import { FixDialog } from './FixDialog';
 import { readFiles } from './files';
@@ -28,18 +28,54 @@ function useView(): [View, (v: View) => void] {
   return [view, setView];
 }
 
+/** How long a notice stays (hover or focus holds it); sticky ones stay until dismissed. */
+const NOTICE_MS = { info: 8000, action: 15000, error: 15000 } as const;
+
+function NoticeItem({ notice }: { notice: Notice }) {
+  const [held, setHeld] = useState(false);
+  const id = notice.id!;
+  useEffect(() => {
+    if (notice.sticky || held) return;
+    const ms = notice.level === 'error' ? NOTICE_MS.error : notice.action ? NOTICE_MS.action : NOTICE_MS.info;
+    const timer = setTimeout(() => workspace.getState().dismissNotice(id), ms);
+    return () => clearTimeout(timer);
+  }, [notice, held, id]);
+  return (
+    <div
+      className={`notice ${notice.level}`}
+      data-notice-id={id}
+      onPointerEnter={() => setHeld(true)}
+      onPointerLeave={() => setHeld(false)}
+      onFocus={() => setHeld(true)}
+      onBlur={() => setHeld(false)}
+    >
+      <span>{notice.text}</span>
+      {notice.action ? (
+        <button
+          type="button"
+          className="small"
+          onClick={() => {
+            notice.action!.run();
+            workspace.getState().dismissNotice(id);
+          }}
+        >
+          {notice.action.label}
+        </button>
+      ) : null}
+      <button type="button" className="icon" aria-label="Dismiss" onClick={() => workspace.getState().dismissNotice(id)}>
+        ×
+      </button>
+    </div>
+  );
+}
+
+/** Notices sit between the header and the workspace (they never cover it) and dismiss themselves. */
 function Notices() {
   const notices = useWorkspace((s) => s.notices);
-  if (!notices.length) return null;
   return (
     <div className="notices" role="status" aria-live="polite">
-      {notices.map((n, i) => (
-        <div key={i} className={`notice ${n.level}`}>
-          <span>{n.text}</span>
-          <button type="button" className="icon" aria-label="Dismiss" onClick={() => workspace.getState().dismissNotice(i)}>
-            ×
-          </button>
-        </div>
+      {notices.map((n) => (
+        <NoticeItem key={n.id} notice={n} />
       ))}
     </div>
   );
@@ -63,6 +99,7 @@ function useHistoryShortcuts() {
 
 export function App() {
   const doc = useWorkspace((s) => s.docs.find((d) => d.id === s.selectedId));
+  const hasDocs = useWorkspace((s) => s.docs.length > 0);
   const [dragging, setDragging] = useState(false);
   const [view, setView] = useView();
   useHistoryShortcuts();
@@ -111,7 +148,7 @@ export function App() {
           ) : doc ? (
             <DocumentView key={doc.id} doc={doc} />
           ) : (
-            <p className="empty">Select a document, create one, or drop YAML files anywhere.</p>
+            <p className="empty">{hasDocs ? 'Select a document.' : 'An empty workspace: create a document (+ New…), open or paste YAML, or drop files anywhere.'}</p>
           )}
         </main>
       </div>

@@ -1,6 +1,6 @@
 /** The selected document: its form, its YAML and its problems. */
 import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { canConvertToV1, kindSpecOf, serverFieldsOf } from '../k8s';
+import { canConvertToV1, kindSpecOf, paramSpecOf, serverFieldsOf } from '../k8s';
 import { isObject } from '../base/json';
 import { parsePath } from '../base/path';
 import { formatPath } from '../base/path-format';
@@ -105,9 +105,10 @@ function ServerFieldsNote({ object }: { object: unknown }) {
 }
 
 export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
-  const spec = kindSpecOf(doc.object);
   useWorkspace((s) => s.problemsRevision); // CEL answers, caBundle inspections…: problems are derived again
   const docs = useWorkspace((s) => s.docs);
+  // Admission configuration, or a param object (a ConfigMap, or a kind a policy names as paramKind): both have a form.
+  const spec = kindSpecOf(doc.object) ?? paramSpecOf(doc.object, docs.map((d) => d.object));
   // A document's first check (validation and lints: on a first visit, the first run of much cold
   // code) comes right after its form is on screen. One checked before shows its problems at once.
   const checkNow = useAfterFirstPaint() || checkedBefore(doc);

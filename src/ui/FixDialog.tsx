@@ -4,27 +4,22 @@
  * edit: comments, quoting and order stay), plus the documents it adds. Apply is
  * one undo step (Ctrl/Cmd+Z undoes it).
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { applyOpenFix, closeFix, previewFix, useOpenFix, useWorkspace } from '../store';
+import { Dialog } from './Dialog';
 
 export function FixDialog() {
   const target = useOpenFix();
   const docs = useWorkspace((s) => s.docs);
   const [params, setParams] = useState<Record<string, string>>({});
-  const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     setParams(Object.fromEntries((target?.fix.params ?? []).map((p) => [p.name, p.default])));
-    const d = ref.current;
-    if (!d) return;
-    if (target && !d.open) d.showModal();
-    if (!target && d.open) d.close();
   }, [target]);
   const preview = useMemo(() => (target ? previewFix(target.docId, target.fix, params) : undefined), [target, params, docs]);
   return (
-    <dialog ref={ref} className="fix-dialog" aria-labelledby="fix-title" data-testid="fix-dialog" onClose={() => closeFix()}>
-      {target ? (
+    target ? (
+      <Dialog className="fix-dialog" labelledBy="fix-title" testId="fix-dialog" onClose={() => closeFix()}>
         <form
-          method="dialog"
           onSubmit={(e) => {
             e.preventDefault();
             applyOpenFix(params);
@@ -75,7 +70,7 @@ export function FixDialog() {
             </button>
           </div>
         </form>
-      ) : null}
-    </dialog>
+      </Dialog>
+    ) : null
   );
 }

@@ -8,6 +8,7 @@ import { useEffect, useState } from 'react';
 import { decodeShareFragment, isShareFragment, LONG_LINK_CHARS, shareUrl, type WorkspaceFile } from '../share';
 import { useWorkspace, workspace } from '../store';
 import { currentWorkspaceFile, hasOwnWork, openWorkspaceFile } from '../store/share';
+import { Dialog } from './Dialog';
 import { download } from './download';
 
 const notify = (level: 'error' | 'info', text: string) => workspace.getState().notify({ level, text });
@@ -29,56 +30,54 @@ function ShareDialog({ onClose }: { onClose: () => void }) {
   }, [scope]);
   const long = url.length > LONG_LINK_CHARS;
   return (
-    <div className="dialog-backdrop">
-      <div role="dialog" aria-modal="true" aria-labelledby="share-title" className="dialog" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
-        <h2 id="share-title">Share</h2>
-        <fieldset className="share-scope">
-          <legend className="visually-hidden">What to share</legend>
-          <label className="checkbox">
-            <input type="radio" name="share-scope" checked={scope === 'workspace'} onChange={() => setScope('workspace')} /> The whole workspace (with saved cases and scenarios)
-          </label>
-          <label className="checkbox">
-            <input type="radio" name="share-scope" disabled={!hasSelection} checked={scope === 'document'} onChange={() => setScope('document')} /> The selected document
-          </label>
-        </fieldset>
-        <p className="help">
-          The configuration travels compressed in the part of the link after <code>#</code> (the fragment). Browsers never send the fragment to
-          the server: it stays between you and whoever opens the link.
+    <Dialog labelledBy="share-title" onClose={onClose}>
+      <h2 id="share-title">Share</h2>
+      <fieldset className="share-scope">
+        <legend className="visually-hidden">What to share</legend>
+        <label className="checkbox">
+          <input type="radio" name="share-scope" checked={scope === 'workspace'} onChange={() => setScope('workspace')} /> The whole workspace (with saved cases and scenarios)
+        </label>
+        <label className="checkbox">
+          <input type="radio" name="share-scope" disabled={!hasSelection} checked={scope === 'document'} onChange={() => setScope('document')} /> The selected document
+        </label>
+      </fieldset>
+      <p className="help">
+        The configuration travels compressed in the part of the link after <code>#</code> (the fragment). Browsers never send the fragment to
+        the server: it stays between you and whoever opens the link.
+      </p>
+      <label htmlFor="share-url">Link</label>
+      <textarea id="share-url" className="mono" rows={4} readOnly value={url} data-testid="share-url" onFocus={(e) => e.currentTarget.select()} />
+      <p className="help" data-testid="share-length" role="status">
+        {url ? `${url.length.toLocaleString('en')} characters` : 'Making the link…'}
+      </p>
+      {long ? (
+        <p className="banner info" data-testid="share-too-long">
+          This link is over {LONG_LINK_CHARS / 1024} KB: some chat tools and mail clients cut links that long. Download the workspace file
+          instead and send that; it is also what <code>admission-workbench check --cases</code> reads in CI.
         </p>
-        <label htmlFor="share-url">Link</label>
-        <textarea id="share-url" className="mono" rows={4} readOnly value={url} data-testid="share-url" onFocus={(e) => e.currentTarget.select()} />
-        <p className="help" data-testid="share-length" role="status">
-          {url ? `${url.length.toLocaleString('en')} characters` : 'Making the link…'}
-        </p>
-        {long ? (
-          <p className="banner info" data-testid="share-too-long">
-            This link is over {LONG_LINK_CHARS / 1024} KB: some chat tools and mail clients cut links that long. Download the workspace file
-            instead and send that; it is also what <code>admission-workbench check --cases</code> reads in CI.
-          </p>
-        ) : null}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Close
-          </button>
-          <button type="button" disabled={!file} onClick={() => file && download(scope === 'workspace' ? 'workspace.workbench.json' : 'document.workbench.json', `${JSON.stringify(file, null, 2)}\n`, 'application/json')}>
-            Download workspace file
-          </button>
-          <button
-            type="button"
-            className="primary"
-            disabled={!url}
-            onClick={() =>
-              navigator.clipboard.writeText(url).then(
-                () => notify('info', 'Copied the share link to the clipboard.'),
-                () => notify('error', 'The browser refused clipboard access: select the link and copy it.'),
-              )
-            }
-          >
-            Copy link
-          </button>
-        </div>
+      ) : null}
+      <div className="dialog-actions">
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
+        <button type="button" disabled={!file} onClick={() => file && download(scope === 'workspace' ? 'workspace.workbench.json' : 'document.workbench.json', `${JSON.stringify(file, null, 2)}\n`, 'application/json')}>
+          Download workspace file
+        </button>
+        <button
+          type="button"
+          className="primary"
+          disabled={!url}
+          onClick={() =>
+            navigator.clipboard.writeText(url).then(
+              () => notify('info', 'Copied the share link to the clipboard.'),
+              () => notify('error', 'The browser refused clipboard access: select the link and copy it.'),
+            )
+          }
+        >
+          Copy link
+        </button>
       </div>
-    </div>
+    </Dialog>
   );
 }
 
@@ -86,31 +85,29 @@ function ShareDialog({ onClose }: { onClose: () => void }) {
 function OpenPrompt({ ws, onDone }: { ws: WorkspaceFile; onDone: () => void }) {
   const count = useWorkspace((s) => s.docs.length);
   return (
-    <div className="dialog-backdrop">
-      <div role="alertdialog" aria-modal="true" aria-labelledby="open-shared-title" aria-describedby="open-shared-text" className="dialog">
-        <h2 id="open-shared-title">Open the shared workspace?</h2>
-        <p id="open-shared-text">
-          The link holds {ws.documents.length} document(s). Opening it replaces the {count} document(s) in this tab (Undo brings them back).
-        </p>
-        <div className="dialog-actions">
-          <button type="button" onClick={onDone}>
-            Keep my workspace
-          </button>
-          <button
-            type="button"
-            className="primary"
-            autoFocus
-            onClick={() => {
-              openWorkspaceFile(ws);
-              notify('info', `Opened a shared workspace: ${ws.documents.length} document(s).`);
-              onDone();
-            }}
-          >
-            Replace with the shared one
-          </button>
-        </div>
+    <Dialog role="alertdialog" labelledBy="open-shared-title" describedBy="open-shared-text" onClose={onDone}>
+      <h2 id="open-shared-title">Open the shared workspace?</h2>
+      <p id="open-shared-text">
+        The link holds {ws.documents.length} document(s). Opening it replaces the {count} document(s) in this tab (Undo brings them back).
+      </p>
+      <div className="dialog-actions">
+        <button type="button" onClick={onDone}>
+          Keep my workspace
+        </button>
+        <button
+          type="button"
+          className="primary"
+          autoFocus
+          onClick={() => {
+            openWorkspaceFile(ws);
+            notify('info', `Opened a shared workspace: ${ws.documents.length} document(s).`);
+            onDone();
+          }}
+        >
+          Replace with the shared one
+        </button>
       </div>
-    </div>
+    </Dialog>
   );
 }
 

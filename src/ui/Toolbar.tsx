@@ -1,10 +1,83 @@
 /** Import (file, paste), export (download, copy), undo and redo. */
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { KUBERNETES_VERSIONS, isKubernetesVersion } from '../base/releases';
 import { exportDocs, useWorkspace, workspace, type WorkspaceDoc } from '../store';
-import { MAX_FILE_BYTES, readFiles } from './files';
+import { Dialog } from './Dialog';
+import { MAX_FILE_BYTES, offerReplace, readFiles } from './files';
 import { download } from './download';
 import { ShareButton } from './ShareDialog';
+import { setTheme, useTheme } from './theme';
+
+/** Close a disclosure menu (Escape gives focus back to its summary). */
+function closeMenu(menu: HTMLDetailsElement | null, refocus: boolean) {
+  if (!menu?.open) return;
+  menu.open = false;
+  if (refocus) menu.querySelector('summary')?.focus();
+}
+
+/** An open menu closes when the user clicks or moves focus elsewhere. */
+function useCloseOnOutsideClick(ref: RefObject<HTMLDetailsElement | null>) {
+  useEffect(() => {
+    const away = (e: Event) => {
+      if (ref.current && !ref.current.contains(e.target as Node)) closeMenu(ref.current, false);
+    };
+    document.addEventListener('pointerdown', away);
+    document.addEventListener('focusin', away);
+    return () => {
+      document.removeEventListener('pointerdown', away);
+      document.removeEventListener('focusin', away);
+    };
+  }, [ref]);
+}
+
+/** Dark mode on or off (the system's setting until the user picks; the choice is kept). */
+function ThemeToggle() {
+  const theme = useTheme();
+  return (
+    <button
+      type="button"
+      className="theme-toggle"
+      aria-pressed={theme === 'dark'}
+      aria-label="Dark mode"
+      data-testid="theme-toggle"
+      title="Dark mode (follows the system until you choose)"
+      onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}
+    >
+      ◐
+    </button>
+  );
+}
+
+/** Paste YAML or JSON: added to the workspace, or in place of it (one undo step either way). */
+function PasteDialog({ onClose }: { onClose: () => void }) {
+  const [text, setText] = useState('');
+  const ws = workspace.getState;
+  const doImport = (replace: boolean) => {
+    const ids = ws().importText(text, 'paste');
+    if (replace) ws().keepOnly(ids);
+    else offerReplace(ids, 'the pasted text');
+    onClose();
+  };
+  const disabled = !text.trim() || text.length > MAX_FILE_BYTES;
+  return (
+    <Dialog labelledBy="paste-title" onClose={onClose} testId="paste-dialog">
+      <h2 id="paste-title">Paste YAML or JSON</h2>
+      <p className="help">One or more documents separated by ---, a kind: List, or JSON. Everything stays in your browser.</p>
+      <textarea aria-label="YAML to import" className="mono" rows={16} autoFocus value={text} onChange={(e) => setText(e.target.value)} />
+      <div className="dialog-actions">
+        <button type="button" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="button" disabled={disabled} title="Only the pasted documents stay in the workspace (Undo brings the others back)" onClick={() => doImport(true)}>
+          Replace workspace
+        </button>
+        <button type="button" className="primary" disabled={disabled} onClick={() => doImport(false)}>
+          Import
+        </button>
+      </div>
+    </Dialog>
+  );
+}
 
 
 /** Whether CEL expressions are being checked yet. */
@@ -45,7 +118,6 @@ function TargetVersion() {
 export function Toolbar() {
   const fileInput = useRef<HTMLInputElement>(null);
   const [pasting, setPasting] = useState(false);
-  const [pasteText, setPasteText] = useState('');
   const [strip, setStrip] = useState(false);
   const [reorder, setReorder] = useState(false);
   const [format, setFormat] = useState<'yaml' | 'json'>('yaml');
@@ -53,8 +125,11 @@ export function Toolbar() {
   const canRedo = useWorkspace((s) => s.history.future.length > 0);
   const selected = useWorkspace((s) => s.docs.find((d) => d.id === s.selectedId));
   const ws = workspace.getState;
+  const exportMenu = useRef<HTMLDetailsElement>(null);
+  useCloseOnOutsideClick(exportMenu);
 
   const doExport = (docs: readonly WorkspaceDoc[], how: 'download' | 'copy', name: string) => {
+    closeMenu(exportMenu.current, false);
     const { text, stale } = exportDocs(docs, { stripServerFields: strip, reorderKeys: reorder, format });
     if (stale.length) ws().notify({ level: 'info', text: `${stale.length} document(s) have YAML that does not parse: their last valid version was exported.` });
     if (how === 'download') download(`${name}.${format}`, text, format === 'json' ? 'application/json' : 'application/yaml');
@@ -80,6 +155,7 @@ export function Toolbar() {
           accept=".yaml,.yml,.json,text/yaml,application/json"
           className="visually-hidden"
           aria-label="Open YAML or JSON files"
+          tabIndex={-1}
           data-testid="file-input"
           onChange={(e) => {
             if (e.target.files) void readFiles(e.target.files);
@@ -89,75 +165,52 @@ export function Toolbar() {
         <button type="button" onClick={() => setPasting(true)}>
           Paste YAML…
         </button>
+        <button type="button" data-testid="new-workspace" title="Start from an empty workspace (Undo brings the documents back)" onClick={() => ws().clearAll()}>
+          New empty workspace
+        </button>
       </div>
       <div className="toolbar-group" role="group" aria-label="Export">
-        <button type="button" onClick={() => doExport(ws().docs, 'download', 'workspace')}>
-          Download all
-        </button>
-        <button type="button" disabled={!selected} onClick={() => selected && doExport([selected], 'download', 'document')}>
-          Download document
-        </button>
-        <button type="button" onClick={() => doExport(ws().docs, 'copy', '')}>
-          Copy all
-        </button>
+        <details className="menu" ref={exportMenu} onKeyDown={(e) => e.key === 'Escape' && closeMenu(exportMenu.current, true)}>
+          <summary data-testid="export-menu">Export</summary>
+          <div className="menu-panel">
+            <button type="button" onClick={() => doExport(ws().docs, 'download', 'workspace')}>
+              Download all
+            </button>
+            <button type="button" disabled={!selected} onClick={() => selected && doExport([selected], 'download', 'document')}>
+              Download document
+            </button>
+            <button type="button" onClick={() => doExport(ws().docs, 'copy', '')}>
+              Copy all
+            </button>
+            <label className="checkbox">
+              <input type="checkbox" checked={strip} onChange={(e) => setStrip(e.target.checked)} /> Strip server fields
+            </label>
+            <label className="checkbox" title="Write keys in kubectl's order (apiVersion, kind, metadata, …). Unchecked, YAML exports the documents' own text: untouched documents byte for byte.">
+              <input type="checkbox" checked={reorder} onChange={(e) => setReorder(e.target.checked)} data-testid="export-reorder" /> Reorder keys
+            </label>
+            <label className="checkbox">
+              Format{' '}
+              <select id="export-format" value={format} onChange={(e) => setFormat(e.target.value as 'yaml' | 'json')}>
+                <option value="yaml">YAML</option>
+                <option value="json">JSON</option>
+              </select>
+            </label>
+          </div>
+        </details>
         <ShareButton />
-        <label className="checkbox">
-          <input type="checkbox" checked={strip} onChange={(e) => setStrip(e.target.checked)} /> Strip server fields
-        </label>
-        <label className="checkbox" title="Write keys in kubectl's order (apiVersion, kind, metadata, …). Unchecked, YAML exports the documents' own text: untouched documents byte for byte.">
-          <input type="checkbox" checked={reorder} onChange={(e) => setReorder(e.target.checked)} data-testid="export-reorder" /> Reorder keys
-        </label>
-        <label className="visually-hidden" htmlFor="export-format">
-          Export format
-        </label>
-        <select id="export-format" value={format} onChange={(e) => setFormat(e.target.value as 'yaml' | 'json')}>
-          <option value="yaml">YAML</option>
-          <option value="json">JSON</option>
-        </select>
       </div>
+      <span className="spacer" />
       <CelStatus />
       <div className="toolbar-group" role="group" aria-label="History">
-        <button type="button" disabled={!canUndo} onClick={() => ws().undo()} title="Undo (Ctrl/Cmd+Z)">
-          Undo
+        <button type="button" disabled={!canUndo} onClick={() => ws().undo()} title="Undo (Ctrl/Cmd+Z)" aria-label="Undo">
+          ↶
         </button>
-        <button type="button" disabled={!canRedo} onClick={() => ws().redo()} title="Redo (Ctrl/Cmd+Shift+Z)">
-          Redo
+        <button type="button" disabled={!canRedo} onClick={() => ws().redo()} title="Redo (Ctrl/Cmd+Shift+Z)" aria-label="Redo">
+          ↷
         </button>
       </div>
-      {pasting ? (
-        <div className="dialog-backdrop">
-          <div role="dialog" aria-modal="true" aria-labelledby="paste-title" className="dialog">
-            <h2 id="paste-title">Paste YAML or JSON</h2>
-            <p className="help">One or more documents separated by ---, a kind: List, or JSON. Everything stays in your browser.</p>
-            <textarea
-              aria-label="YAML to import"
-              className="mono"
-              rows={16}
-              autoFocus
-              value={pasteText}
-              onChange={(e) => setPasteText(e.target.value)}
-              onKeyDown={(e) => e.key === 'Escape' && setPasting(false)}
-            />
-            <div className="dialog-actions">
-              <button type="button" onClick={() => setPasting(false)}>
-                Cancel
-              </button>
-              <button
-                type="button"
-                className="primary"
-                disabled={!pasteText.trim() || pasteText.length > MAX_FILE_BYTES}
-                onClick={() => {
-                  ws().importText(pasteText, 'paste');
-                  setPasteText('');
-                  setPasting(false);
-                }}
-              >
-                Import
-              </button>
-            </div>
-          </div>
-        </div>
-      ) : null}
+      <ThemeToggle />
+      {pasting ? <PasteDialog onClose={() => setPasting(false)} /> : null}
     </header>
   );
 }

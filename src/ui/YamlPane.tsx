@@ -8,7 +8,8 @@ import { applyText } from '../monaco/apply-text';
 import { registerFixActions, type LineFix } from '../monaco/fix-actions';
 import { monaco, modelUri } from '../monaco/setup';
 import { docKind, docPositions, docProblems, openFix, workspace, type WorkspaceDoc } from '../store';
-import { kindSpecOf } from '../k8s';
+import { kindSpecOf, paramSpecOf } from '../k8s';
+import { revealEdited } from './yaml-reveal';
 
 const OWNER = 'workbench';
 
@@ -111,7 +112,7 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
     const model = monaco.editor.getModel(uri) ?? monaco.editor.createModel(current.text, 'yaml', uri);
     if (model.getValue() !== current.text) model.setValue(current.text);
     editor.setModel(model);
-    editor.updateOptions({ readOnly: !kindSpecOf(current.object) && !current.error && current.object !== undefined });
+    editor.updateOptions({ readOnly: !kindSpecOf(current.object) && !paramSpecOf(current.object, workspace.getState().docs.map((d) => d.object)) && !current.error && current.object !== undefined });
     let typing: ReturnType<typeof setTimeout> | undefined;
     /** The model's text as last written or read by us. */
     let modelText = model.getValue();
@@ -152,6 +153,7 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
       frame ??= requestAnimationFrame(() => {
         frame = undefined;
         if (pending) apply(pending);
+        if (pending) revealEdited(editor, pending);
         pending = undefined;
       });
     };

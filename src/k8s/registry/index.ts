@@ -13,3 +13,4 @@ export {
   mutatingAdmissionPolicy,
   mutatingAdmissionPolicyBinding,
 } from './policies';
+export { configMap, paramSpecOf } from './params';
