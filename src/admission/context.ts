@@ -5,7 +5,8 @@
  * webhooks.ts) read and extend it; simulate.ts runs them in the apiserver's order.
  */
 import type { AuthorizerRule } from '../cel/types';
-import type { AdmissionRequestInput, EquivalentResource, MatchInput, PolicyCel } from '../policy';
+import type { EquivalentResource, MatchInput, PolicyCel } from '../policy';
+import type { AdmissionRequest, TestInput } from '../request/model';
 import type { Discovery } from './discovery';
 import type { DocumentRef, JsonPatchOp, SimDenial, SimOptions, SimStep } from './types';
 import type { Workspace } from './workspace';
@@ -31,8 +32,8 @@ export interface SimContext {
   discovery: Discovery;
   cel: PolicyCel;
   options: SimOptions;
-  /** The request as the apiserver's attributes carry it (kind/resource = requestKind/requestResource). */
-  request: AdmissionRequestInput;
+  /** The request's attributes (requestAttributes: uid, requestKind, …); its object is `object`, as mutated so far. */
+  request: AdmissionRequest;
   object: unknown;
   oldObject: unknown;
   /** The request's Namespace (undefined for cluster-scoped requests). */
@@ -42,7 +43,7 @@ export interface SimContext {
   /** Built-in kind: objects are typed (serializeTyped applies). */
   typed: boolean;
   dryRun: boolean;
-  authorizer: { rules: AuthorizerRule[] };
+  authorizer: AuthorizerRule[];
   round: 0 | 1;
   /** The chain asked for a second round (a mutation changed the object). */
   shouldReinvoke: boolean;
@@ -64,11 +65,22 @@ export function reject(ctx: SimContext, denial: SimDenial): boolean {
   return true;
 }
 
-/** The request converted to an equivalent resource (matchPolicy Equivalent), or as it is. */
-export function requestFor(ctx: SimContext, matched?: EquivalentResource): AdmissionRequestInput {
-  if (!matched) return ctx.request;
-  const kind = matched.kind.kind ? matched.kind : ctx.request.kind ?? {};
-  return { ...ctx.request, resource: matched.resource, kind };
+/**
+ * The request as the chain has it now: the attributes with the object as mutated so far
+ * (`object`), converted to an equivalent resource (matchPolicy Equivalent) when one matched.
+ */
+export function requestFor(ctx: SimContext, matched?: EquivalentResource, object: unknown = ctx.object): AdmissionRequest {
+  const r: AdmissionRequest = { ...ctx.request, object: objectFor(object, matched), oldObject: objectFor(ctx.oldObject, matched) };
+  if (matched) {
+    r.resource = matched.resource;
+    if (matched.kind.kind) r.kind = matched.kind;
+  }
+  return r;
+}
+
+/** The test input of the request as the chain has it now (see requestFor): what matching and CEL read. */
+export function inputFor(ctx: SimContext, matched?: EquivalentResource, object?: unknown): TestInput {
+  return { request: requestFor(ctx, matched, object), namespaceObject: ctx.namespaceObject, authorizer: ctx.authorizer };
 }
 
 /** The object converted to an equivalent resource's version: only its apiVersion changes here. */
@@ -79,18 +91,5 @@ export function objectFor(object: unknown, matched?: EquivalentResource): unknow
 }
 
 export function matchInput(ctx: SimContext): MatchInput {
-  return {
-    request: ctx.request,
-    object: ctx.object,
-    oldObject: ctx.oldObject,
-    namespaceObject: ctx.namespaceObject,
-    equivalents: ctx.discovery.equivalents,
-  };
-}
-
-/** `request` as CEL sees it (no object / oldObject; absent fields left out). */
-export function celRequest(r: AdmissionRequestInput): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(r)) if (v !== undefined) out[k] = v;
-  return out;
+  return { ...inputFor(ctx), equivalents: ctx.discovery.equivalents };
 }

@@ -16,7 +16,7 @@ import {
   type MatchResult,
   type RunRequestInput,
 } from '../policy';
-import { matchInput, objectFor, requestFor, requireReinvoking, type SimContext } from './context';
+import { inputFor, matchInput, requireReinvoking, type SimContext } from './context';
 import { patchBetween } from './serialize';
 import { forbiddenMessage } from './webhooks';
 import type { DocumentRef, SimOutcome, SimPhase, SimStep, SimStepKind } from './types';
@@ -82,16 +82,8 @@ function policyMatch(ctx: SimContext, p: WorkspacePolicy): { match?: MatchResult
   return { match, matched };
 }
 
-function runInput(ctx: SimContext, matched: EquivalentResource | undefined, object: unknown): RunRequestInput & { equivalents: SimContext['discovery']['equivalents'] } {
-  return {
-    request: requestFor(ctx, matched),
-    object: objectFor(object, matched),
-    oldObject: objectFor(ctx.oldObject, matched),
-    namespaceObject: ctx.namespaceObject,
-    authorizer: ctx.authorizer,
-    paramDocuments: ctx.ws.documents,
-    equivalents: ctx.discovery.equivalents,
-  };
+function runInput(ctx: SimContext, matched: EquivalentResource | undefined, object: unknown): RunRequestInput {
+  return { ...inputFor(ctx, matched, object), paramDocuments: ctx.ws.documents, equivalents: ctx.discovery.equivalents };
 }
 
 /** A paramRef naming a document of another kind than paramKind: say so (the apiserver just finds no param). */

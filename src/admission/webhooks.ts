@@ -16,7 +16,8 @@
  */
 import { deepEqual, obj, str, strList } from '../base/json';
 import { applyJsonPatch, goJson, matchWebhook, runMatchConditions, type EquivalentResource } from '../policy';
-import { celRequest, matchInput, objectFor, reject, requestFor, requireReinvoking, type SimContext } from './context';
+import { celInputs } from '../request/cel-inputs';
+import { inputFor, matchInput, reject, requireReinvoking, type SimContext } from './context';
 import { serializeTyped } from './serialize';
 import type { JsonPatchOp, SimDenial, SimOutcome, SimStep } from './types';
 import type { WorkspaceWebhook } from './workspace';
@@ -70,14 +71,7 @@ async function shouldCallHook(ctx: SimContext, wh: WorkspaceWebhook): Promise<De
   const rulePath = `${at}.rules[${m.matchedRule ?? 0}]`;
   const conditions = (wh.webhook.matchConditions as unknown[] | undefined) ?? [];
   if (conditions.length === 0) return { call: true, matched, reason: m.reason, path: rulePath };
-  const request = requestFor(ctx, matched);
-  const mc = await runMatchConditions(
-    ctx.cel,
-    wh.webhook,
-    'webhook-matchCondition',
-    { object: objectFor(ctx.object, matched) ?? null, oldObject: objectFor(ctx.oldObject, matched) ?? null, request: celRequest(request), authorizer: ctx.authorizer },
-    {},
-  );
+  const mc = await runMatchConditions(ctx.cel, wh.webhook, 'webhook-matchCondition', celInputs(inputFor(ctx, matched), null), {});
   const failurePolicy = str(wh.webhook.failurePolicy) || 'Fail';
   if (!mc || mc.outcome === 'match') return { call: true, matched, reason: `${m.reason}; every matchCondition is true`, path: rulePath };
   if (mc.outcome === 'skip') {

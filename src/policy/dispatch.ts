@@ -5,41 +5,27 @@
  * policy's matchConstraints, each binding's matchResources and params, the one
  * per-binding / per-param loop, and the CEL inputs of an invocation.
  */
-import type { AuthorizerRule, CelInputs } from '../cel/types';
+import type { CelInputs } from '../cel/types';
+import { celInputs } from '../request/cel-inputs';
+import type { TestInput } from '../request/model';
 import { withDefaults } from '../k8s/defaults';
 import { isObject, nameOf, obj, str, type Obj } from '../base/json';
-import { isExemptAdmissionConfigurationResource, matchResources, type AdmissionRequestInput, type MatchResult } from './matching';
+import { isExemptAdmissionConfigurationResource, matchResources, type MatchInput, type MatchResult } from './matching';
 import type { MatchConditionsTrace } from './match-conditions';
 import { resolveParams, type ParamResolution, type ParamsInput } from './params';
 
-export interface RunRequestInput extends ParamsInput {
-  request: AdmissionRequestInput;
-  object?: unknown;
-  oldObject?: unknown;
-  /** The Namespace of the request (namespaceSelector and `namespaceObject`). */
-  namespaceObject?: unknown;
-  authorizer?: { rules: AuthorizerRule[] };
-}
-
-/** The request namespace's Namespace object as CEL sees it (null for cluster-scoped requests and for Namespace requests). */
-export function celNamespaceObject(input: RunRequestInput): unknown {
-  const k = input.request.kind ?? {};
-  let ns = str(input.request.namespace);
-  if (k.kind === 'Namespace' && k.version === 'v1' && str(k.group) === '') ns = '';
-  if (!ns) return null;
-  return isObject(input.namespaceObject) ? input.namespaceObject : null;
+/**
+ * What a policy run reads of a request: the one admission request model (src/request TestInput:
+ * the request with object / oldObject, params, the namespace object, authorizer answers), the
+ * workspace's param candidates, and discovery's equivalents for matchPolicy Equivalent.
+ */
+export interface RunRequestInput extends TestInput, ParamsInput {
+  equivalents?: MatchInput['equivalents'];
 }
 
 /** The CEL inputs of one invocation: the request, `object` (as the previous mutation left it, for MAP) and the param. */
-export function celInputsFor(input: RunRequestInput, param: unknown, object: unknown = input.object): CelInputs {
-  return {
-    object: object ?? null,
-    oldObject: input.oldObject ?? null,
-    request: input.request,
-    params: param ?? null,
-    namespaceObject: celNamespaceObject(input),
-    authorizer: input.authorizer ?? { rules: [] },
-  };
+export function celInputsFor(input: RunRequestInput, param: unknown, object: unknown = input.request.object): CelInputs {
+  return celInputs(input, param, object);
 }
 
 export const EQUIVALENT_NOTE =

@@ -216,7 +216,7 @@ async function runOnce(input: MutatingRunInput, cel: PolicyCel): Promise<Mutatin
     outcome: 'skip',
     mutated: false,
     decision: { allowed: true },
-    object: input.object,
+    object: input.request.object,
     diff: [],
     errors: [],
     notes: requestNotes(input),
@@ -234,7 +234,7 @@ async function runOnce(input: MutatingRunInput, cel: PolicyCel): Promise<Mutatin
   const { own: bindings, ignored } = policyBindings(policyName, input.bindings);
   result.ignoredBindings = ignored;
   let applied = false;
-  let object: unknown = input.object;
+  let object: unknown = input.request.object;
 
   const pm = matchPolicy(spec, input);
   result.policyMatch = pm.match;
@@ -266,7 +266,7 @@ async function runOnce(input: MutatingRunInput, cel: PolicyCel): Promise<Mutatin
   result.errors.push(...policyErrors.map((e) => e.message));
   result.errors = [...new Set(result.errors)];
   result.object = object;
-  result.diff = diffJson(input.object, object);
+  result.diff = diffJson(input.request.object, object);
   result.mutated = result.diff.length > 0;
   if (policyErrors.length > 0 && failurePolicy !== 'Ignore') {
     const e = policyErrors[0]!;
@@ -295,7 +295,7 @@ export const runMutatingPolicyOnce = runOnce;
 export async function runMutatingPolicy(input: MutatingRunInput, cel: PolicyCel): Promise<MutatingRunResult> {
   const first = await runOnce(input, cel);
   if (first.outcome === 'admit' && first.mutated) {
-    const again = await runOnce({ ...input, object: first.object }, cel);
+    const again = await runOnce({ ...input, request: { ...input.request, object: first.object } }, cel);
     const diff = diffJson(first.object, again.object);
     first.reinvocation = { changesAgain: !deepEqual(first.object, again.object), diff, object: again.object, errors: again.errors };
   }
