@@ -91,5 +91,6 @@ test('saved cases re-run on every change, show pass/fail, and export for kaptest
   await expect(page.locator('[data-case="too many replicas"]')).toContainText('expected deny, got admit');
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export for kaptest' }).click()]);
-  expect(download.suggestedFilename()).toMatch(/\.yaml$/);
+  // one archive, not three files that only work together (issue #31)
+  expect(download.suggestedFilename()).toBe('kaptest-replica-limit.example.com.zip');
 });

@@ -144,7 +144,7 @@ export async function runCasesFile(path: string, checked: readonly unknown[], fs
         ctx.problems.push(problemAt(ctx, `${suite.mutating ? 'mapTestSuites' : 'vapTestSuites'}[${s}]`, `policy ${JSON.stringify(suite.policy)} not found in the manifest's policies`));
         continue;
       }
-      await runPolicyCases(ctx, { policy, bindings: [suite.binding], paramDocuments: objects }, suite.cases, suite.paths, cel);
+      await runPolicyCases(ctx, { policy, bindings: [suite.binding], paramDocuments: [] }, suite.cases, suite.paths, cel);
     }
     return { problems: ctx.problems, summary, unreadable: referenced.problems.length > 0 };
   }

@@ -4,7 +4,7 @@
  * (relative to itself) and suites of tests per policy; each test refers to objects by
  * kind/namespace/name. kaptest evaluates the policy's CEL alone, so each suite runs with one
  * binding that binds the policy with validationActions [Deny] and the test's param given
- * directly; the operation is inferred from object/oldObject as kaptest does.
+ * directly (run it with no param documents: kaptest never looks a param up); the operation is inferred from object/oldObject as kaptest does.
  */
 import type { AdmissionRequest, CaseOutcome, PolicyTestCase } from '../request/model';
 import { isObject, list, nameOf, namespaceOf, obj, str, strList, type Obj } from '../base/json';
@@ -120,7 +120,9 @@ export function readKaptestManifest(manifest: unknown, resources: readonly unkno
         apiVersion: 'admissionregistration.k8s.io/v1',
         kind: bindingKind,
         metadata: { name: `kaptest-${policy}` },
-        spec: mutating ? { policyName: policy } : { policyName: policy, validationActions: ['Deny'] },
+        // kaptest hands each test its param directly: the binding refers to params only so that the
+        // test's (typed) param is used; run with no param documents, a test without one gets none.
+        spec: { policyName: policy, ...(mutating ? {} : { validationActions: ['Deny'] }), paramRef: { selector: {}, parameterNotFoundAction: 'Allow' } },
       };
       suites.push({ policy, mutating, paths, cases, binding });
     });

@@ -9,7 +9,9 @@
  * is compared with the mutated object.
  */
 import { serializeDocuments } from '../yaml/index';
-import type { CaseOutcome, PolicyTestCase } from '../request/model';
+import type { CaseOutcome, PolicyTestCase, TestInput } from '../request/model';
+import { withDefaults } from '../k8s/defaults';
+import { admitBinding, policyBindings } from './dispatch';
 import { runMutatingPolicy, type MutatingRunResult } from './mutate';
 import type { PolicyCel } from './expressions';
 import { runValidatingPolicy, type ValidatingRunResult } from './run';
@@ -115,6 +117,19 @@ interface NameWithGVK {
   name: string;
 }
 
+/** The first param the policy's bindings resolve for a request (their paramRef against the target's documents), without CEL. */
+function resolvedParam(target: CaseTarget, input: TestInput): unknown {
+  const policy = withDefaults(target.policy);
+  const spec = obj(obj(policy).spec);
+  const run = { ...input, paramDocuments: target.paramDocuments, paramScope: target.paramScope };
+  for (const b of policyBindings(nameOf(policy), target.bindings).own) {
+    const pr = admitBinding({ name: nameOf(b), applies: false, reason: '' }, spec, obj(b.spec), run, 'validate');
+    const p = pr?.params.find(isObject);
+    if (p) return p;
+  }
+  return undefined;
+}
+
 /**
  * Exports cases as a kaptest v1alpha1 test manifest (internal/tester/manifest.go):
  * `version`, `policies`, `resources`, `vapTestSuites` / `mapTestSuites` with tests
@@ -198,6 +213,8 @@ export function toKaptestManifest(target: CaseTarget, cases: readonly PolicyTest
       const ev = r.bindings?.flatMap((b) => b.evaluations).find((e) => isObject(e.param));
       param = ev?.param;
     }
+    // kaptest has no paramRef: the param the workspace's bindings resolve for the request goes in the test
+    param ??= resolvedParam(target, c.input);
     if (isObject(param)) {
       const p = { apiVersion: str(paramKind.apiVersion), kind: str(paramKind.kind), ...param };
       const ref = addResource(p, c.name, `case-${i + 1}-param`);
