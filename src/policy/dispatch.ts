@@ -92,6 +92,15 @@ export interface BindingTraceBase {
 }
 
 /**
+ * What a binding's line shows after its verdict ("applies" / "does not apply"): the reason
+ * without the verdict it repeats ('' for a binding that simply applies).
+ */
+export function bindingDetail(b: Pick<BindingTraceBase, 'applies' | 'reason'>): string {
+  if (!b.applies) return b.reason;
+  return b.reason.replace(/^applies(, but |, |$)/, '');
+}
+
+/**
  * The part of dispatching a binding that both policy kinds share: the binding's
  * matchResources, then its params. Fills the trace (match, params, reason, configError,
  * applies) and returns the params to evaluate with, or undefined when the binding does

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { matchLabelSelector, matchResources, matchWebhook, ruleMismatch, type MatchInput } from './matching';
 import type { AdmissionRequest } from '../request/model';
+import { bindingDetail } from './dispatch';
 
 const podCreate: AdmissionRequest = {
   operation: 'CREATE',
@@ -158,5 +159,13 @@ describe('webhooks (ShouldCallHook)', () => {
       resource: { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingadmissionpolicies' },
     };
     expect(matchWebhook(wh({ rules: [rule({})] }), { request: req }).matches).toBe(false);
+  });
+});
+
+describe('bindingDetail (the binding line says "applies" once, issue #31)', () => {
+  test('the reason without the verdict it repeats', () => {
+    expect(bindingDetail({ applies: true, reason: 'applies' })).toBe('');
+    expect(bindingDetail({ applies: true, reason: 'applies, but no params were found: nothing to validate (x)' })).toBe('no params were found: nothing to validate (x)');
+    expect(bindingDetail({ applies: false, reason: 'matchResources: no rule matches' })).toBe('matchResources: no rule matches');
   });
 });
