@@ -8,6 +8,7 @@
  */
 import { deepEqual, isObject, list, nameOf, namespaceOf, obj, str } from '../base/json';
 import {
+  failurePolicyOf,
   matchResources,
   runMutatingPolicyOnce,
   runValidatingPolicy,
@@ -67,7 +68,7 @@ function policyStep(ctx: SimContext, i: PolicyStepInit): SimStep {
     document: i.document,
     path: i.path,
     round: ctx.round,
-    failurePolicy: str(i.p.spec.failurePolicy) || 'Fail',
+    failurePolicy: failurePolicyOf(i.p.spec),
   };
   if (i.binding) s.binding = i.binding.name;
   ctx.steps.push(s);
@@ -100,7 +101,7 @@ function paramNotes(ctx: SimContext, p: WorkspacePolicy, b: WorkspaceBinding): s
 
 /** A step for the policy as a whole when no binding step says more (not matching, exempt, config error, no bindings). */
 function policyLevelStep(ctx: SimContext, phase: SimPhase, p: WorkspacePolicy, match: MatchResult | undefined, skipReason: string | undefined, configError: string | undefined, message?: string): SimStep {
-  const failurePolicy = str(p.spec.failurePolicy) || 'Fail';
+  const failurePolicy = failurePolicyOf(p.spec);
   if (configError) {
     const s = policyStep(ctx, {
       phase,
@@ -124,7 +125,7 @@ function noBindingStep(ctx: SimContext, phase: SimPhase, p: WorkspacePolicy): vo
 }
 
 function bindingSkipStep(ctx: SimContext, phase: SimPhase, p: WorkspacePolicy, b: WorkspaceBinding, bt: BindingTraceBase): SimStep | undefined {
-  const failurePolicy = str(p.spec.failurePolicy) || 'Fail';
+  const failurePolicy = failurePolicyOf(p.spec);
   if (bt.configError) {
     return policyStep(ctx, {
       phase,

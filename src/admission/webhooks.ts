@@ -15,7 +15,7 @@
  * apierrors.NewInternalError / NewForbidden / NewBadRequest).
  */
 import { deepEqual, obj, str, strList } from '../base/json';
-import { applyJsonPatch, goJson, matchWebhook, runMatchConditions, type EquivalentResource } from '../policy';
+import { applyJsonPatch, decideMatchConditions, failurePolicyOf, goJson, matchWebhook, runMatchConditions, type EquivalentResource } from '../policy';
 import { celInputs } from '../request/cel-inputs';
 import { inputFor, matchInput, reject, requireReinvoking, type SimContext } from './context';
 import { serializeTyped } from './serialize';
@@ -72,22 +72,18 @@ async function shouldCallHook(ctx: SimContext, wh: WorkspaceWebhook): Promise<De
   const conditions = (wh.webhook.matchConditions as unknown[] | undefined) ?? [];
   if (conditions.length === 0) return { call: true, matched, reason: m.reason, path: rulePath };
   const mc = await runMatchConditions(ctx.cel, wh.webhook, 'webhook-matchCondition', celInputs(inputFor(ctx, matched), null), {});
-  const failurePolicy = str(wh.webhook.failurePolicy) || 'Fail';
-  if (!mc || mc.outcome === 'match') return { call: true, matched, reason: `${m.reason}; every matchCondition is true`, path: rulePath };
-  if (mc.outcome === 'skip') {
-    const j = conditions.findIndex((c) => str(obj(c).name) === mc.failedCondition);
-    return { call: false, outcome: 'skipped', reason: `matchCondition '${mc.failedCondition ?? ''}' is false`, path: `${at}.matchConditions[${j}].expression` };
-  }
-  const j = mc.conditions.findIndex((c) => !c.ok);
-  const path = `${at}.matchConditions[${Math.max(0, j)}].expression`;
-  if (failurePolicy === 'Ignore') {
-    return { call: false, outcome: 'error-ignored', reason: `matchConditions failed to evaluate (${mc.error ?? ''}); failurePolicy Ignore: the webhook is not called`, path };
+  const d = decideMatchConditions(mc, failurePolicyOf(wh.webhook));
+  if (d.action === 'match') return { call: true, matched, reason: `${m.reason}; every matchCondition is true`, path: rulePath };
+  const path = `${at}.matchConditions[${Math.max(0, d.index ?? 0)}].expression`;
+  if (d.cause === 'false') return { call: false, outcome: 'skipped', reason: `matchCondition '${mc?.failedCondition ?? ''}' is false`, path };
+  if (d.action === 'skip') {
+    return { call: false, outcome: 'error-ignored', reason: `matchConditions failed to evaluate (${mc?.error ?? ''}); failurePolicy Ignore: the webhook is not called`, path };
   }
   return {
     call: false,
     reason: `matchConditions failed to evaluate; failurePolicy Fail rejects the request`,
     path,
-    error: { kind: wh.configKind, name: wh.configName, webhook: wh.name, message: forbiddenMessage(ctx, mc.error ?? ''), reason: 'Forbidden', code: 403 },
+    error: { kind: wh.configKind, name: wh.configName, webhook: wh.name, message: forbiddenMessage(ctx, mc?.error ?? ''), reason: 'Forbidden', code: 403 },
   };
 }
 
@@ -193,7 +189,7 @@ function step(ctx: SimContext, wh: WorkspaceWebhook, phase: SimStep['phase'], ou
     document: wh.document,
     path,
     round: ctx.round,
-    failurePolicy: str(w.failurePolicy) || 'Fail',
+    failurePolicy: failurePolicyOf(w),
   };
   if (typeof w.timeoutSeconds === 'number') s.timeoutSeconds = w.timeoutSeconds;
   if (typeof w.sideEffects === 'string') s.sideEffects = w.sideEffects;

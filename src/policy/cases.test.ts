@@ -94,7 +94,13 @@ describe('toKaptestManifest', () => {
     expect(suites).toHaveLength(1);
     expect(suites[0]!.policy).toBe('replicalimit-policy.example.com');
     const tests = suites[0]!.tests;
-    expect(tests[0]).toEqual({ object: { group: 'apps', version: 'v1', kind: 'Deployment', namespace: 'default', name: 'a' }, userInfo: { name: 'alice', groups: ['system:authenticated'] }, expect: 'admit' });
+    // kaptest has no paramRef: the param the binding resolves for the case (test namespace → the test limit) is in the test (#31 defect 1)
+    expect(tests[0]).toEqual({
+      object: { group: 'apps', version: 'v1', kind: 'Deployment', namespace: 'default', name: 'a' },
+      param: { namespace: 'default', name: 'replica-limit-test.example.com' },
+      userInfo: { name: 'alice', groups: ['system:authenticated'] },
+      expect: 'admit',
+    });
     expect(tests[1]).toMatchObject({ expect: 'deny', deniedMessage: 'failed expression: object.spec.replicas <= params.maxReplicas' });
     expect(tests[2]).toMatchObject({ param: { name: 'limit-2' }, expect: 'admit' });
     expect(tests[3]).toMatchObject({ expect: 'deny', deniedMessage: 'failed expression: object.spec.replicas <= params.maxReplicas' });
@@ -106,6 +112,7 @@ describe('toKaptestManifest', () => {
     expect(names).toEqual([
       'Deployment/a',
       'Namespace/default',
+      'ReplicaLimit/replica-limit-test.example.com',
       'Deployment/a-2',
       'Deployment/c',
       'ReplicaLimit/limit-2',
@@ -113,7 +120,7 @@ describe('toKaptestManifest', () => {
       'Deployment/a-3',
       'Deployment/a-4',
     ]);
-    expect(res.find((r) => r.kind === 'ReplicaLimit')).toMatchObject({ apiVersion: 'rules.example.com/v1', maxReplicas: 2 });
+    expect(res.find((r) => r.kind === 'ReplicaLimit' && r.metadata?.name === 'limit-2')).toMatchObject({ apiVersion: 'rules.example.com/v1', maxReplicas: 2 });
     expect(exported.warnings.some((w) => w.includes('renamed to "a-2"'))).toBe(true);
     expect(exported.warnings.some((w) => w.startsWith('warned: exported as deny'))).toBe(true);
   });

@@ -11,7 +11,7 @@ import type { TestInput } from '../request/model';
 import { withDefaults } from '../k8s/defaults';
 import { isObject, nameOf, obj, str, type Obj } from '../base/json';
 import { isExemptAdmissionConfigurationResource, matchResources, type MatchInput, type MatchResult } from './matching';
-import type { MatchConditionsTrace } from './match-conditions';
+import { decideMatchConditions, type MatchConditionsTrace } from './match-conditions';
 import { resolveParams, type ParamResolution, type ParamsInput } from './params';
 
 /**
@@ -132,9 +132,8 @@ export function admitBinding(trace: BindingTraceBase, spec: Obj, bspec: Obj, inp
   return pr;
 }
 
-/** Whether an invocation counts as the policy applying: its matchConditions did not skip it (nor erred under Ignore). */
-export const invocationApplied = (mc: MatchConditionsTrace | undefined, failurePolicy: string): boolean =>
-  mc?.outcome !== 'skip' && !(mc?.outcome === 'error' && failurePolicy === 'Ignore');
+/** Whether an invocation counts as the policy applying: the matchConditions decision did not skip it. */
+export const invocationApplied = (mc: MatchConditionsTrace | undefined, failurePolicy: string): boolean => decideMatchConditions(mc, failurePolicy).action !== 'skip';
 
 /**
  * The dispatcher loop: for each binding in order, its matchResources and params

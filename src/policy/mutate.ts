@@ -39,7 +39,7 @@ import {
   type RunRequestInput,
 } from './dispatch';
 import { OUT_OF_BUDGET, traceVariables, usedVariables, type PolicyCel, type VariableTrace } from './expressions';
-import { runMatchConditions, type MatchConditionsTrace } from './match-conditions';
+import { failurePolicyOf, runMatchConditions, type MatchConditionsTrace } from './match-conditions';
 import { deepEqual, isObject, list, nameOf, obj, str, type Obj } from '../base/json';
 
 export interface MutatingRunInput extends RunRequestInput {
@@ -211,7 +211,7 @@ async function runOnce(input: MutatingRunInput, cel: PolicyCel): Promise<Mutatin
   const policy = withDefaults(input.policy);
   const spec = obj(obj(policy).spec);
   const policyName = nameOf(policy);
-  const failurePolicy = str(spec.failurePolicy) || 'Fail';
+  const failurePolicy = failurePolicyOf(spec);
   const result: MutatingRunResult = {
     outcome: 'skip',
     mutated: false,

@@ -38,7 +38,7 @@ import {
   type RunRequestInput,
 } from './dispatch';
 import { evalExpr, OUT_OF_BUDGET, traceVariables, usedVariables, type ExpressionTrace, type PolicyCel, type VariableTrace } from './expressions';
-import { runMatchConditions, type MatchConditionsTrace } from './match-conditions';
+import { failurePolicyOf, runMatchConditions, type MatchConditionsTrace } from './match-conditions';
 import type { MatchResult } from './matching';
 
 export interface ValidatingRunInput extends RunRequestInput {
@@ -347,7 +347,7 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
   const policy = withDefaults(input.policy);
   const spec = obj(obj(policy).spec);
   const policyName = nameOf(policy);
-  const failurePolicy = str(spec.failurePolicy) || 'Fail';
+  const failurePolicy = failurePolicyOf(spec);
   const result: ValidatingRunResult = {
     outcome: 'skip',
     decision: { allowed: true },
