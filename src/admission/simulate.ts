@@ -14,6 +14,7 @@
 import { evaluate } from '../cel';
 import { cloneJson, deepEqual, isObject, obj, str, type Obj } from '../base/json';
 import { DEFAULT_KUBERNETES_VERSION } from '../base/releases';
+import { NAMESPACE_NAME_LABEL } from '../k8s/resources';
 import type { PolicyCel } from '../policy';
 import { requestAttributes } from '../request/cel-inputs';
 import type { AdmissionRequest } from '../request/model';
@@ -28,14 +29,12 @@ import { collectWorkspace, policyKindOf, type Workspace } from './workspace';
 
 const defaultCel: PolicyCel = { evaluate: (expression, context, inputs, options) => evaluate(expression, context, inputs, options) };
 
-const NAME_LABEL = 'kubernetes.io/metadata.name';
-
 /** A Namespace as the apiserver stores it: always labelled with its own name. */
 function withNameLabel(ns: Obj, name: string): Obj {
   const md = obj(ns.metadata);
   const labels = obj(md.labels);
-  if (labels[NAME_LABEL] === name) return ns;
-  return { ...ns, metadata: { ...md, labels: { ...labels, [NAME_LABEL]: name } } };
+  if (labels[NAMESPACE_NAME_LABEL] === name) return ns;
+  return { ...ns, metadata: { ...md, labels: { ...labels, [NAMESPACE_NAME_LABEL]: name } } };
 }
 
 /** The request's attributes (src/request requestAttributes) without object / oldObject, as the apiserver's request info fills them. */
@@ -87,8 +86,8 @@ function namespaceOfRequest(r: AdmissionRequest, ws: Workspace, object: unknown,
   const isNamespaceRequest = str(r.resource?.group) === '' && r.resource?.resource === 'namespaces';
   const own = isNamespaceRequest ? (isObject(object) ? object : isObject(oldObject) ? oldObject : undefined) : undefined;
   if (own) return { object: withNameLabel(own, name) };
-  notes.push(`namespace '${name}' is not in the workspace: assumed to exist with only the label ${NAME_LABEL}=${name} (add a Namespace document to match namespaceSelectors on its labels)`);
-  return { object: { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { [NAME_LABEL]: name } } } };
+  notes.push(`namespace '${name}' is not in the workspace: assumed to exist with only the label ${NAMESPACE_NAME_LABEL}=${name} (add a Namespace document to match namespaceSelectors on its labels)`);
+  return { object: { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { [NAMESPACE_NAME_LABEL]: name } } } };
 }
 
 function orphanSteps(ctx: SimContext, phase: SimPhase): void {

@@ -168,6 +168,9 @@ export function resourceForKind(kind: string): string {
   return k.endsWith('y') ? `${k.slice(0, -1)}ies` : /(s|x|ch|sh)$/.test(k) ? `${k}es` : `${k}s`;
 }
 
+/** The label the apiserver puts on every Namespace: its own name (namespaceSelector's way to name a namespace). */
+export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
+
 const POD_SPEC = { containers: [{ name: 'app', image: 'registry.example.com/app:1.0' }] };
 
 /** A minimal object of a kind. */

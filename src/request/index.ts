@@ -9,6 +9,7 @@ export { emptyRequestDraft, requestOf, toDraft, toTestInput, usesObject, usesOld
 export { parseInputText, type ParsedText } from './parse';
 export { celInputs, celNamespaceObject, celRequest, REQUEST_UID, requestAttributes, toCelInputs } from './cel-inputs';
 export { defaultDraftFor, namespaceText } from './defaults';
+export { kubeletLeaseRenewal, kubeletUser, leaseRenewal, namespaceObject } from './system-requests';
 export { REQUEST_TEMPLATES, templateById, type RequestTemplate } from './templates';
 export { expectationText, expectedValue, passes, sameValue, type CelExpectation, type Outcome } from './expect';
 export * from './scenario';
