@@ -5,6 +5,7 @@
  * webhooks.ts) read and extend it; simulate.ts runs them in the apiserver's order.
  */
 import type { AuthorizerRule } from '../cel/types';
+import { str } from '../base/json';
 import type { EquivalentResource, MatchInput, PolicyCel } from '../policy';
 import type { AdmissionRequest, TestInput } from '../request/model';
 import type { Discovery } from './discovery';
@@ -92,4 +93,16 @@ export function objectFor(object: unknown, matched?: EquivalentResource): unknow
 
 export function matchInput(ctx: SimContext): MatchInput {
   return { ...inputFor(ctx), equivalents: ctx.discovery.equivalents };
+}
+
+/** The qualified resource of apierrors messages: `pods`, `deployments.apps`. */
+const groupResource = (ctx: SimContext): string => {
+  const r = ctx.request.resource ?? {};
+  return r.group ? `${r.resource}.${r.group}` : str(r.resource);
+};
+
+/** apierrors.NewForbidden(resource, name, err).Error() */
+export function forbiddenMessage(ctx: SimContext, err: string): string {
+  const name = str(ctx.request.name);
+  return name ? `${groupResource(ctx)} "${name}" is forbidden: ${err}` : `${groupResource(ctx)} is forbidden: ${err}`;
 }

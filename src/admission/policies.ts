@@ -17,9 +17,8 @@ import {
   type MatchResult,
   type RunRequestInput,
 } from '../policy';
-import { inputFor, matchInput, requireReinvoking, type SimContext } from './context';
+import { forbiddenMessage, inputFor, matchInput, requireReinvoking, type SimContext } from './context';
 import { patchBetween } from './serialize';
-import { forbiddenMessage } from './webhooks';
 import type { DocumentRef, SimOutcome, SimPhase, SimStep, SimStepKind } from './types';
 import type { WorkspaceBinding, WorkspacePolicy } from './workspace';
 

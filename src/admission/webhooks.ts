@@ -15,9 +15,10 @@
  * apierrors.NewInternalError / NewForbidden / NewBadRequest).
  */
 import { deepEqual, obj, str, strList } from '../base/json';
-import { applyJsonPatch, decideMatchConditions, failurePolicyOf, goJson, matchWebhook, runMatchConditions, type EquivalentResource } from '../policy';
+import { applyJsonPatch, decideMatchConditions, failurePolicyOf, matchWebhook, runMatchConditions, type EquivalentResource } from '../policy';
 import { celInputs } from '../request/cel-inputs';
-import { inputFor, matchInput, reject, requireReinvoking, type SimContext } from './context';
+import { goJSON } from '../k8s/errors';
+import { forbiddenMessage, inputFor, matchInput, reject, requireReinvoking, type SimContext } from './context';
 import { serializeTyped } from './serialize';
 import type { JsonPatchOp, SimDenial, SimOutcome, SimStep } from './types';
 import type { WorkspaceWebhook } from './workspace';
@@ -37,18 +38,6 @@ const MATCH_FIELD: Record<string, string> = {
   objectSelector: 'objectSelector',
   rules: 'rules',
 };
-
-/** The qualified resource of apierrors messages: `pods`, `deployments.apps`. */
-const groupResource = (ctx: SimContext): string => {
-  const r = ctx.request.resource ?? {};
-  return r.group ? `${r.resource}.${r.group}` : str(r.resource);
-};
-
-/** apierrors.NewForbidden(resource, name, err).Error() */
-export function forbiddenMessage(ctx: SimContext, err: string): string {
-  const name = str(ctx.request.name);
-  return name ? `${groupResource(ctx)} "${name}" is forbidden: ${err}` : `${groupResource(ctx)} is forbidden: ${err}`;
-}
 
 async function shouldCallHook(ctx: SimContext, wh: WorkspaceWebhook): Promise<Decision> {
   const at = `webhooks[${wh.index}]`;
@@ -253,7 +242,7 @@ export async function runMutatingWebhooks(ctx: SimContext): Promise<void> {
       }
       if (d.matched) s.notes = [`matched through the equivalent ${d.matched.resource.group}/${d.matched.resource.version} ${d.matched.resource.resource}: the webhook receives the object in that version (only its apiVersion is converted here)`];
       const annotationKey = `round_${ctx.round}_index_${i}`;
-      ctx.auditAnnotations[`mutation.webhook.admission.k8s.io/${annotationKey}`] = goJson({ configuration: wh.configName, webhook: wh.name, mutated: !!r.changed });
+      ctx.auditAnnotations[`mutation.webhook.admission.k8s.io/${annotationKey}`] = goJSON({ configuration: wh.configName, webhook: wh.name, mutated: !!r.changed });
       if (r.patch) s.patch = r.patch;
       if (r.changed && r.patch) {
         const before = ctx.typed ? serializeTyped(ctx.object) : ctx.object;

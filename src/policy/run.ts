@@ -24,6 +24,7 @@
  *   - matchPolicy Equivalent (see matching.ts) and paramKind scope (see params.ts).
  */
 import { withDefaults } from '../k8s/defaults';
+import { goJSON } from '../k8s/errors';
 import { CEL_LIMITS, type CelCompileOptionsExt } from '../cel/types';
 import { declaredVariables, declaresParams } from '../k8s/cel-scope';
 import { byteLength, isObject, list, nameOf, obj, str, trimSpace, type Obj } from '../base/json';
@@ -151,16 +152,6 @@ export interface ValidatingRunResult {
   /** Names of workspace bindings for other policies. */
   ignoredBindings: string[];
   totalCost: number;
-}
-
-/** Go json.Marshal escapes <, > and & (and U+2028/9) in strings. */
-export function goJson(v: unknown): string {
-  return JSON.stringify(v)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
 }
 
 const MAX_AUDIT_VALUE = 10 * 1024;
@@ -435,7 +426,7 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
     },
   });
   for (const [key, vals] of collected) result.auditAnnotations[`${policyName}/${key}`] = vals.length === 1 ? vals[0]! : vals.join(', ');
-  if (failures.length > 0) result.auditAnnotations['validation.policy.admission.k8s.io/validation_failure'] = goJson(failures);
+  if (failures.length > 0) result.auditAnnotations['validation.policy.admission.k8s.io/validation_failure'] = goJSON(failures);
   if (anyApplied) result.skipReason = undefined;
   else if (!result.skipReason) result.skipReason = result.bindings.map((b) => `binding '${b.name}': ${b.reason}`).join('; ') || 'no binding applies';
   return finish(anyApplied);
