@@ -10,7 +10,7 @@ import type { EquivalentResource, MatchInput, PolicyCel } from '../policy';
 import type { AdmissionRequest, TestInput } from '../request/model';
 import type { Discovery } from './discovery';
 import type { DocumentRef, JsonPatchOp, SimDenial, SimOptions, SimStep } from './types';
-import type { Workspace } from './workspace';
+import type { AdmissionWorkspace } from './workspace';
 
 /** The reinvocation bookkeeping of one plugin (reinvocationcontext.go): keys of invocations. */
 export interface ReinvokeState {
@@ -29,7 +29,7 @@ export function requireReinvoking(s: ReinvokeState): void {
 }
 
 export interface SimContext {
-  ws: Workspace;
+  ws: AdmissionWorkspace;
   discovery: Discovery;
   cel: PolicyCel;
   options: SimOptions;

@@ -25,7 +25,7 @@ import { runMutatingPolicies, runValidatingPolicies } from './policies';
 import { serializeTyped } from './serialize';
 import type { DocumentRef, SimOptions, SimPhase, SimRequest, SimResult } from './types';
 import { runMutatingWebhooks, runValidatingWebhooks } from './webhooks';
-import { collectWorkspace, policyKindOf, type Workspace } from './workspace';
+import { collectWorkspace, policyKindOf, type AdmissionWorkspace } from './workspace';
 
 const defaultCel: PolicyCel = { evaluate: (expression, context, inputs, options) => evaluate(expression, context, inputs, options) };
 
@@ -78,7 +78,7 @@ function checkRequest(r: AdmissionRequest, discovery: Discovery, notes: string[]
 }
 
 /** The request's Namespace: from options, the workspace, the request itself, or assumed. */
-function namespaceOfRequest(r: AdmissionRequest, ws: Workspace, object: unknown, oldObject: unknown, notes: string[]): { object?: Obj; document?: DocumentRef } {
+function namespaceOfRequest(r: AdmissionRequest, ws: AdmissionWorkspace, object: unknown, oldObject: unknown, notes: string[]): { object?: Obj; document?: DocumentRef } {
   const name = str(r.namespace);
   if (!name) return {};
   const found = ws.namespaces.get(name);
