@@ -37,6 +37,8 @@ export interface SimContext {
   request: AdmissionRequest;
   object: unknown;
   oldObject: unknown;
+  /** requestFor's last plain answer (the request with `object` as it is now). */
+  current?: AdmissionRequest;
   /** The request's Namespace (undefined for cluster-scoped requests). */
   namespaceObject?: unknown;
   /** Where that Namespace came from (a workspace document, options, or assumed). */
@@ -71,11 +73,15 @@ export function reject(ctx: SimContext, denial: SimDenial): boolean {
  * (`object`), converted to an equivalent resource (matchPolicy Equivalent) when one matched.
  */
 export function requestFor(ctx: SimContext, matched?: EquivalentResource, object: unknown = ctx.object): AdmissionRequest {
+  // the common case (every webhook and policy matched against the object as it is) builds one request per mutation
+  const plain = !matched && object === ctx.object;
+  if (plain && ctx.current && ctx.current.object === object) return ctx.current;
   const r: AdmissionRequest = { ...ctx.request, object: objectFor(object, matched), oldObject: objectFor(ctx.oldObject, matched) };
   if (matched) {
     r.resource = matched.resource;
     if (matched.kind.kind) r.kind = matched.kind;
   }
+  if (plain) ctx.current = r;
   return r;
 }
 
@@ -92,7 +98,7 @@ export function objectFor(object: unknown, matched?: EquivalentResource): unknow
 }
 
 export function matchInput(ctx: SimContext): MatchInput {
-  return { ...inputFor(ctx), equivalents: ctx.discovery.equivalents };
+  return { request: requestFor(ctx), namespaceObject: ctx.namespaceObject, equivalents: ctx.discovery.equivalents };
 }
 
 /** The qualified resource of apierrors messages: `pods`, `deployments.apps`. */
