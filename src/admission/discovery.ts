@@ -61,7 +61,7 @@ export interface Discovery {
   /** The resource (group, version, resource), if served; `unserved` when it is a built-in not served by the target release. */
   lookup(gvr: GroupVersionResource): { info?: ResourceInfo; unserved?: ResourceInfo };
   /** Resources equivalent to `gvr` that the target serves (itself included), with their kinds. */
-  equivalents(gvr: Required<GroupVersionResource>, subResource: string): readonly EquivalentResource[];
+  equivalents(gvr: GroupVersionResource, subResource: string): readonly EquivalentResource[];
   /** Members of gvr's equivalence class that the target does not serve (for explanations). */
   unservedEquivalents(gvr: GroupVersionResource): ResourceInfo[];
   minor: number;

@@ -6,7 +6,7 @@
  * per-binding / per-param loop, and the CEL inputs of an invocation.
  */
 import type { CelInputs } from '../cel/types';
-import { celInputs } from '../request/cel-inputs';
+import { celInputs, isNamespaceKind } from '../request/cel-inputs';
 import type { TestInput } from '../request/model';
 import { withDefaults } from '../k8s/defaults';
 import { isObject, nameOf, obj, str, type Obj } from '../base/json';
@@ -34,10 +34,8 @@ export const EQUIVALENT_NOTE =
 /** Notes about inputs that a real apiserver would treat differently. */
 export function requestNotes(input: RunRequestInput): string[] {
   const notes: string[] = [];
-  const k = input.request.kind ?? {};
   const ns = str(input.request.namespace);
-  const isNamespace = k.kind === 'Namespace' && k.version === 'v1' && str(k.group) === '';
-  if (ns && !isNamespace && !isObject(input.namespaceObject)) {
+  if (ns && !isNamespaceKind(input.request) && !isObject(input.namespaceObject)) {
     notes.push(`no namespaceObject given: CEL sees namespaceObject as null; a real apiserver would fail the request with namespaces "${ns}" not found`);
   }
   return notes;

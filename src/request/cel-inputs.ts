@@ -29,7 +29,8 @@ export function celRequest(r: AdmissionRequest): Record<string, unknown> {
   return out;
 }
 
-const isNamespaceKind = (r: AdmissionRequest): boolean => r.kind?.kind === 'Namespace' && r.kind.version === 'v1' && (r.kind.group ?? '') === '';
+/** A request on a Namespace object (kind v1 Namespace). */
+export const isNamespaceKind = (r: AdmissionRequest): boolean => r.kind?.kind === 'Namespace' && r.kind.version === 'v1' && (r.kind.group ?? '') === '';
 
 /** The request namespace's Namespace as CEL sees it: null for cluster-scoped requests and for requests on a Namespace. */
 export function celNamespaceObject(input: TestInput): unknown {
