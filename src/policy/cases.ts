@@ -143,8 +143,9 @@ function resolvedParam(target: CaseTarget, input: TestInput): unknown {
  *   - kaptest infers the operation from object/oldObject (CREATE, UPDATE, DELETE) → warning
  *     when the case's operation differs (e.g. CONNECT);
  *   - a MAP case exports as `mutate` + `expectObject` when it has `expect.object`;
- *   - kaptest has no paramRef: a case without a typed param gets the param the policy's
- *     bindings resolve for its request from the target's documents (else the run's).
+ *   - kaptest has no paramRef: a case without a typed param gets the param its run used
+ *     (when `runs` are given), else the one the policy's bindings resolve for its request
+ *     from the target's documents.
  * Objects with the same kind/namespace/name but different content are renamed
  * (`<name>-<n>`), which is visible to expressions reading metadata.name → warning.
  */
