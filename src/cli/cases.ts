@@ -5,7 +5,6 @@
  * position in FILE; a case whose policy is missing is one too.
  */
 import { runCase, type CaseTarget, type PolicyTestCase } from '../policy/cases';
-import type { PolicyCel } from '../policy/expressions';
 import { nameOf, obj, str } from '../base/json';
 import { readWorkspaceFile, type WorkspaceFile } from '../share/workspace-file';
 import { parseDocuments, type ParsedDocument } from '../yaml';
