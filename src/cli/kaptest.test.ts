@@ -9,6 +9,7 @@ import { nameOf, obj } from '../base/json';
 import { toKaptestManifest, type CaseTarget, type PolicyTestCase } from '../policy/cases';
 import { defaultDraftFor, toTestInput } from '../request';
 import { serializeDocuments } from '../yaml';
+import { zipFiles } from '../share/zip';
 import { runCli, type CliIO } from './main';
 import { nodeFileSystem } from './node-io';
 
@@ -38,5 +39,24 @@ describe('kaptest export → check --cases (real CEL engine)', () => {
     const code = await runCli(['check', join(dir, 'workspace.yaml'), '--cases', join(dir, 'kaptest.yaml')], r);
     expect(r.out).toContain('cases: 1/1 passed');
     expect(code).toBe(0);
+
+    // the one archive the policy test panel downloads, read as it is
+    writeFileSync(join(dir, 'kaptest-replica-limit.zip'), zipFiles(exported.files));
+    const z = io();
+    expect(await runCli(['check', join(dir, 'workspace.yaml'), '--cases', join(dir, 'kaptest-replica-limit.zip')], z)).toBe(0);
+    expect(z.out).toContain('cases: 1/1 passed');
+  });
+
+  it('an archive without a kaptest manifest, or no archive at all, is a problem of the --cases file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kaptest-'));
+    writeFileSync(join(dir, 'policy.yaml'), serializeDocuments([sampleWorkspace()[0]]));
+    writeFileSync(join(dir, 'empty.zip'), zipFiles({ 'notes.yaml': 'a: 1\n' }));
+    writeFileSync(join(dir, 'fake.zip'), 'kind: Pod\n');
+    const a = io();
+    expect(await runCli(['check', join(dir, 'policy.yaml'), '--cases', join(dir, 'empty.zip')], a)).toBe(1);
+    expect(a.out).toContain('--cases: the archive holds no kaptest manifest');
+    const b = io();
+    expect(await runCli(['check', join(dir, 'policy.yaml'), '--cases', join(dir, 'fake.zip')], b)).toBe(2);
+    expect(b.out).toContain('--cases: not a ZIP archive');
   });
 });

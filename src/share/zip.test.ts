@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { crc32 } from './crc32';
-import { zipFiles } from './zip';
+import { unzipFiles, zipFiles } from './zip';
 
 /** Reads a stored ZIP back through its central directory (APPNOTE 4.3.12), as unzip does. */
 function unzipStored(zip: Uint8Array): Record<string, string> {
@@ -32,5 +32,18 @@ describe('zipFiles', () => {
   test('every file comes back with its name and text (UTF-8 names and contents)', () => {
     const files = { 'kaptest.yaml': 'version: v1alpha1\n', 'policy.yaml': 'kind: ValidatingAdmissionPolicy\n', 'résumé.yaml': 'x: "é"\n', 'empty.yaml': '' };
     expect(unzipStored(zipFiles(files))).toEqual(files);
+  });
+});
+
+describe('unzipFiles', () => {
+  test('reads back what zipFiles wrote; refuses what it cannot read', () => {
+    const files = { 'kaptest.yaml': 'version: v1alpha1\n', 'résumé.yaml': 'x: "é"\n' };
+    expect(unzipFiles(zipFiles(files))).toEqual(files);
+    expect(unzipFiles(new TextEncoder().encode('kind: Pod\n'))).toEqual({ error: 'not a ZIP archive' });
+    const zip = zipFiles({ 'a.yaml': 'a: 1\n' });
+    zip[8] = 8; // the local header says deflate: the central directory is what counts
+    const dir = zip.length - 22 - (46 + 'a.yaml'.length);
+    zip[dir + 10] = 8;
+    expect(unzipFiles(zip)).toEqual({ error: 'a.yaml is compressed: unpack the archive and pass its files' });
   });
 });

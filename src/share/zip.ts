@@ -74,3 +74,46 @@ export function zipFiles(files: Readonly<Record<string, string>>): Uint8Array {
   u16(0);
   return out;
 }
+
+/**
+ * The text files of a ZIP archive with stored (uncompressed) entries, as zipFiles writes them:
+ * read through the central directory. A compressed entry, a CRC mismatch or bytes that are no
+ * ZIP archive give an error (unpack such an archive instead).
+ */
+export function unzipFiles(zip: Uint8Array): Record<string, string> | { error: string } {
+  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  let end = -1;
+  for (let i = zip.length - 22; i >= Math.max(0, zip.length - 22 - 0xffff); i--) {
+    if (view.getUint32(i, true) === 0x06054b50) {
+      end = i;
+      break;
+    }
+  }
+  if (end < 0) return { error: 'not a ZIP archive' };
+  const count = view.getUint16(end + 10, true);
+  let at = view.getUint32(end + 16, true);
+  const dec = new TextDecoder('utf-8', { fatal: true });
+  const out: Record<string, string> = {};
+  try {
+    for (let i = 0; i < count; i++) {
+      if (view.getUint32(at, true) !== 0x02014b50) return { error: 'the archive’s directory is damaged' };
+      const method = view.getUint16(at + 10, true);
+      const crc = view.getUint32(at + 16, true);
+      const size = view.getUint32(at + 20, true);
+      const nameLength = view.getUint16(at + 28, true);
+      const skip = nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
+      const offset = view.getUint32(at + 42, true);
+      const name = dec.decode(zip.subarray(at + 46, at + 46 + nameLength));
+      at += 46 + skip;
+      if (name.endsWith('/')) continue;
+      if (method !== 0) return { error: `${name} is compressed: unpack the archive and pass its files` };
+      const start = offset + 30 + view.getUint16(offset + 26, true) + view.getUint16(offset + 28, true);
+      const data = zip.subarray(start, start + size);
+      if (crc32(data) !== crc) return { error: `${name} is damaged (CRC mismatch)` };
+      out[name] = dec.decode(data);
+    }
+  } catch (e) {
+    return { error: `the archive cannot be read: ${e instanceof Error ? e.message : String(e)}` };
+  }
+  return out;
+}
