@@ -5,8 +5,7 @@
  * policy's matchConstraints, each binding's matchResources and params, the one
  * per-binding / per-param loop, and the CEL inputs of an invocation.
  */
-import type { CelInputs } from '../cel/types';
-import { celInputs, isNamespaceKind } from '../request/cel-inputs';
+import { isNamespaceKind } from '../request/cel-inputs';
 import type { TestInput } from '../request/model';
 import { withDefaults } from '../k8s/defaults';
 import { isObject, nameOf, obj, str, type Obj } from '../base/json';
@@ -21,11 +20,6 @@ import { resolveParams, type ParamResolution, type ParamsInput } from './params'
  */
 export interface RunRequestInput extends TestInput, ParamsInput {
   equivalents?: MatchInput['equivalents'];
-}
-
-/** The CEL inputs of one invocation: the request, `object` (as the previous mutation left it, for MAP) and the param. */
-export function celInputsFor(input: RunRequestInput, param: unknown, object: unknown = input.request.object): CelInputs {
-  return celInputs(input, param, object);
 }
 
 export const EQUIVALENT_NOTE =

@@ -29,7 +29,6 @@ import type { MatchResult } from './matching';
 import { mergeApplyConfiguration, type ListMergeNote } from './merge';
 import { declaredVariables, declaresParams } from '../k8s/cel-scope';
 import {
-  celInputsFor,
   dispatchBindings,
   invocationApplied,
   matchPolicy,
@@ -38,6 +37,7 @@ import {
   type BindingTraceBase,
   type RunRequestInput,
 } from './dispatch';
+import { celInputs } from '../request/cel-inputs';
 import { OUT_OF_BUDGET, traceVariables, usedVariables, type PolicyCel, type VariableTrace } from './expressions';
 import { failurePolicyOf, runMatchConditions, type MatchConditionsTrace } from './match-conditions';
 import { deepEqual, isObject, list, nameOf, obj, str, type Obj } from '../base/json';
@@ -124,7 +124,7 @@ async function invoke(
   const mutations = list(spec.mutations).map(obj);
   const exprOf = (m: Record<string, unknown>) =>
     str(m.patchType) === 'JSONPatch' ? str(obj(m.jsonPatch).expression) : str(obj(m.applyConfiguration).expression);
-  const makeInputs = (object: unknown): CelInputs => celInputsFor(input, param, object);
+  const makeInputs = (object: unknown): CelInputs => celInputs(input, param, object);
   const inputs0 = makeInputs(current);
   const used = usedVariables(variables, [...list(spec.matchConditions).map((m) => str(obj(m).expression)), ...mutations.map(exprOf)]);
   const trace: MutatingEvaluationTrace = {

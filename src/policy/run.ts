@@ -29,7 +29,6 @@ import { CEL_LIMITS, type CelCompileOptionsExt } from '../cel/types';
 import { declaredVariables, declaresParams } from '../k8s/cel-scope';
 import { byteLength, isObject, list, nameOf, obj, str, trimSpace, type Obj } from '../base/json';
 import {
-  celInputsFor,
   dispatchBindings,
   invocationApplied,
   matchPolicy,
@@ -38,6 +37,7 @@ import {
   type BindingTraceBase,
   type RunRequestInput,
 } from './dispatch';
+import { celInputs } from '../request/cel-inputs';
 import { evalExpr, OUT_OF_BUDGET, traceVariables, usedVariables, type ExpressionTrace, type PolicyCel, type VariableTrace } from './expressions';
 import { failurePolicyOf, runMatchConditions, type MatchConditionsTrace } from './match-conditions';
 import type { MatchResult } from './matching';
@@ -175,7 +175,7 @@ async function evaluateValidations(
   const variables = declaredVariables(spec.variables);
   const options: CelCompileOptionsExt = { hasParams, variables };
   const errorAction: 'admit' | 'deny' = failurePolicy === 'Ignore' ? 'admit' : 'deny';
-  const inputs = celInputsFor(input, param);
+  const inputs = celInputs(input, param);
   const validations = list(spec.validations).map(obj);
   const audits = list(spec.auditAnnotations).map(obj);
   const allExpressions = [
