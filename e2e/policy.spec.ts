@@ -19,6 +19,9 @@ test('a ValidatingAdmissionPolicy with a param and a binding, built in the UI, a
   await expect(page.locator('[data-testid="cel-status"]')).toHaveText('CEL: ready', { timeout: 60_000 });
   await expect(outcome(page)).toHaveAttribute('data-outcome', 'admit', { timeout: 30_000 });
   await expect(page.locator('.pt-binding')).toContainText('replica-limit-binding-2.example.com');
+  // the verdict once, not "applies — applies" (#31)
+  await expect(page.locator('.pt-binding').first()).toContainText('applies');
+  await expect(page.locator('.pt-binding').first()).not.toContainText('applies — applies');
 
   // Ten replicas are over the param's limit of five: denied, with the messageExpression's message.
   const object = page.getByLabel('object', { exact: true });
@@ -91,5 +94,6 @@ test('saved cases re-run on every change, show pass/fail, and export for kaptest
   await expect(page.locator('[data-case="too many replicas"]')).toContainText('expected deny, got admit');
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export for kaptest' }).click()]);
-  expect(download.suggestedFilename()).toMatch(/\.yaml$/);
+  // one archive, not three files that only work together (issue #31)
+  expect(download.suggestedFilename()).toBe('kaptest-replica-limit.example.com.zip');
 });

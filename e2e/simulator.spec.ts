@@ -180,6 +180,16 @@ test('simulate from a template; an unavailable webhook flips the verdict; a step
   await expect(page.locator('.sim-response[data-webhook="pods.guard.example.com"] select')).toHaveValue('unavailable');
 });
 
+test('a workspace a real apiserver would not store: the result says so first, naming the document (#31)', async ({ page }) => {
+  await seed(page, false, [{ id: 'd-guard', text: GUARD.replace('  failurePolicy: Fail', '  failurePolicy: Fail\n  timeoutSeconds: 45') }, ...DEFAULT_DOCS.slice(1)]);
+  await page.getByRole('button', { name: 'Simulate', exact: true }).click();
+  await page.getByLabel('Request template').selectOption('create-pod');
+  await expect(page.getByTestId('sim-verdict')).toHaveAttribute('data-allowed', 'true', { timeout: 30_000 });
+  const banner = page.getByTestId('sim-unstored');
+  await expect(banner).toContainText('A real apiserver would not have stored ValidatingWebhookConfiguration pod-guard (1 error)');
+  await expect(banner).not.toContainText('replica-limit');
+});
+
 test('saved CEL and policy cases of the old v1 storage keys are migrated', async ({ page }) => {
   await seed(page, true);
   const area = page.locator(`[data-testid="cel-test"][data-expression-path="${MC}"]`);

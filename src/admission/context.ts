@@ -5,10 +5,12 @@
  * webhooks.ts) read and extend it; simulate.ts runs them in the apiserver's order.
  */
 import type { AuthorizerRule } from '../cel/types';
-import type { AdmissionRequestInput, EquivalentResource, MatchInput, PolicyCel } from '../policy';
+import { str } from '../base/json';
+import type { EquivalentResource, MatchInput, PolicyCel } from '../policy';
+import type { AdmissionRequest, TestInput } from '../request/model';
 import type { Discovery } from './discovery';
 import type { DocumentRef, JsonPatchOp, SimDenial, SimOptions, SimStep } from './types';
-import type { Workspace } from './workspace';
+import type { AdmissionWorkspace } from './workspace';
 
 /** The reinvocation bookkeeping of one plugin (reinvocationcontext.go): keys of invocations. */
 export interface ReinvokeState {
@@ -27,14 +29,16 @@ export function requireReinvoking(s: ReinvokeState): void {
 }
 
 export interface SimContext {
-  ws: Workspace;
+  ws: AdmissionWorkspace;
   discovery: Discovery;
   cel: PolicyCel;
   options: SimOptions;
-  /** The request as the apiserver's attributes carry it (kind/resource = requestKind/requestResource). */
-  request: AdmissionRequestInput;
+  /** The request's attributes (requestAttributes: uid, requestKind, …); its object is `object`, as mutated so far. */
+  request: AdmissionRequest;
   object: unknown;
   oldObject: unknown;
+  /** requestFor's last plain answer (the request with `object` as it is now). */
+  current?: AdmissionRequest;
   /** The request's Namespace (undefined for cluster-scoped requests). */
   namespaceObject?: unknown;
   /** Where that Namespace came from (a workspace document, options, or assumed). */
@@ -42,7 +46,7 @@ export interface SimContext {
   /** Built-in kind: objects are typed (serializeTyped applies). */
   typed: boolean;
   dryRun: boolean;
-  authorizer: { rules: AuthorizerRule[] };
+  authorizer: AuthorizerRule[];
   round: 0 | 1;
   /** The chain asked for a second round (a mutation changed the object). */
   shouldReinvoke: boolean;
@@ -64,11 +68,26 @@ export function reject(ctx: SimContext, denial: SimDenial): boolean {
   return true;
 }
 
-/** The request converted to an equivalent resource (matchPolicy Equivalent), or as it is. */
-export function requestFor(ctx: SimContext, matched?: EquivalentResource): AdmissionRequestInput {
-  if (!matched) return ctx.request;
-  const kind = matched.kind.kind ? matched.kind : ctx.request.kind ?? {};
-  return { ...ctx.request, resource: matched.resource, kind };
+/**
+ * The request as the chain has it now: the attributes with the object as mutated so far
+ * (`object`), converted to an equivalent resource (matchPolicy Equivalent) when one matched.
+ */
+export function requestFor(ctx: SimContext, matched?: EquivalentResource, object: unknown = ctx.object): AdmissionRequest {
+  // the common case (every webhook and policy matched against the object as it is) builds one request per mutation
+  const plain = !matched && object === ctx.object;
+  if (plain && ctx.current && ctx.current.object === object) return ctx.current;
+  const r: AdmissionRequest = { ...ctx.request, object: objectFor(object, matched), oldObject: objectFor(ctx.oldObject, matched) };
+  if (matched) {
+    r.resource = matched.resource;
+    if (matched.kind.kind) r.kind = matched.kind;
+  }
+  if (plain) ctx.current = r;
+  return r;
+}
+
+/** The test input of the request as the chain has it now (see requestFor): what matching and CEL read. */
+export function inputFor(ctx: SimContext, matched?: EquivalentResource, object?: unknown): TestInput {
+  return { request: requestFor(ctx, matched, object), namespaceObject: ctx.namespaceObject, authorizer: ctx.authorizer };
 }
 
 /** The object converted to an equivalent resource's version: only its apiVersion changes here. */
@@ -79,18 +98,17 @@ export function objectFor(object: unknown, matched?: EquivalentResource): unknow
 }
 
 export function matchInput(ctx: SimContext): MatchInput {
-  return {
-    request: ctx.request,
-    object: ctx.object,
-    oldObject: ctx.oldObject,
-    namespaceObject: ctx.namespaceObject,
-    equivalents: ctx.discovery.equivalents,
-  };
+  return { request: requestFor(ctx), namespaceObject: ctx.namespaceObject, equivalents: ctx.discovery.equivalents };
 }
 
-/** `request` as CEL sees it (no object / oldObject; absent fields left out). */
-export function celRequest(r: AdmissionRequestInput): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(r)) if (v !== undefined) out[k] = v;
-  return out;
+/** The qualified resource of apierrors messages: `pods`, `deployments.apps`. */
+const groupResource = (ctx: SimContext): string => {
+  const r = ctx.request.resource ?? {};
+  return r.group ? `${r.resource}.${r.group}` : str(r.resource);
+};
+
+/** apierrors.NewForbidden(resource, name, err).Error() */
+export function forbiddenMessage(ctx: SimContext, err: string): string {
+  const name = str(ctx.request.name);
+  return name ? `${groupResource(ctx)} "${name}" is forbidden: ${err}` : `${groupResource(ctx)} is forbidden: ${err}`;
 }

@@ -5,19 +5,13 @@
  * brings its own pods back (the self-deadlock).
  */
 import { isObject, list, obj, str } from '../base/json';
+import { kubeletLeaseRenewal, kubeletUser, leaseRenewal, namespaceObject } from '../request/system-requests';
 import type { CriticalRequest, SimRequest } from './types';
 
 const node = 'node-1';
-const kubelet = { username: `system:node:${node}`, groups: ['system:nodes', 'system:authenticated'] };
+const kubelet = kubeletUser(node);
 const sa = (name: string) => ({ username: `system:serviceaccount:kube-system:${name}`, groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'] });
 const controllerManager = { username: 'system:kube-controller-manager', groups: ['system:authenticated'] };
-
-const lease = (name: string, namespace: string, holder: string) => ({
-  apiVersion: 'coordination.k8s.io/v1',
-  kind: 'Lease',
-  metadata: { name, namespace },
-  spec: { holderIdentity: holder, leaseDurationSeconds: 40, renewTime: '2026-01-01T00:00:10.000000Z' },
-});
 
 const pod = (name: string, namespace: string, labels: Record<string, string>) => ({
   apiVersion: 'v1',
@@ -25,8 +19,6 @@ const pod = (name: string, namespace: string, labels: Record<string, string>) =>
   metadata: { name, namespace, labels },
   spec: { containers: [{ name: 'main', image: 'registry.k8s.io/pause:3.10' }] },
 });
-
-const namespaceObject = (name: string) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name } } });
 
 const csr = {
   apiVersion: 'certificates.k8s.io/v1',
@@ -48,16 +40,7 @@ export const CRITICAL_REQUESTS: readonly CriticalRequest[] = [
     id: 'kubelet-lease',
     title: `kubelet lease renewal (UPDATE leases in kube-node-lease by system:node:${node})`,
     impact: 'nodes turn NotReady after 40 s and their pods are evicted',
-    request: {
-      operation: 'UPDATE',
-      resource: { group: 'coordination.k8s.io', version: 'v1', resource: 'leases' },
-      kind: { group: 'coordination.k8s.io', version: 'v1', kind: 'Lease' },
-      name: node,
-      namespace: 'kube-node-lease',
-      userInfo: kubelet,
-      object: lease(node, 'kube-node-lease', node),
-      oldObject: lease(node, 'kube-node-lease', node),
-    },
+    request: kubeletLeaseRenewal(node),
   },
   {
     id: 'kubelet-node-status',
@@ -92,16 +75,7 @@ export const CRITICAL_REQUESTS: readonly CriticalRequest[] = [
     id: 'leader-election-lease',
     title: 'leader-election Lease update (UPDATE leases/kube-controller-manager in kube-system)',
     impact: 'the controller manager and scheduler lose leadership: no controller runs',
-    request: {
-      operation: 'UPDATE',
-      resource: { group: 'coordination.k8s.io', version: 'v1', resource: 'leases' },
-      kind: { group: 'coordination.k8s.io', version: 'v1', kind: 'Lease' },
-      name: 'kube-controller-manager',
-      namespace: 'kube-system',
-      userInfo: controllerManager,
-      object: lease('kube-controller-manager', 'kube-system', 'cp-1_0a1b2c'),
-      oldObject: lease('kube-controller-manager', 'kube-system', 'cp-1_0a1b2c'),
-    },
+    request: leaseRenewal('kube-controller-manager', 'kube-system', 'cp-1_0a1b2c', controllerManager),
   },
   {
     id: 'namespace-delete',

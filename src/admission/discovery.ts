@@ -4,8 +4,7 @@
  * (runtime.EquivalentResourceRegistry: resources that share one storage are equivalent, and
  * only resources the apiserver serves are registered).
  *
- * Built-in resources: the groups a default kube-apiserver 1.30–1.36 serves (beta and alpha
- * APIs off by default are not listed). Equivalence classes cover every built-in resource ever
+ * Built-in resources: the one resource table (src/k8s/resources.ts). Equivalence classes cover every built-in resource ever
  * served under several group/versions; each member says until which release it was served, so
  * for 1.30–1.36 the classes that still have several served members are:
  *   events                       v1 ↔ events.k8s.io/v1
@@ -22,112 +21,10 @@
 import { isObject, list, obj, str } from '../base/json';
 import { DEFAULT_KUBERNETES_VERSION, minorOf, type KubernetesVersion } from '../base/releases';
 import type { EquivalentResource } from '../policy';
+import { BUILTIN_RESOURCES, servedIn, type ResourceInfo } from '../k8s/resources';
 import type { GroupVersionKind, GroupVersionResource } from '../request/model';
 
-export interface ResourceInfo {
-  group: string;
-  version: string;
-  resource: string;
-  kind: string;
-  namespaced: boolean;
-  /** First and last minor release that serves it by default (inclusive; absent = no bound). */
-  from?: number;
-  until?: number;
-  /** Defined by a CustomResourceDefinition of the workspace. */
-  custom?: boolean;
-}
-
-// group/version  resource  Kind  N|C  [from-until]
-const BUILTIN = `
-v1 bindings Binding N
-v1 componentstatuses ComponentStatus C
-v1 configmaps ConfigMap N
-v1 endpoints Endpoints N
-v1 events Event N
-v1 limitranges LimitRange N
-v1 namespaces Namespace C
-v1 nodes Node C
-v1 persistentvolumeclaims PersistentVolumeClaim N
-v1 persistentvolumes PersistentVolume C
-v1 pods Pod N
-v1 podtemplates PodTemplate N
-v1 replicationcontrollers ReplicationController N
-v1 resourcequotas ResourceQuota N
-v1 secrets Secret N
-v1 serviceaccounts ServiceAccount N
-v1 services Service N
-admissionregistration.k8s.io/v1 mutatingwebhookconfigurations MutatingWebhookConfiguration C
-admissionregistration.k8s.io/v1 validatingwebhookconfigurations ValidatingWebhookConfiguration C
-admissionregistration.k8s.io/v1 validatingadmissionpolicies ValidatingAdmissionPolicy C
-admissionregistration.k8s.io/v1 validatingadmissionpolicybindings ValidatingAdmissionPolicyBinding C
-admissionregistration.k8s.io/v1 mutatingadmissionpolicies MutatingAdmissionPolicy C 36-
-admissionregistration.k8s.io/v1 mutatingadmissionpolicybindings MutatingAdmissionPolicyBinding C 36-
-apiextensions.k8s.io/v1 customresourcedefinitions CustomResourceDefinition C
-apiregistration.k8s.io/v1 apiservices APIService C
-apps/v1 controllerrevisions ControllerRevision N
-apps/v1 daemonsets DaemonSet N
-apps/v1 deployments Deployment N
-apps/v1 replicasets ReplicaSet N
-apps/v1 statefulsets StatefulSet N
-apps/v1beta1 deployments Deployment N -15
-apps/v1beta1 statefulsets StatefulSet N -15
-apps/v1beta2 deployments Deployment N -15
-apps/v1beta2 daemonsets DaemonSet N -15
-apps/v1beta2 replicasets ReplicaSet N -15
-apps/v1beta2 statefulsets StatefulSet N -15
-extensions/v1beta1 deployments Deployment N -15
-extensions/v1beta1 daemonsets DaemonSet N -15
-extensions/v1beta1 replicasets ReplicaSet N -15
-extensions/v1beta1 networkpolicies NetworkPolicy N -15
-extensions/v1beta1 ingresses Ingress N -21
-authentication.k8s.io/v1 tokenreviews TokenReview C
-authentication.k8s.io/v1 selfsubjectreviews SelfSubjectReview C
-authorization.k8s.io/v1 localsubjectaccessreviews LocalSubjectAccessReview N
-authorization.k8s.io/v1 selfsubjectaccessreviews SelfSubjectAccessReview C
-authorization.k8s.io/v1 selfsubjectrulesreviews SelfSubjectRulesReview C
-authorization.k8s.io/v1 subjectaccessreviews SubjectAccessReview C
-autoscaling/v1 horizontalpodautoscalers HorizontalPodAutoscaler N
-autoscaling/v2 horizontalpodautoscalers HorizontalPodAutoscaler N
-autoscaling/v2beta1 horizontalpodautoscalers HorizontalPodAutoscaler N -24
-autoscaling/v2beta2 horizontalpodautoscalers HorizontalPodAutoscaler N -25
-batch/v1 cronjobs CronJob N
-batch/v1 jobs Job N
-batch/v1beta1 cronjobs CronJob N -24
-certificates.k8s.io/v1 certificatesigningrequests CertificateSigningRequest C
-coordination.k8s.io/v1 leases Lease N
-discovery.k8s.io/v1 endpointslices EndpointSlice N
-discovery.k8s.io/v1beta1 endpointslices EndpointSlice N -24
-events.k8s.io/v1 events Event N
-events.k8s.io/v1beta1 events Event N -24
-flowcontrol.apiserver.k8s.io/v1 flowschemas FlowSchema C
-flowcontrol.apiserver.k8s.io/v1 prioritylevelconfigurations PriorityLevelConfiguration C
-flowcontrol.apiserver.k8s.io/v1beta3 flowschemas FlowSchema C -31
-flowcontrol.apiserver.k8s.io/v1beta3 prioritylevelconfigurations PriorityLevelConfiguration C -31
-networking.k8s.io/v1 ingressclasses IngressClass C
-networking.k8s.io/v1 ingresses Ingress N
-networking.k8s.io/v1 networkpolicies NetworkPolicy N
-networking.k8s.io/v1 ipaddresses IPAddress C 33-
-networking.k8s.io/v1 servicecidrs ServiceCIDR C 33-
-networking.k8s.io/v1beta1 ingresses Ingress N -21
-node.k8s.io/v1 runtimeclasses RuntimeClass C
-policy/v1 poddisruptionbudgets PodDisruptionBudget N
-policy/v1beta1 poddisruptionbudgets PodDisruptionBudget N -24
-rbac.authorization.k8s.io/v1 clusterrolebindings ClusterRoleBinding C
-rbac.authorization.k8s.io/v1 clusterroles ClusterRole C
-rbac.authorization.k8s.io/v1 rolebindings RoleBinding N
-rbac.authorization.k8s.io/v1 roles Role N
-resource.k8s.io/v1 deviceclasses DeviceClass C 34-
-resource.k8s.io/v1 resourceclaims ResourceClaim N 34-
-resource.k8s.io/v1 resourceclaimtemplates ResourceClaimTemplate N 34-
-resource.k8s.io/v1 resourceslices ResourceSlice C 34-
-scheduling.k8s.io/v1 priorityclasses PriorityClass C
-storage.k8s.io/v1 csidrivers CSIDriver C
-storage.k8s.io/v1 csinodes CSINode C
-storage.k8s.io/v1 csistoragecapacities CSIStorageCapacity N
-storage.k8s.io/v1 storageclasses StorageClass C
-storage.k8s.io/v1 volumeattachments VolumeAttachment C
-storage.k8s.io/v1 volumeattributesclasses VolumeAttributesClass C 34-
-`;
+export type { ResourceInfo };
 
 /** Resources that share a storage with a resource of another group (EquivalentResourceRegistry keys by storage). */
 const SHARED_STORAGE: Record<string, string> = {
@@ -139,26 +36,7 @@ const SHARED_STORAGE: Record<string, string> = {
   'events.k8s.io/events': '/events',
 };
 
-function parseTable(text: string): ResourceInfo[] {
-  return text
-    .trim()
-    .split('\n')
-    .map((line) => {
-      const [gv = '', resource = '', kind = '', scope = '', range = ''] = line.trim().split(/\s+/);
-      const i = gv.indexOf('/');
-      const [from, until] = range.split('-');
-      const info: ResourceInfo = { group: i < 0 ? '' : gv.slice(0, i), version: i < 0 ? gv : gv.slice(i + 1), resource, kind, namespaced: scope === 'N' };
-      if (from) info.from = Number(from);
-      if (until) info.until = Number(until);
-      return info;
-    });
-}
-
-const BUILTIN_RESOURCES: readonly ResourceInfo[] = parseTable(BUILTIN);
-
 const storageKey = (r: { group: string; resource: string }): string => SHARED_STORAGE[`${r.group}/${r.resource}`] ?? `${r.group}/${r.resource}`;
-
-export const servedIn = (r: ResourceInfo, minor: number): boolean => (r.from === undefined || minor >= r.from) && (r.until === undefined || minor <= r.until);
 
 /** The resources of the CustomResourceDefinitions among `objects` (served versions only). */
 export function customResources(objects: readonly unknown[]): ResourceInfo[] {
@@ -183,7 +61,7 @@ export interface Discovery {
   /** The resource (group, version, resource), if served; `unserved` when it is a built-in not served by the target release. */
   lookup(gvr: GroupVersionResource): { info?: ResourceInfo; unserved?: ResourceInfo };
   /** Resources equivalent to `gvr` that the target serves (itself included), with their kinds. */
-  equivalents(gvr: Required<GroupVersionResource>, subResource: string): readonly EquivalentResource[];
+  equivalents(gvr: GroupVersionResource, subResource: string): readonly EquivalentResource[];
   /** Members of gvr's equivalence class that the target does not serve (for explanations). */
   unservedEquivalents(gvr: GroupVersionResource): ResourceInfo[];
   /** The served resource of a kind (`apps`, `v1`, `Deployment` → deployments), as the apiserver's RESTMapper maps it. */

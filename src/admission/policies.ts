@@ -8,6 +8,7 @@
  */
 import { deepEqual, isObject, list, nameOf, namespaceOf, obj, str } from '../base/json';
 import {
+  failurePolicyOf,
   matchResources,
   runMutatingPolicyOnce,
   runValidatingPolicy,
@@ -16,9 +17,8 @@ import {
   type MatchResult,
   type RunRequestInput,
 } from '../policy';
-import { matchInput, objectFor, requestFor, requireReinvoking, type SimContext } from './context';
+import { forbiddenMessage, inputFor, matchInput, requireReinvoking, type SimContext } from './context';
 import { patchBetween } from './serialize';
-import { forbiddenMessage } from './webhooks';
 import type { DocumentRef, SimOutcome, SimPhase, SimStep, SimStepKind } from './types';
 import type { WorkspaceBinding, WorkspacePolicy } from './workspace';
 
@@ -67,7 +67,7 @@ function policyStep(ctx: SimContext, i: PolicyStepInit): SimStep {
     document: i.document,
     path: i.path,
     round: ctx.round,
-    failurePolicy: str(i.p.spec.failurePolicy) || 'Fail',
+    failurePolicy: failurePolicyOf(i.p.spec),
   };
   if (i.binding) s.binding = i.binding.name;
   ctx.steps.push(s);
@@ -82,16 +82,8 @@ function policyMatch(ctx: SimContext, p: WorkspacePolicy): { match?: MatchResult
   return { match, matched };
 }
 
-function runInput(ctx: SimContext, matched: EquivalentResource | undefined, object: unknown): RunRequestInput & { equivalents: SimContext['discovery']['equivalents'] } {
-  return {
-    request: requestFor(ctx, matched),
-    object: objectFor(object, matched),
-    oldObject: objectFor(ctx.oldObject, matched),
-    namespaceObject: ctx.namespaceObject,
-    authorizer: ctx.authorizer,
-    paramDocuments: ctx.ws.documents,
-    equivalents: ctx.discovery.equivalents,
-  };
+function runInput(ctx: SimContext, matched: EquivalentResource | undefined, object: unknown): RunRequestInput {
+  return { ...inputFor(ctx, matched, object), paramDocuments: ctx.ws.documents, equivalents: ctx.discovery.equivalents };
 }
 
 /** A paramRef naming a document of another kind than paramKind: say so (the apiserver just finds no param). */
@@ -108,7 +100,7 @@ function paramNotes(ctx: SimContext, p: WorkspacePolicy, b: WorkspaceBinding): s
 
 /** A step for the policy as a whole when no binding step says more (not matching, exempt, config error, no bindings). */
 function policyLevelStep(ctx: SimContext, phase: SimPhase, p: WorkspacePolicy, match: MatchResult | undefined, skipReason: string | undefined, configError: string | undefined, message?: string): SimStep {
-  const failurePolicy = str(p.spec.failurePolicy) || 'Fail';
+  const failurePolicy = failurePolicyOf(p.spec);
   if (configError) {
     const s = policyStep(ctx, {
       phase,
@@ -132,7 +124,7 @@ function noBindingStep(ctx: SimContext, phase: SimPhase, p: WorkspacePolicy): vo
 }
 
 function bindingSkipStep(ctx: SimContext, phase: SimPhase, p: WorkspacePolicy, b: WorkspaceBinding, bt: BindingTraceBase): SimStep | undefined {
-  const failurePolicy = str(p.spec.failurePolicy) || 'Fail';
+  const failurePolicy = failurePolicyOf(p.spec);
   if (bt.configError) {
     return policyStep(ctx, {
       phase,

@@ -14,7 +14,10 @@
 import { evaluate } from '../cel';
 import { cloneJson, deepEqual, isObject, obj, str, type Obj } from '../base/json';
 import { DEFAULT_KUBERNETES_VERSION } from '../base/releases';
-import type { AdmissionRequestInput, PolicyCel } from '../policy';
+import { NAMESPACE_NAME_LABEL } from '../k8s/resources';
+import type { PolicyCel } from '../policy';
+import { requestAttributes } from '../request/cel-inputs';
+import type { AdmissionRequest } from '../request/model';
 import { newReinvokeState, type SimContext } from './context';
 import { memoCel } from './engine';
 import { discoveryFor, gvString, type Discovery } from './discovery';
@@ -22,51 +25,33 @@ import { runMutatingPolicies, runValidatingPolicies } from './policies';
 import { serializeTyped } from './serialize';
 import type { DocumentRef, SimOptions, SimPhase, SimRequest, SimResult } from './types';
 import { runMutatingWebhooks, runValidatingWebhooks } from './webhooks';
-import { collectWorkspace, policyKindOf, type Workspace } from './workspace';
+import { collectWorkspace, policyKindOf, type AdmissionWorkspace } from './workspace';
 
 const defaultCel: PolicyCel = { evaluate: (expression, context, inputs, options) => evaluate(expression, context, inputs, options) };
-
-const NAME_LABEL = 'kubernetes.io/metadata.name';
 
 /** A Namespace as the apiserver stores it: always labelled with its own name. */
 function withNameLabel(ns: Obj, name: string): Obj {
   const md = obj(ns.metadata);
   const labels = obj(md.labels);
-  if (labels[NAME_LABEL] === name) return ns;
-  return { ...ns, metadata: { ...md, labels: { ...labels, [NAME_LABEL]: name } } };
+  if (labels[NAMESPACE_NAME_LABEL] === name) return ns;
+  return { ...ns, metadata: { ...md, labels: { ...labels, [NAMESPACE_NAME_LABEL]: name } } };
 }
 
-function requestAttributes(request: SimRequest, notes: string[]): AdmissionRequestInput {
-  const resource = { group: str(request.resource?.group), version: str(request.resource?.version), resource: str(request.resource?.resource) };
-  const kind = { group: str(request.kind?.group), version: str(request.kind?.version), kind: str(request.kind?.kind) };
-  let namespace = str(request.namespace);
+/** The request's attributes (src/request requestAttributes) without object / oldObject, as the apiserver's request info fills them. */
+function attributesOf(request: SimRequest, notes: string[]): AdmissionRequest {
+  const { object: _object, oldObject: _oldObject, ...attrs } = requestAttributes(request);
+  const r: AdmissionRequest = { ...attrs, userInfo: request.userInfo ?? { username: '' }, dryRun: !!request.dryRun };
   const name = str(request.name);
   // the apiserver's request info: for /api/v1/namespaces/<name> the namespace is the name
-  if (resource.group === '' && resource.resource === 'namespaces' && request.operation !== 'CREATE' && name && !namespace) {
-    namespace = name;
+  if (str(r.resource?.group) === '' && r.resource?.resource === 'namespaces' && request.operation !== 'CREATE' && name && !r.namespace) {
+    r.namespace = name;
     notes.push(`a request on the Namespace '${name}' carries namespace '${name}' (the apiserver sets it from the path)`);
   }
-  const r: AdmissionRequestInput = {
-    kind,
-    resource,
-    requestKind: kind,
-    requestResource: resource,
-    name,
-    namespace,
-    operation: request.operation,
-    userInfo: request.userInfo ?? { username: '' },
-    dryRun: !!request.dryRun,
-  };
-  if (request.subResource) {
-    r.subResource = request.subResource;
-    r.requestSubResource = request.subResource;
-  }
-  if (request.options !== undefined) r.options = request.options;
   return r;
 }
 
 /** Notes about the request that a real apiserver would not let through as given, or that we had to assume. */
-function checkRequest(r: AdmissionRequestInput, discovery: Discovery, notes: string[]): { typed: boolean } {
+function checkRequest(r: AdmissionRequest, discovery: Discovery, notes: string[]): { typed: boolean } {
   const gvr = { group: str(r.resource?.group), version: str(r.resource?.version), resource: str(r.resource?.resource) };
   if (!gvr.resource || !gvr.version) {
     notes.push('the request names no resource (resource.version and resource.resource are required): nothing can match it');
@@ -93,7 +78,7 @@ function checkRequest(r: AdmissionRequestInput, discovery: Discovery, notes: str
 }
 
 /** The request's Namespace: from options, the workspace, the request itself, or assumed. */
-function namespaceOfRequest(r: AdmissionRequestInput, ws: Workspace, object: unknown, oldObject: unknown, notes: string[]): { object?: Obj; document?: DocumentRef } {
+function namespaceOfRequest(r: AdmissionRequest, ws: AdmissionWorkspace, object: unknown, oldObject: unknown, notes: string[]): { object?: Obj; document?: DocumentRef } {
   const name = str(r.namespace);
   if (!name) return {};
   const found = ws.namespaces.get(name);
@@ -101,8 +86,8 @@ function namespaceOfRequest(r: AdmissionRequestInput, ws: Workspace, object: unk
   const isNamespaceRequest = str(r.resource?.group) === '' && r.resource?.resource === 'namespaces';
   const own = isNamespaceRequest ? (isObject(object) ? object : isObject(oldObject) ? oldObject : undefined) : undefined;
   if (own) return { object: withNameLabel(own, name) };
-  notes.push(`namespace '${name}' is not in the workspace: assumed to exist with only the label ${NAME_LABEL}=${name} (add a Namespace document to match namespaceSelectors on its labels)`);
-  return { object: { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { [NAME_LABEL]: name } } } };
+  notes.push(`namespace '${name}' is not in the workspace: assumed to exist with only the label ${NAMESPACE_NAME_LABEL}=${name} (add a Namespace document to match namespaceSelectors on its labels)`);
+  return { object: { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { [NAMESPACE_NAME_LABEL]: name } } } };
 }
 
 function orphanSteps(ctx: SimContext, phase: SimPhase): void {
@@ -127,7 +112,7 @@ async function run(objects: readonly unknown[], request: SimRequest, options: Si
   const notes: string[] = [];
   const ws = collectWorkspace(objects, options.namespaces ?? []);
   const discovery = discoveryFor(objects, options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION);
-  const attrs = requestAttributes(request, notes);
+  const attrs = attributesOf(request, notes);
   const { typed } = checkRequest(attrs, discovery, notes);
   // built-in kinds are decoded into their Go types before admission: empty and null fields are gone
   let object = typed ? serializeTyped(request.object) : cloneJson(request.object);
@@ -153,7 +138,7 @@ async function run(objects: readonly unknown[], request: SimRequest, options: Si
     namespaceDocument: ns.document,
     typed,
     dryRun: !!request.dryRun,
-    authorizer: { rules: options.authorizer ?? [] },
+    authorizer: options.authorizer ?? [],
     round: 0,
     shouldReinvoke: false,
     reinvoke: { policies: newReinvokeState(), webhooks: newReinvokeState() },

@@ -15,8 +15,10 @@
  * apierrors.NewInternalError / NewForbidden / NewBadRequest).
  */
 import { deepEqual, obj, str, strList } from '../base/json';
-import { applyJsonPatch, goJson, matchWebhook, runMatchConditions, type EquivalentResource } from '../policy';
-import { celRequest, matchInput, objectFor, reject, requestFor, requireReinvoking, type SimContext } from './context';
+import { applyJsonPatch, decideMatchConditions, failurePolicyOf, matchWebhook, runMatchConditions, type EquivalentResource } from '../policy';
+import { celInputs } from '../request/cel-inputs';
+import { goJSON } from '../k8s/errors';
+import { forbiddenMessage, inputFor, matchInput, reject, requireReinvoking, type SimContext } from './context';
 import { serializeTyped } from './serialize';
 import type { JsonPatchOp, SimDenial, SimOutcome, SimStep } from './types';
 import type { WorkspaceWebhook } from './workspace';
@@ -36,18 +38,6 @@ const MATCH_FIELD: Record<string, string> = {
   objectSelector: 'objectSelector',
   rules: 'rules',
 };
-
-/** The qualified resource of apierrors messages: `pods`, `deployments.apps`. */
-const groupResource = (ctx: SimContext): string => {
-  const r = ctx.request.resource ?? {};
-  return r.group ? `${r.resource}.${r.group}` : str(r.resource);
-};
-
-/** apierrors.NewForbidden(resource, name, err).Error() */
-export function forbiddenMessage(ctx: SimContext, err: string): string {
-  const name = str(ctx.request.name);
-  return name ? `${groupResource(ctx)} "${name}" is forbidden: ${err}` : `${groupResource(ctx)} is forbidden: ${err}`;
-}
 
 async function shouldCallHook(ctx: SimContext, wh: WorkspaceWebhook): Promise<Decision> {
   const at = `webhooks[${wh.index}]`;
@@ -70,30 +60,19 @@ async function shouldCallHook(ctx: SimContext, wh: WorkspaceWebhook): Promise<De
   const rulePath = `${at}.rules[${m.matchedRule ?? 0}]`;
   const conditions = (wh.webhook.matchConditions as unknown[] | undefined) ?? [];
   if (conditions.length === 0) return { call: true, matched, reason: m.reason, path: rulePath };
-  const request = requestFor(ctx, matched);
-  const mc = await runMatchConditions(
-    ctx.cel,
-    wh.webhook,
-    'webhook-matchCondition',
-    { object: objectFor(ctx.object, matched) ?? null, oldObject: objectFor(ctx.oldObject, matched) ?? null, request: celRequest(request), authorizer: ctx.authorizer },
-    {},
-  );
-  const failurePolicy = str(wh.webhook.failurePolicy) || 'Fail';
-  if (!mc || mc.outcome === 'match') return { call: true, matched, reason: `${m.reason}; every matchCondition is true`, path: rulePath };
-  if (mc.outcome === 'skip') {
-    const j = conditions.findIndex((c) => str(obj(c).name) === mc.failedCondition);
-    return { call: false, outcome: 'skipped', reason: `matchCondition '${mc.failedCondition ?? ''}' is false`, path: `${at}.matchConditions[${j}].expression` };
-  }
-  const j = mc.conditions.findIndex((c) => !c.ok);
-  const path = `${at}.matchConditions[${Math.max(0, j)}].expression`;
-  if (failurePolicy === 'Ignore') {
-    return { call: false, outcome: 'error-ignored', reason: `matchConditions failed to evaluate (${mc.error ?? ''}); failurePolicy Ignore: the webhook is not called`, path };
+  const mc = await runMatchConditions(ctx.cel, wh.webhook, 'webhook-matchCondition', celInputs(inputFor(ctx, matched), null), {});
+  const d = decideMatchConditions(mc, failurePolicyOf(wh.webhook));
+  if (d.action === 'match') return { call: true, matched, reason: `${m.reason}; every matchCondition is true`, path: rulePath };
+  const path = `${at}.matchConditions[${Math.max(0, d.index ?? 0)}].expression`;
+  if (d.cause === 'false') return { call: false, outcome: 'skipped', reason: `matchCondition '${mc?.failedCondition ?? ''}' is false`, path };
+  if (d.action === 'skip') {
+    return { call: false, outcome: 'error-ignored', reason: `matchConditions failed to evaluate (${mc?.error ?? ''}); failurePolicy Ignore: the webhook is not called`, path };
   }
   return {
     call: false,
     reason: `matchConditions failed to evaluate; failurePolicy Fail rejects the request`,
     path,
-    error: { kind: wh.configKind, name: wh.configName, webhook: wh.name, message: forbiddenMessage(ctx, mc.error ?? ''), reason: 'Forbidden', code: 403 },
+    error: { kind: wh.configKind, name: wh.configName, webhook: wh.name, message: forbiddenMessage(ctx, mc?.error ?? ''), reason: 'Forbidden', code: 403 },
   };
 }
 
@@ -199,7 +178,7 @@ function step(ctx: SimContext, wh: WorkspaceWebhook, phase: SimStep['phase'], ou
     document: wh.document,
     path,
     round: ctx.round,
-    failurePolicy: str(w.failurePolicy) || 'Fail',
+    failurePolicy: failurePolicyOf(w),
   };
   if (typeof w.timeoutSeconds === 'number') s.timeoutSeconds = w.timeoutSeconds;
   if (typeof w.sideEffects === 'string') s.sideEffects = w.sideEffects;
@@ -263,7 +242,7 @@ export async function runMutatingWebhooks(ctx: SimContext): Promise<void> {
       }
       if (d.matched) s.notes = [`matched through the equivalent ${d.matched.resource.group}/${d.matched.resource.version} ${d.matched.resource.resource}: the webhook receives the object in that version (only its apiVersion is converted here)`];
       const annotationKey = `round_${ctx.round}_index_${i}`;
-      ctx.auditAnnotations[`mutation.webhook.admission.k8s.io/${annotationKey}`] = goJson({ configuration: wh.configName, webhook: wh.name, mutated: !!r.changed });
+      ctx.auditAnnotations[`mutation.webhook.admission.k8s.io/${annotationKey}`] = goJSON({ configuration: wh.configName, webhook: wh.name, mutated: !!r.changed });
       if (r.patch) s.patch = r.patch;
       if (r.changed && r.patch) {
         const before = ctx.typed ? serializeTyped(ctx.object) : ctx.object;

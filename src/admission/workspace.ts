@@ -44,7 +44,8 @@ export interface WorkspaceBinding {
   spec: Obj;
 }
 
-export interface Workspace {
+/** The workspace as the admission chain reads it (store/workspace.ts Workspace is the app state). */
+export interface AdmissionWorkspace {
   webhooks: { mutating: WorkspaceWebhook[]; validating: WorkspaceWebhook[] };
   policies: { mutating: WorkspacePolicy[]; validating: WorkspacePolicy[] };
   /** Bindings whose spec.policyName names no policy of the workspace (the apiserver ignores them). */
@@ -62,11 +63,11 @@ const BINDING_OF: Record<string, 'MutatingAdmissionPolicyBinding' | 'ValidatingA
   ValidatingAdmissionPolicy: 'ValidatingAdmissionPolicyBinding',
 };
 
-export function collectWorkspace(objects: readonly unknown[], extraNamespaces: readonly unknown[] = []): Workspace {
+export function collectWorkspace(objects: readonly unknown[], extraNamespaces: readonly unknown[] = []): AdmissionWorkspace {
   const configs: { kind: WorkspaceWebhook['configKind']; name: string; o: Obj; index: number }[] = [];
   const policies: WorkspacePolicy[] = [];
   const bindings: { kind: string; b: WorkspaceBinding; policyName: string }[] = [];
-  const namespaces: Workspace['namespaces'] = new Map();
+  const namespaces: AdmissionWorkspace['namespaces'] = new Map();
   objects.forEach((o, index) => {
     if (!isObject(o)) return;
     const kind = str(o.kind);
@@ -86,7 +87,7 @@ export function collectWorkspace(objects: readonly unknown[], extraNamespaces: r
   });
   configs.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
-  const webhooks: Workspace['webhooks'] = { mutating: [], validating: [] };
+  const webhooks: AdmissionWorkspace['webhooks'] = { mutating: [], validating: [] };
   for (const c of configs) {
     const defaulted = obj(withDefaults(c.o));
     const seen = new Map<string, number>();
@@ -107,7 +108,7 @@ export function collectWorkspace(objects: readonly unknown[], extraNamespaces: r
     });
   }
 
-  const orphanBindings: Workspace['orphanBindings'] = [];
+  const orphanBindings: AdmissionWorkspace['orphanBindings'] = [];
   for (const { kind, b, policyName } of bindings) {
     const p = policies.find((x) => BINDING_OF[x.kind] === kind && x.name === policyName);
     if (p) p.bindings.push(b);

@@ -5,9 +5,9 @@
  * position in FILE; a case whose policy is missing is one too.
  */
 import { runCase, type CaseTarget, type PolicyTestCase } from '../policy/cases';
-import type { PolicyCel } from '../policy/expressions';
 import { nameOf, obj, str } from '../base/json';
 import { readWorkspaceFile, type WorkspaceFile } from '../share/workspace-file';
+import { unzipFiles } from '../share/zip';
 import { parseDocuments, type ParsedDocument } from '../yaml';
 import { positionIn } from './check';
 import { readInputs, type FileSystem, type InputFile } from './inputs';
@@ -120,6 +120,7 @@ export async function runCasesFile(path: string, checked: readonly unknown[], fs
     summary,
     unreadable,
   });
+  if (path.toLowerCase().endsWith('.zip')) return runKaptestArchive(path, checked, fs, cel, kubernetesVersion, fail);
   const read = await readInputs([path], fs);
   const file: InputFile | undefined = read.files[0];
   if (!file) return fail(read.problems[0]?.message ?? 'cannot read', true);
@@ -144,7 +145,7 @@ export async function runCasesFile(path: string, checked: readonly unknown[], fs
         ctx.problems.push(problemAt(ctx, `${suite.mutating ? 'mapTestSuites' : 'vapTestSuites'}[${s}]`, `policy ${JSON.stringify(suite.policy)} not found in the manifest's policies`));
         continue;
       }
-      await runPolicyCases(ctx, { policy, bindings: [suite.binding], paramDocuments: objects }, suite.cases, suite.paths, cel);
+      await runPolicyCases(ctx, { policy, bindings: [suite.binding], paramDocuments: [] }, suite.cases, suite.paths, cel);
     }
     return { problems: ctx.problems, summary, unreadable: referenced.problems.length > 0 };
   }
@@ -153,4 +154,46 @@ export async function runCasesFile(path: string, checked: readonly unknown[], fs
   for (const w of r.warnings) ctx.problems.push({ ...problemAt(ctx, '', `--cases: ${w}`), severity: 'warning' });
   await runWorkspace(ctx, r.workspace, checked, cel, kubernetesVersion);
   return { problems: ctx.problems, summary, unreadable: false };
+}
+
+/** The files of an archive, seen as files under the archive's path (`a.zip/kaptest.yaml`); the rest from `fs`. */
+function archiveFileSystem(fs: FileSystem, archive: string, files: Readonly<Record<string, string>>): FileSystem {
+  const enc = new TextEncoder();
+  const entry = (p: string): string | undefined => {
+    const prefix = fs.join(archive, 'x').slice(0, -1);
+    return p.startsWith(prefix) ? files[p.slice(prefix.length)] : undefined;
+  };
+  return {
+    ...fs,
+    stat: (p) => {
+      const text = entry(p);
+      return text === undefined ? fs.stat(p) : { isDirectory: () => false, isFile: () => true, size: enc.encode(text).length };
+    },
+    readFile: (p) => {
+      const text = entry(p);
+      return text === undefined ? fs.readFile(p) : enc.encode(text);
+    },
+  };
+}
+
+/** `--cases kaptest-….zip`: the archive the policy test panel exports, read without unpacking it. */
+async function runKaptestArchive(
+  path: string,
+  checked: readonly unknown[],
+  fs: FileSystem,
+  cel: CelRunner,
+  kubernetesVersion: KubernetesVersion | undefined,
+  fail: (message: string, unreadable: boolean) => CasesRun,
+): Promise<CasesRun> {
+  let bytes: Uint8Array;
+  try {
+    bytes = fs.readFile(path);
+  } catch (e) {
+    return fail(`cannot read: ${e instanceof Error ? e.message : String(e)}`, true);
+  }
+  const files = unzipFiles(bytes);
+  if ('error' in files) return fail(files.error, true);
+  const manifest = Object.keys(files).find((name) => isKaptestManifest(parseDocuments(files[name]!).documents[0]?.object));
+  if (!manifest) return fail('the archive holds no kaptest manifest', false);
+  return runCasesFile(fs.join(path, manifest), checked, archiveFileSystem(fs, path, files), cel, kubernetesVersion);
 }

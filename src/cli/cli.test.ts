@@ -132,10 +132,10 @@ describe('kaptest import', () => {
       [dep, ns],
     );
     expect(m.suites[0]!.cases[0]).toMatchObject({
-      request: { operation: 'UPDATE', kind: { group: 'apps', version: 'v1', kind: 'Deployment' }, resource: { group: 'apps', version: 'v1', resource: 'deployments' }, namespace: 'ns', userInfo: { username: 'alice', groups: ['g'] } },
-      object: dep,
-      oldObject: dep,
-      namespaceObject: ns,
+      input: {
+        request: { operation: 'UPDATE', kind: { group: 'apps', version: 'v1', kind: 'Deployment' }, resource: { group: 'apps', version: 'v1', resource: 'deployments' }, namespace: 'ns', userInfo: { username: 'alice', groups: ['g'] }, object: dep, oldObject: dep },
+        namespaceObject: ns,
+      },
       expect: { outcome: 'deny', message: 'no' },
     });
     expect(m.problems).toEqual([

@@ -4,9 +4,9 @@
  * (relative to itself) and suites of tests per policy; each test refers to objects by
  * kind/namespace/name. kaptest evaluates the policy's CEL alone, so each suite runs with one
  * binding that binds the policy with validationActions [Deny] and the test's param given
- * directly; the operation is inferred from object/oldObject as kaptest does.
+ * directly (run it with no param documents: kaptest never looks a param up); the operation is inferred from object/oldObject as kaptest does.
  */
-import type { CaseOutcome, PolicyTestCase } from '../policy/cases';
+import type { AdmissionRequest, CaseOutcome, PolicyTestCase } from '../request/model';
 import { isObject, list, nameOf, namespaceOf, obj, str, strList, type Obj } from '../base/json';
 import { groupForResource, resourceForKind } from '../k8s/resources';
 
@@ -80,30 +80,31 @@ export function readKaptestManifest(manifest: unknown, resources: readonly unkno
         const namespace = namespaceOf(subject);
         const resource = kind ? resourceForKind(kind) : '';
         const u = obj(test.userInfo);
+        const request: AdmissionRequest = {
+          operation,
+          kind: { group, version, kind },
+          resource: { group: group || groupForResource(resource), version, resource },
+          name: nameOf(subject),
+          namespace,
+          userInfo: { username: str(u.name), groups: strList(u.groups), ...(isObject(u.extra) ? { extra: u.extra as Record<string, string[]> } : {}) },
+        };
+        if (object !== undefined) request.object = object;
+        if (oldObject !== undefined) request.oldObject = oldObject;
         const c: PolicyTestCase = {
           name: str(test.name) || `${policy} test ${ti + 1}`,
-          request: {
-            operation,
-            kind: { group, version, kind },
-            resource: { group: group || groupForResource(resource), version, resource },
-            name: nameOf(subject),
-            namespace,
-            userInfo: { username: str(u.name), groups: strList(u.groups), ...(isObject(u.extra) ? { extra: u.extra as Record<string, string[]> } : {}) },
-          },
+          input: { request },
           expect: { outcome: OUTCOMES[str(test.expect)] ?? 'admit' },
         };
         if (!OUTCOMES[str(test.expect)]) problems.push({ path: `${path}.expect`, message: `expect must be one of admit, deny, skip, error${mutating ? ', mutate' : ''}` });
-        if (object !== undefined) c.object = object;
-        if (oldObject !== undefined) c.oldObject = oldObject;
         if (namespace) {
           const ns = resources.find((r) => str(obj(r).kind) === 'Namespace' && nameOf(r) === namespace);
-          if (ns) c.namespaceObject = ns;
+          if (ns) c.input.namespaceObject = ns;
         }
         if (test.param !== undefined) {
           // The param's kind is the policy's paramKind: kaptest refers to it by name (and namespace) only.
           const ref = obj(test.param);
           const p = resources.find((r) => str(obj(r).kind) !== 'Namespace' && nameOf(r) === str(ref.name) && namespaceOf(r) === str(ref.namespace));
-          if (p !== undefined) c.params = p;
+          if (p !== undefined) c.input.params = p;
           else problems.push({ path: `${path}.param`, message: `param ${JSON.stringify(str(ref.name))} is not among the resources` });
         }
         if (typeof test.deniedMessage === 'string') c.expect.message = test.deniedMessage;
@@ -119,7 +120,9 @@ export function readKaptestManifest(manifest: unknown, resources: readonly unkno
         apiVersion: 'admissionregistration.k8s.io/v1',
         kind: bindingKind,
         metadata: { name: `kaptest-${policy}` },
-        spec: mutating ? { policyName: policy } : { policyName: policy, validationActions: ['Deny'] },
+        // kaptest hands each test its param directly: the binding refers to params only so that the
+        // test's (typed) param is used; run with no param documents, a test without one gets none.
+        spec: { policyName: policy, ...(mutating ? {} : { validationActions: ['Deny'] }), paramRef: { selector: {}, parameterNotFoundAction: 'Allow' } },
       };
       suites.push({ policy, mutating, paths, cases, binding });
     });

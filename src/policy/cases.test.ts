@@ -20,20 +20,16 @@ const denyMessage =
   "ValidatingAdmissionPolicy 'replicalimit-policy.example.com' with binding 'replicalimit-binding-test.example.com' denied request: failed expression: object.spec.replicas <= params.maxReplicas";
 
 const cases: PolicyTestCase[] = [
-  { name: 'test: 3 replicas', request: fx.deploymentRequest('a', 'default'), object: fx.deployment('a', 'default', 3), namespaceObject: testNs, expect: { outcome: 'admit' } },
+  { name: 'test: 3 replicas', input: { request: { ...fx.deploymentRequest('a', 'default'), object: fx.deployment('a', 'default', 3) }, namespaceObject: testNs }, expect: { outcome: 'admit' } },
   {
     name: 'test: 4 replicas',
-    request: fx.deploymentRequest('a', 'default'),
-    object: fx.deployment('a', 'default', 4),
-    namespaceObject: testNs,
+    input: { request: { ...fx.deploymentRequest('a', 'default'), object: fx.deployment('a', 'default', 4) }, namespaceObject: testNs },
     expect: { outcome: 'deny', message: 'failed expression: object.spec.replicas <= params.maxReplicas' },
   },
-  { name: 'prod: 50 replicas', request: fx.deploymentRequest('b', 'default'), object: fx.deployment('b', 'default', 50), namespaceObject: prodNs, expect: { outcome: 'admit' } },
+  { name: 'prod: 50 replicas', input: { request: { ...fx.deploymentRequest('b', 'default'), object: fx.deployment('b', 'default', 50) }, namespaceObject: prodNs }, expect: { outcome: 'admit' } },
   {
     name: 'full message',
-    request: fx.deploymentRequest('a', 'default'),
-    object: fx.deployment('a', 'default', 4),
-    namespaceObject: testNs,
+    input: { request: { ...fx.deploymentRequest('a', 'default'), object: fx.deployment('a', 'default', 4) }, namespaceObject: testNs },
     expect: { outcome: 'deny', message: denyMessage },
   },
 ];
@@ -64,7 +60,7 @@ describe.runIf(hasWasm)('runCases (real engine)', () => {
       policy: fx.failurePolicyPolicy('Ignore'),
       bindings: [{ metadata: { name: 'b' }, spec: { policyName: 'xyz-policy.example.com', validationActions: ['Deny'] } }],
     };
-    const r = await runCases(t, [{ name: 'e', request: fx.deploymentRequest('a', 'default'), object: fx.deployment('a', 'default', 1), namespaceObject: testNs, expect: { outcome: 'error' } }], cel);
+    const r = await runCases(t, [{ name: 'e', input: { request: { ...fx.deploymentRequest('a', 'default'), object: fx.deployment('a', 'default', 1) }, namespaceObject: testNs }, expect: { outcome: 'error' } }], cel);
     expect(r.results[0]!.pass).toBe(true);
     expect(r.results[0]!.actual.outcome).toBe('admit');
   });
@@ -72,7 +68,7 @@ describe.runIf(hasWasm)('runCases (real engine)', () => {
     const t: CaseTarget = { policy: fx.demoPolicy, bindings: [fx.demoBinding(['Warn'])] };
     const r = await runCases(
       t,
-      [{ name: 'w', request: fx.deploymentRequest('a', 'default'), object: fx.deployment('a', 'default', 9), namespaceObject: testNs, expect: { outcome: 'warn', message: 'failed expression: object.spec.replicas <= 5' } }],
+      [{ name: 'w', input: { request: { ...fx.deploymentRequest('a', 'default'), object: fx.deployment('a', 'default', 9) }, namespaceObject: testNs }, expect: { outcome: 'warn', message: 'failed expression: object.spec.replicas <= 5' } }],
       cel,
     );
     expect(r.results[0]!.failures).toEqual([]);
@@ -82,9 +78,9 @@ describe.runIf(hasWasm)('runCases (real engine)', () => {
 describe('toKaptestManifest', () => {
   const exported = toKaptestManifest(target, [
     ...cases.slice(0, 2),
-    { name: 'typed param', request: fx.deploymentRequest('c', 'default'), object: fx.deployment('c', 'default', 2), params: { metadata: { name: 'limit-2' }, maxReplicas: 2 }, expect: { outcome: 'admit' } },
-    { name: 'warned', request: fx.deploymentRequest('d', 'default'), object: fx.deployment('d', 'default', 9), expect: { outcome: 'warn', message: denyMessage } },
-    { name: 'update', request: fx.deploymentRequest('a', 'default', 'UPDATE'), object: fx.deployment('a', 'default', 2), oldObject: fx.deployment('a', 'default', 1), expect: { outcome: 'admit' } },
+    { name: 'typed param', input: { request: { ...fx.deploymentRequest('c', 'default'), object: fx.deployment('c', 'default', 2) }, params: { metadata: { name: 'limit-2' }, maxReplicas: 2 } }, expect: { outcome: 'admit' } },
+    { name: 'warned', input: { request: { ...fx.deploymentRequest('d', 'default'), object: fx.deployment('d', 'default', 9) } }, expect: { outcome: 'warn', message: denyMessage } },
+    { name: 'update', input: { request: { ...fx.deploymentRequest('a', 'default', 'UPDATE'), object: fx.deployment('a', 'default', 2), oldObject: fx.deployment('a', 'default', 1) } }, expect: { outcome: 'admit' } },
   ]);
   const doc = (name: string) => {
     const p = parseDocuments(exported.files[name]!);
@@ -98,7 +94,13 @@ describe('toKaptestManifest', () => {
     expect(suites).toHaveLength(1);
     expect(suites[0]!.policy).toBe('replicalimit-policy.example.com');
     const tests = suites[0]!.tests;
-    expect(tests[0]).toEqual({ object: { group: 'apps', version: 'v1', kind: 'Deployment', namespace: 'default', name: 'a' }, userInfo: { name: 'alice', groups: ['system:authenticated'] }, expect: 'admit' });
+    // kaptest has no paramRef: the param the binding resolves for the case (test namespace → the test limit) is in the test (#31 defect 1)
+    expect(tests[0]).toEqual({
+      object: { group: 'apps', version: 'v1', kind: 'Deployment', namespace: 'default', name: 'a' },
+      param: { namespace: 'default', name: 'replica-limit-test.example.com' },
+      userInfo: { name: 'alice', groups: ['system:authenticated'] },
+      expect: 'admit',
+    });
     expect(tests[1]).toMatchObject({ expect: 'deny', deniedMessage: 'failed expression: object.spec.replicas <= params.maxReplicas' });
     expect(tests[2]).toMatchObject({ param: { name: 'limit-2' }, expect: 'admit' });
     expect(tests[3]).toMatchObject({ expect: 'deny', deniedMessage: 'failed expression: object.spec.replicas <= params.maxReplicas' });
@@ -110,6 +112,7 @@ describe('toKaptestManifest', () => {
     expect(names).toEqual([
       'Deployment/a',
       'Namespace/default',
+      'ReplicaLimit/replica-limit-test.example.com',
       'Deployment/a-2',
       'Deployment/c',
       'ReplicaLimit/limit-2',
@@ -117,7 +120,7 @@ describe('toKaptestManifest', () => {
       'Deployment/a-3',
       'Deployment/a-4',
     ]);
-    expect(res.find((r) => r.kind === 'ReplicaLimit')).toMatchObject({ apiVersion: 'rules.example.com/v1', maxReplicas: 2 });
+    expect(res.find((r) => r.kind === 'ReplicaLimit' && r.metadata?.name === 'limit-2')).toMatchObject({ apiVersion: 'rules.example.com/v1', maxReplicas: 2 });
     expect(exported.warnings.some((w) => w.includes('renamed to "a-2"'))).toBe(true);
     expect(exported.warnings.some((w) => w.startsWith('warned: exported as deny'))).toBe(true);
   });

@@ -9,32 +9,15 @@
  * is compared with the mutated object.
  */
 import { serializeDocuments } from '../yaml/index';
-import type { AuthorizerRule } from '../cel/types';
-import type { AdmissionRequestInput } from './matching';
+import type { CaseOutcome, PolicyTestCase, TestInput } from '../request/model';
+import { withDefaults } from '../k8s/defaults';
+import { admitBinding, policyBindings } from './dispatch';
 import { runMutatingPolicy, type MutatingRunResult } from './mutate';
 import type { PolicyCel } from './expressions';
 import { runValidatingPolicy, type ValidatingRunResult } from './run';
 import { deepEqual, isObject, nameOf, namespaceOf, obj, str } from '../base/json';
 
-export type CaseOutcome = 'admit' | 'deny' | 'warn' | 'skip' | 'error';
-
-export interface PolicyTestCase {
-  name: string;
-  request: AdmissionRequestInput;
-  object?: unknown;
-  oldObject?: unknown;
-  /** Param typed in for the case (replaces the paramRef lookup). */
-  params?: unknown;
-  namespaceObject?: unknown;
-  authorizer?: { rules: AuthorizerRule[] };
-  expect: {
-    outcome: CaseOutcome;
-    /** deny: the apiserver's message, or just the policy's part after "denied request: "; warn: one of the warnings (or its part after the binding). */
-    message?: string;
-    /** Mutating policies: the object after mutation. */
-    object?: unknown;
-  };
-}
+export type { CaseOutcome, PolicyCaseExpectation, PolicyTestCase } from '../request/model';
 
 /** The policy under test and its workspace context. */
 export interface CaseTarget {
@@ -76,12 +59,7 @@ export async function runCase(target: CaseTarget, c: PolicyTestCase, cel: Policy
     bindings: target.bindings,
     paramDocuments: target.paramDocuments,
     paramScope: target.paramScope,
-    params: c.params,
-    request: c.request,
-    object: c.object,
-    oldObject: c.oldObject,
-    namespaceObject: c.namespaceObject,
-    authorizer: c.authorizer,
+    ...c.input,
   };
   const failures: string[] = [];
   let actual: CaseResult['actual'];
@@ -139,6 +117,19 @@ interface NameWithGVK {
   name: string;
 }
 
+/** The first param the policy's bindings resolve for a request (their paramRef against the target's documents), without CEL. */
+function resolvedParam(target: CaseTarget, input: TestInput): unknown {
+  const policy = withDefaults(target.policy);
+  const spec = obj(obj(policy).spec);
+  const run = { ...input, paramDocuments: target.paramDocuments, paramScope: target.paramScope };
+  for (const b of policyBindings(nameOf(policy), target.bindings).own) {
+    const pr = admitBinding({ name: nameOf(b), applies: false, reason: '' }, spec, obj(b.spec), run, 'validate');
+    const p = pr?.params.find(isObject);
+    if (p) return p;
+  }
+  return undefined;
+}
+
 /**
  * Exports cases as a kaptest v1alpha1 test manifest (internal/tester/manifest.go):
  * `version`, `policies`, `resources`, `vapTestSuites` / `mapTestSuites` with tests
@@ -151,7 +142,10 @@ interface NameWithGVK {
  *     bindings or selectors cannot be expressed (kaptest does not evaluate them) → warning;
  *   - kaptest infers the operation from object/oldObject (CREATE, UPDATE, DELETE) → warning
  *     when the case's operation differs (e.g. CONNECT);
- *   - a MAP case exports as `mutate` + `expectObject` when it has `expect.object`.
+ *   - a MAP case exports as `mutate` + `expectObject` when it has `expect.object`;
+ *   - kaptest has no paramRef: a case without a typed param gets the param its run used
+ *     (when `runs` are given), else the one the policy's bindings resolve for its request
+ *     from the target's documents.
  * Objects with the same kind/namespace/name but different content are renamed
  * (`<name>-<n>`), which is visible to expressions reading metadata.name → warning.
  */
@@ -205,28 +199,31 @@ export function toKaptestManifest(target: CaseTarget, cases: readonly PolicyTest
   const tests: Record<string, unknown>[] = [];
   cases.forEach((c, i) => {
     const t: Record<string, unknown> = {};
-    const object = addResource(c.object, c.name, `case-${i + 1}-object`);
-    const oldObject = addResource(c.oldObject, c.name, `case-${i + 1}-old`);
+    const q = c.input.request;
+    const object = addResource(q.object, c.name, `case-${i + 1}-object`);
+    const oldObject = addResource(q.oldObject, c.name, `case-${i + 1}-old`);
     if (object) t.object = object;
     if (oldObject) t.oldObject = oldObject;
     const inferred = object && oldObject ? 'UPDATE' : object ? 'CREATE' : oldObject ? 'DELETE' : '';
-    if (str(c.request.operation) && str(c.request.operation) !== inferred) {
-      warnings.push(`${c.name}: kaptest infers ${inferred || 'no operation'} from object/oldObject, the case uses ${str(c.request.operation)}`);
+    if (q.operation !== inferred) {
+      warnings.push(`${c.name}: kaptest infers ${inferred || 'no operation'} from object/oldObject, the case uses ${q.operation}`);
     }
-    if (c.namespaceObject !== undefined) addResource(c.namespaceObject, c.name, str(c.request.namespace) || `case-${i + 1}-namespace`);
-    let param: unknown = c.params;
+    if (c.input.namespaceObject !== undefined) addResource(c.input.namespaceObject, c.name, str(q.namespace) || `case-${i + 1}-namespace`);
+    let param: unknown = c.input.params;
     if (param === undefined && runs?.[i]) {
       // the param the run resolved (the first one)
       const r = runs[i]!.run as ValidatingRunResult;
       const ev = r.bindings?.flatMap((b) => b.evaluations).find((e) => isObject(e.param));
       param = ev?.param;
     }
+    // kaptest has no paramRef: the param the workspace's bindings resolve for the request goes in the test
+    param ??= resolvedParam(target, c.input);
     if (isObject(param)) {
       const p = { apiVersion: str(paramKind.apiVersion), kind: str(paramKind.kind), ...param };
       const ref = addResource(p, c.name, `case-${i + 1}-param`);
       if (ref) t.param = ref.namespace ? { namespace: ref.namespace, name: ref.name } : { name: ref.name };
     }
-    const u = c.request.userInfo;
+    const u = q.userInfo;
     if (u) {
       const userInfo: Record<string, unknown> = { name: u.username ?? '', groups: u.groups ?? [] };
       if (u.extra && Object.keys(u.extra).length) userInfo.extra = u.extra;

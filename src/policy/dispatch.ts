@@ -5,41 +5,21 @@
  * policy's matchConstraints, each binding's matchResources and params, the one
  * per-binding / per-param loop, and the CEL inputs of an invocation.
  */
-import type { AuthorizerRule, CelInputs } from '../cel/types';
+import { isNamespaceKind } from '../request/cel-inputs';
+import type { TestInput } from '../request/model';
 import { withDefaults } from '../k8s/defaults';
 import { isObject, nameOf, obj, str, type Obj } from '../base/json';
-import { isExemptAdmissionConfigurationResource, matchResources, type AdmissionRequestInput, type MatchResult } from './matching';
-import type { MatchConditionsTrace } from './match-conditions';
+import { isExemptAdmissionConfigurationResource, matchResources, type MatchInput, type MatchResult } from './matching';
+import { decideMatchConditions, type MatchConditionsTrace } from './match-conditions';
 import { resolveParams, type ParamResolution, type ParamsInput } from './params';
 
-export interface RunRequestInput extends ParamsInput {
-  request: AdmissionRequestInput;
-  object?: unknown;
-  oldObject?: unknown;
-  /** The Namespace of the request (namespaceSelector and `namespaceObject`). */
-  namespaceObject?: unknown;
-  authorizer?: { rules: AuthorizerRule[] };
-}
-
-/** The request namespace's Namespace object as CEL sees it (null for cluster-scoped requests and for Namespace requests). */
-export function celNamespaceObject(input: RunRequestInput): unknown {
-  const k = input.request.kind ?? {};
-  let ns = str(input.request.namespace);
-  if (k.kind === 'Namespace' && k.version === 'v1' && str(k.group) === '') ns = '';
-  if (!ns) return null;
-  return isObject(input.namespaceObject) ? input.namespaceObject : null;
-}
-
-/** The CEL inputs of one invocation: the request, `object` (as the previous mutation left it, for MAP) and the param. */
-export function celInputsFor(input: RunRequestInput, param: unknown, object: unknown = input.object): CelInputs {
-  return {
-    object: object ?? null,
-    oldObject: input.oldObject ?? null,
-    request: input.request,
-    params: param ?? null,
-    namespaceObject: celNamespaceObject(input),
-    authorizer: input.authorizer ?? { rules: [] },
-  };
+/**
+ * What a policy run reads of a request: the one admission request model (src/request TestInput:
+ * the request with object / oldObject, params, the namespace object, authorizer answers), the
+ * workspace's param candidates, and discovery's equivalents for matchPolicy Equivalent.
+ */
+export interface RunRequestInput extends TestInput, ParamsInput {
+  equivalents?: MatchInput['equivalents'];
 }
 
 export const EQUIVALENT_NOTE =
@@ -48,10 +28,8 @@ export const EQUIVALENT_NOTE =
 /** Notes about inputs that a real apiserver would treat differently. */
 export function requestNotes(input: RunRequestInput): string[] {
   const notes: string[] = [];
-  const k = input.request.kind ?? {};
   const ns = str(input.request.namespace);
-  const isNamespace = k.kind === 'Namespace' && k.version === 'v1' && str(k.group) === '';
-  if (ns && !isNamespace && !isObject(input.namespaceObject)) {
+  if (ns && !isNamespaceKind(input.request) && !isObject(input.namespaceObject)) {
     notes.push(`no namespaceObject given: CEL sees namespaceObject as null; a real apiserver would fail the request with namespaces "${ns}" not found`);
   }
   return notes;
@@ -106,6 +84,15 @@ export interface BindingTraceBase {
 }
 
 /**
+ * What a binding's line shows after its verdict ("applies" / "does not apply"): the reason
+ * without the verdict it repeats ('' for a binding that simply applies).
+ */
+export function bindingDetail(b: Pick<BindingTraceBase, 'applies' | 'reason'>): string {
+  if (!b.applies) return b.reason;
+  return b.reason.replace(/^applies(, but |, |$)/, '');
+}
+
+/**
  * The part of dispatching a binding that both policy kinds share: the binding's
  * matchResources, then its params. Fills the trace (match, params, reason, configError,
  * applies) and returns the params to evaluate with, or undefined when the binding does
@@ -137,9 +124,8 @@ export function admitBinding(trace: BindingTraceBase, spec: Obj, bspec: Obj, inp
   return pr;
 }
 
-/** Whether an invocation counts as the policy applying: its matchConditions did not skip it (nor erred under Ignore). */
-export const invocationApplied = (mc: MatchConditionsTrace | undefined, failurePolicy: string): boolean =>
-  mc?.outcome !== 'skip' && !(mc?.outcome === 'error' && failurePolicy === 'Ignore');
+/** Whether an invocation counts as the policy applying: the matchConditions decision did not skip it. */
+export const invocationApplied = (mc: MatchConditionsTrace | undefined, failurePolicy: string): boolean => decideMatchConditions(mc, failurePolicy).action !== 'skip';
 
 /**
  * The dispatcher loop: for each binding in order, its matchResources and params

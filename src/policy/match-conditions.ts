@@ -54,3 +54,37 @@ export async function runMatchConditions(
   if (errors.length) return { conditions, outcome: 'error', error: aggregate(errors), cost };
   return { conditions, outcome: 'match', cost };
 }
+
+/**
+ * The failurePolicy of a defaulted webhook or policy spec (withDefaults sets it by apiVersion:
+ * Fail in v1, Ignore for v1beta1 webhooks). Read, never defaulted again here.
+ */
+export const failurePolicyOf = (defaulted: unknown): string => str(obj(defaulted).failurePolicy);
+
+/** What the apiserver does with the matcher's answer: the one decision for runs, the simulator and the editor. */
+export interface MatchConditionsDecision {
+  /** match: the webhook is called / the policy evaluated; skip: it is not; reject: the request is rejected. */
+  action: 'match' | 'skip' | 'reject';
+  /** all conditions true (or none), one false, an evaluation error, or the shared cost budget exceeded. */
+  cause: 'true' | 'false' | 'error' | 'budget';
+  /** The condition that decided (the false one, or the first that failed to evaluate). */
+  index?: number;
+  failurePolicy: string;
+}
+
+/**
+ * matcher.go's answer under the defaulted failurePolicy: any false skips (errors then do not
+ * matter); else an error (or the budget cut-off) rejects under Fail and skips under Ignore;
+ * else the webhook or policy matches. No trace (no matchConditions) matches.
+ */
+export function decideMatchConditions(trace: MatchConditionsTrace | undefined, failurePolicy: string): MatchConditionsDecision {
+  if (!trace || trace.outcome === 'match') return { action: 'match', cause: 'true', failurePolicy };
+  if (trace.outcome === 'skip') return { action: 'skip', cause: 'false', index: trace.conditions.findIndex((c) => c.ok && c.value === false), failurePolicy };
+  const index = trace.conditions.findIndex((c) => !c.ok);
+  return {
+    action: failurePolicy === 'Ignore' ? 'skip' : 'reject',
+    cause: trace.error === OUT_OF_BUDGET ? 'budget' : 'error',
+    ...(index >= 0 ? { index } : {}),
+    failurePolicy,
+  };
+}

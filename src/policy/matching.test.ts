@@ -1,14 +1,16 @@
 import { describe, expect, test } from 'vitest';
-import { matchLabelSelector, matchResources, matchWebhook, ruleMismatch, type AdmissionRequestInput, type MatchInput } from './matching';
+import { matchLabelSelector, matchResources, matchWebhook, ruleMismatch, type MatchInput } from './matching';
+import type { AdmissionRequest } from '../request/model';
+import { bindingDetail } from './dispatch';
 
-const podCreate: AdmissionRequestInput = {
+const podCreate: AdmissionRequest = {
   operation: 'CREATE',
   kind: { group: '', version: 'v1', kind: 'Pod' },
   resource: { group: '', version: 'v1', resource: 'pods' },
   name: 'web',
   namespace: 'prod',
 };
-const deployCreate: AdmissionRequestInput = {
+const deployCreate: AdmissionRequest = {
   operation: 'CREATE',
   kind: { group: 'apps', version: 'v1', kind: 'Deployment' },
   resource: { group: 'apps', version: 'v1', resource: 'deployments' },
@@ -23,7 +25,7 @@ describe('rules.go', () => {
   test('operations, wildcard and exact', () => {
     expect(ruleMismatch(rule({ operations: ['CREATE', 'UPDATE'] }), podCreate)).toBeUndefined();
     expect(ruleMismatch(rule({ operations: ['UPDATE'] }), podCreate)).toContain('operation CREATE');
-    expect(ruleMismatch(rule({ operations: ['*'] }), { ...podCreate, operation: 'CONNECT' })).toBeUndefined();
+    expect(ruleMismatch(rule({ operations: ['*'] }), { ...podCreate, operation: 'CONNECT' as const })).toBeUndefined();
   });
   test('groups and versions', () => {
     expect(ruleMismatch(rule({ apiGroups: ['apps'] }), deployCreate)).toBeUndefined();
@@ -31,7 +33,7 @@ describe('rules.go', () => {
     expect(ruleMismatch(rule({ apiGroups: [''], apiVersions: ['v1beta1'] }), podCreate)).toContain('apiVersion "v1"');
   });
   test('subresources', () => {
-    const status = { ...podCreate, operation: 'UPDATE', subResource: 'status' };
+    const status = { ...podCreate, operation: 'UPDATE' as const, subResource: 'status' };
     expect(ruleMismatch(rule({ resources: ['pods'] }), status)).toContain('"pods/status"');
     expect(ruleMismatch(rule({ resources: ['pods/status'] }), status)).toBeUndefined();
     expect(ruleMismatch(rule({ resources: ['*/status'] }), status)).toBeUndefined();
@@ -43,7 +45,7 @@ describe('rules.go', () => {
     expect(ruleMismatch(rule({ resources: ['*/status'] }), podCreate)).toContain('not in');
   });
   test('scope: namespaces are cluster-scoped even though the request has a namespace', () => {
-    const nsCreate: AdmissionRequestInput = {
+    const nsCreate: AdmissionRequest = {
       operation: 'CREATE',
       kind: { group: '', version: 'v1', kind: 'Namespace' },
       resource: { group: '', version: 'v1', resource: 'namespaces' },
@@ -81,7 +83,7 @@ describe('label selectors', () => {
 });
 
 describe('matchResources (matching.go)', () => {
-  const input: MatchInput = { request: podCreate, object: { metadata: { labels: { app: 'web' } } }, namespaceObject: prodNs };
+  const input: MatchInput = { request: { ...podCreate, object: { metadata: { labels: { app: 'web' } } } }, namespaceObject: prodNs };
   test('resourceRules match and the matched rule is reported', () => {
     const r = matchResources(mr({ resourceRules: [rule({ apiGroups: ['apps'] }), rule({ apiGroups: [''], resources: ['pods'] })] }), input);
     expect(r).toMatchObject({ matches: true, matchedRule: 1 });
@@ -115,13 +117,12 @@ describe('matchResources (matching.go)', () => {
     expect(r2.matches).toBe(false);
   });
   test('cluster-scoped requests are never exempted by namespaceSelector', () => {
-    const node: MatchInput = { request: { operation: 'CREATE', resource: { group: '', version: 'v1', resource: 'nodes' }, name: 'n1' } };
+    const node: MatchInput = { request: { operation: 'CREATE', resource: { group: '', version: 'v1', resource: 'nodes' }, kind: { group: '', version: 'v1', kind: 'Node' }, name: 'n1' } };
     expect(matchResources(mr({ namespaceSelector: { matchLabels: { environment: 'prod' } } }), node).matches).toBe(true);
   });
   test('a Namespace create is selected by its own labels', () => {
     const nsCreate: MatchInput = {
-      request: { operation: 'CREATE', resource: { group: '', version: 'v1', resource: 'namespaces' }, name: 'prod', namespace: 'prod' },
-      object: prodNs,
+      request: { operation: 'CREATE', resource: { group: '', version: 'v1', resource: 'namespaces' }, kind: { group: '', version: 'v1', kind: 'Namespace' }, name: 'prod', namespace: 'prod', object: prodNs },
     };
     expect(matchResources(mr({ namespaceSelector: { matchLabels: { environment: 'prod' } } }), nsCreate).matches).toBe(true);
     expect(matchResources(mr({ namespaceSelector: { matchLabels: { environment: 'dev' } } }), nsCreate).matches).toBe(false);
@@ -129,7 +130,7 @@ describe('matchResources (matching.go)', () => {
   test('objectSelector: object or oldObject labels', () => {
     expect(matchResources(mr({ objectSelector: { matchLabels: { app: 'web' } } }), input).matches).toBe(true);
     expect(matchResources(mr({ objectSelector: { matchLabels: { app: 'db' } } }), input).matches).toBe(false);
-    const del: MatchInput = { request: { ...podCreate, operation: 'DELETE' }, oldObject: { metadata: { labels: { app: 'db' } } }, namespaceObject: prodNs };
+    const del: MatchInput = { request: { ...podCreate, operation: 'DELETE', oldObject: { metadata: { labels: { app: 'db' } } } }, namespaceObject: prodNs };
     expect(matchResources(mr({ objectSelector: { matchLabels: { app: 'db' } } }), del).matches).toBe(true);
   });
   test('Equivalent: honest about equivalents not tried; Exact: not flagged', () => {
@@ -143,7 +144,7 @@ describe('matchResources (matching.go)', () => {
 
 describe('webhooks (ShouldCallHook)', () => {
   const wh = (r: Record<string, unknown>) => ({ name: 'w.example.com', namespaceSelector: {}, objectSelector: {}, matchPolicy: 'Equivalent', ...r });
-  const input: MatchInput = { request: podCreate, object: { metadata: { labels: { app: 'web' } } }, namespaceObject: prodNs };
+  const input: MatchInput = { request: { ...podCreate, object: { metadata: { labels: { app: 'web' } } } }, namespaceObject: prodNs };
   test('rules decide', () => {
     expect(matchWebhook(wh({ rules: [rule({ resources: ['pods'] })] }), input)).toMatchObject({ matches: true, matchedRule: 0 });
     expect(matchWebhook(wh({ rules: [rule({ resources: ['deployments'] })] }), input).matches).toBe(false);
@@ -152,11 +153,19 @@ describe('webhooks (ShouldCallHook)', () => {
     expect(matchWebhook(wh({ rules: [] }), input).matches).toBe(false);
   });
   test('admission configuration is exempt', () => {
-    const req: AdmissionRequestInput = {
+    const req: AdmissionRequest = {
       operation: 'CREATE',
       kind: { group: 'admissionregistration.k8s.io', version: 'v1', kind: 'ValidatingAdmissionPolicy' },
       resource: { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingadmissionpolicies' },
     };
     expect(matchWebhook(wh({ rules: [rule({})] }), { request: req }).matches).toBe(false);
+  });
+});
+
+describe('bindingDetail (the binding line says "applies" once, issue #31)', () => {
+  test('the reason without the verdict it repeats', () => {
+    expect(bindingDetail({ applies: true, reason: 'applies' })).toBe('');
+    expect(bindingDetail({ applies: true, reason: 'applies, but no params were found: nothing to validate (x)' })).toBe('no params were found: nothing to validate (x)');
+    expect(bindingDetail({ applies: false, reason: 'matchResources: no rule matches' })).toBe('matchResources: no rule matches');
   });
 });

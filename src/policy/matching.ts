@@ -22,50 +22,21 @@
  * failurePolicy), only when the rules otherwise match, as the apiserver does.
  */
 import { isObject, labelsOf, list, obj, str, strList } from '../base/json';
-
-export interface GroupVersionKind {
-  group?: string;
-  version?: string;
-  kind?: string;
-}
-export interface GroupVersionResource {
-  group?: string;
-  version?: string;
-  resource?: string;
-}
-
-/** An AdmissionRequest (admission.k8s.io/v1) as JSON; only the fields admission uses. */
-export interface AdmissionRequestInput {
-  uid?: string;
-  kind?: GroupVersionKind;
-  resource?: GroupVersionResource;
-  subResource?: string;
-  requestKind?: GroupVersionKind;
-  requestResource?: GroupVersionResource;
-  requestSubResource?: string;
-  name?: string;
-  namespace?: string;
-  operation?: string;
-  userInfo?: { username?: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> };
-  dryRun?: boolean;
-  options?: unknown;
-}
+import type { AdmissionRequest, GroupVersionKind, GroupVersionResource } from '../request/model';
 
 /** A resource equivalent to the request's, with its kind (discovery's EquivalentResourcesFor + KindFor). */
 export interface EquivalentResource {
-  resource: Required<GroupVersionResource>;
-  kind: Required<GroupVersionKind>;
+  resource: GroupVersionResource;
+  kind: GroupVersionKind;
 }
 
-/** What matching needs besides the request. */
+/** What matching needs besides the request (object and oldObject are the request's). */
 export interface MatchInput {
-  request: AdmissionRequestInput;
-  object?: unknown;
-  oldObject?: unknown;
+  request: AdmissionRequest;
   /** The request's Namespace object (its labels are what namespaceSelector sees). */
   namespaceObject?: unknown;
   /** matchPolicy Equivalent: the resources equivalent to a resource/subresource (the resource itself excluded or not). */
-  equivalents?: (resource: Required<GroupVersionResource>, subResource: string) => readonly EquivalentResource[];
+  equivalents?: (resource: GroupVersionResource, subResource: string) => readonly EquivalentResource[];
 }
 
 export type MatchCheck = 'namespaceSelector' | 'objectSelector' | 'excludeResourceRules' | 'resourceRules' | 'rules';
@@ -88,8 +59,8 @@ export interface MatchResult {
   /** matchPolicy is Equivalent and no rule matched the request's own resource: equivalent resources (needs discovery) were not tried. */
   equivalentNotChecked?: boolean;
   /** Matched through matchPolicy Equivalent: the equivalent resource and kind the request is converted to. */
-  matchedResource?: Required<GroupVersionResource>;
-  matchedKind?: Required<GroupVersionKind>;
+  matchedResource?: GroupVersionResource;
+  matchedKind?: GroupVersionKind;
 }
 
 // ---------------------------------------------------------------------------
@@ -146,20 +117,20 @@ export function matchLabelSelector(selector: unknown, labels: Readonly<Record<st
 // The request's attributes
 
 /** The resource the request is for (attr.GetResource(): the resource as requested). */
-function attrResource(r: AdmissionRequestInput): Required<GroupVersionResource> {
-  const gvr = r.requestResource ?? r.resource ?? {};
+function attrResource(r: AdmissionRequest): GroupVersionResource {
+  const gvr: Partial<GroupVersionResource> = r.requestResource ?? r.resource ?? {};
   return { group: str(gvr.group), version: str(gvr.version), resource: str(gvr.resource) };
 }
-const attrSubresource = (r: AdmissionRequestInput): string => str(r.requestSubResource ?? r.subResource);
-const gvrString = (g: Required<GroupVersionResource>) => `${g.group || 'core'}/${g.version}, resource ${g.resource}`;
+const attrSubresource = (r: AdmissionRequest): string => str(r.requestSubResource ?? r.subResource);
+const gvrString = (g: GroupVersionResource) => `${g.group || 'core'}/${g.version}, resource ${g.resource}`;
 
-const isNamespaceResource = (g: Required<GroupVersionResource>) => g.group === '' && g.version === 'v1' && g.resource === 'namespaces';
+const isNamespaceResource = (g: GroupVersionResource) => g.group === '' && g.version === 'v1' && g.resource === 'namespaces';
 
 // ---------------------------------------------------------------------------
 // rules.go
 
 /** Why a single rule (RuleWithOperations / NamedRuleWithOperations) does not match; undefined when it matches. */
-export function ruleMismatch(rule: unknown, request: AdmissionRequestInput, resource?: Required<GroupVersionResource>): string | undefined {
+export function ruleMismatch(rule: unknown, request: AdmissionRequest, resource?: GroupVersionResource): string | undefined {
   const r = obj(rule);
   const gvr = resource ?? attrResource(request);
   const ns = str(request.namespace);
@@ -192,7 +163,7 @@ export function ruleMismatch(rule: unknown, request: AdmissionRequestInput, reso
 }
 
 /** matchesResourceRules: the index of the first matching named rule (resourceNames checked), or -1 with a reason. */
-function matchNamedRules(rules: unknown[], request: AdmissionRequestInput, resource?: Required<GroupVersionResource>): { index: number; why: string[] } {
+function matchNamedRules(rules: unknown[], request: AdmissionRequest, resource?: GroupVersionResource): { index: number; why: string[] } {
   const why: string[] = [];
   const name = str(request.name);
   for (let i = 0; i < rules.length; i++) {
@@ -251,7 +222,7 @@ function namespaceSelectorStep(selector: unknown, input: MatchInput): { matches:
   const op = str(r.operation);
   if (gvr.resource === 'namespaces' && attrSubresource(r) === '' && (op === 'CREATE' || op === 'UPDATE')) {
     // the request creates/updates the namespace itself: its labels come from the object
-    labels = labelsOf(input.object);
+    labels = labelsOf(r.object);
     from = 'the Namespace object in the request';
   } else {
     if (!isObject(input.namespaceObject)) {
@@ -276,8 +247,8 @@ function objectSelectorStep(selector: unknown, input: MatchInput): { matches: bo
     const m = matchLabelSelector(selector, labelsOf(o));
     return m.ok && m.matches;
   };
-  if (one(input.object)) return { matches: true, detail: 'object labels match objectSelector' };
-  if (one(input.oldObject)) return { matches: true, detail: 'oldObject labels match objectSelector' };
+  if (one(input.request.object)) return { matches: true, detail: 'object labels match objectSelector' };
+  if (one(input.request.oldObject)) return { matches: true, detail: 'oldObject labels match objectSelector' };
   return { matches: false, detail: 'neither object nor oldObject labels match objectSelector' };
 }
 
@@ -408,8 +379,8 @@ export function matchWebhook(webhook: unknown, input: MatchInput): MatchResult {
 }
 
 /** rules.IsExemptAdmissionConfigurationResource: requests for these kinds never reach webhooks or policies. */
-export function isExemptAdmissionConfigurationResource(request: AdmissionRequestInput): boolean {
-  const k = request.kind ?? {};
+export function isExemptAdmissionConfigurationResource(request: AdmissionRequest): boolean {
+  const k: Partial<GroupVersionKind> = request.kind ?? {};
   return (
     str(k.group) === 'admissionregistration.k8s.io' &&
     [

@@ -10,16 +10,17 @@ vi.setConfig({ testTimeout: 30_000 });
 const hasWasm = existsSync(new URL('../../public/cel/cel.wasm', import.meta.url));
 const cel = { evaluate };
 
-const run = (policy: unknown, extra: Partial<MutatingRunInput> = {}) => {
+/** A run of the policy on a Pod request; `object` / `oldObject` go into the request. */
+const run = (policy: unknown, extra: Partial<MutatingRunInput> & { object?: unknown; oldObject?: unknown } = {}) => {
   const name = String((policy as { metadata: { name: string } }).metadata.name);
+  const { object = 'object' in extra ? undefined : fx.myapp(), oldObject, request = fx.podRequest(), ...rest } = extra;
   return runMutatingPolicy(
     {
       policy,
       bindings: [name === 'sidecar-policy.example.com' ? fx.sidecarBinding : fx.bindingFor(name)],
-      request: fx.podRequest(),
-      object: fx.myapp(),
+      request: { ...request, object, oldObject },
       namespaceObject: fx.defaultNs,
-      ...extra,
+      ...rest,
     },
     cel,
   );
@@ -182,8 +183,8 @@ describe.runIf(hasWasm)('MutatingAdmissionPolicy runs (real engine)', () => {
     const r = await runCases(
       target,
       [
-        { name: 'mutates', request: fx.podRequest(), object: fx.myapp(), namespaceObject: fx.defaultNs, expect: { outcome: 'admit', object: expected } },
-        { name: 'wrong object', request: fx.podRequest(), object: fx.myapp(), namespaceObject: fx.defaultNs, expect: { outcome: 'admit', object: fx.myapp() } },
+        { name: 'mutates', input: { request: { ...fx.podRequest(), object: fx.myapp() }, namespaceObject: fx.defaultNs }, expect: { outcome: 'admit', object: expected } },
+        { name: 'wrong object', input: { request: { ...fx.podRequest(), object: fx.myapp() }, namespaceObject: fx.defaultNs }, expect: { outcome: 'admit', object: fx.myapp() } },
       ],
       cel,
     );

@@ -29,7 +29,6 @@ import type { MatchResult } from './matching';
 import { mergeApplyConfiguration, type ListMergeNote } from './merge';
 import { declaredVariables, declaresParams } from '../k8s/cel-scope';
 import {
-  celInputsFor,
   dispatchBindings,
   invocationApplied,
   matchPolicy,
@@ -38,8 +37,9 @@ import {
   type BindingTraceBase,
   type RunRequestInput,
 } from './dispatch';
+import { celInputs } from '../request/cel-inputs';
 import { OUT_OF_BUDGET, traceVariables, usedVariables, type PolicyCel, type VariableTrace } from './expressions';
-import { runMatchConditions, type MatchConditionsTrace } from './match-conditions';
+import { failurePolicyOf, runMatchConditions, type MatchConditionsTrace } from './match-conditions';
 import { deepEqual, isObject, list, nameOf, obj, str, type Obj } from '../base/json';
 
 export interface MutatingRunInput extends RunRequestInput {
@@ -124,7 +124,7 @@ async function invoke(
   const mutations = list(spec.mutations).map(obj);
   const exprOf = (m: Record<string, unknown>) =>
     str(m.patchType) === 'JSONPatch' ? str(obj(m.jsonPatch).expression) : str(obj(m.applyConfiguration).expression);
-  const makeInputs = (object: unknown): CelInputs => celInputsFor(input, param, object);
+  const makeInputs = (object: unknown): CelInputs => celInputs(input, param, object);
   const inputs0 = makeInputs(current);
   const used = usedVariables(variables, [...list(spec.matchConditions).map((m) => str(obj(m).expression)), ...mutations.map(exprOf)]);
   const trace: MutatingEvaluationTrace = {
@@ -211,12 +211,12 @@ async function runOnce(input: MutatingRunInput, cel: PolicyCel): Promise<Mutatin
   const policy = withDefaults(input.policy);
   const spec = obj(obj(policy).spec);
   const policyName = nameOf(policy);
-  const failurePolicy = str(spec.failurePolicy) || 'Fail';
+  const failurePolicy = failurePolicyOf(spec);
   const result: MutatingRunResult = {
     outcome: 'skip',
     mutated: false,
     decision: { allowed: true },
-    object: input.object,
+    object: input.request.object,
     diff: [],
     errors: [],
     notes: requestNotes(input),
@@ -234,7 +234,7 @@ async function runOnce(input: MutatingRunInput, cel: PolicyCel): Promise<Mutatin
   const { own: bindings, ignored } = policyBindings(policyName, input.bindings);
   result.ignoredBindings = ignored;
   let applied = false;
-  let object: unknown = input.object;
+  let object: unknown = input.request.object;
 
   const pm = matchPolicy(spec, input);
   result.policyMatch = pm.match;
@@ -266,7 +266,7 @@ async function runOnce(input: MutatingRunInput, cel: PolicyCel): Promise<Mutatin
   result.errors.push(...policyErrors.map((e) => e.message));
   result.errors = [...new Set(result.errors)];
   result.object = object;
-  result.diff = diffJson(input.object, object);
+  result.diff = diffJson(input.request.object, object);
   result.mutated = result.diff.length > 0;
   if (policyErrors.length > 0 && failurePolicy !== 'Ignore') {
     const e = policyErrors[0]!;
@@ -295,7 +295,7 @@ export const runMutatingPolicyOnce = runOnce;
 export async function runMutatingPolicy(input: MutatingRunInput, cel: PolicyCel): Promise<MutatingRunResult> {
   const first = await runOnce(input, cel);
   if (first.outcome === 'admit' && first.mutated) {
-    const again = await runOnce({ ...input, object: first.object }, cel);
+    const again = await runOnce({ ...input, request: { ...input.request, object: first.object } }, cel);
     const diff = diffJson(first.object, again.object);
     first.reinvocation = { changesAgain: !deepEqual(first.object, again.object), diff, object: again.object, errors: again.errors };
   }

@@ -14,7 +14,7 @@ const prodNs = fx.namespace('default', { environment: 'prod' });
 function deployRun(replicas: number, extra: Partial<ValidatingRunInput> & Pick<ValidatingRunInput, 'policy' | 'bindings'>): Promise<ReturnType<typeof runValidatingPolicy> extends Promise<infer R> ? R : never> {
   const object = fx.deployment('nginx', 'default', replicas);
   return runValidatingPolicy(
-    { request: fx.deploymentRequest('nginx', 'default'), object, namespaceObject: testNs, ...extra },
+    { request: { ...fx.deploymentRequest('nginx', 'default'), object }, namespaceObject: testNs, ...extra },
     cel,
   );
 }
@@ -54,8 +54,7 @@ describe.runIf(hasWasm)('ValidatingAdmissionPolicy runs (real engine)', () => {
         {
           policy: fx.demoPolicy,
           bindings: [fx.demoBinding()],
-          request: { operation: 'CREATE', kind: { group: '', version: 'v1', kind: 'Pod' }, resource: { group: '', version: 'v1', resource: 'pods' }, namespace: 'default', name: 'p' },
-          object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' } },
+          request: { operation: 'CREATE', kind: { group: '', version: 'v1', kind: 'Pod' }, resource: { group: '', version: 'v1', resource: 'pods' }, namespace: 'default', name: 'p', object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' } } },
           namespaceObject: testNs,
         },
         cel,
@@ -259,8 +258,7 @@ describe.runIf(hasWasm)('ValidatingAdmissionPolicy runs (real engine)', () => {
         {
           policy: fx.imageMatchesNamespacePolicy,
           bindings: [binding],
-          request: fx.deploymentRequest('invalid', 'default'),
-          object: fx.deployment('invalid', 'default', 1, 'dev.example.com/nginx'),
+          request: { ...fx.deploymentRequest('invalid', 'default'), object: fx.deployment('invalid', 'default', 1, 'dev.example.com/nginx') },
           namespaceObject: prodNs,
         },
         cel,
@@ -281,8 +279,7 @@ describe.runIf(hasWasm)('ValidatingAdmissionPolicy runs (real engine)', () => {
         {
           policy: fx.imageMatchesNamespacePolicy,
           bindings: [binding],
-          request: fx.deploymentRequest('ok', 'default'),
-          object: fx.deployment('ok', 'default', 1, 'prod.example.com/nginx'),
+          request: { ...fx.deploymentRequest('ok', 'default'), object: fx.deployment('ok', 'default', 1, 'prod.example.com/nginx') },
           namespaceObject: prodNs,
         },
         cel,
@@ -312,13 +309,13 @@ describe.runIf(hasWasm)('ValidatingAdmissionPolicy runs (real engine)', () => {
     const mcBinding = { ...fx.demoBinding(), spec: { policyName: 'demo-policy.example.com', validationActions: ['Deny'] } };
     test('a false matchCondition skips the policy (kubelet request)', async () => {
       const request = { ...fx.deploymentRequest('demo-x', 'default'), userInfo: { username: 'system:node:n1', groups: ['system:nodes'] } };
-      const r = await runValidatingPolicy({ policy: fx.matchConditionsPolicy, bindings: [mcBinding], request, object: fx.deployment('demo-x', 'default', 1), namespaceObject: testNs }, cel);
+      const r = await runValidatingPolicy({ policy: fx.matchConditionsPolicy, bindings: [mcBinding], request: { ...request, object: fx.deployment('demo-x', 'default', 1) }, namespaceObject: testNs }, cel);
       expect(r.outcome).toBe('skip');
       expect(r.bindings[0]!.evaluations[0]!.matchConditions).toMatchObject({ outcome: 'skip', failedCondition: 'exclude-kubelet-requests' });
     });
     test('all true: the validation runs; its `startWith` typo is a compilation error, denied under Fail', async () => {
       const r = await runValidatingPolicy(
-        { policy: fx.matchConditionsPolicy, bindings: [mcBinding], request: fx.deploymentRequest('demo-x', 'default'), object: fx.deployment('demo-x', 'default', 1), namespaceObject: testNs },
+        { policy: fx.matchConditionsPolicy, bindings: [mcBinding], request: { ...fx.deploymentRequest('demo-x', 'default'), object: fx.deployment('demo-x', 'default', 1) }, namespaceObject: testNs },
         cel,
       );
       expect(r.outcome).toBe('deny');

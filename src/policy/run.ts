@@ -24,11 +24,11 @@
  *   - matchPolicy Equivalent (see matching.ts) and paramKind scope (see params.ts).
  */
 import { withDefaults } from '../k8s/defaults';
+import { goJSON } from '../k8s/errors';
 import { CEL_LIMITS, type CelCompileOptionsExt } from '../cel/types';
 import { declaredVariables, declaresParams } from '../k8s/cel-scope';
 import { byteLength, isObject, list, nameOf, obj, str, trimSpace, type Obj } from '../base/json';
 import {
-  celInputsFor,
   dispatchBindings,
   invocationApplied,
   matchPolicy,
@@ -37,8 +37,9 @@ import {
   type BindingTraceBase,
   type RunRequestInput,
 } from './dispatch';
+import { celInputs } from '../request/cel-inputs';
 import { evalExpr, OUT_OF_BUDGET, traceVariables, usedVariables, type ExpressionTrace, type PolicyCel, type VariableTrace } from './expressions';
-import { runMatchConditions, type MatchConditionsTrace } from './match-conditions';
+import { failurePolicyOf, runMatchConditions, type MatchConditionsTrace } from './match-conditions';
 import type { MatchResult } from './matching';
 
 export interface ValidatingRunInput extends RunRequestInput {
@@ -153,16 +154,6 @@ export interface ValidatingRunResult {
   totalCost: number;
 }
 
-/** Go json.Marshal escapes <, > and & (and U+2028/9) in strings. */
-export function goJson(v: unknown): string {
-  return JSON.stringify(v)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
-}
-
 const MAX_AUDIT_VALUE = 10 * 1024;
 
 function truncateBytes(s: string, max: number): string {
@@ -184,7 +175,7 @@ async function evaluateValidations(
   const variables = declaredVariables(spec.variables);
   const options: CelCompileOptionsExt = { hasParams, variables };
   const errorAction: 'admit' | 'deny' = failurePolicy === 'Ignore' ? 'admit' : 'deny';
-  const inputs = celInputsFor(input, param);
+  const inputs = celInputs(input, param);
   const validations = list(spec.validations).map(obj);
   const audits = list(spec.auditAnnotations).map(obj);
   const allExpressions = [
@@ -347,7 +338,7 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
   const policy = withDefaults(input.policy);
   const spec = obj(obj(policy).spec);
   const policyName = nameOf(policy);
-  const failurePolicy = str(spec.failurePolicy) || 'Fail';
+  const failurePolicy = failurePolicyOf(spec);
   const result: ValidatingRunResult = {
     outcome: 'skip',
     decision: { allowed: true },
@@ -435,7 +426,7 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
     },
   });
   for (const [key, vals] of collected) result.auditAnnotations[`${policyName}/${key}`] = vals.length === 1 ? vals[0]! : vals.join(', ');
-  if (failures.length > 0) result.auditAnnotations['validation.policy.admission.k8s.io/validation_failure'] = goJson(failures);
+  if (failures.length > 0) result.auditAnnotations['validation.policy.admission.k8s.io/validation_failure'] = goJSON(failures);
   if (anyApplied) result.skipReason = undefined;
   else if (!result.skipReason) result.skipReason = result.bindings.map((b) => `binding '${b.name}': ${b.reason}`).join('; ') || 'no binding applies';
   return finish(anyApplied);

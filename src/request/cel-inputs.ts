@@ -1,31 +1,66 @@
 /**
- * A TestInput as the CEL engine reads it (src/cel CelInputs): one immutable object per input
- * object, so the engine (and the views sharing its answers) marshal each input once.
+ * What CEL sees of a request: the one function (`celInputs`) that every evaluation uses — the
+ * CEL editor's Test areas, matchConditions, policy runs and the simulator's webhooks and
+ * policies. Plain data in, one plain object out (no closures), so a replay of thousands of
+ * requests builds one small object per evaluation.
  */
 import type { CelInputs } from '../cel/types';
-import type { TestInput } from './model';
+import type { AdmissionRequest, TestInput } from './model';
 
-const cache = new WeakMap<TestInput, CelInputs>();
+/** The uid of a request that did not name one (the apiserver always sends one). */
+export const REQUEST_UID = '00000000-0000-0000-0000-000000000000';
 
-/** `request` as CEL sees it: the AdmissionRequest without object / oldObject (those are variables of their own). */
-function celRequest(input: TestInput): Record<string, unknown> {
-  const { object: _object, oldObject: _oldObject, ...rest } = input.request;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(rest)) if (v !== undefined) out[k] = v;
+/**
+ * The request as the apiserver's attributes carry it: a uid, and requestKind / requestResource /
+ * requestSubResource equal to kind / resource / subResource unless the request says otherwise.
+ * The same object when nothing is missing.
+ */
+export function requestAttributes(r: AdmissionRequest): AdmissionRequest {
+  if (r.uid !== undefined && r.requestKind && r.requestResource && (r.requestSubResource !== undefined || r.subResource === undefined)) return r;
+  const out: AdmissionRequest = { uid: r.uid ?? REQUEST_UID, ...r, requestKind: r.requestKind ?? r.kind, requestResource: r.requestResource ?? r.resource };
+  if (out.requestSubResource === undefined && r.subResource !== undefined) out.requestSubResource = r.subResource;
   return out;
 }
 
+/** `request` as CEL sees it: the attributes without object / oldObject (variables of their own), absent fields left out. */
+export function celRequest(r: AdmissionRequest): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(requestAttributes(r))) if (v !== undefined && k !== 'object' && k !== 'oldObject') out[k] = v;
+  return out;
+}
+
+/** A request on a Namespace object (kind v1 Namespace). */
+export const isNamespaceKind = (r: AdmissionRequest): boolean => r.kind?.kind === 'Namespace' && r.kind.version === 'v1' && (r.kind.group ?? '') === '';
+
+/** The request namespace's Namespace as CEL sees it: null for cluster-scoped requests and for requests on a Namespace. */
+export function celNamespaceObject(input: TestInput): unknown {
+  const r = input.request;
+  if (!r.namespace || isNamespaceKind(r)) return null;
+  return input.namespaceObject ?? null;
+}
+
+/**
+ * The CEL inputs of one evaluation. `params` is the param of the invocation (default: the
+ * input's), `object` the object as the mutations so far left it (default: the request's).
+ */
+export function celInputs(input: TestInput, params: unknown = input.params, object: unknown = input.request.object): CelInputs {
+  return {
+    object: object ?? null,
+    oldObject: input.request.oldObject ?? null,
+    params: params ?? null,
+    namespaceObject: celNamespaceObject(input),
+    request: celRequest(input.request),
+    authorizer: { rules: input.authorizer ?? [] },
+  };
+}
+
+const cache = new WeakMap<TestInput, CelInputs>();
+
+/** `celInputs` memoised per input object and frozen: the engine (and the views sharing its answers) marshal each input once. */
 export function toCelInputs(input: TestInput): CelInputs {
   const hit = cache.get(input);
   if (hit) return hit;
-  const inputs: CelInputs = Object.freeze({
-    object: input.request.object ?? null,
-    oldObject: input.request.oldObject ?? null,
-    params: input.params ?? null,
-    namespaceObject: input.namespaceObject ?? null,
-    request: celRequest(input),
-    authorizer: { rules: input.authorizer ?? [] },
-  });
+  const inputs = Object.freeze(celInputs(input));
   cache.set(input, inputs);
   return inputs;
 }

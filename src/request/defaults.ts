@@ -10,6 +10,7 @@ import { isObject, obj, str, strList } from '../base/json';
 import { serializeDocuments } from '../yaml';
 import { emptyRequestDraft, isOperation, usesObject, usesOldObject } from './draft';
 import type { RequestDraft, TestInputDraft } from './model';
+import { namespaceObject } from './system-requests';
 
 interface Rule {
   operations: string[];
@@ -62,8 +63,7 @@ function paramsFor(document: unknown, exprText: string): string {
   return serializeDocuments([p]);
 }
 
-export const namespaceText = (name: string): string =>
-  serializeDocuments([{ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name } } }]);
+export const namespaceText = (name: string): string => serializeDocuments([namespaceObject(name)]);
 
 const cache = new Map<string, TestInputDraft>();
 

@@ -6,7 +6,7 @@
 import type { AuthorizerRule } from '../cel/types';
 import { serializeDocuments } from '../yaml';
 import type { AdmissionRequest, DraftError, RequestDraft, TestInput, TestInputDraft, UserInfo } from './model';
-import { OPERATIONS, type Operation } from './model';
+import { REQUEST_OPERATIONS, type Operation } from './model';
 import { parseInputText } from './parse';
 
 /** The request form a new draft starts with: a Pod CREATE in `default` by an ordinary user. */
@@ -35,7 +35,7 @@ export function usesOldObject(op: Operation): boolean {
   return op === 'UPDATE' || op === 'DELETE';
 }
 
-export const isOperation = (v: unknown): v is Operation => typeof v === 'string' && (OPERATIONS as readonly string[]).includes(v);
+export const isOperation = (v: unknown): v is Operation => typeof v === 'string' && (REQUEST_OPERATIONS as readonly string[]).includes(v);
 
 /** The AdmissionRequest of a request form (without object / oldObject). */
 export function requestOf(r: RequestDraft): AdmissionRequest {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { toTestInput } from './draft';
 import { fromCelTestsV1, fromPolicyTestsV1, migrateV1 } from './migrate';
-import { readSavedTests, toSaved } from './saved';
+import { readPolicyCase, readSavedTests, toSaved } from './saved';
 import { parsePatch, scenarioFailures, toWebhookResponses } from './scenario';
 
 /** As 'admission-workbench/cel-tests/v1' held it (written by the old store/cel-tests.ts). */
@@ -119,8 +119,15 @@ describe('fromPolicyTestsV1', () => {
     expect(m['doc-map'].draft!.authorizer).toEqual([]);
     expect(m['doc-map'].draft!.request.groups).toEqual([]);
   });
-  test('cases kept as they were (a case without a request cannot run and is dropped)', () => {
-    expect(m['doc-vap'].policyCases).toEqual([POLICY_V1.cases['doc-vap'][0]]);
+  test('cases kept, in the one request model (a case without a request cannot run and is dropped)', () => {
+    const old = POLICY_V1.cases['doc-vap'][0] as Record<string, any>;
+    expect(m['doc-vap'].policyCases).toEqual([
+      {
+        name: 'too many replicas',
+        input: { request: { ...old.request, object: old.object }, namespaceObject: old.namespaceObject, authorizer: [] },
+        expect: { outcome: 'deny', message: 'replicas must be at most 5' },
+      },
+    ]);
     expect(m['doc-map'].policyCases[0].expect).toEqual({ outcome: 'admit', object: { kind: 'Pod', metadata: { labels: { a: 'b' } } } });
   });
 });
@@ -171,5 +178,49 @@ describe('scenarios', () => {
     expect(scenarioFailures({ allowed: true }, { allowed: false, deniedBy: { name: 'g' } })).toEqual(['expected allowed, got denied']);
     expect(scenarioFailures({ allowed: false, deniedBy: 'guard.example.com' }, { allowed: false, deniedBy: { name: 'cfg', webhook: 'guard.example.com' } })).toEqual([]);
     expect(scenarioFailures({ allowed: false, deniedBy: 'other' }, { allowed: false, deniedBy: { name: 'cfg', webhook: 'guard.example.com' } })).toEqual(['expected denied by other, got denied by guard.example.com']);
+  });
+});
+
+describe('policy cases saved before the one request model', () => {
+  const old = {
+    name: 'update by a bot',
+    request: {
+      uid: '00000000-0000-0000-0000-000000000000',
+      operation: 'UPDATE',
+      kind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+      resource: { group: 'apps', version: 'v1', resource: 'deployments' },
+      requestKind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+      requestResource: { group: 'apps', version: 'v1', resource: 'deployments' },
+      name: 'web',
+      namespace: 'prod',
+      userInfo: { username: 'bot', groups: ['system:serviceaccounts'], extra: { scopes: ['a'] } },
+      dryRun: true,
+    },
+    object: { kind: 'Deployment', spec: { replicas: 2 } },
+    oldObject: { kind: 'Deployment', spec: { replicas: 1 } },
+    params: { data: { max: '5' } },
+    namespaceObject: { kind: 'Namespace', metadata: { name: 'prod' } },
+    authorizer: { rules: [{ verb: 'get', decision: 'allow' }] },
+    expect: { outcome: 'warn', message: 'm' },
+  };
+  test('every field lands in the test input: object and oldObject in the request, authorizer rules as a list', () => {
+    expect(readPolicyCase(old, 0)).toEqual({
+      name: 'update by a bot',
+      input: {
+        request: { ...old.request, object: old.object, oldObject: old.oldObject },
+        params: old.params,
+        namespaceObject: old.namespaceObject,
+        authorizer: [{ verb: 'get', decision: 'allow' }],
+      },
+      expect: { outcome: 'warn', message: 'm' },
+    });
+  });
+  test('the new shape reads back as itself', () => {
+    const c = readPolicyCase(old, 0)!;
+    expect(readPolicyCase(JSON.parse(JSON.stringify(c)), 0)).toEqual(c);
+  });
+  test('v2 data of earlier versions (browser storage, share links) keeps its old cases', () => {
+    const r = readSavedTests({ version: 2, docs: { d: { celCases: {}, policyCases: [old], open: [] } }, scenarios: [] })!;
+    expect(r.docs.d.policyCases[0]!.input.request.object).toEqual(old.object);
   });
 });

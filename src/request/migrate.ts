@@ -7,10 +7,9 @@
  * Every readable case is kept; an unreadable entry is dropped, never the rest.
  */
 import { isObject, str, strList } from '../base/json';
-import type { TestInputDraft } from './model';
+import type { PolicyTestCase, TestInputDraft } from './model';
 import { parseInputText } from './parse';
 import { emptyDocTests, newId, readAuthorizer, readCelExpectation, readDraft, readPolicyCase, readRequestDraft, type DocTests } from './saved';
-import type { PolicyTestCase } from '../policy/cases';
 
 export const CEL_TESTS_V1_KEY = 'admission-workbench/cel-tests/v1';
 export const POLICY_TESTS_V1_KEY = 'admission-workbench/policy-tests/v1';

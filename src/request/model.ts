@@ -1,15 +1,18 @@
 /**
- * The one test-input model: an admission request (admission.k8s.io/v1 AdmissionRequest, the
- * fields admission reads) and what an expression, a policy run or a simulation reads besides
- * the workspace. The CEL editor, the matchConditions view, the policy run and the admission
- * simulator all take these; the UI keeps the draft form (`TestInputDraft`: YAML texts exactly
- * as typed) and converts it with `toTestInput`.
+ * The one admission request model, this codebase's `admission.Attributes`: an admission request
+ * (admission.k8s.io/v1 AdmissionRequest, the fields admission reads) and what surrounds it
+ * (`TestInput`: params, the namespace object, authorizer answers). Matching, policy runs and
+ * their saved cases, the webhooks and policies of the simulator, its scenarios, the CEL editor,
+ * the CLI's cases and the coming traffic replay all read these; the UI keeps the draft form
+ * (`TestInputDraft`: YAML texts exactly as typed) and converts it with `toTestInput`.
+ * Plain data only (no classes, no closures): cheap to build by the thousand.
  */
 import type { AuthorizerRule } from '../cel/types';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
-export const OPERATIONS: readonly Operation[] = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
+/** The operations of a request (never '*': that is a rule's wildcard, k8s/registry OPERATIONS). */
+export const REQUEST_OPERATIONS: readonly Operation[] = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
 
 export interface GroupVersionResource {
   group: string;
@@ -30,12 +33,20 @@ export interface UserInfo {
   extra?: Record<string, string[]>;
 }
 
-/** An admission request as the apiserver builds it (object and oldObject included). */
+/**
+ * An admission request as the apiserver builds it (object and oldObject included). `requestKind`,
+ * `requestResource` and `requestSubResource` are the resource as the client asked for it; absent,
+ * they equal kind / resource / subResource (`requestAttributes` fills them, and a uid, once).
+ */
 export interface AdmissionRequest {
+  uid?: string;
   operation: Operation;
   resource: GroupVersionResource;
   subResource?: string;
   kind: GroupVersionKind;
+  requestResource?: GroupVersionResource;
+  requestKind?: GroupVersionKind;
+  requestSubResource?: string;
   name?: string;
   namespace?: string;
   object?: unknown;
@@ -92,4 +103,31 @@ export interface DraftError {
   message: string;
   line: number;
   column: number;
+}
+
+/**
+ * What a saved policy case expects. Outcomes: `admit`, `deny`, `warn` (admitted with warnings),
+ * `skip` (the policy did not apply) are the run's outcome; `error` passes when the run met an
+ * evaluation or configuration error, whatever the failurePolicy then did with it.
+ */
+export type CaseOutcome = 'admit' | 'deny' | 'warn' | 'skip' | 'error';
+export const CASE_OUTCOMES: readonly CaseOutcome[] = ['admit', 'deny', 'warn', 'skip', 'error'];
+
+export interface PolicyCaseExpectation {
+  outcome: CaseOutcome;
+  /** deny: the apiserver's message, or just the policy's part after "denied request: "; warn: one of the warnings (or its part after the binding). */
+  message?: string;
+  /** Mutating policies: the object after mutation. */
+  object?: unknown;
+}
+
+/**
+ * A saved policy test case: a test input (params typed in replace the paramRef lookup) and
+ * the expectation. Stored as plain data; `readPolicyCase` (saved.ts) also reads the shape
+ * before the one model (`{request, object, oldObject, params, namespaceObject, authorizer: {rules}}`).
+ */
+export interface PolicyTestCase {
+  name: string;
+  input: TestInput;
+  expect: PolicyCaseExpectation;
 }

@@ -5,11 +5,10 @@
  * what cannot be read.
  */
 import type { AuthorizerRule } from '../cel/types';
-import type { CaseOutcome, PolicyTestCase } from '../policy/cases';
 import { isObject, str, strList } from '../base/json';
 import { emptyRequestDraft, isOperation } from './draft';
 import type { CelExpectation } from './expect';
-import type { RequestDraft, TestInputDraft } from './model';
+import { CASE_OUTCOMES, type AdmissionRequest, type CaseOutcome, type GroupVersionKind, type GroupVersionResource, type PolicyTestCase, type RequestDraft, type TestInput, type TestInputDraft, type UserInfo } from './model';
 import { WEBHOOK_RESPONSES, defaultResponse, type Scenario, type WebhookResponseDraft } from './scenario';
 
 export interface CelCase {
@@ -99,19 +98,77 @@ export function readCelExpectation(v: unknown): CelExpectation {
   return e.error === true ? { error: true } : { error: false, value: typeof e.value === 'string' ? e.value : 'true' };
 }
 
-const OUTCOMES: readonly CaseOutcome[] = ['admit', 'deny', 'warn', 'skip', 'error'];
+const gvr = (v: unknown): GroupVersionResource => {
+  const o = isObject(v) ? v : {};
+  return { group: str(o.group), version: str(o.version), resource: str(o.resource) };
+};
+const gvk = (v: unknown): GroupVersionKind => {
+  const o = isObject(v) ? v : {};
+  return { group: str(o.group), version: str(o.version), kind: str(o.kind) };
+};
 
-/** A stored policy case, or undefined when it has no request to run. */
+function readUserInfo(v: unknown): UserInfo {
+  const u = isObject(v) ? v : {};
+  const out: UserInfo = { username: str(u.username) };
+  if (typeof u.uid === 'string' && u.uid) out.uid = u.uid;
+  if (Array.isArray(u.groups)) out.groups = strList(u.groups);
+  if (isObject(u.extra)) out.extra = Object.fromEntries(Object.entries(u.extra).map(([k, x]) => [k, strList(x)]));
+  return out;
+}
+
+/** A stored admission request (any shape saved so far, fields partly absent) in the one model. */
+export function readAdmissionRequest(v: unknown): AdmissionRequest {
+  const r = isObject(v) ? v : {};
+  const out: AdmissionRequest = {
+    operation: isOperation(r.operation) ? r.operation : 'CREATE',
+    resource: gvr(r.resource),
+    kind: gvk(r.kind),
+  };
+  if (typeof r.uid === 'string' && r.uid) out.uid = r.uid;
+  if (typeof r.subResource === 'string' && r.subResource) out.subResource = r.subResource;
+  if (isObject(r.requestResource)) out.requestResource = gvr(r.requestResource);
+  if (isObject(r.requestKind)) out.requestKind = gvk(r.requestKind);
+  if (typeof r.requestSubResource === 'string' && r.requestSubResource) out.requestSubResource = r.requestSubResource;
+  if (typeof r.name === 'string' && r.name) out.name = r.name;
+  if (typeof r.namespace === 'string' && r.namespace) out.namespace = r.namespace;
+  if (r.object !== undefined && r.object !== null) out.object = r.object;
+  if (r.oldObject !== undefined && r.oldObject !== null) out.oldObject = r.oldObject;
+  if (isObject(r.userInfo)) out.userInfo = readUserInfo(r.userInfo);
+  if (typeof r.dryRun === 'boolean') out.dryRun = r.dryRun;
+  if (r.options !== undefined && r.options !== null) out.options = r.options;
+  return out;
+}
+
+/** A stored test input (request, params, namespaceObject, authorizer rules) in the one model. */
+export function readTestInput(v: unknown): TestInput {
+  const t = isObject(v) ? v : {};
+  const input: TestInput = { request: readAdmissionRequest(t.request) };
+  if (t.params !== undefined && t.params !== null) input.params = t.params;
+  if (t.namespaceObject !== undefined && t.namespaceObject !== null) input.namespaceObject = t.namespaceObject;
+  // the shape before the one model kept authorizer answers as {rules: [...]}
+  const rules = isObject(t.authorizer) ? t.authorizer.rules : t.authorizer;
+  if (Array.isArray(rules)) input.authorizer = readAuthorizer(rules);
+  return input;
+}
+
+/**
+ * A stored policy case, or undefined when it has no request to run. Reads the one model's
+ * shape (`{name, input, expect}`) and the shape saved before it (`{name, request, object,
+ * oldObject, params, namespaceObject, authorizer: {rules}, expect}`: share links, workspace
+ * files and the browser's storage of earlier versions).
+ */
 export function readPolicyCase(v: unknown, i: number): PolicyTestCase | undefined {
-  if (!isObject(v) || !isObject(v.request)) return undefined;
+  if (!isObject(v)) return undefined;
+  let input: TestInput;
+  if (isObject(v.input) && isObject(v.input.request)) input = readTestInput(v.input);
+  else if (isObject(v.request)) input = readTestInput({ ...v, request: { ...v.request, object: v.object, oldObject: v.oldObject } });
+  else return undefined;
   const e = isObject(v.expect) ? v.expect : {};
   const c: PolicyTestCase = {
     name: str(v.name) || `case ${i + 1}`,
-    request: v.request as PolicyTestCase['request'],
-    expect: { outcome: OUTCOMES.includes(e.outcome as CaseOutcome) ? (e.outcome as CaseOutcome) : 'admit' },
+    input,
+    expect: { outcome: CASE_OUTCOMES.includes(e.outcome as CaseOutcome) ? (e.outcome as CaseOutcome) : 'admit' },
   };
-  for (const k of ['object', 'oldObject', 'params', 'namespaceObject'] as const) if (v[k] !== undefined && v[k] !== null) c[k] = v[k];
-  if (isObject(v.authorizer)) c.authorizer = { rules: readAuthorizer(v.authorizer.rules) };
   if (typeof e.message === 'string') c.expect.message = e.message;
   if (e.object !== undefined) c.expect.object = e.object;
   return c;

@@ -3,6 +3,7 @@
  * Each is a complete TestInput (request, object / oldObject, the Namespace).
  */
 import type { TestInput } from './model';
+import { kubeletLeaseRenewal, namespaceObject } from './system-requests';
 
 export interface RequestTemplate {
   id: string;
@@ -10,11 +11,7 @@ export interface RequestTemplate {
   input: TestInput;
 }
 
-const ns = (name: string, labels: Record<string, string> = {}) => ({
-  apiVersion: 'v1',
-  kind: 'Namespace',
-  metadata: { name, labels: { 'kubernetes.io/metadata.name': name, ...labels } },
-});
+const ns = namespaceObject;
 
 const POD_SPEC = { containers: [{ name: 'app', image: 'registry.example.com/app:1.0' }] };
 const user = { username: 'jane@example.com', groups: ['system:authenticated'] };
@@ -24,13 +21,6 @@ const deployment = (replicas: number) => ({
   metadata: { name: 'web', namespace: 'team-a', labels: { app: 'web' } },
   spec: { replicas, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: POD_SPEC } },
 });
-const lease = (renewTime: string) => ({
-  apiVersion: 'coordination.k8s.io/v1',
-  kind: 'Lease',
-  metadata: { name: 'node-1', namespace: 'kube-node-lease' },
-  spec: { holderIdentity: 'node-1', leaseDurationSeconds: 40, renewTime },
-});
-
 export const REQUEST_TEMPLATES: readonly RequestTemplate[] = [
   {
     id: 'create-pod',
@@ -103,16 +93,7 @@ export const REQUEST_TEMPLATES: readonly RequestTemplate[] = [
     id: 'kubelet-lease',
     title: 'Kubelet lease renewal (kube-node-lease)',
     input: {
-      request: {
-        operation: 'UPDATE',
-        resource: { group: 'coordination.k8s.io', version: 'v1', resource: 'leases' },
-        kind: { group: 'coordination.k8s.io', version: 'v1', kind: 'Lease' },
-        name: 'node-1',
-        namespace: 'kube-node-lease',
-        userInfo: { username: 'system:node:node-1', groups: ['system:nodes', 'system:authenticated'] },
-        object: lease('2026-01-01T00:00:10.000000Z'),
-        oldObject: lease('2026-01-01T00:00:00.000000Z'),
-      },
+      request: kubeletLeaseRenewal('node-1'),
       namespaceObject: ns('kube-node-lease'),
     },
   },

@@ -61,7 +61,10 @@ describe('readWorkspaceFile', () => {
     ]);
     expect(r.workspace.kubernetesVersion).toBeUndefined();
     expect(r.workspace.celCases?.[0]?.cases[0]).toMatchObject({ name: 'c', expect: { error: false, value: 'true' } });
-    expect(r.workspace.policyCases).toEqual([{ policy: 'p', cases: [{ name: 'ok', request: { operation: 'CREATE' }, expect: { outcome: 'deny' } }] }]);
+    // a case in the shape before the one request model is read into it
+    expect(r.workspace.policyCases).toEqual([
+      { policy: 'p', cases: [{ name: 'ok', input: { request: { operation: 'CREATE', resource: { group: '', version: '', resource: '' }, kind: { group: '', version: '', kind: '' } } }, expect: { outcome: 'deny' } }] },
+    ]);
   });
 
   it('round-trips the app state: documents by id ↔ indexes, test data included', () => {
@@ -74,7 +77,7 @@ describe('readWorkspaceFile', () => {
     const tests = {
       docs: {
         a: { draft: d, celCases: { 'spec.validations[0].expression': [{ id: 'x', name: 'c', input: d!, expect: { error: true as const } }] }, policyCases: [], open: [] },
-        b: { celCases: {}, policyCases: [{ name: 'pc', request: { operation: 'CREATE' }, expect: { outcome: 'admit' as const } }], open: [] },
+        b: { celCases: {}, policyCases: [{ name: 'pc', input: { request: { operation: 'CREATE' as const, resource: { group: '', version: 'v1', resource: 'pods' }, kind: { group: '', version: 'v1', kind: 'Pod' } } }, expect: { outcome: 'admit' as const } }], open: [] },
       },
       scenarios: [],
     };

@@ -5,6 +5,7 @@
  */
 import { GALLERY, type GalleryEntry } from '../k8s/gallery';
 import { nameOf } from '../base/json';
+import { readPolicyCase } from '../request';
 import { testInputs, type TestInputsStore } from './test-inputs';
 import { workspace, type WorkspaceStore } from './workspace';
 
@@ -17,7 +18,12 @@ export function openGalleryEntry(entry: GalleryEntry, ws: WorkspaceStore = works
   const ids = ws.getState().importText(entry.yaml, `gallery: ${entry.title}`);
   const added = ws.getState().docs.filter((d) => ids.includes(d.id));
   const policies = added.filter((d) => POLICY_KINDS.has(String((d.object as { kind?: unknown } | undefined)?.kind)));
-  for (const doc of policies) for (const c of entry.cases[nameOf(doc.object)] ?? []) tests.getState().savePolicyCase(doc.id, c);
+  // the gallery's cases are plain data in the saved-case shape of src/request (src/k8s cannot import it): read them as saved cases are read
+  for (const doc of policies)
+    (entry.cases[nameOf(doc.object)] ?? []).forEach((c, i) => {
+      const saved = readPolicyCase(c, i);
+      if (saved) tests.getState().savePolicyCase(doc.id, saved);
+    });
   if (policies[0]) ws.getState().select(policies[0].id);
   return ids;
 }

@@ -15,10 +15,9 @@ import {
   type KaptestExport,
   type MutatingRunResult,
   type PolicyTestCase,
-  type RunRequestInput,
   type ValidatingRunResult,
 } from '../policy';
-import { isOperation, toDraft, toTestInput, type DraftError, type TestInput, type TestInputDraft } from '../request';
+import { toDraft, toTestInput, type DraftError, type TestInput, type TestInputDraft } from '../request';
 import type { WorkspaceDoc } from './documents';
 import { workspace } from './workspace';
 import { celAtRelease } from '../check';
@@ -45,23 +44,10 @@ export function caseTarget(policy: WorkspaceDoc, docs: readonly WorkspaceDoc[]):
   };
 }
 
-/** A test input as a policy run reads it (the request as the apiserver fills it: uid, requestKind, …). */
-export function runInputOf(input: TestInput): RunRequestInput {
-  const { object, oldObject, ...q } = input.request;
-  return {
-    params: input.params,
-    request: { uid: '00000000-0000-0000-0000-000000000000', ...q, requestKind: q.kind, requestResource: q.resource, requestSubResource: q.subResource },
-    object,
-    oldObject,
-    namespaceObject: input.namespaceObject,
-    authorizer: { rules: input.authorizer ?? [] },
-  };
-}
-
-/** The run input of a draft, or what is wrong with it. */
-export function requestInput(draft: TestInputDraft): { input: RunRequestInput; problems: InputProblem[] } {
+/** The test input of a draft, or what is wrong with it. */
+export function requestInput(draft: TestInputDraft): { input: TestInput; problems: InputProblem[] } {
   const { input, errors } = toTestInput(draft);
-  return { input: runInputOf(input), problems: errors };
+  return { input, problems: errors };
 }
 
 export async function runPolicyTest(policy: WorkspaceDoc, docs: readonly WorkspaceDoc[], draft: TestInputDraft): Promise<PolicyRunOutcome> {
@@ -76,16 +62,7 @@ export async function runPolicyTest(policy: WorkspaceDoc, docs: readonly Workspa
 export function caseFromInputs(name: string, draft: TestInputDraft, expect: { outcome: CaseOutcome; message?: string; object?: unknown }): PolicyTestCase | InputProblem[] {
   const { input, problems } = requestInput(draft);
   if (problems.length) return problems;
-  return {
-    name,
-    request: input.request,
-    object: input.object,
-    oldObject: input.oldObject,
-    params: input.params,
-    namespaceObject: input.namespaceObject,
-    authorizer: input.authorizer,
-    expect,
-  };
+  return { name, input, expect };
 }
 
 export function runPolicyCases(policy: WorkspaceDoc, docs: readonly WorkspaceDoc[], cases: readonly PolicyTestCase[]): Promise<CasesReport> {
@@ -97,25 +74,4 @@ export function kaptestExport(policy: WorkspaceDoc, docs: readonly WorkspaceDoc[
 }
 
 /** The inputs a saved case was made from, as a draft for the test-input form. */
-export function draftOfCase(c: PolicyTestCase): TestInputDraft {
-  const q = c.request;
-  const op = q.operation;
-  const input: TestInput = {
-    request: {
-      operation: isOperation(op) ? op : 'CREATE',
-      resource: { group: q.resource?.group ?? '', version: q.resource?.version ?? '', resource: q.resource?.resource ?? '' },
-      kind: { group: q.kind?.group ?? '', version: q.kind?.version ?? '', kind: q.kind?.kind ?? '' },
-      subResource: q.subResource,
-      name: q.name,
-      namespace: q.namespace,
-      userInfo: { username: q.userInfo?.username ?? '', uid: q.userInfo?.uid, groups: q.userInfo?.groups },
-      dryRun: q.dryRun,
-      object: c.object,
-      oldObject: c.oldObject,
-    },
-    params: c.params,
-    namespaceObject: c.namespaceObject,
-    authorizer: c.authorizer?.rules,
-  };
-  return toDraft(input);
-}
+export const draftOfCase = (c: PolicyTestCase): TestInputDraft => toDraft(c.input);

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { loadCel } from '../cel/index';
 import { REQUEST_TEMPLATES, toDraft } from '../request';
 import { docFromObject } from './documents';
-import { docOfRef, runLockout, runScenarios, runSimulation, scenarioOf, webhooksOf } from './simulator';
+import { docOfRef, runLockout, runScenarios, runSimulation, scenarioOf, unstoredDocuments, webhooksOf } from './simulator';
 
 const guard = {
   apiVersion: 'admissionregistration.k8s.io/v1',
@@ -118,5 +118,16 @@ describe('lockout', () => {
     expect(f.effect).toBe('rejected');
     expect(docOfRef(docs, f.document)?.id).toBe(docs[1].id);
     expect(f.path).toMatch(/^webhooks\[0\]/);
+  });
+});
+
+describe('a simulation on a workspace a real apiserver would not have stored (#31 defect 7)', () => {
+  test('names the documents with errors, and only those', async () => {
+    const invalid = { ...guard, webhooks: [{ ...guard.webhooks[0], timeoutSeconds: 45 }] };
+    const ws = [docFromObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'other' } }), docFromObject(invalid)];
+    const run = await runSimulation(ws, { input: createPod, webhooks: {} });
+    if (!run.ok) throw new Error('did not run');
+    expect(run.unstored).toEqual([{ index: 1, kind: 'ValidatingWebhookConfiguration', name: 'pod-guard', errors: 1 }]);
+    expect(unstoredDocuments(docs)).toEqual([]);
   });
 });

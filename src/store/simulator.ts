@@ -19,12 +19,37 @@ import {
   type SimulatorDraft,
 } from '../request';
 import type { WorkspaceDoc } from './documents';
+import { nameOf, obj, str } from '../base/json';
+import { docProblems } from './problems';
 import { ensureTestInputs, testInputs, useTestInputs } from './test-inputs';
 import { workspace } from './workspace';
 
 export type SimRun =
-  | { ok: true; result: SimResult; diff: DiffEntry[]; breaks: MutationBreak[] }
+  | { ok: true; result: SimResult; diff: DiffEntry[]; breaks: MutationBreak[]; unstored: UnstoredDocument[] }
   | Extract<DraftRun, { ok: false }>;
+
+/** A workspace document a real apiserver would not have stored: it has validation errors, or its text does not parse. */
+export interface UnstoredDocument {
+  index: number;
+  kind: string;
+  name: string;
+  /** Its errors (a text that does not parse counts as one). */
+  errors: number;
+}
+
+/**
+ * The documents the simulation ran although a real apiserver would have rejected them (e.g.
+ * `timeoutSeconds: 45`): the cluster could not hold that configuration, so the verdict is about
+ * one that cannot exist. Kinds the Workbench does not check have no errors here.
+ */
+export function unstoredDocuments(docs: readonly WorkspaceDoc[]): UnstoredDocument[] {
+  const out: UnstoredDocument[] = [];
+  docs.forEach((d, index) => {
+    const { errors } = docProblems(d, docs);
+    if (errors > 0) out.push({ index, kind: str(obj(d.object).kind), name: nameOf(d.object), errors });
+  });
+  return out;
+}
 
 /** The simulator's draft when none is saved: the first template, every webhook allowing. */
 export const initialSimulatorDraft = (): SimulatorDraft => ({ input: toDraft(REQUEST_TEMPLATES[0].input), webhooks: {} });
@@ -45,7 +70,7 @@ export async function runSimulation(docs: readonly WorkspaceDoc[], draft: Simula
   const run = await simulateDraft(objectsOf(docs), draft, workspace.getState().kubernetesVersion);
   if (!run.ok) return run;
   const before = run.input.request.object;
-  return { ok: true, result: run.result, diff: before === undefined ? [] : diffJson(before, run.result.object), breaks: run.breaks };
+  return { ok: true, result: run.result, diff: before === undefined ? [] : diffJson(before, run.result.object), breaks: run.breaks, unstored: unstoredDocuments(docs) };
 }
 
 export interface ScenarioResult {

@@ -47,14 +47,15 @@ describe('test-inputs store', () => {
     s.setDraft('d1', draft);
     s.addCelCase('d1', 'p', { id: newId(), name: 'alice', input: draft, expect: { error: false, value: 'true' } });
     s.setOpen('d1', 'p', true);
-    s.savePolicyCase('d2', { name: 'x', request: { operation: 'CREATE' }, expect: { outcome: 'admit' } });
-    s.savePolicyCase('d2', { name: 'x', request: { operation: 'DELETE' }, expect: { outcome: 'deny' } });
+    const pods = { resource: { group: '', version: 'v1', resource: 'pods' }, kind: { group: '', version: 'v1', kind: 'Pod' } };
+    s.savePolicyCase('d2', { name: 'x', input: { request: { operation: 'CREATE', ...pods } }, expect: { outcome: 'admit' } });
+    s.savePolicyCase('d2', { name: 'x', input: { request: { operation: 'DELETE', ...pods } }, expect: { outcome: 'deny' } });
     s.saveScenario({ id: 's1', name: 'pods', input: draft, webhooks: { 'a.example.com': { response: 'unavailable', patch: '[]', warnings: '' } }, expect: { allowed: false } });
     stop();
     const restored = loadTestInputs(storage)!.data;
     expect(restored).toEqual(getTestsData(store));
     expect(restored.docs.d1.draft!.object).toBe('kind: Pod\n# my comment\n');
-    expect(restored.docs.d2.policyCases).toEqual([{ name: 'x', request: { operation: 'DELETE' }, expect: { outcome: 'deny' } }]);
+    expect(restored.docs.d2.policyCases).toEqual([{ name: 'x', input: { request: { operation: 'DELETE', ...pods } }, expect: { outcome: 'deny' } }]);
     expect(restored.scenarios[0].webhooks['a.example.com'].response).toBe('unavailable');
     store.getState().resetDraft('d1');
     expect(store.getState().docs.d1.draft).toBeUndefined();

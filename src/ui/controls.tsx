@@ -18,7 +18,7 @@ function namesOfKind(docs: readonly WorkspaceDoc[], kind: string): string {
 }
 
 /** Text that keeps what the user types while it differs from the stored value only in ways the store normalises. */
-function useDraft(value: unknown): [string, (s: string) => void] {
+function useTextDraft(value: unknown): [string, (s: string) => void] {
   const shown = displayValue(value);
   const [draft, setDraft] = useState(shown);
   useEffect(() => setDraft(shown), [shown]);
@@ -28,7 +28,7 @@ function useDraft(value: unknown): [string, (s: string) => void] {
 export function StringControl({ field, path, value, onChange }: ControlProps<StringField>) {
   const { readOnly } = useForm();
   const aria = useDescribedBy(path);
-  const [draft, setDraft] = useDraft(value);
+  const [draft, setDraft] = useTextDraft(value);
   const named = useWorkspace((s) => (field.suggestNamesOf ? namesOfKind(s.docs, field.suggestNamesOf) : ''));
   const suggestions = field.suggestNamesOf ? named.split('\n').filter(Boolean) : field.suggestions;
   if (field.enum) return <EnumControl field={field} path={path} value={value} onChange={onChange} />;
@@ -78,7 +78,7 @@ export function StringControl({ field, path, value, onChange }: ControlProps<Str
 export function IntegerControl({ field, path, value, onChange }: ControlProps<IntegerField>) {
   const { readOnly } = useForm();
   const aria = useDescribedBy(path);
-  const [draft, setDraft] = useDraft(value);
+  const [draft, setDraft] = useTextDraft(value);
   return (
     <Labelled field={field} path={path}>
       <input

@@ -1,16 +1,16 @@
 /**
  * All matchConditions of a webhook (or policy) evaluated with the document's shared test
- * inputs, and the decision the apiserver would take (k8s.io/apiserver matchconditions):
- * any false → skipped (errors then do not matter); else any error → failurePolicy
- * (Fail → request rejected, Ignore → skipped); else all true → called / evaluated.
+ * inputs, and the decision the apiserver would take (src/policy decideMatchConditions under the
+ * defaulted failurePolicy): any false → skipped (errors then do not matter); else any error →
+ * failurePolicy (Fail → request rejected, Ignore → skipped); else all true → called / evaluated.
  * Conditions share a cost budget (runtimeCelCostBudgetMatchConditions).
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { CEL_LIMITS, type CelCompileOptionsExt, type CelContext, type CelInputs } from '../../cel/types';
 import { isObject as isRecord } from '../../base/json';
 import type { PathSegment } from '../../base/path';
-import { OUT_OF_BUDGET } from '../../policy/expressions';
-import { runMatchConditions, type MatchConditionContext, type MatchConditionsTrace } from '../../policy/match-conditions';
+import { decideMatchConditions, failurePolicyOf, runMatchConditions, type MatchConditionContext, type MatchConditionsTrace } from '../../policy/match-conditions';
+import { withDefaults } from '../../k8s/defaults';
 import { formatPath } from '../../base/path-format';
 import { convertDraft } from '../../store/test-inputs';
 import { useForm } from '../form-context';
@@ -24,24 +24,19 @@ export type Decision =
   | { kind: 'rejected'; text: string }
   | { kind: 'pending'; text: string };
 
-/** The apiserver's decision from the matcher's answer (runMatchConditions: budget cut-off included). */
+/** The apiserver's decision (decideMatchConditions: the one the runs and the simulator take) in words. */
 export function decide(trace: MatchConditionsTrace | undefined, names: readonly string[], failurePolicy: string, subject: 'webhook' | 'policy'): Decision {
   if (!trace) return { kind: 'pending', text: 'Evaluating…' };
   const called = subject === 'webhook' ? 'the webhook is called' : 'the policy is evaluated';
   const skipped = subject === 'webhook' ? 'the webhook is skipped' : 'the policy is skipped';
-  if (trace.outcome === 'skip') {
-    const at = trace.conditions.findIndex((c) => c.ok && c.value === false);
-    return { kind: 'skipped', text: `“${names[at] ?? trace.failedCondition}” is false: ${skipped}.` };
-  }
-  if (trace.outcome === 'error') {
-    const at = trace.conditions.findIndex((c) => !c.ok);
-    const why =
-      trace.error === OUT_OF_BUDGET
-        ? `The conditions ran out of their cost budget: failurePolicy ${failurePolicy}`
-        : `“${names[at] ?? ''}” failed and none is false: failurePolicy ${failurePolicy}`;
-    return failurePolicy === 'Ignore' ? { kind: 'skipped', text: `${why} → ${skipped}.` } : { kind: 'rejected', text: `${why} → the request is rejected.` };
-  }
-  return { kind: 'called', text: `All conditions are true: ${called}.` };
+  const d = decideMatchConditions(trace, failurePolicy);
+  if (d.action === 'match') return { kind: 'called', text: `All conditions are true: ${called}.` };
+  if (d.cause === 'false') return { kind: 'skipped', text: `“${names[d.index ?? -1] ?? trace.failedCondition}” is false: ${skipped}.` };
+  const why =
+    d.cause === 'budget'
+      ? `The conditions ran out of their cost budget: failurePolicy ${failurePolicy}`
+      : `“${names[d.index ?? -1] ?? ''}” failed and none is false: failurePolicy ${failurePolicy}`;
+  return d.action === 'skip' ? { kind: 'skipped', text: `${why} → ${skipped}.` } : { kind: 'rejected', text: `${why} → the request is rejected.` };
 }
 
 export function MatchConditionsSummary({ path, value }: { path: readonly PathSegment[]; value: unknown }) {
@@ -52,9 +47,11 @@ export function MatchConditionsSummary({ path, value }: { path: readonly PathSeg
   const subject: 'webhook' | 'policy' = owner[0] === 'webhooks' ? 'webhook' : 'policy';
   const kind = isRecord(object) && typeof object.kind === 'string' ? object.kind : '';
   const context: MatchConditionContext = subject === 'webhook' ? 'webhook-matchCondition' : kind.startsWith('Mutating') ? 'map-matchCondition' : 'vap-matchCondition';
-  let ownerValue: unknown = object;
+  // the failurePolicy the apiserver reads: the defaulted one (Ignore for a v1beta1 webhook that sets none)
+  const defaulted = useMemo(() => withDefaults(object), [object]);
+  let ownerValue: unknown = defaulted;
   for (const seg of owner) ownerValue = isRecord(ownerValue) || Array.isArray(ownerValue) ? (ownerValue as Record<string | number, unknown>)[seg] : undefined;
-  const failurePolicy = isRecord(ownerValue) && typeof ownerValue.failurePolicy === 'string' ? ownerValue.failurePolicy : 'Fail';
+  const failurePolicy = failurePolicyOf(ownerValue);
   const conditions = (Array.isArray(value) ? value : []).map((c, i) => ({
     name: isRecord(c) && typeof c.name === 'string' && c.name ? c.name : `condition ${i + 1}`,
     expression: isRecord(c) && typeof c.expression === 'string' ? c.expression : '',

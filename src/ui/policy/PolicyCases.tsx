@@ -10,6 +10,8 @@ import { caseFromInputs, draftOfCase, kaptestExport, runPolicyCases, type Policy
 import { testInputs, usePolicyCases } from '../../store/test-inputs';
 import type { TestInputDraft } from '../../request';
 import { download } from '../download';
+import { nameOf } from '../../base/json';
+import { zipFiles } from '../../share/zip';
 
 const OUTCOMES: CaseOutcome[] = ['admit', 'deny', 'warn', 'skip', 'error'];
 const RUN_DELAY_MS = 300;
@@ -63,7 +65,8 @@ export function PolicyCases({ doc, draft, run }: { doc: WorkspaceDoc; draft: Tes
 
   const exportKaptest = () => {
     const { files, warnings } = kaptestExport(doc, docs, cases);
-    for (const [file, text] of Object.entries(files)) download(file, text, 'application/yaml');
+    // the three files only work together: one archive (unzip, then `kaptest run kaptest.yaml`)
+    download(`kaptest-${nameOf(doc.object) || 'policy'}.zip`, zipFiles(files) as Uint8Array<ArrayBuffer>, 'application/zip');
     if (warnings.length) workspace.getState().notify({ level: 'info', text: `kaptest export: ${warnings.join(' ')}` });
   };
 
@@ -95,7 +98,7 @@ export function PolicyCases({ doc, draft, run }: { doc: WorkspaceDoc; draft: Tes
           Save inputs as a case
         </button>
         {cases.length ? (
-          <button type="button" onClick={exportKaptest} title="kaptest.yaml, policy.yaml and resources.yaml for `kaptest run` in CI">
+          <button type="button" onClick={exportKaptest} title="One .zip with kaptest.yaml, policy.yaml and resources.yaml for `kaptest run` in CI">
             Export for kaptest
           </button>
         ) : null}

@@ -9,6 +9,7 @@ import { toText, useWorkspace, type WorkspaceDoc } from '../../store';
 import { testInputs, useDraft } from '../../store/test-inputs';
 import { runPolicyTest, type PolicyRunOutcome } from '../../store/policy-run';
 import type { BindingTrace, EvaluationTrace, MutatingRunResult } from '../../policy';
+import { bindingDetail } from '../../policy/dispatch';
 import { displayValue } from '../display';
 import { DiffTable } from './DiffTable';
 import { PolicyCases } from './PolicyCases';
@@ -93,7 +94,8 @@ function Binding({ b }: { b: BindingTrace }) {
   return (
     <li className="pt-binding">
       <div>
-        binding <code>{b.name}</code> [{b.validationActions.join(', ')}]: {b.applies ? <strong>applies</strong> : <span className="pt-muted">does not apply</span>} — {b.reason}
+        binding <code>{b.name}</code> [{b.validationActions.join(', ')}]: {b.applies ? <strong>applies</strong> : <span className="pt-muted">does not apply</span>}
+        {bindingDetail(b) ? ` — ${bindingDetail(b)}` : ''}
       </div>
       {b.configError ? <div className="pt-err">{b.configError}</div> : null}
       {b.evaluations.map((e, i) => (
@@ -144,7 +146,8 @@ function MutatingResult({ r }: { r: MutatingRunResult }) {
         {r.bindings.map((b) => (
           <li key={b.name} className="pt-binding">
             <div>
-              binding <code>{b.name}</code>: {b.applies ? <strong>applies</strong> : <span className="pt-muted">does not apply</span>} — {b.reason}
+              binding <code>{b.name}</code>: {b.applies ? <strong>applies</strong> : <span className="pt-muted">does not apply</span>}
+        {bindingDetail(b) ? ` — ${bindingDetail(b)}` : ''}
             </div>
             {b.configError ? <div className="pt-err">{b.configError}</div> : null}
             {b.evaluations.map((e, i) => (

@@ -7,7 +7,7 @@
  */
 import { useEffect, useId, useState } from 'react';
 import type { AuthorizerRule } from '../../cel/types';
-import { OPERATIONS, usesObject, usesOldObject, type DraftError, type Operation, type RequestDraft, type TestInputDraft } from '../../request';
+import { REQUEST_OPERATIONS, usesObject, usesOldObject, type DraftError, type Operation, type RequestDraft, type TestInputDraft } from '../../request';
 import './request.css';
 
 export interface TestInputFormProps {
@@ -95,7 +95,7 @@ export function RequestFields({ request: r, onChange }: { request: RequestDraft;
       <label className="ti-field">
         <span>operation</span>
         <select value={r.operation} data-input="request.operation" onChange={(e) => set({ operation: e.target.value as Operation })}>
-          {OPERATIONS.map((o) => (
+          {REQUEST_OPERATIONS.map((o) => (
             <option key={o}>{o}</option>
           ))}
         </select>

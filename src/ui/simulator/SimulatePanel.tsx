@@ -86,7 +86,7 @@ export default function SimulatePanel() {
           ) : !run ? (
             <p className="sim-muted">Running…</p>
           ) : run.ok ? (
-            <SimResultView result={run.result} diff={run.diff} breaks={run.breaks} docs={docs} />
+            <SimResultView result={run.result} diff={run.diff} breaks={run.breaks} unstored={run.unstored} docs={docs} />
           ) : (
             <div className="pt-problem" role="alert">
               {run.message ?? 'Fix the request to run it:'}
@@ -113,10 +113,34 @@ export default function SimulatePanel() {
 
 type SimOk = Extract<SimRun, { ok: true }>;
 
-function SimResultView({ result: r, diff, breaks, docs }: { result: SimResult; diff: SimOk['diff']; breaks: SimOk['breaks']; docs: Parameters<typeof Timeline>[0]['docs'] }) {
+function SimResultView({
+  result: r,
+  diff,
+  breaks,
+  unstored,
+  docs,
+}: {
+  result: SimResult;
+  diff: SimOk['diff'];
+  breaks: SimOk['breaks'];
+  unstored: SimOk['unstored'];
+  docs: Parameters<typeof Timeline>[0]['docs'];
+}) {
   const d = r.deniedBy;
   return (
     <div className="sim-result">
+      {unstored.length ? (
+        <p className="pt-problem" data-testid="sim-unstored" role="alert">
+          A real apiserver would not have stored{' '}
+          {unstored.map((u, i) => (
+            <span key={u.index}>
+              {i ? ', ' : ''}
+              {u.kind} <code>{u.name || `document ${u.index + 1}`}</code> ({u.errors} {u.errors === 1 ? 'error' : 'errors'})
+            </span>
+          ))}
+          : this result is for a configuration a cluster cannot hold. Fix the errors in the problems list.
+        </p>
+      ) : null}
       <p className={`sim-verdict ${r.allowed ? 'allowed' : 'denied'}`} data-testid="sim-verdict" data-allowed={String(r.allowed)} role="status">
         {r.allowed ? 'Allowed' : `Denied by ${d?.webhook ?? d?.name ?? '?'}`}
         {d ? ` · HTTP ${d.code}${d.reason ? ` ${d.reason}` : ''}` : ''}

@@ -1,0 +1,62 @@
+/** The kaptest export read back by our own checker, end to end through the CLI (issue #31, defect 1). */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useEngine } from '../cel/test-helpers';
+import { sampleWorkspace } from '../k8s/templates';
+import { nameOf, obj } from '../base/json';
+import { toKaptestManifest, type CaseTarget, type PolicyTestCase } from '../policy/cases';
+import { defaultDraftFor, toTestInput } from '../request';
+import { serializeDocuments } from '../yaml';
+import { zipFiles } from '../share/zip';
+import { runCli, type CliIO } from './main';
+import { nodeFileSystem } from './node-io';
+
+function io(): CliIO & { out: string } {
+  const r = { out: '', fs: nodeFileSystem, stdout: (t: string) => void (r.out += t), stderr: (t: string) => void (r.out += t) };
+  return r;
+}
+
+describe('kaptest export → check --cases (real CEL engine)', () => {
+  useEngine();
+  it('a case whose param comes from the binding’s paramRef passes through the kaptest files as through the workspace', async () => {
+    const objects = sampleWorkspace();
+    const policy = objects.find((o) => nameOf(o) === 'replica-limit.example.com')!;
+    const bindings = objects.filter((o) => obj(o).kind === 'ValidatingAdmissionPolicyBinding');
+    const { input } = toTestInput(defaultDraftFor(policy));
+    const object = { ...obj(input.request.object), spec: { ...obj(obj(input.request.object).spec), replicas: 10 } };
+    // the param is the workspace's ConfigMap (paramRef), not one typed in
+    const cases: PolicyTestCase[] = [
+      { name: 'too many', input: { ...input, params: undefined, request: { ...input.request, object } }, expect: { outcome: 'deny', message: 'replicas must be at most 5' } },
+    ];
+    const target: CaseTarget = { policy, bindings, paramDocuments: objects };
+    const exported = toKaptestManifest(target, cases);
+    const dir = mkdtempSync(join(tmpdir(), 'kaptest-'));
+    for (const [name, text] of Object.entries(exported.files)) writeFileSync(join(dir, name), text);
+    writeFileSync(join(dir, 'workspace.yaml'), serializeDocuments([policy]));
+    const r = io();
+    const code = await runCli(['check', join(dir, 'workspace.yaml'), '--cases', join(dir, 'kaptest.yaml')], r);
+    expect(r.out).toContain('cases: 1/1 passed');
+    expect(code).toBe(0);
+
+    // the one archive the policy test panel downloads, read as it is
+    writeFileSync(join(dir, 'kaptest-replica-limit.zip'), zipFiles(exported.files));
+    const z = io();
+    expect(await runCli(['check', join(dir, 'workspace.yaml'), '--cases', join(dir, 'kaptest-replica-limit.zip')], z)).toBe(0);
+    expect(z.out).toContain('cases: 1/1 passed');
+  });
+
+  it('an archive without a kaptest manifest, or no archive at all, is a problem of the --cases file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kaptest-'));
+    writeFileSync(join(dir, 'policy.yaml'), serializeDocuments([sampleWorkspace()[0]]));
+    writeFileSync(join(dir, 'empty.zip'), zipFiles({ 'notes.yaml': 'a: 1\n' }));
+    writeFileSync(join(dir, 'fake.zip'), 'kind: Pod\n');
+    const a = io();
+    expect(await runCli(['check', join(dir, 'policy.yaml'), '--cases', join(dir, 'empty.zip')], a)).toBe(1);
+    expect(a.out).toContain('--cases: the archive holds no kaptest manifest');
+    const b = io();
+    expect(await runCli(['check', join(dir, 'policy.yaml'), '--cases', join(dir, 'fake.zip')], b)).toBe(2);
+    expect(b.out).toContain('--cases: not a ZIP archive');
+  });
+});
