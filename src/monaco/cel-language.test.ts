@@ -120,6 +120,16 @@ describe('completion', () => {
     const ns = (await complete('sets.', { context: 'vap-validation' })).map((x) => x.label);
     expect(ns.sort()).toEqual(['contains', 'equivalent', 'intersects']);
   });
+  test('a typed field is listed once, even when the sample input has the same key (#31 defect 10)', async () => {
+    const request = { operation: 'CREATE', name: 'web', namespace: 'default', dryRun: false, kind: { group: '', version: 'v1', kind: 'Pod' }, extraKey: 1 };
+    const s = await complete('request.', { context: 'webhook-matchCondition', sampleInputs: () => ({ request }) });
+    const labels = s.map((x) => x.label);
+    expect(labels.filter((l, i) => labels.indexOf(l) !== i)).toEqual([]);
+    // the typed field wins (it has the declared type); a key the type does not declare is still offered
+    expect(s.find((x) => x.label === 'operation')?.detail).toBe('string');
+    expect(s.find((x) => x.label === 'kind')?.detail).toBe('kubernetes.GroupVersionKind');
+    expect(labels).toContain('extraKey');
+  });
   test('variables.<name> with the variable types', async () => {
     const s = await complete('variables.', {
       context: 'vap-validation',
