@@ -16,7 +16,7 @@ export const TAB_TRAP_HELP = 'Tab indents; Esc then Tab leaves the editor; Ctrl+
 
 export function letEscapeThenTabLeave(
   editor: Monaco.editor.IStandaloneCodeEditor,
-  keyCodes: { Escape: number; Tab: number },
+  keyCodes: Pick<typeof Monaco.KeyCode, 'Escape' | 'Tab' | 'Shift' | 'Ctrl' | 'Alt' | 'Meta'>,
   announce: (message: string) => void,
 ): Monaco.IDisposable {
   let armed = false;
@@ -28,9 +28,11 @@ export function letEscapeThenTabLeave(
     announce(on ? ESCAPE_THEN_TAB_MESSAGE : '');
   };
   // onKeyDown runs at the text area, before the keybinding service (on the editor's container) sees the key.
+  // Modifiers alone (the Shift of Shift+Tab) neither arm nor cancel.
+  const passing = new Set<number>([keyCodes.Tab, keyCodes.Shift, keyCodes.Ctrl, keyCodes.Alt, keyCodes.Meta]);
   const keys = editor.onKeyDown((e) => {
     if (e.keyCode === keyCodes.Escape) arm(true);
-    else if (e.keyCode !== keyCodes.Tab) arm(false);
+    else if (!passing.has(e.keyCode)) arm(false);
   });
   const blur = editor.onDidBlurEditorText(() => arm(false));
   return {
