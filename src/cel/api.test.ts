@@ -185,6 +185,40 @@ describe('worker deadline', () => {
   });
 });
 
+describe('the cached compiler and the engine failing', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    FakeWorker.instances = [];
+  });
+  test('a compile error is cached as the verdict; a timeout or an unavailable engine is not (asked again)', async () => {
+    vi.stubGlobal('Worker', FakeWorker);
+    const client = new WorkerClient({ baseUrl: 'http://example.test/', timeoutMs: 30 });
+    expect(await client.start()).toBeUndefined();
+    const updates = vi.fn();
+    const answered: unknown[] = [];
+    const cached = createCachedCompiler(updates, 100, {
+      compile: (e, c, o) => client.request('compile', e, c, o).then((r) => (answered.push(r), r)),
+    });
+    expect(cached.compile('hang', 'vap-validation')).toBeUndefined();
+    await vi.waitFor(() => expect(answered).toHaveLength(1));
+    expect(answered[0]).toMatchObject({ ok: false, kind: 'timeout' });
+    expect(cached.size()).toBe(0);
+    expect(cached.compile('hang', 'vap-validation')).toBeUndefined(); // not known: asked again
+    await vi.waitFor(() => expect(answered).toHaveLength(2));
+    // the fake worker answers other expressions with { ok: true }: that is the expression's verdict
+    expect(cached.compile('fine', 'vap-validation')).toBeUndefined();
+    await vi.waitFor(() => expect(cached.compile('fine', 'vap-validation')).toMatchObject({ ok: true }));
+    expect(cached.size()).toBe(1);
+    await vi.waitFor(() => expect(updates).toHaveBeenCalled());
+    client.terminate();
+    // a failed engine: every answer is 'unavailable', never cached
+    const down = createCachedCompiler(updates, 100, { compile: async () => ({ ok: false, kind: 'unavailable', message: 'x', issues: [] }) });
+    down.compile('a', 'vap-validation');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(down.size()).toBe(0);
+  });
+});
+
 describe('evaluation deadline', () => {
   afterEach(() => {
     vi.unstubAllGlobals();

@@ -279,6 +279,8 @@ export function createSyncCompiler(): CelCompiler {
 export function createCachedCompiler(
   onUpdate: () => void,
   maxEntries = 4000,
+  /** Where to ask (tests: a worker client); default the loaded engine, synchronously in Node. */
+  engine?: Pick<AsyncCelOps, 'compile'>,
 ): CelCompiler & { clear(): void; size(): number } {
   const cache = new Map<string, CelCompileResult>();
   const inflight = new Set<string>();
@@ -300,15 +302,15 @@ export function createCachedCompiler(
         cache.set(key, hit); // LRU order
         return hit;
       }
-      const sync = backend?.sync;
+      const sync = engine ? undefined : backend?.sync;
       if (sync) {
         const r = sync.compile(expression, context, options);
-        cache.set(key, r);
+        if (!isEngineFailure(r)) cache.set(key, r);
         return r;
       }
       if (!inflight.has(key)) {
         inflight.add(key);
-        void compile(expression, context, options).then((r) => {
+        void (engine ?? { compile }).compile(expression, context, options).then((r) => {
           inflight.delete(key);
           // A failure of the engine itself (unavailable, a request past its deadline on a busy
           // machine, a fault) is "not known", not a compile error: never cache it as the expression's verdict.
