@@ -39,7 +39,7 @@ type batchItem struct {
 func EvaluateBatch(inputsID, items string) []evalResult {
 	parsed, err := parseBatch(items)
 	if err != nil {
-		return []evalResult{{Stage: "runtime", Message: fmt.Sprintf("invalid batch: %v", err)}}
+		return []evalResult{{Stage: "runtime", Kind: kindEngine, Message: fmt.Sprintf("invalid batch: %v", err)}}
 	}
 	return evaluateItems(inputsID, parsed)
 }
@@ -101,7 +101,7 @@ func evaluateItems(inputsID string, items []batchItem) []evalResult {
 	in, ok := inputCache[inputsID]
 	if !ok {
 		for i := range out {
-			out[i] = evalResult{Stage: "runtime", Message: fmt.Sprintf("unknown inputs id %q", inputsID)}
+			out[i] = evalResult{Stage: "runtime", Kind: kindInputs, Message: fmt.Sprintf("unknown inputs id %q", inputsID)}
 		}
 		return out
 	}
@@ -109,16 +109,16 @@ func evaluateItems(inputsID string, items []batchItem) []evalResult {
 	for i, it := range items {
 		o, err := parseOptionsCached(string(it.Options))
 		if err != nil {
-			out[i] = evalResult{Stage: "compile", Message: err.Error()}
+			out[i] = evalResult{Stage: "compile", Kind: kindCompile, Message: err.Error()}
 			continue
 		}
 		c, err := cachedCompile(it.Expression, it.Context, o, runStage)
 		if err != nil {
-			out[i] = evalResult{Stage: "compile", Message: err.Error()}
+			out[i] = evalResult{Stage: "compile", Kind: kindCompile, Message: err.Error()}
 			continue
 		}
 		if c.result.Error != nil {
-			out[i] = evalResult{Stage: "compile", Message: c.result.Error.Detail, Issues: issuesOf(c.result.Error)}
+			out[i] = evalResult{Stage: "compile", Kind: kindCompile, Message: c.result.Error.Detail, Issues: issuesOf(c.result.Error)}
 			continue
 		}
 		ready[i] = &pending{index: i, ctxName: it.Context, c: c}
@@ -165,7 +165,7 @@ func evaluateItems(inputsID string, items []batchItem) []evalResult {
 		results, remaining, err := runChunk(ctx, chunk, in, st.remaining, sink)
 		sink.cur = nil
 		if err != nil {
-			failed := evalResult{Stage: "runtime", Message: err.Error()}
+			failed := runtimeFailure(err, nil)
 			st.failed = &failed
 			for _, q := range chunk {
 				out[q.index] = failed

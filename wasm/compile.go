@@ -88,6 +88,7 @@ type costRange struct {
 type compileResult struct {
 	OK        bool       `json:"ok"`
 	Type      string     `json:"type,omitempty"`
+	Kind      string     `json:"kind,omitempty"` // outcomes.go: compile when not ok
 	Message   string     `json:"message,omitempty"`
 	ErrorType string     `json:"errorType,omitempty"`
 	Issues    []issue    `json:"issues"`
@@ -127,14 +128,15 @@ func errorTypeName(t apiservercel.ErrorType) string {
 func Compile(expr, ctxName, optsJSON string) compileResult {
 	o, err := parseOptions(optsJSON)
 	if err != nil {
-		return compileResult{Message: err.Error(), ErrorType: "Internal", Issues: []issue{}}
+		return compileResult{Kind: kindCompile, Message: err.Error(), ErrorType: "Internal", Issues: []issue{}}
 	}
 	c, err := compileIn(expr, ctxName, o, writeStage)
 	if err != nil {
-		return compileResult{Message: err.Error(), ErrorType: "Internal", Issues: []issue{}}
+		return compileResult{Kind: kindCompile, Message: err.Error(), ErrorType: "Internal", Issues: []issue{}}
 	}
 	if c.result.Error != nil {
 		return compileResult{
+			Kind:      kindCompile,
 			Message:   c.result.Error.Detail,
 			ErrorType: errorTypeName(c.result.Error.Type),
 			Issues:    issuesOf(c.result.Error),

@@ -26,6 +26,8 @@ type evalResult struct {
 	Display    string  `json:"display,omitempty"`
 	Cost       *int64  `json:"cost,omitempty"`
 	Stage      string  `json:"stage,omitempty"`
+	Kind       string  `json:"kind,omitempty"`  // outcomes.go
+	Limit      string  `json:"limit,omitempty"` // for kind cost-exceeded
 	Message    string  `json:"message,omitempty"`
 	Issues     []issue `json:"issues,omitempty"`
 }
@@ -132,14 +134,14 @@ func mutating(c *compiled, ctxName string) bool {
 // resultOf turns one evaluation into the result shape, with the MAP post-evaluation checks.
 func resultOf(c *compiled, ctxName string, evalRes plugincel.EvaluationResult, cost int64) evalResult {
 	if evalRes.Error != nil {
-		return evalResult{Stage: "runtime", Message: evalRes.Error.Error(), Cost: &cost}
+		return runtimeFailure(evalRes.Error, &cost)
 	}
 	v := evalRes.EvalResult
 	if ctxName == "map-applyConfiguration" {
 		// patch/smd.go applyConfigPatcher: the post-evaluation type-name check.
 		if objVal, ok := v.(*dynamic.ObjectVal); ok {
 			if err := objVal.CheckTypeNamesMatchFieldPathNames(); err != nil {
-				return evalResult{Stage: "runtime", Message: fmt.Sprintf("type mismatch: %v", err), Cost: &cost}
+				return evalResult{Stage: "runtime", Kind: kindRuntime, Message: fmt.Sprintf("type mismatch: %v", err), Cost: &cost}
 			}
 		}
 	}
@@ -150,7 +152,7 @@ func resultOf(c *compiled, ctxName string, evalRes plugincel.EvaluationResult, c
 				if op, ok := it.Next().(*mutation.JSONPatchVal); ok && op.Val != nil {
 					if objVal, ok := op.Val.(*dynamic.ObjectVal); ok {
 						if err := objVal.CheckTypeNamesMatchFieldPathNames(); err != nil {
-							return evalResult{Stage: "runtime", Message: fmt.Sprintf("type mismatch: %v", err), Cost: &cost}
+							return evalResult{Stage: "runtime", Kind: kindRuntime, Message: fmt.Sprintf("type mismatch: %v", err), Cost: &cost}
 						}
 					}
 				}

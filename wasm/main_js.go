@@ -62,7 +62,7 @@ func celBuffer(size int32) uint32 {
 func celCall(op, size int32) int32 {
 	response = []byte(guard(func() string {
 		if op < 0 || int(op) >= len(ops) {
-			return toJSON(map[string]any{"ok": false, "stage": "runtime", "message": "internal error: unknown op " + strconv.Itoa(int(op))})
+			return toJSON(map[string]any{"ok": false, "stage": "runtime", "kind": kindEngine, "message": "internal error: unknown op " + strconv.Itoa(int(op))})
 		}
 		return ops[op](decodeArgs(request[:min(int(size), len(request))], opArgs[op]))
 	}))
@@ -115,7 +115,7 @@ func toJSON(v any) string {
 func guard(f func() string) (out string) {
 	defer func() {
 		if r := recover(); r != nil {
-			out = toJSON(map[string]any{"ok": false, "stage": "runtime", "message": "internal error: " + toString(r), "issues": []any{}})
+			out = toJSON(map[string]any{"ok": false, "stage": "runtime", "kind": kindEngine, "message": "internal error: " + toString(r), "issues": []any{}})
 		}
 	}()
 	return f()

@@ -7,7 +7,7 @@
  * answers are the engine's own. With a `kubernetesVersion`, every expression is evaluated in
  * that release's CEL environment.
  */
-import type { CelCompileOptionsExt, CelContext, CelInputs } from '../cel/types';
+import type { CelCompileOptions, CelContext, CelInputs } from '../cel/types';
 import type { KubernetesVersion } from '../base/releases';
 import type { PolicyCel } from '../policy';
 
@@ -25,7 +25,7 @@ export function memoCel(cel: PolicyCel, kubernetesVersion?: KubernetesVersion): 
     return key;
   };
   return {
-    evaluate(expression: string, context: CelContext, inputs: CelInputs, given?: CelCompileOptionsExt): Answer {
+    evaluate(expression: string, context: CelContext, inputs: CelInputs, given?: CelCompileOptions): Answer {
       const options = kubernetesVersion ? { ...given, kubernetesVersion } : given;
       const ik = inputsKey(inputs);
       let canonical = inputsByKey.get(ik);

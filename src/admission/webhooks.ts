@@ -43,7 +43,7 @@ async function shouldCallHook(ctx: SimContext, wh: WorkspaceWebhook): Promise<De
   const at = `webhooks[${wh.index}]`;
   const m = matchWebhook(wh.webhook, matchInput(ctx));
   if (m.error) {
-    const notFound = m.error.endsWith('not found');
+    const notFound = m.errorReason === 'NotFound';
     return {
       call: false,
       reason: `${m.error}: the request is rejected before any webhook is called (whatever failurePolicy says)`,

@@ -62,16 +62,19 @@ describe('inputs', () => {
     expect(await evaluate('object.n', 'vap-variable', { object: { n: 2 } })).toMatchObject({ value: 2 });
   });
   test('stored inputs by id', async () => {
-    expect(await setInputs('t1', { params: { max: 5 } })).toBe('');
+    expect(await setInputs('t1', { params: { max: 5 } })).toEqual({ ok: true });
     expect(await evaluate('params.max', 'vap-variable', 't1', { hasParams: true })).toMatchObject({ value: 5 });
     const unknown = await evaluate('1', 'vap-variable', 'no-such-id');
-    expect(unknown).toMatchObject({ ok: false, stage: 'runtime' });
+    expect(unknown).toMatchObject({ ok: false, kind: 'inputs', stage: 'runtime' });
   });
   test('invalid inputs are reported, not thrown', async () => {
     const r = await evaluate('true', 'vap-validation', { object: [1, 2] as unknown as object });
-    expect(r).toMatchObject({ ok: false, stage: 'runtime' });
+    expect(r).toMatchObject({ ok: false, kind: 'inputs', stage: 'runtime' });
     expect(r.ok ? '' : r.message).toContain('object: must be a JSON object');
-    expect(await setInputs('bad', { request: { operation: 5 } })).toContain('request');
+    expect(await setInputs('bad', { request: { operation: 5 } })).toMatchObject({ ok: false, kind: 'inputs', message: expect.stringContaining('request') });
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(await evaluate('true', 'vap-validation', { object: cyclic })).toMatchObject({ ok: false, kind: 'inputs' });
   });
   test('text crosses into the engine and back exactly: any Unicode, NUL, megabytes', async () => {
     const text = 'héllo 🎉 \u0000 ✓ \u{10FFFF}';
@@ -85,7 +88,7 @@ describe('inputs', () => {
   });
   test('compile errors are reported by evaluate as stage compile', async () => {
     const r = await evaluate('object.spec.paused', 'vap-validation', {});
-    expect(r).toMatchObject({ ok: false, stage: 'compile', message: 'must evaluate to bool but got dyn' });
+    expect(r).toMatchObject({ ok: false, kind: 'compile', stage: 'compile', message: 'must evaluate to bool but got dyn' });
   });
 });
 
@@ -112,8 +115,7 @@ describe('compilers', () => {
   });
   test('an unknown context is an error value', async () => {
     const r = await compile('true', 'nope' as never);
-    expect(r.ok).toBe(false);
-    expect(r.message).toContain('unknown context');
+    expect(r).toMatchObject({ ok: false, kind: 'compile', message: expect.stringContaining('unknown context') });
   });
 });
 
@@ -149,8 +151,8 @@ class FakeWorker {
       return;
     }
     this.received.push(msg);
-    if ((msg.op === 'compile' || msg.op === 'evaluate') && msg.expression === 'hang') return; // never answers
-    this.reply({ op: 'result', id: msg.id, result: { ok: true, issues: [], echo: msg.op } });
+    if ((msg.op === 'compile' || msg.op === 'evaluate') && msg.args[0] === 'hang') return; // never answers
+    this.reply({ op: 'result', id: msg.id, result: { ok: true, issues: [] } });
   }
   terminate() {
     this.terminated = true;
@@ -167,20 +169,53 @@ describe('worker deadline', () => {
     const client = new WorkerClient({ baseUrl: 'http://example.test/app/', timeoutMs: 50 });
     expect(await client.start()).toBeUndefined();
     client.inputs.set('in-1', '{}');
-    const hung = client.request({ op: 'compile', expression: 'hang', context: 'vap-validation' }, (message) => ({ ok: false, message }));
-    const other = client.request({ op: 'compile', expression: 'ok', context: 'vap-validation' }, (message) => ({ ok: false, message }));
+    const hung = client.request('compile', 'hang', 'vap-validation');
+    const other = client.request('compile', 'ok', 'vap-validation');
     const r = await hung;
-    expect(r.ok).toBe(false);
-    expect(r.message).toMatch(/timed out after 50 ms/);
+    expect(r).toMatchObject({ ok: false, kind: 'timeout', issues: [], message: expect.stringMatching(/timed out after 50 ms/) });
     expect(client.restarts).toBe(1);
     expect(FakeWorker.instances).toHaveLength(2);
     expect(FakeWorker.instances[0]!.terminated).toBe(true);
     // the other request was answered (by the first or the replacement worker)
     expect(await other).toMatchObject({ ok: true });
     // the replacement received the stored inputs again
-    const after = await client.request({ op: 'compile', expression: 'ok2', context: 'vap-validation' }, () => ({ ok: false }));
+    const after = await client.request('compile', 'ok2', 'vap-validation');
     expect(after).toMatchObject({ ok: true });
-    expect(FakeWorker.instances[1]!.received.some((m) => m.op === 'setInputs' && m.inputsId === 'in-1')).toBe(true);
+    expect(FakeWorker.instances[1]!.received.some((m) => m.op === 'setInputs' && m.args[0] === 'in-1')).toBe(true);
+  });
+});
+
+describe('the cached compiler and the engine failing', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    FakeWorker.instances = [];
+  });
+  test('a compile error is cached as the verdict; a timeout or an unavailable engine is not (asked again)', async () => {
+    vi.stubGlobal('Worker', FakeWorker);
+    const client = new WorkerClient({ baseUrl: 'http://example.test/', timeoutMs: 30 });
+    expect(await client.start()).toBeUndefined();
+    const updates = vi.fn();
+    const answered: unknown[] = [];
+    const cached = createCachedCompiler(updates, 100, {
+      compile: (e, c, o) => client.request('compile', e, c, o).then((r) => (answered.push(r), r)),
+    });
+    expect(cached.compile('hang', 'vap-validation')).toBeUndefined();
+    await vi.waitFor(() => expect(answered).toHaveLength(1));
+    expect(answered[0]).toMatchObject({ ok: false, kind: 'timeout' });
+    expect(cached.size()).toBe(0);
+    expect(cached.compile('hang', 'vap-validation')).toBeUndefined(); // not known: asked again
+    await vi.waitFor(() => expect(answered).toHaveLength(2));
+    // the fake worker answers other expressions with { ok: true }: that is the expression's verdict
+    expect(cached.compile('fine', 'vap-validation')).toBeUndefined();
+    await vi.waitFor(() => expect(cached.compile('fine', 'vap-validation')).toMatchObject({ ok: true }));
+    expect(cached.size()).toBe(1);
+    await vi.waitFor(() => expect(updates).toHaveBeenCalled());
+    client.terminate();
+    // a failed engine: every answer is 'unavailable', never cached
+    const down = createCachedCompiler(updates, 100, { compile: async () => ({ ok: false, kind: 'unavailable', message: 'x', issues: [] }) });
+    down.compile('a', 'vap-validation');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(down.size()).toBe(0);
   });
 });
 
@@ -193,13 +228,8 @@ describe('evaluation deadline', () => {
     vi.stubGlobal('Worker', FakeWorker);
     const client = new WorkerClient({ baseUrl: 'http://example.test/', timeoutMs: 20, evalTimeoutMs: 120 });
     expect(await client.start()).toBeUndefined();
-    const t0 = Date.now();
-    const r = await client.request(
-      { op: 'evaluate', expression: 'hang', context: 'vap-validation', inputsId: 'x' },
-      (message) => ({ ok: false, message }),
-    );
-    expect(r.message).toMatch(/timed out after 120 ms/);
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(100);
+    const r = await client.request('evaluate', 'hang', 'vap-validation', 'x');
+    expect(r).toMatchObject({ ok: false, kind: 'timeout', stage: 'runtime', message: expect.stringMatching(/timed out after 120 ms/) });
   });
 });
 
@@ -215,7 +245,11 @@ describe('worker start', () => {
     vi.stubGlobal('Worker', SilentWorker);
     const client = new WorkerClient({ baseUrl: 'http://example.test/', timeoutMs: 50, startTimeoutMs: 30 });
     expect(await client.start()).toMatch(/did not start within/);
-    const r = await client.request({ op: 'compile', expression: '1', context: 'vap-validation' }, (message) => ({ ok: false, message }));
-    expect(r.message).toMatch(/CEL engine unavailable: the CEL worker did not start/);
+    const r = await client.request('compile', '1', 'vap-validation');
+    expect(r).toMatchObject({ ok: false, kind: 'unavailable', issues: [], message: expect.stringMatching(/CEL engine unavailable: the CEL worker did not start/) });
+    const e = await client.request('evaluateBatch', 'x', [{ expression: '1', context: 'vap-validation' }, { expression: '2', context: 'vap-validation' }]);
+    expect(e).toEqual([0, 1].map(() => expect.objectContaining({ ok: false, kind: 'unavailable', stage: 'runtime' })));
+    const d = await client.request('declarations', 'vap-validation');
+    expect(d).toMatchObject({ ok: false, kind: 'unavailable', context: 'vap-validation', variables: [] });
   });
 });

@@ -49,6 +49,8 @@ describe('evaluateBatch', () => {
     for (const r of over.slice(0, fits + 1)) {
       expect(r).toEqual({
         ok: false,
+        kind: 'cost-exceeded',
+        limit: 'budget',
         stage: 'runtime',
         message: 'validation failed due to running out of cost budget, no further validation rules will be run',
       });
@@ -85,6 +87,6 @@ describe('evaluateBatch', () => {
   test('bad input: an unknown inputs id, an empty batch', async () => {
     expect(await evaluateBatch([], inputs)).toEqual([]);
     const [r] = await evaluateBatch([{ expression: 'true', context: 'vap-validation' }], 'no-such-id');
-    expect(r).toEqual({ ok: false, stage: 'runtime', message: 'unknown inputs id "no-such-id"' });
+    expect(r).toEqual({ ok: false, kind: 'inputs', stage: 'runtime', message: 'unknown inputs id "no-such-id"' });
   });
 });

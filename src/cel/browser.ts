@@ -3,18 +3,19 @@
  * deadline per request (the worker is terminated and replaced when it passes, so the page
  * never freezes), and replay of stored test inputs into a replacement worker.
  */
+import { failedOp, OPS, type CelOp, type EngineFailure, type OpArgs, type OpResult } from './ops';
 import type { WorkerInit, WorkerRequest, WorkerResponse } from './protocol';
 import type { CelEngineInfo, CelStartPhases } from './types';
 
-type Op = WorkerRequest['op'];
-type RequestBody = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
-
 interface Pending {
-  body: RequestBody;
+  op: CelOp;
+  args: OpArgs<CelOp>;
   resolve: (v: unknown) => void;
-  fallback: (message: string) => unknown;
   timer?: ReturnType<typeof setTimeout>;
 }
+
+/** The engine failed to start or stopped: every request answers this. */
+export const unavailable = (message: string): EngineFailure => ({ ok: false, kind: 'unavailable', message: `CEL engine unavailable: ${message}` });
 
 export interface WorkerClientOptions {
   /** The page's base URL; cel/wasm_exec.js and cel/cel.wasm are resolved against it. */
@@ -81,7 +82,7 @@ export class WorkerClient {
         this.info = msg.info;
         this.module ??= msg.module;
         this.opts.onReady?.(msg.info, msg.startMs, msg.phases);
-        for (const [id, json] of this.inputs) this.post({ id: 0, op: 'setInputs', inputsId: id, inputsJSON: json });
+        for (const [id, json] of this.inputs) this.post({ id: 0, op: 'setInputs', args: [id, json] });
         this.current = undefined;
         this.pump();
         for (const w of this.readyWaiters.splice(0)) w(undefined);
@@ -114,7 +115,7 @@ export class WorkerClient {
     for (const [id, p] of this.pending) {
       this.pending.delete(id);
       if (p.timer) clearTimeout(p.timer);
-      p.resolve(p.fallback(`CEL engine unavailable: ${message}`));
+      p.resolve(failedOp(p.op, unavailable(message), p.args));
     }
     for (const w of this.readyWaiters.splice(0)) w(message);
   }
@@ -139,19 +140,19 @@ export class WorkerClient {
   private send(id: number, p: Pending): void {
     if (p.timer) clearTimeout(p.timer);
     p.timer = setTimeout(() => this.timeout(id), this.deadlineOf(p));
-    this.post({ ...p.body, id } as WorkerRequest);
+    this.post({ id, op: p.op, args: p.args } as WorkerRequest);
   }
 
   private deadlineOf(p: Pending): number {
-    const evaluation = p.body.op === 'evaluate' || p.body.op === 'evaluateBatch';
-    return evaluation ? (this.opts.evalTimeoutMs ?? this.opts.timeoutMs) : this.opts.timeoutMs;
+    return OPS[p.op].deadline === 'evaluation' ? (this.opts.evalTimeoutMs ?? this.opts.timeoutMs) : this.opts.timeoutMs;
   }
 
   private timeout(id: number): void {
     const p = this.pending.get(id);
     if (!p) return;
     this.pending.delete(id);
-    p.resolve(p.fallback(`timed out after ${this.deadlineOf(p)} ms (the CEL worker was restarted)`));
+    const ms = this.deadlineOf(p);
+    p.resolve(failedOp(p.op, { ok: false, kind: 'timeout', message: `timed out after ${ms} ms (the CEL worker was restarted)` }, p.args));
     // The Go program cannot be interrupted from outside: replace the worker. Other pending
     // requests are sent again to the new worker once it is ready.
     this.worker?.terminate();
@@ -162,12 +163,15 @@ export class WorkerClient {
     this.spawn();
   }
 
-  /** Sends a request; `fallback` gives the value to resolve with when the deadline passes or the worker fails. */
-  request<T>(body: RequestBody & { op: Op }, fallback: (message: string) => T): Promise<T> {
-    if (this.failure !== undefined) return Promise.resolve(fallback(`CEL engine unavailable: ${this.failure}`));
-    return new Promise<T>((resolve) => {
+  /**
+   * Runs an operation in the worker. Past its deadline, or when the worker fails, it answers the
+   * operation's failure (ops.ts) with kind `timeout` or `unavailable`.
+   */
+  request<K extends CelOp>(op: K, ...args: OpArgs<K>): Promise<OpResult<K>> {
+    if (this.failure !== undefined) return Promise.resolve(failedOp(op, unavailable(this.failure), args));
+    return new Promise<OpResult<K>>((resolve) => {
       const id = this.nextId++;
-      const p: Pending = { body, resolve: resolve as (v: unknown) => void, fallback };
+      const p: Pending = { op, args: args as OpArgs<CelOp>, resolve: resolve as (v: unknown) => void };
       this.pending.set(id, p);
       if (!this.worker) this.spawn();
       this.pump();

@@ -48,7 +48,7 @@ describe('the per-expression limit', () => {
   test('a runaway comprehension is cancelled with the apiserver’s error', async () => {
     const e = 'lists.range(1000).all(i, lists.range(1000).all(j, i + j >= 0))';
     const r = await evaluate(e, 'vap-validation', {});
-    expect(r).toMatchObject({ ok: false, stage: 'runtime' });
+    expect(r).toMatchObject({ ok: false, kind: 'cost-exceeded', limit: 'per-expression', stage: 'runtime' });
     expect(r.ok ? '' : r.message).toBe(`expression '${e}' resulted in error: operation cancelled: actual cost limit exceeded`);
   }, 60_000);
   test('three authorizer checks exceed it', async () => {
@@ -56,7 +56,7 @@ describe('the per-expression limit', () => {
     const r = await evaluate(`${check} || ${check} || ${check}`, 'vap-validation', {
       authorizer: { rules: [{ decision: 'deny' }] },
     });
-    expect(r.ok).toBe(false);
+    expect(r).toMatchObject({ ok: false, kind: 'cost-exceeded', limit: 'per-expression' });
     expect(r.ok ? '' : r.message).toContain('operation cancelled: actual cost limit exceeded');
     const two = await evaluate(`${check} || ${check}`, 'vap-validation', { authorizer: { rules: [{ decision: 'deny' }] } });
     expect(two.ok).toBe(true);
@@ -76,7 +76,7 @@ describe('the budgets', () => {
   });
   test('match conditions run out of their 2.5M budget where validations (10M) do not', async () => {
     const m = await evaluate(useAll, 'vap-matchCondition', inputs, { variables });
-    expect(m.ok).toBe(false);
+    expect(m).toMatchObject({ ok: false, kind: 'cost-exceeded', limit: 'budget' });
     expect(m.ok ? '' : m.message).toBe(
       'validation failed due to running out of cost budget, no further validation rules will be run',
     );

@@ -7,10 +7,12 @@
  * - Browser: the engine runs in a Web Worker (worker.ts) that loads `cel/wasm_exec.js` and
  *   `cel/cel.wasm` relative to the page; every request has a wall-clock deadline
  *   (`CEL_REQUEST_TIMEOUT_MS`), after which the worker is replaced and the request answers
- *   `{ok: false, stage: 'runtime', message: '… timed out …'}`. `createCachedCompiler()`
+ *   a failure of kind `timeout` (ops.ts: each operation's own shape). `createCachedCompiler()`
  *   gives validation a synchronous view fed by the worker.
  *
- * Errors are values: nothing here throws or rejects.
+ * Errors are values: nothing here throws or rejects. A failure says what failed in `kind`
+ * (types.ts CelErrorKind); its message is the apiserver's words, for people, not for code.
+ * The operations are listed once, in ops.ts.
  *
  * Inputs: `evaluate(expr, ctx, inputs)` marshals an inputs object once (cached by object
  * identity, so treat inputs as immutable) and reuses it for every evaluation; or call
@@ -20,27 +22,26 @@
  * type it was and `display` renders it in CEL syntax. Integral JS numbers in inputs are
  * CEL ints (JSON cannot mark 1.0 as a double).
  */
-import { WorkerClient } from './browser';
-import { wrapRaw, type EvalResult, type SyncEngine } from './raw';
+import { unavailable, WorkerClient } from './browser';
+import { engineOf, failedOp, OPS, type AsyncCelOps, type CelOp, type CelOps, type EngineFailure, type OpArgs, type OpResult } from './ops';
 import type {
   CelStartPhases,
   CelBatchItem,
   CelCompileOptions,
-  CelCompileOptionsExt,
   CelCompileResult,
-  CelCompileResultExt,
   CelCompiler,
   CelContext,
   CelDeclarations,
   CelEngineInfo,
   CelEvalResult,
-  CelEvalSuccessExt,
   CelInputs,
+  CelInputsResult,
   CelTypeAt,
 } from './types';
+import { isEngineFailure } from './types';
 
 export * from './types';
-export type { EvalResult } from './raw';
+export type { CelOp, CelOps } from './ops';
 
 /** Wall-clock deadline of one worker request (browser): compile, declarations, typeAt. */
 export const CEL_REQUEST_TIMEOUT_MS = 2000;
@@ -66,16 +67,8 @@ export interface CelStatus {
   restarts?: number;
 }
 
-interface Backend {
-  compile(expression: string, context: CelContext, options?: CelCompileOptionsExt): Promise<CelCompileResultExt>;
-  evaluate(expression: string, context: CelContext, inputsId: string, options?: CelCompileOptionsExt): Promise<EvalResult>;
-  evaluateBatch(inputsId: string, items: readonly CelBatchItem[]): Promise<EvalResult[]>;
-  setInputs(id: string, json: string): Promise<string>;
-  dropInputs(id: string): void;
-  declarations(context: CelContext, options?: CelCompileOptionsExt): Promise<CelDeclarations>;
-  typeAt(expression: string, context: CelContext, offset: number, options?: CelCompileOptionsExt): Promise<CelTypeAt>;
-  sync?: SyncEngine;
-}
+/** Where the operations run: the in-process engine (Node, with `sync`) or the worker. */
+type Backend = AsyncCelOps & { sync?: CelOps };
 
 let backend: Backend | undefined;
 let loading: Promise<void> | undefined;
@@ -91,54 +84,32 @@ export function celStatus(): CelStatus {
 
 let workerClient: WorkerClient | undefined;
 
-function syncBackend(engine: SyncEngine): Backend {
-  return {
-    sync: engine,
-    compile: async (e, c, o) => engine.compile(e, c, o),
-    evaluate: async (e, c, id, o) => engine.evaluate(e, c, id, o),
-    evaluateBatch: async (id, items) => engine.evaluateBatch(id, items),
-    setInputs: async (id, json) => engine.setInputs(id, json),
-    dropInputs: (id) => engine.dropInputs(id),
-    declarations: async (c, o) => engine.declarations(c, o),
-    typeAt: async (e, c, off, o) => engine.typeAt(e, c, off, o),
-  };
+/** Every operation of the table, answered by `run`. */
+function backendOf(run: <K extends CelOp>(op: K, args: OpArgs<K>) => Promise<OpResult<K>>): AsyncCelOps {
+  const b = {} as Record<CelOp, (...args: unknown[]) => unknown>;
+  for (const op of Object.keys(OPS) as CelOp[]) b[op] = (...args: unknown[]) => run(op, args as never);
+  return b as unknown as AsyncCelOps;
+}
+
+function syncBackend(engine: CelOps): Backend {
+  const run = <K extends CelOp>(op: K, args: OpArgs<K>) => Promise.resolve((engine[op] as (...a: unknown[]) => OpResult<K>)(...args));
+  return { ...backendOf(run), sync: engine };
 }
 
 function workerBackend(client: WorkerClient): Backend {
+  const b = backendOf((op, args) => client.request(op, ...args));
   return {
-    compile: (expression, context, options) =>
-      client.request({ op: 'compile', expression, context, options }, (message): CelCompileResultExt => ({
-        ok: false,
-        message,
-        issues: [],
-      })),
-    evaluate: (expression, context, inputsId, options) =>
-      client.request({ op: 'evaluate', expression, context, inputsId, options }, (message): EvalResult => ({
-        ok: false,
-        stage: 'runtime',
-        message,
-      })),
-    evaluateBatch: (inputsId, items) =>
-      client.request({ op: 'evaluateBatch', inputsId, items }, (message): EvalResult[] =>
-        items.map(() => ({ ok: false, stage: 'runtime', message })),
-      ),
+    ...b,
+    // Stored inputs are kept on the page too: a worker that replaces one past its deadline gets them again.
     setInputs: (inputsId, inputsJSON) => {
       client.inputs.set(inputsId, inputsJSON);
-      return client.request({ op: 'setInputs', inputsId, inputsJSON }, (message) => message);
+      return client.request('setInputs', inputsId, inputsJSON);
     },
     dropInputs: (inputsId) => {
       client.inputs.delete(inputsId);
-      void client.request({ op: 'dropInputs', inputsId }, () => '');
+      return client.request('dropInputs', inputsId);
     },
-    declarations: (context, options) =>
-      client.request({ op: 'declarations', context, options }, (message) => failedDeclarations(context, message)),
-    typeAt: (expression, context, offset, options) =>
-      client.request({ op: 'typeAt', expression, context, offset, options }, (): CelTypeAt => ({ ok: false })),
   };
-}
-
-function failedDeclarations(context: CelContext, message: string): CelDeclarations {
-  return { ok: false, message, context, resultTypes: [], variables: [], types: {}, functions: [], macros: [] };
 }
 
 /** The page's base URL (the app is hosted under arbitrary sub-paths: always resolve relative to it). */
@@ -156,9 +127,11 @@ export function loadCel(): Promise<void> {
     try {
       if (isNode()) {
         const { loadRawInNode } = await import('./node');
-        const engine = wrapRaw(await loadRawInNode());
+        const engine = engineOf(await loadRawInNode());
+        const info = engine.info();
+        if ('ok' in info) throw new Error(info.message);
         backend = syncBackend(engine);
-        status.info = engine.info();
+        status.info = info;
       } else {
         const client = new WorkerClient({
           baseUrl: pageBaseUrl(),
@@ -187,22 +160,23 @@ export function loadCel(): Promise<void> {
   return loading;
 }
 
-async function ready(): Promise<Backend | string> {
+/** The backend once loaded, or why there is none. */
+async function ready(): Promise<Backend | EngineFailure> {
   await loadCel();
-  if (status.state !== 'ready' || !backend) return `CEL engine unavailable: ${status.message ?? status.state}`;
+  if (status.state !== 'ready' || !backend) return unavailable(status.message ?? status.state);
   return backend;
 }
 
-/** Compiles as the API server does when the object is written. */
-export async function compile(
-  expression: string,
-  context: CelContext,
-  options?: CelCompileOptionsExt,
-): Promise<CelCompileResultExt> {
+/** Runs an operation; an engine that is not there answers the operation's `unavailable` failure. */
+async function run<K extends CelOp>(op: K, ...args: OpArgs<K>): Promise<OpResult<K>> {
   const b = await ready();
-  if (typeof b === 'string') return { ok: false, message: b, issues: [] };
-  return b.compile(expression, context, options);
+  if ('kind' in b) return failedOp(op, b, args);
+  return (b[op] as (...a: unknown[]) => Promise<OpResult<K>>)(...args);
 }
+
+/** Compiles as the API server does when the object is written. */
+export const compile = (expression: string, context: CelContext, options?: CelCompileOptions): Promise<CelCompileResult> =>
+  run('compile', expression, context, options);
 
 // ---------------------------------------------------------------------------
 // Inputs
@@ -211,37 +185,37 @@ let inputsCounter = 0;
 const inputsIds = new WeakMap<object, string>();
 const inputsFinalizer =
   typeof FinalizationRegistry === 'function'
-    ? new FinalizationRegistry<string>((id) => backend?.dropInputs(id))
+    ? new FinalizationRegistry<string>((id) => void backend?.dropInputs(id))
     : undefined;
 
-/** Stores inputs under an id for later evaluate(…, id). Resolves with '' or an error message. */
-export async function setInputs(id: string, inputs: CelInputs): Promise<string> {
-  const b = await ready();
-  if (typeof b === 'string') return b;
-  return b.setInputs(id, JSON.stringify(inputs));
-}
-
-export function dropInputs(id: string): void {
-  backend?.dropInputs(id);
-}
-
-async function inputsIdFor(b: Backend, inputs: CelInputs): Promise<string | { error: string }> {
-  const known = inputsIds.get(inputs);
-  if (known) return known;
-  const id = `inputs-${++inputsCounter}`;
+/** Stores inputs under an id for later evaluate(…, id). */
+export function setInputs(id: string, inputs: CelInputs): Promise<CelInputsResult> {
   let json: string;
   try {
     json = JSON.stringify(inputs, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
   } catch (err) {
-    return { error: `inputs cannot be serialised: ${String(err)}` };
+    return Promise.resolve({ ok: false, kind: 'inputs', message: `inputs cannot be serialised: ${String(err)}` });
   }
+  return run('setInputs', id, json);
+}
+
+export function dropInputs(id: string): void {
+  void backend?.dropInputs(id);
+}
+
+/** The id of an inputs object, stored once per object; or why it cannot be stored. */
+async function inputsIdFor(inputs: CelInputs | string): Promise<string | CelInputsResult> {
+  if (typeof inputs === 'string') return inputs;
+  const known = inputsIds.get(inputs);
+  if (known) return known;
+  const id = `inputs-${++inputsCounter}`;
   inputsIds.set(inputs, id);
-  inputsFinalizer?.register(inputs, id);
-  const message = await b.setInputs(id, json);
-  if (message) {
+  const r = await setInputs(id, inputs);
+  if (!r.ok) {
     inputsIds.delete(inputs);
-    return { error: message };
+    return r;
   }
+  inputsFinalizer?.register(inputs, id);
   return id;
 }
 
@@ -250,13 +224,11 @@ export async function evaluate(
   expression: string,
   context: CelContext,
   inputs: CelInputs | string,
-  options?: CelCompileOptionsExt,
-): Promise<CelEvalResult & Partial<Omit<CelEvalSuccessExt, 'ok'>>> {
-  const b = await ready();
-  if (typeof b === 'string') return { ok: false, stage: 'runtime', message: b };
-  const id = typeof inputs === 'string' ? inputs : await inputsIdFor(b, inputs);
-  if (typeof id !== 'string') return { ok: false, stage: 'runtime', message: id.error };
-  return b.evaluate(expression, context, id, options);
+  options?: CelCompileOptions,
+): Promise<CelEvalResult> {
+  const id = await inputsIdFor(inputs);
+  if (typeof id !== 'string') return failedOp('evaluate', id as EngineFailure, [expression, context, '', options]);
+  return run('evaluate', expression, context, id, options);
 }
 
 /**
@@ -264,36 +236,20 @@ export async function evaluate(
  * the browser; one deadline for the whole batch). One result per item, in order, with the
  * shapes of evaluate(). See CelBatchItem for `group` (a policy's shared budget).
  */
-export async function evaluateBatch(
-  items: readonly CelBatchItem[],
-  inputs: CelInputs | string,
-): Promise<(CelEvalResult & Partial<Omit<CelEvalSuccessExt, 'ok'>>)[]> {
+export async function evaluateBatch(items: readonly CelBatchItem[], inputs: CelInputs | string): Promise<CelEvalResult[]> {
   if (items.length === 0) return [];
-  const b = await ready();
-  if (typeof b === 'string') return items.map(() => ({ ok: false, stage: 'runtime', message: b }));
-  const id = typeof inputs === 'string' ? inputs : await inputsIdFor(b, inputs);
-  if (typeof id !== 'string') return items.map(() => ({ ok: false, stage: 'runtime', message: id.error }));
-  return b.evaluateBatch(id, items);
+  const id = await inputsIdFor(inputs);
+  if (typeof id !== 'string') return failedOp('evaluateBatch', id as EngineFailure, ['', items]);
+  return run('evaluateBatch', id, items);
 }
 
 /** Variables, object types' fields, functions (overloads, docs) and macros of a context's environment. */
-export async function declarations(context: CelContext, options?: CelCompileOptionsExt): Promise<CelDeclarations> {
-  const b = await ready();
-  if (typeof b === 'string') return failedDeclarations(context, b);
-  return b.declarations(context, options);
-}
+export const declarations = (context: CelContext, options?: CelCompileOptions): Promise<CelDeclarations> =>
+  run('declarations', context, options);
 
 /** The checked type of the sub-expression at a 0-based code-point offset. */
-export async function typeAt(
-  expression: string,
-  context: CelContext,
-  offset: number,
-  options?: CelCompileOptionsExt,
-): Promise<CelTypeAt> {
-  const b = await ready();
-  if (typeof b === 'string') return { ok: false };
-  return b.typeAt(expression, context, offset, options);
-}
+export const typeAt = (expression: string, context: CelContext, offset: number, options?: CelCompileOptions): Promise<CelTypeAt> =>
+  run('typeAt', expression, context, offset, options);
 
 // ---------------------------------------------------------------------------
 // Synchronous compilers for validation
@@ -306,9 +262,7 @@ function compileKey(expression: string, context: CelContext, options?: CelCompil
  * Node: a synchronous compiler on the in-process engine (call after `await loadCel()`).
  * Before the engine is loaded (or in the browser) it answers `undefined` ("not known").
  */
-export function createSyncCompiler(): CelCompiler & {
-  compile(expression: string, context: CelContext, options?: CelCompileOptionsExt): CelCompileResultExt | undefined;
-} {
+export function createSyncCompiler(): CelCompiler {
   return {
     compile(expression, context, options) {
       const engine = backend?.sync;
@@ -325,6 +279,8 @@ export function createSyncCompiler(): CelCompiler & {
 export function createCachedCompiler(
   onUpdate: () => void,
   maxEntries = 4000,
+  /** Where to ask (tests: a worker client); default the loaded engine, synchronously in Node. */
+  engine?: Pick<AsyncCelOps, 'compile'>,
 ): CelCompiler & { clear(): void; size(): number } {
   const cache = new Map<string, CelCompileResult>();
   const inflight = new Set<string>();
@@ -346,19 +302,19 @@ export function createCachedCompiler(
         cache.set(key, hit); // LRU order
         return hit;
       }
-      const sync = backend?.sync;
+      const sync = engine ? undefined : backend?.sync;
       if (sync) {
         const r = sync.compile(expression, context, options);
-        cache.set(key, r);
+        if (!isEngineFailure(r)) cache.set(key, r);
         return r;
       }
       if (!inflight.has(key)) {
         inflight.add(key);
-        void compile(expression, context, options).then((r) => {
+        void (engine ?? { compile }).compile(expression, context, options).then((r) => {
           inflight.delete(key);
-          // A failure of the engine itself (unavailable, or a request past its deadline on a busy
-          // machine) is "not known", not a compile error: never cache it as the expression's verdict.
-          if (!r.ok && r.issues.length === 0 && (r.message?.startsWith('CEL engine unavailable') || r.message?.startsWith('timed out after'))) return;
+          // A failure of the engine itself (unavailable, a request past its deadline on a busy
+          // machine, a fault) is "not known", not a compile error: never cache it as the expression's verdict.
+          if (isEngineFailure(r)) return;
           cache.set(key, r);
           while (cache.size > maxEntries) cache.delete(cache.keys().next().value as string);
           notify();

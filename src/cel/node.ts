@@ -4,7 +4,7 @@
  * `public/cel/cel.wasm` relative to the repository; wasm_exec.js is taken from the same
  * directory. Never bundled for the browser (the node: modules are imported dynamically).
  */
-import { startGo, type RawCelApi } from './raw';
+import { startGo, type RawCall } from './raw';
 
 // Hidden from the bundler: this file is only ever loaded in Node.
 const nodeImport = (name: string): Promise<unknown> => import(/* @vite-ignore */ `node:${name}`);
@@ -12,7 +12,7 @@ const nodeImport = (name: string): Promise<unknown> => import(/* @vite-ignore */
 /** wasm_exec.js's fs stub, from the first load. */
 let goFs: unknown;
 
-export async function loadRawInNode(): Promise<RawCelApi> {
+export async function loadRawInNode(): Promise<RawCall> {
   const fs = (await nodeImport('fs')) as typeof import('node:fs');
   const path = (await nodeImport('path')) as typeof import('node:path');
   const url = (await nodeImport('url')) as typeof import('node:url');

@@ -1,7 +1,7 @@
 /** Shared helpers for the engine tests (real WASM, in-process). */
 import { beforeAll, expect } from 'vitest';
 import { celStatus, compile, evaluate, loadCel } from './index';
-import type { CelCompileOptionsExt, CelContext, CelInputs } from './types';
+import type { CelCompileOptions, CelContext, CelInputs } from './types';
 
 export function useEngine(): void {
   beforeAll(async () => {
@@ -16,7 +16,7 @@ export async function value(
   expression: string,
   inputs: CelInputs = {},
   context: CelContext = 'vap-variable',
-  options?: CelCompileOptionsExt,
+  options?: CelCompileOptions,
 ): Promise<unknown> {
   const r = await evaluate(expression, context, inputs, options);
   if (!r.ok) throw new Error(`${expression}: ${r.stage}: ${r.message}`);
@@ -28,11 +28,12 @@ export async function runtimeError(
   expression: string,
   inputs: CelInputs = {},
   context: CelContext = 'vap-variable',
-  options?: CelCompileOptionsExt,
+  options?: CelCompileOptions,
 ): Promise<string> {
   const r = await evaluate(expression, context, inputs, options);
   if (r.ok) throw new Error(`${expression}: expected a runtime error, got ${JSON.stringify(r.value)}`);
   expect(r.stage).toBe('runtime');
+  expect(r.kind).toMatch(/^(runtime|cost-exceeded)$/);
   return r.message;
 }
 
@@ -40,14 +41,14 @@ export async function runtimeError(
 export async function compileError(
   expression: string,
   context: CelContext = 'vap-validation',
-  options?: CelCompileOptionsExt,
+  options?: CelCompileOptions,
 ): Promise<string> {
   const r = await compile(expression, context, options);
   expect(r.ok, `${expression} should not compile in ${context}`).toBe(false);
   return r.message ?? '';
 }
 
-export async function compiles(expression: string, context: CelContext = 'vap-validation', options?: CelCompileOptionsExt) {
+export async function compiles(expression: string, context: CelContext = 'vap-validation', options?: CelCompileOptions) {
   const r = await compile(expression, context, options);
   expect(r.message, `${expression} in ${context}`).toBeUndefined();
   expect(r.ok).toBe(true);

@@ -43,6 +43,11 @@ export interface CelCompileOptions {
    * spec.variables. Only `compile` reads it; evaluation composes, as the admission plugins do.
    */
   stateless?: boolean;
+  /**
+   * For the `vap-variable` context (also MutatingAdmissionPolicy `spec.variables`): only the
+   * variables *before* this one in `variables` are declared, as the apiserver compiles them in order.
+   */
+  variableName?: string;
 }
 
 /** A compile problem at a 1-based line and column of the expression. */
@@ -52,12 +57,71 @@ export interface CelIssue {
   column: number;
 }
 
+// ---------------------------------------------------------------------------
+// Outcomes: what failed, as data. No caller reads the message to learn what happened.
+
+/**
+ * Why the engine gave no value, from the distinctions cel-go and k8s.io/apiserver make
+ * (the Go side says which; the page says `unavailable` and `timeout`):
+ * - `compile`: the expression does not compile where it lives (cel-go's issues, the result
+ *   type, program instantiation: the apiserver's field.Invalid/Required/InternalError, `errorType`);
+ * - `runtime`: evaluation failed (`expression '…' resulted in error: …`, a MAP type mismatch);
+ * - `cost-exceeded`: an apiserver cost limit stopped it, `limit` says which: the per-expression
+ *   limit (cel-go's CostLimitExceeded) or the runtime budget of the policy or match conditions
+ *   (apiserver `cel.ErrOutOfBudget`);
+ * - `inputs`: the test inputs cannot be used (not JSON-like, not an AdmissionRequest, unknown id);
+ * - `engine`: the engine failed to answer (a panic turned into an error, a malformed answer);
+ * - `unavailable`: the engine is not loaded, or failed to load;
+ * - `timeout`: the worker's wall-clock deadline passed (the worker was replaced).
+ */
+export type CelErrorKind = 'compile' | 'runtime' | 'cost-exceeded' | 'inputs' | 'engine' | 'unavailable' | 'timeout';
+
+/** Which apiserver cost limit a `cost-exceeded` outcome hit. */
+export type CelCostLimit = 'per-expression' | 'budget';
+
+/**
+ * What each kind means for a caller, as data: `verdict` is true when the outcome is the answer to
+ * the question (the expression with these inputs at this release: the same question gives the same
+ * answer, so it may be cached and shown as the expression's result); false when the engine could
+ * not answer (ask again later).
+ */
+export const CEL_ERROR_KINDS: Readonly<Record<CelErrorKind, { verdict: boolean }>> = {
+  compile: { verdict: true },
+  runtime: { verdict: true },
+  'cost-exceeded': { verdict: true },
+  inputs: { verdict: true },
+  engine: { verdict: false },
+  unavailable: { verdict: false },
+  timeout: { verdict: false },
+};
+
+/** A failure: its kind and the message as the apiserver (or the page, for unavailable/timeout) words it. */
+export interface CelFailure {
+  ok: false;
+  kind: CelErrorKind;
+  /** For `cost-exceeded`: which limit. */
+  limit?: CelCostLimit;
+  message: string;
+}
+
+/** The engine could not answer (unavailable, timed out, failed): not a result of the expression. */
+export function isEngineFailure(r: { ok: boolean; kind?: CelErrorKind }): boolean {
+  return !r.ok && r.kind !== undefined && !CEL_ERROR_KINDS[r.kind].verdict;
+}
+
+/** How the apiserver files a compile error: field.Invalid, field.Required or field.InternalError. */
+export type CelErrorType = 'Invalid' | 'Required' | 'Internal';
+
 export interface CelCompileResult {
   ok: boolean;
   /** The result type as cel-go prints it: `bool`, `string`, `map(string, dyn)`. */
   type?: string;
+  /** When not ok: what failed. The engine always says; a result made by hand without it is a `compile` error. */
+  kind?: CelErrorKind;
   /** When not ok: the error detail as the apiserver words it, e.g. `compilation failed: ERROR: <input>:1:5: …`. */
   message?: string;
+  /** When not ok and kind is `compile`: how the apiserver files it. */
+  errorType?: CelErrorType;
   issues: CelIssue[];
   /** The static cost estimate. */
   cost?: { min: number; max: number };
@@ -90,26 +154,37 @@ export interface CelInputs {
   authorizer?: { rules: AuthorizerRule[] };
 }
 
-export type CelEvalResult =
-  | { ok: true; value: unknown; type: string; cost: number }
-  | { ok: false; stage: 'compile' | 'runtime'; message: string; issues?: CelIssue[] };
+/** A value, or a failure with its kind. */
+export type CelEvalResult = CelEvalSuccess | CelEvalFailure;
+
+export interface CelEvalSuccess {
+  ok: true;
+  value: unknown;
+  /** The runtime type name (`int`, `double`, `map`, `list`, `google.protobuf.Timestamp`, ...). */
+  type: string;
+  /** The budget spent, including the variables the expression pulled in. */
+  cost: number;
+  /** The checked (static) result type of the expression, e.g. `dyn`, `bool`. */
+  staticType?: string;
+  /** The value in CEL literal syntax (`1.0`, `3u`, `duration("5s")`, `{"a": 1}`). */
+  display?: string;
+}
+
+export interface CelEvalFailure extends CelFailure {
+  /** `compile` when kind is `compile`, else `runtime` (where the apiserver would have stopped). */
+  stage: 'compile' | 'runtime';
+  issues?: CelIssue[];
+  /** The budget spent before it failed, when known. */
+  cost?: number;
+}
+
+/** Stored inputs (setInputs): accepted, or why not. */
+export type CelInputsResult = { ok: true } | CelFailure;
 
 /** A synchronous compiler, as validation needs one (Node: the WASM directly; browser: a cache fed by the worker). */
 export interface CelCompiler {
   /** undefined means "not known yet" (e.g. the worker has not answered): validation skips the CEL check. */
   compile(expression: string, context: CelContext, options?: CelCompileOptions): CelCompileResult | undefined;
-}
-
-// ---------------------------------------------------------------------------
-// Extensions (engine module). Additive only.
-
-/**
- * Extra compile options understood by the engine. `variableName` applies to the
- * `vap-variable` context (also used for MutatingAdmissionPolicy `spec.variables`): only the
- * variables *before* it in `variables` are declared, as the apiserver compiles them in order.
- */
-export interface CelCompileOptionsExt extends CelCompileOptions {
-  variableName?: string;
 }
 
 /**
@@ -144,29 +219,8 @@ export interface CelStartPhases {
 export interface CelBatchItem {
   expression: string;
   context: CelContext;
-  options?: CelCompileOptionsExt;
+  options?: CelCompileOptions;
   group?: string;
-}
-
-/** How the apiserver files a compile error: field.Invalid, field.Required or field.InternalError. */
-export type CelErrorType = 'Invalid' | 'Required' | 'Internal';
-
-/** CelCompileResult as the engine returns it (a CelCompileResult plus the error type). */
-export interface CelCompileResultExt extends CelCompileResult {
-  errorType?: CelErrorType;
-}
-
-/** A successful evaluation with the extra fields the engine provides. */
-export interface CelEvalSuccessExt {
-  ok: true;
-  value: unknown;
-  /** The runtime type name (`int`, `double`, `map`, `list`, `google.protobuf.Timestamp`, ...). */
-  type: string;
-  cost: number;
-  /** The checked (static) result type of the expression, e.g. `dyn`, `bool`. */
-  staticType?: string;
-  /** The value in CEL literal syntax (`1.0`, `3u`, `duration("5s")`, `{"a": 1}`). */
-  display?: string;
 }
 
 /** One function overload as declared in the environment. */
@@ -200,6 +254,8 @@ export interface CelMacro {
 /** What the environment of a context declares (read from the cel.Env). */
 export interface CelDeclarations {
   ok: boolean;
+  /** When not ok: what failed (the engine could not answer, or an unknown context: `compile`). */
+  kind?: CelErrorKind;
   message?: string;
   context: CelContext;
   /** The result types the context requires (`bool`; `string`, `null_type`; `any`, `dyn`; `Object`; `list(JSONPatch)`). */

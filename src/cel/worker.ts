@@ -6,48 +6,29 @@
  * (never an absolute path: the app is hosted under arbitrary sub-paths), starts the Go
  * program and then answers requests one at a time, synchronously.
  */
-import { startGo, wrapRaw, type SyncEngine } from './raw';
+import { engineOf, failedOp, type CelOps } from './ops';
+import { startGo } from './raw';
 import type { WorkerInit, WorkerRequest, WorkerResponse } from './protocol';
 import type { CelStartPhases } from './types';
 
 declare const self: DedicatedWorkerGlobalScope;
 
-let engine: SyncEngine | undefined;
+let engine: CelOps | undefined;
 const queue: WorkerRequest[] = [];
 
 function post(msg: WorkerResponse): void {
   self.postMessage(msg);
 }
 
-function handle(req: WorkerRequest): unknown {
-  const e = engine!;
-  switch (req.op) {
-    case 'compile':
-      return e.compile(req.expression, req.context, req.options);
-    case 'evaluate':
-      return e.evaluate(req.expression, req.context, req.inputsId, req.options);
-    case 'evaluateBatch':
-      return e.evaluateBatch(req.inputsId, req.items);
-    case 'setInputs':
-      return e.setInputs(req.inputsId, req.inputsJSON);
-    case 'dropInputs':
-      e.dropInputs(req.inputsId);
-      return '';
-    case 'declarations':
-      return e.declarations(req.context, req.options);
-    case 'typeAt':
-      return e.typeAt(req.expression, req.context, req.offset, req.options);
-  }
-}
-
 function answer(req: WorkerRequest): void {
+  const run = engine![req.op] as (...args: unknown[]) => unknown;
   let result: unknown;
   try {
-    result = handle(req);
+    result = run(...req.args);
   } catch (err) {
-    result = { ok: false, stage: 'runtime', message: `engine error: ${String(err)}`, issues: [] };
+    result = failedOp(req.op, { ok: false, kind: 'engine', message: `engine error: ${String(err)}` }, req.args as never);
   }
-  post({ op: 'result', id: req.id, result });
+  post({ op: 'result', id: req.id, result: result as never });
 }
 
 /** The built engine's version (a hash of cel.wasm, vite.config.ts); empty in the dev server. */
@@ -126,13 +107,14 @@ async function init(baseUrl: string, transferred?: WebAssembly.Module): Promise<
   await import(/* @vite-ignore */ execUrl);
   const { module, source } = await compiled;
   const compiledAt = performance.now();
-  const raw = await startGo(module);
-  engine = wrapRaw(raw);
+  engine = engineOf(await startGo(module));
+  const info = engine.info();
+  if ('ok' in info) throw new Error(info.message);
   const readyAt = performance.now();
   post({
     op: 'ready',
     module,
-    info: engine.info(),
+    info,
     startMs: Math.round(readyAt - t0),
     phases: {
       bootMs: Math.round(t0), // the worker's clock starts when it is created

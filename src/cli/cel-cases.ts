@@ -3,7 +3,7 @@
  * each case's test input in the context the field registry gives that path, as the CEL
  * editor's Test area does.
  */
-import type { CelCompileOptionsExt, CelContext, CelEvalResult, CelInputs } from '../cel/types';
+import type { CelCompileOptions, CelContext, CelEvalResult, CelInputs } from '../cel/types';
 import { getIn } from '../k8s/edit';
 import { parsePath } from '../base/path';
 import { fieldAt, kindSpecOf } from '../k8s/registry';
@@ -12,7 +12,7 @@ import { celScopeOf } from '../k8s/cel-scope';
 import { obj } from '../base/json';
 
 export interface CelRunner {
-  evaluate(expression: string, context: CelContext, inputs: CelInputs, options?: CelCompileOptionsExt): Promise<CelEvalResult>;
+  evaluate(expression: string, context: CelContext, inputs: CelInputs, options?: CelCompileOptions): Promise<CelEvalResult>;
 }
 
 /** Per case: undefined when it passes, else why not. */
@@ -24,7 +24,7 @@ export async function runCelCases(object: unknown, path: string, cases: readonly
   const expression = getIn(object, segments);
   if (!context || typeof expression !== 'string') return cases.map(() => `no CEL expression at ${path}`);
   const variableIndex = context === 'vap-variable' && typeof segments[2] === 'number' ? segments[2] : undefined;
-  const options: CelCompileOptionsExt = celScopeOf(obj(object).spec, context, variableIndex);
+  const options: CelCompileOptions = celScopeOf(obj(object).spec, context, variableIndex);
   const out: (string | undefined)[] = [];
   for (const c of cases) {
     const { input, errors } = toTestInput(c.input);

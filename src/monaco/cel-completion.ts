@@ -183,15 +183,21 @@ export function celCompletionProvider(
           }
           return { suggestions };
         }
+        // One entry per name: a typed field (with its declared type) hides the sample input's key
+        // of the same name (request.operation is both).
+        const listed = new Set<string>();
         // fields of typed objects (request, namespaceObject, variables, ...)
         const fields = r.type ? decl.types[r.type] : undefined;
         for (const f of fields ?? []) {
+          listed.add(f.name);
           suggestions.push({ label: f.name, kind: Kind.Field, detail: f.type, insertText: f.name, range, sortText: '0' + f.name });
         }
         // dotted variable names (authorizer.requestResource)
         for (const v of decl.variables) {
           if (v.name.startsWith(chain + '.') && !v.name.slice(chain.length + 1).includes('.')) {
             const label = v.name.slice(chain.length + 1);
+            if (listed.has(label)) continue;
+            listed.add(label);
             suggestions.push({ label, kind: Kind.Variable, detail: v.type, insertText: label, range, sortText: '0' + label });
           }
         }
@@ -199,6 +205,7 @@ export function celCompletionProvider(
         if (r.sample && typeof r.sample === 'object' && !Array.isArray(r.sample)) {
           const dotRange = { ...range, startColumn: range.startColumn - 1 };
           for (const [k, v] of Object.entries(r.sample as Record<string, unknown>)) {
+            if (listed.has(k)) continue;
             if (IDENT.test(k) && !KEYWORDS.includes(k)) {
               suggestions.push({ label: k, kind: Kind.Property, detail: jsonKind(v), insertText: k, range, sortText: '0' + k });
             } else {

@@ -69,6 +69,50 @@ async function complete(text: string, ctx: Parameters<typeof setCelModelContext>
   return (r.suggestions as { label: string; detail?: string; insertText: string }[]);
 }
 
+type MonarchAction = string | { token?: string; next?: string; cases?: Record<string, string | { token: string }> };
+
+/**
+ * The grammar run as Monarch runs it (one line, first rule that matches at the position wins,
+ * `@name` attributes substituted into the patterns, `cases` on the matched text, a state stack),
+ * so the test checks what the rules say, not only that they parse.
+ */
+function monarchTokens(line: string): [string, string][] {
+  const lang = celMonarch as unknown as Record<string, unknown> & { tokenizer: Record<string, [RegExp, MonarchAction][]> };
+  const sticky = (re: RegExp) => new RegExp(re.source.replace(/@(\w+)/g, (_m, name: string) => (lang[name] as RegExp).source), 'y');
+  const out: [string, string][] = [];
+  const stack = ['root'];
+  let pos = 0;
+  while (pos < line.length) {
+    const rules = lang.tokenizer[stack[stack.length - 1]!]!;
+    let matched = false;
+    for (const [re, action] of rules) {
+      const y = sticky(re);
+      y.lastIndex = pos;
+      const m = y.exec(line);
+      if (!m || m[0] === '') continue;
+      let token: string;
+      let next: string | undefined;
+      if (typeof action === 'string') token = action;
+      else if (action.cases) {
+        const key = Object.keys(action.cases).find((k) => k === '@default' || (lang[k.slice(1)] as string[]).includes(m[0]))!;
+        const c = action.cases[key]!;
+        token = typeof c === 'string' ? c : c.token;
+      } else {
+        token = action.token ?? '';
+        next = action.next;
+      }
+      out.push([m[0], token]);
+      if (next === '@pop') stack.pop();
+      else if (next) stack.push(next.slice(1));
+      pos += m[0].length;
+      matched = true;
+      break;
+    }
+    if (!matched) out.push([line[pos++]!, lang.defaultToken as string]);
+  }
+  return out;
+}
+
 describe('helpers', () => {
   test('receiverBefore scans back over paths, calls and index groups', () => {
     expect(receiverBefore('x && request.userInfo')).toBe('request.userInfo');
@@ -80,9 +124,26 @@ describe('helpers', () => {
     expect(codePointColumnToUtf16('abc', 2)).toBe(2);
     expect(codePointColumnToUtf16("'😀' + x", 6)).toBe(7);
   });
-  test('the Monarch patterns are valid regular expressions', () => {
-    const tk = celMonarch.tokenizer as Record<string, unknown[][]>;
-    for (const rules of Object.values(tk)) for (const r of rules) if (r[0] instanceof RegExp) expect(() => new RegExp(r[0] as RegExp)).not.toThrow();
+  test('the Monarch grammar gives CEL tokens their classes', () => {
+    const tokens = (line: string) => monarchTokens(line).filter(([, t]) => t !== 'white');
+    expect(tokens('a.b in [1, 2.5e3, 0xFFu, 3u] && !x')).toEqual([
+      ['a', 'identifier'], ['.', 'delimiter'], ['b', 'identifier'], ['in', 'keyword'], ['[', '@brackets'],
+      ['1', 'number'], [',', 'delimiter'], ['2.5e3', 'number.float'], [',', 'delimiter'], ['0xFFu', 'number.hex'],
+      [',', 'delimiter'], ['3u', 'number'], [']', '@brackets'], ['&&', 'operator'], ['!', 'operator'], ['x', 'identifier'],
+    ]);
+    // escapes in ordinary strings, none in raw strings; bytes prefixes
+    expect(tokens(String.raw`'a\n' + r'\d' + b'x'`)).toEqual([
+      ["'", 'string.quote'], ['a', 'string'], [String.raw`\n`, 'string.escape'], ["'", 'string.quote'], ['+', 'operator'],
+      ["r'", 'string.quote'], [String.raw`\d`, 'string'], ["'", 'string.quote'], ['+', 'operator'],
+      ['b', 'string.quote'], ["'", 'string.quote'], ['x', 'string'], ["'", 'string.quote'],
+    ]);
+    // reserved words, type names, comments
+    expect(tokens('let x = dyn(null) // c')).toEqual([
+      ['let', 'invalid'], ['x', 'identifier'], ['=', ''], ['dyn', 'type'], ['(', '@brackets'], ['null', 'keyword'],
+      [')', '@brackets'], ['// c', 'comment'],
+    ]);
+    const q3 = '"'.repeat(3);
+    expect(tokens(`${q3}a"b${q3}`)).toEqual([[q3, 'string.quote'], ['a', 'string'], ['"', 'string'], ['b', 'string'], [q3, 'string.quote']]);
   });
 });
 
@@ -119,6 +180,16 @@ describe('completion', () => {
     expect(s).not.toContain('all');
     const ns = (await complete('sets.', { context: 'vap-validation' })).map((x) => x.label);
     expect(ns.sort()).toEqual(['contains', 'equivalent', 'intersects']);
+  });
+  test('a typed field is listed once, even when the sample input has the same key (#31 defect 10)', async () => {
+    const request = { operation: 'CREATE', name: 'web', namespace: 'default', dryRun: false, kind: { group: '', version: 'v1', kind: 'Pod' }, extraKey: 1 };
+    const s = await complete('request.', { context: 'webhook-matchCondition', sampleInputs: () => ({ request }) });
+    const labels = s.map((x) => x.label);
+    expect(labels.filter((l, i) => labels.indexOf(l) !== i)).toEqual([]);
+    // the typed field wins (it has the declared type); a key the type does not declare is still offered
+    expect(s.find((x) => x.label === 'operation')?.detail).toBe('string');
+    expect(s.find((x) => x.label === 'kind')?.detail).toBe('kubernetes.GroupVersionKind');
+    expect(labels).toContain('extraKey');
   });
   test('variables.<name> with the variable types', async () => {
     const s = await complete('variables.', {

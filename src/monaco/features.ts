@@ -30,6 +30,8 @@ import 'monaco-editor/editor/contrib/smartSelect/browser/smartSelect';
 import 'monaco-editor/editor/contrib/snippet/browser/snippetController2';
 import 'monaco-editor/editor/contrib/suggest/browser/suggestController';
 import 'monaco-editor/editor/contrib/tokenization/browser/tokenization';
+// Ctrl+M (macOS: Ctrl+Shift+M): Tab moves focus instead of indenting, announced (no keyboard trap, WCAG 2.1.2).
+import 'monaco-editor/editor/contrib/toggleTabFocusMode/browser/toggleTabFocusMode';
 import 'monaco-editor/editor/contrib/wordHighlighter/browser/wordHighlighter';
 import 'monaco-editor/editor/contrib/wordOperations/browser/wordOperations';
 import 'monaco-editor/editor/contrib/wordPartOperations/browser/wordPartOperations';

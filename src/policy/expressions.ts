@@ -2,12 +2,12 @@
  * Evaluating one expression of a policy or webhook for a run: the engine's answer as a
  * trace entry, worded as the apiserver words errors, and the traces of the variables.
  */
-import type { CelCompileOptionsExt, CelContext, CelEvalResult, CelInputs } from '../cel/types';
+import type { CelCompileOptions, CelContext, CelEvalResult, CelInputs } from '../cel/types';
 import type { PolicyVariable } from '../k8s/cel-scope';
 
 /** The part of the CEL engine a run needs (src/cel `evaluate`). */
 export interface PolicyCel {
-  evaluate(expression: string, context: CelContext, inputs: CelInputs, options?: CelCompileOptionsExt): Promise<CelEvalResult>;
+  evaluate(expression: string, context: CelContext, inputs: CelInputs, options?: CelCompileOptions): Promise<CelEvalResult>;
 }
 
 export interface ExpressionTrace {
@@ -33,7 +33,7 @@ export async function evalExpr(
   expression: string,
   context: CelContext,
   inputs: CelInputs,
-  options: CelCompileOptionsExt,
+  options: CelCompileOptions,
 ): Promise<ExpressionTrace> {
   const r = await cel.evaluate(expression, context, inputs, options);
   if (r.ok) return { expression, ok: true, value: r.value, type: r.type, cost: r.cost };

@@ -5,7 +5,7 @@
  * false skips, even after errors; else errors → error (the caller applies failurePolicy);
  * else match.
  */
-import { CEL_LIMITS, type CelCompileOptionsExt, type CelInputs } from '../cel/types';
+import { CEL_LIMITS, type CelCompileOptions, type CelInputs } from '../cel/types';
 import { list, obj, str } from '../base/json';
 import { aggregate, evalExpr, OUT_OF_BUDGET, type ExpressionTrace, type PolicyCel } from './expressions';
 
@@ -31,7 +31,7 @@ export async function runMatchConditions(
   owner: unknown,
   context: MatchConditionContext,
   inputs: CelInputs,
-  options: CelCompileOptionsExt,
+  options: CelCompileOptions,
 ): Promise<MatchConditionsTrace | undefined> {
   const mcs = list(obj(owner).matchConditions);
   if (mcs.length === 0) return undefined;

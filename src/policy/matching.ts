@@ -53,6 +53,8 @@ export interface MatchResult {
   reason: string;
   /** A configuration or lookup error (the apiserver applies failurePolicy); `matches` is false. */
   error?: string;
+  /** The error's metav1.StatusReason: the namespace does not exist (404), or a selector error (500). */
+  errorReason?: 'NotFound' | 'InternalError';
   steps: MatchStep[];
   /** Index of the rule that matched (resourceRules / rules). */
   matchedRule?: number;
@@ -207,7 +209,7 @@ function matchEquivalent(
 // ---------------------------------------------------------------------------
 // Selectors (namespace/matcher.go, object/matcher.go)
 
-function namespaceSelectorStep(selector: unknown, input: MatchInput): { matches: boolean; error?: string; detail: string } {
+function namespaceSelectorStep(selector: unknown, input: MatchInput): { matches: boolean; error?: string; notFound?: boolean; detail: string } {
   const r = input.request;
   const gvr = attrResource(r);
   const nsName = str(r.namespace);
@@ -228,7 +230,7 @@ function namespaceSelectorStep(selector: unknown, input: MatchInput): { matches:
     if (!isObject(input.namespaceObject)) {
       // the apiserver answers 404 when the namespace does not exist
       const msg = `namespaces "${nsName}" not found`;
-      return { matches: false, error: msg, detail: `${msg} (give the test a namespaceObject)` };
+      return { matches: false, error: msg, notFound: true, detail: `${msg} (give the test a namespaceObject)` };
     }
     labels = labelsOf(input.namespaceObject);
     from = `namespace ${JSON.stringify(nsName)}`;
@@ -314,7 +316,7 @@ export function matchResources(mr: unknown, input: MatchInput): MatchResult {
   }
   // the rules apply: now selector errors count
   const error = ns.error ?? os.error;
-  if (error) return { matches: false, error, reason: error, steps, matchedRule };
+  if (error) return { matches: false, error, errorReason: ns.error && ns.notFound ? 'NotFound' : 'InternalError', reason: error, steps, matchedRule };
   const via = matchedEquivalent ? ` through the equivalent ${gvrString(matchedEquivalent.resource)}` : '';
   const res: MatchResult = { matches: true, reason: matchedRule === undefined ? 'matches (no resourceRules)' : `matches resourceRules[${matchedRule}]${via}`, steps, matchedRule };
   if (matchedEquivalent) {
@@ -369,7 +371,7 @@ export function matchWebhook(webhook: unknown, input: MatchInput): MatchResult {
     steps.push({ check: 'rules', passed: true, detail: `rules[${matchedRule}] matches ${gvrString(attrResource(input.request))}` });
   }
   const error = ns.error ?? os.error;
-  if (error) return { matches: false, error, reason: error, steps, matchedRule };
+  if (error) return { matches: false, error, errorReason: ns.error && ns.notFound ? 'NotFound' : 'InternalError', reason: error, steps, matchedRule };
   const res: MatchResult = { matches: true, reason: `matches rules[${matchedRule}]${eq ? ` through the equivalent ${gvrString(eq.equivalent.resource)}` : ''}`, steps, matchedRule };
   if (eq) {
     res.matchedResource = eq.equivalent.resource;

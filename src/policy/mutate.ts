@@ -22,7 +22,7 @@
  * the whole policy once more on its own output and reports whether it changes it again.
  */
 import { withDefaults } from '../k8s/defaults';
-import type { CelCompileOptionsExt, CelInputs } from '../cel/types';
+import type { CelCompileOptions, CelInputs } from '../cel/types';
 import { CEL_LIMITS } from '../cel/types';
 import { diffJson, applyJsonPatch, type DiffEntry, type JsonPatchOp } from '../base/jsonpatch';
 import type { MatchResult } from './matching';
@@ -120,7 +120,7 @@ async function invoke(
 ): Promise<{ trace: MutatingEvaluationTrace; object: unknown; errors: string[] }> {
   const hasParams = declaresParams(spec);
   const variables = declaredVariables(spec.variables);
-  const options: CelCompileOptionsExt = { hasParams, variables };
+  const options: CelCompileOptions = { hasParams, variables };
   const mutations = list(spec.mutations).map(obj);
   const exprOf = (m: Record<string, unknown>) =>
     str(m.patchType) === 'JSONPatch' ? str(obj(m.jsonPatch).expression) : str(obj(m.applyConfiguration).expression);

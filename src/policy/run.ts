@@ -25,7 +25,7 @@
  */
 import { withDefaults } from '../k8s/defaults';
 import { goJSON } from '../k8s/errors';
-import { CEL_LIMITS, type CelCompileOptionsExt } from '../cel/types';
+import { CEL_LIMITS, type CelCompileOptions } from '../cel/types';
 import { declaredVariables, declaresParams } from '../k8s/cel-scope';
 import { byteLength, isObject, list, nameOf, obj, str, trimSpace, type Obj } from '../base/json';
 import {
@@ -173,7 +173,7 @@ async function evaluateValidations(
 ): Promise<EvaluationTrace> {
   const hasParams = declaresParams(spec);
   const variables = declaredVariables(spec.variables);
-  const options: CelCompileOptionsExt = { hasParams, variables };
+  const options: CelCompileOptions = { hasParams, variables };
   const errorAction: 'admit' | 'deny' = failurePolicy === 'Ignore' ? 'admit' : 'deny';
   const inputs = celInputs(input, param);
   const validations = list(spec.validations).map(obj);

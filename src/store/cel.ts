@@ -9,10 +9,11 @@ import {
   createCachedCompiler,
   declarations,
   evaluate,
+  isEngineFailure,
   loadCel,
   typeAt,
-  type CelCompileOptionsExt,
-  type CelCompileResultExt,
+  type CelCompileOptions,
+  type CelCompileResult,
   type CelContext,
   type CelEvalResult,
   type CelInputs,
@@ -34,7 +35,7 @@ export function startCel(): void {
 }
 
 /** Compile one expression in the engine (the CEL editor's squiggles and types). */
-export const compileCel = (expression: string, context: CelContext, options: CelCompileOptionsExt): Promise<CelCompileResultExt> =>
+export const compileCel = (expression: string, context: CelContext, options: CelCompileOptions): Promise<CelCompileResult> =>
   compile(expression, context, options);
 
 /** What the CEL editor's completion and hover ask the engine (src/monaco/cel-language.ts). */
@@ -57,13 +58,13 @@ const shared = new Map<string, Promise<Evaluation>>();
  * area and the matchConditions view evaluate the same expression with the same inputs).
  * Answers of a restarted or unavailable engine are not kept.
  */
-export function evaluateShared(expression: string, context: CelContext, inputs: CelInputs, options: CelCompileOptionsExt): Promise<Evaluation> {
+export function evaluateShared(expression: string, context: CelContext, inputs: CelInputs, options: CelCompileOptions): Promise<Evaluation> {
   const key = `${identityOf(inputs)}\u0000${context}\u0000${JSON.stringify(options)}\u0000${expression}`;
   const hit = shared.get(key);
   if (hit) return hit;
   const t0 = performance.now();
   const p = evaluate(expression, context, inputs, options).then((r): Evaluation => {
-    if (!r.ok && /timed out|CEL engine unavailable|engine error/.test(r.message)) shared.delete(key);
+    if (isEngineFailure(r)) shared.delete(key);
     return { ...r, ms: performance.now() - t0 };
   });
   shared.set(key, p);

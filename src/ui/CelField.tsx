@@ -6,7 +6,7 @@
  */
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import type { StringField } from '../k8s';
-import { CEL_LIMITS, type CelCompileResultExt, type CelContext } from '../cel/types';
+import { CEL_LIMITS, type CelCompileResult, type CelContext } from '../cel/types';
 import { useTestOpen } from '../store/test-inputs';
 import { Labelled, useDescribedBy } from './Labelled';
 import { useForm, type ControlProps } from './form-context';
@@ -118,7 +118,7 @@ export function CelField({ field, path, value, onChange }: ControlProps<StringFi
 }
 
 /** The checked result type and the static cost estimate, with a warning near the budget. */
-function CompileInfo({ result, context }: { result: CelCompileResultExt | undefined; context: CelContext }) {
+function CompileInfo({ result, context }: { result: CelCompileResult | undefined; context: CelContext }) {
   if (!result) return null;
   const limit = CEL_LIMITS.perCallLimit;
   const budget = context.endsWith('matchCondition') ? CEL_LIMITS.runtimeCelCostBudgetMatchConditions : CEL_LIMITS.runtimeCelCostBudget;

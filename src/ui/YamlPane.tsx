@@ -3,9 +3,10 @@
  * markers from the registry), two-way with the form. Our own validation
  * problems are markers at the field's line. Loaded lazily (Monaco is large).
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { applyText } from '../monaco/apply-text';
 import { registerFixActions, type LineFix } from '../monaco/fix-actions';
+import { letEscapeThenTabLeave, TAB_TRAP_HELP } from '../monaco/tab-escape';
 import { monaco, modelUri } from '../monaco/setup';
 import { docKind, docPositions, docProblems, openFix, workspace, type WorkspaceDoc } from '../store';
 import { kindSpecOf, paramSpecOf } from '../k8s';
@@ -78,6 +79,8 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const applying = useRef(false);
   const docId = doc.id;
+  /** The live region's text: how to leave the editor, once Esc has armed the way out. */
+  const [announcement, setAnnouncement] = useState('');
 
   useEffect(() => {
     const editor = monaco.editor.create(host.current!, {
@@ -89,7 +92,7 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
       insertSpaces: true,
       wordWrap: 'off',
       renderWhitespace: 'boundary',
-      ariaLabel: 'YAML of the selected document',
+      ariaLabel: `YAML of the selected document. ${TAB_TRAP_HELP}`,
       fixedOverflowWidgets: true,
     });
     editorRef.current = editor;
@@ -97,7 +100,10 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyZ, () => workspace.getState().undo());
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyMod.Shift | monaco.KeyCode.KeyZ, () => workspace.getState().redo());
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyY, () => workspace.getState().redo());
+    // Tab indents here: Esc then Tab leaves (Ctrl+M, Monaco's tab-focus mode, is the other way out).
+    const escape = letEscapeThenTabLeave(editor, monaco.KeyCode, setAnnouncement);
     return () => {
+      escape.dispose();
       editor.dispose();
       editorRef.current = null;
     };
@@ -189,7 +195,14 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
   }, [docId]);
 
 
-  return <div className="yaml-editor" ref={host} data-testid="yaml-editor" />;
+  return (
+    <>
+      <div className="yaml-editor" ref={host} data-testid="yaml-editor" />
+      <div className="visually-hidden" role="status" aria-live="polite" data-testid="yaml-editor-keys">
+        {announcement}
+      </div>
+    </>
+  );
 }
 
 /** Drop models of documents that no longer exist (an undo re-creates them from the workspace text). */

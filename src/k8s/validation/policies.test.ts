@@ -301,7 +301,7 @@ describe('policy CEL sites', () => {
     ]);
   });
   it('a compiler that files the error as Required gives Required', () => {
-    const cel = { compile: () => ({ ok: false, message: 'no expression', issues: [], errorType: 'Required' }) };
+    const cel = { compile: () => ({ ok: false, message: 'no expression', issues: [], errorType: 'Required' as const }) };
     expect(validateRules(vap, { cel }).map((e) => [e.field, e.type, e.message])).toEqual([['spec.validations[0].expression', 'Required', 'Required value: no expression']]);
   });
   it('a throwing compiler is treated as unknown', () => {

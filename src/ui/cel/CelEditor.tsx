@@ -7,7 +7,7 @@
 import { useEffect, useRef } from 'react';
 import { applyText } from '../../monaco/apply-text';
 import { monaco } from '../../monaco/setup';
-import type { CelCompileOptionsExt, CelCompileResultExt, CelContext } from '../../cel/types';
+import { isEngineFailure, type CelCompileOptions, type CelCompileResult, type CelContext } from '../../cel/types';
 import { CEL_LANGUAGE_ID, clearCelModelContext, registerCelLanguage, setCelMarkers, setCelModelContext } from '../../monaco/cel-language';
 import { workspace } from '../../store';
 import { celLanguageServices } from '../../store/cel';
@@ -26,9 +26,9 @@ export interface CelEditorProps {
   path: string;
   label: string;
   context: CelContext;
-  options: CelCompileOptionsExt;
+  options: CelCompileOptions;
   value: string;
-  compiled: CelCompileResultExt | undefined;
+  compiled: CelCompileResult | undefined;
   describedBy: string;
   invalid: boolean;
   domId: string;
@@ -180,7 +180,7 @@ export default function CelEditor(props: CelEditorProps) {
   useEffect(() => {
     const model = editorRef.current?.getModel();
     if (!model) return;
-    const engineDown = compiled && !compiled.ok && !compiled.issues.length && compiled.message?.startsWith('CEL engine unavailable');
+    const engineDown = compiled && isEngineFailure(compiled);
     setCelMarkers(monaco, model, model.getValue().trim() && !engineDown ? compiled : undefined, CEL_MARKER_OWNER);
   }, [compiled]);
 

@@ -6,7 +6,7 @@
  * Conditions share a cost budget (runtimeCelCostBudgetMatchConditions).
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { CEL_LIMITS, type CelCompileOptionsExt, type CelContext, type CelInputs } from '../../cel/types';
+import { CEL_LIMITS, type CelCompileOptions, type CelContext, type CelInputs } from '../../cel/types';
 import { isObject as isRecord } from '../../base/json';
 import type { PathSegment } from '../../base/path';
 import { decideMatchConditions, failurePolicyOf, runMatchConditions, type MatchConditionContext, type MatchConditionsTrace } from '../../policy/match-conditions';
@@ -121,7 +121,7 @@ function useMatchConditions(
     const t = setTimeout(async () => {
       const evaluations: Evaluation[] = [];
       const cel = {
-        evaluate: async (expression: string, ctx: CelContext, i: CelInputs, o?: CelCompileOptionsExt) => {
+        evaluate: async (expression: string, ctx: CelContext, i: CelInputs, o?: CelCompileOptions) => {
           const r = await evaluateShared(expression, ctx, i, o ?? {});
           evaluations.push(r);
           return r;

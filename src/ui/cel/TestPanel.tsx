@@ -4,7 +4,7 @@
  * and named cases with expectations, all re-run on every edit (debounced).
  */
 import { useId, useMemo, useState } from 'react';
-import type { CelCompileOptionsExt, CelContext } from '../../cel/types';
+import type { CelCompileOptions, CelContext } from '../../cel/types';
 import { expectationText, newId, passes, type CelCase, type DraftError, type TestInputDraft } from '../../request';
 import { convertDraft, testInputs, useCelCases, useTestOpen } from '../../store/test-inputs';
 import { TestInputForm } from '../request/TestInputForm';
@@ -17,7 +17,7 @@ export interface TestPanelProps {
   path: string;
   context: CelContext;
   expression: string;
-  options: CelCompileOptionsExt;
+  options: CelCompileOptions;
 }
 
 export function TestPanel({ docId, path, context, expression, options }: TestPanelProps) {

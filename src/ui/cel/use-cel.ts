@@ -4,7 +4,7 @@
  * (stale answers are dropped; the engine itself enforces the cost limit and the worker deadline).
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { CelCompileOptionsExt, CelCompileResultExt, CelContext, CelInputs } from '../../cel/types';
+import type { CelCompileOptions, CelCompileResult, CelContext, CelInputs } from '../../cel/types';
 import { compileCel, evaluateShared, identityOf, type Evaluation } from '../../store/cel';
 
 export { evaluateShared, type Evaluation };
@@ -27,7 +27,7 @@ export const useDocObject = (docId: string): unknown => useWorkspace((s) => s.do
  * params when spec.paramKind is set, the spec.variables in scope (those before it, for a
  * variable's own expression; none for matchConditions).
  */
-export function celOptionsFor(object: unknown, path: string, context: CelContext): CelCompileOptionsExt {
+export function celOptionsFor(object: unknown, path: string, context: CelContext): CelCompileOptions {
   if (!isObject(object)) return {};
   const i = context === 'vap-variable' ? parsePath(path)[2] : undefined;
   return celScopeOf(object.spec, context, typeof i === 'number' ? i : undefined);
@@ -37,7 +37,7 @@ export function celOptionsFor(object: unknown, path: string, context: CelContext
  * Options as a stable object: the same object while its content is the same. They carry the
  * workspace's target release, so compile, evaluate, completion and hover use its CEL environment.
  */
-export function useCelOptions(docId: string, path: string, context: CelContext): CelCompileOptionsExt {
+export function useCelOptions(docId: string, path: string, context: CelContext): CelCompileOptions {
   const object = useDocObject(docId);
   const release = useWorkspace((s) => s.kubernetesVersion);
   const options = celOptionsFor(object, path, context);
@@ -57,8 +57,8 @@ export function setDocInputs(docId: string, draft: TestInputDraft) {
 export const useCelState = () => useWorkspace((s) => s.celState);
 
 /** Compile result of an expression (debounced); undefined until known. */
-export function useCompile(expression: string, context: CelContext, options: CelCompileOptionsExt, enabled: boolean): CelCompileResultExt | undefined {
-  const [result, setResult] = useState<{ key: string; r: CelCompileResultExt }>();
+export function useCompile(expression: string, context: CelContext, options: CelCompileOptions, enabled: boolean): CelCompileResult | undefined {
+  const [result, setResult] = useState<{ key: string; r: CelCompileResult }>();
   const seq = useRef(0);
   const key = `${context}\u0000${JSON.stringify(options)}\u0000${expression}`;
   useEffect(() => {
@@ -82,7 +82,7 @@ export function useEvaluations(
   expression: string,
   context: CelContext,
   inputs: readonly CelInputs[],
-  options: CelCompileOptionsExt,
+  options: CelCompileOptions,
   enabled = true,
 ): { results: (Evaluation | undefined)[]; running: boolean } {
   const [state, setState] = useState<{ results: (Evaluation | undefined)[]; running: boolean }>({ results: [], running: false });
@@ -100,9 +100,9 @@ export function useEvaluations(
         if (mine !== seq.current) return;
         // After a deadline (the worker was replaced), the other inputs are not tried: each would cost a restart.
         const evaluation: Evaluation = timedOut
-          ? { ok: false, stage: 'runtime', message: 'not run: the expression timed out on other inputs (each timeout restarts the engine)', ms: 0 }
+          ? { ok: false, kind: 'timeout', stage: 'runtime', message: 'not run: the expression timed out on other inputs (each timeout restarts the engine)', ms: 0 }
           : await evaluateShared(expression, context, inputs[i], options);
-        if (!evaluation.ok && /timed out/.test(evaluation.message) && !timedOut) timedOut = evaluation;
+        if (!evaluation.ok && evaluation.kind === 'timeout' && !timedOut) timedOut = evaluation;
         if (mine !== seq.current) return;
         const done = i === inputs.length - 1;
         setState((s) => {

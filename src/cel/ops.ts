@@ -1,0 +1,205 @@
+/**
+ * The engine's operations, listed once. `CelOps` says what each takes and gives; `OPS` says how
+ * each goes to the Go side and back (wasm/main_js.go reads strings, answers JSON), which worker
+ * deadline applies, and what each answers when the engine cannot (unavailable, past the
+ * deadline, a fault). The in-process engine (raw.ts), the worker (worker.ts, browser.ts) and the
+ * public functions (index.ts) are all made from this table: a new operation is one entry here,
+ * one in main_js.go's `ops`, and a public function if callers need one.
+ */
+import type {
+  CelBatchItem,
+  CelCompileOptions,
+  CelCompileResult,
+  CelContext,
+  CelDeclarations,
+  CelEngineInfo,
+  CelEvalFailure,
+  CelEvalResult,
+  CelFailure,
+  CelInputsResult,
+  CelTypeAt,
+} from './types';
+import type { RawCall } from './raw';
+
+/** Every operation of the engine, synchronous (the in-process engine; the worker runs these). */
+export interface CelOps {
+  compile(expression: string, context: CelContext, options?: CelCompileOptions): CelCompileResult;
+  /** inputsId from setInputs. */
+  evaluate(expression: string, context: CelContext, inputsId: string, options?: CelCompileOptions): CelEvalResult;
+  /** One result per item, in order (the same shapes as evaluate). */
+  evaluateBatch(inputsId: string, items: readonly CelBatchItem[]): CelEvalResult[];
+  setInputs(inputsId: string, inputsJSON: string): CelInputsResult;
+  dropInputs(inputsId: string): void;
+  declarations(context: CelContext, options?: CelCompileOptions): CelDeclarations;
+  typeAt(expression: string, context: CelContext, offset: number, options?: CelCompileOptions): CelTypeAt;
+  info(): CelEngineInfo | CelFailure;
+}
+
+export type CelOp = keyof CelOps;
+export type OpArgs<K extends CelOp> = Parameters<CelOps[K]>;
+export type OpResult<K extends CelOp> = ReturnType<CelOps[K]>;
+
+/** The same operations answered later (the worker; the public functions). */
+export type AsyncCelOps = { [K in CelOp]: (...args: OpArgs<K>) => Promise<OpResult<K>> };
+
+/** A failure that is not the expression's: the engine could not answer. */
+export type EngineFailure = CelFailure & { kind: 'unavailable' | 'timeout' | 'engine' | 'inputs' };
+
+interface OpSpec<K extends CelOp> {
+  /** The arguments as main_js.go reads them: strings, in its order. */
+  wire(...args: OpArgs<K>): string[];
+  /** The engine's answer, read. */
+  read(answer: string, ...args: OpArgs<K>): OpResult<K>;
+  /** The answer when the engine cannot give one. */
+  failed(failure: EngineFailure, ...args: OpArgs<K>): OpResult<K>;
+  /** The worker's wall-clock deadline that applies (browser.ts). */
+  deadline: 'request' | 'evaluation';
+}
+
+export function optionsJSON(options?: CelCompileOptions): string {
+  return options ? JSON.stringify(options) : '';
+}
+
+/**
+ * A batch for the Go side: "\0" then expression, context, options JSON and group of each
+ * item, each field ended by "\0" (JSON decoding is slow in WebAssembly: a quarter of a
+ * batch's time); JSON when a field contains a NUL character.
+ */
+export function packBatch(items: readonly CelBatchItem[]): string {
+  let out = '\0';
+  const options = new Map<object, string>();
+  for (const it of items) {
+    let o = '';
+    if (it.options) {
+      o = options.get(it.options) ?? JSON.stringify(it.options);
+      options.set(it.options, o);
+    }
+    const group = it.group ?? '';
+    if (it.expression.includes('\0') || it.context.includes('\0') || o.includes('\0') || group.includes('\0')) {
+      return JSON.stringify(items);
+    }
+    out += `${it.expression}\0${it.context}\0${o}\0${group}\0`;
+  }
+  return out;
+}
+
+/** JSON from the engine, or the failure when it is not JSON. */
+function parse<T>(json: string, failed: (f: EngineFailure) => T): T {
+  try {
+    return JSON.parse(json) as T;
+  } catch (e) {
+    return failed({ ok: false, kind: 'engine', message: `engine returned invalid JSON: ${String(e)}` });
+  }
+}
+
+const evalFailure = (f: CelFailure): CelEvalFailure => ({ ...f, stage: 'runtime' });
+
+function readEval(r: CelEvalResult): CelEvalResult {
+  if (r.ok && !('value' in r)) (r as { value: unknown }).value = null;
+  return r;
+}
+
+function failedDeclarations(f: CelFailure, context: CelContext): CelDeclarations {
+  return { ok: false, kind: f.kind, message: f.message, context, resultTypes: [], variables: [], types: {}, functions: [], macros: [] };
+}
+
+export const OPS: { readonly [K in CelOp]: OpSpec<K> } = {
+  compile: {
+    wire: (expression, context, options) => [expression, context, optionsJSON(options)],
+    read(answer) {
+      const r = parse<CelCompileResult>(answer, (f) => ({ ...f, issues: [] }));
+      if (!Array.isArray(r.issues)) r.issues = [];
+      return r;
+    },
+    failed: (f) => ({ ...f, issues: [] }),
+    deadline: 'request',
+  },
+  evaluate: {
+    wire: (expression, context, inputsId, options) => [expression, context, optionsJSON(options), inputsId],
+    read: (answer) => readEval(parse<CelEvalResult>(answer, evalFailure)),
+    failed: evalFailure,
+    deadline: 'evaluation',
+  },
+  evaluateBatch: {
+    wire: (inputsId, items) => [inputsId, packBatch(items)],
+    read(answer, _inputsId, items) {
+      const failAll = (f: CelFailure): CelEvalResult[] => items.map(() => evalFailure(f));
+      const rs = parse<CelEvalResult[]>(answer, failAll);
+      // The Go side answers one failure for a batch it cannot read.
+      if (Array.isArray(rs) && rs.length === 1 && items.length !== 1 && !rs[0]!.ok) return items.map(() => rs[0]!);
+      if (!Array.isArray(rs) || rs.length !== items.length) return failAll({ ok: false, kind: 'engine', message: 'engine returned a malformed batch' });
+      for (const r of rs) readEval(r);
+      return rs;
+    },
+    failed: (f, _inputsId, items) => items.map(() => evalFailure(f)),
+    deadline: 'evaluation',
+  },
+  setInputs: {
+    wire: (inputsId, inputsJSON) => [inputsId, inputsJSON],
+    // Text, not JSON: '' or why the inputs cannot be used.
+    read: (answer) => (answer === '' ? { ok: true } : { ok: false, kind: 'inputs', message: answer }),
+    failed: (f) => f,
+    deadline: 'request',
+  },
+  dropInputs: {
+    wire: (inputsId) => [inputsId],
+    read: () => undefined,
+    failed: () => undefined,
+    deadline: 'request',
+  },
+  declarations: {
+    wire: (context, options) => [context, optionsJSON(options)],
+    read: (answer, context) => parse<CelDeclarations>(answer, (f) => failedDeclarations(f, context)),
+    failed: failedDeclarations,
+    deadline: 'request',
+  },
+  typeAt: {
+    wire: (expression, context, offset, options) => [expression, context, optionsJSON(options), String(offset)],
+    read: (answer) => parse<CelTypeAt>(answer, () => ({ ok: false })),
+    failed: () => ({ ok: false }),
+    deadline: 'request',
+  },
+  info: {
+    wire: () => [],
+    read: (answer) => parse<CelEngineInfo | CelFailure>(answer, (f) => f),
+    failed: (f) => f,
+    deadline: 'request',
+  },
+};
+
+/** The operations in the order of wasm/main_js.go's `ops` table: an operation is called by its index. */
+export const OP_INDEX: { readonly [K in CelOp]: number } = {
+  compile: 0,
+  evaluate: 1,
+  evaluateBatch: 2,
+  setInputs: 3,
+  dropInputs: 4,
+  declarations: 5,
+  typeAt: 6,
+  info: 7,
+};
+
+/** Runs an operation given the engine's raw call (strings in, the answer's text out). */
+export function runOp<K extends CelOp>(call: RawCall, op: K, args: OpArgs<K>): OpResult<K> {
+  const spec = OPS[op] as unknown as OpSpec<CelOp>;
+  const a = args as never as OpArgs<CelOp>;
+  let wire: string[];
+  try {
+    wire = (spec.wire as (...x: unknown[]) => string[])(...a);
+  } catch (e) {
+    return (spec.failed as (...x: unknown[]) => OpResult<K>)({ ok: false, kind: 'inputs', message: `cannot be serialised: ${String(e)}` }, ...a);
+  }
+  return (spec.read as (...x: unknown[]) => OpResult<K>)(call(OP_INDEX[op], wire), ...a);
+}
+
+/** The synchronous engine over a raw call: each operation of the table. */
+export function engineOf(call: RawCall): CelOps {
+  const engine = {} as Record<CelOp, (...args: unknown[]) => unknown>;
+  for (const op of Object.keys(OPS) as CelOp[]) engine[op] = (...args: unknown[]) => runOp(call, op, args as never);
+  return engine as unknown as CelOps;
+}
+
+/** The failure an operation answers when the engine cannot (index.ts, browser.ts, worker.ts). */
+export function failedOp<K extends CelOp>(op: K, failure: EngineFailure, args: OpArgs<K>): OpResult<K> {
+  return (OPS[op].failed as (...x: unknown[]) => OpResult<K>)(failure, ...(args as unknown[]));
+}
