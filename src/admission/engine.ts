@@ -4,10 +4,10 @@
  * options (the same matchCondition in several policies, a webhook rechecked in the
  * reinvocation round, the same critical request probed) answers from memory. CEL
  * evaluation is deterministic given the inputs (authorizer answers included), so the
- * answers are the engine's own. With a `kubernetesVersion`, every expression is evaluated in
+ * answers are the engine's own (a timeout or an unavailable engine is not remembered). With a `kubernetesVersion`, every expression is evaluated in
  * that release's CEL environment.
  */
-import type { CelCompileOptions, CelContext, CelInputs } from '../cel/types';
+import { isEngineFailure, type CelCompileOptions, type CelContext, type CelInputs } from '../cel/types';
 import type { KubernetesVersion } from '../base/releases';
 import type { PolicyCel } from '../policy';
 
@@ -38,6 +38,8 @@ export function memoCel(cel: PolicyCel, kubernetesVersion?: KubernetesVersion): 
       if (!answer) {
         answer = cel.evaluate(expression, context, canonical, options);
         answers.set(key, answer);
+        // an engine that timed out or is unavailable said nothing about the expression: ask again next time
+        void answer.then((r) => isEngineFailure(r) && answers.delete(key));
       }
       return answer;
     },
