@@ -7,7 +7,7 @@
  * bytes + 5 random characters) and clears metadata.namespace (cluster-scoped), so
  * a namespace is never an error here. managedFields are not checked (see README notes in index.ts).
  */
-import { append, asWarning, invalid, required, tooLong, type FieldError } from '../errors';
+import { append, invalid, required, tooLong, type FieldError } from '../errors';
 import type { FieldPath } from '../../base/path';
 import { isQualifiedName, nameIsDNSSubdomain } from './names';
 import { validateLabels } from './selectors';
@@ -116,18 +116,4 @@ export function validateObjectMeta(meta: unknown, path: FieldPath): FieldError[]
   append(errs, validateOwnerReferences(m.ownerReferences, path.child('ownerReferences')));
   append(errs, validateFinalizers(m.finalizers, path.child('finalizers')));
   return errs;
-}
-
-/** The suffix reserved for manifest-based admission configuration (validation.go StaticConfigSuffix). */
-export const StaticConfigSuffix = '.static.k8s.io';
-
-/**
- * WarningsForStaticSuffix: with the ManifestBasedAdmissionControlConfig feature
- * gate off (the 1.36 default) such a name is accepted with this warning; with it
- * on, the same text is an Invalid error at metadata.name.
- */
-export function warningsForStaticSuffix(meta: unknown, path: FieldPath): FieldError[] {
-  const name = effectiveName(meta);
-  if (!name.endsWith(StaticConfigSuffix)) return [];
-  return [asWarning(invalid(path, name, `names ending with "${StaticConfigSuffix}" are reserved for static manifest-based configurations and cannot be managed via the API`))];
 }
