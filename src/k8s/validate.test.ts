@@ -172,3 +172,29 @@ describe('validateRules: values of the wrong JSON type never throw and are never
     expect(reported).toEqual([]);
   });
 });
+
+describe('ownerReferences: apimachinery v0.37 words (1.37) and v0.36 (1.36), as the apiservers say them', () => {
+  const vapb = {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicyBinding',
+    metadata: { name: 'b', ownerReferences: [{ apiVersion: '', kind: '', name: '', uid: '' }, { apiVersion: 'a/b/c', kind: 'K', name: 'n', uid: 'u' }] },
+    spec: { policyName: 'p', validationActions: ['Deny'] },
+  };
+  const lines = (v?: '1.36') => validateRules(vapb, v && { kubernetesVersion: v }).map((e) => `${e.field}: ${e.message}`);
+  it('1.37: indexed, Required', () =>
+    expect(lines()).toEqual([
+      'metadata.ownerReferences[0].apiVersion: Required value: must not be empty',
+      'metadata.ownerReferences[0].kind: Required value: must not be empty',
+      'metadata.ownerReferences[0].name: Required value: must not be empty',
+      'metadata.ownerReferences[0].uid: Required value: must not be empty',
+      'metadata.ownerReferences[1].apiVersion: Invalid value: "a/b/c": must be <group>/<version> or <version>',
+    ]));
+  it('1.36: no index, Invalid', () =>
+    expect(lines('1.36')).toEqual([
+      'metadata.ownerReferences.apiVersion: Invalid value: "": version must not be empty',
+      'metadata.ownerReferences.kind: Invalid value: "": must not be empty',
+      'metadata.ownerReferences.name: Invalid value: "": must not be empty',
+      'metadata.ownerReferences.uid: Invalid value: "": must not be empty',
+      'metadata.ownerReferences.apiVersion: Invalid value: "a/b/c": version must not be empty',
+    ]));
+});

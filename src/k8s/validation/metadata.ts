@@ -52,7 +52,7 @@ function parseGroupVersion(apiVersion: string): { group: string; version: string
   return { group: '', version: '' };
 }
 
-/** validateOwnerReference: paths carry no index (as upstream). */
+/** validateOwnerReference (apimachinery v0.37; older words: validation/releases.ts). */
 function validateOwnerReference(ref: unknown, path: FieldPath): FieldError[] {
   const r = goStruct(ref);
   if (!r) return [];
@@ -60,10 +60,11 @@ function validateOwnerReference(ref: unknown, path: FieldPath): FieldError[] {
   const apiVersion = goString(r.apiVersion);
   const kind = goString(r.kind);
   const gv = apiVersion === undefined ? undefined : parseGroupVersion(apiVersion);
-  if (gv && gv.version === '') errs.push(invalid(path.child('apiVersion'), apiVersion, 'version must not be empty'));
-  if (kind === '') errs.push(invalid(path.child('kind'), kind, 'must not be empty'));
-  if (goString(r.name) === '') errs.push(invalid(path.child('name'), '', 'must not be empty'));
-  if (goString(r.uid) === '') errs.push(invalid(path.child('uid'), '', 'must not be empty'));
+  if (apiVersion === '') errs.push(required(path.child('apiVersion'), 'must not be empty'));
+  else if (gv && gv.version === '') errs.push(invalid(path.child('apiVersion'), apiVersion, 'must be <group>/<version> or <version>'));
+  if (kind === '') errs.push(required(path.child('kind'), 'must not be empty'));
+  if (goString(r.name) === '') errs.push(required(path.child('name'), 'must not be empty'));
+  if (goString(r.uid) === '') errs.push(required(path.child('uid'), 'must not be empty'));
   if (gv && gv.group === '' && gv.version === 'v1' && kind === 'Event')
     errs.push(invalid(path, r, '/v1, Kind=Event is disallowed from being an owner'));
   return errs;
@@ -75,8 +76,8 @@ export function validateOwnerReferences(refs: unknown, path: FieldPath): FieldEr
   if (!list) return [];
   const errs: FieldError[] = [];
   let firstController = '';
-  for (const ref of list) {
-    append(errs, validateOwnerReference(ref, path));
+  for (const [i, ref] of list.entries()) {
+    append(errs, validateOwnerReference(ref, path.index(i)));
     const r = goObject(ref);
     if (r?.controller === true) {
       const current = `${goString(r.kind) ?? ''}/${goString(r.name) ?? ''}`;

@@ -31,6 +31,23 @@ const withMessage = (message: string) => (e: FieldError): FieldError => ({ ...e,
 const unescapeHTML = (s: string): string => s.replace(/\\u(003c|003e|0026|2028|2029)/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 export const RELEASE_DIFFERENCES: readonly ReleaseDifference[] = [
+  // first: it finds the error object itself (go-print.ts remembers its older printing)
+  {
+    until: '1.33',
+    field: /./,
+    rewrite: (e) => {
+      const old = olderPrinting(e);
+      return old ? withMessage(old)(e) : e;
+    },
+    source: 'k8s.io/apimachinery field/errors.go ErrorBody: bad values that are not strings, numbers or booleans in %#v until v0.33, json.Marshal from v0.34',
+  },
+  {
+    until: '1.33',
+    field: /./,
+    type: 'NotSupported',
+    rewrite: (e) => withMessage(unescapeHTML(e.message))(e),
+    source: 'the same change: values of named string types (OperationType, …) in %#v (no HTML escaping) until v0.33',
+  },
   {
     until: '1.36',
     kinds: ['ValidatingAdmissionPolicyBinding'],
@@ -47,22 +64,16 @@ export const RELEASE_DIFFERENCES: readonly ReleaseDifference[] = [
     rewrite: (e) => withMessage(e.message.replace(/(must evaluate to .*?) but got .*$/s, '$1'))(e),
     source: 'k8s.io/apiserver pkg/admission/plugin/cel/compile.go: a result of the wrong type "must evaluate to T" until v0.31, "must evaluate to T but got U" from v0.32',
   },
-  // first: it finds the 1.36 error object itself (go-print.ts remembers its older printing)
   {
-    until: '1.33',
-    field: /./,
+    until: '1.36',
+    field: /^metadata\.ownerReferences\[\d+\](\.(apiVersion|kind|name|uid))?$/,
     rewrite: (e) => {
-      const old = olderPrinting(e);
-      return old ? withMessage(old)(e) : e;
+      const field = e.field.replace(/^metadata\.ownerReferences\[\d+\]/, 'metadata.ownerReferences');
+      if (e.type === 'Required') return { ...e, field, type: 'Invalid', message: field.endsWith('.apiVersion') ? 'Invalid value: "": version must not be empty' : 'Invalid value: "": must not be empty' };
+      return { ...e, field, message: e.message.replace(/must be <group>\/<version> or <version>$/, 'version must not be empty') };
     },
-    source: 'k8s.io/apimachinery field/errors.go ErrorBody: bad values that are not strings, numbers or booleans in %#v until v0.33, json.Marshal from v0.34',
-  },
-  {
-    until: '1.33',
-    field: /./,
-    type: 'NotSupported',
-    rewrite: (e) => withMessage(unescapeHTML(e.message))(e),
-    source: 'the same change: values of named string types (OperationType, …) in %#v (no HTML escaping) until v0.33',
+    source:
+      'k8s.io/apimachinery pkg/api/validation/objectmeta.go validateOwnerReference until v0.36: paths without the index, Invalid "must not be empty" (apiVersion: "version must not be empty") where v0.37 says Required "must not be empty" (apiVersion: Invalid "must be <group>/<version> or <version>")',
   },
   {
     until: '1.34',
