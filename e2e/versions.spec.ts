@@ -73,7 +73,7 @@ test('a v1beta1 webhook configuration: the apiserver error, Convert to v1, a val
   await expect(problems(page).locator('[data-problem-path="webhooks[0].sideEffects"]')).toBeVisible();
   await control(page, 'webhooks[0].sideEffects').selectOption('None');
   await expect(page.getByTestId('problem-count')).toHaveText('0 errors, 0 warnings');
-  await expect(problems(page)).toContainText('No problems: a Kubernetes 1.36 apiserver accepts this object.');
+  await expect(problems(page)).toContainText('No problems: a Kubernetes 1.37 apiserver accepts this object.');
   expect(await yamlText(page)).toContain('sideEffects: None');
 });
 
@@ -85,7 +85,7 @@ test('target 1.31: a format. expression is a compile error; the choice is kept w
   await expect(page.getByTestId('problem-count')).toHaveText('0 errors, 0 warnings');
 
   const picker = page.getByTestId('kubernetes-version');
-  await expect(picker).toHaveValue('1.36');
+  await expect(picker).toHaveValue('1.37');
   const axe = await new AxeBuilder({ page }).include('.toolbar').analyze();
   expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   await picker.selectOption('1.31');

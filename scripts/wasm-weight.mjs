@@ -41,108 +41,18 @@ export const WEIGHT_PATCHES = [
   ['github.com/prometheus/client_golang/prometheus/registry.go', '\tMustRegister(NewProcessCollector(ProcessCollectorOpts{}))\n\tMustRegister(NewGoCollector())\n', ''],
 ];
 
-// The speed patches. First, plugincel: every ForInput (each evaluation, or each run of a batch) converts the
-// typed AdmissionRequest, and the namespace, to unstructured by reflection: a third of a
-// single evaluation's time in WebAssembly. The engine passes the same objects, built once
-// per stored input and never changed, to every evaluation of that input, so the conversion is
-// remembered per object. The map's keys keep their objects alive (no address is reused while
-// it is remembered); CEL only reads the converted maps.
-const convertMemo = `var convertedObjects = map[interface{}]*unstructured.Unstructured{}
-
-func convertObjectToUnstructured(obj interface{}) (*unstructured.Unstructured, error) {
-	if obj == nil || reflect.ValueOf(obj).IsNil() {
-		return &unstructured.Unstructured{Object: nil}, nil
-	}
-	if reflect.TypeOf(obj).Kind() != reflect.Pointer {
-		return convertObjectToUnstructuredOnce(obj)
-	}
-	if u, ok := convertedObjects[obj]; ok {
-		return u, nil
-	}
-	u, err := convertObjectToUnstructuredOnce(obj)
-	if err == nil {
-		if len(convertedObjects) >= 64 {
-			clear(convertedObjects)
-		}
-		convertedObjects[obj] = u
-	}
-	return u, err
-}
-
-func convertObjectToUnstructuredOnce(obj interface{}) (*unstructured.Unstructured, error) {
-	if obj == nil || reflect.ValueOf(obj).IsNil() {`;
-// And one in cel-go: a program with cost tracking builds a new CostTracker for each evaluation,
-// running every library's OverloadCostTracker option to fill a map of overload trackers (a
-// tenth of a batch's time in a CPU profile). The options are the program's own and the map is
-// only read while evaluating, so the tracker is built once per program and each evaluation
-// gets a copy of it: the same map, limit and estimator, its own cost and stack.
-const trackerPerEval = `		trackerFactory := func() (*interpreter.CostTracker, error) {
-			return interpreter.NewCostTracker(p.callCostEstimator, costOpts...)
-		}`;
-const trackerPerProgram = `		trackerTemplate := sync.OnceValues(func() (*interpreter.CostTracker, error) {
-			return interpreter.NewCostTracker(p.callCostEstimator, costOpts...)
-		})
-		trackerFactory := func() (*interpreter.CostTracker, error) {
-			t, err := trackerTemplate()
-			if err != nil {
-				return nil, err
-			}
-			fresh := *t
-			return &fresh, nil
-		}`;
-// And three small ones on every evaluation's path, each a few per cent of evaluateBatch in a CPU
-// profile of a symbols build (Go has no interface-switch cache on wasm, so an assertion to an
-// interface type is a hash-table lookup, and time.Now is two calls out to JavaScript):
-//  - cel-go's asCostTracker asserted each activation to its unexported costTrackerConverter
-//    interface, for every node evaluated; costTrackActivation is the only type that
-//    implements it, so the patched function checks for that type (a pointer comparison);
-//  - a CostTracker's stack of values starts with room for 16 instead of growing from 0;
-//  - plugincel timed every evaluation (time.Now, time.Since) for its Elapsed field, which only
-//    metrics and tracing read, never the engine.
-const asCostTrackerByInterface = `func asCostTracker(vars Activation) (*CostTracker, bool) {
-	if conv, ok := vars.(costTrackerConverter); ok {
-		return conv.asCostTracker(), true
-	}
-	if vars.Parent() != nil {
-		return asCostTracker(vars.Parent())
-	}
-	return nil, false
-}`;
-const asCostTrackerByType = `func asCostTracker(vars Activation) (*CostTracker, bool) {
-	for {
-		switch a := vars.(type) { // the only implementations of costTrackerConverter
-		case costTrackActivation:
-			return a.costTracker, true
-		case *costTrackActivation:
-			return a.costTracker, true
-		}
-		if vars.Parent() == nil {
-			return nil, false
-		}
-		vars = vars.Parent()
-	}
-}`;
-const initState = `	tracker, err := ct.factory()
-	if err != nil {
-		return nil, err
-	}
-	return costTrackActivation{vars: vars, costTracker: tracker}, nil`;
-const initStateWithStack = `	tracker, err := ct.factory()
-	if err != nil {
-		return nil, err
-	}
-	if tracker.stack == nil {
-		tracker.stack = make(refValStack, 0, 16)
-	}
-	return costTrackActivation{vars: vars, costTracker: tracker}, nil`;
+// The speed patches. plugincel timed every evaluation (time.Now, time.Since) for its Elapsed
+// field, which only metrics and tracing read, never the engine; time.Now is two calls out to
+// JavaScript. (Until k8s.io/apiserver v0.36 / cel-go v0.26 the table also remembered the
+// unstructured conversion of the request per object, built a program's CostTracker once, and
+// replaced cel-go's asCostTracker interface assertion and a cost stack's growth from zero:
+// v0.37 / cel-go v0.29 do the same themselves — LazyObject caches an object's CEL value and
+// the request and namespace are wrapped for lazy reflection (SchemalessTypedToVal) instead of
+// converted, cel-go clones one
+// tracker per evaluation and keeps costs in its evaluation frame.)
 const activation = 'k8s.io/apiserver/pkg/admission/plugin/cel/activation.go';
 
 export const SPEED_PATCHES = [
-  ['k8s.io/apiserver/pkg/admission/plugin/cel/condition.go', `func convertObjectToUnstructured(obj interface{}) (*unstructured.Unstructured, error) {
-	if obj == nil || reflect.ValueOf(obj).IsNil() {`, convertMemo],
-  ['github.com/google/cel-go/cel/program.go', trackerPerEval, trackerPerProgram],
-  ['github.com/google/cel-go/interpreter/runtimecost.go', asCostTrackerByInterface, asCostTrackerByType],
-  ['github.com/google/cel-go/interpreter/runtimecost.go', initState, initStateWithStack],
   [activation, '\tt1 := time.Now()\n', ''],
   [activation, '\telapsed := time.Since(t1)\n\tevaluation.Elapsed = elapsed\n', ''],
   [activation, '\t"time"\n', ''],

@@ -1,6 +1,6 @@
 // Package main is the CEL engine of Admission Workbench: cel-go and the
 // k8s.io/apiserver CEL environment and libraries (pinned in go.mod to the
-// Kubernetes 1.36 release), compiled to WebAssembly.
+// Kubernetes 1.37 release), compiled to WebAssembly.
 //
 // Everything that decides a result goes through the apiserver's own code:
 //   - the base environment is environment.MustBaseEnvSet(DefaultCompatibilityVersion()),
@@ -97,7 +97,7 @@ type compileOptions struct {
 	// VariableName: in vap-variable, the variable being compiled; only the variables
 	// before it are declared (CompileAndStoreVariables compiles them in order).
 	VariableName string `json:"variableName"`
-	// KubernetesVersion: the target release, "1.30" … "1.36" ("" = 1.36); see versions.go.
+	// KubernetesVersion: the target release, "1.30" … "1.37" ("" = 1.37); see versions.go.
 	KubernetesVersion string `json:"kubernetesVersion"`
 	// Stateless: at write time, compile a policy expression with the stateless compiler
 	// (plugincel.NewCompiler, no `variables` declared) as validation.go's createCompiler(false)

@@ -75,9 +75,9 @@ func policyKey(hasParams bool, vars []variableDef) string {
 
 // getPolicyCompiler returns the CompositedCompiler of a policy with these variables. One
 // compiler serves authoring (NewExpressions) and evaluation (StoredExpressions): its env sets
-// hold both environments; the variables themselves are compiled with NewExpressions. In 1.36
-// both environments declare the same libraries (every option is introduced by 1.34, the
-// compatibility version is 1.35, and the one feature-gated library, AuthzSelectors, is GA).
+// hold both environments; the variables themselves are compiled with NewExpressions. In 1.37
+// the StoredExpressions environment has one library more than the NewExpressions one (the
+// Kubernetes lists library v1, includes(), introduced in 1.37; compatibility version 1.36).
 func getPolicyCompiler(es *envSetRef, hasParams bool, vars []variableDef) (*policyCompiler, error) {
 	key := es.key + "|" + policyKey(hasParams, vars)
 	useCounter++

@@ -180,8 +180,8 @@ func parseInputs(s string) (*inputs, error) {
 	in.attrs = &admission.VersionedAttributes{
 		Attributes:         attrs,
 		VersionedKind:      gvk,
-		VersionedObject:    in.object,
-		VersionedOldObject: in.oldObject,
+		VersionedObject:    admission.NewLazyObject(in.object),
+		VersionedOldObject: admission.NewLazyObject(in.oldObject),
 	}
 	return in, nil
 }

@@ -6,16 +6,16 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/google/cel-go/cel"
 	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/apiserver/pkg/cel/environment"
-	utilfeature "k8s.io/apiserver/pkg/util/feature"
 )
 
 // ---------------------------------------------------------------------------
-// Target Kubernetes versions (the kubernetesVersion option, 1.30–1.36)
+// Target Kubernetes versions (the kubernetesVersion option, 1.30–1.37)
 //
 // The apiserver's environment package versions every library and option
-// (environment/base.go: IntroducedVersion). A release-N apiserver:
+// (environment/base.go: IntroducedVersion, RemovedVersion). A release-N apiserver:
 //   - compiles expressions being written (NewExpressions) at its default compatibility
 //     version, N-1 (DefaultCompatibilityVersion: the binary's MinCompatibilityVersion;
 //     hard-coded 1.29 in 1.30): a library introduced in N is usable in new expressions
@@ -24,18 +24,21 @@ import (
 //     those introduced up to N.
 // The engine builds both from this binary's MustBaseEnvSet: write-time = compatibility
 // N-1, run-time = compatibility N (its NewExpressions env, which holds exactly the options
-// introduced up to N). For the binary's own release (1.36) both are the one env set of
+// introduced up to N). For the binary's own release (1.37) both are the one env set of
 // MustBaseEnvSet(DefaultCompatibilityVersion()), as the admission plugins build it.
 //
-// One option is feature-gated: the authorizer selectors library (AuthorizeWithSelectors:
-// alpha, off, in 1.31; on from 1.32). A gate that is on adds its library whatever the
-// compatibility version, so env sets for compatibility ≤ 1.30 (write-time 1.30 and 1.31,
-// run-time 1.30) are built with the feature gates of release 1.30 (SetEmulationVersion on
-// a copy), where the library does not exist.
+// The authorizer selectors library has been versioned only (IntroducedVersion 1.31) since
+// k8s.io/apiserver v0.37 removed the AuthorizeWithSelectors gate; with the gate's defaults
+// of 1.31–1.36 (alpha off in 1.31, on from 1.32) the env sets are the same ones: absent at
+// compatibility 1.30 (write-time 1.31), present from 1.31 (run-time 1.31, write-time 1.32).
+//
+// Behaviour that changed without a new library version (a bug fix in a library's Go code)
+// is not in the env set of an older compatibility version: runtimeFixes (fixes.go) puts
+// the older releases' implementation back for their targets.
 
 const (
 	oldestMinor = 30
-	binaryMinor = 36 // k8s.io/apiserver v0.36.x
+	binaryMinor = 37 // k8s.io/apiserver v0.37.x
 )
 
 // targetMinor reads the kubernetesVersion option: "" is the binary's release.
@@ -60,52 +63,74 @@ const (
 
 // envSetRef is the base env set of one target at one stage and the env type to compile with.
 type envSetRef struct {
-	key     string // compatibility version, e.g. "1.35"
+	key     string // compatibility version, e.g. "1.35", and the runtime fixes undone ("1.36 -quantity-deep-copy")
 	set     *environment.EnvSet
 	envType environment.Type
 }
 
 var (
 	envSetMu   sync.Mutex
-	envSetsAt  = map[uint]*environment.EnvSet{}
+	envSetsAt  = map[string]*environment.EnvSet{}
 	defaultSet *envSetRef
 )
 
-// baseEnvSetAt is MustBaseEnvSet(1.compat), with release 1.30's feature gates below 1.31.
+// baseEnvSetAt is MustBaseEnvSet(1.compat).
 func baseEnvSetAt(compat uint) *environment.EnvSet {
+	key := fmt.Sprintf("1.%d", compat)
 	envSetMu.Lock()
 	defer envSetMu.Unlock()
-	if s, ok := envSetsAt[compat]; ok {
+	if s, ok := envSetsAt[key]; ok {
 		return s
 	}
-	ver := version.MajorMinor(1, compat)
-	if compat <= 30 {
-		gates := utilfeature.DefaultMutableFeatureGate.DeepCopy()
-		if err := gates.SetEmulationVersion(version.MajorMinor(1, 30)); err == nil {
-			saved := utilfeature.DefaultFeatureGate
-			utilfeature.DefaultFeatureGate = gates
-			defer func() { utilfeature.DefaultFeatureGate = saved }()
-		}
-	}
-	s := environment.MustBaseEnvSet(ver)
-	envSetsAt[compat] = s
+	s := environment.MustBaseEnvSet(version.MajorMinor(1, compat))
+	envSetsAt[key] = s
 	return s
 }
 
 // envSetFor returns the env set for a target release and stage.
 func envSetFor(minor uint, stage envStage) *envSetRef {
+	var ref envSetRef
 	if minor == binaryMinor {
-		ref := *defaultEnvSet()
+		ref = *defaultEnvSet()
 		if stage == runStage {
 			ref.envType = environment.StoredExpressions
 		}
-		return &ref
+	} else {
+		compat := minor - 1
+		if stage == runStage {
+			compat = minor
+		}
+		ref = envSetRef{key: fmt.Sprintf("1.%d", compat), set: baseEnvSetAt(compat), envType: environment.NewExpressions}
 	}
-	compat := minor - 1
-	if stage == runStage {
-		compat = minor
+	return withOlderBehaviour(&ref, minor)
+}
+
+// withOlderBehaviour extends an env set with the implementations a target release had
+// before the runtime fixes it lacks (the target's own binary runs both stages).
+func withOlderBehaviour(ref *envSetRef, minor uint) *envSetRef {
+	var opts []cel.EnvOption
+	key := ref.key
+	for _, f := range runtimeFixes {
+		if minor < f.from {
+			opts = append(opts, f.before...)
+			key += " -" + f.name
+		}
 	}
-	return &envSetRef{key: fmt.Sprintf("1.%d", compat), set: baseEnvSetAt(compat), envType: environment.NewExpressions}
+	if len(opts) == 0 {
+		return ref
+	}
+	envSetMu.Lock()
+	defer envSetMu.Unlock()
+	s, ok := envSetsAt[key]
+	if !ok {
+		var err error
+		s, err = ref.set.Extend(environment.VersionedOptions{IntroducedVersion: version.MajorMinor(1, 0), EnvOptions: opts})
+		if err != nil {
+			panic(fmt.Sprintf("env set %s: %v", key, err))
+		}
+		envSetsAt[key] = s
+	}
+	return &envSetRef{key: key, set: s, envType: ref.envType}
 }
 
 // defaultEnvSet is the env set of the binary's release: MustBaseEnvSet(DefaultCompatibilityVersion()).

@@ -33,7 +33,7 @@ describe('evaluateBatch', () => {
     expect(batch[1]).toMatchObject({ ok: false, stage: 'runtime' });
     expect(batch[2]).toMatchObject({ ok: false, stage: 'compile' });
     expect(batch[4]).toMatchObject({ ok: true, value: 2 });
-  });
+  }, 60_000); // the 1.30 item builds that release's environments (its own env sets, the older quantity overloads)
 
   test('a group shares one budget, as a policy does: over it, the whole group fails with the apiserver message', async () => {
     // An authorizer check is charged a large fixed cost: a cheap way to spend a budget.

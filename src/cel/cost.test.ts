@@ -20,8 +20,8 @@ describe('limits', () => {
     expect(info.runtimeCelCostBudgetMatchConditions).toBe(CEL_LIMITS.runtimeCelCostBudgetMatchConditions);
     expect(info.maxEvaluatedMessageExpressionSizeBytes).toBe(CEL_LIMITS.maxEvaluatedMessageExpressionSizeBytes);
     expect(info.checkFrequency).toBe(CEL_LIMITS.checkFrequency);
-    expect(info.kubernetesVersion).toMatch(/^1\.36\./);
-    expect(info.celGoModule).toBe('v0.26.0');
+    expect(info.kubernetesVersion).toMatch(/^1\.37\./);
+    expect(info.celGoModule).toBe('v0.29.2');
   });
 });
 

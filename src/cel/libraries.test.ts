@@ -1,5 +1,5 @@
 /**
- * Every library of the Kubernetes 1.36 CEL environment, a passing and a failing case each,
+ * Every library of the Kubernetes 1.37 CEL environment (for new expressions), a passing and a failing case each,
  * against the real engine. Expected values follow Kubernetes' documented semantics
  * (k8s.io/apiserver/pkg/cel/library and cel-go ext docs), not engine output.
  */

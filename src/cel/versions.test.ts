@@ -1,5 +1,5 @@
 /**
- * The kubernetesVersion option: each library that arrives between 1.31 and 1.36 is a compile
+ * The kubernetesVersion option: each library that arrives between 1.30 and 1.37 is a compile
  * error one release before it can be written and compiles from that release on.
  *
  * Versions are those of k8s.io/apiserver's environment/base.go (IntroducedVersion). A
@@ -33,6 +33,8 @@ const ARRIVALS: Arrival[] = [
   { library: 'two-variable comprehensions', introduced: 32, expressions: ['[1, 2].all(i, v, v > i)', "{'a': 1}.transformMap(k, v, v + 1) == {'a': 2}", "[5].exists(i, v, i == 0 && v == 5)"] },
   { library: 'semver', introduced: 33, expressions: ["isSemver('1.2.3')", "semver('1.2.3').isLessThan(semver('1.3.0'))"] },
   { library: 'lists extension v3 (range, sort, flatten, slice, distinct)', introduced: 34, expressions: ['lists.range(3) == [0, 1, 2]', '[3, 1].sort() == [1, 3]', '[[1], [2]].flatten() == [1, 2]', '[1, 2].slice(0, 1) == [1]', '[1, 1].distinct() == [1]'] },
+  // writable from 1.38, which the Workbench does not target yet: an error at every target when written
+  { library: 'Kubernetes lists v1 (includes())', introduced: 37, expressions: ['[1, 2, 3].includes(2)', "!['a'].includes('b')"] },
 ];
 
 const versions = (pred: (minor: number) => boolean): KubernetesVersion[] => KUBERNETES_VERSIONS.filter((v) => pred(minorOf(v)));
@@ -58,18 +60,22 @@ describe('compile (write time, compatibility version N-1)', () => {
     }, 60_000); // the first test per version builds that version's environments
   }
 
-  test('absent is 1.36; the position of the missing function is reported', async () => {
+  test('absent is 1.37; the position of the missing function is reported', async () => {
     expect((await compile('lists.range(2).size() == 2', 'vap-validation')).ok).toBe(true);
+    // a 1.37 apiserver compiles new expressions at compatibility 1.36: no includes() yet
+    expect((await compile('[1].includes(1)', 'vap-validation')).ok).toBe(false);
     const r = await compile("true && isSemver('1.0.0')", 'vap-validation', { kubernetesVersion: '1.33' });
     expect(r.ok).toBe(false);
     // cel-go reports an undeclared function at its call's opening parenthesis
     expect(r.issues[0]).toMatchObject({ line: 1, column: 17 });
   });
 
-  test('a version outside 1.30–1.36 is an error value', async () => {
+  test('a version outside 1.30–1.37 is an error value', async () => {
     const r = await compile('true', 'vap-validation', { kubernetesVersion: '1.29' as KubernetesVersion });
     expect(r.ok).toBe(false);
     expect(r.message).toContain('unsupported kubernetesVersion "1.29"');
+    const r38 = await compile('true', 'vap-validation', { kubernetesVersion: '1.38' as KubernetesVersion });
+    expect(r38.message).toContain('unsupported kubernetesVersion "1.38" (1.30 to 1.37)');
   });
 
   test('webhook match conditions and policy variables follow the target too', async () => {
@@ -100,6 +106,28 @@ describe('evaluate (stored expressions: every library introduced up to N)', () =
         }
       }
     }
+  }, 60_000);
+});
+
+describe('runtime behaviour per release (not a library version)', () => {
+  // k8s.io/apiserver pkg/cel/library/quantity.go: add/sub copied the receiver shallowly until
+  // v0.36 (`copy := *q`), so on a quantity beyond int64 (an inf.Dec) q.add(1) changed q too; v0.37 deep-copies.
+  const big = "quantity('100000000000000000000')";
+  const cases: [string, string][] = [
+    ['add(int)', `[${big}].all(q, q.add(1).isGreaterThan(q))`],
+    ['add(quantity)', `[${big}].all(q, q.add(quantity('1')).isGreaterThan(q))`],
+    ['sub(int)', `[${big}].all(q, q.sub(1).isLessThan(q))`],
+    ['sub(quantity)', `[${big}].all(q, q.sub(quantity('1')).isLessThan(q))`],
+  ];
+  test.each(cases)('quantity %s leaves its receiver alone from 1.37 on, changes it before', async (_name, expression) => {
+    for (const kubernetesVersion of KUBERNETES_VERSIONS) {
+      const r = await evaluate(expression, 'vap-validation', {}, { kubernetesVersion });
+      expect(r.ok, `${kubernetesVersion}: ${r.ok ? '' : r.message}`).toBe(true);
+      if (r.ok) expect(r.value, `${expression} at ${kubernetesVersion}`).toBe(minorOf(kubernetesVersion) >= 37);
+    }
+    // a quantity within int64 was never affected
+    const small = await evaluate("[quantity('1')].all(q, q.add(1).isGreaterThan(q))", 'vap-validation', {}, { kubernetesVersion: '1.30' });
+    expect(small.ok && small.value).toBe(true);
   }, 60_000);
 });
 

@@ -11,7 +11,7 @@
  * no spec.variables, without composition: `variables` is not declared at all there.
  */
 import type { CelContext } from '../cel/types';
-import { isObject } from '../base/json';
+import { isObject, trimSpace } from '../base/json';
 
 /** A declared variable: its name and expression. */
 export interface PolicyVariable {
@@ -22,11 +22,13 @@ export interface PolicyVariable {
 /** Whether a policy spec declares params (spec.paramKind is set: Go's `ParamKind != nil`). */
 export const declaresParams = (spec: unknown): boolean => isObject(spec) && spec.paramKind !== undefined && spec.paramKind !== null;
 
-/** spec.variables with a string name and expression, in order (what the composition compiler stores). */
+/** spec.variables with a string name and a non-blank expression, in order (what the composition compiler stores). */
 export function declaredVariables(variables: unknown): PolicyVariable[] {
   const out: PolicyVariable[] = [];
   for (const v of Array.isArray(variables) ? variables : []) {
-    if (isObject(v) && typeof v.name === 'string' && typeof v.expression === 'string') out.push({ name: v.name, expression: v.expression });
+    // validation.go's validateVariable never compiles (so never stores) a variable without an expression:
+    // later expressions get `undefined field` for it (the validation oracle found it)
+    if (isObject(v) && typeof v.name === 'string' && typeof v.expression === 'string' && trimSpace(v.expression) !== '') out.push({ name: v.name, expression: v.expression });
   }
   return out;
 }

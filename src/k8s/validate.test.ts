@@ -63,16 +63,29 @@ describe('validateRules: dispatch', () => {
       ]),
     );
   });
-  it('warns (does not fail) on the reserved .static.k8s.io suffix', () => {
+  it('the reserved .static.k8s.io suffix: an error at 1.37, a warning at 1.36, nothing before', () => {
     const b = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicyBinding', metadata: { name: 'x.static.k8s.io' }, spec: { policyName: 'p' } };
-    expect(validateRules(b)).toEqual([
-      {
-        type: 'Invalid',
-        field: 'metadata.name',
-        severity: 'warning',
-        message: 'Invalid value: "x.static.k8s.io": names ending with ".static.k8s.io" are reserved for static manifest-based configurations and cannot be managed via the API',
-      },
+    const detail = 'names ending with ".static.k8s.io" are reserved for static manifest-based configurations and cannot be managed via the API';
+    expect(validateRules(b)).toEqual([{ type: 'Invalid', field: 'metadata.name', message: `Invalid value: "x.static.k8s.io": ${detail}` }]);
+    // the warning's text is the apiserver's: `metadata.name: names ending with …`
+    expect(validateRules(b, { kubernetesVersion: '1.36' })).toEqual([{ type: 'Invalid', field: 'metadata.name', severity: 'warning', message: detail }]);
+    // 1.35 does not serve this kind in v1 (an apiVersion error), and has no rule for the suffix
+    expect(validateRules(b, { kubernetesVersion: '1.35' }).map((e) => e.field)).toEqual(['apiVersion']);
+  });
+  it('1.37 warns about webhook rules naming resources webhooks never see, and reports identical errors once', () => {
+    const [, reviews, repeated] = fixture('release-1-37.yaml');
+    const warnings = (v?: '1.36') => validateRules(reviews, v && { kubernetesVersion: v }).map((e) => `${e.severity} ${e.field}: ${e.message}`);
+    expect(warnings()).toEqual([
+      'warning webhooks[0].rules[0]: tokenreviews.authentication.k8s.io is excluded from admission webhooks; this rule will have no effect',
+      'warning webhooks[0].rules[0]: subjectaccessreviews.authorization.k8s.io is excluded from admission webhooks; this rule will have no effect',
+      'warning webhooks[0].rules[2]: selfsubjectrulesreviews.authorization.k8s.io is excluded from admission webhooks; this rule will have no effect',
     ]);
+    expect(warnings('1.36')).toEqual([]);
+    const texts = (v?: '1.36') => validateRules(repeated, v && { kubernetesVersion: v }).map((e) => `${e.field}: ${e.message}`);
+    // `resources[1]: … must not specify */*` twice at 1.36 (once per other '*/*'), once at 1.37
+    expect(texts('1.36')).toHaveLength(3);
+    expect(texts()).toEqual([...new Set(texts('1.36'))]);
+    expect(texts()).toHaveLength(2);
   });
   it('prefixes List items', () => {
     const list = { apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'ConfigMap' }, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicyBinding', metadata: { name: 'b' } }, 'junk'] };
@@ -158,4 +171,30 @@ describe('validateRules: values of the wrong JSON type never throw and are never
     }
     expect(reported).toEqual([]);
   });
+});
+
+describe('ownerReferences: apimachinery v0.37 words (1.37) and v0.36 (1.36), as the apiservers say them', () => {
+  const vapb = {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicyBinding',
+    metadata: { name: 'b', ownerReferences: [{ apiVersion: '', kind: '', name: '', uid: '' }, { apiVersion: 'a/b/c', kind: 'K', name: 'n', uid: 'u' }] },
+    spec: { policyName: 'p', validationActions: ['Deny'] },
+  };
+  const lines = (v?: '1.36') => validateRules(vapb, v && { kubernetesVersion: v }).map((e) => `${e.field}: ${e.message}`);
+  it('1.37: indexed, Required', () =>
+    expect(lines()).toEqual([
+      'metadata.ownerReferences[0].apiVersion: Required value: must not be empty',
+      'metadata.ownerReferences[0].kind: Required value: must not be empty',
+      'metadata.ownerReferences[0].name: Required value: must not be empty',
+      'metadata.ownerReferences[0].uid: Required value: must not be empty',
+      'metadata.ownerReferences[1].apiVersion: Invalid value: "a/b/c": must be <group>/<version> or <version>',
+    ]));
+  it('1.36: no index, Invalid', () =>
+    expect(lines('1.36')).toEqual([
+      'metadata.ownerReferences.apiVersion: Invalid value: "": version must not be empty',
+      'metadata.ownerReferences.kind: Invalid value: "": must not be empty',
+      'metadata.ownerReferences.name: Invalid value: "": must not be empty',
+      'metadata.ownerReferences.uid: Invalid value: "": must not be empty',
+      'metadata.ownerReferences.apiVersion: Invalid value: "a/b/c": version must not be empty',
+    ]));
 });

@@ -1,12 +1,14 @@
 /**
  * Create-time validation of admission configuration objects, error for error as
  * the target release's kube-apiserver reports them (options.kubernetesVersion,
- * default 1.36): is the apiVersion served (validation/api-version.ts), decoding
+ * default 1.37): is the apiVersion served (validation/api-version.ts), decoding
  * (null in a string list is ""), defaulting by apiVersion, then the kind's
  * validation, in the release's words (validation/releases.ts); all errors collected.
  *
- * Names ending in `.static.k8s.io` get a warning (severity 'warning'), as with
- * the ManifestBasedAdmissionControlConfig gate off. Unknown kinds give no errors. A `v1 List` is validated item by item with paths
+ * The release's registry strategy adds its checks (validation/strategy.ts: the
+ * `.static.k8s.io` suffix, an error from 1.37 and a warning in 1.36; warnings for webhook
+ * rules naming resources webhooks never see, 1.37) and, from 1.37, identical errors are
+ * reported once. Warnings have severity 'warning'. Unknown kinds give no errors. A `v1 List` is validated item by item with paths
  * prefixed `items[i].`. Values of the wrong JSON type are skipped (the decode
  * check reports those); caBundle base64 is checked here.
  */
@@ -25,15 +27,15 @@ import {
   validateValidatingWebhookConfiguration,
 } from './validation';
 import { validateServedVersion } from './validation/api-version';
-import { warningsForStaticSuffix } from './validation/metadata';
 import { asReleaseWords } from './validation/releases';
+import { strategyChecks, withoutRepeatedErrors } from './validation/strategy';
 import { isObject, type Obj } from './validation/values';
-import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
+import { DEFAULT_KUBERNETES_VERSION, releaseOf, type KubernetesVersion } from '../base/releases';
 
 export interface ValidateOptions {
   /** Compiles CEL expressions; without it only the non-CEL rules about expressions apply. */
   cel?: CelCompiler;
-  /** The target release (served apiVersions, its validation's words, its CEL environment); absent = 1.36. */
+  /** The target release (served apiVersions, its validation's words, its CEL environment); absent = the newest (1.37). */
   kubernetesVersion?: KubernetesVersion;
 }
 
@@ -99,6 +101,8 @@ export function validateRules(object: unknown, options?: ValidateOptions): Field
   const served = validateServedVersion(spec, object.apiVersion, release);
   const validator = served.known ? validatorFor(object.apiVersion, object.kind) : undefined;
   if (!validator) return served.errors;
-  const errs = [...validator(decoded(object), compilerAt(options?.cel, release)), ...warningsForStaticSuffix(object.metadata, fieldPath('metadata', 'name'))];
-  return [...served.errors, ...asReleaseWords(errs, spec.kind, release)];
+  const row = releaseOf(release);
+  const obj = decoded(object);
+  const errs = asReleaseWords([...validator(obj, compilerAt(options?.cel, release)), ...strategyChecks(spec.kind, obj, row)], spec.kind, release);
+  return [...served.errors, ...(row.validation.dedupeErrors ? withoutRepeatedErrors(errs) : errs)];
 }

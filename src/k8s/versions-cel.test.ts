@@ -42,6 +42,14 @@ describe('CEL libraries per target release, through validate()', () => {
     expect(before.map((e) => `${e.type} ${e.field}`)).toEqual(['Invalid spec.validations[0].expression']);
     expect(before[0]!.message).toMatch(/compilation failed: ERROR: <input>:\d+:\d+: (undeclared reference|found no matching overload)/);
     for (const release of KUBERNETES_VERSIONS.filter((r) => minorOf(r) >= minorOf(first))) expect(validate(vap(expression), { cel, kubernetesVersion: release }), release).toEqual([]);
+  }, 60_000); // the first case builds every release's environments
+
+  it('includes() (Kubernetes lists library v1, introduced in 1.37) cannot be written at any target yet: a 1.37 apiserver accepts it from 1.38', () => {
+    for (const release of KUBERNETES_VERSIONS) {
+      const errs = validate(vap('[1, 2].includes(1)'), { cel, kubernetesVersion: release });
+      expect(errs.map((e) => `${e.type} ${e.field}`), release).toEqual(['Invalid spec.validations[0].expression']);
+      expect(errs[0]!.message).toMatch(/compilation failed: ERROR: <input>:\d+:\d+: (undeclared reference|found no matching overload)/);
+    }
   });
 
   it('a webhook matchCondition follows the target too', () => {

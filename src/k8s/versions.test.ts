@@ -1,5 +1,5 @@
 /**
- * The target release (1.30–1.36) in validation: served apiVersions per kind and release,
+ * The target release (1.30–1.37) in validation: served apiVersions per kind and release,
  * the hints, older releases' wording, the release passed to the CEL compiler, and `null`
  * inside string lists decoded to "" as the apiserver's decoder does.
  */
@@ -33,25 +33,25 @@ const minimal: Record<string, object> = {
 /**
  * What each release does with each apiVersion, written out by hand from the releases' sources
  * (storage_apiserver.go, instance.go; see docs/versions.md): S served by default, O opt-in
- * (present, off by default), - not in that release. Columns: 1.30 … 1.36.
+ * (present, off by default), - not in that release. Columns: 1.30 … 1.37.
  */
 const EXPECTED: Record<string, string> = {
-  'ValidatingWebhookConfiguration/v1': 'SSSSSSS',
-  'ValidatingWebhookConfiguration/v1beta1': '-------',
-  'MutatingWebhookConfiguration/v1': 'SSSSSSS',
-  'MutatingWebhookConfiguration/v1beta1': '-------',
-  'ValidatingAdmissionPolicy/v1': 'SSSSSSS',
-  'ValidatingAdmissionPolicy/v1beta1': 'OOOOOOO',
-  'ValidatingAdmissionPolicy/v1alpha1': 'OOO----',
-  'ValidatingAdmissionPolicyBinding/v1': 'SSSSSSS',
-  'ValidatingAdmissionPolicyBinding/v1beta1': 'OOOOOOO',
-  'ValidatingAdmissionPolicyBinding/v1alpha1': 'OOO----',
-  'MutatingAdmissionPolicy/v1': '------S',
-  'MutatingAdmissionPolicy/v1beta1': '----OOO',
-  'MutatingAdmissionPolicy/v1alpha1': '--OOOOO',
-  'MutatingAdmissionPolicyBinding/v1': '------S',
-  'MutatingAdmissionPolicyBinding/v1beta1': '----OOO',
-  'MutatingAdmissionPolicyBinding/v1alpha1': '--OOOOO',
+  'ValidatingWebhookConfiguration/v1': 'SSSSSSSS',
+  'ValidatingWebhookConfiguration/v1beta1': '--------',
+  'MutatingWebhookConfiguration/v1': 'SSSSSSSS',
+  'MutatingWebhookConfiguration/v1beta1': '--------',
+  'ValidatingAdmissionPolicy/v1': 'SSSSSSSS',
+  'ValidatingAdmissionPolicy/v1beta1': 'OOOOOOOO',
+  'ValidatingAdmissionPolicy/v1alpha1': 'OOO-----',
+  'ValidatingAdmissionPolicyBinding/v1': 'SSSSSSSS',
+  'ValidatingAdmissionPolicyBinding/v1beta1': 'OOOOOOOO',
+  'ValidatingAdmissionPolicyBinding/v1alpha1': 'OOO-----',
+  'MutatingAdmissionPolicy/v1': '------SS',
+  'MutatingAdmissionPolicy/v1beta1': '----OOOO',
+  'MutatingAdmissionPolicy/v1alpha1': '--OOOOOO',
+  'MutatingAdmissionPolicyBinding/v1': '------SS',
+  'MutatingAdmissionPolicyBinding/v1beta1': '----OOOO',
+  'MutatingAdmissionPolicyBinding/v1alpha1': '--OOOOOO',
 };
 
 const cases = Object.entries(EXPECTED).flatMap(([kv, row]) =>
@@ -85,7 +85,7 @@ describe('served apiVersions per target release', () => {
     expect(servingOfObject({ apiVersion: 'v1', kind: 'ConfigMap' }, '1.36')).toBeUndefined();
   });
 
-  it('defaults to 1.36', () => {
+  it('defaults to 1.37', () => {
     const map = { apiVersion: `${G}/v1`, kind: 'MutatingAdmissionPolicy', ...minimal.MutatingAdmissionPolicy };
     expect(validate(map)).toEqual([]);
     expect(validate(map, { kubernetesVersion: '1.35' })).toHaveLength(1);
@@ -181,7 +181,7 @@ describe("older releases' wording (found by the validation oracle)", () => {
 });
 
 describe('the target release reaches the CEL compiler', () => {
-  it('passes kubernetesVersion in every compile (none for 1.36, the engine default)', () => {
+  it('passes kubernetesVersion in every compile (none for 1.37, the engine default)', () => {
     const cel = scriptedCompiler();
     const o = { apiVersion: `${G}/v1`, kind: 'ValidatingAdmissionPolicy', ...minimal.ValidatingAdmissionPolicy };
     validate(o, { cel, kubernetesVersion: '1.31' });
@@ -200,7 +200,7 @@ describe('the target release reaches the CEL compiler', () => {
       webhooks: [{ name: 'a.b.c', sideEffects: 'None', admissionReviewVersions: ['v1'], clientConfig: { url: 'https://x' }, matchConditions: [{ name: 'm', expression: 'true' }] }],
     };
     validate(o, { cel, kubernetesVersion: '1.30' });
-    validate(o, { cel, kubernetesVersion: '1.36' });
+    validate(o, { cel, kubernetesVersion: '1.37' });
     expect(cel.calls.map((c) => c.options?.kubernetesVersion)).toEqual(['1.30', undefined]);
   });
 });

@@ -54,7 +54,7 @@ describe('readWorkspaceFile', () => {
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.warnings).toEqual([
-      'kubernetesVersion "1.99" is not one of 1.30, 1.31, 1.32, 1.33, 1.34, 1.35, 1.36: ignored',
+      'kubernetesVersion "1.99" is not one of 1.30, 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37: ignored',
       'celCases[1]: needs a "document" index into documents: ignored',
       'policyCases[1]: needs a "document" index into documents or a "policy" name: ignored',
       '"scenarios" is not a list: ignored',

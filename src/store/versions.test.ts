@@ -33,9 +33,9 @@ spec:
 `;
 
 describe('target Kubernetes version in the workspace', () => {
-  it('defaults to 1.36, and problems follow the target', () => {
+  it('defaults to 1.37, and problems follow the target', () => {
     const ws = createWorkspace({ docs: [], selectedId: null });
-    expect(ws.getState().kubernetesVersion).toBe('1.36');
+    expect(ws.getState().kubernetesVersion).toBe('1.37');
     ws.getState().importText(MAP_V1, 'paste');
     const doc = ws.getState().docs[0]!;
     expect(docProblems(doc, [], '1.36').errors).toBe(0);

@@ -11,10 +11,13 @@
  * 3. Otherwise: the multiset of errors must be equal, each as `field|Type|message`
  *    where message is the apiserver's error body (field.Error.ErrorBody(): type
  *    string, bad value and detail, exactly as the client sees it). validate()'s
- *    warnings (severity 'warning': unknown fields, the .static.k8s.io suffix) and its
  *    errors at `apiVersion` (is this version served by default — the scheme decodes
  *    every version it knows, so the oracle cannot say) are left out, and validate()
  *    must have no decoder-class error.
+ * 4. When the apiserver accepts the object, its create warnings (the strategy's
+ *    WarningsOnCreate: the .static.k8s.io suffix, rules naming resources webhooks never
+ *    see) must be validate()'s registry warnings, as `field: message` (the multiset; the
+ *    decoder's warnings, such as unknown fields, are not the strategy's and are left out).
  */
 import type { FieldError } from '../../src/k8s/errors';
 
@@ -32,6 +35,7 @@ export interface OracleResult {
   name?: string;
   decodeError?: string;
   errors: OracleError[];
+  warnings?: string[];
 }
 
 /** The oracle's field.ErrorType → our ErrorType. */
@@ -60,6 +64,8 @@ export interface Ours {
   errors: FieldError[];
   /** Those of them the decoder would raise (decodeErrors(), caBundle base64). */
   decodeClass: FieldError[];
+  /** validate()'s warnings that are not the decoder's, as `field: message`. */
+  warnings: string[];
 }
 
 export interface Disagreement {
@@ -101,5 +107,10 @@ export function compare(oracle: OracleResult, ours: Ours): Disagreement | undefi
   const mine = ours.errors.filter((e) => e.field !== 'apiVersion').map(ourLine);
   const missing = minus(theirs, mine);
   const extra = minus(mine, theirs);
-  return missing.length || extra.length ? { why: 'different field errors', missing, extra } : undefined;
+  if (missing.length || extra.length) return { why: 'different field errors', missing, extra };
+  if (theirs.length > 0) return undefined;
+  const theirWarnings = oracle.warnings ?? [];
+  const missingWarnings = minus(theirWarnings, ours.warnings);
+  const extraWarnings = minus(ours.warnings, theirWarnings);
+  return missingWarnings.length || extraWarnings.length ? { why: 'different create warnings', missing: missingWarnings, extra: extraWarnings } : undefined;
 }

@@ -1,6 +1,6 @@
 // Command validation-oracle runs the kube-apiserver's own create path for
 // admissionregistration.k8s.io objects (k8s.io/kubernetes, the release pinned
-// in go.mod) and prints what it says about each object, so the Workbench's
+// in go.mod, or another go.1.3x.mod) and prints what it says about each object, so the Workbench's
 // validate() can be compared with the real code (src/k8s/validation/oracle.test.ts).
 //
 // Input (stdin): a JSON array of objects, or one JSON object per line.
@@ -12,14 +12,19 @@
 //	  "badValue":…,"error":"webhooks[0].name: Required value"}]}
 //
 // The release: go.mod pins 1.36 (release_1_36.go); `-tags k8s130 -modfile go.1.30.mod` builds the
-// same program on 1.30 (release_1_30.go). Kinds a release does not have are reported as decode errors.
+// same program on 1.30 (release_1_30.go), `-tags k8s137 -modfile go.1.37.mod` on 1.37.2
+// (release_1_37.go). Kinds a release does not have are reported as decode errors.
 //
 // What runs per object is what the apiserver does on create:
 //  1. decode through legacyscheme.Codecs.UniversalDecoder() (the served version → internal, with defaulting);
 //  2. rest.FillObjectMetaSystemFields, then generateName → a generated name;
 //  3. the steps of rest.BeforeCreate with the kind's real registry strategy (cluster-scoped: the namespace
 //     is cleared; PrepareForCreate; strategy.Validate; then the generic ObjectMeta validation, which the
-//     apiserver runs only when strategy.Validate passed).
+//     apiserver runs only when strategy.Validate passed; from 1.37 rest.ValidateCreate itself, which also
+//     runs declarative validation); when there is no error, the strategy's WarningsOnCreate.
+//
+// The feature gates are the release's defaults (1.37: ManifestBasedAdmissionControlConfig and
+// ExcludeAdmissionWebhookVirtualResources on).
 //
 // The strategies are built with a nil authorizer, as for a superuser: the paramKind/paramRef
 // authorization check is skipped (the bindings' strategies insist on a resource resolver
@@ -68,6 +73,8 @@ type result struct {
 	Name        string       `json:"name,omitempty"`
 	DecodeError string       `json:"decodeError,omitempty"`
 	Errors      []fieldError `json:"errors"`
+	// Warnings: the strategy's WarningsOnCreate, which the apiserver sends only when the object is valid.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 func main() {
@@ -167,14 +174,24 @@ func check(index int, doc json.RawMessage) (res result) {
 		return res
 	}
 	s.strategy.PrepareForCreate(ctx, obj)
-	errs := s.strategy.Validate(ctx, obj)
-	if len(errs) == 0 {
-		errs = genericvalidation.ValidateObjectMetaAccessor(meta, s.strategy.NamespaceScoped(), validatePathSegment, field.NewPath("metadata"))
-	}
+	errs := validateCreate(ctx, s.strategy, obj, meta)
 	for _, e := range errs {
 		res.Errors = append(res.Errors, toJSON(e))
 	}
+	if len(errs) == 0 {
+		res.Warnings = s.strategy.WarningsOnCreate(ctx, obj)
+	}
 	return res
+}
+
+// handwrittenCreate: the strategy's Validate, then (only when it passed) the generic ObjectMeta
+// validation, as rest.BeforeCreate runs them up to 1.36.
+func handwrittenCreate(ctx context.Context, strategy rest.RESTCreateStrategy, obj runtime.Object, meta metav1.Object) field.ErrorList {
+	errs := strategy.Validate(ctx, obj)
+	if len(errs) == 0 {
+		errs = genericvalidation.ValidateObjectMetaAccessor(meta, strategy.NamespaceScoped(), validatePathSegment, field.NewPath("metadata"))
+	}
+	return errs
 }
 
 func metaOf(obj runtime.Object) (metav1.Object, error) {

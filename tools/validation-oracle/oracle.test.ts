@@ -1,6 +1,6 @@
 /**
  * Differential test: validate() against the kube-apiserver's own create path
- * (tools/validation-oracle, k8s.io/kubernetes 1.36 and 1.30), on the validation
+ * (tools/validation-oracle, k8s.io/kubernetes 1.37, 1.36 and 1.30), on the validation
  * fixtures, the real-world corpus and deterministic mutants of them. What
  * "agree" means: compare.ts. Every disagreement fails the test and is printed
  * with the mutant's origin, its changes and both sides' errors.
@@ -22,8 +22,9 @@ import { mutants } from './mutants';
 const MUTANTS = 2500;
 const SEED = 0x5eed_2026;
 
-/** One program, two releases: go.mod pins 1.36; `-tags k8s130 -modfile go.1.30.mod` builds it on 1.30. */
+/** One program, three releases: go.mod pins 1.36; `-tags k8s13x -modfile go.1.3x.mod` builds it on 1.37 and 1.30. */
 const RELEASES: Record<string, OracleBuild> = {
+  '1.37': { dir: 'validation-oracle', name: 'validation-oracle-1.37', tags: ['k8s137'], modfile: 'go.1.37.mod' },
   '1.36': { dir: 'validation-oracle', name: 'validation-oracle-1.36' },
   '1.30': { dir: 'validation-oracle', name: 'validation-oracle-1.30', tags: ['k8s130'], modfile: 'go.1.30.mod' },
 };
@@ -66,9 +67,13 @@ const cases: Case[] = [
 ];
 
 function ours(object: unknown, cel: CelCompiler, kubernetesVersion: KubernetesVersion): Ours {
-  const errors = validate(object, { cel, kubernetesVersion }).filter((e) => e.severity !== 'warning');
-  const decoder = new Set(decodeErrors(object).filter((e) => e.severity !== 'warning').map(ourLine));
-  return { errors, decodeClass: errors.filter((e) => decoder.has(ourLine(e)) || e.message.includes('illegal base64 data')) };
+  const all = validate(object, { cel, kubernetesVersion });
+  const errors = all.filter((e) => e.severity !== 'warning');
+  const decoded = decodeErrors(object);
+  const decoder = new Set(decoded.filter((e) => e.severity !== 'warning').map(ourLine));
+  const decoderWarnings = new Set(decoded.filter((e) => e.severity === 'warning').map(ourLine));
+  const warnings = all.filter((e) => e.severity === 'warning' && !decoderWarnings.has(ourLine(e))).map((e) => `${e.field}: ${e.message}`);
+  return { errors, decodeClass: errors.filter((e) => decoder.has(ourLine(e)) || e.message.includes('illegal base64 data')), warnings };
 }
 
 function report(c: Case, d: Disagreement, theirs: OracleResult): string {
@@ -79,6 +84,7 @@ function report(c: Case, d: Disagreement, theirs: OracleResult): string {
     ...d.missing.map((l) => `  apiserver only: ${l}`),
     ...d.extra.map((l) => `  validate() only: ${l}`),
     ...(theirs.decodeError ? [] : theirs.errors.length ? [`  apiserver: ${theirs.errors.map(oracleLine).join(' ‖ ')}`] : []),
+    ...(theirs.warnings?.length ? [`  apiserver warnings: ${theirs.warnings.join(' ‖ ')}`] : []),
     `  object: ${json.length > 600 ? `${json.slice(0, 600)}…` : json}`,
   ].join('\n');
 }

@@ -27,3 +27,6 @@ var strategies = map[string]struct {
 
 // validatePathSegment: the name check rest.BeforeCreate passes in 1.30.
 var validatePathSegment = path.ValidatePathSegmentName
+
+// validateCreate: rest.BeforeCreate's validation in 1.30.
+var validateCreate = handwrittenCreate

@@ -53,6 +53,7 @@ export const LIBRARY_MINORS: readonly { name: string; pattern: RegExp; minor: nu
   { name: 'two-variable comprehensions', pattern: /\.(all|exists|existsOne|transformList|transformMap|transformMapEntry)\(\s*[A-Za-z_]\w*\s*,\s*[A-Za-z_]\w*\s*,/, minor: 33 },
   { name: 'the semver library (semver(), isSemver())', pattern: /\b(semver|isSemver)\(/, minor: 34 },
   { name: 'lists.range() / sortBy() / first() / last()', pattern: /\blists\.range\(|\.(sortBy|first|last)\(/, minor: 35 },
+  { name: 'includes() (the Kubernetes lists library v1)', pattern: /\.includes\(/, minor: 38 },
 ];
 
 /** Libraries `expression` uses that a `minor` apiserver rejects when the expression is written. */

@@ -182,6 +182,9 @@ describe('policy lints', () => {
     const ip = vap({ validations: [{ expression: "isIP(object.spec.clusterIP)" }] });
     expect(found('P16', ip, [ip], { kubernetesVersion: '1.30' })).toEqual(['spec.validations[0].expression']);
     expect(found('P16', p, [p])).toEqual([]);
+    // includes() (Kubernetes lists v1, introduced in 1.37) is written from 1.38 on: every target before that
+    const inc = vap({ validations: [{ expression: "['a'].includes(object.metadata.name)" }] });
+    expect(found('P16', inc, [inc], { kubernetesVersion: '1.37' })).toEqual(['spec.validations[0].expression']);
   });
 });
 

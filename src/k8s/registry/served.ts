@@ -1,25 +1,29 @@
 /**
  * Which apiVersions of the admission kinds each Kubernetes release serves: the
- * `versions` of every KindSpec. Facts from the releases' own sources
- * (k8s.io/kubernetes v1.30.0 … v1.36.0):
+ * `versions` of every KindSpec, read from the release table (`served` of each row in
+ * src/base/releases.ts); here are the hints and sources. Facts from the releases' own sources
+ * (k8s.io/kubernetes v1.30.0 … v1.37.2):
  *
  * - which resources a version has: pkg/registry/admissionregistration/rest/storage_apiserver.go
  *   (v1Storage / v1beta1Storage / v1alpha1Storage);
  * - which versions are on by default: pkg/controlplane/instance.go (admissionregistration v1 is a
  *   stable version enabled by default; v1beta1 and v1alpha1 are in the beta/alpha lists that are
- *   disabled by default, in every release 1.30–1.36), so they need `--runtime-config`;
+ *   disabled by default, in every release 1.30–1.37), so they need `--runtime-config`;
  * - the MutatingAdmissionPolicy feature gate (pkg/features/kube_features.go): alpha 1.32, beta
  *   1.34 (off by default), GA 1.36 (on): it turns on the admission plugin, not the API.
  *
  * See docs/versions.md for the table and how to re-check it.
  */
-import { KUBERNETES_VERSIONS, minorOf, type KubernetesVersion } from '../../base/releases';
+import { KUBERNETES_VERSIONS, RELEASES, type AdmissionApiVersion, type AdmissionKind, type KubernetesVersion, type ReleaseRow } from '../../base/releases';
 import type { KindSpec, KindVersion, Serving } from './types';
 
-/** `serving` in the releases from `from` to `to` (inclusive) among the targets. */
-function releases(from: KubernetesVersion, to: KubernetesVersion, serving: Serving): Partial<Record<KubernetesVersion, Serving>> {
+/** How each target release serves `version` of `kind` (its row's `served`). */
+function releases(kind: AdmissionKind, version: AdmissionApiVersion): Partial<Record<KubernetesVersion, Serving>> {
   const out: Partial<Record<KubernetesVersion, Serving>> = {};
-  for (const v of KUBERNETES_VERSIONS) if (minorOf(v) >= minorOf(from) && minorOf(v) <= minorOf(to)) out[v] = serving;
+  for (const row of RELEASES as readonly ReleaseRow[]) {
+    const serving = row.served[version]?.[kind];
+    if (serving) out[row.version as KubernetesVersion] = serving;
+  }
   return out;
 }
 
@@ -28,22 +32,22 @@ const runtimeConfig = (version: string): string => `--runtime-config=admissionre
 
 /** Validating/MutatingWebhookConfiguration: v1 only; v1beta1 went in Kubernetes 1.22. */
 export const WEBHOOK_CONFIGURATION_VERSIONS: readonly KindVersion[] = [
-  { name: 'v1', releases: releases('1.30', '1.36', 'served'), source: `${STORAGE} v1Storage, all releases` },
+  { name: 'v1', releases: releases('ValidatingWebhookConfiguration', 'v1'), source: `${STORAGE} v1Storage, all releases` },
   { name: 'v1beta1', releases: {}, removedIn: '1.22', source: `${STORAGE}: no webhook configurations in v1beta1Storage (removed in 1.22)` },
 ];
 
 /** ValidatingAdmissionPolicy(+Binding): v1 from 1.30; v1beta1 opt-in; v1alpha1 opt-in until 1.32. */
 export const VALIDATING_POLICY_VERSIONS: readonly KindVersion[] = [
-  { name: 'v1', releases: releases('1.30', '1.36', 'served'), source: `${STORAGE} v1Storage, all releases` },
+  { name: 'v1', releases: releases('ValidatingAdmissionPolicy', 'v1'), source: `${STORAGE} v1Storage, all releases` },
   {
     name: 'v1beta1',
-    releases: releases('1.30', '1.36', 'opt-in'),
+    releases: releases('ValidatingAdmissionPolicy', 'v1beta1'),
     enable: runtimeConfig('v1beta1'),
     source: `${STORAGE} v1beta1Storage, all releases; off by default (pkg/controlplane/instance.go)`,
   },
   {
     name: 'v1alpha1',
-    releases: releases('1.30', '1.32', 'opt-in'),
+    releases: releases('ValidatingAdmissionPolicy', 'v1alpha1'),
     enable: runtimeConfig('v1alpha1'),
     removedIn: '1.33',
     source: `${STORAGE} v1alpha1Storage until 1.32, gone in 1.33; off by default (pkg/controlplane/instance.go)`,
@@ -54,16 +58,16 @@ const MAP_GATE = '--feature-gates=MutatingAdmissionPolicy=true';
 
 /** MutatingAdmissionPolicy(+Binding): v1alpha1 from 1.32, v1beta1 from 1.34 (both opt-in), v1 served from 1.36. */
 export const MUTATING_POLICY_VERSIONS: readonly KindVersion[] = [
-  { name: 'v1', releases: releases('1.36', '1.36', 'served'), source: `${STORAGE} v1Storage from 1.36; feature gate GA and on in 1.36` },
+  { name: 'v1', releases: releases('MutatingAdmissionPolicy', 'v1'), source: `${STORAGE} v1Storage from 1.36; feature gate GA and on from 1.36` },
   {
     name: 'v1beta1',
-    releases: releases('1.34', '1.36', 'opt-in'),
+    releases: releases('MutatingAdmissionPolicy', 'v1beta1'),
     enable: `${runtimeConfig('v1beta1')} (and ${MAP_GATE} before 1.36 for the policies to take effect)`,
     source: `${STORAGE} v1beta1Storage from 1.34; off by default; feature gate beta (off) in 1.34–1.35`,
   },
   {
     name: 'v1alpha1',
-    releases: releases('1.32', '1.36', 'opt-in'),
+    releases: releases('MutatingAdmissionPolicy', 'v1alpha1'),
     enable: `${runtimeConfig('v1alpha1')} (and ${MAP_GATE} before 1.36 for the policies to take effect)`,
     source: `${STORAGE} v1alpha1Storage from 1.32; off by default; feature gate alpha (off) in 1.32–1.33`,
   },

@@ -90,8 +90,9 @@ export interface ListField extends FieldBase {
 
 export type Field = StringField | IntegerField | BooleanField | StringListField | StringMapField | ObjectField | ListField;
 
-/** How a release serves an apiVersion: on by default, or present but off until enabled. */
-export type Serving = 'served' | 'opt-in';
+/** How a release serves an apiVersion: on by default, or present but off until enabled (the release table's type). */
+export type { Serving } from '../../base/releases';
+import type { Serving } from '../../base/releases';
 
 /** One apiVersion of a kind, and which target releases serve it (registry/served.ts). */
 export interface KindVersion {

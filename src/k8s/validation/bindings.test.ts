@@ -125,8 +125,12 @@ describe('binding messages', () => {
     expect(validateRules(patch(vapb, { 'spec.validationActions': ['Deny', 'Warn'] }), { kubernetesVersion: '1.33' }).map((e) => `${e.field}: ${e.message}`)).toEqual([
       'spec.validationActions: Invalid value: []admissionregistration.ValidationAction{"Deny", "Warn"}: must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)',
     ]));
-  it('at least one action', () =>
-    expect(messages(vapb, { 'spec.validationActions': [] })).toEqual(['spec.validationActions: Required value: at least one validation action is required']));
+  it('at least one action (1.37: declarative validation\'s words; 1.36: the handwritten ones)', () => {
+    expect(messages(vapb, { 'spec.validationActions': [] })).toEqual(['spec.validationActions: Required value']);
+    expect(validateRules(patch(vapb, { 'spec.validationActions': [] }), { kubernetesVersion: '1.36' }).map((e) => `${e.field}: ${e.message}`)).toEqual([
+      'spec.validationActions: Required value: at least one validation action is required',
+    ]);
+  });
   it('action NotSupported', () =>
     expect(messages(vapb, { 'spec.validationActions': ['Block'] })).toEqual([
       'spec.validationActions[0]: Unsupported value: "Block": supported values: "Audit", "Deny", "Warn"',

@@ -5,14 +5,15 @@
  *
  * Not modelled: metadata.managedFields checks (the field manager rewrites them on
  * create), the RBAC check on paramKind/paramRef, and update-only ratcheting.
- * The `.static.k8s.io` name suffix is a warning (its feature gate is off by default).
+ * What the registry's strategy adds per release (the `.static.k8s.io` suffix, create warnings): strategy.ts.
  */
 export { validateMutatingAdmissionPolicyBinding, validateParamRef, validatePolicyName, validateValidatingAdmissionPolicyBinding, validateValidationActions } from './bindings';
 export { base64DecodeError } from './base64';
 export { validateCELExpression, type CelEnv, type Variable } from './cel';
 export { validateMatchConditions } from './match-conditions';
 export { validateMatchResources } from './match-resources';
-export { effectiveName, StaticConfigSuffix, validateObjectMeta, warningsForStaticSuffix } from './metadata';
+export { effectiveName, validateObjectMeta } from './metadata';
+export { StaticConfigSuffix, strategyChecks } from './strategy';
 export * from './names';
 export { parseGroupVersion, validateParamKind } from './param-kind';
 export {

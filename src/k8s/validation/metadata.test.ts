@@ -24,7 +24,7 @@ describe('validateObjectMeta', () => {
     ['annotation key with upper case prefix', { name: 'x', annotations: { 'Example.COM/Key': 'v' } }, []],
     ['annotation key with two slashes', { name: 'x', annotations: { 'a/b/c': 'v' } }, [['metadata.annotations', 'Invalid']]],
     ['annotations of exactly 256 KiB', { name: 'x', annotations: { a: 'x'.repeat(262143) } }, []],
-    ['ownerReference apiVersion with two slashes', { name: 'x', ownerReferences: [{ apiVersion: 'a/b/c', kind: 'K', name: 'n', uid: 'u' }] }, [['metadata.ownerReferences.apiVersion', 'Invalid']]],
+    ['ownerReference apiVersion with two slashes', { name: 'x', ownerReferences: [{ apiVersion: 'a/b/c', kind: 'K', name: 'n', uid: 'u' }] }, [['metadata.ownerReferences[0].apiVersion', 'Invalid']]],
     ['a valid ownerReference', { name: 'x', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'd', uid: '1', controller: true }] }, []],
     ['valid finalizers', { name: 'x', finalizers: ['example.com/cleanup', 'orphan'] }, []],
     ['metadata missing', undefined, [['metadata.name', 'Required']]],

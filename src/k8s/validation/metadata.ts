@@ -7,7 +7,7 @@
  * bytes + 5 random characters) and clears metadata.namespace (cluster-scoped), so
  * a namespace is never an error here. managedFields are not checked (see README notes in index.ts).
  */
-import { append, asWarning, invalid, required, tooLong, type FieldError } from '../errors';
+import { append, invalid, required, tooLong, type FieldError } from '../errors';
 import type { FieldPath } from '../../base/path';
 import { isQualifiedName, nameIsDNSSubdomain } from './names';
 import { validateLabels } from './selectors';
@@ -52,7 +52,7 @@ function parseGroupVersion(apiVersion: string): { group: string; version: string
   return { group: '', version: '' };
 }
 
-/** validateOwnerReference: paths carry no index (as upstream). */
+/** validateOwnerReference (apimachinery v0.37; older words: validation/releases.ts). */
 function validateOwnerReference(ref: unknown, path: FieldPath): FieldError[] {
   const r = goStruct(ref);
   if (!r) return [];
@@ -60,10 +60,11 @@ function validateOwnerReference(ref: unknown, path: FieldPath): FieldError[] {
   const apiVersion = goString(r.apiVersion);
   const kind = goString(r.kind);
   const gv = apiVersion === undefined ? undefined : parseGroupVersion(apiVersion);
-  if (gv && gv.version === '') errs.push(invalid(path.child('apiVersion'), apiVersion, 'version must not be empty'));
-  if (kind === '') errs.push(invalid(path.child('kind'), kind, 'must not be empty'));
-  if (goString(r.name) === '') errs.push(invalid(path.child('name'), '', 'must not be empty'));
-  if (goString(r.uid) === '') errs.push(invalid(path.child('uid'), '', 'must not be empty'));
+  if (apiVersion === '') errs.push(required(path.child('apiVersion'), 'must not be empty'));
+  else if (gv && gv.version === '') errs.push(invalid(path.child('apiVersion'), apiVersion, 'must be <group>/<version> or <version>'));
+  if (kind === '') errs.push(required(path.child('kind'), 'must not be empty'));
+  if (goString(r.name) === '') errs.push(required(path.child('name'), 'must not be empty'));
+  if (goString(r.uid) === '') errs.push(required(path.child('uid'), 'must not be empty'));
   if (gv && gv.group === '' && gv.version === 'v1' && kind === 'Event')
     errs.push(invalid(path, r, '/v1, Kind=Event is disallowed from being an owner'));
   return errs;
@@ -75,8 +76,8 @@ export function validateOwnerReferences(refs: unknown, path: FieldPath): FieldEr
   if (!list) return [];
   const errs: FieldError[] = [];
   let firstController = '';
-  for (const ref of list) {
-    append(errs, validateOwnerReference(ref, path));
+  for (const [i, ref] of list.entries()) {
+    append(errs, validateOwnerReference(ref, path.index(i)));
     const r = goObject(ref);
     if (r?.controller === true) {
       const current = `${goString(r.kind) ?? ''}/${goString(r.name) ?? ''}`;
@@ -116,18 +117,4 @@ export function validateObjectMeta(meta: unknown, path: FieldPath): FieldError[]
   append(errs, validateOwnerReferences(m.ownerReferences, path.child('ownerReferences')));
   append(errs, validateFinalizers(m.finalizers, path.child('finalizers')));
   return errs;
-}
-
-/** The suffix reserved for manifest-based admission configuration (validation.go StaticConfigSuffix). */
-export const StaticConfigSuffix = '.static.k8s.io';
-
-/**
- * WarningsForStaticSuffix: with the ManifestBasedAdmissionControlConfig feature
- * gate off (the 1.36 default) such a name is accepted with this warning; with it
- * on, the same text is an Invalid error at metadata.name.
- */
-export function warningsForStaticSuffix(meta: unknown, path: FieldPath): FieldError[] {
-  const name = effectiveName(meta);
-  if (!name.endsWith(StaticConfigSuffix)) return [];
-  return [asWarning(invalid(path, name, `names ending with "${StaticConfigSuffix}" are reserved for static manifest-based configurations and cannot be managed via the API`))];
 }

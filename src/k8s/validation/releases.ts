@@ -1,6 +1,6 @@
 /**
- * What older releases' validation says differently from 1.36's, as data: each entry
- * rewrites the 1.36 error the rules produce into the older release's words or path.
+ * What older releases' validation says differently from the newest's, as data: each entry
+ * rewrites the error the rules produce (1.37's words) into the older release's words or path.
  * Found by diffing pkg/apis/admissionregistration/validation/validation.go and
  * k8s.io/apimachinery's validation between k8s.io/kubernetes v1.30.0 … v1.36.0
  * (one entry per change; docs/versions.md lists them with the release that changed them).
@@ -31,7 +31,7 @@ const withMessage = (message: string) => (e: FieldError): FieldError => ({ ...e,
 const unescapeHTML = (s: string): string => s.replace(/\\u(003c|003e|0026|2028|2029)/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 export const RELEASE_DIFFERENCES: readonly ReleaseDifference[] = [
-  // first: it finds the 1.36 error object itself (go-print.ts remembers its older printing)
+  // first: it finds the error object itself (go-print.ts remembers its older printing)
   {
     until: '1.33',
     field: /./,
@@ -47,6 +47,33 @@ export const RELEASE_DIFFERENCES: readonly ReleaseDifference[] = [
     type: 'NotSupported',
     rewrite: (e) => withMessage(unescapeHTML(e.message))(e),
     source: 'the same change: values of named string types (OperationType, …) in %#v (no HTML escaping) until v0.33',
+  },
+  {
+    until: '1.36',
+    kinds: ['ValidatingAdmissionPolicyBinding'],
+    field: /^spec\.validationActions$/,
+    type: 'Required',
+    rewrite: (e) => (e.message === 'Required value' ? withMessage('Required value: at least one validation action is required')(e) : e),
+    source:
+      'validation.go validateValidationActions marks its Required error covered by declarative validation (1.36 marked the whole list, a no-op); from 1.37 create runs declarative validation, whose +k8s:required error ("Required value", no detail) replaces it',
+  },
+  {
+    until: '1.31',
+    field: /./,
+    message: 'must evaluate to ',
+    rewrite: (e) => withMessage(e.message.replace(/(must evaluate to .*?) but got .*$/s, '$1'))(e),
+    source: 'k8s.io/apiserver pkg/admission/plugin/cel/compile.go: a result of the wrong type "must evaluate to T" until v0.31, "must evaluate to T but got U" from v0.32',
+  },
+  {
+    until: '1.36',
+    field: /^metadata\.ownerReferences\[\d+\](\.(apiVersion|kind|name|uid))?$/,
+    rewrite: (e) => {
+      const field = e.field.replace(/^metadata\.ownerReferences\[\d+\]/, 'metadata.ownerReferences');
+      if (e.type === 'Required') return { ...e, field, type: 'Invalid', message: field.endsWith('.apiVersion') ? 'Invalid value: "": version must not be empty' : 'Invalid value: "": must not be empty' };
+      return { ...e, field, message: e.message.replace(/must be <group>\/<version> or <version>$/, 'version must not be empty') };
+    },
+    source:
+      'k8s.io/apimachinery pkg/api/validation/objectmeta.go validateOwnerReference until v0.36: paths without the index, Invalid "must not be empty" (apiVersion: "version must not be empty") where v0.37 says Required "must not be empty" (apiVersion: Invalid "must be <group>/<version> or <version>")',
   },
   {
     until: '1.34',

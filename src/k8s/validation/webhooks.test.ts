@@ -198,10 +198,10 @@ const webhookCases: Case[] = [
   ['finalizer not a qualified name', { 'metadata.finalizers': ['a/b/c'] }, [['metadata.finalizers', 'Invalid']]],
   ['finalizers orphan and foregroundDeletion', { 'metadata.finalizers': ['orphan', 'foregroundDeletion'] }, [['metadata.finalizers', 'Invalid']]],
   ['ownerReference fields empty', { 'metadata.ownerReferences': [{}] }, [
-    ['metadata.ownerReferences.apiVersion', 'Invalid'], ['metadata.ownerReferences.kind', 'Invalid'], ['metadata.ownerReferences.name', 'Invalid'], ['metadata.ownerReferences.uid', 'Invalid'],
+    ['metadata.ownerReferences[0].apiVersion', 'Required'], ['metadata.ownerReferences[0].kind', 'Required'], ['metadata.ownerReferences[0].name', 'Required'], ['metadata.ownerReferences[0].uid', 'Required'],
   ]],
   ['two controller owners', { 'metadata.ownerReferences': [1, 2].map((i) => ({ apiVersion: 'v1', kind: 'ConfigMap', name: `c${i}`, uid: `u${i}`, controller: true })) }, [['metadata.ownerReferences', 'Invalid']]],
-  ['Event owner', { 'metadata.ownerReferences': [{ apiVersion: 'v1', kind: 'Event', name: 'e', uid: 'u' }] }, [['metadata.ownerReferences', 'Invalid']]],
+  ['Event owner', { 'metadata.ownerReferences': [{ apiVersion: 'v1', kind: 'Event', name: 'e', uid: 'u' }] }, [['metadata.ownerReferences[0]', 'Invalid']]],
 ];
 
 describe.each([
