@@ -135,8 +135,8 @@ test('keystroke to result', async ({ page }) => {
     evalMs.push((await area.locator('.cel-metrics').textContent()) ?? '');
   }
   console.log(`engine: ${evalMs.join('; ')}`);
+  // Speed is measured by `npm run bench` (keystroke → result, with its target), never asserted here.
   console.log(`keystroke to result (ms, 100 ms debounce included): ${times.join(', ')}`);
-  expect(Math.min(...times)).toBeLessThan(2000);
 });
 
 test('a saved case with an expectation fails after an edit; cases survive a reload', async ({ page }) => {

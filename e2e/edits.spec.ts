@@ -64,7 +64,8 @@ test('a form edit and a quick fix change only their lines, in the YAML pane and 
   expect(pane).toContain('# Source: https://github.com/cert-manager/cert-manager');
   expect(pane).toContain('admissionReviewVersions: ["v1"]');
 
-  // Download all: the whole file back, different only on those two lines.
+  // Download all (in the Export menu): the whole file back, different only on those two lines.
+  await page.getByTestId('export-menu').click();
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download all' }).click()]);
   const text = readFileSync((await download.path())!, 'utf8');
   expect(text.endsWith(SERVICE)).toBe(true);
@@ -81,12 +82,14 @@ test('untouched documents export byte-identical; reordering keys is an explicit 
   await expect(control(page, 'metadata.name')).toHaveValue('cert-manager-webhook');
   const docs = page.locator('.doc-list li');
   const before = await docs.count();
+  await page.getByTestId('export-menu').click();
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download all' }).click()]);
   const text = readFileSync((await download.path())!, 'utf8');
   expect(before).toBeGreaterThanOrEqual(3);
   // the sample documents first, then the pasted file exactly as pasted
   expect(text.endsWith(`\n---\n${INPUT}`)).toBe(true);
 
+  await page.getByTestId('export-menu').click();
   await page.getByTestId('export-reorder').check();
   const [again] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download document' }).click()]);
   const ordered = readFileSync((await again.path())!, 'utf8');

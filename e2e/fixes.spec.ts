@@ -2,15 +2,7 @@
 import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { test, expect, openApp, setYaml, yamlText } from './fixtures';
-
-/** The sample's pod webhook lets system: users skip it, so W03 is quiet (#31); without that matchCondition it fails closed for them. */
-async function withoutSystemGuard(page: Page, edit = (t: string) => t): Promise<void> {
-  const text = await yamlText(page);
-  const bare = text.replace(/^[ \t]*matchConditions:\n[ \t]*- name: exclude-system-users\n[ \t]*expression: .*\n/m, '');
-  expect(bare).not.toContain('exclude-system-users');
-  await setYaml(page, edit(bare));
-}
+import { test, expect, openApp, setYaml, withoutSystemGuard, yamlText } from './fixtures';
 
 test('a finding\'s lightbulb: preview the fix as a diff, apply it, the finding is gone, undo brings it back', async ({ page }) => {
   await openApp(page);

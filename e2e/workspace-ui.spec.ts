@@ -6,7 +6,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { control, expect, openApp, setYaml, test, VWC, yamlText } from './fixtures';
+import { control, expect, openApp, setYaml, test, VWC, withoutSystemGuard, yamlText } from './fixtures';
 
 const focusedInside = (page: Page, selector: string) => page.evaluate((s) => !!document.activeElement?.closest(s), selector);
 
@@ -50,6 +50,7 @@ test('every dialog holds focus, closes on Escape wherever focus is, and gives fo
   await expect(share).toBeFocused();
 
   // A quick fix's preview.
+  await withoutSystemGuard(page);
   const finding = page.locator('.problems li', { has: page.locator('[data-lint="W03"]') });
   await finding.getByRole('button', { name: /Quick fixes for W03/ }).click();
   const fix = finding.getByRole('button', { name: 'Set failurePolicy: Ignore (fail open)…' });
