@@ -40,6 +40,10 @@ var auditUsers = [][4]string{
 	{"admin-token", "admin", "1000", "system:masters"},
 }
 
+// The clients' user agent (the default names the test binary, which changes with every build;
+// it is also the field manager in managedFields).
+const trafficAgent = "audit-traffic/v1.36.0"
+
 // carol: the admin impersonates her.
 const impersonated = "carol"
 
@@ -176,11 +180,11 @@ func TestAuditLog(t *testing.T) {
 	clients := map[string]dynamic.Interface{}
 	for _, u := range auditUsers {
 		cfg := rest.AnonymousClientConfig(sv.admin)
-		cfg.BearerToken = u[0]
+		cfg.BearerToken, cfg.UserAgent = u[0], trafficAgent
 		clients[u[1]] = dynamic.NewForConfigOrDie(cfg)
 	}
 	cfg := rest.AnonymousClientConfig(sv.admin)
-	cfg.BearerToken = "admin-token"
+	cfg.BearerToken, cfg.UserAgent = "admin-token", trafficAgent
 	cfg.Impersonate = rest.ImpersonationConfig{UserName: impersonated, Groups: []string{"shop-viewers"}}
 	clients[impersonated] = dynamic.NewForConfigOrDie(cfg)
 
