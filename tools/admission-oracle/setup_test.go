@@ -64,43 +64,40 @@ func (e *env) namespaced(r gvr) bool {
 	return e.scoped[schema.GroupVersionResource{Group: r.Group, Version: r.Version, Resource: r.Resource}.String()]
 }
 
-func (e *env) create(ctx context.Context, obj map[string]any) error {
-	u := &unstructured.Unstructured{Object: obj}
+// resourceFor: the client for an object's resource (in its namespace, "default" when it has none).
+func (e *env) resourceFor(u *unstructured.Unstructured) (dynamic.ResourceInterface, error) {
 	info, ok := e.byKind[u.GroupVersionKind().GroupVersion().String()+"/"+u.GetKind()]
 	if !ok {
-		return fmt.Errorf("the apiserver does not serve %s %s", u.GetAPIVersion(), u.GetKind())
+		return nil, fmt.Errorf("the apiserver does not serve %s %s", u.GetAPIVersion(), u.GetKind())
 	}
-	ri := e.client.Resource(info.gvr)
-	var err error
-	if info.namespaced {
-		ns := u.GetNamespace()
-		if ns == "" {
-			ns = "default"
-		}
-		_, err = ri.Namespace(ns).Create(ctx, u, metav1.CreateOptions{})
-	} else {
-		_, err = ri.Create(ctx, u, metav1.CreateOptions{})
+	if !info.namespaced {
+		return e.client.Resource(info.gvr), nil
 	}
+	ns := u.GetNamespace()
+	if ns == "" {
+		ns = "default"
+	}
+	return e.client.Resource(info.gvr).Namespace(ns), nil
+}
+
+func (e *env) create(ctx context.Context, obj map[string]any) error {
+	u := &unstructured.Unstructured{Object: obj}
+	ri, err := e.resourceFor(u)
 	if err != nil {
+		return err
+	}
+	if _, err := ri.Create(ctx, u, metav1.CreateOptions{}); err != nil {
 		return fmt.Errorf("create %s %s: %w", u.GetKind(), u.GetName(), err)
 	}
 	return nil
 }
 
-// delete removes an object as the admin and waits until it is gone from storage.
+// delete removes an object as the admin and checks that it is gone from storage.
 func (e *env) delete(ctx context.Context, obj map[string]any) error {
 	u := &unstructured.Unstructured{Object: obj}
-	info, ok := e.byKind[u.GroupVersionKind().GroupVersion().String()+"/"+u.GetKind()]
-	if !ok {
-		return fmt.Errorf("the apiserver does not serve %s %s", u.GetAPIVersion(), u.GetKind())
-	}
-	var ri dynamic.ResourceInterface = e.client.Resource(info.gvr)
-	if info.namespaced {
-		ns := u.GetNamespace()
-		if ns == "" {
-			ns = "default"
-		}
-		ri = e.client.Resource(info.gvr).Namespace(ns)
+	ri, err := e.resourceFor(u)
+	if err != nil {
+		return err
 	}
 	if err := ri.Delete(ctx, u.GetName(), metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
 		return fmt.Errorf("delete %s %s: %w", u.GetKind(), u.GetName(), err)
