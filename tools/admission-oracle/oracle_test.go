@@ -7,18 +7,23 @@
 //
 //	ORACLE_IN=scenarios.json ORACLE_OUT=results.json ./admission-oracle.test -test.run '^TestOracle$'
 //
-// Per scenario (a fresh apiserver each, on its own etcd prefix: policy informers keep
-// state across deletes, and a fresh server has none):
+// The scenarios share one apiserver (on an embedded etcd) as long as each finds the state a
+// fresh server would have: the same Namespaces, and no policy with a paramKind (those get a
+// fresh server each, as does every scenario with ORACLE_SERVER=fresh, the cross-check).
+// Per scenario:
 //  1. create the scenario's objects as the admin, in an order that lets them all in:
 //     Namespaces, other objects (params), the request's existing object (UPDATE/DELETE),
 //     policies, bindings, then webhook configurations with each webhook's clientConfig
 //     rewritten to the local TLS server (caBundle injected, service → url);
 //  2. wait until admission has seen them: probes created after them (a webhook configuration
 //     of each kind calling an unavailable endpoint, a VAP + binding that deny, a MAP + binding
-//     that label) must act on a probe Lease (informers deliver each type in order);
+//     that label) must act on a probe Lease (informers deliver each type in order); probe
+//     names carry a generation number, never reused;
 //  3. replay the request as a dry run, impersonating the scenario's user and groups;
-//  4. print the verdict (allowed, code, reason, message), warnings, the webhook calls in order
-//     and the object the apiserver returned.
+//  4. record the verdict (allowed, code, reason, message), warnings, the webhook calls in order
+//     and the object the apiserver returned;
+//  5. delete the admission objects and probes, wait for new probes (admission no longer sees
+//     the scenario), then delete the other objects and the probes. Namespaces stay.
 package oracle
 
 import (
@@ -28,6 +33,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"sort"
 	"testing"
 	"time"
 
@@ -36,6 +42,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apiserver/pkg/admission/plugin/policy/generic"
 	"k8s.io/apiserver/pkg/storage/storagebackend"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
@@ -99,16 +106,35 @@ func TestOracle(t *testing.T) {
 	if err := json.Unmarshal(data, &scenarios); err != nil {
 		t.Fatal(err)
 	}
+	// Policies are recompiled by a loop that looks for changes every second; the probes wait
+	// for it, so a shorter period only shortens the waits (the same setter the apiserver's own
+	// integration tests use).
+	defer generic.SetPolicyRefreshIntervalForTests(20 * time.Millisecond)()
 	etcdURL := startEtcd(t)
 	h, err := newHooks()
 	if err != nil {
 		t.Fatal(err)
 	}
+	fresh := os.Getenv("ORACLE_SERVER") == "fresh"
 	results := make([]Result, len(scenarios))
+	var current *server
+	defer func() { current.stop() }()
 	for i := range scenarios {
+		s := &scenarios[i]
 		t0 := time.Now()
-		results[i] = runOne(t, etcdURL, fmt.Sprintf("/oracle-%d", i), h, &scenarios[i])
-		results[i].Name = scenarios[i].Name
+		if current != nil && (fresh || !current.canRun(s)) {
+			current.stop()
+			current = nil
+		}
+		if current == nil {
+			current, err = startServer(t, etcdURL, fmt.Sprintf("/oracle-%d", i), s)
+		}
+		if err != nil {
+			results[i] = Result{Warnings: []string{}, Calls: []Call{}, Error: err.Error()}
+		} else {
+			results[i] = current.run(h, s)
+		}
+		results[i].Name = s.Name
 		results[i].Seconds = time.Since(t0).Seconds()
 	}
 	b, _ := json.MarshalIndent(results, "", " ")
@@ -147,37 +173,143 @@ func startEtcd(t *testing.T) string {
 	return client.String()
 }
 
-func runOne(t *testing.T, etcdURL, prefix string, h *hooks, s *Scenario) (res Result) {
-	res = Result{Warnings: []string{}, Calls: []Call{}}
-	h.reset()
+// server: one apiserver that runs scenarios one after another. Each scenario's objects are
+// created, its probes waited for, its request replayed, then its objects deleted and the
+// deletion waited for (probes again), so the next scenario meets the state a fresh server
+// would have — except for what canRun rules out.
+type server struct {
+	ts    kubeapiservertesting.TestServer
+	admin *rest.Config
+	env   *env
+	// namespaces: the scenario Namespaces it holds (they stay: nothing finalizes a deleted
+	// Namespace without a controller manager), as namespaceKey.
+	namespaces string
+	// spent: it ran a scenario whose state the cleanup cannot vouch for; the next scenario gets a fresh one.
+	spent bool
+	// generation names each round of probes (a probe name is never reused).
+	generation int
+}
+
+func startServer(t *testing.T, etcdURL, prefix string, s *Scenario, flags ...string) (*server, error) {
 	storage := storagebackend.NewDefaultConfig(prefix, nil)
 	storage.Transport.ServerList = []string{etcdURL}
-	server, err := kubeapiservertesting.StartTestServer(t, nil, nil, storage)
+	ts, err := kubeapiservertesting.StartTestServer(t, nil, flags, storage)
 	if err != nil {
-		res.Error = fmt.Sprintf("start kube-apiserver: %v", err)
-		return res
+		return nil, fmt.Errorf("start kube-apiserver: %v", err)
 	}
-	defer server.TearDownFn()
+	admin := rest.CopyConfig(ts.ClientConfig)
+	admin.QPS, admin.Burst = 500, 1000
+	e, err := newEnv(admin)
+	if err != nil {
+		ts.TearDownFn()
+		return nil, err
+	}
+	return &server{ts: ts, admin: admin, env: e, namespaces: namespaceKey(s)}, nil
+}
+
+func (sv *server) stop() {
+	if sv != nil {
+		sv.ts.TearDownFn()
+	}
+}
+
+// canRun: the scenario finds on this server what it would find on a fresh one. Not when its
+// Namespaces differ from the ones the server holds, nor when a policy has a paramKind (its
+// param informer may be one an earlier scenario started, whose cache no probe checks).
+func (sv *server) canRun(s *Scenario) bool {
+	return !sv.spent && sv.namespaces == namespaceKey(s) && !usesParams(s)
+}
+
+func namespaceKey(s *Scenario) string {
+	var list []map[string]any
+	for _, o := range s.Objects {
+		if o["kind"] == "Namespace" {
+			list = append(list, o)
+		}
+	}
+	sort.Slice(list, func(i, j int) bool { return fmt.Sprint(list[i]["metadata"]) < fmt.Sprint(list[j]["metadata"]) })
+	b, _ := json.Marshal(list)
+	return string(b)
+}
+
+func usesParams(s *Scenario) bool {
+	for _, o := range s.Objects {
+		if spec, ok := o["spec"].(map[string]any); ok && spec["paramKind"] != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func (sv *server) run(h *hooks, s *Scenario) (res Result) {
+	res = Result{Warnings: []string{}, Calls: []Call{}}
+	h.reset()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-
-	admin := rest.CopyConfig(server.ClientConfig)
-	admin.QPS, admin.Burst = 500, 1000
-	env, err := newEnv(admin)
+	if usesParams(s) {
+		sv.spent = true
+	}
+	created, err := setUp(ctx, sv.env, h, s)
+	// whatever happens next, the objects made go (or the server is not used again)
+	defer func() {
+		if err := sv.cleanUp(ctx, h, created); err != nil {
+			sv.spent = true
+		}
+	}()
 	if err != nil {
 		res.Error = err.Error()
 		return res
 	}
-	if err := setUp(ctx, env, h, s); err != nil {
+	sv.generation++
+	probeObjects, err := createProbes(ctx, sv.env, h, sv.generation)
+	created = append(created, probeObjects...)
+	if err != nil {
 		res.Error = err.Error()
 		return res
 	}
-	res.Synced = waitSynced(ctx, env, h)
+	res.Synced = waitSynced(ctx, sv.env, h, sv.generation)
 	h.takeCalls() // the probes' calls
 
-	replay(ctx, admin, env, s, &res)
+	replay(ctx, sv.admin, sv.env, s, &res)
 	res.Calls = append([]Call{}, h.takeCalls()...)
 	return res
+}
+
+// cleanUp deletes a scenario's objects: the admission configuration first (with the probes),
+// then, once new probes show admission no longer sees it, the other objects (a scenario's
+// DELETE rules would otherwise act on their deletion), last the new probes. Namespaces stay.
+func (sv *server) cleanUp(ctx context.Context, h *hooks, created []map[string]any) error {
+	var config, others []map[string]any
+	for _, o := range created {
+		kind, _ := o["kind"].(string)
+		switch stage, ok := setupOrder[kind]; {
+		case ok && stage == 0:
+		case ok:
+			config = append(config, o)
+		default:
+			others = append(others, o)
+		}
+	}
+	for i := len(config) - 1; i >= 0; i-- {
+		if err := sv.env.delete(ctx, config[i]); err != nil {
+			return err
+		}
+	}
+	sv.generation++
+	probeObjects, err := createProbes(ctx, sv.env, h, sv.generation)
+	if err != nil {
+		return err
+	}
+	if synced := waitSynced(ctx, sv.env, h, sv.generation); synced != "probes" {
+		return fmt.Errorf("cleanup: %s", synced)
+	}
+	for _, o := range append(others, probeObjects...) {
+		if err := sv.env.delete(ctx, o); err != nil {
+			return err
+		}
+	}
+	h.reset()
+	return nil
 }
 
 // replay sends the request as a dry run as the scenario's user.

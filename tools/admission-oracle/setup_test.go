@@ -64,25 +64,46 @@ func (e *env) namespaced(r gvr) bool {
 	return e.scoped[schema.GroupVersionResource{Group: r.Group, Version: r.Version, Resource: r.Resource}.String()]
 }
 
-func (e *env) create(ctx context.Context, obj map[string]any) error {
-	u := &unstructured.Unstructured{Object: obj}
+// resourceFor: the client for an object's resource (in its namespace, "default" when it has none).
+func (e *env) resourceFor(u *unstructured.Unstructured) (dynamic.ResourceInterface, error) {
 	info, ok := e.byKind[u.GroupVersionKind().GroupVersion().String()+"/"+u.GetKind()]
 	if !ok {
-		return fmt.Errorf("the apiserver does not serve %s %s", u.GetAPIVersion(), u.GetKind())
+		return nil, fmt.Errorf("the apiserver does not serve %s %s", u.GetAPIVersion(), u.GetKind())
 	}
-	ri := e.client.Resource(info.gvr)
-	var err error
-	if info.namespaced {
-		ns := u.GetNamespace()
-		if ns == "" {
-			ns = "default"
-		}
-		_, err = ri.Namespace(ns).Create(ctx, u, metav1.CreateOptions{})
-	} else {
-		_, err = ri.Create(ctx, u, metav1.CreateOptions{})
+	if !info.namespaced {
+		return e.client.Resource(info.gvr), nil
 	}
+	ns := u.GetNamespace()
+	if ns == "" {
+		ns = "default"
+	}
+	return e.client.Resource(info.gvr).Namespace(ns), nil
+}
+
+func (e *env) create(ctx context.Context, obj map[string]any) error {
+	u := &unstructured.Unstructured{Object: obj}
+	ri, err := e.resourceFor(u)
 	if err != nil {
+		return err
+	}
+	if _, err := ri.Create(ctx, u, metav1.CreateOptions{}); err != nil {
 		return fmt.Errorf("create %s %s: %w", u.GetKind(), u.GetName(), err)
+	}
+	return nil
+}
+
+// delete removes an object as the admin and checks that it is gone from storage.
+func (e *env) delete(ctx context.Context, obj map[string]any) error {
+	u := &unstructured.Unstructured{Object: obj}
+	ri, err := e.resourceFor(u)
+	if err != nil {
+		return err
+	}
+	if err := ri.Delete(ctx, u.GetName(), metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("delete %s %s: %w", u.GetKind(), u.GetName(), err)
+	}
+	if _, err := ri.Get(ctx, u.GetName(), metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		return fmt.Errorf("delete %s %s: still there (%v)", u.GetKind(), u.GetName(), err)
 	}
 	return nil
 }
@@ -97,8 +118,9 @@ var setupOrder = map[string]int{
 	"MutatingWebhookConfiguration":     5,
 }
 
-// setUp creates the scenario's objects (see the package comment for the order) and the probes.
-func setUp(ctx context.Context, e *env, h *hooks, s *Scenario) error {
+// setUp creates the scenario's objects (see the package comment for the order) and returns
+// those it created (also on an error), for the cleanup.
+func setUp(ctx context.Context, e *env, h *hooks, s *Scenario) ([]map[string]any, error) {
 	stages := make([][]map[string]any, 6)
 	for _, o := range s.Objects {
 		kind, _ := o["kind"].(string)
@@ -123,24 +145,36 @@ func setUp(ctx context.Context, e *env, h *hooks, s *Scenario) error {
 			stages[2] = append(stages[2], existing)
 		}
 	}
+	var created []map[string]any
 	for i, stage := range stages {
 		for _, o := range stage {
 			if i == 5 {
 				if err := rewriteWebhooks(o, h, s); err != nil {
-					return err
+					return created, err
 				}
 			}
-			if err := e.create(ctx, o); err != nil && !(i == 0 && apierrors.IsAlreadyExists(err)) {
-				return err
+			err := e.create(ctx, o)
+			if err != nil && !(i == 0 && apierrors.IsAlreadyExists(err)) {
+				return created, err
+			}
+			if err == nil {
+				created = append(created, o)
 			}
 		}
 	}
-	for _, p := range probes(h) {
+	return created, nil
+}
+
+// createProbes creates the probes of one generation (see probes) and returns those it created.
+func createProbes(ctx context.Context, e *env, h *hooks, generation int) ([]map[string]any, error) {
+	var created []map[string]any
+	for _, p := range probes(h, generation) {
 		if err := e.create(ctx, p); err != nil {
-			return fmt.Errorf("probe: %w", err)
+			return created, fmt.Errorf("probe: %w", err)
 		}
+		created = append(created, p)
 	}
-	return nil
+	return created, nil
 }
 
 // rewriteWebhooks points every webhook of a configuration at the local server (or a closed endpoint).
@@ -166,13 +200,21 @@ func rewriteWebhooks(o map[string]any, h *hooks, s *Scenario) error {
 	return nil
 }
 
-func probes(h *hooks) []map[string]any {
+// probeName: a probe's name in one generation. Names are never reused, so a probe that acts is
+// the one just created, not an earlier one whose deletion admission has not seen yet.
+func probeName(base string, generation int) string {
+	return fmt.Sprintf("%s-%d", base, generation)
+}
+
+func probes(h *hooks, generation int) []map[string]any {
+	n := func(base string) string { return probeName(base, generation) }
 	// Leases: a resource the scenarios do not target (only a scenario's wildcard rules meet the probes).
 	rules := []any{map[string]any{"apiGroups": []any{"coordination.k8s.io"}, "apiVersions": []any{"v1"}, "operations": []any{"CREATE"}, "resources": []any{"leases"}}}
 	only := func(name string) []any {
 		return []any{map[string]any{"name": "probe", "expression": fmt.Sprintf("object.metadata.name == '%s'", name)}}
 	}
 	webhook := func(kind, config, name, probe string) map[string]any {
+		config, probe = n(config), n(probe)
 		u, _ := h.urlFor(config, name, response{kind: "unavailable"})
 		return map[string]any{
 			"apiVersion": "admissionregistration.k8s.io/v1", "kind": kind, "metadata": map[string]any{"name": config},
@@ -187,24 +229,25 @@ func probes(h *hooks) []map[string]any {
 	return []map[string]any{
 		webhook("MutatingWebhookConfiguration", "oracle-probe-mutating", "probe.mutating.oracle", "oracle-probe-mwh"),
 		webhook("ValidatingWebhookConfiguration", "oracle-probe-validating", "probe.validating.oracle", "oracle-probe-vwh"),
-		{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicy", "metadata": map[string]any{"name": "oracle-probe-vap"},
-			"spec": map[string]any{"matchConstraints": constraints, "matchConditions": only("oracle-probe-vap"), "failurePolicy": "Fail",
-				"validations": []any{map[string]any{"expression": "false", "message": "oracle-probe-vap denies"}}}},
-		{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicyBinding", "metadata": map[string]any{"name": "oracle-probe-vap"},
-			"spec": map[string]any{"policyName": "oracle-probe-vap", "validationActions": []any{"Deny"}}},
-		{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "MutatingAdmissionPolicy", "metadata": map[string]any{"name": "oracle-probe-map"},
-			"spec": map[string]any{"matchConstraints": constraints, "matchConditions": only("oracle-probe-map"), "failurePolicy": "Fail", "reinvocationPolicy": "Never",
+		{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicy", "metadata": map[string]any{"name": n("oracle-probe-vap")},
+			"spec": map[string]any{"matchConstraints": constraints, "matchConditions": only(n("oracle-probe-vap")), "failurePolicy": "Fail",
+				"validations": []any{map[string]any{"expression": "false", "message": n("oracle-probe-vap") + " denies"}}}},
+		{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicyBinding", "metadata": map[string]any{"name": n("oracle-probe-vap")},
+			"spec": map[string]any{"policyName": n("oracle-probe-vap"), "validationActions": []any{"Deny"}}},
+		{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "MutatingAdmissionPolicy", "metadata": map[string]any{"name": n("oracle-probe-map")},
+			"spec": map[string]any{"matchConstraints": constraints, "matchConditions": only(n("oracle-probe-map")), "failurePolicy": "Fail", "reinvocationPolicy": "Never",
 				"mutations": []any{map[string]any{"patchType": "ApplyConfiguration", "applyConfiguration": map[string]any{
 					"expression": `Object{metadata: Object.metadata{labels: {"oracle-probe": "seen"}}}`}}}}},
-		{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "MutatingAdmissionPolicyBinding", "metadata": map[string]any{"name": "oracle-probe-map"},
-			"spec": map[string]any{"policyName": "oracle-probe-map"}},
+		{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "MutatingAdmissionPolicyBinding", "metadata": map[string]any{"name": n("oracle-probe-map")},
+			"spec": map[string]any{"policyName": n("oracle-probe-map")}},
 	}
 }
 
 // waitSynced polls each probe until it acts (informers deliver each type in order, so the
 // scenario's objects of that type were seen before it); a probe that does not act within
 // its time (a scenario webhook or policy may reject the probe Lease first) is noted.
-func waitSynced(ctx context.Context, e *env, h *hooks) string {
+func waitSynced(ctx context.Context, e *env, h *hooks, generation int) string {
+	n := func(base string) string { return probeName(base, generation) }
 	leases := e.client.Resource(schema.GroupVersionResource{Group: "coordination.k8s.io", Version: "v1", Resource: "leases"}).Namespace("oracle-probe")
 	try := func(name string) (*unstructured.Unstructured, error) {
 		lease := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": map[string]any{"name": name}}}
@@ -214,16 +257,16 @@ func waitSynced(ctx context.Context, e *env, h *hooks) string {
 		name string
 		ok   func(*unstructured.Unstructured, error) bool
 	}{
-		{"oracle-probe-mwh", func(_ *unstructured.Unstructured, err error) bool {
+		{n("oracle-probe-mwh"), func(_ *unstructured.Unstructured, err error) bool {
 			return err != nil && strings.Contains(err.Error(), "probe.mutating.oracle")
 		}},
-		{"oracle-probe-vwh", func(_ *unstructured.Unstructured, err error) bool {
+		{n("oracle-probe-vwh"), func(_ *unstructured.Unstructured, err error) bool {
 			return err != nil && strings.Contains(err.Error(), "probe.validating.oracle")
 		}},
-		{"oracle-probe-vap", func(_ *unstructured.Unstructured, err error) bool {
-			return err != nil && strings.Contains(err.Error(), "oracle-probe-vap denies")
+		{n("oracle-probe-vap"), func(_ *unstructured.Unstructured, err error) bool {
+			return err != nil && strings.Contains(err.Error(), n("oracle-probe-vap")+" denies")
 		}},
-		{"oracle-probe-map", func(o *unstructured.Unstructured, err error) bool {
+		{n("oracle-probe-map"), func(o *unstructured.Unstructured, err error) bool {
 			return err == nil && o.GetLabels()["oracle-probe"] == "seen"
 		}},
 	}
@@ -239,7 +282,7 @@ func waitSynced(ctx context.Context, e *env, h *hooks) string {
 				missed = append(missed, fmt.Sprintf("%s (last answer: %v)", c.name, err))
 				break
 			}
-			time.Sleep(50 * time.Millisecond)
+			time.Sleep(20 * time.Millisecond)
 		}
 	}
 	if len(missed) > 0 {

@@ -1,0 +1,305 @@
+package oracle
+
+// TestAuditLog writes a genuine audit log: the in-process kube-apiserver started with
+// --audit-log-path and --audit-policy-file (testdata/audit/policy.yaml: RequestResponse for
+// writes, Metadata for the rest, nothing for the apiserver's own requests), a baseline chain
+// installed (a ValidatingAdmissionPolicy + binding, a validating webhook served by the local
+// TLS server), then the traffic below sent by several users (static tokens; carol by
+// impersonation). It writes audit.log (the file as the apiserver wrote it) and
+// snapshot.json (the objects afterwards, as `kubectl get -o json` lists them) to AUDIT_OUT:
+//
+//	cd tools/admission-oracle && AUDIT_OUT=testdata/audit go test -run '^TestAuditLog$' -count=1 .
+//
+// The fixture in testdata/audit is the groundwork for the traffic replay (issue #29).
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apiserver/pkg/admission/plugin/policy/generic"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
+)
+
+// The users: token, name, uid, groups (the --token-auth-file's columns).
+var auditUsers = [][4]string{
+	{"alice-token", "alice", "1001", "shop-devs"},
+	{"bob-token", "bob", "1002", "shop-devs"},
+	{"admin-token", "admin", "1000", "system:masters"},
+}
+
+// The clients' user agent (the default names the test binary, which changes with every build;
+// it is also the field manager in managedFields).
+const trafficAgent = "audit-traffic/v1.36.0"
+
+// carol: the admin impersonates her.
+const impersonated = "carol"
+
+type trafficStep struct {
+	user      string
+	verb      string // create | update | patch | delete | get | list
+	resource  string // a key of trafficResources
+	namespace string
+	name      string
+	body      string // the object (create, update) or the patch
+	patch     types.PatchType
+	dryRun    bool
+	denied    bool // the expected outcome (the test fails when the apiserver answers otherwise)
+}
+
+var trafficResources = map[string]schema.GroupVersionResource{
+	"namespaces":  {Version: "v1", Resource: "namespaces"},
+	"configmaps":  {Version: "v1", Resource: "configmaps"},
+	"deployments": {Group: "apps", Version: "v1", Resource: "deployments"},
+}
+
+const deployment = `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"shop","labels":{"app":"web"}},
+"spec":{"replicas":1,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},
+"spec":{"containers":[{"name":"web","image":"nginx:1.27","ports":[{"containerPort":80}]},{"name":"log","image":"busybox:1.37","args":["tail","-f","/dev/null"]}]}}}}`
+
+// The traffic, in order. The baseline chain denies a ConfigMap with more than three data keys
+// in a namespace labelled env=prod (the policy) and one labelled frozen=true (the webhook).
+var traffic = []trafficStep{
+	{user: "alice", verb: "create", resource: "namespaces", name: "shop", body: `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"shop","labels":{"env":"prod"}}}`},
+	{user: "alice", verb: "patch", resource: "namespaces", name: "shop", patch: types.MergePatchType, body: `{"metadata":{"labels":{"team":"web"}}}`},
+	{user: "alice", verb: "create", resource: "configmaps", namespace: "shop", name: "settings", body: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"settings","namespace":"shop","labels":{"app":"web"}},"data":{"mode":"fast"}}`},
+	{user: "alice", verb: "get", resource: "configmaps", namespace: "shop", name: "settings"},
+	{user: "bob", verb: "create", resource: "configmaps", namespace: "shop", name: "frozen", body: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"frozen","namespace":"shop","labels":{"frozen":"true"}},"data":{"a":"1"}}`, denied: true},
+	{user: "bob", verb: "create", resource: "configmaps", namespace: "shop", name: "big", body: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"big","namespace":"shop"},"data":{"a":"1","b":"2","c":"3","d":"4"}}`, denied: true},
+	{user: "alice", verb: "update", resource: "configmaps", namespace: "shop", name: "settings", body: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"settings","namespace":"shop","labels":{"app":"web"}},"data":{"mode":"slow","size":"m"}}`},
+	{user: "alice", verb: "patch", resource: "configmaps", namespace: "shop", name: "settings", patch: types.JSONPatchType, body: `[{"op":"add","path":"/data/owner","value":"alice"}]`},
+	{user: "bob", verb: "patch", resource: "configmaps", namespace: "shop", name: "settings", patch: types.MergePatchType, body: `{"data":{"size":"l"}}`},
+	{user: "bob", verb: "patch", resource: "configmaps", namespace: "shop", name: "settings", patch: types.JSONPatchType, body: `[{"op":"add","path":"/data/extra","value":"1"}]`, denied: true},
+	{user: "alice", verb: "create", resource: "deployments", namespace: "shop", name: "web", body: deployment},
+	{user: "bob", verb: "patch", resource: "deployments", namespace: "shop", name: "web", patch: types.StrategicMergePatchType, body: `{"spec":{"template":{"spec":{"containers":[{"name":"web","image":"nginx:1.28"}]}}}}`},
+	{user: impersonated, verb: "create", resource: "configmaps", namespace: "shop", name: "notes", body: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"notes","namespace":"shop"},"data":{"a":"1"}}`},
+	{user: impersonated, verb: "patch", resource: "configmaps", namespace: "shop", name: "notes", patch: types.StrategicMergePatchType, body: `{"metadata":{"labels":{"frozen":"true"}}}`, denied: true},
+	{user: "bob", verb: "create", resource: "configmaps", namespace: "shop", name: "trial", dryRun: true, body: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"trial","namespace":"shop"},"data":{"a":"1"}}`},
+	{user: "bob", verb: "delete", resource: "configmaps", namespace: "shop", name: "notes", dryRun: true},
+	{user: "alice", verb: "list", resource: "configmaps", namespace: "shop"},
+	{user: "alice", verb: "delete", resource: "configmaps", namespace: "shop", name: "settings"},
+	{user: "alice", verb: "create", resource: "namespaces", name: "scratch", body: `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"scratch","labels":{"env":"dev"}}}`},
+	{user: "bob", verb: "create", resource: "configmaps", namespace: "scratch", name: "big", body: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"big","namespace":"scratch"},"data":{"a":"1","b":"2","c":"3","d":"4"}}`},
+	{user: "bob", verb: "patch", resource: "namespaces", name: "scratch", patch: types.StrategicMergePatchType, body: `{"metadata":{"labels":{"env":"prod"}}}`},
+	{user: "bob", verb: "update", resource: "configmaps", namespace: "scratch", name: "big", body: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"big","namespace":"scratch"},"data":{"a":"1","b":"2","c":"3","d":"5"}}`, denied: true},
+	{user: "bob", verb: "delete", resource: "configmaps", namespace: "scratch", name: "big"},
+	{user: "alice", verb: "delete", resource: "namespaces", name: "scratch"},
+}
+
+// The baseline chain (created by the apiserver's own client, so not in the log; in the snapshot).
+func auditBaseline(h *hooks) []map[string]any {
+	cm := []any{map[string]any{"apiGroups": []any{""}, "apiVersions": []any{"v1"}, "operations": []any{"CREATE", "UPDATE"}, "resources": []any{"configmaps"}}}
+	u, _ := h.urlFor("frozen-guard", "frozen.shop.example.com", response{kind: "deny"})
+	return []map[string]any{
+		{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicy", "metadata": map[string]any{"name": "max-three-keys"},
+			"spec": map[string]any{"failurePolicy": "Fail", "matchConstraints": map[string]any{"resourceRules": cm},
+				"validations": []any{map[string]any{"expression": "!has(object.data) || size(object.data) <= 3", "message": "at most three data keys"}}}},
+		{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicyBinding", "metadata": map[string]any{"name": "max-three-keys-prod"},
+			"spec": map[string]any{"policyName": "max-three-keys", "validationActions": []any{"Deny", "Audit"},
+				"matchResources": map[string]any{"namespaceSelector": map[string]any{"matchLabels": map[string]any{"env": "prod"}}}}},
+		{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingWebhookConfiguration", "metadata": map[string]any{"name": "frozen-guard"},
+			"webhooks": []any{map[string]any{
+				"name": "frozen.shop.example.com", "rules": cm, "failurePolicy": "Fail", "sideEffects": "None", "admissionReviewVersions": []any{"v1"}, "timeoutSeconds": int64(5),
+				"objectSelector": map[string]any{"matchLabels": map[string]any{"frozen": "true"}},
+				"clientConfig":   map[string]any{"url": u, "caBundle": base64.StdEncoding.EncodeToString(h.caPEM)},
+			}}},
+	}
+}
+
+func TestAuditLog(t *testing.T) {
+	out := os.Getenv("AUDIT_OUT")
+	if out == "" {
+		t.Skip("AUDIT_OUT names the folder for audit.log and snapshot.json")
+	}
+	policy, err := filepath.Abs("testdata/audit/policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	tokens := filepath.Join(dir, "tokens.csv")
+	var lines []string
+	for _, u := range auditUsers {
+		lines = append(lines, fmt.Sprintf("%s,%s,%s,%q", u[0], u[1], u[2], u[3]))
+	}
+	if err := os.WriteFile(tokens, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	logPath := filepath.Join(dir, "audit.log")
+
+	defer generic.SetPolicyRefreshIntervalForTests(20 * time.Millisecond)()
+	etcdURL := startEtcd(t)
+	h, err := newHooks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv, err := startServer(t, etcdURL, "/audit", &Scenario{},
+		"--audit-log-path="+logPath, "--audit-policy-file="+policy, "--audit-log-mode=blocking", "--token-auth-file="+tokens)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopped := false
+	defer func() {
+		if !stopped {
+			sv.stop()
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+
+	// the baseline chain, then probes until admission sees it (the apiserver's own requests: not logged)
+	for _, o := range append([]map[string]any{{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "oracle-probe"}}}, auditBaseline(h)...) {
+		if err := sv.env.create(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	probeObjects, err := createProbes(ctx, sv.env, h, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if synced := waitSynced(ctx, sv.env, h, 1); synced != "probes" {
+		t.Fatalf("admission did not see the baseline: %s", synced)
+	}
+	for _, o := range probeObjects {
+		if err := sv.env.delete(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	clients := map[string]dynamic.Interface{}
+	for _, u := range auditUsers {
+		cfg := rest.AnonymousClientConfig(sv.admin)
+		cfg.BearerToken, cfg.UserAgent = u[0], trafficAgent
+		clients[u[1]] = dynamic.NewForConfigOrDie(cfg)
+	}
+	cfg := rest.AnonymousClientConfig(sv.admin)
+	cfg.BearerToken, cfg.UserAgent = "admin-token", trafficAgent
+	cfg.Impersonate = rest.ImpersonationConfig{UserName: impersonated, Groups: []string{"shop-viewers"}}
+	clients[impersonated] = dynamic.NewForConfigOrDie(cfg)
+
+	writes := 0
+	for i, st := range traffic {
+		err := send(ctx, clients[st.user], st)
+		_, answered := err.(apierrors.APIStatus) // a denial, not a transport error
+		if denied := err != nil; denied != st.denied || (denied && !answered) {
+			t.Fatalf("step %d (%s %s %s/%s by %s): expected denied=%v, got %v", i+1, st.verb, st.resource, st.namespace, st.name, st.user, st.denied, err)
+		}
+		if st.verb != "get" && st.verb != "list" {
+			writes++
+		}
+	}
+
+	// the snapshot: `kubectl get namespaces,validatingadmissionpolicies,validatingadmissionpolicybindings,
+	// validatingwebhookconfigurations,mutatingwebhookconfigurations -o json` and `kubectl get configmaps,deployments
+	// -n shop -o json`, items together (kubectl hides managedFields)
+	items := []any{}
+	for _, l := range []struct {
+		gvr       schema.GroupVersionResource
+		namespace string
+	}{
+		{trafficResources["namespaces"], ""},
+		{schema.GroupVersionResource{Group: "admissionregistration.k8s.io", Version: "v1", Resource: "validatingadmissionpolicies"}, ""},
+		{schema.GroupVersionResource{Group: "admissionregistration.k8s.io", Version: "v1", Resource: "validatingadmissionpolicybindings"}, ""},
+		{schema.GroupVersionResource{Group: "admissionregistration.k8s.io", Version: "v1", Resource: "validatingwebhookconfigurations"}, ""},
+		{schema.GroupVersionResource{Group: "admissionregistration.k8s.io", Version: "v1", Resource: "mutatingwebhookconfigurations"}, ""},
+		{trafficResources["configmaps"], "shop"},
+		{trafficResources["deployments"], "shop"},
+	} {
+		list, err := sv.env.client.Resource(l.gvr).Namespace(l.namespace).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range list.Items {
+			unstructured.RemoveNestedField(o.Object, "metadata", "managedFields")
+			items = append(items, o.Object)
+		}
+	}
+	snapshot, _ := json.MarshalIndent(map[string]any{"apiVersion": "v1", "kind": "List", "items": items, "metadata": map[string]any{"resourceVersion": ""}}, "", "    ")
+
+	sv.stop() // flushes the audit log
+	stopped = true
+	log, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := strings.Split(strings.TrimSpace(string(log)), "\n")
+	if len(events) != len(traffic) {
+		t.Errorf("the audit log has %d events, the traffic %d requests (%d writes)", len(events), len(traffic), writes)
+	}
+	for i, line := range events {
+		var e struct {
+			Verb, Level, Stage string
+			User               struct{ Username string }
+		}
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("event %d: %v", i+1, err)
+		}
+		if i < len(traffic) && e.Verb != traffic[i].verb {
+			t.Errorf("event %d: verb %s, the traffic's step %s", i+1, e.Verb, traffic[i].verb)
+		}
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(out, "audit.log"), log, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(out, "snapshot.json"), append(snapshot, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func send(ctx context.Context, client dynamic.Interface, st trafficStep) error {
+	var ri dynamic.ResourceInterface = client.Resource(trafficResources[st.resource])
+	if st.namespace != "" {
+		ri = client.Resource(trafficResources[st.resource]).Namespace(st.namespace)
+	}
+	var dry []string
+	if st.dryRun {
+		dry = []string{metav1.DryRunAll}
+	}
+	object := func() (*unstructured.Unstructured, error) {
+		var o map[string]any
+		err := json.Unmarshal([]byte(st.body), &o)
+		return &unstructured.Unstructured{Object: o}, err
+	}
+	switch st.verb {
+	case "create":
+		o, err := object()
+		if err != nil {
+			return err
+		}
+		_, err = ri.Create(ctx, o, metav1.CreateOptions{DryRun: dry})
+		return err
+	case "update":
+		o, err := object()
+		if err != nil {
+			return err
+		}
+		_, err = ri.Update(ctx, o, metav1.UpdateOptions{DryRun: dry})
+		return err
+	case "patch":
+		_, err := ri.Patch(ctx, st.name, st.patch, []byte(st.body), metav1.PatchOptions{DryRun: dry})
+		return err
+	case "delete":
+		return ri.Delete(ctx, st.name, metav1.DeleteOptions{DryRun: dry})
+	case "get":
+		_, err := ri.Get(ctx, st.name, metav1.GetOptions{})
+		return err
+	case "list":
+		_, err := ri.List(ctx, metav1.ListOptions{})
+		return err
+	}
+	return fmt.Errorf("unknown verb %s", st.verb)
+}
