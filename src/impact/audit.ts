@@ -177,7 +177,8 @@ export function readAuditLine(text: string, line: number, terminated = true): Au
     operation,
     objectRef,
     user: userOf(isObject(e.impersonatedUser) ? e.impersonatedUser : e.user),
-    dryRun: query.getAll('dryRun').includes('All'),
+    // a delete's dry run may be in its DeleteOptions body instead of the query
+    dryRun: query.getAll('dryRun').includes('All') || (obj(e.requestObject).kind === 'DeleteOptions' && strList(obj(e.requestObject).dryRun).includes('All')),
     query,
     status: { code, ...(message ? { message } : {}), ...(str(status.reason) ? { reason: str(status.reason) } : {}) },
     time: Date.parse(str(e.requestReceivedTimestamp)),
