@@ -8,6 +8,7 @@
  */
 import { kindOf, nameOf } from '../base/json';
 import type { KubernetesVersion } from '../base/releases';
+import { BINDING_KIND_OF } from '../k8s/resources';
 import { runCases, type CaseTarget, type CasesReport, type PolicyCel, type PolicyTestCase } from '../policy';
 
 export { runCelCases, type CelRunner } from './cel-cases';
@@ -19,20 +20,14 @@ export const celAtRelease = <C extends PolicyCel>(cel: C, release: KubernetesVer
   evaluate: (expression, context, inputs, options) => cel.evaluate(expression, context, inputs, { ...options, kubernetesVersion: release }),
 });
 
-/** The binding kind of each policy kind. */
-const BINDING_KIND: Readonly<Record<string, string>> = {
-  ValidatingAdmissionPolicy: 'ValidatingAdmissionPolicyBinding',
-  MutatingAdmissionPolicy: 'MutatingAdmissionPolicyBinding',
-};
-
-export const isPolicy = (o: unknown): boolean => kindOf(o) in BINDING_KIND;
+export const isPolicy = (o: unknown): boolean => kindOf(o) in BINDING_KIND_OF;
 
 /** The policy named `name` among the objects. */
 export const findPolicy = (objects: readonly unknown[], name: string): unknown => objects.find((o) => isPolicy(o) && nameOf(o) === name);
 
 /** What a policy's cases run against: its kind's bindings in the workspace, and every object as a possible param. */
 export function caseTarget(policy: unknown, objects: readonly unknown[]): CaseTarget {
-  const bindingKind = BINDING_KIND[kindOf(policy)];
+  const bindingKind = BINDING_KIND_OF[kindOf(policy)];
   return { policy, bindings: objects.filter((o) => kindOf(o) === bindingKind), paramDocuments: objects };
 }
 
