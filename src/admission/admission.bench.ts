@@ -6,6 +6,7 @@
 import { bench, describe } from 'vitest';
 import { loadCel } from '../cel';
 import { lockoutReport, simulate, type SimRequest } from './index';
+import { NAMESPACE_NAME_LABEL } from '../k8s/resources';
 
 await loadCel();
 
@@ -26,7 +27,7 @@ function webhookConfig(kind: 'MutatingWebhookConfiguration' | 'ValidatingWebhook
       timeoutSeconds: 5 + i,
       clientConfig: { service: { name: `svc-${c}`, namespace: `system-${c}`, path: `/hook-${i}` } },
       rules: [rule(RESOURCES[i]!, GROUPS[i]!)],
-      namespaceSelector: i === 0 ? { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }] } : {},
+      namespaceSelector: i === 0 ? { matchExpressions: [{ key: NAMESPACE_NAME_LABEL, operator: 'NotIn', values: ['kube-system'] }] } : {},
       objectSelector: i === 3 ? { matchLabels: { inject: 'true' } } : {},
       ...(i === 4 ? { matchConditions: [{ name: 'not-system', expression: `!request.userInfo.username.startsWith('system:') && request.userInfo.username != 'admin-${c}'` }] } : {}),
       ...(kind === 'MutatingWebhookConfiguration' ? { reinvocationPolicy: i === 2 ? 'IfNeeded' : 'Never' } : {}),
@@ -76,7 +77,7 @@ export const workspace: unknown[] = [
   ...Array.from({ length: 5 }, (_, c) => webhookConfig('ValidatingWebhookConfiguration', c)),
   ...Array.from({ length: 16 }, (_, n) => policy('ValidatingAdmissionPolicy', n)).flat(),
   ...Array.from({ length: 4 }, (_, n) => policy('MutatingAdmissionPolicy', n)).flat(),
-  { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', labels: { 'kubernetes.io/metadata.name': 'team-a', team: 'a' } } },
+  { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', labels: { [NAMESPACE_NAME_LABEL]: 'team-a', team: 'a' } } },
 ];
 
 const request: SimRequest = {

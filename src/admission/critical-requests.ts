@@ -1,11 +1,12 @@
 /**
- * The requests a cluster cannot live without, as data: who sends them, what they look like,
- * what breaks when they fail. The lockout report sends each through the workspace with every
- * webhook unavailable. Plus, per webhook served from inside the cluster, the request that
+ * The requests a cluster cannot live without: the one list is src/k8s/critical-requests.ts (which
+ * W03 reads too); here each row becomes the full request (objects, sender, words). The lockout
+ * report sends each through the workspace with every webhook unavailable. Plus, per webhook served from inside the cluster, the request that
  * brings its own pods back (the self-deadlock).
  */
 import { isObject, list, obj, str } from '../base/json';
 import { kubeletLeaseRenewal, kubeletUser, leaseRenewal, namespaceObject } from '../request/system-requests';
+import { CRITICAL_REQUEST_SHAPES, type CriticalRequestShape } from '../k8s/critical-requests';
 import type { CriticalRequest, SimRequest } from './types';
 
 const node = 'node-1';
@@ -35,21 +36,23 @@ const endpointSlice = {
   endpoints: [{ addresses: ['10.0.0.10'] }],
 };
 
-export const CRITICAL_REQUESTS: readonly CriticalRequest[] = [
-  {
-    id: 'kubelet-lease',
+/** A request without what the one list says of it (operation, resource, subresource, namespace). */
+type RequestDetails = Omit<SimRequest, 'operation' | 'resource' | 'subResource' | 'namespace'>;
+
+/** Without what the row says (a built request has it already). */
+const details = ({ operation: _o, resource: _r, subResource: _s, namespace: _n, ...rest }: SimRequest): RequestDetails => rest;
+
+/** What the Lockout report adds to each row of the one list: its words, the objects and the sender. */
+const DETAILS: Record<string, { title: string; impact: string; request: RequestDetails }> = {
+  'kubelet-lease': {
     title: `kubelet lease renewal (UPDATE leases in kube-node-lease by system:node:${node})`,
     impact: 'nodes turn NotReady after 40 s and their pods are evicted',
-    request: kubeletLeaseRenewal(node),
+    request: details(kubeletLeaseRenewal(node)),
   },
-  {
-    id: 'kubelet-node-status',
+  'kubelet-node-status': {
     title: `kubelet node status update (UPDATE nodes/status by system:node:${node})`,
     impact: 'node conditions and capacity go stale; the node is marked NotReady',
     request: {
-      operation: 'UPDATE',
-      resource: { group: '', version: 'v1', resource: 'nodes' },
-      subResource: 'status',
       kind: { group: '', version: 'v1', kind: 'Node' },
       name: node,
       userInfo: kubelet,
@@ -57,79 +60,56 @@ export const CRITICAL_REQUESTS: readonly CriticalRequest[] = [
       oldObject: { apiVersion: 'v1', kind: 'Node', metadata: { name: node, labels: { 'kubernetes.io/hostname': node } }, status: { conditions: [{ type: 'Ready', status: 'True' }] } },
     },
   },
-  {
-    id: 'kube-system-pod-create',
+  'kube-system-pod-create': {
     title: 'kube-system Pod create (CREATE pods in kube-system by the replicaset controller)',
     impact: 'CoreDNS, metrics-server and other system pods cannot be recreated',
     request: {
-      operation: 'CREATE',
-      resource: { group: '', version: 'v1', resource: 'pods' },
       kind: { group: '', version: 'v1', kind: 'Pod' },
       name: 'coredns-5d78c9869d-abcde',
-      namespace: 'kube-system',
       userInfo: sa('replicaset-controller'),
       object: pod('coredns-5d78c9869d-abcde', 'kube-system', { 'k8s-app': 'kube-dns' }),
     },
   },
-  {
-    id: 'leader-election-lease',
+  'leader-election-lease': {
     title: 'leader-election Lease update (UPDATE leases/kube-controller-manager in kube-system)',
     impact: 'the controller manager and scheduler lose leadership: no controller runs',
-    request: leaseRenewal('kube-controller-manager', 'kube-system', 'cp-1_0a1b2c', controllerManager),
+    request: details(leaseRenewal('kube-controller-manager', 'kube-system', 'cp-1_0a1b2c', controllerManager)),
   },
-  {
-    id: 'namespace-delete',
+  'namespace-delete': {
     title: 'Namespace delete by the namespace controller (DELETE namespaces/team-a)',
     impact: 'namespaces stay Terminating forever',
     request: {
-      operation: 'DELETE',
-      resource: { group: '', version: 'v1', resource: 'namespaces' },
       kind: { group: '', version: 'v1', kind: 'Namespace' },
       name: 'team-a',
-      namespace: 'team-a',
       userInfo: sa('namespace-controller'),
       oldObject: namespaceObject('team-a'),
     },
   },
-  {
-    id: 'namespace-finalize',
+  'namespace-finalize': {
     title: 'Namespace finalize by the namespace controller (UPDATE namespaces/team-a/finalize)',
     impact: 'emptied namespaces are never removed: they stay Terminating',
     request: {
-      operation: 'UPDATE',
-      resource: { group: '', version: 'v1', resource: 'namespaces' },
-      subResource: 'finalize',
       kind: { group: '', version: 'v1', kind: 'Namespace' },
       name: 'team-a',
-      namespace: 'team-a',
       userInfo: sa('namespace-controller'),
       object: { ...namespaceObject('team-a'), spec: { finalizers: [] }, status: { phase: 'Terminating' } },
       oldObject: { ...namespaceObject('team-a'), spec: { finalizers: ['kubernetes'] }, status: { phase: 'Terminating' } },
     },
   },
-  {
-    id: 'serviceaccount-token',
+  'serviceaccount-token': {
     title: `ServiceAccount token request (CREATE serviceaccounts/token in kube-system by system:node:${node})`,
     impact: 'pods cannot get or refresh their service account tokens',
     request: {
-      operation: 'CREATE',
-      resource: { group: '', version: 'v1', resource: 'serviceaccounts' },
-      subResource: 'token',
       kind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' },
       name: 'coredns',
-      namespace: 'kube-system',
       userInfo: kubelet,
       object: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', metadata: { name: 'coredns', namespace: 'kube-system' }, spec: { audiences: ['https://kubernetes.default.svc'], expirationSeconds: 3607 } },
     },
   },
-  {
-    id: 'csr-approval',
+  'csr-approval': {
     title: 'CertificateSigningRequest approval (UPDATE certificatesigningrequests/approval by the csr approver)',
     impact: 'kubelet client certificates are not renewed: nodes drop out when theirs expire',
     request: {
-      operation: 'UPDATE',
-      resource: { group: 'certificates.k8s.io', version: 'v1', resource: 'certificatesigningrequests' },
-      subResource: 'approval',
       kind: { group: 'certificates.k8s.io', version: 'v1', kind: 'CertificateSigningRequest' },
       name: 'csr-node-1',
       userInfo: sa('certificate-controller'),
@@ -137,22 +117,36 @@ export const CRITICAL_REQUESTS: readonly CriticalRequest[] = [
       oldObject: csr,
     },
   },
-  {
-    id: 'endpointslice-update',
+  'endpointslice-update': {
     title: 'EndpointSlice update by the endpointslice controller (UPDATE endpointslices in kube-system)',
     impact: 'Services stop following their pods (stale endpoints, DNS included)',
     request: {
-      operation: 'UPDATE',
-      resource: { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices' },
       kind: { group: 'discovery.k8s.io', version: 'v1', kind: 'EndpointSlice' },
       name: 'kube-dns-abcde',
-      namespace: 'kube-system',
       userInfo: sa('endpointslice-controller'),
       object: endpointSlice,
       oldObject: endpointSlice,
     },
   },
-];
+};
+
+
+/** A row of the one list (src/k8s/critical-requests.ts) with what the simulator needs besides it. */
+function fromShape(c: CriticalRequestShape): CriticalRequest {
+  const details = DETAILS[c.id];
+  if (!details) throw new Error(`critical request ${c.id} has no details`);
+  const [resource = '', subResource] = c.resource.split('/');
+  const request: SimRequest = {
+    ...details.request,
+    operation: c.operation,
+    resource: { group: c.group, version: 'v1', resource },
+    ...(subResource ? { subResource } : {}),
+    ...(c.namespace ? { namespace: c.namespace } : {}),
+  };
+  return { id: c.id, title: details.title, impact: details.impact, request };
+}
+
+export const CRITICAL_REQUESTS: readonly CriticalRequest[] = CRITICAL_REQUEST_SHAPES.map(fromShape);
 
 /** The request that recreates a webhook's own pod (its Service's namespace; labels assumed from the Service name). */
 function selfPodRequest(namespace: string, service: string): SimRequest {

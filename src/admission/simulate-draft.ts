@@ -2,7 +2,7 @@
  * A simulator draft (the one test-input model's draft and the response assumed per webhook, as
  * the Simulate view and saved scenarios hold it) sent through the chain: parsed, simulated, and
  * checked for M06 (mutation-check.ts). One home for the Simulate view (src/store/simulator.ts)
- * and the CLI's scenarios (src/cli/scenarios.ts). Never throws.
+ * and saved scenarios (src/check/scenarios.ts, for the CLI). Never throws.
  */
 import type { KubernetesVersion } from '../base/releases';
 import { toTestInput, toWebhookResponses, type DraftError, type ResponseError, type SimulatorDraft, type TestInput } from '../request';

@@ -1,4 +1,5 @@
 /** Builders for the simulator's tests: webhook configurations, policies, requests. */
+import { namespaceObject } from '../request/system-requests';
 import type { SimRequest, SimResult, SimStep } from './types';
 
 const AR = 'admissionregistration.k8s.io/v1';
@@ -25,11 +26,8 @@ export const binding = (kind: 'ValidatingAdmissionPolicyBinding' | 'MutatingAdmi
   spec: { policyName, ...(kind === 'ValidatingAdmissionPolicyBinding' ? { validationActions: ['Deny'] } : {}), ...spec },
 });
 
-export const namespace = (name: string, labels: Record<string, string> = {}) => ({
-  apiVersion: 'v1',
-  kind: 'Namespace',
-  metadata: { name, labels: { 'kubernetes.io/metadata.name': name, ...labels } },
-});
+/** A Namespace as the apiserver stores it (one builder: src/request/system-requests.ts). */
+export const namespace = namespaceObject;
 
 export const pod = (labels: Record<string, string> = { app: 'web' }, ns = 'team-a') => ({
   apiVersion: 'v1',

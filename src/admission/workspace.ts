@@ -9,6 +9,7 @@
  * is unspecified; we take them by name, and each policy's bindings by name, for a stable result.
  */
 import { withDefaults } from '../k8s/defaults';
+import { BINDING_KIND_OF } from '../k8s/resources';
 import { isObject, list, nameOf, obj, str, type Obj } from '../base/json';
 import type { DocumentRef, SimStepKind } from './types';
 
@@ -58,10 +59,6 @@ export interface AdmissionWorkspace {
 const ref = (kind: string, o: unknown, index: number): DocumentRef => ({ kind, name: nameOf(o), index });
 const byName = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
-const BINDING_OF: Record<string, 'MutatingAdmissionPolicyBinding' | 'ValidatingAdmissionPolicyBinding'> = {
-  MutatingAdmissionPolicy: 'MutatingAdmissionPolicyBinding',
-  ValidatingAdmissionPolicy: 'ValidatingAdmissionPolicyBinding',
-};
 
 export function collectWorkspace(objects: readonly unknown[], extraNamespaces: readonly unknown[] = []): AdmissionWorkspace {
   const configs: { kind: WorkspaceWebhook['configKind']; name: string; o: Obj; index: number }[] = [];
@@ -110,7 +107,7 @@ export function collectWorkspace(objects: readonly unknown[], extraNamespaces: r
 
   const orphanBindings: AdmissionWorkspace['orphanBindings'] = [];
   for (const { kind, b, policyName } of bindings) {
-    const p = policies.find((x) => BINDING_OF[x.kind] === kind && x.name === policyName);
+    const p = policies.find((x) => BINDING_KIND_OF[x.kind] === kind && x.name === policyName);
     if (p) p.bindings.push(b);
     else orphanBindings.push({ ...b, kind: kind as 'MutatingAdmissionPolicyBinding', policyName });
   }

@@ -35,6 +35,7 @@ export function labelsOf(o: unknown): Record<string, string> {
 }
 
 export const nameOf = (o: unknown): string => str(obj(obj(o).metadata).name);
+export const kindOf = (o: unknown): string => str(obj(o).kind);
 export const namespaceOf = (o: unknown): string => str(obj(obj(o).metadata).namespace);
 
 /** Set `key` as an own, enumerable data property (a `__proto__` key too, never the prototype). */

@@ -7,5 +7,4 @@ export { createChecker, type Checker } from './checker';
 export { checkWorkspace, inspectBundles } from './workspace';
 export { workspaceReadsKey } from './reads';
 export { sizeProblems, objectBytes, MAX_REQUEST_BODY_BYTES, ETCD_DEFAULT_MAX_REQUEST_BYTES } from './size';
-export { celAtRelease } from './cases';
 export { SEVERITIES, severityOf, countsText, type Severity } from './severity';

@@ -4,8 +4,9 @@
  * checked objects with the real engine. Every failing case is a problem at the case's
  * position in FILE; a case whose policy is missing is one too.
  */
-import { runCase, type CaseTarget, type PolicyTestCase } from '../policy/cases';
-import { nameOf, obj, str } from '../base/json';
+import { runCases, type CaseTarget, type CasesReport, type PolicyTestCase } from '../policy/cases';
+import { kindOf, nameOf, obj, str } from '../base/json';
+import { celAtRelease, findPolicy, runCelCases, runPolicyCases, scenarioProblems, type CelRunner } from '../check/cases';
 import { readWorkspaceFile, type WorkspaceFile } from '../share/workspace-file';
 import { unzipFiles } from '../share/zip';
 import { parseDocuments, type ParsedDocument } from '../yaml';
@@ -13,9 +14,7 @@ import { positionIn } from './check';
 import { readInputs, type FileSystem, type InputFile } from './inputs';
 import { isKaptestManifest, readKaptestManifest } from './kaptest';
 import type { Problem } from './problem';
-import { runCelCases, type CelRunner } from './cel-cases';
-import { scenarioProblems } from './scenarios';
-import type { KubernetesVersion } from '../base/releases';
+import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
 
 export interface CasesSummary {
   total: number;
@@ -30,9 +29,6 @@ export interface CasesRun {
   unreadable: boolean;
 }
 
-const POLICY_KINDS = ['ValidatingAdmissionPolicy', 'MutatingAdmissionPolicy'];
-const BINDING_KINDS = ['ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicyBinding'];
-const kindOf = (o: unknown) => str(obj(o).kind);
 
 interface Ctx {
   file: string;
@@ -45,27 +41,27 @@ function problemAt(ctx: Ctx, path: string, message: string, extra: Partial<Probl
   return { file: ctx.file, ...positionIn(ctx.doc, path), document: ctx.doc.documentIndex, kind: '', name: '', field: path, type: 'Case', severity: 'error', message, ...extra };
 }
 
-async function runPolicyCases(ctx: Ctx, target: CaseTarget, cases: readonly PolicyTestCase[], paths: readonly string[], cel: CelRunner): Promise<void> {
+/** The results of a policy's cases (src/check/cases.ts) as problems at their paths in the file. */
+function policyCaseProblems(ctx: Ctx, policy: unknown, report: CasesReport, cases: readonly PolicyTestCase[], paths: readonly string[]): void {
   for (const [i, c] of cases.entries()) {
-    const r = await runCase(target, c, cel);
+    const r = report.results[i]!;
     ctx.summary.total++;
     if (r.pass) ctx.summary.passed++;
     else {
       ctx.summary.failed++;
-      ctx.problems.push(problemAt(ctx, paths[i]!, `policy case ${JSON.stringify(c.name)} failed: ${r.failures.join('; ')}`, { kind: kindOf(target.policy), name: nameOf(target.policy), rule: c.name }));
+      ctx.problems.push(problemAt(ctx, paths[i]!, `policy case ${JSON.stringify(c.name)} failed: ${r.failures.join('; ')}`, { kind: kindOf(policy), name: nameOf(policy), rule: c.name }));
     }
   }
 }
 
-const findPolicy = (objects: readonly unknown[], name: string): unknown => objects.find((o) => POLICY_KINDS.includes(kindOf(o)) && nameOf(o) === name);
-
 async function runWorkspace(ctx: Ctx, ws: WorkspaceFile, checked: readonly unknown[], cel: CelRunner, kubernetesVersion?: KubernetesVersion): Promise<void> {
+  // One release for every case: the one asked for, else the workspace's own.
+  const release = kubernetesVersion ?? ws.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
   const wsObjects = ws.documents.map((d) => parseDocuments(d.text).documents[0]?.object);
   // The checked files win over the workspace's own copies (CI tests the files as they are now).
   const key = (o: unknown) => `${kindOf(o)}/${str(obj(obj(o).metadata).namespace)}/${nameOf(o)}`;
   const seen = new Set(checked.map(key));
   const objects = [...checked, ...wsObjects.filter((o) => o !== undefined && !seen.has(key(o)))];
-  const bindings = objects.filter((o) => BINDING_KINDS.includes(kindOf(o)));
   for (const [g, group] of (ws.policyCases ?? []).entries()) {
     const name = group.policy ?? nameOf(wsObjects[group.document ?? -1]);
     const policy = findPolicy(objects, name);
@@ -76,13 +72,13 @@ async function runWorkspace(ctx: Ctx, ws: WorkspaceFile, checked: readonly unkno
       ctx.summary.failed += group.cases.length;
       continue;
     }
-    const target: CaseTarget = { policy, bindings, paramDocuments: objects };
-    await runPolicyCases(ctx, target, group.cases, group.cases.map((_, i) => `${path}.cases[${i}]`), cel);
+    const report = await runPolicyCases(policy, objects, group.cases, cel, release);
+    policyCaseProblems(ctx, policy, report, group.cases, group.cases.map((_, i) => `${path}.cases[${i}]`));
   }
   for (const [g, group] of (ws.celCases ?? []).entries()) {
     const source = wsObjects[group.document];
     const current = checked.find((o) => key(o) === key(source)) ?? source;
-    const failures = await runCelCases(current, group.path, group.cases, cel);
+    const failures = await runCelCases(current, group.path, group.cases, celAtRelease(cel, release));
     group.cases.forEach((c, i) => {
       ctx.summary.total++;
       const failure = failures[i];
@@ -93,12 +89,12 @@ async function runWorkspace(ctx: Ctx, ws: WorkspaceFile, checked: readonly unkno
       }
     });
   }
-  await runScenarios(ctx, ws, objects, kubernetesVersion);
+  await runScenarios(ctx, ws, objects, release);
 }
 
-async function runScenarios(ctx: Ctx, ws: WorkspaceFile, objects: readonly unknown[], kubernetesVersion?: KubernetesVersion): Promise<void> {
+async function runScenarios(ctx: Ctx, ws: WorkspaceFile, objects: readonly unknown[], release: KubernetesVersion): Promise<void> {
   for (const [i, s] of (ws.scenarios ?? []).entries()) {
-    const { failures, breaks } = await scenarioProblems(objects, s, kubernetesVersion ?? ws.kubernetesVersion);
+    const { failures, breaks } = await scenarioProblems(objects, s, release);
     ctx.summary.total++;
     if (!failures.length) ctx.summary.passed++;
     else {
@@ -145,7 +141,9 @@ export async function runCasesFile(path: string, checked: readonly unknown[], fs
         ctx.problems.push(problemAt(ctx, `${suite.mutating ? 'mapTestSuites' : 'vapTestSuites'}[${s}]`, `policy ${JSON.stringify(suite.policy)} not found in the manifest's policies`));
         continue;
       }
-      await runPolicyCases(ctx, { policy, bindings: [suite.binding], paramDocuments: [] }, suite.cases, suite.paths, cel);
+      // kaptest's own binding, not the workspace's
+      const target: CaseTarget = { policy, bindings: [suite.binding], paramDocuments: [] };
+      policyCaseProblems(ctx, policy, await runCases(target, suite.cases, cel), suite.cases, suite.paths);
     }
     return { problems: ctx.problems, summary, unreadable: referenced.problems.length > 0 };
   }

@@ -3,7 +3,7 @@
  * the browser's problems list) — YAML parse (src/yaml), validation at the target release with
  * CEL compiled by the real engine, the request size limits, lints at the same release and
  * caBundle findings — as problems with the file, line and column of the field path. Objects of
- * kinds the Workbench does not check are counted as skipped (only their size is checked).
+ * kinds the Workbench does not check are kept but not checked (only their size), counted as `skipped`.
  */
 import type { CelCompiler } from '../cel/types';
 import { checkWorkspace, isChecked, severityOf } from '../check';

@@ -25,7 +25,7 @@ describe('admission-workbench (spawned)', { timeout: 180_000 }, () => {
     expect(r.code).toBe(1);
     expect(r.out).toContain(`${webhook}:9:19: error: webhooks[0].timeoutSeconds: Invalid value: 45: the timeout value must be between 1 and 30 seconds\n`);
     expect(r.out).toContain(`${join(check, 'nested', 'list.json')}:9:83: error: spec.validationActions[1]: Unsupported value: "Explode"`);
-    expect(r.out).toMatch(/\n3 files, 5 objects \(4 checked, 1 skipped: not admission configuration\), 3 errors, 0 warnings, 2 findings\n$/);
+    expect(r.out).toMatch(/\n3 files, 5 objects \(4 checked, 1 kept but not checked\), 3 errors, 0 warnings, 2 findings\n$/);
   });
 
   it('json, github and junit formats', () => {
@@ -59,7 +59,7 @@ describe('admission-workbench (spawned)', { timeout: 180_000 }, () => {
     const text = 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: b}\nspec: {policyName: p, validationActions: [Warn]}\n';
     const ok = run(['check', '-'], text);
     expect(ok.code).toBe(0);
-    expect(ok.out).toMatch(/^1 file, 1 object \(1 checked, 0 skipped: not admission configuration\), 0 errors/m);
+    expect(ok.out).toMatch(/^1 file, 1 object \(1 checked, 0 kept but not checked\), 0 errors/m);
     const bad = run(['check', '-', '--quiet'], text.replace('Warn', 'Shout'));
     expect(bad.code).toBe(1);
     expect(bad.out).toBe('<stdin>:4:43: error: spec.validationActions[0]: Unsupported value: "Shout": supported values: "Audit", "Deny", "Warn"\n');
@@ -87,7 +87,7 @@ describe('admission-workbench (spawned)', { timeout: 180_000 }, () => {
     expect(r.out).toMatch(new RegExp(`${join(dir, 'broken.yaml').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:\\d+:\\d+: error: `));
     expect(r.out).toContain(`${join(dir, 'huge.json')}:1:1: error: 11.0 MB: larger than the 10 MB limit, not read\n`);
     expect(r.out).toContain(`${join(dir, 'absent.yaml')}:1:1: error: no such file or directory\n`);
-    expect(r.out).toMatch(/\n3002 files, 3003 objects \(2 checked, 3001 skipped: not admission configuration\), .*3 unreadable\n$/);
+    expect(r.out).toMatch(/\n3002 files, 3003 objects \(2 checked, 3001 kept but not checked\), .*3 unreadable\n$/);
   });
 
   it('usage errors exit 2 with the usage', () => {

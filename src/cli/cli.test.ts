@@ -101,7 +101,7 @@ describe('formats', () => {
   };
   it('text: compiler-style lines and a summary; --quiet keeps only what fails', () => {
     expect(formatReport(report, 'text', 'error', false)).toBe(
-      'a,b.yaml:3:5: error: webhooks[0].name: bad: 50%\nnext <line>\na,b.yaml:3:5: finding: webhooks[0].name: slow [W10, info]\n2 files, 1 object (1 checked, 0 skipped: not admission configuration), 1 error, 0 warnings, 1 finding\n',
+      'a,b.yaml:3:5: error: webhooks[0].name: bad: 50%\nnext <line>\na,b.yaml:3:5: finding: webhooks[0].name: slow [W10, info]\n2 files, 1 object (1 checked, 0 kept but not checked), 1 error, 0 warnings, 1 finding\n',
     );
     expect(formatReport(report, 'text', 'error', true)).toBe('a,b.yaml:3:5: error: webhooks[0].name: bad: 50%\nnext <line>\n');
   });
@@ -153,7 +153,7 @@ describe('runCli (real CEL engine)', () => {
   it('exit 0 when nothing is at or above --fail-on; 1 when something is', async () => {
     const ok = io();
     expect(await runCli(['check', join(check, 'policy.yaml')], ok)).toBe(0);
-    expect(ok.out).toMatch(/1 file, 3 objects \(2 checked, 1 skipped: not admission configuration\), 0 errors/);
+    expect(ok.out).toMatch(/1 file, 3 objects \(2 checked, 1 kept but not checked\), 0 errors/);
     const bad = io();
     expect(await runCli(['check', check], bad)).toBe(1);
     expect(bad.out).toContain(`${join(check, 'nested', 'deeper', 'webhook.yml')}:9:19: error: webhooks[0].timeoutSeconds: Invalid value: 45: the timeout value must be between 1 and 30 seconds`);

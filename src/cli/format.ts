@@ -39,7 +39,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export function summaryLine(s: Summary): string {
   const parts = [
     plural(s.files, 'file'),
-    `${plural(s.documents, 'object')} (${s.checked} checked, ${s.skipped} skipped: not admission configuration)`,
+    `${plural(s.documents, 'object')} (${s.checked} checked, ${s.skipped} kept but not checked)`,
     countsText(s),
   ];
   if (s.cases.total) parts.push(`cases: ${s.cases.passed}/${s.cases.total} passed`);

@@ -4,7 +4,7 @@
  * --fail-on, 1 something is, 2 usage error or unreadable input). Never throws.
  */
 import { createSyncCompiler, evaluate, loadCel, celStatus } from '../cel';
-import { celAtRelease } from '../check';
+import { celAtRelease } from '../check/cases';
 import { DEFAULT_KUBERNETES_VERSION } from '../base/releases';
 import { parseArgs, USAGE, versionText, type CheckArgs } from './args';
 import { runCasesFile } from './cases';

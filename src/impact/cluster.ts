@@ -3,16 +3,10 @@
  * into what the replay reads, and the objects' state as the replay goes through the log.
  */
 import { isObject, nameOf, namespaceOf, str } from '../base/json';
+import { ADMISSION_KINDS } from '../k8s/resources';
 
-/** The kinds that make up an admission chain. */
-export const ADMISSION_KINDS: ReadonlySet<string> = new Set([
-  'ValidatingWebhookConfiguration',
-  'MutatingWebhookConfiguration',
-  'ValidatingAdmissionPolicy',
-  'ValidatingAdmissionPolicyBinding',
-  'MutatingAdmissionPolicy',
-  'MutatingAdmissionPolicyBinding',
-]);
+/** The kinds that make up an admission chain (one table: src/k8s/resources.ts). */
+export { ADMISSION_KINDS };
 
 export const isAdmissionObject = (o: unknown): boolean => isObject(o) && ADMISSION_KINDS.has(str(o.kind)) && str(o.apiVersion).startsWith('admissionregistration.k8s.io/');
 

@@ -207,3 +207,19 @@ export function minimalObject(group: string, version: string, kind: string, name
   }
   return o;
 }
+
+/** The admission configuration kinds (admissionregistration.k8s.io): what the Workbench checks and replays. */
+export const ADMISSION_KINDS: ReadonlySet<string> = new Set([
+  'ValidatingWebhookConfiguration',
+  'MutatingWebhookConfiguration',
+  'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionPolicyBinding',
+  'MutatingAdmissionPolicy',
+  'MutatingAdmissionPolicyBinding',
+]);
+
+/** The binding kind of each policy kind. */
+export const BINDING_KIND_OF: Readonly<Record<string, 'ValidatingAdmissionPolicyBinding' | 'MutatingAdmissionPolicyBinding'>> = {
+  ValidatingAdmissionPolicy: 'ValidatingAdmissionPolicyBinding',
+  MutatingAdmissionPolicy: 'MutatingAdmissionPolicyBinding',
+};

@@ -2,6 +2,8 @@
  * A starting document for each kind (the "new document" menu) and the sample
  * workspace a first-time visitor sees: realistic, valid configurations.
  */
+import { NAMESPACE_NAME_LABEL } from './resources';
+
 export const TEMPLATES: Record<string, () => Record<string, unknown>> = {
   ValidatingWebhookConfiguration: () => ({
     apiVersion: 'admissionregistration.k8s.io/v1',
@@ -13,7 +15,7 @@ export const TEMPLATES: Record<string, () => Record<string, unknown>> = {
         clientConfig: { service: { namespace: 'policy-system', name: 'pod-policy-webhook', path: '/validate' } },
         rules: [{ operations: ['CREATE', 'UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], scope: 'Namespaced' }],
         failurePolicy: 'Fail',
-        namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }] },
+        namespaceSelector: { matchExpressions: [{ key: NAMESPACE_NAME_LABEL, operator: 'NotIn', values: ['kube-system'] }] },
         sideEffects: 'None',
         timeoutSeconds: 5,
         admissionReviewVersions: ['v1'],
@@ -30,7 +32,7 @@ export const TEMPLATES: Record<string, () => Record<string, unknown>> = {
         clientConfig: { service: { namespace: 'injector-system', name: 'sidecar-injector', path: '/mutate' } },
         rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], scope: 'Namespaced' }],
         failurePolicy: 'Ignore',
-        namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }] },
+        namespaceSelector: { matchExpressions: [{ key: NAMESPACE_NAME_LABEL, operator: 'NotIn', values: ['kube-system'] }] },
         objectSelector: { matchLabels: { 'sidecar.example.com/inject': 'true' } },
         sideEffects: 'None',
         timeoutSeconds: 5,
@@ -67,7 +69,7 @@ export const TEMPLATES: Record<string, () => Record<string, unknown>> = {
       validationActions: ['Deny'],
       paramRef: { name: 'replica-limit', namespace: 'default', parameterNotFoundAction: 'Deny' },
       matchResources: {
-        namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }] },
+        namespaceSelector: { matchExpressions: [{ key: NAMESPACE_NAME_LABEL, operator: 'NotIn', values: ['kube-system'] }] },
       },
     },
   }),
@@ -113,7 +115,7 @@ export function sampleWorkspace(): Record<string, unknown>[] {
           failurePolicy: 'Fail',
           matchPolicy: 'Equivalent',
           namespaceSelector: {
-            matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system', 'policy-guard'] }],
+            matchExpressions: [{ key: NAMESPACE_NAME_LABEL, operator: 'NotIn', values: ['kube-system', 'policy-guard'] }],
           },
           sideEffects: 'None',
           timeoutSeconds: 5,
@@ -127,7 +129,7 @@ export function sampleWorkspace(): Record<string, unknown>[] {
           clientConfig: { url: 'https://policy-guard.example.com/validate-deployments' },
           rules: [{ operations: ['CREATE', 'UPDATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments', 'deployments/scale'] }],
           failurePolicy: 'Ignore',
-          namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }] },
+          namespaceSelector: { matchExpressions: [{ key: NAMESPACE_NAME_LABEL, operator: 'NotIn', values: ['kube-system'] }] },
           sideEffects: 'NoneOnDryRun',
           timeoutSeconds: 3,
           admissionReviewVersions: ['v1', 'v1beta1'],

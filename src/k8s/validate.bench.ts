@@ -8,6 +8,7 @@
  * these rows ~1.5× slower).
  */
 import { bench, describe } from 'vitest';
+import { NAMESPACE_NAME_LABEL } from './resources';
 import { bundled } from '../../scripts/bench-bundle.mjs';
 
 const { validateRules } = await bundled<typeof import('./validate')>(new URL('./validate.ts', import.meta.url));
@@ -30,7 +31,7 @@ function webhook(i: number, mutating: boolean): Record<string, unknown> {
       { apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['pods', 'pods/status'], scope: 'Namespaced' },
       { apiGroups: ['apps'], apiVersions: ['v1'], operations: ['*'], resources: ['*', 'deployments/scale'] },
     ],
-    namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system', 'kube-public'] }] },
+    namespaceSelector: { matchExpressions: [{ key: NAMESPACE_NAME_LABEL, operator: 'NotIn', values: ['kube-system', 'kube-public'] }] },
     objectSelector: { matchLabels: { 'app.kubernetes.io/managed-by': 'example' } },
     matchConditions: [{ name: 'exclude-leases', expression: "request.resource.resource != 'leases'" }],
     ...(mutating ? { reinvocationPolicy: 'IfNeeded' } : {}),

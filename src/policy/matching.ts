@@ -22,6 +22,7 @@
  * failurePolicy), only when the rules otherwise match, as the apiserver does.
  */
 import { isObject, labelsOf, list, obj, str, strList } from '../base/json';
+import { ADMISSION_KINDS } from '../k8s/resources';
 import type { AdmissionRequest, GroupVersionKind, GroupVersionResource } from '../request/model';
 
 /** A resource equivalent to the request's, with its kind (discovery's EquivalentResourcesFor + KindFor). */
@@ -384,14 +385,6 @@ export function matchWebhook(webhook: unknown, input: MatchInput): MatchResult {
 export function isExemptAdmissionConfigurationResource(request: AdmissionRequest): boolean {
   const k: Partial<GroupVersionKind> = request.kind ?? {};
   return (
-    str(k.group) === 'admissionregistration.k8s.io' &&
-    [
-      'ValidatingWebhookConfiguration',
-      'MutatingWebhookConfiguration',
-      'ValidatingAdmissionPolicy',
-      'ValidatingAdmissionPolicyBinding',
-      'MutatingAdmissionPolicy',
-      'MutatingAdmissionPolicyBinding',
-    ].includes(str(k.kind))
+    str(k.group) === 'admissionregistration.k8s.io' && ADMISSION_KINDS.has(str(k.kind))
   );
 }

@@ -11,7 +11,7 @@ import type { AuthorizerRule } from '../cel/types';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
-/** The operations of a request (never '*': that is a rule's wildcard, k8s/registry OPERATIONS). */
+/** The operations of a request (never '*': that is a rule's wildcard, k8s/registry RULE_OPERATIONS). */
 export const REQUEST_OPERATIONS: readonly Operation[] = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
 
 export interface GroupVersionResource {

@@ -1,16 +1,18 @@
 /**
  * W03 (src/k8s/lints) and the Lockout report (src/admission) agree: for each configuration
  * below, the critical requests W03 says reach a fail-closed webhook are exactly those Lockout
- * finds rejected while it is down. W03 keeps its own copy of the critical requests
- * (src/k8s/lints/control-plane.ts: src/k8s sits below src/admission), so this test is what keeps
- * the two from parting (#31: W03 said "locked out" where Lockout found nothing).
+ * finds rejected while it is down. Both read the one list (src/k8s/critical-requests.ts), but W03
+ * decides "reaches" by reading rules, selectors and guards while Lockout runs the simulator: this
+ * test keeps the two readings from parting (#31: W03 said "locked out" where Lockout found
+ * nothing), and checks that each request is sent by the sender W03's guards assume.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CRITICAL_REQUESTS, lockoutReport } from '../admission';
 import { evaluate, loadCel } from '../cel/index';
 import { withDefaults } from '../k8s/defaults';
 import { lint } from '../k8s/lints';
-import { CRITICAL_REACH, criticalReached } from '../k8s/lints/control-plane';
+import { CRITICAL_REQUEST_SHAPES, type SystemClass } from '../k8s/critical-requests';
+import { criticalReached } from '../k8s/lints/control-plane';
 
 type O = Record<string, unknown>;
 const exclude = (...values: string[]) => ({ matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values }] });
@@ -53,8 +55,18 @@ describe('W03 and the Lockout report', () => {
     await loadCel();
   }, 60_000);
 
-  it('know the same critical requests', () => {
-    expect(CRITICAL_REACH.map((c) => c.id).sort()).toEqual(CRITICAL_REQUESTS.map((r) => r.id).sort());
+  // The guards (system-guards.ts) keep senders away by class; the simulator sees a user.
+  const senderClass = (u: { username: string; groups?: readonly string[] }): SystemClass | 'user' =>
+    u.groups?.includes('system:nodes') ? 'nodes' : u.username.startsWith('system:serviceaccount:') ? 'serviceaccounts' : u.username.startsWith('system:') ? 'control-plane' : 'user';
+
+  it('send each critical request as the sender W03 assumes, in the namespace of its object', () => {
+    for (const c of CRITICAL_REQUEST_SHAPES) {
+      const r = CRITICAL_REQUESTS.find((x) => x.id === c.id)!.request;
+      expect(senderClass(r.userInfo!), c.id).toBe(c.sender);
+      const o = (r.object ?? r.oldObject) as { metadata?: { namespace?: string; name?: string } };
+      // the object lives where the request says (a Namespace is its own namespace)
+      expect(o.metadata?.namespace ?? (r.resource.resource === 'namespaces' ? o.metadata?.name : undefined), c.id).toBe(r.namespace);
+    }
   });
 
   for (const [name, webhook] of Object.entries(CONFIGS))

@@ -5,7 +5,6 @@
  */
 import { evaluate } from '../cel';
 import {
-  runCases,
   runMutatingPolicy,
   runValidatingPolicy,
   toKaptestManifest,
@@ -18,9 +17,12 @@ import {
   type ValidatingRunResult,
 } from '../policy';
 import { toDraft, toTestInput, type DraftError, type TestInput, type TestInputDraft } from '../request';
+import { kindOf } from '../base/json';
 import type { WorkspaceDoc } from './documents';
 import { workspace } from './workspace';
-import { celAtRelease } from '../check';
+// Saved cases run in the check pipeline's one home (src/check/cases.ts, as `check --cases`); this
+// file and that one are loaded with the policy panel, on first use (store/index.ts does not export them).
+import { caseTarget as targetOf, celAtRelease, runPolicyCases as runSavedCases } from '../check/cases';
 
 export type InputProblem = DraftError;
 
@@ -32,17 +34,8 @@ export type PolicyRunOutcome =
 /** The CEL engine at the workspace's target release (its environment and libraries; absent option = 1.36). */
 const celAtTarget = (): { evaluate: typeof evaluate } => celAtRelease({ evaluate }, workspace.getState().kubernetesVersion);
 
-const kindOfDoc = (d: WorkspaceDoc) => (d.object as { kind?: unknown } | undefined)?.kind;
-
-/** The policy, its bindings and the possible params, from the workspace. */
-export function caseTarget(policy: WorkspaceDoc, docs: readonly WorkspaceDoc[]): CaseTarget {
-  const bindingKind = kindOfDoc(policy) === 'MutatingAdmissionPolicy' ? 'MutatingAdmissionPolicyBinding' : 'ValidatingAdmissionPolicyBinding';
-  return {
-    policy: policy.object,
-    bindings: docs.filter((d) => kindOfDoc(d) === bindingKind).map((d) => d.object),
-    paramDocuments: docs.map((d) => d.object),
-  };
-}
+/** The policy, its bindings and the possible params, from the workspace (src/check/cases.ts caseTarget). */
+export const caseTarget = (policy: WorkspaceDoc, docs: readonly WorkspaceDoc[]): CaseTarget => targetOf(policy.object, docs.map((d) => d.object));
 
 /** The test input of a draft, or what is wrong with it. */
 export function requestInput(draft: TestInputDraft): { input: TestInput; problems: InputProblem[] } {
@@ -54,7 +47,7 @@ export async function runPolicyTest(policy: WorkspaceDoc, docs: readonly Workspa
   const { input, problems } = requestInput(draft);
   if (problems.length) return { ok: false, inputProblems: problems };
   const run = { ...caseTarget(policy, docs), ...input };
-  if (kindOfDoc(policy) === 'MutatingAdmissionPolicy') return { ok: true, kind: 'mutating', result: await runMutatingPolicy(run, celAtTarget()), inputProblems: [] };
+  if (kindOf(policy.object) === 'MutatingAdmissionPolicy') return { ok: true, kind: 'mutating', result: await runMutatingPolicy(run, celAtTarget()), inputProblems: [] };
   return { ok: true, kind: 'validating', result: await runValidatingPolicy(run, celAtTarget()), inputProblems: [] };
 }
 
@@ -66,7 +59,7 @@ export function caseFromInputs(name: string, draft: TestInputDraft, expect: { ou
 }
 
 export function runPolicyCases(policy: WorkspaceDoc, docs: readonly WorkspaceDoc[], cases: readonly PolicyTestCase[]): Promise<CasesReport> {
-  return runCases(caseTarget(policy, docs), cases, celAtTarget());
+  return runSavedCases(policy.object, docs.map((d) => d.object), cases, { evaluate }, workspace.getState().kubernetesVersion);
 }
 
 export function kaptestExport(policy: WorkspaceDoc, docs: readonly WorkspaceDoc[], cases: readonly PolicyTestCase[]): KaptestExport {

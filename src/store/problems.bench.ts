@@ -8,6 +8,7 @@ import { bench, describe } from 'vitest';
 import { createCachedCompiler, loadCel } from '../cel';
 import { docFromObject, withObject, type WorkspaceDoc } from './documents';
 import { docProblems, setCelCompiler } from './problems';
+import { NAMESPACE_NAME_LABEL } from '../k8s/resources';
 
 await loadCel();
 setCelCompiler(createCachedCompiler(() => {}));
@@ -16,7 +17,7 @@ const webhook = (i: number) => ({
   name: `w${i}.bench.example.com`,
   clientConfig: { service: { namespace: 'ns', name: 'svc', path: '/validate' } },
   rules: [{ operations: ['CREATE', 'UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods', 'pods/status'] }],
-  namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }] },
+  namespaceSelector: { matchExpressions: [{ key: NAMESPACE_NAME_LABEL, operator: 'NotIn', values: ['kube-system'] }] },
   sideEffects: 'None',
   timeoutSeconds: 5,
   admissionReviewVersions: ['v1'],

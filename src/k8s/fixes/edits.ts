@@ -8,6 +8,7 @@ import { getIn, setIn } from '../edit';
 import { apiVersionOf, KINDS } from '../registry';
 import { parsePath, type PathSegment } from '../../base/path';
 import { obj } from '../../base/json';
+import { NAMESPACE_NAME_LABEL } from '../resources';
 import { isObj, kindOf, nameOf, objs, str, strs, type Obj } from '../lints/helpers';
 import { skipsSystemUsers } from '../lints/system-guards';
 import { paramValue, type Fix, type FixInput } from './types';
@@ -21,7 +22,7 @@ export const setField = (title: string, path: string, value: unknown, note?: str
   apply: (object) => ({ object: setIn(object, at(path), value) }),
 });
 
-const NAME_KEY = 'kubernetes.io/metadata.name';
+const NAME_KEY = NAMESPACE_NAME_LABEL;
 
 /** Merge `kubernetes.io/metadata.name NotIn [namespaces]` into the selector at `selectorPath` (other requirements kept). */
 export function excludeNamespaces(selectorPath: string, namespaces: readonly string[]): Fix {

@@ -1,4 +1,5 @@
 /** Requests and objects the gallery's cases are made of. */
+import { NAMESPACE_NAME_LABEL } from '../resources';
 import type { GalleryRequest } from './types';
 
 const alice = { username: 'alice', groups: ['system:authenticated'] };
@@ -6,7 +7,7 @@ const alice = { username: 'alice', groups: ['system:authenticated'] };
 export const namespace = (name: string, labels: Record<string, string> = {}) => ({
   apiVersion: 'v1',
   kind: 'Namespace',
-  metadata: { name, labels: { 'kubernetes.io/metadata.name': name, ...labels } },
+  metadata: { name, labels: { [NAMESPACE_NAME_LABEL]: name, ...labels } },
 });
 
 /** `kubectl create deployment <name> --image=<image> --replicas=<replicas>` in a namespace. */

@@ -1,45 +1,18 @@
 /**
  * Which of the control plane's critical requests can reach a fail-closed webhook (W03), in the
- * terms of the Lockout report: the table mirrors src/admission/critical-requests.ts (which sits
- * above src/k8s in the core's order, so it cannot be read from here); the agreement test
- * src/store/lockout-lints.test.ts runs both on the same configurations and fails when they part.
- * A request reaches the webhook when a rule matches it (operation, group, resource/subresource,
- * scope), namespaceSelector does not exclude its namespace (for a Namespace, the namespace itself;
- * nothing shields cluster-scoped objects) and no matchCondition keeps its sender away
- * (system-guards.ts).
+ * terms of the Lockout report: both read the one list, src/k8s/critical-requests.ts (the Lockout
+ * report builds its simulated requests from its rows). Here a request reaches the webhook when a
+ * rule matches it (operation, group, resource/subresource, scope), namespaceSelector does not
+ * exclude its namespace (for a Namespace, the namespace itself; nothing shields cluster-scoped
+ * objects) and no matchCondition keeps its sender away (system-guards.ts); the agreement test
+ * src/store/lockout-lints.test.ts runs this reading and the simulator on the same configurations.
  */
 import type { FieldPath } from '../../base/path';
+import { CRITICAL_REQUEST_SHAPES, type CriticalRequestShape } from '../critical-requests';
 import { excludeNamespaces, skipSystemUsers } from '../fixes/edits';
 import type { Fix } from '../fixes/types';
 import { covers, objs, selectorExcludesNamespace, str, strs, type Obj } from './helpers';
 import { skippedSystemClasses, skipsSystemUsers, type SystemClass } from './system-guards';
-
-export interface CriticalReach {
-  /** The request's id in the Lockout report. */
-  id: string;
-  /** What breaks, as the hint says it. */
-  breaks: string;
-  operation: string;
-  group: string;
-  /** resource or resource/subresource */
-  resource: string;
-  /** '' for cluster-scoped objects */
-  namespace: string;
-  sender: SystemClass;
-}
-
-/** The Lockout report's critical requests (src/admission/critical-requests.ts), as a rule sees them. */
-export const CRITICAL_REACH: readonly CriticalReach[] = [
-  { id: 'kubelet-lease', breaks: 'kubelets cannot renew their leases and nodes turn NotReady', operation: 'UPDATE', group: 'coordination.k8s.io', resource: 'leases', namespace: 'kube-node-lease', sender: 'nodes' },
-  { id: 'kubelet-node-status', breaks: 'kubelets cannot report node status', operation: 'UPDATE', group: '', resource: 'nodes/status', namespace: '', sender: 'nodes' },
-  { id: 'kube-system-pod-create', breaks: 'system pods in kube-system cannot be re-created', operation: 'CREATE', group: '', resource: 'pods', namespace: 'kube-system', sender: 'serviceaccounts' },
-  { id: 'leader-election-lease', breaks: 'the controller manager cannot renew its leader lease', operation: 'UPDATE', group: 'coordination.k8s.io', resource: 'leases', namespace: 'kube-system', sender: 'control-plane' },
-  { id: 'namespace-delete', breaks: 'the namespace controller cannot delete namespaces', operation: 'DELETE', group: '', resource: 'namespaces', namespace: 'team-a', sender: 'serviceaccounts' },
-  { id: 'namespace-finalize', breaks: 'namespaces cannot finish terminating', operation: 'UPDATE', group: '', resource: 'namespaces/finalize', namespace: 'team-a', sender: 'serviceaccounts' },
-  { id: 'serviceaccount-token', breaks: 'kubelets cannot get service account tokens', operation: 'CREATE', group: '', resource: 'serviceaccounts/token', namespace: 'kube-system', sender: 'nodes' },
-  { id: 'csr-approval', breaks: 'kubelet certificates cannot be approved', operation: 'UPDATE', group: 'certificates.k8s.io', resource: 'certificatesigningrequests/approval', namespace: '', sender: 'serviceaccounts' },
-  { id: 'endpointslice-update', breaks: 'cluster DNS endpoints cannot be updated', operation: 'UPDATE', group: 'discovery.k8s.io', resource: 'endpointslices', namespace: 'kube-system', sender: 'serviceaccounts' },
-];
 
 // Does a rule's resources list match `resource` or `resource/sub` as the apiserver does?
 // '*' is every resource but no subresource; '*/*' is both; 'pods/*' and '*/status' are subresources.
@@ -49,7 +22,7 @@ function resourceMatches(resources: readonly string[], target: string): boolean 
   return resources.some((r) => r === '*/*' || r === target || r === `${res}/*` || r === `*/${sub}`);
 }
 
-const ruleMatches = (rule: Obj, c: CriticalReach): boolean => {
+const ruleMatches = (rule: Obj, c: CriticalRequestShape): boolean => {
   const scope = str(rule.scope) || '*';
   const namespaced = c.namespace !== '' && !c.resource.startsWith('namespaces');
   return (
@@ -64,9 +37,9 @@ const ruleMatches = (rule: Obj, c: CriticalReach): boolean => {
  * What breaks while the webhook is down: the critical requests that reach it, given the senders
  * its matchConditions keep away (`skipped`, by default what they keep away now).
  */
-export function criticalReached(w: Obj, skipped: ReadonlySet<SystemClass> = skippedSystemClasses(w)): CriticalReach[] {
+export function criticalReached(w: Obj, skipped: ReadonlySet<SystemClass> = skippedSystemClasses(w)): CriticalRequestShape[] {
   const rules = objs(w.rules);
-  return CRITICAL_REACH.filter(
+  return CRITICAL_REQUEST_SHAPES.filter(
     (c) => !skipped.has(c.sender) && (c.namespace === '' || !selectorExcludesNamespace(w.namespaceSelector, c.namespace)) && rules.some((r) => ruleMatches(r, c)),
   );
 }

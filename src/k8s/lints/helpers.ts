@@ -1,7 +1,8 @@
 /** Small readers used by the lint rules (the JSON readers of ../json.ts under the names the rules use): they never throw on odd shapes. */
-import { isObject as isObj, objList as objs, str, strList as strs, type Obj } from '../../base/json';
+import { isObject as isObj, kindOf, nameOf, objList as objs, str, strList as strs, type Obj } from '../../base/json';
+import { NAMESPACE_NAME_LABEL } from '../resources';
 
-export { isObj, objs, str, strs, type Obj };
+export { isObj, kindOf, nameOf, objs, str, strs, type Obj };
 
 /** Does a rule's list cover a value ("*" covers everything)? */
 export const covers = (list: readonly string[], value: string): boolean => list.includes('*') || list.includes(value);
@@ -12,25 +13,23 @@ export function ruleCovers(rule: Obj, group: string, resource: string): boolean 
   return covers(strs(rule.apiGroups), group) && (resources.includes('*') || resources.includes(resource));
 }
 
-/** Does a label selector exclude a namespace by name (kubernetes.io/metadata.name NotIn/!= …, or a matchLabels on a label it lacks)? */
+/** Does a label selector exclude a namespace by name (NAMESPACE_NAME_LABEL NotIn/!= …, or a matchLabels on a label it lacks)? */
 export function selectorExcludesNamespace(selector: unknown, namespace: string): boolean {
   if (!isObj(selector)) return false;
   for (const e of objs(selector.matchExpressions)) {
     const key = str(e.key);
     const op = str(e.operator);
     const values = strs(e.values);
-    if (key === 'kubernetes.io/metadata.name' && op === 'NotIn' && values.includes(namespace)) return true;
-    if (key === 'kubernetes.io/metadata.name' && op === 'In' && !values.includes(namespace)) return true;
+    if (key === NAMESPACE_NAME_LABEL && op === 'NotIn' && values.includes(namespace)) return true;
+    if (key === NAMESPACE_NAME_LABEL && op === 'In' && !values.includes(namespace)) return true;
     // Any other requirement that a system namespace would not meet (opt-in labels) excludes it too.
-    if (key !== 'kubernetes.io/metadata.name' && (op === 'In' || op === 'Exists')) return true;
+    if (key !== NAMESPACE_NAME_LABEL && (op === 'In' || op === 'Exists')) return true;
   }
   const labels = isObj(selector.matchLabels) ? selector.matchLabels : {};
-  if (Object.keys(labels).some((k) => k !== 'kubernetes.io/metadata.name' || labels[k] !== namespace)) return true;
+  if (Object.keys(labels).some((k) => k !== NAMESPACE_NAME_LABEL || labels[k] !== namespace)) return true;
   return false;
 }
 
 export const isEmptySelector = (s: unknown): boolean =>
   !isObj(s) || (objs(s.matchExpressions).length === 0 && (!isObj(s.matchLabels) || Object.keys(s.matchLabels).length === 0));
 
-export const nameOf = (o: unknown): string => (isObj(o) && isObj(o.metadata) ? str(o.metadata.name) : '');
-export const kindOf = (o: unknown): string => (isObj(o) ? str(o.kind) : '');

@@ -19,9 +19,10 @@
  * table cannot claim more than the expressions do. Whitespace and the quote style do not matter;
  * other spellings (De Morgan, helper variables) are not recognised and W03 stays.
  */
+import type { SystemClass } from '../critical-requests';
 import { objs, str, type Obj } from './helpers';
 
-export type SystemClass = 'nodes' | 'control-plane' | 'serviceaccounts';
+export type { SystemClass };
 
 const USER = 'request.userInfo.username';
 const GROUPS = 'request.userInfo.groups';

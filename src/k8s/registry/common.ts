@@ -4,6 +4,7 @@
  * can be placed under different names and paths.
  */
 import type { CelContext } from '../../cel/types';
+import { NAMESPACE_NAME_LABEL } from '../resources';
 import type { Field, ListField, ObjectField, StringField } from './types';
 
 const str = (name: string, label: string, help: string, extra: Partial<StringField> = {}): StringField => ({
@@ -115,7 +116,7 @@ export function labelSelector(name: string, label: string, help: string, extra: 
           label: 'Requirement',
           help: 'A label key, an operator and values.',
           fields: [
-            str('key', 'Key', 'The label key the requirement applies to.', { required: true, suggestions: ['kubernetes.io/metadata.name', 'control-plane', 'app.kubernetes.io/name'] }),
+            str('key', 'Key', 'The label key the requirement applies to.', { required: true, suggestions: [NAMESPACE_NAME_LABEL, 'control-plane', 'app.kubernetes.io/name'] }),
             str('operator', 'Operator', 'How the key relates to the values.', { required: true, enum: ['In', 'NotIn', 'Exists', 'DoesNotExist'] }),
             {
               type: 'stringList',
@@ -131,7 +132,8 @@ export function labelSelector(name: string, label: string, help: string, extra: 
   };
 }
 
-export const OPERATIONS = ['*', 'CREATE', 'UPDATE', 'DELETE', 'CONNECT'] as const;
+/** The operations of a rule: a request's (request/model.ts REQUEST_OPERATIONS) and the wildcard '*'. */
+export const RULE_OPERATIONS = ['*', 'CREATE', 'UPDATE', 'DELETE', 'CONNECT'] as const;
 
 /** The fields of RuleWithOperations (inlined into NamedRuleWithOperations too). */
 export const ruleFields: readonly Field[] = [
@@ -140,7 +142,7 @@ export const ruleFields: readonly Field[] = [
     name: 'operations',
     label: 'Operations',
     help: 'Which operations the rule matches. "*" means all, including operations added in future releases; it may not be combined with others.',
-    enum: OPERATIONS,
+    enum: RULE_OPERATIONS,
     required: true,
   },
   {

@@ -1,6 +1,6 @@
 export type * from './types';
 export { KINDS, apiVersionOf, fieldAt, kindSpecOf, servingOfObject, typeMeta, type TypeMeta } from './kinds';
-export { LAST_APPLIED_ANNOTATION, OPERATIONS } from './common';
+export { LAST_APPLIED_ANNOTATION, RULE_OPERATIONS } from './common';
 export { decodeErrors, decoded } from './decode';
 export { firstServedIn, servingOf, versionsIn, WEBHOOK_CONFIGURATION_VERSIONS, VALIDATING_POLICY_VERSIONS, MUTATING_POLICY_VERSIONS } from './served';
 export { orderFields } from './order';

@@ -9,11 +9,9 @@
  * - anything else is skipped silently (never a second, duplicate type error).
  */
 
-import { isObject } from '../../base/json';
+import { isObject, type Obj } from '../../base/json';
 
-export { byteLength, isObject, trimSpace } from '../../base/json';
-
-export type Obj = Readonly<Record<string, unknown>>;
+export { byteLength, isObject, trimSpace, type Obj } from '../../base/json';
 
 /** JSON `null` or a missing key: Go's nil pointer / zero value. */
 export const isAbsent = (v: unknown): v is null | undefined => v === undefined || v === null;

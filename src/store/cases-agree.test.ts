@@ -1,0 +1,82 @@
+/**
+ * One saved-case file, two ways: `check --cases` (src/cli/cases.ts) and the app's policy panel
+ * (src/store/policy-run.ts) both run policy cases through src/check/cases.ts, so the same cases
+ * against the same objects pass and fail alike. The workspace holds a MutatingAdmissionPolicyBinding
+ * naming the validating policy: only bindings of the policy's own kind bind it (the CLI used to
+ * take every binding kind, the app only its own).
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { evaluate, loadCel } from '../cel/index';
+import { celAtRelease } from '../check/cases';
+import { runCasesFile } from '../cli/cases';
+import { nodeFileSystem } from '../cli/node-io';
+import { readWorkspaceFile } from '../share/workspace-file';
+import { docFromObject } from './documents';
+import { runPolicyCases } from './policy-run';
+import { workspace } from './workspace';
+
+const namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default', labels: { 'kubernetes.io/metadata.name': 'default' } } };
+const policy = (name: string, expression: string) => ({
+  apiVersion: 'admissionregistration.k8s.io/v1',
+  kind: 'ValidatingAdmissionPolicy',
+  metadata: { name },
+  spec: {
+    failurePolicy: 'Fail',
+    matchConstraints: { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['deployments'] }] },
+    validations: [{ expression, message: `${name} says no` }],
+  },
+});
+const binding = (kind: string, name: string, policyName: string) => ({ apiVersion: 'admissionregistration.k8s.io/v1', kind, metadata: { name }, spec: { policyName, validationActions: ['Deny'] } });
+const OBJECTS = [
+  policy('require-team', "has(object.metadata.labels) && 'team' in object.metadata.labels"),
+  binding('ValidatingAdmissionPolicyBinding', 'require-team', 'require-team'),
+  policy('no-bound-binding', 'false'),
+  binding('MutatingAdmissionPolicyBinding', 'wrong-kind', 'no-bound-binding'),
+];
+const deployment = (labels: Record<string, string>) => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default', labels } });
+const request = { operation: 'CREATE', kind: { group: 'apps', version: 'v1', kind: 'Deployment' }, resource: { group: 'apps', version: 'v1', resource: 'deployments' }, namespace: 'default', name: 'web' };
+const kase = (name: string, labels: Record<string, string>, outcome: string) => ({ name, request, object: deployment(labels), namespaceObject: namespace, expect: { outcome } });
+const FILE = {
+  format: 'admission-workbench/workspace',
+  version: 1,
+  documents: [],
+  policyCases: [
+    { policy: 'require-team', cases: [kase('labelled: admitted', { team: 'a' }, 'admit'), kase('unlabelled: denied', {}, 'deny'), kase('wrong: unlabelled admitted', {}, 'admit')] },
+    // bound only by a binding of the other kind: not bound, so the policy is skipped
+    { policy: 'no-bound-binding', cases: [kase('not bound: skipped', {}, 'skip'), kase('wrong: not bound but denied', {}, 'deny')] },
+  ],
+};
+
+describe('saved cases: the CLI and the app agree', () => {
+  beforeAll(async () => {
+    await loadCel();
+  }, 60_000);
+
+  it('one case file gives the same results both ways', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aw-cases-'));
+    const path = join(dir, 'workspace.json');
+    writeFileSync(path, JSON.stringify(FILE));
+    const release = workspace.getState().kubernetesVersion;
+    const cli = await runCasesFile(path, OBJECTS, nodeFileSystem, celAtRelease({ evaluate }, release), release);
+    const cliFailed = cli.problems.filter((p) => p.type === 'Case').map((p) => p.rule);
+
+    const docs = OBJECTS.map((o) => docFromObject(o));
+    const appFailed: string[] = [];
+    let total = 0;
+    for (const group of FILE.policyCases) {
+      const doc = docs.find((d) => (d.object as { metadata: { name: string } }).metadata.name === group.policy && (d.object as { kind: string }).kind === 'ValidatingAdmissionPolicy')!;
+      const read = readWorkspaceFile(FILE);
+      if (!read.ok) throw new Error(read.error);
+      const cases = read.workspace.policyCases!.find((g) => g.policy === group.policy)!.cases;
+      const report = await runPolicyCases(doc, docs, cases);
+      total += report.summary.total;
+      appFailed.push(...report.results.filter((r) => !r.pass).map((r) => r.name));
+    }
+    expect(cliFailed).toEqual(appFailed);
+    expect(appFailed).toEqual(['wrong: unlabelled admitted', 'wrong: not bound but denied']);
+    expect(cli.summary).toEqual({ total, passed: total - appFailed.length, failed: appFailed.length });
+  }, 60_000);
+});
