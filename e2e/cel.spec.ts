@@ -50,7 +50,7 @@ const celMarkers = (page: Page, path: string) =>
     return m.editor.getModelMarkers({ resource: model.uri, owner: 'cel' }).map((x) => ({ line: x.startLineNumber, column: x.startColumn, endColumn: x.endColumn, message: x.message }));
   }, path);
 
-test('evaluates an expression against the test inputs; a changed input changes the result', async ({ page }) => {
+test('evaluates an expression against the test inputs; a changed input changes the result', { tag: '@hosting' }, async ({ page }) => {
   await openWithCel(page);
   const area = await openTest(page, MC);
   const result = area.getByTestId('cel-result');
@@ -163,7 +163,7 @@ test('a saved case with an expectation fails after an edit; cases survive a relo
   await expect(testArea(page, MC).getByTestId('cel-cases-summary')).toHaveText('1/2 pass');
 });
 
-test('a later visit compiles the engine from the Cache Storage; only the current version is kept', async ({ page }) => {
+test('a later visit compiles the engine from the Cache Storage; only the current version is kept', { tag: '@hosting' }, async ({ page }) => {
   await openWithCel(page);
   test.skip(await page.evaluate(() => typeof caches === 'undefined'), 'served from an insecure context: no Cache Storage');
   const engineSource = () =>
