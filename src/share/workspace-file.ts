@@ -4,9 +4,9 @@
  * ```jsonc
  * {
  *   "format": "admission-workbench/workspace",   // required, exactly this
- *   "version": 1,                                 // required; older versions are migrated
+ *   "version": 2,                                 // required; older versions are migrated
  *   "kubernetesVersion": "1.34",                  // optional target release
- *   "documents": [{ "name": "deny-privileged", "text": "apiVersion: …" }],
+ *   "documents": [{ "name": "deny-privileged", "text": "apiVersion: …", "separator": "# header\n---\n" }],
  *   "drafts":      [{ "document": 0, "draft": TestInputDraft }],              // optional
  *   "celCases":    [{ "document": 0, "path": "spec.validations[0].expression", "cases": CelCase[] }],
  *   "policyCases": [{ "document": 0, "cases": PolicyTestCase[] }],           // or "policy": "<metadata.name>"
@@ -14,6 +14,8 @@
  *   "simulator":   SimulatorDraft                                            // the simulator's current draft
  * }
  * ```
+ * `separator` (version 2) is what stood before the document in the file it was imported from (its
+ * `---` line, comment-only documents): kept so that an export is byte-identical.
  * `document` is an index into `documents`. Test data has the shapes of src/request (saved.ts,
  * scenario.ts) and is normalised by its readers. Unknown fields are ignored (a newer app may
  * add some); a file from a newer format version is refused with a clear message.
@@ -25,11 +27,13 @@ import type { CelCase, DocTests, Scenario, SimulatorDraft, TestInputDraft, Tests
 import { isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../base/releases';
 
 export const WORKSPACE_FORMAT = 'admission-workbench/workspace';
-export const WORKSPACE_VERSION = 1;
+export const WORKSPACE_VERSION = 2;
 
 export interface WorkspaceFileDocument {
   name?: string;
   text: string;
+  /** What stood before it in its file (since version 2). */
+  separator?: string;
 }
 
 export interface CelCaseGroup {
@@ -70,7 +74,10 @@ export type ReadResult = { ok: true; workspace: WorkspaceFile; warnings: string[
  * first published one; add an entry here when the format changes, never edit old entries.
  */
 export type Migration = (payload: Obj) => Obj;
-export const MIGRATIONS: Readonly<Record<number, Migration>> = {};
+export const MIGRATIONS: Readonly<Record<number, Migration>> = {
+  // 2 adds optional fields only (documents[].separator, scratchpad): a version-1 payload is a valid version 2.
+  1: (payload) => payload,
+};
 
 const isIndex = (v: unknown, length: number): v is number => Number.isInteger(v) && (v as number) >= 0 && (v as number) < length;
 
@@ -80,7 +87,11 @@ function readDocuments(v: unknown): WorkspaceFileDocument[] | string {
   for (const [i, d] of v.entries()) {
     if (!isObject(d)) return `documents[${i}] must be an object with a "text" string`;
     if (typeof d.text !== 'string') return `documents[${i}].text must be a string`;
-    out.push(typeof d.name === 'string' && d.name ? { name: d.name, text: d.text } : { text: d.text });
+    out.push({
+      ...(typeof d.name === 'string' && d.name ? { name: d.name } : {}),
+      text: d.text,
+      ...(typeof d.separator === 'string' && d.separator ? { separator: d.separator } : {}),
+    });
   }
   return out;
 }
@@ -179,6 +190,7 @@ export interface AppDocument {
   id: string;
   text: string;
   name?: string;
+  separator?: string;
 }
 
 /** The app's documents and test data (the store's TestsData, by document id) as a workspace file. */
@@ -187,7 +199,7 @@ export function toWorkspaceFile(documents: readonly AppDocument[], tests?: Tests
     format: WORKSPACE_FORMAT,
     version: WORKSPACE_VERSION,
     ...(kubernetesVersion ? { kubernetesVersion } : {}),
-    documents: documents.map((d) => (d.name ? { name: d.name, text: d.text } : { text: d.text })),
+    documents: documents.map((d) => ({ ...(d.name ? { name: d.name } : {}), text: d.text, ...(d.separator ? { separator: d.separator } : {}) })),
   };
   if (!tests) return ws;
   const drafts: DraftEntry[] = [];

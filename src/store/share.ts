@@ -22,22 +22,25 @@ export function currentWorkspaceFile(scope: 'workspace' | 'document'): Workspace
   const tests = getTestsData();
   const data = scope === 'document' ? { ...tests, scenarios: [], simulator: undefined } : tests;
   return toWorkspaceFile(
-    docs.map((d) => ({ id: d.id, text: d.text, name: docTitle(d) })),
+    docs.map((d) => ({ id: d.id, text: d.text, name: docTitle(d), ...(d.separator ? { separator: d.separator } : {}) })),
     data,
     kubernetesVersionOf(),
   );
 }
 
-/** Whether the tab holds work of its own (anything but the untouched first-visit sample). */
+/** Whether the tab holds work of its own (anything but an empty workspace or the untouched first-visit sample). */
 export function hasOwnWork(): boolean {
   const docs = workspace.getState().docs;
+  if (docs.length === 0) return false;
   const sample = sampleSnapshot().docs;
   return docs.length !== sample.length || docs.some((d, i) => d.text !== sample[i]!.text);
 }
 
 /** Replace the tab's workspace with a workspace file's documents and test data. */
 export function openWorkspaceFile(ws: WorkspaceFile, origin = 'shared link'): void {
-  const docs = ws.documents.map((d) => withText({ id: newId(), text: '', object: undefined, origin: d.name ? `${origin}: ${d.name}` : origin }, d.text));
+  const docs = ws.documents.map((d) =>
+    withText({ id: newId(), text: '', object: undefined, origin: d.name ? `${origin}: ${d.name}` : origin, ...(d.separator ? { separator: d.separator } : {}) }, d.text),
+  );
   const state = workspace.getState();
   state.replaceAll(docs);
   setTestsData(
