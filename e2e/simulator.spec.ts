@@ -201,7 +201,20 @@ test('saved CEL and policy cases of the old v1 storage keys are migrated', async
   const c = page.locator('[data-case="too many replicas"]');
   await expect(c).toBeVisible();
   await expect(c.locator('.badge')).toHaveText('pass', { timeout: 30_000 });
-  expect(await page.evaluate(() => localStorage.getItem('admission-workbench/test-inputs/v2'))).toContain('too many replicas');
+  // The v1 keys were moved to the workspace's IndexedDB store (test inputs' own key) and removed from localStorage.
+  const savedTests = () =>
+    page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          const open = indexedDB.open('admission-workbench', 1);
+          open.onsuccess = () => {
+            const get = open.result.transaction('kv', 'readonly').objectStore('kv').get('test-inputs');
+            get.onsuccess = () => resolve(String(get.result));
+          };
+        }),
+    );
+  await expect.poll(savedTests).toContain('too many replicas');
+  expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('tests') || k.includes('test-inputs')))).toEqual([]);
 });
 
 test('lockout analysis: the headline and a finding linked to its field; accessible', async ({ page }) => {
