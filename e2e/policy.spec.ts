@@ -29,6 +29,18 @@ test('a ValidatingAdmissionPolicy with a param and a binding, built in the UI, a
   await expect(outcome(page)).toHaveAttribute('data-outcome', 'deny', { timeout: 30_000 });
   await expect(outcome(page)).toContainText('HTTP 422');
   await expect(page.getByTestId('policy-message')).toContainText('replicas must be at most 5');
+  // Which params the binding used, and why (#31 friction 2).
+  await expect(page.getByTestId('params-used').first()).toContainText('(paramRef name');
+
+  // Params typed into the test input replace the binding's paramRef: the run says so loudly.
+  const params = page.getByLabel('params', { exact: true });
+  await params.fill('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: typed\ndata:\n  maxReplicas: "20"\n');
+  await expect(outcome(page)).toHaveAttribute('data-outcome', 'admit', { timeout: 30_000 });
+  await expect(page.getByTestId('params-override')).toContainText("The test input's params override this binding's paramRef");
+  await expect(page.getByTestId('params-override')).toContainText('Without them: found ConfigMap');
+  await params.fill('');
+  await expect(outcome(page)).toHaveAttribute('data-outcome', 'deny', { timeout: 30_000 });
+  await expect(page.getByTestId('params-override')).toHaveCount(0);
 
   // Warn instead of Deny: admitted with a warning.
   await page.locator('.doc-list button', { hasText: 'replica-limit-binding-2.example.com' }).click();

@@ -31,6 +31,15 @@ describe('readWorkspaceFile', () => {
     if (!r.ok) expect(r.error).toMatch(message);
   });
 
+  it('a scratchpad (version 2): read with its draft; a bad one is dropped with a warning', () => {
+    const r = readWorkspaceFile(ws({ version: 2, documents: [], scratchpad: { context: 'webhook-matchCondition', expression: 'request.operation == "CREATE"', draft: { request: { operation: 'DELETE' } } } }));
+    if (!r.ok) throw new Error(r.error);
+    expect(r.workspace.scratchpad).toMatchObject({ context: 'webhook-matchCondition', expression: 'request.operation == "CREATE"', params: false, draft: { request: { operation: 'DELETE' } } });
+    const bad = readWorkspaceFile(ws({ scratchpad: { context: 'nowhere', expression: 'true' } }));
+    expect(bad.ok && bad.workspace.scratchpad).toBe(undefined);
+    expect(bad.ok && bad.warnings).toEqual([expect.stringMatching(/^"scratchpad" needs an "expression" and a "context"/)]);
+  });
+
   it('tolerates unknown fields (a newer app of the same version may add some)', () => {
     const r = readWorkspaceFile(ws({ theme: 'dark', documents: [{ text: 'a: 1\n', color: 'red' }] }));
     expect(r.ok && r.workspace.documents).toEqual([{ text: 'a: 1\n' }]);

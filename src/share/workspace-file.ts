@@ -11,7 +11,8 @@
  *   "celCases":    [{ "document": 0, "path": "spec.validations[0].expression", "cases": CelCase[] }],
  *   "policyCases": [{ "document": 0, "cases": PolicyTestCase[] }],           // or "policy": "<metadata.name>"
  *   "scenarios":   Scenario[],                                               // simulator scenarios
- *   "simulator":   SimulatorDraft                                            // the simulator's current draft
+ *   "simulator":   SimulatorDraft,                                           // the simulator's current draft
+ *   "scratchpad":  { "context": "vap-validation", "expression": "…", "params": false, "draft": TestInputDraft }  // version 2
  * }
  * ```
  * `separator` (version 2) is what stood before the document in the file it was imported from (its
@@ -25,6 +26,7 @@ import { isObject, str, type Obj } from '../base/json';
 import { emptyDocTests, newId, readCelExpectation, readDraft, readPolicyCase, readSavedTests, readScenario } from '../request';
 import type { CelCase, DocTests, Scenario, SimulatorDraft, TestInputDraft, TestsData } from '../request';
 import { isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../base/releases';
+import { CEL_CONTEXTS, type CelContext } from '../cel/types';
 
 export const WORKSPACE_FORMAT = 'admission-workbench/workspace';
 export const WORKSPACE_VERSION = 2;
@@ -55,6 +57,15 @@ export interface DraftEntry {
   draft: TestInputDraft;
 }
 
+/** The CEL scratchpad: a bare expression in one of the admission contexts, with its own test input (version 2). */
+export interface ScratchpadFile {
+  context: CelContext;
+  expression: string;
+  /** Whether `params` is declared (as a policy with spec.paramKind does). */
+  params: boolean;
+  draft: TestInputDraft;
+}
+
 export interface WorkspaceFile {
   format: typeof WORKSPACE_FORMAT;
   version: typeof WORKSPACE_VERSION;
@@ -65,6 +76,7 @@ export interface WorkspaceFile {
   policyCases?: PolicyCaseGroup[];
   scenarios?: Scenario[];
   simulator?: SimulatorDraft;
+  scratchpad?: ScratchpadFile;
 }
 
 export type ReadResult = { ok: true; workspace: WorkspaceFile; warnings: string[] } | { ok: false; error: string };
@@ -168,6 +180,12 @@ export function readWorkspaceFile(value: unknown, migrations: Readonly<Record<nu
   if (scenarios?.length) ws.scenarios = scenarios;
   const simulator = isObject(payload.simulator) ? readSavedTests({ version: 2, simulator: payload.simulator })?.simulator : undefined;
   if (simulator) ws.simulator = simulator;
+  if (payload.scratchpad !== undefined) {
+    const sp = payload.scratchpad;
+    if (isObject(sp) && typeof sp.expression === 'string' && CEL_CONTEXTS.includes(sp.context as CelContext)) {
+      ws.scratchpad = { context: sp.context as CelContext, expression: sp.expression, params: sp.params === true, draft: readDraft(sp.draft) };
+    } else warnings.push(`"scratchpad" needs an "expression" and a "context" (one of ${CEL_CONTEXTS.join(', ')}): ignored`);
+  }
   return { ok: true, workspace: ws, warnings };
 }
 

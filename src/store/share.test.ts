@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { readWorkspaceFile } from '../share';
-import { currentWorkspaceFile, hasOwnWork, openWorkspaceFile, openWorkspaceText } from './share';
+import { currentWorkspaceFile, hasOwnWork, isScratchpadOnly, openScratchpadFile, openWorkspaceFile, openWorkspaceText, scratchpadWorkspaceFile } from './share';
+import { scratchpad, setScratchContext, setScratchExpression } from './scratchpad';
 import { getTestsData, setTestsData } from './test-inputs';
 import { sampleSnapshot, workspace } from './workspace';
 import { exportDocs } from './export';
@@ -53,6 +54,23 @@ describe('share (store side)', () => {
     if (!r.ok) throw new Error(r.error);
     openWorkspaceFile(r.workspace);
     expect(exportDocs(workspace.getState().docs).text).toBe(file);
+  });
+
+  it('a scratchpad-only file opens the scratchpad and leaves the workspace alone', () => {
+    const before = workspace.getState().docs;
+    setScratchExpression('1 + 2');
+    setScratchContext('map-matchCondition');
+    const file = JSON.parse(JSON.stringify(scratchpadWorkspaceFile())) as unknown;
+    setScratchExpression('changed');
+    const r = readWorkspaceFile(file);
+    if (!r.ok) throw new Error(r.error);
+    expect(isScratchpadOnly(r.workspace)).toBe(true);
+    const shown = scratchpad.getState().shown;
+    openScratchpadFile(r.workspace);
+    expect(scratchpad.getState()).toMatchObject({ expression: '1 + 2', context: 'map-matchCondition', shown: shown + 1 });
+    expect(workspace.getState().docs).toBe(before);
+    // The whole workspace's file carries the scratchpad too.
+    expect(currentWorkspaceFile('workspace').scratchpad?.expression).toBe('1 + 2');
   });
 
   it('only the selected document', () => {
