@@ -33,6 +33,13 @@ test('type an expression, see the value; its share link opens the same scratchpa
   expect(link).toMatch(/#workspace=[0-9a-f]{8}\.[A-Za-z0-9_-]+$/);
   expect(link.startsWith(new URL(baseURL!).href)).toBe(true);
 
+  // A reload loses nothing: the scratchpad is saved beside the workspace (IndexedDB).
+  await page.waitForTimeout(500); // autosave is debounced by 250 ms
+  await page.reload();
+  await page.locator('[data-view="scratchpad"]').click();
+  await expect(page.getByTestId('scratch-context')).toHaveValue('vap-messageExpression');
+  await expect(page.getByTestId('cel-value')).toHaveText('"CREATEweb"', { timeout: 60_000 });
+
   const context = await browser.newContext();
   const other = await context.newPage();
   await other.goto(link);

@@ -7,9 +7,10 @@ import type { WorkspaceBackend } from './persist';
 
 const DB_NAME = 'admission-workbench';
 const STORE = 'kv';
-/** The workspace's key, and the test inputs' (src/store/test-inputs.ts). */
+/** The workspace's key, the test inputs' (src/store/test-inputs.ts) and the CEL scratchpad's (src/store/scratchpad.ts). */
 export const WORKSPACE_KEY = 'workspace';
 export const TEST_INPUTS_KEY = 'test-inputs';
+export const SCRATCHPAD_KEY = 'scratchpad';
 
 const request = <T>(r: IDBRequest<T>) =>
   new Promise<T>((resolve, reject) => {

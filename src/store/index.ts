@@ -1,7 +1,8 @@
 export { workspace, useWorkspace, createWorkspace, sampleSnapshot, type Workspace, type WorkspaceStore, type Snapshot, type SavedWorkspace, type Notice } from './workspace';
 export { docTitle, docKind, docPositions, toText, importText, type WorkspaceDoc } from './documents';
 export { loadSaved, restoreWorkspace, startAutosave, storageBackend, STORAGE_KEY, UNSAVED_KEY, type WorkspaceBackend } from './persist';
-export { openIndexedDbBackend, TEST_INPUTS_KEY } from './idb';
+export { openIndexedDbBackend, SCRATCHPAD_KEY, TEST_INPUTS_KEY } from './idb';
+export { persistScratchpad, SCRATCHPAD_FALLBACK_KEY } from './scratchpad';
 export { exportDocs, type ExportOptions, type ExportResult } from './export';
 export { checkedBefore, docProblems, groupProblems, objectProblems, setCelCompiler, invalidateProblems, type DocProblems, type Problem, type ProblemGroup, type ProblemLine as ProblemListLine } from './problems';
 export { startCel } from './cel';

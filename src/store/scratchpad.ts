@@ -9,7 +9,9 @@ import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import type { CelContext } from '../cel/types';
 import { defaultDraftFor, type TestInputDraft } from '../request';
-import type { ScratchpadFile } from '../share';
+import { parseWorkspaceFile, toWorkspaceFile, type ScratchpadFile } from '../share';
+import { autosave } from './autosave';
+import type { WorkspaceBackend } from './persist';
 
 export interface ScratchpadState extends ScratchpadFile {
   /** Bumped when something asks for the scratchpad to be shown (a share link opened it). */
@@ -36,4 +38,31 @@ export function scratchpadFile(): ScratchpadFile {
 /** Open a shared scratchpad and ask for it to be shown. */
 export function openScratchpad(file: ScratchpadFile): void {
   scratchpad.setState((s) => ({ ...file, shown: s.shown + 1 }));
+}
+
+/** The localStorage key of the scratchpad where IndexedDB cannot be opened. */
+export const SCRATCHPAD_FALLBACK_KEY = 'admission-workbench/scratchpad/v1';
+
+/** The scratchpad as saved: a workspace file holding only it (one format, one reader). */
+export const serializeScratchpad = (): string => JSON.stringify({ ...toWorkspaceFile([]), scratchpad: scratchpadFile() });
+
+/**
+ * Restore the saved scratchpad (a reload loses nothing) and save it after every change to
+ * `backend` (the workspace's IndexedDB store, its own key). Returns the function that stops
+ * autosaving and flushes.
+ */
+export async function persistScratchpad(backend: WorkspaceBackend, onError?: (e: Error) => void): Promise<() => void> {
+  try {
+    const text = await backend.read();
+    const r = text ? parseWorkspaceFile(text) : undefined;
+    if (r?.ok && r.workspace.scratchpad) scratchpad.setState(r.workspace.scratchpad);
+  } catch {
+    // Nothing readable saved: the default scratchpad.
+  }
+  return autosave(
+    scratchpad,
+    () => backend.write(serializeScratchpad()),
+    (s, prev) => s.expression !== prev.expression || s.context !== prev.context || s.params !== prev.params || s.draft !== prev.draft,
+    { onError },
+  );
 }
