@@ -34,7 +34,18 @@ test('type an expression, see the value; its share link opens the same scratchpa
   expect(link.startsWith(new URL(baseURL!).href)).toBe(true);
 
   // A reload loses nothing: the scratchpad is saved beside the workspace (IndexedDB).
-  await page.waitForTimeout(500); // autosave is debounced by 250 ms
+  const saved = () =>
+    page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          const open = indexedDB.open('admission-workbench', 1);
+          open.onsuccess = () => {
+            const get = open.result.transaction('kv', 'readonly').objectStore('kv').get('scratchpad');
+            get.onsuccess = () => resolve(String(get.result));
+          };
+        }),
+    );
+  await expect.poll(saved).toContain('"name":"web"');
   await page.reload();
   await page.locator('[data-view="scratchpad"]').click();
   await expect(page.getByTestId('scratch-context')).toHaveValue('vap-messageExpression');
