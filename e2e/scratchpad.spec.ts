@@ -3,7 +3,7 @@
  * scratchpad's share link opens the same in a fresh page, without touching that page's workspace.
  * Also the narrow sidebar (#31 friction 6): the selected document's actions never cover its name.
  */
-import { expect, openApp, test } from './fixtures';
+import { expect, openApp, savedInIndexedDb, test } from './fixtures';
 
 test('type an expression, see the value; its share link opens the same scratchpad in a new page', async ({ page, browser, baseURL }) => {
   test.setTimeout(120_000);
@@ -34,18 +34,7 @@ test('type an expression, see the value; its share link opens the same scratchpa
   expect(link.startsWith(new URL(baseURL!).href)).toBe(true);
 
   // A reload loses nothing: the scratchpad is saved beside the workspace (IndexedDB).
-  const saved = () =>
-    page.evaluate(
-      () =>
-        new Promise<string>((resolve) => {
-          const open = indexedDB.open('admission-workbench', 1);
-          open.onsuccess = () => {
-            const get = open.result.transaction('kv', 'readonly').objectStore('kv').get('scratchpad');
-            get.onsuccess = () => resolve(String(get.result));
-          };
-        }),
-    );
-  await expect.poll(saved).toContain('"name":"web"');
+  await expect.poll(() => savedInIndexedDb(page, 'scratchpad')).toContain('"name":"web"');
   await page.reload();
   await page.locator('[data-view="scratchpad"]').click();
   await expect(page.getByTestId('scratch-context')).toHaveValue('vap-messageExpression');

@@ -3,7 +3,7 @@
  * seeded in localStorage before the page loads (with test data in the two old v1 keys).
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, openApp, test } from './fixtures';
+import { expect, openApp, savedInIndexedDb, test } from './fixtures';
 import type { Page } from '@playwright/test';
 
 const GUARD = `apiVersion: admissionregistration.k8s.io/v1
@@ -202,18 +202,7 @@ test('saved CEL and policy cases of the old v1 storage keys are migrated', async
   await expect(c).toBeVisible();
   await expect(c.locator('.badge')).toHaveText('pass', { timeout: 30_000 });
   // The v1 keys were moved to the workspace's IndexedDB store (test inputs' own key) and removed from localStorage.
-  const savedTests = () =>
-    page.evaluate(
-      () =>
-        new Promise<string>((resolve) => {
-          const open = indexedDB.open('admission-workbench', 1);
-          open.onsuccess = () => {
-            const get = open.result.transaction('kv', 'readonly').objectStore('kv').get('test-inputs');
-            get.onsuccess = () => resolve(String(get.result));
-          };
-        }),
-    );
-  await expect.poll(savedTests).toContain('too many replicas');
+  await expect.poll(() => savedInIndexedDb(page, 'test-inputs')).toContain('too many replicas');
   expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('tests') || k.includes('test-inputs')))).toEqual([]);
 });
 
