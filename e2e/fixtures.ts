@@ -106,3 +106,17 @@ export async function withoutSystemGuard(page: Page, edit = (t: string) => t): P
   expect(bare).not.toContain('exclude-system-users');
   await setYaml(page, edit(bare));
 }
+
+/** What the app saved in its IndexedDB store under `key` (workspace, test-inputs, scratchpad), as text. */
+export const savedInIndexedDb = (page: Page, key: string) =>
+  page.evaluate(
+    (k) =>
+      new Promise<string>((resolve) => {
+        const open = indexedDB.open('admission-workbench', 1);
+        open.onsuccess = () => {
+          const get = open.result.transaction('kv', 'readonly').objectStore('kv').get(k);
+          get.onsuccess = () => resolve(String(get.result));
+        };
+      }),
+    key,
+  );

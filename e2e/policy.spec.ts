@@ -29,6 +29,22 @@ test('a ValidatingAdmissionPolicy with a param and a binding, built in the UI, a
   await expect(outcome(page)).toHaveAttribute('data-outcome', 'deny', { timeout: 30_000 });
   await expect(outcome(page)).toContainText('HTTP 422');
   await expect(page.getByTestId('policy-message')).toContainText('replicas must be at most 5');
+  // The default test input carries params: they replace the binding's paramRef, and the run says so loudly (#31 friction 2).
+  const params = page.getByLabel('params', { exact: true });
+  const typed = await params.inputValue();
+  await expect(page.getByTestId('params-override')).toContainText("The test input's params override this binding's paramRef");
+  await expect(page.getByTestId('params-override')).toContainText('Without them: found ConfigMap');
+  // Without them, the binding says which params its paramRef found.
+  await params.fill('');
+  await expect(page.getByTestId('params-used').first()).toContainText('(paramRef name', { timeout: 30_000 });
+  await expect(page.getByTestId('params-used').first()).toContainText('found ConfigMap');
+  await expect(page.getByTestId('params-override')).toHaveCount(0);
+  // Other typed params change the result: admitted, and flagged again.
+  await params.fill('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: typed\ndata:\n  maxReplicas: "20"\n');
+  await expect(outcome(page)).toHaveAttribute('data-outcome', 'admit', { timeout: 30_000 });
+  await expect(page.getByTestId('params-override')).toBeVisible();
+  await params.fill(typed);
+  await expect(outcome(page)).toHaveAttribute('data-outcome', 'deny', { timeout: 30_000 });
 
   // Warn instead of Deny: admitted with a warning.
   await page.locator('.doc-list button', { hasText: 'replica-limit-binding-2.example.com' }).click();

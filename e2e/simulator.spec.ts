@@ -3,7 +3,7 @@
  * seeded in localStorage before the page loads (with test data in the two old v1 keys).
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, openApp, test } from './fixtures';
+import { expect, openApp, savedInIndexedDb, test } from './fixtures';
 import type { Page } from '@playwright/test';
 
 const GUARD = `apiVersion: admissionregistration.k8s.io/v1
@@ -201,7 +201,9 @@ test('saved CEL and policy cases of the old v1 storage keys are migrated', async
   const c = page.locator('[data-case="too many replicas"]');
   await expect(c).toBeVisible();
   await expect(c.locator('.badge')).toHaveText('pass', { timeout: 30_000 });
-  expect(await page.evaluate(() => localStorage.getItem('admission-workbench/test-inputs/v2'))).toContain('too many replicas');
+  // The v1 keys were moved to the workspace's IndexedDB store (test inputs' own key) and removed from localStorage.
+  await expect.poll(() => savedInIndexedDb(page, 'test-inputs')).toContain('too many replicas');
+  expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('tests') || k.includes('test-inputs')))).toEqual([]);
 });
 
 test('lockout analysis: the headline and a finding linked to its field; accessible', async ({ page }) => {

@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { openIndexedDbBackend, restoreWorkspace, sampleSnapshot, startAutosave, startCel, storageBackend, workspace } from './store';
+import { openIndexedDbBackend, persistScratchpad, persistTestInputs, SCRATCHPAD_FALLBACK_KEY, SCRATCHPAD_KEY, restoreWorkspace, sampleSnapshot, startAutosave, startCel, storageBackend, TEST_INPUTS_FALLBACK_KEY, TEST_INPUTS_KEY, workspace } from './store';
 import { App } from './ui/App';
 import { initTheme } from './ui/theme';
 import './ui/app.css';
@@ -14,6 +14,12 @@ workspace.setState(restored.saved ?? sampleSnapshot());
 for (const n of restored.notices) workspace.getState().notify(n);
 const stopAutosave = startAutosave(workspace, backend, localStorage, { seq: restored.seq });
 window.addEventListener('pagehide', stopAutosave);
+// Test inputs: the same IndexedDB store, their own key (what earlier versions kept in localStorage is moved there).
+const testsBackend = (await openIndexedDbBackend(indexedDB, TEST_INPUTS_KEY)) ?? storageBackend(localStorage, TEST_INPUTS_FALLBACK_KEY);
+window.addEventListener('pagehide', await persistTestInputs(testsBackend, localStorage));
+// The CEL scratchpad: the same store, its own key.
+const scratchBackend = (await openIndexedDbBackend(indexedDB, SCRATCHPAD_KEY)) ?? storageBackend(localStorage, SCRATCHPAD_FALLBACK_KEY);
+window.addEventListener('pagehide', await persistScratchpad(scratchBackend));
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -31,6 +31,20 @@ export interface ParamResolution {
   /** A configuration error (handled by failurePolicy: `failed to configure binding: <error>`). */
   error?: string;
   detail: string;
+  /** The binding's paramRef as written ('' for none), and its parameterNotFoundAction ('' when unset). */
+  paramRef?: { by: string; parameterNotFoundAction: string };
+  /**
+   * mode typed: what the binding's paramRef would have found without the typed params (the
+   * typed params replace it for every binding, which changes results: the run says so).
+   */
+  overridden?: ParamResolution;
+}
+
+/** The binding's paramRef in words: `name "x" in namespace "y"`, `selector {…}`. */
+function describeParamRef(paramRef: Record<string, unknown>): string {
+  const ns = str(paramRef.namespace);
+  const by = str(paramRef.name) ? `name ${JSON.stringify(str(paramRef.name))}` : paramRef.selector !== undefined && paramRef.selector !== null ? `selector ${JSON.stringify(paramRef.selector)}` : 'neither name nor selector';
+  return `${by}${ns ? ` in namespace ${JSON.stringify(ns)}` : ''}`;
 }
 
 const KNOWN_NAMESPACED = new Set(['v1/ConfigMap', 'v1/Secret']);
@@ -48,14 +62,25 @@ export function resolveParams(policySpec: unknown, bindingSpec: unknown, request
   if (!isObject(paramKind)) return { mode: 'none', params: [null], detail: 'the policy has no paramKind: params is not declared' };
   if (!isObject(paramRef)) return { mode: 'none', params: [null], detail: 'the binding has no paramRef: params is null' };
   const denyIfNone = paramRef.parameterNotFoundAction === 'Deny';
+  const ref = { by: describeParamRef(paramRef), parameterNotFoundAction: str(paramRef.parameterNotFoundAction) };
+  if (input.params !== undefined && input.params !== null) {
+    const overridden = resolveParams(policySpec, bindingSpec, requestNamespace, { ...input, params: undefined });
+    return {
+      mode: 'typed',
+      params: [input.params],
+      paramRef: ref,
+      overridden,
+      detail: `the test input's params override the binding's paramRef (${ref.by}); without them: ${overridden.error ?? overridden.detail}`,
+    };
+  }
+  return { ...resolveByRef(paramKind, paramRef, requestNamespace, input, denyIfNone), paramRef: ref };
+}
+
+function resolveByRef(paramKind: Record<string, unknown>, paramRef: Record<string, unknown>, requestNamespace: string, input: ParamsInput, denyIfNone: boolean): ParamResolution {
   const notFound = (res: ParamResolution): ParamResolution =>
     res.params.length === 0 && denyIfNone
       ? { ...res, error: 'no params found for policy binding with `Deny` parameterNotFoundAction' }
       : res;
-
-  if (input.params !== undefined && input.params !== null) {
-    return { mode: 'typed', params: [input.params], detail: 'params typed in for the test' };
-  }
   const candidates = (input.paramDocuments ?? []).filter(
     (d) => isObject(d) && d.apiVersion === paramKind.apiVersion && d.kind === paramKind.kind,
   );

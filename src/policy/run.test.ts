@@ -122,8 +122,16 @@ describe.runIf(hasWasm)('ValidatingAdmissionPolicy runs (real engine)', () => {
       expect(r.bindings[0]!.evaluations).toHaveLength(0);
     });
     test('typed-in params replace the lookup', async () => {
-      const r = await deployRun(5, { policy: fx.replicaLimitPolicy, bindings: [fx.replicaLimitBindingTest], params: { maxReplicas: 10 } });
+      const r = await deployRun(5, { policy: fx.replicaLimitPolicy, bindings: [fx.replicaLimitBindingTest], params: { maxReplicas: 10 }, paramDocuments: docs });
       expect(r.outcome).toBe('admit');
+      // … and say so: the binding's paramRef would have found replica-limit-test (limit 3: denied).
+      const p = r.bindings[0]!.params!;
+      expect(p.mode).toBe('typed');
+      expect(p.paramRef).toEqual({ by: 'name "replica-limit-test.example.com" in namespace "default"', parameterNotFoundAction: 'Deny' });
+      expect(p.overridden).toMatchObject({ mode: 'name', params: [fx.replicaLimitTest] });
+      expect(p.detail).toBe(`the test input's params override the binding's paramRef (name "replica-limit-test.example.com" in namespace "default"); without them: found ReplicaLimit in namespace "default" named "replica-limit-test.example.com"`);
+      const none = await deployRun(5, { policy: fx.replicaLimitPolicy, bindings: [fx.replicaLimitBindingTest], params: { maxReplicas: 10 }, paramDocuments: [] });
+      expect(none.bindings[0]!.params!.detail).toMatch(/without them: no params found for policy binding with `Deny` parameterNotFoundAction$/);
     });
     test('selector: one evaluation per selected param', async () => {
       const sel = structuredClone(fx.replicaLimitBindingTest) as unknown as { spec: { paramRef: Record<string, unknown> } };

@@ -3,7 +3,7 @@ import { deflateRawSync } from 'node:zlib';
 import { crc32 } from './crc32';
 import { fromBase64Url, toBase64Url } from './base64url';
 import { decodeShareFragment, encodeShareFragment, MAX_SHARE_JSON_BYTES, shareUrl } from './link';
-import { readWorkspaceFile, testsDataOf, toWorkspaceFile, WORKSPACE_FORMAT, type WorkspaceFile } from './workspace-file';
+import { MIGRATIONS, readWorkspaceFile, testsDataOf, toWorkspaceFile, WORKSPACE_FORMAT, WORKSPACE_VERSION, type WorkspaceFile } from './workspace-file';
 
 const policy = 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: p # comment kept\n';
 const ws = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ format: WORKSPACE_FORMAT, version: 1, documents: [{ name: 'p', text: policy }], ...extra });
@@ -11,7 +11,7 @@ const ws = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ 
 describe('readWorkspaceFile', () => {
   it('reads a minimal workspace and keeps texts verbatim', () => {
     const r = readWorkspaceFile(ws());
-    expect(r).toEqual({ ok: true, warnings: [], workspace: { format: WORKSPACE_FORMAT, version: 1, documents: [{ name: 'p', text: policy }] } });
+    expect(r).toEqual({ ok: true, warnings: [], workspace: { format: WORKSPACE_FORMAT, version: WORKSPACE_VERSION, documents: [{ name: 'p', text: policy }] } });
   });
 
   it.each([
@@ -31,6 +31,15 @@ describe('readWorkspaceFile', () => {
     if (!r.ok) expect(r.error).toMatch(message);
   });
 
+  it('a scratchpad (version 2): read with its draft; a bad one is dropped with a warning', () => {
+    const r = readWorkspaceFile(ws({ version: 2, documents: [], scratchpad: { context: 'webhook-matchCondition', expression: 'request.operation == "CREATE"', draft: { request: { operation: 'DELETE' } } } }));
+    if (!r.ok) throw new Error(r.error);
+    expect(r.workspace.scratchpad).toMatchObject({ context: 'webhook-matchCondition', expression: 'request.operation == "CREATE"', params: false, draft: { request: { operation: 'DELETE' } } });
+    const bad = readWorkspaceFile(ws({ scratchpad: { context: 'nowhere', expression: 'true' } }));
+    expect(bad.ok && bad.workspace.scratchpad).toBe(undefined);
+    expect(bad.ok && bad.warnings).toEqual([expect.stringMatching(/^"scratchpad" needs an "expression" and a "context"/)]);
+  });
+
   it('tolerates unknown fields (a newer app of the same version may add some)', () => {
     const r = readWorkspaceFile(ws({ theme: 'dark', documents: [{ text: 'a: 1\n', color: 'red' }] }));
     expect(r.ok && r.workspace.documents).toEqual([{ text: 'a: 1\n' }]);
@@ -38,8 +47,16 @@ describe('readWorkspaceFile', () => {
 
   it('migrates older versions through the migration table', () => {
     const v0 = { format: WORKSPACE_FORMAT, version: 0, docs: ['a: 1\n'] };
-    const r = readWorkspaceFile(v0, { 0: (p) => ({ ...p, documents: (p.docs as string[]).map((text) => ({ text })) }) });
-    expect(r.ok && r.workspace).toEqual({ format: WORKSPACE_FORMAT, version: 1, documents: [{ text: 'a: 1\n' }] });
+    const r = readWorkspaceFile(v0, { ...MIGRATIONS, 0: (p) => ({ ...p, documents: (p.docs as string[]).map((text) => ({ text })) }) });
+    expect(r.ok && r.workspace).toEqual({ format: WORKSPACE_FORMAT, version: WORKSPACE_VERSION, documents: [{ text: 'a: 1\n' }] });
+  });
+
+  it('version 2 keeps each document\'s separator; a version-1 file (none) is still read', () => {
+    const v2 = readWorkspaceFile(ws({ version: 2, documents: [{ text: 'a: 1\n', separator: '# head\n--- # one\n' }] }));
+    expect(v2.ok && v2.workspace.documents).toEqual([{ text: 'a: 1\n', separator: '# head\n--- # one\n' }]);
+    expect(WORKSPACE_VERSION).toBe(2);
+    const v1 = readWorkspaceFile(ws());
+    expect(v1.ok && v1.workspace.version).toBe(2);
   });
 
   it('checks kubernetesVersion and the document indexes of test data, dropping only what is wrong', () => {

@@ -4,16 +4,19 @@
  * ```jsonc
  * {
  *   "format": "admission-workbench/workspace",   // required, exactly this
- *   "version": 1,                                 // required; older versions are migrated
+ *   "version": 2,                                 // required; older versions are migrated
  *   "kubernetesVersion": "1.34",                  // optional target release
- *   "documents": [{ "name": "deny-privileged", "text": "apiVersion: …" }],
+ *   "documents": [{ "name": "deny-privileged", "text": "apiVersion: …", "separator": "# header\n---\n" }],
  *   "drafts":      [{ "document": 0, "draft": TestInputDraft }],              // optional
  *   "celCases":    [{ "document": 0, "path": "spec.validations[0].expression", "cases": CelCase[] }],
  *   "policyCases": [{ "document": 0, "cases": PolicyTestCase[] }],           // or "policy": "<metadata.name>"
  *   "scenarios":   Scenario[],                                               // simulator scenarios
- *   "simulator":   SimulatorDraft                                            // the simulator's current draft
+ *   "simulator":   SimulatorDraft,                                           // the simulator's current draft
+ *   "scratchpad":  { "context": "vap-validation", "expression": "…", "params": false, "draft": TestInputDraft }  // version 2
  * }
  * ```
+ * `separator` (version 2) is what stood before the document in the file it was imported from (its
+ * `---` line, comment-only documents): kept so that an export is byte-identical.
  * `document` is an index into `documents`. Test data has the shapes of src/request (saved.ts,
  * scenario.ts) and is normalised by its readers. Unknown fields are ignored (a newer app may
  * add some); a file from a newer format version is refused with a clear message.
@@ -23,13 +26,16 @@ import { isObject, str, type Obj } from '../base/json';
 import { emptyDocTests, newId, readCelExpectation, readDraft, readPolicyCase, readSavedTests, readScenario } from '../request';
 import type { CelCase, DocTests, Scenario, SimulatorDraft, TestInputDraft, TestsData } from '../request';
 import { isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../base/releases';
+import { CEL_CONTEXTS, type CelContext } from '../cel/types';
 
 export const WORKSPACE_FORMAT = 'admission-workbench/workspace';
-export const WORKSPACE_VERSION = 1;
+export const WORKSPACE_VERSION = 2;
 
 export interface WorkspaceFileDocument {
   name?: string;
   text: string;
+  /** What stood before it in its file (since version 2). */
+  separator?: string;
 }
 
 export interface CelCaseGroup {
@@ -51,6 +57,15 @@ export interface DraftEntry {
   draft: TestInputDraft;
 }
 
+/** The CEL scratchpad: a bare expression in one of the admission contexts, with its own test input (version 2). */
+export interface ScratchpadFile {
+  context: CelContext;
+  expression: string;
+  /** Whether `params` is declared (as a policy with spec.paramKind does). */
+  params: boolean;
+  draft: TestInputDraft;
+}
+
 export interface WorkspaceFile {
   format: typeof WORKSPACE_FORMAT;
   version: typeof WORKSPACE_VERSION;
@@ -61,6 +76,7 @@ export interface WorkspaceFile {
   policyCases?: PolicyCaseGroup[];
   scenarios?: Scenario[];
   simulator?: SimulatorDraft;
+  scratchpad?: ScratchpadFile;
 }
 
 export type ReadResult = { ok: true; workspace: WorkspaceFile; warnings: string[] } | { ok: false; error: string };
@@ -70,7 +86,10 @@ export type ReadResult = { ok: true; workspace: WorkspaceFile; warnings: string[
  * first published one; add an entry here when the format changes, never edit old entries.
  */
 export type Migration = (payload: Obj) => Obj;
-export const MIGRATIONS: Readonly<Record<number, Migration>> = {};
+export const MIGRATIONS: Readonly<Record<number, Migration>> = {
+  // 2 adds optional fields only (documents[].separator, scratchpad): a version-1 payload is a valid version 2.
+  1: (payload) => payload,
+};
 
 const isIndex = (v: unknown, length: number): v is number => Number.isInteger(v) && (v as number) >= 0 && (v as number) < length;
 
@@ -80,7 +99,11 @@ function readDocuments(v: unknown): WorkspaceFileDocument[] | string {
   for (const [i, d] of v.entries()) {
     if (!isObject(d)) return `documents[${i}] must be an object with a "text" string`;
     if (typeof d.text !== 'string') return `documents[${i}].text must be a string`;
-    out.push(typeof d.name === 'string' && d.name ? { name: d.name, text: d.text } : { text: d.text });
+    out.push({
+      ...(typeof d.name === 'string' && d.name ? { name: d.name } : {}),
+      text: d.text,
+      ...(typeof d.separator === 'string' && d.separator ? { separator: d.separator } : {}),
+    });
   }
   return out;
 }
@@ -157,6 +180,12 @@ export function readWorkspaceFile(value: unknown, migrations: Readonly<Record<nu
   if (scenarios?.length) ws.scenarios = scenarios;
   const simulator = isObject(payload.simulator) ? readSavedTests({ version: 2, simulator: payload.simulator })?.simulator : undefined;
   if (simulator) ws.simulator = simulator;
+  if (payload.scratchpad !== undefined) {
+    const sp = payload.scratchpad;
+    if (isObject(sp) && typeof sp.expression === 'string' && CEL_CONTEXTS.includes(sp.context as CelContext)) {
+      ws.scratchpad = { context: sp.context as CelContext, expression: sp.expression, params: sp.params === true, draft: readDraft(sp.draft) };
+    } else warnings.push(`"scratchpad" needs an "expression" and a "context" (one of ${CEL_CONTEXTS.join(', ')}): ignored`);
+  }
   return { ok: true, workspace: ws, warnings };
 }
 
@@ -179,6 +208,7 @@ export interface AppDocument {
   id: string;
   text: string;
   name?: string;
+  separator?: string;
 }
 
 /** The app's documents and test data (the store's TestsData, by document id) as a workspace file. */
@@ -187,7 +217,7 @@ export function toWorkspaceFile(documents: readonly AppDocument[], tests?: Tests
     format: WORKSPACE_FORMAT,
     version: WORKSPACE_VERSION,
     ...(kubernetesVersion ? { kubernetesVersion } : {}),
-    documents: documents.map((d) => (d.name ? { name: d.name, text: d.text } : { text: d.text })),
+    documents: documents.map((d) => ({ ...(d.name ? { name: d.name } : {}), text: d.text, ...(d.separator ? { separator: d.separator } : {}) })),
   };
   if (!tests) return ws;
   const drafts: DraftEntry[] = [];

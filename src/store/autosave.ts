@@ -6,26 +6,30 @@ interface Subscribable<S> {
 }
 
 /**
- * Call `write` after every change that `changed` reports, debounced. A failing write (a full
+ * Call `write` after every change that `changed` reports, debounced (a write may be async). A failing write (a full
  * storage) is reported once through `onError` until a write succeeds again. Returns a
  * function that stops autosaving and flushes a pending write.
  */
 export function autosave<S>(
   store: Subscribable<S>,
-  write: (state: S) => void,
+  write: (state: S) => void | Promise<void>,
   changed: (state: S, prev: S) => boolean,
   options: { delayMs?: number; onError?: (e: Error) => void } = {},
 ): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let failed = false;
+  const fail = (e: unknown) => {
+    if (!failed) options.onError?.(e instanceof Error ? e : new Error(String(e)));
+    failed = true;
+  };
   const save = () => {
     timer = undefined;
     try {
-      write(store.getState());
-      failed = false;
+      const written = write(store.getState());
+      if (written) written.then(() => void (failed = false), fail);
+      else failed = false;
     } catch (e) {
-      if (!failed) options.onError?.(e as Error);
-      failed = true;
+      fail(e);
     }
   };
   const unsubscribe = store.subscribe((s, prev) => {

@@ -7,7 +7,10 @@ import type { WorkspaceBackend } from './persist';
 
 const DB_NAME = 'admission-workbench';
 const STORE = 'kv';
-const KEY = 'workspace';
+/** The workspace's key, the test inputs' (src/store/test-inputs.ts) and the CEL scratchpad's (src/store/scratchpad.ts). */
+export const WORKSPACE_KEY = 'workspace';
+export const TEST_INPUTS_KEY = 'test-inputs';
+export const SCRATCHPAD_KEY = 'scratchpad';
 
 const request = <T>(r: IDBRequest<T>) =>
   new Promise<T>((resolve, reject) => {
@@ -15,8 +18,8 @@ const request = <T>(r: IDBRequest<T>) =>
     r.onerror = () => reject(r.error ?? new Error('IndexedDB request failed'));
   });
 
-/** The backend, or undefined where IndexedDB cannot be opened (then the caller uses localStorage). */
-export async function openIndexedDbBackend(idb: IDBFactory = indexedDB): Promise<WorkspaceBackend | undefined> {
+/** The backend of one key (the workspace by default), or undefined where IndexedDB cannot be opened (then the caller uses localStorage). */
+export async function openIndexedDbBackend(idb: IDBFactory = indexedDB, key: string = WORKSPACE_KEY): Promise<WorkspaceBackend | undefined> {
   let db: IDBDatabase;
   try {
     db = await new Promise<IDBDatabase>((resolve, reject) => {
@@ -32,13 +35,13 @@ export async function openIndexedDbBackend(idb: IDBFactory = indexedDB): Promise
   }
   return {
     read: async () => {
-      const v: unknown = await request(db.transaction(STORE, 'readonly').objectStore(STORE).get(KEY));
+      const v: unknown = await request(db.transaction(STORE, 'readonly').objectStore(STORE).get(key));
       return typeof v === 'string' ? v : undefined;
     },
     write: (text) =>
       new Promise<void>((resolve, reject) => {
         const tx = db.transaction(STORE, 'readwrite');
-        tx.objectStore(STORE).put(text, KEY);
+        tx.objectStore(STORE).put(text, key);
         tx.oncomplete = () => resolve();
         tx.onabort = tx.onerror = () => reject(tx.error ?? new DOMException('The write was aborted', 'AbortError'));
         tx.commit?.();

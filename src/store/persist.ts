@@ -1,8 +1,11 @@
 /**
  * Autosave and restore on reload. The workspace lives in IndexedDB (src/store/idb.ts: room for
  * large workspaces; earlier versions kept it in localStorage, which is migrated on the first
- * load). Only the texts are stored: they are what the user wrote, and the objects are parsed
- * from them again.
+ * load). Only the texts are stored (with what stood before each imported document: its `---`
+ * line and comment-only documents, so an export after a reload is byte-identical): they are
+ * what the user wrote, and the objects are parsed from them again.
+ *
+ * Format versions: 1 (id, text, origin) is still read; 2 adds `separator`.
  *
  * No edit is lost silently: a small journal in localStorage (`UNSAVED_KEY`) records, before a
  * change is written, that there are changes not saved yet (and since when). Each save carries
@@ -30,10 +33,14 @@ export interface WorkspaceBackend {
 
 type Journal = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
+/** The version this app writes; every older one is still read. */
+export const SAVED_VERSION = 2;
+
 interface Saved {
-  version: 1;
+  version: 1 | typeof SAVED_VERSION;
   selectedId: string | null;
-  docs: { id: string; text: string; origin?: string }[];
+  /** `separator` since version 2. */
+  docs: { id: string; text: string; origin?: string; separator?: string }[];
   /** The target release (absent in workspaces saved before it existed: 1.36). */
   kubernetesVersion?: KubernetesVersion;
   /** The sequence number of the last change saved (absent before the journal existed). */
@@ -59,9 +66,11 @@ export function storageBackend(storage: Pick<Storage, 'getItem' | 'setItem'>, ke
 
 function parseSaved(raw: unknown): (SavedWorkspace & { seq: number }) | undefined {
   const saved = raw as Saved | undefined;
-  if (!saved || saved.version !== 1 || !Array.isArray(saved.docs)) return undefined;
+  if (!saved || (saved.version !== 1 && saved.version !== SAVED_VERSION) || !Array.isArray(saved.docs)) return undefined;
   try {
-    const docs: WorkspaceDoc[] = saved.docs.map((d) => withText({ id: d.id, text: '', object: undefined, origin: d.origin }, d.text));
+    const docs: WorkspaceDoc[] = saved.docs.map((d) =>
+      withText({ id: d.id, text: '', object: undefined, origin: d.origin, ...(typeof d.separator === 'string' && d.separator ? { separator: d.separator } : {}) }, d.text),
+    );
     const selectedId = docs.some((d) => d.id === saved.selectedId) ? saved.selectedId : (docs[0]?.id ?? null);
     return { docs, selectedId, seq: typeof saved.seq === 'number' ? saved.seq : 0, ...(isKubernetesVersion(saved.kubernetesVersion) ? { kubernetesVersion: saved.kubernetesVersion } : {}) };
   } catch {
@@ -84,9 +93,9 @@ export function loadSaved(storage: Pick<Storage, 'getItem'>): SavedWorkspace | u
 
 export function serialize(s: SavedWorkspace, seq?: number): string {
   const saved: Saved = {
-    version: 1,
+    version: SAVED_VERSION,
     selectedId: s.selectedId,
-    docs: s.docs.map((d) => ({ id: d.id, text: d.text, origin: d.origin })),
+    docs: s.docs.map((d) => ({ id: d.id, text: d.text, origin: d.origin, ...(d.separator ? { separator: d.separator } : {}) })),
     ...(s.kubernetesVersion ? { kubernetesVersion: s.kubernetesVersion } : {}),
     ...(seq !== undefined ? { seq } : {}),
   };

@@ -1,8 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { readWorkspaceFile } from '../share';
-import { currentWorkspaceFile, hasOwnWork, openWorkspaceFile, openWorkspaceText } from './share';
+import { currentWorkspaceFile, hasOwnWork, isScratchpadOnly, openScratchpadFile, openWorkspaceFile, openWorkspaceText, scratchpadWorkspaceFile } from './share';
+import { scratchpad, setScratchContext, setScratchExpression } from './scratchpad';
 import { getTestsData, setTestsData } from './test-inputs';
 import { sampleSnapshot, workspace } from './workspace';
+import { exportDocs } from './export';
 
 const POLICY = 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: p # kept\nspec:\n  validations:\n  - expression: "true"\n';
 
@@ -12,7 +14,10 @@ describe('share (store side)', () => {
     setTestsData({ docs: {}, scenarios: [] });
   });
 
-  it('the sample is not own work; an edit is', () => {
+  it('the sample is not own work, nor an empty workspace; an edit is', () => {
+    expect(hasOwnWork()).toBe(false);
+    workspace.getState().replaceAll([]);
+    expect(workspace.getState().docs).toEqual([]);
     expect(hasOwnWork()).toBe(false);
     workspace.getState().importText(POLICY, 'test');
     expect(hasOwnWork()).toBe(true);
@@ -37,6 +42,35 @@ describe('share (store side)', () => {
     // One undo step brings the previous documents back.
     workspace.getState().undo();
     expect(workspace.getState().docs.map((d) => d.text)).toEqual(sampleSnapshot().docs.map((d) => d.text));
+  });
+
+  it('a commented multi-document file survives the share file byte-identical', () => {
+    const file = `# the team's policies\n---\n# a comment-only document\n--- # the policy\n${POLICY}`;
+    workspace.getState().replaceAll([]);
+    workspace.getState().importText(file, 'team.yaml');
+    const shared = JSON.parse(JSON.stringify(currentWorkspaceFile('workspace'))) as unknown;
+    workspace.getState().replaceAll([]);
+    const r = readWorkspaceFile(shared);
+    if (!r.ok) throw new Error(r.error);
+    openWorkspaceFile(r.workspace);
+    expect(exportDocs(workspace.getState().docs).text).toBe(file);
+  });
+
+  it('a scratchpad-only file opens the scratchpad and leaves the workspace alone', () => {
+    const before = workspace.getState().docs;
+    setScratchExpression('1 + 2');
+    setScratchContext('map-matchCondition');
+    const file = JSON.parse(JSON.stringify(scratchpadWorkspaceFile())) as unknown;
+    setScratchExpression('changed');
+    const r = readWorkspaceFile(file);
+    if (!r.ok) throw new Error(r.error);
+    expect(isScratchpadOnly(r.workspace)).toBe(true);
+    const shown = scratchpad.getState().shown;
+    openScratchpadFile(r.workspace);
+    expect(scratchpad.getState()).toMatchObject({ expression: '1 + 2', context: 'map-matchCondition', shown: shown + 1 });
+    expect(workspace.getState().docs).toBe(before);
+    // The whole workspace's file carries the scratchpad too.
+    expect(currentWorkspaceFile('workspace').scratchpad?.expression).toBe('1 + 2');
   });
 
   it('only the selected document', () => {

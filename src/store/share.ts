@@ -8,6 +8,7 @@ import { isKubernetesVersion, type KubernetesVersion } from '../base/releases';
 import { docTitle, newId, withText } from './documents';
 import { getTestsData, setTestsData } from './test-inputs';
 import { sampleSnapshot, workspace } from './workspace';
+import { openScratchpad, scratchpad, scratchpadFile } from './scratchpad';
 
 /** The target release, when the workspace store has one (it is optional in older states). */
 function kubernetesVersionOf(): KubernetesVersion | undefined {
@@ -21,23 +22,43 @@ export function currentWorkspaceFile(scope: 'workspace' | 'document'): Workspace
   const docs = scope === 'document' ? s.docs.filter((d) => d.id === s.selectedId) : s.docs;
   const tests = getTestsData();
   const data = scope === 'document' ? { ...tests, scenarios: [], simulator: undefined } : tests;
-  return toWorkspaceFile(
-    docs.map((d) => ({ id: d.id, text: d.text, name: docTitle(d) })),
+  const file = toWorkspaceFile(
+    docs.map((d) => ({ id: d.id, text: d.text, name: docTitle(d), ...(d.separator ? { separator: d.separator } : {}) })),
     data,
     kubernetesVersionOf(),
   );
+  return scope === 'workspace' ? { ...file, scratchpad: scratchpadFile() } : file;
 }
 
-/** Whether the tab holds work of its own (anything but the untouched first-visit sample). */
+/** Only the CEL scratchpad (and the target release) as a workspace file: its link opens the scratchpad, the workspace untouched. */
+export function scratchpadWorkspaceFile(): WorkspaceFile {
+  return { ...toWorkspaceFile([], undefined, kubernetesVersionOf()), scratchpad: scratchpadFile() };
+}
+
+/** Whether a workspace file holds only a scratchpad (opened without replacing the workspace). */
+export const isScratchpadOnly = (ws: WorkspaceFile): boolean => ws.documents.length === 0 && ws.scratchpad !== undefined;
+
+/** Open a scratchpad-only file: the scratchpad (shown at once) and its target release. */
+export function openScratchpadFile(ws: WorkspaceFile): void {
+  if (!ws.scratchpad) return;
+  const setVersion = (workspace.getState() as { setKubernetesVersion?: (v: KubernetesVersion) => void }).setKubernetesVersion;
+  if (ws.kubernetesVersion && setVersion) setVersion(ws.kubernetesVersion);
+  openScratchpad(ws.scratchpad);
+}
+
+/** Whether the tab holds work of its own (anything but an empty workspace or the untouched first-visit sample). */
 export function hasOwnWork(): boolean {
   const docs = workspace.getState().docs;
+  if (docs.length === 0) return false;
   const sample = sampleSnapshot().docs;
   return docs.length !== sample.length || docs.some((d, i) => d.text !== sample[i]!.text);
 }
 
 /** Replace the tab's workspace with a workspace file's documents and test data. */
 export function openWorkspaceFile(ws: WorkspaceFile, origin = 'shared link'): void {
-  const docs = ws.documents.map((d) => withText({ id: newId(), text: '', object: undefined, origin: d.name ? `${origin}: ${d.name}` : origin }, d.text));
+  const docs = ws.documents.map((d) =>
+    withText({ id: newId(), text: '', object: undefined, origin: d.name ? `${origin}: ${d.name}` : origin, ...(d.separator ? { separator: d.separator } : {}) }, d.text),
+  );
   const state = workspace.getState();
   state.replaceAll(docs);
   setTestsData(
@@ -49,6 +70,7 @@ export function openWorkspaceFile(ws: WorkspaceFile, origin = 'shared link'): vo
   );
   const setVersion = (state as { setKubernetesVersion?: (v: KubernetesVersion) => void }).setKubernetesVersion;
   if (ws.kubernetesVersion && setVersion) setVersion(ws.kubernetesVersion);
+  if (ws.scratchpad) scratchpad.setState(ws.scratchpad);
 }
 
 /**

@@ -21,7 +21,7 @@ import {
 import type { WorkspaceDoc } from './documents';
 import { nameOf, obj, str } from '../base/json';
 import { docProblems } from './problems';
-import { ensureTestInputs, testInputs, useTestInputs } from './test-inputs';
+import { testInputs, useTestInputs } from './test-inputs';
 import { workspace } from './workspace';
 
 export type SimRun =
@@ -57,7 +57,6 @@ export const initialSimulatorDraft = (): SimulatorDraft => ({ input: toDraft(REQ
 const INITIAL = initialSimulatorDraft();
 
 export function useSimulatorDraft(): SimulatorDraft {
-  ensureTestInputs();
   return useTestInputs((s) => s.simulator) ?? INITIAL;
 }
 

@@ -1,12 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import { CEL_TESTS_V1_KEY, POLICY_TESTS_V1_KEY, newId, type TestInputDraft } from '../request';
-import { createTestInputs, getTestsData, loadTestInputs, setTestsData, startTestInputsAutosave, TEST_INPUTS_STORAGE_KEY } from './test-inputs';
+import { createTestInputs, getTestsData, loadTestInputs, restoreTestInputs, serializeTestInputs, setTestsData, startTestInputsAutosave, TEST_INPUTS_STORAGE_KEY } from './test-inputs';
+import { storageBackend } from './persist';
 import { defaultDraftFor } from '../request';
 import { TEMPLATES } from '../k8s/templates';
 
 const memory = (init: Record<string, string> = {}) => {
   const items = new Map(Object.entries(init));
-  return { items, getItem: (k: string) => items.get(k) ?? null, setItem: (k: string, v: string) => void items.set(k, v) };
+  return { items, getItem: (k: string) => items.get(k) ?? null, setItem: (k: string, v: string) => void items.set(k, v), removeItem: (k: string) => void items.delete(k) };
 };
 
 const CEL_V1 = {
@@ -38,10 +39,10 @@ describe('test-inputs store', () => {
     expect(loadTestInputs({ getItem: () => '{not json' })).toBeUndefined();
   });
 
-  test('cases of both kinds and scenarios, saved and restored', () => {
+  test('cases of both kinds and scenarios, saved to the backend and restored', async () => {
     const store = createTestInputs();
     const storage = memory();
-    const stop = startTestInputsAutosave(store, storage, 10_000);
+    const stop = startTestInputsAutosave(store, storageBackend(storage, 'db'), 10_000);
     const draft: TestInputDraft = { ...defaultDraftFor(TEMPLATES.ValidatingWebhookConfiguration()), object: 'kind: Pod\n# my comment\n' };
     const s = store.getState();
     s.setDraft('d1', draft);
@@ -52,7 +53,8 @@ describe('test-inputs store', () => {
     s.savePolicyCase('d2', { name: 'x', input: { request: { operation: 'DELETE', ...pods } }, expect: { outcome: 'deny' } });
     s.saveScenario({ id: 's1', name: 'pods', input: draft, webhooks: { 'a.example.com': { response: 'unavailable', patch: '[]', warnings: '' } }, expect: { allowed: false } });
     stop();
-    const restored = loadTestInputs(storage)!.data;
+    await Promise.resolve();
+    const restored = (await restoreTestInputs(storageBackend(storage, 'db'), memory()))!;
     expect(restored).toEqual(getTestsData(store));
     expect(restored.docs.d1.draft!.object).toBe('kind: Pod\n# my comment\n');
     expect(restored.docs.d2.policyCases).toEqual([{ name: 'x', input: { request: { operation: 'DELETE', ...pods } }, expect: { outcome: 'deny' } }]);
@@ -61,6 +63,34 @@ describe('test-inputs store', () => {
     expect(store.getState().docs.d1.draft).toBeUndefined();
     store.getState().prune(new Set(['d2']));
     expect(Object.keys(store.getState().docs)).toEqual(['d2']);
+  });
+
+  test('what earlier versions kept in localStorage moves to the backend (the IndexedDB store) once written', async () => {
+    const local = memory({ [CEL_TESTS_V1_KEY]: JSON.stringify(CEL_V1), [POLICY_TESTS_V1_KEY]: JSON.stringify(POLICY_V1) });
+    const db = memory();
+    const first = (await restoreTestInputs(storageBackend(db, 'db'), local))!;
+    expect(first.docs.d2.policyCases[0].name).toBe('too many');
+    expect([...local.items.keys()]).toEqual([]);
+    expect(db.items.get('db')).toBe(serializeTestInputs(first));
+    expect(await restoreTestInputs(storageBackend(db, 'db'), local)).toEqual(first);
+    // The v2 key too; and a failing write keeps it where it is.
+    const v2 = memory({ [TEST_INPUTS_STORAGE_KEY]: serializeTestInputs(first) });
+    const full = { read: async () => undefined, write: async () => Promise.reject(new DOMException('full', 'QuotaExceededError')) };
+    expect(await restoreTestInputs(full, v2)).toEqual(first);
+    expect(v2.items.has(TEST_INPUTS_STORAGE_KEY)).toBe(true);
+    expect(await restoreTestInputs(storageBackend(memory(), 'db'), memory())).toBeUndefined();
+  });
+
+  test('a failing async write is reported once', async () => {
+    const store = createTestInputs();
+    const errors: string[] = [];
+    const stop = startTestInputsAutosave(store, { read: async () => undefined, write: () => Promise.reject(new DOMException('full', 'QuotaExceededError')) }, 0, (e) => errors.push(e.name));
+    store.getState().setOpen('d', 'p', true);
+    await new Promise((r) => setTimeout(r, 5));
+    store.getState().setOpen('d', 'q', true);
+    await new Promise((r) => setTimeout(r, 5));
+    stop();
+    expect(errors).toEqual(['QuotaExceededError']);
   });
 
   test('plain data in and out', () => {

@@ -31,6 +31,7 @@ import {
   type TestsData,
 } from '../request';
 import { autosave, readJSON } from './autosave';
+import type { WorkspaceBackend } from './persist';
 import { workspace } from './workspace';
 
 export const TEST_INPUTS_STORAGE_KEY = 'admission-workbench/test-inputs/v2';
@@ -106,22 +107,21 @@ export function useTestInputs<T>(selector: (s: TestInputs) => T): T {
 
 /** Everything saved, as plain JSON-able data. */
 export function getTestsData(store: TestInputsStore = testInputs): TestsData {
-  if (store === testInputs) ensureTestInputs();
   const { docs, scenarios, simulator } = store.getState();
   return { docs, scenarios, ...(simulator ? { simulator } : {}) };
 }
 
 /** Replace everything (e.g. from a share link); pass it through `readSavedTests` first when it comes from outside. */
 export function setTestsData(data: TestsData, store: TestInputsStore = testInputs): void {
-  // The saved data is read first, so that it is replaced (not merged in later).
-  if (store === testInputs) ensureTestInputs();
   store.setState({ docs: data.docs, scenarios: data.scenarios, simulator: data.simulator });
 }
 
 // ---------------------------------------------------------------------------
-// Persistence
+// Persistence: the workspace's IndexedDB store (src/store/idb.ts, its own key), so a large case
+// set cannot hit localStorage's quota. Earlier versions kept test inputs in localStorage (the v2
+// key, before it the two v1 keys): moved to the backend on the first load.
 
-/** The saved data: the v2 key, or else what the two v1 stores held (migrated); undefined when there is none. */
+/** The saved data in localStorage (earlier versions): the v2 key, or else the two v1 stores (migrated); undefined when there is none. */
 export function loadTestInputs(storage: Pick<Storage, 'getItem'>): { data: TestsData; migrated: boolean } | undefined {
   const v2 = readSavedTests(readJSON(storage, TEST_INPUTS_STORAGE_KEY));
   if (v2) return { data: v2, migrated: false };
@@ -133,41 +133,56 @@ export function loadTestInputs(storage: Pick<Storage, 'getItem'>): { data: Tests
 
 export const serializeTestInputs = (data: TestsData): string => JSON.stringify(toSaved(data));
 
+/** The localStorage key test inputs use where IndexedDB cannot be opened (not the v2 key, which is migrated away). */
+export const TEST_INPUTS_FALLBACK_KEY = 'admission-workbench/test-inputs/v3';
+
+/**
+ * The saved test inputs: those an earlier version left in localStorage (moved to the backend,
+ * and removed from localStorage once written), else the backend's; undefined when there are none.
+ */
+export async function restoreTestInputs(backend: WorkspaceBackend, storage: Pick<Storage, 'getItem' | 'removeItem'>): Promise<TestsData | undefined> {
+  const legacy = loadTestInputs(storage);
+  if (legacy) {
+    try {
+      await backend.write(serializeTestInputs(legacy.data));
+      for (const key of [TEST_INPUTS_STORAGE_KEY, CEL_TESTS_V1_KEY, POLICY_TESTS_V1_KEY]) storage.removeItem(key);
+    } catch {
+      // Kept where it is; the next load tries again.
+    }
+    return legacy.data;
+  }
+  try {
+    const text = await backend.read();
+    return text ? readSavedTests(JSON.parse(text)) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Save after every change (debounced). Returns a function that stops autosaving and flushes. */
-export function startTestInputsAutosave(store: TestInputsStore, storage: Pick<Storage, 'setItem'>, delayMs = 250, onError?: (e: Error) => void): () => void {
+export function startTestInputsAutosave(store: TestInputsStore, backend: WorkspaceBackend, delayMs = 250, onError?: (e: Error) => void): () => void {
   return autosave(
     store,
-    (s) => storage.setItem(TEST_INPUTS_STORAGE_KEY, serializeTestInputs(getTestsData(store))),
+    () => backend.write(serializeTestInputs(getTestsData(store))),
     (s, prev) => s.docs !== prev.docs || s.scenarios !== prev.scenarios || s.simulator !== prev.simulator,
     { delayMs, onError },
   );
 }
 
-let persisting = false;
 /**
- * Restore the saved test inputs (migrating the v1 stores the first time) and autosave from
- * now on. Browser only; idempotent; called by the views that read test inputs on first use.
- * Data of documents that no longer exist is dropped.
+ * Restore the saved test inputs (migrating what earlier versions left in localStorage) and
+ * autosave to `backend` from now on. Called once at start-up (main.tsx), after the workspace
+ * is restored: data of documents that no longer exist is dropped.
  */
-export function ensureTestInputs(): void {
-  if (persisting || typeof localStorage === 'undefined') return;
-  persisting = true;
-  const notify = (e: Error) => workspace.getState().notify({ level: 'error', text: `Saving test inputs failed (${e.name}): browser storage is full.` });
-  const saved = loadTestInputs(localStorage);
+export async function persistTestInputs(backend: WorkspaceBackend, storage: Pick<Storage, 'getItem' | 'removeItem'>): Promise<() => void> {
+  const saved = await restoreTestInputs(backend, storage);
   if (saved) {
     const s = testInputs.getState();
-    testInputs.setState({ docs: { ...saved.data.docs, ...s.docs }, scenarios: [...saved.data.scenarios, ...s.scenarios], simulator: s.simulator ?? saved.data.simulator });
+    testInputs.setState({ docs: { ...saved.docs, ...s.docs }, scenarios: [...saved.scenarios, ...s.scenarios], simulator: s.simulator ?? saved.simulator });
     testInputs.getState().prune(new Set(workspace.getState().docs.map((d) => d.id)));
-    if (saved.migrated) {
-      try {
-        localStorage.setItem(TEST_INPUTS_STORAGE_KEY, serializeTestInputs(getTestsData()));
-      } catch (e) {
-        notify(e as Error);
-      }
-    }
   }
-  const stop = startTestInputsAutosave(testInputs, localStorage, 250, notify);
-  if (typeof window !== 'undefined') window.addEventListener('pagehide', stop);
+  const notify = (e: Error) => workspace.getState().notify({ level: 'error', text: `Saving test inputs failed (${e.name}): download the workspace file (Share…) to keep them.` });
+  return startTestInputsAutosave(testInputs, backend, 250, notify);
 }
 
 // ---------------------------------------------------------------------------
@@ -182,7 +197,6 @@ export function draftOf(docId: string, document: unknown = docObject(docId)): Te
 
 /** The same, in React: re-renders when the draft or the document changes. */
 export function useDraft(docId: string): { draft: TestInputDraft; edited: boolean } {
-  ensureTestInputs();
   const saved = useTestInputs((s) => s.docs[docId]?.draft);
   const object = useStore(workspace, (s) => s.docs.find((d) => d.id === docId)?.object);
   return { draft: saved ?? defaultDraftFor(object), edited: !!saved };
@@ -194,7 +208,6 @@ const NO_POLICY_CASES: PolicyTestCase[] = [];
 export const useCelCases = (docId: string, path: string): CelCase[] => useTestInputs((s) => s.docs[docId]?.celCases[path] ?? NO_CEL_CASES);
 export const useTestOpen = (docId: string, path: string): boolean => useTestInputs((s) => s.docs[docId]?.open.includes(path) ?? false);
 export function usePolicyCases(docId: string): PolicyTestCase[] {
-  ensureTestInputs();
   return useTestInputs((s) => s.docs[docId]?.policyCases ?? NO_POLICY_CASES);
 }
 

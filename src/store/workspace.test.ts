@@ -181,6 +181,28 @@ describe('autosave', () => {
     expect((await restoreWorkspace(storageBackend(memoryStorage()), bad)).saved).toBeUndefined();
   });
 
+  it('a commented multi-document file exports byte-identical after a reload (separators are saved)', async () => {
+    const file = `# header comment: the team's webhooks\n---\n# only a comment in this document\n--- # first\n${VWC}---   # second, with spaces\n${VWC.replace('name: demo\n', 'name: demo2\n')}`;
+    const ws = store();
+    ws.getState().importText(file, 'team.yaml');
+    expect(exportDocs(ws.getState().docs).text).toBe(file);
+    const db = memoryStorage();
+    const journal = memoryStorage();
+    const stop = startAutosave(ws, storageBackend(db), journal, { delayMs: 0 });
+    ws.getState().select(ws.getState().docs[1]!.id);
+    stop();
+    await settle();
+    const reloaded = createWorkspace((await restoreWorkspace(storageBackend(db), journal)).saved!);
+    expect(exportDocs(reloaded.getState().docs).text).toBe(file);
+  });
+
+  it('reads a workspace saved in format version 1 (no separators)', async () => {
+    const db = memoryStorage();
+    db.setItem('admission-workbench/workspace/v2', JSON.stringify({ version: 1, selectedId: 'd1', docs: [{ id: 'd1', text: VWC, origin: 'a.yaml' }] }));
+    const { saved } = await restoreWorkspace(storageBackend(db), memoryStorage());
+    expect(saved!.docs.map((d) => [d.id, d.text, d.origin, d.separator])).toEqual([['d1', VWC, 'a.yaml', undefined]]);
+  });
+
   it('moves a workspace an earlier version left in localStorage to the backend', async () => {
     const ws = store();
     ws.getState().importText(VWC, 'a.yaml');

@@ -1,6 +1,7 @@
 /** The application shell: toolbar, documents, the selected document, notices, drag and drop, shortcuts. */
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useWorkspace, workspace, type Notice } from '../store';
+import { useScratchpad } from '../store/scratchpad';
 import { DocumentView } from './DocumentView';
 import { FixDialog } from './FixDialog';
 import { readFiles } from './files';
@@ -10,13 +11,15 @@ import { Toolbar } from './Toolbar';
 const SimulatePanel = lazy(() => import('./simulator/SimulatePanel'));
 const LockoutPanel = lazy(() => import('./simulator/LockoutPanel'));
 const ImpactPanel = lazy(() => import('./impact/ImpactPanel'));
+const ScratchpadPanel = lazy(() => import('./scratchpad/ScratchpadPanel'));
 
-type View = 'document' | 'simulate' | 'lockout' | 'impact';
+type View = 'document' | 'simulate' | 'lockout' | 'impact' | 'scratchpad';
 const VIEWS: { id: View; label: string }[] = [
   { id: 'document', label: 'Document' },
   { id: 'simulate', label: 'Simulate' },
   { id: 'lockout', label: 'Lockout' },
   { id: 'impact', label: 'Impact' },
+  { id: 'scratchpad', label: 'CEL scratchpad' },
 ];
 
 /** Document, or one of the workspace-level views; selecting a document or focusing a field shows the document again. */
@@ -25,6 +28,11 @@ function useView(): [View, (v: View) => void] {
   const selectedId = useWorkspace((s) => s.selectedId);
   const focusSeq = useWorkspace((s) => s.focus?.seq);
   useEffect(() => setView('document'), [selectedId, focusSeq]);
+  // A shared scratchpad link was opened: show it.
+  const scratchShown = useScratchpad((s) => s.shown);
+  useEffect(() => {
+    if (scratchShown) setView('scratchpad');
+  }, [scratchShown]);
   return [view, setView];
 }
 
@@ -140,6 +148,10 @@ export function App() {
           ) : view === 'impact' ? (
             <Suspense fallback={<p className="empty">Loading the impact analysis…</p>}>
               <ImpactPanel onOpenInSimulate={() => setView('simulate')} />
+            </Suspense>
+          ) : view === 'scratchpad' ? (
+            <Suspense fallback={<p className="empty">Loading the CEL scratchpad…</p>}>
+              <ScratchpadPanel />
             </Suspense>
           ) : view === 'lockout' ? (
             <Suspense fallback={<p className="empty">Loading the lockout analysis…</p>}>

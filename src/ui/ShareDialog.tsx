@@ -7,7 +7,7 @@
 import { useEffect, useState } from 'react';
 import { decodeShareFragment, isShareFragment, LONG_LINK_CHARS, shareUrl, type WorkspaceFile } from '../share';
 import { useWorkspace, workspace } from '../store';
-import { currentWorkspaceFile, hasOwnWork, openWorkspaceFile } from '../store/share';
+import { currentWorkspaceFile, hasOwnWork, isScratchpadOnly, openScratchpadFile, openWorkspaceFile } from '../store/share';
 import { Dialog } from './Dialog';
 import { download } from './download';
 
@@ -122,7 +122,10 @@ function useSharedLink(): [WorkspaceFile | undefined, () => void] {
       void decodeShareFragment(hash).then((r) => {
         if (!r.ok) return notify('error', `The share link could not be opened; nothing was changed. ${r.error}`);
         for (const w of r.warnings) notify('info', `Share link: ${w}`);
-        if (hasOwnWork()) setPending(r.workspace);
+        if (isScratchpadOnly(r.workspace)) {
+          openScratchpadFile(r.workspace);
+          notify('info', 'Opened a shared CEL scratchpad (the workspace is unchanged).');
+        } else if (hasOwnWork()) setPending(r.workspace);
         else {
           openWorkspaceFile(r.workspace);
           notify('info', `Opened a shared workspace: ${r.workspace.documents.length} document(s).`);

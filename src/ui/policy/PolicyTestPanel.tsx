@@ -9,7 +9,7 @@ import { toText, useWorkspace, type WorkspaceDoc } from '../../store';
 import { testInputs, useDraft } from '../../store/test-inputs';
 import { runPolicyTest, type PolicyRunOutcome } from '../../store/policy-run';
 import type { BindingTrace, EvaluationTrace, MutatingRunResult } from '../../policy';
-import { bindingDetail } from '../../policy/dispatch';
+import { bindingDetail, type BindingTraceBase } from '../../policy/dispatch';
 import { displayValue } from '../display';
 import { DiffTable } from './DiffTable';
 import { PolicyCases } from './PolicyCases';
@@ -90,6 +90,30 @@ function Evaluation({ e }: { e: EvaluationTrace }) {
   );
 }
 
+/**
+ * Which params a binding used, and why: what its paramRef found (and parameterNotFoundAction),
+ * or, loudly, that the test input's params replaced the paramRef (results then differ from the
+ * cluster's, where only paramRef counts).
+ */
+function ParamsUsed({ params }: { params: BindingTraceBase['params'] }) {
+  if (!params?.paramRef) return null;
+  const action = params.paramRef.parameterNotFoundAction || 'unset';
+  if (params.mode === 'typed') {
+    const without = params.overridden?.error ?? params.overridden?.detail ?? '';
+    return (
+      <div className="pt-params pt-params-override" role="note" data-testid="params-override">
+        <strong>The test input's params override this binding's paramRef</strong> ({params.paramRef.by}, parameterNotFoundAction {action}): the cluster would not use them. Without them: {without}.
+        Empty the Params input to run with what paramRef finds.
+      </div>
+    );
+  }
+  return (
+    <div className="pt-params" data-testid="params-used">
+      params: {params.error ? <span className="pt-err">{params.error}</span> : params.detail} <span className="pt-muted">(paramRef {params.paramRef.by}; parameterNotFoundAction {action})</span>
+    </div>
+  );
+}
+
 function Binding({ b }: { b: BindingTrace }) {
   return (
     <li className="pt-binding">
@@ -97,6 +121,7 @@ function Binding({ b }: { b: BindingTrace }) {
         binding <code>{b.name}</code> [{b.validationActions.join(', ')}]: {b.applies ? <strong>applies</strong> : <span className="pt-muted">does not apply</span>}
         {bindingDetail(b) ? ` — ${bindingDetail(b)}` : ''}
       </div>
+      <ParamsUsed params={b.params} />
       {b.configError ? <div className="pt-err">{b.configError}</div> : null}
       {b.evaluations.map((e, i) => (
         <Evaluation key={i} e={e} />
@@ -149,6 +174,7 @@ function MutatingResult({ r }: { r: MutatingRunResult }) {
               binding <code>{b.name}</code>: {b.applies ? <strong>applies</strong> : <span className="pt-muted">does not apply</span>}
         {bindingDetail(b) ? ` — ${bindingDetail(b)}` : ''}
             </div>
+            <ParamsUsed params={b.params} />
             {b.configError ? <div className="pt-err">{b.configError}</div> : null}
             {b.evaluations.map((e, i) => (
               <ol key={i} start={0} className="pt-eval">
