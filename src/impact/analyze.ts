@@ -6,7 +6,7 @@
  */
 import { isObject, nameOf, namespaceOf, obj, str } from '../base/json';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
-import { discoveryFor, probe, simulate, type Discovery, type SimResult, type WebhookResponse } from '../admission';
+import { discoveryFor, prepareChain, probePrepared, simulatePrepared, type Discovery, type PreparedChain, type SimResult, type WebhookResponse } from '../admission';
 import type { AdmissionRequest, UserInfo } from '../request/model';
 import { readAuditLine, type AuditLine, type SkipReason } from './audit';
 import { isAdmissionObject, objectKey, readCluster, stateOf, type OldObjectSource } from './cluster';
@@ -196,11 +196,11 @@ export function changeOf(baseline: Decision, candidate: Decision): Change {
 const zeroChanges = (): Record<Change, number> => Object.fromEntries(CHANGES.map((c) => [c, 0])) as Record<Change, number>;
 
 interface Chain {
-  objects: unknown[];
+  prepared: PreparedChain;
   timeouts: Map<string, number>;
 }
 
-function chainOf(admission: readonly unknown[], others: readonly unknown[]): Chain {
+function chainOf(admission: readonly unknown[], others: readonly unknown[], version: KubernetesVersion): Chain {
   const kinds = paramKinds(admission);
   const params = others.filter((o) => kinds.has(`${str(obj(o).apiVersion)}/${str(obj(o).kind)}`) || obj(o).kind === 'CustomResourceDefinition');
   const timeouts = new Map<string, number>();
@@ -209,14 +209,14 @@ function chainOf(admission: readonly unknown[], others: readonly unknown[]): Cha
       const t = obj(w).timeoutSeconds;
       timeouts.set(str(obj(w).name), typeof t === 'number' ? t : 10);
     }
-  return { objects: [...admission, ...params], timeouts };
+  return { prepared: prepareChain([...admission, ...params], { kubernetesVersion: version }), timeouts };
 }
 
 /** Runs one request through a chain: simulate, and when it is denied a probe run for every denial. */
-async function decide(chain: Chain, request: AdmissionRequest, namespace: unknown, options: ImpactOptions, version: KubernetesVersion): Promise<Decision> {
-  const sim = { webhooks: options.webhooks, kubernetesVersion: version, namespaces: namespace ? [namespace] : [] };
-  const r = await simulate(chain.objects, request, sim);
-  return decisionOf(r, r.allowed ? undefined : await probe(chain.objects, request, sim));
+async function decide(chain: Chain, request: AdmissionRequest, namespace: unknown, options: ImpactOptions): Promise<Decision> {
+  const sim = { webhooks: options.webhooks, namespaces: namespace ? [namespace] : [] };
+  const r = await simulatePrepared(chain.prepared, request, sim);
+  return decisionOf(r, r.allowed ? undefined : await probePrepared(chain.prepared, request, sim));
 }
 
 /** What the inputs leave unknown, said once in the summary. */
@@ -254,8 +254,8 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
   const workspaceOthers = input.workspace.filter((o) => !isAdmissionObject(o));
   const others = [...cluster.objects, ...workspaceOthers];
   const discovery: Discovery = discoveryFor(others, version);
-  const baseline = chainOf(cluster.chain, others);
-  const candidate = chainOf(candidateChain(cluster.chain, input.workspace, options.candidate), others);
+  const baseline = chainOf(cluster.chain, others, version);
+  const candidate = chainOf(candidateChain(cluster.chain, input.workspace, options.candidate), others, version);
   const state = stateOf([...cluster.objects, ...workspaceOthers.filter((o) => obj(o).kind === 'Namespace')]);
   const namespaceObject = (ns: string | undefined): unknown => (ns ? state.get(objectKey({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }))?.object : undefined);
 
@@ -296,8 +296,8 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
       const replayed = replayRequest(ev, state, discovery);
       if (replayed.oldObject === 'unknown') unknownOld++;
       const ns = namespaceObject(replayed.request.namespace);
-      const b = await decide(baseline, replayed.request, ns, options, version);
-      const c = await decide(candidate, replayed.request, ns, options, version);
+      const b = await decide(baseline, replayed.request, ns, options);
+      const c = await decide(candidate, replayed.request, ns, options);
       const change = changeOf(b, c);
       events++;
       changes[change]++;
@@ -372,8 +372,8 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
         options: { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' },
       };
       const ns = namespaceObject(namespace);
-      const b = await decide(baseline, request, ns, options, version);
-      const c = await decide(candidate, request, ns, options, version);
+      const b = await decide(baseline, request, ns, options);
+      const c = await decide(candidate, request, ns, options);
       const change = changeOf(b, c);
       existingChanges[change]++;
       report.existing.push({ kind: gvk.kind, ...(namespace ? { namespace } : {}), name: nameOf(o), candidate: c, baseline: b, change });
