@@ -9,7 +9,7 @@
  * See README.md.
  */
 export * from './types';
-export { simulate, probe, prepareChain, simulatePrepared, probePrepared, type PreparedChain } from './simulate';
+export { simulate, probe, prepareChain, simulatePrepared, probePrepared, requestCel, type PreparedChain } from './simulate';
 export { lockoutReport } from './lockout';
 export { mutationBreaks, type MutationBreak } from './mutation-check';
 export { notRunReason, simulateDraft, type DraftRun } from './simulate-draft';

@@ -19,7 +19,7 @@ import type { PolicyCel } from '../policy';
 import { requestAttributes } from '../request/cel-inputs';
 import type { AdmissionRequest } from '../request/model';
 import { newReinvokeState, type SimContext } from './context';
-import { memoCel } from './engine';
+import { isMemoCel, memoCel } from './engine';
 import { discoveryFor, gvString, type Discovery } from './discovery';
 import { runMutatingPolicies, runValidatingPolicies } from './policies';
 import { serializeTyped } from './serialize';
@@ -215,6 +215,13 @@ export function simulate(objects: readonly unknown[], request: SimRequest, optio
   return safeRun(() => prepareChain(objects, options ?? {}), request, options, cel, false);
 }
 
+/**
+ * The engine as one request's runs share it: pass it as `cel` to several simulatePrepared /
+ * probePrepared calls of the same request (both chains, their probes) and an expression evaluated
+ * on equal inputs goes to the engine once. One per request: it remembers every answer.
+ */
+export const requestCel = (kubernetesVersion?: KubernetesVersion, cel: PolicyCel = defaultCel): PolicyCel => memoCel(cel, kubernetesVersion);
+
 /** simulate on a chain prepared once; `options.kubernetesVersion` is the chain's. */
 export function simulatePrepared(chain: PreparedChain, request: SimRequest, options: SimOptions = {}, cel: PolicyCel = defaultCel): Promise<SimResult> {
   return safeRun(() => chain, request, { ...options, kubernetesVersion: chain.kubernetesVersion }, cel, false);
@@ -242,7 +249,7 @@ async function probeRun(chain: () => PreparedChain, request: SimRequest, options
 
 async function safeRun(chain: () => PreparedChain, request: SimRequest, options: SimOptions, cel: PolicyCel, probing: boolean): Promise<SimResult> {
   try {
-    return await run(chain(), request, options ?? {}, memoCel(cel, options?.kubernetesVersion), probing);
+    return await run(chain(), request, options ?? {}, isMemoCel(cel) ? cel : memoCel(cel, options?.kubernetesVersion), probing);
   } catch (e) {
     return {
       allowed: false,

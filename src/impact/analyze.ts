@@ -6,7 +6,8 @@
  */
 import { isObject, nameOf, namespaceOf, obj, str } from '../base/json';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
-import { discoveryFor, prepareChain, probePrepared, simulatePrepared, type Discovery, type PreparedChain, type SimResult, type WebhookResponse } from '../admission';
+import { discoveryFor, prepareChain, probePrepared, requestCel, simulatePrepared, type Discovery, type PreparedChain, type SimResult, type WebhookResponse } from '../admission';
+import type { PolicyCel } from '../policy';
 import type { AdmissionRequest, UserInfo } from '../request/model';
 import { readAuditLine, type AuditLine, type SkipReason } from './audit';
 import { isAdmissionObject, objectKey, readCluster, stateOf, type OldObjectSource } from './cluster';
@@ -212,11 +213,11 @@ function chainOf(admission: readonly unknown[], others: readonly unknown[], vers
   return { prepared: prepareChain([...admission, ...params], { kubernetesVersion: version }), timeouts };
 }
 
-/** Runs one request through a chain: simulate, and when it is denied a probe run for every denial. */
-async function decide(chain: Chain, request: AdmissionRequest, namespace: unknown, options: ImpactOptions): Promise<Decision> {
+/** Runs one request through a chain: simulate, and when it is denied a probe run for every denial. `cel`: the request's (requestCel), shared by its runs. */
+async function decide(chain: Chain, request: AdmissionRequest, namespace: unknown, options: ImpactOptions, cel: PolicyCel): Promise<Decision> {
   const sim = { webhooks: options.webhooks, namespaces: namespace ? [namespace] : [] };
-  const r = await simulatePrepared(chain.prepared, request, sim);
-  return decisionOf(r, r.allowed ? undefined : await probePrepared(chain.prepared, request, sim));
+  const r = await simulatePrepared(chain.prepared, request, sim, cel);
+  return decisionOf(r, r.allowed ? undefined : await probePrepared(chain.prepared, request, sim, cel));
 }
 
 /** What the inputs leave unknown, said once in the summary. */
@@ -296,8 +297,9 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
       const replayed = replayRequest(ev, state, discovery);
       if (replayed.oldObject === 'unknown') unknownOld++;
       const ns = namespaceObject(replayed.request.namespace);
-      const b = await decide(baseline, replayed.request, ns, options);
-      const c = await decide(candidate, replayed.request, ns, options);
+      const cel = requestCel(version);
+      const b = await decide(baseline, replayed.request, ns, options, cel);
+      const c = await decide(candidate, replayed.request, ns, options, cel);
       const change = changeOf(b, c);
       events++;
       changes[change]++;
@@ -372,8 +374,9 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
         options: { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' },
       };
       const ns = namespaceObject(namespace);
-      const b = await decide(baseline, request, ns, options);
-      const c = await decide(candidate, request, ns, options);
+      const cel = requestCel(version);
+      const b = await decide(baseline, request, ns, options, cel);
+      const c = await decide(candidate, request, ns, options, cel);
       const change = changeOf(b, c);
       existingChanges[change]++;
       report.existing.push({ kind: gvk.kind, ...(namespace ? { namespace } : {}), name: nameOf(o), candidate: c, baseline: b, change });
