@@ -6,10 +6,10 @@
  */
 import { isObject, nameOf, namespaceOf, obj, str } from '../base/json';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
-import { discoveryFor, prepareChain, probePrepared, requestCel, simulatePrepared, type Discovery, type PreparedChain, type SimResult, type WebhookResponse } from '../admission';
+import { discoveryFor, prepareChain, probePrepared, requestCel, simulatePrepared, type Discovery, type PreparedChain, type SimOptions, type SimResult, type WebhookResponse } from '../admission';
 import type { PolicyCel } from '../policy';
 import type { AdmissionRequest, UserInfo } from '../request/model';
-import { readAuditLine, type AuditLine, type SkipReason } from './audit';
+import { readAuditLine, type AuditLine, type AuditWrite, type SkipReason } from './audit';
 import { isAdmissionObject, objectKey, readCluster, stateOf, type OldObjectSource } from './cluster';
 import { readLines, type TextSource } from './lines';
 import { replayRequest } from './replay';
@@ -92,6 +92,40 @@ export interface ImpactOptions {
   onEvent?: (e: EventImpact) => void;
   onProgress?: (p: ImpactProgress) => void;
   signal?: AbortSignal;
+  /**
+   * Who decides: given both chains, a function from a request to both decisions (default
+   * `chainDecider`, on this thread). The CLI passes a pool of worker threads, one engine each.
+   */
+  decider?: (spec: ChainSpec) => Decider;
+  /** Decisions in flight at once (default 1); results are still taken in log order. */
+  inFlight?: number;
+}
+
+/** Both chains as plain data (structured-cloneable: what a worker needs to decide). */
+export interface ChainSpec {
+  baseline: unknown[];
+  candidate: unknown[];
+  kubernetesVersion: KubernetesVersion;
+  webhooks?: Record<string, WebhookResponse>;
+}
+
+export interface DecisionPair {
+  baseline: Decision;
+  candidate: Decision;
+}
+
+/** One request through both chains; `namespaceObject` is the request's Namespace (or undefined). */
+export type Decider = (request: AdmissionRequest, namespaceObject: unknown) => Promise<DecisionPair>;
+
+/** The decider on this thread: both chains prepared once, one CEL memo per request shared by its runs. */
+export function chainDecider(spec: ChainSpec): Decider {
+  const baseline = prepareChain(spec.baseline, { kubernetesVersion: spec.kubernetesVersion });
+  const candidate = prepareChain(spec.candidate, { kubernetesVersion: spec.kubernetesVersion });
+  return async (request, namespace) => {
+    const cel = requestCel(spec.kubernetesVersion);
+    const sim = { webhooks: spec.webhooks, namespaces: namespace ? [namespace] : [] };
+    return { baseline: await decide(baseline, request, sim, cel), candidate: await decide(candidate, request, sim, cel) };
+  };
 }
 
 export interface ImpactInput {
@@ -197,11 +231,11 @@ export function changeOf(baseline: Decision, candidate: Decision): Change {
 const zeroChanges = (): Record<Change, number> => Object.fromEntries(CHANGES.map((c) => [c, 0])) as Record<Change, number>;
 
 interface Chain {
-  prepared: PreparedChain;
+  objects: unknown[];
   timeouts: Map<string, number>;
 }
 
-function chainOf(admission: readonly unknown[], others: readonly unknown[], version: KubernetesVersion): Chain {
+function chainOf(admission: readonly unknown[], others: readonly unknown[]): Chain {
   const kinds = paramKinds(admission);
   const params = others.filter((o) => kinds.has(`${str(obj(o).apiVersion)}/${str(obj(o).kind)}`) || obj(o).kind === 'CustomResourceDefinition');
   const timeouts = new Map<string, number>();
@@ -210,14 +244,27 @@ function chainOf(admission: readonly unknown[], others: readonly unknown[], vers
       const t = obj(w).timeoutSeconds;
       timeouts.set(str(obj(w).name), typeof t === 'number' ? t : 10);
     }
-  return { prepared: prepareChain([...admission, ...params], { kubernetesVersion: version }), timeouts };
+  return { objects: [...admission, ...params], timeouts };
 }
 
 /** Runs one request through a chain: simulate, and when it is denied a probe run for every denial. `cel`: the request's (requestCel), shared by its runs. */
-async function decide(chain: Chain, request: AdmissionRequest, namespace: unknown, options: ImpactOptions, cel: PolicyCel): Promise<Decision> {
-  const sim = { webhooks: options.webhooks, namespaces: namespace ? [namespace] : [] };
-  const r = await simulatePrepared(chain.prepared, request, sim, cel);
-  return decisionOf(r, r.allowed ? undefined : await probePrepared(chain.prepared, request, sim, cel));
+async function decide(chain: PreparedChain, request: AdmissionRequest, sim: SimOptions, cel: PolicyCel): Promise<Decision> {
+  const r = await simulatePrepared(chain, request, sim, cel);
+  return decisionOf(r, r.allowed ? undefined : await probePrepared(chain, request, sim, cel));
+}
+
+/** A decision started and what to do with it, taken in the order started. */
+interface Pending {
+  decision: Promise<DecisionPair>;
+  take(pair: DecisionPair): void;
+}
+
+/** Takes the oldest decisions until at most `keep` are in flight (0 with one in flight: each is taken before the next line is read, so onEvent can cancel at once). */
+async function settle(pending: Pending[], keep: number): Promise<void> {
+  while (pending.length > keep) {
+    const p = pending.shift()!;
+    p.take(await p.decision);
+  }
 }
 
 /** What the inputs leave unknown, said once in the summary. */
@@ -255,8 +302,8 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
   const workspaceOthers = input.workspace.filter((o) => !isAdmissionObject(o));
   const others = [...cluster.objects, ...workspaceOthers];
   const discovery: Discovery = discoveryFor(others, version);
-  const baseline = chainOf(cluster.chain, others, version);
-  const candidate = chainOf(candidateChain(cluster.chain, input.workspace, options.candidate), others, version);
+  const baseline = chainOf(cluster.chain, others);
+  const candidate = chainOf(candidateChain(cluster.chain, input.workspace, options.candidate), others);
   const state = stateOf([...cluster.objects, ...workspaceOthers.filter((o) => obj(o).kind === 'Namespace')]);
   const namespaceObject = (ns: string | undefined): unknown => (ns ? state.get(objectKey({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }))?.object : undefined);
 
@@ -276,6 +323,9 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
   let to: number | undefined;
   let cancelled = false;
   const existingTotal = options.existing === false ? 0 : cluster.objects.length;
+  const decider = (options.decider ?? chainDecider)({ baseline: baseline.objects, candidate: candidate.objects, kubernetesVersion: version, ...(options.webhooks ? { webhooks: options.webhooks } : {}) });
+  const inFlight = Math.max(1, options.inFlight ?? 1);
+  const pending: Pending[] = [];
   const progress = (phase: ImpactProgress['phase']) =>
     options.onProgress?.({ lines, events, existing: report.existing.length, existingTotal, changed: events - changes.unchanged, phase });
 
@@ -297,9 +347,15 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
       const replayed = replayRequest(ev, state, discovery);
       if (replayed.oldObject === 'unknown') unknownOld++;
       const ns = namespaceObject(replayed.request.namespace);
-      const cel = requestCel(version);
-      const b = await decide(baseline, replayed.request, ns, options, cel);
-      const c = await decide(candidate, replayed.request, ns, options, cel);
+      pending.push({ decision: decider(replayed.request, ns), take: ({ baseline: b, candidate: c }) => takeEvent(ev, replayed, ns, b, c) });
+      await settle(pending, inFlight - 1);
+    }
+    await settle(pending, 0);
+  }
+
+  /** An event's decisions taken into the report, in log order. */
+  function takeEvent(ev: AuditWrite, replayed: ReturnType<typeof replayRequest>, ns: unknown, b: Decision, c: Decision): void {
+    {
       const change = changeOf(b, c);
       events++;
       changes[change]++;
@@ -374,14 +430,18 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
         options: { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' },
       };
       const ns = namespaceObject(namespace);
-      const cel = requestCel(version);
-      const b = await decide(baseline, request, ns, options, cel);
-      const c = await decide(candidate, request, ns, options, cel);
-      const change = changeOf(b, c);
-      existingChanges[change]++;
-      report.existing.push({ kind: gvk.kind, ...(namespace ? { namespace } : {}), name: nameOf(o), candidate: c, baseline: b, change });
-      if (report.existing.length % 200 === 0) progress('existing');
+      pending.push({
+        decision: decider(request, ns),
+        take: ({ baseline: b, candidate: c }) => {
+          const change = changeOf(b, c);
+          existingChanges[change]++;
+          report.existing.push({ kind: gvk.kind, ...(namespace ? { namespace } : {}), name: nameOf(o), candidate: c, baseline: b, change });
+          if (report.existing.length % 200 === 0) progress('existing');
+        },
+      });
+      await settle(pending, inFlight - 1);
     }
+    await settle(pending, 0);
   }
 
   const webhookCalls = [...calls].map(([webhook, n]) => ({
