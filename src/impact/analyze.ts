@@ -355,55 +355,53 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
 
   /** An event's decisions taken into the report, in log order. */
   function takeEvent(ev: AuditWrite, replayed: ReturnType<typeof replayRequest>, ns: unknown, b: Decision, c: Decision): void {
-    {
-      const change = changeOf(b, c);
-      events++;
-      changes[change]++;
-      if (change === 'newly-denied' && c.deniedBy) deniedBy.set(`${c.deniedBy.kind} ${c.deniedBy.name}`, (deniedBy.get(`${c.deniedBy.kind} ${c.deniedBy.name}`) ?? 0) + 1);
-      const liveAllowed = ev.status.code < 400;
-      if (b.allowed !== liveAllowed) baselineDisagrees++;
-      if (Number.isFinite(ev.time)) {
-        from = from === undefined ? ev.time : Math.min(from, ev.time);
-        to = to === undefined ? ev.time : Math.max(to, ev.time);
-      }
-      for (const w of c.calls) {
-        calls.set(w, (calls.get(w) ?? 0) + 1);
-        if (Number.isFinite(ev.time)) {
-          const sec = Math.floor(ev.time / 1000);
-          const m = perSecond.get(w) ?? new Map<number, number>();
-          m.set(sec, (m.get(sec) ?? 0) + 1);
-          perSecond.set(w, m);
-        }
-      }
-      const r = replayed.request;
-      const result: EventImpact = {
-        auditID: ev.auditID,
-        line: ev.line,
-        time: ev.time,
-        request: {
-          operation: r.operation,
-          resource: r.resource.group ? `${r.resource.resource}.${r.resource.group}` : r.resource.resource,
-          ...(r.subResource ? { subResource: r.subResource } : {}),
-          ...(r.namespace ? { namespace: r.namespace } : {}),
-          ...(r.name ? { name: r.name } : {}),
-          username: r.userInfo?.username ?? '',
-          ...(r.dryRun ? { dryRun: true } : {}),
-        },
-        oldObject: replayed.oldObject,
-        live: { code: ev.status.code, ...(ev.status.message ? { message: ev.status.message } : {}) },
-        candidate: c,
-        baseline: b,
-        change,
-        ...(replayed.notes.length ? { notes: replayed.notes } : {}),
-      };
-      if (change !== 'unchanged' && keptRequests < (options.keepRequests ?? 0)) {
-        keptRequests++;
-        report.requests[ev.auditID] = { request: replayed.request, ...(ns ? { namespaceObject: ns } : {}) };
-      }
-      options.onEvent?.(result);
-      if (options.keepUnchanged !== false || change !== 'unchanged') report.events.push(result);
-      if (events % 200 === 0) progress('audit');
+    const change = changeOf(b, c);
+    events++;
+    changes[change]++;
+    if (change === 'newly-denied' && c.deniedBy) deniedBy.set(`${c.deniedBy.kind} ${c.deniedBy.name}`, (deniedBy.get(`${c.deniedBy.kind} ${c.deniedBy.name}`) ?? 0) + 1);
+    const liveAllowed = ev.status.code < 400;
+    if (b.allowed !== liveAllowed) baselineDisagrees++;
+    if (Number.isFinite(ev.time)) {
+      from = from === undefined ? ev.time : Math.min(from, ev.time);
+      to = to === undefined ? ev.time : Math.max(to, ev.time);
     }
+    for (const w of c.calls) {
+      calls.set(w, (calls.get(w) ?? 0) + 1);
+      if (Number.isFinite(ev.time)) {
+        const sec = Math.floor(ev.time / 1000);
+        const m = perSecond.get(w) ?? new Map<number, number>();
+        m.set(sec, (m.get(sec) ?? 0) + 1);
+        perSecond.set(w, m);
+      }
+    }
+    const r = replayed.request;
+    const result: EventImpact = {
+      auditID: ev.auditID,
+      line: ev.line,
+      time: ev.time,
+      request: {
+        operation: r.operation,
+        resource: r.resource.group ? `${r.resource.resource}.${r.resource.group}` : r.resource.resource,
+        ...(r.subResource ? { subResource: r.subResource } : {}),
+        ...(r.namespace ? { namespace: r.namespace } : {}),
+        ...(r.name ? { name: r.name } : {}),
+        username: r.userInfo?.username ?? '',
+        ...(r.dryRun ? { dryRun: true } : {}),
+      },
+      oldObject: replayed.oldObject,
+      live: { code: ev.status.code, ...(ev.status.message ? { message: ev.status.message } : {}) },
+      candidate: c,
+      baseline: b,
+      change,
+      ...(replayed.notes.length ? { notes: replayed.notes } : {}),
+    };
+    if (change !== 'unchanged' && keptRequests < (options.keepRequests ?? 0)) {
+      keptRequests++;
+      report.requests[ev.auditID] = { request: replayed.request, ...(ns ? { namespaceObject: ns } : {}) };
+    }
+    options.onEvent?.(result);
+    if (options.keepUnchanged !== false || change !== 'unchanged') report.events.push(result);
+    if (events % 200 === 0) progress('audit');
   }
 
   if (!cancelled && existingTotal) {
