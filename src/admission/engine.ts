@@ -13,27 +13,34 @@ import type { PolicyCel } from '../policy';
 
 type Answer = ReturnType<PolicyCel['evaluate']>;
 
+const memos = new WeakSet<PolicyCel>();
+
+/** Whether `cel` is already a memo (simulate does not wrap it again: several runs of one request share its answers). */
+export const isMemoCel = (cel: PolicyCel): boolean => memos.has(cel);
+
 export function memoCel(cel: PolicyCel, kubernetesVersion?: KubernetesVersion): PolicyCel {
-  const inputsByKey = new Map<string, CelInputs>();
-  const keyOf = new WeakMap<object, string>();
+  // equal inputs (by their JSON) are one canonical object with a small number: answers are keyed by
+  // the number, not by the whole JSON (a request's JSON in every key cost more than the engine call)
+  const inputsByJson = new Map<string, { canonical: CelInputs; n: number }>();
+  const entryOf = new WeakMap<object, { canonical: CelInputs; n: number }>();
   const answers = new Map<string, Answer>();
-  const inputsKey = (inputs: CelInputs): string => {
-    const known = keyOf.get(inputs);
+  const inputsEntry = (inputs: CelInputs): { canonical: CelInputs; n: number } => {
+    const known = entryOf.get(inputs);
     if (known !== undefined) return known;
-    const key = JSON.stringify(inputs, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
-    keyOf.set(inputs, key);
-    return key;
+    const json = JSON.stringify(inputs, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+    let entry = inputsByJson.get(json);
+    if (!entry) {
+      entry = { canonical: inputs, n: inputsByJson.size };
+      inputsByJson.set(json, entry);
+    }
+    entryOf.set(inputs, entry);
+    return entry;
   };
-  return {
+  const memo: PolicyCel = {
     evaluate(expression: string, context: CelContext, inputs: CelInputs, given?: CelCompileOptions): Answer {
       const options = kubernetesVersion ? { ...given, kubernetesVersion } : given;
-      const ik = inputsKey(inputs);
-      let canonical = inputsByKey.get(ik);
-      if (!canonical) {
-        canonical = inputs;
-        inputsByKey.set(ik, inputs);
-      }
-      const key = `${context}\u0000${expression}\u0000${JSON.stringify(options ?? {})}\u0000${ik}`;
+      const { canonical, n } = inputsEntry(inputs);
+      const key = `${n}\u0000${context}\u0000${expression}\u0000${JSON.stringify(options ?? {})}`;
       let answer = answers.get(key);
       if (!answer) {
         answer = cel.evaluate(expression, context, canonical, options);
@@ -44,4 +51,6 @@ export function memoCel(cel: PolicyCel, kubernetesVersion?: KubernetesVersion): 
       return answer;
     },
   };
+  memos.add(memo);
+  return memo;
 }

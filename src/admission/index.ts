@@ -3,12 +3,13 @@
  *   simulate(objects, request, options?) → Promise<SimResult>   (./simulate.ts)
  *   lockoutReport(objects, options?) → Promise<LockoutReport>   (./lockout.ts)
  *   probe(objects, request, options?): simulate without stopping at a rejection (lockout)
+ *   prepareChain(objects, { kubernetesVersion }) once, then simulatePrepared/probePrepared per request (impact)
  *   mutationBreaks(objects, request, options?): validators rejecting only the mutated object (M06)
  *   simulateDraft(objects, draft, version?): a simulator draft parsed, simulated and checked for M06
  * See README.md.
  */
 export * from './types';
-export { simulate, probe } from './simulate';
+export { simulate, probe, prepareChain, simulatePrepared, probePrepared, requestCel, type PreparedChain } from './simulate';
 export { lockoutReport } from './lockout';
 export { mutationBreaks, type MutationBreak } from './mutation-check';
 export { notRunReason, simulateDraft, type DraftRun } from './simulate-draft';

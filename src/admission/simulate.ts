@@ -13,13 +13,13 @@
  */
 import { evaluate } from '../cel';
 import { cloneJson, deepEqual, isObject, obj, str, type Obj } from '../base/json';
-import { DEFAULT_KUBERNETES_VERSION } from '../base/releases';
+import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
 import { NAMESPACE_NAME_LABEL } from '../k8s/resources';
 import type { PolicyCel } from '../policy';
 import { requestAttributes } from '../request/cel-inputs';
 import type { AdmissionRequest } from '../request/model';
 import { newReinvokeState, type SimContext } from './context';
-import { memoCel } from './engine';
+import { isMemoCel, memoCel } from './engine';
 import { discoveryFor, gvString, type Discovery } from './discovery';
 import { runMutatingPolicies, runValidatingPolicies } from './policies';
 import { serializeTyped } from './serialize';
@@ -78,10 +78,13 @@ function checkRequest(r: AdmissionRequest, discovery: Discovery, notes: string[]
 }
 
 /** The request's Namespace: from options, the workspace, the request itself, or assumed. */
-function namespaceOfRequest(r: AdmissionRequest, ws: AdmissionWorkspace, object: unknown, oldObject: unknown, notes: string[]): { object?: Obj; document?: DocumentRef } {
+function namespaceOfRequest(r: AdmissionRequest, ws: AdmissionWorkspace, extra: readonly unknown[], object: unknown, oldObject: unknown, notes: string[]): { object?: Obj; document?: DocumentRef } {
   const name = str(r.namespace);
   if (!name) return {};
-  const found = ws.namespaces.get(name);
+  // options.namespaces take precedence over the workspace's (the last of equal names wins, as collectWorkspace had it)
+  let given: Obj | undefined;
+  for (const o of extra) if (isObject(o) && str(obj(o.metadata).name) === name) given = o;
+  const found = given ? { object: given, document: { kind: 'Namespace', name, index: -1 } } : ws.namespaces.get(name);
   if (found) return { object: withNameLabel(found.object, name), document: found.document };
   const isNamespaceRequest = str(r.resource?.group) === '' && r.resource?.resource === 'namespaces';
   const own = isNamespaceRequest ? (isObject(object) ? object : isObject(oldObject) ? oldObject : undefined) : undefined;
@@ -108,10 +111,28 @@ function orphanSteps(ctx: SimContext, phase: SimPhase): void {
   }
 }
 
-async function run(objects: readonly unknown[], request: SimRequest, options: SimOptions, cel: PolicyCel, probing: boolean): Promise<SimResult> {
+/**
+ * A chain prepared once for many requests: the workspace collected (sorted, defaulted, bindings
+ * joined to their policies) and the release's discovery built. `simulate`/`probe` on the same
+ * objects and release prepare it per call; `simulatePrepared`/`probePrepared` reuse it (the
+ * impact replay: hundreds of thousands of requests through two chains).
+ */
+export interface PreparedChain {
+  objects: readonly unknown[];
+  ws: AdmissionWorkspace;
+  discovery: Discovery;
+  kubernetesVersion: KubernetesVersion;
+}
+
+export function prepareChain(objects: readonly unknown[], options: { kubernetesVersion?: KubernetesVersion } = {}): PreparedChain {
+  const list = Array.isArray(objects) ? objects : [];
+  const kubernetesVersion = options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
+  return { objects: list, ws: collectWorkspace(list), discovery: discoveryFor(list, kubernetesVersion), kubernetesVersion };
+}
+
+async function run(chain: PreparedChain, request: SimRequest, options: SimOptions, cel: PolicyCel, probing: boolean): Promise<SimResult> {
   const notes: string[] = [];
-  const ws = collectWorkspace(objects, options.namespaces ?? []);
-  const discovery = discoveryFor(objects, options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION);
+  const { ws, discovery } = chain;
   const attrs = attributesOf(request, notes);
   const { typed } = checkRequest(attrs, discovery, notes);
   // built-in kinds are decoded into their Go types before admission: empty and null fields are gone
@@ -122,7 +143,7 @@ async function run(objects: readonly unknown[], request: SimRequest, options: Si
   }
   const isNamespaceRequest = str(attrs.resource?.group) === '' && attrs.resource?.resource === 'namespaces' && !attrs.subResource;
   if (isNamespaceRequest && isObject(object) && str(attrs.name || obj(object.metadata).name)) object = withNameLabel(object, str(attrs.name || obj(object.metadata).name));
-  const ns = namespaceOfRequest(attrs, ws, object, oldObject, notes);
+  const ns = namespaceOfRequest(attrs, ws, options.namespaces ?? [], object, oldObject, notes);
   if ((request.operation === 'CREATE' || request.operation === 'UPDATE') && !isObject(object) && !attrs.subResource) {
     notes.push(`a ${request.operation} request without an object: CEL sees object as null and webhook patches fail`);
   }
@@ -191,7 +212,19 @@ async function run(objects: readonly unknown[], request: SimRequest, options: Si
  * candidates only). `cel` defaults to the shared engine (src/cel).
  */
 export function simulate(objects: readonly unknown[], request: SimRequest, options: SimOptions = {}, cel: PolicyCel = defaultCel): Promise<SimResult> {
-  return safeRun(objects, request, options, cel, false);
+  return safeRun(() => prepareChain(objects, options ?? {}), request, options, cel, false);
+}
+
+/**
+ * The engine as one request's runs share it: pass it as `cel` to several simulatePrepared /
+ * probePrepared calls of the same request (both chains, their probes) and an expression evaluated
+ * on equal inputs goes to the engine once. One per request: it remembers every answer.
+ */
+export const requestCel = (kubernetesVersion?: KubernetesVersion, cel: PolicyCel = defaultCel): PolicyCel => memoCel(cel, kubernetesVersion);
+
+/** simulate on a chain prepared once; `options.kubernetesVersion` is the chain's. */
+export function simulatePrepared(chain: PreparedChain, request: SimRequest, options: SimOptions = {}, cel: PolicyCel = defaultCel): Promise<SimResult> {
+  return safeRun(() => chain, request, { ...options, kubernetesVersion: chain.kubernetesVersion }, cel, false);
 }
 
 /**
@@ -199,15 +232,24 @@ export function simulate(objects: readonly unknown[], request: SimRequest, optio
  * that would reject the request (were the ones before it to answer) says so, in one run.
  * `allowed` is false when any step rejected.
  */
-export async function probe(objects: readonly unknown[], request: SimRequest, options: SimOptions = {}, cel: PolicyCel = defaultCel): Promise<SimResult> {
-  const r = await safeRun(objects, request, options, cel, true);
+export function probe(objects: readonly unknown[], request: SimRequest, options: SimOptions = {}, cel: PolicyCel = defaultCel): Promise<SimResult> {
+  return probeRun(() => prepareChain(objects, options ?? {}), request, options, cel);
+}
+
+/** probe on a chain prepared once; `options.kubernetesVersion` is the chain's. */
+export function probePrepared(chain: PreparedChain, request: SimRequest, options: SimOptions = {}, cel: PolicyCel = defaultCel): Promise<SimResult> {
+  return probeRun(() => chain, request, { ...options, kubernetesVersion: chain.kubernetesVersion }, cel);
+}
+
+async function probeRun(chain: () => PreparedChain, request: SimRequest, options: SimOptions, cel: PolicyCel): Promise<SimResult> {
+  const r = await safeRun(chain, request, options, cel, true);
   if (r.steps.some((s) => s.outcome === 'denied' || s.outcome === 'error-rejected')) r.allowed = false;
   return r;
 }
 
-async function safeRun(objects: readonly unknown[], request: SimRequest, options: SimOptions, cel: PolicyCel, probing: boolean): Promise<SimResult> {
+async function safeRun(chain: () => PreparedChain, request: SimRequest, options: SimOptions, cel: PolicyCel, probing: boolean): Promise<SimResult> {
   try {
-    return await run(Array.isArray(objects) ? objects : [], request, options ?? {}, memoCel(cel, options?.kubernetesVersion), probing);
+    return await run(chain(), request, options ?? {}, isMemoCel(cel) ? cel : memoCel(cel, options?.kubernetesVersion), probing);
   } catch (e) {
     return {
       allowed: false,

@@ -1,7 +1,13 @@
 /** Entry of the built CLI (dist-cli/admission-workbench.mjs): runs the command and exits with its code. */
+import { defaultWorkers, isImpactWorker, runImpactWorker, workerPool } from './impact-workers';
 import { runCli } from './main';
 import { nodeIO } from './node-io';
 
-const code = await runCli(process.argv.slice(2), nodeIO);
-// Let stdout drain before exiting (piped output is written asynchronously).
-process.stdout.write('', () => process.exit(code));
+if (isImpactWorker()) {
+  // this bundle started as one of `impact`'s worker threads
+  await runImpactWorker();
+} else {
+  const code = await runCli(process.argv.slice(2), { ...nodeIO, impactPool: (n) => workerPool(new URL(import.meta.url), n ?? defaultWorkers()) });
+  // Let stdout drain before exiting (piped output is written asynchronously).
+  process.stdout.write('', () => process.exit(code));
+}

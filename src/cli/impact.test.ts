@@ -95,5 +95,7 @@ describe('admission-workbench impact', () => {
     expect(m.err).toContain('missing.log');
     expect(parseImpactArgs(['--audit', 'a', '--webhook', 'x.example.com=deny', '--fail-on', 'any-change'])).toMatchObject({ webhooks: { 'x.example.com': 'deny' }, failOn: 'any-change' });
     expect(parseImpactArgs(['--audit', 'a', '--webhook', 'x'])).toEqual({ error: '--webhook takes NAME=allow|deny|unavailable' });
+    expect(parseImpactArgs(['--audit', 'a', '--workers', '0'])).toMatchObject({ workers: 0 });
+    expect(parseImpactArgs(['--audit', 'a', '--workers', 'many'])).toEqual({ error: '--workers takes a number (0: decide on the main thread)' });
   });
 });

@@ -9,6 +9,7 @@ import { loadCel, celStatus } from '../cel';
 import { analyzeImpact, groupEvents, reportJson, reportMarkdown, SKIP_REASONS, CHANGES, type Change, type ImpactReport } from '../impact';
 import type { WebhookResponse } from '../request/scenario';
 import { parseDocuments } from '../yaml';
+import type { WorkerPool } from './impact-workers';
 import { readInputs, type FileSystem } from './inputs';
 
 /** What the command needs of its surroundings (the CLI's `CliIO`). */
@@ -17,6 +18,7 @@ interface ImpactIO {
   stdout(text: string): void;
   stderr(text: string): void;
   isTTY?(): boolean;
+  impactPool?(workers?: number): WorkerPool;
 }
 
 export const IMPACT_USAGE = `Usage: admission-workbench impact [options] [workspace files…]
@@ -33,6 +35,7 @@ Options:
   --webhook NAME=ANSWER        a webhook's assumed answer: allow (default), deny, unavailable
   --user NAME                  who creates the existing objects when they are judged (default kubernetes-admin)
   --no-existing                do not judge the snapshot's existing objects
+  --workers N                  worker threads that decide, one CEL engine each (default the machine's cores; 0: this thread)
   --kubernetes-version 1.3x    target release (${KUBERNETES_VERSIONS[0]}–${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}; default the newest)
   --format text|json|markdown|github   report format (default text)
   --fail-on newly-denied|newly-warned|any-change   exit 1 when the candidate changes this much (default newly-denied)
@@ -56,6 +59,8 @@ export interface ImpactArgs {
   kubernetesVersion?: KubernetesVersion;
   format: (typeof FORMATS)[number];
   failOn: (typeof FAIL_ON)[number];
+  /** Worker threads (undefined: the machine's cores; 0: decide on the main thread). */
+  workers?: number;
 }
 
 export function parseImpactArgs(argv: readonly string[]): ImpactArgs | { help: true } | { error: string } {
@@ -95,6 +100,10 @@ export function parseImpactArgs(argv: readonly string[]): ImpactArgs | { help: t
       }
       case '--user':
         out.user = v;
+        break;
+      case '--workers':
+        if (!/^\d{1,3}$/.test(v)) return { error: '--workers takes a number (0: decide on the main thread)' };
+        out.workers = Number(v);
         break;
       case '--kubernetes-version': {
         const ver = v.replace(/^v/, '');
@@ -215,6 +224,7 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
   if (problems.length) return 2;
   const tty = io.isTTY?.() ?? false;
   const t0 = Date.now();
+  const pool = args.workers !== 0 ? io.impactPool?.(args.workers) : undefined;
   const report = await analyzeImpact({
     workspace: workspace.objects,
     cluster: cluster.objects,
@@ -224,6 +234,7 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
       webhooks: args.webhooks,
       existing: args.existing,
       keepUnchanged: args.format === 'json',
+      ...(pool ? { decider: pool.decider, inFlight: pool.inFlight } : {}),
       ...(args.kubernetesVersion ? { kubernetesVersion: args.kubernetesVersion } : {}),
       ...(args.user ? { user: { username: args.user, groups: ['system:authenticated'] } } : {}),
       ...(tty
@@ -236,6 +247,7 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
         : {}),
     },
   });
+  pool?.close();
   if (tty) io.stderr('\n');
   io.stdout(args.format === 'json' ? reportJson(report) : args.format === 'markdown' ? reportMarkdown(report) : args.format === 'github' ? formatGithub(report) : formatText(report));
   return impactFails(report, args.failOn) ? 1 : 0;

@@ -13,6 +13,7 @@ import { formatReport, type Report } from './format';
 import { readInputs, type FileSystem } from './inputs';
 import { fails, sortProblems, type Problem } from './problem';
 import { runImpact } from './impact';
+import type { WorkerPool } from './impact-workers';
 
 export interface CliIO {
   fs: FileSystem;
@@ -20,6 +21,8 @@ export interface CliIO {
   stderr(text: string): void;
   /** Whether stderr is a terminal (progress is shown there). */
   isTTY?(): boolean;
+  /** `impact` over worker threads (the built CLI on Node): `workers` of them, default the machine's cores. */
+  impactPool?(workers?: number): WorkerPool;
 }
 
 async function check(args: CheckArgs, io: CliIO): Promise<number> {

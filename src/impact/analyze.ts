@@ -6,9 +6,10 @@
  */
 import { isObject, nameOf, namespaceOf, obj, str } from '../base/json';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
-import { discoveryFor, probe, simulate, type Discovery, type SimResult, type WebhookResponse } from '../admission';
+import { discoveryFor, prepareChain, probePrepared, requestCel, simulatePrepared, type Discovery, type PreparedChain, type SimOptions, type SimResult, type WebhookResponse } from '../admission';
+import type { PolicyCel } from '../policy';
 import type { AdmissionRequest, UserInfo } from '../request/model';
-import { readAuditLine, type AuditLine, type SkipReason } from './audit';
+import { readAuditLine, type AuditLine, type AuditWrite, type SkipReason } from './audit';
 import { isAdmissionObject, objectKey, readCluster, stateOf, type OldObjectSource } from './cluster';
 import { readLines, type TextSource } from './lines';
 import { replayRequest } from './replay';
@@ -91,6 +92,40 @@ export interface ImpactOptions {
   onEvent?: (e: EventImpact) => void;
   onProgress?: (p: ImpactProgress) => void;
   signal?: AbortSignal;
+  /**
+   * Who decides: given both chains, a function from a request to both decisions (default
+   * `chainDecider`, on this thread). The CLI passes a pool of worker threads, one engine each.
+   */
+  decider?: (spec: ChainSpec) => Decider;
+  /** Decisions in flight at once (default 1); results are still taken in log order. */
+  inFlight?: number;
+}
+
+/** Both chains as plain data (structured-cloneable: what a worker needs to decide). */
+export interface ChainSpec {
+  baseline: unknown[];
+  candidate: unknown[];
+  kubernetesVersion: KubernetesVersion;
+  webhooks?: Record<string, WebhookResponse>;
+}
+
+export interface DecisionPair {
+  baseline: Decision;
+  candidate: Decision;
+}
+
+/** One request through both chains; `namespaceObject` is the request's Namespace (or undefined). */
+export type Decider = (request: AdmissionRequest, namespaceObject: unknown) => Promise<DecisionPair>;
+
+/** The decider on this thread: both chains prepared once, one CEL memo per request shared by its runs. */
+export function chainDecider(spec: ChainSpec): Decider {
+  const baseline = prepareChain(spec.baseline, { kubernetesVersion: spec.kubernetesVersion });
+  const candidate = prepareChain(spec.candidate, { kubernetesVersion: spec.kubernetesVersion });
+  return async (request, namespace) => {
+    const cel = requestCel(spec.kubernetesVersion);
+    const sim = { webhooks: spec.webhooks, namespaces: namespace ? [namespace] : [] };
+    return { baseline: await decide(baseline, request, sim, cel), candidate: await decide(candidate, request, sim, cel) };
+  };
 }
 
 export interface ImpactInput {
@@ -212,11 +247,24 @@ function chainOf(admission: readonly unknown[], others: readonly unknown[]): Cha
   return { objects: [...admission, ...params], timeouts };
 }
 
-/** Runs one request through a chain: simulate, and when it is denied a probe run for every denial. */
-async function decide(chain: Chain, request: AdmissionRequest, namespace: unknown, options: ImpactOptions, version: KubernetesVersion): Promise<Decision> {
-  const sim = { webhooks: options.webhooks, kubernetesVersion: version, namespaces: namespace ? [namespace] : [] };
-  const r = await simulate(chain.objects, request, sim);
-  return decisionOf(r, r.allowed ? undefined : await probe(chain.objects, request, sim));
+/** Runs one request through a chain: simulate, and when it is denied a probe run for every denial. `cel`: the request's (requestCel), shared by its runs. */
+async function decide(chain: PreparedChain, request: AdmissionRequest, sim: SimOptions, cel: PolicyCel): Promise<Decision> {
+  const r = await simulatePrepared(chain, request, sim, cel);
+  return decisionOf(r, r.allowed ? undefined : await probePrepared(chain, request, sim, cel));
+}
+
+/** A decision started and what to do with it, taken in the order started. */
+interface Pending {
+  decision: Promise<DecisionPair>;
+  take(pair: DecisionPair): void;
+}
+
+/** Takes the oldest decisions until at most `keep` are in flight (0 with one in flight: each is taken before the next line is read, so onEvent can cancel at once). */
+async function settle(pending: Pending[], keep: number): Promise<void> {
+  while (pending.length > keep) {
+    const p = pending.shift()!;
+    p.take(await p.decision);
+  }
 }
 
 /** What the inputs leave unknown, said once in the summary. */
@@ -275,6 +323,9 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
   let to: number | undefined;
   let cancelled = false;
   const existingTotal = options.existing === false ? 0 : cluster.objects.length;
+  const decider = (options.decider ?? chainDecider)({ baseline: baseline.objects, candidate: candidate.objects, kubernetesVersion: version, ...(options.webhooks ? { webhooks: options.webhooks } : {}) });
+  const inFlight = Math.max(1, options.inFlight ?? 1);
+  const pending: Pending[] = [];
   const progress = (phase: ImpactProgress['phase']) =>
     options.onProgress?.({ lines, events, existing: report.existing.length, existingTotal, changed: events - changes.unchanged, phase });
 
@@ -296,56 +347,61 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
       const replayed = replayRequest(ev, state, discovery);
       if (replayed.oldObject === 'unknown') unknownOld++;
       const ns = namespaceObject(replayed.request.namespace);
-      const b = await decide(baseline, replayed.request, ns, options, version);
-      const c = await decide(candidate, replayed.request, ns, options, version);
-      const change = changeOf(b, c);
-      events++;
-      changes[change]++;
-      if (change === 'newly-denied' && c.deniedBy) deniedBy.set(`${c.deniedBy.kind} ${c.deniedBy.name}`, (deniedBy.get(`${c.deniedBy.kind} ${c.deniedBy.name}`) ?? 0) + 1);
-      const liveAllowed = ev.status.code < 400;
-      if (b.allowed !== liveAllowed) baselineDisagrees++;
-      if (Number.isFinite(ev.time)) {
-        from = from === undefined ? ev.time : Math.min(from, ev.time);
-        to = to === undefined ? ev.time : Math.max(to, ev.time);
-      }
-      for (const w of c.calls) {
-        calls.set(w, (calls.get(w) ?? 0) + 1);
-        if (Number.isFinite(ev.time)) {
-          const sec = Math.floor(ev.time / 1000);
-          const m = perSecond.get(w) ?? new Map<number, number>();
-          m.set(sec, (m.get(sec) ?? 0) + 1);
-          perSecond.set(w, m);
-        }
-      }
-      const r = replayed.request;
-      const result: EventImpact = {
-        auditID: ev.auditID,
-        line: ev.line,
-        time: ev.time,
-        request: {
-          operation: r.operation,
-          resource: r.resource.group ? `${r.resource.resource}.${r.resource.group}` : r.resource.resource,
-          ...(r.subResource ? { subResource: r.subResource } : {}),
-          ...(r.namespace ? { namespace: r.namespace } : {}),
-          ...(r.name ? { name: r.name } : {}),
-          username: r.userInfo?.username ?? '',
-          ...(r.dryRun ? { dryRun: true } : {}),
-        },
-        oldObject: replayed.oldObject,
-        live: { code: ev.status.code, ...(ev.status.message ? { message: ev.status.message } : {}) },
-        candidate: c,
-        baseline: b,
-        change,
-        ...(replayed.notes.length ? { notes: replayed.notes } : {}),
-      };
-      if (change !== 'unchanged' && keptRequests < (options.keepRequests ?? 0)) {
-        keptRequests++;
-        report.requests[ev.auditID] = { request: replayed.request, ...(ns ? { namespaceObject: ns } : {}) };
-      }
-      options.onEvent?.(result);
-      if (options.keepUnchanged !== false || change !== 'unchanged') report.events.push(result);
-      if (events % 200 === 0) progress('audit');
+      pending.push({ decision: decider(replayed.request, ns), take: ({ baseline: b, candidate: c }) => takeEvent(ev, replayed, ns, b, c) });
+      await settle(pending, inFlight - 1);
     }
+    await settle(pending, 0);
+  }
+
+  /** An event's decisions taken into the report, in log order. */
+  function takeEvent(ev: AuditWrite, replayed: ReturnType<typeof replayRequest>, ns: unknown, b: Decision, c: Decision): void {
+    const change = changeOf(b, c);
+    events++;
+    changes[change]++;
+    if (change === 'newly-denied' && c.deniedBy) deniedBy.set(`${c.deniedBy.kind} ${c.deniedBy.name}`, (deniedBy.get(`${c.deniedBy.kind} ${c.deniedBy.name}`) ?? 0) + 1);
+    const liveAllowed = ev.status.code < 400;
+    if (b.allowed !== liveAllowed) baselineDisagrees++;
+    if (Number.isFinite(ev.time)) {
+      from = from === undefined ? ev.time : Math.min(from, ev.time);
+      to = to === undefined ? ev.time : Math.max(to, ev.time);
+    }
+    for (const w of c.calls) {
+      calls.set(w, (calls.get(w) ?? 0) + 1);
+      if (Number.isFinite(ev.time)) {
+        const sec = Math.floor(ev.time / 1000);
+        const m = perSecond.get(w) ?? new Map<number, number>();
+        m.set(sec, (m.get(sec) ?? 0) + 1);
+        perSecond.set(w, m);
+      }
+    }
+    const r = replayed.request;
+    const result: EventImpact = {
+      auditID: ev.auditID,
+      line: ev.line,
+      time: ev.time,
+      request: {
+        operation: r.operation,
+        resource: r.resource.group ? `${r.resource.resource}.${r.resource.group}` : r.resource.resource,
+        ...(r.subResource ? { subResource: r.subResource } : {}),
+        ...(r.namespace ? { namespace: r.namespace } : {}),
+        ...(r.name ? { name: r.name } : {}),
+        username: r.userInfo?.username ?? '',
+        ...(r.dryRun ? { dryRun: true } : {}),
+      },
+      oldObject: replayed.oldObject,
+      live: { code: ev.status.code, ...(ev.status.message ? { message: ev.status.message } : {}) },
+      candidate: c,
+      baseline: b,
+      change,
+      ...(replayed.notes.length ? { notes: replayed.notes } : {}),
+    };
+    if (change !== 'unchanged' && keptRequests < (options.keepRequests ?? 0)) {
+      keptRequests++;
+      report.requests[ev.auditID] = { request: replayed.request, ...(ns ? { namespaceObject: ns } : {}) };
+    }
+    options.onEvent?.(result);
+    if (options.keepUnchanged !== false || change !== 'unchanged') report.events.push(result);
+    if (events % 200 === 0) progress('audit');
   }
 
   if (!cancelled && existingTotal) {
@@ -372,13 +428,18 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
         options: { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' },
       };
       const ns = namespaceObject(namespace);
-      const b = await decide(baseline, request, ns, options, version);
-      const c = await decide(candidate, request, ns, options, version);
-      const change = changeOf(b, c);
-      existingChanges[change]++;
-      report.existing.push({ kind: gvk.kind, ...(namespace ? { namespace } : {}), name: nameOf(o), candidate: c, baseline: b, change });
-      if (report.existing.length % 200 === 0) progress('existing');
+      pending.push({
+        decision: decider(request, ns),
+        take: ({ baseline: b, candidate: c }) => {
+          const change = changeOf(b, c);
+          existingChanges[change]++;
+          report.existing.push({ kind: gvk.kind, ...(namespace ? { namespace } : {}), name: nameOf(o), candidate: c, baseline: b, change });
+          if (report.existing.length % 200 === 0) progress('existing');
+        },
+      });
+      await settle(pending, inFlight - 1);
     }
+    await settle(pending, 0);
   }
 
   const webhookCalls = [...calls].map(([webhook, n]) => ({

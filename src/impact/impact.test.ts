@@ -2,7 +2,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { useEngine } from '../cel/test-helpers';
-import { analyzeImpact, candidateChain, readAuditLine, readLines, replayRequest, strategicMerge } from './index';
+import { analyzeImpact, candidateChain, chainDecider, readAuditLine, readLines, replayRequest, strategicMerge } from './index';
 import { discoveryFor } from '../admission';
 import { stateOf } from './cluster';
 
@@ -124,6 +124,34 @@ describe('analyzeImpact', () => {
     expect(r.summary.baselineDisagrees).toBe(0);
     expect(r.summary.notes).toEqual([]);
     expect(r.summary.headline).toBe('The candidate would have denied 1 of 5 writes: 1 by ValidatingAdmissionPolicy require-team-label');
+  });
+
+  it('takes decisions back in log order when several are in flight and answered out of order (as worker threads do)', async () => {
+    const one = await analyzeImpact({ workspace: requireTeam, cluster: snapshot, audit: log });
+    let asked = 0;
+    const seen: string[] = [];
+    const scrambled = await analyzeImpact({
+      workspace: requireTeam,
+      cluster: snapshot,
+      audit: log,
+      options: {
+        inFlight: 4,
+        onEvent: (e) => seen.push(e.auditID),
+        // the real decider, its answers held back so that later requests finish first
+        decider: (spec) => {
+          const decide = chainDecider(spec);
+          return async (request, ns) => {
+            const wait = 3 - (asked++ % 3);
+            const pair = await decide(request, ns);
+            for (let i = 0; i < wait * 3; i++) await new Promise((r) => setTimeout(r, 0));
+            return pair;
+          };
+        },
+      },
+    });
+    expect(asked).toBe(one.events.length + one.existing.length);
+    expect(scrambled).toEqual(one);
+    expect(seen).toEqual(one.events.map((e) => e.auditID));
   });
 
   it('judges existing objects as a CREATE of the object now', async () => {
