@@ -1,41 +1,24 @@
 //go:build js && wasm
 
-package main
-
-import (
-	"encoding/binary"
-	"encoding/json"
-	"os"
-	"runtime"
-	"runtime/debug"
-	"strconv"
-	"syscall/js"
-	"unsafe"
-
-	_ "time/tzdata" // IANA zones for timestamp accessors; never read zoneinfo from a host fs
-)
-
 // The host calls the engine through WebAssembly exports (go:wasmexport), not syscall/js.
 // A js.FuncOf call resumes the Go scheduler for an event and wraps every argument and the
 // result in a js.Value with a finalizer: in a CPU profile of one evaluate() at a time, that
 // was about a third of all time. Here the host writes the arguments into the request buffer
 // (celBuffer), each as a little-endian uint32 byte length and then its UTF-8 bytes, calls
 // celCall(op, size) and reads the answer (UTF-8, JSON except for setInputs and dropInputs)
-// from the response buffer (celResponse). src/cel/raw.ts is the other side; its OPS list
-// names the ops in this order.
-var ops = [...]func(a []string) string{
-	func(a []string) string { return toJSON(Compile(a[0], a[1], a[2])) },
-	func(a []string) string { return toJSON(Evaluate(a[0], a[1], a[2], a[3])) },
-	func(a []string) string { return toJSON(EvaluateBatch(a[0], a[1])) },
-	func(a []string) string { return SetInputs(a[0], a[1]) },
-	func(a []string) string { DropInputs(a[0]); return "" },
-	func(a []string) string { return toJSON(Declarations(a[0], a[1])) },
-	func(a []string) string { off, _ := strconv.Atoi(a[3]); return toJSON(TypeAt(a[0], a[1], a[2], off)) },
-	func(a []string) string { return toJSON(Info()) },
-}
+// from the response buffer (celResponse). src/cel/raw.ts is the other side; the ops are
+// ops.go's table.
+package main
 
-// opArgs: how many arguments each op reads (missing ones are "").
-var opArgs = [len(ops)]int{3, 4, 2, 2, 1, 2, 4, 0}
+import (
+	"os"
+	"runtime"
+	"runtime/debug"
+	"syscall/js"
+	"unsafe"
+
+	_ "time/tzdata" // IANA zones for timestamp accessors; never read zoneinfo from a host fs
+)
 
 var (
 	request  []byte
@@ -60,12 +43,7 @@ func celBuffer(size int32) uint32 {
 //
 //go:wasmexport celCall
 func celCall(op, size int32) int32 {
-	response = []byte(guard(func() string {
-		if op < 0 || int(op) >= len(ops) {
-			return toJSON(map[string]any{"ok": false, "stage": "runtime", "kind": kindEngine, "message": "internal error: unknown op " + strconv.Itoa(int(op))})
-		}
-		return ops[op](decodeArgs(request[:min(int(size), len(request))], opArgs[op]))
-	}))
+	response = []byte(callOp(int(op), request[:min(int(size), len(request))]))
 	// An export runs without returning to the scheduler, so the garbage collector's
 	// background workers would not run between calls: without this, 20,000 allocating calls
 	// in a test program finished 28 GC cycles instead of 192 and grew memory from 37 to 271 MB.
@@ -83,53 +61,6 @@ func address(b []byte) uint32 {
 		return 0
 	}
 	return uint32(uintptr(unsafe.Pointer(unsafe.SliceData(b))))
-}
-
-// decodeArgs reads n length-prefixed strings; a truncated buffer gives "" for the rest.
-func decodeArgs(b []byte, n int) []string {
-	args := make([]string, n)
-	for i := range args {
-		if len(b) < 4 {
-			break
-		}
-		l := int(binary.LittleEndian.Uint32(b))
-		b = b[4:]
-		if l > len(b) {
-			break
-		}
-		args[i] = string(b[:l])
-		b = b[l:]
-	}
-	return args
-}
-
-func toJSON(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		b, _ = json.Marshal(map[string]any{"ok": false, "message": "internal: " + err.Error()})
-	}
-	return string(b)
-}
-
-// guard turns a Go panic into an error result instead of killing the module.
-func guard(f func() string) (out string) {
-	defer func() {
-		if r := recover(); r != nil {
-			out = toJSON(map[string]any{"ok": false, "stage": "runtime", "kind": kindEngine, "message": "internal error: " + toString(r), "issues": []any{}})
-		}
-	}()
-	return f()
-}
-
-func toString(r any) string {
-	if e, ok := r.(error); ok {
-		return e.Error()
-	}
-	if s, ok := r.(string); ok {
-		return s
-	}
-	b, _ := json.Marshal(r)
-	return string(b)
 }
 
 func main() {

@@ -3,15 +3,33 @@
 package main
 
 import (
+	"bufio"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
+	"runtime/debug"
+
+	_ "time/tzdata" // as main_js.go: IANA zones also where the host has no zoneinfo
 )
 
-// A native entry point for quick checks: go run . compile '<expr>' <context> ['<options>']
+// The native engine. `serve` answers the operations table (ops.go) over stdin/stdout for
+// the CLI (src/cel/native.ts); the other modes are quick checks:
+// go run . compile '<expr>' <context> ['<options>'].
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == "serve" {
+		if os.Getenv("GOGC") == "" {
+			debug.SetGCPercent(400) // as main_js.go
+		}
+		if err := serve(os.Stdin, os.Stdout); err != nil && err != io.EOF {
+			fmt.Fprintln(os.Stderr, "cel-native:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if len(os.Args) < 4 {
-		fmt.Fprintln(os.Stderr, "usage: wasm compile|evaluate|declarations EXPR CONTEXT [OPTIONS] [INPUTS]")
+		fmt.Fprintln(os.Stderr, "usage: wasm serve | compile|evaluate|declarations EXPR CONTEXT [OPTIONS] [INPUTS]")
 		os.Exit(2)
 	}
 	arg := func(i int) string {
@@ -39,7 +57,45 @@ func main() {
 	}
 	b, _ := json.MarshalIndent(out, "", "  ")
 	fmt.Println(string(b))
-	fmt.Println(toJSONInfo())
+	fmt.Println(toJSON(Info()))
 }
 
-func toJSONInfo() string { b, _ := json.Marshal(Info()); return string(b) }
+// serve answers requests in order until its input ends. A request is the op's index and
+// the byte length of its arguments (little-endian uint32 each), then the arguments as
+// celCall reads them from the request buffer; an answer is its byte length (uint32) and
+// its UTF-8 text, as celResponse gives it. Answers are flushed when no further request is
+// already waiting, so a host that writes several requests at once gets their answers in
+// one write.
+func serve(in io.Reader, out io.Writer) error {
+	r := bufio.NewReaderSize(in, 1<<16)
+	w := bufio.NewWriterSize(out, 1<<16)
+	var head [8]byte
+	var buf []byte
+	for {
+		if _, err := io.ReadFull(r, head[:]); err != nil {
+			return err
+		}
+		op := int(binary.LittleEndian.Uint32(head[:4]))
+		size := int(binary.LittleEndian.Uint32(head[4:]))
+		if cap(buf) < size || cap(buf) > 1<<20 && cap(buf) > 4*size {
+			buf = make([]byte, size)
+		}
+		buf = buf[:size]
+		if _, err := io.ReadFull(r, buf); err != nil {
+			return err
+		}
+		answer := callOp(op, buf)
+		binary.LittleEndian.PutUint32(head[:4], uint32(len(answer)))
+		if _, err := w.Write(head[:4]); err != nil {
+			return err
+		}
+		if _, err := w.WriteString(answer); err != nil {
+			return err
+		}
+		if r.Buffered() == 0 {
+			if err := w.Flush(); err != nil {
+				return err
+			}
+		}
+	}
+}

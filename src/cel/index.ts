@@ -23,7 +23,7 @@
  * CEL ints (JSON cannot mark 1.0 as a double).
  */
 import { unavailable, WorkerClient } from './browser';
-import { engineOf, failedOp, OPS, type AsyncCelOps, type CelOp, type CelOps, type EngineFailure, type OpArgs, type OpResult } from './ops';
+import { engineOf, failedOp, OPS, runOpAsync, type AsyncCelOps, type CelOp, type CelOps, type EngineFailure, type OpArgs, type OpResult } from './ops';
 import type {
   CelStartPhases,
   CelBatchItem,
@@ -65,6 +65,8 @@ export interface CelStatus {
   readyAt?: number;
   /** Worker replacements after a deadline (browser). */
   restarts?: number;
+  /** Where the operations run: the native engine (Node, CEL_ENGINE), the in-process WebAssembly engine, or the page's worker. */
+  engine?: 'native' | 'wasm' | 'worker';
 }
 
 /** Where the operations run: the in-process engine (Node, with `sync`) or the worker. */
@@ -112,6 +114,25 @@ function workerBackend(client: WorkerClient): Backend {
   };
 }
 
+/**
+ * Node: the native engine (native.ts) when `CEL_ENGINE` asks for it: `native` (required:
+ * loading fails without it), `auto` (when built and up to date, else WebAssembly; the CLI's
+ * default, src/cli/bin.ts); unset or `wasm`: none.
+ */
+async function startNative(): Promise<AsyncCelOps | undefined> {
+  const choice = process.env.CEL_ENGINE ?? 'wasm';
+  if (choice === 'wasm') return undefined;
+  if (choice !== 'native' && choice !== 'auto') throw new Error(`CEL_ENGINE=${choice}: expected native, wasm or auto`);
+  const { findNativeEngine, startNativeEngine } = await import('./native');
+  const found = await findNativeEngine();
+  if ('reason' in found) {
+    if (choice === 'native') throw new Error(found.reason);
+    return undefined;
+  }
+  const { call } = await startNativeEngine(found.path);
+  return backendOf((op, args) => runOpAsync(call, op, args));
+}
+
 /** The page's base URL (the app is hosted under arbitrary sub-paths: always resolve relative to it). */
 function pageBaseUrl(): string {
   if (typeof document !== 'undefined' && document.baseURI) return document.baseURI;
@@ -127,12 +148,17 @@ export function loadCel(): Promise<void> {
     try {
       if (isNode()) {
         const { loadRawInNode } = await import('./node');
-        const engine = engineOf(await loadRawInNode());
-        const info = engine.info();
+        const [raw, native] = await Promise.all([loadRawInNode(), startNative()]);
+        const engine = engineOf(raw);
+        const info = native ? await native.info() : engine.info();
         if ('ok' in info) throw new Error(info.message);
-        backend = syncBackend(engine);
+        // The native engine answers every operation; the in-process WebAssembly engine stays
+        // for the synchronous compiles (createSyncCompiler), which a child process cannot serve.
+        backend = native ? { ...native, sync: engine } : syncBackend(engine);
+        status.engine = native ? 'native' : 'wasm';
         status.info = info;
       } else {
+        status.engine = 'worker';
         const client = new WorkerClient({
           baseUrl: pageBaseUrl(),
           timeoutMs: CEL_REQUEST_TIMEOUT_MS,

@@ -179,17 +179,33 @@ export const OP_INDEX: { readonly [K in CelOp]: number } = {
   info: 7,
 };
 
+/** An operation's arguments as the Go side reads them, or why they cannot be sent. */
+function wireOf<K extends CelOp>(op: K, args: OpArgs<K>): string[] | EngineFailure {
+  try {
+    return (OPS[op].wire as (...x: unknown[]) => string[])(...(args as unknown[]));
+  } catch (e) {
+    return { ok: false, kind: 'inputs', message: `cannot be serialised: ${String(e)}` };
+  }
+}
+
+const readOp = <K extends CelOp>(op: K, answer: string, args: OpArgs<K>): OpResult<K> =>
+  (OPS[op].read as (...x: unknown[]) => OpResult<K>)(answer, ...(args as unknown[]));
+
 /** Runs an operation given the engine's raw call (strings in, the answer's text out). */
 export function runOp<K extends CelOp>(call: RawCall, op: K, args: OpArgs<K>): OpResult<K> {
-  const spec = OPS[op] as unknown as OpSpec<CelOp>;
-  const a = args as never as OpArgs<CelOp>;
-  let wire: string[];
-  try {
-    wire = (spec.wire as (...x: unknown[]) => string[])(...a);
-  } catch (e) {
-    return (spec.failed as (...x: unknown[]) => OpResult<K>)({ ok: false, kind: 'inputs', message: `cannot be serialised: ${String(e)}` }, ...a);
-  }
-  return (spec.read as (...x: unknown[]) => OpResult<K>)(call(OP_INDEX[op], wire), ...a);
+  const wire = wireOf(op, args);
+  return Array.isArray(wire) ? readOp(op, call(OP_INDEX[op], wire), args) : failedOp(op, wire, args);
+}
+
+/** The engine's call answered later (the native engine, native.ts): the answer's text, or why there is none. */
+export type AsyncRawCall = (index: number, args: readonly string[]) => Promise<string | EngineFailure>;
+
+/** Runs an operation over an asynchronous raw call: the same arguments and reading as runOp. */
+export async function runOpAsync<K extends CelOp>(call: AsyncRawCall, op: K, args: OpArgs<K>): Promise<OpResult<K>> {
+  const wire = wireOf(op, args);
+  if (!Array.isArray(wire)) return failedOp(op, wire, args);
+  const answer = await call(OP_INDEX[op], wire);
+  return typeof answer === 'string' ? readOp(op, answer, args) : failedOp(op, answer, args);
 }
 
 /** The synchronous engine over a raw call: each operation of the table. */

@@ -3,6 +3,9 @@ import { defaultWorkers, isImpactWorker, runImpactWorker, workerPool } from './i
 import { runCli } from './main';
 import { nodeIO } from './node-io';
 
+// The native CEL engine when built and up to date (npm run build:native), else WebAssembly (src/cel/native.ts).
+process.env.CEL_ENGINE ??= 'auto';
+
 if (isImpactWorker()) {
   // this bundle started as one of `impact`'s worker threads
   await runImpactWorker();

@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// Builds the CEL engine (wasm/, Go) natively for the CLI: node_modules/.cache/admission-workbench/cel-native
+// (ignored by git; CEL_NATIVE=path builds there instead). The same Go program as cel.wasm,
+// built without the js/wasm tags: main_native.go's `serve` answers ops.go's operations over
+// stdin/stdout (src/cel/native.ts is the other side). A plain `go build` of the module (no
+// vendored weight patches: the binary is not downloaded). Skips the build when the binary is
+// newer than every file in wasm/ and this script; CEL_NATIVE_FORCE=1 rebuilds anyway.
+// Needs Go 1.26+ and the module proxy (or a module cache holding wasm/go.sum's modules).
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const srcDir = join(root, 'wasm');
+const out = process.env.CEL_NATIVE ? resolve(process.env.CEL_NATIVE) : join(root, 'node_modules', '.cache', 'admission-workbench', 'cel-native');
+
+/** Newest modification time of the engine's sources (what src/cel/native.ts compares too). */
+function newestSource(dir) {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) newest = Math.max(newest, newestSource(p));
+    else if (!e.name.endsWith('_test.go')) newest = Math.max(newest, statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+if (!process.env.CEL_NATIVE_FORCE && existsSync(out) && statSync(out).mtimeMs > Math.max(newestSource(srcDir), statSync(fileURLToPath(import.meta.url)).mtimeMs)) {
+  console.log('build-native: the native CEL engine is up to date');
+  process.exit(0);
+}
+try {
+  execFileSync('go', ['version'], { stdio: 'ignore' });
+} catch {
+  console.error('build-native: the Go toolchain (go 1.26+) is required to build the native CEL engine');
+  process.exit(1);
+}
+mkdirSync(dirname(out), { recursive: true });
+const t0 = Date.now();
+// go build leaves an output alone whose build ID matches: remove it so the mtime says "built now".
+rmSync(out, { force: true });
+const env = { ...process.env, CGO_ENABLED: '0' };
+delete env.GOOS;
+delete env.GOARCH;
+execFileSync('go', ['build', '-trimpath', '-ldflags=-s -w', '-o', out, '.'], { cwd: srcDir, stdio: 'inherit', env });
+console.log(`build-native: built ${out} (${(statSync(out).size / 1e6).toFixed(1)} MB) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
