@@ -152,6 +152,21 @@ export interface ValidatingRunResult {
   /** Names of workspace bindings for other policies. */
   ignoredBindings: string[];
   totalCost: number;
+  /**
+   * Every reason the request is denied (the dispatcher's deniedDecisions, in its order:
+   * bindings, then each binding's validations), with their messages; the apiserver reports
+   * the first (`reported`) to the client (policy/validating/dispatcher.go: deniedDecisions[0]).
+   */
+  denials: Denial[];
+}
+
+export interface Denial {
+  message: string;
+  binding?: string;
+  /** The validation index (-1: a configuration, match-condition, budget or audit-annotation error). */
+  index: number;
+  reason?: StatusReason;
+  reported: boolean;
 }
 
 const MAX_AUDIT_VALUE = 10 * 1024;
@@ -351,6 +366,7 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
     bindings: [],
     ignoredBindings: [],
     totalCost: 0,
+    denials: [],
   };
   const { own: bindings, ignored } = policyBindings(policyName, input.bindings);
   result.ignoredBindings = ignored;
@@ -358,6 +374,7 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
   interface Denied {
     message: string;
     binding?: string;
+    index?: number;
     reason?: StatusReason;
   }
   const denied: Denied[] = [];
@@ -404,7 +421,7 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
         if (d.evaluation === 'error' && d.index < 0) result.errors.push(d.message);
         if (d.action !== 'deny') continue;
         for (const action of actions) {
-          if (action === 'Deny') denied.push({ message: d.message, binding: bName, reason: d.reason });
+          if (action === 'Deny') denied.push({ message: d.message, binding: bName, reason: d.reason, index: d.index });
           else if (action === 'Audit')
             failures.push({ message: d.message, policy: str(bspec.policyName), binding: bName, expressionIndex: d.index < 0 ? 0 : d.index, validationActions: actions });
           else if (action === 'Warn')
@@ -433,6 +450,7 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
 
   function finish(applied = false): ValidatingRunResult {
     result.errors = [...new Set(result.errors)];
+    result.denials = denied.map((d, i) => ({ message: d.message, binding: d.binding, index: d.index ?? -1, reason: d.reason, reported: i === 0 }));
     if (denied.length > 0) {
       const d = denied[0]!;
       const message =
