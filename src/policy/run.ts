@@ -25,7 +25,7 @@
  */
 import { withDefaults } from '../k8s/defaults';
 import { goJSON } from '../k8s/errors';
-import { CEL_LIMITS, type CelCompileOptions } from '../cel/types';
+import { CEL_LIMITS, type CelCompileOptions, type CelTraceNode } from '../cel/types';
 import { declaredVariables, declaresParams } from '../k8s/cel-scope';
 import { byteLength, isObject, list, nameOf, obj, str, trimSpace, type Obj } from '../base/json';
 import {
@@ -46,6 +46,8 @@ export interface ValidatingRunInput extends RunRequestInput {
   policy: unknown;
   /** Bindings from the workspace; those whose spec.policyName is not the policy are ignored. */
   bindings: readonly unknown[];
+  /** Record each validation's sub-expression values (ValidationTrace.trace); results and costs are the same. */
+  trace?: boolean;
 }
 
 export type StatusReason = 'Unauthorized' | 'Forbidden' | 'Invalid' | 'RequestEntityTooLarge';
@@ -81,6 +83,8 @@ export interface ValidationTrace {
   code?: number;
   /** What the policy decides for this validation after failurePolicy: admit or deny. */
   action: 'admit' | 'deny';
+  /** With ValidatingRunInput.trace: the expression's sub-expression values. */
+  trace?: CelTraceNode[];
 }
 
 export interface AuditAnnotationTrace {
@@ -185,10 +189,12 @@ async function evaluateValidations(
   failurePolicy: string,
   input: RunRequestInput,
   param: unknown,
+  traced = false,
 ): Promise<EvaluationTrace> {
   const hasParams = declaresParams(spec);
   const variables = declaredVariables(spec.variables);
   const options: CelCompileOptions = { hasParams, variables };
+  const validationOptions: CelCompileOptions = traced ? { ...options, trace: true } : options;
   const errorAction: 'admit' | 'deny' = failurePolicy === 'Ignore' ? 'admit' : 'deny';
   const inputs = celInputs(input, param);
   const validations = list(spec.validations).map(obj);
@@ -224,7 +230,7 @@ async function evaluateValidations(
   const results: ExpressionTrace[] = [];
   let cost = 0;
   for (const v of validations) {
-    const t = await evalExpr(cel, str(v.expression), 'vap-validation', inputs, options);
+    const t = await evalExpr(cel, str(v.expression), 'vap-validation', inputs, validationOptions);
     results.push(t);
     cost += t.cost;
     if (cost > CEL_LIMITS.runtimeCelCostBudget) {
@@ -252,7 +258,7 @@ async function evaluateValidations(
   validations.forEach((v, i) => {
     const r = results[i]!;
     const expression = str(v.expression);
-    const vt: ValidationTrace = { index: i, expression, evaluation: 'admit', cost: r.cost, action: 'admit' };
+    const vt: ValidationTrace = { index: i, expression, evaluation: 'admit', cost: r.cost, action: 'admit', ...(r.trace ? { trace: r.trace } : {}) };
     const m = messages[i];
     if (m) vt.messageExpression = { expression: str(v.messageExpression), value: m.value, error: m.error, cost: m.cost };
     if (!r.ok) {
@@ -412,7 +418,7 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
     async invoke(bt, bspec, param) {
       const bName = bt.name;
       const actions = bt.validationActions;
-      const ev = await evaluateValidations(cel, spec, failurePolicy, input, param);
+      const ev = await evaluateValidations(cel, spec, failurePolicy, input, param, input.trace);
       bt.evaluations.push(ev);
       result.totalCost += (ev.matchConditions?.cost ?? 0) + ev.cost + ev.auditAnnotationsCost;
       if (ev.matchConditions?.error) result.errors.push(ev.matchConditions.error);

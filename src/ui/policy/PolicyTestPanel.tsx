@@ -12,6 +12,7 @@ import type { BindingTrace, EvaluationTrace, MutatingRunResult, ValidatingRunRes
 import { bindingDetail } from '../../policy/dispatch';
 import { displayValue } from '../display';
 import { DiffTable } from './DiffTable';
+import { TracedExpression } from '../cel/TracedExpression';
 import { PolicyCases } from './PolicyCases';
 import { TestInputForm } from '../request/TestInputForm';
 import './policy.css';
@@ -56,7 +57,7 @@ function Evaluation({ e }: { e: EvaluationTrace }) {
         <ol start={0}>
           {e.validations.map((v) => (
             <li key={v.index} className={`pt-${v.evaluation}`}>
-              <code>{v.expression}</code> → <strong>{v.evaluation === 'admit' ? 'true' : v.evaluation === 'deny' ? 'false' : 'error'}</strong>
+              <TracedExpression expression={v.expression} trace={v.trace} /> → <strong>{v.evaluation === 'admit' ? 'true' : v.evaluation === 'deny' ? 'false' : 'error'}</strong>
               {v.error ? <div className="pt-err">{v.error}</div> : null}
               {v.message ? (
                 <div>
