@@ -4,6 +4,7 @@ import (
 	"context"
 	"sort"
 	"strings"
+	"unicode"
 
 	celgo "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/ast"
@@ -97,15 +98,17 @@ func costExceeded(err error) bool {
 // evaluation state recorded for it.
 func traceOf(expr string, a *ast.AST, state interpreter.EvalState) []traceNode {
 	pos := sourcePositions(expr)
+	src := []rune(expr)
 	info := a.SourceInfo()
 	out := []traceNode{}
 	var visit func(e ast.Expr) (int, int)
-	// visit appends e's node (when it has a range) and those under it; it answers the span.
+	// visit appends e's node (when it has a range) and those under it; it answers the span
+	// in code points (converted to UTF-16 at the end).
 	visit = func(e ast.Expr) (int, int) {
 		from, to := -1, -1
 		idx := -1
 		if r, ok := info.GetOffsetRange(e.ID()); ok {
-			n := traceNode{Start: pos.utf16(int(r.Start)), End: pos.end(int(r.Start), int(r.Stop-r.Start))}
+			n := traceNode{Start: int(r.Start), End: pos.endCP(int(r.Start), int(r.Stop-r.Start))}
 			from, to = n.Start, n.End
 			if v, ok := state.Value(e.ID()); ok && v != nil {
 				n.Ran = true
@@ -130,12 +133,71 @@ func traceOf(expr string, a *ast.AST, state interpreter.EvalState) []traceNode {
 			}
 		}
 		if idx >= 0 {
+			to = closeOf(e, src, out[idx].Start, out[idx].End, to)
 			out[idx].From, out[idx].To = from, to
 		}
 		return from, to
 	}
 	visit(a.Expr())
+	for i := range out {
+		n := &out[i]
+		n.Start, n.End, n.From, n.To = pos.utf16(n.Start), pos.utf16(n.End), pos.utf16(n.From), pos.utf16(n.To)
+	}
 	return out
+}
+
+// closeOf extends a sub-expression's end (code points) over what closes it in the source but
+// has no node: a selected field's name, a call's ")", an index's "]", a list's "]", a map's "}".
+func closeOf(e ast.Expr, src []rune, start, end, to int) int {
+	skip := func(i int) int {
+		for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r') {
+			i++
+		}
+		return i
+	}
+	closing := func(i int, r rune) int {
+		i = skip(i)
+		if i < len(src) && src[i] == ',' { // a trailing comma
+			i = skip(i + 1)
+		}
+		if i < len(src) && src[i] == r {
+			return i + 1
+		}
+		return to
+	}
+	switch e.Kind() {
+	case ast.SelectKind:
+		i := skip(end)
+		if i < len(src) && src[i] == '?' { // optional field selection .?name
+			i = skip(i + 1)
+		}
+		if i < len(src) && src[i] == '`' {
+			for i++; i < len(src) && src[i] != '`'; i++ {
+			}
+			return min(i+1, len(src))
+		}
+		for i < len(src) && (src[i] == '_' || unicode.IsLetter(src[i]) || unicode.IsDigit(src[i])) {
+			i++
+		}
+		return max(i, to)
+	case ast.CallKind:
+		fn := e.AsCall().FunctionName()
+		switch {
+		case fn == "_[_]" || fn == "_[?_]":
+			return closing(to, ']')
+		case !strings.HasPrefix(fn, "_") && !strings.HasPrefix(fn, "!") && !strings.HasPrefix(fn, "-"):
+			return closing(max(to, end), ')')
+		}
+	case ast.ComprehensionKind:
+		return closing(max(to, end), ')')
+	case ast.ListKind:
+		if start < len(src) && src[start] == '[' {
+			return closing(max(to, end), ']')
+		}
+	case ast.MapKind, ast.StructKind:
+		return closing(max(to, end), '}')
+	}
+	return to
 }
 
 // children: the sub-expressions of e, in source order where it has one.
@@ -197,10 +259,8 @@ func sourcePositions(s string) positions {
 // utf16 of a code-point offset.
 func (p positions) utf16(cp int) int { return p.units[min(max(cp, 0), len(p.units)-1)] }
 
-// end: the UTF-16 offset n bytes after code point cp (at the next code point boundary).
-func (p positions) end(cp, n int) int {
+// endCP: the code point at or after n bytes from code point cp.
+func (p positions) endCP(cp, n int) int {
 	cp = min(max(cp, 0), len(p.bytes)-1)
-	target := p.bytes[cp] + n
-	i := sort.SearchInts(p.bytes, target)
-	return p.units[min(i, len(p.units)-1)]
+	return min(sort.SearchInts(p.bytes, p.bytes[cp]+n), len(p.bytes)-1)
 }
