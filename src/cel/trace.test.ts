@@ -39,7 +39,7 @@ describe('trace', () => {
     const e = "object.spec.replicas < 5 && object.metadata.name == 'x'";
     const r = await evaluate(e, 'vap-validation', inputs, opts);
     expect(nodeAt(e, r.trace, "object.metadata.name == 'x'").ran).toBe(false);
-    expect(notRun(r.trace!)).toEqual([{ from: e.indexOf('object.metadata'), to: e.length }]);
+    expect(notRun(e, r.trace!)).toEqual([{ from: e.indexOf('object.metadata'), to: e.length }]);
     const t = "object.spec.replicas > 5 ? 'big' : object.metadata.name";
     const rt = await evaluate(t, 'vap-variable', inputs, opts);
     expect(rt).toMatchObject({ ok: true, value: 'big' });

@@ -56,15 +56,29 @@ export function traceLabels(expression: string, trace: readonly CelTraceNode[]):
 const LITERAL = /^(?:-?\d[\d.eE+-]*u?|0x[0-9a-fA-F]+u?|true|false|null|'[^']*'|"[^"]*")$/;
 const isLiteral = (text: string): boolean => LITERAL.test(text.trim());
 
+/** The operators whose operands may not run: `&&`, `||`, `?:` (the text at a node's start/end). */
+const BRANCHING = new Set(['&&', '||', '?']);
+/** Macros whose bodies run per element, maybe never (their comprehension's function name). */
+const MACROS = new Set(['all', 'exists', 'exists_one', 'map', 'filter', 'transformList', 'transformMap', 'transformMapEntry', 'sortBy']);
+
 /**
  * The ranges that never ran (short-circuited operands, untaken branches, macro bodies never
- * entered), outermost only, in order.
+ * entered), outermost only, in order. A node without a value under one that has a value and
+ * does not branch (`object` in `object.spec`: cel-go resolves the path as one attribute) ran.
  */
-export function notRun(trace: readonly CelTraceNode[]): { from: number; to: number }[] {
-  const ranges = trace
-    .filter((n) => !n.ran && n.to > n.from)
-    .map((n) => ({ from: n.from, to: n.to }))
-    .sort((a, b) => a.from - b.from || b.to - a.to);
+export function notRun(expression: string, trace: readonly CelTraceNode[]): { from: number; to: number }[] {
+  const stack: CelTraceNode[] = [];
+  const skipped: CelTraceNode[] = [];
+  for (const n of trace) {
+    while (stack.length && !(stack[stack.length - 1]!.from <= n.from && n.to <= stack[stack.length - 1]!.to)) stack.pop();
+    if (!n.ran && n.to > n.from) {
+      const ranAbove = [...stack].reverse().find((a) => a.ran);
+      const op = ranAbove ? expression.slice(ranAbove.start, ranAbove.end).trim() : '';
+      if (!ranAbove || BRANCHING.has(op) || MACROS.has(op.replace(/^\./, ''))) skipped.push(n);
+    }
+    stack.push(n);
+  }
+  const ranges = skipped.map((n) => ({ from: n.from, to: n.to })).sort((a, b) => a.from - b.from || b.to - a.to);
   const out: { from: number; to: number }[] = [];
   for (const r of ranges) {
     const last = out[out.length - 1];

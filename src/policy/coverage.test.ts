@@ -85,7 +85,7 @@ describe.runIf(hasWasm)('policy coverage (real engine)', () => {
     expect(cov.branches).toEqual({ covered: 3, total: 4 });
     expect(cov.validations[1]!.nodes.covered).toBe(cov.validations[1]!.nodes.total);
     expect(cov.findings).toEqual([expect.objectContaining({ code: 'allowed-unmatched', case: 'other resource' })]);
-    expect(cov.summary).toBe('1 of 2 validations never failed in any case; 3 of 4 branches (75 %); 9 of 9 nodes (100 %)');
+    expect(cov.summary).toBe('1 of 2 validations never failed in any case; 3 of 4 branches (75 %); 16 of 16 nodes (100 %)');
     const allowedOnly = policyCoverage(policy, (await runCases({ policy, bindings: [binding] }, [cases[0]!], cel, { trace: true })).results, [cases[0]!]);
     expect(allowedOnly.findings.map((f) => f.code)).toEqual(['never-denies']);
   });

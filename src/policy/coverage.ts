@@ -6,6 +6,7 @@
  * cannot catch anything. Pure; its JSON is documented in README.md ("Coverage of saved cases").
  */
 import type { CelTraceNode } from '../cel/types';
+import { notRun } from '../cel/trace';
 import type { CaseResult } from './cases';
 import type { ValidatingRunResult, ValidationTrace } from './run';
 import { nameOf } from '../base/json';
@@ -60,9 +61,12 @@ export function branchPoints(expression: string, trace: readonly CelTraceNode[])
     const left = trace.findIndex((c, k) => k > i && c.from === n.from && c.to <= n.start);
     if (left >= 0) out.push({ operator: op === '?' ? '?:' : op, node: left });
     if (op === '?') return;
+    // The right operand: the widest node that starts first after the operator, within the parent.
     let right = -1;
     trace.forEach((c, k) => {
-      if (k > i && c.to === n.to && c.from >= n.end && (right < 0 || c.from < trace[right]!.from)) right = k;
+      if (k <= i || c.from < n.end || c.to > n.to) return;
+      const r = trace[right];
+      if (!r || c.from < r.from || (c.from === r.from && c.to > r.to)) right = k;
     });
     if (right >= 0) out.push({ operator: op, node: right });
   });
@@ -118,7 +122,10 @@ export function policyCoverage(policy: unknown, results: readonly CaseResult[], 
     const first = ts[0];
     if (!first) continue;
     c.nodes.total = first.length;
-    c.nodes.covered = first.filter((_, i) => ts.some((t) => t[i]?.ran)).length;
+    // A node ran in a case unless it lies in what did not run (notRun: a node under a path
+    // cel-go resolves as one attribute has no value of its own, yet it ran).
+    const skipped = ts.map((t) => notRun(c.expression, t));
+    c.nodes.covered = first.filter((n, i) => ts.some((t, k) => t[i]?.ran || !skipped[k]!.some((r) => r.from <= n.from && n.to <= r.to))).length;
     c.branches = branchPoints(c.expression, first).map(({ operator, node }) => ({
       operator,
       from: first[node]!.from,

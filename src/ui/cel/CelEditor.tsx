@@ -208,7 +208,7 @@ const HOVER_MAX = 4000;
 function traceDecorations(model: monaco.editor.ITextModel, trace: ReturnType<typeof useCelTrace>): monaco.editor.IModelDeltaDecoration[] {
   if (!trace || model.getValue() !== trace.expression) return [];
   const range = (from: number, to: number) => monaco.Range.fromPositions(model.getPositionAt(from), model.getPositionAt(to));
-  const out: monaco.editor.IModelDeltaDecoration[] = notRun(trace.trace).map((r) => ({
+  const out: monaco.editor.IModelDeltaDecoration[] = notRun(trace.expression, trace.trace).map((r) => ({
     range: range(r.from, r.to),
     options: { inlineClassName: 'cel-trace-notrun', hoverMessage: { value: 'Not evaluated in this run (short-circuited, or a branch or macro body not entered).' } },
   }));

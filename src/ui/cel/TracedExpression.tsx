@@ -13,7 +13,7 @@ const TITLE_MAX = 2000;
 export function TracedExpression({ expression, trace }: { expression: string; trace: readonly CelTraceNode[] | undefined }) {
   if (!trace) return <code>{expression}</code>;
   const labels = traceLabels(expression, trace);
-  const grey = notRun(trace);
+  const grey = notRun(expression, trace);
   // Cut points: range edges and label positions.
   const cuts = new Set<number>([0, expression.length]);
   for (const r of grey) cuts.add(r.from).add(r.to);
