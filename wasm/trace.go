@@ -134,6 +134,7 @@ func traceOf(expr string, a *ast.AST, state interpreter.EvalState) []traceNode {
 		}
 		if idx >= 0 {
 			to = closeOf(e, src, out[idx].Start, out[idx].End, to)
+			from = openOf(e, src, from)
 			out[idx].From, out[idx].To = from, to
 		}
 		return from, to
@@ -144,6 +145,26 @@ func traceOf(expr string, a *ast.AST, state interpreter.EvalState) []traceNode {
 		n.Start, n.End, n.From, n.To = pos.utf16(n.Start), pos.utf16(n.End), pos.utf16(n.From), pos.utf16(n.To)
 	}
 	return out
+}
+
+// openOf extends a global call's start over its function name: cel-go's range of `int(x)`
+// starts at "(".
+func openOf(e ast.Expr, src []rune, from int) int {
+	if e.Kind() != ast.CallKind || e.AsCall().IsMemberFunction() || from <= 0 || from >= len(src) || src[from] != '(' {
+		return from
+	}
+	i := from
+	for i > 0 && (src[i-1] == ' ' || src[i-1] == '\t') {
+		i--
+	}
+	j := i
+	for j > 0 && (src[j-1] == '_' || src[j-1] == '.' || unicode.IsLetter(src[j-1]) || unicode.IsDigit(src[j-1])) {
+		j--
+	}
+	if j == i {
+		return from
+	}
+	return j
 }
 
 // closeOf extends a sub-expression's end (code points) over what closes it in the source but

@@ -131,6 +131,10 @@ func TestTraceRanAndOffsets(t *testing.T) {
 	if n := find(15, 39); n.Ran {
 		t.Errorf("right operand ran: %+v", n)
 	}
+	r = Evaluate("int('3') > 2", "vap-validation", `{"trace":true}`, "tr")
+	if n := find(0, 8); !n.Ran {
+		t.Errorf("int('3'): %+v", n)
+	}
 	r = Evaluate("[].all(c, c > 1)", "vap-validation", `{"trace":true}`, "tr")
 	if n := find(10, 15); n.Ran {
 		t.Errorf("predicate of an empty list ran: %+v", n)
