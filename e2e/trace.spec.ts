@@ -31,14 +31,18 @@ test('a policy test run shows sub-expression values, greys what did not run, and
   const traced = page.getByTestId('traced-expression').first();
   await expect(traced.locator('[data-testid="trace-value"][data-source="object.spec.replicas"]')).toHaveText('10');
   await expect(traced.locator('[data-testid="trace-value"][data-source="params.data.maxReplicas"]')).toHaveText('"5"');
-  await expect(traced.locator('[data-testid="trace-value"][data-source$="maxReplicas)"]')).toHaveText('5');
+  await expect(traced.locator('[data-testid="trace-value"][data-source="int(params.data.maxReplicas)"]')).toHaveText('5');
 
   // && after a false operand: the rest did not run, greyed.
   await retype(page, 'spec.validations[0].expression', "object.spec.replicas <= int(params.data.maxReplicas) && object.metadata.name != ''");
   await expect(page.getByTestId('traced-expression').first().getByTestId('trace-notrun')).toHaveText("object.metadata.name != ''", { timeout: 30_000 });
 
   // A second failing validation: both reasons, the first is the one reported.
-  await page.getByRole('button', { name: '+ Add validation' }).click();
+  // (the first click may only take the focus out of the editor)
+  await expect(async () => {
+    await page.getByRole('button', { name: '+ Add validation' }).click();
+    await expect(page.locator('form [data-path="spec.validations[1].expression"]').first()).toBeAttached({ timeout: 2000 });
+  }).toPass({ timeout: 20_000 });
   await retype(page, 'spec.validations[1].expression', 'object.spec.replicas < 3');
   const denials = page.getByTestId('policy-denials');
   await expect(denials.locator('li')).toHaveCount(2, { timeout: 30_000 });
