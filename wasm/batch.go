@@ -94,6 +94,8 @@ type pending struct {
 	ctxName string
 	c       *compiled
 	cost    int64
+	expr    string
+	trace   *[]traceNode // option trace: where the trace goes (trace.go)
 }
 
 func evaluateItems(inputsID string, items []batchItem) []evalResult {
@@ -121,7 +123,10 @@ func evaluateItems(inputsID string, items []batchItem) []evalResult {
 			out[i] = evalResult{Stage: "compile", Kind: kindCompile, Message: c.result.Error.Detail, Issues: issuesOf(c.result.Error)}
 			continue
 		}
-		ready[i] = &pending{index: i, ctxName: it.Context, c: c}
+		ready[i] = &pending{index: i, ctxName: it.Context, c: c, expr: it.Expression}
+		if o.Trace {
+			ready[i].trace = new([]traceNode)
+		}
 	}
 	groups := map[string]*groupState{}
 	sink := &costSink{}
@@ -178,6 +183,9 @@ func evaluateItems(inputsID string, items []batchItem) []evalResult {
 		st.remaining = remaining
 		for k, q := range chunk {
 			out[q.index] = resultOf(q.c, q.ctxName, results[k], q.cost)
+			if q.trace != nil && *q.trace != nil {
+				out[q.index].Trace = *q.trace
+			}
 		}
 	}
 	return out
@@ -189,20 +197,28 @@ func runChunk(ctx context.Context, chunk []*pending, in *inputs, budget int64, s
 	bindings := bindingsFor(p.c, in)
 	ns := namespaceFor(namespaceModeOf(p.c, p.ctxName), in)
 	if mutating(p.c, p.ctxName) {
-		ev := plugincel.NewMutatingEvaluator(p.c.result)
+		ev := plugincel.NewMutatingEvaluator(traced(p, p.c.result))
 		r, remaining, err := ev.ForInput(ctx, in.attrs, in.request, bindings, ns, budget)
 		return []plugincel.EvaluationResult{r}, remaining, err
 	}
 	if len(chunk) == 1 {
-		return plugincel.NewCondition([]plugincel.CompilationResult{p.c.result}).ForInput(ctx, in.attrs, in.request, bindings, ns, budget)
+		return plugincel.NewCondition([]plugincel.CompilationResult{traced(p, p.c.result)}).ForInput(ctx, in.attrs, in.request, bindings, ns, budget)
 	}
 	results := make([]plugincel.CompilationResult, len(chunk))
 	for k, q := range chunk {
 		r := q.c.result
 		r.Program = recordingProgram{Program: r.Program, sink: sink, item: &q.cost}
-		results[k] = r
+		results[k] = traced(q, r)
 	}
 	return plugincel.NewCondition(results).ForInput(ctx, in.attrs, in.request, bindings, ns, budget)
+}
+
+// traced: the compilation result whose program also records a trace, when the item asks for one.
+func traced(q *pending, r plugincel.CompilationResult) plugincel.CompilationResult {
+	if q.trace != nil && r.Program != nil {
+		r.Program = tracingProgram{Program: r.Program, expr: q.expr, t: q.c.tracerFor(q.expr, q.ctxName), trace: q.trace}
+	}
+	return r
 }
 
 // budgetKey names the budget an item is charged to: its group's match-condition budget or

@@ -14,6 +14,7 @@ type compiled struct {
 	result plugincel.CompilationResult
 	policy *policyCompiler // nil for webhooks
 	opts   compileOptions
+	tracer *tracer // trace.go, built on the first traced evaluation
 }
 
 // Programs for evaluation are cached (the same expression is evaluated against many inputs).

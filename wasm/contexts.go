@@ -104,6 +104,9 @@ type compileOptions struct {
 	// does for matchConditions and for a ValidatingAdmissionPolicy without spec.variables.
 	// Evaluation ignores it: the admission plugins always compose.
 	Stateless bool `json:"stateless"`
+	// Trace: evaluation also returns every sub-expression's value (trace.go). Not part of
+	// the compiled program's cache key.
+	Trace bool `json:"trace"`
 }
 
 func parseOptions(s string) (compileOptions, error) {

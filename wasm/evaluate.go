@@ -19,17 +19,18 @@ import (
 // evaluate()
 
 type evalResult struct {
-	OK         bool    `json:"ok"`
-	Value      any     `json:"value,omitempty"`
-	Type       string  `json:"type,omitempty"`
-	StaticType string  `json:"staticType,omitempty"`
-	Display    string  `json:"display,omitempty"`
-	Cost       *int64  `json:"cost,omitempty"`
-	Stage      string  `json:"stage,omitempty"`
-	Kind       string  `json:"kind,omitempty"`  // outcomes.go
-	Limit      string  `json:"limit,omitempty"` // for kind cost-exceeded
-	Message    string  `json:"message,omitempty"`
-	Issues     []issue `json:"issues,omitempty"`
+	OK         bool        `json:"ok"`
+	Value      any         `json:"value,omitempty"`
+	Type       string      `json:"type,omitempty"`
+	StaticType string      `json:"staticType,omitempty"`
+	Display    string      `json:"display,omitempty"`
+	Cost       *int64      `json:"cost,omitempty"`
+	Stage      string      `json:"stage,omitempty"`
+	Kind       string      `json:"kind,omitempty"`  // outcomes.go
+	Limit      string      `json:"limit,omitempty"` // for kind cost-exceeded
+	Message    string      `json:"message,omitempty"`
+	Issues     []issue     `json:"issues,omitempty"`
+	Trace      []traceNode `json:"trace,omitempty"` // option trace (trace.go)
 }
 
 // compositionOverride lets test inputs give variable values directly: it wraps the

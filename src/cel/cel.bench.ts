@@ -85,3 +85,17 @@ describe('evaluations/s through the TypeScript API', () => {
     if (!rs.every((r) => r.ok && r.value === true)) throw new Error('batch failed');
   }, benchOptions);
 });
+
+// Issue #30: evaluate with `trace: true` should take ≤ 3× the time of the same evaluation without.
+const traced = { hasParams: true, trace: true };
+let t = 0;
+describe('trace (issue #30: traced ≤ 3× plain)', () => {
+  bench('mix of five: evaluate() plain', async () => {
+    const r = await evaluate(BENCH_EXPRESSIONS[t++ % 5]!, 'vap-validation', 'bench', options);
+    if (!r.ok || r.value !== true) throw new Error(r.ok ? String(r.value) : r.message);
+  }, benchOptions);
+  bench('mix of five: evaluate() traced', async () => {
+    const r = await evaluate(BENCH_EXPRESSIONS[t++ % 5]!, 'vap-validation', 'bench', traced);
+    if (!r.ok || r.value !== true || !r.trace) throw new Error(r.ok ? String(r.value) : r.message);
+  }, benchOptions);
+});

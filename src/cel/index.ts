@@ -41,6 +41,7 @@ import type {
 import { isEngineFailure } from './types';
 
 export * from './types';
+export { LABEL_MAX, notRun, shortValue, traceLabels, type TraceLabel } from './trace';
 export type { CelOp, CelOps } from './ops';
 
 /** Wall-clock deadline of one worker request (browser): compile, declarations, typeAt. */

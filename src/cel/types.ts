@@ -48,6 +48,30 @@ export interface CelCompileOptions {
    * variables *before* this one in `variables` are declared, as the apiserver compiles them in order.
    */
   variableName?: string;
+  /**
+   * Evaluation only: also return `trace`, every sub-expression's value (wasm/trace.go). The
+   * result and the cost are the same as without it; off, evaluation costs what it did.
+   */
+  trace?: boolean;
+}
+
+/**
+ * One node of the checked AST after a traced evaluation (`trace: true`), in pre-order.
+ * Offsets are UTF-16 code units into the expression (JavaScript string indices, Monaco
+ * columns within a line). `start`/`end` are cel-go's `SourceInfo.GetOffsetRange` of the node
+ * (for a call: its operator or function name); `from`/`to` span the whole sub-expression.
+ * `value` as cel-go's evaluation state recorded it (JSON-like, as `CelEvalSuccess.value`; in a
+ * comprehension the last iteration's), or `error`; `ran: false` for short-circuited operands,
+ * untaken `?:` branches and macro bodies never entered.
+ */
+export interface CelTraceNode {
+  start: number;
+  end: number;
+  from: number;
+  to: number;
+  value?: unknown;
+  error?: string;
+  ran: boolean;
 }
 
 /** A compile problem at a 1-based line and column of the expression. */
@@ -168,6 +192,8 @@ export interface CelEvalSuccess {
   staticType?: string;
   /** The value in CEL literal syntax (`1.0`, `3u`, `duration("5s")`, `{"a": 1}`). */
   display?: string;
+  /** With the `trace` option. */
+  trace?: CelTraceNode[];
 }
 
 export interface CelEvalFailure extends CelFailure {
@@ -176,6 +202,8 @@ export interface CelEvalFailure extends CelFailure {
   issues?: CelIssue[];
   /** The budget spent before it failed, when known. */
   cost?: number;
+  /** With the `trace` option, when the evaluation ran (not past the cost limit): where the error started. */
+  trace?: CelTraceNode[];
 }
 
 /** Stored inputs (setInputs): accepted, or why not. */

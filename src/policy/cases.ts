@@ -53,13 +53,19 @@ function messageMatches(expected: string, actual: string | undefined): boolean {
   return !!w && w[1] === expected;
 }
 
-export async function runCase(target: CaseTarget, c: PolicyTestCase, cel: PolicyCel): Promise<CaseResult> {
+/** trace: record sub-expression values in the runs (for coverage.ts); results are the same. */
+export interface RunCaseOptions {
+  trace?: boolean;
+}
+
+export async function runCase(target: CaseTarget, c: PolicyTestCase, cel: PolicyCel, options: RunCaseOptions = {}): Promise<CaseResult> {
   const input = {
     policy: target.policy,
     bindings: target.bindings,
     paramDocuments: target.paramDocuments,
     paramScope: target.paramScope,
     ...c.input,
+    ...(options.trace ? { trace: true } : {}),
   };
   const failures: string[] = [];
   let actual: CaseResult['actual'];
@@ -92,9 +98,9 @@ export async function runCase(target: CaseTarget, c: PolicyTestCase, cel: Policy
 }
 
 /** Runs every case in order. */
-export async function runCases(target: CaseTarget, cases: readonly PolicyTestCase[], cel: PolicyCel): Promise<CasesReport> {
+export async function runCases(target: CaseTarget, cases: readonly PolicyTestCase[], cel: PolicyCel, options: RunCaseOptions = {}): Promise<CasesReport> {
   const results: CaseResult[] = [];
-  for (const c of cases) results.push(await runCase(target, c, cel));
+  for (const c of cases) results.push(await runCase(target, c, cel, options));
   const passed = results.filter((r) => r.pass).length;
   return { results, summary: { total: results.length, passed, failed: results.length - passed } };
 }

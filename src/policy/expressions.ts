@@ -2,7 +2,7 @@
  * Evaluating one expression of a policy or webhook for a run: the engine's answer as a
  * trace entry, worded as the apiserver words errors, and the traces of the variables.
  */
-import type { CelCompileOptions, CelContext, CelEvalResult, CelInputs } from '../cel/types';
+import type { CelCompileOptions, CelContext, CelEvalResult, CelInputs, CelTraceNode } from '../cel/types';
 import type { PolicyVariable } from '../k8s/cel-scope';
 
 /** The part of the CEL engine a run needs (src/cel `evaluate`). */
@@ -18,6 +18,8 @@ export interface ExpressionTrace {
   /** The error as the apiserver words it (`expression '…' resulted in error: …`, `compilation error: …`). */
   error?: string;
   cost: number;
+  /** Each sub-expression's value, when the run asked for traces (CelCompileOptions.trace). */
+  trace?: CelTraceNode[];
 }
 
 export interface VariableTrace extends ExpressionTrace {
@@ -36,9 +38,10 @@ export async function evalExpr(
   options: CelCompileOptions,
 ): Promise<ExpressionTrace> {
   const r = await cel.evaluate(expression, context, inputs, options);
-  if (r.ok) return { expression, ok: true, value: r.value, type: r.type, cost: r.cost };
+  const trace = r.trace ? { trace: r.trace } : {};
+  if (r.ok) return { expression, ok: true, value: r.value, type: r.type, cost: r.cost, ...trace };
   const cost = (r as { cost?: number }).cost ?? 0;
-  return { expression, ok: false, error: r.stage === 'compile' ? `compilation error: ${r.message}` : r.message, cost };
+  return { expression, ok: false, error: r.stage === 'compile' ? `compilation error: ${r.message}` : r.message, cost, ...trace };
 }
 
 /** utilerrors.NewAggregate(errs).Error() */

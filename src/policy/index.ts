@@ -13,3 +13,4 @@ export * from '../base/jsonpatch';
 export * from './merge';
 export * from './mutate';
 export * from './cases';
+export * from './coverage';

@@ -38,6 +38,29 @@ describe.runIf(hasWasm)('ValidatingAdmissionPolicy runs (real engine)', () => {
       });
       expect(r.bindings[0]!.evaluations[0]!.validations[0]).toMatchObject({ evaluation: 'deny', messageSource: 'expression' });
     });
+    test('every failing validation is a reason; the first is the one the client sees', async () => {
+      const policy = {
+        ...fx.demoPolicy,
+        spec: {
+          ...fx.demoPolicy.spec,
+          validations: [
+            { expression: 'object.spec.replicas <= 5', message: 'too many replicas' },
+            { expression: 'object.spec.replicas >= 0' },
+            { expression: "object.metadata.name.startsWith('prod-')", messageExpression: "'name ' + object.metadata.name" },
+          ],
+        },
+      };
+      const r = await deployRun(6, { policy, bindings: [fx.demoBinding()] });
+      expect(r.denials).toEqual([
+        { message: 'too many replicas', binding: 'demo-binding-test.example.com', index: 0, reason: 'Invalid', reported: true },
+        { message: 'name nginx', binding: 'demo-binding-test.example.com', index: 2, reason: 'Invalid', reported: false },
+      ]);
+      expect(r.decision.message).toContain('too many replicas');
+      const ok = await deployRun(3, { policy, bindings: [fx.demoBinding()] });
+      expect(ok.denials).toEqual([expect.objectContaining({ index: 2, reported: true })]);
+      const audit = await deployRun(6, { policy, bindings: [fx.demoBinding(['Audit'])] });
+      expect(audit.denials).toEqual([]);
+    });
     test('3 replicas: admitted', async () => {
       const r = await deployRun(3, { policy: fx.demoPolicy, bindings: [fx.demoBinding()] });
       expect(r.outcome).toBe('admit');

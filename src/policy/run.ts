@@ -25,7 +25,7 @@
  */
 import { withDefaults } from '../k8s/defaults';
 import { goJSON } from '../k8s/errors';
-import { CEL_LIMITS, type CelCompileOptions } from '../cel/types';
+import { CEL_LIMITS, type CelCompileOptions, type CelTraceNode } from '../cel/types';
 import { declaredVariables, declaresParams } from '../k8s/cel-scope';
 import { byteLength, isObject, list, nameOf, obj, str, trimSpace, type Obj } from '../base/json';
 import {
@@ -46,6 +46,8 @@ export interface ValidatingRunInput extends RunRequestInput {
   policy: unknown;
   /** Bindings from the workspace; those whose spec.policyName is not the policy are ignored. */
   bindings: readonly unknown[];
+  /** Record each validation's sub-expression values (ValidationTrace.trace); results and costs are the same. */
+  trace?: boolean;
 }
 
 export type StatusReason = 'Unauthorized' | 'Forbidden' | 'Invalid' | 'RequestEntityTooLarge';
@@ -81,6 +83,8 @@ export interface ValidationTrace {
   code?: number;
   /** What the policy decides for this validation after failurePolicy: admit or deny. */
   action: 'admit' | 'deny';
+  /** With ValidatingRunInput.trace: the expression's sub-expression values. */
+  trace?: CelTraceNode[];
 }
 
 export interface AuditAnnotationTrace {
@@ -152,6 +156,21 @@ export interface ValidatingRunResult {
   /** Names of workspace bindings for other policies. */
   ignoredBindings: string[];
   totalCost: number;
+  /**
+   * Every reason the request is denied (the dispatcher's deniedDecisions, in its order:
+   * bindings, then each binding's validations), with their messages; the apiserver reports
+   * the first (`reported`) to the client (policy/validating/dispatcher.go: deniedDecisions[0]).
+   */
+  denials: Denial[];
+}
+
+export interface Denial {
+  message: string;
+  binding?: string;
+  /** The validation index (-1: a configuration, match-condition, budget or audit-annotation error). */
+  index: number;
+  reason?: StatusReason;
+  reported: boolean;
 }
 
 const MAX_AUDIT_VALUE = 10 * 1024;
@@ -170,10 +189,12 @@ async function evaluateValidations(
   failurePolicy: string,
   input: RunRequestInput,
   param: unknown,
+  traced = false,
 ): Promise<EvaluationTrace> {
   const hasParams = declaresParams(spec);
   const variables = declaredVariables(spec.variables);
   const options: CelCompileOptions = { hasParams, variables };
+  const validationOptions: CelCompileOptions = traced ? { ...options, trace: true } : options;
   const errorAction: 'admit' | 'deny' = failurePolicy === 'Ignore' ? 'admit' : 'deny';
   const inputs = celInputs(input, param);
   const validations = list(spec.validations).map(obj);
@@ -209,7 +230,7 @@ async function evaluateValidations(
   const results: ExpressionTrace[] = [];
   let cost = 0;
   for (const v of validations) {
-    const t = await evalExpr(cel, str(v.expression), 'vap-validation', inputs, options);
+    const t = await evalExpr(cel, str(v.expression), 'vap-validation', inputs, validationOptions);
     results.push(t);
     cost += t.cost;
     if (cost > CEL_LIMITS.runtimeCelCostBudget) {
@@ -237,7 +258,7 @@ async function evaluateValidations(
   validations.forEach((v, i) => {
     const r = results[i]!;
     const expression = str(v.expression);
-    const vt: ValidationTrace = { index: i, expression, evaluation: 'admit', cost: r.cost, action: 'admit' };
+    const vt: ValidationTrace = { index: i, expression, evaluation: 'admit', cost: r.cost, action: 'admit', ...(r.trace ? { trace: r.trace } : {}) };
     const m = messages[i];
     if (m) vt.messageExpression = { expression: str(v.messageExpression), value: m.value, error: m.error, cost: m.cost };
     if (!r.ok) {
@@ -351,6 +372,7 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
     bindings: [],
     ignoredBindings: [],
     totalCost: 0,
+    denials: [],
   };
   const { own: bindings, ignored } = policyBindings(policyName, input.bindings);
   result.ignoredBindings = ignored;
@@ -358,6 +380,7 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
   interface Denied {
     message: string;
     binding?: string;
+    index?: number;
     reason?: StatusReason;
   }
   const denied: Denied[] = [];
@@ -395,7 +418,7 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
     async invoke(bt, bspec, param) {
       const bName = bt.name;
       const actions = bt.validationActions;
-      const ev = await evaluateValidations(cel, spec, failurePolicy, input, param);
+      const ev = await evaluateValidations(cel, spec, failurePolicy, input, param, input.trace);
       bt.evaluations.push(ev);
       result.totalCost += (ev.matchConditions?.cost ?? 0) + ev.cost + ev.auditAnnotationsCost;
       if (ev.matchConditions?.error) result.errors.push(ev.matchConditions.error);
@@ -404,7 +427,7 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
         if (d.evaluation === 'error' && d.index < 0) result.errors.push(d.message);
         if (d.action !== 'deny') continue;
         for (const action of actions) {
-          if (action === 'Deny') denied.push({ message: d.message, binding: bName, reason: d.reason });
+          if (action === 'Deny') denied.push({ message: d.message, binding: bName, reason: d.reason, index: d.index });
           else if (action === 'Audit')
             failures.push({ message: d.message, policy: str(bspec.policyName), binding: bName, expressionIndex: d.index < 0 ? 0 : d.index, validationActions: actions });
           else if (action === 'Warn')
@@ -433,6 +456,7 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
 
   function finish(applied = false): ValidatingRunResult {
     result.errors = [...new Set(result.errors)];
+    result.denials = denied.map((d, i) => ({ message: d.message, binding: d.binding, index: d.index ?? -1, reason: d.reason, reported: i === 0 }));
     if (denied.length > 0) {
       const d = denied[0]!;
       const message =

@@ -11,13 +11,19 @@ import {
   evaluate,
   isEngineFailure,
   loadCel,
+  notRun,
+  traceLabels,
   typeAt,
+  type CelTraceNode,
+  type TraceLabel,
   type CelCompileOptions,
   type CelCompileResult,
   type CelContext,
   type CelEvalResult,
   type CelInputs,
 } from '../cel';
+import { createStore } from 'zustand/vanilla';
+import { useStore } from 'zustand';
 import { celAnswered, setCelCompiler } from './problems';
 import { workspace } from './workspace';
 
@@ -71,3 +77,23 @@ export function evaluateShared(expression: string, context: CelContext, inputs: 
   while (shared.size > 300) shared.delete(shared.keys().next().value as string);
   return p;
 }
+
+export { notRun, traceLabels, type TraceLabel };
+
+/** The latest traced run of an expression field (docId + path): what its editor shows inline. */
+export interface CelTrace {
+  expression: string;
+  trace: readonly CelTraceNode[];
+}
+const traces = createStore<{ byField: Record<string, CelTrace | undefined> }>(() => ({ byField: {} }));
+const fieldKey = (docId: string, path: string): string => `${docId}\u0000${path}`;
+
+/** Records (or, with undefined, forgets) the trace of a field's latest run. */
+export function setCelTrace(docId: string, path: string, t: CelTrace | undefined): void {
+  const key = fieldKey(docId, path);
+  const cur = traces.getState().byField[key];
+  if (cur === t || (cur && t && cur.expression === t.expression && cur.trace === t.trace)) return;
+  traces.setState((s) => ({ byField: { ...s.byField, [key]: t } }));
+}
+
+export const useCelTrace = (docId: string, path: string): CelTrace | undefined => useStore(traces, (s) => s.byField[fieldKey(docId, path)]);

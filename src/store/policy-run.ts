@@ -48,7 +48,8 @@ export async function runPolicyTest(policy: WorkspaceDoc, docs: readonly Workspa
   if (problems.length) return { ok: false, inputProblems: problems };
   const run = { ...caseTarget(policy, docs), ...input };
   if (kindOf(policy.object) === 'MutatingAdmissionPolicy') return { ok: true, kind: 'mutating', result: await runMutatingPolicy(run, celAtTarget()), inputProblems: [] };
-  return { ok: true, kind: 'validating', result: await runValidatingPolicy(run, celAtTarget()), inputProblems: [] };
+  // Traced: the policy's validation editors show the values of this run inline (ValidationTrace.trace).
+  return { ok: true, kind: 'validating', result: await runValidatingPolicy({ ...run, trace: true }, celAtTarget()), inputProblems: [] };
 }
 
 /** A saved case from the current inputs and what they produce now (the expectation the user confirms). */

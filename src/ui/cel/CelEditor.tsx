@@ -10,7 +10,7 @@ import { monaco } from '../../monaco/setup';
 import { isEngineFailure, type CelCompileOptions, type CelCompileResult, type CelContext } from '../../cel/types';
 import { CEL_LANGUAGE_ID, clearCelModelContext, registerCelLanguage, setCelMarkers, setCelModelContext } from '../../monaco/cel-language';
 import { workspace } from '../../store';
-import { celLanguageServices } from '../../store/cel';
+import { celLanguageServices, notRun, traceLabels, useCelTrace } from '../../store/cel';
 import { convertDraft } from '../../store/test-inputs';
 import { celTestsInputsOf } from './use-cel';
 import './cel.css';
@@ -184,6 +184,43 @@ export default function CelEditor(props: CelEditorProps) {
     setCelMarkers(monaco, model, model.getValue().trim() && !engineDown ? compiled : undefined, CEL_MARKER_OWNER);
   }, [compiled]);
 
-  void docId;
+  // After a test run: each sub-expression's value after it, greyed text for what did not run
+  // (store/cel.ts useCelTrace; src/cel/trace.ts picks the labels). Gone as soon as the text differs.
+  const trace = useCelTrace(docId, path);
+  useEffect(() => {
+    const editor = editorRef.current;
+    const model = editor?.getModel();
+    if (!editor || !model) return;
+    const decorations = editor.createDecorationsCollection(traceDecorations(model, trace));
+    const sub = model.onDidChangeContent(() => decorations.clear());
+    return () => {
+      sub.dispose();
+      decorations.clear();
+    };
+  }, [trace]);
+
   return <div className="cel-editor-host" ref={host} data-testid="cel-editor" data-expression-path={path} />;
+}
+
+/** The full value in a hover, cut beyond this many characters. */
+const HOVER_MAX = 4000;
+
+function traceDecorations(model: monaco.editor.ITextModel, trace: ReturnType<typeof useCelTrace>): monaco.editor.IModelDeltaDecoration[] {
+  if (!trace || model.getValue() !== trace.expression) return [];
+  const range = (from: number, to: number) => monaco.Range.fromPositions(model.getPositionAt(from), model.getPositionAt(to));
+  const out: monaco.editor.IModelDeltaDecoration[] = notRun(trace.expression, trace.trace).map((r) => ({
+    range: range(r.from, r.to),
+    options: { inlineClassName: 'cel-trace-notrun', hoverMessage: { value: 'Not evaluated in this run (short-circuited, or a branch or macro body not entered).' } },
+  }));
+  for (const l of traceLabels(trace.expression, trace.trace)) {
+    const full = l.full.length > HOVER_MAX ? `${l.full.slice(0, HOVER_MAX)}\n… (${l.full.length - HOVER_MAX} more characters; the Test result shows the whole value)` : l.full;
+    out.push({
+      range: range(l.from, l.at),
+      options: {
+        hoverMessage: { value: `${l.error ? 'Error' : 'Value'} of \`${trace.expression.slice(l.from, l.at).replace(/`/g, "'")}\`:\n\n\`\`\`\n${full}\n\`\`\`` },
+        after: { content: ` ${l.text}`, inlineClassName: l.error ? 'cel-trace-value error' : 'cel-trace-value' },
+      },
+    });
+  }
+  return out;
 }

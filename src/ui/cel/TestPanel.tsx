@@ -3,12 +3,13 @@
  * form: request, YAML for object / oldObject / params / namespaceObject, authorizer rules), the live result,
  * and named cases with expectations, all re-run on every edit (debounced).
  */
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import type { CelCompileOptions, CelContext } from '../../cel/types';
 import { expectationText, newId, passes, type CelCase, type DraftError, type TestInputDraft } from '../../request';
 import { convertDraft, testInputs, useCelCases, useTestOpen } from '../../store/test-inputs';
 import { TestInputForm } from '../request/TestInputForm';
 import { ResultView } from './ResultView';
+import { setCelTrace } from '../../store/cel';
 import { setDocInputs, useCelState, useDocInputs, useEvaluations, type Evaluation } from './use-cel';
 import './cel.css';
 
@@ -30,7 +31,14 @@ export function TestPanel({ docId, path, context, expression, options }: TestPan
   const current = used ? convertDraft(draft) : undefined;
   const inputsList = useMemo(() => (current ? [current.cel, ...cases.map((c) => convertDraft(c.input).cel)] : []), [current?.cel, cases]);
   const enabled = used && expression.trim() !== '';
-  const { results, running } = useEvaluations(expression, context, inputsList, options, enabled);
+  // Traced: the editor shows the live result's sub-expression values (the result and cost are the same).
+  const traced = useMemo(() => ({ ...options, trace: true }), [options]);
+  const { results, running } = useEvaluations(expression, context, inputsList, traced, enabled);
+  const live = results[0];
+  useEffect(() => {
+    setCelTrace(docId, path, open && live?.trace && !running ? { expression, trace: live.trace } : undefined);
+  }, [docId, path, open, live, running, expression]);
+  useEffect(() => () => setCelTrace(docId, path, undefined), [docId, path]);
   const caseResults = results.slice(1);
   const passed = cases.filter((c, i) => caseResults[i] && passes(c.expect, outcomeOf(caseResults[i]!))).length;
   const bodyId = useId();

@@ -8,10 +8,11 @@ import { useEffect, useState } from 'react';
 import { toText, useWorkspace, type WorkspaceDoc } from '../../store';
 import { testInputs, useDraft } from '../../store/test-inputs';
 import { runPolicyTest, type PolicyRunOutcome } from '../../store/policy-run';
-import type { BindingTrace, EvaluationTrace, MutatingRunResult } from '../../policy';
+import type { BindingTrace, EvaluationTrace, MutatingRunResult, ValidatingRunResult } from '../../policy';
 import { bindingDetail, type BindingTraceBase } from '../../policy/dispatch';
 import { displayValue } from '../display';
 import { DiffTable } from './DiffTable';
+import { TracedExpression } from '../cel/TracedExpression';
 import { PolicyCases } from './PolicyCases';
 import { TestInputForm } from '../request/TestInputForm';
 import './policy.css';
@@ -56,7 +57,7 @@ function Evaluation({ e }: { e: EvaluationTrace }) {
         <ol start={0}>
           {e.validations.map((v) => (
             <li key={v.index} className={`pt-${v.evaluation}`}>
-              <code>{v.expression}</code> → <strong>{v.evaluation === 'admit' ? 'true' : v.evaluation === 'deny' ? 'false' : 'error'}</strong>
+              <TracedExpression expression={v.expression} trace={v.trace} /> → <strong>{v.evaluation === 'admit' ? 'true' : v.evaluation === 'deny' ? 'false' : 'error'}</strong>
               {v.error ? <div className="pt-err">{v.error}</div> : null}
               {v.message ? (
                 <div>
@@ -199,6 +200,25 @@ function MutatingResult({ r }: { r: MutatingRunResult }) {
   );
 }
 
+/** Every reason the request is denied, with the one the apiserver reports to the client marked. */
+function Denials({ r }: { r: ValidatingRunResult }) {
+  if (r.denials.length < 2) return null;
+  return (
+    <div data-testid="policy-denials">
+      All {r.denials.length} reasons (the apiserver reports only the first to the client):
+      <ol>
+        {r.denials.map((d, i) => (
+          <li key={i} data-reported={String(d.reported)}>
+            {d.index >= 0 ? <>validation {d.index}</> : 'policy'}
+            {d.binding !== undefined ? <> (binding <code>{d.binding}</code>)</> : null}: {d.message}
+            {d.reported ? <strong> — reported</strong> : null}
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
+
 function Result({ run }: { run: PolicyRunOutcome }) {
   if (!run.ok) return <p className="pt-problem">Fix the test inputs to run: {run.inputProblems.map((p) => `${p.field}: line ${p.line}, column ${p.column}: ${p.message}`).join('; ')}</p>;
   if (run.kind === 'mutating') return <MutatingResult r={run.result} />;
@@ -211,6 +231,7 @@ function Result({ run }: { run: PolicyRunOutcome }) {
         {r.decision.code ? ` · HTTP ${r.decision.code}` : ''}
       </p>
       {r.decision.message ? <p data-testid="policy-message">{r.decision.message}</p> : null}
+      <Denials r={r} />
       {r.skipReason ? <p className="pt-muted">{r.skipReason}</p> : null}
       {r.warnings.length ? (
         <div>

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	celgo "github.com/google/cel-go/cel"
+)
+
+var traceCases = []string{
+	"object.spec.replicas <= params.maxReplicas",
+	"object.spec.replicas > 5 && object.metadata.name == 'web'",
+	"object.spec.replicas < 5 || object.metadata.name.startsWith('x')",
+	"(object.spec.replicas == 3 ? object.metadata.labels.team : 'none') == 'a'",
+	"object.spec.containers.all(c, c.image.startsWith('registry.internal/'))",
+	"object.spec.containers.exists(c, c.name == 'b')",
+	"[].all(c, c > 1)",
+	"object.spec.containers.map(c, c.name).size() + params.maxReplicas > 7",
+	"object.metadata.labels.nope == 'x' || true",
+	"(has(object.spec.nope) ? object.spec.nope : 'é😀' + object.metadata.name) != ''",
+}
+
+// intsOf makes JSON numbers CEL ints where they are integral, as the apiserver's unstructured
+// objects hold them.
+func intsOf(v any) any {
+	switch t := v.(type) {
+	case float64:
+		if t == float64(int64(t)) {
+			return int64(t)
+		}
+	case map[string]any:
+		for k, x := range t {
+			t[k] = intsOf(x)
+		}
+	case []any:
+		for i, x := range t {
+			t[i] = intsOf(x)
+		}
+	}
+	return v
+}
+
+// Each node of a trace holds what cel-go's own EvalState records for the same expression and
+// input, planned by a plain cel-go environment with state tracking.
+func TestTraceMatchesEvalState(t *testing.T) {
+	if m := SetInputs("tr", benchInputs); m != "" {
+		t.Fatal(m)
+	}
+	var in map[string]any
+	if err := json.Unmarshal([]byte(benchInputs), &in); err != nil {
+		t.Fatal(err)
+	}
+	env, err := celgo.NewEnv(celgo.Variable("object", celgo.DynType), celgo.Variable("params", celgo.DynType))
+	if err != nil {
+		t.Fatal(err)
+	}
+	act := map[string]any{"object": intsOf(in["object"]), "params": intsOf(in["params"])}
+	for _, expr := range traceCases {
+		got := Evaluate(expr, "vap-validation", `{"hasParams":true,"trace":true}`, "tr")
+		if got.Trace == nil {
+			t.Errorf("%q: no trace (%+v)", expr, got)
+			continue
+		}
+		checked, iss := env.Compile(expr)
+		if iss.Err() != nil {
+			t.Fatal(iss.Err())
+		}
+		prg, err := env.Program(checked, celgo.EvalOptions(celgo.OptTrackState))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, det, _ := prg.Eval(act)
+		want := traceOf(expr, checked.NativeRep(), det.State())
+		g, _ := json.Marshal(got.Trace)
+		w, _ := json.Marshal(want)
+		if string(g) != string(w) {
+			t.Errorf("%q:\n got %s\nwant %s", expr, g, w)
+		}
+	}
+}
+
+// Tracing changes neither the result nor the cost.
+func TestTraceKeepsResultAndCost(t *testing.T) {
+	if m := SetInputs("tr", benchInputs); m != "" {
+		t.Fatal(m)
+	}
+	opts := `{"hasParams":true,"variables":[{"name":"n","expression":"object.spec.containers.size()"}]}`
+	traced := `{"hasParams":true,"trace":true,"variables":[{"name":"n","expression":"object.spec.containers.size()"}]}`
+	exprs := append([]string{"variables.n == 3 && object.spec.replicas > 1", "object.nope == 1", "[1,2,3].map(x, [1,2,3,4,5,6,7,8,9,10].map(y, x*y)).size() > 0"}, traceCases...)
+	for _, e := range exprs {
+		plain := Evaluate(e, "vap-validation", opts, "tr")
+		tr := Evaluate(e, "vap-validation", traced, "tr")
+		tr.Trace = nil
+		if !reflect.DeepEqual(plain, tr) {
+			t.Errorf("%q: plain %+v, traced %+v", e, plain, tr)
+		}
+	}
+	// Past the per-call limit: the same failure, and no second run.
+	runaway := "[1,2,3,4,5,6,7,8,9,10].map(a, [1,2,3,4,5,6,7,8,9,10].map(b, [1,2,3,4,5,6,7,8,9,10].map(c, [1,2,3,4,5,6,7,8,9,10].map(d, [1,2,3,4,5,6,7,8,9,10].map(e, [1,2,3,4,5,6,7,8,9,10].map(f, 'x'.repeat(0) + string(a+b+c+d+e+f))))))).size() > 0"
+	plain := Evaluate(runaway, "vap-validation", "", "tr")
+	tr := Evaluate(runaway, "vap-validation", `{"trace":true}`, "tr")
+	if tr.Trace != nil {
+		t.Errorf("runaway: a trace after the cost ran out")
+	}
+	if !reflect.DeepEqual(plain, tr) {
+		t.Errorf("runaway: plain %+v, traced %+v", plain, tr)
+	}
+}
+
+// Short-circuited operands and unevaluated macro bodies did not run; offsets are UTF-16.
+func TestTraceRanAndOffsets(t *testing.T) {
+	if m := SetInputs("tr", benchInputs); m != "" {
+		t.Fatal(m)
+	}
+	expr := "'😀' == 'x' && object.spec.replicas > 1"
+	r := Evaluate(expr, "vap-validation", `{"trace":true}`, "tr")
+	find := func(start, end int) *traceNode {
+		for i := range r.Trace {
+			if r.Trace[i].From == start && r.Trace[i].To == end {
+				return &r.Trace[i]
+			}
+		}
+		t.Fatalf("no node %d-%d in %+v", start, end, r.Trace)
+		return nil
+	}
+	// '😀' is 4 UTF-16 units with its quotes; == 'x' ends at 11.
+	if n := find(0, 11); !n.Ran || n.Value != false {
+		t.Errorf("left operand: %+v", n)
+	}
+	if n := find(15, 39); n.Ran {
+		t.Errorf("right operand ran: %+v", n)
+	}
+	r = Evaluate("int('3') > 2", "vap-validation", `{"trace":true}`, "tr")
+	if n := find(0, 8); !n.Ran {
+		t.Errorf("int('3'): %+v", n)
+	}
+	r = Evaluate("[].all(c, c > 1)", "vap-validation", `{"trace":true}`, "tr")
+	if n := find(10, 15); n.Ran {
+		t.Errorf("predicate of an empty list ran: %+v", n)
+	}
+}
