@@ -7,7 +7,9 @@
  *  3. In Chromium: time to the first interactive form and to its problems, beside the same first
  *     frame as static HTML and rendered by React alone; the CEL engine's start (cold: the app's
  *     first visit in a running browser, and in a new browser profile; warm: later visits);
- *     CEL edit → error shown; keystroke → problems updated with a 200-webhook document.
+ *     CEL edit → error shown; keystroke → problems updated with a 200-webhook document; with a
+ *     10,000-webhook document (scripts/bench-large.mjs): YAML keystroke → problems, form rename →
+ *     YAML, reload → first form.
  * Builds the app first (`npm run build`). `npm run bench -- --chromium` runs only part 3.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -17,6 +19,7 @@ import { dirname, join } from 'node:path';
 import { gzipSync, brotliCompressSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { VALUES_SECTION } from './wasm-snapshot.mjs';
+import { benchLarge, printLarge } from './bench-large.mjs';
 
 const run = (cmd, args) => {
   const r = spawnSync(cmd, args, { stdio: 'inherit', shell: false });
@@ -379,6 +382,9 @@ try {
   }
   console.log(`keystroke → problems updated, 200 webhooks: median ${median(times).toFixed(1)} ms (target ≤ 16 ms)`);
   await context.close();
+
+  // The same at 10,000 webhooks (issue #31), and a form rename and a reload of that workspace.
+  printLarge(await benchLarge(browser, url));
 } finally {
   await browser.close();
   server.kill();
