@@ -7,6 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { chromium } from '@playwright/test';
+import { formProbe } from './bench-probes.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(name);
@@ -111,18 +112,7 @@ export async function benchLarge(browser, url, { webhooks = WEBHOOKS, runs = RUN
   // Reload → first form (the workspace restored from the autosave), and its problems.
   await page.waitForTimeout(2000);
   for (let i = 0; i < Math.max(3, Math.ceil(runs / 3)); i++) {
-    await page.addInitScript(() => {
-      new MutationObserver((_, o) => {
-        if (!document.querySelector('form [data-path="webhooks[0]"]')) return;
-        o.disconnect();
-        window.__formAt = performance.now();
-      }).observe(document, { childList: true, subtree: true });
-      new MutationObserver((_, o) => {
-        if (!document.querySelector('section.problems:not([aria-busy]) [data-testid="problem-count"]')) return;
-        o.disconnect();
-        setTimeout(() => (window.__checkedAt = performance.now()), 0);
-      }).observe(document, { childList: true, subtree: true, characterData: true });
-    });
+    if (i === 0) await page.addInitScript(formProbe, false);
     await page.reload();
     await page.waitForFunction(() => window.__formAt !== undefined && window.__checkedAt !== undefined, null, { timeout: 120_000 });
     const t = await page.evaluate(() => [window.__formAt, window.__checkedAt]);

@@ -20,6 +20,7 @@ import { gzipSync, brotliCompressSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { VALUES_SECTION } from './wasm-snapshot.mjs';
 import { benchLarge, printLarge } from './bench-large.mjs';
+import { formProbe } from './bench-probes.mjs';
 
 const run = (cmd, args) => {
   const r = spawnSync(cmd, args, { stdio: 'inherit', shell: false });
@@ -56,28 +57,6 @@ function printNodeTargets(reportFile) {
   );
   console.log(`CEL through the TypeScript API, mix of five: ${perSecond(row('cel/cel.bench.ts > mix of five: one evaluate() per expression'))} one evaluate() at a time (target ≥ 10,000/s), ${perSecond(row('cel/cel.bench.ts > mix of five: evaluateBatch() of 100 (20 policies × 5), evals/s = hz × 100'), 100)} with evaluateBatch (target ≥ 50,000/s)`);
 }
-
-/**
- * The first form's probe, run in the page before its scripts: records when the form appears
- * (window.__formAt), when the main thread is next free after it (__interactiveAt), and when the
- * selected document's problems are in (__checkedAt), ms after navigation start; with `markup`,
- * the page's markup at the moment the form appeared (__markup).
- */
-const formProbe = (markup) => {
-  new MutationObserver((_, o) => {
-    if (!document.querySelector('form [data-path="metadata.name"]')) return;
-    o.disconnect();
-    window.__formAt = performance.now();
-    if (markup) window.__markup = document.getElementById('root').innerHTML;
-    setTimeout(() => (window.__interactiveAt = performance.now()), 0);
-  }).observe(document, { childList: true, subtree: true });
-  new MutationObserver((_, o) => {
-    // The problems list is aria-busy until the selected document's first check is in.
-    if (!document.querySelector('section.problems:not([aria-busy]) [data-testid="problem-count"]')) return;
-    o.disconnect();
-    setTimeout(() => (window.__checkedAt = performance.now()), 0);
-  }).observe(document, { childList: true, subtree: true, characterData: true });
-};
 
 /** One first visit in a fresh context, through formProbe. */
 async function firstFrame(browser, url, { problems = false, markup = false } = {}) {
