@@ -39,12 +39,6 @@ async function paste(page: Page, text: string) {
   await dialog.getByRole('button', { name: /^Import/ }).click();
 }
 
-/** The downloads are in the toolbar's Export menu: open it unless it is open. */
-async function openExportMenu(page: Page) {
-  const menu = page.locator('details', { has: page.getByTestId('export-menu') });
-  if ((await menu.getAttribute('open')) === null) await page.getByTestId('export-menu').click();
-}
-
 test('a form edit and a quick fix change only their lines, in the YAML pane and the downloaded file', async ({ page }) => {
   await openApp(page);
   await paste(page, INPUT);
@@ -71,7 +65,6 @@ test('a form edit and a quick fix change only their lines, in the YAML pane and 
   expect(pane).toContain('admissionReviewVersions: ["v1"]');
 
   // Download all: the whole file back, different only on those two lines.
-  await openExportMenu(page);
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download all' }).click()]);
   const text = readFileSync((await download.path())!, 'utf8');
   expect(text.endsWith(SERVICE)).toBe(true);
@@ -88,14 +81,12 @@ test('untouched documents export byte-identical; reordering keys is an explicit 
   await expect(control(page, 'metadata.name')).toHaveValue('cert-manager-webhook');
   const docs = page.locator('.doc-list li');
   const before = await docs.count();
-  await openExportMenu(page);
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download all' }).click()]);
   const text = readFileSync((await download.path())!, 'utf8');
   expect(before).toBeGreaterThanOrEqual(3);
   // the sample documents first, then the pasted file exactly as pasted
   expect(text.endsWith(`\n---\n${INPUT}`)).toBe(true);
 
-  await openExportMenu(page);
   await page.getByTestId('export-reorder').check();
   const [again] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download document' }).click()]);
   const ordered = readFileSync((await again.path())!, 'utf8');
