@@ -60,6 +60,60 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
+/**
+ * `next` with every subtree that equals the one at the same place in `prev` (same keys in the
+ * same order, same values) replaced by `prev`'s: after a re-parse of a text that changed in one
+ * place, unchanged subtrees keep their identity, so what is memoised per object (validation and
+ * lints per webhook) is found again. List elements are matched by index from the start and, when
+ * the lengths differ (an element inserted or removed), from the end too. Values are immutable.
+ */
+export function reuseUnchanged<T>(prev: unknown, next: T): T {
+  return share(prev, next).value as T;
+}
+
+function share(prev: unknown, next: unknown): { value: unknown; same: boolean } {
+  if (prev === next) return { value: prev, same: true };
+  if (Array.isArray(next)) {
+    if (!Array.isArray(prev)) return { value: next, same: false };
+    const out = next.slice();
+    let same = prev.length === next.length;
+    let changed = false;
+    const head = Math.min(prev.length, next.length);
+    let i = 0;
+    for (; i < head; i++) {
+      const r = share(prev[i], next[i]);
+      if (!r.same) {
+        same = false;
+        if (prev.length !== next.length) break;
+      }
+      if (r.value !== next[i]) (out[i] = r.value), (changed = true);
+    }
+    if (prev.length !== next.length)
+      for (let j = 1; j <= Math.min(prev.length, next.length) - i; j++) {
+        const r = share(prev[prev.length - j], next[next.length - j]);
+        if (r.value !== next[next.length - j]) (out[next.length - j] = r.value), (changed = true);
+        if (!r.same) break;
+      }
+    return same ? { value: prev, same: true } : { value: changed ? out : next, same: false };
+  }
+  if (isObject(next)) {
+    if (!isObject(prev)) return { value: next, same: false };
+    const keys = Object.keys(next);
+    const prevKeys = Object.keys(prev);
+    let same = keys.length === prevKeys.length;
+    let out: Obj | undefined;
+    keys.forEach((k, i) => {
+      if (same && prevKeys[i] !== k) same = false;
+      if (!Object.hasOwn(prev, k)) return void (same = false);
+      const r = share(prev[k], next[k]);
+      if (!r.same) same = false;
+      if (r.value !== next[k]) setOwn((out ??= { ...next }), k, r.value);
+    });
+    return same ? { value: prev, same: true } : { value: out ?? next, same: false };
+  }
+  return { value: next, same: Object.is(prev, next) };
+}
+
 /** A deep copy of a JSON value (undefined stays undefined). */
 export function cloneJson<T>(v: T): T {
   return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);

@@ -37,6 +37,17 @@ describe('document text', () => {
     serialized.count = 0;
   });
 
+  it('a YAML keystroke keeps the identity of what it did not touch (per-webhook memos are found again)', () => {
+    const text = `${TYPED}- name: b.example.com\n  sideEffects: None\n  timeoutSeconds: 5\n`;
+    const doc = withText(docFromObject(undefined, 'paste', ''), text);
+    const next = withText(doc, text.replace('timeoutSeconds: 5', 'timeoutSeconds: 55'));
+    const [a, b] = (next.object as { webhooks: object[] }).webhooks;
+    const before = (doc.object as { webhooks: object[] }).webhooks;
+    expect(a).toBe(before[0]);
+    expect(b).not.toBe(before[1]);
+    expect(b).toEqual({ name: 'b.example.com', sideEffects: 'None', timeoutSeconds: 55 });
+  });
+
   it('keeps typed text exactly as typed', () => {
     const doc = withText(docFromObject(undefined, 'paste', ''), TYPED);
     expect(doc.text).toBe(TYPED);

@@ -5,7 +5,7 @@
  */
 import { kindSpecOf, orderFields, paramSpecOf } from '../k8s';
 import { getIn } from '../k8s/edit';
-import { isObject } from '../base/json';
+import { isObject, reuseUnchanged } from '../base/json';
 import { applyEdits, editsBetween, parseDocuments, serializeDocuments, splitDocuments, type PositionIndex, type YamlError } from '../yaml';
 
 export interface WorkspaceDoc {
@@ -105,7 +105,9 @@ export function withText(doc: WorkspaceDoc, text: string): WorkspaceDoc {
         : `The text holds ${documents.length} objects; a workspace document holds one. Use Import to split them into documents.`;
     return { ...fields, text, error: { message, line: 1, column: 1 } };
   }
-  return { ...fields, text, object: documents[0].object, error: undefined, yamlWarnings: warnings.length ? warnings : undefined };
+  // Subtrees the edit did not touch keep their identity: validation and lints, memoised per
+  // webhook object, then run again only for the webhooks that changed.
+  return { ...fields, text, object: reuseUnchanged(doc.object, documents[0].object), error: undefined, yamlWarnings: warnings.length ? warnings : undefined };
 }
 
 /** Whether the document's text is still generated from its object (there is no text of the user's to keep). */
