@@ -3,18 +3,10 @@
  * differential test: a seeded PRNG picks a place in a seed object and one of the
  * mutations below (one to three per mutant). Same seed, same mutants.
  */
+import { seededRandom } from '../../src/base/random';
 
-/** mulberry32: a small seeded PRNG (32-bit state), uniform in [0, 1). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The project's seeded PRNG (mulberry32, src/base/random.ts): same seed, same mutants. */
+export const prng = seededRandom;
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Container = Json[] | { [k: string]: Json };
