@@ -75,6 +75,7 @@ export function cmRequest(extra: Partial<SimRequest> = {}): SimRequest {
 
 const tokenReviewRule = { apiGroups: ['authentication.k8s.io'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['tokenreviews'] };
 const anyRule = { apiGroups: ['*'], apiVersions: ['*'], operations: ['CREATE'], resources: ['*'] };
+const reviewGroupsRule = { apiGroups: ['authentication.k8s.io', 'authorization.k8s.io'], apiVersions: ['*'], operations: ['CREATE'], resources: ['*'] };
 
 /** A TokenReview as clients post it: without metadata (the apiserver's typed object has it anyway). */
 const tokenReview = (): SimRequest => ({
@@ -221,12 +222,13 @@ export const HAND_WRITTEN: readonly OracleScenario[] = [
   ], cmRequest()),
   // the review resources: never sent to admission policies; at 1.36 still sent to webhooks (not from 1.37)
   s('TokenReview: a VAP that would deny it is not evaluated', [vap('deny-reviews', { matchConstraints: { resourceRules: [tokenReviewRule] }, validations: [{ expression: 'false', message: 'no reviews' }] }), vapb('deny-reviews-b', 'deny-reviews')], tokenReview()),
-  s('SubjectAccessReview: a VAP matching everything is not evaluated', [vap('deny-all', { matchConstraints: { resourceRules: [anyRule] }, validations: [{ expression: 'false', message: 'no' }] }), vapb('deny-all-b', 'deny-all')], subjectAccessReview()),
-  s('TokenReview: webhooks naming tokenreviews and * are called (1.36)', [validating('v', hook('named.example.com', { rules: [tokenReviewRule] }), hook('star.example.com', { rules: [anyRule] }))], tokenReview(), {
+  // every resource of the review groups (a VAP on every group would also deny the harness's own probes)
+  s('SubjectAccessReview: a VAP matching every resource of its group is not evaluated', [vap('deny-reviews', { matchConstraints: { resourceRules: [reviewGroupsRule] }, validations: [{ expression: 'false', message: 'no' }] }), vapb('deny-reviews-b', 'deny-reviews')], subjectAccessReview()),
+  s('TokenReview: webhooks naming tokenreviews and * (called at 1.36, not from 1.37)', [validating('v', hook('named.example.com', { rules: [tokenReviewRule] }), hook('star.example.com', { rules: [anyRule] }))], tokenReview(), {
     'named.example.com': 'deny',
   }),
-  s('SubjectAccessReview: a webhook for * is called (1.36)', [validating('v', hook('star.example.com', { rules: [anyRule] }))], subjectAccessReview(), { 'star.example.com': 'deny' }),
-  s('TokenReview without metadata: a webhook patch adds /metadata/labels', [mutating('m', hook('labels.example.com', { rules: [tokenReviewRule] }))], tokenReview(), {
+  s('SubjectAccessReview: a webhook for * (called at 1.36, not from 1.37)', [validating('v', hook('star.example.com', { rules: [anyRule] }))], subjectAccessReview(), { 'star.example.com': 'deny' }),
+  s('TokenReview without metadata: a webhook patch adds /metadata/labels (at 1.36; not called from 1.37)', [mutating('m', hook('labels.example.com', { rules: [tokenReviewRule] }))], tokenReview(), {
     'labels.example.com': { patch: [{ op: 'add', path: '/metadata/labels', value: { reviewed: 'yes' } }] },
   }),
 ];
