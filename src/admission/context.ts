@@ -6,6 +6,7 @@
  */
 import type { AuthorizerRule } from '../cel/types';
 import { str } from '../base/json';
+import { releaseOf, type GroupResource } from '../base/releases';
 import type { EquivalentResource, MatchInput, PolicyCel } from '../policy';
 import type { AdmissionRequest, TestInput } from '../request/model';
 import type { Discovery } from './discovery';
@@ -59,6 +60,22 @@ export interface SimContext {
   denied?: SimDenial;
   /** Lockout probing: a rejection is recorded in its step and the chain goes on (as if that one had answered). */
   probe: boolean;
+}
+
+/**
+ * Why a plugin is not called for this request at the target release, or undefined: the
+ * resources its release row excludes (k8s.io/apiserver: the policy plugins' and, with
+ * ExcludeAdmissionWebhookVirtualResources, the webhook plugins' Dispatch return at once for
+ * exclusion.Excluded(), whatever the version or subresource).
+ */
+export function excludedBy(ctx: SimContext, plugins: 'webhooks' | 'policies'): string | undefined {
+  const row = releaseOf(ctx.options.kubernetesVersion);
+  const excluded: readonly GroupResource[] = plugins === 'webhooks' ? row.chain.webhookExcludedResources : row.chain.policyExcludedResources;
+  const group = str(ctx.request.resource?.group);
+  const resource = str(ctx.request.resource?.resource);
+  if (!excluded.some((gr) => gr.group === group && gr.resource === resource)) return undefined;
+  const why = plugins === 'webhooks' ? 'admission webhooks (gate ExcludeAdmissionWebhookVirtualResources is on)' : 'admission policies';
+  return `${group}/${resource} is a review resource: the Kubernetes ${row.version} apiserver never sends it to ${why}`;
 }
 
 /** A plugin rejects the request: true when the chain stops here (not while probing). */

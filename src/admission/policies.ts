@@ -16,8 +16,12 @@ import {
   type EquivalentResource,
   type MatchResult,
   type RunRequestInput,
+  type ValidationFailure,
+  VALIDATION_FAILURE_KEY,
 } from '../policy';
-import { forbiddenMessage, inputFor, matchInput, requireReinvoking, type SimContext } from './context';
+import { releaseOf } from '../base/releases';
+import { goJSON } from '../k8s/errors';
+import { excludedBy, forbiddenMessage, inputFor, matchInput, requireReinvoking, type SimContext } from './context';
 import { patchBetween } from './serialize';
 import type { DocumentRef, SimOutcome, SimPhase, SimStep, SimStepKind } from './types';
 import type { WorkspaceBinding, WorkspacePolicy } from './workspace';
@@ -145,7 +149,21 @@ function bindingSkipStep(ctx: SimContext, phase: SimPhase, p: WorkspacePolicy, b
 // ---------------------------------------------------------------------------
 // ValidatingAdmissionPolicy
 
+/** The policy plugin returns before any policy for a resource its release excludes: one skipped step per policy, saying so. */
+function excludedSteps(ctx: SimContext, phase: SimPhase): boolean {
+  const why = excludedBy(ctx, 'policies');
+  if (!why) return false;
+  if (ctx.round === 0) {
+    for (const p of phase === 'mutating' ? ctx.ws.policies.mutating : ctx.ws.policies.validating) {
+      policyStep(ctx, { phase, p, outcome: 'skipped', reason: why, document: p.document, path: isObject(p.spec.matchConstraints) ? 'spec.matchConstraints' : 'spec' });
+    }
+  }
+  return true;
+}
+
 export async function runValidatingPolicies(ctx: SimContext): Promise<void> {
+  if (excludedSteps(ctx, 'validating')) return;
+  const failures: ValidationFailure[] = [];
   // the policies do not change the object: run them all at once (the engine's requests overlap in
   // the browser's worker), then read the results in order
   const runs = ctx.ws.policies.validating.map((p) => {
@@ -230,8 +248,26 @@ export async function runValidatingPolicies(ctx: SimContext): Promise<void> {
       }
     }
     ctx.warnings.push(...r.warnings);
-    Object.assign(ctx.auditAnnotations, r.auditAnnotations);
+    const { [VALIDATION_FAILURE_KEY]: _failures, ...annotations } = r.auditAnnotations;
+    Object.assign(ctx.auditAnnotations, annotations);
+    failures.push(...r.validationFailures);
   }
+  publishValidationFailures(ctx, failures);
+}
+
+/** At most this many failures in the one annotation (validating/dispatcher.go maxValidationFailures). */
+const MAX_VALIDATION_FAILURES = 50;
+
+/**
+ * The Audit-action failures as the release's dispatcher publishes them (its row's
+ * `chain.auditValidationFailures`): 'first' — one annotation per failure, and the request keeps
+ * the first value for the key (AddAnnotation refuses another); 'all' — one annotation listing
+ * every failure of every policy, the first 50.
+ */
+function publishValidationFailures(ctx: SimContext, failures: readonly ValidationFailure[]): void {
+  if (failures.length === 0) return;
+  const all = releaseOf(ctx.options.kubernetesVersion).chain.auditValidationFailures === 'all';
+  ctx.auditAnnotations[VALIDATION_FAILURE_KEY] = goJSON(all ? failures.slice(0, MAX_VALIDATION_FAILURES) : failures.slice(0, 1));
 }
 
 // ---------------------------------------------------------------------------
@@ -240,6 +276,7 @@ export async function runValidatingPolicies(ctx: SimContext): Promise<void> {
 const invocationKey = (p: WorkspacePolicy, b: WorkspaceBinding) => `${p.name}/${b.name}`;
 
 export async function runMutatingPolicies(ctx: SimContext): Promise<void> {
+  if (excludedSteps(ctx, 'mutating')) return;
   const st = ctx.reinvoke.policies;
   if (ctx.round === 1 && !(st.lastOutput && deepEqual(st.lastOutput.object, ctx.object))) requireReinvoking(st);
   let denial: SimContext['denied'];

@@ -2,11 +2,12 @@
  * Objects as the apiserver hands them to a webhook's JSON patch: decoded into the typed Go
  * object and encoded again, so `omitempty` fields that are empty are gone (an empty
  * `metadata.labels: {}` is dropped, so a patch adding `/metadata/labels/x` fails exactly as it
- * does on a cluster) and `null`s are dropped. Built-in kinds only: custom resources are
+ * does on a cluster) and `null`s are dropped; `metadata` itself is always there (a struct: a
+ * TokenReview posted without it reaches a webhook with `metadata: {}`). Built-in kinds only: custom resources are
  * unstructured and kept as they are. And the JSON Patch that turns one object into another
  * (for the changes a MutatingAdmissionPolicy made).
  */
-import { cloneJson, isObject, type Obj } from '../base/json';
+import { cloneJson, isObject, obj, type Obj } from '../base/json';
 import { diffJson, formatPointer, parsePointer, type JsonPatchOp } from '../policy';
 
 /** ObjectMeta fields that are maps or lists with omitempty. */
@@ -26,11 +27,10 @@ const isEmpty = (v: unknown): boolean => (Array.isArray(v) ? v.length === 0 : is
 export function serializeTyped(object: unknown): unknown {
   if (!isObject(object)) return cloneJson(object);
   const out = dropNulls(object) as Obj;
-  if (isObject(out.metadata)) {
-    const md: Obj = { ...out.metadata };
-    for (const k of METADATA_OMITEMPTY) if (isEmpty(md[k])) delete md[k];
-    out.metadata = md;
-  }
+  // ObjectMeta is a struct, never omitted: a built-in object always reaches admission with metadata
+  const md: Obj = { ...obj(out.metadata) };
+  for (const k of METADATA_OMITEMPTY) if (isEmpty(md[k])) delete md[k];
+  out.metadata = md;
   return out;
 }
 

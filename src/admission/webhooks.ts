@@ -18,7 +18,7 @@ import { deepEqual, obj, str, strList } from '../base/json';
 import { applyJsonPatch, decideMatchConditions, failurePolicyOf, matchWebhook, runMatchConditions, type EquivalentResource } from '../policy';
 import { celInputs } from '../request/cel-inputs';
 import { goJSON } from '../k8s/errors';
-import { forbiddenMessage, inputFor, matchInput, reject, requireReinvoking, type SimContext } from './context';
+import { excludedBy, forbiddenMessage, inputFor, matchInput, reject, requireReinvoking, type SimContext } from './context';
 import { serializeTyped } from './serialize';
 import type { JsonPatchOp, SimDenial, SimOutcome, SimStep } from './types';
 import type { WorkspaceWebhook } from './workspace';
@@ -212,7 +212,16 @@ function settle(ctx: SimContext, wh: WorkspaceWebhook, s: SimStep, r: CallResult
   return undefined;
 }
 
+/** The webhook plugin returns before any webhook for a resource its release excludes: one skipped step per webhook, saying so. */
+function excludedSteps(ctx: SimContext, phase: SimStep['phase'], hooks: readonly WorkspaceWebhook[]): boolean {
+  const why = excludedBy(ctx, 'webhooks');
+  if (!why) return false;
+  if (ctx.round === 0) for (const wh of hooks) step(ctx, wh, phase, 'skipped', why, `webhooks[${wh.index}].rules`);
+  return true;
+}
+
 export async function runMutatingWebhooks(ctx: SimContext): Promise<void> {
+  if (excludedSteps(ctx, 'mutating', ctx.ws.webhooks.mutating)) return;
   const st = ctx.reinvoke.webhooks;
   if (ctx.round === 1 && !(st.lastOutput && deepEqual(st.lastOutput.object, ctx.object))) requireReinvoking(st);
   try {
@@ -262,6 +271,7 @@ export async function runMutatingWebhooks(ctx: SimContext): Promise<void> {
 }
 
 export async function runValidatingWebhooks(ctx: SimContext): Promise<void> {
+  if (excludedSteps(ctx, 'validating', ctx.ws.webhooks.validating)) return;
   const relevant: { wh: WorkspaceWebhook; d: Decision }[] = [];
   // ShouldCallHook has no side effects: evaluate every webhook's match at once, read in order
   const decisions = ctx.ws.webhooks.validating.map((wh) => shouldCallHook(ctx, wh));

@@ -268,3 +268,18 @@ describe('reading the log', () => {
     });
   });
 });
+
+describe('analyzeImpact at the target release', () => {
+  it('a TokenReview reaches a candidate webhook for * at 1.36, not at 1.37 (the release reaches the simulator)', async () => {
+    const tokenReview = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 'abc' } };
+    const audit = event('create', { apiGroup: 'authentication.k8s.io', resource: 'tokenreviews' }, { requestURI: '/apis/authentication.k8s.io/v1/tokenreviews', requestObject: tokenReview, responseObject: { ...tokenReview, status: { authenticated: true } } });
+    const everything = { apiGroups: ['*'], apiVersions: ['*'], operations: ['*'], resources: ['*'] };
+    const candidate = [
+      { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'all' }, webhooks: [{ name: 'all.example.com', admissionReviewVersions: ['v1'], sideEffects: 'None', clientConfig: { url: 'https://all.example.com' }, rules: [everything] }] },
+    ];
+    const change = async (kubernetesVersion: '1.36' | '1.37') =>
+      (await analyzeImpact({ workspace: candidate, cluster: [], audit, options: { kubernetesVersion, webhooks: { 'all.example.com': 'deny' }, existing: false } })).events.map((e) => e.change);
+    expect(await change('1.36')).toEqual(['newly-denied']);
+    expect(await change('1.37')).toEqual(['unchanged']);
+  });
+});

@@ -136,6 +136,17 @@ export interface RunOutcomeDecision {
   reason?: StatusReason;
 }
 
+/** One entry of `validation.policy.admission.k8s.io/validation_failure` (k8s.io/apiserver validating/dispatcher.go ValidationFailureValue, fields in its order). */
+export interface ValidationFailure {
+  message: string;
+  policy: string;
+  binding: string;
+  expressionIndex: number;
+  validationActions: string[];
+}
+
+export const VALIDATION_FAILURE_KEY = 'validation.policy.admission.k8s.io/validation_failure';
+
 export interface ValidatingRunResult {
   /** deny: rejected; warn: admitted with warnings; admit: admitted (the policy applied); skip: the policy did not apply. */
   outcome: 'admit' | 'deny' | 'warn' | 'skip';
@@ -143,6 +154,8 @@ export interface ValidatingRunResult {
   warnings: string[];
   /** Audit annotations added to the request's audit event. */
   auditAnnotations: Record<string, string>;
+  /** The Audit-action failures, in order (what `validation.policy.admission.k8s.io/validation_failure` lists; the admission chain merges them across policies by its release). */
+  validationFailures: ValidationFailure[];
   /** Evaluation and configuration errors met (whatever failurePolicy did with them). */
   errors: string[];
   /** Where the test inputs make this run differ from a real apiserver (missing namespace object, equivalent resources not tried). */
@@ -365,6 +378,7 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
     decision: { allowed: true },
     warnings: [],
     auditAnnotations: {},
+    validationFailures: [],
     errors: [],
     notes: requestNotes(input),
     policyName,
@@ -384,7 +398,7 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
     reason?: StatusReason;
   }
   const denied: Denied[] = [];
-  const failures: { message: string; policy: string; binding: string; expressionIndex: number; validationActions: string[] }[] = [];
+  const failures: ValidationFailure[] = [];
 
   const configError = (err: string, binding?: string) => {
     result.errors.push(err);
@@ -449,7 +463,8 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
     },
   });
   for (const [key, vals] of collected) result.auditAnnotations[`${policyName}/${key}`] = vals.length === 1 ? vals[0]! : vals.join(', ');
-  if (failures.length > 0) result.auditAnnotations['validation.policy.admission.k8s.io/validation_failure'] = goJSON(failures);
+  if (failures.length > 0) result.auditAnnotations[VALIDATION_FAILURE_KEY] = goJSON(failures);
+  result.validationFailures = failures;
   if (anyApplied) result.skipReason = undefined;
   else if (!result.skipReason) result.skipReason = result.bindings.map((b) => `binding '${b.name}': ${b.reason}`).join('; ') || 'no binding applies';
   return finish(anyApplied);

@@ -13,7 +13,7 @@
  * 3. the warnings the client gets (as a set: validating webhooks answer in any order);
  * 4. when allowed and the request has an object: the object the apiserver returns, without
  *    what the apiserver sets itself (uid, creationTimestamp, resourceVersion, generation,
- *    managedFields), equals simulate()'s `object`.
+ *    managedFields; and a review's `status`, its answer), equals simulate()'s `object`.
  */
 import type { SimResult } from '../../src/admission';
 import { deepEqual } from '../../src/base/json';
@@ -40,10 +40,14 @@ export interface OracleAnswer {
 
 const SERVER_FIELDS = ['uid', 'creationTimestamp', 'resourceVersion', 'generation', 'managedFields'];
 
+/** Reviews are never stored: the apiserver answers with the admitted object plus its answer in `status`, written after admission. */
+const REVIEW_KINDS = new Set(['TokenReview', 'SelfSubjectReview', 'SubjectAccessReview', 'LocalSubjectAccessReview', 'SelfSubjectAccessReview', 'SelfSubjectRulesReview']);
+
 export function withoutServerFields(o: unknown): unknown {
   if (typeof o !== 'object' || o === null) return o;
-  const copy = structuredClone(o) as { metadata?: Record<string, unknown> };
+  const copy = structuredClone(o) as { kind?: string; metadata?: Record<string, unknown>; status?: unknown };
   if (copy.metadata) for (const f of SERVER_FIELDS) delete copy.metadata[f];
+  if (REVIEW_KINDS.has(copy.kind ?? '')) delete copy.status;
   return copy;
 }
 

@@ -1,6 +1,7 @@
 /**
  * Differential test: simulate() against a real kube-apiserver (tools/admission-oracle: the
- * in-process apiserver of k8s.io/kubernetes 1.36 on an embedded etcd, shared by the scenarios
+ * in-process apiserver of k8s.io/kubernetes 1.36, and of 1.37.2 — the same program built with
+ * `-modfile go.1.37.mod` — on an embedded etcd, shared by the scenarios
  * that can share it (each scenario's objects created, waited for and deleted again), webhooks
  * served locally, each request replayed as a dry run as the scenario's user). What "agree"
  * means: compare.ts. Every disagreement fails the test, printed with its scenario.
@@ -12,7 +13,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { simulate } from '../../src/admission';
 import { useEngine } from '../../src/cel/test-helpers';
-import { buildOracle, oracleCacheDir, runOracle } from '../go-oracle';
+import type { KubernetesVersion } from '../../src/base/releases';
+import { buildOracle, oracleCacheDir, runOracle, type OracleBuild } from '../go-oracle';
 import { compareAnswers, type OracleAnswer } from './compare';
 import { generated, HAND_WRITTEN, type OracleScenario } from './scenarios';
 
@@ -22,51 +24,59 @@ const SEED = 0xad_2026;
 
 const scenarios: OracleScenario[] = [...HAND_WRITTEN, ...generated(GENERATED, SEED)];
 
+/** One program, two releases: go.mod pins 1.36; `-modfile go.1.37.mod` builds it on 1.37.2. */
+const RELEASES: Partial<Record<KubernetesVersion, OracleBuild>> = {
+  '1.36': { dir: 'admission-oracle', name: 'admission-oracle', testBinary: true },
+  '1.37': { dir: 'admission-oracle', name: 'admission-oracle-1.37', testBinary: true, modfile: 'go.1.37.mod' },
+};
+
 useEngine();
 
-let answers: OracleAnswer[];
-beforeAll(async () => {
-  const bin = buildOracle({ dir: 'admission-oracle', name: 'admission-oracle', testBinary: true });
-  if (bin.built) console.info(`built admission-oracle in ${bin.seconds.toFixed(1)} s`);
-  // The answers are cached too, keyed by the binary, the scenarios and ORACLE_SERVER (=fresh: a fresh
-  // apiserver per scenario, the cross-check of the shared one); a simulator change re-runs only the comparison.
-  const cached = join(oracleCacheDir, `admission-answers-${createHash('sha256').update(bin.path).update(process.env.ORACLE_SERVER ?? '').update(JSON.stringify(scenarios)).digest('hex').slice(0, 16)}.json`);
-  if (existsSync(cached)) {
-    answers = JSON.parse(readFileSync(cached, 'utf8')) as OracleAnswer[];
-    return;
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'admission-oracle-'));
-  try {
-    const [input, output] = [join(dir, 'scenarios.json'), join(dir, 'answers.json')];
-    writeFileSync(input, JSON.stringify(scenarios));
-    const t0 = Date.now();
-    await runOracle(bin.path, '', ['-test.run', '^TestOracle$', '-test.timeout', '60m'], { ORACLE_IN: input, ORACLE_OUT: output });
-    answers = JSON.parse(readFileSync(output, 'utf8')) as OracleAnswer[];
-    if (answers.every((a) => !a.error)) writeFileSync(cached, JSON.stringify(answers));
-    console.info(`admission oracle: ${answers.length} scenarios in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}, 3_600_000);
-
-describe('simulate() agrees with a real kube-apiserver 1.36', () => {
-  it(`on ${HAND_WRITTEN.length} hand-written and ${GENERATED} generated scenarios (seed ${SEED})`, { timeout: 600_000 }, async () => {
-    expect(answers).toHaveLength(scenarios.length);
-    const failures: string[] = [];
-    for (const [i, sc] of scenarios.entries()) {
-      const oracle = answers[i]!;
-      if (oracle.error) {
-        failures.push(`✗ ${sc.name}: the apiserver could not set it up: ${oracle.error}`);
-        continue;
-      }
-      const sim = await simulate(sc.objects, sc.request, { webhooks: sc.webhooks, kubernetesVersion: '1.36' });
-      const mutatingConfigs = new Set(
-        sc.objects.filter((o) => (o as { kind?: string }).kind === 'MutatingWebhookConfiguration').map((o) => (o as { metadata: { name: string } }).metadata.name),
-      );
-      const diffs = compareAnswers(oracle, sim, mutatingConfigs, sc.request.operation !== 'DELETE');
-      if (diffs.length) failures.push([`✗ ${sc.name}${oracle.synced === 'probes' ? '' : ` (informer sync: ${oracle.synced})`}`, ...diffs.map((d) => `    ${d}`)].join('\n'));
+for (const [release, build] of Object.entries(RELEASES) as [KubernetesVersion, OracleBuild][]) {
+  let answers: OracleAnswer[];
+  beforeAll(async () => {
+    const bin = buildOracle(build);
+    if (bin.built) console.info(`built ${build.name} in ${bin.seconds.toFixed(1)} s`);
+    // The answers are cached too, keyed by the binary, the scenarios and ORACLE_SERVER (=fresh: a fresh
+    // apiserver per scenario, the cross-check of the shared one); a simulator change re-runs only the comparison.
+    const cached = join(oracleCacheDir, `admission-answers-${createHash('sha256').update(bin.path).update(process.env.ORACLE_SERVER ?? '').update(JSON.stringify(scenarios)).digest('hex').slice(0, 16)}.json`);
+    if (existsSync(cached)) {
+      answers = JSON.parse(readFileSync(cached, 'utf8')) as OracleAnswer[];
+      return;
     }
-    console.info(`admission: ${scenarios.length} scenarios compared, ${failures.length} disagreements`);
-    expect(failures, `${failures.length} disagreements with the apiserver:\n\n${failures.join('\n\n')}`).toEqual([]);
+    const dir = mkdtempSync(join(tmpdir(), 'admission-oracle-'));
+    try {
+      const [input, output] = [join(dir, 'scenarios.json'), join(dir, 'answers.json')];
+      writeFileSync(input, JSON.stringify(scenarios));
+      const t0 = Date.now();
+      await runOracle(bin.path, '', ['-test.run', '^TestOracle$', '-test.timeout', '60m'], { ORACLE_IN: input, ORACLE_OUT: output });
+      answers = JSON.parse(readFileSync(output, 'utf8')) as OracleAnswer[];
+      if (answers.every((a) => !a.error)) writeFileSync(cached, JSON.stringify(answers));
+      console.info(`admission oracle ${release}: ${answers.length} scenarios in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 3_600_000);
+
+  describe(`simulate() agrees with a real kube-apiserver ${release}`, () => {
+    it(`on ${HAND_WRITTEN.length} hand-written and ${GENERATED} generated scenarios (seed ${SEED})`, { timeout: 600_000 }, async () => {
+      expect(answers).toHaveLength(scenarios.length);
+      const failures: string[] = [];
+      for (const [i, sc] of scenarios.entries()) {
+        const oracle = answers[i]!;
+        if (oracle.error) {
+          failures.push(`✗ ${sc.name}: the apiserver could not set it up: ${oracle.error}`);
+          continue;
+        }
+        const sim = await simulate(sc.objects, sc.request, { webhooks: sc.webhooks, kubernetesVersion: release });
+        const mutatingConfigs = new Set(
+          sc.objects.filter((o) => (o as { kind?: string }).kind === 'MutatingWebhookConfiguration').map((o) => (o as { metadata: { name: string } }).metadata.name),
+        );
+        const diffs = compareAnswers(oracle, sim, mutatingConfigs, sc.request.operation !== 'DELETE');
+        if (diffs.length) failures.push([`✗ ${sc.name}${oracle.synced === 'probes' ? '' : ` (informer sync: ${oracle.synced})`}`, ...diffs.map((d) => `    ${d}`)].join('\n'));
+      }
+      console.info(`admission ${release}: ${scenarios.length} scenarios compared, ${failures.length} disagreements`);
+      expect(failures, `${failures.length} disagreements with the apiserver:\n\n${failures.join('\n\n')}`).toEqual([]);
+    });
   });
-});
+}

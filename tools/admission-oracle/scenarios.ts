@@ -73,6 +73,29 @@ export function cmRequest(extra: Partial<SimRequest> = {}): SimRequest {
   };
 }
 
+const tokenReviewRule = { apiGroups: ['authentication.k8s.io'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['tokenreviews'] };
+const anyRule = { apiGroups: ['*'], apiVersions: ['*'], operations: ['CREATE'], resources: ['*'] };
+const reviewGroupsRule = { apiGroups: ['authentication.k8s.io', 'authorization.k8s.io'], apiVersions: ['*'], operations: ['CREATE'], resources: ['*'] };
+
+/** A TokenReview as clients post it: without metadata (the apiserver's typed object has it anyway). */
+const tokenReview = (): SimRequest => ({
+  operation: 'CREATE',
+  resource: { group: 'authentication.k8s.io', version: 'v1', resource: 'tokenreviews' },
+  kind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenReview' },
+  userInfo: USERS.alice,
+  dryRun: true,
+  object: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 'not-a-real-token' } },
+});
+
+const subjectAccessReview = (): SimRequest => ({
+  operation: 'CREATE',
+  resource: { group: 'authorization.k8s.io', version: 'v1', resource: 'subjectaccessreviews' },
+  kind: { group: 'authorization.k8s.io', version: 'v1', kind: 'SubjectAccessReview' },
+  userInfo: USERS.alice,
+  dryRun: true,
+  object: { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', metadata: {}, spec: { user: 'bob', resourceAttributes: { namespace: 'team-a', verb: 'get', resource: 'configmaps' } } },
+});
+
 const addLabel = (key: string, value: string) => ({ patch: [{ op: 'add' as const, path: `/metadata/labels/${key}`, value }] });
 const s = (name: string, objects: unknown[], request: SimRequest, webhooks: Record<string, WebhookResponse> = {}): OracleScenario => ({ name, objects: [...NAMESPACES, ...objects], request, webhooks });
 
@@ -197,6 +220,17 @@ export const HAND_WRITTEN: readonly OracleScenario[] = [
     map('bad', { failurePolicy: 'Ignore', mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: "Object{metadata: Object.metadata{labels: {'v': object.data['absent']}}}" } }] }),
     mapb('bad-b', 'bad'),
   ], cmRequest()),
+  // the review resources: never sent to admission policies; at 1.36 still sent to webhooks (not from 1.37)
+  s('TokenReview: a VAP that would deny it is not evaluated', [vap('deny-reviews', { matchConstraints: { resourceRules: [tokenReviewRule] }, validations: [{ expression: 'false', message: 'no reviews' }] }), vapb('deny-reviews-b', 'deny-reviews')], tokenReview()),
+  // every resource of the review groups (a VAP on every group would also deny the harness's own probes)
+  s('SubjectAccessReview: a VAP matching every resource of its group is not evaluated', [vap('deny-reviews', { matchConstraints: { resourceRules: [reviewGroupsRule] }, validations: [{ expression: 'false', message: 'no' }] }), vapb('deny-reviews-b', 'deny-reviews')], subjectAccessReview()),
+  s('TokenReview: webhooks naming tokenreviews and * (called at 1.36, not from 1.37)', [validating('v', hook('named.example.com', { rules: [tokenReviewRule] }), hook('star.example.com', { rules: [anyRule] }))], tokenReview(), {
+    'named.example.com': 'deny',
+  }),
+  s('SubjectAccessReview: a webhook for * (called at 1.36, not from 1.37)', [validating('v', hook('star.example.com', { rules: [anyRule] }))], subjectAccessReview(), { 'star.example.com': 'deny' }),
+  s('TokenReview without metadata: a webhook patch adds /metadata/labels (at 1.36; not called from 1.37)', [mutating('m', hook('labels.example.com', { rules: [tokenReviewRule] }))], tokenReview(), {
+    'labels.example.com': { patch: [{ op: 'add', path: '/metadata/labels', value: { reviewed: 'yes' } }] },
+  }),
 ];
 
 type Json = unknown;
