@@ -32,7 +32,7 @@ function selectorHint(docs: readonly unknown[], s: SimStep, namespace: string | 
     : `; webhooks[${i}].namespaceSelector does not exclude namespace ${namespace}`;
 }
 
-const quote = (names: string[]) => names.map((n) => `\`${n}\``).join(', ');
+const quote = (names: string[]) => names.map((n) => `'${n}'`).join(', ');
 const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
 
 function headline(findings: LockoutFinding[], checked: number): string {

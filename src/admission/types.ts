@@ -147,7 +147,7 @@ export interface LockoutFinding {
 }
 
 export interface LockoutReport {
-  /** One line, e.g. "2 critical requests would be rejected while `policy-guard` is down". */
+  /** One line, e.g. "2 critical requests would be rejected while 'policy-guard' is down" (plain text: the UI shows it as it is). */
   headline: string;
   findings: LockoutFinding[];
   /** Every critical request checked, with what happened to it. */
