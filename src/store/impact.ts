@@ -9,7 +9,7 @@ import { analyzeImpact, type ImpactOptions, type ImpactProgress, type ImpactRepo
 import { toDraft } from '../request';
 import { parseDocuments } from '../yaml';
 import type { WorkspaceDoc } from './documents';
-import { setSimulatorDraft, useSimulatorDraft } from './simulator';
+import { setSimulatorDraft } from './simulator';
 import { workspace } from './workspace';
 
 export interface ImpactFile {
@@ -130,4 +130,3 @@ export function openInSimulator(auditID: string): boolean {
   return true;
 }
 
-export { useSimulatorDraft };
