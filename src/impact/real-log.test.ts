@@ -1,29 +1,100 @@
 /**
- * analyzeImpact on a log a real kube-apiserver 1.36 wrote (tools/admission-oracle/testdata/audit:
- * its traffic, its audit policy, its snapshot). With the candidate equal to the cluster's own chain
- * and the test webhook's real answer (it denies), the replayed baseline must decide every event as
- * the apiserver did.
+ * analyzeImpact on a log a real kube-apiserver 1.37.2 wrote (tools/admission-oracle/testdata/audit:
+ * its traffic, its audit policy, its snapshot), against the same apiserver's own decisions.
+ *
+ * - Baseline: with the candidate equal to the cluster's own chain and the test webhook's real
+ *   answer (it denies), the replayed baseline must decide every event as the apiserver did.
+ * - Candidate: `candidate.json` (policies with params and a namespaceSelector, a mutating policy,
+ *   webhooks that deny and warn) was installed in that apiserver acting only on dry-run copies of
+ *   each write; `candidate-decisions.json` holds what the apiserver answered to each copy (the
+ *   Go test TestAuditLog writes both, and `audit-fixture.test.ts` beside it re-derives them).
+ *   analyzeImpact with the candidate as the workspace (overlay on the snapshot's chain) must agree
+ *   with every decision the log determines; the others are listed with the reason.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useEngine } from '../cel/test-helpers';
-import { analyzeImpact } from './index';
+import type { WebhookResponse } from '../admission';
+import { analyzeImpact, type Decision, type EventImpact } from './index';
 
 useEngine();
 
 const dir = join(import.meta.dirname, '../../tools/admission-oracle/testdata/audit');
 const log = readFileSync(join(dir, 'audit.log'), 'utf8');
 const snapshot = (JSON.parse(readFileSync(join(dir, 'snapshot.json'), 'utf8')) as { items: unknown[] }).items;
+const candidate = JSON.parse(readFileSync(join(dir, 'candidate.json'), 'utf8')) as { objects: unknown[]; webhooks: Record<string, WebhookResponse> };
+
+/** The apiserver's answer to one write's dry-run copy (candidate_test.go, candidateDecision). */
+interface ApiserverDecision {
+  line: number;
+  request: string;
+  allowed: boolean;
+  code?: number;
+  message?: string;
+  warnings: string[];
+  calls: string[];
+  annotations: Record<string, string>;
+  /**
+   * The policy/binding pairs that denied, from the validation_failure annotation (bindings with the
+   * Audit action). With several the apiserver names any one: it runs policies in the order of a Go map.
+   */
+  denials?: string[];
+}
+const decisions = JSON.parse(readFileSync(join(dir, 'candidate-decisions.json'), 'utf8')) as ApiserverDecision[];
+
+/** The baseline's webhook (frozen-guard) denies, as the test's server answered it. */
+const BASELINE_WEBHOOKS: Record<string, WebhookResponse> = { 'frozen.shop.example.com': 'deny' };
+const VERSION = '1.37';
+
+const sorted = (xs: readonly string[]) => [...xs].sort();
+const show = (x: unknown) => JSON.stringify(x);
+
+/** Who the apiserver's message names: `ValidatingAdmissionPolicy 'p' with binding 'b'`, `admission webhook "w"`. */
+function namedIn(message: string): { kind?: string; name: string; binding?: string } | undefined {
+  const policy = /(ValidatingAdmissionPolicy|MutatingAdmissionPolicy) '([^']+)' with binding '([^']+)'/.exec(message);
+  if (policy) return { kind: policy[1]!, name: policy[2]!, binding: policy[3]! };
+  const webhook = /admission webhook "([^"]+)"/.exec(message);
+  return webhook ? { name: webhook[1]! } : undefined;
+}
+
+/** How analyzeImpact's decision differs from the apiserver's, one line each ([] = they agree). */
+function disagreements(mine: Decision, theirs: ApiserverDecision): string[] {
+  const out: string[] = [];
+  if (mine.allowed !== theirs.allowed) out.push(`allowed: apiserver ${theirs.allowed}, analyzeImpact ${mine.allowed}${mine.deniedBy ? ` (${mine.deniedBy.message})` : ''}${theirs.message ? ` (${theirs.message})` : ''}`);
+  else if (!theirs.allowed) {
+    const named = namedIn(theirs.message ?? '');
+    const by = mine.deniedBy;
+    const several = (theirs.denials?.length ?? 0) > 1;
+    if (several) {
+      // any one of them may be the one named: analyzeImpact names one of them and lists them all
+      const listed = new Set((mine.denials ?? []).filter((d) => d.kind === 'ValidatingAdmissionPolicy').map((d) => `${d.name}/${d.binding}`));
+      if (!by || !theirs.denials!.includes(`${by.name}/${by.binding}`)) out.push(`denied by: apiserver one of ${show(theirs.denials)}, analyzeImpact ${show(by)}`);
+      const missing = theirs.denials!.filter((d) => !listed.has(d));
+      if (missing.length) out.push(`denials: apiserver ${show(theirs.denials)}, analyzeImpact lists ${show([...listed])}`);
+      if (named && by?.name === named.name && by.message !== theirs.message) out.push(`message: apiserver ${show(theirs.message)}, analyzeImpact ${show(by.message)}`);
+    } else {
+      if (by?.message !== theirs.message) out.push(`message: apiserver ${show(theirs.message)}, analyzeImpact ${show(by?.message)}`);
+      if (!named || !by) out.push(`denied by: apiserver ${show(named)}, analyzeImpact ${show(by)}`);
+      else if (named.kind ? by.kind !== named.kind || by.name !== named.name || by.binding !== named.binding : by.webhook !== named.name)
+        out.push(`denied by: apiserver ${show(named)}, analyzeImpact ${show({ kind: by.kind, name: by.name, binding: by.binding, webhook: by.webhook })}`);
+    }
+  }
+  if (show(sorted(mine.warnings)) !== show(sorted(theirs.warnings))) out.push(`warnings: apiserver ${show(theirs.warnings)}, analyzeImpact ${show(mine.warnings)}`);
+  if (show(sorted(mine.calls)) !== show(sorted(theirs.calls))) out.push(`webhooks called: apiserver ${show(theirs.calls)}, analyzeImpact ${show(mine.calls)}`);
+  if (show(sorted(mine.audited)) !== show(sorted(Object.keys(theirs.annotations)))) out.push(`audit annotations: apiserver ${show(Object.keys(theirs.annotations))}, analyzeImpact ${show(mine.audited)}`);
+  return out;
+}
+
+/** Why the log cannot determine the candidate's decision on an event (undefined: it can). */
+function undeterminable(e: EventImpact): string | undefined {
+  if (e.oldObject === 'unknown') return 'the old object is in neither the log nor the snapshot (the setup made it, the traffic deleted it)';
+  return undefined;
+}
 
 describe('a real apiserver audit log', () => {
   it('the baseline decides every write as the apiserver did; the candidate (the same chain) changes nothing', async () => {
-    const r = await analyzeImpact({
-      workspace: [],
-      cluster: snapshot,
-      audit: log,
-      options: { kubernetesVersion: '1.36', webhooks: { 'frozen.shop.example.com': 'deny' }, existing: false },
-    });
+    const r = await analyzeImpact({ workspace: [], cluster: snapshot, audit: log, options: { kubernetesVersion: VERSION, webhooks: BASELINE_WEBHOOKS, existing: false } });
     const wrong = r.events.filter((e) => e.baseline.allowed !== e.live.code < 400).map((e) => `line ${e.line} ${e.request.operation} ${e.request.resource} ${e.request.namespace}/${e.request.name}: live ${e.live.code} ${e.live.message ?? ''}, baseline ${e.baseline.allowed ? 'allowed' : `denied by ${e.baseline.deniedBy?.name}`}`);
     expect(wrong).toEqual([]);
     expect(r.summary.baselineDisagrees).toBe(0);
@@ -35,7 +106,52 @@ describe('a real apiserver audit log', () => {
   });
 
   it('without the cluster chain (the workspace alone, empty) the five denials are no longer denied', async () => {
-    const r = await analyzeImpact({ workspace: [], cluster: snapshot, audit: log, options: { kubernetesVersion: '1.36', webhooks: { 'frozen.shop.example.com': 'deny' }, candidate: 'replace', existing: false } });
+    const r = await analyzeImpact({ workspace: [], cluster: snapshot, audit: log, options: { kubernetesVersion: VERSION, webhooks: BASELINE_WEBHOOKS, candidate: 'replace', existing: false } });
     expect(r.summary.changes['no-longer-denied']).toBe(5);
+  });
+
+  it('the candidate decides every write the log determines as the apiserver decided its dry-run copy', async () => {
+    const r = await analyzeImpact({
+      workspace: candidate.objects,
+      cluster: snapshot,
+      audit: log,
+      options: { kubernetesVersion: VERSION, candidate: 'overlay', webhooks: { ...BASELINE_WEBHOOKS, ...candidate.webhooks }, existing: false },
+    });
+    const byLine = new Map(r.events.map((e) => [e.line, e]));
+    expect(decisions.map((d) => d.line)).toEqual(r.events.map((e) => e.line));
+    const failures: string[] = [];
+    const unknown: string[] = [];
+    for (const d of decisions) {
+      const e = byLine.get(d.line)!;
+      const why = undeterminable(e);
+      if (why) {
+        unknown.push(`line ${d.line} ${d.request}: ${why} (apiserver: ${d.allowed ? 'allowed' : d.message}; analyzeImpact: ${e.candidate.allowed ? 'allowed' : e.candidate.deniedBy?.message})`);
+        continue;
+      }
+      const diffs = disagreements(e.candidate, d);
+      if (diffs.length) failures.push([`✗ line ${d.line} ${d.request}`, ...diffs.map((x) => `    ${x}`)].join('\n'));
+    }
+    console.info(`candidate vs apiserver: ${decisions.length - unknown.length} determinable writes compared, ${failures.length} disagreements; not determinable:\n  ${unknown.join('\n  ')}`);
+    expect(failures, `${failures.length} disagreements with the apiserver:\n\n${failures.join('\n\n')}`).toEqual([]);
+    // what the log cannot determine: the two writes on objects the setup made outside the log
+    expect(unknown.map((u) => u.split(':')[0])).toEqual(['line 25 patch configmaps default/legacy by bob (application/merge-patch+json)', 'line 26 delete configmaps default/old-settings by alice']);
+
+    // the fixture covers what it claims: every change the candidate makes, in both directions, by several kinds
+    const live = (d: ApiserverDecision) => byLine.get(d.line)!.live.code < 400;
+    expect(decisions.some((d) => live(d) && !d.allowed)).toBe(true);
+    expect(decisions.some((d) => !live(d) && d.allowed)).toBe(true);
+    expect(decisions.filter((d) => (d.denials?.length ?? 0) > 1).length).toBeGreaterThanOrEqual(2);
+    const changes = r.summary.changes;
+    expect(changes['newly-denied']).toBeGreaterThanOrEqual(6);
+    expect(changes['no-longer-denied']).toBe(2);
+    expect(changes['newly-warned']).toBeGreaterThan(0);
+    const deniers = new Set(r.events.filter((e) => e.change === 'newly-denied' && !undeterminable(e)).map((e) => `${e.candidate.deniedBy?.kind} ${e.candidate.deniedBy?.name}`));
+    expect([...deniers].sort()).toEqual([
+      'ValidatingAdmissionPolicy max-keys',
+      'ValidatingAdmissionPolicy namespaces-have-team',
+      'ValidatingAdmissionPolicy protect-app-configs',
+      'ValidatingWebhookConfiguration deployment-guard',
+    ]);
+    expect(new Set(r.events.map((e) => e.request.username))).toEqual(new Set(['alice', 'bob', 'carol']));
   });
 });

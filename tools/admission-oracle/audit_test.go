@@ -38,6 +38,7 @@ var auditUsers = [][4]string{
 	{"alice-token", "alice", "1001", "shop-devs"},
 	{"bob-token", "bob", "1002", "shop-devs"},
 	{"admin-token", "admin", "1000", "system:masters"},
+	{"replayer-token", replayer, "999", "system:masters"},
 }
 
 // The clients' user agent (the default names the test binary, which changes with every build;
@@ -96,6 +97,18 @@ var traffic = []trafficStep{
 	{user: "bob", verb: "update", resource: "configmaps", namespace: "scratch", name: "big", body: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"big","namespace":"scratch"},"data":{"a":"1","b":"2","c":"3","d":"5"}}`, denied: true},
 	{user: "bob", verb: "delete", resource: "configmaps", namespace: "scratch", name: "big"},
 	{user: "alice", verb: "delete", resource: "namespaces", name: "scratch"},
+	// ConfigMaps the setup made (not in the log) and the traffic deletes (not in the snapshot): their old object is unknown to a replay
+	{user: "bob", verb: "patch", resource: "configmaps", namespace: "default", name: "legacy", patch: types.MergePatchType, body: `{"metadata":{"labels":{"app":null}},"data":{"b":"2"}}`},
+	{user: "alice", verb: "delete", resource: "configmaps", namespace: "default", name: "old-settings"},
+	{user: "alice", verb: "delete", resource: "configmaps", namespace: "default", name: "legacy"},
+}
+
+// Objects the setup makes before the traffic, by the apiserver's own client (so not in the log):
+// the candidate's params Namespace, and two ConfigMaps in default that the traffic changes and deletes.
+var auditSetup = []map[string]any{
+	{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "policy-params"}},
+	{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "legacy", "namespace": "default", "labels": map[string]any{"app": "web"}}, "data": map[string]any{"a": "1"}},
+	{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "old-settings", "namespace": "default", "labels": map[string]any{"app": "web"}}, "data": map[string]any{"a": "1"}},
 }
 
 // The baseline chain (created by the apiserver's own client, so not in the log; in the snapshot).
@@ -119,11 +132,20 @@ func auditBaseline(h *hooks) []map[string]any {
 }
 
 func TestAuditLog(t *testing.T) {
-	out := os.Getenv("AUDIT_OUT")
-	if out == "" {
-		t.Skip("AUDIT_OUT names the folder for audit.log and snapshot.json")
+	out, check := os.Getenv("AUDIT_OUT"), os.Getenv("AUDIT_CHECK")
+	if out == "" && check == "" {
+		t.Skip("AUDIT_OUT names the folder to write the fixture to; AUDIT_CHECK the fixture to compare a run with")
 	}
-	policy, err := filepath.Abs("testdata/audit/policy.yaml")
+	// the inputs (audit policy, candidate) come from the fixture being checked, else testdata/audit
+	fixture := check
+	if fixture == "" {
+		fixture = "testdata/audit"
+	}
+	policy, err := filepath.Abs(filepath.Join(fixture, "policy.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	candidate, err := readCandidate(filepath.Join(fixture, "candidate.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,8 +180,14 @@ func TestAuditLog(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 
-	// the baseline chain, then probes until admission sees it (the apiserver's own requests: not logged)
-	for _, o := range append([]map[string]any{{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "oracle-probe"}}}, auditBaseline(h)...) {
+	// the baseline chain and the guarded candidate, then probes until admission sees them (the apiserver's own requests: not logged)
+	installed, err := candidate.guarded(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	setup := append([]map[string]any{{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "oracle-probe"}}}, auditSetup...)
+	setup = append(append(setup, auditBaseline(h)...), installed...)
+	for _, o := range setup {
 		if err := sv.env.create(ctx, o); err != nil {
 			t.Fatal(err)
 		}
@@ -188,8 +216,19 @@ func TestAuditLog(t *testing.T) {
 	cfg.Impersonate = rest.ImpersonationConfig{UserName: impersonated, Groups: []string{"shop-viewers"}}
 	clients[impersonated] = dynamic.NewForConfigOrDie(cfg)
 
+	replayerConfig := rest.AnonymousClientConfig(sv.admin)
+	replayerConfig.BearerToken, replayerConfig.UserAgent = "replayer-token", trafficAgent
 	writes := 0
+	var decisions []candidateDecision
 	for i, st := range traffic {
+		if st.verb != "get" && st.verb != "list" {
+			d, err := sendCopy(ctx, replayerConfig, h, st)
+			if err != nil {
+				t.Fatalf("step %d: %v", i+1, err)
+			}
+			d.Line = i + 1
+			decisions = append(decisions, d)
+		}
 		err := send(ctx, clients[st.user], st)
 		_, answered := err.(apierrors.APIStatus) // a denial, not a transport error
 		if denied := err != nil; denied != st.denied || (denied && !answered) {
@@ -197,6 +236,13 @@ func TestAuditLog(t *testing.T) {
 		}
 		if st.verb != "get" && st.verb != "list" {
 			writes++
+		}
+	}
+
+	// the candidate goes before the snapshot (the snapshot is the cluster's, the candidate the workspace's)
+	for i := len(installed) - 1; i >= 0; i-- {
+		if err := sv.env.delete(ctx, installed[i]); err != nil {
+			t.Fatal(err)
 		}
 	}
 
@@ -229,11 +275,24 @@ func TestAuditLog(t *testing.T) {
 
 	sv.stop() // flushes the audit log
 	stopped = true
-	log, err := os.ReadFile(logPath)
+	raw, err := os.ReadFile(logPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	events := strings.Split(strings.TrimSpace(string(log)), "\n")
+	events, copies, err := splitLog(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(copies) != len(decisions) {
+		t.Fatalf("the audit log has %d events of the replayer, the traffic %d copies", len(copies), len(decisions))
+	}
+	for i := range decisions {
+		decisions[i].Annotations = annotationsOf(copies[i])
+		decisions[i].withDenials()
+	}
+	decisionsJSON, _ := json.MarshalIndent(decisions, "", "  ")
+	decisionsJSON = append(decisionsJSON, '\n')
+	log := []byte(strings.Join(events, "\n") + "\n")
 	if len(events) != len(traffic) {
 		t.Errorf("the audit log has %d events, the traffic %d requests (%d writes)", len(events), len(traffic), writes)
 	}
@@ -249,6 +308,18 @@ func TestAuditLog(t *testing.T) {
 			t.Errorf("event %d: verb %s, the traffic's step %s", i+1, e.Verb, traffic[i].verb)
 		}
 	}
+	if check != "" {
+		diffs, err := checkFixture(check, events, decisionsJSON)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(diffs) > 0 {
+			t.Fatalf("the fixture in %s is not what this run wrote (regenerate it: AUDIT_OUT=testdata/audit):\n%s", check, strings.Join(diffs, "\n"))
+		}
+	}
+	if out == "" {
+		return
+	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -256,6 +327,9 @@ func TestAuditLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(out, "snapshot.json"), append(snapshot, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(out, "candidate-decisions.json"), decisionsJSON, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

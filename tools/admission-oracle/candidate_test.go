@@ -1,0 +1,339 @@
+package oracle
+
+// The candidate side of the audit-log fixture (issue #29, "Checked against a real apiserver"):
+// the apiserver itself decides what a candidate chain would have done with each write of the
+// log. testdata/audit/candidate.json holds the candidate (admission objects, the params they
+// read, and each candidate webhook's answer). Before the traffic, TestAuditLog installs it
+// guarded by candidateGuard (a first matchCondition on every policy and webhook), so that it
+// acts only on dry-run copies sent by the replayer; every write of the traffic is then sent
+// twice: first its copy (the replayer impersonating the write's user, uid and groups, with the
+// extra copyExtra, as a dry run, the same verb, object or patch), then the write itself. The
+// apiserver's answer to each copy is the candidate's decision: the baseline chain (which acts on
+// everything) and the candidate together, i.e. the candidate as an overlay of the cluster's
+// chain. The audit policy logs the replayer at Metadata; its events (their audit annotations)
+// are taken out of the log into the decisions, so audit.log holds the traffic alone.
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
+)
+
+// The replayer's user (a static token, system:masters so that it may impersonate).
+const replayer = "candidate-replayer"
+
+// copyExtra: the userInfo extra the replayer adds to each copy; the guard looks for it.
+const copyExtra = "workbench.example.com/candidate-copy"
+
+// candidateGuard: the candidate acts on the replayer's dry-run copies alone (not on the traffic,
+// whose own dry runs included). has() first: a request without extras has no `extra` field.
+const candidateGuard = "has(request.userInfo.extra) && '" + copyExtra + "' in request.userInfo.extra && request.dryRun == true"
+
+// candidateFile: the candidate (testdata/audit/candidate.json).
+type candidateFile struct {
+	Objects  []map[string]any           `json:"objects"`
+	Webhooks map[string]json.RawMessage `json:"webhooks"`
+}
+
+// candidateDecision: the apiserver's answer to one write's dry-run copy.
+type candidateDecision struct {
+	// Line: the write's event in audit.log (1-based).
+	Line int `json:"line"`
+	// Request: what was sent, for people ("patch configmaps shop/settings by bob (application/merge-patch+json)").
+	Request  string   `json:"request"`
+	Allowed  bool     `json:"allowed"`
+	Code     int32    `json:"code,omitempty"`
+	Reason   string   `json:"reason,omitempty"`
+	Message  string   `json:"message,omitempty"`
+	Warnings []string `json:"warnings"`
+	// Calls: the webhooks the apiserver called (names, sorted: validating webhooks are called in parallel).
+	Calls []string `json:"calls"`
+	// Annotations: the copy's audit annotations, but for the authorizer's and the latency tracker's.
+	Annotations map[string]string `json:"annotations"`
+	// Denials: every ValidatingAdmissionPolicy binding that denied ("policy/binding", sorted), from the
+	// validation_failure annotation (bindings with the Audit action). When there are several, the
+	// apiserver's message names any one of them: it evaluates policies in the order of a Go map
+	// (calculatePolicyData in k8s.io/apiserver/pkg/admission/plugin/policy/generic/policy_source.go).
+	Denials []string `json:"denials,omitempty"`
+}
+
+const validationFailureKey = "validation.policy.admission.k8s.io/validation_failure"
+
+type validationFailure struct {
+	Message           string   `json:"message"`
+	Policy            string   `json:"policy"`
+	Binding           string   `json:"binding"`
+	ExpressionIndex   int      `json:"expressionIndex"`
+	ValidationActions []string `json:"validationActions"`
+}
+
+// withDenials fills in Denials from the annotations.
+func (d *candidateDecision) withDenials() {
+	var failures []validationFailure
+	if err := json.Unmarshal([]byte(d.Annotations[validationFailureKey]), &failures); err != nil {
+		return
+	}
+	seen := map[string]bool{}
+	for _, f := range failures {
+		for _, a := range f.ValidationActions {
+			if k := f.Policy + "/" + f.Binding; a == "Deny" && !seen[k] {
+				seen[k] = true
+				d.Denials = append(d.Denials, k)
+			}
+		}
+	}
+	sort.Strings(d.Denials)
+}
+
+// canonical: what two runs must agree on. The validation_failure entries sorted, and, when
+// several bindings denied, not which one the message names (see Denials).
+func (d candidateDecision) canonical() string {
+	c := d
+	c.Annotations = map[string]string{}
+	for k, v := range d.Annotations {
+		c.Annotations[k] = v
+	}
+	var failures []validationFailure
+	if json.Unmarshal([]byte(c.Annotations[validationFailureKey]), &failures) == nil && len(failures) > 0 {
+		sort.SliceStable(failures, func(i, j int) bool {
+			a, b := failures[i], failures[j]
+			return a.Policy+"/"+a.Binding < b.Policy+"/"+b.Binding || (a.Policy+"/"+a.Binding == b.Policy+"/"+b.Binding && a.ExpressionIndex < b.ExpressionIndex)
+		})
+		v, _ := json.Marshal(failures)
+		c.Annotations[validationFailureKey] = string(v)
+	}
+	if len(c.Denials) > 1 {
+		c.Message = fmt.Sprintf("(one of %d denials)", len(c.Denials))
+	}
+	b, _ := json.Marshal(c)
+	return string(b)
+}
+
+func readCandidate(path string) (*candidateFile, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var c candidateFile
+	if err := json.Unmarshal(b, &c); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &c, nil
+}
+
+// guarded: the candidate's objects as installed: candidateGuard first in every policy's and
+// webhook's matchConditions, webhooks pointed at the test's server with their answers; in
+// setupOrder (params before policies before bindings before webhooks).
+func (c *candidateFile) guarded(h *hooks) ([]map[string]any, error) {
+	guard := map[string]any{"name": "candidate-copy", "expression": candidateGuard}
+	var out []map[string]any
+	for _, o := range c.Objects {
+		o = deepCopyMap(o)
+		kind, _ := o["kind"].(string)
+		name, _ := o["metadata"].(map[string]any)["name"].(string)
+		switch kind {
+		case "ValidatingAdmissionPolicy", "MutatingAdmissionPolicy":
+			spec, _ := o["spec"].(map[string]any)
+			conditions, _ := spec["matchConditions"].([]any)
+			spec["matchConditions"] = append([]any{guard}, conditions...)
+		case "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration":
+			list, _ := o["webhooks"].([]any)
+			for _, w := range list {
+				wh := w.(map[string]any)
+				webhook, _ := wh["name"].(string)
+				conditions, _ := wh["matchConditions"].([]any)
+				wh["matchConditions"] = append([]any{guard}, conditions...)
+				r, err := parseResponse(c.Webhooks[webhook])
+				if err != nil {
+					return nil, fmt.Errorf("webhook %s: %w", webhook, err)
+				}
+				u, err := h.urlFor(name, webhook, r)
+				if err != nil {
+					return nil, err
+				}
+				wh["clientConfig"] = map[string]any{"url": u, "caBundle": base64.StdEncoding.EncodeToString(h.caPEM)}
+			}
+		}
+		out = append(out, o)
+	}
+	rank := func(o map[string]any) int {
+		if r, ok := setupOrder[o["kind"].(string)]; ok {
+			return r
+		}
+		return 1
+	}
+	sort.SliceStable(out, func(i, j int) bool { return rank(out[i]) < rank(out[j]) })
+	return out, nil
+}
+
+func deepCopyMap(o map[string]any) map[string]any {
+	b, _ := json.Marshal(o)
+	var c map[string]any
+	_ = json.Unmarshal(b, &c)
+	return c
+}
+
+// identities: who each traffic user is as admission sees them (the replayer impersonates them).
+func identities() map[string]rest.ImpersonationConfig {
+	out := map[string]rest.ImpersonationConfig{}
+	for _, u := range auditUsers {
+		out[u[1]] = rest.ImpersonationConfig{UserName: u[1], UID: u[2], Groups: []string{u[3]}}
+	}
+	out[impersonated] = rest.ImpersonationConfig{UserName: impersonated, Groups: []string{"shop-viewers"}}
+	return out
+}
+
+// sendCopy sends a write's dry-run copy as the replayer impersonating the write's user and
+// returns the apiserver's answer (Line and Annotations are filled in later).
+func sendCopy(ctx context.Context, replayerConfig *rest.Config, h *hooks, st trafficStep) (candidateDecision, error) {
+	cfg := rest.CopyConfig(replayerConfig)
+	who := identities()[st.user]
+	who.Extra = map[string][]string{copyExtra: {"true"}}
+	cfg.Impersonate = who
+	warnings := &warningRecorder{}
+	cfg.WarningHandler = warnings
+	client, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return candidateDecision{}, err
+	}
+	h.takeCalls()
+	copied := st
+	copied.dryRun = true
+	err = send(ctx, client, copied)
+	d := candidateDecision{Request: describeStep(st), Allowed: err == nil, Warnings: append([]string{}, warnings.list...), Calls: []string{}}
+	sort.Strings(d.Warnings)
+	for _, c := range h.takeCalls() {
+		d.Calls = append(d.Calls, c.Webhook)
+	}
+	sort.Strings(d.Calls)
+	if err != nil {
+		status, ok := err.(apierrors.APIStatus)
+		if !ok {
+			return d, fmt.Errorf("the copy of %s: %w", d.Request, err)
+		}
+		s := status.Status()
+		d.Code, d.Reason, d.Message = s.Code, string(s.Reason), s.Message
+	}
+	return d, nil
+}
+
+func describeStep(st trafficStep) string {
+	where := st.name
+	if st.namespace != "" {
+		where = st.namespace + "/" + st.name
+	}
+	s := fmt.Sprintf("%s %s %s by %s", st.verb, st.resource, where, st.user)
+	if st.patch != "" {
+		s += fmt.Sprintf(" (%s)", st.patch)
+	}
+	if st.dryRun {
+		s += " (dry run)"
+	}
+	return s
+}
+
+// splitLog separates the replayer's events (in order) from the traffic's (the log as the
+// cluster's users wrote it).
+func splitLog(raw []byte) (traffic []string, copies []map[string]any, err error) {
+	for i, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		var e map[string]any
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			return nil, nil, fmt.Errorf("audit log line %d: %w", i+1, err)
+		}
+		if user, _ := e["user"].(map[string]any); user["username"] == replayer {
+			copies = append(copies, e)
+			continue
+		}
+		traffic = append(traffic, line)
+	}
+	return traffic, copies, nil
+}
+
+// annotationsOf: a copy's audit annotations that admission wrote (not the authorizer's, not
+// the latency tracker's, which appears only when a request is slow).
+func annotationsOf(e map[string]any) map[string]string {
+	out := map[string]string{}
+	a, _ := e["annotations"].(map[string]any)
+	for k, v := range a {
+		if strings.HasPrefix(k, "authorization.k8s.io/") || strings.HasPrefix(k, "apiserver.latency.k8s.io/") {
+			continue
+		}
+		out[k], _ = v.(string)
+	}
+	return out
+}
+
+// eventShape: what must stay equal between two runs of the traffic (not IDs, times, versions).
+func eventShape(line string) string {
+	var e struct {
+		Verb             string
+		User             struct{ Username string }
+		ImpersonatedUser *struct{ Username string }
+		ObjectRef        struct{ Resource, Namespace, Name string }
+		ResponseStatus   struct{ Code int }
+	}
+	if err := json.Unmarshal([]byte(line), &e); err != nil {
+		return "not JSON: " + err.Error()
+	}
+	who := e.User.Username
+	if e.ImpersonatedUser != nil {
+		who += " as " + e.ImpersonatedUser.Username
+	}
+	return fmt.Sprintf("%s %s %s/%s by %s: %d", e.Verb, e.ObjectRef.Resource, e.ObjectRef.Namespace, e.ObjectRef.Name, who, e.ResponseStatus.Code)
+}
+
+// checkFixture compares a run with the fixture in dir: the log's events (their shape) and the
+// candidate's decisions (exactly). The differences, one per line; none = the fixture is current.
+func checkFixture(dir string, traffic []string, decisions []byte) ([]string, error) {
+	var diffs []string
+	old, err := os.ReadFile(filepath.Join(dir, "audit.log"))
+	if err != nil {
+		return nil, err
+	}
+	oldLines := strings.Split(strings.TrimSpace(string(old)), "\n")
+	for i := 0; i < len(oldLines) || i < len(traffic); i++ {
+		var a, b string
+		if i < len(oldLines) {
+			a = eventShape(oldLines[i])
+		}
+		if i < len(traffic) {
+			b = eventShape(traffic[i])
+		}
+		if a != b {
+			diffs = append(diffs, fmt.Sprintf("audit.log line %d: fixture %q, this run %q", i+1, a, b))
+		}
+	}
+	want, err := os.ReadFile(filepath.Join(dir, "candidate-decisions.json"))
+	if err != nil {
+		return nil, err
+	}
+	var a, b []candidateDecision
+	if err := json.Unmarshal(want, &a); err != nil {
+		return nil, fmt.Errorf("candidate-decisions.json: %w", err)
+	}
+	if err := json.Unmarshal(decisions, &b); err != nil {
+		return nil, err
+	}
+	for i := 0; i < len(a) || i < len(b); i++ {
+		var x, y string
+		if i < len(a) {
+			x = a[i].canonical()
+		}
+		if i < len(b) {
+			y = b[i].canonical()
+		}
+		if x != y {
+			diffs = append(diffs, fmt.Sprintf("candidate-decisions.json [%d]:\n  fixture:  %s\n  this run: %s", i, x, y))
+		}
+	}
+	return diffs, nil
+}
