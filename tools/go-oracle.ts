@@ -84,7 +84,7 @@ export function buildOracle(b: OracleBuild): BuiltOracle {
   return { path, built: true, seconds: (Date.now() - t0) / 1000 };
 }
 
-/** Run a binary with `input` on stdin; resolves with stdout (rejects with stderr on a non-zero exit). */
+/** Run a binary with `input` on stdin; resolves with stdout (rejects with the ends of stdout and stderr on a non-zero exit). */
 export function runOracle(path: string, input: string, args: string[] = [], env: Record<string, string> = {}): Promise<string> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(path, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
@@ -95,7 +95,8 @@ export function runOracle(path: string, input: string, args: string[] = [], env:
     child.on('error', reject);
     child.on('close', (code) => {
       if (code === 0) resolvePromise(Buffer.concat(out).toString('utf8'));
-      else reject(new Error(`${path} exited with ${code}:\n${Buffer.concat(err).toString('utf8').slice(-4000)}`));
+      // a Go test binary reports its failures on stdout (its logs go to stderr)
+      else reject(new Error(`${path} exited with ${code}:\n${Buffer.concat(out).toString('utf8').slice(-4000)}\nstderr: ${Buffer.concat(err).toString('utf8').slice(-4000)}`));
     });
     child.stdin.end(input);
   });

@@ -9,12 +9,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { simulate } from '../../src/admission';
 import { useEngine } from '../../src/cel/test-helpers';
 import type { KubernetesVersion } from '../../src/base/releases';
-import { buildOracle, oracleCacheDir, runOracle, type OracleBuild } from '../go-oracle';
+import { buildOracle, oracleCacheDir, repoRoot, runOracle, type OracleBuild } from '../go-oracle';
 import { compareAnswers, type OracleAnswer } from './compare';
 import { generated, HAND_WRITTEN, type OracleScenario } from './scenarios';
 
@@ -80,3 +80,28 @@ for (const [release, build] of Object.entries(RELEASES) as [KubernetesVersion, O
     });
   });
 }
+
+/**
+ * The audit-log fixture (testdata/audit) is what the real kube-apiserver 1.37.2 writes today:
+ * TestAuditLog re-runs the traffic with AUDIT_CHECK (after the builds above: the same binary) and
+ * fails when the log's events (verb, user, object, response code) or the candidate's decisions (the
+ * apiserver's answers to the dry-run copies, candidate-decisions.json) differ from the checked-in
+ * files. src/impact/real-log.test.ts compares analyzeImpact with that fixture. A pass is
+ * remembered for this binary and these files, like the answers above.
+ */
+describe('the audit-log fixture', () => {
+  const fixture = resolve(repoRoot, 'tools/admission-oracle/testdata/audit');
+  const files = ['policy.yaml', 'candidate.json', 'audit.log', 'snapshot.json', 'candidate-decisions.json'];
+  it('TestAuditLog re-derives the audit log and the candidate decisions of testdata/audit on 1.37', { timeout: 600_000 }, async () => {
+    const bin = buildOracle(RELEASES['1.37']!);
+    const key = createHash('sha256').update(bin.path);
+    for (const f of files) key.update(f).update('\0').update(readFileSync(join(fixture, f))).update('\0');
+    const passed = join(oracleCacheDir, `admission-audit-check-${key.digest('hex').slice(0, 16)}`);
+    if (existsSync(passed)) return;
+    const t0 = Date.now();
+    const out = await runOracle(bin.path, '', ['-test.run', '^TestAuditLog$', '-test.count', '1', '-test.timeout', '10m', '-test.v'], { AUDIT_CHECK: fixture });
+    console.info(`TestAuditLog (AUDIT_CHECK) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    expect(out).toMatch(/--- PASS: TestAuditLog/);
+    writeFileSync(passed, new Date().toISOString());
+  });
+});
