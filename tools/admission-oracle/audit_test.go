@@ -112,19 +112,21 @@ var auditSetup = []map[string]any{
 }
 
 // The baseline chain (created by the apiserver's own client, so not in the log; in the snapshot).
+// Its matchCondition skips the candidate's "replace" copies (candidate_test.go).
 func auditBaseline(h *hooks) []map[string]any {
+	notReplaceCopy := map[string]any{"name": "not-a-replace-copy", "expression": baselineGuard}
 	cm := []any{map[string]any{"apiGroups": []any{""}, "apiVersions": []any{"v1"}, "operations": []any{"CREATE", "UPDATE"}, "resources": []any{"configmaps"}}}
 	u, _ := h.urlFor("frozen-guard", "frozen.shop.example.com", response{kind: "deny"})
 	return []map[string]any{
 		{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicy", "metadata": map[string]any{"name": "max-three-keys"},
-			"spec": map[string]any{"failurePolicy": "Fail", "matchConstraints": map[string]any{"resourceRules": cm},
+			"spec": map[string]any{"failurePolicy": "Fail", "matchConstraints": map[string]any{"resourceRules": cm}, "matchConditions": []any{notReplaceCopy},
 				"validations": []any{map[string]any{"expression": "!has(object.data) || size(object.data) <= 3", "message": "at most three data keys"}}}},
 		{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicyBinding", "metadata": map[string]any{"name": "max-three-keys-prod"},
 			"spec": map[string]any{"policyName": "max-three-keys", "validationActions": []any{"Deny", "Audit"},
 				"matchResources": map[string]any{"namespaceSelector": map[string]any{"matchLabels": map[string]any{"env": "prod"}}}}},
 		{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingWebhookConfiguration", "metadata": map[string]any{"name": "frozen-guard"},
 			"webhooks": []any{map[string]any{
-				"name": "frozen.shop.example.com", "rules": cm, "failurePolicy": "Fail", "sideEffects": "None", "admissionReviewVersions": []any{"v1"}, "timeoutSeconds": int64(5),
+				"name": "frozen.shop.example.com", "rules": cm, "matchConditions": []any{notReplaceCopy}, "failurePolicy": "Fail", "sideEffects": "None", "admissionReviewVersions": []any{"v1"}, "timeoutSeconds": int64(5),
 				"objectSelector": map[string]any{"matchLabels": map[string]any{"frozen": "true"}},
 				"clientConfig":   map[string]any{"url": u, "caBundle": base64.StdEncoding.EncodeToString(h.caPEM)},
 			}}},
@@ -185,6 +187,7 @@ func TestAuditLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	installed = append(installed, namespaceProbe()...)
 	setup := append([]map[string]any{{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "oracle-probe"}}}, auditSetup...)
 	setup = append(append(setup, auditBaseline(h)...), installed...)
 	for _, o := range setup {
@@ -219,15 +222,19 @@ func TestAuditLog(t *testing.T) {
 	replayerConfig := rest.AnonymousClientConfig(sv.admin)
 	replayerConfig.BearerToken, replayerConfig.UserAgent = "replayer-token", trafficAgent
 	writes := 0
-	var decisions []candidateDecision
+	var decisions candidateDecisions
+	copied := 0
 	for i, st := range traffic {
 		if st.verb != "get" && st.verb != "list" {
-			d, err := sendCopy(ctx, replayerConfig, h, st)
-			if err != nil {
-				t.Fatalf("step %d: %v", i+1, err)
+			for _, m := range candidateModes {
+				d, err := sendCopy(ctx, replayerConfig, h, st, m)
+				if err != nil {
+					t.Fatalf("step %d: %v", i+1, err)
+				}
+				d.Line = i + 1
+				*decisions.mode(m) = append(*decisions.mode(m), d)
+				copied++
 			}
-			d.Line = i + 1
-			decisions = append(decisions, d)
 		}
 		err := send(ctx, clients[st.user], st)
 		_, answered := err.(apierrors.APIStatus) // a denial, not a transport error
@@ -236,6 +243,12 @@ func TestAuditLog(t *testing.T) {
 		}
 		if st.verb != "get" && st.verb != "list" {
 			writes++
+		}
+		// the next copies meet the Namespace as the live requests after it do
+		if err == nil && st.resource == "namespaces" && (st.verb == "create" || st.verb == "update" || st.verb == "patch") && !st.dryRun {
+			if err := waitNamespaceSeen(ctx, sv.env, replayerConfig, st.name); err != nil {
+				t.Fatalf("step %d: %v", i+1, err)
+			}
 		}
 	}
 
@@ -283,12 +296,14 @@ func TestAuditLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(copies) != len(decisions) {
-		t.Fatalf("the audit log has %d events of the replayer, the traffic %d copies", len(copies), len(decisions))
+	if len(copies) != copied {
+		t.Fatalf("the audit log has %d events of the replayer, the traffic %d copies", len(copies), copied)
 	}
-	for i := range decisions {
-		decisions[i].Annotations = annotationsOf(copies[i])
-		decisions[i].withDenials()
+	// the copies' events in the order sent: per write, one per mode
+	for i, e := range copies {
+		d := &(*decisions.mode(candidateModes[i%len(candidateModes)]))[i/len(candidateModes)]
+		d.Annotations = annotationsOf(e)
+		d.withDenials()
 	}
 	decisionsJSON, _ := json.MarshalIndent(decisions, "", "  ")
 	decisionsJSON = append(decisionsJSON, '\n')

@@ -6,12 +6,14 @@ package oracle
 // read, and each candidate webhook's answer). Before the traffic, TestAuditLog installs it
 // guarded by candidateGuard (a first matchCondition on every policy and webhook), so that it
 // acts only on dry-run copies sent by the replayer; every write of the traffic is then sent
-// twice: first its copy (the replayer impersonating the write's user, uid and groups, with the
+// three times: two copies (the replayer impersonating the write's user, uid and groups, with the
 // extra copyExtra, as a dry run, the same verb, object or patch), then the write itself. The
-// apiserver's answer to each copy is the candidate's decision: the baseline chain (which acts on
-// everything) and the candidate together, i.e. the candidate as an overlay of the cluster's
-// chain. The audit policy logs the replayer at Metadata; its events (their audit annotations)
-// are taken out of the log into the decisions, so audit.log holds the traffic alone.
+// apiserver's answers to the copies are the candidate's decisions in both modes of analyzeImpact:
+// the "overlay" copy meets the baseline chain and the candidate together (the candidate as an
+// overlay of the cluster's chain); the "replace" copy meets the candidate alone (the baseline's
+// own first matchCondition, baselineGuard, skips it). The audit policy logs the replayer at
+// Metadata; its events (their audit annotations) are taken out of the log into the decisions, so
+// audit.log holds the traffic alone.
 
 import (
 	"context"
@@ -20,10 +22,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 )
@@ -31,12 +39,32 @@ import (
 // The replayer's user (a static token, system:masters so that it may impersonate).
 const replayer = "candidate-replayer"
 
-// copyExtra: the userInfo extra the replayer adds to each copy; the guard looks for it.
+// copyExtra: the userInfo extra the replayer adds to each copy (its value: the mode); the guards look for it.
 const copyExtra = "workbench.example.com/candidate-copy"
+
+// The candidate's modes, in the order the copies are sent (analyzeImpact's options.candidate).
+var candidateModes = []string{"overlay", "replace"}
 
 // candidateGuard: the candidate acts on the replayer's dry-run copies alone (not on the traffic,
 // whose own dry runs included). has() first: a request without extras has no `extra` field.
 const candidateGuard = "has(request.userInfo.extra) && '" + copyExtra + "' in request.userInfo.extra && request.dryRun == true"
+
+// baselineGuard: the baseline acts on everything but the "replace" copies (true for every request
+// of the traffic, so it changes nothing a replay of the log decides).
+const baselineGuard = "!has(request.userInfo.extra) || !('" + copyExtra + "' in request.userInfo.extra) || !('replace' in request.userInfo.extra['" + copyExtra + "'])"
+
+// candidateDecisions: candidate-decisions.json, the answers to each write's copies by mode.
+type candidateDecisions struct {
+	Overlay []candidateDecision `json:"overlay"`
+	Replace []candidateDecision `json:"replace"`
+}
+
+func (c *candidateDecisions) mode(m string) *[]candidateDecision {
+	if m == "replace" {
+		return &c.Replace
+	}
+	return &c.Overlay
+}
 
 // candidateFile: the candidate (testdata/audit/candidate.json).
 type candidateFile struct {
@@ -194,10 +222,10 @@ func identities() map[string]rest.ImpersonationConfig {
 
 // sendCopy sends a write's dry-run copy as the replayer impersonating the write's user and
 // returns the apiserver's answer (Line and Annotations are filled in later).
-func sendCopy(ctx context.Context, replayerConfig *rest.Config, h *hooks, st trafficStep) (candidateDecision, error) {
+func sendCopy(ctx context.Context, replayerConfig *rest.Config, h *hooks, st trafficStep, mode string) (candidateDecision, error) {
 	cfg := rest.CopyConfig(replayerConfig)
 	who := identities()[st.user]
-	who.Extra = map[string][]string{copyExtra: {"true"}}
+	who.Extra = map[string][]string{copyExtra: {mode}}
 	cfg.Impersonate = who
 	warnings := &warningRecorder{}
 	cfg.WarningHandler = warnings
@@ -241,6 +269,53 @@ func describeStep(st trafficStep) string {
 	return s
 }
 
+// namespaceProbe: a policy that tells the replayer which version of a Namespace admission sees.
+// Admission reads Namespaces (namespaceSelector, namespaceObject) from an informer, which may lag
+// a write just made: a copy sent right after the write that relabels a Namespace could meet the
+// old labels, as the live request after it need not. It denies the replayer's dry-run Lease
+// creates marked "probe" with the resourceVersion of their namespaceObject.
+func namespaceProbe() []map[string]any {
+	marked := "has(request.userInfo.extra) && '" + copyExtra + "' in request.userInfo.extra && 'probe' in request.userInfo.extra['" + copyExtra + "']"
+	return []map[string]any{
+		{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicy", "metadata": map[string]any{"name": "oracle-namespace-probe"},
+			"spec": map[string]any{"failurePolicy": "Fail",
+				"matchConstraints": map[string]any{"resourceRules": []any{map[string]any{"apiGroups": []any{"coordination.k8s.io"}, "apiVersions": []any{"v1"}, "operations": []any{"CREATE"}, "resources": []any{"leases"}}}},
+				"matchConditions":  []any{map[string]any{"name": "probe", "expression": marked}},
+				"validations":      []any{map[string]any{"expression": "false", "messageExpression": "'namespace resourceVersion ' + namespaceObject.metadata.resourceVersion + ';'"}}}},
+		{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicyBinding", "metadata": map[string]any{"name": "oracle-namespace-probe"},
+			"spec": map[string]any{"policyName": "oracle-namespace-probe", "validationActions": []any{"Deny"}}},
+	}
+}
+
+var seenVersion = regexp.MustCompile(`namespace resourceVersion (\d+);`)
+
+// waitNamespaceSeen waits until admission sees the Namespace as it is stored now.
+func waitNamespaceSeen(ctx context.Context, e *env, replayerConfig *rest.Config, name string) error {
+	ns, err := e.client.Resource(trafficResources["namespaces"]).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	want, _ := strconv.Atoi(ns.GetResourceVersion())
+	cfg := rest.CopyConfig(replayerConfig)
+	cfg.Impersonate = rest.ImpersonationConfig{UserName: replayer, Groups: []string{"system:masters"}, Extra: map[string][]string{copyExtra: {"probe"}}}
+	client, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	leases := client.Resource(schema.GroupVersionResource{Group: "coordination.k8s.io", Version: "v1", Resource: "leases"}).Namespace(name)
+	lease := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": map[string]any{"name": "namespace-probe"}}}
+	var last error
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		_, last = leases.Create(ctx, lease, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+		if m := seenVersion.FindStringSubmatch(fmt.Sprint(last)); m != nil {
+			if seen, _ := strconv.Atoi(m[1]); seen >= want {
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("admission did not see Namespace %s at resourceVersion %d within 10 s (last answer: %v)", name, want, last)
+}
+
 // splitLog separates the replayer's events (in order) from the traffic's (the log as the
 // cluster's users wrote it).
 func splitLog(raw []byte) (traffic []string, copies []map[string]any, err error) {
@@ -250,7 +325,9 @@ func splitLog(raw []byte) (traffic []string, copies []map[string]any, err error)
 			return nil, nil, fmt.Errorf("audit log line %d: %w", i+1, err)
 		}
 		if user, _ := e["user"].(map[string]any); user["username"] == replayer {
-			copies = append(copies, e)
+			if ref, _ := e["objectRef"].(map[string]any); ref["resource"] != "leases" { // not a namespace probe
+				copies = append(copies, e)
+			}
 			continue
 		}
 		traffic = append(traffic, line)
@@ -316,23 +393,26 @@ func checkFixture(dir string, traffic []string, decisions []byte) ([]string, err
 	if err != nil {
 		return nil, err
 	}
-	var a, b []candidateDecision
-	if err := json.Unmarshal(want, &a); err != nil {
+	var fa, fb candidateDecisions
+	if err := json.Unmarshal(want, &fa); err != nil {
 		return nil, fmt.Errorf("candidate-decisions.json: %w", err)
 	}
-	if err := json.Unmarshal(decisions, &b); err != nil {
+	if err := json.Unmarshal(decisions, &fb); err != nil {
 		return nil, err
 	}
-	for i := 0; i < len(a) || i < len(b); i++ {
-		var x, y string
-		if i < len(a) {
-			x = a[i].canonical()
-		}
-		if i < len(b) {
-			y = b[i].canonical()
-		}
-		if x != y {
-			diffs = append(diffs, fmt.Sprintf("candidate-decisions.json [%d]:\n  fixture:  %s\n  this run: %s", i, x, y))
+	for _, m := range candidateModes {
+		a, b := *fa.mode(m), *fb.mode(m)
+		for i := 0; i < len(a) || i < len(b); i++ {
+			var x, y string
+			if i < len(a) {
+				x = a[i].canonical()
+			}
+			if i < len(b) {
+				y = b[i].canonical()
+			}
+			if x != y {
+				diffs = append(diffs, fmt.Sprintf("candidate-decisions.json %s[%d]:\n  fixture:  %s\n  this run: %s", m, i, x, y))
+			}
 		}
 	}
 	return diffs, nil
