@@ -31,6 +31,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
@@ -165,7 +166,7 @@ func (c *candidateFile) guarded(h *hooks) ([]map[string]any, error) {
 	guard := map[string]any{"name": "candidate-copy", "expression": candidateGuard}
 	var out []map[string]any
 	for _, o := range c.Objects {
-		o = deepCopyMap(o)
+		o = runtime.DeepCopyJSON(o)
 		kind, _ := o["kind"].(string)
 		name, _ := o["metadata"].(map[string]any)["name"].(string)
 		switch kind {
@@ -201,13 +202,6 @@ func (c *candidateFile) guarded(h *hooks) ([]map[string]any, error) {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return rank(out[i]) < rank(out[j]) })
 	return out, nil
-}
-
-func deepCopyMap(o map[string]any) map[string]any {
-	b, _ := json.Marshal(o)
-	var c map[string]any
-	_ = json.Unmarshal(b, &c)
-	return c
 }
 
 // identities: who each traffic user is as admission sees them (the replayer impersonates them).
