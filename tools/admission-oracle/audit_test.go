@@ -4,13 +4,18 @@ package oracle
 // --audit-log-path and --audit-policy-file (testdata/audit/policy.yaml: RequestResponse for
 // writes, Metadata for the rest, nothing for the apiserver's own requests), a baseline chain
 // installed (a ValidatingAdmissionPolicy + binding, a validating webhook served by the local
-// TLS server), then the traffic below sent by several users (static tokens; carol by
-// impersonation). It writes audit.log (the file as the apiserver wrote it) and
-// snapshot.json (the objects afterwards, as `kubectl get -o json` lists them) to AUDIT_OUT:
+// TLS server) and the candidate of testdata/audit/candidate.json (acting only on the replayer's
+// dry-run copies: candidate_test.go), then the traffic below sent by several users (static
+// tokens; carol by impersonation), each write preceded by its copies. It writes audit.log (the
+// file as the apiserver wrote it, the replayer's events taken out), snapshot.json (the objects
+// afterwards, as `kubectl get -o json` lists them) and candidate-decisions.json (the answers to
+// the copies) to AUDIT_OUT; with AUDIT_CHECK=dir it compares them with the fixture in dir instead
+// (oracle.test.ts does, in npm test):
 //
-//	cd tools/admission-oracle && AUDIT_OUT=testdata/audit go test -run '^TestAuditLog$' -count=1 .
+//	cd tools/admission-oracle && AUDIT_OUT=testdata/audit go test -modfile=go.1.37.mod -run '^TestAuditLog$' -count=1 .
 //
-// The fixture in testdata/audit is the groundwork for the traffic replay (issue #29).
+// The fixture in testdata/audit is the differential test of the traffic replay (issue #29,
+// src/impact/real-log.test.ts).
 
 import (
 	"context"
