@@ -124,10 +124,11 @@ export interface PreparedChain {
   kubernetesVersion: KubernetesVersion;
 }
 
-export function prepareChain(objects: readonly unknown[], options: { kubernetesVersion?: KubernetesVersion } = {}): PreparedChain {
+export function prepareChain(objects: readonly unknown[], options: { kubernetesVersion?: KubernetesVersion; staticDocuments?: readonly number[] } = {}): PreparedChain {
   const list = Array.isArray(objects) ? objects : [];
   const kubernetesVersion = options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
-  return { objects: list, ws: collectWorkspace(list), discovery: discoveryFor(list, kubernetesVersion), kubernetesVersion };
+  const statics = new Set(options.staticDocuments ?? []);
+  return { objects: list, ws: collectWorkspace(list, [], (i) => statics.has(i)), discovery: discoveryFor(list, kubernetesVersion), kubernetesVersion };
 }
 
 async function run(chain: PreparedChain, request: SimRequest, options: SimOptions, cel: PolicyCel, probing: boolean): Promise<SimResult> {

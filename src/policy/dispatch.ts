@@ -20,6 +20,8 @@ import { resolveParams, type ParamResolution, type ParamsInput } from './params'
  */
 export interface RunRequestInput extends TestInput, ParamsInput {
   equivalents?: MatchInput['equivalents'];
+  /** The policy is loaded from a static manifest: policy/generic/plugin.go (1.37) runs static policies on admission configuration resources too. */
+  static?: boolean;
 }
 
 export const EQUIVALENT_NOTE =
@@ -58,7 +60,7 @@ export interface PolicyMatch {
 }
 
 export function matchPolicy(spec: Obj, input: RunRequestInput): PolicyMatch {
-  if (isExemptAdmissionConfigurationResource(input.request)) {
+  if (!input.static && isExemptAdmissionConfigurationResource(input.request)) {
     return { skipReason: 'admission configuration resources are exempt from admission policies', notes: [] };
   }
   if (!isObject(spec.matchConstraints)) {
