@@ -22,7 +22,7 @@ import type { WorkspaceDoc } from './documents';
 import { nameOf, obj, str } from '../base/json';
 import { docProblems } from './problems';
 import { testInputs, useTestInputs } from './test-inputs';
-import { workspace } from './workspace';
+import { isStaticDoc, workspace } from './workspace';
 
 export type SimRun =
   | { ok: true; result: SimResult; diff: DiffEntry[]; breaks: MutationBreak[]; unstored: UnstoredDocument[] }
@@ -64,9 +64,12 @@ export const setSimulatorDraft = (d: SimulatorDraft): void => testInputs.getStat
 
 const objectsOf = (docs: readonly WorkspaceDoc[]): unknown[] => docs.map((d) => d.object ?? null);
 
+/** Indices of the documents that are static manifests (they run before the API objects). */
+export const staticIndices = (docs: readonly WorkspaceDoc[]): number[] => docs.flatMap((d, i) => (isStaticDoc(d) ? [i] : []));
+
 /** Send the draft's request through the workspace's admission chain. Never throws. */
 export async function runSimulation(docs: readonly WorkspaceDoc[], draft: SimulatorDraft): Promise<SimRun> {
-  const run = await simulateDraft(objectsOf(docs), draft, workspace.getState().kubernetesVersion);
+  const run = await simulateDraft(objectsOf(docs), draft, workspace.getState().kubernetesVersion, staticIndices(docs));
   if (!run.ok) return run;
   const before = run.input.request.object;
   return { ok: true, result: run.result, diff: before === undefined ? [] : diffJson(before, run.result.object), breaks: run.breaks, unstored: unstoredDocuments(docs) };
@@ -104,7 +107,7 @@ export function scenarioOf(name: string, draft: SimulatorDraft, expect: Scenario
 
 export async function runLockout(docs: readonly WorkspaceDoc[]): Promise<LockoutReport | { error: string }> {
   try {
-    return await lockoutReport(objectsOf(docs), { kubernetesVersion: workspace.getState().kubernetesVersion });
+    return await lockoutReport(objectsOf(docs), { kubernetesVersion: workspace.getState().kubernetesVersion, staticDocuments: staticIndices(docs) });
   } catch (e) {
     return { error: `The lockout report failed: ${(e as Error).message}` };
   }

@@ -25,6 +25,7 @@ export default function SimulatePanel() {
   const docs = useWorkspace((s) => s.docs);
   const celState = useWorkspace((s) => s.celState);
   const release = useWorkspace((s) => s.kubernetesVersion); // runs again at another target release
+  const allStatic = useWorkspace((s) => s.staticManifests); // … and when the workspace becomes a static manifest set
   const webhooks = useMemo(() => webhooksOf(docs), [docs]);
   const [run, setRun] = useState<SimRun>();
   const [running, setRunning] = useState(false);
@@ -45,7 +46,7 @@ export default function SimulatePanel() {
       cancelled = true;
       clearTimeout(t);
     };
-  }, [celState, docs, draft, release]);
+  }, [celState, docs, draft, release, allStatic]);
 
   const errors = run && !run.ok ? run.draftErrors : [];
   return (
