@@ -95,6 +95,8 @@ export interface ManifestProblem {
   message: string;
   /** The file the loader would name (`error loading <file>: <message>`). */
   file: string;
+  /** Found after every file was read (binding references): the loader returns the message without the file. */
+  set?: true;
 }
 
 /** The Go type the loader names for an object it does not accept (`%T`). */
@@ -106,6 +108,8 @@ const goType = (o: Obj): string => {
 /** One rule of the loaders, as data: the kinds it applies to, and its problems for an entry. */
 interface ManifestRule {
   kinds: 'all' | 'webhooks' | 'policies' | 'bindings';
+  /** Checked once every file was read (its message names no file). */
+  set?: true;
   check(e: ManifestEntry, set: ManifestSet): { field: string; message: string }[];
 }
 
@@ -180,6 +184,7 @@ export const MANIFEST_RULES: readonly ManifestRule[] = [
   // policy loader validateBindingReferences (after every file)
   {
     kinds: 'bindings',
+    set: true,
     check: (e, set) => {
       const policyName = str(obj(e.object.spec).policyName);
       if (!policyName.endsWith(StaticConfigSuffix)) return [];
@@ -200,7 +205,7 @@ export function manifestProblems(objects: readonly unknown[], isStatic: (index: 
   const set: ManifestSet = { entries, firstFile };
   const out: ManifestProblem[] = [];
   for (const e of entries)
-    for (const rule of MANIFEST_RULES) if (applies(rule, str(e.object.kind))) for (const p of rule.check(e, set)) out.push({ index: e.index, file: e.file, ...p });
+    for (const rule of MANIFEST_RULES) if (applies(rule, str(e.object.kind))) for (const p of rule.check(e, set)) out.push({ index: e.index, file: e.file, ...p, ...(rule.set ? { set: true as const } : {}) });
   return out;
 }
 
@@ -216,8 +221,10 @@ export function asManifestErrors(object: unknown, fields: readonly FieldError[],
   const key = (e: FieldError) => `${e.severity ?? 'error'}\n${e.field}\n${e.message}`;
   const registry = new Set(strategyChecks(spec.kind, decoded(object), releaseOf(release)).map(key));
   const unknown = new Set(decodeErrors(object).filter((e) => e.severity === 'warning').map(key));
+  // another version is decoded (strictly) and then refused before any validation (MANIFEST_RULES' first rule)
+  const v1 = object.apiVersion === MANIFEST_API_VERSION;
   return fields
-    .filter((e) => !registry.has(key(e)))
+    .filter((e) => !registry.has(key(e)) && (v1 || unknown.has(key(e))))
     .map((e) => (unknown.has(key(e)) ? { ...e, severity: 'error' as const, message: `strict decoding error: ${e.message}`, hint: 'The manifest loader decodes strictly: an unknown field stops the set from loading.' } : e));
 }
 
