@@ -140,7 +140,9 @@ async function run(chain: PreparedChain, request: SimRequest, options: SimOption
   let object = typed ? serializeTyped(request.object) : cloneJson(request.object);
   const oldObject = typed ? serializeTyped(request.oldObject) : cloneJson(request.oldObject);
   if (typed && isObject(request.object) && !deepEqual(object, request.object)) {
-    notes.push('the apiserver decodes the object into its Go type before admission: empty maps and lists (e.g. `labels: {}`) and nulls are dropped, so admission sees the object without them');
+    notes.push(
+      'the apiserver decodes the object into its Go type before admission and encodes that: empty maps and lists (e.g. `labels: {}`) and nulls are dropped, and fields Go always writes are there (a TokenReview\'s `status: {user: {}}`: the status is computed after admission), so admission sees the object as shown',
+    );
   }
   const isNamespaceRequest = str(attrs.resource?.group) === '' && attrs.resource?.resource === 'namespaces' && !attrs.subResource;
   if (isNamespaceRequest && isObject(object) && str(attrs.name || obj(object.metadata).name)) object = withNameLabel(object, str(attrs.name || obj(object.metadata).name));
