@@ -146,7 +146,42 @@ function fromShape(c: CriticalRequestShape): CriticalRequest {
   return { id: c.id, title: details.title, impact: details.impact, request };
 }
 
-export const CRITICAL_REQUESTS: readonly CriticalRequest[] = CRITICAL_REQUEST_SHAPES.map(fromShape);
+/**
+ * Review requests a cluster's components send on every authenticated call to them: the kubelet
+ * (and aggregated apiservers such as metrics-server) with webhook authentication and
+ * authorization delegate each call to TokenReview and SubjectAccessReview. Admission policies
+ * never see them; webhooks do up to 1.36 and not from 1.37 (ExcludeAdmissionWebhookVirtualResources),
+ * which the report says per row. Not in the one list of src/k8s (W03): which webhooks can reach
+ * them depends on the release, which the simulator decides.
+ */
+const REVIEW_REQUESTS: readonly CriticalRequest[] = [
+  {
+    id: 'kubelet-tokenreview',
+    title: 'TokenReview by a kubelet authenticating a call to it (CREATE tokenreviews by system:node:node-1)',
+    impact: 'kubectl logs/exec/port-forward and metrics scraping fail: the kubelet cannot authenticate its callers',
+    request: {
+      operation: 'CREATE',
+      resource: { group: 'authentication.k8s.io', version: 'v1', resource: 'tokenreviews' },
+      kind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenReview' },
+      userInfo: kubelet,
+      object: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: '<bearer token of the caller>' } },
+    },
+  },
+  {
+    id: 'kubelet-subjectaccessreview',
+    title: 'SubjectAccessReview by a kubelet authorizing a call to it (CREATE subjectaccessreviews by system:node:node-1)',
+    impact: 'kubectl logs/exec and metrics scraping fail: the kubelet cannot authorize its callers',
+    request: {
+      operation: 'CREATE',
+      resource: { group: 'authorization.k8s.io', version: 'v1', resource: 'subjectaccessreviews' },
+      kind: { group: 'authorization.k8s.io', version: 'v1', kind: 'SubjectAccessReview' },
+      userInfo: kubelet,
+      object: { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: 'jane@example.com', resourceAttributes: { verb: 'get', resource: 'nodes', subresource: 'log', name: node } } },
+    },
+  },
+];
+
+export const CRITICAL_REQUESTS: readonly CriticalRequest[] = [...CRITICAL_REQUEST_SHAPES.map(fromShape), ...REVIEW_REQUESTS];
 
 /** The request that recreates a webhook's own pod (its Service's namespace; labels assumed from the Service name). */
 function selfPodRequest(namespace: string, service: string): SimRequest {

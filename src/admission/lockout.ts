@@ -12,6 +12,7 @@ import { criticalRequests } from './critical-requests';
 import { probe } from './simulate';
 import type { LockoutFinding, LockoutOptions, LockoutReport, SimOptions, SimStep, WebhookResponse } from './types';
 import { collectWorkspace } from './workspace';
+import { releaseOf, REVIEW_RESOURCES } from '../base/releases';
 
 function finding(req: { id: string; title: string; impact: string }, s: SimStep, effect: LockoutFinding['effect'], reason: string, message?: string): LockoutFinding {
   const f: LockoutFinding = { request: req.id, title: req.title, impact: req.impact, effect, kind: s.kind, name: s.name, document: s.document, path: s.path, reason };
@@ -63,6 +64,15 @@ function headline(findings: LockoutFinding[], checked: number): string {
   return `No critical request would be rejected or stalled while the webhooks are down (${checked} checked)`;
 }
 
+/** For a review request: whether webhooks can lock it out at the release (policies never can). */
+function reviewNote(request: { resource?: { group?: string; resource?: string } }, options: LockoutOptions): string | undefined {
+  const row = releaseOf(options.kubernetesVersion);
+  const is = (list: readonly { group: string; resource: string }[]) => list.some((gr) => gr.group === (request.resource?.group ?? '') && gr.resource === request.resource?.resource);
+  if (!is(REVIEW_RESOURCES)) return undefined;
+  if (is(row.chain.webhookExcludedResources)) return `Kubernetes ${row.version} sends review requests to no webhook (gate ExcludeAdmissionWebhookVirtualResources) and no admission policy: nothing in the workspace can lock it out`;
+  return `Kubernetes ${row.version} sends review requests to webhooks (not to admission policies): a fail-closed webhook whose rules match it (e.g. *) can lock it out`;
+}
+
 export async function lockoutReport(objects: readonly unknown[], options: LockoutOptions = {}, cel?: PolicyCel): Promise<LockoutReport> {
   const docs = Array.isArray(objects) ? objects : [];
   const statics = new Set(options.staticDocuments ?? []);
@@ -87,7 +97,8 @@ export async function lockoutReport(objects: readonly unknown[], options: Lockou
         findings.push(finding(req, { ...s, path: s.path.replace(/\.failurePolicy$/, '.timeoutSeconds') }, 'stalled', reason));
       }
     }
-    checked.push({ request: req.id, title: req.title, allowed: r.allowed, stalled });
+    const note = reviewNote(req.request, options);
+    checked.push({ request: req.id, title: req.title, allowed: r.allowed, stalled, ...(note ? { note } : {}) });
   }
   return { headline: headline(findings, checked.length), findings, checked };
 }

@@ -157,7 +157,7 @@ export interface LockoutReport {
   headline: string;
   findings: LockoutFinding[];
   /** Every critical request checked, with what happened to it. */
-  checked: { request: string; title: string; allowed: boolean; stalled: boolean }[];
+  checked: { request: string; title: string; allowed: boolean; stalled: boolean; note?: string }[];
 }
 
 export interface LockoutOptions {

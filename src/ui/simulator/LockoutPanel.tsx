@@ -97,7 +97,10 @@ export default function LockoutPanel() {
                 {report.checked.map((c) => (
                   <tr key={c.request}>
                     <td>{c.title}</td>
-                    <td>{c.allowed ? (c.stalled ? 'goes through after a timeout' : 'goes through') : 'rejected'}</td>
+                    <td>
+                      {c.allowed ? (c.stalled ? 'goes through after a timeout' : 'goes through') : 'rejected'}
+                      {c.note ? <div className="sim-muted">{c.note}</div> : null}
+                    </td>
                   </tr>
                 ))}
               </tbody>
