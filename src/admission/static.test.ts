@@ -74,6 +74,27 @@ describe('static manifests in the chain', () => {
     expect((await simulate(objects, request)).allowed).toBe(true);
   });
 
+  it('API policies skip only the policy resources: a webhook configuration create reaches them', async () => {
+    const rule = { apiGroups: ['admissionregistration.k8s.io'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['*'] };
+    const objects = [
+      { ...policy('ValidatingAdmissionPolicy', 'no-new-config', deny('no')), spec: { matchConstraints: { resourceRules: [rule] }, ...deny('no') } },
+      binding('ValidatingAdmissionPolicyBinding', 'no-new-config-binding', 'no-new-config'),
+    ];
+    const create = (resource: string, kind: string) => ({
+      operation: 'CREATE' as const,
+      resource: { group: 'admissionregistration.k8s.io', version: 'v1', resource },
+      kind: { group: 'admissionregistration.k8s.io', version: 'v1', kind },
+      name: 'x',
+      userInfo: { username: 'jane', groups: ['system:authenticated'] },
+      object: { apiVersion: 'admissionregistration.k8s.io/v1', kind, metadata: { name: 'x' } },
+    });
+    // policy/generic/plugin.go admissionResources: the four policy resources, not the webhook configurations
+    expect((await simulate(objects, create('validatingwebhookconfigurations', 'ValidatingWebhookConfiguration'))).deniedBy).toMatchObject({ name: 'no-new-config' });
+    const vap = await simulate(objects, create('validatingadmissionpolicies', 'ValidatingAdmissionPolicy'));
+    expect(vap.allowed).toBe(true);
+    expect(vap.steps[0]!.reason).toMatch(/exempt from admission policies/);
+  });
+
   it('the lockout report says that a static guard cannot be deleted through the API', async () => {
     const guard = validating('guard.static.k8s.io', hook('guard.example.com', { rules: [{ apiGroups: ['*'], apiVersions: ['*'], operations: ['*'], resources: ['*/*'] }] }));
     const r = await lockoutReport([guard], { staticDocuments: [0] });
