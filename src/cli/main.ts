@@ -55,7 +55,7 @@ async function check(args: CheckArgs, io: CliIO): Promise<number> {
   let cases = { total: 0, passed: 0, failed: 0 };
   let unreadable = fileProblems.length;
   if (args.cases) {
-    const run = await runCasesFile(args.cases, checked.objects.map((o) => o.object), io.fs, celAtRelease({ evaluate }, release), release);
+    const run = await runCasesFile(args.cases, checked.objects.map((o) => o.object), io.fs, celAtRelease({ evaluate }, release), release, args.static === true);
     problems.push(...run.problems);
     cases = run.summary;
     if (run.unreadable) unreadable++;

@@ -63,4 +63,25 @@ describe('check --static', () => {
     expect(api.code).toBe(1);
     expect(api.out).toContain('reserved for static manifest-based configurations');
   });
+
+  it('scenarios run the static documents first: the checked files with --static, the workspace file\'s marked ones', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'static-cli-'));
+    const mutatingHook = (name: string, host: string) =>
+      `apiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: ${name}\nwebhooks:\n- name: ${host}\n  admissionReviewVersions: [v1]\n  sideEffects: None\n  reinvocationPolicy: Never\n  clientConfig: {url: "https://${host}/m"}\n  rules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]\n`;
+    writeFileSync(join(dir, 'api.yaml'), mutatingHook('a-api', 'api.example.com'));
+    const scenario = {
+      name: 'the static guard answers first',
+      input: { request: { operation: 'CREATE', group: '', version: 'v1', resource: 'pods', kind: 'Pod', name: 'p', namespace: 'default', username: 'jane', groups: ['system:authenticated'] }, object: 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: default\n' },
+      webhooks: { 'api.example.com': { response: 'deny', patch: '[]', warnings: '' }, 'guard.example.com': { response: 'deny', patch: '[]', warnings: '' } },
+      expect: { allowed: false, deniedBy: 'guard.example.com' },
+    };
+    const ws = { format: 'admission-workbench/workspace', version: 2, documents: [{ text: mutatingHook('z.static.k8s.io', 'guard.example.com'), static: true }], scenarios: [scenario] };
+    writeFileSync(join(dir, 'ws.json'), JSON.stringify(ws));
+    const r = await run(['check', join(dir, 'api.yaml'), '--cases', join(dir, 'ws.json')]);
+    expect(r.out).toContain('cases: 1/1 passed');
+    // unmarked, the names decide: a-api first
+    writeFileSync(join(dir, 'ws.json'), JSON.stringify({ ...ws, documents: [{ text: ws.documents[0]!.text }] }));
+    const api = await run(['check', join(dir, 'api.yaml'), '--cases', join(dir, 'ws.json')]);
+    expect(api.out).toContain('expected denied by guard.example.com, got denied by api.example.com');
+  });
 });
