@@ -154,31 +154,39 @@ function fromShape(c: CriticalRequestShape): CriticalRequest {
  * which the report says per row. Not in the one list of src/k8s (W03): which webhooks can reach
  * them depends on the release, which the simulator decides.
  */
+/** A review the kubelet creates: group, resource, kind and spec are all that differ. */
+const kubeletReview = (id: string, title: string, impact: string, group: string, resource: string, kind: string, spec: Record<string, unknown>): CriticalRequest => ({
+  id,
+  title: `${title} (CREATE ${resource} by system:node:${node})`,
+  impact,
+  request: {
+    operation: 'CREATE',
+    resource: { group, version: 'v1', resource },
+    kind: { group, version: 'v1', kind },
+    userInfo: kubelet,
+    object: { apiVersion: `${group}/v1`, kind, spec },
+  },
+});
+
 const REVIEW_REQUESTS: readonly CriticalRequest[] = [
-  {
-    id: 'kubelet-tokenreview',
-    title: 'TokenReview by a kubelet authenticating a call to it (CREATE tokenreviews by system:node:node-1)',
-    impact: 'kubectl logs/exec/port-forward and metrics scraping fail: the kubelet cannot authenticate its callers',
-    request: {
-      operation: 'CREATE',
-      resource: { group: 'authentication.k8s.io', version: 'v1', resource: 'tokenreviews' },
-      kind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenReview' },
-      userInfo: kubelet,
-      object: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: '<bearer token of the caller>' } },
-    },
-  },
-  {
-    id: 'kubelet-subjectaccessreview',
-    title: 'SubjectAccessReview by a kubelet authorizing a call to it (CREATE subjectaccessreviews by system:node:node-1)',
-    impact: 'kubectl logs/exec and metrics scraping fail: the kubelet cannot authorize its callers',
-    request: {
-      operation: 'CREATE',
-      resource: { group: 'authorization.k8s.io', version: 'v1', resource: 'subjectaccessreviews' },
-      kind: { group: 'authorization.k8s.io', version: 'v1', kind: 'SubjectAccessReview' },
-      userInfo: kubelet,
-      object: { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: 'jane@example.com', resourceAttributes: { verb: 'get', resource: 'nodes', subresource: 'log', name: node } } },
-    },
-  },
+  kubeletReview(
+    'kubelet-tokenreview',
+    'TokenReview by a kubelet authenticating a call to it',
+    'kubectl logs/exec/port-forward and metrics scraping fail: the kubelet cannot authenticate its callers',
+    'authentication.k8s.io',
+    'tokenreviews',
+    'TokenReview',
+    { token: '<bearer token of the caller>' },
+  ),
+  kubeletReview(
+    'kubelet-subjectaccessreview',
+    'SubjectAccessReview by a kubelet authorizing a call to it',
+    'kubectl logs/exec and metrics scraping fail: the kubelet cannot authorize its callers',
+    'authorization.k8s.io',
+    'subjectaccessreviews',
+    'SubjectAccessReview',
+    { user: 'jane@example.com', resourceAttributes: { verb: 'get', resource: 'nodes', subresource: 'log', name: node } },
+  ),
 ];
 
 export const CRITICAL_REQUESTS: readonly CriticalRequest[] = [...CRITICAL_REQUEST_SHAPES.map(fromShape), ...REVIEW_REQUESTS];
