@@ -35,6 +35,8 @@ export interface UnstoredDocument {
   name: string;
   /** Its errors (a text that does not parse counts as one). */
   errors: number;
+  /** A static manifest: the loader would refuse its set (the apiserver would not start), not the API store it. */
+  static?: true;
 }
 
 /**
@@ -46,7 +48,7 @@ export function unstoredDocuments(docs: readonly WorkspaceDoc[]): UnstoredDocume
   const out: UnstoredDocument[] = [];
   docs.forEach((d, index) => {
     const { errors } = docProblems(d, docs);
-    if (errors > 0) out.push({ index, kind: str(obj(d.object).kind), name: nameOf(d.object), errors });
+    if (errors > 0) out.push({ index, kind: str(obj(d.object).kind), name: nameOf(d.object), errors, ...(isStaticDoc(d) ? { static: true as const } : {}) });
   });
   return out;
 }

@@ -136,7 +136,8 @@ function SimResultView({
           {unstored.map((u, i) => (
             <span key={u.index}>
               {i ? ', ' : ''}
-              {u.kind} <code>{u.name || `document ${u.index + 1}`}</code> ({u.errors} {u.errors === 1 ? 'error' : 'errors'})
+              {u.kind} <code>{u.name || `document ${u.index + 1}`}</code> ({u.errors} {u.errors === 1 ? 'error' : 'errors'}
+              {u.static ? '; a static manifest: its set would not load' : ''})
             </span>
           ))}
           : this result is for a configuration a cluster cannot hold. Fix the errors in the problems list.
