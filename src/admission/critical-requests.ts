@@ -146,7 +146,50 @@ function fromShape(c: CriticalRequestShape): CriticalRequest {
   return { id: c.id, title: details.title, impact: details.impact, request };
 }
 
-export const CRITICAL_REQUESTS: readonly CriticalRequest[] = CRITICAL_REQUEST_SHAPES.map(fromShape);
+/**
+ * Review requests a cluster's components send on every authenticated call to them: the kubelet
+ * (and aggregated apiservers such as metrics-server) with webhook authentication and
+ * authorization delegate each call to TokenReview and SubjectAccessReview. Admission policies
+ * never see them; webhooks do up to 1.36 and not from 1.37 (ExcludeAdmissionWebhookVirtualResources),
+ * which the report says per row. Not in the one list of src/k8s (W03): which webhooks can reach
+ * them depends on the release, which the simulator decides.
+ */
+/** A review the kubelet creates: group, resource, kind and spec are all that differ. */
+const kubeletReview = (id: string, title: string, impact: string, group: string, resource: string, kind: string, spec: Record<string, unknown>): CriticalRequest => ({
+  id,
+  title: `${title} (CREATE ${resource} by system:node:${node})`,
+  impact,
+  request: {
+    operation: 'CREATE',
+    resource: { group, version: 'v1', resource },
+    kind: { group, version: 'v1', kind },
+    userInfo: kubelet,
+    object: { apiVersion: `${group}/v1`, kind, spec },
+  },
+});
+
+const REVIEW_REQUESTS: readonly CriticalRequest[] = [
+  kubeletReview(
+    'kubelet-tokenreview',
+    'TokenReview by a kubelet authenticating a call to it',
+    'kubectl logs/exec/port-forward and metrics scraping fail: the kubelet cannot authenticate its callers',
+    'authentication.k8s.io',
+    'tokenreviews',
+    'TokenReview',
+    { token: '<bearer token of the caller>' },
+  ),
+  kubeletReview(
+    'kubelet-subjectaccessreview',
+    'SubjectAccessReview by a kubelet authorizing a call to it',
+    'kubectl logs/exec and metrics scraping fail: the kubelet cannot authorize its callers',
+    'authorization.k8s.io',
+    'subjectaccessreviews',
+    'SubjectAccessReview',
+    { user: 'jane@example.com', resourceAttributes: { verb: 'get', resource: 'nodes', subresource: 'log', name: node } },
+  ),
+];
+
+export const CRITICAL_REQUESTS: readonly CriticalRequest[] = [...CRITICAL_REQUEST_SHAPES.map(fromShape), ...REVIEW_REQUESTS];
 
 /** The request that recreates a webhook's own pod (its Service's namespace; labels assumed from the Service name). */
 function selfPodRequest(namespace: string, service: string): SimRequest {

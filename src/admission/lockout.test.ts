@@ -24,8 +24,16 @@ describe('lockoutReport', () => {
     const r = await lockoutReport(fixture('policy-guard.yaml'));
     const ids = [...CRITICAL_REQUESTS.map((c) => c.id), 'self:guard-system/policy-guard', 'self:guard-system/policy-guard-safe'];
     expect(r.checked.map((c) => c.request)).toEqual(ids);
-    expect(r.checked.every((c) => !c.allowed)).toBe(true);
-    expect(r.headline).toBe(`${ids.length} critical requests would be rejected while 'policy-guard' is down`);
+    // 1.37 sends review requests to no webhook: those rows go through, and say why
+    const reviews = ['kubelet-tokenreview', 'kubelet-subjectaccessreview'];
+    expect(r.checked.filter((c) => c.allowed).map((c) => c.request)).toEqual(reviews);
+    for (const c of r.checked.filter((x) => reviews.includes(x.request))) expect(c.note).toMatch(/^Kubernetes 1\.37 sends review requests to no webhook/);
+    expect(r.headline).toBe(`${ids.length - reviews.length} critical requests would be rejected while 'policy-guard' is down`);
+    // 1.36 sends them to the webhook, which locks them out too
+    const at136 = await lockoutReport(fixture('policy-guard.yaml'), { kubernetesVersion: '1.36' });
+    expect(at136.checked.every((c) => !c.allowed)).toBe(true);
+    expect(at136.checked.find((c) => c.request === 'kubelet-tokenreview')?.note).toMatch(/sends review requests to webhooks \(not to admission policies\)/);
+    expect(at136.findings.find((f) => f.request === 'kubelet-tokenreview')).toMatchObject({ webhook: 'policy-guard', effect: 'rejected' });
     const lease = r.findings.find((f) => f.request === 'kubelet-lease')!;
     expect(lease).toMatchObject({ kind: 'ValidatingWebhookConfiguration', name: 'policy-guard', webhook: 'policy-guard', path: 'webhooks[0].failurePolicy', document: { kind: 'ValidatingWebhookConfiguration', name: 'policy-guard', index: 0 } });
     expect(lease.message).toContain('failed calling webhook "policy-guard"');

@@ -12,12 +12,14 @@ import { criticalRequests } from './critical-requests';
 import { probe } from './simulate';
 import type { LockoutFinding, LockoutOptions, LockoutReport, SimOptions, SimStep, WebhookResponse } from './types';
 import { collectWorkspace } from './workspace';
+import { releaseOf, REVIEW_RESOURCES } from '../base/releases';
 
 function finding(req: { id: string; title: string; impact: string }, s: SimStep, effect: LockoutFinding['effect'], reason: string, message?: string): LockoutFinding {
   const f: LockoutFinding = { request: req.id, title: req.title, impact: req.impact, effect, kind: s.kind, name: s.name, document: s.document, path: s.path, reason };
   if (s.webhook) f.webhook = s.webhook;
   if (s.binding) f.binding = s.binding;
   if (message) f.message = message;
+  if (s.static) f.static = true;
   return f;
 }
 
@@ -31,6 +33,10 @@ function selectorHint(docs: readonly unknown[], s: SimStep, namespace: string | 
     ? `; webhooks[${i}].namespaceSelector is empty, so namespace ${namespace} is not excluded`
     : `; webhooks[${i}].namespaceSelector does not exclude namespace ${namespace}`;
 }
+
+/** Where a static manifest rejects a critical request: the usual way out (delete the configuration) does not exist. */
+const STATIC_NOTE =
+  '; it is a static manifest: it cannot be deleted or edited through the API, only in its manifest directory on every control-plane host (the apiserver reloads it; a set that does not load keeps the last good one)';
 
 const quote = (names: string[]) => names.map((n) => `'${n}'`).join(', ');
 const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
@@ -46,7 +52,9 @@ function headline(findings: LockoutFinding[], checked: number): string {
     const parts: string[] = [];
     if (webhooks.length) parts.push(`while ${quote(webhooks)} ${plural(webhooks.length, 'is', 'are')} down`);
     if (policies.length) parts.push(`by ${plural(policies.length, 'policy', 'policies')} ${quote(policies)}`);
-    return `${n} critical ${plural(n, 'request', 'requests')} would be rejected ${parts.join(' and ')}`;
+    const statics = [...new Set(rejected.filter((f) => f.static).map((f) => f.webhook ?? f.name))];
+    const fixed = statics.length ? `; ${quote(statics)} ${plural(statics.length, 'is a static manifest', 'are static manifests')}, which the API cannot delete` : '';
+    return `${n} critical ${plural(n, 'request', 'requests')} would be rejected ${parts.join(' and ')}${fixed}`;
   }
   if (stalled.length > 0) {
     const n = requests(stalled);
@@ -56,12 +64,22 @@ function headline(findings: LockoutFinding[], checked: number): string {
   return `No critical request would be rejected or stalled while the webhooks are down (${checked} checked)`;
 }
 
+/** For a review request: whether webhooks can lock it out at the release (policies never can). */
+function reviewNote(request: { resource?: { group?: string; resource?: string } }, options: LockoutOptions): string | undefined {
+  const row = releaseOf(options.kubernetesVersion);
+  const is = (list: readonly { group: string; resource: string }[]) => list.some((gr) => gr.group === (request.resource?.group ?? '') && gr.resource === request.resource?.resource);
+  if (!is(REVIEW_RESOURCES)) return undefined;
+  if (is(row.chain.webhookExcludedResources)) return `Kubernetes ${row.version} sends review requests to no webhook (gate ExcludeAdmissionWebhookVirtualResources) and no admission policy: nothing in the workspace can lock it out`;
+  return `Kubernetes ${row.version} sends review requests to webhooks (not to admission policies): a fail-closed webhook whose rules match it (e.g. *) can lock it out`;
+}
+
 export async function lockoutReport(objects: readonly unknown[], options: LockoutOptions = {}, cel?: PolicyCel): Promise<LockoutReport> {
   const docs = Array.isArray(objects) ? objects : [];
-  const ws = collectWorkspace(docs);
+  const statics = new Set(options.staticDocuments ?? []);
+  const ws = collectWorkspace(docs, [], (i) => statics.has(i));
   const webhooks: Record<string, WebhookResponse> = {};
   for (const w of [...ws.webhooks.mutating, ...ws.webhooks.validating]) webhooks[w.name] = 'unavailable';
-  const simOptions: SimOptions = { webhooks, namespaces: options.namespaces };
+  const simOptions: SimOptions = { webhooks, namespaces: options.namespaces, ...(statics.size ? { staticDocuments: [...statics] } : {}) };
   if (options.kubernetesVersion) simOptions.kubernetesVersion = options.kubernetesVersion;
   const stallSeconds = options.stallSeconds ?? 10;
   const findings: LockoutFinding[] = [];
@@ -72,14 +90,15 @@ export async function lockoutReport(objects: readonly unknown[], options: Lockou
     let stalled = false;
     for (const s of r.steps) {
       if (s.outcome === 'denied' || s.outcome === 'error-rejected') {
-        findings.push(finding(req, s, 'rejected', `${s.reason}${selectorHint(docs, s, req.request.namespace)}`, s.message));
+        findings.push(finding(req, s, 'rejected', `${s.reason}${selectorHint(docs, s, req.request.namespace)}${s.static ? STATIC_NOTE : ''}`, s.message));
       } else if (s.outcome === 'error-ignored' && s.webhook && (s.timeoutSeconds ?? 10) >= stallSeconds) {
         stalled = true;
         const reason = `failurePolicy Ignore, but a webhook that hangs instead of refusing holds the request for timeoutSeconds (${s.timeoutSeconds ?? 10} s) on every call`;
         findings.push(finding(req, { ...s, path: s.path.replace(/\.failurePolicy$/, '.timeoutSeconds') }, 'stalled', reason));
       }
     }
-    checked.push({ request: req.id, title: req.title, allowed: r.allowed, stalled });
+    const note = reviewNote(req.request, options);
+    checked.push({ request: req.id, title: req.title, allowed: r.allowed, stalled, ...(note ? { note } : {}) });
   }
   return { headline: headline(findings, checked.length), findings, checked };
 }

@@ -74,6 +74,7 @@ function policyStep(ctx: SimContext, i: PolicyStepInit): SimStep {
     failurePolicy: failurePolicyOf(i.p.spec),
   };
   if (i.binding) s.binding = i.binding.name;
+  if (i.p.static) s.static = true;
   ctx.steps.push(s);
   return s;
 }
@@ -86,8 +87,8 @@ function policyMatch(ctx: SimContext, p: WorkspacePolicy): { match?: MatchResult
   return { match, matched };
 }
 
-function runInput(ctx: SimContext, matched: EquivalentResource | undefined, object: unknown): RunRequestInput {
-  return { ...inputFor(ctx, matched, object), paramDocuments: ctx.ws.documents, equivalents: ctx.discovery.equivalents };
+function runInput(ctx: SimContext, matched: EquivalentResource | undefined, object: unknown, p?: WorkspacePolicy): RunRequestInput {
+  return { ...inputFor(ctx, matched, object), paramDocuments: ctx.ws.documents, equivalents: ctx.discovery.equivalents, ...(p?.static ? { static: true } : {}) };
 }
 
 /** A paramRef naming a document of another kind than paramKind: say so (the apiserver just finds no param). */
@@ -169,7 +170,7 @@ export async function runValidatingPolicies(ctx: SimContext): Promise<void> {
   const runs = ctx.ws.policies.validating.map((p) => {
     if (p.bindings.length === 0) return undefined;
     const { match, matched } = policyMatch(ctx, p);
-    const run = runValidatingPolicy({ ...runInput(ctx, matched, ctx.object), policy: p.policy, bindings: p.bindings.map((b) => b.binding) }, ctx.cel);
+    const run = runValidatingPolicy({ ...runInput(ctx, matched, ctx.object, p), policy: p.policy, bindings: p.bindings.map((b) => b.binding) }, ctx.cel);
     run.catch(() => undefined); // a failure surfaces where it is awaited, not as an unhandled rejection
     return { match, run };
   });
@@ -290,7 +291,7 @@ export async function runMutatingPolicies(ctx: SimContext): Promise<void> {
     if (ctx.round === 1 && bindings.length === 0) continue;
     const { match, matched } = policyMatch(ctx, p);
     const before = ctx.object;
-    const r = await runMutatingPolicyOnce({ ...runInput(ctx, matched, ctx.object), policy: p.policy, bindings: bindings.map((b) => b.binding) }, ctx.cel);
+    const r = await runMutatingPolicyOnce({ ...runInput(ctx, matched, ctx.object, p), policy: p.policy, bindings: bindings.map((b) => b.binding) }, ctx.cel);
     const failurePolicy = r.failurePolicy;
     if (r.bindings.length === 0) {
       if (ctx.round === 0) {

@@ -23,14 +23,44 @@ function dropNulls(v: unknown): unknown {
 
 const isEmpty = (v: unknown): boolean => (Array.isArray(v) ? v.length === 0 : isObject(v) && Object.keys(v).length === 0);
 
+/**
+ * The review kinds' struct fields that encoding/json always writes (structs, and fields without
+ * omitempty), as the object reaches admission (k8s.io/api v0.37 authentication/v1,
+ * authorization/v1 types.go): the apiserver does not fill `status` before admission (the REST
+ * handlers compute it after `createValidation`), so a webhook sees the empty status below plus
+ * whatever the client posted. By `group/Kind`.
+ */
+const TYPED_SKELETONS: Readonly<Record<string, Obj>> = {
+  'authentication.k8s.io/TokenReview': { spec: {}, status: { user: {} } },
+  'authentication.k8s.io/SelfSubjectReview': { status: { userInfo: {} } },
+  'authorization.k8s.io/SubjectAccessReview': { spec: {}, status: { allowed: false } },
+  'authorization.k8s.io/LocalSubjectAccessReview': { spec: {}, status: { allowed: false } },
+  'authorization.k8s.io/SelfSubjectAccessReview': { spec: {}, status: { allowed: false } },
+  'authorization.k8s.io/SelfSubjectRulesReview': { spec: {}, status: { resourceRules: null, nonResourceRules: null, incomplete: false } },
+};
+
+/** The skeleton's fields the object lacks, added (the object's own values win). */
+function withSkeleton(o: Obj, skeleton: Obj): Obj {
+  const out: Obj = { ...o };
+  for (const [k, v] of Object.entries(skeleton)) {
+    if (!(k in out)) out[k] = cloneJson(v);
+    else if (isObject(v) && isObject(out[k])) out[k] = withSkeleton(out[k] as Obj, v);
+  }
+  return out;
+}
+
+const groupOf = (apiVersion: unknown): string => (typeof apiVersion === 'string' && apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '');
+
 /** The object as the apiserver serializes a typed (built-in) object; a copy, the input is unchanged. */
 export function serializeTyped(object: unknown): unknown {
   if (!isObject(object)) return cloneJson(object);
-  const out = dropNulls(object) as Obj;
+  let out = dropNulls(object) as Obj;
   // ObjectMeta is a struct, never omitted: a built-in object always reaches admission with metadata
   const md: Obj = { ...obj(out.metadata) };
   for (const k of METADATA_OMITEMPTY) if (isEmpty(md[k])) delete md[k];
   out.metadata = md;
+  const skeleton = TYPED_SKELETONS[`${groupOf(out.apiVersion)}/${String(out.kind)}`];
+  if (skeleton) out = withSkeleton(out, skeleton);
   return out;
 }
 

@@ -19,7 +19,8 @@ export function notRunReason(run: Extract<DraftRun, { ok: false }>): string {
   return `does not run: ${run.message ?? [...run.draftErrors.map((e) => `${e.field}: ${e.message}`), ...run.responseErrors.map((e) => `${e.webhook}: ${e.message}`)].join('; ')}`;
 }
 
-export async function simulateDraft(objects: readonly unknown[], draft: SimulatorDraft, kubernetesVersion?: KubernetesVersion): Promise<DraftRun> {
+/** `staticDocuments`: indices of the objects loaded from static manifests (SimOptions.staticDocuments). */
+export async function simulateDraft(objects: readonly unknown[], draft: SimulatorDraft, kubernetesVersion?: KubernetesVersion, staticDocuments?: readonly number[]): Promise<DraftRun> {
   const { input, errors } = toTestInput(draft.input);
   const { responses, errors: responseErrors } = toWebhookResponses(draft.webhooks);
   if (errors.length || responseErrors.length) return { ok: false, draftErrors: errors, responseErrors };
@@ -28,6 +29,7 @@ export async function simulateDraft(objects: readonly unknown[], draft: Simulato
     namespaces: input.namespaceObject !== undefined ? [input.namespaceObject] : undefined,
     authorizer: input.authorizer,
     ...(kubernetesVersion ? { kubernetesVersion } : {}),
+    ...(staticDocuments?.length ? { staticDocuments } : {}),
   };
   try {
     const result = await simulate(objects, input.request, options);

@@ -124,10 +124,11 @@ export interface PreparedChain {
   kubernetesVersion: KubernetesVersion;
 }
 
-export function prepareChain(objects: readonly unknown[], options: { kubernetesVersion?: KubernetesVersion } = {}): PreparedChain {
+export function prepareChain(objects: readonly unknown[], options: { kubernetesVersion?: KubernetesVersion; staticDocuments?: readonly number[] } = {}): PreparedChain {
   const list = Array.isArray(objects) ? objects : [];
   const kubernetesVersion = options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
-  return { objects: list, ws: collectWorkspace(list), discovery: discoveryFor(list, kubernetesVersion), kubernetesVersion };
+  const statics = new Set(options.staticDocuments ?? []);
+  return { objects: list, ws: collectWorkspace(list, [], (i) => statics.has(i)), discovery: discoveryFor(list, kubernetesVersion), kubernetesVersion };
 }
 
 async function run(chain: PreparedChain, request: SimRequest, options: SimOptions, cel: PolicyCel, probing: boolean): Promise<SimResult> {
@@ -139,7 +140,9 @@ async function run(chain: PreparedChain, request: SimRequest, options: SimOption
   let object = typed ? serializeTyped(request.object) : cloneJson(request.object);
   const oldObject = typed ? serializeTyped(request.oldObject) : cloneJson(request.oldObject);
   if (typed && isObject(request.object) && !deepEqual(object, request.object)) {
-    notes.push('the apiserver decodes the object into its Go type before admission: empty maps and lists (e.g. `labels: {}`) and nulls are dropped, so admission sees the object without them');
+    notes.push(
+      'the apiserver decodes the object into its Go type before admission and encodes that: empty maps and lists (e.g. `labels: {}`) and nulls are dropped, and fields Go always writes are there (a TokenReview\'s `status: {user: {}}`: the status is computed after admission), so admission sees the object as shown',
+    );
   }
   const isNamespaceRequest = str(attrs.resource?.group) === '' && attrs.resource?.resource === 'namespaces' && !attrs.subResource;
   if (isNamespaceRequest && isObject(object) && str(attrs.name || obj(object.metadata).name)) object = withNameLabel(object, str(attrs.name || obj(object.metadata).name));

@@ -23,6 +23,8 @@ export interface SimOptions {
   authorizer?: AuthorizerRule[];
   /** The Kubernetes release simulated (default the newest). */
   kubernetesVersion?: KubernetesVersion;
+  /** Indices into `objects` of the documents loaded from static manifests (evaluated first; src/k8s/static-manifests.ts). */
+  staticDocuments?: readonly number[];
 }
 
 /** A workspace document: its kind, name and index in `objects` (-1 when it is not one of them, e.g. a Namespace from options). */
@@ -72,6 +74,8 @@ export interface SimStep {
   path: string;
   /** 0: the first pass; 1: the reinvocation round (mutating only). */
   round: 0 | 1;
+  /** The webhook or policy is loaded from a static manifest (it runs before the API objects of its plugin). */
+  static?: true;
   /** Webhooks: failurePolicy, timeoutSeconds and sideEffects as the apiserver reads them (defaulted). */
   failurePolicy?: string;
   timeoutSeconds?: number;
@@ -144,6 +148,8 @@ export interface LockoutFinding {
   /** Why, and the message the sender would get. */
   reason: string;
   message?: string;
+  /** A static manifest: it cannot be deleted or edited through the API (only on the control-plane hosts' disks). */
+  static?: true;
 }
 
 export interface LockoutReport {
@@ -151,7 +157,7 @@ export interface LockoutReport {
   headline: string;
   findings: LockoutFinding[];
   /** Every critical request checked, with what happened to it. */
-  checked: { request: string; title: string; allowed: boolean; stalled: boolean }[];
+  checked: { request: string; title: string; allowed: boolean; stalled: boolean; note?: string }[];
 }
 
 export interface LockoutOptions {
@@ -160,4 +166,6 @@ export interface LockoutOptions {
   kubernetesVersion?: KubernetesVersion;
   /** A webhook that fails open stalls a request when timeoutSeconds is at least this (default 10, the API default). */
   stallSeconds?: number;
+  /** Indices of the documents loaded from static manifests. */
+  staticDocuments?: readonly number[];
 }

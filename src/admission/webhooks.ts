@@ -41,7 +41,7 @@ const MATCH_FIELD: Record<string, string> = {
 
 async function shouldCallHook(ctx: SimContext, wh: WorkspaceWebhook): Promise<Decision> {
   const at = `webhooks[${wh.index}]`;
-  const m = matchWebhook(wh.webhook, matchInput(ctx));
+  const m = matchWebhook(wh.webhook, matchInput(ctx), { static: wh.static === true });
   if (m.error) {
     const notFound = m.errorReason === 'NotFound';
     return {
@@ -180,6 +180,7 @@ function step(ctx: SimContext, wh: WorkspaceWebhook, phase: SimStep['phase'], ou
     round: ctx.round,
     failurePolicy: failurePolicyOf(w),
   };
+  if (wh.static) s.static = true;
   if (typeof w.timeoutSeconds === 'number') s.timeoutSeconds = w.timeoutSeconds;
   if (typeof w.sideEffects === 'string') s.sideEffects = w.sideEffects;
   ctx.steps.push(s);

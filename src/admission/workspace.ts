@@ -7,6 +7,12 @@
  *
  * Order of policies: the apiserver keeps policies in a map (policy_source.go), so their order
  * is unspecified; we take them by name, and each policy's bindings by name, for a stable result.
+ *
+ * Static manifests (the documents `isStatic` names) come first: each plugin's composite source
+ * returns the static hooks, sorted by name as the manifest loader sorts them, before the API
+ * ones (k8s.io/apiserver v0.37 webhook/generic/composite_webhook_source.go,
+ * policy/generic/composite_policy_source.go). A static binding binds only a static policy and
+ * an API binding only an API policy: each source joins its own policies and bindings.
  */
 import { withDefaults } from '../k8s/defaults';
 import { BINDING_KIND_OF } from '../k8s/resources';
@@ -25,6 +31,8 @@ export interface WorkspaceWebhook {
   name: string;
   /** The apiserver's UID of the webhook (configuration/name/index of duplicates). */
   uid: string;
+  /** Loaded from a static manifest (evaluated first, also for admission configuration resources). */
+  static?: true;
 }
 
 export interface WorkspacePolicy {
@@ -36,6 +44,8 @@ export interface WorkspacePolicy {
   /** Defaulted spec. */
   spec: Obj;
   bindings: WorkspaceBinding[];
+  /** Loaded from a static manifest (evaluated first, also for admission configuration resources). */
+  static?: true;
 }
 
 export interface WorkspaceBinding {
@@ -43,6 +53,7 @@ export interface WorkspaceBinding {
   document: DocumentRef;
   binding: unknown;
   spec: Obj;
+  static?: true;
 }
 
 /** The workspace as the admission chain reads it (store/workspace.ts Workspace is the app state). */
@@ -58,10 +69,13 @@ export interface AdmissionWorkspace {
 
 const ref = (kind: string, o: unknown, index: number): DocumentRef => ({ kind, name: nameOf(o), index });
 const byName = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+/** Static first, then by name. */
+const staticThenName = <T extends { name: string; static?: true }>(a: T, b: T) => (a.static === b.static ? byName(a, b) : a.static ? -1 : 1);
+const staticMark = (yes: boolean): { static?: true } => (yes ? { static: true } : {});
 
 
-export function collectWorkspace(objects: readonly unknown[], extraNamespaces: readonly unknown[] = []): AdmissionWorkspace {
-  const configs: { kind: WorkspaceWebhook['configKind']; name: string; o: Obj; index: number }[] = [];
+export function collectWorkspace(objects: readonly unknown[], extraNamespaces: readonly unknown[] = [], isStatic: (index: number) => boolean = () => false): AdmissionWorkspace {
+  const configs: { kind: WorkspaceWebhook['configKind']; name: string; o: Obj; index: number; static?: true }[] = [];
   const policies: WorkspacePolicy[] = [];
   const bindings: { kind: string; b: WorkspaceBinding; policyName: string }[] = [];
   const namespaces: AdmissionWorkspace['namespaces'] = new Map();
@@ -69,12 +83,12 @@ export function collectWorkspace(objects: readonly unknown[], extraNamespaces: r
     if (!isObject(o)) return;
     const kind = str(o.kind);
     if (kind === 'MutatingWebhookConfiguration' || kind === 'ValidatingWebhookConfiguration') {
-      configs.push({ kind, name: nameOf(o), o, index });
+      configs.push({ kind, name: nameOf(o), o, index, ...staticMark(isStatic(index)) });
     } else if (kind === 'MutatingAdmissionPolicy' || kind === 'ValidatingAdmissionPolicy') {
-      policies.push({ kind, name: nameOf(o), document: ref(kind, o, index), policy: o, spec: obj(obj(withDefaults(o)).spec), bindings: [] });
+      policies.push({ kind, name: nameOf(o), document: ref(kind, o, index), policy: o, spec: obj(obj(withDefaults(o)).spec), bindings: [], ...staticMark(isStatic(index)) });
     } else if (kind === 'MutatingAdmissionPolicyBinding' || kind === 'ValidatingAdmissionPolicyBinding') {
       const spec = obj(obj(withDefaults(o)).spec);
-      bindings.push({ kind, b: { name: nameOf(o), document: ref(kind, o, index), binding: o, spec }, policyName: str(spec.policyName) });
+      bindings.push({ kind, b: { name: nameOf(o), document: ref(kind, o, index), binding: o, spec, ...staticMark(isStatic(index)) }, policyName: str(spec.policyName) });
     } else if (kind === 'Namespace' && nameOf(o)) {
       namespaces.set(nameOf(o), { object: o, document: ref(kind, o, index) });
     }
@@ -82,7 +96,7 @@ export function collectWorkspace(objects: readonly unknown[], extraNamespaces: r
   extraNamespaces.forEach((o) => {
     if (isObject(o) && nameOf(o)) namespaces.set(nameOf(o), { object: o, document: ref('Namespace', o, -1) });
   });
-  configs.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  configs.sort(staticThenName);
 
   const webhooks: AdmissionWorkspace['webhooks'] = { mutating: [], validating: [] };
   for (const c of configs) {
@@ -99,7 +113,9 @@ export function collectWorkspace(objects: readonly unknown[], extraNamespaces: r
         index,
         webhook: obj(w),
         name,
-        uid: `${c.name}/${name}/${n}`,
+        // manifest/loader.go BuildValidatingAccessors: static webhooks' UIDs start with manifest/
+        uid: `${c.static ? 'manifest/' : ''}${c.name}/${name}/${n}`,
+        ...staticMark(c.static === true),
       };
       (c.kind === 'MutatingWebhookConfiguration' ? webhooks.mutating : webhooks.validating).push(entry);
     });
@@ -107,12 +123,12 @@ export function collectWorkspace(objects: readonly unknown[], extraNamespaces: r
 
   const orphanBindings: AdmissionWorkspace['orphanBindings'] = [];
   for (const { kind, b, policyName } of bindings) {
-    const p = policies.find((x) => BINDING_KIND_OF[x.kind] === kind && x.name === policyName);
+    const p = policies.find((x) => BINDING_KIND_OF[x.kind] === kind && x.name === policyName && x.static === b.static);
     if (p) p.bindings.push(b);
     else orphanBindings.push({ ...b, kind: kind as 'MutatingAdmissionPolicyBinding', policyName });
   }
   for (const p of policies) p.bindings.sort(byName);
-  policies.sort(byName);
+  policies.sort(staticThenName);
   return {
     webhooks,
     policies: { mutating: policies.filter((p) => p.kind === 'MutatingAdmissionPolicy'), validating: policies.filter((p) => p.kind === 'ValidatingAdmissionPolicy') },

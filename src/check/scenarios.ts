@@ -12,8 +12,13 @@ import { scenarioFailures, type Scenario } from '../request';
  * Why a scenario fails (`failures`, [] when it passes), and the validators its mutations break
  * (M06 mutation-breaks-validation, src/admission/mutation-check.ts). Never throws.
  */
-export async function scenarioProblems(objects: readonly unknown[], s: Scenario, kubernetesVersion?: KubernetesVersion): Promise<{ failures: string[]; breaks: MutationBreak[] }> {
-  const run = await simulateDraft(objects, { input: s.input, webhooks: s.webhooks }, kubernetesVersion);
+export async function scenarioProblems(
+  objects: readonly unknown[],
+  s: Scenario,
+  kubernetesVersion?: KubernetesVersion,
+  staticDocuments?: readonly number[],
+): Promise<{ failures: string[]; breaks: MutationBreak[] }> {
+  const run = await simulateDraft(objects, { input: s.input, webhooks: s.webhooks }, kubernetesVersion, staticDocuments);
   if (run.ok) return { failures: scenarioFailures(s.expect, run.result), breaks: run.breaks };
   return { failures: [notRunReason(run)], breaks: [] };
 }

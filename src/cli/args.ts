@@ -3,6 +3,8 @@ import { DEFAULT_KUBERNETES_VERSION, isKubernetesVersion, KUBERNETES_VERSIONS, t
 import { version } from '../../package.json';
 import { FORMATS, type Format } from './format';
 import type { FailOn } from './problem';
+import { DEFAULT_MANIFEST_BASE } from '../k8s/static-manifests';
+import type { ManifestDirLayout } from '../share/manifest-dir';
 
 export const USAGE = `Usage: admission-workbench check [options] <path|->...
 
@@ -20,6 +22,15 @@ Options:
   --format text|json|github|junit   report format (default text)
   --fail-on error|warning|finding   exit 1 at or above this (default error): error and
                                warning are the apiserver's, finding (ours) includes all
+  --static                     the admission objects are a static manifest set (Kubernetes
+                               1.37+ staticManifestsDir): checked as the apiserver's manifest
+                               loaders check them, every problem at once
+  --export-manifests DIR       with --static: write the set as a manifest directory (one
+                               directory per admission plugin) and admission-configuration.yaml
+                               into DIR, when it would load
+  --layout per-object|per-directory   files of --export-manifests (default per-object)
+  --manifest-base PATH         the absolute directory the AdmissionConfiguration names
+                               (default ${DEFAULT_MANIFEST_BASE})
   --quiet                      print only what fails, no summary
   -h, --help                   this help
   --version                    the version and the Kubernetes releases it targets
@@ -35,6 +46,11 @@ export interface CheckArgs {
   format: Format;
   failOn: FailOn;
   quiet: boolean;
+  /** The admission objects are a static manifest set. */
+  static?: boolean;
+  exportManifests?: string;
+  layout?: ManifestDirLayout;
+  manifestBase?: string;
 }
 
 export type ParsedArgs = CheckArgs | { command: 'help' } | { command: 'version' } | { command: 'error'; message: string };
@@ -64,6 +80,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     }
     if (arg === '-h' || arg === '--help') return { command: 'help' };
     if (arg === '--version' || arg === '-V') return { command: 'version' };
+    if (arg === '--static') {
+      out.static = true;
+      continue;
+    }
     if (arg === '--quiet' || arg === '-q') {
       out.quiet = true;
       continue;
@@ -96,10 +116,29 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         out.failOn = v as FailOn;
         break;
       }
+      case '--export-manifests': {
+        const v = takeValue();
+        if (!v) return { command: 'error', message: '--export-manifests needs a directory' };
+        out.exportManifests = v;
+        break;
+      }
+      case '--layout': {
+        const v = takeValue();
+        if (v !== 'per-object' && v !== 'per-directory') return { command: 'error', message: '--layout must be per-object or per-directory' };
+        out.layout = v;
+        break;
+      }
+      case '--manifest-base': {
+        const v = takeValue();
+        if (!v?.startsWith('/')) return { command: 'error', message: '--manifest-base must be an absolute path (staticManifestsDir must be)' };
+        out.manifestBase = v;
+        break;
+      }
       default:
         return { command: 'error', message: `unknown option ${name}` };
     }
   }
   if (!out.paths.length) return { command: 'error', message: 'nothing to check: give files or directories, or - for standard input' };
+  if ((out.exportManifests || out.layout || out.manifestBase) && !out.static) return { command: 'error', message: '--export-manifests, --layout and --manifest-base need --static' };
   return out;
 }

@@ -54,14 +54,17 @@ function policyCaseProblems(ctx: Ctx, policy: unknown, report: CasesReport, case
   }
 }
 
-async function runWorkspace(ctx: Ctx, ws: WorkspaceFile, checked: readonly unknown[], cel: CelRunner, kubernetesVersion?: KubernetesVersion): Promise<void> {
+async function runWorkspace(ctx: Ctx, ws: WorkspaceFile, checked: readonly unknown[], cel: CelRunner, kubernetesVersion?: KubernetesVersion, staticChecked = false): Promise<void> {
   // One release for every case: the one asked for, else the workspace's own.
   const release = kubernetesVersion ?? ws.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
   const wsObjects = ws.documents.map((d) => parseDocuments(d.text).documents[0]?.object);
   // The checked files win over the workspace's own copies (CI tests the files as they are now).
   const key = (o: unknown) => `${kindOf(o)}/${str(obj(obj(o).metadata).namespace)}/${nameOf(o)}`;
   const seen = new Set(checked.map(key));
-  const objects = [...checked, ...wsObjects.filter((o) => o !== undefined && !seen.has(key(o)))];
+  const own = wsObjects.flatMap((o, i) => (o !== undefined && !seen.has(key(o)) ? [{ o, static: ws.staticManifests === true || ws.documents[i]!.static === true }] : []));
+  const objects = [...checked, ...own.map((x) => x.o)];
+  // static manifests (check --static, or the workspace file's marks) run before API objects in scenarios
+  const statics = [...(staticChecked ? checked.map((_, i) => i) : []), ...own.flatMap((x, i) => (x.static ? [checked.length + i] : []))];
   for (const [g, group] of (ws.policyCases ?? []).entries()) {
     const name = group.policy ?? nameOf(wsObjects[group.document ?? -1]);
     const policy = findPolicy(objects, name);
@@ -89,12 +92,12 @@ async function runWorkspace(ctx: Ctx, ws: WorkspaceFile, checked: readonly unkno
       }
     });
   }
-  await runScenarios(ctx, ws, objects, release);
+  await runScenarios(ctx, ws, objects, release, statics);
 }
 
-async function runScenarios(ctx: Ctx, ws: WorkspaceFile, objects: readonly unknown[], release: KubernetesVersion): Promise<void> {
+async function runScenarios(ctx: Ctx, ws: WorkspaceFile, objects: readonly unknown[], release: KubernetesVersion, statics: readonly number[]): Promise<void> {
   for (const [i, s] of (ws.scenarios ?? []).entries()) {
-    const { failures, breaks } = await scenarioProblems(objects, s, release);
+    const { failures, breaks } = await scenarioProblems(objects, s, release, statics);
     ctx.summary.total++;
     if (!failures.length) ctx.summary.passed++;
     else {
@@ -109,7 +112,7 @@ async function runScenarios(ctx: Ctx, ws: WorkspaceFile, objects: readonly unkno
 }
 
 /** Runs the cases of a `--cases` file against the checked objects. */
-export async function runCasesFile(path: string, checked: readonly unknown[], fs: FileSystem, cel: CelRunner, kubernetesVersion?: KubernetesVersion): Promise<CasesRun> {
+export async function runCasesFile(path: string, checked: readonly unknown[], fs: FileSystem, cel: CelRunner, kubernetesVersion?: KubernetesVersion, staticChecked = false): Promise<CasesRun> {
   const summary: CasesSummary = { total: 0, passed: 0, failed: 0 };
   const fail = (message: string, unreadable: boolean, line = 1, column = 1): CasesRun => ({
     problems: [{ file: path, line, column, document: 0, kind: '', name: '', field: '', type: unreadable ? 'File' : 'Case', severity: 'error', message: `--cases: ${message}` }],
@@ -150,7 +153,7 @@ export async function runCasesFile(path: string, checked: readonly unknown[], fs
   const r = readWorkspaceFile(value);
   if (!r.ok) return fail(`neither a kaptest manifest nor a workspace file: ${r.error}`, false);
   for (const w of r.warnings) ctx.problems.push({ ...problemAt(ctx, '', `--cases: ${w}`), severity: 'warning' });
-  await runWorkspace(ctx, r.workspace, checked, cel, kubernetesVersion);
+  await runWorkspace(ctx, r.workspace, checked, cel, kubernetesVersion, staticChecked);
   return { problems: ctx.problems, summary, unreadable: false };
 }
 

@@ -6,8 +6,9 @@
  * kinds the Workbench does not check are kept but not checked (only their size), counted as `skipped`.
  */
 import type { CelCompiler } from '../cel/types';
-import { checkWorkspace, isChecked, severityOf } from '../check';
-import type { KubernetesVersion } from '../base/releases';
+import { checkManifestSet, checkWorkspace, isChecked, severityOf } from '../check';
+import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
+import { MANIFEST_SET_HEADLINE } from '../k8s/static-manifests';
 import { nameOf, obj, str } from '../base/json';
 import { parseDocuments, type ParsedDocument } from '../yaml';
 import type { InputFile } from './inputs';
@@ -18,6 +19,9 @@ export interface CheckTextsOptions {
   kubernetesVersion?: KubernetesVersion;
   /** Certificates are judged at this time (default now). */
   now?: Date;
+  /** Every admission object is a static manifest (src/check/manifests.ts). */
+  static?: boolean;
+  manifestBase?: string;
 }
 
 /** A parsed admission object, kept for the cases run. */
@@ -35,6 +39,8 @@ export interface CheckResult {
   all: unknown[];
   documents: number;
   skipped: number;
+  /** With `static`: the set's headline when it does not load (undefined: it loads). */
+  manifestHeadline?: string;
 }
 
 /** Line and column of a field: the value when the path exists, else the key of its nearest ancestor. */
@@ -62,11 +68,14 @@ export async function checkTexts(files: readonly InputFile[], options: CheckText
   const all = parsed.map((p) => p.doc.object);
   const objects: CheckedObject[] = [];
   const results = await checkWorkspace(all, { cel: options.cel, kubernetesVersion: options.kubernetesVersion, now: options.now });
+  const release = options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
+  const set = options.static ? checkManifestSet(all, (i) => isChecked(all[i]), release, (i) => results[i]!.fields, () => true, options.manifestBase) : undefined;
   for (const [i, { file, doc }] of parsed.entries()) {
     const object = doc.object;
     if (isChecked(object)) objects.push({ file, document: doc, object });
     const base = { file, document: doc.documentIndex, kind: str(obj(object).kind), name: nameOf(object) };
-    const { fields, lints } = results[i]!;
+    const { lints } = results[i]!;
+    const fields = set?.fields.get(i) ?? results[i]!.fields;
     for (const e of fields) {
       problems.push({ ...base, ...positionIn(doc, e.field), field: e.field, type: e.type, severity: severityOf(e), message: e.message, ...(e.hint ? { hint: e.hint } : {}) });
     }
@@ -74,5 +83,6 @@ export async function checkTexts(files: readonly InputFile[], options: CheckText
       problems.push({ ...base, ...positionIn(doc, l.field), field: l.field, type: 'Lint', severity: 'finding', level: l.severity, message: l.message, rule: l.id, ...(l.hint ? { hint: l.hint } : {}) });
     }
   }
-  return { problems, objects, all, documents, skipped: documents - objects.length };
+  const loads = set && set.loads && !problems.some((p) => p.type === 'YAML' && p.severity === 'error');
+  return { problems, objects, all, documents, skipped: documents - objects.length, ...(set && !loads ? { manifestHeadline: set.headline ?? MANIFEST_SET_HEADLINE } : {}) };
 }

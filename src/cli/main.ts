@@ -6,6 +6,8 @@
 import { createSyncCompiler, evaluate, loadCel, celStatus } from '../cel';
 import { celAtRelease } from '../check/cases';
 import { DEFAULT_KUBERNETES_VERSION } from '../base/releases';
+import { DEFAULT_MANIFEST_BASE } from '../k8s/static-manifests';
+import { ADMISSION_CONFIGURATION_FILE, manifestDirectoryFiles } from '../share/manifest-dir';
 import { parseArgs, USAGE, versionText, type CheckArgs } from './args';
 import { runCasesFile } from './cases';
 import { checkTexts } from './check';
@@ -36,13 +38,24 @@ async function check(args: CheckArgs, io: CliIO): Promise<number> {
   // The one target release: validation, the CEL environment, lints and every case run.
   const release = args.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
   const read = await readInputs(args.paths, io.fs);
-  const checked = await checkTexts(read.files, { cel, kubernetesVersion: release });
+  const checked = await checkTexts(read.files, { cel, kubernetesVersion: release, static: args.static, manifestBase: args.manifestBase });
+  if (checked.manifestHeadline) io.stderr(`admission-workbench: ${checked.manifestHeadline}.\n`);
+  if (args.exportManifests) {
+    if (checked.manifestHeadline) io.stderr(`admission-workbench: nothing written to ${args.exportManifests}: the set does not load.\n`);
+    else if (!io.fs.writeFile) io.stderr('admission-workbench: --export-manifests cannot write here.\n');
+    else {
+      const sources = checked.objects.map((o) => ({ object: o.object }));
+      const files = manifestDirectoryFiles(sources, () => true, args.layout, args.manifestBase);
+      for (const [name, text] of Object.entries(files)) io.fs.writeFile(io.fs.join(args.exportManifests, name), text);
+      io.stderr(`admission-workbench: wrote ${Object.keys(files).length} file(s) to ${args.exportManifests} (${ADMISSION_CONFIGURATION_FILE} names the directories under ${args.manifestBase ?? DEFAULT_MANIFEST_BASE}).\n`);
+    }
+  }
   const fileProblems: Problem[] = read.problems.map((p) => ({ file: p.file, line: 1, column: 1, document: 0, kind: '', name: '', field: '', type: 'File', severity: 'error', message: p.message }));
   const problems = [...fileProblems, ...checked.problems];
   let cases = { total: 0, passed: 0, failed: 0 };
   let unreadable = fileProblems.length;
   if (args.cases) {
-    const run = await runCasesFile(args.cases, checked.objects.map((o) => o.object), io.fs, celAtRelease({ evaluate }, release), release);
+    const run = await runCasesFile(args.cases, checked.objects.map((o) => o.object), io.fs, celAtRelease({ evaluate }, release), release, args.static === true);
     problems.push(...run.problems);
     cases = run.summary;
     if (run.unreadable) unreadable++;

@@ -1,5 +1,5 @@
 /** The CLI's I/O on Node: node:fs, process.stdin (read up to the size limit), stdout/stderr. */
-import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createReadStream, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MAX_FILE_BYTES, type FileSystem } from './inputs';
 import type { CliIO } from './main';
@@ -27,6 +27,10 @@ export const nodeFileSystem: FileSystem = {
   dirname,
   readStdin,
   readStream: (p) => (p === '-' ? process.stdin : createReadStream(p)) as AsyncIterable<Uint8Array>,
+  writeFile: (p, text) => {
+    mkdirSync(dirname(p), { recursive: true });
+    writeFileSync(p, text);
+  },
 };
 
 export const nodeIO: CliIO = {

@@ -9,7 +9,7 @@ import { isNamespaceKind } from '../request/cel-inputs';
 import type { TestInput } from '../request/model';
 import { withDefaults } from '../k8s/defaults';
 import { isObject, nameOf, obj, str, type Obj } from '../base/json';
-import { isExemptAdmissionConfigurationResource, matchResources, type MatchInput, type MatchResult } from './matching';
+import { matchResources, type MatchInput, type MatchResult } from './matching';
 import { decideMatchConditions, type MatchConditionsTrace } from './match-conditions';
 import { resolveParams, type ParamResolution, type ParamsInput } from './params';
 
@@ -20,6 +20,8 @@ import { resolveParams, type ParamResolution, type ParamsInput } from './params'
  */
 export interface RunRequestInput extends TestInput, ParamsInput {
   equivalents?: MatchInput['equivalents'];
+  /** The policy is loaded from a static manifest: policy/generic/plugin.go (1.37) runs static policies on admission configuration resources too. */
+  static?: boolean;
 }
 
 export const EQUIVALENT_NOTE =
@@ -57,9 +59,17 @@ export interface PolicyMatch {
   notes: string[];
 }
 
+/**
+ * policy/generic/plugin.go admissionResources: the resources API policies skip (by group and
+ * resource, any version): the four policy kinds'. Webhook configurations are not among them.
+ */
+const POLICY_RESOURCES = new Set(['validatingadmissionpolicies', 'validatingadmissionpolicybindings', 'mutatingadmissionpolicies', 'mutatingadmissionpolicybindings']);
+const isPolicyResource = (request: RunRequestInput['request']): boolean =>
+  str(request.resource?.group) === 'admissionregistration.k8s.io' && POLICY_RESOURCES.has(str(request.resource?.resource));
+
 export function matchPolicy(spec: Obj, input: RunRequestInput): PolicyMatch {
-  if (isExemptAdmissionConfigurationResource(input.request)) {
-    return { skipReason: 'admission configuration resources are exempt from admission policies', notes: [] };
+  if (!input.static && isPolicyResource(input.request)) {
+    return { skipReason: 'admission policies and their bindings are exempt from admission policies (static policies excepted)', notes: [] };
   }
   if (!isObject(spec.matchConstraints)) {
     return { configError: 'policy contained no match constraints, a required field', skipReason: 'the policy has no matchConstraints', notes: [] };

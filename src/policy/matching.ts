@@ -332,9 +332,10 @@ export function matchResources(mr: unknown, input: MatchInput): MatchResult {
  * (before its matchConditions)? Pass the defaulted webhook. A webhook without rules
  * matches nothing.
  */
-export function matchWebhook(webhook: unknown, input: MatchInput): MatchResult {
+export function matchWebhook(webhook: unknown, input: MatchInput, options: { static?: boolean } = {}): MatchResult {
   const w = obj(webhook);
-  if (isExemptAdmissionConfigurationResource(input.request)) {
+  // generic/webhook.go Dispatch (1.37): static webhooks are called for admission configuration resources too
+  if (!options.static && isExemptAdmissionConfigurationResource(input.request)) {
     return { matches: false, reason: 'admission configuration resources are never sent to webhooks', steps: [] };
   }
   const steps: MatchStep[] = [];

@@ -6,7 +6,8 @@
  *   "format": "admission-workbench/workspace",   // required, exactly this
  *   "version": 2,                                 // required; older versions are migrated
  *   "kubernetesVersion": "1.34",                  // optional target release
- *   "documents": [{ "name": "deny-privileged", "text": "apiVersion: …", "separator": "# header\n---\n" }],
+ *   "staticManifests": true,                      // optional: every document is a static manifest
+ *   "documents": [{ "name": "deny-privileged", "text": "apiVersion: …", "separator": "# header\n---\n", "static": true }],
  *   "drafts":      [{ "document": 0, "draft": TestInputDraft }],              // optional
  *   "celCases":    [{ "document": 0, "path": "spec.validations[0].expression", "cases": CelCase[] }],
  *   "policyCases": [{ "document": 0, "cases": PolicyTestCase[] }],           // or "policy": "<metadata.name>"
@@ -15,6 +16,8 @@
  *   "scratchpad":  { "context": "vap-validation", "expression": "…", "params": false, "draft": TestInputDraft }  // version 2
  * }
  * ```
+ * `static` and `staticManifests` (optional, version 2) mark documents as static admission manifests
+ * (src/k8s/static-manifests.ts); files without them load as before.
  * `separator` (version 2) is what stood before the document in the file it was imported from (its
  * `---` line, comment-only documents): kept so that an export is byte-identical.
  * `document` is an index into `documents`. Test data has the shapes of src/request (saved.ts,
@@ -36,6 +39,8 @@ export interface WorkspaceFileDocument {
   text: string;
   /** What stood before it in its file (since version 2). */
   separator?: string;
+  /** A static admission manifest. */
+  static?: true;
 }
 
 export interface CelCaseGroup {
@@ -70,6 +75,8 @@ export interface WorkspaceFile {
   format: typeof WORKSPACE_FORMAT;
   version: typeof WORKSPACE_VERSION;
   kubernetesVersion?: KubernetesVersion;
+  /** Every document is a static admission manifest. */
+  staticManifests?: true;
   documents: WorkspaceFileDocument[];
   drafts?: DraftEntry[];
   celCases?: CelCaseGroup[];
@@ -103,6 +110,7 @@ function readDocuments(v: unknown): WorkspaceFileDocument[] | string {
       ...(typeof d.name === 'string' && d.name ? { name: d.name } : {}),
       text: d.text,
       ...(typeof d.separator === 'string' && d.separator ? { separator: d.separator } : {}),
+      ...(d.static === true ? { static: true as const } : {}),
     });
   }
   return out;
@@ -157,6 +165,7 @@ export function readWorkspaceFile(value: unknown, migrations: Readonly<Record<nu
     if (isKubernetesVersion(payload.kubernetesVersion)) ws.kubernetesVersion = payload.kubernetesVersion;
     else warnings.push(`kubernetesVersion ${JSON.stringify(payload.kubernetesVersion)} is not one of ${KUBERNETES_VERSIONS.join(', ')}: ignored`);
   }
+  if (payload.staticManifests === true) ws.staticManifests = true;
   const n = documents.length;
   const drafts = readList(payload, 'drafts', warnings, (v) =>
     isObject(v) && isIndex(v.document, n) ? { document: v.document, draft: readDraft(v.draft) } : 'needs a "document" index into documents',
@@ -209,15 +218,17 @@ export interface AppDocument {
   text: string;
   name?: string;
   separator?: string;
+  static?: boolean;
 }
 
 /** The app's documents and test data (the store's TestsData, by document id) as a workspace file. */
-export function toWorkspaceFile(documents: readonly AppDocument[], tests?: TestsData, kubernetesVersion?: KubernetesVersion): WorkspaceFile {
+export function toWorkspaceFile(documents: readonly AppDocument[], tests?: TestsData, kubernetesVersion?: KubernetesVersion, staticManifests = false): WorkspaceFile {
   const ws: WorkspaceFile = {
     format: WORKSPACE_FORMAT,
     version: WORKSPACE_VERSION,
     ...(kubernetesVersion ? { kubernetesVersion } : {}),
-    documents: documents.map((d) => ({ ...(d.name ? { name: d.name } : {}), text: d.text, ...(d.separator ? { separator: d.separator } : {}) })),
+    ...(staticManifests ? { staticManifests: true as const } : {}),
+    documents: documents.map((d) => ({ ...(d.name ? { name: d.name } : {}), text: d.text, ...(d.separator ? { separator: d.separator } : {}), ...(d.static ? { static: true as const } : {}) })),
   };
   if (!tests) return ws;
   const drafts: DraftEntry[] = [];

@@ -32,6 +32,8 @@ export interface WorkspaceDoc {
    * nobody edited exports byte-identical.
    */
   separator?: string;
+  /** Marked "static manifest": checked as the apiserver's manifest loader does and simulated before API objects. */
+  static?: boolean;
 }
 
 let counter = 0;
@@ -237,4 +239,11 @@ export function docTitle(doc: WorkspaceDoc): string {
 export function docKind(doc: WorkspaceDoc): string {
   const k = (doc.object as { kind?: unknown } | undefined)?.kind;
   return typeof k === 'string' ? k : 'Unknown';
+}
+
+/** The document marked a static manifest, or not (its text untouched; a generated text stays generated). */
+export function withStatic(doc: WorkspaceDoc, on: boolean): WorkspaceDoc {
+  const { static: _was, ...fields } = fieldsOf(doc);
+  const next = on ? { ...fields, static: true } : fields;
+  return hasGeneratedText(doc) ? withGeneratedText(next) : { ...next, text: doc.text };
 }

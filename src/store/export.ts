@@ -10,6 +10,8 @@
 import { orderFields, stripServerFields } from '../k8s';
 import { serializeDocuments, serializeJSON } from '../yaml';
 import { toText, type WorkspaceDoc } from './documents';
+import { manifestDirectoryFiles, type ManifestDirLayout } from '../share/manifest-dir';
+import { isStaticDoc } from './workspace';
 
 export interface ExportOptions {
   /** Drop status, managedFields, uid, resourceVersion, … and the last-applied annotation. */
@@ -47,4 +49,10 @@ export function joinTexts(parts: readonly { text: string; separator?: string }[]
     out += sep + p.text;
   });
   return out;
+}
+
+/** The static manifest directory of the workspace (the documents marked static, or all when the workspace is): relative path → text. */
+export function exportManifestDirectory(docs: readonly WorkspaceDoc[], layout: ManifestDirLayout, state?: { staticManifests: boolean }): Record<string, string> {
+  const sources = docs.map((d) => ({ object: d.object, ...(d.error || d.object === undefined ? {} : { text: d.text }) }));
+  return manifestDirectoryFiles(sources, (i) => docs[i]!.object !== undefined && isStaticDoc(docs[i]!, state), layout);
 }

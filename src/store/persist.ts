@@ -40,9 +40,11 @@ interface Saved {
   version: 1 | typeof SAVED_VERSION;
   selectedId: string | null;
   /** `separator` since version 2. */
-  docs: { id: string; text: string; origin?: string; separator?: string }[];
+  docs: { id: string; text: string; origin?: string; separator?: string; static?: boolean }[];
   /** The target release (absent in workspaces saved before it existed: 1.36). */
   kubernetesVersion?: KubernetesVersion;
+  /** Every document is a static manifest (absent: no). */
+  staticManifests?: boolean;
   /** The sequence number of the last change saved (absent before the journal existed). */
   seq?: number;
 }
@@ -69,10 +71,16 @@ function parseSaved(raw: unknown): (SavedWorkspace & { seq: number }) | undefine
   if (!saved || (saved.version !== 1 && saved.version !== SAVED_VERSION) || !Array.isArray(saved.docs)) return undefined;
   try {
     const docs: WorkspaceDoc[] = saved.docs.map((d) =>
-      withText({ id: d.id, text: '', object: undefined, origin: d.origin, ...(typeof d.separator === 'string' && d.separator ? { separator: d.separator } : {}) }, d.text),
+      withText({ id: d.id, text: '', object: undefined, origin: d.origin, ...(typeof d.separator === 'string' && d.separator ? { separator: d.separator } : {}), ...(d.static === true ? { static: true } : {}) }, d.text),
     );
     const selectedId = docs.some((d) => d.id === saved.selectedId) ? saved.selectedId : (docs[0]?.id ?? null);
-    return { docs, selectedId, seq: typeof saved.seq === 'number' ? saved.seq : 0, ...(isKubernetesVersion(saved.kubernetesVersion) ? { kubernetesVersion: saved.kubernetesVersion } : {}) };
+    return {
+      docs,
+      selectedId,
+      seq: typeof saved.seq === 'number' ? saved.seq : 0,
+      ...(isKubernetesVersion(saved.kubernetesVersion) ? { kubernetesVersion: saved.kubernetesVersion } : {}),
+      ...(saved.staticManifests === true ? { staticManifests: true } : {}),
+    };
   } catch {
     return undefined;
   }
@@ -95,8 +103,9 @@ export function serialize(s: SavedWorkspace, seq?: number): string {
   const saved: Saved = {
     version: SAVED_VERSION,
     selectedId: s.selectedId,
-    docs: s.docs.map((d) => ({ id: d.id, text: d.text, origin: d.origin, ...(d.separator ? { separator: d.separator } : {}) })),
+    docs: s.docs.map((d) => ({ id: d.id, text: d.text, origin: d.origin, ...(d.separator ? { separator: d.separator } : {}), ...(d.static ? { static: true } : {}) })),
     ...(s.kubernetesVersion ? { kubernetesVersion: s.kubernetesVersion } : {}),
+    ...(s.staticManifests ? { staticManifests: true } : {}),
     ...(seq !== undefined ? { seq } : {}),
   };
   return JSON.stringify(saved);
@@ -240,7 +249,7 @@ export function startAutosave(store: WorkspaceStore, backend: WorkspaceBackend, 
   };
 
   const unsubscribe = store.subscribe((s, prev) => {
-    if (s.docs === prev.docs && s.selectedId === prev.selectedId && s.kubernetesVersion === prev.kubernetesVersion) return;
+    if (s.docs === prev.docs && s.selectedId === prev.selectedId && s.kubernetesVersion === prev.kubernetesVersion && s.staticManifests === prev.staticManifests) return;
     const now = Date.now();
     seq = Math.max(seq + 1, now);
     if (writing) changedWhileWriting ??= now;

@@ -8,12 +8,12 @@
  * read CEL, so they are kept).
  */
 import { fixesForError, type FieldError, type Fix, type Lint } from '../k8s';
-import { caLints as caBundleFindings, createChecker, isChecked } from '../check';
+import { caLints as caBundleFindings, checkManifestSet, createChecker, isChecked, type ManifestSetChecks } from '../check';
 import type { KubernetesVersion } from '../base';
 import type { CelCompiler } from '../cel/types';
 import { caInspection } from './ca-bundles';
 import type { WorkspaceDoc } from './documents';
-import { workspace } from './workspace';
+import { isStaticDoc, workspace } from './workspace';
 
 /** The core's checks (src/check), memoised: what each lint reads of the workspace is declared by the lint. */
 const checker = createChecker();
@@ -70,6 +70,8 @@ export interface DocProblems {
   lints: Lint[];
   /** Everything at a field, errors first: for the problems list, the form and the YAML markers. */
   items: Problem[];
+  /** A static manifest: whether its set loads, and the headline when it does not (the apiserver does not start with it). */
+  manifest?: { loads: boolean; headline?: string };
   /** Whether the Workbench checks this kind (other kinds are kept, not checked: no validation, no findings); true while nothing parsed yet. */
   checked: boolean;
   errors: number;
@@ -98,9 +100,30 @@ const docCache = new WeakMap<WorkspaceDoc, { fields: FieldError[]; lints: Lint[]
 /** Whether the problems of this version of a document were worked out before (docProblems is then a few lookups). */
 export const checkedBefore = (doc: WorkspaceDoc): boolean => docCache.has(doc);
 
-/** The problems of a document; `docs` (the workspace) enables the policy ↔ binding lints. */
+/** The static manifest set of a workspace, once per documents array, release and workspace flag (undefined: no document is static). */
+const manifestSets = new WeakMap<readonly WorkspaceDoc[], { flag: boolean; release: KubernetesVersion; used: (readonly FieldError[] | undefined)[]; checks: ManifestSetChecks }>();
+export function manifestSetOf(docs: readonly WorkspaceDoc[], release: KubernetesVersion = targetRelease(), flag: boolean = workspace.getState().staticManifests): ManifestSetChecks | undefined {
+  const state = { staticManifests: flag };
+  if (!flag && !docs.some((d) => d.static)) return undefined;
+  const used = docs.map((d) => (isStaticDoc(d, state) ? checker.fields(d.object, release) : undefined));
+  const hit = manifestSets.get(docs);
+  if (hit && hit.flag === flag && hit.release === release && hit.used.every((u, i) => u === used[i])) return hit.checks;
+  const checks = checkManifestSet(
+    docs.map((d) => d.object),
+    (i) => isStaticDoc(docs[i]!, state),
+    release,
+    (i) => used[i] ?? [],
+    (i) => !docs[i]!.error,
+  );
+  manifestSets.set(docs, { flag, release, used, checks });
+  return checks;
+}
+
+/** The problems of a document; `docs` (the workspace) enables the policy ↔ binding lints and the static manifest set's checks. */
 export function docProblems(doc: WorkspaceDoc, docs: readonly WorkspaceDoc[] = [], release: KubernetesVersion = targetRelease()): DocProblems {
-  const fields = checker.fields(doc.object, release);
+  const set = isStaticDoc(doc) ? manifestSetOf(docs.includes(doc) ? docs : [doc], release) : undefined;
+  const index = set ? (docs.includes(doc) ? docs.indexOf(doc) : 0) : -1;
+  const fields = (set && set.fields.get(index)) ?? checker.fields(doc.object, release);
   const objectLintList = checker.lints(doc.object, workspaceObjects(docs), release);
   // caBundle findings come from inspections done in the background (src/store/ca-bundles.ts).
   const caLintList = caBundleFindings(doc.object, { caInspection });
@@ -112,6 +135,7 @@ export function docProblems(doc: WorkspaceDoc, docs: readonly WorkspaceDoc[] = [
   const yaml: Problem[] = (doc.error ? [] : (doc.yamlWarnings ?? [])).map((w) => ({ field: w.path ?? '', message: w.message, level: 'warning', label: 'YAML' }));
   const items = [...fields.map((e) => fromError(e, doc.object)), ...yaml, ...lints.map(fromLint)].sort((a, b) => LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level]);
   const problems: DocProblems = { parse: doc.error, fields, lints, items, checked: doc.object === undefined || isChecked(doc.object), errors: fields.length - warnings + (doc.error ? 1 : 0), warnings: warnings + yaml.length };
+  if (set && set.members.includes(index)) problems.manifest = { loads: set.loads, ...(set.headline ? { headline: set.headline } : {}) };
   docCache.set(doc, { fields, lints: objectLintList, caLints, problems });
   return problems;
 }

@@ -23,9 +23,10 @@ export function currentWorkspaceFile(scope: 'workspace' | 'document'): Workspace
   const tests = getTestsData();
   const data = scope === 'document' ? { ...tests, scenarios: [], simulator: undefined } : tests;
   const file = toWorkspaceFile(
-    docs.map((d) => ({ id: d.id, text: d.text, name: docTitle(d), ...(d.separator ? { separator: d.separator } : {}) })),
+    docs.map((d) => ({ id: d.id, text: d.text, name: docTitle(d), ...(d.separator ? { separator: d.separator } : {}), ...(d.static ? { static: true } : {}) })),
     data,
     kubernetesVersionOf(),
+    s.staticManifests === true,
   );
   return scope === 'workspace' ? { ...file, scratchpad: scratchpadFile() } : file;
 }
@@ -57,7 +58,7 @@ export function hasOwnWork(): boolean {
 /** Replace the tab's workspace with a workspace file's documents and test data. */
 export function openWorkspaceFile(ws: WorkspaceFile, origin = 'shared link'): void {
   const docs = ws.documents.map((d) =>
-    withText({ id: newId(), text: '', object: undefined, origin: d.name ? `${origin}: ${d.name}` : origin, ...(d.separator ? { separator: d.separator } : {}) }, d.text),
+    withText({ id: newId(), text: '', object: undefined, origin: d.name ? `${origin}: ${d.name}` : origin, ...(d.separator ? { separator: d.separator } : {}), ...(d.static ? { static: true } : {}) }, d.text),
   );
   const state = workspace.getState();
   state.replaceAll(docs);
@@ -70,6 +71,7 @@ export function openWorkspaceFile(ws: WorkspaceFile, origin = 'shared link'): vo
   );
   const setVersion = (state as { setKubernetesVersion?: (v: KubernetesVersion) => void }).setKubernetesVersion;
   if (ws.kubernetesVersion && setVersion) setVersion(ws.kubernetesVersion);
+  (state as { setStaticManifests?: (on: boolean) => void }).setStaticManifests?.(ws.staticManifests === true);
   if (ws.scratchpad) scratchpad.setState(ws.scratchpad);
 }
 

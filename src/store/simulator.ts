@@ -22,7 +22,7 @@ import type { WorkspaceDoc } from './documents';
 import { nameOf, obj, str } from '../base/json';
 import { docProblems } from './problems';
 import { testInputs, useTestInputs } from './test-inputs';
-import { workspace } from './workspace';
+import { isStaticDoc, workspace } from './workspace';
 
 export type SimRun =
   | { ok: true; result: SimResult; diff: DiffEntry[]; breaks: MutationBreak[]; unstored: UnstoredDocument[] }
@@ -35,6 +35,8 @@ export interface UnstoredDocument {
   name: string;
   /** Its errors (a text that does not parse counts as one). */
   errors: number;
+  /** A static manifest: the loader would refuse its set (the apiserver would not start), not the API store it. */
+  static?: true;
 }
 
 /**
@@ -46,7 +48,7 @@ export function unstoredDocuments(docs: readonly WorkspaceDoc[]): UnstoredDocume
   const out: UnstoredDocument[] = [];
   docs.forEach((d, index) => {
     const { errors } = docProblems(d, docs);
-    if (errors > 0) out.push({ index, kind: str(obj(d.object).kind), name: nameOf(d.object), errors });
+    if (errors > 0) out.push({ index, kind: str(obj(d.object).kind), name: nameOf(d.object), errors, ...(isStaticDoc(d) ? { static: true as const } : {}) });
   });
   return out;
 }
@@ -64,9 +66,12 @@ export const setSimulatorDraft = (d: SimulatorDraft): void => testInputs.getStat
 
 const objectsOf = (docs: readonly WorkspaceDoc[]): unknown[] => docs.map((d) => d.object ?? null);
 
+/** Indices of the documents that are static manifests (they run before the API objects). */
+export const staticIndices = (docs: readonly WorkspaceDoc[]): number[] => docs.flatMap((d, i) => (isStaticDoc(d) ? [i] : []));
+
 /** Send the draft's request through the workspace's admission chain. Never throws. */
 export async function runSimulation(docs: readonly WorkspaceDoc[], draft: SimulatorDraft): Promise<SimRun> {
-  const run = await simulateDraft(objectsOf(docs), draft, workspace.getState().kubernetesVersion);
+  const run = await simulateDraft(objectsOf(docs), draft, workspace.getState().kubernetesVersion, staticIndices(docs));
   if (!run.ok) return run;
   const before = run.input.request.object;
   return { ok: true, result: run.result, diff: before === undefined ? [] : diffJson(before, run.result.object), breaks: run.breaks, unstored: unstoredDocuments(docs) };
@@ -104,7 +109,7 @@ export function scenarioOf(name: string, draft: SimulatorDraft, expect: Scenario
 
 export async function runLockout(docs: readonly WorkspaceDoc[]): Promise<LockoutReport | { error: string }> {
   try {
-    return await lockoutReport(objectsOf(docs), { kubernetesVersion: workspace.getState().kubernetesVersion });
+    return await lockoutReport(objectsOf(docs), { kubernetesVersion: workspace.getState().kubernetesVersion, staticDocuments: staticIndices(docs) });
   } catch (e) {
     return { error: `The lockout report failed: ${(e as Error).message}` };
   }

@@ -9,7 +9,7 @@ import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base';
 import { clone, getIn, insertAt, moveAt, removeAt, setIn } from '../k8s/edit';
 import type { PathSegment } from '../base/path';
 import { sampleWorkspace, TEMPLATES } from '../k8s/templates';
-import { docFromObject, editObject as editDocObject, hasGeneratedText, importText, newId, withObject, withText, type WorkspaceDoc } from './documents';
+import { docFromObject, editObject as editDocObject, hasGeneratedText, importText, newId, withObject, withStatic, withText, type WorkspaceDoc } from './documents';
 import { emptyHistory, record, redo, undo, type History } from './history';
 
 export interface Snapshot {
@@ -17,8 +17,8 @@ export interface Snapshot {
   selectedId: string | null;
 }
 
-/** What a saved workspace restores: the documents and the target release. */
-export type SavedWorkspace = Snapshot & { kubernetesVersion?: KubernetesVersion };
+/** What a saved workspace restores: the documents, the target release and whether every document is a static manifest. */
+export type SavedWorkspace = Snapshot & { kubernetesVersion?: KubernetesVersion; staticManifests?: boolean };
 
 export interface Notice {
   level: 'error' | 'info';
@@ -34,6 +34,8 @@ export interface Notice {
 export interface WorkspaceState extends Snapshot {
   /** The target Kubernetes release: served apiVersions, validation, CEL environment, lints, simulation. */
   kubernetesVersion: KubernetesVersion;
+  /** Every admission document of the workspace is a static manifest (besides the documents marked one by one). */
+  staticManifests: boolean;
   history: History<Snapshot>;
   notices: Notice[];
   /**
@@ -70,6 +72,10 @@ export interface WorkspaceActions {
   /** Keep only these documents (after an import: replace the workspace with the imported files); one undo step. */
   keepOnly(ids: readonly string[]): void;
   setKubernetesVersion(version: KubernetesVersion): void;
+  /** Mark one document a static manifest (or an API object again): one undo step. */
+  setDocStatic(id: string, on: boolean): void;
+  /** Mark the whole workspace a static manifest set. */
+  setStaticManifests(on: boolean): void;
   /** Rewrite an old document (v1beta1 webhooks, v1alpha1/v1beta1 policies) as v1; the notes say what was made explicit. */
   convertToV1(id: string): void;
   /** Apply a quick fix to a document (and add the documents it creates): one undo step. */
@@ -129,6 +135,7 @@ export function createWorkspace(initial: SavedWorkspace) {
 
     return {
       kubernetesVersion: DEFAULT_KUBERNETES_VERSION,
+      staticManifests: false,
       ...initial,
       history: emptyHistory(),
       notices: [],
@@ -215,6 +222,9 @@ export function createWorkspace(initial: SavedWorkspace) {
       // problemsRevision: derived problems (validation, CEL, lints) are computed again at the new release
       setKubernetesVersion: (version) => set((s) => (s.kubernetesVersion === version ? {} : { kubernetesVersion: version, problemsRevision: s.problemsRevision + 1 })),
 
+      setDocStatic: (id, on) => mapDoc(id, (d) => (!!d.static === on ? d : withStatic(d, on))),
+      setStaticManifests: (on) => set((s) => (s.staticManifests === on ? {} : { staticManifests: on, problemsRevision: s.problemsRevision + 1 })),
+
       convertToV1: (id) => {
         const doc = get().docs.find((d) => d.id === id);
         if (!doc) return;
@@ -258,6 +268,9 @@ export function sampleSnapshot(): Snapshot {
   const docs = sampleWorkspace().map((o) => docFromObject(o, 'sample'));
   return { docs, selectedId: docs[0]?.id ?? null };
 }
+
+/** Whether a document is a static manifest: marked itself, or the whole workspace is. */
+export const isStaticDoc = (doc: WorkspaceDoc, state: Pick<WorkspaceState, 'staticManifests'> = workspace.getState()): boolean => !!doc.static || state.staticManifests;
 
 /** The app's one store. */
 export const workspace: WorkspaceStore = createWorkspace({ docs: [], selectedId: null });

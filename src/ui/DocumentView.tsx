@@ -1,6 +1,7 @@
 /** The selected document: its form, its YAML and its problems. */
 import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { canConvertToV1, kindSpecOf, paramSpecOf, serverFieldsOf } from '../k8s';
+import { isManifestKind } from '../k8s/static-manifests';
 import { isObject } from '../base/json';
 import { parsePath } from '../base/path';
 import { formatPath } from '../base/path-format';
@@ -104,6 +105,26 @@ function ServerFieldsNote({ object }: { object: unknown }) {
   );
 }
 
+/** Mark the document a static manifest (or, when the whole workspace is one, say so). */
+function StaticToggle({ doc }: { doc: WorkspaceDoc }) {
+  const allStatic = useWorkspace((s) => s.staticManifests);
+  return (
+    <label
+      className="checkbox static-toggle"
+      title="Loaded by the kube-apiserver from a static manifest directory (1.37+): checked as its manifest loader does, run before API objects, exported with Export → Static manifest directory"
+    >
+      <input
+        type="checkbox"
+        data-testid="doc-static"
+        checked={allStatic || !!doc.static}
+        disabled={allStatic}
+        onChange={(e) => workspace.getState().setDocStatic(doc.id, e.target.checked)}
+      />{' '}
+      Static manifest{allStatic ? ' (whole workspace)' : ''}
+    </label>
+  );
+}
+
 export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
   useWorkspace((s) => s.problemsRevision); // CEL answers, caBundle inspections…: problems are derived again
   const docs = useWorkspace((s) => s.docs);
@@ -134,6 +155,7 @@ export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
                 API reference ↗
               </a>
             ) : null}
+            {spec && isManifestKind(doc.object) ? <StaticToggle doc={doc} /> : null}
             {spec && canConvertToV1(doc.object) ? (
               <button
                 type="button"
@@ -148,6 +170,11 @@ export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
           {doc.error ? (
             <p className="banner error" role="status">
               The YAML does not parse (line {doc.error.line}, column {doc.error.column}): the form shows the last version that did. Your text is kept.
+            </p>
+          ) : null}
+          {problems?.manifest?.headline ? (
+            <p className="banner error" role="status" data-testid="manifest-headline">
+              {problems.manifest.headline}.
             </p>
           ) : null}
           <ServerFieldsNote object={doc.object} />

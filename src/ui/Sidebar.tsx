@@ -1,7 +1,7 @@
 /** The document list: select, add from a template, duplicate, rename, delete. */
 import { lazy, Suspense, useDeferredValue, useState } from 'react';
 import { KINDS } from '../k8s';
-import { docKind, docProblems, docTitle, useWorkspace, workspace } from '../store';
+import { docKind, docProblems, docTitle, isStaticDoc, useWorkspace, workspace } from '../store';
 import { useAfterFirstPaint } from './after-paint';
 
 const shortKind: Record<string, string> = {
@@ -35,8 +35,15 @@ export function Sidebar() {
   const [draft, setDraft] = useState('');
   const [gallery, setGallery] = useState(false);
   const ws = workspace.getState;
+  const allStatic = useWorkspace((s) => s.staticManifests);
   return (
     <nav className="sidebar" aria-label="Documents">
+      <label
+        className="checkbox static-toggle"
+        title="Every webhook configuration and policy of the workspace is a static manifest: loaded by the kube-apiserver from staticManifestsDir (1.37+), checked as its manifest loader does, run before API objects, exported as a manifest directory"
+      >
+        <input type="checkbox" data-testid="workspace-static" checked={allStatic} onChange={(e) => ws().setStaticManifests(e.target.checked)} /> Static manifest set (whole workspace)
+      </label>
       <div className="sidebar-head">
         <h2>Documents</h2>
         <label className="visually-hidden" htmlFor="new-doc">
@@ -95,6 +102,11 @@ export function Sidebar() {
                     {shortKind[kind] ?? kind}
                   </span>
                   <span className="doc-title">{docTitle(d)}</span>
+                  {isStaticDoc(d, { staticManifests: allStatic }) ? (
+                    <span className="badge static-badge" title="Static manifest">
+                      static
+                    </span>
+                  ) : null}
                   {p.errors ? (
                     <span className="count error" title={`${plural(p.errors, 'error')}: the apiserver would reject it`}>
                       {p.errors}

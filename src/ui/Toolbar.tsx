@@ -1,7 +1,9 @@
 /** Import (file, paste), export (download, copy), undo and redo. */
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { KUBERNETES_VERSIONS, isKubernetesVersion } from '../base/releases';
-import { exportDocs, useWorkspace, workspace, type WorkspaceDoc } from '../store';
+import { exportDocs, exportManifestDirectory, useWorkspace, workspace, type WorkspaceDoc } from '../store';
+import { ADMISSION_CONFIGURATION_FILE, type ManifestDirLayout } from '../share/manifest-dir';
+import { zipFiles } from '../share/zip';
 import { Dialog } from './Dialog';
 import { MAX_FILE_BYTES, offerReplace, readFiles } from './files';
 import { download } from './download';
@@ -121,6 +123,8 @@ export function Toolbar() {
   const [strip, setStrip] = useState(false);
   const [reorder, setReorder] = useState(false);
   const [format, setFormat] = useState<'yaml' | 'json'>('yaml');
+  const [layout, setLayout] = useState<ManifestDirLayout>('per-object');
+  const hasStatic = useWorkspace((s) => s.staticManifests || s.docs.some((d) => d.static));
   const canUndo = useWorkspace((s) => s.history.past.length > 0);
   const canRedo = useWorkspace((s) => s.history.future.length > 0);
   const selected = useWorkspace((s) => s.docs.find((d) => d.id === s.selectedId));
@@ -136,6 +140,22 @@ export function Toolbar() {
     else
       navigator.clipboard.writeText(text).then(
         () => ws().notify({ level: 'info', text: `Copied ${docs.length} document(s) to the clipboard.` }),
+        () => ws().notify({ level: 'error', text: 'The browser refused clipboard access. Use Download instead.' }),
+      );
+  };
+
+  /** The static manifest directory: a ZIP of one directory per plugin plus the AdmissionConfiguration, or that snippet alone. */
+  const doExportManifests = (what: 'zip' | 'configuration') => {
+    closeMenu(exportMenu.current, false);
+    const files = exportManifestDirectory(ws().docs, layout, ws());
+    const count = Object.keys(files).length - 1;
+    if (count <= 0) return ws().notify({ level: 'info', text: 'No document is a static manifest: mark one (its header, or the whole workspace in the sidebar).' });
+    if (what === 'zip') {
+      download('static-manifests.zip', zipFiles(files) as Uint8Array<ArrayBuffer>, 'application/zip');
+      ws().notify({ level: 'info', text: `Static manifest directory: ${count} file(s) and ${ADMISSION_CONFIGURATION_FILE} (unzip on each control-plane host).` });
+    } else
+      navigator.clipboard.writeText(files[ADMISSION_CONFIGURATION_FILE] ?? '').then(
+        () => ws().notify({ level: 'info', text: 'Copied the AdmissionConfiguration to the clipboard.' }),
         () => ws().notify({ level: 'error', text: 'The browser refused clipboard access. Use Download instead.' }),
       );
   };
@@ -193,6 +213,26 @@ export function Toolbar() {
               <select id="export-format" value={format} onChange={(e) => setFormat(e.target.value as 'yaml' | 'json')}>
                 <option value="yaml">YAML</option>
                 <option value="json">JSON</option>
+              </select>
+            </label>
+            <hr />
+            <button
+              type="button"
+              data-testid="export-manifests"
+              disabled={!hasStatic}
+              title="The documents marked static as a manifest directory (one directory per admission plugin) with the AdmissionConfiguration that points the plugins at it, in one ZIP"
+              onClick={() => doExportManifests('zip')}
+            >
+              Static manifest directory (ZIP)
+            </button>
+            <button type="button" data-testid="copy-admission-configuration" disabled={!hasStatic} onClick={() => doExportManifests('configuration')}>
+              Copy AdmissionConfiguration
+            </button>
+            <label className="checkbox">
+              Files{' '}
+              <select id="export-manifest-layout" data-testid="export-manifest-layout" value={layout} onChange={(e) => setLayout(e.target.value as ManifestDirLayout)}>
+                <option value="per-object">one per object</option>
+                <option value="per-directory">one per directory (multi-document)</option>
               </select>
             </label>
           </div>

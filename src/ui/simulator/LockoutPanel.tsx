@@ -17,6 +17,7 @@ export default function LockoutPanel() {
   const docs = useWorkspace((s) => s.docs);
   const celState = useWorkspace((s) => s.celState);
   const release = useWorkspace((s) => s.kubernetesVersion); // runs again at another target release
+  const allStatic = useWorkspace((s) => s.staticManifests); // … and when the workspace becomes a static manifest set
   const [report, setReport] = useState<LockoutReport | { error: string }>();
   const uid = useId();
 
@@ -28,7 +29,7 @@ export default function LockoutPanel() {
       cancelled = true;
       clearTimeout(t);
     };
-  }, [celState, docs, release]);
+  }, [celState, docs, release, allStatic]);
 
   return (
     <section className="lockout" aria-labelledby={`${uid}-h`}>
@@ -58,6 +59,11 @@ export default function LockoutPanel() {
                 return (
                   <li key={i} data-testid="lockout-finding" data-request={f.request} data-effect={f.effect}>
                     <span className={`lockout-effect ${f.effect}`}>{f.effect}</span>
+                    {f.static ? (
+                      <span className="badge static-badge" data-testid="lockout-static" title="A static manifest: it cannot be deleted through the API">
+                        static
+                      </span>
+                    ) : null}{' '}
                     <strong>{f.title}</strong>
                     <div>{f.impact}</div>
                     <div>
@@ -91,7 +97,10 @@ export default function LockoutPanel() {
                 {report.checked.map((c) => (
                   <tr key={c.request}>
                     <td>{c.title}</td>
-                    <td>{c.allowed ? (c.stalled ? 'goes through after a timeout' : 'goes through') : 'rejected'}</td>
+                    <td>
+                      {c.allowed ? (c.stalled ? 'goes through after a timeout' : 'goes through') : 'rejected'}
+                      {c.note ? <div className="sim-muted">{c.note}</div> : null}
+                    </td>
                   </tr>
                 ))}
               </tbody>

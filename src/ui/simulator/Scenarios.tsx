@@ -17,6 +17,7 @@ export function Scenarios({ docs, draft, current }: { docs: readonly WorkspaceDo
   const scenarios = useTestInputs((s) => s.scenarios);
   const celState = useWorkspace((s) => s.celState);
   const release = useWorkspace((s) => s.kubernetesVersion); // runs again at another target release
+  const allStatic = useWorkspace((s) => s.staticManifests); // … and when the workspace becomes a static manifest set
   const [results, setResults] = useState<ScenarioResult[]>();
   const [name, setName] = useState('');
   const [expected, setExpected] = useState<'' | 'allowed' | 'denied'>('');
@@ -34,7 +35,7 @@ export function Scenarios({ docs, draft, current }: { docs: readonly WorkspaceDo
       cancelled = true;
       clearTimeout(t);
     };
-  }, [celState, docs, scenarios, release]);
+  }, [celState, docs, scenarios, release, allStatic]);
 
   const now = current ? (current.allowed ? 'allowed' : 'denied') : undefined;
   const verdict = expected || now || 'allowed';

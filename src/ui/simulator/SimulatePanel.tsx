@@ -25,6 +25,7 @@ export default function SimulatePanel() {
   const docs = useWorkspace((s) => s.docs);
   const celState = useWorkspace((s) => s.celState);
   const release = useWorkspace((s) => s.kubernetesVersion); // runs again at another target release
+  const allStatic = useWorkspace((s) => s.staticManifests); // … and when the workspace becomes a static manifest set
   const webhooks = useMemo(() => webhooksOf(docs), [docs]);
   const [run, setRun] = useState<SimRun>();
   const [running, setRunning] = useState(false);
@@ -45,7 +46,7 @@ export default function SimulatePanel() {
       cancelled = true;
       clearTimeout(t);
     };
-  }, [celState, docs, draft, release]);
+  }, [celState, docs, draft, release, allStatic]);
 
   const errors = run && !run.ok ? run.draftErrors : [];
   return (
@@ -135,7 +136,8 @@ function SimResultView({
           {unstored.map((u, i) => (
             <span key={u.index}>
               {i ? ', ' : ''}
-              {u.kind} <code>{u.name || `document ${u.index + 1}`}</code> ({u.errors} {u.errors === 1 ? 'error' : 'errors'})
+              {u.kind} <code>{u.name || `document ${u.index + 1}`}</code> ({u.errors} {u.errors === 1 ? 'error' : 'errors'}
+              {u.static ? '; a static manifest: its set would not load' : ''})
             </span>
           ))}
           : this result is for a configuration a cluster cannot hold. Fix the errors in the problems list.

@@ -41,10 +41,15 @@ export function Timeline({ result, docs }: { result: SimResult; docs: readonly W
   return (
     <ol className="sim-timeline" aria-label="Admission chain">
       {result.steps.map((s, i) => (
-        <li key={i} className={`sim-step sim-${s.outcome}`} data-testid="sim-step" data-outcome={s.outcome} data-name={s.webhook ?? s.name}>
+        <li key={i} className={`sim-step sim-${s.outcome}`} data-testid="sim-step" data-outcome={s.outcome} data-name={s.webhook ?? s.name} data-static={s.static ? 'true' : undefined}>
           <span className="sim-phase">{s.phase}{s.round ? ' (reinvocation)' : ''}</span>
           <span className={`sim-outcome sim-${s.outcome}`}>{OUTCOME_LABEL[s.outcome]}</span>
           <span className="sim-kind">{s.kind}</span>
+          {s.static ? (
+            <span className="badge static-badge" title="Loaded from a static manifest: runs before the API objects of its plugin, and cannot be deleted through the API">
+              static
+            </span>
+          ) : null}
           <StepLink step={s} docs={docs} />
           <div className="sim-reason">{s.reason}</div>
           {s.timeoutSeconds !== undefined || s.failurePolicy || s.sideEffects ? (
