@@ -18,7 +18,11 @@ import {
   type RunRequestInput,
   type ValidationFailure,
   VALIDATION_FAILURE_KEY,
+  validatingExpressions,
+  type PolicyExpressionOn,
 } from '../policy';
+import { declaresParams } from '../k8s/cel-scope';
+import { celInputs } from '../request/cel-inputs';
 import { releaseOf } from '../base/releases';
 import { goJSON } from '../k8s/errors';
 import { excludedBy, forbiddenMessage, inputFor, matchInput, requireReinvoking, type SimContext } from './context';
@@ -159,6 +163,24 @@ function excludedSteps(ctx: SimContext, phase: SimPhase): boolean {
     }
   }
   return true;
+}
+
+/**
+ * Collect: the expressions the validating policies' runs of this request may ask for (policies
+ * whose matchConstraints match, with a binding; no paramKind: a param's inputs are known only
+ * once the binding's paramRef is resolved, those ask on their own), on the inputs the runs build.
+ */
+export function validatingPolicyExpressions(ctx: SimContext): PolicyExpressionOn[] {
+  if (excludedBy(ctx, 'policies')) return [];
+  const out: PolicyExpressionOn[] = [];
+  for (const p of ctx.ws.policies.validating) {
+    if (p.bindings.length === 0 || declaresParams(p.spec)) continue;
+    const { match, matched } = policyMatch(ctx, p);
+    if (!match?.matches) continue;
+    const inputs = celInputs(runInput(ctx, matched, ctx.object), null);
+    for (const e of validatingExpressions(p.spec)) out.push({ ...e, inputs });
+  }
+  return out;
 }
 
 export async function runValidatingPolicies(ctx: SimContext): Promise<void> {

@@ -11,7 +11,7 @@
  * validating phase (e.g. a Pod update rejected by Pod validation before validating webhooks),
  * defaulting of the object after a patch, conversion between versions beyond the apiVersion.
  */
-import { evaluate } from '../cel';
+import { evaluate, evaluateBatch } from '../cel';
 import { cloneJson, deepEqual, isObject, obj, str, type Obj } from '../base/json';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
 import { NAMESPACE_NAME_LABEL } from '../k8s/resources';
@@ -21,13 +21,16 @@ import type { AdmissionRequest } from '../request/model';
 import { newReinvokeState, type SimContext } from './context';
 import { isMemoCel, memoCel } from './engine';
 import { discoveryFor, gvString, type Discovery } from './discovery';
-import { runMutatingPolicies, runValidatingPolicies } from './policies';
+import { runMutatingPolicies, runValidatingPolicies, validatingPolicyExpressions } from './policies';
 import { serializeTyped } from './serialize';
 import type { DocumentRef, SimOptions, SimPhase, SimRequest, SimResult } from './types';
-import { runMutatingWebhooks, runValidatingWebhooks } from './webhooks';
+import { runMutatingWebhooks, runValidatingWebhooks, validatingWebhookExpressions } from './webhooks';
 import { collectWorkspace, policyKindOf, type AdmissionWorkspace } from './workspace';
 
-const defaultCel: PolicyCel = { evaluate: (expression, context, inputs, options) => evaluate(expression, context, inputs, options) };
+const defaultCel: PolicyCel = {
+  evaluate: (expression, context, inputs, options) => evaluate(expression, context, inputs, options),
+  evaluateBatch: (items, inputs) => evaluateBatch(items, inputs),
+};
 
 /** A Namespace as the apiserver stores it: always labelled with its own name. */
 function withNameLabel(ns: Obj, name: string): Obj {
@@ -188,6 +191,10 @@ async function run(chain: PreparedChain, request: SimRequest, options: SimOption
   if (!ctx.denied) {
     ctx.round = 0;
     orphanSteps(ctx, 'validating');
+    // collect, then decide: the validating plugins' expressions go to the engine in one round
+    // trip per distinct inputs; the runs below read the answers in their own order (the object no
+    // longer changes: policies and webhooks of this phase see the same inputs)
+    if (ctx.cel.prefetch) ctx.cel.prefetch([...validatingPolicyExpressions(ctx), ...validatingWebhookExpressions(ctx)]);
     await runValidatingPolicies(ctx);
     settlePlugin();
     if (ctx.denied) notes.push('a ValidatingAdmissionPolicy rejected the request: validating webhooks are not called');
