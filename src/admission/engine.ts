@@ -19,6 +19,25 @@ const memos = new WeakSet<PolicyCel>();
 /** Whether `cel` is already a memo (simulate does not wrap it again: several runs of one request share its answers). */
 export const isMemoCel = (cel: PolicyCel): boolean => memos.has(cel);
 
+/** Options objects are shared by many calls (one set per policy spec): each one's release variant and key, made once. */
+type ReleaseOptions = { options: CelCompileOptions | undefined; key: string };
+const optionsWith = new WeakMap<CelCompileOptions, Map<string, ReleaseOptions>>();
+const NO_OPTIONS: CelCompileOptions = Object.freeze({});
+
+function optionsFor(given: CelCompileOptions | undefined, kubernetesVersion: KubernetesVersion | undefined): ReleaseOptions {
+  const base = given ?? NO_OPTIONS; // NO_OPTIONS stands for "none given" only
+  let byRelease = optionsWith.get(base);
+  if (!byRelease) optionsWith.set(base, (byRelease = new Map()));
+  const release = kubernetesVersion ?? '';
+  let hit = byRelease.get(release);
+  if (!hit) {
+    const options = kubernetesVersion ? { ...given, kubernetesVersion } : given;
+    hit = { options, key: JSON.stringify(options ?? {}) };
+    byRelease.set(release, hit);
+  }
+  return hit;
+}
+
 /** The members celInputs builds; inputs with others are keyed by their JSON alone. */
 const MEMBERS = ['object', 'oldObject', 'params', 'namespaceObject', 'request', 'authorizer'] as const;
 
@@ -72,9 +91,7 @@ export function memoCel(cel: PolicyCel, kubernetesVersion?: KubernetesVersion): 
     return entry;
   };
   const answers = new Map<string, Answer>();
-  const withRelease = (given?: CelCompileOptions): CelCompileOptions | undefined => (kubernetesVersion ? { ...given, kubernetesVersion } : given);
-  const keyOf = (n: number, context: CelContext, expression: string, options: CelCompileOptions | undefined) =>
-    `${n}\u0000${context}\u0000${expression}\u0000${JSON.stringify(options ?? {})}`;
+  const keyOf = (n: number, context: CelContext, expression: string, optionsKey: string) => `${n}\u0000${context}\u0000${expression}\u0000${optionsKey}`;
   const remember = (key: string, answer: Answer) => {
     answers.set(key, answer);
     // an engine that timed out or is unavailable said nothing about the expression: ask again next time
@@ -82,9 +99,9 @@ export function memoCel(cel: PolicyCel, kubernetesVersion?: KubernetesVersion): 
   };
   const memo: PolicyCel = {
     evaluate(expression: string, context: CelContext, inputs: CelInputs, given?: CelCompileOptions): Answer {
-      const options = withRelease(given);
+      const { options, key: optionsKey } = optionsFor(given, kubernetesVersion);
       const { canonical, n } = inputsEntry(inputs);
-      const key = keyOf(n, context, expression, options);
+      const key = keyOf(n, context, expression, optionsKey);
       let answer = answers.get(key);
       if (!answer) {
         answer = cel.evaluate(expression, context, canonical, options);
@@ -99,9 +116,9 @@ export function memoCel(cel: PolicyCel, kubernetesVersion?: KubernetesVersion): 
       const groups = new Map<number, { canonical: CelInputs; keys: string[]; items: CelBatchItem[] }>();
       const listed = new Set<string>();
       for (const it of items) {
-        const options = withRelease(it.options);
+        const { options, key: optionsKey } = optionsFor(it.options, kubernetesVersion);
         const { canonical, n } = inputsEntry(it.inputs);
-        const key = keyOf(n, it.context, it.expression, options);
+        const key = keyOf(n, it.context, it.expression, optionsKey);
         if (answers.has(key) || listed.has(key)) continue;
         listed.add(key);
         let g = groups.get(n);

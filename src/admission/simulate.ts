@@ -21,10 +21,10 @@ import type { AdmissionRequest } from '../request/model';
 import { newReinvokeState, type SimContext } from './context';
 import { isMemoCel, memoCel } from './engine';
 import { discoveryFor, gvString, type Discovery } from './discovery';
-import { runMutatingPolicies, runValidatingPolicies, validatingPolicyExpressions } from './policies';
+import { runMutatingPolicies, runValidatingPolicies } from './policies';
 import { serializeTyped } from './serialize';
 import type { DocumentRef, SimOptions, SimPhase, SimRequest, SimResult } from './types';
-import { runMutatingWebhooks, runValidatingWebhooks, validatingWebhookExpressions } from './webhooks';
+import { runMutatingWebhooks, runValidatingWebhooks } from './webhooks';
 import { collectWorkspace, policyKindOf, type AdmissionWorkspace } from './workspace';
 
 const defaultCel: PolicyCel = {
@@ -191,10 +191,6 @@ async function run(chain: PreparedChain, request: SimRequest, options: SimOption
   if (!ctx.denied) {
     ctx.round = 0;
     orphanSteps(ctx, 'validating');
-    // collect, then decide: the validating plugins' expressions go to the engine in one round
-    // trip per distinct inputs; the runs below read the answers in their own order (the object no
-    // longer changes: policies and webhooks of this phase see the same inputs)
-    if (ctx.cel.prefetch) ctx.cel.prefetch([...validatingPolicyExpressions(ctx), ...validatingWebhookExpressions(ctx)]);
     await runValidatingPolicies(ctx);
     settlePlugin();
     if (ctx.denied) notes.push('a ValidatingAdmissionPolicy rejected the request: validating webhooks are not called');

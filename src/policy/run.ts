@@ -26,7 +26,7 @@
 import { withDefaults } from '../k8s/defaults';
 import { goJSON } from '../k8s/errors';
 import { CEL_LIMITS, type CelCompileOptions, type CelTraceNode } from '../cel/types';
-import { declaredVariables, declaresParams } from '../k8s/cel-scope';
+import { declaredVariables, declaresParams, type PolicyVariable } from '../k8s/cel-scope';
 import { byteLength, isObject, list, nameOf, obj, str, trimSpace, type Obj } from '../base/json';
 import {
   dispatchBindings,
@@ -196,13 +196,35 @@ function truncateBytes(s: string, max: number): string {
 // ---------------------------------------------------------------------------
 // validator.go Validate
 
-/** The compile options of one policy's expressions: the one place evaluateValidations and validatingExpressions read them. */
-function evaluationOptions(spec: Obj, traced: boolean) {
+type EvaluationOptions = { hasParams: boolean; variables: PolicyVariable[]; options: CelCompileOptions; validationOptions: CelCompileOptions };
+const optionsOfSpec = new WeakMap<Obj, { plain?: EvaluationOptions; traced?: EvaluationOptions }>();
+
+/**
+ * The compile options of one policy's expressions: the one place evaluateValidations and
+ * validatingExpressions read them. One set of objects per spec (specs are not changed), so a
+ * replay's many requests hand the engine the same options objects.
+ */
+function evaluationOptions(spec: Obj, traced: boolean): EvaluationOptions {
+  const known = optionsOfSpec.get(spec) ?? {};
+  const hit = traced ? known.traced : known.plain;
+  if (hit) return hit;
   const hasParams = declaresParams(spec);
   const variables = declaredVariables(spec.variables);
   const options: CelCompileOptions = { hasParams, variables };
   const validationOptions: CelCompileOptions = traced ? { ...options, trace: true } : options;
-  return { hasParams, variables, options, validationOptions };
+  const out = { hasParams, variables, options, validationOptions };
+  optionsOfSpec.set(spec, traced ? { ...known, traced: out } : { ...known, plain: out });
+  return out;
+}
+
+const defaultedPolicies = new WeakMap<object, unknown>();
+
+/** withDefaults of a policy object, once per object (a replay runs one policy for every request). */
+function defaultedPolicy(policy: unknown): unknown {
+  if (!isObject(policy)) return withDefaults(policy);
+  let d = defaultedPolicies.get(policy);
+  if (d === undefined) defaultedPolicies.set(policy, (d = withDefaults(policy)));
+  return d;
 }
 
 /**
@@ -224,6 +246,15 @@ export function validatingExpressions(spec: Obj, traced = false): PolicyExpressi
   return out;
 }
 
+/** The policy's expressions that may read variables (what usedVariables starts from). */
+function specExpressions(spec: Obj): string[] {
+  return [
+    ...list(spec.matchConditions).map((m) => str(obj(m).expression)),
+    ...list(spec.validations).map(obj).flatMap((v) => [str(v.expression), str(v.messageExpression)]),
+    ...list(spec.auditAnnotations).map(obj).map((a) => str(a.valueExpression)),
+  ];
+}
+
 async function evaluateValidations(
   cel: PolicyCel,
   spec: Obj,
@@ -237,15 +268,10 @@ async function evaluateValidations(
   const inputs = celInputs(input, param);
   const validations = list(spec.validations).map(obj);
   const audits = list(spec.auditAnnotations).map(obj);
-  const allExpressions = [
-    ...list(spec.matchConditions).map((m) => str(obj(m).expression)),
-    ...validations.flatMap((v) => [str(v.expression), str(v.messageExpression)]),
-    ...audits.map((a) => str(a.valueExpression)),
-  ];
   const trace: EvaluationTrace = {
     param: param ?? null,
     paramName: isObject(param) ? nameOf(param) : undefined,
-    variables: await traceVariables(cel, variables, usedVariables(variables, allExpressions), inputs, hasParams),
+    variables: variables.length ? await traceVariables(cel, variables, usedVariables(variables, specExpressions(spec)), inputs, hasParams) : [],
     validations: [],
     auditAnnotations: [],
     cost: 0,
@@ -394,7 +420,7 @@ async function evaluateValidations(
 // dispatcher.go Dispatch (one policy)
 
 export async function runValidatingPolicy(input: ValidatingRunInput, cel: PolicyCel): Promise<ValidatingRunResult> {
-  const policy = withDefaults(input.policy);
+  const policy = defaultedPolicy(input.policy);
   const spec = obj(obj(policy).spec);
   const policyName = nameOf(policy);
   const failurePolicy = failurePolicyOf(spec);
