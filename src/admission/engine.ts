@@ -20,28 +20,24 @@ const memos = new WeakSet<PolicyCel>();
 export const isMemoCel = (cel: PolicyCel): boolean => memos.has(cel);
 
 /** Options objects are shared by many calls (one set per policy spec): each one's release variant and key, made once. */
-type ReleaseOptions = { options: CelCompileOptions | undefined; key: string };
-const optionsWith = new WeakMap<CelCompileOptions, Map<string, ReleaseOptions>>();
-const NO_OPTIONS: CelCompileOptions = Object.freeze({});
-
-function optionsFor(given: CelCompileOptions | undefined, kubernetesVersion: KubernetesVersion | undefined): ReleaseOptions {
-  const base = given ?? NO_OPTIONS; // NO_OPTIONS stands for "none given" only
-  let byRelease = optionsWith.get(base);
-  if (!byRelease) optionsWith.set(base, (byRelease = new Map()));
-  const release = kubernetesVersion ?? '';
-  let hit = byRelease.get(release);
-  if (!hit) {
-    const options = kubernetesVersion ? { ...given, kubernetesVersion } : given;
-    hit = { options, key: JSON.stringify(options ?? {}) };
-    byRelease.set(release, hit);
-  }
-  return hit;
-}
-
 /** The members celInputs builds; inputs with others are keyed by their JSON alone. */
 const MEMBERS = ['object', 'oldObject', 'params', 'namespaceObject', 'request', 'authorizer'] as const;
 
+type ReleaseOptions = { options: CelCompileOptions | undefined; key: string };
+const NO_OPTIONS: CelCompileOptions = Object.freeze({});
+
 export function memoCel(cel: PolicyCel, kubernetesVersion?: KubernetesVersion): PolicyCel {
+  // an options object is shared by a run's expressions: its release variant and key made once
+  const optionsWith = new WeakMap<CelCompileOptions, ReleaseOptions>();
+  const optionsFor = (given: CelCompileOptions | undefined): ReleaseOptions => {
+    const base = given ?? NO_OPTIONS; // NO_OPTIONS stands for "none given" only
+    let hit = optionsWith.get(base);
+    if (!hit) {
+      const options = kubernetesVersion ? { ...given, kubernetesVersion } : given;
+      optionsWith.set(base, (hit = { options, key: JSON.stringify(options ?? {}) }));
+    }
+    return hit;
+  };
   // equal inputs (by their JSON) are one canonical object with a small number: answers are keyed by
   // the number, not by the whole JSON (a request's JSON in every key cost more than the engine call)
   const inputsByJson = new Map<string, InputsEntry>();
@@ -58,6 +54,16 @@ export function memoCel(cel: PolicyCel, kubernetesVersion?: KubernetesVersion): 
     if (id === undefined) ids.set(v, (id = ++lastId));
     return String(id);
   };
+  // a member built anew for each inputs (request, authorizer) by its own members: primitives by value, objects by identity
+  const shallowKey = (v: object): string | undefined => {
+    let key = '{';
+    for (const [k, x] of Object.entries(v)) {
+      const id = typeof x === 'object' && x !== null ? idOf(x) : JSON.stringify(x);
+      if (id === undefined) return undefined;
+      key += `${JSON.stringify(k)}:${id},`;
+    }
+    return key;
+  };
   const membersKey = (inputs: CelInputs): string | undefined => {
     const rec = inputs as Record<string, unknown>;
     let key = '';
@@ -66,8 +72,7 @@ export function memoCel(cel: PolicyCel, kubernetesVersion?: KubernetesVersion): 
       const v = rec[m];
       if (v === undefined) continue;
       count++;
-      // authorizer: a new { rules } each time around the same rules
-      const id = m === 'authorizer' && typeof v === 'object' && v !== null && Object.keys(v).length === 1 ? idOf((v as { rules?: unknown }).rules) : idOf(v);
+      const id = (m === 'request' || m === 'authorizer') && typeof v === 'object' && v !== null && !Array.isArray(v) ? shallowKey(v) : idOf(v);
       if (id === undefined) return undefined;
       key += `${m}:${id},`;
     }
@@ -99,7 +104,7 @@ export function memoCel(cel: PolicyCel, kubernetesVersion?: KubernetesVersion): 
   };
   const memo: PolicyCel = {
     evaluate(expression: string, context: CelContext, inputs: CelInputs, given?: CelCompileOptions): Answer {
-      const { options, key: optionsKey } = optionsFor(given, kubernetesVersion);
+      const { options, key: optionsKey } = optionsFor(given);
       const { canonical, n } = inputsEntry(inputs);
       const key = keyOf(n, context, expression, optionsKey);
       let answer = answers.get(key);
@@ -116,7 +121,7 @@ export function memoCel(cel: PolicyCel, kubernetesVersion?: KubernetesVersion): 
       const groups = new Map<number, { canonical: CelInputs; keys: string[]; items: CelBatchItem[] }>();
       const listed = new Set<string>();
       for (const it of items) {
-        const { options, key: optionsKey } = optionsFor(it.options, kubernetesVersion);
+        const { options, key: optionsKey } = optionsFor(it.options);
         const { canonical, n } = inputsEntry(it.inputs);
         const key = keyOf(n, it.context, it.expression, optionsKey);
         if (answers.has(key) || listed.has(key)) continue;

@@ -197,34 +197,14 @@ function truncateBytes(s: string, max: number): string {
 // validator.go Validate
 
 type EvaluationOptions = { hasParams: boolean; variables: PolicyVariable[]; options: CelCompileOptions; validationOptions: CelCompileOptions };
-const optionsOfSpec = new WeakMap<Obj, { plain?: EvaluationOptions; traced?: EvaluationOptions }>();
 
-/**
- * The compile options of one policy's expressions: the one place evaluateValidations and
- * validatingExpressions read them. One set of objects per spec (specs are not changed), so a
- * replay's many requests hand the engine the same options objects.
- */
+/** The compile options of one policy's expressions: the one place evaluateValidations and validatingExpressions read them. */
 function evaluationOptions(spec: Obj, traced: boolean): EvaluationOptions {
-  const known = optionsOfSpec.get(spec) ?? {};
-  const hit = traced ? known.traced : known.plain;
-  if (hit) return hit;
   const hasParams = declaresParams(spec);
   const variables = declaredVariables(spec.variables);
   const options: CelCompileOptions = { hasParams, variables };
   const validationOptions: CelCompileOptions = traced ? { ...options, trace: true } : options;
-  const out = { hasParams, variables, options, validationOptions };
-  optionsOfSpec.set(spec, traced ? { ...known, traced: out } : { ...known, plain: out });
-  return out;
-}
-
-const defaultedPolicies = new WeakMap<object, unknown>();
-
-/** withDefaults of a policy object, once per object (a replay runs one policy for every request). */
-function defaultedPolicy(policy: unknown): unknown {
-  if (!isObject(policy)) return withDefaults(policy);
-  let d = defaultedPolicies.get(policy);
-  if (d === undefined) defaultedPolicies.set(policy, (d = withDefaults(policy)));
-  return d;
+  return { hasParams, variables, options, validationOptions };
 }
 
 /**
@@ -420,7 +400,7 @@ async function evaluateValidations(
 // dispatcher.go Dispatch (one policy)
 
 export async function runValidatingPolicy(input: ValidatingRunInput, cel: PolicyCel): Promise<ValidatingRunResult> {
-  const policy = defaultedPolicy(input.policy);
+  const policy = withDefaults(input.policy);
   const spec = obj(obj(policy).spec);
   const policyName = nameOf(policy);
   const failurePolicy = failurePolicyOf(spec);

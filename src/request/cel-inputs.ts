@@ -22,20 +22,10 @@ export function requestAttributes(r: AdmissionRequest): AdmissionRequest {
   return out;
 }
 
-const celRequests = new WeakMap<AdmissionRequest, Record<string, unknown>>();
-
-/**
- * `request` as CEL sees it: the attributes without object / oldObject (variables of their own),
- * absent fields left out. One object per request object (requests are not changed once built):
- * the inputs of every policy of one request share it, so the simulator's memo knows them equal
- * by identity.
- */
+/** `request` as CEL sees it: the attributes without object / oldObject (variables of their own), absent fields left out. */
 export function celRequest(r: AdmissionRequest): Record<string, unknown> {
-  const known = celRequests.get(r);
-  if (known) return known;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(requestAttributes(r))) if (v !== undefined && k !== 'object' && k !== 'oldObject') out[k] = v;
-  celRequests.set(r, out);
   return out;
 }
 
