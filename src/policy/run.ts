@@ -226,15 +226,6 @@ export function validatingExpressions(spec: Obj, traced = false): PolicyExpressi
   return out;
 }
 
-/** The policy's expressions that may read variables (what usedVariables starts from). */
-function specExpressions(spec: Obj): string[] {
-  return [
-    ...list(spec.matchConditions).map((m) => str(obj(m).expression)),
-    ...list(spec.validations).map(obj).flatMap((v) => [str(v.expression), str(v.messageExpression)]),
-    ...list(spec.auditAnnotations).map(obj).map((a) => str(a.valueExpression)),
-  ];
-}
-
 async function evaluateValidations(
   cel: PolicyCel,
   spec: Obj,
@@ -248,10 +239,15 @@ async function evaluateValidations(
   const inputs = celInputs(input, param);
   const validations = list(spec.validations).map(obj);
   const audits = list(spec.auditAnnotations).map(obj);
+  const allExpressions = [
+    ...list(spec.matchConditions).map((m) => str(obj(m).expression)),
+    ...validations.flatMap((v) => [str(v.expression), str(v.messageExpression)]),
+    ...audits.map((a) => str(a.valueExpression)),
+  ];
   const trace: EvaluationTrace = {
     param: param ?? null,
     paramName: isObject(param) ? nameOf(param) : undefined,
-    variables: variables.length ? await traceVariables(cel, variables, usedVariables(variables, specExpressions(spec)), inputs, hasParams) : [],
+    variables: await traceVariables(cel, variables, usedVariables(variables, allExpressions), inputs, hasParams),
     validations: [],
     auditAnnotations: [],
     cost: 0,
