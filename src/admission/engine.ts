@@ -54,13 +54,19 @@ export function memoCel(cel: PolicyCel, kubernetesVersion?: KubernetesVersion): 
     if (id === undefined) ids.set(v, (id = ++lastId));
     return String(id);
   };
-  // a member built anew for each inputs (request, authorizer) by its own members: primitives by value, objects by identity
-  const shallowKey = (v: object): string | undefined => {
+  // a member built anew for each inputs (request, authorizer) by its own members: primitives by
+  // value (length-prefixed: no two members read alike), objects by identity
+  const shallowKey = (v: Record<string, unknown>): string | undefined => {
     let key = '{';
-    for (const [k, x] of Object.entries(v)) {
-      const id = typeof x === 'object' && x !== null ? idOf(x) : JSON.stringify(x);
+    for (const k in v) {
+      const x = v[k];
+      let id: string | undefined;
+      if (typeof x === 'string') id = `s${x.length}:${x}`;
+      else if (typeof x === 'number' || typeof x === 'boolean') id = `${typeof x}${x}`;
+      else if (typeof x === 'object' && x !== null) id = `o${idOf(x)}`;
+      else if (x === undefined) continue; // JSON leaves it out
       if (id === undefined) return undefined;
-      key += `${JSON.stringify(k)}:${id},`;
+      key += `${k.length}:${k}=${id};`;
     }
     return key;
   };
@@ -72,7 +78,7 @@ export function memoCel(cel: PolicyCel, kubernetesVersion?: KubernetesVersion): 
       const v = rec[m];
       if (v === undefined) continue;
       count++;
-      const id = (m === 'request' || m === 'authorizer') && typeof v === 'object' && v !== null && !Array.isArray(v) ? shallowKey(v) : idOf(v);
+      const id = (m === 'request' || m === 'authorizer') && typeof v === 'object' && v !== null && !Array.isArray(v) ? shallowKey(v as Record<string, unknown>) : idOf(v);
       if (id === undefined) return undefined;
       key += `${m}:${id},`;
     }

@@ -23,6 +23,7 @@ import {
 } from '../policy';
 import { declaresParams } from '../k8s/cel-scope';
 import { celInputs } from '../request/cel-inputs';
+import type { CelInputs } from '../cel/types';
 import { releaseOf } from '../base/releases';
 import { goJSON } from '../k8s/errors';
 import { excludedBy, forbiddenMessage, inputFor, matchInput, requireReinvoking, type SimContext } from './context';
@@ -173,10 +174,12 @@ function excludedSteps(ctx: SimContext, phase: SimPhase): boolean {
  */
 function validatingPolicyExpressions(ctx: SimContext, starts: readonly (ValidatingStart | undefined)[]): PolicyExpressionOn[] {
   const out: PolicyExpressionOn[] = [];
+  const inputsOf = new Map<EquivalentResource | undefined, CelInputs>(); // one per resource matched (usually one)
   ctx.ws.policies.validating.forEach((p, i) => {
     const s = starts[i];
     if (!s?.match?.matches || declaresParams(p.spec)) return;
-    const inputs = celInputs(s.input, null);
+    let inputs = inputsOf.get(s.matched);
+    if (!inputs) inputsOf.set(s.matched, (inputs = celInputs(s.input, null)));
     for (const e of validatingExpressions(p.spec)) out.push({ ...e, inputs });
   });
   return out;
