@@ -7,48 +7,146 @@
  * answers are the engine's own (a timeout or an unavailable engine is not remembered). With a `kubernetesVersion`, every expression is evaluated in
  * that release's CEL environment.
  */
-import { isEngineFailure, type CelCompileOptions, type CelContext, type CelInputs } from '../cel/types';
+import { isEngineFailure, type CelBatchItem, type CelCompileOptions, type CelContext, type CelInputs } from '../cel/types';
 import type { KubernetesVersion } from '../base/releases';
-import type { PolicyCel } from '../policy';
+import type { PolicyCel, PolicyExpressionOn } from '../policy';
 
 type Answer = ReturnType<PolicyCel['evaluate']>;
+type InputsEntry = { canonical: CelInputs; n: number };
 
 const memos = new WeakSet<PolicyCel>();
 
 /** Whether `cel` is already a memo (simulate does not wrap it again: several runs of one request share its answers). */
 export const isMemoCel = (cel: PolicyCel): boolean => memos.has(cel);
 
+/** Options objects are shared by many calls (one set per policy spec): each one's release variant and key, made once. */
+/** The members celInputs builds; inputs with others are keyed by their JSON alone. */
+const MEMBERS = ['object', 'oldObject', 'params', 'namespaceObject', 'request', 'authorizer'] as const;
+
+type ReleaseOptions = { options: CelCompileOptions | undefined; key: string };
+const NO_OPTIONS: CelCompileOptions = Object.freeze({});
+
 export function memoCel(cel: PolicyCel, kubernetesVersion?: KubernetesVersion): PolicyCel {
+  // an options object is shared by a run's expressions: its release variant and key made once
+  const optionsWith = new WeakMap<CelCompileOptions, ReleaseOptions>();
+  const optionsFor = (given: CelCompileOptions | undefined): ReleaseOptions => {
+    const base = given ?? NO_OPTIONS; // NO_OPTIONS stands for "none given" only
+    let hit = optionsWith.get(base);
+    if (!hit) {
+      const options = kubernetesVersion ? { ...given, kubernetesVersion } : given;
+      optionsWith.set(base, (hit = { options, key: JSON.stringify(options ?? {}) }));
+    }
+    return hit;
+  };
   // equal inputs (by their JSON) are one canonical object with a small number: answers are keyed by
   // the number, not by the whole JSON (a request's JSON in every key cost more than the engine call)
-  const inputsByJson = new Map<string, { canonical: CelInputs; n: number }>();
-  const entryOf = new WeakMap<object, { canonical: CelInputs; n: number }>();
-  const answers = new Map<string, Answer>();
-  const inputsEntry = (inputs: CelInputs): { canonical: CelInputs; n: number } => {
+  const inputsByJson = new Map<string, InputsEntry>();
+  const entryOf = new WeakMap<object, InputsEntry>();
+  // the runs build a new inputs object per policy from the same members (celInputs): the members'
+  // identities find the entry without the JSON (which was a seventh of a replayed request's time)
+  const ids = new WeakMap<object, number>();
+  let lastId = 0;
+  const byMembers = new Map<string, InputsEntry>();
+  const idOf = (v: unknown): string | undefined => {
+    if (v === null || v === undefined) return '';
+    if (typeof v !== 'object') return undefined;
+    let id = ids.get(v);
+    if (id === undefined) ids.set(v, (id = ++lastId));
+    return String(id);
+  };
+  // a member built anew for each inputs (request, authorizer) by its own members: primitives by
+  // value (length-prefixed: no two members read alike), objects by identity
+  const shallowKey = (v: Record<string, unknown>): string | undefined => {
+    let key = '{';
+    for (const k in v) {
+      const x = v[k];
+      let id: string | undefined;
+      if (typeof x === 'string') id = `s${x.length}:${x}`;
+      else if (typeof x === 'number' || typeof x === 'boolean') id = `${typeof x}${x}`;
+      else if (typeof x === 'object' && x !== null) id = `o${idOf(x)}`;
+      else if (x === undefined) continue; // JSON leaves it out
+      if (id === undefined) return undefined;
+      key += `${k.length}:${k}=${id};`;
+    }
+    return key;
+  };
+  const membersKey = (inputs: CelInputs): string | undefined => {
+    const rec = inputs as Record<string, unknown>;
+    let key = '';
+    let count = 0;
+    for (const m of MEMBERS) {
+      const v = rec[m];
+      if (v === undefined) continue;
+      count++;
+      const id = (m === 'request' || m === 'authorizer') && typeof v === 'object' && v !== null && !Array.isArray(v) ? shallowKey(v as Record<string, unknown>) : idOf(v);
+      if (id === undefined) return undefined;
+      key += `${m}:${id},`;
+    }
+    return count === Object.keys(rec).length ? key : undefined;
+  };
+  const inputsEntry = (inputs: CelInputs): InputsEntry => {
     const known = entryOf.get(inputs);
     if (known !== undefined) return known;
-    const json = JSON.stringify(inputs, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
-    let entry = inputsByJson.get(json);
+    const mk = membersKey(inputs);
+    let entry = mk === undefined ? undefined : byMembers.get(mk);
     if (!entry) {
-      entry = { canonical: inputs, n: inputsByJson.size };
-      inputsByJson.set(json, entry);
+      const json = JSON.stringify(inputs, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+      entry = inputsByJson.get(json);
+      if (!entry) {
+        entry = { canonical: inputs, n: inputsByJson.size };
+        inputsByJson.set(json, entry);
+      }
+      if (mk !== undefined) byMembers.set(mk, entry);
     }
     entryOf.set(inputs, entry);
     return entry;
   };
+  const answers = new Map<string, Answer>();
+  const keyOf = (n: number, context: CelContext, expression: string, optionsKey: string) => `${n}\u0000${context}\u0000${expression}\u0000${optionsKey}`;
+  const remember = (key: string, answer: Answer) => {
+    answers.set(key, answer);
+    // an engine that timed out or is unavailable said nothing about the expression: ask again next time
+    void answer.then((r) => isEngineFailure(r) && answers.get(key) === answer && answers.delete(key));
+  };
   const memo: PolicyCel = {
     evaluate(expression: string, context: CelContext, inputs: CelInputs, given?: CelCompileOptions): Answer {
-      const options = kubernetesVersion ? { ...given, kubernetesVersion } : given;
+      const { options, key: optionsKey } = optionsFor(given);
       const { canonical, n } = inputsEntry(inputs);
-      const key = `${n}\u0000${context}\u0000${expression}\u0000${JSON.stringify(options ?? {})}`;
+      const key = keyOf(n, context, expression, optionsKey);
       let answer = answers.get(key);
       if (!answer) {
         answer = cel.evaluate(expression, context, canonical, options);
-        answers.set(key, answer);
-        // an engine that timed out or is unavailable said nothing about the expression: ask again next time
-        void answer.then((r) => isEngineFailure(r) && answers.delete(key));
+        remember(key, answer);
       }
       return answer;
+    },
+    prefetch(items: readonly PolicyExpressionOn[]): void {
+      const batch = cel.evaluateBatch?.bind(cel);
+      if (!batch) return;
+      // one evaluateBatch per distinct inputs, of the items not answered yet (each once)
+      const groups = new Map<number, { canonical: CelInputs; keys: string[]; items: CelBatchItem[] }>();
+      const listed = new Set<string>();
+      for (const it of items) {
+        const { options, key: optionsKey } = optionsFor(it.options);
+        const { canonical, n } = inputsEntry(it.inputs);
+        const key = keyOf(n, it.context, it.expression, optionsKey);
+        if (answers.has(key) || listed.has(key)) continue;
+        listed.add(key);
+        let g = groups.get(n);
+        if (!g) groups.set(n, (g = { canonical, keys: [], items: [] }));
+        g.keys.push(key);
+        g.items.push(options ? { expression: it.expression, context: it.context, options } : { expression: it.expression, context: it.context });
+      }
+      for (const g of groups.values()) {
+        const results = batch(g.items, g.canonical);
+        results.catch(() => undefined); // surfaces where an answer is awaited
+        g.keys.forEach((key, i) =>
+          remember(
+            key,
+            results.then((rs) => rs[i] ?? { ok: false, kind: 'engine', stage: 'runtime', message: 'evaluateBatch answered fewer items than asked' }),
+          ),
+        );
+      }
     },
   };
   memos.add(memo);

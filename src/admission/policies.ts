@@ -18,11 +18,17 @@ import {
   type RunRequestInput,
   type ValidationFailure,
   VALIDATION_FAILURE_KEY,
+  validatingExpressions,
+  type PolicyExpressionOn,
 } from '../policy';
+import { declaresParams } from '../k8s/cel-scope';
+import { celInputs } from '../request/cel-inputs';
+import type { CelInputs } from '../cel/types';
 import { releaseOf } from '../base/releases';
 import { goJSON } from '../k8s/errors';
 import { excludedBy, forbiddenMessage, inputFor, matchInput, requireReinvoking, type SimContext } from './context';
 import { patchBetween } from './serialize';
+import { validatingWebhookExpressions } from './webhooks';
 import type { DocumentRef, SimOutcome, SimPhase, SimStep, SimStepKind } from './types';
 import type { WorkspaceBinding, WorkspacePolicy } from './workspace';
 
@@ -162,17 +168,50 @@ function excludedSteps(ctx: SimContext, phase: SimPhase): boolean {
   return true;
 }
 
+/**
+ * Collect: the expressions the validating policies' runs of this request may ask for (policies
+ * whose matchConstraints match, with a binding; no paramKind: a param's inputs are known only
+ * once the binding's paramRef is resolved, those ask on their own), on the inputs the runs build.
+ */
+function validatingPolicyExpressions(ctx: SimContext, starts: readonly (ValidatingStart | undefined)[]): PolicyExpressionOn[] {
+  const out: PolicyExpressionOn[] = [];
+  const inputsOf = new Map<EquivalentResource | undefined, CelInputs>(); // one per resource matched (usually one)
+  ctx.ws.policies.validating.forEach((p, i) => {
+    const s = starts[i];
+    if (!s?.match?.matches || declaresParams(p.spec)) return;
+    let inputs = inputsOf.get(s.matched);
+    if (!inputs) inputsOf.set(s.matched, (inputs = celInputs(s.input, null)));
+    for (const e of validatingExpressions(p.spec)) out.push({ ...e, inputs });
+  });
+  return out;
+}
+
+interface ValidatingStart {
+  match?: MatchResult;
+  matched?: EquivalentResource;
+  input: RunRequestInput;
+}
+
 export async function runValidatingPolicies(ctx: SimContext): Promise<void> {
   if (excludedSteps(ctx, 'validating')) return;
   const failures: ValidationFailure[] = [];
   // the policies do not change the object: run them all at once (the engine's requests overlap in
   // the browser's worker), then read the results in order
-  const runs = ctx.ws.policies.validating.map((p) => {
+  const starts = ctx.ws.policies.validating.map((p): ValidatingStart | undefined => {
     if (p.bindings.length === 0) return undefined;
     const { match, matched } = policyMatch(ctx, p);
-    const run = runValidatingPolicy({ ...runInput(ctx, matched, ctx.object, p), policy: p.policy, bindings: p.bindings.map((b) => b.binding) }, ctx.cel);
+    return { match, matched, input: runInput(ctx, matched, ctx.object, p) };
+  });
+  // collect, then decide: this phase's expressions (the policies', then the validating webhooks':
+  // the object no longer changes, they see the same inputs) go to the engine in one round trip per
+  // distinct inputs; the runs below read the answers in their own order
+  if (ctx.cel.prefetch) ctx.cel.prefetch([...validatingPolicyExpressions(ctx, starts), ...validatingWebhookExpressions(ctx)]);
+  const runs = ctx.ws.policies.validating.map((p, i) => {
+    const start = starts[i];
+    if (!start) return undefined;
+    const run = runValidatingPolicy({ ...start.input, policy: p.policy, bindings: p.bindings.map((b) => b.binding) }, ctx.cel);
     run.catch(() => undefined); // a failure surfaces where it is awaited, not as an unhandled rejection
-    return { match, run };
+    return { match: start.match, run };
   });
   for (const [i, p] of ctx.ws.policies.validating.entries()) {
     const started = runs[i];

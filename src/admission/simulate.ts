@@ -11,7 +11,7 @@
  * validating phase (e.g. a Pod update rejected by Pod validation before validating webhooks),
  * defaulting of the object after a patch, conversion between versions beyond the apiVersion.
  */
-import { evaluate } from '../cel';
+import { evaluate, evaluateBatch } from '../cel';
 import { cloneJson, deepEqual, isObject, obj, str, type Obj } from '../base/json';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
 import { NAMESPACE_NAME_LABEL } from '../k8s/resources';
@@ -27,7 +27,10 @@ import type { DocumentRef, SimOptions, SimPhase, SimRequest, SimResult } from '.
 import { runMutatingWebhooks, runValidatingWebhooks } from './webhooks';
 import { collectWorkspace, policyKindOf, type AdmissionWorkspace } from './workspace';
 
-const defaultCel: PolicyCel = { evaluate: (expression, context, inputs, options) => evaluate(expression, context, inputs, options) };
+const defaultCel: PolicyCel = {
+  evaluate: (expression, context, inputs, options) => evaluate(expression, context, inputs, options),
+  evaluateBatch: (items, inputs) => evaluateBatch(items, inputs),
+};
 
 /** A Namespace as the apiserver stores it: always labelled with its own name. */
 function withNameLabel(ns: Obj, name: string): Obj {

@@ -14,8 +14,8 @@
  * Messages are the apiserver's (webhookerrors.ToStatusErr, ErrCallingWebhook.Error,
  * apierrors.NewInternalError / NewForbidden / NewBadRequest).
  */
-import { deepEqual, obj, str, strList } from '../base/json';
-import { applyJsonPatch, decideMatchConditions, failurePolicyOf, matchWebhook, runMatchConditions, type EquivalentResource } from '../policy';
+import { deepEqual, list, obj, str, strList } from '../base/json';
+import { applyJsonPatch, decideMatchConditions, failurePolicyOf, matchConditionExpressions, matchWebhook, runMatchConditions, type EquivalentResource, type PolicyExpressionOn } from '../policy';
 import { celInputs } from '../request/cel-inputs';
 import { goJSON } from '../k8s/errors';
 import { excludedBy, forbiddenMessage, inputFor, matchInput, reject, requireReinvoking, type SimContext } from './context';
@@ -269,6 +269,21 @@ export async function runMutatingWebhooks(ctx: SimContext): Promise<void> {
   } finally {
     st.lastOutput = { object: ctx.object };
   }
+}
+
+/** Collect: the matchConditions of the validating webhooks whose rules and selectors match, on the inputs shouldCallHook builds. */
+export function validatingWebhookExpressions(ctx: SimContext): PolicyExpressionOn[] {
+  if (excludedBy(ctx, 'webhooks')) return [];
+  const out: PolicyExpressionOn[] = [];
+  for (const wh of ctx.ws.webhooks.validating) {
+    if (!list(wh.webhook.matchConditions).length) continue;
+    const m = matchWebhook(wh.webhook, matchInput(ctx), { static: wh.static === true });
+    if (m.error || !m.matches) continue;
+    const matched = m.matchedResource && m.matchedKind ? { resource: m.matchedResource, kind: m.matchedKind } : undefined;
+    const inputs = celInputs(inputFor(ctx, matched), null);
+    for (const e of matchConditionExpressions(wh.webhook, 'webhook-matchCondition', {})) out.push({ ...e, inputs });
+  }
+  return out;
 }
 
 export async function runValidatingWebhooks(ctx: SimContext): Promise<void> {

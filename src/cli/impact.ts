@@ -234,7 +234,8 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
       webhooks: args.webhooks,
       existing: args.existing,
       keepUnchanged: args.format === 'json',
-      ...(pool ? { decider: pool.decider, inFlight: pool.inFlight } : {}),
+      // several requests in flight: their engine calls share the native engine's round trips
+      ...(pool ? { decider: pool.decider, inFlight: pool.inFlight } : { inFlight: 16 }),
       ...(args.kubernetesVersion ? { kubernetesVersion: args.kubernetesVersion } : {}),
       ...(args.user ? { user: { username: args.user, groups: ['system:authenticated'] } } : {}),
       ...(tty

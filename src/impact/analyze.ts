@@ -124,7 +124,9 @@ export function chainDecider(spec: ChainSpec): Decider {
   return async (request, namespace) => {
     const cel = requestCel(spec.kubernetesVersion);
     const sim = { webhooks: spec.webhooks, namespaces: namespace ? [namespace] : [] };
-    return { baseline: await decide(baseline, request, sim, cel), candidate: await decide(candidate, request, sim, cel) };
+    // both chains at once: their engine calls go out together (the memo still answers an expression once)
+    const [b, c] = await Promise.all([decide(baseline, request, sim, cel), decide(candidate, request, sim, cel)]);
+    return { baseline: b, candidate: c };
   };
 }
 

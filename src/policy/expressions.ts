@@ -2,12 +2,33 @@
  * Evaluating one expression of a policy or webhook for a run: the engine's answer as a
  * trace entry, worded as the apiserver words errors, and the traces of the variables.
  */
-import type { CelCompileOptions, CelContext, CelEvalResult, CelInputs, CelTraceNode } from '../cel/types';
+import type { CelBatchItem, CelCompileOptions, CelContext, CelEvalResult, CelInputs, CelTraceNode } from '../cel/types';
 import type { PolicyVariable } from '../k8s/cel-scope';
 
 /** The part of the CEL engine a run needs (src/cel `evaluate`). */
 export interface PolicyCel {
   evaluate(expression: string, context: CelContext, inputs: CelInputs, options?: CelCompileOptions): Promise<CelEvalResult>;
+  /** Many independent expressions (no `group`) on one input in one round trip (src/cel `evaluateBatch`): each answer is what `evaluate` gives. */
+  evaluateBatch?(items: readonly CelBatchItem[], inputs: CelInputs): Promise<CelEvalResult[]>;
+  /**
+   * Collect, then decide: the expressions a run is about to ask for, sent to the engine at once
+   * (one `evaluateBatch` per distinct inputs); the run's own `evaluate` calls then answer from
+   * them. Only a hint: an expression listed and never asked changes nothing (its answer, error
+   * or not, is never read), one asked and not listed goes to the engine on its own.
+   */
+  prefetch?(items: readonly PolicyExpressionOn[]): void;
+}
+
+/** One expression a policy or webhook may evaluate, with the compile options its run uses. */
+export interface PolicyExpression {
+  expression: string;
+  context: CelContext;
+  options: CelCompileOptions;
+}
+
+/** A PolicyExpression and the inputs it would be evaluated on. */
+export interface PolicyExpressionOn extends PolicyExpression {
+  inputs: CelInputs;
 }
 
 export interface ExpressionTrace {

@@ -7,7 +7,7 @@
  */
 import { CEL_LIMITS, type CelCompileOptions, type CelInputs } from '../cel/types';
 import { list, obj, str } from '../base/json';
-import { aggregate, evalExpr, OUT_OF_BUDGET, type ExpressionTrace, type PolicyCel } from './expressions';
+import { aggregate, evalExpr, OUT_OF_BUDGET, type ExpressionTrace, type PolicyCel, type PolicyExpression } from './expressions';
 
 /** The contexts matchConditions are compiled in. */
 export type MatchConditionContext = 'vap-matchCondition' | 'map-matchCondition' | 'webhook-matchCondition';
@@ -23,6 +23,11 @@ export interface MatchConditionsTrace {
   failedCondition?: string;
   error?: string;
   cost: number;
+}
+
+/** Collect: the expressions runMatchConditions may ask for (every condition: it stops at the budget only). */
+export function matchConditionExpressions(owner: unknown, context: MatchConditionContext, options: CelCompileOptions): PolicyExpression[] {
+  return list(obj(owner).matchConditions).map((mc) => ({ expression: str(obj(mc).expression), context, options }));
 }
 
 /** The matchConditions of `owner` (a webhook, or a policy spec); undefined when it has none. */

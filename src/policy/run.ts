@@ -26,7 +26,7 @@
 import { withDefaults } from '../k8s/defaults';
 import { goJSON } from '../k8s/errors';
 import { CEL_LIMITS, type CelCompileOptions, type CelTraceNode } from '../cel/types';
-import { declaredVariables, declaresParams } from '../k8s/cel-scope';
+import { declaredVariables, declaresParams, type PolicyVariable } from '../k8s/cel-scope';
 import { byteLength, isObject, list, nameOf, obj, str, trimSpace, type Obj } from '../base/json';
 import {
   dispatchBindings,
@@ -38,8 +38,8 @@ import {
   type RunRequestInput,
 } from './dispatch';
 import { celInputs } from '../request/cel-inputs';
-import { evalExpr, OUT_OF_BUDGET, traceVariables, usedVariables, type ExpressionTrace, type PolicyCel, type VariableTrace } from './expressions';
-import { failurePolicyOf, runMatchConditions, type MatchConditionsTrace } from './match-conditions';
+import { evalExpr, OUT_OF_BUDGET, traceVariables, usedVariables, type ExpressionTrace, type PolicyCel, type PolicyExpression, type VariableTrace } from './expressions';
+import { failurePolicyOf, matchConditionExpressions, runMatchConditions, type MatchConditionsTrace } from './match-conditions';
 import type { MatchResult } from './matching';
 
 export interface ValidatingRunInput extends RunRequestInput {
@@ -196,6 +196,36 @@ function truncateBytes(s: string, max: number): string {
 // ---------------------------------------------------------------------------
 // validator.go Validate
 
+type EvaluationOptions = { hasParams: boolean; variables: PolicyVariable[]; options: CelCompileOptions; validationOptions: CelCompileOptions };
+
+/** The compile options of one policy's expressions: the one place evaluateValidations and validatingExpressions read them. */
+function evaluationOptions(spec: Obj, traced: boolean): EvaluationOptions {
+  const hasParams = declaresParams(spec);
+  const variables = declaredVariables(spec.variables);
+  const options: CelCompileOptions = { hasParams, variables };
+  const validationOptions: CelCompileOptions = traced ? { ...options, trace: true } : options;
+  return { hasParams, variables, options, validationOptions };
+}
+
+/**
+ * Collect: every expression one evaluation of the (defaulted) policy `spec` may ask the engine
+ * for, with the options it asks with — variables (each on its own, as traceVariables does),
+ * matchConditions, validations, messageExpressions, audit annotations. The run decides with
+ * the answers, in its order, short-circuits and budgets (evaluateValidations); the ones it
+ * never reads change nothing.
+ */
+export function validatingExpressions(spec: Obj, traced = false): PolicyExpression[] {
+  const { hasParams, variables, options, validationOptions } = evaluationOptions(spec, traced);
+  const out: PolicyExpression[] = variables.map((v) => ({ expression: v.expression, context: 'vap-variable', options: { hasParams, variables, variableName: v.name } }));
+  out.push(...matchConditionExpressions(spec, 'vap-matchCondition', options));
+  for (const v of list(spec.validations).map(obj)) {
+    out.push({ expression: str(v.expression), context: 'vap-validation', options: validationOptions });
+    if (str(v.messageExpression)) out.push({ expression: str(v.messageExpression), context: 'vap-messageExpression', options });
+  }
+  for (const a of list(spec.auditAnnotations).map(obj)) out.push({ expression: str(a.valueExpression), context: 'vap-auditAnnotation', options });
+  return out;
+}
+
 async function evaluateValidations(
   cel: PolicyCel,
   spec: Obj,
@@ -204,10 +234,7 @@ async function evaluateValidations(
   param: unknown,
   traced = false,
 ): Promise<EvaluationTrace> {
-  const hasParams = declaresParams(spec);
-  const variables = declaredVariables(spec.variables);
-  const options: CelCompileOptions = { hasParams, variables };
-  const validationOptions: CelCompileOptions = traced ? { ...options, trace: true } : options;
+  const { hasParams, variables, options, validationOptions } = evaluationOptions(spec, traced);
   const errorAction: 'admit' | 'deny' = failurePolicy === 'Ignore' ? 'admit' : 'deny';
   const inputs = celInputs(input, param);
   const validations = list(spec.validations).map(obj);
@@ -261,7 +288,7 @@ async function evaluateValidations(
       messages.push(undefined);
       continue;
     }
-    const t = await evalExpr(cel, me, 'vap-messageExpression', inputs, { hasParams, variables });
+    const t = await evalExpr(cel, me, 'vap-messageExpression', inputs, options);
     messages.push(t);
     cost += t.cost;
     if (cost > CEL_LIMITS.runtimeCelCostBudget) messageOutOfBudget = true;
@@ -336,7 +363,7 @@ async function evaluateValidations(
   for (const a of audits) {
     const key = str(a.key);
     const valueExpression = str(a.valueExpression);
-    const t = await evalExpr(cel, valueExpression, 'vap-auditAnnotation', inputs, { hasParams, variables });
+    const t = await evalExpr(cel, valueExpression, 'vap-auditAnnotation', inputs, options);
     auditCost += t.cost;
     if (auditCost > CEL_LIMITS.runtimeCelCostBudget) {
       trace.auditAnnotationsCost = auditCost;
