@@ -22,3 +22,4 @@ export type {
   SourceRange,
   YamlError,
 } from './types';
+export { listItemTexts, writeList, type ListFrame, type ListItemText } from './list-items';
