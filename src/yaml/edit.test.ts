@@ -10,7 +10,9 @@ import { describe, expect, test } from 'vitest';
 import type { PathSegment } from '../base/path';
 import { formatPath } from '../base/path-format';
 import { isObject } from '../base/json';
-import { applyEdits, editsBetween, parseDocuments, splitDocuments, type EditResult, type PathEdit } from './index';
+import { applyEdits, editsBetween, parseDocuments, serializeDocuments, splitDocuments, type EditResult, type PathEdit } from './index';
+import { webhookConfiguration } from './fixtures/generate';
+import { parsePath } from '../base/path';
 import { seededRandom as rng } from '../base/random';
 
 const object = (text: string): unknown => {
@@ -283,6 +285,37 @@ const documents = files.flatMap((f) => {
   return splitDocuments(text)
     .map((c, i) => ({ name: `${f.slice(f.lastIndexOf('/') + 1)}#${i}`, text: text.slice(c.start, c.end) }))
     .filter((d) => parseDocuments(d.text, { unwrapLists: false }).documents.length === 1);
+});
+
+describe('keystrokes: each edit on the text the last one returned (the store\'s case)', () => {
+  test('hundreds of scalars replaced in turn, with structural edits between: every result reads back, only the edited lines change', () => {
+    const r = rng(29);
+    let text = serializeDocuments([webhookConfiguration(12)]);
+    let exp = object(text) as { webhooks: Record<string, unknown>[] };
+    const values: unknown[] = [5, 12345, 'x', 'a much longer value than before', '"quoted"', 'two\nlines', null, true, '', 'ünï', 'on'];
+    for (let k = 0; k < 200; k++) {
+      const i = Math.floor(r() * exp.webhooks.length);
+      // the first 100: single-line scalars only, so the offsets' shifts pile up past the point where the tree is settled
+      const roll = k < 100 ? 1 : r();
+      const edit: PathEdit =
+        roll < 0.06
+          ? { path: `webhooks[${i}].x${k}`, value: 'new key' }
+          : roll < 0.08
+            ? { path: ['webhooks', i, 'matchPolicy'], value: undefined }
+            : { path: pick(r, [`webhooks[${i}].timeoutSeconds`, `webhooks[${i}].clientConfig.service.path`, `webhooks[${i}].rules[0].operations[1]`, 'metadata.labels[team]']), value: pick(r, k < 100 ? values.filter((v) => !String(v).includes('\n')) : values) };
+      const res = applyEdits(text, [edit]);
+      expect(res.error, `${k} ${JSON.stringify(edit)}`).toBeUndefined();
+      exp = expectedAfter(exp, [{ ...edit, path: typeof edit.path === 'string' ? parsePath(edit.path) : edit.path }]) as typeof exp;
+      expect(object(res.text), `${k} ${JSON.stringify(edit)}`).toEqual(exp);
+      expectUntouchedLines(text, res, `${k} ${JSON.stringify(edit)}`);
+      if (typeof edit.value === 'number' && res.changed.length) {
+        // a number replaced in place: exactly the line a fresh parse puts it on
+        const line = parseDocuments(res.text).documents[0]!.positions.positionOf(edit.path as string).value.startLine;
+        expect(res.changed.map((c) => [c.startLine, c.endLine, c.oldStartLine]), `${k}`).toEqual([[line, line, line]]);
+      }
+      text = res.text;
+    }
+  }, 60_000);
 });
 
 describe('applyEdits on the real-world fixtures (seeded random edits)', () => {
