@@ -149,6 +149,11 @@ describe('applyEdits', () => {
     const crlf = '\ufeffa: 1\r\nb:\r\n  c: 2\r\n';
     const c = applyEdits(crlf, [{ path: 'b.d', value: 3 }, { path: 'a', value: 'ü\t' }]);
     expect(c.text).toBe('\ufeffa: "ü\\t"\r\nb:\r\n  c: 2\r\n  d: 3\r\n');
+    // a BOM is no column and stays first: a key added, inserted before the first or the first removed
+    expect(applyEdits('\ufeffkind: X\n', [{ path: 'spec', value: 'z' }]).text).toBe('\ufeffkind: X\nspec: z\n');
+    expect(applyEdits('\ufeffkind: X\n', [{ path: 'apiVersion', value: 'v1' }], { keyOrder: () => ['apiVersion', 'kind'] }).text).toBe('\ufeffapiVersion: v1\nkind: X\n');
+    expect(applyEdits('\ufeffa: 1\nb: 2\n', [{ path: 'a', value: undefined }]).text).toBe('\ufeffb: 2\n');
+    expect(applyEdits('\ufeffa:\n  b: 1\n', [{ path: 'a.c', value: { d: [1] } }]).text).toBe('\ufeffa:\n  b: 1\n  c:\n    d:\n      - 1\n');
     expect(applyEdits('ключ: 1\n', [{ path: 'ключ', value: 2 }, { path: 'ä', value: 'ö' }]).text).toBe('ключ: 2\nä: ö\n');
     const block = 'spec:\n  expression: |\n    a &&\n    b\n  other: 1\n';
     const b = applyEdits(block, [{ path: 'spec.expression', value: 'x &&\ny' }]);

@@ -550,8 +550,10 @@ class Writer {
     this.json = root.flow;
   }
 
+  /** Where the line holding `off` starts (on the first line, after a BOM: it is no column, and stays first). */
   private lineStart(off: number): number {
-    return this.text.lastIndexOf('\n', off - 1) + 1;
+    const ls = this.text.lastIndexOf('\n', off - 1) + 1;
+    return ls === 0 && this.text.charCodeAt(0) === 0xfeff ? Math.min(1, off) : ls;
   }
   private col(off: number): number {
     return off - this.lineStart(off);
