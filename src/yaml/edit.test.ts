@@ -125,8 +125,25 @@ describe('applyEdits', () => {
     const empty = applyEdits(WEBHOOK, [{ path: 'metadata.labels', value: {} }]);
     expect(empty.text).toContain('  labels: {}\nwebhooks:');
     expect(object(empty.text)).toEqual(expectedAfter(object(WEBHOOK), [{ path: ['metadata', 'labels'], value: {} }]));
+    // a list or map whose last key has no value (Helm's `scope:`) ends after that key's colon
+    expect(applyEdits('w:\n- a: 1\n  b:\nk: 1\n', [{ path: 'w[0]', value: undefined }]).text).toBe('w: []\nk: 1\n');
+    expect(applyEdits('w:\n  a: 1\n  b:\nk: 1\n', [{ path: 'w', value: 'x' }]).text).toBe('w: x\nk: 1\n');
     // the first key of a list item shares the dash line
     expect(applyEdits(WEBHOOK, [{ path: 'webhooks[0].name', value: undefined }]).text).toContain('  - admissionReviewVersions: ["v1"]\n');
+  });
+
+  test('a key added and the last old key of the same map removed in one call: the map keeps the new key', () => {
+    const text = 'metadata:\n  labels:\n    app.kubernetes.io/managed-by: kyverno\n  name: x\n';
+    const r = applyEdits(text, [
+      { path: ['metadata', 'labels', 'team'], value: 'a' },
+      { path: ['metadata', 'labels', 'app.kubernetes.io/managed-by'], value: undefined },
+    ]);
+    expect(r.error).toBeUndefined();
+    expect(r.text).toBe('metadata:\n  labels:\n    team: a\n  name: x\n');
+    // the same as one object replaced by another (the store's form and fixes)
+    const before = object(text) as { metadata: Record<string, unknown> };
+    const swap = applyEdits(text, editsBetween(before, { metadata: { labels: { team: 'a' }, name: 'x' } }));
+    expect(object(swap.text)).toEqual({ metadata: { labels: { team: 'a' }, name: 'x' } });
   });
 
   test('a subtree replaced by one of its kind changes only what differs', () => {
@@ -149,6 +166,12 @@ describe('applyEdits', () => {
     const crlf = '\ufeffa: 1\r\nb:\r\n  c: 2\r\n';
     const c = applyEdits(crlf, [{ path: 'b.d', value: 3 }, { path: 'a', value: 'ü\t' }]);
     expect(c.text).toBe('\ufeffa: "ü\\t"\r\nb:\r\n  c: 2\r\n  d: 3\r\n');
+    // a tab between key and value stays; tab indentation is refused with the parse error
+    expect(applyEdits('a:\t1\nb: 2\n', [{ path: 'a', value: 5 }, { path: 'c', value: 'x' }]).text).toBe('a:\t5\nb: 2\nc: x\n');
+    expect(applyEdits('l:\n\t- a\n', [{ path: 'l[0]', value: 'b' }]).error?.message).toMatch(/does not parse.*tab/);
+    // a plain scalar over two lines replaced; a block scalar that keeps its line ends stays as it is beside an edit
+    expect(applyEdits('x: a\n  b\nk: 1\n', [{ path: 'x', value: 'c' }]).text).toBe('x: c\nk: 1\n');
+    expect(applyEdits('s: >+\n  keep\n\nk: 1\n', [{ path: 'k', value: 2 }]).text).toBe('s: >+\n  keep\n\nk: 2\n');
     // a BOM is no column and stays first: a key added, inserted before the first or the first removed
     expect(applyEdits('\ufeffkind: X\n', [{ path: 'spec', value: 'z' }]).text).toBe('\ufeffkind: X\nspec: z\n');
     expect(applyEdits('\ufeffkind: X\n', [{ path: 'apiVersion', value: 'v1' }], { keyOrder: () => ['apiVersion', 'kind'] }).text).toBe('\ufeffapiVersion: v1\nkind: X\n');
@@ -277,12 +300,15 @@ function randomEdit(r: () => number, v: unknown, deletions: boolean): { path: Pa
   return undefined;
 }
 
-const CORPUS = resolve(__dirname, '../cli/fixtures/realworld');
-const LOCAL = resolve(__dirname, 'fixtures');
-const files = [
-  ...(existsSync(CORPUS) ? readdirSync(CORPUS).filter((f) => /\.(ya?ml|json)$/.test(f)).map((f) => join(CORPUS, f)) : []),
-  ...readdirSync(LOCAL).filter((f) => /\.(ya?ml|json)$/.test(f)).map((f) => join(LOCAL, f)),
-].sort();
+/** The real-world corpus, ./fixtures, and the fixtures the validation, fix and simulator tests carry (each text once). */
+const FIXTURE_DIRS = ['../cli/fixtures/realworld', 'fixtures', '../k8s/validation/fixtures', '../k8s/fixes/fixtures', '../admission/fixtures'].map((d) => resolve(__dirname, d));
+const seen = new Set<string>();
+const files = FIXTURE_DIRS.flatMap((dir) => (existsSync(dir) ? readdirSync(dir).filter((f) => /\.(ya?ml|json)$/.test(f)).map((f) => join(dir, f)) : []))
+  .sort()
+  .filter((f) => {
+    const text = readFileSync(f, 'utf8');
+    return !seen.has(text) && !!seen.add(text);
+  });
 
 /** Every single document of every fixture file, as its own text. */
 const documents = files.flatMap((f) => {

@@ -262,7 +262,11 @@ interface Step {
   entry?: PosEntry;
 }
 
-type Plan = { kind: 'noop' } | { kind: 'expand'; edits: Edit[] } | { kind: 'ops'; splices: Omit<Splice, 'seq' | 'depth'>[]; scope: PathSegment[] };
+type Plan =
+  | { kind: 'noop' }
+  | { kind: 'expand'; edits: Edit[] }
+  /** `scope`: a later edit under it waits for these splices; `newEntryIn`: the map a new key goes into. */
+  | { kind: 'ops'; splices: Omit<Splice, 'seq' | 'depth'>[]; scope: PathSegment[]; newEntryIn?: PathSegment[] };
 
 /**
  * Apply `edits` to a single-document YAML (or JSON) text as the smallest text edits.
@@ -284,6 +288,9 @@ function run(first: Loaded, edits: readonly PathEdit[], options: EditOptions): E
   let expected = first.object;
   let pending: Splice[] = [];
   let scopes: PathSegment[][] = [];
+  // Maps with a new key pending: a deletion in one must see that key (else the last old key's
+  // removal writes `{}` beside it), so it waits for the flush.
+  let grown: PathSegment[][] = [];
   let regions: Region[] = [];
   let seq = 0;
   const eol = first.eol;
@@ -324,12 +331,14 @@ function run(first: Loaded, edits: readonly PathEdit[], options: EditOptions): E
     }
     pending = [];
     scopes = [];
+    grown = [];
   };
 
   const queue: Edit[] = edits.map((e) => ({ path: typeof e.path === 'string' ? parsePath(e.path) : [...e.path], value: e.value, insert: e.insert, moveTo: e.moveTo }));
   for (let qi = 0; qi < queue.length; qi++) {
     const edit = queue[qi]!;
-    if (scopes.some((s) => related(s, edit.path))) flush();
+    const deletion = edit.value === undefined && !edit.insert && edit.moveTo === undefined;
+    if (scopes.some((s) => related(s, edit.path)) || (deletion && grown.some((m) => m.length === edit.path.length - 1 && related(m, edit.path)))) flush();
     const plan1 = (): Plan =>
       edit.moveTo !== undefined
         ? planMove(cur, expected, edit.path, edit.moveTo)
@@ -348,6 +357,7 @@ function run(first: Loaded, edits: readonly PathEdit[], options: EditOptions): E
     }
     for (const sp of plan.splices) pending.push({ ...sp, seq: seq++, depth: edit.path.length });
     scopes.push(plan.scope);
+    if (plan.newEntryIn) grown.push(plan.newEntryIn);
     expected =
       edit.moveTo !== undefined
         ? moveAt(expected, edit.path, edit.moveTo)
@@ -429,7 +439,12 @@ function planEdit(cur: Loaded, expected: unknown, path: PathSegment[], value: un
   const seg = path[depth]!;
   const node = container.node;
   if (node.kind === 'map') {
-    return { kind: 'ops', splices: [w.insertEntry(steps, path.slice(0, depth), String(seg), nest(path.slice(depth + 1), value, at))], scope: path.slice(0, depth + 1) };
+    return {
+      kind: 'ops',
+      splices: [w.insertEntry(steps, path.slice(0, depth), String(seg), nest(path.slice(depth + 1), value, at))],
+      scope: path.slice(0, depth + 1),
+      newEntryIn: path.slice(0, depth),
+    };
   }
   if (node.kind === 'seq') {
     const idx = typeof seg === 'number' ? seg : /^\d+$/.test(seg) ? Number(seg) : -1;
@@ -705,6 +720,25 @@ class Writer {
     return { start: node.start, end: node.end, insert, ...(simple ? { scalar: true } : {}) };
   }
 
+  /**
+   * Where a node's text ends: a block map or list whose last key has no value (`b:`, its value
+   * range empty right after the key) ends after that key's colon, not before it.
+   */
+  private end(n: PosNode): number {
+    if (n.flow) return n.end;
+    if (n.kind === 'map' && n.entries?.length) {
+      const e = n.entries[n.entries.length - 1]!;
+      if (e.node.start === e.node.end && e.node.start <= e.keyEnd) {
+        let j = e.keyEnd;
+        while (this.text[j] === ' ' || this.text[j] === '\t') j++;
+        return Math.max(n.end, this.text[j] === ':' ? j + 1 : e.keyEnd);
+      }
+      return Math.max(n.end, this.end(e.node));
+    }
+    if (n.kind === 'seq' && n.items?.length) return Math.max(n.end, this.end(n.items[n.items.length - 1]!));
+    return n.end;
+  }
+
   /** Replace a node by any value (a scalar by a map, a list by a string, …). */
   replace(steps: Step[], value: unknown): Omit<Splice, 'seq' | 'depth'> {
     const { node, entry } = steps[steps.length - 1]!;
@@ -712,7 +746,7 @@ class Writer {
     const flow = !!parent?.flow;
     if (!parent) {
       const lines = this.inline(value, { flow: false, indent: 0 }) ?? this.block(value as object, 0).join('\n');
-      return { start: node.start, end: node.end, insert: lines };
+      return { start: node.start, end: this.end(node), insert: lines };
     }
     const keyCol = entry ? this.col(entry.keyStart) : this.col(this.dashStart(node.start));
     const quote = this.quoteOf(node);
@@ -720,7 +754,7 @@ class Writer {
     const blockNode = (node.kind === 'map' || node.kind === 'seq') && !node.flow;
     if (entry && (blockNode || node.end === node.start)) {
       const from = this.colonEnd(entry.keyEnd);
-      const to = node.end === node.start ? from : node.end;
+      const to = node.end === node.start ? from : this.end(node);
       if (one !== undefined) return { start: from, end: to, insert: ` ${one}` };
       const indent = Array.isArray(value) ? (this.seqIndent ? keyCol + this.step : keyCol) : keyCol + this.step;
       return { start: from, end: to, insert: `\n${this.block(value as object, indent).join('\n')}` };
@@ -729,11 +763,11 @@ class Writer {
     if (one !== undefined) return { start: node.start, end: node.end, insert: one };
     if (entry) {
       const indent = Array.isArray(value) ? (this.seqIndent ? keyCol + this.step : keyCol) : keyCol + this.step;
-      return { start: this.colonEnd(entry.keyEnd), end: node.end, insert: `\n${this.block(value as object, indent).join('\n')}` };
+      return { start: this.colonEnd(entry.keyEnd), end: this.end(node), insert: `\n${this.block(value as object, indent).join('\n')}` };
     }
     const lines = this.block(value as object, keyCol + 2);
     lines[0] = lines[0]!.slice(keyCol + 2);
-    return { start: node.start, end: node.end, insert: lines.join('\n') };
+    return { start: node.start, end: this.end(node), insert: lines.join('\n') };
   }
 
   /** Delete the entry or item at the end of `steps` (its container is the step before). */
