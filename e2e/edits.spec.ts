@@ -131,19 +131,9 @@ items:
   webhooks:
   - name: audit.example.com
     admissionReviewVersions: ["v1"]
-    clientConfig:
-      url: "https://audit.example.com/validate"
+    clientConfig: {url: "https://audit.example.com/validate"}
     failurePolicy: Ignore
-    namespaceSelector:
-      matchExpressions:
-      - key: kubernetes.io/metadata.name
-        operator: NotIn
-        values: ["kube-system"]
-    rules:
-    - apiGroups: [""]
-      apiVersions: ["v1"]
-      operations: ["CREATE"]
-      resources: ["configmaps"]
+    rules: [{apiGroups: [""], apiVersions: ["v1"], operations: ["DELETE"], resources: ["configmaps"]}]
     sideEffects: None
     timeoutSeconds: 10
 kind: List

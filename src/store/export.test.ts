@@ -138,16 +138,11 @@ items:
   metadata:
     name: policy-webhook   # owned by the platform team
   webhooks:
-  - name: policy.example.com
-    admissionReviewVersions: ["v1"]
-    clientConfig:
-      service: {name: policy, namespace: policy, port: 443}
+  - admissionReviewVersions: ["v1"]
+    clientConfig: {service: {name: policy, namespace: policy, port: 443}}
     failurePolicy: Fail
-    rules:
-    - apiGroups: [""]
-      apiVersions: ["v1"]
-      operations: ["CREATE"]
-      resources: ["pods"]
+    name: policy.example.com
+    rules: [{apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"]}]
     sideEffects: None
     timeoutSeconds: 10
 - apiVersion: v1
@@ -170,7 +165,7 @@ metadata:
     ws.getState().importText(input, 'list.yaml');
     const docs = ws.getState().docs;
     expect(docs).toHaveLength(3);
-    expect(docs[1]!.text.startsWith('apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: policy-webhook   # owned by the platform team\nwebhooks:\n- name: policy.example.com\n')).toBe(true);
+    expect(docs[1]!.text.startsWith('apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: policy-webhook   # owned by the platform team\nwebhooks:\n- admissionReviewVersions: ["v1"]\n')).toBe(true);
     expect(exportDocs(docs).text).toBe(input);
     // the List alone, as its own file
     expect(exportDocs(docs.slice(1)).text).toBe(`---\n${LIST}`);

@@ -23,6 +23,7 @@ import type { PathSegment } from '../base/path';
 import { parsePath } from '../base/path';
 import { formatPath } from '../base/path-format';
 import { deepEqual, isObject, setOwn } from '../base/json';
+import { lineOfOffset } from './lines';
 import { parseDocuments, posTreeOf } from './parse';
 import type { PosEntry, PosNode } from './pos-tree';
 import { doubleQuote, isPlainSafe, literalBlock, scalarText } from './serialize';
@@ -220,17 +221,8 @@ function lineStartsOf(l: Loaded): Int32Array {
   return l.lineStarts;
 }
 
-/** 1-based line of an offset, by binary search in the line starts. */
-function lineAt(starts: Int32Array, offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
-}
+/** 1-based line of an offset. */
+const lineAt = (starts: Int32Array, offset: number): number => lineOfOffset(starts, offset) + 1;
 
 // ---------------------------------------------------------------------------------------------
 
