@@ -6,7 +6,7 @@
 import { kindSpecOf, orderFields, paramSpecOf } from '../k8s';
 import { getIn } from '../k8s/edit';
 import { isObject, reuseUnchanged } from '../base/json';
-import { applyEdits, editsBetween, listItemTexts, parseDocuments, serializeDocuments, splitDocuments, type ListFrame, type ListItemText, type PositionIndex, type YamlError } from '../yaml';
+import { applyEdits, editsBetween, listItemTextsOf, parseDocuments, serializeDocuments, splitDocuments, type ListCut, type ListFrame, type ListItemText, type PositionIndex, type YamlError } from '../yaml';
 
 export interface WorkspaceDoc {
   id: string;
@@ -206,19 +206,18 @@ export function importText(text: string, origin: string): ImportResult {
   const lastContent = Math.max(-1, ...separators.keys());
   const endOf = (i: number): number => (i === lastContent ? text.length : chunks[i]!.end);
   const indexOf = new Map<WorkspaceDoc, number>();
-  // The document's own text, leading comments included (but not the --- marker line).
-  const ownText = (i: number): string => {
+  // Where the document's own text starts: after its --- marker line (leading comments included).
+  const ownStart = (i: number): number => {
     const c = chunks[i]!;
-    const marker = /^---[^\n]*(?:\n|$)/.exec(text.slice(c.start, c.end))?.[0] ?? '';
-    return text.slice(c.start + marker.length, endOf(i));
+    return c.start + (/^---[^\n]*(?:\n|$)/.exec(text.slice(c.start, c.end))?.[0].length ?? 0);
   };
+  const ownText = (i: number): string => text.slice(ownStart(i), endOf(i));
   // A List's items: each its own slice of the List, where the List can be cut exactly (else their text is generated).
-  const lists = new Map<number, (ReturnType<typeof listItemTexts> & { id: string }) | undefined>();
+  const lists = new Map<number, (ListCut & { id: string }) | undefined>();
   const listOf = (i: number) => {
     if (!lists.has(i)) {
-      const cut = listItemTexts(ownText(i));
-      const parsedItems = documents.filter((d) => d.documentIndex === i).length;
-      lists.set(i, cut && cut.items.length === parsedItems ? { ...cut, id: newId() } : undefined);
+      const cut = listItemTextsOf(text, ownStart(i), endOf(i), documents.filter((d) => d.documentIndex === i));
+      lists.set(i, cut ? { ...cut, id: newId() } : undefined);
     }
     return lists.get(i);
   };

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { diffLines } from './line-diff';
-import { applyEdits, listItemTexts, parseDocuments, splitDocuments, writeList, type ListItemText } from './index';
+import { applyEdits, listItemTexts, listItemTextsOf, parseDocuments, splitDocuments, writeList, type ListItemText } from './index';
 import { seededRandom } from '../base/random';
 
 const KUBECTL = `# kubectl get validatingwebhookconfigurations -o yaml, annotated
@@ -146,6 +146,23 @@ describe('listItemTexts and writeList', () => {
     const tagged = 'kind: List\nitems:\n- !!map\n  kind: A\n  base: &b {x: 1}\n  use: *b\n';
     const t = cut(tagged);
     expect(writeList(t.frame, t.items)).toBe(tagged);
+  });
+
+  test('listItemTextsOf: the same cut from the positions parseDocuments recorded, within a multi-document text', () => {
+    const text = `kind: Other\n--- # the List\n${KUBECTL}---\n${JSON_LIST}`;
+    const parsed = parseDocuments(text);
+    const chunks = splitDocuments(text);
+    for (const [i, list] of [
+      [1, KUBECTL],
+      [2, JSON_LIST],
+    ] as const) {
+      const from = chunks[i]!.start + (/^---[^\n]*\n/.exec(text.slice(chunks[i]!.start))?.[0].length ?? 0);
+      const got = listItemTextsOf(text, from, chunks[i]!.end, parsed.documents.filter((d) => d.documentIndex === i));
+      expect(got).toEqual(listItemTexts(list));
+    }
+    // not all the List's items (one of them was not an object): undefined
+    const partial = parseDocuments('kind: List\nitems:\n- kind: A\n- 5\n');
+    expect(listItemTextsOf('kind: List\nitems:\n- kind: A\n- 5\n', 0, 25, partial.documents)).toBeUndefined();
   });
 
   test('refused (undefined) where an item cannot stand alone or its indentation could not be put back exactly', () => {

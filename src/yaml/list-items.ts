@@ -9,8 +9,10 @@
  * List's frame and the items' gaps, kept as they were. So an untouched List is written back
  * byte-identical and an edited item changes only its own lines.
  */
-import { deepEqual } from '../base/json';
-import { parseDocuments, posTreeOf } from './parse';
+import { deepEqual, isObject } from '../base/json';
+import { listItemsTreeOf, parseDocuments, posTreeOf } from './parse';
+import type { PosNode } from './pos-tree';
+import type { ParsedDocument } from './types';
 
 /** The List around its items. */
 export interface ListFrame {
@@ -67,54 +69,65 @@ function indent(text: string, n: number): string {
  * or an item's text alone does not read back as the item (an alias to an anchor outside it, a
  * block scalar whose kept line ends reach past the item, an item that is itself a List).
  */
-export function listItemTexts(text: string): { frame: ListFrame; items: ListItemText[] } | undefined {
+export function listItemTexts(text: string): ListCut | undefined {
   const parsed = parseDocuments(text, { unwrapLists: false });
   const doc = parsed.documents[0];
   if (parsed.errors.length || parsed.documents.length !== 1 || !doc) return undefined;
   const itemsNode = posTreeOf(doc)?.entries?.find((e) => e.key === 'items')?.node;
   const values = (doc.object as { items?: unknown }).items;
-  if (!itemsNode || itemsNode.kind !== 'seq' || !itemsNode.items?.length || !Array.isArray(values) || values.length !== itemsNode.items.length) return undefined;
+  if (!itemsNode || !Array.isArray(values)) return undefined;
+  return cut(text, 0, text.length, itemsNode, values);
+}
+
+/**
+ * The same for the items `parseDocuments(text)` unwrapped from one List (all of them, in order),
+ * whose document is `text.slice(from, to)`: the positions that parse recorded are used, so the
+ * List is not parsed again.
+ */
+export function listItemTextsOf(text: string, from: number, to: number, items: readonly ParsedDocument[]): ListCut | undefined {
+  const envelope = items[0]?.fromList?.envelope;
+  const itemsNode = envelope && listItemsTreeOf(envelope);
+  if (!itemsNode || items.some((d, i) => d.fromList?.envelope !== envelope || d.fromList.itemIndex !== i)) return undefined;
+  return cut(text, from, to, itemsNode, items.map((d) => d.object));
+}
+
+export interface ListCut {
+  frame: ListFrame;
+  items: ListItemText[];
+}
+
+/** Anchors and aliases, merge keys, block scalars that keep their final line ends, document markers: an item's text is parsed alone to check it. */
+const NEEDS_CHECK = /(?:^|[\s[{,])[&*][^\s[\]{},]|<<\s*:|[|>][1-9]?\+|^(?:---|\.\.\.)(?:[ \t\r]|$)/m;
+
+function cut(text: string, from: number, to: number, itemsNode: PosNode, values: readonly unknown[]): ListCut | undefined {
+  if (itemsNode.kind !== 'seq' || !itemsNode.items?.length || values.length !== itemsNode.items.length) return undefined;
+  if (values.some((v) => isObject(v) && typeof v.kind === 'string' && v.kind.endsWith('List') && Object.hasOwn(v, 'items'))) return undefined; // a List in a List
   const flow = itemsNode.flow;
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const lineStart = (off: number): number => text.lastIndexOf('\n', off - 1) + 1;
+  const lineStart = (off: number): number => Math.max(from, text.lastIndexOf('\n', off - 1) + 1);
   const lineEnd = (off: number): number => {
     const nl = text.indexOf('\n', off);
-    return nl < 0 ? text.length : nl + 1;
+    return nl < 0 || nl >= to ? to : nl + 1;
   };
   // An item's span: a block item to the end of its last line (a comment after it included), a flow item to its bracket.
-  const spans = itemsNode.items.map((n) => ({
-    start: n.start,
-    end: flow ? n.end : lineEnd(n.end),
-  }));
-  if (spans.some((s) => s.end <= s.start)) return undefined;
-  const first = spans[0]!;
-  const headEnd = flow ? first.start : lineStart(first.start);
+  const spans = itemsNode.items.map((n) => ({ start: n.start, end: flow ? n.end : lineEnd(n.end) }));
+  if (spans.some((s) => s.end <= s.start || s.start < from || s.end > to)) return undefined;
+  const headEnd = flow ? spans[0]!.start : lineStart(spans[0]!.start);
   const items: ListItemText[] = [];
   for (let i = 0; i < spans.length; i++) {
     const { start, end } = spans[i]!;
-    const gapStart = i === 0 ? headEnd : spans[i - 1]!.end;
     const column = start - lineStart(start);
     const own = dedent(text.slice(start, end), column);
     if (own === undefined) return undefined;
     const newline = !own.endsWith('\n');
     const itemText = newline ? own + eol : own;
-    const alone = parseDocuments(itemText);
-    if (alone.errors.length || alone.documents.length !== 1 || alone.documents[0]!.fromList || !deepEqual(alone.documents[0]!.object, values[i])) return undefined;
-    items.push({
-      text: itemText,
-      gap: text.slice(gapStart, start),
-      indent: column,
-      newline,
-    });
+    if (NEEDS_CHECK.test(itemText)) {
+      const alone = parseDocuments(itemText);
+      if (alone.errors.length || alone.documents.length !== 1 || alone.documents[0]!.fromList || !deepEqual(alone.documents[0]!.object, values[i])) return undefined;
+    }
+    items.push({ text: itemText, gap: text.slice(i === 0 ? headEnd : spans[i - 1]!.end, start), indent: column, newline });
   }
-  return {
-    frame: {
-      head: text.slice(0, headEnd),
-      tail: text.slice(spans[spans.length - 1]!.end),
-      flow,
-    },
-    items,
-  };
+  return { frame: { head: text.slice(from, headEnd), tail: text.slice(spans[spans.length - 1]!.end, to), flow }, items };
 }
 
 /**
