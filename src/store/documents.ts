@@ -48,6 +48,11 @@ export interface ListSlot extends Omit<ListItemText, 'text'> {
   frame: ListFrame;
 }
 
+/** The slot of a copy of a List item: written after it in the same List, without the comment lines above the original. */
+export function copiedSlot(slot: ListSlot): ListSlot {
+  return { ...slot, gap: slot.frame.flow ? slot.gap || ', ' : slot.gap.slice(slot.gap.lastIndexOf('\n') + 1) };
+}
+
 let counter = 0;
 /** Ids need no crypto: randomUUID is missing on plain-http portals (not a secure context). */
 export const newId = (): string => `d${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;

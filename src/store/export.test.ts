@@ -198,6 +198,22 @@ metadata:
     expect(changed(edited, without).every((l) => l.op === '-')).toBe(true);
   });
 
+  it('a List item duplicated is the next item of its List (its comment lines not repeated)', () => {
+    const ws = store();
+    ws.getState().importText(LIST, 'list.yaml');
+    const [hook] = ws.getState().docs;
+    ws.getState().duplicate(hook!.id);
+    const text = exportDocs(ws.getState().docs).text;
+    const names = parseDocuments(text).documents.map((d) => [d.fromList?.kind, (d.object as { metadata: { name: string } }).metadata.name]);
+    expect(names).toEqual([
+      ['List', 'policy-webhook'],
+      ['List', 'policy-webhook-copy'],
+      ['List', 'policy'],
+    ]);
+    expect(text.match(/# ours/g)).toHaveLength(1);
+    expect(text.match(/# owned by the platform team/g)).toHaveLength(2);
+  });
+
   it('a List item edited in the YAML pane into something the List cannot hold is exported as a document of its own', () => {
     const ws = store();
     ws.getState().importText(LIST, 'list.yaml');
