@@ -96,3 +96,68 @@ test('untouched documents export byte-identical; reordering keys is an explicit 
   expect(ordered.startsWith('apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\n')).toBe(true);
   expect(ordered).not.toContain('# Source');
 });
+
+// `kubectl get validatingwebhookconfigurations -o yaml`, with the user's comments added: two items.
+const LIST = `# kubectl get validatingwebhookconfigurations -o yaml
+apiVersion: v1
+items:
+# the policy webhook
+- apiVersion: admissionregistration.k8s.io/v1
+  kind: ValidatingWebhookConfiguration
+  metadata:
+    name: policy-webhook   # owned by the platform team
+  webhooks:
+  - name: policy.example.com
+    admissionReviewVersions: ["v1"]
+    clientConfig:
+      service: {name: policy, namespace: policy, port: 443}
+    failurePolicy: Ignore
+    namespaceSelector:
+      matchExpressions:
+      - key: kubernetes.io/metadata.name
+        operator: NotIn
+        values: ["kube-system"]
+    rules:
+    - apiGroups: [""]
+      apiVersions: ["v1"]
+      operations: ["CREATE"]
+      resources: ["configmaps"]
+    sideEffects: None
+    timeoutSeconds: 10
+- apiVersion: admissionregistration.k8s.io/v1
+  kind: ValidatingWebhookConfiguration
+  metadata:
+    name: audit-webhook
+  webhooks:
+  - name: audit.example.com
+    admissionReviewVersions: ["v1"]
+    clientConfig: {url: "https://audit.example.com/validate"}
+    failurePolicy: Ignore
+    rules: [{apiGroups: [""], apiVersions: ["v1"], operations: ["DELETE"], resources: ["configmaps"]}]
+    sideEffects: None
+    timeoutSeconds: 10
+kind: List
+metadata:
+  resourceVersion: ""
+`;
+
+test('a List (kubectl get -o yaml): each item shows its own text; a form edit of one item changes only that line of the downloaded List', async ({ page }) => {
+  await openApp(page);
+  await paste(page, LIST);
+  await expect(control(page, 'metadata.name')).toHaveValue('policy-webhook');
+  // the item's own lines, its indentation under `items:` taken off, its comment kept
+  await expect.poll(() => yamlText(page)).toContain('metadata:\n  name: policy-webhook   # owned by the platform team\nwebhooks:\n- name: policy.example.com\n');
+
+  await page.locator('.doc-list button', { hasText: 'audit-webhook' }).click();
+  await expect(control(page, 'metadata.name')).toHaveValue('audit-webhook');
+  await control(page, 'webhooks[0].timeoutSeconds').fill('5');
+  await expect.poll(() => yamlText(page)).toContain('  timeoutSeconds: 5\n');
+
+  await page.getByTestId('export-menu').click();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download all' }).click()]);
+  const text = readFileSync((await download.path())!, 'utf8');
+  // after the sample documents and the `---` before the pasted List
+  const list = text.slice(text.indexOf('# kubectl get'));
+  expect(changedLines(LIST, list)).toEqual(['    timeoutSeconds: 10 →     timeoutSeconds: 5']);
+  expect(list.split('\n').findIndex((l) => l.endsWith('timeoutSeconds: 5'))).toBe(LIST.split('\n').lastIndexOf('    timeoutSeconds: 10'));
+});

@@ -301,8 +301,8 @@ describe.runIf(hasWasm)('ValidatingAdmissionPolicy runs (real engine)', () => {
       expect(vars.map((v) => [v.name, v.value, v.used])).toEqual([
         ['environment', 'prod', true],
         ['exempt', false, true],
-        ['containers', [{ name: 'c', image: 'dev.example.com/nginx' }], true],
-        ['containersToCheck', [{ name: 'c', image: 'dev.example.com/nginx' }], true],
+        ['containers', [{ name: 'app', image: 'dev.example.com/nginx' }], true],
+        ['containersToCheck', [{ name: 'app', image: 'dev.example.com/nginx' }], true],
       ]);
     });
     test('prod image admitted', async () => {

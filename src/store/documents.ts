@@ -6,7 +6,7 @@
 import { kindSpecOf, orderFields, paramSpecOf } from '../k8s';
 import { getIn } from '../k8s/edit';
 import { isObject, reuseUnchanged } from '../base/json';
-import { applyEdits, editsBetween, parseDocuments, serializeDocuments, splitDocuments, type PositionIndex, type YamlError } from '../yaml';
+import { applyEdits, editsBetween, listItemTextsOf, parseDocuments, serializeDocuments, splitDocuments, type ListCut, type ListFrame, type ListItemText, type PositionIndex, type YamlError } from '../yaml';
 
 export interface WorkspaceDoc {
   id: string;
@@ -34,6 +34,25 @@ export interface WorkspaceDoc {
   separator?: string;
   /** Marked "static manifest": checked as the apiserver's manifest loader does and simulated before API objects. */
   static?: boolean;
+  /**
+   * The `kind: List` this object was imported as an item of, and where it sat in it: export
+   * writes the List back around the items (src/yaml/list-items.ts), so an untouched List exports
+   * byte-identical and an edited item changes only its own lines. The document's text is the
+   * item's own slice of the List (its indentation under `items` taken off).
+   */
+  listItem?: ListSlot;
+}
+
+/** Where a document sat in the List it was imported from: the List (by id, and its frame) and the item's gap and indentation. */
+export interface ListSlot extends Omit<ListItemText, 'text'> {
+  /** The same for every item of one imported List. */
+  list: string;
+  frame: ListFrame;
+}
+
+/** The slot of a copy of a List item: written after it in the same List, without the comment lines above the original. */
+export function copiedSlot(slot: ListSlot): ListSlot {
+  return { ...slot, gap: slot.frame.flow ? slot.gap || ', ' : slot.gap.slice(slot.gap.lastIndexOf('\n') + 1) };
 }
 
 let counter = 0;
@@ -166,8 +185,10 @@ export interface ImportResult {
 
 /**
  * Split pasted or opened text into workspace documents. Objects keep their own
- * text slice (comments and formatting included) unless they came out of a List.
- * Text that does not parse is kept as a document of its own, with its error.
+ * text slice (comments and formatting included); the items of a List theirs too, with the
+ * List's indentation taken off (`listItem` says how to write the List back), unless the List
+ * cannot be cut exactly (then the items' text is generated). Text that does not parse is kept
+ * as a document of its own, with its error.
  */
 export function importText(text: string, origin: string): ImportResult {
   const { documents, errors, warnings } = parseDocuments(text);
@@ -192,16 +213,31 @@ export function importText(text: string, origin: string): ImportResult {
   const lastContent = Math.max(-1, ...separators.keys());
   const endOf = (i: number): number => (i === lastContent ? text.length : chunks[i]!.end);
   const indexOf = new Map<WorkspaceDoc, number>();
+  // Where the document's own text starts: after its --- marker line (leading comments included).
+  const ownStart = (i: number): number => {
+    const c = chunks[i]!;
+    return c.start + (/^---[^\n]*(?:\n|$)/.exec(text.slice(c.start, c.end))?.[0].length ?? 0);
+  };
+  const ownText = (i: number): string => text.slice(ownStart(i), endOf(i));
+  // A List's items: each its own slice of the List, where the List can be cut exactly (else their text is generated).
+  const lists = new Map<number, (ListCut & { id: string }) | undefined>();
+  const listOf = (i: number) => {
+    if (!lists.has(i)) {
+      const cut = listItemTextsOf(text, ownStart(i), endOf(i), documents.filter((d) => d.documentIndex === i));
+      lists.set(i, cut ? { ...cut, id: newId() } : undefined);
+    }
+    return lists.get(i);
+  };
   const docs = documents.map((d) => {
-    // The document's own text, leading comments included (but not the --- marker line).
-    const c = chunks[d.documentIndex]!;
-    const marker = /^---[^\n]*(?:\n|$)/.exec(text.slice(c.start, c.end))?.[0] ?? '';
-    const slice = !d.fromList ? text.slice(c.start + marker.length, endOf(d.documentIndex)) : undefined;
+    const list = d.fromList ? listOf(d.documentIndex) : undefined;
+    const item = list?.items[d.fromList!.itemIndex];
+    const slice = item ? item.text : !d.fromList ? ownText(d.documentIndex) : undefined;
     const doc = docFromObject(d.object, origin, slice && slice.trim() ? slice : undefined);
+    if (list && item) doc.listItem = { list: list.id, frame: list.frame, gap: item.gap, indent: item.indent, newline: item.newline };
     const separator = !d.fromList || d.fromList.itemIndex === 0 ? separators.get(d.documentIndex) : undefined;
     if (separator) doc.separator = separator;
     // Warnings carry positions in the whole text: read them again from the document's own text.
-    const out = warned.has(d.documentIndex) && !d.fromList ? withText(doc, doc.text) : doc;
+    const out = warned.has(d.documentIndex) && !hasGeneratedText(doc) ? withText(doc, doc.text) : doc;
     indexOf.set(out, d.documentIndex);
     return out;
   });

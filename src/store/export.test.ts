@@ -11,6 +11,7 @@ import { exportDocs } from './export';
 import { docProblems } from './problems';
 import { diffLines } from '../yaml/line-diff';
 import { parseDocuments } from '../yaml';
+import { restoreWorkspace, serialize, storageBackend } from './persist';
 
 const CERT_MANAGER = readFileSync(new URL('../cli/fixtures/realworld/01-cert-manager-webhooks.yaml', import.meta.url), 'utf8');
 
@@ -126,4 +127,102 @@ describe('export keeps bytes', () => {
     workspace.getState().applyFix(id!, fix);
     expect(workspace.getState().docs[0]!.text).toBe(`${OLD}webhooks: [`);
   });
+
+  // `kubectl get validatingwebhookconfigurations,services -o yaml`, with a user's comments added
+  const LIST = `# kubectl get validatingwebhookconfigurations,services -o yaml
+apiVersion: v1
+items:
+# ours
+- apiVersion: admissionregistration.k8s.io/v1
+  kind: ValidatingWebhookConfiguration
+  metadata:
+    name: policy-webhook   # owned by the platform team
+  webhooks:
+  - admissionReviewVersions: ["v1"]
+    clientConfig: {service: {name: policy, namespace: policy, port: 443}}
+    failurePolicy: Fail
+    name: policy.example.com
+    rules: [{apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"]}]
+    sideEffects: None
+    timeoutSeconds: 10
+- apiVersion: v1
+  kind: Service
+  metadata:
+    name: policy
+    namespace: policy
+  spec:
+    ports:
+    - port: 443
+      targetPort: "https"
+kind: List
+metadata:
+  resourceVersion: ""
+`;
+
+  it('an untouched List exports byte-identical; each item is its own text in the YAML pane', () => {
+    const ws = store();
+    const input = `${OLD}---\n${LIST}`;
+    ws.getState().importText(input, 'list.yaml');
+    const docs = ws.getState().docs;
+    expect(docs).toHaveLength(3);
+    expect(docs[1]!.text.startsWith('apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: policy-webhook   # owned by the platform team\nwebhooks:\n- admissionReviewVersions: ["v1"]\n')).toBe(true);
+    expect(exportDocs(docs).text).toBe(input);
+    // the List alone, as its own file
+    expect(exportDocs(docs.slice(1)).text).toBe(`---\n${LIST}`);
+  });
+
+  it('a form edit of one List item changes only its line; a removed item leaves the List; the framing survives a reload', async () => {
+    const ws = store();
+    ws.getState().importText(LIST, 'list.yaml');
+    const [hook, service] = ws.getState().docs;
+    ws.getState().setField(hook!.id, ['webhooks', 0, 'timeoutSeconds'], 5);
+    const edited = exportDocs(ws.getState().docs).text;
+    expect(changed(LIST, edited)).toEqual([
+      { op: '-', text: '    timeoutSeconds: 10' },
+      { op: '+', text: '    timeoutSeconds: 5' },
+    ]);
+    expect(ws.getState().docs[0]!.text).toContain('  timeoutSeconds: 5\n');
+
+    // after a reload (the autosaved workspace restored), the List is still written back
+    const db = new Map<string, string>();
+    const backend = storageBackend({ getItem: (k) => db.get(k) ?? null, setItem: (k, v) => void db.set(k, v) });
+    await backend.write(serialize({ docs: ws.getState().docs, selectedId: null }));
+    const { saved } = await restoreWorkspace(backend, { getItem: () => null, setItem: () => {}, removeItem: () => {} });
+    expect(exportDocs(saved!.docs).text).toBe(edited);
+
+    ws.getState().remove(service!.id);
+    const without = exportDocs(ws.getState().docs).text;
+    expect(parseDocuments(without).documents.map((d) => d.fromList?.kind)).toEqual(['List']);
+    expect(without.startsWith('# kubectl get')).toBe(true);
+    expect(without.endsWith('kind: List\nmetadata:\n  resourceVersion: ""\n')).toBe(true);
+    expect(changed(edited, without).every((l) => l.op === '-')).toBe(true);
+  });
+
+  it('a List item duplicated is the next item of its List (its comment lines not repeated)', () => {
+    const ws = store();
+    ws.getState().importText(LIST, 'list.yaml');
+    const [hook] = ws.getState().docs;
+    ws.getState().duplicate(hook!.id);
+    const text = exportDocs(ws.getState().docs).text;
+    const names = parseDocuments(text).documents.map((d) => [d.fromList?.kind, (d.object as { metadata: { name: string } }).metadata.name]);
+    expect(names).toEqual([
+      ['List', 'policy-webhook'],
+      ['List', 'policy-webhook-copy'],
+      ['List', 'policy'],
+    ]);
+    expect(text.match(/# ours/g)).toHaveLength(1);
+    expect(text.match(/# owned by the platform team/g)).toHaveLength(2);
+  });
+
+  it('a List item edited in the YAML pane into something the List cannot hold is exported as a document of its own', () => {
+    const ws = store();
+    ws.getState().importText(LIST, 'list.yaml');
+    const [hook, service] = ws.getState().docs;
+    // a document-start marker inside an item cannot go back under `items:`
+    ws.getState().setText(hook!.id, `--- # mine\n${hook!.text}`);
+    const text = exportDocs(ws.getState().docs).text;
+    expect(parseDocuments(text).documents.map((d) => d.object)).toEqual([hook!.object, service!.object]);
+    expect(text).toContain('# owned by the platform team');
+  });
 });
+

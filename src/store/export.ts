@@ -4,11 +4,14 @@
  * By default the YAML is the documents' own texts, as imported or typed and as edits left them
  * (edits are written into the text as the smallest change), each with what stood before it in
  * its file (its `---` line, comment-only documents): a document nobody edited exports
- * byte-identical. Reordering keys (kubectl order), stripping server-populated fields and JSON
+ * byte-identical. Items imported from a `kind: List` are written back into their List (its
+ * envelope, comments and the items' indentation as they were), one List per run of its items
+ * that follow each other in the workspace. Reordering keys (kubectl order), stripping server-populated fields and JSON
  * rewrite the objects, and are explicit choices of the export menu.
  */
 import { orderFields, stripServerFields } from '../k8s';
-import { serializeDocuments, serializeJSON } from '../yaml';
+import { deepEqual } from '../base/json';
+import { parseDocuments, serializeDocuments, serializeJSON, writeList } from '../yaml';
 import { toText, type WorkspaceDoc } from './documents';
 import { manifestDirectoryFiles, type ManifestDirLayout } from '../share/manifest-dir';
 import { isStaticDoc } from './workspace';
@@ -31,12 +34,42 @@ export function exportDocs(docs: readonly WorkspaceDoc[], options: ExportOptions
   const usable = docs.filter((d) => d.object !== undefined);
   const stale = docs.filter((d) => d.error);
   const rewrite = options.format === 'json' || options.stripServerFields || options.reorderKeys;
-  if (!rewrite) return { text: joinTexts(usable.map((d) => ({ text: d.error ? toText(d.object) : d.text, separator: d.separator }))), stale };
+  if (!rewrite) return { text: joinTexts(ownTexts(usable)), stale };
   const objects = usable.map((d) => {
     const o = options.stripServerFields ? stripServerFields(d.object) : d.object;
     return options.reorderKeys ? orderFields(o) : o;
   });
   return { text: options.format === 'json' ? serializeJSON(objects) : serializeDocuments(objects), stale };
+}
+
+/** Each document's own text (its last good version generated while its text does not parse), List items written back into their List. */
+function ownTexts(docs: readonly WorkspaceDoc[]): { text: string; separator?: string }[] {
+  const own = (d: WorkspaceDoc) => ({ text: d.error ? toText(d.object) : d.text, separator: d.separator });
+  const out: { text: string; separator?: string }[] = [];
+  for (let i = 0; i < docs.length; ) {
+    const slot = docs[i]!.listItem;
+    let j = i + 1;
+    while (slot && j < docs.length && docs[j]!.listItem?.list === slot.list) j++;
+    const run = docs.slice(i, j);
+    const list = slot ? listText(run) : undefined;
+    if (list !== undefined) out.push({ text: list, separator: run[0]!.separator });
+    else out.push(...run.map(own));
+    i = j;
+  }
+  return out;
+}
+
+/**
+ * Items of one List, in workspace order, written back into it; undefined when that would not
+ * read back as exactly these objects (an item's text does not parse, or was edited into
+ * something its place in the List cannot hold): then they are exported as documents of their own.
+ */
+function listText(run: readonly WorkspaceDoc[]): string | undefined {
+  if (run.some((d) => d.error || !d.listItem)) return undefined;
+  const text = writeList(run[0]!.listItem!.frame, run.map((d) => ({ ...d.listItem!, text: d.text })));
+  const back = parseDocuments(text);
+  const same = back.errors.length === 0 && back.documents.length === run.length && back.documents.every((b, k) => b.fromList && deepEqual(b.object, run[k]!.object));
+  return same ? text : undefined;
 }
 
 /** Texts of single documents as one multi-document stream: each after its own separator, or `---`. */

@@ -5,7 +5,9 @@
  * line and comment-only documents, so an export after a reload is byte-identical): they are
  * what the user wrote, and the objects are parsed from them again.
  *
- * Format versions: 1 (id, text, origin) is still read; 2 adds `separator`.
+ * Format versions: 1 (id, text, origin) is still read; 2 adds `separator`, and later the
+ * optional `listItem` (where an item of an imported List sat in it, so that export writes the
+ * List again after a reload; a version-2 workspace without it is read as before).
  *
  * No edit is lost silently: a small journal in localStorage (`UNSAVED_KEY`) records, before a
  * change is written, that there are changes not saved yet (and since when). Each save carries
@@ -14,7 +16,8 @@
  * on screen until a write succeeds, and the page asks before it is closed meanwhile.
  */
 import { readJSON } from './autosave';
-import { withText, type WorkspaceDoc } from './documents';
+import { isObject } from '../base/json';
+import { withText, type ListSlot, type WorkspaceDoc } from './documents';
 import { isKubernetesVersion, type KubernetesVersion } from '../base/releases';
 import type { Notice, SavedWorkspace, WorkspaceStore } from './workspace';
 
@@ -39,8 +42,8 @@ export const SAVED_VERSION = 2;
 interface Saved {
   version: 1 | typeof SAVED_VERSION;
   selectedId: string | null;
-  /** `separator` since version 2. */
-  docs: { id: string; text: string; origin?: string; separator?: string; static?: boolean }[];
+  /** `separator` since version 2; `listItem` optional in version 2. */
+  docs: { id: string; text: string; origin?: string; separator?: string; listItem?: ListSlot; static?: boolean }[];
   /** The target release (absent in workspaces saved before it existed: 1.36). */
   kubernetesVersion?: KubernetesVersion;
   /** Every document is a static manifest (absent: no). */
@@ -71,7 +74,18 @@ function parseSaved(raw: unknown): (SavedWorkspace & { seq: number }) | undefine
   if (!saved || (saved.version !== 1 && saved.version !== SAVED_VERSION) || !Array.isArray(saved.docs)) return undefined;
   try {
     const docs: WorkspaceDoc[] = saved.docs.map((d) =>
-      withText({ id: d.id, text: '', object: undefined, origin: d.origin, ...(typeof d.separator === 'string' && d.separator ? { separator: d.separator } : {}), ...(d.static === true ? { static: true } : {}) }, d.text),
+      withText(
+        {
+          id: d.id,
+          text: '',
+          object: undefined,
+          origin: d.origin,
+          ...(typeof d.separator === 'string' && d.separator ? { separator: d.separator } : {}),
+          ...(isListSlot(d.listItem) ? { listItem: d.listItem } : {}),
+          ...(d.static === true ? { static: true } : {}),
+        },
+        d.text,
+      ),
     );
     const selectedId = docs.some((d) => d.id === saved.selectedId) ? saved.selectedId : (docs[0]?.id ?? null);
     return {
@@ -84,6 +98,13 @@ function parseSaved(raw: unknown): (SavedWorkspace & { seq: number }) | undefine
   } catch {
     return undefined;
   }
+}
+
+/** A saved List slot of the shape export needs (anything else is dropped: the item is then exported on its own). */
+function isListSlot(x: unknown): x is ListSlot {
+  if (!isObject(x) || !isObject(x.frame)) return false;
+  const { list, gap, indent, newline, frame } = x;
+  return typeof list === 'string' && typeof gap === 'string' && typeof indent === 'number' && typeof newline === 'boolean' && typeof frame.head === 'string' && typeof frame.tail === 'string' && typeof frame.flow === 'boolean';
 }
 
 const parseText = (text: string | undefined) => {
@@ -103,7 +124,7 @@ export function serialize(s: SavedWorkspace, seq?: number): string {
   const saved: Saved = {
     version: SAVED_VERSION,
     selectedId: s.selectedId,
-    docs: s.docs.map((d) => ({ id: d.id, text: d.text, origin: d.origin, ...(d.separator ? { separator: d.separator } : {}), ...(d.static ? { static: true } : {}) })),
+    docs: s.docs.map((d) => ({ id: d.id, text: d.text, origin: d.origin, ...(d.separator ? { separator: d.separator } : {}), ...(d.listItem ? { listItem: d.listItem } : {}), ...(d.static ? { static: true } : {}) })),
     ...(s.kubernetesVersion ? { kubernetesVersion: s.kubernetesVersion } : {}),
     ...(s.staticManifests ? { staticManifests: true } : {}),
     ...(seq !== undefined ? { seq } : {}),

@@ -9,7 +9,7 @@ import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base';
 import { clone, getIn, insertAt, moveAt, removeAt, setIn } from '../k8s/edit';
 import type { PathSegment } from '../base/path';
 import { sampleWorkspace, TEMPLATES } from '../k8s/templates';
-import { docFromObject, editObject as editDocObject, hasGeneratedText, importText, newId, withObject, withStatic, withText, type WorkspaceDoc } from './documents';
+import { copiedSlot, docFromObject, editObject as editDocObject, hasGeneratedText, importText, newId, withObject, withStatic, withText, type WorkspaceDoc } from './documents';
 import { emptyHistory, record, redo, undo, type History } from './history';
 
 export interface Snapshot {
@@ -169,7 +169,7 @@ export function createWorkspace(initial: SavedWorkspace) {
           ? { ...src, id: newId() }
           : hasGeneratedText(src)
             ? docFromObject(object, src.origin)
-            : editDocObject({ id: newId(), text: src.text, object: src.object, origin: src.origin }, object).doc;
+            : editDocObject({ id: newId(), text: src.text, object: src.object, origin: src.origin, ...(src.listItem ? { listItem: copiedSlot(src.listItem) } : {}) }, object).doc;
         change({ docs: [...docs.slice(0, i + 1), copy, ...docs.slice(i + 1)], selectedId: copy.id });
       },
 

@@ -10,7 +10,9 @@ import { describe, expect, test } from 'vitest';
 import type { PathSegment } from '../base/path';
 import { formatPath } from '../base/path-format';
 import { isObject } from '../base/json';
-import { applyEdits, editsBetween, parseDocuments, splitDocuments, type EditResult, type PathEdit } from './index';
+import { applyEdits, editsBetween, parseDocuments, serializeDocuments, splitDocuments, type EditResult, type PathEdit } from './index';
+import { webhookConfiguration } from './fixtures/generate';
+import { parsePath } from '../base/path';
 import { seededRandom as rng } from '../base/random';
 
 const object = (text: string): unknown => {
@@ -123,8 +125,25 @@ describe('applyEdits', () => {
     const empty = applyEdits(WEBHOOK, [{ path: 'metadata.labels', value: {} }]);
     expect(empty.text).toContain('  labels: {}\nwebhooks:');
     expect(object(empty.text)).toEqual(expectedAfter(object(WEBHOOK), [{ path: ['metadata', 'labels'], value: {} }]));
+    // a list or map whose last key has no value (Helm's `scope:`) ends after that key's colon
+    expect(applyEdits('w:\n- a: 1\n  b:\nk: 1\n', [{ path: 'w[0]', value: undefined }]).text).toBe('w: []\nk: 1\n');
+    expect(applyEdits('w:\n  a: 1\n  b:\nk: 1\n', [{ path: 'w', value: 'x' }]).text).toBe('w: x\nk: 1\n');
     // the first key of a list item shares the dash line
     expect(applyEdits(WEBHOOK, [{ path: 'webhooks[0].name', value: undefined }]).text).toContain('  - admissionReviewVersions: ["v1"]\n');
+  });
+
+  test('a key added and the last old key of the same map removed in one call: the map keeps the new key', () => {
+    const text = 'metadata:\n  labels:\n    app.kubernetes.io/managed-by: kyverno\n  name: x\n';
+    const r = applyEdits(text, [
+      { path: ['metadata', 'labels', 'team'], value: 'a' },
+      { path: ['metadata', 'labels', 'app.kubernetes.io/managed-by'], value: undefined },
+    ]);
+    expect(r.error).toBeUndefined();
+    expect(r.text).toBe('metadata:\n  labels:\n    team: a\n  name: x\n');
+    // the same as one object replaced by another (the store's form and fixes)
+    const before = object(text) as { metadata: Record<string, unknown> };
+    const swap = applyEdits(text, editsBetween(before, { metadata: { labels: { team: 'a' }, name: 'x' } }));
+    expect(object(swap.text)).toEqual({ metadata: { labels: { team: 'a' }, name: 'x' } });
   });
 
   test('a subtree replaced by one of its kind changes only what differs', () => {
@@ -147,6 +166,17 @@ describe('applyEdits', () => {
     const crlf = '\ufeffa: 1\r\nb:\r\n  c: 2\r\n';
     const c = applyEdits(crlf, [{ path: 'b.d', value: 3 }, { path: 'a', value: 'ü\t' }]);
     expect(c.text).toBe('\ufeffa: "ü\\t"\r\nb:\r\n  c: 2\r\n  d: 3\r\n');
+    // a tab between key and value stays; tab indentation is refused with the parse error
+    expect(applyEdits('a:\t1\nb: 2\n', [{ path: 'a', value: 5 }, { path: 'c', value: 'x' }]).text).toBe('a:\t5\nb: 2\nc: x\n');
+    expect(applyEdits('l:\n\t- a\n', [{ path: 'l[0]', value: 'b' }]).error?.message).toMatch(/does not parse.*tab/);
+    // a plain scalar over two lines replaced; a block scalar that keeps its line ends stays as it is beside an edit
+    expect(applyEdits('x: a\n  b\nk: 1\n', [{ path: 'x', value: 'c' }]).text).toBe('x: c\nk: 1\n');
+    expect(applyEdits('s: >+\n  keep\n\nk: 1\n', [{ path: 'k', value: 2 }]).text).toBe('s: >+\n  keep\n\nk: 2\n');
+    // a BOM is no column and stays first: a key added, inserted before the first or the first removed
+    expect(applyEdits('\ufeffkind: X\n', [{ path: 'spec', value: 'z' }]).text).toBe('\ufeffkind: X\nspec: z\n');
+    expect(applyEdits('\ufeffkind: X\n', [{ path: 'apiVersion', value: 'v1' }], { keyOrder: () => ['apiVersion', 'kind'] }).text).toBe('\ufeffapiVersion: v1\nkind: X\n');
+    expect(applyEdits('\ufeffa: 1\nb: 2\n', [{ path: 'a', value: undefined }]).text).toBe('\ufeffb: 2\n');
+    expect(applyEdits('\ufeffa:\n  b: 1\n', [{ path: 'a.c', value: { d: [1] } }]).text).toBe('\ufeffa:\n  b: 1\n  c:\n    d:\n      - 1\n');
     expect(applyEdits('ключ: 1\n', [{ path: 'ключ', value: 2 }, { path: 'ä', value: 'ö' }]).text).toBe('ключ: 2\nä: ö\n');
     const block = 'spec:\n  expression: |\n    a &&\n    b\n  other: 1\n';
     const b = applyEdits(block, [{ path: 'spec.expression', value: 'x &&\ny' }]);
@@ -270,12 +300,15 @@ function randomEdit(r: () => number, v: unknown, deletions: boolean): { path: Pa
   return undefined;
 }
 
-const CORPUS = resolve(__dirname, '../cli/fixtures/realworld');
-const LOCAL = resolve(__dirname, 'fixtures');
-const files = [
-  ...(existsSync(CORPUS) ? readdirSync(CORPUS).filter((f) => /\.(ya?ml|json)$/.test(f)).map((f) => join(CORPUS, f)) : []),
-  ...readdirSync(LOCAL).filter((f) => /\.(ya?ml|json)$/.test(f)).map((f) => join(LOCAL, f)),
-].sort();
+/** The real-world corpus, ./fixtures, and the fixtures the validation, fix and simulator tests carry (each text once). */
+const FIXTURE_DIRS = ['../cli/fixtures/realworld', 'fixtures', '../k8s/validation/fixtures', '../k8s/fixes/fixtures', '../admission/fixtures'].map((d) => resolve(__dirname, d));
+const seen = new Set<string>();
+const files = FIXTURE_DIRS.flatMap((dir) => (existsSync(dir) ? readdirSync(dir).filter((f) => /\.(ya?ml|json)$/.test(f)).map((f) => join(dir, f)) : []))
+  .sort()
+  .filter((f) => {
+    const text = readFileSync(f, 'utf8');
+    return !seen.has(text) && !!seen.add(text);
+  });
 
 /** Every single document of every fixture file, as its own text. */
 const documents = files.flatMap((f) => {
@@ -283,6 +316,37 @@ const documents = files.flatMap((f) => {
   return splitDocuments(text)
     .map((c, i) => ({ name: `${f.slice(f.lastIndexOf('/') + 1)}#${i}`, text: text.slice(c.start, c.end) }))
     .filter((d) => parseDocuments(d.text, { unwrapLists: false }).documents.length === 1);
+});
+
+describe('keystrokes: each edit on the text the last one returned (the store\'s case)', () => {
+  test('hundreds of scalars replaced in turn, with structural edits between: every result reads back, only the edited lines change', () => {
+    const r = rng(29);
+    let text = serializeDocuments([webhookConfiguration(12)]);
+    let exp = object(text) as { webhooks: Record<string, unknown>[] };
+    const values: unknown[] = [5, 12345, 'x', 'a much longer value than before', '"quoted"', 'two\nlines', null, true, '', 'ünï', 'on'];
+    for (let k = 0; k < 200; k++) {
+      const i = Math.floor(r() * exp.webhooks.length);
+      // the first 100: single-line scalars only, so the offsets' shifts pile up past the point where the tree is settled
+      const roll = k < 100 ? 1 : r();
+      const edit: PathEdit =
+        roll < 0.06
+          ? { path: `webhooks[${i}].x${k}`, value: 'new key' }
+          : roll < 0.08
+            ? { path: ['webhooks', i, 'matchPolicy'], value: undefined }
+            : { path: pick(r, [`webhooks[${i}].timeoutSeconds`, `webhooks[${i}].clientConfig.service.path`, `webhooks[${i}].rules[0].operations[1]`, 'metadata.labels[team]']), value: pick(r, k < 100 ? values.filter((v) => !String(v).includes('\n')) : values) };
+      const res = applyEdits(text, [edit]);
+      expect(res.error, `${k} ${JSON.stringify(edit)}`).toBeUndefined();
+      exp = expectedAfter(exp, [{ ...edit, path: typeof edit.path === 'string' ? parsePath(edit.path) : edit.path }]) as typeof exp;
+      expect(object(res.text), `${k} ${JSON.stringify(edit)}`).toEqual(exp);
+      expectUntouchedLines(text, res, `${k} ${JSON.stringify(edit)}`);
+      if (typeof edit.value === 'number' && res.changed.length) {
+        // a number replaced in place: exactly the line a fresh parse puts it on
+        const line = parseDocuments(res.text).documents[0]!.positions.positionOf(edit.path as string).value.startLine;
+        expect(res.changed.map((c) => [c.startLine, c.endLine, c.oldStartLine]), `${k}`).toEqual([[line, line, line]]);
+      }
+      text = res.text;
+    }
+  }, 60_000);
 });
 
 describe('applyEdits on the real-world fixtures (seeded random edits)', () => {

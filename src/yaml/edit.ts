@@ -23,6 +23,7 @@ import type { PathSegment } from '../base/path';
 import { parsePath } from '../base/path';
 import { formatPath } from '../base/path-format';
 import { deepEqual, isObject, setOwn } from '../base/json';
+import { lineOfOffset } from './lines';
 import { parseDocuments, posTreeOf } from './parse';
 import type { PosEntry, PosNode } from './pos-tree';
 import { doubleQuote, isPlainSafe, literalBlock, scalarText } from './serialize';
@@ -120,11 +121,30 @@ function indexwise(before: readonly unknown[], after: readonly unknown[], prefix
 
 interface Loaded {
   text: string;
+  /** The tree's offsets are those of an earlier text: `shifts` turn them into offsets of `text` (see offsetIn, settle). */
   root: PosNode;
   object: unknown;
   /** Aliases or merge keys may be in the text: every edit is checked by parsing the result. */
   aliases: boolean;
+  eol: '\n' | '\r\n';
+  /**
+   * Scalars replaced in place since the tree was parsed or last settled, in order: an offset p
+   * of the tree becomes p + delta where p ≥ at. A keystroke appends one instead of shifting the
+   * offsets of every node after it; planning reads the few offsets it needs through them, and
+   * anything more than a scalar replaced settles the tree first.
+   */
+  shifts: Shift[];
+  /** Start offsets of the lines of `text`, once asked (lineStartsOf). */
+  lineStarts?: Int32Array;
 }
+
+interface Shift {
+  at: number;
+  delta: number;
+}
+
+/** Shifts kept before the tree is settled (each costs every offset read a comparison). */
+const MAX_SHIFTS = 32;
 
 const MAX_LOADED = 4;
 const loaded: Loaded[] = [];
@@ -149,12 +169,60 @@ function load(text: string): Loaded | YamlError {
     return { message, line: 1, column: 1 };
   }
   const doc = r.documents[0]!;
-  const l: Loaded = { text, root: posTreeOf(doc)!, object: doc.object, aliases: ALIAS_LIKE.test(text) };
+  const l: Loaded = { text, root: posTreeOf(doc)!, object: doc.object, aliases: ALIAS_LIKE.test(text), eol: text.includes('\r\n') ? '\r\n' : '\n', shifts: [] };
   remember(l);
   return l;
 }
 
 const isError = (x: Loaded | YamlError): x is YamlError => !('root' in x);
+
+/** An offset of the tree as an offset of `l.text`. */
+function offsetIn(l: Loaded, p: number): number {
+  for (const s of l.shifts) if (p >= s.at) p += s.delta;
+  return p;
+}
+
+/** Write the pending shifts into the tree's offsets (one pass over the nodes after the first shift). */
+function settle(l: Loaded): void {
+  if (l.shifts.length === 0) return;
+  const from = Math.min(...l.shifts.map((s) => s.at));
+  const f = (p: number) => (p < from ? p : offsetIn(l, p));
+  const visit = (n: PosNode): void => {
+    if (n.end < from) return;
+    n.start = f(n.start);
+    n.end = f(n.end);
+    if (n.entries) {
+      for (const e of n.entries) {
+        e.keyStart = f(e.keyStart);
+        e.keyEnd = f(e.keyEnd);
+        visit(e.node);
+      }
+    }
+    if (n.items) for (const it of n.items) visit(it);
+  };
+  visit(l.root);
+  l.shifts = [];
+}
+
+/** A step with its node's (and key's) offsets in `l.text`, without settling the tree. */
+function freshStep(l: Loaded, step: Step): Step {
+  if (l.shifts.length === 0) return step;
+  const node = { ...step.node, start: offsetIn(l, step.node.start), end: offsetIn(l, step.node.end) };
+  return { node, ...(step.entry ? { entry: { ...step.entry, node, keyStart: offsetIn(l, step.entry.keyStart), keyEnd: offsetIn(l, step.entry.keyEnd) } } : {}) };
+}
+
+/** The start offsets of the lines of `l.text` (built once per text, then kept up to date by scalar replacements). */
+function lineStartsOf(l: Loaded): Int32Array {
+  if (!l.lineStarts) {
+    const starts = [0];
+    for (let i = l.text.indexOf('\n'); i >= 0; i = l.text.indexOf('\n', i + 1)) starts.push(i + 1);
+    l.lineStarts = Int32Array.from(starts);
+  }
+  return l.lineStarts;
+}
+
+/** 1-based line of an offset. */
+const lineAt = (starts: Int32Array, offset: number): number => lineOfOffset(starts, offset) + 1;
 
 // ---------------------------------------------------------------------------------------------
 
@@ -165,8 +233,8 @@ interface Splice {
   seq: number;
   /** Length of the path it edits: at one point, the deeper container's text comes first. */
   depth: number;
-  /** A scalar replaced in place: the tree can be shifted instead of parsed again. */
-  scalar?: PosNode;
+  /** A scalar replaced in place: the tree's offsets can be shifted instead of parsed again. */
+  scalar?: boolean;
 }
 
 /** A changed region of the current text and the region of the original text it replaces. */
@@ -186,7 +254,11 @@ interface Step {
   entry?: PosEntry;
 }
 
-type Plan = { kind: 'noop' } | { kind: 'expand'; edits: Edit[] } | { kind: 'ops'; splices: Omit<Splice, 'seq' | 'depth'>[]; scope: PathSegment[] };
+type Plan =
+  | { kind: 'noop' }
+  | { kind: 'expand'; edits: Edit[] }
+  /** `scope`: a later edit under it waits for these splices; `newEntryIn`: the map a new key goes into. */
+  | { kind: 'ops'; splices: Omit<Splice, 'seq' | 'depth'>[]; scope: PathSegment[]; newEntryIn?: PathSegment[] };
 
 /**
  * Apply `edits` to a single-document YAML (or JSON) text as the smallest text edits.
@@ -208,9 +280,12 @@ function run(first: Loaded, edits: readonly PathEdit[], options: EditOptions): E
   let expected = first.object;
   let pending: Splice[] = [];
   let scopes: PathSegment[][] = [];
+  // Maps with a new key pending: a deletion in one must see that key (else the last old key's
+  // removal writes `{}` beside it), so it waits for the flush.
+  let grown: PathSegment[][] = [];
   let regions: Region[] = [];
   let seq = 0;
-  const eol = first.text.includes('\r\n') ? '\r\n' : '\n';
+  const eol = first.eol;
 
   const flush = (): void => {
     if (pending.length === 0) return;
@@ -224,10 +299,21 @@ function run(first: Loaded, edits: readonly PathEdit[], options: EditOptions): E
     }
     const fast = !cur.aliases && ordered.every((sp) => sp.scalar);
     if (fast) {
-      for (const sp of ordered) shiftTree(cur.root, sp.end, sp.insert.length - (sp.end - sp.start), sp.scalar!);
+      // Splices in descending order: each shift is in the offsets the ones before it left.
+      const shifts = [...cur.shifts];
+      let lineStarts = cur.lineStarts;
+      for (const sp of ordered) {
+        const delta = sp.insert.length - (sp.end - sp.start);
+        if (delta === 0) continue;
+        shifts.push({ at: sp.end, delta });
+        if (!lineStarts) continue;
+        if (cur.text.slice(sp.start, sp.end).includes('\n') || sp.insert.includes('\n')) lineStarts = undefined;
+        else for (let k = lineAt(lineStarts, sp.end); k < lineStarts.length; k++) lineStarts[k]! += delta;
+      }
       const i = loaded.indexOf(cur);
       if (i >= 0) loaded.splice(i, 1); // its tree now belongs to the new text
-      cur = { text: t, root: cur.root, object: expected, aliases: false };
+      cur = { text: t, root: cur.root, object: expected, aliases: false, eol: cur.eol, shifts, lineStarts };
+      if (shifts.length > MAX_SHIFTS) settle(cur);
       remember(cur);
     } else {
       const next = load(t);
@@ -237,12 +323,14 @@ function run(first: Loaded, edits: readonly PathEdit[], options: EditOptions): E
     }
     pending = [];
     scopes = [];
+    grown = [];
   };
 
   const queue: Edit[] = edits.map((e) => ({ path: typeof e.path === 'string' ? parsePath(e.path) : [...e.path], value: e.value, insert: e.insert, moveTo: e.moveTo }));
   for (let qi = 0; qi < queue.length; qi++) {
     const edit = queue[qi]!;
-    if (scopes.some((s) => related(s, edit.path))) flush();
+    const deletion = edit.value === undefined && !edit.insert && edit.moveTo === undefined;
+    if (scopes.some((s) => related(s, edit.path)) || (deletion && grown.some((m) => m.length === edit.path.length - 1 && related(m, edit.path)))) flush();
     const plan1 = (): Plan =>
       edit.moveTo !== undefined
         ? planMove(cur, expected, edit.path, edit.moveTo)
@@ -261,6 +349,7 @@ function run(first: Loaded, edits: readonly PathEdit[], options: EditOptions): E
     }
     for (const sp of plan.splices) pending.push({ ...sp, seq: seq++, depth: edit.path.length });
     scopes.push(plan.scope);
+    if (plan.newEntryIn) grown.push(plan.newEntryIn);
     expected =
       edit.moveTo !== undefined
         ? moveAt(expected, edit.path, edit.moveTo)
@@ -270,7 +359,7 @@ function run(first: Loaded, edits: readonly PathEdit[], options: EditOptions): E
   }
   flush();
   if (cur.text === first.text) return { text: first.text, changed: [] };
-  return { text: cur.text, changed: toLines(regions, first.text, cur.text) };
+  return { text: cur.text, changed: toLines(regions, first.text, cur.text, lineStartsOf(cur)) };
 }
 
 const related = (a: readonly PathSegment[], b: readonly PathSegment[]): boolean => {
@@ -311,6 +400,7 @@ function planEdit(cur: Loaded, expected: unknown, path: PathSegment[], value: un
   const depth = steps.length - 1;
   const at = formatPath(path) || 'the document';
   if (alias) {
+    settle(cur);
     throw new Refused(
       `${at} is inside an alias (${cur.text.slice(steps[depth]!.node.start, steps[depth]!.node.end)}): an edit there would change the anchor's other uses too. Edit the anchored node, or replace the alias with its own value.`,
     );
@@ -319,6 +409,7 @@ function planEdit(cur: Loaded, expected: unknown, path: PathSegment[], value: un
   if (depth === path.length) {
     const step = steps[depth]!;
     if (value === undefined) {
+      settle(cur);
       if (depth === 0) throw new Refused('The document itself cannot be deleted');
       return { kind: 'ops', splices: [w.remove(steps, path[depth - 1]!)], scope: path.slice(0, -1) };
     }
@@ -328,16 +419,24 @@ function planEdit(cur: Loaded, expected: unknown, path: PathSegment[], value: un
     const sameKind = (Array.isArray(current) && Array.isArray(value) && node.kind === 'seq') || (isObject(current) && isObject(value) && node.kind === 'map');
     if (sameKind) return { kind: 'expand', edits: editsBetween(current, value, path) };
     if (node.kind === 'scalar' && (value === null || typeof value !== 'object') && node.end > node.start) {
-      return { kind: 'ops', splices: [w.replaceScalar(steps, value)], scope: path };
+      // The keystroke: only this node's offsets are read, so the tree need not be settled.
+      return { kind: 'ops', splices: [w.replaceScalar([...steps.slice(0, -1), freshStep(cur, step)], value)], scope: path };
     }
+    settle(cur);
     return { kind: 'ops', splices: [w.replace(steps, value)], scope: path };
   }
   if (value === undefined) return { kind: 'noop' };
+  settle(cur);
   const container = steps[depth]!;
   const seg = path[depth]!;
   const node = container.node;
   if (node.kind === 'map') {
-    return { kind: 'ops', splices: [w.insertEntry(steps, path.slice(0, depth), String(seg), nest(path.slice(depth + 1), value, at))], scope: path.slice(0, depth + 1) };
+    return {
+      kind: 'ops',
+      splices: [w.insertEntry(steps, path.slice(0, depth), String(seg), nest(path.slice(depth + 1), value, at))],
+      scope: path.slice(0, depth + 1),
+      newEntryIn: path.slice(0, depth),
+    };
   }
   if (node.kind === 'seq') {
     const idx = typeof seg === 'number' ? seg : /^\d+$/.test(seg) ? Number(seg) : -1;
@@ -350,6 +449,7 @@ function planEdit(cur: Loaded, expected: unknown, path: PathSegment[], value: un
 
 /** A new list item before the item at `path` (or at the end). */
 function planInsert(cur: Loaded, path: PathSegment[], value: unknown): Plan {
+  settle(cur);
   const listPath = path.slice(0, -1);
   const { steps, alias } = walk(cur.root, listPath);
   const at = formatPath(path);
@@ -363,6 +463,7 @@ function planInsert(cur: Loaded, path: PathSegment[], value: unknown): Plan {
 
 /** A block list item moved with its lines (comments above it included); elsewhere the items are diffed one by one. */
 function planMove(cur: Loaded, expected: unknown, path: PathSegment[], to: number): Plan {
+  settle(cur);
   const listPath = path.slice(0, -1);
   const from = Number(path[path.length - 1]);
   const { steps, alias } = walk(cur.root, listPath);
@@ -456,8 +557,10 @@ class Writer {
     this.json = root.flow;
   }
 
+  /** Where the line holding `off` starts (on the first line, after a BOM: it is no column, and stays first). */
   private lineStart(off: number): number {
-    return this.text.lastIndexOf('\n', off - 1) + 1;
+    const ls = this.text.lastIndexOf('\n', off - 1) + 1;
+    return ls === 0 && this.text.charCodeAt(0) === 0xfeff ? Math.min(1, off) : ls;
   }
   private col(off: number): number {
     return off - this.lineStart(off);
@@ -606,7 +709,26 @@ class Writer {
     const before = this.text.slice(this.lineStart(node.start), node.start).trimEnd();
     const bare = before === '' || /[:\-,[{?]$/.test(before);
     const simple = bare && !blockStyle && !insert.includes('\n');
-    return { start: node.start, end: node.end, insert, ...(simple ? { scalar: node } : {}) };
+    return { start: node.start, end: node.end, insert, ...(simple ? { scalar: true } : {}) };
+  }
+
+  /**
+   * Where a node's text ends: a block map or list whose last key has no value (`b:`, its value
+   * range empty right after the key) ends after that key's colon, not before it.
+   */
+  private end(n: PosNode): number {
+    if (n.flow) return n.end;
+    if (n.kind === 'map' && n.entries?.length) {
+      const e = n.entries[n.entries.length - 1]!;
+      if (e.node.start === e.node.end && e.node.start <= e.keyEnd) {
+        let j = e.keyEnd;
+        while (this.text[j] === ' ' || this.text[j] === '\t') j++;
+        return Math.max(n.end, this.text[j] === ':' ? j + 1 : e.keyEnd);
+      }
+      return Math.max(n.end, this.end(e.node));
+    }
+    if (n.kind === 'seq' && n.items?.length) return Math.max(n.end, this.end(n.items[n.items.length - 1]!));
+    return n.end;
   }
 
   /** Replace a node by any value (a scalar by a map, a list by a string, …). */
@@ -616,7 +738,7 @@ class Writer {
     const flow = !!parent?.flow;
     if (!parent) {
       const lines = this.inline(value, { flow: false, indent: 0 }) ?? this.block(value as object, 0).join('\n');
-      return { start: node.start, end: node.end, insert: lines };
+      return { start: node.start, end: this.end(node), insert: lines };
     }
     const keyCol = entry ? this.col(entry.keyStart) : this.col(this.dashStart(node.start));
     const quote = this.quoteOf(node);
@@ -624,7 +746,7 @@ class Writer {
     const blockNode = (node.kind === 'map' || node.kind === 'seq') && !node.flow;
     if (entry && (blockNode || node.end === node.start)) {
       const from = this.colonEnd(entry.keyEnd);
-      const to = node.end === node.start ? from : node.end;
+      const to = node.end === node.start ? from : this.end(node);
       if (one !== undefined) return { start: from, end: to, insert: ` ${one}` };
       const indent = Array.isArray(value) ? (this.seqIndent ? keyCol + this.step : keyCol) : keyCol + this.step;
       return { start: from, end: to, insert: `\n${this.block(value as object, indent).join('\n')}` };
@@ -633,11 +755,11 @@ class Writer {
     if (one !== undefined) return { start: node.start, end: node.end, insert: one };
     if (entry) {
       const indent = Array.isArray(value) ? (this.seqIndent ? keyCol + this.step : keyCol) : keyCol + this.step;
-      return { start: this.colonEnd(entry.keyEnd), end: node.end, insert: `\n${this.block(value as object, indent).join('\n')}` };
+      return { start: this.colonEnd(entry.keyEnd), end: this.end(node), insert: `\n${this.block(value as object, indent).join('\n')}` };
     }
     const lines = this.block(value as object, keyCol + 2);
     lines[0] = lines[0]!.slice(keyCol + 2);
-    return { start: node.start, end: node.end, insert: lines.join('\n') };
+    return { start: node.start, end: this.end(node), insert: lines.join('\n') };
   }
 
   /** Delete the entry or item at the end of `steps` (its container is the step before). */
@@ -826,25 +948,6 @@ function entries(v: object): [string, unknown][] {
 // ---------------------------------------------------------------------------------------------
 // Bookkeeping: the tree after scalars were replaced in place, and the changed regions.
 
-/** Shift every offset at or after `at` by `delta` (the scalar `node` was replaced in place). */
-function shiftTree(n: PosNode, at: number, delta: number, node: PosNode): void {
-  if (n.end < at) return;
-  if (n === node) {
-    n.end += delta;
-    return;
-  }
-  if (n.start >= at) n.start += delta;
-  n.end += delta;
-  if (n.entries) {
-    for (const e of n.entries) {
-      if (e.keyStart >= at) e.keyStart += delta;
-      if (e.keyEnd >= at) e.keyEnd += delta;
-      shiftTree(e.node, at, delta, node);
-    }
-  }
-  if (n.items) for (const it of n.items) shiftTree(it, at, delta, node);
-}
-
 /** Record that [s, e) of the current text became `len` characters. */
 function mark(regions: Region[], s: number, e: number, len: number): Region[] {
   const delta = len - (e - s);
@@ -870,10 +973,10 @@ function mark(regions: Region[], s: number, e: number, len: number): Region[] {
   return shifted.sort((a, b) => a.s - b.s);
 }
 
-function toLines(regions: Region[], before: string, after: string): ChangedLines[] {
-  // Lines of the new text from one scan; the old text's lines follow from the newlines inside
-  // each region (outside the regions both texts are the same).
-  const lineOfNew = lineCounter(after);
+function toLines(regions: Region[], before: string, after: string, lineStarts: Int32Array): ChangedLines[] {
+  // Lines of the new text from its line starts; the old text's lines follow from the newlines
+  // inside each region (outside the regions both texts are the same).
+  const lineOfNew = (offset: number) => lineAt(lineStarts, offset);
   const newlines = (text: string, s: number, e: number): number => {
     let n = 0;
     for (let i = text.indexOf('\n', s); i >= 0 && i < e; i = text.indexOf('\n', i + 1)) n++;
@@ -902,21 +1005,4 @@ function toLines(regions: Region[], before: string, after: string): ChangedLines
     out.push({ startLine: a, endLine: b, oldStartLine: c, oldEndLine: d });
   }
   return out;
-}
-
-/** 1-based line of an offset; offsets asked in increasing order cost one pass. */
-function lineCounter(text: string): (offset: number) => number {
-  let pos = 0;
-  let line = 1;
-  return (offset: number) => {
-    if (offset < pos) {
-      pos = 0;
-      line = 1;
-    }
-    for (let nl = text.indexOf('\n', pos); nl >= 0 && nl < offset; nl = text.indexOf('\n', nl + 1)) {
-      line++;
-      pos = nl + 1;
-    }
-    return line;
-  };
 }

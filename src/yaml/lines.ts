@@ -9,6 +9,18 @@ export interface LineIndex {
   range(start: number, end: number): SourceRange;
 }
 
+/** 0-based index of the line holding `offset`, by binary search in the lines' start offsets (ascending, the first 0). */
+export function lineOfOffset(starts: ArrayLike<number>, offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 export function lineIndex(text: string): LineIndex {
   const starts: number[] = [0];
   if (text.includes('\r') && /\r(?!\n)/.test(text)) {
@@ -22,16 +34,7 @@ export function lineIndex(text: string): LineIndex {
       i = text.indexOf('\n', i + 1);
     }
   }
-  const lineOf = (offset: number): number => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
-  };
+  const lineOf = (offset: number): number => lineOfOffset(starts, offset);
   const lineColumn = (offset: number) => {
     const o = Math.max(0, Math.min(offset, text.length));
     const l = lineOf(o);

@@ -58,6 +58,9 @@ export function parseDocuments(text: string, options: ParseOptions = {}): ParseR
 /** The position tree of each parsed document (for ./edit.ts; not part of the public surface). */
 const trees = new WeakMap<ParsedDocument, PosNode>();
 export const posTreeOf = (doc: ParsedDocument): PosNode | undefined => trees.get(doc);
+/** The `items` list of each unwrapped List, by the envelope its items share (for ./list-items.ts). */
+const listItemsTrees = new WeakMap<object, PosNode>();
+export const listItemsTreeOf = (envelope: object): PosNode | undefined => listItemsTrees.get(envelope);
 
 function parseInto(text: string, options: ParseOptions, documents: ParsedDocument[], errors: YamlError[], warnings: YamlError[]): void {
   const unwrapLists = options.unwrapLists ?? true;
@@ -197,6 +200,7 @@ function unwrapList(
   const envelope: Record<string, unknown> = {};
   for (const k of Object.keys(list)) if (k !== 'items') envelope[k] = list[k];
   const listSource = lines.range(pos.start, pos.end);
+  if (itemsEntry?.node.kind === 'seq') listItemsTrees.set(envelope, itemsEntry.node);
   items.forEach((item, itemIndex) => {
     const itemPos = itemsEntry?.node.items?.[itemIndex] ?? pos;
     if (!isObject(item) && !allowNonObjects) {
