@@ -16,6 +16,7 @@
  *   "scratchpad":  { "context": "vap-validation", "expression": "…", "params": false, "draft": TestInputDraft }  // version 2
  * }
  * ```
+ * `listItem` (optional, version 2) keeps an item of an imported `kind: List` in its List on export.
  * `static` and `staticManifests` (optional, version 2) mark documents as static admission manifests
  * (src/k8s/static-manifests.ts); files without them load as before.
  * `separator` (version 2) is what stood before the document in the file it was imported from (its
@@ -30,6 +31,7 @@ import { emptyDocTests, newId, readCelExpectation, readDraft, readPolicyCase, re
 import type { CelCase, DocTests, Scenario, SimulatorDraft, TestInputDraft, TestsData } from '../request';
 import { isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../base/releases';
 import { CEL_CONTEXTS, type CelContext } from '../cel/types';
+import { isListSlot, type ListSlot } from '../yaml';
 
 export const WORKSPACE_FORMAT = 'admission-workbench/workspace';
 export const WORKSPACE_VERSION = 2;
@@ -41,6 +43,8 @@ export interface WorkspaceFileDocument {
   separator?: string;
   /** A static admission manifest. */
   static?: true;
+  /** An item of a `kind: List` and where it sat in it (src/yaml/list-items.ts): export writes the List back around its items. */
+  listItem?: ListSlot;
 }
 
 export interface CelCaseGroup {
@@ -111,6 +115,7 @@ function readDocuments(v: unknown): WorkspaceFileDocument[] | string {
       text: d.text,
       ...(typeof d.separator === 'string' && d.separator ? { separator: d.separator } : {}),
       ...(d.static === true ? { static: true as const } : {}),
+      ...(isListSlot(d.listItem) ? { listItem: d.listItem } : {}),
     });
   }
   return out;
@@ -219,6 +224,7 @@ export interface AppDocument {
   name?: string;
   separator?: string;
   static?: boolean;
+  listItem?: ListSlot;
 }
 
 /** The app's documents and test data (the store's TestsData, by document id) as a workspace file. */
@@ -228,7 +234,7 @@ export function toWorkspaceFile(documents: readonly AppDocument[], tests?: Tests
     version: WORKSPACE_VERSION,
     ...(kubernetesVersion ? { kubernetesVersion } : {}),
     ...(staticManifests ? { staticManifests: true as const } : {}),
-    documents: documents.map((d) => ({ ...(d.name ? { name: d.name } : {}), text: d.text, ...(d.separator ? { separator: d.separator } : {}), ...(d.static ? { static: true as const } : {}) })),
+    documents: documents.map((d) => ({ ...(d.name ? { name: d.name } : {}), text: d.text, ...(d.separator ? { separator: d.separator } : {}), ...(d.static ? { static: true as const } : {}), ...(d.listItem ? { listItem: d.listItem } : {}) })),
   };
   if (!tests) return ws;
   const drafts: DraftEntry[] = [];

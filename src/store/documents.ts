@@ -6,7 +6,9 @@
 import { kindSpecOf, orderFields, paramSpecOf } from '../k8s';
 import { getIn } from '../k8s/edit';
 import { isObject, reuseUnchanged } from '../base/json';
-import { applyEdits, editsBetween, listItemTextsOf, parseDocuments, serializeDocuments, splitDocuments, type ListCut, type ListFrame, type ListItemText, type PositionIndex, type YamlError } from '../yaml';
+import { applyEdits, copiedSlot, editsBetween, listItemTextsOf, parseDocuments, serializeDocuments, splitDocuments, type ListCut, type ListFrame, type ListItemText, type ListSlot, type PositionIndex, type YamlError } from '../yaml';
+
+export { copiedSlot, type ListSlot };
 
 export interface WorkspaceDoc {
   id: string;
@@ -41,18 +43,6 @@ export interface WorkspaceDoc {
    * item's own slice of the List (its indentation under `items` taken off).
    */
   listItem?: ListSlot;
-}
-
-/** Where a document sat in the List it was imported from: the List (by id, and its frame) and the item's gap and indentation. */
-export interface ListSlot extends Omit<ListItemText, 'text'> {
-  /** The same for every item of one imported List. */
-  list: string;
-  frame: ListFrame;
-}
-
-/** The slot of a copy of a List item: written after it in the same List, without the comment lines above the original. */
-export function copiedSlot(slot: ListSlot): ListSlot {
-  return { ...slot, gap: slot.frame.flow ? slot.gap || ', ' : slot.gap.slice(slot.gap.lastIndexOf('\n') + 1) };
 }
 
 let counter = 0;

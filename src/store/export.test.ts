@@ -12,6 +12,8 @@ import { docProblems } from './problems';
 import { diffLines } from '../yaml/line-diff';
 import { parseDocuments } from '../yaml';
 import { restoreWorkspace, serialize, storageBackend } from './persist';
+import { currentWorkspaceFile, openWorkspaceFile } from './share';
+import { parseWorkspaceFile } from '../share';
 
 const CERT_MANAGER = readFileSync(new URL('../cli/fixtures/realworld/01-cert-manager-webhooks.yaml', import.meta.url), 'utf8');
 
@@ -196,6 +198,16 @@ metadata:
     expect(without.startsWith('# kubectl get')).toBe(true);
     expect(without.endsWith('kind: List\nmetadata:\n  resourceVersion: ""\n')).toBe(true);
     expect(changed(edited, without).every((l) => l.op === '-')).toBe(true);
+  });
+
+  it('a List survives a share link or workspace file: its items export back into it', () => {
+    workspace.getState().importText(LIST, 'list.yaml');
+    workspace.getState().replaceAll(workspace.getState().docs.filter((d) => d.listItem));
+    const file = parseWorkspaceFile(JSON.stringify(currentWorkspaceFile('workspace')));
+    if (!file.ok) throw new Error(file.error);
+    expect(file.workspace.documents.every((d) => d.listItem)).toBe(true);
+    openWorkspaceFile(file.workspace);
+    expect(exportDocs(workspace.getState().docs).text).toBe(LIST);
   });
 
   it('a List item duplicated is the next item of its List (its comment lines not repeated)', () => {

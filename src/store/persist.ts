@@ -18,6 +18,7 @@
 import { readJSON } from './autosave';
 import { isObject } from '../base/json';
 import { withText, type ListSlot, type WorkspaceDoc } from './documents';
+import { isListSlot } from '../yaml';
 import { isKubernetesVersion, type KubernetesVersion } from '../base/releases';
 import type { Notice, SavedWorkspace, WorkspaceStore } from './workspace';
 
@@ -101,12 +102,6 @@ function parseSaved(raw: unknown): (SavedWorkspace & { seq: number }) | undefine
 }
 
 /** A saved List slot of the shape export needs (anything else is dropped: the item is then exported on its own). */
-function isListSlot(x: unknown): x is ListSlot {
-  if (!isObject(x) || !isObject(x.frame)) return false;
-  const { list, gap, indent, newline, frame } = x;
-  return typeof list === 'string' && typeof gap === 'string' && typeof indent === 'number' && typeof newline === 'boolean' && typeof frame.head === 'string' && typeof frame.tail === 'string' && typeof frame.flow === 'boolean';
-}
-
 const parseText = (text: string | undefined) => {
   try {
     return text ? parseSaved(JSON.parse(text)) : undefined;

@@ -22,4 +22,4 @@ export type {
   SourceRange,
   YamlError,
 } from './types';
-export { listItemTexts, listItemTextsOf, writeList, type ListCut, type ListFrame, type ListItemText } from './list-items';
+export { copiedSlot, isListSlot, listItemTexts, listItemTextsOf, writeList, type ListCut, type ListFrame, type ListItemText, type ListSlot } from './list-items';

@@ -36,6 +36,25 @@ export interface ListItemText {
   newline: boolean;
 }
 
+/** Where a document sat in the List it was imported from: the List (by id, and its frame) and the item's gap and indentation. */
+export interface ListSlot extends Omit<ListItemText, 'text'> {
+  /** The same for every item of one imported List. */
+  list: string;
+  frame: ListFrame;
+}
+
+/** The slot of a copy of a List item: written after it in the same List, without the comment lines above the original. */
+export function copiedSlot(slot: ListSlot): ListSlot {
+  return { ...slot, gap: slot.frame.flow ? slot.gap || ', ' : slot.gap.slice(slot.gap.lastIndexOf('\n') + 1) };
+}
+
+/** A ListSlot read back from storage or a workspace file (anything else: not one). */
+export function isListSlot(x: unknown): x is ListSlot {
+  if (!isObject(x) || !isObject(x.frame)) return false;
+  const { list, gap, indent, newline, frame } = x;
+  return typeof list === 'string' && typeof gap === 'string' && typeof indent === 'number' && typeof newline === 'boolean' && typeof frame.head === 'string' && typeof frame.tail === 'string' && typeof frame.flow === 'boolean';
+}
+
 const isBlank = (line: string): boolean => line === '' || line === '\r';
 
 /** `text` with `n` columns taken off every line after the first; undefined when putting them back would not give `text` again. */
