@@ -1,0 +1,3 @@
+package main
+
+const release = "1.37"
