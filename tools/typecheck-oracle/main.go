@@ -164,9 +164,10 @@ func writeSchemas(out string) {
 	fmt.Fprintf(os.Stderr, "typecheck-oracle: %s: %d kinds, %d definitions, %d bytes\n", out, len(a.GVKs), len(a.Definitions), len(b))
 }
 
-// strip drops what type checking never reads (descriptions), recursively.
+// strip drops what type checking never reads (descriptions, the v2 form), recursively.
 func strip(s spec.Schema) spec.Schema {
 	s.Description = ""
+	delete(s.Extensions, "x-kubernetes-v2-schema") // the OpenAPI v2 form, never read by type checking
 	if s.Properties != nil {
 		p := make(map[string]spec.Schema, len(s.Properties))
 		for k, v := range s.Properties {
