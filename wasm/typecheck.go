@@ -93,9 +93,11 @@ type typeCheckOptions struct {
 }
 
 type typeCheckResult struct {
-	OK       bool                   `json:"ok"`
-	Message  string                 `json:"message,omitempty"`
-	Warnings []v1.ExpressionWarning `json:"warnings"`
+	OK      bool   `json:"ok"`
+	Message string `json:"message,omitempty"`
+	// SchemasMissing: the options' schemas are not loaded (setSchemas first; a new engine has none).
+	SchemasMissing bool                   `json:"schemasMissing,omitempty"`
+	Warnings       []v1.ExpressionWarning `json:"warnings"`
 }
 
 // TypeCheck runs the controller's Check on a policy (JSON) with the options' schemas and REST mapping.
@@ -115,6 +117,9 @@ func TypeCheck(policyJSON, optionsJSON string) typeCheckResult {
 	schemaMu.Lock()
 	asset := schemaAssets[o.Schemas]
 	schemaMu.Unlock()
+	if asset == nil && o.Schemas != "" {
+		return typeCheckResult{Message: "schemas " + o.Schemas + " are not loaded", SchemasMissing: true, Warnings: []v1.ExpressionWarning{}}
+	}
 	res := &assetResolver{asset: asset, crds: map[schema.GroupVersionKind]*spec.Schema{}}
 	for _, c := range o.CRDs {
 		var s spec.Schema
