@@ -51,7 +51,9 @@ export function problemLine(p: Problem): string {
   const where = `${p.file}:${p.line}:${p.column}`;
   const field = p.field && !['YAML', 'Case', 'Scenario'].includes(p.type) ? `${p.field}: ` : '';
   const rule = p.type === 'Lint' && p.rule ? ` [${p.rule}${p.level ? `, ${p.level}` : ''}]` : '';
-  return `${where}: ${p.severity}: ${field}${p.message}${rule}`;
+  // A type-checking warning: its code first, then the controller's text (one paragraph per kind), indented.
+  const code = p.type === 'TypeChecking' ? '[TypeChecking] ' : '';
+  return `${where}: ${p.severity}: ${field}${code}${p.message.replace(/\n/g, '\n    ')}${rule}`;
 }
 
 function text(r: Report, failOn: FailOn, quiet: boolean): string {

@@ -83,6 +83,12 @@ func check() {
 	if err := json.Unmarshal(in, &cases); err != nil {
 		fail(err.Error())
 	}
+	b, _ := json.Marshal(checkCases(cases))
+	os.Stdout.Write(b)
+}
+
+// checkCases runs kube-controller-manager's type checker on each case.
+func checkCases(cases []checkCase) []answer {
 	schemaResolver := resolver.NewDefinitionsSchemaResolver(openapi.GetOpenAPIDefinitions, k8sscheme.Scheme, apiextensionsscheme.Scheme)
 	out := make([]answer, len(cases))
 	for i, c := range cases {
@@ -92,8 +98,7 @@ func check() {
 			out[i].Warnings = []admissionregistrationv1.ExpressionWarning{}
 		}
 	}
-	b, _ := json.Marshal(out)
-	os.Stdout.Write(b)
+	return out
 }
 
 func restMapper(ms []mapping) meta.RESTMapper {
