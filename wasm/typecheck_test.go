@@ -52,7 +52,7 @@ func TestTypeCheckMatchesAPIServer(t *testing.T) {
 		if want == nil {
 			want = []v1.ExpressionWarning{}
 		}
-		got := normalise(res.Warnings)
+		got := normalise(asAPI(res.Warnings))
 		if !reflect.DeepEqual(got, normalise(want)) {
 			t.Errorf("policy %d:\n ours %q\n apiserver %q", i, got, normalise(want))
 		}
@@ -77,4 +77,12 @@ func testMapper(ms []typeCheckMapping) *meta.DefaultRESTMapper {
 		m.AddSpecific(gvk, gvk.GroupVersion().WithResource(x.Resource), gvk.GroupVersion().WithResource(x.Kind), meta.RESTScopeNamespace)
 	}
 	return m
+}
+
+func asAPI(ws []v1ExpressionWarning) []v1.ExpressionWarning {
+	out := make([]v1.ExpressionWarning, len(ws))
+	for i, w := range ws {
+		out[i] = v1.ExpressionWarning{FieldRef: w.FieldRef, Warning: w.Warning}
+	}
+	return out
 }
