@@ -48,24 +48,70 @@ import (
 // The engine's side: setSchemas and typeCheck
 
 type schemaAsset struct {
-	Release     string                 `json:"release"`
-	GVKs        map[string]string      `json:"gvks"`
-	Definitions map[string]spec.Schema `json:"definitions"`
+	Release     string
+	GVKs        map[string]string
+	Definitions map[string]spec.Schema
+}
+
+// The asset as JSON reads it: the schemas are built by schemaFromJSON, not by spec.Schema's own
+// UnmarshalJSON, whose JSON library (kube-openapi's go-json-experiment) would add 0.64 MB of code.
+type schemaAssetJSON struct {
+	Release     string                    `json:"release"`
+	GVKs        map[string]string         `json:"gvks"`
+	Definitions map[string]map[string]any `json:"definitions"`
 }
 
 var (
 	schemaMu     sync.Mutex
 	schemaAssets = map[string]*schemaAsset{}
+	// declTypeCache: a kind's DeclType, built once per schema (12 ms natively for a Deployment,
+	// seconds in WebAssembly on a loaded machine). Upstream builds them once per Check and reuses
+	// them for every expression; reusing them across policies only keeps the kind's type name
+	// (kind + a nanosecond count) the same.
+	declTypeCache = map[string]*apiservercel.DeclType{}
 )
+
+const maxDeclTypesKept = 256
+
+// cachedDeclType is declType(gvk) kept under the schema it was built from.
+func (c *TypeChecker) cachedDeclType(gvk schema.GroupVersionKind) (*apiservercel.DeclType, error) {
+	key := ""
+	if r, ok := c.SchemaResolver.(*assetResolver); ok {
+		key = r.keyOf(gvk)
+	}
+	if key != "" {
+		schemaMu.Lock()
+		t, ok := declTypeCache[key]
+		schemaMu.Unlock()
+		if ok {
+			return t, nil
+		}
+	}
+	t, err := c.declType(gvk)
+	if err == nil && key != "" {
+		schemaMu.Lock()
+		if len(declTypeCache) >= maxDeclTypesKept {
+			declTypeCache = map[string]*apiservercel.DeclType{}
+		}
+		declTypeCache[key] = t
+		schemaMu.Unlock()
+	}
+	return t, err
+}
 
 // SetSchemas keeps a schema asset under a key (the release it was generated from).
 func SetSchemas(key, assetJSON string) map[string]any {
-	var a schemaAsset
-	if err := json.Unmarshal([]byte(assetJSON), &a); err != nil {
+	var j schemaAssetJSON
+	if err := json.Unmarshal([]byte(assetJSON), &j); err != nil {
 		return map[string]any{"ok": false, "message": "schemas " + key + ": " + err.Error()}
+	}
+	a := schemaAsset{Release: j.Release, GVKs: j.GVKs, Definitions: make(map[string]spec.Schema, len(j.Definitions))}
+	for name, m := range j.Definitions {
+		a.Definitions[name] = schemaFromJSON(m)
 	}
 	schemaMu.Lock()
 	schemaAssets[key] = &a
+	declTypeCache = map[string]*apiservercel.DeclType{}
 	schemaMu.Unlock()
 	return map[string]any{"ok": true, "kinds": len(a.GVKs), "definitions": len(a.Definitions)}
 }
@@ -119,13 +165,16 @@ func TypeCheck(policyJSON, optionsJSON string) typeCheckResult {
 	if asset == nil && o.Schemas != "" {
 		return typeCheckResult{Message: "schemas " + o.Schemas + " are not loaded", SchemasMissing: true, Warnings: []v1ExpressionWarning{}}
 	}
-	res := &assetResolver{asset: asset, crds: map[schema.GroupVersionKind]*spec.Schema{}}
+	res := &assetResolver{asset: asset, assetKey: o.Schemas, crds: map[schema.GroupVersionKind]*spec.Schema{}, crdJSON: map[schema.GroupVersionKind]string{}}
 	for _, c := range o.CRDs {
-		var s spec.Schema
-		if err := json.Unmarshal(c.Schema, &s); err != nil {
+		var m map[string]any
+		if err := json.Unmarshal(c.Schema, &m); err != nil {
 			continue // the apiserver would not serve such a CRD's schema either
 		}
-		res.crds[schema.GroupVersionKind{Group: c.Group, Version: c.Version, Kind: c.Kind}] = publishedCRDSchema(&s)
+		s := schemaFromJSON(m)
+		gvk := schema.GroupVersionKind{Group: c.Group, Version: c.Version, Kind: c.Kind}
+		res.crds[gvk] = publishedCRDSchema(&s)
+		res.crdJSON[gvk] = string(c.Schema)
 	}
 	mapper := meta.NewDefaultRESTMapper(nil)
 	for _, m := range o.Mappings {
@@ -160,13 +209,172 @@ func publishedCRDSchema(s *spec.Schema) *spec.Schema {
 	return &out
 }
 
+// schemaFromJSON builds a spec.Schema from its JSON form (OpenAPI v3 / v2 schema, or a CRD's
+// JSONSchemaProps) as spec.Schema.UnmarshalJSON would: every field the CEL type of a schema and
+// the adaptor (k8s.io/apiserver pkg/cel/openapi) read; extensions are the keys starting with "x-".
+func schemaFromJSON(m map[string]any) spec.Schema {
+	var s spec.Schema
+	for k, v := range m {
+		switch k {
+		case "$ref":
+			if r, ok := v.(string); ok {
+				s.Ref = spec.MustCreateRef(r)
+			}
+		case "type":
+			switch t := v.(type) {
+			case string:
+				s.Type = spec.StringOrArray{t}
+			case []any:
+				s.Type = stringsOf(t)
+			}
+		case "format":
+			s.Format, _ = v.(string)
+		case "pattern":
+			s.Pattern, _ = v.(string)
+		case "title":
+			s.Title, _ = v.(string)
+		case "properties":
+			if props, ok := v.(map[string]any); ok {
+				s.Properties = make(map[string]spec.Schema, len(props))
+				for name, p := range props {
+					if pm, ok := p.(map[string]any); ok {
+						s.Properties[name] = schemaFromJSON(pm)
+					}
+				}
+			}
+		case "additionalProperties":
+			switch a := v.(type) {
+			case bool:
+				s.AdditionalProperties = &spec.SchemaOrBool{Allows: a}
+			case map[string]any:
+				x := schemaFromJSON(a)
+				s.AdditionalProperties = &spec.SchemaOrBool{Allows: true, Schema: &x}
+			}
+		case "items":
+			switch it := v.(type) {
+			case map[string]any:
+				x := schemaFromJSON(it)
+				s.Items = &spec.SchemaOrArray{Schema: &x}
+			case []any:
+				s.Items = &spec.SchemaOrArray{Schemas: schemasOf(it)}
+			}
+		case "required":
+			if r, ok := v.([]any); ok {
+				s.Required = stringsOf(r)
+			}
+		case "nullable":
+			s.Nullable, _ = v.(bool)
+		case "enum":
+			s.Enum, _ = v.([]any)
+		case "default":
+			s.Default = v
+		case "minimum":
+			s.Minimum = floatOf(v)
+		case "maximum":
+			s.Maximum = floatOf(v)
+		case "exclusiveMinimum":
+			s.ExclusiveMinimum, _ = v.(bool)
+		case "exclusiveMaximum":
+			s.ExclusiveMaximum, _ = v.(bool)
+		case "multipleOf":
+			s.MultipleOf = floatOf(v)
+		case "uniqueItems":
+			s.UniqueItems, _ = v.(bool)
+		case "minItems":
+			s.MinItems = intOf(v)
+		case "maxItems":
+			s.MaxItems = intOf(v)
+		case "minLength":
+			s.MinLength = intOf(v)
+		case "maxLength":
+			s.MaxLength = intOf(v)
+		case "minProperties":
+			s.MinProperties = intOf(v)
+		case "maxProperties":
+			s.MaxProperties = intOf(v)
+		case "allOf":
+			if l, ok := v.([]any); ok {
+				s.AllOf = schemasOf(l)
+			}
+		case "anyOf":
+			if l, ok := v.([]any); ok {
+				s.AnyOf = schemasOf(l)
+			}
+		case "oneOf":
+			if l, ok := v.([]any); ok {
+				s.OneOf = schemasOf(l)
+			}
+		case "not":
+			if n, ok := v.(map[string]any); ok {
+				x := schemaFromJSON(n)
+				s.Not = &x
+			}
+		default:
+			if strings.HasPrefix(strings.ToLower(k), "x-") {
+				s.AddExtension(k, v)
+			}
+		}
+	}
+	return s
+}
+
+func stringsOf(l []any) []string {
+	out := make([]string, 0, len(l))
+	for _, x := range l {
+		if s, ok := x.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func schemasOf(l []any) []spec.Schema {
+	out := make([]spec.Schema, 0, len(l))
+	for _, x := range l {
+		if m, ok := x.(map[string]any); ok {
+			out = append(out, schemaFromJSON(m))
+		}
+	}
+	return out
+}
+
+func floatOf(v any) *float64 {
+	if f, ok := v.(float64); ok {
+		return &f
+	}
+	return nil
+}
+
+func intOf(v any) *int64 {
+	if f, ok := v.(float64); ok {
+		i := int64(f)
+		return &i
+	}
+	return nil
+}
+
 var errSchemaNotFound = errors.New("schema not found") // resolver.ErrSchemaNotFound
 
 // assetResolver resolves a GVK as resolver.DefinitionsSchemaResolver does, over the asset's
 // definitions; the CRDs' schemas refer to the same definitions (ObjectMeta).
 type assetResolver struct {
-	asset *schemaAsset
-	crds  map[schema.GroupVersionKind]*spec.Schema
+	asset    *schemaAsset
+	assetKey string
+	crds     map[schema.GroupVersionKind]*spec.Schema
+	crdJSON  map[schema.GroupVersionKind]string
+}
+
+// keyOf names the schema a kind resolves to ("" when it does not resolve).
+func (r *assetResolver) keyOf(gvk schema.GroupVersionKind) string {
+	if r.asset != nil {
+		if _, ok := r.asset.GVKs[gvk.Group+"/"+gvk.Version+"/"+gvk.Kind]; ok {
+			return "asset\x00" + r.assetKey + "\x00" + gvk.String()
+		}
+	}
+	if j, ok := r.crdJSON[gvk]; ok {
+		return "crd\x00" + r.assetKey + "\x00" + gvk.String() + "\x00" + j
+	}
+	return ""
 }
 
 func (r *assetResolver) schemaOf(ref string) (*spec.Schema, bool) {
@@ -353,6 +561,11 @@ type TypeCheckingContext struct {
 	paramDeclType *apiservercel.DeclType
 
 	variables []v1Variable
+
+	// changed: each kind's compiler, with the policy's variables compiled, built on its first
+	// expression and used for the others (upstream builds it again for every expression; the
+	// env, the variables and so the results are the same).
+	compilers []*plugincel.CompositedCompiler
 }
 
 type typeOverwrite struct {
@@ -424,7 +637,7 @@ func (c *TypeChecker) CreateContext(policy *v1ValidatingAdmissionPolicy) *TypeCh
 	gvks := make([]schema.GroupVersionKind, 0, len(allGvks))
 	declTypes := make([]*apiservercel.DeclType, 0, len(allGvks))
 	for _, gvk := range allGvks {
-		declType, err := c.declType(gvk)
+		declType, err := c.cachedDeclType(gvk) // changed: kept across checks
 		if err != nil {
 			// changed: no klog of internal errors
 			continue
@@ -436,7 +649,7 @@ func (c *TypeChecker) CreateContext(policy *v1ValidatingAdmissionPolicy) *TypeCh
 	ctx.declTypes = declTypes
 
 	paramsGVK := c.paramsGVK(policy)
-	paramsDeclType, err := c.declType(paramsGVK)
+	paramsDeclType, err := c.cachedDeclType(paramsGVK) // changed: kept across checks
 	if err != nil {
 		paramsDeclType = nil
 	}
@@ -465,20 +678,28 @@ func (c *TypeChecker) compiler(ctx *TypeCheckingContext, typeOverwrite typeOverw
 
 func (c *TypeChecker) CheckExpression(ctx *TypeCheckingContext, expression string) TypeCheckingResults {
 	var results TypeCheckingResults
+	if ctx.compilers == nil {
+		ctx.compilers = make([]*plugincel.CompositedCompiler, len(ctx.gvks))
+	}
 	for i, gvk := range ctx.gvks {
-		declType := ctx.declTypes[i]
-		compiler, err := c.compiler(ctx, typeOverwrite{
-			object: declType,
-			params: ctx.paramDeclType,
-		})
-		if err != nil {
-			continue // changed: upstream utilruntime.HandleError(err)
-		}
 		options := plugincel.OptionalVariableDeclarations{
 			HasParams:     !ctx.paramGVK.Empty(),
 			HasAuthorizer: true,
 		}
-		compiler.CompileAndStoreVariables(convertv1beta1Variables(ctx.variables), options, environment.StoredExpressions)
+		compiler := ctx.compilers[i]
+		if compiler == nil {
+			declType := ctx.declTypes[i]
+			var err error
+			compiler, err = c.compiler(ctx, typeOverwrite{
+				object: declType,
+				params: ctx.paramDeclType,
+			})
+			if err != nil {
+				continue // changed: upstream utilruntime.HandleError(err)
+			}
+			compiler.CompileAndStoreVariables(convertv1beta1Variables(ctx.variables), options, environment.StoredExpressions)
+			ctx.compilers[i] = compiler
+		}
 		result := compiler.CompileCELExpression(celExpression(expression), options, environment.StoredExpressions)
 		if err := result.Error; err != nil {
 			typeCheckingResult := &TypeCheckingResult{GVK: gvk}

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/admission/plugin/policy/validating"
+	"k8s.io/kube-openapi/pkg/validation/spec"
 )
 
 // A small asset: Widget (example.com/v1) with a spec of a typed field, a map of
@@ -85,4 +86,42 @@ func asAPI(ws []v1ExpressionWarning) []v1.ExpressionWarning {
 		out[i] = v1.ExpressionWarning{FieldRef: w.FieldRef, Warning: w.Warning}
 	}
 	return out
+}
+
+// schemaFromJSON reads a schema as spec.Schema's own UnmarshalJSON does (the engine avoids that
+// one for its weight).
+func TestSchemaFromJSONMatchesSpec(t *testing.T) {
+	docs := []string{
+		`{"type":"object","required":["a"],"properties":{"a":{"type":"string","format":"byte","maxLength":10,"enum":["x","y"],"pattern":"^x"},"b":{"type":["integer"],"minimum":1,"maximum":5,"exclusiveMaximum":true,"multipleOf":2},"c":{"$ref":"#/definitions/x"},"d":{"allOf":[{"$ref":"#/definitions/y"}],"default":{}},"e":{"oneOf":[{"type":"string"},{"type":"number"}]},"f":{"type":"array","items":{"type":"string"},"maxItems":3,"minItems":1,"uniqueItems":true,"x-kubernetes-list-type":"set"},"g":{"type":"object","additionalProperties":{"type":"string"},"maxProperties":4,"x-kubernetes-map-type":"granular"},"h":{"type":"object","additionalProperties":false},"i":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}]},"j":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"x-kubernetes-embedded-resource":true,"nullable":true},"k":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"}}},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name"]},"l":{"not":{"type":"string"}}}}`,
+		testAsset,
+	}
+	for i, d := range docs {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(d), &m); err != nil {
+			t.Fatal(err)
+		}
+		if i == 1 {
+			defs := m["definitions"].(map[string]any)
+			for name, x := range defs {
+				var want spec.Schema
+				b, _ := json.Marshal(x)
+				if err := json.Unmarshal(b, &want); err != nil {
+					t.Fatal(err)
+				}
+				if got := schemaFromJSON(x.(map[string]any)); !reflect.DeepEqual(got, want) {
+					t.Errorf("%s:\n ours %#v\n spec %#v", name, got, want)
+				}
+			}
+			continue
+		}
+		var want spec.Schema
+		if err := json.Unmarshal([]byte(d), &want); err != nil {
+			t.Fatal(err)
+		}
+		if got := schemaFromJSON(m); !reflect.DeepEqual(got, want) {
+			gb, _ := json.Marshal(got)
+			wb, _ := json.Marshal(want)
+			t.Errorf("doc %d:\n ours %s\n spec %s", i, gb, wb)
+		}
+	}
 }

@@ -56,13 +56,13 @@ describe('admission-workbench check on the one pipeline (real CEL engine)', () =
     const tc = json(r.out).problems.filter((p) => p.type === 'TypeChecking');
     expect(tc).toMatchObject([{ field: 'spec.validations[0].expression', severity: 'warning', line: 10 }]);
     expect(tc[0]!.message).toBe(
-      "/v1, Kind=ConfigMap: ERROR: <input>:1:8: undefined field 'dataa'\n | object.dataa.size() < 3\n | .......^\n\n/v1, Kind=Secret: ERROR: <input>:1:8: undefined field 'dataa'\n | object.dataa.size() < 3\n | .......^",
+      "/v1, Kind=ConfigMap: ERROR: <input>:1:7: undefined field 'dataa'\n | object.dataa.size() < 3\n | ......^\n\n/v1, Kind=Secret: ERROR: <input>:1:7: undefined field 'dataa'\n | object.dataa.size() < 3\n | ......^",
     );
     expect(tc[0]!.hint).toMatch(/status\.typeChecking/);
     const text = io(typo);
     expect(await runCli(['check', '-', '--fail-on', 'warning'], text)).toBe(1);
     expect(text.out).toContain("<stdin>:10:");
-    expect(text.out).toContain("warning: spec.validations[0].expression: [TypeChecking] /v1, Kind=ConfigMap: ERROR: <input>:1:8: undefined field 'dataa'\n     | object.dataa.size() < 3");
+    expect(text.out).toContain("warning: spec.validations[0].expression: [TypeChecking] /v1, Kind=ConfigMap: ERROR: <input>:1:7: undefined field 'dataa'\n     | object.dataa.size() < 3");
   });
 
   it('--kubernetes-version reaches the lints: P16 at 1.33 beside the compile error, as the app shows', async () => {

@@ -108,8 +108,8 @@ export function docProblems(doc: WorkspaceDoc, docs: readonly WorkspaceDoc[] = [
   // caBundle findings come from inspections done in the background (src/store/ca-bundles.ts).
   const caLintList = caBundleFindings(doc.object, { caInspection });
   const caLints = caLintList.length ? JSON.stringify(caLintList) : '';
-  // status.typeChecking of a ValidatingAdmissionPolicy, worked out in the background (src/store/typecheck.ts).
-  const typeChecks = typeCheckProblems(doc.object, workspaceObjects(docs), release);
+  // status.typeChecking of a ValidatingAdmissionPolicy, worked out in the background once the document is open (src/store/typecheck.ts).
+  const typeChecks = typeCheckProblems(doc.id, doc.object, workspaceObjects(docs), release, workspace.getState().selectedId === doc.id);
   const hit = docCache.get(doc);
   if (hit && hit.fields === fields && hit.lints === objectLintList && hit.caLints === caLints && hit.typeChecks === typeChecks) return hit.problems;
   const lints = caLintList.length ? [...objectLintList, ...caLintList] : objectLintList;

@@ -59,17 +59,28 @@ function start(policy: Record<string, unknown>, objects: readonly unknown[], rel
 
 const NONE: readonly TypeCheckProblem[] = [];
 
+/** The last result of a document, shown while the next one runs (no flicker while typing). */
+const lastOf = new Map<string, readonly TypeCheckProblem[]>();
+const MAX_LAST = 500;
+
 /**
- * The type-checking warnings of a policy at a release if they are known; starts the check
- * otherwise (the problems are computed again when it arrives). The last result is kept while a
- * new one runs, so markers do not flicker while typing.
+ * The type-checking warnings of a policy at a release if they are known. `start` (the document
+ * is open) starts the check otherwise, and the problems are computed again when it arrives:
+ * the schemas load when a policy is first opened, not with the page and its sidebar counts.
+ * Until then the document's previous result stands.
  */
-export function typeCheckProblems(object: unknown, objects: readonly unknown[], release: KubernetesVersion): readonly TypeCheckProblem[] {
+export function typeCheckProblems(docId: string, object: unknown, objects: readonly unknown[], release: KubernetesVersion, startIt: boolean): readonly TypeCheckProblem[] {
   if (!isPolicy(object)) return NONE;
   const key = contextKey(objects, release);
   const hit = done.get(object);
-  if (hit?.key !== key) start(object, objects, release, key);
-  return hit?.problems ?? NONE;
+  if (hit?.key === key) {
+    lastOf.delete(docId);
+    lastOf.set(docId, hit.problems);
+    while (lastOf.size > MAX_LAST) lastOf.delete(lastOf.keys().next().value as string);
+    return hit.problems;
+  }
+  if (startIt) start(object, objects, release, key);
+  return lastOf.get(docId) ?? NONE;
 }
 
 /** For components: re-render when any type check arrives. */
