@@ -8,4 +8,3 @@ export { checkWorkspace, inspectBundles } from './workspace';
 export { workspaceReadsKey } from './reads';
 export { sizeProblems, objectBytes, MAX_REQUEST_BODY_BYTES, ETCD_DEFAULT_MAX_REQUEST_BYTES } from './size';
 export { SEVERITIES, severityOf, countsText, type Severity } from './severity';
-export { typeCheckWorkspace, isTypeChecked, TYPE_CHECKING, TYPE_CHECKING_HINT, type TypeCheckProblem } from './typecheck';

@@ -63,7 +63,7 @@ describe('admission-workbench check on the one pipeline (real CEL engine)', () =
     expect(await runCli(['check', '-', '--fail-on', 'warning'], text)).toBe(1);
     expect(text.out).toContain("<stdin>:10:");
     expect(text.out).toContain("warning: spec.validations[0].expression: [TypeChecking] /v1, Kind=ConfigMap: ERROR: <input>:1:7: undefined field 'dataa'\n     | object.dataa.size() < 3");
-  });
+  }, 60_000); // the first type check reads the release's schema asset into the engine
 
   it('--kubernetes-version reaches the lints: P16 at 1.33 beside the compile error, as the app shows', async () => {
     const old = io(semverPolicy);

@@ -7,7 +7,8 @@
  * kinds the Workbench does not check are kept but not checked (only their size), counted as `skipped`.
  */
 import type { CelCompiler } from '../cel/types';
-import { checkWorkspace, isChecked, severityOf, typeCheckWorkspace } from '../check';
+import { checkWorkspace, isChecked, severityOf } from '../check';
+import { typeCheckWorkspace } from '../check/typecheck';
 import type { KubernetesVersion } from '../base/releases';
 import { nameOf, obj, str } from '../base/json';
 import { parseDocuments, type ParsedDocument } from '../yaml';
