@@ -48,17 +48,40 @@ import (
 // The engine's side: setSchemas and typeCheck
 
 type schemaAsset struct {
-	Release     string
-	GVKs        map[string]string
-	Definitions map[string]spec.Schema
+	Release string
+	GVKs    map[string]string
+	// raw: each definition's JSON, built into a spec.Schema on first use (a check reads a few
+	// hundred of the asset's thousand; decoding all of them took a second in WebAssembly).
+	raw  map[string]json.RawMessage
+	mu   sync.Mutex
+	done map[string]*spec.Schema
+}
+
+// definition is the named definition's schema, built once.
+func (a *schemaAsset) definition(name string) (*spec.Schema, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if s, ok := a.done[name]; ok {
+		return s, s != nil
+	}
+	var s *spec.Schema
+	if raw, ok := a.raw[name]; ok {
+		var m map[string]any
+		if json.Unmarshal(raw, &m) == nil {
+			x := schemaFromJSON(m)
+			s = &x
+		}
+	}
+	a.done[name] = s
+	return s, s != nil
 }
 
 // The asset as JSON reads it: the schemas are built by schemaFromJSON, not by spec.Schema's own
 // UnmarshalJSON, whose JSON library (kube-openapi's go-json-experiment) would add 0.64 MB of code.
 type schemaAssetJSON struct {
-	Release     string                    `json:"release"`
-	GVKs        map[string]string         `json:"gvks"`
-	Definitions map[string]map[string]any `json:"definitions"`
+	Release     string                     `json:"release"`
+	GVKs        map[string]string          `json:"gvks"`
+	Definitions map[string]json.RawMessage `json:"definitions"`
 }
 
 var (
@@ -105,15 +128,12 @@ func SetSchemas(key, assetJSON string) map[string]any {
 	if err := json.Unmarshal([]byte(assetJSON), &j); err != nil {
 		return map[string]any{"ok": false, "message": "schemas " + key + ": " + err.Error()}
 	}
-	a := schemaAsset{Release: j.Release, GVKs: j.GVKs, Definitions: make(map[string]spec.Schema, len(j.Definitions))}
-	for name, m := range j.Definitions {
-		a.Definitions[name] = schemaFromJSON(m)
-	}
+	a := &schemaAsset{Release: j.Release, GVKs: j.GVKs, raw: j.Definitions, done: map[string]*spec.Schema{}}
 	schemaMu.Lock()
-	schemaAssets[key] = &a
+	schemaAssets[key] = a
 	declTypeCache = map[string]*apiservercel.DeclType{}
 	schemaMu.Unlock()
-	return map[string]any{"ok": true, "kinds": len(a.GVKs), "definitions": len(a.Definitions)}
+	return map[string]any{"ok": true, "kinds": len(a.GVKs), "definitions": len(a.raw)}
 }
 
 type typeCheckMapping struct {
@@ -381,11 +401,12 @@ func (r *assetResolver) schemaOf(ref string) (*spec.Schema, bool) {
 	if r.asset == nil {
 		return nil, false
 	}
-	s, ok := r.asset.Definitions[strings.TrimPrefix(ref, "#/definitions/")]
+	s, ok := r.asset.definition(strings.TrimPrefix(ref, "#/definitions/"))
 	if !ok {
 		return nil, false
 	}
-	return &s, true
+	c := *s // populateRefs may not change it, but DefinitionsSchemaResolver hands out copies too
+	return &c, true
 }
 
 func (r *assetResolver) ResolveSchema(gvk schema.GroupVersionKind) (*spec.Schema, error) {

@@ -52,8 +52,8 @@ export function problemLine(p: Problem): string {
   const field = p.field && !['YAML', 'Case', 'Scenario'].includes(p.type) ? `${p.field}: ` : '';
   const rule = p.type === 'Lint' && p.rule ? ` [${p.rule}${p.level ? `, ${p.level}` : ''}]` : '';
   // A type-checking warning: its code first, then the controller's text (one paragraph per kind), indented.
-  const code = p.type === 'TypeChecking' ? '[TypeChecking] ' : '';
-  return `${where}: ${p.severity}: ${field}${code}${p.message.replace(/\n/g, '\n    ')}${rule}`;
+  if (p.type === 'TypeChecking') return `${where}: ${p.severity}: ${field}[TypeChecking] ${p.message.replace(/\n/g, '\n    ')}`;
+  return `${where}: ${p.severity}: ${field}${p.message}${rule}`;
 }
 
 function text(r: Report, failOn: FailOn, quiet: boolean): string {
