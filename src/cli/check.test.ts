@@ -46,7 +46,8 @@ ${extra}`;
 
 const json = (out: string) => JSON.parse(out) as Report;
 
-describe('admission-workbench check on the one pipeline (real CEL engine)', () => {
+// check type-checks ValidatingAdmissionPolicies: the first one reads the release's schema asset into the engine.
+describe('admission-workbench check on the one pipeline (real CEL engine)', { timeout: 30_000 }, () => {
   useEngine();
 
   it('type checking: the warnings kube-controller-manager would write into status.typeChecking, as warnings of type TypeChecking', async () => {
