@@ -3,7 +3,8 @@
 // .gz beside them), one per release of SCHEMA_RELEASES (src/cel/schemas.ts): the OpenAPI
 // definitions of the built-in kinds admission can match, from k8s.io/kubernetes'
 // pkg/generated/openapi of that release, by tools/typecheck-oracle (`schemas OUT`). Run by
-// build-wasm.mjs; skipped when every asset is newer than tools/typecheck-oracle. Needs the
+// build-wasm.mjs; skipped when every asset is newer than tools/typecheck-oracle's Go sources
+// and module files (its tests and testdata do not count). Needs the
 // k8s.io/kubernetes modules (as the oracles do). CEL_SCHEMAS_FORCE=1 rebuilds anyway.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -23,7 +24,8 @@ export const SCHEMA_BUILDS = {
 };
 
 export function buildSchemas(outDir) {
-  const newest = Math.max(statSync(fileURLToPath(import.meta.url)).mtimeMs, ...readdirSync(toolDir).map((f) => statSync(join(toolDir, f)).mtimeMs));
+  const inputs = readdirSync(toolDir).filter((f) => (f.endsWith('.go') && !f.endsWith('_test.go')) || /^go(\.[\d.]+)?\.(mod|sum)$/.test(f));
+  const newest = Math.max(statSync(fileURLToPath(import.meta.url)).mtimeMs, ...inputs.map((f) => statSync(join(toolDir, f)).mtimeMs));
   const outs = Object.keys(SCHEMA_BUILDS).map((r) => join(outDir, `schemas-${r}.json`));
   if (!process.env.CEL_SCHEMAS_FORCE && outs.every((f) => existsSync(f) && existsSync(`${f}.br`) && statSync(f).mtimeMs > newest)) {
     console.log('build-schemas: public/cel/schemas-*.json are up to date');
