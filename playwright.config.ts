@@ -44,7 +44,7 @@ export default defineConfig({
         // Under a portal's sub-path, what depends on where the app is served: the shell, the YAML and CEL
         // workers, the engine's WebAssembly and its Cache Storage, lazy chunks, file reading, share links.
         // Everything else runs at the root only (it does not depend on the path).
-        { name: 'subpath', testMatch: ['workbench.spec.ts', 'share.spec.ts', 'impact.spec.ts', 'cel.spec.ts'], grep: SUBPATH, use: { baseURL: `http://127.0.0.1:${port + 1}/portal/admission/workbench/` } },
+        { name: 'subpath', testMatch: ['workbench.spec.ts', 'share.spec.ts', 'impact.spec.ts', 'cel.spec.ts', 'typecheck.spec.ts'], grep: SUBPATH, use: { baseURL: `http://127.0.0.1:${port + 1}/portal/admission/workbench/` } },
       ],
   webServer: external
     ? undefined

@@ -144,6 +144,11 @@ if (!onlyChromium) {
     const br = size(`${wasm}.br`, (b) => brotliCompressSync(b));
     console.log(`${wasm}: ${mb(statSync(wasm).size)} raw, ${mb(size(`${wasm}.gz`, (b) => gzipSync(b, { level: 9 })))} gzip, ${mb(br)} brotli (target ≤ 3.5 MB brotli)`);
   }
+  // The type checker's schema assets (scripts/build-schemas.mjs): fetched on the first type check of a release, never with the page.
+  for (const f of readdirSync('dist/cel').filter((n) => /^schemas-.*\.json$/.test(n)).sort()) {
+    const p = join('dist/cel', f);
+    console.log(`dist/cel/${f} (lazy): ${kb(statSync(p).size)} raw, ${kb(size(`${p}.gz`, () => gzipSync(readFileSync(p), { level: 9 })))} gzip, ${kb(size(`${p}.br`, () => brotliCompressSync(readFileSync(p))))} brotli`);
+  }
 }
 
 console.log('\n## Chromium');

@@ -4,6 +4,7 @@
 // wasm_exec.js next to it. No dependencies. Skips the build when cel.wasm is newer than
 // every file in wasm/ and this script (and wasm_exec.js exists). CEL_WASM_FORCE=1 rebuilds
 // anyway; CEL_WASM_OUT=dir builds into another directory (engine development);
+// CEL_SCHEMAS=0 skips the type checker's schema assets (build-schemas.mjs);
 // CEL_WASM_PLAIN=1 builds without the weight patches (scripts/wasm-weight.mjs);
 // CEL_WASM_SYMBOLS=1 keeps the function names (for `node scripts/wasm-size.mjs --by-package`
 // and readable profiles; a larger file, not for serving).
@@ -21,6 +22,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { snapshotEngine } from './wasm-snapshot.mjs';
 import { applyWeightPatches, INLINE_GCFLAGS } from './wasm-weight.mjs';
+import { buildSchemas } from './build-schemas.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const srcDir = join(root, 'wasm');
@@ -37,6 +39,9 @@ function newestMtime(dir) {
   }
   return newest;
 }
+
+// The type checker's schema assets (scripts/build-schemas.mjs), lazily fetched beside the engine.
+if (process.env.CEL_SCHEMAS !== '0') buildSchemas(outDir);
 
 const upToDate =
   !process.env.CEL_WASM_FORCE &&

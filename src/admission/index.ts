@@ -6,6 +6,7 @@
  *   prepareChain(objects, { kubernetesVersion }) once, then simulatePrepared/probePrepared per request (impact)
  *   mutationBreaks(objects, request, options?): validators rejecting only the mutated object (M06)
  *   simulateDraft(objects, draft, version?): a simulator draft parsed, simulated and checked for M06
+ *   typeCheckPolicy(policy, { kubernetesVersion, workspace }) → Promise<{ fieldRef, warning }[]>: status.typeChecking (./typecheck.ts)
  * See README.md.
  */
 export * from './types';
@@ -15,3 +16,4 @@ export { mutationBreaks, type MutationBreak } from './mutation-check';
 export { notRunReason, simulateDraft, type DraftRun } from './simulate-draft';
 export { CRITICAL_REQUESTS, criticalRequests } from './critical-requests';
 export { discoveryFor, type Discovery, type ResourceInfo } from './discovery';
+export { typeCheckPolicy, typeCheckPolicyResult, typeCheckMappings, crdSchemas, type TypeCheckOptions } from './typecheck';

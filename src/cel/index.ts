@@ -39,10 +39,14 @@ import type {
   CelTypeAt,
 } from './types';
 import { isEngineFailure } from './types';
+import type { CelTypeCheckOptions, CelTypeCheckResult } from './types';
+import { readSchemaAsset, schemaReleaseFor, type SchemaRelease } from './schemas';
+import type { KubernetesVersion } from '../base/releases';
 
 export * from './types';
 export { LABEL_MAX, notRun, shortValue, traceLabels, type TraceLabel } from './trace';
 export type { CelOp, CelOps } from './ops';
+export { SCHEMA_RELEASES, schemaReleaseFor, type SchemaRelease } from './schemas';
 
 /** Wall-clock deadline of one worker request (browser): compile, declarations, typeAt. */
 export const CEL_REQUEST_TIMEOUT_MS = 2000;
@@ -277,6 +281,51 @@ export const declarations = (context: CelContext, options?: CelCompileOptions): 
 /** The checked type of the sub-expression at a 0-based code-point offset. */
 export const typeAt = (expression: string, context: CelContext, offset: number, options?: CelCompileOptions): Promise<CelTypeAt> =>
   run('typeAt', expression, context, offset, options);
+
+// ---------------------------------------------------------------------------
+// Type checking (kube-controller-manager's status.typeChecking)
+
+/** Each release's schema asset's text, read once (the first type check of that release). */
+const schemaTexts = new Map<SchemaRelease, Promise<string>>();
+
+function schemaText(release: SchemaRelease): Promise<string> {
+  let p = schemaTexts.get(release);
+  if (!p) {
+    p = readSchemaAsset(release, pageBaseUrl(), isNode());
+    schemaTexts.set(release, p);
+    p.catch(() => schemaTexts.delete(release));
+  }
+  return p;
+}
+
+/**
+ * Type-checks a ValidatingAdmissionPolicy as kube-controller-manager's
+ * validatingadmissionpolicy-status-controller does (wasm/typecheck.go): the warnings it
+ * writes into status.typeChecking.expressionWarnings. The release's schema asset is loaded
+ * into the engine on first use (and again into a worker that replaced one).
+ */
+export async function typeCheck(policy: unknown, options: CelTypeCheckOptions): Promise<CelTypeCheckResult> {
+  const release = schemaReleaseFor(options.kubernetesVersion as KubernetesVersion | undefined);
+  let policyJSON: string;
+  try {
+    policyJSON = JSON.stringify(policy);
+  } catch (err) {
+    return { ok: false, kind: 'inputs', message: `policy cannot be serialised: ${String(err)}`, warnings: [] };
+  }
+  for (let attempt = 0; ; attempt++) {
+    const r = await run('typeCheck', policyJSON, release, options);
+    if (r.ok) return { ok: true, warnings: r.warnings, schemaRelease: release };
+    if (!r.schemasMissing || attempt > 0) return { ok: false, kind: r.kind, message: r.message, warnings: [] };
+    let text: string;
+    try {
+      text = await schemaText(release);
+    } catch (err) {
+      return { ok: false, kind: 'unavailable', message: `schemas of ${release}: ${err instanceof Error ? err.message : String(err)}`, warnings: [] };
+    }
+    const set = await run('setSchemas', release, text);
+    if (!set.ok) return { ok: false, kind: set.kind, message: set.message, warnings: [] };
+  }
+}
 
 // ---------------------------------------------------------------------------
 // Synchronous compilers for validation

@@ -18,6 +18,7 @@ import type {
   CelFailure,
   CelInputsResult,
   CelTypeAt,
+  CelTypeCheckOptions,
 } from './types';
 import type { RawCall } from './raw';
 
@@ -33,7 +34,17 @@ export interface CelOps {
   declarations(context: CelContext, options?: CelCompileOptions): CelDeclarations;
   typeAt(expression: string, context: CelContext, offset: number, options?: CelCompileOptions): CelTypeAt;
   info(): CelEngineInfo | CelFailure;
+  /** Keeps a schema asset (public/cel/schemas-1.3x.json's text) under a key, for typeCheck. */
+  setSchemas(key: string, assetJSON: string): CelSetSchemasResult;
+  /** Type-checks a ValidatingAdmissionPolicy (JSON) as kube-controller-manager does, with the schemas stored under `schemas`. */
+  typeCheck(policyJSON: string, schemas: string, options: CelTypeCheckOptions): CelRawTypeCheck;
 }
+
+export type CelSetSchemasResult = { ok: true; kinds: number; definitions: number } | CelFailure;
+/** The engine's answer; `schemasMissing` when `schemas` is not loaded in this engine (a new worker). */
+export type CelRawTypeCheck =
+  | { ok: true; warnings: { fieldRef: string; warning: string }[] }
+  | (CelFailure & { schemasMissing?: boolean; warnings: { fieldRef: string; warning: string }[] });
 
 export type CelOp = keyof CelOps;
 export type OpArgs<K extends CelOp> = Parameters<CelOps[K]>;
@@ -165,6 +176,27 @@ export const OPS: { readonly [K in CelOp]: OpSpec<K> } = {
     failed: (f) => f,
     deadline: 'request',
   },
+  // Parsing an asset (0.3–0.4 MB of JSON) and checking a policy against up to ten kinds take longer than a compile.
+  setSchemas: {
+    wire: (key, assetJSON) => [key, assetJSON],
+    read(answer) {
+      const r = parse<CelSetSchemasResult | { ok: false; message: string }>(answer, (f) => f);
+      return r.ok ? r : { ok: false, kind: 'kind' in r ? r.kind : 'engine', message: r.message };
+    },
+    failed: (f) => f,
+    deadline: 'evaluation',
+  },
+  typeCheck: {
+    wire: (policyJSON, schemas, options) => [policyJSON, JSON.stringify({ ...options, schemas })],
+    read(answer) {
+      const r = parse<CelRawTypeCheck>(answer, (f) => ({ ...f, warnings: [] }));
+      if (!Array.isArray(r.warnings)) r.warnings = [];
+      if (!r.ok && !r.kind) r.kind = 'inputs';
+      return r;
+    },
+    failed: (f) => ({ ...f, warnings: [] }),
+    deadline: 'evaluation',
+  },
 };
 
 /** The operations in the order of wasm/main_js.go's `ops` table: an operation is called by its index. */
@@ -177,6 +209,8 @@ export const OP_INDEX: { readonly [K in CelOp]: number } = {
   declarations: 5,
   typeAt: 6,
   info: 7,
+  setSchemas: 8,
+  typeCheck: 9,
 };
 
 /** An operation's arguments as the Go side reads them, or why they cannot be sent. */

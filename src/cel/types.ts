@@ -331,3 +331,32 @@ export const CEL_LIMITS = {
   /** Comprehension iterations between interrupt checks. */
   checkFrequency: 100,
 } as const;
+
+/** A custom resource's schema for type checking (a CustomResourceDefinition's `openAPIV3Schema` of one version). */
+export interface CelTypeCheckCRD {
+  group: string;
+  version: string;
+  kind: string;
+  schema: unknown;
+}
+
+/** What type checking needs beside the policy: the REST mapping of matchConstraints' resources and the schemas. */
+export interface CelTypeCheckOptions {
+  /** "1.30" … "1.37"; also picks the schema asset (schemaReleaseFor). */
+  kubernetesVersion?: string;
+  /** resource → kind, as the controller's RESTMapper answers (built-ins served by the release and the workspace's custom resources). */
+  mappings: readonly { group: string; version: string; resource: string; kind: string }[];
+  crds?: readonly CelTypeCheckCRD[];
+}
+
+/** One entry of `status.typeChecking.expressionWarnings`. */
+export interface CelExpressionWarning {
+  /** `spec.validations[0].expression` */
+  fieldRef: string;
+  /** The controller's text: one paragraph per checked kind (`apps/v1, Kind=Deployment: ERROR: <input>:1:12: …`). */
+  warning: string;
+}
+
+export type CelTypeCheckResult =
+  | { ok: true; warnings: CelExpressionWarning[]; schemaRelease: string }
+  | (CelFailure & { warnings: CelExpressionWarning[] });

@@ -46,8 +46,25 @@ ${extra}`;
 
 const json = (out: string) => JSON.parse(out) as Report;
 
-describe('admission-workbench check on the one pipeline (real CEL engine)', () => {
+// check type-checks ValidatingAdmissionPolicies: the first one reads the release's schema asset into the engine.
+describe('admission-workbench check on the one pipeline (real CEL engine)', { timeout: 30_000 }, () => {
   useEngine();
+
+  it('type checking: the warnings kube-controller-manager would write into status.typeChecking, as warnings of type TypeChecking', async () => {
+    const typo = semverPolicy.replace('isSemver(object.metadata.name)', 'object.dataa.size() < 3').replace('resources: [configmaps]', 'resources: [configmaps, secrets]');
+    const r = io(typo);
+    expect(await runCli(['check', '-', '--format', 'json'], r)).toBe(0);
+    const tc = json(r.out).problems.filter((p) => p.type === 'TypeChecking');
+    expect(tc).toMatchObject([{ field: 'spec.validations[0].expression', severity: 'warning', line: 10 }]);
+    expect(tc[0]!.message).toBe(
+      "/v1, Kind=ConfigMap: ERROR: <input>:1:7: undefined field 'dataa'\n | object.dataa.size() < 3\n | ......^\n\n/v1, Kind=Secret: ERROR: <input>:1:7: undefined field 'dataa'\n | object.dataa.size() < 3\n | ......^",
+    );
+    expect(tc[0]!.hint).toMatch(/status\.typeChecking/);
+    const text = io(typo);
+    expect(await runCli(['check', '-', '--fail-on', 'warning'], text)).toBe(1);
+    expect(text.out).toContain("<stdin>:10:");
+    expect(text.out).toContain("warning: spec.validations[0].expression: [TypeChecking] /v1, Kind=ConfigMap: ERROR: <input>:1:7: undefined field 'dataa'\n     | object.dataa.size() < 3");
+  }, 60_000); // the first type check reads the release's schema asset into the engine
 
   it('--kubernetes-version reaches the lints: P16 at 1.33 beside the compile error, as the app shows', async () => {
     const old = io(semverPolicy);

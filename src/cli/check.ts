@@ -2,11 +2,13 @@
  * `check`: every object of the texts through the core's one check pipeline (src/check, as
  * the browser's problems list) — YAML parse (src/yaml), validation at the target release with
  * CEL compiled by the real engine, the request size limits, lints at the same release and
- * caBundle findings — as problems with the file, line and column of the field path. Objects of
+ * caBundle findings, and the type-checking warnings kube-controller-manager would write into
+ * each ValidatingAdmissionPolicy's status (type `TypeChecking`, severity warning) — as problems with the file, line and column of the field path. Objects of
  * kinds the Workbench does not check are kept but not checked (only their size), counted as `skipped`.
  */
 import type { CelCompiler } from '../cel/types';
 import { checkManifestSet, checkWorkspace, isChecked, severityOf } from '../check';
+import { typeCheckWorkspace } from '../check/typecheck';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
 import { MANIFEST_SET_HEADLINE } from '../k8s/static-manifests';
 import { nameOf, obj, str } from '../base/json';
@@ -22,6 +24,8 @@ export interface CheckTextsOptions {
   /** Every admission object is a static manifest (src/check/manifests.ts). */
   static?: boolean;
   manifestBase?: string;
+  /** false: no type checking of ValidatingAdmissionPolicies (status.typeChecking). */
+  typeCheck?: boolean;
 }
 
 /** A parsed admission object, kept for the cases run. */
@@ -70,6 +74,8 @@ export async function checkTexts(files: readonly InputFile[], options: CheckText
   const results = await checkWorkspace(all, { cel: options.cel, kubernetesVersion: options.kubernetesVersion, now: options.now });
   const release = options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
   const set = options.static ? checkManifestSet(all, (i) => isChecked(all[i]), release, (i) => results[i]!.fields, () => true, options.manifestBase) : undefined;
+  // The warnings kube-controller-manager would write into each ValidatingAdmissionPolicy's status.typeChecking.
+  const typeChecks = options.typeCheck === false ? [] : await typeCheckWorkspace(all, { kubernetesVersion: options.kubernetesVersion });
   for (const [i, { file, doc }] of parsed.entries()) {
     const object = doc.object;
     if (isChecked(object)) objects.push({ file, document: doc, object });
@@ -78,6 +84,9 @@ export async function checkTexts(files: readonly InputFile[], options: CheckText
     const fields = set?.fields.get(i) ?? results[i]!.fields;
     for (const e of fields) {
       problems.push({ ...base, ...positionIn(doc, e.field), field: e.field, type: e.type, severity: severityOf(e), message: e.message, ...(e.hint ? { hint: e.hint } : {}) });
+    }
+    for (const t of typeChecks[i] ?? []) {
+      problems.push({ ...base, ...positionIn(doc, t.field), field: t.field, type: t.type, severity: 'warning', message: t.message, hint: t.hint });
     }
     for (const l of lints) {
       problems.push({ ...base, ...positionIn(doc, l.field), field: l.field, type: 'Lint', severity: 'finding', level: l.severity, message: l.message, rule: l.id, ...(l.hint ? { hint: l.hint } : {}) });

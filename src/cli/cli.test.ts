@@ -146,7 +146,8 @@ describe('kaptest import', () => {
   });
 });
 
-describe('runCli (real CEL engine)', () => {
+// check type-checks ValidatingAdmissionPolicies: the first one reads the release's schema asset into the engine.
+describe('runCli (real CEL engine)', { timeout: 30_000 }, () => {
   useEngine();
   const check = join(fixtures, 'check');
 

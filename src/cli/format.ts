@@ -51,6 +51,8 @@ export function problemLine(p: Problem): string {
   const where = `${p.file}:${p.line}:${p.column}`;
   const field = p.field && !['YAML', 'Case', 'Scenario'].includes(p.type) ? `${p.field}: ` : '';
   const rule = p.type === 'Lint' && p.rule ? ` [${p.rule}${p.level ? `, ${p.level}` : ''}]` : '';
+  // A type-checking warning: its code first, then the controller's text (one paragraph per kind), indented.
+  if (p.type === 'TypeChecking') return `${where}: ${p.severity}: ${field}[TypeChecking] ${p.message.replace(/\n/g, '\n    ')}`;
   return `${where}: ${p.severity}: ${field}${p.message}${rule}`;
 }
 

@@ -18,7 +18,8 @@ function io(): CliIO & { out: string } {
   return r;
 }
 
-describe('kaptest export → check --cases (real CEL engine)', () => {
+// check type-checks ValidatingAdmissionPolicies: the first one reads the release's schema asset into the engine.
+describe('kaptest export → check --cases (real CEL engine)', { timeout: 30_000 }, () => {
   useEngine();
   it('a case whose param comes from the binding’s paramRef passes through the kaptest files as through the workspace', async () => {
     const objects = sampleWorkspace();

@@ -32,7 +32,7 @@ import { celHoverProvider } from './cel-hover';
 import { declarationsCache, type CelLanguageEngine, type MonacoApi } from './cel-model';
 import { celLanguageConfiguration, celMonarch } from './cel-tokens';
 
-export { celMarkers, codePointColumnToUtf16, setCelMarkers } from './cel-markers';
+export { celMarkers, codePointColumnToUtf16, setCelMarkers, typeCheckIssues, typeCheckMarkers, type TypeCheckIssue } from './cel-markers';
 export { receiverBefore } from './cel-completion';
 export { celLanguageConfiguration, celMonarch } from './cel-tokens';
 export { clearCelModelContext, getCelModelContext, setCelModelContext, type CelLanguageEngine, type CelModelContext } from './cel-model';

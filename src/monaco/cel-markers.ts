@@ -75,3 +75,55 @@ export function setCelMarkers(
 ): void {
   monaco.editor.setModelMarkers(model, owner, celMarkers(monaco, model, result));
 }
+
+/** One position of a type-checking warning: `apps/v1, Kind=Deployment: ERROR: <input>:1:12: undefined field 'replicass'`. */
+export interface TypeCheckIssue {
+  line: number;
+  column: number;
+  message: string;
+  /** The kinds (`apps/v1, Kind=Deployment`) the issue was found for. */
+  kinds: string[];
+}
+
+const KIND_HEAD = /^(\S[^\n]*?, Kind=[^:\n]+): /;
+const ISSUE = /ERROR: <input>:(\d+):(\d+): ([^\n]*)/g;
+
+/** The issues of kube-controller-manager's warning text (one paragraph per kind), the same position and message once with all its kinds. */
+export function typeCheckIssues(warning: string): TypeCheckIssue[] {
+  const byKey = new Map<string, TypeCheckIssue>();
+  for (const para of warning.split(/\n\n(?=\S[^\n]*, Kind=)/)) {
+    const kind = KIND_HEAD.exec(para)?.[1] ?? '';
+    for (const m of para.matchAll(ISSUE)) {
+      const key = `${m[1]}:${m[2]}:${m[3]}`;
+      const issue = byKey.get(key) ?? { line: Number(m[1]), column: Number(m[2]), message: m[3]!, kinds: [] };
+      if (kind && !issue.kinds.includes(kind)) issue.kinds.push(kind);
+      byKey.set(key, issue);
+    }
+  }
+  return [...byKey.values()];
+}
+
+/**
+ * Type-checking warnings (status.typeChecking) as warning markers at their positions. cel-go
+ * puts a field selection's position at its dot: the marker spans the field name after it.
+ */
+export function typeCheckMarkers(monaco: Pick<typeof Monaco, 'MarkerSeverity'>, model: Model, warnings: readonly string[]): Monaco.editor.IMarkerData[] {
+  const lineCount = model.getLineCount();
+  return warnings.flatMap(typeCheckIssues).map((issue) => {
+    const lineNumber = Math.min(Math.max(1, issue.line), lineCount);
+    const text = model.getLineContent(lineNumber);
+    let start = Math.min(codePointColumnToUtf16(text, issue.column), text.length + 1);
+    if (text[start - 1] === '.' && /[A-Za-z_]/.test(text[start] ?? '')) start++;
+    let end = start;
+    while (end <= text.length && /[A-Za-z0-9_]/.test(text[end - 1]!)) end++;
+    return {
+      severity: monaco.MarkerSeverity.Warning,
+      source: 'type checking',
+      message: `${issue.message}\n${issue.kinds.join('; ')} (the apiserver's type checking: kube-controller-manager writes this into status.typeChecking; the policy is still enforced)`,
+      startLineNumber: lineNumber,
+      startColumn: start,
+      endLineNumber: lineNumber,
+      endColumn: end === start ? start + 1 : end,
+    };
+  });
+}

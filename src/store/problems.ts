@@ -12,6 +12,8 @@ import { caLints as caBundleFindings, checkManifestSet, createChecker, isChecked
 import type { KubernetesVersion } from '../base';
 import type { CelCompiler } from '../cel/types';
 import { caInspection } from './ca-bundles';
+import { typeCheckProblems } from './typecheck';
+import type { TypeCheckProblem } from '../check/typecheck';
 import type { WorkspaceDoc } from './documents';
 import { isStaticDoc, workspace } from './workspace';
 
@@ -95,7 +97,8 @@ const fromError = (e: FieldError, object: unknown): Problem => {
 const fromLint = (l: Lint): Problem => ({ field: l.field, message: l.message, hint: l.hint, level: l.severity, label: l.id, lint: l.name, ...(l.fixes?.length ? { fixes: l.fixes } : {}) });
 
 /** The last DocProblems of each document object, with what it was made from. */
-const docCache = new WeakMap<WorkspaceDoc, { fields: FieldError[]; lints: Lint[]; caLints: string; problems: DocProblems }>();
+const docCache = new WeakMap<WorkspaceDoc, { fields: FieldError[]; lints: Lint[]; caLints: string; typeChecks: readonly TypeCheckProblem[]; problems: DocProblems }>();
+const fromTypeCheck = (t: TypeCheckProblem): Problem => ({ field: t.field, message: t.message, hint: t.hint, level: 'warning', label: t.type });
 
 /** Whether the problems of this version of a document were worked out before (docProblems is then a few lookups). */
 export const checkedBefore = (doc: WorkspaceDoc): boolean => docCache.has(doc);
@@ -128,15 +131,17 @@ export function docProblems(doc: WorkspaceDoc, docs: readonly WorkspaceDoc[] = [
   // caBundle findings come from inspections done in the background (src/store/ca-bundles.ts).
   const caLintList = caBundleFindings(doc.object, { caInspection });
   const caLints = caLintList.length ? JSON.stringify(caLintList) : '';
+  // status.typeChecking of a ValidatingAdmissionPolicy, worked out in the background once the document is open (src/store/typecheck.ts).
+  const typeChecks = typeCheckProblems(doc.id, doc.object, workspaceObjects(docs), release, workspace.getState().selectedId === doc.id);
   const hit = docCache.get(doc);
-  if (hit && hit.fields === fields && hit.lints === objectLintList && hit.caLints === caLints) return hit.problems;
+  if (hit && hit.fields === fields && hit.lints === objectLintList && hit.caLints === caLints && hit.typeChecks === typeChecks) return hit.problems;
   const lints = caLintList.length ? [...objectLintList, ...caLintList] : objectLintList;
   const warnings = fields.filter((p) => p.severity === 'warning').length;
   const yaml: Problem[] = (doc.error ? [] : (doc.yamlWarnings ?? [])).map((w) => ({ field: w.path ?? '', message: w.message, level: 'warning', label: 'YAML' }));
-  const items = [...fields.map((e) => fromError(e, doc.object)), ...yaml, ...lints.map(fromLint)].sort((a, b) => LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level]);
-  const problems: DocProblems = { parse: doc.error, fields, lints, items, checked: doc.object === undefined || isChecked(doc.object), errors: fields.length - warnings + (doc.error ? 1 : 0), warnings: warnings + yaml.length };
+  const items = [...fields.map((e) => fromError(e, doc.object)), ...yaml, ...typeChecks.map(fromTypeCheck), ...lints.map(fromLint)].sort((a, b) => LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level]);
+  const problems: DocProblems = { parse: doc.error, fields, lints, items, checked: doc.object === undefined || isChecked(doc.object), errors: fields.length - warnings + (doc.error ? 1 : 0), warnings: warnings + yaml.length + typeChecks.length };
   if (set && set.members.includes(index)) problems.manifest = { loads: set.loads, ...(set.headline ? { headline: set.headline } : {}) };
-  docCache.set(doc, { fields, lints: objectLintList, caLints, problems });
+  docCache.set(doc, { fields, lints: objectLintList, caLints, typeChecks, problems });
   return problems;
 }
 

@@ -13,7 +13,7 @@ export function FieldMessages({ id, path }: { id: string; path: string }) {
           <span className="badge" title={p.lint}>
             {p.label}
           </span>{' '}
-          {p.message}
+          {p.label === 'TypeChecking' ? <span className="type-checking">{p.message}</span> : p.message}
           {readOnly ? null : <FixButton docId={docId} problem={p} />}
           {p.hint ? <div className="hint">{p.hint}</div> : null}
         </li>

@@ -22,7 +22,7 @@ const ProblemLine = memo(
           <span className="badge" title={p.lint ? `best practice: ${p.lint}` : undefined}>
             {p.label}
           </span>{' '}
-          <code>{p.field || '(object)'}</code>: {p.message}
+          <code>{p.field || '(object)'}</code>: {p.label === 'TypeChecking' ? <span className="type-checking">{p.message}</span> : p.message}
         </button>
         <FixButton docId={docId} problem={p} />
         {p.hint ? <div className="hint">{p.hint}</div> : null}

@@ -8,7 +8,8 @@ import { useEffect, useRef } from 'react';
 import { applyText } from '../../monaco/apply-text';
 import { monaco } from '../../monaco/setup';
 import { isEngineFailure, type CelCompileOptions, type CelCompileResult, type CelContext } from '../../cel/types';
-import { CEL_LANGUAGE_ID, clearCelModelContext, registerCelLanguage, setCelMarkers, setCelModelContext } from '../../monaco/cel-language';
+import { CEL_LANGUAGE_ID, clearCelModelContext, registerCelLanguage, setCelMarkers, setCelModelContext, typeCheckMarkers } from '../../monaco/cel-language';
+import { useProblemsAt } from '../form-context';
 import { workspace } from '../../store';
 import { celLanguageServices, notRun, traceLabels, useCelTrace } from '../../store/cel';
 import { convertDraft } from '../../store/test-inputs';
@@ -40,6 +41,8 @@ export interface CelEditorProps {
 
 const MAX_HEIGHT = 320;
 export const CEL_MARKER_OWNER = 'cel';
+/** The markers of the apiserver's type checking (status.typeChecking), beside the compile errors. */
+export const TYPE_CHECK_MARKER_OWNER = 'cel-typecheck';
 
 let counter = 0;
 
@@ -183,6 +186,20 @@ export default function CelEditor(props: CelEditorProps) {
     const engineDown = compiled && isEngineFailure(compiled);
     setCelMarkers(monaco, model, model.getValue().trim() && !engineDown ? compiled : undefined, CEL_MARKER_OWNER);
   }, [compiled]);
+
+  // Warnings of the apiserver's type checking against the matched kinds' schemas (ValidatingAdmissionPolicy
+  // validations' expression and messageExpression; the problems list has them too).
+  const problemsHere = useProblemsAt(path);
+  const typeWarnings = (problemsHere ?? []).filter((p) => p.label === 'TypeChecking').map((p) => p.message);
+  const typeWarningsKey = typeWarnings.join('\0');
+  useEffect(() => {
+    const model = editorRef.current?.getModel();
+    if (!model) return;
+    const text = model.getValue();
+    // Only while the text is the one that was checked (its source line is quoted in the warning).
+    const current = typeWarningsKey !== '' && text.split('\n').some((line) => line.trim() !== '' && typeWarningsKey.includes(` | ${line}\n`));
+    monaco.editor.setModelMarkers(model, TYPE_CHECK_MARKER_OWNER, current ? typeCheckMarkers(monaco, model, typeWarningsKey.split('\0')) : []);
+  }, [typeWarningsKey, value]);
 
   // After a test run: each sub-expression's value after it, greyed text for what did not run
   // (store/cel.ts useCelTrace; src/cel/trace.ts picks the labels). Gone as soon as the text differs.

@@ -1,0 +1,66 @@
+/**
+ * typeCheckPolicy: the warnings kube-controller-manager's
+ * validatingadmissionpolicy-status-controller writes into a ValidatingAdmissionPolicy's
+ * `status.typeChecking.expressionWarnings`: every validation's `expression` and
+ * `messageExpression` compiled with `object`/`oldObject` typed by the OpenAPI schema of each
+ * kind (at most ten) its matchConstraints' resourceRules name without wildcards, in the
+ * apiserver's words (k8s.io/apiserver validating/typechecking.go, run by the engine:
+ * wasm/typecheck.go). Built-in kinds come from the release's OpenAPI definitions (a schema
+ * asset loaded on first use, src/cel/schemas.ts), custom resources from the
+ * CustomResourceDefinitions in the workspace. The REST mapping is this simulator's discovery:
+ * the built-ins the release serves and the workspace's custom resources.
+ */
+import { typeCheck, type CelExpressionWarning, type CelTypeCheckCRD, type CelTypeCheckOptions, type CelTypeCheckResult } from '../cel';
+import { isObject, list, obj, str } from '../base/json';
+import { DEFAULT_KUBERNETES_VERSION, minorOf, type KubernetesVersion } from '../base/releases';
+import { BUILTIN_RESOURCES, servedIn } from '../k8s/resources';
+import { customResources } from './discovery';
+
+export interface TypeCheckOptions {
+  kubernetesVersion?: KubernetesVersion;
+  /** The workspace's objects: its CustomResourceDefinitions type custom resources. */
+  workspace?: readonly unknown[];
+}
+
+/** The schemas (openAPIV3Schema) of the served versions of the workspace's CustomResourceDefinitions. */
+export function crdSchemas(objects: readonly unknown[]): CelTypeCheckCRD[] {
+  const out: CelTypeCheckCRD[] = [];
+  for (const o of objects) {
+    if (!isObject(o) || o.kind !== 'CustomResourceDefinition') continue;
+    const spec = obj(o.spec);
+    const kind = str(obj(spec.names).kind);
+    const group = str(spec.group);
+    for (const v of list(spec.versions)) {
+      const schema = obj(obj(v).schema).openAPIV3Schema;
+      if (obj(v).served === false || !str(obj(v).name) || !isObject(schema)) continue;
+      out.push({ group, version: str(obj(v).name), kind, schema });
+    }
+  }
+  return out;
+}
+
+/** The REST mapping the type checker resolves matchConstraints' resources with: what the release serves, and the workspace's custom resources. */
+export function typeCheckMappings(version: KubernetesVersion, workspace: readonly unknown[]): CelTypeCheckOptions['mappings'] {
+  const minor = minorOf(version);
+  return [...BUILTIN_RESOURCES.filter((r) => servedIn(r, minor)), ...customResources(workspace)].map((r) => ({
+    group: r.group,
+    version: r.version,
+    resource: r.resource,
+    kind: r.kind,
+  }));
+}
+
+/** Every result, engine failures included (the schemas could not be loaded, the engine is unavailable). */
+export function typeCheckPolicyResult(policy: unknown, options: TypeCheckOptions = {}): Promise<CelTypeCheckResult> {
+  const version = options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
+  const workspace = options.workspace ?? [];
+  return typeCheck(policy, { kubernetesVersion: version, mappings: typeCheckMappings(version, workspace), crds: crdSchemas(workspace) });
+}
+
+/**
+ * The policy's `status.typeChecking.expressionWarnings` as kube-controller-manager would write
+ * them (empty when the engine cannot check: see typeCheckPolicyResult for why).
+ */
+export async function typeCheckPolicy(policy: unknown, options: TypeCheckOptions = {}): Promise<CelExpressionWarning[]> {
+  return (await typeCheckPolicyResult(policy, options)).warnings;
+}
