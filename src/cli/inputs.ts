@@ -34,6 +34,8 @@ export interface FileSystem {
   readStdin(): Promise<Uint8Array>;
   /** A file (or `-`, standard input) read in chunks, never whole (audit logs). */
   readStream?(path: string): AsyncIterable<Uint8Array>;
+  /** Writes a report file (--coverage-out, --lcov). */
+  writeFile?(path: string, text: string): void;
 }
 
 const hasInputExtension = (name: string): boolean => INPUT_EXTENSIONS.some((e) => name.toLowerCase().endsWith(e));

@@ -1,5 +1,5 @@
 /** The CLI's I/O on Node: node:fs, process.stdin (read up to the size limit), stdout/stderr. */
-import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createReadStream, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MAX_FILE_BYTES, type FileSystem } from './inputs';
 import type { CliIO } from './main';
@@ -26,6 +26,7 @@ export const nodeFileSystem: FileSystem = {
   join,
   dirname,
   readStdin,
+  writeFile: (p, text) => writeFileSync(p, text),
   readStream: (p) => (p === '-' ? process.stdin : createReadStream(p)) as AsyncIterable<Uint8Array>,
 };
 

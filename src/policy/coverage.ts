@@ -33,6 +33,12 @@ export interface ExpressionCoverage {
   /** Nodes of its checked AST that ran in at least one case, of all. */
   nodes: { covered: number; total: number };
   branches: BranchCoverage[];
+  /**
+   * Per line of the expression (0-based; a single-line expression has line 0): its nodes that ran
+   * in some case, of all, and in how many evaluations the most-run of them ran (LCOV's DA, the
+   * editor's gutter).
+   */
+  lines: { line: number; hits: number; covered: number; total: number }[];
 }
 
 export interface ValidationCoverage extends ExpressionCoverage {
@@ -142,6 +148,13 @@ export function runSamples(policy: unknown, run: ValidatingRunResult | MutatingR
   return out;
 }
 
+/** The 0-based line of an offset in a text. */
+export const lineOf = (text: string, offset: number): number => {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+};
+
 const pct = (x: { covered: number; total: number }) => (x.total ? Math.floor((100 * x.covered) / x.total) : 100);
 
 /** Node and branch coverage of one expression over its traces (all of one AST: the same length). */
@@ -153,7 +166,18 @@ function traceCoverage(c: ExpressionCoverage, traces: readonly CelTraceNode[][])
   // A node ran in a case unless it lies in what did not run (notRun: a node under a path
   // cel-go resolves as one attribute has no value of its own, yet it ran).
   const skipped = ts.map((t) => notRun(c.expression, t));
-  c.nodes.covered = first.filter((n, i) => ts.some((t, k) => t[i]?.ran || !skipped[k]!.some((r) => r.from <= n.from && n.to <= r.to))).length;
+  const runs = first.map((n, i) => ts.filter((t, k) => t[i]?.ran || !skipped[k]!.some((r) => r.from <= n.from && n.to <= r.to)).length);
+  c.nodes.covered = runs.filter((r) => r > 0).length;
+  const lines = new Map<number, ExpressionCoverage['lines'][number]>();
+  first.forEach((n, i) => {
+    const line = lineOf(c.expression, n.from);
+    const l = lines.get(line) ?? { line, hits: 0, covered: 0, total: 0 };
+    l.total++;
+    if (runs[i]! > 0) l.covered++;
+    l.hits = Math.max(l.hits, runs[i]!);
+    lines.set(line, l);
+  });
+  c.lines = [...lines.values()].sort((a, b) => a.line - b.line);
   c.branches = branchPoints(c.expression, first).map((p) => {
     const taken = ts.map((t) => branchTaken(p, t));
     return { operator: p.operator, from: first[p.node]!.from, to: first[p.node]!.to, true: taken.filter((x) => x.true).length, false: taken.filter((x) => x.false).length };
@@ -170,7 +194,7 @@ export function policyCoverage(
   const traces = new Map<string, CelTraceNode[][]>();
   for (const { field, expression } of policyExpressions(policy)) {
     const m = /^spec\.validations\[(\d+)\]\.expression$/.exec(field);
-    const base: ExpressionCoverage = { field, expression, true: 0, false: 0, error: 0, notEvaluated: 0, nodes: { covered: 0, total: 0 }, branches: [] };
+    const base: ExpressionCoverage = { field, expression, true: 0, false: 0, error: 0, notEvaluated: 0, nodes: { covered: 0, total: 0 }, branches: [], lines: [] };
     entries.set(field, m ? ({ index: Number(m[1]), ...base } as ValidationCoverage) : base);
     traces.set(field, []);
   }
