@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useEngine } from '../cel/test-helpers';
-import { expressionLines } from './coverage';
+import { scalarLines } from '../yaml/scalar-lines';
 import type { Report } from './format';
 import { runCli } from './main';
 import { recordingIO as io } from './test-helpers';
@@ -103,12 +103,12 @@ describe('check --coverage (real CEL engine)', () => {
   });
 });
 
-describe('expression lines in the file', () => {
+describe('scalar lines in the file', () => {
   it('literal blocks line by line; plain and quoted scalars on their line; folded lines found by their text', () => {
     const text = 'a: 1\ne: |\n  x ||\n  y\nf: "x || y"\ng: >\n  x ||\n  y\n';
     const block = text.indexOf('|\n');
-    expect(expressionLines(text, block, text.indexOf('f:'), 'x ||\ny\n')).toEqual([3, 4, 4]);
-    expect(expressionLines(text, text.indexOf('"x'), text.indexOf('\ng:'), 'x || y')).toEqual([5]);
-    expect(expressionLines(text, text.indexOf('>'), text.length, 'x || y\n')).toEqual([7, 7]);
+    expect(scalarLines(text, block, text.indexOf('f:'), 'x ||\ny\n')).toEqual([3, 4, 4]);
+    expect(scalarLines(text, text.indexOf('"x'), text.indexOf('\ng:'), 'x || y')).toEqual([5]);
+    expect(scalarLines(text, text.indexOf('>'), text.length, 'x || y\n')).toEqual([7, 7]);
   });
 });

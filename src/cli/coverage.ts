@@ -6,6 +6,7 @@
  */
 import { branchPercent, lineOf, type PolicyCoverage } from '../policy/coverage';
 import type { ParsedDocument } from '../yaml';
+import { scalarLines } from '../yaml/scalar-lines';
 
 export interface CoverageReport {
   policies: PolicyCoverage[];
@@ -41,32 +42,6 @@ export interface PolicyLocation {
 }
 
 /**
- * The 1-based file line of each line of an expression whose YAML value spans `start`..`end` of
- * `text`: a literal block (`|`) has its lines one per file line after the indicator; for other
- * styles each expression line is looked up, in order, among the value's lines (folded and quoted
- * scalars join lines, so a line that is not found stays on the last one found).
- */
-export function expressionLines(text: string, start: number, end: number, expression: string): number[] {
-  const firstLine = lineOf(text, start) + 1;
-  const source = text.slice(start, end);
-  const sourceLines = source.split('\n');
-  const out: number[] = [];
-  let at = /^[|>]/.test(source) ? 1 : 0;
-  let last = firstLine + (at === 1 ? 1 : 0);
-  for (const l of expression.split('\n')) {
-    const needle = l.trim();
-    let found = -1;
-    if (needle) for (let k = at; k < sourceLines.length && found < 0; k++) if (sourceLines[k]!.includes(needle)) found = k;
-    if (found >= 0) {
-      last = firstLine + found;
-      at = found + 1;
-    }
-    out.push(last);
-  }
-  return out;
-}
-
-/**
  * LCOV (geninfo's tracefile format) of the policies found in the checked files: per file, `DA`
  * for every line with an expression node (hits: evaluations in which its most-run node ran),
  * `BRDA` for both sides of every branch point (true, then false), and the totals. Policies that
@@ -81,7 +56,7 @@ export function toLcov(r: CoverageReport, locate: (p: PolicyCoverage) => PolicyL
     for (const e of [...p.validations, ...p.expressions]) {
       const pos = at.document.positions.positionOf(e.field);
       if (!pos.exact) continue;
-      const lines = expressionLines(at.text, pos.value.startOffset, pos.value.endOffset, e.expression);
+      const lines = scalarLines(at.text, pos.value.startOffset, pos.value.endOffset, e.expression);
       const fileLine = (line: number) => lines[Math.min(line, lines.length - 1)] ?? lines[0]!;
       for (const l of e.lines) f.da.set(fileLine(l.line), Math.max(f.da.get(fileLine(l.line)) ?? 0, l.hits));
       for (const b of e.branches) {

@@ -16,6 +16,7 @@ import type { ValidatingRunResult } from './run';
 import type { MutatingRunResult } from './mutate';
 import { branchPoints, branchTaken, type BranchOperator } from './coverage-branches';
 import { kindOf, list, nameOf, obj, str } from '../base/json';
+import { lineIndex } from '../yaml/lines';
 
 export { branchPoints, branchTaken, type BranchOperator, type BranchPoint } from './coverage-branches';
 
@@ -148,12 +149,8 @@ export function runSamples(policy: unknown, run: ValidatingRunResult | MutatingR
   return out;
 }
 
-/** The 0-based line of an offset in a text. */
-export const lineOf = (text: string, offset: number): number => {
-  let n = 0;
-  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) n++;
-  return n;
-};
+/** The 0-based line of an offset in an expression. */
+export const lineOf = (expression: string, offset: number): number => lineIndex(expression).lineColumn(offset).line - 1;
 
 const pct = (x: { covered: number; total: number }) => (x.total ? Math.floor((100 * x.covered) / x.total) : 100);
 
@@ -169,8 +166,9 @@ function traceCoverage(c: ExpressionCoverage, traces: readonly CelTraceNode[][])
   const runs = first.map((n, i) => ts.filter((t, k) => t[i]?.ran || !skipped[k]!.some((r) => r.from <= n.from && n.to <= r.to)).length);
   c.nodes.covered = runs.filter((r) => r > 0).length;
   const lines = new Map<number, ExpressionCoverage['lines'][number]>();
+  const index = lineIndex(c.expression);
   first.forEach((n, i) => {
-    const line = lineOf(c.expression, n.from);
+    const line = index.lineColumn(n.from).line - 1;
     const l = lines.get(line) ?? { line, hits: 0, covered: 0, total: 0 };
     l.total++;
     if (runs[i]! > 0) l.covered++;
