@@ -19,6 +19,7 @@ import {
   type ValidationFailure,
   VALIDATION_FAILURE_KEY,
 } from '../policy';
+import { tracedExpressions } from '../policy/coverage';
 import { releaseOf } from '../base/releases';
 import { goJSON } from '../k8s/errors';
 import { excludedBy, forbiddenMessage, inputFor, matchInput, requireReinvoking, type SimContext } from './context';
@@ -87,7 +88,7 @@ function policyMatch(ctx: SimContext, p: WorkspacePolicy): { match?: MatchResult
 }
 
 function runInput(ctx: SimContext, matched: EquivalentResource | undefined, object: unknown): RunRequestInput {
-  return { ...inputFor(ctx, matched, object), paramDocuments: ctx.ws.documents, equivalents: ctx.discovery.equivalents };
+  return { ...inputFor(ctx, matched, object), paramDocuments: ctx.ws.documents, equivalents: ctx.discovery.equivalents, ...(ctx.options.trace ? { trace: true } : {}) };
 }
 
 /** A paramRef naming a document of another kind than paramKind: say so (the apiserver just finds no param). */
@@ -238,6 +239,7 @@ export async function runValidatingPolicies(ctx: SimContext): Promise<void> {
         path = firstError ? `spec.validations[${firstError.index}].expression` : mcErrorPath(bt.evaluations);
       }
       const s = policyStep(ctx, { phase: 'validating', p, binding: b, outcome, reason, document, path });
+      if (ctx.options.trace) s.expressions = tracedExpressions(p.policy, bt.evaluations);
       if (notes.length) s.notes = notes;
       if (firstDeny && (outcome === 'denied' || outcome === 'error-rejected')) s.message = `ValidatingAdmissionPolicy '${p.name}' with binding '${b.name}' denied request: ${firstDeny.message}`;
       const warnings = r.warnings.filter((w) => w.includes(`with binding '${b.name}':`));
@@ -334,6 +336,7 @@ export async function runMutatingPolicies(ctx: SimContext): Promise<void> {
         if (!changed) path = 'spec.reinvocationPolicy';
       }
       const s = policyStep(ctx, { phase: 'mutating', p, binding: b, outcome, reason, document: p.document, path });
+      if (ctx.options.trace) s.expressions = tracedExpressions(p.policy, bt.evaluations);
       if (notes.length) s.notes = notes;
       if (matched) s.notes = [...(s.notes ?? []), `matched through the equivalent ${matched.resource.group}/${matched.resource.version} ${matched.resource.resource} (only the object's apiVersion is converted here)`];
       if (changed) {

@@ -19,7 +19,8 @@ export function notRunReason(run: Extract<DraftRun, { ok: false }>): string {
   return `does not run: ${run.message ?? [...run.draftErrors.map((e) => `${e.field}: ${e.message}`), ...run.responseErrors.map((e) => `${e.webhook}: ${e.message}`)].join('; ')}`;
 }
 
-export async function simulateDraft(objects: readonly unknown[], draft: SimulatorDraft, kubernetesVersion?: KubernetesVersion): Promise<DraftRun> {
+/** `trace`: the simulation (not the M06 probes) records the policies' expression values (SimStep.expressions). */
+export async function simulateDraft(objects: readonly unknown[], draft: SimulatorDraft, kubernetesVersion?: KubernetesVersion, trace = false): Promise<DraftRun> {
   const { input, errors } = toTestInput(draft.input);
   const { responses, errors: responseErrors } = toWebhookResponses(draft.webhooks);
   if (errors.length || responseErrors.length) return { ok: false, draftErrors: errors, responseErrors };
@@ -30,7 +31,7 @@ export async function simulateDraft(objects: readonly unknown[], draft: Simulato
     ...(kubernetesVersion ? { kubernetesVersion } : {}),
   };
   try {
-    const result = await simulate(objects, input.request, options);
+    const result = await simulate(objects, input.request, trace ? { ...options, trace } : options);
     return { ok: true, input, result, breaks: await mutationBreaks(objects, input.request, options, undefined, result) };
   } catch (e) {
     return { ok: false, draftErrors: [], responseErrors: [], message: `The simulation failed: ${(e as Error).message}` };

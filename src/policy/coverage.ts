@@ -12,8 +12,8 @@
 import type { CelTraceNode } from '../cel/types';
 import { notRun } from '../cel/trace';
 import type { CaseResult } from './cases';
-import type { ValidatingRunResult } from './run';
-import type { MutatingRunResult } from './mutate';
+import type { EvaluationTrace, ValidatingRunResult } from './run';
+import type { MutatingEvaluationTrace, MutatingRunResult } from './mutate';
 import { branchPoints, branchTaken, type BranchOperator } from './coverage-branches';
 import { kindOf, list, nameOf, obj, str } from '../base/json';
 import { lineIndex } from '../yaml/lines';
@@ -117,32 +117,35 @@ const traced = (t: CelTraceNode[] | undefined) => (t ? { trace: t } : {});
  * Kubernetes evaluates variables lazily, the run evaluates each on its own (run.ts).
  */
 export function runSamples(policy: unknown, run: ValidatingRunResult | MutatingRunResult): CoverageSample[] {
+  return run.bindings.flatMap((b) => evaluationSamples(policy, b.evaluations));
+}
+
+/** The evaluations of some invocations (a binding's: one per param) of `policy`, by field (see runSamples). */
+export function evaluationSamples(policy: unknown, evaluations: readonly (EvaluationTrace | MutatingEvaluationTrace)[]): CoverageSample[] {
   const spec = obj(obj(policy).spec);
   const variableIndex = (name: string) => list(spec.variables).findIndex((v) => str(obj(v).name) === name);
   const out: CoverageSample[] = [];
-  for (const b of run.bindings) {
-    for (const ev of b.evaluations) {
-      ev.matchConditions?.conditions.forEach((c, i) => out.push({ field: `spec.matchConditions[${i}].expression`, outcome: outcomeOf(c), ...traced(c.trace) }));
-      const reached = 'validations' in ev ? ev.validations.length > 0 : ev.mutations.length > 0;
-      if (reached) {
-        for (const v of ev.variables) {
-          const i = variableIndex(v.name);
-          if (v.used && i >= 0) out.push({ field: `spec.variables[${i}].expression`, outcome: outcomeOf(v), ...traced(v.trace) });
-        }
+  for (const ev of evaluations) {
+    ev.matchConditions?.conditions.forEach((c, i) => out.push({ field: `spec.matchConditions[${i}].expression`, outcome: outcomeOf(c), ...traced(c.trace) }));
+    const reached = 'validations' in ev ? ev.validations.length > 0 : ev.mutations.length > 0;
+    if (reached) {
+      for (const v of ev.variables) {
+        const i = variableIndex(v.name);
+        if (v.used && i >= 0) out.push({ field: `spec.variables[${i}].expression`, outcome: outcomeOf(v), ...traced(v.trace) });
       }
-      if ('validations' in ev) {
-        for (const v of ev.validations) {
-          out.push({ field: `spec.validations[${v.index}].expression`, outcome: v.evaluation === 'admit' ? 'true' : v.evaluation === 'deny' ? 'false' : 'error', ...traced(v.trace) });
-          const m = v.messageExpression;
-          if (m) out.push({ field: `spec.validations[${v.index}].messageExpression`, outcome: outcomeOf({ ok: m.error === undefined, value: m.value }), ...traced(m.trace) });
-        }
-        ev.auditAnnotations.forEach((a, i) => out.push({ field: `spec.auditAnnotations[${i}].valueExpression`, outcome: a.error !== undefined ? 'error' : 'value', ...traced(a.trace) }));
-      } else {
-        for (const m of ev.mutations) {
-          if (m.skipped) continue;
-          const field = `spec.mutations[${m.index}].${m.patchType === 'JSONPatch' ? 'jsonPatch' : 'applyConfiguration'}.expression`;
-          out.push({ field, outcome: m.error !== undefined ? 'error' : 'value', ...traced(m.trace) });
-        }
+    }
+    if ('validations' in ev) {
+      for (const v of ev.validations) {
+        out.push({ field: `spec.validations[${v.index}].expression`, outcome: v.evaluation === 'admit' ? 'true' : v.evaluation === 'deny' ? 'false' : 'error', ...traced(v.trace) });
+        const m = v.messageExpression;
+        if (m) out.push({ field: `spec.validations[${v.index}].messageExpression`, outcome: outcomeOf({ ok: m.error === undefined, value: m.value }), ...traced(m.trace) });
+      }
+      ev.auditAnnotations.forEach((a, i) => out.push({ field: `spec.auditAnnotations[${i}].valueExpression`, outcome: a.error !== undefined ? 'error' : 'value', ...traced(a.trace) }));
+    } else {
+      for (const m of ev.mutations) {
+        if (m.skipped) continue;
+        const field = `spec.mutations[${m.index}].${m.patchType === 'JSONPatch' ? 'jsonPatch' : 'applyConfiguration'}.expression`;
+        out.push({ field, outcome: m.error !== undefined ? 'error' : 'value', ...traced(m.trace) });
       }
     }
   }
@@ -151,6 +154,20 @@ export function runSamples(policy: unknown, run: ValidatingRunResult | MutatingR
 
 /** The 0-based line of an offset in an expression. */
 export const lineOf = (expression: string, offset: number): number => lineIndex(expression).lineColumn(offset).line - 1;
+
+/** A traced expression of a run, at its field in the policy (the simulator's steps show them). */
+export interface TracedExpression {
+  field: string;
+  expression: string;
+  trace: CelTraceNode[];
+}
+
+/** The traced expressions of a binding's evaluations, the first of each field, in the policy's order. */
+export function tracedExpressions(policy: unknown, evaluations: readonly (EvaluationTrace | MutatingEvaluationTrace)[]): TracedExpression[] {
+  const traces = new Map<string, CelTraceNode[]>();
+  for (const s of evaluationSamples(policy, evaluations)) if (s.trace && !traces.has(s.field)) traces.set(s.field, s.trace);
+  return policyExpressions(policy).flatMap((e) => (traces.has(e.field) ? [{ ...e, trace: traces.get(e.field)! }] : []));
+}
 
 const pct = (x: { covered: number; total: number }) => (x.total ? Math.floor((100 * x.covered) / x.total) : 100);
 

@@ -64,9 +64,9 @@ export const setSimulatorDraft = (d: SimulatorDraft): void => testInputs.getStat
 
 const objectsOf = (docs: readonly WorkspaceDoc[]): unknown[] => docs.map((d) => d.object ?? null);
 
-/** Send the draft's request through the workspace's admission chain. Never throws. */
-export async function runSimulation(docs: readonly WorkspaceDoc[], draft: SimulatorDraft): Promise<SimRun> {
-  const run = await simulateDraft(objectsOf(docs), draft, workspace.getState().kubernetesVersion);
+/** Send the draft's request through the workspace's admission chain (traced: each policy step shows its expressions' values). Never throws. */
+export async function runSimulation(docs: readonly WorkspaceDoc[], draft: SimulatorDraft, trace = true): Promise<SimRun> {
+  const run = await simulateDraft(objectsOf(docs), draft, workspace.getState().kubernetesVersion, trace);
   if (!run.ok) return run;
   const before = run.input.request.object;
   return { ok: true, result: run.result, diff: before === undefined ? [] : diffJson(before, run.result.object), breaks: run.breaks, unstored: unstoredDocuments(docs) };
@@ -85,7 +85,7 @@ export interface ScenarioResult {
 export async function runScenarios(docs: readonly WorkspaceDoc[], scenarios: readonly Scenario[]): Promise<ScenarioResult[]> {
   const out: ScenarioResult[] = [];
   for (const s of scenarios) {
-    const run = await runSimulation(docs, { input: s.input, webhooks: s.webhooks });
+    const run = await runSimulation(docs, { input: s.input, webhooks: s.webhooks }, false);
     if (!run.ok) {
       out.push({ id: s.id, pass: false, failures: [notRunReason(run)], breaks: [] });
       continue;
