@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { useEngine } from '../cel/test-helpers';
 import { simulate } from './index';
-import { binding, namespace, podRequest, policy, policyStep } from './test-helpers';
+import { binding, hook, namespace, podRequest, policy, policyStep, validating, webhookStep } from './test-helpers';
 import type { SimResult } from './types';
 
 useEngine();
@@ -29,5 +29,17 @@ describe('traced simulation', () => {
     const startsWith = v.trace.find((n) => v.expression.slice(n.from, n.to) === "object.metadata.name.startsWith('ok-')");
     expect(startsWith).toMatchObject({ ran: true, value: false });
     expect(policyStep(plain, 'small', 'small-b').expressions).toBeUndefined();
+  });
+
+  it("a webhook's step shows its matchConditions traced", async () => {
+    const mc = [{ name: 'not-system', expression: "!request.userInfo.username.startsWith('system:') || request.userInfo.username == 'system:ok'" }];
+    const ws = [validating('v', hook('w', { matchConditions: mc })), namespace('team-a')];
+    const plain = await simulate(ws, podRequest());
+    const traced = await simulate(ws, podRequest(), { trace: true });
+    expect(withoutExpressions(traced)).toEqual(plain);
+    const [e] = webhookStep(traced, 'w').expressions!;
+    expect(e!.field).toBe('webhooks[0].matchConditions[0].expression');
+    const right = e!.trace.find((n) => e!.expression.slice(n.from, n.to) === "request.userInfo.username == 'system:ok'");
+    expect(right).toMatchObject({ ran: false });
   });
 });
