@@ -15,6 +15,8 @@ import { positionIn } from './check';
 import { readInputs, type FileSystem, type InputFile } from './inputs';
 import { isKaptestManifest, readKaptestManifest } from './kaptest';
 import type { Problem } from './problem';
+import type { SimStep } from '../admission';
+import type { CelTraceNode } from '../cel/types';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
 
 export interface CasesSummary {
@@ -141,9 +143,28 @@ async function runWorkspace(ctx: Ctx, ws: WorkspaceFile, checked: readonly unkno
   await runScenarios(ctx, ws, objects, release);
 }
 
+/** A scenario's traced policy steps count as a case of each policy they ran. */
+function addScenarioRuns(ctx: Ctx, name: string, objects: readonly unknown[], steps: readonly SimStep[]): void {
+  const byPolicy = new Map<unknown, CoverageRun>();
+  for (const step of steps) {
+    const policy = objects[step.document.index];
+    if (!step.expressions?.length || !isPolicy(policy)) continue;
+    const run = byPolicy.get(policy) ?? byPolicy.set(policy, { name: `scenario ${name}`, samples: [] }).get(policy)!;
+    for (const e of step.expressions) run.samples.push({ field: e.field, outcome: rootOutcome(e.trace), trace: e.trace });
+  }
+  for (const [policy, run] of byPolicy) coverageOf(ctx, policy)?.extra.push(run);
+}
+
+/** An expression's result from its trace (the root node comes first). */
+function rootOutcome(trace: readonly CelTraceNode[]): 'true' | 'false' | 'error' | 'value' {
+  const root = trace[0];
+  return !root || root.error !== undefined ? 'error' : root.value === true ? 'true' : root.value === false ? 'false' : 'value';
+}
+
 async function runScenarios(ctx: Ctx, ws: WorkspaceFile, objects: readonly unknown[], release: KubernetesVersion): Promise<void> {
   for (const [i, s] of (ws.scenarios ?? []).entries()) {
-    const { failures, breaks } = await scenarioProblems(objects, s, release);
+    const { failures, breaks, steps } = await scenarioProblems(objects, s, release, !!ctx.coverage);
+    if (steps) addScenarioRuns(ctx, s.name, objects, steps);
     ctx.summary.total++;
     if (!failures.length) ctx.summary.passed++;
     else {

@@ -11,6 +11,7 @@ import { scalarLines } from '../yaml/scalar-lines';
 import type { Report } from './format';
 import { runCli } from './main';
 import { recordingIO as io } from './test-helpers';
+import { toDraft, type TestInput } from '../request';
 
 // Line 10 and 11 hold the two lines of the validation (a literal block).
 const policy = `apiVersion: admissionregistration.k8s.io/v1
@@ -45,7 +46,7 @@ const kase = (name: string, replicas: number, outcome: string) => ({
   expect: { outcome },
 });
 
-function fixture() {
+function fixture(extra: Record<string, unknown> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'aw-coverage-'));
   writeFileSync(join(dir, 'policy.yaml'), policy);
   const ws = {
@@ -53,6 +54,7 @@ function fixture() {
     version: 1,
     documents: [{ name: 'replicas', text: policy.split('---\n')[0] }],
     policyCases: [{ policy: 'replicas', cases: [kase('small', 3, 'admit'), kase('too big', 9, 'deny')] }],
+    ...extra,
   };
   writeFileSync(join(dir, 'ws.json'), JSON.stringify(ws));
   return { dir, file: join(dir, 'policy.yaml'), cases: join(dir, 'ws.json') };
@@ -86,6 +88,23 @@ describe('check --coverage (real CEL engine)', () => {
     expect(await runCli(['check', f.file, '--cases', f.cases, '--min-coverage', '80'], low)).toBe(1);
     expect(low.out).toMatch(/3 of 4 branches \(75 %\) in 1 policy, below --min-coverage 80 %/);
     expect(await runCli(['check', f.file, '--cases', f.cases, '--min-coverage', '75'], io())).toBe(0);
+  });
+
+  it('scenarios and CEL cases that run the policy count as its cases', async () => {
+    const big = kase('big', 7, 'deny').input as unknown as TestInput;
+    big.request.name = 'big-web';
+    (big.request.object as { metadata: { name: string } }).metadata.name = 'big-web';
+    const f = fixture({
+      scenarios: [{ id: 's1', name: 'a big one', input: toDraft(big), webhooks: {}, expect: { allowed: true } }],
+      celCases: [{ document: 0, path: 'spec.validations[0].expression', cases: [{ name: 'named big', input: toDraft(big), expect: { error: false, value: 'true' } }] }],
+    });
+    const r = io();
+    expect(await runCli(['check', f.file, '--cases', f.cases, '--format', 'json', '--coverage'], r)).toBe(0);
+    const cov = (JSON.parse(r.out) as Report).coverage!.policies[0]!;
+    // 2 policy cases + the scenario + the CEL case; startsWith('big-') true in the last two: 4 of 4
+    expect(cov.cases).toBe(4);
+    expect(cov.validations[0]).toMatchObject({ true: 3, false: 1 });
+    expect(cov.branches).toEqual({ covered: 4, total: 4 });
   });
 
   it('usage errors exit 2', async () => {
