@@ -148,9 +148,11 @@ func traceOf(expr string, a *ast.AST, state interpreter.EvalState) []traceNode {
 }
 
 // openOf extends a global call's start over its function name: cel-go's range of `int(x)`
-// starts at "(".
+// starts at "(", and so does that of `has(x.f)` (a test-only selection).
 func openOf(e ast.Expr, src []rune, from int) int {
-	if e.Kind() != ast.CallKind || e.AsCall().IsMemberFunction() || from <= 0 || from >= len(src) || src[from] != '(' {
+	global := e.Kind() == ast.CallKind && !e.AsCall().IsMemberFunction()
+	has := e.Kind() == ast.SelectKind && e.AsSelect().IsTestOnly()
+	if (!global && !has) || from <= 0 || from >= len(src) || src[from] != '(' {
 		return from
 	}
 	i := from
@@ -188,6 +190,16 @@ func closeOf(e ast.Expr, src []rune, start, end, to int) int {
 	}
 	switch e.Kind() {
 	case ast.SelectKind:
+		if e.AsSelect().IsTestOnly() {
+			// has(x.f): the node's range is its "(", the operand x ends before ".f)"
+			i := skip(to)
+			if i >= len(src) || src[i] != '.' {
+				return to
+			}
+			for i = skip(i + 1); i < len(src) && (src[i] == '_' || unicode.IsLetter(src[i]) || unicode.IsDigit(src[i])); i++ {
+			}
+			return closing(i, ')')
+		}
 		i := skip(end)
 		if i < len(src) && src[i] == '?' { // optional field selection .?name
 			i = skip(i + 1)

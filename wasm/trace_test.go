@@ -139,4 +139,12 @@ func TestTraceRanAndOffsets(t *testing.T) {
 	if n := find(10, 15); n.Ran {
 		t.Errorf("predicate of an empty list ran: %+v", n)
 	}
+	// has(): the whole call, from "has" to its ")", is the node (cel-go's range is the "(")
+	r = Evaluate("!has(object.spec.nope) && has( object.spec . replicas )", "vap-validation", `{"trace":true}`, "tr")
+	if n := find(1, 22); !n.Ran || n.Value != false {
+		t.Errorf("has(object.spec.nope): %+v", n)
+	}
+	if n := find(26, 55); !n.Ran || n.Value != true {
+		t.Errorf("has( object.spec . replicas ): %+v", n)
+	}
 }
