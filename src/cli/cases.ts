@@ -5,7 +5,7 @@
  * position in FILE; a case whose policy is missing is one too.
  */
 import { runCases, type CaseResult, type CaseTarget, type CasesReport, type PolicyTestCase } from '../policy/cases';
-import { policyCoverage, policyExpressions, type CoverageRun, type PolicyCoverage } from '../policy/coverage';
+import { expressionSample, policyCoverage, policyExpressions, type CoverageRun, type PolicyCoverage } from '../policy/coverage';
 import { kindOf, nameOf, obj, str } from '../base/json';
 import { celAtRelease, findPolicy, isPolicy, runCelCases, runPolicyCases, scenarioProblems, type CelCaseRun, type CelRunner } from '../check/cases';
 import { readWorkspaceFile, type WorkspaceFile } from '../share/workspace-file';
@@ -75,7 +75,7 @@ function addCelRuns(ctx: Ctx, object: unknown, path: string, names: readonly str
   runs.forEach((r, i) =>
     c?.extra.push({
       name: names[i] ?? `CEL case ${i + 1}`,
-      samples: [{ field: path, outcome: !r.ok ? 'error' : r.value === true ? 'true' : r.value === false ? 'false' : 'value', ...(r.trace ? { trace: r.trace } : {}) }],
+      samples: [expressionSample(path, r)],
     }),
   );
 }

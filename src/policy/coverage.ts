@@ -111,6 +111,9 @@ export function policyExpressions(policy: unknown): { field: string; expression:
 const outcomeOf = (e: { ok: boolean; value?: unknown }): CoverageSample['outcome'] => (!e.ok ? 'error' : e.value === true ? 'true' : e.value === false ? 'false' : 'value');
 const traced = (t: CelTraceNode[] | undefined) => (t ? { trace: t } : {});
 
+/** One evaluation of the expression at `field` (a CEL case's) as a coverage sample. */
+export const expressionSample = (field: string, r: { ok: boolean; value?: unknown; trace?: CelTraceNode[] }): CoverageSample => ({ field, outcome: outcomeOf(r), ...traced(r.trace) });
+
 /**
  * The evaluations of one run of `policy`, by field. Variables count where the invocation reached
  * the expressions that use them (past matchConditions) and one of them refers to the variable:

@@ -18,7 +18,8 @@ import {
 } from '../policy';
 import { toDraft, toTestInput, type DraftError, type TestInput, type TestInputDraft } from '../request';
 import { kindOf } from '../base/json';
-import { lineOf, policyCoverage } from '../policy/coverage';
+import { expressionSample, lineOf, policyCoverage, policyExpressions, type CoverageRun } from '../policy/coverage';
+import { testInputs } from './test-inputs';
 import { scalarLines } from '../yaml/scalar-lines';
 import type { CoverageMarkState, DocCoverage } from './coverage';
 import { docPositions } from './documents';
@@ -26,7 +27,7 @@ import type { WorkspaceDoc } from './documents';
 import { workspace } from './workspace';
 // Saved cases run in the check pipeline's one home (src/check/cases.ts, as `check --cases`); this
 // file and that one are loaded with the policy panel, on first use (store/index.ts does not export them).
-import { caseTarget as targetOf, celAtRelease, runPolicyCases as runSavedCases } from '../check/cases';
+import { caseTarget as targetOf, celAtRelease, runCelCases, runPolicyCases as runSavedCases, type CelCaseRun } from '../check/cases';
 
 export type InputProblem = DraftError;
 
@@ -69,13 +70,27 @@ export function runPolicyCases(policy: WorkspaceDoc, docs: readonly WorkspaceDoc
   return runSavedCases(policy.object, docs.map((d) => d.object), cases, { evaluate }, workspace.getState().kubernetesVersion, { trace: true });
 }
 
+/** The document's CEL cases of its policy's expressions, run traced: they count toward coverage, as `check --coverage` counts them. */
+export async function celCaseRuns(policy: WorkspaceDoc): Promise<CoverageRun[]> {
+  const byPath = testInputs.getState().docs[policy.id]?.celCases ?? {};
+  const fields = new Set(policyExpressions(policy.object).map((e) => e.field));
+  const out: CoverageRun[] = [];
+  for (const [path, cases] of Object.entries(byPath)) {
+    if (!fields.has(path) || !cases.length) continue;
+    const traced: CelCaseRun[] = [];
+    await runCelCases(policy.object, path, cases, celAtTarget(), traced);
+    traced.forEach((r, i) => out.push({ name: cases[i]?.name ?? `CEL case ${i + 1}`, samples: [expressionSample(path, r)] }));
+  }
+  return out;
+}
+
 /**
  * The coverage of a policy's saved cases (src/policy/coverage.ts) as the editor shows it: a mark
  * per YAML line holding an expression — covered (every node ran and every branch went both
  * ways), partly, never (nothing on it ran) — with the summary and the findings.
  */
-export function caseCoverage(policy: WorkspaceDoc, cases: readonly PolicyTestCase[], report: CasesReport): DocCoverage {
-  const cov = policyCoverage(policy.object, report.results, cases);
+export function caseCoverage(policy: WorkspaceDoc, cases: readonly PolicyTestCase[], report: CasesReport, extra: readonly CoverageRun[] = []): DocCoverage {
+  const cov = policyCoverage(policy.object, report.results, cases, extra);
   const positions = policy.error ? undefined : docPositions(policy);
   const lines = new Map<number, { nodes: number; ran: number; sides: number; taken: number; notes: string[] }>();
   for (const e of [...cov.validations, ...cov.expressions]) {

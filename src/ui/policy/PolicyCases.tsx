@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'react';
 import type { CaseOutcome, CasesReport } from '../../policy';
 import { useWorkspace, workspace, type WorkspaceDoc } from '../../store';
-import { caseCoverage, caseFromInputs, draftOfCase, kaptestExport, runPolicyCases, type PolicyRunOutcome } from '../../store/policy-run';
+import { caseCoverage, celCaseRuns, caseFromInputs, draftOfCase, kaptestExport, runPolicyCases, type PolicyRunOutcome } from '../../store/policy-run';
 import { setDocCoverage, useDocCoverage } from '../../store/coverage';
 import { testInputs, usePolicyCases } from '../../store/test-inputs';
 import type { TestInputDraft } from '../../request';
@@ -46,10 +46,11 @@ export function PolicyCases({ doc, draft, run }: { doc: WorkspaceDoc; draft: Tes
     }
     let cancelled = false;
     // traced: the coverage of the cases goes to the YAML pane's gutter and the summary below
-    const done = (r: CasesReport) => {
+    const done = async (r: CasesReport) => {
       if (cancelled) return;
       setReport(r);
-      setDocCoverage(doc.id, caseCoverage(doc, cases, r));
+      const extra = await celCaseRuns(doc); // the document's CEL cases count too
+      if (!cancelled) setDocCoverage(doc.id, caseCoverage(doc, cases, r, extra));
     };
     const t = setTimeout(() => void runPolicyCases(doc, docs, cases).then(done), RUN_DELAY_MS);
     return () => {
