@@ -31,21 +31,24 @@ export interface BranchPoint {
 
 const MACRO = /^\s*\.\s*(all|exists_one|exists|filter|map)\s*\(/;
 
-/** Top-level comma-separated arguments of `text` (between its parentheses), as [from, to) ranges trimmed of blanks. */
-function splitArgs(text: string, offset: number): [number, number][] {
+/**
+ * The top-level comma-separated arguments of the call whose "(" is just before `open`, up to its
+ * matching ")", as [from, to) ranges trimmed of blanks; undefined when it does not close.
+ */
+function splitArgs(expression: string, open: number): [number, number][] | undefined {
   const out: [number, number][] = [];
   let depth = 0;
   let quote = '';
-  let start = 0;
+  let start = open;
   const push = (end: number) => {
     let a = start;
     let b = end;
-    while (a < b && /\s/.test(text[a]!)) a++;
-    while (b > a && /\s/.test(text[b - 1]!)) b--;
-    out.push([offset + a, offset + b]);
+    while (a < b && /\s/.test(expression[a]!)) a++;
+    while (b > a && /\s/.test(expression[b - 1]!)) b--;
+    out.push([a, b]);
   };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
+  for (let i = open; i < expression.length; i++) {
+    const c = expression[i]!;
     if (quote) {
       if (c === '\\') i++;
       else if (c === quote) quote = '';
@@ -53,14 +56,16 @@ function splitArgs(text: string, offset: number): [number, number][] {
     }
     if (c === '"' || c === "'") quote = c;
     else if (c === '(' || c === '[' || c === '{') depth++;
-    else if (c === ')' || c === ']' || c === '}') depth--;
-    else if (c === ',' && depth === 0) {
+    else if ((c === ')' || c === ']' || c === '}') && depth > 0) depth--;
+    else if (c === ')') {
+      push(i);
+      return out;
+    } else if (c === ',' && depth === 0) {
       push(i);
       start = i + 1;
     }
   }
-  push(text.length);
-  return out;
+  return undefined;
 }
 
 /** The node spanning exactly [from, to) after `after` (outer parentheses of the text stripped). */
@@ -79,12 +84,12 @@ function nodeSpanning(expression: string, trace: readonly CelTraceNode[], after:
 function macroPoint(expression: string, trace: readonly CelTraceNode[], i: number): BranchPoint | undefined {
   const n = trace[i]!;
   const range = trace[i + 1];
-  if (!range || range.from !== n.from || range.to >= n.to || expression[n.to - 1] !== ')') return undefined;
-  const rest = expression.slice(range.to, n.to);
-  const m = MACRO.exec(rest);
+  if (!range || range.from !== n.from || range.to >= n.to) return undefined;
+  const m = MACRO.exec(expression.slice(range.to, n.to));
   if (!m) return undefined;
-  const open = range.to + m[0].length;
-  const args = splitArgs(expression.slice(open, n.to - 1), open);
+  // the arguments up to the matching ")" (the node's span may stop at a ")" of parentheses inside)
+  const args = splitArgs(expression, range.to + m[0].length);
+  if (!args) return undefined;
   const name = m[1] as BranchOperator;
   // the predicate: the last argument; map's only with three arguments (map(x, p, f)), the second
   let arg: [number, number] | undefined;

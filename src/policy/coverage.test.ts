@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { evaluate, loadCel } from '../cel/index';
 import { runCases } from './cases';
-import { branchPoints, policyCoverage } from './coverage';
+import { branchPoints, branchTaken, policyCoverage } from './coverage';
 import type { PolicyTestCase } from '../request/model';
 import type { CelTraceNode } from '../cel/types';
 
@@ -239,5 +239,21 @@ describe.runIf(hasWasm)('coverage of macros, matchConditions, messageExpressions
       ['||', 1, 1],
       ['||', 0, 1],
     ]);
+  });
+
+  test('macro predicates: the sides a run shows, from the last iteration and the result', async () => {
+    const sidesOf = async (e: string) => {
+      const r = await evaluate(e, 'vap-variable', {}, { trace: true });
+      return branchPoints(e, r.trace!).map((p) => [p.operator, e.slice(r.trace![p.node]!.from, r.trace![p.node]!.to), branchTaken(p, r.trace!)]);
+    };
+    expect(await sidesOf('[1, 2, 3].map(x, x > 1, x * 2)')).toEqual([['map', 'x > 1', { true: true, false: true }]]);
+    expect(await sidesOf('[1, 2, 3].map(x, x * 2)')).toEqual([]);
+    expect(await sidesOf('[1, 2, 3].all(x, x > 0)')).toEqual([['all', 'x > 0', { true: true, false: false }]]);
+    // false at the second element: the first was true, which the state does not show (not counted)
+    expect(await sidesOf('[1, 2, 3].all(x, x < 2)')).toEqual([['all', 'x < 2', { true: false, false: true }]]);
+    expect(await sidesOf('[1, 2, 3].exists(x, x > 5)')).toEqual([['exists', 'x > 5', { true: false, false: true }]]);
+    expect(await sidesOf('[].exists(x, x > 5)')).toEqual([['exists', 'x > 5', { true: false, false: false }]]);
+    expect(await sidesOf('{"a": 1, "b": 2}.filter(k, k == "a")')).toEqual([['filter', 'k == "a"', { true: true, false: true }]]);
+    expect(await sidesOf('[1, 2].exists_one(x, (x == 3))')).toEqual([['exists_one', 'x == 3', { true: false, false: true }]]);
   });
 });
