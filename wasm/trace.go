@@ -219,10 +219,10 @@ func closeOf(e ast.Expr, src []rune, start, end, to int) int {
 		case fn == "_[_]" || fn == "_[?_]":
 			return closing(to, ']')
 		case !strings.HasPrefix(fn, "_") && !strings.HasPrefix(fn, "!") && !strings.HasPrefix(fn, "-"):
-			return closing(max(to, end), ')')
+			return closing(pastParens(src, start, max(to, end), skip), ')')
 		}
 	case ast.ComprehensionKind:
-		return closing(max(to, end), ')')
+		return closing(pastParens(src, start, max(to, end), skip), ')')
 	case ast.ListKind:
 		if start < len(src) && src[start] == '[' {
 			return closing(max(to, end), ']')
@@ -231,6 +231,38 @@ func closeOf(e ast.Expr, src []rune, start, end, to int) int {
 		return closing(max(to, end), '}')
 	}
 	return to
+}
+
+// pastParens moves i over the ")" of parentheses opened after start (the call's own "(" left
+// open) that have no node of their own: `f((x))`, `l.all(x, (x > 1))`.
+func pastParens(src []rune, start, i int, skip func(int) int) int {
+	open := 0
+	var quote rune
+	for k := max(start, 0); k < i && k < len(src); k++ {
+		c := src[k]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				k++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'' || c == '`':
+			quote = c
+		case c == '(':
+			open++
+		case c == ')' && open > 0:
+			open--
+		}
+	}
+	for ; open > 1; open-- {
+		j := skip(i)
+		if j >= len(src) || src[j] != ')' {
+			break
+		}
+		i = j + 1
+	}
+	return i
 }
 
 // children: the sub-expressions of e, in source order where it has one.
