@@ -148,9 +148,11 @@ func traceOf(expr string, a *ast.AST, state interpreter.EvalState) []traceNode {
 }
 
 // openOf extends a global call's start over its function name: cel-go's range of `int(x)`
-// starts at "(".
+// starts at "(", and so does that of `has(x.f)` (a test-only selection).
 func openOf(e ast.Expr, src []rune, from int) int {
-	if e.Kind() != ast.CallKind || e.AsCall().IsMemberFunction() || from <= 0 || from >= len(src) || src[from] != '(' {
+	global := e.Kind() == ast.CallKind && !e.AsCall().IsMemberFunction()
+	has := e.Kind() == ast.SelectKind && e.AsSelect().IsTestOnly()
+	if (!global && !has) || from <= 0 || from >= len(src) || src[from] != '(' {
 		return from
 	}
 	i := from
@@ -188,6 +190,16 @@ func closeOf(e ast.Expr, src []rune, start, end, to int) int {
 	}
 	switch e.Kind() {
 	case ast.SelectKind:
+		if e.AsSelect().IsTestOnly() {
+			// has(x.f): the node's range is its "(", the operand x ends before ".f)"
+			i := skip(to)
+			if i >= len(src) || src[i] != '.' {
+				return to
+			}
+			for i = skip(i + 1); i < len(src) && (src[i] == '_' || unicode.IsLetter(src[i]) || unicode.IsDigit(src[i])); i++ {
+			}
+			return closing(i, ')')
+		}
 		i := skip(end)
 		if i < len(src) && src[i] == '?' { // optional field selection .?name
 			i = skip(i + 1)
@@ -207,10 +219,10 @@ func closeOf(e ast.Expr, src []rune, start, end, to int) int {
 		case fn == "_[_]" || fn == "_[?_]":
 			return closing(to, ']')
 		case !strings.HasPrefix(fn, "_") && !strings.HasPrefix(fn, "!") && !strings.HasPrefix(fn, "-"):
-			return closing(max(to, end), ')')
+			return closing(pastParens(src, start, max(to, end), skip), ')')
 		}
 	case ast.ComprehensionKind:
-		return closing(max(to, end), ')')
+		return closing(pastParens(src, start, max(to, end), skip), ')')
 	case ast.ListKind:
 		if start < len(src) && src[start] == '[' {
 			return closing(max(to, end), ']')
@@ -219,6 +231,38 @@ func closeOf(e ast.Expr, src []rune, start, end, to int) int {
 		return closing(max(to, end), '}')
 	}
 	return to
+}
+
+// pastParens moves i over the ")" of parentheses opened after start (the call's own "(" left
+// open) that have no node of their own: `f((x))`, `l.all(x, (x > 1))`.
+func pastParens(src []rune, start, i int, skip func(int) int) int {
+	open := 0
+	var quote rune
+	for k := max(start, 0); k < i && k < len(src); k++ {
+		c := src[k]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				k++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'' || c == '`':
+			quote = c
+		case c == '(':
+			open++
+		case c == ')' && open > 0:
+			open--
+		}
+	}
+	for ; open > 1; open-- {
+		j := skip(i)
+		if j >= len(src) || src[j] != ')' {
+			break
+		}
+		i = j + 1
+	}
+	return i
 }
 
 // children: the sub-expressions of e, in source order where it has one.

@@ -139,4 +139,20 @@ func TestTraceRanAndOffsets(t *testing.T) {
 	if n := find(10, 15); n.Ran {
 		t.Errorf("predicate of an empty list ran: %+v", n)
 	}
+	// has(): the whole call, from "has" to its ")", is the node (cel-go's range is the "(")
+	r = Evaluate("!has(object.spec.nope) && has( object.spec . replicas )", "vap-validation", `{"trace":true}`, "tr")
+	if n := find(1, 22); !n.Ran || n.Value != false {
+		t.Errorf("has(object.spec.nope): %+v", n)
+	}
+	if n := find(26, 55); !n.Ran || n.Value != true {
+		t.Errorf("has( object.spec . replicas ): %+v", n)
+	}
+	// parentheses around a last argument: the call and the macro still end at their own ")"
+	r = Evaluate("[1, 2].exists_one(x, (x == 3)) || int(('3')) == 3", "vap-validation", `{"trace":true}`, "tr")
+	if n := find(0, 30); !n.Ran || n.Value != false {
+		t.Errorf("exists_one with a parenthesized predicate: %+v", n)
+	}
+	if n := find(34, 44); !n.Ran {
+		t.Errorf("int(('3')): %+v", n)
+	}
 }

@@ -53,6 +53,8 @@ export interface SimContext {
   shouldReinvoke: boolean;
   reinvoke: { policies: ReinvokeState; webhooks: ReinvokeState };
   steps: SimStep[];
+  /** With SimOptions.trace: each webhook's traced matchConditions (by uid), for its step. */
+  webhookExpressions?: Map<string, NonNullable<SimStep['expressions']>>;
   warnings: string[];
   auditAnnotations: Record<string, string>;
   patches: { by: string; ops: JsonPatchOp[] }[];

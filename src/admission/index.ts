@@ -5,7 +5,7 @@
  *   probe(objects, request, options?): simulate without stopping at a rejection (lockout)
  *   prepareChain(objects, { kubernetesVersion }) once, then simulatePrepared/probePrepared per request (impact)
  *   mutationBreaks(objects, request, options?): validators rejecting only the mutated object (M06)
- *   simulateDraft(objects, draft, version?): a simulator draft parsed, simulated and checked for M06
+ *   simulateDraft(objects, draft, { kubernetesVersion?, staticDocuments?, trace? }): a simulator draft parsed, simulated and checked for M06
  *   typeCheckPolicy(policy, { kubernetesVersion, workspace }) → Promise<{ fieldRef, warning }[]>: status.typeChecking (./typecheck.ts)
  * See README.md.
  */
@@ -13,7 +13,7 @@ export * from './types';
 export { simulate, probe, prepareChain, simulatePrepared, probePrepared, requestCel, type PreparedChain } from './simulate';
 export { lockoutReport } from './lockout';
 export { mutationBreaks, type MutationBreak } from './mutation-check';
-export { notRunReason, simulateDraft, type DraftRun } from './simulate-draft';
+export { notRunReason, simulateDraft, type DraftOptions, type DraftRun } from './simulate-draft';
 export { CRITICAL_REQUESTS, criticalRequests } from './critical-requests';
 export { discoveryFor, type Discovery, type ResourceInfo } from './discovery';
 export { typeCheckPolicy, typeCheckPolicyResult, typeCheckMappings, crdSchemas, type TypeCheckOptions } from './typecheck';

@@ -24,6 +24,7 @@ import {
 import { declaresParams } from '../k8s/cel-scope';
 import { celInputs } from '../request/cel-inputs';
 import type { CelInputs } from '../cel/types';
+import { tracedExpressions } from '../policy/coverage';
 import { releaseOf } from '../base/releases';
 import { goJSON } from '../k8s/errors';
 import { excludedBy, forbiddenMessage, inputFor, matchInput, requireReinvoking, type SimContext } from './context';
@@ -94,7 +95,7 @@ function policyMatch(ctx: SimContext, p: WorkspacePolicy): { match?: MatchResult
 }
 
 function runInput(ctx: SimContext, matched: EquivalentResource | undefined, object: unknown, p?: WorkspacePolicy): RunRequestInput {
-  return { ...inputFor(ctx, matched, object), paramDocuments: ctx.ws.documents, equivalents: ctx.discovery.equivalents, ...(p?.static ? { static: true } : {}) };
+  return { ...inputFor(ctx, matched, object), paramDocuments: ctx.ws.documents, equivalents: ctx.discovery.equivalents, ...(p?.static ? { static: true } : {}), ...(ctx.options.trace ? { trace: true } : {}) };
 }
 
 /** A paramRef naming a document of another kind than paramKind: say so (the apiserver just finds no param). */
@@ -278,6 +279,7 @@ export async function runValidatingPolicies(ctx: SimContext): Promise<void> {
         path = firstError ? `spec.validations[${firstError.index}].expression` : mcErrorPath(bt.evaluations);
       }
       const s = policyStep(ctx, { phase: 'validating', p, binding: b, outcome, reason, document, path });
+      if (ctx.options.trace) s.expressions = tracedExpressions(p.policy, bt.evaluations);
       if (notes.length) s.notes = notes;
       if (firstDeny && (outcome === 'denied' || outcome === 'error-rejected')) s.message = `ValidatingAdmissionPolicy '${p.name}' with binding '${b.name}' denied request: ${firstDeny.message}`;
       const warnings = r.warnings.filter((w) => w.includes(`with binding '${b.name}':`));
@@ -374,6 +376,7 @@ export async function runMutatingPolicies(ctx: SimContext): Promise<void> {
         if (!changed) path = 'spec.reinvocationPolicy';
       }
       const s = policyStep(ctx, { phase: 'mutating', p, binding: b, outcome, reason, document: p.document, path });
+      if (ctx.options.trace) s.expressions = tracedExpressions(p.policy, bt.evaluations);
       if (notes.length) s.notes = notes;
       if (matched) s.notes = [...(s.notes ?? []), `matched through the equivalent ${matched.resource.group}/${matched.resource.version} ${matched.resource.resource} (only the object's apiVersion is converted here)`];
       if (changed) {

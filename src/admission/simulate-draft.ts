@@ -19,8 +19,14 @@ export function notRunReason(run: Extract<DraftRun, { ok: false }>): string {
   return `does not run: ${run.message ?? [...run.draftErrors.map((e) => `${e.field}: ${e.message}`), ...run.responseErrors.map((e) => `${e.webhook}: ${e.message}`)].join('; ')}`;
 }
 
-/** `staticDocuments`: indices of the objects loaded from static manifests (SimOptions.staticDocuments). */
-export async function simulateDraft(objects: readonly unknown[], draft: SimulatorDraft, kubernetesVersion?: KubernetesVersion, staticDocuments?: readonly number[]): Promise<DraftRun> {
+/** How a draft runs: the target release, the objects loaded from static manifests (SimOptions.staticDocuments), and `trace` (the simulation, not the M06 probes, records the policies' expression values: SimStep.expressions). */
+export interface DraftOptions {
+  kubernetesVersion?: KubernetesVersion;
+  staticDocuments?: readonly number[];
+  trace?: boolean;
+}
+
+export async function simulateDraft(objects: readonly unknown[], draft: SimulatorDraft, { kubernetesVersion, staticDocuments, trace = false }: DraftOptions = {}): Promise<DraftRun> {
   const { input, errors } = toTestInput(draft.input);
   const { responses, errors: responseErrors } = toWebhookResponses(draft.webhooks);
   if (errors.length || responseErrors.length) return { ok: false, draftErrors: errors, responseErrors };
@@ -32,7 +38,7 @@ export async function simulateDraft(objects: readonly unknown[], draft: Simulato
     ...(staticDocuments?.length ? { staticDocuments } : {}),
   };
   try {
-    const result = await simulate(objects, input.request, options);
+    const result = await simulate(objects, input.request, trace ? { ...options, trace } : options);
     return { ok: true, input, result, breaks: await mutationBreaks(objects, input.request, options, undefined, result) };
   } catch (e) {
     return { ok: false, draftErrors: [], responseErrors: [], message: `The simulation failed: ${(e as Error).message}` };

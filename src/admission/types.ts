@@ -8,6 +8,7 @@ import type { KubernetesVersion } from '../base/releases';
 import type { JsonPatchOp } from '../base/jsonpatch';
 import type { AdmissionRequest } from '../request/model';
 import type { WebhookResponse } from '../request/scenario';
+import type { TracedExpression } from '../policy/coverage';
 
 export type { JsonPatchOp, WebhookResponse };
 
@@ -25,6 +26,8 @@ export interface SimOptions {
   kubernetesVersion?: KubernetesVersion;
   /** Indices into `objects` of the documents loaded from static manifests (evaluated first; src/k8s/static-manifests.ts). */
   staticDocuments?: readonly number[];
+  /** Trace the policies' expressions (SimStep.expressions); results and costs are the same. */
+  trace?: boolean;
 }
 
 /** A workspace document: its kind, name and index in `objects` (-1 when it is not one of them, e.g. a Namespace from options). */
@@ -88,6 +91,8 @@ export interface SimStep {
   auditAnnotations?: Record<string, string>;
   /** Where this simulation may differ from a real cluster, or input it had to assume. */
   notes?: string[];
+  /** With SimOptions.trace, a policy binding's step: its expressions with their sub-expression values. */
+  expressions?: TracedExpression[];
 }
 
 export interface SimDenial {

@@ -60,7 +60,12 @@ async function shouldCallHook(ctx: SimContext, wh: WorkspaceWebhook): Promise<De
   const rulePath = `${at}.rules[${m.matchedRule ?? 0}]`;
   const conditions = (wh.webhook.matchConditions as unknown[] | undefined) ?? [];
   if (conditions.length === 0) return { call: true, matched, reason: m.reason, path: rulePath };
-  const mc = await runMatchConditions(ctx.cel, wh.webhook, 'webhook-matchCondition', celInputs(inputFor(ctx, matched), null), {});
+  const mc = await runMatchConditions(ctx.cel, wh.webhook, 'webhook-matchCondition', celInputs(inputFor(ctx, matched), null), ctx.options.trace ? { trace: true } : {});
+  // traced: the webhook's step shows its matchConditions with their values (SimStep.expressions)
+  if (ctx.options.trace && mc) {
+    const traced = mc.conditions.flatMap((c, k) => (c.trace ? [{ field: `${at}.matchConditions[${k}].expression`, expression: c.expression, trace: c.trace }] : []));
+    (ctx.webhookExpressions ??= new Map()).set(wh.uid, traced);
+  }
   const d = decideMatchConditions(mc, failurePolicyOf(wh.webhook));
   if (d.action === 'match') return { call: true, matched, reason: `${m.reason}; every matchCondition is true`, path: rulePath };
   const path = `${at}.matchConditions[${Math.max(0, d.index ?? 0)}].expression`;
@@ -178,6 +183,7 @@ function step(ctx: SimContext, wh: WorkspaceWebhook, phase: SimStep['phase'], ou
     document: wh.document,
     path,
     round: ctx.round,
+    ...(ctx.webhookExpressions?.has(wh.uid) ? { expressions: ctx.webhookExpressions.get(wh.uid) } : {}),
     failurePolicy: failurePolicyOf(w),
   };
   if (wh.static) s.static = true;

@@ -9,9 +9,9 @@
 import { kindOf, nameOf } from '../base/json';
 import type { KubernetesVersion } from '../base/releases';
 import { BINDING_KIND_OF } from '../k8s/resources';
-import { runCases, type CaseTarget, type CasesReport, type PolicyCel, type PolicyTestCase } from '../policy';
+import { runCases, type CaseTarget, type CasesReport, type PolicyCel, type PolicyTestCase, type RunCaseOptions } from '../policy';
 
-export { runCelCases, type CelRunner } from './cel-cases';
+export { runCelCases, type CelCaseRun, type CelRunner } from './cel-cases';
 export { scenarioProblems } from './scenarios';
 
 /** `cel` with every evaluation in the environment of `release`. */
@@ -31,6 +31,6 @@ export function caseTarget(policy: unknown, objects: readonly unknown[]): CaseTa
   return { policy, bindings: objects.filter((o) => kindOf(o) === bindingKind), paramDocuments: objects };
 }
 
-/** A policy's saved cases against the workspace, with the real engine at `release`. */
-export const runPolicyCases = (policy: unknown, objects: readonly unknown[], cases: readonly PolicyTestCase[], cel: PolicyCel, release: KubernetesVersion): Promise<CasesReport> =>
-  runCases(caseTarget(policy, objects), cases, celAtRelease(cel, release));
+/** A policy's saved cases against the workspace, with the real engine at `release` (traced for coverage: `options.trace`). */
+export const runPolicyCases = (policy: unknown, objects: readonly unknown[], cases: readonly PolicyTestCase[], cel: PolicyCel, release: KubernetesVersion, options: RunCaseOptions = {}): Promise<CasesReport> =>
+  runCases(caseTarget(policy, objects), cases, celAtRelease(cel, release), options);

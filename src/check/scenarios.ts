@@ -4,21 +4,20 @@
  * responses the scenario assumes; the verdict compared with the expected one
  * (src/request scenarioFailures), as the Simulate view does.
  */
-import { notRunReason, simulateDraft, type MutationBreak } from '../admission';
-import type { KubernetesVersion } from '../base/releases';
+import { notRunReason, simulateDraft, type DraftOptions, type MutationBreak, type SimStep } from '../admission';
 import { scenarioFailures, type Scenario } from '../request';
 
 /**
  * Why a scenario fails (`failures`, [] when it passes), and the validators its mutations break
- * (M06 mutation-breaks-validation, src/admission/mutation-check.ts). Never throws.
+ * (M06 mutation-breaks-validation, src/admission/mutation-check.ts). `options.trace`: the run's
+ * steps come back with their traced expressions (for coverage). Never throws.
  */
 export async function scenarioProblems(
   objects: readonly unknown[],
   s: Scenario,
-  kubernetesVersion?: KubernetesVersion,
-  staticDocuments?: readonly number[],
-): Promise<{ failures: string[]; breaks: MutationBreak[] }> {
-  const run = await simulateDraft(objects, { input: s.input, webhooks: s.webhooks }, kubernetesVersion, staticDocuments);
-  if (run.ok) return { failures: scenarioFailures(s.expect, run.result), breaks: run.breaks };
+  options: DraftOptions = {},
+): Promise<{ failures: string[]; breaks: MutationBreak[]; steps?: SimStep[] }> {
+  const run = await simulateDraft(objects, { input: s.input, webhooks: s.webhooks }, options);
+  if (run.ok) return { failures: scenarioFailures(s.expect, run.result), breaks: run.breaks, ...(options.trace ? { steps: run.result.steps } : {}) };
   return { failures: [notRunReason(run)], breaks: [] };
 }

@@ -18,6 +18,11 @@ saved policy/CEL cases and scenarios. Paths are files or directories (searched r
 Options:
   --cases FILE                 run saved cases: a workspace file (exported by the app)
                                or a kaptest test manifest
+  --coverage                   with --cases: coverage of the cases per policy (validations
+                               true/false, nodes, branches; findings) in the report
+  --coverage-out FILE.json     write the coverage as JSON (implies --coverage)
+  --lcov FILE                  write the coverage as LCOV, at the policy files' lines
+  --min-coverage N             exit 1 below N % branch coverage over all policies
   --kubernetes-version 1.3x    target release (${KUBERNETES_VERSIONS[0]}–${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}; default the newest)
   --format text|json|github|junit   report format (default text)
   --fail-on error|warning|finding   exit 1 at or above this (default error): error and
@@ -42,6 +47,11 @@ export interface CheckArgs {
   command: 'check';
   paths: string[];
   cases?: string;
+  /** Coverage of the cases (--coverage, or implied by the three below). */
+  coverage: boolean;
+  coverageOut?: string;
+  lcov?: string;
+  minCoverage?: number;
   kubernetesVersion?: KubernetesVersion;
   format: Format;
   failOn: FailOn;
@@ -66,7 +76,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (argv[0] === '-h' || argv[0] === '--help' || argv[0] === 'help') return { command: 'help' };
   if (argv[0] === '--version' || argv[0] === '-V' || argv[0] === 'version') return { command: 'version' };
   if (argv[0] !== 'check') return { command: 'error', message: `unknown command ${JSON.stringify(argv[0])} (the command is check)` };
-  const out: CheckArgs = { command: 'check', paths: [], format: 'text', failOn: 'error', quiet: false };
+  const out: CheckArgs = { command: 'check', paths: [], format: 'text', failOn: 'error', quiet: false, coverage: false };
   let onlyPaths = false;
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -88,6 +98,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       out.quiet = true;
       continue;
     }
+    if (arg === '--coverage') {
+      out.coverage = true;
+      continue;
+    }
     const eq = arg.indexOf('=');
     const name = eq > 0 ? arg.slice(0, eq) : arg;
     const takeValue = (): string | undefined => (eq > 0 ? arg.slice(eq + 1) : argv[++i]);
@@ -96,6 +110,23 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         const v = takeValue();
         if (!v) return { command: 'error', message: '--cases needs a file' };
         out.cases = v;
+        break;
+      }
+      case '--coverage-out':
+      case '--lcov': {
+        const v = takeValue();
+        if (!v) return { command: 'error', message: `${name} needs a file` };
+        if (name === '--lcov') out.lcov = v;
+        else out.coverageOut = v;
+        out.coverage = true;
+        break;
+      }
+      case '--min-coverage': {
+        const v = takeValue() ?? '';
+        const n = Number(v.replace(/%$/, ''));
+        if (!/^\d+(\.\d+)?%?$/.test(v) || n > 100) return { command: 'error', message: '--min-coverage must be a percentage from 0 to 100' };
+        out.minCoverage = n;
+        out.coverage = true;
         break;
       }
       case '--kubernetes-version': {
@@ -140,5 +171,6 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   }
   if (!out.paths.length) return { command: 'error', message: 'nothing to check: give files or directories, or - for standard input' };
   if ((out.exportManifests || out.layout || out.manifestBase) && !out.static) return { command: 'error', message: '--export-manifests, --layout and --manifest-base need --static' };
+  if (out.coverage && !out.cases) return { command: 'error', message: '--coverage, --coverage-out, --lcov and --min-coverage need --cases FILE' };
   return out;
 }

@@ -4,9 +4,10 @@
  * checked objects with the real engine. Every failing case is a problem at the case's
  * position in FILE; a case whose policy is missing is one too.
  */
-import { runCases, type CaseTarget, type CasesReport, type PolicyTestCase } from '../policy/cases';
+import { runCases, type CaseResult, type CaseTarget, type CasesReport, type PolicyTestCase } from '../policy/cases';
+import { expressionSample, policyCoverage, policyExpressions, type CoverageRun, type PolicyCoverage } from '../policy/coverage';
 import { kindOf, nameOf, obj, str } from '../base/json';
-import { celAtRelease, findPolicy, runCelCases, runPolicyCases, scenarioProblems, type CelRunner } from '../check/cases';
+import { celAtRelease, findPolicy, isPolicy, runCelCases, runPolicyCases, scenarioProblems, type CelCaseRun, type CelRunner } from '../check/cases';
 import { readWorkspaceFile, type WorkspaceFile } from '../share/workspace-file';
 import { unzipFiles } from '../share/zip';
 import { parseDocuments, type ParsedDocument } from '../yaml';
@@ -14,6 +15,8 @@ import { positionIn } from './check';
 import { readInputs, type FileSystem, type InputFile } from './inputs';
 import { isKaptestManifest, readKaptestManifest } from './kaptest';
 import type { Problem } from './problem';
+import type { SimStep } from '../admission';
+import type { CelTraceNode } from '../cel/types';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
 
 export interface CasesSummary {
@@ -27,6 +30,22 @@ export interface CasesRun {
   summary: CasesSummary;
   /** Unreadable input (exit 2). */
   unreadable: boolean;
+  /** With `coverage`: per policy with cases (or CEL cases of its expressions), in the order met. */
+  coverage?: { policy: unknown; coverage: PolicyCoverage }[];
+}
+
+export interface CasesFileOptions {
+  /** Run traced and compute the coverage of each policy's cases (src/policy/coverage.ts). */
+  coverage?: boolean;
+  /** The checked objects are a static manifest set (check --static): scenarios run them first. */
+  static?: boolean;
+}
+
+/** What a policy's coverage is computed from, collected while its cases run. */
+interface CoverageInput {
+  results: CaseResult[];
+  cases: PolicyTestCase[];
+  extra: CoverageRun[];
 }
 
 
@@ -35,6 +54,37 @@ interface Ctx {
   doc: ParsedDocument;
   problems: Problem[];
   summary: CasesSummary;
+  /** With --coverage: per policy object. */
+  coverage?: Map<unknown, CoverageInput>;
+}
+
+function coverageOf(ctx: Ctx, policy: unknown): CoverageInput | undefined {
+  if (!ctx.coverage) return undefined;
+  return ctx.coverage.get(policy) ?? ctx.coverage.set(policy, { results: [], cases: [], extra: [] }).get(policy)!;
+}
+
+function addCases(ctx: Ctx, policy: unknown, report: CasesReport, cases: readonly PolicyTestCase[]): void {
+  const c = coverageOf(ctx, policy);
+  if (!c) return;
+  c.results.push(...report.results);
+  c.cases.push(...cases);
+}
+
+/** A CEL case of a policy expression counts as a case of that policy. */
+function addCelRuns(ctx: Ctx, object: unknown, path: string, names: readonly string[], runs: readonly CelCaseRun[]): void {
+  if (!isPolicy(object) || !policyExpressions(object).some((e) => e.field === path)) return;
+  const c = coverageOf(ctx, object);
+  runs.forEach((r, i) =>
+    c?.extra.push({
+      name: names[i] ?? `CEL case ${i + 1}`,
+      samples: [expressionSample(path, r)],
+    }),
+  );
+}
+
+function coverageResults(ctx: Ctx): CasesRun['coverage'] {
+  if (!ctx.coverage) return undefined;
+  return [...ctx.coverage].map(([policy, c]) => ({ policy, coverage: policyCoverage(policy, c.results, c.cases, c.extra) }));
 }
 
 function problemAt(ctx: Ctx, path: string, message: string, extra: Partial<Problem> = {}): Problem {
@@ -75,13 +125,16 @@ async function runWorkspace(ctx: Ctx, ws: WorkspaceFile, checked: readonly unkno
       ctx.summary.failed += group.cases.length;
       continue;
     }
-    const report = await runPolicyCases(policy, objects, group.cases, cel, release);
+    const report = await runPolicyCases(policy, objects, group.cases, cel, release, { trace: !!ctx.coverage });
+    addCases(ctx, policy, report, group.cases);
     policyCaseProblems(ctx, policy, report, group.cases, group.cases.map((_, i) => `${path}.cases[${i}]`));
   }
   for (const [g, group] of (ws.celCases ?? []).entries()) {
     const source = wsObjects[group.document];
     const current = checked.find((o) => key(o) === key(source)) ?? source;
-    const failures = await runCelCases(current, group.path, group.cases, celAtRelease(cel, release));
+    const traced: CelCaseRun[] | undefined = ctx.coverage ? [] : undefined;
+    const failures = await runCelCases(current, group.path, group.cases, celAtRelease(cel, release), traced);
+    if (traced) addCelRuns(ctx, current, group.path, group.cases.map((c) => c.name), traced);
     group.cases.forEach((c, i) => {
       ctx.summary.total++;
       const failure = failures[i];
@@ -95,9 +148,28 @@ async function runWorkspace(ctx: Ctx, ws: WorkspaceFile, checked: readonly unkno
   await runScenarios(ctx, ws, objects, release, statics);
 }
 
+/** A scenario's traced policy steps count as a case of each policy they ran. */
+function addScenarioRuns(ctx: Ctx, name: string, objects: readonly unknown[], steps: readonly SimStep[]): void {
+  const byPolicy = new Map<unknown, CoverageRun>();
+  for (const step of steps) {
+    const policy = objects[step.document.index];
+    if (!step.expressions?.length || !isPolicy(policy)) continue;
+    const run = byPolicy.get(policy) ?? byPolicy.set(policy, { name: `scenario ${name}`, samples: [] }).get(policy)!;
+    for (const e of step.expressions) run.samples.push({ field: e.field, outcome: rootOutcome(e.trace), trace: e.trace });
+  }
+  for (const [policy, run] of byPolicy) coverageOf(ctx, policy)?.extra.push(run);
+}
+
+/** An expression's result from its trace (the root node comes first). */
+function rootOutcome(trace: readonly CelTraceNode[]): 'true' | 'false' | 'error' | 'value' {
+  const root = trace[0];
+  return !root || root.error !== undefined ? 'error' : root.value === true ? 'true' : root.value === false ? 'false' : 'value';
+}
+
 async function runScenarios(ctx: Ctx, ws: WorkspaceFile, objects: readonly unknown[], release: KubernetesVersion, statics: readonly number[]): Promise<void> {
   for (const [i, s] of (ws.scenarios ?? []).entries()) {
-    const { failures, breaks } = await scenarioProblems(objects, s, release, statics);
+    const { failures, breaks, steps } = await scenarioProblems(objects, s, { kubernetesVersion: release, staticDocuments: statics, trace: !!ctx.coverage });
+    if (steps) addScenarioRuns(ctx, s.name, objects, steps);
     ctx.summary.total++;
     if (!failures.length) ctx.summary.passed++;
     else {
@@ -112,14 +184,21 @@ async function runScenarios(ctx: Ctx, ws: WorkspaceFile, objects: readonly unkno
 }
 
 /** Runs the cases of a `--cases` file against the checked objects. */
-export async function runCasesFile(path: string, checked: readonly unknown[], fs: FileSystem, cel: CelRunner, kubernetesVersion?: KubernetesVersion, staticChecked = false): Promise<CasesRun> {
+export async function runCasesFile(
+  path: string,
+  checked: readonly unknown[],
+  fs: FileSystem,
+  cel: CelRunner,
+  kubernetesVersion?: KubernetesVersion,
+  options: CasesFileOptions = {},
+): Promise<CasesRun> {
   const summary: CasesSummary = { total: 0, passed: 0, failed: 0 };
   const fail = (message: string, unreadable: boolean, line = 1, column = 1): CasesRun => ({
     problems: [{ file: path, line, column, document: 0, kind: '', name: '', field: '', type: unreadable ? 'File' : 'Case', severity: 'error', message: `--cases: ${message}` }],
     summary,
     unreadable,
   });
-  if (path.toLowerCase().endsWith('.zip')) return runKaptestArchive(path, checked, fs, cel, kubernetesVersion, fail);
+  if (path.toLowerCase().endsWith('.zip')) return runKaptestArchive(path, checked, fs, cel, kubernetesVersion, options, fail);
   const read = await readInputs([path], fs);
   const file: InputFile | undefined = read.files[0];
   if (!file) return fail(read.problems[0]?.message ?? 'cannot read', true);
@@ -128,7 +207,7 @@ export async function runCasesFile(path: string, checked: readonly unknown[], fs
   const e = parsed.errors[0];
   if (e) return fail(e.message, false, e.line, e.column);
   if (!doc) return fail('the file is empty', false);
-  const ctx: Ctx = { file: path, doc, problems: [], summary };
+  const ctx: Ctx = { file: path, doc, problems: [], summary, ...(options.coverage ? { coverage: new Map() } : {}) };
   const value = doc.object;
   if (isKaptestManifest(value)) {
     const m = readKaptestManifest(value, []);
@@ -146,15 +225,17 @@ export async function runCasesFile(path: string, checked: readonly unknown[], fs
       }
       // kaptest's own binding, not the workspace's
       const target: CaseTarget = { policy, bindings: [suite.binding], paramDocuments: [] };
-      policyCaseProblems(ctx, policy, await runCases(target, suite.cases, cel), suite.cases, suite.paths);
+      const report = await runCases(target, suite.cases, cel, { trace: !!ctx.coverage });
+      addCases(ctx, policy, report, suite.cases);
+      policyCaseProblems(ctx, policy, report, suite.cases, suite.paths);
     }
-    return { problems: ctx.problems, summary, unreadable: referenced.problems.length > 0 };
+    return { problems: ctx.problems, summary, unreadable: referenced.problems.length > 0, coverage: coverageResults(ctx) };
   }
   const r = readWorkspaceFile(value);
   if (!r.ok) return fail(`neither a kaptest manifest nor a workspace file: ${r.error}`, false);
   for (const w of r.warnings) ctx.problems.push({ ...problemAt(ctx, '', `--cases: ${w}`), severity: 'warning' });
-  await runWorkspace(ctx, r.workspace, checked, cel, kubernetesVersion, staticChecked);
-  return { problems: ctx.problems, summary, unreadable: false };
+  await runWorkspace(ctx, r.workspace, checked, cel, kubernetesVersion, options.static === true);
+  return { problems: ctx.problems, summary, unreadable: false, coverage: coverageResults(ctx) };
 }
 
 /** The files of an archive, seen as files under the archive's path (`a.zip/kaptest.yaml`); the rest from `fs`. */
@@ -184,6 +265,7 @@ async function runKaptestArchive(
   fs: FileSystem,
   cel: CelRunner,
   kubernetesVersion: KubernetesVersion | undefined,
+  options: CasesFileOptions,
   fail: (message: string, unreadable: boolean) => CasesRun,
 ): Promise<CasesRun> {
   let bytes: Uint8Array;
@@ -196,5 +278,5 @@ async function runKaptestArchive(
   if ('error' in files) return fail(files.error, true);
   const manifest = Object.keys(files).find((name) => isKaptestManifest(parseDocuments(files[name]!).documents[0]?.object));
   if (!manifest) return fail('the archive holds no kaptest manifest', false);
-  return runCasesFile(fs.join(path, manifest), checked, archiveFileSystem(fs, path, files), cel, kubernetesVersion);
+  return runCasesFile(fs.join(path, manifest), checked, archiveFileSystem(fs, path, files), cel, kubernetesVersion, options);
 }

@@ -27,7 +27,9 @@ describe('parseArgs', () => {
       kubernetesVersion: '1.33',
       cases: 'c.json',
       quiet: true,
+      coverage: false,
     });
+    expect(parseArgs(['check', 'a', '--cases', 'c.json', '--lcov=l.info', '--min-coverage', '80%'])).toMatchObject({ coverage: true, lcov: 'l.info', minCoverage: 80 });
   });
   it.each([
     [['lint', 'a'], /unknown command "lint"/],

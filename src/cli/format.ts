@@ -5,6 +5,7 @@
  */
 import { countsText } from '../check/severity';
 import { fails, type FailOn, type Problem } from './problem';
+import { belowMinimum, coverageText, type CoverageReport } from './coverage';
 
 export const FORMATS = ['text', 'json', 'github', 'junit'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -32,6 +33,19 @@ export interface Report {
   files: string[];
   problems: Problem[];
   summary: Summary;
+  /** With --coverage. */
+  coverage?: CoverageReport;
+  /** --min-coverage, when given. */
+  minCoverage?: number;
+}
+
+/** The coverage lines of the text and github reports (quiet: only when below --min-coverage). */
+function coverageLines(r: Report, quiet: boolean): string[] {
+  if (!r.coverage) return [];
+  const below = r.minCoverage !== undefined && belowMinimum(r.coverage, r.minCoverage);
+  if (quiet && !below) return [];
+  const lines = coverageText(r.coverage, r.minCoverage);
+  return quiet ? lines.slice(-1) : lines;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -59,6 +73,7 @@ export function problemLine(p: Problem): string {
 function text(r: Report, failOn: FailOn, quiet: boolean): string {
   const shown = quiet ? r.problems.filter((p) => fails(p, failOn)) : r.problems;
   const lines = shown.map(problemLine);
+  lines.push(...coverageLines(r, quiet));
   if (!quiet) lines.push(summaryLine(r.summary));
   return lines.length ? `${lines.join('\n')}\n` : '';
 }
@@ -75,6 +90,9 @@ function github(r: Report, failOn: FailOn, quiet: boolean): string {
     const title = p.type === 'Lint' && p.rule ? `${p.rule} ${p.field}` : p.field || p.type;
     return `::${ghLevel(p)} file=${ghProperty(p.file)},line=${p.line},col=${p.column},title=${ghProperty(title)}::${ghData(p.message)}`;
   });
+  const cov = coverageLines(r, quiet);
+  const below = !!r.coverage && r.minCoverage !== undefined && belowMinimum(r.coverage, r.minCoverage);
+  cov.forEach((l, i) => lines.push(`::${below && i === cov.length - 1 ? 'error' : 'notice'} title=coverage::${ghData(l)}`));
   if (!quiet) lines.push(summaryLine(r.summary));
   return `${lines.join('\n')}\n`;
 }
@@ -125,7 +143,7 @@ const ordered = ({ file, line, column, document, kind, name, field, type, severi
 export function formatReport(r: Report, format: Format, failOn: FailOn, quiet: boolean): string {
   switch (format) {
     case 'json':
-      return `${JSON.stringify({ files: r.files, problems: r.problems.map(ordered), summary: r.summary }, null, 2)}\n`;
+      return `${JSON.stringify({ files: r.files, problems: r.problems.map(ordered), summary: r.summary, ...(r.coverage ? { coverage: r.coverage } : {}) }, null, 2)}\n`;
     case 'github':
       return github(r, failOn, quiet);
     case 'junit':

@@ -34,7 +34,7 @@ export interface FileSystem {
   readStdin(): Promise<Uint8Array>;
   /** A file (or `-`, standard input) read in chunks, never whole (audit logs). */
   readStream?(path: string): AsyncIterable<Uint8Array>;
-  /** Write a text file, making its directories (check --export-manifests). */
+  /** Write a text file, making its directories (check --export-manifests, --coverage-out, --lcov). */
   writeFile?(path: string, text: string): void;
 }
 

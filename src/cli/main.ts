@@ -15,6 +15,7 @@ import { formatReport, type Report } from './format';
 import { readInputs, type FileSystem } from './inputs';
 import { fails, sortProblems, type Problem } from './problem';
 import { runImpact } from './impact';
+import { belowMinimum, coverageReport, toLcov, type CoverageReport, type PolicyLocation } from './coverage';
 import type { WorkerPool } from './impact-workers';
 
 export interface CliIO {
@@ -54,16 +55,30 @@ async function check(args: CheckArgs, io: CliIO): Promise<number> {
   const problems = [...fileProblems, ...checked.problems];
   let cases = { total: 0, passed: 0, failed: 0 };
   let unreadable = fileProblems.length;
+  let coverage: CoverageReport | undefined;
   if (args.cases) {
-    const run = await runCasesFile(args.cases, checked.objects.map((o) => o.object), io.fs, celAtRelease({ evaluate }, release), release, args.static === true);
+    const run = await runCasesFile(args.cases, checked.objects.map((o) => o.object), io.fs, celAtRelease({ evaluate }, release), release, { coverage: args.coverage, static: args.static === true });
     problems.push(...run.problems);
     cases = run.summary;
     if (run.unreadable) unreadable++;
+    if (run.coverage) {
+      coverage = coverageReport(run.coverage.map((c) => c.coverage));
+      // LCOV is keyed by the lines of the checked file each policy came from
+      const texts = new Map(read.files.map((f) => [f.name, f.text]));
+      const located = new Map<unknown, PolicyLocation>();
+      for (const c of run.coverage) {
+        const o = checked.objects.find((x) => x.object === c.policy);
+        if (o) located.set(c.coverage, { file: o.file, text: texts.get(o.file) ?? '', document: o.document });
+      }
+      const written = writeReports(args, coverage, (p) => located.get(p), io);
+      if (!written) return 2;
+    }
   }
   // Unreadable input counts as an error, as it is listed (and exits 2).
   const count = (s: Problem['severity']) => problems.filter((p) => p.severity === s).length;
   const failing = problems.some((p) => fails(p, args.failOn));
-  const exitCode = unreadable ? 2 : failing ? 1 : 0;
+  const tooLow = !!coverage && args.minCoverage !== undefined && belowMinimum(coverage, args.minCoverage);
+  const exitCode = unreadable ? 2 : failing || tooLow ? 1 : 0;
   const files = read.files.map((f) => f.name);
   const report: Report = {
     files,
@@ -80,9 +95,28 @@ async function check(args: CheckArgs, io: CliIO): Promise<number> {
       unreadable,
       exitCode,
     },
+    ...(coverage ? { coverage } : {}),
+    ...(args.minCoverage !== undefined ? { minCoverage: args.minCoverage } : {}),
   };
   io.stdout(formatReport(report, args.format, args.failOn, args.quiet));
   return exitCode;
+}
+
+/** --coverage-out and --lcov; false (after saying why) when a file cannot be written. */
+function writeReports(args: CheckArgs, coverage: CoverageReport, locate: Parameters<typeof toLcov>[1], io: CliIO): boolean {
+  const files: [string, string][] = [];
+  if (args.coverageOut) files.push([args.coverageOut, `${JSON.stringify(coverage, null, 2)}\n`]);
+  if (args.lcov) files.push([args.lcov, toLcov(coverage, locate)]);
+  for (const [path, text] of files) {
+    try {
+      if (!io.fs.writeFile) throw new Error('this file system cannot write');
+      io.fs.writeFile(path, text);
+    } catch (e) {
+      io.stderr(`admission-workbench: cannot write ${path}: ${e instanceof Error ? e.message : String(e)}\n`);
+      return false;
+    }
+  }
+  return true;
 }
 
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {

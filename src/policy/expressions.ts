@@ -85,17 +85,18 @@ export function usedVariables(variables: readonly PolicyVariable[], expressions:
   return used;
 }
 
-/** Every variable's value, each evaluated on its own with the variables before it. */
+/** Every variable's value, each evaluated on its own with the variables before it (traced: with its sub-expression values). */
 export async function traceVariables(
   cel: PolicyCel,
   variables: readonly PolicyVariable[],
   used: Set<string>,
   inputs: CelInputs,
   hasParams: boolean,
+  trace = false,
 ): Promise<VariableTrace[]> {
   const out: VariableTrace[] = [];
   for (const v of variables) {
-    const t = await evalExpr(cel, v.expression, 'vap-variable', inputs, { hasParams, variables, variableName: v.name });
+    const t = await evalExpr(cel, v.expression, 'vap-variable', inputs, { hasParams, variables, variableName: v.name, ...(trace ? { trace } : {}) });
     out.push({ ...t, name: v.name, used: used.has(v.name) });
   }
   return out;

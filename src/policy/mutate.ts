@@ -22,7 +22,7 @@
  * the whole policy once more on its own output and reports whether it changes it again.
  */
 import { withDefaults } from '../k8s/defaults';
-import type { CelCompileOptions, CelInputs } from '../cel/types';
+import type { CelCompileOptions, CelInputs, CelTraceNode } from '../cel/types';
 import { CEL_LIMITS } from '../cel/types';
 import { diffJson, applyJsonPatch, type DiffEntry, type JsonPatchOp } from '../base/jsonpatch';
 import type { MatchResult } from './matching';
@@ -45,6 +45,8 @@ import { deepEqual, isObject, list, nameOf, obj, str, type Obj } from '../base/j
 export interface MutatingRunInput extends RunRequestInput {
   policy: unknown;
   bindings: readonly unknown[];
+  /** Record every expression's sub-expression values (matchConditions, variables, mutations: their `trace`); results and costs are the same. */
+  trace?: boolean;
 }
 
 export interface MutationTrace {
@@ -64,6 +66,8 @@ export interface MutationTrace {
   testFailed?: { index: number; path: string };
   /** The mutation did not run (no object: DELETE). */
   skipped?: string;
+  /** With MutatingRunInput.trace: the expression's sub-expression values. */
+  trace?: CelTraceNode[];
 }
 
 export interface MutatingEvaluationTrace {
@@ -120,7 +124,7 @@ async function invoke(
 ): Promise<{ trace: MutatingEvaluationTrace; object: unknown; errors: string[] }> {
   const hasParams = declaresParams(spec);
   const variables = declaredVariables(spec.variables);
-  const options: CelCompileOptions = { hasParams, variables };
+  const options: CelCompileOptions = input.trace ? { hasParams, variables, trace: true } : { hasParams, variables };
   const mutations = list(spec.mutations).map(obj);
   const exprOf = (m: Record<string, unknown>) =>
     str(m.patchType) === 'JSONPatch' ? str(obj(m.jsonPatch).expression) : str(obj(m.applyConfiguration).expression);
@@ -130,7 +134,7 @@ async function invoke(
   const trace: MutatingEvaluationTrace = {
     param: param ?? null,
     paramName: isObject(param) ? nameOf(param) : undefined,
-    variables: await traceVariables(cel, variables, used, inputs0, hasParams),
+    variables: await traceVariables(cel, variables, used, inputs0, hasParams, input.trace),
     mutations: [],
     objectBefore: current,
     objectAfter: current,
@@ -160,6 +164,7 @@ async function invoke(
     }
     const context = patchType === 'JSONPatch' ? 'map-jsonPatch' : 'map-applyConfiguration';
     const r = await cel.evaluate(expression, context, makeInputs(object), options);
+    if (r.trace) mt.trace = r.trace;
     if (!r.ok) {
       mt.cost = (r as { cost?: number }).cost ?? 0;
       mt.error = r.message;
@@ -295,7 +300,7 @@ export const runMutatingPolicyOnce = runOnce;
 export async function runMutatingPolicy(input: MutatingRunInput, cel: PolicyCel): Promise<MutatingRunResult> {
   const first = await runOnce(input, cel);
   if (first.outcome === 'admit' && first.mutated) {
-    const again = await runOnce({ ...input, request: { ...input.request, object: first.object } }, cel);
+    const again = await runOnce({ ...input, trace: false, request: { ...input.request, object: first.object } }, cel);
     const diff = diffJson(first.object, again.object);
     first.reinvocation = { changesAgain: !deepEqual(first.object, again.object), diff, object: again.object, errors: again.errors };
   }

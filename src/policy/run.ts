@@ -46,7 +46,10 @@ export interface ValidatingRunInput extends RunRequestInput {
   policy: unknown;
   /** Bindings from the workspace; those whose spec.policyName is not the policy are ignored. */
   bindings: readonly unknown[];
-  /** Record each validation's sub-expression values (ValidationTrace.trace); results and costs are the same. */
+  /**
+   * Record every expression's sub-expression values (matchConditions, variables, validations,
+   * messageExpressions, audit annotations: their `trace`); results and costs are the same.
+   */
   trace?: boolean;
 }
 
@@ -78,7 +81,7 @@ export interface ValidationTrace {
   /** Where the message came from. */
   messageSource?: 'messageExpression' | 'message' | 'expression' | 'error';
   /** messageExpression, when there is one: its result, or why it was not used. */
-  messageExpression?: { expression: string; value?: unknown; error?: string; rejected?: string; cost: number };
+  messageExpression?: { expression: string; value?: unknown; error?: string; rejected?: string; cost: number; trace?: CelTraceNode[] };
   reason?: StatusReason;
   code?: number;
   /** What the policy decides for this validation after failurePolicy: admit or deny. */
@@ -94,6 +97,8 @@ export interface AuditAnnotationTrace {
   value?: string;
   error?: string;
   cost: number;
+  /** With ValidatingRunInput.trace: the valueExpression's sub-expression values. */
+  trace?: CelTraceNode[];
 }
 
 /** One PolicyDecision of validator.go. */
@@ -247,7 +252,7 @@ async function evaluateValidations(
   const trace: EvaluationTrace = {
     param: param ?? null,
     paramName: isObject(param) ? nameOf(param) : undefined,
-    variables: await traceVariables(cel, variables, usedVariables(variables, allExpressions), inputs, hasParams),
+    variables: await traceVariables(cel, variables, usedVariables(variables, allExpressions), inputs, hasParams, traced),
     validations: [],
     auditAnnotations: [],
     cost: 0,
@@ -257,7 +262,7 @@ async function evaluateValidations(
   };
 
   // matchConditions
-  const mc = await runMatchConditions(cel, spec, 'vap-matchCondition', inputs, options);
+  const mc = await runMatchConditions(cel, spec, 'vap-matchCondition', inputs, validationOptions);
   trace.matchConditions = mc;
   if (mc?.outcome === 'error') {
     if (failurePolicy === 'Ignore') return trace; // the matcher answers "no match"
@@ -288,7 +293,7 @@ async function evaluateValidations(
       messages.push(undefined);
       continue;
     }
-    const t = await evalExpr(cel, me, 'vap-messageExpression', inputs, options);
+    const t = await evalExpr(cel, me, 'vap-messageExpression', inputs, validationOptions);
     messages.push(t);
     cost += t.cost;
     if (cost > CEL_LIMITS.runtimeCelCostBudget) messageOutOfBudget = true;
@@ -300,7 +305,7 @@ async function evaluateValidations(
     const expression = str(v.expression);
     const vt: ValidationTrace = { index: i, expression, evaluation: 'admit', cost: r.cost, action: 'admit', ...(r.trace ? { trace: r.trace } : {}) };
     const m = messages[i];
-    if (m) vt.messageExpression = { expression: str(v.messageExpression), value: m.value, error: m.error, cost: m.cost };
+    if (m) vt.messageExpression = { expression: str(v.messageExpression), value: m.value, error: m.error, cost: m.cost, ...(m.trace ? { trace: m.trace } : {}) };
     if (!r.ok) {
       vt.evaluation = 'error';
       vt.error = r.error;
@@ -363,14 +368,14 @@ async function evaluateValidations(
   for (const a of audits) {
     const key = str(a.key);
     const valueExpression = str(a.valueExpression);
-    const t = await evalExpr(cel, valueExpression, 'vap-auditAnnotation', inputs, options);
+    const t = await evalExpr(cel, valueExpression, 'vap-auditAnnotation', inputs, validationOptions);
     auditCost += t.cost;
     if (auditCost > CEL_LIMITS.runtimeCelCostBudget) {
       trace.auditAnnotationsCost = auditCost;
       trace.decisions = [{ action: errorAction, evaluation: 'error', message: OUT_OF_BUDGET, index: -1 }];
       return trace;
     }
-    const at: AuditAnnotationTrace = { key, valueExpression, action: 'exclude', cost: t.cost };
+    const at: AuditAnnotationTrace = { key, valueExpression, action: 'exclude', cost: t.cost, ...(t.trace ? { trace: t.trace } : {}) };
     if (!t.ok) {
       at.action = failurePolicy === 'Ignore' ? 'exclude' : 'error';
       at.error = t.error;

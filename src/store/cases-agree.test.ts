@@ -15,7 +15,7 @@ import { runCasesFile } from '../cli/cases';
 import { nodeFileSystem } from '../cli/node-io';
 import { readWorkspaceFile } from '../share/workspace-file';
 import { docFromObject } from './documents';
-import { runPolicyCases } from './policy-run';
+import { caseCoverage, runPolicyCases } from './policy-run';
 import { workspace } from './workspace';
 
 const namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default', labels: { 'kubernetes.io/metadata.name': 'default' } } };
@@ -79,4 +79,23 @@ describe('saved cases: the CLI and the app agree', () => {
     expect(appFailed).toEqual(['wrong: unlabelled admitted', 'wrong: not bound but denied']);
     expect(cli.summary).toEqual({ total, passed: total - appFailed.length, failed: appFailed.length });
   }, 60_000);
+
+  it('and the same coverage: the CLI summary is the app one, whose gutter marks the expression partly covered', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aw-cases-'));
+    const path = join(dir, 'workspace.json');
+    writeFileSync(path, JSON.stringify(FILE));
+    const release = workspace.getState().kubernetesVersion;
+    const cli = await runCasesFile(path, OBJECTS, nodeFileSystem, celAtRelease({ evaluate }, release), release, { coverage: true });
+    const cliCoverage = cli.coverage!.find((c) => c.policy === OBJECTS[0])!.coverage;
+    const docs = OBJECTS.map((o) => docFromObject(o));
+    const read = readWorkspaceFile(FILE);
+    if (!read.ok) throw new Error(read.error);
+    const cases = read.workspace.policyCases![0]!.cases;
+    const app = caseCoverage(docs[0]!, cases, await runPolicyCases(docs[0]!, docs, cases));
+    expect(app.summary).toBe(cliCoverage.summary);
+    // has() true (labelled) and false (unlabelled); 'team' in … true only: 3 of 4 sides
+    expect(app.summary).toMatch(/^0 of 1 validations never failed in any case; 3 of 4 branches \(75 %\)/);
+    const line = docs[0]!.text.split('\n').findIndex((l) => l.includes('expression:')) + 1;
+    expect(app.marks).toEqual([expect.objectContaining({ line, state: 'partly' })]);
+  });
 });

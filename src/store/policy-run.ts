@@ -18,11 +18,16 @@ import {
 } from '../policy';
 import { toDraft, toTestInput, type DraftError, type TestInput, type TestInputDraft } from '../request';
 import { kindOf } from '../base/json';
+import { expressionSample, lineOf, policyCoverage, policyExpressions, type CoverageRun } from '../policy/coverage';
+import { testInputs } from './test-inputs';
+import { scalarLines } from '../yaml/scalar-lines';
+import type { CoverageMarkState, DocCoverage } from './coverage';
+import { docPositions } from './documents';
 import type { WorkspaceDoc } from './documents';
 import { workspace } from './workspace';
 // Saved cases run in the check pipeline's one home (src/check/cases.ts, as `check --cases`); this
 // file and that one are loaded with the policy panel, on first use (store/index.ts does not export them).
-import { caseTarget as targetOf, celAtRelease, runPolicyCases as runSavedCases } from '../check/cases';
+import { caseTarget as targetOf, celAtRelease, runCelCases, runPolicyCases as runSavedCases, type CelCaseRun } from '../check/cases';
 
 export type InputProblem = DraftError;
 
@@ -47,8 +52,9 @@ export async function runPolicyTest(policy: WorkspaceDoc, docs: readonly Workspa
   const { input, problems } = requestInput(draft);
   if (problems.length) return { ok: false, inputProblems: problems };
   const run = { ...caseTarget(policy, docs), ...input };
-  if (kindOf(policy.object) === 'MutatingAdmissionPolicy') return { ok: true, kind: 'mutating', result: await runMutatingPolicy(run, celAtTarget()), inputProblems: [] };
-  // Traced: the policy's validation editors show the values of this run inline (ValidationTrace.trace).
+  // Traced: the run shows every expression's values inline (matchConditions, variables, validations,
+  // messages, audit annotations, mutations), and the policy's validation editors too.
+  if (kindOf(policy.object) === 'MutatingAdmissionPolicy') return { ok: true, kind: 'mutating', result: await runMutatingPolicy({ ...run, trace: true }, celAtTarget()), inputProblems: [] };
   return { ok: true, kind: 'validating', result: await runValidatingPolicy({ ...run, trace: true }, celAtTarget()), inputProblems: [] };
 }
 
@@ -59,8 +65,66 @@ export function caseFromInputs(name: string, draft: TestInputDraft, expect: { ou
   return { name, input, expect };
 }
 
+/** Saved cases, traced: results are the same, and caseCoverage reads the traces. */
 export function runPolicyCases(policy: WorkspaceDoc, docs: readonly WorkspaceDoc[], cases: readonly PolicyTestCase[]): Promise<CasesReport> {
-  return runSavedCases(policy.object, docs.map((d) => d.object), cases, { evaluate }, workspace.getState().kubernetesVersion);
+  return runSavedCases(policy.object, docs.map((d) => d.object), cases, { evaluate }, workspace.getState().kubernetesVersion, { trace: true });
+}
+
+/** The document's CEL cases of its policy's expressions, run traced: they count toward coverage, as `check --coverage` counts them. */
+export async function celCaseRuns(policy: WorkspaceDoc): Promise<CoverageRun[]> {
+  const byPath = testInputs.getState().docs[policy.id]?.celCases ?? {};
+  const fields = new Set(policyExpressions(policy.object).map((e) => e.field));
+  const out: CoverageRun[] = [];
+  for (const [path, cases] of Object.entries(byPath)) {
+    if (!fields.has(path) || !cases.length) continue;
+    const traced: CelCaseRun[] = [];
+    await runCelCases(policy.object, path, cases, celAtTarget(), traced);
+    traced.forEach((r, i) => out.push({ name: cases[i]?.name ?? `CEL case ${i + 1}`, samples: [expressionSample(path, r)] }));
+  }
+  return out;
+}
+
+/**
+ * The coverage of a policy's saved cases (src/policy/coverage.ts) as the editor shows it: a mark
+ * per YAML line holding an expression — covered (every node ran and every branch went both
+ * ways), partly, never (nothing on it ran) — with the summary and the findings.
+ */
+export function caseCoverage(policy: WorkspaceDoc, cases: readonly PolicyTestCase[], report: CasesReport, extra: readonly CoverageRun[] = []): DocCoverage {
+  const cov = policyCoverage(policy.object, report.results, cases, extra);
+  const positions = policy.error ? undefined : docPositions(policy);
+  const lines = new Map<number, { nodes: number; ran: number; sides: number; taken: number; notes: string[] }>();
+  for (const e of [...cov.validations, ...cov.expressions]) {
+    const pos = positions?.positionOf(e.field);
+    if (!pos?.exact) continue;
+    const at = scalarLines(policy.text, pos.value.startOffset, pos.value.endOffset, e.expression);
+    const line = (l: number) => at[Math.min(l, at.length - 1)]!;
+    const entry = (n: number) => lines.get(n) ?? lines.set(n, { nodes: 0, ran: 0, sides: 0, taken: 0, notes: [] }).get(n)!;
+    if (e.lines.length === 0) {
+      for (const n of new Set(at)) {
+        entry(n).nodes++;
+        entry(n).notes.push(`${e.field}: not evaluated by any case`);
+      }
+      continue;
+    }
+    for (const l of e.lines) {
+      const x = entry(line(l.line));
+      x.nodes += l.total;
+      x.ran += l.covered;
+      x.notes.push(`${e.field}: ${l.covered} of ${l.total} sub-expressions ran`);
+    }
+    for (const b of e.branches) {
+      const x = entry(line(lineOf(e.expression, b.from)));
+      x.sides += 2;
+      x.taken += (b.true > 0 ? 1 : 0) + (b.false > 0 ? 1 : 0);
+      x.notes.push(`${b.operator} ${e.expression.slice(b.from, b.to).slice(0, 40)}: true in ${b.true}, false in ${b.false}`);
+    }
+  }
+  const marks = [...lines].sort((a, b) => a[0] - b[0]).map(([line, x]) => ({
+    line,
+    state: (x.ran === 0 && x.taken === 0 ? 'never' : x.ran === x.nodes && x.taken === x.sides ? 'covered' : 'partly') as CoverageMarkState,
+    title: x.notes.join('\n'),
+  }));
+  return { text: policy.text, marks, summary: cov.summary, findings: cov.findings };
 }
 
 export function kaptestExport(policy: WorkspaceDoc, docs: readonly WorkspaceDoc[], cases: readonly PolicyTestCase[]): KaptestExport {

@@ -69,9 +69,9 @@ const objectsOf = (docs: readonly WorkspaceDoc[]): unknown[] => docs.map((d) => 
 /** Indices of the documents that are static manifests (they run before the API objects). */
 export const staticIndices = (docs: readonly WorkspaceDoc[]): number[] => docs.flatMap((d, i) => (isStaticDoc(d) ? [i] : []));
 
-/** Send the draft's request through the workspace's admission chain. Never throws. */
-export async function runSimulation(docs: readonly WorkspaceDoc[], draft: SimulatorDraft): Promise<SimRun> {
-  const run = await simulateDraft(objectsOf(docs), draft, workspace.getState().kubernetesVersion, staticIndices(docs));
+/** Send the draft's request through the workspace's admission chain (traced: each policy step shows its expressions' values). Never throws. */
+export async function runSimulation(docs: readonly WorkspaceDoc[], draft: SimulatorDraft, trace = true): Promise<SimRun> {
+  const run = await simulateDraft(objectsOf(docs), draft, { kubernetesVersion: workspace.getState().kubernetesVersion, staticDocuments: staticIndices(docs), trace });
   if (!run.ok) return run;
   const before = run.input.request.object;
   return { ok: true, result: run.result, diff: before === undefined ? [] : diffJson(before, run.result.object), breaks: run.breaks, unstored: unstoredDocuments(docs) };
@@ -90,7 +90,7 @@ export interface ScenarioResult {
 export async function runScenarios(docs: readonly WorkspaceDoc[], scenarios: readonly Scenario[]): Promise<ScenarioResult[]> {
   const out: ScenarioResult[] = [];
   for (const s of scenarios) {
-    const run = await runSimulation(docs, { input: s.input, webhooks: s.webhooks });
+    const run = await runSimulation(docs, { input: s.input, webhooks: s.webhooks }, false);
     if (!run.ok) {
       out.push({ id: s.id, pass: false, failures: [notRunReason(run)], breaks: [] });
       continue;

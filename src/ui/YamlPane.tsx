@@ -11,6 +11,20 @@ import { monaco, modelUri } from '../monaco/setup';
 import { docKind, docPositions, docProblems, openFix, workspace, type WorkspaceDoc } from '../store';
 import { kindSpecOf, paramSpecOf } from '../k8s';
 import { revealEdited } from './yaml-reveal';
+import { coverageStore, type DocCoverage } from '../store/coverage';
+
+const COVERAGE_LABEL = { covered: 'Covered by the saved cases', partly: 'Partly covered by the saved cases', never: 'Never run by the saved cases' } as const;
+
+/** Gutter marks of the saved cases' coverage (src/store/coverage.ts), for the text they were computed on. */
+function coverageDecorations(model: monaco.editor.ITextModel, c: DocCoverage | undefined): monaco.editor.IModelDeltaDecoration[] {
+  if (!c || c.text !== model.getValue()) return [];
+  return c.marks
+    .filter((m) => m.line <= model.getLineCount())
+    .map((m) => ({
+      range: new monaco.Range(m.line, 1, m.line, 1),
+      options: { linesDecorationsClassName: `cov-mark cov-${m.state}`, linesDecorationsTooltip: `${COVERAGE_LABEL[m.state]}\n${m.title}` },
+    }));
+}
 
 const OWNER = 'workbench';
 
@@ -164,6 +178,15 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
       });
     };
     apply(current);
+    // coverage marks: after the cases run, and again once the text they were computed on is shown
+    const coverage = editor.createDecorationsCollection();
+    const showCoverage = () => {
+      const c = coverageStore.getState().byDoc[docId];
+      if (c || coverage.length) coverage.set(coverageDecorations(model, c));
+    };
+    showCoverage();
+    const unsubscribeCoverage = coverageStore.subscribe(showCoverage);
+    const contentCoverage = model.onDidChangeContent(showCoverage);
     const unsubscribe = workspace.subscribe((s, prev) => {
       const d = s.docs.find((x) => x.id === docId);
       // Models of deleted documents go (this one's own model goes when the pane unmounts).
@@ -187,6 +210,9 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
       sub.dispose();
       blur.dispose();
       unsubscribe();
+      unsubscribeCoverage();
+      contentCoverage.dispose();
+      coverage.clear();
       if (!workspace.getState().docs.some((x) => x.id === docId)) {
         editorRef.current?.setModel(null); // the editor may already be disposed (unmount)
         model.dispose();

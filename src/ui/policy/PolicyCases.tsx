@@ -6,7 +6,8 @@
 import { useEffect, useState } from 'react';
 import type { CaseOutcome, CasesReport } from '../../policy';
 import { useWorkspace, workspace, type WorkspaceDoc } from '../../store';
-import { caseFromInputs, draftOfCase, kaptestExport, runPolicyCases, type PolicyRunOutcome } from '../../store/policy-run';
+import { caseCoverage, celCaseRuns, caseFromInputs, draftOfCase, kaptestExport, runPolicyCases, type PolicyRunOutcome } from '../../store/policy-run';
+import { setDocCoverage, useDocCoverage } from '../../store/coverage';
 import { testInputs, usePolicyCases } from '../../store/test-inputs';
 import type { TestInputDraft } from '../../request';
 import { download } from '../download';
@@ -36,13 +37,22 @@ export function PolicyCases({ doc, draft, run }: { doc: WorkspaceDoc; draft: Tes
   const current = currentExpectation(run);
   const [expected, setExpected] = useState<CaseOutcome | ''>('');
 
+  const coverage = useDocCoverage(doc.id);
   useEffect(() => {
     if (celState !== 'ready' || cases.length === 0) {
       setReport(undefined);
+      setDocCoverage(doc.id, undefined);
       return;
     }
     let cancelled = false;
-    const t = setTimeout(() => void runPolicyCases(doc, docs, cases).then((r) => !cancelled && setReport(r)), RUN_DELAY_MS);
+    // traced: the coverage of the cases goes to the YAML pane's gutter and the summary below
+    const done = async (r: CasesReport) => {
+      if (cancelled) return;
+      setReport(r);
+      const extra = await celCaseRuns(doc); // the document's CEL cases count too
+      if (!cancelled) setDocCoverage(doc.id, caseCoverage(doc, cases, r, extra));
+    };
+    const t = setTimeout(() => void runPolicyCases(doc, docs, cases).then(done), RUN_DELAY_MS);
     return () => {
       cancelled = true;
       clearTimeout(t);
@@ -103,6 +113,23 @@ export function PolicyCases({ doc, draft, run }: { doc: WorkspaceDoc; draft: Tes
           </button>
         ) : null}
       </div>
+      {coverage && coverage.text === doc.text ? (
+        <div className="pt-coverage" data-testid="coverage-summary">
+          <div>
+            <strong>Coverage</strong>: {coverage.summary}
+            <span className="pt-muted"> (marks beside the YAML lines: covered, partly, never run)</span>
+          </div>
+          {coverage.findings.length ? (
+            <ul>
+              {coverage.findings.map((f, i) => (
+                <li key={i} className="pt-finding" data-testid="coverage-finding" data-code={f.code}>
+                  {f.message}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      ) : null}
       <ul className="pt-case-list">
         {cases.map((c) => {
           const res = report?.results.find((r) => r.name === c.name);

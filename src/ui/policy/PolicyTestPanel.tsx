@@ -31,8 +31,8 @@ function Evaluation({ e }: { e: EvaluationTrace }) {
           {e.matchConditions.failedCondition ? ` (false: ${e.matchConditions.failedCondition})` : ''}
           <ul>
             {e.matchConditions.conditions.map((c) => (
-              <li key={c.name}>
-                <code>{c.name}</code> → {c.ok ? <code>{show(c.value)}</code> : <span className="pt-err">{c.error}</span>}
+              <li key={c.name} data-testid="pt-match-condition">
+                <code>{c.name}</code>: <TracedExpression expression={c.expression} trace={c.trace} /> → {c.ok ? <code>{show(c.value)}</code> : <span className="pt-err">{c.error}</span>}
               </li>
             ))}
           </ul>
@@ -43,8 +43,8 @@ function Evaluation({ e }: { e: EvaluationTrace }) {
           variables
           <ul>
             {e.variables.map((v) => (
-              <li key={v.name}>
-                <code>variables.{v.name}</code> = {v.ok ? <code>{show(v.value)}</code> : <span className="pt-err">{v.error}</span>}
+              <li key={v.name} data-testid="pt-variable">
+                <code>variables.{v.name}</code> = <TracedExpression expression={v.expression} trace={v.trace} /> → {v.ok ? <code>{show(v.value)}</code> : <span className="pt-err">{v.error}</span>}
                 {v.type ? <span className="pt-type"> {v.type}</span> : null}
                 {!v.used ? <span className="pt-muted"> (unused: not evaluated by Kubernetes)</span> : null}
               </li>
@@ -65,6 +65,12 @@ function Evaluation({ e }: { e: EvaluationTrace }) {
                   {v.code ? ` · ${v.reason ?? 'Invalid'} (${v.code})` : ''}
                 </div>
               ) : null}
+              {v.messageExpression ? (
+                <div data-testid="pt-message-expression">
+                  messageExpression: <TracedExpression expression={v.messageExpression.expression} trace={v.messageExpression.trace} /> →{' '}
+                  {v.messageExpression.error ? <span className="pt-err">error</span> : <code>{show(v.messageExpression.value)}</code>}
+                </div>
+              ) : null}
               {v.messageExpression?.rejected || v.messageExpression?.error ? (
                 <div className="pt-muted">messageExpression not used: {v.messageExpression.rejected ?? v.messageExpression.error}</div>
               ) : null}
@@ -77,8 +83,8 @@ function Evaluation({ e }: { e: EvaluationTrace }) {
           audit annotations
           <ul>
             {e.auditAnnotations.map((a) => (
-              <li key={a.key}>
-                <code>{a.key}</code>: {a.action === 'publish' ? <q>{a.value}</q> : a.action === 'exclude' ? <span className="pt-muted">omitted (null or empty)</span> : <span className="pt-err">{a.error}</span>}
+              <li key={a.key} data-testid="pt-audit-annotation">
+                <code>{a.key}</code>: <TracedExpression expression={a.valueExpression} trace={a.trace} /> → {a.action === 'publish' ? <q>{a.value}</q> : a.action === 'exclude' ? <span className="pt-muted">omitted (null or empty)</span> : <span className="pt-err">{a.error}</span>}
               </li>
             ))}
           </ul>
@@ -180,8 +186,8 @@ function MutatingResult({ r }: { r: MutatingRunResult }) {
             {b.evaluations.map((e, i) => (
               <ol key={i} start={0} className="pt-eval">
                 {e.mutations.map((m) => (
-                  <li key={m.index}>
-                    {m.patchType}: <code>{m.expression}</code> → {m.error ? <span className="pt-err">{m.error}</span> : m.skipped ? <span className="pt-muted">{m.skipped}</span> : `${m.changes.length} change(s)`}
+                  <li key={m.index} data-testid="pt-mutation">
+                    {m.patchType}: <TracedExpression expression={m.expression} trace={m.trace} /> → {m.error ? <span className="pt-err">{m.error}</span> : m.skipped ? <span className="pt-muted">{m.skipped}</span> : `${m.changes.length} change(s)`}
                   </li>
                 ))}
               </ol>

@@ -7,6 +7,33 @@ import type { SimResult, SimStep } from '../../store/simulator';
 import type { WorkspaceDoc } from '../../store';
 import { docOfRef } from '../../store/simulator';
 import { focusRef } from './focus';
+import { TracedExpression } from '../cel/TracedExpression';
+
+/** A policy step's expressions with this run's values: the one that decided the step shown, the others folded. */
+function StepExpressions({ step }: { step: SimStep }) {
+  const all = step.expressions ?? [];
+  if (!all.length) return null;
+  const deciding = all.find((e) => e.field === step.path);
+  const others = all.filter((e) => e !== deciding);
+  const item = (e: (typeof all)[number]) => (
+    <li key={e.field} data-testid="sim-expression" data-field={e.field}>
+      <code className="sim-muted">{e.field}</code>: <TracedExpression expression={e.expression} trace={e.trace} />
+    </li>
+  );
+  return (
+    <div className="sim-expressions">
+      {deciding ? <ul data-testid="sim-step-expression">{item(deciding)}</ul> : null}
+      {others.length ? (
+        <details>
+          <summary>
+            {deciding ? 'other expressions' : 'expressions'} ({others.length})
+          </summary>
+          <ul>{others.map(item)}</ul>
+        </details>
+      ) : null}
+    </div>
+  );
+}
 
 const OUTCOME_LABEL: Record<SimStep['outcome'], string> = {
   skipped: 'skipped',
@@ -61,6 +88,7 @@ export function Timeline({ result, docs }: { result: SimResult; docs: readonly W
           {s.patch?.length ? <pre className="mono sim-patch">{JSON.stringify(s.patch, null, 1)}</pre> : null}
           {s.warnings?.length ? <div className="sim-warn">warnings: {s.warnings.join('; ')}</div> : null}
           {s.notes?.length ? <div className="sim-muted">{s.notes.join(' ')}</div> : null}
+          <StepExpressions step={s} />
         </li>
       ))}
     </ol>
