@@ -154,6 +154,23 @@ function load(text: string): Loaded | YamlError {
   return l;
 }
 
+/**
+ * A tree parsed elsewhere for `text` (the store's reading of a keystroke, ./reparse.ts), given
+ * to applyEdits: the next edit of `text` starts from it instead of parsing. It is applyEdits'
+ * from now on (a scalar replaced shifts it in place for the text returned: `releaseTree`).
+ */
+export function adoptTree(text: string, root: PosNode, object: unknown, aliases: boolean): boolean {
+  if (loaded.some((l) => l.text === text)) return false;
+  remember({ text, root, object, aliases });
+  return true;
+}
+
+/** The tree applyEdits keeps for `text`, handed back (no longer kept here), if it keeps one. */
+export function releaseTree(text: string): PosNode | undefined {
+  const i = loaded.findIndex((l) => l.text === text);
+  return i < 0 ? undefined : loaded.splice(i, 1)[0]!.root;
+}
+
 const isError = (x: Loaded | YamlError): x is YamlError => !('root' in x);
 
 // ---------------------------------------------------------------------------------------------

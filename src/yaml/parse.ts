@@ -71,11 +71,15 @@ export interface ParsedText {
 const parsedTexts = new WeakMap<ParsedDocument, ParsedText>();
 export const parsedTextOf = (doc: ParsedDocument): ParsedText | undefined => parsedTexts.get(doc);
 
-/** A document of a text read in part (./reparse.ts): its tree now belongs to `state`, no longer to the document it came from. */
-export function parsedDocument(state: ParsedText, object: unknown, documentIndex: number, from: ParsedDocument): ParsedDocument {
+/** A document's tree went to another text (./reparse.ts): the document is no longer read from. */
+export function forgetParsedText(doc: ParsedDocument): void {
+  trees.delete(doc);
+  parsedTexts.delete(doc);
+}
+
+/** A document of a text read in part (./reparse.ts), over `state`'s tree. */
+export function parsedDocument(state: ParsedText, object: unknown, documentIndex: number): ParsedDocument {
   const { text, lines, root, chunk } = state;
-  trees.delete(from);
-  parsedTexts.delete(from);
   const doc: ParsedDocument = {
     object,
     documentIndex,

@@ -11,7 +11,8 @@ import { seededRandom } from '../base/random';
 import { formatPath } from '../base/path-format';
 import type { PathSegment } from '../base/path';
 import { parseDocuments, splitDocuments } from './index';
-import { changedRange, reparseDocuments } from './reparse';
+import { applyEditsWithParse, changedRange, reparseDocuments } from './reparse';
+import { applyEdits, editsBetween } from './edit';
 import type { ParseResult } from './types';
 
 const CORPUS = resolve(__dirname, '../cli/fixtures/realworld');
@@ -131,7 +132,7 @@ describe('reparseDocuments equals parseDocuments', () => {
     const next = text.replace('timeoutSeconds: 3', 'timeoutSeconds: 35');
     const change = changedRange(text, next)!;
     expect(next.slice(change.at, change.newEnd)).toBe('5');
-    const a = reparseDocuments(text, parseDocuments(text), next, change)!;
+    const a = reparseDocuments(text, parseDocuments(text), next, { change })!;
     const b = reparseDocuments(text, parseDocuments(text), next)!;
     expect(a.documents[0]!.object).toEqual(parseDocuments(next).documents[0]!.object);
     expect(b.documents[0]!.object).toEqual(a.documents[0]!.object);
@@ -154,4 +155,52 @@ describe('reparseDocuments equals parseDocuments', () => {
       expect(reparseDocuments(text, parseDocuments(text), next)).toBeUndefined();
     }
   }, 30_000);
+
+  it.each([5, 6])('seed %i: form edits that replace scalars come with the parse of their result', (seed) => {
+    const r = seededRandom(seed);
+    const VALUES: unknown[] = ['x', 'on', '0123', 7, true, 'a: b', 'two\nlines', '', 'new-name', -1];
+    let partial = 0;
+    for (const original of texts) {
+      let text = original;
+      let result = parseDocuments(text);
+      let object = result.documents[0]!.object;
+      for (let step = 0; step < 8; step++) {
+        const leaves: PathSegment[][] = [];
+        const walk = (v: unknown, path: PathSegment[]) => {
+          if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, i]));
+          else if (typeof v === 'object' && v !== null) for (const k of Object.keys(v)) walk((v as Record<string, unknown>)[k], [...path, k]);
+          else leaves.push(path);
+        };
+        walk(object, []);
+        if (!leaves.length) break;
+        const path = leaves[Math.floor(r() * leaves.length)]!;
+        const next = setAt(object, path, VALUES[Math.floor(r() * VALUES.length)]);
+        const edits = editsBetween(object, next);
+        const { result: edited, parsed, consumed } = applyEditsWithParse(text, result, object, next);
+        expect(edited.text).toBe(applyEdits(text, edits).text);
+        if (edited.error) {
+          if (consumed) result = parseDocuments(text);
+          continue;
+        }
+        const whole = parseDocuments(edited.text);
+        if (parsed) {
+          partial++;
+          const s = Math.floor(r() * 1e9);
+          expect(seen(parsed, edited.text, seededRandom(s)), `${JSON.stringify(text.slice(0, 60))}… ${formatPath(path)}`).toEqual(seen(whole, edited.text, seededRandom(s)));
+        }
+        text = edited.text;
+        object = next;
+        result = parsed ?? whole;
+      }
+    }
+    expect(partial).toBeGreaterThan(texts.length / 2);
+  }, 60_000);
 });
+
+function setAt(v: unknown, path: readonly PathSegment[], value: unknown): unknown {
+  if (!path.length) return value;
+  const [seg, ...rest] = path;
+  if (Array.isArray(v)) return v.map((x, i) => (i === seg ? setAt(x, rest, value) : x));
+  const o = v as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(o).map((k) => [k, k === seg ? setAt(o[k], rest, value) : o[k]]));
+}

@@ -20,9 +20,10 @@ import { setOwn } from '../base/json';
 import type { PathSegment } from '../base/path';
 import { formatPath } from '../base/path-format';
 import { constructChunk } from './construct';
+import { adoptTree, applyEdits, editsBetween, releaseTree, type EditOptions, type EditResult } from './edit';
 import { MAX_DEPTH, MAX_PROBLEMS_PER_DOCUMENT, MAX_TEXT_LENGTH } from './limits';
 import { editedLineIndex, type LineIndex } from './lines';
-import { parsedDocument, parsedTextOf, type ParsedText } from './parse';
+import { forgetParsedText, parsedDocument, parsedTextOf, type ParsedText } from './parse';
 import type { PosEntry, PosNode } from './pos-tree';
 import type { ParseResult, YamlError } from './types';
 
@@ -36,15 +37,17 @@ const plainTexts = new WeakMap<ParsedText, boolean>();
 /**
  * `parseDocuments(text)` for `text`, an edit of `prevText` whose parse `prev` was (by
  * parseDocuments or by this function), or undefined when only a whole parse can tell.
- * `hint`: where the texts differ, when the caller knows (else they are compared).
+ * `options.change`: where the texts differ, when the caller knows (else they are compared);
+ * `options.object`: the object `prevText` reads as, when the caller holds one (deep-equal to
+ * prev's; the result shares its values where the edit did not reach).
  */
-export function reparseDocuments(prevText: string, prev: ParseResult, text: string, hint?: TextChange): ParseResult | undefined {
+export function reparseDocuments(prevText: string, prev: ParseResult, text: string, options: { change?: TextChange; object?: unknown } = {}): ParseResult | undefined {
   if (prev.errors.length || prev.documents.length !== 1 || prev.documents[0]!.fromList) return undefined;
   const doc = prev.documents[0]!;
   const state = parsedTextOf(doc);
   if (!state || state.text !== prevText || text.length > MAX_TEXT_LENGTH) return undefined;
   if (!isPlain(state)) return undefined;
-  const change = hint ?? changedRange(prevText, text);
+  const change = options.change ?? changedRange(prevText, text);
   if (!change) return undefined;
   const { at, oldEnd, newEnd } = change;
   if (at < state.chunk.start || oldEnd > state.chunk.end) return undefined;
@@ -53,15 +56,51 @@ export function reparseDocuments(prevText: string, prev: ParseResult, text: stri
   const lines = editedLineIndex(state.lines, text, at, oldEnd, newEnd);
   if (!lines) return undefined;
   for (let depth = chain.length; depth > 0; depth--) {
-    const r = tryWindow(state, doc.object, chain.slice(0, depth), text, lines, change, doc.documentIndex);
+    const r = tryWindow(state, options.object ?? doc.object, chain.slice(0, depth), text, lines, change, doc.documentIndex);
     if (r === 'refused') return undefined;
     if (r) {
       const next: ParsedText = { text, lines, root: state.root, chunk: { start: state.chunk.start, end: state.chunk.end + newEnd - oldEnd }, warnings: r.warnings };
       plainTexts.set(next, true);
-      return { documents: [parsedDocument(next, r.object, doc.documentIndex, doc)], errors: [], warnings: r.warnings };
+      forgetParsedText(doc);
+      return { documents: [parsedDocument(next, r.object, doc.documentIndex)], errors: [], warnings: r.warnings };
     }
   }
   return undefined;
+}
+
+/**
+ * applyEdits of the change from `before` (what `text` reads as) to `after` on a text whose parse
+ * is at hand (`prev`): the edit starts from that parse's tree instead of parsing the text again,
+ * and where it replaced scalars in place the result comes with its own parse (`parsed`, reading
+ * as `after`), the tree shifted. `consumed`: `prev` may no longer be used (its tree went to the
+ * new text, or may have been changed on the way).
+ */
+export function applyEditsWithParse(
+  text: string,
+  prev: ParseResult | undefined,
+  before: unknown,
+  after: unknown,
+  options: EditOptions = {},
+): { result: EditResult; parsed?: ParseResult; consumed: boolean } {
+  const edits = editsBetween(before, after);
+  const doc = prev && !prev.errors.length && prev.documents.length === 1 && !prev.documents[0]!.fromList ? prev.documents[0]! : undefined;
+  const state = doc && parsedTextOf(doc);
+  if (!doc || !state || state.text !== text) return { result: applyEdits(text, edits, options), consumed: false };
+  const lent = adoptTree(text, state.root, before, !isPlain(state));
+  const result = applyEdits(text, edits, options);
+  if (!lent) return { result, consumed: false };
+  // Untouched, the tree is still kept for the text: take it back.
+  if (releaseTree(text) === state.root) return { result, consumed: false };
+  forgetParsedText(doc);
+  const root = result.error ? undefined : releaseTree(result.text);
+  if (root !== state.root || state.warnings.length) return { result, consumed: true };
+  // Scalars replaced in place (applyEdits writes none that read with a warning): the tree was shifted for the new text.
+  const change = changedRange(text, result.text);
+  const lines = change && editedLineIndex(state.lines, result.text, change.at, change.oldEnd, change.newEnd);
+  if (!change || !lines) return { result, consumed: true };
+  const next: ParsedText = { text: result.text, lines, root, chunk: { start: state.chunk.start, end: state.chunk.end + change.newEnd - change.oldEnd }, warnings: [] };
+  plainTexts.set(next, isPlain(state));
+  return { result, parsed: { documents: [parsedDocument(next, after, doc.documentIndex)], errors: [], warnings: [] }, consumed: true };
 }
 
 /** text[at, newEnd) replaced prevText[at, oldEnd); the rest is the same. */
