@@ -8,22 +8,48 @@ import { applyText } from '../monaco/apply-text';
 import { registerFixActions, type LineFix } from '../monaco/fix-actions';
 import { letEscapeThenTabLeave, TAB_TRAP_HELP } from '../monaco/tab-escape';
 import { monaco, modelUri } from '../monaco/setup';
-import { docKind, docPositions, docProblems, openFix, workspace, type WorkspaceDoc } from '../store';
+import { docKind, docPositions, docProblems, openFix, workspace, type Problem, type WorkspaceDoc } from '../store';
 import { kindSpecOf, paramSpecOf } from '../k8s';
 import { revealEdited } from './yaml-reveal';
 
 const OWNER = 'workbench';
 
-/** Texts longer than this are handed to the store (parsed) after a pause in typing, not on every keystroke. */
-const DEBOUNCE_ABOVE_CHARS = 20_000;
-const TYPING_PAUSE_MS = 150;
 /** Markers need positions (a parse of the text): computed when the browser is idle, not in the keystroke. */
 const MARKER_DELAY_MS = 120;
+/**
+ * Above this many problems (10,000 webhooks: 30,000 findings), markers are set for the lines
+ * around the visible ones only, again as the view scrolls: Monaco's work per marker, and ours
+ * per position, made every keystroke a long task. Below it, every problem has its marker.
+ */
+const ALL_MARKERS_UP_TO = 2_000;
+/** Lines above and below the visible ones that get markers too. */
+const MARKER_MARGIN_LINES = 200;
 
 
 const SEVERITY = { error: monaco.MarkerSeverity.Error, warning: monaco.MarkerSeverity.Warning, info: monaco.MarkerSeverity.Info };
 
-function markersFor(doc: WorkspaceDoc): monaco.editor.IMarkerData[] {
+type PositionIndex = NonNullable<ReturnType<typeof docPositions>>;
+
+/** The problems whose field is in list elements around the visible lines (or in no list element), when there are many. */
+function nearVisible(items: readonly Problem[], positions: PositionIndex, visible: { startLine: number; endLine: number } | undefined, margin = MARKER_MARGIN_LINES): readonly Problem[] {
+  if (items.length <= ALL_MARKERS_UP_TO || !visible) return items;
+  const lineAt = (line: number) => positions.pathAtLineColumn(Math.max(1, line), 1)?.path ?? '';
+  const first = lineAt(visible.startLine - margin);
+  const last = lineAt(visible.endLine + margin);
+  const element = (path: string) => /^([^[]*)\[(\d+)\]/.exec(path);
+  const a = element(first);
+  const b = element(last);
+  const from = a ? Number(a[2]) : 0;
+  const to = b && (!a || b[1] === a[1]) ? Number(b[2]) : Infinity;
+  return items.filter((p) => {
+    const m = element(p.field);
+    if (!m) return true;
+    const i = Number(m[2]);
+    return (!a || m[1] === a[1]) ? i >= from && i <= to : true;
+  });
+}
+
+function markersFor(doc: WorkspaceDoc, visible?: { startLine: number; endLine: number }): monaco.editor.IMarkerData[] {
   const problems = docProblems(doc, workspace.getState().docs);
   if (doc.error) {
     const e = doc.error;
@@ -40,7 +66,7 @@ function markersFor(doc: WorkspaceDoc): monaco.editor.IMarkerData[] {
   }
   const positions = docPositions(doc);
   if (!positions) return [];
-  return problems.items.map((p) => {
+  return nearVisible(problems.items, positions, visible).map((p) => {
     const pos = positions.positionOf(p.field);
     const r = pos.exact ? (pos.key ?? pos.value) : (pos.key ?? pos.value);
     const oneLine = r.startLine === r.endLine;
@@ -63,7 +89,8 @@ function fixesAt(uri: monaco.Uri, startLine: number, endLine: number): LineFix[]
   const doc = docs.find((d) => d.id === docId);
   const positions = doc && !doc.error ? docPositions(doc) : undefined;
   if (!doc || !positions) return [];
-  return docProblems(doc, docs).items.flatMap((p) => {
+  // (of 30,000 problems, those in the list elements on these lines: Monaco asks at every keystroke)
+  return nearVisible(docProblems(doc, docs).items, positions, { startLine, endLine }, 1).flatMap((p) => {
     if (!p.fixes?.length) return [];
     const pos = positions.positionOf(p.field);
     const line = (pos.key ?? pos.value).startLine;
@@ -119,31 +146,31 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
     if (model.getValue() !== current.text) model.setValue(current.text);
     editor.setModel(model);
     editor.updateOptions({ readOnly: !kindSpecOf(current.object) && !paramSpecOf(current.object, workspace.getState().docs.map((d) => d.object)) && !current.error && current.object !== undefined });
-    let typing: ReturnType<typeof setTimeout> | undefined;
     /** The model's text as last written or read by us. */
     let modelText = model.getValue();
-    const flush = () => {
-      if (typing) clearTimeout(typing);
-      typing = undefined;
-      modelText = model.getValue();
-      workspace.getState().setText(docId, modelText);
-    };
+    // Every keystroke goes to the store: an edit inside one list element of a large text is read in part (src/yaml reparse.ts).
     const sub = model.onDidChangeContent(() => {
       if (applying.current) return;
-      if (model.getValueLength() < DEBOUNCE_ABOVE_CHARS) flush();
-      else {
-        if (typing) clearTimeout(typing);
-        typing = setTimeout(flush, TYPING_PAUSE_MS);
-      }
+      modelText = model.getValue();
+      workspace.getState().setText(docId, modelText);
     });
-    const blur = editor.onDidBlurEditorText(() => typing && flush());
     let marking: ReturnType<typeof setTimeout> | undefined;
+    let marked: WorkspaceDoc | undefined;
     const mark = (d: WorkspaceDoc) => {
+      marked = d;
       if (marking) clearTimeout(marking);
-      marking = setTimeout(() => monaco.editor.setModelMarkers(model, OWNER, markersFor(d)), MARKER_DELAY_MS);
+      marking = setTimeout(() => {
+        const r = editor.getModel() === model ? editor.getVisibleRanges()[0] : undefined;
+        const visible = r && { startLine: r.startLineNumber, endLine: editor.getVisibleRanges().at(-1)!.endLineNumber };
+        monaco.editor.setModelMarkers(model, OWNER, markersFor(d, visible));
+      }, MARKER_DELAY_MS);
     };
+    // Many problems: the markers follow the view (only those around the visible lines are set).
+    const scrolled = editor.onDidScrollChange((e) => {
+      if (e.scrollTopChanged && marked && editor.getModel() === model && docProblems(marked, workspace.getState().docs).items.length > ALL_MARKERS_UP_TO) mark(marked);
+    });
     const apply = (d: WorkspaceDoc) => {
-      if (!typing && modelText !== d.text) {
+      if (modelText !== d.text) {
         applying.current = true;
         applyText(monaco, model, d.text, modelText);
         modelText = d.text;
@@ -180,12 +207,11 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
       }
     });
     return () => {
-      if (typing) flush();
       if (frame !== undefined) cancelAnimationFrame(frame);
       if (pending) apply(pending);
       if (marking) clearTimeout(marking);
       sub.dispose();
-      blur.dispose();
+      scrolled.dispose();
       unsubscribe();
       if (!workspace.getState().docs.some((x) => x.id === docId)) {
         editorRef.current?.setModel(null); // the editor may already be disposed (unmount)

@@ -11,7 +11,8 @@ import { seededRandom } from '../base/random';
 import { formatPath } from '../base/path-format';
 import type { PathSegment } from '../base/path';
 import { parseDocuments, splitDocuments } from './index';
-import { applyEditsWithParse, changedRange, reparseDocuments } from './reparse';
+import { applyEditsWithParse, reparseDocuments } from './reparse';
+import { changedRange } from '../base/text-diff';
 import { applyEdits, editsBetween } from './edit';
 import type { ParseResult } from './types';
 

@@ -17,6 +17,7 @@
  * the previous document's `positions` must not be used afterwards.
  */
 import { setOwn } from '../base/json';
+import { changedRange, type TextChange } from '../base/text-diff';
 import type { PathSegment } from '../base/path';
 import { formatPath } from '../base/path-format';
 import { constructChunk } from './construct';
@@ -26,6 +27,8 @@ import { editedLineIndex, type LineIndex } from './lines';
 import { forgetParsedText, parsedDocument, parsedTextOf, type ParsedText } from './parse';
 import type { PosEntry, PosNode } from './pos-tree';
 import type { ParseResult, YamlError } from './types';
+
+export type { TextChange };
 
 /** A window larger than this is not worth it: parsing the whole text costs about the same. */
 const MAX_WINDOW = 256 * 1024;
@@ -101,30 +104,6 @@ export function applyEditsWithParse(
   const next: ParsedText = { text: result.text, lines, root, chunk: { start: state.chunk.start, end: state.chunk.end + change.newEnd - change.oldEnd }, warnings: [] };
   plainTexts.set(next, isPlain(state));
   return { result, parsed: { documents: [parsedDocument(next, after, doc.documentIndex)], errors: [], warnings: [] }, consumed: true };
-}
-
-/** text[at, newEnd) replaced prevText[at, oldEnd); the rest is the same. */
-export interface TextChange {
-  at: number;
-  oldEnd: number;
-  newEnd: number;
-}
-
-/** The one range where two texts differ (compared in blocks: a 5 MB text in a few ms), or undefined when they are equal. */
-export function changedRange(a: string, b: string): TextChange | undefined {
-  if (a === b) return undefined;
-  const n = Math.min(a.length, b.length);
-  const BLOCK = 4096;
-  let at = 0;
-  while (at + BLOCK <= n && a.substring(at, at + BLOCK) === b.substring(at, at + BLOCK)) at += BLOCK;
-  while (at < n && a.charCodeAt(at) === b.charCodeAt(at)) at++;
-  const limit = n - at;
-  let k = 0;
-  const la = a.length;
-  const lb = b.length;
-  while (k + BLOCK <= limit && a.substring(la - k - BLOCK, la - k) === b.substring(lb - k - BLOCK, lb - k)) k += BLOCK;
-  while (k < limit && a.charCodeAt(la - 1 - k) === b.charCodeAt(lb - 1 - k)) k++;
-  return { at, oldEnd: la - k, newEnd: lb - k };
 }
 
 function isPlain(state: ParsedText): boolean {
