@@ -8,46 +8,16 @@ import { applyText } from '../monaco/apply-text';
 import { registerFixActions, type LineFix } from '../monaco/fix-actions';
 import { letEscapeThenTabLeave, TAB_TRAP_HELP } from '../monaco/tab-escape';
 import { monaco, modelUri } from '../monaco/setup';
-import { docKind, docPositions, docProblems, openFix, workspace, type Problem, type WorkspaceDoc } from '../store';
+import { docKind, docPositions, docProblems, openFix, workspace, type WorkspaceDoc } from '../store';
 import { kindSpecOf, paramSpecOf } from '../k8s';
 import { revealEdited } from './yaml-reveal';
+import { ALL_MARKERS_UP_TO, nearVisible } from './yaml-markers';
 
 const OWNER = 'workbench';
 
 /** Markers need positions (a parse of the text): computed when the browser is idle, not in the keystroke. */
 const MARKER_DELAY_MS = 120;
-/**
- * Above this many problems (10,000 webhooks: 30,000 findings), markers are set for the lines
- * around the visible ones only, again as the view scrolls: Monaco's work per marker, and ours
- * per position, made every keystroke a long task. Below it, every problem has its marker.
- */
-const ALL_MARKERS_UP_TO = 2_000;
-/** Lines above and below the visible ones that get markers too. */
-const MARKER_MARGIN_LINES = 200;
-
-
 const SEVERITY = { error: monaco.MarkerSeverity.Error, warning: monaco.MarkerSeverity.Warning, info: monaco.MarkerSeverity.Info };
-
-type PositionIndex = NonNullable<ReturnType<typeof docPositions>>;
-
-/** The problems whose field is in list elements around the visible lines (or in no list element), when there are many. */
-function nearVisible(items: readonly Problem[], positions: PositionIndex, visible: { startLine: number; endLine: number } | undefined, margin = MARKER_MARGIN_LINES): readonly Problem[] {
-  if (items.length <= ALL_MARKERS_UP_TO || !visible) return items;
-  const lineAt = (line: number) => positions.pathAtLineColumn(Math.max(1, line), 1)?.path ?? '';
-  const first = lineAt(visible.startLine - margin);
-  const last = lineAt(visible.endLine + margin);
-  const element = (path: string) => /^([^[]*)\[(\d+)\]/.exec(path);
-  const a = element(first);
-  const b = element(last);
-  const from = a ? Number(a[2]) : 0;
-  const to = b && (!a || b[1] === a[1]) ? Number(b[2]) : Infinity;
-  return items.filter((p) => {
-    const m = element(p.field);
-    if (!m) return true;
-    const i = Number(m[2]);
-    return (!a || m[1] === a[1]) ? i >= from && i <= to : true;
-  });
-}
 
 function markersFor(doc: WorkspaceDoc, visible?: { startLine: number; endLine: number }): monaco.editor.IMarkerData[] {
   const problems = docProblems(doc, workspace.getState().docs);
