@@ -15,6 +15,9 @@ import { ALL_MARKERS_UP_TO, nearVisible } from './yaml-markers';
 
 const OWNER = 'workbench';
 
+/** A keystroke the store took longer than this for (a large text read whole) makes the next ones wait for a pause in typing. */
+const SLOW_KEYSTROKE_MS = 400;
+const TYPING_PAUSE_MS = 150;
 /** Markers need positions (a parse of the text): computed when the browser is idle, not in the keystroke. */
 const MARKER_DELAY_MS = 120;
 const SEVERITY = { error: monaco.MarkerSeverity.Error, warning: monaco.MarkerSeverity.Warning, info: monaco.MarkerSeverity.Info };
@@ -118,12 +121,26 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
     editor.updateOptions({ readOnly: !kindSpecOf(current.object) && !paramSpecOf(current.object, workspace.getState().docs.map((d) => d.object)) && !current.error && current.object !== undefined });
     /** The model's text as last written or read by us. */
     let modelText = model.getValue();
-    // Every keystroke goes to the store: an edit inside one list element of a large text is read in part (src/yaml reparse.ts).
+    // Every keystroke goes to the store: an edit inside one list element of a large text is read
+    // in part (src/yaml reparse.ts). Where the store had to read a large text whole (a JSON text,
+    // a new list item: seconds), the next keystrokes are handed over after a pause in typing.
+    let typing: ReturnType<typeof setTimeout> | undefined;
+    let slow = false;
+    const flush = () => {
+      if (typing) clearTimeout(typing);
+      typing = undefined;
+      modelText = model.getValue();
+      const t0 = performance.now();
+      workspace.getState().setText(docId, modelText);
+      slow = performance.now() - t0 > SLOW_KEYSTROKE_MS;
+    };
     const sub = model.onDidChangeContent(() => {
       if (applying.current) return;
-      modelText = model.getValue();
-      workspace.getState().setText(docId, modelText);
+      if (!slow) return flush();
+      if (typing) clearTimeout(typing);
+      typing = setTimeout(flush, TYPING_PAUSE_MS);
     });
+    const blur = editor.onDidBlurEditorText(() => typing && flush());
     let marking: ReturnType<typeof setTimeout> | undefined;
     let marked: WorkspaceDoc | undefined;
     const mark = (d: WorkspaceDoc) => {
@@ -140,7 +157,7 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
       if (e.scrollTopChanged && marked && editor.getModel() === model && docProblems(marked, workspace.getState().docs).items.length > ALL_MARKERS_UP_TO) mark(marked);
     });
     const apply = (d: WorkspaceDoc) => {
-      if (modelText !== d.text) {
+      if (!typing && modelText !== d.text) {
         applying.current = true;
         applyText(monaco, model, d.text, modelText);
         modelText = d.text;
@@ -177,10 +194,12 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
       }
     });
     return () => {
+      if (typing) flush();
       if (frame !== undefined) cancelAnimationFrame(frame);
       if (pending) apply(pending);
       if (marking) clearTimeout(marking);
       sub.dispose();
+      blur.dispose();
       scrolled.dispose();
       unsubscribe();
       if (!workspace.getState().docs.some((x) => x.id === docId)) {
