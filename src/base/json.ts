@@ -61,6 +61,32 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 }
 
 /**
+ * A string that is the same for two values only if they are deepEqual (key order counts, so
+ * deep-equal objects written in another order may differ): a Map key for memos of what a
+ * comparison of values answers. Safe for every JSON value, bigint included.
+ */
+export function valueKey(v: unknown): string {
+  switch (typeof v) {
+    case 'string':
+      return JSON.stringify(v);
+    case 'number':
+      return String(v);
+    case 'bigint':
+      return `${v}n`;
+    case 'boolean':
+      return v ? 't' : 'f';
+    case 'object':
+      if (v === null) return 'null';
+      if (Array.isArray(v)) return `[${v.map(valueKey).join(',')}]`;
+      return `{${Object.keys(v)
+        .map((k) => `${JSON.stringify(k)}:${valueKey((v as Obj)[k])}`)
+        .join(',')}}`;
+    default:
+      return typeof v;
+  }
+}
+
+/**
  * `next` with every subtree that equals the one at the same place in `prev` (same keys in the
  * same order, same values) replaced by `prev`'s: after a re-parse of a text that changed in one
  * place, unchanged subtrees keep their identity, so what is memoised per object (validation and

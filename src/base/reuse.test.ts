@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { reuseUnchanged } from './json';
+import { deepEqual, reuseUnchanged, valueKey } from './json';
+import { seededRandom } from './random';
 
 const webhook = (i: number, timeoutSeconds = 5) => ({ name: `w${i}`, rules: [{ operations: ['CREATE'], resources: ['pods'] }], timeoutSeconds });
 const config = (hooks: unknown[]) => ({ kind: 'ValidatingWebhookConfiguration', metadata: { name: 'c' }, webhooks: hooks });
@@ -46,3 +47,23 @@ describe('reuseUnchanged', () => {
     expect(reuseUnchanged({ l: [] }, { l: {} })).toEqual({ l: {} });
   });
 });
+
+describe('valueKey', () => {
+  it('is the same only for deep-equal values (seeded)', () => {
+    const r = seededRandom(5);
+    const values: unknown[] = [];
+    for (let n = 0; n < 300; n++) values.push(randomValue(r, 3));
+    values.push(1, '1', 1n, '1n', true, 'true', null, 'null', [], {}, [null], ['null'], { a: undefined }, { a: null }, -0, 0);
+    for (const a of values) for (const b of values) if (valueKey(a) === valueKey(b)) expect(deepEqual(a, b), `${valueKey(a)}`).toBe(true);
+    expect(valueKey({ a: [1, 'x'], b: { c: null } })).toBe(valueKey({ a: [1, 'x'], b: { c: null } }));
+  });
+});
+
+function randomValue(r: () => number, depth: number): unknown {
+  const pick = r();
+  if (depth === 0 || pick < 0.4) return [null, true, false, 0, 1, -1, 2n, 'a', 'b', '1', 'null', ''][Math.floor(r() * 12)];
+  if (pick < 0.7) return Array.from({ length: Math.floor(r() * 3) }, () => randomValue(r, depth - 1));
+  const o: Record<string, unknown> = {};
+  for (const k of ['a', 'b', 'c']) if (r() < 0.5) o[k] = randomValue(r, depth - 1);
+  return o;
+}

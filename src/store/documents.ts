@@ -6,7 +6,7 @@
 import { kindSpecOf, orderFields, paramSpecOf } from '../k8s';
 import { getIn } from '../k8s/edit';
 import { isObject, reuseUnchanged } from '../base/json';
-import { applyEdits, copiedSlot, editsBetween, listItemTextsOf, parseDocuments, serializeDocuments, splitDocuments, type ListCut, type ListFrame, type ListItemText, type ListSlot, type PositionIndex, type YamlError } from '../yaml';
+import { applyEditsWithParse, copiedSlot, listItemTextsOf, parseDocuments, reparseDocuments, serializeDocuments, splitDocuments, type ListCut, type ListSlot, type ParseResult, type PositionIndex, type TextChange, type YamlError } from '../yaml';
 
 export { copiedSlot, type ListSlot };
 
@@ -91,22 +91,54 @@ function keepPositions(text: string, positions: PositionIndex | null): void {
   while (positionsByText.size > MAX_KEPT_POSITIONS) positionsByText.delete(positionsByText.keys().next().value as string);
 }
 
+/**
+ * The parse of each recent text that holds one object (a few: a 5 MB text's tree is large): the
+ * next keystroke on it is read in part from it (reparseDocuments: only the list element or entry
+ * the edit is in), and a form edit of it starts from its tree (applyEditsWithParse).
+ */
+const parsedByText = new Map<string, ParseResult>();
+const MAX_KEPT_PARSES = 4;
+
+function keepParsed(text: string, parsed: ParseResult): void {
+  if (parsed.errors.length || parsed.documents.length !== 1) return;
+  parsedByText.delete(text);
+  parsedByText.set(text, parsed);
+  while (parsedByText.size > MAX_KEPT_PARSES) parsedByText.delete(parsedByText.keys().next().value as string);
+}
+
+/** The parse of `text` went to another text (its tree was moved): forget it and the positions over it. */
+function forgetParsed(text: string): void {
+  parsedByText.delete(text);
+  positionsByText.delete(text);
+}
+
 /** The position index of a document's text, or undefined while the text does not parse to one object. */
 export function docPositions(doc: WorkspaceDoc): PositionIndex | undefined {
   if (doc.error) return undefined;
   let hit = positionsByText.get(doc.text);
   if (hit === undefined) {
-    const { documents } = parseDocuments(doc.text);
-    hit = documents.length === 1 ? documents[0]!.positions : null;
+    const parsed = parseDocuments(doc.text);
+    hit = parsed.documents.length === 1 ? parsed.documents[0]!.positions : null;
+    keepParsed(doc.text, parsed);
   }
   keepPositions(doc.text, hit);
   return hit ?? undefined;
 }
 
-/** The document after the user typed `text`. */
-export function withText(doc: WorkspaceDoc, text: string): WorkspaceDoc {
-  const { documents, errors, warnings } = parseDocuments(text);
+/**
+ * The document after the user typed `text` (`change`: where it differs from the document's
+ * text, when the caller knows). An edit inside one list element or mapping entry of a text
+ * parsed before is read in part (src/yaml reparse.ts), the whole text otherwise.
+ */
+export function withText(doc: WorkspaceDoc, text: string, change?: TextChange): WorkspaceDoc {
+  // (a generated text is not read: it has no parse, and reading it would serialize the object)
+  const prev = doc.error || hasGeneratedText(doc) ? undefined : parsedByText.get(doc.text);
+  const part = prev && reparseDocuments(doc.text, prev, text, { change, object: doc.object });
+  if (part) forgetParsed(doc.text);
+  const parsed = part ?? parseDocuments(text);
+  const { documents, errors, warnings } = parsed;
   keepPositions(text, errors.length === 0 && documents.length === 1 ? documents[0]!.positions : null);
+  keepParsed(text, parsed);
   const fields = fieldsOf(doc);
   if (errors.length) return { ...fields, text, error: errors[0] };
   if (documents.length !== 1) {
@@ -155,7 +187,12 @@ export function editObject(doc: WorkspaceDoc, object: unknown): ObjectEdit {
         return isObject(v) ? Object.keys(v) : undefined;
       }
     : undefined;
-  const r = applyEdits(doc.text, editsBetween(doc.object, object), { keyOrder });
+  const { result: r, parsed, consumed } = applyEditsWithParse(doc.text, parsedByText.get(doc.text), doc.object, object, { keyOrder });
+  if (consumed) forgetParsed(doc.text);
+  if (parsed) {
+    keepParsed(r.text, parsed);
+    keepPositions(r.text, parsed.documents[0]!.positions);
+  }
   if (r.error) return { doc, refused: r.error.message };
   const next: WorkspaceDoc = { ...fieldsOf(doc), text: r.text, object, error: undefined };
   // Warnings carry lines, which the edit may have moved: read them again.
@@ -224,6 +261,11 @@ export function importText(text: string, origin: string): ImportResult {
     const slice = item ? item.text : !d.fromList ? ownText(d.documentIndex) : undefined;
     const doc = docFromObject(d.object, origin, slice && slice.trim() ? slice : undefined);
     if (list && item) doc.listItem = { list: list.id, frame: list.frame, gap: item.gap, indent: item.indent, newline: item.newline };
+    if (slice === text && documents.length === 1 && !errors.length && !warnings.length) {
+      // The file is this one document: its parse is the document's (the YAML pane's positions, the next keystroke).
+      keepParsed(text, { documents, errors, warnings });
+      keepPositions(text, d.positions);
+    }
     const separator = !d.fromList || d.fromList.itemIndex === 0 ? separators.get(d.documentIndex) : undefined;
     if (separator) doc.separator = separator;
     // Warnings carry positions in the whole text: read them again from the document's own text.

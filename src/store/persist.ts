@@ -17,7 +17,7 @@
  */
 import { readJSON } from './autosave';
 import { isObject } from '../base/json';
-import { withText, type ListSlot, type WorkspaceDoc } from './documents';
+import { hasGeneratedText, withText, type ListSlot, type WorkspaceDoc } from './documents';
 import { isListSlot } from '../yaml';
 import { isKubernetesVersion, type KubernetesVersion } from '../base/releases';
 import type { Notice, SavedWorkspace, WorkspaceStore } from './workspace';
@@ -183,8 +183,14 @@ export async function restoreWorkspace(backend: WorkspaceBackend, storage: Journ
   return { saved: saved ? (workspace as SavedWorkspace) : undefined, seq, notices };
 }
 
+/** A workspace with a text this long is written after a longer pause (serializing 5 MB is a long task; the journal covers the gap). */
+const LARGE_TEXT_CHARS = 1_000_000;
+const LARGE_DELAY_MS = 2_000;
+// (generated texts are not read: reading one serializes its object)
+const isLarge = (s: SavedWorkspace): boolean => s.docs.some((d) => !hasGeneratedText(d) && d.text.length > LARGE_TEXT_CHARS);
+
 /**
- * Save after every change (debounced), one write at a time. Returns a function that stops
+ * Save after every change (debounced; 2 s for workspaces with a text over a million characters), one write at a time. Returns a function that stops
  * autosaving and starts the pending write at once (on pagehide).
  */
 export function startAutosave(store: WorkspaceStore, backend: WorkspaceBackend, journal: Journal, options: { delayMs?: number; seq?: number } = {}): () => void {
@@ -271,7 +277,7 @@ export function startAutosave(store: WorkspaceStore, backend: WorkspaceBackend, 
     if (writing) changedWhileWriting ??= now;
     if (!unsaved) mark({ seq, since: now });
     if (timer) clearTimeout(timer);
-    timer = setTimeout(save, delayMs);
+    timer = setTimeout(save, isLarge(s) ? Math.max(delayMs, LARGE_DELAY_MS) : delayMs);
   });
   return () => {
     unsubscribe();

@@ -4,7 +4,8 @@
  * checked apart. Store functions only; the real core underneath.
  */
 import { describe, expect, it } from 'vitest';
-import { docFromObject, withObject, type WorkspaceDoc } from './documents';
+import { docFromObject, docPositions, importText, withObject, withText, type WorkspaceDoc } from './documents';
+import { parseDocuments } from '../yaml';
 import { docProblems, groupProblems, type Problem } from './problems';
 import { checkObject } from '../check';
 import { binding, checkedData, map as mapOf, mwc as mwcOf, randomDoc, vap } from '../check/test-helpers';
@@ -79,4 +80,55 @@ describe('freshness (property): docProblems after random edits equals a from-scr
       }
     }
   });
+});
+
+describe('freshness (property): typed and form edits of a webhook configuration, read in part, equal a from-scratch parse and check', () => {
+  /** 12 webhooks: one endpoint (W23 across them), timeouts over the default (W10), a CEL condition. */
+  const hook = (i: number) =>
+    [
+      `- name: w${i}.example.com`,
+      '  clientConfig:',
+      '    service: {namespace: ns, name: svc, path: /validate}',
+      '  rules:',
+      `  - {operations: [CREATE], apiGroups: [''], apiVersions: [v1], resources: [${i % 3 ? 'pods' : 'configmaps'}]}`,
+      '  sideEffects: None',
+      `  timeoutSeconds: ${(i * 7) % 40}`,
+      '  admissionReviewVersions: [v1]',
+      ...(i % 4 === 0 ? ['  failurePolicy: Fail', '  matchConditions:', '  - name: c', "    expression: \"!request.userInfo.username.startsWith('system:')\""] : []),
+    ].join('\n');
+  const TEXT = `apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: fresh\nwebhooks:\n${Array.from({ length: 12 }, (_, i) => hook(i)).join('\n')}\n`;
+  const PIECES = ['5', '0', 'x', ' ', '\n', ': ', '- ', '#', '"', 'Fail', 'None', '[', '\n  timeoutSeconds: 3'];
+
+  it.each([21, 22, 23])('seed %i: 60 keystrokes and form edits', (seed) => {
+    const r = seededRandom(seed);
+    let good = importText(TEXT, 'fresh.yaml').docs[0]!;
+    docPositions(good); // as the YAML pane does: its parse is what the next keystroke is read from
+    for (let step = 0; step < 60; step++) {
+      // a text that does not parse is checked, then undone: the next edit starts from the last good one
+      let doc = good;
+      if (r() < 0.7) {
+        const at = Math.floor(r() * doc.text.length);
+        const text = r() < 0.6 ? doc.text.slice(0, at) + PIECES[Math.floor(r() * PIECES.length)]! + doc.text.slice(at) : doc.text.slice(0, at) + doc.text.slice(at + 1);
+        doc = withText(doc, text);
+      } else {
+        const o = doc.object as { webhooks: Record<string, unknown>[]; metadata: Record<string, unknown> };
+        const i = Math.floor(r() * o.webhooks.length);
+        const next = r() < 0.3 ? { ...o, metadata: { ...o.metadata, name: `fresh-${step}` } } : { ...o, webhooks: o.webhooks.map((w, k) => (k === i ? { ...w, timeoutSeconds: Math.floor(r() * 40) } : w)) };
+        doc = withObject(doc, next);
+      }
+      const whole = parseDocuments(doc.text);
+      if (!doc.error) {
+        // the document reads as its text does, and its positions are the text's
+        expect(whole.errors, `step ${step}`).toEqual([]);
+        expect(doc.object, `step ${step}`).toEqual(whole.documents[0]!.object);
+        expect(doc.yamlWarnings ?? [], `step ${step}`).toEqual(whole.warnings);
+        for (const path of ['metadata.name', 'webhooks[3].timeoutSeconds', 'webhooks[11].clientConfig.service', 'webhooks[8].matchConditions[0].expression'])
+          expect(docPositions(doc)?.positionOf(path), `step ${step} ${path}`).toEqual(whole.documents[0]!.positions.positionOf(path));
+      } else expect(whole.errors.length + (whole.documents.length === 1 ? 0 : 1), `step ${step}`).toBeGreaterThan(0);
+      const fresh = checkObject(doc.object, [doc.object], { kubernetesVersion: '1.36' });
+      const p = docProblems(doc, [doc], '1.36');
+      expect({ step, ...(checkedData(doc.object, [doc.object], p) as object) }).toEqual({ step, ...(checkedData(doc.object, [doc.object], fresh) as object) });
+      if (!doc.error) good = doc;
+    }
+  }, 60_000);
 });

@@ -94,7 +94,20 @@ const fromError = (e: FieldError, object: unknown): Problem => {
   };
 };
 
-const fromLint = (l: Lint): Problem => ({ field: l.field, message: l.message, hint: l.hint, level: l.severity, label: l.id, lint: l.name, ...(l.fixes?.length ? { fixes: l.fixes } : {}) });
+/** A lint's line, the same object for the same lint (lints of unchanged webhooks are kept: src/k8s/lints). */
+const lintProblems = new WeakMap<Lint, Problem>();
+function fromLint(l: Lint): Problem {
+  let p = lintProblems.get(l);
+  if (!p) lintProblems.set(l, (p = { field: l.field, message: l.message, hint: l.hint, level: l.severity, label: l.id, lint: l.name, ...(l.fixes?.length ? { fixes: l.fixes } : {}) }));
+  return p;
+}
+
+/** Errors first, then warnings, then findings; in their order within a level (what a stable sort by level gives, in one pass). */
+function byLevel(...lists: (readonly Problem[])[]): Problem[] {
+  const buckets: [Problem[], Problem[], Problem[]] = [[], [], []];
+  for (const list of lists) for (const p of list) buckets[LEVEL_ORDER[p.level]].push(p);
+  return buckets[0].concat(buckets[1], buckets[2]);
+}
 
 /** The last DocProblems of each document object, with what it was made from. */
 const docCache = new WeakMap<WorkspaceDoc, { fields: FieldError[]; lints: Lint[]; caLints: string; typeChecks: readonly TypeCheckProblem[]; problems: DocProblems }>();
@@ -138,7 +151,12 @@ export function docProblems(doc: WorkspaceDoc, docs: readonly WorkspaceDoc[] = [
   const lints = caLintList.length ? [...objectLintList, ...caLintList] : objectLintList;
   const warnings = fields.filter((p) => p.severity === 'warning').length;
   const yaml: Problem[] = (doc.error ? [] : (doc.yamlWarnings ?? [])).map((w) => ({ field: w.path ?? '', message: w.message, level: 'warning', label: 'YAML' }));
-  const items = [...fields.map((e) => fromError(e, doc.object)), ...yaml, ...typeChecks.map(fromTypeCheck), ...lints.map(fromLint)].sort((a, b) => LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level]);
+  const items = byLevel(
+    fields.map((e) => fromError(e, doc.object)),
+    yaml,
+    typeChecks.map(fromTypeCheck),
+    lints.map(fromLint),
+  );
   const problems: DocProblems = { parse: doc.error, fields, lints, items, checked: doc.object === undefined || isChecked(doc.object), errors: fields.length - warnings + (doc.error ? 1 : 0), warnings: warnings + yaml.length + typeChecks.length };
   if (set && set.members.includes(index)) problems.manifest = { loads: set.loads, ...(set.headline ? { headline: set.headline } : {}) };
   docCache.set(doc, { fields, lints: objectLintList, caLints, typeChecks, problems });
@@ -161,21 +179,29 @@ export const GROUP_MIN = 3;
 
 /** Problems of the same level, label (rule or error type) and field up to list indices form a group, at the place of its first member. */
 export function groupProblems(items: readonly Problem[], min = GROUP_MIN): ProblemLine[] {
-  const groups = new Map<string, ProblemGroup>();
-  for (const p of items) {
-    const field = p.field.replace(/\[\d+\]/g, '[*]');
-    const key = `${p.level}\n${p.label}\n${field}`;
+  const groups = new Map<string, { group: ProblemGroup; at: number[] }>();
+  items.forEach((p, i) => {
+    const { key, field } = groupKey(p);
     const g = groups.get(key);
-    if (g) g.items.push(p);
-    else groups.set(key, { field, label: p.label, level: p.level, items: [p] });
-  }
-  const lines: ProblemLine[] = [];
-  for (const g of groups.values()) {
-    if (g.items.length >= min) lines.push({ group: g });
-    else for (const problem of g.items) lines.push({ problem });
-  }
+    if (g) g.group.items.push(p), g.at.push(i);
+    else groups.set(key, { group: { field, label: p.label, level: p.level, items: [p] }, at: [i] });
+  });
   // keep the list's order (errors first): each line where its first problem was
-  const order = new Map(items.map((p, i) => [p, i]));
-  const first = (l: ProblemLine) => order.get('group' in l ? l.group.items[0]! : l.problem)!;
-  return lines.sort((a, b) => first(a) - first(b));
+  const lines: { line: ProblemLine; at: number }[] = [];
+  for (const { group, at } of groups.values()) {
+    if (group.items.length >= min) lines.push({ line: { group }, at: at[0]! });
+    else group.items.forEach((problem, k) => lines.push({ line: { problem }, at: at[k]! }));
+  }
+  return lines.sort((a, b) => a.at - b.at).map((l) => l.line);
+}
+
+/** What groups a problem (level, label, field with list indices as `[*]`), worked out once per problem object. */
+const groupKeys = new WeakMap<Problem, { key: string; field: string }>();
+function groupKey(p: Problem): { key: string; field: string } {
+  let k = groupKeys.get(p);
+  if (!k) {
+    const field = p.field.replace(/\[\d+\]/g, '[*]');
+    groupKeys.set(p, (k = { key: `${p.level}\n${p.label}\n${field}`, field }));
+  }
+  return k;
 }

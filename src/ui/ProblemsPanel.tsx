@@ -4,7 +4,7 @@
  * (warnings), and our findings (lints). A click focuses the field in the form and its line in
  * the YAML. Many identical findings (one per webhook) are one line that expands.
  */
-import { memo, useMemo } from 'react';
+import { memo, useMemo, useState } from 'react';
 import type { DocProblems, Problem, ProblemGroup, WorkspaceDoc } from '../store';
 import { docKind, groupProblems, useWorkspace, workspace } from '../store';
 import { FixButton } from './FixButton';
@@ -32,12 +32,37 @@ const ProblemLine = memo(
   (a, b) => a.docId === b.docId && sameProblem(a.problem, b.problem),
 );
 
-/** Many problems of one rule and field pattern: one line with the count, the members when expanded. */
-function GroupLine({ docId, group: g, keyOf }: { docId: string; group: ProblemGroup; keyOf: (p: Problem) => string }) {
+/**
+ * Stable keys (not positions) for the lines of one list: a new error at the top must not
+ * re-render every line below it. Label and field are enough (the message may change in place);
+ * worked out for the lines rendered only (a group's members when it is open).
+ */
+function keysOf(problems: readonly Problem[]): (p: Problem) => string {
+  const seen = new Map<string, number>();
+  const out = new Map<Problem, string>();
+  for (const p of problems) {
+    const k = `${p.label}|${p.field}`;
+    const n = seen.get(k) ?? 0;
+    seen.set(k, n + 1);
+    out.set(p, n ? `${k}|${n}` : k);
+  }
+  return (p) => out.get(p)!;
+}
+
+/** Members of an expanded group rendered at first, and added per "Show more" (10,000 webhooks: one line each would be 10,000 elements per keystroke). */
+const MEMBERS_SHOWN = 200;
+
+/** Many problems of one rule and field pattern: one line with the count, the members when expanded (rendered only then, the first MEMBERS_SHOWN at a time). */
+function GroupLine({ docId, group: g }: { docId: string; group: ProblemGroup }) {
   const first = g.items[0]!;
+  const [open, setOpen] = useState(false);
+  const [shown, setShown] = useState(MEMBERS_SHOWN);
+  const members = open ? g.items.slice(0, shown) : [];
+  const keyOf = keysOf(members);
+  const more = g.items.length - members.length;
   return (
     <li className={`${g.level}${first.lint ? ' lint' : ''} group`}>
-      <details>
+      <details open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
         <summary data-problem-group={g.label}>
           <span className="badge" title={first.lint ? `finding: ${first.lint}` : undefined}>
             {g.label}
@@ -46,9 +71,16 @@ function GroupLine({ docId, group: g, keyOf }: { docId: string; group: ProblemGr
           {g.items.some((p) => p.message !== first.message) ? ' (and similar)' : ''}
         </summary>
         <ul>
-          {g.items.map((p) => (
+          {members.map((p) => (
             <ProblemLine key={keyOf(p)} docId={docId} problem={p} />
           ))}
+          {open && more > 0 ? (
+            <li className="more">
+              <button type="button" className="link" onClick={() => setShown((n) => n + MEMBERS_SHOWN)}>
+                Show {Math.min(more, MEMBERS_SHOWN).toLocaleString('en-US')} more of {more.toLocaleString('en-US')}
+              </button>
+            </li>
+          ) : null}
         </ul>
       </details>
     </li>
@@ -75,21 +107,8 @@ export function ProblemsPanel({ doc, problems }: { doc: WorkspaceDoc; problems: 
 
 function ProblemsList({ doc, problems, release }: { doc: WorkspaceDoc; problems: DocProblems; release: string }) {
   const lintWarnings = problems.lints.filter((l) => l.severity === 'warning').length;
-  // Stable keys (not positions): a new error at the top must not re-render every line below it.
-  // Label and field are enough (the message may change in place), and short keys are cheap with hundreds of lines.
-  const keys = useMemo(() => {
-    const seen = new Map<string, number>();
-    const out = new Map<Problem, string>();
-    for (const p of problems.items) {
-      const k = `${p.label}|${p.field}`;
-      const n = seen.get(k) ?? 0;
-      seen.set(k, n + 1);
-      out.set(p, n ? `${k}|${n}` : k);
-    }
-    return out;
-  }, [problems.items]);
-  const keyOf = (p: Problem) => keys.get(p)!;
   const lines = useMemo(() => groupProblems(problems.items), [problems.items]);
+  const keyOf = useMemo(() => keysOf(lines.flatMap((l) => ('group' in l ? [] : [l.problem]))), [lines]);
   const clean = problems.errors + problems.warnings === 0;
   return (
     <section className="problems" aria-label="Problems">
@@ -120,7 +139,7 @@ function ProblemsList({ doc, problems, release }: { doc: WorkspaceDoc; problems:
         ) : null}
         {lines.map((l) =>
           'group' in l ? (
-            <GroupLine key={`group|${l.group.label}|${l.group.field}`} docId={doc.id} group={l.group} keyOf={keyOf} />
+            <GroupLine key={`group|${l.group.level}|${l.group.label}|${l.group.field}`} docId={doc.id} group={l.group} />
           ) : (
             <ProblemLine key={keyOf(l.problem)} docId={doc.id} problem={l.problem} />
           ),

@@ -25,19 +25,18 @@ function coverageDecorations(model: monaco.editor.ITextModel, c: DocCoverage | u
       options: { linesDecorationsClassName: `cov-mark cov-${m.state}`, linesDecorationsTooltip: `${COVERAGE_LABEL[m.state]}\n${m.title}` },
     }));
 }
+import { ALL_MARKERS_UP_TO, nearVisible } from './yaml-markers';
 
 const OWNER = 'workbench';
 
-/** Texts longer than this are handed to the store (parsed) after a pause in typing, not on every keystroke. */
-const DEBOUNCE_ABOVE_CHARS = 20_000;
+/** A keystroke the store took longer than this for (a large text read whole) makes the next ones wait for a pause in typing. */
+const SLOW_KEYSTROKE_MS = 400;
 const TYPING_PAUSE_MS = 150;
 /** Markers need positions (a parse of the text): computed when the browser is idle, not in the keystroke. */
 const MARKER_DELAY_MS = 120;
-
-
 const SEVERITY = { error: monaco.MarkerSeverity.Error, warning: monaco.MarkerSeverity.Warning, info: monaco.MarkerSeverity.Info };
 
-function markersFor(doc: WorkspaceDoc): monaco.editor.IMarkerData[] {
+function markersFor(doc: WorkspaceDoc, visible?: { startLine: number; endLine: number }): monaco.editor.IMarkerData[] {
   const problems = docProblems(doc, workspace.getState().docs);
   if (doc.error) {
     const e = doc.error;
@@ -54,7 +53,7 @@ function markersFor(doc: WorkspaceDoc): monaco.editor.IMarkerData[] {
   }
   const positions = docPositions(doc);
   if (!positions) return [];
-  return problems.items.map((p) => {
+  return nearVisible(problems.items, positions, visible).map((p) => {
     const pos = positions.positionOf(p.field);
     const r = pos.exact ? (pos.key ?? pos.value) : (pos.key ?? pos.value);
     const oneLine = r.startLine === r.endLine;
@@ -77,7 +76,8 @@ function fixesAt(uri: monaco.Uri, startLine: number, endLine: number): LineFix[]
   const doc = docs.find((d) => d.id === docId);
   const positions = doc && !doc.error ? docPositions(doc) : undefined;
   if (!doc || !positions) return [];
-  return docProblems(doc, docs).items.flatMap((p) => {
+  // (of 30,000 problems, those in the list elements on these lines: Monaco asks at every keystroke)
+  return nearVisible(docProblems(doc, docs).items, positions, { startLine, endLine }, 1).flatMap((p) => {
     if (!p.fixes?.length) return [];
     const pos = positions.positionOf(p.field);
     const line = (pos.key ?? pos.value).startLine;
@@ -133,29 +133,43 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
     if (model.getValue() !== current.text) model.setValue(current.text);
     editor.setModel(model);
     editor.updateOptions({ readOnly: !kindSpecOf(current.object) && !paramSpecOf(current.object, workspace.getState().docs.map((d) => d.object)) && !current.error && current.object !== undefined });
-    let typing: ReturnType<typeof setTimeout> | undefined;
     /** The model's text as last written or read by us. */
     let modelText = model.getValue();
+    // Every keystroke goes to the store: an edit inside one list element of a large text is read
+    // in part (src/yaml reparse.ts). Where the store had to read a large text whole (a JSON text,
+    // a new list item: seconds), the next keystrokes are handed over after a pause in typing.
+    let typing: ReturnType<typeof setTimeout> | undefined;
+    let slow = false;
     const flush = () => {
       if (typing) clearTimeout(typing);
       typing = undefined;
       modelText = model.getValue();
+      const t0 = performance.now();
       workspace.getState().setText(docId, modelText);
+      slow = performance.now() - t0 > SLOW_KEYSTROKE_MS;
     };
     const sub = model.onDidChangeContent(() => {
       if (applying.current) return;
-      if (model.getValueLength() < DEBOUNCE_ABOVE_CHARS) flush();
-      else {
-        if (typing) clearTimeout(typing);
-        typing = setTimeout(flush, TYPING_PAUSE_MS);
-      }
+      if (!slow) return flush();
+      if (typing) clearTimeout(typing);
+      typing = setTimeout(flush, TYPING_PAUSE_MS);
     });
     const blur = editor.onDidBlurEditorText(() => typing && flush());
     let marking: ReturnType<typeof setTimeout> | undefined;
+    let marked: WorkspaceDoc | undefined;
     const mark = (d: WorkspaceDoc) => {
+      marked = d;
       if (marking) clearTimeout(marking);
-      marking = setTimeout(() => monaco.editor.setModelMarkers(model, OWNER, markersFor(d)), MARKER_DELAY_MS);
+      marking = setTimeout(() => {
+        const r = editor.getModel() === model ? editor.getVisibleRanges()[0] : undefined;
+        const visible = r && { startLine: r.startLineNumber, endLine: editor.getVisibleRanges().at(-1)!.endLineNumber };
+        monaco.editor.setModelMarkers(model, OWNER, markersFor(d, visible));
+      }, MARKER_DELAY_MS);
     };
+    // Many problems: the markers follow the view (only those around the visible lines are set).
+    const scrolled = editor.onDidScrollChange((e) => {
+      if (e.scrollTopChanged && marked && editor.getModel() === model && docProblems(marked, workspace.getState().docs).items.length > ALL_MARKERS_UP_TO) mark(marked);
+    });
     const apply = (d: WorkspaceDoc) => {
       if (!typing && modelText !== d.text) {
         applying.current = true;
@@ -209,6 +223,7 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
       if (marking) clearTimeout(marking);
       sub.dispose();
       blur.dispose();
+      scrolled.dispose();
       unsubscribe();
       unsubscribeCoverage();
       contentCoverage.dispose();

@@ -77,10 +77,10 @@ export function problemsByPath(problems: readonly Problem[], previous?: Problems
     if (list) list.push(p);
     else groups.set(p.field, [p]);
   }
-  return new Map(
-    [...groups].map(([path, list]) => {
-      const before = previous?.get(path);
-      return [path, before && sameProblems(before, list) ? before : list];
-    }),
-  );
+  if (previous)
+    for (const [path, list] of groups) {
+      const before = previous.get(path);
+      if (before && sameProblems(before, list)) groups.set(path, before as Problem[]);
+    }
+  return groups;
 }

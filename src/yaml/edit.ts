@@ -174,6 +174,26 @@ function load(text: string): Loaded | YamlError {
   return l;
 }
 
+/**
+ * A tree parsed elsewhere for `text` (the store's reading of a keystroke, ./reparse.ts), given
+ * to applyEdits: the next edit of `text` starts from it instead of parsing. It is applyEdits'
+ * from now on (its offsets follow each text returned: `releaseTree` settles them).
+ */
+export function adoptTree(text: string, root: PosNode, object: unknown, aliases: boolean): boolean {
+  if (loaded.some((l) => l.text === text)) return false;
+  remember({ text, root, object, aliases, eol: text.includes('\r\n') ? '\r\n' : '\n', shifts: [] });
+  return true;
+}
+
+/** The tree applyEdits keeps for `text`, handed back (no longer kept here), if it keeps one. */
+export function releaseTree(text: string): PosNode | undefined {
+  const i = loaded.findIndex((l) => l.text === text);
+  if (i < 0) return undefined;
+  const l = loaded.splice(i, 1)[0]!;
+  settle(l); // scalars replaced since the last settle are pending shifts: the tree handed back has the text's offsets
+  return l.root;
+}
+
 const isError = (x: Loaded | YamlError): x is YamlError => !('root' in x);
 
 /** An offset of the tree as an offset of `l.text`. */

@@ -8,6 +8,7 @@ export { serializeDocuments, serializeJSON } from './serialize';
 export { documentAt, pathAt, pathAtLineColumn, positionOf } from './positions';
 export { applyEdits, editsBetween, type ChangedLines, type EditOptions, type EditResult, type PathEdit } from './edit';
 export { splitDocuments, type Chunk } from './split';
+export { applyEditsWithParse, reparseDocuments, type TextChange } from './reparse';
 export { decodeText } from './decode';
 export { MAX_ALIAS_EXPANSION, MAX_DEPTH, MAX_DOCUMENTS, MAX_PROBLEMS_PER_DOCUMENT, MAX_TEXT_LENGTH } from './limits';
 export type {

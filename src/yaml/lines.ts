@@ -7,6 +7,10 @@ export interface LineIndex {
   /** 0-based offset of a 1-based line and column (clamped to the text). */
   offset(line: number, column: number): number;
   range(start: number, end: number): SourceRange;
+  /** The offset each line starts at (for ./reparse.ts: an edited text's index from this one's). */
+  readonly starts: readonly number[];
+  /** Whether lone CRs break lines in this text (then `starts` are not just the offsets after each LF). */
+  readonly loneCR: boolean;
 }
 
 /** 0-based index of the line holding `offset`, by binary search in the lines' start offsets (ascending, the first 0). */
@@ -23,7 +27,8 @@ export function lineOfOffset(starts: ArrayLike<number>, offset: number): number 
 
 export function lineIndex(text: string): LineIndex {
   const starts: number[] = [0];
-  if (text.includes('\r') && /\r(?!\n)/.test(text)) {
+  const loneCR = text.includes('\r') && /\r(?!\n)/.test(text);
+  if (loneCR) {
     // Lone CRs break lines too (as in YAML and Monaco).
     const re = /\r\n?|\n/g;
     for (let m = re.exec(text); m; m = re.exec(text)) starts.push(m.index + m[0].length);
@@ -34,6 +39,32 @@ export function lineIndex(text: string): LineIndex {
       i = text.indexOf('\n', i + 1);
     }
   }
+  return indexOver(text, starts, loneCR);
+}
+
+/**
+ * The index of `text`, made from `before`'s index of the text it was edited from: `text` is
+ * that text with [at, oldEnd) replaced by text[at, newEnd). Lines before the edit keep their
+ * starts, those after it move by the change in length: no scan of the whole text. Undefined
+ * where a lone CR is involved (the caller builds the index from scratch).
+ */
+export function editedLineIndex(before: LineIndex, text: string, at: number, oldEnd: number, newEnd: number): LineIndex | undefined {
+  if (before.loneCR) return undefined;
+  for (let i = text.indexOf('\r', Math.max(0, at - 1)); i >= 0 && i <= newEnd; i = text.indexOf('\r', i + 1)) if (text.charCodeAt(i + 1) !== 10) return undefined;
+  const old = before.starts;
+  const delta = newEnd - oldEnd;
+  // Lines starting at or before `at` are untouched; those starting after oldEnd follow the unchanged rest.
+  let keep = 0;
+  while (keep < old.length && old[keep]! <= at) keep++;
+  let after = old.length;
+  while (after > keep && old[after - 1]! > oldEnd) after--;
+  const starts = old.slice(0, keep);
+  for (let i = text.indexOf('\n', at); i >= 0 && i < newEnd; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  for (let k = after; k < old.length; k++) starts.push(old[k]! + delta);
+  return indexOver(text, starts, false);
+}
+
+function indexOver(text: string, starts: number[], loneCR: boolean): LineIndex {
   const lineOf = (offset: number): number => lineOfOffset(starts, offset);
   const lineColumn = (offset: number) => {
     const o = Math.max(0, Math.min(offset, text.length));
@@ -41,6 +72,8 @@ export function lineIndex(text: string): LineIndex {
     return { line: l + 1, column: o - starts[l]! + 1 };
   };
   return {
+    starts,
+    loneCR,
     lineColumn,
     offset(line, column) {
       const l = Math.max(1, Math.min(line, starts.length)) - 1;

@@ -62,6 +62,39 @@ export const posTreeOf = (doc: ParsedDocument): PosNode | undefined => trees.get
 const listItemsTrees = new WeakMap<object, PosNode>();
 export const listItemsTreeOf = (envelope: object): PosNode | undefined => listItemsTrees.get(envelope);
 
+/** What ./reparse.ts needs to read an edit of a parsed text again in part (not part of the public surface). */
+export interface ParsedText {
+  text: string;
+  lines: LineIndex;
+  root: PosNode;
+  /** The document's chunk of the text (splitDocuments). */
+  chunk: { start: number; end: number };
+  warnings: YamlError[];
+}
+const parsedTexts = new WeakMap<ParsedDocument, ParsedText>();
+export const parsedTextOf = (doc: ParsedDocument): ParsedText | undefined => parsedTexts.get(doc);
+
+/** A document's tree went to another text (./reparse.ts): the document is no longer read from. */
+export function forgetParsedText(doc: ParsedDocument): void {
+  trees.delete(doc);
+  parsedTexts.delete(doc);
+}
+
+/** A document of a text read in part (./reparse.ts), over `state`'s tree. */
+export function parsedDocument(state: ParsedText, object: unknown, documentIndex: number): ParsedDocument {
+  const { text, lines, root, chunk } = state;
+  const doc: ParsedDocument = {
+    object,
+    documentIndex,
+    source: lines.range(root.start, root.end),
+    documentSource: lines.range(chunk.start, chunk.end),
+    positions: lazyIndex(() => createPositionIndex(root, lines, text, chunk)),
+  };
+  trees.set(doc, root);
+  parsedTexts.set(doc, state);
+  return doc;
+}
+
 function parseInto(text: string, options: ParseOptions, documents: ParsedDocument[], errors: YamlError[], warnings: YamlError[]): void {
   const unwrapLists = options.unwrapLists ?? true;
   const allowNonObjects = options.allowNonObjects ?? false;
@@ -105,6 +138,7 @@ function parseInto(text: string, options: ParseOptions, documents: ParsedDocumen
 
   const take = (doc: ConstructedDocument, documentIndex: number) => {
     const chunk = chunks[documentIndex]!;
+    const firstWarning = warnings.length;
     for (const w of doc.warnings) warnings.push(toError(w, documentIndex));
     if (doc.errors.length > 0) {
       for (const e of doc.errors) errors.push(toError(e, documentIndex));
@@ -129,6 +163,7 @@ function parseInto(text: string, options: ParseOptions, documents: ParsedDocumen
       positions: lazyIndex(() => createPositionIndex(doc.pos, lines, text, bounds)),
     };
     trees.set(parsed, doc.pos);
+    parsedTexts.set(parsed, { text, lines, root: doc.pos, chunk: bounds, warnings: warnings.slice(firstWarning) });
     documents.push(parsed);
   };
 

@@ -5,10 +5,10 @@
  * Ideas and sources: the Kubernetes documentation on admission webhook good practices and on admission policies.
  */
 import { createBinding, excludeNamespaces } from '../fixes/edits';
-import { deepEqual } from '../../base/json';
+import { deepEqual, valueKey } from '../../base/json';
 import { isObj, kindOf, nameOf, objs, ruleCovers, selectorExcludesNamespace, str, strs, type Obj } from './helpers';
 import { broadPolicy, resourceRulesOf } from './policy-rules';
-import type { LintRule } from './rule-types';
+import type { Finding, LintRule } from './rule-types';
 
 const POLICY_KINDS = ['ValidatingAdmissionPolicy', 'MutatingAdmissionPolicy'];
 const BINDING_KINDS = ['ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicyBinding'];
@@ -31,17 +31,30 @@ const pairs = (rules: Obj[]): [string, string][] => rules.flatMap((r) => strs(r.
 const overlap = (a: Obj[], b: Obj[]) => pairs(a).some(([g, res]) => b.some((r) => ruleCovers(r, g, res))) || pairs(b).some(([g, res]) => a.some((r) => ruleCovers(r, g, res)));
 
 /**
- * W23 for two (defaulted) webhooks: the same clientConfig and overlapping rules. Remembered per
- * pair: defaulting gives an unchanged webhook the very same object (../defaults.ts), so after an
- * edit of one webhook of 200 only that webhook's pairs are compared again; every pair is still
- * asked, so a finding across webhooks follows each edit.
+ * W23 for two (defaulted) webhooks: the same clientConfig and overlapping rules. Remembered by
+ * what it compares (each webhook's clientConfig and rules as a valueKey, worked out once per webhook
+ * object), so an edit elsewhere in a webhook (its timeout) asks nothing again, even of the
+ * 10,000 webhooks compared with it; every pair is still asked, so a finding across webhooks
+ * follows each edit.
  */
-const consolidatable = new WeakMap<Obj, WeakMap<Obj, boolean>>();
+const comparedKeys = new WeakMap<Obj, string>();
+function comparedKey(w: Obj): string {
+  let key = comparedKeys.get(w);
+  if (key === undefined) comparedKeys.set(w, (key = valueKey([w.clientConfig, w.rules])));
+  return key;
+}
+const consolidatable = new Map<string, Map<string, boolean>>();
 function callsSameEndpoint(earlier: Obj, w: Obj): boolean {
-  let row = consolidatable.get(w);
-  if (!row) consolidatable.set(w, (row = new WeakMap()));
-  let answer = row.get(earlier);
-  if (answer === undefined) row.set(earlier, (answer = deepEqual(earlier.clientConfig, w.clientConfig) && overlap(objs(earlier.rules), objs(w.rules))));
+  const a = comparedKey(earlier);
+  const b = comparedKey(w);
+  let row = consolidatable.get(b);
+  if (!row) {
+    // a bounded memo: a long session's keys do not pile up
+    if (consolidatable.size > 50_000) consolidatable.clear();
+    consolidatable.set(b, (row = new Map()));
+  }
+  let answer = row.get(a);
+  if (answer === undefined) row.set(a, (answer = deepEqual(earlier.clientConfig, w.clientConfig) && overlap(objs(earlier.rules), objs(w.rules))));
   return answer;
 }
 
@@ -57,6 +70,20 @@ function endpointOf(clientConfig: unknown): string {
     endpoints.set(clientConfig, endpoint);
   }
   return endpoint;
+}
+
+/** W23's finding for webhook `i` and the earlier `j`, the same object while they stay (10,000 webhooks: the findings of the others are kept). */
+const consolidateFindings = new WeakMap<Obj, { i: number; j: number; finding: Finding }>();
+function consolidateFinding(w: Obj, i: number, j: number): Finding {
+  const hit = consolidateFindings.get(w);
+  if (hit && hit.i === i && hit.j === j) return hit.finding;
+  const finding: Finding = {
+    field: `webhooks[${i}].clientConfig`,
+    message: `calls the same endpoint as webhooks[${j}] for overlapping rules: each matching request calls it twice`,
+    hint: 'One webhook with both rule sets (one call per request) cuts latency.',
+  };
+  consolidateFindings.set(w, { i, j, finding });
+  return finding;
 }
 
 export const CROSS_RULES: readonly LintRule[] = [
@@ -137,16 +164,16 @@ export const CROSS_RULES: readonly LintRule[] = [
       const hooks = objs(object.webhooks);
       // the first earlier webhook that calls the same endpoint for overlapping rules, among those that could
       const earlierByEndpoint = new Map<string, number[]>();
-      return hooks.flatMap((w, i) => {
+      const out: Finding[] = [];
+      hooks.forEach((w, i) => {
         const endpoint = endpointOf(w.clientConfig);
         const earlier = earlierByEndpoint.get(endpoint);
         const j = earlier?.find((k) => callsSameEndpoint(hooks[k]!, w)) ?? -1;
         if (earlier) earlier.push(i);
         else earlierByEndpoint.set(endpoint, [i]);
-        return j < 0
-          ? []
-          : [{ field: `webhooks[${i}].clientConfig`, message: `calls the same endpoint as webhooks[${j}] for overlapping rules: each matching request calls it twice`, hint: 'One webhook with both rule sets (one call per request) cuts latency.' }];
+        if (j >= 0) out.push(consolidateFinding(w, i, j));
       });
+      return out;
     },
   },
   {

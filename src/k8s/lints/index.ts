@@ -15,6 +15,7 @@ import type { Lint, LintOptions } from './types';
 
 export type { Lint, LintContext, LintOptions } from './types';
 export type { Finding, LintRule } from './rule-types';
+import type { Finding } from './rule-types';
 export { WEBHOOK_RULES as WEBHOOK_LINT_RULES } from './webhook-rules';
 export { lintCaBundles, caBundleLints, caBundleSites, CA_LINT_RULES } from './ca-rules';
 
@@ -53,8 +54,21 @@ export function lint(object: unknown, workspace: readonly unknown[] = [], option
   if (Array.isArray(defaulted.webhooks)) defaulted.webhooks.forEach((w, i) => isObj(w) && out.push(...webhookLints(w, i, kind, injected)));
   for (const rule of LINT_RULES) {
     if (!rule.kinds.includes(kind)) continue;
-    for (const f of rule.check({ object: defaulted, workspace, kubernetesVersion: options.kubernetesVersion }))
-      out.push({ id: rule.id, name: rule.name, severity: rule.severity, ...f });
+    for (const f of rule.check({ object: defaulted, workspace, kubernetesVersion: options.kubernetesVersion })) out.push(asLint(rule, f));
   }
   return out;
+}
+
+/**
+ * The finding as a Lint, the same object for the same finding: a rule that remembers its
+ * findings (W23 per webhook) keeps the Lints, and what is derived from them (the problems
+ * list's lines), the same for webhooks an edit did not touch.
+ */
+const lintOf = new WeakMap<Finding, { rule: LintRule; lint: Lint }>();
+function asLint(rule: LintRule, f: Finding): Lint {
+  const hit = lintOf.get(f);
+  if (hit && hit.rule === rule) return hit.lint;
+  const lint: Lint = { id: rule.id, name: rule.name, severity: rule.severity, ...f };
+  lintOf.set(f, { rule, lint });
+  return lint;
 }

@@ -64,9 +64,31 @@ function decodeField(value: unknown, field: Field, at: At, out: FieldError[]): v
       return;
     case 'list':
       if (!Array.isArray(value)) out.push(typeError(at(), value, 'a list'));
-      else for (let i = 0; i < value.length; i++) decodeField(value[i], field.item, () => at().index(i), out);
+      else {
+        const clean = cleanElementsOf(field.item);
+        for (let i = 0; i < value.length; i++) {
+          const v = value[i];
+          if (clean && isObject(v) && clean.has(v)) continue;
+          const before = out.length;
+          decodeField(v, field.item, () => at().index(i), out);
+          if (clean && isObject(v) && out.length === before) clean.add(v);
+        }
+      }
       return;
   }
+}
+
+/**
+ * List elements (objects) the decoder found nothing in, by element description: objects are
+ * immutable, so an unchanged element of 10,000 is not walked again (its errors would carry its
+ * index, so only clean ones are remembered).
+ */
+const cleanElements = new WeakMap<Field, WeakSet<object>>();
+function cleanElementsOf(item: Field): WeakSet<object> | undefined {
+  if (item.type !== 'object') return undefined;
+  let set = cleanElements.get(item);
+  if (!set) cleanElements.set(item, (set = new WeakSet()));
+  return set;
 }
 
 /** A bare `true` or `8080` in a label map is the classic mistake: say so. */
@@ -105,9 +127,8 @@ export function decodeErrors(object: unknown): FieldError[] {
 /**
  * Decoded copies of list elements by element object, per element description: an unchanged
  * element decodes to the very same object again, so what validation memoises per element stays
- * valid. Only elements that a null made a copy of are kept (and looked up): any other element
- * decodes to itself anyway, and remembering those too (thousands of WeakMap entries per
- * never-seen workspace) cost more than walking them again.
+ * valid. Elements that decode to themselves are remembered apart (selfDecoding): walking them
+ * again at every keystroke cost more, at 10,000 webhooks, than a WeakSet entry each.
  */
 const elementMemo = new WeakMap<readonly Field[], WeakMap<object, unknown>>();
 function elementMemoOf(fields: readonly Field[]): WeakMap<object, unknown> {
@@ -171,13 +192,21 @@ function decoderOf(field: Field): Decoder | undefined {
   }
 }
 
+/** Elements that decode to themselves, per element memo (a list of 10,000 is walked once, then only its new elements). */
+const selfDecoding = new WeakMap<WeakMap<object, unknown>, WeakSet<object>>();
+
 function decodedList(list: readonly unknown[], item: Decoder, memo: WeakMap<object, unknown>): readonly unknown[] {
   let out: unknown[] | undefined;
+  let same = selfDecoding.get(memo);
+  if (!same) selfDecoding.set(memo, (same = new WeakSet()));
   for (let i = 0; i < list.length; i++) {
     const x: unknown = list[i];
-    if (!isObject(x)) continue;
+    if (!isObject(x) || same.has(x)) continue;
     let d = item(x);
-    if (d === x) continue;
+    if (d === x) {
+      same.add(x);
+      continue;
+    }
     const before = memo.get(x);
     if (before === undefined) memo.set(x, d);
     else d = before;

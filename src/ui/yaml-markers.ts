@@ -1,0 +1,48 @@
+/**
+ * Which problems get a YAML marker or a code action: all of them, or, above ALL_MARKERS_UP_TO,
+ * those in the list elements around the lines asked about (10,000 webhooks: 30,000 problems).
+ */
+import type { Problem } from '../store';
+
+/**
+ * Above this many problems (10,000 webhooks: 30,000 findings), markers are set for the lines
+ * around the visible ones only, again as the view scrolls: Monaco's work per marker, and ours
+ * per position, made every keystroke a long task. Below it, every problem has its marker.
+ */
+export const ALL_MARKERS_UP_TO = 2_000;
+/** Lines above and below the visible ones that get markers too. */
+const MARKER_MARGIN_LINES = 200;
+
+/** What is asked of a document's positions here (docPositions). */
+type Positions = { pathAtLineColumn(line: number, column: number): { path: string } | undefined };
+
+/** The problems whose field is in list elements around the visible lines (or in no list element), when there are many. */
+export function nearVisible(items: readonly Problem[], positions: Positions, visible: { startLine: number; endLine: number } | undefined, margin = MARKER_MARGIN_LINES): readonly Problem[] {
+  if (items.length <= ALL_MARKERS_UP_TO || !visible) return items;
+  const lineAt = (line: number) => positions.pathAtLineColumn(Math.max(1, line), 1)?.path ?? '';
+  const first = lineAt(visible.startLine - margin);
+  const last = lineAt(visible.endLine + margin);
+  const a = elementOf(first);
+  const b = elementOf(last);
+  const from = a ? a.index : 0;
+  const to = b && (!a || b.list === a.list) ? b.index : Infinity;
+  return items.filter((p) => {
+    const m = problemElement(p);
+    if (!m) return true;
+    return !a || m.list === a.list ? m.index >= from && m.index <= to : true;
+  });
+}
+
+/** The top list element a path is in (`webhooks[12]…` → webhooks, 12), if any. */
+function elementOf(path: string): { list: string; index: number } | undefined {
+  const m = /^([^[]*)\[(\d+)\]/.exec(path);
+  return m ? { list: m[1]!, index: Number(m[2]) } : undefined;
+}
+
+/** elementOf(p.field), once per problem object (problems of unchanged webhooks are kept: 30,000 per keystroke otherwise). */
+const elements = new WeakMap<Problem, { list: string; index: number } | null>();
+function problemElement(p: Problem): { list: string; index: number } | undefined {
+  let e = elements.get(p);
+  if (e === undefined) elements.set(p, (e = elementOf(p.field) ?? null));
+  return e ?? undefined;
+}
