@@ -7,6 +7,7 @@
  *   mutationBreaks(objects, request, options?): validators rejecting only the mutated object (M06)
  *   simulateDraft(objects, draft, { kubernetesVersion?, staticDocuments?, trace? }): a simulator draft parsed, simulated and checked for M06
  *   typeCheckPolicy(policy, { kubernetesVersion, workspace }) → Promise<{ fieldRef, warning }[]>: status.typeChecking (./typecheck.ts)
+ *   objectFieldsAt(policy, path, { kubernetesVersion, workspace }): the typed fields of object at a path, for completion and hover (./schema-fields.ts)
  * See README.md.
  */
 export * from './types';
@@ -16,4 +17,5 @@ export { mutationBreaks, type MutationBreak } from './mutation-check';
 export { notRunReason, simulateDraft, type DraftOptions, type DraftRun } from './simulate-draft';
 export { CRITICAL_REQUESTS, criticalRequests } from './critical-requests';
 export { discoveryFor, type Discovery, type ResourceInfo } from './discovery';
-export { typeCheckPolicy, typeCheckPolicyResult, typeCheckMappings, crdSchemas, type TypeCheckOptions } from './typecheck';
+export { typeCheckPolicy, typeCheckPolicyResult, typeCheckMappings, crdSchemas, typesToCheck, type CheckedKind, type TypeCheckOptions } from './typecheck';
+export { objectFieldsAt, schemaFieldsAt, schemaRoots, schemaTypeName, ELEMENT, type SchemaFieldsAt, type SchemaField, type SchemaRoot } from './schema-fields';

@@ -50,6 +50,52 @@ export function typeCheckMappings(version: KubernetesVersion, workspace: readonl
   }));
 }
 
+/** A kind the type checker types `object` with. */
+export interface CheckedKind {
+  group: string;
+  version: string;
+  kind: string;
+}
+
+const maxTypesToCheck = 10;
+/** A rule's list, or nothing when one entry has a wildcard (extractGroups, extractVersions). */
+const exact = (xs: unknown): string[] => {
+  const out = list(xs).map(str);
+  return out.some((x) => x.includes('*')) ? [] : out;
+};
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The kinds the apiserver types a policy's `object` with: its matchConstraints' resourceRules
+ * without wildcards (resources with a wildcard or a subresource skipped), each group × version ×
+ * resource resolved by the REST mapping, at most ten, sorted by group, version and kind
+ * (wasm/typecheck.go typesToCheck, from the apiserver's typechecking.go). Empty when nothing
+ * resolves (the expressions stay `dyn`).
+ */
+export function typesToCheck(policy: unknown, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION, workspace: readonly unknown[] = []): CheckedKind[] {
+  const rules = list(obj(obj(obj(policy).spec).matchConstraints).resourceRules);
+  if (!rules.length) return [];
+  const mappings = typeCheckMappings(version, workspace);
+  const found = new Map<string, CheckedKind>();
+  let count = 0;
+  for (const rule of rules) {
+    const groups = exact(obj(rule).apiGroups).sort(cmp);
+    const versions = exact(obj(rule).apiVersions).sort(cmp);
+    const resources = list(obj(rule).resources).map(str).filter((r) => !/[*/]/.test(r)).sort(cmp);
+    for (const group of groups)
+      for (const v of versions)
+        for (const resource of resources)
+          for (const m of mappings) {
+            if (m.group !== group || m.version !== v || m.resource !== resource || !m.kind) continue;
+            found.set(`${m.group}/${m.version}/${m.kind}`, { group: m.group, version: m.version, kind: m.kind });
+            if (++count === maxTypesToCheck) return sortKinds([...found.values()]);
+          }
+  }
+  return sortKinds([...found.values()]);
+}
+
+const sortKinds = (ks: CheckedKind[]): CheckedKind[] => ks.sort((a, b) => cmp(a.group, b.group) || cmp(a.version, b.version) || cmp(a.kind, b.kind));
+
 /** Every result, engine failures included (the schemas could not be loaded, the engine is unavailable). */
 export function typeCheckPolicyResult(policy: unknown, options: TypeCheckOptions = {}): Promise<CelTypeCheckResult> {
   const version = options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;

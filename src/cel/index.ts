@@ -298,6 +298,27 @@ function schemaText(release: SchemaRelease): Promise<string> {
   return p;
 }
 
+/** A release's schema asset (public/cel/schemas-1.3x.json): GVK → definition name, and the definitions (refs "#/definitions/NAME"). */
+export interface SchemaAsset {
+  release: string;
+  gvks: Record<string, string>;
+  definitions: Record<string, unknown>;
+}
+
+const schemaAssets = new Map<SchemaRelease, Promise<SchemaAsset>>();
+
+/** The schema asset of the release a target release is checked with, parsed once (for completion and hover over typed fields). */
+export function schemaAsset(version?: KubernetesVersion): Promise<SchemaAsset> {
+  const release = schemaReleaseFor(version);
+  let p = schemaAssets.get(release);
+  if (!p) {
+    p = schemaText(release).then((t) => JSON.parse(t) as SchemaAsset);
+    schemaAssets.set(release, p);
+    p.catch(() => schemaAssets.delete(release));
+  }
+  return p;
+}
+
 /**
  * Type-checks a ValidatingAdmissionPolicy as kube-controller-manager's
  * validatingadmissionpolicy-status-controller does (wasm/typecheck.go): the warnings it

@@ -1,0 +1,138 @@
+/**
+ * The field walk behind the CEL editor's typed completion and hover: the kinds a policy's
+ * matchConstraints resolve to (typesToCheck), the release's real schema asset, nested lists
+ * and maps, several kinds merged, a CRD from the workspace, and nothing for what has no schema.
+ */
+import { describe, expect, it } from 'vitest';
+import { ELEMENT, objectFieldsAt, schemaFieldsAt } from './schema-fields';
+import { typesToCheck } from './typecheck';
+
+const policy = (rules: unknown[]) => ({
+  apiVersion: 'admissionregistration.k8s.io/v1',
+  kind: 'ValidatingAdmissionPolicy',
+  metadata: { name: 'p' },
+  spec: { matchConstraints: { resourceRules: rules.map((r) => ({ operations: ['CREATE'], ...(r as object) })) }, validations: [{ expression: 'true' }] },
+});
+const deployments = policy([{ apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'] }]);
+
+const crd = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.example.com' },
+  spec: {
+    group: 'example.com',
+    names: { plural: 'widgets', kind: 'Widget' },
+    scope: 'Namespaced',
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: {
+                type: 'object',
+                properties: {
+                  size: { type: 'integer' },
+                  parts: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, weight: { type: 'number' } } } },
+                  tags: { type: 'object', additionalProperties: { type: 'string' } },
+                  port: { 'x-kubernetes-int-or-string': true },
+                },
+              },
+            },
+          },
+        },
+      },
+    ],
+  },
+};
+const field = (r: Awaited<ReturnType<typeof objectFieldsAt>>, name: string) => r?.fields.find((f) => f.name === name);
+
+describe('typesToCheck', () => {
+  it('resolves exact rules through the release REST mapping, skipping wildcards and subresources, sorted', () => {
+    const p = policy([
+      { apiGroups: ['apps'], apiVersions: ['v1'], resources: ['replicasets', 'deployments', 'deployments/status'] },
+      { apiGroups: [''], apiVersions: ['v1'], resources: ['pods', '*'] },
+      { apiGroups: ['*'], apiVersions: ['v1'], resources: ['services'] },
+    ]);
+    expect(typesToCheck(p)).toEqual([
+      { group: '', version: 'v1', kind: 'Pod' },
+      { group: 'apps', version: 'v1', kind: 'Deployment' },
+      { group: 'apps', version: 'v1', kind: 'ReplicaSet' },
+    ]);
+    expect(typesToCheck(policy([{ apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] }]))).toEqual([]);
+  });
+});
+
+describe('objectFieldsAt (the release schema asset)', () => {
+  it('a Deployment spec: replicas is an integer, template a PodTemplateSpec', async () => {
+    const r = await objectFieldsAt(deployments, ['spec']);
+    expect(r?.kinds).toEqual(['apps/v1 Deployment']);
+    expect(r?.types).toEqual([{ kind: 'apps/v1 Deployment', type: 'DeploymentSpec' }]);
+    expect(field(r, 'replicas')).toEqual({ name: 'replicas', type: 'integer', kinds: ['apps/v1 Deployment'] });
+    expect(field(r, 'template')?.type).toBe('PodTemplateSpec');
+    expect(field(r, 'replicass')).toBeUndefined();
+  });
+
+  it('walks nested lists to the element type, and maps to their value type', async () => {
+    const spec = await objectFieldsAt(deployments, ['spec', 'template', 'spec']);
+    expect(field(spec, 'containers')?.type).toBe('[]Container');
+    expect(field(spec, 'nodeSelector')?.type).toBe('map[string]string');
+    const container = await objectFieldsAt(deployments, ['spec', 'template', 'spec', 'containers', ELEMENT]);
+    expect(container?.types[0]?.type).toBe('Container');
+    expect(field(container, 'image')?.type).toBe('string');
+    expect(field(container, 'ports')?.type).toBe('[]ContainerPort');
+    const port = await objectFieldsAt(deployments, ['spec', 'template', 'spec', 'containers', ELEMENT, 'ports', ELEMENT]);
+    expect(field(port, 'containerPort')?.type).toBe('integer');
+    const label = await objectFieldsAt(deployments, ['metadata', 'labels', ELEMENT]);
+    expect(label?.types[0]?.type).toBe('string');
+    expect(label?.fields).toEqual([]);
+    expect(await objectFieldsAt(deployments, ['spec', 'nosuch'])).toBeUndefined();
+  });
+
+  it('several kinds: every field says which kinds have it', async () => {
+    const p = policy([{ apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments', 'daemonsets'] }]);
+    const r = await objectFieldsAt(p, ['spec']);
+    expect(r?.kinds).toEqual(['apps/v1 DaemonSet', 'apps/v1 Deployment']);
+    expect(field(r, 'template')?.kinds).toEqual(['apps/v1 DaemonSet', 'apps/v1 Deployment']);
+    expect(field(r, 'replicas')).toEqual({ name: 'replicas', type: 'integer', kinds: ['apps/v1 Deployment'] });
+    expect(field(r, 'updateStrategy')?.kinds).toEqual(['apps/v1 DaemonSet']);
+  });
+
+  it('a custom resource types object with its CRD schema from the workspace', async () => {
+    const p = policy([{ apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets'] }]);
+    const spec = await objectFieldsAt(p, ['spec'], { workspace: [crd] });
+    expect(spec?.fields.map((f) => [f.name, f.type])).toEqual([
+      ['parts', '[]object'],
+      ['port', 'int-or-string'],
+      ['size', 'integer'],
+      ['tags', 'map[string]string'],
+    ]);
+    const part = await objectFieldsAt(p, ['spec', 'parts', ELEMENT], { workspace: [crd] });
+    expect(part?.fields.map((f) => [f.name, f.type])).toEqual([
+      ['name', 'string'],
+      ['weight', 'number'],
+    ]);
+    // without the CRD in the workspace the resource is unknown: no schema
+    expect(await objectFieldsAt(p, ['spec'])).toBeUndefined();
+  });
+
+  it('nothing known: wildcards, no matchConstraints, a CRD without schema', async () => {
+    expect(await objectFieldsAt(policy([{ apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] }]), [])).toBeUndefined();
+    expect(await objectFieldsAt({ kind: 'ValidatingAdmissionPolicy', spec: {} }, [])).toBeUndefined();
+    const bare = { ...crd, spec: { ...crd.spec, versions: [{ name: 'v1', served: true, storage: true }] } };
+    const p = policy([{ apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets'] }]);
+    expect(await objectFieldsAt(p, ['spec'], { workspace: [bare] })).toBeUndefined();
+  });
+
+  it('schemaFieldsAt follows $ref chains within the definitions', () => {
+    const defs = { A: { type: 'object', properties: { b: { $ref: '#/definitions/B' } } }, B: { type: 'object', properties: { n: { type: 'integer' } } } };
+    expect(schemaFieldsAt([{ kind: 'x', schema: { $ref: '#/definitions/A' }, definitions: defs }], ['b'])).toEqual({
+      kinds: ['x'],
+      types: [{ kind: 'x', type: 'B' }],
+      fields: [{ name: 'n', type: 'integer', kinds: ['x'] }],
+    });
+  });
+});
