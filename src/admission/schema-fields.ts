@@ -123,7 +123,7 @@ export function schemaRoots(kinds: readonly CheckedKind[], asset: SchemaAsset | 
       continue;
     }
     const def = asset?.gvks[`${k.group}/${k.version}/${k.kind}`];
-    if (def && asset && isObject(asset.definitions[def])) roots.push({ kind: kindLabel(k), schema: asset.definitions[def], definitions: asset.definitions });
+    if (def && asset && isObject(asset.definitions[def])) roots.push({ kind: kindLabel(k), schema: { $ref: `#/definitions/${def}` }, definitions: asset.definitions });
   }
   return roots;
 }

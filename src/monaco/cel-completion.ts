@@ -6,7 +6,7 @@
 import type * as Monaco from 'monaco-editor';
 import type { CelDeclarations, CelMacro } from '../cel/types';
 import { functionMarkdown, macroMarkdown, signatureList } from './cel-docs';
-import { getCelModelContext, type CelLanguageEngine, type CelModelContext, type MonacoApi } from './cel-model';
+import { getCelModelContext, kindsNote, objectPath, type CelLanguageEngine, type CelModelContext, type MonacoApi } from './cel-model';
 import { KEYWORDS } from './cel-tokens';
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -186,6 +186,22 @@ export function celCompletionProvider(
         // One entry per name: a typed field (with its declared type) hides the sample input's key
         // of the same name (request.operation is both).
         const listed = new Set<string>();
+        // fields of object/oldObject typed by the schemas of the kinds the policy can match
+        const path = mctx.objectFields ? objectPath(chain) : undefined;
+        const typed = path ? await mctx.objectFields!(path).catch(() => undefined) : undefined;
+        for (const f of typed?.fields ?? []) {
+          listed.add(f.name);
+          const note = kindsNote(f.kinds, typed!.kinds);
+          suggestions.push({
+            label: f.name,
+            kind: Kind.Field,
+            detail: f.kinds.length < typed!.kinds.length ? `${f.type} · ${note}` : f.type,
+            documentation: note ? note[0]!.toUpperCase() + note.slice(1) + '.' : undefined,
+            insertText: f.name,
+            range,
+            sortText: '0' + f.name,
+          });
+        }
         // fields of typed objects (request, namespaceObject, variables, ...)
         const fields = r.type ? decl.types[r.type] : undefined;
         for (const f of fields ?? []) {

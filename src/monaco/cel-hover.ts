@@ -2,7 +2,8 @@
 import type * as Monaco from 'monaco-editor';
 import type { CelDeclarations } from '../cel/types';
 import { functionMarkdown, macroMarkdown } from './cel-docs';
-import { getCelModelContext, type CelLanguageEngine, type CelModelContext } from './cel-model';
+import { getCelModelContext, kindsNote, objectPath, type CelLanguageEngine, type CelModelContext } from './cel-model';
+import { receiverBefore } from './cel-completion';
 
 /** The hover provider, asking `getDecl` for the declarations of a model's context. */
 export function celHoverProvider(engine: CelLanguageEngine, getDecl: (ctx: CelModelContext) => Promise<CelDeclarations>): Monaco.languages.HoverProvider {
@@ -24,8 +25,20 @@ export function celHoverProvider(engine: CelLanguageEngine, getDecl: (ctx: CelMo
         endLineNumber: position.lineNumber,
         endColumn: word.endColumn,
       };
+      // a field of object/oldObject typed by the schemas of the kinds the policy can match
+      const path = mctx.objectFields && !isCall ? objectPath(receiverBefore(line.slice(0, word.endColumn - 1))) : undefined;
+      if (path) {
+        const typed = await mctx.objectFields!(path.slice(0, -1)).catch(() => undefined);
+        if (typed && path.length === 0) {
+          contents.push({ value: '`' + word.word + '`: ' + typed.types.map((t) => '`' + t.type + '` (' + t.kind + ')').join(', ') });
+        } else if (typed) {
+          const f = typed.fields.find((x) => x.name === path[path.length - 1]);
+          const note = f && (kindsNote(f.kinds, typed.kinds) || `in ${typed.kinds[0]}`);
+          if (f && note) contents.push({ value: '`' + word.word + '`: `' + f.type + '`\n\n' + note[0]!.toUpperCase() + note.slice(1) });
+        }
+      }
       // the checked type of the sub-expression under the cursor
-      if (engine.typeAt) {
+      if (engine.typeAt && !contents.length) {
         const text = model.getValue();
         const offsetUtf16 = model.getOffsetAt(position);
         const offset = [...text.slice(0, offsetUtf16)].length;

@@ -9,6 +9,8 @@ import {
   setCelModelContext,
 } from './cel-language';
 import { compile, declarations, typeAt } from '../cel';
+import { objectFieldsAt } from '../admission/schema-fields';
+import { objectPath } from './cel-model';
 import { useEngine } from '../cel/test-helpers';
 
 useEngine();
@@ -213,6 +215,66 @@ describe('hover', () => {
     expect(v1).toContain('`startsWith`: `bool`');
     const h2 = await providers.hover!.provideHover!(model, { lineNumber: 1, column: 50 });
     expect(h2.contents.map((c: { value: string }) => c.value).join('\n')).toContain('`userInfo`: `kubernetes.UserInfo`');
+  });
+});
+
+describe('object typed by the matched kinds (the type checker schemas)', () => {
+  const policy = (resources: string[]) => ({
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicy',
+    spec: { matchConstraints: { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources }] } },
+  });
+  const ctx = (resources: string[]) => ({ context: 'vap-validation' as const, objectFields: (path: readonly string[]) => objectFieldsAt(policy(resources), path) });
+  const hover = async (text: string, column: number, c = ctx(['deployments'])) => {
+    const { monaco, providers } = fakeMonaco();
+    registerCelLanguage(monaco as never, engine);
+    const model = fakeModel(text);
+    setCelModelContext(model as never, c);
+    const h = await providers.hover!.provideHover!(model, { lineNumber: 1, column });
+    return (h?.contents ?? []).map((x: { value: string }) => x.value).join('\n');
+  };
+
+  test('objectPath: field names, list elements and map values', () => {
+    expect(objectPath('object.spec.template.spec.containers[0].ports')).toEqual(['spec', 'template', 'spec', 'containers', '[]', 'ports']);
+    expect(objectPath("oldObject.metadata.labels['a.b/c']")).toEqual(['metadata', 'labels', '[]']);
+    expect(objectPath('object.?spec')).toEqual(['spec']);
+    expect(objectPath('object')).toEqual([]);
+    expect(objectPath('objects.spec')).toBeUndefined();
+    expect(objectPath('object.spec.containers.filter(c, true)')).toBeUndefined();
+    expect(objectPath('params.spec')).toBeUndefined();
+  });
+
+  test('completion after object.spec. offers the schema fields with their types', async () => {
+    const s = await complete('object.spec.', ctx(['deployments']));
+    expect(s.find((x) => x.label === 'replicas')?.detail).toBe('integer');
+    expect(s.find((x) => x.label === 'template')?.detail).toBe('PodTemplateSpec');
+    const c = await complete('object.spec.template.spec.containers[0].', ctx(['deployments']));
+    expect(c.find((x) => x.label === 'image')?.detail).toBe('string');
+    expect(c.find((x) => x.label === 'ports')?.detail).toBe('[]ContainerPort');
+    // macros are still offered on lists
+    expect((await complete('object.spec.template.spec.containers.', ctx(['deployments']))).some((x) => x.label === 'all')).toBe(true);
+  });
+
+  test('several kinds: fields of only some kinds say so', async () => {
+    const s = await complete('oldObject.spec.', ctx(['deployments', 'daemonsets']));
+    expect(s.find((x) => x.label === 'replicas')?.detail).toBe('integer · only in apps/v1 Deployment (not apps/v1 DaemonSet)');
+    expect(s.find((x) => x.label === 'template')?.detail).toBe('PodTemplateSpec');
+    expect(await hover('object.spec.replicas > 1', 15, ctx(['deployments', 'daemonsets']))).toBe(
+      '`replicas`: `integer`\n\nOnly in apps/v1 Deployment (not apps/v1 DaemonSet)',
+    );
+  });
+
+  test('hover on a field path shows its schema type and kind', async () => {
+    expect(await hover('object.spec.replicas <= 5', 15)).toBe('`replicas`: `integer`\n\nIn apps/v1 Deployment');
+    expect(await hover('object.spec.replicas <= 5', 9)).toBe('`spec`: `DeploymentSpec`\n\nIn apps/v1 Deployment');
+    expect(await hover('object.spec.replicas <= 5', 3)).toBe('`object`: `Deployment` (apps/v1 Deployment)');
+  });
+
+  test('no schema known (wildcards): completion and hover as before', async () => {
+    const wild = { context: 'vap-validation' as const, objectFields: (path: readonly string[]) => objectFieldsAt({ spec: { matchConstraints: { resourceRules: [{ apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] }] } } }, path) };
+    const s = await complete('object.spec.', { ...wild, sampleInputs: () => ({ object: { spec: { replicas: 3 } } }) });
+    expect(s.find((x) => x.label === 'replicas')?.detail).toBe('int');
+    expect(await hover('object.spec.replicas <= 5', 15, wild)).toBe('`replicas`: `dyn`');
   });
 });
 

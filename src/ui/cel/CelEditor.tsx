@@ -13,6 +13,7 @@ import { useProblemsAt } from '../form-context';
 import { workspace } from '../../store';
 import { celLanguageServices, notRun, traceLabels, useCelTrace } from '../../store/cel';
 import { convertDraft } from '../../store/test-inputs';
+import { objectFields } from '../../store/object-fields';
 import { celTestsInputsOf } from './use-cel';
 import './cel.css';
 
@@ -176,7 +177,13 @@ export default function CelEditor(props: CelEditorProps) {
   useEffect(() => {
     const model = editorRef.current?.getModel();
     if (!model) return;
-    setCelModelContext(model, { context, options, sampleInputs: () => convertDraft(celTestsInputsOf(latest.current.docId)).cel });
+    setCelModelContext(model, {
+      context,
+      options,
+      sampleInputs: () => convertDraft(celTestsInputsOf(latest.current.docId)).cel,
+      // a policy's object/oldObject typed by the schemas of the kinds it can match (the schemas load on first use)
+      objectFields: (fieldPath) => objectFields(latest.current.docId, fieldPath),
+    });
   }, [context, options]);
 
   // Squiggles at the compile errors (none while the engine itself is unavailable).
