@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ELEMENT, objectFieldsAt, schemaFieldsAt } from './schema-fields';
-import { typesToCheck } from './typecheck';
+import { typeCheckPolicy, typesToCheck } from './typecheck';
+import { useEngine } from '../cel/test-helpers';
 
 const policy = (rules: unknown[]) => ({
   apiVersion: 'admissionregistration.k8s.io/v1',
@@ -92,6 +93,16 @@ describe('objectFieldsAt (the release schema asset)', () => {
     expect(await objectFieldsAt(deployments, ['spec', 'nosuch'])).toBeUndefined();
   });
 
+  it('as the type checker types them: untyped Quantity maps dropped, date-time strings are timestamps', async () => {
+    const resources = await objectFieldsAt(deployments, ['spec', 'template', 'spec', 'containers', ELEMENT, 'resources']);
+    expect(resources?.fields.map((f) => f.name)).toEqual(['claims']);
+    expect(await objectFieldsAt(deployments, ['spec', 'template', 'spec', 'containers', ELEMENT, 'resources', 'limits'])).toBeUndefined();
+    const meta = await objectFieldsAt(deployments, ['metadata']);
+    expect(field(meta, 'creationTimestamp')?.type).toBe('timestamp');
+    expect(field(meta, 'labels')?.type).toBe('map[string]string');
+    expect(field(meta, 'ownerReferences')?.type).toBe('[]OwnerReference');
+  });
+
   it('several kinds: every field says which kinds have it', async () => {
     const p = policy([{ apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments', 'daemonsets'] }]);
     const r = await objectFieldsAt(p, ['spec']);
@@ -115,6 +126,15 @@ describe('objectFieldsAt (the release schema asset)', () => {
       ['name', 'string'],
       ['weight', 'number'],
     ]);
+    // the root as the apiserver publishes a custom resource: kind, apiVersion, metadata an ObjectMeta
+    const root = await objectFieldsAt(p, [], { workspace: [crd] });
+    expect(root?.fields.map((f) => [f.name, f.type])).toEqual([
+      ['apiVersion', 'string'],
+      ['kind', 'string'],
+      ['metadata', 'ObjectMeta'],
+      ['spec', 'object'],
+    ]);
+    expect(field(await objectFieldsAt(p, ['metadata'], { workspace: [crd] }), 'labels')?.type).toBe('map[string]string');
     // without the CRD in the workspace the resource is unknown: no schema
     expect(await objectFieldsAt(p, ['spec'])).toBeUndefined();
   });
@@ -134,5 +154,37 @@ describe('objectFieldsAt (the release schema asset)', () => {
       types: [{ kind: 'x', type: 'B' }],
       fields: [{ name: 'n', type: 'integer', kinds: ['x'] }],
     });
+  });
+});
+
+/**
+ * The fields offered are the fields the apiserver's type checker accepts (wasm/typecheck.go, the
+ * controller's code): every offered field at a few paths type-checks without a warning, and the
+ * fields the walk leaves out (untyped Quantity maps, fields no schema has) are undefined.
+ */
+describe('agrees with the type checker', { timeout: 60_000 }, () => {
+  useEngine();
+
+  const check = async (p: ReturnType<typeof policy>, cel: string, path: string[], left: string[], workspace: unknown[] = []) => {
+    const at = await objectFieldsAt(p, path, { workspace });
+    const names = at!.fields.map((f) => f.name);
+    const all = [...names, ...left];
+    const withValidations = { ...p, spec: { ...p.spec, validations: all.map((n) => ({ expression: `has(${cel}.${n})` })) } };
+    const warned = (await typeCheckPolicy(withValidations, { workspace })).map((w) => all[Number(/validations\[(\d+)\]/.exec(w.fieldRef)![1])]);
+    expect(warned).toEqual(left);
+  };
+
+  it('a Deployment: metadata, the pod spec, a container, its resources', async () => {
+    await check(deployments, 'object.metadata', ['metadata'], ['nosuch']);
+    await check(deployments, 'object.spec.template.spec', ['spec', 'template', 'spec'], ['nosuch']);
+    await check(deployments, 'object.spec.template.spec.containers[0]', ['spec', 'template', 'spec', 'containers', ELEMENT], ['nosuch']);
+    await check(deployments, 'object.spec.template.spec.containers[0].resources', ['spec', 'template', 'spec', 'containers', ELEMENT, 'resources'], ['limits', 'requests']);
+  });
+
+  it('a custom resource: root and metadata as the apiserver publishes them', async () => {
+    const p = policy([{ apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets'] }]);
+    await check(p, 'object', [], ['status'], [crd]);
+    await check(p, 'object.metadata', ['metadata'], ['nosuch'], [crd]);
+    await check(p, 'object.spec.parts[0]', ['spec', 'parts', ELEMENT], ['size'], [crd]);
   });
 });

@@ -52,7 +52,34 @@ function resolve(s: unknown, defs: SchemaRoot['definitions']): Record<string, un
   return isObject(s) ? s : undefined;
 }
 
-/** The schema's type as the editor shows it: `integer`, `[]Container`, `map[string]string`, `ObjectMeta`. */
+const isIntOrString = (s: Record<string, unknown>): boolean => s.format === 'int-or-string' || s['x-kubernetes-int-or-string'] === true;
+const STRING_FORMATS: Record<string, string> = { byte: 'bytes', duration: 'duration', date: 'timestamp', 'date-time': 'timestamp' };
+
+/**
+ * Whether the apiserver gives the schema a CEL type (k8s.io/apiserver pkg/cel/common SchemaDeclType
+ * is not nil): a schema without a type (Quantity), a list of such or a map of such has none, and
+ * a field of that schema is dropped from its object (`c.resources.limits` is an undefined field).
+ */
+export function hasDeclType(s: unknown, defs: SchemaRoot['definitions']): boolean {
+  const r = resolve(s, defs);
+  if (!r) return false;
+  if (isIntOrString(r)) return true;
+  switch (r.type) {
+    case 'array':
+      return r.items !== undefined && hasDeclType(r.items, defs);
+    case 'object':
+      return isObject(r.additionalProperties) ? hasDeclType(r.additionalProperties, defs) : true;
+    case 'string':
+    case 'boolean':
+    case 'number':
+    case 'integer':
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** The schema's type as the editor shows it: `integer`, `[]Container`, `map[string]string`, `ObjectMeta`, `timestamp`. */
 export function schemaTypeName(s: unknown, defs: SchemaRoot['definitions']): string {
   if (!isObject(s)) return 'any';
   const ref = str(s.$ref) || (Array.isArray(s.allOf) && s.allOf.length === 1 ? str(obj(s.allOf[0]).$ref) : '');
@@ -63,13 +90,15 @@ export function schemaTypeName(s: unknown, defs: SchemaRoot['definitions']): str
     if (!target || target.properties || !target.type || (target.type === 'object' && !target.additionalProperties)) return short;
     return schemaTypeName(target, defs);
   }
-  if (s['x-kubernetes-int-or-string']) return 'int-or-string';
+  if (isIntOrString(s)) return 'int-or-string';
   switch (s.type) {
     case 'array':
       return `[]${schemaTypeName(s.items, defs)}`;
     case 'object':
       if (!s.properties && isObject(s.additionalProperties)) return `map[string]${schemaTypeName(s.additionalProperties, defs)}`;
       return 'object';
+    case 'string':
+      return STRING_FORMATS[str(s.format)] ?? 'string';
     case undefined:
       return s.properties ? 'object' : 'any';
     default:
@@ -77,31 +106,66 @@ export function schemaTypeName(s: unknown, defs: SchemaRoot['definitions']): str
   }
 }
 
-/** One step down: a property by name, or a list's element / map's value. */
-function step(s: Record<string, unknown>, seg: string): unknown {
-  if (seg === ELEMENT) return s.type === 'array' ? s.items : isObject(s.additionalProperties) ? s.additionalProperties : undefined;
+const STRING = { type: 'string' };
+const typeIs = (s: unknown, t: string, defs: SchemaRoot['definitions']): boolean => resolve(s, defs)?.type === t;
+
+/**
+ * A resource's root (and an embedded resource): `kind`, `apiVersion` and `metadata` with `name` and
+ * `generateName` are always there; unless the schema has them all, metadata is only those two
+ * (k8s.io/apiserver pkg/cel/common WithTypeAndObjectMeta: a CRD's object.metadata.labels is undefined).
+ */
+function withTypeAndObjectMeta(s: Record<string, unknown>, defs: SchemaRoot['definitions']): Record<string, unknown> {
   const props = obj(s.properties);
-  return Object.prototype.hasOwnProperty.call(props, seg) ? props[seg] : undefined;
+  const meta = resolve(props.metadata, defs);
+  const metaProps = obj(meta?.properties);
+  if (
+    typeIs(props.kind, 'string', defs) &&
+    typeIs(props.apiVersion, 'string', defs) &&
+    meta?.type === 'object' &&
+    typeIs(metaProps.name, 'string', defs) &&
+    typeIs(metaProps.generateName, 'string', defs)
+  )
+    return s;
+  return { ...s, properties: { ...props, kind: STRING, apiVersion: STRING, metadata: { type: 'object', properties: { name: STRING, generateName: STRING } } } };
 }
 
-/** The fields at `path` (field names and ELEMENT) below each root, merged; undefined when no root reaches the path. */
+/** The object schema of a node: references followed, a resource root's metadata as the apiserver sees it. */
+function nodeAt(s: unknown, defs: SchemaRoot['definitions'], root: boolean): Record<string, unknown> | undefined {
+  const r = resolve(s, defs);
+  return r && (root || r['x-kubernetes-embedded-resource'] === true) ? withTypeAndObjectMeta(r, defs) : r;
+}
+
+/** One step down: a property by name, or a list's element / map's value; undefined where the apiserver has no type. */
+function step(s: Record<string, unknown>, seg: string, defs: SchemaRoot['definitions']): unknown {
+  let next: unknown;
+  if (seg === ELEMENT) next = s.type === 'array' ? s.items : isObject(s.additionalProperties) ? s.additionalProperties : undefined;
+  else if (Object.prototype.hasOwnProperty.call(obj(s.properties), seg)) next = obj(s.properties)[seg];
+  return next !== undefined && hasDeclType(next, defs) ? next : undefined;
+}
+
+/**
+ * The fields at `path` (field names and ELEMENT) below each root, merged, as the apiserver's type
+ * checker sees them (fields without a CEL type left out); undefined when no root reaches the path.
+ */
 export function schemaFieldsAt(roots: readonly SchemaRoot[], path: readonly string[]): SchemaFieldsAt | undefined {
   const out: SchemaFieldsAt = { kinds: [], types: [], fields: [] };
   const byName = new Map<string, { types: string[]; kinds: string[] }>();
   for (const root of roots) {
+    const defs = root.definitions;
     let cur: unknown = root.schema;
+    let here = nodeAt(cur, defs, true);
     for (const seg of path) {
-      const r = resolve(cur, root.definitions);
-      cur = r ? step(r, seg) : undefined;
+      cur = here ? step(here, seg, defs) : undefined;
       if (cur === undefined) break;
+      here = nodeAt(cur, defs, false);
     }
     if (cur === undefined) continue;
     out.kinds.push(root.kind);
-    out.types.push({ kind: root.kind, type: schemaTypeName(cur, root.definitions) });
-    const here = resolve(cur, root.definitions);
+    out.types.push({ kind: root.kind, type: schemaTypeName(cur, defs) });
     for (const [name, f] of Object.entries(obj(here?.properties))) {
+      if (!hasDeclType(f, defs)) continue;
       const e = byName.get(name) ?? { types: [], kinds: [] };
-      const t = schemaTypeName(f, root.definitions);
+      const t = schemaTypeName(f, defs);
       if (!e.types.includes(t)) e.types.push(t);
       e.kinds.push(root.kind);
       byName.set(name, e);
@@ -112,18 +176,26 @@ export function schemaFieldsAt(roots: readonly SchemaRoot[], path: readonly stri
   return out;
 }
 
+const OBJECT_META = { $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' };
+
+/**
+ * What the apiserver's /openapi/v3 serves for a custom resource, as the type checker resolves it
+ * (wasm/typecheck.go publishedCRDSchema): apiVersion and kind strings, metadata an ObjectMeta.
+ */
+function publishedCRDSchema(schema: Record<string, unknown>): Record<string, unknown> {
+  return { ...schema, type: schema.type ?? 'object', properties: { ...obj(schema.properties), apiVersion: STRING, kind: STRING, metadata: OBJECT_META } };
+}
+
 /** The schemas of the kinds a policy types `object` with (built-ins from `asset`, custom resources from the workspace's CRDs). */
 export function schemaRoots(kinds: readonly CheckedKind[], asset: SchemaAsset | undefined, workspace: readonly unknown[]): SchemaRoot[] {
   const crds = crdSchemas(workspace);
+  const definitions = asset?.definitions ?? {};
   const roots: SchemaRoot[] = [];
   for (const k of kinds) {
     const crd = crds.find((c) => c.group === k.group && c.version === k.version && c.kind === k.kind);
-    if (crd) {
-      roots.push({ kind: kindLabel(k), schema: crd.schema, definitions: {} });
-      continue;
-    }
     const def = asset?.gvks[`${k.group}/${k.version}/${k.kind}`];
-    if (def && asset && isObject(asset.definitions[def])) roots.push({ kind: kindLabel(k), schema: { $ref: `#/definitions/${def}` }, definitions: asset.definitions });
+    if (crd && isObject(crd.schema)) roots.push({ kind: kindLabel(k), schema: publishedCRDSchema(crd.schema), definitions });
+    else if (def && isObject(definitions[def])) roots.push({ kind: kindLabel(k), schema: { $ref: `#/definitions/${def}` }, definitions });
   }
   return roots;
 }
@@ -137,8 +209,6 @@ export async function objectFieldsAt(policy: unknown, path: readonly string[], o
   const workspace = options.workspace ?? [];
   const kinds = typesToCheck(policy, version, workspace);
   if (!kinds.length) return undefined;
-  const crds = crdSchemas(workspace);
-  const builtin = kinds.some((k) => !crds.some((c) => c.group === k.group && c.version === k.version && c.kind === k.kind));
-  const asset = builtin ? await schemaAsset(version).catch(() => undefined) : undefined;
+  const asset = await schemaAsset(version).catch(() => undefined);
   return schemaFieldsAt(schemaRoots(kinds, asset, workspace), path);
 }
