@@ -2,7 +2,8 @@
  * The apiserver's type checking of a ValidatingAdmissionPolicy in the app: the schema asset is
  * not fetched by the first page load, only once a policy is checked (relative to the page, so
  * under a sub-path too); the warning shows in the problems list with the apiserver's words and
- * where it goes in Kubernetes, and as a warning marker in the CEL editor.
+ * where it goes in Kubernetes, and as a warning marker in the CEL editor. The same schemas type
+ * `object` for completion and hover in the CEL editor.
  */
 import { control, expect, openApp, setYaml, test } from './fixtures';
 
@@ -59,4 +60,43 @@ test('a typo in a field: the type-checking warning in the problems list and the 
   // fixed: the warning goes
   await setYaml(page, POLICY.replace('replicass', 'replicas'));
   await expect(page.locator(`section.problems [data-problem-path="${PATH}"]`).filter({ hasText: 'TypeChecking' })).toHaveCount(0, { timeout: 30_000 });
+});
+
+test('completion and hover of object typed by the matched kind (Deployment): the same schemas', async ({ page }) => {
+  await openApp(page);
+  await expect(page.getByTestId('cel-status')).toContainText('ready', { timeout: 60_000 });
+  await setYaml(page, POLICY.replace('replicass', 'replicas'));
+  await control(page, PATH).focus();
+  const host = page.locator(`[data-testid="cel-editor"][data-expression-path="${PATH}"]`);
+  await expect(host.locator('.monaco-editor')).toBeVisible();
+
+  // hover on object.spec.replicas: its schema type
+  const at = await page.evaluate((p) => {
+    const e = window.monaco!.editor.getEditors().find((x) => x.getDomNode()?.closest(`[data-expression-path="${p}"]`))!;
+    const pos = e.getScrolledVisiblePosition({ lineNumber: 1, column: 16 })!;
+    const box = e.getDomNode()!.getBoundingClientRect();
+    return { x: box.left + pos.left + 2, y: box.top + pos.top + pos.height / 2 };
+  }, PATH);
+  await page.mouse.move(at.x, at.y);
+  const hover = page.locator('.monaco-hover').filter({ hasText: 'replicas' }).first();
+  await expect(hover).toContainText('integer', { timeout: 30_000 });
+  await expect(hover).toContainText('apps/v1 Deployment');
+
+  // completion after object.spec.: the Deployment's fields, replicas with its type
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Delete');
+  await page.keyboard.type('object.spec.', { delay: 5 });
+  const suggest = page.locator('.suggest-widget .monaco-list-row');
+  await expect(suggest.filter({ hasText: 'replicas' }).first()).toBeVisible({ timeout: 30_000 });
+  await expect(suggest.filter({ hasText: 'revisionHistoryLimit' }).first()).toBeVisible();
+  await page.keyboard.type('replicas', { delay: 5 });
+  await expect(page.locator('.suggest-widget .monaco-list-row.focused')).toContainText('integer');
+  await page.keyboard.press('Escape');
+
+  // nested lists: the container's fields
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Delete');
+  await page.keyboard.type('object.spec.template.spec.containers[0].', { delay: 5 });
+  await expect(suggest.filter({ hasText: 'imagePullPolicy' }).first()).toBeVisible({ timeout: 30_000 });
+  await page.keyboard.press('Escape');
 });
