@@ -1,7 +1,8 @@
 /**
  * Branch points of a traced expression (`evaluate(…, { trace: true })`, src/cel/trace.ts) for
  * coverage: each operand of `&&` and `||`, each `?:` condition, and the predicate of every macro
- * (`all`, `exists`, `exists_one`, `filter`, the three-argument `map`), each of which can be true
+ * (`all`, `exists`, `exists_one`, `filter`, the three-argument `map`; the two-variable `all`,
+ * `exists`, `existsOne`, and `transformList`/`transformMap` with a filter), each of which can be true
  * or false. Pure; node indices are into the trace (one entry per node of the checked AST in
  * pre-order, the same for every run of one expression).
  *
@@ -13,7 +14,20 @@
  */
 import type { CelTraceNode } from '../cel/types';
 
-export type BranchOperator = '&&' | '||' | '?:' | 'all' | 'exists' | 'exists_one' | 'filter' | 'map';
+export type BranchOperator = '&&' | '||' | '?:' | MacroName;
+type MacroName = 'all' | 'exists' | 'exists_one' | 'existsOne' | 'filter' | 'map' | 'transformList' | 'transformMap';
+
+/** Per macro, which of its arguments (given how many) is the predicate; none: it has none. */
+const PREDICATE: Record<MacroName, (args: number) => number | undefined> = {
+  all: (n) => (n >= 2 ? n - 1 : undefined), // all(x, p), all(i, v, p)
+  exists: (n) => (n >= 2 ? n - 1 : undefined),
+  exists_one: (n) => (n >= 2 ? n - 1 : undefined),
+  existsOne: (n) => (n >= 2 ? n - 1 : undefined),
+  filter: (n) => (n >= 2 ? n - 1 : undefined),
+  map: (n) => (n === 3 ? 1 : undefined), // map(x, p, f); not map(x, f)
+  transformList: (n) => (n === 4 ? 2 : undefined), // transformList(i, v, p, f); not (i, v, f)
+  transformMap: (n) => (n === 4 ? 2 : undefined),
+};
 
 export interface BranchPoint {
   operator: BranchOperator;
@@ -21,7 +35,7 @@ export interface BranchPoint {
   node: number;
 }
 
-const MACRO = /^\s*\.\s*(all|exists_one|exists|filter|map)\s*\(/;
+const MACRO = /^\s*\.\s*(all|exists_one|existsOne|exists|filter|map|transformList|transformMap)\s*\(/;
 
 /**
  * The top-level comma-separated arguments of the call whose "(" is just before `open`, up to its
@@ -82,11 +96,9 @@ function macroPoint(expression: string, trace: readonly CelTraceNode[], i: numbe
   // the arguments up to the matching ")" (the node's span may stop at a ")" of parentheses inside)
   const args = splitArgs(expression, range.to + m[0].length);
   if (!args) return undefined;
-  const name = m[1] as BranchOperator;
-  // the predicate: the last argument; map's only with three arguments (map(x, p, f)), the second
-  let arg: [number, number] | undefined;
-  if (name === 'map') arg = args.length === 3 ? args[1] : undefined;
-  else if (args.length >= 2) arg = args[args.length - 1];
+  const name = m[1] as MacroName;
+  const k = PREDICATE[name](args.length);
+  const arg = k === undefined ? undefined : args[k];
   if (!arg) return undefined;
   const node = nodeSpanning(expression, trace, i + 1, arg[0], arg[1]);
   return node < 0 ? undefined : { operator: name, node };

@@ -267,5 +267,10 @@ describe.runIf(hasWasm)('coverage of macros, matchConditions, messageExpressions
     expect(await sidesOf('[].exists(x, x > 5)')).toEqual([['exists', 'x > 5', { true: false, false: false }]]);
     expect(await sidesOf('{"a": 1, "b": 2}.filter(k, k == "a")')).toEqual([['filter', 'k == "a"', { true: true, false: true }]]);
     expect(await sidesOf('[1, 2].exists_one(x, (x == 3))')).toEqual([['exists_one', 'x == 3', { true: false, false: true }]]);
+    // the two-variable macros (index i, value v) and transformList's filter
+    expect(await sidesOf('[5, 6].existsOne(i, v, v > i + 5)')).toEqual([['existsOne', 'v > i + 5', { true: false, false: true }]]);
+    expect(await sidesOf('[6, 7].all(i, v, v > i + 5)')).toEqual([['all', 'v > i + 5', { true: true, false: false }]]);
+    expect(await sidesOf('[5, 6].transformList(i, v, v > 5, v * 2)')).toEqual([['transformList', 'v > 5', { true: true, false: true }]]);
+    expect(await sidesOf('[5, 6].transformList(i, v, v * 2)')).toEqual([]);
   });
 });
