@@ -8,6 +8,7 @@ import (
 
 	celgo "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/ast"
+	"github.com/google/cel-go/common/operators"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/interpreter"
@@ -39,6 +40,15 @@ type traceNode struct {
 	Value any    `json:"value,omitempty"`
 	Error string `json:"error,omitempty"`
 	Ran   bool   `json:"ran"`
+	// Seen: for a node that may evaluate more than once (see watchedNodes), how many of its
+	// evaluations in this run were true and false; Value holds only the last one.
+	Seen *seenCount `json:"seen,omitempty"`
+}
+
+// seenCount: evaluations of one watched node that gave true and false.
+type seenCount struct {
+	True  int `json:"true"`
+	False int `json:"false"`
 }
 
 // tracer is the traced program of one compiled expression (cached with it).
@@ -46,6 +56,10 @@ type tracer struct {
 	ast  *ast.AST
 	prog celgo.Program
 	err  error
+	// watch: the slot in seen of each watched node (watchedNodes); seen: the counts of the
+	// current traced run (made afresh for each; the engine evaluates one thing at a time).
+	watch map[int64]int
+	seen  []seenCount
 }
 
 func (c *compiled) tracerFor(expr, ctxName string) *tracer {
@@ -67,9 +81,115 @@ func (c *compiled) tracerFor(expr, ctxName string) *tracer {
 		return t
 	}
 	t.ast = checked.NativeRep()
-	t.prog, t.err = env.Program(checked, celgo.EvalOptions(celgo.OptTrackState))
+	t.watch = map[int64]int{}
+	watchedNodes(t.ast.Expr(), false, func(id int64) {
+		if _, ok := t.watch[id]; !ok {
+			t.watch[id] = len(t.watch)
+		}
+	})
+	opts := []celgo.ProgramOption{celgo.EvalOptions(celgo.OptTrackState)}
+	if len(t.watch) > 0 {
+		opts = append(opts, celgo.CustomDecoratorV2(t.decorate))
+	}
+	t.prog, t.err = env.Program(checked, opts...)
 	return t
 }
+
+// watchedNodes calls add with the id of every node whose last value does not tell which sides it
+// took: the predicate of each comprehension (a macro's: `all` steps `@result && p`, `exists`
+// `@result || p`, `exists_one`, `filter` and `map(x, p, f)` `p ? … : @result`; parser/macro.go),
+// and, anywhere inside a comprehension's loop step (evaluated once per element), each operand of
+// `&&`/`||` and each `?:` condition. Elsewhere a node runs at most once per evaluation and its
+// value in the evaluation state is all there is to know.
+func watchedNodes(e ast.Expr, inLoop bool, add func(int64)) {
+	switch e.Kind() {
+	case ast.ComprehensionKind:
+		c := e.AsComprehension()
+		for _, x := range []ast.Expr{c.IterRange(), c.AccuInit(), c.LoopCondition(), c.Result()} {
+			watchedNodes(x, inLoop, add)
+		}
+		step := c.LoopStep()
+		if p := predicateOf(c); p != nil {
+			// the step is the macro's own (`@result && p`): only what is under it is the user's
+			add(p.ID())
+			for _, a := range step.AsCall().Args() {
+				watchedNodes(a, true, add)
+			}
+			return
+		}
+		watchedNodes(step, true, add)
+		return
+	case ast.CallKind:
+		if inLoop {
+			args := e.AsCall().Args()
+			switch e.AsCall().FunctionName() {
+			case operators.LogicalAnd, operators.LogicalOr:
+				for _, a := range args {
+					add(a.ID())
+				}
+			case operators.Conditional:
+				add(args[0].ID())
+			}
+		}
+	}
+	for _, c := range children(e) {
+		watchedNodes(c, inLoop, add)
+	}
+}
+
+// predicateOf: the predicate of a macro's comprehension, from the shape of its loop step, or nil.
+func predicateOf(c ast.ComprehensionExpr) ast.Expr {
+	step := c.LoopStep()
+	if step.Kind() != ast.CallKind {
+		return nil
+	}
+	call := step.AsCall()
+	args := call.Args()
+	accu := func(x ast.Expr) bool { return x.Kind() == ast.IdentKind && x.AsIdent() == c.AccuVar() }
+	switch call.FunctionName() {
+	case operators.LogicalAnd, operators.LogicalOr: // all, exists
+		if len(args) == 2 && accu(args[0]) {
+			return args[1]
+		}
+	case operators.Conditional: // exists_one, filter, map(x, p, f)
+		if len(args) == 3 && accu(args[2]) {
+			return args[0]
+		}
+	}
+	return nil
+}
+
+// decorate wraps each watched node's Interpretable to count its outcomes. It runs before the
+// state observer's decorator (cel-go plans custom decorators first), which then watches the
+// wrapper under the same id. Watched nodes are operands of `&&`/`||` and `?:` conditions, whose
+// parents use them as plain Interpretables, so hiding an attribute's interface changes nothing.
+func (t *tracer) decorate(i interpreter.InterpretableV2) (interpreter.InterpretableV2, error) {
+	if slot, ok := t.watch[i.ID()]; ok {
+		return &seenWatch{InterpretableV2: i, t: t, slot: slot}, nil
+	}
+	return i, nil
+}
+
+// seenWatch counts the true and false outcomes of one watched node in the current traced run.
+type seenWatch struct {
+	interpreter.InterpretableV2
+	t    *tracer
+	slot int
+}
+
+func (w *seenWatch) Exec(f *interpreter.ExecutionFrame) ref.Val {
+	v := w.InterpretableV2.Exec(f)
+	if b, ok := v.(types.Bool); ok && w.t.seen != nil {
+		if b {
+			w.t.seen[w.slot].True++
+		} else {
+			w.t.seen[w.slot].False++
+		}
+	}
+	return v
+}
+
+func (w *seenWatch) Eval(a interpreter.Activation) ref.Val { return w.Exec(interpreter.AsFrame(a)) }
 
 // tracingProgram runs the admission program unchanged, then the traced one on the same activation.
 type tracingProgram struct {
@@ -82,9 +202,17 @@ type tracingProgram struct {
 func (p tracingProgram) ContextEval(ctx context.Context, vars any) (ref.Val, *celgo.EvalDetails, error) {
 	v, det, err := p.Program.ContextEval(ctx, vars)
 	if p.t.err == nil && !costExceeded(err) {
+		seen := make([]seenCount, len(p.t.watch))
+		p.t.seen = seen
 		_, tdet, _ := p.t.prog.ContextEval(ctx, vars)
+		p.t.seen = nil
 		if tdet != nil && tdet.State() != nil {
-			*p.trace = traceOf(p.expr, p.t.ast, tdet.State())
+			*p.trace = traceOf(p.expr, p.t.ast, tdet.State(), func(id int64) *seenCount {
+				if slot, ok := p.t.watch[id]; ok {
+					return &seen[slot]
+				}
+				return nil
+			})
 		}
 	}
 	return v, det, err
@@ -95,8 +223,8 @@ func costExceeded(err error) bool {
 }
 
 // traceOf lists every node of the AST that has a source range, in pre-order, with what the
-// evaluation state recorded for it.
-func traceOf(expr string, a *ast.AST, state interpreter.EvalState) []traceNode {
+// evaluation state recorded for it and, for watched nodes that ran, what seen counted (nil: none).
+func traceOf(expr string, a *ast.AST, state interpreter.EvalState, seen func(int64) *seenCount) []traceNode {
 	pos := sourcePositions(expr)
 	src := []rune(expr)
 	info := a.SourceInfo()
@@ -118,6 +246,11 @@ func traceOf(expr string, a *ast.AST, state interpreter.EvalState) []traceNode {
 					n.Error = "unknown"
 				} else {
 					n.Value = valToJSON(v)
+				}
+			}
+			if seen != nil {
+				if c := seen(e.ID()); c != nil && (n.Ran || c.True+c.False > 0) {
+					n.Seen = c
 				}
 			}
 			idx = len(out)

@@ -71,7 +71,10 @@ func TestTraceMatchesEvalState(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, det, _ := prg.Eval(act)
-		want := traceOf(expr, checked.NativeRep(), det.State())
+		want := traceOf(expr, checked.NativeRep(), det.State(), nil)
+		for i := range got.Trace {
+			got.Trace[i].Seen = nil // what cel-go's state has no record of (TestTraceSeen)
+		}
 		g, _ := json.Marshal(got.Trace)
 		w, _ := json.Marshal(want)
 		if string(g) != string(w) {
@@ -87,7 +90,13 @@ func TestTraceKeepsResultAndCost(t *testing.T) {
 	}
 	opts := `{"hasParams":true,"variables":[{"name":"n","expression":"object.spec.containers.size()"}]}`
 	traced := `{"hasParams":true,"trace":true,"variables":[{"name":"n","expression":"object.spec.containers.size()"}]}`
-	exprs := append([]string{"variables.n == 3 && object.spec.replicas > 1", "object.nope == 1", "[1,2,3].map(x, [1,2,3,4,5,6,7,8,9,10].map(y, x*y)).size() > 0"}, traceCases...)
+	exprs := append([]string{
+		"variables.n == 3 && object.spec.replicas > 1", "object.nope == 1", "[1,2,3].map(x, [1,2,3,4,5,6,7,8,9,10].map(y, x*y)).size() > 0",
+		// watched predicates and operands (TestTraceSeen), nested
+		"[[1, 2], [3], []].all(l, l.all(y, y < 3))",
+		"object.spec.containers.filter(c, c.name != 'a' && c.image.startsWith('registry.')).size() == variables.n - 1",
+		"[0, 1].exists(x, 1 / x == 1)",
+	}, traceCases...)
 	for _, e := range exprs {
 		plain := Evaluate(e, "vap-validation", opts, "tr")
 		tr := Evaluate(e, "vap-validation", traced, "tr")
@@ -154,5 +163,60 @@ func TestTraceRanAndOffsets(t *testing.T) {
 	}
 	if n := find(34, 44); !n.Ran {
 		t.Errorf("int(('3')): %+v", n)
+	}
+}
+
+// Watched nodes count every evaluation's outcome, true and false, where the evaluation state keeps
+// only the last: macro predicates, and operands of && / || and ?: conditions inside a macro's body.
+// Counted by hand (all and exists stop at the first false / true element).
+func TestTraceSeen(t *testing.T) {
+	if m := SetInputs("tr", benchInputs); m != "" {
+		t.Fatal(m)
+	}
+	type seen = map[string]seenCount // the node's source text → its counts
+	cases := []struct {
+		expr string
+		want seen
+	}{
+		{"[1, 2, 3, 4].all(x, x < 3)", seen{"x < 3": {2, 1}}},
+		{"[1, 2, 3].all(x, x > 0)", seen{"x > 0": {3, 0}}},
+		{"[1, 2, 3, 4].exists(x, x == 2)", seen{"x == 2": {1, 1}}},
+		{"[1, 2, 3].exists(x, x > 5)", seen{"x > 5": {0, 3}}},
+		{"[1, 2, 3].exists_one(x, x == 2)", seen{"x == 2": {1, 2}}},
+		{"[1, 2, 3].filter(x, x % 2 == 1)", seen{"x % 2 == 1": {2, 1}}},
+		{"[1, 2, 3].map(x, x > 1, x * 2)", seen{"x > 1": {2, 1}}},
+		{`{"a": 1, "b": 2}.filter(k, k == "a")`, seen{`k == "a"`: {1, 1}}},
+		// a variable and a field as the predicate (attributes)
+		{"[false, true].exists(b, b)", seen{"b": {1, 1}}},
+		{`[{"on": true}, {"on": false}].all(m, m.on)`, seen{"m.on": {1, 1}}},
+		// nested: the inner predicate counts over every outer element
+		{"[[1, 2], [3], []].all(l, l.all(y, y < 3))", seen{"l.all(y, y < 3)": {1, 1}, "y < 3": {2, 1}}},
+		{"[[1, 5], [2], [7, 8]].filter(l, l.exists(y, y > 4))", seen{"l.exists(y, y > 4)": {2, 1}, "y > 4": {2, 2}}},
+		{"object.spec.containers.all(c, object.spec.containers.exists_one(d, d.name == c.name))", seen{
+			"object.spec.containers.exists_one(d, d.name == c.name)": {3, 0}, "d.name == c.name": {3, 6}}},
+		// && and ?: inside a body
+		{"[1, 2, 3].all(x, x > 0 && x < 3)", seen{"x > 0 && x < 3": {2, 1}, "x > 0": {3, 0}, "x < 3": {2, 1}}},
+		{"[1, 2, 3].map(x, x == 2 ? 'two' : 'other')", seen{"x == 2": {1, 2}}},
+		// errors count on neither side: 1 / 0 fails, exists absorbs it when another is true
+		{"[0, 1].exists(x, 1 / x == 1)", seen{"1 / x == 1": {1, 0}}},
+		// not evaluated (an empty range), or at most once (outside a body): nothing to count
+		{"[].all(x, x > 1)", seen{}},
+		{"1 < 2 && 2 < 3 ? [1].all(x, x > 0) : false", seen{"x > 0": {1, 0}}},
+	}
+	for _, c := range cases {
+		r := Evaluate(c.expr, "vap-variable", `{"trace":true}`, "tr")
+		if r.Trace == nil {
+			t.Errorf("%q: no trace (%+v)", c.expr, r)
+			continue
+		}
+		got := seen{}
+		for _, n := range r.Trace {
+			if n.Seen != nil {
+				got[c.expr[n.From:n.To]] = *n.Seen
+			}
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%q: seen %v, want %v", c.expr, got, c.want)
+		}
 	}
 }

@@ -98,6 +98,8 @@ const EVALUATE: [string, CelContext, CelCompileOptions?][] = [
   ["[JSONPatch{op: 'add', path: '/metadata/labels/x', value: 1}]", 'map-jsonPatch'],
   ["'not a bool'", 'vap-validation'],
   ["object.metadata.name + ' is denied'", 'vap-messageExpression'],
+  // a trace with macro predicates' seen counts (nested, && inside a body)
+  ['object.spec.containers.all(c, c.name == "app" && [1, 2, 3].exists(n, n > 1))', 'vap-validation', { trace: true }],
 ];
 
 /** Compiles: success with cost, errors with their issues, each context. */

@@ -63,9 +63,34 @@ describe('trace', () => {
     expect(nodeAt(e, r.trace, "'😀é' + object.metadata.name")).toMatchObject({ value: '😀éweb' });
   });
 
+  test('a macro predicate counts every iteration, true and false (seen); the value is the last', async () => {
+    const e = '[1, 2, 3, 4].all(x, x < 3)';
+    const r = await evaluate(e, 'vap-validation', inputs, opts);
+    expect(r).toMatchObject({ ok: true, value: false });
+    // true at 1 and 2, false at 3, where all() stops
+    expect(nodeAt(e, r.trace, 'x < 3')).toMatchObject({ ran: true, value: false, seen: { true: 2, false: 1 } });
+    // nested, and && operands inside a body: counted over every outer element
+    const n = "object.spec.containers.exists(c, ['a', 'b'].exists_one(n, n == c.name && c.image != ''))";
+    const rn = await evaluate(n, 'vap-validation', inputs, opts);
+    expect(rn).toMatchObject({ ok: true, value: true });
+    expect(nodeAt(n, rn.trace, "['a', 'b'].exists_one(n, n == c.name && c.image != '')").seen).toEqual({ true: 1, false: 0 });
+    expect(nodeAt(n, rn.trace, "n == c.name && c.image != ''").seen).toEqual({ true: 1, false: 1 });
+    expect(nodeAt(n, rn.trace, 'n == c.name').seen).toEqual({ true: 1, false: 1 });
+    expect(nodeAt(n, rn.trace, "c.image != ''").seen).toEqual({ true: 1, false: 0 });
+    // nodes that run at most once have none; a body never entered neither
+    expect(r.trace!.filter((t) => t.seen).length).toBe(1);
+    const empty = await evaluate('[].all(c, c > 1)', 'vap-validation', inputs, opts);
+    expect(empty.trace!.some((t) => t.seen)).toBe(false);
+  });
+
   test('tracing changes neither the result nor the cost, alone or in a policy group', async () => {
     const variables = [{ name: 'big', expression: 'object.spec.replicas > 5' }];
-    const exprs = ['variables.big && object.spec.containers.all(c, c.image.startsWith("docker.io/"))', 'object.spec.nope == 1', 'variables.big'];
+    const exprs = [
+      'variables.big && object.spec.containers.all(c, c.image.startsWith("docker.io/"))',
+      'object.spec.nope == 1',
+      'variables.big',
+      '[[1, 2], [3]].all(l, l.all(y, y < 3 || variables.big))',
+    ];
     for (const e of exprs) {
       const plain = await evaluate(e, 'vap-validation', inputs, { hasParams: true, variables });
       const traced = await evaluate(e, 'vap-validation', inputs, { hasParams: true, variables, trace: true });

@@ -72,6 +72,13 @@ export interface CelTraceNode {
   value?: unknown;
   error?: string;
   ran: boolean;
+  /**
+   * For a node that can run more than once in one evaluation and decides a branch — a macro's
+   * predicate (`all`, `exists`, `exists_one`, `filter`, `map(x, p, f)`), and inside a macro's body
+   * each operand of `&&`/`||` and each `?:` condition — how many of its evaluations were true and
+   * false (errors and other values count on neither side); absent when it never ran.
+   */
+  seen?: { true: number; false: number };
 }
 
 /** A compile problem at a 1-based line and column of the expression. */

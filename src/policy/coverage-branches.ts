@@ -1,35 +1,41 @@
 /**
  * Branch points of a traced expression (`evaluate(…, { trace: true })`, src/cel/trace.ts) for
  * coverage: each operand of `&&` and `||`, each `?:` condition, and the predicate of every macro
- * (`all`, `exists`, `exists_one`, `filter`, the three-argument `map`), each of which can be true
+ * (`all`, `exists`, `exists_one`, `filter`, the three-argument `map`; the two-variable `all`,
+ * `exists`, `existsOne`, and `transformList`/`transformMap` with a filter), each of which can be true
  * or false. Pure; node indices are into the trace (one entry per node of the checked AST in
  * pre-order, the same for every run of one expression).
  *
- * Macros: cel-go expands `r.all(x, p)` into a comprehension over `r` (parser/macro.go: `all`
- * steps `@result && p` while `@result` is not false, `exists` steps `@result || p` while it is not
- * true, `exists_one` counts `p ? @result + 1 : @result` over every element, `filter` and
- * `map(x, p, f)` append when `p`). The evaluation state keeps only the last iteration's value of
- * `p`, so a predicate counts as true (false) in a run when that last value was, or when the
- * macro's result says so: `all` true over a non-empty range means every `p` was true, `all` false
- * that one was false; `exists` the other way round; `exists_one`'s count (its step's last value),
- * `filter`'s and `map`'s result length against the range's size say whether some element was
- * kept (true) and some dropped (false). What none of these shows (an `all` that is false at its
- * third element was true at the first two) is not counted: coverage never claims a side it did
- * not see.
+ * Which sides a run took: a node's value in the trace, or, for one that runs per element (a macro's
+ * predicate; an operand or condition inside a macro's body), its `seen` counts. cel-go's evaluation
+ * state keeps only the last iteration's value, so an `all` that is false at its third element would
+ * not show the true of the first two; the engine counts every iteration's outcome instead
+ * (wasm/trace.go), and coverage takes both sides exactly from it.
  */
 import type { CelTraceNode } from '../cel/types';
 
-export type BranchOperator = '&&' | '||' | '?:' | 'all' | 'exists' | 'exists_one' | 'filter' | 'map';
+export type BranchOperator = '&&' | '||' | '?:' | MacroName;
+type MacroName = 'all' | 'exists' | 'exists_one' | 'existsOne' | 'filter' | 'map' | 'transformList' | 'transformMap';
+
+/** Per macro, which of its arguments (given how many) is the predicate; none: it has none. */
+const PREDICATE: Record<MacroName, (args: number) => number | undefined> = {
+  all: (n) => (n >= 2 ? n - 1 : undefined), // all(x, p), all(i, v, p)
+  exists: (n) => (n >= 2 ? n - 1 : undefined),
+  exists_one: (n) => (n >= 2 ? n - 1 : undefined),
+  existsOne: (n) => (n >= 2 ? n - 1 : undefined),
+  filter: (n) => (n >= 2 ? n - 1 : undefined),
+  map: (n) => (n === 3 ? 1 : undefined), // map(x, p, f); not map(x, f)
+  transformList: (n) => (n === 4 ? 2 : undefined), // transformList(i, v, p, f); not (i, v, f)
+  transformMap: (n) => (n === 4 ? 2 : undefined),
+};
 
 export interface BranchPoint {
   operator: BranchOperator;
   /** The operand, condition or predicate. */
   node: number;
-  /** Macros: the comprehension (its value is the macro's result) and its range. */
-  macro?: { comprehension: number; range: number; step?: number };
 }
 
-const MACRO = /^\s*\.\s*(all|exists_one|exists|filter|map)\s*\(/;
+const MACRO = /^\s*\.\s*(all|exists_one|existsOne|exists|filter|map|transformList|transformMap)\s*\(/;
 
 /**
  * The top-level comma-separated arguments of the call whose "(" is just before `open`, up to its
@@ -90,24 +96,12 @@ function macroPoint(expression: string, trace: readonly CelTraceNode[], i: numbe
   // the arguments up to the matching ")" (the node's span may stop at a ")" of parentheses inside)
   const args = splitArgs(expression, range.to + m[0].length);
   if (!args) return undefined;
-  const name = m[1] as BranchOperator;
-  // the predicate: the last argument; map's only with three arguments (map(x, p, f)), the second
-  let arg: [number, number] | undefined;
-  if (name === 'map') arg = args.length === 3 ? args[1] : undefined;
-  else if (args.length >= 2) arg = args[args.length - 1];
+  const name = m[1] as MacroName;
+  const k = PREDICATE[name](args.length);
+  const arg = k === undefined ? undefined : args[k];
   if (!arg) return undefined;
   const node = nodeSpanning(expression, trace, i + 1, arg[0], arg[1]);
-  if (node < 0) return undefined;
-  // exists_one's step (`p ? @result + 1 : @result`): the innermost node above the predicate, below the comprehension
-  let step: number | undefined;
-  for (let k = node - 1; k > i + 1; k--) {
-    const c = trace[k]!;
-    if (c.from <= trace[node]!.from && trace[node]!.to <= c.to && c.to > c.from) {
-      step = k;
-      break;
-    }
-  }
-  return { operator: name, node, macro: { comprehension: i, range: i + 1, ...(step !== undefined ? { step } : {}) } };
+  return node < 0 ? undefined : { operator: name, node };
 }
 
 /** Branch points of one trace: operands of `&&`/`||`, conditions of `?:`, macro predicates. */
@@ -140,47 +134,10 @@ export function branchPoints(expression: string, trace: readonly CelTraceNode[])
   return out;
 }
 
-const sizeOf = (v: unknown): number | undefined => (Array.isArray(v) ? v.length : v && typeof v === 'object' ? Object.keys(v).length : undefined);
-const valueOf = (n: CelTraceNode | undefined): unknown => (n?.ran && n.error === undefined ? n.value : undefined);
-
-/** Which sides of a branch point one traced run took. */
+/** Which sides of a branch point one traced run took: every evaluation's (`seen`), else the one value. */
 export function branchTaken(point: BranchPoint, trace: readonly CelTraceNode[]): { true: boolean; false: boolean } {
-  const last = valueOf(trace[point.node]);
-  const taken = { true: last === true, false: last === false };
-  const m = point.macro;
-  if (!m) return taken;
-  const result = valueOf(trace[m.comprehension]);
-  const size = sizeOf(valueOf(trace[m.range]));
-  if (size === undefined || size === 0) return taken;
-  switch (point.operator) {
-    case 'all':
-      if (result === true) taken.true = true;
-      if (result === false) taken.false = true;
-      break;
-    case 'exists':
-      if (result === true) taken.true = true;
-      if (result === false) taken.false = true;
-      break;
-    case 'exists_one': {
-      const count = m.step !== undefined ? valueOf(trace[m.step]) : undefined;
-      if (typeof count === 'number') {
-        if (count >= 1) taken.true = true;
-        if (count < size) taken.false = true;
-      } else if (result === true) {
-        taken.true = true;
-        if (size > 1) taken.false = true;
-      }
-      break;
-    }
-    case 'filter':
-    case 'map': {
-      const kept = sizeOf(result);
-      if (kept !== undefined) {
-        if (kept >= 1) taken.true = true;
-        if (kept < size) taken.false = true;
-      }
-      break;
-    }
-  }
-  return taken;
+  const n = trace[point.node];
+  if (n?.seen) return { true: n.seen.true > 0, false: n.seen.false > 0 };
+  const value = n?.ran && n.error === undefined ? n.value : undefined;
+  return { true: value === true, false: value === false };
 }

@@ -180,13 +180,14 @@ describe.runIf(hasWasm)('coverage of macros, matchConditions, messageExpressions
     expect(byField(cov, 'spec.matchConditions[0].expression')).toMatchObject({ true: 2, false: 1, error: 0, notEvaluated: 0, branches: [] });
     // The variable: used, evaluated where the validations ran (good, bad image); map(c, f) has no predicate.
     expect(byField(cov, 'spec.variables[0].expression')).toMatchObject({ true: 0, false: 0, notEvaluated: 1, branches: [] });
-    // validation 0, all(i, startsWith): good → all true (true); bad image → false at 'docker.io/side' (false).
+    // validation 0, all(i, startsWith): good → true at its one image; bad image → true at
+    // 'registry.local/main', then false at 'docker.io/side': true in both cases, false in one.
     expect(cov.validations.map((v) => [v.true, v.false, v.error, v.notEvaluated])).toEqual([
       [1, 1, 0, 1],
       [2, 0, 0, 1],
       [2, 0, 0, 1],
     ]);
-    expect(sides(cov.validations[0]!)).toEqual([['all', 1, 1]]);
+    expect(sides(cov.validations[0]!)).toEqual([['all', 2, 1]]);
     // messageExpression (evaluated for every validation, as the apiserver's message filter does):
     // filter(i, !startsWith): good keeps 0 of 1 (false); bad image keeps 1 of 2 (true and false).
     expect(sides(byField(cov, 'spec.validations[0].messageExpression'))).toEqual([['filter', 1, 2]]);
@@ -212,8 +213,8 @@ describe.runIf(hasWasm)('coverage of macros, matchConditions, messageExpressions
     const cov = policyCoverage(teamLabel, report.results, cases);
     expect(cov.kind).toBe('MutatingAdmissionPolicy');
     expect(cov.validations).toEqual([]);
-    // exists(c, c.name == "mesh"): false over [app] twice, true in mesh (stops at the second element).
-    expect(sides(byField(cov, 'spec.matchConditions[0].expression'))).toEqual([['exists', 1, 2]]);
+    // exists(c, c.name == "mesh"): false over [app] twice; in mesh false at app, then true at mesh.
+    expect(sides(byField(cov, 'spec.matchConditions[0].expression'))).toEqual([['exists', 1, 3]]);
     // ?: condition true (labelled), false (unlabelled); && left: has() true, false; right: `in` true only.
     const m = byField(cov, 'spec.mutations[0].applyConfiguration.expression');
     expect(m).toMatchObject({ notEvaluated: 1, error: 0 });
@@ -241,7 +242,7 @@ describe.runIf(hasWasm)('coverage of macros, matchConditions, messageExpressions
     ]);
   });
 
-  test('macro predicates: the sides a run shows, from the last iteration and the result', async () => {
+  test('macro predicates: both sides of every iteration (the engine counts them, not only the last)', async () => {
     const sidesOf = async (e: string) => {
       const r = await evaluate(e, 'vap-variable', {}, { trace: true });
       return branchPoints(e, r.trace!).map((p) => [p.operator, e.slice(r.trace![p.node]!.from, r.trace![p.node]!.to), branchTaken(p, r.trace!)]);
@@ -249,11 +250,27 @@ describe.runIf(hasWasm)('coverage of macros, matchConditions, messageExpressions
     expect(await sidesOf('[1, 2, 3].map(x, x > 1, x * 2)')).toEqual([['map', 'x > 1', { true: true, false: true }]]);
     expect(await sidesOf('[1, 2, 3].map(x, x * 2)')).toEqual([]);
     expect(await sidesOf('[1, 2, 3].all(x, x > 0)')).toEqual([['all', 'x > 0', { true: true, false: false }]]);
-    // false at the second element: the first was true, which the state does not show (not counted)
-    expect(await sidesOf('[1, 2, 3].all(x, x < 2)')).toEqual([['all', 'x < 2', { true: false, false: true }]]);
+    // true at the first element, false at the second (cel-go's state keeps only that last value)
+    expect(await sidesOf('[1, 2, 3].all(x, x < 2)')).toEqual([['all', 'x < 2', { true: true, false: true }]]);
+    expect(await sidesOf('[1, 2, 3].exists(x, x == 2)')).toEqual([['exists', 'x == 2', { true: true, false: true }]]);
+    // nested: the inner predicate over every outer element; && operands inside a body likewise
+    expect(await sidesOf('[[1], [2, 3]].all(l, l.exists(y, y == 1))')).toEqual([
+      ['all', 'l.exists(y, y == 1)', { true: true, false: true }],
+      ['exists', 'y == 1', { true: true, false: true }],
+    ]);
+    expect(await sidesOf('[1, 2].all(x, x > 0 && x < 2)')).toEqual([
+      ['all', 'x > 0 && x < 2', { true: true, false: true }],
+      ['&&', 'x > 0', { true: true, false: false }],
+      ['&&', 'x < 2', { true: true, false: true }],
+    ]);
     expect(await sidesOf('[1, 2, 3].exists(x, x > 5)')).toEqual([['exists', 'x > 5', { true: false, false: true }]]);
     expect(await sidesOf('[].exists(x, x > 5)')).toEqual([['exists', 'x > 5', { true: false, false: false }]]);
     expect(await sidesOf('{"a": 1, "b": 2}.filter(k, k == "a")')).toEqual([['filter', 'k == "a"', { true: true, false: true }]]);
     expect(await sidesOf('[1, 2].exists_one(x, (x == 3))')).toEqual([['exists_one', 'x == 3', { true: false, false: true }]]);
+    // the two-variable macros (index i, value v) and transformList's filter
+    expect(await sidesOf('[5, 6].existsOne(i, v, v > i + 5)')).toEqual([['existsOne', 'v > i + 5', { true: false, false: true }]]);
+    expect(await sidesOf('[6, 7].all(i, v, v > i + 5)')).toEqual([['all', 'v > i + 5', { true: true, false: false }]]);
+    expect(await sidesOf('[5, 6].transformList(i, v, v > 5, v * 2)')).toEqual([['transformList', 'v > 5', { true: true, false: true }]]);
+    expect(await sidesOf('[5, 6].transformList(i, v, v * 2)')).toEqual([]);
   });
 });

@@ -51,7 +51,7 @@ export interface BranchCoverage {
   operator: BranchOperator;
   from: number;
   to: number;
-  /** Evaluations in which it was true / false. */
+  /** Evaluations in which it was true / false (one inside a macro: at some element, `seen`). */
   true: number;
   false: number;
 }
