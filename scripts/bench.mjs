@@ -7,7 +7,7 @@
  *  3. In Chromium: time to the first interactive form and to its problems, beside the same first
  *     frame as static HTML and rendered by React alone; the CEL engine's start (cold: the app's
  *     first visit in a running browser, and in a new browser profile; warm: later visits);
- *     CEL edit → error shown; keystroke → problems updated with a 200-webhook document; with a
+ *     CEL edit → error shown; Test run result → inline values in the editor; keystroke → problems updated with a 200-webhook document; with a
  *     10,000-webhook document (scripts/bench-large.mjs): YAML keystroke → problems, form rename →
  *     YAML, reload → first form.
  * Builds the app first (`npm run build`). `npm run bench -- --chromium` runs only part 3.
@@ -21,6 +21,7 @@ import { chromium } from '@playwright/test';
 import { VALUES_SECTION } from './wasm-snapshot.mjs';
 import { benchLarge, printLarge } from './bench-large.mjs';
 import { formProbe } from './bench-probes.mjs';
+import { inlineValuesLag } from './bench-inline.mjs';
 
 const run = (cmd, args) => {
   const r = spawnSync(cmd, args, { stdio: 'inherit', shell: false });
@@ -266,6 +267,9 @@ try {
       );
     }
     console.log(`CEL expression edit → compile error shown or cleared: median ${median(times).toFixed(0)} ms (target ≤ 50 ms)`);
+    // The editor's inline values after a Test run (scripts/bench-inline.mjs).
+    const lags = await inlineValuesLag(page, field);
+    console.log(`Test run result shown → inline values in the CEL editor: median ${median(lags).toFixed(0)} ms (${lags.map((t) => t.toFixed(0)).join(', ')}; target ≤ 50 ms)`);
     await context.close();
     rmSync(profile, { recursive: true, force: true });
   }
