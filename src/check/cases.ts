@@ -8,11 +8,11 @@
  */
 import { kindOf, nameOf } from '../base/json';
 import type { KubernetesVersion } from '../base/releases';
-import { BINDING_KIND_OF } from '../k8s/resources';
+import { BINDING_KIND_OF, isPolicy } from '../k8s/resources';
 import { runCases, type CaseTarget, type CasesReport, type PolicyCel, type PolicyTestCase, type RunCaseOptions } from '../policy';
 
 export { runCelCases, type CelCaseRun, type CelRunner } from './cel-cases';
-export { scenarioProblems } from './scenarios';
+export { scenarioCoverageRuns, scenarioProblems } from './scenarios';
 
 /** `cel` with every evaluation in the environment of `release`. */
 export const celAtRelease = <C extends PolicyCel>(cel: C, release: KubernetesVersion): C => ({
@@ -20,7 +20,7 @@ export const celAtRelease = <C extends PolicyCel>(cel: C, release: KubernetesVer
   evaluate: (expression, context, inputs, options) => cel.evaluate(expression, context, inputs, { ...options, kubernetesVersion: release }),
 });
 
-export const isPolicy = (o: unknown): boolean => kindOf(o) in BINDING_KIND_OF;
+export { isPolicy };
 
 /** The policy named `name` among the objects. */
 export const findPolicy = (objects: readonly unknown[], name: string): unknown => objects.find((o) => isPolicy(o) && nameOf(o) === name);

@@ -7,7 +7,7 @@
 import { runCases, type CaseResult, type CaseTarget, type CasesReport, type PolicyTestCase } from '../policy/cases';
 import { expressionSample, policyCoverage, policyExpressions, type CoverageRun, type PolicyCoverage } from '../policy/coverage';
 import { kindOf, nameOf, obj, str } from '../base/json';
-import { celAtRelease, findPolicy, isPolicy, runCelCases, runPolicyCases, scenarioProblems, type CelCaseRun, type CelRunner } from '../check/cases';
+import { celAtRelease, findPolicy, isPolicy, runCelCases, runPolicyCases, scenarioCoverageRuns, scenarioProblems, type CelCaseRun, type CelRunner } from '../check/cases';
 import { readWorkspaceFile, type WorkspaceFile } from '../share/workspace-file';
 import { unzipFiles } from '../share/zip';
 import { parseDocuments, type ParsedDocument } from '../yaml';
@@ -15,8 +15,6 @@ import { positionIn } from './check';
 import { readInputs, type FileSystem, type InputFile } from './inputs';
 import { isKaptestManifest, readKaptestManifest } from './kaptest';
 import type { Problem } from './problem';
-import type { SimStep } from '../admission';
-import type { CelTraceNode } from '../cel/types';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
 
 export interface CasesSummary {
@@ -148,28 +146,10 @@ async function runWorkspace(ctx: Ctx, ws: WorkspaceFile, checked: readonly unkno
   await runScenarios(ctx, ws, objects, release, statics);
 }
 
-/** A scenario's traced policy steps count as a case of each policy they ran. */
-function addScenarioRuns(ctx: Ctx, name: string, objects: readonly unknown[], steps: readonly SimStep[]): void {
-  const byPolicy = new Map<unknown, CoverageRun>();
-  for (const step of steps) {
-    const policy = objects[step.document.index];
-    if (!step.expressions?.length || !isPolicy(policy)) continue;
-    const run = byPolicy.get(policy) ?? byPolicy.set(policy, { name: `scenario ${name}`, samples: [] }).get(policy)!;
-    for (const e of step.expressions) run.samples.push({ field: e.field, outcome: rootOutcome(e.trace), trace: e.trace });
-  }
-  for (const [policy, run] of byPolicy) coverageOf(ctx, policy)?.extra.push(run);
-}
-
-/** An expression's result from its trace (the root node comes first). */
-function rootOutcome(trace: readonly CelTraceNode[]): 'true' | 'false' | 'error' | 'value' {
-  const root = trace[0];
-  return !root || root.error !== undefined ? 'error' : root.value === true ? 'true' : root.value === false ? 'false' : 'value';
-}
-
 async function runScenarios(ctx: Ctx, ws: WorkspaceFile, objects: readonly unknown[], release: KubernetesVersion, statics: readonly number[]): Promise<void> {
   for (const [i, s] of (ws.scenarios ?? []).entries()) {
     const { failures, breaks, steps } = await scenarioProblems(objects, s, { kubernetesVersion: release, staticDocuments: statics, trace: !!ctx.coverage });
-    if (steps) addScenarioRuns(ctx, s.name, objects, steps);
+    if (steps) for (const [policy, run] of scenarioCoverageRuns(s.name, objects, steps)) coverageOf(ctx, policy)?.extra.push(run);
     ctx.summary.total++;
     if (!failures.length) ctx.summary.passed++;
     else {

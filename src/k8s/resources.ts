@@ -6,6 +6,8 @@
  * The simulator's discovery (src/admission/discovery.ts) builds on the same table.
  */
 
+import { kindOf } from '../base/json';
+
 export interface ResourceInfo {
   group: string;
   version: string;
@@ -223,3 +225,6 @@ export const BINDING_KIND_OF: Readonly<Record<string, 'ValidatingAdmissionPolicy
   ValidatingAdmissionPolicy: 'ValidatingAdmissionPolicyBinding',
   MutatingAdmissionPolicy: 'MutatingAdmissionPolicyBinding',
 };
+
+/** A ValidatingAdmissionPolicy or MutatingAdmissionPolicy: the kinds that have bindings. */
+export const isPolicy = (o: unknown): boolean => kindOf(o) in BINDING_KIND_OF;

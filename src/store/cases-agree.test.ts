@@ -3,7 +3,7 @@
  * (src/store/policy-run.ts) both run policy cases through src/check/cases.ts, so the same cases
  * against the same objects pass and fail alike. The workspace holds a MutatingAdmissionPolicyBinding
  * naming the validating policy: only bindings of the policy's own kind bind it (the CLI used to
- * take every binding kind, the app only its own).
+ * take every binding kind, the app only its own). Saved scenarios count toward coverage both ways.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,9 @@ import { nodeFileSystem } from '../cli/node-io';
 import { readWorkspaceFile } from '../share/workspace-file';
 import { docFromObject } from './documents';
 import { caseCoverage, runPolicyCases } from './policy-run';
+import { scenarioCoverageOf } from './simulator';
+import { testInputs } from './test-inputs';
+import { toDraft } from '../request';
 import { workspace } from './workspace';
 
 const namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default', labels: { 'kubernetes.io/metadata.name': 'default' } } };
@@ -48,6 +51,15 @@ const FILE = {
     // bound only by a binding of the other kind: not bound, so the policy is skipped
     { policy: 'no-bound-binding', cases: [kase('not bound: skipped', {}, 'skip'), kase('wrong: not bound but denied', {}, 'deny')] },
   ],
+};
+
+// A scenario whose Deployment has no labels at all: has() false, the side the policy cases never take.
+const SCENARIO = {
+  id: 's1',
+  name: 'no labels',
+  input: toDraft({ request: { ...request, object: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' } }, userInfo: { username: 'alice' } }, namespaceObject: namespace }),
+  webhooks: {},
+  expect: { allowed: false, deniedBy: 'require-team' },
 };
 
 describe('saved cases: the CLI and the app agree', () => {
@@ -98,4 +110,26 @@ describe('saved cases: the CLI and the app agree', () => {
     const line = docs[0]!.text.split('\n').findIndex((l) => l.includes('expression:')) + 1;
     expect(app.marks).toEqual([expect.objectContaining({ line, state: 'partly' })]);
   });
+
+  it('a saved scenario that runs the policy counts as one of its cases, in the CLI and in the app alike', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aw-cases-'));
+    const path = join(dir, 'workspace.json');
+    writeFileSync(path, JSON.stringify({ ...FILE, scenarios: [SCENARIO] }));
+    const release = workspace.getState().kubernetesVersion;
+    const cli = await runCasesFile(path, OBJECTS, nodeFileSystem, celAtRelease({ evaluate }, release), release, { coverage: true });
+    expect(cli.summary.failed).toBe(2); // the scenario passes: denied by require-team
+    const cliCoverage = cli.coverage!.find((c) => c.policy === OBJECTS[0])!.coverage;
+    const docs = OBJECTS.map((o) => docFromObject(o));
+    const read = readWorkspaceFile({ ...FILE, scenarios: [SCENARIO] });
+    if (!read.ok) throw new Error(read.error);
+    testInputs.setState({ scenarios: read.workspace.scenarios ?? [] });
+    const cases = read.workspace.policyCases![0]!.cases;
+    const extra = await scenarioCoverageOf(docs[0]!, docs);
+    expect(extra.map((r) => r.name)).toEqual(['scenario no labels']);
+    const app = caseCoverage(docs[0]!, cases, await runPolicyCases(docs[0]!, docs, cases), extra);
+    expect(app.summary).toBe(cliCoverage.summary);
+    expect(app.summary).toMatch(/4 of 4 branches \(100 %\)/);
+    const line = docs[0]!.text.split('\n').findIndex((l) => l.includes('expression:')) + 1;
+    expect(app.marks).toEqual([expect.objectContaining({ line, state: 'covered' })]);
+  }, 60_000);
 });

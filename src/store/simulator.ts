@@ -23,6 +23,8 @@ import { nameOf, obj, str } from '../base/json';
 import { docProblems } from './problems';
 import { testInputs, useTestInputs } from './test-inputs';
 import { isStaticDoc, workspace } from './workspace';
+import { scenarioCoverageRuns, scenarioProblems } from '../check/cases';
+import type { CoverageRun } from '../policy/coverage';
 
 export type SimRun =
   | { ok: true; result: SimResult; diff: DiffEntry[]; breaks: MutationBreak[]; unstored: UnstoredDocument[] }
@@ -98,6 +100,24 @@ export async function runScenarios(docs: readonly WorkspaceDoc[], scenarios: rea
     const r = run.result;
     const failures = scenarioFailures(s.expect, r);
     out.push({ id: s.id, pass: failures.length === 0, failures, verdict: r.allowed ? 'allowed' : `denied by ${r.deniedBy?.webhook ?? r.deniedBy?.name ?? '?'}`, breaks: run.breaks });
+  }
+  return out;
+}
+
+/**
+ * The saved scenarios, run traced, as coverage runs of `policy` (src/check/scenarios.ts): each
+ * scenario that runs the policy counts as a case of it, as `check --coverage` counts them.
+ */
+export async function scenarioCoverageOf(policy: WorkspaceDoc, docs: readonly WorkspaceDoc[]): Promise<CoverageRun[]> {
+  const scenarios = testInputs.getState().scenarios;
+  if (!scenarios.length) return [];
+  const objects = objectsOf(docs);
+  const options = { kubernetesVersion: workspace.getState().kubernetesVersion, staticDocuments: staticIndices(docs), trace: true };
+  const out: CoverageRun[] = [];
+  for (const s of scenarios) {
+    const { steps } = await scenarioProblems(objects, s, options);
+    const run = steps && scenarioCoverageRuns(s.name, objects, steps).get(policy.object);
+    if (run) out.push(run);
   }
   return out;
 }

@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import type { CaseOutcome, CasesReport } from '../../policy';
 import { useWorkspace, workspace, type WorkspaceDoc } from '../../store';
 import { caseCoverage, celCaseRuns, caseFromInputs, draftOfCase, kaptestExport, runPolicyCases, type PolicyRunOutcome } from '../../store/policy-run';
+import { scenarioCoverageOf } from '../../store/simulator';
 import { setDocCoverage, useDocCoverage } from '../../store/coverage';
 import { testInputs, usePolicyCases } from '../../store/test-inputs';
 import type { TestInputDraft } from '../../request';
@@ -49,7 +50,8 @@ export function PolicyCases({ doc, draft, run }: { doc: WorkspaceDoc; draft: Tes
     const done = async (r: CasesReport) => {
       if (cancelled) return;
       setReport(r);
-      const extra = await celCaseRuns(doc); // the document's CEL cases count too
+      // the document's CEL cases and the saved scenarios that run this policy count too
+      const extra = [...(await celCaseRuns(doc)), ...(await scenarioCoverageOf(doc, docs))];
       if (!cancelled) setDocCoverage(doc.id, caseCoverage(doc, cases, r, extra));
     };
     const t = setTimeout(() => void runPolicyCases(doc, docs, cases).then(done), RUN_DELAY_MS);
