@@ -57,7 +57,7 @@ const FILE = {
 const SCENARIO = {
   id: 's1',
   name: 'no labels',
-  input: toDraft({ request: { ...request, object: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' } }, userInfo: { username: 'alice' } }, namespaceObject: namespace }),
+  input: toDraft({ request: { ...request, operation: 'CREATE', object: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' } }, userInfo: { username: 'alice' } }, namespaceObject: namespace }),
   webhooks: {},
   expect: { allowed: false, deniedBy: 'require-team' },
 };
