@@ -15,7 +15,7 @@ import { runCasesFile } from '../cli/cases';
 import { nodeFileSystem } from '../cli/node-io';
 import { readWorkspaceFile } from '../share/workspace-file';
 import { docFromObject } from './documents';
-import { caseCoverage, runPolicyCases } from './policy-run';
+import { caseCoverage, docCaseCoverage, runPolicyCases } from './policy-run';
 import { scenarioCoverageOf } from './simulator';
 import { testInputs } from './test-inputs';
 import { toDraft } from '../request';
@@ -131,5 +131,26 @@ describe('saved cases: the CLI and the app agree', () => {
     expect(app.summary).toMatch(/4 of 4 branches \(100 %\)/);
     const line = docs[0]!.text.split('\n').findIndex((l) => l.includes('expression:')) + 1;
     expect(app.marks).toEqual([expect.objectContaining({ line, state: 'covered' })]);
+  }, 60_000);
+  it('a policy with no policy case but a scenario that runs it has coverage in the app as in the CLI; one with no run has none', async () => {
+    const file = { ...FILE, policyCases: [], scenarios: [SCENARIO] };
+    const dir = mkdtempSync(join(tmpdir(), 'aw-cases-'));
+    const path = join(dir, 'workspace.json');
+    writeFileSync(path, JSON.stringify(file));
+    const release = workspace.getState().kubernetesVersion;
+    const cli = await runCasesFile(path, OBJECTS, nodeFileSystem, celAtRelease({ evaluate }, release), release, { coverage: true });
+    const cliCoverage = cli.coverage!.find((c) => c.policy === OBJECTS[0])!.coverage;
+    const docs = OBJECTS.map((o) => docFromObject(o));
+    const read = readWorkspaceFile(file);
+    if (!read.ok) throw new Error(read.error);
+    testInputs.setState({ scenarios: read.workspace.scenarios ?? [] });
+    const app = await docCaseCoverage(docs[0]!, docs, []);
+    expect(app.report).toBeUndefined();
+    expect(app.coverage?.summary).toBe(cliCoverage.summary);
+    // the scenario takes has() false only: 1 of 4 sides
+    expect(app.coverage?.summary).toMatch(/1 of 4 branches/);
+    // no-bound-binding: no case, no scenario runs it (its binding is of the other kind)
+    expect(cli.coverage!.find((c) => c.policy === OBJECTS[2])).toBeUndefined();
+    expect(await docCaseCoverage(docs[2]!, docs, [])).toEqual({});
   }, 60_000);
 });

@@ -25,6 +25,7 @@ import type { CoverageMarkState, DocCoverage } from './coverage';
 import { docPositions } from './documents';
 import type { WorkspaceDoc } from './documents';
 import { workspace } from './workspace';
+import { scenarioCoverageOf } from './simulator';
 // Saved cases run in the check pipeline's one home (src/check/cases.ts, as `check --cases`); this
 // file and that one are loaded with the policy panel, on first use (store/index.ts does not export them).
 import { caseTarget as targetOf, celAtRelease, runCelCases, runPolicyCases as runSavedCases, type CelCaseRun } from '../check/cases';
@@ -125,6 +126,19 @@ export function caseCoverage(policy: WorkspaceDoc, cases: readonly PolicyTestCas
     title: x.notes.join('\n'),
   }));
   return { text: policy.text, marks, summary: cov.summary, findings: cov.findings };
+}
+
+/**
+ * What the policy panel shows of a policy's saved cases: the cases' report (when it has policy
+ * cases) and the coverage of every run that exercises it — its policy cases, the CEL cases of its
+ * expressions and the saved scenarios that run it — as `check --coverage` computes it for any
+ * policy with one of those. No runs at all: no coverage.
+ */
+export async function docCaseCoverage(policy: WorkspaceDoc, docs: readonly WorkspaceDoc[], cases: readonly PolicyTestCase[]): Promise<{ report?: CasesReport; coverage?: DocCoverage }> {
+  const report = await runPolicyCases(policy, docs, cases);
+  const extra = [...(await celCaseRuns(policy)), ...(await scenarioCoverageOf(policy, docs))];
+  if (!cases.length && !extra.length) return {};
+  return { ...(cases.length ? { report } : {}), coverage: caseCoverage(policy, cases, report, extra) };
 }
 
 export function kaptestExport(policy: WorkspaceDoc, docs: readonly WorkspaceDoc[], cases: readonly PolicyTestCase[]): KaptestExport {

@@ -6,8 +6,7 @@
 import { useEffect, useState } from 'react';
 import type { CaseOutcome, CasesReport } from '../../policy';
 import { useWorkspace, workspace, type WorkspaceDoc } from '../../store';
-import { caseCoverage, celCaseRuns, caseFromInputs, draftOfCase, kaptestExport, runPolicyCases, type PolicyRunOutcome } from '../../store/policy-run';
-import { scenarioCoverageOf } from '../../store/simulator';
+import { caseFromInputs, docCaseCoverage, draftOfCase, kaptestExport, type PolicyRunOutcome } from '../../store/policy-run';
 import { setDocCoverage, useDocCoverage } from '../../store/coverage';
 import { testInputs, usePolicyCases } from '../../store/test-inputs';
 import type { TestInputDraft } from '../../request';
@@ -40,21 +39,23 @@ export function PolicyCases({ doc, draft, run }: { doc: WorkspaceDoc; draft: Tes
 
   const coverage = useDocCoverage(doc.id);
   useEffect(() => {
-    if (celState !== 'ready' || cases.length === 0) {
+    if (celState !== 'ready') {
       setReport(undefined);
       setDocCoverage(doc.id, undefined);
       return;
     }
     let cancelled = false;
-    // traced: the coverage of the cases goes to the YAML pane's gutter and the summary below
-    const done = async (r: CasesReport) => {
-      if (cancelled) return;
-      setReport(r);
-      // the document's CEL cases and the saved scenarios that run this policy count too
-      const extra = [...(await celCaseRuns(doc)), ...(await scenarioCoverageOf(doc, docs))];
-      if (!cancelled) setDocCoverage(doc.id, caseCoverage(doc, cases, r, extra));
-    };
-    const t = setTimeout(() => void runPolicyCases(doc, docs, cases).then(done), RUN_DELAY_MS);
+    // traced: the coverage of the policy cases, the CEL cases of its expressions and the saved
+    // scenarios that run it goes to the YAML pane's gutter and the summary below
+    const t = setTimeout(
+      () =>
+        void docCaseCoverage(doc, docs, cases).then(({ report, coverage }) => {
+          if (cancelled) return;
+          setReport(report);
+          setDocCoverage(doc.id, coverage);
+        }),
+      RUN_DELAY_MS,
+    );
     return () => {
       cancelled = true;
       clearTimeout(t);
