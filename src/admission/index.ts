@@ -7,7 +7,8 @@
  *   mutationBreaks(objects, request, options?): validators rejecting only the mutated object (M06)
  *   simulateDraft(objects, draft, { kubernetesVersion?, staticDocuments?, trace? }): a simulator draft parsed, simulated and checked for M06
  *   typeCheckPolicy(policy, { kubernetesVersion, workspace }) → Promise<{ fieldRef, warning }[]>: status.typeChecking (./typecheck.ts)
- *   objectFieldsAt(policy, path, { kubernetesVersion, workspace }): the typed fields of object at a path, for completion and hover (./schema-fields.ts)
+ *   objectFieldsAt(policy, path, { kubernetesVersion, workspace }): the typed fields of object at a path, for completion and hover (./schema-fields.ts);
+ *   typedRootKinds(doc, field, 'object' | 'params', …) + kindFieldsAt(kinds, path, …): the same for params and webhook matchConditions
  * See README.md.
  */
 export * from './types';
@@ -18,4 +19,4 @@ export { notRunReason, simulateDraft, type DraftOptions, type DraftRun } from '.
 export { CRITICAL_REQUESTS, criticalRequests } from './critical-requests';
 export { discoveryFor, type Discovery, type ResourceInfo } from './discovery';
 export { typeCheckPolicy, typeCheckPolicyResult, typeCheckMappings, crdSchemas, typesToCheck, type CheckedKind, type TypeCheckOptions } from './typecheck';
-export { objectFieldsAt, schemaFieldsAt, schemaRoots, schemaTypeName, ELEMENT, type SchemaFieldsAt, type SchemaField, type SchemaRoot } from './schema-fields';
+export { kindFieldsAt, objectFieldsAt, schemaFieldsAt, schemaRoots, schemaTypeName, typedRootKinds, ELEMENT, LIST_ELEMENT, type SchemaFieldsAt, type SchemaField, type SchemaRoot, type TypedRoot } from './schema-fields';

@@ -7,12 +7,15 @@
  * resolvable kind, a CRD without schema): the editor then completes as before.
  */
 import { schemaAsset, type SchemaAsset } from '../cel';
-import { isObject, obj, str } from '../base/json';
-import { DEFAULT_KUBERNETES_VERSION } from '../base/releases';
+import { isObject, list, obj, str } from '../base/json';
+import { parsePath } from '../base/path';
+import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
 import { crdSchemas, typesToCheck, type CheckedKind, type TypeCheckOptions } from './typecheck';
 
 /** A path segment for a list's element or a map's value (`containers[0]`, `labels['app']`). */
 export const ELEMENT = '[]';
+/** A path segment for a list's element only: a one-variable macro's variable (over a map it is the key, a string). */
+export const LIST_ELEMENT = '[*]';
 
 /** One kind's schema: `definitions` resolves its `$ref`s ("#/definitions/NAME"). */
 export interface SchemaRoot {
@@ -139,6 +142,7 @@ function nodeAt(s: unknown, defs: SchemaRoot['definitions'], root: boolean): Rec
 function step(s: Record<string, unknown>, seg: string, defs: SchemaRoot['definitions']): unknown {
   let next: unknown;
   if (seg === ELEMENT) next = s.type === 'array' ? s.items : isObject(s.additionalProperties) ? s.additionalProperties : undefined;
+  else if (seg === LIST_ELEMENT) next = s.type === 'array' ? s.items : undefined;
   else if (Object.prototype.hasOwnProperty.call(obj(s.properties), seg)) next = obj(s.properties)[seg];
   return next !== undefined && hasDeclType(next, defs) ? next : undefined;
 }
@@ -200,15 +204,54 @@ export function schemaRoots(kinds: readonly CheckedKind[], asset: SchemaAsset | 
   return roots;
 }
 
+/** The variables completion and hover type by schema: `object`/`oldObject` and `params`. */
+export type TypedRoot = 'object' | 'params';
+
+const POLICY_KINDS = ['ValidatingAdmissionPolicy', 'MutatingAdmissionPolicy'];
+const WEBHOOK_KINDS = ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration'];
+
+/** `apps/v1` → group `apps`, version `v1`; `v1` → the core group. */
+function groupVersion(apiVersion: string): { group: string; version: string } | undefined {
+  const parts = apiVersion.split('/');
+  if (parts.length > 2 || !parts.every(Boolean)) return undefined;
+  return parts.length === 2 ? { group: parts[0]!, version: parts[1]! } : { group: '', version: parts[0]! };
+}
+
+/**
+ * The kinds `root` is typed with in the expression at `field` of an admission document: for
+ * `object`, the kinds a policy's matchConstraints can match (typesToCheck) or, in a webhook's
+ * matchCondition, the kinds its rules can match (the apiserver does not type-check webhooks;
+ * completion uses the same mapping); for `params`, a policy's paramKind. Empty when none is known.
+ */
+export function typedRootKinds(doc: unknown, field: string, root: TypedRoot, version: KubernetesVersion, workspace: readonly unknown[]): CheckedKind[] {
+  const o = obj(doc);
+  if (!str(o.apiVersion).startsWith('admissionregistration.k8s.io/')) return [];
+  if (POLICY_KINDS.includes(str(o.kind))) {
+    if (root === 'object') return typesToCheck(o, version, workspace);
+    const paramKind = obj(obj(o.spec).paramKind);
+    const gv = groupVersion(str(paramKind.apiVersion));
+    return gv && str(paramKind.kind) ? [{ ...gv, kind: str(paramKind.kind) }] : [];
+  }
+  if (WEBHOOK_KINDS.includes(str(o.kind)) && root === 'object') {
+    const [key, index] = parsePath(field);
+    if (key !== 'webhooks' || typeof index !== 'number') return [];
+    const rules = list(obj(list(o.webhooks)[index]).rules);
+    return typesToCheck({ spec: { matchConstraints: { resourceRules: rules } } }, version, workspace);
+  }
+  return [];
+}
+
+/** The typed fields at `path` below the kinds' schemas (the release's schema asset loaded on first use). */
+export async function kindFieldsAt(kinds: readonly CheckedKind[], path: readonly string[], options: TypeCheckOptions = {}): Promise<SchemaFieldsAt | undefined> {
+  if (!kinds.length) return undefined;
+  const asset = await schemaAsset(options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION).catch(() => undefined);
+  return schemaFieldsAt(schemaRoots(kinds, asset, options.workspace ?? []), path);
+}
+
 /**
  * The fields of `object` (or `oldObject`) at `path` for a policy: the kinds its matchConstraints
  * can match, the release's schema asset loaded on first use. Undefined when no schema is known.
  */
 export async function objectFieldsAt(policy: unknown, path: readonly string[], options: TypeCheckOptions = {}): Promise<SchemaFieldsAt | undefined> {
-  const version = options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
-  const workspace = options.workspace ?? [];
-  const kinds = typesToCheck(policy, version, workspace);
-  if (!kinds.length) return undefined;
-  const asset = await schemaAsset(version).catch(() => undefined);
-  return schemaFieldsAt(schemaRoots(kinds, asset, workspace), path);
+  return kindFieldsAt(typesToCheck(policy, options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION, options.workspace ?? []), path, options);
 }

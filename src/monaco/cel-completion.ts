@@ -6,55 +6,11 @@
 import type * as Monaco from 'monaco-editor';
 import type { CelDeclarations, CelMacro } from '../cel/types';
 import { functionMarkdown, macroMarkdown, signatureList } from './cel-docs';
-import { getCelModelContext, kindsNote, objectPath, type CelLanguageEngine, type CelModelContext, type MonacoApi } from './cel-model';
+import { getCelModelContext, kindsNote, receiverBefore, typedPath, type CelLanguageEngine, type CelModelContext, type MonacoApi } from './cel-model';
 import { KEYWORDS } from './cel-tokens';
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** The receiver expression before a trailing '.', scanning back over identifiers, dots, and balanced () [] groups. */
-export function receiverBefore(text: string): string {
-  let i = text.length;
-  let depth = 0;
-  let inString: string | undefined;
-  while (i > 0) {
-    const ch = text[i - 1]!;
-    if (inString) {
-      if (ch === inString && text[i - 2] !== '\\') inString = undefined;
-      i--;
-      continue;
-    }
-    if (depth > 0) {
-      if (ch === ')' || ch === ']') depth++;
-      else if (ch === '(' || ch === '[') depth--;
-      else if (ch === "'" || ch === '"') inString = ch;
-      i--;
-      continue;
-    }
-    if (/[A-Za-z0-9_.]/.test(ch)) {
-      i--;
-      continue;
-    }
-    if (ch === ')' || ch === ']') {
-      depth = 1;
-      i--;
-      continue;
-    }
-    if (ch === "'" || ch === '"') {
-      // a string literal receiver: 'abc'.
-      const open = text.lastIndexOf(ch, i - 2);
-      if (open < 0) break;
-      i = open;
-      while (i > 0 && /[bBrR]/.test(text[i - 1]!)) i--;
-      continue;
-    }
-    if (ch === '?' && text[i - 2] === '.') {
-      i--; // optional selection a.?b
-      continue;
-    }
-    break;
-  }
-  return text.slice(i).replace(/^\.+/, '');
-}
 
 function typeMatchesReceiver(receiverType: string | undefined, overloadReceiver: string | undefined): boolean {
   if (!overloadReceiver) return false;
@@ -186,9 +142,10 @@ export function celCompletionProvider(
         // One entry per name: a typed field (with its declared type) hides the sample input's key
         // of the same name (request.operation is both).
         const listed = new Set<string>();
-        // fields of object/oldObject typed by the schemas of the kinds the policy can match
-        const path = mctx.objectFields ? objectPath(chain) : undefined;
-        const typed = path ? await mctx.objectFields!(path).catch(() => undefined) : undefined;
+        // fields of object/oldObject (and params, macro variables over them) typed by the schemas of the kinds the document can match
+        const textBefore = model.getValueInRange({ startLineNumber: 1, startColumn: 1, endLineNumber: position.lineNumber, endColumn: position.column - prefix.length - 1 - chain.length });
+        const at = mctx.typedFields ? typedPath(chain, textBefore) : undefined;
+        const typed = at ? await mctx.typedFields!(at.root, at.path).catch(() => undefined) : undefined;
         for (const f of typed?.fields ?? []) {
           listed.add(f.name);
           const note = kindsNote(f.kinds, typed!.kinds);

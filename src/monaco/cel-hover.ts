@@ -2,8 +2,7 @@
 import type * as Monaco from 'monaco-editor';
 import type { CelDeclarations } from '../cel/types';
 import { functionMarkdown, macroMarkdown } from './cel-docs';
-import { getCelModelContext, kindsNote, objectPath, type CelLanguageEngine, type CelModelContext } from './cel-model';
-import { receiverBefore } from './cel-completion';
+import { getCelModelContext, kindsNote, receiverBefore, typedPath, type CelLanguageEngine, type CelModelContext } from './cel-model';
 
 /** The hover provider, asking `getDecl` for the declarations of a model's context. */
 export function celHoverProvider(engine: CelLanguageEngine, getDecl: (ctx: CelModelContext) => Promise<CelDeclarations>): Monaco.languages.HoverProvider {
@@ -26,9 +25,12 @@ export function celHoverProvider(engine: CelLanguageEngine, getDecl: (ctx: CelMo
         endColumn: word.endColumn,
       };
       // a field of object/oldObject typed by the schemas of the kinds the policy can match
-      const path = mctx.objectFields && !isCall ? objectPath(receiverBefore(line.slice(0, word.endColumn - 1))) : undefined;
-      if (path) {
-        const typed = await mctx.objectFields!(path.slice(0, -1)).catch(() => undefined);
+      const chain = receiverBefore(line.slice(0, word.endColumn - 1));
+      const textBefore = model.getValueInRange({ startLineNumber: 1, startColumn: 1, endLineNumber: position.lineNumber, endColumn: word.endColumn - chain.length });
+      const at = mctx.typedFields && !isCall ? typedPath(chain, textBefore) : undefined;
+      const path = at?.path;
+      if (at && path) {
+        const typed = await mctx.typedFields!(at.root, path.slice(0, -1)).catch(() => undefined);
         if (typed && path.length === 0) {
           contents.push({ value: '`' + word.word + '`: ' + typed.types.map((t) => '`' + t.type + '` (' + t.kind + ')').join(', ') });
         } else if (typed) {

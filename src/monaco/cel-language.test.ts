@@ -9,8 +9,8 @@ import {
   setCelModelContext,
 } from './cel-language';
 import { compile, declarations, typeAt } from '../cel';
-import { objectFieldsAt } from '../admission/schema-fields';
-import { objectPath } from './cel-model';
+import { kindFieldsAt, objectFieldsAt, typedRootKinds } from '../admission/schema-fields';
+import { macroScopes, objectPath, typedPath } from './cel-model';
 import { useEngine } from '../cel/test-helpers';
 
 useEngine();
@@ -224,7 +224,7 @@ describe('object typed by the matched kinds (the type checker schemas)', () => {
     kind: 'ValidatingAdmissionPolicy',
     spec: { matchConstraints: { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources }] } },
   });
-  const ctx = (resources: string[]) => ({ context: 'vap-validation' as const, objectFields: (path: readonly string[]) => objectFieldsAt(policy(resources), path) });
+  const ctx = (resources: string[]) => ({ context: 'vap-validation' as const, typedFields: (root: 'object' | 'params', path: readonly string[]) => (root === 'object' ? objectFieldsAt(policy(resources), path) : Promise.resolve(undefined)) });
   const hover = async (text: string, column: number, c = ctx(['deployments'])) => {
     const { monaco, providers } = fakeMonaco();
     registerCelLanguage(monaco as never, engine);
@@ -270,8 +270,51 @@ describe('object typed by the matched kinds (the type checker schemas)', () => {
     expect(await hover('object.spec.replicas <= 5', 3)).toBe('`object`: `Deployment` (apps/v1 Deployment)');
   });
 
+  test('typedPath: macro variables stand for their receiver\'s elements; params is a root', () => {
+    expect(typedPath('c.image', 'object.spec.template.spec.containers.all(c, ')).toEqual({ root: 'object', path: ['spec', 'template', 'spec', 'containers', '[*]', 'image'] });
+    // nested: p ranges over c's ports, c over the containers
+    expect(typedPath('p', 'object.spec.containers.all(c, c.ports.exists(p, ')).toEqual({ root: 'object', path: ['spec', 'containers', '[*]', 'ports', '[*]'] });
+    // two variables: the second is the element (or a map's value); the first binds nothing typed
+    expect(typedPath('v', "object.metadata.labels.all(k, v, ")).toEqual({ root: 'object', path: ['metadata', 'labels', '[]'] });
+    expect(typedPath('k', "object.metadata.labels.all(k, v, ")).toBeUndefined();
+    // the innermost binding of a name wins; a closed call binds nothing
+    expect(typedPath('c', 'object.a.all(c, c.b.all(c, ')).toEqual({ root: 'object', path: ['a', '[*]', 'b', '[*]'] });
+    expect(typedPath('c', 'object.a.all(c, true) && ')).toBeUndefined();
+    // strings do not open or close calls
+    expect(macroScopes("object.a.all(c, c.n == ')' && ")).toEqual([{ name: 'c', receiver: 'object.a', element: '[*]' }]);
+    expect(typedPath('params.data', '')).toEqual({ root: 'params', path: ['data'] });
+  });
+
+  test('completion inside a macro offers the element\'s fields; over a map\'s keys nothing typed', async () => {
+    const c = await complete('object.spec.template.spec.containers.all(c, c.', ctx(['deployments']));
+    expect(c.find((x) => x.label === 'image')?.detail).toBe('string');
+    // one variable over a map is its key: the list-only step finds no type there, the element step the value's
+    expect(typedPath('k', 'object.metadata.labels.all(k, ')?.path).toEqual(['metadata', 'labels', '[*]']);
+    expect(await objectFieldsAt(policy(['deployments']), ['metadata', 'labels', '[*]'])).toBeUndefined();
+    expect((await objectFieldsAt(policy(['deployments']), ['metadata', 'labels', '[]']))?.types).toEqual([{ kind: 'apps/v1 Deployment', type: 'string' }]);
+    expect(await hover('object.spec.template.spec.containers.all(c, c.image != "")', 48)).toBe('`image`: `string`\n\nIn apps/v1 Deployment');
+  });
+
+  test('params typed by the paramKind, a webhook matchCondition\'s object by its rules', async () => {
+    const vap = { ...policy(['deployments']), spec: { ...policy(['deployments']).spec, paramKind: { apiVersion: 'v1', kind: 'ConfigMap' } } };
+    const params = await kindFieldsAt(typedRootKinds(vap, 'spec.validations[0].expression', 'params', '1.37', []), []);
+    expect(params?.fields.find((f) => f.name === 'data')?.type).toBe('map[string]string');
+    const webhooks = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      webhooks: [
+        { name: 'a.example.com', rules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['deployments'] }] },
+        { name: 'b.example.com', rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }] },
+      ],
+    };
+    expect(typedRootKinds(webhooks, 'webhooks[1].matchConditions[0].expression', 'object', '1.37', [])).toEqual([{ group: '', version: 'v1', kind: 'Pod' }]);
+    expect(typedRootKinds(webhooks, 'webhooks[0].matchConditions[0].expression', 'params', '1.37', [])).toEqual([]);
+    const spec = await kindFieldsAt(typedRootKinds(webhooks, 'webhooks[1].matchConditions[0].expression', 'object', '1.37', []), ['spec']);
+    expect(spec?.fields.find((f) => f.name === 'containers')?.type).toBe('[]Container');
+  });
+
   test('no schema known (wildcards): completion and hover as before', async () => {
-    const wild = { context: 'vap-validation' as const, objectFields: (path: readonly string[]) => objectFieldsAt({ spec: { matchConstraints: { resourceRules: [{ apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] }] } } }, path) };
+    const wild = { context: 'vap-validation' as const, typedFields: (_root: 'object' | 'params', path: readonly string[]) => objectFieldsAt({ spec: { matchConstraints: { resourceRules: [{ apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] }] } } }, path) };
     const s = await complete('object.spec.', { ...wild, sampleInputs: () => ({ object: { spec: { replicas: 3 } } }) });
     expect(s.find((x) => x.label === 'replicas')?.detail).toBe('int');
     expect(await hover('object.spec.replicas <= 5', 15, wild)).toBe('`replicas`: `dyn`');

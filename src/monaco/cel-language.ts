@@ -33,7 +33,7 @@ import { declarationsCache, type CelLanguageEngine, type MonacoApi } from './cel
 import { celLanguageConfiguration, celMonarch } from './cel-tokens';
 
 export { celMarkers, codePointColumnToUtf16, setCelMarkers, typeCheckIssues, typeCheckMarkers, type TypeCheckIssue } from './cel-markers';
-export { receiverBefore } from './cel-completion';
+export { receiverBefore } from './cel-model';
 export { celLanguageConfiguration, celMonarch } from './cel-tokens';
 export { clearCelModelContext, getCelModelContext, setCelModelContext, type CelLanguageEngine, type CelModelContext } from './cel-model';
 

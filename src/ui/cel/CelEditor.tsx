@@ -13,7 +13,7 @@ import { useProblemsAt } from '../form-context';
 import { workspace } from '../../store';
 import { celLanguageServices, notRun, traceLabels, useCelTrace } from '../../store/cel';
 import { convertDraft } from '../../store/test-inputs';
-import { objectFields } from '../../store/object-fields';
+import { typedFields } from '../../store/object-fields';
 import { celTestsInputsOf } from './use-cel';
 import './cel.css';
 
@@ -181,8 +181,8 @@ export default function CelEditor(props: CelEditorProps) {
       context,
       options,
       sampleInputs: () => convertDraft(celTestsInputsOf(latest.current.docId)).cel,
-      // a policy's object/oldObject typed by the schemas of the kinds it can match (the schemas load on first use)
-      objectFields: (fieldPath) => objectFields(latest.current.docId, fieldPath),
+      // object/oldObject and params typed by the schemas of the kinds the document can match (the schemas load on first use)
+      typedFields: (root, fieldPath) => typedFields(latest.current.docId, latest.current.path, root, fieldPath),
     });
   }, [context, options]);
 
