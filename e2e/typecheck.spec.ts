@@ -99,4 +99,11 @@ test('completion and hover of object typed by the matched kind (Deployment): the
   await page.keyboard.type('object.spec.template.spec.containers[0].', { delay: 5 });
   await expect(suggest.filter({ hasText: 'imagePullPolicy' }).first()).toBeVisible({ timeout: 30_000 });
   await page.keyboard.press('Escape');
+
+  // a macro's variable: the receiver's element (Monaco closes the parenthesis it opens)
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Delete');
+  await page.keyboard.type('object.spec.template.spec.containers.all(c, c.', { delay: 5 });
+  await expect(suggest.filter({ hasText: 'imagePullPolicy' }).first()).toBeVisible({ timeout: 30_000 });
+  await page.keyboard.press('Escape');
 });
