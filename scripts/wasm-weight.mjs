@@ -13,6 +13,10 @@
 const schemeBuilder = [/runtime\.NewSchemeBuilder\([^)]*\)/, 'runtime.NewSchemeBuilder()'];
 const swaggerDocs = [/(var map_\w+ = map\[string\]string\{)\n[\s\S]*?\n\}\n/g, '$1}\n'];
 const registerKnownTypes = [/\tlocalSchemeBuilder\.Register\(addKnownTypes\)\n/, ''];
+const cborModes = (file) => `k8s.io/apimachinery/pkg/runtime/serializer/cbor/internal/modes/${file}`;
+// `var Decode cbor.DecMode = func() cbor.DecMode { … }()` and the like: the value left nil.
+const cborModeInit = /= func\(\) [\w.*]+ \{\n[\s\S]*?\n\}\(\)\n/g;
+const smdValue = 'sigs.k8s.io/structured-merge-diff/v6/value/value.go';
 
 export const WEIGHT_PATCHES = [
   // Scheme registration of API types (the engine decodes no typed object through a scheme).
@@ -39,6 +43,40 @@ export const WEIGHT_PATCHES = [
   ['k8s.io/component-base/metrics/legacyregistry/registry.go', '\tRawMustRegister(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))\n\tRawMustRegister(collectors.NewGoCollector(collectors.WithGoCollectorRuntimeMetrics(collectors.MetricsAll)))\n', ''],
   ['k8s.io/component-base/metrics/legacyregistry/registry.go', '\t"github.com/prometheus/client_golang/prometheus/collectors"\n', ''],
   ['github.com/prometheus/client_golang/prometheus/registry.go', '\tMustRegister(NewProcessCollector(ProcessCollectorOpts{}))\n\tMustRegister(NewGoCollector())\n', ''],
+  // Reached only from package initialisers (`go build -ldflags=-dumpdep`: no path from the
+  // engine's exports that does not pass through a package's init), so the engine never calls
+  // them; what the initialisers build kept their code linked (method tables of the values).
+  // apimachinery's CBOR modes: the encoder and decoder modes built at start-up (fxamacker/cbor,
+  // 0.37 MB of code). The engine encodes and decodes JSON only.
+  [cborModes('decode.go'), cborModeInit, '= nil\n'],
+  [cborModes('decode.go'), '\t"reflect"\n', ''],
+  [cborModes('diagnostic.go'), cborModeInit, '= nil\n'],
+  [cborModes('encode.go'), /delegate: func\(\) cbor\.UserBufferEncMode \{\n[\s\S]*?\n\t\}\(\),\n/g, 'delegate: nil,\n'],
+  // The conversion functions of the audit and apiserver config APIs registered into schemes
+  // nothing converts with (0.3 MB).
+  ['k8s.io/apiserver/pkg/apis/audit/v1/zz_generated.conversion.go', '\tlocalSchemeBuilder.Register(RegisterConversions)\n', ''],
+  ['k8s.io/apiserver/pkg/apis/apiserver/v1/zz_generated.conversion.go', '\tlocalSchemeBuilder.Register(RegisterConversions)\n', ''],
+  // structured-merge-diff's JSON helpers on json-iterator (its pools are built at start-up, and
+  // json-iterator's own configs with them: 0.32 MB plus modern-go/reflect2), on encoding/json
+  // instead; nothing in the engine calls FromJSON or ToJSON.
+  [smdValue, '\tjsoniter "github.com/json-iterator/go"\n', '\t"encoding/json"\n'],
+  [smdValue, /\t"bytes"\n|\t"io"\n/g, ''],
+  [smdValue, 'var (\n\treadPool  = jsoniter.NewIterator(jsoniter.ConfigCompatibleWithStandardLibrary).Pool()\n\twritePool = jsoniter.NewStream(jsoniter.ConfigCompatibleWithStandardLibrary, nil, 1024).Pool()\n)\n', ''],
+  [smdValue, /\/\/ FromJSONFast is a helper[\s\S]*?\n(\/\/ ToYAML marshals)/, `// FromJSONFast is a helper function for reading a JSON document.
+func FromJSONFast(input []byte) (Value, error) {
+\tvar v interface{}
+\tif err := json.Unmarshal(input, &v); err != nil {
+\t\treturn nil, err
+\t}
+\treturn NewValueInterface(v), nil
+}
+
+// ToJSON is a helper function for producing a JSon document.
+func ToJSON(v Value) ([]byte, error) {
+\treturn json.Marshal(v.Unstructured())
+}
+
+$1`],
 ];
 
 // The speed patches. plugincel timed every evaluation (time.Now, time.Since) for its Elapsed

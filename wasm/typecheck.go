@@ -40,8 +40,6 @@ import (
 	"k8s.io/apiserver/pkg/cel/common"
 	"k8s.io/apiserver/pkg/cel/environment"
 	"k8s.io/apiserver/pkg/cel/library"
-	"k8s.io/apiserver/pkg/cel/openapi"
-	"k8s.io/kube-openapi/pkg/validation/spec"
 )
 
 // ---------------------------------------------------------------------------
@@ -50,34 +48,33 @@ import (
 type schemaAsset struct {
 	Release string
 	GVKs    map[string]string
-	// raw: each definition's JSON, built into a spec.Schema on first use (a check reads a few
+	// raw: each definition's JSON, built into a schema on first use (a check reads a few
 	// hundred of the asset's thousand; decoding all of them took a second in WebAssembly).
 	raw  map[string]json.RawMessage
 	mu   sync.Mutex
-	done map[string]*spec.Schema
+	done map[string]*schemaNode
 }
 
 // definition is the named definition's schema, built once.
-func (a *schemaAsset) definition(name string) (*spec.Schema, bool) {
+func (a *schemaAsset) definition(name string) (*schemaNode, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if s, ok := a.done[name]; ok {
 		return s, s != nil
 	}
-	var s *spec.Schema
+	var s *schemaNode
 	if raw, ok := a.raw[name]; ok {
 		var m map[string]any
 		if json.Unmarshal(raw, &m) == nil {
-			x := schemaFromJSON(m)
-			s = &x
+			s = schemaFromJSON(m)
 		}
 	}
 	a.done[name] = s
 	return s, s != nil
 }
 
-// The asset as JSON reads it: the schemas are built by schemaFromJSON, not by spec.Schema's own
-// UnmarshalJSON, whose JSON library (kube-openapi's go-json-experiment) would add 0.64 MB of code.
+// The asset as JSON reads it: the schemas are built by schemaFromJSON (schema.go), not as
+// kube-openapi's spec.Schema, whose JSON library (go-json-experiment) would add 0.64 MB of code.
 type schemaAssetJSON struct {
 	Release     string                     `json:"release"`
 	GVKs        map[string]string          `json:"gvks"`
@@ -128,7 +125,7 @@ func SetSchemas(key, assetJSON string) map[string]any {
 	if err := json.Unmarshal([]byte(assetJSON), &j); err != nil {
 		return map[string]any{"ok": false, "message": "schemas " + key + ": " + err.Error()}
 	}
-	a := &schemaAsset{Release: j.Release, GVKs: j.GVKs, raw: j.Definitions, done: map[string]*spec.Schema{}}
+	a := &schemaAsset{Release: j.Release, GVKs: j.GVKs, raw: j.Definitions, done: map[string]*schemaNode{}}
 	schemaMu.Lock()
 	schemaAssets[key] = a
 	declTypeCache = map[string]*apiservercel.DeclType{}
@@ -185,15 +182,14 @@ func TypeCheck(policyJSON, optionsJSON string) typeCheckResult {
 	if asset == nil && o.Schemas != "" {
 		return typeCheckResult{Message: "schemas " + o.Schemas + " are not loaded", SchemasMissing: true, Warnings: []v1ExpressionWarning{}}
 	}
-	res := &assetResolver{asset: asset, assetKey: o.Schemas, crds: map[schema.GroupVersionKind]*spec.Schema{}, crdJSON: map[schema.GroupVersionKind]string{}}
+	res := &assetResolver{asset: asset, assetKey: o.Schemas, crds: map[schema.GroupVersionKind]*schemaNode{}, crdJSON: map[schema.GroupVersionKind]string{}}
 	for _, c := range o.CRDs {
 		var m map[string]any
 		if err := json.Unmarshal(c.Schema, &m); err != nil {
 			continue // the apiserver would not serve such a CRD's schema either
 		}
-		s := schemaFromJSON(m)
 		gvk := schema.GroupVersionKind{Group: c.Group, Version: c.Version, Kind: c.Kind}
-		res.crds[gvk] = publishedCRDSchema(&s)
+		res.crds[gvk] = publishedCRDSchema(schemaFromJSON(m))
 		res.crdJSON[gvk] = string(c.Schema)
 	}
 	mapper := meta.NewDefaultRESTMapper(nil)
@@ -213,164 +209,20 @@ func TypeCheck(policyJSON, optionsJSON string) typeCheckResult {
 // publishedCRDSchema: what the apiserver's /openapi/v3 serves for a custom resource
 // (apiextensions-apiserver controller/openapi/builder): apiVersion and kind as strings,
 // metadata as ObjectMeta.
-func publishedCRDSchema(s *spec.Schema) *spec.Schema {
+func publishedCRDSchema(s *schemaNode) *schemaNode {
 	out := *s
-	props := make(map[string]spec.Schema, len(s.Properties)+3)
-	for k, v := range s.Properties {
+	props := make(map[string]*schemaNode, len(s.properties)+3)
+	for k, v := range s.properties {
 		props[k] = v
 	}
-	props["apiVersion"] = *spec.StringProperty()
-	props["kind"] = *spec.StringProperty()
-	props["metadata"] = spec.Schema{SchemaProps: spec.SchemaProps{Ref: spec.MustCreateRef("#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta")}}
-	out.Properties = props
-	if len(out.Type) == 0 {
-		out.Type = spec.StringOrArray{"object"}
+	props["apiVersion"] = stringSchema()
+	props["kind"] = stringSchema()
+	props["metadata"] = &schemaNode{ref: "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"}
+	out.properties = props
+	if len(out.typ) == 0 {
+		out.typ = []string{"object"}
 	}
 	return &out
-}
-
-// schemaFromJSON builds a spec.Schema from its JSON form (OpenAPI v3 / v2 schema, or a CRD's
-// JSONSchemaProps) as spec.Schema.UnmarshalJSON would: every field the CEL type of a schema and
-// the adaptor (k8s.io/apiserver pkg/cel/openapi) read; extensions are the keys starting with "x-".
-func schemaFromJSON(m map[string]any) spec.Schema {
-	var s spec.Schema
-	for k, v := range m {
-		switch k {
-		case "$ref":
-			if r, ok := v.(string); ok {
-				s.Ref = spec.MustCreateRef(r)
-			}
-		case "type":
-			switch t := v.(type) {
-			case string:
-				s.Type = spec.StringOrArray{t}
-			case []any:
-				s.Type = stringsOf(t)
-			}
-		case "format":
-			s.Format, _ = v.(string)
-		case "pattern":
-			s.Pattern, _ = v.(string)
-		case "title":
-			s.Title, _ = v.(string)
-		case "properties":
-			if props, ok := v.(map[string]any); ok {
-				s.Properties = make(map[string]spec.Schema, len(props))
-				for name, p := range props {
-					if pm, ok := p.(map[string]any); ok {
-						s.Properties[name] = schemaFromJSON(pm)
-					}
-				}
-			}
-		case "additionalProperties":
-			switch a := v.(type) {
-			case bool:
-				s.AdditionalProperties = &spec.SchemaOrBool{Allows: a}
-			case map[string]any:
-				x := schemaFromJSON(a)
-				s.AdditionalProperties = &spec.SchemaOrBool{Allows: true, Schema: &x}
-			}
-		case "items":
-			switch it := v.(type) {
-			case map[string]any:
-				x := schemaFromJSON(it)
-				s.Items = &spec.SchemaOrArray{Schema: &x}
-			case []any:
-				s.Items = &spec.SchemaOrArray{Schemas: schemasOf(it)}
-			}
-		case "required":
-			if r, ok := v.([]any); ok {
-				s.Required = stringsOf(r)
-			}
-		case "nullable":
-			s.Nullable, _ = v.(bool)
-		case "enum":
-			s.Enum, _ = v.([]any)
-		case "default":
-			s.Default = v
-		case "minimum":
-			s.Minimum = floatOf(v)
-		case "maximum":
-			s.Maximum = floatOf(v)
-		case "exclusiveMinimum":
-			s.ExclusiveMinimum, _ = v.(bool)
-		case "exclusiveMaximum":
-			s.ExclusiveMaximum, _ = v.(bool)
-		case "multipleOf":
-			s.MultipleOf = floatOf(v)
-		case "uniqueItems":
-			s.UniqueItems, _ = v.(bool)
-		case "minItems":
-			s.MinItems = intOf(v)
-		case "maxItems":
-			s.MaxItems = intOf(v)
-		case "minLength":
-			s.MinLength = intOf(v)
-		case "maxLength":
-			s.MaxLength = intOf(v)
-		case "minProperties":
-			s.MinProperties = intOf(v)
-		case "maxProperties":
-			s.MaxProperties = intOf(v)
-		case "allOf":
-			if l, ok := v.([]any); ok {
-				s.AllOf = schemasOf(l)
-			}
-		case "anyOf":
-			if l, ok := v.([]any); ok {
-				s.AnyOf = schemasOf(l)
-			}
-		case "oneOf":
-			if l, ok := v.([]any); ok {
-				s.OneOf = schemasOf(l)
-			}
-		case "not":
-			if n, ok := v.(map[string]any); ok {
-				x := schemaFromJSON(n)
-				s.Not = &x
-			}
-		default:
-			if strings.HasPrefix(strings.ToLower(k), "x-") {
-				s.AddExtension(k, v)
-			}
-		}
-	}
-	return s
-}
-
-func stringsOf(l []any) []string {
-	out := make([]string, 0, len(l))
-	for _, x := range l {
-		if s, ok := x.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-func schemasOf(l []any) []spec.Schema {
-	out := make([]spec.Schema, 0, len(l))
-	for _, x := range l {
-		if m, ok := x.(map[string]any); ok {
-			out = append(out, schemaFromJSON(m))
-		}
-	}
-	return out
-}
-
-func floatOf(v any) *float64 {
-	if f, ok := v.(float64); ok {
-		return &f
-	}
-	return nil
-}
-
-func intOf(v any) *int64 {
-	if f, ok := v.(float64); ok {
-		i := int64(f)
-		return &i
-	}
-	return nil
 }
 
 var errSchemaNotFound = errors.New("schema not found") // resolver.ErrSchemaNotFound
@@ -380,7 +232,7 @@ var errSchemaNotFound = errors.New("schema not found") // resolver.ErrSchemaNotF
 type assetResolver struct {
 	asset    *schemaAsset
 	assetKey string
-	crds     map[schema.GroupVersionKind]*spec.Schema
+	crds     map[schema.GroupVersionKind]*schemaNode
 	crdJSON  map[schema.GroupVersionKind]string
 }
 
@@ -397,7 +249,7 @@ func (r *assetResolver) keyOf(gvk schema.GroupVersionKind) string {
 	return ""
 }
 
-func (r *assetResolver) schemaOf(ref string) (*spec.Schema, bool) {
+func (r *assetResolver) schemaOf(ref string) (*schemaNode, bool) {
 	if r.asset == nil {
 		return nil, false
 	}
@@ -409,7 +261,7 @@ func (r *assetResolver) schemaOf(ref string) (*spec.Schema, bool) {
 	return &c, true
 }
 
-func (r *assetResolver) ResolveSchema(gvk schema.GroupVersionKind) (*spec.Schema, error) {
+func (r *assetResolver) ResolveSchema(gvk schema.GroupVersionKind) (*schemaNode, error) {
 	if r.asset != nil {
 		if name, ok := r.asset.GVKs[gvk.Group+"/"+gvk.Version+"/"+gvk.Kind]; ok {
 			return populateRefsFrom(r.schemaOf, "#/definitions/"+name)
@@ -422,7 +274,7 @@ func (r *assetResolver) ResolveSchema(gvk schema.GroupVersionKind) (*spec.Schema
 }
 
 // populateRefsFrom is resolver.PopulateRefs (k8s.io/apiserver pkg/cel/openapi/resolver/refs.go).
-func populateRefsFrom(schemaOf func(ref string) (*spec.Schema, bool), rootRef string) (*spec.Schema, error) {
+func populateRefsFrom(schemaOf func(ref string) (*schemaNode, bool), rootRef string) (*schemaNode, error) {
 	visitedRefs := sets.New[string]()
 	rootSchema, ok := schemaOf(rootRef)
 	visitedRefs.Insert(rootRef)
@@ -432,18 +284,17 @@ func populateRefsFrom(schemaOf func(ref string) (*spec.Schema, bool), rootRef st
 	return populateRefs(schemaOf, visitedRefs, rootSchema)
 }
 
-// populateRefs: resolver/refs.go's, unchanged.
-func populateRefs(schemaOf func(ref string) (*spec.Schema, bool), visited sets.Set[string], schema *spec.Schema) (*spec.Schema, error) {
+// populateRefs: resolver/refs.go's on schemaNode (properties hold pointers: a property is
+// changed when its populated schema is another node).
+func populateRefs(schemaOf func(ref string) (*schemaNode, bool), visited sets.Set[string], schema *schemaNode) (*schemaNode, error) {
 	result := *schema
 	changed := false
 
 	ref, isRef := refOf(schema)
 	if isRef {
 		if visited.Has(ref) {
-			return &spec.Schema{
-				// for circular ref, return an empty object as placeholder
-				SchemaProps: spec.SchemaProps{Type: []string{"object"}},
-			}, nil
+			// for circular ref, return an empty object as placeholder
+			return &schemaNode{typ: []string{"object"}}, nil
 		}
 		visited.Insert(ref)
 		// restore visited state at the end of the recursion.
@@ -459,45 +310,43 @@ func populateRefs(schemaOf func(ref string) (*spec.Schema, bool), visited sets.S
 		changed = true
 	}
 	// schema is an object, populate its properties and additionalProperties
-	props := make(map[string]spec.Schema, len(schema.Properties))
+	props := make(map[string]*schemaNode, len(schema.properties))
 	propsChanged := false
-	for name, prop := range result.Properties {
-		populated, err := populateRefs(schemaOf, visited, &prop)
+	for name, prop := range result.properties {
+		populated, err := populateRefs(schemaOf, visited, prop)
 		if err != nil {
 			return nil, err
 		}
-		if populated != &prop {
+		if populated != prop {
 			propsChanged = true
 		}
-		props[name] = *populated
+		props[name] = populated
 	}
 	if propsChanged {
 		changed = true
-		result.Properties = props
+		result.properties = props
 	}
-	if result.AdditionalProperties != nil && result.AdditionalProperties.Schema != nil {
-		populated, err := populateRefs(schemaOf, visited, result.AdditionalProperties.Schema)
+	if result.additionalProperties != nil && result.additionalProperties.schema != nil {
+		populated, err := populateRefs(schemaOf, visited, result.additionalProperties.schema)
 		if err != nil {
 			return nil, err
 		}
-		if populated != result.AdditionalProperties.Schema {
+		if populated != result.additionalProperties.schema {
 			changed = true
-			newProps := *result.AdditionalProperties
-			newProps.Schema = populated
-			result.AdditionalProperties = &newProps
+			newProps := *result.additionalProperties
+			newProps.schema = populated
+			result.additionalProperties = &newProps
 		}
 	}
 	// schema is a list, populate its items
-	if result.Items != nil && result.Items.Schema != nil {
-		populated, err := populateRefs(schemaOf, visited, result.Items.Schema)
+	if result.items != nil {
+		populated, err := populateRefs(schemaOf, visited, result.items)
 		if err != nil {
 			return nil, err
 		}
-		if populated != result.Items.Schema {
+		if populated != result.items {
 			changed = true
-			newItems := *result.Items
-			newItems.Schema = populated
-			result.Items = &newItems
+			result.items = populated
 		}
 	}
 	if changed {
@@ -506,15 +355,15 @@ func populateRefs(schemaOf func(ref string) (*spec.Schema, bool), visited sets.S
 	return schema, nil
 }
 
-func refOf(schema *spec.Schema) (string, bool) {
-	if schema.Ref.GetURL() != nil {
-		return schema.Ref.String(), true
+func refOf(schema *schemaNode) (string, bool) {
+	if schema.ref != "" { // upstream: schema.Ref.GetURL() != nil
+		return schema.ref, true
 	}
 	// A Ref may be wrapped in allOf to preserve its description
 	// see https://github.com/kubernetes/kubernetes/issues/106387
 	// For kube-openapi, allOf is only used for wrapping a Ref.
-	for _, allOf := range schema.AllOf {
-		if ref, isRef := refOf(&allOf); isRef {
+	for _, allOf := range schema.allOf {
+		if ref, isRef := refOf(allOf); isRef {
 			return ref, isRef
 		}
 	}
@@ -564,7 +413,7 @@ type v1ExpressionWarning struct {
 // validating/typechecking.go (k8s.io/apiserver v0.37.2), copied
 
 type schemaResolver interface {
-	ResolveSchema(gvk schema.GroupVersionKind) (*spec.Schema, error)
+	ResolveSchema(gvk schema.GroupVersionKind) (*schemaNode, error)
 }
 
 const maxTypesToCheck = 10
@@ -765,7 +614,7 @@ func (c *TypeChecker) declType(gvk schema.GroupVersionKind) (*apiservercel.DeclT
 	if err != nil {
 		return nil, err
 	}
-	declType := common.SchemaDeclType(&openapi.Schema{Schema: s}, true)
+	declType := common.SchemaDeclType(s, true) // changed: our schema type (schema.go), not openapi.Schema{spec.Schema}
 	if declType == nil {
 		return nil, nil
 	}
