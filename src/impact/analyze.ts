@@ -6,7 +6,8 @@
  */
 import { isObject, nameOf, namespaceOf, obj, str } from '../base/json';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
-import { discoveryFor, prepareChain, probePrepared, requestCel, simulatePrepared, type Discovery, type PreparedChain, type SimOptions, type SimResult, type WebhookResponse } from '../admission';
+import { discoveryFor, leanChain, leanVerdicts, prepareChain, probePrepared, requestCel, simulatePrepared, type Discovery, type LeanRegistry, type LeanVerdict, type PreparedChain, type SimOptions, type SimResult, type WebhookResponse } from '../admission';
+import { evaluate, evaluateBatch } from '../cel';
 import type { PolicyCel } from '../policy';
 import type { AdmissionRequest, UserInfo } from '../request/model';
 import { readAuditLine, type AuditLine, type AuditWrite, type SkipReason } from './audit';
@@ -117,18 +118,31 @@ export interface DecisionPair {
 /** One request through both chains; `namespaceObject` is the request's Namespace (or undefined). */
 export type Decider = (request: AdmissionRequest, namespaceObject: unknown) => Promise<DecisionPair>;
 
-/** The decider on this thread: both chains prepared once, one CEL memo per request shared by its runs. */
+/**
+ * The decider on this thread: both chains prepared once and compiled for lean verdicts (one
+ * engine batch per request for both chains, no explanation built); a chain whose lean verdict
+ * is not "allowed, unchanged" runs the full simulation (and its probe when denied), with one
+ * CEL memo per request shared by its runs.
+ */
 export function chainDecider(spec: ChainSpec): Decider {
   const baseline = prepareChain(spec.baseline, { kubernetesVersion: spec.kubernetesVersion });
   const candidate = prepareChain(spec.candidate, { kubernetesVersion: spec.kubernetesVersion });
+  const registry: LeanRegistry = new Map();
+  const lean = [leanChain(baseline, registry), leanChain(candidate, registry)];
   return async (request, namespace) => {
-    const cel = requestCel(spec.kubernetesVersion);
     const sim = { webhooks: spec.webhooks, namespaces: namespace ? [namespace] : [] };
-    // both chains at once: their engine calls go out together (the memo still answers an expression once)
-    const [b, c] = await Promise.all([decide(baseline, request, sim, cel), decide(candidate, request, sim, cel)]);
+    const [lb, lc] = await leanVerdicts(lean, request, sim, DEFAULT_CEL);
+    if (lb && lc) return { baseline: leanDecision(lb), candidate: leanDecision(lc) };
+    const cel = requestCel(spec.kubernetesVersion);
+    const [b, c] = await Promise.all([lb ? leanDecision(lb) : decide(baseline, request, sim, cel), lc ? leanDecision(lc) : decide(candidate, request, sim, cel)]);
     return { baseline: b, candidate: c };
   };
 }
+
+/** The engine the lean path batches on (src/cel, no memo: each distinct expression of a request is asked once anyway). */
+const DEFAULT_CEL: PolicyCel = { evaluate: (e, c, i, o) => evaluate(e, c, i, o), evaluateBatch: (items, inputs) => evaluateBatch(items, inputs) };
+
+const leanDecision = (v: LeanVerdict): Decision => ({ allowed: true, deniedBy: null, warnings: v.warnings, audited: v.audited, calls: v.calls, mutated: false });
 
 export interface ImpactInput {
   /** The candidate's documents (admission objects, params, Namespaces, CRDs). */

@@ -1,0 +1,313 @@
+/**
+ * The lean verdict (the impact replay, issue #29): what a chain decides about a request — allowed,
+ * the warnings, the audit annotation keys, the webhooks called, mutated — without the Simulate
+ * view's explanation (no steps, traces, reasons or messages), for the requests where that verdict
+ * is "allowed, nothing changed". Anything else answers `undefined`, and the caller runs the full
+ * simulation (simulatePrepared / probePrepared) for that request and chain:
+ *
+ *   - a chain with a MutatingAdmissionPolicy that has a binding (its mutations change the object);
+ *   - a request whose resource a plugin excludes (review resources), a match through an equivalent
+ *     resource (matchPolicy Equivalent: other inputs), a selector or configuration error;
+ *   - a policy with paramKind that matches the request (its inputs depend on the param);
+ *   - any CEL answer that is not a plain success: an error, a validation that is not `true`, an
+ *     audit annotation that is neither a string nor null, a cost past a budget, an engine failure;
+ *   - a webhook called whose assumed answer is not an admission (deny, unavailable, a non-empty
+ *     patch), or a dry-run request to a webhook whose sideEffects do not allow it.
+ *
+ * So every verdict given here is the one `simulatePrepared` gives (`lean.test.ts` compares them
+ * on the repository's scenarios): the same matching functions (matchResources, matchWebhook),
+ * the same request context (`contextOf`), the same CEL items with the same compile options as
+ * the runs ask for (variables are evaluated inside the expressions that use them, as in the
+ * runs; their own evaluations only feed the trace), and the same cost sums per budget.
+ *
+ * Chains compiled once (`leanChain`): per policy and webhook its items (expression, context,
+ * options with the release), shared between chains by identity (`LeanRegistry`), so a request
+ * through two chains sends each distinct expression once, in one `evaluateBatch` on one inputs
+ * object when the chains' request contexts agree (same Namespaces and CustomResourceDefinitions).
+ */
+import { isObject, list, obj, str, strList, type Obj } from '../base/json';
+import type { KubernetesVersion } from '../base/releases';
+import { CEL_LIMITS, isEngineFailure, type CelBatchItem, type CelCompileOptions, type CelContext, type CelEvalResult, type CelInputs } from '../cel/types';
+import { declaredVariables, declaresParams } from '../k8s/cel-scope';
+import { withDefaults } from '../k8s/defaults';
+import { failurePolicyOf, matchPolicy, matchResources, matchWebhook, type MatchInput, type PolicyCel } from '../policy';
+import { celInputs } from '../request/cel-inputs';
+import { excludedBy, inputFor, matchInput, type SimContext } from './context';
+import { contextOf, type PreparedChain } from './simulate';
+import type { SimOptions, SimRequest } from './types';
+import type { WorkspacePolicy, WorkspaceWebhook } from './workspace';
+
+/** A chain's verdict on a request it allows without a change to the object. */
+export interface LeanVerdict {
+  allowed: true;
+  warnings: string[];
+  /** Keys of the audit annotations, in the order the chain adds them. */
+  audited: string[];
+  /** Webhooks called, each once, in order. */
+  calls: string[];
+  mutated: false;
+}
+
+/** The items of every chain compiled with it, one object per distinct expression, context and options. */
+export type LeanRegistry = Map<string, CelBatchItem>;
+
+interface LeanHook {
+  wh: WorkspaceWebhook;
+  conditions: CelBatchItem[];
+  /** Position among the plugin's webhooks (the mutating plugin's audit annotation key). */
+  index: number;
+}
+
+interface LeanPolicy {
+  p: WorkspacePolicy;
+  spec: Obj;
+  params: boolean;
+  bindings: { name: string; matchResources?: unknown }[];
+  conditions: CelBatchItem[];
+  validations: CelBatchItem[];
+  /** Per validation, its messageExpression (evaluated whatever the validation answers: its cost counts). */
+  messages: (CelBatchItem | undefined)[];
+  audits: { key: string; item: CelBatchItem }[];
+}
+
+export interface LeanChain {
+  chain: PreparedChain;
+  /** Why no request of this chain can be decided here (undefined: the chain is in the lean subset). */
+  unsupported?: string;
+  mutating: LeanHook[];
+  validating: LeanHook[];
+  policies: LeanPolicy[];
+  /** What the request context reads of the chain: equal frames, equal contexts. */
+  frame: string;
+}
+
+/** A chain compiled for lean verdicts; `registry` shared by the chains whose requests go out together. */
+export function leanChain(chain: PreparedChain, registry: LeanRegistry = new Map()): LeanChain {
+  const version = chain.kubernetesVersion;
+  const item = (expression: string, context: CelContext, options: CelCompileOptions): CelBatchItem => {
+    const withRelease: CelCompileOptions = { ...options, kubernetesVersion: version as KubernetesVersion };
+    const key = `${context}\u0000${expression}\u0000${JSON.stringify(withRelease)}`;
+    let it = registry.get(key);
+    if (!it) registry.set(key, (it = { expression, context, options: withRelease }));
+    return it;
+  };
+  const hooks = (whs: readonly WorkspaceWebhook[]): LeanHook[] =>
+    whs.map((wh, index) => ({ wh, index, conditions: list(wh.webhook.matchConditions).map((c) => item(str(obj(c).expression), 'webhook-matchCondition', {})) }));
+  const policies = chain.ws.policies.validating.map((p): LeanPolicy => {
+    const spec = obj(obj(withDefaults(p.policy)).spec);
+    const options: CelCompileOptions = { hasParams: declaresParams(spec), variables: declaredVariables(spec.variables) };
+    const validations = list(spec.validations).map(obj);
+    return {
+      p,
+      spec,
+      params: declaresParams(spec),
+      bindings: p.bindings.map((b) => {
+        const bspec = obj(obj(withDefaults(b.binding)).spec);
+        return { name: b.name, ...(isObject(bspec.matchResources) ? { matchResources: bspec.matchResources } : {}) };
+      }),
+      conditions: list(spec.matchConditions).map((c) => item(str(obj(c).expression), 'vap-matchCondition', options)),
+      validations: validations.map((v) => item(str(v.expression), 'vap-validation', options)),
+      messages: validations.map((v) => (str(v.messageExpression) ? item(str(v.messageExpression), 'vap-messageExpression', options) : undefined)),
+      audits: list(spec.auditAnnotations).map((a) => ({ key: str(obj(a).key), item: item(str(obj(a).valueExpression), 'vap-auditAnnotation', options) })),
+    };
+  });
+  const crds = chain.objects.filter((o) => obj(o).kind === 'CustomResourceDefinition');
+  const mutatingPolicy = chain.ws.policies.mutating.find((p) => p.bindings.length > 0);
+  return {
+    chain,
+    ...(mutatingPolicy ? { unsupported: `MutatingAdmissionPolicy '${mutatingPolicy.name}' has a binding` } : {}),
+    mutating: hooks(chain.ws.webhooks.mutating),
+    validating: hooks(chain.ws.webhooks.validating),
+    policies,
+    frame: JSON.stringify([version, [...chain.ws.namespaces.entries()], crds]),
+  };
+}
+
+/** One request's items across chains: each distinct item once. */
+interface Batch {
+  items: CelBatchItem[];
+  at: Map<CelBatchItem, number>;
+}
+
+const slot = (b: Batch, it: CelBatchItem): number => {
+  let i = b.at.get(it);
+  if (i === undefined) {
+    i = b.items.length;
+    b.items.push(it);
+    b.at.set(it, i);
+  }
+  return i;
+};
+const slots = (b: Batch, its: readonly CelBatchItem[]): number[] => its.map((it) => slot(b, it));
+
+/** What a chain asks of the engine for one request, by slot, and what it decides with the answers. */
+interface Plan {
+  ctx: SimContext;
+  mutating: { hook: LeanHook; conditions: number[] }[];
+  policies: { name: string; bindings: number; conditions: number[]; validations: number[]; messages: number[]; audits: { key: string; at: number }[] }[];
+  validating: { hook: LeanHook; conditions: number[] }[];
+}
+
+/** Webhooks whose rules and selectors match, with their matchConditions' slots; undefined: not decidable here. */
+function hookPlan(ctx: SimContext, match: MatchInput, hooks: readonly LeanHook[], b: Batch): Plan['mutating'] | undefined {
+  const out: Plan['mutating'] = [];
+  for (const hook of hooks) {
+    const m = matchWebhook(hook.wh.webhook, match, { static: hook.wh.static === true });
+    if (m.error) return undefined;
+    if (!m.matches) continue;
+    if (m.matchedResource && hook.conditions.length) return undefined; // an equivalent resource: other inputs
+    out.push({ hook, conditions: slots(b, hook.conditions) });
+  }
+  return out;
+}
+
+function planOf(lc: LeanChain, ctx: SimContext, b: Batch): Plan | undefined {
+  if (lc.unsupported || excludedBy(ctx, 'policies') || excludedBy(ctx, 'webhooks')) return undefined;
+  const match = matchInput(ctx);
+  const mutating = hookPlan(ctx, match, lc.mutating, b);
+  const validating = mutating && hookPlan(ctx, match, lc.validating, b);
+  if (!mutating || !validating) return undefined;
+  const policies: Plan['policies'] = [];
+  for (const lp of lc.policies) {
+    if (lp.bindings.length === 0) continue;
+    const pm = matchPolicy(lp.spec, { ...match, ...(lp.p.static ? { static: true } : {}) });
+    if (pm.configError) return undefined;
+    if (pm.skipReason) continue;
+    if (pm.match?.matchedResource || lp.params) return undefined;
+    let bindings = 0;
+    for (const bd of lp.bindings) {
+      if (bd.matchResources !== undefined) {
+        const m = matchResources(bd.matchResources, match);
+        if (m.error) return undefined;
+        if (!m.matches) continue;
+      }
+      bindings++;
+    }
+    if (!bindings) continue;
+    policies.push({
+      name: lp.p.name,
+      bindings,
+      conditions: slots(b, lp.conditions),
+      validations: slots(b, lp.validations),
+      messages: lp.messages.flatMap((m) => (m ? [slot(b, m)] : [])),
+      audits: lp.audits.map((a) => ({ key: a.key, at: slot(b, a.item) })),
+    });
+  }
+  return { ctx, mutating, policies, validating };
+}
+
+type Answers = readonly CelEvalResult[];
+
+/** matcher.go on the answers: 'match', 'skip' (a false), or undefined (an error or the budget: not decided here). */
+function conditionsOf(rs: Answers, at: readonly number[]): 'match' | 'skip' | undefined {
+  let cost = 0;
+  let error = false;
+  for (const i of at) {
+    const r = rs[i]!;
+    cost += r.ok ? r.cost : ((r as { cost?: number }).cost ?? 0);
+    if (cost > CEL_LIMITS.runtimeCelCostBudgetMatchConditions) return undefined;
+    if (!r.ok) error = true;
+  }
+  for (const i of at) {
+    const r = rs[i]!;
+    if (r.ok && r.value === false) return 'skip';
+  }
+  return error ? undefined : 'match';
+}
+
+/** A called webhook's assumed answer: its warnings when it admits without a change, else undefined. */
+function admits(ctx: SimContext, hook: LeanHook): string[] | undefined {
+  const w = hook.wh.webhook;
+  if (ctx.dryRun && w.sideEffects !== 'None' && w.sideEffects !== 'NoneOnDryRun') return undefined;
+  const response = ctx.options.webhooks?.[hook.wh.name] ?? 'allow';
+  if (response === 'allow') return [];
+  if (typeof response !== 'object' || response === null) return undefined;
+  if ('warnings' in response) return strList(response.warnings);
+  return Array.isArray(response.patch) && response.patch.length > 0 ? undefined : [];
+}
+
+function verdictOf(plan: Plan, rs: Answers): LeanVerdict | undefined {
+  if (rs.some((r) => !r.ok && isEngineFailure(r))) return undefined;
+  const warnings: string[] = [];
+  const audited = new Set<string>();
+  const calls = new Set<string>();
+  for (const { hook, conditions } of plan.mutating) {
+    const mc = conditionsOf(rs, conditions);
+    if (mc === undefined) return undefined;
+    if (mc === 'skip') continue;
+    const w = admits(plan.ctx, hook);
+    if (!w) return undefined;
+    calls.add(hook.wh.name);
+    audited.add(`mutation.webhook.admission.k8s.io/round_0_index_${hook.index}`);
+    warnings.push(...w);
+  }
+  for (const p of plan.policies) {
+    const mc = conditionsOf(rs, p.conditions);
+    if (mc === undefined) return undefined;
+    if (mc === 'skip') continue;
+    // validations, then messageExpressions, on one budget; any validation not true is decided by the full run
+    let cost = 0;
+    for (const i of p.validations) {
+      const r = rs[i]!;
+      if (!r.ok || r.value !== true) return undefined;
+      cost += r.cost;
+    }
+    for (const i of p.messages) {
+      const r = rs[i]!;
+      cost += r.ok ? r.cost : ((r as { cost?: number }).cost ?? 0);
+    }
+    if (cost > CEL_LIMITS.runtimeCelCostBudget) return undefined;
+    let auditCost = 0;
+    const keys: string[] = [];
+    for (const a of p.audits) {
+      const r = rs[a.at]!;
+      if (!r.ok) return undefined;
+      auditCost += r.cost;
+      if (auditCost > CEL_LIMITS.runtimeCelCostBudget) return undefined;
+      if (r.value === null || r.value === undefined) continue;
+      if (typeof r.value !== 'string') return undefined;
+      if (r.value.trim()) keys.push(`${p.name}/${a.key}`);
+    }
+    // every applying binding evaluates the same expressions on the same inputs: the same keys
+    for (const k of keys) audited.add(k);
+  }
+  for (const { hook, conditions } of plan.validating) {
+    const mc = conditionsOf(rs, conditions);
+    if (mc === undefined) return undefined;
+    if (mc === 'skip') continue;
+    const w = admits(plan.ctx, hook);
+    if (!w) return undefined;
+    calls.add(hook.wh.name);
+    warnings.push(...w);
+  }
+  return { allowed: true, warnings, audited: [...audited], calls: [...calls], mutated: false };
+}
+
+/**
+ * Each chain's lean verdict on one request (undefined where the full simulation must decide).
+ * `cel` needs `evaluateBatch`: one call per distinct request context (usually one for all chains).
+ */
+export async function leanVerdicts(chains: readonly LeanChain[], request: SimRequest, options: SimOptions, cel: PolicyCel): Promise<(LeanVerdict | undefined)[]> {
+  const batch = cel.evaluateBatch?.bind(cel);
+  if (!batch) return chains.map(() => undefined);
+  // chains with equal frames share one context, one inputs object and one batch
+  const groups = new Map<string, { ctx: SimContext; batch: Batch; plans: { chain: number; plan: Plan }[] }>();
+  for (const [i, lc] of chains.entries()) {
+    if (lc.unsupported) continue;
+    let g = groups.get(lc.frame);
+    if (!g) groups.set(lc.frame, (g = { ctx: contextOf(lc.chain, request, { ...options, kubernetesVersion: lc.chain.kubernetesVersion }, cel, false), batch: { items: [], at: new Map() }, plans: [] }));
+    const plan = planOf(lc, g.ctx, g.batch);
+    if (plan) g.plans.push({ chain: i, plan });
+  }
+  const out: (LeanVerdict | undefined)[] = chains.map(() => undefined);
+  await Promise.all(
+    [...groups.values()].map(async (g) => {
+      if (!g.plans.length) return;
+      const inputs: CelInputs = celInputs(inputFor(g.ctx), null);
+      const rs = g.batch.items.length ? await batch(g.batch.items, inputs) : [];
+      if (rs.length !== g.batch.items.length) return;
+      for (const { chain, plan } of g.plans) out[chain] = verdictOf(plan, rs);
+    }),
+  );
+  return out;
+}
