@@ -27,7 +27,7 @@
  */
 import { isObject, list, obj, str, strList, type Obj } from '../base/json';
 import type { KubernetesVersion } from '../base/releases';
-import { CEL_LIMITS, isEngineFailure, type CelBatchItem, type CelCompileOptions, type CelContext, type CelEvalResult, type CelInputs } from '../cel/types';
+import { CEL_LIMITS, isEngineFailure, type CelBatchItem, type CelCompileOptions, type CelContext, type CelEvalResult } from '../cel/types';
 import { declaredVariables, declaresParams } from '../k8s/cel-scope';
 import { withDefaults } from '../k8s/defaults';
 import { failurePolicyOf, matchPolicy, matchResources, matchWebhook, type MatchInput, type PolicyCel } from '../policy';
@@ -79,6 +79,8 @@ export interface LeanChain {
   policies: LeanPolicy[];
   /** What the request context reads of the chain: equal frames, equal contexts. */
   frame: string;
+  /** What matching reads beyond the request's resource, kind, operation and namespace: labels (a selector that is not `{}`), the name (resourceNames). */
+  reads: { labels: boolean; name: boolean };
 }
 
 /** A chain compiled for lean verdicts; `registry` shared by the chains whose requests go out together. */
@@ -112,6 +114,13 @@ export function leanChain(chain: PreparedChain, registry: LeanRegistry = new Map
     };
   });
   const crds = chain.objects.filter((o) => obj(o).kind === 'CustomResourceDefinition');
+  const matchers: Obj[] = [
+    ...chain.ws.webhooks.mutating.map((h) => h.webhook),
+    ...chain.ws.webhooks.validating.map((h) => h.webhook),
+    ...policies.flatMap((lp) => [obj(lp.spec.matchConstraints), ...lp.bindings.flatMap((b) => (b.matchResources === undefined ? [] : [obj(b.matchResources)]))]),
+  ];
+  const selective = (sel: unknown) => !(isObject(sel) && Object.keys(sel).length === 0);
+  const named = (rules: unknown) => list(rules).some((r) => list(obj(r).resourceNames).length > 0);
   const mutatingPolicy = chain.ws.policies.mutating.find((p) => p.bindings.length > 0);
   return {
     chain,
@@ -120,6 +129,10 @@ export function leanChain(chain: PreparedChain, registry: LeanRegistry = new Map
     validating: hooks(chain.ws.webhooks.validating),
     policies,
     frame: JSON.stringify([version, [...chain.ws.namespaces.entries()], crds]),
+    reads: {
+      labels: matchers.some((m) => selective(m.namespaceSelector) || selective(m.objectSelector)),
+      name: matchers.some((m) => named(m.resourceRules) || named(m.excludeResourceRules) || named(m.rules)),
+    },
   };
 }
 
@@ -142,14 +155,13 @@ const slots = (b: Batch, its: readonly CelBatchItem[]): number[] => its.map((it)
 
 /** What a chain asks of the engine for one request, by slot, and what it decides with the answers. */
 interface Plan {
-  ctx: SimContext;
   mutating: { hook: LeanHook; conditions: number[] }[];
   policies: { name: string; bindings: number; conditions: number[]; validations: number[]; messages: number[]; audits: { key: string; at: number }[] }[];
   validating: { hook: LeanHook; conditions: number[] }[];
 }
 
 /** Webhooks whose rules and selectors match, with their matchConditions' slots; undefined: not decidable here. */
-function hookPlan(ctx: SimContext, match: MatchInput, hooks: readonly LeanHook[], b: Batch): Plan['mutating'] | undefined {
+function hookPlan(match: MatchInput, hooks: readonly LeanHook[], b: Batch): Plan['mutating'] | undefined {
   const out: Plan['mutating'] = [];
   for (const hook of hooks) {
     const m = matchWebhook(hook.wh.webhook, match, { static: hook.wh.static === true });
@@ -164,8 +176,8 @@ function hookPlan(ctx: SimContext, match: MatchInput, hooks: readonly LeanHook[]
 function planOf(lc: LeanChain, ctx: SimContext, b: Batch): Plan | undefined {
   if (lc.unsupported || excludedBy(ctx, 'policies') || excludedBy(ctx, 'webhooks')) return undefined;
   const match = matchInput(ctx);
-  const mutating = hookPlan(ctx, match, lc.mutating, b);
-  const validating = mutating && hookPlan(ctx, match, lc.validating, b);
+  const mutating = hookPlan(match, lc.mutating, b);
+  const validating = mutating && hookPlan(match, lc.validating, b);
   if (!mutating || !validating) return undefined;
   const policies: Plan['policies'] = [];
   for (const lp of lc.policies) {
@@ -193,7 +205,7 @@ function planOf(lc: LeanChain, ctx: SimContext, b: Batch): Plan | undefined {
       audits: lp.audits.map((a) => ({ key: a.key, at: slot(b, a.item) })),
     });
   }
-  return { ctx, mutating, policies, validating };
+  return { mutating, policies, validating };
 }
 
 type Answers = readonly CelEvalResult[];
@@ -226,7 +238,7 @@ function admits(ctx: SimContext, hook: LeanHook): string[] | undefined {
   return Array.isArray(response.patch) && response.patch.length > 0 ? undefined : [];
 }
 
-function verdictOf(plan: Plan, rs: Answers): LeanVerdict | undefined {
+function verdictOf(plan: Plan, ctx: SimContext, rs: Answers): LeanVerdict | undefined {
   if (rs.some((r) => !r.ok && isEngineFailure(r))) return undefined;
   const warnings: string[] = [];
   const audited = new Set<string>();
@@ -235,7 +247,7 @@ function verdictOf(plan: Plan, rs: Answers): LeanVerdict | undefined {
     const mc = conditionsOf(rs, conditions);
     if (mc === undefined) return undefined;
     if (mc === 'skip') continue;
-    const w = admits(plan.ctx, hook);
+    const w = admits(ctx, hook);
     if (!w) return undefined;
     calls.add(hook.wh.name);
     audited.add(`mutation.webhook.admission.k8s.io/round_0_index_${hook.index}`);
@@ -275,7 +287,7 @@ function verdictOf(plan: Plan, rs: Answers): LeanVerdict | undefined {
     const mc = conditionsOf(rs, conditions);
     if (mc === undefined) return undefined;
     if (mc === 'skip') continue;
-    const w = admits(plan.ctx, hook);
+    const w = admits(ctx, hook);
     if (!w) return undefined;
     calls.add(hook.wh.name);
     warnings.push(...w);
@@ -283,30 +295,73 @@ function verdictOf(plan: Plan, rs: Answers): LeanVerdict | undefined {
   return { allowed: true, warnings, audited: [...audited], calls: [...calls], mutated: false };
 }
 
+/** Chains decided together: grouped by frame (one context, one inputs object, one batch each); plans kept by what matching reads. */
+export interface LeanSet {
+  chains: readonly LeanChain[];
+  groups: { frame: string; members: number[]; reads: LeanChain['reads']; plans: Map<string, GroupPlan> }[];
+}
+
+/** A group's plan for every request with the same match key: the batch's items and each chain's plan (undefined: not decidable here). */
+interface GroupPlan {
+  items: CelBatchItem[];
+  plans: (Plan | undefined)[];
+}
+
+/** Plans kept per group (distinct match keys; past it the cache starts again). */
+const MAX_PLANS = 4096;
+
+export function leanSet(chains: readonly LeanChain[]): LeanSet {
+  const groups: LeanSet['groups'] = [];
+  chains.forEach((lc, i) => {
+    if (lc.unsupported) return;
+    let g = groups.find((x) => x.frame === lc.frame);
+    if (!g) groups.push((g = { frame: lc.frame, members: [], reads: { labels: false, name: false }, plans: new Map() }));
+    g.members.push(i);
+    g.reads = { labels: g.reads.labels || lc.reads.labels, name: g.reads.name || lc.reads.name };
+  });
+  return { chains, groups };
+}
+
+const labelsKey = (o: unknown): string => (isObject(o) ? JSON.stringify(obj(o.metadata).labels ?? null) : '-');
+
+/** Everything planOf's matching reads of a request (its context), as a string. */
+function matchKey(ctx: SimContext, reads: LeanChain['reads']): string {
+  const r = ctx.request;
+  const res = r.resource ?? {};
+  const k = r.kind ?? {};
+  let key = `${r.operation}\u0000${str(res.group)}/${str(res.version)}/${str(res.resource)}\u0000${str(r.subResource)}\u0000${str(k.group)}/${str(k.version)}/${str(k.kind)}\u0000${str(r.namespace)}`;
+  if (reads.name) key += `\u0000${str(r.name)}`;
+  if (reads.labels) key += `\u0000${labelsKey(ctx.namespaceObject)}\u0000${labelsKey(ctx.object)}\u0000${labelsKey(ctx.oldObject)}`;
+  return key;
+}
+
 /**
  * Each chain's lean verdict on one request (undefined where the full simulation must decide).
- * `cel` needs `evaluateBatch`: one call per distinct request context (usually one for all chains).
+ * `cel` needs `evaluateBatch`: one call per group of chains (usually one for all).
  */
-export async function leanVerdicts(chains: readonly LeanChain[], request: SimRequest, options: SimOptions, cel: PolicyCel): Promise<(LeanVerdict | undefined)[]> {
+export async function leanVerdicts(set: LeanSet, request: SimRequest, options: SimOptions, cel: PolicyCel): Promise<(LeanVerdict | undefined)[]> {
+  const out: (LeanVerdict | undefined)[] = set.chains.map(() => undefined);
   const batch = cel.evaluateBatch?.bind(cel);
-  if (!batch) return chains.map(() => undefined);
-  // chains with equal frames share one context, one inputs object and one batch
-  const groups = new Map<string, { ctx: SimContext; batch: Batch; plans: { chain: number; plan: Plan }[] }>();
-  for (const [i, lc] of chains.entries()) {
-    if (lc.unsupported) continue;
-    let g = groups.get(lc.frame);
-    if (!g) groups.set(lc.frame, (g = { ctx: contextOf(lc.chain, request, { ...options, kubernetesVersion: lc.chain.kubernetesVersion }, cel, false), batch: { items: [], at: new Map() }, plans: [] }));
-    const plan = planOf(lc, g.ctx, g.batch);
-    if (plan) g.plans.push({ chain: i, plan });
-  }
-  const out: (LeanVerdict | undefined)[] = chains.map(() => undefined);
+  if (!batch) return out;
   await Promise.all(
-    [...groups.values()].map(async (g) => {
-      if (!g.plans.length) return;
-      const inputs: CelInputs = celInputs(inputFor(g.ctx), null);
-      const rs = g.batch.items.length ? await batch(g.batch.items, inputs) : [];
-      if (rs.length !== g.batch.items.length) return;
-      for (const { chain, plan } of g.plans) out[chain] = verdictOf(plan, rs);
+    set.groups.map(async (g) => {
+      const first = set.chains[g.members[0]!]!;
+      const ctx = contextOf(first.chain, request, { ...options, kubernetesVersion: first.chain.kubernetesVersion }, cel, false);
+      const key = matchKey(ctx, g.reads);
+      let gp = g.plans.get(key);
+      if (!gp) {
+        const b: Batch = { items: [], at: new Map() };
+        gp = { items: b.items, plans: g.members.map((i) => planOf(set.chains[i]!, ctx, b)) };
+        if (g.plans.size >= MAX_PLANS) g.plans.clear();
+        g.plans.set(key, gp);
+      }
+      if (gp.plans.every((p) => !p)) return;
+      const rs = gp.items.length ? await batch(gp.items, celInputs(inputFor(ctx), null)) : [];
+      if (rs.length !== gp.items.length) return;
+      g.members.forEach((i, j) => {
+        const plan = gp.plans[j];
+        if (plan) out[i] = verdictOf(plan, ctx, rs);
+      });
     }),
   );
   return out;

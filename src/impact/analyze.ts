@@ -6,7 +6,7 @@
  */
 import { isObject, nameOf, namespaceOf, obj, str } from '../base/json';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
-import { discoveryFor, leanChain, leanVerdicts, prepareChain, probePrepared, requestCel, simulatePrepared, type Discovery, type LeanRegistry, type LeanVerdict, type PreparedChain, type SimOptions, type SimResult, type WebhookResponse } from '../admission';
+import { discoveryFor, leanChain, leanSet, leanVerdicts, prepareChain, probePrepared, requestCel, simulatePrepared, type Discovery, type LeanRegistry, type LeanVerdict, type PreparedChain, type SimOptions, type SimResult, type WebhookResponse } from '../admission';
 import { evaluate, evaluateBatch } from '../cel';
 import type { PolicyCel } from '../policy';
 import type { AdmissionRequest, UserInfo } from '../request/model';
@@ -128,13 +128,29 @@ export function chainDecider(spec: ChainSpec): Decider {
   const baseline = prepareChain(spec.baseline, { kubernetesVersion: spec.kubernetesVersion });
   const candidate = prepareChain(spec.candidate, { kubernetesVersion: spec.kubernetesVersion });
   const registry: LeanRegistry = new Map();
-  const lean = [leanChain(baseline, registry), leanChain(candidate, registry)];
+  const lean = leanSet([leanChain(baseline, registry), leanChain(candidate, registry)]);
   return async (request, namespace) => {
     const sim = { webhooks: spec.webhooks, namespaces: namespace ? [namespace] : [] };
     const [lb, lc] = await leanVerdicts(lean, request, sim, DEFAULT_CEL);
     if (lb && lc) return { baseline: leanDecision(lb), candidate: leanDecision(lc) };
     const cel = requestCel(spec.kubernetesVersion);
     const [b, c] = await Promise.all([lb ? leanDecision(lb) : decide(baseline, request, sim, cel), lc ? leanDecision(lc) : decide(candidate, request, sim, cel)]);
+    return { baseline: b, candidate: c };
+  };
+}
+
+/**
+ * The decider that explains every request: both chains through simulatePrepared (and the probe
+ * when denied), one CEL memo per request. What chainDecider gave before its lean verdicts, and what
+ * they are tested against (lean.test.ts).
+ */
+export function fullDecider(spec: ChainSpec): Decider {
+  const baseline = prepareChain(spec.baseline, { kubernetesVersion: spec.kubernetesVersion });
+  const candidate = prepareChain(spec.candidate, { kubernetesVersion: spec.kubernetesVersion });
+  return async (request, namespace) => {
+    const cel = requestCel(spec.kubernetesVersion);
+    const sim = { webhooks: spec.webhooks, namespaces: namespace ? [namespace] : [] };
+    const [b, c] = await Promise.all([decide(baseline, request, sim, cel), decide(candidate, request, sim, cel)]);
     return { baseline: b, candidate: c };
   };
 }
