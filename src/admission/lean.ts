@@ -83,6 +83,8 @@ export interface LeanChain {
   reads: { labels: boolean; name: boolean };
 }
 
+const LEAN_GROUP = 'lean';
+
 /** A chain compiled for lean verdicts; `registry` shared by the chains whose requests go out together. */
 export function leanChain(chain: PreparedChain, registry: LeanRegistry = new Map()): LeanChain {
   const version = chain.kubernetesVersion;
@@ -90,7 +92,12 @@ export function leanChain(chain: PreparedChain, registry: LeanRegistry = new Map
     const withRelease: CelCompileOptions = { ...options, kubernetesVersion: version as KubernetesVersion };
     const key = `${context}\u0000${expression}\u0000${JSON.stringify(withRelease)}`;
     let it = registry.get(key);
-    if (!it) registry.set(key, (it = { expression, context, options: withRelease }));
+    // an item without variables joins the one group of the request's batch: the engine evaluates
+    // consecutive ones that bind alike on one activation (the object converted once, not per
+    // item); each keeps its own cost, and the group's one budget (per kind: matchConditions,
+    // the rest) can only cut in past the budget one policy has, where every answer is an error
+    // and the full run decides
+    if (!it) registry.set(key, (it = { expression, context, options: withRelease, ...(options.variables?.length ? {} : { group: LEAN_GROUP }) }));
     return it;
   };
   const hooks = (whs: readonly WorkspaceWebhook[]): LeanHook[] =>
@@ -322,6 +329,29 @@ export function leanSet(chains: readonly LeanChain[]): LeanSet {
   return { chains, groups };
 }
 
+/** The batch's items with the ones that bind alike next to each other (the engine shares an activation only between neighbours), the plans' slots renumbered. */
+function ordered(gp: GroupPlan): GroupPlan {
+  const order = gp.items.map((_, i) => i).sort((a, b) => {
+    const x = gp.items[a]!;
+    const y = gp.items[b]!;
+    return (x.group ?? '\uffff').localeCompare(y.group ?? '\uffff') || x.context.localeCompare(y.context) || Number(!!x.options?.hasParams) - Number(!!y.options?.hasParams) || a - b;
+  });
+  const at: number[] = [];
+  order.forEach((old, i) => (at[old] = i));
+  const re = (xs: number[]) => xs.map((i) => at[i]!);
+  return {
+    items: order.map((i) => gp.items[i]!),
+    plans: gp.plans.map(
+      (p) =>
+        p && {
+          mutating: p.mutating.map((h) => ({ ...h, conditions: re(h.conditions) })),
+          validating: p.validating.map((h) => ({ ...h, conditions: re(h.conditions) })),
+          policies: p.policies.map((q) => ({ ...q, conditions: re(q.conditions), validations: re(q.validations), messages: re(q.messages), audits: q.audits.map((a) => ({ key: a.key, at: at[a.at]! })) })),
+        },
+    ),
+  };
+}
+
 const labelsKey = (o: unknown): string => (isObject(o) ? JSON.stringify(obj(o.metadata).labels ?? null) : '-');
 
 /** Everything planOf's matching reads of a request (its context), as a string. */
@@ -351,7 +381,7 @@ export async function leanVerdicts(set: LeanSet, request: SimRequest, options: S
       let gp = g.plans.get(key);
       if (!gp) {
         const b: Batch = { items: [], at: new Map() };
-        gp = { items: b.items, plans: g.members.map((i) => planOf(set.chains[i]!, ctx, b)) };
+        gp = ordered({ items: b.items, plans: g.members.map((i) => planOf(set.chains[i]!, ctx, b)) });
         if (g.plans.size >= MAX_PLANS) g.plans.clear();
         g.plans.set(key, gp);
       }

@@ -7,7 +7,7 @@
 import { isObject, nameOf, namespaceOf, obj, str } from '../base/json';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
 import { discoveryFor, leanChain, leanSet, leanVerdicts, prepareChain, probePrepared, requestCel, simulatePrepared, type Discovery, type LeanRegistry, type LeanVerdict, type PreparedChain, type SimOptions, type SimResult, type WebhookResponse } from '../admission';
-import { evaluate, evaluateBatch } from '../cel';
+import { evaluate, evaluateBatchOnce } from '../cel';
 import type { PolicyCel } from '../policy';
 import type { AdmissionRequest, UserInfo } from '../request/model';
 import { readAuditLine, type AuditLine, type AuditWrite, type SkipReason } from './audit';
@@ -155,8 +155,8 @@ export function fullDecider(spec: ChainSpec): Decider {
   };
 }
 
-/** The engine the lean path batches on (src/cel, no memo: each distinct expression of a request is asked once anyway). */
-const DEFAULT_CEL: PolicyCel = { evaluate: (e, c, i, o) => evaluate(e, c, i, o), evaluateBatch: (items, inputs) => evaluateBatch(items, inputs) };
+/** The engine the lean path batches on (src/cel, no memo: each distinct expression of a request is asked once anyway; its inputs go with the batch). */
+const DEFAULT_CEL: PolicyCel = { evaluate: (e, c, i, o) => evaluate(e, c, i, o), evaluateBatch: (items, inputs) => evaluateBatchOnce(items, inputs) };
 
 const leanDecision = (v: LeanVerdict): Decision => ({ allowed: true, deniedBy: null, warnings: v.warnings, audited: v.audited, calls: v.calls, mutated: false });
 
