@@ -358,6 +358,9 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
   const decider = (options.decider ?? chainDecider)({ baseline: baseline.objects, candidate: candidate.objects, kubernetesVersion: version, ...(options.webhooks ? { webhooks: options.webhooks } : {}) });
   const inFlight = Math.max(1, options.inFlight ?? 1);
   const pending: Pending[] = [];
+  // with several in flight, half are taken before the next are started: those start in one turn,
+  // so their engine requests leave together (one at a time was a pipe write per request)
+  const refill = inFlight > 1 ? inFlight >> 1 : 0;
   const progress = (phase: ImpactProgress['phase']) =>
     options.onProgress?.({ lines, events, existing: report.existing.length, existingTotal, changed: events - changes.unchanged, phase });
 
@@ -380,7 +383,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
       if (replayed.oldObject === 'unknown') unknownOld++;
       const ns = namespaceObject(replayed.request.namespace);
       pending.push({ decision: decider(replayed.request, ns), take: ({ baseline: b, candidate: c }) => takeEvent(ev, replayed, ns, b, c) });
-      await settle(pending, inFlight - 1);
+      if (pending.length >= inFlight) await settle(pending, refill);
     }
     await settle(pending, 0);
   }
@@ -469,7 +472,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
           if (report.existing.length % 200 === 0) progress('existing');
         },
       });
-      await settle(pending, inFlight - 1);
+      if (pending.length >= inFlight) await settle(pending, refill);
     }
     await settle(pending, 0);
   }
