@@ -25,7 +25,7 @@
  * through two chains sends each distinct expression once, in one `evaluateBatch` on one inputs
  * object when the chains' request contexts agree (same Namespaces and CustomResourceDefinitions).
  */
-import { isObject, list, obj, str, strList, type Obj } from '../base/json';
+import { isObject, list, obj, str, strList, trimSpace, type Obj } from '../base/json';
 import type { KubernetesVersion } from '../base/releases';
 import { CEL_LIMITS, isEngineFailure, type CelBatchItem, type CelCompileOptions, type CelContext, type CelEvalResult } from '../cel/types';
 import { declaredVariables, declaresParams } from '../k8s/cel-scope';
@@ -250,16 +250,21 @@ function verdictOf(plan: Plan, ctx: SimContext, rs: Answers): LeanVerdict | unde
   const warnings: string[] = [];
   const audited = new Set<string>();
   const calls = new Set<string>();
-  for (const { hook, conditions } of plan.mutating) {
-    const mc = conditionsOf(rs, conditions);
-    if (mc === undefined) return undefined;
-    if (mc === 'skip') continue;
-    const w = admits(ctx, hook);
-    if (!w) return undefined;
-    calls.add(hook.wh.name);
-    audited.add(`mutation.webhook.admission.k8s.io/round_0_index_${hook.index}`);
-    warnings.push(...w);
-  }
+  /** A plugin's webhooks called in order; false where one is not decided here. */
+  const callAll = (hooks: Plan['mutating'], mutatingPlugin: boolean): boolean => {
+    for (const { hook, conditions } of hooks) {
+      const mc = conditionsOf(rs, conditions);
+      if (mc === undefined) return false;
+      if (mc === 'skip') continue;
+      const w = admits(ctx, hook);
+      if (!w) return false;
+      calls.add(hook.wh.name);
+      if (mutatingPlugin) audited.add(`mutation.webhook.admission.k8s.io/round_0_index_${hook.index}`);
+      warnings.push(...w);
+    }
+    return true;
+  };
+  if (!callAll(plan.mutating, true)) return undefined;
   for (const p of plan.policies) {
     const mc = conditionsOf(rs, p.conditions);
     if (mc === undefined) return undefined;
@@ -285,20 +290,12 @@ function verdictOf(plan: Plan, ctx: SimContext, rs: Answers): LeanVerdict | unde
       if (auditCost > CEL_LIMITS.runtimeCelCostBudget) return undefined;
       if (r.value === null || r.value === undefined) continue;
       if (typeof r.value !== 'string') return undefined;
-      if (r.value.trim()) keys.push(`${p.name}/${a.key}`);
+      if (trimSpace(r.value)) keys.push(`${p.name}/${a.key}`);
     }
     // every applying binding evaluates the same expressions on the same inputs: the same keys
     for (const k of keys) audited.add(k);
   }
-  for (const { hook, conditions } of plan.validating) {
-    const mc = conditionsOf(rs, conditions);
-    if (mc === undefined) return undefined;
-    if (mc === 'skip') continue;
-    const w = admits(ctx, hook);
-    if (!w) return undefined;
-    calls.add(hook.wh.name);
-    warnings.push(...w);
-  }
+  if (!callAll(plan.validating, false)) return undefined;
   return { allowed: true, warnings, audited: [...audited], calls: [...calls], mutated: false };
 }
 
