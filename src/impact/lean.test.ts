@@ -4,7 +4,7 @@
  * and the probe for every request) gives, on
  *   - the admission oracle's scenarios (hand-written and generated: webhook chains, policies,
  *     selectors, matchConditions, dry runs, mutations), with their webhook answers and with every
- *     webhook allowing, each chain as the baseline of an empty candidate and the reverse;
+ *     webhook allowing, each chain as the candidate beside an empty baseline and as both chains;
  *   - chains built here for what the lean path reads: the bench's 20 policies and 10 webhooks,
  *     audit annotations, messageExpressions, Warn and Audit actions, bindings with matchResources,
  *     selectors on labels, resourceNames, params, budgets, review resources, cluster-scoped objects;
@@ -38,14 +38,14 @@ interface Case {
   namespaceObject?: unknown;
 }
 
-/** Both deciders on every case, each chain as baseline and as candidate; how many verdicts the lean path gave itself. */
+/** Both deciders on every case; how many verdicts the lean path gave itself. */
 async function compare(cases: readonly Case[]): Promise<{ requests: number; lean: number }> {
   let requests = 0;
   let lean = 0;
   for (const c of cases) {
+    // the chain alone (beside an empty one), and twice (the chains share their items and one batch)
     for (const [baseline, candidate] of [
       [[], c.objects],
-      [c.objects, []],
       [c.objects, c.objects],
     ] as const) {
       const spec: ChainSpec = { baseline: [...baseline], candidate: [...candidate], kubernetesVersion: DEFAULT_KUBERNETES_VERSION, ...(c.webhooks ? { webhooks: c.webhooks } : {}) };
