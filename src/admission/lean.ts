@@ -24,13 +24,18 @@
  * options with the release), shared between chains by identity (`LeanRegistry`), so a request
  * through two chains sends each distinct expression once, in one `evaluateBatch` on one inputs
  * object when the chains' request contexts agree (same Namespaces and CustomResourceDefinitions).
+ * Items without variables carry one `group`, so the engine evaluates neighbours that bind alike on
+ * one activation; their costs stay their own. The group shares one budget (per kind: matchConditions,
+ * the rest): past it the engine answers errors, and an error is never a lean verdict, so the full
+ * run decides those requests (a different path, never a different verdict).
+ * `evaluateBatch` is called with grouped items: `cel.evaluateBatch` must be the engine's own.
  */
 import { isObject, list, obj, str, strList, trimSpace, type Obj } from '../base/json';
 import type { KubernetesVersion } from '../base/releases';
 import { CEL_LIMITS, isEngineFailure, type CelBatchItem, type CelCompileOptions, type CelContext, type CelEvalResult } from '../cel/types';
 import { declaredVariables, declaresParams } from '../k8s/cel-scope';
 import { withDefaults } from '../k8s/defaults';
-import { failurePolicyOf, matchPolicy, matchResources, matchWebhook, type MatchInput, type PolicyCel } from '../policy';
+import { matchPolicy, matchResources, matchWebhook, type MatchInput, type PolicyCel } from '../policy';
 import { celInputs } from '../request/cel-inputs';
 import { excludedBy, inputFor, matchInput, type SimContext } from './context';
 import { contextOf, type PreparedChain } from './simulate';
@@ -94,9 +99,8 @@ export function leanChain(chain: PreparedChain, registry: LeanRegistry = new Map
     let it = registry.get(key);
     // an item without variables joins the one group of the request's batch: the engine evaluates
     // consecutive ones that bind alike on one activation (the object converted once, not per
-    // item); each keeps its own cost, and the group's one budget (per kind: matchConditions,
-    // the rest) can only cut in past the budget one policy has, where every answer is an error
-    // and the full run decides
+    // item); each keeps its own cost; past the group's one budget the answers are errors, which
+    // the full run decides (see the module comment)
     if (!it) registry.set(key, (it = { expression, context, options: withRelease, ...(options.variables?.length ? {} : { group: LEAN_GROUP }) }));
     return it;
   };
