@@ -4,6 +4,7 @@
  *   lockoutReport(objects, options?) → Promise<LockoutReport>   (./lockout.ts)
  *   probe(objects, request, options?): simulate without stopping at a rejection (lockout)
  *   prepareChain(objects, { kubernetesVersion }) once, then simulatePrepared/probePrepared per request (impact)
+ *   leanSet([leanChain(prepared), …]) once, then leanVerdicts(set, request, options, cel): the verdict alone where it is "allowed, unchanged" (impact)
  *   mutationBreaks(objects, request, options?): validators rejecting only the mutated object (M06)
  *   simulateDraft(objects, draft, { kubernetesVersion?, staticDocuments?, trace? }): a simulator draft parsed, simulated and checked for M06
  *   typeCheckPolicy(policy, { kubernetesVersion, workspace }) → Promise<{ fieldRef, warning }[]>: status.typeChecking (./typecheck.ts)
@@ -13,6 +14,7 @@
  */
 export * from './types';
 export { simulate, probe, prepareChain, simulatePrepared, probePrepared, requestCel, type PreparedChain } from './simulate';
+export { leanChain, leanSet, leanVerdicts, type LeanChain, type LeanRegistry, type LeanSet, type LeanVerdict } from './lean';
 export { lockoutReport } from './lockout';
 export { mutationBreaks, type MutationBreak } from './mutation-check';
 export { notRunReason, simulateDraft, type DraftOptions, type DraftRun } from './simulate-draft';

@@ -134,7 +134,12 @@ export function prepareChain(objects: readonly unknown[], options: { kubernetesV
   return { objects: list, ws: collectWorkspace(list, [], (i) => statics.has(i)), discovery: discoveryFor(list, kubernetesVersion), kubernetesVersion };
 }
 
-async function run(chain: PreparedChain, request: SimRequest, options: SimOptions, cel: PolicyCel, probing: boolean): Promise<SimResult> {
+/**
+ * A request as the chain's plugins see it, before any plugin ran: its attributes, the object and
+ * old object as the apiserver decodes them, its Namespace. Reads only the chain's Namespaces and
+ * discovery (lean.ts shares one between chains whose Namespaces and CustomResourceDefinitions agree).
+ */
+export function contextOf(chain: PreparedChain, request: SimRequest, options: SimOptions, cel: PolicyCel, probing: boolean): SimContext {
   const notes: string[] = [];
   const { ws, discovery } = chain;
   const attrs = attributesOf(request, notes);
@@ -176,6 +181,12 @@ async function run(chain: PreparedChain, request: SimRequest, options: SimOption
     notes,
     probe: probing,
   };
+  return ctx;
+}
+
+async function run(chain: PreparedChain, request: SimRequest, options: SimOptions, cel: PolicyCel, probing: boolean): Promise<SimResult> {
+  const ctx = contextOf(chain, request, options, cel, probing);
+  const { notes } = ctx;
   /** After a policy plugin: while probing, its rejections stay in its steps and the chain goes on. */
   const settlePlugin = () => {
     if (probing) ctx.denied = undefined;

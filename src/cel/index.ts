@@ -219,15 +219,24 @@ const inputsFinalizer =
     ? new FinalizationRegistry<string>((id) => void backend?.dropInputs(id))
     : undefined;
 
+/** The inputs as the engine reads them (bigints as decimal strings), or why they cannot be sent. */
+function inputsJSON(inputs: CelInputs): string | EngineFailure {
+  try {
+    // without a replacer first: calling one for every key was most of the marshalling; a bigint throws
+    return JSON.stringify(inputs);
+  } catch {
+    try {
+      return JSON.stringify(inputs, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+    } catch (err) {
+      return { ok: false, kind: 'inputs', message: `inputs cannot be serialised: ${String(err)}` };
+    }
+  }
+}
+
 /** Stores inputs under an id for later evaluate(…, id). */
 export function setInputs(id: string, inputs: CelInputs): Promise<CelInputsResult> {
-  let json: string;
-  try {
-    json = JSON.stringify(inputs, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
-  } catch (err) {
-    return Promise.resolve({ ok: false, kind: 'inputs', message: `inputs cannot be serialised: ${String(err)}` });
-  }
-  return run('setInputs', id, json);
+  const json = inputsJSON(inputs);
+  return typeof json === 'string' ? run('setInputs', id, json) : Promise.resolve(json);
 }
 
 export function dropInputs(id: string): void {
@@ -272,6 +281,29 @@ export async function evaluateBatch(items: readonly CelBatchItem[], inputs: CelI
   const id = await inputsIdFor(inputs);
   if (typeof id !== 'string') return failedOp('evaluateBatch', id as EngineFailure, ['', items]);
   return run('evaluateBatch', id, items);
+}
+
+/**
+ * evaluateBatch on inputs used once (the impact replay's lean verdicts: one batch per request):
+ * the inputs stored, the batch and the inputs dropped are sent together, without waiting for the
+ * store's answer (the engine answers in order); no id is kept. The same answers as evaluateBatch.
+ */
+export async function evaluateBatchOnce(items: readonly CelBatchItem[], inputs: CelInputs): Promise<CelEvalResult[]> {
+  if (items.length === 0) return [];
+  const b = await ready();
+  if ('kind' in b) return failedOp('evaluateBatch', b, ['', items]);
+  const json = inputsJSON(inputs);
+  if (typeof json !== 'string') return failedOp('evaluateBatch', json, ['', items]);
+  const id = `inputs-${++inputsCounter}`;
+  const stored = b.setInputs(id, json);
+  const results = b.evaluateBatch(id, items);
+  void b.dropInputs(id);
+  const r = await stored;
+  if (!r.ok) {
+    await results;
+    return failedOp('evaluateBatch', r as EngineFailure, ['', items]);
+  }
+  return results;
 }
 
 /** Variables, object types' fields, functions (overloads, docs) and macros of a context's environment. */

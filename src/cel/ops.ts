@@ -77,6 +77,19 @@ export function optionsJSON(options?: CelCompileOptions): string {
  * batch's time); JSON when a field contains a NUL character.
  */
 export function packBatch(items: readonly CelBatchItem[]): string {
+  let packed = packedBatches.get(items);
+  if (packed === undefined) packedBatches.set(items, (packed = packItems(items)));
+  return packed;
+}
+
+/**
+ * Batches packed, by the items array: a caller that sends the same items again and again (the
+ * impact replay's lean verdicts: one array per request shape) packs them once. Items are
+ * treated as immutable once sent.
+ */
+const packedBatches = new WeakMap<readonly CelBatchItem[], string>();
+
+function packItems(items: readonly CelBatchItem[]): string {
   let out = '\0';
   const options = new Map<object, string>();
   for (const it of items) {

@@ -6,7 +6,8 @@
  */
 import { isObject, nameOf, namespaceOf, obj, str } from '../base/json';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
-import { discoveryFor, prepareChain, probePrepared, requestCel, simulatePrepared, type Discovery, type PreparedChain, type SimOptions, type SimResult, type WebhookResponse } from '../admission';
+import { discoveryFor, leanChain, leanSet, leanVerdicts, prepareChain, probePrepared, requestCel, simulatePrepared, type Discovery, type LeanRegistry, type LeanVerdict, type PreparedChain, type SimOptions, type SimResult, type WebhookResponse } from '../admission';
+import { evaluate, evaluateBatchOnce } from '../cel';
 import type { PolicyCel } from '../policy';
 import type { AdmissionRequest, UserInfo } from '../request/model';
 import { readAuditLine, type AuditLine, type AuditWrite, type SkipReason } from './audit';
@@ -117,18 +118,47 @@ export interface DecisionPair {
 /** One request through both chains; `namespaceObject` is the request's Namespace (or undefined). */
 export type Decider = (request: AdmissionRequest, namespaceObject: unknown) => Promise<DecisionPair>;
 
-/** The decider on this thread: both chains prepared once, one CEL memo per request shared by its runs. */
+/**
+ * The decider on this thread: both chains prepared once and compiled for lean verdicts (one
+ * engine batch per request for both chains, no explanation built); a chain whose lean verdict
+ * is not "allowed, unchanged" runs the full simulation (and its probe when denied), with one
+ * CEL memo per request shared by its runs.
+ */
 export function chainDecider(spec: ChainSpec): Decider {
+  const baseline = prepareChain(spec.baseline, { kubernetesVersion: spec.kubernetesVersion });
+  const candidate = prepareChain(spec.candidate, { kubernetesVersion: spec.kubernetesVersion });
+  const registry: LeanRegistry = new Map();
+  const lean = leanSet([leanChain(baseline, registry), leanChain(candidate, registry)]);
+  return async (request, namespace) => {
+    const sim = { webhooks: spec.webhooks, namespaces: namespace ? [namespace] : [] };
+    const [lb, lc] = await leanVerdicts(lean, request, sim, DEFAULT_CEL);
+    if (lb && lc) return { baseline: leanDecision(lb), candidate: leanDecision(lc) };
+    const cel = requestCel(spec.kubernetesVersion);
+    const [b, c] = await Promise.all([lb ? leanDecision(lb) : decide(baseline, request, sim, cel), lc ? leanDecision(lc) : decide(candidate, request, sim, cel)]);
+    return { baseline: b, candidate: c };
+  };
+}
+
+/**
+ * The decider that explains every request: both chains through simulatePrepared (and the probe
+ * when denied), one CEL memo per request. What chainDecider gave before its lean verdicts, and what
+ * they are tested against (lean.test.ts).
+ */
+export function fullDecider(spec: ChainSpec): Decider {
   const baseline = prepareChain(spec.baseline, { kubernetesVersion: spec.kubernetesVersion });
   const candidate = prepareChain(spec.candidate, { kubernetesVersion: spec.kubernetesVersion });
   return async (request, namespace) => {
     const cel = requestCel(spec.kubernetesVersion);
     const sim = { webhooks: spec.webhooks, namespaces: namespace ? [namespace] : [] };
-    // both chains at once: their engine calls go out together (the memo still answers an expression once)
     const [b, c] = await Promise.all([decide(baseline, request, sim, cel), decide(candidate, request, sim, cel)]);
     return { baseline: b, candidate: c };
   };
 }
+
+/** The engine the lean path batches on (src/cel, no memo: each distinct expression of a request is asked once anyway; its inputs go with the batch). */
+const DEFAULT_CEL: PolicyCel = { evaluate: (e, c, i, o) => evaluate(e, c, i, o), evaluateBatch: (items, inputs) => evaluateBatchOnce(items, inputs) };
+
+const leanDecision = (v: LeanVerdict): Decision => ({ allowed: true, deniedBy: null, warnings: v.warnings, audited: v.audited, calls: v.calls, mutated: false });
 
 export interface ImpactInput {
   /** The candidate's documents (admission objects, params, Namespaces, CRDs). */
@@ -328,6 +358,9 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
   const decider = (options.decider ?? chainDecider)({ baseline: baseline.objects, candidate: candidate.objects, kubernetesVersion: version, ...(options.webhooks ? { webhooks: options.webhooks } : {}) });
   const inFlight = Math.max(1, options.inFlight ?? 1);
   const pending: Pending[] = [];
+  // with several in flight, half are taken before the next are started: those start in one turn,
+  // so their engine requests leave together (one at a time was a pipe write per request)
+  const refill = inFlight > 1 ? inFlight >> 1 : 0;
   const progress = (phase: ImpactProgress['phase']) =>
     options.onProgress?.({ lines, events, existing: report.existing.length, existingTotal, changed: events - changes.unchanged, phase });
 
@@ -350,7 +383,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
       if (replayed.oldObject === 'unknown') unknownOld++;
       const ns = namespaceObject(replayed.request.namespace);
       pending.push({ decision: decider(replayed.request, ns), take: ({ baseline: b, candidate: c }) => takeEvent(ev, replayed, ns, b, c) });
-      await settle(pending, inFlight - 1);
+      if (pending.length >= inFlight) await settle(pending, refill);
     }
     await settle(pending, 0);
   }
@@ -439,7 +472,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
           if (report.existing.length % 200 === 0) progress('existing');
         },
       });
-      await settle(pending, inFlight - 1);
+      if (pending.length >= inFlight) await settle(pending, refill);
     }
     await settle(pending, 0);
   }

@@ -3,7 +3,7 @@
  * through the workspace's admission configuration, beside the cluster's own chain. Pure
  * TypeScript, Node and browser. See README.md.
  */
-export { analyzeImpact, candidateChain, chainDecider, changeOf, headlineOf, CHANGES } from './analyze';
+export { analyzeImpact, candidateChain, chainDecider, changeOf, fullDecider, headlineOf, CHANGES } from './analyze';
 export type { ChainSpec, Decider, DecisionPair, Change, Decision, Denial, EventImpact, ExistingImpact, ImpactInput, ImpactOptions, ImpactProgress, ImpactReport, ImpactSummary } from './analyze';
 export { readAuditLine, SKIP_REASONS, type AuditLine, type AuditWrite, type SkipReason } from './audit';
 export { readCluster, isAdmissionObject, ADMISSION_KINDS, type Cluster, type OldObjectSource } from './cluster';
