@@ -15,13 +15,19 @@ declare const self: DedicatedWorkerGlobalScope;
 
 const post = (m: FromReplay) => self.postMessage(m);
 
-/** A file's bytes as chunks, counting what was read (the progress bar's share of the log). */
+/** Bytes counted as read at most this many at a time: a Blob's stream may hand over megabytes at once. */
+const STEP = 64 * 1024;
+
+/** A file's bytes as chunks, counting what the replay has taken (the progress bar's share of the log, and the time left). */
 async function* chunksOf(file: Blob, read: (n: number) => void): AsyncGenerator<Uint8Array> {
   const reader = file.stream().getReader();
   try {
     for (let r = await reader.read(); !r.done; r = await reader.read()) {
-      read(r.value.byteLength);
-      yield r.value;
+      for (let at = 0; at < r.value.byteLength; at += STEP) {
+        const part = r.value.subarray(at, at + STEP);
+        read(part.byteLength);
+        yield part;
+      }
     }
   } finally {
     reader.releaseLock();
