@@ -14,6 +14,7 @@
  *    API's durations; the longest main-thread task (PerformanceObserver longtask);
  *  - events/s from Analyze to the headline, beside the floor: the same file read in the page
  *    (DecompressionStream + split + JSON.parse).
+ * BENCH_IMPACT_CORES=N makes the page believe it has N cores (N − 1 decider workers, at most 8).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -62,6 +63,8 @@ export async function benchImpactBrowser(context, url, marker, events = EVENTS) 
     const log = join(dir, 'audit.log.gz');
     const rawBytes = await writeAuditLog(log, events);
     const page = await context.newPage();
+    // BENCH_IMPACT_CORES: the cores the page believes it has (the decider workers it starts), to read the memory of more workers than this machine has cores
+    if (process.env.BENCH_IMPACT_CORES) await page.addInitScript((n) => Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => n }), Number(process.env.BENCH_IMPACT_CORES));
     await page.goto(url);
     await page.waitForSelector('form [data-path="metadata.name"]');
     const docs = candidateDocs().map((o, i) => ({ id: `d${i}`, text: JSON.stringify(o, null, 1) }));
@@ -141,7 +144,7 @@ export async function benchImpactBrowser(context, url, marker, events = EVENTS) 
     const probe = await page.evaluate(() => ({ lat: window.__lat.map((x) => x[1]), latAt: window.__lat, tasks: window.__tasks, eventTiming: window.__eventTiming, longest: window.__longest }));
     const doneAt = clickAt + ms;
     if (process.env.BENCH_VERBOSE) console.log(JSON.stringify({ clickAt: Math.round(clickAt), doneAt: Math.round(doneAt), tasks: probe.tasks, slow: probe.latAt.filter((x) => x[1] > 50) }));
-    const deciders = await page.evaluate(() => Math.min(8, navigator.hardwareConcurrency || 2));
+    const deciders = await page.evaluate(() => Math.min(8, Math.max(1, (navigator.hardwareConcurrency || 2) - 1)));
     await page.close();
     return { events, rawBytes, ms, rate: events / (ms / 1000), floor, before, peakRss, peakHeap, presses, ...probe, deciders, headline: text };
   } finally {

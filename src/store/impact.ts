@@ -50,12 +50,14 @@ export const removeImpactFile = (name: string): void => impact.setState((s) => (
 export const setImpactOptions = (o: Partial<Pick<ImpactState, 'candidate' | 'existing'>>): void => impact.setState({ ...o, report: undefined });
 
 /**
- * Decider workers: one per core (`navigator.hardwareConcurrency`), at most 8. Each holds its own
- * engine instance (the compiled code is shared, the Go heap is not: tens of MB each), which
- * bounds the tab's memory on a machine with many cores.
+ * Decider workers: one per core beside the replay worker's (`navigator.hardwareConcurrency` − 1,
+ * at least 1, at most MAX_DECIDERS). The replay needs a core of its own: on 2 cores, 2 deciders
+ * beside it were slower than 1 (docs/performance.md). Each holds its own engine instance (the
+ * compiled code is shared, the Go heap is not: ~75 MB of the tab's memory each), which bounds the
+ * tab's memory on a machine with many cores.
  */
 export const MAX_DECIDERS = 8;
-const deciderCount = (): number => Math.min(MAX_DECIDERS, Math.max(1, typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 2 : 2));
+export const deciderCount = (cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 2 : 2): number => Math.min(MAX_DECIDERS, Math.max(1, cores - 1));
 
 /** The page's base URL (the app is hosted under arbitrary sub-paths: the engine's files are resolved against it). */
 const baseUrl = (): string => document.baseURI;
