@@ -1,7 +1,7 @@
 /**
  * The messages of the Impact view's Web Workers (src/store/impact.ts): the page starts one
  * replay worker (reads the files, rebuilds the requests in log order, runs analyzeImpact) and
- * one decider worker per core (each starts the engine from the page's compiled module and
+ * decider workers, one per core beside it (each starts the engine from the page's compiled module and
  * decides requests: src/impact/pool.ts). The replay worker and the deciders talk over
  * MessagePorts the page hands them, so the page only sees progress and the results.
  */

@@ -2,7 +2,7 @@
  * The Impact view's state (src/impact over the CEL engine): the snapshot and audit files the user
  * opened, the options, the run with its progress and Cancel, and the report. The run is off the
  * page: a replay worker reads the files as streams (the audit log never whole) and decider
- * workers, one per core, decide (src/store/impact-protocol.ts). Imported by the lazily loaded
+ * workers, one per core beside it, decide (src/store/impact-protocol.ts). Imported by the lazily loaded
  * Impact view only (keeps src/impact out of the first bundle).
  */
 import { create } from 'zustand';
