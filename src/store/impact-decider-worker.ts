@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 /**
- * A decider of the Impact view (a Web Worker, one per core): starts the CEL engine on its own
+ * A decider of the Impact view (a Web Worker, one per core beside the replay worker): starts the CEL engine on its own
  * thread from the page's compiled module, prepares both chains once from the spec the replay
  * worker sends over the port and answers each request (src/impact/pool.ts `decisionServer`).
  */
