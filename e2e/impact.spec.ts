@@ -53,3 +53,30 @@ test('impact: open a snapshot and an audit log, see the headline and the grouped
   await expect(page.getByTestId('sim-verdict')).toHaveAttribute('data-allowed', 'false');
   await expect(page.getByTestId('sim-status')).toContainText('replica-limit');
 });
+
+test('impact: the page stays responsive during a long run, and Cancel leaves a partial report', async ({ page }) => {
+  await openApp(page);
+  await page.locator('nav.views button[data-view="impact"]').click();
+  // long enough that it is still running when cancelled: progress is reported every 200 writes
+  const long = Array.from({ length: 4_000 }, (_, i) => event(i + 1, (i % 5) * 3)).join('\n') + '\n';
+  await page.getByTestId('impact-snapshot-input').setInputFiles({ name: 'snapshot.json', mimeType: 'application/json', buffer: Buffer.from(snapshot) });
+  await page.getByTestId('impact-audit-input').setInputFiles({ name: 'audit.log', mimeType: 'text/plain', buffer: Buffer.from(long) });
+  await page.getByRole('button', { name: 'Analyze' }).click();
+  const progress = page.locator('.impact-progress');
+  await expect(progress).toContainText(/[1-9][\d,]* writes replayed/);
+  // the run is off the page: another view opens and the Impact view comes back to the run still going
+  await page.locator('nav.views button[data-view="simulate"]').click();
+  await expect(page.locator('nav.views button[data-view="simulate"]')).toHaveAttribute('aria-pressed', 'true');
+  await page.locator('nav.views button[data-view="impact"]').click();
+  await expect(progress).toBeVisible();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  const headline = page.getByTestId('impact-headline');
+  await expect(headline).toContainText('(cancelled: partial report)');
+  const [, denied, of] = /denied (\d+) of (\d+) writes/.exec((await headline.textContent()) ?? '') ?? [];
+  expect(Number(of)).toBeGreaterThanOrEqual(200);
+  expect(Number(of)).toBeLessThan(4_000);
+  // a fifth of the writes ask for 12 replicas, above the sample policy's limit
+  expect(Number(denied)).toBeGreaterThan(0);
+  await expect(page.getByTestId('impact-rows')).toContainText('replica-limit.example.com');
+  await expect(page.getByRole('button', { name: 'Analyze' })).toBeEnabled();
+});

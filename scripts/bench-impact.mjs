@@ -2,7 +2,7 @@
 /**
  * Impact benchmark (part of npm run bench): `admission-workbench impact` on a generated gzip audit
  * log of EVENTS RequestResponse pod creates (BENCH_IMPACT_EVENTS, default 5,000) against a candidate
- * of 20 ValidatingAdmissionPolicies and 10 webhooks, beside the floor of reading the same log
+ * of 20 ValidatingAdmissionPolicies and 10 webhooks (scripts/impact-fixture.mjs), beside the floor of reading the same log
  * (gunzip + split into lines + JSON.parse, in one Node process), and the existing-objects scan of a
  * snapshot of OBJECTS pods (BENCH_IMPACT_OBJECTS, default 5,000). The CLI bundle is built first.
  * Targets (issue #29): ≥ 5,000 events/s and ≥ 25 % of the floor's speed; ≥ 5,000 objects/s.
@@ -11,35 +11,20 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gunzipSync } from 'node:zlib';
+import { candidateDocs, pod, podName, writeAuditLog } from './impact-fixture.mjs';
 
 const EVENTS = Number(process.env.BENCH_IMPACT_EVENTS ?? 5000);
 const OBJECTS = Number(process.env.BENCH_IMPACT_OBJECTS ?? 5000);
 spawnSync('npx', ['vite', 'build', '-c', 'vite.cli.config.ts'], { stdio: 'ignore' });
 
-const rule = { apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['pods'] };
-const docs = [];
-for (let i = 0; i < 20; i++) {
-  docs.push({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: `policy-${i}` }, spec: { matchConstraints: { resourceRules: [rule] }, validations: [{ expression: `!object.metadata.name.startsWith('deny-${i}-')`, message: `policy ${i}` }] } });
-  docs.push({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: `policy-${i}` }, spec: { policyName: `policy-${i}`, validationActions: ['Deny'] } });
-}
-for (let i = 0; i < 10; i++)
-  docs.push({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: `hook-${i}` }, webhooks: [{ name: `hook-${i}.example.com`, clientConfig: { url: `https://hook-${i}.example.com/` }, rules: [rule], sideEffects: 'None', admissionReviewVersions: ['v1'], timeoutSeconds: 5, matchConditions: [{ name: 'not-system', expression: "!request.userInfo.username.startsWith('system:')" }] }] });
-
-const pod = (name, ns) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: ns, labels: { app: name.slice(0, 12) } }, spec: { containers: [{ name: 'app', image: 'registry.example.com/app:1.2.3', resources: { limits: { cpu: '500m', memory: '256Mi' } } }] } });
-const lines = [];
-for (let i = 0; i < EVENTS; i++) {
-  const name = i % 50 === 0 ? `deny-${i % 20}-${i}` : `web-${i}`;
-  const o = pod(name, `team-${i % 40}`);
-  lines.push(JSON.stringify({ kind: 'Event', apiVersion: 'audit.k8s.io/v1', level: 'RequestResponse', auditID: `id-${i}`, stage: 'ResponseComplete', requestURI: `/api/v1/namespaces/team-${i % 40}/pods?fieldManager=kubectl`, verb: 'create', user: { username: `user-${i % 17}`, groups: ['system:authenticated'] }, objectRef: { resource: 'pods', namespace: `team-${i % 40}`, name, apiVersion: 'v1' }, responseStatus: { metadata: {}, code: 201 }, requestObject: o, responseObject: o, requestReceivedTimestamp: new Date(1.79e12 + i * 250).toISOString() }));
-}
 const dir = mkdtempSync(join(tmpdir(), 'aw-bench-impact-'));
 try {
   const log = join(dir, 'audit.log.gz');
-  writeFileSync(log, gzipSync(lines.join('\n') + '\n'));
-  writeFileSync(join(dir, 'candidate.json'), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: docs }));
+  await writeAuditLog(log, EVENTS);
+  writeFileSync(join(dir, 'candidate.json'), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: candidateDocs() }));
   writeFileSync(join(dir, 'empty.json'), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [] }));
-  writeFileSync(join(dir, 'snapshot.json'), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: Array.from({ length: OBJECTS }, (_, i) => pod(i % 50 === 0 ? `deny-${i % 20}-${i}` : `p-${i}`, `team-${i % 40}`)) }));
+  writeFileSync(join(dir, 'snapshot.json'), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: Array.from({ length: OBJECTS }, (_, i) => pod(podName(i, 'p'), `team-${i % 40}`)) }));
 
   // the floor: read the same log and parse each line, nothing else
   let t0 = performance.now();

@@ -9,7 +9,8 @@
  *     first visit in a running browser, and in a new browser profile; warm: later visits);
  *     CEL edit → error shown; Test run result → inline values in the editor; keystroke → problems updated with a 200-webhook document; with a
  *     10,000-webhook document (scripts/bench-large.mjs): YAML keystroke → problems, form rename →
- *     YAML, reload → first form.
+ *     YAML, reload → first form; the Impact view on a generated audit log (scripts/bench-impact-browser.mjs:
+ *     events/s, the tab's memory, input latency during the run; `--no-impact` leaves it out).
  * Builds the app first (`npm run build`). `npm run bench -- --chromium` runs only part 3.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -22,6 +23,7 @@ import { VALUES_SECTION } from './wasm-snapshot.mjs';
 import { benchLarge, printLarge } from './bench-large.mjs';
 import { formProbe } from './bench-probes.mjs';
 import { inlineValuesLag } from './bench-inline.mjs';
+import { benchImpactBrowser, printImpactBrowser } from './bench-impact-browser.mjs';
 
 const run = (cmd, args) => {
   const r = spawnSync(cmd, args, { stdio: 'inherit', shell: false });
@@ -370,6 +372,22 @@ try {
   }
   console.log(`keystroke → problems updated, 200 webhooks: median ${median(times).toFixed(1)} ms (target ≤ 16 ms)`);
   await context.close();
+
+  // The Impact view on a generated audit log (issue #29; scripts/bench-impact-browser.mjs): a
+  // Chromium of its own, so the tab's renderer process can be found and its memory read.
+  if (!process.argv.includes('--no-impact')) {
+    const profile = mkdtempSync(join(tmpdir(), 'bench-impact-profile-'));
+    const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath, args: chromiumArgs });
+    try {
+      printImpactBrowser(await benchImpactBrowser(context, url, profile));
+    } catch (e) {
+      console.log(`Impact view: ${e.message}`);
+      process.exitCode = 1;
+    } finally {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    }
+  }
 
   // The same at 10,000 webhooks (issue #31), and a form rename and a reload of that workspace
   // (a few minutes on a busy machine; every wait has a timeout; `--no-large` leaves it out).

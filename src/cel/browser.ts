@@ -62,6 +62,11 @@ export class WorkerClient {
     return this.failure;
   }
 
+  /** The engine's compiled module once a worker started (other threads start engines from it without compiling again). */
+  get compiled(): WebAssembly.Module | undefined {
+    return this.module;
+  }
+
   private startTimer: ReturnType<typeof setTimeout> | undefined;
 
   private spawn(): void {

@@ -23,6 +23,7 @@
  * CEL ints (JSON cannot mark 1.0 as a double).
  */
 import { unavailable, WorkerClient } from './browser';
+import { startGo } from './raw';
 import { engineOf, failedOp, OPS, runOpAsync, type AsyncCelOps, type CelOp, type CelOps, type EngineFailure, type OpArgs, type OpResult } from './ops';
 import type {
   CelStartPhases,
@@ -144,40 +145,14 @@ function pageBaseUrl(): string {
   return typeof location !== 'undefined' ? location.href : '';
 }
 
-/** Loads the engine (idempotent). Never rejects: see celStatus() for failures. */
-export function loadCel(): Promise<void> {
+/** Starts loading once: `load` sets the backend; its failure is kept in the status. */
+function startLoading(load: () => Promise<void>): Promise<void> {
   if (loading) return loading;
   status.state = 'loading';
   const t0 = performance.now();
   loading = (async () => {
     try {
-      if (isNode()) {
-        const { loadRawInNode } = await import('./node');
-        const [raw, native] = await Promise.all([loadRawInNode(), startNative()]);
-        const engine = engineOf(raw);
-        const info = native ? await native.info() : engine.info();
-        if ('ok' in info) throw new Error(info.message);
-        // The native engine answers every operation; the in-process WebAssembly engine stays
-        // for the synchronous compiles (createSyncCompiler), which a child process cannot serve.
-        backend = native ? { ...native, sync: engine } : syncBackend(engine);
-        status.engine = native ? 'native' : 'wasm';
-        status.info = info;
-      } else {
-        status.engine = 'worker';
-        const client = new WorkerClient({
-          baseUrl: pageBaseUrl(),
-          timeoutMs: CEL_REQUEST_TIMEOUT_MS,
-          evalTimeoutMs: CEL_EVAL_TIMEOUT_MS,
-          onReady: (_info, _ms, phases) => {
-            status.phases = phases && { ...phases, deliveryMs: Math.round(performance.timeOrigin + performance.now() - phases.postedAt) };
-          },
-        });
-        workerClient = client;
-        backend = workerBackend(client);
-        const failure = await client.start();
-        if (failure !== undefined) throw new Error(failure);
-        status.info = client.info;
-      }
+      await load();
       status.state = 'ready';
       status.startMs = Math.round(performance.now() - t0);
       status.readyAt = Math.round(performance.now());
@@ -189,6 +164,68 @@ export function loadCel(): Promise<void> {
     }
   })();
   return loading;
+}
+
+/**
+ * The engine's compiled module (browser, once the page's CEL worker started; undefined in Node
+ * or when it failed): Web Workers of the app's own start engines from it (`loadCelHere`) without
+ * fetching and compiling it again, and share its compiled code.
+ */
+export async function celModule(): Promise<WebAssembly.Module | undefined> {
+  await loadCel();
+  return workerClient?.compiled;
+}
+
+/**
+ * In a Web Worker of the app's own (the Impact view's deciders): the engine on this thread,
+ * started from `module` (celModule(), sent by the page) with `cel/wasm_exec.js` from the app's
+ * base URL; the operations then run synchronously here, as in Node. Call before anything else
+ * asks for the engine (idempotent, never rejects: see celStatus()).
+ */
+export function loadCelHere(baseUrl: string, module: WebAssembly.Module | undefined): Promise<void> {
+  return startLoading(async () => {
+    if (!module) throw new Error("no compiled engine was given (the page's engine did not start)");
+    await import(/* @vite-ignore */ new URL('cel/wasm_exec.js', baseUrl).href);
+    const engine = engineOf(await startGo(module));
+    const info = engine.info();
+    if ('ok' in info) throw new Error(info.message);
+    backend = syncBackend(engine);
+    status.engine = 'wasm';
+    status.info = info;
+  });
+}
+
+/** Loads the engine (idempotent). Never rejects: see celStatus() for failures. */
+export function loadCel(): Promise<void> {
+  return startLoading(async () => {
+    if (isNode()) {
+      const { loadRawInNode } = await import('./node');
+      const [raw, native] = await Promise.all([loadRawInNode(), startNative()]);
+      const engine = engineOf(raw);
+      const info = native ? await native.info() : engine.info();
+      if ('ok' in info) throw new Error(info.message);
+      // The native engine answers every operation; the in-process WebAssembly engine stays
+      // for the synchronous compiles (createSyncCompiler), which a child process cannot serve.
+      backend = native ? { ...native, sync: engine } : syncBackend(engine);
+      status.engine = native ? 'native' : 'wasm';
+      status.info = info;
+    } else {
+      status.engine = 'worker';
+      const client = new WorkerClient({
+        baseUrl: pageBaseUrl(),
+        timeoutMs: CEL_REQUEST_TIMEOUT_MS,
+        evalTimeoutMs: CEL_EVAL_TIMEOUT_MS,
+        onReady: (_info, _ms, phases) => {
+          status.phases = phases && { ...phases, deliveryMs: Math.round(performance.timeOrigin + performance.now() - phases.postedAt) };
+        },
+      });
+      workerClient = client;
+      backend = workerBackend(client);
+      const failure = await client.start();
+      if (failure !== undefined) throw new Error(failure);
+      status.info = client.info;
+    }
+  });
 }
 
 /** The backend once loaded, or why there is none. */

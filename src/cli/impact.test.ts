@@ -81,6 +81,15 @@ describe('admission-workbench impact', () => {
     await runCli(['impact', '--no-existing', '--format', 'markdown', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'audit.log'), join(dir, 'policy.yaml')], md);
     expect(md.out).toContain('| newly-denied | 2 | 0 |');
   });
+  it('--static: the workspace is a static manifest set, run first and named so in the report', async () => {
+    const r = io();
+    expect(await runCli(['impact', '--static', '--no-existing', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'audit.log'), join(dir, 'policy.yaml')], r)).toBe(1);
+    expect(r.out).toMatch(/2 {2}newly-denied {2}ValidatingAdmissionPolicy require-team\/require-team \(static manifest\) {2}ns=apps/);
+    const j = io();
+    await runCli(['impact', '--static', '--no-existing', '--format', 'json', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'audit.log'), join(dir, 'policy.yaml')], j);
+    expect(JSON.parse(j.out).events[1].candidate.deniedBy).toMatchObject({ name: 'require-team', static: true });
+    expect(parseImpactArgs(['--audit', 'a', '--static'])).toMatchObject({ static: true });
+  });
   it('replace with no candidate objects: the cluster has no chain, nothing changes, exit 0', async () => {
     const r = io();
     expect(await runCli(['impact', '--candidate', 'replace', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'audit.log')], r)).toBe(0);

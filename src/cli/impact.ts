@@ -6,7 +6,7 @@
  */
 import { isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../base/releases';
 import { loadCel, celStatus } from '../cel';
-import { analyzeImpact, groupEvents, reportJson, reportMarkdown, SKIP_REASONS, CHANGES, type Change, type ImpactReport } from '../impact';
+import { analyzeImpact, groupEvents, isAdmissionObject, reportJson, reportMarkdown, SKIP_REASONS, CHANGES, type Change, type ImpactReport } from '../impact';
 import type { WebhookResponse } from '../request/scenario';
 import { parseDocuments } from '../yaml';
 import type { WorkerPool } from './impact-workers';
@@ -35,6 +35,8 @@ Options:
   --webhook NAME=ANSWER        a webhook's assumed answer: allow (default), deny, unavailable
   --user NAME                  who creates the existing objects when they are judged (default kubernetes-admin)
   --no-existing                do not judge the snapshot's existing objects
+  --static                     the workspace's admission objects are a static manifest set (1.37+
+                               staticManifestsDir): the candidate runs them first, as the apiserver does
   --workers N                  worker threads that decide, one CEL engine each (default the machine's cores; 0: this thread)
   --kubernetes-version 1.3x    target release (${KUBERNETES_VERSIONS[0]}–${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}; default the newest)
   --format text|json|markdown|github   report format (default text)
@@ -61,6 +63,8 @@ export interface ImpactArgs {
   failOn: (typeof FAIL_ON)[number];
   /** Worker threads (undefined: the machine's cores; 0: decide on the main thread). */
   workers?: number;
+  /** The workspace's admission objects are a static manifest set (as `check --static`). */
+  static?: boolean;
 }
 
 export function parseImpactArgs(argv: readonly string[]): ImpactArgs | { help: true } | { error: string } {
@@ -74,6 +78,10 @@ export function parseImpactArgs(argv: readonly string[]): ImpactArgs | { help: t
     if (arg === '-h' || arg === '--help') return { help: true };
     if (arg === '--no-existing') {
       out.existing = false;
+      continue;
+    }
+    if (arg === '--static') {
+      out.static = true;
       continue;
     }
     const eq = arg.indexOf('=');
@@ -228,6 +236,7 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
   const report = await analyzeImpact({
     workspace: workspace.objects,
     cluster: cluster.objects,
+    ...(args.static ? { staticDocuments: workspace.objects.flatMap((o, i) => (isAdmissionObject(o) ? [i] : [])) } : {}),
     ...(audit ? { audit } : {}),
     options: {
       candidate: args.candidate,

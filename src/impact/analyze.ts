@@ -21,6 +21,8 @@ export interface Denial {
   binding?: string;
   webhook?: string;
   message: string;
+  /** The policy or webhook configuration is loaded from a static manifest (it runs before the API objects; the API cannot delete it). */
+  static?: true;
 }
 
 /** What one chain did with one request. */
@@ -108,6 +110,8 @@ export interface ChainSpec {
   candidate: unknown[];
   kubernetesVersion: KubernetesVersion;
   webhooks?: Record<string, WebhookResponse>;
+  /** Indices into `candidate` of the objects loaded from static manifests (the simulator runs them first: `prepareChain`). */
+  staticDocuments?: readonly number[];
 }
 
 export interface DecisionPair {
@@ -126,7 +130,7 @@ export type Decider = (request: AdmissionRequest, namespaceObject: unknown) => P
  */
 export function chainDecider(spec: ChainSpec): Decider {
   const baseline = prepareChain(spec.baseline, { kubernetesVersion: spec.kubernetesVersion });
-  const candidate = prepareChain(spec.candidate, { kubernetesVersion: spec.kubernetesVersion });
+  const candidate = prepareChain(spec.candidate, { kubernetesVersion: spec.kubernetesVersion, staticDocuments: spec.staticDocuments });
   const registry: LeanRegistry = new Map();
   const lean = leanSet([leanChain(baseline, registry), leanChain(candidate, registry)]);
   return async (request, namespace) => {
@@ -146,7 +150,7 @@ export function chainDecider(spec: ChainSpec): Decider {
  */
 export function fullDecider(spec: ChainSpec): Decider {
   const baseline = prepareChain(spec.baseline, { kubernetesVersion: spec.kubernetesVersion });
-  const candidate = prepareChain(spec.candidate, { kubernetesVersion: spec.kubernetesVersion });
+  const candidate = prepareChain(spec.candidate, { kubernetesVersion: spec.kubernetesVersion, staticDocuments: spec.staticDocuments });
   return async (request, namespace) => {
     const cel = requestCel(spec.kubernetesVersion);
     const sim = { webhooks: spec.webhooks, namespaces: namespace ? [namespace] : [] };
@@ -167,6 +171,8 @@ export interface ImpactInput {
   cluster?: readonly unknown[];
   /** The audit log: JSON lines of audit.k8s.io/v1 Event, as text or chunks (gzip recognised). */
   audit?: TextSource;
+  /** Indices into `workspace` of the documents loaded from static manifests (the Simulate view's static marks, the CLI's `--static`). */
+  staticDocuments?: readonly number[];
   options?: ImpactOptions;
 }
 
@@ -336,6 +342,14 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
   const discovery: Discovery = discoveryFor(others, version);
   const baseline = chainOf(cluster.chain, others);
   const candidate = chainOf(candidateChain(cluster.chain, input.workspace, options.candidate), others);
+  const statics = new Set<unknown>((input.staticDocuments ?? []).map((i) => input.workspace[i]).filter(isObject));
+  const staticIndices = candidate.objects.flatMap((o, i) => (statics.has(o) ? [i] : []));
+  const staticNames = new Set([...statics].map(chainKey));
+  /** A denial by a static policy or webhook configuration of the candidate says so. */
+  const markStatic = (d: Decision): Decision => {
+    const mark = (x: Denial): Denial => (staticNames.has(`${x.kind}/${x.name}`) ? { ...x, static: true } : x);
+    return staticNames.size && d.deniedBy ? { ...d, deniedBy: mark(d.deniedBy), ...(d.denials ? { denials: d.denials.map(mark) } : {}) } : d;
+  };
   const state = stateOf([...cluster.objects, ...workspaceOthers.filter((o) => obj(o).kind === 'Namespace')]);
   const namespaceObject = (ns: string | undefined): unknown => (ns ? state.get(objectKey({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }))?.object : undefined);
 
@@ -355,7 +369,13 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
   let to: number | undefined;
   let cancelled = false;
   const existingTotal = options.existing === false ? 0 : cluster.objects.length;
-  const decider = (options.decider ?? chainDecider)({ baseline: baseline.objects, candidate: candidate.objects, kubernetesVersion: version, ...(options.webhooks ? { webhooks: options.webhooks } : {}) });
+  const decider = (options.decider ?? chainDecider)({
+    baseline: baseline.objects,
+    candidate: candidate.objects,
+    kubernetesVersion: version,
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
+    ...(staticIndices.length ? { staticDocuments: staticIndices } : {}),
+  });
   const inFlight = Math.max(1, options.inFlight ?? 1);
   const pending: Pending[] = [];
   // with several in flight, half are taken before the next are started: those start in one turn,
@@ -382,7 +402,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
       const replayed = replayRequest(ev, state, discovery);
       if (replayed.oldObject === 'unknown') unknownOld++;
       const ns = namespaceObject(replayed.request.namespace);
-      pending.push({ decision: decider(replayed.request, ns), take: ({ baseline: b, candidate: c }) => takeEvent(ev, replayed, ns, b, c) });
+      pending.push({ decision: decider(replayed.request, ns), take: ({ baseline: b, candidate: c }) => takeEvent(ev, replayed, ns, b, markStatic(c)) });
       if (pending.length >= inFlight) await settle(pending, refill);
     }
     await settle(pending, 0);
@@ -465,7 +485,8 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
       const ns = namespaceObject(namespace);
       pending.push({
         decision: decider(request, ns),
-        take: ({ baseline: b, candidate: c }) => {
+        take: ({ baseline: b, candidate }) => {
+          const c = markStatic(candidate);
           const change = changeOf(b, c);
           existingChanges[change]++;
           report.existing.push({ kind: gvk.kind, ...(namespace ? { namespace } : {}), name: nameOf(o), candidate: c, baseline: b, change });

@@ -20,7 +20,7 @@ export interface ImpactRow {
 export function deciderOf(d: Decision): string {
   if (!d.deniedBy) return '';
   const b = d.deniedBy;
-  return `${b.kind} ${b.name}${b.binding ? `/${b.binding}` : ''}${b.webhook ? `/${b.webhook}` : ''}`;
+  return `${b.kind} ${b.name}${b.binding ? `/${b.binding}` : ''}${b.webhook ? `/${b.webhook}` : ''}${b.static ? ' (static manifest)' : ''}`;
 }
 
 /** Changed events grouped (unchanged ones are left out), largest group first. */

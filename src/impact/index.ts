@@ -12,3 +12,4 @@ export { applyPatchBody, mergePatch, strategicMerge, type PatchKind } from './pa
 export { replayRequest, type ReplayedRequest } from './replay';
 export { groupEvents, denialTimeline, deciderOf, type ImpactRow } from './group';
 export { reportJson, reportCsv, reportMarkdown } from './export';
+export { decisionPool, decisionServer, POOL_DEPTH, type DecisionPool, type OpenMember, type PoolAnswer, type PoolAsk, type PoolMember } from './pool';

@@ -1,15 +1,17 @@
 /**
  * The Impact view's state (src/impact over the CEL engine): the snapshot and audit files the user
- * opened, the options, the run with its progress and Cancel, and the report. Files are read as
- * streams (the audit log never whole), in the page, with the engine in its Web Worker.
- * Imported by the lazily loaded Impact view only (keeps src/impact out of the first bundle).
+ * opened, the options, the run with its progress and Cancel, and the report. The run is off the
+ * page: a replay worker reads the files as streams (the audit log never whole) and decider
+ * workers, one per core beside it, decide (src/store/impact-protocol.ts). Imported by the lazily loaded
+ * Impact view only (keeps src/impact out of the first bundle).
  */
 import { create } from 'zustand';
-import { analyzeImpact, type ImpactOptions, type ImpactProgress, type ImpactReport } from '../impact';
+import { celModule } from '../cel';
+import type { EventImpact, ImpactOptions, ImpactProgress, ImpactReport } from '../impact';
 import { toDraft } from '../request';
-import { parseDocuments } from '../yaml';
 import type { WorkspaceDoc } from './documents';
-import { setSimulatorDraft } from './simulator';
+import type { DeciderInit, FromReplay, ToReplay } from './impact-protocol';
+import { setSimulatorDraft, staticIndices } from './simulator';
 import { workspace } from './workspace';
 
 export interface ImpactFile {
@@ -47,78 +49,92 @@ export const removeImpactFile = (name: string): void => impact.setState((s) => (
 
 export const setImpactOptions = (o: Partial<Pick<ImpactState, 'candidate' | 'existing'>>): void => impact.setState({ ...o, report: undefined });
 
-/** A file's bytes as chunks, counting what was read (the progress bar's share of the log). */
-async function* chunksOf(file: Blob, read: (n: number) => void): AsyncGenerator<Uint8Array> {
-  const reader = file.stream().getReader();
-  try {
-    for (let r = await reader.read(); !r.done; r = await reader.read()) {
-      read(r.value.byteLength);
-      yield r.value;
-    }
-  } finally {
-    reader.releaseLock();
-  }
-}
+/**
+ * Decider workers: one per core beside the replay worker's (`navigator.hardwareConcurrency` − 1,
+ * at least 1, at most MAX_DECIDERS). The replay needs a core of its own: on 2 cores, 2 deciders
+ * beside it were slower than 1 (docs/performance.md). Each holds its own engine instance (the
+ * compiled code is shared, the Go heap is not: ~75 MB of the tab's memory each), which bounds the
+ * tab's memory on a machine with many cores.
+ */
+export const MAX_DECIDERS = 8;
+export const deciderCount = (cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 2 : 2): number => Math.min(MAX_DECIDERS, Math.max(1, cores - 1));
 
-async function* concat(files: readonly ImpactFile[], read: (n: number) => void): AsyncGenerator<Uint8Array> {
-  for (const f of files) yield* chunksOf(f.file, read);
-}
+/** The page's base URL (the app is hosted under arbitrary sub-paths: the engine's files are resolved against it). */
+const baseUrl = (): string => document.baseURI;
 
-/** The snapshot files' objects (Lists unwrapped), and what could not be read. */
-async function readSnapshots(files: readonly ImpactFile[]): Promise<{ objects: unknown[]; problems: string[] }> {
-  const objects: unknown[] = [];
-  const problems: string[] = [];
-  for (const f of files) {
-    let text: string;
-    try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(await f.file.arrayBuffer());
-    } catch {
-      problems.push(`${f.name}: not UTF-8 text: not YAML or JSON`);
-      continue;
-    }
-    const parsed = parseDocuments(text);
-    for (const e of parsed.errors) problems.push(`${f.name}:${e.line}:${e.column}: ${e.message}`);
-    for (const d of parsed.documents) objects.push(d.object);
-  }
-  return { objects, problems };
-}
+let cancel: (() => void) | undefined;
 
-let controller: AbortController | undefined;
+/** Stops reading the log; the decisions already started complete into the partial report. */
+export const cancelImpact = (): void => cancel?.();
 
-export const cancelImpact = (): void => controller?.abort();
-
-/** Runs the analysis of the opened files against the workspace. Never throws. */
+/**
+ * Runs the analysis of the opened files against the workspace, off the page: a replay worker
+ * reads the files and rebuilds the requests, decider workers decide them
+ * (src/store/impact-protocol.ts); the page takes progress and the changed events. Never throws.
+ */
 export async function runImpact(docs: readonly WorkspaceDoc[], webhooks: ImpactOptions['webhooks'] = {}): Promise<void> {
   const s = impact.getState();
   if (s.running) return;
-  controller = new AbortController();
   const totalBytes = s.audits.reduce((a, f) => a + f.size, 0);
-  let bytes = 0;
   const startedAt = Date.now();
   impact.setState({ running: true, report: undefined, problems: [], progress: { lines: 0, events: 0, existing: 0, existingTotal: 0, changed: 0, phase: 'audit', bytes: 0, totalBytes, startedAt } });
+  const workers: Worker[] = [];
   try {
-    const snap = await readSnapshots(s.snapshots);
-    const report = await analyzeImpact({
-      workspace: docs.map((d) => d.object ?? null),
-      cluster: snap.objects,
-      ...(s.audits.length ? { audit: concat(s.audits, (n) => (bytes += n)) } : {}),
-      options: {
-        kubernetesVersion: workspace.getState().kubernetesVersion,
-        candidate: s.candidate,
-        existing: s.existing,
-        webhooks,
-        keepUnchanged: false,
-        keepRequests: 2000,
-        signal: controller.signal,
-        onProgress: (p) => impact.setState({ progress: { ...p, bytes, totalBytes, startedAt } }),
-      },
+    const module = await celModule();
+    const replay = new Worker(new URL('./impact-replay-worker.ts', import.meta.url), { type: 'module' });
+    workers.push(replay);
+    const channels = Array.from({ length: deciderCount() }, () => new MessageChannel());
+    channels.forEach((c, index) => {
+      const decider = new Worker(new URL('./impact-decider-worker.ts', import.meta.url), { type: 'module' });
+      workers.push(decider);
+      decider.onerror = (e) => {
+        e.preventDefault();
+        replay.postMessage({ op: 'member-failed', index } satisfies ToReplay);
+      };
+      decider.postMessage({ port: c.port2, baseUrl: baseUrl(), module } satisfies DeciderInit, [c.port2]);
     });
-    impact.setState({ report, problems: snap.problems });
+    /** The changed events as they stream in. */
+    const events: EventImpact[] = [];
+    await new Promise<void>((resolve) => {
+      cancel = () => replay.postMessage({ op: 'cancel' } satisfies ToReplay);
+      replay.onmessage = (ev: MessageEvent<FromReplay>) => {
+        const m = ev.data;
+        if (m.op === 'progress') {
+          events.push(...m.events);
+          impact.setState({ progress: { ...m.progress, bytes: m.bytes, totalBytes, startedAt } });
+          return;
+        }
+        if (m.op === 'done') {
+          events.push(...m.events);
+          impact.setState({ report: { ...m.report, events }, problems: m.problems });
+        } else impact.setState({ problems: [`The analysis failed: ${m.message}`] });
+        resolve();
+      };
+      replay.onerror = (e) => {
+        e.preventDefault();
+        impact.setState({ problems: [`The analysis failed: ${e.message || 'the replay worker stopped'}`] });
+        resolve();
+      };
+      const members = channels.map((c) => c.port1);
+      const start: ToReplay = {
+        op: 'start',
+        snapshots: s.snapshots.map((f) => ({ name: f.name, file: f.file })),
+        audits: s.audits.map((f) => f.file),
+        workspace: docs.map((d) => d.object ?? null),
+        staticDocuments: staticIndices(docs),
+        options: { kubernetesVersion: workspace.getState().kubernetesVersion, candidate: s.candidate, existing: s.existing, webhooks, keepRequests: 2000 },
+        members,
+        baseUrl: baseUrl(),
+        module,
+      };
+      replay.postMessage(start, members);
+    });
   } catch (e) {
     impact.setState({ problems: [`The analysis failed: ${(e as Error).message}`] });
   } finally {
+    for (const w of workers) w.terminate();
     impact.setState({ running: false });
-    controller = undefined;
+    cancel = undefined;
   }
 }
 

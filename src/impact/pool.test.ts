@@ -1,0 +1,120 @@
+/**
+ * The decision pool (pool.ts) over real transports: MessagePorts (the shape of the Impact view's
+ * Web Workers) served by `decisionServer` on the real engine, and members that fail; the
+ * report must be the one analyzeImpact makes one request at a time on this thread.
+ */
+import { MessageChannel } from 'node:worker_threads';
+import { describe, expect, it } from 'vitest';
+import { useEngine } from '../cel/test-helpers';
+import { analyzeImpact, chainDecider, decisionPool, decisionServer, POOL_DEPTH, type ChainSpec, type Decider, type ImpactReport, type OpenMember, type PoolAsk } from './index';
+
+useEngine();
+
+const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'apps', labels: { 'kubernetes.io/metadata.name': 'apps' } } };
+const pod = (name: string, labels: Record<string, string>) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'apps', labels }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } });
+const policy = [
+  {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name: 'require-team' },
+    spec: {
+      matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }] },
+      validations: [{ expression: "'team' in object.metadata.labels", message: 'pods need a team label' }],
+    },
+  },
+  { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'require-team' }, spec: { policyName: 'require-team', validationActions: ['Deny'] } },
+];
+const event = (i: number) =>
+  JSON.stringify({
+    kind: 'Event',
+    apiVersion: 'audit.k8s.io/v1',
+    level: 'RequestResponse',
+    auditID: `e${i}`,
+    stage: 'ResponseComplete',
+    requestURI: '/api/v1/namespaces/apps/pods',
+    verb: 'create',
+    user: { username: `user-${i % 3}` },
+    objectRef: { resource: 'pods', namespace: 'apps', name: `p${i}`, apiVersion: 'v1' },
+    responseStatus: { code: 201 },
+    requestObject: pod(`p${i}`, i % 4 === 0 ? {} : { team: 't' }),
+    requestReceivedTimestamp: `2026-11-20T10:00:${String(i % 60).padStart(2, '0')}Z`,
+  });
+const log = Array.from({ length: 60 }, (_, i) => event(i)).join('\n') + '\n';
+const cluster = [ns, pod('running', {})];
+
+/** A member on this thread behind a MessageChannel: every ask and answer is structured-cloned, as to a Web Worker. */
+function portMember(spec: ChainSpec, asked: PoolAsk[]): OpenMember {
+  return ({ answer }) => {
+    const { port1, port2 } = new MessageChannel();
+    const serve = decisionServer(spec, (a) => port2.postMessage(a));
+    port2.on('message', (ask: PoolAsk) => {
+      asked.push(ask);
+      serve(ask);
+    });
+    port1.on('message', answer);
+    return { send: (ask) => port1.postMessage(ask), close: () => (port1.close(), port2.close()) };
+  };
+}
+
+/** A member whose far end closes its port on the first ask (with that ask and any others outstanding): the pool hears the port close. */
+const dying: OpenMember = ({ answer, failed }) => {
+  const { port1, port2 } = new MessageChannel();
+  port2.on('message', () => port2.close());
+  port1.on('message', answer);
+  port1.on('close', failed);
+  return { send: (ask) => port1.postMessage(ask), close: () => port1.close() };
+};
+
+const strip = (r: ImpactReport) => ({ events: r.events, existing: r.existing, summary: r.summary });
+
+async function run(decider?: (spec: ChainSpec) => Decider, inFlight = 1): Promise<ImpactReport> {
+  return analyzeImpact({ workspace: policy, cluster, audit: log, options: { ...(decider ? { decider, inFlight } : {}) } });
+}
+
+describe('decisionPool', () => {
+  it('spreads requests over members by fewest outstanding, and the report is that of one at a time', async () => {
+    const one = await run();
+    expect(one.summary.changes['newly-denied']).toBe(15);
+    const asked: PoolAsk[][] = [[], []];
+    let pool: ReturnType<typeof decisionPool> | undefined;
+    const r = await run((spec) => {
+      pool = decisionPool(asked.map((a) => portMember(spec, a)), () => chainDecider(spec));
+      return pool.decide;
+    }, 2 * POOL_DEPTH);
+    pool!.close();
+    expect(strip(r)).toEqual(strip(one));
+    // 60 events and 2 existing objects, about half each
+    expect(asked[0]!.length + asked[1]!.length).toBe(62);
+    expect(Math.abs(asked[0]!.length - asked[1]!.length)).toBeLessThanOrEqual(2);
+  });
+
+  it('a member that dies hands its outstanding requests to the others', async () => {
+    const one = await run();
+    const asked: PoolAsk[] = [];
+    let pool: ReturnType<typeof decisionPool> | undefined;
+    const r = await run((spec) => {
+      pool = decisionPool([dying, portMember(spec, asked)], () => {
+        throw new Error('not needed while a member lives');
+      });
+      return pool.decide;
+    }, 2 * POOL_DEPTH);
+    expect(pool!.live()).toBe(1);
+    pool!.close();
+    expect(strip(r)).toEqual(strip(one));
+    expect(asked.length).toBe(62);
+  });
+
+  it('when every member dies, this thread decides', async () => {
+    const one = await run();
+    let fallbacks = 0;
+    let pool: ReturnType<typeof decisionPool> | undefined;
+    const r = await run((spec) => {
+      pool = decisionPool([dying, dying], () => (fallbacks++, chainDecider(spec)));
+      return pool.decide;
+    }, 2 * POOL_DEPTH);
+    expect(pool!.live()).toBe(0);
+    pool!.close();
+    expect(fallbacks).toBe(1);
+    expect(strip(r)).toEqual(strip(one));
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * A pool of deciders in other threads, whatever carries the messages: the CLI's worker threads
+ * (`src/cli/impact-workers.ts`) and the Impact view's Web Workers (`src/store/impact-*.ts`) both
+ * use it. Each member loads its own engine and prepares both chains once (`decisionServer`);
+ * the pool sends each request to the member with the fewest outstanding, and when a member
+ * fails, what it had outstanding and every later request go to the survivors or, when none is
+ * left, to `fallback` (a decider on this thread). Results come back in any order: analyzeImpact
+ * takes them in the order started (`inFlight`), so the report is that of one at a time.
+ */
+import type { AdmissionRequest } from '../request/model';
+import { chainDecider, type ChainSpec, type Decider, type DecisionPair } from './analyze';
+
+/** One request to a member. */
+export interface PoolAsk {
+  id: number;
+  request: AdmissionRequest;
+  namespaceObject: unknown;
+}
+
+/** A member's answer to the ask of the same id. */
+export interface PoolAnswer {
+  id: number;
+  pair: DecisionPair;
+}
+
+/** A member as the pool sees it: how to send it an ask, how to stop it. */
+export interface PoolMember {
+  send(ask: PoolAsk): void;
+  close(): void;
+}
+
+/** Opens a member; it calls `answer` for each answer and `failed` once if it stops (an error, an exit). */
+export type OpenMember = (events: { answer(a: PoolAnswer): void; failed(): void }) => PoolMember;
+
+export interface DecisionPool {
+  decide: Decider;
+  /** Members still working. */
+  live(): number;
+  close(): void;
+}
+
+/** Requests each member should hold to keep it busy while answers travel back (analyzeImpact's `inFlight` is members × this). */
+export const POOL_DEPTH = 16;
+
+/** See the module comment. `fallback` is called at most once, when first needed. */
+export function decisionPool(members: readonly OpenMember[], fallback: () => Decider): DecisionPool {
+  interface Slot {
+    member: PoolMember;
+    /** Outstanding asks and where their answers go. */
+    waiting: Map<number, { ask: PoolAsk; done: (pair: DecisionPair) => void }>;
+    failed: boolean;
+  }
+  let local: Decider | undefined;
+  let closed = false;
+  let nextId = 0;
+  const slots: Slot[] = [];
+  const decide: Decider = (request, namespaceObject) => {
+    const live = slots.filter((s) => !s.failed);
+    if (!live.length) return (local ??= fallback())(request, namespaceObject);
+    const slot = live.reduce((a, b) => (b.waiting.size < a.waiting.size ? b : a));
+    const ask: PoolAsk = { id: nextId++, request, namespaceObject };
+    return new Promise<DecisionPair>((done) => {
+      slot.waiting.set(ask.id, { ask, done });
+      slot.member.send(ask);
+    });
+  };
+  for (const open of members) {
+    const slot: Slot = { member: undefined as unknown as PoolMember, waiting: new Map(), failed: false };
+    slot.member = open({
+      answer(a) {
+        const w = slot.waiting.get(a.id);
+        slot.waiting.delete(a.id);
+        w?.done(a.pair);
+      },
+      failed() {
+        if (closed || slot.failed) return;
+        slot.failed = true;
+        const orphans = [...slot.waiting.values()];
+        slot.waiting.clear();
+        for (const { ask, done } of orphans) void decide(ask.request, ask.namespaceObject).then(done);
+      },
+    });
+    slots.push(slot);
+  }
+  return {
+    decide,
+    live: () => slots.filter((s) => !s.failed).length,
+    close() {
+      closed = true;
+      for (const s of slots) s.member.close();
+    },
+  };
+}
+
+/**
+ * A member's side: both chains prepared once from `spec`; each ask decided and answered with its
+ * id through `reply`. Call after the engine is loaded in this thread.
+ */
+export function decisionServer(spec: ChainSpec, reply: (a: PoolAnswer) => void): (ask: PoolAsk) => void {
+  const decide = chainDecider(spec);
+  return (ask) => void decide(ask.request, ask.namespaceObject).then((pair) => reply({ id: ask.id, pair }));
+}

@@ -1,0 +1,48 @@
+/**
+ * The messages of the Impact view's Web Workers (src/store/impact.ts): the page starts one
+ * replay worker (reads the files, rebuilds the requests in log order, runs analyzeImpact) and
+ * decider workers, one per core beside it (each starts the engine from the page's compiled module and
+ * decides requests: src/impact/pool.ts). The replay worker and the deciders talk over
+ * MessagePorts the page hands them, so the page only sees progress and the results.
+ */
+import type { KubernetesVersion } from '../base/releases';
+import type { ChainSpec, EventImpact, ImpactOptions, ImpactProgress, ImpactReport, PoolAnswer, PoolAsk } from '../impact';
+
+/** Page → replay worker. */
+export type ToReplay =
+  | {
+      op: 'start';
+      snapshots: { name: string; file: Blob }[];
+      audits: Blob[];
+      workspace: unknown[];
+      /** Indices into `workspace` of the documents loaded from static manifests. */
+      staticDocuments: number[];
+      options: { kubernetesVersion: KubernetesVersion; candidate: 'overlay' | 'replace'; existing: boolean; webhooks: ImpactOptions['webhooks']; keepRequests: number };
+      /** One port per decider worker (transferred). */
+      members: MessagePort[];
+      /** For deciding on the replay worker's own thread when every decider failed. */
+      baseUrl: string;
+      module: WebAssembly.Module | undefined;
+    }
+  | { op: 'cancel' }
+  /** A decider worker failed (its `error` event, seen by the page). */
+  | { op: 'member-failed'; index: number };
+
+/** Replay worker → page. The changed events stream in `events` (each sent once); `done` carries the report without them. */
+export type FromReplay =
+  | { op: 'progress'; progress: ImpactProgress; bytes: number; events: EventImpact[] }
+  | { op: 'done'; report: ImpactReport; events: EventImpact[]; problems: string[] }
+  | { op: 'failed'; message: string };
+
+/** Page → decider worker, once. */
+export interface DeciderInit {
+  port: MessagePort;
+  baseUrl: string;
+  module: WebAssembly.Module | undefined;
+}
+
+/** Replay worker → decider worker over its port: the chains first, then the asks. */
+export type ToDecider = { spec: ChainSpec } | PoolAsk;
+
+/** Decider worker → replay worker: answers, or why it cannot decide (its engine did not start). */
+export type FromDecider = PoolAnswer | { failed: string };

@@ -1,0 +1,120 @@
+/// <reference lib="webworker" />
+/**
+ * The Impact view's replay (a Web Worker): reads the snapshot files and the audit log as a
+ * stream, rebuilds each request in log order (the old-object state is sequential) and runs
+ * analyzeImpact with the decider workers as its pool (src/impact/pool.ts), so the page only
+ * draws progress. The changed events stream to the page with the progress; Cancel stops
+ * reading and the decisions already started complete into the partial report.
+ */
+import { loadCelHere } from '../cel';
+import { analyzeImpact, chainDecider, decisionPool, POOL_DEPTH, type EventImpact, type OpenMember } from '../impact';
+import { parseDocuments } from '../yaml';
+import type { FromDecider, FromReplay, ToReplay } from './impact-protocol';
+
+declare const self: DedicatedWorkerGlobalScope;
+
+const post = (m: FromReplay) => self.postMessage(m);
+
+/** Bytes counted as read at most this many at a time: a Blob's stream may hand over megabytes at once. */
+const STEP = 64 * 1024;
+
+/** A file's bytes as chunks, counting what the replay has taken (the progress bar's share of the log, and the time left). */
+async function* chunksOf(file: Blob, read: (n: number) => void): AsyncGenerator<Uint8Array> {
+  const reader = file.stream().getReader();
+  try {
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      for (let at = 0; at < r.value.byteLength; at += STEP) {
+        const part = r.value.subarray(at, at + STEP);
+        read(part.byteLength);
+        yield part;
+      }
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+async function* concat(files: readonly Blob[], read: (n: number) => void): AsyncGenerator<Uint8Array> {
+  for (const f of files) yield* chunksOf(f, read);
+}
+
+/** The snapshot files' objects (Lists unwrapped), and what could not be read. */
+async function readSnapshots(files: readonly { name: string; file: Blob }[]): Promise<{ objects: unknown[]; problems: string[] }> {
+  const objects: unknown[] = [];
+  const problems: string[] = [];
+  for (const f of files) {
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(await f.file.arrayBuffer());
+    } catch {
+      problems.push(`${f.name}: not UTF-8 text: not YAML or JSON`);
+      continue;
+    }
+    const parsed = parseDocuments(text);
+    for (const e of parsed.errors) problems.push(`${f.name}:${e.line}:${e.column}: ${e.message}`);
+    for (const d of parsed.documents) objects.push(d.object);
+  }
+  return { objects, problems };
+}
+
+let controller: AbortController | undefined;
+/** Each decider's `failed`, for the page's word that its worker failed. */
+const memberFailed: (() => void)[] = [];
+
+/** A decider worker behind its port: the chains sent first, then the asks. */
+const portMember = (port: MessagePort, index: number): OpenMember => ({ answer, failed }) => {
+  port.onmessage = (e: MessageEvent<FromDecider>) => ('failed' in e.data ? failed() : answer(e.data));
+  memberFailed[index] = failed;
+  return { send: (ask) => port.postMessage(ask), close: () => port.close() };
+};
+
+async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
+  controller = new AbortController();
+  let bytes = 0;
+  let streamed: EventImpact[] = [];
+  const snap = await readSnapshots(m.snapshots);
+  let pool: ReturnType<typeof decisionPool> | undefined;
+  try {
+    const report = await analyzeImpact({
+      workspace: m.workspace,
+      cluster: snap.objects,
+      ...(m.audits.length ? { audit: concat(m.audits, (n) => (bytes += n)) } : {}),
+      staticDocuments: m.staticDocuments,
+      options: {
+        ...m.options,
+        keepUnchanged: false,
+        signal: controller.signal,
+        onEvent: (e) => void (e.change !== 'unchanged' && streamed.push(e)),
+        onProgress: (progress) => {
+          post({ op: 'progress', progress, bytes, events: streamed });
+          streamed = [];
+        },
+        decider: (spec) => {
+          for (const port of m.members) port.postMessage({ spec });
+          pool = decisionPool(
+            m.members.map((port, i) => portMember(port, i)),
+            () => {
+              void loadCelHere(m.baseUrl, m.module); // every decider failed: this thread decides
+              return chainDecider(spec);
+            },
+          );
+          return pool.decide;
+        },
+        inFlight: Math.max(1, m.members.length) * POOL_DEPTH,
+      },
+    });
+    // the changed events went out with the progress: the report follows without them
+    post({ op: 'done', report: { ...report, events: [] }, events: streamed, problems: snap.problems });
+  } catch (e) {
+    post({ op: 'failed', message: (e as Error).message });
+  } finally {
+    pool?.close();
+  }
+}
+
+self.onmessage = (ev: MessageEvent<ToReplay>) => {
+  const m = ev.data;
+  if (m.op === 'start') void run(m);
+  else if (m.op === 'cancel') controller?.abort();
+  else memberFailed[m.index]?.();
+};
