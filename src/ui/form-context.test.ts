@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Problem } from '../store';
-import { createFormProblems, nextProblemsByPath, problemsByPath, updateFormProblems } from './form-context';
+import { createFormProblems, nextProblemsByPath, type ProblemsByPath, problemsByPath, updateFormProblems } from './form-context';
 
 const problem = (field: string, message: string, fixTitles: string[] = []): Problem => ({
   field,
@@ -44,7 +44,7 @@ describe('form problems', () => {
     let seed = 7;
     const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
     let items: Problem[] = Array.from({ length: 400 }, (_, i) => problem(`webhooks[${i % 120}].x`, `m${i}`));
-    let byPath = problemsByPath(items);
+    let byPath: ProblemsByPath = problemsByPath(items);
     for (let step = 0; step < 120; step++) {
       const next = [...items];
       const kind = rand(5);
