@@ -58,6 +58,7 @@ describe('form problems', () => {
       const scratch = problemsByPath(next, byPath);
       const sorted = (m: ReadonlyMap<string, readonly Problem[]>) => [...m].sort(([a], [b]) => (a < b ? -1 : 1));
       expect(sorted(incremental)).toEqual(sorted(scratch));
+      expect(sorted(nextProblemsByPath(items, new Map(byPath), next, true))).toEqual(sorted(scratch));
       // The arrays kept are the very same ones (controls there are not re-rendered).
       for (const [path, list] of scratch) expect(incremental.get(path) === byPath.get(path)).toBe(list === byPath.get(path));
       items = next;
