@@ -89,7 +89,8 @@ export function applyEditsWithParse(
   const doc = prev && !prev.errors.length && prev.documents.length === 1 && !prev.documents[0]!.fromList ? prev.documents[0]! : undefined;
   const state = doc && parsedTextOf(doc);
   if (!doc || !state || state.text !== text) return { result: applyEdits(text, edits, options), consumed: false };
-  const lent = adoptTree(text, state.root, before, !isPlain(state));
+  // (the parse's line starts too, where they are the LF-only ones applyEdits counts: building them is a pass over 5 MB)
+  const lent = adoptTree(text, state.root, before, !isPlain(state), state.lines.loneCR ? undefined : state.lines.starts);
   const result = applyEdits(text, edits, options);
   if (!lent) return { result, consumed: false };
   // Untouched, the tree is still kept for the text: take it back.
