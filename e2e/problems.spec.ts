@@ -136,3 +136,34 @@ ${[0, 1, 2, 3, 4].map(hook).join('')}`);
   await page.locator('section.problems [data-lint="W10"]').nth(3).click();
   await expect(page.locator('form [data-path="webhooks[3].timeoutSeconds"]').first()).toBeFocused();
 });
+
+test('a long list renders the elements near the view; revealing a problem far down focuses its field, scrolling renders more', async ({ page }) => {
+  await openApp(page);
+  const hook = (i: number) => `- name: w${i}.e2e.example.com
+  clientConfig: {url: "https://e2e.example.com/"}
+  admissionReviewVersions: [v1]
+  sideEffects: None
+  timeoutSeconds: ${i === 1700 ? 45 : 5}
+`;
+  await importText(page, `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: e2e-long
+webhooks:
+${Array.from({ length: 2000 }, (_, i) => hook(i)).join('')}`);
+  await select(page, 'e2e-long');
+  const items = page.locator('form .list-item[data-path^="webhooks["]:not([data-path*="."])');
+  await expect(page.locator('form section.list[data-path="webhooks"] .count')).toHaveText('2000');
+  await expect(items.first()).toHaveAttribute('data-path', 'webhooks[0]');
+  // Not 2,000 elements: the blocks near the view.
+  expect(await items.count()).toBeLessThan(300);
+  await expect(page.locator('form [data-path="webhooks[1700]"]')).toHaveCount(0);
+  // The one error, at webhooks[1700], from the problems list: its element is rendered, opened, and the field focused.
+  await page.locator('section.problems li', { hasText: 'webhooks[1700].timeoutSeconds' }).locator('button').first().click();
+  await expect(page.locator('form input[data-path="webhooks[1700].timeoutSeconds"]')).toBeFocused();
+  // Scrolling the form to the middle renders the elements there.
+  await page.locator('.form-pane').evaluate((el) => (el.scrollTop = el.scrollHeight / 2));
+  const renderedNear = () =>
+    page.evaluate(() => [...document.querySelectorAll<HTMLElement>('form .list-item')].map((e) => /^webhooks\[(\d+)\]$/.exec(e.dataset.path ?? '')?.[1]).filter((i) => i !== undefined && Number(i) > 600 && Number(i) < 1400).length);
+  await expect.poll(renderedNear, { timeout: 15_000 }).toBeGreaterThan(0);
+});

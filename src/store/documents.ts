@@ -112,6 +112,27 @@ function forgetParsed(text: string): void {
   positionsByText.delete(text);
 }
 
+/**
+ * Undo and redo bring back another version of a document (`to`) whose text's parse went on to
+ * the version after it (a keystroke's parse moves the tree, src/yaml reparse.ts): read it in part
+ * from the version on screen (`from`), as a keystroke is, instead of parsing a 5 MB text whole
+ * on the next keystroke or marker. Nothing happens where only a whole parse can tell (the next
+ * read parses the whole text, as before).
+ */
+export function carryParse(from: WorkspaceDoc, to: WorkspaceDoc): void {
+  if (from.id !== to.id || from.error || to.error || hasGeneratedText(from) || hasGeneratedText(to)) return;
+  if (from.text === to.text || parsedByText.has(to.text)) return;
+  const prev = parsedByText.get(from.text);
+  const part = prev && reparseDocuments(from.text, prev, to.text, { object: from.object });
+  if (!part) return;
+  forgetParsed(from.text);
+  keepPositions(to.text, part.documents[0]!.positions);
+  keepParsed(to.text, part);
+}
+
+/** Whether the parse of a document's text is at hand (its next keystroke is read in part, its positions without a parse). */
+export const hasKeptParse = (doc: WorkspaceDoc): boolean => !doc.error && !hasGeneratedText(doc) && parsedByText.has(doc.text);
+
 /** The position index of a document's text, or undefined while the text does not parse to one object. */
 export function docPositions(doc: WorkspaceDoc): PositionIndex | undefined {
   if (doc.error) return undefined;

@@ -4,7 +4,8 @@
  * checked apart. Store functions only; the real core underneath.
  */
 import { describe, expect, it } from 'vitest';
-import { docFromObject, docPositions, importText, withObject, withText, type WorkspaceDoc } from './documents';
+import { docFromObject, docPositions, hasKeptParse, importText, withObject, withText, type WorkspaceDoc } from './documents';
+import { createWorkspace } from './workspace';
 import { parseDocuments } from '../yaml';
 import { docProblems, groupProblems, type Problem } from './problems';
 import { checkObject } from '../check';
@@ -130,5 +131,38 @@ describe('freshness (property): typed and form edits of a webhook configuration,
       expect({ step, ...(checkedData(doc.object, [doc.object], p) as object) }).toEqual({ step, ...(checkedData(doc.object, [doc.object], fresh) as object) });
       if (!doc.error) good = doc;
     }
+  }, 60_000);
+
+  it.each([31, 32, 33])('seed %i: undo and redo of keystrokes and form edits read the restored text in part from the one on screen', (seed) => {
+    const r = seededRandom(seed);
+    const first = importText(TEXT, 'fresh.yaml').docs[0]!;
+    docPositions(first);
+    const ws = createWorkspace({ docs: [first], selectedId: first.id });
+    let carried = 0;
+    for (let step = 0; step < 50; step++) {
+      const doc = ws.getState().docs[0]!;
+      const pick = r();
+      if (pick < 0.4 && !doc.error) {
+        // (a keystroke inside one webhook: a digit of a timeout)
+        const at = doc.text.indexOf('timeoutSeconds: ', Math.floor(r() * doc.text.length));
+        const from = at < 0 ? doc.text.indexOf('timeoutSeconds: ') : at;
+        ws.getState().setText(doc.id, doc.text.slice(0, from + 16) + String(Math.floor(r() * 9) + 1) + doc.text.slice(from + 16));
+      } else if (pick < 0.6 && !doc.error) ws.getState().setField(doc.id, ['webhooks', Math.floor(r() * 12), 'timeoutSeconds'], Math.floor(r() * 40));
+      else if (pick < 0.85) {
+        ws.getState().undo();
+        if (ws.getState().docs[0] !== doc && hasKeptParse(ws.getState().docs[0]!)) carried++;
+      } else ws.getState().redo();
+      const d = ws.getState().docs[0]!;
+      if (d.error) continue;
+      const whole = parseDocuments(d.text);
+      expect(d.object, `step ${step}`).toEqual(whole.documents[0]!.object);
+      for (const path of ['metadata.name', 'webhooks[3].timeoutSeconds', 'webhooks[11].clientConfig.service', 'webhooks[8].matchConditions[0].expression'])
+        expect(docPositions(d)?.positionOf(path), `step ${step} ${path}`).toEqual(whole.documents[0]!.positions.positionOf(path));
+      const fresh = checkObject(d.object, [d.object], { kubernetesVersion: '1.36' });
+      const p = docProblems(d, [d], '1.36');
+      expect({ step, ...(checkedData(d.object, [d.object], p) as object) }).toEqual({ step, ...(checkedData(d.object, [d.object], fresh) as object) });
+    }
+    // Undo found the restored text's parse at hand (read in part), not only a whole parse later.
+    expect(carried).toBeGreaterThan(0);
   }, 60_000);
 });

@@ -9,7 +9,7 @@ import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base';
 import { clone, getIn, insertAt, moveAt, removeAt, setIn } from '../k8s/edit';
 import type { PathSegment } from '../base/path';
 import { sampleWorkspace, TEMPLATES } from '../k8s/templates';
-import { copiedSlot, docFromObject, editObject as editDocObject, hasGeneratedText, importText, newId, withObject, withStatic, withText, type WorkspaceDoc } from './documents';
+import { carryParse, copiedSlot, docFromObject, editObject as editDocObject, hasGeneratedText, importText, newId, withObject, withStatic, withText, type WorkspaceDoc } from './documents';
 import { emptyHistory, record, redo, undo, type History } from './history';
 
 export interface Snapshot {
@@ -90,6 +90,16 @@ export interface WorkspaceActions {
 export type Workspace = WorkspaceState & WorkspaceActions;
 
 const snapshot = (s: WorkspaceState): Snapshot => ({ docs: s.docs, selectedId: s.selectedId });
+
+/** The snapshot undo or redo brings back, its changed documents' texts read in part from the ones on screen (carryParse). */
+function carried(current: readonly WorkspaceDoc[], state: Snapshot): Snapshot {
+  const byId = new Map(current.map((d) => [d.id, d]));
+  for (const d of state.docs) {
+    const now = byId.get(d.id);
+    if (now && now !== d) carryParse(now, d);
+  }
+  return state;
+}
 
 let noticeSeq = 0;
 
@@ -247,11 +257,11 @@ export function createWorkspace(initial: SavedWorkspace) {
 
       undo: () => {
         const r = undo(get().history, snapshot(get()));
-        if (r) set({ ...r.state, history: r.history });
+        if (r) set({ ...carried(get().docs, r.state), history: r.history });
       },
       redo: () => {
         const r = redo(get().history, snapshot(get()));
-        if (r) set({ ...r.state, history: r.history });
+        if (r) set({ ...carried(get().docs, r.state), history: r.history });
       },
 
       focusField: (docId, path) => set((s) => ({ selectedId: docId, focus: { docId, path, seq: (s.focus?.seq ?? 0) + 1 } })),

@@ -3,6 +3,7 @@
  * recursing into objects and lists. Every control carries `data-path`.
  */
 import { memo, useDeferredValue, useEffect, useState } from 'react';
+import { VirtualList, VIRTUAL_ABOVE } from './virtual-list';
 import type { Field, ListField, ObjectField } from '../k8s';
 import type { PathSegment } from '../base/path';
 import { formatPath } from '../base/path-format';
@@ -159,18 +160,22 @@ export function ListSection({ field, path, value }: { field: ListField; path: re
       <p className="help">{field.help}</p>
       <FieldMessages id={`${p}-problems`} path={p} />
       {field.name === 'matchConditions' ? <MatchConditionsSummary path={path} value={value} /> : null}
-      {shown.map((item, i) => (
-        <ListItem
-          key={i}
-          field={field}
-          path={path}
-          index={i}
-          item={item}
-          last={i === items.length - 1}
-          startOpen={items.length <= COLLAPSE_ABOVE}
-          withFields={complete}
-        />
-      ))}
+      {complete && items.length > VIRTUAL_ABOVE ? (
+        <VirtualItems field={field} path={path} items={items} />
+      ) : (
+        shown.map((item, i) => (
+          <ListItem
+            key={i}
+            field={field}
+            path={path}
+            index={i}
+            item={item}
+            last={i === items.length - 1}
+            startOpen={items.length <= COLLAPSE_ABOVE}
+            withFields={complete}
+          />
+        ))
+      )}
       {!readOnly ? (
         <button type="button" className="small add" data-path={p} onClick={() => ws().insertItem(docId, path, newListItem(field, items))}>
           + Add {field.item.label.toLowerCase()}
@@ -183,13 +188,38 @@ export function ListSection({ field, path, value }: { field: ListField; path: re
 /** Lists longer than this start with their elements collapsed. */
 export const COLLAPSE_ABOVE = 8;
 
+/** The index of the element of list `listPath` that the workspace's focus request is in. */
+const focusIndexIn = (s: Workspace, docId: string, listPath: string): number | undefined => {
+  const f = focusWithin(s, docId, listPath);
+  const m = f && /^\[(\d+)\]/.exec(f.path.slice(listPath.length));
+  return m ? Number(m[1]) : undefined;
+};
+
+/** A long list's elements, only those near the view rendered (./virtual-list.tsx). */
+function VirtualItems({ field, path, items }: { field: ListField; path: readonly PathSegment[]; items: readonly unknown[] }) {
+  const { docId } = useForm();
+  const p = formatPath(path);
+  const reveal = useWorkspace((s) => focusIndexIn(s, docId, p));
+  // Which elements the user opened: an element scrolled out of view is unmounted and comes back as it was.
+  // (by index: an insert or delete moves elements, so the remembered states go with it)
+  const [opened] = useState(() => ({ length: items.length, byIndex: new Map<number, boolean>() }));
+  if (opened.length !== items.length) {
+    opened.length = items.length;
+    opened.byIndex.clear();
+  }
+  const render = (item: unknown, i: number) => (
+    <ListItem key={i} field={field} path={path} index={i} item={item} last={i === items.length - 1} startOpen={false} withFields opened={opened.byIndex} />
+  );
+  return <VirtualList items={items} renderItem={render} reveal={reveal} deps={[field, p, docId]} />;
+}
+
 /** Is `path` the element at `itemPath` or a field inside it? */
 const isWithin = (path: string, itemPath: string) => path === itemPath || path.startsWith(`${itemPath}.`) || path.startsWith(`${itemPath}[`);
 
 /** The workspace's focus request when it is for `path` or a field inside it, in document `docId`. */
 const focusWithin = (s: Workspace, docId: string, path: string) => (s.focus && s.focus.docId === docId && isWithin(s.focus.path, path) ? s.focus : undefined);
 
-interface ListItemProps {
+export interface ListItemProps {
   field: ListField;
   path: readonly PathSegment[];
   index: number;
@@ -199,18 +229,24 @@ interface ListItemProps {
   startOpen: boolean;
   /** False in a form's first render: the header only, the fields follow (see ListSection). */
   withFields: boolean;
+  /** In a virtualised list: which elements the user opened or closed (an element scrolled out of view is unmounted). */
+  opened?: Map<number, boolean>;
 }
 
 /** One element of a list: a header with its title and actions, and its fields (collapsible). */
-const ListItem = memo(function ListItem({ field, path, index: i, item, last, startOpen, withFields }: ListItemProps) {
+export const ListItem = memo(function ListItem({ field, path, index: i, item, last, startOpen, withFields, opened }: ListItemProps) {
   const { docId, readOnly } = useForm();
-  const [open, setOpen] = useState(startOpen);
   const ip = [...path, i];
   const itemPath = formatPath(ip);
   const title = itemTitle(field, item, i);
   // A request to focus a field inside a collapsed element opens it. Only the requests for this
   // element are selected, so a request re-renders this element and not the whole list.
   const focusSeq = useWorkspace((s) => focusWithin(s, docId, itemPath)?.seq);
+  const [open, setOpenState] = useState(() => opened?.get(i) ?? (startOpen || focusSeq !== undefined));
+  const setOpen = (o: boolean) => {
+    opened?.set(i, o);
+    setOpenState(o);
+  };
   useEffect(() => {
     if (focusSeq !== undefined) setOpen(true);
   }, [focusSeq]);

@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { applyText } from '../monaco/apply-text';
 import { registerFixActions, type LineFix } from '../monaco/fix-actions';
 import { letEscapeThenTabLeave, TAB_TRAP_HELP } from '../monaco/tab-escape';
-import { monaco, modelUri } from '../monaco/setup';
+import { isLargeModel, monaco, modelUri } from '../monaco/setup';
 import { docKind, docPositions, docProblems, openFix, workspace, type WorkspaceDoc } from '../store';
 import { kindSpecOf, paramSpecOf } from '../k8s';
 import { revealEdited } from './yaml-reveal';
@@ -132,6 +132,8 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
     const model = monaco.editor.getModel(uri) ?? monaco.editor.createModel(current.text, 'yaml', uri);
     if (model.getValue() !== current.text) model.setValue(current.text);
     editor.setModel(model);
+    // Folding reads the whole text again after every change (its ranges stop at 5,000 anyway): off for a large model.
+    editor.updateOptions({ folding: !isLargeModel(model) });
     editor.updateOptions({ readOnly: !kindSpecOf(current.object) && !paramSpecOf(current.object, workspace.getState().docs.map((d) => d.object)) && !current.error && current.object !== undefined });
     /** The model's text as last written or read by us. */
     let modelText = model.getValue();

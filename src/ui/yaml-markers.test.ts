@@ -27,6 +27,10 @@ describe('nearVisible', () => {
     ] as const) {
       for (const margin of [0, 200]) {
         const near = nearVisible(items, positions, { startLine, endLine }, margin);
+        // The same problems, in the same order, as filtering the whole list by element (what it did before it kept an index).
+        const element = (path: string) => /^webhooks\[(\d+)\]/.exec(path)?.[1];
+        const [from, to] = [startLine - margin, endLine + margin].map((l) => Number(element(positions.pathAtLineColumn(Math.max(1, l), 1)?.path ?? '') ?? NaN));
+        expect(near).toEqual(items.filter((p) => element(p.field) === undefined || (Number(element(p.field)) >= (from || 0) && Number(element(p.field)) <= (Number.isNaN(to) ? Infinity : to))));
         expect(near.length).toBeLessThan(items.length / 10);
         const onLines = items.filter((p) => {
           const line = lineOf(p.field);

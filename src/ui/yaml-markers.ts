@@ -26,11 +26,38 @@ export function nearVisible(items: readonly Problem[], positions: Positions, vis
   const b = elementOf(last);
   const from = a ? a.index : 0;
   const to = b && (!a || b.list === a.list) ? b.index : Infinity;
-  return items.filter((p) => {
+  // Positions in `items` of the problems kept, from the index by list element (built once per problems array).
+  const index = elementIndex(items);
+  const kept = [...index.others];
+  for (const [list, byElement] of index.lists) {
+    const [lo, hi] = !a || list === a.list ? [from, Math.min(to, byElement.length - 1)] : [0, byElement.length - 1];
+    for (let i = lo; i <= hi; i++) if (byElement[i]) kept.push(...byElement[i]!);
+  }
+  return kept.sort((x, y) => x - y).map((i) => items[i]!);
+}
+
+/** Where each problem of a problems array is, by top list element: positions in the array. */
+interface ElementIndex {
+  /** Problems in no list element. */
+  others: number[];
+  /** List name → element index → positions of its problems (in order). */
+  lists: Map<string, number[][]>;
+}
+const indexes = new WeakMap<readonly Problem[], ElementIndex>();
+/** One pass over the problems per problems array (Monaco asks for code actions, and markers follow the view, many times per keystroke). */
+function elementIndex(items: readonly Problem[]): ElementIndex {
+  let index = indexes.get(items);
+  if (index) return index;
+  index = { others: [], lists: new Map() };
+  items.forEach((p, i) => {
     const m = problemElement(p);
-    if (!m) return true;
-    return !a || m.list === a.list ? m.index >= from && m.index <= to : true;
+    if (!m) return index!.others.push(i);
+    let byElement = index!.lists.get(m.list);
+    if (!byElement) index!.lists.set(m.list, (byElement = []));
+    (byElement[m.index] ??= []).push(i);
   });
+  indexes.set(items, index);
+  return index;
 }
 
 /** The top list element a path is in (`webhooks[12]…` → webhooks, 12), if any. */

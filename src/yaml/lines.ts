@@ -53,14 +53,16 @@ export function editedLineIndex(before: LineIndex, text: string, at: number, old
   for (let i = text.indexOf('\r', Math.max(0, at - 1)); i >= 0 && i <= newEnd; i = text.indexOf('\r', i + 1)) if (text.charCodeAt(i + 1) !== 10) return undefined;
   const old = before.starts;
   const delta = newEnd - oldEnd;
-  // Lines starting at or before `at` are untouched; those starting after oldEnd follow the unchanged rest.
-  let keep = 0;
-  while (keep < old.length && old[keep]! <= at) keep++;
-  let after = old.length;
-  while (after > keep && old[after - 1]! > oldEnd) after--;
-  const starts = old.slice(0, keep);
-  for (let i = text.indexOf('\n', at); i >= 0 && i < newEnd; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  for (let k = after; k < old.length; k++) starts.push(old[k]! + delta);
+  // Lines starting at or before `at` are untouched; those starting after oldEnd follow the unchanged rest
+  // (found by binary search: 170,000 lines at 10,000 webhooks).
+  const keep = lineOfOffset(old, at) + 1;
+  const after = Math.max(keep, lineOfOffset(old, oldEnd) + 1);
+  const inside: number[] = [];
+  for (let i = text.indexOf('\n', at); i >= 0 && i < newEnd; i = text.indexOf('\n', i + 1)) inside.push(i + 1);
+  const starts = new Array<number>(keep + inside.length + old.length - after);
+  for (let k = 0; k < keep; k++) starts[k] = old[k]!;
+  for (let k = 0; k < inside.length; k++) starts[keep + k] = inside[k]!;
+  for (let k = after, j = keep + inside.length; k < old.length; k++, j++) starts[j] = old[k]! + delta;
   return indexOver(text, starts, false);
 }
 

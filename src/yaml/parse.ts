@@ -3,7 +3,7 @@
  */
 import type { PathSegment } from '../base/path';
 import { constructChunk, type ConstructedDocument } from './construct';
-import type { PosNode, TextProblem } from './pos-tree';
+import { settleTree, type PosNode, type TextProblem } from './pos-tree';
 import { MAX_DOCUMENTS, MAX_TEXT_LENGTH } from './limits';
 import { lineIndex, type LineIndex } from './lines';
 import { isObject } from '../base/json';
@@ -57,7 +57,10 @@ export function parseDocuments(text: string, options: ParseOptions = {}): ParseR
 
 /** The position tree of each parsed document (for ./edit.ts; not part of the public surface). */
 const trees = new WeakMap<ParsedDocument, PosNode>();
-export const posTreeOf = (doc: ParsedDocument): PosNode | undefined => trees.get(doc);
+export const posTreeOf = (doc: ParsedDocument): PosNode | undefined => {
+  const root = trees.get(doc);
+  return root && settleTree(root); // (callers read its nodes directly)
+};
 /** The `items` list of each unwrapped List, by the envelope its items share (for ./list-items.ts). */
 const listItemsTrees = new WeakMap<object, PosNode>();
 export const listItemsTreeOf = (envelope: object): PosNode | undefined => listItemsTrees.get(envelope);

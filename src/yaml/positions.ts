@@ -4,7 +4,7 @@
  */
 import { parsePath, type PathSegment } from '../base/path';
 import { formatPath } from '../base/path-format';
-import type { PosEntry, PosNode } from './pos-tree';
+import { opened, type PosEntry, type PosNode } from './pos-tree';
 import type { LineIndex } from './lines';
 import type { FieldPosition, ParsedDocument, PathHit, PositionIndex, SourceRange } from './types';
 
@@ -20,6 +20,7 @@ export function createPositionIndex(root: PosNode, lines: LineIndex, text: strin
       let next: PosNode | undefined;
       let nextEntry: PosEntry | undefined;
       let step: PathSegment = seg;
+      opened(node);
       if (node.kind === 'map' && node.entries) {
         const k = String(seg);
         nextEntry = node.entries.find((e) => e.key === k);
@@ -51,6 +52,7 @@ export function createPositionIndex(root: PosNode, lines: LineIndex, text: strin
     const segs: PathSegment[] = [];
     let node = root;
     for (;;) {
+      opened(node);
       if (node.kind === 'map' && node.entries) {
         const e = findEntry(node.entries, offset);
         if (!e) break;

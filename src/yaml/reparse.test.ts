@@ -128,6 +128,28 @@ describe('reparseDocuments equals parseDocuments', () => {
     expect(partial / edits).toBeGreaterThan(0.35);
   }, 60_000);
 
+  it.each([7, 8])('seed %i: positions read only every fourth edit (moves left pending in the tree across edits) are still the whole parse\'s', (seed) => {
+    const r = seededRandom(seed);
+    let checked = 0;
+    for (const original of texts) {
+      let text = original;
+      let result = parseDocuments(text);
+      for (let step = 0; step < 16; step++) {
+        const next = edit(text, r);
+        if (next === text) continue;
+        const part = reparseDocuments(text, result, next);
+        if (part && step % 4 === 3) {
+          checked++;
+          const s = Math.floor(r() * 1e9);
+          expect(seen(part, next, seededRandom(s)), `${JSON.stringify(text.slice(0, 60))}… step ${step}`).toEqual(seen(parseDocuments(next), next, seededRandom(s)));
+        }
+        text = next;
+        result = part ?? parseDocuments(next);
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+  }, 60_000);
+
   it('with the range given or found, the same', () => {
     const text = generated(5, '');
     const next = text.replace('timeoutSeconds: 3', 'timeoutSeconds: 35');

@@ -25,7 +25,7 @@ import { adoptTree, applyEdits, editsBetween, releaseTree, type EditOptions, typ
 import { MAX_DEPTH, MAX_PROBLEMS_PER_DOCUMENT, MAX_TEXT_LENGTH } from './limits';
 import { editedLineIndex, type LineIndex } from './lines';
 import { forgetParsedText, parsedDocument, parsedTextOf, type ParsedText } from './parse';
-import type { PosEntry, PosNode } from './pos-tree';
+import { markPending, moveTree, opened, settleTree, type PosEntry, type PosNode } from './pos-tree';
 import type { ParseResult, YamlError } from './types';
 
 export type { TextChange };
@@ -62,6 +62,7 @@ export function reparseDocuments(prevText: string, prev: ParseResult, text: stri
     const r = tryWindow(state, options.object ?? doc.object, chain.slice(0, depth), text, lines, change, doc.documentIndex);
     if (r === 'refused') return undefined;
     if (r) {
+      markPending(state.root);
       const next: ParsedText = { text, lines, root: state.root, chunk: { start: state.chunk.start, end: state.chunk.end + newEnd - oldEnd }, warnings: r.warnings };
       plainTexts.set(next, true);
       forgetParsedText(doc);
@@ -89,7 +90,8 @@ export function applyEditsWithParse(
   const doc = prev && !prev.errors.length && prev.documents.length === 1 && !prev.documents[0]!.fromList ? prev.documents[0]! : undefined;
   const state = doc && parsedTextOf(doc);
   if (!doc || !state || state.text !== text) return { result: applyEdits(text, edits, options), consumed: false };
-  const lent = adoptTree(text, state.root, before, !isPlain(state));
+  // (the parse's line starts too, where they are the LF-only ones applyEdits counts: building them is a pass over 5 MB)
+  const lent = adoptTree(text, settleTree(state.root), before, !isPlain(state), state.lines.loneCR ? undefined : state.lines.starts);
   const result = applyEdits(text, edits, options);
   if (!lent) return { result, consumed: false };
   // Untouched, the tree is still kept for the text: take it back.
@@ -133,6 +135,7 @@ function windows(root: PosNode, text: string, at: number, oldEnd: number): Level
   let node = root;
   for (;;) {
     if (node.flow) break;
+    opened(node);
     let level: Level | undefined;
     let child: PosNode | undefined;
     if (node.kind === 'seq' && node.items?.length) {
@@ -264,13 +267,14 @@ function tryWindow(state: ParsedText, object: unknown, chain: Level[], text: str
   for (let d = chain.length - 1; d >= 0; d--) {
     const l = chain[d]!;
     const c = l.node;
-    if (c.items) for (let k = l.index + 1; k < c.items.length; k++) shift(c.items[k]!, delta);
+    // (each later element moved in O(1): its descendants follow when read, pos-tree.ts `opened`)
+    if (c.items) for (let k = l.index + 1; k < c.items.length; k++) moveTree(c.items[k]!, delta);
     if (c.entries)
       for (let k = l.index + 1; k < c.entries.length; k++) {
         const e = c.entries[k]!;
         e.keyStart += delta;
         e.keyEnd += delta;
-        shift(e.node, delta);
+        moveTree(e.node, delta);
       }
     c.end = c.items ? Math.max(c.items[c.items.length - 1]!.end, c.start) : Math.max(c.entries![c.entries!.length - 1]!.node.end, c.start);
   }
@@ -305,19 +309,6 @@ function moved(w: YamlError, delta: number, lineDelta: number): YamlError {
     ...(w.endLine !== undefined ? { endLine: w.endLine + lineDelta } : {}),
     ...(w.offset !== undefined ? { offset: w.offset + delta } : {}),
   };
-}
-
-/** Shift every offset of a subtree. */
-function shift(n: PosNode, delta: number): void {
-  n.start += delta;
-  n.end += delta;
-  if (n.items) for (const it of n.items) shift(it, delta);
-  if (n.entries)
-    for (const e of n.entries) {
-      e.keyStart += delta;
-      e.keyEnd += delta;
-      shift(e.node, delta);
-    }
 }
 
 function depthOf(n: PosNode): number {
