@@ -14,7 +14,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { simulate } from '../../src/admission';
 import { useEngine } from '../../src/cel/test-helpers';
 import type { KubernetesVersion } from '../../src/base/releases';
-import { buildOracle, oracleCacheDir, repoRoot, runOracle, type OracleBuild } from '../go-oracle';
+import { buildOracle, ORACLE_BUILDS, oracleCacheDir, repoRoot, runOracle, type OracleBuild } from '../go-oracle.mjs';
 import { compareAnswers, type OracleAnswer } from './compare';
 import { generated, HAND_WRITTEN, type OracleScenario } from './scenarios';
 
@@ -26,8 +26,8 @@ const scenarios: OracleScenario[] = [...HAND_WRITTEN, ...generated(GENERATED, SE
 
 /** One program, two releases: go.mod pins 1.36; `-modfile go.1.37.mod` builds it on 1.37.2. */
 const RELEASES: Partial<Record<KubernetesVersion, OracleBuild>> = {
-  '1.36': { dir: 'admission-oracle', name: 'admission-oracle', testBinary: true },
-  '1.37': { dir: 'admission-oracle', name: 'admission-oracle-1.37', testBinary: true, modfile: 'go.1.37.mod' },
+  '1.36': ORACLE_BUILDS['admission-oracle'],
+  '1.37': ORACLE_BUILDS['admission-oracle-1.37'],
 };
 
 useEngine();

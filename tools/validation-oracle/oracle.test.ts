@@ -14,7 +14,7 @@ import type { CelCompiler } from '../../src/cel/types';
 import { decodeErrors } from '../../src/k8s/registry';
 import { validate } from '../../src/k8s/validate-all';
 import type { KubernetesVersion } from '../../src/base/releases';
-import { buildOracle, repoRoot, runOracle, type OracleBuild } from '../go-oracle';
+import { buildOracle, ORACLE_BUILDS, repoRoot, runOracle, type OracleBuild } from '../go-oracle.mjs';
 import { compare, oracleLine, ourLine, type Disagreement, type OracleResult, type Ours } from './compare';
 import { mutants } from './mutants';
 
@@ -24,9 +24,9 @@ const SEED = 0x5eed_2026;
 
 /** One program, three releases: go.mod pins 1.36; `-tags k8s13x -modfile go.1.3x.mod` builds it on 1.37 and 1.30. */
 const RELEASES: Record<string, OracleBuild> = {
-  '1.37': { dir: 'validation-oracle', name: 'validation-oracle-1.37', tags: ['k8s137'], modfile: 'go.1.37.mod' },
-  '1.36': { dir: 'validation-oracle', name: 'validation-oracle-1.36' },
-  '1.30': { dir: 'validation-oracle', name: 'validation-oracle-1.30', tags: ['k8s130'], modfile: 'go.1.30.mod' },
+  '1.37': ORACLE_BUILDS['validation-oracle-1.37'],
+  '1.36': ORACLE_BUILDS['validation-oracle-1.36'],
+  '1.30': ORACLE_BUILDS['validation-oracle-1.30'],
 };
 
 const ADMISSION_KINDS = new Set([
