@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { control, expect, markers, MULTI, openApp, setYaml, test, VWC, yamlText } from './fixtures';
+import { control, expect, markers, MULTI, openApp, savedInIndexedDb, setYaml, test, VWC, yamlText } from './fixtures';
 
 test('first visit shows a sample workspace with both Monaco workers and no problems', async ({ page }) => {
   const workers: string[] = [];
@@ -115,7 +115,7 @@ test('the workspace survives a reload; undo and redo work from the keyboard', as
   await openApp(page);
   await control(page, 'metadata.name').fill('renamed.example.com');
   await expect(page.locator('.doc-list')).toContainText('renamed.example.com');
-  await page.waitForTimeout(400); // autosave is debounced
+  await expect.poll(() => savedInIndexedDb(page, 'workspace')).toContain('renamed.example.com'); // autosave is debounced
   await page.reload();
   await page.waitForFunction(() => !!window.monaco?.editor.getEditors()[0]?.getModel());
   await expect(control(page, 'metadata.name')).toHaveValue('renamed.example.com');
