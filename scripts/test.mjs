@@ -4,8 +4,9 @@
 // is otherwise idle half the time: tsc, the schema dumps and the engine's snapshot are single
 // threaded, the admission oracle waits on its apiserver). The same steps as one after the other:
 //
-//   check:imports · typecheck · test:go · build:wasm · build:native · build:oracles
-//   → test:unit (vitest; needs the engine, the native engine and the oracles)  · build (vite; needs the engine)
+//   build:wasm (the engine) · build:schemas · build:oracles · build:native · typecheck · check:imports · test:go
+//   → test:unit (vitest; needs the engine, its schemas, the native engine and the oracles)
+//     · build (vite; needs the engine and schemas)
 //   → test:e2e (Playwright on the build)
 //
 // A step whose prerequisites failed is not run (and says so); the others still run, and the exit
@@ -26,7 +27,9 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
  * two cores); `optional`: its failure does not fail the run. Listed in the order they start.
  */
 const STEPS = {
-  'build:wasm': { run: 'npm run build:wasm', needs: [] },
+  // build:wasm is the engine and then the schema assets: two steps here, so that they run side by side
+  'build:wasm': { run: 'npm run build:wasm', needs: [], env: { CEL_SCHEMAS: '0' } },
+  'build:schemas': { run: 'node scripts/build-schemas.mjs', needs: [] },
   'build:oracles': { run: 'npm run build:oracles', needs: [], optional: true },
   'build:native': { run: 'npm run build:native', needs: [] },
   typecheck: { run: 'npm run typecheck', needs: [] },
@@ -34,8 +37,8 @@ const STEPS = {
   'check:imports': { run: 'npm run check:imports', needs: [], env: { VITEST_JSON: '' } },
   'test:go': { run: 'npm run test:go', needs: [] },
   // the vitest run of test:unit (which is build:wasm && build:native && vitest run)
-  'test:unit': { run: 'npx vitest run', needs: ['build:wasm', 'build:native'], after: ['build:oracles'] },
-  build: { run: 'npm run build', needs: ['build:wasm'] },
+  'test:unit': { run: 'npx vitest run', needs: ['build:wasm', 'build:schemas', 'build:native'], after: ['build:oracles'] },
+  build: { run: 'npm run build', needs: ['build:wasm', 'build:schemas'] },
   'test:e2e': { run: 'npm run test:e2e', needs: ['build'], after: ['test:unit'] },
 };
 
