@@ -78,19 +78,30 @@ function start(name) {
   console.log(`=== [${secs()}s] start ${name}: ${step.run}`);
   return new Promise((done) => {
     const env = { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0', ...step.env };
-    const child = spawn(step.run, { cwd: root, shell: true, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // bash's `times` after the command: the CPU seconds of the step's processes (those waited for), on fd 3
+    const child = spawn('bash', ['-c', `${step.run}\nrc=$?\ntimes >&3\nexit $rc`], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
     prefixLines(name, child.stdout, process.stdout);
     prefixLines(name, child.stderr, process.stderr);
+    let times = '';
+    child.stdio[3].setEncoding('utf8').on('data', (d) => (times += d));
     child.on('close', (code) => {
       s.end = Date.now();
       s.status = code === 0 ? 'passed' : 'failed';
-      console.log(`=== [${secs()}s] ${s.status} ${name} (${((s.end - s.start) / 1000).toFixed(1)} s)`);
+      s.cpu = cpuSeconds(times);
+      console.log(`=== [${secs()}s] ${s.status} ${name} (${((s.end - s.start) / 1000).toFixed(1)} s, ${s.cpu?.toFixed(1) ?? '?'} s CPU)`);
       done();
     });
   });
 }
 
 const finished = (n) => state.has(n) && state.get(n).status !== 'running';
+/** user + system seconds of the children from bash's `times` (its second line: "0m12.345s 0m1.234s"). */
+function cpuSeconds(times) {
+  const line = times.trim().split('\n').pop() ?? '';
+  const parts = [...line.matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));
+  return parts.length === 2 ? parts[0] + parts[1] : undefined;
+}
+
 const ok = (n) => state.get(n)?.status === 'passed' || (STEPS[n].optional && finished(n));
 const running = new Set();
 for (;;) {
@@ -114,7 +125,7 @@ for (;;) {
 console.log(`\n=== steps (seconds from the start of npm test)`);
 for (const n of Object.keys(STEPS).filter((k) => selected.has(k))) {
   const s = state.get(n);
-  const span = s.start ? `${secs(s.start).padStart(5)} → ${secs(s.end).padStart(5)}  ${((s.end - s.start) / 1000).toFixed(1).padStart(6)} s` : '';
+  const span = s.start ? `${secs(s.start).padStart(5)} → ${secs(s.end).padStart(5)}  ${((s.end - s.start) / 1000).toFixed(1).padStart(6)} s  ${(s.cpu?.toFixed(1) ?? '?').padStart(6)} s CPU` : '';
   console.log(`  ${n.padEnd(width)}  ${s.status.padEnd(7)}  ${span}`);
 }
 console.log(`  total ${secs()} s`);
