@@ -16,7 +16,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -106,7 +106,10 @@ function claim(p) {
     } catch {
       // the holder has made the directory and not yet written its pid, or just removed the lock
     }
-    if (Number.isInteger(holder) && holder > 0 && !alive(holder)) {
+    const known = Number.isInteger(holder) && holder > 0;
+    // a lock with no pid a minute after it was made: its maker died between the two
+    const orphan = !known && Date.now() - (statSync(p.lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 60_000;
+    if ((known && !alive(holder)) || orphan) {
       rmSync(p.lock, { recursive: true, force: true });
       continue;
     }
