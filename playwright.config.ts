@@ -6,8 +6,6 @@ const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const external = process.env.E2E_BASE_URL;
 // E2E_PORT=n serves the build on n and n+1 (default 4173, 4174): two checkouts can run the suite at once.
 const port = Number(process.env.E2E_PORT ?? 4173);
-/** In cel.spec.ts only the tests tagged @hosting run under the sub-path; the other files of the subpath project run whole. */
-const SUBPATH = /@hosting|^(?!.*(?:cel\.spec\.ts))/;
 
 export default defineConfig({
   testDir: './e2e',
@@ -41,10 +39,11 @@ export default defineConfig({
     ? [{ name: 'external', use: { baseURL: external } }]
     : [
         { name: 'root', use: { baseURL: `http://127.0.0.1:${port}/` } },
-        // Under a portal's sub-path, what depends on where the app is served: the shell, the YAML and CEL
-        // workers, the engine's WebAssembly and its Cache Storage, lazy chunks, file reading, share links.
-        // Everything else runs at the root only (it does not depend on the path).
-        { name: 'subpath', testMatch: ['workbench.spec.ts', 'share.spec.ts', 'impact.spec.ts', 'cel.spec.ts', 'typecheck.spec.ts'], grep: SUBPATH, use: { baseURL: `http://127.0.0.1:${port + 1}/portal/admission/workbench/` } },
+        // Under a portal's sub-path, the tests tagged @hosting: what depends on where the app is served (the
+        // shell, the YAML and CEL workers, the engine's WebAssembly and its Cache Storage, the type checker's
+        // schemas, lazy chunks, file reading and downloads, a reload, share links). Everything else runs at
+        // the root only: it does not depend on the path (form ↔ YAML, validation, lints, accessibility…).
+        { name: 'subpath', grep: /@hosting/, use: { baseURL: `http://127.0.0.1:${port + 1}/portal/admission/workbench/` } },
       ],
   webServer: external
     ? undefined

@@ -4,7 +4,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { control, expect, openApp, setYaml, test } from './fixtures';
+import { control, expect, openApp, savedInIndexedDb, setYaml, test } from './fixtures';
 
 const MC = 'webhooks[0].matchConditions[0].expression';
 
@@ -157,7 +157,9 @@ test('a saved case with an expectation fails after an edit; cases survive a relo
   await retype(page, "request.userInfo.username.startsWith('bob')", { typed: false });
   await expect(area.getByTestId('cel-cases-summary')).toHaveText('1/2 pass');
   await expect(area.locator('[data-testid="cel-case"][data-status="fail"] input').first()).toHaveValue('alice is checked');
-  await page.waitForTimeout(400); // autosave is debounced
+  // autosave is debounced: the edited expression and both cases written before the reload
+  await expect.poll(() => savedInIndexedDb(page, 'workspace')).toContain("startsWith('bob')");
+  await expect.poll(() => savedInIndexedDb(page, 'test-inputs')).toContain('system users are skipped');
   await page.reload();
   await expect(page.getByTestId('cel-status')).toContainText('ready', { timeout: 30_000 });
   await expect(testArea(page, MC).getByTestId('cel-cases-summary')).toHaveText('1/2 pass');

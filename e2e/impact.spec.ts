@@ -32,7 +32,7 @@ const event = (i: number, replicas: number) =>
 
 const log = [event(1, 3), event(2, 10), event(3, 12), event(4, 1)].join('\n') + '\n{"kind":"Event","apiVersion":"audit.k8s.io/v1","trunc';
 
-test('impact: open a snapshot and an audit log, see the headline and the grouped table, open a row in Simulate', async ({ page }) => {
+test('impact: open a snapshot and an audit log, see the headline and the grouped table, open a row in Simulate', { tag: '@hosting' }, async ({ page }) => {
   await openApp(page);
   await page.locator('nav.views button[data-view="impact"]').click();
   await page.getByTestId('impact-snapshot-input').setInputFiles({ name: 'snapshot.json', mimeType: 'application/json', buffer: Buffer.from(snapshot) });

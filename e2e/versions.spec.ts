@@ -4,7 +4,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { control, expect, openApp, test, yamlText } from './fixtures';
+import { control, expect, openApp, savedInIndexedDb, test, yamlText } from './fixtures';
 
 const OLD_VWC = `apiVersion: admissionregistration.k8s.io/v1beta1
 kind: ValidatingWebhookConfiguration
@@ -94,7 +94,7 @@ test('target 1.31: a format. expression is a compile error; the choice is kept w
   await expect(page.getByTestId('problem-count')).toHaveText('1 error, 0 warnings');
 
   // kept in the workspace: still 1.31 after a reload
-  await page.waitForTimeout(600); // autosave is debounced
+  await expect.poll(() => savedInIndexedDb(page, 'workspace')).toContain('"kubernetesVersion":"1.31"'); // autosave is debounced
   await page.reload();
   await expect(page.getByTestId('kubernetes-version')).toHaveValue('1.31');
 

@@ -1,9 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { control, expect, markers, MULTI, openApp, setYaml, test, VWC, yamlText } from './fixtures';
+import { control, expect, markers, MULTI, openApp, savedInIndexedDb, setYaml, test, VWC, yamlText } from './fixtures';
 
-test('first visit shows a sample workspace with both Monaco workers and no problems', async ({ page }) => {
+test('first visit shows a sample workspace with both Monaco workers and no problems', { tag: '@hosting' }, async ({ page }) => {
   const workers: string[] = [];
   page.on('worker', (w) => workers.push(w.url()));
   await openApp(page);
@@ -14,7 +14,7 @@ test('first visit shows a sample workspace with both Monaco workers and no probl
   await expect.poll(() => workers.some((u) => /yaml\.worker/.test(u))).toBe(true);
 });
 
-test('imports a multi-document file; other kinds are kept read-only; HTML in strings stays text', async ({ page }) => {
+test('imports a multi-document file; other kinds are kept read-only; HTML in strings stays text', { tag: '@hosting' }, async ({ page }) => {
   await openApp(page);
   await page.getByTestId('file-input').setInputFiles({ name: 'multi.yaml', mimeType: 'application/yaml', buffer: Buffer.from(MULTI) });
   await expect(page.locator('.doc-list li')).toHaveCount(8);
@@ -98,7 +98,7 @@ test('webhooks can be added, reordered and deleted; operations are checkboxes; s
   await expect(values).toHaveCount(0);
 });
 
-test('export downloads what was imported and edited, unknown fields included', async ({ page }) => {
+test('export downloads what was imported and edited, unknown fields included', { tag: '@hosting' }, async ({ page }) => {
   await openApp(page);
   await setYaml(page, VWC);
   await control(page, 'webhooks[0].timeoutSeconds').fill('3');
@@ -111,11 +111,11 @@ test('export downloads what was imported and edited, unknown fields included', a
   expect(text.indexOf('timeoutSeconds')).toBeLessThan(text.indexOf('admissionReviewVersions'));
 });
 
-test('the workspace survives a reload; undo and redo work from the keyboard', async ({ page }) => {
+test('the workspace survives a reload; undo and redo work from the keyboard', { tag: '@hosting' }, async ({ page }) => {
   await openApp(page);
   await control(page, 'metadata.name').fill('renamed.example.com');
   await expect(page.locator('.doc-list')).toContainText('renamed.example.com');
-  await page.waitForTimeout(400); // autosave is debounced
+  await expect.poll(() => savedInIndexedDb(page, 'workspace')).toContain('renamed.example.com'); // autosave is debounced
   await page.reload();
   await page.waitForFunction(() => !!window.monaco?.editor.getEditors()[0]?.getModel());
   await expect(control(page, 'metadata.name')).toHaveValue('renamed.example.com');
@@ -133,7 +133,7 @@ test('the workspace survives a reload; undo and redo work from the keyboard', as
   await expect(control(page, 'webhooks[0].timeoutSeconds')).toHaveValue('5');
 });
 
-test('hostile input gets a clear message and loses nothing', async ({ page }, testInfo) => {
+test('hostile input gets a clear message and loses nothing', { tag: '@hosting' }, async ({ page }, testInfo) => {
   await openApp(page);
   const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]'];
   for (let i = 0; i < 8; i++) bomb.push(`${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`);

@@ -7,11 +7,11 @@
 // and module files (its tests and testdata do not count). Needs the
 // k8s.io/kubernetes modules (as the oracles do). CEL_SCHEMAS_FORCE=1 rebuilds anyway.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { buildOracle } from '../tools/go-oracle.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const toolDir = join(root, 'tools', 'typecheck-oracle');
@@ -23,6 +23,12 @@ export const SCHEMA_BUILDS = {
   '1.37': [],
 };
 
+/** SCHEMA_BUILDS' go flags as a tools/go-oracle.mjs build (named as the type-check oracle's test names it). */
+function oracleBuild(release, flags) {
+  const after = (flag) => (flags.includes(flag) ? flags[flags.indexOf(flag) + 1] : undefined);
+  return { dir: 'typecheck-oracle', name: `typecheck-oracle-${release}`, tags: after('-tags')?.split(','), modfile: after('-modfile') };
+}
+
 export function buildSchemas(outDir) {
   const inputs = readdirSync(toolDir).filter((f) => (f.endsWith('.go') && !f.endsWith('_test.go')) || /^go(\.[\d.]+)?\.(mod|sum)$/.test(f));
   const newest = Math.max(statSync(fileURLToPath(import.meta.url)).mtimeMs, ...inputs.map((f) => statSync(join(toolDir, f)).mtimeMs));
@@ -32,24 +38,19 @@ export function buildSchemas(outDir) {
     return;
   }
   mkdirSync(outDir, { recursive: true });
-  const work = mkdtempSync(join(tmpdir(), 'schemas-'));
-  try {
-    for (const [release, flags] of Object.entries(SCHEMA_BUILDS)) {
-      const t0 = Date.now();
-      const bin = join(work, `typecheck-oracle-${release}`);
-      const out = join(outDir, `schemas-${release}.json`);
-      execFileSync('go', ['build', ...flags, '-o', bin, '.'], { cwd: toolDir, stdio: 'inherit', env: { ...process.env, GOFLAGS: `${process.env.GOFLAGS ?? ''} -buildvcs=false`.trim() } });
-      execFileSync(bin, ['schemas', out], { stdio: 'inherit' });
-      const bytes = readFileSync(out);
-      const br = brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
-      const gz = gzipSync(bytes, { level: 9 });
-      writeFileSync(`${out}.br`, br);
-      writeFileSync(`${out}.gz`, gz);
-      const kb = (n) => `${(n / 1e3).toFixed(1)} kB`;
-      console.log(`build-schemas: ${release}: ${kb(bytes.length)}, ${kb(gz.length)} gzip, ${kb(br.length)} brotli (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-    }
-  } finally {
-    rmSync(work, { recursive: true, force: true });
+  for (const [release, flags] of Object.entries(SCHEMA_BUILDS)) {
+    const t0 = Date.now();
+    const out = join(outDir, `schemas-${release}.json`);
+    // the oracles' cache (tools/go-oracle.mjs): the same binary typecheck-oracle/oracle.test.ts runs, linked once
+    const { path: bin } = buildOracle(oracleBuild(release, flags));
+    execFileSync(bin, ['schemas', out], { stdio: 'inherit' });
+    const bytes = readFileSync(out);
+    const br = brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
+    const gz = gzipSync(bytes, { level: 9 });
+    writeFileSync(`${out}.br`, br);
+    writeFileSync(`${out}.gz`, gz);
+    const kb = (n) => `${(n / 1e3).toFixed(1)} kB`;
+    console.log(`build-schemas: ${release}: ${kb(bytes.length)}, ${kb(gz.length)} gzip, ${kb(br.length)} brotli (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   }
 }
 

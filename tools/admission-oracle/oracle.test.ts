@@ -14,7 +14,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { simulate } from '../../src/admission';
 import { useEngine } from '../../src/cel/test-helpers';
 import type { KubernetesVersion } from '../../src/base/releases';
-import { buildOracle, oracleCacheDir, repoRoot, runOracle, type OracleBuild } from '../go-oracle';
+import { buildOracleAsync, ORACLE_BUILDS, oracleCacheDir, repoRoot, runOracle, type OracleBuild } from '../go-oracle.mjs';
 import { compareAnswers, type OracleAnswer } from './compare';
 import { generated, HAND_WRITTEN, type OracleScenario } from './scenarios';
 
@@ -26,36 +26,51 @@ const scenarios: OracleScenario[] = [...HAND_WRITTEN, ...generated(GENERATED, SE
 
 /** One program, two releases: go.mod pins 1.36; `-modfile go.1.37.mod` builds it on 1.37.2. */
 const RELEASES: Partial<Record<KubernetesVersion, OracleBuild>> = {
-  '1.36': { dir: 'admission-oracle', name: 'admission-oracle', testBinary: true },
-  '1.37': { dir: 'admission-oracle', name: 'admission-oracle-1.37', testBinary: true, modfile: 'go.1.37.mod' },
+  '1.36': ORACLE_BUILDS['admission-oracle'],
+  '1.37': ORACLE_BUILDS['admission-oracle-1.37'],
 };
 
 useEngine();
 
-for (const [release, build] of Object.entries(RELEASES) as [KubernetesVersion, OracleBuild][]) {
+/** A release's answers: each release runs its own apiserver, so both (and the audit-log check below) run at once. */
+async function oracleAnswers(release: KubernetesVersion, build: OracleBuild): Promise<OracleAnswer[]> {
+  const bin = await buildOracleAsync(build);
+  if (bin.built) console.info(`built ${build.name} in ${bin.seconds.toFixed(1)} s`);
+  // The answers are cached too, keyed by the binary, the scenarios and ORACLE_SERVER (=fresh: a fresh
+  // apiserver per scenario, the cross-check of the shared one); a simulator change re-runs only the comparison.
+  const cached = join(oracleCacheDir, `admission-answers-${createHash('sha256').update(bin.path).update(process.env.ORACLE_SERVER ?? '').update(JSON.stringify(scenarios)).digest('hex').slice(0, 16)}.json`);
+  if (existsSync(cached)) return JSON.parse(readFileSync(cached, 'utf8')) as OracleAnswer[];
+  const dir = mkdtempSync(join(tmpdir(), 'admission-oracle-'));
+  try {
+    const [input, output] = [join(dir, 'scenarios.json'), join(dir, 'answers.json')];
+    writeFileSync(input, JSON.stringify(scenarios));
+    const t0 = Date.now();
+    await runOracle(bin.path, '', ['-test.run', '^TestOracle$', '-test.timeout', '60m'], { ORACLE_IN: input, ORACLE_OUT: output });
+    const answers = JSON.parse(readFileSync(output, 'utf8')) as OracleAnswer[];
+    if (answers.every((a) => !a.error)) writeFileSync(cached, JSON.stringify(answers));
+    console.info(`admission oracle ${release}: ${answers.length} scenarios in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    return answers;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const runs = new Map<KubernetesVersion, Promise<OracleAnswer[]>>();
+let audit: Promise<string | undefined>;
+beforeAll(() => {
+  for (const [release, build] of Object.entries(RELEASES) as [KubernetesVersion, OracleBuild][]) {
+    const run = oracleAnswers(release, build);
+    run.catch(() => {}); // handled where it is awaited
+    runs.set(release, run);
+  }
+  audit = auditCheck();
+  audit.catch(() => {});
+});
+
+for (const release of Object.keys(RELEASES) as KubernetesVersion[]) {
   let answers: OracleAnswer[];
   beforeAll(async () => {
-    const bin = buildOracle(build);
-    if (bin.built) console.info(`built ${build.name} in ${bin.seconds.toFixed(1)} s`);
-    // The answers are cached too, keyed by the binary, the scenarios and ORACLE_SERVER (=fresh: a fresh
-    // apiserver per scenario, the cross-check of the shared one); a simulator change re-runs only the comparison.
-    const cached = join(oracleCacheDir, `admission-answers-${createHash('sha256').update(bin.path).update(process.env.ORACLE_SERVER ?? '').update(JSON.stringify(scenarios)).digest('hex').slice(0, 16)}.json`);
-    if (existsSync(cached)) {
-      answers = JSON.parse(readFileSync(cached, 'utf8')) as OracleAnswer[];
-      return;
-    }
-    const dir = mkdtempSync(join(tmpdir(), 'admission-oracle-'));
-    try {
-      const [input, output] = [join(dir, 'scenarios.json'), join(dir, 'answers.json')];
-      writeFileSync(input, JSON.stringify(scenarios));
-      const t0 = Date.now();
-      await runOracle(bin.path, '', ['-test.run', '^TestOracle$', '-test.timeout', '60m'], { ORACLE_IN: input, ORACLE_OUT: output });
-      answers = JSON.parse(readFileSync(output, 'utf8')) as OracleAnswer[];
-      if (answers.every((a) => !a.error)) writeFileSync(cached, JSON.stringify(answers));
-      console.info(`admission oracle ${release}: ${answers.length} scenarios in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    answers = await runs.get(release)!;
   }, 3_600_000);
 
   describe(`simulate() agrees with a real kube-apiserver ${release}`, () => {
@@ -83,25 +98,31 @@ for (const [release, build] of Object.entries(RELEASES) as [KubernetesVersion, O
 
 /**
  * The audit-log fixture (testdata/audit) is what the real kube-apiserver 1.37.2 writes today:
- * TestAuditLog re-runs the traffic with AUDIT_CHECK (after the builds above: the same binary) and
+ * TestAuditLog re-runs the traffic with AUDIT_CHECK (beside the scenario runs above: the 1.37 binary) and
  * fails when the log's events (verb, user, object, response code) or the candidate's decisions (the
  * apiserver's answers to the dry-run copies, candidate-decisions.json) differ from the checked-in
  * files. src/impact/real-log.test.ts compares analyzeImpact with that fixture. A pass is
  * remembered for this binary and these files, like the answers above.
  */
 describe('the audit-log fixture', () => {
-  const fixture = resolve(repoRoot, 'tools/admission-oracle/testdata/audit');
-  const files = ['policy.yaml', 'candidate.json', 'audit.log', 'snapshot.json', 'candidate-decisions.json'];
   it('TestAuditLog re-derives the audit log and the candidate decisions of testdata/audit on 1.37', { timeout: 600_000 }, async () => {
-    const bin = buildOracle(RELEASES['1.37']!);
-    const key = createHash('sha256').update(bin.path);
-    for (const f of files) key.update(f).update('\0').update(readFileSync(join(fixture, f))).update('\0');
-    const passed = join(oracleCacheDir, `admission-audit-check-${key.digest('hex').slice(0, 16)}`);
-    if (existsSync(passed)) return;
-    const t0 = Date.now();
-    const out = await runOracle(bin.path, '', ['-test.run', '^TestAuditLog$', '-test.count', '1', '-test.timeout', '10m', '-test.v'], { AUDIT_CHECK: fixture });
-    console.info(`TestAuditLog (AUDIT_CHECK) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    expect(out).toMatch(/--- PASS: TestAuditLog/);
-    writeFileSync(passed, new Date().toISOString());
+    const out = await audit;
+    if (out !== undefined) expect(out).toMatch(/--- PASS: TestAuditLog/);
   });
 });
+
+/** TestAuditLog with AUDIT_CHECK (its output; undefined when a pass is remembered for this binary and these files). */
+async function auditCheck(): Promise<string | undefined> {
+  const fixture = resolve(repoRoot, 'tools/admission-oracle/testdata/audit');
+  const files = ['policy.yaml', 'candidate.json', 'audit.log', 'snapshot.json', 'candidate-decisions.json'];
+  const bin = await buildOracleAsync(RELEASES['1.37']!);
+  const key = createHash('sha256').update(bin.path);
+  for (const f of files) key.update(f).update('\0').update(readFileSync(join(fixture, f))).update('\0');
+  const passed = join(oracleCacheDir, `admission-audit-check-${key.digest('hex').slice(0, 16)}`);
+  if (existsSync(passed)) return undefined;
+  const t0 = Date.now();
+  const out = await runOracle(bin.path, '', ['-test.run', '^TestAuditLog$', '-test.count', '1', '-test.timeout', '10m', '-test.v'], { AUDIT_CHECK: fixture });
+  console.info(`TestAuditLog (AUDIT_CHECK) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  if (/--- PASS: TestAuditLog/.test(out)) writeFileSync(passed, new Date().toISOString());
+  return out;
+}

@@ -14,7 +14,7 @@ import { loaderMessages } from '../../src/check/manifests';
 import { validate } from '../../src/k8s/validate-all';
 import { DEFAULT_MANIFEST_BASE, manifestLayout } from '../../src/k8s/static-manifests';
 import { manifestDirectoryFiles, type ManifestDirLayout } from '../../src/share/manifest-dir';
-import { buildOracle, runOracle } from '../go-oracle';
+import { buildOracle, ORACLE_BUILDS, runOracle } from '../go-oracle.mjs';
 import { FIXTURES } from './fixtures';
 
 interface OracleResult {
@@ -29,7 +29,7 @@ const results = new Map<ManifestDirLayout, OracleResult[]>();
 beforeAll(async () => {
   await loadCel();
   cel = createSyncCompiler();
-  const bin = buildOracle({ dir: 'manifest-oracle', name: 'manifest-oracle-1.37' });
+  const bin = buildOracle(ORACLE_BUILDS['manifest-oracle-1.37']);
   if (bin.built) console.info(`built manifest-oracle in ${bin.seconds.toFixed(1)} s`);
   for (const layout of ['per-object', 'per-directory'] as const) {
     const sets = FIXTURES.map((f) => ({ base: DEFAULT_MANIFEST_BASE, files: manifestDirectoryFiles(f.objects.map((object) => ({ object })), all, layout) }));

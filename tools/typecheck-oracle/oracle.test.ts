@@ -13,16 +13,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCel } from '../../src/cel';
 import { typeCheckMappings, typeCheckPolicy } from '../../src/admission';
 import type { KubernetesVersion } from '../../src/base/releases';
-import { buildOracle, repoRoot, runOracle, type OracleBuild } from '../go-oracle';
+import { buildOracle, ORACLE_BUILDS, repoRoot, runOracle, type OracleBuild } from '../go-oracle.mjs';
 
 const dir = join(repoRoot, 'tools', 'typecheck-oracle');
 const cases = JSON.parse(readFileSync(join(dir, 'testdata', 'cases.json'), 'utf8')) as { name: string; policy: unknown; mappings: unknown[] }[];
 
 /** One program per schema release (scripts/build-schemas.mjs builds the assets the same way). */
 const RELEASES: Record<'1.30' | '1.36' | '1.37', OracleBuild> = {
-  '1.37': { dir: 'typecheck-oracle', name: 'typecheck-oracle-1.37' },
-  '1.36': { dir: 'typecheck-oracle', name: 'typecheck-oracle-1.36', tags: ['k8s136'], modfile: 'go.1.36.mod' },
-  '1.30': { dir: 'typecheck-oracle', name: 'typecheck-oracle-1.30', tags: ['k8s130'], modfile: 'go.1.30.mod' },
+  '1.37': ORACLE_BUILDS['typecheck-oracle-1.37'],
+  '1.36': ORACLE_BUILDS['typecheck-oracle-1.36'],
+  '1.30': ORACLE_BUILDS['typecheck-oracle-1.30'],
 };
 
 /** The kind's type name carries time.Now().Nanosecond() (generateUniqueTypeName). */
@@ -34,7 +34,7 @@ beforeAll(async () => {
 
 describe('typecheck-oracle fixtures (go test)', () => {
   it('the real type checker still gives testdata/warnings-1.37.json', { timeout: 600_000 }, () => {
-    const bin = buildOracle({ ...RELEASES['1.37'], name: 'typecheck-oracle-test-1.37', testBinary: true });
+    const bin = buildOracle(ORACLE_BUILDS['typecheck-oracle-test-1.37']);
     execFileSync(bin.path, ['-test.count=1'], { cwd: dir, stdio: 'pipe' });
   });
 });

@@ -14,7 +14,7 @@ import type { CelCompiler } from '../../src/cel/types';
 import { decodeErrors } from '../../src/k8s/registry';
 import { validate } from '../../src/k8s/validate-all';
 import type { KubernetesVersion } from '../../src/base/releases';
-import { buildOracle, repoRoot, runOracle, type OracleBuild } from '../go-oracle';
+import { buildOracleAsync, ORACLE_BUILDS, repoRoot, runOracle, type OracleBuild } from '../go-oracle.mjs';
 import { compare, oracleLine, ourLine, type Disagreement, type OracleResult, type Ours } from './compare';
 import { mutants } from './mutants';
 
@@ -24,9 +24,9 @@ const SEED = 0x5eed_2026;
 
 /** One program, three releases: go.mod pins 1.36; `-tags k8s13x -modfile go.1.3x.mod` builds it on 1.37 and 1.30. */
 const RELEASES: Record<string, OracleBuild> = {
-  '1.37': { dir: 'validation-oracle', name: 'validation-oracle-1.37', tags: ['k8s137'], modfile: 'go.1.37.mod' },
-  '1.36': { dir: 'validation-oracle', name: 'validation-oracle-1.36' },
-  '1.30': { dir: 'validation-oracle', name: 'validation-oracle-1.30', tags: ['k8s130'], modfile: 'go.1.30.mod' },
+  '1.37': ORACLE_BUILDS['validation-oracle-1.37'],
+  '1.36': ORACLE_BUILDS['validation-oracle-1.36'],
+  '1.30': ORACLE_BUILDS['validation-oracle-1.30'],
 };
 
 const ADMISSION_KINDS = new Set([
@@ -89,8 +89,24 @@ function report(c: Case, d: Disagreement, theirs: OracleResult): string {
   ].join('\n');
 }
 
+/** A release's oracle: its `-release` answer and its results on every case. */
+async function runRelease(build: OracleBuild): Promise<{ release: string; results: OracleResult[] }> {
+  const bin = await buildOracleAsync(build);
+  if (bin.built) console.info(`built ${build.name} in ${bin.seconds.toFixed(1)} s`);
+  const release = (await runOracle(bin.path, '', ['-release'])).trim();
+  return { release, results: JSON.parse(await runOracle(bin.path, JSON.stringify(cases.map((c) => c.object)))) as OracleResult[] };
+}
+
+// Every release's oracle starts at once, in its own process: each runs while the worker compares
+// the answers of another (a rejection is handled where it is awaited, in the release's beforeAll).
+const runs = new Map<string, Promise<{ release: string; results: OracleResult[] }>>();
 let cel: CelCompiler;
 beforeAll(async () => {
+  for (const [release, build] of Object.entries(RELEASES)) {
+    const run = runRelease(build);
+    run.catch(() => {});
+    runs.set(release, run);
+  }
   await loadCel();
   cel = createSyncCompiler();
 }, 120_000);
@@ -100,10 +116,9 @@ describe.each(Object.entries(RELEASES))('validate() agrees with the apiserver %s
   let results: OracleResult[];
 
   beforeAll(async () => {
-    const bin = buildOracle(build);
-    if (bin.built) console.info(`built ${build.name} in ${bin.seconds.toFixed(1)} s`);
-    expect((await runOracle(bin.path, '', ['-release'])).trim()).toBe(release);
-    results = JSON.parse(await runOracle(bin.path, JSON.stringify(cases.map((c) => c.object)))) as OracleResult[];
+    const run = await runs.get(release)!;
+    expect(run.release, `${build.name} -release`).toBe(release);
+    results = run.results;
   }, 900_000);
 
   it(`on ${seeds.length} fixture and corpus objects and ${MUTANTS} mutants (seed ${SEED})`, () => {

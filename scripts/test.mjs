@@ -1,0 +1,133 @@
+#!/usr/bin/env node
+// `npm test`: every check of the project, each step started as soon as what it needs is done, so
+// the Go builds, the type check and the vitest run overlap instead of queueing (a 2-core CI runner
+// is otherwise idle half the time: tsc, the schema dumps and the engine's snapshot are single
+// threaded, the admission oracle waits on its apiserver). The same steps as one after the other:
+//
+//   build:wasm (the engine) · build:schemas · build:oracles · build:native · typecheck · check:imports · test:go
+//   → test:unit (vitest; needs the engine, its schemas, the native engine and the oracles)
+//     · build (vite; needs the engine and schemas)
+//   → test:e2e (Playwright on the build)
+//
+// A step whose prerequisites failed is not run (and says so); the others still run, and the exit
+// code is non-zero when any step failed. Each step's output is prefixed with its name, and its
+// start, end and seconds are printed, with a table of them at the end (the CI log's breakdown).
+// build:oracles only builds ahead what the oracle tests would otherwise build themselves: its
+// failure is reported by those tests, not here. TEST_STEPS=a,b runs only the named steps (and
+// whatever they need).
+import { spawn } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * name → command; `needs`: steps that must have passed first; `after`: steps that must have
+ * finished first (passed or not: e2e waits for vitest only so that the two do not fight over
+ * two cores); `optional`: its failure does not fail the run. Listed in the order they start.
+ */
+const STEPS = {
+  // build:wasm is the engine and then the schema assets: two steps here, so that they run side by side
+  'build:wasm': { run: 'npm run build:wasm', needs: [], env: { CEL_SCHEMAS: '0' } },
+  'build:schemas': { run: 'node scripts/build-schemas.mjs', needs: [] },
+  'build:oracles': { run: 'npm run build:oracles', needs: [], optional: true },
+  'build:native': { run: 'npm run build:native', needs: [] },
+  typecheck: { run: 'npm run typecheck', needs: [] },
+  // its own vitest run (a quick first answer); the full run below counts its tests, so no JSON here
+  'check:imports': { run: 'npm run check:imports', needs: [], env: { VITEST_JSON: '' } },
+  'test:go': { run: 'npm run test:go', needs: [] },
+  // the vitest run of test:unit (which is build:wasm && build:native && vitest run)
+  'test:unit': { run: 'npx vitest run', needs: ['build:wasm', 'build:schemas', 'build:native'], after: ['build:oracles'] },
+  build: { run: 'npm run build', needs: ['build:wasm', 'build:schemas'] },
+  'test:e2e': { run: 'npm run test:e2e', needs: ['build'], after: ['test:unit'] },
+};
+
+/** At most this many steps at once (the heavy ones are multi-process themselves). */
+const SLOTS = Number(process.env.TEST_JOBS ?? 4);
+
+const wanted = process.env.TEST_STEPS ? process.env.TEST_STEPS.split(',') : Object.keys(STEPS);
+const selected = new Set();
+const add = (n) => {
+  if (!STEPS[n]) throw new Error(`unknown step ${n} (one of ${Object.keys(STEPS).join(', ')})`);
+  if (selected.has(n)) return;
+  selected.add(n);
+  [...STEPS[n].needs, ...(STEPS[n].after ?? [])].forEach(add);
+};
+wanted.forEach(add);
+
+const t0 = Date.now();
+const secs = (t = Date.now()) => ((t - t0) / 1000).toFixed(0);
+const state = new Map(); // name → { status: 'running' | 'passed' | 'failed' | 'not run', start, end }
+const width = Math.max(...[...selected].map((n) => n.length));
+
+function prefixLines(name, stream, out) {
+  let rest = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk) => {
+    const lines = (rest + chunk).split('\n');
+    rest = lines.pop();
+    for (const l of lines) out.write(`${name.padEnd(width)} | ${l}\n`);
+  });
+  stream.on('end', () => rest && out.write(`${name.padEnd(width)} | ${rest}\n`));
+}
+
+function start(name) {
+  const step = STEPS[name];
+  const s = { status: 'running', start: Date.now() };
+  state.set(name, s);
+  console.log(`=== [${secs()}s] start ${name}: ${step.run}`);
+  return new Promise((done) => {
+    const env = { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0', ...step.env };
+    // bash's `times` after the command: the CPU seconds of the step's processes (those waited for), on fd 3
+    const child = spawn('bash', ['-c', `${step.run}\nrc=$?\ntimes >&3\nexit $rc`], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+    prefixLines(name, child.stdout, process.stdout);
+    prefixLines(name, child.stderr, process.stderr);
+    let times = '';
+    child.stdio[3].setEncoding('utf8').on('data', (d) => (times += d));
+    child.on('close', (code) => {
+      s.end = Date.now();
+      s.status = code === 0 ? 'passed' : 'failed';
+      s.cpu = cpuSeconds(times);
+      console.log(`=== [${secs()}s] ${s.status} ${name} (${((s.end - s.start) / 1000).toFixed(1)} s, ${s.cpu?.toFixed(1) ?? '?'} s CPU)`);
+      done();
+    });
+  });
+}
+
+const finished = (n) => state.has(n) && state.get(n).status !== 'running';
+/** user + system seconds of the children from bash's `times` (its second line: "0m12.345s 0m1.234s"). */
+function cpuSeconds(times) {
+  const line = times.trim().split('\n').pop() ?? '';
+  const parts = [...line.matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));
+  return parts.length === 2 ? parts[0] + parts[1] : undefined;
+}
+
+const ok = (n) => state.get(n)?.status === 'passed' || (STEPS[n].optional && finished(n));
+const running = new Set();
+for (;;) {
+  for (const n of selected) {
+    if (state.has(n)) continue;
+    const failedNeeds = STEPS[n].needs.filter((d) => finished(d) && !ok(d));
+    if (failedNeeds.length) {
+      state.set(n, { status: 'not run' });
+      console.log(`=== [${secs()}s] not run ${n}: ${failedNeeds.join(', ')} failed`);
+    }
+  }
+  const ready = [...selected].filter((n) => !state.has(n) && STEPS[n].needs.every(ok) && (STEPS[n].after ?? []).every(finished));
+  while (ready.length && running.size < SLOTS) {
+    const p = start(ready.shift()).then(() => running.delete(p));
+    running.add(p);
+  }
+  if (!running.size) break;
+  await Promise.race(running);
+}
+
+console.log(`\n=== steps (seconds from the start of npm test)`);
+for (const n of Object.keys(STEPS).filter((k) => selected.has(k))) {
+  const s = state.get(n);
+  const span = s.start ? `${secs(s.start).padStart(5)} → ${secs(s.end).padStart(5)}  ${((s.end - s.start) / 1000).toFixed(1).padStart(6)} s  ${(s.cpu?.toFixed(1) ?? '?').padStart(6)} s CPU` : '';
+  console.log(`  ${n.padEnd(width)}  ${s.status.padEnd(7)}  ${span}`);
+}
+console.log(`  total ${secs()} s`);
+const failed = [...selected].filter((n) => !STEPS[n].optional && state.get(n).status !== 'passed');
+process.exit(failed.length ? 1 : 0);

@@ -1,0 +1,39 @@
+/** Types of go-oracle.mjs (the Go oracles' build cache, shared by the tests and build scripts). */
+export interface OracleBuild {
+  /** The folder under tools/ (its go.mod is the module). */
+  dir: string;
+  /** A name for the binary in the cache. */
+  name: string;
+  /** Build tags (`-tags`). */
+  tags?: string[];
+  /** Another go.mod (`-modfile`); its .sum sits beside it. */
+  modfile?: string;
+  /** `go test -c` instead of `go build` (the oracle is a Go test). */
+  testBinary?: boolean;
+}
+
+export interface BuiltOracle {
+  path: string;
+  /** true when this call built it (a cache miss). */
+  built: boolean;
+  /** Seconds the build took (0 on a hit or when another process built it). */
+  seconds: number;
+}
+
+export const repoRoot: string;
+export const oracleCacheDir: string;
+export const ORACLE_BUILDS: {
+  readonly 'validation-oracle-1.37': OracleBuild;
+  readonly 'validation-oracle-1.36': OracleBuild;
+  readonly 'validation-oracle-1.30': OracleBuild;
+  readonly 'admission-oracle': OracleBuild;
+  readonly 'admission-oracle-1.37': OracleBuild;
+  readonly 'typecheck-oracle-test-1.37': OracleBuild;
+  readonly 'typecheck-oracle-1.37': OracleBuild;
+  readonly 'typecheck-oracle-1.36': OracleBuild;
+  readonly 'typecheck-oracle-1.30': OracleBuild;
+  readonly 'manifest-oracle-1.37': OracleBuild;
+};
+export function buildOracle(b: OracleBuild): BuiltOracle;
+export function buildOracleAsync(b: OracleBuild): Promise<BuiltOracle>;
+export function runOracle(path: string, input: string, args?: string[], env?: Record<string, string>): Promise<string>;

@@ -1,0 +1,196 @@
+/**
+ * Builds a Go oracle under tools/ once and runs it (test support, Node only; types in go-oracle.d.mts).
+ *
+ * The binary is cached in node_modules/.cache/workbench-oracles under a hash of
+ * everything that goes into it (the Go sources, go.mod/go.sum or the -modfile
+ * pair, the build tags and `go version`), so a second test run, or the second
+ * test file in the same run, reuses it; `go build` itself reuses GOCACHE.
+ * One builder per binary: a builder holds `<binary>.lock` (a directory, made atomically) while it
+ * builds; another process that wants the same binary waits for it instead of linking it a second
+ * time (a lock whose process has died is taken over). The binary is written to a temporary name
+ * and renamed, so a reader never sees half a file.
+ *
+ * ORACLE_BUILDS is every binary the differential tests use (they take their builds from it), so
+ * `node tools/build-oracles.mjs` (run by `npm test` beside the other builds) can build them all
+ * ahead of the tests; build-schemas.mjs builds the type-check oracle through the same cache.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
+/** WORKBENCH_ORACLE_CACHE=dir moves the cache (e.g. to measure a cold run). */
+export const oracleCacheDir = resolve(repoRoot, process.env.WORKBENCH_ORACLE_CACHE ?? 'node_modules/.cache/workbench-oracles');
+
+/** Every oracle binary the tests under tools/ build, by cache name. */
+export const ORACLE_BUILDS = {
+  // validation-oracle: go.mod pins 1.36; `-tags k8s13x -modfile go.1.3x.mod` builds it on 1.37 and 1.30
+  'validation-oracle-1.37': { dir: 'validation-oracle', name: 'validation-oracle-1.37', tags: ['k8s137'], modfile: 'go.1.37.mod' },
+  'validation-oracle-1.36': { dir: 'validation-oracle', name: 'validation-oracle-1.36' },
+  'validation-oracle-1.30': { dir: 'validation-oracle', name: 'validation-oracle-1.30', tags: ['k8s130'], modfile: 'go.1.30.mod' },
+  // admission-oracle (a Go test): go.mod pins 1.36; `-modfile go.1.37.mod` builds it on 1.37.2
+  'admission-oracle': { dir: 'admission-oracle', name: 'admission-oracle', testBinary: true },
+  'admission-oracle-1.37': { dir: 'admission-oracle', name: 'admission-oracle-1.37', testBinary: true, modfile: 'go.1.37.mod' },
+  // typecheck-oracle: go.mod pins 1.37 (build-schemas.mjs builds these three for the schema assets)
+  'typecheck-oracle-test-1.37': { dir: 'typecheck-oracle', name: 'typecheck-oracle-test-1.37', testBinary: true },
+  'typecheck-oracle-1.37': { dir: 'typecheck-oracle', name: 'typecheck-oracle-1.37' },
+  'typecheck-oracle-1.36': { dir: 'typecheck-oracle', name: 'typecheck-oracle-1.36', tags: ['k8s136'], modfile: 'go.1.36.mod' },
+  'typecheck-oracle-1.30': { dir: 'typecheck-oracle', name: 'typecheck-oracle-1.30', tags: ['k8s130'], modfile: 'go.1.30.mod' },
+  'manifest-oracle-1.37': { dir: 'manifest-oracle', name: 'manifest-oracle-1.37' },
+};
+
+let goVersionText;
+function goVersion() {
+  try {
+    return (goVersionText ??= execFileSync('go', ['version'], { encoding: 'utf8' }).trim());
+  } catch (e) {
+    throw new Error(`The Go oracles need Go (\`go\` on PATH) to build: ${e.message}`);
+  }
+}
+
+function keyOf(b, dir) {
+  const h = createHash('sha256');
+  h.update(goVersion());
+  h.update(JSON.stringify({ tags: b.tags ?? [], modfile: b.modfile ?? '', test: !!b.testBinary }));
+  const mod = b.modfile ?? 'go.mod';
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.go') || f === mod || f === mod.replace(/\.mod$/, '.sum'))
+    .sort();
+  for (const f of files) h.update(f).update('\0').update(readFileSync(join(dir, f))).update('\0');
+  return h.digest('hex').slice(0, 16);
+}
+
+/** Where the binary of `b` goes and the `go` command that builds it. */
+function plan(b) {
+  const dir = resolve(repoRoot, 'tools', b.dir);
+  const path = join(oracleCacheDir, `${b.name}-${keyOf(b, dir)}`);
+  const tmp = `${path}.${process.pid}.tmp`;
+  const args = [b.testBinary ? 'test' : 'build', ...(b.testBinary ? ['-c'] : []), '-o', tmp];
+  if (b.tags?.length) args.push('-tags', b.tags.join(','));
+  if (b.modfile) args.push(`-modfile=${b.modfile}`);
+  args.push('.');
+  const env = { ...process.env, GOFLAGS: `${process.env.GOFLAGS ?? ''} -buildvcs=false`.trim() };
+  return { dir, path, tmp, args, env, lock: `${path}.lock` };
+}
+
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
+};
+
+/** 'built' when the binary is there, 'mine' when this process now holds the lock, 'wait' while another builder does. */
+function claim(p) {
+  for (;;) {
+    if (existsSync(p.path)) return 'built';
+    try {
+      mkdirSync(p.lock);
+      writeFileSync(join(p.lock, 'pid'), String(process.pid));
+      // it may have been finished between the check and the lock
+      if (existsSync(p.path)) {
+        rmSync(p.lock, { recursive: true, force: true });
+        return 'built';
+      }
+      return 'mine';
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw e;
+    }
+    let holder = NaN;
+    try {
+      holder = Number(readFileSync(join(p.lock, 'pid'), 'utf8'));
+    } catch {
+      // the holder has made the directory and not yet written its pid, or just removed the lock
+    }
+    const known = Number.isInteger(holder) && holder > 0;
+    // a lock with no pid a minute after it was made: its maker died between the two
+    const orphan = !known && Date.now() - (statSync(p.lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 60_000;
+    if ((known && !alive(holder)) || orphan) {
+      rmSync(p.lock, { recursive: true, force: true });
+      continue;
+    }
+    return 'wait';
+  }
+}
+
+function finish(b, p) {
+  renameSync(p.tmp, p.path);
+  rmSync(p.lock, { recursive: true, force: true });
+  // older builds of the same oracle are no longer used
+  // (exactly `<name>-<key>`: admission-oracle's must not take admission-oracle-1.37's)
+  const same = new RegExp(`^${b.name.replace(/[.]/g, '\\.')}-[0-9a-f]{16}$`);
+  for (const f of readdirSync(oracleCacheDir)) if (same.test(f) && join(oracleCacheDir, f) !== p.path) rmSync(join(oracleCacheDir, f), { force: true });
+}
+
+function failed(b, p, stderr) {
+  rmSync(p.tmp, { force: true });
+  rmSync(p.lock, { recursive: true, force: true });
+  return new Error(`go ${p.args.join(' ')} (in tools/${b.dir}) failed:\n${stderr}`);
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/** The oracle's binary, built when its sources changed since the last build (or waited for while another process builds it). */
+export function buildOracle(b) {
+  const p = plan(b);
+  mkdirSync(oracleCacheDir, { recursive: true });
+  const t0 = Date.now();
+  for (;;) {
+    const c = claim(p);
+    if (c === 'built') return { path: p.path, built: false, seconds: 0 };
+    if (c === 'mine') break;
+    Atomics.wait(pause, 0, 0, 250);
+  }
+  try {
+    execFileSync('go', p.args, { cwd: p.dir, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', env: p.env });
+  } catch (e) {
+    throw failed(b, p, e.stderr ?? e.message);
+  }
+  finish(b, p);
+  return { path: p.path, built: true, seconds: (Date.now() - t0) / 1000 };
+}
+
+/** buildOracle without blocking the event loop (several builds can run at once). */
+export async function buildOracleAsync(b) {
+  const p = plan(b);
+  mkdirSync(oracleCacheDir, { recursive: true });
+  const t0 = Date.now();
+  for (;;) {
+    const c = claim(p);
+    if (c === 'built') return { path: p.path, built: false, seconds: 0 };
+    if (c === 'mine') break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const stderr = await new Promise((resolvePromise, reject) => {
+    const child = spawn('go', p.args, { cwd: p.dir, stdio: ['ignore', 'ignore', 'pipe'], env: p.env });
+    const err = [];
+    child.stderr.on('data', (d) => err.push(d));
+    child.on('error', reject);
+    child.on('close', (code) => resolvePromise(code === 0 ? null : Buffer.concat(err).toString('utf8') || `exit ${code}`));
+  }).catch((e) => e.message);
+  if (stderr !== null) throw failed(b, p, stderr);
+  finish(b, p);
+  return { path: p.path, built: true, seconds: (Date.now() - t0) / 1000 };
+}
+
+/** Run a binary with `input` on stdin; resolves with stdout (rejects with the ends of stdout and stderr on a non-zero exit). */
+export function runOracle(path, input, args = [], env = {}) {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(path, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    const out = [];
+    const err = [];
+    child.stdout.on('data', (d) => out.push(d));
+    child.stderr.on('data', (d) => err.push(d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0) resolvePromise(Buffer.concat(out).toString('utf8'));
+      // a Go test binary reports its failures on stdout (its logs go to stderr)
+      else reject(new Error(`${path} exited with ${code}:\n${Buffer.concat(out).toString('utf8').slice(-4000)}\nstderr: ${Buffer.concat(err).toString('utf8').slice(-4000)}`));
+    });
+    child.stdin.end(input);
+  });
+}
