@@ -33,11 +33,11 @@ export const ORACLE_BUILDS = {
   // admission-oracle (a Go test): go.mod pins 1.36; `-modfile go.1.37.mod` builds it on 1.37.2
   'admission-oracle': { dir: 'admission-oracle', name: 'admission-oracle', testBinary: true },
   'admission-oracle-1.37': { dir: 'admission-oracle', name: 'admission-oracle-1.37', testBinary: true, modfile: 'go.1.37.mod' },
-  // typecheck-oracle: go.mod pins 1.37 (build-schemas.mjs builds these three for the schema assets)
+  // typecheck-oracle: go.mod pins 1.37; the suite re-derives these three releases' schema data (npm run schemas:generate builds every release)
   'typecheck-oracle-test-1.37': { dir: 'typecheck-oracle', name: 'typecheck-oracle-test-1.37', testBinary: true },
   'typecheck-oracle-1.37': { dir: 'typecheck-oracle', name: 'typecheck-oracle-1.37' },
-  'typecheck-oracle-1.36': { dir: 'typecheck-oracle', name: 'typecheck-oracle-1.36', tags: ['k8s136'], modfile: 'go.1.36.mod' },
-  'typecheck-oracle-1.30': { dir: 'typecheck-oracle', name: 'typecheck-oracle-1.30', tags: ['k8s130'], modfile: 'go.1.30.mod' },
+  'typecheck-oracle-1.36': { dir: 'typecheck-oracle', name: 'typecheck-oracle-1.36', modfile: 'go.1.36.mod' },
+  'typecheck-oracle-1.30': { dir: 'typecheck-oracle', name: 'typecheck-oracle-1.30', modfile: 'go.1.30.mod' },
   'manifest-oracle-1.37': { dir: 'manifest-oracle', name: 'manifest-oracle-1.37' },
 };
 

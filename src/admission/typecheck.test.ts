@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { useEngine } from '../cel/test-helpers';
 import { schemaReleaseFor } from '../cel';
+import { KUBERNETES_VERSIONS } from '../base/releases';
 import { crdSchemas, typeCheckPolicy, typeCheckPolicyResult, typesToCheck } from './typecheck';
 import { ELEMENT, objectFieldsAt, schemaFieldsAt } from './schema-fields';
 
@@ -78,14 +79,20 @@ describe('typeCheckPolicy', { timeout: 60_000 }, () => {
     expect(crdSchemas([crd]).map((c) => `${c.group}/${c.version}/${c.kind}`)).toEqual(['example.com/v1/Widget']);
   });
 
-  it('each release is checked with its own schemas, or the nearest newer (1.33 → 1.36)', async () => {
-    expect(schemaReleaseFor('1.30')).toBe('1.30');
-    expect(schemaReleaseFor('1.33')).toBe('1.36');
-    expect(schemaReleaseFor('1.37')).toBe('1.37');
+  it('each release is checked with its own schemas', async () => {
+    for (const v of KUBERNETES_VERSIONS) expect(schemaReleaseFor(v)).toBe(v);
     const p = policy([{ apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'] }], [{ expression: 'object.spec.replicass > 1' }]);
     const r = await typeCheckPolicyResult(p, { kubernetesVersion: '1.33' });
-    expect(r).toMatchObject({ ok: true, schemaRelease: '1.36' });
+    expect(r).toMatchObject({ ok: true, schemaRelease: '1.33' });
     expect(r.warnings).toHaveLength(1);
+  });
+
+  it('a field a release does not have yet is an undefined field there (PodSpec.resources, from 1.32)', async () => {
+    const p = policy([{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }], [{ expression: '!has(object.spec.resources)' }]);
+    const at131 = await typeCheckPolicy(p, { kubernetesVersion: '1.31' });
+    expect(at131.map((w) => w.fieldRef)).toEqual(['spec.validations[0].expression']);
+    expect(at131[0]!.warning).toContain("undefined field 'resources'");
+    expect(await typeCheckPolicy(p, { kubernetesVersion: '1.32' })).toEqual([]);
   });
 
   it('matchConstraints with wildcards only, or no validations: no warnings', async () => {

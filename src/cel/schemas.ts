@@ -1,25 +1,20 @@
 /**
- * The schema assets of type checking (public/cel/schemas-1.3x.json, written by
- * `npm run build:wasm` with tools/typecheck-oracle from k8s.io/kubernetes' generated OpenAPI
- * definitions of that release): the built-in kinds admission can match, descriptions
- * dropped. Loaded only when a ValidatingAdmissionPolicy is type-checked (never on the first
- * page load), relative to the page like cel.wasm, once per release.
+ * The schema assets of type checking (public/cel/schemas-1.3x.json, one per release of the
+ * release table, written by `npm run build:wasm` from the checked-in data
+ * tools/typecheck-oracle/schemas/<release>.json, which `npm run schemas:generate` derives from
+ * that release's k8s.io/kubernetes generated OpenAPI definitions): the built-in kinds admission
+ * can match, descriptions dropped. Loaded only when a ValidatingAdmissionPolicy is type-checked
+ * (never on the first page load), relative to the page like cel.wasm, once per release.
  */
-import { DEFAULT_KUBERNETES_VERSION, minorOf, type KubernetesVersion } from '../base/releases';
+import { DEFAULT_KUBERNETES_VERSION, KUBERNETES_VERSIONS, isKubernetesVersion, type KubernetesVersion } from '../base/releases';
 
-/** The releases an asset is generated from (tools/typecheck-oracle's go.mod and go.1.3x.mod). */
-export const SCHEMA_RELEASES = ['1.30', '1.36', '1.37'] as const;
-export type SchemaRelease = (typeof SCHEMA_RELEASES)[number];
+/** The releases with a schema asset: every release of the table. */
+export const SCHEMA_RELEASES: readonly KubernetesVersion[] = KUBERNETES_VERSIONS;
+export type SchemaRelease = KubernetesVersion;
 
-/**
- * The asset a target release is checked with: its own, else the nearest newer one (1.31–1.35
- * → 1.36). A newer release's schemas add fields rather than remove them, so a field that
- * exists in the target is never reported as undefined; one added later is not reported either.
- */
-export function schemaReleaseFor(version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): SchemaRelease {
-  const minor = minorOf(version);
-  return SCHEMA_RELEASES.find((r) => minorOf(r) >= minor) ?? SCHEMA_RELEASES[SCHEMA_RELEASES.length - 1];
-}
+/** The asset a target release is checked with: its own (a version outside the table, from untyped input: the default release's). */
+export const schemaReleaseFor = (version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): SchemaRelease =>
+  isKubernetesVersion(version) ? version : DEFAULT_KUBERNETES_VERSION;
 
 export const schemaFile = (release: SchemaRelease): string => `schemas-${release}.json`;
 

@@ -7,7 +7,9 @@
 //
 //	typecheck-oracle schemas OUT.json
 //	    the definitions of every kind with metadata (what admission can match), with the
-//	    definitions they reference, descriptions dropped; {"release","gvks":{"group/version/Kind": name},"definitions":{name: schema}}
+//	    definitions they reference, descriptions dropped; {"release","modules":{path: version},
+//	    "gvks":{"group/version/Kind": name},"definitions":{name: schema}}; the release and the
+//	    module versions are the ones the binary was built with (release.go)
 //	typecheck-oracle check < cases.json
 //	    cases: [{"policy": {…ValidatingAdmissionPolicy…}, "mappings": [{"group","version","resource","kind"}]}]
 //	    answers: [{"warnings": [{"fieldRef","warning"}]}] (status.typeChecking.expressionWarnings)
@@ -112,6 +114,7 @@ func restMapper(ms []mapping) meta.RESTMapper {
 
 type asset struct {
 	Release     string                 `json:"release"`
+	Modules     map[string]string      `json:"modules"`
 	GVKs        map[string]string      `json:"gvks"`
 	Definitions map[string]spec.Schema `json:"definitions"`
 }
@@ -119,7 +122,7 @@ type asset struct {
 func writeSchemas(out string) {
 	defs := openapi.GetOpenAPIDefinitions(func(path string) spec.Ref { return spec.MustCreateRef("#/definitions/" + path) })
 	namer := endpointsopenapi.NewDefinitionNamer(k8sscheme.Scheme, apiextensionsscheme.Scheme)
-	a := asset{Release: release, GVKs: map[string]string{}, Definitions: map[string]spec.Schema{}}
+	a := asset{Release: release, Modules: provenance, GVKs: map[string]string{}, Definitions: map[string]spec.Schema{}}
 	names := make([]string, 0, len(defs))
 	for name := range defs {
 		names = append(names, name)

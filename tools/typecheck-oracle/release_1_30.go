@@ -1,5 +1,0 @@
-//go:build k8s130
-
-package main
-
-const release = "1.30"

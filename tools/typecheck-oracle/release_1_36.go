@@ -1,5 +1,0 @@
-//go:build k8s136
-
-package main
-
-const release = "1.36"
