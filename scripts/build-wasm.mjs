@@ -5,6 +5,8 @@
 // every file in wasm/ and this script (and wasm_exec.js exists). CEL_WASM_FORCE=1 rebuilds
 // anyway; CEL_WASM_OUT=dir builds into another directory (engine development);
 // CEL_SCHEMAS=0 skips the type checker's schema assets (build-schemas.mjs);
+// CEL_WASM_COMPRESS=0 leaves the .br/.gz copies to a later `node scripts/build-wasm.mjs --compress`
+// (npm test runs that beside the unit tests, which need only cel.wasm);
 // CEL_WASM_PLAIN=1 builds without the weight patches (scripts/wasm-weight.mjs);
 // CEL_WASM_SYMBOLS=1 keeps the function names (for `node scripts/wasm-size.mjs --by-package`
 // and readable profiles; a larger file, not for serving).
@@ -41,7 +43,7 @@ function newestMtime(dir) {
 }
 
 // The type checker's schema assets (scripts/build-schemas.mjs), lazily fetched beside the engine.
-if (process.env.CEL_SCHEMAS !== '0') buildSchemas(outDir);
+if (process.env.CEL_SCHEMAS !== '0' && !process.argv.includes('--compress')) buildSchemas(outDir);
 
 const upToDate =
   !process.env.CEL_WASM_FORCE &&
@@ -49,7 +51,36 @@ const upToDate =
   existsSync(outExec) &&
   statSync(outWasm).mtimeMs >
     Math.max(newestMtime(srcDir), ...['build-wasm.mjs', 'wasm-weight.mjs', 'wasm-snapshot.mjs', 'go-symtab.mjs', 'leb128.mjs'].map((f) => statSync(join(root, 'scripts', f)).mtimeMs));
+// Precompressed copies for static servers (nginx gzip_static/brotli_static, Caddy
+// precompressed, scripts/serve.mjs); the engine is the app's largest file by far. Written when
+// older than cel.wasm (or missing), so an up-to-date engine gets them too.
+function compressEngine() {
+  const fresh = (f) => existsSync(f) && statSync(f).mtimeMs >= statSync(outWasm).mtimeMs;
+  if (fresh(`${outWasm}.br`) && fresh(`${outWasm}.gz`)) return undefined;
+  const bytes = readFileSync(outWasm);
+  const br = brotliCompressSync(bytes, {
+    params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_LGWIN]: 24, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+  });
+  const gz = gzipSync(bytes, { level: 9 });
+  writeFileSync(`${outWasm}.br`, br);
+  writeFileSync(`${outWasm}.gz`, gz);
+  return { bytes: bytes.length, gz: gz.length, br: br.length };
+}
+const mb = (n) => `${(n / 1e6).toFixed(2)} MB`;
+const compressNow = process.argv.includes('--compress') || process.env.CEL_WASM_COMPRESS !== '0';
+
+if (process.argv.includes('--compress')) {
+  if (!existsSync(outWasm)) {
+    console.error('build-wasm --compress: no public/cel/cel.wasm to compress (build it first)');
+    process.exit(1);
+  }
+  const t = Date.now();
+  const sizes = compressEngine();
+  console.log(sizes ? `build-wasm: compressed cel.wasm (${mb(sizes.gz)} gzip, ${mb(sizes.br)} brotli) in ${((Date.now() - t) / 1000).toFixed(1)} s` : 'build-wasm: cel.wasm.br and cel.wasm.gz are up to date');
+  process.exit(0);
+}
 if (upToDate) {
+  if (compressNow) compressEngine();
   console.log('build-wasm: public/cel/cel.wasm is up to date');
   process.exit(0);
 }
@@ -110,14 +141,6 @@ if (snapshot) {
   const keepNames = Boolean(process.env.CEL_WASM_SYMBOLS);
   writeFileSync(outWasm, await snapshotEngine(readFileSync(outWasm), readFileSync(outExec, 'utf8'), { packages, keepNames }));
 }
-// Precompressed copies for static servers (nginx gzip_static/brotli_static, Caddy
-// precompressed, scripts/serve.mjs); the engine is the app's largest file by far.
-const bytes = readFileSync(outWasm);
-const br = brotliCompressSync(bytes, {
-  params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_LGWIN]: 24, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length },
-});
-const gz = gzipSync(bytes, { level: 9 });
-writeFileSync(`${outWasm}.br`, br);
-writeFileSync(`${outWasm}.gz`, gz);
-const mb = (n) => `${(n / 1e6).toFixed(2)} MB`;
-console.log(`build-wasm: built ${outWasm} (${mb(bytes.length)}, ${mb(gz.length)} gzip, ${mb(br.length)} brotli) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+const sizes = compressNow ? compressEngine() : undefined;
+const size = statSync(outWasm).size;
+console.log(`build-wasm: built ${outWasm} (${mb(size)}${sizes ? `, ${mb(sizes.gz)} gzip, ${mb(sizes.br)} brotli` : ', not compressed yet'}) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

@@ -4,7 +4,7 @@
 // is otherwise idle half the time: tsc, the schema dumps and the engine's snapshot are single
 // threaded, the admission oracle waits on its apiserver). The same steps as one after the other:
 //
-//   build:wasm (the engine) · build:schemas · build:oracles · build:native · typecheck · check:imports · test:go
+//   build:wasm (the engine) · compress:wasm · build:schemas · build:oracles · build:native · typecheck · check:imports · test:go
 //   → test:unit (vitest; needs the engine, its schemas, the native engine and the oracles)
 //     · build (vite; needs the engine and schemas)
 //   → test:e2e (Playwright on the build)
@@ -28,7 +28,9 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
  */
 const STEPS = {
   // build:wasm is the engine and then the schema assets: two steps here, so that they run side by side
-  'build:wasm': { run: 'npm run build:wasm', needs: [], env: { CEL_SCHEMAS: '0' } },
+  'build:wasm': { run: 'npm run build:wasm', needs: [], env: { CEL_SCHEMAS: '0', CEL_WASM_COMPRESS: '0' } },
+  // the engine's .br/.gz copies (only the build and e2e serve them): beside the unit tests, not before them
+  'compress:wasm': { run: 'node scripts/build-wasm.mjs --compress', needs: ['build:wasm'] },
   'build:schemas': { run: 'node scripts/build-schemas.mjs', needs: [] },
   'build:oracles': { run: 'npm run build:oracles', needs: [], optional: true },
   'build:native': { run: 'npm run build:native', needs: [] },
@@ -38,7 +40,7 @@ const STEPS = {
   'test:go': { run: 'npm run test:go', needs: [] },
   // the vitest run of test:unit (which is build:wasm && build:native && vitest run)
   'test:unit': { run: 'npx vitest run', needs: ['build:wasm', 'build:schemas', 'build:native'], after: ['build:oracles'] },
-  build: { run: 'npm run build', needs: ['build:wasm', 'build:schemas'] },
+  build: { run: 'npm run build', needs: ['build:wasm', 'compress:wasm', 'build:schemas'] },
   'test:e2e': { run: 'npm run test:e2e', needs: ['build'], after: ['test:unit'] },
 };
 
