@@ -10,7 +10,7 @@ import {
 } from './cel-language';
 import { compile, declarations, typeAt } from '../cel';
 import { kindFieldsAt, objectFieldsAt, typedRootKinds } from '../admission/schema-fields';
-import { macroScopes, objectPath, typedPath } from './cel-model';
+import { macroScopes, typedPath } from './cel-model';
 import { useEngine } from '../cel/test-helpers';
 
 useEngine();
@@ -234,14 +234,16 @@ describe('object typed by the matched kinds (the type checker schemas)', () => {
     return (h?.contents ?? []).map((x: { value: string }) => x.value).join('\n');
   };
 
-  test('objectPath: field names, list elements and map values', () => {
-    expect(objectPath('object.spec.template.spec.containers[0].ports')).toEqual(['spec', 'template', 'spec', 'containers', '[]', 'ports']);
-    expect(objectPath("oldObject.metadata.labels['a.b/c']")).toEqual(['metadata', 'labels', '[]']);
-    expect(objectPath('object.?spec')).toEqual(['spec']);
-    expect(objectPath('object')).toEqual([]);
-    expect(objectPath('objects.spec')).toBeUndefined();
-    expect(objectPath('object.spec.containers.filter(c, true)')).toBeUndefined();
-    expect(objectPath('params.spec')).toBeUndefined();
+  test('typedPath: field names, list elements and map values', () => {
+    const object = (path: string[]) => ({ root: 'object', path });
+    expect(typedPath('object.spec.template.spec.containers[0].ports')).toEqual(object(['spec', 'template', 'spec', 'containers', '[]', 'ports']));
+    expect(typedPath("oldObject.metadata.labels['a.b/c']")).toEqual(object(['metadata', 'labels', '[]']));
+    expect(typedPath('object.?spec')).toEqual(object(['spec']));
+    expect(typedPath('object')).toEqual(object([]));
+    expect(typedPath('objects.spec')).toBeUndefined();
+    expect(typedPath('object.spec.containers.filter(c, true)')).toBeUndefined();
+    // params is a root of its own (typed by the paramKind)
+    expect(typedPath('params.spec')).toEqual({ root: 'params', path: ['spec'] });
   });
 
   test('completion after object.spec. offers the schema fields with their types', async () => {

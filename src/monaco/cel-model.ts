@@ -4,7 +4,7 @@
  * declarations of a context, cached.
  */
 import type * as Monaco from 'monaco-editor';
-import type { SchemaFieldsAt } from '../admission/schema-fields';
+import type { SchemaFieldsAt, TypedRoot } from '../admission/schema-fields';
 import type { CelCompileOptions, CelContext, CelDeclarations, CelInputs, CelTypeAt } from '../cel/types';
 
 export type MonacoApi = Pick<typeof Monaco, 'languages' | 'editor' | 'MarkerSeverity'>;
@@ -37,7 +37,7 @@ export const OBJECT_ELEMENT = '[]';
 /** The path segment of a list's element only (src/admission/schema-fields.ts LIST_ELEMENT). */
 export const LIST_ELEMENT = '[*]';
 
-export type TypedRoot = 'object' | 'params';
+export type { TypedRoot };
 
 const ROOTS: Record<string, TypedRoot> = { object: 'object', oldObject: 'object', params: 'params' };
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*/;
@@ -133,11 +133,11 @@ export function macroScopes(before: string): MacroScope[] {
     if (before[at] !== '(') continue;
     const head = before.slice(0, at);
     const macro = /\.\s*([A-Za-z_][A-Za-z0-9_]*)\s*$/.exec(head);
-    if (!macro || !(ONE_VARIABLE.has(macro[1]!) || TWO_VARIABLES.has(macro[1]!))) continue;
+    const name = macro?.[1];
+    if (!macro || !name || !(ONE_VARIABLE.has(name) || TWO_VARIABLES.has(name))) continue;
     const vars = /^\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*,(?:\s*([A-Za-z_][A-Za-z0-9_]*)\s*,)?/.exec(before.slice(at));
     if (!vars) continue;
     const receiver = receiverBefore(head.slice(0, macro.index));
-    const name = macro[1]!;
     // two variables: the second is the element (a list's) or the value (a map's); one: a list's element
     if (vars[2] && TWO_VARIABLES.has(name)) out.push({ name: vars[2], receiver, element: OBJECT_ELEMENT });
     else if (ONE_VARIABLE.has(name)) out.push({ name: vars[1]!, receiver, element: LIST_ELEMENT });
@@ -172,12 +172,6 @@ export function typedPath(chain: string, before = ''): { root: TypedRoot; path: 
     return root ? { root, path: [...rest, ...suffix] } : undefined;
   }
   return undefined;
-}
-
-/** A chain rooted at `object` or `oldObject` as a field path (see typedPath). */
-export function objectPath(chain: string): string[] | undefined {
-  const t = typedPath(chain);
-  return t?.root === 'object' ? t.path : undefined;
 }
 
 /** Which of the matched kinds have a field, in words (empty when there is one kind, or every kind has it). */
