@@ -134,17 +134,28 @@ function failed(b, p, stderr) {
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
-/** The oracle's binary, built when its sources changed since the last build (or waited for while another process builds it). */
-export function buildOracle(b) {
+/**
+ * The build of `b` claimed: yields the milliseconds to wait while another process builds it, and
+ * returns its plan with 'built' (the binary is there) or 'mine' (this process builds it now).
+ */
+function* claimBuild(b) {
   const p = plan(b);
   mkdirSync(oracleCacheDir, { recursive: true });
-  const t0 = Date.now();
   for (;;) {
     const c = claim(p);
-    if (c === 'built') return { path: p.path, built: false, seconds: 0 };
-    if (c === 'mine') break;
-    Atomics.wait(pause, 0, 0, 250);
+    if (c !== 'wait') return { p, c };
+    yield 250;
   }
+}
+
+/** The oracle's binary, built when its sources changed since the last build (or waited for while another process builds it). */
+export function buildOracle(b) {
+  const t0 = Date.now();
+  const g = claimBuild(b);
+  let s;
+  while (!(s = g.next()).done) Atomics.wait(pause, 0, 0, s.value);
+  const { p, c } = s.value;
+  if (c === 'built') return { path: p.path, built: false, seconds: 0 };
   try {
     execFileSync('go', p.args, { cwd: p.dir, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', env: p.env });
   } catch (e) {
@@ -156,15 +167,12 @@ export function buildOracle(b) {
 
 /** buildOracle without blocking the event loop (several builds can run at once). */
 export async function buildOracleAsync(b) {
-  const p = plan(b);
-  mkdirSync(oracleCacheDir, { recursive: true });
   const t0 = Date.now();
-  for (;;) {
-    const c = claim(p);
-    if (c === 'built') return { path: p.path, built: false, seconds: 0 };
-    if (c === 'mine') break;
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  const g = claimBuild(b);
+  let s;
+  while (!(s = g.next()).done) await new Promise((r) => setTimeout(r, s.value));
+  const { p, c } = s.value;
+  if (c === 'built') return { path: p.path, built: false, seconds: 0 };
   const stderr = await new Promise((resolvePromise, reject) => {
     const child = spawn('go', p.args, { cwd: p.dir, stdio: ['ignore', 'ignore', 'pipe'], env: p.env });
     const err = [];
