@@ -162,7 +162,16 @@ export function fullDecider(spec: ChainSpec): Decider {
 /** The engine the lean path batches on (src/cel, no memo: each distinct expression of a request is asked once anyway; its inputs go with the batch). */
 const DEFAULT_CEL: PolicyCel = { evaluate: (e, c, i, o) => evaluate(e, c, i, o), evaluateBatch: (items, inputs) => evaluateBatchOnce(items, inputs) };
 
-const leanDecision = (v: LeanVerdict): Decision => ({ allowed: true, deniedBy: null, warnings: v.warnings, audited: v.audited, calls: v.calls, mutated: false });
+/** A lean verdict as decisionOf words the full run's (the same members, in its order). */
+const leanDecision = (v: LeanVerdict): Decision => ({
+  allowed: v.allowed,
+  deniedBy: v.deniedBy ?? null,
+  warnings: v.warnings,
+  audited: v.audited,
+  calls: v.calls,
+  mutated: false,
+  ...(v.denials ? { denials: v.denials } : {}),
+});
 
 export interface ImpactInput {
   /** The candidate's documents (admission objects, params, Namespaces, CRDs). */
