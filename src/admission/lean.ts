@@ -1,21 +1,31 @@
 /**
  * The lean verdict (the impact replay, issue #29): what a chain decides about a request — allowed,
  * the warnings, the audit annotation keys, the webhooks called, mutated — without the Simulate
- * view's explanation (no steps, traces, reasons or messages), for the requests where that verdict
- * is "allowed, nothing changed". Anything else answers `undefined`, and the caller runs the full
- * simulation (simulatePrepared / probePrepared) for that request and chain:
+ * view's explanation (no steps, traces or reasons), for the requests where the object is unchanged
+ * and no error is involved: allowed, or denied by ValidatingAdmissionPolicies whose validations
+ * are false. A false validation is handled as the policy run handles it, under each applying
+ * binding's validationActions (Deny, Warn, Audit, any combination): its message (failedValidationMessage:
+ * the messageExpression's value, else the message, else the expression), the warnings
+ * (validationWarning), the Audit failures' annotation key; the denial the client sees is the first
+ * denying binding of the first denying policy, worded as the full run words it (policyDenialMessage,
+ * forbiddenMessage), and `denials` lists every denying binding as the probe run's steps do (the
+ * first as the client sees it, the others with the policy's own words). After a denial no validating
+ * webhook is called, but the probe calls them all: each must be decided here as admitting.
+ * Anything else answers `undefined`, and the caller runs the full simulation (simulatePrepared /
+ * probePrepared) for that request and chain:
  *
  *   - a chain with a MutatingAdmissionPolicy that has a binding (its mutations change the object);
  *   - a request whose resource a plugin excludes (review resources), a match through an equivalent
  *     resource (matchPolicy Equivalent: other inputs), a selector or configuration error;
  *   - a policy with paramKind that matches the request (its inputs depend on the param);
- *   - any CEL answer that is not a plain success: an error, a validation that is not `true`, an
- *     audit annotation that is neither a string nor null, a cost past a budget, an engine failure;
+ *   - any CEL answer that is not a plain success: an error (a messageExpression's error only makes
+ *     the message fall back, unless it is a budget's), an audit annotation that is neither a string
+ *     nor null, a cost past a budget, an engine failure;
  *   - a webhook called whose assumed answer is not an admission (deny, unavailable, a non-empty
  *     patch), or a dry-run request to a webhook whose sideEffects do not allow it.
  *
- * So every verdict given here is the one `simulatePrepared` gives (`lean.test.ts` compares them
- * on the repository's scenarios): the same matching functions (matchResources, matchWebhook),
+ * So every verdict given here is the one `simulatePrepared` (and for `denials` `probePrepared`)
+ * gives (`lean.test.ts` compares them on the repository's scenarios and generated denials): the same matching functions (matchResources, matchWebhook),
  * the same request context (`contextOf`), the same CEL items with the same compile options as
  * the runs ask for (variables are evaluated inside the expressions that use them, as in the
  * runs; their own evaluations only feed the trace), and the same cost sums per budget.
@@ -315,6 +325,9 @@ function verdictOf(plan: Plan, ctx: SimContext, rs: Answers): LeanVerdict | unde
     for (const i of p.messages) {
       if (i === undefined) continue;
       const r = rs[i]!;
+      // past a budget (the batch's group shares one; the run gives each policy its own) the run may
+      // have had a value where this has none: the full run decides
+      if (!r.ok && r.kind === 'cost-exceeded') return undefined;
       cost += r.ok ? r.cost : ((r as { cost?: number }).cost ?? 0);
     }
     if (cost > CEL_LIMITS.runtimeCelCostBudget) return undefined;

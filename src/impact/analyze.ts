@@ -124,9 +124,10 @@ export type Decider = (request: AdmissionRequest, namespaceObject: unknown) => P
 
 /**
  * The decider on this thread: both chains prepared once and compiled for lean verdicts (one
- * engine batch per request for both chains, no explanation built); a chain whose lean verdict
- * is not "allowed, unchanged" runs the full simulation (and its probe when denied), with one
- * CEL memo per request shared by its runs.
+ * engine batch per request for both chains, no explanation built: allowed, or denied by
+ * ValidatingAdmissionPolicies' false validations); a chain the lean path leaves undecided (a
+ * mutation, an error, params, a webhook that denies …) runs the full simulation (and its probe
+ * when denied), with one CEL memo per request shared by its runs.
  */
 export function chainDecider(spec: ChainSpec): Decider {
   const baseline = prepareChain(spec.baseline, { kubernetesVersion: spec.kubernetesVersion });
