@@ -8,9 +8,14 @@
  *   - chains built here for what the lean path reads: the bench's 20 policies and 10 webhooks,
  *     audit annotations, messageExpressions, Warn and Audit actions, bindings with matchResources,
  *     selectors on labels, resourceNames, params, budgets, review resources, cluster-scoped objects;
+ *   - ValidatingAdmissionPolicy denials, warnings and Audit failures: every way a false
+ *     validation's message is made (messageExpression good, erroring, blank, over-long, multi-line;
+ *     message; neither), every combination of validationActions, several bindings and denying
+ *     policies, webhooks around them; and a generated set of such chains;
  *   - the real apiserver's audit log and snapshot (tools/admission-oracle/testdata/audit): the
  *     whole report, both candidate modes.
- * And the lean path must decide a good share of them itself (else this compares the full run with itself).
+ * And the lean path must decide a good share of them itself, denials included (else this compares
+ * the full run with itself): where the full run denies in the denial sets, every one.
  * The engine is the in-process WebAssembly one; `CEL_ENGINE=native npx vitest run src/impact/lean.test.ts` runs it on the native one.
  */
 import { readFileSync } from 'node:fs';
@@ -290,9 +295,21 @@ describe('lean verdicts agree with the full simulation', () => {
     it(`on the real apiserver's audit log and snapshot (${mode})`, async () => {
       const run = (decider: (spec: ChainSpec) => ReturnType<typeof chainDecider>) =>
         analyzeImpact({ workspace: candidate.objects, cluster: snapshot, audit: log, options: { candidate: mode, webhooks: candidate.webhooks, decider } });
-      const [full, quick] = await Promise.all([run(fullDecider), run(chainDecider)]);
+      // chainDecider, counting the denials its lean path decides itself
+      let leanDenied = 0;
+      const counted = (spec: ChainSpec): ReturnType<typeof chainDecider> => {
+        const decide = chainDecider(spec);
+        const set = leanSet([leanChain(prepareChain(spec.baseline, { kubernetesVersion: spec.kubernetesVersion })), leanChain(prepareChain(spec.candidate, { kubernetesVersion: spec.kubernetesVersion, staticDocuments: spec.staticDocuments }))]);
+        return async (request, ns) => {
+          const v = await leanVerdicts(set, request, { webhooks: spec.webhooks, namespaces: ns ? [ns] : [] }, cel);
+          leanDenied += v.filter((x) => x && !x.allowed).length;
+          return decide(request, ns);
+        };
+      };
+      const [full, quick] = await Promise.all([run(fullDecider), run(counted)]);
       expect(quick.summary.events).toBeGreaterThan(20);
       expect(quick).toEqual(full);
+      expect(leanDenied).toBeGreaterThan(0);
     }, 120_000);
   }
 });
