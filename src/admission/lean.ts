@@ -1,21 +1,31 @@
 /**
  * The lean verdict (the impact replay, issue #29): what a chain decides about a request — allowed,
  * the warnings, the audit annotation keys, the webhooks called, mutated — without the Simulate
- * view's explanation (no steps, traces, reasons or messages), for the requests where that verdict
- * is "allowed, nothing changed". Anything else answers `undefined`, and the caller runs the full
- * simulation (simulatePrepared / probePrepared) for that request and chain:
+ * view's explanation (no steps, traces or reasons), for the requests where the object is unchanged
+ * and no error is involved: allowed, or denied by ValidatingAdmissionPolicies whose validations
+ * are false. A false validation is handled as the policy run handles it, under each applying
+ * binding's validationActions (Deny, Warn, Audit, any combination): its message (failedValidationMessage:
+ * the messageExpression's value, else the message, else the expression), the warnings
+ * (validationWarning), the Audit failures' annotation key; the denial the client sees is the first
+ * denying binding of the first denying policy, worded as the full run words it (policyDenialMessage,
+ * forbiddenMessage), and `denials` lists every denying binding as the probe run's steps do (the
+ * first as the client sees it, the others with the policy's own words). After a denial no validating
+ * webhook is called, but the probe calls them all: each must be decided here as admitting.
+ * Anything else answers `undefined`, and the caller runs the full simulation (simulatePrepared /
+ * probePrepared) for that request and chain:
  *
  *   - a chain with a MutatingAdmissionPolicy that has a binding (its mutations change the object);
  *   - a request whose resource a plugin excludes (review resources), a match through an equivalent
  *     resource (matchPolicy Equivalent: other inputs), a selector or configuration error;
  *   - a policy with paramKind that matches the request (its inputs depend on the param);
- *   - any CEL answer that is not a plain success: an error, a validation that is not `true`, an
- *     audit annotation that is neither a string nor null, a cost past a budget, an engine failure;
+ *   - any CEL answer that is not a plain success: an error (a messageExpression's error only makes
+ *     the message fall back, unless it is a budget's), an audit annotation that is neither a string
+ *     nor null, a cost past a budget, an engine failure;
  *   - a webhook called whose assumed answer is not an admission (deny, unavailable, a non-empty
  *     patch), or a dry-run request to a webhook whose sideEffects do not allow it.
  *
- * So every verdict given here is the one `simulatePrepared` gives (`lean.test.ts` compares them
- * on the repository's scenarios): the same matching functions (matchResources, matchWebhook),
+ * So every verdict given here is the one `simulatePrepared` (and for `denials` `probePrepared`)
+ * gives (`lean.test.ts` compares them on the repository's scenarios and generated denials): the same matching functions (matchResources, matchWebhook),
  * the same request context (`contextOf`), the same CEL items with the same compile options as
  * the runs ask for (variables are evaluated inside the expressions that use them, as in the
  * runs; their own evaluations only feed the trace), and the same cost sums per budget.
@@ -35,16 +45,28 @@ import type { KubernetesVersion } from '../base/releases';
 import { CEL_LIMITS, isEngineFailure, type CelBatchItem, type CelCompileOptions, type CelContext, type CelEvalResult } from '../cel/types';
 import { declaredVariables, declaresParams } from '../k8s/cel-scope';
 import { withDefaults } from '../k8s/defaults';
-import { matchPolicy, matchResources, matchWebhook, type MatchInput, type PolicyCel } from '../policy';
+import { failedValidationMessage, matchPolicy, matchResources, matchWebhook, policyDenialMessage, validationWarning, VALIDATION_FAILURE_KEY, type MatchInput, type PolicyCel } from '../policy';
 import { celInputs } from '../request/cel-inputs';
-import { excludedBy, inputFor, matchInput, type SimContext } from './context';
+import { excludedBy, forbiddenMessage, inputFor, matchInput, type SimContext } from './context';
 import { contextOf, type PreparedChain } from './simulate';
 import type { SimOptions, SimRequest } from './types';
 import type { WorkspacePolicy, WorkspaceWebhook } from './workspace';
 
-/** A chain's verdict on a request it allows without a change to the object. */
+/** A ValidatingAdmissionPolicy binding that denies, worded as the full run words it. */
+export interface LeanDenial {
+  kind: 'ValidatingAdmissionPolicy';
+  name: string;
+  binding: string;
+  message: string;
+}
+
+/** A chain's verdict on a request it allows without a change to the object, or denies by ValidatingAdmissionPolicies' false validations. */
 export interface LeanVerdict {
-  allowed: true;
+  allowed: boolean;
+  /** The denial the client sees (when not allowed): simulatePrepared's `deniedBy`. */
+  deniedBy?: LeanDenial;
+  /** Every binding that denies, when more than one does: the probe run's denied steps. */
+  denials?: LeanDenial[];
   warnings: string[];
   /** Keys of the audit annotations, in the order the chain adds them. */
   audited: string[];
@@ -67,8 +89,10 @@ interface LeanPolicy {
   p: WorkspacePolicy;
   spec: Obj;
   params: boolean;
-  bindings: { name: string; matchResources?: unknown }[];
+  bindings: { name: string; actions: string[]; matchResources?: unknown }[];
   conditions: CelBatchItem[];
+  /** The validations as written (message, expression: what a false one's message is made of). */
+  specs: Obj[];
   validations: CelBatchItem[];
   /** Per validation, its messageExpression (evaluated whatever the validation answers: its cost counts). */
   messages: (CelBatchItem | undefined)[];
@@ -116,9 +140,10 @@ export function leanChain(chain: PreparedChain, registry: LeanRegistry = new Map
       params: declaresParams(spec),
       bindings: p.bindings.map((b) => {
         const bspec = obj(obj(withDefaults(b.binding)).spec);
-        return { name: b.name, ...(isObject(bspec.matchResources) ? { matchResources: bspec.matchResources } : {}) };
+        return { name: b.name, actions: strList(bspec.validationActions), ...(isObject(bspec.matchResources) ? { matchResources: bspec.matchResources } : {}) };
       }),
       conditions: list(spec.matchConditions).map((c) => item(str(obj(c).expression), 'vap-matchCondition', options)),
+      specs: validations,
       validations: validations.map((v) => item(str(v.expression), 'vap-validation', options)),
       messages: validations.map((v) => (str(v.messageExpression) ? item(str(v.messageExpression), 'vap-messageExpression', options) : undefined)),
       audits: list(spec.auditAnnotations).map((a) => ({ key: str(obj(a).key), item: item(str(obj(a).valueExpression), 'vap-auditAnnotation', options) })),
@@ -167,7 +192,16 @@ const slots = (b: Batch, its: readonly CelBatchItem[]): number[] => its.map((it)
 /** What a chain asks of the engine for one request, by slot, and what it decides with the answers. */
 interface Plan {
   mutating: { hook: LeanHook; conditions: number[] }[];
-  policies: { name: string; bindings: number; conditions: number[]; validations: number[]; messages: number[]; audits: { key: string; at: number }[] }[];
+  policies: {
+    lp: LeanPolicy;
+    /** The bindings that apply, in order. */
+    bindings: LeanPolicy['bindings'];
+    conditions: number[];
+    validations: number[];
+    /** Per validation, its messageExpression's slot. */
+    messages: (number | undefined)[];
+    audits: { key: string; at: number }[];
+  }[];
   validating: { hook: LeanHook; conditions: number[] }[];
 }
 
@@ -197,22 +231,22 @@ function planOf(lc: LeanChain, ctx: SimContext, b: Batch): Plan | undefined {
     if (pm.configError) return undefined;
     if (pm.skipReason) continue;
     if (pm.match?.matchedResource || lp.params) return undefined;
-    let bindings = 0;
+    const bindings: LeanPolicy['bindings'] = [];
     for (const bd of lp.bindings) {
       if (bd.matchResources !== undefined) {
         const m = matchResources(bd.matchResources, match);
         if (m.error) return undefined;
         if (!m.matches) continue;
       }
-      bindings++;
+      bindings.push(bd);
     }
-    if (!bindings) continue;
+    if (!bindings.length) continue;
     policies.push({
-      name: lp.p.name,
+      lp,
       bindings,
       conditions: slots(b, lp.conditions),
       validations: slots(b, lp.validations),
-      messages: lp.messages.flatMap((m) => (m ? [slot(b, m)] : [])),
+      messages: lp.messages.map((m) => (m ? slot(b, m) : undefined)),
       audits: lp.audits.map((a) => ({ key: a.key, at: slot(b, a.item) })),
     });
   }
@@ -254,14 +288,15 @@ function verdictOf(plan: Plan, ctx: SimContext, rs: Answers): LeanVerdict | unde
   const warnings: string[] = [];
   const audited = new Set<string>();
   const calls = new Set<string>();
-  /** A plugin's webhooks called in order; false where one is not decided here. */
-  const callAll = (hooks: Plan['mutating'], mutatingPlugin: boolean): boolean => {
+  /** A plugin's webhooks called in order; false where one is not decided here. `record` false: only whether each admits (the probe's validating webhooks after a denial). */
+  const callAll = (hooks: Plan['mutating'], mutatingPlugin: boolean, record = true): boolean => {
     for (const { hook, conditions } of hooks) {
       const mc = conditionsOf(rs, conditions);
       if (mc === undefined) return false;
       if (mc === 'skip') continue;
       const w = admits(ctx, hook);
       if (!w) return false;
+      if (!record) continue;
       calls.add(hook.wh.name);
       if (mutatingPlugin) audited.add(`mutation.webhook.admission.k8s.io/round_0_index_${hook.index}`);
       warnings.push(...w);
@@ -269,19 +304,30 @@ function verdictOf(plan: Plan, ctx: SimContext, rs: Answers): LeanVerdict | unde
     return true;
   };
   if (!callAll(plan.mutating, true)) return undefined;
+  /** The bindings that deny, in the order of the full run's steps: each with its first false validation's message. */
+  const denied: { name: string; binding: string; message: string }[] = [];
+  let auditFailures = false;
   for (const p of plan.policies) {
     const mc = conditionsOf(rs, p.conditions);
     if (mc === undefined) return undefined;
     if (mc === 'skip') continue;
-    // validations, then messageExpressions, on one budget; any validation not true is decided by the full run
+    // validations, then messageExpressions, on one budget; an error is decided by the full run
     let cost = 0;
-    for (const i of p.validations) {
+    const failed: number[] = [];
+    p.validations.forEach((i, j) => {
       const r = rs[i]!;
-      if (!r.ok || r.value !== true) return undefined;
-      cost += r.cost;
-    }
+      if (r.ok) {
+        cost += r.cost;
+        if (r.value !== true) failed.push(j);
+      }
+    });
+    if (p.validations.some((i) => !rs[i]!.ok)) return undefined;
     for (const i of p.messages) {
+      if (i === undefined) continue;
       const r = rs[i]!;
+      // past a budget (the batch's group shares one; the run gives each policy its own) the run may
+      // have had a value where this has none: the full run decides
+      if (!r.ok && r.kind === 'cost-exceeded') return undefined;
       cost += r.ok ? r.cost : ((r as { cost?: number }).cost ?? 0);
     }
     if (cost > CEL_LIMITS.runtimeCelCostBudget) return undefined;
@@ -294,10 +340,35 @@ function verdictOf(plan: Plan, ctx: SimContext, rs: Answers): LeanVerdict | unde
       if (auditCost > CEL_LIMITS.runtimeCelCostBudget) return undefined;
       if (r.value === null || r.value === undefined) continue;
       if (typeof r.value !== 'string') return undefined;
-      if (trimSpace(r.value)) keys.push(`${p.name}/${a.key}`);
+      if (trimSpace(r.value)) keys.push(`${p.lp.p.name}/${a.key}`);
     }
-    // every applying binding evaluates the same expressions on the same inputs: the same keys
+    // every applying binding evaluates the same expressions on the same inputs: the same failures, the same keys
+    const messages = failed.map((j) => {
+      const at = p.messages[j];
+      return failedValidationMessage(p.lp.specs[j]!, at === undefined ? undefined : rs[at]).message;
+    });
+    if (messages.length) {
+      for (const b of p.bindings) {
+        // the run's order: per binding, per false validation, per action
+        for (const message of messages)
+          for (const action of b.actions) {
+            if (action === 'Warn') warnings.push(validationWarning(p.lp.p.name, b.name, message));
+            else if (action === 'Audit') auditFailures = true;
+          }
+        if (b.actions.includes('Deny')) denied.push({ name: p.lp.p.name, binding: b.name, message: messages[0]! });
+      }
+    }
     for (const k of keys) audited.add(k);
+  }
+  if (auditFailures) audited.add(VALIDATION_FAILURE_KEY);
+  if (denied.length) {
+    // the plugin's rejection ends the chain: no validating webhook is called, but the probe calls
+    // them all, so each must be decided here as admitting (none adds a denial)
+    if (!callAll(plan.validating, false, false)) return undefined;
+    // the client sees the first, as apierrors.NewForbidden words it; the probe's later steps keep the policy's own words
+    const [first, ...rest] = denied.map((d): LeanDenial => ({ kind: 'ValidatingAdmissionPolicy', name: d.name, binding: d.binding, message: policyDenialMessage(d.name, d.binding, d.message) }));
+    const deniedBy: LeanDenial = { ...first!, message: forbiddenMessage(ctx, first!.message) };
+    return { allowed: false, deniedBy, ...(rest.length ? { denials: [deniedBy, ...rest] } : {}), warnings, audited: [...audited], calls: [...calls], mutated: false };
   }
   if (!callAll(plan.validating, false)) return undefined;
   return { allowed: true, warnings, audited: [...audited], calls: [...calls], mutated: false };
@@ -347,7 +418,7 @@ function ordered(gp: GroupPlan): GroupPlan {
         p && {
           mutating: p.mutating.map((h) => ({ ...h, conditions: re(h.conditions) })),
           validating: p.validating.map((h) => ({ ...h, conditions: re(h.conditions) })),
-          policies: p.policies.map((q) => ({ ...q, conditions: re(q.conditions), validations: re(q.validations), messages: re(q.messages), audits: q.audits.map((a) => ({ key: a.key, at: at[a.at]! })) })),
+          policies: p.policies.map((q) => ({ ...q, conditions: re(q.conditions), validations: re(q.validations), messages: q.messages.map((i) => (i === undefined ? undefined : at[i]!)), audits: q.audits.map((a) => ({ key: a.key, at: at[a.at]! })) })),
         },
     ),
   };

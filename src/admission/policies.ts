@@ -10,6 +10,7 @@ import { deepEqual, isObject, list, nameOf, namespaceOf, obj, str } from '../bas
 import {
   failurePolicyOf,
   matchResources,
+  policyDenialMessage,
   runMutatingPolicyOnce,
   runValidatingPolicy,
   type BindingTraceBase,
@@ -238,7 +239,7 @@ export async function runValidatingPolicies(ctx: SimContext): Promise<void> {
       const skip = bindingSkipStep(ctx, 'validating', p, b, bt);
       if (skip) {
         if (notes.length) skip.notes = notes;
-        if (skip.outcome === 'error-rejected') skip.message = `ValidatingAdmissionPolicy '${p.name}' with binding '${b.name}' denied request: failed to configure binding: ${bt.configError ?? ''}`;
+        if (skip.outcome === 'error-rejected') skip.message = policyDenialMessage(p.name, b.name, `failed to configure binding: ${bt.configError ?? ''}`);
         if (skip.outcome === 'error-rejected' && !ctx.denied && r.decision.allowed === false) {
           ctx.denied = { kind: 'ValidatingAdmissionPolicy', name: p.name, binding: b.name, message: forbiddenMessage(ctx, r.decision.message ?? ''), reason: r.decision.reason, code: r.decision.code ?? 403 };
           skip.message = ctx.denied.message;
@@ -281,7 +282,7 @@ export async function runValidatingPolicies(ctx: SimContext): Promise<void> {
       const s = policyStep(ctx, { phase: 'validating', p, binding: b, outcome, reason, document, path });
       if (ctx.options.trace) s.expressions = tracedExpressions(p.policy, bt.evaluations);
       if (notes.length) s.notes = notes;
-      if (firstDeny && (outcome === 'denied' || outcome === 'error-rejected')) s.message = `ValidatingAdmissionPolicy '${p.name}' with binding '${b.name}' denied request: ${firstDeny.message}`;
+      if (firstDeny && (outcome === 'denied' || outcome === 'error-rejected')) s.message = policyDenialMessage(p.name, b.name, firstDeny.message);
       const warnings = r.warnings.filter((w) => w.includes(`with binding '${b.name}':`));
       if (warnings.length) s.warnings = warnings;
       if ((outcome === 'denied' || outcome === 'error-rejected') && !ctx.denied && r.decision.allowed === false) {

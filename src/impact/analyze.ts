@@ -124,9 +124,10 @@ export type Decider = (request: AdmissionRequest, namespaceObject: unknown) => P
 
 /**
  * The decider on this thread: both chains prepared once and compiled for lean verdicts (one
- * engine batch per request for both chains, no explanation built); a chain whose lean verdict
- * is not "allowed, unchanged" runs the full simulation (and its probe when denied), with one
- * CEL memo per request shared by its runs.
+ * engine batch per request for both chains, no explanation built: allowed, or denied by
+ * ValidatingAdmissionPolicies' false validations); a chain the lean path leaves undecided (a
+ * mutation, an error, params, a webhook that denies …) runs the full simulation (and its probe
+ * when denied), with one CEL memo per request shared by its runs.
  */
 export function chainDecider(spec: ChainSpec): Decider {
   const baseline = prepareChain(spec.baseline, { kubernetesVersion: spec.kubernetesVersion });
@@ -162,7 +163,16 @@ export function fullDecider(spec: ChainSpec): Decider {
 /** The engine the lean path batches on (src/cel, no memo: each distinct expression of a request is asked once anyway; its inputs go with the batch). */
 const DEFAULT_CEL: PolicyCel = { evaluate: (e, c, i, o) => evaluate(e, c, i, o), evaluateBatch: (items, inputs) => evaluateBatchOnce(items, inputs) };
 
-const leanDecision = (v: LeanVerdict): Decision => ({ allowed: true, deniedBy: null, warnings: v.warnings, audited: v.audited, calls: v.calls, mutated: false });
+/** A lean verdict as decisionOf words the full run's (the same members, in its order). */
+const leanDecision = (v: LeanVerdict): Decision => ({
+  allowed: v.allowed,
+  deniedBy: v.deniedBy ?? null,
+  warnings: v.warnings,
+  audited: v.audited,
+  calls: v.calls,
+  mutated: false,
+  ...(v.denials ? { denials: v.denials } : {}),
+});
 
 export interface ImpactInput {
   /** The candidate's documents (admission objects, params, Namespaces, CRDs). */

@@ -8,9 +8,14 @@
  *   - chains built here for what the lean path reads: the bench's 20 policies and 10 webhooks,
  *     audit annotations, messageExpressions, Warn and Audit actions, bindings with matchResources,
  *     selectors on labels, resourceNames, params, budgets, review resources, cluster-scoped objects;
+ *   - ValidatingAdmissionPolicy denials, warnings and Audit failures: every way a false
+ *     validation's message is made (messageExpression good, erroring, blank, over-long, multi-line;
+ *     message; neither), every combination of validationActions, several bindings and denying
+ *     policies, webhooks around them; and a generated set of such chains;
  *   - the real apiserver's audit log and snapshot (tools/admission-oracle/testdata/audit): the
  *     whole report, both candidate modes.
- * And the lean path must decide a good share of them itself (else this compares the full run with itself).
+ * And the lean path must decide a good share of them itself, denials included (else this compares
+ * the full run with itself): where the full run denies in the denial sets, every one.
  * The engine is the in-process WebAssembly one; `CEL_ENGINE=native npx vitest run src/impact/lean.test.ts` runs it on the native one.
  */
 import { readFileSync } from 'node:fs';
@@ -38,10 +43,12 @@ interface Case {
   namespaceObject?: unknown;
 }
 
-/** Both deciders on every case; how many verdicts the lean path gave itself. */
-async function compare(cases: readonly Case[]): Promise<{ requests: number; lean: number }> {
+/** Both deciders on every case; how many verdicts the lean path gave itself, how many were denials, and of those how many the lean path decided. */
+async function compare(cases: readonly Case[]): Promise<{ requests: number; lean: number; denied: number; leanDenied: number }> {
   let requests = 0;
   let lean = 0;
+  let denied = 0;
+  let leanDenied = 0;
   for (const c of cases) {
     // the chain alone (beside an empty one), and twice (the chains share their items and one batch)
     for (const [baseline, candidate] of [
@@ -56,9 +63,11 @@ async function compare(cases: readonly Case[]): Promise<{ requests: number; lean
       const v = await leanVerdicts(set, c.request, { webhooks: spec.webhooks, namespaces: c.namespaceObject ? [c.namespaceObject] : [] }, cel);
       requests += 2;
       lean += v.filter(Boolean).length;
+      denied += Number(!full.baseline.allowed) + Number(!full.candidate.allowed);
+      leanDenied += v.filter((x) => x && !x.allowed).length;
     }
   }
-  return { requests, lean };
+  return { requests, lean, denied, leanDenied };
 }
 
 const allAllow = (c: Case): Case => ({ ...c, name: `${c.name} (every webhook allows)`, webhooks: {} });
@@ -68,6 +77,7 @@ describe('lean verdicts agree with the full simulation', () => {
     const cases: Case[] = [...HAND_WRITTEN, ...generated(50, 29)];
     const r = await compare([...cases, ...cases.map(allAllow)]);
     expect(r.lean).toBeGreaterThan(r.requests / 4);
+    expect(r.leanDenied).toBeGreaterThan(0);
   }, 300_000);
 
   const vap = (name: string, spec: Record<string, unknown>, b: Record<string, unknown> = {}) => [policy('ValidatingAdmissionPolicy', name, spec), binding('ValidatingAdmissionPolicyBinding', name, name, b)];
@@ -148,6 +158,132 @@ describe('lean verdicts agree with the full simulation', () => {
     const cases = chains.flatMap((c) => requests.map((r) => ({ ...r, name: `${c.name}: ${r.name}`, objects: c.objects, ...(c.webhooks ? { webhooks: c.webhooks } : {}) })));
     const r = await compare(cases);
     expect(r.lean).toBeGreaterThan(r.requests / 3);
+    expect(r.leanDenied).toBeGreaterThan(0);
+  }, 300_000);
+
+  // ValidatingAdmissionPolicy denials, warnings and Audit failures the lean path decides itself:
+  // every way a false validation's message is made, every combination of validationActions, several
+  // bindings and several denying policies, webhooks before and after them
+  const LONG = 'x'.repeat(5 * 1024 + 1);
+  const MESSAGES: Record<string, Record<string, unknown>> = {
+    static: { message: 'static message' },
+    'static, spaced': { message: '  spaced static  ' },
+    'static, blank': { message: '   ' },
+    messageExpression: { messageExpression: "'name ' + object.metadata.name", message: 'not this one' },
+    'messageExpression, spaced': { messageExpression: "'  name ' + object.metadata.name + '  '" },
+    'messageExpression errors': { messageExpression: "'spec ' + string(object.spec.missing)", message: 'after an error' },
+    'messageExpression errors, no message': { messageExpression: "'spec ' + string(object.spec.missing)" },
+    'messageExpression empty': { messageExpression: "'   '", message: 'after an empty one' },
+    'messageExpression over-long': { messageExpression: `'${LONG}'`, message: 'after a long one' },
+    'messageExpression over-long, no message': { messageExpression: `object.metadata.name + '${LONG}'` },
+    'messageExpression multi-line': { messageExpression: "'line one\\nline two'", message: 'after two lines' },
+    'messageExpression multi-line, no message': { messageExpression: "object.metadata.name + '\\n'" + " + 'second'" },
+    neither: {},
+  };
+  const ACTIONS: string[][] = [['Deny'], ['Warn'], ['Audit'], ['Warn', 'Audit'], ['Audit', 'Warn'], ['Deny', 'Warn'], ['Audit', 'Deny'], ['Warn', 'Audit', 'Deny'], []];
+  /** A policy that denies names starting with `deny-<tag>` or equal to `deny-all`; `validations` more after it. */
+  const denying = (name: string, tag: string, message: Record<string, unknown>, extra: Record<string, unknown>[] = []) =>
+    policy('ValidatingAdmissionPolicy', name, { validations: [{ expression: `!object.metadata.name.startsWith('deny-${tag}') && object.metadata.name != 'deny-all'`, ...message }, ...extra] });
+  const vapBinding = (name: string, policyName: string, validationActions: string[], extra: Record<string, unknown> = {}) => binding('ValidatingAdmissionPolicyBinding', name, policyName, { validationActions, ...extra });
+  const deployment = (name: string) => ({
+    operation: 'CREATE',
+    resource: { group: 'apps', version: 'v1', resource: 'deployments' },
+    kind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+    name,
+    namespace: 'team-a',
+    userInfo: { username: 'jane@example.com', groups: ['system:authenticated'] },
+    object: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: 'team-a' }, spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'app:1' }] } } } },
+  } as SimRequest);
+  const anyRule = { apiGroups: ['', 'apps'], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['pods', 'deployments'] };
+
+  it('on ValidatingAdmissionPolicy denials, warnings and Audit failures (messages, actions, bindings, several policies)', async () => {
+    const messagePolicies = Object.entries(MESSAGES).flatMap(([label, message], i) => [denying(`message-${i}`, `m${i}-`, message), vapBinding(`message-${i}`, `message-${i}`, ['Deny'])]);
+    const actionPolicies = ACTIONS.flatMap((actions, i) => [denying(`actions-${i}`, `a${i}-`, MESSAGES['messageExpression']!), vapBinding(`actions-${i}`, `actions-${i}`, actions)]);
+    const chains: { name: string; objects: unknown[]; webhooks?: Record<string, WebhookResponse> }[] = [
+      { name: 'every message', objects: messagePolicies },
+      { name: 'every action', objects: actionPolicies },
+      {
+        name: 'several bindings, several false validations, audit annotations, webhooks',
+        objects: [
+          policy('ValidatingAdmissionPolicy', 'multi', {
+            matchConstraints: { resourceRules: [anyRule] },
+            validations: [
+              { expression: "!object.metadata.name.startsWith('deny-')", messageExpression: "'first: ' + object.metadata.name" },
+              { expression: 'true', messageExpression: "'never shown'" },
+              { expression: "!object.metadata.name.endsWith('-twice')", message: 'second' },
+              { expression: "!object.metadata.name.endsWith('-twice')" },
+            ],
+            auditAnnotations: [{ key: 'name', valueExpression: "'n=' + object.metadata.name" }],
+          }),
+          vapBinding('multi-deny', 'multi', ['Deny']),
+          vapBinding('multi-warn', 'multi', ['Warn', 'Audit']),
+          vapBinding('multi-all', 'multi', ['Audit', 'Deny', 'Warn']),
+          vapBinding('multi-elsewhere', 'multi', ['Deny'], { matchResources: { namespaceSelector: { matchLabels: { env: 'dev' } } } }),
+          policy('ValidatingAdmissionPolicy', 'second', { matchConstraints: { resourceRules: [anyRule] }, validations: [{ expression: "!object.metadata.name.startsWith('deny-')" }] }),
+          vapBinding('second', 'second', ['Deny']),
+          policy('ValidatingAdmissionPolicy', 'warn-second', { matchConstraints: { resourceRules: [anyRule] }, matchConditions: [{ name: 'not-skip', expression: "!object.metadata.name.endsWith('-skip')" }], validations: [{ expression: "!object.metadata.name.startsWith('deny-')", message: 'warned' }] }),
+          vapBinding('warn-second', 'warn-second', ['Warn']),
+          mutating('annotate', hook('annotate.example.com', { rules: [anyRule] })),
+          validating('after', hook('after.example.com', { rules: [anyRule] }), hook('after-2.example.com', { rules: [anyRule], matchConditions: [{ name: 'm', expression: "!object.metadata.name.endsWith('-skip')" }] })),
+        ],
+        webhooks: { 'annotate.example.com': { warnings: ['mutating warns'] }, 'after.example.com': { warnings: ['validating warns'] } },
+      },
+    ];
+    const names = ['web-1', 'deny-all', 'deny-twice', 'deny-x-skip', 'deny-m2-x', 'deny-m5-x', 'deny-m8-x', 'deny-m11-x', 'deny-a3-x', 'deny-a7-x', 'deny-a8-x'];
+    const requests: { name: string; request: SimRequest; namespaceObject?: unknown }[] = [
+      ...names.map((n) => ({ name: n, request: named(n), namespaceObject: teamA })),
+      { name: 'deny-all by generateName (no name)', request: { ...named('deny-all'), name: '' } },
+      { name: 'a Deployment deny-all', request: deployment('deny-all'), namespaceObject: teamA },
+      { name: 'an update to deny-twice', request: named('deny-twice', { operation: 'UPDATE', oldObject: pod() }), namespaceObject: teamA },
+    ];
+    const cases = chains.flatMap((c) => requests.map((r) => ({ ...r, name: `${c.name}: ${r.name}`, objects: c.objects, ...(c.webhooks ? { webhooks: c.webhooks } : {}) })));
+    const r = await compare(cases);
+    expect(r.denied).toBeGreaterThan(r.requests / 3);
+    expect(r.leanDenied).toBe(r.denied);
+  }, 300_000);
+
+  it('on a generated set of policies (actions, messages, messageExpressions, bindings, several denying)', async () => {
+    let seed = 2026;
+    const rand = () => {
+      // mulberry32: the same set on every run
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+    const expressions = ["!object.metadata.name.startsWith('deny')", 'true', "object.metadata.name.size() < 8", "!object.metadata.name.contains('-b')", "!(has(object.metadata.labels) && 'tier' in object.metadata.labels)"];
+    const messages = Object.values(MESSAGES);
+    const cases: Case[] = [];
+    for (let k = 0; k < 40; k++) {
+      const objects: unknown[] = [];
+      const policies = 1 + Math.floor(rand() * 4);
+      for (let i = 0; i < policies; i++) {
+        const validations = Array.from({ length: 1 + Math.floor(rand() * 3) }, () => ({ expression: pick(expressions), ...pick(messages) }));
+        const spec: Record<string, unknown> = { validations };
+        if (rand() < 0.3) spec.auditAnnotations = [{ key: 'who', valueExpression: "object.metadata.name.startsWith('deny') ? 'denied ' + object.metadata.name : ''" }];
+        if (rand() < 0.2) spec.matchConditions = [{ name: 'not-c', expression: "!object.metadata.name.endsWith('-c')" }];
+        objects.push(policy('ValidatingAdmissionPolicy', `gen-${k}-${i}`, spec));
+        const bindings = 1 + Math.floor(rand() * 3);
+        for (let j = 0; j < bindings; j++) {
+          const actions = ['Deny', 'Warn', 'Audit'].filter(() => rand() < 0.5).sort(() => rand() - 0.5);
+          objects.push(vapBinding(`gen-${k}-${i}-${j}`, `gen-${k}-${i}`, actions.length ? actions : [pick(['Deny', 'Warn', 'Audit'])], rand() < 0.2 ? { matchResources: { namespaceSelector: { matchLabels: { env: pick(['prod', 'dev']) } } } } : {}));
+        }
+      }
+      const webhooks: Record<string, WebhookResponse> = {};
+      if (rand() < 0.5) objects.push(mutating(`m-${k}`, hook(`m-${k}.example.com`)));
+      if (rand() < 0.5) {
+        objects.push(validating(`v-${k}`, hook(`v-${k}.example.com`)));
+        if (rand() < 0.5) webhooks[`v-${k}.example.com`] = { warnings: [`v-${k} warns`] };
+      }
+      for (const n of ['web', 'deny-a', 'deny-long-b', 'deny-c']) {
+        const object = { ...pod(rand() < 0.3 ? { app: 'web', tier: 'x' } : { app: 'web' }), metadata: { ...pod().metadata, name: n } };
+        cases.push({ name: `generated ${k}: ${n}`, objects, request: named(n, { object }), namespaceObject: teamA, webhooks });
+      }
+    }
+    const r = await compare(cases);
+    expect(r.denied).toBeGreaterThan(r.requests / 4);
+    expect(r.leanDenied).toBe(r.denied);
   }, 300_000);
 
   const dir = join(import.meta.dirname, '../../tools/admission-oracle/testdata/audit');
@@ -159,9 +295,21 @@ describe('lean verdicts agree with the full simulation', () => {
     it(`on the real apiserver's audit log and snapshot (${mode})`, async () => {
       const run = (decider: (spec: ChainSpec) => ReturnType<typeof chainDecider>) =>
         analyzeImpact({ workspace: candidate.objects, cluster: snapshot, audit: log, options: { candidate: mode, webhooks: candidate.webhooks, decider } });
-      const [full, quick] = await Promise.all([run(fullDecider), run(chainDecider)]);
+      // chainDecider, counting the denials its lean path decides itself
+      let leanDenied = 0;
+      const counted = (spec: ChainSpec): ReturnType<typeof chainDecider> => {
+        const decide = chainDecider(spec);
+        const set = leanSet([leanChain(prepareChain(spec.baseline, { kubernetesVersion: spec.kubernetesVersion })), leanChain(prepareChain(spec.candidate, { kubernetesVersion: spec.kubernetesVersion, staticDocuments: spec.staticDocuments }))]);
+        return async (request, ns) => {
+          const v = await leanVerdicts(set, request, { webhooks: spec.webhooks, namespaces: ns ? [ns] : [] }, cel);
+          leanDenied += v.filter((x) => x && !x.allowed).length;
+          return decide(request, ns);
+        };
+      };
+      const [full, quick] = await Promise.all([run(fullDecider), run(counted)]);
       expect(quick.summary.events).toBeGreaterThan(20);
       expect(quick).toEqual(full);
+      expect(leanDenied).toBeGreaterThan(0);
     }, 120_000);
   }
 });

@@ -198,6 +198,55 @@ function truncateBytes(s: string, max: number): string {
   return b.length <= max ? s : new TextDecoder().decode(b.slice(0, max));
 }
 
+/** An answer a failed validation's messageExpression gave (evalExpr's or the engine's own): what its message is made of. */
+export interface MessageAnswer {
+  ok: boolean;
+  value?: unknown;
+}
+
+/**
+ * validator.go: the message of a validation that is false — its messageExpression's value when
+ * that is a non-empty string of at most maxEvaluatedMessageExpressionSizeBytes on one line
+ * (trimmed), else the static `message` (trimmed), else `failed expression: <expression>`; and
+ * why the messageExpression's value was not used (`rejected`). `m`: the messageExpression's
+ * answer (undefined: the validation has none). The one home of this wording (the policy run,
+ * the impact replay's lean verdicts).
+ */
+export function failedValidationMessage(v: Obj, m: MessageAnswer | undefined): { message: string; source: 'messageExpression' | 'message' | 'expression'; rejected?: string } {
+  let message = '';
+  let rejected: string | undefined;
+  if (m && m.ok) {
+    if (typeof m.value === 'string') {
+      message = trimSpace(m.value);
+      if (byteLength(message) > CEL_LIMITS.maxEvaluatedMessageExpressionSizeBytes) {
+        rejected = `longer than ${CEL_LIMITS.maxEvaluatedMessageExpressionSizeBytes} bytes`;
+        message = '';
+      }
+      if (message.includes('\n')) {
+        rejected = 'contains a line break';
+        message = '';
+      }
+      if (!message && !rejected) rejected = 'empty after trimming';
+    } else {
+      rejected = 'not a string';
+    }
+    if (message) return { message, source: 'messageExpression' };
+  } else if (m && !m.ok) {
+    rejected = 'evaluation error';
+  }
+  const withRejected = rejected ? { rejected } : {};
+  message = trimSpace(str(v.message));
+  if (message) return { message, source: 'message', ...withRejected };
+  return { message: `failed expression: ${trimSpace(str(v.expression))}`, source: 'expression', ...withRejected };
+}
+
+/** The message a policy's denial carries (dispatcher.go): by a binding, or by the policy (a configuration error). */
+export const policyDenialMessage = (policyName: string, binding: string | undefined, message: string): string =>
+  binding !== undefined ? `ValidatingAdmissionPolicy '${policyName}' with binding '${binding}' denied request: ${message}` : `ValidatingAdmissionPolicy '${policyName}' denied request: ${message}`;
+
+/** The warning of a failed validation under the Warn action (dispatcher.go). */
+export const validationWarning = (policyName: string, binding: string, message: string): string => `Validation failed for ValidatingAdmissionPolicy '${policyName}' with binding '${binding}': ${message}`;
+
 // ---------------------------------------------------------------------------
 // validator.go Validate
 
@@ -325,35 +374,8 @@ async function evaluateValidations(
       const reason = (str(v.reason) || 'Invalid') as StatusReason;
       vt.reason = reason;
       vt.code = reasonToCode(reason);
-      let message = '';
-      let source: ValidationTrace['messageSource'];
-      if (m && m.ok) {
-        if (typeof m.value === 'string') {
-          message = trimSpace(m.value);
-          if (byteLength(message) > CEL_LIMITS.maxEvaluatedMessageExpressionSizeBytes) {
-            vt.messageExpression!.rejected = `longer than ${CEL_LIMITS.maxEvaluatedMessageExpressionSizeBytes} bytes`;
-            message = '';
-          }
-          if (message.includes('\n')) {
-            vt.messageExpression!.rejected = 'contains a line break';
-            message = '';
-          }
-          if (!message && !vt.messageExpression!.rejected) vt.messageExpression!.rejected = 'empty after trimming';
-        } else {
-          vt.messageExpression!.rejected = 'not a string';
-        }
-        if (message) source = 'messageExpression';
-      } else if (m && !m.ok) {
-        vt.messageExpression!.rejected = 'evaluation error';
-      }
-      if (!message && str(v.message)) {
-        message = trimSpace(str(v.message));
-        if (message) source = 'message';
-      }
-      if (!message) {
-        message = `failed expression: ${trimSpace(expression)}`;
-        source = 'expression';
-      }
+      const { message, source, rejected } = failedValidationMessage(v, m);
+      if (rejected) vt.messageExpression!.rejected = rejected;
       vt.message = message;
       vt.messageSource = source;
     }
@@ -477,7 +499,7 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
           else if (action === 'Audit')
             failures.push({ message: d.message, policy: str(bspec.policyName), binding: bName, expressionIndex: d.index < 0 ? 0 : d.index, validationActions: actions });
           else if (action === 'Warn')
-            result.warnings.push(`Validation failed for ValidatingAdmissionPolicy '${policyName}' with binding '${bName}': ${d.message}`);
+            result.warnings.push(validationWarning(policyName, bName, d.message));
         }
       }
       for (const a of ev.auditAnnotations) {
@@ -506,10 +528,7 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
     result.denials = denied.map((d, i) => ({ message: d.message, binding: d.binding, index: d.index ?? -1, reason: d.reason, reported: i === 0 }));
     if (denied.length > 0) {
       const d = denied[0]!;
-      const message =
-        d.binding !== undefined
-          ? `ValidatingAdmissionPolicy '${policyName}' with binding '${d.binding}' denied request: ${d.message}`
-          : `ValidatingAdmissionPolicy '${policyName}' denied request: ${d.message}`;
+      const message = policyDenialMessage(policyName, d.binding, d.message);
       const reason = d.reason ?? 'Invalid';
       result.decision = { allowed: false, message, reason, code: reasonToCode(reason) };
       result.outcome = 'deny';
