@@ -21,10 +21,11 @@ var ops = [...]func(a []string) string{
 	func(a []string) string { return toJSON(Info()) },
 	func(a []string) string { return toJSON(SetSchemas(a[0], a[1])) },
 	func(a []string) string { return toJSON(TypeCheck(a[0], a[1])) },
+	func(a []string) string { return toJSON(Reads(a[0], a[1], a[2])) },
 }
 
 // opArgs: how many arguments each op reads (missing ones are "").
-var opArgs = [len(ops)]int{3, 4, 2, 2, 1, 2, 4, 0, 2, 2}
+var opArgs = [len(ops)]int{3, 4, 2, 2, 1, 2, 4, 0, 2, 2, 3}
 
 // decodeArgs reads n length-prefixed strings; a truncated buffer gives "" for the rest.
 func decodeArgs(b []byte, n int) []string {

@@ -38,11 +38,15 @@
  * one activation; their costs stay their own. The group shares one budget (per kind: matchConditions,
  * the rest): past it the engine answers errors, and an error is never a lean verdict, so the full
  * run decides those requests (a different path, never a different verdict).
+ * The batch's inputs are cut down to what its items read of the objects (`reads`, asked of the
+ * engine once per item; src/cel/project.ts): the engine decodes a few fields, not whole objects.
  * `evaluateBatch` is called with grouped items: `cel.evaluateBatch` must be the engine's own.
  */
 import { isObject, list, obj, str, strList, trimSpace, type Obj } from '../base/json';
 import type { KubernetesVersion } from '../base/releases';
-import { CEL_LIMITS, isEngineFailure, type CelBatchItem, type CelCompileOptions, type CelContext, type CelEvalResult } from '../cel/types';
+import { reads } from '../cel';
+import { projector, unionReads } from '../cel/project';
+import { CEL_LIMITS, isEngineFailure, type CelBatchItem, type CelCompileOptions, type CelContext, type CelEvalResult, type CelInputs, type CelReads } from '../cel/types';
 import { declaredVariables, declaresParams } from '../k8s/cel-scope';
 import { withDefaults } from '../k8s/defaults';
 import { failedValidationMessage, matchPolicy, matchResources, matchWebhook, policyDenialMessage, validationWarning, VALIDATION_FAILURE_KEY, type MatchInput, type PolicyCel } from '../policy';
@@ -384,6 +388,21 @@ export interface LeanSet {
 interface GroupPlan {
   items: CelBatchItem[];
   plans: (Plan | undefined)[];
+  /** The inputs cut down to what the items read (src/cel/project.ts), once known. */
+  project?: (inputs: CelInputs) => CelInputs;
+}
+
+/** Each item's reads, asked of the engine once. */
+const itemReads = new WeakMap<CelBatchItem, Promise<CelReads>>();
+
+/** The projection of a batch's inputs on what its items read. */
+async function projectorOf(items: readonly CelBatchItem[]): Promise<(inputs: CelInputs) => CelInputs> {
+  const each = items.map((it) => {
+    let r = itemReads.get(it);
+    if (!r) itemReads.set(it, (r = reads(it.expression, it.context, it.options)));
+    return r;
+  });
+  return projector(unionReads(await Promise.all(each)));
 }
 
 /** Plans kept per group (distinct match keys; past it the cache starts again). */
@@ -458,7 +477,9 @@ export async function leanVerdicts(set: LeanSet, request: SimRequest, options: S
         g.plans.set(key, gp);
       }
       if (gp.plans.every((p) => !p)) return;
-      const rs = gp.items.length ? await batch(gp.items, celInputs(inputFor(ctx), null)) : [];
+      // the engine is sent only what the items read of the objects (usually a few fields)
+      const project = (gp.project ??= await projectorOf(gp.items));
+      const rs = gp.items.length ? await batch(gp.items, project(celInputs(inputFor(ctx), null))) : [];
       if (rs.length !== gp.items.length) return;
       g.members.forEach((i, j) => {
         const plan = gp.plans[j];

@@ -38,6 +38,7 @@ import type {
   CelInputs,
   CelInputsResult,
   CelTypeAt,
+  CelReads,
 } from './types';
 import { isEngineFailure } from './types';
 import type { CelTypeCheckOptions, CelTypeCheckResult } from './types';
@@ -346,6 +347,9 @@ export async function evaluateBatchOnce(items: readonly CelBatchItem[], inputs: 
 /** Variables, object types' fields, functions (overloads, docs) and macros of a context's environment. */
 export const declarations = (context: CelContext, options?: CelCompileOptions): Promise<CelDeclarations> =>
   run('declarations', context, options);
+
+/** What an expression (and its policy's variables) can read of each object: see `projectInputs`. */
+export const reads = (expression: string, context: CelContext, options?: CelCompileOptions): Promise<CelReads> => run('reads', expression, context, options);
 
 /** The checked type of the sub-expression at a 0-based code-point offset. */
 export const typeAt = (expression: string, context: CelContext, offset: number, options?: CelCompileOptions): Promise<CelTypeAt> =>

@@ -17,6 +17,7 @@ import type {
   CelEvalResult,
   CelFailure,
   CelInputsResult,
+  CelReads,
   CelTypeAt,
   CelTypeCheckOptions,
 } from './types';
@@ -38,6 +39,8 @@ export interface CelOps {
   setSchemas(key: string, assetJSON: string): CelSetSchemasResult;
   /** Type-checks a ValidatingAdmissionPolicy (JSON) as kube-controller-manager does, with the schemas stored under `schemas`. */
   typeCheck(policyJSON: string, schemas: string, options: CelTypeCheckOptions): CelRawTypeCheck;
+  /** The paths of each object an expression (and its policy's variables) can read (wasm/reads.go). */
+  reads(expression: string, context: CelContext, options?: CelCompileOptions): CelReads;
 }
 
 export type CelSetSchemasResult = { ok: true; kinds: number; definitions: number } | CelFailure;
@@ -66,6 +69,9 @@ interface OpSpec<K extends CelOp> {
   /** The worker's wall-clock deadline that applies (browser.ts). */
   deadline: 'request' | 'evaluation';
 }
+
+/** Every object read whole. */
+const WHOLE_READS: CelReads = { object: null, oldObject: null, namespaceObject: null, params: null };
 
 export function optionsJSON(options?: CelCompileOptions): string {
   return options ? JSON.stringify(options) : '';
@@ -210,6 +216,13 @@ export const OPS: { readonly [K in CelOp]: OpSpec<K> } = {
     failed: (f) => ({ ...f, warnings: [] }),
     deadline: 'evaluation',
   },
+  reads: {
+    wire: (expression, context, options) => [expression, context, optionsJSON(options)],
+    // an answer that cannot be read reads everything (the projection then keeps the whole inputs)
+    read: (answer) => parse<CelReads>(answer, () => WHOLE_READS),
+    failed: () => WHOLE_READS,
+    deadline: 'request',
+  },
 };
 
 /** The operations in the order of wasm/main_js.go's `ops` table: an operation is called by its index. */
@@ -224,6 +237,7 @@ export const OP_INDEX: { readonly [K in CelOp]: number } = {
   info: 7,
   setSchemas: 8,
   typeCheck: 9,
+  reads: 10,
 };
 
 /** An operation's arguments as the Go side reads them, or why they cannot be sent. */

@@ -312,6 +312,17 @@ export interface CelTypeAt {
   detail?: string;
 }
 
+/** The variables whose reads `reads` reports (request and authorizer are always sent whole). */
+export const READ_ROOTS = ['object', 'oldObject', 'namespaceObject', 'params'] as const;
+export type ReadRoot = (typeof READ_ROOTS)[number];
+
+/**
+ * What an expression (with its policy's variables) can read of each object: null when a variable
+ * is read whole, else its field paths (`object.metadata.name` → ["metadata", "name"]; none: not
+ * read). wasm/reads.go says why a projection to these paths evaluates as the whole input does.
+ */
+export type CelReads = Record<ReadRoot, string[][] | null>;
+
 /** Versions and limits reported by the engine. */
 export interface CelEngineInfo {
   kubernetesVersion: string;
