@@ -57,9 +57,35 @@ func BenchmarkLeanBatch(b *testing.B) {
 		if a := callOp(3, wireArgs(id, texts[i%len(texts)])); a != "" {
 			b.Fatal(a)
 		}
-		if a := callOp(2, wireArgs(id, packed)); len(a) < 2 || a[0] != '[' {
+		if a := callOp(2, wireArgs(id, packed)); len(a) < 2 || a[0] != 0 {
 			b.Fatal(a)
 		}
 		callOp(4, wireArgs(id))
+	}
+}
+
+// The same request as the lean path sends it now: one evaluateBatchOnce op, items by id (registered
+// by the first call).
+func BenchmarkLeanBatchOnce(b *testing.B) {
+	items := leanItems()
+	ids := make([]int, len(items))
+	all := make([]bool, len(items))
+	for i := range ids {
+		ids[i] = i + 1
+		all[i] = true
+	}
+	texts := make([]string, 64)
+	for i := range texts {
+		texts[i] = leanInputs(fmt.Sprintf("web-%d", i), fmt.Sprintf("team-%d", i%40))
+	}
+	if a := callOp(10, wireArgs(texts[0], packIDs(true, items, ids, all))); len(a) < 2 || a[0] != 0 {
+		b.Fatal(a)
+	}
+	byID := packIDs(false, items, ids, make([]bool, len(items)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if a := callOp(10, wireArgs(texts[i%len(texts)], byID)); len(a) < 2 || a[0] != 0 {
+			b.Fatal(a)
+		}
 	}
 }
