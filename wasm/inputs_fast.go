@@ -51,19 +51,9 @@ func (r *jsonReader) members(fn func(key string) error) error {
 		if err := fn(k); err != nil {
 			return err
 		}
-		r.space()
-		if r.i >= len(r.b) {
-			return errFallback
+		if more, err := r.more('}'); !more {
+			return err
 		}
-		if r.b[r.i] == ',' {
-			r.i++
-			continue
-		}
-		if r.b[r.i] == '}' {
-			r.i++
-			return nil
-		}
-		return errFallback
 	}
 }
 
@@ -304,48 +294,26 @@ func (r *jsonReader) request() (*admissionv1.AdmissionRequest, error) {
 	return req, err
 }
 
-// strings reads the members of an object whose values are all strings.
-func (r *jsonReader) strings(fn func(key, value string) error) error {
+// strings reads an object of string members into the fields named (another key: errFallback).
+func (r *jsonReader) strings(fields map[string]*string) error {
 	return r.members(func(key string) error {
-		v, err := r.str()
-		if err != nil {
-			return err
+		f, ok := fields[key]
+		if !ok {
+			return errFallback
 		}
-		return fn(key, v)
+		v, err := r.str()
+		*f = v
+		return err
 	})
 }
 
 // gvk and gvr fill a struct in place (a repeated key fills the same struct, as encoding/json does).
 func (r *jsonReader) gvk(k *metav1.GroupVersionKind) error {
-	return r.strings(func(key, v string) error {
-		switch key {
-		case "group":
-			k.Group = v
-		case "version":
-			k.Version = v
-		case "kind":
-			k.Kind = v
-		default:
-			return errFallback
-		}
-		return nil
-	})
+	return r.strings(map[string]*string{"group": &k.Group, "version": &k.Version, "kind": &k.Kind})
 }
 
 func (r *jsonReader) gvr(g *metav1.GroupVersionResource) error {
-	return r.strings(func(key, v string) error {
-		switch key {
-		case "group":
-			g.Group = v
-		case "version":
-			g.Version = v
-		case "resource":
-			g.Resource = v
-		default:
-			return errFallback
-		}
-		return nil
-	})
+	return r.strings(map[string]*string{"group": &g.Group, "version": &g.Version, "resource": &g.Resource})
 }
 
 // stringList reads an array of strings (not null).

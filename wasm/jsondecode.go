@@ -51,43 +51,13 @@ func (r *jsonReader) value() (any, error) {
 			return nil, errFallback
 		}
 		defer func() { r.depth-- }()
-		r.i++
 		m := map[string]any{}
-		r.space()
-		if r.i < len(r.b) && r.b[r.i] == '}' {
-			r.i++
-			return m, nil
-		}
-		for {
-			r.space()
-			k, err := r.str()
-			if err != nil {
-				return nil, err
-			}
-			r.space()
-			if r.i >= len(r.b) || r.b[r.i] != ':' {
-				return nil, errFallback
-			}
-			r.i++
+		err := r.members(func(k string) error {
 			v, err := r.value()
-			if err != nil {
-				return nil, err
-			}
 			m[k] = v // a repeated key: the last one wins, as in encoding/json
-			r.space()
-			if r.i >= len(r.b) {
-				return nil, errFallback
-			}
-			if r.b[r.i] == ',' {
-				r.i++
-				continue
-			}
-			if r.b[r.i] == '}' {
-				r.i++
-				return m, nil
-			}
-			return nil, errFallback
-		}
+			return err
+		})
+		return m, err
 	case c == '[':
 		if r.depth++; r.depth > maxDepth {
 			return nil, errFallback
@@ -106,19 +76,9 @@ func (r *jsonReader) value() (any, error) {
 				return nil, err
 			}
 			l = append(l, v)
-			r.space()
-			if r.i >= len(r.b) {
-				return nil, errFallback
+			if more, err := r.more(']'); !more {
+				return l, err
 			}
-			if r.b[r.i] == ',' {
-				r.i++
-				continue
-			}
-			if r.b[r.i] == ']' {
-				r.i++
-				return l, nil
-			}
-			return nil, errFallback
 		}
 	case c == '"':
 		return r.str()
@@ -132,6 +92,23 @@ func (r *jsonReader) value() (any, error) {
 		return r.number()
 	}
 	return nil, errFallback
+}
+
+// more reads white space and then a comma (true) or the closing character (false).
+func (r *jsonReader) more(close byte) (bool, error) {
+	r.space()
+	if r.i >= len(r.b) {
+		return false, errFallback
+	}
+	switch r.b[r.i] {
+	case ',':
+		r.i++
+		return true, nil
+	case close:
+		r.i++
+		return false, nil
+	}
+	return false, errFallback
 }
 
 func (r *jsonReader) word(w string) error {
