@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -33,32 +34,153 @@ type batchItem struct {
 }
 
 // EvaluateBatch evaluates items against stored inputs. items is a JSON array of batchItem,
-// or (what src/cel/raw.ts sends: encoding/json is slow in WebAssembly, a quarter of a
+// or (what src/cel/ops.ts sends: encoding/json is slow in WebAssembly, a quarter of a
 // batch's time) "\x00" followed by expression, context, options JSON and group of each
-// item, every field ended by "\x00" (used when no field contains a NUL character).
-func EvaluateBatch(inputsID, items string) []evalResult {
+// item, every field ended by "\x00" (used when no field contains a NUL character), or items
+// by id (parseBatch).
+// The error is errUnknownItems or nil (a batch it cannot read is one failure of kind engine).
+func EvaluateBatch(inputsID, items string) ([]evalResult, error) {
 	parsed, err := parseBatch(items)
 	if err != nil {
-		return []evalResult{{Stage: "runtime", Kind: kindEngine, Message: fmt.Sprintf("invalid batch: %v", err)}}
+		return batchFailure(err)
 	}
-	return evaluateItems(inputsID, parsed)
+	return evaluateItems(inputCache[inputsID], inputsID, parsed), nil
 }
 
-func parseBatch(s string) ([]batchItem, error) {
+func batchFailure(err error) ([]evalResult, error) {
+	if err == errUnknownItems {
+		return nil, err
+	}
+	return []evalResult{{Stage: "runtime", Kind: kindEngine, Message: fmt.Sprintf("invalid batch: %v", err)}}, nil
+}
+
+// EvaluateBatchOnce: SetInputs, EvaluateBatch and DropInputs in one (the impact replay's lean
+// verdicts: inputs used for one batch). Inputs that cannot be used are every item's failure.
+func EvaluateBatchOnce(inputsJSON, items string) ([]evalResult, error) {
+	parsed, err := parseBatch(items)
+	if err != nil {
+		return batchFailure(err)
+	}
+	in, err := parseInputs(inputsJSON)
+	if err != nil {
+		return []evalResult{{Stage: "runtime", Kind: kindInputs, Message: err.Error()}}, nil
+	}
+	return evaluateItems(in, "", parsed), nil
+}
+
+// batchEntry is an item with its options and compiled program, worked out once: per call for
+// items sent as text, once for items registered by id.
+type batchEntry struct {
+	batchItem
+	resolved bool
+	opts     compileOptions
+	c        *compiled
+	failure  *evalResult // a compile failure
+}
+
+func (e *batchEntry) resolve() {
+	if e.resolved {
+		return
+	}
+	e.resolved = true
+	o, err := parseOptionsCached(string(e.Options))
+	if err != nil {
+		e.failure = &evalResult{Stage: "compile", Kind: kindCompile, Message: err.Error()}
+		return
+	}
+	e.opts = o
+	c, err := cachedCompile(e.Expression, e.Context, o, runStage)
+	if err != nil {
+		e.failure = &evalResult{Stage: "compile", Kind: kindCompile, Message: err.Error()}
+		return
+	}
+	if c.result.Error != nil {
+		e.failure = &evalResult{Stage: "compile", Kind: kindCompile, Message: c.result.Error.Detail, Issues: issuesOf(c.result.Error)}
+		return
+	}
+	e.c = c
+}
+
+// Items registered by id (index): the host numbers the distinct items it sends from 1 and
+// sends an item's fields only the first time (src/cel/ops.ts packBatch).
+var registeredItems []*batchEntry
+
+// errUnknownItems: a batch named an item id this engine was never given (the host thinks it
+// was: it sends the batch again with every item's fields).
+var errUnknownItems = errors.New("unknown item id")
+
+// parseBatch reads a batch: JSON, "\x00" and the fields of each item, or "\x01" (or "\x02":
+// forget the registered items first) and per item its id ended by "\x00" (registered before)
+// or by "\x01" and then its four fields, each ended by "\x00" (registered now).
+func parseBatch(s string) ([]*batchEntry, error) {
+	if strings.HasPrefix(s, "\x01") || strings.HasPrefix(s, "\x02") {
+		if s[0] == 2 {
+			registeredItems = registeredItems[:0]
+		}
+		return parseBatchIDs(s[1:])
+	}
+	var items []batchItem
 	if !strings.HasPrefix(s, "\x00") {
-		var items []batchItem
-		err := json.Unmarshal([]byte(s), &items)
-		return items, err
+		if err := json.Unmarshal([]byte(s), &items); err != nil {
+			return nil, err
+		}
+	} else {
+		fields := strings.Split(s[1:], "\x00")
+		if len(fields)%4 != 1 || fields[len(fields)-1] != "" {
+			return nil, fmt.Errorf("%d fields, not 4 per item", len(fields)-1)
+		}
+		items = make([]batchItem, 0, len(fields)/4)
+		for i := 0; i+4 <= len(fields); i += 4 {
+			items = append(items, batchItem{Expression: fields[i], Context: fields[i+1], Options: json.RawMessage(fields[i+2]), Group: fields[i+3]})
+		}
 	}
-	fields := strings.Split(s[1:], "\x00")
-	if len(fields)%4 != 1 || fields[len(fields)-1] != "" {
-		return nil, fmt.Errorf("%d fields, not 4 per item", len(fields)-1)
+	return entriesOf(items), nil
+}
+
+func entriesOf(items []batchItem) []*batchEntry {
+	entries := make([]*batchEntry, len(items))
+	for i := range items {
+		entries[i] = &batchEntry{batchItem: items[i]}
 	}
-	items := make([]batchItem, 0, len(fields)/4)
-	for i := 0; i+4 <= len(fields); i += 4 {
-		items = append(items, batchItem{Expression: fields[i], Context: fields[i+1], Options: json.RawMessage(fields[i+2]), Group: fields[i+3]})
+	return entries
+}
+
+func parseBatchIDs(s string) ([]*batchEntry, error) {
+	var entries []*batchEntry
+	for len(s) > 0 {
+		end := strings.IndexAny(s, "\x00\x01")
+		if end < 0 {
+			return nil, errors.New("an item id without its end")
+		}
+		id, err := strconv.Atoi(s[:end])
+		if err != nil || id < 1 {
+			return nil, fmt.Errorf("item id %q", s[:end])
+		}
+		defines := s[end] == 1
+		s = s[end+1:]
+		if !defines {
+			if id >= len(registeredItems) || registeredItems[id] == nil {
+				return nil, errUnknownItems
+			}
+			entries = append(entries, registeredItems[id])
+			continue
+		}
+		var f [4]string
+		for k := range f {
+			n := strings.IndexByte(s, 0)
+			if n < 0 {
+				return nil, fmt.Errorf("item %d: %d fields, not 4", id, k)
+			}
+			f[k], s = s[:n], s[n+1:]
+		}
+		e := &batchEntry{batchItem: batchItem{Expression: f[0], Context: f[1], Options: json.RawMessage(f[2]), Group: f[3]}}
+		for len(registeredItems) <= id {
+			registeredItems = append(registeredItems, nil)
+		}
+		registeredItems[id] = e
+		entries = append(entries, e)
 	}
-	return items, nil
+	return entries, nil
 }
 
 // costSink is where the cost of the expression being evaluated is added up.
@@ -98,10 +220,10 @@ type pending struct {
 	trace   *[]traceNode // option trace: where the trace goes (trace.go)
 }
 
-func evaluateItems(inputsID string, items []batchItem) []evalResult {
+// evaluateItems evaluates items against inputs (nil: inputsID is not known).
+func evaluateItems(in *inputs, inputsID string, items []*batchEntry) []evalResult {
 	out := make([]evalResult, len(items))
-	in, ok := inputCache[inputsID]
-	if !ok {
+	if in == nil {
 		for i := range out {
 			out[i] = evalResult{Stage: "runtime", Kind: kindInputs, Message: fmt.Sprintf("unknown inputs id %q", inputsID)}
 		}
@@ -109,22 +231,13 @@ func evaluateItems(inputsID string, items []batchItem) []evalResult {
 	}
 	ready := make([]*pending, len(items))
 	for i, it := range items {
-		o, err := parseOptionsCached(string(it.Options))
-		if err != nil {
-			out[i] = evalResult{Stage: "compile", Kind: kindCompile, Message: err.Error()}
+		it.resolve()
+		if it.failure != nil {
+			out[i] = *it.failure
 			continue
 		}
-		c, err := cachedCompile(it.Expression, it.Context, o, runStage)
-		if err != nil {
-			out[i] = evalResult{Stage: "compile", Kind: kindCompile, Message: err.Error()}
-			continue
-		}
-		if c.result.Error != nil {
-			out[i] = evalResult{Stage: "compile", Kind: kindCompile, Message: c.result.Error.Detail, Issues: issuesOf(c.result.Error)}
-			continue
-		}
-		ready[i] = &pending{index: i, ctxName: it.Context, c: c, expr: it.Expression}
-		if o.Trace {
+		ready[i] = &pending{index: i, ctxName: it.Context, c: it.c, expr: it.Expression}
+		if it.opts.Trace {
 			ready[i].trace = new([]traceNode)
 		}
 	}

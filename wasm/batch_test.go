@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"strconv"
 	"testing"
 )
 
@@ -27,7 +28,7 @@ func TestBatchMatchesEvaluate(t *testing.T) {
 			items = append(items, batchItem{Expression: e, Context: "vap-validation", Options: opts, Group: group})
 		}
 		items = append(items, batchItem{Expression: "variables.n", Context: "vap-variable", Options: opts, Group: group})
-		got := evaluateItems("t", items)
+		got := evaluateItems(inputCache["t"], "t", entriesOf(items))
 		for i, it := range items {
 			want := Evaluate(it.Expression, it.Context, string(it.Options), "t")
 			g, _ := json.Marshal(got[i])
@@ -66,13 +67,13 @@ func TestBatchGroupBudget(t *testing.T) {
 		}
 		return items
 	}
-	ok := EvaluateBatch("t", batchJSON(t, group(fits, "g")))
+	ok := batchResults(EvaluateBatch("t", batchJSON(t, group(fits, "g"))))
 	for _, r := range ok {
 		if !r.OK || *r.Cost != *one.Cost {
 			t.Fatalf("within budget: %+v", r)
 		}
 	}
-	got := EvaluateBatch("t", batchJSON(t, append(group(fits+1, "g"), group(1, "other")...)))
+	got := batchResults(EvaluateBatch("t", batchJSON(t, append(group(fits+1, "g"), group(1, "other")...))))
 	const out = "validation failed due to running out of cost budget, no further validation rules will be run"
 	for _, r := range got[:fits+1] {
 		if r.OK || r.Message != out {
@@ -87,7 +88,7 @@ func TestBatchGroupBudget(t *testing.T) {
 	for _, it := range group(fits+1, "") {
 		alone = append(alone, it)
 	}
-	for _, r := range EvaluateBatch("t", batchJSON(t, alone)) {
+	for _, r := range batchResults(EvaluateBatch("t", batchJSON(t, alone))) {
 		if !r.OK {
 			t.Fatalf("ungrouped: %+v", r)
 		}
@@ -108,12 +109,76 @@ func TestBatchPacked(t *testing.T) {
 	for _, it := range items {
 		packed += it.Expression + "\x00" + it.Context + "\x00" + string(it.Options) + "\x00" + it.Group + "\x00"
 	}
-	a, _ := json.Marshal(EvaluateBatch("t", packed))
-	b, _ := json.Marshal(EvaluateBatch("t", batchJSON(t, items)))
+	a, _ := json.Marshal(batchResults(EvaluateBatch("t", packed)))
+	b, _ := json.Marshal(batchResults(EvaluateBatch("t", batchJSON(t, items))))
 	if string(a) != string(b) {
 		t.Errorf("packed %s\njson %s", a, b)
 	}
-	if r := EvaluateBatch("t", "\x00a\x00b\x00"); len(r) != 1 || r[0].OK {
+	if r := batchResults(EvaluateBatch("t", "\x00a\x00b\x00")); len(r) != 1 || r[0].OK {
 		t.Errorf("malformed: %+v", r)
+	}
+}
+
+// batchResults: a batch's results (a test never sends unknown item ids unless it says so).
+func batchResults(rs []evalResult, err error) []evalResult {
+	if err != nil {
+		panic(err)
+	}
+	return rs
+}
+
+// packIDs: items by id as src/cel/ops.ts sends them; define says which are sent with their fields.
+func packIDs(reset bool, items []batchItem, ids []int, define []bool) string {
+	s := "\x01"
+	if reset {
+		s = "\x02"
+	}
+	for i, it := range items {
+		if define[i] {
+			s += strconv.Itoa(ids[i]) + "\x01" + it.Expression + "\x00" + it.Context + "\x00" + string(it.Options) + "\x00" + it.Group + "\x00"
+		} else {
+			s += strconv.Itoa(ids[i]) + "\x00"
+		}
+	}
+	return s
+}
+
+// Items registered by id answer as the same items sent as text; an id the engine does not know
+// is errUnknownItems; EvaluateBatchOnce answers as SetInputs + EvaluateBatch.
+func TestBatchItemsByID(t *testing.T) {
+	items := leanItems()
+	items = append(items, batchItem{Expression: "object.nope", Context: "vap-validation", Group: "lean"}, batchItem{Expression: "1 +", Context: "vap-validation"})
+	inputs := leanInputs("deny-3-x", "team-1")
+	if m := SetInputs("ids", inputs); m != "" {
+		t.Fatal(m)
+	}
+	want, _ := json.Marshal(batchResults(EvaluateBatch("ids", packItems(items))))
+	ids := make([]int, len(items))
+	all := make([]bool, len(items))
+	some := make([]bool, len(items))
+	none := make([]bool, len(items))
+	for i := range ids {
+		ids[i] = i + 1
+		all[i] = true
+		some[i] = i%2 == 0
+	}
+	if _, err := EvaluateBatch("ids", packIDs(true, items, ids, some)); err != errUnknownItems {
+		t.Fatalf("ids never given: %v", err)
+	}
+	for _, define := range [][]bool{all, none, none} {
+		got, _ := json.Marshal(batchResults(EvaluateBatch("ids", packIDs(false, items, ids, define))))
+		if string(got) != string(want) {
+			t.Fatalf("by id: %s\nwant %s", got, want)
+		}
+		once, _ := json.Marshal(batchResults(EvaluateBatchOnce(inputs, packIDs(false, items, ids, none))))
+		if string(once) != string(want) {
+			t.Fatalf("once: %s\nwant %s", once, want)
+		}
+	}
+	if _, err := EvaluateBatch("ids", packIDs(true, items, ids, none)); err != errUnknownItems {
+		t.Fatalf("after a reset: %v", err)
+	}
+	if r := batchResults(EvaluateBatchOnce("{", packItems(items))); len(r) != 1 || r[0].Kind != kindInputs {
+		t.Fatalf("bad inputs: %+v", r)
 	}
 }

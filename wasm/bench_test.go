@@ -34,7 +34,7 @@ func BenchmarkEvaluateBatch(b *testing.B) {
 			Options: []byte(`{"hasParams":true}`), Group: "p" + string(rune('0'+i/5%10))})
 	}
 	for i := 0; i < b.N; i++ {
-		for _, r := range evaluateItems("b", items) {
+		for _, r := range evaluateItems(inputCache["b"], "b", entriesOf(items)) {
 			if !r.OK {
 				b.Fatal(r.Message)
 			}

@@ -70,7 +70,7 @@ func (c compositionOverride) GetAndResetCost() int64 {
 // the per-policy budget bound the work; the worker's wall-clock deadline
 // (src/cel/browser.ts) is a safety net.
 func Evaluate(expr, ctxName, optsJSON, inputsID string) evalResult {
-	return evaluateItems(inputsID, []batchItem{{Expression: expr, Context: ctxName, Options: json.RawMessage(optsJSON)}})[0]
+	return evaluateItems(inputCache[inputsID], inputsID, entriesOf([]batchItem{{Expression: expr, Context: ctxName, Options: json.RawMessage(optsJSON)}}))[0]
 }
 
 // bindingsFor is what the apiserver binds for an expression of this context.

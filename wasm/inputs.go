@@ -96,7 +96,15 @@ func toObject(raw json.RawMessage) (runtime.Object, error) {
 	return &unstructured.Unstructured{Object: m}, nil
 }
 
+// parseInputs reads test inputs: in one pass (inputs_fast.go) when it can, else parseInputsSlow.
 func parseInputs(s string) (*inputs, error) {
+	if in, err := parseInputsFast(s); err == nil {
+		return in, nil
+	}
+	return parseInputsSlow(s)
+}
+
+func parseInputsSlow(s string) (*inputs, error) {
 	var r rawInputs
 	if strings.TrimSpace(s) != "" {
 		if err := json.Unmarshal([]byte(s), &r); err != nil {
@@ -120,6 +128,39 @@ func parseInputs(s string) (*inputs, error) {
 			return nil, fmt.Errorf("request: %w", err)
 		}
 	}
+	if len(bytes.TrimSpace(r.NamespaceObject)) > 0 && string(bytes.TrimSpace(r.NamespaceObject)) != "null" {
+		ns := &corev1.Namespace{}
+		if err := json.Unmarshal(r.NamespaceObject, ns); err != nil {
+			return nil, fmt.Errorf("namespaceObject: %w", err)
+		}
+		in.namespace = ns
+	}
+	if len(r.Variables) > 0 {
+		in.variables = map[string]ref.Val{}
+		for name, raw := range r.Variables {
+			v, err := decodeJSON(raw)
+			if err != nil {
+				return nil, fmt.Errorf("variables.%s: %w", name, err)
+			}
+			in.variables[name] = nativeToVal(v)
+		}
+	}
+	if r.Authorizer != nil {
+		in.authz = &ruleAuthorizer{rules: r.Authorizer.Rules}
+	}
+	var optionsObj runtime.Object
+	if len(req.Options.Raw) > 0 {
+		if o, err := toObject(req.Options.Raw); err == nil && o != nil {
+			optionsObj = o
+		}
+	}
+	finishInputs(in, req, optionsObj)
+	return in, nil
+}
+
+// finishInputs completes inputs with the request as CreateAdmissionRequest leaves it and the
+// admission attributes the activation and the authorizer read.
+func finishInputs(in *inputs, req *admissionv1.AdmissionRequest, optionsObj runtime.Object) {
 	// As CreateAdmissionRequest: no uid/object/oldObject, requestKind/requestResource always set,
 	// dryRun always set.
 	req.UID = ""
@@ -141,27 +182,6 @@ func parseInputs(s string) (*inputs, error) {
 		req.DryRun = &f
 	}
 	in.request = req
-	if len(bytes.TrimSpace(r.NamespaceObject)) > 0 && string(bytes.TrimSpace(r.NamespaceObject)) != "null" {
-		ns := &corev1.Namespace{}
-		if err := json.Unmarshal(r.NamespaceObject, ns); err != nil {
-			return nil, fmt.Errorf("namespaceObject: %w", err)
-		}
-		in.namespace = ns
-	}
-	if len(r.Variables) > 0 {
-		in.variables = map[string]ref.Val{}
-		for name, raw := range r.Variables {
-			v, err := decodeJSON(raw)
-			if err != nil {
-				return nil, fmt.Errorf("variables.%s: %w", name, err)
-			}
-			in.variables[name] = nativeToVal(v)
-		}
-	}
-	if r.Authorizer != nil {
-		in.authz = &ruleAuthorizer{rules: r.Authorizer.Rules}
-	}
-	// The admission attributes the activation and the authorizer read.
 	extra := map[string][]string{}
 	for k, v := range req.UserInfo.Extra {
 		extra[k] = []string(v)
@@ -169,12 +189,6 @@ func parseInputs(s string) (*inputs, error) {
 	userInfo := &user.DefaultInfo{Name: req.UserInfo.Username, UID: req.UserInfo.UID, Groups: req.UserInfo.Groups, Extra: extra}
 	gvk := schema.GroupVersionKind{Group: req.Kind.Group, Version: req.Kind.Version, Kind: req.Kind.Kind}
 	gvr := schema.GroupVersionResource{Group: req.Resource.Group, Version: req.Resource.Version, Resource: req.Resource.Resource}
-	var optionsObj runtime.Object
-	if len(req.Options.Raw) > 0 {
-		if o, err := toObject(req.Options.Raw); err == nil && o != nil {
-			optionsObj = o
-		}
-	}
 	attrs := admission.NewAttributesRecord(in.object, in.oldObject, gvk, req.Namespace, req.Name, gvr, req.SubResource,
 		admission.Operation(req.Operation), optionsObj, *req.DryRun, userInfo)
 	in.attrs = &admission.VersionedAttributes{
@@ -183,7 +197,6 @@ func parseInputs(s string) (*inputs, error) {
 		VersionedObject:    admission.NewLazyObject(in.object),
 		VersionedOldObject: admission.NewLazyObject(in.oldObject),
 	}
-	return in, nil
 }
 
 // SetInputs parses and stores test inputs under an id (marshalled once, used by many evaluations).

@@ -8,12 +8,12 @@ import (
 
 // The engine's operations, in the order of src/cel/ops.ts's OP_INDEX: each reads its
 // arguments as strings (encoded as decodeArgs reads them) and answers text (JSON except for
-// setInputs and dropInputs). Both hosts call only callOp: the WebAssembly exports
+// setInputs and dropInputs, and the batches' answers: answers.go). Both hosts call only callOp: the WebAssembly exports
 // (main_js.go) and the native server (main_native.go), so both builds answer the same.
 var ops = [...]func(a []string) string{
 	func(a []string) string { return toJSON(Compile(a[0], a[1], a[2])) },
 	func(a []string) string { return toJSON(Evaluate(a[0], a[1], a[2], a[3])) },
-	func(a []string) string { return toJSON(EvaluateBatch(a[0], a[1])) },
+	func(a []string) string { return batchAnswer(EvaluateBatch(a[0], a[1])) },
 	func(a []string) string { return SetInputs(a[0], a[1]) },
 	func(a []string) string { DropInputs(a[0]); return "" },
 	func(a []string) string { return toJSON(Declarations(a[0], a[1])) },
@@ -21,11 +21,12 @@ var ops = [...]func(a []string) string{
 	func(a []string) string { return toJSON(Info()) },
 	func(a []string) string { return toJSON(SetSchemas(a[0], a[1])) },
 	func(a []string) string { return toJSON(TypeCheck(a[0], a[1])) },
+	func(a []string) string { return batchAnswer(EvaluateBatchOnce(a[0], a[1])) },
 	func(a []string) string { return toJSON(Reads(a[0], a[1], a[2])) },
 }
 
 // opArgs: how many arguments each op reads (missing ones are "").
-var opArgs = [len(ops)]int{3, 4, 2, 2, 1, 2, 4, 0, 2, 2, 3}
+var opArgs = [len(ops)]int{3, 4, 2, 2, 1, 2, 4, 0, 2, 2, 2, 3}
 
 // decodeArgs reads n length-prefixed strings; a truncated buffer gives "" for the rest.
 func decodeArgs(b []byte, n int) []string {

@@ -36,7 +36,7 @@ func TestOutcomeKinds(t *testing.T) {
 	if r := Compile("true", "vap-validation", ""); !r.OK || r.Kind != "" {
 		t.Errorf("compile ok: %+v", r)
 	}
-	if r := EvaluateBatch("k", "\x00a\x00b\x00"); len(r) != 1 || r[0].Kind != kindEngine {
+	if r := batchResults(EvaluateBatch("k", "\x00a\x00b\x00")); len(r) != 1 || r[0].Kind != kindEngine {
 		t.Errorf("malformed batch: %+v", r)
 	}
 }
@@ -56,7 +56,7 @@ func TestOutcomeBudget(t *testing.T) {
 	for i := 0; i <= int(10_000_000 / *one.Cost); i++ {
 		items = append(items, batchItem{Expression: heavy, Context: "vap-validation", Group: "g"})
 	}
-	got := evaluateItems("b", items)
+	got := evaluateItems(inputCache["b"], "b", entriesOf(items))
 	if last := got[len(got)-1]; last.Kind != kindCostExceeded || last.Limit != limitBudget {
 		t.Errorf("over budget: %+v", last)
 	}

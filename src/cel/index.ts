@@ -24,7 +24,7 @@
  */
 import { unavailable, WorkerClient } from './browser';
 import { startGo } from './raw';
-import { engineOf, failedOp, OPS, runOpAsync, type AsyncCelOps, type CelOp, type CelOps, type EngineFailure, type OpArgs, type OpResult } from './ops';
+import { engineOf, failedOp, newWireSession, OPS, runOpAsync, type AsyncCelOps, type CelOp, type CelOps, type EngineFailure, type OpArgs, type OpResult } from './ops';
 import type {
   CelStartPhases,
   CelBatchItem,
@@ -137,7 +137,8 @@ async function startNative(): Promise<AsyncCelOps | undefined> {
     return undefined;
   }
   const { call } = await startNativeEngine(found.path);
-  return backendOf((op, args) => runOpAsync(call, op, args));
+  const session = newWireSession();
+  return backendOf((op, args) => runOpAsync(call, session, op, args));
 }
 
 /** The page's base URL (the app is hosted under arbitrary sub-paths: always resolve relative to it). */
@@ -323,8 +324,8 @@ export async function evaluateBatch(items: readonly CelBatchItem[], inputs: CelI
 
 /**
  * evaluateBatch on inputs used once (the impact replay's lean verdicts: one batch per request):
- * the inputs stored, the batch and the inputs dropped are sent together, without waiting for the
- * store's answer (the engine answers in order); no id is kept. The same answers as evaluateBatch.
+ * the inputs and the batch go in one operation (the engine reads them, evaluates, and keeps
+ * nothing of the inputs); no id is kept. The same answers as evaluateBatch.
  */
 export async function evaluateBatchOnce(items: readonly CelBatchItem[], inputs: CelInputs): Promise<CelEvalResult[]> {
   if (items.length === 0) return [];
@@ -332,16 +333,7 @@ export async function evaluateBatchOnce(items: readonly CelBatchItem[], inputs: 
   if ('kind' in b) return failedOp('evaluateBatch', b, ['', items]);
   const json = inputsJSON(inputs);
   if (typeof json !== 'string') return failedOp('evaluateBatch', json, ['', items]);
-  const id = `inputs-${++inputsCounter}`;
-  const stored = b.setInputs(id, json);
-  const results = b.evaluateBatch(id, items);
-  void b.dropInputs(id);
-  const r = await stored;
-  if (!r.ok) {
-    await results;
-    return failedOp('evaluateBatch', r as EngineFailure, ['', items]);
-  }
-  return results;
+  return b.evaluateBatchOnce(json, items);
 }
 
 /** Variables, object types' fields, functions (overloads, docs) and macros of a context's environment. */

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { KUBERNETES_VERSIONS } from '../base/releases';
 import { findNativeEngine, startNativeEngine, type NativeEngine } from './native';
 import { loadRawInNode } from './node';
-import { OP_INDEX, OPS, type CelOp, type OpArgs } from './ops';
+import { newWireSession, OP_INDEX, wireOf, type CelOp, type OpArgs } from './ops';
 import type { RawCall } from './raw';
 import { CEL_CONTEXTS, type CelBatchItem, type CelCompileOptions, type CelContext } from './types';
 
@@ -29,9 +29,13 @@ beforeAll(async () => {
 }, 900_000);
 afterAll(() => native?.close());
 
+const session = newWireSession();
+
 /** Both engines' answers to one operation, as text. */
 async function both<K extends CelOp>(op: K, ...args: OpArgs<K>): Promise<{ wasm: string; native: string }> {
-  const wire = (OPS[op].wire as (...a: unknown[]) => string[])(...(args as unknown[]));
+  // one session for both: each engine is sent the same text, so each has the items it names
+  const wire = wireOf(session, op, args);
+  if (!Array.isArray(wire)) throw new Error(wire.message);
   const n = await native.call(OP_INDEX[op], wire);
   return { wasm: wasm(OP_INDEX[op], wire), native: typeof n === 'string' ? n : JSON.stringify(n) };
 }

@@ -30,6 +30,8 @@ export interface CelOps {
   evaluate(expression: string, context: CelContext, inputsId: string, options?: CelCompileOptions): CelEvalResult;
   /** One result per item, in order (the same shapes as evaluate). */
   evaluateBatch(inputsId: string, items: readonly CelBatchItem[]): CelEvalResult[];
+  /** setInputs + evaluateBatch + dropInputs in one: inputs used for one batch (inputs that cannot be used: every item's failure of kind `inputs`). */
+  evaluateBatchOnce(inputsJSON: string, items: readonly CelBatchItem[]): CelEvalResult[];
   setInputs(inputsId: string, inputsJSON: string): CelInputsResult;
   dropInputs(inputsId: string): void;
   declarations(context: CelContext, options?: CelCompileOptions): CelDeclarations;
@@ -60,8 +62,8 @@ export type AsyncCelOps = { [K in CelOp]: (...args: OpArgs<K>) => Promise<OpResu
 export type EngineFailure = CelFailure & { kind: 'unavailable' | 'timeout' | 'engine' | 'inputs' };
 
 interface OpSpec<K extends CelOp> {
-  /** The arguments as main_js.go reads them: strings, in its order. */
-  wire(...args: OpArgs<K>): string[];
+  /** The arguments as main_js.go reads them: strings, in its order (`session`: what this engine was sent before). */
+  wire(session: WireSession, ...args: OpArgs<K>): string[];
   /** The engine's answer, read. */
   read(answer: string, ...args: OpArgs<K>): OpResult<K>;
   /** The answer when the engine cannot give one. */
@@ -78,37 +80,105 @@ export function optionsJSON(options?: CelCompileOptions): string {
 }
 
 /**
- * A batch for the Go side: "\0" then expression, context, options JSON and group of each
- * item, each field ended by "\0" (JSON decoding is slow in WebAssembly: a quarter of a
- * batch's time); JSON when a field contains a NUL character.
+ * What one engine instance was sent before: the batch items it has by id. Items are registered
+ * by identity (an item object is treated as immutable once sent): the first batch that holds an
+ * item sends its fields with a new id, later batches only the id (wasm/batch.go parseBatch); the
+ * engine keeps each id's compiled program. Ids are per engine: every engine instance (the
+ * in-process one, a worker, the native process) has its session (`engineOf`, `runOpAsync`'s
+ * caller). An engine that answers that it does not know an id gets the batch again with every
+ * item's fields, after a reset (runOp); past ITEMS_PER_SESSION ids both forget them and start again.
  */
-export function packBatch(items: readonly CelBatchItem[]): string {
-  let packed = packedBatches.get(items);
-  if (packed === undefined) packedBatches.set(items, (packed = packItems(items)));
-  return packed;
+export interface WireSession {
+  /** An item's id in this engine. */
+  ids: WeakMap<CelBatchItem, number>;
+  /** A batch whose items all have ids: its text (a caller that sends the same array again — the lean verdicts — packs it once). */
+  packed: WeakMap<readonly CelBatchItem[], string>;
+  next: number;
+  /** The engine is to forget its items before this batch. */
+  reset: boolean;
+}
+
+export const ITEMS_PER_SESSION = 4096;
+
+export function newWireSession(): WireSession {
+  return { ids: new WeakMap(), packed: new WeakMap(), next: 1, reset: false };
+}
+
+function resetSession(s: WireSession): void {
+  Object.assign(s, newWireSession(), { reset: true });
 }
 
 /**
- * Batches packed, by the items array: a caller that sends the same items again and again (the
- * impact replay's lean verdicts: one array per request shape) packs them once. Items are
- * treated as immutable once sent.
+ * A batch for the Go side: "\x01" ("\x02": the engine forgets its items first) and per item its
+ * id ended by "\0", or, the first time, by "\x01" and its expression, context, options JSON and
+ * group, each ended by "\0". JSON when a field contains a NUL character.
  */
-const packedBatches = new WeakMap<readonly CelBatchItem[], string>();
-
-function packItems(items: readonly CelBatchItem[]): string {
-  let out = '\0';
+export function packBatch(session: WireSession, items: readonly CelBatchItem[]): string {
+  const known = session.packed.get(items);
+  if (known !== undefined && !session.reset) return known;
+  // the fields of the items this engine does not have yet
+  const fields = new Map<CelBatchItem, string>();
   const options = new Map<object, string>();
   for (const it of items) {
+    if (session.ids.has(it) || fields.has(it)) continue;
     let o = '';
     if (it.options) {
       o = options.get(it.options) ?? JSON.stringify(it.options);
       options.set(it.options, o);
     }
     const group = it.group ?? '';
-    if (it.expression.includes('\0') || it.context.includes('\0') || o.includes('\0') || group.includes('\0')) {
-      return JSON.stringify(items);
+    if (it.expression.includes('\0') || it.context.includes('\0') || o.includes('\0') || group.includes('\0')) return JSON.stringify(items);
+    fields.set(it, `\x01${it.expression}\0${it.context}\0${o}\0${group}\0`);
+  }
+  if (session.next + fields.size > ITEMS_PER_SESSION) {
+    resetSession(session);
+    return packBatch(session, items);
+  }
+  let refs = '';
+  let out = session.reset ? '\x02' : '\x01';
+  session.reset = false;
+  for (const it of items) {
+    let id = session.ids.get(it);
+    const f = fields.get(it);
+    if (id === undefined) session.ids.set(it, (id = session.next++));
+    if (f !== undefined) fields.delete(it); // sent once, even when the array holds it twice
+    out += f === undefined ? `${id}\0` : `${id}${f}`;
+    refs += `${id}\0`;
+  }
+  session.packed.set(items, `\x01${refs}`);
+  return out;
+}
+
+/**
+ * A batch's answer (wasm/answers.go): "\0" and a record per item — `t`/`f` and the cost (ok, a
+ * bool of static type bool), `s` cost, static type, display and value (ok, a string), `n` cost and
+ * static type (ok, null), `j` and the result's JSON — each field ended by "\0"; or JSON.
+ */
+export function readBatchAnswer(answer: string): CelEvalResult[] {
+  if (answer.charCodeAt(0) !== 0) return JSON.parse(answer) as CelEvalResult[];
+  const out: CelEvalResult[] = [];
+  let at = 1;
+  const field = (): string => {
+    const end = answer.indexOf('\0', at);
+    if (end < 0) throw new Error('a batch answer without its end');
+    const f = answer.slice(at, end);
+    at = end + 1;
+    return f;
+  };
+  while (at < answer.length) {
+    const tag = answer[at++];
+    if (tag === 'j') {
+      out.push(JSON.parse(field()) as CelEvalResult);
+      continue;
     }
-    out += `${it.expression}\0${it.context}\0${o}\0${group}\0`;
+    const cost = Number(field());
+    if (tag === 't' || tag === 'f') out.push({ ok: true, value: tag === 't', type: 'bool', staticType: 'bool', display: tag === 't' ? 'true' : 'false', cost });
+    else if (tag === 's') {
+      const staticType = field();
+      const display = field();
+      out.push({ ok: true, value: field(), type: 'string', staticType, display, cost });
+    } else if (tag === 'n') out.push({ ok: true, type: 'null_type', staticType: field(), display: 'null', cost, value: null });
+    else throw new Error(`a batch answer with a record ${JSON.stringify(tag)}`);
   }
   return out;
 }
@@ -124,6 +194,21 @@ function parse<T>(json: string, failed: (f: EngineFailure) => T): T {
 
 const evalFailure = (f: CelFailure): CelEvalFailure => ({ ...f, stage: 'runtime' });
 
+function readBatch(answer: string, items: readonly CelBatchItem[]): CelEvalResult[] {
+  const failAll = (f: CelFailure): CelEvalResult[] => items.map(() => evalFailure(f));
+  let rs: CelEvalResult[];
+  try {
+    rs = readBatchAnswer(answer);
+  } catch (e) {
+    return failAll({ ok: false, kind: 'engine', message: `engine returned an invalid batch answer: ${String(e)}` });
+  }
+  // The Go side answers one failure for a batch it cannot read (or inputs it cannot use).
+  if (Array.isArray(rs) && rs.length === 1 && items.length !== 1 && !rs[0]!.ok) return items.map(() => rs[0]!);
+  if (!Array.isArray(rs) || rs.length !== items.length) return failAll({ ok: false, kind: 'engine', message: 'engine returned a malformed batch' });
+  for (const r of rs) readEval(r);
+  return rs;
+}
+
 function readEval(r: CelEvalResult): CelEvalResult {
   if (r.ok && !('value' in r)) (r as { value: unknown }).value = null;
   return r;
@@ -135,7 +220,7 @@ function failedDeclarations(f: CelFailure, context: CelContext): CelDeclarations
 
 export const OPS: { readonly [K in CelOp]: OpSpec<K> } = {
   compile: {
-    wire: (expression, context, options) => [expression, context, optionsJSON(options)],
+    wire: (_s, expression, context, options) => [expression, context, optionsJSON(options)],
     read(answer) {
       const r = parse<CelCompileResult>(answer, (f) => ({ ...f, issues: [] }));
       if (!Array.isArray(r.issues)) r.issues = [];
@@ -145,46 +230,44 @@ export const OPS: { readonly [K in CelOp]: OpSpec<K> } = {
     deadline: 'request',
   },
   evaluate: {
-    wire: (expression, context, inputsId, options) => [expression, context, optionsJSON(options), inputsId],
+    wire: (_s, expression, context, inputsId, options) => [expression, context, optionsJSON(options), inputsId],
     read: (answer) => readEval(parse<CelEvalResult>(answer, evalFailure)),
     failed: evalFailure,
     deadline: 'evaluation',
   },
   evaluateBatch: {
-    wire: (inputsId, items) => [inputsId, packBatch(items)],
-    read(answer, _inputsId, items) {
-      const failAll = (f: CelFailure): CelEvalResult[] => items.map(() => evalFailure(f));
-      const rs = parse<CelEvalResult[]>(answer, failAll);
-      // The Go side answers one failure for a batch it cannot read.
-      if (Array.isArray(rs) && rs.length === 1 && items.length !== 1 && !rs[0]!.ok) return items.map(() => rs[0]!);
-      if (!Array.isArray(rs) || rs.length !== items.length) return failAll({ ok: false, kind: 'engine', message: 'engine returned a malformed batch' });
-      for (const r of rs) readEval(r);
-      return rs;
-    },
+    wire: (session, inputsId, items) => [inputsId, packBatch(session, items)],
+    read: (answer, _inputsId, items) => readBatch(answer, items),
     failed: (f, _inputsId, items) => items.map(() => evalFailure(f)),
     deadline: 'evaluation',
   },
+  evaluateBatchOnce: {
+    wire: (session, inputsJSON, items) => [inputsJSON, packBatch(session, items)],
+    read: (answer, _inputsJSON, items) => readBatch(answer, items),
+    failed: (f, _inputsJSON, items) => items.map(() => evalFailure(f)),
+    deadline: 'evaluation',
+  },
   setInputs: {
-    wire: (inputsId, inputsJSON) => [inputsId, inputsJSON],
+    wire: (_s, inputsId, inputsJSON) => [inputsId, inputsJSON],
     // Text, not JSON: '' or why the inputs cannot be used.
     read: (answer) => (answer === '' ? { ok: true } : { ok: false, kind: 'inputs', message: answer }),
     failed: (f) => f,
     deadline: 'request',
   },
   dropInputs: {
-    wire: (inputsId) => [inputsId],
+    wire: (_s, inputsId) => [inputsId],
     read: () => undefined,
     failed: () => undefined,
     deadline: 'request',
   },
   declarations: {
-    wire: (context, options) => [context, optionsJSON(options)],
+    wire: (_s, context, options) => [context, optionsJSON(options)],
     read: (answer, context) => parse<CelDeclarations>(answer, (f) => failedDeclarations(f, context)),
     failed: failedDeclarations,
     deadline: 'request',
   },
   typeAt: {
-    wire: (expression, context, offset, options) => [expression, context, optionsJSON(options), String(offset)],
+    wire: (_s, expression, context, offset, options) => [expression, context, optionsJSON(options), String(offset)],
     read: (answer) => parse<CelTypeAt>(answer, () => ({ ok: false })),
     failed: () => ({ ok: false }),
     deadline: 'request',
@@ -197,7 +280,7 @@ export const OPS: { readonly [K in CelOp]: OpSpec<K> } = {
   },
   // Parsing an asset (0.3–0.4 MB of JSON) and checking a policy against up to ten kinds take longer than a compile.
   setSchemas: {
-    wire: (key, assetJSON) => [key, assetJSON],
+    wire: (_s, key, assetJSON) => [key, assetJSON],
     read(answer) {
       const r = parse<CelSetSchemasResult | { ok: false; message: string }>(answer, (f) => f);
       return r.ok ? r : { ok: false, kind: 'kind' in r ? r.kind : 'engine', message: r.message };
@@ -206,7 +289,7 @@ export const OPS: { readonly [K in CelOp]: OpSpec<K> } = {
     deadline: 'evaluation',
   },
   typeCheck: {
-    wire: (policyJSON, schemas, options) => [policyJSON, JSON.stringify({ ...options, schemas })],
+    wire: (_s, policyJSON, schemas, options) => [policyJSON, JSON.stringify({ ...options, schemas })],
     read(answer) {
       const r = parse<CelRawTypeCheck>(answer, (f) => ({ ...f, warnings: [] }));
       if (!Array.isArray(r.warnings)) r.warnings = [];
@@ -217,7 +300,7 @@ export const OPS: { readonly [K in CelOp]: OpSpec<K> } = {
     deadline: 'evaluation',
   },
   reads: {
-    wire: (expression, context, options) => [expression, context, optionsJSON(options)],
+    wire: (_s, expression, context, options) => [expression, context, optionsJSON(options)],
     // an answer that cannot be read reads everything (the projection then keeps the whole inputs)
     read: (answer) => parse<CelReads>(answer, () => WHOLE_READS),
     failed: () => WHOLE_READS,
@@ -237,13 +320,14 @@ export const OP_INDEX: { readonly [K in CelOp]: number } = {
   info: 7,
   setSchemas: 8,
   typeCheck: 9,
-  reads: 10,
+  evaluateBatchOnce: 10,
+  reads: 11,
 };
 
 /** An operation's arguments as the Go side reads them, or why they cannot be sent. */
-function wireOf<K extends CelOp>(op: K, args: OpArgs<K>): string[] | EngineFailure {
+export function wireOf<K extends CelOp>(session: WireSession, op: K, args: OpArgs<K>): string[] | EngineFailure {
   try {
-    return (OPS[op].wire as (...x: unknown[]) => string[])(...(args as unknown[]));
+    return (OPS[op].wire as (...x: unknown[]) => string[])(session, ...(args as unknown[]));
   } catch (e) {
     return { ok: false, kind: 'inputs', message: `cannot be serialised: ${String(e)}` };
   }
@@ -252,27 +336,47 @@ function wireOf<K extends CelOp>(op: K, args: OpArgs<K>): string[] | EngineFailu
 const readOp = <K extends CelOp>(op: K, answer: string, args: OpArgs<K>): OpResult<K> =>
   (OPS[op].read as (...x: unknown[]) => OpResult<K>)(answer, ...(args as unknown[]));
 
+/** The engine did not have a batch's items by id (wasm/answers.go): the session starts again and the batch is sent again. */
+const lostItems = (answer: string, session: WireSession): boolean => {
+  if (answer.charCodeAt(0) !== 2) return false;
+  resetSession(session);
+  return true;
+};
+
 /** Runs an operation given the engine's raw call (strings in, the answer's text out). */
-export function runOp<K extends CelOp>(call: RawCall, op: K, args: OpArgs<K>): OpResult<K> {
-  const wire = wireOf(op, args);
-  return Array.isArray(wire) ? readOp(op, call(OP_INDEX[op], wire), args) : failedOp(op, wire, args);
+export function runOp<K extends CelOp>(call: RawCall, session: WireSession, op: K, args: OpArgs<K>): OpResult<K> {
+  let wire = wireOf(session, op, args);
+  if (!Array.isArray(wire)) return failedOp(op, wire, args);
+  let answer = call(OP_INDEX[op], wire);
+  if (lostItems(answer, session)) {
+    wire = wireOf(session, op, args);
+    if (!Array.isArray(wire)) return failedOp(op, wire, args);
+    answer = call(OP_INDEX[op], wire);
+  }
+  return readOp(op, answer, args);
 }
 
 /** The engine's call answered later (the native engine, native.ts): the answer's text, or why there is none. */
 export type AsyncRawCall = (index: number, args: readonly string[]) => Promise<string | EngineFailure>;
 
-/** Runs an operation over an asynchronous raw call: the same arguments and reading as runOp. */
-export async function runOpAsync<K extends CelOp>(call: AsyncRawCall, op: K, args: OpArgs<K>): Promise<OpResult<K>> {
-  const wire = wireOf(op, args);
+/** Runs an operation over an asynchronous raw call (one session per engine): the same arguments and reading as runOp. */
+export async function runOpAsync<K extends CelOp>(call: AsyncRawCall, session: WireSession, op: K, args: OpArgs<K>): Promise<OpResult<K>> {
+  let wire = wireOf(session, op, args);
   if (!Array.isArray(wire)) return failedOp(op, wire, args);
-  const answer = await call(OP_INDEX[op], wire);
+  let answer = await call(OP_INDEX[op], wire);
+  if (typeof answer === 'string' && lostItems(answer, session)) {
+    wire = wireOf(session, op, args);
+    if (!Array.isArray(wire)) return failedOp(op, wire, args);
+    answer = await call(OP_INDEX[op], wire);
+  }
   return typeof answer === 'string' ? readOp(op, answer, args) : failedOp(op, answer, args);
 }
 
-/** The synchronous engine over a raw call: each operation of the table. */
+/** The synchronous engine over a raw call: each operation of the table (with the engine's own session). */
 export function engineOf(call: RawCall): CelOps {
   const engine = {} as Record<CelOp, (...args: unknown[]) => unknown>;
-  for (const op of Object.keys(OPS) as CelOp[]) engine[op] = (...args: unknown[]) => runOp(call, op, args as never);
+  const session = newWireSession();
+  for (const op of Object.keys(OPS) as CelOp[]) engine[op] = (...args: unknown[]) => runOp(call, session, op, args as never);
   return engine as unknown as CelOps;
 }
 
