@@ -340,7 +340,7 @@ export async function evaluateBatchOnce(items: readonly CelBatchItem[], inputs: 
 export const declarations = (context: CelContext, options?: CelCompileOptions): Promise<CelDeclarations> =>
   run('declarations', context, options);
 
-/** What an expression (and its policy's variables) can read of each object: see `projectInputs`. */
+/** What an expression (and its policy's variables) can read of each object (wasm/reads.go): `projector` (project.ts) cuts inputs down to it. */
 export const reads = (expression: string, context: CelContext, options?: CelCompileOptions): Promise<CelReads> => run('reads', expression, context, options);
 
 /** The checked type of the sub-expression at a 0-based code-point offset. */
