@@ -25,6 +25,7 @@
 import { unavailable, WorkerClient } from './browser';
 import { startGo } from './raw';
 import { engineOf, failedOp, OPS, runOpAsync, type AsyncCelOps, type CelOp, type CelOps, type EngineFailure, type OpArgs, type OpResult } from './ops';
+import type { NativePool } from './native';
 import type {
   CelStartPhases,
   CelBatchItem,
@@ -79,6 +80,8 @@ export interface CelStatus {
 type Backend = AsyncCelOps & { sync?: CelOps };
 
 let backend: Backend | undefined;
+/** The native engines (Node, CEL_ENGINE native or auto): the backend's operations go to its home; evaluateBatchOnce to the least busy. */
+let pool: NativePool | undefined;
 let loading: Promise<void> | undefined;
 const status: CelStatus = { state: 'idle' };
 
@@ -129,14 +132,27 @@ async function startNative(): Promise<AsyncCelOps | undefined> {
   const choice = process.env.CEL_ENGINE ?? 'wasm';
   if (choice === 'wasm') return undefined;
   if (choice !== 'native' && choice !== 'auto') throw new Error(`CEL_ENGINE=${choice}: expected native, wasm or auto`);
-  const { findNativeEngine, startNativeEngine } = await import('./native');
+  const { findNativeEngine, nativePool, startNativeEngine } = await import('./native');
   const found = await findNativeEngine();
   if ('reason' in found) {
     if (choice === 'native') throw new Error(found.reason);
     return undefined;
   }
-  const { call } = await startNativeEngine(found.path);
-  return backendOf((op, args) => runOpAsync(call, op, args));
+  const start = () => startNativeEngine(found.path);
+  const engines = nativePool(await start(), start);
+  pool = engines;
+  return backendOf((op, args) => runOpAsync(engines.call, op, args));
+}
+
+/**
+ * Node with the native engine: starts engine processes until `n` run (one per core lets the
+ * thread that asks keep every core busy with evaluateBatchOnce, the impact replay's batches);
+ * resolves with how many answer evaluateBatchOnce: 1 with an engine in this process
+ * (WebAssembly) or none loaded.
+ */
+export async function celEngines(n: number): Promise<number> {
+  await loadCel();
+  return pool ? pool.grow(n) : 1;
 }
 
 /** The page's base URL (the app is hosted under arbitrary sub-paths: always resolve relative to it). */
@@ -332,15 +348,21 @@ export async function evaluateBatchOnce(items: readonly CelBatchItem[], inputs: 
   const json = inputsJSON(inputs);
   if (typeof json !== 'string') return failedOp('evaluateBatch', json, ['', items]);
   const id = `inputs-${++inputsCounter}`;
-  const stored = b.setInputs(id, json);
-  const results = b.evaluateBatch(id, items);
-  void b.dropInputs(id);
-  const r = await stored;
-  if (!r.ok) {
+  for (;;) {
+    // native engines: the least busy one takes the whole sequence (it stores nothing beyond it)
+    const engine = pool?.pick();
+    const call = engine?.call;
+    const op = <K extends CelOp>(name: K, ...args: OpArgs<K>): Promise<OpResult<K>> => (call ? runOpAsync(call, name, args) : (b[name] as (...a: OpArgs<K>) => Promise<OpResult<K>>)(...args));
+    const stored = op('setInputs', id, json);
+    const results = op('evaluateBatch', id, items);
+    void op('dropInputs', id);
+    const r = await stored;
+    if (r.ok) return results;
     await results;
+    // that engine exited: another one answers, while one is left
+    if (engine && !engine.alive() && pool!.size() > 0) continue;
     return failedOp('evaluateBatch', r as EngineFailure, ['', items]);
   }
-  return results;
 }
 
 /** Variables, object types' fields, functions (overloads, docs) and macros of a context's environment. */

@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { KUBERNETES_VERSIONS } from '../base/releases';
-import { findNativeEngine, startNativeEngine, type NativeEngine } from './native';
+import { findNativeEngine, nativePool, startNativeEngine, type NativeEngine } from './native';
 import { loadRawInNode } from './node';
 import { OP_INDEX, OPS, type CelOp, type OpArgs } from './ops';
 import type { RawCall } from './raw';
@@ -179,6 +179,55 @@ describe('native and WebAssembly engines answer the same', () => {
     const n = await native.call(99, []);
     expect(n).toBe(wasmUnknownOp());
   });
+});
+
+describe('nativePool: engine processes, one home for stored state', () => {
+  const evaluate = (expression: string, inputsId: string) => OPS.evaluate.wire(expression, 'vap-variable', inputsId, undefined);
+
+  test('the home dies: the next engine becomes the home with the stored inputs, and the calls it failed are answered', async () => {
+    const path = ((await findNativeEngine()) as { path: string }).path;
+    const start = () => startNativeEngine(path);
+    const first = await start();
+    const pool = nativePool(first, start);
+    try {
+      expect(await pool.grow(2)).toBe(2);
+      expect(await pool.call(OP_INDEX.setInputs, OPS.setInputs.wire('kept', INPUTS))).toBe('');
+      const before = await pool.call(OP_INDEX.evaluate, evaluate('object.metadata.name', 'kept'));
+      expect(JSON.parse(before as string)).toMatchObject({ ok: true, value: 'web' });
+      // a call outstanding when the home exits, and one after
+      const pending = pool.call(OP_INDEX.evaluate, evaluate('lists.range(200).all(i, lists.range(200).all(j, i + j >= 0))', 'kept'));
+      first.close();
+      expect(JSON.parse((await pending) as string)).toMatchObject({ ok: true, value: true });
+      expect(first.alive()).toBe(false);
+      expect(pool.size()).toBe(1);
+      expect(await pool.call(OP_INDEX.evaluate, evaluate('object.metadata.name', 'kept'))).toBe(before);
+      // inputs dropped are not given to a later home
+      await pool.call(OP_INDEX.dropInputs, OPS.dropInputs.wire('kept'));
+      expect(await pool.grow(2)).toBe(2);
+      expect(pool.pick()).not.toBe(first);
+    } finally {
+      pool.close();
+    }
+  }, 120_000);
+
+  test('pick: the least busy live engine; none left: the calls answer the failure', async () => {
+    const path = ((await findNativeEngine()) as { path: string }).path;
+    const start = () => startNativeEngine(path);
+    const pool = nativePool(await start(), start);
+    await pool.grow(2);
+    const a = pool.pick();
+    const busy = a.call(OP_INDEX.evaluate, evaluate('lists.range(100).all(i, lists.range(100).all(j, i + j >= 0))', 'none'));
+    const b = pool.pick();
+    expect(b).not.toBe(a);
+    await busy;
+    a.close();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(pool.pick()).toBe(b);
+    b.close();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(pool.size()).toBe(0);
+    expect(await pool.call(OP_INDEX.info, [])).toMatchObject({ ok: false, kind: 'engine' });
+  }, 120_000);
 });
 
 /** The WebAssembly engine's answer to an op it does not have. */

@@ -1,5 +1,6 @@
 /** The CLI's I/O on Node: node:fs, process.stdin (read up to the size limit), stdout/stderr. */
 import { createReadStream, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { MAX_FILE_BYTES, type FileSystem } from './inputs';
 import type { CliIO } from './main';
@@ -38,4 +39,5 @@ export const nodeIO: CliIO = {
   stdout: (t) => void process.stdout.write(t),
   stderr: (t) => void process.stderr.write(t),
   isTTY: () => !!process.stderr.isTTY,
+  cores: () => availableParallelism(),
 };
