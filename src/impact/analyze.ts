@@ -390,8 +390,11 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
         cancelled = true;
         break;
       }
-      lines = l.line;
-      const read: AuditLine | undefined = l.tooLong ? { kind: 'skip', line: l.line, reason: 'too-long', detail: `${l.tooLong} characters` } : readAuditLine(l.text, l.line, l.terminated);
+      if (l.error === undefined) lines = l.line;
+      const read: AuditLine | undefined =
+        l.error !== undefined ? { kind: 'skip', line: l.line, reason: 'unreadable', detail: l.error }
+        : l.tooLong ? { kind: 'skip', line: l.line, reason: 'too-long', detail: `${l.tooLong} characters` }
+        : readAuditLine(l.text, l.line, l.terminated);
       if (!read) continue;
       if (read.kind === 'skip') {
         skipped[read.reason] = (skipped[read.reason] ?? 0) + 1;

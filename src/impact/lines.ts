@@ -14,6 +14,8 @@ export interface Line {
   text: string;
   /** false for a last line that the text did not end with a newline (a truncated log, often). */
   terminated: boolean;
+  /** Set on a last, empty line when the source could not be read further (a corrupt or cut-off gzip stream, a read error). */
+  error?: string;
 }
 
 /** Longest line kept (a longer one is reported by its length and skipped, never buffered whole). */
@@ -81,7 +83,19 @@ export async function* readLines(source: TextSource, maxLine = MAX_LINE_BYTES): 
   let pending = '';
   let dropped = 0; // characters of a too-long line already thrown away
   let n = 0;
-  for await (const chunk of textChunks(source)) {
+  let error: string | undefined;
+  const chunks = textChunks(source);
+  for (;;) {
+    let next: IteratorResult<string>;
+    try {
+      next = await chunks.next();
+    } catch (e) {
+      // what was read stays read: the lines so far, the cut-off one, then why reading stopped
+      error = e instanceof Error ? e.message : String(e);
+      break;
+    }
+    if (next.done) break;
+    const chunk = next.value;
     let start = 0;
     for (let nl = chunk.indexOf('\n', start); nl >= 0; nl = chunk.indexOf('\n', start)) {
       const piece = chunk.slice(start, nl);
@@ -103,6 +117,7 @@ export async function* readLines(source: TextSource, maxLine = MAX_LINE_BYTES): 
       pending = '';
     } else pending += rest;
   }
-  if (dropped) yield { line: n + 1, text: '', terminated: false, tooLong: dropped };
-  else if (pending) yield { line: n + 1, text: pending, terminated: false };
+  if (dropped) yield { line: ++n, text: '', terminated: false, tooLong: dropped };
+  else if (pending) yield { line: ++n, text: pending, terminated: false };
+  if (error !== undefined) yield { line: n + 1, text: '', terminated: false, error };
 }
