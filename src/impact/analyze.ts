@@ -11,7 +11,7 @@ import { evaluate, evaluateBatchOnce } from '../cel';
 import type { PolicyCel } from '../policy';
 import type { AdmissionRequest, UserInfo } from '../request/model';
 import { readAuditLine, type AuditLine, type AuditWrite, type SkipReason } from './audit';
-import { isAdmissionObject, objectKey, readCluster, stateOf, type OldObjectSource } from './cluster';
+import { isAdmissionObject, readCluster, stateKey, stateOf, type OldObjectSource } from './cluster';
 import { readLines, type TextSource } from './lines';
 import { replayRequest } from './replay';
 
@@ -351,7 +351,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     return staticNames.size && d.deniedBy ? { ...d, deniedBy: mark(d.deniedBy), ...(d.denials ? { denials: d.denials.map(mark) } : {}) } : d;
   };
   const state = stateOf([...cluster.objects, ...workspaceOthers.filter((o) => obj(o).kind === 'Namespace')]);
-  const namespaceObject = (ns: string | undefined): unknown => (ns ? state.get(objectKey({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }))?.object : undefined);
+  const namespaceObject = (ns: string | undefined): unknown => (ns ? state.get(stateKey('', 'Namespace', '', ns))?.object : undefined);
 
   const report: ImpactReport = { events: [], requests: {}, existing: [], skipped: [], summary: undefined as unknown as ImpactSummary };
   let keptRequests = 0;
@@ -359,8 +359,8 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
   const existingChanges = zeroChanges();
   const skipped: Partial<Record<SkipReason, number>> = {};
   const deniedBy = new Map<string, number>();
-  const perSecond = new Map<string, Map<number, number>>();
-  const calls = new Map<string, number>();
+  /** Per webhook called by the candidate: calls, calls per second of the log's time, the busiest second so far. */
+  const calls = new Map<string, { calls: number; perSecond: Map<number, number>; peak: number }>();
   let lines = 0;
   let events = 0;
   let baselineDisagrees = 0;
@@ -423,13 +423,16 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
       from = from === undefined ? ev.time : Math.min(from, ev.time);
       to = to === undefined ? ev.time : Math.max(to, ev.time);
     }
+    const sec = Number.isFinite(ev.time) ? Math.floor(ev.time / 1000) : undefined;
     for (const w of c.calls) {
-      calls.set(w, (calls.get(w) ?? 0) + 1);
-      if (Number.isFinite(ev.time)) {
-        const sec = Math.floor(ev.time / 1000);
-        const m = perSecond.get(w) ?? new Map<number, number>();
-        m.set(sec, (m.get(sec) ?? 0) + 1);
-        perSecond.set(w, m);
+      let k = calls.get(w);
+      if (!k) calls.set(w, (k = { calls: 0, perSecond: new Map(), peak: 0 }));
+      k.calls++;
+      if (sec !== undefined) {
+        const n = (k.perSecond.get(sec) ?? 0) + 1;
+        k.perSecond.set(sec, n);
+        // the peak as it grows: a week's log has ~600,000 seconds, too many to spread into Math.max
+        if (n > k.peak) k.peak = n;
       }
     }
     const r = replayed.request;
@@ -501,10 +504,10 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     await settle(pending, 0);
   }
 
-  const webhookCalls = [...calls].map(([webhook, n]) => ({
+  const webhookCalls = [...calls].map(([webhook, k]) => ({
     webhook,
-    calls: n,
-    peakPerSecond: Math.max(0, ...(perSecond.get(webhook)?.values() ?? [])),
+    calls: k.calls,
+    peakPerSecond: k.peak,
     ...(candidate.timeouts.has(webhook) ? { timeoutSeconds: candidate.timeouts.get(webhook) } : {}),
   }));
   const partial: Omit<ImpactSummary, 'headline'> = {
