@@ -343,7 +343,8 @@ export async function evaluateBatch(items: readonly CelBatchItem[], inputs: CelI
  */
 export async function evaluateBatchOnce(items: readonly CelBatchItem[], inputs: CelInputs): Promise<CelEvalResult[]> {
   if (items.length === 0) return [];
-  const b = await ready();
+  // once per replayed request: no wait on the loaded engine
+  const b = status.state === 'ready' && backend ? backend : await ready();
   if ('kind' in b) return failedOp('evaluateBatch', b, ['', items]);
   const json = inputsJSON(inputs);
   if (typeof json !== 'string') return failedOp('evaluateBatch', json, ['', items]);
