@@ -32,8 +32,8 @@ try {
   for (const l of gunzipSync(readFileSync(log)).toString('utf8').split('\n')) if (l) (JSON.parse(l), parsed++);
   const floor = parsed / ((performance.now() - t0) / 1000);
 
-  // CPU seconds of the children waited for (Linux /proc: the CLI and its worker threads; a native
-  // engine process outlives the CLI by a moment and is not counted): at a high load, wall time is
+  // CPU seconds of the children waited for (Linux /proc: the CLI and its threads; the native
+  // engine processes outlive the CLI by a moment and are not counted): at a high load, wall time is
   // the share of the cores a run gets, CPU time what it costs
   const childCpu = () => {
     try {
@@ -49,7 +49,7 @@ try {
     const r = spawnSync(process.execPath, ['dist-cli/admission-workbench.mjs', 'impact', ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, CEL_WASM: process.env.CEL_WASM ?? 'public/cel/cel.wasm' } });
     return { ms: performance.now() - t, cpu: childCpu() - c, out: r.stdout.split('\n')[0], code: r.status };
   };
-  const cpuNote = (r) => (Number.isFinite(r.cpu) ? `; the CLI's CPU ${r.cpu.toFixed(2)} s (${(r.cpu - startRun.cpu).toFixed(2)} s after its start; the native engine process not counted)` : '');
+  const cpuNote = (r) => (Number.isFinite(r.cpu) ? `; the CLI's CPU ${r.cpu.toFixed(2)} s (${(r.cpu - startRun.cpu).toFixed(2)} s after its start; the native engine processes not counted)` : '');
   const startRun = cli(['--no-existing', '--cluster', join(dir, 'empty.json'), '--audit', join(dir, 'empty.json')]); // the process and the engine start alone
   const start = startRun.ms;
   const a = cli(['--no-existing', '--cluster', join(dir, 'empty.json'), '--audit', log, join(dir, 'candidate.json')]);

@@ -349,21 +349,24 @@ export async function evaluateBatchOnce(items: readonly CelBatchItem[], inputs: 
   const json = inputsJSON(inputs);
   if (typeof json !== 'string') return failedOp('evaluateBatch', json, ['', items]);
   const id = `inputs-${++inputsCounter}`;
-  for (;;) {
-    // native engines: the least busy one takes the whole sequence (it stores nothing beyond it)
-    const engine = pool?.pick();
-    const call = engine?.call;
-    const op = <K extends CelOp>(name: K, ...args: OpArgs<K>): Promise<OpResult<K>> => (call ? runOpAsync(call, name, args) : (b[name] as (...a: OpArgs<K>) => Promise<OpResult<K>>)(...args));
-    const stored = op('setInputs', id, json);
-    const results = op('evaluateBatch', id, items);
-    void op('dropInputs', id);
+  const once = async (ops: Pick<AsyncCelOps, 'setInputs' | 'evaluateBatch' | 'dropInputs'>): Promise<CelEvalResult[]> => {
+    const stored = ops.setInputs(id, json);
+    const results = ops.evaluateBatch(id, items);
+    void ops.dropInputs(id);
     const r = await stored;
     if (r.ok) return results;
     await results;
-    // that engine exited: another one answers, while one is left
-    if (engine && !engine.alive() && pool!.size() > 0) continue;
     return failedOp('evaluateBatch', r as EngineFailure, ['', items]);
-  }
+  };
+  if (!pool) return once(b);
+  // native engines: the least busy one takes the whole sequence (it stores nothing beyond it); another if it exits
+  return pool.onOne((call) =>
+    once({
+      setInputs: (...a) => runOpAsync(call, 'setInputs', a),
+      evaluateBatch: (...a) => runOpAsync(call, 'evaluateBatch', a),
+      dropInputs: (...a) => runOpAsync(call, 'dropInputs', a),
+    }),
+  );
 }
 
 /** Variables, object types' fields, functions (overloads, docs) and macros of a context's environment. */

@@ -210,6 +210,40 @@ describe('nativePool: engine processes, one home for stored state', () => {
     }
   }, 120_000);
 
+  test('onOne: a sequence whose engine exits runs again on a live one', async () => {
+    const path = ((await findNativeEngine()) as { path: string }).path;
+    const engines: NativeEngine[] = [];
+    const start = async () => {
+      const e = await startNativeEngine(path);
+      engines.push(e);
+      return e;
+    };
+    const pool = nativePool(await start(), start);
+    try {
+      await pool.grow(2);
+      const ran: NativeEngine[] = [];
+      const answer = await pool.onOne(async (call) => {
+        const e = engines.find((x) => x.call === call)!;
+        ran.push(e);
+        await call(OP_INDEX.setInputs, OPS.setInputs.wire('seq', INPUTS));
+        // the first engine exits in the middle of the sequence
+        if (ran.length === 1) {
+          e.close();
+          while (e.alive()) await new Promise((r) => setTimeout(r, 10));
+        }
+        const r = await call(OP_INDEX.evaluate, evaluate('object.metadata.name', 'seq'));
+        await call(OP_INDEX.dropInputs, OPS.dropInputs.wire('seq'));
+        return r;
+      });
+      expect(ran).toHaveLength(2);
+      expect(ran[1]).not.toBe(ran[0]);
+      expect(JSON.parse(answer as string)).toMatchObject({ ok: true, value: 'web' });
+      expect(pool.size()).toBe(1);
+    } finally {
+      pool.close();
+    }
+  }, 120_000);
+
   test('pick: the least busy live engine; none left: the calls answer the failure', async () => {
     const path = ((await findNativeEngine()) as { path: string }).path;
     const start = () => startNativeEngine(path);

@@ -149,6 +149,11 @@ export async function startNativeEngine(bin: string): Promise<NativeEngine> {
 export interface NativePool {
   call: AsyncRawCall;
   pick(): NativeEngine;
+  /**
+   * Runs `sequence` (calls that store nothing beyond it) on the least busy live engine, and again
+   * on another while the one it ran on exited before it finished (its answers are then failures).
+   */
+  onOne<R>(sequence: (call: AsyncRawCall) => Promise<R>): Promise<R>;
   /** Starts engines until `n` are live (never fewer than now); resolves with how many are. */
   grow(n: number): Promise<number>;
   size(): number;
@@ -187,6 +192,13 @@ export function nativePool(first: NativeEngine, start: () => Promise<NativeEngin
   return {
     call: homeCall,
     pick,
+    async onOne(sequence) {
+      for (;;) {
+        const e = pick();
+        const r = await sequence(e.call);
+        if (e.alive() || !live().length) return r;
+      }
+    },
     async grow(n) {
       const missing = n - live().length;
       if (missing > 0) {
