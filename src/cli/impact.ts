@@ -229,6 +229,12 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
     io.stderr(`admission-workbench: ${celStatus().message ?? 'the CEL engine did not start'}\n`);
     return 2;
   }
+  // Where decisions run: with the native engine the CEL work is already in other processes, so
+  // this thread decides and spreads its batches over one engine process per core; with the
+  // WebAssembly engine (in the thread that asks) worker threads, one engine each. The engine
+  // processes start now, beside the reading of the inputs (and while this process is small).
+  const threads = args.workers ?? (celStatus().engine === 'native' ? 0 : undefined);
+  const started = threads === 0 ? celEngines(args.engines ?? (io.cores?.() ?? 1)) : Promise.resolve(1);
   const workspace = await readObjects(args.workspace, io);
   const cluster = await readObjects(args.cluster, io);
   const problems = [...workspace.problems, ...cluster.problems];
@@ -246,12 +252,8 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
   if (problems.length) return 2;
   const tty = io.isTTY?.() ?? false;
   const t0 = Date.now();
-  // Where decisions run: with the native engine the CEL work is already in other processes, so
-  // this thread decides and spreads its batches over one engine process per core; with the
-  // WebAssembly engine (in the thread that asks) worker threads, one engine each.
-  const threads = args.workers ?? (celStatus().engine === 'native' ? 0 : undefined);
   const pool = threads !== 0 ? io.impactPool?.(threads) : undefined;
-  const engines = pool ? 1 : await celEngines(args.engines ?? (io.cores?.() ?? 1));
+  const engines = pool ? 1 : await started;
   const report = await analyzeImpact({
     workspace: workspace.objects,
     cluster: cluster.objects,
