@@ -12,7 +12,7 @@ import type { PolicyCel } from '../policy';
 import type { AdmissionRequest, UserInfo } from '../request/model';
 import { readAuditLine, type AuditLine, type AuditWrite, type SkipReason } from './audit';
 import { isAdmissionObject, readCluster, stateKey, stateOf, type OldObjectSource } from './cluster';
-import { readLines, type TextSource } from './lines';
+import { readLineBatches, type TextSource } from './lines';
 import { replayRequest } from './replay';
 
 export interface Denial {
@@ -385,28 +385,30 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     options.onProgress?.({ lines, events, existing: report.existing.length, existingTotal, changed: events - changes.unchanged, phase });
 
   if (input.audit !== undefined) {
-    for await (const l of readLines(input.audit)) {
-      if (options.signal?.aborted) {
-        cancelled = true;
-        break;
+    reading: for await (const batch of readLineBatches(input.audit)) {
+      for (const l of batch) {
+        if (options.signal?.aborted) {
+          cancelled = true;
+          break reading;
+        }
+        if (l.error === undefined) lines = l.line;
+        const read: AuditLine | undefined =
+          l.error !== undefined ? { kind: 'skip', line: l.line, reason: 'unreadable', detail: l.error }
+          : l.tooLong ? { kind: 'skip', line: l.line, reason: 'too-long', detail: `${l.tooLong} characters` }
+          : readAuditLine(l.text, l.line, l.terminated);
+        if (!read) continue;
+        if (read.kind === 'skip') {
+          skipped[read.reason] = (skipped[read.reason] ?? 0) + 1;
+          if (report.skipped.length < MAX_SKIPPED_KEPT) report.skipped.push({ line: read.line, ...(read.auditID ? { auditID: read.auditID } : {}), reason: read.reason, ...(read.detail ? { detail: read.detail } : {}) });
+          continue;
+        }
+        const ev = read.event;
+        const replayed = replayRequest(ev, state, discovery);
+        if (replayed.oldObject === 'unknown') unknownOld++;
+        const ns = namespaceObject(replayed.request.namespace);
+        pending.push({ decision: decider(replayed.request, ns), take: ({ baseline: b, candidate: c }) => takeEvent(ev, replayed, ns, b, markStatic(c)) });
+        if (pending.length >= inFlight) await settle(pending, refill);
       }
-      if (l.error === undefined) lines = l.line;
-      const read: AuditLine | undefined =
-        l.error !== undefined ? { kind: 'skip', line: l.line, reason: 'unreadable', detail: l.error }
-        : l.tooLong ? { kind: 'skip', line: l.line, reason: 'too-long', detail: `${l.tooLong} characters` }
-        : readAuditLine(l.text, l.line, l.terminated);
-      if (!read) continue;
-      if (read.kind === 'skip') {
-        skipped[read.reason] = (skipped[read.reason] ?? 0) + 1;
-        if (report.skipped.length < MAX_SKIPPED_KEPT) report.skipped.push({ line: read.line, ...(read.auditID ? { auditID: read.auditID } : {}), reason: read.reason, ...(read.detail ? { detail: read.detail } : {}) });
-        continue;
-      }
-      const ev = read.event;
-      const replayed = replayRequest(ev, state, discovery);
-      if (replayed.oldObject === 'unknown') unknownOld++;
-      const ns = namespaceObject(replayed.request.namespace);
-      pending.push({ decision: decider(replayed.request, ns), take: ({ baseline: b, candidate: c }) => takeEvent(ev, replayed, ns, b, markStatic(c)) });
-      if (pending.length >= inFlight) await settle(pending, refill);
     }
     await settle(pending, 0);
   }
