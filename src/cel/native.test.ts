@@ -198,7 +198,7 @@ describe('nativePool: engine processes, one home for stored state', () => {
       const pending = pool.call(OP_INDEX.evaluate, evaluate('lists.range(200).all(i, lists.range(200).all(j, i + j >= 0))', 'kept'));
       first.close();
       expect(JSON.parse((await pending) as string)).toMatchObject({ ok: true, value: true });
-      expect(first.alive()).toBe(false);
+      while (first.alive()) await new Promise((r) => setTimeout(r, 10));
       expect(pool.size()).toBe(1);
       expect(await pool.call(OP_INDEX.evaluate, evaluate('object.metadata.name', 'kept'))).toBe(before);
       // inputs dropped are not given to a later home
@@ -255,10 +255,10 @@ describe('nativePool: engine processes, one home for stored state', () => {
     expect(b).not.toBe(a);
     await busy;
     a.close();
-    await new Promise((r) => setTimeout(r, 100));
+    while (a.alive()) await new Promise((r) => setTimeout(r, 10));
     expect(pool.pick()).toBe(b);
     b.close();
-    await new Promise((r) => setTimeout(r, 100));
+    while (b.alive()) await new Promise((r) => setTimeout(r, 10));
     expect(pool.size()).toBe(0);
     expect(await pool.call(OP_INDEX.info, [])).toMatchObject({ ok: false, kind: 'engine' });
   }, 120_000);
