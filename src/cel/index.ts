@@ -24,7 +24,8 @@
  */
 import { unavailable, WorkerClient } from './browser';
 import { startGo } from './raw';
-import { engineOf, failedOp, newWireSession, OPS, runOpAsync, type AsyncCelOps, type CelOp, type CelOps, type EngineFailure, type OpArgs, type OpResult } from './ops';
+import { engineOf, failedOp, newWireSession, OPS, runOpAsync, type AsyncCelOps, type CelOp, type CelOps, type EngineFailure, type OpArgs, type OpResult, type WireSession, type AsyncRawCall } from './ops';
+import type { NativePool } from './native';
 import type {
   CelStartPhases,
   CelBatchItem,
@@ -80,6 +81,17 @@ export interface CelStatus {
 type Backend = AsyncCelOps & { sync?: CelOps };
 
 let backend: Backend | undefined;
+/** The native engines (Node, CEL_ENGINE native or auto): the backend's operations go to its home; evaluateBatchOnce to the least busy. */
+let pool: NativePool | undefined;
+
+/** Each engine process's wire session (the items it was sent, by id: ops.ts), by its call. */
+const sessions = new WeakMap<AsyncRawCall, WireSession>();
+function sessionOf(call: AsyncRawCall): WireSession {
+  let s = sessions.get(call);
+  if (!s) sessions.set(call, (s = newWireSession()));
+  return s;
+}
+
 let loading: Promise<void> | undefined;
 const status: CelStatus = { state: 'idle' };
 
@@ -130,15 +142,27 @@ async function startNative(): Promise<AsyncCelOps | undefined> {
   const choice = process.env.CEL_ENGINE ?? 'wasm';
   if (choice === 'wasm') return undefined;
   if (choice !== 'native' && choice !== 'auto') throw new Error(`CEL_ENGINE=${choice}: expected native, wasm or auto`);
-  const { findNativeEngine, startNativeEngine } = await import('./native');
+  const { findNativeEngine, nativePool, startNativeEngine } = await import('./native');
   const found = await findNativeEngine();
   if ('reason' in found) {
     if (choice === 'native') throw new Error(found.reason);
     return undefined;
   }
-  const { call } = await startNativeEngine(found.path);
-  const session = newWireSession();
-  return backendOf((op, args) => runOpAsync(call, session, op, args));
+  const start = () => startNativeEngine(found.path);
+  const engines = nativePool(await start(), start);
+  pool = engines;
+  return backendOf((op, args) => runOpAsync(engines.call, sessionOf(engines.call), op, args));
+}
+
+/**
+ * Node with the native engine: starts engine processes until `n` run (one per core lets the
+ * thread that asks keep every core busy with evaluateBatchOnce, the impact replay's batches);
+ * resolves with how many answer evaluateBatchOnce: 1 with an engine in this process
+ * (WebAssembly) or none loaded.
+ */
+export async function celEngines(n: number): Promise<number> {
+  await loadCel();
+  return pool ? pool.grow(n) : 1;
 }
 
 /** The page's base URL (the app is hosted under arbitrary sub-paths: always resolve relative to it). */
@@ -329,11 +353,14 @@ export async function evaluateBatch(items: readonly CelBatchItem[], inputs: CelI
  */
 export async function evaluateBatchOnce(items: readonly CelBatchItem[], inputs: CelInputs): Promise<CelEvalResult[]> {
   if (items.length === 0) return [];
-  const b = await ready();
+  // once per replayed request: no wait on the loaded engine
+  const b = status.state === 'ready' && backend ? backend : await ready();
   if ('kind' in b) return failedOp('evaluateBatch', b, ['', items]);
   const json = inputsJSON(inputs);
   if (typeof json !== 'string') return failedOp('evaluateBatch', json, ['', items]);
-  return b.evaluateBatchOnce(json, items);
+  if (!pool) return b.evaluateBatchOnce(json, items);
+  // native engines: the least busy one takes the batch (it keeps nothing of the inputs); another if it exits
+  return pool.onOne((call) => runOpAsync(call, sessionOf(call), 'evaluateBatchOnce', [json, items]));
 }
 
 /** Variables, object types' fields, functions (overloads, docs) and macros of a context's environment. */

@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { KUBERNETES_VERSIONS } from '../base/releases';
-import { findNativeEngine, startNativeEngine, type NativeEngine } from './native';
+import { findNativeEngine, nativePool, startNativeEngine, type NativeEngine } from './native';
 import { loadRawInNode } from './node';
 import { newWireSession, OP_INDEX, wireOf, type CelOp, type OpArgs } from './ops';
 import type { RawCall } from './raw';
@@ -183,6 +183,91 @@ describe('native and WebAssembly engines answer the same', () => {
     const n = await native.call(99, []);
     expect(n).toBe(wasmUnknownOp());
   });
+});
+
+describe('nativePool: engine processes, one home for stored state', () => {
+  /** An operation's arguments as sent (these ops name no batch items: no session is kept). */
+  const wired = <K extends CelOp>(op: K, ...args: OpArgs<K>): string[] => wireOf(newWireSession(), op, args) as string[];
+  const evaluate = (expression: string, inputsId: string) => wired('evaluate', expression, 'vap-variable', inputsId, undefined);
+
+  test('the home dies: the next engine becomes the home with the stored inputs, and the calls it failed are answered', async () => {
+    const path = ((await findNativeEngine()) as { path: string }).path;
+    const start = () => startNativeEngine(path);
+    const first = await start();
+    const pool = nativePool(first, start);
+    try {
+      expect(await pool.grow(2)).toBe(2);
+      expect(await pool.call(OP_INDEX.setInputs, wired('setInputs', 'kept', INPUTS))).toBe('');
+      const before = await pool.call(OP_INDEX.evaluate, evaluate('object.metadata.name', 'kept'));
+      expect(JSON.parse(before as string)).toMatchObject({ ok: true, value: 'web' });
+      // a call outstanding when the home exits, and one after
+      const pending = pool.call(OP_INDEX.evaluate, evaluate('lists.range(200).all(i, lists.range(200).all(j, i + j >= 0))', 'kept'));
+      first.close();
+      expect(JSON.parse((await pending) as string)).toMatchObject({ ok: true, value: true });
+      while (first.alive()) await new Promise((r) => setTimeout(r, 10));
+      expect(pool.size()).toBe(1);
+      expect(await pool.call(OP_INDEX.evaluate, evaluate('object.metadata.name', 'kept'))).toBe(before);
+      // inputs dropped are not given to a later home
+      await pool.call(OP_INDEX.dropInputs, wired('dropInputs', 'kept'));
+      expect(await pool.grow(2)).toBe(2);
+      expect(pool.pick()).not.toBe(first);
+    } finally {
+      pool.close();
+    }
+  }, 120_000);
+
+  test('onOne: a sequence whose engine exits runs again on a live one', async () => {
+    const path = ((await findNativeEngine()) as { path: string }).path;
+    const engines: NativeEngine[] = [];
+    const start = async () => {
+      const e = await startNativeEngine(path);
+      engines.push(e);
+      return e;
+    };
+    const pool = nativePool(await start(), start);
+    try {
+      await pool.grow(2);
+      const ran: NativeEngine[] = [];
+      const answer = await pool.onOne(async (call) => {
+        const e = engines.find((x) => x.call === call)!;
+        ran.push(e);
+        await call(OP_INDEX.setInputs, wired('setInputs', 'seq', INPUTS));
+        // the first engine exits in the middle of the sequence
+        if (ran.length === 1) {
+          e.close();
+          while (e.alive()) await new Promise((r) => setTimeout(r, 10));
+        }
+        const r = await call(OP_INDEX.evaluate, evaluate('object.metadata.name', 'seq'));
+        await call(OP_INDEX.dropInputs, wired('dropInputs', 'seq'));
+        return r;
+      });
+      expect(ran).toHaveLength(2);
+      expect(ran[1]).not.toBe(ran[0]);
+      expect(JSON.parse(answer as string)).toMatchObject({ ok: true, value: 'web' });
+      expect(pool.size()).toBe(1);
+    } finally {
+      pool.close();
+    }
+  }, 120_000);
+
+  test('pick: the least busy live engine; none left: the calls answer the failure', async () => {
+    const path = ((await findNativeEngine()) as { path: string }).path;
+    const start = () => startNativeEngine(path);
+    const pool = nativePool(await start(), start);
+    await pool.grow(2);
+    const a = pool.pick();
+    const busy = a.call(OP_INDEX.evaluate, evaluate('lists.range(100).all(i, lists.range(100).all(j, i + j >= 0))', 'none'));
+    const b = pool.pick();
+    expect(b).not.toBe(a);
+    await busy;
+    a.close();
+    while (a.alive()) await new Promise((r) => setTimeout(r, 10));
+    expect(pool.pick()).toBe(b);
+    b.close();
+    while (b.alive()) await new Promise((r) => setTimeout(r, 10));
+    expect(pool.size()).toBe(0);
+    expect(await pool.call(OP_INDEX.info, [])).toMatchObject({ ok: false, kind: 'engine' });
+  }, 120_000);
 });
 
 /** The WebAssembly engine's answer to an op it does not have. */

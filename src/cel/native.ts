@@ -7,7 +7,7 @@
  * its text. Requests are answered in order, so answers are matched to requests by position.
  * Never bundled for the browser (the node: modules are imported dynamically).
  */
-import type { AsyncRawCall, EngineFailure } from './ops';
+import { OP_INDEX, type AsyncRawCall, type EngineFailure } from './ops';
 
 const nodeImport = (name: string): Promise<unknown> => import(/* @vite-ignore */ `node:${name}`);
 
@@ -50,6 +50,10 @@ export async function findNativeEngine(): Promise<{ path: string } | { reason: s
 export interface NativeEngine {
   call: AsyncRawCall;
   close(): void;
+  /** Calls sent and not yet answered. */
+  outstanding(): number;
+  /** false once the process has exited (every call then answers a failure of kind `engine`). */
+  alive(): boolean;
 }
 
 /**
@@ -129,5 +133,81 @@ export async function startNativeEngine(bin: string): Promise<NativeEngine> {
     child.stdin.write(frame);
     return new Promise((resolve) => waiting.push(resolve));
   };
-  return { call, close: () => child.kill() };
+  return { call, close: () => child.kill(), outstanding: () => waiting.length, alive: () => !dead };
+}
+
+/**
+ * Several engine processes, one per core (the CLI's impact replay: CEL runs in these processes,
+ * so the thread that asks needs no engine of its own). Stored state (inputs under an id, schema
+ * assets) lives in one of them, the home: `call` sends every operation there. `pick()` gives the
+ * least busy live engine, for a sequence of operations that stores nothing beyond itself
+ * (evaluateBatchOnce: the inputs stored, the batch, the inputs dropped, all on that one engine).
+ * When the home exits, the next live engine becomes the home and gets the stored inputs and
+ * schemas again (kept here, as the browser's worker client keeps them), and the calls the dead
+ * one failed are sent there again; when none is left, calls answer the failure.
+ */
+export interface NativePool {
+  call: AsyncRawCall;
+  pick(): NativeEngine;
+  /**
+   * Runs `sequence` (calls that store nothing beyond it) on the least busy live engine, and again
+   * on another while the one it ran on exited before it finished (its answers are then failures).
+   */
+  onOne<R>(sequence: (call: AsyncRawCall) => Promise<R>): Promise<R>;
+  /** Starts engines until `n` are live (never fewer than now); resolves with how many are. */
+  grow(n: number): Promise<number>;
+  size(): number;
+  close(): void;
+}
+
+export function nativePool(first: NativeEngine, start: () => Promise<NativeEngine>): NativePool {
+  const engines = [first];
+  const live = () => engines.filter((e) => e.alive());
+  /** What the home holds, to give a new home: setInputs and setSchemas arguments by their key. */
+  const stored = new Map<string, readonly [number, readonly string[]]>();
+  const remember = (index: number, args: readonly string[]) => {
+    if (index === OP_INDEX.setInputs || index === OP_INDEX.setSchemas) stored.set(`${index}\u0000${args[0]}`, [index, args]);
+    else if (index === OP_INDEX.dropInputs) stored.delete(`${OP_INDEX.setInputs}\u0000${args[0]}`);
+  };
+  let home = first;
+  const homeCall: AsyncRawCall = async (index, args) => {
+    remember(index, args);
+    for (;;) {
+      const e = home;
+      const answer = await e.call(index, args);
+      if (typeof answer === 'string' || e.alive()) return answer;
+      // the home died with this call outstanding: the next live one takes its place
+      if (home === e) {
+        const next = live()[0];
+        if (!next) return answer;
+        home = next;
+        for (const [i, a] of stored.values()) void next.call(i, a);
+      }
+    }
+  };
+  const pick = (): NativeEngine => {
+    const ok = live();
+    return ok.length ? ok.reduce((a, b) => (b.outstanding() < a.outstanding() ? b : a)) : first;
+  };
+  return {
+    call: homeCall,
+    pick,
+    async onOne(sequence) {
+      for (;;) {
+        const e = pick();
+        const r = await sequence(e.call);
+        if (e.alive() || !live().length) return r;
+      }
+    },
+    async grow(n) {
+      const missing = n - live().length;
+      if (missing > 0) {
+        const started = await Promise.allSettled(Array.from({ length: missing }, start));
+        for (const s of started) if (s.status === 'fulfilled') engines.push(s.value);
+      }
+      return live().length;
+    },
+    size: () => live().length,
+    close: () => engines.forEach((e) => e.close()),
+  };
 }

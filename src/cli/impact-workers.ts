@@ -1,5 +1,8 @@
 /**
- * `impact` over the machine's cores (Node): worker threads that each load their own CEL engine,
+ * `impact` over the machine's cores (Node) with the WebAssembly engine, or when `--workers N`
+ * asks for them (with the native engine the main thread decides and spreads its engine batches
+ * over engine processes instead: `celEngines`, src/cel/native.ts `nativePool`, docs/performance.md
+ * for why): worker threads that each load their own CEL engine,
  * prepare both chains once and decide the requests the main thread sends them (src/impact/pool.ts:
  * the dispatch and the fallback, shared with the Impact view's Web Workers). The main thread
  * reads the log and rebuilds the requests in order (the old-object state is sequential);

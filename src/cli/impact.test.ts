@@ -90,6 +90,16 @@ describe('admission-workbench impact', () => {
     expect(JSON.parse(j.out).events[1].candidate.deniedBy).toMatchObject({ name: 'require-team', static: true });
     expect(parseImpactArgs(['--audit', 'a', '--static'])).toMatchObject({ static: true });
   });
+  it('a cut-off gzip log: the events before the cut are reported, the rest counted as unreadable (no crash)', async () => {
+    const whole = gzipSync(`${log.slice(0, log.lastIndexOf('\n'))}\n${log.slice(0, log.lastIndexOf('\n'))}\n`);
+    writeFileSync(join(dir, 'cut.log.gz'), whole.subarray(0, whole.length - 10));
+    const r = io();
+    await runCli(['impact', '--no-existing', '--format', 'json', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'cut.log.gz'), join(dir, 'policy.yaml')], r);
+    expect(r.err).toBe('');
+    const j = JSON.parse(r.out);
+    expect(j.summary.skipped.unreadable).toBe(1);
+    expect(j.summary.events).toBeGreaterThanOrEqual(3);
+  });
   it('replace with no candidate objects: the cluster has no chain, nothing changes, exit 0', async () => {
     const r = io();
     expect(await runCli(['impact', '--candidate', 'replace', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'audit.log')], r)).toBe(0);
@@ -105,6 +115,8 @@ describe('admission-workbench impact', () => {
     expect(parseImpactArgs(['--audit', 'a', '--webhook', 'x.example.com=deny', '--fail-on', 'any-change'])).toMatchObject({ webhooks: { 'x.example.com': 'deny' }, failOn: 'any-change' });
     expect(parseImpactArgs(['--audit', 'a', '--webhook', 'x'])).toEqual({ error: '--webhook takes NAME=allow|deny|unavailable' });
     expect(parseImpactArgs(['--audit', 'a', '--workers', '0'])).toMatchObject({ workers: 0 });
+    expect(parseImpactArgs(['--audit', 'a', '--engines', '3'])).toMatchObject({ engines: 3 });
+    expect(parseImpactArgs(['--audit', 'a', '--engines', '0'])).toEqual({ error: '--engines takes a number of engine processes (1 or more)' });
     expect(parseImpactArgs(['--audit', 'a', '--workers', 'many'])).toEqual({ error: '--workers takes a number (0: decide on the main thread)' });
   });
 });

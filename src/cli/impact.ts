@@ -5,7 +5,7 @@
  * --fail-on, 1 something is, 2 usage error or unreadable input. Never throws.
  */
 import { isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../base/releases';
-import { loadCel, celStatus } from '../cel';
+import { celEngines, celStatus, loadCel } from '../cel';
 import { analyzeImpact, groupEvents, isAdmissionObject, reportJson, reportMarkdown, SKIP_REASONS, CHANGES, type Change, type ImpactReport } from '../impact';
 import type { WebhookResponse } from '../request/scenario';
 import { parseDocuments } from '../yaml';
@@ -19,6 +19,8 @@ interface ImpactIO {
   stderr(text: string): void;
   isTTY?(): boolean;
   impactPool?(workers?: number): WorkerPool;
+  /** The machine's cores (default 1). */
+  cores?(): number;
 }
 
 export const IMPACT_USAGE = `Usage: admission-workbench impact [options] [workspace files…]
@@ -37,7 +39,10 @@ Options:
   --no-existing                do not judge the snapshot's existing objects
   --static                     the workspace's admission objects are a static manifest set (1.37+
                                staticManifestsDir): the candidate runs them first, as the apiserver does
-  --workers N                  worker threads that decide, one CEL engine each (default the machine's cores; 0: this thread)
+  --workers N                  worker threads that decide, one CEL engine each (0: this thread; default: this thread
+                               with the native engine, else the machine's cores)
+  --engines N                  native engine processes this thread's decisions go to (default the machine's cores
+                               when this thread decides; ignored with worker threads and the WebAssembly engine)
   --kubernetes-version 1.3x    target release (${KUBERNETES_VERSIONS[0]}–${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}; default the newest)
   --format text|json|markdown|github   report format (default text)
   --fail-on newly-denied|newly-warned|any-change   exit 1 when the candidate changes this much (default newly-denied)
@@ -45,6 +50,9 @@ Options:
 
 Exit status: 0 nothing at or above --fail-on, 1 something is, 2 usage error or unreadable input.
 `;
+
+/** Requests in flight per engine process when this thread decides: their engine calls share round trips. */
+const IN_FLIGHT_PER_ENGINE = 16;
 
 const FORMATS = ['text', 'json', 'markdown', 'github'] as const;
 const FAIL_ON = ['newly-denied', 'newly-warned', 'any-change'] as const;
@@ -61,8 +69,10 @@ export interface ImpactArgs {
   kubernetesVersion?: KubernetesVersion;
   format: (typeof FORMATS)[number];
   failOn: (typeof FAIL_ON)[number];
-  /** Worker threads (undefined: the machine's cores; 0: decide on the main thread). */
+  /** Worker threads (undefined: none with the native engine, else the machine's cores; 0: decide on the main thread). */
   workers?: number;
+  /** Native engine processes of the main thread (undefined: the machine's cores). */
+  engines?: number;
   /** The workspace's admission objects are a static manifest set (as `check --static`). */
   static?: boolean;
 }
@@ -112,6 +122,10 @@ export function parseImpactArgs(argv: readonly string[]): ImpactArgs | { help: t
       case '--workers':
         if (!/^\d{1,3}$/.test(v)) return { error: '--workers takes a number (0: decide on the main thread)' };
         out.workers = Number(v);
+        break;
+      case '--engines':
+        if (!/^\d{1,3}$/.test(v) || v === '0') return { error: '--engines takes a number of engine processes (1 or more)' };
+        out.engines = Number(v);
         break;
       case '--kubernetes-version': {
         const ver = v.replace(/^v/, '');
@@ -215,6 +229,12 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
     io.stderr(`admission-workbench: ${celStatus().message ?? 'the CEL engine did not start'}\n`);
     return 2;
   }
+  // Where decisions run: with the native engine the CEL work is already in other processes, so
+  // this thread decides and spreads its batches over one engine process per core; with the
+  // WebAssembly engine (in the thread that asks) worker threads, one engine each. The engine
+  // processes start now, beside the reading of the inputs (and while this process is small).
+  const threads = args.workers ?? (celStatus().engine === 'native' ? 0 : undefined);
+  const started = threads === 0 ? celEngines(args.engines ?? (io.cores?.() ?? 1)) : Promise.resolve(1);
   const workspace = await readObjects(args.workspace, io);
   const cluster = await readObjects(args.cluster, io);
   const problems = [...workspace.problems, ...cluster.problems];
@@ -232,7 +252,8 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
   if (problems.length) return 2;
   const tty = io.isTTY?.() ?? false;
   const t0 = Date.now();
-  const pool = args.workers !== 0 ? io.impactPool?.(args.workers) : undefined;
+  const pool = threads !== 0 ? io.impactPool?.(threads) : undefined;
+  const engines = pool ? 1 : await started;
   const report = await analyzeImpact({
     workspace: workspace.objects,
     cluster: cluster.objects,
@@ -244,7 +265,7 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
       existing: args.existing,
       keepUnchanged: args.format === 'json',
       // several requests in flight: their engine calls share the native engine's round trips
-      ...(pool ? { decider: pool.decider, inFlight: pool.inFlight } : { inFlight: 16 }),
+      ...(pool ? { decider: pool.decider, inFlight: pool.inFlight } : { inFlight: IN_FLIGHT_PER_ENGINE * engines }),
       ...(args.kubernetesVersion ? { kubernetesVersion: args.kubernetesVersion } : {}),
       ...(args.user ? { user: { username: args.user, groups: ['system:authenticated'] } } : {}),
       ...(tty

@@ -26,6 +26,8 @@ export interface CliIO {
   isTTY?(): boolean;
   /** `impact` over worker threads (the built CLI on Node): `workers` of them, default the machine's cores. */
   impactPool?(workers?: number): WorkerPool;
+  /** The machine's cores (impact: native engine processes; default 1). */
+  cores?(): number;
 }
 
 async function check(args: CheckArgs, io: CliIO): Promise<number> {

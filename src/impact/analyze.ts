@@ -11,8 +11,8 @@ import { evaluate, evaluateBatchOnce } from '../cel';
 import type { PolicyCel } from '../policy';
 import type { AdmissionRequest, UserInfo } from '../request/model';
 import { readAuditLine, type AuditLine, type AuditWrite, type SkipReason } from './audit';
-import { isAdmissionObject, objectKey, readCluster, stateOf, type OldObjectSource } from './cluster';
-import { readLines, type TextSource } from './lines';
+import { isAdmissionObject, readCluster, stateKey, stateOf, type OldObjectSource } from './cluster';
+import { readLineBatches, type TextSource } from './lines';
 import { replayRequest } from './replay';
 
 export interface Denial {
@@ -361,7 +361,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     return staticNames.size && d.deniedBy ? { ...d, deniedBy: mark(d.deniedBy), ...(d.denials ? { denials: d.denials.map(mark) } : {}) } : d;
   };
   const state = stateOf([...cluster.objects, ...workspaceOthers.filter((o) => obj(o).kind === 'Namespace')]);
-  const namespaceObject = (ns: string | undefined): unknown => (ns ? state.get(objectKey({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }))?.object : undefined);
+  const namespaceObject = (ns: string | undefined): unknown => (ns ? state.get(stateKey('', 'Namespace', '', ns))?.object : undefined);
 
   const report: ImpactReport = { events: [], requests: {}, existing: [], skipped: [], summary: undefined as unknown as ImpactSummary };
   let keptRequests = 0;
@@ -369,8 +369,8 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
   const existingChanges = zeroChanges();
   const skipped: Partial<Record<SkipReason, number>> = {};
   const deniedBy = new Map<string, number>();
-  const perSecond = new Map<string, Map<number, number>>();
-  const calls = new Map<string, number>();
+  /** Per webhook called by the candidate: calls, calls per second of the log's time, the busiest second so far. */
+  const calls = new Map<string, { calls: number; perSecond: Map<number, number>; peak: number }>();
   let lines = 0;
   let events = 0;
   let baselineDisagrees = 0;
@@ -395,25 +395,30 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     options.onProgress?.({ lines, events, existing: report.existing.length, existingTotal, changed: events - changes.unchanged, phase });
 
   if (input.audit !== undefined) {
-    for await (const l of readLines(input.audit)) {
-      if (options.signal?.aborted) {
-        cancelled = true;
-        break;
+    reading: for await (const batch of readLineBatches(input.audit)) {
+      for (const l of batch) {
+        if (options.signal?.aborted) {
+          cancelled = true;
+          break reading;
+        }
+        if (l.error === undefined) lines = l.line;
+        const read: AuditLine | undefined =
+          l.error !== undefined ? { kind: 'skip', line: l.line, reason: 'unreadable', detail: l.error }
+          : l.tooLong ? { kind: 'skip', line: l.line, reason: 'too-long', detail: `${l.tooLong} characters` }
+          : readAuditLine(l.text, l.line, l.terminated);
+        if (!read) continue;
+        if (read.kind === 'skip') {
+          skipped[read.reason] = (skipped[read.reason] ?? 0) + 1;
+          if (report.skipped.length < MAX_SKIPPED_KEPT) report.skipped.push({ line: read.line, ...(read.auditID ? { auditID: read.auditID } : {}), reason: read.reason, ...(read.detail ? { detail: read.detail } : {}) });
+          continue;
+        }
+        const ev = read.event;
+        const replayed = replayRequest(ev, state, discovery);
+        if (replayed.oldObject === 'unknown') unknownOld++;
+        const ns = namespaceObject(replayed.request.namespace);
+        pending.push({ decision: decider(replayed.request, ns), take: ({ baseline: b, candidate: c }) => takeEvent(ev, replayed, ns, b, markStatic(c)) });
+        if (pending.length >= inFlight) await settle(pending, refill);
       }
-      lines = l.line;
-      const read: AuditLine | undefined = l.tooLong ? { kind: 'skip', line: l.line, reason: 'too-long', detail: `${l.tooLong} characters` } : readAuditLine(l.text, l.line, l.terminated);
-      if (!read) continue;
-      if (read.kind === 'skip') {
-        skipped[read.reason] = (skipped[read.reason] ?? 0) + 1;
-        if (report.skipped.length < MAX_SKIPPED_KEPT) report.skipped.push({ line: read.line, ...(read.auditID ? { auditID: read.auditID } : {}), reason: read.reason, ...(read.detail ? { detail: read.detail } : {}) });
-        continue;
-      }
-      const ev = read.event;
-      const replayed = replayRequest(ev, state, discovery);
-      if (replayed.oldObject === 'unknown') unknownOld++;
-      const ns = namespaceObject(replayed.request.namespace);
-      pending.push({ decision: decider(replayed.request, ns), take: ({ baseline: b, candidate: c }) => takeEvent(ev, replayed, ns, b, markStatic(c)) });
-      if (pending.length >= inFlight) await settle(pending, refill);
     }
     await settle(pending, 0);
   }
@@ -430,13 +435,16 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
       from = from === undefined ? ev.time : Math.min(from, ev.time);
       to = to === undefined ? ev.time : Math.max(to, ev.time);
     }
+    const sec = Number.isFinite(ev.time) ? Math.floor(ev.time / 1000) : undefined;
     for (const w of c.calls) {
-      calls.set(w, (calls.get(w) ?? 0) + 1);
-      if (Number.isFinite(ev.time)) {
-        const sec = Math.floor(ev.time / 1000);
-        const m = perSecond.get(w) ?? new Map<number, number>();
-        m.set(sec, (m.get(sec) ?? 0) + 1);
-        perSecond.set(w, m);
+      let k = calls.get(w);
+      if (!k) calls.set(w, (k = { calls: 0, perSecond: new Map(), peak: 0 }));
+      k.calls++;
+      if (sec !== undefined) {
+        const n = (k.perSecond.get(sec) ?? 0) + 1;
+        k.perSecond.set(sec, n);
+        // the peak as it grows: a week's log has ~600,000 seconds, too many to spread into Math.max
+        if (n > k.peak) k.peak = n;
       }
     }
     const r = replayed.request;
@@ -508,10 +516,10 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     await settle(pending, 0);
   }
 
-  const webhookCalls = [...calls].map(([webhook, n]) => ({
+  const webhookCalls = [...calls].map(([webhook, k]) => ({
     webhook,
-    calls: n,
-    peakPerSecond: Math.max(0, ...(perSecond.get(webhook)?.values() ?? [])),
+    calls: k.calls,
+    peakPerSecond: k.peak,
     ...(candidate.timeouts.has(webhook) ? { timeoutSeconds: candidate.timeouts.get(webhook) } : {}),
   }));
   const partial: Omit<ImpactSummary, 'headline'> = {

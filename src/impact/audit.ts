@@ -59,6 +59,7 @@ export type SkipReason =
   | 'not-json'
   | 'truncated'
   | 'too-long'
+  | 'unreadable'
   | 'not-an-event'
   | 'other-api-version'
   | 'stage'
@@ -73,6 +74,7 @@ export const SKIP_REASONS: Readonly<Record<SkipReason, string>> = {
   'not-json': 'not a JSON object',
   truncated: 'the last line was cut off (the log ends in the middle of an event)',
   'too-long': 'a line longer than the reader keeps',
+  unreadable: 'the input could not be read past this point (a corrupt or cut-off gzip stream, a read error); what came before is replayed',
   'not-an-event': 'JSON, but not an audit Event',
   'other-api-version': 'an audit Event of another API version than audit.k8s.io/v1',
   stage: 'a stage other than ResponseComplete or Panic (the outcome is in the ResponseComplete event)',

@@ -188,6 +188,18 @@ describe('analyzeImpact', () => {
     expect(partial.summary.headline).toMatch(/cancelled: partial report/);
   });
 
+  it('a gzip stream cut off or corrupt: the lines before it are replayed, and the rest is counted as unreadable', async () => {
+    const whole = await analyzeImpact({ workspace: requireTeam, cluster: snapshot, audit: log, options: { existing: false } });
+    const gz = gzipSync(Buffer.from(log));
+    const cut = await analyzeImpact({ workspace: requireTeam, cluster: snapshot, audit: new Uint8Array(gz.subarray(0, gz.length - 12)), options: { existing: false } });
+    expect(cut.summary.skipped.unreadable).toBe(1);
+    expect(cut.skipped.find((s) => s.reason === 'unreadable')?.detail).toBeTruthy();
+    expect(cut.summary.events).toBeGreaterThan(0);
+    expect(cut.summary.events).toBeLessThanOrEqual(whole.summary.events);
+    const corrupt = await analyzeImpact({ workspace: requireTeam, cluster: snapshot, audit: new Uint8Array([0x1f, 0x8b, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]), options: { existing: false } });
+    expect(corrupt.summary).toMatchObject({ events: 0, lines: 0, skipped: { unreadable: 1 } });
+  });
+
   it('says what missing inputs leave unknown, and keeps at most 1,000 skipped lines while counting all', async () => {
     const reads = Array.from({ length: 1500 }, () => event('get', { resource: 'pods', namespace: 'apps', name: 'x' })).join('\n');
     const update = event('update', { resource: 'pods', namespace: 'apps', name: 'never-seen' }, { requestObject: pod('never-seen'), responseObject: pod('never-seen') });

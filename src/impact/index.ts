@@ -7,7 +7,7 @@ export { analyzeImpact, candidateChain, chainDecider, changeOf, fullDecider, hea
 export type { ChainSpec, Decider, DecisionPair, Change, Decision, Denial, EventImpact, ExistingImpact, ImpactInput, ImpactOptions, ImpactProgress, ImpactReport, ImpactSummary } from './analyze';
 export { readAuditLine, SKIP_REASONS, type AuditLine, type AuditWrite, type SkipReason } from './audit';
 export { readCluster, isAdmissionObject, ADMISSION_KINDS, type Cluster, type OldObjectSource } from './cluster';
-export { readLines, textChunks, type Line, type TextSource } from './lines';
+export { readLineBatches, readLines, textChunks, type Line, type TextSource } from './lines';
 export { applyPatchBody, mergePatch, strategicMerge, type PatchKind } from './patch';
 export { replayRequest, type ReplayedRequest } from './replay';
 export { groupEvents, denialTimeline, deciderOf, type ImpactRow } from './group';

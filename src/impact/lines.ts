@@ -14,6 +14,8 @@ export interface Line {
   text: string;
   /** false for a last line that the text did not end with a newline (a truncated log, often). */
   terminated: boolean;
+  /** Set on a last, empty line when the source could not be read further (a corrupt or cut-off gzip stream, a read error). */
+  error?: string;
 }
 
 /** Longest line kept (a longer one is reported by its length and skipped, never buffered whole). */
@@ -74,25 +76,40 @@ export async function* textChunks(source: TextSource): AsyncGenerator<string> {
 }
 
 /**
- * The lines of a text source. A line longer than `maxLine` characters is yielded with its text
- * cut to '' and `tooLong` set, so one runaway line never fills the memory.
+ * The lines of a text source, a chunk's worth at a time (one await per chunk, not per line: an
+ * async generator's step per line was a third of reading a log). A line longer than `maxLine`
+ * characters is yielded with its text cut to '' and `tooLong` set, so one runaway line never
+ * fills the memory.
  */
-export async function* readLines(source: TextSource, maxLine = MAX_LINE_BYTES): AsyncGenerator<Line & { tooLong?: number }> {
+export async function* readLineBatches(source: TextSource, maxLine = MAX_LINE_BYTES): AsyncGenerator<(Line & { tooLong?: number })[]> {
   let pending = '';
   let dropped = 0; // characters of a too-long line already thrown away
   let n = 0;
-  for await (const chunk of textChunks(source)) {
+  let error: string | undefined;
+  const chunks = textChunks(source);
+  for (;;) {
+    let next: IteratorResult<string>;
+    try {
+      next = await chunks.next();
+    } catch (e) {
+      // what was read stays read: the lines so far, the cut-off one, then why reading stopped
+      error = e instanceof Error ? e.message : String(e);
+      break;
+    }
+    if (next.done) break;
+    const chunk = next.value;
+    const batch: (Line & { tooLong?: number })[] = [];
     let start = 0;
     for (let nl = chunk.indexOf('\n', start); nl >= 0; nl = chunk.indexOf('\n', start)) {
       const piece = chunk.slice(start, nl);
       start = nl + 1;
       n++;
       if (dropped) {
-        yield { line: n, text: '', terminated: true, tooLong: dropped + piece.length };
+        batch.push({ line: n, text: '', terminated: true, tooLong: dropped + piece.length });
         dropped = 0;
       } else {
         const text = pending ? pending + piece : piece;
-        yield { line: n, text: text.endsWith('\r') ? text.slice(0, -1) : text, terminated: true };
+        batch.push({ line: n, text: text.endsWith('\r') ? text.slice(0, -1) : text, terminated: true });
       }
       pending = '';
     }
@@ -102,7 +119,16 @@ export async function* readLines(source: TextSource, maxLine = MAX_LINE_BYTES): 
       dropped = pending.length + rest.length;
       pending = '';
     } else pending += rest;
+    if (batch.length) yield batch;
   }
-  if (dropped) yield { line: n + 1, text: '', terminated: false, tooLong: dropped };
-  else if (pending) yield { line: n + 1, text: pending, terminated: false };
+  const last: (Line & { tooLong?: number })[] = [];
+  if (dropped) last.push({ line: ++n, text: '', terminated: false, tooLong: dropped });
+  else if (pending) last.push({ line: ++n, text: pending, terminated: false });
+  if (error !== undefined) last.push({ line: n + 1, text: '', terminated: false, error });
+  if (last.length) yield last;
+}
+
+/** The lines of a text source one by one (readLineBatches, flattened). */
+export async function* readLines(source: TextSource, maxLine = MAX_LINE_BYTES): AsyncGenerator<Line & { tooLong?: number }> {
+  for await (const batch of readLineBatches(source, maxLine)) yield* batch;
 }

@@ -24,8 +24,14 @@ export function requestAttributes(r: AdmissionRequest): AdmissionRequest {
 
 /** `request` as CEL sees it: the attributes without object / oldObject (variables of their own), absent fields left out. */
 export function celRequest(r: AdmissionRequest): Record<string, unknown> {
+  const attrs = requestAttributes(r) as unknown as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(requestAttributes(r))) if (v !== undefined && k !== 'object' && k !== 'oldObject') out[k] = v;
+  // once per evaluation's inputs: a key loop, not Object.entries' array of pairs (a third of the time)
+  for (const k in attrs) {
+    if (k === 'object' || k === 'oldObject') continue;
+    const v = attrs[k];
+    if (v !== undefined) out[k] = v;
+  }
   return out;
 }
 
