@@ -467,7 +467,7 @@ export async function leanVerdicts(set: LeanSet, request: SimRequest, options: S
   await Promise.all(
     set.groups.map(async (g) => {
       const first = set.chains[g.members[0]!]!;
-      const ctx = contextOf(first.chain, request, { ...options, kubernetesVersion: first.chain.kubernetesVersion }, cel, false);
+      const ctx = contextOf(first.chain, request, { ...options, kubernetesVersion: first.chain.kubernetesVersion }, cel, false, false);
       const key = matchKey(ctx, g.reads);
       let gp = g.plans.get(key);
       if (!gp) {

@@ -138,8 +138,9 @@ export function prepareChain(objects: readonly unknown[], options: { kubernetesV
  * A request as the chain's plugins see it, before any plugin ran: its attributes, the object and
  * old object as the apiserver decodes them, its Namespace. Reads only the chain's Namespaces and
  * discovery (lean.ts shares one between chains whose Namespaces and CustomResourceDefinitions agree).
+ * `explain: false` (lean.ts) leaves out the note comparing the object with its decoded form.
  */
-export function contextOf(chain: PreparedChain, request: SimRequest, options: SimOptions, cel: PolicyCel, probing: boolean): SimContext {
+export function contextOf(chain: PreparedChain, request: SimRequest, options: SimOptions, cel: PolicyCel, probing: boolean, explain = true): SimContext {
   const notes: string[] = [];
   const { ws, discovery } = chain;
   const attrs = attributesOf(request, notes);
@@ -147,7 +148,7 @@ export function contextOf(chain: PreparedChain, request: SimRequest, options: Si
   // built-in kinds are decoded into their Go types before admission: empty and null fields are gone
   let object = typed ? serializeTyped(request.object) : cloneJson(request.object);
   const oldObject = typed ? serializeTyped(request.oldObject) : cloneJson(request.oldObject);
-  if (typed && isObject(request.object) && !deepEqual(object, request.object)) {
+  if (explain && typed && isObject(request.object) && !deepEqual(object, request.object)) {
     notes.push(
       'the apiserver decodes the object into its Go type before admission and encodes that: empty maps and lists (e.g. `labels: {}`) and nulls are dropped, and fields Go always writes are there (a TokenReview\'s `status: {user: {}}`: the status is computed after admission), so admission sees the object as shown',
     );
