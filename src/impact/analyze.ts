@@ -102,6 +102,12 @@ export interface ImpactOptions {
   decider?: (spec: ChainSpec) => Decider;
   /** Decisions in flight at once (default 1); results are still taken in log order. */
   inFlight?: number;
+  /**
+   * Whether a later event reads the object an event leaves (default: keep every object). From
+   * `laterReads` (src/impact/retain.ts) over the same log read once before: the replay then
+   * keeps only the objects still to be read.
+   */
+  retainState?: (ev: AuditWrite) => boolean;
 }
 
 /** Both chains as plain data (structured-cloneable: what a worker needs to decide). */
@@ -399,7 +405,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
         continue;
       }
       const ev = read.event;
-      const replayed = replayRequest(ev, state, discovery);
+      const replayed = replayRequest(ev, state, discovery, options.retainState);
       if (replayed.oldObject === 'unknown') unknownOld++;
       const ns = namespaceObject(replayed.request.namespace);
       pending.push({ decision: decider(replayed.request, ns), take: ({ baseline: b, candidate: c }) => takeEvent(ev, replayed, ns, b, markStatic(c)) });
