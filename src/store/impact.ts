@@ -26,7 +26,8 @@ export interface ImpactState {
   candidate: 'overlay' | 'replace';
   existing: boolean;
   running: boolean;
-  progress?: ImpactProgress & { bytes: number; totalBytes: number; startedAt: number };
+  /** `scanned`: the log's bytes read by its first reading (src/impact/retain.ts), until the replay starts. */
+  progress?: ImpactProgress & { bytes: number; totalBytes: number; startedAt: number; scanned?: number };
   report?: ImpactReport;
   /** Files that could not be read, parse errors: said above the report. */
   problems: string[];
@@ -99,6 +100,10 @@ export async function runImpact(docs: readonly WorkspaceDoc[], webhooks: ImpactO
       cancel = () => replay.postMessage({ op: 'cancel' } satisfies ToReplay);
       replay.onmessage = (ev: MessageEvent<FromReplay>) => {
         const m = ev.data;
+        if (m.op === 'scan') {
+          impact.setState((st) => (st.progress ? { progress: { ...st.progress, scanned: m.bytes } } : {}));
+          return;
+        }
         if (m.op === 'progress') {
           events.push(...m.events);
           impact.setState({ progress: { ...m.progress, bytes: m.bytes, totalBytes, startedAt } });

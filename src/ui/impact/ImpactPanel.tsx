@@ -6,6 +6,7 @@
  * opens its request in Simulate. Export as JSON, CSV or Markdown.
  */
 import { useId, useMemo, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { CHANGES, denialTimeline, groupEvents, reportCsv, reportJson, reportMarkdown, SKIP_REASONS, type Change, type ImpactReport } from '../../impact';
 import { useWorkspace } from '../../store';
 import { addImpactFiles, cancelImpact, openInSimulator, removeImpactFile, runImpact, setImpactOptions, useImpact, type ImpactState } from '../../store/impact';
@@ -21,9 +22,26 @@ const CHANGE_LABEL: Readonly<Record<Change, string>> = {
   unchanged: 'unchanged',
 };
 
+/** Groups drawn in the table at most (the largest first): a log with thousands of groups draws in one frame; the filters and the exports reach the rest. */
+const MAX_ROWS = 300;
+
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 
+/** The run's progress: its own subscription, so a progress message redraws the bar and nothing else. */
+function RunProgress() {
+  const running = useImpact((s) => s.running);
+  const p = useImpact((s) => s.progress);
+  return running && p ? <Progress p={p} /> : null;
+}
+
 function Progress({ p }: { p: NonNullable<ImpactState['progress']> }) {
+  if (p.scanned !== undefined)
+    return (
+      <div className="impact-progress" role="status" aria-live="polite">
+        <progress max={1} value={p.totalBytes ? p.scanned / p.totalBytes : 0} aria-label="Progress" />
+        <span>{`reading the log for the objects later requests change: ${mb(p.scanned)} of ${mb(p.totalBytes)}`}</span>
+      </div>
+    );
   const secs = Math.max(0.001, (Date.now() - p.startedAt) / 1000);
   const share = p.totalBytes ? p.bytes / p.totalBytes : 0;
   const left = share > 0.02 && share < 1 ? Math.round((secs / share) * (1 - share)) : undefined;
@@ -146,7 +164,7 @@ function Report({ report, onOpen }: { report: ImpactReport; onOpen: () => void }
               </tr>
             </thead>
             <tbody>
-              {shown.map((r, i) => {
+              {shown.slice(0, MAX_ROWS).map((r, i) => {
                 const ex = r.examples[0];
                 const canOpen = !!ex && !!report.requests[ex.auditID];
                 return (
@@ -170,6 +188,7 @@ function Report({ report, onOpen }: { report: ImpactReport; onOpen: () => void }
               })}
             </tbody>
           </table>
+          {shown.length > MAX_ROWS ? <p className="sim-muted">{`… ${(shown.length - MAX_ROWS).toLocaleString()} more groups: narrow them with the filters, or export the report`}</p> : null}
         </section>
       ) : null}
       {existing.length ? (
@@ -234,7 +253,8 @@ function Report({ report, onOpen }: { report: ImpactReport; onOpen: () => void }
 }
 
 export default function ImpactPanel({ onOpenInSimulate }: { onOpenInSimulate: () => void }) {
-  const state = useImpact();
+  // everything but the progress, which RunProgress draws
+  const state = useImpact(useShallow(({ progress: _, ...rest }) => rest));
   const docs = useWorkspace((s) => s.docs);
   const celState = useWorkspace((s) => s.celState);
   const uid = useId();
@@ -306,7 +326,7 @@ export default function ImpactPanel({ onOpenInSimulate }: { onOpenInSimulate: ()
         )}
         <span className="sim-muted"> Webhook answers are assumed: allow.</span>
       </div>
-      {state.running && state.progress ? <Progress p={state.progress} /> : null}
+      <RunProgress />
       {state.problems.length ? (
         <ul className="pt-problem" role="alert">
           {state.problems.map((p, i) => (
