@@ -42,18 +42,24 @@ export function groupEvents(events: readonly EventImpact[], examples = 3): Impac
   return [...rows.values()].sort((a, b) => b.count - a.count || a.by.localeCompare(b.by) || a.namespace.localeCompare(b.namespace));
 }
 
-/** Newly denied requests per time bucket (the chart): bucket start (ms) → count, buckets without denials included. */
-export function denialTimeline(report: ImpactReport, buckets = 48): { start: number; width: number; newlyDenied: number; writes: number }[] {
+/**
+ * Newly denied requests per time bucket (the chart): bucket start (ms) → count, buckets without
+ * denials included. The writes are counted from the report's events, or from `writes` (writes
+ * per second of the log: [the second's start in ms, count]) when the report kept only the
+ * changed events (`keepUnchanged: false`).
+ */
+export function denialTimeline(report: ImpactReport, buckets = 48, writes?: readonly (readonly [number, number])[]): { start: number; width: number; newlyDenied: number; writes: number }[] {
   const { from, to } = report.summary;
   if (from === undefined || to === undefined) return [];
   const width = Math.max(1000, Math.ceil((to - from + 1) / buckets));
   const n = Math.max(1, Math.ceil((to - from + 1) / width));
   const out = Array.from({ length: n }, (_, i) => ({ start: from + i * width, width, newlyDenied: 0, writes: 0 }));
+  const at = (t: number) => out[Math.max(0, Math.min(n - 1, Math.floor((t - from) / width)))]!;
   for (const e of report.events) {
     if (!Number.isFinite(e.time)) continue;
-    const b = out[Math.min(n - 1, Math.floor((e.time - from) / width))]!;
-    b.writes++;
-    if (e.change === 'newly-denied') b.newlyDenied++;
+    if (!writes) at(e.time).writes++;
+    if (e.change === 'newly-denied') at(e.time).newlyDenied++;
   }
+  for (const [t, count] of writes ?? []) at(t).writes += count;
   return out;
 }

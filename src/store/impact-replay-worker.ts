@@ -82,6 +82,8 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
   let bytes = 0;
   let streamed: EventImpact[] = [];
   let posted = 0;
+  /** Writes per second of the log (the chart's writes: the report keeps only the changed events). */
+  const writes = new Map<number, number>();
   /** Progress to the page, at most every PROGRESS_EVERY ms (with the changed events since the last). */
   const progress = (p: ImpactProgress, force = false) => {
     const now = performance.now();
@@ -114,7 +116,13 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
         keepUnchanged: false,
         signal,
         ...(retainState ? { retainState } : {}),
-        onEvent: (e) => void (e.change !== 'unchanged' && streamed.push(e)),
+        onEvent: (e) => {
+          if (e.change !== 'unchanged') streamed.push(e);
+          if (Number.isFinite(e.time)) {
+            const second = Math.floor(e.time / 1000) * 1000;
+            writes.set(second, (writes.get(second) ?? 0) + 1);
+          }
+        },
         onProgress: (p) => progress(p, p.phase === 'done'),
         decider: (spec) => {
           for (const port of m.members) port.postMessage({ spec });
@@ -131,7 +139,7 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
       },
     });
     // the changed events went out with the progress: the report follows without them
-    post({ op: 'done', report: { ...report, events: [] }, events: streamed, problems: snap.problems });
+    post({ op: 'done', report: { ...report, events: [] }, events: streamed, writes: [...writes], problems: snap.problems });
   } catch (e) {
     post({ op: 'failed', message: (e as Error).message });
   } finally {

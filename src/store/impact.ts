@@ -29,6 +29,8 @@ export interface ImpactState {
   /** `scanned`: the log's bytes read by its first reading (src/impact/retain.ts), until the replay starts. */
   progress?: ImpactProgress & { bytes: number; totalBytes: number; startedAt: number; scanned?: number };
   report?: ImpactReport;
+  /** The log's writes per second ([the second's start in ms, count]): the report holds the changed events only. */
+  writes?: [number, number][];
   /** Files that could not be read, parse errors: said above the report. */
   problems: string[];
 }
@@ -78,7 +80,7 @@ export async function runImpact(docs: readonly WorkspaceDoc[], webhooks: ImpactO
   if (s.running) return;
   const totalBytes = s.audits.reduce((a, f) => a + f.size, 0);
   const startedAt = Date.now();
-  impact.setState({ running: true, report: undefined, problems: [], progress: { lines: 0, events: 0, existing: 0, existingTotal: 0, changed: 0, phase: 'audit', bytes: 0, totalBytes, startedAt } });
+  impact.setState({ running: true, report: undefined, writes: undefined, problems: [], progress: { lines: 0, events: 0, existing: 0, existingTotal: 0, changed: 0, phase: 'audit', bytes: 0, totalBytes, startedAt } });
   const workers: Worker[] = [];
   try {
     const module = await celModule();
@@ -111,7 +113,7 @@ export async function runImpact(docs: readonly WorkspaceDoc[], webhooks: ImpactO
         }
         if (m.op === 'done') {
           events.push(...m.events);
-          impact.setState({ report: { ...m.report, events }, problems: m.problems });
+          impact.setState({ report: { ...m.report, events }, writes: m.writes, problems: m.problems });
         } else impact.setState({ problems: [`The analysis failed: ${m.message}`] });
         resolve();
       };

@@ -58,8 +58,8 @@ function Progress({ p }: { p: NonNullable<ImpactState['progress']> }) {
 }
 
 /** Newly denied requests over the log's time: one bar per bucket, the writes as a faint bar behind. */
-function TimelineChart({ report }: { report: ImpactReport }) {
-  const buckets = denialTimeline(report);
+function TimelineChart({ report, writes }: { report: ImpactReport; writes: ImpactState['writes'] }) {
+  const buckets = useMemo(() => denialTimeline(report, 48, writes), [report, writes]);
   if (buckets.length < 2) return null;
   const [w, h] = [640, 120];
   const maxWrites = Math.max(1, ...buckets.map((b) => b.writes));
@@ -89,7 +89,7 @@ function TimelineChart({ report }: { report: ImpactReport }) {
   );
 }
 
-function Report({ report, onOpen }: { report: ImpactReport; onOpen: () => void }) {
+function Report({ report, writes, onOpen }: { report: ImpactReport; writes: ImpactState['writes']; onOpen: () => void }) {
   const s = report.summary;
   const [filter, setFilter] = useState<Change | 'all'>('all');
   const [text, setText] = useState('');
@@ -131,7 +131,7 @@ function Report({ report, onOpen }: { report: ImpactReport; onOpen: () => void }
           ))}
         </tbody>
       </table>
-      <TimelineChart report={report} />
+      <TimelineChart report={report} writes={writes} />
       {rows.length ? (
         <section aria-label="Changed requests">
           <h3>Changed requests</h3>
@@ -334,7 +334,7 @@ export default function ImpactPanel({ onOpenInSimulate }: { onOpenInSimulate: ()
           ))}
         </ul>
       ) : null}
-      {state.report ? <Report report={state.report} onOpen={onOpenInSimulate} /> : null}
+      {state.report ? <Report report={state.report} writes={state.writes} onOpen={onOpenInSimulate} /> : null}
     </section>
   );
 }
