@@ -42,13 +42,20 @@ export function groupEvents(events: readonly EventImpact[], examples = 3): Impac
   return [...rows.values()].sort((a, b) => b.count - a.count || a.by.localeCompare(b.by) || a.namespace.localeCompare(b.namespace));
 }
 
+/** The chart's buckets over the log's time. */
+export const TIMELINE_BUCKETS = 48;
+
 /**
  * Newly denied requests per time bucket (the chart): bucket start (ms) → count, buckets without
  * denials included. The writes are counted from the report's events, or from `writes` (writes
  * per second of the log: [the second's start in ms, count]) when the report kept only the
  * changed events (`keepUnchanged: false`).
  */
-export function denialTimeline(report: ImpactReport, buckets = 48, writes?: readonly (readonly [number, number])[]): { start: number; width: number; newlyDenied: number; writes: number }[] {
+export function denialTimeline(
+  report: ImpactReport,
+  buckets = TIMELINE_BUCKETS,
+  writes?: readonly (readonly [number, number])[],
+): { start: number; width: number; newlyDenied: number; writes: number }[] {
   const { from, to } = report.summary;
   if (from === undefined || to === undefined) return [];
   const width = Math.max(1000, Math.ceil((to - from + 1) / buckets));

@@ -40,7 +40,12 @@ describe('verbAndRef', () => {
   it('reads the verb and objectRef before the objects, and a line in another order or with the same keys inside as the parsed line says', () => {
     expect(verbAndRef(event('patch', 'web'))).toEqual({ verb: 'patch', ref: { resource: 'pods', namespace: 'a', name: 'web', apiVersion: 'v1' } });
     // a SubjectAccessReview's own `verb` inside requestObject, after the event's
-    const sar = JSON.stringify({ kind: 'Event', verb: 'create', objectRef: { resource: 'subjectaccessreviews', apiGroup: 'authorization.k8s.io' }, requestObject: { spec: { resourceAttributes: { verb: 'delete' } } } });
+    const sar = JSON.stringify({
+      kind: 'Event',
+      verb: 'create',
+      objectRef: { resource: 'subjectaccessreviews', apiGroup: 'authorization.k8s.io' },
+      requestObject: { spec: { resourceAttributes: { verb: 'delete' } } },
+    });
     expect(verbAndRef(sar)?.verb).toBe('create');
     // the objects first: parsed whole
     const reversed = JSON.stringify({ requestObject: { verb: 'delete', objectRef: { name: 'inner' } }, verb: 'update', objectRef: { resource: 'pods', name: 'outer' } });
@@ -52,7 +57,15 @@ describe('verbAndRef', () => {
 
 describe('laterReads', () => {
   it('keeps an object only while a later update, patch or delete reads it', async () => {
-    const log = [event('create', 'a1'), event('patch', 'a1'), event('create', 'b1'), event('get', 'b1'), event('delete', 'a1'), event('create', 'c1'), event('update', 'c1', { responseStatus: { code: 409 } })];
+    const log = [
+      event('create', 'a1'),
+      event('patch', 'a1'),
+      event('create', 'b1'),
+      event('get', 'b1'),
+      event('delete', 'a1'),
+      event('create', 'c1'),
+      event('update', 'c1', { responseStatus: { code: 409 } }),
+    ];
     const retain = await laterReads(log.join('\n') + '\n');
     // a1: patched on line 2, deleted on line 5; b1: only read (a get is not replayed); c1: updated on line 7 (failed: still read)
     expect(log.map((l, i) => (l.includes('"verb":"get"') ? null : retain(writeOf(l, i + 1))))).toEqual([true, true, false, null, false, true, false]);
@@ -73,7 +86,8 @@ describe('analyzeImpact with retainState', () => {
     const retain = await laterReads(log);
     let forgotten = 0;
     const retainState = (ev: AuditWrite) => retain(ev) || (forgotten++, false);
-    const run = (extra: object) => analyzeImpact({ workspace: candidate.objects, cluster: snapshot, audit: log, options: { kubernetesVersion: '1.37', webhooks: candidate.webhooks, existing: false, ...extra } });
+    const run = (extra: object) =>
+      analyzeImpact({ workspace: candidate.objects, cluster: snapshot, audit: log, options: { kubernetesVersion: '1.37', webhooks: candidate.webhooks, existing: false, ...extra } });
     const [kept, lean] = [await run({}), await run({ retainState })];
     expect(forgotten).toBeGreaterThan(0);
     expect(lean.events.some((e) => e.oldObject === 'log')).toBe(true);

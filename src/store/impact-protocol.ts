@@ -33,7 +33,7 @@ export type FromReplay =
   /** The log's first reading (the objects a later event reads: src/impact/retain.ts), bytes so far. */
   | { op: 'scan'; bytes: number }
   | { op: 'progress'; progress: ImpactProgress; bytes: number; events: EventImpact[] }
-  /** `writes`: the log's writes per second ([the second's start in ms, count]), for the chart (the report keeps only the changed events). */
+  /** `writes`: the log's writes in the chart's buckets ([the bucket's start in ms, count]; the report keeps only the changed events); `report.requests` only the table's examples'. */
   | { op: 'done'; report: ImpactReport; events: EventImpact[]; writes: [number, number][]; problems: string[] }
   | { op: 'failed'; message: string };
 

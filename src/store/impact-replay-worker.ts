@@ -9,7 +9,7 @@
  * started complete into the partial report.
  */
 import { loadCelHere } from '../cel';
-import { analyzeImpact, chainDecider, decisionPool, laterReads, POOL_DEPTH, type EventImpact, type ImpactProgress, type OpenMember } from '../impact';
+import { analyzeImpact, chainDecider, decisionPool, denialTimeline, groupEvents, laterReads, TIMELINE_BUCKETS, POOL_DEPTH, type EventImpact, type ImpactProgress, type OpenMember } from '../impact';
 import { parseDocuments } from '../yaml';
 import type { FromDecider, FromReplay, ToReplay } from './impact-protocol';
 
@@ -70,11 +70,13 @@ let controller: AbortController | undefined;
 const memberFailed: (() => void)[] = [];
 
 /** A decider worker behind its port: the chains sent first, then the asks. */
-const portMember = (port: MessagePort, index: number): OpenMember => ({ answer, failed }) => {
-  port.onmessage = (e: MessageEvent<FromDecider>) => ('failed' in e.data ? failed() : answer(e.data));
-  memberFailed[index] = failed;
-  return { send: (ask) => port.postMessage(ask), close: () => port.close() };
-};
+const portMember =
+  (port: MessagePort, index: number): OpenMember =>
+  ({ answer, failed }) => {
+    port.onmessage = (e: MessageEvent<FromDecider>) => ('failed' in e.data ? failed() : answer(e.data));
+    memberFailed[index] = failed;
+    return { send: (ask) => port.postMessage(ask), close: () => port.close() };
+  };
 
 async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
   controller = new AbortController();
@@ -138,8 +140,13 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
         inFlight: Math.max(1, m.members.length) * POOL_DEPTH,
       },
     });
-    // the changed events went out with the progress: the report follows without them
-    post({ op: 'done', report: { ...report, events: [] }, events: streamed, writes: [...writes], problems: snap.problems });
+    // the changed events went out with the progress: the report follows without them, with the
+    // requests of the table's examples only (each row opens its first) and the chart's writes
+    // in its buckets (not one pair per second of the log): the page takes it in one task
+    const examples = new Set(groupEvents(report.events, 1).map((r) => r.examples[0]?.auditID));
+    const requests = Object.fromEntries(Object.entries(report.requests).filter(([id]) => examples.has(id)));
+    const buckets = denialTimeline(report, TIMELINE_BUCKETS, [...writes]).map((b): [number, number] => [b.start, b.writes]);
+    post({ op: 'done', report: { ...report, events: [], requests }, events: streamed, writes: buckets, problems: snap.problems });
   } catch (e) {
     post({ op: 'failed', message: (e as Error).message });
   } finally {

@@ -29,7 +29,7 @@ export interface ImpactState {
   /** `scanned`: the log's bytes read by its first reading (src/impact/retain.ts), until the replay starts. */
   progress?: ImpactProgress & { bytes: number; totalBytes: number; startedAt: number; scanned?: number };
   report?: ImpactReport;
-  /** The log's writes per second ([the second's start in ms, count]): the report holds the changed events only. */
+  /** The log's writes in the chart's buckets ([the bucket's start in ms, count]): the report holds the changed events only. */
   writes?: [number, number][];
   /** Files that could not be read, parse errors: said above the report. */
   problems: string[];
@@ -48,7 +48,8 @@ export function addImpactFiles(files: Iterable<File>, as?: 'snapshot' | 'audit')
   impact.setState((s) => ({ audits: [...s.audits, ...audits], snapshots: [...s.snapshots, ...snapshots], report: undefined }));
 }
 
-export const removeImpactFile = (name: string): void => impact.setState((s) => ({ audits: s.audits.filter((f) => f.name !== name), snapshots: s.snapshots.filter((f) => f.name !== name), report: undefined }));
+export const removeImpactFile = (name: string): void =>
+  impact.setState((s) => ({ audits: s.audits.filter((f) => f.name !== name), snapshots: s.snapshots.filter((f) => f.name !== name), report: undefined }));
 
 export const setImpactOptions = (o: Partial<Pick<ImpactState, 'candidate' | 'existing'>>): void => impact.setState({ ...o, report: undefined });
 
@@ -80,7 +81,13 @@ export async function runImpact(docs: readonly WorkspaceDoc[], webhooks: ImpactO
   if (s.running) return;
   const totalBytes = s.audits.reduce((a, f) => a + f.size, 0);
   const startedAt = Date.now();
-  impact.setState({ running: true, report: undefined, writes: undefined, problems: [], progress: { lines: 0, events: 0, existing: 0, existingTotal: 0, changed: 0, phase: 'audit', bytes: 0, totalBytes, startedAt } });
+  impact.setState({
+    running: true,
+    report: undefined,
+    writes: undefined,
+    problems: [],
+    progress: { lines: 0, events: 0, existing: 0, existingTotal: 0, changed: 0, phase: 'audit', bytes: 0, totalBytes, startedAt },
+  });
   const workers: Worker[] = [];
   try {
     const module = await celModule();
@@ -152,4 +159,3 @@ export function openInSimulator(auditID: string): boolean {
   setSimulatorDraft({ input: toDraft({ request: kept.request, ...(kept.namespaceObject ? { namespaceObject: kept.namespaceObject } : {}) }), webhooks: {} });
   return true;
 }
-

@@ -5,9 +5,9 @@
  * changed requests grouped, the existing objects that would be rejected, webhook load; each row
  * opens its request in Simulate. Export as JSON, CSV or Markdown.
  */
-import { useId, useMemo, useRef, useState } from 'react';
+import { useDeferredValue, useId, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { CHANGES, denialTimeline, groupEvents, reportCsv, reportJson, reportMarkdown, SKIP_REASONS, type Change, type ImpactReport } from '../../impact';
+import { CHANGES, denialTimeline, groupEvents, reportCsv, reportJson, reportMarkdown, SKIP_REASONS, TIMELINE_BUCKETS, type Change, type ImpactReport, type ImpactRow } from '../../impact';
 import { useWorkspace } from '../../store';
 import { addImpactFiles, cancelImpact, openInSimulator, removeImpactFile, runImpact, setImpactOptions, useImpact, type ImpactState } from '../../store/impact';
 import { download } from '../download';
@@ -24,6 +24,8 @@ const CHANGE_LABEL: Readonly<Record<Change, string>> = {
 
 /** Groups drawn in the table at most (the largest first): a log with thousands of groups draws in one frame; the filters and the exports reach the rest. */
 const MAX_ROWS = 300;
+
+const NO_ROWS: ImpactRow[] = [];
 
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 
@@ -49,7 +51,9 @@ function Progress({ p }: { p: NonNullable<ImpactState['progress']> }) {
     <div className="impact-progress" role="status" aria-live="polite">
       <progress max={1} value={p.phase === 'existing' ? (p.existingTotal ? p.existing / p.existingTotal : 0) : share} aria-label="Progress" />
       <span>
-        {p.phase === 'existing' ? `existing objects ${p.existing} of ${p.existingTotal}` : `${p.events.toLocaleString()} writes replayed (${Math.round(p.events / secs)}/s), ${p.lines.toLocaleString()} lines`}
+        {p.phase === 'existing'
+          ? `existing objects ${p.existing} of ${p.existingTotal}`
+          : `${p.events.toLocaleString()} writes replayed (${Math.round(p.events / secs)}/s), ${p.lines.toLocaleString()} lines`}
         {`, ${p.changed} changed`}
         {left !== undefined ? `, about ${left} s left` : ''}
       </span>
@@ -59,7 +63,7 @@ function Progress({ p }: { p: NonNullable<ImpactState['progress']> }) {
 
 /** Newly denied requests over the log's time: one bar per bucket, the writes as a faint bar behind. */
 function TimelineChart({ report, writes }: { report: ImpactReport; writes: ImpactState['writes'] }) {
-  const buckets = useMemo(() => denialTimeline(report, 48, writes), [report, writes]);
+  const buckets = useMemo(() => denialTimeline(report, TIMELINE_BUCKETS, writes), [report, writes]);
   if (buckets.length < 2) return null;
   const [w, h] = [640, 120];
   const maxWrites = Math.max(1, ...buckets.map((b) => b.writes));
@@ -93,7 +97,11 @@ function Report({ report, writes, onOpen }: { report: ImpactReport; writes: Impa
   const s = report.summary;
   const [filter, setFilter] = useState<Change | 'all'>('all');
   const [text, setText] = useState('');
-  const rows = useMemo(() => groupEvents(report.events), [report]);
+  // the table after the headline and counts: its rows are drawn in a later, interruptible render
+  const rows = useDeferredValue(
+    useMemo(() => groupEvents(report.events), [report]),
+    NO_ROWS,
+  );
   const shown = rows.filter((r) => (filter === 'all' || r.change === filter) && (!text || [r.by, r.namespace, r.user, r.resource].some((x) => x.toLowerCase().includes(text.toLowerCase()))));
   const existing = report.existing.filter((o) => o.change !== 'unchanged');
   const bad = s.changes['newly-denied'] + s.existing.changes['newly-denied'] > 0;
@@ -275,13 +283,21 @@ export default function ImpactPanel({ onOpenInSimulate }: { onOpenInSimulate: ()
     >
       <h2 id={`${uid}-h`}>Impact on real traffic</h2>
       <p className="sim-muted">
-        What the workspace would have done to your cluster's real requests (its audit log) and to the objects it runs now (a snapshot), beside what the cluster's
-        own admission chain does. Files stay in this browser. Drop them here or open them:
+        What the workspace would have done to your cluster's real requests (its audit log) and to the objects it runs now (a snapshot), beside what the cluster's own admission chain does. Files stay
+        in this browser. Drop them here or open them:
         <code> kubectl get $(kubectl api-resources --verbs=list -o name | paste -sd,) -A -o json &gt; snapshot.json</code> and the kube-apiserver's
         <code> --audit-log-path</code> file (level Request or RequestResponse for writes).
       </p>
       <div className="impact-inputs">
-        <input ref={snapshotInput} type="file" multiple hidden accept=".yaml,.yml,.json" onChange={(e) => e.target.files && addImpactFiles(e.target.files, 'snapshot')} data-testid="impact-snapshot-input" />
+        <input
+          ref={snapshotInput}
+          type="file"
+          multiple
+          hidden
+          accept=".yaml,.yml,.json"
+          onChange={(e) => e.target.files && addImpactFiles(e.target.files, 'snapshot')}
+          data-testid="impact-snapshot-input"
+        />
         <input ref={auditInput} type="file" multiple hidden onChange={(e) => e.target.files && addImpactFiles(e.target.files, 'audit')} data-testid="impact-audit-input" />
         <button type="button" onClick={() => snapshotInput.current?.click()}>
           Open snapshot…
