@@ -66,6 +66,49 @@ const rssOf = (pid) => {
  */
 const tabRss = (marker) => Math.max(0, ...renderers(marker).map(rssOf));
 
+/** The tab's renderer process (the largest). */
+const tabPid = (marker) => renderers(marker).reduce((a, pid) => (rssOf(pid) > (a ? rssOf(a) : -1) ? pid : a), undefined);
+
+/** CPU seconds (user + sys) of each thread of the renderer `pid`: tid → [name, seconds]. */
+function threadCpu(pid) {
+  const out = new Map();
+  if (!pid) return out;
+  let tids = [];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(Number(tid), [readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim(), (Number(f[11]) + Number(f[12])) / 100]);
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
+
+/**
+ * The CPU the run cost the tab's threads, from the readings before and during it (a worker's
+ * thread ends with the run: its last reading counts): the page's main thread (the process's own
+ * id), the dedicated workers (the app's engine worker among them), the rest. Separates the
+ * page's own work from its waiting for a core, which a frame's duration does not.
+ */
+function runCpu(pid, before, seen) {
+  const out = { main: 0, workers: [], other: 0 };
+  for (const [tid, [name, cpu]] of seen) {
+    const d = cpu - (before.get(tid)?.[1] ?? 0);
+    if (tid === pid) out.main += d;
+    else if (/DedicatedWorker/i.test(name)) out.workers.push(d);
+    else out.other += d;
+  }
+  out.workers = out.workers.filter((w) => w >= 0.05).sort((a, b) => b - a);
+  return out;
+}
+
 /** The Impact view's run in `context` (a persistent context whose user-data-dir is `marker`) of the app at `url`. */
 export async function benchImpactBrowser(context, url, marker, events = EVENTS) {
   const dir = mkdtempSync(join(tmpdir(), 'aw-bench-impact-browser-'));
@@ -142,11 +185,15 @@ export async function benchImpactBrowser(context, url, marker, events = EVENTS) 
     const samples = [];
     let sampling = true;
     const before = tabRss(marker);
+    const pid = tabPid(marker);
+    const cpuBefore = threadCpu(pid);
+    const cpuSeen = new Map(cpuBefore);
     const t0 = Date.now();
     const sampler = (async () => {
       while (sampling) {
         const m = await cdp.send('Performance.getMetrics').catch(() => ({ metrics: [] }));
         samples.push([Date.now() - t0, tabRss(marker), m.metrics.find((x) => x.name === 'JSHeapUsedSize')?.value ?? 0]);
+        for (const [tid, x] of threadCpu(pid)) cpuSeen.set(tid, x);
         await new Promise((r) => setTimeout(r, 250));
       }
     })();
@@ -154,15 +201,20 @@ export async function benchImpactBrowser(context, url, marker, events = EVENTS) 
     await page.getByRole('button', { name: 'Analyze' }).click();
     const headline = page.getByTestId('impact-headline');
     let presses = 0;
+    /** When the log's first reading (the objects later events read) ended: the progress bar stops saying so. */
+    let scanned;
     while (!(await headline.isVisible())) {
       // a key the page ignores (no control has focus that types), timed by the probe
       await page.keyboard.press('Shift');
       presses++;
+      if (scanned === undefined && !/reading the log/.test((await page.locator('.impact-progress').textContent().catch(() => '')) ?? '')) scanned = Date.now() - t0;
       await new Promise((r) => setTimeout(r, 200));
     }
     const ms = Date.now() - t0;
     sampling = false;
     await sampler;
+    for (const [tid, x] of threadCpu(pid)) cpuSeen.set(tid, x);
+    const cpu = runCpu(pid, cpuBefore, cpuSeen);
     const text = await headline.textContent();
     const probe = await page.evaluate(() => ({ latAt: window.__lat, tasks: window.__tasks, frames: window.__frames, eventTiming: window.__eventTiming, longest: window.__longest }));
     // times relative to Analyze
@@ -173,6 +225,8 @@ export async function benchImpactBrowser(context, url, marker, events = EVENTS) 
     const deciders = await page.evaluate(() => Math.min(8, Math.max(1, (navigator.hardwareConcurrency || 2) - 1)));
     await page.close();
     return {
+      cpu,
+      scanned,
       events,
       rawBytes,
       ms,
@@ -230,6 +284,9 @@ export function printImpactBrowser(r) {
   );
   console.log(
     `  input latency (key press → next frame, ${lat.length} of ${r.presses} presses): median ${quantile(lat, 0.5).toFixed(0)} ms, p99 ${quantile(lat, 0.99).toFixed(0)} ms, worst ${worst[1].toFixed(0)} ms at ${at(worst[0])}; ${over} ≥ 100 ms (target < 100 ms); median/p99/worst by phase: ${byPhase.join(', ')}${et}`,
+  );
+  console.log(
+    `  CPU of the tab's threads during the run: page main thread ${r.cpu.main.toFixed(1)} s, workers ${r.cpu.workers.map((w) => `${w.toFixed(1)} s`).join(' + ') || '—'}, the renderer's other threads ${r.cpu.other.toFixed(1)} s; the log's first reading (objects later events read) ended ${r.scanned !== undefined ? `at ${(r.scanned / 1000).toFixed(1)} s` : 'not seen'}`,
   );
   console.log(`  long tasks on the page: ${r.tasks.length}${long.length ? `, longest ${long.map(([t, d]) => `${d} ms at ${at(t)}`).join('; ')}` : ''}`);
   // the longest frames: how much of each was the page's script, and which
