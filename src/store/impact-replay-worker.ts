@@ -95,19 +95,19 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
     streamed = [];
   };
   const snap = await readSnapshots(m.snapshots);
-  // the log read once before the replay, for the objects a later event reads: the replay keeps no others (src/impact/retain.ts)
-  let scanned = 0;
-  const retainState = m.audits.length
-    ? await laterReads(
-        concat(m.audits, (n) => {
-          scanned += n;
-          if (performance.now() - posted >= PROGRESS_EVERY) ((posted = performance.now()), post({ op: 'scan', bytes: scanned }));
-        }),
-        signal,
-      )
-    : undefined;
   let pool: ReturnType<typeof decisionPool> | undefined;
   try {
+    // the log read once before the replay, for the objects a later event reads: the replay keeps no others (src/impact/retain.ts)
+    let scanned = 0;
+    const retainState = m.audits.length
+      ? await laterReads(
+          concat(m.audits, (n) => {
+            scanned += n;
+            if (performance.now() - posted >= PROGRESS_EVERY) ((posted = performance.now()), post({ op: 'scan', bytes: scanned }));
+          }),
+          signal,
+        )
+      : undefined;
     const report = await analyzeImpact({
       workspace: m.workspace,
       cluster: snap.objects,
