@@ -90,6 +90,8 @@ export interface ImpactOptions {
   existing?: boolean;
   /** Keep every event's result in the report (default true); false keeps only changed ones (with `onEvent` for the rest). */
   keepUnchanged?: boolean;
+  /** Keep the changed events' results in the report (default true); false with `keepUnchanged: false` keeps none (`onEvent` streams them all). */
+  keepChanged?: boolean;
   /** Keep the whole admission request of up to this many changed events (`report.requests`, by auditID), to open them in the simulator (default 0). */
   keepRequests?: number;
   onEvent?: (e: EventImpact) => void;
@@ -461,7 +463,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
       report.requests[ev.auditID] = { request: replayed.request, ...(ns ? { namespaceObject: ns } : {}) };
     }
     options.onEvent?.(result);
-    if (options.keepUnchanged !== false || change !== 'unchanged') report.events.push(result);
+    if (change === 'unchanged' ? options.keepUnchanged !== false : options.keepChanged !== false) report.events.push(result);
     if (events % 200 === 0) progress('audit');
   }
 

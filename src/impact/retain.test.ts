@@ -1,7 +1,8 @@
 /**
  * The replay forgets an object after the last event that reads it (src/impact/retain.ts): the
  * scan's reading of each line, its answers on a small log, and the same report with it as
- * without it on the log a real kube-apiserver wrote (tools/admission-oracle/testdata/audit).
+ * without it on the log a real kube-apiserver wrote (tools/admission-oracle/testdata/audit);
+ * and a report that keeps no event (the Impact view streams them all to the page).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -92,5 +93,16 @@ describe('analyzeImpact with retainState', () => {
     expect(forgotten).toBeGreaterThan(0);
     expect(lean.events.some((e) => e.oldObject === 'log')).toBe(true);
     expect(lean).toEqual(kept);
+  });
+
+  it('keeps no event with keepUnchanged and keepChanged false: onEvent streams them all', async () => {
+    const run = (extra: object) => analyzeImpact({ workspace: candidate.objects, cluster: snapshot, audit: log, options: { kubernetesVersion: '1.37', webhooks: candidate.webhooks, existing: false, ...extra } });
+    const all = await run({});
+    const streamed: unknown[] = [];
+    const none = await run({ keepUnchanged: false, keepChanged: false, onEvent: (e: unknown) => streamed.push(e) });
+    expect(all.events.some((e) => e.change !== 'unchanged')).toBe(true);
+    expect(none.events).toEqual([]);
+    expect(streamed).toEqual(all.events);
+    expect(none.summary).toEqual(all.summary);
   });
 });
