@@ -84,6 +84,17 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
   let bytes = 0;
   let streamed: EventImpact[] = [];
   let posted = 0;
+  /** The changed events since the examples were last noted. */
+  let changed: EventImpact[] = [];
+  /** The first event of each of the table's groups (its "Open in Simulate"), by group: its request goes to the page with the report. */
+  const examples = new Map<string, string>();
+  const noteExamples = () => {
+    for (const r of groupEvents(changed, 1)) {
+      const key = [r.change, r.by, r.namespace, r.user, r.resource].join('\u0000');
+      if (!examples.has(key) && r.examples[0]) examples.set(key, r.examples[0].auditID);
+    }
+    changed = [];
+  };
   /** Writes per second of the log (the chart's writes: the report keeps only the changed events). */
   const writes = new Map<number, number>();
   /** Progress to the page, at most every PROGRESS_EVERY ms (with the changed events since the last). */
@@ -93,6 +104,7 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
     posted = now;
     post({ op: 'progress', progress: p, bytes, events: streamed });
     streamed = [];
+    noteExamples();
   };
   const snap = await readSnapshots(m.snapshots);
   let pool: ReturnType<typeof decisionPool> | undefined;
@@ -115,11 +127,13 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
       staticDocuments: m.staticDocuments,
       options: {
         ...m.options,
+        // every result streams to the page (which keeps the changed ones): none kept here
         keepUnchanged: false,
+        keepChanged: false,
         signal,
         ...(retainState ? { retainState } : {}),
         onEvent: (e) => {
-          if (e.change !== 'unchanged') streamed.push(e);
+          if (e.change !== 'unchanged') (streamed.push(e), changed.push(e));
           if (Number.isFinite(e.time)) {
             const second = Math.floor(e.time / 1000) * 1000;
             writes.set(second, (writes.get(second) ?? 0) + 1);
@@ -140,13 +154,14 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
         inFlight: Math.max(1, m.members.length) * POOL_DEPTH,
       },
     });
-    // the changed events went out with the progress: the report follows without them, with the
+    // the changed events went out with the progress: the report follows (it kept none), with the
     // requests of the table's examples only (each row opens its first) and the chart's writes
     // in its buckets (not one pair per second of the log): the page takes it in one task
-    const examples = new Set(groupEvents(report.events, 1).map((r) => r.examples[0]?.auditID));
-    const requests = Object.fromEntries(Object.entries(report.requests).filter(([id]) => examples.has(id)));
+    noteExamples();
+    const openable = new Set(examples.values());
+    const requests = Object.fromEntries(Object.entries(report.requests).filter(([id]) => openable.has(id)));
     const buckets = denialTimeline(report, TIMELINE_BUCKETS, [...writes]).map((b): [number, number] => [b.start, b.writes]);
-    post({ op: 'done', report: { ...report, events: [], requests }, events: streamed, writes: buckets, problems: snap.problems });
+    post({ op: 'done', report: { ...report, requests }, events: streamed, writes: buckets, problems: snap.problems });
   } catch (e) {
     post({ op: 'failed', message: (e as Error).message });
   } finally {
