@@ -109,6 +109,16 @@ function runCpu(pid, before, seen) {
   return out;
 }
 
+/**
+ * BENCH_IMPACT_WARN_ALL: a policy that warns on every pod joins the candidate, so every event is
+ * a changed one (newly warned) and the page keeps each one's result: the memory of the compact
+ * per-event results at their largest.
+ */
+const WARN_ALL = [
+  { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'warn-all' }, spec: { matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }] }, validations: [{ expression: 'false', message: 'every pod' }] } },
+  { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'warn-all' }, spec: { policyName: 'warn-all', validationActions: ['Warn'] } },
+];
+
 /** The Impact view's run in `context` (a persistent context whose user-data-dir is `marker`) of the app at `url`. */
 export async function benchImpactBrowser(context, url, marker, events = EVENTS) {
   const dir = mkdtempSync(join(tmpdir(), 'aw-bench-impact-browser-'));
@@ -120,7 +130,7 @@ export async function benchImpactBrowser(context, url, marker, events = EVENTS) 
     if (process.env.BENCH_IMPACT_CORES) await page.addInitScript((n) => Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => n }), Number(process.env.BENCH_IMPACT_CORES));
     await page.goto(url);
     await page.waitForSelector('form [data-path="metadata.name"]');
-    const docs = candidateDocs().map((o, i) => ({ id: `d${i}`, text: JSON.stringify(o, null, 1) }));
+    const docs = [...candidateDocs(), ...(process.env.BENCH_IMPACT_WARN_ALL ? WARN_ALL : [])].map((o, i) => ({ id: `d${i}`, text: JSON.stringify(o, null, 1) }));
     await page.evaluate((docs) => localStorage.setItem('admission-workbench/workspace/v1', JSON.stringify({ version: 1, selectedId: 'd0', docs })), docs);
     await page.reload();
     await page.waitForSelector('[data-testid="cel-status"].ready', { timeout: 120_000 });

@@ -23,24 +23,32 @@ export function deciderOf(d: Decision): string {
   return `${b.kind} ${b.name}${b.binding ? `/${b.binding}` : ''}${b.webhook ? `/${b.webhook}` : ''}${b.static ? ' (static manifest)' : ''}`;
 }
 
-/** Changed events grouped (unchanged ones are left out), largest group first. */
-export function groupEvents(events: readonly EventImpact[], examples = 3): ImpactRow[] {
-  const rows = new Map<string, ImpactRow>();
+/** Groups of changed events being built, by group key: `addToGroups` adds events in log order, `sortedRows` reads them. */
+export type EventGroups = Map<string, ImpactRow>;
+
+/** Adds changed events to `groups` (unchanged ones are left out); in log order, so a group's examples are its first events. */
+export function addToGroups(groups: EventGroups, events: readonly EventImpact[], examples = 3): EventGroups {
   for (const e of events) {
     if (e.change === 'unchanged') continue;
     const by = e.change === 'no-longer-denied' ? deciderOf(e.baseline) : deciderOf(e.candidate);
     const resource = e.request.subResource ? `${e.request.resource}/${e.request.subResource}` : e.request.resource;
     const key = [e.change, by, e.request.namespace ?? '', e.request.username, resource].join('\u0000');
-    let row = rows.get(key);
-    if (!row) rows.set(key, (row = { change: e.change, by, namespace: e.request.namespace ?? '', user: e.request.username, resource, count: 0, examples: [] }));
+    let row = groups.get(key);
+    if (!row) groups.set(key, (row = { change: e.change, by, namespace: e.request.namespace ?? '', user: e.request.username, resource, count: 0, examples: [] }));
     row.count++;
     if (row.examples.length < examples) {
       const message = (e.change === 'no-longer-denied' ? e.baseline : e.candidate).deniedBy?.message;
       row.examples.push({ auditID: e.auditID, line: e.line, ...(message ? { message } : {}) });
     }
   }
-  return [...rows.values()].sort((a, b) => b.count - a.count || a.by.localeCompare(b.by) || a.namespace.localeCompare(b.namespace));
+  return groups;
 }
+
+/** The groups as the table's rows, largest first. */
+export const sortedRows = (groups: EventGroups): ImpactRow[] => [...groups.values()].sort((a, b) => b.count - a.count || a.by.localeCompare(b.by) || a.namespace.localeCompare(b.namespace));
+
+/** Changed events grouped (unchanged ones are left out), largest group first. */
+export const groupEvents = (events: readonly EventImpact[], examples = 3): ImpactRow[] => sortedRows(addToGroups(new Map(), events, examples));
 
 /** The chart's buckets over the log's time. */
 export const TIMELINE_BUCKETS = 48;

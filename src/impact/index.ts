@@ -11,6 +11,6 @@ export { readLines, textChunks, type Line, type TextSource } from './lines';
 export { laterReads, verbAndRef } from './retain';
 export { applyPatchBody, mergePatch, strategicMerge, type PatchKind } from './patch';
 export { replayRequest, type ReplayedRequest } from './replay';
-export { groupEvents, denialTimeline, deciderOf, TIMELINE_BUCKETS, type ImpactRow } from './group';
+export { addToGroups, groupEvents, denialTimeline, deciderOf, sortedRows, TIMELINE_BUCKETS, type EventGroups, type ImpactRow } from './group';
 export { reportJson, reportCsv, reportMarkdown } from './export';
 export { decisionPool, decisionServer, POOL_DEPTH, type DecisionPool, type OpenMember, type PoolAnswer, type PoolAsk, type PoolMember } from './pool';

@@ -9,7 +9,21 @@
  * started complete into the partial report.
  */
 import { loadCelHere } from '../cel';
-import { analyzeImpact, chainDecider, decisionPool, denialTimeline, groupEvents, laterReads, TIMELINE_BUCKETS, POOL_DEPTH, type EventImpact, type ImpactProgress, type OpenMember } from '../impact';
+import {
+  addToGroups,
+  analyzeImpact,
+  chainDecider,
+  decisionPool,
+  denialTimeline,
+  laterReads,
+  sortedRows,
+  TIMELINE_BUCKETS,
+  POOL_DEPTH,
+  type EventGroups,
+  type EventImpact,
+  type ImpactProgress,
+  type OpenMember,
+} from '../impact';
 import { parseDocuments } from '../yaml';
 import type { FromDecider, FromReplay, ToReplay } from './impact-protocol';
 
@@ -84,15 +98,12 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
   let bytes = 0;
   let streamed: EventImpact[] = [];
   let posted = 0;
-  /** The changed events since the examples were last noted. */
+  /** The changed events since they were last grouped. */
   let changed: EventImpact[] = [];
-  /** The first event of each of the table's groups (its "Open in Simulate"), by group: its request goes to the page with the report. */
-  const examples = new Map<string, string>();
-  const noteExamples = () => {
-    for (const r of groupEvents(changed, 1)) {
-      const key = [r.change, r.by, r.namespace, r.user, r.resource].join('\u0000');
-      if (!examples.has(key) && r.examples[0]) examples.set(key, r.examples[0].auditID);
-    }
+  /** The report's table, built as the events come (the page would group every changed event at once at the end). */
+  const groups: EventGroups = new Map();
+  const group = () => {
+    addToGroups(groups, changed);
     changed = [];
   };
   /** Writes per second of the log (the chart's writes: the report keeps only the changed events). */
@@ -104,7 +115,7 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
     posted = now;
     post({ op: 'progress', progress: p, bytes, events: streamed });
     streamed = [];
-    noteExamples();
+    group();
   };
   const snap = await readSnapshots(m.snapshots);
   let pool: ReturnType<typeof decisionPool> | undefined;
@@ -155,13 +166,14 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
       },
     });
     // the changed events went out with the progress: the report follows (it kept none), with the
-    // requests of the table's examples only (each row opens its first) and the chart's writes
-    // in its buckets (not one pair per second of the log): the page takes it in one task
-    noteExamples();
-    const openable = new Set(examples.values());
+    // table's rows, the requests of their examples only (each row opens its first) and the
+    // chart's writes in its buckets (not one pair per second of the log): the page takes it in one task
+    group();
+    const rows = sortedRows(groups);
+    const openable = new Set(rows.map((r) => r.examples[0]?.auditID));
     const requests = Object.fromEntries(Object.entries(report.requests).filter(([id]) => openable.has(id)));
     const buckets = denialTimeline(report, TIMELINE_BUCKETS, [...writes]).map((b): [number, number] => [b.start, b.writes]);
-    post({ op: 'done', report: { ...report, requests }, events: streamed, writes: buckets, problems: snap.problems });
+    post({ op: 'done', report: { ...report, requests }, events: streamed, rows, writes: buckets, problems: snap.problems });
   } catch (e) {
     post({ op: 'failed', message: (e as Error).message });
   } finally {

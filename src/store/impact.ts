@@ -7,7 +7,7 @@
  */
 import { create } from 'zustand';
 import { celModule } from '../cel';
-import type { EventImpact, ImpactOptions, ImpactProgress, ImpactReport } from '../impact';
+import type { EventImpact, ImpactOptions, ImpactProgress, ImpactReport, ImpactRow } from '../impact';
 import { toDraft } from '../request';
 import type { WorkspaceDoc } from './documents';
 import type { DeciderInit, FromReplay, ToReplay } from './impact-protocol';
@@ -29,6 +29,8 @@ export interface ImpactState {
   /** `scanned`: the log's bytes read by its first reading (src/impact/retain.ts), until the replay starts. */
   progress?: ImpactProgress & { bytes: number; totalBytes: number; startedAt: number; scanned?: number };
   report?: ImpactReport;
+  /** The report's table: the changed events grouped (by the replay worker, as they came). */
+  rows?: ImpactRow[];
   /** The log's writes in the chart's buckets ([the bucket's start in ms, count]): the report holds the changed events only. */
   writes?: [number, number][];
   /** Files that could not be read, parse errors: said above the report. */
@@ -84,6 +86,7 @@ export async function runImpact(docs: readonly WorkspaceDoc[], webhooks: ImpactO
   impact.setState({
     running: true,
     report: undefined,
+    rows: undefined,
     writes: undefined,
     problems: [],
     progress: { lines: 0, events: 0, existing: 0, existingTotal: 0, changed: 0, phase: 'audit', bytes: 0, totalBytes, startedAt },
@@ -120,7 +123,7 @@ export async function runImpact(docs: readonly WorkspaceDoc[], webhooks: ImpactO
         }
         if (m.op === 'done') {
           events.push(...m.events);
-          impact.setState({ report: { ...m.report, events }, writes: m.writes, problems: m.problems });
+          impact.setState({ report: { ...m.report, events }, rows: m.rows, writes: m.writes, problems: m.problems });
         } else impact.setState({ problems: [`The analysis failed: ${m.message}`] });
         resolve();
       };

@@ -93,13 +93,14 @@ function TimelineChart({ report, writes }: { report: ImpactReport; writes: Impac
   );
 }
 
-function Report({ report, writes, onOpen }: { report: ImpactReport; writes: ImpactState['writes']; onOpen: () => void }) {
+/** `grouped`: the table's rows as the replay worker built them (else the report's events are grouped here). */
+function Report({ report, grouped, writes, onOpen }: { report: ImpactReport; grouped: ImpactState['rows']; writes: ImpactState['writes']; onOpen: () => void }) {
   const s = report.summary;
   const [filter, setFilter] = useState<Change | 'all'>('all');
   const [text, setText] = useState('');
   // the table after the headline and counts: its rows are drawn in a later, interruptible render
   const rows = useDeferredValue(
-    useMemo(() => groupEvents(report.events), [report]),
+    useMemo(() => grouped ?? groupEvents(report.events), [report, grouped]),
     NO_ROWS,
   );
   const shown = rows.filter((r) => (filter === 'all' || r.change === filter) && (!text || [r.by, r.namespace, r.user, r.resource].some((x) => x.toLowerCase().includes(text.toLowerCase()))));
@@ -350,7 +351,7 @@ export default function ImpactPanel({ onOpenInSimulate }: { onOpenInSimulate: ()
           ))}
         </ul>
       ) : null}
-      {state.report ? <Report report={state.report} writes={state.writes} onOpen={onOpenInSimulate} /> : null}
+      {state.report ? <Report report={state.report} grouped={state.rows} writes={state.writes} onOpen={onOpenInSimulate} /> : null}
     </section>
   );
 }
