@@ -90,6 +90,8 @@ export interface ImpactOptions {
   existing?: boolean;
   /** Keep every event's result in the report (default true); false keeps only changed ones (with `onEvent` for the rest). */
   keepUnchanged?: boolean;
+  /** Keep the changed events' results in the report (default true); false with `keepUnchanged: false` keeps none (`onEvent` streams them all). */
+  keepChanged?: boolean;
   /** Keep the whole admission request of up to this many changed events (`report.requests`, by auditID), to open them in the simulator (default 0). */
   keepRequests?: number;
   onEvent?: (e: EventImpact) => void;
@@ -102,6 +104,12 @@ export interface ImpactOptions {
   decider?: (spec: ChainSpec) => Decider;
   /** Decisions in flight at once (default 1); results are still taken in log order. */
   inFlight?: number;
+  /**
+   * Whether a later event reads the object an event leaves (default: keep every object). From
+   * `laterReads` (src/impact/retain.ts) over the same log read once before: the replay then
+   * keeps only the objects still to be read.
+   */
+  retainState?: (ev: AuditWrite) => boolean;
 }
 
 /** Both chains as plain data (structured-cloneable: what a worker needs to decide). */
@@ -413,7 +421,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
           continue;
         }
         const ev = read.event;
-        const replayed = replayRequest(ev, state, discovery);
+        const replayed = replayRequest(ev, state, discovery, options.retainState);
         if (replayed.oldObject === 'unknown') unknownOld++;
         const ns = namespaceObject(replayed.request.namespace);
         pending.push({ decision: decider(replayed.request, ns), take: ({ baseline: b, candidate: c }) => takeEvent(ev, replayed, ns, b, markStatic(c)) });
@@ -473,7 +481,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
       report.requests[ev.auditID] = { request: replayed.request, ...(ns ? { namespaceObject: ns } : {}) };
     }
     options.onEvent?.(result);
-    if (options.keepUnchanged !== false || change !== 'unchanged') report.events.push(result);
+    if (change === 'unchanged' ? options.keepUnchanged !== false : options.keepChanged !== false) report.events.push(result);
     if (events % 200 === 0) progress('audit');
   }
 

@@ -8,8 +8,9 @@ export type { ChainSpec, Decider, DecisionPair, Change, Decision, Denial, EventI
 export { readAuditLine, SKIP_REASONS, type AuditLine, type AuditWrite, type SkipReason } from './audit';
 export { readCluster, isAdmissionObject, ADMISSION_KINDS, type Cluster, type OldObjectSource } from './cluster';
 export { readLineBatches, readLines, textChunks, type Line, type TextSource } from './lines';
+export { laterReads, verbAndRef } from './retain';
 export { applyPatchBody, mergePatch, strategicMerge, type PatchKind } from './patch';
 export { replayRequest, type ReplayedRequest } from './replay';
-export { groupEvents, denialTimeline, deciderOf, type ImpactRow } from './group';
+export { addToGroups, groupEvents, denialTimeline, deciderOf, sortedRows, TIMELINE_BUCKETS, type EventGroups, type ImpactRow } from './group';
 export { reportJson, reportCsv, reportMarkdown } from './export';
 export { decisionPool, decisionServer, POOL_DEPTH, type DecisionPool, type OpenMember, type PoolAnswer, type PoolAsk, type PoolMember } from './pool';

@@ -61,9 +61,11 @@ const gvkOf = (o: unknown): GroupVersionKind | undefined => {
 
 /**
  * The request admission saw for a write event. `state` gives the old object and is updated with
- * the event's outcome when the live cluster stored it (not for dry runs or failures).
+ * the event's outcome when the live cluster stored it (not for dry runs or failures); when
+ * `retain` says no later event reads the object (src/impact/retain.ts), it is forgotten instead
+ * (Namespaces are always kept: every request in them reads theirs).
  */
-export function replayRequest(ev: AuditWrite, state: ObjectState, discovery: Discovery): ReplayedRequest {
+export function replayRequest(ev: AuditWrite, state: ObjectState, discovery: Discovery, retain?: (ev: AuditWrite) => boolean): ReplayedRequest {
   const ref = ev.objectRef;
   const notes: string[] = [];
   const resource = { group: ref.apiGroup, version: ref.apiVersion, resource: ref.resource };
@@ -124,7 +126,8 @@ export function replayRequest(ev: AuditWrite, state: ObjectState, discovery: Dis
 
   // the state after the event, when the live cluster stored it
   if (!ev.dryRun && ev.status.code >= 200 && ev.status.code < 300 && key && operation !== 'CONNECT') {
-    if (operation === 'DELETE') {
+    if (retain && !isNamespace && !retain(ev)) state.delete(key);
+    else if (operation === 'DELETE') {
       const after = ev.responseObject;
       // a graceful or finalizer-held delete answers with the object, now carrying deletionTimestamp
       if (isObject(after) && isObject(after.metadata) && after.metadata.deletionTimestamp && gvkOf(after)) state.set(objectKey(after), { object: after, source: 'log' });

@@ -6,7 +6,7 @@
  * MessagePorts the page hands them, so the page only sees progress and the results.
  */
 import type { KubernetesVersion } from '../base/releases';
-import type { ChainSpec, EventImpact, ImpactOptions, ImpactProgress, ImpactReport, PoolAnswer, PoolAsk } from '../impact';
+import type { ChainSpec, EventImpact, ImpactOptions, ImpactRow, ImpactProgress, ImpactReport, PoolAnswer, PoolAsk } from '../impact';
 
 /** Page → replay worker. */
 export type ToReplay =
@@ -30,8 +30,11 @@ export type ToReplay =
 
 /** Replay worker → page. The changed events stream in `events` (each sent once); `done` carries the report without them. */
 export type FromReplay =
+  /** The log's first reading (the objects a later event reads: src/impact/retain.ts), bytes so far. */
+  | { op: 'scan'; bytes: number }
   | { op: 'progress'; progress: ImpactProgress; bytes: number; events: EventImpact[] }
-  | { op: 'done'; report: ImpactReport; events: EventImpact[]; problems: string[] }
+  /** `rows`: the report's table (the changed events grouped as they came); `writes`: the log's writes in the chart's buckets ([the bucket's start in ms, count]; the report keeps only the changed events); `report.requests` only the table's examples'. */
+  | { op: 'done'; report: ImpactReport; events: EventImpact[]; rows: ImpactRow[]; writes: [number, number][]; problems: string[] }
   | { op: 'failed'; message: string };
 
 /** Page → decider worker, once. */

@@ -3,11 +3,27 @@
  * The Impact view's replay (a Web Worker): reads the snapshot files and the audit log as a
  * stream, rebuilds each request in log order (the old-object state is sequential) and runs
  * analyzeImpact with the decider workers as its pool (src/impact/pool.ts), so the page only
- * draws progress. The changed events stream to the page with the progress; Cancel stops
- * reading and the decisions already started complete into the partial report.
+ * draws progress. The log is read twice: first for the objects a later event reads (the replay
+ * keeps no others: src/impact/retain.ts), then replayed. The changed events stream to the page
+ * with the progress, at most four times a second; Cancel stops reading and the decisions already
+ * started complete into the partial report.
  */
 import { loadCelHere } from '../cel';
-import { analyzeImpact, chainDecider, decisionPool, POOL_DEPTH, type EventImpact, type OpenMember } from '../impact';
+import {
+  addToGroups,
+  analyzeImpact,
+  chainDecider,
+  decisionPool,
+  denialTimeline,
+  laterReads,
+  sortedRows,
+  TIMELINE_BUCKETS,
+  POOL_DEPTH,
+  type EventGroups,
+  type EventImpact,
+  type ImpactProgress,
+  type OpenMember,
+} from '../impact';
 import { parseDocuments } from '../yaml';
 import type { FromDecider, FromReplay, ToReplay } from './impact-protocol';
 
@@ -17,6 +33,12 @@ const post = (m: FromReplay) => self.postMessage(m);
 
 /** Bytes counted as read at most this many at a time: a Blob's stream may hand over megabytes at once. */
 const STEP = 64 * 1024;
+
+/**
+ * The page hears of progress at most this often (ms): each message wakes its thread and redraws
+ * the bar, and analyzeImpact reports every 200 writes (25 times a second at 5,000 writes/s).
+ */
+const PROGRESS_EVERY = 250;
 
 /** A file's bytes as chunks, counting what the replay has taken (the progress bar's share of the log, and the time left). */
 async function* chunksOf(file: Blob, read: (n: number) => void): AsyncGenerator<Uint8Array> {
@@ -62,19 +84,53 @@ let controller: AbortController | undefined;
 const memberFailed: (() => void)[] = [];
 
 /** A decider worker behind its port: the chains sent first, then the asks. */
-const portMember = (port: MessagePort, index: number): OpenMember => ({ answer, failed }) => {
-  port.onmessage = (e: MessageEvent<FromDecider>) => ('failed' in e.data ? failed() : answer(e.data));
-  memberFailed[index] = failed;
-  return { send: (ask) => port.postMessage(ask), close: () => port.close() };
-};
+const portMember =
+  (port: MessagePort, index: number): OpenMember =>
+  ({ answer, failed }) => {
+    port.onmessage = (e: MessageEvent<FromDecider>) => ('failed' in e.data ? failed() : answer(e.data));
+    memberFailed[index] = failed;
+    return { send: (ask) => port.postMessage(ask), close: () => port.close() };
+  };
 
 async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
   controller = new AbortController();
+  const signal = controller.signal;
   let bytes = 0;
   let streamed: EventImpact[] = [];
+  let posted = 0;
+  /** The changed events since they were last grouped. */
+  let changed: EventImpact[] = [];
+  /** The report's table, built as the events come (the page would group every changed event at once at the end). */
+  const groups: EventGroups = new Map();
+  const group = () => {
+    addToGroups(groups, changed);
+    changed = [];
+  };
+  /** Writes per second of the log (the chart's writes: the report keeps only the changed events). */
+  const writes = new Map<number, number>();
+  /** Progress to the page, at most every PROGRESS_EVERY ms (with the changed events since the last). */
+  const progress = (p: ImpactProgress, force = false) => {
+    const now = performance.now();
+    if (!force && now - posted < PROGRESS_EVERY) return;
+    posted = now;
+    post({ op: 'progress', progress: p, bytes, events: streamed });
+    streamed = [];
+    group();
+  };
   const snap = await readSnapshots(m.snapshots);
   let pool: ReturnType<typeof decisionPool> | undefined;
   try {
+    // the log read once before the replay, for the objects a later event reads: the replay keeps no others (src/impact/retain.ts)
+    let scanned = 0;
+    const retainState = m.audits.length
+      ? await laterReads(
+          concat(m.audits, (n) => {
+            scanned += n;
+            if (performance.now() - posted >= PROGRESS_EVERY) ((posted = performance.now()), post({ op: 'scan', bytes: scanned }));
+          }),
+          signal,
+        )
+      : undefined;
     const report = await analyzeImpact({
       workspace: m.workspace,
       cluster: snap.objects,
@@ -82,13 +138,19 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
       staticDocuments: m.staticDocuments,
       options: {
         ...m.options,
+        // every result streams to the page (which keeps the changed ones): none kept here
         keepUnchanged: false,
-        signal: controller.signal,
-        onEvent: (e) => void (e.change !== 'unchanged' && streamed.push(e)),
-        onProgress: (progress) => {
-          post({ op: 'progress', progress, bytes, events: streamed });
-          streamed = [];
+        keepChanged: false,
+        signal,
+        ...(retainState ? { retainState } : {}),
+        onEvent: (e) => {
+          if (e.change !== 'unchanged') (streamed.push(e), changed.push(e));
+          if (Number.isFinite(e.time)) {
+            const second = Math.floor(e.time / 1000) * 1000;
+            writes.set(second, (writes.get(second) ?? 0) + 1);
+          }
         },
+        onProgress: (p) => progress(p, p.phase === 'done'),
         decider: (spec) => {
           for (const port of m.members) port.postMessage({ spec });
           pool = decisionPool(
@@ -103,8 +165,15 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
         inFlight: Math.max(1, m.members.length) * POOL_DEPTH,
       },
     });
-    // the changed events went out with the progress: the report follows without them
-    post({ op: 'done', report: { ...report, events: [] }, events: streamed, problems: snap.problems });
+    // the changed events went out with the progress: the report follows (it kept none), with the
+    // table's rows, the requests of their examples only (each row opens its first) and the
+    // chart's writes in its buckets (not one pair per second of the log): the page takes it in one task
+    group();
+    const rows = sortedRows(groups);
+    const openable = new Set(rows.map((r) => r.examples[0]?.auditID));
+    const requests = Object.fromEntries(Object.entries(report.requests).filter(([id]) => openable.has(id)));
+    const buckets = denialTimeline(report, TIMELINE_BUCKETS, [...writes]).map((b): [number, number] => [b.start, b.writes]);
+    post({ op: 'done', report: { ...report, requests }, events: streamed, rows, writes: buckets, problems: snap.problems });
   } catch (e) {
     post({ op: 'failed', message: (e as Error).message });
   } finally {

@@ -7,7 +7,7 @@
  */
 import { create } from 'zustand';
 import { celModule } from '../cel';
-import type { EventImpact, ImpactOptions, ImpactProgress, ImpactReport } from '../impact';
+import type { EventImpact, ImpactOptions, ImpactProgress, ImpactReport, ImpactRow } from '../impact';
 import { toDraft } from '../request';
 import type { WorkspaceDoc } from './documents';
 import type { DeciderInit, FromReplay, ToReplay } from './impact-protocol';
@@ -26,8 +26,13 @@ export interface ImpactState {
   candidate: 'overlay' | 'replace';
   existing: boolean;
   running: boolean;
-  progress?: ImpactProgress & { bytes: number; totalBytes: number; startedAt: number };
+  /** `scanned`: the log's bytes read by its first reading (src/impact/retain.ts), until the replay starts. */
+  progress?: ImpactProgress & { bytes: number; totalBytes: number; startedAt: number; scanned?: number };
   report?: ImpactReport;
+  /** The report's table: the changed events grouped (by the replay worker, as they came). */
+  rows?: ImpactRow[];
+  /** The log's writes in the chart's buckets ([the bucket's start in ms, count]): the report holds the changed events only. */
+  writes?: [number, number][];
   /** Files that could not be read, parse errors: said above the report. */
   problems: string[];
 }
@@ -45,7 +50,8 @@ export function addImpactFiles(files: Iterable<File>, as?: 'snapshot' | 'audit')
   impact.setState((s) => ({ audits: [...s.audits, ...audits], snapshots: [...s.snapshots, ...snapshots], report: undefined }));
 }
 
-export const removeImpactFile = (name: string): void => impact.setState((s) => ({ audits: s.audits.filter((f) => f.name !== name), snapshots: s.snapshots.filter((f) => f.name !== name), report: undefined }));
+export const removeImpactFile = (name: string): void =>
+  impact.setState((s) => ({ audits: s.audits.filter((f) => f.name !== name), snapshots: s.snapshots.filter((f) => f.name !== name), report: undefined }));
 
 export const setImpactOptions = (o: Partial<Pick<ImpactState, 'candidate' | 'existing'>>): void => impact.setState({ ...o, report: undefined });
 
@@ -77,7 +83,14 @@ export async function runImpact(docs: readonly WorkspaceDoc[], webhooks: ImpactO
   if (s.running) return;
   const totalBytes = s.audits.reduce((a, f) => a + f.size, 0);
   const startedAt = Date.now();
-  impact.setState({ running: true, report: undefined, problems: [], progress: { lines: 0, events: 0, existing: 0, existingTotal: 0, changed: 0, phase: 'audit', bytes: 0, totalBytes, startedAt } });
+  impact.setState({
+    running: true,
+    report: undefined,
+    rows: undefined,
+    writes: undefined,
+    problems: [],
+    progress: { lines: 0, events: 0, existing: 0, existingTotal: 0, changed: 0, phase: 'audit', bytes: 0, totalBytes, startedAt },
+  });
   const workers: Worker[] = [];
   try {
     const module = await celModule();
@@ -99,6 +112,10 @@ export async function runImpact(docs: readonly WorkspaceDoc[], webhooks: ImpactO
       cancel = () => replay.postMessage({ op: 'cancel' } satisfies ToReplay);
       replay.onmessage = (ev: MessageEvent<FromReplay>) => {
         const m = ev.data;
+        if (m.op === 'scan') {
+          impact.setState((st) => (st.progress ? { progress: { ...st.progress, scanned: m.bytes } } : {}));
+          return;
+        }
         if (m.op === 'progress') {
           events.push(...m.events);
           impact.setState({ progress: { ...m.progress, bytes: m.bytes, totalBytes, startedAt } });
@@ -106,7 +123,7 @@ export async function runImpact(docs: readonly WorkspaceDoc[], webhooks: ImpactO
         }
         if (m.op === 'done') {
           events.push(...m.events);
-          impact.setState({ report: { ...m.report, events }, problems: m.problems });
+          impact.setState({ report: { ...m.report, events }, rows: m.rows, writes: m.writes, problems: m.problems });
         } else impact.setState({ problems: [`The analysis failed: ${m.message}`] });
         resolve();
       };
@@ -145,4 +162,3 @@ export function openInSimulator(auditID: string): boolean {
   setSimulatorDraft({ input: toDraft({ request: kept.request, ...(kept.namespaceObject ? { namespaceObject: kept.namespaceObject } : {}) }), webhooks: {} });
   return true;
 }
-

@@ -5,8 +5,9 @@
  * changed requests grouped, the existing objects that would be rejected, webhook load; each row
  * opens its request in Simulate. Export as JSON, CSV or Markdown.
  */
-import { useId, useMemo, useRef, useState } from 'react';
-import { CHANGES, denialTimeline, groupEvents, reportCsv, reportJson, reportMarkdown, SKIP_REASONS, type Change, type ImpactReport } from '../../impact';
+import { useDeferredValue, useId, useMemo, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { CHANGES, denialTimeline, groupEvents, reportCsv, reportJson, reportMarkdown, SKIP_REASONS, TIMELINE_BUCKETS, type Change, type ImpactReport, type ImpactRow } from '../../impact';
 import { useWorkspace } from '../../store';
 import { addImpactFiles, cancelImpact, openInSimulator, removeImpactFile, runImpact, setImpactOptions, useImpact, type ImpactState } from '../../store/impact';
 import { download } from '../download';
@@ -21,9 +22,28 @@ const CHANGE_LABEL: Readonly<Record<Change, string>> = {
   unchanged: 'unchanged',
 };
 
+/** Groups drawn in the table at most (the largest first): a log with thousands of groups draws in one frame; the filters and the exports reach the rest. */
+const MAX_ROWS = 300;
+
+const NO_ROWS: ImpactRow[] = [];
+
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 
+/** The run's progress: its own subscription, so a progress message redraws the bar and nothing else. */
+function RunProgress() {
+  const running = useImpact((s) => s.running);
+  const p = useImpact((s) => s.progress);
+  return running && p ? <Progress p={p} /> : null;
+}
+
 function Progress({ p }: { p: NonNullable<ImpactState['progress']> }) {
+  if (p.scanned !== undefined)
+    return (
+      <div className="impact-progress" role="status" aria-live="polite">
+        <progress max={1} value={p.totalBytes ? p.scanned / p.totalBytes : 0} aria-label="Progress" />
+        <span>{`reading the log for the objects later requests change: ${mb(p.scanned)} of ${mb(p.totalBytes)}`}</span>
+      </div>
+    );
   const secs = Math.max(0.001, (Date.now() - p.startedAt) / 1000);
   const share = p.totalBytes ? p.bytes / p.totalBytes : 0;
   const left = share > 0.02 && share < 1 ? Math.round((secs / share) * (1 - share)) : undefined;
@@ -31,7 +51,9 @@ function Progress({ p }: { p: NonNullable<ImpactState['progress']> }) {
     <div className="impact-progress" role="status" aria-live="polite">
       <progress max={1} value={p.phase === 'existing' ? (p.existingTotal ? p.existing / p.existingTotal : 0) : share} aria-label="Progress" />
       <span>
-        {p.phase === 'existing' ? `existing objects ${p.existing} of ${p.existingTotal}` : `${p.events.toLocaleString()} writes replayed (${Math.round(p.events / secs)}/s), ${p.lines.toLocaleString()} lines`}
+        {p.phase === 'existing'
+          ? `existing objects ${p.existing} of ${p.existingTotal}`
+          : `${p.events.toLocaleString()} writes replayed (${Math.round(p.events / secs)}/s), ${p.lines.toLocaleString()} lines`}
         {`, ${p.changed} changed`}
         {left !== undefined ? `, about ${left} s left` : ''}
       </span>
@@ -40,8 +62,8 @@ function Progress({ p }: { p: NonNullable<ImpactState['progress']> }) {
 }
 
 /** Newly denied requests over the log's time: one bar per bucket, the writes as a faint bar behind. */
-function TimelineChart({ report }: { report: ImpactReport }) {
-  const buckets = denialTimeline(report);
+function TimelineChart({ report, writes }: { report: ImpactReport; writes: ImpactState['writes'] }) {
+  const buckets = useMemo(() => denialTimeline(report, TIMELINE_BUCKETS, writes), [report, writes]);
   if (buckets.length < 2) return null;
   const [w, h] = [640, 120];
   const maxWrites = Math.max(1, ...buckets.map((b) => b.writes));
@@ -71,11 +93,16 @@ function TimelineChart({ report }: { report: ImpactReport }) {
   );
 }
 
-function Report({ report, onOpen }: { report: ImpactReport; onOpen: () => void }) {
+/** `grouped`: the table's rows as the replay worker built them (else the report's events are grouped here). */
+function Report({ report, grouped, writes, onOpen }: { report: ImpactReport; grouped: ImpactState['rows']; writes: ImpactState['writes']; onOpen: () => void }) {
   const s = report.summary;
   const [filter, setFilter] = useState<Change | 'all'>('all');
   const [text, setText] = useState('');
-  const rows = useMemo(() => groupEvents(report.events), [report]);
+  // the table after the headline and counts: its rows are drawn in a later, interruptible render
+  const rows = useDeferredValue(
+    useMemo(() => grouped ?? groupEvents(report.events), [report, grouped]),
+    NO_ROWS,
+  );
   const shown = rows.filter((r) => (filter === 'all' || r.change === filter) && (!text || [r.by, r.namespace, r.user, r.resource].some((x) => x.toLowerCase().includes(text.toLowerCase()))));
   const existing = report.existing.filter((o) => o.change !== 'unchanged');
   const bad = s.changes['newly-denied'] + s.existing.changes['newly-denied'] > 0;
@@ -113,7 +140,7 @@ function Report({ report, onOpen }: { report: ImpactReport; onOpen: () => void }
           ))}
         </tbody>
       </table>
-      <TimelineChart report={report} />
+      <TimelineChart report={report} writes={writes} />
       {rows.length ? (
         <section aria-label="Changed requests">
           <h3>Changed requests</h3>
@@ -146,7 +173,7 @@ function Report({ report, onOpen }: { report: ImpactReport; onOpen: () => void }
               </tr>
             </thead>
             <tbody>
-              {shown.map((r, i) => {
+              {shown.slice(0, MAX_ROWS).map((r, i) => {
                 const ex = r.examples[0];
                 const canOpen = !!ex && !!report.requests[ex.auditID];
                 return (
@@ -170,6 +197,7 @@ function Report({ report, onOpen }: { report: ImpactReport; onOpen: () => void }
               })}
             </tbody>
           </table>
+          {shown.length > MAX_ROWS ? <p className="sim-muted">{`… ${(shown.length - MAX_ROWS).toLocaleString()} more groups: narrow them with the filters, or export the report`}</p> : null}
         </section>
       ) : null}
       {existing.length ? (
@@ -234,7 +262,8 @@ function Report({ report, onOpen }: { report: ImpactReport; onOpen: () => void }
 }
 
 export default function ImpactPanel({ onOpenInSimulate }: { onOpenInSimulate: () => void }) {
-  const state = useImpact();
+  // everything but the progress, which RunProgress draws
+  const state = useImpact(useShallow(({ progress: _, ...rest }) => rest));
   const docs = useWorkspace((s) => s.docs);
   const celState = useWorkspace((s) => s.celState);
   const uid = useId();
@@ -255,13 +284,21 @@ export default function ImpactPanel({ onOpenInSimulate }: { onOpenInSimulate: ()
     >
       <h2 id={`${uid}-h`}>Impact on real traffic</h2>
       <p className="sim-muted">
-        What the workspace would have done to your cluster's real requests (its audit log) and to the objects it runs now (a snapshot), beside what the cluster's
-        own admission chain does. Files stay in this browser. Drop them here or open them:
+        What the workspace would have done to your cluster's real requests (its audit log) and to the objects it runs now (a snapshot), beside what the cluster's own admission chain does. Files stay
+        in this browser. Drop them here or open them:
         <code> kubectl get $(kubectl api-resources --verbs=list -o name | paste -sd,) -A -o json &gt; snapshot.json</code> and the kube-apiserver's
         <code> --audit-log-path</code> file (level Request or RequestResponse for writes).
       </p>
       <div className="impact-inputs">
-        <input ref={snapshotInput} type="file" multiple hidden accept=".yaml,.yml,.json" onChange={(e) => e.target.files && addImpactFiles(e.target.files, 'snapshot')} data-testid="impact-snapshot-input" />
+        <input
+          ref={snapshotInput}
+          type="file"
+          multiple
+          hidden
+          accept=".yaml,.yml,.json"
+          onChange={(e) => e.target.files && addImpactFiles(e.target.files, 'snapshot')}
+          data-testid="impact-snapshot-input"
+        />
         <input ref={auditInput} type="file" multiple hidden onChange={(e) => e.target.files && addImpactFiles(e.target.files, 'audit')} data-testid="impact-audit-input" />
         <button type="button" onClick={() => snapshotInput.current?.click()}>
           Open snapshot…
@@ -306,7 +343,7 @@ export default function ImpactPanel({ onOpenInSimulate }: { onOpenInSimulate: ()
         )}
         <span className="sim-muted"> Webhook answers are assumed: allow.</span>
       </div>
-      {state.running && state.progress ? <Progress p={state.progress} /> : null}
+      <RunProgress />
       {state.problems.length ? (
         <ul className="pt-problem" role="alert">
           {state.problems.map((p, i) => (
@@ -314,7 +351,7 @@ export default function ImpactPanel({ onOpenInSimulate }: { onOpenInSimulate: ()
           ))}
         </ul>
       ) : null}
-      {state.report ? <Report report={state.report} onOpen={onOpenInSimulate} /> : null}
+      {state.report ? <Report report={state.report} grouped={state.rows} writes={state.writes} onOpen={onOpenInSimulate} /> : null}
     </section>
   );
 }

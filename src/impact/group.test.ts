@@ -1,0 +1,48 @@
+/**
+ * The report's table built in batches as the events come (the Impact view's replay worker) is the
+ * table of all events at once; the chart's writes of a report that kept only the changed events
+ * come from the writes per second.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Change, Decision, EventImpact, ImpactReport } from './analyze';
+import { addToGroups, denialTimeline, groupEvents, sortedRows, type EventGroups } from './group';
+
+const allowed: Decision = { allowed: true, deniedBy: null, warnings: [], audited: [], calls: [], mutated: false };
+const event = (i: number, change: Change): EventImpact => ({
+  auditID: `e${i}`,
+  line: i + 1,
+  time: 1_000_000 + i * 1000,
+  request: { operation: 'CREATE', resource: 'pods', namespace: 'a', name: `p${i}`, username: 'alice' },
+  oldObject: 'none',
+  live: { code: 201 },
+  baseline: allowed,
+  candidate: change === 'newly-denied' ? { ...allowed, allowed: false, deniedBy: { kind: 'ValidatingAdmissionPolicy', name: 'p', message: 'no' } } : allowed,
+  change,
+});
+
+describe('denialTimeline', () => {
+  it('counts the same writes from every event as from the writes per second beside the changed events', () => {
+    const events = Array.from({ length: 120 }, (_, i) => event(i, i % 10 === 0 ? 'newly-denied' : 'unchanged'));
+    const report = (evs: EventImpact[]) => ({ events: evs, summary: { from: events[0]!.time, to: events.at(-1)!.time } }) as unknown as ImpactReport;
+    const all = denialTimeline(report(events), 12);
+    expect(all.map((b) => [b.writes, b.newlyDenied])).toEqual(Array.from({ length: 12 }, () => [10, 1]));
+    const perSecond = events.map((e) => [Math.floor(e.time / 1000) * 1000, 1] as const);
+    expect(denialTimeline(report(events.filter((e) => e.change !== 'unchanged')), 12, perSecond)).toEqual(all);
+    // without the writes per second, a report of the changed events alone counts only those
+    expect(denialTimeline(report(events.filter((e) => e.change !== 'unchanged')), 12).map((b) => b.writes)).toEqual(Array.from({ length: 12 }, () => 1));
+  });
+});
+
+describe('addToGroups', () => {
+  it('builds in batches, in log order, the rows groupEvents makes of all the events at once', () => {
+    const changes: Change[] = ['newly-denied', 'newly-warned', 'unchanged'];
+    const events = Array.from({ length: 200 }, (_, i) => {
+      const e = event(i, changes[i % 3]!);
+      return { ...e, request: { ...e.request, namespace: `ns-${i % 7}`, username: `user-${i % 5}` } };
+    });
+    const groups: EventGroups = new Map();
+    for (let i = 0; i < events.length; i += 17) addToGroups(groups, events.slice(i, i + 17));
+    expect(sortedRows(groups)).toEqual(groupEvents(events));
+    expect(groupEvents(events).length).toBeGreaterThan(10);
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * The replay forgets an object after the last event that reads it (src/impact/retain.ts): the
+ * scan's reading of each line, its answers on a small log, and the same report with it as
+ * without it on the log a real kube-apiserver wrote (tools/admission-oracle/testdata/audit);
+ * and a report that keeps no event (the Impact view streams them all to the page).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useEngine } from '../cel/test-helpers';
+import type { WebhookResponse } from '../admission';
+import { analyzeImpact, readAuditLine, type AuditWrite } from './index';
+import { laterReads, verbAndRef } from './retain';
+
+const pod = (name: string, image = 'nginx') => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'a' }, spec: { containers: [{ name: 'c', image }] } });
+
+/** An event as the apiserver writes it: verb and objectRef before the objects. */
+const event = (verb: string, name: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    kind: 'Event',
+    apiVersion: 'audit.k8s.io/v1',
+    level: 'RequestResponse',
+    auditID: `${verb}-${name}`,
+    stage: 'ResponseComplete',
+    requestURI: `/api/v1/namespaces/a/pods/${name}`,
+    verb,
+    user: { username: 'alice', groups: ['system:authenticated'] },
+    objectRef: { resource: 'pods', namespace: 'a', name, apiVersion: 'v1' },
+    responseStatus: { metadata: {}, code: verb === 'create' ? 201 : 200 },
+    ...(verb === 'delete' ? {} : { requestObject: pod(name), responseObject: pod(name) }),
+    ...extra,
+  });
+
+const writeOf = (text: string, line: number): AuditWrite => {
+  const r = readAuditLine(text, line, true);
+  if (r?.kind !== 'write') throw new Error(`line ${line} is no write`);
+  return r.event;
+};
+
+describe('verbAndRef', () => {
+  it('reads the verb and objectRef before the objects, and a line in another order or with the same keys inside as the parsed line says', () => {
+    expect(verbAndRef(event('patch', 'web'))).toEqual({ verb: 'patch', ref: { resource: 'pods', namespace: 'a', name: 'web', apiVersion: 'v1' } });
+    // a SubjectAccessReview's own `verb` inside requestObject, after the event's
+    const sar = JSON.stringify({
+      kind: 'Event',
+      verb: 'create',
+      objectRef: { resource: 'subjectaccessreviews', apiGroup: 'authorization.k8s.io' },
+      requestObject: { spec: { resourceAttributes: { verb: 'delete' } } },
+    });
+    expect(verbAndRef(sar)?.verb).toBe('create');
+    // the objects first: parsed whole
+    const reversed = JSON.stringify({ requestObject: { verb: 'delete', objectRef: { name: 'inner' } }, verb: 'update', objectRef: { resource: 'pods', name: 'outer' } });
+    expect(verbAndRef(reversed)).toEqual({ verb: 'update', ref: { resource: 'pods', name: 'outer' } });
+    expect(verbAndRef('{"kind":"Event","verb":"upd')).toBeUndefined();
+    expect(verbAndRef('{"kind":"Event","verb":"get"}')).toBeUndefined();
+  });
+});
+
+describe('laterReads', () => {
+  it('keeps an object only while a later update, patch or delete reads it', async () => {
+    const log = [
+      event('create', 'a1'),
+      event('patch', 'a1'),
+      event('create', 'b1'),
+      event('get', 'b1'),
+      event('delete', 'a1'),
+      event('create', 'c1'),
+      event('update', 'c1', { responseStatus: { code: 409 } }),
+    ];
+    const retain = await laterReads(log.join('\n') + '\n');
+    // a1: patched on line 2, deleted on line 5; b1: only read (a get is not replayed); c1: updated on line 7 (failed: still read)
+    expect(log.map((l, i) => (l.includes('"verb":"get"') ? null : retain(writeOf(l, i + 1))))).toEqual([true, true, false, null, false, true, false]);
+    // an object created without a name (generateName) is always kept
+    const unnamed = writeOf(event('create', 'x'), 1);
+    expect(retain({ ...unnamed, objectRef: { ...unnamed.objectRef, name: '' } })).toBe(true);
+  });
+});
+
+describe('analyzeImpact with retainState', () => {
+  useEngine();
+  const dir = join(import.meta.dirname, '../../tools/admission-oracle/testdata/audit');
+  const log = readFileSync(join(dir, 'audit.log'), 'utf8');
+  const snapshot = (JSON.parse(readFileSync(join(dir, 'snapshot.json'), 'utf8')) as { items: unknown[] }).items;
+  const candidate = JSON.parse(readFileSync(join(dir, 'candidate.json'), 'utf8')) as { objects: unknown[]; webhooks: Record<string, WebhookResponse> };
+
+  it("reports the real apiserver's log as without it, forgetting the objects no later event reads", async () => {
+    const retain = await laterReads(log);
+    let forgotten = 0;
+    const retainState = (ev: AuditWrite) => retain(ev) || (forgotten++, false);
+    const run = (extra: object) =>
+      analyzeImpact({ workspace: candidate.objects, cluster: snapshot, audit: log, options: { kubernetesVersion: '1.37', webhooks: candidate.webhooks, existing: false, ...extra } });
+    const [kept, lean] = [await run({}), await run({ retainState })];
+    expect(forgotten).toBeGreaterThan(0);
+    expect(lean.events.some((e) => e.oldObject === 'log')).toBe(true);
+    expect(lean).toEqual(kept);
+  });
+
+  it('keeps no event with keepUnchanged and keepChanged false: onEvent streams them all', async () => {
+    const run = (extra: object) => analyzeImpact({ workspace: candidate.objects, cluster: snapshot, audit: log, options: { kubernetesVersion: '1.37', webhooks: candidate.webhooks, existing: false, ...extra } });
+    const all = await run({});
+    const streamed: unknown[] = [];
+    const none = await run({ keepUnchanged: false, keepChanged: false, onEvent: (e: unknown) => streamed.push(e) });
+    expect(all.events.some((e) => e.change !== 'unchanged')).toBe(true);
+    expect(none.events).toEqual([]);
+    expect(streamed).toEqual(all.events);
+    expect(none.summary).toEqual(all.summary);
+  });
+});
