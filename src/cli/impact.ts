@@ -6,7 +6,7 @@
  */
 import { isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../base/releases';
 import { celEngines, celStatus, loadCel } from '../cel';
-import { analyzeImpact, groupEvents, isAdmissionObject, reportJson, reportMarkdown, SKIP_REASONS, CHANGES, type Change, type ImpactReport } from '../impact';
+import { analyzeImpact, groupEvents, isAdmissionObject, laterReads, type AuditWrite, reportJson, reportMarkdown, SKIP_REASONS, CHANGES, type Change, type ImpactReport } from '../impact';
 import type { WebhookResponse } from '../request/scenario';
 import { parseDocuments } from '../yaml';
 import type { WorkerPool } from './impact-workers';
@@ -254,6 +254,14 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
   const t0 = Date.now();
   const pool = threads !== 0 ? io.impactPool?.(threads) : undefined;
   const engines = pool ? 1 : await started;
+  // a file is read twice: first for the last event that reads each object, so that the replay
+  // forgets an object once no later event reads it (memory holds the objects still to be read,
+  // not every object of the log); standard input is read once and keeps every object
+  let retainState: ((ev: AuditWrite) => boolean) | undefined;
+  if (audit && args.audit !== '-') {
+    if (tty) io.stderr('scanning the log for the objects later events read…');
+    retainState = await laterReads(io.fs.readStream!(args.audit!)).catch(() => undefined); // unreadable: the replay says where
+  }
   const report = await analyzeImpact({
     workspace: workspace.objects,
     cluster: cluster.objects,
@@ -264,6 +272,7 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
       webhooks: args.webhooks,
       existing: args.existing,
       keepUnchanged: args.format === 'json',
+      ...(retainState ? { retainState } : {}),
       // several requests in flight: their engine calls share the native engine's round trips
       ...(pool ? { decider: pool.decider, inFlight: pool.inFlight } : { inFlight: IN_FLIGHT_PER_ENGINE * engines }),
       ...(args.kubernetesVersion ? { kubernetesVersion: args.kubernetesVersion } : {}),
