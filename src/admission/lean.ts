@@ -49,7 +49,7 @@ import { projector, unionReads } from '../cel/project';
 import { CEL_LIMITS, isEngineFailure, type CelBatchItem, type CelCompileOptions, type CelContext, type CelEvalResult, type CelInputs, type CelReads } from '../cel/types';
 import { declaredVariables, declaresParams } from '../k8s/cel-scope';
 import { withDefaults } from '../k8s/defaults';
-import { failedValidationMessage, matchPolicy, matchResources, matchWebhook, policyDenialMessage, validationWarning, VALIDATION_FAILURE_KEY, type MatchInput, type PolicyCel } from '../policy';
+import { failedValidationMessage, matchLabelSelector, matchPolicy, matchResources, matchWebhook, policyDenialMessage, validationWarning, VALIDATION_FAILURE_KEY, type MatchInput, type PolicyCel } from '../policy';
 import { celInputs } from '../request/cel-inputs';
 import { excludedBy, forbiddenMessage, inputFor, matchInput, type SimContext } from './context';
 import { contextOf, type PreparedChain } from './simulate';
@@ -159,7 +159,11 @@ export function leanChain(chain: PreparedChain, registry: LeanRegistry = new Map
     ...chain.ws.webhooks.validating.map((h) => h.webhook),
     ...policies.flatMap((lp) => [obj(lp.spec.matchConstraints), ...lp.bindings.flatMap((b) => (b.matchResources === undefined ? [] : [obj(b.matchResources)]))]),
   ];
-  const selective = (sel: unknown) => !(isObject(sel) && Object.keys(sel).length === 0);
+  // a selector reads labels unless matching finds it empty (absent or {}: it matches everything, as the apiserver's defaults make it)
+  const selective = (sel: unknown) => {
+    const m = matchLabelSelector(sel, {});
+    return !(m.ok && m.empty);
+  };
   const named = (rules: unknown) => list(rules).some((r) => list(obj(r).resourceNames).length > 0);
   const mutatingPolicy = chain.ws.policies.mutating.find((p) => p.bindings.length > 0);
   return {
