@@ -112,7 +112,7 @@ describe('readSnapshot: problems with their lines, the rest read', () => {
   it('JSON: a broken item among good ones', async () => {
     const text = JSON.stringify(list, null, 2).replace('"name": "p-2"', '"name": p-2');
     const lines = text.split('\n');
-    const line = lines.findLastIndex((l, i) => l === '    {' && i < lines.findIndex((x) => x.includes('p-2'))) + 1; // the item's first line
+    const line = lines.slice(0, lines.findIndex((x) => x.includes('p-2'))).lastIndexOf('    {') + 1; // the item's first line
     const r = await read(text);
     expect(r.objects).toEqual(items.filter((o) => o !== items[2]));
     expect(r.problems).toHaveLength(1);
