@@ -228,7 +228,9 @@ async function readSnapshots(paths: readonly string[], io: ImpactIO): Promise<{ 
     else {
       const name = entry.path === '-' ? '<stdin>' : entry.path;
       try {
-        for await (const r of readSnapshot(stream(entry.path), name)) 'object' in r ? objects.push(r.object) : problems.push(r.problem);
+        for await (const r of readSnapshot(stream(entry.path), name))
+          if ('object' in r) objects.push(r.object);
+          else problems.push(r.problem);
       } catch (e) {
         problems.push(`${name}: ${(e as Error).message}`);
       }
