@@ -167,6 +167,25 @@ describe('readSnapshot: problems with their lines, the rest read', () => {
   });
 });
 
+describe('readSnapshot: bad input never throws', () => {
+  it('every cut and many corruptions of a JSON and a YAML List end with objects and problems, no exception', async () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed / 2 ** 31);
+    for (const text of [JSON.stringify(list, null, 2), kubectlYaml(items)]) {
+      for (let cut = 0; cut < text.length; cut += 13) {
+        const r = await read(text.slice(0, cut));
+        expect(r.objects.length).toBeLessThanOrEqual(items.length);
+      }
+      for (let k = 0; k < 200; k++) {
+        const chars = [...text];
+        for (let j = 0; j < 3; j++) chars[Math.floor(random() * chars.length)] = '{}[]",:\\-\n #'[Math.floor(random() * 13)]!;
+        const r = await read(chars.join(''));
+        for (const o of r.objects) expect(o).toBeTypeOf('object');
+      }
+    }
+  });
+});
+
 describe('readSnapshot: a 50,000-pod snapshot in bounded memory', () => {
   it.each(['json', 'yaml'] as const)('%s, generated chunk by chunk, counted', async (format) => {
     const N = 50_000;
