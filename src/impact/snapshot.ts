@@ -182,15 +182,32 @@ function jsonSplitter(name: string, maxItem: number): { push(chunk: string): Sna
       const c = chunk.charCodeAt(i);
       if (c === 10) line++;
       if (inString) {
-        if (escape) escape = false;
-        else if (c === 92) escape = true;
-        else if (c === 34) {
-          inString = false;
-          if (str !== undefined) {
-            lastStr = (str + chunk.slice(seg0, i)).slice(0, 32);
-            str = undefined;
+        // to the string's end at once: the next quote after an even run of backslashes (most of
+        // a snapshot's characters are in strings; JSON strings hold no raw line breaks)
+        const from = escape ? i + 1 : i; // an escape left by the last chunk takes this character
+        escape = false;
+        let closed = -1;
+        for (let j = from, q = chunk.indexOf('"', j); q >= 0; j = q + 1, q = chunk.indexOf('"', j)) {
+          let b = 0;
+          while (q - 1 - b >= from && chunk.charCodeAt(q - 1 - b) === 92) b++;
+          if ((b & 1) === 0) {
+            closed = q;
+            break;
           }
         }
+        if (closed < 0) {
+          let b = 0;
+          while (n - 1 - b >= from && chunk.charCodeAt(n - 1 - b) === 92) b++;
+          escape = (b & 1) === 1;
+          i = n - 1;
+          continue;
+        }
+        inString = false;
+        if (str !== undefined) {
+          lastStr = (str + chunk.slice(seg0, closed)).slice(0, 32);
+          str = undefined;
+        }
+        i = closed;
         continue;
       }
       if (c <= 32) continue; // white space
