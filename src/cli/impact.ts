@@ -31,7 +31,7 @@ workspace files' admission objects added or replacing same-named ones), and repo
 changes: newly denied, newly warned, newly audited, newly mutated, no longer denied.
 
 Options:
-  --cluster FILE|DIR           kubectl get … -A -o yaml|json output (several allowed)
+  --cluster FILE|DIR           kubectl get … -A -o yaml|json output (several allowed; any size, streamed; .gz accepted)
   --audit FILE|-               kube-apiserver audit log (JSON lines, audit.k8s.io/v1; .gz read as gzip)
   --candidate overlay|replace  overlay (default): the cluster's chain plus the workspace's; replace: the workspace's alone
   --webhook NAME=ANSWER        a webhook's assumed answer: allow (default), deny, unavailable
