@@ -25,7 +25,7 @@ try {
   await writeAuditLog(log, EVENTS);
   writeFileSync(join(dir, 'candidate.json'), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: candidateDocs() }));
   writeFileSync(join(dir, 'empty.json'), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [] }));
-  writeFileSync(join(dir, 'snapshot.json'), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: Array.from({ length: OBJECTS }, (_, i) => pod(podName(i, 'p'), `team-${i % 40}`)) }));
+  writeFileSync(join(dir, 'snapshot.json'), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: Array.from({ length: OBJECTS }, (_, i) => pod(podName(i, 'p'), `team-${i % 40}`, i)) }));
 
   // the floor: read the same log and parse each line, nothing else
   let t0 = performance.now();

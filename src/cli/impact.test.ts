@@ -1,5 +1,5 @@
 /** `admission-workbench impact` on files in a temporary directory, through the real engine. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -99,6 +99,25 @@ describe('admission-workbench impact', () => {
     const j = JSON.parse(r.out);
     expect(j.summary.skipped.unreadable).toBe(1);
     expect(j.summary.events).toBeGreaterThanOrEqual(3);
+  });
+  it('a snapshot over the old 10 MiB whole-file limit, YAML gzipped in a directory, is streamed', async () => {
+    const snap = join(dir, 'snap-dir');
+    mkdirSync(snap, { recursive: true });
+    const pad = 'x'.repeat(7500);
+    const entry = (i: number) => `- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: old-${i}\n    namespace: apps\n    annotations:\n      pad: ${pad}\n  spec:\n    containers:\n    - name: c\n      image: nginx\n`;
+    const n = 1500; // ~11 MB of text
+    const yaml = `apiVersion: v1\nitems:\n${Array.from({ length: n }, (_, i) => entry(i)).join('')}kind: List\nmetadata:\n  resourceVersion: ""\n`;
+    expect(yaml.length).toBeGreaterThan(10 * 1024 * 1024);
+    writeFileSync(join(snap, 'pods.yaml.gz'), gzipSync(yaml));
+    writeFileSync(join(snap, 'ns.json'), JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'apps' } }));
+    const r = io();
+    const code = await runCli(['impact', '--format', 'json', '--cluster', snap, join(dir, 'policy.yaml')], r);
+    expect(r.err).toBe('');
+    expect(code).toBe(1);
+    const report = JSON.parse(r.out);
+    const pods = report.existing.filter((e: { kind: string }) => e.kind === 'Pod');
+    expect(pods).toHaveLength(n);
+    expect(pods[n - 1]).toMatchObject({ kind: 'Pod', namespace: 'apps', name: `old-${n - 1}`, change: 'newly-denied' });
   });
   it('replace with no candidate objects: the cluster has no chain, nothing changes, exit 0', async () => {
     const r = io();

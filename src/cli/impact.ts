@@ -6,11 +6,11 @@
  */
 import { isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../base/releases';
 import { celEngines, celStatus, loadCel } from '../cel';
-import { analyzeImpact, groupEvents, isAdmissionObject, laterReads, type AuditWrite, reportJson, reportMarkdown, SKIP_REASONS, CHANGES, type Change, type ImpactReport } from '../impact';
+import { analyzeImpact, groupEvents, isAdmissionObject, laterReads, readSnapshot, type AuditWrite, reportJson, reportMarkdown, SKIP_REASONS, CHANGES, type Change, type ImpactReport } from '../impact';
 import type { WebhookResponse } from '../request/scenario';
 import { parseDocuments } from '../yaml';
 import type { WorkerPool } from './impact-workers';
-import { readInputs, type FileSystem } from './inputs';
+import { listInputs, readInputs, type FileSystem } from './inputs';
 
 /** What the command needs of its surroundings (the CLI's `CliIO`). */
 interface ImpactIO {
@@ -31,7 +31,7 @@ workspace files' admission objects added or replacing same-named ones), and repo
 changes: newly denied, newly warned, newly audited, newly mutated, no longer denied.
 
 Options:
-  --cluster FILE|DIR           kubectl get … -A -o yaml|json output (several allowed)
+  --cluster FILE|DIR           kubectl get … -A -o yaml|json output (several allowed; any size, streamed; .gz accepted)
   --audit FILE|-               kube-apiserver audit log (JSON lines, audit.k8s.io/v1; .gz read as gzip)
   --candidate overlay|replace  overlay (default): the cluster's chain plus the workspace's; replace: the workspace's alone
   --webhook NAME=ANSWER        a webhook's assumed answer: allow (default), deny, unavailable
@@ -214,6 +214,31 @@ async function readObjects(paths: readonly string[], io: ImpactIO): Promise<{ ob
   return { objects, problems };
 }
 
+/**
+ * The cluster snapshot's files, each streamed (`readSnapshot`: any size, gzip accepted, never the
+ * whole text in memory); directories give their .yaml/.yml/.json files and their .gz.
+ */
+async function readSnapshots(paths: readonly string[], io: ImpactIO): Promise<{ objects: unknown[]; problems: string[] }> {
+  const objects: unknown[] = [];
+  const problems: string[] = [];
+  const stream = io.fs.readStream?.bind(io.fs);
+  for (const entry of listInputs(paths, io.fs, { gzip: true })) {
+    if ('message' in entry) problems.push(`${entry.file}: ${entry.message}`);
+    else if (!stream) problems.push(`${entry.path}: this build cannot stream files`);
+    else {
+      const name = entry.path === '-' ? '<stdin>' : entry.path;
+      try {
+        for await (const r of readSnapshot(stream(entry.path), name))
+          if ('object' in r) objects.push(r.object);
+          else problems.push(r.problem);
+      } catch (e) {
+        problems.push(`${name}: ${(e as Error).message}`);
+      }
+    }
+  }
+  return { objects, problems };
+}
+
 export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<number> {
   const args = parseImpactArgs(argv);
   if ('help' in args) {
@@ -236,7 +261,7 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
   const threads = args.workers ?? (celStatus().engine === 'native' ? 0 : undefined);
   const started = threads === 0 ? celEngines(args.engines ?? (io.cores?.() ?? 1)) : Promise.resolve(1);
   const workspace = await readObjects(args.workspace, io);
-  const cluster = await readObjects(args.cluster, io);
+  const cluster = await readSnapshots(args.cluster, io);
   const problems = [...workspace.problems, ...cluster.problems];
   let audit: AsyncIterable<Uint8Array> | undefined;
   if (args.audit) {

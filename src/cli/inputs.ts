@@ -57,37 +57,34 @@ const errorText = (e: unknown): string => {
 
 const tooLarge = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB: larger than the ${MAX_FILE_BYTES / 1024 / 1024} MB limit, not read`;
 
-/** Reads the paths in order; directories recursively (sorted, hidden entries and node_modules skipped). */
-export async function readInputs(paths: readonly string[], fs: FileSystem): Promise<{ files: InputFile[]; problems: InputProblem[] }> {
-  const files: InputFile[] = [];
-  const problems: InputProblem[] = [];
+/** A file to read (`-` for standard input, size unknown) or why one is not read, in the order given. */
+export type InputEntry = { path: string; size: number } | InputProblem;
+
+/**
+ * The files the paths name, in order; directories recursively (sorted, hidden entries and
+ * node_modules skipped; only .yaml, .yml, .json, and with `gzip` also their `.gz`). A file named
+ * on the command line is taken whatever its extension. Nothing is read.
+ */
+export function listInputs(paths: readonly string[], fs: FileSystem, options: { gzip?: boolean } = {}): InputEntry[] {
+  const out: InputEntry[] = [];
   let count = 0;
   let capped = false;
-
-  const readOne = (path: string, size: number) => {
+  const take = (path: string, size: number) => {
     if (++count > MAX_FILES) {
-      if (!capped) problems.push({ file: path, message: `more than ${MAX_FILES} files: this and the following files were not read` });
+      if (!capped) out.push({ file: path, message: `more than ${MAX_FILES} files: this and the following files were not read` });
       capped = true;
       return;
     }
-    if (size > MAX_FILE_BYTES) return problems.push({ file: path, message: tooLarge(size) });
-    let bytes: Uint8Array;
-    try {
-      bytes = fs.readFile(path);
-    } catch (e) {
-      return problems.push({ file: path, message: `cannot read: ${errorText(e)}` });
-    }
-    const r = decodeText(bytes);
-    if ('error' in r) problems.push({ file: path, message: r.error });
-    else files.push({ name: path, text: r.text });
+    out.push({ path, size });
   };
+  const listed = (name: string) => hasInputExtension(options.gzip ? name.replace(/\.gz$/i, '') : name);
 
   const walk = (dir: string) => {
     let entries: string[];
     try {
       entries = fs.readdir(dir).sort();
     } catch (e) {
-      problems.push({ file: dir, message: `cannot read directory: ${errorText(e)}` });
+      out.push({ file: dir, message: `cannot read directory: ${errorText(e)}` });
       return;
     }
     for (const entry of entries) {
@@ -98,15 +95,43 @@ export async function readInputs(paths: readonly string[], fs: FileSystem): Prom
       try {
         st = fs.stat(path);
       } catch (e) {
-        problems.push({ file: path, message: `cannot read: ${errorText(e)}` });
+        out.push({ file: path, message: `cannot read: ${errorText(e)}` });
         continue;
       }
       if (st.isDirectory()) walk(path);
-      else if (st.isFile() && hasInputExtension(entry)) readOne(path, st.size);
+      else if (st.isFile() && listed(entry)) take(path, st.size);
     }
   };
 
   for (const path of paths) {
+    if (capped) break;
+    if (path === '-') {
+      out.push({ path, size: -1 });
+      continue;
+    }
+    let st;
+    try {
+      st = fs.stat(path);
+    } catch (e) {
+      out.push({ file: path, message: errorText(e) });
+      continue;
+    }
+    if (st.isDirectory()) walk(path);
+    else take(path, st.size);
+  }
+  return out;
+}
+
+/** Reads the paths in order (`listInputs`), each file whole, up to MAX_FILE_BYTES. */
+export async function readInputs(paths: readonly string[], fs: FileSystem): Promise<{ files: InputFile[]; problems: InputProblem[] }> {
+  const files: InputFile[] = [];
+  const problems: InputProblem[] = [];
+  for (const entry of listInputs(paths, fs)) {
+    if ('message' in entry) {
+      problems.push(entry);
+      continue;
+    }
+    const { path, size } = entry;
     if (path === '-') {
       const bytes = await fs.readStdin();
       if (bytes.byteLength > MAX_FILE_BYTES) problems.push({ file: '<stdin>', message: tooLarge(bytes.byteLength) });
@@ -117,16 +142,20 @@ export async function readInputs(paths: readonly string[], fs: FileSystem): Prom
       }
       continue;
     }
-    let st;
-    try {
-      st = fs.stat(path);
-    } catch (e) {
-      problems.push({ file: path, message: errorText(e) });
+    if (size > MAX_FILE_BYTES) {
+      problems.push({ file: path, message: tooLarge(size) });
       continue;
     }
-    // A file named on the command line is read whatever its extension.
-    if (st.isDirectory()) walk(path);
-    else readOne(path, st.size);
+    let bytes: Uint8Array;
+    try {
+      bytes = fs.readFile(path);
+    } catch (e) {
+      problems.push({ file: path, message: `cannot read: ${errorText(e)}` });
+      continue;
+    }
+    const r = decodeText(bytes);
+    if ('error' in r) problems.push({ file: path, message: r.error });
+    else files.push({ name: path, text: r.text });
   }
   return { files, problems };
 }

@@ -8,6 +8,7 @@ export type { ChainSpec, Decider, DecisionPair, Change, Decision, Denial, EventI
 export { readAuditLine, SKIP_REASONS, type AuditLine, type AuditWrite, type SkipReason } from './audit';
 export { readCluster, isAdmissionObject, ADMISSION_KINDS, type Cluster, type OldObjectSource } from './cluster';
 export { readLineBatches, readLines, textChunks, type Line, type TextSource } from './lines';
+export { readSnapshot, MAX_ITEM_CHARS, type SnapshotItem } from './snapshot';
 export { laterReads, verbAndRef } from './retain';
 export { applyPatchBody, mergePatch, strategicMerge, type PatchKind } from './patch';
 export { replayRequest, type ReplayedRequest } from './replay';

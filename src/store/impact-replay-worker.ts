@@ -16,6 +16,7 @@ import {
   decisionPool,
   denialTimeline,
   laterReads,
+  readSnapshot,
   sortedRows,
   TIMELINE_BUCKETS,
   POOL_DEPTH,
@@ -24,7 +25,6 @@ import {
   type ImpactProgress,
   type OpenMember,
 } from '../impact';
-import { parseDocuments } from '../yaml';
 import type { FromDecider, FromReplay, ToReplay } from './impact-protocol';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -60,22 +60,14 @@ async function* concat(files: readonly Blob[], read: (n: number) => void): Async
   for (const f of files) yield* chunksOf(f, read);
 }
 
-/** The snapshot files' objects (Lists unwrapped), and what could not be read. */
+/** The snapshot files' objects (Lists unwrapped), and what could not be read: each file streamed (`readSnapshot`: any size, gzip). */
 async function readSnapshots(files: readonly { name: string; file: Blob }[]): Promise<{ objects: unknown[]; problems: string[] }> {
   const objects: unknown[] = [];
   const problems: string[] = [];
-  for (const f of files) {
-    let text: string;
-    try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(await f.file.arrayBuffer());
-    } catch {
-      problems.push(`${f.name}: not UTF-8 text: not YAML or JSON`);
-      continue;
-    }
-    const parsed = parseDocuments(text);
-    for (const e of parsed.errors) problems.push(`${f.name}:${e.line}:${e.column}: ${e.message}`);
-    for (const d of parsed.documents) objects.push(d.object);
-  }
+  for (const f of files)
+    for await (const r of readSnapshot(chunksOf(f.file, () => undefined), f.name))
+      if ('object' in r) objects.push(r.object);
+      else problems.push(r.problem);
   return { objects, problems };
 }
 

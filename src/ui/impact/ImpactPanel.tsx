@@ -295,7 +295,7 @@ export default function ImpactPanel({ onOpenInSimulate }: { onOpenInSimulate: ()
           type="file"
           multiple
           hidden
-          accept=".yaml,.yml,.json"
+          accept=".yaml,.yml,.json,.gz"
           onChange={(e) => e.target.files && addImpactFiles(e.target.files, 'snapshot')}
           data-testid="impact-snapshot-input"
         />
