@@ -119,6 +119,17 @@ describe('admission-workbench impact', () => {
     expect(pods).toHaveLength(n);
     expect(pods[n - 1]).toMatchObject({ kind: 'Pod', namespace: 'apps', name: `old-${n - 1}`, change: 'newly-denied' });
   });
+  it('a broken item in a snapshot is skipped, said on stderr and in the notes; the other objects are judged', async () => {
+    const good = (n: string) => JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: n, namespace: 'apps' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } }, null, 2);
+    writeFileSync(join(dir, 'broken.json'), `{\n"apiVersion": "v1",\n"items": [\n${good('a')},\n{ "kind": "Pod", "metadata": { "name": }\n},\n${good('b')}\n],\n"kind": "List"\n}\n`);
+    const r = io();
+    const code = await runCli(['impact', '--format', 'json', '--cluster', join(dir, 'broken.json'), join(dir, 'policy.yaml')], r);
+    expect(code).not.toBe(2);
+    expect(r.err).toMatch(/broken\.json:\d+: .*\(skipped\)/);
+    const report = JSON.parse(r.out);
+    expect(report.existing.map((e: { name: string }) => e.name)).toEqual(['a', 'b']);
+    expect(report.summary.notes[0]).toMatch(/^1 part of the snapshot could not be read and was skipped \(the first: .*broken\.json:\d+/);
+  });
   it('replace with no candidate objects: the cluster has no chain, nothing changes, exit 0', async () => {
     const r = io();
     expect(await runCli(['impact', '--candidate', 'replace', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'audit.log')], r)).toBe(0);

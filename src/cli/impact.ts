@@ -218,9 +218,10 @@ async function readObjects(paths: readonly string[], io: ImpactIO): Promise<{ ob
  * The cluster snapshot's files, each streamed (`readSnapshot`: any size, gzip accepted, never the
  * whole text in memory); directories give their .yaml/.yml/.json files and their .gz.
  */
-async function readSnapshots(paths: readonly string[], io: ImpactIO): Promise<{ objects: unknown[]; problems: string[] }> {
+async function readSnapshots(paths: readonly string[], io: ImpactIO): Promise<{ objects: unknown[]; problems: string[]; skipped: string[] }> {
   const objects: unknown[] = [];
   const problems: string[] = [];
+  const skipped: string[] = [];
   const stream = io.fs.readStream?.bind(io.fs);
   for (const entry of listInputs(paths, io.fs, { gzip: true })) {
     if ('message' in entry) problems.push(`${entry.file}: ${entry.message}`);
@@ -230,13 +231,13 @@ async function readSnapshots(paths: readonly string[], io: ImpactIO): Promise<{ 
       try {
         for await (const r of readSnapshot(stream(entry.path), name))
           if ('object' in r) objects.push(r.object);
-          else problems.push(r.problem);
+          else skipped.push(r.problem);
       } catch (e) {
         problems.push(`${name}: ${(e as Error).message}`);
       }
     }
   }
-  return { objects, problems };
+  return { objects, problems, skipped };
 }
 
 export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<number> {
@@ -262,6 +263,9 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
   const started = threads === 0 ? celEngines(args.engines ?? (io.cores?.() ?? 1)) : Promise.resolve(1);
   const workspace = await readObjects(args.workspace, io);
   const cluster = await readSnapshots(args.cluster, io);
+  // a file that cannot be read stops the run; a part of one that cannot (a broken item among
+  // thousands) is skipped, said here and in the report's notes
+  for (const p of cluster.skipped) io.stderr(`admission-workbench impact: ${p} (skipped)\n`);
   const problems = [...workspace.problems, ...cluster.problems];
   let audit: AsyncIterable<Uint8Array> | undefined;
   if (args.audit) {
@@ -290,6 +294,7 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
   const report = await analyzeImpact({
     workspace: workspace.objects,
     cluster: cluster.objects,
+    ...(cluster.skipped.length ? { clusterProblems: cluster.skipped } : {}),
     ...(args.static ? { staticDocuments: workspace.objects.flatMap((o, i) => (isAdmissionObject(o) ? [i] : [])) } : {}),
     ...(audit ? { audit } : {}),
     options: {

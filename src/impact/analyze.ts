@@ -189,6 +189,8 @@ export interface ImpactInput {
   cluster?: readonly unknown[];
   /** The audit log: JSON lines of audit.k8s.io/v1 Event, as text or chunks (gzip recognised). */
   audit?: TextSource;
+  /** What of the snapshot could not be read (`readSnapshot`'s problems): skipped, said in the summary's notes. */
+  clusterProblems?: readonly string[];
   /** Indices into `workspace` of the documents loaded from static manifests (the Simulate view's static marks, the CLI's `--static`). */
   staticDocuments?: readonly number[];
   options?: ImpactOptions;
@@ -324,8 +326,9 @@ async function settle(pending: Pending[], keep: number): Promise<void> {
 }
 
 /** What the inputs leave unknown, said once in the summary. */
-function inputNotes(cluster: ReturnType<typeof readCluster>, unknown: number, hadSnapshot: boolean): string[] {
+function inputNotes(cluster: ReturnType<typeof readCluster>, unknown: number, hadSnapshot: boolean, problems: readonly string[] = []): string[] {
   const notes: string[] = [];
+  if (problems.length) notes.push(`${problems.length} part${problems.length === 1 ? '' : 's'} of the snapshot could not be read and ${problems.length === 1 ? 'was' : 'were'} skipped (the first: ${problems[0]})`);
   if (!hadSnapshot) notes.push('no cluster snapshot: the baseline chain is empty, and old objects come from the log alone');
   else if (!cluster.namespaces.length)
     notes.push("the snapshot has no Namespaces: namespaceSelector and namespaceObject saw each namespace with only its kubernetes.io/metadata.name label");
@@ -540,7 +543,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     ...(from !== undefined ? { from, to } : {}),
     webhookCalls: webhookCalls.sort((a, b) => b.calls - a.calls),
     baselineDisagrees,
-    notes: inputNotes(cluster, unknownOld, input.cluster !== undefined),
+    notes: inputNotes(cluster, unknownOld, input.cluster !== undefined, input.clusterProblems),
     cancelled,
   };
   report.summary = { ...partial, headline: headlineOf(partial) };

@@ -91,7 +91,8 @@ function parseJson(text: string, line: number, name: string): Generator<Snapshot
     const at = /position (\d+)/.exec(msg);
     let l = line;
     if (at) for (let i = 0, end = Math.min(Number(at[1]), text.length); i < end; i++) if (text.charCodeAt(i) === 10) l++;
-    return { problem: `${name}:${l}: not JSON: ${msg}` };
+    // one line: V8 quotes the text around the error, newlines and all
+    return { problem: `${name}:${l}: not JSON: ${msg.replace(/\s+/g, ' ')}` };
   }
 }
 

@@ -126,6 +126,7 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
     const report = await analyzeImpact({
       workspace: m.workspace,
       cluster: snap.objects,
+      clusterProblems: snap.problems,
       ...(m.audits.length ? { audit: concat(m.audits, (n) => (bytes += n)) } : {}),
       staticDocuments: m.staticDocuments,
       options: {
