@@ -250,6 +250,18 @@ describe('reading the log', () => {
     expect(c.request.namespace).toBe('');
     expect(c.oldObject).toBe('none');
   });
+  it('a create by generateName is remembered under the name the apiserver gave it: a later patch has its old object', () => {
+    const generated = { ...pod('web-7x2k9', { team: 'a' }), metadata: { name: 'web-7x2k9', generateName: 'web-', namespace: 'apps', labels: { team: 'a' } } };
+    const create = readAuditLine(event('create', { resource: 'pods', namespace: 'apps' }, { requestObject: { ...generated, metadata: { generateName: 'web-', namespace: 'apps' } }, responseObject: generated }), 1);
+    const patch = readAuditLine(event('patch', { resource: 'pods', namespace: 'apps', name: 'web-7x2k9' }, { requestObject: { metadata: { labels: { team: 'b' } } }, responseObject: pod('web-7x2k9', { team: 'b' }) }), 2);
+    if (create?.kind !== 'write' || patch?.kind !== 'write') throw new Error('not writes');
+    const state = stateOf([]);
+    const d = discoveryFor([]);
+    expect(replayRequest(create.event, state, d).request.name).toBe('');
+    const p = replayRequest(patch.event, state, d);
+    expect(p.oldObject).toBe('log');
+    expect(p.request.oldObject).toEqual(generated);
+  });
   it('impersonation: admission sees the impersonated user; an exec is a CONNECT with PodExecOptions', () => {
     const l = readAuditLine(
       JSON.stringify({

@@ -126,13 +126,15 @@ export function replayRequest(ev: AuditWrite, state: ObjectState, discovery: Dis
 
   // the state after the event, when the live cluster stored it
   if (!ev.dryRun && ev.status.code >= 200 && ev.status.code < 300 && key && operation !== 'CONNECT') {
-    if (retain && !isNamespace && !retain(ev)) state.delete(key);
+    // a create by generateName: the object is stored under the name the apiserver gave it
+    const stored = name || !isObject(ev.responseObject) ? key : objectKey(ev.responseObject);
+    if (retain && !isNamespace && !retain(ev)) state.delete(stored);
     else if (operation === 'DELETE') {
       const after = ev.responseObject;
       // a graceful or finalizer-held delete answers with the object, now carrying deletionTimestamp
       if (isObject(after) && isObject(after.metadata) && after.metadata.deletionTimestamp && gvkOf(after)) state.set(objectKey(after), { object: after, source: 'log' });
       else state.set(key, null);
-    } else if (isObject(ev.responseObject) && gvkOf(ev.responseObject)?.kind === mainKind?.kind) state.set(key, { object: ev.responseObject, source: 'log' });
+    } else if (isObject(ev.responseObject) && gvkOf(ev.responseObject)?.kind === mainKind?.kind) state.set(stored, { object: ev.responseObject, source: 'log' });
     else if (object !== undefined && !ref.subresource) state.set(key, { object, source: 'log' });
   }
   return { request, oldObject: oldFrom, object: objectFrom, notes };
