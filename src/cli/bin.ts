@@ -1,5 +1,5 @@
 /** Entry of the built CLI (dist-cli/admission-workbench.mjs): runs the command and exits with its code. */
-import { defaultWorkers, isImpactWorker, runImpactWorker, workerPool } from './impact-workers';
+import { defaultWorkers, isImpactWorker, runImpactWorker, threadShard, workerPool } from './impact-workers';
 import { runCli } from './main';
 import { nodeIO } from './node-io';
 
@@ -10,7 +10,12 @@ if (isImpactWorker()) {
   // this bundle started as one of `impact`'s worker threads
   await runImpactWorker();
 } else {
-  const code = await runCli(process.argv.slice(2), { ...nodeIO, impactPool: (n) => workerPool(new URL(import.meta.url), n ?? defaultWorkers()) });
+  const script = new URL(import.meta.url);
+  const code = await runCli(process.argv.slice(2), {
+    ...nodeIO,
+    impactPool: (n) => workerPool(script, n ?? defaultWorkers()),
+    impactShards: (n) => Array.from({ length: n }, () => threadShard(script)),
+  });
   // Let stdout drain before exiting (piped output is written asynchronously).
   process.stdout.write('', () => process.exit(code));
 }

@@ -4,7 +4,7 @@
  * and bad input.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -95,5 +95,20 @@ describe('admission-workbench (spawned)', { timeout: 180_000 }, () => {
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/--format must be one of text, json, github, junit\n\nUsage: admission-workbench check/);
     expect(run(['--help']).code).toBe(0);
+  });
+
+  it('impact: the log replayed over shard threads (from a file and from stdin) reports what the main thread reports', () => {
+    const audit = join('tools', 'admission-oracle', 'testdata', 'audit');
+    const args = ['impact', '--format', 'json', '--kubernetes-version', '1.37', '--cluster', join(audit, 'snapshot.json'), '--webhook', 'frozen.shop.example.com=deny'];
+    const one = run([...args, '--shards', '0', '--audit', join(audit, 'audit.log')]); // (its stderr may say the CLI was rebuilt)
+    const report = JSON.parse(one.out) as { events: unknown[]; summary: { events: number } };
+    expect(report.summary.events).toBeGreaterThan(20);
+    for (const shards of ['1', '3']) {
+      const r = run([...args, '--shards', shards, '--audit', join(audit, 'audit.log')]);
+      expect([r.code, r.err]).toEqual([one.code, '']);
+      expect(JSON.parse(r.out)).toEqual(report);
+    }
+    const piped = run([...args, '--shards', '2', '--audit', '-'], readFileSync(join(root, audit, 'audit.log')));
+    expect(JSON.parse(piped.out)).toEqual(report);
   });
 });

@@ -12,18 +12,22 @@
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { loadCel } from '../cel';
-import { chainDecider, decisionPool, decisionServer, POOL_DEPTH, type ChainSpec, type Decider, type OpenMember, type PoolAnswer, type PoolAsk } from '../impact';
+import { chainDecider, decisionPool, decisionServer, POOL_DEPTH, shardServer, type ChainSpec, type Decider, type OpenMember, type OpenShard, type PoolAnswer, type PoolAsk, type ShardAnswer, type ShardBatch, type ShardSetup } from '../impact';
 
 const ROLE = 'admission-workbench impact decider';
+const SHARD_ROLE = 'admission-workbench impact shard';
 
-/** Whether this thread is an impact worker started by `workerPool`. */
-export const isImpactWorker = (): boolean => !isMainThread && (workerData as { role?: string } | null)?.role === ROLE;
+const roleOf = (): string | undefined => (workerData as { role?: string } | null)?.role;
 
-/** The worker's side: decide every request it is sent, answering with its id. */
+/** Whether this thread is an impact worker started by `workerPool` or `threadShard`. */
+export const isImpactWorker = (): boolean => !isMainThread && (roleOf() === ROLE || roleOf() === SHARD_ROLE);
+
+/** The worker's side: decide every request (a decider) or replay every batch of lines (a shard) it is sent, answering with its id. */
 export async function runImpactWorker(): Promise<void> {
   const port = parentPort!;
   await loadCel();
-  port.on('message', decisionServer((workerData as { spec: ChainSpec }).spec, (a) => port.postMessage(a)));
+  if (roleOf() === SHARD_ROLE) port.on('message', shardServer((workerData as { setup: ShardSetup }).setup, chainDecider, (a) => port.postMessage(a)));
+  else port.on('message', decisionServer((workerData as { spec: ChainSpec }).spec, (a) => port.postMessage(a)));
 }
 
 /**
@@ -51,6 +55,20 @@ export function threadMember(script: URL | string, data: Record<string, unknown>
     worker.on('error', failed);
     worker.on('exit', failed);
     return { send: (ask: PoolAsk) => worker.postMessage(ask), close: () => void worker.terminate() };
+  };
+}
+
+/**
+ * A replay shard in a worker thread running `script` (the CLI bundle; src/impact/shard.ts): it
+ * loads its own engine, and replays and decides the lines of its namespaces.
+ */
+export function threadShard(script: URL): OpenShard {
+  return (setup, { answer, failed }) => {
+    const worker = new Worker(script, { workerData: { role: SHARD_ROLE, setup }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+    worker.on('message', (a: ShardAnswer) => answer(a));
+    worker.on('error', (e) => failed(e.message));
+    worker.on('exit', (code) => failed(`its thread exited (${code})`));
+    return { send: (b: ShardBatch) => worker.postMessage(b), close: () => void worker.terminate() };
   };
 }
 

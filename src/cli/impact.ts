@@ -6,7 +6,7 @@
  */
 import { isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../base/releases';
 import { celEngines, celStatus, loadCel } from '../cel';
-import { analyzeImpact, groupEvents, isAdmissionObject, laterReads, readSnapshot, type AuditWrite, reportJson, reportMarkdown, SKIP_REASONS, CHANGES, type Change, type ImpactReport } from '../impact';
+import { analyzeImpact, groupEvents, isAdmissionObject, laterReads, readSnapshot, type LaterReads, type OpenShard, reportJson, reportMarkdown, SKIP_REASONS, CHANGES, type Change, type ImpactReport } from '../impact';
 import type { WebhookResponse } from '../request/scenario';
 import { parseDocuments } from '../yaml';
 import type { WorkerPool } from './impact-workers';
@@ -19,6 +19,8 @@ interface ImpactIO {
   stderr(text: string): void;
   isTTY?(): boolean;
   impactPool?(workers?: number): WorkerPool;
+  /** `impact`'s replay shards (the built CLI on Node: worker threads, src/impact/shard.ts). */
+  impactShards?(n: number): OpenShard[];
   /** The machine's cores (default 1). */
   cores?(): number;
 }
@@ -43,6 +45,8 @@ Options:
                                with the native engine, else the machine's cores)
   --engines N                  native engine processes this thread's decisions go to (default the machine's cores
                                when this thread decides; ignored with worker threads and the WebAssembly engine)
+  --shards N                   threads that replay the audit log, split by namespace, one CEL engine each (0: this
+                               thread; default: the machine's cores with the native engine, else 0)
   --kubernetes-version 1.3x    target release (${KUBERNETES_VERSIONS[0]}–${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}; default the newest)
   --format text|json|markdown|github   report format (default text)
   --fail-on newly-denied|newly-warned|any-change   exit 1 when the candidate changes this much (default newly-denied)
@@ -73,6 +77,8 @@ export interface ImpactArgs {
   workers?: number;
   /** Native engine processes of the main thread (undefined: the machine's cores). */
   engines?: number;
+  /** Threads that replay the log by namespace (undefined: the machine's cores with the native engine, else none). */
+  shards?: number;
   /** The workspace's admission objects are a static manifest set (as `check --static`). */
   static?: boolean;
 }
@@ -126,6 +132,10 @@ export function parseImpactArgs(argv: readonly string[]): ImpactArgs | { help: t
       case '--engines':
         if (!/^\d{1,3}$/.test(v) || v === '0') return { error: '--engines takes a number of engine processes (1 or more)' };
         out.engines = Number(v);
+        break;
+      case '--shards':
+        if (!/^\d{1,3}$/.test(v)) return { error: '--shards takes a number (0: replay the log on the main thread)' };
+        out.shards = Number(v);
         break;
       case '--kubernetes-version': {
         const ver = v.replace(/^v/, '');
@@ -286,11 +296,15 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
   // a file is read twice: first for the last event that reads each object, so that the replay
   // forgets an object once no later event reads it (memory holds the objects still to be read,
   // not every object of the log); standard input is read once and keeps every object
-  let retainState: ((ev: AuditWrite) => boolean) | undefined;
+  let retainState: LaterReads | undefined;
   if (audit && args.audit !== '-') {
     if (tty) io.stderr('scanning the log for the objects later events read…');
     retainState = await laterReads(io.fs.readStream!(args.audit!)).catch(() => undefined); // unreadable: the replay says where
   }
+  // the log's replay split by namespace over threads with an engine each (src/impact/shard.ts): the
+  // main thread then only reads, splits and routes the lines, and takes the outcomes in log order
+  const shardCount = args.shards ?? (celStatus().engine === 'native' && !pool ? (io.cores?.() ?? 1) : 0);
+  const shards = audit && shardCount > 0 ? io.impactShards?.(shardCount) : undefined;
   const report = await analyzeImpact({
     workspace: workspace.objects,
     cluster: cluster.objects,
@@ -303,6 +317,7 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
       existing: args.existing,
       keepUnchanged: args.format === 'json',
       ...(retainState ? { retainState } : {}),
+      ...(shards ? { shards } : {}),
       // several requests in flight: their engine calls share the native engine's round trips
       ...(pool ? { decider: pool.decider, inFlight: pool.inFlight } : { inFlight: IN_FLIGHT_PER_ENGINE * engines }),
       ...(args.kubernetesVersion ? { kubernetesVersion: args.kubernetesVersion } : {}),

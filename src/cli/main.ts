@@ -16,6 +16,7 @@ import { readInputs, type FileSystem } from './inputs';
 import { fails, sortProblems, type Problem } from './problem';
 import { runImpact } from './impact';
 import { belowMinimum, coverageReport, toLcov, type CoverageReport, type PolicyLocation } from './coverage';
+import type { OpenShard } from '../impact';
 import type { WorkerPool } from './impact-workers';
 
 export interface CliIO {
@@ -26,6 +27,8 @@ export interface CliIO {
   isTTY?(): boolean;
   /** `impact` over worker threads (the built CLI on Node): `workers` of them, default the machine's cores. */
   impactPool?(workers?: number): WorkerPool;
+  /** `impact`'s replay shards (the built CLI: worker threads), `n` of them. */
+  impactShards?(n: number): OpenShard[];
   /** The machine's cores (impact: native engine processes; default 1). */
   cores?(): number;
 }

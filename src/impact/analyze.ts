@@ -6,58 +6,17 @@
  */
 import { isObject, nameOf, namespaceOf, obj, str } from '../base/json';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
-import { discoveryFor, leanChain, leanSet, leanVerdicts, prepareChain, probePrepared, requestCel, simulatePrepared, type Discovery, type LeanRegistry, type LeanVerdict, type PreparedChain, type SimOptions, type SimResult, type WebhookResponse } from '../admission';
-import { evaluate, evaluateBatchOnce } from '../cel';
-import type { PolicyCel } from '../policy';
+import { discoveryFor, type Discovery, type WebhookResponse } from '../admission';
 import type { AdmissionRequest, UserInfo } from '../request/model';
-import { readAuditLine, type AuditLine, type AuditWrite, type SkipReason } from './audit';
-import { isAdmissionObject, readCluster, stateKey, stateOf, type OldObjectSource } from './cluster';
+import type { SkipReason } from './audit';
+import { isAdmissionObject, readCluster, stateOf } from './cluster';
+import { chainDecider, changeOf, CHANGES, type Change, type ChainSpec, type Decider, type DecisionPair, type Decision, type Denial } from './decide';
+import { logReplay, type EventImpact, type KeptRequest, type LineOutcome, type SkippedLine } from './events';
 import { readLineBatches, type TextSource } from './lines';
-import { replayRequest } from './replay';
+import type { LaterReads } from './retain';
+import { shardedReplay, shardObjects, type OpenShard } from './shard';
 
-export interface Denial {
-  kind: string;
-  name: string;
-  binding?: string;
-  webhook?: string;
-  message: string;
-  /** The policy or webhook configuration is loaded from a static manifest (it runs before the API objects; the API cannot delete it). */
-  static?: true;
-}
-
-/** What one chain did with one request. */
-export interface Decision {
-  allowed: boolean;
-  /** The denial the client sees (null when allowed). */
-  deniedBy: Denial | null;
-  /** Every step that would deny, when more than one would (the apiserver names only `deniedBy`). */
-  denials?: Denial[];
-  warnings: string[];
-  /** Keys of the audit annotations the chain added. */
-  audited: string[];
-  /** Webhooks called (their answers are assumed: `ImpactOptions.webhooks`, default allow). */
-  calls: string[];
-  mutated: boolean;
-}
-
-export type Change = 'newly-denied' | 'no-longer-denied' | 'newly-warned' | 'newly-audited' | 'newly-mutated' | 'unchanged';
-
-export const CHANGES: readonly Change[] = ['newly-denied', 'no-longer-denied', 'newly-warned', 'newly-audited', 'newly-mutated', 'unchanged'];
-
-export interface EventImpact {
-  auditID: string;
-  line: number;
-  /** requestReceivedTimestamp, ms since the epoch (NaN when the event had none). */
-  time: number;
-  request: { operation: string; resource: string; subResource?: string; namespace?: string; name?: string; username: string; dryRun?: boolean };
-  oldObject: OldObjectSource;
-  /** What the live cluster answered (HTTP code; the message of a failure). */
-  live: { code: number; message?: string };
-  candidate: Decision;
-  baseline: Decision;
-  change: Change;
-  notes?: string[];
-}
+export type { EventImpact } from './events';
 
 export interface ExistingImpact {
   kind: string;
@@ -105,82 +64,18 @@ export interface ImpactOptions {
   /** Decisions in flight at once (default 1); results are still taken in log order. */
   inFlight?: number;
   /**
-   * Whether a later event reads the object an event leaves (default: keep every object). From
-   * `laterReads` (src/impact/retain.ts) over the same log read once before: the replay then
-   * keeps only the objects still to be read.
+   * For each object, the last line that reads it (default: keep every object): `laterReads`
+   * (src/impact/retain.ts) over the same log read once before; the replay then keeps only the
+   * objects still to be read.
    */
-  retainState?: (ev: AuditWrite) => boolean;
+  retainState?: LaterReads;
+  /**
+   * Replay the log in these shards (threads, one engine each: src/impact/shard.ts), split by
+   * namespace; default none: this thread replays it with `decider`. The existing objects are
+   * judged on this thread either way.
+   */
+  shards?: readonly OpenShard[];
 }
-
-/** Both chains as plain data (structured-cloneable: what a worker needs to decide). */
-export interface ChainSpec {
-  baseline: unknown[];
-  candidate: unknown[];
-  kubernetesVersion: KubernetesVersion;
-  webhooks?: Record<string, WebhookResponse>;
-  /** Indices into `candidate` of the objects loaded from static manifests (the simulator runs them first: `prepareChain`). */
-  staticDocuments?: readonly number[];
-}
-
-export interface DecisionPair {
-  baseline: Decision;
-  candidate: Decision;
-}
-
-/** One request through both chains; `namespaceObject` is the request's Namespace (or undefined). */
-export type Decider = (request: AdmissionRequest, namespaceObject: unknown) => Promise<DecisionPair>;
-
-/**
- * The decider on this thread: both chains prepared once and compiled for lean verdicts (one
- * engine batch per request for both chains, no explanation built: allowed, or denied by
- * ValidatingAdmissionPolicies' false validations); a chain the lean path leaves undecided (a
- * mutation, an error, params, a webhook that denies …) runs the full simulation (and its probe
- * when denied), with one CEL memo per request shared by its runs.
- */
-export function chainDecider(spec: ChainSpec): Decider {
-  const baseline = prepareChain(spec.baseline, { kubernetesVersion: spec.kubernetesVersion });
-  const candidate = prepareChain(spec.candidate, { kubernetesVersion: spec.kubernetesVersion, staticDocuments: spec.staticDocuments });
-  const registry: LeanRegistry = new Map();
-  const lean = leanSet([leanChain(baseline, registry), leanChain(candidate, registry)]);
-  return async (request, namespace) => {
-    const sim = { webhooks: spec.webhooks, namespaces: namespace ? [namespace] : [] };
-    const [lb, lc] = await leanVerdicts(lean, request, sim, DEFAULT_CEL);
-    if (lb && lc) return { baseline: leanDecision(lb), candidate: leanDecision(lc) };
-    const cel = requestCel(spec.kubernetesVersion);
-    const [b, c] = await Promise.all([lb ? leanDecision(lb) : decide(baseline, request, sim, cel), lc ? leanDecision(lc) : decide(candidate, request, sim, cel)]);
-    return { baseline: b, candidate: c };
-  };
-}
-
-/**
- * The decider that explains every request: both chains through simulatePrepared (and the probe
- * when denied), one CEL memo per request. What chainDecider gave before its lean verdicts, and what
- * they are tested against (lean.test.ts).
- */
-export function fullDecider(spec: ChainSpec): Decider {
-  const baseline = prepareChain(spec.baseline, { kubernetesVersion: spec.kubernetesVersion });
-  const candidate = prepareChain(spec.candidate, { kubernetesVersion: spec.kubernetesVersion, staticDocuments: spec.staticDocuments });
-  return async (request, namespace) => {
-    const cel = requestCel(spec.kubernetesVersion);
-    const sim = { webhooks: spec.webhooks, namespaces: namespace ? [namespace] : [] };
-    const [b, c] = await Promise.all([decide(baseline, request, sim, cel), decide(candidate, request, sim, cel)]);
-    return { baseline: b, candidate: c };
-  };
-}
-
-/** The engine the lean path batches on (src/cel, no memo: each distinct expression of a request is asked once anyway; its inputs go with the batch). */
-const DEFAULT_CEL: PolicyCel = { evaluate: (e, c, i, o) => evaluate(e, c, i, o), evaluateBatch: (items, inputs) => evaluateBatchOnce(items, inputs) };
-
-/** A lean verdict as decisionOf words the full run's (the same members, in its order). */
-const leanDecision = (v: LeanVerdict): Decision => ({
-  allowed: v.allowed,
-  deniedBy: v.deniedBy ?? null,
-  warnings: v.warnings,
-  audited: v.audited,
-  calls: v.calls,
-  mutated: false,
-  ...(v.denials ? { denials: v.denials } : {}),
-});
 
 export interface ImpactInput {
   /** The candidate's documents (admission objects, params, Namespaces, CRDs). */
@@ -224,10 +119,10 @@ export const MAX_SKIPPED_KEPT = 1000;
 export interface ImpactReport {
   events: EventImpact[];
   /** The requests of the first changed events (`ImpactOptions.keepRequests`), by auditID, with the Namespace they were judged with. */
-  requests: Record<string, { request: AdmissionRequest; namespaceObject?: unknown }>;
+  requests: Record<string, KeptRequest>;
   existing: ExistingImpact[];
   /** The first MAX_SKIPPED_KEPT lines not replayed, with why. */
-  skipped: { line: number; auditID?: string; reason: SkipReason; detail?: string }[];
+  skipped: SkippedLine[];
   summary: ImpactSummary;
 }
 
@@ -253,39 +148,6 @@ function paramKinds(chain: readonly unknown[]): Set<string> {
   return out;
 }
 
-function decisionOf(r: SimResult, all?: SimResult): Decision {
-  const denial = (d: { kind: string; name: string; binding?: string; webhook?: string; message?: string }): Denial => ({
-    kind: d.kind,
-    name: d.name,
-    ...(d.binding ? { binding: d.binding } : {}),
-    ...(d.webhook ? { webhook: d.webhook } : {}),
-    message: d.message ?? '',
-  });
-  const out: Decision = {
-    allowed: r.allowed,
-    deniedBy: r.deniedBy ? denial(r.deniedBy) : null,
-    warnings: r.warnings,
-    audited: Object.keys(r.auditAnnotations),
-    calls: [...new Set(r.steps.filter((s) => s.webhook && s.outcome !== 'skipped').map((s) => s.webhook!))],
-    mutated: r.patches.length > 0,
-  };
-  if (all) {
-    const denials = all.steps.filter((s) => s.outcome === 'denied' || s.outcome === 'error-rejected').map(denial);
-    if (denials.length > 1) out.denials = denials;
-  }
-  return out;
-}
-
-export function changeOf(baseline: Decision, candidate: Decision): Change {
-  if (baseline.allowed && !candidate.allowed) return 'newly-denied';
-  if (!baseline.allowed && candidate.allowed) return 'no-longer-denied';
-  if (!candidate.allowed) return 'unchanged';
-  if (candidate.warnings.some((w) => !baseline.warnings.includes(w))) return 'newly-warned';
-  if (candidate.audited.some((a) => !baseline.audited.includes(a))) return 'newly-audited';
-  if (candidate.mutated && !baseline.mutated) return 'newly-mutated';
-  return 'unchanged';
-}
-
 const zeroChanges = (): Record<Change, number> => Object.fromEntries(CHANGES.map((c) => [c, 0])) as Record<Change, number>;
 
 interface Chain {
@@ -305,25 +167,16 @@ function chainOf(admission: readonly unknown[], others: readonly unknown[]): Cha
   return { objects: [...admission, ...params], timeouts };
 }
 
-/** Runs one request through a chain: simulate, and when it is denied a probe run for every denial. `cel`: the request's (requestCel), shared by its runs. */
-async function decide(chain: PreparedChain, request: AdmissionRequest, sim: SimOptions, cel: PolicyCel): Promise<Decision> {
-  const r = await simulatePrepared(chain, request, sim, cel);
-  return decisionOf(r, r.allowed ? undefined : await probePrepared(chain, request, sim, cel));
-}
-
-/** A decision started and what to do with it, taken in the order started. */
-interface Pending {
-  decision: Promise<DecisionPair>;
-  take(pair: DecisionPair): void;
-}
+/** A decision (or a batch of outcomes) started, and its taking into the report: taken in the order started. */
+type Pending = () => Promise<void>;
 
 /** Takes the oldest decisions until at most `keep` are in flight (0 with one in flight: each is taken before the next line is read, so onEvent can cancel at once). */
 async function settle(pending: Pending[], keep: number): Promise<void> {
-  while (pending.length > keep) {
-    const p = pending.shift()!;
-    p.take(await p.decision);
-  }
+  while (pending.length > keep) await pending.shift()!();
 }
+
+/** Batches of lines in flight per shard: enough that a shard has the next batch while it decides one. */
+const SHARD_BATCHES_IN_FLIGHT = 4;
 
 /** What the inputs leave unknown, said once in the summary. */
 function inputNotes(cluster: ReturnType<typeof readCluster>, unknown: number, hadSnapshot: boolean, problems: readonly string[] = []): string[] {
@@ -371,8 +224,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     const mark = (x: Denial): Denial => (staticNames.has(`${x.kind}/${x.name}`) ? { ...x, static: true } : x);
     return staticNames.size && d.deniedBy ? { ...d, deniedBy: mark(d.deniedBy), ...(d.denials ? { denials: d.denials.map(mark) } : {}) } : d;
   };
-  const state = stateOf([...cluster.objects, ...workspaceOthers.filter((o) => obj(o).kind === 'Namespace')]);
-  const namespaceObject = (ns: string | undefined): unknown => (ns ? state.get(stateKey('', 'Namespace', '', ns))?.object : undefined);
+  const stateObjects = [...cluster.objects, ...workspaceOthers.filter((o) => obj(o).kind === 'Namespace')];
 
   const report: ImpactReport = { events: [], requests: {}, existing: [], skipped: [], summary: undefined as unknown as ImpactSummary };
   let keptRequests = 0;
@@ -389,14 +241,17 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
   let from: number | undefined;
   let to: number | undefined;
   let cancelled = false;
+  /** Why the replay stopped before the end of the log (a shard failed). */
+  let stopped: string | undefined;
   const existingTotal = options.existing === false ? 0 : cluster.objects.length;
-  const decider = (options.decider ?? chainDecider)({
+  const spec: ChainSpec = {
     baseline: baseline.objects,
     candidate: candidate.objects,
     kubernetesVersion: version,
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     ...(staticIndices.length ? { staticDocuments: staticIndices } : {}),
-  });
+  };
+  const decider = (options.decider ?? chainDecider)(spec);
   const inFlight = Math.max(1, options.inFlight ?? 1);
   const pending: Pending[] = [];
   // with several in flight, half are taken before the next are started: those start in one turn,
@@ -405,7 +260,54 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
   const progress = (phase: ImpactProgress['phase']) =>
     options.onProgress?.({ lines, events, existing: report.existing.length, existingTotal, changed: events - changes.unchanged, phase });
 
-  if (input.audit !== undefined) {
+  /** A line's outcome taken into the report, in log order. */
+  function take(o: LineOutcome): void {
+    if ('skip' in o) {
+      skipped[o.skip.reason] = (skipped[o.skip.reason] ?? 0) + 1;
+      if (report.skipped.length < MAX_SKIPPED_KEPT) report.skipped.push(o.skip);
+    } else takeEvent(staticNames.size ? { ...o.event, candidate: markStatic(o.event.candidate) } : o.event, o.kept);
+  }
+
+  if (input.audit !== undefined && options.shards?.length) {
+    // the log split by namespace over the shards (src/impact/shard.ts); this thread reads and routes
+    const n = options.shards.length;
+    const objects = shardObjects(stateObjects, n);
+    const definitions = others.filter((o) => obj(o).kind === 'CustomResourceDefinition');
+    const shards = shardedReplay(
+      options.shards,
+      objects.map((objects) => ({ spec, definitions, objects, keepRequests: options.keepRequests ?? 0, ...(options.retainState ? { retain: options.retainState } : {}) })),
+    );
+    const depth = n * SHARD_BATCHES_IN_FLIGHT;
+    try {
+      for await (const batch of readLineBatches(input.audit)) {
+        if (options.signal?.aborted) {
+          cancelled = true;
+          break;
+        }
+        const outcomes = shards.replay(batch);
+        outcomes.catch(() => undefined); // a failure is taken (and said) in order, below; the batches after it are dropped
+        const read = batch.filter((l) => l.error === undefined);
+        const last = read[read.length - 1]?.line;
+        pending.push(async () => {
+          for (const o of await outcomes) take(o);
+          if (last !== undefined) lines = last;
+        });
+        if (pending.length >= depth) await settle(pending, depth >> 1);
+      }
+    } catch (e) {
+      stopped = e instanceof Error ? e.message : String(e);
+    }
+    // what was started is taken; after a failure, up to the first batch a failed shard held
+    try {
+      await settle(pending, 0);
+    } catch (e) {
+      stopped ??= e instanceof Error ? e.message : String(e);
+      pending.length = 0;
+    }
+    shards.close();
+    if (stopped) cancelled = true;
+  } else if (input.audit !== undefined) {
+    const replay = logReplay({ state: stateOf(stateObjects), discovery, decide: decider, keepRequests: options.keepRequests ?? 0, ...(options.retainState ? { retain: options.retainState } : {}) });
     reading: for await (const batch of readLineBatches(input.audit)) {
       for (const l of batch) {
         if (options.signal?.aborted) {
@@ -413,21 +315,13 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
           break reading;
         }
         if (l.error === undefined) lines = l.line;
-        const read: AuditLine | undefined =
-          l.error !== undefined ? { kind: 'skip', line: l.line, reason: 'unreadable', detail: l.error }
-          : l.tooLong ? { kind: 'skip', line: l.line, reason: 'too-long', detail: `${l.tooLong} characters` }
-          : readAuditLine(l.text, l.line, l.terminated);
-        if (!read) continue;
-        if (read.kind === 'skip') {
-          skipped[read.reason] = (skipped[read.reason] ?? 0) + 1;
-          if (report.skipped.length < MAX_SKIPPED_KEPT) report.skipped.push({ line: read.line, ...(read.auditID ? { auditID: read.auditID } : {}), reason: read.reason, ...(read.detail ? { detail: read.detail } : {}) });
+        const outcome = replay(l);
+        if (!outcome) continue;
+        if (!(outcome instanceof Promise)) {
+          take(outcome);
           continue;
         }
-        const ev = read.event;
-        const replayed = replayRequest(ev, state, discovery, options.retainState);
-        if (replayed.oldObject === 'unknown') unknownOld++;
-        const ns = namespaceObject(replayed.request.namespace);
-        pending.push({ decision: decider(replayed.request, ns), take: ({ baseline: b, candidate: c }) => takeEvent(ev, replayed, ns, b, markStatic(c)) });
+        pending.push(() => outcome.then(take));
         if (pending.length >= inFlight) await settle(pending, refill);
       }
     }
@@ -435,18 +329,20 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
   }
 
   /** An event's decisions taken into the report, in log order. */
-  function takeEvent(ev: AuditWrite, replayed: ReturnType<typeof replayRequest>, ns: unknown, b: Decision, c: Decision): void {
-    const change = changeOf(b, c);
+  function takeEvent(result: EventImpact, kept: KeptRequest | undefined): void {
+    const { baseline: b, candidate: c, change } = result;
     events++;
     changes[change]++;
+    if (result.oldObject === 'unknown') unknownOld++;
     if (change === 'newly-denied' && c.deniedBy) deniedBy.set(`${c.deniedBy.kind} ${c.deniedBy.name}`, (deniedBy.get(`${c.deniedBy.kind} ${c.deniedBy.name}`) ?? 0) + 1);
-    const liveAllowed = ev.status.code < 400;
+    const liveAllowed = result.live.code < 400;
     if (b.allowed !== liveAllowed) baselineDisagrees++;
-    if (Number.isFinite(ev.time)) {
-      from = from === undefined ? ev.time : Math.min(from, ev.time);
-      to = to === undefined ? ev.time : Math.max(to, ev.time);
+    const time = result.time;
+    if (Number.isFinite(time)) {
+      from = from === undefined ? time : Math.min(from, time);
+      to = to === undefined ? time : Math.max(to, time);
     }
-    const sec = Number.isFinite(ev.time) ? Math.floor(ev.time / 1000) : undefined;
+    const sec = Number.isFinite(time) ? Math.floor(time / 1000) : undefined;
     for (const w of c.calls) {
       let k = calls.get(w);
       if (!k) calls.set(w, (k = { calls: 0, perSecond: new Map(), peak: 0 }));
@@ -458,30 +354,9 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
         if (n > k.peak) k.peak = n;
       }
     }
-    const r = replayed.request;
-    const result: EventImpact = {
-      auditID: ev.auditID,
-      line: ev.line,
-      time: ev.time,
-      request: {
-        operation: r.operation,
-        resource: r.resource.group ? `${r.resource.resource}.${r.resource.group}` : r.resource.resource,
-        ...(r.subResource ? { subResource: r.subResource } : {}),
-        ...(r.namespace ? { namespace: r.namespace } : {}),
-        ...(r.name ? { name: r.name } : {}),
-        username: r.userInfo?.username ?? '',
-        ...(r.dryRun ? { dryRun: true } : {}),
-      },
-      oldObject: replayed.oldObject,
-      live: { code: ev.status.code, ...(ev.status.message ? { message: ev.status.message } : {}) },
-      candidate: c,
-      baseline: b,
-      change,
-      ...(replayed.notes.length ? { notes: replayed.notes } : {}),
-    };
-    if (change !== 'unchanged' && keptRequests < (options.keepRequests ?? 0)) {
+    if (kept && keptRequests < (options.keepRequests ?? 0)) {
       keptRequests++;
-      report.requests[ev.auditID] = { request: replayed.request, ...(ns ? { namespaceObject: ns } : {}) };
+      report.requests[result.auditID] = kept;
     }
     options.onEvent?.(result);
     if (change === 'unchanged' ? options.keepUnchanged !== false : options.keepChanged !== false) report.events.push(result);
@@ -490,6 +365,9 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
 
   if (!cancelled && existingTotal) {
     const user = options.user ?? ADMIN;
+    // the Namespaces as the snapshot has them: the cluster now, whatever the log's replay did before it
+    const namespaces = new Map(cluster.namespaces.map((o) => [nameOf(o), o]));
+    for (const o of workspaceOthers) if (obj(o).kind === 'Namespace') namespaces.set(nameOf(o), o);
     for (const o of cluster.objects) {
       if (options.signal?.aborted) {
         cancelled = true;
@@ -511,17 +389,16 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
         userInfo: user,
         options: { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' },
       };
-      const ns = namespaceObject(namespace);
-      pending.push({
-        decision: decider(request, ns),
-        take: ({ baseline: b, candidate }) => {
+      const decision = decider(request, namespace ? namespaces.get(namespace) : undefined);
+      pending.push(() =>
+        decision.then(({ baseline: b, candidate }) => {
           const c = markStatic(candidate);
           const change = changeOf(b, c);
           existingChanges[change]++;
           report.existing.push({ kind: gvk.kind, ...(namespace ? { namespace } : {}), name: nameOf(o), candidate: c, baseline: b, change });
           if (report.existing.length % 200 === 0) progress('existing');
-        },
-      });
+        }),
+      );
       if (pending.length >= inFlight) await settle(pending, refill);
     }
     await settle(pending, 0);
@@ -543,7 +420,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     ...(from !== undefined ? { from, to } : {}),
     webhookCalls: webhookCalls.sort((a, b) => b.calls - a.calls),
     baselineDisagrees,
-    notes: inputNotes(cluster, unknownOld, input.cluster !== undefined, input.clusterProblems),
+    notes: [...inputNotes(cluster, unknownOld, input.cluster !== undefined, input.clusterProblems), ...(stopped ? [`the replay stopped at line ${lines}: ${stopped}`] : [])],
     cancelled,
   };
   report.summary = { ...partial, headline: headlineOf(partial) };

@@ -1,5 +1,6 @@
 /** The report as JSON, CSV (one line per changed event) and Markdown (headline, counts, the grouped table). */
-import { CHANGES, type ImpactReport } from './analyze';
+import type { ImpactReport } from './analyze';
+import { CHANGES } from './decide';
 import { SKIP_REASONS } from './audit';
 import { groupEvents } from './group';
 

@@ -4,7 +4,8 @@
  * come from the writes per second.
  */
 import { describe, expect, it } from 'vitest';
-import type { Change, Decision, EventImpact, ImpactReport } from './analyze';
+import type { EventImpact, ImpactReport } from './analyze';
+import type { Change, Decision } from './decide';
 import { addToGroups, denialTimeline, groupEvents, sortedRows, type EventGroups } from './group';
 
 const allowed: Decision = { allowed: true, deniedBy: null, warnings: [], audited: [], calls: [], mutated: false };

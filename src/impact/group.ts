@@ -2,7 +2,8 @@
  * The report's table: changed requests grouped by who decided (policy/binding or webhook) ×
  * namespace × user × resource, with counts and a few examples; and the timeline of denials.
  */
-import type { Change, Decision, EventImpact, ImpactReport } from './analyze';
+import type { EventImpact, ImpactReport } from './analyze';
+import type { Change, Decision } from './decide';
 
 export interface ImpactRow {
   change: Change;

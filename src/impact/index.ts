@@ -3,13 +3,16 @@
  * through the workspace's admission configuration, beside the cluster's own chain. Pure
  * TypeScript, Node and browser. See README.md.
  */
-export { analyzeImpact, candidateChain, chainDecider, changeOf, fullDecider, headlineOf, CHANGES } from './analyze';
-export type { ChainSpec, Decider, DecisionPair, Change, Decision, Denial, EventImpact, ExistingImpact, ImpactInput, ImpactOptions, ImpactProgress, ImpactReport, ImpactSummary } from './analyze';
+export { analyzeImpact, candidateChain, headlineOf } from './analyze';
+export type { ExistingImpact, ImpactInput, ImpactOptions, ImpactProgress, ImpactReport, ImpactSummary } from './analyze';
+export { chainDecider, changeOf, fullDecider, CHANGES, type ChainSpec, type Decider, type DecisionPair, type Change, type Decision, type Denial } from './decide';
+export type { EventImpact, KeptRequest, LineOutcome, LogLine, SkippedLine } from './events';
+export { shardServer, shardKey, type OpenShard, type ShardAnswer, type ShardBatch, type ShardSetup } from './shard';
 export { readAuditLine, SKIP_REASONS, type AuditLine, type AuditWrite, type SkipReason } from './audit';
 export { readCluster, isAdmissionObject, ADMISSION_KINDS, type Cluster, type OldObjectSource } from './cluster';
 export { readLineBatches, readLines, textChunks, type Line, type TextSource } from './lines';
 export { readSnapshot, MAX_ITEM_CHARS, type SnapshotItem } from './snapshot';
-export { laterReads, verbAndRef } from './retain';
+export { laterReads, retains, verbAndRef, type LaterReads } from './retain';
 export { applyPatchBody, mergePatch, strategicMerge, type PatchKind } from './patch';
 export { replayRequest, type ReplayedRequest } from './replay';
 export { addToGroups, groupEvents, denialTimeline, deciderOf, sortedRows, TIMELINE_BUCKETS, type EventGroups, type ImpactRow } from './group';

@@ -8,7 +8,7 @@
  * takes them in the order started (`inFlight`), so the report is that of one at a time.
  */
 import type { AdmissionRequest } from '../request/model';
-import { chainDecider, type ChainSpec, type Decider, type DecisionPair } from './analyze';
+import { chainDecider, type ChainSpec, type Decider, type DecisionPair } from './decide';
 
 /** One request to a member. */
 export interface PoolAsk {

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { useEngine } from '../cel/test-helpers';
 import type { WebhookResponse } from '../admission';
 import { analyzeImpact, readAuditLine, type AuditWrite } from './index';
-import { laterReads, verbAndRef } from './retain';
+import { laterReads, retains, verbAndRef } from './retain';
 
 const pod = (name: string, image = 'nginx') => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'a' }, spec: { containers: [{ name: 'c', image }] } });
 
@@ -67,7 +67,8 @@ describe('laterReads', () => {
       event('create', 'c1'),
       event('update', 'c1', { responseStatus: { code: 409 } }),
     ];
-    const retain = await laterReads(log.join('\n') + '\n');
+    const reads = await laterReads(log.join('\n') + '\n');
+    const retain = (ev: AuditWrite) => retains(reads, ev);
     // a1: patched on line 2, deleted on line 5; b1: only read (a get is not replayed); c1: updated on line 7 (failed: still read)
     expect(log.map((l, i) => (l.includes('"verb":"get"') ? null : retain(writeOf(l, i + 1))))).toEqual([true, true, false, null, false, true, false]);
     // an object created without a name (generateName) is always kept
@@ -84,9 +85,12 @@ describe('analyzeImpact with retainState', () => {
   const candidate = JSON.parse(readFileSync(join(dir, 'candidate.json'), 'utf8')) as { objects: unknown[]; webhooks: Record<string, WebhookResponse> };
 
   it("reports the real apiserver's log as without it, forgetting the objects no later event reads", async () => {
-    const retain = await laterReads(log);
-    let forgotten = 0;
-    const retainState = (ev: AuditWrite) => retain(ev) || (forgotten++, false);
+    const retainState = await laterReads(log);
+    // lines whose object no later line reads: the replay forgets those objects
+    const forgotten = log.split('\n').filter((l, i) => {
+      const read = readAuditLine(l, i + 1, true);
+      return read?.kind === 'write' && !retains(retainState, read.event);
+    }).length;
     const run = (extra: object) =>
       analyzeImpact({ workspace: candidate.objects, cluster: snapshot, audit: log, options: { kubernetesVersion: '1.37', webhooks: candidate.webhooks, existing: false, ...extra } });
     const [kept, lean] = [await run({}), await run({ retainState })];

@@ -4,7 +4,8 @@
  * event reads costs memory for nothing, and a log of 200,000 creates would keep 200,000 objects.
  * A caller that can read the log twice (a file, not a pipe) scans it first for the last line
  * that reads each object, and the replay forgets an object after that line
- * (`ImpactOptions.retainState`): memory then holds only the objects still to be read.
+ * (`ImpactOptions.retainState`, the table `laterReads` returns): memory then holds only the
+ * objects still to be read.
  *
  * The scan reads what it needs from the text before `requestObject` (the apiserver writes `verb`
  * and `objectRef` first, and `objectRef` holds only strings); a line where that is not so is
@@ -18,7 +19,7 @@ import { readLines, type TextSource } from './lines';
 const READS_OLD = new Set(['update', 'patch', 'delete']);
 
 /** 53 bits of a string (cyrb53): two objects that collide are kept as long as either is read. */
-function hash53(s: string): number {
+export function hash53(s: string): number {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
   for (let i = 0; i < s.length; i++) {
@@ -59,11 +60,14 @@ export function verbAndRef(text: string): { verb: string; ref: Record<string, un
 }
 
 /**
- * Scans the log for the last line that reads each object's old state, and answers, for an
- * event, whether a later event reads the object it leaves. Objects without a name in the
- * objectRef (a create by generateName) are always kept.
+ * For each object an update, patch or delete reads, the last line that reads it (by a 53-bit
+ * hash of its objectRef): plain data, so a worker thread that replays a part of the log can be
+ * handed it (`retains` answers from it).
  */
-export async function laterReads(source: TextSource, signal?: AbortSignal): Promise<(ev: AuditWrite) => boolean> {
+export type LaterReads = ReadonlyMap<number, number>;
+
+/** Scans the log for the last line that reads each object's old state. */
+export async function laterReads(source: TextSource, signal?: AbortSignal): Promise<LaterReads> {
   const last = new Map<number, number>();
   for await (const l of readLines(source)) {
     if (signal?.aborted) break;
@@ -73,5 +77,11 @@ export async function laterReads(source: TextSource, signal?: AbortSignal): Prom
     const { ref } = read;
     last.set(refHash({ apiGroup: str(ref.apiGroup), resource: str(ref.resource), namespace: str(ref.namespace), name: str(ref.name) }), l.line);
   }
-  return (ev) => !ev.objectRef.name || (last.get(refHash(ev.objectRef)) ?? 0) > ev.line;
+  return last;
 }
+
+/**
+ * Whether a later event reads the object an event leaves (`laterReads`' table). Objects without a
+ * name in the objectRef (a create by generateName) are always kept.
+ */
+export const retains = (reads: LaterReads, ev: AuditWrite): boolean => !ev.objectRef.name || (reads.get(refHash(ev.objectRef)) ?? 0) > ev.line;

@@ -1,0 +1,150 @@
+/**
+ * What one chain does with one request (a Decision), and who decides: both chains prepared once,
+ * a request through both (`chainDecider`: lean verdicts where they decide, the full simulation
+ * where they do not; `fullDecider`: the full simulation always). Used by analyzeImpact on this
+ * thread, by the pools of deciders (pool.ts) and by the replay shards (shard.ts).
+ */
+import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
+import { leanChain, leanSet, leanVerdicts, prepareChain, probePrepared, requestCel, simulatePrepared, type LeanRegistry, type LeanVerdict, type PreparedChain, type SimOptions, type SimResult, type WebhookResponse } from '../admission';
+import { evaluate, evaluateBatchOnce } from '../cel';
+import type { PolicyCel } from '../policy';
+import type { AdmissionRequest } from '../request/model';
+
+export interface Denial {
+  kind: string;
+  name: string;
+  binding?: string;
+  webhook?: string;
+  message: string;
+  /** The policy or webhook configuration is loaded from a static manifest (it runs before the API objects; the API cannot delete it). */
+  static?: true;
+}
+
+/** What one chain did with one request. */
+export interface Decision {
+  allowed: boolean;
+  /** The denial the client sees (null when allowed). */
+  deniedBy: Denial | null;
+  /** Every step that would deny, when more than one would (the apiserver names only `deniedBy`). */
+  denials?: Denial[];
+  warnings: string[];
+  /** Keys of the audit annotations the chain added. */
+  audited: string[];
+  /** Webhooks called (their answers are assumed: `ImpactOptions.webhooks`, default allow). */
+  calls: string[];
+  mutated: boolean;
+}
+
+export type Change = 'newly-denied' | 'no-longer-denied' | 'newly-warned' | 'newly-audited' | 'newly-mutated' | 'unchanged';
+
+export const CHANGES: readonly Change[] = ['newly-denied', 'no-longer-denied', 'newly-warned', 'newly-audited', 'newly-mutated', 'unchanged'];
+
+/** Both chains as plain data (structured-cloneable: what a worker needs to decide). */
+export interface ChainSpec {
+  baseline: unknown[];
+  candidate: unknown[];
+  kubernetesVersion: KubernetesVersion;
+  webhooks?: Record<string, WebhookResponse>;
+  /** Indices into `candidate` of the objects loaded from static manifests (the simulator runs them first: `prepareChain`). */
+  staticDocuments?: readonly number[];
+}
+
+export interface DecisionPair {
+  baseline: Decision;
+  candidate: Decision;
+}
+
+/** One request through both chains; `namespaceObject` is the request's Namespace (or undefined). */
+export type Decider = (request: AdmissionRequest, namespaceObject: unknown) => Promise<DecisionPair>;
+
+/**
+ * The decider on this thread: both chains prepared once and compiled for lean verdicts (one
+ * engine batch per request for both chains, no explanation built: allowed, or denied by
+ * ValidatingAdmissionPolicies' false validations); a chain the lean path leaves undecided (a
+ * mutation, an error, params, a webhook that denies …) runs the full simulation (and its probe
+ * when denied), with one CEL memo per request shared by its runs.
+ */
+export function chainDecider(spec: ChainSpec): Decider {
+  const baseline = prepareChain(spec.baseline, { kubernetesVersion: spec.kubernetesVersion });
+  const candidate = prepareChain(spec.candidate, { kubernetesVersion: spec.kubernetesVersion, staticDocuments: spec.staticDocuments });
+  const registry: LeanRegistry = new Map();
+  const lean = leanSet([leanChain(baseline, registry), leanChain(candidate, registry)]);
+  return async (request, namespace) => {
+    const sim = { webhooks: spec.webhooks, namespaces: namespace ? [namespace] : [] };
+    const [lb, lc] = await leanVerdicts(lean, request, sim, DEFAULT_CEL);
+    if (lb && lc) return { baseline: leanDecision(lb), candidate: leanDecision(lc) };
+    const cel = requestCel(spec.kubernetesVersion);
+    const [b, c] = await Promise.all([lb ? leanDecision(lb) : decide(baseline, request, sim, cel), lc ? leanDecision(lc) : decide(candidate, request, sim, cel)]);
+    return { baseline: b, candidate: c };
+  };
+}
+
+/**
+ * The decider that explains every request: both chains through simulatePrepared (and the probe
+ * when denied), one CEL memo per request. What chainDecider gave before its lean verdicts, and what
+ * they are tested against (lean.test.ts).
+ */
+export function fullDecider(spec: ChainSpec): Decider {
+  const baseline = prepareChain(spec.baseline, { kubernetesVersion: spec.kubernetesVersion });
+  const candidate = prepareChain(spec.candidate, { kubernetesVersion: spec.kubernetesVersion, staticDocuments: spec.staticDocuments });
+  return async (request, namespace) => {
+    const cel = requestCel(spec.kubernetesVersion);
+    const sim = { webhooks: spec.webhooks, namespaces: namespace ? [namespace] : [] };
+    const [b, c] = await Promise.all([decide(baseline, request, sim, cel), decide(candidate, request, sim, cel)]);
+    return { baseline: b, candidate: c };
+  };
+}
+
+/** The engine the lean path batches on (src/cel, no memo: each distinct expression of a request is asked once anyway; its inputs go with the batch). */
+const DEFAULT_CEL: PolicyCel = { evaluate: (e, c, i, o) => evaluate(e, c, i, o), evaluateBatch: (items, inputs) => evaluateBatchOnce(items, inputs) };
+
+/** A lean verdict as decisionOf words the full run's (the same members, in its order). */
+const leanDecision = (v: LeanVerdict): Decision => ({
+  allowed: v.allowed,
+  deniedBy: v.deniedBy ?? null,
+  warnings: v.warnings,
+  audited: v.audited,
+  calls: v.calls,
+  mutated: false,
+  ...(v.denials ? { denials: v.denials } : {}),
+});
+
+function decisionOf(r: SimResult, all?: SimResult): Decision {
+  const denial = (d: { kind: string; name: string; binding?: string; webhook?: string; message?: string }): Denial => ({
+    kind: d.kind,
+    name: d.name,
+    ...(d.binding ? { binding: d.binding } : {}),
+    ...(d.webhook ? { webhook: d.webhook } : {}),
+    message: d.message ?? '',
+  });
+  const out: Decision = {
+    allowed: r.allowed,
+    deniedBy: r.deniedBy ? denial(r.deniedBy) : null,
+    warnings: r.warnings,
+    audited: Object.keys(r.auditAnnotations),
+    calls: [...new Set(r.steps.filter((s) => s.webhook && s.outcome !== 'skipped').map((s) => s.webhook!))],
+    mutated: r.patches.length > 0,
+  };
+  if (all) {
+    const denials = all.steps.filter((s) => s.outcome === 'denied' || s.outcome === 'error-rejected').map(denial);
+    if (denials.length > 1) out.denials = denials;
+  }
+  return out;
+}
+
+export function changeOf(baseline: Decision, candidate: Decision): Change {
+  if (baseline.allowed && !candidate.allowed) return 'newly-denied';
+  if (!baseline.allowed && candidate.allowed) return 'no-longer-denied';
+  if (!candidate.allowed) return 'unchanged';
+  if (candidate.warnings.some((w) => !baseline.warnings.includes(w))) return 'newly-warned';
+  if (candidate.audited.some((a) => !baseline.audited.includes(a))) return 'newly-audited';
+  if (candidate.mutated && !baseline.mutated) return 'newly-mutated';
+  return 'unchanged';
+}
+
+/** Runs one request through a chain: simulate, and when it is denied a probe run for every denial. `cel`: the request's (requestCel), shared by its runs. */
+async function decide(chain: PreparedChain, request: AdmissionRequest, sim: SimOptions, cel: PolicyCel): Promise<Decision> {
+  const r = await simulatePrepared(chain, request, sim, cel);
+  return decisionOf(r, r.allowed ? undefined : await probePrepared(chain, request, sim, cel));
+}
+

@@ -1,0 +1,119 @@
+/**
+ * One line of the audit log, replayed: read (`readAuditLine`), rebuilt as the admission request
+ * the apiserver built (`replayRequest`, against the objects' state), decided by both chains,
+ * and said as an EventImpact, or as why it was skipped. The same code runs on analyzeImpact's
+ * thread and in each replay shard (shard.ts), so a sharded run reports what one thread does.
+ */
+import type { Discovery } from '../admission';
+import type { AdmissionRequest } from '../request/model';
+import { readAuditLine, type AuditLine, type SkipReason } from './audit';
+import { stateKey, type ObjectState, type OldObjectSource } from './cluster';
+import { changeOf, type Change, type Decider, type Decision } from './decide';
+import type { Line } from './lines';
+import { replayRequest } from './replay';
+import { retains, type LaterReads } from './retain';
+
+export interface EventImpact {
+  auditID: string;
+  line: number;
+  /** requestReceivedTimestamp, ms since the epoch (NaN when the event had none). */
+  time: number;
+  request: { operation: string; resource: string; subResource?: string; namespace?: string; name?: string; username: string; dryRun?: boolean };
+  oldObject: OldObjectSource;
+  /** What the live cluster answered (HTTP code; the message of a failure). */
+  live: { code: number; message?: string };
+  candidate: Decision;
+  baseline: Decision;
+  change: Change;
+  notes?: string[];
+}
+
+/** A line not replayed, and why. */
+export interface SkippedLine {
+  line: number;
+  auditID?: string;
+  reason: SkipReason;
+  detail?: string;
+}
+
+/** A changed event's whole request, kept to open it in the simulator (`ImpactOptions.keepRequests`). */
+export interface KeptRequest {
+  request: AdmissionRequest;
+  namespaceObject?: unknown;
+}
+
+/** What a line of the log comes to (structured-cloneable: a shard sends it back). */
+export type LineOutcome = { skip: SkippedLine } | { event: EventImpact; kept?: KeptRequest };
+
+/** A line as the reader hands it over (`readLineBatches`). */
+export type LogLine = Line & { tooLong?: number };
+
+export interface LogReplayOptions {
+  /** The objects' state (the snapshot's, then each stored write's): updated as lines are replayed. */
+  state: ObjectState;
+  discovery: Discovery;
+  decide: Decider;
+  /** `laterReads`' table: an object no later line reads is forgotten (default: every object kept). */
+  retain?: LaterReads;
+  /** Keep the whole request of this many changed events (default 0). */
+  keepRequests?: number;
+}
+
+/**
+ * The replay of a log's lines, in order: for each line, its outcome at once (a skipped line),
+ * its outcome once both chains have decided (an event), or undefined (a blank line). Lines must
+ * be handed in log order (the state is sequential); the decisions may be awaited in any order.
+ */
+export function logReplay(o: LogReplayOptions): (l: LogLine) => LineOutcome | Promise<LineOutcome> | undefined {
+  const { state, discovery, decide } = o;
+  const retain = o.retain && ((ev: Parameters<typeof retains>[1]) => retains(o.retain!, ev));
+  const namespaceObject = (ns: string | undefined): unknown => (ns ? state.get(stateKey('', 'Namespace', '', ns))?.object : undefined);
+  const keepRequests = o.keepRequests ?? 0;
+  let kept = 0;
+  /** With requests kept, the last outcome: each event's keeping waits for the one before (the first changed events in log order, whatever order the decisions come in). */
+  let previous: Promise<unknown> = Promise.resolve();
+  return (l) => {
+    const read: AuditLine | undefined =
+      l.error !== undefined ? { kind: 'skip', line: l.line, reason: 'unreadable', detail: l.error }
+      : l.tooLong ? { kind: 'skip', line: l.line, reason: 'too-long', detail: `${l.tooLong} characters` }
+      : readAuditLine(l.text, l.line, l.terminated);
+    if (!read) return undefined;
+    if (read.kind === 'skip') return { skip: { line: read.line, ...(read.auditID ? { auditID: read.auditID } : {}), reason: read.reason, ...(read.detail ? { detail: read.detail } : {}) } };
+    const ev = read.event;
+    const replayed = replayRequest(ev, state, discovery, retain);
+    const ns = namespaceObject(replayed.request.namespace);
+    const decided = decide(replayed.request, ns).then(({ baseline, candidate }): { event: EventImpact } => {
+      const change = changeOf(baseline, candidate);
+      const r = replayed.request;
+      const event: EventImpact = {
+        auditID: ev.auditID,
+        line: ev.line,
+        time: ev.time,
+        request: {
+          operation: r.operation,
+          resource: r.resource.group ? `${r.resource.resource}.${r.resource.group}` : r.resource.resource,
+          ...(r.subResource ? { subResource: r.subResource } : {}),
+          ...(r.namespace ? { namespace: r.namespace } : {}),
+          ...(r.name ? { name: r.name } : {}),
+          username: r.userInfo?.username ?? '',
+          ...(r.dryRun ? { dryRun: true } : {}),
+        },
+        oldObject: replayed.oldObject,
+        live: { code: ev.status.code, ...(ev.status.message ? { message: ev.status.message } : {}) },
+        candidate,
+        baseline,
+        change,
+        ...(replayed.notes.length ? { notes: replayed.notes } : {}),
+      };
+      return { event };
+    });
+    if (!keepRequests) return decided;
+    const inOrder = previous.then(() => decided).then((out): LineOutcome => {
+      if (out.event.change === 'unchanged' || kept >= keepRequests) return out;
+      kept++;
+      return { ...out, kept: { request: replayed.request, ...(ns ? { namespaceObject: ns } : {}) } };
+    });
+    previous = inOrder;
+    return inOrder;
+  };
+}
