@@ -52,22 +52,37 @@ async function* inflate(first: Uint8Array, rest: AsyncIterator<string | Uint8Arr
   }
 }
 
+/** The source's pieces with gzip inflated: bytes as they come (not yet decoded), or the strings a caller handed in. */
+export async function* byteChunks(source: TextSource): AsyncGenerator<string | Uint8Array> {
+  const it = chunksOf(source)[Symbol.asyncIterator]();
+  let first = await it.next();
+  if (first.done) return;
+  // gzip is told by its first two bytes, which may come in two pieces
+  while (first.value instanceof Uint8Array && first.value.length < 2) {
+    const next = await it.next();
+    if (next.done) break;
+    if (!(next.value instanceof Uint8Array)) {
+      yield first.value;
+      first = next;
+      break;
+    }
+    const both: Uint8Array = new Uint8Array(first.value.length + next.value.length);
+    both.set(first.value);
+    both.set(next.value, first.value.length);
+    first = { done: false, value: both };
+  }
+  if (first.value instanceof Uint8Array && isGzip(first.value)) {
+    yield* inflate(first.value, it);
+    return;
+  }
+  yield first.value;
+  for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
+}
+
 /** The text as decoded string pieces: gzip inflated, UTF-8 decoded (invalid bytes become U+FFFD). */
 export async function* textChunks(source: TextSource): AsyncGenerator<string> {
-  const it = chunksOf(source)[Symbol.asyncIterator]();
-  const first = await it.next();
-  if (first.done) return;
   const decoder = new TextDecoder('utf-8');
-  let bytes: AsyncIterable<Uint8Array | string>;
-  if (first.value instanceof Uint8Array && isGzip(first.value)) bytes = { [Symbol.asyncIterator]: () => inflate(first.value as Uint8Array, it) };
-  else
-    bytes = {
-      async *[Symbol.asyncIterator]() {
-        yield first.value;
-        for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
-      },
-    };
-  for await (const c of bytes) {
+  for await (const c of byteChunks(source)) {
     const s = typeof c === 'string' ? c : decoder.decode(c, { stream: true });
     if (s) yield s;
   }

@@ -5,12 +5,14 @@
  * and a report that keeps no event (the Impact view streams them all to the page).
  */
 import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useEngine } from '../cel/test-helpers';
 import type { WebhookResponse } from '../admission';
-import { analyzeImpact, readAuditLine, type AuditWrite } from './index';
-import { laterReads, retains, verbAndRef } from './retain';
+import { analyzeImpact, readAuditLine, readLines, type AuditWrite } from './index';
+import { str } from '../base/json';
+import { hash53, laterReads, retains, verbAndRef } from './retain';
 
 const pod = (name: string, image = 'nginx') => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'a' }, spec: { containers: [{ name: 'c', image }] } });
 
@@ -74,6 +76,48 @@ describe('laterReads', () => {
     // an object created without a name (generateName) is always kept
     const unnamed = writeOf(event('create', 'x'), 1);
     expect(retain({ ...unnamed, objectRef: { ...unnamed.objectRef, name: '' } })).toBe(true);
+  });
+});
+
+describe('laterReads on bytes', () => {
+  /** What the scan answers by definition: every line decoded and read by verbAndRef. */
+  async function reference(text: string): Promise<Map<number, number>> {
+    const last = new Map<number, number>();
+    for await (const l of readLines(text)) {
+      const read = verbAndRef(l.text);
+      if (read && ['update', 'patch', 'delete'].includes(read.verb)) last.set(hash53(`${str(read.ref.apiGroup)}/${str(read.ref.resource)}/${str(read.ref.namespace)}/${str(read.ref.name)}`), l.line);
+    }
+    return last;
+  }
+  const chunked = (b: Uint8Array, size: number): Uint8Array[] => Array.from({ length: Math.ceil(b.length / size) }, (_, i) => b.subarray(i * size, (i + 1) * size));
+
+  it('finds what decoding every line finds, however the bytes are cut, gzip or not', async () => {
+    const lines = [
+      event('create', 'a1'),
+      event('update', 'a1'),
+      // a nested object (and its own verb) before the event's verb: read whole
+      JSON.stringify({ requestObject: { verb: 'create' }, kind: 'Event', verb: 'patch', objectRef: { resource: 'pods', namespace: 'a', name: 'nested' } }),
+      // the event's verb is create, a SubjectAccessReview's delete inside: no read
+      JSON.stringify({ kind: 'Event', verb: 'create', user: { username: 'u' }, objectRef: { resource: 'subjectaccessreviews' }, requestObject: { spec: { resourceAttributes: { verb: 'delete' } } } }),
+      // spaces after the colons (another writer): read whole
+      '{"kind": "Event", "verb": "delete", "objectRef": {"resource": "pods", "namespace": "a", "name": "spaced"}}',
+      // an escaped quote in the verb, non-ASCII text, a carriage return, blank and broken lines
+      '{"kind":"Event","verb":"up\\"date","objectRef":{"resource":"pods","namespace":"a","name":"odd"}}',
+      event('delete', 'grüße', { annotations: { note: 'Ünïcödé ✓' } }) + '\r',
+      '',
+      'not json',
+      event('patch', 'a1'),
+      event('delete', 'b2').slice(0, 90),
+    ];
+    const text = lines.join('\n');
+    const want = await reference(text);
+    expect([...want.values()].sort((a, b) => a - b)).toEqual([3, 5, 7, 10]); // a1's last read is line 10
+    const bytes = new TextEncoder().encode(text);
+    expect(await laterReads(text)).toEqual(want);
+    for (const size of [1, 2, 3, 7, 64, 333, bytes.length]) {
+      expect(await laterReads(chunked(bytes, size))).toEqual(want);
+      expect(await laterReads(chunked(gzipSync(bytes), size))).toEqual(want);
+    }
   });
 });
 

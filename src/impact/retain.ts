@@ -13,7 +13,7 @@
  */
 import { str } from '../base/json';
 import type { AuditWrite, ObjectReference } from './audit';
-import { readLines, type TextSource } from './lines';
+import { byteChunks, MAX_LINE_BYTES, type TextSource } from './lines';
 
 /** The verbs whose replay reads the object's previous state (UPDATE and DELETE). */
 const READS_OLD = new Set(['update', 'patch', 'delete']);
@@ -66,17 +66,94 @@ export function verbAndRef(text: string): { verb: string; ref: Record<string, un
  */
 export type LaterReads = ReadonlyMap<number, number>;
 
-/** Scans the log for the last line that reads each object's old state. */
+const [NEWLINE, QUOTE, BRACE, BACKSLASH] = [10, 34, 123, 92];
+const VERB_KEY = Array.from('"verb":"', (c) => c.charCodeAt(0));
+
+/** Where `key` starts in `b` between `from` and `to`, or -1. */
+function indexOfBytes(b: Uint8Array, key: readonly number[], from: number, to: number): number {
+  for (let i = b.indexOf(key[0]!, from); i >= 0 && i + key.length <= to; i = b.indexOf(key[0]!, i + 1)) {
+    let k = 1;
+    while (k < key.length && b[i + k] === key[k]) k++;
+    if (k === key.length) return i;
+  }
+  return -1;
+}
+
+/**
+ * The verb of the line `b[from, to)` read from its bytes, when it is plainly there: a JSON
+ * object whose first key named verb comes before any nested object (as the apiserver writes an
+ * event: kind, apiVersion, level, auditID, stage, requestURI, verb, user …). Undefined when the
+ * line must be decoded and read (`verbAndRef`).
+ */
+export function leadingVerb(b: Uint8Array, from: number, to: number): string | undefined {
+  if (b[from] !== BRACE) return undefined;
+  const v = indexOfBytes(b, VERB_KEY, from, to);
+  if (v < 0) return undefined;
+  const brace = b.indexOf(BRACE, from + 1);
+  if (brace >= 0 && brace < v) return undefined;
+  const start = v + VERB_KEY.length;
+  const end = b.indexOf(QUOTE, start);
+  if (end < 0 || end >= to || end - start > 64) return undefined;
+  let verb = '';
+  for (let i = start; i < end; i++) {
+    const c = b[i]!;
+    if (c === BACKSLASH || c > 127) return undefined;
+    verb += String.fromCharCode(c);
+  }
+  return verb;
+}
+
+const joinBytes = (a: Uint8Array, b: Uint8Array): Uint8Array => {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+};
+
+/**
+ * Scans the log for the last line that reads each object's old state. The lines are numbered as
+ * `readLineBatches` numbers them (one per newline) and read as bytes: a line whose verb
+ * (`leadingVerb`) reads no old object, most of a log, is never decoded; the others are decoded
+ * and read by `verbAndRef`.
+ */
 export async function laterReads(source: TextSource, signal?: AbortSignal): Promise<LaterReads> {
   const last = new Map<number, number>();
-  for await (const l of readLines(source)) {
+  const decoder = new TextDecoder('utf-8');
+  let line = 0;
+  /** The bytes of a line not ended yet (none once it is longer than the replay keeps). */
+  let carry: Uint8Array | undefined;
+  let carryTooLong = false;
+  const read = (b: Uint8Array, from: number, to: number) => {
+    line++;
+    if (to - from > MAX_LINE_BYTES) return;
+    const verb = leadingVerb(b, from, to);
+    if (verb !== undefined && !READS_OLD.has(verb)) return;
+    const r = verbAndRef(decoder.decode(b.subarray(from, to)));
+    if (!r || !READS_OLD.has(r.verb)) return;
+    last.set(refHash({ apiGroup: str(r.ref.apiGroup), resource: str(r.ref.resource), namespace: str(r.ref.namespace), name: str(r.ref.name) }), line);
+  };
+  const encoder = new TextEncoder();
+  for await (const piece of byteChunks(source)) {
     if (signal?.aborted) break;
-    if (l.tooLong) continue;
-    const read = verbAndRef(l.text);
-    if (!read || !READS_OLD.has(read.verb)) continue;
-    const { ref } = read;
-    last.set(refHash({ apiGroup: str(ref.apiGroup), resource: str(ref.resource), namespace: str(ref.namespace), name: str(ref.name) }), l.line);
+    const b = typeof piece === 'string' ? encoder.encode(piece) : piece;
+    let pos = 0;
+    if (carry || carryTooLong) {
+      const nl = b.indexOf(NEWLINE);
+      const head = b.subarray(0, nl < 0 ? b.length : nl);
+      if (!carryTooLong && carry!.length + head.length > MAX_LINE_BYTES) [carry, carryTooLong] = [undefined, true];
+      else if (!carryTooLong) carry = joinBytes(carry!, head);
+      if (nl < 0) continue;
+      if (carryTooLong) line++;
+      else read(carry!, 0, carry!.length);
+      [carry, carryTooLong, pos] = [undefined, false, nl + 1];
+    }
+    for (let nl = b.indexOf(NEWLINE, pos); nl >= 0; nl = b.indexOf(NEWLINE, pos)) {
+      read(b, pos, nl);
+      pos = nl + 1;
+    }
+    if (pos < b.length) carry = b.slice(pos);
   }
+  if (carry) read(carry, 0, carry.length);
   return last;
 }
 
