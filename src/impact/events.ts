@@ -11,7 +11,8 @@ import { stateKey, type ObjectState, type OldObjectSource } from './cluster';
 import { changeOf, type Change, type Decider, type Decision } from './decide';
 import type { Line } from './lines';
 import { replayRequest } from './replay';
-import { retains, type LaterReads } from './retain';
+import { retains, verbAndRef, type LaterReads } from './retain';
+import { str } from '../base/json';
 
 export interface EventImpact {
   auditID: string;
@@ -60,6 +61,28 @@ export interface LogReplayOptions {
 }
 
 /**
+ * A create's line with its responseObject left unread (null) when nothing would read it: the
+ * request's object is its requestObject, and `reads` says no later line reads the object the
+ * create stored (a Namespace is always kept). Reading such a line whole was about half of a replayed create's `JSON.parse`
+ * (the stored object carries managedFields, the admission plugins' changes, status). The
+ * responseObject is cut at the last `,"requestReceivedTimestamp":`, which the apiserver writes
+ * after it; a cut anywhere else (a line not as the apiserver writes it) leaves more closing
+ * brackets than opening ones, which `JSON.parse` refuses, and the line is read whole.
+ */
+export function withoutStoredObject(text: string, line: number, reads: LaterReads): string | undefined {
+  const request = text.indexOf('"requestObject":{');
+  const response = text.indexOf('"responseObject":{');
+  if (request < 0 || response < request) return undefined;
+  const head = verbAndRef(text.slice(0, request));
+  const ref = head?.ref;
+  // a Namespace is always kept (every request in it reads it), as it was stored
+  if (head?.verb !== 'create' || !ref || !str(ref.name) || (ref.resource === 'namespaces' && !str(ref.apiGroup))) return undefined;
+  if (retains(reads, { objectRef: { apiGroup: str(ref.apiGroup), resource: str(ref.resource), namespace: str(ref.namespace), name: str(ref.name) }, line })) return undefined;
+  const end = text.lastIndexOf(',"requestReceivedTimestamp":');
+  return end > response ? `${text.slice(0, response + 17)}null${text.slice(end)}` : undefined;
+}
+
+/**
  * The replay of a log's lines, in order: for each line, its outcome at once (a skipped line),
  * its outcome once both chains have decided (an event), or undefined (a blank line). Lines must
  * be handed in log order (the state is sequential); the decisions may be awaited in any order.
@@ -68,6 +91,12 @@ export function logReplay(o: LogReplayOptions): (l: LogLine) => LineOutcome | Pr
   const { state, discovery, decide } = o;
   const retain = o.retain && ((ev: Parameters<typeof retains>[1]) => retains(o.retain!, ev));
   const namespaceObject = (ns: string | undefined): unknown => (ns ? state.get(stateKey('', 'Namespace', '', ns))?.object : undefined);
+  /** A line read, its stored object left unread when nothing reads it (`withoutStoredObject`). */
+  const readLine = (l: LogLine): AuditLine | undefined => {
+    const cut = o.retain && withoutStoredObject(l.text, l.line, o.retain);
+    const read = cut ? readAuditLine(cut, l.line, l.terminated) : undefined;
+    return read && !(read.kind === 'skip' && read.reason === 'not-json') ? read : readAuditLine(l.text, l.line, l.terminated);
+  };
   const keepRequests = o.keepRequests ?? 0;
   let kept = 0;
   /** With requests kept, the last outcome: each event's keeping waits for the one before (the first changed events in log order, whatever order the decisions come in). */
@@ -76,7 +105,7 @@ export function logReplay(o: LogReplayOptions): (l: LogLine) => LineOutcome | Pr
     const read: AuditLine | undefined =
       l.error !== undefined ? { kind: 'skip', line: l.line, reason: 'unreadable', detail: l.error }
       : l.tooLong ? { kind: 'skip', line: l.line, reason: 'too-long', detail: `${l.tooLong} characters` }
-      : readAuditLine(l.text, l.line, l.terminated);
+      : readLine(l);
     if (!read) return undefined;
     if (read.kind === 'skip') return { skip: { line: read.line, ...(read.auditID ? { auditID: read.auditID } : {}), reason: read.reason, ...(read.detail ? { detail: read.detail } : {}) } };
     const ev = read.event;

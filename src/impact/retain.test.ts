@@ -12,7 +12,8 @@ import { useEngine } from '../cel/test-helpers';
 import type { WebhookResponse } from '../admission';
 import { analyzeImpact, readAuditLine, readLines, type AuditWrite } from './index';
 import { str } from '../base/json';
-import { hash53, laterReads, retains, verbAndRef } from './retain';
+import { hash53, laterReads, retains, verbAndRef, type LaterReads } from './retain';
+import { withoutStoredObject } from './events';
 
 const pod = (name: string, image = 'nginx') => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'a' }, spec: { containers: [{ name: 'c', image }] } });
 
@@ -118,6 +119,35 @@ describe('laterReads on bytes', () => {
       expect(await laterReads(chunked(bytes, size))).toEqual(want);
       expect(await laterReads(chunked(gzipSync(bytes), size))).toEqual(want);
     }
+  });
+});
+
+describe('withoutStoredObject', () => {
+  const reads: LaterReads = new Map();
+  const timed = (verb: string, name: string, extra: Record<string, unknown> = {}) => event(verb, name, { requestReceivedTimestamp: '2026-11-20T10:00:00.000000Z', stageTimestamp: '2026-11-20T10:00:00.100000Z', ...extra });
+
+  it("leaves a create's stored object unread when no later line reads it, and nothing else", async () => {
+    const create = timed('create', 'p1');
+    const cut = withoutStoredObject(create, 1, reads)!;
+    expect(JSON.parse(cut)).toEqual({ ...JSON.parse(create), responseObject: null });
+    // read later, an update, a Namespace, no requestObject before it: read whole
+    expect(withoutStoredObject(create, 1, await laterReads([create, timed('delete', 'p1')].join('\n')))).toBeUndefined();
+    expect(withoutStoredObject(timed('update', 'p1'), 1, reads)).toBeUndefined();
+    const namespace = JSON.stringify({ kind: 'Event', verb: 'create', objectRef: { resource: 'namespaces', name: 'n', apiVersion: 'v1' }, requestObject: {}, responseObject: {}, requestReceivedTimestamp: 't' });
+    expect(withoutStoredObject(namespace, 1, reads)).toBeUndefined();
+    const responseFirst = JSON.stringify({ kind: 'Event', verb: 'create', objectRef: { resource: 'pods', name: 'x' }, responseObject: {}, requestObject: {}, requestReceivedTimestamp: 't' });
+    expect(withoutStoredObject(responseFirst, 1, reads)).toBeUndefined();
+  });
+
+  it('a cut in the wrong place (the timestamp key only inside the stored object) is refused by JSON.parse, and the line is replayed whole', async () => {
+    const { requestReceivedTimestamp: _, ...inner } = JSON.parse(timed('create', 'p2', { responseObject: { ...pod('p2'), data: { a: '1', requestReceivedTimestamp: 'x' } } })) as Record<string, unknown>;
+    const odd = JSON.stringify(inner);
+    const cut = withoutStoredObject(odd, 1, reads);
+    expect(typeof cut).toBe('string');
+    expect(() => JSON.parse(cut!)).toThrow();
+    const log = [odd, timed('create', 'p3')].join('\n');
+    const run = (retainState?: LaterReads) => analyzeImpact({ workspace: [], audit: log, options: { existing: false, ...(retainState ? { retainState } : {}) } });
+    expect(await run(await laterReads(log))).toEqual(await run());
   });
 });
 

@@ -161,4 +161,4 @@ export async function laterReads(source: TextSource, signal?: AbortSignal): Prom
  * Whether a later event reads the object an event leaves (`laterReads`' table). Objects without a
  * name in the objectRef (a create by generateName) are always kept.
  */
-export const retains = (reads: LaterReads, ev: AuditWrite): boolean => !ev.objectRef.name || (reads.get(refHash(ev.objectRef)) ?? 0) > ev.line;
+export const retains = (reads: LaterReads, ev: { objectRef: Pick<ObjectReference, 'apiGroup' | 'resource' | 'namespace' | 'name'>; line: number }): boolean => !ev.objectRef.name || (reads.get(refHash(ev.objectRef)) ?? 0) > ev.line;
