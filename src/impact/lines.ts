@@ -147,3 +147,75 @@ export async function* readLineBatches(source: TextSource, maxLine = MAX_LINE_BY
 export async function* readLines(source: TextSource, maxLine = MAX_LINE_BYTES): AsyncGenerator<Line & { tooLong?: number }> {
   for await (const batch of readLineBatches(source, maxLine)) yield* batch;
 }
+
+/** Lines of bytes: each line's place in `bytes` (`start` to `end`, the newline and a carriage return before it left out). */
+export interface ByteLines {
+  bytes: Uint8Array;
+  lines: (Omit<Line, 'text'> & { start: number; end: number; tooLong?: number })[];
+}
+
+const NEWLINE = 10;
+const CARRIAGE_RETURN = 13;
+
+const joined = (a: Uint8Array, b: Uint8Array): Uint8Array => {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+};
+
+/**
+ * The lines of a source as bytes, a chunk's worth at a time, numbered as `readLineBatches` numbers
+ * them (a newline each; an unterminated last line marked; a line carried over chunks longer than
+ * `maxLine` bytes given empty with `tooLong`, never held whole; a read error as a last, empty line). For a reader
+ * that looks into a line without decoding it (`laterReads`, the shards' routing).
+ */
+export async function* readByteLineBatches(source: TextSource, maxLine = MAX_LINE_BYTES): AsyncGenerator<ByteLines> {
+  const encoder = new TextEncoder();
+  let n = 0;
+  /** The bytes of a line not ended yet; `dropped` counts those of one already too long. */
+  let carry: Uint8Array | undefined;
+  let dropped = 0;
+  let error: string | undefined;
+  const chunks = byteChunks(source);
+  // as readLineBatches: a terminated line loses a carriage return before its newline
+  const line = (bytes: Uint8Array, start: number, end: number, terminated: boolean) => ({ line: ++n, start, end: terminated && end > start && bytes[end - 1] === CARRIAGE_RETURN ? end - 1 : end, terminated });
+  for (;;) {
+    let next: IteratorResult<string | Uint8Array>;
+    try {
+      next = await chunks.next();
+    } catch (e) {
+      error = e instanceof Error ? e.message : String(e);
+      break;
+    }
+    if (next.done) break;
+    const b = typeof next.value === 'string' ? encoder.encode(next.value) : next.value;
+    const out: ByteLines[] = [];
+    let pos = 0;
+    if (carry || dropped) {
+      const nl = b.indexOf(NEWLINE);
+      const head = b.subarray(0, nl < 0 ? b.length : nl);
+      if (dropped || carry!.length + head.length > maxLine) [dropped, carry] = [dropped + (carry?.length ?? 0) + head.length, undefined];
+      else carry = joined(carry!, head);
+      if (nl < 0) continue;
+      if (dropped) out.push({ bytes: new Uint8Array(0), lines: [{ line: ++n, start: 0, end: 0, terminated: true, tooLong: dropped }] });
+      else out.push({ bytes: carry!, lines: [line(carry!, 0, carry!.length, true)] });
+      [carry, dropped, pos] = [undefined, 0, nl + 1];
+    }
+    const lines: ByteLines['lines'] = [];
+    for (let nl = b.indexOf(NEWLINE, pos); nl >= 0; nl = b.indexOf(NEWLINE, pos)) {
+      lines.push(line(b, pos, nl, true)); // whole in the chunk: as long as the chunk, already held
+      pos = nl + 1;
+    }
+    if (b.length - pos > maxLine) dropped = b.length - pos;
+    else if (pos < b.length) carry = b.slice(pos);
+    if (lines.length) out.push({ bytes: b, lines });
+    yield* out;
+  }
+  const last: ByteLines = { bytes: carry ?? new Uint8Array(0), lines: [] };
+  if (dropped) last.lines.push({ line: ++n, start: 0, end: 0, terminated: false, tooLong: dropped });
+  else if (carry) last.lines.push(line(carry, 0, carry.length, false));
+  if (error !== undefined) last.lines.push({ line: n + 1, start: last.bytes.length, end: last.bytes.length, terminated: false, error });
+  if (last.lines.length) yield last;
+}
+

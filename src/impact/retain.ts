@@ -13,7 +13,7 @@
  */
 import { str } from '../base/json';
 import type { AuditWrite, ObjectReference } from './audit';
-import { byteChunks, MAX_LINE_BYTES, type TextSource } from './lines';
+import { readByteLineBatches, type TextSource } from './lines';
 
 /** The verbs whose replay reads the object's previous state (UPDATE and DELETE). */
 const READS_OLD = new Set(['update', 'patch', 'delete']);
@@ -66,7 +66,7 @@ export function verbAndRef(text: string): { verb: string; ref: Record<string, un
  */
 export type LaterReads = ReadonlyMap<number, number>;
 
-const [NEWLINE, QUOTE, BRACE, BACKSLASH] = [10, 34, 123, 92];
+const [QUOTE, BRACE, BACKSLASH] = [34, 123, 92];
 const VERB_KEY = Array.from('"verb":"', (c) => c.charCodeAt(0));
 
 /** Where `key` starts in `b` between `from` and `to`, or -1. */
@@ -103,57 +103,25 @@ export function leadingVerb(b: Uint8Array, from: number, to: number): string | u
   return verb;
 }
 
-const joinBytes = (a: Uint8Array, b: Uint8Array): Uint8Array => {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
-};
-
 /**
- * Scans the log for the last line that reads each object's old state. The lines are numbered as
- * `readLineBatches` numbers them (one per newline) and read as bytes: a line whose verb
+ * Scans the log for the last line that reads each object's old state. The lines are read as
+ * bytes (`readByteLineBatches`, numbered as the replay numbers them): a line whose verb
  * (`leadingVerb`) reads no old object, most of a log, is never decoded; the others are decoded
  * and read by `verbAndRef`.
  */
 export async function laterReads(source: TextSource, signal?: AbortSignal): Promise<LaterReads> {
   const last = new Map<number, number>();
   const decoder = new TextDecoder('utf-8');
-  let line = 0;
-  /** The bytes of a line not ended yet (none once it is longer than the replay keeps). */
-  let carry: Uint8Array | undefined;
-  let carryTooLong = false;
-  const read = (b: Uint8Array, from: number, to: number) => {
-    line++;
-    if (to - from > MAX_LINE_BYTES) return;
-    const verb = leadingVerb(b, from, to);
-    if (verb !== undefined && !READS_OLD.has(verb)) return;
-    const r = verbAndRef(decoder.decode(b.subarray(from, to)));
-    if (!r || !READS_OLD.has(r.verb)) return;
-    last.set(refHash({ apiGroup: str(r.ref.apiGroup), resource: str(r.ref.resource), namespace: str(r.ref.namespace), name: str(r.ref.name) }), line);
-  };
-  const encoder = new TextEncoder();
-  for await (const piece of byteChunks(source)) {
+  for await (const { bytes, lines } of readByteLineBatches(source)) {
     if (signal?.aborted) break;
-    const b = typeof piece === 'string' ? encoder.encode(piece) : piece;
-    let pos = 0;
-    if (carry || carryTooLong) {
-      const nl = b.indexOf(NEWLINE);
-      const head = b.subarray(0, nl < 0 ? b.length : nl);
-      if (!carryTooLong && carry!.length + head.length > MAX_LINE_BYTES) [carry, carryTooLong] = [undefined, true];
-      else if (!carryTooLong) carry = joinBytes(carry!, head);
-      if (nl < 0) continue;
-      if (carryTooLong) line++;
-      else read(carry!, 0, carry!.length);
-      [carry, carryTooLong, pos] = [undefined, false, nl + 1];
+    for (const l of lines) {
+      if (l.tooLong || l.error !== undefined) continue;
+      const verb = leadingVerb(bytes, l.start, l.end);
+      if (verb !== undefined && !READS_OLD.has(verb)) continue;
+      const r = verbAndRef(decoder.decode(bytes.subarray(l.start, l.end)));
+      if (r && READS_OLD.has(r.verb)) last.set(refHash({ apiGroup: str(r.ref.apiGroup), resource: str(r.ref.resource), namespace: str(r.ref.namespace), name: str(r.ref.name) }), l.line);
     }
-    for (let nl = b.indexOf(NEWLINE, pos); nl >= 0; nl = b.indexOf(NEWLINE, pos)) {
-      read(b, pos, nl);
-      pos = nl + 1;
-    }
-    if (pos < b.length) carry = b.slice(pos);
   }
-  if (carry) read(carry, 0, carry.length);
   return last;
 }
 
