@@ -5,8 +5,8 @@
  * dist/ (build first) and starts its own Chromium.
  *
  * The candidate (scripts/impact-fixture.mjs: 20 policies, 10 webhooks) is the workspace; the log
- * (BENCH_IMPACT_BROWSER_EVENTS pod creates of ~3.5 KB each, default 20,000; the issue's row is
- * 200,000, ~700 MB) is written gzip to a file and given to the file input by its path. During the run:
+ * (BENCH_IMPACT_BROWSER_EVENTS pod creates of ~3.7 KB each, default 200,000, ~700 MB: the issue's
+ * row; ~2.5 minutes on 2 cores) is written gzip to a file and given to the file input by its path. During the run:
  *  - memory: the resident set of the tab's renderer process (the page and its workers live there),
  *    sampled every 250 ms from /proc (Linux), and the page's JS heap (CDP Performance.getMetrics);
  *  - input latency: a key press every 200 ms, each timed by the page from the event's timestamp
@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { candidateDocs, writeAuditLog } from './impact-fixture.mjs';
 
-const EVENTS = Number(process.env.BENCH_IMPACT_BROWSER_EVENTS ?? 20_000);
+const EVENTS = Number(process.env.BENCH_IMPACT_BROWSER_EVENTS ?? 200_000);
 
 /** Pids of the renderer processes under the browser whose command line names `marker`. */
 function renderers(marker) {
