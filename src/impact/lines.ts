@@ -91,6 +91,24 @@ export async function* textChunks(source: TextSource): AsyncGenerator<string> {
 }
 
 /**
+ * The pieces of `chunks` until they end or fail: a failure (a corrupt or cut-off gzip stream, a
+ * read error) ends them and goes to `failed`, so what was read stays read.
+ */
+async function* untilError<T>(chunks: AsyncIterator<T>, failed: (message: string) => void): AsyncGenerator<T> {
+  for (;;) {
+    let next: IteratorResult<T>;
+    try {
+      next = await chunks.next();
+    } catch (e) {
+      failed(e instanceof Error ? e.message : String(e));
+      return;
+    }
+    if (next.done) return;
+    yield next.value;
+  }
+}
+
+/**
  * The lines of a text source, a chunk's worth at a time (one await per chunk, not per line: an
  * async generator's step per line was a third of reading a log). A line longer than `maxLine`
  * characters is yielded with its text cut to '' and `tooLong` set, so one runaway line never
@@ -101,18 +119,7 @@ export async function* readLineBatches(source: TextSource, maxLine = MAX_LINE_BY
   let dropped = 0; // characters of a too-long line already thrown away
   let n = 0;
   let error: string | undefined;
-  const chunks = textChunks(source);
-  for (;;) {
-    let next: IteratorResult<string>;
-    try {
-      next = await chunks.next();
-    } catch (e) {
-      // what was read stays read: the lines so far, the cut-off one, then why reading stopped
-      error = e instanceof Error ? e.message : String(e);
-      break;
-    }
-    if (next.done) break;
-    const chunk = next.value;
+  for await (const chunk of untilError(textChunks(source), (message) => (error = message))) {
     const batch: (Line & { tooLong?: number })[] = [];
     let start = 0;
     for (let nl = chunk.indexOf('\n', start); nl >= 0; nl = chunk.indexOf('\n', start)) {
@@ -177,19 +184,10 @@ export async function* readByteLineBatches(source: TextSource, maxLine = MAX_LIN
   let carry: Uint8Array | undefined;
   let dropped = 0;
   let error: string | undefined;
-  const chunks = byteChunks(source);
   // as readLineBatches: a terminated line loses a carriage return before its newline
   const line = (bytes: Uint8Array, start: number, end: number, terminated: boolean) => ({ line: ++n, start, end: terminated && end > start && bytes[end - 1] === CARRIAGE_RETURN ? end - 1 : end, terminated });
-  for (;;) {
-    let next: IteratorResult<string | Uint8Array>;
-    try {
-      next = await chunks.next();
-    } catch (e) {
-      error = e instanceof Error ? e.message : String(e);
-      break;
-    }
-    if (next.done) break;
-    const b = typeof next.value === 'string' ? encoder.encode(next.value) : next.value;
+  for await (const piece of untilError(byteChunks(source), (message) => (error = message))) {
+    const b = typeof piece === 'string' ? encoder.encode(piece) : piece;
     const out: ByteLines[] = [];
     let pos = 0;
     if (carry || dropped) {
