@@ -46,7 +46,7 @@ Options:
   --engines N                  native engine processes this thread's decisions go to (default the machine's cores
                                when this thread decides; ignored with worker threads and the WebAssembly engine)
   --shards N                   threads that replay the audit log, split by namespace, one CEL engine each (0: this
-                               thread; default: the machine's cores with the native engine, else 0)
+                               thread; default: the machine's cores with the native engine and two or more cores, else 0)
   --kubernetes-version 1.3x    target release (${KUBERNETES_VERSIONS[0]}–${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}; default the newest)
   --format text|json|markdown|github   report format (default text)
   --fail-on newly-denied|newly-warned|any-change   exit 1 when the candidate changes this much (default newly-denied)
@@ -303,7 +303,9 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
   }
   // the log's replay split by namespace over threads with an engine each (src/impact/shard.ts): the
   // main thread then only reads, splits and routes the lines, and takes the outcomes in log order
-  const shardCount = args.shards ?? (celStatus().engine === 'native' && !pool ? (io.cores?.() ?? 1) : 0);
+  // (on one core a shard only adds a thread beside this one)
+  const cores = io.cores?.() ?? 1;
+  const shardCount = args.shards ?? (celStatus().engine === 'native' && !pool && cores > 1 ? cores : 0);
   const shards = audit && shardCount > 0 ? io.impactShards?.(shardCount) : undefined;
   const report = await analyzeImpact({
     workspace: workspace.objects,

@@ -1,8 +1,9 @@
 /**
  * analyzeImpact: what a candidate admission chain would have done to a cluster's real traffic
  * (an audit log) and to the objects it runs now (a snapshot), beside what the cluster's own
- * chain (the baseline) does with the same requests. Every request goes through `simulate`
- * (src/admission) twice: the baseline chain and the candidate chain.
+ * chain (the baseline) does with the same requests. Every request is decided by both chains
+ * (decide.ts); the log's lines are replayed here (events.ts) or in shards, split by namespace
+ * (shard.ts), and their outcomes taken into the report in log order.
  */
 import { isObject, nameOf, namespaceOf, obj, str } from '../base/json';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
@@ -10,7 +11,7 @@ import { discoveryFor, type Discovery, type WebhookResponse } from '../admission
 import type { AdmissionRequest, UserInfo } from '../request/model';
 import type { SkipReason } from './audit';
 import { isAdmissionObject, readCluster, stateOf } from './cluster';
-import { chainDecider, changeOf, CHANGES, type Change, type ChainSpec, type Decider, type DecisionPair, type Decision, type Denial } from './decide';
+import { chainDecider, changeOf, CHANGES, type Change, type ChainSpec, type Decider, type Decision, type Denial } from './decide';
 import { logReplay, type EventImpact, type KeptRequest, type LineOutcome, type SkippedLine } from './events';
 import { readLineBatches, type TextSource } from './lines';
 import type { LaterReads } from './retain';
