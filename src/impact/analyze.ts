@@ -202,7 +202,7 @@ export function headlineOf(s: Omit<ImpactSummary, 'headline'>): string {
     const d = s.existing.changes['newly-denied'];
     parts.push(`${d ? d : 'none'} of ${s.existing.total} existing objects would be rejected if created now`);
   }
-  if (!parts.length) return 'nothing to replay: give an audit log or a cluster snapshot';
+  if (!parts.length) return s.cancelled ? 'Cancelled before any write or existing object was judged' : 'nothing to replay: give an audit log or a cluster snapshot';
   const text = parts.join('; ');
   return `${text[0]!.toUpperCase()}${text.slice(1)}${s.cancelled ? ' (cancelled: partial report)' : ''}`;
 }

@@ -195,5 +195,6 @@ describe('analyzeImpact over shards', () => {
     const r = await run({ workspace: candidate, cluster, audit: log, options: { existing: false } }, { shards: shards(2), signal: controller.signal });
     expect(r.summary.cancelled).toBe(true);
     expect(r.events).toEqual([]);
+    expect(r.summary.headline).toBe('Cancelled before any write or existing object was judged');
   });
 });

@@ -30,6 +30,8 @@ export type ToReplay =
 
 /** Replay worker → page. The changed events stream in `events` (each sent once); `done` carries the report without them. */
 export type FromReplay =
+  /** The snapshot files' reading (before the log's), bytes so far. */
+  | { op: 'snapshot'; bytes: number }
   /** The log's first reading (the objects a later event reads: src/impact/retain.ts), bytes so far. */
   | { op: 'scan'; bytes: number }
   | { op: 'progress'; progress: ImpactProgress; bytes: number; events: EventImpact[] }

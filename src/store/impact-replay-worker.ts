@@ -60,14 +60,16 @@ async function* concat(files: readonly Blob[], read: (n: number) => void): Async
   for (const f of files) yield* chunksOf(f, read);
 }
 
-/** The snapshot files' objects (Lists unwrapped), and what could not be read: each file streamed (`readSnapshot`: any size, gzip). */
-async function readSnapshots(files: readonly { name: string; file: Blob }[]): Promise<{ objects: unknown[]; problems: string[] }> {
+/** The snapshot files' objects (Lists unwrapped), and what could not be read: each file streamed (`readSnapshot`: any size, gzip); Cancel stops the reading. */
+async function readSnapshots(files: readonly { name: string; file: Blob }[], read: (n: number) => void, signal: AbortSignal): Promise<{ objects: unknown[]; problems: string[] }> {
   const objects: unknown[] = [];
   const problems: string[] = [];
-  for (const f of files)
-    for await (const r of readSnapshot(chunksOf(f.file, () => undefined), f.name))
+  reading: for (const f of files)
+    for await (const r of readSnapshot(chunksOf(f.file, read), f.name)) {
+      if (signal.aborted) break reading;
       if ('object' in r) objects.push(r.object);
       else problems.push(r.problem);
+    }
   return { objects, problems };
 }
 
@@ -109,7 +111,15 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
     streamed = [];
     group();
   };
-  const snap = await readSnapshots(m.snapshots);
+  let snapshotRead = 0;
+  const snap = await readSnapshots(
+    m.snapshots,
+    (n) => {
+      snapshotRead += n;
+      if (performance.now() - posted >= PROGRESS_EVERY) ((posted = performance.now()), post({ op: 'snapshot', bytes: snapshotRead }));
+    },
+    signal,
+  );
   let pool: ReturnType<typeof decisionPool> | undefined;
   try {
     // the log read once before the replay, for the objects a later event reads: the replay keeps no others (src/impact/retain.ts)

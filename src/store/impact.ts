@@ -26,8 +26,12 @@ export interface ImpactState {
   candidate: 'overlay' | 'replace';
   existing: boolean;
   running: boolean;
-  /** `scanned`: the log's bytes read by its first reading (src/impact/retain.ts), until the replay starts. */
-  progress?: ImpactProgress & { bytes: number; totalBytes: number; startedAt: number; scanned?: number };
+  /**
+   * `snapshotRead`: the snapshot files' bytes read (of `snapshotBytes`), until the log's reading
+   * starts; `scanned`: the log's bytes read by its first reading (src/impact/retain.ts), until the
+   * replay starts.
+   */
+  progress?: ImpactProgress & { bytes: number; totalBytes: number; startedAt: number; snapshotRead?: number; snapshotBytes?: number; scanned?: number };
   report?: ImpactReport;
   /** The report's table: the changed events grouped (by the replay worker, as they came). */
   rows?: ImpactRow[];
@@ -82,6 +86,7 @@ export async function runImpact(docs: readonly WorkspaceDoc[], webhooks: ImpactO
   const s = impact.getState();
   if (s.running) return;
   const totalBytes = s.audits.reduce((a, f) => a + f.size, 0);
+  const snapshotBytes = s.snapshots.reduce((a, f) => a + f.size, 0);
   const startedAt = Date.now();
   impact.setState({
     running: true,
@@ -112,8 +117,12 @@ export async function runImpact(docs: readonly WorkspaceDoc[], webhooks: ImpactO
       cancel = () => replay.postMessage({ op: 'cancel' } satisfies ToReplay);
       replay.onmessage = (ev: MessageEvent<FromReplay>) => {
         const m = ev.data;
+        if (m.op === 'snapshot') {
+          impact.setState((st) => (st.progress ? { progress: { ...st.progress, snapshotRead: m.bytes, snapshotBytes } } : {}));
+          return;
+        }
         if (m.op === 'scan') {
-          impact.setState((st) => (st.progress ? { progress: { ...st.progress, scanned: m.bytes } } : {}));
+          impact.setState((st) => (st.progress ? { progress: { ...st.progress, snapshotRead: undefined, scanned: m.bytes } } : {}));
           return;
         }
         if (m.op === 'progress') {

@@ -37,6 +37,13 @@ function RunProgress() {
 }
 
 function Progress({ p }: { p: NonNullable<ImpactState['progress']> }) {
+  if (p.snapshotRead !== undefined)
+    return (
+      <div className="impact-progress" role="status" aria-live="polite">
+        <progress max={1} value={p.snapshotBytes ? p.snapshotRead / p.snapshotBytes : 0} aria-label="Progress" />
+        <span>{`reading the snapshot: ${mb(p.snapshotRead)} of ${mb(p.snapshotBytes ?? 0)}`}</span>
+      </div>
+    );
   if (p.scanned !== undefined)
     return (
       <div className="impact-progress" role="status" aria-live="polite">
