@@ -130,6 +130,14 @@ describe('admission-workbench impact', () => {
     expect(report.existing.map((e: { name: string }) => e.name)).toEqual(['a', 'b']);
     expect(report.summary.notes[0]).toMatch(/^1 part of the snapshot could not be read and was skipped \(the first: .*broken\.json:\d+/);
   });
+  it('on a terminal, the reading of a large snapshot and the replay say how far they are on stderr', async () => {
+    const items = Array.from({ length: 10_000 }, (_, i) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${i}`, namespace: 'apps' } }));
+    writeFileSync(join(dir, 'many.json'), JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
+    const r = Object.assign(io(), { isTTY: () => true });
+    expect(await runCli(['impact', '--cluster', join(dir, 'many.json'), '--audit', join(dir, 'audit.log'), join(dir, 'policy.yaml')], r)).toBe(1);
+    expect(r.err).toContain('\rreading the snapshot: 5000 objects\rreading the snapshot: 10000 objects\n');
+    expect(r.err).toMatch(/existing: \d+ lines, 3 writes .*10000\/10000 existing/);
+  });
   it('replace with no candidate objects: the cluster has no chain, nothing changes, exit 0', async () => {
     const r = io();
     expect(await runCli(['impact', '--candidate', 'replace', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'audit.log')], r)).toBe(0);

@@ -228,7 +228,7 @@ async function readObjects(paths: readonly string[], io: ImpactIO): Promise<{ ob
  * The cluster snapshot's files, each streamed (`readSnapshot`: any size, gzip accepted, never the
  * whole text in memory); directories give their .yaml/.yml/.json files and their .gz.
  */
-async function readSnapshots(paths: readonly string[], io: ImpactIO): Promise<{ objects: unknown[]; problems: string[]; skipped: string[] }> {
+async function readSnapshots(paths: readonly string[], io: ImpactIO, tty: boolean): Promise<{ objects: unknown[]; problems: string[]; skipped: string[] }> {
   const objects: unknown[] = [];
   const problems: string[] = [];
   const skipped: string[] = [];
@@ -239,9 +239,12 @@ async function readSnapshots(paths: readonly string[], io: ImpactIO): Promise<{ 
     else {
       const name = entry.path === '-' ? '<stdin>' : entry.path;
       try {
-        for await (const r of readSnapshot(stream(entry.path), name))
+        for await (const r of readSnapshot(stream(entry.path), name)) {
           if ('object' in r) objects.push(r.object);
           else skipped.push(r.problem);
+          // on a terminal, how far the reading is (a snapshot of 50,000 objects takes seconds)
+          if (tty && objects.length % 5000 === 0 && 'object' in r) io.stderr(`\rreading the snapshot: ${objects.length} objects`);
+        }
       } catch (e) {
         problems.push(`${name}: ${(e as Error).message}`);
       }
@@ -272,7 +275,9 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
   const threads = args.workers ?? (celStatus().engine === 'native' ? 0 : undefined);
   const started = threads === 0 ? celEngines(args.engines ?? (io.cores?.() ?? 1)) : Promise.resolve(1);
   const workspace = await readObjects(args.workspace, io);
-  const cluster = await readSnapshots(args.cluster, io);
+  const tty = io.isTTY?.() ?? false;
+  const cluster = await readSnapshots(args.cluster, io, tty);
+  if (tty && cluster.objects.length >= 5000) io.stderr('\n');
   // a file that cannot be read stops the run; a part of one that cannot (a broken item among
   // thousands) is skipped, said here and in the report's notes
   for (const p of cluster.skipped) io.stderr(`admission-workbench impact: ${p} (skipped)\n`);
@@ -289,7 +294,6 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
   }
   for (const p of problems) io.stderr(`admission-workbench impact: ${p}\n`);
   if (problems.length) return 2;
-  const tty = io.isTTY?.() ?? false;
   const t0 = Date.now();
   const pool = threads !== 0 ? io.impactPool?.(threads) : undefined;
   const engines = pool ? 1 : await started;
