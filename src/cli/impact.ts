@@ -45,7 +45,7 @@ Options:
                                with the native engine, else the machine's cores)
   --engines N                  native engine processes this thread's decisions go to (default the machine's cores
                                when this thread decides; ignored with worker threads and the WebAssembly engine)
-  --shards N                   threads that replay the audit log, split by namespace, one CEL engine each (0: this
+  --shards N                   threads that replay the audit log, split by object, one CEL engine each (0: this
                                thread; default: the machine's cores with the native engine and two or more cores, else 0)
   --kubernetes-version 1.3x    target release (${KUBERNETES_VERSIONS[0]}–${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}; default the newest)
   --format text|json|markdown|github   report format (default text)
@@ -77,7 +77,7 @@ export interface ImpactArgs {
   workers?: number;
   /** Native engine processes of the main thread (undefined: the machine's cores). */
   engines?: number;
-  /** Threads that replay the log by namespace (undefined: the machine's cores with the native engine, else none). */
+  /** Threads that replay the log split by object (undefined: the machine's cores with the native engine, else none). */
   shards?: number;
   /** The workspace's admission objects are a static manifest set (as `check --static`). */
   static?: boolean;
@@ -305,7 +305,7 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
     if (tty) io.stderr('scanning the log for the objects later events read…');
     retainState = await laterReads(io.fs.readStream!(args.audit!)).catch(() => undefined); // unreadable: the replay says where
   }
-  // the log's replay split by namespace over threads with an engine each (src/impact/shard.ts): the
+  // the log's replay split by object over threads with an engine each (src/impact/shard.ts): the
   // main thread then only reads, splits and routes the lines, and takes the outcomes in log order
   // (on one core a shard only adds a thread beside this one)
   const cores = io.cores?.() ?? 1;

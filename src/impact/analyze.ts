@@ -2,7 +2,7 @@
  * analyzeImpact: what a candidate admission chain would have done to a cluster's real traffic
  * (an audit log) and to the objects it runs now (a snapshot), beside what the cluster's own
  * chain (the baseline) does with the same requests. Every request is decided by both chains
- * (decide.ts); the log's lines are replayed here (events.ts) or in shards, split by namespace
+ * (decide.ts); the log's lines are replayed here (events.ts) or in shards, split by object
  * (shard.ts), and their outcomes taken into the report in log order.
  */
 import { isObject, nameOf, namespaceOf, obj, str } from '../base/json';
@@ -72,7 +72,7 @@ export interface ImpactOptions {
   retainState?: LaterReads;
   /**
    * Replay the log in these shards (threads, one engine each: src/impact/shard.ts), split by
-   * namespace; default none: this thread replays it with `decider`. The existing objects are
+   * object; default none: this thread replays it with `decider`. The existing objects are
    * judged on this thread either way.
    */
   shards?: readonly OpenShard[];
@@ -270,7 +270,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
   }
 
   if (input.audit !== undefined && options.shards?.length) {
-    // the log split by namespace over the shards (src/impact/shard.ts); this thread reads and routes
+    // the log split by object over the shards (src/impact/shard.ts); this thread reads and routes
     const n = options.shards.length;
     const objects = shardObjects(stateObjects, n);
     const definitions = others.filter((o) => obj(o).kind === 'CustomResourceDefinition');

@@ -46,8 +46,8 @@ export interface KeptRequest {
 /** What a line of the log comes to (structured-cloneable: a shard sends it back). */
 export type LineOutcome = { skip: SkippedLine } | { event: EventImpact; kept?: KeptRequest };
 
-/** A line as the reader hands it over (`readLineBatches`). */
-export type LogLine = Line & { tooLong?: number };
+/** A line as the reader hands it over (`readLineBatches`); `silent`: replayed for the state it leaves, neither decided nor reported (a Namespace's line in the shards that do not decide it). */
+export type LogLine = Line & { tooLong?: number; silent?: true };
 
 export interface LogReplayOptions {
   /** The objects' state (the snapshot's, then each stored write's): updated as lines are replayed. */
@@ -107,6 +107,10 @@ export function logReplay(o: LogReplayOptions): (l: LogLine) => LineOutcome | Pr
       : l.tooLong ? { kind: 'skip', line: l.line, reason: 'too-long', detail: `${l.tooLong} characters` }
       : readLine(l);
     if (!read) return undefined;
+    if (l.silent) {
+      if (read.kind === 'write') replayRequest(read.event, state, discovery, retain);
+      return undefined;
+    }
     if (read.kind === 'skip') return { skip: { line: read.line, ...(read.auditID ? { auditID: read.auditID } : {}), reason: read.reason, ...(read.detail ? { detail: read.detail } : {}) } };
     const ev = read.event;
     const replayed = replayRequest(ev, state, discovery, retain);

@@ -7,7 +7,7 @@ export { analyzeImpact, candidateChain, headlineOf } from './analyze';
 export type { ExistingImpact, ImpactInput, ImpactOptions, ImpactProgress, ImpactReport, ImpactSummary } from './analyze';
 export { chainDecider, changeOf, fullDecider, CHANGES, type ChainSpec, type Decider, type DecisionPair, type Change, type Decision, type Denial } from './decide';
 export type { EventImpact, KeptRequest, LineOutcome, LogLine, SkippedLine } from './events';
-export { shardServer, shardKey, type OpenShard, type ShardAnswer, type ShardBatch, type ShardSetup } from './shard';
+export { routeOf, shardServer, type OpenShard, type Route, type ShardAnswer, type ShardBatch, type ShardSetup } from './shard';
 export { readAuditLine, SKIP_REASONS, type AuditLine, type AuditWrite, type SkipReason } from './audit';
 export { readCluster, isAdmissionObject, ADMISSION_KINDS, type Cluster, type OldObjectSource } from './cluster';
 export { readLineBatches, readLines, textChunks, type Line, type TextSource } from './lines';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useEngine } from '../cel/test-helpers';
 import type { WebhookResponse } from '../admission';
-import { analyzeImpact, chainDecider, laterReads, shardKey, shardServer, type ImpactInput, type OpenShard } from './index';
+import { analyzeImpact, chainDecider, laterReads, routeOf, shardServer, type ImpactInput, type OpenShard } from './index';
 
 useEngine();
 
@@ -137,14 +137,20 @@ const chunksByLine = (log: string): string[] => log.split('\n').map((l, i, all) 
 
 const run = (input: ImpactInput, extra: object = {}) => analyzeImpact({ ...input, options: { ...input.options, ...extra } });
 
-describe('shardKey', () => {
-  it('routes by the namespace, a cluster-scoped object by its name, a Namespace by its own name, a generateName create by the name it was given', () => {
-    expect(shardKey(event('update', { resource: 'configmaps', namespace: 'a', name: 'x' }))).toBe('a');
-    expect(shardKey(event('create', { resource: 'namespaces', name: 'a' }))).toBe('a');
-    expect(shardKey(event('patch', { resource: 'namespaces', namespace: 'a', name: 'a' }))).toBe('a');
-    expect(shardKey(event('update', { resource: 'clusterroles', apiGroup: 'rbac.authorization.k8s.io', name: 'r' }))).toBe('r');
-    expect(shardKey(event('create', { resource: 'clusterroles', apiGroup: 'rbac.authorization.k8s.io' }, { responseObject: role('gen-1', []) }))).toBe('gen-1');
-    expect(shardKey('not json')).toBe('');
+describe('routeOf', () => {
+  it('routes an object by namespace and name (a generateName create by the name it was given), a cluster-scoped one by name, a Namespace to every shard', () => {
+    expect(routeOf(event('update', { resource: 'configmaps', namespace: 'a', name: 'x' }))).toEqual({ key: 'a/x' });
+    const generated = { ...cm('web-7x2k9', 'a', {}), metadata: { name: 'web-7x2k9', generateName: 'web-', namespace: 'a' } };
+    expect(routeOf(event('create', { resource: 'configmaps', namespace: 'a' }, { requestObject: cm('', 'a', {}), responseObject: generated }))).toEqual({ key: 'a/web-7x2k9' });
+    expect(routeOf(event('create', { resource: 'namespaces', name: 'a' }))).toEqual({ key: 'a', every: true });
+    expect(routeOf(event('patch', { resource: 'namespaces', namespace: 'a', name: 'a' }))).toEqual({ key: 'a', every: true });
+    expect(routeOf(event('update', { resource: 'clusterroles', apiGroup: 'rbac.authorization.k8s.io', name: 'r' }))).toEqual({ key: 'r' });
+    expect(routeOf(event('create', { resource: 'clusterroles', apiGroup: 'rbac.authorization.k8s.io' }, { responseObject: role('gen-1', []) }))).toEqual({ key: 'gen-1' });
+    // the stored object's metadata not as the apiserver writes it (name not first): the line parsed
+    expect(routeOf(event('create', { resource: 'configmaps', namespace: 'a' }, { responseObject: { metadata: { generateName: 'w-', name: 'w-1' }, data: { metadata: 'x' } } }))).toEqual({ key: 'a/w-1' });
+    // a failed create by generateName stored nothing: any shard
+    expect(routeOf(event('create', { resource: 'configmaps', namespace: 'a' }, { requestObject: cm('', 'a', {}) }))).toEqual({ key: 'a/' });
+    expect(routeOf('not json')).toEqual({ key: '' });
   });
 });
 
@@ -175,6 +181,18 @@ describe('analyzeImpact over shards', () => {
       expect(await run(input, { shards: shards(n) })).toEqual(one);
       expect(await run(byLine, { shards: shards(n), retainState })).toEqual(one);
     }
+  });
+
+  it('a log of one namespace is spread over the shards by object', async () => {
+    const lines = Array.from({ length: 60 }, (_, i) => event('create', { resource: 'configmaps', namespace: 'only', name: `c${i}` }, { requestObject: cm(`c${i}`, 'only', {}), responseObject: cm(`c${i}`, 'only', {}) }));
+    const received = [0, 0, 0];
+    const counting = (i: number): OpenShard => (setup, events) => {
+      const link = inThread()(setup, events);
+      return { send: (b) => ((received[i]! += b.lines.length), link.send(b)), close: link.close };
+    };
+    const input: ImpactInput = { workspace: candidate, cluster: [ns('only')], audit: lines.join('\n'), options: { existing: false } };
+    expect(await run(input, { shards: [0, 1, 2].map(counting) })).toEqual(await run(input));
+    expect(received.every((n) => n >= 10)).toBe(true);
   });
 
   it('a shard that stops ends the replay with the report so far, said in its notes', async () => {

@@ -1,12 +1,12 @@
 /**
- * The log's replay split over threads by namespace. The replay's state is per object (an
- * update's old object is the object's last state), and an object's requests read no other
- * object's state but their Namespace's; so every line of a namespace, and its Namespace's own
- * lines, go to one shard, which reads, replays and decides them with its own state and its own
- * engine (`logReplay`, as on one thread). The thread that reads the log only splits it into lines
- * and routes each by the namespace in its `objectRef` (read from the text before the objects:
- * `verbAndRef`), then takes the outcomes back in log order. Cluster-scoped objects are routed by
- * name. `OpenShard` is whatever carries the messages (the CLI's worker threads).
+ * The log's replay split over threads by object. The replay's state is per object (an update's
+ * old object is the object's last state), and an object's requests read no other object's state
+ * but their Namespace's; so every line of an object goes to one shard (by namespace and name),
+ * which reads, replays and decides them with its own state and its own engine (`logReplay`, as on
+ * one thread), and a Namespace's own lines go to every shard, one of which decides them while the
+ * others only replay them. The thread that reads the log only splits it into lines and routes
+ * each (`routeOf`: the objectRef read from the text before the objects), then takes the outcomes
+ * back in log order. `OpenShard` is whatever carries the messages (the CLI's worker threads).
  */
 import { nameOf, namespaceOf, obj, str } from '../base/json';
 import { discoveryFor } from '../admission';
@@ -44,16 +44,18 @@ export interface ShardLink {
 export type OpenShard = (setup: ShardSetup, events: { answer(a: ShardAnswer): void; failed(error: string): void }) => ShardLink;
 
 /**
- * The routing key of a line: the namespace of its objectRef, or for a cluster-scoped object its
- * name (a Namespace's lines carry its name either way: as namespace on patch and delete, as name
- * on create). A cluster-scoped create by generateName has neither: the line is parsed for the
- * name the apiserver gave. '' when the line names no object (it is skipped wherever it goes).
+ * The name the apiserver gave an object created by generateName: the stored object's (its
+ * metadata's first key, as the apiserver writes it), else the line parsed ('' when it has none).
  */
-export function shardKey(text: string): string {
-  const read = verbAndRef(text);
-  if (!read) return '';
-  const key = str(read.ref.namespace) || str(read.ref.name);
-  if (key) return key;
+function givenName(text: string): string {
+  const response = text.indexOf('"responseObject":{');
+  const metadata = response < 0 ? -1 : text.indexOf('"metadata":', response);
+  if (metadata >= 0 && text.startsWith('"metadata":{"name":"', metadata)) {
+    const start = metadata + 20;
+    const end = text.indexOf('"', start);
+    const name = text.slice(start, end);
+    if (end > start && !name.includes('\\')) return name;
+  }
   try {
     const e = obj(JSON.parse(text) as unknown);
     return nameOf(e.responseObject) || nameOf(e.requestObject);
@@ -62,15 +64,43 @@ export function shardKey(text: string): string {
   }
 }
 
-/** A snapshot object's routing key, as its lines' (`shardKey`). */
-export const objectShardKey = (o: unknown): string => (obj(o).kind === 'Namespace' ? nameOf(o) : namespaceOf(o) || nameOf(o));
+/** Where a line goes: the shard of its key, and with `every` to every shard (the others only replay it). */
+export interface Route {
+  key: string;
+  every?: true;
+}
+
+/**
+ * A line's route: an object's lines by its namespace and name (a create by generateName by the
+ * name the apiserver gave it), a cluster-scoped object's by its name; a Namespace's own lines to
+ * every shard (every request in the namespace reads it), decided by the shard of its name. Read
+ * from the text before the objects (`verbAndRef`); key '' when the line names no object (it is
+ * skipped wherever it goes).
+ */
+export function routeOf(text: string): Route {
+  const read = verbAndRef(text);
+  if (!read) return { key: '' };
+  const { ref } = read;
+  const name = str(ref.name) || givenName(text);
+  if (ref.resource === 'namespaces' && !str(ref.apiGroup)) return { key: name, every: true };
+  const namespace = str(ref.namespace);
+  return { key: namespace ? `${namespace}/${name}` : name };
+}
+
+/** A snapshot object's route, as its lines' (`routeOf`). */
+export const objectRoute = (o: unknown): Route =>
+  obj(o).kind === 'Namespace' && obj(o).apiVersion === 'v1' ? { key: nameOf(o), every: true } : { key: namespaceOf(o) ? `${namespaceOf(o)}/${nameOf(o)}` : nameOf(o) };
 
 const indexOf = (key: string, n: number, line: number): number => (key ? hash53(key) % n : line % n);
 
-/** The snapshot's objects split by shard (`objectShardKey`). */
+/** The snapshot's objects split by shard (`objectRoute`: every shard has every Namespace). */
 export function shardObjects(objects: readonly unknown[], n: number): unknown[][] {
   const out = Array.from({ length: n }, (): unknown[] => []);
-  objects.forEach((o, i) => out[indexOf(objectShardKey(o), n, i)]!.push(o));
+  objects.forEach((o, i) => {
+    const route = objectRoute(o);
+    if (route.every) for (const part of out) part.push(o);
+    else out[indexOf(route.key, n, i)]!.push(o);
+  });
   return out;
 }
 
@@ -140,7 +170,12 @@ export function shardedReplay(open: readonly OpenShard[], setups: readonly Shard
     replay(lines) {
       if (failure) return Promise.reject(new Error(failure));
       const parts = open.map((): LogLine[] => []);
-      for (const l of lines) parts[indexOf(l.text ? shardKey(l.text) : '', n, l.line)]!.push(l);
+      for (const l of lines) {
+        const route = l.text ? routeOf(l.text) : { key: '' };
+        const at = indexOf(route.key, n, l.line);
+        if (route.every) parts.forEach((part, i) => part.push(i === at ? l : { ...l, silent: true }));
+        else parts[at]!.push(l);
+      }
       const answers = parts.map((part, i) =>
         part.length
           ? new Promise<LineOutcome[]>((done, fail) => {
