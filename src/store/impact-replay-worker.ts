@@ -124,6 +124,8 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
   try {
     // the log read once before the replay, for the objects a later event reads: the replay keeps no others (src/impact/retain.ts)
     let scanned = 0;
+    // the bar leaves the snapshot's reading now, not at the log's first progress message
+    if (m.audits.length) post({ op: 'scan', bytes: 0 });
     const retainState = m.audits.length
       ? await laterReads(
           concat(m.audits, (n) => {
