@@ -21,6 +21,14 @@ export interface Line {
 /** Longest line kept (a longer one is reported by its length and skipped, never buffered whole). */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
+/** Two pieces of bytes as one. */
+const joined = (a: Uint8Array, b: Uint8Array): Uint8Array => {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+};
+
 const isGzip = (b: Uint8Array): boolean => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
 
 async function* chunksOf(source: TextSource): AsyncGenerator<string | Uint8Array> {
@@ -66,10 +74,7 @@ export async function* byteChunks(source: TextSource): AsyncGenerator<string | U
       first = next;
       break;
     }
-    const both: Uint8Array = new Uint8Array(first.value.length + next.value.length);
-    both.set(first.value);
-    both.set(next.value, first.value.length);
-    first = { done: false, value: both };
+    first = { done: false, value: joined(first.value, next.value) };
   }
   if (first.value instanceof Uint8Array && isGzip(first.value)) {
     yield* inflate(first.value, it);
@@ -164,12 +169,6 @@ export interface ByteLines {
 const NEWLINE = 10;
 const CARRIAGE_RETURN = 13;
 
-const joined = (a: Uint8Array, b: Uint8Array): Uint8Array => {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
-};
 
 /**
  * The lines of a source as bytes, a chunk's worth at a time, numbered as `readLineBatches` numbers

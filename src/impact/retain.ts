@@ -85,7 +85,7 @@ function indexOfBytes(b: Uint8Array, key: readonly number[], from: number, to: n
  * event: kind, apiVersion, level, auditID, stage, requestURI, verb, user …). Undefined when the
  * line must be decoded and read (`verbAndRef`).
  */
-export function leadingVerb(b: Uint8Array, from: number, to: number): string | undefined {
+function leadingVerb(b: Uint8Array, from: number, to: number): string | undefined {
   if (b[from] !== BRACE) return undefined;
   const v = indexOfBytes(b, VERB_KEY, from, to);
   if (v < 0) return undefined;
