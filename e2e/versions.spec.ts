@@ -74,7 +74,8 @@ test('a v1beta1 webhook configuration: the apiserver error, Convert to v1, a val
   await control(page, 'webhooks[0].sideEffects').selectOption('None');
   await expect(page.getByTestId('problem-count')).toHaveText('0 errors, 0 warnings');
   await expect(problems(page)).toContainText('No problems: a Kubernetes 1.37 apiserver accepts this object.');
-  expect(await yamlText(page)).toContain('sideEffects: None');
+  // the YAML pane follows the form a frame or more after the problems do
+  await expect.poll(() => yamlText(page)).toContain('sideEffects: None');
 });
 
 test('target 1.31: a format. expression is a compile error; the choice is kept with the workspace', async ({ page }) => {
