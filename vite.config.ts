@@ -11,7 +11,10 @@ import react from '@vitejs/plugin-react';
  */
 function celWasmVersion(): string {
   try {
-    return createHash('sha256').update(readFileSync(new URL('./public/cel/cel.wasm', import.meta.url))).digest('hex').slice(0, 16);
+    return createHash('sha256')
+      .update(readFileSync(new URL('./public/cel/cel.wasm', import.meta.url)))
+      .digest('hex')
+      .slice(0, 16);
   } catch {
     return ''; // no engine built: nothing to keep
   }

@@ -10,7 +10,13 @@ const json = process.env.VITEST_JSON;
  * apiservers run beside the worker), started first so that the short files fill the other workers
  * around them instead of one of them running alone at the end.
  */
-const SLOW_FIRST = ['tools/validation-oracle/oracle.test.ts', 'tools/admission-oracle/oracle.test.ts', 'tools/typecheck-oracle/oracle.test.ts', 'src/cel/native.test.ts', 'tools/manifest-oracle/oracle.test.ts'];
+const SLOW_FIRST = [
+  'tools/validation-oracle/oracle.test.ts',
+  'tools/admission-oracle/oracle.test.ts',
+  'tools/typecheck-oracle/oracle.test.ts',
+  'src/cel/native.test.ts',
+  'tools/manifest-oracle/oracle.test.ts',
+];
 
 class SlowFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -19,7 +25,10 @@ class SlowFirst extends BaseSequencer {
       const i = SLOW_FIRST.findIndex((s) => f.moduleId.endsWith(`/${s}`));
       return i < 0 ? SLOW_FIRST.length : i;
     };
-    return sorted.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map(({ f }) => f);
+    return sorted
+      .map((f, i) => ({ f, i }))
+      .sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i)
+      .map(({ f }) => f);
   }
 }
 

@@ -47,7 +47,9 @@ const celMarkers = (page: Page, path: string) =>
     const editor = m.editor.getEditors().find((e) => e.getDomNode()?.closest(`[data-expression-path="${p}"]`));
     const model = editor?.getModel();
     if (!model) return [];
-    return m.editor.getModelMarkers({ resource: model.uri, owner: 'cel' }).map((x) => ({ line: x.startLineNumber, column: x.startColumn, endColumn: x.endColumn, message: x.message }));
+    return m.editor
+      .getModelMarkers({ resource: model.uri, owner: 'cel' })
+      .map((x) => ({ line: x.startLineNumber, column: x.startColumn, endColumn: x.endColumn, message: x.message }));
   }, path);
 
 test('evaluates an expression against the test inputs; a changed input changes the result', { tag: '@hosting' }, async ({ page }) => {
@@ -92,7 +94,9 @@ test('the CEL editor: completion of request. and of object. from the test input;
 
   // A type error: a squiggle at its line and column, and the compile error in the result.
   await retype(page, 'request.operation == 1', { typed: false });
-  await expect.poll(() => celMarkers(page, MC)).toEqual([expect.objectContaining({ line: 1, column: 19, message: expect.stringContaining("no matching overload for '_==_'") })]);
+  await expect
+    .poll(() => celMarkers(page, MC))
+    .toEqual([expect.objectContaining({ line: 1, column: 19, message: expect.stringContaining("no matching overload for '_==_'") })]);
   await expect(editor.locator('.squiggly-error')).toHaveCount(1);
   await expect(testArea(page, MC).getByTestId('cel-result')).toContainText('Compile error');
   // Fixed: squiggle gone, result back.
@@ -127,7 +131,12 @@ test('keystroke to result', async ({ page }) => {
   await page.keyboard.press('ControlOrMeta+End');
   const times: number[] = [];
   const evalMs: string[] = [];
-  for (const [text, expected] of [[' && false', 'false'], [' || true', 'true'], [' && false', 'false'], [' || true', 'true']] as const) {
+  for (const [text, expected] of [
+    [' && false', 'false'],
+    [' || true', 'true'],
+    [' && false', 'false'],
+    [' || true', 'true'],
+  ] as const) {
     const t0 = Date.now();
     await page.keyboard.insertText(text);
     await expect(area.getByTestId('cel-value')).toHaveText(expected);
@@ -168,10 +177,8 @@ test('a saved case with an expectation fails after an edit; cases survive a relo
 test('a later visit compiles the engine from the Cache Storage; only the current version is kept', { tag: '@hosting' }, async ({ page }) => {
   await openWithCel(page);
   test.skip(await page.evaluate(() => typeof caches === 'undefined'), 'served from an insecure context: no Cache Storage');
-  const engineSource = () =>
-    page.evaluate(() => (performance.getEntriesByName('cel:ready')[0] as PerformanceMark | undefined)?.detail?.phases?.engineSource);
-  const keys = () =>
-    page.evaluate(async () => (await (await caches.open('admission-workbench-cel')).keys()).map((r) => new URL(r.url).search));
+  const engineSource = () => page.evaluate(() => (performance.getEntriesByName('cel:ready')[0] as PerformanceMark | undefined)?.detail?.phases?.engineSource);
+  const keys = () => page.evaluate(async () => (await (await caches.open('admission-workbench-cel')).keys()).map((r) => new URL(r.url).search));
   expect(await engineSource()).toBe('network');
   await expect.poll(keys).toEqual([expect.stringMatching(/^\?v=[0-9a-f]{16}$/)]);
   const [current] = await keys();
@@ -221,7 +228,9 @@ test('a runaway expression stops with a clear message and the page stays respons
   await expect(area.locator('.cel-stage')).toHaveAttribute('data-kind', /^(cost-exceeded|timeout)$/, { timeout: 15_000 });
   await expect(area.getByTestId('cel-result')).toContainText(/cost limit|timed out/i);
   await expect(area.getByTestId('cel-result')).toContainText(/per-expression cost limit|past the worker deadline/);
-  await expect(page.locator(`.cel-field:has([data-expression-path="${MC}"]) [data-testid="cel-cost"]`)).toContainText('exceeds the per-expression limit', { timeout: 30_000 });
+  await expect(page.locator(`.cel-field:has([data-expression-path="${MC}"]) [data-testid="cel-cost"]`)).toContainText('exceeds the per-expression limit', {
+    timeout: 30_000,
+  });
   // The form answered while it ran.
   await control(page, 'webhooks[0].name').fill('pods2.policy-guard.example.com');
   await expect(control(page, 'webhooks[0].name')).toHaveValue('pods2.policy-guard.example.com');
@@ -250,7 +259,15 @@ test('the Test area, an authorizer rule and a case are accessible', async ({ pag
   await focusExpression(page, MC);
   const results = await new AxeBuilder({ page }).exclude('.monaco-editor').analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
+  expect(
+    serious.map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    ),
+  ).toEqual([]);
 });
 
 test('many expressions: Monaco only on focus, and only a few at once', async ({ page }) => {

@@ -146,7 +146,9 @@ test('a List (kubectl get -o yaml): each item shows its own text; a form edit of
   await paste(page, LIST);
   await expect(control(page, 'metadata.name')).toHaveValue('policy-webhook');
   // the item's own lines, its indentation under `items:` taken off, its comment kept
-  await expect.poll(() => yamlText(page)).toContain('metadata:\n  name: policy-webhook   # owned by the platform team\nwebhooks:\n- name: policy.example.com\n');
+  await expect
+    .poll(() => yamlText(page))
+    .toContain('metadata:\n  name: policy-webhook   # owned by the platform team\nwebhooks:\n- name: policy.example.com\n');
 
   await page.locator('.doc-list button', { hasText: 'audit-webhook' }).click();
   await expect(control(page, 'metadata.name')).toHaveValue('audit-webhook');

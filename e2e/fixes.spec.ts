@@ -4,7 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { test, expect, openApp, setYaml, withoutSystemGuard, yamlText } from './fixtures';
 
-test('a finding\'s lightbulb: preview the fix as a diff, apply it, the finding is gone, undo brings it back', async ({ page }) => {
+test("a finding's lightbulb: preview the fix as a diff, apply it, the finding is gone, undo brings it back", async ({ page }) => {
   await openApp(page);
   await withoutSystemGuard(page);
   const ignores = async () => (await yamlText(page)).match(/failurePolicy: Ignore/g)?.length ?? 0;
@@ -103,7 +103,15 @@ test('the lightbulbs, the open fix list and the preview dialog have no serious a
   await finding.getByRole('button', { name: /Quick fixes for W03/ }).click();
   const axe = async () => {
     const results = await new AxeBuilder({ page }).exclude('.monaco-editor').analyze();
-    return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+    return results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map(
+        (v) =>
+          `${v.id}: ${v.nodes
+            .map((n) => n.target.join(' '))
+            .slice(0, 3)
+            .join(', ')}`,
+      );
   };
   expect(await axe()).toEqual([]);
   await finding.getByRole('button', { name: 'Skip control-plane users and nodes (matchCondition)…' }).click();

@@ -58,7 +58,9 @@ export const markers = (page: Page) =>
   page.evaluate(() => {
     const m = window.monaco!;
     const model = m.editor.getEditors()[0].getModel()!;
-    return m.editor.getModelMarkers({ resource: model.uri }).map((x) => ({ owner: x.owner, line: x.startLineNumber, message: x.message, severity: x.severity }));
+    return m.editor
+      .getModelMarkers({ resource: model.uri })
+      .map((x) => ({ owner: x.owner, line: x.startLineNumber, message: x.message, severity: x.severity }));
   });
 
 /** The control of a field path in the form. */

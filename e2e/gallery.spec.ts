@@ -17,7 +17,13 @@ test('a gallery entry opens as a policy, its bindings and params, and its saved 
   await entry.getByRole('button', { name: 'Open Replica limit from a parameter resource' }).click();
   await expect(gallery).toBeHidden();
   // policy, two bindings and two ReplicaLimit params; the policy is selected
-  for (const name of ['replicalimit-policy.example.com', 'replicalimit-binding-test.example.com', 'replicalimit-binding-nontest', 'replica-limit-test.example.com', 'replica-limit-prod.example.com'])
+  for (const name of [
+    'replicalimit-policy.example.com',
+    'replicalimit-binding-test.example.com',
+    'replicalimit-binding-nontest',
+    'replica-limit-test.example.com',
+    'replica-limit-prod.example.com',
+  ])
     await expect(page.locator('.doc-list button', { hasText: name }).first()).toBeVisible();
   await expect(control(page, 'metadata.name')).toHaveValue('replicalimit-policy.example.com');
   await expect(page.getByTestId('problem-count')).toHaveText(/^0 errors/);

@@ -4,13 +4,21 @@ const deployment = (name: string, replicas: number) => ({
   apiVersion: 'apps/v1',
   kind: 'Deployment',
   metadata: { name, namespace: 'default', labels: { app: name } },
-  spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } } },
+  spec: {
+    replicas,
+    selector: { matchLabels: { app: name } },
+    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } },
+  },
 });
 
 const snapshot = JSON.stringify({
   apiVersion: 'v1',
   kind: 'List',
-  items: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default', labels: { 'kubernetes.io/metadata.name': 'default' } } }, deployment('big-already', 8), deployment('small', 2)],
+  items: [
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default', labels: { 'kubernetes.io/metadata.name': 'default' } } },
+    deployment('big-already', 8),
+    deployment('small', 2),
+  ],
 });
 
 const event = (i: number, replicas: number) =>
@@ -88,7 +96,9 @@ const configMaps = (n: number) =>
 test('impact: a large snapshot shows its reading in the progress bar, then the report', async ({ page }) => {
   await openApp(page);
   await page.locator('nav.views button[data-view="impact"]').click();
-  await page.getByTestId('impact-snapshot-input').setInputFiles({ name: 'configmaps.yaml', mimeType: 'application/yaml', buffer: Buffer.from(configMaps(16_000)) });
+  await page
+    .getByTestId('impact-snapshot-input')
+    .setInputFiles({ name: 'configmaps.yaml', mimeType: 'application/yaml', buffer: Buffer.from(configMaps(16_000)) });
   await page.getByTestId('impact-audit-input').setInputFiles({ name: 'audit.log', mimeType: 'text/plain', buffer: Buffer.from(log) });
   await page.getByRole('button', { name: 'Analyze' }).click();
   await expect(page.locator('.impact-progress')).toContainText(/reading the snapshot: \d+\.\d MB of 2\.\d MB/);
@@ -99,7 +109,9 @@ test('impact: Cancel while the snapshot is read stops there', async ({ page }) =
   await openApp(page);
   await page.locator('nav.views button[data-view="impact"]').click();
   // ~10 MB: seconds of reading; Cancel comes with the bar's first message
-  await page.getByTestId('impact-snapshot-input').setInputFiles({ name: 'configmaps.yaml', mimeType: 'application/yaml', buffer: Buffer.from(configMaps(60_000)) });
+  await page
+    .getByTestId('impact-snapshot-input')
+    .setInputFiles({ name: 'configmaps.yaml', mimeType: 'application/yaml', buffer: Buffer.from(configMaps(60_000)) });
   await page.getByTestId('impact-audit-input').setInputFiles({ name: 'audit.log', mimeType: 'text/plain', buffer: Buffer.from(log) });
   await page.getByRole('button', { name: 'Analyze' }).click();
   await expect(page.locator('.impact-progress')).toContainText(/reading the snapshot: \d+\.\d MB of \d+\.\d MB/);

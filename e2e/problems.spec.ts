@@ -119,12 +119,15 @@ test('identical findings of many webhooks are one line that expands', async ({ p
   timeoutSeconds: 25
   rules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}]
 `;
-  await importText(page, `apiVersion: admissionregistration.k8s.io/v1
+  await importText(
+    page,
+    `apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingWebhookConfiguration
 metadata:
   name: e2e-many
 webhooks:
-${[0, 1, 2, 3, 4].map(hook).join('')}`);
+${[0, 1, 2, 3, 4].map(hook).join('')}`,
+  );
   await select(page, 'e2e-many');
   const group = page.locator('section.problems summary[data-problem-group="W10"]');
   await expect(group).toHaveCount(1);
@@ -145,12 +148,15 @@ test('a long list renders the elements near the view; revealing a problem far do
   sideEffects: None
   timeoutSeconds: ${i === 1700 ? 45 : 5}
 `;
-  await importText(page, `apiVersion: admissionregistration.k8s.io/v1
+  await importText(
+    page,
+    `apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingWebhookConfiguration
 metadata:
   name: e2e-long
 webhooks:
-${Array.from({ length: 2000 }, (_, i) => hook(i)).join('')}`);
+${Array.from({ length: 2000 }, (_, i) => hook(i)).join('')}`,
+  );
   await select(page, 'e2e-long');
   const items = page.locator('form .list-item[data-path^="webhooks["]:not([data-path*="."])');
   await expect(page.locator('form section.list[data-path="webhooks"] .count')).toHaveText('2000');
@@ -164,6 +170,11 @@ ${Array.from({ length: 2000 }, (_, i) => hook(i)).join('')}`);
   // Scrolling the form to the middle renders the elements there.
   await page.locator('.form-pane').evaluate((el) => (el.scrollTop = el.scrollHeight / 2));
   const renderedNear = () =>
-    page.evaluate(() => [...document.querySelectorAll<HTMLElement>('form .list-item')].map((e) => /^webhooks\[(\d+)\]$/.exec(e.dataset.path ?? '')?.[1]).filter((i) => i !== undefined && Number(i) > 600 && Number(i) < 1400).length);
+    page.evaluate(
+      () =>
+        [...document.querySelectorAll<HTMLElement>('form .list-item')]
+          .map((e) => /^webhooks\[(\d+)\]$/.exec(e.dataset.path ?? '')?.[1])
+          .filter((i) => i !== undefined && Number(i) > 600 && Number(i) < 1400).length,
+    );
   await expect.poll(renderedNear, { timeout: 15_000 }).toBeGreaterThan(0);
 });

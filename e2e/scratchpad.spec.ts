@@ -52,7 +52,7 @@ test('type an expression, see the value; its share link opens the same scratchpa
   await context.close();
 });
 
-test('at 800 px the selected document\'s actions do not cover its name', async ({ page }) => {
+test("at 800 px the selected document's actions do not cover its name", async ({ page }) => {
   await page.setViewportSize({ width: 800, height: 700 });
   await openApp(page);
   const li = page.locator('.doc-list li.selected');

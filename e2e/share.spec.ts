@@ -39,7 +39,11 @@ async function makeLink(page: Page): Promise<string> {
   return link;
 }
 
-test('share the workspace, open the link in a fresh context: the same documents; a tampered link changes nothing', { tag: '@hosting' }, async ({ page, browser, baseURL }) => {
+test('share the workspace, open the link in a fresh context: the same documents; a tampered link changes nothing', { tag: '@hosting' }, async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   await openApp(page);
   await page.locator('#new-doc').selectOption('ValidatingAdmissionPolicy');
   await expect(page.locator('.doc-list li')).toHaveCount(6);
@@ -90,8 +94,17 @@ test('share the workspace, open the link in a fresh context: the same documents;
 
 test('a link over 32 KB says it may be too long and offers the workspace file', { tag: '@hosting' }, async ({ page }) => {
   await openApp(page);
-  const noise = Array.from({ length: 1500 }, (_, i) => `  k${i}: "${(i * 2654435761 % 4294967296).toString(36)}${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}"`).join('\n');
-  await page.getByTestId('file-input').setInputFiles({ name: 'big.yaml', mimeType: 'application/yaml', buffer: Buffer.from(`apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n${noise}\n`) });
+  const noise = Array.from(
+    { length: 1500 },
+    (_, i) => `  k${i}: "${((i * 2654435761) % 4294967296).toString(36)}${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}"`,
+  ).join('\n');
+  await page
+    .getByTestId('file-input')
+    .setInputFiles({
+      name: 'big.yaml',
+      mimeType: 'application/yaml',
+      buffer: Buffer.from(`apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n${noise}\n`),
+    });
   await expect(page.locator('.doc-list li')).toHaveCount(6);
   await page.getByRole('button', { name: 'Share…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Share' });

@@ -70,7 +70,19 @@ const CEL_V1 = {
               oldObject: '',
               params: '',
               namespaceObject: '',
-              request: { operation: 'CREATE', group: '', version: 'v1', kind: 'Pod', resource: 'pods', subResource: '', name: 'x', namespace: 'default', username: 'system:admin', groups: [], dryRun: false },
+              request: {
+                operation: 'CREATE',
+                group: '',
+                version: 'v1',
+                kind: 'Pod',
+                resource: 'pods',
+                subResource: '',
+                name: 'x',
+                namespace: 'default',
+                username: 'system:admin',
+                groups: [],
+                dryRun: false,
+              },
               authorizer: [],
             },
             expect: { error: false, value: 'false' },
@@ -159,7 +171,15 @@ test('simulate from a template; an unavailable webhook flips the verdict; a step
 
   const results = await new AxeBuilder({ page }).include('.simulate').analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
+  expect(
+    serious.map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    ),
+  ).toEqual([]);
 
   // The step → the webhook's document, its field focused.
   await step.first().getByRole('button').click();
@@ -181,7 +201,10 @@ test('simulate from a template; an unavailable webhook flips the verdict; a step
 });
 
 test('a workspace a real apiserver would not store: the result says so first, naming the document (#31)', async ({ page }) => {
-  await seed(page, false, [{ id: 'd-guard', text: GUARD.replace('  failurePolicy: Fail', '  failurePolicy: Fail\n  timeoutSeconds: 45') }, ...DEFAULT_DOCS.slice(1)]);
+  await seed(page, false, [
+    { id: 'd-guard', text: GUARD.replace('  failurePolicy: Fail', '  failurePolicy: Fail\n  timeoutSeconds: 45') },
+    ...DEFAULT_DOCS.slice(1),
+  ]);
   await page.getByRole('button', { name: 'Simulate', exact: true }).click();
   await page.getByLabel('Request template').selectOption('create-pod');
   await expect(page.getByTestId('sim-verdict')).toHaveAttribute('data-allowed', 'true', { timeout: 30_000 });
@@ -215,7 +238,15 @@ test('lockout analysis: the headline and a finding linked to its field; accessib
   await expect(finding).toBeVisible();
   const results = await new AxeBuilder({ page }).include('.lockout').analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
+  expect(
+    serious.map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    ),
+  ).toEqual([]);
   await finding.getByRole('button').click();
   await expect(page.getByRole('button', { name: 'Document', exact: true })).toHaveAttribute('aria-pressed', 'true');
   await expect.poll(() => focusedPath(page)).toMatch(/^webhooks\[0\]/);
@@ -287,7 +318,15 @@ test('M06: a validator that rejects only what a mutation made is named, with lin
   await expect(breaks.locator('button', { hasText: 'add-debug' })).toBeVisible();
   const results = await new AxeBuilder({ page }).include('.simulate').analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
+  expect(
+    serious.map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    ),
+  ).toEqual([]);
   await breaks.locator('button', { hasText: 'no-debug' }).first().click();
   await expect(page.getByRole('button', { name: 'Document', exact: true })).toHaveAttribute('aria-pressed', 'true');
   await expect.poll(() => focusedPath(page)).toMatch(/^spec\.validations\[0\]/);

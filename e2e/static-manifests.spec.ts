@@ -29,7 +29,14 @@ const GUARD = webhook('guard', 'pods.guard.example.com', '{service: {namespace: 
 const FIXED = webhook('guard.static.k8s.io', 'pods.guard.example.com', '{url: "https://10.0.0.5:8443/validate"}');
 
 async function seed(page: Page) {
-  const workspace = { version: 1, selectedId: 'd-guard', docs: [{ id: 'd-api', text: API_GUARD }, { id: 'd-guard', text: GUARD }] };
+  const workspace = {
+    version: 1,
+    selectedId: 'd-guard',
+    docs: [
+      { id: 'd-api', text: API_GUARD },
+      { id: 'd-guard', text: GUARD },
+    ],
+  };
   await page.addInitScript((seeded) => {
     if (sessionStorage.getItem('seeded')) return;
     sessionStorage.setItem('seeded', '1');

@@ -26,7 +26,9 @@ spec:
 
 const PATH = 'spec.validations[0].expression';
 
-test('a typo in a field: the type-checking warning in the problems list and the CEL editor; the schemas load only then', { tag: '@hosting' }, async ({ page }) => {
+test('a typo in a field: the type-checking warning in the problems list and the CEL editor; the schemas load only then', { tag: '@hosting' }, async ({
+  page,
+}) => {
   const schemaRequests: string[] = [];
   page.on('request', (r) => {
     if (/schemas-[\d.]+\.json/.test(r.url())) schemaRequests.push(new URL(r.url()).pathname);
@@ -52,7 +54,11 @@ test('a typo in a field: the type-checking warning in the problems list and the 
         const m = window.monaco!;
         const editor = m.editor.getEditors().find((e) => e.getDomNode()?.closest(`[data-expression-path="${p}"]`));
         const model = editor?.getModel();
-        return model ? m.editor.getModelMarkers({ resource: model.uri, owner: 'cel-typecheck' }).map((x) => ({ column: x.startColumn, endColumn: x.endColumn, severity: x.severity, message: x.message.split('\n')[0] })) : [];
+        return model
+          ? m.editor
+              .getModelMarkers({ resource: model.uri, owner: 'cel-typecheck' })
+              .map((x) => ({ column: x.startColumn, endColumn: x.endColumn, severity: x.severity, message: x.message.split('\n')[0] }))
+          : [];
       }, PATH),
     )
     .toEqual([{ column: 13, endColumn: 22, severity: 4, message: "undefined field 'replicass'" }]);

@@ -24,7 +24,9 @@ test('imports a multi-document file; other kinds are kept read-only; HTML in str
   await page.locator('.doc-list button', { hasText: 'params' }).click();
   await expect(page.getByLabel('Data value of maxReplicas')).toHaveValue('5');
   // Other kinds are kept read-only.
-  await page.getByTestId('file-input').setInputFiles({ name: 'svc.yaml', mimeType: 'application/yaml', buffer: Buffer.from('apiVersion: v1\nkind: Service\nmetadata:\n  name: svc\n') });
+  await page
+    .getByTestId('file-input')
+    .setInputFiles({ name: 'svc.yaml', mimeType: 'application/yaml', buffer: Buffer.from('apiVersion: v1\nkind: Service\nmetadata:\n  name: svc\n') });
   await expect(page.getByText('does not edit Service objects')).toBeVisible();
   await expect(page.locator('.notices')).toContainText('other kinds are kept read-only');
 });
@@ -70,7 +72,14 @@ test('validation errors show at the field, in the problems list and as YAML mark
   const problem = page.locator('[data-problem-path="webhooks[0].timeoutSeconds"]:not([data-lint])');
   await expect(problem).toContainText('Invalid');
   await expect(page.locator('.field.has-error [data-path="webhooks[0].timeoutSeconds"]')).toBeVisible();
-  await expect.poll(async () => (await markers(page)).filter((m) => m.owner === 'workbench').map((m) => m.message).join('\n')).toContain('timeoutSeconds');
+  await expect
+    .poll(async () =>
+      (await markers(page))
+        .filter((m) => m.owner === 'workbench')
+        .map((m) => m.message)
+        .join('\n'),
+    )
+    .toContain('timeoutSeconds');
   const line = (await markers(page)).find((m) => m.owner === 'workbench')!.line;
   const text = await yamlText(page);
   expect(text.split('\n')[line - 1]).toContain('timeoutSeconds');
@@ -85,7 +94,9 @@ test('webhooks can be added, reordered and deleted; operations are checkboxes; s
   await page.getByRole('button', { name: 'Add webhook' }).click();
   await expect(page.locator('.list-item[data-path^="webhooks["]:not([data-path*="."])')).toHaveCount(2);
   await page.getByRole('button', { name: 'Move webhook.example.com up' }).click();
-  await expect.poll(async () => (await yamlText(page)).indexOf('- name: webhook.example.com') < (await yamlText(page)).indexOf('- name: sidecar-injector.example.com')).toBe(true);
+  await expect
+    .poll(async () => (await yamlText(page)).indexOf('- name: webhook.example.com') < (await yamlText(page)).indexOf('- name: sidecar-injector.example.com'))
+    .toBe(true);
   await page.locator('input[type=checkbox][data-path="webhooks[0].rules[0].operations"][data-value="DELETE"]').check();
   await expect.poll(() => yamlText(page)).toMatch(/- DELETE/);
   await page.getByRole('button', { name: 'Delete webhook.example.com' }).click();
@@ -136,7 +147,10 @@ test('the workspace survives a reload; undo and redo work from the keyboard', { 
 test('hostile input gets a clear message and loses nothing', { tag: '@hosting' }, async ({ page }, testInfo) => {
   await openApp(page);
   const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]'];
-  for (let i = 0; i < 8; i++) bomb.push(`${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`);
+  for (let i = 0; i < 8; i++)
+    bomb.push(
+      `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`,
+    );
   await page.getByTestId('file-input').setInputFiles({ name: 'bomb.yaml', mimeType: 'application/yaml', buffer: Buffer.from(bomb.join('\n')) });
   await expect(page.locator('.notice.error')).toContainText('bomb.yaml');
   await expect(page.locator('.doc-list li')).toHaveCount(6);
@@ -158,7 +172,15 @@ test('no serious accessibility violations', async ({ page }) => {
   await openApp(page);
   const results = await new AxeBuilder({ page }).exclude('.monaco-editor').analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
+  expect(
+    serious.map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    ),
+  ).toEqual([]);
 });
 
 test('best-practice findings show beside apiserver errors: a fail-closed webhook on every resource', async ({ page }) => {

@@ -109,16 +109,21 @@ test('a failing autosave says so at once, and the reload says the last changes w
   await page.evaluate(() => sessionStorage.removeItem('refuse-writes'));
   await page.reload();
   await expect(page.locator('.doc-list')).toContainText('saved-name');
-  await expect(page.locator('.notice.error')).toContainText(/Your last changes \(since .*\) were not saved \(QuotaExceededError\): this is the workspace as it was last saved\./);
+  await expect(page.locator('.notice.error')).toContainText(
+    /Your last changes \(since .*\) were not saved \(QuotaExceededError\): this is the workspace as it was last saved\./,
+  );
 });
 
 test('a workspace saved in localStorage by an earlier version is moved to IndexedDB', async ({ page }) => {
   const docs = [{ id: 'd1', text: VWC.replace('imported.example.com', 'from-local-storage') }];
-  await page.addInitScript((saved) => {
-    if (sessionStorage.getItem('seeded')) return;
-    sessionStorage.setItem('seeded', '1');
-    localStorage.setItem('admission-workbench/workspace/v1', saved);
-  }, JSON.stringify({ version: 1, selectedId: 'd1', docs }));
+  await page.addInitScript(
+    (saved) => {
+      if (sessionStorage.getItem('seeded')) return;
+      sessionStorage.setItem('seeded', '1');
+      localStorage.setItem('admission-workbench/workspace/v1', saved);
+    },
+    JSON.stringify({ version: 1, selectedId: 'd1', docs }),
+  );
   await openApp(page);
   await expect(page.locator('.doc-list li')).toHaveCount(1);
   await expect(control(page, 'metadata.name')).toHaveValue('from-local-storage');
@@ -195,7 +200,13 @@ for (const scheme of ['light', 'dark'] as const) {
     const scan = async (view: string) => {
       const results = await new AxeBuilder({ page }).exclude('.monaco-editor').analyze();
       for (const v of results.violations)
-        if (v.impact === 'serious' || v.impact === 'critical') findings.push(`${view}: ${v.id}: ${v.nodes.map((x) => x.target.join(' ')).slice(0, 3).join(', ')}`);
+        if (v.impact === 'serious' || v.impact === 'critical')
+          findings.push(
+            `${view}: ${v.id}: ${v.nodes
+              .map((x) => x.target.join(' '))
+              .slice(0, 3)
+              .join(', ')}`,
+          );
     };
     await scan('workspace');
     await page.getByRole('button', { name: 'Paste YAML…' }).click();
@@ -237,7 +248,7 @@ test('a form edit scrolls the YAML pane to the line it changed', async ({ page }
   await expect(field).toBeFocused();
 });
 
-test('param objects are documents to edit: a ConfigMap (form and YAML), and an object of a policy\'s paramKind', async ({ page }) => {
+test("param objects are documents to edit: a ConfigMap (form and YAML), and an object of a policy's paramKind", async ({ page }) => {
   await openApp(page);
   await page.locator('.doc-list button', { hasText: 'replica-limit' }).filter({ hasText: 'ConfigMap' }).click();
   const value = page.getByLabel('Data value of maxReplicas');
@@ -281,10 +292,11 @@ maxReplicas: 3
 
 test('keyboard only: the header, its Export menu, the documents and the form are reached and left with Tab', async ({ page }) => {
   await openApp(page);
-  const focusedName = () => page.evaluate(() => {
-    const el = document.activeElement as HTMLElement | null;
-    return el ? (el.getAttribute('aria-label') ?? el.textContent ?? '').trim() : '';
-  });
+  const focusedName = () =>
+    page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      return el ? (el.getAttribute('aria-label') ?? el.textContent ?? '').trim() : '';
+    });
   await page.locator('body').focus();
   const seen: string[] = [];
   for (let i = 0; i < 12; i++) {

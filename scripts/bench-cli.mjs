@@ -21,7 +21,11 @@ function time(args, runs = 3) {
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
     // The bundle itself (bin/ would rebuild it whenever a file under src/ changes during the run).
-    last = spawnSync(process.execPath, ['dist-cli/admission-workbench.mjs', 'check', ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env: { ...process.env, CEL_WASM: process.env.CEL_WASM ?? 'public/cel/cel.wasm' } });
+    last = spawnSync(process.execPath, ['dist-cli/admission-workbench.mjs', 'check', ...args], {
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+      env: { ...process.env, CEL_WASM: process.env.CEL_WASM ?? 'public/cel/cel.wasm' },
+    });
     ms.push(performance.now() - t0);
   }
   const summary = last.stdout.trim().split('\n').pop();

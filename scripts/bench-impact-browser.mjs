@@ -44,9 +44,9 @@ function renderers(marker) {
   const root = procs.find((p) => p.cmd.includes(marker) && !p.cmd.includes('--type='));
   if (!root) return [];
   const under = new Set([root.pid]);
-  for (let grew = true; grew;) {
+  for (let grew = true; grew; ) {
     grew = false;
-    for (const p of procs) if (!under.has(p.pid) && under.has(p.ppid)) (under.add(p.pid), (grew = true));
+    for (const p of procs) if (!under.has(p.pid) && under.has(p.ppid)) under.add(p.pid), (grew = true);
   }
   return procs.filter((p) => under.has(p.pid) && p.cmd.includes('--type=renderer')).map((p) => p.pid);
 }
@@ -115,8 +115,21 @@ function runCpu(pid, before, seen) {
  * per-event results at their largest.
  */
 const WARN_ALL = [
-  { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'warn-all' }, spec: { matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }] }, validations: [{ expression: 'false', message: 'every pod' }] } },
-  { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'warn-all' }, spec: { policyName: 'warn-all', validationActions: ['Warn'] } },
+  {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name: 'warn-all' },
+    spec: {
+      matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }] },
+      validations: [{ expression: 'false', message: 'every pod' }],
+    },
+  },
+  {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicyBinding',
+    metadata: { name: 'warn-all' },
+    spec: { policyName: 'warn-all', validationActions: ['Warn'] },
+  },
 ];
 
 /** The Impact view's run in `context` (a persistent context whose user-data-dir is `marker`) of the app at `url`. */
@@ -127,10 +140,17 @@ export async function benchImpactBrowser(context, url, marker, events = EVENTS) 
     const rawBytes = await writeAuditLog(log, events);
     const page = await context.newPage();
     // BENCH_IMPACT_CORES: the cores the page believes it has (the decider workers it starts), to read the memory of more workers than this machine has cores
-    if (process.env.BENCH_IMPACT_CORES) await page.addInitScript((n) => Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => n }), Number(process.env.BENCH_IMPACT_CORES));
+    if (process.env.BENCH_IMPACT_CORES)
+      await page.addInitScript(
+        (n) => Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => n }),
+        Number(process.env.BENCH_IMPACT_CORES),
+      );
     await page.goto(url);
     await page.waitForSelector('form [data-path="metadata.name"]');
-    const docs = [...candidateDocs(), ...(process.env.BENCH_IMPACT_WARN_ALL ? WARN_ALL : [])].map((o, i) => ({ id: `d${i}`, text: JSON.stringify(o, null, 1) }));
+    const docs = [...candidateDocs(), ...(process.env.BENCH_IMPACT_WARN_ALL ? WARN_ALL : [])].map((o, i) => ({
+      id: `d${i}`,
+      text: JSON.stringify(o, null, 1),
+    }));
     await page.evaluate((docs) => localStorage.setItem('admission-workbench/workspace/v1', JSON.stringify({ version: 1, selectedId: 'd0', docs })), docs);
     await page.reload();
     await page.waitForSelector('[data-testid="cel-status"].ready', { timeout: 120_000 });
@@ -147,7 +167,7 @@ export async function benchImpactBrowser(context, url, marker, events = EVENTS) 
       for (let r = await reader.read(); !r.done; r = await reader.read()) {
         const lines = (rest + r.value).split('\n');
         rest = lines.pop();
-        for (const l of lines) if (l) (JSON.parse(l), n++);
+        for (const l of lines) if (l) JSON.parse(l), n++;
       }
       return n / ((performance.now() - t0) / 1000);
     });
@@ -165,7 +185,7 @@ export async function benchImpactBrowser(context, url, marker, events = EVENTS) 
         requestAnimationFrame(() => w.__lat.push([Math.round(t), performance.now() - t]));
       });
       new PerformanceObserver((l) => {
-        for (const e of l.getEntries()) ((w.__longest = Math.max(w.__longest, e.duration)), w.__tasks.push([Math.round(e.startTime), Math.round(e.duration)]));
+        for (const e of l.getEntries()) (w.__longest = Math.max(w.__longest, e.duration)), w.__tasks.push([Math.round(e.startTime), Math.round(e.duration)]);
       }).observe({ type: 'longtask' });
       try {
         // what a long frame spent its time on: scripts (by function and file), style and layout, or nothing of the page's (the thread waited for a core, or GC)
@@ -175,7 +195,10 @@ export async function benchImpactBrowser(context, url, marker, events = EVENTS) 
               at: Math.round(e.startTime),
               duration: Math.round(e.duration),
               render: e.renderStart ? Math.round(e.startTime + e.duration - e.renderStart) : 0,
-              scripts: e.scripts.map((x) => ({ ms: Math.round(x.duration), what: `${x.invoker} ${x.sourceFunctionName || ''} ${(x.sourceURL || '').split('/').pop()}`.trim() })),
+              scripts: e.scripts.map((x) => ({
+                ms: Math.round(x.duration),
+                what: `${x.invoker} ${x.sourceFunctionName || ''} ${(x.sourceURL || '').split('/').pop()}`.trim(),
+              })),
             });
         }).observe({ type: 'long-animation-frame' });
       } catch {
@@ -219,7 +242,11 @@ export async function benchImpactBrowser(context, url, marker, events = EVENTS) 
       await page.keyboard.press('Shift');
       presses++;
       if (scanned === undefined) {
-        const bar = (await page.locator('.impact-progress').textContent({ timeout: 1000 }).catch(() => '')) ?? '';
+        const bar =
+          (await page
+            .locator('.impact-progress')
+            .textContent({ timeout: 1000 })
+            .catch(() => '')) ?? '';
         if (/reading the log/.test(bar)) sawScan = true;
         else if (sawScan && /writes replayed/.test(bar)) scanned = Date.now() - t0;
       }
@@ -231,7 +258,13 @@ export async function benchImpactBrowser(context, url, marker, events = EVENTS) 
     for (const [tid, x] of threadCpu(pid)) cpuSeen.set(tid, x);
     const cpu = runCpu(pid, cpuBefore, cpuSeen);
     const text = await headline.textContent();
-    const probe = await page.evaluate(() => ({ latAt: window.__lat, tasks: window.__tasks, frames: window.__frames, eventTiming: window.__eventTiming, longest: window.__longest }));
+    const probe = await page.evaluate(() => ({
+      latAt: window.__lat,
+      tasks: window.__tasks,
+      frames: window.__frames,
+      eventTiming: window.__eventTiming,
+      longest: window.__longest,
+    }));
     // times relative to Analyze
     const latAt = probe.latAt.map(([t, l]) => [t - clickAt, l]);
     const tasks = probe.tasks.map(([t, d]) => [t - clickAt, d]).filter(([t]) => t >= -50);
@@ -284,7 +317,9 @@ export function printImpactBrowser(r) {
     return `${p} ${xs.length ? `${quantile(xs, 0.5).toFixed(0)}/${quantile(xs, 0.99).toFixed(0)}/${Math.max(...xs).toFixed(0)}` : '—'}`;
   });
   const over = lat.filter((x) => x >= 100).length;
-  const et = r.eventTiming.length ? `; Event Timing keydown durations ≥ 16 ms: ${r.eventTiming.length} (max ${Math.max(...r.eventTiming).toFixed(0)} ms)` : '; no Event Timing keydown ≥ 16 ms';
+  const et = r.eventTiming.length
+    ? `; Event Timing keydown durations ≥ 16 ms: ${r.eventTiming.length} (max ${Math.max(...r.eventTiming).toFixed(0)} ms)`
+    : '; no Event Timing keydown ≥ 16 ms';
   const long = [...r.tasks].sort((a, b) => b[1] - a[1]).slice(0, 5);
   const peak = r.samples.reduce((a, x) => (x[1] > a[1] ? x : a), [0, 0, 0]);
   const rssAt = [0.25, 0.5, 0.75, 1].map((q) => {

@@ -25,7 +25,10 @@ try {
   await writeAuditLog(log, EVENTS);
   writeFileSync(join(dir, 'candidate.json'), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: candidateDocs() }));
   writeFileSync(join(dir, 'empty.json'), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [] }));
-  writeFileSync(join(dir, 'snapshot.json'), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: Array.from({ length: OBJECTS }, (_, i) => pod(podName(i, 'p'), `team-${i % 40}`, i)) }));
+  writeFileSync(
+    join(dir, 'snapshot.json'),
+    JSON.stringify({ apiVersion: 'v1', kind: 'List', items: Array.from({ length: OBJECTS }, (_, i) => pod(podName(i, 'p'), `team-${i % 40}`, i)) }),
+  );
 
   // the floor: read the same log and parse each line, nothing else — as a stream (a 700 MB log
   // is longer than a JavaScript string may be), inflated by zlib in the CLI's 256 KiB pieces
@@ -36,9 +39,9 @@ try {
   for await (const chunk of createReadStream(log).pipe(createGunzip({ chunkSize: 256 * 1024 }))) {
     const lines = (rest + text.decode(chunk, { stream: true })).split('\n');
     rest = lines.pop();
-    for (const l of lines) if (l) (JSON.parse(l), parsed++);
+    for (const l of lines) if (l) JSON.parse(l), parsed++;
   }
-  if (rest) (JSON.parse(rest), parsed++);
+  if (rest) JSON.parse(rest), parsed++;
   const floor = parsed / ((performance.now() - t0) / 1000);
 
   // CPU seconds (Linux /proc): the CLI and its threads as children waited for, and its native
@@ -68,7 +71,9 @@ try {
   const cli = async (args) => {
     const t = performance.now();
     const c = childCpu();
-    const child = spawn(process.execPath, ['dist-cli/admission-workbench.mjs', 'impact', ...args], { env: { ...process.env, CEL_WASM: process.env.CEL_WASM ?? 'public/cel/cel.wasm' } });
+    const child = spawn(process.execPath, ['dist-cli/admission-workbench.mjs', 'impact', ...args], {
+      env: { ...process.env, CEL_WASM: process.env.CEL_WASM ?? 'public/cel/cel.wasm' },
+    });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d) => (out += d));
     child.stderr.resume();
@@ -87,10 +92,14 @@ try {
   const start = startRun.ms;
   const a = await cli(['--no-existing', '--cluster', join(dir, 'empty.json'), '--audit', log, join(dir, 'candidate.json')]);
   const rate = EVENTS / ((a.ms - start) / 1000);
-  console.log(`impact, audit log of ${EVENTS.toLocaleString()} pod creates (gzip), 20 policies + 10 webhooks: ${rate.toFixed(0)} events/s after the engine start (${start.toFixed(0)} ms), ${(a.ms / 1000).toFixed(1)} s in all (target ≥ 5,000 events/s); floor (gunzip + split + JSON.parse): ${floor.toFixed(0)} events/s, so ${((rate / floor) * 100).toFixed(1)} % of it (target ≥ 25 %)${cpuNote(a)}`);
+  console.log(
+    `impact, audit log of ${EVENTS.toLocaleString()} pod creates (gzip), 20 policies + 10 webhooks: ${rate.toFixed(0)} events/s after the engine start (${start.toFixed(0)} ms), ${(a.ms / 1000).toFixed(1)} s in all (target ≥ 5,000 events/s); floor (gunzip + split + JSON.parse): ${floor.toFixed(0)} events/s, so ${((rate / floor) * 100).toFixed(1)} % of it (target ≥ 25 %)${cpuNote(a)}`,
+  );
   console.log(`  ${a.out}`);
   const e = await cli(['--cluster', join(dir, 'snapshot.json'), join(dir, 'candidate.json')]);
-  console.log(`impact, existing objects of a ${OBJECTS.toLocaleString()}-pod snapshot: ${(OBJECTS / ((e.ms - start) / 1000)).toFixed(0)} objects/s after the engine start (target ≥ 5,000 objects/s)${cpuNote(e)}`);
+  console.log(
+    `impact, existing objects of a ${OBJECTS.toLocaleString()}-pod snapshot: ${(OBJECTS / ((e.ms - start) / 1000)).toFixed(0)} objects/s after the engine start (target ≥ 5,000 objects/s)${cpuNote(e)}`,
+  );
   console.log(`  ${e.out}`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -19,7 +19,7 @@ export async function inlineValuesLag(page, field, runs = 7) {
     let inlineShown = false;
     new MutationObserver(() => {
       const r = document.querySelector(`[data-testid="cel-test"][data-expression-path="${field}"] [data-testid="cel-result"]`);
-      const done = r && !r.classList.contains('stale') && !r.classList.contains('pending') ? r.textContent ?? '' : '';
+      const done = r && !r.classList.contains('stale') && !r.classList.contains('pending') ? (r.textContent ?? '') : '';
       if (!done) shownResult = '';
       else if (done !== shownResult) {
         shownResult = done;

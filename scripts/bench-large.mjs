@@ -27,7 +27,7 @@ function configuration(n) {
       '  clientConfig:',
       '    service: {namespace: ns, name: svc, path: /validate}',
       '  rules:',
-      "  - operations: [CREATE, UPDATE]",
+      '  - operations: [CREATE, UPDATE]',
       "    apiGroups: ['']",
       '    apiVersions: [v1]',
       '    resources: [pods, pods/status]',
@@ -38,8 +38,8 @@ function configuration(n) {
       '  timeoutSeconds: 5',
       '  admissionReviewVersions: [v1]',
       '  matchConditions:',
-      "  - name: not-system",
-      "    expression: \"!request.userInfo.username.startsWith('system:')\"",
+      '  - name: not-system',
+      '    expression: "!request.userInfo.username.startsWith(\'system:\')"',
     );
   return lines.join('\n') + '\n';
 }
@@ -174,7 +174,10 @@ export function printLarge(r) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const server = spawn('node', ['scripts/serve.mjs', '--port', String(port), '--base', '/bench/'], { stdio: 'ignore' });
   await new Promise((r) => setTimeout(r, 500));
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
+  });
   const stop = async () => {
     await browser.close().catch(() => {});
     server.kill();

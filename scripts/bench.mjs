@@ -48,7 +48,9 @@ function printNodeTargets(reportFile) {
   const ms = (b) => (b ? `median ${b.median.toFixed(2)} ms, min ${b.min.toFixed(2)}` : 'not measured');
   const perSecond = (b, times = 1) => (b ? `${Math.round(b.hz * times).toLocaleString('en')}/s` : 'not measured');
   console.log('\n## Node targets (medians of the rows above)');
-  console.log(`parse + serialize, 1,000 webhooks: ${ms(row('yaml/yaml.bench.ts > parse + serialize'))} (target ≤ 100 ms); js-yaml load alone ${ms(row('yaml/yaml.bench.ts > calibration: js-yaml load'))}`);
+  console.log(
+    `parse + serialize, 1,000 webhooks: ${ms(row('yaml/yaml.bench.ts > parse + serialize'))} (target ≤ 100 ms); js-yaml load alone ${ms(row('yaml/yaml.bench.ts > calibration: js-yaml load'))}`,
+  );
   console.log(
     `validation, 1,000 never-seen webhooks: ${ms(row('k8s/validate.bench.ts > 1,000-webhook workspace, never seen before (full validation)'))} (target ≤ 5 ms); JSON.stringify of the same workspace ${ms(row('k8s/validate.bench.ts > baseline: JSON.stringify of the same workspace'))}`,
   );
@@ -56,9 +58,11 @@ function printNodeTargets(reportFile) {
     `applyEdits, one scalar in 1,000 webhooks: ${ms(row('yaml/edit.bench.ts > one scalar (the next keystroke)'))} (target ≤ 2 ms); a new key ${ms(row('yaml/edit.bench.ts > a new key (parses the result to check it)'))}; parseDocuments of the same text ${ms(row('yaml/edit.bench.ts > calibration: parseDocuments of the same text'))}`,
   );
   console.log(
-    `form keystroke at 200 webhooks on the user's text: ${ms(row("store/documents.bench.ts > form edit written into the text"))}; with the problems of three views ${ms(row('store/documents.bench.ts > form edit written into the text → problems for sidebar, form and YAML markers'))} (budget 16 ms)`,
+    `form keystroke at 200 webhooks on the user's text: ${ms(row('store/documents.bench.ts > form edit written into the text'))}; with the problems of three views ${ms(row('store/documents.bench.ts > form edit written into the text → problems for sidebar, form and YAML markers'))} (budget 16 ms)`,
   );
-  console.log(`CEL through the TypeScript API, mix of five: ${perSecond(row('cel/cel.bench.ts > mix of five: one evaluate() per expression'))} one evaluate() at a time (target ≥ 10,000/s), ${perSecond(row('cel/cel.bench.ts > mix of five: evaluateBatch() of 100 (20 policies × 5), evals/s = hz × 100'), 100)} with evaluateBatch (target ≥ 50,000/s)`);
+  console.log(
+    `CEL through the TypeScript API, mix of five: ${perSecond(row('cel/cel.bench.ts > mix of five: one evaluate() per expression'))} one evaluate() at a time (target ≥ 10,000/s), ${perSecond(row('cel/cel.bench.ts > mix of five: evaluateBatch() of 100 (20 policies × 5), evals/s = hz × 100'), 100)} with evaluateBatch (target ≥ 50,000/s)`,
+  );
 }
 
 /** One first visit in a fresh context, through formProbe. */
@@ -68,7 +72,12 @@ async function firstFrame(browser, url, { problems = false, markup = false } = {
   await page.addInitScript(formProbe, markup);
   await page.goto(url);
   await page.waitForFunction((problems) => window.__interactiveAt !== undefined && (!problems || window.__checkedAt !== undefined), problems);
-  const result = await page.evaluate(() => ({ formAt: window.__formAt, interactiveAt: window.__interactiveAt, checkedAt: window.__checkedAt, markup: window.__markup }));
+  const result = await page.evaluate(() => ({
+    formAt: window.__formAt,
+    interactiveAt: window.__interactiveAt,
+    checkedAt: window.__checkedAt,
+    markup: window.__markup,
+  }));
   await context.close();
   return result;
 }
@@ -82,8 +91,17 @@ async function firstFrameFloors(browser, appUrl) {
   const { markup } = await firstFrame(browser, appUrl, { markup: true });
   const dir = mkdtempSync(join(tmpdir(), 'aw-first-frame-'));
   const { build } = await import('vite');
-  await build({ configFile: false, root: 'scripts/first-frame-floor', base: './', logLevel: 'error', publicDir: false, build: { outDir: join(dir, 'react'), target: 'es2022' } });
-  const css = [...readFileSync('dist/index.html', 'utf8').matchAll(/<link rel="stylesheet"[^>]*href="\.\/([^"]+)"/g)].map((m) => readFileSync(join('dist', m[1]), 'utf8')).join('\n');
+  await build({
+    configFile: false,
+    root: 'scripts/first-frame-floor',
+    base: './',
+    logLevel: 'error',
+    publicDir: false,
+    build: { outDir: join(dir, 'react'), target: 'es2022' },
+  });
+  const css = [...readFileSync('dist/index.html', 'utf8').matchAll(/<link rel="stylesheet"[^>]*href="\.\/([^"]+)"/g)]
+    .map((m) => readFileSync(join('dist', m[1]), 'utf8'))
+    .join('\n');
   const link = '<link rel="stylesheet" href="./app.css" />';
   mkdirSync(join(dir, 'static'));
   for (const variant of ['static', 'react']) writeFileSync(join(dir, variant, 'app.css'), css);
@@ -92,7 +110,12 @@ async function firstFrameFloors(browser, appUrl) {
     `<!doctype html><html lang="en"><head><meta charset="UTF-8" /><meta name="viewport" content="width=device-width, initial-scale=1.0" /><link rel="icon" href="data:," /><title>First frame, static</title>${link}</head><body><div id="root">${markup}</div></body></html>`,
   );
   const reactPage = join(dir, 'react', 'index.html');
-  writeFileSync(reactPage, readFileSync(reactPage, 'utf8').replace('</head>', `${link}</head>`).replace('<div id="root">', `<template id="first-frame">${markup}</template><div id="root">`));
+  writeFileSync(
+    reactPage,
+    readFileSync(reactPage, 'utf8')
+      .replace('</head>', `${link}</head>`)
+      .replace('<div id="root">', `<template id="first-frame">${markup}</template><div id="root">`),
+  );
 
   const port = 4195;
   const server = spawn('node', ['scripts/serve.mjs', '--port', String(port), '--base', '/floor/', '--dir', dir], { stdio: 'ignore' });
@@ -137,7 +160,9 @@ if (!onlyChromium) {
   const entry = /<script type="module"[^>]*src="\.\/(assets\/[^"]+\.js)"/.exec(html)?.[1];
   const hinted = entry !== undefined && readFileSync(join('dist', entry), 'utf8').startsWith('//# allFunctionsCalledOnLoad\n');
   console.log(`entry chunk (${entry}): V8's compile hint ${hinted ? 'at its top' : 'MISSING (vite.config.ts compileHintOnEntry)'}`);
-  const all = readdirSync('dist/assets').map((f) => statSync(join('dist/assets', f)).size).reduce((a, b) => a + b, 0);
+  const all = readdirSync('dist/assets')
+    .map((f) => statSync(join('dist/assets', f)).size)
+    .reduce((a, b) => a + b, 0);
   console.log(`all assets (lazy Monaco, workers, CEL): ${kb(all)} raw`);
   // The precompressed copies build-wasm writes (gzip -9, brotli 11) are what a server sends.
   const wasm = 'dist/cel/cel.wasm';
@@ -145,12 +170,18 @@ if (!onlyChromium) {
   if (existsSync(wasm)) {
     const mb = (n) => `${(n / 1e6).toFixed(2)} MB`;
     const br = size(`${wasm}.br`, (b) => brotliCompressSync(b));
-    console.log(`${wasm}: ${mb(statSync(wasm).size)} raw, ${mb(size(`${wasm}.gz`, (b) => gzipSync(b, { level: 9 })))} gzip, ${mb(br)} brotli (target ≤ 3.5 MB brotli)`);
+    console.log(
+      `${wasm}: ${mb(statSync(wasm).size)} raw, ${mb(size(`${wasm}.gz`, (b) => gzipSync(b, { level: 9 })))} gzip, ${mb(br)} brotli (target ≤ 3.5 MB brotli)`,
+    );
   }
   // The type checker's schema assets (scripts/build-schemas.mjs): fetched on the first type check of a release, never with the page.
-  for (const f of readdirSync('dist/cel').filter((n) => /^schemas-.*\.json$/.test(n)).sort()) {
+  for (const f of readdirSync('dist/cel')
+    .filter((n) => /^schemas-.*\.json$/.test(n))
+    .sort()) {
     const p = join('dist/cel', f);
-    console.log(`dist/cel/${f} (lazy): ${kb(statSync(p).size)} raw, ${kb(size(`${p}.gz`, () => gzipSync(readFileSync(p), { level: 9 })))} gzip, ${kb(size(`${p}.br`, () => brotliCompressSync(readFileSync(p))))} brotli`);
+    console.log(
+      `dist/cel/${f} (lazy): ${kb(statSync(p).size)} raw, ${kb(size(`${p}.gz`, () => gzipSync(readFileSync(p), { level: 9 })))} gzip, ${kb(size(`${p}.br`, () => brotliCompressSync(readFileSync(p))))} brotli`,
+    );
   }
 }
 
@@ -177,7 +208,9 @@ try {
   }
   await floors.close();
   const at = (list, key) => median(list.map((t) => t[key])).toFixed(0);
-  console.log(`first form on screen, first visit (a fresh browser context): median ${at(loads.app, 'formAt')} ms after navigation start, ${loads.app.length} loads`);
+  console.log(
+    `first form on screen, first visit (a fresh browser context): median ${at(loads.app, 'formAt')} ms after navigation start, ${loads.app.length} loads`,
+  );
   console.log(`first interactive form, first visit (main thread free after the form appeared): median ${at(loads.app, 'interactiveAt')} ms (target ≤ 300 ms)`);
   console.log(`its problems and YAML text (main thread free after they appeared, the render after the first paint): median ${at(loads.app, 'checkedAt')} ms`);
   console.log(
@@ -192,12 +225,16 @@ try {
       const e = performance.getEntriesByName('cel:ready')[0];
       return e && { at: e.startTime, ...e.detail };
     });
-    const phases = m?.phases ? `; worker boot ${m.phases.bootMs} ms, fetch + compile ${m.phases.compileMs} ms (from the ${m.phases.engineSource}), engine start ${m.phases.engineStartMs} ms, ready message waited ${m.phases.deliveryMs} ms for the main thread` : '';
+    const phases = m?.phases
+      ? `; worker boot ${m.phases.bootMs} ms, fetch + compile ${m.phases.compileMs} ms (from the ${m.phases.engineSource}), engine start ${m.phases.engineStartMs} ms, ready message waited ${m.phases.deliveryMs} ms for the main thread`
+      : '';
     console.log(`CEL engine ready in Chromium (${visit}): ${m?.at.toFixed(0)} ms after navigation start, ${m?.startMs} ms after the app asked for it${phases}`);
     return m?.at ?? NaN;
   };
   const readyRow = (what, times, target) =>
-    console.log(`CEL engine ready, ${what}: median ${median(times).toFixed(0)} ms after navigation start (${times.map((t) => t.toFixed(0)).join(', ')}; target ≤ ${target} ms)`);
+    console.log(
+      `CEL engine ready, ${what}: median ${median(times).toFixed(0)} ms after navigation start (${times.map((t) => t.toFixed(0)).join(', ')}; target ≤ ${target} ms)`,
+    );
   {
     // Cold as a user meets it: the app's first visit in a browser that is already running (a
     // page of another origin was open first), so nothing of the app is cached.
@@ -252,26 +289,34 @@ try {
     const times = [];
     for (let i = 0; i < 7; i++) {
       times.push(
-        await page.evaluate(async ({ field, i }) => {
-          const ta = document.querySelector(`form textarea[data-path="${field}"]`);
-          const list = document.querySelector('.problems ul');
-          const t0 = performance.now();
-          Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set.call(ta, i % 2 ? `request.userInfo.username == 'u${i}'` : `request.userInfo.username + ${i}`);
-          ta.dispatchEvent(new Event('input', { bubbles: true }));
-          const want = i % 2 === 0;
-          while (performance.now() - t0 < 5000) {
-            const has = !!list.querySelector(`[data-problem-path="${field}"]`);
-            if (has === want) return performance.now() - t0;
-            await new Promise((r) => setTimeout(r, 2));
-          }
-          return NaN;
-        }, { field, i }),
+        await page.evaluate(
+          async ({ field, i }) => {
+            const ta = document.querySelector(`form textarea[data-path="${field}"]`);
+            const list = document.querySelector('.problems ul');
+            const t0 = performance.now();
+            Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set.call(
+              ta,
+              i % 2 ? `request.userInfo.username == 'u${i}'` : `request.userInfo.username + ${i}`,
+            );
+            ta.dispatchEvent(new Event('input', { bubbles: true }));
+            const want = i % 2 === 0;
+            while (performance.now() - t0 < 5000) {
+              const has = !!list.querySelector(`[data-problem-path="${field}"]`);
+              if (has === want) return performance.now() - t0;
+              await new Promise((r) => setTimeout(r, 2));
+            }
+            return NaN;
+          },
+          { field, i },
+        ),
       );
     }
     console.log(`CEL expression edit → compile error shown or cleared: median ${median(times).toFixed(0)} ms (target ≤ 50 ms)`);
     // The editor's inline values after a Test run (scripts/bench-inline.mjs).
     const lags = await inlineValuesLag(page, field);
-    console.log(`Test run result shown → inline values in the CEL editor: median ${median(lags).toFixed(0)} ms (${lags.map((t) => t.toFixed(0)).join(', ')}; target ≤ 50 ms)`);
+    console.log(
+      `Test run result shown → inline values in the CEL editor: median ${median(lags).toFixed(0)} ms (${lags.map((t) => t.toFixed(0)).join(', ')}; target ≤ 50 ms)`,
+    );
     await context.close();
     rmSync(profile, { recursive: true, force: true });
   }
@@ -292,20 +337,23 @@ try {
       const startOf = async (wasm) => {
         const page = await context.newPage();
         await page.goto(`${url}cel/wasm_exec.js`);
-        const times = await page.evaluate(async ({ wasm, valuesSection }) => {
-          (0, eval)(await (await fetch('wasm_exec.js')).text());
-          const t0 = performance.now();
-          const module = await WebAssembly.compileStreaming(fetch(wasm));
-          const t1 = performance.now();
-          const go = new Go();
-          const instance = await WebAssembly.instantiate(module, go.importObject);
-          if (WebAssembly.Module.customSections(module, valuesSection).length === 0) {
-            const ready = new Promise((r) => (globalThis.__admissionWorkbenchCelReady = r));
-            go.run(instance);
-            await ready;
-          }
-          return [t1 - t0, performance.now() - t1];
-        }, { wasm, valuesSection: VALUES_SECTION });
+        const times = await page.evaluate(
+          async ({ wasm, valuesSection }) => {
+            (0, eval)(await (await fetch('wasm_exec.js')).text());
+            const t0 = performance.now();
+            const module = await WebAssembly.compileStreaming(fetch(wasm));
+            const t1 = performance.now();
+            const go = new Go();
+            const instance = await WebAssembly.instantiate(module, go.importObject);
+            if (WebAssembly.Module.customSections(module, valuesSection).length === 0) {
+              const ready = new Promise((r) => (globalThis.__admissionWorkbenchCelReady = r));
+              go.run(instance);
+              await ready;
+            }
+            return [t1 - t0, performance.now() - t1];
+          },
+          { wasm, valuesSection: VALUES_SECTION },
+        );
         await page.waitForTimeout(3000);
         await page.close();
         return times;
@@ -341,7 +389,12 @@ try {
       admissionReviewVersions: ['v1'],
       matchConditions: [{ name: 'not-system', expression: "!request.userInfo.username.startsWith('system:')" }],
     });
-    const obj = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'bench' }, webhooks: Array.from({ length: 200 }, (_, i) => webhook(i)) };
+    const obj = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'bench' },
+      webhooks: Array.from({ length: 200 }, (_, i) => webhook(i)),
+    };
     localStorage.setItem('admission-workbench/workspace/v1', JSON.stringify({ version: 1, selectedId: 'b', docs: [{ id: 'b', text: JSON.stringify(obj) }] }));
   });
   await page.reload();
@@ -360,7 +413,12 @@ try {
         const input = document.querySelector('form input[data-path="webhooks[100].timeoutSeconds"]');
         const count = document.querySelector('[data-testid="problem-count"]');
         const before = count.textContent;
-        const done = new Promise((resolve) => new MutationObserver((_, o) => { o.disconnect(); resolve(); }).observe(count, { childList: true, subtree: true, characterData: true }));
+        const done = new Promise((resolve) =>
+          new MutationObserver((_, o) => {
+            o.disconnect();
+            resolve();
+          }).observe(count, { childList: true, subtree: true, characterData: true }),
+        );
         const t0 = performance.now();
         Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(input, v);
         input.dispatchEvent(new Event('input', { bubbles: true }));

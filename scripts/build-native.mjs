@@ -26,7 +26,11 @@ function newestSource(dir) {
   return newest;
 }
 
-if (!process.env.CEL_NATIVE_FORCE && existsSync(out) && statSync(out).mtimeMs > Math.max(newestSource(srcDir), statSync(fileURLToPath(import.meta.url)).mtimeMs)) {
+if (
+  !process.env.CEL_NATIVE_FORCE &&
+  existsSync(out) &&
+  statSync(out).mtimeMs > Math.max(newestSource(srcDir), statSync(fileURLToPath(import.meta.url)).mtimeMs)
+) {
   console.log('build-native: the native CEL engine is up to date');
   process.exit(0);
 }

@@ -17,7 +17,13 @@ export function buildSchemas(outDir) {
   const scripts = ['build-schemas.mjs', 'schema-data.mjs'].map((f) => statSync(join(root, 'scripts', f)).mtimeMs);
   const stale = schemaDataReleases().filter((release) => {
     const out = join(outDir, `schemas-${release}.json`);
-    return process.env.CEL_SCHEMAS_FORCE || !existsSync(out) || !existsSync(`${out}.br`) || !existsSync(`${out}.gz`) || statSync(out).mtimeMs <= Math.max(statSync(schemaDataFile(release)).mtimeMs, ...scripts);
+    return (
+      process.env.CEL_SCHEMAS_FORCE ||
+      !existsSync(out) ||
+      !existsSync(`${out}.br`) ||
+      !existsSync(`${out}.gz`) ||
+      statSync(out).mtimeMs <= Math.max(statSync(schemaDataFile(release)).mtimeMs, ...scripts)
+    );
   });
   if (!stale.length) {
     console.log('build-schemas: public/cel/schemas-*.json are up to date');

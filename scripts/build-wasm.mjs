@@ -50,7 +50,10 @@ const upToDate =
   existsSync(outWasm) &&
   existsSync(outExec) &&
   statSync(outWasm).mtimeMs >
-    Math.max(newestMtime(srcDir), ...['build-wasm.mjs', 'wasm-weight.mjs', 'wasm-snapshot.mjs', 'go-symtab.mjs', 'leb128.mjs'].map((f) => statSync(join(root, 'scripts', f)).mtimeMs));
+    Math.max(
+      newestMtime(srcDir),
+      ...['build-wasm.mjs', 'wasm-weight.mjs', 'wasm-snapshot.mjs', 'go-symtab.mjs', 'leb128.mjs'].map((f) => statSync(join(root, 'scripts', f)).mtimeMs),
+    );
 // Precompressed copies for static servers (nginx gzip_static/brotli_static, Caddy
 // precompressed, scripts/serve.mjs); the engine is the app's largest file by far. Written when
 // older than cel.wasm (or missing), so an up-to-date engine gets them too.
@@ -76,7 +79,11 @@ if (process.argv.includes('--compress')) {
   }
   const t = Date.now();
   const sizes = compressEngine();
-  console.log(sizes ? `build-wasm: compressed cel.wasm (${mb(sizes.gz)} gzip, ${mb(sizes.br)} brotli) in ${((Date.now() - t) / 1000).toFixed(1)} s` : 'build-wasm: cel.wasm.br and cel.wasm.gz are up to date');
+  console.log(
+    sizes
+      ? `build-wasm: compressed cel.wasm (${mb(sizes.gz)} gzip, ${mb(sizes.br)} brotli) in ${((Date.now() - t) / 1000).toFixed(1)} s`
+      : 'build-wasm: cel.wasm.br and cel.wasm.gz are up to date',
+  );
   process.exit(0);
 }
 if (upToDate) {
@@ -143,4 +150,6 @@ if (snapshot) {
 }
 const sizes = compressNow ? compressEngine() : undefined;
 const size = statSync(outWasm).size;
-console.log(`build-wasm: built ${outWasm} (${mb(size)}${sizes ? `, ${mb(sizes.gz)} gzip, ${mb(sizes.br)} brotli` : ', not compressed yet'}) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+console.log(
+  `build-wasm: built ${outWasm} (${mb(size)}${sizes ? `, ${mb(sizes.gz)} gzip, ${mb(sizes.br)} brotli` : ', not compressed yet'}) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+);

@@ -21,7 +21,12 @@ describe('this repository', () => {
 
 describe('layers', () => {
   it('every folder of src/ but store, ui and monaco is core; files directly in src/ are the entry', () => {
-    expect(['src/k8s/path.ts', 'src/admission/simulate.ts', 'src/some-new-folder/x.ts', 'src/cel/a/b.ts'].map(layerOf)).toEqual(['core', 'core', 'core', 'core']);
+    expect(['src/k8s/path.ts', 'src/admission/simulate.ts', 'src/some-new-folder/x.ts', 'src/cel/a/b.ts'].map(layerOf)).toEqual([
+      'core',
+      'core',
+      'core',
+      'core',
+    ]);
     expect(['src/ui/App.tsx', 'src/store/index.ts', 'src/monaco/setup.ts', 'src/main.tsx'].map(layerOf)).toEqual(['ui', 'store', 'monaco', 'entry']);
   });
 });
@@ -123,11 +128,20 @@ describe('readProjectImports + importViolations on files on disk', () => {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
     writeFileSync(join(dir, file), text);
   };
-  write('tsconfig.json', JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'ESNext', moduleResolution: 'bundler', jsx: 'preserve', types: [] }, include: ['src'] }));
-  write('src/store/index.ts', "export const store = 1;\n");
+  write(
+    'tsconfig.json',
+    JSON.stringify({
+      compilerOptions: { strict: true, noEmit: true, module: 'ESNext', moduleResolution: 'bundler', jsx: 'preserve', types: [] },
+      include: ['src'],
+    }),
+  );
+  write('src/store/index.ts', 'export const store = 1;\n');
   write('src/ui/App.tsx', "import { store } from '../store';\nexport const App = () => <div>{store}</div>;\n");
   // A deliberately bad import, type-only and behind a comment and a string that look like imports.
-  write('src/k8s/path.ts', "// import '../ui/App';\nconst s = \"import '../store'\";\nimport type { App } from '../ui/App';\nexport type A = typeof App;\nexport const t = s;\n");
+  write(
+    'src/k8s/path.ts',
+    "// import '../ui/App';\nconst s = \"import '../store'\";\nimport type { App } from '../ui/App';\nexport type A = typeof App;\nexport const t = s;\n",
+  );
   // A cycle carried by a type-only import and an `import('…')` type.
   write('src/yaml/construct.ts', "import type { J } from './json';\nexport type C = J | number;\n");
   write('src/yaml/json.ts', "export type J = import('./construct').C[];\nexport const load = () => import('../k8s/path');\n");

@@ -124,7 +124,9 @@ export function importViolations(modules: readonly ModuleImports[]): string[] {
         edges.push(target);
         const folder = target.split('/')[1]!;
         if (rule && layerOf(target) !== 'entry' && rule.folders.includes(folder) && !rule.except?.includes(target)) {
-          out.push(`${m.file}: imports ${target} ('${spec}'), but ${layer} ${rule.why ? `reaches src/${folder} only ${rule.why}` : `never imports src/${folder}`}`);
+          out.push(
+            `${m.file}: imports ${target} ('${spec}'), but ${layer} ${rule.why ? `reaches src/${folder} only ${rule.why}` : `never imports src/${folder}`}`,
+          );
         }
         const [rf, rt] = [rankOf(from), rankOf(folder)];
         if (layer === 'core' && layerOf(target) === 'core' && folder !== from && rf !== undefined && rt !== undefined && rt >= rf) {

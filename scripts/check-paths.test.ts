@@ -14,7 +14,8 @@ import { describe, expect, it } from 'vitest';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** What a machine-specific or outside-the-repo path looks like (not URL paths such as https://x/home/y). */
-export const MACHINE_PATH = /(?<![\w.~/:-])\/(?:work|home|root|tmp|farm|Users)\/[\w.-]|\b[A-Za-z]:\\Users\\|(?:\.\.\/)+shared\/|(?<![\w./-])shared\/(?:reference|corpus)\//;
+export const MACHINE_PATH =
+  /(?<![\w.~/:-])\/(?:work|home|root|tmp|farm|Users)\/[\w.-]|\b[A-Za-z]:\\Users\\|(?:\.\.\/)+shared\/|(?<![\w./-])shared\/(?:reference|corpus)\//;
 
 function offending(text: string): string[] {
   return text.split('\n').flatMap((line, i) => (MACHINE_PATH.test(line) ? [`${i + 1}: ${line.trim().slice(0, 120)}`] : []));

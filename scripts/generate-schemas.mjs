@@ -50,7 +50,11 @@ export function deriveSchemas(release, modfile, work) {
   const bin = join(work, `typecheck-oracle-${release}`);
   const out = join(work, `schemas-${release}.json`);
   const flags = modfile === 'go.mod' ? [] : [`-modfile=${modfile}`];
-  execFileSync('go', ['build', ...flags, '-o', bin, '.'], { cwd: toolDir, stdio: 'inherit', env: { ...process.env, GOFLAGS: `${process.env.GOFLAGS ?? ''} -buildvcs=false`.trim() } });
+  execFileSync('go', ['build', ...flags, '-o', bin, '.'], {
+    cwd: toolDir,
+    stdio: 'inherit',
+    env: { ...process.env, GOFLAGS: `${process.env.GOFLAGS ?? ''} -buildvcs=false`.trim() },
+  });
   execFileSync(bin, ['schemas', out], { stdio: 'inherit' });
   const asset = JSON.parse(readFileSync(out, 'utf8'));
   if (asset.release !== release) throw new Error(`${modfile} built release ${asset.release}, expected ${release}`);
@@ -66,7 +70,11 @@ export function checkWarnings(release, modfile, update) {
   if (!existsSync(join(toolDir, 'testdata', `warnings-${release}.json`))) return true;
   const flags = modfile === 'go.mod' ? [] : [`-modfile=${modfile}`];
   try {
-    execFileSync('go', ['test', '-count=1', '-vet=off', ...flags, '.'], { cwd: toolDir, stdio: 'inherit', env: { ...process.env, GOFLAGS: `${process.env.GOFLAGS ?? ''} -buildvcs=false`.trim(), ...(update ? { UPDATE: '1' } : {}) } });
+    execFileSync('go', ['test', '-count=1', '-vet=off', ...flags, '.'], {
+      cwd: toolDir,
+      stdio: 'inherit',
+      env: { ...process.env, GOFLAGS: `${process.env.GOFLAGS ?? ''} -buildvcs=false`.trim(), ...(update ? { UPDATE: '1' } : {}) },
+    });
     return true;
   } catch {
     return false;
@@ -106,7 +114,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       else if (check) {
         stale++;
         const diff = old ? dataDifferences(old, text) : ['(no data file)'];
-        console.error(`schemas:generate: ${release} (${modfile}): the checked-in data differs from a regeneration in ${diff.length}: ${diff.slice(0, 20).join(', ')}${diff.length > 20 ? ', …' : ''}`);
+        console.error(
+          `schemas:generate: ${release} (${modfile}): the checked-in data differs from a regeneration in ${diff.length}: ${diff.slice(0, 20).join(', ')}${diff.length > 20 ? ', …' : ''}`,
+        );
       } else {
         writeFileSync(file, text);
         console.log(`schemas:generate: ${release} (${modfile}) written, ${(text.length / 1e3).toFixed(0)} kB (${seconds} s)`);

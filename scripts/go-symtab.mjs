@@ -102,8 +102,7 @@ export function trimSymtab(memory) {
   const t = readSymtab(memory);
   const field = (f, name) => memory.readUInt32LE(f + FUNC[name]);
   const pcdata = (f, i) => (i < field(f, 'npcdata') ? memory.readUInt32LE(f + FUNC.size + i * 4) : 0);
-  const funcdata = (f, i) =>
-    i < memory[f + FUNC.nfuncdata] ? memory.readUInt32LE(f + FUNC.size + field(f, 'npcdata') * 4 + i * 4) : 0xffffffff;
+  const funcdata = (f, i) => (i < memory[f + FUNC.nfuncdata] ? memory.readUInt32LE(f + FUNC.size + field(f, 'npcdata') * 4 + i * 4) : 0xffffffff);
   const nameAt = (offset) => {
     const at = t.funcnames + offset;
     return memory.toString('latin1', at, memory.indexOf(0, at));

@@ -21,7 +21,10 @@ export function candidateDocs() {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingAdmissionPolicy',
       metadata: { name: `policy-${i}` },
-      spec: { matchConstraints: { resourceRules: [rule] }, validations: [{ expression: `!object.metadata.name.startsWith('deny-${i}-')`, message: `policy ${i}` }] },
+      spec: {
+        matchConstraints: { resourceRules: [rule] },
+        validations: [{ expression: `!object.metadata.name.startsWith('deny-${i}-')`, message: `policy ${i}` }],
+      },
     });
     docs.push({
       apiVersion: 'admissionregistration.k8s.io/v1',
@@ -74,7 +77,10 @@ const container = (name, image, extra) => ({
 const tokenVolume = {
   name: 'kube-api-access',
   projected: {
-    sources: [{ serviceAccountToken: { expirationSeconds: 3607, path: 'token' } }, { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } }],
+    sources: [
+      { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
+      { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+    ],
     defaultMode: 420,
   },
 };
@@ -126,7 +132,12 @@ export function pod(name, ns, i = 0, stored = true) {
   o.spec.volumes = [tokenVolume];
   for (const c of o.spec.containers) c.volumeMounts = [{ name: 'kube-api-access', mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true }];
   Object.assign(o.spec, { serviceAccountName: 'default', serviceAccount: 'default', priority: 0, preemptionPolicy: 'PreemptLowerPriority' });
-  o.spec.tolerations = ['not-ready', 'unreachable'].map((t) => ({ key: `node.kubernetes.io/${t}`, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }));
+  o.spec.tolerations = ['not-ready', 'unreachable'].map((t) => ({
+    key: `node.kubernetes.io/${t}`,
+    operator: 'Exists',
+    effect: 'NoExecute',
+    tolerationSeconds: 300,
+  }));
   o.status = { phase: 'Pending', qosClass: 'Burstable' };
   return o;
 }

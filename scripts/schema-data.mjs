@@ -23,8 +23,14 @@ export function schemaDataReleases() {
 
 export const schemaDataFile = (release) => join(SCHEMA_DATA_DIR, `${release}.json`);
 
-const sorted = (o) => Object.keys(o).sort().map((k) => [k, o[k]]);
-const entries = (o) => sorted(o).map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',\n');
+const sorted = (o) =>
+  Object.keys(o)
+    .sort()
+    .map((k) => [k, o[k]]);
+const entries = (o) =>
+  sorted(o)
+    .map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`)
+    .join(',\n');
 
 /**
  * The data file's text for an asset (the oracle's output, parsed): valid JSON whose first line

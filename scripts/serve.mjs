@@ -60,7 +60,10 @@ createServer(async (req, res) => {
     }
     // Precompressed siblings (cel.wasm.br, cel.wasm.gz) when the client accepts them.
     const accepts = String(req.headers['accept-encoding'] ?? '');
-    for (const [enc, ext] of [['br', '.br'], ['gzip', '.gz']]) {
+    for (const [enc, ext] of [
+      ['br', '.br'],
+      ['gzip', '.gz'],
+    ]) {
       if (!accepts.includes(enc)) continue;
       const compressed = await readFile(path + ext).catch(() => undefined);
       if (compressed) {

@@ -127,7 +127,9 @@ for (;;) {
 console.log(`\n=== steps (seconds from the start of npm test)`);
 for (const n of Object.keys(STEPS).filter((k) => selected.has(k))) {
   const s = state.get(n);
-  const span = s.start ? `${secs(s.start).padStart(5)} → ${secs(s.end).padStart(5)}  ${((s.end - s.start) / 1000).toFixed(1).padStart(6)} s  ${(s.cpu?.toFixed(1) ?? '?').padStart(6)} s CPU` : '';
+  const span = s.start
+    ? `${secs(s.start).padStart(5)} → ${secs(s.end).padStart(5)}  ${((s.end - s.start) / 1000).toFixed(1).padStart(6)} s  ${(s.cpu?.toFixed(1) ?? '?').padStart(6)} s CPU`
+    : '';
   console.log(`  ${n.padEnd(width)}  ${s.status.padEnd(7)}  ${span}`);
 }
 console.log(`  total ${secs()} s`);

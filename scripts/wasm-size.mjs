@@ -109,9 +109,17 @@ function packageOf(name) {
 /** Groups packages the way the weight table in wasm/README.md reads. */
 function groupOf(pkg) {
   const groups = [
-    ['k8s.io/api/', 2], ['k8s.io/apimachinery/', 3], ['k8s.io/apiserver/', 4], ['k8s.io/', 2],
-    ['github.com/google/cel/go/', 4], ['google.golang.org/protobuf/', 3], ['github.com/', 3], ['golang.org/x/', 3],
-    ['go.yaml.in/', 2], ['sigs.k8s.io/', 2], ['go.opentelemetry.io/', 2],
+    ['k8s.io/api/', 2],
+    ['k8s.io/apimachinery/', 3],
+    ['k8s.io/apiserver/', 4],
+    ['k8s.io/', 2],
+    ['github.com/google/cel/go/', 4],
+    ['google.golang.org/protobuf/', 3],
+    ['github.com/', 3],
+    ['golang.org/x/', 3],
+    ['go.yaml.in/', 2],
+    ['sigs.k8s.io/', 2],
+    ['go.opentelemetry.io/', 2],
   ];
   for (const [prefix, depth] of groups) if (pkg.startsWith(prefix)) return pkg.split('/').slice(0, depth).join('/');
   return pkg.includes('.') ? pkg : `std ${pkg.split('/')[0]}`;
@@ -159,7 +167,9 @@ function printByPackage(bytes) {
     byGroup.set(g, (byGroup.get(g) ?? 0) + size + n);
   }
   const mb = (n) => `${(n / 1e6).toFixed(2)} MB`.padStart(9);
-  console.log(`code ${mb(code.end - code.start)}, data ${mb(all.find((s) => s.id === 11)?.end - all.find((s) => s.id === 11)?.start)}, names ${mb(nameSection.end - nameSection.start)}`);
+  console.log(
+    `code ${mb(code.end - code.start)}, data ${mb(all.find((s) => s.id === 11)?.end - all.find((s) => s.id === 11)?.start)}, names ${mb(nameSection.end - nameSection.start)}`,
+  );
   console.log('\ncode by group:');
   for (const [g, size] of [...byGroup].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${mb(size)}  ${g}`);
   console.log('\ncode by package (top 40):');

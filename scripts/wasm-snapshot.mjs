@@ -178,7 +178,7 @@ function importedFunctions(parts) {
     readName(body, pos); // module
     readName(body, pos); // name
     const kind = body[pos.at++];
-    if (kind !== 0) throw new Error('wasm-snapshot: only function imports are expected (Go\'s wasm_exec imports)');
+    if (kind !== 0) throw new Error("wasm-snapshot: only function imports are expected (Go's wasm_exec imports)");
     readU32(body, pos);
     functions++;
   }
@@ -296,10 +296,7 @@ export async function snapshotEngine(bytes, wasmExec, { packages, keepNames = fa
     const v = instance.exports[`__global${i}`].value;
     return type === 'i64' ? [0x42, ...s64(v), 0x0b] : [0x41, ...s64(v), 0x0b];
   });
-  const globalBody = Buffer.concat([
-    Buffer.from(u32(types.length)),
-    ...types.map((t, i) => Buffer.from([t === 'i64' ? 0x7e : 0x7f, 1, ...globals[i]])),
-  ]);
+  const globalBody = Buffer.concat([Buffer.from(u32(types.length)), ...types.map((t, i) => Buffer.from([t === 'i64' ? 0x7e : 0x7f, 1, ...globals[i]]))]);
   const memory = Buffer.from(instance.exports.mem.buffer);
   // Go's own file/line tables and function names, read for tracebacks only (scripts/go-symtab.mjs).
   if (!keepNames) trimSymtab(memory);

@@ -29,20 +29,39 @@ export const WEIGHT_PATCHES = [
   ['k8s.io/apiserver/pkg/apis/apiserver/v1/register.go', ...registerKnownTypes],
   ['k8s.io/apiserver/pkg/apis/audit/v1/register.go', ...registerKnownTypes],
   // Codec factories (JSON, YAML, protobuf, CBOR serializers) of schemes nothing decodes with.
-  ['k8s.io/apimachinery/pkg/apis/meta/internalversion/scheme/register.go', 'var Codecs = serializer.NewCodecFactory(Scheme)', 'var Codecs = serializer.CodecFactory{}'],
+  [
+    'k8s.io/apimachinery/pkg/apis/meta/internalversion/scheme/register.go',
+    'var Codecs = serializer.NewCodecFactory(Scheme)',
+    'var Codecs = serializer.CodecFactory{}',
+  ],
   ['k8s.io/apiserver/pkg/audit/scheme.go', 'var Codecs = serializer.NewCodecFactory(Scheme)', 'var Codecs = serializer.CodecFactory{}'],
   // OpenAPI descriptions of API fields (SwaggerDoc maps, filled at start-up): empty maps.
-  ...['core/v1', 'admission/v1', 'authentication/v1', 'admissionregistration/v1'].map((v) => [`k8s.io/api/${v}/types_swagger_doc_generated.go`, ...swaggerDocs]),
+  ...['core/v1', 'admission/v1', 'authentication/v1', 'admissionregistration/v1'].map((v) => [
+    `k8s.io/api/${v}/types_swagger_doc_generated.go`,
+    ...swaggerDocs,
+  ]),
   ['k8s.io/apimachinery/pkg/apis/meta/v1/types_swagger_doc_generated.go', ...swaggerDocs],
   // The default HTTP transport (and the TLS client) only when someone configures a transport.
-  ['k8s.io/apimachinery/pkg/util/net/http.go', 'var defaultTransport = http.DefaultTransport.(*http.Transport)', 'func defaultTransportOf() *http.Transport { return http.DefaultTransport.(*http.Transport) }'],
+  [
+    'k8s.io/apimachinery/pkg/util/net/http.go',
+    'var defaultTransport = http.DefaultTransport.(*http.Transport)',
+    'func defaultTransportOf() *http.Transport { return http.DefaultTransport.(*http.Transport) }',
+  ],
   ['k8s.io/apimachinery/pkg/util/net/http.go', /\bdefaultTransport\./g, 'defaultTransportOf().'],
   // The process and Go runtime collectors of the global metrics registries (Kubernetes' and
   // Prometheus' own), registered at start-up, where the Go collector reads every runtime/metrics
   // description: start-up time. Nothing gathers metrics in the engine.
-  ['k8s.io/component-base/metrics/legacyregistry/registry.go', '\tRawMustRegister(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))\n\tRawMustRegister(collectors.NewGoCollector(collectors.WithGoCollectorRuntimeMetrics(collectors.MetricsAll)))\n', ''],
+  [
+    'k8s.io/component-base/metrics/legacyregistry/registry.go',
+    '\tRawMustRegister(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))\n\tRawMustRegister(collectors.NewGoCollector(collectors.WithGoCollectorRuntimeMetrics(collectors.MetricsAll)))\n',
+    '',
+  ],
   ['k8s.io/component-base/metrics/legacyregistry/registry.go', '\t"github.com/prometheus/client_golang/prometheus/collectors"\n', ''],
-  ['github.com/prometheus/client_golang/prometheus/registry.go', '\tMustRegister(NewProcessCollector(ProcessCollectorOpts{}))\n\tMustRegister(NewGoCollector())\n', ''],
+  [
+    'github.com/prometheus/client_golang/prometheus/registry.go',
+    '\tMustRegister(NewProcessCollector(ProcessCollectorOpts{}))\n\tMustRegister(NewGoCollector())\n',
+    '',
+  ],
   // Reached only from package initialisers (`go build -ldflags=-dumpdep`: no path from the
   // engine's exports that does not pass through a package's init), so the engine never calls
   // them; what the initialisers build kept their code linked (method tables of the values).
@@ -61,8 +80,15 @@ export const WEIGHT_PATCHES = [
   // instead; nothing in the engine calls FromJSON or ToJSON.
   [smdValue, '\tjsoniter "github.com/json-iterator/go"\n', '\t"encoding/json"\n'],
   [smdValue, /\t"bytes"\n|\t"io"\n/g, ''],
-  [smdValue, 'var (\n\treadPool  = jsoniter.NewIterator(jsoniter.ConfigCompatibleWithStandardLibrary).Pool()\n\twritePool = jsoniter.NewStream(jsoniter.ConfigCompatibleWithStandardLibrary, nil, 1024).Pool()\n)\n', ''],
-  [smdValue, /\/\/ FromJSONFast is a helper[\s\S]*?\n(\/\/ ToYAML marshals)/, `// FromJSONFast is a helper function for reading a JSON document.
+  [
+    smdValue,
+    'var (\n\treadPool  = jsoniter.NewIterator(jsoniter.ConfigCompatibleWithStandardLibrary).Pool()\n\twritePool = jsoniter.NewStream(jsoniter.ConfigCompatibleWithStandardLibrary, nil, 1024).Pool()\n)\n',
+    '',
+  ],
+  [
+    smdValue,
+    /\/\/ FromJSONFast is a helper[\s\S]*?\n(\/\/ ToYAML marshals)/,
+    `// FromJSONFast is a helper function for reading a JSON document.
 func FromJSONFast(input []byte) (Value, error) {
 \tvar v interface{}
 \tif err := json.Unmarshal(input, &v); err != nil {
@@ -76,7 +102,8 @@ func ToJSON(v Value) ([]byte, error) {
 \treturn json.Marshal(v.Unstructured())
 }
 
-$1`],
+$1`,
+  ],
 ];
 
 // The speed patches. plugincel timed every evaluation (time.Now, time.Since) for its Elapsed
@@ -119,9 +146,26 @@ export async function applyWeightPatches(vendorDir) {
 // the same speed (alternating raw calls in Node, single 12.1k/11.9k/s, batch 24.9k/25.3k/s).
 // Off everywhere: 3.54 MB brotli (an earlier all-off build made CEL 20-40 % slower).
 export const INLINE = [
-  'runtime/...', 'internal/...', 'sync/...', 'reflect', 'strings', 'bytes', 'strconv', 'unicode/...',
-  'math/...', 'sort', 'slices', 'maps', 'regexp/...', 'errors', 'time', 'fmt', 'encoding/json',
-  'github.com/google/cel-go/...', 'k8s.io/apiserver/pkg/cel/...', 'k8s.io/apiserver/pkg/admission/...',
+  'runtime/...',
+  'internal/...',
+  'sync/...',
+  'reflect',
+  'strings',
+  'bytes',
+  'strconv',
+  'unicode/...',
+  'math/...',
+  'sort',
+  'slices',
+  'maps',
+  'regexp/...',
+  'errors',
+  'time',
+  'fmt',
+  'encoding/json',
+  'github.com/google/cel-go/...',
+  'k8s.io/apiserver/pkg/cel/...',
+  'k8s.io/apiserver/pkg/admission/...',
   'main',
 ];
 

@@ -1,6 +1,20 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { openIndexedDbBackend, persistScratchpad, persistTestInputs, SCRATCHPAD_FALLBACK_KEY, SCRATCHPAD_KEY, restoreWorkspace, sampleSnapshot, startAutosave, startCel, storageBackend, TEST_INPUTS_FALLBACK_KEY, TEST_INPUTS_KEY, workspace } from './store';
+import {
+  openIndexedDbBackend,
+  persistScratchpad,
+  persistTestInputs,
+  SCRATCHPAD_FALLBACK_KEY,
+  SCRATCHPAD_KEY,
+  restoreWorkspace,
+  sampleSnapshot,
+  startAutosave,
+  startCel,
+  storageBackend,
+  TEST_INPUTS_FALLBACK_KEY,
+  TEST_INPUTS_KEY,
+  workspace,
+} from './store';
 import { App } from './ui/App';
 import { initTheme } from './ui/theme';
 import './ui/app.css';
@@ -30,6 +44,4 @@ createRoot(document.getElementById('root')!).render(
 // The CEL engine (a large WebAssembly module in a worker) starts at the first idle moment
 // after the first paint (at the latest 50 ms after it: the main thread stays busy loading the
 // editor for a while, and the engine's download and compile run off it anyway).
-requestAnimationFrame(() =>
-  setTimeout(() => (typeof requestIdleCallback === 'function' ? requestIdleCallback(startCel, { timeout: 50 }) : startCel()), 0),
-);
+requestAnimationFrame(() => setTimeout(() => (typeof requestIdleCallback === 'function' ? requestIdleCallback(startCel, { timeout: 50 }) : startCel()), 0));

@@ -58,7 +58,11 @@ function keyOf(b, dir) {
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.go') || f === mod || f === mod.replace(/\.mod$/, '.sum'))
     .sort();
-  for (const f of files) h.update(f).update('\0').update(readFileSync(join(dir, f))).update('\0');
+  for (const f of files)
+    h.update(f)
+      .update('\0')
+      .update(readFileSync(join(dir, f)))
+      .update('\0');
   return h.digest('hex').slice(0, 16);
 }
 
@@ -197,7 +201,12 @@ export function runOracle(path, input, args = [], env = {}) {
     child.on('close', (code) => {
       if (code === 0) resolvePromise(Buffer.concat(out).toString('utf8'));
       // a Go test binary reports its failures on stdout (its logs go to stderr)
-      else reject(new Error(`${path} exited with ${code}:\n${Buffer.concat(out).toString('utf8').slice(-4000)}\nstderr: ${Buffer.concat(err).toString('utf8').slice(-4000)}`));
+      else
+        reject(
+          new Error(
+            `${path} exited with ${code}:\n${Buffer.concat(out).toString('utf8').slice(-4000)}\nstderr: ${Buffer.concat(err).toString('utf8').slice(-4000)}`,
+          ),
+        );
     });
     child.stdin.end(input);
   });

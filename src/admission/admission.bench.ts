@@ -29,7 +29,13 @@ function webhookConfig(kind: 'MutatingWebhookConfiguration' | 'ValidatingWebhook
       rules: [rule(RESOURCES[i]!, GROUPS[i]!)],
       namespaceSelector: i === 0 ? { matchExpressions: [{ key: NAMESPACE_NAME_LABEL, operator: 'NotIn', values: ['kube-system'] }] } : {},
       objectSelector: i === 3 ? { matchLabels: { inject: 'true' } } : {},
-      ...(i === 4 ? { matchConditions: [{ name: 'not-system', expression: `!request.userInfo.username.startsWith('system:') && request.userInfo.username != 'admin-${c}'` }] } : {}),
+      ...(i === 4
+        ? {
+            matchConditions: [
+              { name: 'not-system', expression: `!request.userInfo.username.startsWith('system:') && request.userInfo.username != 'admin-${c}'` },
+            ],
+          }
+        : {}),
       ...(kind === 'MutatingWebhookConfiguration' ? { reinvocationPolicy: i === 2 ? 'IfNeeded' : 'Never' } : {}),
     })),
   };
@@ -44,10 +50,15 @@ function policy(kind: 'ValidatingAdmissionPolicy' | 'MutatingAdmissionPolicy', n
           failurePolicy: 'Fail',
           matchConstraints,
           // distinct expressions per policy: the simulator's memo of equal evaluations does not help here
-          matchConditions: [{ name: 'not-system', expression: `!request.userInfo.username.startsWith('system:') && request.userInfo.username != 'admin-${n}'` }],
+          matchConditions: [
+            { name: 'not-system', expression: `!request.userInfo.username.startsWith('system:') && request.userInfo.username != 'admin-${n}'` },
+          ],
           validations: [
             { expression: `object.metadata.name.size() < ${40 + n}`, message: 'name too long' },
-            { expression: `!has(object.spec.containers) || object.spec.containers.all(c, c.image.startsWith('registry.example.com/') || c.name == 'debug-${n}')`, message: 'images from registry.example.com only' },
+            {
+              expression: `!has(object.spec.containers) || object.spec.containers.all(c, c.image.startsWith('registry.example.com/') || c.name == 'debug-${n}')`,
+              message: 'images from registry.example.com only',
+            },
           ],
         }
       : {
@@ -100,18 +111,30 @@ const benchOptions = { warmupTime: 1000, warmupIterations: 5, time: 3000 };
 for (let i = 0; i < 5; i++) await simulate(workspace, request);
 
 describe('admission simulator (50 webhooks, 20 policies)', () => {
-  bench('simulate: Pod CREATE through the whole chain', async () => {
-    const r = await simulate(workspace, request);
-    if (!r.allowed) throw new Error(r.deniedBy?.message);
-  }, benchOptions);
+  bench(
+    'simulate: Pod CREATE through the whole chain',
+    async () => {
+      const r = await simulate(workspace, request);
+      if (!r.allowed) throw new Error(r.deniedBy?.message);
+    },
+    benchOptions,
+  );
   // the impact replay's case: the chain prepared once (workspace collected, discovery built), many requests
   const prepared = prepareChain(workspace);
-  bench('simulatePrepared: the same request on a chain prepared once', async () => {
-    const r = await simulatePrepared(prepared, request);
-    if (!r.allowed) throw new Error(r.deniedBy?.message);
-  }, benchOptions);
-  bench('lockoutReport: every critical request with every webhook down', async () => {
-    const r = await lockoutReport(workspace);
-    if (r.findings.length === 0) throw new Error('expected findings');
-  }, benchOptions);
+  bench(
+    'simulatePrepared: the same request on a chain prepared once',
+    async () => {
+      const r = await simulatePrepared(prepared, request);
+      if (!r.allowed) throw new Error(r.deniedBy?.message);
+    },
+    benchOptions,
+  );
+  bench(
+    'lockoutReport: every critical request with every webhook down',
+    async () => {
+      const r = await lockoutReport(workspace);
+      if (r.findings.length === 0) throw new Error('expected findings');
+    },
+    benchOptions,
+  );
 });

@@ -59,7 +59,11 @@ async function workspace() {
     ...vap('errors', { failurePolicy: 'Ignore', validations: [{ expression: 'object.spec.nope == 1' }] }, { validationActions: ['Warn'] }),
     ...vap('failing-message', { validations: [{ expression: 'false', messageExpression: 'object.spec.nope' }] }, { validationActions: ['Audit', 'Warn'] }),
     // past the policy's budget after `fits` validations: the rest are evaluated in the batch, never read
-    ...vap('budget', { validations: [...Array.from({ length: fits + 1 }, () => ({ expression: heavy })), { expression: 'object.spec.nope == 1' }] }, { validationActions: ['Warn'] }),
+    ...vap(
+      'budget',
+      { validations: [...Array.from({ length: fits + 1 }, () => ({ expression: heavy })), { expression: 'object.spec.nope == 1' }] },
+      { validationActions: ['Warn'] },
+    ),
     // params: asked one at a time when the run resolves them
     { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'limits', namespace: 'team-a' }, data: { max: '1' } },
     ...vap(
@@ -70,9 +74,17 @@ async function workspace() {
     validating(
       'hooks',
       hook('called', { matchConditions: [{ name: 'user', expression: "request.userInfo.username.endsWith('@example.com')" }] }),
-      hook('skipped', { matchConditions: [{ name: 'no', expression: 'false' }, { name: 'err', expression: 'object.spec.nope == 1' }] }),
+      hook('skipped', {
+        matchConditions: [
+          { name: 'no', expression: 'false' },
+          { name: 'err', expression: 'object.spec.nope == 1' },
+        ],
+      }),
       hook('erroring', { failurePolicy: 'Ignore', matchConditions: [{ name: 'err', expression: 'object.spec.nope == 1' }] }),
-      hook('other-resources', { rules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['deployments'] }], matchConditions: [{ name: 'x', expression: 'object.spec.nope == 1' }] }),
+      hook('other-resources', {
+        rules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['deployments'] }],
+        matchConditions: [{ name: 'x', expression: 'object.spec.nope == 1' }],
+      }),
     ),
   ];
 }
@@ -80,7 +92,10 @@ async function workspace() {
 describe('collect, then decide', () => {
   it('the same SimResult as one expression at a time, for simulate and probe, allowed and denied', async () => {
     const ws = await workspace();
-    for (const request of [podRequest(), podRequest({ object: { ...(podRequest().object as object), metadata: { name: 'web-0', namespace: 'team-a', labels: { app: 'api' } } } })]) {
+    for (const request of [
+      podRequest(),
+      podRequest({ object: { ...(podRequest().object as object), metadata: { name: 'web-0', namespace: 'team-a', labels: { app: 'api' } } } }),
+    ]) {
       const { cel, n } = counting();
       const batched = await simulate(ws, request, {}, cel);
       expect(n.batches).toBe(1); // the whole validating phase, one inputs
@@ -99,7 +114,12 @@ describe('collect, then decide', () => {
     expect(n.batches).toBe(1);
     // the webhook whose rules do not match the request is not collected
     expect(n.items).toBeGreaterThan(10);
-    const other = await simulate(ws.filter((d) => (d as { kind: string }).kind === 'ValidatingWebhookConfiguration'), podRequest(), {}, counting().cel);
+    const other = await simulate(
+      ws.filter((d) => (d as { kind: string }).kind === 'ValidatingWebhookConfiguration'),
+      podRequest(),
+      {},
+      counting().cel,
+    );
     expect(other.steps.find((s) => s.webhook === 'other-resources')?.outcome).toBe('skipped');
   }, 60_000);
 
@@ -112,7 +132,12 @@ describe('collect, then decide', () => {
     expect(step('labels')).toMatchObject({ outcome: 'denied' });
     expect(r.deniedBy?.message).toContain('app is web');
     expect(step('called')).toBeUndefined(); // a VAP denied: the webhooks collected are not called, their answers not read
-    const api = await simulate(await workspace(), podRequest({ object: { ...(podRequest().object as object), metadata: { name: 'web-0', namespace: 'team-a', labels: { app: 'api' } } } }), {}, counting().cel);
+    const api = await simulate(
+      await workspace(),
+      podRequest({ object: { ...(podRequest().object as object), metadata: { name: 'web-0', namespace: 'team-a', labels: { app: 'api' } } } }),
+      {},
+      counting().cel,
+    );
     expect(Object.fromEntries(api.steps.filter((s) => s.webhook).map((s) => [s.webhook, s.outcome]))).toEqual({
       called: 'admitted',
       skipped: 'skipped',

@@ -11,7 +11,10 @@ import type { CriticalRequest, SimRequest } from './types';
 
 const node = 'node-1';
 const kubelet = kubeletUser(node);
-const sa = (name: string) => ({ username: `system:serviceaccount:kube-system:${name}`, groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'] });
+const sa = (name: string) => ({
+  username: `system:serviceaccount:kube-system:${name}`,
+  groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
+});
 const controllerManager = { username: 'system:kube-controller-manager', groups: ['system:authenticated'] };
 
 const pod = (name: string, namespace: string, labels: Record<string, string>) => ({
@@ -31,7 +34,11 @@ const csr = {
 const endpointSlice = {
   apiVersion: 'discovery.k8s.io/v1',
   kind: 'EndpointSlice',
-  metadata: { name: 'kube-dns-abcde', namespace: 'kube-system', labels: { 'kubernetes.io/service-name': 'kube-dns', 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io' } },
+  metadata: {
+    name: 'kube-dns-abcde',
+    namespace: 'kube-system',
+    labels: { 'kubernetes.io/service-name': 'kube-dns', 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io' },
+  },
   addressType: 'IPv4',
   endpoints: [{ addresses: ['10.0.0.10'] }],
 };
@@ -56,8 +63,18 @@ const DETAILS: Record<string, { title: string; impact: string; request: RequestD
       kind: { group: '', version: 'v1', kind: 'Node' },
       name: node,
       userInfo: kubelet,
-      object: { apiVersion: 'v1', kind: 'Node', metadata: { name: node, labels: { 'kubernetes.io/hostname': node } }, status: { conditions: [{ type: 'Ready', status: 'True' }] } },
-      oldObject: { apiVersion: 'v1', kind: 'Node', metadata: { name: node, labels: { 'kubernetes.io/hostname': node } }, status: { conditions: [{ type: 'Ready', status: 'True' }] } },
+      object: {
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: { name: node, labels: { 'kubernetes.io/hostname': node } },
+        status: { conditions: [{ type: 'Ready', status: 'True' }] },
+      },
+      oldObject: {
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: { name: node, labels: { 'kubernetes.io/hostname': node } },
+        status: { conditions: [{ type: 'Ready', status: 'True' }] },
+      },
     },
   },
   'kube-system-pod-create': {
@@ -103,7 +120,12 @@ const DETAILS: Record<string, { title: string; impact: string; request: RequestD
       kind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' },
       name: 'coredns',
       userInfo: kubelet,
-      object: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', metadata: { name: 'coredns', namespace: 'kube-system' }, spec: { audiences: ['https://kubernetes.default.svc'], expirationSeconds: 3607 } },
+      object: {
+        apiVersion: 'authentication.k8s.io/v1',
+        kind: 'TokenRequest',
+        metadata: { name: 'coredns', namespace: 'kube-system' },
+        spec: { audiences: ['https://kubernetes.default.svc'], expirationSeconds: 3607 },
+      },
     },
   },
   'csr-approval': {
@@ -130,7 +152,6 @@ const DETAILS: Record<string, { title: string; impact: string; request: RequestD
   },
 };
 
-
 /** A row of the one list (src/k8s/critical-requests.ts) with what the simulator needs besides it. */
 function fromShape(c: CriticalRequestShape): CriticalRequest {
   const details = DETAILS[c.id];
@@ -155,7 +176,15 @@ function fromShape(c: CriticalRequestShape): CriticalRequest {
  * them depends on the release, which the simulator decides.
  */
 /** A review the kubelet creates: group, resource, kind and spec are all that differ. */
-const kubeletReview = (id: string, title: string, impact: string, group: string, resource: string, kind: string, spec: Record<string, unknown>): CriticalRequest => ({
+const kubeletReview = (
+  id: string,
+  title: string,
+  impact: string,
+  group: string,
+  resource: string,
+  kind: string,
+  spec: Record<string, unknown>,
+): CriticalRequest => ({
   id,
   title: `${title} (CREATE ${resource} by system:node:${node})`,
   impact,

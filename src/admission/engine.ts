@@ -78,7 +78,10 @@ export function memoCel(cel: PolicyCel, kubernetesVersion?: KubernetesVersion): 
       const v = rec[m];
       if (v === undefined) continue;
       count++;
-      const id = (m === 'request' || m === 'authorizer') && typeof v === 'object' && v !== null && !Array.isArray(v) ? shallowKey(v as Record<string, unknown>) : idOf(v);
+      const id =
+        (m === 'request' || m === 'authorizer') && typeof v === 'object' && v !== null && !Array.isArray(v)
+          ? shallowKey(v as Record<string, unknown>)
+          : idOf(v);
       if (id === undefined) return undefined;
       key += `${m}:${id},`;
     }

@@ -21,4 +21,17 @@ export { notRunReason, simulateDraft, type DraftOptions, type DraftRun } from '.
 export { CRITICAL_REQUESTS, criticalRequests } from './critical-requests';
 export { discoveryFor, type Discovery, type ResourceInfo } from './discovery';
 export { typeCheckPolicy, typeCheckPolicyResult, typeCheckMappings, crdSchemas, typesToCheck, type CheckedKind, type TypeCheckOptions } from './typecheck';
-export { kindFieldsAt, objectFieldsAt, schemaFieldsAt, schemaRoots, schemaTypeName, typedRootKinds, ELEMENT, LIST_ELEMENT, type SchemaFieldsAt, type SchemaField, type SchemaRoot, type TypedRoot } from './schema-fields';
+export {
+  kindFieldsAt,
+  objectFieldsAt,
+  schemaFieldsAt,
+  schemaRoots,
+  schemaTypeName,
+  typedRootKinds,
+  ELEMENT,
+  LIST_ELEMENT,
+  type SchemaFieldsAt,
+  type SchemaField,
+  type SchemaRoot,
+  type TypedRoot,
+} from './schema-fields';

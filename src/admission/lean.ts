@@ -46,10 +46,30 @@ import { isObject, list, obj, str, strList, trimSpace, type Obj } from '../base/
 import type { KubernetesVersion } from '../base/releases';
 import { reads } from '../cel';
 import { projector, unionReads } from '../cel/project';
-import { CEL_LIMITS, isEngineFailure, type CelBatchItem, type CelCompileOptions, type CelContext, type CelEvalResult, type CelInputs, type CelReads } from '../cel/types';
+import {
+  CEL_LIMITS,
+  isEngineFailure,
+  type CelBatchItem,
+  type CelCompileOptions,
+  type CelContext,
+  type CelEvalResult,
+  type CelInputs,
+  type CelReads,
+} from '../cel/types';
 import { declaredVariables, declaresParams } from '../k8s/cel-scope';
 import { withDefaults } from '../k8s/defaults';
-import { failedValidationMessage, matchLabelSelector, matchPolicy, matchResources, matchWebhook, policyDenialMessage, validationWarning, VALIDATION_FAILURE_KEY, type MatchInput, type PolicyCel } from '../policy';
+import {
+  failedValidationMessage,
+  matchLabelSelector,
+  matchPolicy,
+  matchResources,
+  matchWebhook,
+  policyDenialMessage,
+  validationWarning,
+  VALIDATION_FAILURE_KEY,
+  type MatchInput,
+  type PolicyCel,
+} from '../policy';
 import { celInputs } from '../request/cel-inputs';
 import { excludedBy, forbiddenMessage, inputFor, matchInput, type SimContext } from './context';
 import { contextOf, type PreparedChain } from './simulate';
@@ -133,7 +153,11 @@ export function leanChain(chain: PreparedChain, registry: LeanRegistry = new Map
     return it;
   };
   const hooks = (whs: readonly WorkspaceWebhook[]): LeanHook[] =>
-    whs.map((wh, index) => ({ wh, index, conditions: list(wh.webhook.matchConditions).map((c) => item(str(obj(c).expression), 'webhook-matchCondition', {})) }));
+    whs.map((wh, index) => ({
+      wh,
+      index,
+      conditions: list(wh.webhook.matchConditions).map((c) => item(str(obj(c).expression), 'webhook-matchCondition', {})),
+    }));
   const policies = chain.ws.policies.validating.map((p): LeanPolicy => {
     const spec = obj(obj(withDefaults(p.policy)).spec);
     const options: CelCompileOptions = { hasParams: declaresParams(spec), variables: declaredVariables(spec.variables) };
@@ -157,7 +181,10 @@ export function leanChain(chain: PreparedChain, registry: LeanRegistry = new Map
   const matchers: Obj[] = [
     ...chain.ws.webhooks.mutating.map((h) => h.webhook),
     ...chain.ws.webhooks.validating.map((h) => h.webhook),
-    ...policies.flatMap((lp) => [obj(lp.spec.matchConstraints), ...lp.bindings.flatMap((b) => (b.matchResources === undefined ? [] : [obj(b.matchResources)]))]),
+    ...policies.flatMap((lp) => [
+      obj(lp.spec.matchConstraints),
+      ...lp.bindings.flatMap((b) => (b.matchResources === undefined ? [] : [obj(b.matchResources)])),
+    ]),
   ];
   // a selector reads labels unless matching finds it empty (absent or {}: it matches everything, as the apiserver's defaults make it)
   const selective = (sel: unknown) => {
@@ -374,9 +401,19 @@ function verdictOf(plan: Plan, ctx: SimContext, rs: Answers): LeanVerdict | unde
     // them all, so each must be decided here as admitting (none adds a denial)
     if (!callAll(plan.validating, false, false)) return undefined;
     // the client sees the first, as apierrors.NewForbidden words it; the probe's later steps keep the policy's own words
-    const [first, ...rest] = denied.map((d): LeanDenial => ({ kind: 'ValidatingAdmissionPolicy', name: d.name, binding: d.binding, message: policyDenialMessage(d.name, d.binding, d.message) }));
+    const [first, ...rest] = denied.map(
+      (d): LeanDenial => ({ kind: 'ValidatingAdmissionPolicy', name: d.name, binding: d.binding, message: policyDenialMessage(d.name, d.binding, d.message) }),
+    );
     const deniedBy: LeanDenial = { ...first!, message: forbiddenMessage(ctx, first!.message) };
-    return { allowed: false, deniedBy, ...(rest.length ? { denials: [deniedBy, ...rest] } : {}), warnings, audited: [...audited], calls: [...calls], mutated: false };
+    return {
+      allowed: false,
+      deniedBy,
+      ...(rest.length ? { denials: [deniedBy, ...rest] } : {}),
+      warnings,
+      audited: [...audited],
+      calls: [...calls],
+      mutated: false,
+    };
   }
   if (!callAll(plan.validating, false)) return undefined;
   return { allowed: true, warnings, audited: [...audited], calls: [...calls], mutated: false };
@@ -426,11 +463,18 @@ export function leanSet(chains: readonly LeanChain[]): LeanSet {
 
 /** The batch's items with the ones that bind alike next to each other (the engine shares an activation only between neighbours), the plans' slots renumbered. */
 function ordered(gp: GroupPlan): GroupPlan {
-  const order = gp.items.map((_, i) => i).sort((a, b) => {
-    const x = gp.items[a]!;
-    const y = gp.items[b]!;
-    return (x.group ?? '\uffff').localeCompare(y.group ?? '\uffff') || x.context.localeCompare(y.context) || Number(!!x.options?.hasParams) - Number(!!y.options?.hasParams) || a - b;
-  });
+  const order = gp.items
+    .map((_, i) => i)
+    .sort((a, b) => {
+      const x = gp.items[a]!;
+      const y = gp.items[b]!;
+      return (
+        (x.group ?? '\uffff').localeCompare(y.group ?? '\uffff') ||
+        x.context.localeCompare(y.context) ||
+        Number(!!x.options?.hasParams) - Number(!!y.options?.hasParams) ||
+        a - b
+      );
+    });
   const at: number[] = [];
   order.forEach((old, i) => (at[old] = i));
   const re = (xs: number[]) => xs.map((i) => at[i]!);
@@ -441,7 +485,13 @@ function ordered(gp: GroupPlan): GroupPlan {
         p && {
           mutating: p.mutating.map((h) => ({ ...h, conditions: re(h.conditions) })),
           validating: p.validating.map((h) => ({ ...h, conditions: re(h.conditions) })),
-          policies: p.policies.map((q) => ({ ...q, conditions: re(q.conditions), validations: re(q.validations), messages: q.messages.map((i) => (i === undefined ? undefined : at[i]!)), audits: q.audits.map((a) => ({ key: a.key, at: at[a.at]! })) })),
+          policies: p.policies.map((q) => ({
+            ...q,
+            conditions: re(q.conditions),
+            validations: re(q.validations),
+            messages: q.messages.map((i) => (i === undefined ? undefined : at[i]!)),
+            audits: q.audits.map((a) => ({ key: a.key, at: at[a.at]! })),
+          })),
         },
     ),
   };

@@ -35,7 +35,13 @@ describe('lockoutReport', () => {
     expect(at136.checked.find((c) => c.request === 'kubelet-tokenreview')?.note).toMatch(/sends review requests to webhooks \(not to admission policies\)/);
     expect(at136.findings.find((f) => f.request === 'kubelet-tokenreview')).toMatchObject({ webhook: 'policy-guard', effect: 'rejected' });
     const lease = r.findings.find((f) => f.request === 'kubelet-lease')!;
-    expect(lease).toMatchObject({ kind: 'ValidatingWebhookConfiguration', name: 'policy-guard', webhook: 'policy-guard', path: 'webhooks[0].failurePolicy', document: { kind: 'ValidatingWebhookConfiguration', name: 'policy-guard', index: 0 } });
+    expect(lease).toMatchObject({
+      kind: 'ValidatingWebhookConfiguration',
+      name: 'policy-guard',
+      webhook: 'policy-guard',
+      path: 'webhooks[0].failurePolicy',
+      document: { kind: 'ValidatingWebhookConfiguration', name: 'policy-guard', index: 0 },
+    });
     expect(lease.message).toContain('failed calling webhook "policy-guard"');
     expect(lease.reason).toContain('webhooks[0].namespaceSelector is empty, so namespace kube-node-lease is not excluded');
     // the safe twin (kube-system, kube-node-lease and its own namespace excluded, Ignore, 3 s) is never responsible
@@ -56,7 +62,11 @@ describe('lockoutReport', () => {
     ]);
     expect(r.headline).toBe("2 critical requests would be rejected while 'mpod.kb.io' is down");
     // with the label on the two namespaces, as its chart sets it, nothing is locked out
-    const labelled = ['kube-system', 'kruise-system'].map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'control-plane': 'true' } } }));
+    const labelled = ['kube-system', 'kruise-system'].map((name) => ({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name, labels: { 'control-plane': 'true' } },
+    }));
     expect(rejected(await lockoutReport(fixture('openkruise-webhooks.yaml'), { namespaces: labelled }))).toEqual([]);
   });
 

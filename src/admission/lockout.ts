@@ -14,8 +14,24 @@ import type { LockoutFinding, LockoutOptions, LockoutReport, SimOptions, SimStep
 import { collectWorkspace } from './workspace';
 import { releaseOf, REVIEW_RESOURCES } from '../base/releases';
 
-function finding(req: { id: string; title: string; impact: string }, s: SimStep, effect: LockoutFinding['effect'], reason: string, message?: string): LockoutFinding {
-  const f: LockoutFinding = { request: req.id, title: req.title, impact: req.impact, effect, kind: s.kind, name: s.name, document: s.document, path: s.path, reason };
+function finding(
+  req: { id: string; title: string; impact: string },
+  s: SimStep,
+  effect: LockoutFinding['effect'],
+  reason: string,
+  message?: string,
+): LockoutFinding {
+  const f: LockoutFinding = {
+    request: req.id,
+    title: req.title,
+    impact: req.impact,
+    effect,
+    kind: s.kind,
+    name: s.name,
+    document: s.document,
+    path: s.path,
+    reason,
+  };
   if (s.webhook) f.webhook = s.webhook;
   if (s.binding) f.binding = s.binding;
   if (message) f.message = message;
@@ -53,7 +69,9 @@ function headline(findings: LockoutFinding[], checked: number): string {
     if (webhooks.length) parts.push(`while ${quote(webhooks)} ${plural(webhooks.length, 'is', 'are')} down`);
     if (policies.length) parts.push(`by ${plural(policies.length, 'policy', 'policies')} ${quote(policies)}`);
     const statics = [...new Set(rejected.filter((f) => f.static).map((f) => f.webhook ?? f.name))];
-    const fixed = statics.length ? `; ${quote(statics)} ${plural(statics.length, 'is a static manifest', 'are static manifests')}, which the API cannot delete` : '';
+    const fixed = statics.length
+      ? `; ${quote(statics)} ${plural(statics.length, 'is a static manifest', 'are static manifests')}, which the API cannot delete`
+      : '';
     return `${n} critical ${plural(n, 'request', 'requests')} would be rejected ${parts.join(' and ')}${fixed}`;
   }
   if (stalled.length > 0) {
@@ -67,9 +85,11 @@ function headline(findings: LockoutFinding[], checked: number): string {
 /** For a review request: whether webhooks can lock it out at the release (policies never can). */
 function reviewNote(request: { resource?: { group?: string; resource?: string } }, options: LockoutOptions): string | undefined {
   const row = releaseOf(options.kubernetesVersion);
-  const is = (list: readonly { group: string; resource: string }[]) => list.some((gr) => gr.group === (request.resource?.group ?? '') && gr.resource === request.resource?.resource);
+  const is = (list: readonly { group: string; resource: string }[]) =>
+    list.some((gr) => gr.group === (request.resource?.group ?? '') && gr.resource === request.resource?.resource);
   if (!is(REVIEW_RESOURCES)) return undefined;
-  if (is(row.chain.webhookExcludedResources)) return `Kubernetes ${row.version} sends review requests to no webhook (gate ExcludeAdmissionWebhookVirtualResources) and no admission policy: nothing in the workspace can lock it out`;
+  if (is(row.chain.webhookExcludedResources))
+    return `Kubernetes ${row.version} sends review requests to no webhook (gate ExcludeAdmissionWebhookVirtualResources) and no admission policy: nothing in the workspace can lock it out`;
   return `Kubernetes ${row.version} sends review requests to webhooks (not to admission policies): a fail-closed webhook whose rules match it (e.g. *) can lock it out`;
 }
 

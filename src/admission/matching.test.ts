@@ -41,7 +41,12 @@ describe('webhook rules', () => {
         hook('status', { rules: [ruleOf(['*/status'])] }),
       ),
     ];
-    const exec = podRequest({ operation: 'CONNECT', subResource: 'exec', kind: { group: '', version: 'v1', kind: 'PodExecOptions' }, object: { kind: 'PodExecOptions', apiVersion: 'v1', command: ['sh'] } });
+    const exec = podRequest({
+      operation: 'CONNECT',
+      subResource: 'exec',
+      kind: { group: '', version: 'v1', kind: 'PodExecOptions' },
+      object: { kind: 'PodExecOptions', apiVersion: 'v1', command: ['sh'] },
+    });
     const main = await simulate(ws, podRequest());
     const sub = await simulate(ws, exec);
     expect(webhookStep(main, 'star').outcome).toBe('admitted');
@@ -50,7 +55,11 @@ describe('webhook rules', () => {
     expect(webhookStep(sub, 'star-star').outcome).toBe('admitted');
     expect(webhookStep(main, 'pods-sub').outcome).toBe('admitted'); // 'pods/*': pods and every subresource of pods
     expect(webhookStep(sub, 'pods-sub').outcome).toBe('admitted');
-    const cm = podRequest({ resource: { group: '', version: 'v1', resource: 'configmaps' }, kind: { group: '', version: 'v1', kind: 'ConfigMap' }, object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'team-a' } } });
+    const cm = podRequest({
+      resource: { group: '', version: 'v1', resource: 'configmaps' },
+      kind: { group: '', version: 'v1', kind: 'ConfigMap' },
+      object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'team-a' } },
+    });
     expect(await outcome(ws, cm, 'pods-sub')).toBe('skipped');
     expect(webhookStep(sub, 'status').outcome).toBe('skipped');
     const status = await simulate(ws, podRequest({ operation: 'UPDATE', subResource: 'status', oldObject: pod() }));
@@ -58,12 +67,24 @@ describe('webhook rules', () => {
   });
 
   it('scope', async () => {
-    const ws = [validating('v', hook('namespaced', { rules: [{ ...ruleOf(['*']), scope: 'Namespaced' }] }), hook('cluster', { rules: [{ ...ruleOf(['*']), scope: 'Cluster' }] }))];
+    const ws = [
+      validating(
+        'v',
+        hook('namespaced', { rules: [{ ...ruleOf(['*']), scope: 'Namespaced' }] }),
+        hook('cluster', { rules: [{ ...ruleOf(['*']), scope: 'Cluster' }] }),
+      ),
+    ];
     const p = await simulate(ws, podRequest());
     expect(webhookStep(p, 'namespaced').outcome).toBe('admitted');
     expect(webhookStep(p, 'cluster').reason).toContain('scope Cluster');
     // a Namespace is cluster-scoped even though its requests carry a namespace
-    const nsDelete: SimRequest = { operation: 'DELETE', resource: { group: '', version: 'v1', resource: 'namespaces' }, kind: { group: '', version: 'v1', kind: 'Namespace' }, name: 'team-a', oldObject: namespace('team-a') };
+    const nsDelete: SimRequest = {
+      operation: 'DELETE',
+      resource: { group: '', version: 'v1', resource: 'namespaces' },
+      kind: { group: '', version: 'v1', kind: 'Namespace' },
+      name: 'team-a',
+      oldObject: namespace('team-a'),
+    };
     const n = await simulate(ws, nsDelete);
     expect(webhookStep(n, 'cluster').outcome).toBe('admitted');
     expect(webhookStep(n, 'namespaced').outcome).toBe('skipped');
@@ -84,7 +105,13 @@ describe('webhook rules', () => {
     expect(webhookStep(r, 'equivalent').reason).toContain('equivalent autoscaling/v2');
     expect(webhookStep(r, 'exact').outcome).toBe('skipped');
     // the webhook sees the request converted: kind/resource the equivalent, requestKind/requestResource as sent
-    const mc = [{ name: 'converted', expression: "request.kind.version == 'v2' && request.resource.version == 'v2' && request.requestKind.version == 'v1' && object.apiVersion == 'autoscaling/v2'" }];
+    const mc = [
+      {
+        name: 'converted',
+        expression:
+          "request.kind.version == 'v2' && request.resource.version == 'v2' && request.requestKind.version == 'v1' && object.apiVersion == 'autoscaling/v2'",
+      },
+    ];
     const seen = await simulate([validating('v', hook('equivalent', { rules: [v2], matchPolicy: 'Equivalent', matchConditions: mc }))], hpaV1);
     expect(webhookStep(seen, 'equivalent').outcome).toBe('admitted');
   });
@@ -120,7 +147,11 @@ describe('webhook rules', () => {
   });
 
   it('namespaceSelector: the Namespace labels; the object itself for Namespace CREATE; cluster-scoped requests always match', async () => {
-    const ws = [validating('v', hook('prod-only', { namespaceSelector: { matchLabels: { env: 'prod' } }, rules: [ruleOf(['*'])] })), namespace('team-a', { env: 'prod' }), namespace('team-b')];
+    const ws = [
+      validating('v', hook('prod-only', { namespaceSelector: { matchLabels: { env: 'prod' } }, rules: [ruleOf(['*'])] })),
+      namespace('team-a', { env: 'prod' }),
+      namespace('team-b'),
+    ];
     expect(await outcome(ws, podRequest(), 'prod-only')).toBe('admitted');
     const other = webhookStep(await simulate(ws, podRequest({ namespace: 'team-b', object: pod({}, 'team-b') })), 'prod-only');
     expect(other.outcome).toBe('skipped');
@@ -134,12 +165,20 @@ describe('webhook rules', () => {
     });
     expect(await outcome(ws, nsCreate({ env: 'prod' }), 'prod-only')).toBe('admitted');
     expect(await outcome(ws, nsCreate({}), 'prod-only')).toBe('skipped');
-    const node: SimRequest = { operation: 'CREATE', resource: { group: '', version: 'v1', resource: 'nodes' }, kind: { group: '', version: 'v1', kind: 'Node' }, name: 'n1', object: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } } };
+    const node: SimRequest = {
+      operation: 'CREATE',
+      resource: { group: '', version: 'v1', resource: 'nodes' },
+      kind: { group: '', version: 'v1', kind: 'Node' },
+      name: 'n1',
+      object: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } },
+    };
     expect(await outcome(ws, node, 'prod-only')).toBe('admitted');
   });
 
   it('objectSelector: object or oldObject labels', async () => {
-    const ws = [validating('v', hook('injected', { objectSelector: { matchLabels: { inject: 'true' } }, rules: [{ ...ruleOf(['pods']), operations: ['*'] }] }))];
+    const ws = [
+      validating('v', hook('injected', { objectSelector: { matchLabels: { inject: 'true' } }, rules: [{ ...ruleOf(['pods']), operations: ['*'] }] })),
+    ];
     expect(await outcome(ws, podRequest({ object: pod({ inject: 'true' }) }), 'injected')).toBe('admitted');
     const s = webhookStep(await simulate(ws, podRequest()), 'injected');
     expect(s.outcome).toBe('skipped');
@@ -160,7 +199,9 @@ describe('webhook rules', () => {
   });
 
   it('admission configuration resources never reach webhooks or policies', async () => {
-    const ws = [validating('v', hook('all', { rules: [{ apiGroups: ['*'], apiVersions: ['*'], operations: ['*'], resources: ['*'] }], failurePolicy: 'Fail' }))];
+    const ws = [
+      validating('v', hook('all', { rules: [{ apiGroups: ['*'], apiVersions: ['*'], operations: ['*'], resources: ['*'] }], failurePolicy: 'Fail' })),
+    ];
     const req: SimRequest = {
       operation: 'CREATE',
       resource: { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingwebhookconfigurations' },
@@ -204,7 +245,9 @@ describe('policy matching', () => {
       object: { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { name: 'web', namespace: 'team-a' } },
     };
     const eq = await simulate([p('Equivalent'), binding('ValidatingAdmissionPolicyBinding', 'b', 'hpa')], hpaV1);
-    expect(eq.deniedBy?.message).toBe(`horizontalpodautoscalers.autoscaling "web" is forbidden: ValidatingAdmissionPolicy 'hpa' with binding 'b' denied request: seen as v2, sent as v1`);
+    expect(eq.deniedBy?.message).toBe(
+      `horizontalpodautoscalers.autoscaling "web" is forbidden: ValidatingAdmissionPolicy 'hpa' with binding 'b' denied request: seen as v2, sent as v1`,
+    );
     const exact = await simulate([p('Exact'), binding('ValidatingAdmissionPolicyBinding', 'b', 'hpa')], hpaV1);
     expect(exact.allowed).toBe(true);
     expect(policyStep(exact, 'hpa').path).toBe('spec.matchConstraints.resourceRules');
@@ -238,12 +281,14 @@ describe('policy matching', () => {
   it('params and parameterNotFoundAction', async () => {
     const p = policy('ValidatingAdmissionPolicy', 'limits', {
       paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
-      validations: [{ expression: "object.metadata.name.startsWith(params.data.prefix)", messageExpression: "'name must start with ' + params.data.prefix" }],
+      validations: [{ expression: 'object.metadata.name.startsWith(params.data.prefix)', messageExpression: "'name must start with ' + params.data.prefix" }],
     });
     const params = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'limits', namespace: 'team-a' }, data: { prefix: 'api-' } };
     const deny = binding('ValidatingAdmissionPolicyBinding', 'b', 'limits', { paramRef: { name: 'limits', parameterNotFoundAction: 'Deny' } });
     const withParams = await simulate([p, deny, params], podRequest());
-    expect(withParams.deniedBy?.message).toBe(`pods "web-0" is forbidden: ValidatingAdmissionPolicy 'limits' with binding 'b' denied request: name must start with api-`);
+    expect(withParams.deniedBy?.message).toBe(
+      `pods "web-0" is forbidden: ValidatingAdmissionPolicy 'limits' with binding 'b' denied request: name must start with api-`,
+    );
     const missing = await simulate([p, deny], podRequest());
     expect(missing.allowed).toBe(false);
     expect(missing.deniedBy?.message).toContain('no params found for policy binding with `Deny` parameterNotFoundAction');

@@ -7,7 +7,9 @@ import { binding, hook, mutating, podRequest, policy, validating } from './test-
 useEngine();
 
 const noDebugLabel = [
-  policy('ValidatingAdmissionPolicy', 'no-debug', { validations: [{ expression: "!has(object.metadata.labels) || !('debug' in object.metadata.labels)", message: 'debug pods are not allowed' }] }),
+  policy('ValidatingAdmissionPolicy', 'no-debug', {
+    validations: [{ expression: "!has(object.metadata.labels) || !('debug' in object.metadata.labels)", message: 'debug pods are not allowed' }],
+  }),
   binding('ValidatingAdmissionPolicyBinding', 'no-debug-b', 'no-debug'),
 ];
 const addDebugLabel = [
@@ -22,7 +24,12 @@ describe('mutation-breaks-validation (M06)', () => {
   it('a MutatingAdmissionPolicy adds what a ValidatingAdmissionPolicy forbids: the validator, its field and the mutator', async () => {
     const breaks = await mutationBreaks([...addDebugLabel, ...noDebugLabel], podRequest());
     expect(breaks).toHaveLength(1);
-    expect(breaks[0]!.validator).toMatchObject({ kind: 'ValidatingAdmissionPolicy', name: 'no-debug', binding: 'no-debug-b', path: 'spec.validations[0].expression' });
+    expect(breaks[0]!.validator).toMatchObject({
+      kind: 'ValidatingAdmissionPolicy',
+      name: 'no-debug',
+      binding: 'no-debug-b',
+      path: 'spec.validations[0].expression',
+    });
     expect(breaks[0]!.mutators.map((s) => [s.kind, s.name])).toEqual([['MutatingAdmissionPolicy', 'add-debug']]);
     expect(breaks[0]!.message).toMatch(
       /^ValidatingAdmissionPolicy "no-debug" \(binding "no-debug-b"\) rejects the object as mutated by MutatingAdmissionPolicy "add-debug" \(binding "add-debug-b"\), but admits it as sent: .*debug pods are not allowed/,
@@ -41,7 +48,7 @@ describe('mutation-breaks-validation (M06)', () => {
   });
 
   it('nothing when the object as sent is rejected anyway, when nothing mutated, or when the result passes', async () => {
-    const debugPod = podRequest({ object: { ...podRequest().object as object, metadata: { name: 'web-0', namespace: 'team-a', labels: { debug: 'yes' } } } });
+    const debugPod = podRequest({ object: { ...(podRequest().object as object), metadata: { name: 'web-0', namespace: 'team-a', labels: { debug: 'yes' } } } });
     expect(await mutationBreaks([...addDebugLabel, ...noDebugLabel], debugPod)).toEqual([]);
     expect(await mutationBreaks(noDebugLabel, podRequest())).toEqual([]);
     expect(await mutationBreaks(addDebugLabel, podRequest())).toEqual([]);

@@ -35,14 +35,25 @@ export function stepSubject(s: SimStep): string {
  * there is nothing to find: the request is admitted (no validator rejects it), or nothing
  * changed the object.
  */
-export async function mutationBreaks(objects: readonly unknown[], request: SimRequest, options: SimOptions = {}, cel?: PolicyCel, simulated?: SimResult): Promise<MutationBreak[]> {
+export async function mutationBreaks(
+  objects: readonly unknown[],
+  request: SimRequest,
+  options: SimOptions = {},
+  cel?: PolicyCel,
+  simulated?: SimResult,
+): Promise<MutationBreak[]> {
   if (simulated && (simulated.allowed || simulated.patches.length === 0)) return [];
   const docs = Array.isArray(objects) ? objects : [];
   const withMutations = await probe(docs, request, options, cel);
   const mutators = withMutations.steps.filter((s) => s.outcome === 'patched');
   const rejecting = withMutations.steps.filter(rejects);
   if (!mutators.length || !rejecting.length) return [];
-  const asSent = await probe(docs.filter((d) => !MUTATING_KINDS.has((d as { kind?: unknown } | null)?.kind)), request, options, cel);
+  const asSent = await probe(
+    docs.filter((d) => !MUTATING_KINDS.has((d as { kind?: unknown } | null)?.kind)),
+    request,
+    options,
+    cel,
+  );
   const rejectedAsSent = new Set(asSent.steps.filter(rejects).map(identity));
   return rejecting
     .filter((s) => !rejectedAsSent.has(identity(s)))

@@ -96,7 +96,13 @@ function policyMatch(ctx: SimContext, p: WorkspacePolicy): { match?: MatchResult
 }
 
 function runInput(ctx: SimContext, matched: EquivalentResource | undefined, object: unknown, p?: WorkspacePolicy): RunRequestInput {
-  return { ...inputFor(ctx, matched, object), paramDocuments: ctx.ws.documents, equivalents: ctx.discovery.equivalents, ...(p?.static ? { static: true } : {}), ...(ctx.options.trace ? { trace: true } : {}) };
+  return {
+    ...inputFor(ctx, matched, object),
+    paramDocuments: ctx.ws.documents,
+    equivalents: ctx.discovery.equivalents,
+    ...(p?.static ? { static: true } : {}),
+    ...(ctx.options.trace ? { trace: true } : {}),
+  };
 }
 
 /** A paramRef naming a document of another kind than paramKind: say so (the apiserver just finds no param). */
@@ -108,11 +114,21 @@ function paramNotes(ctx: SimContext, p: WorkspacePolicy, b: WorkspaceBinding): s
   if (same.length === 0 || same.some((d) => obj(d).apiVersion === kind.apiVersion && obj(d).kind === kind.kind)) return [];
   const d = same[0];
   const where = namespaceOf(d) ? ` in namespace ${namespaceOf(d)}` : '';
-  return [`paramRef names '${name}', but the workspace's '${name}'${where} is a ${str(obj(d).apiVersion)} ${str(obj(d).kind)}, not the paramKind ${str(kind.apiVersion)} ${str(kind.kind)}: it is not a param of this policy`];
+  return [
+    `paramRef names '${name}', but the workspace's '${name}'${where} is a ${str(obj(d).apiVersion)} ${str(obj(d).kind)}, not the paramKind ${str(kind.apiVersion)} ${str(kind.kind)}: it is not a param of this policy`,
+  ];
 }
 
 /** A step for the policy as a whole when no binding step says more (not matching, exempt, config error, no bindings). */
-function policyLevelStep(ctx: SimContext, phase: SimPhase, p: WorkspacePolicy, match: MatchResult | undefined, skipReason: string | undefined, configError: string | undefined, message?: string): SimStep {
+function policyLevelStep(
+  ctx: SimContext,
+  phase: SimPhase,
+  p: WorkspacePolicy,
+  match: MatchResult | undefined,
+  skipReason: string | undefined,
+  configError: string | undefined,
+  message?: string,
+): SimStep {
   const failurePolicy = failurePolicyOf(p.spec);
   if (configError) {
     const s = policyStep(ctx, {
@@ -133,7 +149,14 @@ function policyLevelStep(ctx: SimContext, phase: SimPhase, p: WorkspacePolicy, m
 /** The apiserver only dispatches policies that have a binding (policy_source.go). */
 function noBindingStep(ctx: SimContext, phase: SimPhase, p: WorkspacePolicy): void {
   const bindingKind = p.kind === 'MutatingAdmissionPolicy' ? 'MutatingAdmissionPolicyBinding' : 'ValidatingAdmissionPolicyBinding';
-  policyStep(ctx, { phase, p, outcome: 'skipped', reason: `no ${bindingKind} names policy '${p.name}': the apiserver does not evaluate it`, document: p.document, path: 'metadata.name' });
+  policyStep(ctx, {
+    phase,
+    p,
+    outcome: 'skipped',
+    reason: `no ${bindingKind} names policy '${p.name}': the apiserver does not evaluate it`,
+    document: p.document,
+    path: 'metadata.name',
+  });
 }
 
 function bindingSkipStep(ctx: SimContext, phase: SimPhase, p: WorkspacePolicy, b: WorkspaceBinding, bt: BindingTraceBase): SimStep | undefined {
@@ -150,7 +173,15 @@ function bindingSkipStep(ctx: SimContext, phase: SimPhase, p: WorkspacePolicy, b
     });
   }
   if (!bt.applies) {
-    return policyStep(ctx, { phase, p, binding: b, outcome: 'skipped', reason: `binding '${b.name}' ${bt.reason}`, document: b.document, path: matchPath('spec.matchResources', bt.match) });
+    return policyStep(ctx, {
+      phase,
+      p,
+      binding: b,
+      outcome: 'skipped',
+      reason: `binding '${b.name}' ${bt.reason}`,
+      document: b.document,
+      path: matchPath('spec.matchResources', bt.match),
+    });
   }
   return undefined;
 }
@@ -164,7 +195,14 @@ function excludedSteps(ctx: SimContext, phase: SimPhase): boolean {
   if (!why) return false;
   if (ctx.round === 0) {
     for (const p of phase === 'mutating' ? ctx.ws.policies.mutating : ctx.ws.policies.validating) {
-      policyStep(ctx, { phase, p, outcome: 'skipped', reason: why, document: p.document, path: isObject(p.spec.matchConstraints) ? 'spec.matchConstraints' : 'spec' });
+      policyStep(ctx, {
+        phase,
+        p,
+        outcome: 'skipped',
+        reason: why,
+        document: p.document,
+        path: isObject(p.spec.matchConstraints) ? 'spec.matchConstraints' : 'spec',
+      });
     }
   }
   return true;
@@ -228,7 +266,13 @@ export async function runValidatingPolicies(ctx: SimContext): Promise<void> {
       const configError = r.errors[0] && !r.bindings.length && r.policyMatch?.matches !== false ? r.errors[0] : undefined;
       const s = policyLevelStep(ctx, 'validating', p, r.policyMatch ?? match, r.skipReason, configError, r.decision.message);
       if (r.decision.allowed === false && !ctx.denied) {
-        ctx.denied = { kind: 'ValidatingAdmissionPolicy', name: p.name, message: forbiddenMessage(ctx, r.decision.message ?? ''), reason: r.decision.reason, code: r.decision.code ?? 403 };
+        ctx.denied = {
+          kind: 'ValidatingAdmissionPolicy',
+          name: p.name,
+          message: forbiddenMessage(ctx, r.decision.message ?? ''),
+          reason: r.decision.reason,
+          code: r.decision.code ?? 403,
+        };
         s.message = ctx.denied.message;
       }
       continue;
@@ -241,7 +285,14 @@ export async function runValidatingPolicies(ctx: SimContext): Promise<void> {
         if (notes.length) skip.notes = notes;
         if (skip.outcome === 'error-rejected') skip.message = policyDenialMessage(p.name, b.name, `failed to configure binding: ${bt.configError ?? ''}`);
         if (skip.outcome === 'error-rejected' && !ctx.denied && r.decision.allowed === false) {
-          ctx.denied = { kind: 'ValidatingAdmissionPolicy', name: p.name, binding: b.name, message: forbiddenMessage(ctx, r.decision.message ?? ''), reason: r.decision.reason, code: r.decision.code ?? 403 };
+          ctx.denied = {
+            kind: 'ValidatingAdmissionPolicy',
+            name: p.name,
+            binding: b.name,
+            message: forbiddenMessage(ctx, r.decision.message ?? ''),
+            reason: r.decision.reason,
+            code: r.decision.code ?? 403,
+          };
           skip.message = ctx.denied.message;
         }
         continue;
@@ -286,7 +337,14 @@ export async function runValidatingPolicies(ctx: SimContext): Promise<void> {
       const warnings = r.warnings.filter((w) => w.includes(`with binding '${b.name}':`));
       if (warnings.length) s.warnings = warnings;
       if ((outcome === 'denied' || outcome === 'error-rejected') && !ctx.denied && r.decision.allowed === false) {
-        ctx.denied = { kind: 'ValidatingAdmissionPolicy', name: p.name, binding: b.name, message: forbiddenMessage(ctx, r.decision.message ?? ''), reason: r.decision.reason, code: r.decision.code ?? 422 };
+        ctx.denied = {
+          kind: 'ValidatingAdmissionPolicy',
+          name: p.name,
+          binding: b.name,
+          message: forbiddenMessage(ctx, r.decision.message ?? ''),
+          reason: r.decision.reason,
+          code: r.decision.code ?? 422,
+        };
         s.message = ctx.denied.message;
       }
     }
@@ -339,7 +397,14 @@ export async function runMutatingPolicies(ctx: SimContext): Promise<void> {
       if (ctx.round === 0) {
         const configError = r.outcome === 'deny' ? r.errors[0] : undefined;
         const s = policyLevelStep(ctx, 'mutating', p, r.policyMatch ?? match, r.skipReason, configError, r.decision.message);
-        if (r.outcome === 'deny' && !denial) denial = { kind: 'MutatingAdmissionPolicy', name: p.name, message: r.decision.message ?? '', reason: r.decision.reason, code: r.decision.code ?? 403 };
+        if (r.outcome === 'deny' && !denial)
+          denial = {
+            kind: 'MutatingAdmissionPolicy',
+            name: p.name,
+            message: r.decision.message ?? '',
+            reason: r.decision.reason,
+            code: r.decision.code ?? 403,
+          };
         if (r.outcome === 'deny') s.message = r.decision.message;
       }
       continue;
@@ -355,7 +420,10 @@ export async function runMutatingPolicies(ctx: SimContext): Promise<void> {
       }
       const invoked = bt.evaluations.filter((e) => e.matchConditions?.outcome !== 'skip' && e.matchConditions?.outcome !== 'error');
       const changed = invoked.some((e) => !deepEqual(e.objectBefore, e.objectAfter));
-      const errors = bt.evaluations.flatMap((e) => [...(e.matchConditions?.outcome === 'error' ? [e.matchConditions.error ?? ''] : []), ...e.mutations.filter((m) => m.error).map((m) => m.error!)]);
+      const errors = bt.evaluations.flatMap((e) => [
+        ...(e.matchConditions?.outcome === 'error' ? [e.matchConditions.error ?? ''] : []),
+        ...e.mutations.filter((m) => m.error).map((m) => m.error!),
+      ]);
       const firstErrorMutation = bt.evaluations.flatMap((e) => e.mutations).find((m) => m.error);
       let outcome: SimOutcome = changed ? 'patched' : 'admitted';
       let reason = changed ? `binding '${b.name}' applies; the mutations changed the object` : `binding '${b.name}' applies; the mutations change nothing`;
@@ -379,7 +447,11 @@ export async function runMutatingPolicies(ctx: SimContext): Promise<void> {
       const s = policyStep(ctx, { phase: 'mutating', p, binding: b, outcome, reason, document: p.document, path });
       if (ctx.options.trace) s.expressions = tracedExpressions(p.policy, bt.evaluations);
       if (notes.length) s.notes = notes;
-      if (matched) s.notes = [...(s.notes ?? []), `matched through the equivalent ${matched.resource.group}/${matched.resource.version} ${matched.resource.resource} (only the object's apiVersion is converted here)`];
+      if (matched)
+        s.notes = [
+          ...(s.notes ?? []),
+          `matched through the equivalent ${matched.resource.group}/${matched.resource.version} ${matched.resource.resource} (only the object's apiVersion is converted here)`,
+        ];
       if (changed) {
         const first = invoked[0]!.objectBefore;
         const last = invoked[invoked.length - 1]!.objectAfter;
@@ -391,10 +463,19 @@ export async function runMutatingPolicies(ctx: SimContext): Promise<void> {
       if (invoked.length > 0 && p.spec.reinvocationPolicy === 'IfNeeded') st.previouslyInvoked.add(invocationKey(p, b));
       if (outcome === 'error-rejected') s.message = `policy '${p.name}' with binding '${b.name}' denied request: ${errors[0]}`;
       if (outcome === 'error-rejected' && r.outcome === 'deny') {
-        if (!denial) denial = { kind: 'MutatingAdmissionPolicy', name: p.name, binding: b.name, message: r.decision.message ?? '', reason: r.decision.reason, code: r.decision.code ?? 403 };
+        if (!denial)
+          denial = {
+            kind: 'MutatingAdmissionPolicy',
+            name: p.name,
+            binding: b.name,
+            message: r.decision.message ?? '',
+            reason: r.decision.reason,
+            code: r.decision.code ?? 403,
+          };
       }
     }
-    if (r.outcome === 'deny' && !denial) denial = { kind: 'MutatingAdmissionPolicy', name: p.name, message: r.decision.message ?? '', reason: r.decision.reason, code: r.decision.code ?? 403 };
+    if (r.outcome === 'deny' && !denial)
+      denial = { kind: 'MutatingAdmissionPolicy', name: p.name, message: r.decision.message ?? '', reason: r.decision.reason, code: r.decision.code ?? 403 };
     // back to the request's version (only the apiVersion was converted)
     ctx.object = matched && isObject(r.object) && isObject(before) ? { ...r.object, apiVersion: before.apiVersion } : r.object;
   }

@@ -28,7 +28,11 @@ const sar = (): SimRequest => ({
 });
 
 const denyAll = [
-  policy('ValidatingAdmissionPolicy', 'deny-all', { failurePolicy: 'Fail', matchConstraints: { resourceRules: [everything] }, validations: [{ expression: 'false', message: 'no' }] }),
+  policy('ValidatingAdmissionPolicy', 'deny-all', {
+    failurePolicy: 'Fail',
+    matchConstraints: { resourceRules: [everything] },
+    validations: [{ expression: 'false', message: 'no' }],
+  }),
   binding('ValidatingAdmissionPolicyBinding', 'deny-all-b', 'deny-all'),
 ];
 
@@ -71,7 +75,10 @@ describe('webhooks skip the review resources where the release row says so', () 
 
   it('1.37 (ExcludeAdmissionWebhookVirtualResources): neither is called, each step says why', async () => {
     for (const request of [tokenReview(), sar()]) {
-      const r = await simulate([...ws, mutating('m', hook('m-star', { rules: [everything] }))], request, { kubernetesVersion: '1.37', webhooks: { named: 'deny', star: 'deny', 'm-star': 'deny' } });
+      const r = await simulate([...ws, mutating('m', hook('m-star', { rules: [everything] }))], request, {
+        kubernetesVersion: '1.37',
+        webhooks: { named: 'deny', star: 'deny', 'm-star': 'deny' },
+      });
       expect(r.allowed).toBe(true);
       for (const name of ['named', 'star', 'm-star']) {
         const s = webhookStep(r, name);
@@ -91,11 +98,20 @@ describe('webhooks skip the review resources where the release row says so', () 
 describe('a review object without metadata', () => {
   it("reaches a mutating webhook with metadata: an 'add /metadata/labels' patch applies (1.36)", async () => {
     const patch = [{ op: 'add' as const, path: '/metadata/labels', value: { reviewed: 'yes' } }];
-    const r = await simulate([mutating('m', hook('labeler', { rules: [tokenReviewRule] }))], tokenReview(), { kubernetesVersion: '1.36', webhooks: { labeler: { patch } } });
+    const r = await simulate([mutating('m', hook('labeler', { rules: [tokenReviewRule] }))], tokenReview(), {
+      kubernetesVersion: '1.36',
+      webhooks: { labeler: { patch } },
+    });
     expect(r.allowed).toBe(true);
     expect(webhookStep(r, 'labeler').outcome).toBe('patched');
     // and with the empty status Go always encodes (the status is computed after admission)
-    expect(r.object).toEqual({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', metadata: { labels: { reviewed: 'yes' } }, spec: { token: 'abc' }, status: { user: {} } });
+    expect(r.object).toEqual({
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenReview',
+      metadata: { labels: { reviewed: 'yes' } },
+      spec: { token: 'abc' },
+      status: { user: {} },
+    });
   });
 });
 
@@ -106,7 +122,13 @@ describe('validation_failure: Audit-action failures by release', () => {
   ];
   const ws = [...audit('a-first', ['a0', 'a1']), ...audit('b-second', ['b0'])];
   const key = 'validation.policy.admission.k8s.io/validation_failure';
-  const entry = (policy: string, message: string, expressionIndex: number) => ({ message, policy, binding: `${policy}-b`, expressionIndex, validationActions: ['Audit'] });
+  const entry = (policy: string, message: string, expressionIndex: number) => ({
+    message,
+    policy,
+    binding: `${policy}-b`,
+    expressionIndex,
+    validationActions: ['Audit'],
+  });
 
   it('1.36: one annotation per failure, the request keeps the first', async () => {
     const r = await simulate(ws, podRequest(), { kubernetesVersion: '1.36' });
@@ -120,7 +142,10 @@ describe('validation_failure: Audit-action failures by release', () => {
   });
 
   it('1.37: at most 50 failures', async () => {
-    const many = audit('many', Array.from({ length: 60 }, (_, i) => `m${i}`));
+    const many = audit(
+      'many',
+      Array.from({ length: 60 }, (_, i) => `m${i}`),
+    );
     const r = await simulate(many, podRequest(), { kubernetesVersion: '1.37' });
     expect(JSON.parse(r.auditAnnotations[key]!)).toHaveLength(50);
   });

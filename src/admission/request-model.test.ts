@@ -32,7 +32,9 @@ describe('the one request model', () => {
     expect(policyStep(sim, 'filled', 'filled-binding').outcome).toBe('admitted');
   });
   it('so do a webhook’s matchConditions', async () => {
-    const sim = await simulate([validating('v', hook('guard', { matchConditions: [{ name: 'filled', expression: FILLED }] }))], input.request, { webhooks: { guard: 'deny' } });
+    const sim = await simulate([validating('v', hook('guard', { matchConditions: [{ name: 'filled', expression: FILLED }] }))], input.request, {
+      webhooks: { guard: 'deny' },
+    });
     // every condition true: the webhook is called (and denies as told)
     expect(webhookStep(sim, 'guard').outcome).toBe('denied');
   });

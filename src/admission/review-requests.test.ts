@@ -33,7 +33,9 @@ describe('review requests', () => {
       spec: { user: 'jane' },
       status: { allowed: false },
     });
-    expect(serializeTyped({ apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', spec: { namespace: 'a' } })).toMatchObject({ status: { resourceRules: null, nonResourceRules: null, incomplete: false } });
+    expect(serializeTyped({ apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', spec: { namespace: 'a' } })).toMatchObject({
+      status: { resourceRules: null, nonResourceRules: null, incomplete: false },
+    });
     // a status the client posted is kept: nothing resets it before admission
     expect(serializeTyped({ ...tokenReview, status: { authenticated: true } })).toMatchObject({ status: { authenticated: true, user: {} } });
   });

@@ -242,7 +242,11 @@ export function typedRootKinds(doc: unknown, field: string, root: TypedRoot, ver
 }
 
 /** The typed fields at `path` below the kinds' schemas (the release's schema asset loaded on first use). */
-export async function kindFieldsAt(kinds: readonly CheckedKind[], path: readonly string[], options: TypeCheckOptions = {}): Promise<SchemaFieldsAt | undefined> {
+export async function kindFieldsAt(
+  kinds: readonly CheckedKind[],
+  path: readonly string[],
+  options: TypeCheckOptions = {},
+): Promise<SchemaFieldsAt | undefined> {
   if (!kinds.length) return undefined;
   const asset = await schemaAsset(options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION).catch(() => undefined);
   return schemaFieldsAt(schemaRoots(kinds, asset, options.workspace ?? []), path);

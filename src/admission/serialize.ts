@@ -58,7 +58,8 @@ function withSkeleton(o: Obj, skeleton: Obj): Obj {
   return out;
 }
 
-const groupOf = (apiVersion: unknown): string => (typeof apiVersion === 'string' && apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '');
+const groupOf = (apiVersion: unknown): string =>
+  typeof apiVersion === 'string' && apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
 
 /** The object as the apiserver serializes a typed (built-in) object; a copy, the input is unchanged. */
 export function serializeTyped(object: unknown): unknown {

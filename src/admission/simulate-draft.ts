@@ -26,7 +26,11 @@ export interface DraftOptions {
   trace?: boolean;
 }
 
-export async function simulateDraft(objects: readonly unknown[], draft: SimulatorDraft, { kubernetesVersion, staticDocuments, trace = false }: DraftOptions = {}): Promise<DraftRun> {
+export async function simulateDraft(
+  objects: readonly unknown[],
+  draft: SimulatorDraft,
+  { kubernetesVersion, staticDocuments, trace = false }: DraftOptions = {},
+): Promise<DraftRun> {
   const { input, errors } = toTestInput(draft.input);
   const { responses, errors: responseErrors } = toWebhookResponses(draft.webhooks);
   if (errors.length || responseErrors.length) return { ok: false, draftErrors: errors, responseErrors };

@@ -14,7 +14,9 @@ describe('traced simulation', () => {
     const ws = [
       policy('ValidatingAdmissionPolicy', 'small', {
         matchConditions: [{ name: 'named', expression: "has(object.metadata.name) && object.metadata.name != ''" }],
-        validations: [{ expression: "object.metadata.name.size() < 3 || object.metadata.name.startsWith('ok-')", messageExpression: "'too long: ' + object.metadata.name" }],
+        validations: [
+          { expression: "object.metadata.name.size() < 3 || object.metadata.name.startsWith('ok-')", messageExpression: "'too long: ' + object.metadata.name" },
+        ],
       }),
       binding('ValidatingAdmissionPolicyBinding', 'small-b', 'small'),
       namespace('team-a'),
@@ -24,7 +26,11 @@ describe('traced simulation', () => {
     expect(withoutExpressions(traced)).toEqual(plain);
     const step = policyStep(traced, 'small', 'small-b');
     expect(step).toMatchObject({ outcome: 'denied', path: 'spec.validations[0].expression' });
-    expect(step.expressions!.map((e) => e.field)).toEqual(['spec.matchConditions[0].expression', 'spec.validations[0].expression', 'spec.validations[0].messageExpression']);
+    expect(step.expressions!.map((e) => e.field)).toEqual([
+      'spec.matchConditions[0].expression',
+      'spec.validations[0].expression',
+      'spec.validations[0].messageExpression',
+    ]);
     const v = step.expressions![1]!;
     const startsWith = v.trace.find((n) => v.expression.slice(n.from, n.to) === "object.metadata.name.startsWith('ok-')");
     expect(startsWith).toMatchObject({ ran: true, value: false });

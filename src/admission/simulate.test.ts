@@ -52,7 +52,9 @@ describe('webhook responses and failurePolicy', () => {
   });
 
   it('a validating webhook that answers with a patch is a call failure (failurePolicy)', async () => {
-    const r = await simulate([validating('v', hook('w', { failurePolicy: 'Fail' }))], podRequest(), { webhooks: { w: { patch: [{ op: 'add', path: '/metadata/labels/x', value: 'y' }] } } });
+    const r = await simulate([validating('v', hook('w', { failurePolicy: 'Fail' }))], podRequest(), {
+      webhooks: { w: { patch: [{ op: 'add', path: '/metadata/labels/x', value: 'y' }] } },
+    });
     expect(r.deniedBy?.message).toContain('validating webhook may not return response.patch');
   });
 });
@@ -73,7 +75,10 @@ describe('mutation', () => {
   it('patches apply in configuration-name order; the object after mutation and the patches are returned', async () => {
     const ws = [mutating('b-second', hook('b')), mutating('a-first', hook('a'))];
     const r = await simulate(ws, podRequest({ object: pod({ app: 'web' }) }), {
-      webhooks: { a: { patch: [{ op: 'add', path: '/metadata/labels/team', value: 'a' }] }, b: { patch: [{ op: 'replace', path: '/metadata/labels/team', value: 'b' }] } },
+      webhooks: {
+        a: { patch: [{ op: 'add', path: '/metadata/labels/team', value: 'a' }] },
+        b: { patch: [{ op: 'replace', path: '/metadata/labels/team', value: 'b' }] },
+      },
     });
     expect(r.steps.filter((s) => s.round === 0).map((s) => s.webhook)).toEqual(['a', 'b']);
     expect(r.patches.map((p) => p.by)).toEqual(['a', 'b']);
@@ -100,21 +105,32 @@ describe('mutation', () => {
     const map = policy('MutatingAdmissionPolicy', 'add-team', {
       mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/metadata/labels/team", value: "platform"}]' } }],
     });
-    const vap = policy('ValidatingAdmissionPolicy', 'need-team', { validations: [{ expression: "'team' in object.metadata.labels", message: 'team label required' }] });
-    const ws = [map, binding('MutatingAdmissionPolicyBinding', 'add-team', 'add-team'), vap, binding('ValidatingAdmissionPolicyBinding', 'need-team', 'need-team')];
+    const vap = policy('ValidatingAdmissionPolicy', 'need-team', {
+      validations: [{ expression: "'team' in object.metadata.labels", message: 'team label required' }],
+    });
+    const ws = [
+      map,
+      binding('MutatingAdmissionPolicyBinding', 'add-team', 'add-team'),
+      vap,
+      binding('ValidatingAdmissionPolicyBinding', 'need-team', 'need-team'),
+    ];
     const r = await simulate(ws, podRequest());
     expect(r.allowed).toBe(true);
     expect(policyStep(r, 'add-team').outcome).toBe('patched');
     expect(r.patches).toEqual([{ by: 'add-team/add-team', ops: [{ op: 'add', path: '/metadata/labels/team', value: 'platform' }] }]);
     const without = await simulate(ws.slice(2), podRequest());
     expect(without.deniedBy).toMatchObject({ kind: 'ValidatingAdmissionPolicy', name: 'need-team', binding: 'need-team', code: 422, reason: 'Invalid' });
-    expect(without.deniedBy?.message).toBe(`pods "web-0" is forbidden: ValidatingAdmissionPolicy 'need-team' with binding 'need-team' denied request: team label required`);
+    expect(without.deniedBy?.message).toBe(
+      `pods "web-0" is forbidden: ValidatingAdmissionPolicy 'need-team' with binding 'need-team' denied request: team label required`,
+    );
     expect(policyStep(without, 'need-team').path).toBe('spec.validations[0].expression');
   });
 
   it('a patch on a DELETE (no object) rejects the request', async () => {
     const ws = [mutating('m', hook('w', { rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['DELETE'], resources: ['pods'] }] }))];
-    const r = await simulate(ws, podRequest({ operation: 'DELETE', object: undefined, oldObject: pod() }), { webhooks: { w: { patch: [{ op: 'add', path: '/x', value: 1 }] } } });
+    const r = await simulate(ws, podRequest({ operation: 'DELETE', object: undefined, oldObject: pod() }), {
+      webhooks: { w: { patch: [{ op: 'add', path: '/x', value: 1 }] } },
+    });
     expect(r.deniedBy?.message).toContain('attempted to modify the object, which is not supported for this operation');
   });
 });
@@ -133,7 +149,12 @@ describe('reinvocation', () => {
   it('an IfNeeded MutatingAdmissionPolicy is reinvoked after a webhook changes the object', async () => {
     const map = policy('MutatingAdmissionPolicy', 'stamp', {
       reinvocationPolicy: 'IfNeeded',
-      mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: 'has(object.metadata.annotations) ? [] : [JSONPatch{op: "add", path: "/metadata/annotations", value: {"stamped": "yes"}}]' } }],
+      mutations: [
+        {
+          patchType: 'JSONPatch',
+          jsonPatch: { expression: 'has(object.metadata.annotations) ? [] : [JSONPatch{op: "add", path: "/metadata/annotations", value: {"stamped": "yes"}}]' },
+        },
+      ],
     });
     const ws = [map, binding('MutatingAdmissionPolicyBinding', 'stamp', 'stamp'), mutating('m', hook('changer'))];
     const r = await simulate(ws, podRequest(), { webhooks: { changer: { patch: [{ op: 'add', path: '/metadata/labels/changed', value: 'yes' }] } } });
@@ -165,7 +186,8 @@ describe('validating policies', () => {
   });
 
   it('CEL errors: failurePolicy Fail rejects, Ignore admits', async () => {
-    const broken = (fp: string) => policy('ValidatingAdmissionPolicy', 'p', { failurePolicy: fp, validations: [{ expression: 'object.spec.missing.size() > 0' }] });
+    const broken = (fp: string) =>
+      policy('ValidatingAdmissionPolicy', 'p', { failurePolicy: fp, validations: [{ expression: 'object.spec.missing.size() > 0' }] });
     const fail = await simulate([broken('Fail'), binding('ValidatingAdmissionPolicyBinding', 'b', 'p')], podRequest());
     expect(fail.allowed).toBe(false);
     expect(policyStep(fail, 'p', 'b')).toMatchObject({ outcome: 'error-rejected', path: 'spec.validations[0].expression' });
@@ -184,15 +206,29 @@ describe('validating policies', () => {
 
 describe('bad input', () => {
   it('never throws, never changes its inputs, says what is wrong', async () => {
-    const objects = [null, 5, 'text', { kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'orphan' }, spec: { policyName: 'gone', validationActions: ['Deny'] } }, validating('v', hook('w'))];
-    const request = podRequest({ resource: { group: 'example.com', version: 'v1', resource: 'widgets' }, kind: { group: 'example.com', version: 'v1', kind: 'Widget' }, namespace: 'nowhere' });
+    const objects = [
+      null,
+      5,
+      'text',
+      { kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'orphan' }, spec: { policyName: 'gone', validationActions: ['Deny'] } },
+      validating('v', hook('w')),
+    ];
+    const request = podRequest({
+      resource: { group: 'example.com', version: 'v1', resource: 'widgets' },
+      kind: { group: 'example.com', version: 'v1', kind: 'Widget' },
+      namespace: 'nowhere',
+    });
     const before = JSON.stringify([objects, request]);
     const r = await simulate(objects, request, { webhooks: { w: { patch: [{ op: 'add', path: '/metadata/labels/x', value: 'y' }] } } });
     expect(JSON.stringify([objects, request])).toBe(before);
     expect(r.notes.join('\n')).toContain('neither a built-in resource');
     expect(r.notes.join('\n')).toContain("namespace 'nowhere' is not in the workspace: assumed to exist");
     const orphan = r.steps.find((s) => s.binding === 'orphan')!;
-    expect(orphan).toMatchObject({ outcome: 'skipped', path: 'spec.policyName', document: { kind: 'ValidatingAdmissionPolicyBinding', name: 'orphan', index: 3 } });
+    expect(orphan).toMatchObject({
+      outcome: 'skipped',
+      path: 'spec.policyName',
+      document: { kind: 'ValidatingAdmissionPolicyBinding', name: 'orphan', index: 3 },
+    });
     expect(orphan.reason).toContain("'gone', which is not in the workspace");
     const garbage = await simulate(undefined as unknown as unknown[], {} as never);
     expect(garbage.notes[0]).toContain('names no resource');
@@ -204,6 +240,6 @@ describe('bad input', () => {
     const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'limits', namespace: 'team-a' } };
     const r = await simulate([p, b, secret, namespace('team-a')], podRequest());
     expect(r.allowed).toBe(false);
-    expect(policyStep(r, 'p', 'b').notes?.[0]).toContain("is a v1 Secret, not the paramKind v1 ConfigMap");
+    expect(policyStep(r, 'p', 'b').notes?.[0]).toContain('is a v1 Secret, not the paramKind v1 ConfigMap');
   });
 });

@@ -81,7 +81,14 @@ function checkRequest(r: AdmissionRequest, discovery: Discovery, notes: string[]
 }
 
 /** The request's Namespace: from options, the workspace, the request itself, or assumed. */
-function namespaceOfRequest(r: AdmissionRequest, ws: AdmissionWorkspace, extra: readonly unknown[], object: unknown, oldObject: unknown, notes: string[]): { object?: Obj; document?: DocumentRef } {
+function namespaceOfRequest(
+  r: AdmissionRequest,
+  ws: AdmissionWorkspace,
+  extra: readonly unknown[],
+  object: unknown,
+  oldObject: unknown,
+  notes: string[],
+): { object?: Obj; document?: DocumentRef } {
   const name = str(r.namespace);
   if (!name) return {};
   // options.namespaces take precedence over the workspace's (the last of equal names wins, as collectWorkspace had it)
@@ -92,7 +99,9 @@ function namespaceOfRequest(r: AdmissionRequest, ws: AdmissionWorkspace, extra: 
   const isNamespaceRequest = str(r.resource?.group) === '' && r.resource?.resource === 'namespaces';
   const own = isNamespaceRequest ? (isObject(object) ? object : isObject(oldObject) ? oldObject : undefined) : undefined;
   if (own) return { object: withNameLabel(own, name) };
-  notes.push(`namespace '${name}' is not in the workspace: assumed to exist with only the label ${NAMESPACE_NAME_LABEL}=${name} (add a Namespace document to match namespaceSelectors on its labels)`);
+  notes.push(
+    `namespace '${name}' is not in the workspace: assumed to exist with only the label ${NAMESPACE_NAME_LABEL}=${name} (add a Namespace document to match namespaceSelectors on its labels)`,
+  );
   return { object: { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { [NAMESPACE_NAME_LABEL]: name } } } };
 }
 
@@ -127,7 +136,10 @@ export interface PreparedChain {
   kubernetesVersion: KubernetesVersion;
 }
 
-export function prepareChain(objects: readonly unknown[], options: { kubernetesVersion?: KubernetesVersion; staticDocuments?: readonly number[] } = {}): PreparedChain {
+export function prepareChain(
+  objects: readonly unknown[],
+  options: { kubernetesVersion?: KubernetesVersion; staticDocuments?: readonly number[] } = {},
+): PreparedChain {
   const list = Array.isArray(objects) ? objects : [];
   const kubernetesVersion = options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
   const statics = new Set(options.staticDocuments ?? []);
@@ -150,11 +162,12 @@ export function contextOf(chain: PreparedChain, request: SimRequest, options: Si
   const oldObject = typed ? serializeTyped(request.oldObject) : cloneJson(request.oldObject);
   if (explain && typed && isObject(request.object) && !deepEqual(object, request.object)) {
     notes.push(
-      'the apiserver decodes the object into its Go type before admission and encodes that: empty maps and lists (e.g. `labels: {}`) and nulls are dropped, and fields Go always writes are there (a TokenReview\'s `status: {user: {}}`: the status is computed after admission), so admission sees the object as shown',
+      "the apiserver decodes the object into its Go type before admission and encodes that: empty maps and lists (e.g. `labels: {}`) and nulls are dropped, and fields Go always writes are there (a TokenReview's `status: {user: {}}`: the status is computed after admission), so admission sees the object as shown",
     );
   }
   const isNamespaceRequest = str(attrs.resource?.group) === '' && attrs.resource?.resource === 'namespaces' && !attrs.subResource;
-  if (isNamespaceRequest && isObject(object) && str(attrs.name || obj(object.metadata).name)) object = withNameLabel(object, str(attrs.name || obj(object.metadata).name));
+  if (isNamespaceRequest && isObject(object) && str(attrs.name || obj(object.metadata).name))
+    object = withNameLabel(object, str(attrs.name || obj(object.metadata).name));
   const ns = namespaceOfRequest(attrs, ws, options.namespaces ?? [], object, oldObject, notes);
   if ((request.operation === 'CREATE' || request.operation === 'UPDATE') && !isObject(object) && !attrs.subResource) {
     notes.push(`a ${request.operation} request without an object: CEL sees object as null and webhook patches fail`);

@@ -42,7 +42,10 @@ describe('static manifests in the chain', () => {
   });
 
   it('a static binding does not bind an API policy of the same name', async () => {
-    const objects = [policy('ValidatingAdmissionPolicy', 'p.static.k8s.io', deny('api')), binding('ValidatingAdmissionPolicyBinding', 'b.static.k8s.io', 'p.static.k8s.io')];
+    const objects = [
+      policy('ValidatingAdmissionPolicy', 'p.static.k8s.io', deny('api')),
+      binding('ValidatingAdmissionPolicyBinding', 'b.static.k8s.io', 'p.static.k8s.io'),
+    ];
     const r = await simulate(objects, podRequest(), { staticDocuments: [1] });
     expect(r.allowed).toBe(true);
     expect(r.steps.find((s) => s.binding === 'b.static.k8s.io')).toMatchObject({ outcome: 'skipped', path: 'spec.policyName' });
@@ -53,7 +56,10 @@ describe('static manifests in the chain', () => {
     const objects = [
       validating('api-guard', hook('api.example.com', { rules: [rule] })),
       validating('guard.static.k8s.io', hook('static.example.com', { rules: [rule] })),
-      { ...policy('ValidatingAdmissionPolicy', 'keep.static.k8s.io', deny('no new policies')), spec: { matchConstraints: { resourceRules: [rule] }, ...deny('no new policies') } },
+      {
+        ...policy('ValidatingAdmissionPolicy', 'keep.static.k8s.io', deny('no new policies')),
+        spec: { matchConstraints: { resourceRules: [rule] }, ...deny('no new policies') },
+      },
       binding('ValidatingAdmissionPolicyBinding', 'keep-binding.static.k8s.io', 'keep.static.k8s.io'),
     ];
     const vap = policy('ValidatingAdmissionPolicy', 'new', deny('x'));
@@ -68,7 +74,10 @@ describe('static manifests in the chain', () => {
     const r = await simulate(objects, request, { staticDocuments: [1, 2, 3] });
     expect(r.deniedBy).toMatchObject({ kind: 'ValidatingAdmissionPolicy', name: 'keep.static.k8s.io' });
     const hooks = await simulate(objects.slice(0, 2), request, { staticDocuments: [1] });
-    expect(hooks.steps.find((s) => s.webhook === 'api.example.com')).toMatchObject({ outcome: 'skipped', reason: 'admission configuration resources are never sent to webhooks' });
+    expect(hooks.steps.find((s) => s.webhook === 'api.example.com')).toMatchObject({
+      outcome: 'skipped',
+      reason: 'admission configuration resources are never sent to webhooks',
+    });
     expect(hooks.steps.find((s) => s.webhook === 'static.example.com')).toMatchObject({ outcome: 'admitted', static: true });
     // the same policy as an API object is not run on a policy create
     expect((await simulate(objects, request)).allowed).toBe(true);
@@ -89,14 +98,19 @@ describe('static manifests in the chain', () => {
       object: { apiVersion: 'admissionregistration.k8s.io/v1', kind, metadata: { name: 'x' } },
     });
     // policy/generic/plugin.go admissionResources: the four policy resources, not the webhook configurations
-    expect((await simulate(objects, create('validatingwebhookconfigurations', 'ValidatingWebhookConfiguration'))).deniedBy).toMatchObject({ name: 'no-new-config' });
+    expect((await simulate(objects, create('validatingwebhookconfigurations', 'ValidatingWebhookConfiguration'))).deniedBy).toMatchObject({
+      name: 'no-new-config',
+    });
     const vap = await simulate(objects, create('validatingadmissionpolicies', 'ValidatingAdmissionPolicy'));
     expect(vap.allowed).toBe(true);
     expect(vap.steps[0]!.reason).toMatch(/exempt from admission policies/);
   });
 
   it('the lockout report says that a static guard cannot be deleted through the API', async () => {
-    const guard = validating('guard.static.k8s.io', hook('guard.example.com', { rules: [{ apiGroups: ['*'], apiVersions: ['*'], operations: ['*'], resources: ['*/*'] }] }));
+    const guard = validating(
+      'guard.static.k8s.io',
+      hook('guard.example.com', { rules: [{ apiGroups: ['*'], apiVersions: ['*'], operations: ['*'], resources: ['*/*'] }] }),
+    );
     const r = await lockoutReport([guard], { staticDocuments: [0] });
     expect(r.headline).toMatch(/'guard\.example\.com' is a static manifest, which the API cannot delete$/);
     const lease = r.findings.find((f) => f.request === 'kubelet-lease')!;

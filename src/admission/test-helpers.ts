@@ -10,8 +10,18 @@ export function hook(name: string, extra: Record<string, unknown> = {}): Record<
   return { name, admissionReviewVersions: ['v1'], sideEffects: 'None', clientConfig: { url: `https://hooks.example.com/${name}` }, rules: [podRule], ...extra };
 }
 
-export const mutating = (name: string, ...webhooks: Record<string, unknown>[]) => ({ apiVersion: AR, kind: 'MutatingWebhookConfiguration', metadata: { name }, webhooks });
-export const validating = (name: string, ...webhooks: Record<string, unknown>[]) => ({ apiVersion: AR, kind: 'ValidatingWebhookConfiguration', metadata: { name }, webhooks });
+export const mutating = (name: string, ...webhooks: Record<string, unknown>[]) => ({
+  apiVersion: AR,
+  kind: 'MutatingWebhookConfiguration',
+  metadata: { name },
+  webhooks,
+});
+export const validating = (name: string, ...webhooks: Record<string, unknown>[]) => ({
+  apiVersion: AR,
+  kind: 'ValidatingWebhookConfiguration',
+  metadata: { name },
+  webhooks,
+});
 
 export const policy = (kind: 'ValidatingAdmissionPolicy' | 'MutatingAdmissionPolicy', name: string, spec: Record<string, unknown>) => ({
   apiVersion: AR,
@@ -19,7 +29,12 @@ export const policy = (kind: 'ValidatingAdmissionPolicy' | 'MutatingAdmissionPol
   metadata: { name },
   spec: { matchConstraints: { resourceRules: [podRule] }, ...spec },
 });
-export const binding = (kind: 'ValidatingAdmissionPolicyBinding' | 'MutatingAdmissionPolicyBinding', name: string, policyName: string, spec: Record<string, unknown> = {}) => ({
+export const binding = (
+  kind: 'ValidatingAdmissionPolicyBinding' | 'MutatingAdmissionPolicyBinding',
+  name: string,
+  policyName: string,
+  spec: Record<string, unknown> = {},
+) => ({
   apiVersion: AR,
   kind,
   metadata: { name },

@@ -35,7 +35,10 @@ const crd = {
           openAPIV3Schema: {
             type: 'object',
             properties: {
-              spec: { type: 'object', properties: { size: { type: 'integer' }, color: { type: 'string' }, parts: { type: 'array', items: { type: 'string' } } } },
+              spec: {
+                type: 'object',
+                properties: { size: { type: 'integer' }, color: { type: 'string' }, parts: { type: 'array', items: { type: 'string' } } },
+              },
             },
           },
         },
@@ -49,8 +52,13 @@ const crd = {
 describe('typeCheckPolicy', { timeout: 60_000 }, () => {
   useEngine();
 
-  it('a typo in a field of a built-in kind: the apiserver\'s warning at spec.validations[0].expression', async () => {
-    const w = await typeCheckPolicy(policy([{ apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'] }], [{ expression: 'object.spec.replicass > 1' }, { expression: 'object.spec.replicas > 1' }]));
+  it("a typo in a field of a built-in kind: the apiserver's warning at spec.validations[0].expression", async () => {
+    const w = await typeCheckPolicy(
+      policy(
+        [{ apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'] }],
+        [{ expression: 'object.spec.replicass > 1' }, { expression: 'object.spec.replicas > 1' }],
+      ),
+    );
     expect(w).toEqual([
       {
         fieldRef: 'spec.validations[0].expression',
@@ -60,13 +68,16 @@ describe('typeCheckPolicy', { timeout: 60_000 }, () => {
   });
 
   it('custom resources are typed by their CustomResourceDefinition in the workspace (apiVersion, kind and metadata added)', async () => {
-    const p = policy([{ apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets'] }], [
-      { expression: 'object.spec.size < 10' },
-      { expression: "object.spec.colour == 'red'" },
-      { expression: "object.spec.size == 'big'" },
-      { expression: "object.metadata.name.startsWith('w') && object.kind == 'Widget'" },
-      { expression: 'object.spec.parts.all(p, p.size() < 5)' },
-    ]);
+    const p = policy(
+      [{ apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets'] }],
+      [
+        { expression: 'object.spec.size < 10' },
+        { expression: "object.spec.colour == 'red'" },
+        { expression: "object.spec.size == 'big'" },
+        { expression: "object.metadata.name.startsWith('w') && object.kind == 'Widget'" },
+        { expression: 'object.spec.parts.all(p, p.size() < 5)' },
+      ],
+    );
     const w = await typeCheckPolicy(p, { workspace: [crd] });
     expect(w.map((x) => x.fieldRef)).toEqual(['spec.validations[1].expression', 'spec.validations[2].expression']);
     expect(w[0]!.warning).toContain("example.com/v1, Kind=Widget: ERROR: <input>:1:12: undefined field 'colour'");
@@ -96,7 +107,9 @@ describe('typeCheckPolicy', { timeout: 60_000 }, () => {
   });
 
   it('matchConstraints with wildcards only, or no validations: no warnings', async () => {
-    expect(await typeCheckPolicy(policy([{ apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] }], [{ expression: 'object.spec.replicass > 1' }]))).toEqual([]);
+    expect(await typeCheckPolicy(policy([{ apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] }], [{ expression: 'object.spec.replicass > 1' }]))).toEqual(
+      [],
+    );
     expect(await typeCheckPolicy({ kind: 'ValidatingAdmissionPolicy', spec: {} })).toEqual([]);
   });
 });
@@ -112,17 +125,25 @@ const widgets = policy([{ apiGroups: ['example.com'], apiVersions: ['v1'], resou
 /** The Widget CRD with another spec schema. */
 const withSpec = (properties: Record<string, unknown>) => ({
   ...crd,
-  spec: { ...crd.spec, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties } } } } }] },
+  spec: {
+    ...crd.spec,
+    versions: [
+      { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties } } } } },
+    ],
+  },
 });
 const field = (r: Awaited<ReturnType<typeof objectFieldsAt>>, name: string) => r?.fields.find((f) => f.name === name);
 
 describe('typesToCheck', () => {
   it('resolves exact rules through the release REST mapping, skipping wildcards and subresources, sorted', () => {
-    const p = policy([
-      { apiGroups: ['apps'], apiVersions: ['v1'], resources: ['replicasets', 'deployments', 'deployments/status'] },
-      { apiGroups: [''], apiVersions: ['v1'], resources: ['pods', '*'] },
-      { apiGroups: ['*'], apiVersions: ['v1'], resources: ['services'] },
-    ], []);
+    const p = policy(
+      [
+        { apiGroups: ['apps'], apiVersions: ['v1'], resources: ['replicasets', 'deployments', 'deployments/status'] },
+        { apiGroups: [''], apiVersions: ['v1'], resources: ['pods', '*'] },
+        { apiGroups: ['*'], apiVersions: ['v1'], resources: ['services'] },
+      ],
+      [],
+    );
     expect(typesToCheck(p)).toEqual([
       { group: '', version: 'v1', kind: 'Pod' },
       { group: 'apps', version: 'v1', kind: 'Deployment' },
@@ -252,7 +273,12 @@ describe('objectFieldsAt agrees with the type checker', { timeout: 60_000 }, () 
     await check(deployments, 'object.metadata', ['metadata'], ['nosuch']);
     await check(deployments, 'object.spec.template.spec', ['spec', 'template', 'spec'], ['nosuch']);
     await check(deployments, 'object.spec.template.spec.containers[0]', ['spec', 'template', 'spec', 'containers', ELEMENT], ['nosuch']);
-    await check(deployments, 'object.spec.template.spec.containers[0].resources', ['spec', 'template', 'spec', 'containers', ELEMENT, 'resources'], ['limits', 'requests']);
+    await check(
+      deployments,
+      'object.spec.template.spec.containers[0].resources',
+      ['spec', 'template', 'spec', 'containers', ELEMENT, 'resources'],
+      ['limits', 'requests'],
+    );
   });
 
   it('a custom resource: root and metadata as the apiserver publishes them', async () => {

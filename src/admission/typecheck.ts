@@ -81,7 +81,10 @@ export function typesToCheck(policy: unknown, version: KubernetesVersion = DEFAU
   for (const rule of rules) {
     const groups = exact(obj(rule).apiGroups).sort(cmp);
     const versions = exact(obj(rule).apiVersions).sort(cmp);
-    const resources = list(obj(rule).resources).map(str).filter((r) => !/[*/]/.test(r)).sort(cmp);
+    const resources = list(obj(rule).resources)
+      .map(str)
+      .filter((r) => !/[*/]/.test(r))
+      .sort(cmp);
     for (const group of groups)
       for (const v of versions)
         for (const resource of resources)

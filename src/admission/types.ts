@@ -39,24 +39,10 @@ export interface DocumentRef {
 
 export type SimPhase = 'mutating' | 'validating';
 
-export type SimOutcome =
-  | 'skipped'
-  | 'called'
-  | 'admitted'
-  | 'denied'
-  | 'warned'
-  | 'audited'
-  | 'patched'
-  | 'error-ignored'
-  | 'error-rejected'
-  | 'reinvoked';
+export type SimOutcome = 'skipped' | 'called' | 'admitted' | 'denied' | 'warned' | 'audited' | 'patched' | 'error-ignored' | 'error-rejected' | 'reinvoked';
 
 /** The kinds a step is about. */
-export type SimStepKind =
-  | 'MutatingWebhookConfiguration'
-  | 'ValidatingWebhookConfiguration'
-  | 'MutatingAdmissionPolicy'
-  | 'ValidatingAdmissionPolicy';
+export type SimStepKind = 'MutatingWebhookConfiguration' | 'ValidatingWebhookConfiguration' | 'MutatingAdmissionPolicy' | 'ValidatingAdmissionPolicy';
 
 export interface SimStep {
   phase: SimPhase;

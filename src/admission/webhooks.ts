@@ -15,7 +15,16 @@
  * apierrors.NewInternalError / NewForbidden / NewBadRequest).
  */
 import { deepEqual, list, obj, str, strList } from '../base/json';
-import { applyJsonPatch, decideMatchConditions, failurePolicyOf, matchConditionExpressions, matchWebhook, runMatchConditions, type EquivalentResource, type PolicyExpressionOn } from '../policy';
+import {
+  applyJsonPatch,
+  decideMatchConditions,
+  failurePolicyOf,
+  matchConditionExpressions,
+  matchWebhook,
+  runMatchConditions,
+  type EquivalentResource,
+  type PolicyExpressionOn,
+} from '../policy';
 import { celInputs } from '../request/cel-inputs';
 import { goJSON } from '../k8s/errors';
 import { excludedBy, forbiddenMessage, inputFor, matchInput, reject, requireReinvoking, type SimContext } from './context';
@@ -48,7 +57,14 @@ async function shouldCallHook(ctx: SimContext, wh: WorkspaceWebhook): Promise<De
       call: false,
       reason: `${m.error}: the request is rejected before any webhook is called (whatever failurePolicy says)`,
       path: `${at}.${m.steps.find((s) => s.check === 'objectSelector' && !s.passed) ? 'objectSelector' : 'namespaceSelector'}`,
-      error: { kind: wh.configKind, name: wh.configName, webhook: wh.name, message: m.error, reason: notFound ? 'NotFound' : 'InternalError', code: notFound ? 404 : 500 },
+      error: {
+        kind: wh.configKind,
+        name: wh.configName,
+        webhook: wh.name,
+        message: m.error,
+        reason: notFound ? 'NotFound' : 'InternalError',
+        code: notFound ? 404 : 500,
+      },
     };
   }
   if (!m.matches) {
@@ -60,10 +76,18 @@ async function shouldCallHook(ctx: SimContext, wh: WorkspaceWebhook): Promise<De
   const rulePath = `${at}.rules[${m.matchedRule ?? 0}]`;
   const conditions = (wh.webhook.matchConditions as unknown[] | undefined) ?? [];
   if (conditions.length === 0) return { call: true, matched, reason: m.reason, path: rulePath };
-  const mc = await runMatchConditions(ctx.cel, wh.webhook, 'webhook-matchCondition', celInputs(inputFor(ctx, matched), null), ctx.options.trace ? { trace: true } : {});
+  const mc = await runMatchConditions(
+    ctx.cel,
+    wh.webhook,
+    'webhook-matchCondition',
+    celInputs(inputFor(ctx, matched), null),
+    ctx.options.trace ? { trace: true } : {},
+  );
   // traced: the webhook's step shows its matchConditions with their values (SimStep.expressions)
   if (ctx.options.trace && mc) {
-    const traced = mc.conditions.flatMap((c, k) => (c.trace ? [{ field: `${at}.matchConditions[${k}].expression`, expression: c.expression, trace: c.trace }] : []));
+    const traced = mc.conditions.flatMap((c, k) =>
+      c.trace ? [{ field: `${at}.matchConditions[${k}].expression`, expression: c.expression, trace: c.trace }] : [],
+    );
     (ctx.webhookExpressions ??= new Map()).set(wh.uid, traced);
   }
   const d = decideMatchConditions(mc, failurePolicyOf(wh.webhook));
@@ -71,7 +95,12 @@ async function shouldCallHook(ctx: SimContext, wh: WorkspaceWebhook): Promise<De
   const path = `${at}.matchConditions[${Math.max(0, d.index ?? 0)}].expression`;
   if (d.cause === 'false') return { call: false, outcome: 'skipped', reason: `matchCondition '${mc?.failedCondition ?? ''}' is false`, path };
   if (d.action === 'skip') {
-    return { call: false, outcome: 'error-ignored', reason: `matchConditions failed to evaluate (${mc?.error ?? ''}); failurePolicy Ignore: the webhook is not called`, path };
+    return {
+      call: false,
+      outcome: 'error-ignored',
+      reason: `matchConditions failed to evaluate (${mc?.error ?? ''}); failurePolicy Ignore: the webhook is not called`,
+      path,
+    };
   }
   return {
     call: false,
@@ -112,7 +141,12 @@ function callHook(ctx: SimContext, wh: WorkspaceWebhook, mutating: boolean): Cal
   if (ctx.dryRun) {
     const sideEffects = w.sideEffects;
     if (typeof sideEffects !== 'string' || sideEffects === '') {
-      return { outcome: 'error-rejected', reason: 'dry-run request and sideEffects is not set', path: `${at}.sideEffects`, callError: `failed calling webhook "${wh.name}": Webhook SideEffects is nil` };
+      return {
+        outcome: 'error-rejected',
+        reason: 'dry-run request and sideEffects is not set',
+        path: `${at}.sideEffects`,
+        callError: `failed calling webhook "${wh.name}": Webhook SideEffects is nil`,
+      };
     }
     if (sideEffects !== 'None' && sideEffects !== 'NoneOnDryRun') {
       return {
@@ -133,22 +167,42 @@ function callHook(ctx: SimContext, wh: WorkspaceWebhook, mutating: boolean): Cal
     };
   }
   if (response === 'deny') {
-    return { outcome: 'denied', reason: 'the webhook denies the request', path: at, denial: { ...base, message: `admission webhook "${wh.name}" denied the request without explanation`, code: 400 } };
+    return {
+      outcome: 'denied',
+      reason: 'the webhook denies the request',
+      path: at,
+      denial: { ...base, message: `admission webhook "${wh.name}" denied the request without explanation`, code: 400 },
+    };
   }
   if (response === 'allow') return { outcome: 'admitted', reason: 'the webhook allows the request', path: at };
   if ('warnings' in response) {
     const warnings = strList(response.warnings);
-    return { outcome: warnings.length ? 'warned' : 'admitted', reason: `the webhook allows the request with ${warnings.length} warning(s)`, path: at, warnings };
+    return {
+      outcome: warnings.length ? 'warned' : 'admitted',
+      reason: `the webhook allows the request with ${warnings.length} warning(s)`,
+      path: at,
+      warnings,
+    };
   }
   const ops = Array.isArray(response.patch) ? response.patch : [];
   if (!mutating) {
     if (ops.length === 0) return { outcome: 'admitted', reason: 'the webhook allows the request', path: at };
-    return { outcome: 'error-rejected', reason: 'a validating webhook answered with a patch', path: `${at}.failurePolicy`, callError: `failed calling webhook "${wh.name}": received invalid webhook response: validating webhook may not return response.patch` };
+    return {
+      outcome: 'error-rejected',
+      reason: 'a validating webhook answered with a patch',
+      path: `${at}.failurePolicy`,
+      callError: `failed calling webhook "${wh.name}": received invalid webhook response: validating webhook may not return response.patch`,
+    };
   }
   if (ops.length === 0) return { outcome: 'admitted', reason: 'the webhook allows the request with an empty patch', path: at };
   if (ctx.object === null || ctx.object === undefined) {
     const message = `Internal error occurred: admission webhook "${wh.name}" attempted to modify the object, which is not supported for this operation`;
-    return { outcome: 'denied', reason: 'the webhook patched a request without an object', path: at, denial: { ...base, message, reason: 'InternalError', code: 500 } };
+    return {
+      outcome: 'denied',
+      reason: 'the webhook patched a request without an object',
+      path: at,
+      denial: { ...base, message, reason: 'InternalError', code: 500 },
+    };
   }
   const before = ctx.typed ? serializeTyped(ctx.object) : ctx.object;
   const applied = applyJsonPatch(before, ops);
@@ -164,7 +218,13 @@ function callHook(ctx: SimContext, wh: WorkspaceWebhook, mutating: boolean): Cal
   }
   const after = ctx.typed ? serializeTyped(applied.value) : applied.value;
   const changed = !deepEqual(before, after);
-  return { outcome: changed ? 'patched' : 'admitted', reason: changed ? 'the webhook patched the object' : 'the webhook\'s patch changes nothing', path: at, patch: ops, changed };
+  return {
+    outcome: changed ? 'patched' : 'admitted',
+    reason: changed ? 'the webhook patched the object' : "the webhook's patch changes nothing",
+    path: at,
+    patch: ops,
+    changed,
+  };
 }
 
 const called = (d: Decision, r: CallResult): string => `${d.reason}: called; ${r.reason}`;
@@ -256,9 +316,16 @@ export async function runMutatingWebhooks(ctx: SimContext): Promise<void> {
           if (!r.changed) s.path = `webhooks[${wh.index}].reinvocationPolicy`;
         }
       }
-      if (d.matched) s.notes = [`matched through the equivalent ${d.matched.resource.group}/${d.matched.resource.version} ${d.matched.resource.resource}: the webhook receives the object in that version (only its apiVersion is converted here)`];
+      if (d.matched)
+        s.notes = [
+          `matched through the equivalent ${d.matched.resource.group}/${d.matched.resource.version} ${d.matched.resource.resource}: the webhook receives the object in that version (only its apiVersion is converted here)`,
+        ];
       const annotationKey = `round_${ctx.round}_index_${i}`;
-      ctx.auditAnnotations[`mutation.webhook.admission.k8s.io/${annotationKey}`] = goJSON({ configuration: wh.configName, webhook: wh.name, mutated: !!r.changed });
+      ctx.auditAnnotations[`mutation.webhook.admission.k8s.io/${annotationKey}`] = goJSON({
+        configuration: wh.configName,
+        webhook: wh.name,
+        mutated: !!r.changed,
+      });
       if (r.patch) s.patch = r.patch;
       if (r.changed && r.patch) {
         const before = ctx.typed ? serializeTyped(ctx.object) : ctx.object;
@@ -315,7 +382,7 @@ export async function runValidatingWebhooks(ctx: SimContext): Promise<void> {
     if (d.matched) s.notes = [`matched through the equivalent ${d.matched.resource.group}/${d.matched.resource.version} ${d.matched.resource.resource}`];
     const denial = settle(ctx, wh, s, r, `failed-open.validating.webhook.admission.k8s.io/round_0_index_${idx}`);
     if (denial && !first) first = denial;
-    else if (denial) s.reason += ' (not the error the client sees: an earlier webhook\'s error is reported)';
+    else if (denial) s.reason += " (not the error the client sees: an earlier webhook's error is reported)";
   });
   if (first) reject(ctx, first);
 }

@@ -73,8 +73,11 @@ const byName = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1
 const staticThenName = <T extends { name: string; static?: true }>(a: T, b: T) => (a.static === b.static ? byName(a, b) : a.static ? -1 : 1);
 const staticMark = (yes: boolean): { static?: true } => (yes ? { static: true } : {});
 
-
-export function collectWorkspace(objects: readonly unknown[], extraNamespaces: readonly unknown[] = [], isStatic: (index: number) => boolean = () => false): AdmissionWorkspace {
+export function collectWorkspace(
+  objects: readonly unknown[],
+  extraNamespaces: readonly unknown[] = [],
+  isStatic: (index: number) => boolean = () => false,
+): AdmissionWorkspace {
   const configs: { kind: WorkspaceWebhook['configKind']; name: string; o: Obj; index: number; static?: true }[] = [];
   const policies: WorkspacePolicy[] = [];
   const bindings: { kind: string; b: WorkspaceBinding; policyName: string }[] = [];
@@ -85,10 +88,22 @@ export function collectWorkspace(objects: readonly unknown[], extraNamespaces: r
     if (kind === 'MutatingWebhookConfiguration' || kind === 'ValidatingWebhookConfiguration') {
       configs.push({ kind, name: nameOf(o), o, index, ...staticMark(isStatic(index)) });
     } else if (kind === 'MutatingAdmissionPolicy' || kind === 'ValidatingAdmissionPolicy') {
-      policies.push({ kind, name: nameOf(o), document: ref(kind, o, index), policy: o, spec: obj(obj(withDefaults(o)).spec), bindings: [], ...staticMark(isStatic(index)) });
+      policies.push({
+        kind,
+        name: nameOf(o),
+        document: ref(kind, o, index),
+        policy: o,
+        spec: obj(obj(withDefaults(o)).spec),
+        bindings: [],
+        ...staticMark(isStatic(index)),
+      });
     } else if (kind === 'MutatingAdmissionPolicyBinding' || kind === 'ValidatingAdmissionPolicyBinding') {
       const spec = obj(obj(withDefaults(o)).spec);
-      bindings.push({ kind, b: { name: nameOf(o), document: ref(kind, o, index), binding: o, spec, ...staticMark(isStatic(index)) }, policyName: str(spec.policyName) });
+      bindings.push({
+        kind,
+        b: { name: nameOf(o), document: ref(kind, o, index), binding: o, spec, ...staticMark(isStatic(index)) },
+        policyName: str(spec.policyName),
+      });
     } else if (kind === 'Namespace' && nameOf(o)) {
       namespaces.set(nameOf(o), { object: o, document: ref(kind, o, index) });
     }
@@ -131,7 +146,10 @@ export function collectWorkspace(objects: readonly unknown[], extraNamespaces: r
   policies.sort(staticThenName);
   return {
     webhooks,
-    policies: { mutating: policies.filter((p) => p.kind === 'MutatingAdmissionPolicy'), validating: policies.filter((p) => p.kind === 'ValidatingAdmissionPolicy') },
+    policies: {
+      mutating: policies.filter((p) => p.kind === 'MutatingAdmissionPolicy'),
+      validating: policies.filter((p) => p.kind === 'ValidatingAdmissionPolicy'),
+    },
     orphanBindings,
     documents: objects,
     namespaces,

@@ -4,7 +4,15 @@ import { byteLength, cloneJson, deepEqual, isObject, labelsOf, list, obj, objLis
 describe('JSON value helpers', () => {
   it('read odd shapes without throwing', () => {
     expect([isObject({}), isObject([]), isObject(null), isObject('x')]).toEqual([true, false, false, false]);
-    expect([str(1), str('a'), strList(['a', 1, null, 'b']), strList('a'), list({}), obj([]), objList([{ a: 1 }, 2, null])]).toEqual(['', 'a', ['a', 'b'], [], [], {}, [{ a: 1 }]]);
+    expect([str(1), str('a'), strList(['a', 1, null, 'b']), strList('a'), list({}), obj([]), objList([{ a: 1 }, 2, null])]).toEqual([
+      '',
+      'a',
+      ['a', 'b'],
+      [],
+      [],
+      {},
+      [{ a: 1 }],
+    ]);
     expect(labelsOf({ metadata: { labels: { app: 'x', n: 1 } } })).toEqual({ app: 'x' });
     expect(labelsOf('nope')).toEqual({});
   });

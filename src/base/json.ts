@@ -169,5 +169,4 @@ const GO_TRIM = new RegExp(`^[${GO_SPACE}]+|[${GO_SPACE}]+$`, 'g');
 const GO_SPACE_CHAR = new RegExp(`[${GO_SPACE}]`);
 
 /** Go's strings.TrimSpace (the common case, nothing to trim, looks at the two ends only). */
-export const trimSpace = (s: string): string =>
-  s !== '' && !GO_SPACE_CHAR.test(s[0]!) && !GO_SPACE_CHAR.test(s[s.length - 1]!) ? s : s.replace(GO_TRIM, '');
+export const trimSpace = (s: string): string => (s !== '' && !GO_SPACE_CHAR.test(s[0]!) && !GO_SPACE_CHAR.test(s[s.length - 1]!) ? s : s.replace(GO_TRIM, ''));

@@ -62,11 +62,7 @@ export interface ReleaseRow {
 }
 
 /** Feature gates whose defaults change behaviour the Workbench models. */
-export type Gate =
-  | 'AuthorizeWithSelectors'
-  | 'MutatingAdmissionPolicy'
-  | 'ManifestBasedAdmissionControlConfig'
-  | 'ExcludeAdmissionWebhookVirtualResources';
+export type Gate = 'AuthorizeWithSelectors' | 'MutatingAdmissionPolicy' | 'ManifestBasedAdmissionControlConfig' | 'ExcludeAdmissionWebhookVirtualResources';
 
 /** The review resources: never persisted, never sent to admission policies (since 1.30) nor, from 1.37, to webhooks. */
 export const REVIEW_RESOURCES: readonly GroupResource[] = [
@@ -174,4 +170,5 @@ export const isKubernetesVersion = (v: unknown): v is KubernetesVersion => (KUBE
 export const minorOf = (v: KubernetesVersion): number => Number(v.slice(2));
 
 /** The row of a release (absent: the default). */
-export const releaseOf = (v: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): ReleaseRow => RELEASES.find((r) => r.version === v) ?? RELEASES[RELEASES.length - 1];
+export const releaseOf = (v: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): ReleaseRow =>
+  RELEASES.find((r) => r.version === v) ?? RELEASES[RELEASES.length - 1];

@@ -1,16 +1,7 @@
 /** The TypeScript API: values, inputs marshalling, sync/cached compilers, typeAt, errors as values, worker deadline. */
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { WorkerClient } from './browser';
-import {
-  celStatus,
-  compile,
-  createCachedCompiler,
-  createSyncCompiler,
-  evaluate,
-  loadCel,
-  setInputs,
-  typeAt,
-} from './index';
+import { celStatus, compile, createCachedCompiler, createSyncCompiler, evaluate, loadCel, setInputs, typeAt } from './index';
 import type { WorkerRequest, WorkerResponse } from './protocol';
 import { useEngine } from './test-helpers';
 
@@ -246,8 +237,16 @@ describe('worker start', () => {
     const client = new WorkerClient({ baseUrl: 'http://example.test/', timeoutMs: 50, startTimeoutMs: 30 });
     expect(await client.start()).toMatch(/did not start within/);
     const r = await client.request('compile', '1', 'vap-validation');
-    expect(r).toMatchObject({ ok: false, kind: 'unavailable', issues: [], message: expect.stringMatching(/CEL engine unavailable: the CEL worker did not start/) });
-    const e = await client.request('evaluateBatch', 'x', [{ expression: '1', context: 'vap-validation' }, { expression: '2', context: 'vap-validation' }]);
+    expect(r).toMatchObject({
+      ok: false,
+      kind: 'unavailable',
+      issues: [],
+      message: expect.stringMatching(/CEL engine unavailable: the CEL worker did not start/),
+    });
+    const e = await client.request('evaluateBatch', 'x', [
+      { expression: '1', context: 'vap-validation' },
+      { expression: '2', context: 'vap-validation' },
+    ]);
     expect(e).toEqual([0, 1].map(() => expect.objectContaining({ ok: false, kind: 'unavailable', stage: 'runtime' })));
     const d = await client.request('declarations', 'vap-validation');
     expect(d).toMatchObject({ ok: false, kind: 'unavailable', context: 'vap-validation', variables: [] });

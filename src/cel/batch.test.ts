@@ -22,7 +22,7 @@ describe('evaluateBatch', () => {
       { expression: "request.operation == 'CREATE'", context: 'webhook-matchCondition' },
       { expression: 'variables.n', context: 'vap-variable', options },
       { expression: "'x' + object.metadata.name", context: 'vap-messageExpression', options },
-      { expression: "object.spec.replicas <= params.max", context: 'vap-validation', options: { ...options, kubernetesVersion: '1.30' } },
+      { expression: 'object.spec.replicas <= params.max', context: 'vap-validation', options: { ...options, kubernetesVersion: '1.30' } },
     ];
     const batch = await evaluateBatch(items, inputs);
     expect(batch).toHaveLength(items.length);
@@ -41,8 +41,7 @@ describe('evaluateBatch', () => {
     const one = await evaluate(heavy, 'vap-validation', {});
     expect(one.ok).toBe(true);
     const fits = Math.floor(10_000_000 / (one.ok ? one.cost : 1));
-    const group = (n: number, g?: string): CelBatchItem[] =>
-      Array.from({ length: n }, () => ({ expression: heavy, context: 'vap-validation', group: g }));
+    const group = (n: number, g?: string): CelBatchItem[] => Array.from({ length: n }, () => ({ expression: heavy, context: 'vap-validation', group: g }));
     const within = await evaluateBatch(group(fits, 'p'), {});
     expect(within.every((r) => r.ok && r.cost === (one.ok ? one.cost : 0))).toBe(true);
     const over = await evaluateBatch([...group(fits + 1, 'p'), ...group(1, 'q')], {});

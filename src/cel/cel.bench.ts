@@ -50,19 +50,27 @@ for (const e of BENCH_EXPRESSIONS) for (let i = 0; i < 20; i++) compiler.compile
 
 describe('compile (parse + check + program + estimate)', () => {
   BENCH_EXPRESSIONS.forEach((e, i) => {
-    bench(`#${i + 1} compile`, () => {
-      const r = compiler.compile(e, 'vap-validation', options);
-      if (!r?.ok) throw new Error(r?.message);
-    }, benchOptions);
+    bench(
+      `#${i + 1} compile`,
+      () => {
+        const r = compiler.compile(e, 'vap-validation', options);
+        if (!r?.ok) throw new Error(r?.message);
+      },
+      benchOptions,
+    );
   });
 });
 
 describe('evaluate (inputs marshalled once)', () => {
   BENCH_EXPRESSIONS.forEach((e, i) => {
-    bench(`#${i + 1} evaluate`, async () => {
-      const r = await evaluate(e, 'vap-validation', 'bench', options);
-      if (!r.ok || r.value !== true) throw new Error(r.ok ? String(r.value) : r.message);
-    }, benchOptions);
+    bench(
+      `#${i + 1} evaluate`,
+      async () => {
+        const r = await evaluate(e, 'vap-validation', 'bench', options);
+        if (!r.ok || r.value !== true) throw new Error(r.ok ? String(r.value) : r.message);
+      },
+      benchOptions,
+    );
   });
 });
 
@@ -76,26 +84,42 @@ const batch: CelBatchItem[] = Array.from({ length: 100 }, (_, i) => ({
   group: `policy-${Math.floor(i / 5)}`, // 20 policies of five validations, one request
 }));
 describe('evaluations/s through the TypeScript API', () => {
-  bench('mix of five: one evaluate() per expression', async () => {
-    const r = await evaluate(BENCH_EXPRESSIONS[k++ % 5]!, 'vap-validation', 'bench', options);
-    if (!r.ok || r.value !== true) throw new Error(r.ok ? String(r.value) : r.message);
-  }, benchOptions);
-  bench('mix of five: evaluateBatch() of 100 (20 policies × 5), evals/s = hz × 100', async () => {
-    const rs = await evaluateBatch(batch, 'bench');
-    if (!rs.every((r) => r.ok && r.value === true)) throw new Error('batch failed');
-  }, benchOptions);
+  bench(
+    'mix of five: one evaluate() per expression',
+    async () => {
+      const r = await evaluate(BENCH_EXPRESSIONS[k++ % 5]!, 'vap-validation', 'bench', options);
+      if (!r.ok || r.value !== true) throw new Error(r.ok ? String(r.value) : r.message);
+    },
+    benchOptions,
+  );
+  bench(
+    'mix of five: evaluateBatch() of 100 (20 policies × 5), evals/s = hz × 100',
+    async () => {
+      const rs = await evaluateBatch(batch, 'bench');
+      if (!rs.every((r) => r.ok && r.value === true)) throw new Error('batch failed');
+    },
+    benchOptions,
+  );
 });
 
 // Issue #30: evaluate with `trace: true` should take ≤ 3× the time of the same evaluation without.
 const traced = { hasParams: true, trace: true };
 let t = 0;
 describe('trace (issue #30: traced ≤ 3× plain)', () => {
-  bench('mix of five: evaluate() plain', async () => {
-    const r = await evaluate(BENCH_EXPRESSIONS[t++ % 5]!, 'vap-validation', 'bench', options);
-    if (!r.ok || r.value !== true) throw new Error(r.ok ? String(r.value) : r.message);
-  }, benchOptions);
-  bench('mix of five: evaluate() traced', async () => {
-    const r = await evaluate(BENCH_EXPRESSIONS[t++ % 5]!, 'vap-validation', 'bench', traced);
-    if (!r.ok || r.value !== true || !r.trace) throw new Error(r.ok ? String(r.value) : r.message);
-  }, benchOptions);
+  bench(
+    'mix of five: evaluate() plain',
+    async () => {
+      const r = await evaluate(BENCH_EXPRESSIONS[t++ % 5]!, 'vap-validation', 'bench', options);
+      if (!r.ok || r.value !== true) throw new Error(r.ok ? String(r.value) : r.message);
+    },
+    benchOptions,
+  );
+  bench(
+    'mix of five: evaluate() traced',
+    async () => {
+      const r = await evaluate(BENCH_EXPRESSIONS[t++ % 5]!, 'vap-validation', 'bench', traced);
+      if (!r.ok || r.value !== true || !r.trace) throw new Error(r.ok ? String(r.value) : r.message);
+    },
+    benchOptions,
+  );
 });

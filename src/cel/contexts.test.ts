@@ -40,9 +40,7 @@ describe('result types', () => {
   test('jsonPatch: exactly list(JSONPatch)', async () => {
     const r = await compiles("[JSONPatch{op: 'replace', path: '/spec/replicas', value: 3}]", 'map-jsonPatch');
     expect(r.type).toBe('list(JSONPatch)');
-    expect(await compileError("JSONPatch{op: 'remove', path: '/x'}", 'map-jsonPatch')).toBe(
-      'must evaluate to list(JSONPatch) but got JSONPatch',
-    );
+    expect(await compileError("JSONPatch{op: 'remove', path: '/x'}", 'map-jsonPatch')).toBe('must evaluate to list(JSONPatch) but got JSONPatch');
   });
   test('Object and JSONPatch exist only in MAP mutations', async () => {
     for (const ctx of ['vap-validation', 'map-matchCondition', 'vap-variable'] as const) {
@@ -54,7 +52,8 @@ describe('result types', () => {
 describe('declared variables', () => {
   test('params only with hasParams', async () => {
     for (const ctx of policyContexts) {
-      const e = ctx === 'vap-messageExpression' || ctx === 'vap-auditAnnotation' ? 'string(params.x)' : ctx === 'map-applyConfiguration' ? 'params.x' : 'params.x == 1';
+      const e =
+        ctx === 'vap-messageExpression' || ctx === 'vap-auditAnnotation' ? 'string(params.x)' : ctx === 'map-applyConfiguration' ? 'params.x' : 'params.x == 1';
       const without = await compile(e, ctx);
       expect(without.ok, ctx).toBe(false);
       expect(without.message, ctx).toContain("undeclared reference to 'params'");
@@ -63,12 +62,10 @@ describe('declared variables', () => {
     }
   });
   test('webhook match conditions: no params, no variables, even with options', async () => {
-    expect(await compileError('params.x == 1', 'webhook-matchCondition', { hasParams: true })).toContain(
-      "undeclared reference to 'params'",
+    expect(await compileError('params.x == 1', 'webhook-matchCondition', { hasParams: true })).toContain("undeclared reference to 'params'");
+    expect(await compileError('variables.a == 1', 'webhook-matchCondition', { variables: [{ name: 'a', expression: '1' }] })).toContain(
+      "undeclared reference to 'variables'",
     );
-    expect(
-      await compileError('variables.a == 1', 'webhook-matchCondition', { variables: [{ name: 'a', expression: '1' }] }),
-    ).toContain("undeclared reference to 'variables'");
   });
   test('authorizer is absent in messageExpression only', async () => {
     const e = "authorizer.path('/healthz').check('get').allowed() ? 'a' : 'b'";
@@ -81,31 +78,24 @@ describe('declared variables', () => {
     expect(await compileError("request.uid == ''")).toContain("undefined field 'uid'");
     expect(await compileError('request.object == null')).toContain("undefined field 'object'");
     await compiles("request.userInfo.groups.exists(g, g == 'system:masters') && request.dryRun == false");
-    expect(await compileError("request.operation == 1")).toContain("found no matching overload for '_==_' applied to '(string, int)'");
+    expect(await compileError('request.operation == 1')).toContain("found no matching overload for '_==_' applied to '(string, int)'");
   });
   test('namespaceObject is typed', async () => {
     await compiles("namespaceObject.metadata.labels['env'] == 'prod'");
-    expect(await compileError('namespaceObject.metadata.managedFields.size() == 0')).toContain(
-      "undefined field 'managedFields'",
-    );
+    expect(await compileError('namespaceObject.metadata.managedFields.size() == 0')).toContain("undefined field 'managedFields'");
   });
   test('declarations() lists exactly the declared variables', async () => {
-    const names = async (ctx: CelContext, hasParams = false) =>
-      (await declarations(ctx, { hasParams })).variables.map((v) => v.name).sort();
+    const names = async (ctx: CelContext, hasParams = false) => (await declarations(ctx, { hasParams })).variables.map((v) => v.name).sort();
     expect(await names('webhook-matchCondition')).toEqual(
       ['authorizer', 'authorizer.requestResource', 'namespaceObject', 'object', 'oldObject', 'request'].sort(),
     );
-    expect(await names('vap-messageExpression', true)).toEqual(
-      ['namespaceObject', 'object', 'oldObject', 'params', 'request', 'variables'].sort(),
-    );
+    expect(await names('vap-messageExpression', true)).toEqual(['namespaceObject', 'object', 'oldObject', 'params', 'request', 'variables'].sort());
     const d = await declarations('vap-validation', { variables: [{ name: 'isProd', expression: "object.metadata.namespace == 'prod'" }] });
     expect(d.resultTypes).toEqual(['bool']);
     expect(d.types['kubernetes.variables']).toEqual([{ name: 'isProd', type: 'bool' }]);
     expect(d.types['kubernetes.AdmissionRequest']?.map((f) => f.name)).toContain('userInfo');
     expect(d.types['kubernetes.UserInfo']).toContainEqual({ name: 'groups', type: 'list(string)' });
-    expect(d.functions.find((f) => f.name === 'quantity')?.overloads[0]?.signature).toBe(
-      'quantity(string) -> kubernetes.Quantity',
-    );
+    expect(d.functions.find((f) => f.name === 'quantity')?.overloads[0]?.signature).toBe('quantity(string) -> kubernetes.Quantity');
     expect(d.macros.map((m) => m.name)).toEqual(expect.arrayContaining(['has', 'all', 'exists', 'exists_one', 'map', 'filter']));
     const m = await declarations('map-jsonPatch');
     expect(m.functions.map((f) => f.name)).toContain('jsonpatch.escapeKey');
@@ -129,9 +119,7 @@ describe('policy variables', () => {
   });
   test('a variable sees only the variables declared before it', async () => {
     await compiles('int(variables.spec.replicas)', 'vap-variable', { variables, variableName: 'replicas' });
-    expect(await compileError('variables.replicas + 1', 'vap-variable', { variables, variableName: 'spec' })).toContain(
-      "undefined field 'replicas'",
-    );
+    expect(await compileError('variables.replicas + 1', 'vap-variable', { variables, variableName: 'spec' })).toContain("undefined field 'replicas'");
   });
   test('variables are evaluated lazily from the inputs, or taken from inputs.variables', async () => {
     const inputs = { object: { metadata: { labels: { env: 'prod' } }, spec: { replicas: 4 } } };
@@ -139,9 +127,7 @@ describe('policy variables', () => {
     // a variable that fails is only an error when used
     const failing = [{ name: 'bad', expression: 'object.nope' }];
     expect(await value('true', inputs, 'vap-validation', { variables: failing })).toBe(true);
-    expect(await runtimeError('variables.bad == 1', inputs, 'vap-validation', { variables: failing })).toContain(
-      'composited variable "bad" fails to evaluate',
-    );
+    expect(await runtimeError('variables.bad == 1', inputs, 'vap-validation', { variables: failing })).toContain('composited variable "bad" fails to evaluate');
     const given = { ...inputs, variables: { replicas: 9 } };
     expect(await value('variables.replicas', given, 'vap-variable', { variables })).toBe(9);
   });
@@ -202,9 +188,7 @@ describe('compile errors: apiserver wording and positions', () => {
   });
   test('type error on a later line', async () => {
     const r = await compile("object.metadata.name == 'a' &&\n  foo", 'vap-validation');
-    expect(r.message).toBe(
-      "compilation failed: ERROR: <input>:2:3: undeclared reference to 'foo' (in container '')\n |   foo\n | ..^",
-    );
+    expect(r.message).toBe("compilation failed: ERROR: <input>:2:3: undeclared reference to 'foo' (in container '')\n |   foo\n | ..^");
     expect(r.issues).toEqual([{ message: "undeclared reference to 'foo' (in container '')", line: 2, column: 3 }]);
   });
   test('several issues are all reported', async () => {

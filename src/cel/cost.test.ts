@@ -77,9 +77,7 @@ describe('the budgets', () => {
   test('match conditions run out of their 2.5M budget where validations (10M) do not', async () => {
     const m = await evaluate(useAll, 'vap-matchCondition', inputs, { variables });
     expect(m).toMatchObject({ ok: false, kind: 'cost-exceeded', limit: 'budget' });
-    expect(m.ok ? '' : m.message).toBe(
-      'validation failed due to running out of cost budget, no further validation rules will be run',
-    );
+    expect(m.ok ? '' : m.message).toBe('validation failed due to running out of cost budget, no further validation rules will be run');
     const v = await evaluate(useAll, 'vap-validation', inputs, { variables });
     expect(v.ok).toBe(true);
   });

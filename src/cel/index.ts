@@ -24,7 +24,21 @@
  */
 import { unavailable, WorkerClient } from './browser';
 import { startGo } from './raw';
-import { engineOf, failedOp, newWireSession, OPS, runOpAsync, type AsyncCelOps, type CelOp, type CelOps, type EngineFailure, type OpArgs, type OpResult, type WireSession, type AsyncRawCall } from './ops';
+import {
+  engineOf,
+  failedOp,
+  newWireSession,
+  OPS,
+  runOpAsync,
+  type AsyncCelOps,
+  type CelOp,
+  type CelOps,
+  type EngineFailure,
+  type OpArgs,
+  type OpResult,
+  type WireSession,
+  type AsyncRawCall,
+} from './ops';
 import type { NativePool } from './native';
 import type {
   CelStartPhases,
@@ -277,10 +291,7 @@ export const compile = (expression: string, context: CelContext, options?: CelCo
 
 let inputsCounter = 0;
 const inputsIds = new WeakMap<object, string>();
-const inputsFinalizer =
-  typeof FinalizationRegistry === 'function'
-    ? new FinalizationRegistry<string>((id) => void backend?.dropInputs(id))
-    : undefined;
+const inputsFinalizer = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry<string>((id) => void backend?.dropInputs(id)) : undefined;
 
 /** The inputs as the engine reads them (bigints as decimal strings), or why they cannot be sent. */
 function inputsJSON(inputs: CelInputs): string | EngineFailure {
@@ -323,12 +334,7 @@ async function inputsIdFor(inputs: CelInputs | string): Promise<string | CelInpu
 }
 
 /** Evaluates as admission does. `inputs` is an inputs object (marshalled once per object) or an id from setInputs. */
-export async function evaluate(
-  expression: string,
-  context: CelContext,
-  inputs: CelInputs | string,
-  options?: CelCompileOptions,
-): Promise<CelEvalResult> {
+export async function evaluate(expression: string, context: CelContext, inputs: CelInputs | string, options?: CelCompileOptions): Promise<CelEvalResult> {
   const id = await inputsIdFor(inputs);
   if (typeof id !== 'string') return failedOp('evaluate', id as EngineFailure, [expression, context, '', options]);
   return run('evaluate', expression, context, id, options);
@@ -364,8 +370,7 @@ export async function evaluateBatchOnce(items: readonly CelBatchItem[], inputs: 
 }
 
 /** Variables, object types' fields, functions (overloads, docs) and macros of a context's environment. */
-export const declarations = (context: CelContext, options?: CelCompileOptions): Promise<CelDeclarations> =>
-  run('declarations', context, options);
+export const declarations = (context: CelContext, options?: CelCompileOptions): Promise<CelDeclarations> => run('declarations', context, options);
 
 /** What an expression (and its policy's variables) can read of each object (wasm/reads.go): `projector` (project.ts) cuts inputs down to it. */
 export const reads = (expression: string, context: CelContext, options?: CelCompileOptions): Promise<CelReads> => run('reads', expression, context, options);

@@ -129,9 +129,7 @@ describe('kubernetes.format', () => {
     expect(Array.isArray(messages) && messages.length > 0).toBe(true);
   });
   test('validate wants a string', async () => {
-    expect(await compileError('format.dns1123Label().validate(1).hasValue()')).toContain(
-      "found no matching overload for 'validate'",
-    );
+    expect(await compileError('format.dns1123Label().validate(1).hasValue()')).toContain("found no matching overload for 'validate'");
   });
 });
 
@@ -173,7 +171,9 @@ describe('kubernetes.authz', () => {
     expect(await value("authorizer.group('apps').resource('statefulsets').check('get').error()", rules)).toBe('webhook down');
     // no matching rule: NoOpinion, which is not "allowed"
     expect(await value("authorizer.group('batch').resource('jobs').check('get').allowed()", rules, 'vap-validation')).toBe(false);
-    expect(await value("authorizer.serviceAccount('default', 'builder').group('apps').resource('deployments').check('create').allowed()", rules, 'vap-validation')).toBe(true);
+    expect(
+      await value("authorizer.serviceAccount('default', 'builder').group('apps').resource('deployments').check('create').allowed()", rules, 'vap-validation'),
+    ).toBe(true);
   });
   test('invalid checks fail', async () => {
     expect(await runtimeError("authorizer.path('').check('get').allowed()", rules)).toContain('path must not be empty');
@@ -208,7 +208,7 @@ describe('strings (cel-go ext, version 2)', () => {
     expect(await value("'aaa'.replace('a', 'b', 2)")).toBe('bba');
     expect(await value("'héllo'.charAt(1)")).toBe('é');
     expect(await value("'hello'.indexOf('l')")).toBe(2);
-    expect(await value('strings.quote(\'a"b\')')).toBe('"a\\"b"');
+    expect(await value("strings.quote('a\"b')")).toBe('"a\\"b"');
   });
   test('errors: out of range, version 3 functions absent', async () => {
     expect(await runtimeError("'abc'.charAt(5)")).toContain('index out of range: 5');
@@ -243,9 +243,7 @@ describe('two-variable comprehensions', () => {
     expect(await value("{'a': 1}.transformMapEntry(k, v, {k + k: v})")).toEqual({ aa: 1 });
   });
   test('a duplicate key from transformMapEntry fails', async () => {
-    expect(await runtimeError("{'a': 1, 'b': 1}.transformMapEntry(k, v, {'x': v})")).toContain(
-      'insert failed: key x already exists',
-    );
+    expect(await runtimeError("{'a': 1, 'b': 1}.transformMapEntry(k, v, {'x': v})")).toContain('insert failed: key x already exists');
   });
 });
 
@@ -276,11 +274,7 @@ describe('not enabled in Kubernetes', () => {
 
 describe('jsonpatch.escapeKey (MAP mutations only)', () => {
   test('escapes ~ and /', async () => {
-    const patches = await value(
-      "[JSONPatch{op: 'add', path: '/metadata/labels/' + jsonpatch.escapeKey('example.com/a~b'), value: 'x'}]",
-      {},
-      'map-jsonPatch',
-    );
+    const patches = await value("[JSONPatch{op: 'add', path: '/metadata/labels/' + jsonpatch.escapeKey('example.com/a~b'), value: 'x'}]", {}, 'map-jsonPatch');
     expect(patches).toEqual([{ op: 'add', path: '/metadata/labels/example.com~1a~0b', value: 'x' }]);
   });
   test('is not declared outside mutations', async () => {

@@ -80,7 +80,7 @@ const EVALUATE: [string, CelContext, CelCompileOptions?][] = [
   ["duration('1h30m')", 'vap-variable'],
   ["timestamp('2026-01-02T03:04:05Z')", 'vap-variable'],
   ["timestamp('2026-01-02T03:04:05Z').getHours('Europe/Paris')", 'vap-variable'],
-  ["optional.of(1)", 'vap-variable'],
+  ['optional.of(1)', 'vap-variable'],
   ['{"a": [1, 2.5, null, true]}', 'vap-variable'],
   ['double("NaN")', 'vap-variable'],
   ['type(object)', 'vap-variable'],
@@ -93,11 +93,11 @@ const EVALUATE: [string, CelContext, CelCompileOptions?][] = [
   ["authorizer.group('').resource('pods').check('get').allowed()", 'vap-validation'],
   ['1 / 0', 'vap-variable'],
   ['object.metadata.missing', 'vap-variable'],
-  ["object.spec.containers[5].name", 'vap-variable'],
-  ["[1, 2, 3].map(x, [1, 2, 3].map(y, [1, 2, 3].map(z, [1,2,3,4,5,6,7,8,9,10].map(w, string(x) + string(y) + string(z) + string(w))))).size()", 'vap-variable'],
+  ['object.spec.containers[5].name', 'vap-variable'],
+  ['[1, 2, 3].map(x, [1, 2, 3].map(y, [1, 2, 3].map(z, [1,2,3,4,5,6,7,8,9,10].map(w, string(x) + string(y) + string(z) + string(w))))).size()', 'vap-variable'],
   ['lists.range(200).all(i, lists.range(200).all(j, lists.range(200).all(k, i + j + k >= 0)))', 'vap-variable'],
   ['variables.a + 1', 'vap-validation', { variables: [{ name: 'a', expression: 'object.spec.containers.size()' }] }],
-  ["Object{spec: Object.spec{replicas: 1}}", 'map-applyConfiguration'],
+  ['Object{spec: Object.spec{replicas: 1}}', 'map-applyConfiguration'],
   ["[JSONPatch{op: 'add', path: '/metadata/labels/x', value: 'y'}]", 'map-jsonPatch'],
   ["[JSONPatch{op: 'add', path: '/metadata/labels/x', value: 1}]", 'map-jsonPatch'],
   ["'not a bool'", 'vap-validation'],
@@ -153,7 +153,12 @@ describe('native and WebAssembly engines answer the same', () => {
     const items: CelBatchItem[] = [
       ...EVALUATE.map(([expression, context, options]) => ({ expression, context, options })),
       ...Array.from({ length: 4 }, () => ({ expression: heavy, context: 'vap-validation' as const, group: 'policy-a' })),
-      { expression: 'variables.n > 0', context: 'vap-validation', options: { variables: [{ name: 'n', expression: 'object.spec.containers.size()' }] }, group: 'policy-b' },
+      {
+        expression: 'variables.n > 0',
+        context: 'vap-validation',
+        options: { variables: [{ name: 'n', expression: 'object.spec.containers.size()' }] },
+        group: 'policy-b',
+      },
     ];
     await same('evaluateBatch', 'diff', items);
     await same('evaluateBatch', 'unknown-inputs', items.slice(0, 3));
@@ -171,7 +176,14 @@ describe('native and WebAssembly engines answer the same', () => {
 
   test('each release: compile (N-1) and evaluate (N) of the libraries that arrive', async () => {
     await same('setInputs', 'diff', INPUTS);
-    const expressions = ["isIP('10.0.0.1')", "format.dns1123Label().validate('abc').hasValue()", '[1, 2].all(i, v, v > i)', "isSemver('1.2.3')", 'lists.range(3) == [0, 1, 2]', "authorizer.group('').resource('pods').fieldSelector('a=b').check('list').allowed()"];
+    const expressions = [
+      "isIP('10.0.0.1')",
+      "format.dns1123Label().validate('abc').hasValue()",
+      '[1, 2].all(i, v, v > i)',
+      "isSemver('1.2.3')",
+      'lists.range(3) == [0, 1, 2]',
+      "authorizer.group('').resource('pods').fieldSelector('a=b').check('list').allowed()",
+    ];
     for (const kubernetesVersion of KUBERNETES_VERSIONS)
       for (const expression of expressions) {
         await same('compile', expression, 'vap-validation', { kubernetesVersion });

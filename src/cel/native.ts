@@ -41,7 +41,8 @@ export async function findNativeEngine(): Promise<{ path: string } | { reason: s
         if (e.isDirectory()) return Math.max(m, newest(p));
         return e.name.endsWith('_test.go') ? m : Math.max(m, fs.statSync(p).mtimeMs);
       }, 0);
-    if (fs.statSync(bin).mtimeMs < newest(path.join(root, 'wasm'))) return { reason: `the native CEL engine is older than wasm/ (npm run build:native): ${bin}` };
+    if (fs.statSync(bin).mtimeMs < newest(path.join(root, 'wasm')))
+      return { reason: `the native CEL engine is older than wasm/ (npm run build:native): ${bin}` };
   }
   return { path: bin };
 }

@@ -18,9 +18,7 @@ export async function loadRawInNode(): Promise<RawCall> {
   const url = (await nodeImport('url')) as typeof import('node:url');
   const vm = (await nodeImport('vm')) as typeof import('node:vm');
   const here = path.dirname(url.fileURLToPath(import.meta.url));
-  const wasmPath = process.env.CEL_WASM
-    ? path.resolve(process.env.CEL_WASM)
-    : path.resolve(here, '..', '..', 'public', 'cel', 'cel.wasm');
+  const wasmPath = process.env.CEL_WASM ? path.resolve(process.env.CEL_WASM) : path.resolve(here, '..', '..', 'public', 'cel', 'cel.wasm');
   if (!fs.existsSync(wasmPath)) {
     throw new Error(`CEL engine not built: ${wasmPath} is missing (run npm run build:wasm)`);
   }

@@ -46,7 +46,14 @@ function resumeGo(go: GoHost, instance: WebAssembly.Instance, snapshot: Snapshot
   go.mem = new DataView((instance.exports.mem as WebAssembly.Memory).buffer);
   go._values = [NaN, 0, null, true, false, globalThis, go, ...snapshot.values.map((v) => ('value' in v ? v.value : at(v.path)))];
   go._goRefCounts = [...new Array<number>(7).fill(Infinity), ...snapshot.refCounts];
-  go._ids = new Map<unknown, number>([[0, 1], [null, 2], [true, 3], [false, 4], [globalThis, 5], [go, 6]]);
+  go._ids = new Map<unknown, number>([
+    [0, 1],
+    [null, 2],
+    [true, 3],
+    [false, 4],
+    [globalThis, 5],
+    [go, 6],
+  ]);
   go._values.forEach((v, id) => {
     if (id >= 7 && v !== undefined) go._ids.set(v, id);
   });

@@ -32,7 +32,7 @@ const EXPRESSIONS: [string, CelContext][] = [
   ['object.spec.replicas <= 5', 'vap-validation'],
   ['object.status.phase == "Running"', 'vap-validation'],
   ["object.metadata.__proto__ == 'p'", 'vap-validation'],
-  ["cel.bind(s, object.spec, s.containers.size() > 0)", 'vap-validation'],
+  ['cel.bind(s, object.spec, s.containers.size() > 0)', 'vap-validation'],
   ["object.spec.containers.exists(object, object.name == 'app')", 'vap-validation'],
   ['variables.images.all(i, i != "")', 'vap-validation'],
   ["variables.team != 'none' || object.metadata.namespace == 'default'", 'vap-validation'],
@@ -47,8 +47,20 @@ const EXPRESSIONS: [string, CelContext][] = [
 const pod = {
   apiVersion: 'v1',
   kind: 'Pod',
-  metadata: { name: 'web-1', namespace: 'team-a', labels: { app: 'web', 'app.kubernetes.io/name': 'x' }, annotations: { team: 'a' }, managedFields: [{ manager: 'kubectl', fieldsV1: { 'f:spec': {} } }] },
-  spec: { containers: [{ name: 'app', image: 'registry.example.com/app:1', resources: { limits: { cpu: '500m' } } }, { name: 'side', image: 'other/side' }], replicas: 3 },
+  metadata: {
+    name: 'web-1',
+    namespace: 'team-a',
+    labels: { app: 'web', 'app.kubernetes.io/name': 'x' },
+    annotations: { team: 'a' },
+    managedFields: [{ manager: 'kubectl', fieldsV1: { 'f:spec': {} } }],
+  },
+  spec: {
+    containers: [
+      { name: 'app', image: 'registry.example.com/app:1', resources: { limits: { cpu: '500m' } } },
+      { name: 'side', image: 'other/side' },
+    ],
+    replicas: 3,
+  },
   status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
 };
 
@@ -66,11 +78,20 @@ const namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team
 const request = { operation: 'UPDATE', userInfo: { username: 'alice', groups: ['dev'] }, namespace: 'team-a', name: 'web-1' };
 
 const items = (): CelBatchItem[] =>
-  EXPRESSIONS.map(([expression, context]) => ({ expression, context, options: context.startsWith('vap-') && context !== 'vap-matchCondition' ? { variables } : {} }));
+  EXPRESSIONS.map(([expression, context]) => ({
+    expression,
+    context,
+    options: context.startsWith('vap-') && context !== 'vap-matchCondition' ? { variables } : {},
+  }));
 
 describe('reads', () => {
   test('names the paths selected, whole where anything else is done, and the variables’ reads', async () => {
-    expect(await reads("object.metadata.name.startsWith('x')", 'vap-validation')).toEqual({ object: [['metadata', 'name']], oldObject: [], namespaceObject: [], params: [] });
+    expect(await reads("object.metadata.name.startsWith('x')", 'vap-validation')).toEqual({
+      object: [['metadata', 'name']],
+      oldObject: [],
+      namespaceObject: [],
+      params: [],
+    });
     expect((await reads('object == oldObject', 'vap-validation')).oldObject).toBeNull();
     expect((await reads('object.spec.containers[0].image == ""', 'vap-validation')).object).toEqual([['spec', 'containers']]);
     expect((await reads('variables.team == ""', 'vap-validation', { variables })).namespaceObject).toEqual([['metadata', 'labels']]);
@@ -97,8 +118,21 @@ describe('reads', () => {
   }, 120_000);
 
   test('a projection keeps only what is read', () => {
-    const p = projector({ object: [['metadata', 'name'], ['spec', 'containers']], oldObject: [], namespaceObject: null, params: [] });
+    const p = projector({
+      object: [
+        ['metadata', 'name'],
+        ['spec', 'containers'],
+      ],
+      oldObject: [],
+      namespaceObject: null,
+      params: [],
+    });
     const out = p({ object: pod, oldObject: pod, namespaceObject: namespace, params: null });
-    expect(JSON.parse(JSON.stringify(out))).toEqual({ object: { metadata: { name: 'web-1' }, spec: { containers: pod.spec.containers } }, oldObject: {}, namespaceObject: namespace, params: null });
+    expect(JSON.parse(JSON.stringify(out))).toEqual({
+      object: { metadata: { name: 'web-1' }, spec: { containers: pod.spec.containers } },
+      oldObject: {},
+      namespaceObject: namespace,
+      params: null,
+    });
   });
 });

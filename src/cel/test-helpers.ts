@@ -12,12 +12,7 @@ export function useEngine(): void {
 }
 
 /** Evaluates and expects success; returns the value. */
-export async function value(
-  expression: string,
-  inputs: CelInputs = {},
-  context: CelContext = 'vap-variable',
-  options?: CelCompileOptions,
-): Promise<unknown> {
+export async function value(expression: string, inputs: CelInputs = {}, context: CelContext = 'vap-variable', options?: CelCompileOptions): Promise<unknown> {
   const r = await evaluate(expression, context, inputs, options);
   if (!r.ok) throw new Error(`${expression}: ${r.stage}: ${r.message}`);
   return r.value;
@@ -38,11 +33,7 @@ export async function runtimeError(
 }
 
 /** Compiles and expects a failure; returns the apiserver's detail message. */
-export async function compileError(
-  expression: string,
-  context: CelContext = 'vap-validation',
-  options?: CelCompileOptions,
-): Promise<string> {
+export async function compileError(expression: string, context: CelContext = 'vap-validation', options?: CelCompileOptions): Promise<string> {
   const r = await compile(expression, context, options);
   expect(r.ok, `${expression} should not compile in ${context}`).toBe(false);
   return r.message ?? '';

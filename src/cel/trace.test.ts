@@ -100,7 +100,10 @@ describe('trace', () => {
     }
     const items = exprs.map((expression) => ({ expression, context: 'vap-validation' as const, group: 'p', options: { hasParams: true, variables } }));
     const plain = await evaluateBatch(items, inputs);
-    const traced = await evaluateBatch(items.map((i) => ({ ...i, options: { ...i.options, trace: true } })), inputs);
+    const traced = await evaluateBatch(
+      items.map((i) => ({ ...i, options: { ...i.options, trace: true } })),
+      inputs,
+    );
     expect(traced.map(({ trace: _t, ...rest }) => rest)).toEqual(plain);
   });
 

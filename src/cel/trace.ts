@@ -20,7 +20,7 @@ export const LABEL_MAX = 40;
 
 /** A value as short text (JSON, strings quoted), cut to `max` characters with "…". */
 export function shortValue(value: unknown, max = LABEL_MAX): string {
-  const s = value === undefined ? 'null' : JSON.stringify(value) ?? String(value);
+  const s = value === undefined ? 'null' : (JSON.stringify(value) ?? String(value));
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
@@ -45,7 +45,7 @@ export function traceLabels(expression: string, trace: readonly CelTraceNode[]):
       from: n.from,
       at: n.to,
       text: n.error !== undefined ? `error: ${shortValue(n.error, LABEL_MAX - 7).replace(/^"|"$/g, '')}` : shortValue(n.value),
-      full: n.error !== undefined ? n.error : JSON.stringify(n.value, null, 2) ?? 'null',
+      full: n.error !== undefined ? n.error : (JSON.stringify(n.value, null, 2) ?? 'null'),
       error: n.error !== undefined,
     });
   }

@@ -375,6 +375,4 @@ export interface CelExpressionWarning {
   warning: string;
 }
 
-export type CelTypeCheckResult =
-  | { ok: true; warnings: CelExpressionWarning[]; schemaRelease: string }
-  | (CelFailure & { warnings: CelExpressionWarning[] });
+export type CelTypeCheckResult = { ok: true; warnings: CelExpressionWarning[]; schemaRelease: string } | (CelFailure & { warnings: CelExpressionWarning[] });

@@ -30,9 +30,23 @@ const ARRIVALS: Arrival[] = [
     introduced: 31,
     expressions: ["authorizer.group('').resource('pods').fieldSelector('spec.nodeName=a').check('list').allowed() || true"],
   },
-  { library: 'two-variable comprehensions', introduced: 32, expressions: ['[1, 2].all(i, v, v > i)', "{'a': 1}.transformMap(k, v, v + 1) == {'a': 2}", "[5].exists(i, v, i == 0 && v == 5)"] },
+  {
+    library: 'two-variable comprehensions',
+    introduced: 32,
+    expressions: ['[1, 2].all(i, v, v > i)', "{'a': 1}.transformMap(k, v, v + 1) == {'a': 2}", '[5].exists(i, v, i == 0 && v == 5)'],
+  },
   { library: 'semver', introduced: 33, expressions: ["isSemver('1.2.3')", "semver('1.2.3').isLessThan(semver('1.3.0'))"] },
-  { library: 'lists extension v3 (range, sort, flatten, slice, distinct)', introduced: 34, expressions: ['lists.range(3) == [0, 1, 2]', '[3, 1].sort() == [1, 3]', '[[1], [2]].flatten() == [1, 2]', '[1, 2].slice(0, 1) == [1]', '[1, 1].distinct() == [1]'] },
+  {
+    library: 'lists extension v3 (range, sort, flatten, slice, distinct)',
+    introduced: 34,
+    expressions: [
+      'lists.range(3) == [0, 1, 2]',
+      '[3, 1].sort() == [1, 3]',
+      '[[1], [2]].flatten() == [1, 2]',
+      '[1, 2].slice(0, 1) == [1]',
+      '[1, 1].distinct() == [1]',
+    ],
+  },
   // writable from 1.38, which the Workbench does not target yet: an error at every target when written
   { library: 'Kubernetes lists v1 (includes())', introduced: 37, expressions: ['[1, 2, 3].includes(2)', "!['a'].includes('b')"] },
 ];
@@ -119,16 +133,20 @@ describe('runtime behaviour per release (not a library version)', () => {
     ['sub(int)', `[${big}].all(q, q.sub(1).isLessThan(q))`],
     ['sub(quantity)', `[${big}].all(q, q.sub(quantity('1')).isLessThan(q))`],
   ];
-  test.each(cases)('quantity %s leaves its receiver alone from 1.37 on, changes it before', async (_name, expression) => {
-    for (const kubernetesVersion of KUBERNETES_VERSIONS) {
-      const r = await evaluate(expression, 'vap-validation', {}, { kubernetesVersion });
-      expect(r.ok, `${kubernetesVersion}: ${r.ok ? '' : r.message}`).toBe(true);
-      if (r.ok) expect(r.value, `${expression} at ${kubernetesVersion}`).toBe(minorOf(kubernetesVersion) >= 37);
-    }
-    // a quantity within int64 was never affected
-    const small = await evaluate("[quantity('1')].all(q, q.add(1).isGreaterThan(q))", 'vap-validation', {}, { kubernetesVersion: '1.30' });
-    expect(small.ok && small.value).toBe(true);
-  }, 60_000);
+  test.each(cases)(
+    'quantity %s leaves its receiver alone from 1.37 on, changes it before',
+    async (_name, expression) => {
+      for (const kubernetesVersion of KUBERNETES_VERSIONS) {
+        const r = await evaluate(expression, 'vap-validation', {}, { kubernetesVersion });
+        expect(r.ok, `${kubernetesVersion}: ${r.ok ? '' : r.message}`).toBe(true);
+        if (r.ok) expect(r.value, `${expression} at ${kubernetesVersion}`).toBe(minorOf(kubernetesVersion) >= 37);
+      }
+      // a quantity within int64 was never affected
+      const small = await evaluate("[quantity('1')].all(q, q.add(1).isGreaterThan(q))", 'vap-validation', {}, { kubernetesVersion: '1.30' });
+      expect(small.ok && small.value).toBe(true);
+    },
+    60_000,
+  );
 });
 
 describe('declarations follow the target', () => {

@@ -37,8 +37,7 @@ const ENGINE_CACHE = 'admission-workbench-cel';
 
 /** Compiles a response's body: streaming when it is served as application/wasm. */
 function compileResponse(response: Response): Promise<WebAssembly.Module> {
-  if (typeof WebAssembly.compileStreaming === 'function' &&
-      (response.headers.get('content-type') ?? '').includes('application/wasm')) {
+  if (typeof WebAssembly.compileStreaming === 'function' && (response.headers.get('content-type') ?? '').includes('application/wasm')) {
     return WebAssembly.compileStreaming(response);
   }
   return response.arrayBuffer().then((bytes) => WebAssembly.compile(bytes));

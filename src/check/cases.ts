@@ -32,5 +32,11 @@ export function caseTarget(policy: unknown, objects: readonly unknown[]): CaseTa
 }
 
 /** A policy's saved cases against the workspace, with the real engine at `release` (traced for coverage: `options.trace`). */
-export const runPolicyCases = (policy: unknown, objects: readonly unknown[], cases: readonly PolicyTestCase[], cel: PolicyCel, release: KubernetesVersion, options: RunCaseOptions = {}): Promise<CasesReport> =>
-  runCases(caseTarget(policy, objects), cases, celAtRelease(cel, release), options);
+export const runPolicyCases = (
+  policy: unknown,
+  objects: readonly unknown[],
+  cases: readonly PolicyTestCase[],
+  cel: PolicyCel,
+  release: KubernetesVersion,
+  options: RunCaseOptions = {},
+): Promise<CasesReport> => runCases(caseTarget(policy, objects), cases, celAtRelease(cel, release), options);

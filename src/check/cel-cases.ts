@@ -23,7 +23,13 @@ export interface CelCaseRun {
 }
 
 /** Per case: undefined when it passes, else why not. With `traced`, each evaluation is traced and pushed there. */
-export async function runCelCases(object: unknown, path: string, cases: readonly CelCase[], cel: CelRunner, traced?: CelCaseRun[]): Promise<(string | undefined)[]> {
+export async function runCelCases(
+  object: unknown,
+  path: string,
+  cases: readonly CelCase[],
+  cel: CelRunner,
+  traced?: CelCaseRun[],
+): Promise<(string | undefined)[]> {
   const spec = kindSpecOf(object);
   const segments = parsePath(path);
   const field = spec ? fieldAt(spec, segments) : undefined;

@@ -34,7 +34,10 @@ describe('cross-document findings follow edits of other documents', () => {
     expect(ids(checker.check(b, [b, vap('v', ['configmaps'])]).lints)).not.toContain('P15');
     expect(ids(checker.check(b, [b, vap('v', ['pods'])]).lints)).toContain('P15');
     const excluded = vap('v', ['pods']);
-    excluded.spec.matchConstraints = { resourceRules: rules(['pods']), namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }] } } as never;
+    excluded.spec.matchConstraints = {
+      resourceRules: rules(['pods']),
+      namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }] },
+    } as never;
     expect(ids(checker.check(b, [b, excluded]).lints)).not.toContain('P15');
   });
 
@@ -48,7 +51,6 @@ describe('cross-document findings follow edits of other documents', () => {
     expect(checker.check(v, [v, other, mwc('h2', ['secrets'])]).lints).toBe(first);
   });
 });
-
 
 describe('freshness (property): incremental results equal a from-scratch run after every edit', () => {
   it.each([1, 2, 3, 4, 5, 6, 7, 8])('seed %i: 150 random edits across 6 documents', (seed) => {

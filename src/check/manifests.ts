@@ -8,7 +8,15 @@
 import type { KubernetesVersion } from '../base/releases';
 import type { FieldError } from '../k8s/errors';
 import { nameOf, str } from '../base/json';
-import { asManifestErrors, isManifestKind, manifestLayout, manifestProblems, manifestSupport, MANIFEST_SET_HEADLINE, DEFAULT_MANIFEST_BASE } from '../k8s/static-manifests';
+import {
+  asManifestErrors,
+  isManifestKind,
+  manifestLayout,
+  manifestProblems,
+  manifestSupport,
+  MANIFEST_SET_HEADLINE,
+  DEFAULT_MANIFEST_BASE,
+} from '../k8s/static-manifests';
 
 export interface ManifestSetChecks {
   /** Per object index (static objects only): its answers as the loader's, then the set's problems at its fields. */
@@ -42,7 +50,14 @@ export function checkManifestSet(
   }
   const memberSet = new Set(members);
   for (const p of manifestProblems(objects, (i) => memberSet.has(i), base)) {
-    fields.get(p.index)!.push({ type: 'Invalid', field: p.field, message: p.message, hint: p.set ? 'The manifest loader, after reading every file' : `The manifest loader, reading ${p.file}` });
+    fields
+      .get(p.index)!
+      .push({
+        type: 'Invalid',
+        field: p.field,
+        message: p.message,
+        hint: p.set ? 'The manifest loader, after reading every file' : `The manifest loader, reading ${p.file}`,
+      });
   }
   const loads = members.every((i) => parsed(i) && !fields.get(i)!.some((e) => e.severity !== 'warning'));
   return { fields, loads, members, ...(loads || members.length === 0 ? {} : { headline: MANIFEST_SET_HEADLINE }) };
@@ -75,7 +90,7 @@ export function loaderMessages(
     if (strict.length) loading(`${STRICT}${strict.map((f) => f.message.slice(STRICT.length)).join(', ')}`);
     const text = rules.map((f) => `${f.field}: ${f.message}`);
     if (text.length) loading(`${str(e.object.kind)} "${nameOf(e.object)}": ${text.length === 1 ? text[0] : `[${text.join(', ')}]`}`);
-    for (const p of problems) if (p.index === e.index) (p.set ? add(e.plugin.plugin, p.message) : loading(p.message));
+    for (const p of problems) if (p.index === e.index) p.set ? add(e.plugin.plugin, p.message) : loading(p.message);
   }
   return out;
 }

@@ -13,8 +13,24 @@ const broad = (kind: string) =>
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind,
     metadata: { name: 'x' },
-    spec: { policyName: 'x', validationActions: ['Deny'], paramRef: { name: 'p' }, matchConstraints: { resourceRules: rules }, matchResources: {}, validations: [{ expression: 'true' }] },
-    webhooks: [{ name: 'x.example.com', clientConfig: { service: { name: 's', namespace: 'n' } }, rules, failurePolicy: 'Fail', sideEffects: 'None', admissionReviewVersions: ['v1'] }],
+    spec: {
+      policyName: 'x',
+      validationActions: ['Deny'],
+      paramRef: { name: 'p' },
+      matchConstraints: { resourceRules: rules },
+      matchResources: {},
+      validations: [{ expression: 'true' }],
+    },
+    webhooks: [
+      {
+        name: 'x.example.com',
+        clientConfig: { service: { name: 's', namespace: 'n' } },
+        rules,
+        failurePolicy: 'Fail',
+        sideEffects: 'None',
+        admissionReviewVersions: ['v1'],
+      },
+    ],
   }) as Record<string, unknown>;
 
 describe('rules that read the workspace declare it', () => {
@@ -25,7 +41,13 @@ describe('rules that read the workspace declare it', () => {
         object: broad(kind),
         get workspace() {
           read = true;
-          return [broad(kind), broad(kind.replace(/Binding$/, '')), broad(`${kind}Binding`), broad('MutatingWebhookConfiguration'), broad('MutatingAdmissionPolicy')];
+          return [
+            broad(kind),
+            broad(kind.replace(/Binding$/, '')),
+            broad(`${kind}Binding`),
+            broad('MutatingWebhookConfiguration'),
+            broad('MutatingAdmissionPolicy'),
+          ];
         },
         kubernetesVersion: '1.36' as const,
       };

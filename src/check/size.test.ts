@@ -43,7 +43,7 @@ describe('objectBytes', () => {
 });
 
 describe('sizeProblems', () => {
-  it('nothing up to etcd\'s 1.5 MiB, a warning above it, the apiserver\'s 413 error above 3 MiB', () => {
+  it("nothing up to etcd's 1.5 MiB, a warning above it, the apiserver's 413 error above 3 MiB", () => {
     expect(sizeProblems({}, ETCD_DEFAULT_MAX_REQUEST_BYTES)).toEqual([]);
     expect(sizeProblems({}, ETCD_DEFAULT_MAX_REQUEST_BYTES + 1)).toMatchObject([{ severity: 'warning' }]);
     expect(sizeProblems({}, MAX_REQUEST_BODY_BYTES)).toMatchObject([{ severity: 'warning' }]);

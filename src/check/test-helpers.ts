@@ -13,7 +13,11 @@ export const map = (name: string, resources = ['pods']) => ({
   apiVersion: 'admissionregistration.k8s.io/v1',
   kind: 'MutatingAdmissionPolicy',
   metadata: { name },
-  spec: { matchConstraints: { resourceRules: rules(resources) }, reinvocationPolicy: 'Never', mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[]' } }] },
+  spec: {
+    matchConstraints: { resourceRules: rules(resources) },
+    reinvocationPolicy: 'Never',
+    mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[]' } }],
+  },
 });
 export const binding = (kind: string, name: string, policyName: string, extra: Record<string, unknown> = {}) => ({
   apiVersion: 'admissionregistration.k8s.io/v1',
@@ -25,12 +29,26 @@ export const mwc = (name: string, resources = ['pods']) => ({
   apiVersion: 'admissionregistration.k8s.io/v1',
   kind: 'MutatingWebhookConfiguration',
   metadata: { name },
-  webhooks: [{ name: `${name}.example.com`, clientConfig: { url: 'https://h.example.com/' }, admissionReviewVersions: ['v1'], sideEffects: 'None', rules: rules(resources) }],
+  webhooks: [
+    {
+      name: `${name}.example.com`,
+      clientConfig: { url: 'https://h.example.com/' },
+      admissionReviewVersions: ['v1'],
+      sideEffects: 'None',
+      rules: rules(resources),
+    },
+  ],
 });
 
 /** Findings as data: fixes by title and by what applying them gives (their functions differ per run). */
-export const checkedData = (o: unknown, docs: readonly unknown[], c: { fields: unknown; lints: readonly { fixes?: readonly { title: string; apply(o: unknown, i?: unknown): unknown }[] }[] }) =>
-  JSON.parse(JSON.stringify({ fields: c.fields, lints: c.lints.map((l) => ({ ...l, fixes: l.fixes?.map((f) => [f.title, f.apply(o, { workspace: docs })]) })) })) as unknown;
+export const checkedData = (
+  o: unknown,
+  docs: readonly unknown[],
+  c: { fields: unknown; lints: readonly { fixes?: readonly { title: string; apply(o: unknown, i?: unknown): unknown }[] }[] },
+) =>
+  JSON.parse(
+    JSON.stringify({ fields: c.fields, lints: c.lints.map((l) => ({ ...l, fixes: l.fixes?.map((f) => [f.title, f.apply(o, { workspace: docs })]) })) }),
+  ) as unknown;
 
 const NAMES = ['a', 'b', 'c'];
 const RESOURCES = [['pods'], ['configmaps'], ['*'], ['secrets', 'pods']];
@@ -49,11 +67,15 @@ export function randomDoc(r: () => number): unknown {
     case 'map':
       return map(name, pick(RESOURCES));
     case 'vapb':
-      return binding('ValidatingAdmissionPolicyBinding', `${name}-b`, pick(NAMES), r() < 0.5 ? { paramRef: { name: 'p', parameterNotFoundAction: 'Deny' } } : {});
+      return binding(
+        'ValidatingAdmissionPolicyBinding',
+        `${name}-b`,
+        pick(NAMES),
+        r() < 0.5 ? { paramRef: { name: 'p', parameterNotFoundAction: 'Deny' } } : {},
+      );
     case 'mapb':
       return binding('MutatingAdmissionPolicyBinding', `${name}-b`, pick(NAMES), r() < 0.3 ? { matchResources: { namespaceSelector: KUBE_SYSTEM_OUT } } : {});
     default:
       return mwc(name, pick(RESOURCES));
   }
 }
-

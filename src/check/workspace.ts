@@ -14,7 +14,9 @@ export async function inspectBundles(objects: readonly unknown[]): Promise<(caBu
       if (!done.has(site.caBundle))
         done.set(
           site.caBundle,
-          await inspectCaBundle(site.caBundle).catch((e: unknown): CaBundleInspection => ({ certificates: [], problems: [{ message: `could not inspect: ${String(e)}` }] })),
+          await inspectCaBundle(site.caBundle).catch(
+            (e: unknown): CaBundleInspection => ({ certificates: [], problems: [{ message: `could not inspect: ${String(e)}` }] }),
+          ),
         );
   return (caBundle) => done.get(caBundle);
 }

@@ -170,7 +170,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     }
   }
   if (!out.paths.length) return { command: 'error', message: 'nothing to check: give files or directories, or - for standard input' };
-  if ((out.exportManifests || out.layout || out.manifestBase) && !out.static) return { command: 'error', message: '--export-manifests, --layout and --manifest-base need --static' };
+  if ((out.exportManifests || out.layout || out.manifestBase) && !out.static)
+    return { command: 'error', message: '--export-manifests, --layout and --manifest-base need --static' };
   if (out.coverage && !out.cases) return { command: 'error', message: '--coverage, --coverage-out, --lcov and --min-coverage need --cases FILE' };
   return out;
 }

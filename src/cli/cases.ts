@@ -7,7 +7,17 @@
 import { runCases, type CaseResult, type CaseTarget, type CasesReport, type PolicyTestCase } from '../policy/cases';
 import { expressionSample, policyCoverage, policyExpressions, type CoverageRun, type PolicyCoverage } from '../policy/coverage';
 import { kindOf, nameOf, obj, str } from '../base/json';
-import { celAtRelease, findPolicy, isPolicy, runCelCases, runPolicyCases, scenarioCoverageRuns, scenarioProblems, type CelCaseRun, type CelRunner } from '../check/cases';
+import {
+  celAtRelease,
+  findPolicy,
+  isPolicy,
+  runCelCases,
+  runPolicyCases,
+  scenarioCoverageRuns,
+  scenarioProblems,
+  type CelCaseRun,
+  type CelRunner,
+} from '../check/cases';
 import { readWorkspaceFile, type WorkspaceFile } from '../share/workspace-file';
 import { unzipFiles } from '../share/zip';
 import { parseDocuments, type ParsedDocument } from '../yaml';
@@ -45,7 +55,6 @@ interface CoverageInput {
   cases: PolicyTestCase[];
   extra: CoverageRun[];
 }
-
 
 interface Ctx {
   file: string;
@@ -86,7 +95,18 @@ function coverageResults(ctx: Ctx): CasesRun['coverage'] {
 }
 
 function problemAt(ctx: Ctx, path: string, message: string, extra: Partial<Problem> = {}): Problem {
-  return { file: ctx.file, ...positionIn(ctx.doc, path), document: ctx.doc.documentIndex, kind: '', name: '', field: path, type: 'Case', severity: 'error', message, ...extra };
+  return {
+    file: ctx.file,
+    ...positionIn(ctx.doc, path),
+    document: ctx.doc.documentIndex,
+    kind: '',
+    name: '',
+    field: path,
+    type: 'Case',
+    severity: 'error',
+    message,
+    ...extra,
+  };
 }
 
 /** The results of a policy's cases (src/check/cases.ts) as problems at their paths in the file. */
@@ -97,19 +117,34 @@ function policyCaseProblems(ctx: Ctx, policy: unknown, report: CasesReport, case
     if (r.pass) ctx.summary.passed++;
     else {
       ctx.summary.failed++;
-      ctx.problems.push(problemAt(ctx, paths[i]!, `policy case ${JSON.stringify(c.name)} failed: ${r.failures.join('; ')}`, { kind: kindOf(policy), name: nameOf(policy), rule: c.name }));
+      ctx.problems.push(
+        problemAt(ctx, paths[i]!, `policy case ${JSON.stringify(c.name)} failed: ${r.failures.join('; ')}`, {
+          kind: kindOf(policy),
+          name: nameOf(policy),
+          rule: c.name,
+        }),
+      );
     }
   }
 }
 
-async function runWorkspace(ctx: Ctx, ws: WorkspaceFile, checked: readonly unknown[], cel: CelRunner, kubernetesVersion?: KubernetesVersion, staticChecked = false): Promise<void> {
+async function runWorkspace(
+  ctx: Ctx,
+  ws: WorkspaceFile,
+  checked: readonly unknown[],
+  cel: CelRunner,
+  kubernetesVersion?: KubernetesVersion,
+  staticChecked = false,
+): Promise<void> {
   // One release for every case: the one asked for, else the workspace's own.
   const release = kubernetesVersion ?? ws.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
   const wsObjects = ws.documents.map((d) => parseDocuments(d.text).documents[0]?.object);
   // The checked files win over the workspace's own copies (CI tests the files as they are now).
   const key = (o: unknown) => `${kindOf(o)}/${str(obj(obj(o).metadata).namespace)}/${nameOf(o)}`;
   const seen = new Set(checked.map(key));
-  const own = wsObjects.flatMap((o, i) => (o !== undefined && !seen.has(key(o)) ? [{ o, static: ws.staticManifests === true || ws.documents[i]!.static === true }] : []));
+  const own = wsObjects.flatMap((o, i) =>
+    o !== undefined && !seen.has(key(o)) ? [{ o, static: ws.staticManifests === true || ws.documents[i]!.static === true }] : [],
+  );
   const objects = [...checked, ...own.map((x) => x.o)];
   // static manifests (check --static, or the workspace file's marks) run before API objects in scenarios
   const statics = [...(staticChecked ? checked.map((_, i) => i) : []), ...own.flatMap((x, i) => (x.static ? [checked.length + i] : []))];
@@ -118,28 +153,49 @@ async function runWorkspace(ctx: Ctx, ws: WorkspaceFile, checked: readonly unkno
     const policy = findPolicy(objects, name);
     const path = `policyCases[${g}]`;
     if (!policy) {
-      ctx.problems.push(problemAt(ctx, path, `policy ${JSON.stringify(name)} not found in the checked files or the workspace: its ${group.cases.length} case(s) were not run`));
+      ctx.problems.push(
+        problemAt(ctx, path, `policy ${JSON.stringify(name)} not found in the checked files or the workspace: its ${group.cases.length} case(s) were not run`),
+      );
       ctx.summary.total += group.cases.length;
       ctx.summary.failed += group.cases.length;
       continue;
     }
     const report = await runPolicyCases(policy, objects, group.cases, cel, release, { trace: !!ctx.coverage });
     addCases(ctx, policy, report, group.cases);
-    policyCaseProblems(ctx, policy, report, group.cases, group.cases.map((_, i) => `${path}.cases[${i}]`));
+    policyCaseProblems(
+      ctx,
+      policy,
+      report,
+      group.cases,
+      group.cases.map((_, i) => `${path}.cases[${i}]`),
+    );
   }
   for (const [g, group] of (ws.celCases ?? []).entries()) {
     const source = wsObjects[group.document];
     const current = checked.find((o) => key(o) === key(source)) ?? source;
     const traced: CelCaseRun[] | undefined = ctx.coverage ? [] : undefined;
     const failures = await runCelCases(current, group.path, group.cases, celAtRelease(cel, release), traced);
-    if (traced) addCelRuns(ctx, current, group.path, group.cases.map((c) => c.name), traced);
+    if (traced)
+      addCelRuns(
+        ctx,
+        current,
+        group.path,
+        group.cases.map((c) => c.name),
+        traced,
+      );
     group.cases.forEach((c, i) => {
       ctx.summary.total++;
       const failure = failures[i];
       if (failure === undefined) ctx.summary.passed++;
       else {
         ctx.summary.failed++;
-        ctx.problems.push(problemAt(ctx, `celCases[${g}].cases[${i}]`, `CEL case ${JSON.stringify(c.name)} of ${group.path} failed: ${failure}`, { kind: kindOf(current), name: nameOf(current), rule: c.name }));
+        ctx.problems.push(
+          problemAt(ctx, `celCases[${g}].cases[${i}]`, `CEL case ${JSON.stringify(c.name)} of ${group.path} failed: ${failure}`, {
+            kind: kindOf(current),
+            name: nameOf(current),
+            rule: c.name,
+          }),
+        );
       }
     });
   }
@@ -154,11 +210,21 @@ async function runScenarios(ctx: Ctx, ws: WorkspaceFile, objects: readonly unkno
     if (!failures.length) ctx.summary.passed++;
     else {
       ctx.summary.failed++;
-      ctx.problems.push({ ...problemAt(ctx, `scenarios[${i}]`, `scenario ${JSON.stringify(s.name)} failed: ${failures.join('; ')}`, { rule: s.name }), type: 'Scenario' });
+      ctx.problems.push({
+        ...problemAt(ctx, `scenarios[${i}]`, `scenario ${JSON.stringify(s.name)} failed: ${failures.join('; ')}`, { rule: s.name }),
+        type: 'Scenario',
+      });
     }
     for (const b of breaks) {
       const where = b.validator.path ? ` (${b.validator.path})` : '';
-      ctx.problems.push({ ...problemAt(ctx, `scenarios[${i}]`, `scenario ${JSON.stringify(s.name)}: ${b.message}${where}`, { rule: 'M06', severity: 'finding', level: 'warning' }), type: 'Lint' });
+      ctx.problems.push({
+        ...problemAt(ctx, `scenarios[${i}]`, `scenario ${JSON.stringify(s.name)}: ${b.message}${where}`, {
+          rule: 'M06',
+          severity: 'finding',
+          level: 'warning',
+        }),
+        type: 'Lint',
+      });
     }
   }
 }
@@ -174,7 +240,20 @@ export async function runCasesFile(
 ): Promise<CasesRun> {
   const summary: CasesSummary = { total: 0, passed: 0, failed: 0 };
   const fail = (message: string, unreadable: boolean, line = 1, column = 1): CasesRun => ({
-    problems: [{ file: path, line, column, document: 0, kind: '', name: '', field: '', type: unreadable ? 'File' : 'Case', severity: 'error', message: `--cases: ${message}` }],
+    problems: [
+      {
+        file: path,
+        line,
+        column,
+        document: 0,
+        kind: '',
+        name: '',
+        field: '',
+        type: unreadable ? 'File' : 'Case',
+        severity: 'error',
+        message: `--cases: ${message}`,
+      },
+    ],
     summary,
     unreadable,
   });
@@ -192,7 +271,10 @@ export async function runCasesFile(
   if (isKaptestManifest(value)) {
     const m = readKaptestManifest(value, []);
     const dir = fs.dirname(path);
-    const referenced = await readInputs([...m.policyFiles, ...m.resourceFiles].map((f) => fs.join(dir, f)), fs);
+    const referenced = await readInputs(
+      [...m.policyFiles, ...m.resourceFiles].map((f) => fs.join(dir, f)),
+      fs,
+    );
     for (const p of referenced.problems) ctx.problems.push({ ...problemAt(ctx, '', `--cases: ${p.file}: ${p.message}`), type: 'File' });
     const objects = referenced.files.flatMap((f) => parseDocuments(f.text).documents.map((d) => d.object));
     const withResources = readKaptestManifest(value, objects);
@@ -200,7 +282,13 @@ export async function runCasesFile(
     for (const [s, suite] of withResources.suites.entries()) {
       const policy = findPolicy([...objects, ...checked], suite.policy);
       if (!policy) {
-        ctx.problems.push(problemAt(ctx, `${suite.mutating ? 'mapTestSuites' : 'vapTestSuites'}[${s}]`, `policy ${JSON.stringify(suite.policy)} not found in the manifest's policies`));
+        ctx.problems.push(
+          problemAt(
+            ctx,
+            `${suite.mutating ? 'mapTestSuites' : 'vapTestSuites'}[${s}]`,
+            `policy ${JSON.stringify(suite.policy)} not found in the manifest's policies`,
+          ),
+        );
         continue;
       }
       // kaptest's own binding, not the workspace's

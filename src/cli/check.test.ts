@@ -51,7 +51,9 @@ describe('admission-workbench check on the one pipeline (real CEL engine)', { ti
   useEngine();
 
   it('type checking: the warnings kube-controller-manager would write into status.typeChecking, as warnings of type TypeChecking', async () => {
-    const typo = semverPolicy.replace('isSemver(object.metadata.name)', 'object.dataa.size() < 3').replace('resources: [configmaps]', 'resources: [configmaps, secrets]');
+    const typo = semverPolicy
+      .replace('isSemver(object.metadata.name)', 'object.dataa.size() < 3')
+      .replace('resources: [configmaps]', 'resources: [configmaps, secrets]');
     const r = io(typo);
     expect(await runCli(['check', '-', '--format', 'json'], r)).toBe(0);
     const tc = json(r.out).problems.filter((p) => p.type === 'TypeChecking');
@@ -62,8 +64,10 @@ describe('admission-workbench check on the one pipeline (real CEL engine)', { ti
     expect(tc[0]!.hint).toMatch(/status\.typeChecking/);
     const text = io(typo);
     expect(await runCli(['check', '-', '--fail-on', 'warning'], text)).toBe(1);
-    expect(text.out).toContain("<stdin>:10:");
-    expect(text.out).toContain("warning: spec.validations[0].expression: [TypeChecking] /v1, Kind=ConfigMap: ERROR: <input>:1:7: undefined field 'dataa'\n     | object.dataa.size() < 3");
+    expect(text.out).toContain('<stdin>:10:');
+    expect(text.out).toContain(
+      "warning: spec.validations[0].expression: [TypeChecking] /v1, Kind=ConfigMap: ERROR: <input>:1:7: undefined field 'dataa'\n     | object.dataa.size() < 3",
+    );
   }, 60_000); // the first type check reads the release's schema asset into the engine
 
   it('--kubernetes-version reaches the lints: P16 at 1.33 beside the compile error, as the app shows', async () => {
@@ -77,14 +81,26 @@ describe('admission-workbench check on the one pipeline (real CEL engine)', { ti
     expect(json(current.out).problems.filter((p) => p.rule === 'P16')).toEqual([]);
   });
 
-  it('--kubernetes-version reaches saved CEL cases: they run in that release\'s environment (semver is in 1.33\'s stored environment, not 1.32\'s)', async () => {
+  it("--kubernetes-version reaches saved CEL cases: they run in that release's environment (semver is in 1.33's stored environment, not 1.32's)", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'aw-release-'));
     writeFileSync(join(dir, 'policy.yaml'), semverPolicy);
     const workspaceFile = {
       format: 'admission-workbench/workspace',
       version: 1,
       documents: [{ name: 'semver', text: semverPolicy }],
-      celCases: [{ document: 0, path: 'spec.validations[0].expression', cases: [{ name: 'a semver name', input: { object: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: 1.2.3\n' }, expect: { error: false, value: 'true' } }] }],
+      celCases: [
+        {
+          document: 0,
+          path: 'spec.validations[0].expression',
+          cases: [
+            {
+              name: 'a semver name',
+              input: { object: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: 1.2.3\n' },
+              expect: { error: false, value: 'true' },
+            },
+          ],
+        },
+      ],
     };
     writeFileSync(join(dir, 'ws.json'), JSON.stringify(workspaceFile));
     const args = ['check', join(dir, 'policy.yaml'), '--cases', join(dir, 'ws.json'), '--format', 'json'];
@@ -115,7 +131,9 @@ describe('admission-workbench check on the one pipeline (real CEL engine)', { ti
     );
     const r = io(hook);
     await runCli(['check', '-', '--format', 'json'], r);
-    expect(json(r.out).problems.filter((p) => p.rule === 'C01')).toMatchObject([{ field: 'webhooks[0].clientConfig.caBundle', severity: 'finding', level: 'warning' }]);
+    expect(json(r.out).problems.filter((p) => p.rule === 'C01')).toMatchObject([
+      { field: 'webhooks[0].clientConfig.caBundle', severity: 'finding', level: 'warning' },
+    ]);
   });
 
   it('no arguments is a usage error: usage on stderr, exit 2', async () => {
@@ -145,7 +163,7 @@ describe('admission-workbench check on the one pipeline (real CEL engine)', { ti
     expect(j.summary).toMatchObject({ errors: 1, unreadable: 1, exitCode: 2 });
   });
 
-  it('an object over the apiserver\'s 3 MiB request limit is its 413 error; over etcd\'s 1.5 MiB a warning', async () => {
+  it("an object over the apiserver's 3 MiB request limit is its 413 error; over etcd's 1.5 MiB a warning", async () => {
     const big = (bytes: number) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big' }, data: { a: 'x'.repeat(bytes) } });
     const huge = io(JSON.stringify(big(4.4 * 1024 * 1024)));
     expect(await runCli(['check', '-', '--format', 'json'], huge)).toBe(1);

@@ -61,10 +61,32 @@ export async function checkTexts(files: readonly InputFile[], options: CheckText
   for (const f of files) {
     const r = parseDocuments(f.text);
     for (const e of r.errors) {
-      problems.push({ file: f.name, line: e.line, column: e.column, document: e.documentIndex ?? 0, kind: '', name: '', field: e.path ?? '', type: 'YAML', severity: 'error', message: e.message });
+      problems.push({
+        file: f.name,
+        line: e.line,
+        column: e.column,
+        document: e.documentIndex ?? 0,
+        kind: '',
+        name: '',
+        field: e.path ?? '',
+        type: 'YAML',
+        severity: 'error',
+        message: e.message,
+      });
     }
     for (const w of r.warnings) {
-      problems.push({ file: f.name, line: w.line, column: w.column, document: w.documentIndex ?? 0, kind: '', name: '', field: w.path ?? '', type: 'YAML', severity: 'warning', message: w.message });
+      problems.push({
+        file: f.name,
+        line: w.line,
+        column: w.column,
+        document: w.documentIndex ?? 0,
+        kind: '',
+        name: '',
+        field: w.path ?? '',
+        type: 'YAML',
+        severity: 'warning',
+        message: w.message,
+      });
     }
     for (const doc of r.documents) parsed.push({ file: f.name, doc });
     documents += r.documents.length;
@@ -73,7 +95,16 @@ export async function checkTexts(files: readonly InputFile[], options: CheckText
   const objects: CheckedObject[] = [];
   const results = await checkWorkspace(all, { cel: options.cel, kubernetesVersion: options.kubernetesVersion, now: options.now });
   const release = options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
-  const set = options.static ? checkManifestSet(all, (i) => isChecked(all[i]), release, (i) => results[i]!.fields, () => true, options.manifestBase) : undefined;
+  const set = options.static
+    ? checkManifestSet(
+        all,
+        (i) => isChecked(all[i]),
+        release,
+        (i) => results[i]!.fields,
+        () => true,
+        options.manifestBase,
+      )
+    : undefined;
   // The warnings kube-controller-manager would write into each ValidatingAdmissionPolicy's status.typeChecking.
   const typeChecks = options.typeCheck === false ? [] : await typeCheckWorkspace(all, { kubernetesVersion: options.kubernetesVersion });
   for (const [i, { file, doc }] of parsed.entries()) {
@@ -83,15 +114,40 @@ export async function checkTexts(files: readonly InputFile[], options: CheckText
     const { lints } = results[i]!;
     const fields = set?.fields.get(i) ?? results[i]!.fields;
     for (const e of fields) {
-      problems.push({ ...base, ...positionIn(doc, e.field), field: e.field, type: e.type, severity: severityOf(e), message: e.message, ...(e.hint ? { hint: e.hint } : {}) });
+      problems.push({
+        ...base,
+        ...positionIn(doc, e.field),
+        field: e.field,
+        type: e.type,
+        severity: severityOf(e),
+        message: e.message,
+        ...(e.hint ? { hint: e.hint } : {}),
+      });
     }
     for (const t of typeChecks[i] ?? []) {
       problems.push({ ...base, ...positionIn(doc, t.field), field: t.field, type: t.type, severity: 'warning', message: t.message, hint: t.hint });
     }
     for (const l of lints) {
-      problems.push({ ...base, ...positionIn(doc, l.field), field: l.field, type: 'Lint', severity: 'finding', level: l.severity, message: l.message, rule: l.id, ...(l.hint ? { hint: l.hint } : {}) });
+      problems.push({
+        ...base,
+        ...positionIn(doc, l.field),
+        field: l.field,
+        type: 'Lint',
+        severity: 'finding',
+        level: l.severity,
+        message: l.message,
+        rule: l.id,
+        ...(l.hint ? { hint: l.hint } : {}),
+      });
     }
   }
   const loads = set && set.loads && !problems.some((p) => p.type === 'YAML' && p.severity === 'error');
-  return { problems, objects, all, documents, skipped: documents - objects.length, ...(set && !loads ? { manifestHeadline: set.headline ?? MANIFEST_SET_HEADLINE } : {}) };
+  return {
+    problems,
+    objects,
+    all,
+    documents,
+    skipped: documents - objects.length,
+    ...(set && !loads ? { manifestHeadline: set.headline ?? MANIFEST_SET_HEADLINE } : {}),
+  };
 }

@@ -15,7 +15,13 @@ const check = relative(root, join(import.meta.dirname, 'fixtures', 'check'));
 const webhook = join(check, 'nested', 'deeper', 'webhook.yml');
 
 function run(args: string[], input?: string | Buffer) {
-  const r = spawnSync(process.execPath, ['bin/admission-workbench.mjs', ...args], { cwd: root, input, encoding: 'utf8', timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, ['bin/admission-workbench.mjs', ...args], {
+    cwd: root,
+    input,
+    encoding: 'utf8',
+    timeout: 120_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -48,7 +54,9 @@ describe('admission-workbench (spawned)', { timeout: 180_000 }, () => {
     });
     const g = run(['check', webhook, '--format', 'github', '--quiet']);
     expect(g.code).toBe(1);
-    expect(g.out.split('\n')[0]).toBe(`::error file=${webhook},line=9,col=19,title=webhooks[0].timeoutSeconds::Invalid value: 45: the timeout value must be between 1 and 30 seconds`);
+    expect(g.out.split('\n')[0]).toBe(
+      `::error file=${webhook},line=9,col=19,title=webhooks[0].timeoutSeconds::Invalid value: 45: the timeout value must be between 1 and 30 seconds`,
+    );
     const x = run(['check', webhook, '--format', 'junit']);
     expect(x.code).toBe(1);
     expect(x.out).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="admission-workbench check">/);
@@ -56,7 +64,8 @@ describe('admission-workbench (spawned)', { timeout: 180_000 }, () => {
   });
 
   it('stdin with -, --fail-on and exit 0', () => {
-    const text = 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: b}\nspec: {policyName: p, validationActions: [Warn]}\n';
+    const text =
+      'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: b}\nspec: {policyName: p, validationActions: [Warn]}\n';
     const ok = run(['check', '-'], text);
     expect(ok.code).toBe(0);
     expect(ok.out).toMatch(/^1 file, 1 object \(1 checked, 0 kept but not checked\), 0 errors/m);
@@ -68,7 +77,9 @@ describe('admission-workbench (spawned)', { timeout: 180_000 }, () => {
   it('saved cases from a workspace file and a kaptest manifest', () => {
     const ws = run(['check', join(check, 'policy.yaml'), '--cases', 'src/cli/fixtures/cases/workspace-failing.json', '--quiet']);
     expect(ws.code).toBe(1);
-    expect(ws.out).toMatch(/^src\/cli\/fixtures\/cases\/workspace-failing\.json:51:9: error: policy case "wrong expectation: unlabelled deployment admitted" failed: expected admit, got deny/);
+    expect(ws.out).toMatch(
+      /^src\/cli\/fixtures\/cases\/workspace-failing\.json:51:9: error: policy case "wrong expectation: unlabelled deployment admitted" failed: expected admit, got deny/,
+    );
     const k = run(['check', join(check, 'policy.yaml'), '--cases', 'src/cli/fixtures/cases/kaptest/kaptest.yaml']);
     expect(k.code).toBe(0);
     expect(k.out).toContain('cases: 2/2 passed');
@@ -80,7 +91,8 @@ describe('admission-workbench (spawned)', { timeout: 180_000 }, () => {
     writeFileSync(join(dir, 'broken.yaml'), 'apiVersion: v1\nkind: [\n');
     writeFileSync(join(dir, 'huge.json'), Buffer.alloc(11 * 1024 * 1024, 0x20));
     mkdirSync(join(dir, 'many'));
-    for (let i = 0; i < 3000; i++) writeFileSync(join(dir, 'many', `cm-${String(i).padStart(4, '0')}.yaml`), `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm-${i}}\n`);
+    for (let i = 0; i < 3000; i++)
+      writeFileSync(join(dir, 'many', `cm-${String(i).padStart(4, '0')}.yaml`), `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm-${i}}\n`);
     const r = run(['check', dir, join(dir, 'absent.yaml'), join(check, 'policy.yaml')]);
     expect(r.code).toBe(2);
     expect(r.out).toContain(`${join(dir, 'binary.yaml')}:1:1: error: binary file (contains NUL bytes): not YAML or JSON\n`);
@@ -99,7 +111,17 @@ describe('admission-workbench (spawned)', { timeout: 180_000 }, () => {
 
   it('impact: the log replayed over shard threads (from a file and from stdin) reports what the main thread reports', () => {
     const audit = join('tools', 'admission-oracle', 'testdata', 'audit');
-    const args = ['impact', '--format', 'json', '--kubernetes-version', '1.37', '--cluster', join(audit, 'snapshot.json'), '--webhook', 'frozen.shop.example.com=deny'];
+    const args = [
+      'impact',
+      '--format',
+      'json',
+      '--kubernetes-version',
+      '1.37',
+      '--cluster',
+      join(audit, 'snapshot.json'),
+      '--webhook',
+      'frozen.shop.example.com=deny',
+    ];
     const one = run([...args, '--shards', '0', '--audit', join(audit, 'audit.log')]); // (its stderr may say the CLI was rebuilt)
     const report = JSON.parse(one.out) as { events: unknown[]; summary: { events: number } };
     expect(report.summary.events).toBeGreaterThan(20);

@@ -19,7 +19,9 @@ const io = recordingIO;
 
 describe('parseArgs', () => {
   it('reads options in both forms', () => {
-    expect(parseArgs(['check', 'a', '--format=json', '--fail-on', 'warning', '--kubernetes-version', 'v1.33', '--cases', 'c.json', '-q', '-', '--', '--odd'])).toEqual({
+    expect(
+      parseArgs(['check', 'a', '--format=json', '--fail-on', 'warning', '--kubernetes-version', 'v1.33', '--cases', 'c.json', '-q', '-', '--', '--odd']),
+    ).toEqual({
       command: 'check',
       paths: ['a', '-', '--odd'],
       format: 'json',
@@ -29,7 +31,11 @@ describe('parseArgs', () => {
       quiet: true,
       coverage: false,
     });
-    expect(parseArgs(['check', 'a', '--cases', 'c.json', '--lcov=l.info', '--min-coverage', '80%'])).toMatchObject({ coverage: true, lcov: 'l.info', minCoverage: 80 });
+    expect(parseArgs(['check', 'a', '--cases', 'c.json', '--lcov=l.info', '--min-coverage', '80%'])).toMatchObject({
+      coverage: true,
+      lcov: 'l.info',
+      minCoverage: 80,
+    });
   });
   it.each([
     [['lint', 'a'], /unknown command "lint"/],
@@ -78,28 +84,65 @@ describe('readInputs', () => {
 
 describe('checkTexts', () => {
   it('places problems at the YAML position of their field path and counts skipped kinds', async () => {
-    const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: b\nspec:\n  policyName: p\n  validationActions: [Deny, Nope]\n';
+    const text =
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: b\nspec:\n  policyName: p\n  validationActions: [Deny, Nope]\n';
     const r = await checkTexts([{ name: 'f.yaml', text }]);
     expect(r.documents).toBe(2);
     expect(r.skipped).toBe(1);
     const e = r.problems.find((p) => p.severity === 'error')!;
-    expect(e).toMatchObject({ file: 'f.yaml', line: 11, column: 29, document: 1, kind: 'ValidatingAdmissionPolicyBinding', name: 'b', field: 'spec.validationActions[1]', type: 'NotSupported' });
+    expect(e).toMatchObject({
+      file: 'f.yaml',
+      line: 11,
+      column: 29,
+      document: 1,
+      kind: 'ValidatingAdmissionPolicyBinding',
+      name: 'b',
+      field: 'spec.validationActions[1]',
+      type: 'NotSupported',
+    });
   });
 
   it('reports invalid YAML at its line and keeps checking the other documents', async () => {
-    const r = await checkTexts([{ name: 'bad.yaml', text: 'a: [1\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: b}\nspec: {}\n' }]);
+    const r = await checkTexts([
+      {
+        name: 'bad.yaml',
+        text: 'a: [1\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: b}\nspec: {}\n',
+      },
+    ]);
     expect(r.problems.filter((p) => p.type === 'YAML')).toMatchObject([{ file: 'bad.yaml', line: 1, severity: 'error', document: 0 }]);
     expect(r.problems.some((p) => p.field === 'spec.policyName' && p.type === 'Required')).toBe(true);
   });
 });
 
 describe('formats', () => {
-  const problem: Problem = { file: 'a,b.yaml', line: 3, column: 5, document: 0, kind: 'K', name: 'n', field: 'webhooks[0].name', type: 'Invalid', severity: 'error', message: 'bad: 50%\nnext <line>' };
+  const problem: Problem = {
+    file: 'a,b.yaml',
+    line: 3,
+    column: 5,
+    document: 0,
+    kind: 'K',
+    name: 'n',
+    field: 'webhooks[0].name',
+    type: 'Invalid',
+    severity: 'error',
+    message: 'bad: 50%\nnext <line>',
+  };
   const lint: Problem = { ...problem, type: 'Lint', severity: 'finding', level: 'info', message: 'slow', rule: 'W10', hint: 'h' };
   const report: Report = {
     files: ['a,b.yaml', 'ok.yaml'],
     problems: [problem, lint],
-    summary: { files: 2, documents: 1, checked: 1, skipped: 0, errors: 1, warnings: 0, findings: 1, cases: { total: 0, passed: 0, failed: 0 }, unreadable: 0, exitCode: 1 },
+    summary: {
+      files: 2,
+      documents: 1,
+      checked: 1,
+      skipped: 0,
+      errors: 1,
+      warnings: 0,
+      findings: 1,
+      cases: { total: 0, passed: 0, failed: 0 },
+      unreadable: 0,
+      exitCode: 1,
+    },
   };
   it('text: compiler-style lines and a summary; --quiet keeps only what fails', () => {
     expect(formatReport(report, 'text', 'error', false)).toBe(
@@ -114,7 +157,21 @@ describe('formats', () => {
   it('json: the documented shape and key order', () => {
     const j = JSON.parse(formatReport(report, 'json', 'error', false)) as Report;
     expect(Object.keys(j)).toEqual(['files', 'problems', 'summary']);
-    expect(Object.keys(j.problems[1]!)).toEqual(['file', 'line', 'column', 'document', 'kind', 'name', 'field', 'type', 'severity', 'level', 'message', 'rule', 'hint']);
+    expect(Object.keys(j.problems[1]!)).toEqual([
+      'file',
+      'line',
+      'column',
+      'document',
+      'kind',
+      'name',
+      'field',
+      'type',
+      'severity',
+      'level',
+      'message',
+      'rule',
+      'hint',
+    ]);
   });
   it('junit: a testsuite per file, failures for what fails, XML escaped', () => {
     const out = formatReport(report, 'junit', 'error', false);
@@ -130,12 +187,37 @@ describe('kaptest import', () => {
     const dep = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'ns' } };
     const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns' } };
     const m = readKaptestManifest(
-      { version: 'v1alpha1', vapTestSuites: [{ policy: 'p', tests: [{ object: { kind: 'Deployment', name: 'd', namespace: 'ns' }, oldObject: { kind: 'Deployment', name: 'd', namespace: 'ns' }, expect: 'deny', deniedMessage: 'no', userInfo: { name: 'alice', groups: ['g'] } }, { object: { kind: 'Pod', name: 'gone' }, expect: 'maybe' }] }] },
+      {
+        version: 'v1alpha1',
+        vapTestSuites: [
+          {
+            policy: 'p',
+            tests: [
+              {
+                object: { kind: 'Deployment', name: 'd', namespace: 'ns' },
+                oldObject: { kind: 'Deployment', name: 'd', namespace: 'ns' },
+                expect: 'deny',
+                deniedMessage: 'no',
+                userInfo: { name: 'alice', groups: ['g'] },
+              },
+              { object: { kind: 'Pod', name: 'gone' }, expect: 'maybe' },
+            ],
+          },
+        ],
+      },
       [dep, ns],
     );
     expect(m.suites[0]!.cases[0]).toMatchObject({
       input: {
-        request: { operation: 'UPDATE', kind: { group: 'apps', version: 'v1', kind: 'Deployment' }, resource: { group: 'apps', version: 'v1', resource: 'deployments' }, namespace: 'ns', userInfo: { username: 'alice', groups: ['g'] }, object: dep, oldObject: dep },
+        request: {
+          operation: 'UPDATE',
+          kind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+          resource: { group: 'apps', version: 'v1', resource: 'deployments' },
+          namespace: 'ns',
+          userInfo: { username: 'alice', groups: ['g'] },
+          object: dep,
+          oldObject: dep,
+        },
         namespaceObject: ns,
       },
       expect: { outcome: 'deny', message: 'no' },
@@ -159,12 +241,17 @@ describe('runCli (real CEL engine)', { timeout: 30_000 }, () => {
     expect(ok.out).toMatch(/1 file, 3 objects \(2 checked, 1 kept but not checked\), 0 errors/);
     const bad = io();
     expect(await runCli(['check', check], bad)).toBe(1);
-    expect(bad.out).toContain(`${join(check, 'nested', 'deeper', 'webhook.yml')}:9:19: error: webhooks[0].timeoutSeconds: Invalid value: 45: the timeout value must be between 1 and 30 seconds`);
-    expect(bad.out).toMatch(/webhook\.yml:19:17: error: webhooks\[0\]\.matchConditions\[0\]\.expression: Invalid value: .*compilation failed: ERROR: <input>:1:52: Syntax error/);
+    expect(bad.out).toContain(
+      `${join(check, 'nested', 'deeper', 'webhook.yml')}:9:19: error: webhooks[0].timeoutSeconds: Invalid value: 45: the timeout value must be between 1 and 30 seconds`,
+    );
+    expect(bad.out).toMatch(
+      /webhook\.yml:19:17: error: webhooks\[0\]\.matchConditions\[0\]\.expression: Invalid value: .*compilation failed: ERROR: <input>:1:52: Syntax error/,
+    );
   });
 
   it('--fail-on finding fails on a finding; --fail-on error does not', async () => {
-    const text = 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: p}\nspec:\n  matchConstraints:\n    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}]\n  validations: [{expression: "true"}]\n';
+    const text =
+      'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: p}\nspec:\n  matchConstraints:\n    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}]\n  validations: [{expression: "true"}]\n';
     expect(await runCli(['check', '-'], io(text))).toBe(0);
     const strict = io(text);
     expect(await runCli(['check', '-', '--fail-on', 'finding'], strict)).toBe(1);
@@ -181,7 +268,7 @@ describe('runCli (real CEL engine)', { timeout: 30_000 }, () => {
     expect(r.out).toMatch(/1 file, 3 objects .* 1 unreadable/);
   });
 
-  it('runs workspace-file cases: passing and failing, at the failing case\'s position', async () => {
+  it("runs workspace-file cases: passing and failing, at the failing case's position", async () => {
     const pass = io();
     expect(await runCli(['check', join(check, 'policy.yaml'), '--cases', join(fixtures, 'cases', 'workspace.json')], pass)).toBe(0);
     expect(pass.out).toContain('cases: 2/2 passed');
@@ -189,7 +276,16 @@ describe('runCli (real CEL engine)', { timeout: 30_000 }, () => {
     expect(await runCli(['check', join(check, 'policy.yaml'), '--cases', join(fixtures, 'cases', 'workspace-failing.json'), '--format', 'json'], fail)).toBe(1);
     const j = JSON.parse(fail.out) as Report;
     expect(j.summary.cases).toEqual({ total: 2, passed: 1, failed: 1 });
-    expect(j.problems).toMatchObject([{ type: 'Case', line: 51, column: 9, field: 'policyCases[0].cases[1]', rule: 'wrong expectation: unlabelled deployment admitted', message: expect.stringMatching(/expected admit, got deny/) }]);
+    expect(j.problems).toMatchObject([
+      {
+        type: 'Case',
+        line: 51,
+        column: 9,
+        field: 'policyCases[0].cases[1]',
+        rule: 'wrong expectation: unlabelled deployment admitted',
+        message: expect.stringMatching(/expected admit, got deny/),
+      },
+    ]);
   });
 
   it('runs a kaptest manifest', async () => {
@@ -208,7 +304,9 @@ describe('runCli (real CEL engine)', { timeout: 30_000 }, () => {
     expect(await runCli(['check', join(check, 'policy.yaml'), '--cases', join(fixtures, 'cases', 'workspace-scenarios.json')], pass)).toBe(0);
     expect(pass.out).toContain('cases: 4/4 passed');
     const fail = io();
-    expect(await runCli(['check', join(check, 'policy.yaml'), '--cases', join(fixtures, 'cases', 'workspace-scenarios-failing.json'), '--quiet'], fail)).toBe(1);
+    expect(await runCli(['check', join(check, 'policy.yaml'), '--cases', join(fixtures, 'cases', 'workspace-scenarios-failing.json'), '--quiet'], fail)).toBe(
+      1,
+    );
     const file = join(fixtures, 'cases', 'workspace-scenarios-failing.json');
     expect(fail.out).toBe(
       `${file}:15:9: error: CEL case "labelled passes" of spec.validations[0].expression failed: expected an error, got true\n` +

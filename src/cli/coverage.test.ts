@@ -69,7 +69,9 @@ describe('check --coverage (real CEL engine)', () => {
     expect(await runCli(['check', f.file, '--cases', f.cases, '--coverage'], text)).toBe(0);
     // By hand: the validation is true (small) and false (too big); `replicas <= 5` true and false,
     // startsWith ran only in "too big" (false): 3 of 4 branch sides.
-    expect(text.out).toMatch(/^coverage: ValidatingAdmissionPolicy replicas \(2 cases\): 0 of 1 validations never failed in any case; 3 of 4 branches \(75 %\); /m);
+    expect(text.out).toMatch(
+      /^coverage: ValidatingAdmissionPolicy replicas \(2 cases\): 0 of 1 validations never failed in any case; 3 of 4 branches \(75 %\); /m,
+    );
     expect(text.out).toMatch(/^coverage: 3 of 4 branches \(75 %\) in 1 policy$/m);
 
     const lcov = join(f.dir, 'coverage.lcov');
@@ -81,7 +83,22 @@ describe('check --coverage (real CEL engine)', () => {
     expect(report.coverage!.policies[0]!.validations[0]).toMatchObject({ field: 'spec.validations[0].expression', true: 1, false: 1 });
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(report.coverage);
     expect(readFileSync(lcov, 'utf8')).toBe(
-      ['TN:', `SF:${f.file}`, 'BRDA:10,0,0,1', 'BRDA:10,0,1,1', 'BRDA:11,1,0,0', 'BRDA:11,1,1,1', 'BRF:4', 'BRH:3', 'DA:10,2', 'DA:11,1', 'LF:2', 'LH:2', 'end_of_record', ''].join('\n'),
+      [
+        'TN:',
+        `SF:${f.file}`,
+        'BRDA:10,0,0,1',
+        'BRDA:10,0,1,1',
+        'BRDA:11,1,0,0',
+        'BRDA:11,1,1,1',
+        'BRF:4',
+        'BRH:3',
+        'DA:10,2',
+        'DA:11,1',
+        'LF:2',
+        'LH:2',
+        'end_of_record',
+        '',
+      ].join('\n'),
     );
 
     const low = io();
@@ -96,7 +113,9 @@ describe('check --coverage (real CEL engine)', () => {
     (big.request.object as { metadata: { name: string } }).metadata.name = 'big-web';
     const f = fixture({
       scenarios: [{ id: 's1', name: 'a big one', input: toDraft(big), webhooks: {}, expect: { allowed: true } }],
-      celCases: [{ document: 0, path: 'spec.validations[0].expression', cases: [{ name: 'named big', input: toDraft(big), expect: { error: false, value: 'true' } }] }],
+      celCases: [
+        { document: 0, path: 'spec.validations[0].expression', cases: [{ name: 'named big', input: toDraft(big), expect: { error: false, value: 'true' } }] },
+      ],
     });
     const r = io();
     expect(await runCli(['check', f.file, '--cases', f.cases, '--format', 'json', '--coverage'], r)).toBe(0);

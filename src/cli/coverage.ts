@@ -71,7 +71,17 @@ export function toLcov(r: CoverageReport, locate: (p: PolicyCoverage) => PolicyL
   const out: string[] = [];
   for (const [file, f] of files) {
     const da = [...f.da].sort((a, b) => a[0] - b[0]);
-    out.push('TN:', `SF:${file}`, ...f.brda, `BRF:${f.brda.length}`, `BRH:${f.hit}`, ...da.map(([l, h]) => `DA:${l},${h}`), `LF:${da.length}`, `LH:${da.filter(([, h]) => h > 0).length}`, 'end_of_record');
+    out.push(
+      'TN:',
+      `SF:${file}`,
+      ...f.brda,
+      `BRF:${f.brda.length}`,
+      `BRH:${f.hit}`,
+      ...da.map(([l, h]) => `DA:${l},${h}`),
+      `LF:${da.length}`,
+      `LH:${da.filter(([, h]) => h > 0).length}`,
+      'end_of_record',
+    );
   }
   return out.length ? `${out.join('\n')}\n` : '';
 }

@@ -51,11 +51,7 @@ function coverageLines(r: Report, quiet: boolean): string[] {
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export function summaryLine(s: Summary): string {
-  const parts = [
-    plural(s.files, 'file'),
-    `${plural(s.documents, 'object')} (${s.checked} checked, ${s.skipped} kept but not checked)`,
-    countsText(s),
-  ];
+  const parts = [plural(s.files, 'file'), `${plural(s.documents, 'object')} (${s.checked} checked, ${s.skipped} kept but not checked)`, countsText(s)];
   if (s.cases.total) parts.push(`cases: ${s.cases.passed}/${s.cases.total} passed`);
   if (s.unreadable) parts.push(`${s.unreadable} unreadable`);
   return parts.join(', ');
@@ -116,7 +112,10 @@ function junit(r: Report, failOn: FailOn): string {
     const other = failing.filter((p) => !isCase(p));
     const testcases = [
       `    <testcase classname="${xml(file)}" name="check">${other.length ? `\n      <failure message="${xml(`${other.length} problem(s)`)}">${xml(other.map(problemLine).join('\n'))}</failure>\n    ` : ''}</testcase>`,
-      ...cases.map((p) => `    <testcase classname="${xml(file)}" name="${xml(p.rule ?? p.field)}">\n      <failure message="${xml(p.message)}">${xml(problemLine(p))}</failure>\n    </testcase>`),
+      ...cases.map(
+        (p) =>
+          `    <testcase classname="${xml(file)}" name="${xml(p.rule ?? p.field)}">\n      <failure message="${xml(p.message)}">${xml(problemLine(p))}</failure>\n    </testcase>`,
+      ),
     ];
     return `  <testsuite name="${xml(file)}" tests="${testcases.length}" failures="${(other.length ? 1 : 0) + cases.length}">\n${testcases.join('\n')}\n  </testsuite>`;
   });

@@ -4,7 +4,14 @@ import { decisionPool, type DecisionPair } from '../impact';
 import type { AdmissionRequest } from '../request/model';
 import { threadMember } from './impact-workers';
 
-const request: AdmissionRequest = { operation: 'CREATE', resource: { group: '', version: 'v1', resource: 'pods' }, kind: { group: '', version: 'v1', kind: 'Pod' }, name: 'p', namespace: 'apps', object: {} };
+const request: AdmissionRequest = {
+  operation: 'CREATE',
+  resource: { group: '', version: 'v1', resource: 'pods' },
+  kind: { group: '', version: 'v1', kind: 'Pod' },
+  name: 'p',
+  namespace: 'apps',
+  object: {},
+};
 const allowed = { allowed: true, deniedBy: null, warnings: [], audited: [], calls: [], mutated: false };
 
 describe('threadMember', () => {

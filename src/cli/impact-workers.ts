@@ -12,7 +12,22 @@
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { loadCel } from '../cel';
-import { chainDecider, decisionPool, decisionServer, POOL_DEPTH, shardServer, type ChainSpec, type Decider, type OpenMember, type OpenShard, type PoolAnswer, type PoolAsk, type ShardAnswer, type ShardBatch, type ShardSetup } from '../impact';
+import {
+  chainDecider,
+  decisionPool,
+  decisionServer,
+  POOL_DEPTH,
+  shardServer,
+  type ChainSpec,
+  type Decider,
+  type OpenMember,
+  type OpenShard,
+  type PoolAnswer,
+  type PoolAsk,
+  type ShardAnswer,
+  type ShardBatch,
+  type ShardSetup,
+} from '../impact';
 
 const ROLE = 'admission-workbench impact decider';
 const SHARD_ROLE = 'admission-workbench impact shard';
@@ -26,8 +41,16 @@ export const isImpactWorker = (): boolean => !isMainThread && (roleOf() === ROLE
 export async function runImpactWorker(): Promise<void> {
   const port = parentPort!;
   await loadCel();
-  if (roleOf() === SHARD_ROLE) port.on('message', shardServer((workerData as { setup: ShardSetup }).setup, chainDecider, (a) => port.postMessage(a)));
-  else port.on('message', decisionServer((workerData as { spec: ChainSpec }).spec, (a) => port.postMessage(a)));
+  if (roleOf() === SHARD_ROLE)
+    port.on(
+      'message',
+      shardServer((workerData as { setup: ShardSetup }).setup, chainDecider, (a) => port.postMessage(a)),
+    );
+  else
+    port.on(
+      'message',
+      decisionServer((workerData as { spec: ChainSpec }).spec, (a) => port.postMessage(a)),
+    );
 }
 
 /**
@@ -50,7 +73,11 @@ export interface WorkerPool {
 /** A worker thread running `script` as a pool member (`workerData` carries its role and the chains). */
 export function threadMember(script: URL | string, data: Record<string, unknown>, options: { eval?: boolean } = {}): OpenMember {
   return ({ answer, failed }) => {
-    const worker = new Worker(script, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB }, ...(options.eval ? { eval: true } : {}) });
+    const worker = new Worker(script, {
+      workerData: data,
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+      ...(options.eval ? { eval: true } : {}),
+    });
     worker.on('message', (m: PoolAnswer) => answer(m));
     worker.on('error', failed);
     worker.on('exit', failed);

@@ -17,10 +17,19 @@ function io(): CliIO & { out: string; err: string } {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'impact-cli-'));
-const pod = (name: string, labels: Record<string, string>) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'apps', labels }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+const pod = (name: string, labels: Record<string, string>) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace: 'apps', labels },
+  spec: { containers: [{ name: 'c', image: 'nginx' }] },
+});
 writeFileSync(
   join(dir, 'snapshot.json'),
-  JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'apps', labels: { 'kubernetes.io/metadata.name': 'apps' } } }, pod('running', {})] }),
+  JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'List',
+    items: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'apps', labels: { 'kubernetes.io/metadata.name': 'apps' } } }, pod('running', {})],
+  }),
 );
 writeFileSync(
   join(dir, 'policy.yaml'),
@@ -66,27 +75,57 @@ describe('admission-workbench impact', () => {
     const code = await runCli(['impact', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'audit.log.gz'), join(dir, 'policy.yaml')], r);
     expect(r.err).toBe('');
     expect(code).toBe(1);
-    expect(r.out).toContain('The candidate would have denied 2 of 3 writes: 2 by ValidatingAdmissionPolicy require-team; 1 of 2 existing objects would be rejected if created now');
+    expect(r.out).toContain(
+      'The candidate would have denied 2 of 3 writes: 2 by ValidatingAdmissionPolicy require-team; 1 of 2 existing objects would be rejected if created now',
+    );
     expect(r.out).toMatch(/2 {2}newly-denied {2}ValidatingAdmissionPolicy require-team\/require-team {2}ns=apps user=ci-bot pods/);
     expect(r.out).toContain('the last line was cut off');
   });
   it('json and markdown carry the same summary; gzip and plain logs agree', async () => {
     const [a, b] = [io(), io()];
-    await runCli(['impact', '--no-existing', '--format', 'json', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'audit.log'), join(dir, 'policy.yaml')], a);
-    await runCli(['impact', '--no-existing', '--format=json', `--cluster=${join(dir, 'snapshot.json')}`, `--audit=${join(dir, 'audit.log.gz')}`, join(dir, 'policy.yaml')], b);
+    await runCli(
+      ['impact', '--no-existing', '--format', 'json', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'audit.log'), join(dir, 'policy.yaml')],
+      a,
+    );
+    await runCli(
+      ['impact', '--no-existing', '--format=json', `--cluster=${join(dir, 'snapshot.json')}`, `--audit=${join(dir, 'audit.log.gz')}`, join(dir, 'policy.yaml')],
+      b,
+    );
     const ja = JSON.parse(a.out);
     expect(ja.summary).toEqual(JSON.parse(b.out).summary);
     expect(ja.events).toHaveLength(3);
     const md = io();
-    await runCli(['impact', '--no-existing', '--format', 'markdown', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'audit.log'), join(dir, 'policy.yaml')], md);
+    await runCli(
+      ['impact', '--no-existing', '--format', 'markdown', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'audit.log'), join(dir, 'policy.yaml')],
+      md,
+    );
     expect(md.out).toContain('| newly-denied | 2 | 0 |');
   });
   it('--static: the workspace is a static manifest set, run first and named so in the report', async () => {
     const r = io();
-    expect(await runCli(['impact', '--static', '--no-existing', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'audit.log'), join(dir, 'policy.yaml')], r)).toBe(1);
+    expect(
+      await runCli(
+        ['impact', '--static', '--no-existing', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'audit.log'), join(dir, 'policy.yaml')],
+        r,
+      ),
+    ).toBe(1);
     expect(r.out).toMatch(/2 {2}newly-denied {2}ValidatingAdmissionPolicy require-team\/require-team \(static manifest\) {2}ns=apps/);
     const j = io();
-    await runCli(['impact', '--static', '--no-existing', '--format', 'json', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'audit.log'), join(dir, 'policy.yaml')], j);
+    await runCli(
+      [
+        'impact',
+        '--static',
+        '--no-existing',
+        '--format',
+        'json',
+        '--cluster',
+        join(dir, 'snapshot.json'),
+        '--audit',
+        join(dir, 'audit.log'),
+        join(dir, 'policy.yaml'),
+      ],
+      j,
+    );
     expect(JSON.parse(j.out).events[1].candidate.deniedBy).toMatchObject({ name: 'require-team', static: true });
     expect(parseImpactArgs(['--audit', 'a', '--static'])).toMatchObject({ static: true });
   });
@@ -94,7 +133,10 @@ describe('admission-workbench impact', () => {
     const whole = gzipSync(`${log.slice(0, log.lastIndexOf('\n'))}\n${log.slice(0, log.lastIndexOf('\n'))}\n`);
     writeFileSync(join(dir, 'cut.log.gz'), whole.subarray(0, whole.length - 10));
     const r = io();
-    await runCli(['impact', '--no-existing', '--format', 'json', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'cut.log.gz'), join(dir, 'policy.yaml')], r);
+    await runCli(
+      ['impact', '--no-existing', '--format', 'json', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'cut.log.gz'), join(dir, 'policy.yaml')],
+      r,
+    );
     expect(r.err).toBe('');
     const j = JSON.parse(r.out);
     expect(j.summary.skipped.unreadable).toBe(1);
@@ -104,7 +146,8 @@ describe('admission-workbench impact', () => {
     const snap = join(dir, 'snap-dir');
     mkdirSync(snap, { recursive: true });
     const pad = 'x'.repeat(7500);
-    const entry = (i: number) => `- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: old-${i}\n    namespace: apps\n    annotations:\n      pad: ${pad}\n  spec:\n    containers:\n    - name: c\n      image: nginx\n`;
+    const entry = (i: number) =>
+      `- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: old-${i}\n    namespace: apps\n    annotations:\n      pad: ${pad}\n  spec:\n    containers:\n    - name: c\n      image: nginx\n`;
     const n = 1500; // ~11 MB of text
     const yaml = `apiVersion: v1\nitems:\n${Array.from({ length: n }, (_, i) => entry(i)).join('')}kind: List\nmetadata:\n  resourceVersion: ""\n`;
     expect(yaml.length).toBeGreaterThan(10 * 1024 * 1024);
@@ -120,8 +163,16 @@ describe('admission-workbench impact', () => {
     expect(pods[n - 1]).toMatchObject({ kind: 'Pod', namespace: 'apps', name: `old-${n - 1}`, change: 'newly-denied' });
   });
   it('a broken item in a snapshot is skipped, said on stderr and in the notes; the other objects are judged', async () => {
-    const good = (n: string) => JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: n, namespace: 'apps' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } }, null, 2);
-    writeFileSync(join(dir, 'broken.json'), `{\n"apiVersion": "v1",\n"items": [\n${good('a')},\n{ "kind": "Pod", "metadata": { "name": }\n},\n${good('b')}\n],\n"kind": "List"\n}\n`);
+    const good = (n: string) =>
+      JSON.stringify(
+        { apiVersion: 'v1', kind: 'Pod', metadata: { name: n, namespace: 'apps' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+        null,
+        2,
+      );
+    writeFileSync(
+      join(dir, 'broken.json'),
+      `{\n"apiVersion": "v1",\n"items": [\n${good('a')},\n{ "kind": "Pod", "metadata": { "name": }\n},\n${good('b')}\n],\n"kind": "List"\n}\n`,
+    );
     const r = io();
     const code = await runCli(['impact', '--format', 'json', '--cluster', join(dir, 'broken.json'), join(dir, 'policy.yaml')], r);
     expect(code).not.toBe(2);
@@ -150,7 +201,10 @@ describe('admission-workbench impact', () => {
     const m = io();
     expect(await runCli(['impact', '--audit', join(dir, 'missing.log')], m)).toBe(2);
     expect(m.err).toContain('missing.log');
-    expect(parseImpactArgs(['--audit', 'a', '--webhook', 'x.example.com=deny', '--fail-on', 'any-change'])).toMatchObject({ webhooks: { 'x.example.com': 'deny' }, failOn: 'any-change' });
+    expect(parseImpactArgs(['--audit', 'a', '--webhook', 'x.example.com=deny', '--fail-on', 'any-change'])).toMatchObject({
+      webhooks: { 'x.example.com': 'deny' },
+      failOn: 'any-change',
+    });
     expect(parseImpactArgs(['--audit', 'a', '--webhook', 'x'])).toEqual({ error: '--webhook takes NAME=allow|deny|unavailable' });
     expect(parseImpactArgs(['--audit', 'a', '--workers', '0'])).toMatchObject({ workers: 0 });
     expect(parseImpactArgs(['--audit', 'a', '--engines', '3'])).toMatchObject({ engines: 3 });

@@ -6,7 +6,21 @@
  */
 import { isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../base/releases';
 import { celEngines, celStatus, loadCel } from '../cel';
-import { analyzeImpact, groupEvents, isAdmissionObject, laterReads, readSnapshot, type LaterReads, type OpenShard, reportJson, reportMarkdown, SKIP_REASONS, CHANGES, type Change, type ImpactReport } from '../impact';
+import {
+  analyzeImpact,
+  groupEvents,
+  isAdmissionObject,
+  laterReads,
+  readSnapshot,
+  type LaterReads,
+  type OpenShard,
+  reportJson,
+  reportMarkdown,
+  SKIP_REASONS,
+  CHANGES,
+  type Change,
+  type ImpactReport,
+} from '../impact';
 import type { WebhookResponse } from '../request/scenario';
 import { parseDocuments } from '../yaml';
 import type { WorkerPool } from './impact-workers';
@@ -180,14 +194,17 @@ function formatText(r: ImpactReport): string {
     out.push('', 'Changed requests (grouped):');
     for (const row of rows.slice(0, 20)) {
       const ex = row.examples[0];
-      out.push(`  ${pad(row.count, 6)}  ${row.change}  ${row.by || '—'}  ns=${row.namespace || '—'} user=${row.user} ${row.resource}${ex ? `  (e.g. line ${ex.line}${ex.message ? `: ${ex.message}` : ''})` : ''}`);
+      out.push(
+        `  ${pad(row.count, 6)}  ${row.change}  ${row.by || '—'}  ns=${row.namespace || '—'} user=${row.user} ${row.resource}${ex ? `  (e.g. line ${ex.line}${ex.message ? `: ${ex.message}` : ''})` : ''}`,
+      );
     }
     if (rows.length > 20) out.push(`  … ${rows.length - 20} more groups (--format json)`);
   }
   const existing = r.existing.filter((o) => o.change !== 'unchanged');
   if (existing.length) {
     out.push('', 'Existing objects that change:');
-    for (const o of existing.slice(0, 20)) out.push(`  ${o.change}  ${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}${o.candidate.deniedBy ? `: ${o.candidate.deniedBy.message}` : ''}`);
+    for (const o of existing.slice(0, 20))
+      out.push(`  ${o.change}  ${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}${o.candidate.deniedBy ? `: ${o.candidate.deniedBy.message}` : ''}`);
     if (existing.length > 20) out.push(`  … ${existing.length - 20} more (--format json)`);
   }
   if (s.webhookCalls.length) {
@@ -200,7 +217,11 @@ function formatText(r: ImpactReport): string {
     for (const [reason, n] of skipped) out.push(`  ${pad(n ?? 0, 6)}  ${SKIP_REASONS[reason as keyof typeof SKIP_REASONS]}`);
   }
   for (const n of s.notes) out.push('', `Note: ${n}.`);
-  if (s.baselineDisagrees) out.push('', `Note: for ${s.baselineDisagrees} requests the baseline decision differs from what the cluster answered (webhook answers are assumed; built-in admission plugins are not modelled).`);
+  if (s.baselineDisagrees)
+    out.push(
+      '',
+      `Note: for ${s.baselineDisagrees} requests the baseline decision differs from what the cluster answered (webhook answers are assumed; built-in admission plugins are not modelled).`,
+    );
   return `${out.join('\n')}\n`;
 }
 
@@ -208,7 +229,10 @@ function formatGithub(r: ImpactReport): string {
   const esc = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
   const lines = groupEvents(r.events)
     .filter((row) => row.change === 'newly-denied' || row.change === 'newly-warned')
-    .map((row) => `::${row.change === 'newly-denied' ? 'error' : 'warning'} title=${esc(`admission impact: ${row.change}`)}::${esc(`${row.count} × ${row.resource} by ${row.user} in ${row.namespace || 'cluster scope'}: ${row.by}${row.examples[0]?.message ? ` (${row.examples[0].message})` : ''}`)}`);
+    .map(
+      (row) =>
+        `::${row.change === 'newly-denied' ? 'error' : 'warning'} title=${esc(`admission impact: ${row.change}`)}::${esc(`${row.count} × ${row.resource} by ${row.user} in ${row.namespace || 'cluster scope'}: ${row.by}${row.examples[0]?.message ? ` (${row.examples[0].message})` : ''}`)}`,
+    );
   return [...lines, r.summary.headline, ''].join('\n');
 }
 
@@ -273,7 +297,7 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
   // WebAssembly engine (in the thread that asks) worker threads, one engine each. The engine
   // processes start now, beside the reading of the inputs (and while this process is small).
   const threads = args.workers ?? (celStatus().engine === 'native' ? 0 : undefined);
-  const started = threads === 0 ? celEngines(args.engines ?? (io.cores?.() ?? 1)) : Promise.resolve(1);
+  const started = threads === 0 ? celEngines(args.engines ?? io.cores?.() ?? 1) : Promise.resolve(1);
   const workspace = await readObjects(args.workspace, io);
   const tty = io.isTTY?.() ?? false;
   const cluster = await readSnapshots(args.cluster, io, tty);
@@ -332,7 +356,9 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
         ? {
             onProgress: (p) => {
               const secs = (Date.now() - t0) / 1000;
-              io.stderr(`\r${p.phase}: ${p.lines} lines, ${p.events} writes (${(p.events / Math.max(secs, 0.001)).toFixed(0)}/s), ${p.existing}/${p.existingTotal} existing, ${p.changed} changed   `);
+              io.stderr(
+                `\r${p.phase}: ${p.lines} lines, ${p.events} writes (${(p.events / Math.max(secs, 0.001)).toFixed(0)}/s), ${p.existing}/${p.existingTotal} existing, ${p.changed} changed   `,
+              );
             },
           }
         : {}),
@@ -340,6 +366,14 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
   });
   pool?.close();
   if (tty) io.stderr('\n');
-  io.stdout(args.format === 'json' ? reportJson(report) : args.format === 'markdown' ? reportMarkdown(report) : args.format === 'github' ? formatGithub(report) : formatText(report));
+  io.stdout(
+    args.format === 'json'
+      ? reportJson(report)
+      : args.format === 'markdown'
+        ? reportMarkdown(report)
+        : args.format === 'github'
+          ? formatGithub(report)
+          : formatText(report),
+  );
   return impactFails(report, args.failOn) ? 1 : 0;
 }

@@ -29,7 +29,11 @@ describe('kaptest export → check --cases (real CEL engine)', { timeout: 30_000
     const object = { ...obj(input.request.object), spec: { ...obj(obj(input.request.object).spec), replicas: 10 } };
     // the param is the workspace's ConfigMap (paramRef), not one typed in
     const cases: PolicyTestCase[] = [
-      { name: 'too many', input: { ...input, params: undefined, request: { ...input.request, object } }, expect: { outcome: 'deny', message: 'replicas must be at most 5' } },
+      {
+        name: 'too many',
+        input: { ...input, params: undefined, request: { ...input.request, object } },
+        expect: { outcome: 'deny', message: 'replicas must be at most 5' },
+      },
     ];
     const target: CaseTarget = { policy, bindings, paramDocuments: objects };
     const exported = toKaptestManifest(target, cases);

@@ -55,7 +55,11 @@ export function readKaptestManifest(manifest: unknown, resources: readonly unkno
         namespaceOf(r) === str(ref.namespace) &&
         (!str(ref.group) || splitApiVersion(str(obj(r).apiVersion)).group === str(ref.group)),
     );
-    if (!hit) problems.push({ path, message: `${kind || 'object'} ${JSON.stringify(`${str(ref.namespace) ? `${str(ref.namespace)}/` : ''}${str(ref.name)}`)} is not among the resources` });
+    if (!hit)
+      problems.push({
+        path,
+        message: `${kind || 'object'} ${JSON.stringify(`${str(ref.namespace) ? `${str(ref.namespace)}/` : ''}${str(ref.name)}`)} is not among the resources`,
+      });
     return hit;
   };
   const suites: KaptestSuite[] = [];
@@ -95,7 +99,8 @@ export function readKaptestManifest(manifest: unknown, resources: readonly unkno
           input: { request },
           expect: { outcome: OUTCOMES[str(test.expect)] ?? 'admit' },
         };
-        if (!OUTCOMES[str(test.expect)]) problems.push({ path: `${path}.expect`, message: `expect must be one of admit, deny, skip, error${mutating ? ', mutate' : ''}` });
+        if (!OUTCOMES[str(test.expect)])
+          problems.push({ path: `${path}.expect`, message: `expect must be one of admit, deny, skip, error${mutating ? ', mutate' : ''}` });
         if (namespace) {
           const ns = resources.find((r) => str(obj(r).kind) === 'Namespace' && nameOf(r) === namespace);
           if (ns) c.input.namespaceObject = ns;

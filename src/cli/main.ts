@@ -53,16 +53,36 @@ async function check(args: CheckArgs, io: CliIO): Promise<number> {
       const sources = checked.objects.map((o) => ({ object: o.object }));
       const files = manifestDirectoryFiles(sources, () => true, args.layout, args.manifestBase);
       for (const [name, text] of Object.entries(files)) io.fs.writeFile(io.fs.join(args.exportManifests, name), text);
-      io.stderr(`admission-workbench: wrote ${Object.keys(files).length} file(s) to ${args.exportManifests} (${ADMISSION_CONFIGURATION_FILE} names the directories under ${args.manifestBase ?? DEFAULT_MANIFEST_BASE}).\n`);
+      io.stderr(
+        `admission-workbench: wrote ${Object.keys(files).length} file(s) to ${args.exportManifests} (${ADMISSION_CONFIGURATION_FILE} names the directories under ${args.manifestBase ?? DEFAULT_MANIFEST_BASE}).\n`,
+      );
     }
   }
-  const fileProblems: Problem[] = read.problems.map((p) => ({ file: p.file, line: 1, column: 1, document: 0, kind: '', name: '', field: '', type: 'File', severity: 'error', message: p.message }));
+  const fileProblems: Problem[] = read.problems.map((p) => ({
+    file: p.file,
+    line: 1,
+    column: 1,
+    document: 0,
+    kind: '',
+    name: '',
+    field: '',
+    type: 'File',
+    severity: 'error',
+    message: p.message,
+  }));
   const problems = [...fileProblems, ...checked.problems];
   let cases = { total: 0, passed: 0, failed: 0 };
   let unreadable = fileProblems.length;
   let coverage: CoverageReport | undefined;
   if (args.cases) {
-    const run = await runCasesFile(args.cases, checked.objects.map((o) => o.object), io.fs, celAtRelease({ evaluate }, release), release, { coverage: args.coverage, static: args.static === true });
+    const run = await runCasesFile(
+      args.cases,
+      checked.objects.map((o) => o.object),
+      io.fs,
+      celAtRelease({ evaluate }, release),
+      release,
+      { coverage: args.coverage, static: args.static === true },
+    );
     problems.push(...run.problems);
     cases = run.summary;
     if (run.unreadable) unreadable++;

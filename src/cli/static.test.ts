@@ -25,7 +25,11 @@ webhooks:
 function run(argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  return runCli(argv, { fs: nodeFileSystem, stdout: (t) => void out.push(t), stderr: (t) => void err.push(t) }).then((code) => ({ code, out: out.join(''), err: err.join('') }));
+  return runCli(argv, { fs: nodeFileSystem, stdout: (t) => void out.push(t), stderr: (t) => void err.push(t) }).then((code) => ({
+    code,
+    out: out.join(''),
+    err: err.join(''),
+  }));
 }
 
 describe('check --static', () => {
@@ -34,7 +38,7 @@ describe('check --static', () => {
     expect(parseArgs(['check', 'a', '--static', '--manifest-base', 'rel'])).toMatchObject({ command: 'error' });
   });
 
-  it('reports the loader\'s problems with the headline and writes nothing', async () => {
+  it("reports the loader's problems with the headline and writes nothing", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'static-cli-'));
     writeFileSync(join(dir, 'guard.yaml'), VWC('guard', '{service: {name: guard, namespace: guard-system}}'));
     const out = join(dir, 'out');
@@ -64,18 +68,36 @@ describe('check --static', () => {
     expect(api.out).toContain('reserved for static manifest-based configurations');
   });
 
-  it('scenarios run the static documents first: the checked files with --static, the workspace file\'s marked ones', async () => {
+  it("scenarios run the static documents first: the checked files with --static, the workspace file's marked ones", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'static-cli-'));
     const mutatingHook = (name: string, host: string) =>
       `apiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: ${name}\nwebhooks:\n- name: ${host}\n  admissionReviewVersions: [v1]\n  sideEffects: None\n  reinvocationPolicy: Never\n  clientConfig: {url: "https://${host}/m"}\n  rules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]\n`;
     writeFileSync(join(dir, 'api.yaml'), mutatingHook('a-api', 'api.example.com'));
     const scenario = {
       name: 'the static guard answers first',
-      input: { request: { operation: 'CREATE', group: '', version: 'v1', resource: 'pods', kind: 'Pod', name: 'p', namespace: 'default', username: 'jane', groups: ['system:authenticated'] }, object: 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: default\n' },
+      input: {
+        request: {
+          operation: 'CREATE',
+          group: '',
+          version: 'v1',
+          resource: 'pods',
+          kind: 'Pod',
+          name: 'p',
+          namespace: 'default',
+          username: 'jane',
+          groups: ['system:authenticated'],
+        },
+        object: 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: default\n',
+      },
       webhooks: { 'api.example.com': { response: 'deny', patch: '[]', warnings: '' }, 'guard.example.com': { response: 'deny', patch: '[]', warnings: '' } },
       expect: { allowed: false, deniedBy: 'guard.example.com' },
     };
-    const ws = { format: 'admission-workbench/workspace', version: 2, documents: [{ text: mutatingHook('z.static.k8s.io', 'guard.example.com'), static: true }], scenarios: [scenario] };
+    const ws = {
+      format: 'admission-workbench/workspace',
+      version: 2,
+      documents: [{ text: mutatingHook('z.static.k8s.io', 'guard.example.com'), static: true }],
+      scenarios: [scenario],
+    };
     writeFileSync(join(dir, 'ws.json'), JSON.stringify(ws));
     const r = await run(['check', join(dir, 'api.yaml'), '--cases', join(dir, 'ws.json')]);
     expect(r.out).toContain('cases: 1/1 passed');

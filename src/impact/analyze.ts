@@ -182,11 +182,15 @@ const SHARD_BATCHES_IN_FLIGHT = 4;
 /** What the inputs leave unknown, said once in the summary. */
 function inputNotes(cluster: ReturnType<typeof readCluster>, unknown: number, hadSnapshot: boolean, problems: readonly string[] = []): string[] {
   const notes: string[] = [];
-  if (problems.length) notes.push(`${problems.length} part${problems.length === 1 ? '' : 's'} of the snapshot could not be read and ${problems.length === 1 ? 'was' : 'were'} skipped (the first: ${problems[0]})`);
+  if (problems.length)
+    notes.push(
+      `${problems.length} part${problems.length === 1 ? '' : 's'} of the snapshot could not be read and ${problems.length === 1 ? 'was' : 'were'} skipped (the first: ${problems[0]})`,
+    );
   if (!hadSnapshot) notes.push('no cluster snapshot: the baseline chain is empty, and old objects come from the log alone');
   else if (!cluster.namespaces.length)
-    notes.push("the snapshot has no Namespaces: namespaceSelector and namespaceObject saw each namespace with only its kubernetes.io/metadata.name label");
-  if (unknown) notes.push(`${unknown} update or delete requests had no old object in the log or the snapshot (oldObject: unknown); rules on oldObject saw none`);
+    notes.push('the snapshot has no Namespaces: namespaceSelector and namespaceObject saw each namespace with only its kubernetes.io/metadata.name label');
+  if (unknown)
+    notes.push(`${unknown} update or delete requests had no old object in the log or the snapshot (oldObject: unknown); rules on oldObject saw none`);
   return notes;
 }
 
@@ -195,14 +199,22 @@ export function headlineOf(s: Omit<ImpactSummary, 'headline'>): string {
   const parts: string[] = [];
   if (s.events) {
     const denied = s.changes['newly-denied'];
-    const by = s.newlyDeniedBy.slice(0, 3).map((b) => `${b.count} by ${b.by}`).join(', ');
-    parts.push(denied ? `the candidate would have denied ${denied} of ${s.events} writes${by ? `: ${by}` : ''}` : `the candidate would have denied none of ${s.events} writes`);
+    const by = s.newlyDeniedBy
+      .slice(0, 3)
+      .map((b) => `${b.count} by ${b.by}`)
+      .join(', ');
+    parts.push(
+      denied
+        ? `the candidate would have denied ${denied} of ${s.events} writes${by ? `: ${by}` : ''}`
+        : `the candidate would have denied none of ${s.events} writes`,
+    );
   }
   if (s.existing.total) {
     const d = s.existing.changes['newly-denied'];
     parts.push(`${d ? d : 'none'} of ${s.existing.total} existing objects would be rejected if created now`);
   }
-  if (!parts.length) return s.cancelled ? 'Cancelled before any write or existing object was judged' : 'nothing to replay: give an audit log or a cluster snapshot';
+  if (!parts.length)
+    return s.cancelled ? 'Cancelled before any write or existing object was judged' : 'nothing to replay: give an audit log or a cluster snapshot';
   const text = parts.join('; ');
   return `${text[0]!.toUpperCase()}${text.slice(1)}${s.cancelled ? ' (cancelled: partial report)' : ''}`;
 }
@@ -276,7 +288,13 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     const definitions = others.filter((o) => obj(o).kind === 'CustomResourceDefinition');
     const shards = shardedReplay(
       options.shards,
-      objects.map((objects) => ({ spec, definitions, objects, keepRequests: options.keepRequests ?? 0, ...(options.retainState ? { retain: options.retainState } : {}) })),
+      objects.map((objects) => ({
+        spec,
+        definitions,
+        objects,
+        keepRequests: options.keepRequests ?? 0,
+        ...(options.retainState ? { retain: options.retainState } : {}),
+      })),
     );
     const depth = n * SHARD_BATCHES_IN_FLIGHT;
     try {
@@ -308,7 +326,13 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     shards.close();
     if (stopped) cancelled = true;
   } else if (input.audit !== undefined) {
-    const replay = logReplay({ state: stateOf(stateObjects), discovery, decide: decider, keepRequests: options.keepRequests ?? 0, ...(options.retainState ? { retain: options.retainState } : {}) });
+    const replay = logReplay({
+      state: stateOf(stateObjects),
+      discovery,
+      decide: decider,
+      keepRequests: options.keepRequests ?? 0,
+      ...(options.retainState ? { retain: options.retainState } : {}),
+    });
     reading: for await (const batch of readLineBatches(input.audit)) {
       for (const l of batch) {
         if (options.signal?.aborted) {
@@ -335,7 +359,8 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     events++;
     changes[change]++;
     if (result.oldObject === 'unknown') unknownOld++;
-    if (change === 'newly-denied' && c.deniedBy) deniedBy.set(`${c.deniedBy.kind} ${c.deniedBy.name}`, (deniedBy.get(`${c.deniedBy.kind} ${c.deniedBy.name}`) ?? 0) + 1);
+    if (change === 'newly-denied' && c.deniedBy)
+      deniedBy.set(`${c.deniedBy.kind} ${c.deniedBy.name}`, (deniedBy.get(`${c.deniedBy.kind} ${c.deniedBy.name}`) ?? 0) + 1);
     const liveAllowed = result.live.code < 400;
     if (b.allowed !== liveAllowed) baselineDisagrees++;
     const time = result.time;
@@ -421,11 +446,13 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     ...(from !== undefined ? { from, to } : {}),
     webhookCalls: webhookCalls.sort((a, b) => b.calls - a.calls),
     baselineDisagrees,
-    notes: [...inputNotes(cluster, unknownOld, input.cluster !== undefined, input.clusterProblems), ...(stopped ? [`the replay stopped at line ${lines}: ${stopped}`] : [])],
+    notes: [
+      ...inputNotes(cluster, unknownOld, input.cluster !== undefined, input.clusterProblems),
+      ...(stopped ? [`the replay stopped at line ${lines}: ${stopped}`] : []),
+    ],
     cancelled,
   };
   report.summary = { ...partial, headline: headlineOf(partial) };
   progress('done');
   return report;
 }
-

@@ -50,9 +50,7 @@ export interface AuditWrite {
   annotations: Record<string, string>;
 }
 
-export type AuditLine =
-  | { kind: 'write'; event: AuditWrite }
-  | { kind: 'skip'; line: number; auditID?: string; reason: SkipReason; detail?: string };
+export type AuditLine = { kind: 'write'; event: AuditWrite } | { kind: 'skip'; line: number; auditID?: string; reason: SkipReason; detail?: string };
 
 /** Why a line is not replayed: counted per reason in the report. */
 export type SkipReason =
@@ -97,7 +95,8 @@ const ADMISSION_MESSAGE = /admission webhook|ValidatingAdmissionPolicy|MutatingA
 
 /** The stage of a request that stopped before admission, from the status the client got; undefined when it reached admission. */
 function beforeAdmission(code: number, message: string, annotations: Record<string, string>): string | undefined {
-  if (annotations['authorization.k8s.io/decision'] === 'forbid') return `403: forbidden by authorization (${annotations['authorization.k8s.io/reason'] || 'no reason given'})`;
+  if (annotations['authorization.k8s.io/decision'] === 'forbid')
+    return `403: forbidden by authorization (${annotations['authorization.k8s.io/reason'] || 'no reason given'})`;
   if (code < 400 || ADMISSION_MESSAGE.test(message)) return undefined;
   if (code === 401) return '401: not authenticated';
   if (code === 404) return '404: the object or its namespace does not exist';
@@ -191,4 +190,3 @@ export function readAuditLine(text: string, line: number, terminated = true): Au
   if (e.responseObject !== undefined) event.responseObject = e.responseObject;
   return { kind: 'write', event };
 }
-

@@ -8,7 +8,8 @@ import { ADMISSION_KINDS } from '../k8s/resources';
 /** The kinds that make up an admission chain (one table: src/k8s/resources.ts). */
 export { ADMISSION_KINDS };
 
-export const isAdmissionObject = (o: unknown): boolean => isObject(o) && ADMISSION_KINDS.has(str(o.kind)) && str(o.apiVersion).startsWith('admissionregistration.k8s.io/');
+export const isAdmissionObject = (o: unknown): boolean =>
+  isObject(o) && ADMISSION_KINDS.has(str(o.kind)) && str(o.apiVersion).startsWith('admissionregistration.k8s.io/');
 
 export interface Cluster {
   /** The cluster's admission chain: the baseline. */
@@ -42,7 +43,8 @@ const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? apiV
  */
 export const stateKey = (group: string, kind: string, namespace: string, name: string): string => `${group}/${kind}/${namespace}/${name}`;
 
-export const objectKey = (o: unknown): string => (isObject(o) ? stateKey(groupOf(str(o.apiVersion)), str(o.kind), o.kind === 'Namespace' ? '' : namespaceOf(o), nameOf(o)) : '');
+export const objectKey = (o: unknown): string =>
+  isObject(o) ? stateKey(groupOf(str(o.apiVersion)), str(o.kind), o.kind === 'Namespace' ? '' : namespaceOf(o), nameOf(o)) : '';
 
 /** Where a replayed request's old object came from: an earlier event, the snapshot, nowhere, or no old object is needed. */
 export type OldObjectSource = 'log' | 'snapshot' | 'unknown' | 'none';

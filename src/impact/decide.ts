@@ -5,7 +5,21 @@
  * thread, by the pools of deciders (pool.ts) and by the replay shards (shard.ts).
  */
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
-import { leanChain, leanSet, leanVerdicts, prepareChain, probePrepared, requestCel, simulatePrepared, type LeanRegistry, type LeanVerdict, type PreparedChain, type SimOptions, type SimResult, type WebhookResponse } from '../admission';
+import {
+  leanChain,
+  leanSet,
+  leanVerdicts,
+  prepareChain,
+  probePrepared,
+  requestCel,
+  simulatePrepared,
+  type LeanRegistry,
+  type LeanVerdict,
+  type PreparedChain,
+  type SimOptions,
+  type SimResult,
+  type WebhookResponse,
+} from '../admission';
 import { evaluate, evaluateBatchOnce } from '../cel';
 import type { PolicyCel } from '../policy';
 import type { AdmissionRequest } from '../request/model';
@@ -74,7 +88,10 @@ export function chainDecider(spec: ChainSpec): Decider {
     const [lb, lc] = await leanVerdicts(lean, request, sim, DEFAULT_CEL);
     if (lb && lc) return { baseline: leanDecision(lb), candidate: leanDecision(lc) };
     const cel = requestCel(spec.kubernetesVersion);
-    const [b, c] = await Promise.all([lb ? leanDecision(lb) : decide(baseline, request, sim, cel), lc ? leanDecision(lc) : decide(candidate, request, sim, cel)]);
+    const [b, c] = await Promise.all([
+      lb ? leanDecision(lb) : decide(baseline, request, sim, cel),
+      lc ? leanDecision(lc) : decide(candidate, request, sim, cel),
+    ]);
     return { baseline: b, candidate: c };
   };
 }
@@ -147,4 +164,3 @@ async function decide(chain: PreparedChain, request: AdmissionRequest, sim: SimO
   const r = await simulatePrepared(chain, request, sim, cel);
   return decisionOf(r, r.allowed ? undefined : await probePrepared(chain, request, sim, cel));
 }
-

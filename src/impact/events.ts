@@ -77,7 +77,8 @@ export function withoutStoredObject(text: string, line: number, reads: LaterRead
   const ref = head?.ref;
   // a Namespace is always kept (every request in it reads it), as it was stored
   if (head?.verb !== 'create' || !ref || !str(ref.name) || (ref.resource === 'namespaces' && !str(ref.apiGroup))) return undefined;
-  if (retains(reads, { objectRef: { apiGroup: str(ref.apiGroup), resource: str(ref.resource), namespace: str(ref.namespace), name: str(ref.name) }, line })) return undefined;
+  if (retains(reads, { objectRef: { apiGroup: str(ref.apiGroup), resource: str(ref.resource), namespace: str(ref.namespace), name: str(ref.name) }, line }))
+    return undefined;
   const end = text.lastIndexOf(',"requestReceivedTimestamp":');
   return end > response ? `${text.slice(0, response + 17)}null${text.slice(end)}` : undefined;
 }
@@ -103,15 +104,20 @@ export function logReplay(o: LogReplayOptions): (l: LogLine) => LineOutcome | Pr
   let previous: Promise<unknown> = Promise.resolve();
   return (l) => {
     const read: AuditLine | undefined =
-      l.error !== undefined ? { kind: 'skip', line: l.line, reason: 'unreadable', detail: l.error }
-      : l.tooLong ? { kind: 'skip', line: l.line, reason: 'too-long', detail: `${l.tooLong} characters` }
-      : readLine(l);
+      l.error !== undefined
+        ? { kind: 'skip', line: l.line, reason: 'unreadable', detail: l.error }
+        : l.tooLong
+          ? { kind: 'skip', line: l.line, reason: 'too-long', detail: `${l.tooLong} characters` }
+          : readLine(l);
     if (!read) return undefined;
     if (l.silent) {
       if (read.kind === 'write') replayRequest(read.event, state, discovery, retain);
       return undefined;
     }
-    if (read.kind === 'skip') return { skip: { line: read.line, ...(read.auditID ? { auditID: read.auditID } : {}), reason: read.reason, ...(read.detail ? { detail: read.detail } : {}) } };
+    if (read.kind === 'skip')
+      return {
+        skip: { line: read.line, ...(read.auditID ? { auditID: read.auditID } : {}), reason: read.reason, ...(read.detail ? { detail: read.detail } : {}) },
+      };
     const ev = read.event;
     const replayed = replayRequest(ev, state, discovery, retain);
     const ns = namespaceObject(replayed.request.namespace);
@@ -141,11 +147,13 @@ export function logReplay(o: LogReplayOptions): (l: LogLine) => LineOutcome | Pr
       return { event };
     });
     if (!keepRequests) return decided;
-    const inOrder = previous.then(() => decided).then((out): LineOutcome => {
-      if (out.event.change === 'unchanged' || kept >= keepRequests) return out;
-      kept++;
-      return { ...out, kept: { request: replayed.request, ...(ns ? { namespaceObject: ns } : {}) } };
-    });
+    const inOrder = previous
+      .then(() => decided)
+      .then((out): LineOutcome => {
+        if (out.event.change === 'unchanged' || kept >= keepRequests) return out;
+        kept++;
+        return { ...out, kept: { request: replayed.request, ...(ns ? { namespaceObject: ns } : {}) } };
+      });
     previous = inOrder;
     return inOrder;
   };

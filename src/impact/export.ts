@@ -15,15 +15,44 @@ const csvCell = (v: unknown): string => {
 export function reportCsv(r: ImpactReport): string {
   const head = ['source', 'auditID', 'line', 'time', 'operation', 'resource', 'namespace', 'name', 'user', 'change', 'candidate', 'baseline', 'message'];
   const rows: unknown[][] = [];
-  const verdict = (d: { allowed: boolean; deniedBy: { kind: string; name: string } | null }) => (d.allowed ? 'allowed' : `denied by ${d.deniedBy?.kind} ${d.deniedBy?.name}`);
+  const verdict = (d: { allowed: boolean; deniedBy: { kind: string; name: string } | null }) =>
+    d.allowed ? 'allowed' : `denied by ${d.deniedBy?.kind} ${d.deniedBy?.name}`;
   for (const e of r.events) {
     if (e.change === 'unchanged') continue;
     const r0 = e.request;
-    rows.push(['audit', e.auditID, e.line, Number.isFinite(e.time) ? new Date(e.time).toISOString() : '', r0.operation, r0.subResource ? `${r0.resource}/${r0.subResource}` : r0.resource, r0.namespace, r0.name, r0.username, e.change, verdict(e.candidate), verdict(e.baseline), e.candidate.deniedBy?.message ?? e.baseline.deniedBy?.message]);
+    rows.push([
+      'audit',
+      e.auditID,
+      e.line,
+      Number.isFinite(e.time) ? new Date(e.time).toISOString() : '',
+      r0.operation,
+      r0.subResource ? `${r0.resource}/${r0.subResource}` : r0.resource,
+      r0.namespace,
+      r0.name,
+      r0.username,
+      e.change,
+      verdict(e.candidate),
+      verdict(e.baseline),
+      e.candidate.deniedBy?.message ?? e.baseline.deniedBy?.message,
+    ]);
   }
   for (const o of r.existing) {
     if (o.change === 'unchanged') continue;
-    rows.push(['existing', '', '', '', 'CREATE', o.kind, o.namespace, o.name, '', o.change, verdict(o.candidate), verdict(o.baseline), o.candidate.deniedBy?.message ?? o.baseline.deniedBy?.message]);
+    rows.push([
+      'existing',
+      '',
+      '',
+      '',
+      'CREATE',
+      o.kind,
+      o.namespace,
+      o.name,
+      '',
+      o.change,
+      verdict(o.candidate),
+      verdict(o.baseline),
+      o.candidate.deniedBy?.message ?? o.baseline.deniedBy?.message,
+    ]);
   }
   return [head, ...rows].map((row) => row.map(csvCell).join(',')).join('\n') + '\n';
 }
@@ -33,7 +62,8 @@ const mdCell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' '
 export function reportMarkdown(r: ImpactReport, maxRows = 50): string {
   const s = r.summary;
   const out = [`# Admission impact`, '', `**${s.headline}**`, ''];
-  if (s.from !== undefined && s.to !== undefined) out.push(`Audit log: ${new Date(s.from).toISOString()} to ${new Date(s.to).toISOString()}, ${s.lines} lines, ${s.events} writes replayed.`, '');
+  if (s.from !== undefined && s.to !== undefined)
+    out.push(`Audit log: ${new Date(s.from).toISOString()} to ${new Date(s.to).toISOString()}, ${s.lines} lines, ${s.events} writes replayed.`, '');
   out.push('| change | audit log | existing objects |', '|---|---:|---:|');
   for (const c of CHANGES) out.push(`| ${c} | ${s.changes[c]} | ${s.existing.changes[c]} |`);
   out.push('');
@@ -42,7 +72,9 @@ export function reportMarkdown(r: ImpactReport, maxRows = 50): string {
     out.push('## Changed requests', '', '| change | decided by | namespace | user | resource | count | example |', '|---|---|---|---|---|---:|---|');
     for (const row of rows.slice(0, maxRows)) {
       const ex = row.examples[0];
-      out.push(`| ${row.change} | ${mdCell(row.by || '—')} | ${mdCell(row.namespace || '—')} | ${mdCell(row.user)} | ${mdCell(row.resource)} | ${row.count} | ${ex ? mdCell(`line ${ex.line}${ex.message ? `: ${ex.message}` : ''}`) : ''} |`);
+      out.push(
+        `| ${row.change} | ${mdCell(row.by || '—')} | ${mdCell(row.namespace || '—')} | ${mdCell(row.user)} | ${mdCell(row.resource)} | ${row.count} | ${ex ? mdCell(`line ${ex.line}${ex.message ? `: ${ex.message}` : ''}`) : ''} |`,
+      );
     }
     if (rows.length > maxRows) out.push('', `… and ${rows.length - maxRows} more groups (see the JSON report).`);
     out.push('');
@@ -50,7 +82,10 @@ export function reportMarkdown(r: ImpactReport, maxRows = 50): string {
   const existing = r.existing.filter((o) => o.change !== 'unchanged');
   if (existing.length) {
     out.push('## Existing objects', '', '| change | kind | namespace | name | decided by |', '|---|---|---|---|---|');
-    for (const o of existing.slice(0, maxRows)) out.push(`| ${o.change} | ${o.kind} | ${mdCell(o.namespace ?? '—')} | ${mdCell(o.name)} | ${mdCell(o.candidate.deniedBy ? `${o.candidate.deniedBy.kind} ${o.candidate.deniedBy.name}: ${o.candidate.deniedBy.message}` : '—')} |`);
+    for (const o of existing.slice(0, maxRows))
+      out.push(
+        `| ${o.change} | ${o.kind} | ${mdCell(o.namespace ?? '—')} | ${mdCell(o.name)} | ${mdCell(o.candidate.deniedBy ? `${o.candidate.deniedBy.kind} ${o.candidate.deniedBy.name}: ${o.candidate.deniedBy.message}` : '—')} |`,
+      );
     out.push('');
   }
   if (s.webhookCalls.length) {
@@ -65,6 +100,10 @@ export function reportMarkdown(r: ImpactReport, maxRows = 50): string {
     out.push('');
   }
   for (const n of s.notes) out.push(`Note: ${n}.`, '');
-  if (s.baselineDisagrees) out.push(`Note: for ${s.baselineDisagrees} requests the baseline's decision differs from what the cluster answered (webhook answers are assumed; built-in admission plugins are not modelled).`, '');
+  if (s.baselineDisagrees)
+    out.push(
+      `Note: for ${s.baselineDisagrees} requests the baseline's decision differs from what the cluster answered (webhook answers are assumed; built-in admission plugins are not modelled).`,
+      '',
+    );
   return out.join('\n');
 }

@@ -35,7 +35,8 @@ export function addToGroups(groups: EventGroups, events: readonly EventImpact[],
     const resource = e.request.subResource ? `${e.request.resource}/${e.request.subResource}` : e.request.resource;
     const key = [e.change, by, e.request.namespace ?? '', e.request.username, resource].join('\u0000');
     let row = groups.get(key);
-    if (!row) groups.set(key, (row = { change: e.change, by, namespace: e.request.namespace ?? '', user: e.request.username, resource, count: 0, examples: [] }));
+    if (!row)
+      groups.set(key, (row = { change: e.change, by, namespace: e.request.namespace ?? '', user: e.request.username, resource, count: 0, examples: [] }));
     row.count++;
     if (row.examples.length < examples) {
       const message = (e.change === 'no-longer-denied' ? e.baseline : e.candidate).deniedBy?.message;
@@ -46,7 +47,8 @@ export function addToGroups(groups: EventGroups, events: readonly EventImpact[],
 }
 
 /** The groups as the table's rows, largest first. */
-export const sortedRows = (groups: EventGroups): ImpactRow[] => [...groups.values()].sort((a, b) => b.count - a.count || a.by.localeCompare(b.by) || a.namespace.localeCompare(b.namespace));
+export const sortedRows = (groups: EventGroups): ImpactRow[] =>
+  [...groups.values()].sort((a, b) => b.count - a.count || a.by.localeCompare(b.by) || a.namespace.localeCompare(b.namespace));
 
 /** Changed events grouped (unchanged ones are left out), largest group first. */
 export const groupEvents = (events: readonly EventImpact[], examples = 3): ImpactRow[] => sortedRows(addToGroups(new Map(), events, examples));

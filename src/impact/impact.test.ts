@@ -8,7 +8,11 @@ import { stateOf } from './cluster';
 
 useEngine();
 
-const ns = (name: string, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name, ...labels } } });
+const ns = (name: string, labels: Record<string, string> = {}) => ({
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  metadata: { name, labels: { 'kubernetes.io/metadata.name': name, ...labels } },
+});
 const pod = (name: string, labels: Record<string, string> = {}, namespace = 'apps') => ({
   apiVersion: 'v1',
   kind: 'Pod',
@@ -83,18 +87,41 @@ function event(verb: string, ref: Record<string, string>, extra: Record<string, 
 }
 
 const log = [
-  event('create', { resource: 'pods', namespace: 'apps', name: 'web' }, { requestObject: pod('web', { team: 'a' }), responseObject: pod('web', { team: 'a' }) }),
+  event(
+    'create',
+    { resource: 'pods', namespace: 'apps', name: 'web' },
+    { requestObject: pod('web', { team: 'a' }), responseObject: pod('web', { team: 'a' }) },
+  ),
   event('create', { resource: 'pods', namespace: 'apps', name: 'no-label' }, { requestObject: pod('no-label'), responseObject: pod('no-label') }),
-  event('create', { resource: 'pods', namespace: 'kube-system', name: 'sys' }, { requestObject: pod('sys', {}, 'kube-system'), responseObject: pod('sys', {}, 'kube-system') }),
+  event(
+    'create',
+    { resource: 'pods', namespace: 'kube-system', name: 'sys' },
+    { requestObject: pod('sys', {}, 'kube-system'), responseObject: pod('sys', {}, 'kube-system') },
+  ),
   // a patch the cluster's chain refused (no responseObject): the object is the old one, patched
   event(
     'patch',
     { resource: 'pods', namespace: 'apps', name: 'web' },
-    { code: 403, requestObject: { spec: { containers: [{ name: 'app', image: 'nginx:latest' }] } }, responseStatus: { code: 403, message: "pods \"web\" is forbidden: ValidatingAdmissionPolicy 'deny-latest-tag' with binding 'deny-latest-tag' denied request: no latest tags" } },
+    {
+      code: 403,
+      requestObject: { spec: { containers: [{ name: 'app', image: 'nginx:latest' }] } },
+      responseStatus: {
+        code: 403,
+        message: "pods \"web\" is forbidden: ValidatingAdmissionPolicy 'deny-latest-tag' with binding 'deny-latest-tag' denied request: no latest tags",
+      },
+    },
   ),
-  event('delete', { resource: 'pods', namespace: 'apps', name: 'web' }, { requestObject: { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1', propagationPolicy: 'Background' } }),
+  event(
+    'delete',
+    { resource: 'pods', namespace: 'apps', name: 'web' },
+    { requestObject: { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1', propagationPolicy: 'Background' } },
+  ),
   event('get', { resource: 'pods', namespace: 'apps', name: 'web' }),
-  event('create', { resource: 'pods', namespace: 'apps', name: 'nope' }, { code: 403, annotations: { 'authorization.k8s.io/decision': 'forbid' }, requestObject: pod('nope') }),
+  event(
+    'create',
+    { resource: 'pods', namespace: 'apps', name: 'nope' },
+    { code: 403, annotations: { 'authorization.k8s.io/decision': 'forbid' }, requestObject: pod('nope') },
+  ),
   JSON.stringify({ kind: 'Event', apiVersion: 'audit.k8s.io/v1', stage: 'RequestReceived', verb: 'create', objectRef: { resource: 'pods' } }),
   JSON.stringify({ kind: 'Event', apiVersion: 'audit.k8s.io/v1beta1', stage: 'ResponseComplete' }),
   'not json at all',
@@ -108,7 +135,11 @@ describe('analyzeImpact', () => {
     expect(Object.keys(byName)).toEqual(['CREATE web', 'CREATE no-label', 'CREATE sys', 'UPDATE web', 'DELETE web']);
     expect(byName['CREATE web']!.change).toBe('unchanged');
     expect(byName['CREATE no-label']!.change).toBe('newly-denied');
-    expect(byName['CREATE no-label']!.candidate.deniedBy).toMatchObject({ kind: 'ValidatingAdmissionPolicy', name: 'require-team-label', binding: 'require-team-label' });
+    expect(byName['CREATE no-label']!.candidate.deniedBy).toMatchObject({
+      kind: 'ValidatingAdmissionPolicy',
+      name: 'require-team-label',
+      binding: 'require-team-label',
+    });
     expect(byName['CREATE sys']!.change).toBe('unchanged'); // kube-system is excluded by the binding
     // the refused patch: old object from the log (the create), patched; both chains deny it
     const patched = byName['UPDATE web']!;
@@ -165,7 +196,11 @@ describe('analyzeImpact', () => {
   });
 
   it('reports every denial when several policies deny one request, and the one the client sees', async () => {
-    const latestNoTeam = event('create', { resource: 'pods', namespace: 'apps', name: 'both' }, { requestObject: { ...pod('both'), spec: { containers: [{ name: 'a', image: 'x:latest' }] } } });
+    const latestNoTeam = event(
+      'create',
+      { resource: 'pods', namespace: 'apps', name: 'both' },
+      { requestObject: { ...pod('both'), spec: { containers: [{ name: 'a', image: 'x:latest' }] } } },
+    );
     const r = await analyzeImpact({ workspace: requireTeam, cluster: snapshot, audit: latestNoTeam, options: { existing: false } });
     const c = r.events[0]!.candidate;
     expect(c.allowed).toBe(false);
@@ -191,18 +226,32 @@ describe('analyzeImpact', () => {
   it('a gzip stream cut off or corrupt: the lines before it are replayed, and the rest is counted as unreadable', async () => {
     const whole = await analyzeImpact({ workspace: requireTeam, cluster: snapshot, audit: log, options: { existing: false } });
     const gz = gzipSync(Buffer.from(log));
-    const cut = await analyzeImpact({ workspace: requireTeam, cluster: snapshot, audit: new Uint8Array(gz.subarray(0, gz.length - 12)), options: { existing: false } });
+    const cut = await analyzeImpact({
+      workspace: requireTeam,
+      cluster: snapshot,
+      audit: new Uint8Array(gz.subarray(0, gz.length - 12)),
+      options: { existing: false },
+    });
     expect(cut.summary.skipped.unreadable).toBe(1);
     expect(cut.skipped.find((s) => s.reason === 'unreadable')?.detail).toBeTruthy();
     expect(cut.summary.events).toBeGreaterThan(0);
     expect(cut.summary.events).toBeLessThanOrEqual(whole.summary.events);
-    const corrupt = await analyzeImpact({ workspace: requireTeam, cluster: snapshot, audit: new Uint8Array([0x1f, 0x8b, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]), options: { existing: false } });
+    const corrupt = await analyzeImpact({
+      workspace: requireTeam,
+      cluster: snapshot,
+      audit: new Uint8Array([0x1f, 0x8b, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]),
+      options: { existing: false },
+    });
     expect(corrupt.summary).toMatchObject({ events: 0, lines: 0, skipped: { unreadable: 1 } });
   });
 
   it('says what missing inputs leave unknown, and keeps at most 1,000 skipped lines while counting all', async () => {
     const reads = Array.from({ length: 1500 }, () => event('get', { resource: 'pods', namespace: 'apps', name: 'x' })).join('\n');
-    const update = event('update', { resource: 'pods', namespace: 'apps', name: 'never-seen' }, { requestObject: pod('never-seen'), responseObject: pod('never-seen') });
+    const update = event(
+      'update',
+      { resource: 'pods', namespace: 'apps', name: 'never-seen' },
+      { requestObject: pod('never-seen'), responseObject: pod('never-seen') },
+    );
     const r = await analyzeImpact({ workspace: requireTeam, cluster: [pod('a')], audit: `${reads}\n${update}` });
     expect(r.summary.skipped).toEqual({ read: 1500 });
     expect(r.skipped).toHaveLength(1000);
@@ -214,7 +263,10 @@ describe('analyzeImpact', () => {
   });
 
   it('replace: the workspace alone is the candidate', () => {
-    expect(candidateChain(denyLatest, requireTeam, 'replace').map((o) => (o as { metadata: { name: string } }).metadata.name)).toEqual(['require-team-label', 'require-team-label']);
+    expect(candidateChain(denyLatest, requireTeam, 'replace').map((o) => (o as { metadata: { name: string } }).metadata.name)).toEqual([
+      'require-team-label',
+      'require-team-label',
+    ]);
     expect(candidateChain(denyLatest, requireTeam).length).toBe(4);
   });
 });
@@ -238,7 +290,14 @@ describe('reading the log', () => {
     ]);
   });
   it('a Namespace patch carries its own name as namespace; on create it has none', () => {
-    const patch = readAuditLine(event('patch', { resource: 'namespaces', namespace: 'team-a', name: 'team-a' }, { requestObject: { metadata: { labels: { x: 'y' } } }, responseObject: ns('team-a', { x: 'y' }) }), 1);
+    const patch = readAuditLine(
+      event(
+        'patch',
+        { resource: 'namespaces', namespace: 'team-a', name: 'team-a' },
+        { requestObject: { metadata: { labels: { x: 'y' } } }, responseObject: ns('team-a', { x: 'y' }) },
+      ),
+      1,
+    );
     const create = readAuditLine(event('create', { resource: 'namespaces', name: 'team-b' }, { requestObject: ns('team-b'), responseObject: ns('team-b') }), 2);
     if (patch?.kind !== 'write' || create?.kind !== 'write') throw new Error('not writes');
     const state = stateOf([ns('team-a')]);
@@ -252,8 +311,22 @@ describe('reading the log', () => {
   });
   it('a create by generateName is remembered under the name the apiserver gave it: a later patch has its old object', () => {
     const generated = { ...pod('web-7x2k9', { team: 'a' }), metadata: { name: 'web-7x2k9', generateName: 'web-', namespace: 'apps', labels: { team: 'a' } } };
-    const create = readAuditLine(event('create', { resource: 'pods', namespace: 'apps' }, { requestObject: { ...generated, metadata: { generateName: 'web-', namespace: 'apps' } }, responseObject: generated }), 1);
-    const patch = readAuditLine(event('patch', { resource: 'pods', namespace: 'apps', name: 'web-7x2k9' }, { requestObject: { metadata: { labels: { team: 'b' } } }, responseObject: pod('web-7x2k9', { team: 'b' }) }), 2);
+    const create = readAuditLine(
+      event(
+        'create',
+        { resource: 'pods', namespace: 'apps' },
+        { requestObject: { ...generated, metadata: { generateName: 'web-', namespace: 'apps' } }, responseObject: generated },
+      ),
+      1,
+    );
+    const patch = readAuditLine(
+      event(
+        'patch',
+        { resource: 'pods', namespace: 'apps', name: 'web-7x2k9' },
+        { requestObject: { metadata: { labels: { team: 'b' } } }, responseObject: pod('web-7x2k9', { team: 'b' }) },
+      ),
+      2,
+    );
     if (create?.kind !== 'write' || patch?.kind !== 'write') throw new Error('not writes');
     const state = stateOf([]);
     const d = discoveryFor([]);
@@ -285,9 +358,22 @@ describe('reading the log', () => {
     expect(r.request.object).toEqual({ kind: 'PodExecOptions', apiVersion: 'v1', stdin: true, tty: true, container: 'app', command: ['sh', '-c'] });
   });
   it('strategic merge patch merges containers by name and deletes with null', () => {
-    const before = { spec: { containers: [{ name: 'a', image: '1' }, { name: 'b', image: '2' }] }, metadata: { labels: { x: '1', y: '2' } } };
+    const before = {
+      spec: {
+        containers: [
+          { name: 'a', image: '1' },
+          { name: 'b', image: '2' },
+        ],
+      },
+      metadata: { labels: { x: '1', y: '2' } },
+    };
     expect(strategicMerge(before, { spec: { containers: [{ name: 'b', image: '3' }] }, metadata: { labels: { x: null } } })).toEqual({
-      spec: { containers: [{ name: 'a', image: '1' }, { name: 'b', image: '3' }] },
+      spec: {
+        containers: [
+          { name: 'a', image: '1' },
+          { name: 'b', image: '3' },
+        ],
+      },
       metadata: { labels: { y: '2' } },
     });
   });
@@ -296,13 +382,41 @@ describe('reading the log', () => {
 describe('analyzeImpact at the target release', () => {
   it('a TokenReview reaches a candidate webhook for * at 1.36, not at 1.37 (the release reaches the simulator)', async () => {
     const tokenReview = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 'abc' } };
-    const audit = event('create', { apiGroup: 'authentication.k8s.io', resource: 'tokenreviews' }, { requestURI: '/apis/authentication.k8s.io/v1/tokenreviews', requestObject: tokenReview, responseObject: { ...tokenReview, status: { authenticated: true } } });
+    const audit = event(
+      'create',
+      { apiGroup: 'authentication.k8s.io', resource: 'tokenreviews' },
+      {
+        requestURI: '/apis/authentication.k8s.io/v1/tokenreviews',
+        requestObject: tokenReview,
+        responseObject: { ...tokenReview, status: { authenticated: true } },
+      },
+    );
     const everything = { apiGroups: ['*'], apiVersions: ['*'], operations: ['*'], resources: ['*'] };
     const candidate = [
-      { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'all' }, webhooks: [{ name: 'all.example.com', admissionReviewVersions: ['v1'], sideEffects: 'None', clientConfig: { url: 'https://all.example.com' }, rules: [everything] }] },
+      {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingWebhookConfiguration',
+        metadata: { name: 'all' },
+        webhooks: [
+          {
+            name: 'all.example.com',
+            admissionReviewVersions: ['v1'],
+            sideEffects: 'None',
+            clientConfig: { url: 'https://all.example.com' },
+            rules: [everything],
+          },
+        ],
+      },
     ];
     const change = async (kubernetesVersion: '1.36' | '1.37') =>
-      (await analyzeImpact({ workspace: candidate, cluster: [], audit, options: { kubernetesVersion, webhooks: { 'all.example.com': 'deny' }, existing: false } })).events.map((e) => e.change);
+      (
+        await analyzeImpact({
+          workspace: candidate,
+          cluster: [],
+          audit,
+          options: { kubernetesVersion, webhooks: { 'all.example.com': 'deny' }, existing: false },
+        })
+      ).events.map((e) => e.change);
     expect(await change('1.36')).toEqual(['newly-denied']);
     expect(await change('1.37')).toEqual(['unchanged']);
   });

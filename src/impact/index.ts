@@ -5,7 +5,18 @@
  */
 export { analyzeImpact, candidateChain, headlineOf } from './analyze';
 export type { ExistingImpact, ImpactInput, ImpactOptions, ImpactProgress, ImpactReport, ImpactSummary } from './analyze';
-export { chainDecider, changeOf, fullDecider, CHANGES, type ChainSpec, type Decider, type DecisionPair, type Change, type Decision, type Denial } from './decide';
+export {
+  chainDecider,
+  changeOf,
+  fullDecider,
+  CHANGES,
+  type ChainSpec,
+  type Decider,
+  type DecisionPair,
+  type Change,
+  type Decision,
+  type Denial,
+} from './decide';
 export type { EventImpact, KeptRequest, LineOutcome, LogLine, SkippedLine } from './events';
 export { routeOf, shardServer, type OpenShard, type Route, type ShardAnswer, type ShardBatch, type ShardSetup } from './shard';
 export { readAuditLine, SKIP_REASONS, type AuditLine, type AuditWrite, type SkipReason } from './audit';

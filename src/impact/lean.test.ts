@@ -55,7 +55,12 @@ async function compare(cases: readonly Case[]): Promise<{ requests: number; lean
       [[], c.objects],
       [c.objects, c.objects],
     ] as const) {
-      const spec: ChainSpec = { baseline: [...baseline], candidate: [...candidate], kubernetesVersion: DEFAULT_KUBERNETES_VERSION, ...(c.webhooks ? { webhooks: c.webhooks } : {}) };
+      const spec: ChainSpec = {
+        baseline: [...baseline],
+        candidate: [...candidate],
+        kubernetesVersion: DEFAULT_KUBERNETES_VERSION,
+        ...(c.webhooks ? { webhooks: c.webhooks } : {}),
+      };
       const request = c.request as AdmissionRequest;
       const [full, quick] = await Promise.all([fullDecider(spec)(request, c.namespaceObject), chainDecider(spec)(request, c.namespaceObject)]);
       expect(quick, `${c.name} (baseline ${baseline.length} objects, candidate ${candidate.length})`).toEqual(full);
@@ -80,10 +85,23 @@ describe('lean verdicts agree with the full simulation', () => {
     expect(r.leanDenied).toBeGreaterThan(0);
   }, 300_000);
 
-  const vap = (name: string, spec: Record<string, unknown>, b: Record<string, unknown> = {}) => [policy('ValidatingAdmissionPolicy', name, spec), binding('ValidatingAdmissionPolicyBinding', name, name, b)];
+  const vap = (name: string, spec: Record<string, unknown>, b: Record<string, unknown> = {}) => [
+    policy('ValidatingAdmissionPolicy', name, spec),
+    binding('ValidatingAdmissionPolicyBinding', name, name, b),
+  ];
   const bench: unknown[] = [];
-  for (let i = 0; i < 20; i++) bench.push(...vap(`policy-${i}`, { validations: [{ expression: `!object.metadata.name.startsWith('deny-${i}-')`, message: `policy ${i}` }] }));
-  for (let i = 0; i < 10; i++) bench.push(validating(`hook-${i}`, hook(`hook-${i}.example.com`, { timeoutSeconds: 5, matchConditions: [{ name: 'not-system', expression: "!request.userInfo.username.startsWith('system:')" }] })));
+  for (let i = 0; i < 20; i++)
+    bench.push(...vap(`policy-${i}`, { validations: [{ expression: `!object.metadata.name.startsWith('deny-${i}-')`, message: `policy ${i}` }] }));
+  for (let i = 0; i < 10; i++)
+    bench.push(
+      validating(
+        `hook-${i}`,
+        hook(`hook-${i}.example.com`, {
+          timeoutSeconds: 5,
+          matchConditions: [{ name: 'not-system', expression: "!request.userInfo.username.startsWith('system:')" }],
+        }),
+      ),
+    );
   const named = (name: string, extra: Partial<SimRequest> = {}) => podRequest({ name, object: { ...pod(), metadata: { ...pod().metadata, name } }, ...extra });
   const teamA = namespace('team-a', { env: 'prod' });
 
@@ -105,8 +123,15 @@ describe('lean verdicts agree with the full simulation', () => {
             ],
           }),
           ...vap('warn-only', { validations: [{ expression: "object.metadata.name != 'web-warn'" }] }, { validationActions: ['Warn', 'Audit'] }),
-          ...vap('conditional', { matchConditions: [{ name: 'web', expression: "object.metadata.name.startsWith('web')" }], validations: [{ expression: "object.spec.containers.all(c, c.image.startsWith('registry.example.com/'))" }] }),
-          ...vap('erroring', { validations: [{ expression: "object.metadata.name != 'web-error' || object.spec.missing == 1" }] }, { validationActions: ['Deny'] }),
+          ...vap('conditional', {
+            matchConditions: [{ name: 'web', expression: "object.metadata.name.startsWith('web')" }],
+            validations: [{ expression: "object.spec.containers.all(c, c.image.startsWith('registry.example.com/'))" }],
+          }),
+          ...vap(
+            'erroring',
+            { validations: [{ expression: "object.metadata.name != 'web-error' || object.spec.missing == 1" }] },
+            { validationActions: ['Deny'] },
+          ),
           ...vap('ignored', { failurePolicy: 'Ignore', validations: [{ expression: "object.metadata.name != 'web-ignore' || object.spec.missing == 1" }] }),
         ],
       },
@@ -114,13 +139,31 @@ describe('lean verdicts agree with the full simulation', () => {
         name: 'selectors, matchResources, resourceNames, params',
         objects: [
           teamA,
-          ...vap('prod-only', { validations: [{ expression: "object.metadata.name != 'web-prod'" }] }, { matchResources: { namespaceSelector: { matchLabels: { env: 'prod' } } } }),
-          ...vap('labelled', { matchConstraints: { resourceRules: [podRule], objectSelector: { matchLabels: { app: 'web' } } }, validations: [{ expression: "object.metadata.name != 'web-label'" }] }),
+          ...vap(
+            'prod-only',
+            { validations: [{ expression: "object.metadata.name != 'web-prod'" }] },
+            { matchResources: { namespaceSelector: { matchLabels: { env: 'prod' } } } },
+          ),
+          ...vap('labelled', {
+            matchConstraints: { resourceRules: [podRule], objectSelector: { matchLabels: { app: 'web' } } },
+            validations: [{ expression: "object.metadata.name != 'web-label'" }],
+          }),
           ...vap('by-name', { matchConstraints: { resourceRules: [{ ...podRule, resourceNames: ['web-named'] }] }, validations: [{ expression: 'false' }] }),
-          policy('ValidatingAdmissionPolicy', 'with-params', { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, validations: [{ expression: "object.metadata.name != params.data.name" }] }),
-          binding('ValidatingAdmissionPolicyBinding', 'with-params', 'with-params', { paramRef: { name: 'limits', namespace: 'team-a', parameterNotFoundAction: 'Allow' } }),
+          policy('ValidatingAdmissionPolicy', 'with-params', {
+            paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+            validations: [{ expression: 'object.metadata.name != params.data.name' }],
+          }),
+          binding('ValidatingAdmissionPolicyBinding', 'with-params', 'with-params', {
+            paramRef: { name: 'limits', namespace: 'team-a', parameterNotFoundAction: 'Allow' },
+          }),
           { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'limits', namespace: 'team-a' }, data: { name: 'web-param' } },
-          validating('selective', hook('selective.example.com', { namespaceSelector: { matchLabels: { env: 'prod' } }, objectSelector: { matchExpressions: [{ key: 'app', operator: 'Exists' }] } })),
+          validating(
+            'selective',
+            hook('selective.example.com', {
+              namespaceSelector: { matchLabels: { env: 'prod' } },
+              objectSelector: { matchExpressions: [{ key: 'app', operator: 'Exists' }] },
+            }),
+          ),
           mutating('annotate', hook('annotate.example.com', { sideEffects: 'NoneOnDryRun' })),
           validating('dry', hook('dry.example.com', { sideEffects: 'None', failurePolicy: 'Ignore', rules: [{ ...podRule, operations: ['*'] }] })),
           validating('reviews', hook('reviews.example.com', { rules: [{ apiGroups: ['*'], apiVersions: ['*'], operations: ['CREATE'], resources: ['*'] }] })),
@@ -129,7 +172,10 @@ describe('lean verdicts agree with the full simulation', () => {
       {
         name: 'a mutating policy with a binding (the chain is left to the full run)',
         objects: [
-          policy('MutatingAdmissionPolicy', 'label', { reinvocationPolicy: 'Never', mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{metadata: Object.metadata{labels: {"team": "a"}}}' } }] }),
+          policy('MutatingAdmissionPolicy', 'label', {
+            reinvocationPolicy: 'Never',
+            mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{metadata: Object.metadata{labels: {"team": "a"}}}' } }],
+          }),
           binding('MutatingAdmissionPolicyBinding', 'label', 'label'),
           ...bench.slice(0, 4),
         ],
@@ -139,7 +185,11 @@ describe('lean verdicts agree with the full simulation', () => {
       { name: 'a pod', request: named('web-1'), namespaceObject: teamA },
       { name: 'a pod the bench denies', request: named('deny-3-7'), namespaceObject: teamA },
       { name: 'a system user', request: named('web-2', { userInfo: { username: 'system:serviceaccount:kube-system:x', groups: ['system:serviceaccounts'] } }) },
-      ...['web-warn', 'web-error', 'web-ignore', 'web-prod', 'web-label', 'web-named', 'web-param', 'other'].map((n) => ({ name: n, request: named(n), namespaceObject: teamA })),
+      ...['web-warn', 'web-error', 'web-ignore', 'web-prod', 'web-label', 'web-named', 'web-param', 'other'].map((n) => ({
+        name: n,
+        request: named(n),
+        namespaceObject: teamA,
+      })),
       { name: 'unlabelled', request: podRequest({ object: pod({}) }), namespaceObject: teamA },
       { name: 'a numbered app', request: podRequest({ object: pod({ app: 'number' }) }), namespaceObject: teamA },
       { name: 'in team-b (no Namespace given)', request: podRequest({ namespace: 'team-b', object: pod({ app: 'web' }, 'team-b') }) },
@@ -148,14 +198,29 @@ describe('lean verdicts agree with the full simulation', () => {
       { name: 'a delete', request: { ...named('web-1', { operation: 'DELETE', oldObject: pod() }), object: undefined }, namespaceObject: teamA },
       {
         name: 'a TokenReview (a review resource)',
-        request: { operation: 'CREATE', resource: { group: 'authentication.k8s.io', version: 'v1', resource: 'tokenreviews' }, kind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenReview' }, userInfo: { username: 'alice' }, object: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 't' } } },
+        request: {
+          operation: 'CREATE',
+          resource: { group: 'authentication.k8s.io', version: 'v1', resource: 'tokenreviews' },
+          kind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenReview' },
+          userInfo: { username: 'alice' },
+          object: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 't' } },
+        },
       },
       {
         name: 'a Namespace',
-        request: { operation: 'CREATE', resource: { group: '', version: 'v1', resource: 'namespaces' }, kind: { group: '', version: 'v1', kind: 'Namespace' }, name: 'team-c', userInfo: { username: 'alice' }, object: namespace('team-c', { env: 'prod' }) },
+        request: {
+          operation: 'CREATE',
+          resource: { group: '', version: 'v1', resource: 'namespaces' },
+          kind: { group: '', version: 'v1', kind: 'Namespace' },
+          name: 'team-c',
+          userInfo: { username: 'alice' },
+          object: namespace('team-c', { env: 'prod' }),
+        },
       },
     ];
-    const cases = chains.flatMap((c) => requests.map((r) => ({ ...r, name: `${c.name}: ${r.name}`, objects: c.objects, ...(c.webhooks ? { webhooks: c.webhooks } : {}) })));
+    const cases = chains.flatMap((c) =>
+      requests.map((r) => ({ ...r, name: `${c.name}: ${r.name}`, objects: c.objects, ...(c.webhooks ? { webhooks: c.webhooks } : {}) })),
+    );
     const r = await compare(cases);
     expect(r.lean).toBeGreaterThan(r.requests / 3);
     expect(r.leanDenied).toBeGreaterThan(0);
@@ -180,25 +245,53 @@ describe('lean verdicts agree with the full simulation', () => {
     'messageExpression multi-line, no message': { messageExpression: "object.metadata.name + '\\n'" + " + 'second'" },
     neither: {},
   };
-  const ACTIONS: string[][] = [['Deny'], ['Warn'], ['Audit'], ['Warn', 'Audit'], ['Audit', 'Warn'], ['Deny', 'Warn'], ['Audit', 'Deny'], ['Warn', 'Audit', 'Deny'], []];
+  const ACTIONS: string[][] = [
+    ['Deny'],
+    ['Warn'],
+    ['Audit'],
+    ['Warn', 'Audit'],
+    ['Audit', 'Warn'],
+    ['Deny', 'Warn'],
+    ['Audit', 'Deny'],
+    ['Warn', 'Audit', 'Deny'],
+    [],
+  ];
   /** A policy that denies names starting with `deny-<tag>` or equal to `deny-all`; `validations` more after it. */
   const denying = (name: string, tag: string, message: Record<string, unknown>, extra: Record<string, unknown>[] = []) =>
-    policy('ValidatingAdmissionPolicy', name, { validations: [{ expression: `!object.metadata.name.startsWith('deny-${tag}') && object.metadata.name != 'deny-all'`, ...message }, ...extra] });
-  const vapBinding = (name: string, policyName: string, validationActions: string[], extra: Record<string, unknown> = {}) => binding('ValidatingAdmissionPolicyBinding', name, policyName, { validationActions, ...extra });
-  const deployment = (name: string) => ({
-    operation: 'CREATE',
-    resource: { group: 'apps', version: 'v1', resource: 'deployments' },
-    kind: { group: 'apps', version: 'v1', kind: 'Deployment' },
-    name,
-    namespace: 'team-a',
-    userInfo: { username: 'jane@example.com', groups: ['system:authenticated'] },
-    object: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: 'team-a' }, spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'app:1' }] } } } },
-  } as SimRequest);
+    policy('ValidatingAdmissionPolicy', name, {
+      validations: [{ expression: `!object.metadata.name.startsWith('deny-${tag}') && object.metadata.name != 'deny-all'`, ...message }, ...extra],
+    });
+  const vapBinding = (name: string, policyName: string, validationActions: string[], extra: Record<string, unknown> = {}) =>
+    binding('ValidatingAdmissionPolicyBinding', name, policyName, { validationActions, ...extra });
+  const deployment = (name: string) =>
+    ({
+      operation: 'CREATE',
+      resource: { group: 'apps', version: 'v1', resource: 'deployments' },
+      kind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+      name,
+      namespace: 'team-a',
+      userInfo: { username: 'jane@example.com', groups: ['system:authenticated'] },
+      object: {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name, namespace: 'team-a' },
+        spec: {
+          selector: { matchLabels: { app: 'web' } },
+          template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'app:1' }] } },
+        },
+      },
+    }) as SimRequest;
   const anyRule = { apiGroups: ['', 'apps'], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['pods', 'deployments'] };
 
   it('on ValidatingAdmissionPolicy denials, warnings and Audit failures (messages, actions, bindings, several policies)', async () => {
-    const messagePolicies = Object.entries(MESSAGES).flatMap(([label, message], i) => [denying(`message-${i}`, `m${i}-`, message), vapBinding(`message-${i}`, `message-${i}`, ['Deny'])]);
-    const actionPolicies = ACTIONS.flatMap((actions, i) => [denying(`actions-${i}`, `a${i}-`, MESSAGES['messageExpression']!), vapBinding(`actions-${i}`, `actions-${i}`, actions)]);
+    const messagePolicies = Object.entries(MESSAGES).flatMap(([label, message], i) => [
+      denying(`message-${i}`, `m${i}-`, message),
+      vapBinding(`message-${i}`, `message-${i}`, ['Deny']),
+    ]);
+    const actionPolicies = ACTIONS.flatMap((actions, i) => [
+      denying(`actions-${i}`, `a${i}-`, MESSAGES['messageExpression']!),
+      vapBinding(`actions-${i}`, `actions-${i}`, actions),
+    ]);
     const chains: { name: string; objects: unknown[]; webhooks?: Record<string, WebhookResponse> }[] = [
       { name: 'every message', objects: messagePolicies },
       { name: 'every action', objects: actionPolicies },
@@ -219,24 +312,49 @@ describe('lean verdicts agree with the full simulation', () => {
           vapBinding('multi-warn', 'multi', ['Warn', 'Audit']),
           vapBinding('multi-all', 'multi', ['Audit', 'Deny', 'Warn']),
           vapBinding('multi-elsewhere', 'multi', ['Deny'], { matchResources: { namespaceSelector: { matchLabels: { env: 'dev' } } } }),
-          policy('ValidatingAdmissionPolicy', 'second', { matchConstraints: { resourceRules: [anyRule] }, validations: [{ expression: "!object.metadata.name.startsWith('deny-')" }] }),
+          policy('ValidatingAdmissionPolicy', 'second', {
+            matchConstraints: { resourceRules: [anyRule] },
+            validations: [{ expression: "!object.metadata.name.startsWith('deny-')" }],
+          }),
           vapBinding('second', 'second', ['Deny']),
-          policy('ValidatingAdmissionPolicy', 'warn-second', { matchConstraints: { resourceRules: [anyRule] }, matchConditions: [{ name: 'not-skip', expression: "!object.metadata.name.endsWith('-skip')" }], validations: [{ expression: "!object.metadata.name.startsWith('deny-')", message: 'warned' }] }),
+          policy('ValidatingAdmissionPolicy', 'warn-second', {
+            matchConstraints: { resourceRules: [anyRule] },
+            matchConditions: [{ name: 'not-skip', expression: "!object.metadata.name.endsWith('-skip')" }],
+            validations: [{ expression: "!object.metadata.name.startsWith('deny-')", message: 'warned' }],
+          }),
           vapBinding('warn-second', 'warn-second', ['Warn']),
           mutating('annotate', hook('annotate.example.com', { rules: [anyRule] })),
-          validating('after', hook('after.example.com', { rules: [anyRule] }), hook('after-2.example.com', { rules: [anyRule], matchConditions: [{ name: 'm', expression: "!object.metadata.name.endsWith('-skip')" }] })),
+          validating(
+            'after',
+            hook('after.example.com', { rules: [anyRule] }),
+            hook('after-2.example.com', { rules: [anyRule], matchConditions: [{ name: 'm', expression: "!object.metadata.name.endsWith('-skip')" }] }),
+          ),
         ],
         webhooks: { 'annotate.example.com': { warnings: ['mutating warns'] }, 'after.example.com': { warnings: ['validating warns'] } },
       },
     ];
-    const names = ['web-1', 'deny-all', 'deny-twice', 'deny-x-skip', 'deny-m2-x', 'deny-m5-x', 'deny-m8-x', 'deny-m11-x', 'deny-a3-x', 'deny-a7-x', 'deny-a8-x'];
+    const names = [
+      'web-1',
+      'deny-all',
+      'deny-twice',
+      'deny-x-skip',
+      'deny-m2-x',
+      'deny-m5-x',
+      'deny-m8-x',
+      'deny-m11-x',
+      'deny-a3-x',
+      'deny-a7-x',
+      'deny-a8-x',
+    ];
     const requests: { name: string; request: SimRequest; namespaceObject?: unknown }[] = [
       ...names.map((n) => ({ name: n, request: named(n), namespaceObject: teamA })),
       { name: 'deny-all by generateName (no name)', request: { ...named('deny-all'), name: '' } },
       { name: 'a Deployment deny-all', request: deployment('deny-all'), namespaceObject: teamA },
       { name: 'an update to deny-twice', request: named('deny-twice', { operation: 'UPDATE', oldObject: pod() }), namespaceObject: teamA },
     ];
-    const cases = chains.flatMap((c) => requests.map((r) => ({ ...r, name: `${c.name}: ${r.name}`, objects: c.objects, ...(c.webhooks ? { webhooks: c.webhooks } : {}) })));
+    const cases = chains.flatMap((c) =>
+      requests.map((r) => ({ ...r, name: `${c.name}: ${r.name}`, objects: c.objects, ...(c.webhooks ? { webhooks: c.webhooks } : {}) })),
+    );
     const r = await compare(cases);
     expect(r.denied).toBeGreaterThan(r.requests / 3);
     expect(r.leanDenied).toBe(r.denied);
@@ -251,8 +369,14 @@ describe('lean verdicts agree with the full simulation', () => {
       t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
       return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
     };
-    const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
-    const expressions = ["!object.metadata.name.startsWith('deny')", 'true', "object.metadata.name.size() < 8", "!object.metadata.name.contains('-b')", "!(has(object.metadata.labels) && 'tier' in object.metadata.labels)"];
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+    const expressions = [
+      "!object.metadata.name.startsWith('deny')",
+      'true',
+      'object.metadata.name.size() < 8',
+      "!object.metadata.name.contains('-b')",
+      "!(has(object.metadata.labels) && 'tier' in object.metadata.labels)",
+    ];
     const messages = Object.values(MESSAGES);
     const cases: Case[] = [];
     for (let k = 0; k < 40; k++) {
@@ -261,13 +385,21 @@ describe('lean verdicts agree with the full simulation', () => {
       for (let i = 0; i < policies; i++) {
         const validations = Array.from({ length: 1 + Math.floor(rand() * 3) }, () => ({ expression: pick(expressions), ...pick(messages) }));
         const spec: Record<string, unknown> = { validations };
-        if (rand() < 0.3) spec.auditAnnotations = [{ key: 'who', valueExpression: "object.metadata.name.startsWith('deny') ? 'denied ' + object.metadata.name : ''" }];
+        if (rand() < 0.3)
+          spec.auditAnnotations = [{ key: 'who', valueExpression: "object.metadata.name.startsWith('deny') ? 'denied ' + object.metadata.name : ''" }];
         if (rand() < 0.2) spec.matchConditions = [{ name: 'not-c', expression: "!object.metadata.name.endsWith('-c')" }];
         objects.push(policy('ValidatingAdmissionPolicy', `gen-${k}-${i}`, spec));
         const bindings = 1 + Math.floor(rand() * 3);
         for (let j = 0; j < bindings; j++) {
           const actions = ['Deny', 'Warn', 'Audit'].filter(() => rand() < 0.5).sort(() => rand() - 0.5);
-          objects.push(vapBinding(`gen-${k}-${i}-${j}`, `gen-${k}-${i}`, actions.length ? actions : [pick(['Deny', 'Warn', 'Audit'])], rand() < 0.2 ? { matchResources: { namespaceSelector: { matchLabels: { env: pick(['prod', 'dev']) } } } } : {}));
+          objects.push(
+            vapBinding(
+              `gen-${k}-${i}-${j}`,
+              `gen-${k}-${i}`,
+              actions.length ? actions : [pick(['Deny', 'Warn', 'Audit'])],
+              rand() < 0.2 ? { matchResources: { namespaceSelector: { matchLabels: { env: pick(['prod', 'dev']) } } } } : {},
+            ),
+          );
         }
       }
       const webhooks: Record<string, WebhookResponse> = {};
@@ -299,7 +431,10 @@ describe('lean verdicts agree with the full simulation', () => {
       let leanDenied = 0;
       const counted = (spec: ChainSpec): ReturnType<typeof chainDecider> => {
         const decide = chainDecider(spec);
-        const set = leanSet([leanChain(prepareChain(spec.baseline, { kubernetesVersion: spec.kubernetesVersion })), leanChain(prepareChain(spec.candidate, { kubernetesVersion: spec.kubernetesVersion, staticDocuments: spec.staticDocuments }))]);
+        const set = leanSet([
+          leanChain(prepareChain(spec.baseline, { kubernetesVersion: spec.kubernetesVersion })),
+          leanChain(prepareChain(spec.candidate, { kubernetesVersion: spec.kubernetesVersion, staticDocuments: spec.staticDocuments })),
+        ]);
         return async (request, ns) => {
           const v = await leanVerdicts(set, request, { webhooks: spec.webhooks, namespaces: ns ? [ns] : [] }, cel);
           leanDenied += v.filter((x) => x && !x.allowed).length;

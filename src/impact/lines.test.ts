@@ -17,18 +17,13 @@ async function viaBytes(source: TextSource, maxLine: number) {
   return out;
 }
 
-const chunked = (b: Uint8Array, size: number): Uint8Array[] => Array.from({ length: Math.ceil(b.length / size) }, (_, i) => b.subarray(i * size, (i + 1) * size));
+const chunked = (b: Uint8Array, size: number): Uint8Array[] =>
+  Array.from({ length: Math.ceil(b.length / size) }, (_, i) => b.subarray(i * size, (i + 1) * size));
 
 describe('readByteLineBatches', () => {
   it('gives the lines readLineBatches gives: numbers, CRLF, blank lines, non-ASCII, the unterminated last line, runaway lines', async () => {
     const long = 'x'.repeat(120);
-    for (const text of [
-      'a\nbb\r\n\n{"name":"grüße ✓"}\r\n' + long + '\nlast\r',
-      'one line, no newline',
-      '\n\n\n',
-      `${long}\n${long}`,
-      '',
-    ]) {
+    for (const text of ['a\nbb\r\n\n{"name":"grüße ✓"}\r\n' + long + '\nlast\r', 'one line, no newline', '\n\n\n', `${long}\n${long}`, '']) {
       const bytes = new TextEncoder().encode(text);
       for (const maxLine of [50, 1000]) {
         const want = await viaText(text, maxLine);

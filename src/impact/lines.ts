@@ -169,7 +169,6 @@ export interface ByteLines {
 const NEWLINE = 10;
 const CARRIAGE_RETURN = 13;
 
-
 /**
  * The lines of a source as bytes, a chunk's worth at a time, numbered as `readLineBatches` numbers
  * them (a newline each; an unterminated last line marked; a line carried over chunks longer than
@@ -184,7 +183,12 @@ export async function* readByteLineBatches(source: TextSource, maxLine = MAX_LIN
   let dropped = 0;
   let error: string | undefined;
   // as readLineBatches: a terminated line loses a carriage return before its newline
-  const line = (bytes: Uint8Array, start: number, end: number, terminated: boolean) => ({ line: ++n, start, end: terminated && end > start && bytes[end - 1] === CARRIAGE_RETURN ? end - 1 : end, terminated });
+  const line = (bytes: Uint8Array, start: number, end: number, terminated: boolean) => ({
+    line: ++n,
+    start,
+    end: terminated && end > start && bytes[end - 1] === CARRIAGE_RETURN ? end - 1 : end,
+    terminated,
+  });
   for await (const piece of untilError(byteChunks(source), (message) => (error = message))) {
     const b = typeof piece === 'string' ? encoder.encode(piece) : piece;
     const out: ByteLines[] = [];
@@ -215,4 +219,3 @@ export async function* readByteLineBatches(source: TextSource, maxLine = MAX_LIN
   if (error !== undefined) last.lines.push({ line: n + 1, start: last.bytes.length, end: last.bytes.length, terminated: false, error });
   if (last.lines.length) yield last;
 }
-

@@ -54,7 +54,8 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
 function mergeList(field: string, live: unknown, patch: unknown[]): unknown[] {
   const key = MERGE_KEYS[field];
   const liveList = Array.isArray(live) ? live : [];
-  if (patch.some((p) => isObject(p) && p.$patch === 'replace')) return patch.filter((p) => !(isObject(p) && p.$patch === 'replace')).map((p) => strategicMerge(undefined, p));
+  if (patch.some((p) => isObject(p) && p.$patch === 'replace'))
+    return patch.filter((p) => !(isObject(p) && p.$patch === 'replace')).map((p) => strategicMerge(undefined, p));
   if (key && patch.every(isObject)) {
     const out = liveList.map((x) => x);
     for (const p of patch as Obj[]) {
@@ -99,5 +100,7 @@ export function applyPatchBody(oldObject: unknown, body: unknown, builtIn: boole
     return r.ok ? { ok: true, object: r.value, kind: 'json-patch' } : { ok: false, error: r.error, kind: 'json-patch' };
   }
   if (!isObject(body)) return { ok: false, error: 'the patch is neither a JSON object nor a JSON array', kind: 'merge-patch' };
-  return builtIn ? { ok: true, object: strategicMerge(oldObject, body), kind: 'strategic-merge-patch' } : { ok: true, object: mergePatch(oldObject, body), kind: 'merge-patch' };
+  return builtIn
+    ? { ok: true, object: strategicMerge(oldObject, body), kind: 'strategic-merge-patch' }
+    : { ok: true, object: mergePatch(oldObject, body), kind: 'merge-patch' };
 }

@@ -6,12 +6,28 @@
 import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { useEngine } from '../cel/test-helpers';
-import { analyzeImpact, chainDecider, decisionPool, decisionServer, POOL_DEPTH, type ChainSpec, type Decider, type ImpactReport, type OpenMember, type PoolAsk } from './index';
+import {
+  analyzeImpact,
+  chainDecider,
+  decisionPool,
+  decisionServer,
+  POOL_DEPTH,
+  type ChainSpec,
+  type Decider,
+  type ImpactReport,
+  type OpenMember,
+  type PoolAsk,
+} from './index';
 
 useEngine();
 
 const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'apps', labels: { 'kubernetes.io/metadata.name': 'apps' } } };
-const pod = (name: string, labels: Record<string, string>) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'apps', labels }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } });
+const pod = (name: string, labels: Record<string, string>) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace: 'apps', labels },
+  spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] },
+});
 const policy = [
   {
     apiVersion: 'admissionregistration.k8s.io/v1',
@@ -22,7 +38,12 @@ const policy = [
       validations: [{ expression: "'team' in object.metadata.labels", message: 'pods need a team label' }],
     },
   },
-  { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'require-team' }, spec: { policyName: 'require-team', validationActions: ['Deny'] } },
+  {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicyBinding',
+    metadata: { name: 'require-team' },
+    spec: { policyName: 'require-team', validationActions: ['Deny'] },
+  },
 ];
 const event = (i: number) =>
   JSON.stringify({
@@ -78,7 +99,10 @@ describe('decisionPool', () => {
     const asked: PoolAsk[][] = [[], []];
     let pool: ReturnType<typeof decisionPool> | undefined;
     const r = await run((spec) => {
-      pool = decisionPool(asked.map((a) => portMember(spec, a)), () => chainDecider(spec));
+      pool = decisionPool(
+        asked.map((a) => portMember(spec, a)),
+        () => chainDecider(spec),
+      );
       return pool.decide;
     }, 2 * POOL_DEPTH);
     pool!.close();

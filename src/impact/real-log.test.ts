@@ -62,7 +62,10 @@ function namedIn(message: string): { kind?: string; name: string; binding?: stri
 /** How analyzeImpact's decision differs from the apiserver's, one line each ([] = they agree). */
 function disagreements(mine: Decision, theirs: ApiserverDecision): string[] {
   const out: string[] = [];
-  if (mine.allowed !== theirs.allowed) out.push(`allowed: apiserver ${theirs.allowed}, analyzeImpact ${mine.allowed}${mine.deniedBy ? ` (${mine.deniedBy.message})` : ''}${theirs.message ? ` (${theirs.message})` : ''}`);
+  if (mine.allowed !== theirs.allowed)
+    out.push(
+      `allowed: apiserver ${theirs.allowed}, analyzeImpact ${mine.allowed}${mine.deniedBy ? ` (${mine.deniedBy.message})` : ''}${theirs.message ? ` (${theirs.message})` : ''}`,
+    );
   else if (!theirs.allowed) {
     const named = namedIn(theirs.message ?? '');
     const by = mine.deniedBy;
@@ -70,10 +73,12 @@ function disagreements(mine: Decision, theirs: ApiserverDecision): string[] {
     if (several) {
       // any one of them may be the one named: analyzeImpact names one of them and lists them all
       const listed = new Set((mine.denials ?? []).filter((d) => d.kind === 'ValidatingAdmissionPolicy').map((d) => `${d.name}/${d.binding}`));
-      if (!by || !theirs.denials!.includes(`${by.name}/${by.binding}`)) out.push(`denied by: apiserver one of ${show(theirs.denials)}, analyzeImpact ${show(by)}`);
+      if (!by || !theirs.denials!.includes(`${by.name}/${by.binding}`))
+        out.push(`denied by: apiserver one of ${show(theirs.denials)}, analyzeImpact ${show(by)}`);
       const missing = theirs.denials!.filter((d) => !listed.has(d));
       if (missing.length) out.push(`denials: apiserver ${show(theirs.denials)}, analyzeImpact lists ${show([...listed])}`);
-      if (named && by?.name === named.name && by.message !== theirs.message) out.push(`message: apiserver ${show(theirs.message)}, analyzeImpact ${show(by.message)}`);
+      if (named && by?.name === named.name && by.message !== theirs.message)
+        out.push(`message: apiserver ${show(theirs.message)}, analyzeImpact ${show(by.message)}`);
     } else {
       if (by?.message !== theirs.message) out.push(`message: apiserver ${show(theirs.message)}, analyzeImpact ${show(by?.message)}`);
       if (!named || !by) out.push(`denied by: apiserver ${show(named)}, analyzeImpact ${show(by)}`);
@@ -81,9 +86,11 @@ function disagreements(mine: Decision, theirs: ApiserverDecision): string[] {
         out.push(`denied by: apiserver ${show(named)}, analyzeImpact ${show({ kind: by.kind, name: by.name, binding: by.binding, webhook: by.webhook })}`);
     }
   }
-  if (show(sorted(mine.warnings)) !== show(sorted(theirs.warnings))) out.push(`warnings: apiserver ${show(theirs.warnings)}, analyzeImpact ${show(mine.warnings)}`);
+  if (show(sorted(mine.warnings)) !== show(sorted(theirs.warnings)))
+    out.push(`warnings: apiserver ${show(theirs.warnings)}, analyzeImpact ${show(mine.warnings)}`);
   if (show(sorted(mine.calls)) !== show(sorted(theirs.calls))) out.push(`webhooks called: apiserver ${show(theirs.calls)}, analyzeImpact ${show(mine.calls)}`);
-  if (show(sorted(mine.audited)) !== show(sorted(Object.keys(theirs.annotations)))) out.push(`audit annotations: apiserver ${show(Object.keys(theirs.annotations))}, analyzeImpact ${show(mine.audited)}`);
+  if (show(sorted(mine.audited)) !== show(sorted(Object.keys(theirs.annotations))))
+    out.push(`audit annotations: apiserver ${show(Object.keys(theirs.annotations))}, analyzeImpact ${show(mine.audited)}`);
   return out;
 }
 
@@ -95,8 +102,18 @@ function undeterminable(e: EventImpact): string | undefined {
 
 describe('a real apiserver audit log', () => {
   it('the baseline decides every write as the apiserver did; the candidate (the same chain) changes nothing', async () => {
-    const r = await analyzeImpact({ workspace: [], cluster: snapshot, audit: log, options: { kubernetesVersion: VERSION, webhooks: BASELINE_WEBHOOKS, existing: false } });
-    const wrong = r.events.filter((e) => e.baseline.allowed !== e.live.code < 400).map((e) => `line ${e.line} ${e.request.operation} ${e.request.resource} ${e.request.namespace}/${e.request.name}: live ${e.live.code} ${e.live.message ?? ''}, baseline ${e.baseline.allowed ? 'allowed' : `denied by ${e.baseline.deniedBy?.name}`}`);
+    const r = await analyzeImpact({
+      workspace: [],
+      cluster: snapshot,
+      audit: log,
+      options: { kubernetesVersion: VERSION, webhooks: BASELINE_WEBHOOKS, existing: false },
+    });
+    const wrong = r.events
+      .filter((e) => e.baseline.allowed !== e.live.code < 400)
+      .map(
+        (e) =>
+          `line ${e.line} ${e.request.operation} ${e.request.resource} ${e.request.namespace}/${e.request.name}: live ${e.live.code} ${e.live.message ?? ''}, baseline ${e.baseline.allowed ? 'allowed' : `denied by ${e.baseline.deniedBy?.name}`}`,
+      );
     expect(wrong).toEqual([]);
     expect(r.summary.baselineDisagrees).toBe(0);
     expect(r.summary.events).toBeGreaterThanOrEqual(20);
@@ -107,7 +124,12 @@ describe('a real apiserver audit log', () => {
   });
 
   it('without the cluster chain (the workspace alone, empty) the five denials are no longer denied', async () => {
-    const r = await analyzeImpact({ workspace: [], cluster: snapshot, audit: log, options: { kubernetesVersion: VERSION, webhooks: BASELINE_WEBHOOKS, candidate: 'replace', existing: false } });
+    const r = await analyzeImpact({
+      workspace: [],
+      cluster: snapshot,
+      audit: log,
+      options: { kubernetesVersion: VERSION, webhooks: BASELINE_WEBHOOKS, candidate: 'replace', existing: false },
+    });
     expect(r.summary.changes['no-longer-denied']).toBe(5);
   });
 
@@ -128,16 +150,23 @@ describe('a real apiserver audit log', () => {
         const e = byLine.get(d.line)!;
         const why = undeterminable(e);
         if (why) {
-          unknown.push(`line ${d.line} ${d.request}: ${why} (apiserver: ${d.allowed ? 'allowed' : d.message}; analyzeImpact: ${e.candidate.allowed ? 'allowed' : e.candidate.deniedBy?.message})`);
+          unknown.push(
+            `line ${d.line} ${d.request}: ${why} (apiserver: ${d.allowed ? 'allowed' : d.message}; analyzeImpact: ${e.candidate.allowed ? 'allowed' : e.candidate.deniedBy?.message})`,
+          );
           continue;
         }
         const diffs = disagreements(e.candidate, d);
         if (diffs.length) failures.push([`✗ line ${d.line} ${d.request}`, ...diffs.map((x) => `    ${x}`)].join('\n'));
       }
-      console.info(`candidate (${mode}) vs apiserver: ${decisions.length - unknown.length} determinable writes compared, ${failures.length} disagreements; not determinable:\n  ${unknown.join('\n  ')}`);
+      console.info(
+        `candidate (${mode}) vs apiserver: ${decisions.length - unknown.length} determinable writes compared, ${failures.length} disagreements; not determinable:\n  ${unknown.join('\n  ')}`,
+      );
       expect(failures, `${failures.length} disagreements with the apiserver:\n\n${failures.join('\n\n')}`).toEqual([]);
       // what the log cannot determine: the two writes on objects the setup made outside the log
-      expect(unknown.map((u) => u.split(':')[0])).toEqual(['line 25 patch configmaps default/legacy by bob (application/merge-patch+json)', 'line 26 delete configmaps default/old-settings by alice']);
+      expect(unknown.map((u) => u.split(':')[0])).toEqual([
+        'line 25 patch configmaps default/legacy by bob (application/merge-patch+json)',
+        'line 26 delete configmaps default/old-settings by alice',
+      ]);
 
       // the fixture covers what it claims: changes in both directions, by several kinds, several users
       const live = (d: ApiserverDecision) => byLine.get(d.line)!.live.code < 400;
@@ -149,7 +178,9 @@ describe('a real apiserver audit log', () => {
       expect(changes['newly-denied']).toBeGreaterThanOrEqual(6);
       expect(changes['no-longer-denied']).toBe(2);
       expect(changes['newly-warned']).toBeGreaterThan(0);
-      const deniers = new Set(r.events.filter((e) => e.change === 'newly-denied' && !undeterminable(e)).map((e) => `${e.candidate.deniedBy?.kind} ${e.candidate.deniedBy?.name}`));
+      const deniers = new Set(
+        r.events.filter((e) => e.change === 'newly-denied' && !undeterminable(e)).map((e) => `${e.candidate.deniedBy?.kind} ${e.candidate.deniedBy?.name}`),
+      );
       expect([...deniers].sort()).toEqual([
         'ValidatingAdmissionPolicy max-keys',
         'ValidatingAdmissionPolicy namespaces-have-team',

@@ -23,7 +23,9 @@ function connectOptions(ev: AuditWrite): unknown {
   const q = ev.query;
   const bool = (k: string) => (q.has(k) ? q.get(k) === 'true' || q.get(k) === '1' : undefined);
   const sub = ev.objectRef.subresource;
-  const kind = { exec: 'PodExecOptions', attach: 'PodAttachOptions', portforward: 'PodPortForwardOptions' }[sub] ?? (ev.objectRef.resource === 'nodes' ? 'NodeProxyOptions' : ev.objectRef.resource === 'services' ? 'ServiceProxyOptions' : 'PodProxyOptions');
+  const kind =
+    { exec: 'PodExecOptions', attach: 'PodAttachOptions', portforward: 'PodPortForwardOptions' }[sub] ??
+    (ev.objectRef.resource === 'nodes' ? 'NodeProxyOptions' : ev.objectRef.resource === 'services' ? 'ServiceProxyOptions' : 'PodProxyOptions');
   const o: Record<string, unknown> = { kind, apiVersion: 'v1' };
   if (sub === 'exec' || sub === 'attach') {
     for (const k of ['stdin', 'stdout', 'stderr', 'tty']) if (bool(k) !== undefined) o[k] = bool(k);
@@ -70,8 +72,13 @@ export function replayRequest(ev: AuditWrite, state: ObjectState, discovery: Dis
   const notes: string[] = [];
   const resource = { group: ref.apiGroup, version: ref.apiVersion, resource: ref.resource };
   const info = discovery.lookup(resource).info;
-  const mainKind: GroupVersionKind | undefined = info ? { group: info.group, version: info.version, kind: info.kind } : (gvkOf(ev.responseObject) ?? gvkOf(ev.requestObject));
-  if (!info) notes.push(`${ref.apiGroup ? `${ref.resource}.${ref.apiGroup}` : ref.resource}/${ref.apiVersion} is not a resource discovery knows: scope and kind taken from the event`);
+  const mainKind: GroupVersionKind | undefined = info
+    ? { group: info.group, version: info.version, kind: info.kind }
+    : (gvkOf(ev.responseObject) ?? gvkOf(ev.requestObject));
+  if (!info)
+    notes.push(
+      `${ref.apiGroup ? `${ref.resource}.${ref.apiGroup}` : ref.resource}/${ref.apiVersion} is not a resource discovery knows: scope and kind taken from the event`,
+    );
   // a Namespace's objectRef.namespace is its own name on patch and delete, empty on create: it is cluster-scoped
   const isNamespace = ref.apiGroup === '' && ref.resource === 'namespaces';
   const namespaced = info ? info.namespaced : !!ref.namespace && !isNamespace;
@@ -132,9 +139,11 @@ export function replayRequest(ev: AuditWrite, state: ObjectState, discovery: Dis
     else if (operation === 'DELETE') {
       const after = ev.responseObject;
       // a graceful or finalizer-held delete answers with the object, now carrying deletionTimestamp
-      if (isObject(after) && isObject(after.metadata) && after.metadata.deletionTimestamp && gvkOf(after)) state.set(objectKey(after), { object: after, source: 'log' });
+      if (isObject(after) && isObject(after.metadata) && after.metadata.deletionTimestamp && gvkOf(after))
+        state.set(objectKey(after), { object: after, source: 'log' });
       else state.set(key, null);
-    } else if (isObject(ev.responseObject) && gvkOf(ev.responseObject)?.kind === mainKind?.kind) state.set(stored, { object: ev.responseObject, source: 'log' });
+    } else if (isObject(ev.responseObject) && gvkOf(ev.responseObject)?.kind === mainKind?.kind)
+      state.set(stored, { object: ev.responseObject, source: 'log' });
     else if (object !== undefined && !ref.subresource) state.set(key, { object, source: 'log' });
   }
   return { request, oldObject: oldFrom, object: objectFrom, notes };

@@ -15,7 +15,12 @@ import { str } from '../base/json';
 import { hash53, laterReads, retains, verbAndRef, type LaterReads } from './retain';
 import { withoutStoredObject } from './events';
 
-const pod = (name: string, image = 'nginx') => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'a' }, spec: { containers: [{ name: 'c', image }] } });
+const pod = (name: string, image = 'nginx') => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace: 'a' },
+  spec: { containers: [{ name: 'c', image }] },
+});
 
 /** An event as the apiserver writes it: verb and objectRef before the objects. */
 const event = (verb: string, name: string, extra: Record<string, unknown> = {}) =>
@@ -52,7 +57,11 @@ describe('verbAndRef', () => {
     });
     expect(verbAndRef(sar)?.verb).toBe('create');
     // the objects first: parsed whole
-    const reversed = JSON.stringify({ requestObject: { verb: 'delete', objectRef: { name: 'inner' } }, verb: 'update', objectRef: { resource: 'pods', name: 'outer' } });
+    const reversed = JSON.stringify({
+      requestObject: { verb: 'delete', objectRef: { name: 'inner' } },
+      verb: 'update',
+      objectRef: { resource: 'pods', name: 'outer' },
+    });
     expect(verbAndRef(reversed)).toEqual({ verb: 'update', ref: { resource: 'pods', name: 'outer' } });
     expect(verbAndRef('{"kind":"Event","verb":"upd')).toBeUndefined();
     expect(verbAndRef('{"kind":"Event","verb":"get"}')).toBeUndefined();
@@ -86,11 +95,13 @@ describe('laterReads on bytes', () => {
     const last = new Map<number, number>();
     for await (const l of readLines(text)) {
       const read = verbAndRef(l.text);
-      if (read && ['update', 'patch', 'delete'].includes(read.verb)) last.set(hash53(`${str(read.ref.apiGroup)}/${str(read.ref.resource)}/${str(read.ref.namespace)}/${str(read.ref.name)}`), l.line);
+      if (read && ['update', 'patch', 'delete'].includes(read.verb))
+        last.set(hash53(`${str(read.ref.apiGroup)}/${str(read.ref.resource)}/${str(read.ref.namespace)}/${str(read.ref.name)}`), l.line);
     }
     return last;
   }
-  const chunked = (b: Uint8Array, size: number): Uint8Array[] => Array.from({ length: Math.ceil(b.length / size) }, (_, i) => b.subarray(i * size, (i + 1) * size));
+  const chunked = (b: Uint8Array, size: number): Uint8Array[] =>
+    Array.from({ length: Math.ceil(b.length / size) }, (_, i) => b.subarray(i * size, (i + 1) * size));
 
   it('finds what decoding every line finds, however the bytes are cut, gzip or not', async () => {
     const lines = [
@@ -99,7 +110,13 @@ describe('laterReads on bytes', () => {
       // a nested object (and its own verb) before the event's verb: read whole
       JSON.stringify({ requestObject: { verb: 'create' }, kind: 'Event', verb: 'patch', objectRef: { resource: 'pods', namespace: 'a', name: 'nested' } }),
       // the event's verb is create, a SubjectAccessReview's delete inside: no read
-      JSON.stringify({ kind: 'Event', verb: 'create', user: { username: 'u' }, objectRef: { resource: 'subjectaccessreviews' }, requestObject: { spec: { resourceAttributes: { verb: 'delete' } } } }),
+      JSON.stringify({
+        kind: 'Event',
+        verb: 'create',
+        user: { username: 'u' },
+        objectRef: { resource: 'subjectaccessreviews' },
+        requestObject: { spec: { resourceAttributes: { verb: 'delete' } } },
+      }),
       // spaces after the colons (another writer): read whole
       '{"kind": "Event", "verb": "delete", "objectRef": {"resource": "pods", "namespace": "a", "name": "spaced"}}',
       // an escaped quote in the verb, non-ASCII text, a carriage return, blank and broken lines
@@ -124,7 +141,8 @@ describe('laterReads on bytes', () => {
 
 describe('withoutStoredObject', () => {
   const reads: LaterReads = new Map();
-  const timed = (verb: string, name: string, extra: Record<string, unknown> = {}) => event(verb, name, { requestReceivedTimestamp: '2026-11-20T10:00:00.000000Z', stageTimestamp: '2026-11-20T10:00:00.100000Z', ...extra });
+  const timed = (verb: string, name: string, extra: Record<string, unknown> = {}) =>
+    event(verb, name, { requestReceivedTimestamp: '2026-11-20T10:00:00.000000Z', stageTimestamp: '2026-11-20T10:00:00.100000Z', ...extra });
 
   it("leaves a create's stored object unread when no later line reads it, and nothing else", async () => {
     const create = timed('create', 'p1');
@@ -133,20 +151,37 @@ describe('withoutStoredObject', () => {
     // read later, an update, a Namespace, no requestObject before it: read whole
     expect(withoutStoredObject(create, 1, await laterReads([create, timed('delete', 'p1')].join('\n')))).toBeUndefined();
     expect(withoutStoredObject(timed('update', 'p1'), 1, reads)).toBeUndefined();
-    const namespace = JSON.stringify({ kind: 'Event', verb: 'create', objectRef: { resource: 'namespaces', name: 'n', apiVersion: 'v1' }, requestObject: {}, responseObject: {}, requestReceivedTimestamp: 't' });
+    const namespace = JSON.stringify({
+      kind: 'Event',
+      verb: 'create',
+      objectRef: { resource: 'namespaces', name: 'n', apiVersion: 'v1' },
+      requestObject: {},
+      responseObject: {},
+      requestReceivedTimestamp: 't',
+    });
     expect(withoutStoredObject(namespace, 1, reads)).toBeUndefined();
-    const responseFirst = JSON.stringify({ kind: 'Event', verb: 'create', objectRef: { resource: 'pods', name: 'x' }, responseObject: {}, requestObject: {}, requestReceivedTimestamp: 't' });
+    const responseFirst = JSON.stringify({
+      kind: 'Event',
+      verb: 'create',
+      objectRef: { resource: 'pods', name: 'x' },
+      responseObject: {},
+      requestObject: {},
+      requestReceivedTimestamp: 't',
+    });
     expect(withoutStoredObject(responseFirst, 1, reads)).toBeUndefined();
   });
 
   it('a cut in the wrong place (the timestamp key only inside the stored object) is refused by JSON.parse, and the line is replayed whole', async () => {
-    const { requestReceivedTimestamp: _, ...inner } = JSON.parse(timed('create', 'p2', { responseObject: { ...pod('p2'), data: { a: '1', requestReceivedTimestamp: 'x' } } })) as Record<string, unknown>;
+    const { requestReceivedTimestamp: _, ...inner } = JSON.parse(
+      timed('create', 'p2', { responseObject: { ...pod('p2'), data: { a: '1', requestReceivedTimestamp: 'x' } } }),
+    ) as Record<string, unknown>;
     const odd = JSON.stringify(inner);
     const cut = withoutStoredObject(odd, 1, reads);
     expect(typeof cut).toBe('string');
     expect(() => JSON.parse(cut!)).toThrow();
     const log = [odd, timed('create', 'p3')].join('\n');
-    const run = (retainState?: LaterReads) => analyzeImpact({ workspace: [], audit: log, options: { existing: false, ...(retainState ? { retainState } : {}) } });
+    const run = (retainState?: LaterReads) =>
+      analyzeImpact({ workspace: [], audit: log, options: { existing: false, ...(retainState ? { retainState } : {}) } });
     expect(await run(await laterReads(log))).toEqual(await run());
   });
 });
@@ -166,7 +201,12 @@ describe('analyzeImpact with retainState', () => {
       return read?.kind === 'write' && !retains(retainState, read.event);
     }).length;
     const run = (extra: object) =>
-      analyzeImpact({ workspace: candidate.objects, cluster: snapshot, audit: log, options: { kubernetesVersion: '1.37', webhooks: candidate.webhooks, existing: false, ...extra } });
+      analyzeImpact({
+        workspace: candidate.objects,
+        cluster: snapshot,
+        audit: log,
+        options: { kubernetesVersion: '1.37', webhooks: candidate.webhooks, existing: false, ...extra },
+      });
     const [kept, lean] = [await run({}), await run({ retainState })];
     expect(forgotten).toBeGreaterThan(0);
     expect(lean.events.some((e) => e.oldObject === 'log')).toBe(true);
@@ -174,7 +214,13 @@ describe('analyzeImpact with retainState', () => {
   });
 
   it('keeps no event with keepUnchanged and keepChanged false: onEvent streams them all', async () => {
-    const run = (extra: object) => analyzeImpact({ workspace: candidate.objects, cluster: snapshot, audit: log, options: { kubernetesVersion: '1.37', webhooks: candidate.webhooks, existing: false, ...extra } });
+    const run = (extra: object) =>
+      analyzeImpact({
+        workspace: candidate.objects,
+        cluster: snapshot,
+        audit: log,
+        options: { kubernetesVersion: '1.37', webhooks: candidate.webhooks, existing: false, ...extra },
+      });
     const all = await run({});
     const streamed: unknown[] = [];
     const none = await run({ keepUnchanged: false, keepChanged: false, onEvent: (e: unknown) => streamed.push(e) });

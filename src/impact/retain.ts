@@ -33,7 +33,8 @@ export function hash53(s: string): number {
 }
 
 /** An object of the log by its objectRef (the subresource's events read the main object). */
-const refHash = (r: Pick<ObjectReference, 'apiGroup' | 'resource' | 'namespace' | 'name'>): number => hash53(`${r.apiGroup}/${r.resource}/${r.namespace}/${r.name}`);
+const refHash = (r: Pick<ObjectReference, 'apiGroup' | 'resource' | 'namespace' | 'name'>): number =>
+  hash53(`${r.apiGroup}/${r.resource}/${r.namespace}/${r.name}`);
 
 /** The verb and objectRef of a line, read before its objects when the line is as the apiserver writes it, else from the parsed line; undefined when it is no event. */
 export function verbAndRef(text: string): { verb: string; ref: Record<string, unknown> } | undefined {
@@ -53,7 +54,9 @@ export function verbAndRef(text: string): { verb: string; ref: Record<string, un
   }
   try {
     const e = JSON.parse(text) as { verb?: unknown; objectRef?: unknown };
-    return e && typeof e === 'object' && e.objectRef && typeof e.objectRef === 'object' ? { verb: str(e.verb), ref: e.objectRef as Record<string, unknown> } : undefined;
+    return e && typeof e === 'object' && e.objectRef && typeof e.objectRef === 'object'
+      ? { verb: str(e.verb), ref: e.objectRef as Record<string, unknown> }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -119,7 +122,8 @@ export async function laterReads(source: TextSource, signal?: AbortSignal): Prom
       const verb = leadingVerb(bytes, l.start, l.end);
       if (verb !== undefined && !READS_OLD.has(verb)) continue;
       const r = verbAndRef(decoder.decode(bytes.subarray(l.start, l.end)));
-      if (r && READS_OLD.has(r.verb)) last.set(refHash({ apiGroup: str(r.ref.apiGroup), resource: str(r.ref.resource), namespace: str(r.ref.namespace), name: str(r.ref.name) }), l.line);
+      if (r && READS_OLD.has(r.verb))
+        last.set(refHash({ apiGroup: str(r.ref.apiGroup), resource: str(r.ref.resource), namespace: str(r.ref.namespace), name: str(r.ref.name) }), l.line);
     }
   }
   return last;
@@ -129,4 +133,5 @@ export async function laterReads(source: TextSource, signal?: AbortSignal): Prom
  * Whether a later event reads the object an event leaves (`laterReads`' table). Objects without a
  * name in the objectRef (a create by generateName) are always kept.
  */
-export const retains = (reads: LaterReads, ev: { objectRef: Pick<ObjectReference, 'apiGroup' | 'resource' | 'namespace' | 'name'>; line: number }): boolean => !ev.objectRef.name || (reads.get(refHash(ev.objectRef)) ?? 0) > ev.line;
+export const retains = (reads: LaterReads, ev: { objectRef: Pick<ObjectReference, 'apiGroup' | 'resource' | 'namespace' | 'name'>; line: number }): boolean =>
+  !ev.objectRef.name || (reads.get(refHash(ev.objectRef)) ?? 0) > ev.line;

@@ -36,9 +36,18 @@ const realLog = readFileSync(join(dir, 'audit.log'), 'utf8');
 const realSnapshot = (JSON.parse(readFileSync(join(dir, 'snapshot.json'), 'utf8')) as { items: unknown[] }).items;
 const realCandidate = JSON.parse(readFileSync(join(dir, 'candidate.json'), 'utf8')) as { objects: unknown[]; webhooks: Record<string, WebhookResponse> };
 
-const ns = (name: string, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name, ...labels } } });
+const ns = (name: string, labels: Record<string, string> = {}) => ({
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  metadata: { name, labels: { 'kubernetes.io/metadata.name': name, ...labels } },
+});
 const cm = (name: string, namespace: string, data: Record<string, string>) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data });
-const role = (name: string, verbs: string[]) => ({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name }, rules: [{ apiGroups: [''], resources: ['pods'], verbs }] });
+const role = (name: string, verbs: string[]) => ({
+  apiVersion: 'rbac.authorization.k8s.io/v1',
+  kind: 'ClusterRole',
+  metadata: { name },
+  rules: [{ apiGroups: [''], resources: ['pods'], verbs }],
+});
 
 /**
  * The candidate: ConfigMaps keep their `owner` key (oldObject), in namespaces labelled
@@ -51,7 +60,13 @@ const candidate = [
     metadata: { name: 'keep-owner' },
     spec: {
       matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE', 'DELETE'], resources: ['configmaps'] }] },
-      validations: [{ expression: "request.operation == 'DELETE' ? !has(oldObject.data) || !('owner' in oldObject.data) : !has(oldObject.data) || !('owner' in oldObject.data) || (has(object.data) && 'owner' in object.data)", message: 'the owner key stays' }],
+      validations: [
+        {
+          expression:
+            "request.operation == 'DELETE' ? !has(oldObject.data) || !('owner' in oldObject.data) : !has(oldObject.data) || !('owner' in oldObject.data) || (has(object.data) && 'owner' in object.data)",
+          message: 'the owner key stays',
+        },
+      ],
     },
   },
   {
@@ -65,8 +80,12 @@ const candidate = [
     kind: 'ValidatingAdmissionPolicy',
     metadata: { name: 'no-delete-grants' },
     spec: {
-      matchConstraints: { resourceRules: [{ apiGroups: ['rbac.authorization.k8s.io'], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['clusterroles'] }] },
-      validations: [{ expression: "object.rules.all(r, !('delete' in r.verbs)) || oldObject.rules.exists(r, 'delete' in r.verbs)", message: 'no new delete grants' }],
+      matchConstraints: {
+        resourceRules: [{ apiGroups: ['rbac.authorization.k8s.io'], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['clusterroles'] }],
+      },
+      validations: [
+        { expression: "object.rules.all(r, !('delete' in r.verbs)) || oldObject.rules.exists(r, 'delete' in r.verbs)", message: 'no new delete grants' },
+      ],
     },
   },
   {
@@ -112,22 +131,73 @@ function crossingLog(): { cluster: unknown[]; log: string } {
       // every even team's Namespace becomes guarded: later requests in it must see the label
       for (let u = 0; u < 8; u += 2) {
         const team = `team-${u}`;
-        lines.push(event('patch', { resource: 'namespaces', namespace: team, name: team }, { requestObject: { metadata: { labels: { guarded: 'true' } } }, responseObject: ns(team, { guarded: 'true' }) }));
-        lines.push(event('update', { resource: 'configmaps', namespace: team, name: 'settings' }, { requestObject: cm('settings', team, {}), responseObject: cm('settings', team, {}) }));
+        lines.push(
+          event(
+            'patch',
+            { resource: 'namespaces', namespace: team, name: team },
+            { requestObject: { metadata: { labels: { guarded: 'true' } } }, responseObject: ns(team, { guarded: 'true' }) },
+          ),
+        );
+        lines.push(
+          event(
+            'update',
+            { resource: 'configmaps', namespace: team, name: 'settings' },
+            { requestObject: cm('settings', team, {}), responseObject: cm('settings', team, {}) },
+          ),
+        );
       }
     const name = `cm-${i % 16}`;
     // created, then updated without its owner key, then deleted: old objects from the log and the snapshot
-    if (i < 16) lines.push(event('create', { resource: 'configmaps', namespace, name }, { requestObject: cm(name, namespace, { owner: 'x' }), responseObject: cm(name, namespace, { owner: 'x' }) }));
-    else if (i < 64) lines.push(event('update', { resource: 'configmaps', namespace, name }, { requestObject: cm(name, namespace, { v: String(i) }), responseObject: cm(name, namespace, { v: String(i) }) }));
-    else lines.push(event('delete', { resource: 'configmaps', namespace, name: i % 2 ? 'settings' : name }, { requestObject: { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1' } }));
+    if (i < 16)
+      lines.push(
+        event(
+          'create',
+          { resource: 'configmaps', namespace, name },
+          { requestObject: cm(name, namespace, { owner: 'x' }), responseObject: cm(name, namespace, { owner: 'x' }) },
+        ),
+      );
+    else if (i < 64)
+      lines.push(
+        event(
+          'update',
+          { resource: 'configmaps', namespace, name },
+          { requestObject: cm(name, namespace, { v: String(i) }), responseObject: cm(name, namespace, { v: String(i) }) },
+        ),
+      );
+    else
+      lines.push(
+        event(
+          'delete',
+          { resource: 'configmaps', namespace, name: i % 2 ? 'settings' : name },
+          { requestObject: { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1' } },
+        ),
+      );
     // a ClusterRole by generateName, then granted delete: its old object is the create's (routed by the name the apiserver gave)
     if (i % 20 === 5) {
       const given = `gen-${i}`;
-      lines.push(event('create', { resource: 'clusterroles', apiGroup: 'rbac.authorization.k8s.io' }, { requestObject: { ...role('', ['get']), metadata: { generateName: 'gen-' } }, responseObject: role(given, ['get']) }));
-      lines.push(event('update', { resource: 'clusterroles', apiGroup: 'rbac.authorization.k8s.io', name: given }, { requestObject: role(given, ['get', 'delete']), responseObject: role(given, ['get', 'delete']) }));
+      lines.push(
+        event(
+          'create',
+          { resource: 'clusterroles', apiGroup: 'rbac.authorization.k8s.io' },
+          { requestObject: { ...role('', ['get']), metadata: { generateName: 'gen-' } }, responseObject: role(given, ['get']) },
+        ),
+      );
+      lines.push(
+        event(
+          'update',
+          { resource: 'clusterroles', apiGroup: 'rbac.authorization.k8s.io', name: given },
+          { requestObject: role(given, ['get', 'delete']), responseObject: role(given, ['get', 'delete']) },
+        ),
+      );
     }
   }
-  lines.push(event('update', { resource: 'clusterroles', apiGroup: 'rbac.authorization.k8s.io', name: 'reader' }, { requestObject: role('reader', ['delete']), responseObject: role('reader', ['delete']) }));
+  lines.push(
+    event(
+      'update',
+      { resource: 'clusterroles', apiGroup: 'rbac.authorization.k8s.io', name: 'reader' },
+      { requestObject: role('reader', ['delete']), responseObject: role('reader', ['delete']) },
+    ),
+  );
   lines.push('not json', '', event('create', { resource: 'configmaps', namespace: 'team-1', name: 'cut' }).slice(0, 60));
   return { cluster, log: lines.join('\n') };
 }
@@ -141,13 +211,25 @@ describe('routeOf', () => {
   it('routes an object by namespace and name (a generateName create by the name it was given), a cluster-scoped one by name, a Namespace to every shard', () => {
     expect(routeOf(event('update', { resource: 'configmaps', namespace: 'a', name: 'x' }))).toEqual({ key: 'a/x' });
     const generated = { ...cm('web-7x2k9', 'a', {}), metadata: { name: 'web-7x2k9', generateName: 'web-', namespace: 'a' } };
-    expect(routeOf(event('create', { resource: 'configmaps', namespace: 'a' }, { requestObject: cm('', 'a', {}), responseObject: generated }))).toEqual({ key: 'a/web-7x2k9' });
+    expect(routeOf(event('create', { resource: 'configmaps', namespace: 'a' }, { requestObject: cm('', 'a', {}), responseObject: generated }))).toEqual({
+      key: 'a/web-7x2k9',
+    });
     expect(routeOf(event('create', { resource: 'namespaces', name: 'a' }))).toEqual({ key: 'a', every: true });
     expect(routeOf(event('patch', { resource: 'namespaces', namespace: 'a', name: 'a' }))).toEqual({ key: 'a', every: true });
     expect(routeOf(event('update', { resource: 'clusterroles', apiGroup: 'rbac.authorization.k8s.io', name: 'r' }))).toEqual({ key: 'r' });
-    expect(routeOf(event('create', { resource: 'clusterroles', apiGroup: 'rbac.authorization.k8s.io' }, { responseObject: role('gen-1', []) }))).toEqual({ key: 'gen-1' });
+    expect(routeOf(event('create', { resource: 'clusterroles', apiGroup: 'rbac.authorization.k8s.io' }, { responseObject: role('gen-1', []) }))).toEqual({
+      key: 'gen-1',
+    });
     // the stored object's metadata not as the apiserver writes it (name not first): the line parsed
-    expect(routeOf(event('create', { resource: 'configmaps', namespace: 'a' }, { responseObject: { metadata: { generateName: 'w-', name: 'w-1' }, data: { metadata: 'x' } } }))).toEqual({ key: 'a/w-1' });
+    expect(
+      routeOf(
+        event(
+          'create',
+          { resource: 'configmaps', namespace: 'a' },
+          { responseObject: { metadata: { generateName: 'w-', name: 'w-1' }, data: { metadata: 'x' } } },
+        ),
+      ),
+    ).toEqual({ key: 'a/w-1' });
     // a failed create by generateName stored nothing: any shard
     expect(routeOf(event('create', { resource: 'configmaps', namespace: 'a' }, { requestObject: cm('', 'a', {}) }))).toEqual({ key: 'a/' });
     expect(routeOf('not json')).toEqual({ key: '' });
@@ -156,7 +238,12 @@ describe('routeOf', () => {
 
 describe('analyzeImpact over shards', () => {
   it("reports the real apiserver's log as one thread does, with 1, 2 and 3 shards", async () => {
-    const input: ImpactInput = { workspace: realCandidate.objects, cluster: realSnapshot, audit: realLog, options: { kubernetesVersion: '1.37', webhooks: realCandidate.webhooks, keepRequests: 4 } };
+    const input: ImpactInput = {
+      workspace: realCandidate.objects,
+      cluster: realSnapshot,
+      audit: realLog,
+      options: { kubernetesVersion: '1.37', webhooks: realCandidate.webhooks, keepRequests: 4 },
+    };
     const one = await run(input);
     expect(one.events.length).toBeGreaterThan(20);
     expect(Object.keys(one.requests)).toHaveLength(4);
@@ -169,7 +256,13 @@ describe('analyzeImpact over shards', () => {
     const one = await run(input);
     // the cases the log is built for are there: old objects from the log and the snapshot, a relabelled Namespace's denial, the generated ClusterRoles
     expect(new Set(one.events.map((e) => e.oldObject))).toEqual(new Set(['none', 'log', 'snapshot', 'unknown']));
-    expect(one.events.filter((e) => e.request.resource.startsWith('clusterroles') && e.request.operation === 'UPDATE').map((e) => e.oldObject)).toEqual(['log', 'log', 'log', 'log', 'snapshot']);
+    expect(one.events.filter((e) => e.request.resource.startsWith('clusterroles') && e.request.operation === 'UPDATE').map((e) => e.oldObject)).toEqual([
+      'log',
+      'log',
+      'log',
+      'log',
+      'snapshot',
+    ]);
     expect(one.summary.newlyDeniedBy.map((b) => b.by).sort()).toEqual(['ValidatingAdmissionPolicy keep-owner', 'ValidatingAdmissionPolicy no-delete-grants']);
     const relabelled = one.events.filter((e) => e.request.name === 'settings' && e.request.operation === 'UPDATE');
     expect(relabelled.map((e) => [e.request.namespace, e.change])).toEqual(['team-0', 'team-2', 'team-4', 'team-6'].map((t) => [t, 'newly-denied']));
@@ -184,12 +277,20 @@ describe('analyzeImpact over shards', () => {
   });
 
   it('a log of one namespace is spread over the shards by object', async () => {
-    const lines = Array.from({ length: 60 }, (_, i) => event('create', { resource: 'configmaps', namespace: 'only', name: `c${i}` }, { requestObject: cm(`c${i}`, 'only', {}), responseObject: cm(`c${i}`, 'only', {}) }));
+    const lines = Array.from({ length: 60 }, (_, i) =>
+      event(
+        'create',
+        { resource: 'configmaps', namespace: 'only', name: `c${i}` },
+        { requestObject: cm(`c${i}`, 'only', {}), responseObject: cm(`c${i}`, 'only', {}) },
+      ),
+    );
     const received = [0, 0, 0];
-    const counting = (i: number): OpenShard => (setup, events) => {
-      const link = inThread()(setup, events);
-      return { send: (b) => ((received[i]! += b.lines.length), link.send(b)), close: link.close };
-    };
+    const counting =
+      (i: number): OpenShard =>
+      (setup, events) => {
+        const link = inThread()(setup, events);
+        return { send: (b) => ((received[i]! += b.lines.length), link.send(b)), close: link.close };
+      };
     const input: ImpactInput = { workspace: candidate, cluster: [ns('only')], audit: lines.join('\n'), options: { existing: false } };
     expect(await run(input, { shards: [0, 1, 2].map(counting) })).toEqual(await run(input));
     expect(received.every((n) => n >= 10)).toBe(true);

@@ -89,7 +89,9 @@ export function routeOf(text: string): Route {
 
 /** A snapshot object's route, as its lines' (`routeOf`). */
 export const objectRoute = (o: unknown): Route =>
-  obj(o).kind === 'Namespace' && obj(o).apiVersion === 'v1' ? { key: nameOf(o), every: true } : { key: namespaceOf(o) ? `${namespaceOf(o)}/${nameOf(o)}` : nameOf(o) };
+  obj(o).kind === 'Namespace' && obj(o).apiVersion === 'v1'
+    ? { key: nameOf(o), every: true }
+    : { key: namespaceOf(o) ? `${namespaceOf(o)}/${nameOf(o)}` : nameOf(o) };
 
 const indexOf = (key: string, n: number, line: number): number => (key ? hash53(key) % n : line % n);
 

@@ -8,7 +8,12 @@ import { readSnapshot, type SnapshotItem } from './snapshot';
 const pod = (i: number, ns = 'default') => ({
   apiVersion: 'v1',
   kind: 'Pod',
-  metadata: { name: `p-${i}`, namespace: ns, labels: { app: 'web', 'app.kubernetes.io/name': `n${i}` }, annotations: { note: 'a "quoted" \\ value, with [brackets] and {braces}: ok' } },
+  metadata: {
+    name: `p-${i}`,
+    namespace: ns,
+    labels: { app: 'web', 'app.kubernetes.io/name': `n${i}` },
+    annotations: { note: 'a "quoted" \\ value, with [brackets] and {braces}: ok' },
+  },
   spec: { containers: [{ name: 'app', image: `registry.example.com/app:${i}`, args: ['--x=[1,2]', '}'] }] },
 });
 const ns = (name: string) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
@@ -16,7 +21,7 @@ const ns = (name: string) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: {
 async function read(source: Parameters<typeof readSnapshot>[0], maxItem?: number): Promise<{ objects: unknown[]; problems: string[] }> {
   const objects: unknown[] = [];
   const problems: string[] = [];
-  for await (const r of readSnapshot(source, 'snap', maxItem)) ('object' in r ? objects.push(r.object) : problems.push(r.problem));
+  for await (const r of readSnapshot(source, 'snap', maxItem)) 'object' in r ? objects.push(r.object) : problems.push(r.problem);
   return { objects, problems };
 }
 const whole = (text: string) => {
@@ -60,16 +65,26 @@ describe('readSnapshot: the same objects as parseDocuments on the whole text', (
     ['JSON List, pretty (kubectl -o json)', JSON.stringify(list, null, 4) + '\n'],
     ['JSON List, compact', JSON.stringify(list)],
     // (not YAML as a whole: each value is)
-    ['JSON values one after another', `${JSON.stringify(ns('a'))}\n${JSON.stringify(list, null, 2)}\n${JSON.stringify(pod(9))}`, [ns('a'), list, pod(9)].flatMap((v) => whole(JSON.stringify(v)))],
+    [
+      'JSON values one after another',
+      `${JSON.stringify(ns('a'))}\n${JSON.stringify(list, null, 2)}\n${JSON.stringify(pod(9))}`,
+      [ns('a'), list, pod(9)].flatMap((v) => whole(JSON.stringify(v))),
+    ],
     ['JSON List with no items', JSON.stringify({ apiVersion: 'v1', items: [], kind: 'List', metadata: {} }, null, 4)],
     ['JSON PodList, kind first', JSON.stringify({ kind: 'PodList', apiVersion: 'v1', items: [pod(5), pod(6)] }, null, 1)],
     ['YAML List as kubectl prints it', kubectlYaml(items)],
     ['YAML List, entries indented', ['apiVersion: v1', 'kind: List', 'items:', ...toYaml(items, 0).map((l) => `  ${l}`), 'metadata: {}'].join('\n')],
-    ['YAML multi-document with Lists inside', `# a comment\n${toYaml(ns('x'), 0).join('\n')}\n---\n${kubectlYaml([pod(7), pod(8)])}---\n--- # empty\n${toYaml(pod(10), 0).join('\n')}\n...\n`],
+    [
+      'YAML multi-document with Lists inside',
+      `# a comment\n${toYaml(ns('x'), 0).join('\n')}\n---\n${kubectlYaml([pod(7), pod(8)])}---\n--- # empty\n${toYaml(pod(10), 0).join('\n')}\n...\n`,
+    ],
     ['YAML List with no items', 'apiVersion: v1\nitems: []\nkind: List\n'],
     ['YAML with comments among items', kubectlYaml(items).replace(/^- /gm, '# before an entry\n- ').replace('kind: List', '# after the items\nkind: List')],
     ['YAML CRLF', kubectlYaml(items).replace(/\n/g, '\r\n')],
-    ['YAML entry `-` alone on its line', `apiVersion: v1\nitems:\n-\n  kind: Pod\n  apiVersion: v1\n  metadata:\n    name: a\n\n-   apiVersion: v1\n    kind: Namespace\n    metadata:\n      name: b\nkind: List\n`],
+    [
+      'YAML entry `-` alone on its line',
+      `apiVersion: v1\nitems:\n-\n  kind: Pod\n  apiVersion: v1\n  metadata:\n    name: a\n\n-   apiVersion: v1\n    kind: Namespace\n    metadata:\n      name: b\nkind: List\n`,
+    ],
     ['YAML: a non-List with a top-level items key, kind first', 'apiVersion: example.com/v1\nkind: Bag\nmetadata:\n  name: bag\nitems:\n- 1\n- 2\n'],
   ];
   for (const [what, text, each] of cases)
@@ -112,7 +127,13 @@ describe('readSnapshot: problems with their lines, the rest read', () => {
   it('JSON: a broken item among good ones', async () => {
     const text = JSON.stringify(list, null, 2).replace('"name": "p-2"', '"name": p-2');
     const lines = text.split('\n');
-    const line = lines.slice(0, lines.findIndex((x) => x.includes('p-2'))).lastIndexOf('    {') + 1; // the item's first line
+    const line =
+      lines
+        .slice(
+          0,
+          lines.findIndex((x) => x.includes('p-2')),
+        )
+        .lastIndexOf('    {') + 1; // the item's first line
     const r = await read(text);
     expect(r.objects).toEqual(items.filter((o) => o !== items[2]));
     expect(r.problems).toHaveLength(1);
@@ -120,7 +141,9 @@ describe('readSnapshot: problems with their lines, the rest read', () => {
   });
 
   it('JSON: an item that is not an object, a truncated file, text that is not JSON', async () => {
-    const r = await read('{"kind":"List","apiVersion":"v1","items":[\n{"kind":"A","apiVersion":"v1","metadata":{"name":"a"}},\n42,\n{"kind":"B","apiVersion":"v1","metadata":{"name":"b"}},\n{"kind":"C"');
+    const r = await read(
+      '{"kind":"List","apiVersion":"v1","items":[\n{"kind":"A","apiVersion":"v1","metadata":{"name":"a"}},\n42,\n{"kind":"B","apiVersion":"v1","metadata":{"name":"b"}},\n{"kind":"C"',
+    );
     expect(r.objects).toEqual([
       { kind: 'A', apiVersion: 'v1', metadata: { name: 'a' } },
       { kind: 'B', apiVersion: 'v1', metadata: { name: 'b' } },
@@ -194,10 +217,19 @@ describe('readSnapshot: a 50,000-pod snapshot in bounded memory', () => {
       for (let i = 0; i < N; i += 500) {
         const part: string[] = [];
         for (let j = i; j < i + 500; j++)
-          part.push(format === 'json' ? JSON.stringify(pod(j, `team-${j % 40}`), null, 4).replace(/^/gm, '        ') + (j < N - 1 ? ',' : '') : kubectlYaml([pod(j, `team-${j % 40}`)]).split('\n').slice(2, -4).join('\n'));
+          part.push(
+            format === 'json'
+              ? JSON.stringify(pod(j, `team-${j % 40}`), null, 4).replace(/^/gm, '        ') + (j < N - 1 ? ',' : '')
+              : kubectlYaml([pod(j, `team-${j % 40}`)])
+                  .split('\n')
+                  .slice(2, -4)
+                  .join('\n'),
+          );
         yield part.join('\n') + '\n';
       }
-      yield format === 'json' ? '    ],\n    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n' : 'kind: List\nmetadata:\n  resourceVersion: ""\n';
+      yield format === 'json'
+        ? '    ],\n    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n'
+        : 'kind: List\nmetadata:\n  resourceVersion: ""\n';
     }
     let count = 0;
     let last: SnapshotItem | undefined;
@@ -211,7 +243,7 @@ describe('readSnapshot: a 50,000-pod snapshot in bounded memory', () => {
       if ('object' in r) count++;
       else problems.push(r.problem);
       last = r;
-      if (count % 5000 === 0) (gc(), (peak = Math.max(peak, process.memoryUsage().heapUsed - before)));
+      if (count % 5000 === 0) gc(), (peak = Math.max(peak, process.memoryUsage().heapUsed - before));
     }
     expect(problems).toEqual([]);
     expect(count).toBe(N);

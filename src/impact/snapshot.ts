@@ -136,12 +136,12 @@ function jsonSplitter(name: string, maxItem: number): { push(chunk: string): Sna
     if (to === SHELL) {
       if (shellTooLong) return;
       shellLength += piece.length;
-      if (shellLength > maxItem) ((shellTooLong = true), (shell = []));
+      if (shellLength > maxItem) (shellTooLong = true), (shell = []);
       else shell.push(piece);
     } else if (to === ELEMENT) {
       if (elementTooLong) return;
       elementLength += piece.length;
-      if (elementLength > maxItem) ((elementTooLong = true), (element = []));
+      if (elementLength > maxItem) (elementTooLong = true), (element = []);
       else element.push(piece);
     }
   };
@@ -224,7 +224,7 @@ function jsonSplitter(name: string, maxItem: number): { push(chunk: string): Sna
         topLine = line;
       } else if (inItems && depth === 2) {
         if (c === 44) {
-          if (target === ELEMENT) (flush(i), endElement());
+          if (target === ELEMENT) flush(i), endElement();
           target = GAP;
           seg = i + 1;
           continue;
@@ -238,7 +238,7 @@ function jsonSplitter(name: string, maxItem: number): { push(chunk: string): Sna
       switch (c) {
         case 34:
           inString = true;
-          if (depth === 1) ((str = ''), (seg0 = i + 1));
+          if (depth === 1) (str = ''), (seg0 = i + 1);
           break;
         case 123:
         case 91:
@@ -253,7 +253,7 @@ function jsonSplitter(name: string, maxItem: number): { push(chunk: string): Sna
         case 93:
           depth--;
           if (inItems && depth === 1) {
-            if (target === ELEMENT) (flush(i), endElement());
+            if (target === ELEMENT) flush(i), endElement();
             target = SHELL;
             seg = i;
             inItems = false;
@@ -272,7 +272,7 @@ function jsonSplitter(name: string, maxItem: number): { push(chunk: string): Sna
       }
     }
     flush(n);
-    if (str !== undefined) ((str = (str + chunk.slice(seg0)).slice(0, 32)), (seg0 = 0));
+    if (str !== undefined) (str = (str + chunk.slice(seg0)).slice(0, 32)), (seg0 = 0);
     return out;
   };
   const end = (): SnapshotItem[] => {
@@ -338,9 +338,9 @@ async function* yamlPieces(text: AsyncIterable<string>, name: string, maxItem: n
     pieces = [];
   };
   const addPiece = (lines: string[], fileLine: number): void => {
-    if (pieces.length) (batch.push('---'), batchLines++);
+    if (pieces.length) batch.push('---'), batchLines++;
     pieces.push({ at: batchLines + 1, fileLine });
-    for (const l of lines) (batch.push(l), (batchChars += l.length + 1));
+    for (const l of lines) batch.push(l), (batchChars += l.length + 1);
     batchLines += lines.length;
     if (batchChars >= YAML_BATCH_CHARS || pieces.length >= YAML_BATCH_PIECES) flushBatch();
   };
@@ -357,8 +357,7 @@ async function* yamlPieces(text: AsyncIterable<string>, name: string, maxItem: n
       if (!itemsSeen) {
         const bare = /^---\s*$/.test(doc[0]!); // the batch puts its own separator
         addPiece(bare ? doc.slice(1) : doc, bare ? docLine + 1 : docLine);
-      }
-      else {
+      } else {
         // the List around its items: only its problems matter
         const r = parseDocuments(doc.join('\n'), { unwrapLists: false, maxTextLength: Infinity });
         for (const e of r.errors) out.push({ problem: `${name}:${docLine + e.line - 1}:${e.column}: ${e.message}` });
@@ -373,13 +372,13 @@ async function* yamlPieces(text: AsyncIterable<string>, name: string, maxItem: n
   const toDoc = (l: string): void => {
     if (docTooLong) return;
     docLength += l.length + 1;
-    if (docLength > maxItem) ((docTooLong = true), (doc = []));
+    if (docLength > maxItem) (docTooLong = true), (doc = []);
     else doc.push(l);
   };
   const toItem = (l: string): void => {
     if (itemTooLong || !item) return;
     itemLength += l.length + 1;
-    if (itemLength > maxItem) ((itemTooLong = true), (item = []));
+    if (itemLength > maxItem) (itemTooLong = true), (item = []);
     else item.push(l);
   };
   const indentOf = (l: string): number => {
@@ -427,7 +426,7 @@ async function* yamlPieces(text: AsyncIterable<string>, name: string, maxItem: n
       if (indent + 1 + rest < t.length) {
         contentCol = indent + 1 + rest;
         toItem(t.slice(contentCol));
-      } else ((contentCol = -1), (itemLine = n + 1));
+      } else (contentCol = -1), (itemLine = n + 1);
     } else if (indent > itemIndent && item) {
       if (contentCol < 0) contentCol = indent;
       toItem(t.slice(Math.min(indent, contentCol)));

@@ -19,9 +19,19 @@ const requireTeam = (name: string) => [
       validations: [{ expression: "'team' in object.metadata.labels", message: `${name}: pods need a team label` }],
     },
   },
-  { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name }, spec: { policyName: name, validationActions: ['Deny'] } },
+  {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicyBinding',
+    metadata: { name },
+    spec: { policyName: name, validationActions: ['Deny'] },
+  },
 ];
-const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'apps', labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } };
+const pod = {
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'p', namespace: 'apps', labels: { app: 'web' } },
+  spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] },
+};
 const log =
   JSON.stringify({
     kind: 'Event',

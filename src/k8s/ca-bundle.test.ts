@@ -20,7 +20,9 @@ const hook = (caBundle: string) => ({
   apiVersion: 'admissionregistration.k8s.io/v1',
   kind: 'ValidatingWebhookConfiguration',
   metadata: { name: 'x' },
-  webhooks: [{ name: 'a.b.c', sideEffects: 'None', admissionReviewVersions: ['v1'], clientConfig: { service: { name: 'hook', namespace: 'hooks' }, caBundle } }],
+  webhooks: [
+    { name: 'a.b.c', sideEffects: 'None', admissionReviewVersions: ['v1'], clientConfig: { service: { name: 'hook', namespace: 'hooks' }, caBundle } },
+  ],
 });
 const caLints = async (caBundle: string, now?: Date) => (await lintCaBundles(hook(caBundle), now)).map((l) => `${l.id} ${l.message}`);
 
@@ -37,7 +39,16 @@ describe('inspectCaBundle on checked-in certificates', () => {
     const r = await inspectCaBundle(b64(pem('valid-ca.pem')));
     expect(r.problems).toEqual([]);
     const [c] = r.certificates;
-    expect(c).toMatchObject({ index: 0, subject: 'CN=Workbench Test CA', issuer: 'CN=Workbench Test CA', isCA: true, selfSigned: true, keyAlgorithm: 'RSA', keySize: 2048, signatureAlgorithm: 'SHA-256 with RSA' });
+    expect(c).toMatchObject({
+      index: 0,
+      subject: 'CN=Workbench Test CA',
+      issuer: 'CN=Workbench Test CA',
+      isCA: true,
+      selfSigned: true,
+      keyAlgorithm: 'RSA',
+      keySize: 2048,
+      signatureAlgorithm: 'SHA-256 with RSA',
+    });
     expect(c!.notAfter.startsWith('2126-')).toBe(true);
     expect(c!.sha256).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
     if (openssl) {
@@ -51,7 +62,15 @@ describe('inspectCaBundle on checked-in certificates', () => {
 
   it('an EC self-signed serving certificate with the service name: DNS and IP SANs, no finding', async () => {
     const r = await inspectCaBundle(b64(pem('self-signed-with-san.pem')));
-    expect(r.certificates[0]).toMatchObject({ isCA: false, selfSigned: true, keyAlgorithm: 'ECDSA', curve: 'P-256', keySize: 256, dnsNames: ['hook.hooks.svc', 'hook.hooks.svc.cluster.local'], ipAddresses: ['10.96.0.10'] });
+    expect(r.certificates[0]).toMatchObject({
+      isCA: false,
+      selfSigned: true,
+      keyAlgorithm: 'ECDSA',
+      curve: 'P-256',
+      keySize: 256,
+      dnsNames: ['hook.hooks.svc', 'hook.hooks.svc.cluster.local'],
+      ipAddresses: ['10.96.0.10'],
+    });
     expect(await caLints(b64(pem('self-signed-with-san.pem')))).toEqual([]);
   });
 
@@ -59,7 +78,9 @@ describe('inspectCaBundle on checked-in certificates', () => {
     expect(await caLints(b64(pem('expired-ca.pem')))).toEqual(['C02 certificate 1 (CN=expired-ca) expired on 2021-01-01']);
     expect(await caLints(b64(pem('not-yet-valid-ca.pem')))).toEqual(['C02 certificate 1 (CN=not-yet-valid-ca) is not valid before 2120-01-01']);
     expect(await caLints(b64(pem('leaf-signed-by-ca.pem')))).toEqual(['C04 certificate 1 (CN=hook.hooks.svc) is neither a CA nor self-signed']);
-    expect(await caLints(b64(pem('self-signed-without-san.pem')))).toEqual(['C05 the self-signed serving certificate 1 (CN=hook) does not name hook.hooks.svc (DNS names: hook.example.com)']);
+    expect(await caLints(b64(pem('self-signed-without-san.pem')))).toEqual([
+      'C05 the self-signed serving certificate 1 (CN=hook) does not name hook.hooks.svc (DNS names: hook.example.com)',
+    ]);
     expect(await caLints(b64(pem('rsa-1024-ca.pem')))).toEqual(['C06 certificate 1 (CN=Weak CA) has a 1024-bit RSA key']);
     expect(await caLints(b64(pem('sha1-ca.pem')))).toEqual(['C07 certificate 1 (CN=SHA1 CA) is signed with SHA-1']);
   });
@@ -70,7 +91,9 @@ describe('inspectCaBundle on checked-in certificates', () => {
       ['CN=Workbench Test CA', 'CN=Workbench Test CA', true],
       ['CN=hook.hooks.svc', 'CN=Workbench Test CA', false],
     ]);
-    expect(await caLints(b64(pem('valid-ca.pem') + pem('leaf-signed-by-ca.pem')))).toEqual(['C04 certificate 2 (CN=hook.hooks.svc) is neither a CA nor self-signed']);
+    expect(await caLints(b64(pem('valid-ca.pem') + pem('leaf-signed-by-ca.pem')))).toEqual([
+      'C04 certificate 2 (CN=hook.hooks.svc) is neither a CA nor self-signed',
+    ]);
   });
 
   it('what does not decode: not base64, no PEM block, PEM without base64, a key block, trailing text, a broken certificate, DER', async () => {
@@ -85,7 +108,9 @@ describe('inspectCaBundle on checked-in certificates', () => {
     const broken = await problems(b64('-----BEGIN CERTIFICATE-----\nMIIBAAAA\n-----END CERTIFICATE-----\n'));
     expect(broken).toHaveLength(1);
     expect(broken[0]).toMatch(/^block 1 does not decode as an X.509 certificate/);
-    expect(await problems(Buffer.from([0x30, 0x82, 0x01, 0x00]).toString('base64'))).toEqual(['caBundle decodes to binary (DER?) data, not PEM: encode the PEM file, not the DER']);
+    expect(await problems(Buffer.from([0x30, 0x82, 0x01, 0x00]).toString('base64'))).toEqual([
+      'caBundle decodes to binary (DER?) data, not PEM: encode the PEM file, not the DER',
+    ]);
     expect(await caLints('%%%')).toEqual(['C01 caBundle is not valid base64']);
   });
 
@@ -109,9 +134,29 @@ describe.skipIf(!openssl)('certificates made by openssl now (expiry relative to 
     mkdirSync(db);
     writeFileSync(join(db, 'index.txt'), '');
     writeFileSync(join(db, 'serial'), '01\n');
-    writeFileSync(join(tmp, `${name}.cnf`), `[ca]\ndefault_ca=d\n[d]\ndatabase=${db}/index.txt\nnew_certs_dir=${db}\nserial=${db}/serial\ndefault_md=sha256\npolicy=p\nunique_subject=no\nx509_extensions=ext\n[ext]\nbasicConstraints=critical,CA:TRUE\n[p]\ncommonName=supplied\n`);
+    writeFileSync(
+      join(tmp, `${name}.cnf`),
+      `[ca]\ndefault_ca=d\n[d]\ndatabase=${db}/index.txt\nnew_certs_dir=${db}\nserial=${db}/serial\ndefault_md=sha256\npolicy=p\nunique_subject=no\nx509_extensions=ext\n[ext]\nbasicConstraints=critical,CA:TRUE\n[p]\ncommonName=supplied\n`,
+    );
     run('req', '-new', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`);
-    run('ca', '-config', `${name}.cnf`, '-selfsign', '-keyfile', `${name}.key`, '-in', `${name}.csr`, '-startdate', stamp(start), '-enddate', stamp(end), '-batch', '-notext', '-out', `${name}.pem`);
+    run(
+      'ca',
+      '-config',
+      `${name}.cnf`,
+      '-selfsign',
+      '-keyfile',
+      `${name}.key`,
+      '-in',
+      `${name}.csr`,
+      '-startdate',
+      stamp(start),
+      '-enddate',
+      stamp(end),
+      '-batch',
+      '-notext',
+      '-out',
+      `${name}.pem`,
+    );
     return readFileSync(join(tmp, `${name}.pem`), 'utf8');
   }
 
@@ -128,7 +173,25 @@ describe.skipIf(!openssl)('certificates made by openssl now (expiry relative to 
     const later = await caLints(b64(dated('later', new Date(now + 7 * 86_400_000), new Date(now + 400 * 86_400_000))));
     expect(later).toEqual([`C02 certificate 1 (CN=later) is not valid before ${new Date(now + 7 * 86_400_000).toISOString().slice(0, 10)}`]);
 
-    run('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'srv.key', '-out', 'srv.pem', '-days', '365', '-subj', '/CN=hook.hooks.svc', '-addext', 'basicConstraints=critical,CA:FALSE', '-addext', 'subjectAltName=DNS:hook.hooks.svc');
+    run(
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'srv.key',
+      '-out',
+      'srv.pem',
+      '-days',
+      '365',
+      '-subj',
+      '/CN=hook.hooks.svc',
+      '-addext',
+      'basicConstraints=critical,CA:FALSE',
+      '-addext',
+      'subjectAltName=DNS:hook.hooks.svc',
+    );
     const fresh = b64(readFileSync(join(tmp, 'srv.pem'), 'utf8'));
     expect(await caLints(fresh)).toEqual([]);
     const [c] = (await inspectCaBundle(fresh)).certificates;

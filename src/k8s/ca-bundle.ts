@@ -109,7 +109,8 @@ export async function inspectCaBundle(caBundle: string): Promise<CaBundleInspect
   } else {
     const bytes = fromBase64(caBundle);
     if (!bytes) return { certificates, problems: [{ message: 'caBundle is not valid base64' }] };
-    if (bytes[0] === 0x30) return { certificates, problems: [{ message: 'caBundle decodes to binary (DER?) data, not PEM: encode the PEM file, not the DER' }] };
+    if (bytes[0] === 0x30)
+      return { certificates, problems: [{ message: 'caBundle decodes to binary (DER?) data, not PEM: encode the PEM file, not the DER' }] };
     text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
   }
   const blocks = [...text.matchAll(PEM_BLOCK)];
@@ -125,7 +126,12 @@ export async function inspectCaBundle(caBundle: string): Promise<CaBundleInspect
   for (const [i, m] of blocks.entries()) {
     const type = m[1]!;
     if (type !== 'CERTIFICATE') {
-      problems.push({ block: i, message: type.includes('PRIVATE KEY') ? `block ${i + 1} is a ${type}: a private key does not belong in caBundle (remove it, and rotate the key)` : `block ${i + 1} is a ${type}, not a CERTIFICATE` });
+      problems.push({
+        block: i,
+        message: type.includes('PRIVATE KEY')
+          ? `block ${i + 1} is a ${type}: a private key does not belong in caBundle (remove it, and rotate the key)`
+          : `block ${i + 1} is a ${type}, not a CERTIFICATE`,
+      });
       continue;
     }
     const der = fromBase64(m[2]!);
@@ -148,7 +154,14 @@ const DAY = 86_400_000;
 export function relativeTime(iso: string, now: Date = new Date()): string {
   const ms = Date.parse(iso) - now.getTime();
   const abs = Math.abs(ms);
-  const [n, unit] = abs >= 2 * 365 * DAY ? [Math.round(abs / (365 * DAY)), 'year'] : abs >= 2 * DAY ? [Math.round(abs / DAY), 'day'] : abs >= 7_200_000 ? [Math.round(abs / 3_600_000), 'hour'] : [Math.max(1, Math.round(abs / 60_000)), 'minute'];
+  const [n, unit] =
+    abs >= 2 * 365 * DAY
+      ? [Math.round(abs / (365 * DAY)), 'year']
+      : abs >= 2 * DAY
+        ? [Math.round(abs / DAY), 'day']
+        : abs >= 7_200_000
+          ? [Math.round(abs / 3_600_000), 'hour']
+          : [Math.max(1, Math.round(abs / 60_000)), 'minute'];
   const text = `${n} ${unit}${n === 1 ? '' : 's'}`;
   return ms >= 0 ? `in ${text}` : `${text} ago`;
 }

@@ -28,7 +28,8 @@ export function declaredVariables(variables: unknown): PolicyVariable[] {
   for (const v of Array.isArray(variables) ? variables : []) {
     // validation.go's validateVariable never compiles (so never stores) a variable without an expression:
     // later expressions get `undefined field` for it (the validation oracle found it)
-    if (isObject(v) && typeof v.name === 'string' && typeof v.expression === 'string' && trimSpace(v.expression) !== '') out.push({ name: v.name, expression: v.expression });
+    if (isObject(v) && typeof v.name === 'string' && typeof v.expression === 'string' && trimSpace(v.expression) !== '')
+      out.push({ name: v.name, expression: v.expression });
   }
   return out;
 }

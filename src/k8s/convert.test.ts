@@ -20,10 +20,18 @@ const oldHook = (extra: object = {}) => ({
   rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
   ...extra,
 });
-const oldVwc = (hooks: object[]) => frozen({ apiVersion: `${G}/v1beta1`, kind: 'ValidatingWebhookConfiguration', metadata: { name: 'legacy' }, webhooks: hooks });
+const oldVwc = (hooks: object[]) =>
+  frozen({ apiVersion: `${G}/v1beta1`, kind: 'ValidatingWebhookConfiguration', metadata: { name: 'legacy' }, webhooks: hooks });
 
 /** The v1beta1 webhook defaults, as pkg/apis/admissionregistration/v1beta1/defaults.go sets them. */
-const V1BETA1_WEBHOOK_DEFAULTS = { failurePolicy: 'Ignore', matchPolicy: 'Exact', timeoutSeconds: 30, admissionReviewVersions: ['v1beta1'], namespaceSelector: {}, objectSelector: {} };
+const V1BETA1_WEBHOOK_DEFAULTS = {
+  failurePolicy: 'Ignore',
+  matchPolicy: 'Exact',
+  timeoutSeconds: 30,
+  admissionReviewVersions: ['v1beta1'],
+  namespaceSelector: {},
+  objectSelector: {},
+};
 
 describe('convertToV1: webhook configurations v1beta1 → v1', () => {
   it('makes the v1beta1 defaults that differ from v1 explicit, and leaves sideEffects to the user', () => {
@@ -46,7 +54,10 @@ describe('convertToV1: webhook configurations v1beta1 → v1', () => {
   });
 
   it('keeps behaviour: the converted object defaults (as v1) to what the old one defaulted to (as v1beta1)', () => {
-    const old = oldVwc([oldHook({ sideEffects: 'None' }), oldHook({ name: 'b.example.com', failurePolicy: 'Fail', admissionReviewVersions: [], sideEffects: 'NoneOnDryRun' })]);
+    const old = oldVwc([
+      oldHook({ sideEffects: 'None' }),
+      oldHook({ name: 'b.example.com', failurePolicy: 'Fail', admissionReviewVersions: [], sideEffects: 'NoneOnDryRun' }),
+    ]);
     const { object } = convertToV1(old);
     const before = withDefaults(old) as { webhooks: Record<string, unknown>[] };
     const after = withDefaults(object) as { webhooks: Record<string, unknown>[] };
@@ -57,7 +68,11 @@ describe('convertToV1: webhook configurations v1beta1 → v1', () => {
   });
 
   it('keeps explicit values and makes nothing explicit that v1 defaults the same (mutating: reinvocationPolicy Never)', () => {
-    const old = frozen({ ...oldVwc([]), kind: 'MutatingWebhookConfiguration', webhooks: [oldHook({ sideEffects: 'None', failurePolicy: 'Fail', matchPolicy: 'Equivalent', timeoutSeconds: 5, admissionReviewVersions: ['v1'] })] });
+    const old = frozen({
+      ...oldVwc([]),
+      kind: 'MutatingWebhookConfiguration',
+      webhooks: [oldHook({ sideEffects: 'None', failurePolicy: 'Fail', matchPolicy: 'Equivalent', timeoutSeconds: 5, admissionReviewVersions: ['v1'] })],
+    });
     const { object, notes } = convertToV1(old);
     expect(notes).toEqual([`apiVersion: ${G}/v1beta1 → ${G}/v1`]);
     expect((object as { webhooks: object[] }).webhooks[0]).toEqual(old.webhooks[0]);
@@ -74,7 +89,12 @@ describe('convertToV1: webhook configurations v1beta1 → v1', () => {
 describe('convertToV1: policies and bindings', () => {
   const rule = { operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] };
   it.each(['v1alpha1', 'v1beta1'])('ValidatingAdmissionPolicy %s → v1: same defaults, only the apiVersion changes', (v) => {
-    const old = frozen({ apiVersion: `${G}/${v}`, kind: 'ValidatingAdmissionPolicy', metadata: { name: 'p' }, spec: { matchConstraints: { resourceRules: [rule] }, validations: [{ expression: 'true' }] } });
+    const old = frozen({
+      apiVersion: `${G}/${v}`,
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: 'p' },
+      spec: { matchConstraints: { resourceRules: [rule] }, validations: [{ expression: 'true' }] },
+    });
     const { object, notes } = convertToV1(old);
     expect(notes).toEqual([`apiVersion: ${G}/${v} → ${G}/v1`]);
     expect(object).toEqual({ ...old, apiVersion: `${G}/v1` });
@@ -82,7 +102,12 @@ describe('convertToV1: policies and bindings', () => {
   });
 
   it('v1alpha1 bindings: paramRef.parameterNotFoundAction Deny made explicit (v1 requires it)', () => {
-    const old = frozen({ apiVersion: `${G}/v1alpha1`, kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'b' }, spec: { policyName: 'p', validationActions: ['Deny'], paramRef: { name: 'cfg', namespace: 'ns' } } });
+    const old = frozen({
+      apiVersion: `${G}/v1alpha1`,
+      kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name: 'b' },
+      spec: { policyName: 'p', validationActions: ['Deny'], paramRef: { name: 'cfg', namespace: 'ns' } },
+    });
     const { object, notes } = convertToV1(old);
     expect((object as { spec: { paramRef: object } }).spec.paramRef).toEqual({ name: 'cfg', namespace: 'ns', parameterNotFoundAction: 'Deny' });
     expect(notes).toContain('spec.paramRef.parameterNotFoundAction: Deny (the v1alpha1 default; v1 has none)');
@@ -95,9 +120,18 @@ describe('convertToV1: policies and bindings', () => {
       apiVersion: `${G}/${v}`,
       kind: 'MutatingAdmissionPolicy',
       metadata: { name: 'm' },
-      spec: { matchConstraints: { resourceRules: [rule] }, mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{}' } }], reinvocationPolicy: 'Never' },
+      spec: {
+        matchConstraints: { resourceRules: [rule] },
+        mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{}' } }],
+        reinvocationPolicy: 'Never',
+      },
     });
-    const binding = frozen({ apiVersion: `${G}/${v}`, kind: 'MutatingAdmissionPolicyBinding', metadata: { name: 'mb' }, spec: { policyName: 'm', paramRef: { name: 'x', namespace: 'n' } } });
+    const binding = frozen({
+      apiVersion: `${G}/${v}`,
+      kind: 'MutatingAdmissionPolicyBinding',
+      metadata: { name: 'mb' },
+      spec: { policyName: 'm', paramRef: { name: 'x', namespace: 'n' } },
+    });
     expect(validate(map).map((e) => e.field)).toEqual(['apiVersion']);
     expect(validate(convertToV1(map).object)).toEqual([]);
     const b = convertToV1(binding).object as { spec: { paramRef: Record<string, unknown> } };
@@ -106,13 +140,11 @@ describe('convertToV1: policies and bindings', () => {
 });
 
 describe('convertToV1: nothing to do', () => {
-  it.each([
-    { apiVersion: `${G}/v1`, kind: 'ValidatingWebhookConfiguration', metadata: { name: 'x' } },
-    { apiVersion: 'v1', kind: 'ConfigMap' },
-    null,
-    'text',
-  ])('%j is returned as is', (o) => {
-    expect(convertToV1(o)).toEqual({ object: o, notes: [] });
-    expect(convertToV1(o).object).toBe(o);
-  });
+  it.each([{ apiVersion: `${G}/v1`, kind: 'ValidatingWebhookConfiguration', metadata: { name: 'x' } }, { apiVersion: 'v1', kind: 'ConfigMap' }, null, 'text'])(
+    '%j is returned as is',
+    (o) => {
+      expect(convertToV1(o)).toEqual({ object: o, notes: [] });
+      expect(convertToV1(o).object).toBe(o);
+    },
+  );
 });

@@ -50,8 +50,19 @@ describe('withDefaults: webhook configurations (v1)', () => {
     expect(out.webhooks[0]).toMatchObject({ objectSelector: {}, failurePolicy: 'Fail', timeoutSeconds: 10 });
   });
   it('keeps explicit zero values', () => {
-    const hook = { ...vwc.webhooks[0], failurePolicy: '', timeoutSeconds: 0, clientConfig: { service: { name: 's', namespace: 'n', port: 0 } }, rules: [{ scope: '' }] };
-    expect(withDefaults({ ...vwc, webhooks: [hook] }).webhooks[0]).toMatchObject({ failurePolicy: '', timeoutSeconds: 0, clientConfig: { service: { port: 0 } }, rules: [{ scope: '' }] });
+    const hook = {
+      ...vwc.webhooks[0],
+      failurePolicy: '',
+      timeoutSeconds: 0,
+      clientConfig: { service: { name: 's', namespace: 'n', port: 0 } },
+      rules: [{ scope: '' }],
+    };
+    expect(withDefaults({ ...vwc, webhooks: [hook] }).webhooks[0]).toMatchObject({
+      failurePolicy: '',
+      timeoutSeconds: 0,
+      clientConfig: { service: { port: 0 } },
+      rules: [{ scope: '' }],
+    });
   });
   it('does not add a service port to url webhooks', () => {
     const out = withDefaults({ ...vwc, webhooks: [{ name: 'a.b.c', clientConfig: { url: 'https://x' } }] });
@@ -93,10 +104,20 @@ describe('withDefaults: webhook configurations (v1)', () => {
 
 describe.each(['v1', 'v1beta1', 'v1alpha1'])('withDefaults: policies and bindings (%s)', (v) => {
   it('defaults policy failurePolicy and a present matchConstraints', () => {
-    const vap = frozen({ apiVersion: `${G}/${v}`, kind: 'ValidatingAdmissionPolicy', spec: { matchConstraints: { resourceRules: [{}], excludeResourceRules: [{ scope: 'Cluster' }] } } });
+    const vap = frozen({
+      apiVersion: `${G}/${v}`,
+      kind: 'ValidatingAdmissionPolicy',
+      spec: { matchConstraints: { resourceRules: [{}], excludeResourceRules: [{ scope: 'Cluster' }] } },
+    });
     expect(withDefaults(vap).spec).toEqual({
       failurePolicy: 'Fail',
-      matchConstraints: { matchPolicy: 'Equivalent', namespaceSelector: {}, objectSelector: {}, resourceRules: [{ scope: '*' }], excludeResourceRules: [{ scope: 'Cluster' }] },
+      matchConstraints: {
+        matchPolicy: 'Equivalent',
+        namespaceSelector: {},
+        objectSelector: {},
+        resourceRules: [{ scope: '*' }],
+        excludeResourceRules: [{ scope: 'Cluster' }],
+      },
     });
   });
   it('does not create matchConstraints or reinvocationPolicy', () => {

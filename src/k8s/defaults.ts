@@ -136,7 +136,11 @@ const MUTATING_WEBHOOK_V1BETA1: Defaults = [...WEBHOOK_V1BETA1, ['reinvocationPo
 /** v1alpha1 SetDefaults_ParamRef (v1beta1 and v1 have no default: v1 requires the field). */
 const PARAM_REF_V1ALPHA1: Defaults = [['parameterNotFoundAction', 'Deny']];
 /** SetDefaults_MatchResources (only when the object is present). */
-const MATCH_RESOURCES: Defaults = [['matchPolicy', 'Equivalent'], ['namespaceSelector', EMPTY_OBJECT], ['objectSelector', EMPTY_OBJECT]];
+const MATCH_RESOURCES: Defaults = [
+  ['matchPolicy', 'Equivalent'],
+  ['namespaceSelector', EMPTY_OBJECT],
+  ['objectSelector', EMPTY_OBJECT],
+];
 /** SetDefaults_ValidatingAdmissionPolicySpec / SetDefaults_MutatingAdmissionPolicySpec */
 const POLICY_SPEC: Defaults = [['failurePolicy', 'Fail']];
 
@@ -174,7 +178,6 @@ const defaultBindingSpecV1alpha1: Defaulter = (d) => {
   defaultBindingSpec(d);
   field(d, 'paramRef', (p) => fill(p, PARAM_REF_V1ALPHA1));
 };
-
 
 /**
  * A webhook configuration's defaulting: every element of `webhooks`, and (`webhook`) one element

@@ -7,7 +7,6 @@ import { isObject } from '../base/json';
 
 type Json = unknown;
 
-
 /** The value at a path, or undefined. */
 export function getIn(value: Json, path: readonly PathSegment[]): Json {
   let cur = value;
@@ -52,7 +51,11 @@ export function insertAt(value: Json, listPath: readonly PathSegment[], element:
 export function removeAt(value: Json, listPath: readonly PathSegment[], index: number): Json {
   const list = getIn(value, listPath);
   if (!Array.isArray(list)) return value;
-  return setIn(value, listPath, list.filter((_, i) => i !== index));
+  return setIn(
+    value,
+    listPath,
+    list.filter((_, i) => i !== index),
+  );
 }
 
 /** Move the element at `from` to position `to` in the list at a path. */

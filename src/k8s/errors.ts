@@ -41,8 +41,7 @@ const err = (type: ErrorType, path: FieldPath | string, message: string): FieldE
   message,
 });
 
-export const required = (path: FieldPath | string, detail = ''): FieldError =>
-  err('Required', path, detail ? `Required value: ${detail}` : 'Required value');
+export const required = (path: FieldPath | string, detail = ''): FieldError => err('Required', path, detail ? `Required value: ${detail}` : 'Required value');
 
 export const invalid = (path: FieldPath | string, value: unknown, detail: string): FieldError =>
   err('Invalid', path, `Invalid value: ${formatValue(value)}${detail ? `: ${detail}` : ''}`);
@@ -58,17 +57,14 @@ export const notSupported = (path: FieldPath | string, value: unknown, supported
     `Unsupported value: ${typeof value === 'string' ? goJSON(value) : formatValue(value)}${supported.length ? `: supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}` : ''}`,
   );
 
-export const duplicate = (path: FieldPath | string, value: unknown): FieldError =>
-  err('Duplicate', path, `Duplicate value: ${formatValue(value)}`);
+export const duplicate = (path: FieldPath | string, value: unknown): FieldError => err('Duplicate', path, `Duplicate value: ${formatValue(value)}`);
 
 export const tooMany = (path: FieldPath | string, actual: number, max: number): FieldError =>
   err('TooMany', path, `Too many: ${actual}: must have at most ${max} items`);
 
-export const tooLong = (path: FieldPath | string, max: number): FieldError =>
-  err('TooLong', path, `Too long: may not be more than ${max} bytes`);
+export const tooLong = (path: FieldPath | string, max: number): FieldError => err('TooLong', path, `Too long: may not be more than ${max} bytes`);
 
-export const forbidden = (path: FieldPath | string, detail: string): FieldError =>
-  err('Forbidden', path, `Forbidden: ${detail}`);
+export const forbidden = (path: FieldPath | string, detail: string): FieldError => err('Forbidden', path, `Forbidden: ${detail}`);
 
 /** The same error as a warning. */
 export const asWarning = (e: FieldError): FieldError => ({ ...e, severity: 'warning' });

@@ -61,7 +61,9 @@ describe('formatPath ∘ parsePath', () => {
   it('parses every registry path to its segments and renders the segments to the path', () => {
     // A map key that is a canonical integer ('0', '12') reads back as a number: the text is the same.
     const integerKey = (s: Sample) => typeof s.segments.at(-1) === 'string' && /^(0|[1-9]\d*)$/.test(s.segments.at(-1) as string);
-    const wrong = samples.filter((s) => !integerKey(s)).filter((s) => JSON.stringify(parsePath(s.rendered)) !== JSON.stringify(s.segments) || formatPath(s.segments) !== s.rendered);
+    const wrong = samples
+      .filter((s) => !integerKey(s))
+      .filter((s) => JSON.stringify(parsePath(s.rendered)) !== JSON.stringify(s.segments) || formatPath(s.segments) !== s.rendered);
     expect(wrong.map((s) => s.rendered)).toEqual([]);
   });
   it('examples', () => {

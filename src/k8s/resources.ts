@@ -114,7 +114,6 @@ storage.k8s.io/v1 volumeattachments VolumeAttachment C
 storage.k8s.io/v1 volumeattributesclasses VolumeAttributesClass C 34-
 `;
 
-
 function parseTable(text: string): ResourceInfo[] {
   return text
     .trim()
@@ -134,7 +133,6 @@ export const BUILTIN_RESOURCES: readonly ResourceInfo[] = parseTable(BUILTIN);
 
 /** Whether a release (its minor) serves the resource. */
 export const servedIn = (r: ResourceInfo, minor: number): boolean => (r.from === undefined || minor >= r.from) && (r.until === undefined || minor <= r.until);
-
 
 /** The entry of a resource plural (or of a kind) that a current release serves, before older group/versions. */
 function current(match: (r: ResourceInfo) => boolean): ResourceInfo | undefined {

@@ -9,20 +9,44 @@ import { validate } from './validate-all';
 import { admissionConfiguration, asManifestErrors, DEFAULT_MANIFEST_BASE, manifestLayout, manifestProblems, manifestSupport } from './static-manifests';
 
 const AR = 'admissionregistration.k8s.io/v1';
-const hook = (name: string, clientConfig: Record<string, unknown>) => ({ name, admissionReviewVersions: ['v1'], sideEffects: 'None', clientConfig, rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }] });
+const hook = (name: string, clientConfig: Record<string, unknown>) => ({
+  name,
+  admissionReviewVersions: ['v1'],
+  sideEffects: 'None',
+  clientConfig,
+  rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }],
+});
 const vwc = (name: string, ...webhooks: unknown[]) => ({ apiVersion: AR, kind: 'ValidatingWebhookConfiguration', metadata: { name }, webhooks });
-const vap = (name: string, spec: Record<string, unknown> = {}) => ({ apiVersion: AR, kind: 'ValidatingAdmissionPolicy', metadata: { name }, spec: { matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }] }, validations: [{ expression: 'true' }], ...spec } });
-const vapb = (name: string, policyName: string, spec: Record<string, unknown> = {}) => ({ apiVersion: AR, kind: 'ValidatingAdmissionPolicyBinding', metadata: { name }, spec: { policyName, validationActions: ['Deny'], ...spec } });
+const vap = (name: string, spec: Record<string, unknown> = {}) => ({
+  apiVersion: AR,
+  kind: 'ValidatingAdmissionPolicy',
+  metadata: { name },
+  spec: {
+    matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }] },
+    validations: [{ expression: 'true' }],
+    ...spec,
+  },
+});
+const vapb = (name: string, policyName: string, spec: Record<string, unknown> = {}) => ({
+  apiVersion: AR,
+  kind: 'ValidatingAdmissionPolicyBinding',
+  metadata: { name },
+  spec: { policyName, validationActions: ['Deny'], ...spec },
+});
 const all = () => true;
 const at = (problems: ReturnType<typeof manifestProblems>) => problems.map((p) => `${p.index} ${p.field}: ${p.message}`);
 
 describe('manifestProblems', () => {
   it('a valid set has none', () => {
-    const objects = [vwc('guard.static.k8s.io', hook('a.example.com', { url: 'https://guard.example.com/a' })), vap('p.static.k8s.io'), vapb('b.static.k8s.io', 'p.static.k8s.io')];
+    const objects = [
+      vwc('guard.static.k8s.io', hook('a.example.com', { url: 'https://guard.example.com/a' })),
+      vap('p.static.k8s.io'),
+      vapb('b.static.k8s.io', 'p.static.k8s.io'),
+    ];
     expect(manifestProblems(objects, all)).toEqual([]);
   });
 
-  it('reports every problem at once, at its field, in the loader\'s words', () => {
+  it("reports every problem at once, at its field, in the loader's words", () => {
     const dir = `${DEFAULT_MANIFEST_BASE}/validating-webhooks`;
     const pdir = `${DEFAULT_MANIFEST_BASE}/validating-admission-policies`;
     const objects = [
@@ -54,23 +78,34 @@ describe('manifestProblems', () => {
   });
 
   it('names are unique per plugin directory, policies and bindings apart', () => {
-    const objects = [vap('x.static.k8s.io'), vapb('x.static.k8s.io', 'x.static.k8s.io'), vwc('x.static.k8s.io', hook('a.example.com', { url: 'https://a.example.com' }))];
+    const objects = [
+      vap('x.static.k8s.io'),
+      vapb('x.static.k8s.io', 'x.static.k8s.io'),
+      vwc('x.static.k8s.io', hook('a.example.com', { url: 'https://a.example.com' })),
+    ];
     expect(manifestProblems(objects, all)).toEqual([]);
   });
 });
 
 describe('asManifestErrors', () => {
-  it('drops the registry\'s static-suffix rule and makes unknown fields strict decoding errors', () => {
+  it("drops the registry's static-suffix rule and makes unknown fields strict decoding errors", () => {
     const o = { ...vap('p.static.k8s.io'), extra: 1 };
     const fields = validate(o, { kubernetesVersion: '1.37' });
     expect(fields.map((e) => `${e.severity ?? 'error'} ${e.field}`)).toEqual(['warning extra', 'error metadata.name']);
-    expect(asManifestErrors(o, fields, '1.37')).toEqual([expect.objectContaining({ field: 'extra', severity: 'error', message: 'strict decoding error: unknown field "extra"' })]);
+    expect(asManifestErrors(o, fields, '1.37')).toEqual([
+      expect.objectContaining({ field: 'extra', severity: 'error', message: 'strict decoding error: unknown field "extra"' }),
+    ]);
   });
 });
 
 describe('layout and AdmissionConfiguration', () => {
   it('one directory per plugin, files by name, read in alphabetical order', () => {
-    const objects = [vap('b.static.k8s.io'), vwc('a.static.k8s.io', hook('a.example.com', { url: 'https://a' })), vapb('a.static.k8s.io', 'b.static.k8s.io'), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } }];
+    const objects = [
+      vap('b.static.k8s.io'),
+      vwc('a.static.k8s.io', hook('a.example.com', { url: 'https://a' })),
+      vapb('a.static.k8s.io', 'b.static.k8s.io'),
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } },
+    ];
     expect(manifestLayout(objects, all, '/srv/m/').map((e) => [e.index, e.file])).toEqual([
       [2, '/srv/m/validating-admission-policies/a.static.k8s.io.yaml'],
       [0, '/srv/m/validating-admission-policies/b.static.k8s.io.yaml'],
@@ -80,8 +115,18 @@ describe('layout and AdmissionConfiguration', () => {
       apiVersion: 'apiserver.config.k8s.io/v1',
       kind: 'AdmissionConfiguration',
       plugins: [
-        { name: 'ValidatingAdmissionPolicy', configuration: { apiVersion: 'apiserver.config.k8s.io/v1', kind: 'ValidatingAdmissionPolicyConfiguration', staticManifestsDir: '/srv/m/validating-admission-policies' } },
-        { name: 'ValidatingAdmissionWebhook', configuration: { apiVersion: 'apiserver.config.k8s.io/v1', kind: 'WebhookAdmissionConfiguration', staticManifestsDir: '/srv/m/validating-webhooks' } },
+        {
+          name: 'ValidatingAdmissionPolicy',
+          configuration: {
+            apiVersion: 'apiserver.config.k8s.io/v1',
+            kind: 'ValidatingAdmissionPolicyConfiguration',
+            staticManifestsDir: '/srv/m/validating-admission-policies',
+          },
+        },
+        {
+          name: 'ValidatingAdmissionWebhook',
+          configuration: { apiVersion: 'apiserver.config.k8s.io/v1', kind: 'WebhookAdmissionConfiguration', staticManifestsDir: '/srv/m/validating-webhooks' },
+        },
       ],
     });
   });

@@ -37,10 +37,27 @@ export interface ManifestPlugin {
 
 /** The four plugins that take `staticManifestsDir` in 1.37 (webhook/config/kubeconfig.go, policy/config/config.go). */
 export const MANIFEST_PLUGINS: readonly ManifestPlugin[] = [
-  { plugin: 'MutatingAdmissionPolicy', kinds: ['MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding'], policyKind: 'MutatingAdmissionPolicy', configurationKind: 'MutatingAdmissionPolicyConfiguration', dir: 'mutating-admission-policies' },
+  {
+    plugin: 'MutatingAdmissionPolicy',
+    kinds: ['MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding'],
+    policyKind: 'MutatingAdmissionPolicy',
+    configurationKind: 'MutatingAdmissionPolicyConfiguration',
+    dir: 'mutating-admission-policies',
+  },
   { plugin: 'MutatingAdmissionWebhook', kinds: ['MutatingWebhookConfiguration'], configurationKind: 'WebhookAdmissionConfiguration', dir: 'mutating-webhooks' },
-  { plugin: 'ValidatingAdmissionPolicy', kinds: ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding'], policyKind: 'ValidatingAdmissionPolicy', configurationKind: 'ValidatingAdmissionPolicyConfiguration', dir: 'validating-admission-policies' },
-  { plugin: 'ValidatingAdmissionWebhook', kinds: ['ValidatingWebhookConfiguration'], configurationKind: 'WebhookAdmissionConfiguration', dir: 'validating-webhooks' },
+  {
+    plugin: 'ValidatingAdmissionPolicy',
+    kinds: ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding'],
+    policyKind: 'ValidatingAdmissionPolicy',
+    configurationKind: 'ValidatingAdmissionPolicyConfiguration',
+    dir: 'validating-admission-policies',
+  },
+  {
+    plugin: 'ValidatingAdmissionWebhook',
+    kinds: ['ValidatingWebhookConfiguration'],
+    configurationKind: 'WebhookAdmissionConfiguration',
+    dir: 'validating-webhooks',
+  },
 ];
 
 /** Where the exported directories go by default (the AdmissionConfiguration names them absolutely, as ValidateStaticManifestsDir requires). */
@@ -132,7 +149,8 @@ export const MANIFEST_RULES: readonly ManifestRule[] = [
   // the decoder knows every version, the accept functions only v1 (extractValidating, acceptVAP …)
   {
     kinds: 'all',
-    check: (e) => (str(e.object.apiVersion) === MANIFEST_API_VERSION ? [] : [{ field: 'apiVersion', message: `unsupported resource type ${goType(e.object)}` }]),
+    check: (e) =>
+      str(e.object.apiVersion) === MANIFEST_API_VERSION ? [] : [{ field: 'apiVersion', message: `unsupported resource type ${goType(e.object)}` }],
   },
   // manifest.ValidateManifestName
   {
@@ -154,7 +172,10 @@ export const MANIFEST_RULES: readonly ManifestRule[] = [
         const cc = obj(obj(w).clientConfig);
         const at = fieldPath('webhooks').index(i).child('clientConfig');
         const who = `webhook "${str(obj(w).name)}" in "${nameOf(e.object)}" (file "${e.file}")`;
-        if (cc.service !== undefined && cc.service !== null) return [{ field: String(at.child('service')), message: `${who}: clientConfig.service is not supported for static manifests; use clientConfig.url instead` }];
+        if (cc.service !== undefined && cc.service !== null)
+          return [
+            { field: String(at.child('service')), message: `${who}: clientConfig.service is not supported for static manifests; use clientConfig.url instead` },
+          ];
         if (!str(cc.url)) return [{ field: String(at.child('url')), message: `${who}: clientConfig.url is required for static manifests` }];
         return [];
       }),
@@ -176,8 +197,10 @@ export const MANIFEST_RULES: readonly ManifestRule[] = [
       const policyName = str(spec.policyName);
       const out: { field: string; message: string }[] = [];
       if (!policyName) out.push({ field: 'spec.policyName', message: `binding "${name}" must reference a policy (spec.policyName)` });
-      else if (!policyName.endsWith(StaticConfigSuffix)) out.push({ field: 'spec.policyName', message: `binding "${name}": spec.policyName "${policyName}" must end with "${StaticConfigSuffix}"` });
-      if (spec.paramRef !== undefined && spec.paramRef !== null) out.push({ field: 'spec.paramRef', message: `binding "${name}": spec.paramRef is not supported for static manifests` });
+      else if (!policyName.endsWith(StaticConfigSuffix))
+        out.push({ field: 'spec.policyName', message: `binding "${name}": spec.policyName "${policyName}" must end with "${StaticConfigSuffix}"` });
+      if (spec.paramRef !== undefined && spec.paramRef !== null)
+        out.push({ field: 'spec.paramRef', message: `binding "${name}": spec.paramRef is not supported for static manifests` });
       return out;
     },
   },
@@ -189,7 +212,14 @@ export const MANIFEST_RULES: readonly ManifestRule[] = [
       const policyName = str(obj(e.object.spec).policyName);
       if (!policyName.endsWith(StaticConfigSuffix)) return [];
       const found = set.entries.some((p) => p.plugin === e.plugin && str(p.object.kind) === e.plugin.policyKind && nameOf(p.object) === policyName);
-      return found ? [] : [{ field: 'spec.policyName', message: `binding "${nameOf(e.object)}" references policy "${policyName}" which does not exist in the manifest directory` }];
+      return found
+        ? []
+        : [
+            {
+              field: 'spec.policyName',
+              message: `binding "${nameOf(e.object)}" references policy "${policyName}" which does not exist in the manifest directory`,
+            },
+          ];
     },
   },
 ];
@@ -205,7 +235,9 @@ export function manifestProblems(objects: readonly unknown[], isStatic: (index: 
   const set: ManifestSet = { entries, firstFile };
   const out: ManifestProblem[] = [];
   for (const e of entries)
-    for (const rule of MANIFEST_RULES) if (applies(rule, str(e.object.kind))) for (const p of rule.check(e, set)) out.push({ index: e.index, file: e.file, ...p, ...(rule.set ? { set: true as const } : {}) });
+    for (const rule of MANIFEST_RULES)
+      if (applies(rule, str(e.object.kind)))
+        for (const p of rule.check(e, set)) out.push({ index: e.index, file: e.file, ...p, ...(rule.set ? { set: true as const } : {}) });
   return out;
 }
 
@@ -220,25 +252,39 @@ export function asManifestErrors(object: unknown, fields: readonly FieldError[],
   if (!spec || !isObject(object)) return [...fields];
   const key = (e: FieldError) => `${e.severity ?? 'error'}\n${e.field}\n${e.message}`;
   const registry = new Set(strategyChecks(spec.kind, decoded(object), releaseOf(release)).map(key));
-  const unknown = new Set(decodeErrors(object).filter((e) => e.severity === 'warning').map(key));
+  const unknown = new Set(
+    decodeErrors(object)
+      .filter((e) => e.severity === 'warning')
+      .map(key),
+  );
   // another version is decoded (strictly) and then refused before any validation (MANIFEST_RULES' first rule)
   const v1 = object.apiVersion === MANIFEST_API_VERSION;
   return fields
     .filter((e) => !registry.has(key(e)) && (v1 || unknown.has(key(e))))
-    .map((e) => (unknown.has(key(e)) ? { ...e, severity: 'error' as const, message: `strict decoding error: ${e.message}`, hint: 'The manifest loader decodes strictly: an unknown field stops the set from loading.' } : e));
+    .map((e) =>
+      unknown.has(key(e))
+        ? {
+            ...e,
+            severity: 'error' as const,
+            message: `strict decoding error: ${e.message}`,
+            hint: 'The manifest loader decodes strictly: an unknown field stops the set from loading.',
+          }
+        : e,
+    );
 }
 
 /** A release's support for static manifests: undefined when the target loads them by default, else why not. */
 export function manifestSupport(release: KubernetesVersion): string | undefined {
   const gate = releaseOf(release).gates.ManifestBasedAdmissionControlConfig;
   if (gate) return undefined;
-  if (gate === false) return `Kubernetes ${release} has static manifests behind the alpha gate ManifestBasedAdmissionControlConfig (off by default): without --feature-gates=ManifestBasedAdmissionControlConfig=true the apiserver refuses staticManifestsDir ("staticManifestsDir requires the ManifestBasedAdmissionControlConfig feature gate to be enabled") and does not start`;
+  if (gate === false)
+    return `Kubernetes ${release} has static manifests behind the alpha gate ManifestBasedAdmissionControlConfig (off by default): without --feature-gates=ManifestBasedAdmissionControlConfig=true the apiserver refuses staticManifestsDir ("staticManifestsDir requires the ManifestBasedAdmissionControlConfig feature gate to be enabled") and does not start`;
   return `Kubernetes ${release} has no static manifests (staticManifestsDir is new in 1.36, on by default from 1.37): its strict decoding of the plugin configuration rejects the field, and the apiserver does not start`;
 }
 
 /** The headline of an invalid manifest set. */
 export const MANIFEST_SET_HEADLINE =
-  'This static manifest set does not load: a kube-apiserver started with it exits with the loader\'s error, and a running one that reloads it keeps its last good set (and reports the error in its log and metrics)';
+  "This static manifest set does not load: a kube-apiserver started with it exits with the loader's error, and a running one that reloads it keeps its last good set (and reports the error in its log and metrics)";
 
 /** The AdmissionConfiguration that points each plugin with objects at its directory (one `plugins` entry each). */
 export function admissionConfiguration(entries: readonly ManifestEntry[], base = DEFAULT_MANIFEST_BASE): Obj {

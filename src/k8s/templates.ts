@@ -53,7 +53,7 @@ export const TEMPLATES: Record<string, () => Record<string, unknown>> = {
       },
       validations: [
         {
-          expression: "object.spec.replicas <= int(params.data.maxReplicas)",
+          expression: 'object.spec.replicas <= int(params.data.maxReplicas)',
           messageExpression: "'replicas must be at most ' + params.data.maxReplicas",
           reason: 'Invalid',
         },
@@ -120,9 +120,7 @@ export function sampleWorkspace(): Record<string, unknown>[] {
           sideEffects: 'None',
           timeoutSeconds: 5,
           admissionReviewVersions: ['v1'],
-          matchConditions: [
-            { name: 'exclude-system-users', expression: "!request.userInfo.username.startsWith('system:')" },
-          ],
+          matchConditions: [{ name: 'exclude-system-users', expression: "!request.userInfo.username.startsWith('system:')" }],
         },
         {
           name: 'deployments.policy-guard.example.com',

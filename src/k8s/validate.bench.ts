@@ -14,7 +14,9 @@ import { bundled } from '../../scripts/bench-bundle.mjs';
 const { validateRules } = await bundled<typeof import('./validate')>(new URL('./validate.ts', import.meta.url));
 
 /** A realistic CA bundle: one PEM certificate, base64-encoded (about 1.1 KB), wrapped as kubectl shows it. */
-const caBundle = btoa(`-----BEGIN CERTIFICATE-----\n${'MIIC/zCCAeegAwIBAgIRAOhlmNB1bLpjmrE+WbNl4bswDQYJKoZIhvcNAQELBQAw\n'.repeat(12)}-----END CERTIFICATE-----\n`);
+const caBundle = btoa(
+  `-----BEGIN CERTIFICATE-----\n${'MIIC/zCCAeegAwIBAgIRAOhlmNB1bLpjmrE+WbNl4bswDQYJKoZIhvcNAQELBQAw\n'.repeat(12)}-----END CERTIFICATE-----\n`,
+);
 
 function webhook(i: number, mutating: boolean): Record<string, unknown> {
   return {

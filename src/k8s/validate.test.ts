@@ -20,31 +20,66 @@ describe('validateRules: dispatch', () => {
     {},
   ])('unknown kind %j gives no errors', (v) => expect(validateRules(v)).toEqual([]));
   it.each([
-    [{ apiVersion: 'admissionregistration.k8s.io/v1beta1', kind: 'ValidatingWebhookConfiguration', webhooks: [{}] }, 'ValidatingWebhookConfiguration', 'admissionregistration.k8s.io/v1beta1'],
+    [
+      { apiVersion: 'admissionregistration.k8s.io/v1beta1', kind: 'ValidatingWebhookConfiguration', webhooks: [{}] },
+      'ValidatingWebhookConfiguration',
+      'admissionregistration.k8s.io/v1beta1',
+    ],
     [{ apiVersion: 'admissionregistration.k8s.io/v2', kind: 'ValidatingAdmissionPolicy' }, 'ValidatingAdmissionPolicy', 'admissionregistration.k8s.io/v2'],
   ])('a kind of ours in a version no release serves %j: only the apiVersion error', (v, kind, apiVersion) =>
     expect(validateRules(v)).toEqual([expect.objectContaining({ field: 'apiVersion', message: `no matches for kind "${kind}" in version "${apiVersion}"` })]),
   );
   it('knows the six kinds', () => {
-    for (const kind of ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding'])
+    for (const kind of [
+      'ValidatingWebhookConfiguration',
+      'MutatingWebhookConfiguration',
+      'ValidatingAdmissionPolicy',
+      'ValidatingAdmissionPolicyBinding',
+      'MutatingAdmissionPolicy',
+      'MutatingAdmissionPolicyBinding',
+    ])
       expect(validatorFor('admissionregistration.k8s.io/v1', kind)).toBeTypeOf('function');
   });
   it('validates an empty object of each kind', () => {
     const G = 'admissionregistration.k8s.io/v1';
     expect(pairsOf(validateRules({ apiVersion: G, kind: 'ValidatingWebhookConfiguration' }))).toEqual(['Required metadata.name']);
     expect(pairsOf(validateRules({ apiVersion: G, kind: 'ValidatingAdmissionPolicy' }))).toEqual(
-      render([['metadata.name', 'Required'], ['spec.matchConstraints', 'Required'], ['spec.validations', 'Required'], ['spec.auditAnnotations', 'Required']]),
+      render([
+        ['metadata.name', 'Required'],
+        ['spec.matchConstraints', 'Required'],
+        ['spec.validations', 'Required'],
+        ['spec.auditAnnotations', 'Required'],
+      ]),
     );
     expect(pairsOf(validateRules({ apiVersion: G, kind: 'MutatingAdmissionPolicy' }))).toEqual(
-      render([['metadata.name', 'Required'], ['spec.matchConstraints', 'Required'], ['spec.mutations', 'Required'], ['spec.reinvocationPolicy', 'Required']]),
+      render([
+        ['metadata.name', 'Required'],
+        ['spec.matchConstraints', 'Required'],
+        ['spec.mutations', 'Required'],
+        ['spec.reinvocationPolicy', 'Required'],
+      ]),
     );
     expect(pairsOf(validateRules({ apiVersion: G, kind: 'ValidatingAdmissionPolicyBinding' }))).toEqual(
-      render([['metadata.name', 'Required'], ['spec.policyName', 'Required'], ['spec.validationActions', 'Required']]),
+      render([
+        ['metadata.name', 'Required'],
+        ['spec.policyName', 'Required'],
+        ['spec.validationActions', 'Required'],
+      ]),
     );
-    expect(pairsOf(validateRules({ apiVersion: G, kind: 'MutatingAdmissionPolicyBinding' }))).toEqual(render([['metadata.name', 'Required'], ['spec.policyName', 'Required']]));
+    expect(pairsOf(validateRules({ apiVersion: G, kind: 'MutatingAdmissionPolicyBinding' }))).toEqual(
+      render([
+        ['metadata.name', 'Required'],
+        ['spec.policyName', 'Required'],
+      ]),
+    );
   });
   it('validates the defaulted object without changing the input', () => {
-    const obj = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'p' }, spec: { matchConstraints: {}, validations: [{ expression: 'true' }] } };
+    const obj = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: 'p' },
+      spec: { matchConstraints: {}, validations: [{ expression: 'true' }] },
+    };
     const before = JSON.stringify(obj);
     expect(pairsOf(validateRules(obj))).toEqual(['Required spec.matchConstraints.resourceRules']);
     expect(JSON.stringify(obj)).toBe(before);
@@ -52,19 +87,38 @@ describe('validateRules: dispatch', () => {
   it('reads a null list element as the zero struct (an empty Helm list item), as Go decodes it', () => {
     const G = 'admissionregistration.k8s.io/v1';
     expect(pairsOf(validateRules({ apiVersion: G, kind: 'ValidatingWebhookConfiguration', metadata: { name: 'x' }, webhooks: [null] }))).toEqual(
-      render([['webhooks[0].name', 'Required'], ['webhooks[0].sideEffects', 'Required'], ['webhooks[0].clientConfig', 'Required'], ['webhooks[0].admissionReviewVersions', 'Required']]),
+      render([
+        ['webhooks[0].name', 'Required'],
+        ['webhooks[0].sideEffects', 'Required'],
+        ['webhooks[0].clientConfig', 'Required'],
+        ['webhooks[0].admissionReviewVersions', 'Required'],
+      ]),
     );
-    const vap = { apiVersion: G, kind: 'ValidatingAdmissionPolicy', metadata: { name: 'p' }, spec: { matchConstraints: { resourceRules: [null] }, matchConditions: [null], validations: [null] } };
+    const vap = {
+      apiVersion: G,
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: 'p' },
+      spec: { matchConstraints: { resourceRules: [null] }, matchConditions: [null], validations: [null] },
+    };
     expect(pairsOf(validateRules(vap))).toEqual(
       render([
-        ['spec.matchConstraints.resourceRules[0].operations', 'Required'], ['spec.matchConstraints.resourceRules[0].apiGroups', 'Required'],
-        ['spec.matchConstraints.resourceRules[0].apiVersions', 'Required'], ['spec.matchConstraints.resourceRules[0].resources', 'Required'],
-        ['spec.matchConditions[0].expression', 'Required'], ['spec.matchConditions[0].name', 'Required'], ['spec.validations[0].expression', 'Required'],
+        ['spec.matchConstraints.resourceRules[0].operations', 'Required'],
+        ['spec.matchConstraints.resourceRules[0].apiGroups', 'Required'],
+        ['spec.matchConstraints.resourceRules[0].apiVersions', 'Required'],
+        ['spec.matchConstraints.resourceRules[0].resources', 'Required'],
+        ['spec.matchConditions[0].expression', 'Required'],
+        ['spec.matchConditions[0].name', 'Required'],
+        ['spec.validations[0].expression', 'Required'],
       ]),
     );
   });
   it('the reserved .static.k8s.io suffix: an error at 1.37, a warning at 1.36, nothing before', () => {
-    const b = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicyBinding', metadata: { name: 'x.static.k8s.io' }, spec: { policyName: 'p' } };
+    const b = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingAdmissionPolicyBinding',
+      metadata: { name: 'x.static.k8s.io' },
+      spec: { policyName: 'p' },
+    };
     const detail = 'names ending with ".static.k8s.io" are reserved for static manifest-based configurations and cannot be managed via the API';
     expect(validateRules(b)).toEqual([{ type: 'Invalid', field: 'metadata.name', message: `Invalid value: "x.static.k8s.io": ${detail}` }]);
     // the warning's text is the apiserver's: `metadata.name: names ending with …`
@@ -88,14 +142,32 @@ describe('validateRules: dispatch', () => {
     expect(texts()).toHaveLength(2);
   });
   it('prefixes List items', () => {
-    const list = { apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'ConfigMap' }, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicyBinding', metadata: { name: 'b' } }, 'junk'] };
+    const list = {
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [
+        { apiVersion: 'v1', kind: 'ConfigMap' },
+        { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicyBinding', metadata: { name: 'b' } },
+        'junk',
+      ],
+    };
     expect(pairsOf(validateRules(list))).toEqual(['Required items[1].spec.policyName']);
   });
   it('passes the compiler through', () => {
     const cel = scriptedCompiler();
     const vwc = {
-      apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'x' },
-      webhooks: [{ name: 'a.b.c', sideEffects: 'None', admissionReviewVersions: ['v1'], clientConfig: { url: 'https://a' }, matchConditions: [{ name: 'm', expression: 'BAD' }] }],
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'x' },
+      webhooks: [
+        {
+          name: 'a.b.c',
+          sideEffects: 'None',
+          admissionReviewVersions: ['v1'],
+          clientConfig: { url: 'https://a' },
+          matchConditions: [{ name: 'm', expression: 'BAD' }],
+        },
+      ],
     };
     expect(pairsOf(validateRules(vwc, { cel }))).toEqual(['Invalid webhooks[0].matchConditions[0].expression']);
   });
@@ -109,8 +181,26 @@ describe('validateRules: fixtures modelled on real configurations', () => {
     ['cabundle-multiline.yaml', [[]]],
     ['kyaml-flow.yaml', [[]]],
     ['v1-list.yaml', [[]]],
-    ['rejected-docs-match-conditions.yaml', [[['metadata.name', 'Required'], ['webhooks[0].clientConfig.caBundle', 'Invalid'], ['webhooks[0].admissionReviewVersions', 'Required']]]],
-    ['rejected-binding-and-map.yaml', [[['spec.paramRef.parameterNotFoundAction', 'Required']], [['spec.matchConstraints.resourceRules.operations', 'NotSupported'], ['spec.reinvocationPolicy', 'Required']]]],
+    [
+      'rejected-docs-match-conditions.yaml',
+      [
+        [
+          ['metadata.name', 'Required'],
+          ['webhooks[0].clientConfig.caBundle', 'Invalid'],
+          ['webhooks[0].admissionReviewVersions', 'Required'],
+        ],
+      ],
+    ],
+    [
+      'rejected-binding-and-map.yaml',
+      [
+        [['spec.paramRef.parameterNotFoundAction', 'Required']],
+        [
+          ['spec.matchConstraints.resourceRules.operations', 'NotSupported'],
+          ['spec.reinvocationPolicy', 'Required'],
+        ],
+      ],
+    ],
   ])('%s', (name, expected) => {
     const docs = fixture(name);
     expect(docs.map((d) => pairsOf(validateRules(d)))).toEqual(expected.map(render));
@@ -146,11 +236,35 @@ describe('validateRules: values of the wrong JSON type never throw and are never
     ...(fixture('v1-list.yaml')[0] as { items: unknown[] }).items,
     ...fixture('rejected-binding-and-map.yaml'),
     {
-      apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'p', labels: { a: 'b' }, ownerReferences: [{ apiVersion: 'v1', kind: 'K', name: 'n', uid: 'u', controller: true }], finalizers: ['f'] },
-      spec: { auditAnnotations: [{ key: 'k', valueExpression: "'v'" }], matchConditions: [{ name: 'n', expression: 'true' }], matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'], resourceNames: ['x'] }] } },
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: 'p', labels: { a: 'b' }, ownerReferences: [{ apiVersion: 'v1', kind: 'K', name: 'n', uid: 'u', controller: true }], finalizers: ['f'] },
+      spec: {
+        auditAnnotations: [{ key: 'k', valueExpression: "'v'" }],
+        matchConditions: [{ name: 'n', expression: 'true' }],
+        matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'], resourceNames: ['x'] }] },
+      },
     },
-    { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'b' }, spec: { policyName: 'p', validationActions: ['Deny'], paramRef: { selector: { matchLabels: { a: 'b' } }, parameterNotFoundAction: 'Deny' } } },
-    { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'u' }, webhooks: [{ name: 'a.b.c', sideEffects: 'None', admissionReviewVersions: ['v1'], clientConfig: { url: 'https://x', caBundle: 'Cg==' }, matchConditions: [{ name: 'm', expression: 'true' }] }] },
+    {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name: 'b' },
+      spec: { policyName: 'p', validationActions: ['Deny'], paramRef: { selector: { matchLabels: { a: 'b' } }, parameterNotFoundAction: 'Deny' } },
+    },
+    {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'u' },
+      webhooks: [
+        {
+          name: 'a.b.c',
+          sideEffects: 'None',
+          admissionReviewVersions: ['v1'],
+          clientConfig: { url: 'https://x', caBundle: 'Cg==' },
+          matchConditions: [{ name: 'm', expression: 'true' }],
+        },
+      ],
+    },
   ];
   const wrongValues = [42, true, 'text', [], {}, [1], { a: 1 }];
   const cases: [string, unknown, unknown][] = [];
@@ -167,7 +281,9 @@ describe('validateRules: values of the wrong JSON type never throw and are never
     const reported: string[] = [];
     for (const [path, w, obj] of cases) {
       const errs = validateRules(obj, { cel: scriptedCompiler() });
-      for (const e of errs) if (e.field === path || e.field.startsWith(`${path}.`) || e.field.startsWith(`${path}[`)) reported.push(`${path}=${JSON.stringify(w)}: ${e.field} ${e.message}`);
+      for (const e of errs)
+        if (e.field === path || e.field.startsWith(`${path}.`) || e.field.startsWith(`${path}[`))
+          reported.push(`${path}=${JSON.stringify(w)}: ${e.field} ${e.message}`);
     }
     expect(reported).toEqual([]);
   });
@@ -177,7 +293,13 @@ describe('ownerReferences: apimachinery v0.37 words (1.37) and v0.36 (1.36), as 
   const vapb = {
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'ValidatingAdmissionPolicyBinding',
-    metadata: { name: 'b', ownerReferences: [{ apiVersion: '', kind: '', name: '', uid: '' }, { apiVersion: 'a/b/c', kind: 'K', name: 'n', uid: 'u' }] },
+    metadata: {
+      name: 'b',
+      ownerReferences: [
+        { apiVersion: '', kind: '', name: '', uid: '' },
+        { apiVersion: 'a/b/c', kind: 'K', name: 'n', uid: 'u' },
+      ],
+    },
     spec: { policyName: 'p', validationActions: ['Deny'] },
   };
   const lines = (v?: '1.36') => validateRules(vapb, v && { kubernetesVersion: v }).map((e) => `${e.field}: ${e.message}`);

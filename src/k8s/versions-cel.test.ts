@@ -16,7 +16,7 @@ const cel = createSyncCompiler();
 
 const FIRST_RELEASE: readonly [library: string, expression: string, first: KubernetesVersion][] = [
   ['IP and CIDR', "isCIDR('10.0.0.0/8')", '1.31'],
-  ['format', "!format.dns1123Label().validate(object.metadata.name).hasValue()", '1.32'],
+  ['format', '!format.dns1123Label().validate(object.metadata.name).hasValue()', '1.32'],
   ['authorizer selectors', "authorizer.group('').resource('pods').labelSelector('a=b').check('list').allowed() || true", '1.32'],
   ['two-variable comprehensions', 'object.metadata.labels.all(k, v, v != "")', '1.33'],
   ['semver', "isSemver('1.2.3')", '1.34'],
@@ -37,17 +37,25 @@ const vap = (expression: string) => ({
 const previous = (r: KubernetesVersion): KubernetesVersion => KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.indexOf(r) - 1]!;
 
 describe('CEL libraries per target release, through validate()', () => {
-  it.each(FIRST_RELEASE)('%s: %s is a compile error one release before %s and valid from it on', (_lib, expression, first) => {
-    const before = validate(vap(expression), { cel, kubernetesVersion: previous(first) });
-    expect(before.map((e) => `${e.type} ${e.field}`)).toEqual(['Invalid spec.validations[0].expression']);
-    expect(before[0]!.message).toMatch(/compilation failed: ERROR: <input>:\d+:\d+: (undeclared reference|found no matching overload)/);
-    for (const release of KUBERNETES_VERSIONS.filter((r) => minorOf(r) >= minorOf(first))) expect(validate(vap(expression), { cel, kubernetesVersion: release }), release).toEqual([]);
-  }, 60_000); // the first case builds every release's environments
+  it.each(FIRST_RELEASE)(
+    '%s: %s is a compile error one release before %s and valid from it on',
+    (_lib, expression, first) => {
+      const before = validate(vap(expression), { cel, kubernetesVersion: previous(first) });
+      expect(before.map((e) => `${e.type} ${e.field}`)).toEqual(['Invalid spec.validations[0].expression']);
+      expect(before[0]!.message).toMatch(/compilation failed: ERROR: <input>:\d+:\d+: (undeclared reference|found no matching overload)/);
+      for (const release of KUBERNETES_VERSIONS.filter((r) => minorOf(r) >= minorOf(first)))
+        expect(validate(vap(expression), { cel, kubernetesVersion: release }), release).toEqual([]);
+    },
+    60_000,
+  ); // the first case builds every release's environments
 
   it('includes() (Kubernetes lists library v1, introduced in 1.37) cannot be written at any target yet: a 1.37 apiserver accepts it from 1.38', () => {
     for (const release of KUBERNETES_VERSIONS) {
       const errs = validate(vap('[1, 2].includes(1)'), { cel, kubernetesVersion: release });
-      expect(errs.map((e) => `${e.type} ${e.field}`), release).toEqual(['Invalid spec.validations[0].expression']);
+      expect(
+        errs.map((e) => `${e.type} ${e.field}`),
+        release,
+      ).toEqual(['Invalid spec.validations[0].expression']);
       expect(errs[0]!.message).toMatch(/compilation failed: ERROR: <input>:\d+:\d+: (undeclared reference|found no matching overload)/);
     }
   });

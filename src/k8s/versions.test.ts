@@ -16,7 +16,10 @@ const minimal: Record<string, object> = {
   MutatingWebhookConfiguration: { metadata: { name: 'w' } },
   ValidatingAdmissionPolicy: {
     metadata: { name: 'p' },
-    spec: { matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }] }, validations: [{ expression: 'true' }] },
+    spec: {
+      matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }] },
+      validations: [{ expression: 'true' }],
+    },
   },
   ValidatingAdmissionPolicyBinding: { metadata: { name: 'b' }, spec: { policyName: 'p', validationActions: ['Deny'] } },
   MutatingAdmissionPolicy: {
@@ -68,7 +71,9 @@ describe('served apiVersions per target release', () => {
       expect(errs).toEqual([]);
       return;
     }
-    expect(apiVersionErrors).toEqual([expect.objectContaining({ type: 'NotSupported', message: `no matches for kind "${kind}" in version "${G}/${version}"` })]);
+    expect(apiVersionErrors).toEqual([
+      expect.objectContaining({ type: 'NotSupported', message: `no matches for kind "${kind}" in version "${G}/${version}"` }),
+    ]);
     if (expected === 'O') {
       expect(apiVersionErrors[0]!.hint).toContain(`--runtime-config=${G}/${version}=true`);
       expect(errs).toHaveLength(1); // the rules ran and found nothing else
@@ -110,15 +115,24 @@ describe('hints for versions a release does not serve', () => {
     expect(h).not.toMatch(/convert/i);
   });
   it('MutatingAdmissionPolicy before 1.32: the release has no such kind', () => {
-    expect(hint('MutatingAdmissionPolicy', 'v1alpha1', '1.31')).toContain('Kubernetes 1.31 has no MutatingAdmissionPolicy (it first appears in Kubernetes 1.32)');
+    expect(hint('MutatingAdmissionPolicy', 'v1alpha1', '1.31')).toContain(
+      'Kubernetes 1.31 has no MutatingAdmissionPolicy (it first appears in Kubernetes 1.32)',
+    );
   });
   it('v1alpha1 ValidatingAdmissionPolicy after 1.32: removed in 1.33', () => {
-    expect(hint('ValidatingAdmissionPolicy', 'v1alpha1', '1.33')).toContain('Kubernetes 1.33 removed admissionregistration.k8s.io/v1alpha1 ValidatingAdmissionPolicy');
+    expect(hint('ValidatingAdmissionPolicy', 'v1alpha1', '1.33')).toContain(
+      'Kubernetes 1.33 removed admissionregistration.k8s.io/v1alpha1 ValidatingAdmissionPolicy',
+    );
   });
 });
 
 describe("older releases' wording", () => {
-  const vap = (spec: object) => ({ apiVersion: `${G}/v1`, kind: 'ValidatingAdmissionPolicy', metadata: { name: 'p' }, spec: { ...minimal.ValidatingAdmissionPolicy!['spec' as never] as object, ...spec } });
+  const vap = (spec: object) => ({
+    apiVersion: `${G}/v1`,
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name: 'p' },
+    spec: { ...(minimal.ValidatingAdmissionPolicy!['spec' as never] as object), ...spec },
+  });
   const lines = (o: object, release: KubernetesVersion) => validate(o, { kubernetesVersion: release }).map((e) => `${e.field}: ${e.message}`);
 
   it('variable names: "name is not a valid CEL identifier" until 1.33', () => {
@@ -132,7 +146,12 @@ describe("older releases' wording", () => {
     expect(lines(o, '1.36')).toContain('spec.validations[0].message: Invalid value: "a\\nb": must not contain line breaks');
   });
   it('ValidatingAdmissionPolicyBinding matchResources errors at spec.matchResouces until 1.31', () => {
-    const b = { apiVersion: `${G}/v1`, kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'b' }, spec: { policyName: 'p', validationActions: ['Deny'], matchResources: { matchPolicy: 'Sometimes' } } };
+    const b = {
+      apiVersion: `${G}/v1`,
+      kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name: 'b' },
+      spec: { policyName: 'p', validationActions: ['Deny'], matchResources: { matchPolicy: 'Sometimes' } },
+    };
     expect(validate(b, { kubernetesVersion: '1.31' }).map((e) => e.field)).toEqual(['spec.matchResouces.matchPolicy']);
     expect(validate(b, { kubernetesVersion: '1.32' }).map((e) => e.field)).toEqual(['spec.matchResources.matchPolicy']);
   });
@@ -197,7 +216,15 @@ describe('the target release reaches the CEL compiler', () => {
       apiVersion: `${G}/v1`,
       kind: 'ValidatingWebhookConfiguration',
       metadata: { name: 'w' },
-      webhooks: [{ name: 'a.b.c', sideEffects: 'None', admissionReviewVersions: ['v1'], clientConfig: { url: 'https://x' }, matchConditions: [{ name: 'm', expression: 'true' }] }],
+      webhooks: [
+        {
+          name: 'a.b.c',
+          sideEffects: 'None',
+          admissionReviewVersions: ['v1'],
+          clientConfig: { url: 'https://x' },
+          matchConditions: [{ name: 'm', expression: 'true' }],
+        },
+      ],
     };
     validate(o, { cel, kubernetesVersion: '1.30' });
     validate(o, { cel, kubernetesVersion: '1.37' });
@@ -210,21 +237,40 @@ describe('null inside a list of strings decodes to "" (as the apiserver decoder 
     apiVersion: `${G}/v1`,
     kind: 'ValidatingWebhookConfiguration',
     metadata: { name: 'w' },
-    webhooks: [{ name: 'a.b.c', sideEffects: 'None', admissionReviewVersions: ['v1'], clientConfig: { url: 'https://x' }, rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], ...rule }], ...extra }],
+    webhooks: [
+      {
+        name: 'a.b.c',
+        sideEffects: 'None',
+        admissionReviewVersions: ['v1'],
+        clientConfig: { url: 'https://x' },
+        rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], ...rule }],
+        ...extra,
+      },
+    ],
   });
   const lines = (o: object) => validate(o).map((e) => `${e.field}: ${e.message}`);
 
   it.each([
-    [{ operations: ['CREATE', null] }, 'webhooks[0].rules[0].operations[1]: Unsupported value: "": supported values: "*", "CONNECT", "CREATE", "DELETE", "UPDATE"'],
+    [
+      { operations: ['CREATE', null] },
+      'webhooks[0].rules[0].operations[1]: Unsupported value: "": supported values: "*", "CONNECT", "CREATE", "DELETE", "UPDATE"',
+    ],
     [{ resources: ['pods', null] }, 'webhooks[0].rules[0].resources[1]: Required value'],
     [{ apiVersions: [null] }, 'webhooks[0].rules[0].apiVersions[0]: Required value'],
   ])('rules %j', (rule, expected) => expect(lines(hook(rule))).toEqual([expected]));
 
   it('admissionReviewVersions [v1, null]', () => {
-    expect(lines(hook({}, { admissionReviewVersions: ['v1', null] }))).toEqual([expect.stringMatching(/^webhooks\[0\]\.admissionReviewVersions\[1\]: Invalid value: "": a DNS-1035 label/)]);
+    expect(lines(hook({}, { admissionReviewVersions: ['v1', null] }))).toEqual([
+      expect.stringMatching(/^webhooks\[0\]\.admissionReviewVersions\[1\]: Invalid value: "": a DNS-1035 label/),
+    ]);
   });
   it('a binding validationActions [Deny, null]', () => {
-    const b = { apiVersion: `${G}/v1`, kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'b' }, spec: { policyName: 'p', validationActions: ['Deny', null] } };
+    const b = {
+      apiVersion: `${G}/v1`,
+      kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name: 'b' },
+      spec: { policyName: 'p', validationActions: ['Deny', null] },
+    };
     expect(lines(b)).toEqual(['spec.validationActions[1]: Unsupported value: "": supported values: "Audit", "Deny", "Warn"']);
   });
   it('null label values and selector values are "" (valid), and the input is not changed', () => {

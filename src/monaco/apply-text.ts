@@ -14,5 +14,9 @@ export function applyText(monaco: { Range: typeof Monaco.Range }, model: Monaco.
   const { at: start, oldEnd: endOld, newEnd: endNew } = change;
   const from = model.getPositionAt(start);
   const to = model.getPositionAt(endOld);
-  model.pushEditOperations([], [{ range: new monaco.Range(from.lineNumber, from.column, to.lineNumber, to.column), text: text.slice(start, endNew) }], () => null);
+  model.pushEditOperations(
+    [],
+    [{ range: new monaco.Range(from.lineNumber, from.column, to.lineNumber, to.column), text: text.slice(start, endNew) }],
+    () => null,
+  );
 }

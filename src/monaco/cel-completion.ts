@@ -11,7 +11,6 @@ import { KEYWORDS } from './cel-tokens';
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-
 function typeMatchesReceiver(receiverType: string | undefined, overloadReceiver: string | undefined): boolean {
   if (!overloadReceiver) return false;
   if (!receiverType || receiverType === 'dyn') return true;
@@ -49,12 +48,7 @@ interface Resolved {
 }
 
 /** Resolves a receiver: a dotted path from the declarations and the sample input, else the engine's checker. */
-async function resolveReceiver(
-  chain: string,
-  decl: CelDeclarations,
-  mctx: CelModelContext,
-  engine: CelLanguageEngine,
-): Promise<Resolved> {
+async function resolveReceiver(chain: string, decl: CelDeclarations, mctx: CelModelContext, engine: CelLanguageEngine): Promise<Resolved> {
   if (/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(chain)) {
     const segments = chain.split('.');
     // longest declared variable name that prefixes the chain (authorizer.requestResource)
@@ -143,7 +137,12 @@ export function celCompletionProvider(
         // of the same name (request.operation is both).
         const listed = new Set<string>();
         // fields of object/oldObject (and params, macro variables over them) typed by the schemas of the kinds the document can match
-        const textBefore = model.getValueInRange({ startLineNumber: 1, startColumn: 1, endLineNumber: position.lineNumber, endColumn: position.column - prefix.length - 1 - chain.length });
+        const textBefore = model.getValueInRange({
+          startLineNumber: 1,
+          startColumn: 1,
+          endLineNumber: position.lineNumber,
+          endColumn: position.column - prefix.length - 1 - chain.length,
+        });
         const at = mctx.typedFields ? typedPath(chain, textBefore) : undefined;
         const typed = at ? await mctx.typedFields!(at.root, at.path).catch(() => undefined) : undefined;
         for (const f of typed?.fields ?? []) {

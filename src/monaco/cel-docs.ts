@@ -18,7 +18,9 @@ export function functionMarkdown(fn: CelFunction, member?: boolean): string {
 
 export function macroMarkdown(m: CelMacro[]): string {
   const first = m[0]!;
-  const sigs = m.map((x) => `${x.receiver ? 'e.' : ''}${x.name}(${Array.from({ length: x.argCount }, (_, i) => ['x', 'y', 'expr', 'expr2'][i] ?? `a${i}`).join(', ')})`);
+  const sigs = m.map(
+    (x) => `${x.receiver ? 'e.' : ''}${x.name}(${Array.from({ length: x.argCount }, (_, i) => ['x', 'y', 'expr', 'expr2'][i] ?? `a${i}`).join(', ')})`,
+  );
   const parts = ['```\n' + sigs.join('\n') + '\n```', `macro${first.doc ? ': ' + first.doc : ''}`];
   const ex = m.flatMap((x) => x.examples ?? []);
   if (ex.length) parts.push('Examples:\n```\n' + ex.slice(0, 6).join('\n') + '\n```');

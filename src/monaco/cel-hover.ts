@@ -14,7 +14,10 @@ export function celHoverProvider(engine: CelLanguageEngine, getDecl: (ctx: CelMo
       const decl = await getDecl(mctx);
       if (!decl.ok) return null;
       const line = model.getLineContent(position.lineNumber);
-      const member = line.slice(0, word.startColumn - 1).trimEnd().endsWith('.');
+      const member = line
+        .slice(0, word.startColumn - 1)
+        .trimEnd()
+        .endsWith('.');
       const after = line.slice(word.endColumn - 1).trimStart();
       const isCall = after.startsWith('(');
       const contents: Monaco.IMarkdownString[] = [];
@@ -26,7 +29,12 @@ export function celHoverProvider(engine: CelLanguageEngine, getDecl: (ctx: CelMo
       };
       // a field of object/oldObject typed by the schemas of the kinds the policy can match
       const chain = receiverBefore(line.slice(0, word.endColumn - 1));
-      const textBefore = model.getValueInRange({ startLineNumber: 1, startColumn: 1, endLineNumber: position.lineNumber, endColumn: word.endColumn - chain.length });
+      const textBefore = model.getValueInRange({
+        startLineNumber: 1,
+        startColumn: 1,
+        endLineNumber: position.lineNumber,
+        endColumn: word.endColumn - chain.length,
+      });
       const at = mctx.typedFields && !isCall ? typedPath(chain, textBefore) : undefined;
       const path = at?.path;
       if (at && path) {
@@ -51,8 +59,7 @@ export function celHoverProvider(engine: CelLanguageEngine, getDecl: (ctx: CelMo
         // namespaced functions: sets.contains -> the text before the word
         const nsMatch = /([A-Za-z_][A-Za-z0-9_]*)\.\s*$/.exec(line.slice(0, word.startColumn - 1));
         const qualified = nsMatch ? `${nsMatch[1]}.${word.word}` : undefined;
-        const fn =
-          (qualified && decl.functions.find((f) => f.name === qualified)) || decl.functions.find((f) => f.name === word.word);
+        const fn = (qualified && decl.functions.find((f) => f.name === qualified)) || decl.functions.find((f) => f.name === word.word);
         const macros = decl.macros.filter((m) => m.name === word.word && m.receiver === member);
         if (fn && (fn.name === qualified || fn.overloads.some((o) => o.member === member))) {
           contents.push({ value: functionMarkdown(fn, fn.name === qualified ? false : member) });

@@ -1,13 +1,6 @@
 /** The Monaco `cel` language (src/monaco/cel-language.ts) with a minimal fake Monaco and the real engine. */
 import { describe, expect, test } from 'vitest';
-import {
-  celMarkers,
-  celMonarch,
-  codePointColumnToUtf16,
-  receiverBefore,
-  registerCelLanguage,
-  setCelModelContext,
-} from './cel-language';
+import { celMarkers, celMonarch, codePointColumnToUtf16, receiverBefore, registerCelLanguage, setCelModelContext } from './cel-language';
 import { compile, declarations, typeAt } from '../cel';
 import { kindFieldsAt, objectFieldsAt, typedRootKinds } from '../admission/schema-fields';
 import { macroScopes, typedPath } from './cel-model';
@@ -38,8 +31,7 @@ function fakeMonaco() {
 
 function fakeModel(text: string) {
   const lines = text.split('\n');
-  const offsetAt = (p: { lineNumber: number; column: number }) =>
-    lines.slice(0, p.lineNumber - 1).reduce((n, l) => n + l.length + 1, 0) + p.column - 1;
+  const offsetAt = (p: { lineNumber: number; column: number }) => lines.slice(0, p.lineNumber - 1).reduce((n, l) => n + l.length + 1, 0) + p.column - 1;
   return {
     getValue: () => text,
     getLineCount: () => lines.length,
@@ -68,7 +60,7 @@ async function complete(text: string, ctx: Parameters<typeof setCelModelContext>
   const lines = text.split('\n');
   const position = { lineNumber: lines.length, column: lines[lines.length - 1]!.length + 1 };
   const r = await providers.completion!.provideCompletionItems!(model, position);
-  return (r.suggestions as { label: string; detail?: string; insertText: string }[]);
+  return r.suggestions as { label: string; detail?: string; insertText: string }[];
 }
 
 type MonarchAction = string | { token?: string; next?: string; cases?: Record<string, string | { token: string }> };
@@ -80,7 +72,11 @@ type MonarchAction = string | { token?: string; next?: string; cases?: Record<st
  */
 function monarchTokens(line: string): [string, string][] {
   const lang = celMonarch as unknown as Record<string, unknown> & { tokenizer: Record<string, [RegExp, MonarchAction][]> };
-  const sticky = (re: RegExp) => new RegExp(re.source.replace(/@(\w+)/g, (_m, name: string) => (lang[name] as RegExp).source), 'y');
+  const sticky = (re: RegExp) =>
+    new RegExp(
+      re.source.replace(/@(\w+)/g, (_m, name: string) => (lang[name] as RegExp).source),
+      'y',
+    );
   const out: [string, string][] = [];
   const stack = ['root'];
   let pos = 0;
@@ -129,23 +125,58 @@ describe('helpers', () => {
   test('the Monarch grammar gives CEL tokens their classes', () => {
     const tokens = (line: string) => monarchTokens(line).filter(([, t]) => t !== 'white');
     expect(tokens('a.b in [1, 2.5e3, 0xFFu, 3u] && !x')).toEqual([
-      ['a', 'identifier'], ['.', 'delimiter'], ['b', 'identifier'], ['in', 'keyword'], ['[', '@brackets'],
-      ['1', 'number'], [',', 'delimiter'], ['2.5e3', 'number.float'], [',', 'delimiter'], ['0xFFu', 'number.hex'],
-      [',', 'delimiter'], ['3u', 'number'], [']', '@brackets'], ['&&', 'operator'], ['!', 'operator'], ['x', 'identifier'],
+      ['a', 'identifier'],
+      ['.', 'delimiter'],
+      ['b', 'identifier'],
+      ['in', 'keyword'],
+      ['[', '@brackets'],
+      ['1', 'number'],
+      [',', 'delimiter'],
+      ['2.5e3', 'number.float'],
+      [',', 'delimiter'],
+      ['0xFFu', 'number.hex'],
+      [',', 'delimiter'],
+      ['3u', 'number'],
+      [']', '@brackets'],
+      ['&&', 'operator'],
+      ['!', 'operator'],
+      ['x', 'identifier'],
     ]);
     // escapes in ordinary strings, none in raw strings; bytes prefixes
     expect(tokens(String.raw`'a\n' + r'\d' + b'x'`)).toEqual([
-      ["'", 'string.quote'], ['a', 'string'], [String.raw`\n`, 'string.escape'], ["'", 'string.quote'], ['+', 'operator'],
-      ["r'", 'string.quote'], [String.raw`\d`, 'string'], ["'", 'string.quote'], ['+', 'operator'],
-      ['b', 'string.quote'], ["'", 'string.quote'], ['x', 'string'], ["'", 'string.quote'],
+      ["'", 'string.quote'],
+      ['a', 'string'],
+      [String.raw`\n`, 'string.escape'],
+      ["'", 'string.quote'],
+      ['+', 'operator'],
+      ["r'", 'string.quote'],
+      [String.raw`\d`, 'string'],
+      ["'", 'string.quote'],
+      ['+', 'operator'],
+      ['b', 'string.quote'],
+      ["'", 'string.quote'],
+      ['x', 'string'],
+      ["'", 'string.quote'],
     ]);
     // reserved words, type names, comments
     expect(tokens('let x = dyn(null) // c')).toEqual([
-      ['let', 'invalid'], ['x', 'identifier'], ['=', ''], ['dyn', 'type'], ['(', '@brackets'], ['null', 'keyword'],
-      [')', '@brackets'], ['// c', 'comment'],
+      ['let', 'invalid'],
+      ['x', 'identifier'],
+      ['=', ''],
+      ['dyn', 'type'],
+      ['(', '@brackets'],
+      ['null', 'keyword'],
+      [')', '@brackets'],
+      ['// c', 'comment'],
     ]);
     const q3 = '"'.repeat(3);
-    expect(tokens(`${q3}a"b${q3}`)).toEqual([[q3, 'string.quote'], ['a', 'string'], ['"', 'string'], ['b', 'string'], [q3, 'string.quote']]);
+    expect(tokens(`${q3}a"b${q3}`)).toEqual([
+      [q3, 'string.quote'],
+      ['a', 'string'],
+      ['"', 'string'],
+      ['b', 'string'],
+      [q3, 'string.quote'],
+    ]);
   });
 });
 
@@ -224,7 +255,11 @@ describe('object typed by the matched kinds (the type checker schemas)', () => {
     kind: 'ValidatingAdmissionPolicy',
     spec: { matchConstraints: { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources }] } },
   });
-  const ctx = (resources: string[]) => ({ context: 'vap-validation' as const, typedFields: (root: 'object' | 'params', path: readonly string[]) => (root === 'object' ? objectFieldsAt(policy(resources), path) : Promise.resolve(undefined)) });
+  const ctx = (resources: string[]) => ({
+    context: 'vap-validation' as const,
+    typedFields: (root: 'object' | 'params', path: readonly string[]) =>
+      root === 'object' ? objectFieldsAt(policy(resources), path) : Promise.resolve(undefined),
+  });
   const hover = async (text: string, column: number, c = ctx(['deployments'])) => {
     const { monaco, providers } = fakeMonaco();
     registerCelLanguage(monaco as never, engine);
@@ -272,13 +307,16 @@ describe('object typed by the matched kinds (the type checker schemas)', () => {
     expect(await hover('object.spec.replicas <= 5', 3)).toBe('`object`: `Deployment` (apps/v1 Deployment)');
   });
 
-  test('typedPath: macro variables stand for their receiver\'s elements; params is a root', () => {
-    expect(typedPath('c.image', 'object.spec.template.spec.containers.all(c, ')).toEqual({ root: 'object', path: ['spec', 'template', 'spec', 'containers', '[*]', 'image'] });
+  test("typedPath: macro variables stand for their receiver's elements; params is a root", () => {
+    expect(typedPath('c.image', 'object.spec.template.spec.containers.all(c, ')).toEqual({
+      root: 'object',
+      path: ['spec', 'template', 'spec', 'containers', '[*]', 'image'],
+    });
     // nested: p ranges over c's ports, c over the containers
     expect(typedPath('p', 'object.spec.containers.all(c, c.ports.exists(p, ')).toEqual({ root: 'object', path: ['spec', 'containers', '[*]', 'ports', '[*]'] });
     // two variables: the second is the element (or a map's value); the first binds nothing typed
-    expect(typedPath('v', "object.metadata.labels.all(k, v, ")).toEqual({ root: 'object', path: ['metadata', 'labels', '[]'] });
-    expect(typedPath('k', "object.metadata.labels.all(k, v, ")).toBeUndefined();
+    expect(typedPath('v', 'object.metadata.labels.all(k, v, ')).toEqual({ root: 'object', path: ['metadata', 'labels', '[]'] });
+    expect(typedPath('k', 'object.metadata.labels.all(k, v, ')).toBeUndefined();
     // the innermost binding of a name wins; a closed call binds nothing
     expect(typedPath('c', 'object.a.all(c, c.b.all(c, ')).toEqual({ root: 'object', path: ['a', '[*]', 'b', '[*]'] });
     expect(typedPath('c', 'object.a.all(c, true) && ')).toBeUndefined();
@@ -287,7 +325,7 @@ describe('object typed by the matched kinds (the type checker schemas)', () => {
     expect(typedPath('params.data', '')).toEqual({ root: 'params', path: ['data'] });
   });
 
-  test('completion inside a macro offers the element\'s fields; over a map\'s keys nothing typed', async () => {
+  test("completion inside a macro offers the element's fields; over a map's keys nothing typed", async () => {
     const c = await complete('object.spec.template.spec.containers.all(c, c.', ctx(['deployments']));
     expect(c.find((x) => x.label === 'image')?.detail).toBe('string');
     // one variable over a map is its key: the list-only step finds no type there, the element step the value's
@@ -297,7 +335,7 @@ describe('object typed by the matched kinds (the type checker schemas)', () => {
     expect(await hover('object.spec.template.spec.containers.all(c, c.image != "")', 48)).toBe('`image`: `string`\n\nIn apps/v1 Deployment');
   });
 
-  test('params typed by the paramKind, a webhook matchCondition\'s object by its rules', async () => {
+  test("params typed by the paramKind, a webhook matchCondition's object by its rules", async () => {
     const vap = { ...policy(['deployments']), spec: { ...policy(['deployments']).spec, paramKind: { apiVersion: 'v1', kind: 'ConfigMap' } } };
     const params = await kindFieldsAt(typedRootKinds(vap, 'spec.validations[0].expression', 'params', '1.37', []), []);
     expect(params?.fields.find((f) => f.name === 'data')?.type).toBe('map[string]string');
@@ -316,7 +354,11 @@ describe('object typed by the matched kinds (the type checker schemas)', () => {
   });
 
   test('no schema known (wildcards): completion and hover as before', async () => {
-    const wild = { context: 'vap-validation' as const, typedFields: (_root: 'object' | 'params', path: readonly string[]) => objectFieldsAt({ spec: { matchConstraints: { resourceRules: [{ apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] }] } } }, path) };
+    const wild = {
+      context: 'vap-validation' as const,
+      typedFields: (_root: 'object' | 'params', path: readonly string[]) =>
+        objectFieldsAt({ spec: { matchConstraints: { resourceRules: [{ apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] }] } } }, path),
+    };
     const s = await complete('object.spec.', { ...wild, sampleInputs: () => ({ object: { spec: { replicas: 3 } } }) });
     expect(s.find((x) => x.label === 'replicas')?.detail).toBe('int');
     expect(await hover('object.spec.replicas <= 5', 15, wild)).toBe('`replicas`: `dyn`');
@@ -328,9 +370,7 @@ describe('markers', () => {
     const text = "object.metadata.name == 'a' &&\n  foo";
     const r = await compile(text, 'vap-validation');
     const m = celMarkers({ MarkerSeverity: { Error: 8 } } as never, fakeModel(text) as never, r);
-    expect(m).toEqual([
-      expect.objectContaining({ startLineNumber: 2, startColumn: 3, endLineNumber: 2, endColumn: 6, severity: 8 }),
-    ]);
+    expect(m).toEqual([expect.objectContaining({ startLineNumber: 2, startColumn: 3, endLineNumber: 2, endColumn: 6, severity: 8 })]);
   });
   test('result-type errors span the expression; ok results clear', async () => {
     const text = 'object.spec.paused';

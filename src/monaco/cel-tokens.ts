@@ -3,8 +3,23 @@ import type * as Monaco from 'monaco-editor';
 
 export const KEYWORDS = ['true', 'false', 'null', 'in'];
 const RESERVED = [
-  'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop',
-  'package', 'namespace', 'return', 'var', 'void', 'while',
+  'as',
+  'break',
+  'const',
+  'continue',
+  'else',
+  'for',
+  'function',
+  'if',
+  'import',
+  'let',
+  'loop',
+  'package',
+  'namespace',
+  'return',
+  'var',
+  'void',
+  'while',
 ];
 
 export const celMonarch: Monaco.languages.IMonarchLanguage = {

@@ -25,7 +25,12 @@ export function registerFixActions(monaco: typeof Monaco, fixesAt: (uri: Monaco.
     provideCodeActions(model, range, context) {
       const ours = context.markers.filter((m) => (m as { owner?: string }).owner === 'workbench');
       const actions = fixesAt(model.uri, range.startLineNumber, range.endLineNumber).map(
-        (f): Monaco.languages.CodeAction => ({ title: f.title, kind: 'quickfix', diagnostics: ours, command: { id: COMMAND, title: f.title, arguments: [f.run] } }),
+        (f): Monaco.languages.CodeAction => ({
+          title: f.title,
+          kind: 'quickfix',
+          diagnostics: ours,
+          command: { id: COMMAND, title: f.title, arguments: [f.run] },
+        }),
       );
       return { actions, dispose: () => undefined };
     },

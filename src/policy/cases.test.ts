@@ -20,13 +20,21 @@ const denyMessage =
   "ValidatingAdmissionPolicy 'replicalimit-policy.example.com' with binding 'replicalimit-binding-test.example.com' denied request: failed expression: object.spec.replicas <= params.maxReplicas";
 
 const cases: PolicyTestCase[] = [
-  { name: 'test: 3 replicas', input: { request: { ...fx.deploymentRequest('a', 'default'), object: fx.deployment('a', 'default', 3) }, namespaceObject: testNs }, expect: { outcome: 'admit' } },
+  {
+    name: 'test: 3 replicas',
+    input: { request: { ...fx.deploymentRequest('a', 'default'), object: fx.deployment('a', 'default', 3) }, namespaceObject: testNs },
+    expect: { outcome: 'admit' },
+  },
   {
     name: 'test: 4 replicas',
     input: { request: { ...fx.deploymentRequest('a', 'default'), object: fx.deployment('a', 'default', 4) }, namespaceObject: testNs },
     expect: { outcome: 'deny', message: 'failed expression: object.spec.replicas <= params.maxReplicas' },
   },
-  { name: 'prod: 50 replicas', input: { request: { ...fx.deploymentRequest('b', 'default'), object: fx.deployment('b', 'default', 50) }, namespaceObject: prodNs }, expect: { outcome: 'admit' } },
+  {
+    name: 'prod: 50 replicas',
+    input: { request: { ...fx.deploymentRequest('b', 'default'), object: fx.deployment('b', 'default', 50) }, namespaceObject: prodNs },
+    expect: { outcome: 'admit' },
+  },
   {
     name: 'full message',
     input: { request: { ...fx.deploymentRequest('a', 'default'), object: fx.deployment('a', 'default', 4) }, namespaceObject: testNs },
@@ -60,7 +68,17 @@ describe.runIf(hasWasm)('runCases (real engine)', () => {
       policy: fx.failurePolicyPolicy('Ignore'),
       bindings: [{ metadata: { name: 'b' }, spec: { policyName: 'xyz-policy.example.com', validationActions: ['Deny'] } }],
     };
-    const r = await runCases(t, [{ name: 'e', input: { request: { ...fx.deploymentRequest('a', 'default'), object: fx.deployment('a', 'default', 1) }, namespaceObject: testNs }, expect: { outcome: 'error' } }], cel);
+    const r = await runCases(
+      t,
+      [
+        {
+          name: 'e',
+          input: { request: { ...fx.deploymentRequest('a', 'default'), object: fx.deployment('a', 'default', 1) }, namespaceObject: testNs },
+          expect: { outcome: 'error' },
+        },
+      ],
+      cel,
+    );
     expect(r.results[0]!.pass).toBe(true);
     expect(r.results[0]!.actual.outcome).toBe('admit');
   });
@@ -68,7 +86,13 @@ describe.runIf(hasWasm)('runCases (real engine)', () => {
     const t: CaseTarget = { policy: fx.demoPolicy, bindings: [fx.demoBinding(['Warn'])] };
     const r = await runCases(
       t,
-      [{ name: 'w', input: { request: { ...fx.deploymentRequest('a', 'default'), object: fx.deployment('a', 'default', 9) }, namespaceObject: testNs }, expect: { outcome: 'warn', message: 'failed expression: object.spec.replicas <= 5' } }],
+      [
+        {
+          name: 'w',
+          input: { request: { ...fx.deploymentRequest('a', 'default'), object: fx.deployment('a', 'default', 9) }, namespaceObject: testNs },
+          expect: { outcome: 'warn', message: 'failed expression: object.spec.replicas <= 5' },
+        },
+      ],
       cel,
     );
     expect(r.results[0]!.failures).toEqual([]);
@@ -78,9 +102,26 @@ describe.runIf(hasWasm)('runCases (real engine)', () => {
 describe('toKaptestManifest', () => {
   const exported = toKaptestManifest(target, [
     ...cases.slice(0, 2),
-    { name: 'typed param', input: { request: { ...fx.deploymentRequest('c', 'default'), object: fx.deployment('c', 'default', 2) }, params: { metadata: { name: 'limit-2' }, maxReplicas: 2 } }, expect: { outcome: 'admit' } },
-    { name: 'warned', input: { request: { ...fx.deploymentRequest('d', 'default'), object: fx.deployment('d', 'default', 9) } }, expect: { outcome: 'warn', message: denyMessage } },
-    { name: 'update', input: { request: { ...fx.deploymentRequest('a', 'default', 'UPDATE'), object: fx.deployment('a', 'default', 2), oldObject: fx.deployment('a', 'default', 1) } }, expect: { outcome: 'admit' } },
+    {
+      name: 'typed param',
+      input: {
+        request: { ...fx.deploymentRequest('c', 'default'), object: fx.deployment('c', 'default', 2) },
+        params: { metadata: { name: 'limit-2' }, maxReplicas: 2 },
+      },
+      expect: { outcome: 'admit' },
+    },
+    {
+      name: 'warned',
+      input: { request: { ...fx.deploymentRequest('d', 'default'), object: fx.deployment('d', 'default', 9) } },
+      expect: { outcome: 'warn', message: denyMessage },
+    },
+    {
+      name: 'update',
+      input: {
+        request: { ...fx.deploymentRequest('a', 'default', 'UPDATE'), object: fx.deployment('a', 'default', 2), oldObject: fx.deployment('a', 'default', 1) },
+      },
+      expect: { outcome: 'admit' },
+    },
   ]);
   const doc = (name: string) => {
     const p = parseDocuments(exported.files[name]!);

@@ -189,7 +189,9 @@ export function toKaptestManifest(target: CaseTarget, cases: readonly PolicyTest
         n++;
       }
       doc = renamed(n);
-      warnings.push(`${caseName}: ${gvkOf(o).kind} ${JSON.stringify(base)} renamed to ${JSON.stringify(nameOf(doc))} (another case uses the same name with other content)`);
+      warnings.push(
+        `${caseName}: ${gvkOf(o).kind} ${JSON.stringify(base)} renamed to ${JSON.stringify(nameOf(doc))} (another case uses the same name with other content)`,
+      );
       if (!resources.some((d) => deepEqual(d, doc))) resources.push(doc);
     } else if (!existing) {
       resources.push(doc);
@@ -248,7 +250,9 @@ export function toKaptestManifest(target: CaseTarget, cases: readonly PolicyTest
       } else if (outcome === 'skip' || outcome === 'error') {
         t.expect = outcome;
       } else {
-        warnings.push(`${c.name}: kaptest MAP tests expect mutate (with an expected object), skip or error; ${outcome}${outcome === 'admit' ? ' without an expected object' : ''} is not exported`);
+        warnings.push(
+          `${c.name}: kaptest MAP tests expect mutate (with an expected object), skip or error; ${outcome}${outcome === 'admit' ? ' without an expected object' : ''} is not exported`,
+        );
         return;
       }
     } else {

@@ -18,10 +18,7 @@ const policy = {
   spec: {
     failurePolicy: 'Fail',
     matchConstraints: { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['deployments'] }] },
-    validations: [
-      { expression: "object.spec.replicas <= 5 || object.metadata.name.startsWith('big-')" },
-      { expression: 'object.spec.replicas >= 0' },
-    ],
+    validations: [{ expression: "object.spec.replicas <= 5 || object.metadata.name.startsWith('big-')" }, { expression: 'object.spec.replicas >= 0' }],
   },
 };
 const binding = {
@@ -30,7 +27,12 @@ const binding = {
   metadata: { name: 'replicas-b' },
   spec: { policyName: 'replicas', validationActions: ['Deny'] },
 };
-const deployment = (name: string, replicas: number) => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: 'default' }, spec: { replicas } });
+const deployment = (name: string, replicas: number) => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name, namespace: 'default' },
+  spec: { replicas },
+});
 const request = (object: unknown, resource = 'deployments') => ({
   operation: 'CREATE' as const,
   kind: { group: 'apps', version: 'v1', kind: 'Deployment' },
@@ -71,7 +73,11 @@ describe.runIf(hasWasm)('policy coverage (real engine)', () => {
   }, 60_000);
 
   test('counts per validation, branches, nodes and findings', async () => {
-    const cases = [kase('small', 'admit', deployment('web', 3)), kase('too big', 'deny', deployment('web', 9)), kase('other resource', 'admit', deployment('web', 1), 'replicasets')];
+    const cases = [
+      kase('small', 'admit', deployment('web', 3)),
+      kase('too big', 'deny', deployment('web', 9)),
+      kase('other resource', 'admit', deployment('web', 1), 'replicasets'),
+    ];
     const report = await runCases({ policy, bindings: [binding] }, cases, cel, { trace: true });
     const cov = policyCoverage(policy, report.results, cases);
     expect(cov.validations.map((v) => [v.true, v.false, v.error, v.notEvaluated])).toEqual([
@@ -136,13 +142,19 @@ const teamLabel = {
       {
         patchType: 'ApplyConfiguration',
         applyConfiguration: {
-          expression: 'Object{metadata: Object.metadata{labels: {"team": has(object.metadata.labels) && "team" in object.metadata.labels ? object.metadata.labels["team"] : "none"}}}',
+          expression:
+            'Object{metadata: Object.metadata{labels: {"team": has(object.metadata.labels) && "team" in object.metadata.labels ? object.metadata.labels["team"] : "none"}}}',
         },
       },
     ],
   },
 };
-const teamBinding = { apiVersion: 'admissionregistration.k8s.io/v1beta1', kind: 'MutatingAdmissionPolicyBinding', metadata: { name: 'team-b' }, spec: { policyName: 'team-label' } };
+const teamBinding = {
+  apiVersion: 'admissionregistration.k8s.io/v1beta1',
+  kind: 'MutatingAdmissionPolicyBinding',
+  metadata: { name: 'team-b' },
+  spec: { policyName: 'team-label' },
+};
 const podCase = (name: string, labels: Record<string, string> | undefined, containers: string[]): PolicyTestCase =>
   ({
     name,
@@ -153,7 +165,12 @@ const podCase = (name: string, labels: Record<string, string> | undefined, conta
         resource: { group: '', version: 'v1', resource: 'pods' },
         namespace: 'default',
         name,
-        object: { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', ...(labels ? { labels } : {}) }, spec: { containers: containers.map((c) => container(c)) } },
+        object: {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name, namespace: 'default', ...(labels ? { labels } : {}) },
+          spec: { containers: containers.map((c) => container(c)) },
+        },
       },
     },
     expect: { outcome: 'admit' },
@@ -232,8 +249,10 @@ describe.runIf(hasWasm)('coverage of macros, matchConditions, messageExpressions
   test('runs of other kinds count as cases (extra)', async () => {
     const cases = [kase('good', 'admit', workload('web', [container('main')]))];
     const report = await runCases({ policy: images, bindings: [imagesBinding] }, cases, cel, { trace: true });
-    const r = await evaluate("!has(object.spec.paused) || !object.spec.paused", 'vap-validation', { object: { spec: { paused: true } } }, { trace: true });
-    const cov = policyCoverage(images, report.results, cases, [{ name: 'CEL case', samples: [{ field: 'spec.validations[2].expression', outcome: 'false', trace: r.trace }] }]);
+    const r = await evaluate('!has(object.spec.paused) || !object.spec.paused', 'vap-validation', { object: { spec: { paused: true } } }, { trace: true });
+    const cov = policyCoverage(images, report.results, cases, [
+      { name: 'CEL case', samples: [{ field: 'spec.validations[2].expression', outcome: 'false', trace: r.trace }] },
+    ]);
     expect(cov.cases).toBe(2);
     expect(cov.validations[2]).toMatchObject({ true: 1, false: 1, notEvaluated: 0 });
     expect(sides(cov.validations[2]!)).toEqual([

@@ -103,16 +103,24 @@ export function policyExpressions(policy: unknown): { field: string; expression:
   list(spec.auditAnnotations).forEach((a, i) => out.push({ field: `spec.auditAnnotations[${i}].valueExpression`, expression: str(obj(a).valueExpression) }));
   list(spec.mutations).forEach((m, i) => {
     const jsonPatch = str(obj(m).patchType) === 'JSONPatch';
-    out.push({ field: `spec.mutations[${i}].${jsonPatch ? 'jsonPatch' : 'applyConfiguration'}.expression`, expression: str(obj(obj(m)[jsonPatch ? 'jsonPatch' : 'applyConfiguration']).expression) });
+    out.push({
+      field: `spec.mutations[${i}].${jsonPatch ? 'jsonPatch' : 'applyConfiguration'}.expression`,
+      expression: str(obj(obj(m)[jsonPatch ? 'jsonPatch' : 'applyConfiguration']).expression),
+    });
   });
   return out.filter((e) => e.expression);
 }
 
-const outcomeOf = (e: { ok: boolean; value?: unknown }): CoverageSample['outcome'] => (!e.ok ? 'error' : e.value === true ? 'true' : e.value === false ? 'false' : 'value');
+const outcomeOf = (e: { ok: boolean; value?: unknown }): CoverageSample['outcome'] =>
+  !e.ok ? 'error' : e.value === true ? 'true' : e.value === false ? 'false' : 'value';
 const traced = (t: CelTraceNode[] | undefined) => (t ? { trace: t } : {});
 
 /** One evaluation of the expression at `field` (a CEL case's) as a coverage sample. */
-export const expressionSample = (field: string, r: { ok: boolean; value?: unknown; trace?: CelTraceNode[] }): CoverageSample => ({ field, outcome: outcomeOf(r), ...traced(r.trace) });
+export const expressionSample = (field: string, r: { ok: boolean; value?: unknown; trace?: CelTraceNode[] }): CoverageSample => ({
+  field,
+  outcome: outcomeOf(r),
+  ...traced(r.trace),
+});
 
 /**
  * The evaluations of one run of `policy`, by field. Variables count where the invocation reached
@@ -139,11 +147,22 @@ export function evaluationSamples(policy: unknown, evaluations: readonly (Evalua
     }
     if ('validations' in ev) {
       for (const v of ev.validations) {
-        out.push({ field: `spec.validations[${v.index}].expression`, outcome: v.evaluation === 'admit' ? 'true' : v.evaluation === 'deny' ? 'false' : 'error', ...traced(v.trace) });
+        out.push({
+          field: `spec.validations[${v.index}].expression`,
+          outcome: v.evaluation === 'admit' ? 'true' : v.evaluation === 'deny' ? 'false' : 'error',
+          ...traced(v.trace),
+        });
         const m = v.messageExpression;
-        if (m) out.push({ field: `spec.validations[${v.index}].messageExpression`, outcome: outcomeOf({ ok: m.error === undefined, value: m.value }), ...traced(m.trace) });
+        if (m)
+          out.push({
+            field: `spec.validations[${v.index}].messageExpression`,
+            outcome: outcomeOf({ ok: m.error === undefined, value: m.value }),
+            ...traced(m.trace),
+          });
       }
-      ev.auditAnnotations.forEach((a, i) => out.push({ field: `spec.auditAnnotations[${i}].valueExpression`, outcome: a.error !== undefined ? 'error' : 'value', ...traced(a.trace) }));
+      ev.auditAnnotations.forEach((a, i) =>
+        out.push({ field: `spec.auditAnnotations[${i}].valueExpression`, outcome: a.error !== undefined ? 'error' : 'value', ...traced(a.trace) }),
+      );
     } else {
       for (const m of ev.mutations) {
         if (m.skipped) continue;
@@ -198,7 +217,13 @@ function traceCoverage(c: ExpressionCoverage, traces: readonly CelTraceNode[][])
   c.lines = [...lines.values()].sort((a, b) => a.line - b.line);
   c.branches = branchPoints(c.expression, first).map((p) => {
     const taken = ts.map((t) => branchTaken(p, t));
-    return { operator: p.operator, from: first[p.node]!.from, to: first[p.node]!.to, true: taken.filter((x) => x.true).length, false: taken.filter((x) => x.false).length };
+    return {
+      operator: p.operator,
+      from: first[p.node]!.from,
+      to: first[p.node]!.to,
+      true: taken.filter((x) => x.true).length,
+      false: taken.filter((x) => x.false).length,
+    };
   });
 }
 
@@ -212,7 +237,17 @@ export function policyCoverage(
   const traces = new Map<string, CelTraceNode[][]>();
   for (const { field, expression } of policyExpressions(policy)) {
     const m = /^spec\.validations\[(\d+)\]\.expression$/.exec(field);
-    const base: ExpressionCoverage = { field, expression, true: 0, false: 0, error: 0, notEvaluated: 0, nodes: { covered: 0, total: 0 }, branches: [], lines: [] };
+    const base: ExpressionCoverage = {
+      field,
+      expression,
+      true: 0,
+      false: 0,
+      error: 0,
+      notEvaluated: 0,
+      nodes: { covered: 0, total: 0 },
+      branches: [],
+      lines: [],
+    };
     entries.set(field, m ? ({ index: Number(m[1]), ...base } as ValidationCoverage) : base);
     traces.set(field, []);
   }
@@ -278,4 +313,5 @@ export function policyCoverage(
 }
 
 /** Branch coverage in per cent (100 when there is no branch), as `--min-coverage` compares it. */
-export const branchPercent = (c: { branches: { covered: number; total: number } }): number => (c.branches.total ? (100 * c.branches.covered) / c.branches.total : 100);
+export const branchPercent = (c: { branches: { covered: number; total: number } }): number =>
+  c.branches.total ? (100 * c.branches.covered) / c.branches.total : 100;

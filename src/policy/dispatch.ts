@@ -25,7 +25,7 @@ export interface RunRequestInput extends TestInput, ParamsInput {
 }
 
 export const EQUIVALENT_NOTE =
-  'matchPolicy Equivalent: a real cluster also tries the resources discovery lists as equivalent (other groups/versions); only the request\'s own resource was tried here';
+  "matchPolicy Equivalent: a real cluster also tries the resources discovery lists as equivalent (other groups/versions); only the request's own resource was tried here";
 
 /** Notes about inputs that a real apiserver would treat differently. */
 export function requestNotes(input: RunRequestInput): string[] {
@@ -63,7 +63,12 @@ export interface PolicyMatch {
  * policy/generic/plugin.go admissionResources: the resources API policies skip (by group and
  * resource, any version): the four policy kinds'. Webhook configurations are not among them.
  */
-const POLICY_RESOURCES = new Set(['validatingadmissionpolicies', 'validatingadmissionpolicybindings', 'mutatingadmissionpolicies', 'mutatingadmissionpolicybindings']);
+const POLICY_RESOURCES = new Set([
+  'validatingadmissionpolicies',
+  'validatingadmissionpolicybindings',
+  'mutatingadmissionpolicies',
+  'mutatingadmissionpolicybindings',
+]);
 const isPolicyResource = (request: RunRequestInput['request']): boolean =>
   str(request.resource?.group) === 'admissionregistration.k8s.io' && POLICY_RESOURCES.has(str(request.resource?.resource));
 
@@ -135,7 +140,8 @@ export function admitBinding(trace: BindingTraceBase, spec: Obj, bspec: Obj, inp
 }
 
 /** Whether an invocation counts as the policy applying: the matchConditions decision did not skip it. */
-export const invocationApplied = (mc: MatchConditionsTrace | undefined, failurePolicy: string): boolean => decideMatchConditions(mc, failurePolicy).action !== 'skip';
+export const invocationApplied = (mc: MatchConditionsTrace | undefined, failurePolicy: string): boolean =>
+  decideMatchConditions(mc, failurePolicy).action !== 'skip';
 
 /**
  * The dispatcher loop: for each binding in order, its matchResources and params

@@ -55,18 +55,29 @@ describe('RFC 6902 Appendix A', () => {
     expect(r).toEqual({ ok: false, index: 0, error: 'add operation does not apply: doc is missing path: "/baz/bat": missing value' });
   });
   test('A.14 ~ escape ordering', () => {
-    expect(ok({ '/': 9, '~1': 10 }, [{ op: 'test', path: '/~01', value: 10 }, { op: 'replace', path: '/~1', value: 1 }])).toEqual({ '/': 1, '~1': 10 });
+    expect(
+      ok({ '/': 9, '~1': 10 }, [
+        { op: 'test', path: '/~01', value: 10 },
+        { op: 'replace', path: '/~1', value: 1 },
+      ]),
+    ).toEqual({ '/': 1, '~1': 10 });
   });
   test('A.16 add an array value', () => {
     expect(ok({ foo: ['bar'] }, [{ op: 'add', path: '/foo/-', value: ['abc', 'def'] }])).toEqual({ foo: ['bar', ['abc', 'def']] });
   });
   test('copy deep-copies; remove/replace of missing paths fail; the input is never modified', () => {
     const doc = { a: { b: [1] } };
-    const out = ok(doc, [{ op: 'copy', from: '/a', path: '/c' }, { op: 'add', path: '/c/b/-', value: 2 }]);
+    const out = ok(doc, [
+      { op: 'copy', from: '/a', path: '/c' },
+      { op: 'add', path: '/c/b/-', value: 2 },
+    ]);
     expect(out).toEqual({ a: { b: [1] }, c: { b: [1, 2] } });
     expect(doc).toEqual({ a: { b: [1] } });
     expect(applyJsonPatch(doc, [{ op: 'remove', path: '/x' }])).toMatchObject({ ok: false });
-    expect(applyJsonPatch(doc, [{ op: 'replace', path: '/x', value: 1 }])).toMatchObject({ ok: false, error: 'replace operation does not apply: doc is missing key: /x: missing value' });
+    expect(applyJsonPatch(doc, [{ op: 'replace', path: '/x', value: 1 }])).toMatchObject({
+      ok: false,
+      error: 'replace operation does not apply: doc is missing key: /x: missing value',
+    });
     expect(applyJsonPatch(doc, [{ op: 'add', path: '/a/b/5', value: 1 }])).toMatchObject({ ok: false });
     expect(applyJsonPatch(doc, [{ op: 'bogus', path: '/a' }])).toMatchObject({ ok: false, error: 'Unexpected kind: bogus' });
   });
@@ -97,18 +108,53 @@ describe('apply-configuration merge (structured-merge-diff semantics without sch
   });
   test('list maps merge by key: live-only items stay in place, new ones follow', () => {
     const notes: ListMergeNote[] = [];
-    const live = { spec: { containers: [{ name: 'a', image: 'a:1' }, { name: 'b', image: 'b:1' }] } };
-    const patch = { spec: { containers: [{ name: 'b', image: 'b:2' }, { name: 'c', image: 'c:1' }] } };
+    const live = {
+      spec: {
+        containers: [
+          { name: 'a', image: 'a:1' },
+          { name: 'b', image: 'b:1' },
+        ],
+      },
+    };
+    const patch = {
+      spec: {
+        containers: [
+          { name: 'b', image: 'b:2' },
+          { name: 'c', image: 'c:1' },
+        ],
+      },
+    };
     expect(mergeApplyConfiguration(live, patch, notes)).toEqual({
-      spec: { containers: [{ name: 'a', image: 'a:1' }, { name: 'b', image: 'b:2' }, { name: 'c', image: 'c:1' }] },
+      spec: {
+        containers: [
+          { name: 'a', image: 'a:1' },
+          { name: 'b', image: 'b:2' },
+          { name: 'c', image: 'c:1' },
+        ],
+      },
     });
     expect(notes).toEqual([{ path: '/spec/containers', mode: 'merge-by-key', keys: ['name'] }]);
   });
   test('shared items follow the patch order (visitListItems)', () => {
-    const live = { env: [{ name: 'x', value: '1' }, { name: 'y', value: '1' }, { name: 'z', value: '1' }] };
-    const patch = { env: [{ name: 'z', value: '2' }, { name: 'x', value: '2' }] };
+    const live = {
+      env: [
+        { name: 'x', value: '1' },
+        { name: 'y', value: '1' },
+        { name: 'z', value: '1' },
+      ],
+    };
+    const patch = {
+      env: [
+        { name: 'z', value: '2' },
+        { name: 'x', value: '2' },
+      ],
+    };
     expect(mergeApplyConfiguration(live, patch)).toEqual({
-      env: [{ name: 'y', value: '1' }, { name: 'z', value: '2' }, { name: 'x', value: '2' }],
+      env: [
+        { name: 'y', value: '1' },
+        { name: 'z', value: '2' },
+        { name: 'x', value: '2' },
+      ],
     });
   });
   test('a new item before a shared one lands before it', () => {
@@ -119,7 +165,11 @@ describe('apply-configuration merge (structured-merge-diff semantics without sch
   });
   test('finalizers are a set; unknown lists are replaced and reported', () => {
     const notes: ListMergeNote[] = [];
-    const out = mergeApplyConfiguration({ metadata: { finalizers: ['a', 'b'] }, spec: { args: ['x', 'y'] } }, { metadata: { finalizers: ['c', 'a'] }, spec: { args: ['z'] } }, notes);
+    const out = mergeApplyConfiguration(
+      { metadata: { finalizers: ['a', 'b'] }, spec: { args: ['x', 'y'] } },
+      { metadata: { finalizers: ['c', 'a'] }, spec: { args: ['z'] } },
+      notes,
+    );
     expect(out).toEqual({ metadata: { finalizers: ['c', 'a', 'b'] }, spec: { args: ['z'] } });
     expect(notes).toEqual([
       { path: '/metadata/finalizers', mode: 'set' },

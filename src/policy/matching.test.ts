@@ -59,7 +59,11 @@ describe('rules.go', () => {
     expect(ruleMismatch(rule({ scope: 'Namespaced' }), { ...podCreate, namespace: '' })).toContain('cluster-scoped');
   });
   test('requestResource is what is matched (the resource as requested)', () => {
-    const r = { ...deployCreate, requestResource: { group: 'apps', version: 'v1', resource: 'deployments' }, resource: { group: 'extensions', version: 'v1beta1', resource: 'deployments' } };
+    const r = {
+      ...deployCreate,
+      requestResource: { group: 'apps', version: 'v1', resource: 'deployments' },
+      resource: { group: 'extensions', version: 'v1beta1', resource: 'deployments' },
+    };
     expect(ruleMismatch(rule({ apiGroups: ['apps'] }), r)).toBeUndefined();
   });
 });
@@ -117,12 +121,21 @@ describe('matchResources (matching.go)', () => {
     expect(r2.matches).toBe(false);
   });
   test('cluster-scoped requests are never exempted by namespaceSelector', () => {
-    const node: MatchInput = { request: { operation: 'CREATE', resource: { group: '', version: 'v1', resource: 'nodes' }, kind: { group: '', version: 'v1', kind: 'Node' }, name: 'n1' } };
+    const node: MatchInput = {
+      request: { operation: 'CREATE', resource: { group: '', version: 'v1', resource: 'nodes' }, kind: { group: '', version: 'v1', kind: 'Node' }, name: 'n1' },
+    };
     expect(matchResources(mr({ namespaceSelector: { matchLabels: { environment: 'prod' } } }), node).matches).toBe(true);
   });
   test('a Namespace create is selected by its own labels', () => {
     const nsCreate: MatchInput = {
-      request: { operation: 'CREATE', resource: { group: '', version: 'v1', resource: 'namespaces' }, kind: { group: '', version: 'v1', kind: 'Namespace' }, name: 'prod', namespace: 'prod', object: prodNs },
+      request: {
+        operation: 'CREATE',
+        resource: { group: '', version: 'v1', resource: 'namespaces' },
+        kind: { group: '', version: 'v1', kind: 'Namespace' },
+        name: 'prod',
+        namespace: 'prod',
+        object: prodNs,
+      },
     };
     expect(matchResources(mr({ namespaceSelector: { matchLabels: { environment: 'prod' } } }), nsCreate).matches).toBe(true);
     expect(matchResources(mr({ namespaceSelector: { matchLabels: { environment: 'dev' } } }), nsCreate).matches).toBe(false);
@@ -165,7 +178,9 @@ describe('webhooks (ShouldCallHook)', () => {
 describe('bindingDetail (the binding line says "applies" once, issue #31)', () => {
   test('the reason without the verdict it repeats', () => {
     expect(bindingDetail({ applies: true, reason: 'applies' })).toBe('');
-    expect(bindingDetail({ applies: true, reason: 'applies, but no params were found: nothing to validate (x)' })).toBe('no params were found: nothing to validate (x)');
+    expect(bindingDetail({ applies: true, reason: 'applies, but no params were found: nothing to validate (x)' })).toBe(
+      'no params were found: nothing to validate (x)',
+    );
     expect(bindingDetail({ applies: false, reason: 'matchResources: no rule matches' })).toBe('matchResources: no rule matches');
   });
 });

@@ -94,19 +94,19 @@ export function matchLabelSelector(selector: unknown, labels: Readonly<Record<st
     const has = Object.hasOwn(labels, key);
     switch (op) {
       case 'In':
-        if (values.length === 0) return { ok: false, error: 'for \'in\', \'notin\' operators, values set can\'t be empty' };
+        if (values.length === 0) return { ok: false, error: "for 'in', 'notin' operators, values set can't be empty" };
         if (!has || !values.includes(labels[key]!)) matches = false;
         break;
       case 'NotIn':
-        if (values.length === 0) return { ok: false, error: 'for \'in\', \'notin\' operators, values set can\'t be empty' };
+        if (values.length === 0) return { ok: false, error: "for 'in', 'notin' operators, values set can't be empty" };
         if (has && values.includes(labels[key]!)) matches = false;
         break;
       case 'Exists':
-        if (values.length > 0) return { ok: false, error: "values set must be empty for exists and does not exist" };
+        if (values.length > 0) return { ok: false, error: 'values set must be empty for exists and does not exist' };
         if (!has) matches = false;
         break;
       case 'DoesNotExist':
-        if (values.length > 0) return { ok: false, error: "values set must be empty for exists and does not exist" };
+        if (values.length > 0) return { ok: false, error: 'values set must be empty for exists and does not exist' };
         if (has) matches = false;
         break;
       default:
@@ -188,16 +188,12 @@ function matchNamedRules(rules: unknown[], request: AdmissionRequest, resource?:
  * rules first), each equivalent resource other than the request's own. `named`: resourceNames
  * are checked (policies); webhooks have none.
  */
-function matchEquivalent(
-  rules: unknown[],
-  input: MatchInput,
-  named: boolean,
-): { index: number; equivalent: EquivalentResource } | undefined {
+function matchEquivalent(rules: unknown[], input: MatchInput, named: boolean): { index: number; equivalent: EquivalentResource } | undefined {
   if (!input.equivalents) return undefined;
   const own = attrResource(input.request);
-  const equivalents = input.equivalents(own, attrSubresource(input.request)).filter(
-    (e) => !(e.resource.group === own.group && e.resource.version === own.version && e.resource.resource === own.resource),
-  );
+  const equivalents = input
+    .equivalents(own, attrSubresource(input.request))
+    .filter((e) => !(e.resource.group === own.group && e.resource.version === own.version && e.resource.resource === own.resource));
   for (let i = 0; i < rules.length; i++) {
     for (const e of equivalents) {
       const ok = named ? matchNamedRules([rules[i]], input.request, e.resource).index === 0 : !ruleMismatch(rules[i], input.request, e.resource);
@@ -300,7 +296,11 @@ export function matchResources(mr: unknown, input: MatchInput): MatchResult {
     if (eq) {
       matchedRule = eq.index;
       matchedEquivalent = eq.equivalent;
-      steps.push({ check: 'resourceRules', passed: true, detail: `resourceRules[${eq.index}] matches the equivalent ${gvrString(eq.equivalent.resource)} (matchPolicy Equivalent)` });
+      steps.push({
+        check: 'resourceRules',
+        passed: true,
+        detail: `resourceRules[${eq.index}] matches the equivalent ${gvrString(eq.equivalent.resource)} (matchPolicy Equivalent)`,
+      });
     } else if (inc.index < 0) {
       const detail = `no resourceRules match: ${inc.why.join('; ')}`;
       steps.push({ check: 'resourceRules', passed: false, detail });
@@ -319,7 +319,12 @@ export function matchResources(mr: unknown, input: MatchInput): MatchResult {
   const error = ns.error ?? os.error;
   if (error) return { matches: false, error, errorReason: ns.error && ns.notFound ? 'NotFound' : 'InternalError', reason: error, steps, matchedRule };
   const via = matchedEquivalent ? ` through the equivalent ${gvrString(matchedEquivalent.resource)}` : '';
-  const res: MatchResult = { matches: true, reason: matchedRule === undefined ? 'matches (no resourceRules)' : `matches resourceRules[${matchedRule}]${via}`, steps, matchedRule };
+  const res: MatchResult = {
+    matches: true,
+    reason: matchedRule === undefined ? 'matches (no resourceRules)' : `matches resourceRules[${matchedRule}]${via}`,
+    steps,
+    matchedRule,
+  };
   if (matchedEquivalent) {
     res.matchedResource = matchedEquivalent.resource;
     res.matchedKind = matchedEquivalent.kind;
@@ -359,7 +364,11 @@ export function matchWebhook(webhook: unknown, input: MatchInput, options: { sta
   const eq = matchedRule < 0 && w.matchPolicy === 'Equivalent' ? matchEquivalent(rules, input, false) : undefined;
   if (eq) {
     matchedRule = eq.index;
-    steps.push({ check: 'rules', passed: true, detail: `rules[${eq.index}] matches the equivalent ${gvrString(eq.equivalent.resource)} (matchPolicy Equivalent)` });
+    steps.push({
+      check: 'rules',
+      passed: true,
+      detail: `rules[${eq.index}] matches the equivalent ${gvrString(eq.equivalent.resource)} (matchPolicy Equivalent)`,
+    });
   } else if (matchedRule < 0) {
     const detail = rules.length === 0 ? 'no rules: the webhook matches nothing' : `no rules match: ${why.join('; ')}`;
     steps.push({ check: 'rules', passed: false, detail });
@@ -374,7 +383,12 @@ export function matchWebhook(webhook: unknown, input: MatchInput, options: { sta
   }
   const error = ns.error ?? os.error;
   if (error) return { matches: false, error, errorReason: ns.error && ns.notFound ? 'NotFound' : 'InternalError', reason: error, steps, matchedRule };
-  const res: MatchResult = { matches: true, reason: `matches rules[${matchedRule}]${eq ? ` through the equivalent ${gvrString(eq.equivalent.resource)}` : ''}`, steps, matchedRule };
+  const res: MatchResult = {
+    matches: true,
+    reason: `matches rules[${matchedRule}]${eq ? ` through the equivalent ${gvrString(eq.equivalent.resource)}` : ''}`,
+    steps,
+    matchedRule,
+  };
   if (eq) {
     res.matchedResource = eq.equivalent.resource;
     res.matchedKind = eq.equivalent.kind;
@@ -385,7 +399,5 @@ export function matchWebhook(webhook: unknown, input: MatchInput, options: { sta
 /** rules.IsExemptAdmissionConfigurationResource: requests for these kinds never reach webhooks or policies. */
 export function isExemptAdmissionConfigurationResource(request: AdmissionRequest): boolean {
   const k: Partial<GroupVersionKind> = request.kind ?? {};
-  return (
-    str(k.group) === 'admissionregistration.k8s.io' && ADMISSION_KINDS.has(str(k.kind))
-  );
+  return str(k.group) === 'admissionregistration.k8s.io' && ADMISSION_KINDS.has(str(k.kind));
 }

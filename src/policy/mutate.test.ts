@@ -169,9 +169,12 @@ describe.runIf(hasWasm)('MutatingAdmissionPolicy runs (real engine)', () => {
       expect(r.decision.message).toContain('type mismatch: unexpected type name "Object.spec"');
     });
     test('DELETE: no object, mutations skipped', async () => {
-      const r = await run(fx.applyConfigurationPolicy('del', 'Object{metadata: Object.metadata{labels: {"a": "1"}}}', {
-        matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['DELETE'], resources: ['pods'] }] },
-      }), { request: fx.podRequest('DELETE'), object: undefined, oldObject: fx.myapp() });
+      const r = await run(
+        fx.applyConfigurationPolicy('del', 'Object{metadata: Object.metadata{labels: {"a": "1"}}}', {
+          matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['DELETE'], resources: ['pods'] }] },
+        }),
+        { request: fx.podRequest('DELETE'), object: undefined, oldObject: fx.myapp() },
+      );
       expect(r.outcome).toBe('admit');
       expect(r.bindings[0]!.evaluations[0]!.mutations[0]!.skipped).toContain('DELETE');
     });
@@ -183,8 +186,16 @@ describe.runIf(hasWasm)('MutatingAdmissionPolicy runs (real engine)', () => {
     const r = await runCases(
       target,
       [
-        { name: 'mutates', input: { request: { ...fx.podRequest(), object: fx.myapp() }, namespaceObject: fx.defaultNs }, expect: { outcome: 'admit', object: expected } },
-        { name: 'wrong object', input: { request: { ...fx.podRequest(), object: fx.myapp() }, namespaceObject: fx.defaultNs }, expect: { outcome: 'admit', object: fx.myapp() } },
+        {
+          name: 'mutates',
+          input: { request: { ...fx.podRequest(), object: fx.myapp() }, namespaceObject: fx.defaultNs },
+          expect: { outcome: 'admit', object: expected },
+        },
+        {
+          name: 'wrong object',
+          input: { request: { ...fx.podRequest(), object: fx.myapp() }, namespaceObject: fx.defaultNs },
+          expect: { outcome: 'admit', object: fx.myapp() },
+        },
       ],
       cel,
     );

@@ -28,15 +28,7 @@ import { diffJson, applyJsonPatch, type DiffEntry, type JsonPatchOp } from '../b
 import type { MatchResult } from './matching';
 import { mergeApplyConfiguration, type ListMergeNote } from './merge';
 import { declaredVariables, declaresParams } from '../k8s/cel-scope';
-import {
-  dispatchBindings,
-  invocationApplied,
-  matchPolicy,
-  policyBindings,
-  requestNotes,
-  type BindingTraceBase,
-  type RunRequestInput,
-} from './dispatch';
+import { dispatchBindings, invocationApplied, matchPolicy, policyBindings, requestNotes, type BindingTraceBase, type RunRequestInput } from './dispatch';
 import { celInputs } from '../request/cel-inputs';
 import { OUT_OF_BUDGET, traceVariables, usedVariables, type PolicyCel, type VariableTrace } from './expressions';
 import { failurePolicyOf, runMatchConditions, type MatchConditionsTrace } from './match-conditions';
@@ -183,7 +175,10 @@ async function invoke(
     let next: unknown;
     if (patchType === 'JSONPatch') {
       const ops = Array.isArray(r.value) ? (r.value as JsonPatchOp[]) : [];
-      const applied = applyJsonPatch(object, ops.map((o) => ({ ...o, op: str(o.op), path: str(o.path), ...(o.from ? { from: str(o.from) } : {}) })));
+      const applied = applyJsonPatch(
+        object,
+        ops.map((o) => ({ ...o, op: str(o.op), path: str(o.path), ...(o.from ? { from: str(o.from) } : {}) })),
+      );
       if (!applied.ok) {
         mt.error = `JSON Patch: ${applied.error}`;
         errors.push(mt.error);

@@ -43,7 +43,11 @@ export interface ParamResolution {
 /** The binding's paramRef in words: `name "x" in namespace "y"`, `selector {…}`. */
 function describeParamRef(paramRef: Record<string, unknown>): string {
   const ns = str(paramRef.namespace);
-  const by = str(paramRef.name) ? `name ${JSON.stringify(str(paramRef.name))}` : paramRef.selector !== undefined && paramRef.selector !== null ? `selector ${JSON.stringify(paramRef.selector)}` : 'neither name nor selector';
+  const by = str(paramRef.name)
+    ? `name ${JSON.stringify(str(paramRef.name))}`
+    : paramRef.selector !== undefined && paramRef.selector !== null
+      ? `selector ${JSON.stringify(paramRef.selector)}`
+      : 'neither name nor selector';
   return `${by}${ns ? ` in namespace ${JSON.stringify(ns)}` : ''}`;
 }
 
@@ -76,24 +80,38 @@ export function resolveParams(policySpec: unknown, bindingSpec: unknown, request
   return { ...resolveByRef(paramKind, paramRef, requestNamespace, input, denyIfNone), paramRef: ref };
 }
 
-function resolveByRef(paramKind: Record<string, unknown>, paramRef: Record<string, unknown>, requestNamespace: string, input: ParamsInput, denyIfNone: boolean): ParamResolution {
+function resolveByRef(
+  paramKind: Record<string, unknown>,
+  paramRef: Record<string, unknown>,
+  requestNamespace: string,
+  input: ParamsInput,
+  denyIfNone: boolean,
+): ParamResolution {
   const notFound = (res: ParamResolution): ParamResolution =>
-    res.params.length === 0 && denyIfNone
-      ? { ...res, error: 'no params found for policy binding with `Deny` parameterNotFoundAction' }
-      : res;
-  const candidates = (input.paramDocuments ?? []).filter(
-    (d) => isObject(d) && d.apiVersion === paramKind.apiVersion && d.kind === paramKind.kind,
-  );
+    res.params.length === 0 && denyIfNone ? { ...res, error: 'no params found for policy binding with `Deny` parameterNotFoundAction' } : res;
+  const candidates = (input.paramDocuments ?? []).filter((d) => isObject(d) && d.apiVersion === paramKind.apiVersion && d.kind === paramKind.kind);
   const scope = input.paramScope ?? inferScope(paramKind, candidates);
   const refNs = str(paramRef.namespace);
   let namespace: string | undefined;
   if (scope === 'Namespaced') {
     namespace = refNs || requestNamespace;
     if (!namespace) {
-      return { mode: 'none', params: [], scope, error: 'cannot use namespaced paramRef in policy binding that matches cluster-scoped resources', detail: 'no namespace to look in' };
+      return {
+        mode: 'none',
+        params: [],
+        scope,
+        error: 'cannot use namespaced paramRef in policy binding that matches cluster-scoped resources',
+        detail: 'no namespace to look in',
+      };
     }
   } else if (refNs) {
-    return { mode: 'none', params: [], scope, error: 'paramRef.namespace must not be provided for a cluster-scoped `paramKind`', detail: 'cluster-scoped paramKind' };
+    return {
+      mode: 'none',
+      params: [],
+      scope,
+      error: 'paramRef.namespace must not be provided for a cluster-scoped `paramKind`',
+      detail: 'cluster-scoped paramKind',
+    };
   }
   const inScope = candidates.filter((d) => (scope === 'Namespaced' ? namespaceOf(d) === namespace : true));
   const where = `${str(paramKind.kind)} ${scope === 'Namespaced' ? `in namespace ${JSON.stringify(namespace)}` : '(cluster-scoped)'}`;
@@ -108,7 +126,9 @@ function resolveByRef(paramKind: Record<string, unknown>, paramRef: Record<strin
       params: found,
       scope,
       namespace,
-      detail: found.length ? `found ${where} named ${JSON.stringify(name)}` : `no ${where} named ${JSON.stringify(name)} (parameterNotFoundAction ${str(paramRef.parameterNotFoundAction) || 'unset'})`,
+      detail: found.length
+        ? `found ${where} named ${JSON.stringify(name)}`
+        : `no ${where} named ${JSON.stringify(name)} (parameterNotFoundAction ${str(paramRef.parameterNotFoundAction) || 'unset'})`,
     });
   }
   if (paramRef.selector !== undefined && paramRef.selector !== null) {

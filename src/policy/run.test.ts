@@ -11,12 +11,12 @@ const cel = { evaluate };
 const testNs = fx.namespace('default', { environment: 'test' });
 const prodNs = fx.namespace('default', { environment: 'prod' });
 
-function deployRun(replicas: number, extra: Partial<ValidatingRunInput> & Pick<ValidatingRunInput, 'policy' | 'bindings'>): Promise<ReturnType<typeof runValidatingPolicy> extends Promise<infer R> ? R : never> {
+function deployRun(
+  replicas: number,
+  extra: Partial<ValidatingRunInput> & Pick<ValidatingRunInput, 'policy' | 'bindings'>,
+): Promise<ReturnType<typeof runValidatingPolicy> extends Promise<infer R> ? R : never> {
   const object = fx.deployment('nginx', 'default', replicas);
-  return runValidatingPolicy(
-    { request: { ...fx.deploymentRequest('nginx', 'default'), object }, namespaceObject: testNs, ...extra },
-    cel,
-  );
+  return runValidatingPolicy({ request: { ...fx.deploymentRequest('nginx', 'default'), object }, namespaceObject: testNs, ...extra }, cel);
 }
 
 describe.runIf(hasWasm)('ValidatingAdmissionPolicy runs (real engine)', () => {
@@ -77,7 +77,14 @@ describe.runIf(hasWasm)('ValidatingAdmissionPolicy runs (real engine)', () => {
         {
           policy: fx.demoPolicy,
           bindings: [fx.demoBinding()],
-          request: { operation: 'CREATE', kind: { group: '', version: 'v1', kind: 'Pod' }, resource: { group: '', version: 'v1', resource: 'pods' }, namespace: 'default', name: 'p', object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' } } },
+          request: {
+            operation: 'CREATE',
+            kind: { group: '', version: 'v1', kind: 'Pod' },
+            resource: { group: '', version: 'v1', resource: 'pods' },
+            namespace: 'default',
+            name: 'p',
+            object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' } },
+          },
           namespaceObject: testNs,
         },
         cel,
@@ -145,15 +152,27 @@ describe.runIf(hasWasm)('ValidatingAdmissionPolicy runs (real engine)', () => {
       expect(r.bindings[0]!.evaluations).toHaveLength(0);
     });
     test('typed-in params replace the lookup', async () => {
-      const r = await deployRun(5, { policy: fx.replicaLimitPolicy, bindings: [fx.replicaLimitBindingTest], params: { maxReplicas: 10 }, paramDocuments: docs });
+      const r = await deployRun(5, {
+        policy: fx.replicaLimitPolicy,
+        bindings: [fx.replicaLimitBindingTest],
+        params: { maxReplicas: 10 },
+        paramDocuments: docs,
+      });
       expect(r.outcome).toBe('admit');
       // … and say so: the binding's paramRef would have found replica-limit-test (limit 3: denied).
       const p = r.bindings[0]!.params!;
       expect(p.mode).toBe('typed');
       expect(p.paramRef).toEqual({ by: 'name "replica-limit-test.example.com" in namespace "default"', parameterNotFoundAction: 'Deny' });
       expect(p.overridden).toMatchObject({ mode: 'name', params: [fx.replicaLimitTest] });
-      expect(p.detail).toBe(`the test input's params override the binding's paramRef (name "replica-limit-test.example.com" in namespace "default"); without them: found ReplicaLimit in namespace "default" named "replica-limit-test.example.com"`);
-      const none = await deployRun(5, { policy: fx.replicaLimitPolicy, bindings: [fx.replicaLimitBindingTest], params: { maxReplicas: 10 }, paramDocuments: [] });
+      expect(p.detail).toBe(
+        `the test input's params override the binding's paramRef (name "replica-limit-test.example.com" in namespace "default"); without them: found ReplicaLimit in namespace "default" named "replica-limit-test.example.com"`,
+      );
+      const none = await deployRun(5, {
+        policy: fx.replicaLimitPolicy,
+        bindings: [fx.replicaLimitBindingTest],
+        params: { maxReplicas: 10 },
+        paramDocuments: [],
+      });
       expect(none.bindings[0]!.params!.detail).toMatch(/without them: no params found for policy binding with `Deny` parameterNotFoundAction$/);
     });
     test('selector: one evaluation per selected param', async () => {
@@ -218,7 +237,11 @@ describe.runIf(hasWasm)('ValidatingAdmissionPolicy runs (real engine)', () => {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingAdmissionPolicyBinding',
       metadata: { name: 'xyz-binding' },
-      spec: { policyName: 'xyz-policy.example.com', validationActions: ['Deny'], paramRef: { name: 'replica-limit-test.example.com', namespace: 'default', parameterNotFoundAction: 'Deny' } },
+      spec: {
+        policyName: 'xyz-policy.example.com',
+        validationActions: ['Deny'],
+        paramRef: { name: 'replica-limit-test.example.com', namespace: 'default', parameterNotFoundAction: 'Deny' },
+      },
     };
     test('Ignore: admitted; the error is reported', async () => {
       const r = await deployRun(1, { policy: fx.failurePolicyPolicy('Ignore'), bindings: [binding], paramDocuments: [fx.replicaLimitTest] });
@@ -244,7 +267,12 @@ describe.runIf(hasWasm)('ValidatingAdmissionPolicy runs (real engine)', () => {
   });
 
   describe('reasons and codes', () => {
-    for (const [reason, code] of [['Unauthorized', 401], ['Forbidden', 403], ['Invalid', 422], ['RequestEntityTooLarge', 413]] as const) {
+    for (const [reason, code] of [
+      ['Unauthorized', 401],
+      ['Forbidden', 403],
+      ['Invalid', 422],
+      ['RequestEntityTooLarge', 413],
+    ] as const) {
       test(`${reason} → ${code}`, async () => {
         const p = structuredClone(fx.demoPolicy) as unknown as { spec: { validations: Record<string, unknown>[] } };
         p.spec.validations[0]!.reason = reason;
@@ -274,11 +302,12 @@ describe.runIf(hasWasm)('ValidatingAdmissionPolicy runs (real engine)', () => {
     });
     test('null value omitted; the validation message comes from messageExpression', async () => {
       const p = structuredClone(fx.auditAnnotationPolicy) as unknown as { spec: { auditAnnotations: Record<string, unknown>[] } };
-      p.spec.auditAnnotations[0]!.valueExpression =
-        "object.spec.replicas > 50 ? 'Deployment spec.replicas set to ' + string(object.spec.replicas) : null";
+      p.spec.auditAnnotations[0]!.valueExpression = "object.spec.replicas > 50 ? 'Deployment spec.replicas set to ' + string(object.spec.replicas) : null";
       const r = await deployRun(3, { policy: p, bindings: [binding] });
       expect(r.auditAnnotations).toEqual({});
-      expect(r.decision.message).toBe("ValidatingAdmissionPolicy 'demo-policy.example.com' with binding 'demo-binding-test.example.com' denied request: Deployment spec.replicas set to 3");
+      expect(r.decision.message).toBe(
+        "ValidatingAdmissionPolicy 'demo-policy.example.com' with binding 'demo-binding-test.example.com' denied request: Deployment spec.replicas set to 3",
+      );
     });
   });
 
@@ -340,13 +369,26 @@ describe.runIf(hasWasm)('ValidatingAdmissionPolicy runs (real engine)', () => {
     const mcBinding = { ...fx.demoBinding(), spec: { policyName: 'demo-policy.example.com', validationActions: ['Deny'] } };
     test('a false matchCondition skips the policy (kubelet request)', async () => {
       const request = { ...fx.deploymentRequest('demo-x', 'default'), userInfo: { username: 'system:node:n1', groups: ['system:nodes'] } };
-      const r = await runValidatingPolicy({ policy: fx.matchConditionsPolicy, bindings: [mcBinding], request: { ...request, object: fx.deployment('demo-x', 'default', 1) }, namespaceObject: testNs }, cel);
+      const r = await runValidatingPolicy(
+        {
+          policy: fx.matchConditionsPolicy,
+          bindings: [mcBinding],
+          request: { ...request, object: fx.deployment('demo-x', 'default', 1) },
+          namespaceObject: testNs,
+        },
+        cel,
+      );
       expect(r.outcome).toBe('skip');
       expect(r.bindings[0]!.evaluations[0]!.matchConditions).toMatchObject({ outcome: 'skip', failedCondition: 'exclude-kubelet-requests' });
     });
     test('all true: the validation runs; its `startWith` typo is a compilation error, denied under Fail', async () => {
       const r = await runValidatingPolicy(
-        { policy: fx.matchConditionsPolicy, bindings: [mcBinding], request: { ...fx.deploymentRequest('demo-x', 'default'), object: fx.deployment('demo-x', 'default', 1) }, namespaceObject: testNs },
+        {
+          policy: fx.matchConditionsPolicy,
+          bindings: [mcBinding],
+          request: { ...fx.deploymentRequest('demo-x', 'default'), object: fx.deployment('demo-x', 'default', 1) },
+          namespaceObject: testNs,
+        },
         cel,
       );
       expect(r.outcome).toBe('deny');

@@ -28,17 +28,18 @@ import { goJSON } from '../k8s/errors';
 import { CEL_LIMITS, type CelCompileOptions, type CelTraceNode } from '../cel/types';
 import { declaredVariables, declaresParams, type PolicyVariable } from '../k8s/cel-scope';
 import { byteLength, isObject, list, nameOf, obj, str, trimSpace, type Obj } from '../base/json';
-import {
-  dispatchBindings,
-  invocationApplied,
-  matchPolicy,
-  policyBindings,
-  requestNotes,
-  type BindingTraceBase,
-  type RunRequestInput,
-} from './dispatch';
+import { dispatchBindings, invocationApplied, matchPolicy, policyBindings, requestNotes, type BindingTraceBase, type RunRequestInput } from './dispatch';
 import { celInputs } from '../request/cel-inputs';
-import { evalExpr, OUT_OF_BUDGET, traceVariables, usedVariables, type ExpressionTrace, type PolicyCel, type PolicyExpression, type VariableTrace } from './expressions';
+import {
+  evalExpr,
+  OUT_OF_BUDGET,
+  traceVariables,
+  usedVariables,
+  type ExpressionTrace,
+  type PolicyCel,
+  type PolicyExpression,
+  type VariableTrace,
+} from './expressions';
 import { failurePolicyOf, matchConditionExpressions, runMatchConditions, type MatchConditionsTrace } from './match-conditions';
 import type { MatchResult } from './matching';
 
@@ -212,7 +213,10 @@ export interface MessageAnswer {
  * answer (undefined: the validation has none). The one home of this wording (the policy run,
  * the impact replay's lean verdicts).
  */
-export function failedValidationMessage(v: Obj, m: MessageAnswer | undefined): { message: string; source: 'messageExpression' | 'message' | 'expression'; rejected?: string } {
+export function failedValidationMessage(
+  v: Obj,
+  m: MessageAnswer | undefined,
+): { message: string; source: 'messageExpression' | 'message' | 'expression'; rejected?: string } {
   let message = '';
   let rejected: string | undefined;
   if (m && m.ok) {
@@ -242,10 +246,13 @@ export function failedValidationMessage(v: Obj, m: MessageAnswer | undefined): {
 
 /** The message a policy's denial carries (dispatcher.go): by a binding, or by the policy (a configuration error). */
 export const policyDenialMessage = (policyName: string, binding: string | undefined, message: string): string =>
-  binding !== undefined ? `ValidatingAdmissionPolicy '${policyName}' with binding '${binding}' denied request: ${message}` : `ValidatingAdmissionPolicy '${policyName}' denied request: ${message}`;
+  binding !== undefined
+    ? `ValidatingAdmissionPolicy '${policyName}' with binding '${binding}' denied request: ${message}`
+    : `ValidatingAdmissionPolicy '${policyName}' denied request: ${message}`;
 
 /** The warning of a failed validation under the Warn action (dispatcher.go). */
-export const validationWarning = (policyName: string, binding: string, message: string): string => `Validation failed for ValidatingAdmissionPolicy '${policyName}' with binding '${binding}': ${message}`;
+export const validationWarning = (policyName: string, binding: string, message: string): string =>
+  `Validation failed for ValidatingAdmissionPolicy '${policyName}' with binding '${binding}': ${message}`;
 
 // ---------------------------------------------------------------------------
 // validator.go Validate
@@ -270,7 +277,11 @@ function evaluationOptions(spec: Obj, traced: boolean): EvaluationOptions {
  */
 export function validatingExpressions(spec: Obj, traced = false): PolicyExpression[] {
   const { hasParams, variables, options, validationOptions } = evaluationOptions(spec, traced);
-  const out: PolicyExpression[] = variables.map((v) => ({ expression: v.expression, context: 'vap-variable', options: { hasParams, variables, variableName: v.name } }));
+  const out: PolicyExpression[] = variables.map((v) => ({
+    expression: v.expression,
+    context: 'vap-variable',
+    options: { hasParams, variables, variableName: v.name },
+  }));
   out.push(...matchConditionExpressions(spec, 'vap-matchCondition', options));
   for (const v of list(spec.validations).map(obj)) {
     out.push({ expression: str(v.expression), context: 'vap-validation', options: validationOptions });
@@ -354,7 +365,8 @@ async function evaluateValidations(
     const expression = str(v.expression);
     const vt: ValidationTrace = { index: i, expression, evaluation: 'admit', cost: r.cost, action: 'admit', ...(r.trace ? { trace: r.trace } : {}) };
     const m = messages[i];
-    if (m) vt.messageExpression = { expression: str(v.messageExpression), value: m.value, error: m.error, cost: m.cost, ...(m.trace ? { trace: m.trace } : {}) };
+    if (m)
+      vt.messageExpression = { expression: str(v.messageExpression), value: m.value, error: m.error, cost: m.cost, ...(m.trace ? { trace: m.trace } : {}) };
     if (!r.ok) {
       vt.evaluation = 'error';
       vt.error = r.error;
@@ -478,7 +490,13 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
   const collected = new Map<string, string[]>();
   const anyApplied = await dispatchBindings(bindings, spec, input, 'validate', {
     trace(name, bspec) {
-      const bt: BindingTrace = { name, validationActions: list(bspec.validationActions).filter((a): a is string => typeof a === 'string'), applies: false, reason: '', evaluations: [] };
+      const bt: BindingTrace = {
+        name,
+        validationActions: list(bspec.validationActions).filter((a): a is string => typeof a === 'string'),
+        applies: false,
+        reason: '',
+        evaluations: [],
+      };
       result.bindings.push(bt);
       return bt;
     },
@@ -497,9 +515,14 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
         for (const action of actions) {
           if (action === 'Deny') denied.push({ message: d.message, binding: bName, reason: d.reason, index: d.index });
           else if (action === 'Audit')
-            failures.push({ message: d.message, policy: str(bspec.policyName), binding: bName, expressionIndex: d.index < 0 ? 0 : d.index, validationActions: actions });
-          else if (action === 'Warn')
-            result.warnings.push(validationWarning(policyName, bName, d.message));
+            failures.push({
+              message: d.message,
+              policy: str(bspec.policyName),
+              binding: bName,
+              expressionIndex: d.index < 0 ? 0 : d.index,
+              validationActions: actions,
+            });
+          else if (action === 'Warn') result.warnings.push(validationWarning(policyName, bName, d.message));
         }
       }
       for (const a of ev.auditAnnotations) {

@@ -10,7 +10,13 @@ const ns = { kind: 'Namespace', metadata: { name: 'a' } };
 describe('what CEL sees of a request', () => {
   test('requestAttributes fills uid and request* from the request, keeping what it names', () => {
     expect(requestAttributes(req)).toMatchObject({ uid: REQUEST_UID, requestKind: pod, requestResource: pods, requestSubResource: 'status' });
-    const asked = { ...req, uid: 'u', requestResource: { group: 'extensions', version: 'v1beta1', resource: 'pods' }, requestKind: pod, requestSubResource: '' };
+    const asked = {
+      ...req,
+      uid: 'u',
+      requestResource: { group: 'extensions', version: 'v1beta1', resource: 'pods' },
+      requestKind: pod,
+      requestSubResource: '',
+    };
     expect(requestAttributes(asked)).toBe(asked);
   });
   test('request without object / oldObject; params and object may be replaced per invocation', () => {
@@ -23,7 +29,13 @@ describe('what CEL sees of a request', () => {
   });
   test('namespaceObject is null for cluster-scoped requests and for requests on a Namespace', () => {
     expect(celInputs({ request: { ...req, namespace: undefined }, namespaceObject: ns }).namespaceObject).toBeNull();
-    const onNs: AdmissionRequest = { operation: 'UPDATE', resource: { group: '', version: 'v1', resource: 'namespaces' }, kind: { group: '', version: 'v1', kind: 'Namespace' }, name: 'a', namespace: 'a' };
+    const onNs: AdmissionRequest = {
+      operation: 'UPDATE',
+      resource: { group: '', version: 'v1', resource: 'namespaces' },
+      kind: { group: '', version: 'v1', kind: 'Namespace' },
+      name: 'a',
+      namespace: 'a',
+    };
     expect(celInputs({ request: onNs, namespaceObject: ns }).namespaceObject).toBeNull();
   });
   test('toCelInputs: one frozen object per input', () => {

@@ -28,7 +28,9 @@ describe('defaultDraftFor', () => {
     const d = defaultDraftFor({ webhooks: [{ rules: [{ operations: ['UPDATE'], apiGroups: ['*'], apiVersions: ['*'], resources: ['deployments'] }] }] });
     expect(d.request).toMatchObject({ operation: 'UPDATE', group: 'apps', version: 'v1', kind: 'Deployment' });
     expect(d.oldObject).toContain('kind: Deployment');
-    const ns = defaultDraftFor({ spec: { matchConstraints: { resourceRules: [{ operations: ['DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['namespaces'] }] } } });
+    const ns = defaultDraftFor({
+      spec: { matchConstraints: { resourceRules: [{ operations: ['DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['namespaces'] }] } },
+    });
     expect(ns.request).toMatchObject({ operation: 'DELETE', kind: 'Namespace', namespace: '' });
     expect(ns.object).toBe('');
     expect(toTestInput(ns).input.namespaceObject).toBeUndefined();
@@ -69,7 +71,11 @@ describe('toTestInput', () => {
       request: { ...emptyRequestDraft(), subResource: 'status', uid: 'u-1', groups: ['g1', 'g2'], dryRun: true },
       authorizer: [{ verb: 'get', group: '', resource: 'pods', decision: 'allow' }],
     });
-    expect(r.input.request).toMatchObject({ subResource: 'status', dryRun: true, userInfo: { username: 'alice@example.com', uid: 'u-1', groups: ['g1', 'g2'] } });
+    expect(r.input.request).toMatchObject({
+      subResource: 'status',
+      dryRun: true,
+      userInfo: { username: 'alice@example.com', uid: 'u-1', groups: ['g1', 'g2'] },
+    });
     expect(r.input.authorizer).toEqual([{ verb: 'get', resource: 'pods', decision: 'allow' }]);
   });
 });
@@ -90,7 +96,14 @@ describe('toCelInputs', () => {
 
 describe('templates', () => {
   test('the six requests, each converting back and forth without loss', () => {
-    expect(REQUEST_TEMPLATES.map((t) => t.id)).toEqual(['create-pod', 'update-deployment-replicas', 'delete-namespace', 'pods-exec', 'kubelet-lease', 'controller-create-replicaset']);
+    expect(REQUEST_TEMPLATES.map((t) => t.id)).toEqual([
+      'create-pod',
+      'update-deployment-replicas',
+      'delete-namespace',
+      'pods-exec',
+      'kubelet-lease',
+      'controller-create-replicaset',
+    ]);
     for (const t of REQUEST_TEMPLATES) {
       const { input, errors } = toTestInput(toDraft(t.input));
       expect(errors, t.id).toEqual([]);

@@ -14,7 +14,19 @@ const CEL_V1 = {
         oldObject: '',
         params: '',
         namespaceObject: 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: default\n',
-        request: { operation: 'CREATE', group: '', version: 'v1', kind: 'Pod', resource: 'pods', subResource: '', name: 'web', namespace: 'default', username: 'alice', groups: ['system:authenticated', 'devs'], dryRun: false },
+        request: {
+          operation: 'CREATE',
+          group: '',
+          version: 'v1',
+          kind: 'Pod',
+          resource: 'pods',
+          subResource: '',
+          name: 'web',
+          namespace: 'default',
+          username: 'alice',
+          groups: ['system:authenticated', 'devs'],
+          dryRun: false,
+        },
         authorizer: [{ verb: 'get', group: '', resource: 'secrets', namespace: '', name: '', decision: 'allow' }],
       },
       cases: {
@@ -27,7 +39,19 @@ const CEL_V1 = {
               oldObject: '',
               params: '',
               namespaceObject: '',
-              request: { operation: 'CREATE', group: '', version: 'v1', kind: 'Pod', resource: 'pods', subResource: '', name: '', namespace: '', username: 'alice', groups: [], dryRun: false },
+              request: {
+                operation: 'CREATE',
+                group: '',
+                version: 'v1',
+                kind: 'Pod',
+                resource: 'pods',
+                subResource: '',
+                name: '',
+                namespace: '',
+                username: 'alice',
+                groups: [],
+                dryRun: false,
+              },
               authorizer: [],
             },
             expect: { error: false, value: 'true' },
@@ -38,7 +62,10 @@ const CEL_V1 = {
       },
       open: ['webhooks[0].matchConditions[0].expression'],
     },
-    'doc-vap': { cases: { 'spec.validations[0].expression': [{ id: 'c3', name: 'small', inputs: {}, expect: { error: false, value: '{"a": 1}' } }] }, open: [] },
+    'doc-vap': {
+      cases: { 'spec.validations[0].expression': [{ id: 'c3', name: 'small', inputs: {}, expect: { error: false, value: '{"a": 1}' } }] },
+      open: [],
+    },
     broken: 'not an object',
   },
 };
@@ -47,7 +74,19 @@ const CEL_V1 = {
 const POLICY_V1 = {
   byDoc: {
     'doc-vap': {
-      request: { operation: 'UPDATE', group: 'apps', version: 'v1', resource: 'deployments', subResource: '', kind: 'Deployment', namespace: 'prod', name: 'web', username: 'jane@example.com', groups: 'system:authenticated, devs', dryRun: true },
+      request: {
+        operation: 'UPDATE',
+        group: 'apps',
+        version: 'v1',
+        resource: 'deployments',
+        subResource: '',
+        kind: 'Deployment',
+        namespace: 'prod',
+        name: 'web',
+        username: 'jane@example.com',
+        groups: 'system:authenticated, devs',
+        dryRun: true,
+      },
       objectText: 'apiVersion: apps/v1\nkind: Deployment\nspec:\n  replicas: 7\n',
       oldObjectText: 'apiVersion: apps/v1\nkind: Deployment\nspec:\n  replicas: 3\n',
       namespaceText: 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: prod\n  labels:\n    env: prod\n',
@@ -55,7 +94,19 @@ const POLICY_V1 = {
       authorizerText: 'rules:\n- verb: create\n  resource: deployments\n  decision: deny\n',
     },
     'doc-map': {
-      request: { operation: 'CREATE', group: '', version: 'v1', resource: 'pods', subResource: '', kind: 'Pod', namespace: 'default', name: 'x', username: 'u', groups: '', dryRun: false },
+      request: {
+        operation: 'CREATE',
+        group: '',
+        version: 'v1',
+        resource: 'pods',
+        subResource: '',
+        kind: 'Pod',
+        namespace: 'default',
+        name: 'x',
+        username: 'u',
+        groups: '',
+        dryRun: false,
+      },
       objectText: 'kind: Pod\n',
       oldObjectText: '',
       namespaceText: '',
@@ -67,7 +118,15 @@ const POLICY_V1 = {
     'doc-vap': [
       {
         name: 'too many replicas',
-        request: { uid: '0', kind: { group: 'apps', version: 'v1', kind: 'Deployment' }, resource: { group: 'apps', version: 'v1', resource: 'deployments' }, operation: 'CREATE', namespace: 'prod', userInfo: { username: 'jane', groups: ['system:authenticated'] }, dryRun: false },
+        request: {
+          uid: '0',
+          kind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+          resource: { group: 'apps', version: 'v1', resource: 'deployments' },
+          operation: 'CREATE',
+          namespace: 'prod',
+          userInfo: { username: 'jane', groups: ['system:authenticated'] },
+          dryRun: false,
+        },
         object: { apiVersion: 'apps/v1', kind: 'Deployment', spec: { replicas: 7 } },
         namespaceObject: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'prod' } },
         authorizer: { rules: [] },
@@ -75,7 +134,14 @@ const POLICY_V1 = {
       },
       { name: 'no request' },
     ],
-    'doc-map': [{ name: 'adds a label', request: { operation: 'CREATE' }, object: { kind: 'Pod' }, expect: { outcome: 'admit', object: { kind: 'Pod', metadata: { labels: { a: 'b' } } } } }],
+    'doc-map': [
+      {
+        name: 'adds a label',
+        request: { operation: 'CREATE' },
+        object: { kind: 'Pod' },
+        expect: { outcome: 'admit', object: { kind: 'Pod', metadata: { labels: { a: 'b' } } } },
+      },
+    ],
   },
 };
 
@@ -176,8 +242,12 @@ describe('scenarios', () => {
   test('expected verdicts', () => {
     expect(scenarioFailures({ allowed: true }, { allowed: true })).toEqual([]);
     expect(scenarioFailures({ allowed: true }, { allowed: false, deniedBy: { name: 'g' } })).toEqual(['expected allowed, got denied']);
-    expect(scenarioFailures({ allowed: false, deniedBy: 'guard.example.com' }, { allowed: false, deniedBy: { name: 'cfg', webhook: 'guard.example.com' } })).toEqual([]);
-    expect(scenarioFailures({ allowed: false, deniedBy: 'other' }, { allowed: false, deniedBy: { name: 'cfg', webhook: 'guard.example.com' } })).toEqual(['expected denied by other, got denied by guard.example.com']);
+    expect(
+      scenarioFailures({ allowed: false, deniedBy: 'guard.example.com' }, { allowed: false, deniedBy: { name: 'cfg', webhook: 'guard.example.com' } }),
+    ).toEqual([]);
+    expect(scenarioFailures({ allowed: false, deniedBy: 'other' }, { allowed: false, deniedBy: { name: 'cfg', webhook: 'guard.example.com' } })).toEqual([
+      'expected denied by other, got denied by guard.example.com',
+    ]);
   });
 });
 

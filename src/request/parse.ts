@@ -22,7 +22,8 @@ export function parseInputText(text: string): ParsedText {
   else {
     const { documents, errors } = parseDocuments(text, { unwrapLists: false });
     if (errors.length) r = { value: undefined, error: { message: errors[0].message, line: errors[0].line, column: errors[0].column } };
-    else if (documents.length > 1) r = { value: documents[0].object, error: { message: `${documents.length} documents: only the first is used`, line: 1, column: 1 } };
+    else if (documents.length > 1)
+      r = { value: documents[0].object, error: { message: `${documents.length} documents: only the first is used`, line: 1, column: 1 } };
     else r = { value: documents[0]?.object };
   }
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);

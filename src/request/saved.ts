@@ -8,7 +8,18 @@ import type { AuthorizerRule } from '../cel/types';
 import { isObject, str, strList } from '../base/json';
 import { emptyRequestDraft, isOperation } from './draft';
 import type { CelExpectation } from './expect';
-import { CASE_OUTCOMES, type AdmissionRequest, type CaseOutcome, type GroupVersionKind, type GroupVersionResource, type PolicyTestCase, type RequestDraft, type TestInput, type TestInputDraft, type UserInfo } from './model';
+import {
+  CASE_OUTCOMES,
+  type AdmissionRequest,
+  type CaseOutcome,
+  type GroupVersionKind,
+  type GroupVersionResource,
+  type PolicyTestCase,
+  type RequestDraft,
+  type TestInput,
+  type TestInputDraft,
+  type UserInfo,
+} from './model';
 import { WEBHOOK_RESPONSES, defaultResponse, type Scenario, type WebhookResponseDraft } from './scenario';
 
 export interface CelCase {

@@ -78,7 +78,12 @@ export function toWebhookResponses(drafts: Record<string, WebhookResponseDraft>)
         break;
       }
       case 'warnings':
-        responses[webhook] = { warnings: d.warnings.split('\n').map((w) => w.trim()).filter(Boolean) };
+        responses[webhook] = {
+          warnings: d.warnings
+            .split('\n')
+            .map((w) => w.trim())
+            .filter(Boolean),
+        };
         break;
     }
   }
@@ -88,7 +93,10 @@ export function toWebhookResponses(drafts: Record<string, WebhookResponseDraft>)
 }
 
 /** Whether a verdict meets a scenario's expectation, and why not. */
-export function scenarioFailures(expect: ScenarioExpectation, verdict: { allowed: boolean; deniedBy?: { name: string; webhook?: string; binding?: string } }): string[] {
+export function scenarioFailures(
+  expect: ScenarioExpectation,
+  verdict: { allowed: boolean; deniedBy?: { name: string; webhook?: string; binding?: string } },
+): string[] {
   const out: string[] = [];
   if (expect.allowed !== verdict.allowed) out.push(`expected ${expect.allowed ? 'allowed' : 'denied'}, got ${verdict.allowed ? 'allowed' : 'denied'}`);
   else if (!expect.allowed && expect.deniedBy) {

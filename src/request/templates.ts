@@ -118,7 +118,16 @@ export const REQUEST_TEMPLATES: readonly RequestTemplate[] = [
             name: 'web-7d9f8b6c5',
             namespace: 'team-a',
             labels: { app: 'web', 'pod-template-hash': '7d9f8b6c5' },
-            ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: '6b1f0c3e-0000-4000-8000-000000000001', controller: true, blockOwnerDeletion: true }],
+            ownerReferences: [
+              {
+                apiVersion: 'apps/v1',
+                kind: 'Deployment',
+                name: 'web',
+                uid: '6b1f0c3e-0000-4000-8000-000000000001',
+                controller: true,
+                blockOwnerDeletion: true,
+              },
+            ],
           },
           spec: {
             replicas: 3,

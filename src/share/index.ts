@@ -4,4 +4,13 @@
  * Node 20 and the browser. See README.md.
  */
 export * from './workspace-file';
-export { decodeShareFragment, encodeShareFragment, isShareFragment, shareUrl, LONG_LINK_CHARS, MAX_SHARE_JSON_BYTES, MAX_SHARE_FRAGMENT_CHARS, SHARE_FRAGMENT_KEY } from './link';
+export {
+  decodeShareFragment,
+  encodeShareFragment,
+  isShareFragment,
+  shareUrl,
+  LONG_LINK_CHARS,
+  MAX_SHARE_JSON_BYTES,
+  MAX_SHARE_FRAGMENT_CHARS,
+  SHARE_FRAGMENT_KEY,
+} from './link';

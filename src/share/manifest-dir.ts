@@ -33,8 +33,17 @@ export function admissionConfigurationText(entries: ReturnType<typeof manifestLa
 }
 
 /** The files of the directory (relative paths → text) for the static documents among `docs`. */
-export function manifestDirectoryFiles(docs: readonly ManifestSource[], isStatic: (index: number) => boolean, layout: ManifestDirLayout = 'per-object', base = DEFAULT_MANIFEST_BASE): Record<string, string> {
-  const entries = manifestLayout(docs.map((d) => d.object), isStatic, base);
+export function manifestDirectoryFiles(
+  docs: readonly ManifestSource[],
+  isStatic: (index: number) => boolean,
+  layout: ManifestDirLayout = 'per-object',
+  base = DEFAULT_MANIFEST_BASE,
+): Record<string, string> {
+  const entries = manifestLayout(
+    docs.map((d) => d.object),
+    isStatic,
+    base,
+  );
   const textOf = (index: number): string => withNewline(docs[index]!.text ?? serializeDocuments([docs[index]!.object]));
   const files: Record<string, string> = {};
   if (layout === 'per-object') {

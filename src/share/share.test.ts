@@ -6,12 +6,21 @@ import { decodeShareFragment, encodeShareFragment, MAX_SHARE_JSON_BYTES, shareUr
 import { MIGRATIONS, readWorkspaceFile, testsDataOf, toWorkspaceFile, WORKSPACE_FORMAT, WORKSPACE_VERSION, type WorkspaceFile } from './workspace-file';
 
 const policy = 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: p # comment kept\n';
-const ws = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ format: WORKSPACE_FORMAT, version: 1, documents: [{ name: 'p', text: policy }], ...extra });
+const ws = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  format: WORKSPACE_FORMAT,
+  version: 1,
+  documents: [{ name: 'p', text: policy }],
+  ...extra,
+});
 
 describe('readWorkspaceFile', () => {
   it('reads a minimal workspace and keeps texts verbatim', () => {
     const r = readWorkspaceFile(ws());
-    expect(r).toEqual({ ok: true, warnings: [], workspace: { format: WORKSPACE_FORMAT, version: WORKSPACE_VERSION, documents: [{ name: 'p', text: policy }] } });
+    expect(r).toEqual({
+      ok: true,
+      warnings: [],
+      workspace: { format: WORKSPACE_FORMAT, version: WORKSPACE_VERSION, documents: [{ name: 'p', text: policy }] },
+    });
   });
 
   it.each([
@@ -32,9 +41,20 @@ describe('readWorkspaceFile', () => {
   });
 
   it('a scratchpad (version 2): read with its draft; a bad one is dropped with a warning', () => {
-    const r = readWorkspaceFile(ws({ version: 2, documents: [], scratchpad: { context: 'webhook-matchCondition', expression: 'request.operation == "CREATE"', draft: { request: { operation: 'DELETE' } } } }));
+    const r = readWorkspaceFile(
+      ws({
+        version: 2,
+        documents: [],
+        scratchpad: { context: 'webhook-matchCondition', expression: 'request.operation == "CREATE"', draft: { request: { operation: 'DELETE' } } },
+      }),
+    );
     if (!r.ok) throw new Error(r.error);
-    expect(r.workspace.scratchpad).toMatchObject({ context: 'webhook-matchCondition', expression: 'request.operation == "CREATE"', params: false, draft: { request: { operation: 'DELETE' } } });
+    expect(r.workspace.scratchpad).toMatchObject({
+      context: 'webhook-matchCondition',
+      expression: 'request.operation == "CREATE"',
+      params: false,
+      draft: { request: { operation: 'DELETE' } },
+    });
     const bad = readWorkspaceFile(ws({ scratchpad: { context: 'nowhere', expression: 'true' } }));
     expect(bad.ok && bad.workspace.scratchpad).toBe(undefined);
     expect(bad.ok && bad.warnings).toEqual([expect.stringMatching(/^"scratchpad" needs an "expression" and a "context"/)]);
@@ -51,7 +71,7 @@ describe('readWorkspaceFile', () => {
     expect(r.ok && r.workspace).toEqual({ format: WORKSPACE_FORMAT, version: WORKSPACE_VERSION, documents: [{ text: 'a: 1\n' }] });
   });
 
-  it('version 2 keeps each document\'s separator; a version-1 file (none) is still read', () => {
+  it("version 2 keeps each document's separator; a version-1 file (none) is still read", () => {
     const v2 = readWorkspaceFile(ws({ version: 2, documents: [{ text: 'a: 1\n', separator: '# head\n--- # one\n' }] }));
     expect(v2.ok && v2.workspace.documents).toEqual([{ text: 'a: 1\n', separator: '# head\n--- # one\n' }]);
     expect(WORKSPACE_VERSION).toBe(2);
@@ -63,7 +83,10 @@ describe('readWorkspaceFile', () => {
     const r = readWorkspaceFile(
       ws({
         kubernetesVersion: '1.99',
-        celCases: [{ document: 0, path: 'spec.validations[0].expression', cases: [{ name: 'c', expect: { value: 'true' } }] }, { document: 3, path: 'x', cases: [] }],
+        celCases: [
+          { document: 0, path: 'spec.validations[0].expression', cases: [{ name: 'c', expect: { value: 'true' } }] },
+          { document: 3, path: 'x', cases: [] },
+        ],
         policyCases: [{ policy: 'p', cases: [{ name: 'ok', request: { operation: 'CREATE' }, expect: { outcome: 'deny' } }, { name: 'no request' }] }, {}],
         scenarios: 'nope',
       }),
@@ -80,7 +103,16 @@ describe('readWorkspaceFile', () => {
     expect(r.workspace.celCases?.[0]?.cases[0]).toMatchObject({ name: 'c', expect: { error: false, value: 'true' } });
     // a case in the shape before the one request model is read into it
     expect(r.workspace.policyCases).toEqual([
-      { policy: 'p', cases: [{ name: 'ok', input: { request: { operation: 'CREATE', resource: { group: '', version: '', resource: '' }, kind: { group: '', version: '', kind: '' } } }, expect: { outcome: 'deny' } }] },
+      {
+        policy: 'p',
+        cases: [
+          {
+            name: 'ok',
+            input: { request: { operation: 'CREATE', resource: { group: '', version: '', resource: '' }, kind: { group: '', version: '', kind: '' } } },
+            expect: { outcome: 'deny' },
+          },
+        ],
+      },
     ]);
   });
 
@@ -93,8 +125,29 @@ describe('readWorkspaceFile', () => {
     const d = draft.ok ? draft.workspace.drafts![0]!.draft : undefined;
     const tests = {
       docs: {
-        a: { draft: d, celCases: { 'spec.validations[0].expression': [{ id: 'x', name: 'c', input: d!, expect: { error: true as const } }] }, policyCases: [], open: [] },
-        b: { celCases: {}, policyCases: [{ name: 'pc', input: { request: { operation: 'CREATE' as const, resource: { group: '', version: 'v1', resource: 'pods' }, kind: { group: '', version: 'v1', kind: 'Pod' } } }, expect: { outcome: 'admit' as const } }], open: [] },
+        a: {
+          draft: d,
+          celCases: { 'spec.validations[0].expression': [{ id: 'x', name: 'c', input: d!, expect: { error: true as const } }] },
+          policyCases: [],
+          open: [],
+        },
+        b: {
+          celCases: {},
+          policyCases: [
+            {
+              name: 'pc',
+              input: {
+                request: {
+                  operation: 'CREATE' as const,
+                  resource: { group: '', version: 'v1', resource: 'pods' },
+                  kind: { group: '', version: 'v1', kind: 'Pod' },
+                },
+              },
+              expect: { outcome: 'admit' as const },
+            },
+          ],
+          open: [],
+        },
       },
       scenarios: [],
     };
@@ -135,7 +188,13 @@ describe('share links', () => {
     const f = await encodeShareFragment(file.workspace);
     const notOurs = await decodeShareFragment('#section-2');
     expect(!notOurs.ok && notOurs.error).toMatch(/not an Admission Workbench share link/);
-    for (const bad of [f.slice(0, -5), f.slice(0, 20), f.replace(/\.(.)/, (_, c: string) => `.${c === 'A' ? 'B' : 'A'}`), `${f}!`, f.replace(/^workspace=..../, 'workspace=0000')]) {
+    for (const bad of [
+      f.slice(0, -5),
+      f.slice(0, 20),
+      f.replace(/\.(.)/, (_, c: string) => `.${c === 'A' ? 'B' : 'A'}`),
+      `${f}!`,
+      f.replace(/^workspace=..../, 'workspace=0000'),
+    ]) {
       const r = await decodeShareFragment(bad);
       expect(r.ok, bad).toBe(false);
       if (!r.ok) expect(r.error).toMatch(/broken/);

@@ -149,12 +149,19 @@ const defined = <T>(x: T | undefined): x is T => x !== undefined;
 export function readWorkspaceFile(value: unknown, migrations: Readonly<Record<number, Migration>> = MIGRATIONS): ReadResult {
   if (!isObject(value)) return { ok: false, error: 'not an Admission Workbench workspace: expected a JSON object' };
   if (value.format !== WORKSPACE_FORMAT) {
-    return { ok: false, error: `not an Admission Workbench workspace: "format" is ${value.format === undefined ? 'missing' : JSON.stringify(value.format)}, expected "${WORKSPACE_FORMAT}"` };
+    return {
+      ok: false,
+      error: `not an Admission Workbench workspace: "format" is ${value.format === undefined ? 'missing' : JSON.stringify(value.format)}, expected "${WORKSPACE_FORMAT}"`,
+    };
   }
   let payload: Obj = value;
-  if (!Number.isInteger(payload.version) || (payload.version as number) < 0) return { ok: false, error: `"version" must be a whole number (this app writes ${WORKSPACE_VERSION})` };
+  if (!Number.isInteger(payload.version) || (payload.version as number) < 0)
+    return { ok: false, error: `"version" must be a whole number (this app writes ${WORKSPACE_VERSION})` };
   if ((payload.version as number) > WORKSPACE_VERSION) {
-    return { ok: false, error: `the workspace was written by a newer Admission Workbench (format version ${String(payload.version)}; this one reads up to ${WORKSPACE_VERSION}): update the app` };
+    return {
+      ok: false,
+      error: `the workspace was written by a newer Admission Workbench (format version ${String(payload.version)}; this one reads up to ${WORKSPACE_VERSION}): update the app`,
+    };
   }
   while ((payload.version as number) < WORKSPACE_VERSION) {
     const from = payload.version as number;
@@ -228,13 +235,24 @@ export interface AppDocument {
 }
 
 /** The app's documents and test data (the store's TestsData, by document id) as a workspace file. */
-export function toWorkspaceFile(documents: readonly AppDocument[], tests?: TestsData, kubernetesVersion?: KubernetesVersion, staticManifests = false): WorkspaceFile {
+export function toWorkspaceFile(
+  documents: readonly AppDocument[],
+  tests?: TestsData,
+  kubernetesVersion?: KubernetesVersion,
+  staticManifests = false,
+): WorkspaceFile {
   const ws: WorkspaceFile = {
     format: WORKSPACE_FORMAT,
     version: WORKSPACE_VERSION,
     ...(kubernetesVersion ? { kubernetesVersion } : {}),
     ...(staticManifests ? { staticManifests: true as const } : {}),
-    documents: documents.map((d) => ({ ...(d.name ? { name: d.name } : {}), text: d.text, ...(d.separator ? { separator: d.separator } : {}), ...(d.static ? { static: true as const } : {}), ...(d.listItem ? { listItem: d.listItem } : {}) })),
+    documents: documents.map((d) => ({
+      ...(d.name ? { name: d.name } : {}),
+      text: d.text,
+      ...(d.separator ? { separator: d.separator } : {}),
+      ...(d.static ? { static: true as const } : {}),
+      ...(d.listItem ? { listItem: d.listItem } : {}),
+    })),
   };
   if (!tests) return ws;
   const drafts: DraftEntry[] = [];

@@ -32,7 +32,12 @@ const policy = (name: string, expression: string) => ({
     validations: [{ expression, message: `${name} says no` }],
   },
 });
-const binding = (kind: string, name: string, policyName: string) => ({ apiVersion: 'admissionregistration.k8s.io/v1', kind, metadata: { name }, spec: { policyName, validationActions: ['Deny'] } });
+const binding = (kind: string, name: string, policyName: string) => ({
+  apiVersion: 'admissionregistration.k8s.io/v1',
+  kind,
+  metadata: { name },
+  spec: { policyName, validationActions: ['Deny'] },
+});
 const OBJECTS = [
   policy('require-team', "has(object.metadata.labels) && 'team' in object.metadata.labels"),
   binding('ValidatingAdmissionPolicyBinding', 'require-team', 'require-team'),
@@ -40,14 +45,29 @@ const OBJECTS = [
   binding('MutatingAdmissionPolicyBinding', 'wrong-kind', 'no-bound-binding'),
 ];
 const deployment = (labels: Record<string, string>) => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default', labels } });
-const request = { operation: 'CREATE', kind: { group: 'apps', version: 'v1', kind: 'Deployment' }, resource: { group: 'apps', version: 'v1', resource: 'deployments' }, namespace: 'default', name: 'web' };
-const kase = (name: string, labels: Record<string, string>, outcome: string) => ({ name, request, object: deployment(labels), namespaceObject: namespace, expect: { outcome } });
+const request = {
+  operation: 'CREATE',
+  kind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+  resource: { group: 'apps', version: 'v1', resource: 'deployments' },
+  namespace: 'default',
+  name: 'web',
+};
+const kase = (name: string, labels: Record<string, string>, outcome: string) => ({
+  name,
+  request,
+  object: deployment(labels),
+  namespaceObject: namespace,
+  expect: { outcome },
+});
 const FILE = {
   format: 'admission-workbench/workspace',
   version: 1,
   documents: [],
   policyCases: [
-    { policy: 'require-team', cases: [kase('labelled: admitted', { team: 'a' }, 'admit'), kase('unlabelled: denied', {}, 'deny'), kase('wrong: unlabelled admitted', {}, 'admit')] },
+    {
+      policy: 'require-team',
+      cases: [kase('labelled: admitted', { team: 'a' }, 'admit'), kase('unlabelled: denied', {}, 'deny'), kase('wrong: unlabelled admitted', {}, 'admit')],
+    },
     // bound only by a binding of the other kind: not bound, so the policy is skipped
     { policy: 'no-bound-binding', cases: [kase('not bound: skipped', {}, 'skip'), kase('wrong: not bound but denied', {}, 'deny')] },
   ],
@@ -57,7 +77,15 @@ const FILE = {
 const SCENARIO = {
   id: 's1',
   name: 'no labels',
-  input: toDraft({ request: { ...request, operation: 'CREATE', object: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' } }, userInfo: { username: 'alice' } }, namespaceObject: namespace }),
+  input: toDraft({
+    request: {
+      ...request,
+      operation: 'CREATE',
+      object: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' } },
+      userInfo: { username: 'alice' },
+    },
+    namespaceObject: namespace,
+  }),
   webhooks: {},
   expect: { allowed: false, deniedBy: 'require-team' },
 };
@@ -79,7 +107,10 @@ describe('saved cases: the CLI and the app agree', () => {
     const appFailed: string[] = [];
     let total = 0;
     for (const group of FILE.policyCases) {
-      const doc = docs.find((d) => (d.object as { metadata: { name: string } }).metadata.name === group.policy && (d.object as { kind: string }).kind === 'ValidatingAdmissionPolicy')!;
+      const doc = docs.find(
+        (d) =>
+          (d.object as { metadata: { name: string } }).metadata.name === group.policy && (d.object as { kind: string }).kind === 'ValidatingAdmissionPolicy',
+      )!;
       const read = readWorkspaceFile(FILE);
       if (!read.ok) throw new Error(read.error);
       const cases = read.workspace.policyCases!.find((g) => g.policy === group.policy)!.cases;

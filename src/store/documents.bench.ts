@@ -18,26 +18,39 @@ const webhook = (i: number) => ({
   timeoutSeconds: 5,
   admissionReviewVersions: ['v1'],
 });
-const object = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'bench' }, webhooks: Array.from({ length: 200 }, (_, i) => webhook(i)) };
+const object = {
+  apiVersion: 'admissionregistration.k8s.io/v1',
+  kind: 'ValidatingWebhookConfiguration',
+  metadata: { name: 'bench' },
+  webhooks: Array.from({ length: 200 }, (_, i) => webhook(i)),
+};
 const typed = `# the user's file\n${serializeDocuments([object])}`;
 
 let doc: WorkspaceDoc = withText(docFromObject(undefined, 'paste', ''), typed);
 let n = 0;
 
-describe('form keystroke, 200 webhooks, the user\'s text', () => {
-  bench('form edit written into the text', () => {
-    const o = doc.object as typeof object;
-    const hooks = o.webhooks.slice();
-    hooks[100] = { ...hooks[100]!, timeoutSeconds: n++ % 2 ? 5 : 15 };
-    doc = withObject(doc, { ...o, webhooks: hooks });
-    if (!doc.text.includes('timeoutSeconds: 15') === (n % 2 === 1)) throw new Error('edit not written');
-  }, { warmupIterations: 10 });
-  bench('form edit written into the text → problems for sidebar, form and YAML markers', () => {
-    const o = doc.object as typeof object;
-    const hooks = o.webhooks.slice();
-    hooks[100] = { ...hooks[100]!, timeoutSeconds: n++ % 2 ? 5 : 45 };
-    doc = withObject(doc, { ...o, webhooks: hooks });
-    const docs = [doc];
-    for (let view = 0; view < 3; view++) docProblems(doc, docs);
-  }, { warmupIterations: 10 });
+describe("form keystroke, 200 webhooks, the user's text", () => {
+  bench(
+    'form edit written into the text',
+    () => {
+      const o = doc.object as typeof object;
+      const hooks = o.webhooks.slice();
+      hooks[100] = { ...hooks[100]!, timeoutSeconds: n++ % 2 ? 5 : 15 };
+      doc = withObject(doc, { ...o, webhooks: hooks });
+      if (!doc.text.includes('timeoutSeconds: 15') === (n % 2 === 1)) throw new Error('edit not written');
+    },
+    { warmupIterations: 10 },
+  );
+  bench(
+    'form edit written into the text → problems for sidebar, form and YAML markers',
+    () => {
+      const o = doc.object as typeof object;
+      const hooks = o.webhooks.slice();
+      hooks[100] = { ...hooks[100]!, timeoutSeconds: n++ % 2 ? 5 : 45 };
+      doc = withObject(doc, { ...o, webhooks: hooks });
+      const docs = [doc];
+      for (let view = 0; view < 3; view++) docProblems(doc, docs);
+    },
+    { warmupIterations: 10 },
+  );
 });

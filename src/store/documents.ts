@@ -6,7 +6,21 @@
 import { kindSpecOf, orderFields, paramSpecOf } from '../k8s';
 import { getIn } from '../k8s/edit';
 import { isObject, reuseUnchanged } from '../base/json';
-import { applyEditsWithParse, copiedSlot, listItemTextsOf, parseDocuments, reparseDocuments, serializeDocuments, splitDocuments, type ListCut, type ListSlot, type ParseResult, type PositionIndex, type TextChange, type YamlError } from '../yaml';
+import {
+  applyEditsWithParse,
+  copiedSlot,
+  listItemTextsOf,
+  parseDocuments,
+  reparseDocuments,
+  serializeDocuments,
+  splitDocuments,
+  type ListCut,
+  type ListSlot,
+  type ParseResult,
+  type PositionIndex,
+  type TextChange,
+  type YamlError,
+} from '../yaml';
 
 export { copiedSlot, type ListSlot };
 
@@ -199,7 +213,10 @@ export function editObject(doc: WorkspaceDoc, object: unknown): ObjectEdit {
   }
   if (object === doc.object) return { doc };
   if (doc.error) {
-    return { doc, refused: `The YAML does not parse (line ${doc.error.line}: ${doc.error.message}). Fix it first: changes are written into the YAML, and nothing was changed.` };
+    return {
+      doc,
+      refused: `The YAML does not parse (line ${doc.error.line}: ${doc.error.message}). Fix it first: changes are written into the YAML, and nothing was changed.`,
+    };
   }
   let ordered: unknown;
   const keyOrder = kindSpecOf(object)
@@ -271,7 +288,12 @@ export function importText(text: string, origin: string): ImportResult {
   const lists = new Map<number, (ListCut & { id: string }) | undefined>();
   const listOf = (i: number) => {
     if (!lists.has(i)) {
-      const cut = listItemTextsOf(text, ownStart(i), endOf(i), documents.filter((d) => d.documentIndex === i));
+      const cut = listItemTextsOf(
+        text,
+        ownStart(i),
+        endOf(i),
+        documents.filter((d) => d.documentIndex === i),
+      );
       lists.set(i, cut ? { ...cut, id: newId() } : undefined);
     }
     return lists.get(i);
@@ -296,7 +318,14 @@ export function importText(text: string, origin: string): ImportResult {
   });
   const fromList = documents.filter((d) => d.fromList).length;
   if (fromList) messages.push({ level: 'info', text: `${origin}: unwrapped ${fromList} object(s) from a List.` });
-  const readOnly = docs.filter((d) => !kindSpecOf(d.object) && !paramSpecOf(d.object, docs.map((x) => x.object))).length;
+  const readOnly = docs.filter(
+    (d) =>
+      !kindSpecOf(d.object) &&
+      !paramSpecOf(
+        d.object,
+        docs.map((x) => x.object),
+      ),
+  ).length;
   if (readOnly) messages.push({ level: 'info', text: `${origin}: ${readOnly} object(s) of other kinds are kept read-only and exported unchanged.` });
   // A document that does not parse is kept as a document of its own, with its text and error, so nothing is lost.
   for (const i of failed) {
@@ -315,7 +344,6 @@ export function importText(text: string, origin: string): ImportResult {
   }
   return { docs, messages };
 }
-
 
 /** The display name of a document: metadata.name, else its kind. */
 export function docTitle(doc: WorkspaceDoc): string {

@@ -69,7 +69,12 @@ describe('export keeps bytes', () => {
     const fix = docProblems(doc, ws.getState().docs)
       .items.flatMap((p) => p.fixes ?? [])
       .find((f) => /fail open|failurePolicy/i.test(f.title));
-    expect(fix, docProblems(doc, ws.getState().docs).items.map((p) => `${p.label} ${p.fixes?.map((f) => f.title)}`).join('\n')).toBeDefined();
+    expect(
+      fix,
+      docProblems(doc, ws.getState().docs)
+        .items.map((p) => `${p.label} ${p.fixes?.map((f) => f.title)}`)
+        .join('\n'),
+    ).toBeDefined();
     ws.getState().applyFix(doc.id, fix!);
     const afterFix = exportDocs(ws.getState().docs).text;
     const lines = changed(afterForm, afterFix);
@@ -118,7 +123,10 @@ describe('export keeps bytes', () => {
   });
 
   it('the fix preview is the diff applying writes, or why it cannot be written', () => {
-    const fix: Fix = { title: 'Set timeoutSeconds: 5', apply: (o) => ({ object: { ...(o as object), webhooks: [{ ...(o as { webhooks: object[] }).webhooks[0], timeoutSeconds: 5 }] } }) };
+    const fix: Fix = {
+      title: 'Set timeoutSeconds: 5',
+      apply: (o) => ({ object: { ...(o as object), webhooks: [{ ...(o as { webhooks: object[] }).webhooks[0], timeoutSeconds: 5 }] } }),
+    };
     workspace.getState().replaceAll([]);
     const [id] = workspace.getState().importText(OLD, 'old.yaml');
     const preview = previewFix(id!, fix)!;
@@ -167,7 +175,11 @@ metadata:
     ws.getState().importText(input, 'list.yaml');
     const docs = ws.getState().docs;
     expect(docs).toHaveLength(3);
-    expect(docs[1]!.text.startsWith('apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: policy-webhook   # owned by the platform team\nwebhooks:\n- admissionReviewVersions: ["v1"]\n')).toBe(true);
+    expect(
+      docs[1]!.text.startsWith(
+        'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: policy-webhook   # owned by the platform team\nwebhooks:\n- admissionReviewVersions: ["v1"]\n',
+      ),
+    ).toBe(true);
     expect(exportDocs(docs).text).toBe(input);
     // the List alone, as its own file
     expect(exportDocs(docs.slice(1)).text).toBe(`---\n${LIST}`);
@@ -237,4 +249,3 @@ metadata:
     expect(text).toContain('# owned by the platform team');
   });
 });
-

@@ -66,9 +66,13 @@ function ownTexts(docs: readonly WorkspaceDoc[]): { text: string; separator?: st
  */
 function listText(run: readonly WorkspaceDoc[]): string | undefined {
   if (run.some((d) => d.error || !d.listItem)) return undefined;
-  const text = writeList(run[0]!.listItem!.frame, run.map((d) => ({ ...d.listItem!, text: d.text })));
+  const text = writeList(
+    run[0]!.listItem!.frame,
+    run.map((d) => ({ ...d.listItem!, text: d.text })),
+  );
   const back = parseDocuments(text);
-  const same = back.errors.length === 0 && back.documents.length === run.length && back.documents.every((b, k) => b.fromList && deepEqual(b.object, run[k]!.object));
+  const same =
+    back.errors.length === 0 && back.documents.length === run.length && back.documents.every((b, k) => b.fromList && deepEqual(b.object, run[k]!.object));
   return same ? text : undefined;
 }
 
@@ -85,7 +89,11 @@ export function joinTexts(parts: readonly { text: string; separator?: string }[]
 }
 
 /** The static manifest directory of the workspace (the documents marked static, or all when the workspace is): relative path → text. */
-export function exportManifestDirectory(docs: readonly WorkspaceDoc[], layout: ManifestDirLayout, state?: { staticManifests: boolean }): Record<string, string> {
+export function exportManifestDirectory(
+  docs: readonly WorkspaceDoc[],
+  layout: ManifestDirLayout,
+  state?: { staticManifests: boolean },
+): Record<string, string> {
   const sources = docs.map((d) => ({ object: d.object, ...(d.error || d.object === undefined ? {} : { text: d.text }) }));
   return manifestDirectoryFiles(sources, (i) => docs[i]!.object !== undefined && isStaticDoc(docs[i]!, state), layout);
 }

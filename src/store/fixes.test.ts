@@ -19,7 +19,14 @@ const hook = {
   apiVersion: 'admissionregistration.k8s.io/v1',
   kind: 'ValidatingWebhookConfiguration',
   metadata: { name: 'hooks' },
-  webhooks: [{ name: 'a.example.com', clientConfig: { url: 'https://a.example.com/' }, admissionReviewVersions: ['v1'], rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }] }],
+  webhooks: [
+    {
+      name: 'a.example.com',
+      clientConfig: { url: 'https://a.example.com/' },
+      admissionReviewVersions: ['v1'],
+      rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
+    },
+  ],
 };
 
 describe('quick fixes in the store', () => {
@@ -58,12 +65,21 @@ describe('quick fixes in the store', () => {
 
   it('caBundle findings appear once the background inspection is done', async () => {
     const pem = readFileSync(new URL('../k8s/fixtures/ca/expired-ca.pem', import.meta.url), 'utf8');
-    const withCa = { ...hook, webhooks: [{ ...hook.webhooks[0], sideEffects: 'None', clientConfig: { service: { name: 's', namespace: 'n' }, caBundle: Buffer.from(pem).toString('base64') } }] };
+    const withCa = {
+      ...hook,
+      webhooks: [
+        { ...hook.webhooks[0], sideEffects: 'None', clientConfig: { service: { name: 's', namespace: 'n' }, caBundle: Buffer.from(pem).toString('base64') } },
+      ],
+    };
     const doc = docFromObject(withCa);
     const revision = workspace.getState().problemsRevision;
     expect(docProblems(doc, [doc]).items.map((p) => p.label)).not.toContain('C02');
     await expect.poll(() => workspace.getState().problemsRevision, { timeout: 10_000 }).toBeGreaterThan(revision);
     expect(caInspection(withCa.webhooks[0]!.clientConfig.caBundle)?.certificates).toHaveLength(1);
-    expect(docProblems(doc, [doc]).items.filter((p) => p.label === 'C02').map((p) => p.message)).toEqual(['certificate 1 (CN=expired-ca) expired on 2021-01-01']);
+    expect(
+      docProblems(doc, [doc])
+        .items.filter((p) => p.label === 'C02')
+        .map((p) => p.message),
+    ).toEqual(['certificate 1 (CN=expired-ca) expired on 2021-01-01']);
   });
 });

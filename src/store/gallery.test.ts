@@ -36,7 +36,9 @@ describe('policy gallery', () => {
       expect(docs.map((d) => d.id)).toEqual(ids);
       expect(docs.filter((d) => d.error).map((d) => d.error)).toEqual([]);
       const cel = createSyncCompiler();
-      const errors = docs.filter((d) => kindSpecOf(d.object)).flatMap((d) => validate(d.object, { cel }).map((e) => `${String((d.object as { kind: string }).kind)}: ${e.field}: ${e.message}`));
+      const errors = docs
+        .filter((d) => kindSpecOf(d.object))
+        .flatMap((d) => validate(d.object, { cel }).map((e) => `${String((d.object as { kind: string }).kind)}: ${e.field}: ${e.message}`));
       expect(errors).toEqual([]);
 
       const withCases = docs.filter((d) => tests.getState().docs[d.id]?.policyCases.length);

@@ -17,7 +17,13 @@ export type ToReplay =
       workspace: unknown[];
       /** Indices into `workspace` of the documents loaded from static manifests. */
       staticDocuments: number[];
-      options: { kubernetesVersion: KubernetesVersion; candidate: 'overlay' | 'replace'; existing: boolean; webhooks: ImpactOptions['webhooks']; keepRequests: number };
+      options: {
+        kubernetesVersion: KubernetesVersion;
+        candidate: 'overlay' | 'replace';
+        existing: boolean;
+        webhooks: ImpactOptions['webhooks'];
+        keepRequests: number;
+      };
       /** One port per decider worker (transferred). */
       members: MessagePort[];
       /** For deciding on the replay worker's own thread when every decider failed. */

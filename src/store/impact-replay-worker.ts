@@ -61,7 +61,11 @@ async function* concat(files: readonly Blob[], read: (n: number) => void): Async
 }
 
 /** The snapshot files' objects (Lists unwrapped), and what could not be read: each file streamed (`readSnapshot`: any size, gzip); Cancel stops the reading. */
-async function readSnapshots(files: readonly { name: string; file: Blob }[], read: (n: number) => void, signal: AbortSignal): Promise<{ objects: unknown[]; problems: string[] }> {
+async function readSnapshots(
+  files: readonly { name: string; file: Blob }[],
+  read: (n: number) => void,
+  signal: AbortSignal,
+): Promise<{ objects: unknown[]; problems: string[] }> {
   const objects: unknown[] = [];
   const problems: string[] = [];
   reading: for (const f of files)
@@ -116,7 +120,7 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
     m.snapshots,
     (n) => {
       snapshotRead += n;
-      if (performance.now() - posted >= PROGRESS_EVERY) ((posted = performance.now()), post({ op: 'snapshot', bytes: snapshotRead }));
+      if (performance.now() - posted >= PROGRESS_EVERY) (posted = performance.now()), post({ op: 'snapshot', bytes: snapshotRead });
     },
     signal,
   );
@@ -130,7 +134,7 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
       ? await laterReads(
           concat(m.audits, (n) => {
             scanned += n;
-            if (performance.now() - posted >= PROGRESS_EVERY) ((posted = performance.now()), post({ op: 'scan', bytes: scanned }));
+            if (performance.now() - posted >= PROGRESS_EVERY) (posted = performance.now()), post({ op: 'scan', bytes: scanned });
           }),
           signal,
         )
@@ -149,7 +153,7 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
         signal,
         ...(retainState ? { retainState } : {}),
         onEvent: (e) => {
-          if (e.change !== 'unchanged') (streamed.push(e), changed.push(e));
+          if (e.change !== 'unchanged') streamed.push(e), changed.push(e);
           if (Number.isFinite(e.time)) {
             const second = Math.floor(e.time / 1000) * 1000;
             writes.set(second, (writes.get(second) ?? 0) + 1);

@@ -67,7 +67,8 @@ export const setImpactOptions = (o: Partial<Pick<ImpactState, 'candidate' | 'exi
  * tab's memory on a machine with many cores.
  */
 export const MAX_DECIDERS = 8;
-export const deciderCount = (cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 2 : 2): number => Math.min(MAX_DECIDERS, Math.max(1, cores - 1));
+export const deciderCount = (cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 2 : 2): number =>
+  Math.min(MAX_DECIDERS, Math.max(1, cores - 1));
 
 /** The page's base URL (the app is hosted under arbitrary sub-paths: the engine's files are resolved against it). */
 const baseUrl = (): string => document.baseURI;

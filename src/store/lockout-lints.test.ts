@@ -16,19 +16,32 @@ import { criticalReached } from '../k8s/lints/control-plane';
 
 type O = Record<string, unknown>;
 const exclude = (...values: string[]) => ({ matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values }] });
-const rule = (operations: string[], apiGroups: string[], resources: string[], scope?: string) => ({ operations, apiGroups, apiVersions: ['*'], resources, ...(scope ? { scope } : {}) });
+const rule = (operations: string[], apiGroups: string[], resources: string[], scope?: string) => ({
+  operations,
+  apiGroups,
+  apiVersions: ['*'],
+  resources,
+  ...(scope ? { scope } : {}),
+});
 const guard = (expression: string) => [{ name: 'guard', expression }];
-const SKIP_CONTROL_PLANE = "!('system:nodes' in request.userInfo.groups) && !(request.userInfo.username.startsWith('system:') && !request.userInfo.username.startsWith('system:serviceaccount:'))";
+const SKIP_CONTROL_PLANE =
+  "!('system:nodes' in request.userInfo.groups) && !(request.userInfo.username.startsWith('system:') && !request.userInfo.username.startsWith('system:serviceaccount:'))";
 
 const CONFIGS: Record<string, O> = {
   'pods, nothing excluded': { rules: [rule(['CREATE', 'UPDATE'], [''], ['pods'])] },
   'pods, kube-system excluded': { rules: [rule(['CREATE', 'UPDATE'], [''], ['pods'])], namespaceSelector: exclude('kube-system') },
   'pods, every system: user skipped': { rules: [rule(['CREATE'], [''], ['pods'])], matchConditions: guard("!request.userInfo.username.startsWith('system:')") },
-  'pods, control plane and nodes skipped (controllers still reach it)': { rules: [rule(['CREATE'], [''], ['pods'])], matchConditions: guard(SKIP_CONTROL_PLANE) },
-  'leases': { rules: [rule(['UPDATE'], ['coordination.k8s.io'], ['leases'])] },
+  'pods, control plane and nodes skipped (controllers still reach it)': {
+    rules: [rule(['CREATE'], [''], ['pods'])],
+    matchConditions: guard(SKIP_CONTROL_PLANE),
+  },
+  leases: { rules: [rule(['UPDATE'], ['coordination.k8s.io'], ['leases'])] },
   'leases, kube-node-lease excluded': { rules: [rule(['UPDATE'], ['coordination.k8s.io'], ['leases'])], namespaceSelector: exclude('kube-node-lease') },
   'leases, both excluded': { rules: [rule(['UPDATE'], ['coordination.k8s.io'], ['leases'])], namespaceSelector: exclude('kube-node-lease', 'kube-system') },
-  'leases, nodes skipped': { rules: [rule(['UPDATE'], ['coordination.k8s.io'], ['leases'])], matchConditions: guard("!('system:nodes' in request.userInfo.groups)") },
+  'leases, nodes skipped': {
+    rules: [rule(['UPDATE'], ['coordination.k8s.io'], ['leases'])],
+    matchConditions: guard("!('system:nodes' in request.userInfo.groups)"),
+  },
   'nodes without status': { rules: [rule(['UPDATE'], [''], ['nodes'])] },
   'nodes/status': { rules: [rule(['UPDATE'], [''], ['nodes/status'])] },
   'namespaces, CREATE only': { rules: [rule(['CREATE'], [''], ['namespaces'])] },
@@ -39,15 +52,24 @@ const CONFIGS: Record<string, O> = {
   'everything, opt-in label': { rules: [rule(['*'], ['*'], ['*/*'])], namespaceSelector: { matchLabels: { 'policy.example.com/enforce': 'true' } } },
   'serviceaccounts/token': { rules: [rule(['CREATE'], [''], ['serviceaccounts/token'])] },
   'CSR approval': { rules: [rule(['UPDATE'], ['certificates.k8s.io'], ['certificatesigningrequests/approval'])] },
-  'endpointslices': { rules: [rule(['UPDATE'], ['discovery.k8s.io'], ['endpointslices'])] },
-  'configmaps': { rules: [rule(['CREATE'], [''], ['configmaps'])] },
+  endpointslices: { rules: [rule(['UPDATE'], ['discovery.k8s.io'], ['endpointslices'])] },
+  configmaps: { rules: [rule(['CREATE'], [''], ['configmaps'])] },
 };
 
 const configuration = (webhook: O) => ({
   apiVersion: 'admissionregistration.k8s.io/v1',
   kind: 'ValidatingWebhookConfiguration',
   metadata: { name: 'guard' },
-  webhooks: [{ name: 'guard.example.com', clientConfig: { url: 'https://guard.example.com/' }, sideEffects: 'None', admissionReviewVersions: ['v1'], failurePolicy: 'Fail', ...webhook }],
+  webhooks: [
+    {
+      name: 'guard.example.com',
+      clientConfig: { url: 'https://guard.example.com/' },
+      sideEffects: 'None',
+      admissionReviewVersions: ['v1'],
+      failurePolicy: 'Fail',
+      ...webhook,
+    },
+  ],
 });
 
 describe('W03 and the Lockout report', () => {
@@ -57,7 +79,13 @@ describe('W03 and the Lockout report', () => {
 
   // The guards (system-guards.ts) keep senders away by class; the simulator sees a user.
   const senderClass = (u: { username: string; groups?: readonly string[] }): SystemClass | 'user' =>
-    u.groups?.includes('system:nodes') ? 'nodes' : u.username.startsWith('system:serviceaccount:') ? 'serviceaccounts' : u.username.startsWith('system:') ? 'control-plane' : 'user';
+    u.groups?.includes('system:nodes')
+      ? 'nodes'
+      : u.username.startsWith('system:serviceaccount:')
+        ? 'serviceaccounts'
+        : u.username.startsWith('system:')
+          ? 'control-plane'
+          : 'user';
 
   it('send each critical request as the sender W03 assumes, in the namespace of its object', () => {
     for (const c of CRITICAL_REQUEST_SHAPES) {
@@ -75,7 +103,11 @@ describe('W03 and the Lockout report', () => {
       const report = await lockoutReport([config], {}, { evaluate });
       const rejected = [...new Set(report.findings.filter((f) => f.effect === 'rejected' && !f.request.startsWith('self:')).map((f) => f.request))].sort();
       const w = (withDefaults(config).webhooks as O[])[0]!;
-      expect(criticalReached(w).map((c) => c.id).sort()).toEqual(rejected);
+      expect(
+        criticalReached(w)
+          .map((c) => c.id)
+          .sort(),
+      ).toEqual(rejected);
       const w03 = lint(config).find((l) => l.id === 'W03');
       // W03 speaks of a lockout exactly when Lockout finds one
       expect(!!w03?.hint?.startsWith('This is how clusters get locked out'), w03?.hint).toBe(rejected.length > 0);

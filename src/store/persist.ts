@@ -119,7 +119,14 @@ export function serialize(s: SavedWorkspace, seq?: number): string {
   const saved: Saved = {
     version: SAVED_VERSION,
     selectedId: s.selectedId,
-    docs: s.docs.map((d) => ({ id: d.id, text: d.text, origin: d.origin, ...(d.separator ? { separator: d.separator } : {}), ...(d.listItem ? { listItem: d.listItem } : {}), ...(d.static ? { static: true } : {}) })),
+    docs: s.docs.map((d) => ({
+      id: d.id,
+      text: d.text,
+      origin: d.origin,
+      ...(d.separator ? { separator: d.separator } : {}),
+      ...(d.listItem ? { listItem: d.listItem } : {}),
+      ...(d.static ? { static: true } : {}),
+    })),
     ...(s.kubernetesVersion ? { kubernetesVersion: s.kubernetesVersion } : {}),
     ...(s.staticManifests ? { staticManifests: true } : {}),
     ...(seq !== undefined ? { seq } : {}),
@@ -193,7 +200,12 @@ const isLarge = (s: SavedWorkspace): boolean => s.docs.some((d) => !hasGenerated
  * Save after every change (debounced; 2 s for workspaces with a text over a million characters), one write at a time. Returns a function that stops
  * autosaving and starts the pending write at once (on pagehide).
  */
-export function startAutosave(store: WorkspaceStore, backend: WorkspaceBackend, journal: Journal, options: { delayMs?: number; seq?: number } = {}): () => void {
+export function startAutosave(
+  store: WorkspaceStore,
+  backend: WorkspaceBackend,
+  journal: Journal,
+  options: { delayMs?: number; seq?: number } = {},
+): () => void {
   const delayMs = options.delayMs ?? 250;
   let seq = options.seq ?? 0;
   let unsaved: UnsavedMark | undefined;
@@ -271,7 +283,13 @@ export function startAutosave(store: WorkspaceStore, backend: WorkspaceBackend, 
   };
 
   const unsubscribe = store.subscribe((s, prev) => {
-    if (s.docs === prev.docs && s.selectedId === prev.selectedId && s.kubernetesVersion === prev.kubernetesVersion && s.staticManifests === prev.staticManifests) return;
+    if (
+      s.docs === prev.docs &&
+      s.selectedId === prev.selectedId &&
+      s.kubernetesVersion === prev.kubernetesVersion &&
+      s.staticManifests === prev.staticManifests
+    )
+      return;
     const now = Date.now();
     seq = Math.max(seq + 1, now);
     if (writing) changedWhileWriting ??= now;

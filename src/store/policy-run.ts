@@ -41,7 +41,11 @@ export type PolicyRunOutcome =
 const celAtTarget = (): { evaluate: typeof evaluate } => celAtRelease({ evaluate }, workspace.getState().kubernetesVersion);
 
 /** The policy, its bindings and the possible params, from the workspace (src/check/cases.ts caseTarget). */
-export const caseTarget = (policy: WorkspaceDoc, docs: readonly WorkspaceDoc[]): CaseTarget => targetOf(policy.object, docs.map((d) => d.object));
+export const caseTarget = (policy: WorkspaceDoc, docs: readonly WorkspaceDoc[]): CaseTarget =>
+  targetOf(
+    policy.object,
+    docs.map((d) => d.object),
+  );
 
 /** The test input of a draft, or what is wrong with it. */
 export function requestInput(draft: TestInputDraft): { input: TestInput; problems: InputProblem[] } {
@@ -55,12 +59,17 @@ export async function runPolicyTest(policy: WorkspaceDoc, docs: readonly Workspa
   const run = { ...caseTarget(policy, docs), ...input };
   // Traced: the run shows every expression's values inline (matchConditions, variables, validations,
   // messages, audit annotations, mutations), and the policy's validation editors too.
-  if (kindOf(policy.object) === 'MutatingAdmissionPolicy') return { ok: true, kind: 'mutating', result: await runMutatingPolicy({ ...run, trace: true }, celAtTarget()), inputProblems: [] };
+  if (kindOf(policy.object) === 'MutatingAdmissionPolicy')
+    return { ok: true, kind: 'mutating', result: await runMutatingPolicy({ ...run, trace: true }, celAtTarget()), inputProblems: [] };
   return { ok: true, kind: 'validating', result: await runValidatingPolicy({ ...run, trace: true }, celAtTarget()), inputProblems: [] };
 }
 
 /** A saved case from the current inputs and what they produce now (the expectation the user confirms). */
-export function caseFromInputs(name: string, draft: TestInputDraft, expect: { outcome: CaseOutcome; message?: string; object?: unknown }): PolicyTestCase | InputProblem[] {
+export function caseFromInputs(
+  name: string,
+  draft: TestInputDraft,
+  expect: { outcome: CaseOutcome; message?: string; object?: unknown },
+): PolicyTestCase | InputProblem[] {
   const { input, problems } = requestInput(draft);
   if (problems.length) return problems;
   return { name, input, expect };
@@ -68,7 +77,14 @@ export function caseFromInputs(name: string, draft: TestInputDraft, expect: { ou
 
 /** Saved cases, traced: results are the same, and caseCoverage reads the traces. */
 export function runPolicyCases(policy: WorkspaceDoc, docs: readonly WorkspaceDoc[], cases: readonly PolicyTestCase[]): Promise<CasesReport> {
-  return runSavedCases(policy.object, docs.map((d) => d.object), cases, { evaluate }, workspace.getState().kubernetesVersion, { trace: true });
+  return runSavedCases(
+    policy.object,
+    docs.map((d) => d.object),
+    cases,
+    { evaluate },
+    workspace.getState().kubernetesVersion,
+    { trace: true },
+  );
 }
 
 /** The document's CEL cases of its policy's expressions, run traced: they count toward coverage, as `check --coverage` counts them. */
@@ -120,11 +136,13 @@ export function caseCoverage(policy: WorkspaceDoc, cases: readonly PolicyTestCas
       x.notes.push(`${b.operator} ${e.expression.slice(b.from, b.to).slice(0, 40)}: true in ${b.true}, false in ${b.false}`);
     }
   }
-  const marks = [...lines].sort((a, b) => a[0] - b[0]).map(([line, x]) => ({
-    line,
-    state: (x.ran === 0 && x.taken === 0 ? 'never' : x.ran === x.nodes && x.taken === x.sides ? 'covered' : 'partly') as CoverageMarkState,
-    title: x.notes.join('\n'),
-  }));
+  const marks = [...lines]
+    .sort((a, b) => a[0] - b[0])
+    .map(([line, x]) => ({
+      line,
+      state: (x.ran === 0 && x.taken === 0 ? 'never' : x.ran === x.nodes && x.taken === x.sides ? 'covered' : 'partly') as CoverageMarkState,
+      title: x.notes.join('\n'),
+    }));
   return { text: policy.text, marks, summary: cov.summary, findings: cov.findings };
 }
 
@@ -134,7 +152,11 @@ export function caseCoverage(policy: WorkspaceDoc, cases: readonly PolicyTestCas
  * expressions and the saved scenarios that run it — as `check --coverage` computes it for any
  * policy with one of those. No runs at all: no coverage.
  */
-export async function docCaseCoverage(policy: WorkspaceDoc, docs: readonly WorkspaceDoc[], cases: readonly PolicyTestCase[]): Promise<{ report?: CasesReport; coverage?: DocCoverage }> {
+export async function docCaseCoverage(
+  policy: WorkspaceDoc,
+  docs: readonly WorkspaceDoc[],
+  cases: readonly PolicyTestCase[],
+): Promise<{ report?: CasesReport; coverage?: DocCoverage }> {
   const report = await runPolicyCases(policy, docs, cases);
   const extra = [...(await celCaseRuns(policy)), ...(await scenarioCoverageOf(policy, docs))];
   if (!cases.length && !extra.length) return {};

@@ -23,21 +23,30 @@ const webhook = (i: number) => ({
   admissionReviewVersions: ['v1'],
   matchConditions: [{ name: 'not-system', expression: "!request.userInfo.username.startsWith('system:')" }],
 });
-const object = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'bench' }, webhooks: Array.from({ length: 200 }, (_, i) => webhook(i)) };
+const object = {
+  apiVersion: 'admissionregistration.k8s.io/v1',
+  kind: 'ValidatingWebhookConfiguration',
+  metadata: { name: 'bench' },
+  webhooks: Array.from({ length: 200 }, (_, i) => webhook(i)),
+};
 
 let doc: WorkspaceDoc = docFromObject(object);
 let docs = [doc];
 let n = 0;
 
 describe('problems', () => {
-  bench('keystroke at 200 webhooks: form edit → problems for sidebar, form and YAML markers', () => {
-    const o = doc.object as typeof object;
-    const hooks = o.webhooks.slice();
-    hooks[100] = { ...hooks[100]!, timeoutSeconds: n++ % 2 ? 5 : 45 };
-    doc = withObject(doc, { ...o, webhooks: hooks });
-    docs = [doc];
-    let errors = 0;
-    for (let view = 0; view < 3; view++) errors += docProblems(doc, docs).errors;
-    if (errors !== (n % 2 ? 3 : 0)) throw new Error(`unexpected problem count ${errors} at edit ${n}`);
-  }, { time: 4000, warmupIterations: 20 });
+  bench(
+    'keystroke at 200 webhooks: form edit → problems for sidebar, form and YAML markers',
+    () => {
+      const o = doc.object as typeof object;
+      const hooks = o.webhooks.slice();
+      hooks[100] = { ...hooks[100]!, timeoutSeconds: n++ % 2 ? 5 : 45 };
+      doc = withObject(doc, { ...o, webhooks: hooks });
+      docs = [doc];
+      let errors = 0;
+      for (let view = 0; view < 3; view++) errors += docProblems(doc, docs).errors;
+      if (errors !== (n % 2 ? 3 : 0)) throw new Error(`unexpected problem count ${errors} at edit ${n}`);
+    },
+    { time: 4000, warmupIterations: 20 },
+  );
 });

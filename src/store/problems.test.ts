@@ -40,19 +40,23 @@ describe('docProblems is computed once per document change', () => {
     expect(docProblems(edited, [a, edited])).not.toBe(docProblems(b, docs));
   });
 
-  it.runIf(hasWasm)('a CEL answer re-validates only the documents waiting for it', async () => {
-    let answered!: () => void;
-    const arrived = new Promise<void>((r) => (answered = r));
-    setCelCompiler(createCachedCompiler(() => answered()));
-    const plain = docFromObject(hook());
-    const withCel = docFromObject(hook('request.userInfo.username +'));
-    const docs = [plain, withCel];
-    const plainBefore = docProblems(plain, docs);
-    // The engine has not answered yet: no CEL error for now.
-    expect(docProblems(withCel, docs).fields.map((e) => e.field)).toEqual([]);
-    await arrived;
-    celAnswered();
-    expect(docProblems(plain, docs)).toBe(plainBefore);
-    expect(docProblems(withCel, docs).fields.map((e) => e.field)).toEqual(['webhooks[0].matchConditions[0].expression']);
-  }, 60_000);
+  it.runIf(hasWasm)(
+    'a CEL answer re-validates only the documents waiting for it',
+    async () => {
+      let answered!: () => void;
+      const arrived = new Promise<void>((r) => (answered = r));
+      setCelCompiler(createCachedCompiler(() => answered()));
+      const plain = docFromObject(hook());
+      const withCel = docFromObject(hook('request.userInfo.username +'));
+      const docs = [plain, withCel];
+      const plainBefore = docProblems(plain, docs);
+      // The engine has not answered yet: no CEL error for now.
+      expect(docProblems(withCel, docs).fields.map((e) => e.field)).toEqual([]);
+      await arrived;
+      celAnswered();
+      expect(docProblems(plain, docs)).toBe(plainBefore);
+      expect(docProblems(withCel, docs).fields.map((e) => e.field)).toEqual(['webhooks[0].matchConditions[0].expression']);
+    },
+    60_000,
+  );
 });

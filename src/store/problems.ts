@@ -98,7 +98,11 @@ const fromError = (e: FieldError, object: unknown): Problem => {
 const lintProblems = new WeakMap<Lint, Problem>();
 function fromLint(l: Lint): Problem {
   let p = lintProblems.get(l);
-  if (!p) lintProblems.set(l, (p = { field: l.field, message: l.message, hint: l.hint, level: l.severity, label: l.id, lint: l.name, ...(l.fixes?.length ? { fixes: l.fixes } : {}) }));
+  if (!p)
+    lintProblems.set(
+      l,
+      (p = { field: l.field, message: l.message, hint: l.hint, level: l.severity, label: l.id, lint: l.name, ...(l.fixes?.length ? { fixes: l.fixes } : {}) }),
+    );
   return p;
 }
 
@@ -110,15 +114,25 @@ function byLevel(...lists: (readonly Problem[])[]): Problem[] {
 }
 
 /** The last DocProblems of each document object, with what it was made from. */
-const docCache = new WeakMap<WorkspaceDoc, { fields: FieldError[]; lints: Lint[]; caLints: string; typeChecks: readonly TypeCheckProblem[]; problems: DocProblems }>();
+const docCache = new WeakMap<
+  WorkspaceDoc,
+  { fields: FieldError[]; lints: Lint[]; caLints: string; typeChecks: readonly TypeCheckProblem[]; problems: DocProblems }
+>();
 const fromTypeCheck = (t: TypeCheckProblem): Problem => ({ field: t.field, message: t.message, hint: t.hint, level: 'warning', label: t.type });
 
 /** Whether the problems of this version of a document were worked out before (docProblems is then a few lookups). */
 export const checkedBefore = (doc: WorkspaceDoc): boolean => docCache.has(doc);
 
 /** The static manifest set of a workspace, once per documents array, release and workspace flag (undefined: no document is static). */
-const manifestSets = new WeakMap<readonly WorkspaceDoc[], { flag: boolean; release: KubernetesVersion; used: (readonly FieldError[] | undefined)[]; checks: ManifestSetChecks }>();
-export function manifestSetOf(docs: readonly WorkspaceDoc[], release: KubernetesVersion = targetRelease(), flag: boolean = workspace.getState().staticManifests): ManifestSetChecks | undefined {
+const manifestSets = new WeakMap<
+  readonly WorkspaceDoc[],
+  { flag: boolean; release: KubernetesVersion; used: (readonly FieldError[] | undefined)[]; checks: ManifestSetChecks }
+>();
+export function manifestSetOf(
+  docs: readonly WorkspaceDoc[],
+  release: KubernetesVersion = targetRelease(),
+  flag: boolean = workspace.getState().staticManifests,
+): ManifestSetChecks | undefined {
   const state = { staticManifests: flag };
   if (!flag && !docs.some((d) => d.static)) return undefined;
   const used = docs.map((d) => (isStaticDoc(d, state) ? checker.fields(d.object, release) : undefined));
@@ -150,14 +164,27 @@ export function docProblems(doc: WorkspaceDoc, docs: readonly WorkspaceDoc[] = [
   if (hit && hit.fields === fields && hit.lints === objectLintList && hit.caLints === caLints && hit.typeChecks === typeChecks) return hit.problems;
   const lints = caLintList.length ? [...objectLintList, ...caLintList] : objectLintList;
   const warnings = fields.filter((p) => p.severity === 'warning').length;
-  const yaml: Problem[] = (doc.error ? [] : (doc.yamlWarnings ?? [])).map((w) => ({ field: w.path ?? '', message: w.message, level: 'warning', label: 'YAML' }));
+  const yaml: Problem[] = (doc.error ? [] : (doc.yamlWarnings ?? [])).map((w) => ({
+    field: w.path ?? '',
+    message: w.message,
+    level: 'warning',
+    label: 'YAML',
+  }));
   const items = byLevel(
     fields.map((e) => fromError(e, doc.object)),
     yaml,
     typeChecks.map(fromTypeCheck),
     lints.map(fromLint),
   );
-  const problems: DocProblems = { parse: doc.error, fields, lints, items, checked: doc.object === undefined || isChecked(doc.object), errors: fields.length - warnings + (doc.error ? 1 : 0), warnings: warnings + yaml.length + typeChecks.length };
+  const problems: DocProblems = {
+    parse: doc.error,
+    fields,
+    lints,
+    items,
+    checked: doc.object === undefined || isChecked(doc.object),
+    errors: fields.length - warnings + (doc.error ? 1 : 0),
+    warnings: warnings + yaml.length + typeChecks.length,
+  };
   if (set && set.members.includes(index)) problems.manifest = { loads: set.loads, ...(set.headline ? { headline: set.headline } : {}) };
   docCache.set(doc, { fields, lints: objectLintList, caLints, typeChecks, problems });
   return problems;

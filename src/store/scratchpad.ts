@@ -18,7 +18,13 @@ export interface ScratchpadState extends ScratchpadFile {
   shown: number;
 }
 
-const initial = (): ScratchpadState => ({ context: 'vap-validation', expression: 'object.metadata.name.startsWith("web")', params: false, draft: defaultDraftFor(undefined), shown: 0 });
+const initial = (): ScratchpadState => ({
+  context: 'vap-validation',
+  expression: 'object.metadata.name.startsWith("web")',
+  params: false,
+  draft: defaultDraftFor(undefined),
+  shown: 0,
+});
 
 export const scratchpad = createStore<ScratchpadState>()(initial);
 

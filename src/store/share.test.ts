@@ -6,7 +6,8 @@ import { getTestsData, setTestsData } from './test-inputs';
 import { sampleSnapshot, workspace } from './workspace';
 import { exportDocs } from './export';
 
-const POLICY = 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: p # kept\nspec:\n  validations:\n  - expression: "true"\n';
+const POLICY =
+  'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: p # kept\nspec:\n  validations:\n  - expression: "true"\n';
 
 describe('share (store side)', () => {
   beforeEach(() => {
@@ -25,7 +26,13 @@ describe('share (store side)', () => {
 
   it('the workspace as a file and back: the same texts and test data under the new ids', () => {
     const [id] = workspace.getState().importText(POLICY, 'test');
-    const c = { name: 'c', input: { request: { operation: 'CREATE' as const, resource: { group: '', version: 'v1', resource: 'pods' }, kind: { group: '', version: 'v1', kind: 'Pod' } } }, expect: { outcome: 'admit' as const } };
+    const c = {
+      name: 'c',
+      input: {
+        request: { operation: 'CREATE' as const, resource: { group: '', version: 'v1', resource: 'pods' }, kind: { group: '', version: 'v1', kind: 'Pod' } },
+      },
+      expect: { outcome: 'admit' as const },
+    };
     setTestsData({ docs: { [id!]: { celCases: {}, policyCases: [c], open: [] } }, scenarios: [] });
     const file = JSON.parse(JSON.stringify(currentWorkspaceFile('workspace'))) as unknown;
     const texts = workspace.getState().docs.map((d) => d.text);

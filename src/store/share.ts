@@ -23,7 +23,14 @@ export function currentWorkspaceFile(scope: 'workspace' | 'document'): Workspace
   const tests = getTestsData();
   const data = scope === 'document' ? { ...tests, scenarios: [], simulator: undefined } : tests;
   const file = toWorkspaceFile(
-    docs.map((d) => ({ id: d.id, text: d.text, name: docTitle(d), ...(d.separator ? { separator: d.separator } : {}), ...(d.static ? { static: true } : {}), ...(d.listItem ? { listItem: d.listItem } : {}) })),
+    docs.map((d) => ({
+      id: d.id,
+      text: d.text,
+      name: docTitle(d),
+      ...(d.separator ? { separator: d.separator } : {}),
+      ...(d.static ? { static: true } : {}),
+      ...(d.listItem ? { listItem: d.listItem } : {}),
+    })),
     data,
     kubernetesVersionOf(),
     s.staticManifests === true,
@@ -58,7 +65,18 @@ export function hasOwnWork(): boolean {
 /** Replace the tab's workspace with a workspace file's documents and test data. */
 export function openWorkspaceFile(ws: WorkspaceFile, origin = 'shared link'): void {
   const docs = ws.documents.map((d) =>
-    withText({ id: newId(), text: '', object: undefined, origin: d.name ? `${origin}: ${d.name}` : origin, ...(d.separator ? { separator: d.separator } : {}), ...(d.static ? { static: true } : {}), ...(d.listItem ? { listItem: d.listItem } : {}) }, d.text),
+    withText(
+      {
+        id: newId(),
+        text: '',
+        object: undefined,
+        origin: d.name ? `${origin}: ${d.name}` : origin,
+        ...(d.separator ? { separator: d.separator } : {}),
+        ...(d.static ? { static: true } : {}),
+        ...(d.listItem ? { listItem: d.listItem } : {}),
+      },
+      d.text,
+    ),
   );
   const state = workspace.getState();
   state.replaceAll(docs);

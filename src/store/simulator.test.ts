@@ -28,7 +28,9 @@ describe('simulator store', () => {
   }, 60_000);
 
   test('the workspace webhooks, keyed by name, with their document and field', () => {
-    expect(webhooksOf(docs)).toEqual([{ name: 'pods.guard.example.com', kind: 'ValidatingWebhookConfiguration', configuration: 'pod-guard', docId: docs[1].id, path: 'webhooks[0].name' }]);
+    expect(webhooksOf(docs)).toEqual([
+      { name: 'pods.guard.example.com', kind: 'ValidatingWebhookConfiguration', configuration: 'pod-guard', docId: docs[1].id, path: 'webhooks[0].name' },
+    ]);
   });
 
   test('a run: allowed by default, denied when the webhook is unavailable; the step refers to the webhook document', async () => {
@@ -73,12 +75,21 @@ describe('simulator store', () => {
         validations: [{ expression: "!has(object.metadata.labels) || !('debug' in object.metadata.labels)" }],
       },
     };
-    const noDebugBinding = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'no-debug' }, spec: { policyName: 'no-debug', validationActions: ['Deny'] } };
+    const noDebugBinding = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name: 'no-debug' },
+      spec: { policyName: 'no-debug', validationActions: ['Deny'] },
+    };
     const ws = [docFromObject(labeler), docFromObject(noDebug), docFromObject(noDebugBinding)];
-    const webhooks = { 'labels.example.com': { response: 'patch' as const, patch: '[{"op": "add", "path": "/metadata/labels/debug", "value": "1"}]', warnings: '' } };
+    const webhooks = {
+      'labels.example.com': { response: 'patch' as const, patch: '[{"op": "add", "path": "/metadata/labels/debug", "value": "1"}]', warnings: '' },
+    };
     const r = await runSimulation(ws, { input: createPod, webhooks });
     if (!r.ok) throw new Error('did not run');
-    expect(r.breaks.map((b) => [b.validator.name, b.validator.path, docOfRef(ws, b.validator.document)?.id])).toEqual([['no-debug', 'spec.validations[0].expression', ws[1].id]]);
+    expect(r.breaks.map((b) => [b.validator.name, b.validator.path, docOfRef(ws, b.validator.document)?.id])).toEqual([
+      ['no-debug', 'spec.validations[0].expression', ws[1].id],
+    ]);
     const [scenario] = await runScenarios(ws, [scenarioOf('debug label', { input: createPod, webhooks }, { allowed: false })]);
     expect(scenario).toMatchObject({ pass: true });
     expect(scenario.breaks.map((b) => b.mutators.map((m) => m.webhook))).toEqual([['labels.example.com']]);

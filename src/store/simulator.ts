@@ -4,20 +4,20 @@
  * of the saved scenarios, the lockout report, and where a step's document is in the workspace.
  * Imported by the lazily loaded simulator views only (keeps src/admission out of the first bundle).
  */
-import { lockoutReport, notRunReason, simulateDraft, type DocumentRef, type DraftRun, type LockoutReport, type MutationBreak, type SimResult } from '../admission';
+import {
+  lockoutReport,
+  notRunReason,
+  simulateDraft,
+  type DocumentRef,
+  type DraftRun,
+  type LockoutReport,
+  type MutationBreak,
+  type SimResult,
+} from '../admission';
 
 export type { LockoutReport, MutationBreak, SimResult, SimStep } from '../admission';
 import { diffJson, type DiffEntry } from '../base/jsonpatch';
-import {
-  REQUEST_TEMPLATES,
-  defaultResponse,
-  newId,
-  scenarioFailures,
-  toDraft,
-  type Scenario,
-  type ScenarioExpectation,
-  type SimulatorDraft,
-} from '../request';
+import { REQUEST_TEMPLATES, defaultResponse, newId, scenarioFailures, toDraft, type Scenario, type ScenarioExpectation, type SimulatorDraft } from '../request';
 import type { WorkspaceDoc } from './documents';
 import { nameOf, obj, str } from '../base/json';
 import { docProblems } from './problems';
@@ -73,10 +73,20 @@ export const staticIndices = (docs: readonly WorkspaceDoc[]): number[] => docs.f
 
 /** Send the draft's request through the workspace's admission chain (traced: each policy step shows its expressions' values). Never throws. */
 export async function runSimulation(docs: readonly WorkspaceDoc[], draft: SimulatorDraft, trace = true): Promise<SimRun> {
-  const run = await simulateDraft(objectsOf(docs), draft, { kubernetesVersion: workspace.getState().kubernetesVersion, staticDocuments: staticIndices(docs), trace });
+  const run = await simulateDraft(objectsOf(docs), draft, {
+    kubernetesVersion: workspace.getState().kubernetesVersion,
+    staticDocuments: staticIndices(docs),
+    trace,
+  });
   if (!run.ok) return run;
   const before = run.input.request.object;
-  return { ok: true, result: run.result, diff: before === undefined ? [] : diffJson(before, run.result.object), breaks: run.breaks, unstored: unstoredDocuments(docs) };
+  return {
+    ok: true,
+    result: run.result,
+    diff: before === undefined ? [] : diffJson(before, run.result.object),
+    breaks: run.breaks,
+    unstored: unstoredDocuments(docs),
+  };
 }
 
 export interface ScenarioResult {
@@ -99,7 +109,13 @@ export async function runScenarios(docs: readonly WorkspaceDoc[], scenarios: rea
     }
     const r = run.result;
     const failures = scenarioFailures(s.expect, r);
-    out.push({ id: s.id, pass: failures.length === 0, failures, verdict: r.allowed ? 'allowed' : `denied by ${r.deniedBy?.webhook ?? r.deniedBy?.name ?? '?'}`, breaks: run.breaks });
+    out.push({
+      id: s.id,
+      pass: failures.length === 0,
+      failures,
+      verdict: r.allowed ? 'allowed' : `denied by ${r.deniedBy?.webhook ?? r.deniedBy?.name ?? '?'}`,
+      breaks: run.breaks,
+    });
   }
   return out;
 }
@@ -156,7 +172,14 @@ export function webhooksOf(docs: readonly WorkspaceDoc[]): WorkspaceWebhook[] {
     const ws = Array.isArray(o.webhooks) ? o.webhooks : [];
     ws.forEach((w: unknown, i) => {
       const name = (w as { name?: unknown } | null)?.name;
-      if (typeof name === 'string' && name) out.push({ name, kind: o.kind as WorkspaceWebhook['kind'], configuration: typeof o.metadata?.name === 'string' ? o.metadata.name : '', docId: d.id, path: `webhooks[${i}].name` });
+      if (typeof name === 'string' && name)
+        out.push({
+          name,
+          kind: o.kind as WorkspaceWebhook['kind'],
+          configuration: typeof o.metadata?.name === 'string' ? o.metadata.name : '',
+          docId: d.id,
+          path: `webhooks[${i}].name`,
+        });
     });
   }
   return out;

@@ -28,11 +28,19 @@ webhooks:
     service: {name: guard, namespace: guard-system}
   rules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
 `;
-const API = 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: api-policy\nspec:\n  matchConstraints:\n    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]\n  validations: [{expression: "true"}]\n';
+const API =
+  'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: api-policy\nspec:\n  matchConstraints:\n    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]\n  validations: [{expression: "true"}]\n';
 
 function memoryStorage(): Storage {
   const m = new Map<string, string>();
-  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v), removeItem: (k) => void m.delete(k), clear: () => m.clear(), key: () => null, length: 0 } as Storage;
+  return {
+    getItem: (k) => m.get(k) ?? null,
+    setItem: (k, v) => void m.set(k, v),
+    removeItem: (k) => void m.delete(k),
+    clear: () => m.clear(),
+    key: () => null,
+    length: 0,
+  } as Storage;
 }
 
 describe('static manifests (store)', () => {
@@ -41,7 +49,7 @@ describe('static manifests (store)', () => {
     setTestsData({ docs: {}, scenarios: [] });
   });
 
-  it('a static document gets the loader\'s problems at their fields and the headline; fixing them clears both', () => {
+  it("a static document gets the loader's problems at their fields and the headline; fixing them clears both", () => {
     const [id] = workspace.getState().importText(VWC, 'test');
     const api = docProblems(workspace.getState().docs[0]!, workspace.getState().docs);
     expect(api.manifest).toBeUndefined();
@@ -53,7 +61,15 @@ describe('static manifests (store)', () => {
     expect(p.manifest?.loads).toBe(false);
     expect(p.manifest?.headline).toMatch(/does not load: a kube-apiserver started with it exits/);
     // fixed: the name and a URL
-    workspace.getState().setText(id!, VWC.replace('name: guard # no suffix yet', 'name: guard.static.k8s.io').replace('service: {name: guard, namespace: guard-system}', 'url: https://10.0.0.5:8443/validate'));
+    workspace
+      .getState()
+      .setText(
+        id!,
+        VWC.replace('name: guard # no suffix yet', 'name: guard.static.k8s.io').replace(
+          'service: {name: guard, namespace: guard-system}',
+          'url: https://10.0.0.5:8443/validate',
+        ),
+      );
     const fixed = workspace.getState().docs;
     const q = docProblems(fixed[0]!, fixed);
     expect(q.errors).toBe(0);
@@ -71,7 +87,11 @@ describe('static manifests (store)', () => {
     expect(staticIndices(workspace.getState().docs)).toEqual([0, 1]);
     expect(workspace.getState().docs.every((d) => isStaticDoc(d))).toBe(true);
     const files = exportManifestDirectory(workspace.getState().docs, 'per-object', workspace.getState());
-    expect(Object.keys(files).sort()).toEqual(['admission-configuration.yaml', 'validating-admission-policies/api-policy.yaml', 'validating-webhooks/guard.yaml']);
+    expect(Object.keys(files).sort()).toEqual([
+      'admission-configuration.yaml',
+      'validating-admission-policies/api-policy.yaml',
+      'validating-webhooks/guard.yaml',
+    ]);
     // the document's own text, comments included
     expect(files['validating-webhooks/guard.yaml']).toBe(VWC);
   });

@@ -1,20 +1,53 @@
 import { describe, expect, test } from 'vitest';
 import { CEL_TESTS_V1_KEY, POLICY_TESTS_V1_KEY, newId, type TestInputDraft } from '../request';
-import { createTestInputs, getTestsData, loadTestInputs, restoreTestInputs, serializeTestInputs, setTestsData, startTestInputsAutosave, TEST_INPUTS_STORAGE_KEY } from './test-inputs';
+import {
+  createTestInputs,
+  getTestsData,
+  loadTestInputs,
+  restoreTestInputs,
+  serializeTestInputs,
+  setTestsData,
+  startTestInputsAutosave,
+  TEST_INPUTS_STORAGE_KEY,
+} from './test-inputs';
 import { storageBackend } from './persist';
 import { defaultDraftFor } from '../request';
 import { TEMPLATES } from '../k8s/templates';
 
 const memory = (init: Record<string, string> = {}) => {
   const items = new Map(Object.entries(init));
-  return { items, getItem: (k: string) => items.get(k) ?? null, setItem: (k: string, v: string) => void items.set(k, v), removeItem: (k: string) => void items.delete(k) };
+  return {
+    items,
+    getItem: (k: string) => items.get(k) ?? null,
+    setItem: (k: string, v: string) => void items.set(k, v),
+    removeItem: (k: string) => void items.delete(k),
+  };
 };
 
 const CEL_V1 = {
   version: 1,
   docs: {
     d1: {
-      inputs: { object: 'kind: Pod\n# kept\n', oldObject: '', params: '', namespaceObject: '', request: { operation: 'CREATE', group: '', version: 'v1', kind: 'Pod', resource: 'pods', subResource: '', name: '', namespace: 'default', username: 'alice', groups: [], dryRun: false }, authorizer: [] },
+      inputs: {
+        object: 'kind: Pod\n# kept\n',
+        oldObject: '',
+        params: '',
+        namespaceObject: '',
+        request: {
+          operation: 'CREATE',
+          group: '',
+          version: 'v1',
+          kind: 'Pod',
+          resource: 'pods',
+          subResource: '',
+          name: '',
+          namespace: 'default',
+          username: 'alice',
+          groups: [],
+          dryRun: false,
+        },
+        authorizer: [],
+      },
       cases: { 'webhooks[0].matchConditions[0].expression': [{ id: 'c1', name: 'alice', inputs: {}, expect: { error: false, value: 'true' } }] },
       open: [],
     },
@@ -51,7 +84,13 @@ describe('test-inputs store', () => {
     const pods = { resource: { group: '', version: 'v1', resource: 'pods' }, kind: { group: '', version: 'v1', kind: 'Pod' } };
     s.savePolicyCase('d2', { name: 'x', input: { request: { operation: 'CREATE', ...pods } }, expect: { outcome: 'admit' } });
     s.savePolicyCase('d2', { name: 'x', input: { request: { operation: 'DELETE', ...pods } }, expect: { outcome: 'deny' } });
-    s.saveScenario({ id: 's1', name: 'pods', input: draft, webhooks: { 'a.example.com': { response: 'unavailable', patch: '[]', warnings: '' } }, expect: { allowed: false } });
+    s.saveScenario({
+      id: 's1',
+      name: 'pods',
+      input: draft,
+      webhooks: { 'a.example.com': { response: 'unavailable', patch: '[]', warnings: '' } },
+      expect: { allowed: false },
+    });
     stop();
     await Promise.resolve();
     const restored = (await restoreTestInputs(storageBackend(storage, 'db'), memory()))!;
@@ -84,7 +123,12 @@ describe('test-inputs store', () => {
   test('a failing async write is reported once', async () => {
     const store = createTestInputs();
     const errors: string[] = [];
-    const stop = startTestInputsAutosave(store, { read: async () => undefined, write: () => Promise.reject(new DOMException('full', 'QuotaExceededError')) }, 0, (e) => errors.push(e.name));
+    const stop = startTestInputsAutosave(
+      store,
+      { read: async () => undefined, write: () => Promise.reject(new DOMException('full', 'QuotaExceededError')) },
+      0,
+      (e) => errors.push(e.name),
+    );
     store.getState().setOpen('d', 'p', true);
     await new Promise((r) => setTimeout(r, 5));
     store.getState().setOpen('d', 'q', true);

@@ -181,7 +181,8 @@ export async function persistTestInputs(backend: WorkspaceBackend, storage: Pick
     testInputs.setState({ docs: { ...saved.docs, ...s.docs }, scenarios: [...saved.scenarios, ...s.scenarios], simulator: s.simulator ?? saved.simulator });
     testInputs.getState().prune(new Set(workspace.getState().docs.map((d) => d.id)));
   }
-  const notify = (e: Error) => workspace.getState().notify({ level: 'error', text: `Saving test inputs failed (${e.name}): download the workspace file (Share…) to keep them.` });
+  const notify = (e: Error) =>
+    workspace.getState().notify({ level: 'error', text: `Saving test inputs failed (${e.name}): download the workspace file (Share…) to keep them.` });
   return startTestInputsAutosave(testInputs, backend, 250, notify);
 }
 

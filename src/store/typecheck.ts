@@ -41,7 +41,9 @@ function start(policy: Record<string, unknown>, objects: readonly unknown[], rel
   if (pending.get(policy) === key) return;
   pending.set(policy, key);
   void import('../check/typecheck')
-    .then(({ typeCheckWorkspace }) => typeCheckWorkspace([policy, ...objects.filter((o) => isObject(o) && o.kind === 'CustomResourceDefinition')], { kubernetesVersion: release }))
+    .then(({ typeCheckWorkspace }) =>
+      typeCheckWorkspace([policy, ...objects.filter((o) => isObject(o) && o.kind === 'CustomResourceDefinition')], { kubernetesVersion: release }),
+    )
     .then(
       (r) => r[0] ?? [],
       () => [],
@@ -69,7 +71,13 @@ const MAX_LAST = 500;
  * the schemas load when a policy is first opened, not with the page and its sidebar counts.
  * Until then the document's previous result stands.
  */
-export function typeCheckProblems(docId: string, object: unknown, objects: readonly unknown[], release: KubernetesVersion, startIt: boolean): readonly TypeCheckProblem[] {
+export function typeCheckProblems(
+  docId: string,
+  object: unknown,
+  objects: readonly unknown[],
+  release: KubernetesVersion,
+  startIt: boolean,
+): readonly TypeCheckProblem[] {
   if (!isPolicy(object)) return NONE;
   const key = contextKey(objects, release);
   const hit = done.get(object);

@@ -25,22 +25,33 @@ describe('workspace', () => {
   it('starts with a sample workspace whose documents all validate', () => {
     const s = sampleSnapshot();
     expect(s.docs.length).toBeGreaterThanOrEqual(4);
-    for (const d of s.docs) expect(docProblems(d).fields.filter((p) => p.severity !== 'warning'), d.text).toEqual([]);
+    for (const d of s.docs)
+      expect(
+        docProblems(d).fields.filter((p) => p.severity !== 'warning'),
+        d.text,
+      ).toEqual([]);
   });
 
-  it('imports multi-document text, keeping each object\'s own text, and reports what it did', () => {
+  it("imports multi-document text, keeping each object's own text, and reports what it did", () => {
     const ws = store();
-    const ids = ws.getState().importText(`${VWC}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n---\napiVersion: v1\nkind: Service\nmetadata: {name: s}\n`, 'three.yaml');
+    const ids = ws
+      .getState()
+      .importText(`${VWC}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n---\napiVersion: v1\nkind: Service\nmetadata: {name: s}\n`, 'three.yaml');
     expect(ids).toHaveLength(3);
     const [vwc, cm] = ws.getState().docs;
     expect(vwc.text).toContain('# a comment the user wrote');
     expect((cm.object as { kind: string }).kind).toBe('ConfigMap');
     // The ConfigMap is a param object (edited); the Service is kept read-only.
-    expect(ws.getState().notices.map((n) => n.text).join('\n')).toMatch(/three\.yaml: 1 object\(s\) of other kinds are kept read-only/);
+    expect(
+      ws
+        .getState()
+        .notices.map((n) => n.text)
+        .join('\n'),
+    ).toMatch(/three\.yaml: 1 object\(s\) of other kinds are kept read-only/);
     expect(ws.getState().selectedId).toBe(ids[0]);
   });
 
-  it('keeps a broken document\'s text as a document of its own', () => {
+  it("keeps a broken document's text as a document of its own", () => {
     const ws = store();
     ws.getState().importText(`${VWC}---\nkind: [unclosed\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: y}\n`, 'mixed.yaml');
     const docs = ws.getState().docs;
@@ -84,11 +95,19 @@ describe('workspace', () => {
   it('a form edit keeps the objects it did not touch (the form re-renders only what changed)', () => {
     const ws = store();
     const hook = (name: string) => ({ name, clientConfig: { url: `https://${name}/validate` }, sideEffects: 'None', admissionReviewVersions: ['v1'] });
-    const object = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'two' }, webhooks: [hook('a.example.com'), hook('b.example.com')] };
+    const object = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'two' },
+      webhooks: [hook('a.example.com'), hook('b.example.com')],
+    };
     const [id] = ws.getState().importText(JSON.stringify(object), 'two.json');
     const before = ws.getState().docs[0].object as any;
     // An existing field, and a new one (which the store puts in API order).
-    for (const [field, value] of [['timeoutSeconds', 7], ['failurePolicy', 'Ignore']] as const) {
+    for (const [field, value] of [
+      ['timeoutSeconds', 7],
+      ['failurePolicy', 'Ignore'],
+    ] as const) {
       const prev = ws.getState().docs[0].object as any;
       ws.getState().setField(id, ['webhooks', 1, field], value);
       const after = ws.getState().docs[0].object as any;
@@ -239,7 +258,9 @@ describe('autosave', () => {
     const reload = await restoreWorkspace(storageBackend(db), journal);
     expect(reload.saved!.docs[0]!.text).toMatch(/name: first/);
     expect(reload.saved!.docs[0]!.text).not.toMatch(/xxxxx/);
-    expect(reload.notices.map((n) => n.text)).toEqual([expect.stringMatching(/^Your last changes \(since .*\) were not saved \(QuotaExceededError\): this is the workspace as it was last saved\.$/)]);
+    expect(reload.notices.map((n) => n.text)).toEqual([
+      expect.stringMatching(/^Your last changes \(since .*\) were not saved \(QuotaExceededError\): this is the workspace as it was last saved\.$/),
+    ]);
     // Said once: the journal is cleared with the notice.
     expect((await restoreWorkspace(storageBackend(db), journal)).notices).toEqual([]);
   });

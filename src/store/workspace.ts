@@ -9,7 +9,19 @@ import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base';
 import { clone, getIn, insertAt, moveAt, removeAt, setIn } from '../k8s/edit';
 import type { PathSegment } from '../base/path';
 import { sampleWorkspace, TEMPLATES } from '../k8s/templates';
-import { carryParse, copiedSlot, docFromObject, editObject as editDocObject, hasGeneratedText, importText, newId, withObject, withStatic, withText, type WorkspaceDoc } from './documents';
+import {
+  carryParse,
+  copiedSlot,
+  docFromObject,
+  editObject as editDocObject,
+  hasGeneratedText,
+  importText,
+  newId,
+  withObject,
+  withStatic,
+  withText,
+  type WorkspaceDoc,
+} from './documents';
 import { emptyHistory, record, redo, undo, type History } from './history';
 
 export interface Snapshot {
@@ -103,7 +115,6 @@ function carried(current: readonly WorkspaceDoc[], state: Snapshot): Snapshot {
 
 let noticeSeq = 0;
 
-
 export function createWorkspace(initial: SavedWorkspace) {
   return createStore<Workspace>()((set, get) => {
     /** Apply a change to the documents, recording an undo step. */
@@ -179,7 +190,10 @@ export function createWorkspace(initial: SavedWorkspace) {
           ? { ...src, id: newId() }
           : hasGeneratedText(src)
             ? docFromObject(object, src.origin)
-            : editDocObject({ id: newId(), text: src.text, object: src.object, origin: src.origin, ...(src.listItem ? { listItem: copiedSlot(src.listItem) } : {}) }, object).doc;
+            : editDocObject(
+                { id: newId(), text: src.text, object: src.object, origin: src.origin, ...(src.listItem ? { listItem: copiedSlot(src.listItem) } : {}) },
+                object,
+              ).doc;
         change({ docs: [...docs.slice(0, i + 1), copy, ...docs.slice(i + 1)], selectedId: copy.id });
       },
 
@@ -230,7 +244,8 @@ export function createWorkspace(initial: SavedWorkspace) {
       },
 
       // problemsRevision: derived problems (validation, CEL, lints) are computed again at the new release
-      setKubernetesVersion: (version) => set((s) => (s.kubernetesVersion === version ? {} : { kubernetesVersion: version, problemsRevision: s.problemsRevision + 1 })),
+      setKubernetesVersion: (version) =>
+        set((s) => (s.kubernetesVersion === version ? {} : { kubernetesVersion: version, problemsRevision: s.problemsRevision + 1 })),
 
       setDocStatic: (id, on) => mapDoc(id, (d) => (!!d.static === on ? d : withStatic(d, on))),
       setStaticManifests: (on) => set((s) => (s.staticManifests === on ? {} : { staticManifests: on, problemsRevision: s.problemsRevision + 1 })),
@@ -280,7 +295,8 @@ export function sampleSnapshot(): Snapshot {
 }
 
 /** Whether a document is a static manifest: marked itself, or the whole workspace is. */
-export const isStaticDoc = (doc: WorkspaceDoc, state: Pick<WorkspaceState, 'staticManifests'> = workspace.getState()): boolean => !!doc.static || state.staticManifests;
+export const isStaticDoc = (doc: WorkspaceDoc, state: Pick<WorkspaceState, 'staticManifests'> = workspace.getState()): boolean =>
+  !!doc.static || state.staticManifests;
 
 /** The app's one store. */
 export const workspace: WorkspaceStore = createWorkspace({ docs: [], selectedId: null });

@@ -160,7 +160,9 @@ export function App() {
           ) : doc ? (
             <DocumentView key={doc.id} doc={doc} />
           ) : (
-            <p className="empty">{hasDocs ? 'Select a document.' : 'An empty workspace: create a document (+ New…), open or paste YAML, or drop files anywhere.'}</p>
+            <p className="empty">
+              {hasDocs ? 'Select a document.' : 'An empty workspace: create a document (+ New…), open or paste YAML, or drop files anywhere.'}
+            </p>
           )}
         </main>
       </div>

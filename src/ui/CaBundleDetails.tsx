@@ -8,7 +8,8 @@ import { useCaInspection } from '../store';
 const DAY = 86_400_000;
 
 function validity(c: CertificateInfo, now: Date): { text: string; level: '' | 'soon' | 'bad' } {
-  if (Date.parse(c.notBefore) > now.getTime()) return { text: `not valid yet: valid from ${c.notBefore.slice(0, 10)} (${relativeTime(c.notBefore, now)})`, level: 'bad' };
+  if (Date.parse(c.notBefore) > now.getTime())
+    return { text: `not valid yet: valid from ${c.notBefore.slice(0, 10)} (${relativeTime(c.notBefore, now)})`, level: 'bad' };
   const left = Date.parse(c.notAfter) - now.getTime();
   if (left < 0) return { text: `expired ${relativeTime(c.notAfter, now)} (${c.notAfter.slice(0, 10)})`, level: 'bad' };
   return { text: `expires ${relativeTime(c.notAfter, now)} (${c.notAfter.slice(0, 10)})`, level: left < 30 * DAY ? 'soon' : '' };

@@ -132,7 +132,9 @@ function CompileInfo({ result, context }: { result: CelCompileResult | undefined
           type <code>{result.type}</code>
         </span>
       ) : (
-        <span className="cel-compile-error">{result.issues.length ? `${result.issues.length} compile error${result.issues.length > 1 ? 's' : ''}` : (result.message ?? 'does not compile')}</span>
+        <span className="cel-compile-error">
+          {result.issues.length ? `${result.issues.length} compile error${result.issues.length > 1 ? 's' : ''}` : (result.message ?? 'does not compile')}
+        </span>
       )}
       {result.cost ? (
         <span
@@ -141,7 +143,11 @@ function CompileInfo({ result, context }: { result: CelCompileResult | undefined
           title={`Static cost estimate. Per-expression runtime limit ${limit.toLocaleString('en-US')}; budget ${budget.toLocaleString('en-US')} per ${context.endsWith('matchCondition') ? 'set of matchConditions' : 'evaluation'}.`}
         >
           estimated cost {fmt(result.cost.min)}–{fmt(result.cost.max)}
-          {level === 'over' ? ` · exceeds the per-expression limit (${fmt(limit)}): may be cancelled at runtime` : level === 'warn' ? ` · near the per-expression limit (${fmt(limit)})` : ''}
+          {level === 'over'
+            ? ` · exceeds the per-expression limit (${fmt(limit)}): may be cancelled at runtime`
+            : level === 'warn'
+              ? ` · near the per-expression limit (${fmt(limit)})`
+              : ''}
         </span>
       ) : null}
     </div>

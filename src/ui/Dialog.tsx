@@ -7,7 +7,8 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 
-const FOCUSABLE = 'a[href], button:not(:disabled), input:not(:disabled):not([type="hidden"]), select:not(:disabled), textarea:not(:disabled), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not(:disabled), input:not(:disabled):not([type="hidden"]), select:not(:disabled), textarea:not(:disabled), [tabindex]:not([tabindex="-1"])';
 
 /** The open dialogs, innermost last: only the innermost reacts to Escape and Tab. */
 const stack: HTMLElement[] = [];
@@ -108,7 +109,16 @@ export function Dialog({ labelledBy, describedBy, role = 'dialog', onClose, clas
 
   return createPortal(
     <div className="dialog-backdrop">
-      <div ref={ref} role={role} aria-modal="true" aria-labelledby={labelledBy} aria-describedby={describedBy} className={`dialog ${className ?? ''}`} data-testid={testId} tabIndex={-1}>
+      <div
+        ref={ref}
+        role={role}
+        aria-modal="true"
+        aria-labelledby={labelledBy}
+        aria-describedby={describedBy}
+        className={`dialog ${className ?? ''}`}
+        data-testid={testId}
+        tabIndex={-1}
+      >
         {children}
       </div>
     </div>,

@@ -129,7 +129,12 @@ export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
   useWorkspace((s) => s.problemsRevision); // CEL answers, caBundle inspections…: problems are derived again
   const docs = useWorkspace((s) => s.docs);
   // Admission configuration, or a param object (a ConfigMap, or a kind a policy names as paramKind): both have a form.
-  const spec = kindSpecOf(doc.object) ?? paramSpecOf(doc.object, docs.map((d) => d.object));
+  const spec =
+    kindSpecOf(doc.object) ??
+    paramSpecOf(
+      doc.object,
+      docs.map((d) => d.object),
+    );
   // A document's first check (validation and lints: on a first visit, the first run of much cold
   // code) comes right after its form is on screen. One checked before shows its problems at once.
   const checkNow = useAfterFirstPaint() || checkedBefore(doc);

@@ -17,7 +17,6 @@ import { useForm } from './form-context';
 import { newListItem } from './new-item';
 import { MatchConditionsSummary } from './cel/MatchConditionsSummary';
 
-
 export interface FieldViewProps {
   field: Field;
   path: readonly PathSegment[];
@@ -95,14 +94,7 @@ function OneOfChoice({ field, path, value, group }: { field: ObjectField; path: 
         const f = field.fields.find((x) => x.name === n);
         return (
           <label key={n} className="radio">
-            <input
-              type="radio"
-              name={domId(docId, p, '-oneof')}
-              value={n}
-              checked={chosen.includes(n)}
-              disabled={readOnly}
-              onChange={() => choose(n)}
-            />
+            <input type="radio" name={domId(docId, p, '-oneof')} value={n} checked={chosen.includes(n)} disabled={readOnly} onChange={() => choose(n)} />
             {f?.label ?? n}
           </label>
         );
@@ -126,7 +118,9 @@ export function ObjectSection({ field, path, value }: { field: ObjectField; path
       </legend>
       <p className="help">{field.help}</p>
       <FieldMessages id={`${p}-problems`} path={p} />
-      {field.oneOf?.map((group) => <OneOfChoice key={group.join('|')} field={field} path={path} value={value} group={group} />)}
+      {field.oneOf?.map((group) => (
+        <OneOfChoice key={group.join('|')} field={field} path={path} value={value} group={group} />
+      ))}
       <Fields fields={chosenOneOf} path={path} value={value} />
       <Fields fields={rest} path={path} value={value} />
     </fieldset>
@@ -270,7 +264,12 @@ export const ListItem = memo(function ListItem({ field, path, index: i, item, la
                 </button>
               </>
             ) : null}
-            <button type="button" className="icon text" aria-label={`Duplicate ${title}`} onClick={() => ws().insertItem(docId, path, duplicateItem(field, item), i + 1)}>
+            <button
+              type="button"
+              className="icon text"
+              aria-label={`Duplicate ${title}`}
+              onClick={() => ws().insertItem(docId, path, duplicateItem(field, item), i + 1)}
+            >
               Copy
             </button>
             <button type="button" className="icon danger" aria-label={`Delete ${title}`} onClick={() => ws().removeItem(docId, path, i)}>

@@ -16,61 +16,64 @@ export function FixDialog() {
     setParams(Object.fromEntries((target?.fix.params ?? []).map((p) => [p.name, p.default])));
   }, [target]);
   const preview = useMemo(() => (target ? previewFix(target.docId, target.fix, params) : undefined), [target, params, docs]);
-  return (
-    target ? (
-      <Dialog className="fix-dialog" labelledBy="fix-title" testId="fix-dialog" onClose={() => closeFix()}>
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            applyOpenFix(params);
-          }}
-        >
-          <h2 id="fix-title">{target.fix.title}</h2>
-          <p className="fix-problem">Fixes: {target.problem}</p>
-          {target.fix.note ? <p className="hint">{target.fix.note}</p> : null}
-          {(target.fix.params ?? []).map((p) => (
-            <label key={p.name} className="fix-param">
-              {p.label}
-              <input type="text" value={params[p.name] ?? ''} placeholder={p.placeholder} onChange={(e) => setParams({ ...params, [p.name]: e.target.value })} />
-            </label>
-          ))}
-          {preview?.refused ? (
-            <p className="banner error" role="alert" data-testid="fix-refused">
-              {preview.refused}
-            </p>
-          ) : null}
-          {preview ? (
-            <>
-              <pre className="fix-diff" data-testid="fix-diff" aria-label="Changes to the YAML" tabIndex={0}>
-                {preview.hunks.map((l, i) =>
-                  l === '…' ? (
-                    <span key={i} className="gap">
-                      {'⋯\n'}
-                    </span>
-                  ) : (
-                    <span key={i} className={l.op === '+' ? 'add' : l.op === '-' ? 'del' : undefined}>
-                      {`${l.op} ${l.text}\n`}
-                    </span>
-                  ),
-                )}
+  return target ? (
+    <Dialog className="fix-dialog" labelledBy="fix-title" testId="fix-dialog" onClose={() => closeFix()}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          applyOpenFix(params);
+        }}
+      >
+        <h2 id="fix-title">{target.fix.title}</h2>
+        <p className="fix-problem">Fixes: {target.problem}</p>
+        {target.fix.note ? <p className="hint">{target.fix.note}</p> : null}
+        {(target.fix.params ?? []).map((p) => (
+          <label key={p.name} className="fix-param">
+            {p.label}
+            <input type="text" value={params[p.name] ?? ''} placeholder={p.placeholder} onChange={(e) => setParams({ ...params, [p.name]: e.target.value })} />
+          </label>
+        ))}
+        {preview?.refused ? (
+          <p className="banner error" role="alert" data-testid="fix-refused">
+            {preview.refused}
+          </p>
+        ) : null}
+        {preview ? (
+          <>
+            <pre className="fix-diff" data-testid="fix-diff" aria-label="Changes to the YAML" tabIndex={0}>
+              {preview.hunks.map((l, i) =>
+                l === '…' ? (
+                  <span key={i} className="gap">
+                    {'⋯\n'}
+                  </span>
+                ) : (
+                  <span key={i} className={l.op === '+' ? 'add' : l.op === '-' ? 'del' : undefined}>
+                    {`${l.op} ${l.text}\n`}
+                  </span>
+                ),
+              )}
+            </pre>
+            {preview.added.map((text, i) => (
+              <pre key={i} className="fix-diff" aria-label="New document" tabIndex={0}>
+                <span className="add">
+                  {text
+                    .split('\n')
+                    .map((l) => `+ ${l}\n`)
+                    .join('')}
+                </span>
               </pre>
-              {preview.added.map((text, i) => (
-                <pre key={i} className="fix-diff" aria-label="New document" tabIndex={0}>
-                  <span className="add">{text.split('\n').map((l) => `+ ${l}\n`).join('')}</span>
-                </pre>
-              ))}
-            </>
-          ) : null}
-          <div className="fix-actions">
-            <button type="submit" className="primary" disabled={!preview || preview.empty || !!preview.refused} data-testid="fix-apply">
-              Apply
-            </button>
-            <button type="button" onClick={() => closeFix()}>
-              Cancel
-            </button>
-          </div>
-        </form>
-      </Dialog>
-    ) : null
-  );
+            ))}
+          </>
+        ) : null}
+        <div className="fix-actions">
+          <button type="submit" className="primary" disabled={!preview || preview.empty || !!preview.refused} data-testid="fix-apply">
+            Apply
+          </button>
+          <button type="button" onClick={() => closeFix()}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  ) : null;
 }

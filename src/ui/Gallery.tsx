@@ -17,7 +17,11 @@ export default function Gallery({ onClose }: { onClose: () => void }) {
   }, []);
   const close = () => ref.current?.close();
   return (
-    <dialog ref={ref} className="fix-dialog gallery" aria-labelledby="gallery-title" data-testid="gallery"
+    <dialog
+      ref={ref}
+      className="fix-dialog gallery"
+      aria-labelledby="gallery-title"
+      data-testid="gallery"
       onClose={() => {
         opener.current?.focus();
         onClose();

@@ -20,7 +20,12 @@ export function Labelled({ field, path, children, inline }: { field: Field; path
     <div className={`field ${inline ? 'inline' : ''} ${severity}`}>
       <label htmlFor={id}>
         {field.label}
-        {field.required ? <span className="required" aria-hidden="true"> *</span> : null}
+        {field.required ? (
+          <span className="required" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        ) : null}
         <code className="field-name">{field.name}</code>
       </label>
       {children}

@@ -18,7 +18,13 @@ const ProblemLine = memo(
   function ProblemLine({ docId, problem: p }: { docId: string; problem: Problem }) {
     return (
       <li className={`${p.level}${p.lint ? ' lint' : ''}`}>
-        <button type="button" className="link" data-problem-path={p.field} data-lint={p.lint ? p.label : undefined} onClick={() => workspace.getState().focusField(docId, p.field)}>
+        <button
+          type="button"
+          className="link"
+          data-problem-path={p.field}
+          data-lint={p.lint ? p.label : undefined}
+          onClick={() => workspace.getState().focusField(docId, p.field)}
+        >
           <span className="badge" title={p.lint ? `best practice: ${p.lint}` : undefined}>
             {p.label}
           </span>{' '}
@@ -118,7 +124,11 @@ function ProblemsList({ doc, problems, release }: { doc: WorkspaceDoc; problems:
           {problems.errors} error{problems.errors === 1 ? '' : 's'}, {problems.warnings} warning{problems.warnings === 1 ? '' : 's'}
         </span>
         {problems.lints.length ? (
-          <span className={`count ${lintWarnings ? 'warning' : ''}`} data-testid="lint-count" title="Findings are ours, not the apiserver's: best practices it accepts, but risky">
+          <span
+            className={`count ${lintWarnings ? 'warning' : ''}`}
+            data-testid="lint-count"
+            title="Findings are ours, not the apiserver's: best practices it accepts, but risky"
+          >
             {problems.lints.length} finding{problems.lints.length === 1 ? '' : 's'}
           </span>
         ) : null}

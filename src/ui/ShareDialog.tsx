@@ -35,15 +35,17 @@ function ShareDialog({ onClose }: { onClose: () => void }) {
       <fieldset className="share-scope">
         <legend className="visually-hidden">What to share</legend>
         <label className="checkbox">
-          <input type="radio" name="share-scope" checked={scope === 'workspace'} onChange={() => setScope('workspace')} /> The whole workspace (with saved cases and scenarios)
+          <input type="radio" name="share-scope" checked={scope === 'workspace'} onChange={() => setScope('workspace')} /> The whole workspace (with saved cases
+          and scenarios)
         </label>
         <label className="checkbox">
-          <input type="radio" name="share-scope" disabled={!hasSelection} checked={scope === 'document'} onChange={() => setScope('document')} /> The selected document
+          <input type="radio" name="share-scope" disabled={!hasSelection} checked={scope === 'document'} onChange={() => setScope('document')} /> The selected
+          document
         </label>
       </fieldset>
       <p className="help">
-        The configuration travels compressed in the part of the link after <code>#</code> (the fragment). Browsers never send the fragment to
-        the server: it stays between you and whoever opens the link.
+        The configuration travels compressed in the part of the link after <code>#</code> (the fragment). Browsers never send the fragment to the server: it
+        stays between you and whoever opens the link.
       </p>
       <label htmlFor="share-url">Link</label>
       <textarea id="share-url" className="mono" rows={4} readOnly value={url} data-testid="share-url" onFocus={(e) => e.currentTarget.select()} />
@@ -52,15 +54,22 @@ function ShareDialog({ onClose }: { onClose: () => void }) {
       </p>
       {long ? (
         <p className="banner info" data-testid="share-too-long">
-          This link is over {LONG_LINK_CHARS / 1024} KB: some chat tools and mail clients cut links that long. Download the workspace file
-          instead and send that; it is also what <code>admission-workbench check --cases</code> reads in CI.
+          This link is over {LONG_LINK_CHARS / 1024} KB: some chat tools and mail clients cut links that long. Download the workspace file instead and send
+          that; it is also what <code>admission-workbench check --cases</code> reads in CI.
         </p>
       ) : null}
       <div className="dialog-actions">
         <button type="button" onClick={onClose}>
           Close
         </button>
-        <button type="button" disabled={!file} onClick={() => file && download(scope === 'workspace' ? 'workspace.workbench.json' : 'document.workbench.json', `${JSON.stringify(file, null, 2)}\n`, 'application/json')}>
+        <button
+          type="button"
+          disabled={!file}
+          onClick={() =>
+            file &&
+            download(scope === 'workspace' ? 'workspace.workbench.json' : 'document.workbench.json', `${JSON.stringify(file, null, 2)}\n`, 'application/json')
+          }
+        >
           Download workspace file
         </button>
         <button

@@ -42,7 +42,8 @@ export function Sidebar() {
         className="checkbox static-toggle"
         title="Every webhook configuration and policy of the workspace is a static manifest: loaded by the kube-apiserver from staticManifestsDir (1.37+), checked as its manifest loader does, run before API objects, exported as a manifest directory"
       >
-        <input type="checkbox" data-testid="workspace-static" checked={allStatic} onChange={(e) => ws().setStaticManifests(e.target.checked)} /> Static manifest set (whole workspace)
+        <input type="checkbox" data-testid="workspace-static" checked={allStatic} onChange={(e) => ws().setStaticManifests(e.target.checked)} /> Static manifest
+        set (whole workspace)
       </label>
       <div className="sidebar-head">
         <h2>Documents</h2>

@@ -70,7 +70,12 @@ function PasteDialog({ onClose }: { onClose: () => void }) {
         <button type="button" onClick={onClose}>
           Cancel
         </button>
-        <button type="button" disabled={disabled} title="Only the pasted documents stay in the workspace (Undo brings the others back)" onClick={() => doImport(true)}>
+        <button
+          type="button"
+          disabled={disabled}
+          title="Only the pasted documents stay in the workspace (Undo brings the others back)"
+          onClick={() => doImport(true)}
+        >
           Replace workspace
         </button>
         <button type="button" className="primary" disabled={disabled} onClick={() => doImport(false)}>
@@ -81,7 +86,6 @@ function PasteDialog({ onClose }: { onClose: () => void }) {
   );
 }
 
-
 /** Whether CEL expressions are being checked yet. */
 function CelStatus() {
   const state = useWorkspace((s) => s.celState);
@@ -89,7 +93,12 @@ function CelStatus() {
   const release = useWorkspace((s) => s.kubernetesVersion);
   const text = { idle: 'CEL: starting', loading: 'CEL: loading engine…', ready: 'CEL: ready', failed: 'CEL: unavailable' }[state];
   return (
-    <span className={`cel-status ${state}`} role="status" title={message ?? `cel-go and the Kubernetes ${release} CEL environment, in WebAssembly`} data-testid="cel-status">
+    <span
+      className={`cel-status ${state}`}
+      role="status"
+      title={message ?? `cel-go and the Kubernetes ${release} CEL environment, in WebAssembly`}
+      data-testid="cel-status"
+    >
       {text}
     </span>
   );
@@ -99,7 +108,10 @@ function CelStatus() {
 function TargetVersion() {
   const release = useWorkspace((s) => s.kubernetesVersion);
   return (
-    <label className="target-version" title="The Kubernetes release of your cluster: served API versions, validation rules, the CEL environment, lints and simulation follow it">
+    <label
+      className="target-version"
+      title="The Kubernetes release of your cluster: served API versions, validation rules, the CEL environment, lints and simulation follow it"
+    >
       Kubernetes{' '}
       <select
         value={release}
@@ -149,10 +161,14 @@ export function Toolbar() {
     closeMenu(exportMenu.current, false);
     const files = exportManifestDirectory(ws().docs, layout, ws());
     const count = Object.keys(files).length - 1;
-    if (count <= 0) return ws().notify({ level: 'info', text: 'No document is a static manifest: mark one (its header, or the whole workspace in the sidebar).' });
+    if (count <= 0)
+      return ws().notify({ level: 'info', text: 'No document is a static manifest: mark one (its header, or the whole workspace in the sidebar).' });
     if (what === 'zip') {
       download('static-manifests.zip', zipFiles(files) as Uint8Array<ArrayBuffer>, 'application/zip');
-      ws().notify({ level: 'info', text: `Static manifest directory: ${count} file(s) and ${ADMISSION_CONFIGURATION_FILE} (unzip on each control-plane host).` });
+      ws().notify({
+        level: 'info',
+        text: `Static manifest directory: ${count} file(s) and ${ADMISSION_CONFIGURATION_FILE} (unzip on each control-plane host).`,
+      });
     } else
       navigator.clipboard.writeText(files[ADMISSION_CONFIGURATION_FILE] ?? '').then(
         () => ws().notify({ level: 'info', text: 'Copied the AdmissionConfiguration to the clipboard.' }),
@@ -185,7 +201,12 @@ export function Toolbar() {
         <button type="button" onClick={() => setPasting(true)}>
           Paste YAML…
         </button>
-        <button type="button" data-testid="new-workspace" title="Start from an empty workspace (Undo brings the documents back)" onClick={() => ws().clearAll()}>
+        <button
+          type="button"
+          data-testid="new-workspace"
+          title="Start from an empty workspace (Undo brings the documents back)"
+          onClick={() => ws().clearAll()}
+        >
           New empty workspace
         </button>
       </div>
@@ -205,7 +226,10 @@ export function Toolbar() {
             <label className="checkbox">
               <input type="checkbox" checked={strip} onChange={(e) => setStrip(e.target.checked)} /> Strip server fields
             </label>
-            <label className="checkbox" title="Write keys in kubectl's order (apiVersion, kind, metadata, …). Unchecked, YAML exports the documents' own text: untouched documents byte for byte.">
+            <label
+              className="checkbox"
+              title="Write keys in kubectl's order (apiVersion, kind, metadata, …). Unchecked, YAML exports the documents' own text: untouched documents byte for byte."
+            >
               <input type="checkbox" checked={reorder} onChange={(e) => setReorder(e.target.checked)} data-testid="export-reorder" /> Reorder keys
             </label>
             <label className="checkbox">
@@ -230,7 +254,12 @@ export function Toolbar() {
             </button>
             <label className="checkbox">
               Files{' '}
-              <select id="export-manifest-layout" data-testid="export-manifest-layout" value={layout} onChange={(e) => setLayout(e.target.value as ManifestDirLayout)}>
+              <select
+                id="export-manifest-layout"
+                data-testid="export-manifest-layout"
+                value={layout}
+                onChange={(e) => setLayout(e.target.value as ManifestDirLayout)}
+              >
                 <option value="per-object">one per object</option>
                 <option value="per-directory">one per directory (multi-document)</option>
               </select>

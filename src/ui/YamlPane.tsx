@@ -134,7 +134,16 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
     editor.setModel(model);
     // Folding reads the whole text again after every change (its ranges stop at 5,000 anyway): off for a large model.
     editor.updateOptions({ folding: !isLargeModel(model) });
-    editor.updateOptions({ readOnly: !kindSpecOf(current.object) && !paramSpecOf(current.object, workspace.getState().docs.map((d) => d.object)) && !current.error && current.object !== undefined });
+    editor.updateOptions({
+      readOnly:
+        !kindSpecOf(current.object) &&
+        !paramSpecOf(
+          current.object,
+          workspace.getState().docs.map((d) => d.object),
+        ) &&
+        !current.error &&
+        current.object !== undefined,
+    });
     /** The model's text as last written or read by us. */
     let modelText = model.getValue();
     // Every keystroke goes to the store: an edit inside one list element of a large text is read
@@ -170,7 +179,8 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
     };
     // Many problems: the markers follow the view (only those around the visible lines are set).
     const scrolled = editor.onDidScrollChange((e) => {
-      if (e.scrollTopChanged && marked && editor.getModel() === model && docProblems(marked, workspace.getState().docs).items.length > ALL_MARKERS_UP_TO) mark(marked);
+      if (e.scrollTopChanged && marked && editor.getModel() === model && docProblems(marked, workspace.getState().docs).items.length > ALL_MARKERS_UP_TO)
+        mark(marked);
     });
     const apply = (d: WorkspaceDoc) => {
       if (!typing && modelText !== d.text) {
@@ -236,7 +246,6 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
       }
     };
   }, [docId]);
-
 
   return (
     <>

@@ -45,7 +45,16 @@ export function TokenListControl({ field, path, value, onChange }: ControlProps<
             type="text"
             className="token-input"
             value={draft}
-            placeholder={tokens.length ? 'add…' : field.suggestions?.length ? `e.g. ${field.suggestions.filter((s) => s).slice(0, 2).join(', ')}` : 'add…'}
+            placeholder={
+              tokens.length
+                ? 'add…'
+                : field.suggestions?.length
+                  ? `e.g. ${field.suggestions
+                      .filter((s) => s)
+                      .slice(0, 2)
+                      .join(', ')}`
+                  : 'add…'
+            }
             list={field.suggestions ? `${aria.id}-suggestions` : undefined}
             autoComplete="off"
             spellCheck={false}
@@ -173,7 +182,12 @@ export function StringMapControl({ field, path, value, onChange }: ControlProps<
               </td>
               <td>
                 {!readOnly ? (
-                  <button type="button" className="icon" aria-label={`Remove ${k} from ${field.label}`} onClick={() => write(entries.filter((_, j) => j !== i))}>
+                  <button
+                    type="button"
+                    className="icon"
+                    aria-label={`Remove ${k} from ${field.label}`}
+                    onClick={() => write(entries.filter((_, j) => j !== i))}
+                  >
                     ×
                   </button>
                 ) : null}

@@ -42,7 +42,8 @@ export async function readFiles(files: FileList | readonly File[]): Promise<void
       }
       const text = decoded.text;
       // A workspace file (Share… → Download workspace file) replaces the workspace; anything else is imported.
-      const replace = (n: number) => window.confirm(`Open ${file.name}? Its ${n} document(s) replace the ${workspace.getState().docs.length} in this tab (Undo brings them back).`);
+      const replace = (n: number) =>
+        window.confirm(`Open ${file.name}? Its ${n} document(s) replace the ${workspace.getState().docs.length} in this tab (Undo brings them back).`);
       if (!openWorkspaceText(text, file.name, replace)) {
         const ids = ws.importText(text, file.name);
         if (ids.length) names.push(file.name);

@@ -51,8 +51,10 @@ describe('form problems', () => {
       const at = rand(next.length + 1);
       if (kind === 0) next.splice(at, 0, problem(`webhooks[${rand(130)}].x`, `new${step}`));
       else if (kind === 1 && next.length) next.splice(at % next.length, 1);
-      else if (kind === 2 && next.length) next[at % next.length] = problem(next[at % next.length].field, next[at % next.length].message); // same text, new object
-      else if (kind === 3 && next.length > 1) next.push(next.splice(at % next.length, 1)[0]); // reordered
+      else if (kind === 2 && next.length)
+        next[at % next.length] = problem(next[at % next.length].field, next[at % next.length].message); // same text, new object
+      else if (kind === 3 && next.length > 1)
+        next.push(next.splice(at % next.length, 1)[0]); // reordered
       else if (next.length) next[at % next.length] = problem(`webhooks[${rand(130)}].y`, `moved${step}`);
       const incremental = nextProblemsByPath(items, byPath, next);
       const scratch = problemsByPath(next, byPath);

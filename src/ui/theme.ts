@@ -52,11 +52,8 @@ export function setTheme(t: Theme): void {
 }
 
 export function useTheme(): Theme {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    currentTheme,
-  );
+  return useSyncExternalStore((l) => {
+    listeners.add(l);
+    return () => listeners.delete(l);
+  }, currentTheme);
 }

@@ -7,7 +7,14 @@ import { docPositions, docProblems, importText } from '../store';
 import { ALL_MARKERS_UP_TO, nearVisible } from './yaml-markers';
 
 const hook = (i: number) =>
-  [`- name: w${i}.example.com`, '  clientConfig: {url: "https://h.example.com/"}', '  rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [pods]}]', '  sideEffects: None', '  timeoutSeconds: 25', '  admissionReviewVersions: [v1]'].join('\n');
+  [
+    `- name: w${i}.example.com`,
+    '  clientConfig: {url: "https://h.example.com/"}',
+    '  rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [pods]}]',
+    '  sideEffects: None',
+    '  timeoutSeconds: 25',
+    '  admissionReviewVersions: [v1]',
+  ].join('\n');
 const text = `apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: many\nwebhooks:\n${Array.from({ length: 1000 }, (_, i) => hook(i)).join('\n')}\n`;
 
 describe('nearVisible', () => {
@@ -30,7 +37,12 @@ describe('nearVisible', () => {
         // The same problems, in the same order, as filtering the whole list by element (what it did before it kept an index).
         const element = (path: string) => /^webhooks\[(\d+)\]/.exec(path)?.[1];
         const [from, to] = [startLine - margin, endLine + margin].map((l) => Number(element(positions.pathAtLineColumn(Math.max(1, l), 1)?.path ?? '') ?? NaN));
-        expect(near).toEqual(items.filter((p) => element(p.field) === undefined || (Number(element(p.field)) >= (from || 0) && Number(element(p.field)) <= (Number.isNaN(to) ? Infinity : to))));
+        expect(near).toEqual(
+          items.filter(
+            (p) =>
+              element(p.field) === undefined || (Number(element(p.field)) >= (from || 0) && Number(element(p.field)) <= (Number.isNaN(to) ? Infinity : to)),
+          ),
+        );
         expect(near.length).toBeLessThan(items.length / 10);
         const onLines = items.filter((p) => {
           const line = lineOf(p.field);

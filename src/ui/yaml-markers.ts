@@ -17,7 +17,12 @@ const MARKER_MARGIN_LINES = 200;
 type Positions = { pathAtLineColumn(line: number, column: number): { path: string } | undefined };
 
 /** The problems whose field is in list elements around the visible lines (or in no list element), when there are many. */
-export function nearVisible(items: readonly Problem[], positions: Positions, visible: { startLine: number; endLine: number } | undefined, margin = MARKER_MARGIN_LINES): readonly Problem[] {
+export function nearVisible(
+  items: readonly Problem[],
+  positions: Positions,
+  visible: { startLine: number; endLine: number } | undefined,
+  margin = MARKER_MARGIN_LINES,
+): readonly Problem[] {
   if (items.length <= ALL_MARKERS_UP_TO || !visible) return items;
   const lineAt = (line: number) => positions.pathAtLineColumn(Math.max(1, line), 1)?.path ?? '';
   const first = lineAt(visible.startLine - margin);

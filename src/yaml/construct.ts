@@ -9,15 +9,7 @@
  *  - report duplicate keys at the second occurrence, and
  *  - bound alias expansion (billion laughs) before copying anything.
  */
-import {
-  COLLECTION_STYLE,
-  EVENT_ID,
-  SCALAR_STYLE,
-  getScalarValue,
-  parseEvents,
-  type Event,
-  type ScalarEvent,
-} from 'js-yaml';
+import { COLLECTION_STYLE, EVENT_ID, SCALAR_STYLE, getScalarValue, parseEvents, type Event, type ScalarEvent } from 'js-yaml';
 import type { LineIndex } from './lines';
 import type { PosEntry, PosNode, TextProblem } from './pos-tree';
 import type { PathSegment } from '../base/path';
@@ -36,9 +28,7 @@ export interface ConstructedDocument {
   warnings: TextProblem[];
 }
 
-export type ChunkResult =
-  | { kind: 'documents'; documents: ConstructedDocument[] }
-  | { kind: 'syntax'; problem: TextProblem };
+export type ChunkResult = { kind: 'documents'; documents: ConstructedDocument[] } | { kind: 'syntax'; problem: TextProblem };
 
 class Abort {
   constructor(readonly problem: TextProblem) {}

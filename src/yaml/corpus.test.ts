@@ -8,7 +8,11 @@ import { describe, expect, test } from 'vitest';
 import { parseDocuments, serializeDocuments, serializeJSON } from './index';
 
 const CORPUS = resolve(__dirname, '../cli/fixtures/realworld');
-const files = existsSync(CORPUS) ? readdirSync(CORPUS).filter((f) => /\.(ya?ml|json)$/.test(f)).sort() : [];
+const files = existsSync(CORPUS)
+  ? readdirSync(CORPUS)
+      .filter((f) => /\.(ya?ml|json)$/.test(f))
+      .sort()
+  : [];
 
 describe('real-world corpus', () => {
   test('is there', () => expect(files.length).toBeGreaterThan(40));
@@ -22,10 +26,16 @@ describe('real-world corpus', () => {
       const values = first.documents.map((d) => d.object);
       const again = parseDocuments(serializeDocuments(values));
       expect(again.errors, f).toEqual([]);
-      expect(again.documents.map((d) => d.object), f).toEqual(values);
+      expect(
+        again.documents.map((d) => d.object),
+        f,
+      ).toEqual(values);
       const fromJson = parseDocuments(serializeJSON(values));
       expect(fromJson.errors, f).toEqual([]);
-      expect(fromJson.documents.map((d) => d.object), f).toEqual(values);
+      expect(
+        fromJson.documents.map((d) => d.object),
+        f,
+      ).toEqual(values);
       // Every key of every object has a position that points at that key's text.
       for (const d of first.documents) {
         for (const [path, key] of keyPaths(d.object)) {

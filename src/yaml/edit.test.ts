@@ -53,10 +53,23 @@ function expectUntouchedLines(before: string, r: EditResult, where = ''): void {
   const a = before.split('\n');
   const b = r.text.split('\n');
   const outside = (lines: string[], ranges: [number, number][]) => lines.filter((_, i) => !ranges.some(([s, e]) => i + 1 >= s && i + 1 <= e));
-  expect(outside(b, r.changed.map((c) => [c.startLine, c.endLine])).join('\n'), where).toBe(outside(a, r.changed.map((c) => [c.oldStartLine, c.oldEndLine])).join('\n'));
+  expect(
+    outside(
+      b,
+      r.changed.map((c) => [c.startLine, c.endLine]),
+    ).join('\n'),
+    where,
+  ).toBe(
+    outside(
+      a,
+      r.changed.map((c) => [c.oldStartLine, c.oldEndLine]),
+    ).join('\n'),
+  );
   r.changed.forEach((c, i) => {
     // the ranges say where: the same number of unchanged lines before each range in both texts
-    expect(c.startLine - c.oldStartLine, `${where} ${JSON.stringify(r.changed)}`).toBe(r.changed.slice(0, i).reduce((n, d) => n + (d.endLine - d.startLine) - (d.oldEndLine - d.oldStartLine), 0));
+    expect(c.startLine - c.oldStartLine, `${where} ${JSON.stringify(r.changed)}`).toBe(
+      r.changed.slice(0, i).reduce((n, d) => n + (d.endLine - d.startLine) - (d.oldEndLine - d.oldStartLine), 0),
+    );
   });
 }
 
@@ -114,7 +127,7 @@ describe('applyEdits', () => {
     );
     expect(r.error).toBeUndefined();
     expect(r.text).toContain('admissionReviewVersions: ["v1", "v1beta1"]\n    sideEffects: None\n    # comment about timeout\n');
-    expect(r.text).toContain("app.kubernetes.io/instance: 'cert-manager'\n    team: \"platform\"\nwebhooks:");
+    expect(r.text).toContain('app.kubernetes.io/instance: \'cert-manager\'\n    team: "platform"\nwebhooks:');
     expectUntouchedLines(WEBHOOK, r);
   });
 
@@ -148,36 +161,61 @@ describe('applyEdits', () => {
 
   test('a subtree replaced by one of its kind changes only what differs', () => {
     const before = object(WEBHOOK) as { webhooks: Record<string, unknown>[] };
-    const hook = { ...before.webhooks[0]!, namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }] } };
+    const hook = {
+      ...before.webhooks[0]!,
+      namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }] },
+    };
     const r = applyEdits(WEBHOOK, [{ path: 'webhooks[0]', value: hook }]);
     expect(r.error).toBeUndefined();
     expect(r.text.startsWith(WEBHOOK)).toBe(true);
-    expect(r.text.slice(WEBHOOK.length)).toBe('    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values:\n            - kube-system\n');
+    expect(r.text.slice(WEBHOOK.length)).toBe(
+      '    namespaceSelector:\n      matchExpressions:\n        - key: kubernetes.io/metadata.name\n          operator: NotIn\n          values:\n            - kube-system\n',
+    );
   });
 
   test('flow style, JSON, CRLF, a BOM, tabs in values, Unicode keys, block scalars', () => {
     const flow = 'a: {b: 1, c: [x, y]}\n';
-    expect(applyEdits(flow, [{ path: 'a.d', value: 'z' }, { path: 'a.c[2]', value: 'q r' }]).text).toBe('a: {b: 1, c: [x, y, q r], d: z}\n');
+    expect(
+      applyEdits(flow, [
+        { path: 'a.d', value: 'z' },
+        { path: 'a.c[2]', value: 'q r' },
+      ]).text,
+    ).toBe('a: {b: 1, c: [x, y, q r], d: z}\n');
     expect(applyEdits(flow, [{ path: 'a.c[0]', value: undefined }]).text).toBe('a: {b: 1, c: [y]}\n');
     const json = '{\n  "kind": "X",\n  "spec": {\n    "a": 1\n  }\n}\n';
     const j = applyEdits(json, [{ path: 'spec.b', value: 'two' }]);
     expect(j.text).toBe('{\n  "kind": "X",\n  "spec": {\n    "a": 1,\n    "b": "two"\n  }\n}\n');
     expect(JSON.parse(j.text)).toEqual({ kind: 'X', spec: { a: 1, b: 'two' } });
     const crlf = '\ufeffa: 1\r\nb:\r\n  c: 2\r\n';
-    const c = applyEdits(crlf, [{ path: 'b.d', value: 3 }, { path: 'a', value: 'ü\t' }]);
+    const c = applyEdits(crlf, [
+      { path: 'b.d', value: 3 },
+      { path: 'a', value: 'ü\t' },
+    ]);
     expect(c.text).toBe('\ufeffa: "ü\\t"\r\nb:\r\n  c: 2\r\n  d: 3\r\n');
     // a tab between key and value stays; tab indentation is refused with the parse error
-    expect(applyEdits('a:\t1\nb: 2\n', [{ path: 'a', value: 5 }, { path: 'c', value: 'x' }]).text).toBe('a:\t5\nb: 2\nc: x\n');
+    expect(
+      applyEdits('a:\t1\nb: 2\n', [
+        { path: 'a', value: 5 },
+        { path: 'c', value: 'x' },
+      ]).text,
+    ).toBe('a:\t5\nb: 2\nc: x\n');
     expect(applyEdits('l:\n\t- a\n', [{ path: 'l[0]', value: 'b' }]).error?.message).toMatch(/does not parse.*tab/);
     // a plain scalar over two lines replaced; a block scalar that keeps its line ends stays as it is beside an edit
     expect(applyEdits('x: a\n  b\nk: 1\n', [{ path: 'x', value: 'c' }]).text).toBe('x: c\nk: 1\n');
     expect(applyEdits('s: >+\n  keep\n\nk: 1\n', [{ path: 'k', value: 2 }]).text).toBe('s: >+\n  keep\n\nk: 2\n');
     // a BOM is no column and stays first: a key added, inserted before the first or the first removed
     expect(applyEdits('\ufeffkind: X\n', [{ path: 'spec', value: 'z' }]).text).toBe('\ufeffkind: X\nspec: z\n');
-    expect(applyEdits('\ufeffkind: X\n', [{ path: 'apiVersion', value: 'v1' }], { keyOrder: () => ['apiVersion', 'kind'] }).text).toBe('\ufeffapiVersion: v1\nkind: X\n');
+    expect(applyEdits('\ufeffkind: X\n', [{ path: 'apiVersion', value: 'v1' }], { keyOrder: () => ['apiVersion', 'kind'] }).text).toBe(
+      '\ufeffapiVersion: v1\nkind: X\n',
+    );
     expect(applyEdits('\ufeffa: 1\nb: 2\n', [{ path: 'a', value: undefined }]).text).toBe('\ufeffb: 2\n');
     expect(applyEdits('\ufeffa:\n  b: 1\n', [{ path: 'a.c', value: { d: [1] } }]).text).toBe('\ufeffa:\n  b: 1\n  c:\n    d:\n      - 1\n');
-    expect(applyEdits('ключ: 1\n', [{ path: 'ключ', value: 2 }, { path: 'ä', value: 'ö' }]).text).toBe('ключ: 2\nä: ö\n');
+    expect(
+      applyEdits('ключ: 1\n', [
+        { path: 'ключ', value: 2 },
+        { path: 'ä', value: 'ö' },
+      ]).text,
+    ).toBe('ключ: 2\nä: ö\n');
     const block = 'spec:\n  expression: |\n    a &&\n    b\n  other: 1\n';
     const b = applyEdits(block, [{ path: 'spec.expression', value: 'x &&\ny' }]);
     expect(b.text).toBe('spec:\n  expression: |-\n    x &&\n    y\n  other: 1\n');
@@ -221,11 +259,21 @@ describe('applyEdits', () => {
     const edits = editsBetween(a, b);
     expect(expectedAfter(a, edits)).toEqual(b);
     for (const [from, to] of [
-      [[1, 2, 3, 4], [1, 4]],
-      [[1, 4], [1, 2, 3, 4]],
-      [[1, 2], [2, 1]],
+      [
+        [1, 2, 3, 4],
+        [1, 4],
+      ],
+      [
+        [1, 4],
+        [1, 2, 3, 4],
+      ],
+      [
+        [1, 2],
+        [2, 1],
+      ],
       [[], [1]],
-    ]) expect(expectedAfter(from, editsBetween(from, to))).toEqual(to);
+    ])
+      expect(expectedAfter(from, editsBetween(from, to))).toEqual(to);
   });
 
   test('an item removed from or inserted into the middle of a list: the other items keep their text and comments', () => {
@@ -255,7 +303,31 @@ describe('applyEdits', () => {
 
 // --- property tests --------------------------------------------------------------------------
 
-const SCALARS: unknown[] = [5, 0, -1, 1.5, true, false, null, 'x', 'on', '0123', 'with space', 'a: b', ' lead', 'trail ', '#hash', 'q"uote', "it's", '*', '[x]', 'ünï', 'two\nlines', 'a, b', ''];
+const SCALARS: unknown[] = [
+  5,
+  0,
+  -1,
+  1.5,
+  true,
+  false,
+  null,
+  'x',
+  'on',
+  '0123',
+  'with space',
+  'a: b',
+  ' lead',
+  'trail ',
+  '#hash',
+  'q"uote',
+  "it's",
+  '*',
+  '[x]',
+  'ünï',
+  'two\nlines',
+  'a, b',
+  '',
+];
 
 function pick<T>(r: () => number, xs: readonly T[]): T {
   return xs[Math.floor(r() * xs.length)]!;
@@ -293,7 +365,11 @@ function randomEdit(r: () => number, v: unknown, deletions: boolean): { path: Pa
     return { path, value: moved };
   }
   if (Array.isArray(cur) && roll < 0.4) return { path: [...path, cur.length], value: r() < 0.7 ? pick(r, SCALARS) : { name: pick(r, SCALARS), n: [1, 'a'] } };
-  if (isObject(cur) && roll < 0.5) return { path: [...path, pick(r, ['newKey', 'app.kubernetes.io/part-of', 'ключ', 'on', 'x y'])], value: r() < 0.6 ? pick(r, SCALARS) : { a: [pick(r, SCALARS)], b: {} } };
+  if (isObject(cur) && roll < 0.5)
+    return {
+      path: [...path, pick(r, ['newKey', 'app.kubernetes.io/part-of', 'ключ', 'on', 'x y'])],
+      value: r() < 0.6 ? pick(r, SCALARS) : { a: [pick(r, SCALARS)], b: {} },
+    };
   if (path.length === 0) return undefined;
   if (deletions && roll < 0.7) return { path, value: undefined };
   if (cur === null || typeof cur !== 'object') return { path, value: pick(r, SCALARS) };
@@ -301,9 +377,17 @@ function randomEdit(r: () => number, v: unknown, deletions: boolean): { path: Pa
 }
 
 /** The real-world corpus, ./fixtures, and the fixtures the validation, fix and simulator tests carry (each text once). */
-const FIXTURE_DIRS = ['../cli/fixtures/realworld', 'fixtures', '../k8s/validation/fixtures', '../k8s/fixes/fixtures', '../admission/fixtures'].map((d) => resolve(__dirname, d));
+const FIXTURE_DIRS = ['../cli/fixtures/realworld', 'fixtures', '../k8s/validation/fixtures', '../k8s/fixes/fixtures', '../admission/fixtures'].map((d) =>
+  resolve(__dirname, d),
+);
 const seen = new Set<string>();
-const files = FIXTURE_DIRS.flatMap((dir) => (existsSync(dir) ? readdirSync(dir).filter((f) => /\.(ya?ml|json)$/.test(f)).map((f) => join(dir, f)) : []))
+const files = FIXTURE_DIRS.flatMap((dir) =>
+  existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => /\.(ya?ml|json)$/.test(f))
+        .map((f) => join(dir, f))
+    : [],
+)
   .sort()
   .filter((f) => {
     const text = readFileSync(f, 'utf8');
@@ -318,7 +402,7 @@ const documents = files.flatMap((f) => {
     .filter((d) => parseDocuments(d.text, { unwrapLists: false }).documents.length === 1);
 });
 
-describe('keystrokes: each edit on the text the last one returned (the store\'s case)', () => {
+describe("keystrokes: each edit on the text the last one returned (the store's case)", () => {
   test('hundreds of scalars replaced in turn, with structural edits between: every result reads back, only the edited lines change', () => {
     const r = rng(29);
     let text = serializeDocuments([webhookConfiguration(12)]);
@@ -333,7 +417,15 @@ describe('keystrokes: each edit on the text the last one returned (the store\'s 
           ? { path: `webhooks[${i}].x${k}`, value: 'new key' }
           : roll < 0.08
             ? { path: ['webhooks', i, 'matchPolicy'], value: undefined }
-            : { path: pick(r, [`webhooks[${i}].timeoutSeconds`, `webhooks[${i}].clientConfig.service.path`, `webhooks[${i}].rules[0].operations[1]`, 'metadata.labels[team]']), value: pick(r, k < 100 ? values.filter((v) => !String(v).includes('\n')) : values) };
+            : {
+                path: pick(r, [
+                  `webhooks[${i}].timeoutSeconds`,
+                  `webhooks[${i}].clientConfig.service.path`,
+                  `webhooks[${i}].rules[0].operations[1]`,
+                  'metadata.labels[team]',
+                ]),
+                value: pick(r, k < 100 ? values.filter((v) => !String(v).includes('\n')) : values),
+              };
       const res = applyEdits(text, [edit]);
       expect(res.error, `${k} ${JSON.stringify(edit)}`).toBeUndefined();
       exp = expectedAfter(exp, [{ ...edit, path: typeof edit.path === 'string' ? parsePath(edit.path) : edit.path }]) as typeof exp;
@@ -342,7 +434,10 @@ describe('keystrokes: each edit on the text the last one returned (the store\'s 
       if (typeof edit.value === 'number' && res.changed.length) {
         // a number replaced in place: exactly the line a fresh parse puts it on
         const line = parseDocuments(res.text).documents[0]!.positions.positionOf(edit.path as string).value.startLine;
-        expect(res.changed.map((c) => [c.startLine, c.endLine, c.oldStartLine]), `${k}`).toEqual([[line, line, line]]);
+        expect(
+          res.changed.map((c) => [c.startLine, c.endLine, c.oldStartLine]),
+          `${k}`,
+        ).toEqual([[line, line, line]]);
       }
       text = res.text;
     }

@@ -107,12 +107,12 @@ export function editsBetween(before: unknown, after: unknown, prefix: readonly P
 
 /** Lists item by item: the common indices diffed, then items added at the end or removed from it. */
 function indexwise(before: readonly unknown[], after: readonly unknown[], prefix: readonly PathSegment[]): Edit[] {
-    const n = Math.min(before.length, after.length);
-    const out: Edit[] = [];
-    for (let i = 0; i < n; i++) out.push(...editsBetween(before[i], after[i], [...prefix, i]));
-    for (let i = n; i < after.length; i++) out.push({ path: [...prefix, i], value: after[i] });
-    for (let i = before.length - 1; i >= n; i--) out.push({ path: [...prefix, i], value: undefined });
-    return out;
+  const n = Math.min(before.length, after.length);
+  const out: Edit[] = [];
+  for (let i = 0; i < n; i++) out.push(...editsBetween(before[i], after[i], [...prefix, i]));
+  for (let i = n; i < after.length; i++) out.push({ path: [...prefix, i], value: after[i] });
+  for (let i = before.length - 1; i >= n; i--) out.push({ path: [...prefix, i], value: undefined });
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -165,7 +165,8 @@ function load(text: string): Loaded | YamlError {
     return { ...e, message: `The YAML does not parse, so it was not edited (nothing is lost): ${e.message}` };
   }
   if (r.documents.length !== 1) {
-    const message = r.documents.length === 0 ? 'The text holds no object to edit' : `The text holds ${r.documents.length} documents; edits apply to one document`;
+    const message =
+      r.documents.length === 0 ? 'The text holds no object to edit' : `The text holds ${r.documents.length} documents; edits apply to one document`;
     return { message, line: 1, column: 1 };
   }
   const doc = r.documents[0]!;
@@ -182,7 +183,15 @@ function load(text: string): Loaded | YamlError {
 export function adoptTree(text: string, root: PosNode, object: unknown, aliases: boolean, lineStarts?: readonly number[]): boolean {
   if (loaded.some((l) => l.text === text)) return false;
   // (the caller's line starts, copied: a scalar replacement updates them in place)
-  remember({ text, root, object, aliases, eol: text.includes('\r\n') ? '\r\n' : '\n', shifts: [], ...(lineStarts ? { lineStarts: new Int32Array(lineStarts) } : {}) });
+  remember({
+    text,
+    root,
+    object,
+    aliases,
+    eol: text.includes('\r\n') ? '\r\n' : '\n',
+    shifts: [],
+    ...(lineStarts ? { lineStarts: new Int32Array(lineStarts) } : {}),
+  });
   return true;
 }
 
@@ -229,7 +238,10 @@ function settle(l: Loaded): void {
 function freshStep(l: Loaded, step: Step): Step {
   if (l.shifts.length === 0) return step;
   const node = { ...step.node, start: offsetIn(l, step.node.start), end: offsetIn(l, step.node.end) };
-  return { node, ...(step.entry ? { entry: { ...step.entry, node, keyStart: offsetIn(l, step.entry.keyStart), keyEnd: offsetIn(l, step.entry.keyEnd) } } : {}) };
+  return {
+    node,
+    ...(step.entry ? { entry: { ...step.entry, node, keyStart: offsetIn(l, step.entry.keyStart), keyEnd: offsetIn(l, step.entry.keyEnd) } } : {}),
+  };
 }
 
 /** The start offsets of the lines of `l.text` (built once per text, then kept up to date by scalar replacements). */
@@ -339,7 +351,8 @@ function run(first: Loaded, edits: readonly PathEdit[], options: EditOptions): E
     } else {
       const next = load(t);
       if (isError(next)) throw new Refused(`The edit would leave YAML that does not parse (${next.message}); nothing was changed`);
-      if (!deepEqual(next.object, expected)) throw new Refused('The text cannot be edited exactly here (an alias, a merge key or a tag makes the result differ); nothing was changed');
+      if (!deepEqual(next.object, expected))
+        throw new Refused('The text cannot be edited exactly here (an alias, a merge key or a tag makes the result differ); nothing was changed');
       cur = next;
     }
     pending = [];
@@ -347,7 +360,12 @@ function run(first: Loaded, edits: readonly PathEdit[], options: EditOptions): E
     grown = [];
   };
 
-  const queue: Edit[] = edits.map((e) => ({ path: typeof e.path === 'string' ? parsePath(e.path) : [...e.path], value: e.value, insert: e.insert, moveTo: e.moveTo }));
+  const queue: Edit[] = edits.map((e) => ({
+    path: typeof e.path === 'string' ? parsePath(e.path) : [...e.path],
+    value: e.value,
+    insert: e.insert,
+    moveTo: e.moveTo,
+  }));
   for (let qi = 0; qi < queue.length; qi++) {
     const edit = queue[qi]!;
     const deletion = edit.value === undefined && !edit.insert && edit.moveTo === undefined;
@@ -683,7 +701,10 @@ class Writer {
 
   private flow(v: unknown, quote: Quote): string {
     if (Array.isArray(v)) return `[${v.map((x) => this.flow(x === undefined ? null : x, quote)).join(', ')}]`;
-    if (v !== null && typeof v === 'object') return `{${entries(v).map(([k, x]) => `${this.keyText(k, true)}: ${this.flow(x, quote)}`).join(', ')}}`;
+    if (v !== null && typeof v === 'object')
+      return `{${entries(v)
+        .map(([k, x]) => `${this.keyText(k, true)}: ${this.flow(x, quote)}`)
+        .join(', ')}}`;
     if (typeof v === 'string') return this.stringText(v, { quote, flow: true, indent: 0 });
     return scalarText(v);
   }
@@ -788,7 +809,10 @@ class Writer {
     const target = steps[steps.length - 1]!;
     const container = steps[steps.length - 2]!;
     const c = container.node;
-    const els = c.kind === 'map' ? c.entries!.map((e) => ({ start: e.keyStart, end: Math.max(e.keyEnd, e.node.end) })) : c.items!.map((it) => ({ start: c.flow ? it.start : this.dashStart(it.start), end: it.end }));
+    const els =
+      c.kind === 'map'
+        ? c.entries!.map((e) => ({ start: e.keyStart, end: Math.max(e.keyEnd, e.node.end) }))
+        : c.items!.map((it) => ({ start: c.flow ? it.start : this.dashStart(it.start), end: it.end }));
     const i = c.kind === 'map' ? c.entries!.findIndex((e) => e === target.entry) : Number(seg);
     if (els.length === 1) return this.replace(steps.slice(0, -1), c.kind === 'map' ? {} : []);
     if (c.flow) {
@@ -825,7 +849,10 @@ class Writer {
       const item = `${this.keyText(key, true)}: ${this.flow(value, quote)}`;
       if (es.length === 0) return { start: c.start, end: c.end, insert: `{${item}}` };
       const { after, before } = this.placeKey(es, mapPath, key);
-      const sep = this.flowSeparator(c, es.map((e) => ({ start: e.keyStart, end: Math.max(e.keyEnd, e.node.end) })));
+      const sep = this.flowSeparator(
+        c,
+        es.map((e) => ({ start: e.keyStart, end: Math.max(e.keyEnd, e.node.end) })),
+      );
       if (before !== undefined) return { start: es[before]!.keyStart, end: es[before]!.keyStart, insert: `${item}${sep}` };
       const at = Math.max(es[after]!.keyEnd, es[after]!.node.end);
       return { start: at, end: at, insert: `${sep}${item}` };
@@ -886,7 +913,8 @@ class Writer {
     if (c.flow) return { start: next.start, end: next.start, insert: `${this.flow(value, quote)}${this.flowSeparator(c, items)}` };
     const dash = this.dashStart(next.start);
     const ls = this.lineStart(dash);
-    if (this.text.slice(ls, dash).trim() !== '') throw new Refused('This list shares its first line with its parent (`- - a`); an item cannot be inserted before it');
+    if (this.text.slice(ls, dash).trim() !== '')
+      throw new Refused('This list shares its first line with its parent (`- - a`); an item cannot be inserted before it');
     const lines = this.itemLines(value, dash - ls, quote);
     const floor = idx > 0 ? this.lineEnd(items[idx - 1]!.end) : steps[steps.length - 1]!.entry ? this.lineEnd(steps[steps.length - 1]!.entry!.keyEnd) : ls;
     const at = this.commentsAbove(ls, floor);

@@ -11,7 +11,40 @@ import { seededRandom } from '../base/random';
 const FIXTURES = ['helm-nulls.yaml', 'kyaml.yaml', 'v1-list.yaml', 'multiline-cabundle.yaml', 'webhook.json'].map((f) =>
   readFileSync(resolve(__dirname, 'fixtures', f), 'utf8'),
 );
-const PIECES = ['\n', ' ', '  ', '\t', ':', ': ', '- ', '-', '---\n', '...\n', '#', '"', "'", '[', ']', '{', '}', ',', '&a ', '*a', '!!str ', '|', '>', '? ', '<<: ', '%', '\\', '\u0000', '\uFEFF', 'on', '0123', 'kind: List\nitems:\n- '];
+const PIECES = [
+  '\n',
+  ' ',
+  '  ',
+  '\t',
+  ':',
+  ': ',
+  '- ',
+  '-',
+  '---\n',
+  '...\n',
+  '#',
+  '"',
+  "'",
+  '[',
+  ']',
+  '{',
+  '}',
+  ',',
+  '&a ',
+  '*a',
+  '!!str ',
+  '|',
+  '>',
+  '? ',
+  '<<: ',
+  '%',
+  '\\',
+  '\u0000',
+  '\uFEFF',
+  'on',
+  '0123',
+  'kind: List\nitems:\n- ',
+];
 
 const rng = seededRandom;
 

@@ -23,4 +23,14 @@ export type {
   SourceRange,
   YamlError,
 } from './types';
-export { copiedSlot, isListSlot, listItemTexts, listItemTextsOf, writeList, type ListCut, type ListFrame, type ListItemText, type ListSlot } from './list-items';
+export {
+  copiedSlot,
+  isListSlot,
+  listItemTexts,
+  listItemTextsOf,
+  writeList,
+  type ListCut,
+  type ListFrame,
+  type ListItemText,
+  type ListSlot,
+} from './list-items';

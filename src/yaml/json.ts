@@ -185,7 +185,11 @@ export function scanJson(text: string, start: number, end: number, lines: LineIn
     if (i !== end || i > text.length) return undefined;
     if (errors.length > MAX_PROBLEMS_PER_DOCUMENT) {
       errors.length = MAX_PROBLEMS_PER_DOCUMENT;
-      errors.push({ message: `More problems in this document are not listed (only the first ${MAX_PROBLEMS_PER_DOCUMENT} are)`, start: root.pos.start, end: root.pos.start });
+      errors.push({
+        message: `More problems in this document are not listed (only the first ${MAX_PROBLEMS_PER_DOCUMENT} are)`,
+        start: root.pos.start,
+        end: root.pos.start,
+      });
     }
     return { value: root.v, pos: root.pos, errors };
   } catch (e) {

@@ -50,7 +50,8 @@ export function lineIndex(text: string): LineIndex {
  */
 export function editedLineIndex(before: LineIndex, text: string, at: number, oldEnd: number, newEnd: number): LineIndex | undefined {
   if (before.loneCR) return undefined;
-  for (let i = text.indexOf('\r', Math.max(0, at - 1)); i >= 0 && i <= newEnd; i = text.indexOf('\r', i + 1)) if (text.charCodeAt(i + 1) !== 10) return undefined;
+  for (let i = text.indexOf('\r', Math.max(0, at - 1)); i >= 0 && i <= newEnd; i = text.indexOf('\r', i + 1))
+    if (text.charCodeAt(i + 1) !== 10) return undefined;
   const old = before.starts;
   const delta = newEnd - oldEnd;
   // Lines starting at or before `at` are untouched; those starting after oldEnd follow the unchanged rest

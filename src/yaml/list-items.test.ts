@@ -81,7 +81,9 @@ describe('listItemTexts and writeList', () => {
   test('a commented kubectl List: each item is its own document; written back byte-identical', () => {
     const { frame, items: its } = cut(KUBECTL);
     expect(its).toHaveLength(2);
-    expect(its[0]!.text.startsWith('apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: first   # keep\n')).toBe(true);
+    expect(
+      its[0]!.text.startsWith('apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: first   # keep\n'),
+    ).toBe(true);
     expect(its[0]!.text).toContain('\n    expression: |\n      !request');
     expect(its[1]!.text).toBe('apiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata: {name: second}\nwebhooks: []\n');
     expect(its[1]!.gap).toBe('\n  # between the two\n- ');
@@ -157,7 +159,12 @@ describe('listItemTexts and writeList', () => {
       [2, JSON_LIST],
     ] as const) {
       const from = chunks[i]!.start + (/^---[^\n]*\n/.exec(text.slice(chunks[i]!.start))?.[0].length ?? 0);
-      const got = listItemTextsOf(text, from, chunks[i]!.end, parsed.documents.filter((d) => d.documentIndex === i));
+      const got = listItemTextsOf(
+        text,
+        from,
+        chunks[i]!.end,
+        parsed.documents.filter((d) => d.documentIndex === i),
+      );
       expect(got).toEqual(listItemTexts(list));
     }
     // not all the List's items (one of them was not an object): undefined
@@ -183,7 +190,9 @@ describe('listItemTexts and writeList', () => {
 
 const CORPUS = resolve(__dirname, '../cli/fixtures/realworld');
 const LOCAL = resolve(__dirname, 'fixtures');
-const files = [...(existsSync(CORPUS) ? readdirSync(CORPUS).map((f) => join(CORPUS, f)) : []), ...readdirSync(LOCAL).map((f) => join(LOCAL, f))].filter((f) => /\.(ya?ml|json)$/.test(f)).sort();
+const files = [...(existsSync(CORPUS) ? readdirSync(CORPUS).map((f) => join(CORPUS, f)) : []), ...readdirSync(LOCAL).map((f) => join(LOCAL, f))]
+  .filter((f) => /\.(ya?ml|json)$/.test(f))
+  .sort();
 
 /** Every document of every fixture, as its own text (comments included), with its object. */
 const documents = files.flatMap((f) => {
@@ -226,7 +235,11 @@ describe('Lists of the real-world documents (seeded)', () => {
     let lists = 0;
     let edited = 0;
     for (const group of groups) {
-      const texts = [blockList(group, 0), blockList(group, 4), `${JSON.stringify({ apiVersion: 'v1', kind: 'List', items: group.map((d) => d.object) }, null, 4)}\n`];
+      const texts = [
+        blockList(group, 0),
+        blockList(group, 4),
+        `${JSON.stringify({ apiVersion: 'v1', kind: 'List', items: group.map((d) => d.object) }, null, 4)}\n`,
+      ];
       for (const text of texts) {
         const whole = parseDocuments(text);
         expect(whole.errors, text.slice(0, 300)).toEqual([]);

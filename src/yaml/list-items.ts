@@ -52,7 +52,15 @@ export function copiedSlot(slot: ListSlot): ListSlot {
 export function isListSlot(x: unknown): x is ListSlot {
   if (!isObject(x) || !isObject(x.frame)) return false;
   const { list, gap, indent, newline, frame } = x;
-  return typeof list === 'string' && typeof gap === 'string' && typeof indent === 'number' && typeof newline === 'boolean' && typeof frame.head === 'string' && typeof frame.tail === 'string' && typeof frame.flow === 'boolean';
+  return (
+    typeof list === 'string' &&
+    typeof gap === 'string' &&
+    typeof indent === 'number' &&
+    typeof newline === 'boolean' &&
+    typeof frame.head === 'string' &&
+    typeof frame.tail === 'string' &&
+    typeof frame.flow === 'boolean'
+  );
 }
 
 const isBlank = (line: string): boolean => line === '' || line === '\r';
@@ -107,7 +115,13 @@ export function listItemTextsOf(text: string, from: number, to: number, items: r
   const envelope = items[0]?.fromList?.envelope;
   const itemsNode = envelope && listItemsTreeOf(envelope);
   if (!itemsNode || items.some((d, i) => d.fromList?.envelope !== envelope || d.fromList.itemIndex !== i)) return undefined;
-  return cut(text, from, to, itemsNode, items.map((d) => d.object));
+  return cut(
+    text,
+    from,
+    to,
+    itemsNode,
+    items.map((d) => d.object),
+  );
 }
 
 export interface ListCut {
@@ -142,7 +156,8 @@ function cut(text: string, from: number, to: number, itemsNode: PosNode, values:
     const itemText = newline ? own + eol : own;
     if (NEEDS_CHECK.test(itemText)) {
       const alone = parseDocuments(itemText);
-      if (alone.errors.length || alone.documents.length !== 1 || alone.documents[0]!.fromList || !deepEqual(alone.documents[0]!.object, values[i])) return undefined;
+      if (alone.errors.length || alone.documents.length !== 1 || alone.documents[0]!.fromList || !deepEqual(alone.documents[0]!.object, values[i]))
+        return undefined;
     }
     items.push({ text: itemText, gap: text.slice(i === 0 ? headEnd : spans[i - 1]!.end, start), indent: column, newline });
   }

@@ -99,9 +99,7 @@ describe('parseDocuments: documents', () => {
     const r = parseDocuments(fixture('multiline-cabundle.yaml'));
     expect(r.errors).toEqual([]);
     const o = r.documents[0]!.object as Record<string, any>;
-    expect(o.webhooks[0].clientConfig.caBundle).toBe(
-      'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJrVENCK3dJSkFL\nLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo=\n',
-    );
+    expect(o.webhooks[0].clientConfig.caBundle).toBe('LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJrVENCK3dJSkFL\nLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo=\n');
     expect(o.webhooks[1].clientConfig.caBundle).toBe('LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t Cg==');
   });
 });
@@ -229,12 +227,8 @@ describe('parseDocuments: bad input', () => {
     const text = 'kind: A\nmetadata:\n  name: one\n  labels: {a: 1}\n  name: two\n';
     const r = parseDocuments(text);
     expect(r.documents).toEqual([]);
-    expect(r.errors).toEqual([
-      expect.objectContaining({ line: 5, column: 3, endLine: 5, endColumn: 7, documentIndex: 0, path: 'metadata.name' }),
-    ]);
-    expect(r.errors[0]!.message).toBe(
-      'Duplicate key "name": already defined at line 3, column 3 (Kubernetes rejects duplicate keys)',
-    );
+    expect(r.errors).toEqual([expect.objectContaining({ line: 5, column: 3, endLine: 5, endColumn: 7, documentIndex: 0, path: 'metadata.name' })]);
+    expect(r.errors[0]!.message).toBe('Duplicate key "name": already defined at line 3, column 3 (Kubernetes rejects duplicate keys)');
   });
 
   test('a document with thousands of problems lists the first 100 and says so', () => {
@@ -269,7 +263,11 @@ describe('parseDocuments: bad input', () => {
     const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
     for (let i = 1; i < 10; i++) {
       const name = String.fromCharCode(97 + i);
-      lines.push(`${name}: &${name} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+      lines.push(
+        `${name}: &${name} [${Array(9)
+          .fill(`*${String.fromCharCode(96 + i)}`)
+          .join(',')}]`,
+      );
     }
     const text = `${lines.join('\n')}\n---\nkind: Fine\n`;
     const r = parseDocuments(text);

@@ -196,13 +196,7 @@ function parseInto(text: string, options: ParseOptions, documents: ParsedDocumen
 }
 
 function notAMapping(value: unknown): string {
-  const what = Array.isArray(value)
-    ? 'a list'
-    : typeof value === 'string'
-      ? 'a piece of text'
-      : value === null
-        ? 'null'
-        : `a ${typeof value}`;
+  const what = Array.isArray(value) ? 'a list' : typeof value === 'string' ? 'a piece of text' : value === null ? 'null' : `a ${typeof value}`;
   const hint = Array.isArray(value)
     ? ' To give several objects in one document, use `apiVersion: v1`, `kind: List` and `items:`, or separate documents with `---`.'
     : ' Is a `key: value` line missing its colon, or is the indentation off?';
@@ -230,9 +224,7 @@ function unwrapList(
   if (items === null) return; // `items:` with nothing: an empty List.
   if (!Array.isArray(items)) {
     const at = itemsEntry?.node ?? pos;
-    errors.push(
-      toError({ message: `items of a ${String(list.kind)} must be a list`, start: at.start, end: at.end, path: ['items'] }, documentIndex),
-    );
+    errors.push(toError({ message: `items of a ${String(list.kind)} must be a list`, start: at.start, end: at.end, path: ['items'] }, documentIndex));
     return;
   }
   const envelope: Record<string, unknown> = {};

@@ -22,7 +22,11 @@ const FIXTURES = resolve(__dirname, 'fixtures');
 /** Single-document texts: each YAML document of the corpus and the fixtures on its own. */
 function documents(): string[] {
   const files = [
-    ...(existsSync(CORPUS) ? readdirSync(CORPUS).filter((f) => /\.ya?ml$/.test(f)).map((f) => join(CORPUS, f)) : []),
+    ...(existsSync(CORPUS)
+      ? readdirSync(CORPUS)
+          .filter((f) => /\.ya?ml$/.test(f))
+          .map((f) => join(CORPUS, f))
+      : []),
     ...['helm-nulls.yaml', 'kyaml.yaml', 'multiline-cabundle.yaml'].map((f) => join(FIXTURES, f)),
   ];
   const out: string[] = [];
@@ -53,13 +57,48 @@ function generated(n: number, indent: string): string {
       `${indent}  sideEffects: None`,
       `${indent}  timeoutSeconds: ${i % 30}`,
       ...(i % 3 === 0 ? [`${indent}  admissionReviewVersions: [v1]`, `${indent}  matchPolicy: "Equivalent"`] : []),
-      ...(i % 4 === 1 ? [`${indent}  matchConditions:`, `${indent}  - name: c`, `${indent}    expression: |`, `${indent}      !request.userInfo.username.startsWith('system:')`] : []),
+      ...(i % 4 === 1
+        ? [
+            `${indent}  matchConditions:`,
+            `${indent}  - name: c`,
+            `${indent}    expression: |`,
+            `${indent}      !request.userInfo.username.startsWith('system:')`,
+          ]
+        : []),
       ...(i % 5 === 2 ? [`${indent}  objectSelector:`, `${indent}    matchLabels: {enabled: on}`] : []),
     );
   return lines.join('\n') + '\n';
 }
 
-const PIECES = ['5', 'x', 'abc', ' ', '  ', '\n', '\n  ', ':', ': ', '- ', '#', '"', "'", '[', ']', '{', '}', ',', 'on', '0123', '|', '\t', '&a ', '*a', '---\n', '\r\n', 'kind: List'];
+const PIECES = [
+  '5',
+  'x',
+  'abc',
+  ' ',
+  '  ',
+  '\n',
+  '\n  ',
+  ':',
+  ': ',
+  '- ',
+  '#',
+  '"',
+  "'",
+  '[',
+  ']',
+  '{',
+  '}',
+  ',',
+  'on',
+  '0123',
+  '|',
+  '\t',
+  '&a ',
+  '*a',
+  '---\n',
+  '\r\n',
+  'kind: List',
+];
 
 /** Everything a caller can see of a parse result. */
 function seen(result: ParseResult, text: string, r: () => number) {
@@ -102,53 +141,63 @@ describe('reparseDocuments equals parseDocuments', () => {
 
   it('has texts to edit', () => expect(texts.length).toBeGreaterThan(40));
 
-  it.each([1, 2, 3, 4])('seed %i: chains of random edits on every text', (seed) => {
-    const r = seededRandom(seed);
-    let partial = 0;
-    let edits = 0;
-    for (const original of texts) {
-      let text = original;
-      let result = parseDocuments(text);
-      for (let step = 0; step < 12; step++) {
-        const next = edit(text, r);
-        if (next === text) continue;
-        const whole = parseDocuments(next);
-        if (!result.errors.length && !whole.errors.length) edits++;
-        const part = reparseDocuments(text, result, next);
-        if (part) {
-          partial++;
-          const s = Math.floor(r() * 1e9);
-          expect(seen(part, next, seededRandom(s)), `${JSON.stringify(text.slice(0, 60))}… step ${step}`).toEqual(seen(whole, next, seededRandom(s)));
+  it.each([1, 2, 3, 4])(
+    'seed %i: chains of random edits on every text',
+    (seed) => {
+      const r = seededRandom(seed);
+      let partial = 0;
+      let edits = 0;
+      for (const original of texts) {
+        let text = original;
+        let result = parseDocuments(text);
+        for (let step = 0; step < 12; step++) {
+          const next = edit(text, r);
+          if (next === text) continue;
+          const whole = parseDocuments(next);
+          if (!result.errors.length && !whole.errors.length) edits++;
+          const part = reparseDocuments(text, result, next);
+          if (part) {
+            partial++;
+            const s = Math.floor(r() * 1e9);
+            expect(seen(part, next, seededRandom(s)), `${JSON.stringify(text.slice(0, 60))}… step ${step}`).toEqual(seen(whole, next, seededRandom(s)));
+          }
+          text = next;
+          result = part ?? whole;
         }
-        text = next;
-        result = part ?? whole;
       }
-    }
-    // Many edits from a text that parses to one that parses are read in part (the rest add items, keys or lines).
-    expect(partial / edits).toBeGreaterThan(0.35);
-  }, 60_000);
+      // Many edits from a text that parses to one that parses are read in part (the rest add items, keys or lines).
+      expect(partial / edits).toBeGreaterThan(0.35);
+    },
+    60_000,
+  );
 
-  it.each([7, 8])('seed %i: positions read only every fourth edit (moves left pending in the tree across edits) are still the whole parse\'s', (seed) => {
-    const r = seededRandom(seed);
-    let checked = 0;
-    for (const original of texts) {
-      let text = original;
-      let result = parseDocuments(text);
-      for (let step = 0; step < 16; step++) {
-        const next = edit(text, r);
-        if (next === text) continue;
-        const part = reparseDocuments(text, result, next);
-        if (part && step % 4 === 3) {
-          checked++;
-          const s = Math.floor(r() * 1e9);
-          expect(seen(part, next, seededRandom(s)), `${JSON.stringify(text.slice(0, 60))}… step ${step}`).toEqual(seen(parseDocuments(next), next, seededRandom(s)));
+  it.each([7, 8])(
+    "seed %i: positions read only every fourth edit (moves left pending in the tree across edits) are still the whole parse's",
+    (seed) => {
+      const r = seededRandom(seed);
+      let checked = 0;
+      for (const original of texts) {
+        let text = original;
+        let result = parseDocuments(text);
+        for (let step = 0; step < 16; step++) {
+          const next = edit(text, r);
+          if (next === text) continue;
+          const part = reparseDocuments(text, result, next);
+          if (part && step % 4 === 3) {
+            checked++;
+            const s = Math.floor(r() * 1e9);
+            expect(seen(part, next, seededRandom(s)), `${JSON.stringify(text.slice(0, 60))}… step ${step}`).toEqual(
+              seen(parseDocuments(next), next, seededRandom(s)),
+            );
+          }
+          text = next;
+          result = part ?? parseDocuments(next);
         }
-        text = next;
-        result = part ?? parseDocuments(next);
       }
-    }
-    expect(checked).toBeGreaterThan(20);
-  }, 60_000);
+      expect(checked).toBeGreaterThan(20);
+    },
+    60_000,
+  );
 
   it('with the range given or found, the same', () => {
     const text = generated(5, '');
@@ -174,50 +223,60 @@ describe('reparseDocuments equals parseDocuments', () => {
   it('gives up where the whole text must be read: a new list item in a large list, an alias, a List', () => {
     const text = generated(2000, '');
     const at = text.indexOf('- name: w1');
-    for (const next of [text.slice(0, at) + '- name: new\n' + text.slice(at), text.replace('sideEffects: None', 'sideEffects: *x'), text.replace('kind: Validating', 'kind: List\nitems: []\nx: Validating')]) {
+    for (const next of [
+      text.slice(0, at) + '- name: new\n' + text.slice(at),
+      text.replace('sideEffects: None', 'sideEffects: *x'),
+      text.replace('kind: Validating', 'kind: List\nitems: []\nx: Validating'),
+    ]) {
       expect(reparseDocuments(text, parseDocuments(text), next)).toBeUndefined();
     }
   }, 30_000);
 
-  it.each([5, 6])('seed %i: form edits that replace scalars come with the parse of their result', (seed) => {
-    const r = seededRandom(seed);
-    const VALUES: unknown[] = ['x', 'on', '0123', 7, true, 'a: b', 'two\nlines', '', 'new-name', -1];
-    let partial = 0;
-    for (const original of texts) {
-      let text = original;
-      let result = parseDocuments(text);
-      let object = result.documents[0]!.object;
-      for (let step = 0; step < 8; step++) {
-        const leaves: PathSegment[][] = [];
-        const walk = (v: unknown, path: PathSegment[]) => {
-          if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, i]));
-          else if (typeof v === 'object' && v !== null) for (const k of Object.keys(v)) walk((v as Record<string, unknown>)[k], [...path, k]);
-          else leaves.push(path);
-        };
-        walk(object, []);
-        if (!leaves.length) break;
-        const path = leaves[Math.floor(r() * leaves.length)]!;
-        const next = setAt(object, path, VALUES[Math.floor(r() * VALUES.length)]);
-        const edits = editsBetween(object, next);
-        const { result: edited, parsed, consumed } = applyEditsWithParse(text, result, object, next);
-        expect(edited.text).toBe(applyEdits(text, edits).text);
-        if (edited.error) {
-          if (consumed) result = parseDocuments(text);
-          continue;
+  it.each([5, 6])(
+    'seed %i: form edits that replace scalars come with the parse of their result',
+    (seed) => {
+      const r = seededRandom(seed);
+      const VALUES: unknown[] = ['x', 'on', '0123', 7, true, 'a: b', 'two\nlines', '', 'new-name', -1];
+      let partial = 0;
+      for (const original of texts) {
+        let text = original;
+        let result = parseDocuments(text);
+        let object = result.documents[0]!.object;
+        for (let step = 0; step < 8; step++) {
+          const leaves: PathSegment[][] = [];
+          const walk = (v: unknown, path: PathSegment[]) => {
+            if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, i]));
+            else if (typeof v === 'object' && v !== null) for (const k of Object.keys(v)) walk((v as Record<string, unknown>)[k], [...path, k]);
+            else leaves.push(path);
+          };
+          walk(object, []);
+          if (!leaves.length) break;
+          const path = leaves[Math.floor(r() * leaves.length)]!;
+          const next = setAt(object, path, VALUES[Math.floor(r() * VALUES.length)]);
+          const edits = editsBetween(object, next);
+          const { result: edited, parsed, consumed } = applyEditsWithParse(text, result, object, next);
+          expect(edited.text).toBe(applyEdits(text, edits).text);
+          if (edited.error) {
+            if (consumed) result = parseDocuments(text);
+            continue;
+          }
+          const whole = parseDocuments(edited.text);
+          if (parsed) {
+            partial++;
+            const s = Math.floor(r() * 1e9);
+            expect(seen(parsed, edited.text, seededRandom(s)), `${JSON.stringify(text.slice(0, 60))}… ${formatPath(path)}`).toEqual(
+              seen(whole, edited.text, seededRandom(s)),
+            );
+          }
+          text = edited.text;
+          object = next;
+          result = parsed ?? whole;
         }
-        const whole = parseDocuments(edited.text);
-        if (parsed) {
-          partial++;
-          const s = Math.floor(r() * 1e9);
-          expect(seen(parsed, edited.text, seededRandom(s)), `${JSON.stringify(text.slice(0, 60))}… ${formatPath(path)}`).toEqual(seen(whole, edited.text, seededRandom(s)));
-        }
-        text = edited.text;
-        object = next;
-        result = parsed ?? whole;
       }
-    }
-    expect(partial).toBeGreaterThan(texts.length / 2);
-  }, 60_000);
+      expect(partial).toBeGreaterThan(texts.length / 2);
+    },
+    60_000,
+  );
 });
 
 function setAt(v: unknown, path: readonly PathSegment[], value: unknown): unknown {

@@ -44,7 +44,12 @@ const plainTexts = new WeakMap<ParsedText, boolean>();
  * `options.object`: the object `prevText` reads as, when the caller holds one (deep-equal to
  * prev's; the result shares its values where the edit did not reach).
  */
-export function reparseDocuments(prevText: string, prev: ParseResult, text: string, options: { change?: TextChange; object?: unknown } = {}): ParseResult | undefined {
+export function reparseDocuments(
+  prevText: string,
+  prev: ParseResult,
+  text: string,
+  options: { change?: TextChange; object?: unknown } = {},
+): ParseResult | undefined {
   if (prev.errors.length || prev.documents.length !== 1 || prev.documents[0]!.fromList) return undefined;
   const doc = prev.documents[0]!;
   const state = parsedTextOf(doc);
@@ -63,7 +68,13 @@ export function reparseDocuments(prevText: string, prev: ParseResult, text: stri
     if (r === 'refused') return undefined;
     if (r) {
       markPending(state.root);
-      const next: ParsedText = { text, lines, root: state.root, chunk: { start: state.chunk.start, end: state.chunk.end + newEnd - oldEnd }, warnings: r.warnings };
+      const next: ParsedText = {
+        text,
+        lines,
+        root: state.root,
+        chunk: { start: state.chunk.start, end: state.chunk.end + newEnd - oldEnd },
+        warnings: r.warnings,
+      };
       plainTexts.set(next, true);
       forgetParsedText(doc);
       return { documents: [parsedDocument(next, r.object, doc.documentIndex)], errors: [], warnings: r.warnings };
@@ -103,7 +114,13 @@ export function applyEditsWithParse(
   const change = changedRange(text, result.text);
   const lines = change && editedLineIndex(state.lines, result.text, change.at, change.oldEnd, change.newEnd);
   if (!change || !lines) return { result, consumed: true };
-  const next: ParsedText = { text: result.text, lines, root, chunk: { start: state.chunk.start, end: state.chunk.end + change.newEnd - change.oldEnd }, warnings: [] };
+  const next: ParsedText = {
+    text: result.text,
+    lines,
+    root,
+    chunk: { start: state.chunk.start, end: state.chunk.end + change.newEnd - change.oldEnd },
+    warnings: [],
+  };
   plainTexts.set(next, isPlain(state));
   return { result, parsed: { documents: [parsedDocument(next, after, doc.documentIndex)], errors: [], warnings: [] }, consumed: true };
 }
@@ -223,7 +240,15 @@ interface Spliced {
  * the object and the tree; undefined when the element does not read back as one element of its
  * own (try the level above), 'refused' when no level can.
  */
-function tryWindow(state: ParsedText, object: unknown, chain: Level[], text: string, lines: LineIndex, change: TextChange, documentIndex: number): Spliced | undefined | 'refused' {
+function tryWindow(
+  state: ParsedText,
+  object: unknown,
+  chain: Level[],
+  text: string,
+  lines: LineIndex,
+  change: TextChange,
+  documentIndex: number,
+): Spliced | undefined | 'refused' {
   const level = chain[chain.length - 1]!;
   const delta = change.newEnd - change.oldEnd;
   const start = level.start;

@@ -11,8 +11,25 @@ import { seededRandom } from '../base/random';
 const rng = seededRandom;
 
 const NASTY_NUMBERS = [
-  0, 1, -1, 42, 1.5, -2.25, 0.1, 1e21, 1e-7, 123456789, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 53 + 2, 2 ** 64, 1e300,
-  5e-324, 3.141592653589793, 100, 1000000,
+  0,
+  1,
+  -1,
+  42,
+  1.5,
+  -2.25,
+  0.1,
+  1e21,
+  1e-7,
+  123456789,
+  Number.MAX_SAFE_INTEGER,
+  -Number.MAX_SAFE_INTEGER,
+  2 ** 53 + 2,
+  2 ** 64,
+  1e300,
+  5e-324,
+  3.141592653589793,
+  100,
+  1000000,
 ];
 
 function gen(r: () => number, depth: number): unknown {
@@ -101,7 +118,10 @@ describe('round trip', () => {
       for (const text of [serializeDocuments(docs), serializeDocuments(docs, { indentSequences: false }), serializeJSON(docs)]) {
         const back = parseDocuments(text);
         expect(back.errors, `seed ${seed}\n${text}`).toEqual([]);
-        expect(back.documents.map((d) => d.object), `seed ${seed}\n${text}`).toEqual(docs);
+        expect(
+          back.documents.map((d) => d.object),
+          `seed ${seed}\n${text}`,
+        ).toEqual(docs);
       }
     }
   }, 30_000);

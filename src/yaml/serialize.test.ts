@@ -27,9 +27,7 @@ describe('serializeDocuments: layout', () => {
   });
 
   test('strings a literal block cannot carry exactly are double-quoted on one line', () => {
-    expect(serializeDocuments([{ cr: 'a\r\nb', blank: 'a\n  \nb', ctl: 'a\u0007\nb' }])).toBe(
-      'cr: "a\\r\\nb"\nblank: "a\\n  \\nb"\nctl: "a\\u0007\\nb"\n',
-    );
+    expect(serializeDocuments([{ cr: 'a\r\nb', blank: 'a\n  \nb', ctl: 'a\u0007\nb' }])).toBe('cr: "a\\r\\nb"\nblank: "a\\n  \\nb"\nctl: "a\\u0007\\nb"\n');
   });
 
   test('long lines are never folded; key order is kept; null stays null; no anchors for shared objects', () => {
@@ -42,12 +40,8 @@ describe('serializeDocuments: layout', () => {
 
   test('list items: mappings and lists start on the dash line; kubectl-style unindented lists on request', () => {
     const x = { webhooks: [{ name: 'a', rules: [{ operations: ['CREATE'] }] }, [1, [2]], []] };
-    expect(serializeDocuments([x])).toBe(
-      'webhooks:\n  - name: a\n    rules:\n      - operations:\n          - CREATE\n  - - 1\n    - - 2\n  - []\n',
-    );
-    expect(serializeDocuments([x], { indentSequences: false })).toBe(
-      'webhooks:\n- name: a\n  rules:\n  - operations:\n    - CREATE\n- - 1\n  - - 2\n- []\n',
-    );
+    expect(serializeDocuments([x])).toBe('webhooks:\n  - name: a\n    rules:\n      - operations:\n          - CREATE\n  - - 1\n    - - 2\n  - []\n');
+    expect(serializeDocuments([x], { indentSequences: false })).toBe('webhooks:\n- name: a\n  rules:\n  - operations:\n    - CREATE\n- - 1\n  - - 2\n- []\n');
   });
 
   test('values JSON has no form for are treated as JSON.stringify treats them', () => {
@@ -59,7 +53,30 @@ describe('serializeDocuments: layout', () => {
 
   test('type-changing strings are quoted, ordinary ones are not', () => {
     const plain = ['hello', 'v1', 'admissionregistration.k8s.io/v1', '500Mi', 'https://x.example.com/a?b=c', "it's", 'Fail', 'a-b', '*.example.com/x'];
-    const quoted = ['on', 'yes', 'n', '1.0', '0123', '1e3', '~', 'null', '', ' a', 'a ', 'a: b', 'a #b', '#', '- a', '*', '&a', '!a', '2024-01-01', '1:20', '<<', '.inf'];
+    const quoted = [
+      'on',
+      'yes',
+      'n',
+      '1.0',
+      '0123',
+      '1e3',
+      '~',
+      'null',
+      '',
+      ' a',
+      'a ',
+      'a: b',
+      'a #b',
+      '#',
+      '- a',
+      '*',
+      '&a',
+      '!a',
+      '2024-01-01',
+      '1:20',
+      '<<',
+      '.inf',
+    ];
     for (const s of plain.filter((p) => !p.startsWith('*'))) expect(serializeDocuments([{ k: s }]), s).toBe(`k: ${s}\n`);
     for (const s of quoted) expect(serializeDocuments([{ k: s }]), s).toBe(`k: ${JSON.stringify(s)}\n`);
   });

@@ -276,10 +276,7 @@ function jsonValue(v: unknown, indent: string, step: string, ctx: Ctx): string {
     s = n.length === 0 ? '[]' : `[${nl}${n.map((x) => inner + jsonValue(x, inner, step, ctx)).join(`,${nl}`)}${nl}${indent}]`;
   } else {
     const es = entriesOf(n as Record<string, unknown>, ctx);
-    s =
-      es.length === 0
-        ? '{}'
-        : `{${nl}${es.map(([k, x]) => `${inner}${jsonString(k)}${sep}${jsonValue(x, inner, step, ctx)}`).join(`,${nl}`)}${nl}${indent}}`;
+    s = es.length === 0 ? '{}' : `{${nl}${es.map(([k, x]) => `${inner}${jsonString(k)}${sep}${jsonValue(x, inner, step, ctx)}`).join(`,${nl}`)}${nl}${indent}}`;
   }
   ctx.ancestors.delete(n);
   return s;

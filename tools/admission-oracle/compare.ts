@@ -41,7 +41,14 @@ export interface OracleAnswer {
 const SERVER_FIELDS = ['uid', 'creationTimestamp', 'resourceVersion', 'generation', 'managedFields'];
 
 /** Reviews are never stored: the apiserver answers with the admitted object plus its answer in `status`, written after admission. */
-const REVIEW_KINDS = new Set(['TokenReview', 'SelfSubjectReview', 'SubjectAccessReview', 'LocalSubjectAccessReview', 'SelfSubjectAccessReview', 'SelfSubjectRulesReview']);
+const REVIEW_KINDS = new Set([
+  'TokenReview',
+  'SelfSubjectReview',
+  'SubjectAccessReview',
+  'LocalSubjectAccessReview',
+  'SelfSubjectAccessReview',
+  'SelfSubjectRulesReview',
+]);
 
 export function withoutServerFields(o: unknown): unknown {
   if (typeof o !== 'object' || o === null) return o;
@@ -93,8 +100,10 @@ export function compareAnswers(oracle: OracleAnswer, sim: SimResult, mutatingCon
   } else if (!oracle.allowed) diffs.push(`apiserver message: ${oracle.message}`);
   const [oc, sc] = [oracleCalls(oracle, mutatingConfigs), simulatedCalls(sim)];
   if (!deepEqual(oc.mutating, sc.mutating)) diffs.push(`mutating calls: apiserver ${show(oc.mutating)}, simulate() ${show(sc.mutating)}`);
-  if (!deepEqual([...oc.validating].sort(), [...sc.validating].sort())) diffs.push(`validating calls: apiserver ${show(oc.validating)}, simulate() ${show(sc.validating)}`);
-  if (!deepEqual([...oracle.warnings].sort(), [...sim.warnings].sort())) diffs.push(`warnings: apiserver ${show(oracle.warnings)}, simulate() ${show(sim.warnings)}`);
+  if (!deepEqual([...oc.validating].sort(), [...sc.validating].sort()))
+    diffs.push(`validating calls: apiserver ${show(oc.validating)}, simulate() ${show(sc.validating)}`);
+  if (!deepEqual([...oracle.warnings].sort(), [...sim.warnings].sort()))
+    diffs.push(`warnings: apiserver ${show(oracle.warnings)}, simulate() ${show(sim.warnings)}`);
   if (oracle.allowed && sim.allowed && hasObject) {
     const [a, b] = [withoutServerFields(oracle.object), withoutServerFields(sim.object)];
     if (!deepEqual(a, b)) diffs.push(`object:\n      apiserver:  ${show(a)}\n      simulate(): ${show(b)}`);

@@ -38,7 +38,15 @@ async function oracleAnswers(release: KubernetesVersion, build: OracleBuild): Pr
   if (bin.built) console.info(`built ${build.name} in ${bin.seconds.toFixed(1)} s`);
   // The answers are cached too, keyed by the binary, the scenarios and ORACLE_SERVER (=fresh: a fresh
   // apiserver per scenario, the cross-check of the shared one); a simulator change re-runs only the comparison.
-  const cached = join(oracleCacheDir, `admission-answers-${createHash('sha256').update(bin.path).update(process.env.ORACLE_SERVER ?? '').update(JSON.stringify(scenarios)).digest('hex').slice(0, 16)}.json`);
+  const cached = join(
+    oracleCacheDir,
+    `admission-answers-${createHash('sha256')
+      .update(bin.path)
+      .update(process.env.ORACLE_SERVER ?? '')
+      .update(JSON.stringify(scenarios))
+      .digest('hex')
+      .slice(0, 16)}.json`,
+  );
   if (existsSync(cached)) return JSON.parse(readFileSync(cached, 'utf8')) as OracleAnswer[];
   const dir = mkdtempSync(join(tmpdir(), 'admission-oracle-'));
   try {
@@ -85,10 +93,13 @@ for (const release of Object.keys(RELEASES) as KubernetesVersion[]) {
         }
         const sim = await simulate(sc.objects, sc.request, { webhooks: sc.webhooks, kubernetesVersion: release });
         const mutatingConfigs = new Set(
-          sc.objects.filter((o) => (o as { kind?: string }).kind === 'MutatingWebhookConfiguration').map((o) => (o as { metadata: { name: string } }).metadata.name),
+          sc.objects
+            .filter((o) => (o as { kind?: string }).kind === 'MutatingWebhookConfiguration')
+            .map((o) => (o as { metadata: { name: string } }).metadata.name),
         );
         const diffs = compareAnswers(oracle, sim, mutatingConfigs, sc.request.operation !== 'DELETE');
-        if (diffs.length) failures.push([`✗ ${sc.name}${oracle.synced === 'probes' ? '' : ` (informer sync: ${oracle.synced})`}`, ...diffs.map((d) => `    ${d}`)].join('\n'));
+        if (diffs.length)
+          failures.push([`✗ ${sc.name}${oracle.synced === 'probes' ? '' : ` (informer sync: ${oracle.synced})`}`, ...diffs.map((d) => `    ${d}`)].join('\n'));
       }
       console.info(`admission ${release}: ${scenarios.length} scenarios compared, ${failures.length} disagreements`);
       expect(failures, `${failures.length} disagreements with the apiserver:\n\n${failures.join('\n\n')}`).toEqual([]);
@@ -117,7 +128,12 @@ async function auditCheck(): Promise<string | undefined> {
   const files = ['policy.yaml', 'candidate.json', 'audit.log', 'snapshot.json', 'candidate-decisions.json'];
   const bin = await buildOracleAsync(RELEASES['1.37']!);
   const key = createHash('sha256').update(bin.path);
-  for (const f of files) key.update(f).update('\0').update(readFileSync(join(fixture, f))).update('\0');
+  for (const f of files)
+    key
+      .update(f)
+      .update('\0')
+      .update(readFileSync(join(fixture, f)))
+      .update('\0');
   const passed = join(oracleCacheDir, `admission-audit-check-${key.digest('hex').slice(0, 16)}`);
   if (existsSync(passed)) return undefined;
   const t0 = Date.now();

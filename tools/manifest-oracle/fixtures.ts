@@ -5,18 +5,45 @@
  */
 const AR = 'admissionregistration.k8s.io/v1';
 const rule = { apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] };
-const hook = (name: string, extra: Record<string, unknown> = {}) => ({ name, admissionReviewVersions: ['v1'], sideEffects: 'None', clientConfig: { url: `https://hooks.example.com/${name}` }, rules: [rule], ...extra });
+const hook = (name: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  admissionReviewVersions: ['v1'],
+  sideEffects: 'None',
+  clientConfig: { url: `https://hooks.example.com/${name}` },
+  rules: [rule],
+  ...extra,
+});
 const vwc = (name: string, ...webhooks: unknown[]) => ({ apiVersion: AR, kind: 'ValidatingWebhookConfiguration', metadata: { name }, webhooks });
 const mwc = (name: string, ...webhooks: unknown[]) => ({ apiVersion: AR, kind: 'MutatingWebhookConfiguration', metadata: { name }, webhooks });
-const vap = (name: string, spec: Record<string, unknown> = {}) => ({ apiVersion: AR, kind: 'ValidatingAdmissionPolicy', metadata: { name }, spec: { matchConstraints: { resourceRules: [rule] }, validations: [{ expression: "object.metadata.name != 'forbidden'" }], ...spec } });
-const vapb = (name: string, policyName: string, spec: Record<string, unknown> = {}) => ({ apiVersion: AR, kind: 'ValidatingAdmissionPolicyBinding', metadata: { name }, spec: { policyName, validationActions: ['Deny'], ...spec } });
+const vap = (name: string, spec: Record<string, unknown> = {}) => ({
+  apiVersion: AR,
+  kind: 'ValidatingAdmissionPolicy',
+  metadata: { name },
+  spec: { matchConstraints: { resourceRules: [rule] }, validations: [{ expression: "object.metadata.name != 'forbidden'" }], ...spec },
+});
+const vapb = (name: string, policyName: string, spec: Record<string, unknown> = {}) => ({
+  apiVersion: AR,
+  kind: 'ValidatingAdmissionPolicyBinding',
+  metadata: { name },
+  spec: { policyName, validationActions: ['Deny'], ...spec },
+});
 const map = (name: string, spec: Record<string, unknown> = {}) => ({
   apiVersion: AR,
   kind: 'MutatingAdmissionPolicy',
   metadata: { name },
-  spec: { matchConstraints: { resourceRules: [rule] }, reinvocationPolicy: 'Never', mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{metadata: Object.metadata{labels: {"static": "yes"}}}' } }], ...spec },
+  spec: {
+    matchConstraints: { resourceRules: [rule] },
+    reinvocationPolicy: 'Never',
+    mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{metadata: Object.metadata{labels: {"static": "yes"}}}' } }],
+    ...spec,
+  },
 });
-const mapb = (name: string, policyName: string, spec: Record<string, unknown> = {}) => ({ apiVersion: AR, kind: 'MutatingAdmissionPolicyBinding', metadata: { name }, spec: { policyName, ...spec } });
+const mapb = (name: string, policyName: string, spec: Record<string, unknown> = {}) => ({
+  apiVersion: AR,
+  kind: 'MutatingAdmissionPolicyBinding',
+  metadata: { name },
+  spec: { policyName, ...spec },
+});
 
 export interface ManifestFixture {
   name: string;
@@ -26,28 +53,59 @@ export interface ManifestFixture {
 }
 
 export const FIXTURES: ManifestFixture[] = [
-  { name: 'valid: every kind', objects: [vwc('guard.static.k8s.io', hook('a.example.com')), mwc('label.static.k8s.io', hook('m.example.com', { reinvocationPolicy: 'Never' })), vap('p.static.k8s.io'), vapb('b.static.k8s.io', 'p.static.k8s.io'), map('mp.static.k8s.io'), mapb('mb.static.k8s.io', 'mp.static.k8s.io')] },
+  {
+    name: 'valid: every kind',
+    objects: [
+      vwc('guard.static.k8s.io', hook('a.example.com')),
+      mwc('label.static.k8s.io', hook('m.example.com', { reinvocationPolicy: 'Never' })),
+      vap('p.static.k8s.io'),
+      vapb('b.static.k8s.io', 'p.static.k8s.io'),
+      map('mp.static.k8s.io'),
+      mapb('mb.static.k8s.io', 'mp.static.k8s.io'),
+    ],
+  },
   { name: 'valid: a policy without a binding', objects: [vap('lonely.static.k8s.io')] },
   { name: 'name without the suffix (webhook)', objects: [vwc('guard', hook('a.example.com'))] },
   { name: 'name without the suffix (policy)', objects: [vap('p')] },
   { name: 'name without the suffix (binding)', objects: [vap('p.static.k8s.io'), vapb('b', 'p.static.k8s.io')] },
   // validation (metadata.name: Required value) comes first, the loader's own rule after it
   { name: 'no name', many: true, objects: [vwc('', hook('a.example.com'))] },
-  { name: 'clientConfig.service', objects: [vwc('guard.static.k8s.io', hook('a.example.com', { clientConfig: { service: { name: 'svc', namespace: 'ns', path: '/v' } } }))] },
-  { name: 'clientConfig.service in the second webhook (mutating)', objects: [mwc('m.static.k8s.io', hook('a.example.com', { reinvocationPolicy: 'Never' }), hook('b.example.com', { reinvocationPolicy: 'Never', clientConfig: { service: { name: 'svc', namespace: 'ns' } } }))] },
+  {
+    name: 'clientConfig.service',
+    objects: [vwc('guard.static.k8s.io', hook('a.example.com', { clientConfig: { service: { name: 'svc', namespace: 'ns', path: '/v' } } }))],
+  },
+  {
+    name: 'clientConfig.service in the second webhook (mutating)',
+    objects: [
+      mwc(
+        'm.static.k8s.io',
+        hook('a.example.com', { reinvocationPolicy: 'Never' }),
+        hook('b.example.com', { reinvocationPolicy: 'Never', clientConfig: { service: { name: 'svc', namespace: 'ns' } } }),
+      ),
+    ],
+  },
   { name: 'paramKind (validating)', objects: [vap('p.static.k8s.io', { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' } })] },
   { name: 'paramKind (mutating)', objects: [map('p.static.k8s.io', { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' } })] },
-  { name: 'paramRef', objects: [vap('p.static.k8s.io'), vapb('b.static.k8s.io', 'p.static.k8s.io', { paramRef: { name: 'cm', parameterNotFoundAction: 'Deny' } })] },
-  { name: 'paramRef (mutating)', objects: [map('p.static.k8s.io'), mapb('b.static.k8s.io', 'p.static.k8s.io', { paramRef: { name: 'cm', parameterNotFoundAction: 'Allow' } })] },
+  {
+    name: 'paramRef',
+    objects: [vap('p.static.k8s.io'), vapb('b.static.k8s.io', 'p.static.k8s.io', { paramRef: { name: 'cm', parameterNotFoundAction: 'Deny' } })],
+  },
+  {
+    name: 'paramRef (mutating)',
+    objects: [map('p.static.k8s.io'), mapb('b.static.k8s.io', 'p.static.k8s.io', { paramRef: { name: 'cm', parameterNotFoundAction: 'Allow' } })],
+  },
   { name: 'binding to an API policy', objects: [vapb('b.static.k8s.io', 'api-policy')] },
   { name: 'binding to a policy not in the set', objects: [vap('p.static.k8s.io'), vapb('b.static.k8s.io', 'other.static.k8s.io')] },
-  { name: 'binding of the other kind\'s policy', objects: [map('p.static.k8s.io'), vapb('b.static.k8s.io', 'p.static.k8s.io')] },
+  { name: "binding of the other kind's policy", objects: [map('p.static.k8s.io'), vapb('b.static.k8s.io', 'p.static.k8s.io')] },
   { name: 'duplicate names', objects: [vap('p.static.k8s.io'), vap('p.static.k8s.io', { validations: [{ expression: 'true' }] })] },
   { name: 'a policy and a binding may share a name', objects: [vap('x.static.k8s.io'), vapb('x.static.k8s.io', 'x.static.k8s.io')] },
   { name: 'unknown field', objects: [{ ...vap('p.static.k8s.io'), spec: { ...vap('p').spec, validationz: [] } }] },
   { name: 'unknown fields in a webhook', objects: [vwc('guard.static.k8s.io', hook('a.example.com', { timeout: 5 }))] },
   { name: 'v1beta1', objects: [{ ...vap('p.static.k8s.io'), apiVersion: 'admissionregistration.k8s.io/v1beta1' }] },
-  { name: 'v1beta1 webhook configuration', objects: [{ ...vwc('guard.static.k8s.io', hook('a.example.com')), apiVersion: 'admissionregistration.k8s.io/v1beta1' }] },
+  {
+    name: 'v1beta1 webhook configuration',
+    objects: [{ ...vwc('guard.static.k8s.io', hook('a.example.com')), apiVersion: 'admissionregistration.k8s.io/v1beta1' }],
+  },
   { name: 'validation: bad webhook name', objects: [vwc('guard.static.k8s.io', hook('a'))] },
   { name: 'validation: two errors', objects: [vwc('guard.static.k8s.io', hook('a', { timeoutSeconds: 45 }))] },
   { name: 'validation: CEL compile error', objects: [vap('p.static.k8s.io', { validations: [{ expression: 'object.metadata.name ==' }] })] },

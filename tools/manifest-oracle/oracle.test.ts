@@ -32,7 +32,14 @@ beforeAll(async () => {
   const bin = buildOracle(ORACLE_BUILDS['manifest-oracle-1.37']);
   if (bin.built) console.info(`built manifest-oracle in ${bin.seconds.toFixed(1)} s`);
   for (const layout of ['per-object', 'per-directory'] as const) {
-    const sets = FIXTURES.map((f) => ({ base: DEFAULT_MANIFEST_BASE, files: manifestDirectoryFiles(f.objects.map((object) => ({ object })), all, layout) }));
+    const sets = FIXTURES.map((f) => ({
+      base: DEFAULT_MANIFEST_BASE,
+      files: manifestDirectoryFiles(
+        f.objects.map((object) => ({ object })),
+        all,
+        layout,
+      ),
+    }));
     results.set(layout, JSON.parse(await runOracle(bin.path, JSON.stringify(sets))) as OracleResult[]);
   }
 }, 900_000);

@@ -27,12 +27,12 @@ import (
 	"strings"
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	apiextensionsscheme "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset/scheme"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/admission/plugin/policy/validating"
 	"k8s.io/apiserver/pkg/cel/openapi/resolver"
 	endpointsopenapi "k8s.io/apiserver/pkg/endpoints/openapi"
-	apiextensionsscheme "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset/scheme"
 	k8sscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/kube-openapi/pkg/validation/spec"
 	"k8s.io/kubernetes/pkg/generated/openapi"
@@ -47,7 +47,7 @@ type mapping struct {
 
 type checkCase struct {
 	Policy   admissionregistrationv1.ValidatingAdmissionPolicy `json:"policy"`
-	Mappings []mapping                                        `json:"mappings"`
+	Mappings []mapping                                         `json:"mappings"`
 }
 
 type answer struct {

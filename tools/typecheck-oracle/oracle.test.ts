@@ -68,7 +68,14 @@ describe('the checked-in schema data', () => {
       const pinned = builds[release]!.modules;
       expect(data.modules['k8s.io/kubernetes']).toBe(builds[release]!.kubernetes);
       for (const [path, version] of Object.entries(data.modules)) expect(`${path} ${version}`).toBe(`${path} ${pinned[path]}`);
-      expect(Object.keys(data.modules).sort()).toEqual(['k8s.io/api', 'k8s.io/apiextensions-apiserver', 'k8s.io/apimachinery', 'k8s.io/apiserver', 'k8s.io/kube-openapi', 'k8s.io/kubernetes']);
+      expect(Object.keys(data.modules).sort()).toEqual([
+        'k8s.io/api',
+        'k8s.io/apiextensions-apiserver',
+        'k8s.io/apimachinery',
+        'k8s.io/apiserver',
+        'k8s.io/kube-openapi',
+        'k8s.io/kubernetes',
+      ]);
       expect(Object.keys(data.gvks).length).toBeGreaterThan(100);
     });
   }

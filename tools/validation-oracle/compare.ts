@@ -102,7 +102,11 @@ export function compare(oracle: OracleResult, ours: Ours): Disagreement | undefi
       : { why: `the apiserver's decoder refuses it: ${oracle.decodeError}; validate() reports no decoder error`, missing: [], extra: ours.errors.map(ourLine) };
   }
   if (ours.decodeClass.length > 0)
-    return { why: 'validate() reports a decoder error, the apiserver decodes it', missing: oracle.errors.map(oracleLine), extra: ours.decodeClass.map(ourLine) };
+    return {
+      why: 'validate() reports a decoder error, the apiserver decodes it',
+      missing: oracle.errors.map(oracleLine),
+      extra: ours.decodeClass.map(ourLine),
+    };
   const theirs = oracle.errors.map(oracleLine);
   const mine = ours.errors.filter((e) => e.field !== 'apiVersion').map(ourLine);
   const missing = minus(theirs, mine);

@@ -30,8 +30,12 @@ const RELEASES: Record<string, OracleBuild> = {
 };
 
 const ADMISSION_KINDS = new Set([
-  'ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration', 'ValidatingAdmissionPolicy',
-  'ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding',
+  'ValidatingWebhookConfiguration',
+  'MutatingWebhookConfiguration',
+  'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionPolicyBinding',
+  'MutatingAdmissionPolicy',
+  'MutatingAdmissionPolicyBinding',
 ]);
 
 interface Case {
@@ -43,14 +47,17 @@ interface Case {
 /** The admission objects of every YAML file in `dir` (a `v1 List` unwrapped: kubectl sends its items one by one), as JSON values. */
 function seedsIn(dir: string, label: string): Case[] {
   const out: Case[] = [];
-  for (const f of readdirSync(dir).filter((x) => /\.ya?ml$/.test(x)).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((x) => /\.ya?ml$/.test(x))
+    .sort()) {
     let i = 0;
     for (const doc of loadAll(readFileSync(join(dir, f), 'utf8'))) {
       const d = doc as { kind?: unknown; items?: unknown } | null;
       const items = d && d.kind === 'List' && Array.isArray(d.items) ? (d.items as unknown[]) : [d];
       for (const item of items) {
         const kind = (item as { kind?: unknown } | null)?.kind;
-        if (typeof kind === 'string' && ADMISSION_KINDS.has(kind)) out.push({ id: `${label}/${f}#${i++}`, changes: [], object: JSON.parse(JSON.stringify(item)) });
+        if (typeof kind === 'string' && ADMISSION_KINDS.has(kind))
+          out.push({ id: `${label}/${f}#${i++}`, changes: [], object: JSON.parse(JSON.stringify(item)) });
       }
     }
   }
@@ -63,7 +70,11 @@ const seeds = [
 ];
 const cases: Case[] = [
   ...seeds,
-  ...mutants(seeds.map((s) => ({ id: s.id, object: s.object })), MUTANTS, SEED).map((m, i) => ({ id: `mutant ${i} of ${m.from}`, changes: m.changes, object: m.object })),
+  ...mutants(
+    seeds.map((s) => ({ id: s.id, object: s.object })),
+    MUTANTS,
+    SEED,
+  ).map((m, i) => ({ id: `mutant ${i} of ${m.from}`, changes: m.changes, object: m.object })),
 ];
 
 function ours(object: unknown, cel: CelCompiler, kubernetesVersion: KubernetesVersion): Ours {

@@ -77,7 +77,14 @@ export const failOpen = (failurePolicyPath: string): Fix =>
     'While the webhook is down or slow, requests are admitted without it: enforce the final state another way (a ValidatingAdmissionPolicy, or a controller that reconciles).',
   );
 
-const listOf = (text: string): string[] => [...new Set(text.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean))];
+const listOf = (text: string): string[] => [
+  ...new Set(
+    text
+      .split(/[\s,]+/)
+      .map((s) => s.trim())
+      .filter(Boolean),
+  ),
+];
 
 /** Replace wildcard resources (and a wildcard apiGroups) of one rule with what the user lists. */
 export function narrowResources(rulePath: string, rule: Obj): Fix {
@@ -86,7 +93,12 @@ export function narrowResources(rulePath: string, rule: Obj): Fix {
     title: 'Narrow the rule to the resources you list',
     params: [
       { name: 'resources', label: 'Resources (comma-separated, e.g. pods, deployments, pods/status)', default: 'pods', placeholder: 'pods, deployments' },
-      { name: 'apiGroups', label: 'API groups ("" is the core group)', default: groups.includes('*') ? '""' : groups.map((g) => (g === '' ? '""' : g)).join(', '), placeholder: '"", apps' },
+      {
+        name: 'apiGroups',
+        label: 'API groups ("" is the core group)',
+        default: groups.includes('*') ? '""' : groups.map((g) => (g === '' ? '""' : g)).join(', '),
+        placeholder: '"", apps',
+      },
     ],
     apply: (object, input?: FixInput) => {
       const resources = listOf(paramValue(fix, input, 'resources'));
@@ -158,7 +170,13 @@ export function dropRule(rulesPath: string, index: number, title: string, note?:
   return {
     title,
     note,
-    apply: (object) => ({ object: setIn(object, at(rulesPath), objs(getIn(object, at(rulesPath))).filter((_, i) => i !== index)) }),
+    apply: (object) => ({
+      object: setIn(
+        object,
+        at(rulesPath),
+        objs(getIn(object, at(rulesPath))).filter((_, i) => i !== index),
+      ),
+    }),
   };
 }
 
@@ -183,7 +201,13 @@ export function suggestDnsName(name: string, minSegments = 1): string {
     .toLowerCase()
     .replace(/[^a-z0-9.-]+/g, '-')
     .split('.')
-    .map((l) => l.replace(/-+/g, '-').replace(/^-+|-+$/g, '').slice(0, 63).replace(/-+$/, ''))
+    .map((l) =>
+      l
+        .replace(/-+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .slice(0, 63)
+        .replace(/-+$/, ''),
+    )
     .filter(Boolean);
   if (!labels.length) labels = ['name'];
   while (labels.length < minSegments) labels = [...labels, ...['example', 'com'].slice(-(minSegments - labels.length))];
@@ -196,5 +220,10 @@ export function suggestDnsName(name: string, minSegments = 1): string {
 export function renameTo(path: string, current: string, minSegments = 1): Fix | undefined {
   const next = suggestDnsName(current, minSegments);
   if (next === current) return undefined;
-  return setField(`Rename to "${next}"`, path, next, minSegments > 1 ? 'Webhook names are fully qualified (at least three segments): use a domain you own.' : undefined);
+  return setField(
+    `Rename to "${next}"`,
+    path,
+    next,
+    minSegments > 1 ? 'Webhook names are fully qualified (at least three segments): use a domain you own.' : undefined,
+  );
 }

@@ -36,7 +36,15 @@ const RULES: readonly ErrorFixRule[] = [
       const fix: Fix = {
         title: 'Convert to v1',
         note: first.notes.join('; '),
-        params: choose ? [{ name: 'sideEffects', label: 'sideEffects for the webhooks that said Unknown or Some (v1 accepts None or NoneOnDryRun)', default: 'NoneOnDryRun' }] : undefined,
+        params: choose
+          ? [
+              {
+                name: 'sideEffects',
+                label: 'sideEffects for the webhooks that said Unknown or Some (v1 accepts None or NoneOnDryRun)',
+                default: 'NoneOnDryRun',
+              },
+            ]
+          : undefined,
         apply: (object, input) => {
           let next = convertToV1(object).object;
           const value = paramValue(fix, input, 'sideEffects');
@@ -51,7 +59,8 @@ const RULES: readonly ErrorFixRule[] = [
   {
     field: /^webhooks\[\d+\]\.sideEffects$/,
     types: ['Required', 'NotSupported'],
-    fix: (e) => setField('Set sideEffects: None', e.field, 'None', 'Say NoneOnDryRun instead if the webhook has side effects that it skips for dry-run requests.'),
+    fix: (e) =>
+      setField('Set sideEffects: None', e.field, 'None', 'Say NoneOnDryRun instead if the webhook has side effects that it skips for dry-run requests.'),
   },
   {
     field: /^webhooks\[\d+\]\.admissionReviewVersions$/,
@@ -69,7 +78,11 @@ const RULES: readonly ErrorFixRule[] = [
     fix: (e, o) => {
       const actions = valueAt(o, e.field);
       return /both Deny and Warn/.test(e.message) && Array.isArray(actions)
-        ? setField('Remove Warn (Deny already reports the failure)', e.field, actions.filter((a) => a !== 'Warn'))
+        ? setField(
+            'Remove Warn (Deny already reports the failure)',
+            e.field,
+            actions.filter((a) => a !== 'Warn'),
+          )
         : undefined;
     },
   },
@@ -80,7 +93,9 @@ const RULES: readonly ErrorFixRule[] = [
       const v = valueAt(o, e.field);
       if (typeof v !== 'string' || v === '') return undefined;
       const siblings = objList(valueAt(o, e.field.replace(/\[\d+\]\.name$/, ''))).map((c) => str(c.name));
-      const base = suggestDnsName(v).slice(0, 60).replace(/[.-]+$/, '');
+      const base = suggestDnsName(v)
+        .slice(0, 60)
+        .replace(/[.-]+$/, '');
       let next = base;
       for (let n = 2; siblings.includes(next); n++) next = `${base}-${n}`;
       return next === v ? undefined : setField(`Rename to "${next}"`, e.field, next);

@@ -37,7 +37,12 @@ function objectsOf(text: string): unknown[] {
   });
 }
 
-const fixtureFiles = () => DIRS.flatMap((d) => readdirSync(d).filter((f) => /\.ya?ml$/.test(f)).map((f) => join(d, f)));
+const fixtureFiles = () =>
+  DIRS.flatMap((d) =>
+    readdirSync(d)
+      .filter((f) => /\.ya?ml$/.test(f))
+      .map((f) => join(d, f)),
+  );
 const key = (e: FieldError) => `${e.type} ${e.field}: ${e.message}`;
 
 interface Applied {
@@ -47,7 +52,14 @@ interface Applied {
 }
 
 /** Apply one fix and return what went wrong (empty = fine). */
-function check(fix: Fix, object: unknown, workspace: unknown[], before: FieldError[], fixed: (after: unknown, ws: unknown[], errs: FieldError[]) => boolean, cel: CelCompiler | undefined): string[] {
+function check(
+  fix: Fix,
+  object: unknown,
+  workspace: unknown[],
+  before: FieldError[],
+  fixed: (after: unknown, ws: unknown[], errs: FieldError[]) => boolean,
+  cel: CelCompiler | undefined,
+): string[] {
   const frozen = structuredClone(object);
   const result = fix.apply(object, { workspace });
   const problems: string[] = [];
@@ -97,7 +109,9 @@ describe('quick fixes', () => {
     const failures = applied.filter((a) => a.problems.length).map((a) => `${a.file.slice(repoRoot.length)}: ${a.title}: ${a.problems.join('; ')}`);
     expect(failures).toEqual([]);
     const titles = new Set(applied.map((a) => a.title.replace(/ (in namespaceSelector|for this policy)$/, '')));
-    console.info(`quick fixes: ${applied.length} applications of ${titles.size} fixes on ${fixtureFiles().length} files${cel ? '' : ' (no CEL engine: CEL not compiled)'}`);
+    console.info(
+      `quick fixes: ${applied.length} applications of ${titles.size} fixes on ${fixtureFiles().length} files${cel ? '' : ' (no CEL engine: CEL not compiled)'}`,
+    );
     // Every kind of fix the issue asks for was exercised at least once.
     const expected = [
       /^W01: Exclude kube-system$/,
@@ -143,11 +157,24 @@ describe('quick fixes', () => {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingWebhookConfiguration',
       metadata: { name: 'x' },
-      webhooks: [{ name: 'a.b.c', sideEffects: 'None', admissionReviewVersions: ['v1'], clientConfig: { url: 'https://h.example.com/' }, rules: [{ operations: ['CREATE'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] }] }],
+      webhooks: [
+        {
+          name: 'a.b.c',
+          sideEffects: 'None',
+          admissionReviewVersions: ['v1'],
+          clientConfig: { url: 'https://h.example.com/' },
+          rules: [{ operations: ['CREATE'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] }],
+        },
+      ],
     };
     const fix = lint(hook).find((l) => l.id === 'W05')!.fixes![0]!;
     const { object } = fix.apply(hook, { params: { resources: 'deployments, statefulsets/scale', apiGroups: 'apps' } });
-    expect((object as typeof hook).webhooks[0]!.rules[0]).toEqual({ operations: ['CREATE'], apiGroups: ['apps'], apiVersions: ['*'], resources: ['deployments', 'statefulsets/scale'] });
+    expect((object as typeof hook).webhooks[0]!.rules[0]).toEqual({
+      operations: ['CREATE'],
+      apiGroups: ['apps'],
+      apiVersions: ['*'],
+      resources: ['deployments', 'statefulsets/scale'],
+    });
     expect(fix.apply(hook, { params: { resources: ' ' } }).object).toBe(hook);
   });
 
@@ -163,7 +190,12 @@ describe('quick fixes', () => {
           admissionReviewVersions: ['v1'],
           clientConfig: { service: { name: 's', namespace: 'hooks' } },
           failurePolicy: 'Fail',
-          namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-public'] }, { key: 'tier', operator: 'NotIn', values: ['x'] }] },
+          namespaceSelector: {
+            matchExpressions: [
+              { key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-public'] },
+              { key: 'tier', operator: 'NotIn', values: ['x'] },
+            ],
+          },
           rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
         },
       ],

@@ -31,7 +31,8 @@ const SIDECAR_SPEC = `  paramKind:
 export const sidecarApplyConfiguration: GalleryEntry = {
   id: 'sidecar-apply-configuration',
   title: 'Add a sidecar (apply configuration)',
-  summary: 'Creating a Pod adds the mesh-proxy sidecar (an init container with restartPolicy Always), merged the server-side-apply way, unless the Pod already has it.',
+  summary:
+    'Creating a Pod adds the mesh-proxy sidecar (an init container with restartPolicy Always), merged the server-side-apply way, unless the Pod already has it.',
   source: MAP_PAGE,
   changes: ['apiVersion v1alpha1 written as v1.', GUARD_NOTE],
   yaml: `# From ${MAP_PAGE}
@@ -95,7 +96,8 @@ spec:
 export const sidecarJsonPatch: GalleryEntry = {
   id: 'sidecar-json-patch',
   title: 'Add a sidecar (JSON Patch)',
-  summary: 'The same sidecar as a JSON Patch that appends to /spec/initContainers. Unlike the apply configuration, appending needs the list to exist: a Pod without init containers fails the patch.',
+  summary:
+    'The same sidecar as a JSON Patch that appends to /spec/initContainers. Unlike the apply configuration, appending needs the list to exist: a Pod without init containers fails the patch.',
   source: MAP_PAGE,
   changes: [
     'apiVersion v1beta1 written as v1.',
@@ -141,7 +143,10 @@ spec:
         object: pod('myapp', 'default', { containers: [app], initContainers: [initializer] }),
         expect: {
           outcome: 'admit',
-          object: pod('myapp', 'default', { containers: [app], initContainers: [initializer, { name: 'mesh-proxy', image: 'mesh-proxy/v1.0.0', restartPolicy: 'Always' }] }),
+          object: pod('myapp', 'default', {
+            containers: [app],
+            initContainers: [initializer, { name: 'mesh-proxy', image: 'mesh-proxy/v1.0.0', restartPolicy: 'Always' }],
+          }),
         },
       },
       {

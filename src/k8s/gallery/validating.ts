@@ -19,7 +19,8 @@ const prodNs = namespace('default', { environment: 'prod' });
 export const replicaLimit: GalleryEntry = {
   id: 'replica-limit',
   title: 'Limit Deployment replicas',
-  summary: 'The first example of the page: Deployments in namespaces labelled environment=test may have at most 5 replicas. The binding, not the policy, decides where it applies.',
+  summary:
+    'The first example of the page: Deployments in namespaces labelled environment=test may have at most 5 replicas. The binding, not the policy, decides where it applies.',
   source: VAP_PAGE,
   changes: [],
   yaml: `# From ${VAP_PAGE}
@@ -47,7 +48,13 @@ spec:
 `,
   cases: {
     'demo-policy.example.com': [
-      { name: '5 replicas in a test namespace are admitted', request: deploymentRequest('web', 'default'), object: deployment('web', 'default', 5), namespaceObject: testNs, expect: { outcome: 'admit' } },
+      {
+        name: '5 replicas in a test namespace are admitted',
+        request: deploymentRequest('web', 'default'),
+        object: deployment('web', 'default', 5),
+        namespaceObject: testNs,
+        expect: { outcome: 'admit' },
+      },
       {
         name: '6 replicas in a test namespace are denied',
         request: deploymentRequest('web', 'default'),
@@ -55,7 +62,13 @@ spec:
         namespaceObject: testNs,
         expect: { outcome: 'deny', message: 'failed expression: object.spec.replicas <= 5' },
       },
-      { name: 'outside test namespaces the binding does not apply', request: deploymentRequest('web', 'default'), object: deployment('web', 'default', 6), namespaceObject: prodNs, expect: { outcome: 'skip' } },
+      {
+        name: 'outside test namespaces the binding does not apply',
+        request: deploymentRequest('web', 'default'),
+        object: deployment('web', 'default', 6),
+        namespaceObject: prodNs,
+        expect: { outcome: 'skip' },
+      },
     ],
   },
 };
@@ -136,7 +149,13 @@ maxReplicas: 100
 `,
   cases: {
     'replicalimit-policy.example.com': [
-      { name: 'test: 3 replicas are admitted', request: deploymentRequest('web', 'default'), object: deployment('web', 'default', 3), namespaceObject: testNs, expect: { outcome: 'admit' } },
+      {
+        name: 'test: 3 replicas are admitted',
+        request: deploymentRequest('web', 'default'),
+        object: deployment('web', 'default', 3),
+        namespaceObject: testNs,
+        expect: { outcome: 'admit' },
+      },
       {
         name: 'test: 4 replicas are denied',
         request: deploymentRequest('web', 'default'),
@@ -144,7 +163,13 @@ maxReplicas: 100
         namespaceObject: testNs,
         expect: { outcome: 'deny', message: 'failed expression: object.spec.replicas <= params.maxReplicas' },
       },
-      { name: 'prod: 50 replicas are admitted (limit 100)', request: deploymentRequest('web', 'default'), object: deployment('web', 'default', 50), namespaceObject: prodNs, expect: { outcome: 'admit' } },
+      {
+        name: 'prod: 50 replicas are admitted (limit 100)',
+        request: deploymentRequest('web', 'default'),
+        object: deployment('web', 'default', 50),
+        namespaceObject: prodNs,
+        expect: { outcome: 'admit' },
+      },
       {
         name: 'prod: 101 replicas are denied',
         request: deploymentRequest('web', 'default'),
@@ -161,7 +186,8 @@ const stagingNs = namespace('team-a', { environment: 'staging' });
 export const imageMatchesEnvironment: GalleryEntry = {
   id: 'image-matches-namespace-environment',
   title: 'Images from the namespace’s environment (variables)',
-  summary: 'Variables compose the check: images from example.com must come from the registry of the namespace’s environment label (prod when unset), unless the Deployment is labelled exempt=true. The message names the environment.',
+  summary:
+    'Variables compose the check: images from example.com must come from the registry of the namespace’s environment label (prod when unset), unless the Deployment is labelled exempt=true. The message names the environment.',
   source: VAP_PAGE,
   changes: [
     'apiVersion v1beta1 written as v1 (the same fields).',

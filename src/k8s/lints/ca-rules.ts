@@ -23,7 +23,13 @@ export function caBundleSites(object: unknown): CaBundleSite[] {
     const caBundle = str(cc.caBundle);
     if (!caBundle) return [];
     const svc = isObj(cc.service) ? cc.service : undefined;
-    return [{ field: String(fieldPath('webhooks').index(i).child('clientConfig', 'caBundle')), caBundle, service: svc ? { name: str(svc.name), namespace: str(svc.namespace) } : undefined }];
+    return [
+      {
+        field: String(fieldPath('webhooks').index(i).child('clientConfig', 'caBundle')),
+        caBundle,
+        service: svc ? { name: str(svc.name), namespace: str(svc.namespace) } : undefined,
+      },
+    ];
   });
 }
 
@@ -65,7 +71,9 @@ export const CA_LINT_RULES: readonly CaLintRule[] = [
     severity: 'warning',
     check: (c, { now }) => {
       const left = Date.parse(c.notAfter) - now.getTime();
-      return left >= 0 && left < 30 * DAY && Date.parse(c.notBefore) <= now.getTime() ? `${label(c)} expires within 30 days (${c.notAfter.slice(0, 10)})` : undefined;
+      return left >= 0 && left < 30 * DAY && Date.parse(c.notBefore) <= now.getTime()
+        ? `${label(c)} expires within 30 days (${c.notAfter.slice(0, 10)})`
+        : undefined;
     },
     hint: 'Rotate it before then (cert-manager can inject a renewed CA automatically).',
   },
@@ -83,7 +91,9 @@ export const CA_LINT_RULES: readonly CaLintRule[] = [
     check: (c, { site, only }) => {
       if (!site.service || !c.selfSigned || c.isCA || !only) return undefined;
       const host = `${site.service.name}.${site.service.namespace}.svc`;
-      return c.dnsNames.includes(host) ? undefined : `the self-signed serving ${label(c)} does not name ${host} (DNS names: ${c.dnsNames.join(', ') || 'none'})`;
+      return c.dnsNames.includes(host)
+        ? undefined
+        : `the self-signed serving ${label(c)} does not name ${host} (DNS names: ${c.dnsNames.join(', ') || 'none'})`;
     },
     hint: 'The apiserver calls the service at <service>.<namespace>.svc and checks that name against the certificate: add it as a DNS subject alternative name.',
   },
@@ -110,7 +120,14 @@ export function caBundleLints(object: unknown, lookup: (caBundle: string) => CaB
     const inspection = lookup(site.caBundle);
     if (!inspection) continue;
     for (const p of inspection.problems)
-      out.push({ id: 'C01', name: 'cabundle-undecodable', severity: 'warning', field: site.field, message: p.message, hint: 'The apiserver reads caBundle as base64 of one or more PEM CERTIFICATE blocks.' });
+      out.push({
+        id: 'C01',
+        name: 'cabundle-undecodable',
+        severity: 'warning',
+        field: site.field,
+        message: p.message,
+        hint: 'The apiserver reads caBundle as base64 of one or more PEM CERTIFICATE blocks.',
+      });
     if (inspection.certificates.length === 0 && inspection.problems.length === 0)
       out.push({ id: 'C01', name: 'cabundle-undecodable', severity: 'warning', field: site.field, message: 'caBundle holds no certificate' });
     const ctx = { now, site, only: inspection.certificates.length === 1 };

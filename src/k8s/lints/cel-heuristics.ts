@@ -50,7 +50,11 @@ export const LIBRARY_MINORS: readonly { name: string; pattern: RegExp; minor: nu
   { name: 'the IP library (ip(), isIP())', pattern: /\b(ip|isIP)\(/, minor: 31 },
   { name: 'the CIDR library (cidr(), isCIDR())', pattern: /\b(cidr|isCIDR)\(/, minor: 31 },
   { name: 'the format library (format.named(), format.dns1123Label(), …)', pattern: /\bformat\.[a-zA-Z]+\(/, minor: 32 },
-  { name: 'two-variable comprehensions', pattern: /\.(all|exists|existsOne|transformList|transformMap|transformMapEntry)\(\s*[A-Za-z_]\w*\s*,\s*[A-Za-z_]\w*\s*,/, minor: 33 },
+  {
+    name: 'two-variable comprehensions',
+    pattern: /\.(all|exists|existsOne|transformList|transformMap|transformMapEntry)\(\s*[A-Za-z_]\w*\s*,\s*[A-Za-z_]\w*\s*,/,
+    minor: 33,
+  },
   { name: 'the semver library (semver(), isSemver())', pattern: /\b(semver|isSemver)\(/, minor: 34 },
   { name: 'lists.range() / sortBy() / first() / last()', pattern: /\blists\.range\(|\.(sortBy|first|last)\(/, minor: 35 },
   { name: 'includes() (the Kubernetes lists library v1)', pattern: /\.includes\(/, minor: 38 },

@@ -40,7 +40,8 @@ const ruleMatches = (rule: Obj, c: CriticalRequestShape): boolean => {
 export function criticalReached(w: Obj, skipped: ReadonlySet<SystemClass> = skippedSystemClasses(w)): CriticalRequestShape[] {
   const rules = objs(w.rules);
   return CRITICAL_REQUEST_SHAPES.filter(
-    (c) => !skipped.has(c.sender) && (c.namespace === '' || !selectorExcludesNamespace(w.namespaceSelector, c.namespace)) && rules.some((r) => ruleMatches(r, c)),
+    (c) =>
+      !skipped.has(c.sender) && (c.namespace === '' || !selectorExcludesNamespace(w.namespaceSelector, c.namespace)) && rules.some((r) => ruleMatches(r, c)),
   );
 }
 

@@ -24,11 +24,14 @@ const policyOf = (binding: Obj, workspace: readonly unknown[]): Obj | undefined 
 const POLICY_KIND_SET = new Set(POLICY_KINDS);
 const policyNamed = (o: Obj) => (POLICY_KIND_SET.has(kindOf(o)) ? [kindOf(o), nameOf(o)] : undefined);
 const bindingOf = (o: Obj) => (BINDING_KINDS.includes(kindOf(o)) ? [kindOf(o), str(specOf(o).policyName)] : undefined);
-const policyScope = (o: Obj) => (POLICY_KIND_SET.has(kindOf(o)) ? [kindOf(o), nameOf(o), isObj(specOf(o).paramKind), specOf(o).matchConstraints ?? null] : undefined);
+const policyScope = (o: Obj) =>
+  POLICY_KIND_SET.has(kindOf(o)) ? [kindOf(o), nameOf(o), isObj(specOf(o).paramKind), specOf(o).matchConstraints ?? null] : undefined;
 
 /** The (group, resource) pairs rules name, wildcards as '*'. */
-const pairs = (rules: Obj[]): [string, string][] => rules.flatMap((r) => strs(r.apiGroups).flatMap((g) => strs(r.resources).map((res): [string, string] => [g, res.split('/')[0]!])));
-const overlap = (a: Obj[], b: Obj[]) => pairs(a).some(([g, res]) => b.some((r) => ruleCovers(r, g, res))) || pairs(b).some(([g, res]) => a.some((r) => ruleCovers(r, g, res)));
+const pairs = (rules: Obj[]): [string, string][] =>
+  rules.flatMap((r) => strs(r.apiGroups).flatMap((g) => strs(r.resources).map((res): [string, string] => [g, res.split('/')[0]!])));
+const overlap = (a: Obj[], b: Obj[]) =>
+  pairs(a).some(([g, res]) => b.some((r) => ruleCovers(r, g, res))) || pairs(b).some(([g, res]) => a.some((r) => ruleCovers(r, g, res)));
 
 /**
  * W23 for two (defaulted) webhooks: the same clientConfig and overlapping rules. Remembered by
@@ -99,7 +102,14 @@ export const CROSS_RULES: readonly LintRule[] = [
       const bound = workspace.some((o) => kindOf(o) === bindingKind && isObj(o) && str(specOf(o).policyName) === name);
       return bound || !name
         ? []
-        : [{ field: 'metadata.name', message: `no ${bindingKind} in the workspace names this policy`, hint: 'A policy does nothing until a binding puts it into effect.', fixes: [createBinding(object)] }];
+        : [
+            {
+              field: 'metadata.name',
+              message: `no ${bindingKind} in the workspace names this policy`,
+              hint: 'A policy does nothing until a binding puts it into effect.',
+              fixes: [createBinding(object)],
+            },
+          ];
     },
   },
   {
@@ -112,7 +122,13 @@ export const CROSS_RULES: readonly LintRule[] = [
       const policyKind = kindOf(object).replace(/Binding$/, '');
       const name = str(specOf(object).policyName);
       if (!name || workspace.some((o) => kindOf(o) === policyKind && nameOf(o) === name)) return [];
-      return [{ field: 'spec.policyName', message: `no ${policyKind} named "${name}" in the workspace`, hint: 'The binding does nothing unless the policy exists in the cluster.' }];
+      return [
+        {
+          field: 'spec.policyName',
+          message: `no ${policyKind} named "${name}" in the workspace`,
+          hint: 'The binding does nothing unless the policy exists in the cluster.',
+        },
+      ];
     },
   },
   {
@@ -126,8 +142,22 @@ export const CROSS_RULES: readonly LintRule[] = [
       if (!policy) return [];
       const hasKind = isObj(specOf(policy).paramKind);
       const hasRef = isObj(specOf(object).paramRef);
-      if (hasKind && !hasRef) return [{ field: 'spec.paramRef', message: 'the policy takes params (paramKind) but this binding gives none', hint: 'params is null in every expression: add paramRef.' }];
-      if (!hasKind && hasRef) return [{ field: 'spec.paramRef', message: 'the policy has no paramKind: this paramRef is ignored', hint: 'Remove paramRef, or give the policy a paramKind if its expressions should read params.' }];
+      if (hasKind && !hasRef)
+        return [
+          {
+            field: 'spec.paramRef',
+            message: 'the policy takes params (paramKind) but this binding gives none',
+            hint: 'params is null in every expression: add paramRef.',
+          },
+        ];
+      if (!hasKind && hasRef)
+        return [
+          {
+            field: 'spec.paramRef',
+            message: 'the policy has no paramKind: this paramRef is ignored',
+            hint: 'Remove paramRef, or give the policy a paramKind if its expressions should read params.',
+          },
+        ];
       return [];
     },
   },
@@ -222,7 +252,9 @@ export const CROSS_RULES: readonly LintRule[] = [
     reads: (o) => (kindOf(o) === 'MutatingWebhookConfiguration' ? [nameOf(o), objs(o.webhooks).map((w) => w.rules ?? null)] : undefined),
     check: ({ object, workspace }) => {
       const mine = resourceRulesOf(object);
-      const hook = workspace.find((o) => kindOf(o) === 'MutatingWebhookConfiguration' && isObj(o) && objs(o.webhooks).some((w) => overlap(objs(w.rules), mine)));
+      const hook = workspace.find(
+        (o) => kindOf(o) === 'MutatingWebhookConfiguration' && isObj(o) && objs(o.webhooks).some((w) => overlap(objs(w.rules), mine)),
+      );
       return hook === undefined
         ? []
         : [

@@ -32,4 +32,3 @@ export function selectorExcludesNamespace(selector: unknown, namespace: string):
 
 export const isEmptySelector = (s: unknown): boolean =>
   !isObj(s) || (objs(s.matchExpressions).length === 0 && (!isObj(s.matchLabels) || Object.keys(s.matchLabels).length === 0));
-

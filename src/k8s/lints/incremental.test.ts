@@ -31,8 +31,14 @@ const said = (o: unknown) => lint(o, [o]).map((l) => `${l.id} ${l.field}: ${l.me
 /** The same object with no shared identities: nothing is remembered for it. */
 const fresh = (o: unknown) => JSON.parse(JSON.stringify(o)) as unknown;
 const w23 = (o: unknown) => {
-  const found = lint(o, [o]).filter((l) => l.id === 'W23').map((l) => `${l.field} ${l.message}`);
-  expect(found).toEqual(lint(fresh(o), [fresh(o)]).filter((l) => l.id === 'W23').map((l) => `${l.field} ${l.message}`));
+  const found = lint(o, [o])
+    .filter((l) => l.id === 'W23')
+    .map((l) => `${l.field} ${l.message}`);
+  expect(found).toEqual(
+    lint(fresh(o), [fresh(o)])
+      .filter((l) => l.id === 'W23')
+      .map((l) => `${l.field} ${l.message}`),
+  );
   return found;
 };
 
@@ -51,18 +57,32 @@ describe('lints remembered per webhook and per pair of webhooks follow every edi
     // the same endpoint written with its keys in another order, and with the default port spelled out
     expect(w23(setIn(o, ['webhooks', 0, 'clientConfig'], { service: { path: '/validate', name: 'a', namespace: 'ns', port: 443 } }))).toEqual(w23(o));
     // order matters: the later webhook is the one reported, against the first earlier one
-    expect(w23(moveAt(o, ['webhooks'], 0, 2))).toEqual(['webhooks[2].clientConfig calls the same endpoint as webhooks[0] for overlapping rules: each matching request calls it twice']);
+    expect(w23(moveAt(o, ['webhooks'], 0, 2))).toEqual([
+      'webhooks[2].clientConfig calls the same endpoint as webhooks[0] for overlapping rules: each matching request calls it twice',
+    ]);
     const third = insertAt(o, ['webhooks'], webhook(9, { clientConfig: service('a'), rules: [rule(['*'], ['*'])] }));
     expect(w23(third)).toEqual([
       'webhooks[1].clientConfig calls the same endpoint as webhooks[0] for overlapping rules: each matching request calls it twice',
       'webhooks[3].clientConfig calls the same endpoint as webhooks[0] for overlapping rules: each matching request calls it twice',
     ]);
-    expect(w23(removeAt(third, ['webhooks'], 0))).toEqual(['webhooks[2].clientConfig calls the same endpoint as webhooks[0] for overlapping rules: each matching request calls it twice']);
+    expect(w23(removeAt(third, ['webhooks'], 0))).toEqual([
+      'webhooks[2].clientConfig calls the same endpoint as webhooks[0] for overlapping rules: each matching request calls it twice',
+    ]);
   });
 
   it('a url endpoint and odd clientConfigs are compared as before', () => {
     const url = { url: 'https://hook.example.com/' };
-    const o = { ...config(0), webhooks: [webhook(0, { clientConfig: url }), webhook(1, { clientConfig: url, rules: [rule(['configmaps'])] }), webhook(2, { clientConfig: 'odd' }), webhook(3, { clientConfig: 'odd' }), webhook(4, { clientConfig: null }), webhook(5, {})] };
+    const o = {
+      ...config(0),
+      webhooks: [
+        webhook(0, { clientConfig: url }),
+        webhook(1, { clientConfig: url, rules: [rule(['configmaps'])] }),
+        webhook(2, { clientConfig: 'odd' }),
+        webhook(3, { clientConfig: 'odd' }),
+        webhook(4, { clientConfig: null }),
+        webhook(5, {}),
+      ],
+    };
     expect(w23(o)).toEqual(w23(fresh(o)));
     expect(w23(o)).toEqual(['webhooks[1].clientConfig calls the same endpoint as webhooks[0] for overlapping rules: each matching request calls it twice']);
   });
@@ -70,14 +90,19 @@ describe('lints remembered per webhook and per pair of webhooks follow every edi
   it('after a long series of edits, every finding is the one a fresh copy gets', () => {
     // a small deterministic generator: the same edits on every run
     let seed = 12;
-    const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
     const edits: ((o: Json, n: number) => Json)[] = [
       (o, n) => setIn(o, ['webhooks', next(n), 'clientConfig'], service(['a', 'b', 'c'][next(3)]!)),
       (o, n) => setIn(o, ['webhooks', next(n), 'rules'], [rule([['pods'], ['configmaps'], ['*'], ['pods/exec']][next(4)]!, next(2) ? [''] : ['*'])]),
       (o, n) => setIn(o, ['webhooks', next(n), 'failurePolicy'], next(2) ? 'Fail' : 'Ignore'),
       (o, n) => setIn(o, ['webhooks', next(n), 'timeoutSeconds'], [undefined, 5, 30][next(3)] as Json),
       (o, n) => setIn(o, ['webhooks', next(n), 'name'], `w${next(4)}.example.com`),
-      (o, n) => setIn(o, ['webhooks', next(n), 'namespaceSelector'], next(2) ? { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }] } : undefined),
+      (o, n) =>
+        setIn(
+          o,
+          ['webhooks', next(n), 'namespaceSelector'],
+          next(2) ? { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }] } : undefined,
+        ),
       (o, n) => moveAt(o, ['webhooks'], next(n), next(n)),
       (o, n) => (n > 2 ? removeAt(o, ['webhooks'], next(n)) : o),
       (o, n) => insertAt(o, ['webhooks'], webhook(next(9)), next(n + 1)),

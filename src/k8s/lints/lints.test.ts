@@ -8,7 +8,10 @@ const vwc = (webhook: Record<string, unknown>, kind = 'ValidatingWebhookConfigur
   metadata,
   webhooks: [{ name: 'a.b.c', sideEffects: 'None', admissionReviewVersions: ['v1'], clientConfig: { url: 'https://hook.example.com/' }, ...webhook }],
 });
-const ids = (o: unknown, ws: unknown[] = []) => lint(o, ws).map((l) => `${l.id} ${l.field}`).sort();
+const ids = (o: unknown, ws: unknown[] = []) =>
+  lint(o, ws)
+    .map((l) => `${l.id} ${l.field}`)
+    .sort();
 const podRule = { operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] };
 const excludeSystem = { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }] };
 
@@ -19,28 +22,41 @@ describe('webhook lints', () => {
   });
 
   it('W10 only above the default timeout, set or defaulted (v1beta1 defaults to 30 s) (#31)', () => {
-    const w10 = (o: unknown) => lint(o).filter((l) => l.id === 'W10').map((l) => l.message);
+    const w10 = (o: unknown) =>
+      lint(o)
+        .filter((l) => l.id === 'W10')
+        .map((l) => l.message);
     expect(w10(vwc({ rules: [podRule], timeoutSeconds: 10 }))).toEqual([]);
     expect(w10(vwc({ rules: [podRule], timeoutSeconds: 11 }))).toEqual(['the apiserver waits up to 11s for this webhook on every matching request']);
-    expect(w10({ ...vwc({ rules: [podRule] }), apiVersion: 'admissionregistration.k8s.io/v1beta1' })).toEqual(['the apiserver waits up to 30s for this webhook on every matching request']);
+    expect(w10({ ...vwc({ rules: [podRule] }), apiVersion: 'admissionregistration.k8s.io/v1beta1' })).toEqual([
+      'the apiserver waits up to 30s for this webhook on every matching request',
+    ]);
   });
 
   it('W02 names what the rules match of pods, deployments and replicasets (#31)', () => {
     const w02 = (rules: unknown[]) => lint(vwc({ rules, clientConfig: { service: { namespace: 'hooks', name: 'svc' } } })).find((l) => l.id === 'W02')?.message;
     expect(w02([podRule])).toBe('the webhook\'s own namespace "hooks" is not excluded, and it fails closed on pods');
-    expect(w02([podRule, { ...podRule, apiGroups: ['apps'], resources: ['deployments', 'replicasets'] }])).toBe('the webhook\'s own namespace "hooks" is not excluded, and it fails closed on pods, deployments and replicasets');
+    expect(w02([podRule, { ...podRule, apiGroups: ['apps'], resources: ['deployments', 'replicasets'] }])).toBe(
+      'the webhook\'s own namespace "hooks" is not excluded, and it fails closed on pods, deployments and replicasets',
+    );
   });
 
   it('W03 says lockout only where Lockout would find one: kube-system, kube-node-lease, nodes and namespaces (#31)', () => {
     const hint = (webhook: Record<string, unknown>) => lint(vwc({ timeoutSeconds: 5, ...webhook })).find((l) => l.id === 'W03')!.hint!;
-    expect(hint({ rules: [podRule] })).toMatch(/^This is how clusters get locked out \(Lockout in Simulate lists them\): while it is down, system pods in kube-system cannot be re-created\./);
+    expect(hint({ rules: [podRule] })).toMatch(
+      /^This is how clusters get locked out \(Lockout in Simulate lists them\): while it is down, system pods in kube-system cannot be re-created\./,
+    );
     expect(hint({ rules: [podRule], namespaceSelector: excludeSystem })).toMatch(/^Not a lockout: none of the control plane's critical requests/);
     const leases = { ...podRule, apiGroups: ['coordination.k8s.io'], resources: ['leases'] };
     expect(hint({ rules: [{ ...leases, operations: ['UPDATE'] }], namespaceSelector: excludeSystem })).toMatch(/kubelets cannot renew their leases/);
     // CREATE only: neither lease renewals (UPDATE) nor namespace deletion (DELETE) reach it
     expect(hint({ rules: [leases], namespaceSelector: excludeSystem })).toMatch(/^Not a lockout/);
-    expect(hint({ rules: [{ ...podRule, operations: ['DELETE'], resources: ['namespaces'] }], namespaceSelector: excludeSystem })).toMatch(/the namespace controller cannot delete namespaces/);
-    expect(hint({ rules: [{ ...podRule, operations: ['*'], apiGroups: ['*'], resources: ['*'] }], namespaceSelector: excludeSystem })).toMatch(/the namespace controller cannot delete namespaces/);
+    expect(hint({ rules: [{ ...podRule, operations: ['DELETE'], resources: ['namespaces'] }], namespaceSelector: excludeSystem })).toMatch(
+      /the namespace controller cannot delete namespaces/,
+    );
+    expect(hint({ rules: [{ ...podRule, operations: ['*'], apiGroups: ['*'], resources: ['*'] }], namespaceSelector: excludeSystem })).toMatch(
+      /the namespace controller cannot delete namespaces/,
+    );
     // nodes/status is a subresource: a rule on nodes does not see it
     expect(hint({ rules: [{ ...podRule, operations: ['UPDATE'], resources: ['nodes'] }] })).toMatch(/^Not a lockout/);
     expect(hint({ rules: [{ ...podRule, operations: ['UPDATE'], resources: ['nodes', 'nodes/status'] }] })).toMatch(/kubelets cannot report node status/);
@@ -51,7 +67,7 @@ describe('webhook lints', () => {
   });
 
   it('opt-in namespace labels exclude kube-system too', () => {
-    expect(ids(vwc({ rules: [podRule], namespaceSelector: { matchLabels: { 'inject': 'enabled' } }, failurePolicy: 'Ignore', timeoutSeconds: 5 }))).toEqual([]);
+    expect(ids(vwc({ rules: [podRule], namespaceSelector: { matchLabels: { inject: 'enabled' } }, failurePolicy: 'Ignore', timeoutSeconds: 5 }))).toEqual([]);
   });
 
   it('wildcards, leases, reviews, admission objects, long timeouts, Exact and old review versions', () => {
@@ -84,7 +100,12 @@ describe('webhook lints', () => {
 
   it('a service webhook in its own namespace that fails closed on pods would deadlock; caBundle missing unless injected', () => {
     const hook = { rules: [podRule], namespaceSelector: excludeSystem, clientConfig: { service: { namespace: 'hooks', name: 'svc' } }, timeoutSeconds: 5 };
-    expect(ids(vwc(hook))).toEqual(['W02 webhooks[0].namespaceSelector', 'W03 webhooks[0].failurePolicy', 'W19 webhooks[0].clientConfig.caBundle', 'W25 webhooks[0].clientConfig.service']);
+    expect(ids(vwc(hook))).toEqual([
+      'W02 webhooks[0].namespaceSelector',
+      'W03 webhooks[0].failurePolicy',
+      'W19 webhooks[0].clientConfig.caBundle',
+      'W25 webhooks[0].clientConfig.service',
+    ]);
     expect(ids(vwc(hook, 'ValidatingWebhookConfiguration', { name: 'x', annotations: { 'cert-manager.io/inject-ca-from': 'hooks/cert' } }))).not.toContain(
       'W19 webhooks[0].clientConfig.caBundle',
     );
@@ -92,9 +113,15 @@ describe('webhook lints', () => {
 
   it('mutating webhooks that fail closed, enforcing webhooks with an objectSelector, in-cluster URLs', () => {
     expect(ids(vwc({ failurePolicy: 'Fail', timeoutSeconds: 5 }, 'MutatingWebhookConfiguration'))).toEqual(['W04 webhooks[0].failurePolicy']);
-    expect(ids(vwc({ failurePolicy: 'Fail', timeoutSeconds: 5, objectSelector: { matchLabels: { enforce: 'yes' } } }))).toEqual(['W14 webhooks[0].objectSelector']);
-    expect(ids(vwc({ failurePolicy: 'Ignore', timeoutSeconds: 5, clientConfig: { url: 'https://hook.ns.svc/validate' } }))).toEqual(['W18 webhooks[0].clientConfig.url']);
-    expect(ids(vwc({ failurePolicy: 'Ignore', timeoutSeconds: 5, clientConfig: { url: 'https://localhost:8443/' } }))).toEqual(['W18 webhooks[0].clientConfig.url']);
+    expect(ids(vwc({ failurePolicy: 'Fail', timeoutSeconds: 5, objectSelector: { matchLabels: { enforce: 'yes' } } }))).toEqual([
+      'W14 webhooks[0].objectSelector',
+    ]);
+    expect(ids(vwc({ failurePolicy: 'Ignore', timeoutSeconds: 5, clientConfig: { url: 'https://hook.ns.svc/validate' } }))).toEqual([
+      'W18 webhooks[0].clientConfig.url',
+    ]);
+    expect(ids(vwc({ failurePolicy: 'Ignore', timeoutSeconds: 5, clientConfig: { url: 'https://localhost:8443/' } }))).toEqual([
+      'W18 webhooks[0].clientConfig.url',
+    ]);
   });
 });
 
@@ -131,7 +158,7 @@ describe('policy and binding lints', () => {
     expect(ids(p, [p])).toEqual(['G01 apiVersion', 'P01 metadata.name', 'P05 spec.validations[0].expression', 'P11 spec.validations[0].message']);
   });
 
-  it("the sample workspace has no warning: its fail-closed pod webhook lets every system: user skip it (#31: W03 fired beside that guard)", () => {
+  it('the sample workspace has no warning: its fail-closed pod webhook lets every system: user skip it (#31: W03 fired beside that guard)', () => {
     const ws = sampleWorkspace();
     const warnings = ws.flatMap((o) => lint(o, ws)).filter((l) => l.severity === 'warning');
     expect(warnings.map((l) => `${l.id} ${l.field}`)).toEqual([]);

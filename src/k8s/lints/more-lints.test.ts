@@ -10,15 +10,44 @@ const webhookConfig = (webhook: O, kind = 'ValidatingWebhookConfiguration', extr
   apiVersion: 'admissionregistration.k8s.io/v1',
   kind,
   metadata: { name: 'x' },
-  webhooks: [{ name: 'a.b.c', sideEffects: 'None', admissionReviewVersions: ['v1'], clientConfig: { url: 'https://hook.example.com/' }, failurePolicy: 'Ignore', timeoutSeconds: 3, ...webhook }, ...extra],
+  webhooks: [
+    {
+      name: 'a.b.c',
+      sideEffects: 'None',
+      admissionReviewVersions: ['v1'],
+      clientConfig: { url: 'https://hook.example.com/' },
+      failurePolicy: 'Ignore',
+      timeoutSeconds: 3,
+      ...webhook,
+    },
+    ...extra,
+  ],
 });
 const rule = (over: O = {}) => ({ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'], ...over });
-const vap = (spec: O, name = 'p') => ({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name }, spec: { matchConstraints: { resourceRules: [rule()] }, ...spec } });
-const map = (spec: O, name = 'm') => ({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicy', metadata: { name }, spec: { matchConstraints: { resourceRules: [rule()] }, reinvocationPolicy: 'Never', ...spec } });
-const vapb = (spec: O) => ({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'b' }, spec: { policyName: 'p', ...spec } });
+const vap = (spec: O, name = 'p') => ({
+  apiVersion: 'admissionregistration.k8s.io/v1',
+  kind: 'ValidatingAdmissionPolicy',
+  metadata: { name },
+  spec: { matchConstraints: { resourceRules: [rule()] }, ...spec },
+});
+const map = (spec: O, name = 'm') => ({
+  apiVersion: 'admissionregistration.k8s.io/v1',
+  kind: 'MutatingAdmissionPolicy',
+  metadata: { name },
+  spec: { matchConstraints: { resourceRules: [rule()] }, reinvocationPolicy: 'Never', ...spec },
+});
+const vapb = (spec: O) => ({
+  apiVersion: 'admissionregistration.k8s.io/v1',
+  kind: 'ValidatingAdmissionPolicyBinding',
+  metadata: { name: 'b' },
+  spec: { policyName: 'p', ...spec },
+});
 
 /** `id field` of the findings of one id. */
-const found = (id: string, o: unknown, ws: unknown[] = [o], options = {}) => lint(o, ws, options).filter((l) => l.id === id).map((l) => l.field);
+const found = (id: string, o: unknown, ws: unknown[] = [o], options = {}) =>
+  lint(o, ws, options)
+    .filter((l) => l.id === id)
+    .map((l) => l.field);
 
 describe('webhook lints', () => {
   it('W06 operations-wildcard: * or CONNECT where it cannot happen', () => {
@@ -32,9 +61,14 @@ describe('webhook lints', () => {
     expect(found('W12', exact(rule({ apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] })))).toEqual([]);
     expect(found('W12', exact(rule({ apiGroups: ['*'], apiVersions: ['*'], resources: ['deployments'] })))).toEqual([]);
     expect(found('W12', exact(rule({ apiGroups: ['apps'], apiVersions: ['*'], resources: ['deployments'] })))).toEqual(['webhooks[0].matchPolicy']);
-    expect(found('W12', exact(rule({ apiGroups: ['*'], apiVersions: ['*'] }), rule({ apiGroups: ['apps'], apiVersions: ['v1'] })))).toEqual(['webhooks[0].matchPolicy']);
+    expect(found('W12', exact(rule({ apiGroups: ['*'], apiVersions: ['*'] }), rule({ apiGroups: ['apps'], apiVersions: ['v1'] })))).toEqual([
+      'webhooks[0].matchPolicy',
+    ]);
     // the reproduction: a v1beta1 webhook on everything, converted to v1 (which writes matchPolicy: Exact)
-    const old = { ...webhookConfig({ matchPolicy: undefined, rules: [rule({ operations: ['CREATE'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] })] }), apiVersion: 'admissionregistration.k8s.io/v1beta1' };
+    const old = {
+      ...webhookConfig({ matchPolicy: undefined, rules: [rule({ operations: ['CREATE'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] })] }),
+      apiVersion: 'admissionregistration.k8s.io/v1beta1',
+    };
     const { object } = convertToV1(old);
     expect((object as { webhooks: { matchPolicy?: string }[] }).webhooks[0]!.matchPolicy).toBe('Exact');
     expect(found('W12', object)).toEqual([]);
@@ -46,7 +80,9 @@ describe('webhook lints', () => {
   });
 
   it('W13 unstable-or-removed-version: only beta versions named', () => {
-    expect(found('W13', webhookConfig({ rules: [rule({ apiGroups: ['extensions'], apiVersions: ['v1beta1'], resources: ['ingresses'] })] }))).toEqual(['webhooks[0].rules[0].apiVersions']);
+    expect(found('W13', webhookConfig({ rules: [rule({ apiGroups: ['extensions'], apiVersions: ['v1beta1'], resources: ['ingresses'] })] }))).toEqual([
+      'webhooks[0].rules[0].apiVersions',
+    ]);
     expect(found('W13', webhookConfig({ rules: [rule({ apiVersions: ['v1', 'v1beta1'] })] }))).toEqual([]);
   });
 
@@ -59,7 +95,9 @@ describe('webhook lints', () => {
   it('W16 mirror-pods: a pod mutator that does not skip mirror pods', () => {
     const pods = rule({ resources: ['pods'] });
     expect(found('W16', webhookConfig({ rules: [pods] }, 'MutatingWebhookConfiguration'))).toEqual(['webhooks[0].matchConditions']);
-    const fixed = lint(webhookConfig({ rules: [pods] }, 'MutatingWebhookConfiguration')).find((l) => l.id === 'W16')!.fixes![0]!.apply(webhookConfig({ rules: [pods] }, 'MutatingWebhookConfiguration')).object;
+    const fixed = lint(webhookConfig({ rules: [pods] }, 'MutatingWebhookConfiguration'))
+      .find((l) => l.id === 'W16')!
+      .fixes![0]!.apply(webhookConfig({ rules: [pods] }, 'MutatingWebhookConfiguration')).object;
     expect(found('W16', fixed)).toEqual([]);
   });
 
@@ -77,7 +115,15 @@ describe('webhook lints', () => {
   it('W21 matchcondition-error-prone: unguarded label read with Fail', () => {
     const mc = [{ name: 'team', expression: "object.metadata.labels.team == 'a'" }];
     expect(found('W21', webhookConfig({ failurePolicy: 'Fail', matchConditions: mc }))).toEqual(['webhooks[0].matchConditions[0].expression']);
-    expect(found('W21', webhookConfig({ failurePolicy: 'Fail', matchConditions: [{ name: 'team', expression: "has(object.metadata.labels) && object.metadata.labels.team == 'a'" }] }))).toEqual([]);
+    expect(
+      found(
+        'W21',
+        webhookConfig({
+          failurePolicy: 'Fail',
+          matchConditions: [{ name: 'team', expression: "has(object.metadata.labels) && object.metadata.labels.team == 'a'" }],
+        }),
+      ),
+    ).toEqual([]);
     expect(found('W21', webhookConfig({ failurePolicy: 'Ignore', matchConditions: mc }))).toEqual([]);
   });
 
@@ -90,7 +136,13 @@ describe('webhook lints', () => {
   });
 
   it('W23 consolidate: two webhooks, same endpoint, overlapping rules', () => {
-    const second = { name: 'd.e.f', sideEffects: 'None', admissionReviewVersions: ['v1'], clientConfig: { url: 'https://hook.example.com/' }, rules: [rule({ operations: ['UPDATE'] })] };
+    const second = {
+      name: 'd.e.f',
+      sideEffects: 'None',
+      admissionReviewVersions: ['v1'],
+      clientConfig: { url: 'https://hook.example.com/' },
+      rules: [rule({ operations: ['UPDATE'] })],
+    };
     expect(found('W23', webhookConfig({ rules: [rule()] }, 'ValidatingWebhookConfiguration', [second]))).toEqual(['webhooks[1].clientConfig']);
     expect(found('W23', webhookConfig({ rules: [rule({ resources: ['secrets'] })] }, 'ValidatingWebhookConfiguration', [second]))).toEqual([]);
   });
@@ -102,12 +154,16 @@ describe('webhook lints', () => {
   });
 
   it('W26 connect-exec-fail-closed: * on pods/exec with Fail', () => {
-    expect(found('W26', webhookConfig({ failurePolicy: 'Fail', rules: [rule({ operations: ['*'], resources: ['*/*'], apiGroups: ['*'] })] }))).toEqual(['webhooks[0].rules[0].operations']);
+    expect(found('W26', webhookConfig({ failurePolicy: 'Fail', rules: [rule({ operations: ['*'], resources: ['*/*'], apiGroups: ['*'] })] }))).toEqual([
+      'webhooks[0].rules[0].operations',
+    ]);
     expect(found('W26', webhookConfig({ failurePolicy: 'Fail', rules: [rule({ operations: ['*'], resources: ['pods'] })] }))).toEqual([]);
   });
 
   it('W09 still flags admissionregistration resources (never sent to webhooks)', () => {
-    expect(found('W09', webhookConfig({ rules: [rule({ apiGroups: ['admissionregistration.k8s.io'], resources: ['validatingadmissionpolicies'] })] }))).toEqual(['webhooks[0].rules']);
+    expect(found('W09', webhookConfig({ rules: [rule({ apiGroups: ['admissionregistration.k8s.io'], resources: ['validatingadmissionpolicies'] })] }))).toEqual(
+      ['webhooks[0].rules'],
+    );
   });
 
   it('W03 is quiet once control-plane users and nodes skip the webhook and no critical request reaches it', () => {
@@ -121,10 +177,17 @@ describe('webhook lints', () => {
   it('W03 fixes: the guard alone does not stop kube-system pods (a controller creates them), so it comes with the exclusion; none stops namespace deletion but failing open', () => {
     const pods = webhookConfig({ failurePolicy: 'Fail', rules: [rule({ resources: ['pods'] })] });
     const l = lint(pods).find((x) => x.id === 'W03')!;
-    expect(l.fixes!.map((f) => f.title)).toEqual(['Skip control-plane users and nodes, and exclude kube-system and kube-node-lease', 'Set failurePolicy: Ignore (fail open)']);
+    expect(l.fixes!.map((f) => f.title)).toEqual([
+      'Skip control-plane users and nodes, and exclude kube-system and kube-node-lease',
+      'Set failurePolicy: Ignore (fail open)',
+    ]);
     expect(found('W03', l.fixes![0]!.apply(pods).object)).toEqual([]);
     const namespaces = webhookConfig({ failurePolicy: 'Fail', rules: [rule({ operations: ['*'], resources: ['namespaces'] })] });
-    expect(lint(namespaces).find((x) => x.id === 'W03')!.fixes!.map((f) => f.title)).toEqual(['Set failurePolicy: Ignore (fail open)']);
+    expect(
+      lint(namespaces)
+        .find((x) => x.id === 'W03')!
+        .fixes!.map((f) => f.title),
+    ).toEqual(['Set failurePolicy: Ignore (fail open)']);
   });
 });
 
@@ -161,7 +224,8 @@ describe('policy lints', () => {
 
   it('P14 cost-risk: nested comprehensions or many authorizer checks', () => {
     expect(found('P14', vap({ validations: [{ expression: 'object.a.all(x, object.b.all(y, x != y))' }] }))).toEqual(['spec.validations[0].expression']);
-    const three = "authorizer.group('').resource('a').check('get').allowed() && authorizer.group('').resource('b').check('get').allowed() && authorizer.group('').resource('c').check('get').allowed()";
+    const three =
+      "authorizer.group('').resource('a').check('get').allowed() && authorizer.group('').resource('b').check('get').allowed() && authorizer.group('').resource('c').check('get').allowed()";
     expect(found('P14', vap({ validations: [{ expression: three }] }))).toEqual(['spec.validations[0].expression']);
     expect(found('P14', vap({ validations: [{ expression: 'object.a.all(x, x > 0)' }] }))).toEqual([]);
   });
@@ -170,16 +234,19 @@ describe('policy lints', () => {
     const pods = vap({ matchConstraints: { resourceRules: [rule({ resources: ['pods'] })] } });
     const b = vapb({ validationActions: ['Deny'] });
     expect(found('P15', b, [pods, b])).toEqual(['spec.matchResources.namespaceSelector']);
-    const excluded = vapb({ validationActions: ['Deny'], matchResources: { namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }] } } });
+    const excluded = vapb({
+      validationActions: ['Deny'],
+      matchResources: { namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }] } },
+    });
     expect(found('P15', excluded, [pods, excluded])).toEqual([]);
     expect(found('P15', b, [vap({}), b])).toEqual([]);
   });
 
   it('P16 library-newer-than-target: semver needs 1.34 to be written', () => {
-    const p = vap({ validations: [{ expression: "isSemver(object.metadata.name)" }] });
+    const p = vap({ validations: [{ expression: 'isSemver(object.metadata.name)' }] });
     expect(found('P16', p, [p], { kubernetesVersion: '1.33' })).toEqual(['spec.validations[0].expression']);
     expect(found('P16', p, [p], { kubernetesVersion: '1.34' })).toEqual([]);
-    const ip = vap({ validations: [{ expression: "isIP(object.spec.clusterIP)" }] });
+    const ip = vap({ validations: [{ expression: 'isIP(object.spec.clusterIP)' }] });
     expect(found('P16', ip, [ip], { kubernetesVersion: '1.30' })).toEqual(['spec.validations[0].expression']);
     expect(found('P16', p, [p])).toEqual([]);
     // includes() (Kubernetes lists v1, introduced in 1.37) is written from 1.38 on: every target before that
@@ -190,13 +257,17 @@ describe('policy lints', () => {
 
 describe('mutating policy lints', () => {
   it('M01 exempt-kinds', () => {
-    expect(found('M01', map({ matchConstraints: { resourceRules: [rule({ apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'] })] } }))).toEqual(['spec.matchConstraints.resourceRules']);
+    expect(found('M01', map({ matchConstraints: { resourceRules: [rule({ apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'] })] } }))).toEqual([
+      'spec.matchConstraints.resourceRules',
+    ]);
     expect(found('M01', map({}))).toEqual([]);
   });
 
   it('M02 apply-config-atomic: setting an atomic selector in an apply configuration', () => {
     const ac = (expression: string) => map({ mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression } }] });
-    expect(found('M02', ac("Object{spec: Object.spec{selector: Object.spec.selector{matchLabels: {'a': 'b'}}}}"))).toEqual(['spec.mutations[0].applyConfiguration.expression']);
+    expect(found('M02', ac("Object{spec: Object.spec{selector: Object.spec.selector{matchLabels: {'a': 'b'}}}}"))).toEqual([
+      'spec.mutations[0].applyConfiguration.expression',
+    ]);
     expect(found('M02', ac("Object{metadata: Object.metadata{labels: {'a': 'b'}}}"))).toEqual([]);
   });
 
@@ -236,7 +307,9 @@ describe('refinements found on the real-world corpus', () => {
   it('M02 is quiet for atomic fields of a list item the configuration adds (the Kubernetes docs sidecar example)', () => {
     const ac = (expression: string) => map({ mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression } }] });
     expect(found('M02', ac('Object{spec: Object.spec{initContainers: [Object.spec.initContainers{name: "proxy", args: ["a"]}]}}'))).toEqual([]);
-    expect(found('M02', ac('Object{spec: Object.spec{tolerations: [Object.spec.tolerations{key: "a"}]}}'))).toEqual(['spec.mutations[0].applyConfiguration.expression']);
+    expect(found('M02', ac('Object{spec: Object.spec{tolerations: [Object.spec.tolerations{key: "a"}]}}'))).toEqual([
+      'spec.mutations[0].applyConfiguration.expression',
+    ]);
   });
 
   it('W13 is about Kubernetes APIs, not custom resources with their own alpha versions', () => {
@@ -251,7 +324,9 @@ describe('help text', () => {
     let findings = 0;
     for (const dir of dirs)
       for (const f of readdirSync(dir).filter((x) => x.endsWith('.yaml'))) {
-        const ws = (loadAll(readFileSync(new URL(f, dir), 'utf8')) as { kind?: string; items?: unknown[] }[]).flatMap((d) => (d?.kind === 'List' ? (d.items ?? []) : d ? [d] : []));
+        const ws = (loadAll(readFileSync(new URL(f, dir), 'utf8')) as { kind?: string; items?: unknown[] }[]).flatMap((d) =>
+          d?.kind === 'List' ? (d.items ?? []) : d ? [d] : [],
+        );
         for (const o of ws)
           for (const l of lint(o, ws, { kubernetesVersion: '1.30' })) {
             findings++;

@@ -27,7 +27,9 @@ export function policyExpressions(policy: Obj): { path: string; expression: stri
   const spec = specOf(policy);
   const out: { path: string; expression: string }[] = [];
   const add = (list: unknown, name: string, key: string) =>
-    objs(list).forEach((x, i) => typeof x[key] === 'string' && out.push({ path: String(fieldPath('spec', name).index(i).child(key)), expression: x[key] as string }));
+    objs(list).forEach(
+      (x, i) => typeof x[key] === 'string' && out.push({ path: String(fieldPath('spec', name).index(i).child(key)), expression: x[key] as string }),
+    );
   add(spec.validations, 'validations', 'expression');
   add(spec.validations, 'validations', 'messageExpression');
   add(spec.matchConditions, 'matchConditions', 'expression');
@@ -45,7 +47,8 @@ export function policyExpressions(policy: Obj): { path: string; expression: stri
 const readsParams = (e: string) => /\bparams\b/.test(e) && !/params\s*(!=|==)\s*null/.test(e);
 
 /** Pod-security words: a validation about them denies a security violation. */
-const SECURITY = /securityContext|privileged|hostNetwork|hostPID|hostIPC|hostPath|capabilities|runAsNonRoot|runAsUser|allowPrivilegeEscalation|seccomp|apparmor/i;
+const SECURITY =
+  /securityContext|privileged|hostNetwork|hostPID|hostIPC|hostPath|capabilities|runAsNonRoot|runAsUser|allowPrivilegeEscalation|seccomp|apparmor/i;
 
 export const POLICY_RULES: readonly LintRule[] = [
   {
@@ -57,14 +60,22 @@ export const POLICY_RULES: readonly LintRule[] = [
       const spec = specOf(object);
       const actions = strs(spec.validationActions);
       const mr = isObj(spec.matchResources) ? spec.matchResources : {};
-      const scoped = ['namespaceSelector', 'objectSelector'].some((k) => isObj(mr[k]) && Object.keys(mr[k] as Obj).length > 0) || objs(mr.resourceRules).length > 0;
+      const scoped =
+        ['namespaceSelector', 'objectSelector'].some((k) => isObj(mr[k]) && Object.keys(mr[k] as Obj).length > 0) || objs(mr.resourceRules).length > 0;
       if (actions.length !== 1 || actions[0] !== 'Deny' || scoped) return [];
       return [
         {
           field: 'spec.validationActions',
           message: 'the binding denies from day one, in every namespace',
           hint: 'Roll out with [Warn, Audit] first: users see warnings and the audit log shows what would be denied; switch to Deny when it is quiet.',
-          fixes: [setField('Roll out with validationActions: [Warn, Audit]', 'spec.validationActions', ['Warn', 'Audit'], 'Nothing is denied until you switch back to Deny.')],
+          fixes: [
+            setField(
+              'Roll out with validationActions: [Warn, Audit]',
+              'spec.validationActions',
+              ['Warn', 'Audit'],
+              'Nothing is denied until you switch back to Deny.',
+            ),
+          ],
         },
       ];
     },
@@ -166,7 +177,9 @@ export const POLICY_RULES: readonly LintRule[] = [
       return [
         {
           field: 'spec.matchConstraints.resourceRules',
-          message: rules.some(wildcard) ? 'wildcard resources: the apiserver does not type-check the expressions' : `about ${count} resource types: the apiserver type-checks at most 10`,
+          message: rules.some(wildcard)
+            ? 'wildcard resources: the apiserver does not type-check the expressions'
+            : `about ${count} resource types: the apiserver type-checks at most 10`,
           hint: 'Mistyped fields then show up only at admission time, as errors. Name the resources, or test the expressions against each kind here.',
         },
       ];
@@ -282,7 +295,13 @@ export const POLICY_RULES: readonly LintRule[] = [
     kinds: [...POLICY_KINDS, ...BINDING_KINDS],
     check: ({ object }) =>
       /\/v1(alpha|beta)\d+$/.test(str(object.apiVersion))
-        ? [{ field: 'apiVersion', message: `${str(object.apiVersion)} is a pre-release version; admissionregistration.k8s.io/v1 serves this kind in 1.36`, hint: 'Change apiVersion to admissionregistration.k8s.io/v1.' }]
+        ? [
+            {
+              field: 'apiVersion',
+              message: `${str(object.apiVersion)} is a pre-release version; admissionregistration.k8s.io/v1 serves this kind in 1.36`,
+              hint: 'Change apiVersion to admissionregistration.k8s.io/v1.',
+            },
+          ]
         : [],
   },
 ];
@@ -328,7 +347,13 @@ export const MAP_RULES: readonly LintRule[] = [
     kinds: ['MutatingAdmissionPolicy'],
     check: ({ object }) =>
       resourceRulesOf(object).some((r) => !wildcard(r) && EXEMPT.some(([g, res]) => ruleCovers(r, g, res)))
-        ? [{ field: 'spec.matchConstraints.resourceRules', message: 'admission policies, bindings and access reviews are exempt from mutating admission', hint: 'The policy is never called for them; this rule has no effect.' }]
+        ? [
+            {
+              field: 'spec.matchConstraints.resourceRules',
+              message: 'admission policies, bindings and access reviews are exempt from mutating admission',
+              hint: 'The policy is never called for them; this rule has no effect.',
+            },
+          ]
         : [],
   },
   {
@@ -384,8 +409,12 @@ export const MAP_RULES: readonly LintRule[] = [
         return [
           {
             field: String(fieldPath('spec', 'mutations').index(i).child('jsonPatch', 'expression')),
-            message: append ? 'appends to a list (path ending in /-) without checking the entry is already there' : 'a replace operation overwrites the whole value',
-            hint: append ? 'On reinvocation the entry is added twice: guard with a matchCondition or an exists() check.' : 'Replacing a list drops what others added; add the entries you need instead.',
+            message: append
+              ? 'appends to a list (path ending in /-) without checking the entry is already there'
+              : 'a replace operation overwrites the whole value',
+            hint: append
+              ? 'On reinvocation the entry is added twice: guard with a matchCondition or an exists() check.'
+              : 'Replacing a list drops what others added; add the entries you need instead.',
           },
         ];
       }),

@@ -34,7 +34,8 @@ describe('system guard shapes', () => {
   it('each shape is false for the system requests it claims and true for an ordinary user (real CEL engine)', async () => {
     for (const shape of SYSTEM_GUARD_SHAPES) {
       expect(await holds(shape.expression, alice), shape.expression).toBe(true);
-      for (const k of shape.skips) for (const req of SYSTEM[k]) expect(await holds(shape.expression, req), `${shape.expression} for ${req.userInfo.username}`).toBe(false);
+      for (const k of shape.skips)
+        for (const req of SYSTEM[k]) expect(await holds(shape.expression, req), `${shape.expression} for ${req.userInfo.username}`).toBe(false);
     }
   });
 
@@ -46,13 +47,23 @@ describe('system guard shapes', () => {
 
   it('normalises whitespace, quotes and outer parentheses, and splits a top-level &&', () => {
     expect(normalize(` ( !request.userInfo.username.startsWith( "system:" ) ) `)).toBe("!request.userInfo.username.startsWith('system:')");
-    expect(conjuncts(normalize("object.metadata.name != 'a && b' && (!('system:nodes' in request.userInfo.groups))"))).toEqual(["object.metadata.name!='a && b'", "!('system:nodes'in request.userInfo.groups)"]);
+    expect(conjuncts(normalize("object.metadata.name != 'a && b' && (!('system:nodes' in request.userInfo.groups))"))).toEqual([
+      "object.metadata.name!='a && b'",
+      "!('system:nodes'in request.userInfo.groups)",
+    ]);
   });
 
   it('a guard for nodes alone or inside an || is not enough', () => {
     const w = (...expressions: string[]) => ({ matchConditions: expressions.map((expression, i) => ({ name: `c${i}`, expression })) });
     expect(skipsSystemUsers(w("!('system:nodes' in request.userInfo.groups)"))).toBe(false);
-    expect(skipsSystemUsers(w("!('system:nodes' in request.userInfo.groups)", "!(request.userInfo.username.startsWith('system:') && !request.userInfo.username.startsWith('system:serviceaccount:'))"))).toBe(true);
+    expect(
+      skipsSystemUsers(
+        w(
+          "!('system:nodes' in request.userInfo.groups)",
+          "!(request.userInfo.username.startsWith('system:') && !request.userInfo.username.startsWith('system:serviceaccount:'))",
+        ),
+      ),
+    ).toBe(true);
     expect(skipsSystemUsers(w("object.kind == 'Pod' || !request.userInfo.username.startsWith('system:')"))).toBe(false);
     expect(skipsSystemUsers(w("has(object.metadata) && !request.userInfo.username.startsWith('system:')"))).toBe(true);
   });
@@ -78,7 +89,9 @@ describe('W03 with an equivalent guard (#31 defect 9)', () => {
   });
 
   it("is quiet with !request.userInfo.username.startsWith('system:')", () => {
-    expect(lint(hook([{ name: 'exclude-system-users', expression: "!request.userInfo.username.startsWith('system:')" }])).map((l) => l.id)).not.toContain('W03');
+    expect(lint(hook([{ name: 'exclude-system-users', expression: "!request.userInfo.username.startsWith('system:')" }])).map((l) => l.id)).not.toContain(
+      'W03',
+    );
   });
 
   it('its fix adds the guard once, and never a second one beside a guard for nodes only', () => {

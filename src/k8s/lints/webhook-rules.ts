@@ -80,7 +80,8 @@ const builtInGroup = (g: string) => g === '' || g.endsWith('.k8s.io') || ['apps'
 /** Versions that are not stable: alpha/beta. */
 const unstable = (v: string) => /^v\d+(alpha|beta)\d*$/.test(v);
 
-const withoutOps = (ops: readonly string[], drop: string, all: readonly string[]) => (ops.includes('*') ? all.filter((o) => o !== drop) : ops.filter((o) => o !== drop));
+const withoutOps = (ops: readonly string[], drop: string, all: readonly string[]) =>
+  ops.includes('*') ? all.filter((o) => o !== drop) : ops.filter((o) => o !== drop);
 
 /**
  * W26's way to stop matching CONNECT on rule `j`: drop CONNECT from its operations; when CONNECT
@@ -138,7 +139,11 @@ export const WEBHOOK_RULES: readonly WebhookLintRule[] = [
       // (the Lockout report's) still reaches it: then it is a lockout whatever the guard.
       const reached = criticalReached(w).map((c) => c.breaks);
       if (reached.length === 0 && (!hit || skipsSystemUsers(w))) return [];
-      const what = !hit ? 'requests the control plane depends on' : broad(hit) ? 'wildcard resources' : andList(CRITICAL.filter(([g, res]) => rulesOf(w).some((r) => ruleCovers(r, g, res))).map(([, res]) => res));
+      const what = !hit
+        ? 'requests the control plane depends on'
+        : broad(hit)
+          ? 'wildcard resources'
+          : andList(CRITICAL.filter(([g, res]) => rulesOf(w).some((r) => ruleCovers(r, g, res))).map(([, res]) => res));
       // Each fix is offered when it leaves no critical request reaching the webhook (the finding goes).
       const guardFixes = lockoutFixes(w, p);
       return [
@@ -191,15 +196,40 @@ export const WEBHOOK_RULES: readonly WebhookLintRule[] = [
         const ops = strs(r.operations);
         const path = String(p.child('rules').index(j).child('operations'));
         if (ops.includes('*'))
-          return [{ field: path, message: "operations: ['*'] also sends DELETE (object is null) and CONNECT (exec, attach, port-forward) requests", hint: 'Name the operations the webhook handles; each extra operation is latency on every such request.', fixes: [setField('Set operations: [CREATE, UPDATE]', path, ['CREATE', 'UPDATE'])] }];
+          return [
+            {
+              field: path,
+              message: "operations: ['*'] also sends DELETE (object is null) and CONNECT (exec, attach, port-forward) requests",
+              hint: 'Name the operations the webhook handles; each extra operation is latency on every such request.',
+              fixes: [setField('Set operations: [CREATE, UPDATE]', path, ['CREATE', 'UPDATE'])],
+            },
+          ];
         if (ops.includes('CONNECT') && !coversConnect(r)) {
           // Without CONNECT an only-CONNECT rule would have `operations: []`, which the apiserver rejects:
           // the rule matches nothing, so dropping it keeps what the webhook sees.
           const fix =
             ops.length > 1
-              ? setField('Remove CONNECT', path, ops.filter((o) => o !== 'CONNECT'))
-              : dropRule(String(p.child('rules')), j, 'Drop this rule (it matches no request)', rulesOf(w).length === 1 ? 'It is the only rule: the webhook is then called for nothing, as now. Delete the webhook if it has no other purpose.' : undefined);
-          return [{ field: path, message: 'CONNECT never happens for these resources (only for pods/exec, pods/attach, pods/portforward and */proxy)', hint: 'The entry does nothing but suggests the webhook sees exec sessions; remove it.', fixes: [fix] }];
+              ? setField(
+                  'Remove CONNECT',
+                  path,
+                  ops.filter((o) => o !== 'CONNECT'),
+                )
+              : dropRule(
+                  String(p.child('rules')),
+                  j,
+                  'Drop this rule (it matches no request)',
+                  rulesOf(w).length === 1
+                    ? 'It is the only rule: the webhook is then called for nothing, as now. Delete the webhook if it has no other purpose.'
+                    : undefined,
+                );
+          return [
+            {
+              field: path,
+              message: 'CONNECT never happens for these resources (only for pods/exec, pods/attach, pods/portforward and */proxy)',
+              hint: 'The entry does nothing but suggests the webhook sees exec sessions; remove it.',
+              fixes: [fix],
+            },
+          ];
         }
         return [];
       }),
@@ -210,11 +240,14 @@ export const WEBHOOK_RULES: readonly WebhookLintRule[] = [
     severity: 'warning',
     kinds: WEBHOOK_KINDS,
     webhook: (w, p) =>
-      one(rulesOf(w).some((r) => ruleCovers(r, 'coordination.k8s.io', 'leases') && !broad(r)), () => ({
-        field: String(p.child('rules')),
-        message: 'the webhook intercepts node leases (coordination.k8s.io/leases)',
-        hint: 'Kubelets renew leases every few seconds; delaying or changing them can mark nodes NotReady and break upgrades.',
-      })),
+      one(
+        rulesOf(w).some((r) => ruleCovers(r, 'coordination.k8s.io', 'leases') && !broad(r)),
+        () => ({
+          field: String(p.child('rules')),
+          message: 'the webhook intercepts node leases (coordination.k8s.io/leases)',
+          hint: 'Kubelets renew leases every few seconds; delaying or changing them can mark nodes NotReady and break upgrades.',
+        }),
+      ),
   },
   {
     id: 'W08',
@@ -222,11 +255,14 @@ export const WEBHOOK_RULES: readonly WebhookLintRule[] = [
     severity: 'warning',
     kinds: WEBHOOK_KINDS,
     webhook: (w, p) =>
-      one(rulesOf(w).some((r) => strs(r.apiGroups).some((g) => g === 'authentication.k8s.io' || g === 'authorization.k8s.io')), () => ({
-        field: String(p.child('rules')),
-        message: 'the webhook intercepts TokenReview/SubjectAccessReview-style resources',
-        hint: 'These are read-only reviews the apiserver answers itself; intercepting them can break authentication and authorization.',
-      })),
+      one(
+        rulesOf(w).some((r) => strs(r.apiGroups).some((g) => g === 'authentication.k8s.io' || g === 'authorization.k8s.io')),
+        () => ({
+          field: String(p.child('rules')),
+          message: 'the webhook intercepts TokenReview/SubjectAccessReview-style resources',
+          hint: 'These are read-only reviews the apiserver answers itself; intercepting them can break authentication and authorization.',
+        }),
+      ),
   },
   {
     id: 'W09',
@@ -234,11 +270,14 @@ export const WEBHOOK_RULES: readonly WebhookLintRule[] = [
     severity: 'info',
     kinds: WEBHOOK_KINDS,
     webhook: (w, p) =>
-      one(rulesOf(w).some((r) => strs(r.apiGroups).includes('admissionregistration.k8s.io') && strs(r.resources).some((x) => !x.startsWith('*'))), () => ({
-        field: String(p.child('rules')),
-        message: 'webhooks are never called for admission configuration objects (webhook configurations, policies, bindings)',
-        hint: 'The apiserver exempts them so a cluster can always be recovered; this rule has no effect.',
-      })),
+      one(
+        rulesOf(w).some((r) => strs(r.apiGroups).includes('admissionregistration.k8s.io') && strs(r.resources).some((x) => !x.startsWith('*'))),
+        () => ({
+          field: String(p.child('rules')),
+          message: 'webhooks are never called for admission configuration objects (webhook configurations, policies, bindings)',
+          hint: 'The apiserver exempts them so a cluster can always be recovered; this rule has no effect.',
+        }),
+      ),
   },
   {
     id: 'W10',
@@ -314,7 +353,9 @@ export const WEBHOOK_RULES: readonly WebhookLintRule[] = [
     kinds: ['MutatingWebhookConfiguration'],
     webhook: (w, p) =>
       one(
-        rulesOf(w).some((r) => ruleCovers(r, '', 'events') || ruleCovers(r, 'events.k8s.io', 'events')) && isEmptySelector(w.objectSelector) && objs(w.matchConditions).length === 0,
+        rulesOf(w).some((r) => ruleCovers(r, '', 'events') || ruleCovers(r, 'events.k8s.io', 'events')) &&
+          isEmptySelector(w.objectSelector) &&
+          objs(w.matchConditions).length === 0,
         () => ({
           field: String(p.child('rules')),
           message: 'the mutating webhook intercepts Events, which webhooks and controllers write themselves',
@@ -360,9 +401,21 @@ export const WEBHOOK_RULES: readonly WebhookLintRule[] = [
       const url = isObj(w.clientConfig) ? str(w.clientConfig.url) : '';
       const host = /^[a-z]+:\/\/([^/:?#]*)/i.exec(url)?.[1]?.toLowerCase() ?? '';
       if (host === 'localhost' || host.startsWith('127.') || host === '[::1]')
-        return [{ field: String(p.child('clientConfig', 'url')), message: "the URL points at the apiserver's own host", hint: 'localhost webhooks are non-portable and fail when the apiserver moves; prefer service.' }];
+        return [
+          {
+            field: String(p.child('clientConfig', 'url')),
+            message: "the URL points at the apiserver's own host",
+            hint: 'localhost webhooks are non-portable and fail when the apiserver moves; prefer service.',
+          },
+        ];
       if (host.endsWith('.svc') || host.endsWith('.cluster.local'))
-        return [{ field: String(p.child('clientConfig', 'url')), message: 'the URL uses in-cluster DNS, which the apiserver usually cannot resolve', hint: 'Use clientConfig.service for in-cluster webhooks.' }];
+        return [
+          {
+            field: String(p.child('clientConfig', 'url')),
+            message: 'the URL uses in-cluster DNS, which the apiserver usually cannot resolve',
+            hint: 'Use clientConfig.service for in-cluster webhooks.',
+          },
+        ];
       return [];
     },
   },
@@ -434,7 +487,14 @@ export const WEBHOOK_RULES: readonly WebhookLintRule[] = [
         field: String(p.child('admissionReviewVersions')),
         message: 'the webhook does not accept AdmissionReview v1',
         hint: 'v1 is the current version; list it first.',
-        fixes: [setField('Accept AdmissionReview v1 first', String(p.child('admissionReviewVersions')), ['v1', ...strs(w.admissionReviewVersions)], 'The server must understand v1 requests.')],
+        fixes: [
+          setField(
+            'Accept AdmissionReview v1 first',
+            String(p.child('admissionReviewVersions')),
+            ['v1', ...strs(w.admissionReviewVersions)],
+            'The server must understand v1 requests.',
+          ),
+        ],
       })),
   },
   {

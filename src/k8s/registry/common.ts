@@ -23,10 +23,19 @@ export const metadata: ObjectField = {
   help: 'Standard object metadata. Admission configuration is cluster-scoped, so the name must be unique in the cluster.',
   required: true,
   fields: [
-    str('name', 'Name', 'The object name: a DNS subdomain (lowercase letters, digits, "-" and "."; at most 253 characters). Required unless generateName is set.', {
-      placeholder: 'my-policy.example.com',
-    }),
-    str('generateName', 'Generate name', 'A prefix from which the server generates a unique name when name is empty. Only useful with kubectl create, not apply.'),
+    str(
+      'name',
+      'Name',
+      'The object name: a DNS subdomain (lowercase letters, digits, "-" and "."; at most 253 characters). Required unless generateName is set.',
+      {
+        placeholder: 'my-policy.example.com',
+      },
+    ),
+    str(
+      'generateName',
+      'Generate name',
+      'A prefix from which the server generates a unique name when name is empty. Only useful with kubectl create, not apply.',
+    ),
     {
       type: 'stringMap',
       name: 'labels',
@@ -116,7 +125,10 @@ export function labelSelector(name: string, label: string, help: string, extra: 
           label: 'Requirement',
           help: 'A label key, an operator and values.',
           fields: [
-            str('key', 'Key', 'The label key the requirement applies to.', { required: true, suggestions: [NAMESPACE_NAME_LABEL, 'control-plane', 'app.kubernetes.io/name'] }),
+            str('key', 'Key', 'The label key the requirement applies to.', {
+              required: true,
+              suggestions: [NAMESPACE_NAME_LABEL, 'control-plane', 'app.kubernetes.io/name'],
+            }),
             str('operator', 'Operator', 'How the key relates to the values.', { required: true, enum: ['In', 'NotIn', 'Exists', 'DoesNotExist'] }),
             {
               type: 'stringList',
@@ -166,7 +178,33 @@ export const ruleFields: readonly Field[] = [
     name: 'resources',
     label: 'Resources',
     help: 'Plural resource names, optionally with a subresource: "pods", "pods/status", "pods/*" (pods and all its subresources), "*" (all resources, no subresources), "*/*" (everything).',
-    suggestions: ['*', '*/*', 'pods', 'pods/exec', 'pods/status', 'deployments', 'deployments/scale', 'services', 'configmaps', 'secrets', 'namespaces', 'ingresses', 'jobs', 'cronjobs', 'statefulsets', 'daemonsets', 'replicasets', 'serviceaccounts', 'roles', 'rolebindings', 'clusterroles', 'clusterrolebindings', 'customresourcedefinitions', 'validatingwebhookconfigurations', 'mutatingwebhookconfigurations'],
+    suggestions: [
+      '*',
+      '*/*',
+      'pods',
+      'pods/exec',
+      'pods/status',
+      'deployments',
+      'deployments/scale',
+      'services',
+      'configmaps',
+      'secrets',
+      'namespaces',
+      'ingresses',
+      'jobs',
+      'cronjobs',
+      'statefulsets',
+      'daemonsets',
+      'replicasets',
+      'serviceaccounts',
+      'roles',
+      'rolebindings',
+      'clusterroles',
+      'clusterrolebindings',
+      'customresourcedefinitions',
+      'validatingwebhookconfigurations',
+      'mutatingwebhookconfigurations',
+    ],
     required: true,
   },
   str('scope', 'Scope', 'Cluster matches only cluster-scoped resources, Namespaced only namespaced ones, "*" both.', {
@@ -182,7 +220,13 @@ export function rulesList(name: string, label: string, help: string, extraItemFi
     name,
     label,
     help,
-    item: { type: 'object', name: 'rule', label: 'Rule', help: 'Operations on resources of API groups and versions.', fields: [...extraItemFields, ...ruleFields] },
+    item: {
+      type: 'object',
+      name: 'rule',
+      label: 'Rule',
+      help: 'Operations on resources of API groups and versions.',
+      fields: [...extraItemFields, ...ruleFields],
+    },
   };
 }
 

@@ -11,11 +11,9 @@ import { kindSpecOf } from './kinds';
 import type { Field } from './types';
 import { isObject } from '../../base/json';
 
-
 const INT32 = 2 ** 31;
 
-const jsonType = (v: unknown): string =>
-  Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v;
+const jsonType = (v: unknown): string => (Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v);
 
 const typeError = (path: FieldPath, value: unknown, expected: string): FieldError =>
   invalid(path, value, `must be ${expected} (the decoder cannot unmarshal ${jsonType(value)} into ${expected}, so the apiserver rejects the whole object)`);
@@ -54,9 +52,7 @@ function decodeField(value: unknown, field: Field, at: At, out: FieldError[]): v
       return;
     case 'stringMap':
       if (!isObject(value)) out.push(typeError(at(), value, 'a map of strings'));
-      else
-        for (const [k, v] of Object.entries(value))
-          if (typeof v !== 'string' && v !== null) out.push(withQuoteHint(typeError(at().key(k), v, 'a string')));
+      else for (const [k, v] of Object.entries(value)) if (typeof v !== 'string' && v !== null) out.push(withQuoteHint(typeError(at().key(k), v, 'a string')));
       return;
     case 'object':
       if (!isObject(value)) out.push(typeError(at(), value, 'an object'));

@@ -21,7 +21,6 @@ export interface TypeMeta {
   kind: string;
 }
 
-
 /** apiVersion and kind of an object, when both are strings. */
 export function typeMeta(object: unknown): TypeMeta | undefined {
   if (!isObject(object)) return undefined;

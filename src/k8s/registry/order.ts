@@ -6,7 +6,6 @@ import type { Field } from './types';
 import { kindSpecOf } from './kinds';
 import { isObject } from '../../base/json';
 
-
 /** Rank of each field name in API order, built once per fields array. */
 const rankCache = new WeakMap<readonly Field[], Map<string, number>>();
 function ranks(fields: readonly Field[]): Map<string, number> {

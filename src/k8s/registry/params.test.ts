@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { kindSpecOf } from './kinds';
 import { configMap, paramSpecOf } from './params';
 
-const policy = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'p' }, spec: { paramKind: { apiVersion: 'rules.example.com/v1', kind: 'ReplicaLimit' } } };
+const policy = {
+  apiVersion: 'admissionregistration.k8s.io/v1',
+  kind: 'ValidatingAdmissionPolicy',
+  metadata: { name: 'p' },
+  spec: { paramKind: { apiVersion: 'rules.example.com/v1', kind: 'ReplicaLimit' } },
+};
 
 describe('param objects', () => {
   it('a ConfigMap has a form: metadata with its namespace, data and immutable; it is not admission configuration', () => {

@@ -16,10 +16,14 @@ const SERVED = Object.fromEntries(KUBERNETES_VERSIONS.map((v) => [v, 'served' as
 /** ObjectMeta of a namespaced object: the shared description with namespace shown. */
 const paramMetadata: ObjectField = {
   ...metadata,
-  help: 'Standard object metadata. A binding names its param by name (paramRef.name) or by label selector (paramRef.selector), in paramRef.namespace or the request\'s namespace.',
+  help: "Standard object metadata. A binding names its param by name (paramRef.name) or by label selector (paramRef.selector), in paramRef.namespace or the request's namespace.",
   fields: metadata.fields.map((f) =>
     f.name === 'namespace'
-      ? { ...f, hidden: false, help: 'The namespace of the param. A binding without paramRef.namespace looks in the namespace of the request; a cluster-scoped param kind has none.' }
+      ? {
+          ...f,
+          hidden: false,
+          help: 'The namespace of the param. A binding without paramRef.namespace looks in the namespace of the request; a cluster-scoped param kind has none.',
+        }
       : f,
   ),
 };
@@ -64,7 +68,7 @@ export function paramSpecOf(object: unknown, workspace: readonly unknown[]): Kin
   const slash = tm.apiVersion.lastIndexOf('/');
   return {
     group: slash < 0 ? '' : tm.apiVersion.slice(0, slash),
-    versions: [{ name: tm.apiVersion.slice(slash + 1), releases: SERVED, source: 'a policy\'s paramKind' }],
+    versions: [{ name: tm.apiVersion.slice(slash + 1), releases: SERVED, source: "a policy's paramKind" }],
     kind: tm.kind,
     summary: `A param object (a policy of the workspace names ${tm.kind} as its paramKind). Its metadata is edited here, its other fields in the YAML.`,
     docUrl: 'https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/#parameter-resources',

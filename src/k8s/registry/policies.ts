@@ -45,7 +45,14 @@ const paramKind: ObjectField = {
   label: 'Param kind',
   help: 'The kind of the parameter resource a binding supplies as `params`. Without it, `params` is not declared and the policy takes no parameters.',
   fields: [
-    { type: 'string', name: 'apiVersion', label: 'API version', help: 'group/version of the parameter resource, e.g. rules.example.com/v1, or v1 for the core group.', required: true, placeholder: 'v1' },
+    {
+      type: 'string',
+      name: 'apiVersion',
+      label: 'API version',
+      help: 'group/version of the parameter resource, e.g. rules.example.com/v1, or v1 for the core group.',
+      required: true,
+      placeholder: 'v1',
+    },
     { type: 'string', name: 'kind', label: 'Kind', help: 'Kind of the parameter resource, e.g. ConfigMap.', required: true, placeholder: 'ConfigMap' },
   ],
 };
@@ -64,7 +71,15 @@ const variables: ListField = {
     help: 'A named CEL expression.',
     fields: [
       { type: 'string', name: 'name', label: 'Name', help: 'A CEL identifier, unique within the policy.', required: true },
-      { type: 'string', name: 'expression', label: 'Expression', help: 'Any CEL expression; its type becomes the variable\'s type.', required: true, cel: 'vap-variable', multiline: true },
+      {
+        type: 'string',
+        name: 'expression',
+        label: 'Expression',
+        help: "Any CEL expression; its type becomes the variable's type.",
+        required: true,
+        cel: 'vap-variable',
+        multiline: true,
+      },
     ],
   },
 };
@@ -103,8 +118,21 @@ const validations: ListField = {
     label: 'Validation',
     help: 'A CEL check and the message shown when it fails.',
     fields: [
-      { type: 'string', name: 'expression', label: 'Expression', help: 'A CEL expression that must evaluate to bool; false rejects the request.', required: true, cel: 'vap-validation', multiline: true },
-      { type: 'string', name: 'message', label: 'Message', help: 'The message returned when the expression is false. Without it: "failed expression: <expression>".' },
+      {
+        type: 'string',
+        name: 'expression',
+        label: 'Expression',
+        help: 'A CEL expression that must evaluate to bool; false rejects the request.',
+        required: true,
+        cel: 'vap-validation',
+        multiline: true,
+      },
+      {
+        type: 'string',
+        name: 'message',
+        label: 'Message',
+        help: 'The message returned when the expression is false. Without it: "failed expression: <expression>".',
+      },
       {
         type: 'string',
         name: 'messageExpression',
@@ -128,7 +156,7 @@ const auditAnnotations: ListField = {
   type: 'list',
   name: 'auditAnnotations',
   label: 'Audit annotations',
-  help: 'Annotations added to the audit event of the request (only when the binding\'s validationActions include Audit for failures; always recorded here).',
+  help: "Annotations added to the audit event of the request (only when the binding's validationActions include Audit for failures; always recorded here).",
   itemKey: 'key',
   item: {
     type: 'object',
@@ -136,7 +164,13 @@ const auditAnnotations: ListField = {
     label: 'Audit annotation',
     help: 'A key and a CEL expression for its value.',
     fields: [
-      { type: 'string', name: 'key', label: 'Key', help: 'Unique within the policy; combined with the policy name into "<policy>/<key>" (a qualified name, at most 63 characters).', required: true },
+      {
+        type: 'string',
+        name: 'key',
+        label: 'Key',
+        help: 'Unique within the policy; combined with the policy name into "<policy>/<key>" (a qualified name, at most 63 characters).',
+        required: true,
+      },
       {
         type: 'string',
         name: 'valueExpression',
@@ -281,7 +315,12 @@ const paramRef: ObjectField = {
   oneOf: [['name', 'selector']],
   fields: [
     { type: 'string', name: 'name', label: 'Name', help: 'Name of the parameter resource.' },
-    { type: 'string', name: 'namespace', label: 'Namespace', help: 'Namespace of namespaced params. Unset: the namespace of the request (or cluster-scoped params).' },
+    {
+      type: 'string',
+      name: 'namespace',
+      label: 'Namespace',
+      help: 'Namespace of namespaced params. Unset: the namespace of the request (or cluster-scoped params).',
+    },
     labelSelector('selector', 'Selector', 'Params matching these labels, each evaluated. {} matches all params of the kind.'),
     {
       type: 'string',
@@ -311,7 +350,12 @@ function bindingSpec(validating: boolean): ObjectField {
         suggestNamesOf: validating ? 'ValidatingAdmissionPolicy' : 'MutatingAdmissionPolicy',
       },
       paramRef,
-      matchResources('matchResources', 'Match resources', 'Narrows the policy\'s matchConstraints for this binding. Unset: everything the policy matches.', false),
+      matchResources(
+        'matchResources',
+        'Match resources',
+        "Narrows the policy's matchConstraints for this binding. Unset: everything the policy matches.",
+        false,
+      ),
       ...(validating
         ? [
             {

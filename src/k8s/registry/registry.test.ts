@@ -69,7 +69,9 @@ describe('field registry', () => {
     expect(kindSpecOf({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration' })?.kind).toBe('ValidatingWebhookConfiguration');
     expect(kindSpecOf({ apiVersion: 'admissionregistration.k8s.io/v1beta1', kind: 'ValidatingAdmissionPolicy' })?.kind).toBe('ValidatingAdmissionPolicy');
     // known, though no target release serves it: edited, and validation says it is not served
-    expect(kindSpecOf({ apiVersion: 'admissionregistration.k8s.io/v1beta1', kind: 'ValidatingWebhookConfiguration' })?.kind).toBe('ValidatingWebhookConfiguration');
+    expect(kindSpecOf({ apiVersion: 'admissionregistration.k8s.io/v1beta1', kind: 'ValidatingWebhookConfiguration' })?.kind).toBe(
+      'ValidatingWebhookConfiguration',
+    );
     expect(kindSpecOf({ apiVersion: 'admissionregistration.k8s.io/v2', kind: 'ValidatingWebhookConfiguration' })).toBeUndefined();
     expect(kindSpecOf({ apiVersion: 'v1', kind: 'ConfigMap' })).toBeUndefined();
     expect(kindSpecOf('text')).toBeUndefined();
@@ -104,7 +106,10 @@ describe('decode check', () => {
 
   it('warns about unknown fields, and accepts nulls and server fields', () => {
     const errs = decodeErrors(
-      vwc({ name: 'a.b.c', timeoutSecond: 5, rules: null, namespaceSelector: null }, { status: {}, metadata: { name: 'x', uid: 'u', managedFields: [{ manager: 'kubectl' }] } }),
+      vwc(
+        { name: 'a.b.c', timeoutSecond: 5, rules: null, namespaceSelector: null },
+        { status: {}, metadata: { name: 'x', uid: 'u', managedFields: [{ manager: 'kubectl' }] } },
+      ),
     );
     expect(errs.map((e) => [e.field, e.severity, e.message])).toEqual([
       ['webhooks[0].timeoutSecond', 'warning', 'unknown field "webhooks[0].timeoutSecond"'],
@@ -143,7 +148,10 @@ describe('key order and server fields', () => {
       webhooks: [hook(0), hook(1), hook(2)],
     }) as { webhooks: Record<string, unknown>[] };
     // a form edit: one webhook replaced (keys out of order, a nested object too), the others the same objects
-    const edited = { ...first, webhooks: [first.webhooks[0], { clientConfig: { caBundle: '', url: 'https://y' }, sideEffects: 'None', name: 'w1.b.c' }, first.webhooks[2]] };
+    const edited = {
+      ...first,
+      webhooks: [first.webhooks[0], { clientConfig: { caBundle: '', url: 'https://y' }, sideEffects: 'None', name: 'w1.b.c' }, first.webhooks[2]],
+    };
     const o = orderFields(edited) as { webhooks: Record<string, unknown>[] };
     expect(keysDeep(o)).toEqual(keysDeep(orderFields(JSON.parse(JSON.stringify(edited)))));
     expect(Object.keys(o.webhooks[1]!)).toEqual(['name', 'clientConfig', 'sideEffects']);

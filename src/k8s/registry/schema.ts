@@ -58,7 +58,12 @@ export function jsonSchemaFor(spec: KindSpec): JsonSchema {
     description: spec.summary,
     type: 'object',
     properties: {
-      apiVersion: { type: 'string', enum: spec.versions.map((v) => `${spec.group}/${v.name}`), default: apiVersionOf(spec), description: 'The API group and version.' },
+      apiVersion: {
+        type: 'string',
+        enum: spec.versions.map((v) => `${spec.group}/${v.name}`),
+        default: apiVersionOf(spec),
+        description: 'The API group and version.',
+      },
       kind: { type: 'string', enum: [spec.kind], description: spec.summary },
       ...(obj.properties as JsonSchema),
     },

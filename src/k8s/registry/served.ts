@@ -84,4 +84,3 @@ export const versionsIn = (spec: KindSpec, release: KubernetesVersion): readonly
 
 /** The first target release that serves `version` by default, if any. */
 export const firstServedIn = (kv: KindVersion): KubernetesVersion | undefined => KUBERNETES_VERSIONS.find((r) => kv.releases[r] === 'served');
-

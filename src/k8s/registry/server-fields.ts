@@ -4,7 +4,6 @@ import { kindSpecOf } from './kinds';
 import type { Field } from './types';
 import { isObject } from '../../base/json';
 
-
 function serverNames(fields: readonly Field[]): string[] {
   return fields.filter((f) => f.server).map((f) => f.name);
 }
@@ -17,7 +16,11 @@ export function serverFieldsOf(object: unknown): string[] {
   const meta = object.metadata;
   const metaField = spec.fields.find((f) => f.name === 'metadata');
   if (isObject(meta) && metaField?.type === 'object') {
-    found.push(...serverNames(metaField.fields).filter((n) => n in meta).map((n) => `metadata.${n}`));
+    found.push(
+      ...serverNames(metaField.fields)
+        .filter((n) => n in meta)
+        .map((n) => `metadata.${n}`),
+    );
     if (isObject(meta.annotations) && LAST_APPLIED_ANNOTATION in meta.annotations) {
       found.push(`metadata.annotations[${LAST_APPLIED_ANNOTATION}]`);
     }

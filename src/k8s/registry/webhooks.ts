@@ -30,7 +30,13 @@ const clientConfig: ObjectField = {
       fields: [
         { type: 'string', name: 'namespace', label: 'Namespace', help: 'Namespace of the Service.', required: true, placeholder: 'webhook-system' },
         { type: 'string', name: 'name', label: 'Name', help: 'Name of the Service.', required: true, placeholder: 'webhook-service' },
-        { type: 'string', name: 'path', label: 'Path', help: 'URL path sent in requests, e.g. /validate. Segments are lowercase DNS subdomains.', placeholder: '/validate' },
+        {
+          type: 'string',
+          name: 'path',
+          label: 'Path',
+          help: 'URL path sent in requests, e.g. /validate. Segments are lowercase DNS subdomains.',
+          placeholder: '/validate',
+        },
         { type: 'integer', name: 'port', label: 'Port', help: 'Service port (1–65535).', default: 443, minimum: 1, maximum: 65535 },
       ],
     },
@@ -38,7 +44,7 @@ const clientConfig: ObjectField = {
       type: 'string',
       name: 'caBundle',
       label: 'CA bundle',
-      help: 'Base64-encoded PEM CA bundle that signs the webhook\'s serving certificate. Empty means the apiserver\'s system trust roots. Often injected by cert-manager.',
+      help: "Base64-encoded PEM CA bundle that signs the webhook's serving certificate. Empty means the apiserver's system trust roots. Often injected by cert-manager.",
       format: 'byte',
       multiline: true,
     },
@@ -84,7 +90,9 @@ function webhookFields(mutating: boolean): Field[] {
       'Only requests for objects in namespaces whose labels match are sent (for cluster-scoped objects: the object itself if it is a Namespace). Empty matches everything. Exclude kube-system to avoid lock-outs.',
       { default: {} },
     ),
-    labelSelector('objectSelector', 'Object selector', 'Only requests whose object (or old object) labels match are sent. Empty matches everything.', { default: {} }),
+    labelSelector('objectSelector', 'Object selector', 'Only requests whose object (or old object) labels match are sent. Empty matches everything.', {
+      default: {},
+    }),
     {
       type: 'string',
       name: 'sideEffects',
@@ -134,9 +142,7 @@ function webhooksList(mutating: boolean): ListField {
     type: 'list',
     name: 'webhooks',
     label: 'Webhooks',
-    help: mutating
-      ? 'The webhooks, called in order; order matters because each sees the previous ones\' changes.'
-      : 'The webhooks, all called in parallel.',
+    help: mutating ? "The webhooks, called in order; order matters because each sees the previous ones' changes." : 'The webhooks, all called in parallel.',
     itemKey: 'name',
     ordered: mutating,
     item: {

@@ -26,7 +26,9 @@ function whatTheReleaseHas(spec: KindSpec, release: KubernetesVersion): string {
   if (served.length > 0) return `Kubernetes ${release} serves ${spec.kind} as ${served.map((v) => `${spec.group}/${v.name}`).join(', ')}.`;
   const optIn = has.filter((v) => v.releases[release] === 'opt-in');
   const first = spec.versions.map(firstServedIn).find((r) => r !== undefined);
-  const later = first ? ` It is served by default from Kubernetes ${first} (${spec.group}/${spec.versions.find((v) => v.releases[first] === 'served')!.name}).` : '';
+  const later = first
+    ? ` It is served by default from Kubernetes ${first} (${spec.group}/${spec.versions.find((v) => v.releases[first] === 'served')!.name}).`
+    : '';
   if (optIn.length === 0) {
     const firstOf = spec.versions.flatMap((v) => Object.keys(v.releases) as KubernetesVersion[]).sort()[0];
     return `Kubernetes ${release} has no ${spec.kind}${firstOf ? ` (it first appears in Kubernetes ${firstOf})` : ''}.${later}`;
@@ -39,7 +41,8 @@ function hintFor(spec: KindSpec, kv: KindVersion | undefined, apiVersion: string
   const v1 = spec.versions[0]!.releases[release] === 'served' ? `${spec.group}/${spec.versions[0]!.name}` : undefined;
   if (kv && serving === 'opt-in')
     return `Kubernetes ${release} has ${apiVersion} ${spec.kind} but does not serve it by default: the kube-apiserver needs ${kv.enable}.${v1 ? ` Or convert it to ${v1}.` : ''}`;
-  const removed = kv?.removedIn && Number(kv.removedIn.slice(2)) <= Number(release.slice(2)) ? `Kubernetes ${kv.removedIn} removed ${apiVersion} ${spec.kind}. ` : '';
+  const removed =
+    kv?.removedIn && Number(kv.removedIn.slice(2)) <= Number(release.slice(2)) ? `Kubernetes ${kv.removedIn} removed ${apiVersion} ${spec.kind}. ` : '';
   return `${removed}${whatTheReleaseHas(spec, release)}${v1 && kv ? ` Convert it to ${v1} (Convert to v1 keeps its behaviour).` : ''}`;
 }
 

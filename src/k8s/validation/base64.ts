@@ -8,8 +8,7 @@
 /** A well-formed padded base64 text once newlines are dropped (the common case, one regex pass). */
 const wellFormed = /^[A-Za-z0-9+/]*={0,2}$/;
 
-const isAlphabet = (c: number): boolean =>
-  (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 /* + */ || c === 47; /* / */
+const isAlphabet = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 /* + */ || c === 47; /* / */
 const isNewline = (c: number): boolean => c === 10 || c === 13;
 
 /**

@@ -63,7 +63,14 @@ export function validateValidationActions(actions: unknown, path: FieldPath): Fi
     seen.add(action);
   });
   if (seen.has('Deny') && seen.has('Warn'))
-    errs.push(invalidSlice(path, 'admissionregistration.ValidationAction', list, 'must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)'));
+    errs.push(
+      invalidSlice(
+        path,
+        'admissionregistration.ValidationAction',
+        list,
+        'must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)',
+      ),
+    );
   // 1.37's words: declarative validation replaces the handwritten error (its detail goes); older: validation/releases.ts
   if (list.length === 0) errs.push(required(path));
   return errs;

@@ -57,7 +57,9 @@ const staticManifestName = (file: string, e: { field: string; message: string })
 
 describe('real-world corpus', () => {
   it('validates every object with zero errors', () => {
-    const files = readdirSync(corpus).filter((f) => /\.ya?ml$/.test(f)).sort();
+    const files = readdirSync(corpus)
+      .filter((f) => /\.ya?ml$/.test(f))
+      .sort();
     expect(files.length).toBeGreaterThan(40);
     const problems: string[] = [];
     const warnings: string[] = [];
@@ -91,11 +93,11 @@ describe('real-world corpus', () => {
     const problems: string[] = [];
     for (const f of readdirSync(corpus).filter((x) => /\.ya?ml$/.test(x))) {
       for (const obj of objectsOf(readFileSync(join(corpus, f), 'utf8')))
-        for (const e of validateRules(obj, { cel })) if (e.severity !== 'warning' && !enabledVersionError(obj, e) && !staticManifestName(f, e)) problems.push(`${f}: ${e.field}: ${e.message}`);
+        for (const e of validateRules(obj, { cel }))
+          if (e.severity !== 'warning' && !enabledVersionError(obj, e) && !staticManifestName(f, e)) problems.push(`${f}: ${e.field}: ${e.message}`);
     }
     expect(problems).toEqual([]);
   });
-
 });
 
 describe('CEL sites with the real engine', () => {
@@ -103,7 +105,9 @@ describe('CEL sites with the real engine', () => {
     const cel = await loadCompiler();
     if (!cel) return ctx.skip();
     const vap = (spec: object) => ({
-      apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'p' },
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: 'p' },
       spec: { matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }] }, ...spec },
     });
     const fields = (spec: object) => validateRules(vap(spec), { cel }).map((e) => `${e.type} ${e.field}`);
@@ -111,13 +115,23 @@ describe('CEL sites with the real engine', () => {
     expect(fields({ validations: [{ expression: 'params.x == 1' }] })).toEqual(['Invalid spec.validations[0].expression']);
     expect(fields({ paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, validations: [{ expression: "params.data.x == '1'" }] })).toEqual([]);
     // a variable sees only the variables before it; validations see them all
-    expect(fields({ variables: [{ name: 'a', expression: 'variables.b' }, { name: 'b', expression: '1' }], validations: [{ expression: 'variables.b == 1' }] })).toEqual([
-      'Invalid spec.variables[0].expression',
-    ]);
+    expect(
+      fields({
+        variables: [
+          { name: 'a', expression: 'variables.b' },
+          { name: 'b', expression: '1' },
+        ],
+        validations: [{ expression: 'variables.b == 1' }],
+      }),
+    ).toEqual(['Invalid spec.variables[0].expression']);
     // matchConditions do not see variables
-    expect(fields({ variables: [{ name: 'x', expression: 'true' }], matchConditions: [{ name: 'm', expression: 'variables.x' }], validations: [{ expression: 'true' }] })).toEqual([
-      'Invalid spec.matchConditions[0].expression',
-    ]);
+    expect(
+      fields({
+        variables: [{ name: 'x', expression: 'true' }],
+        matchConditions: [{ name: 'm', expression: 'variables.x' }],
+        validations: [{ expression: 'true' }],
+      }),
+    ).toEqual(['Invalid spec.matchConditions[0].expression']);
     // result types: bool, string, string or null
     expect(fields({ validations: [{ expression: '6', messageExpression: '1' }], auditAnnotations: [{ key: 'k', valueExpression: 'null' }] })).toEqual([
       'Invalid spec.validations[0].expression',

@@ -10,7 +10,7 @@ import { goJSON, invalid, type FieldError } from '../errors';
 import type { FieldPath } from '../../base/path';
 
 /** Go's %q for the values seen here (JSON quoting agrees for printable text). */
-const quote = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? 'nil');
+const quote = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : (JSON.stringify(v) ?? 'nil'));
 
 /** `%#v` of a slice of strings (or of a named string type). */
 export const goSlice = (goType: string, list: readonly unknown[]): string => `[]${goType}{${list.map(quote).join(', ')}}`;

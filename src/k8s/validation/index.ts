@@ -7,7 +7,13 @@
  * create), the RBAC check on paramKind/paramRef, and update-only ratcheting.
  * What the registry's strategy adds per release (the `.static.k8s.io` suffix, create warnings): strategy.ts.
  */
-export { validateMutatingAdmissionPolicyBinding, validateParamRef, validatePolicyName, validateValidatingAdmissionPolicyBinding, validateValidationActions } from './bindings';
+export {
+  validateMutatingAdmissionPolicyBinding,
+  validateParamRef,
+  validatePolicyName,
+  validateValidatingAdmissionPolicyBinding,
+  validateValidationActions,
+} from './bindings';
 export { base64DecodeError } from './base64';
 export { validateCELExpression, type CelEnv, type Variable } from './cel';
 export { validateMatchConditions } from './match-conditions';

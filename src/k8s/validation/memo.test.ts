@@ -10,7 +10,12 @@ const hook = (name: string, extra: Record<string, unknown> = {}) => ({
   admissionReviewVersions: ['v1'],
   ...extra,
 });
-const vwc = (webhooks: unknown[]) => ({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'm' }, webhooks });
+const vwc = (webhooks: unknown[]) => ({
+  apiVersion: 'admissionregistration.k8s.io/v1',
+  kind: 'ValidatingWebhookConfiguration',
+  metadata: { name: 'm' },
+  webhooks,
+});
 const pairs = (o: unknown, cel?: CelCompiler) => validateRules(o, { cel }).map((e) => `${e.field} ${e.type}`);
 
 describe('validation reuse per webhook', () => {

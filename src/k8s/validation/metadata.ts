@@ -65,8 +65,7 @@ function validateOwnerReference(ref: unknown, path: FieldPath): FieldError[] {
   if (kind === '') errs.push(required(path.child('kind'), 'must not be empty'));
   if (goString(r.name) === '') errs.push(required(path.child('name'), 'must not be empty'));
   if (goString(r.uid) === '') errs.push(required(path.child('uid'), 'must not be empty'));
-  if (gv && gv.group === '' && gv.version === 'v1' && kind === 'Event')
-    errs.push(invalid(path, r, '/v1, Kind=Event is disallowed from being an owner'));
+  if (gv && gv.group === '' && gv.version === 'v1' && kind === 'Event') errs.push(invalid(path, r, '/v1, Kind=Event is disallowed from being an owner'));
   return errs;
 }
 

@@ -184,7 +184,12 @@ describe.each<[string, string[]]>([
   ['my-name', []],
   ['123-abc', []],
   ['a.b', ['must not contain dots']],
-  ['My-Name', ["a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"]],
+  [
+    'My-Name',
+    [
+      "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+    ],
+  ],
   ['a'.repeat(64), ['must be no more than 63 characters']],
 ])('isDNS1123Label(%j)', (value, expected) => {
   it('gives the expected messages', () => expect(isDNS1123Label(value)).toEqual(expected));

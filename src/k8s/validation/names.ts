@@ -154,13 +154,31 @@ export function maskTrailingDash(name: string): string {
 }
 
 /** genericvalidation.NameIsDNSSubdomain(name, prefix) */
-export const nameIsDNSSubdomain = (name: string, prefix: boolean): readonly string[] =>
-  isDNS1123Subdomain(prefix ? maskTrailingDash(name) : name);
+export const nameIsDNSSubdomain = (name: string, prefix: boolean): readonly string[] => isDNS1123Subdomain(prefix ? maskTrailingDash(name) : name);
 
 const celIdentRegex = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
 const celReserved = new Set([
-  'true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let',
-  'loop', 'package', 'namespace', 'return', 'var', 'void', 'while',
+  'true',
+  'false',
+  'null',
+  'in',
+  'as',
+  'break',
+  'const',
+  'continue',
+  'else',
+  'for',
+  'function',
+  'if',
+  'import',
+  'let',
+  'loop',
+  'package',
+  'namespace',
+  'return',
+  'var',
+  'void',
+  'while',
 ]);
 
 /** validation.go isCELIdentifier */

@@ -50,38 +50,110 @@ const commonCases: Case[] = [
   ['failurePolicy fail', { 'spec.failurePolicy': 'fail' }, [['spec.failurePolicy', 'NotSupported']]],
   ['paramKind of a CRD', { 'spec.paramKind': { apiVersion: 'rules.example.com/v1', kind: 'ReplicaLimit' } }, []],
   ['paramKind ConfigMap', { 'spec.paramKind': { apiVersion: 'v1', kind: 'ConfigMap' } }, []],
-  ['paramKind empty', { 'spec.paramKind': {} }, [['spec.paramKind.apiVersion', 'Required'], ['spec.paramKind.kind', 'Required']]],
+  [
+    'paramKind empty',
+    { 'spec.paramKind': {} },
+    [
+      ['spec.paramKind.apiVersion', 'Required'],
+      ['spec.paramKind.kind', 'Required'],
+    ],
+  ],
   ['paramKind a/b/c', { 'spec.paramKind': { apiVersion: 'a/b/c', kind: 'K' } }, [['spec.paramKind.apiVersion', 'Invalid']]],
   ['paramKind group upper case', { 'spec.paramKind': { apiVersion: 'Example.com/v1', kind: 'K' } }, [['spec.paramKind.apiVersion', 'Invalid']]],
   ['paramKind version missing', { 'spec.paramKind': { apiVersion: 'example.com/', kind: 'K' } }, [['spec.paramKind.apiVersion', 'Invalid']]],
   ['paramKind group without version', { 'spec.paramKind': { apiVersion: 'test.example.com', kind: 'K' } }, [['spec.paramKind.apiVersion', 'Invalid']]],
-  ['paramKind bad group and version', { 'spec.paramKind': { apiVersion: 'Example.com/V1', kind: 'K' } }, [['spec.paramKind.apiVersion', 'Invalid'], ['spec.paramKind.apiVersion', 'Invalid']]],
+  [
+    'paramKind bad group and version',
+    { 'spec.paramKind': { apiVersion: 'Example.com/V1', kind: 'K' } },
+    [
+      ['spec.paramKind.apiVersion', 'Invalid'],
+      ['spec.paramKind.apiVersion', 'Invalid'],
+    ],
+  ],
   ['paramKind kind Replica_Limit', { 'spec.paramKind': { apiVersion: 'v1', kind: 'Replica_Limit' } }, [['spec.paramKind.kind', 'Invalid']]],
   ['paramKind kind 9Lives', { 'spec.paramKind': { apiVersion: 'v1', kind: '9Lives' } }, [['spec.paramKind.kind', 'Invalid']]],
   ['matchConstraints missing', { 'spec.matchConstraints': undefined }, [[MC, 'Required']]],
   ['matchConstraints without resourceRules', { [`${MC}.resourceRules`]: [] }, [[`${MC}.resourceRules`, 'Required']]],
-  ['matchConstraints every field', {
-    [MC]: {
-      matchPolicy: 'Exact',
-      namespaceSelector: { matchExpressions: [{ key: 'environment', operator: 'In', values: ['test'] }] },
-      objectSelector: { matchLabels: { app: 'x' } },
-      resourceRules: [{ apiGroups: ['*'], apiVersions: ['*'], operations: ['CREATE', 'UPDATE'], resources: ['*', '*/status'], scope: 'Namespaced' }],
-      excludeResourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['pods'], resourceNames: ['keep-me', 'Also_Fine'] }],
+  [
+    'matchConstraints every field',
+    {
+      [MC]: {
+        matchPolicy: 'Exact',
+        namespaceSelector: { matchExpressions: [{ key: 'environment', operator: 'In', values: ['test'] }] },
+        objectSelector: { matchLabels: { app: 'x' } },
+        resourceRules: [{ apiGroups: ['*'], apiVersions: ['*'], operations: ['CREATE', 'UPDATE'], resources: ['*', '*/status'], scope: 'Namespaced' }],
+        excludeResourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['pods'], resourceNames: ['keep-me', 'Also_Fine'] }],
+      },
     },
-  }, []],
+    [],
+  ],
   ['matchPolicy Equal', { [`${MC}.matchPolicy`]: 'Equal' }, [[`${MC}.matchPolicy`, 'NotSupported']]],
-  ['namespaceSelector bad operator', { [`${MC}.namespaceSelector`]: { matchExpressions: [{ key: 'a', operator: 'Equals' }] } }, [[`${MC}.namespaceSelector.matchExpressions[0].operator`, 'Invalid']]],
+  [
+    'namespaceSelector bad operator',
+    { [`${MC}.namespaceSelector`]: { matchExpressions: [{ key: 'a', operator: 'Equals' }] } },
+    [[`${MC}.namespaceSelector.matchExpressions[0].operator`, 'Invalid']],
+  ],
   ['objectSelector bad label', { [`${MC}.objectSelector`]: { matchLabels: { a: '-' } } }, [[`${MC}.objectSelector.matchLabels`, 'Invalid']]],
-  ['resourceRule missing fields', { [RR]: { operations: ['CREATE'] } }, [[`${RR}.apiGroups`, 'Required'], [`${RR}.apiVersions`, 'Required'], [`${RR}.resources`, 'Required']]],
+  [
+    'resourceRule missing fields',
+    { [RR]: { operations: ['CREATE'] } },
+    [
+      [`${RR}.apiGroups`, 'Required'],
+      [`${RR}.apiVersions`, 'Required'],
+      [`${RR}.resources`, 'Required'],
+    ],
+  ],
   ['resourceRule scope', { [`${RR}.scope`]: 'All' }, [[`${RR}.scope`, 'NotSupported']]],
-  ['resourceNames path segments', { [`${RR}.resourceNames`]: ['a/b', '..', 'c%'] }, [[`${RR}.resourceNames[0]`, 'Invalid'], [`${RR}.resourceNames[1]`, 'Invalid'], [`${RR}.resourceNames[2]`, 'Invalid']]],
+  [
+    'resourceNames path segments',
+    { [`${RR}.resourceNames`]: ['a/b', '..', 'c%'] },
+    [
+      [`${RR}.resourceNames[0]`, 'Invalid'],
+      [`${RR}.resourceNames[1]`, 'Invalid'],
+      [`${RR}.resourceNames[2]`, 'Invalid'],
+    ],
+  ],
   ['resourceNames duplicate', { [`${RR}.resourceNames`]: ['a', 'a'] }, [[`${RR}.resourceNames[1]`, 'Duplicate']]],
-  ['excludeResourceRules checked', { [`${MC}.excludeResourceRules`]: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['*', 'CREATE'], resources: ['pods'] }] }, [[`${MC}.excludeResourceRules[0].operations`, 'Invalid']]],
+  [
+    'excludeResourceRules checked',
+    { [`${MC}.excludeResourceRules`]: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['*', 'CREATE'], resources: ['pods'] }] },
+    [[`${MC}.excludeResourceRules[0].operations`, 'Invalid']],
+  ],
   ['matchConditions valid', { 'spec.matchConditions': [{ name: 'not-kube-system', expression: "namespaceObject.metadata.name != 'kube-system'" }] }, []],
-  ['matchConditions bad name and blank expression', { 'spec.matchConditions': [{ name: '.io', expression: ' ' }] }, [['spec.matchConditions[0].name', 'Invalid'], ['spec.matchConditions[0].expression', 'Required']]],
-  ['matchConditions duplicate', { 'spec.matchConditions': [{ name: 'a', expression: 'true' }, { name: 'a', expression: 'false' }] }, [['spec.matchConditions[1].name', 'Duplicate']]],
-  ['matchConditions 65', { 'spec.matchConditions': Array.from({ length: 65 }, (_, i) => ({ name: `c${i}`, expression: 'true' })) }, [['spec.matchConditions', 'TooMany']]],
-  ['variables valid (duplicate names are not checked)', { 'spec.variables': [{ name: 'x', expression: '1' }, { name: 'x', expression: '2' }, { name: '_y2', expression: 'variables.x' }] }, []],
+  [
+    'matchConditions bad name and blank expression',
+    { 'spec.matchConditions': [{ name: '.io', expression: ' ' }] },
+    [
+      ['spec.matchConditions[0].name', 'Invalid'],
+      ['spec.matchConditions[0].expression', 'Required'],
+    ],
+  ],
+  [
+    'matchConditions duplicate',
+    {
+      'spec.matchConditions': [
+        { name: 'a', expression: 'true' },
+        { name: 'a', expression: 'false' },
+      ],
+    },
+    [['spec.matchConditions[1].name', 'Duplicate']],
+  ],
+  [
+    'matchConditions 65',
+    { 'spec.matchConditions': Array.from({ length: 65 }, (_, i) => ({ name: `c${i}`, expression: 'true' })) },
+    [['spec.matchConditions', 'TooMany']],
+  ],
+  [
+    'variables valid (duplicate names are not checked)',
+    {
+      'spec.variables': [
+        { name: 'x', expression: '1' },
+        { name: 'x', expression: '2' },
+        { name: '_y2', expression: 'variables.x' },
+      ],
+    },
+    [],
+  ],
   ['variable name missing', { 'spec.variables': [{ expression: '1' }] }, [['spec.variables[0].name', 'Required']]],
   ['variable name blank', { 'spec.variables': [{ name: '  ', expression: '1' }] }, [['spec.variables[0].name', 'Required']]],
   ['variable name 1x', { 'spec.variables': [{ name: '1x', expression: '1' }] }, [['spec.variables[0].name', 'Invalid']]],
@@ -93,19 +165,42 @@ const commonCases: Case[] = [
 ];
 
 const vapCases: Case[] = [
-  ['every optional field', {
-    'spec.paramKind': { apiVersion: 'v1', kind: 'ConfigMap' },
-    'spec.variables': [{ name: 'replicas', expression: 'object.spec.replicas' }],
-    'spec.validations': [
-      { expression: 'variables.replicas <= 5', message: 'too many replicas\n', messageExpression: "'replicas: ' + string(variables.replicas)", reason: 'Forbidden' },
-      { expression: 'true', reason: 'Invalid' },
-      { expression: 'true', reason: 'RequestEntityTooLarge' },
-    ],
-    'spec.auditAnnotations': [{ key: 'high-replica-count', valueExpression: "'Deployment spec.replicas set to ' + string(object.spec.replicas)" }],
-  }, []],
+  [
+    'every optional field',
+    {
+      'spec.paramKind': { apiVersion: 'v1', kind: 'ConfigMap' },
+      'spec.variables': [{ name: 'replicas', expression: 'object.spec.replicas' }],
+      'spec.validations': [
+        {
+          expression: 'variables.replicas <= 5',
+          message: 'too many replicas\n',
+          messageExpression: "'replicas: ' + string(variables.replicas)",
+          reason: 'Forbidden',
+        },
+        { expression: 'true', reason: 'Invalid' },
+        { expression: 'true', reason: 'RequestEntityTooLarge' },
+      ],
+      'spec.auditAnnotations': [{ key: 'high-replica-count', valueExpression: "'Deployment spec.replicas set to ' + string(object.spec.replicas)" }],
+    },
+    [],
+  ],
   ['auditAnnotations only', { 'spec.validations': undefined, 'spec.auditAnnotations': [{ key: 'a', valueExpression: "'x'" }] }, []],
-  ['neither validations nor auditAnnotations', { 'spec.validations': [] }, [['spec.validations', 'Required'], ['spec.auditAnnotations', 'Required']]],
-  ['validations missing entirely', { 'spec.validations': undefined }, [['spec.validations', 'Required'], ['spec.auditAnnotations', 'Required']]],
+  [
+    'neither validations nor auditAnnotations',
+    { 'spec.validations': [] },
+    [
+      ['spec.validations', 'Required'],
+      ['spec.auditAnnotations', 'Required'],
+    ],
+  ],
+  [
+    'validations missing entirely',
+    { 'spec.validations': undefined },
+    [
+      ['spec.validations', 'Required'],
+      ['spec.auditAnnotations', 'Required'],
+    ],
+  ],
   ['validation expression blank', { 'spec.validations[0].expression': ' \n' }, [['spec.validations[0].expression', 'Required']]],
   ['validation expression missing', { 'spec.validations[0]': { message: 'x' } }, [['spec.validations[0].expression', 'Required']]],
   ['messageExpression blank', { 'spec.validations[0].messageExpression': '  ' }, [['spec.validations[0].messageExpression', 'Invalid']]],
@@ -115,46 +210,129 @@ const vapCases: Case[] = [
   ['message with one trailing newline', { 'spec.validations[0].message': 'fine\n' }, []],
   ['reason unknown', { 'spec.validations[0].reason': 'NotFound' }, [['spec.validations[0].reason', 'NotSupported']]],
   ['reason ""', { 'spec.validations[0].reason': '' }, [['spec.validations[0].reason', 'NotSupported']]],
-  ['21 auditAnnotations', { 'spec.auditAnnotations': Array.from({ length: 21 }, (_, i) => ({ key: `k${i}`, valueExpression: "'v'" })) }, [['spec.auditAnnotations', 'Invalid']]],
+  [
+    '21 auditAnnotations',
+    { 'spec.auditAnnotations': Array.from({ length: 21 }, (_, i) => ({ key: `k${i}`, valueExpression: "'v'" })) },
+    [['spec.auditAnnotations', 'Invalid']],
+  ],
   ['20 auditAnnotations', { 'spec.auditAnnotations': Array.from({ length: 20 }, (_, i) => ({ key: `k${i}`, valueExpression: "'v'" })) }, []],
-  ['auditAnnotation key empty', { 'spec.auditAnnotations': [{ key: '', valueExpression: "'v'" }] }, [['spec.auditAnnotations[0].key', 'Invalid'], ['spec.auditAnnotations[0].key', 'Invalid']]],
+  [
+    'auditAnnotation key empty',
+    { 'spec.auditAnnotations': [{ key: '', valueExpression: "'v'" }] },
+    [
+      ['spec.auditAnnotations[0].key', 'Invalid'],
+      ['spec.auditAnnotations[0].key', 'Invalid'],
+    ],
+  ],
   ['auditAnnotation key with a slash', { 'spec.auditAnnotations': [{ key: 'a/b', valueExpression: "'v'" }] }, [['spec.auditAnnotations[0].key', 'Invalid']]],
-  ['auditAnnotation key 64 characters', { 'spec.auditAnnotations': [{ key: 'k'.repeat(64), valueExpression: "'v'" }] }, [['spec.auditAnnotations[0].key', 'Invalid']]],
-  ['auditAnnotation key duplicate', { 'spec.auditAnnotations': [{ key: 'a', valueExpression: "'v'" }, { key: 'a', valueExpression: "'w'" }] }, [['spec.auditAnnotations[1].key', 'Duplicate']]],
-  ['auditAnnotation valueExpression blank', { 'spec.auditAnnotations': [{ key: 'a', valueExpression: ' ' }] }, [['spec.auditAnnotations[0].valueExpression', 'Required']]],
-  ['auditAnnotation valueExpression over 5 KiB', { 'spec.auditAnnotations': [{ key: 'a', valueExpression: `'${'x'.repeat(5120)}'` }] }, [['spec.auditAnnotations[0].valueExpression', 'Required']]],
+  [
+    'auditAnnotation key 64 characters',
+    { 'spec.auditAnnotations': [{ key: 'k'.repeat(64), valueExpression: "'v'" }] },
+    [['spec.auditAnnotations[0].key', 'Invalid']],
+  ],
+  [
+    'auditAnnotation key duplicate',
+    {
+      'spec.auditAnnotations': [
+        { key: 'a', valueExpression: "'v'" },
+        { key: 'a', valueExpression: "'w'" },
+      ],
+    },
+    [['spec.auditAnnotations[1].key', 'Duplicate']],
+  ],
+  [
+    'auditAnnotation valueExpression blank',
+    { 'spec.auditAnnotations': [{ key: 'a', valueExpression: ' ' }] },
+    [['spec.auditAnnotations[0].valueExpression', 'Required']],
+  ],
+  [
+    'auditAnnotation valueExpression over 5 KiB',
+    { 'spec.auditAnnotations': [{ key: 'a', valueExpression: `'${'x'.repeat(5120)}'` }] },
+    [['spec.auditAnnotations[0].valueExpression', 'Required']],
+  ],
   ['auditAnnotation valueExpression exactly 5 KiB', { 'spec.auditAnnotations': [{ key: 'a', valueExpression: `'${'x'.repeat(5118)}'` }] }, []],
-  ['an invalid metadata.name makes every key invalid', { 'metadata.name': 'Bad', 'spec.auditAnnotations': [{ key: 'a', valueExpression: "'v'" }] }, [['metadata.name', 'Invalid'], ['spec.auditAnnotations[0].key', 'Invalid']]],
-  ['no name at all', { 'metadata.name': undefined, 'spec.auditAnnotations': [{ key: 'a', valueExpression: "'v'" }] }, [['metadata.name', 'Required'], ['spec.auditAnnotations[0].key', 'Invalid']]],
+  [
+    'an invalid metadata.name makes every key invalid',
+    { 'metadata.name': 'Bad', 'spec.auditAnnotations': [{ key: 'a', valueExpression: "'v'" }] },
+    [
+      ['metadata.name', 'Invalid'],
+      ['spec.auditAnnotations[0].key', 'Invalid'],
+    ],
+  ],
+  [
+    'no name at all',
+    { 'metadata.name': undefined, 'spec.auditAnnotations': [{ key: 'a', valueExpression: "'v'" }] },
+    [
+      ['metadata.name', 'Required'],
+      ['spec.auditAnnotations[0].key', 'Invalid'],
+    ],
+  ],
   ['generated name', { 'metadata.name': undefined, 'metadata.generateName': 'policy-', 'spec.auditAnnotations': [{ key: 'a', valueExpression: "'v'" }] }, []],
 ];
 
 const mapCases: Case[] = [
-  ['every optional field', {
-    'spec.paramKind': { apiVersion: 'v1', kind: 'ConfigMap' },
-    'spec.variables': [{ name: 'labels', expression: 'object.metadata.labels' }],
-    'spec.matchConditions': [{ name: 'has-labels', expression: 'has(object.metadata.labels)' }],
-    'spec.mutations': [
-      { patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/metadata/labels/a", value: "b"}]' } },
-      { patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{}' } },
-    ],
-    'spec.reinvocationPolicy': 'IfNeeded',
-    [`${MC}.excludeResourceRules`]: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['DELETE'], resources: ['pods'] }],
-  }, []],
+  [
+    'every optional field',
+    {
+      'spec.paramKind': { apiVersion: 'v1', kind: 'ConfigMap' },
+      'spec.variables': [{ name: 'labels', expression: 'object.metadata.labels' }],
+      'spec.matchConditions': [{ name: 'has-labels', expression: 'has(object.metadata.labels)' }],
+      'spec.mutations': [
+        { patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/metadata/labels/a", value: "b"}]' } },
+        { patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{}' } },
+      ],
+      'spec.reinvocationPolicy': 'IfNeeded',
+      [`${MC}.excludeResourceRules`]: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['DELETE'], resources: ['pods'] }],
+    },
+    [],
+  ],
   ["operations ['*']", { [`${RR}.operations`]: ['*'] }, []],
   ['operations CREATE UPDATE CONNECT', { [`${RR}.operations`]: ['CREATE', 'UPDATE', 'CONNECT'] }, []],
   ['operation DELETE', { [`${RR}.operations`]: ['DELETE'] }, [[`${MC}.resourceRules.operations`, 'NotSupported']]],
-  ['operation PATCH (both checks)', { [`${RR}.operations`]: ['PATCH'] }, [[`${MC}.resourceRules.operations`, 'NotSupported'], [`${RR}.operations[0]`, 'NotSupported']]],
-  ['DELETE in two rules', { [`${MC}.resourceRules`]: [1, 2].map(() => ({ apiGroups: [''], apiVersions: ['v1'], operations: ['DELETE', 'CREATE'], resources: ['pods'] })) }, [[`${MC}.resourceRules.operations`, 'NotSupported'], [`${MC}.resourceRules.operations`, 'NotSupported']]],
+  [
+    'operation PATCH (both checks)',
+    { [`${RR}.operations`]: ['PATCH'] },
+    [
+      [`${MC}.resourceRules.operations`, 'NotSupported'],
+      [`${RR}.operations[0]`, 'NotSupported'],
+    ],
+  ],
+  [
+    'DELETE in two rules',
+    { [`${MC}.resourceRules`]: [1, 2].map(() => ({ apiGroups: [''], apiVersions: ['v1'], operations: ['DELETE', 'CREATE'], resources: ['pods'] })) },
+    [
+      [`${MC}.resourceRules.operations`, 'NotSupported'],
+      [`${MC}.resourceRules.operations`, 'NotSupported'],
+    ],
+  ],
   ['mutations empty', { 'spec.mutations': [] }, [['spec.mutations', 'Required']]],
   ['mutations missing', { 'spec.mutations': undefined }, [['spec.mutations', 'Required']]],
   ['patchType missing', { 'spec.mutations[0].patchType': undefined }, [['spec.mutations[0].patchType', 'Required']]],
   ['patchType Merge', { 'spec.mutations[0].patchType': 'Merge' }, [['spec.mutations[0].patchType', 'NotSupported']]],
-  ['JSONPatch without jsonPatch, with applyConfiguration', { 'spec.mutations[0].patchType': 'JSONPatch' }, [['spec.mutations[0].jsonPatch', 'Required'], ['spec.mutations[0].applyConfiguration', 'Invalid']]],
-  ['ApplyConfiguration without applyConfiguration', { 'spec.mutations[0].applyConfiguration': undefined }, [['spec.mutations[0].applyConfiguration', 'Required']]],
+  [
+    'JSONPatch without jsonPatch, with applyConfiguration',
+    { 'spec.mutations[0].patchType': 'JSONPatch' },
+    [
+      ['spec.mutations[0].jsonPatch', 'Required'],
+      ['spec.mutations[0].applyConfiguration', 'Invalid'],
+    ],
+  ],
+  [
+    'ApplyConfiguration without applyConfiguration',
+    { 'spec.mutations[0].applyConfiguration': undefined },
+    [['spec.mutations[0].applyConfiguration', 'Required']],
+  ],
   ['ApplyConfiguration with a jsonPatch too', { 'spec.mutations[0].jsonPatch': { expression: '[]' } }, [['spec.mutations[0].jsonPatch', 'Invalid']]],
-  ['applyConfiguration expression blank', { 'spec.mutations[0].applyConfiguration.expression': ' ' }, [['spec.mutations[0].applyConfiguration.expression', 'Required']]],
-  ['jsonPatch expression missing', { 'spec.mutations[0]': { patchType: 'JSONPatch', jsonPatch: {} } }, [['spec.mutations[0].jsonPatch.expression', 'Required']]],
+  [
+    'applyConfiguration expression blank',
+    { 'spec.mutations[0].applyConfiguration.expression': ' ' },
+    [['spec.mutations[0].applyConfiguration.expression', 'Required']],
+  ],
+  [
+    'jsonPatch expression missing',
+    { 'spec.mutations[0]': { patchType: 'JSONPatch', jsonPatch: {} } },
+    [['spec.mutations[0].jsonPatch.expression', 'Required']],
+  ],
   ['reinvocationPolicy missing (not defaulted)', { 'spec.reinvocationPolicy': undefined }, [['spec.reinvocationPolicy', 'Required']]],
   ['reinvocationPolicy ""', { 'spec.reinvocationPolicy': '' }, [['spec.reinvocationPolicy', 'Required']]],
   ['reinvocationPolicy Always', { 'spec.reinvocationPolicy': 'Always' }, [['spec.reinvocationPolicy', 'NotSupported']]],
@@ -182,17 +360,25 @@ describe('policy messages', () => {
       'spec.auditAnnotations: Required value: validations or auditAnnotations must contain at least one item',
     ]));
   it('message line breaks', () =>
-    expect(messages(vap, { 'spec.validations[0].message': 'a\nb' })).toEqual(['spec.validations[0].message: Invalid value: "a\\nb": must not contain line breaks']));
+    expect(messages(vap, { 'spec.validations[0].message': 'a\nb' })).toEqual([
+      'spec.validations[0].message: Invalid value: "a\\nb": must not contain line breaks',
+    ]));
   it('variable name', () =>
-    expect(messages(vap, { 'spec.variables': [{ name: 'in', expression: '1' }] })).toEqual(['spec.variables[0].name: Invalid value: "in": must be a valid CEL identifier']));
+    expect(messages(vap, { 'spec.variables': [{ name: 'in', expression: '1' }] })).toEqual([
+      'spec.variables[0].name: Invalid value: "in": must be a valid CEL identifier',
+    ]));
   it('auditAnnotations count', () =>
     expect(messages(vap, { 'spec.auditAnnotations': Array.from({ length: 21 }, (_, i) => ({ key: `k${i}`, valueExpression: "'v'" })) })[0]).toMatch(
       /^spec\.auditAnnotations: Invalid value: \[\{"Key":"k0","ValueExpression":"'v'"\},.*\}\]: must not have more than 20 auditAnnotations$/,
     ));
   it('auditAnnotations count at 1.33 (Go %#v)', () =>
     expect(
-      validateRules(patch(vap, { 'spec.auditAnnotations': Array.from({ length: 21 }, (_, i) => ({ key: `k${i}`, valueExpression: "'v'" })) }), { kubernetesVersion: '1.33' })[0]!.message,
-    ).toMatch(/^Invalid value: \[\]admissionregistration\.AuditAnnotation\{admissionregistration\.AuditAnnotation\{Key:"k0", ValueExpression:"'v'"\}, .*\}: must not have more than 20 auditAnnotations$/));
+      validateRules(patch(vap, { 'spec.auditAnnotations': Array.from({ length: 21 }, (_, i) => ({ key: `k${i}`, valueExpression: "'v'" })) }), {
+        kubernetesVersion: '1.33',
+      })[0]!.message,
+    ).toMatch(
+      /^Invalid value: \[\]admissionregistration\.AuditAnnotation\{admissionregistration\.AuditAnnotation\{Key:"k0", ValueExpression:"'v'"\}, .*\}: must not have more than 20 auditAnnotations$/,
+    ));
   it('auditAnnotation key uses <name>/<key>', () =>
     expect(messages(vap, { 'spec.auditAnnotations': [{ key: 'a/b', valueExpression: "'v'" }] })[0]).toMatch(
       /^spec\.auditAnnotations\[0\]\.key: Invalid value: "demo-policy\.example\.com\/a\/b": a valid label key must consist of/,
@@ -210,7 +396,9 @@ describe('policy messages', () => {
       /^spec\.paramKind\.kind: Invalid value: "9Lives": may have mixed case, but should otherwise match: a DNS-1035 label/,
     ));
   it('paramKind apiVersion', () =>
-    expect(messages(vap, { 'spec.paramKind': { apiVersion: 'a/b/c', kind: 'K' } })).toEqual(['spec.paramKind.apiVersion: Invalid value: "a/b/c": unexpected GroupVersion string: a/b/c']));
+    expect(messages(vap, { 'spec.paramKind': { apiVersion: 'a/b/c', kind: 'K' } })).toEqual([
+      'spec.paramKind.apiVersion: Invalid value: "a/b/c": unexpected GroupVersion string: a/b/c',
+    ]));
   it('mutating operations', () =>
     expect(messages(map, { [`${RR}.operations`]: ['DELETE'] })).toEqual([
       'spec.matchConstraints.resourceRules.operations: Unsupported value: "DELETE": supported values: "*", "CONNECT", "CREATE", "UPDATE"',
@@ -236,7 +424,10 @@ describe('policy CEL sites', () => {
       ...vap.spec,
       paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
       matchConditions: [{ name: 'm', expression: ' mc ' }],
-      variables: [{ name: 'a', expression: 'va' }, { name: 'b', expression: ' vb ' }],
+      variables: [
+        { name: 'a', expression: 'va' },
+        { name: 'b', expression: ' vb ' },
+      ],
       validations: [{ expression: ' v ', messageExpression: ' me ' }],
       auditAnnotations: [{ key: 'k', valueExpression: '  aa  ' }],
     },
@@ -302,10 +493,16 @@ describe('policy CEL sites', () => {
   });
   it('a compiler that files the error as Required gives Required', () => {
     const cel = { compile: () => ({ ok: false, message: 'no expression', issues: [], errorType: 'Required' as const }) };
-    expect(validateRules(vap, { cel }).map((e) => [e.field, e.type, e.message])).toEqual([['spec.validations[0].expression', 'Required', 'Required value: no expression']]);
+    expect(validateRules(vap, { cel }).map((e) => [e.field, e.type, e.message])).toEqual([
+      ['spec.validations[0].expression', 'Required', 'Required value: no expression'],
+    ]);
   });
   it('a throwing compiler is treated as unknown', () => {
-    const cel = { compile: () => { throw new Error('engine crashed'); } };
+    const cel = {
+      compile: () => {
+        throw new Error('engine crashed');
+      },
+    };
     expect(validateRules(vap, { cel })).toEqual([]);
   });
   it('an unknown result is no error', () => {

@@ -127,7 +127,15 @@ function validatePolicyCommon(spec: Obj, env: PolicyEnv, matchConditionContext: 
     // at least one resourceRule must be defined to provide type information
     if (goList(matchConstraints.resourceRules)?.length === 0) errs.push(required(path.child('matchConstraints', 'resourceRules')));
   }
-  append(errs, validateMatchConditions(spec.matchConditions, { compiler: env.compiler, hasParams: env.hasParams, spec }, matchConditionContext, path.child('matchConditions')));
+  append(
+    errs,
+    validateMatchConditions(
+      spec.matchConditions,
+      { compiler: env.compiler, hasParams: env.hasParams, spec },
+      matchConditionContext,
+      path.child('matchConditions'),
+    ),
+  );
   goList(spec.variables)?.forEach((v, i) => {
     append(errs, validateVariable(v, env, variablesInScope(spec, 'vap-variable', i), path.child('variables').index(i)));
   });
@@ -152,7 +160,14 @@ export function validateValidatingAdmissionPolicySpec(spec: Obj, policyName: str
       invalidPrinted(
         path.child('auditAnnotations'),
         auditAnnotations,
-        `[]admissionregistration.AuditAnnotation{${auditAnnotations.map((a) => goStructValue('admissionregistration.AuditAnnotation', [['Key', goObject(a)?.key], ['ValueExpression', goObject(a)?.valueExpression]])).join(', ')}}`,
+        `[]admissionregistration.AuditAnnotation{${auditAnnotations
+          .map((a) =>
+            goStructValue('admissionregistration.AuditAnnotation', [
+              ['Key', goObject(a)?.key],
+              ['ValueExpression', goObject(a)?.valueExpression],
+            ]),
+          )
+          .join(', ')}}`,
         `must not have more than ${maxAuditAnnotations} auditAnnotations`,
         // json.Marshal of the internal type: Go field names (it has no json tags)
         auditAnnotations.map((a) => ({ Key: goObject(a)?.key ?? '', ValueExpression: goObject(a)?.valueExpression ?? '' })),
@@ -207,7 +222,10 @@ export function validateMutatingAdmissionPolicySpec(spec: Obj, compiler: CelComp
   const errs = validatePolicyCommon(spec, env, 'map-matchCondition', path);
   const matchConstraints = goObject(spec.matchConstraints);
   if (matchConstraints)
-    append(errs, validateOperationsIn(matchConstraints.resourceRules, supportedMutatingOperations, path.child('matchConstraints', 'resourceRules', 'operations')));
+    append(
+      errs,
+      validateOperationsIn(matchConstraints.resourceRules, supportedMutatingOperations, path.child('matchConstraints', 'resourceRules', 'operations')),
+    );
   const mutations = goList(spec.mutations);
   if (mutations?.length === 0) errs.push(required(path.child('mutations'), 'mutations must contain at least one item'));
   mutations?.forEach((m, i) => append(errs, validateMutation(m, env, path.child('mutations').index(i))));

@@ -25,7 +25,9 @@ interface ReleaseDifference {
   source: string;
 }
 
-const withMessage = (message: string) => (e: FieldError): FieldError => ({ ...e, message });
+const withMessage =
+  (message: string) =>
+  (e: FieldError): FieldError => ({ ...e, message });
 
 /** Go's JSON escapes of <, >, & and U+2028/9 (goJSON), back to the characters %#v / %q print. */
 const unescapeHTML = (s: string): string => s.replace(/\\u(003c|003e|0026|2028|2029)/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
@@ -62,14 +64,21 @@ export const RELEASE_DIFFERENCES: readonly ReleaseDifference[] = [
     field: /./,
     message: 'must evaluate to ',
     rewrite: (e) => withMessage(e.message.replace(/(must evaluate to .*?) but got .*$/s, '$1'))(e),
-    source: 'k8s.io/apiserver pkg/admission/plugin/cel/compile.go: a result of the wrong type "must evaluate to T" until v0.31, "must evaluate to T but got U" from v0.32',
+    source:
+      'k8s.io/apiserver pkg/admission/plugin/cel/compile.go: a result of the wrong type "must evaluate to T" until v0.31, "must evaluate to T but got U" from v0.32',
   },
   {
     until: '1.36',
     field: /^metadata\.ownerReferences\[\d+\](\.(apiVersion|kind|name|uid))?$/,
     rewrite: (e) => {
       const field = e.field.replace(/^metadata\.ownerReferences\[\d+\]/, 'metadata.ownerReferences');
-      if (e.type === 'Required') return { ...e, field, type: 'Invalid', message: field.endsWith('.apiVersion') ? 'Invalid value: "": version must not be empty' : 'Invalid value: "": must not be empty' };
+      if (e.type === 'Required')
+        return {
+          ...e,
+          field,
+          type: 'Invalid',
+          message: field.endsWith('.apiVersion') ? 'Invalid value: "": version must not be empty' : 'Invalid value: "": must not be empty',
+        };
       return { ...e, field, message: e.message.replace(/must be <group>\/<version> or <version>$/, 'version must not be empty') };
     },
     source:
@@ -80,7 +89,8 @@ export const RELEASE_DIFFERENCES: readonly ReleaseDifference[] = [
     field: /./,
     message: 'must be no more than',
     rewrite: (e) => withMessage(e.message.replace(/must be no more than (\d+) bytes/g, 'must be no more than $1 characters'))(e),
-    source: 'k8s.io/apimachinery: label keys and values in validation.IsQualifiedName/IsValidLabelValue ("characters") until v0.34, content.IsLabelKey/IsLabelValue ("bytes") from v0.35',
+    source:
+      'k8s.io/apimachinery: label keys and values in validation.IsQualifiedName/IsValidLabelValue ("characters") until v0.34, content.IsLabelKey/IsLabelValue ("bytes") from v0.35',
   },
   {
     until: '1.34',

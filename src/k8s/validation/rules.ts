@@ -65,7 +65,8 @@ export function validateRule(rule: Obj, path: FieldPath): FieldError[] {
   const apiGroups = goList(rule.apiGroups);
   if (apiGroups) {
     if (apiGroups.length === 0) errs.push(required(path.child('apiGroups')));
-    if (apiGroups.length > 1 && hasWildcard(apiGroups)) errs.push(invalidSlice(path.child('apiGroups'), 'string', apiGroups, "if '*' is present, must not specify other API groups"));
+    if (apiGroups.length > 1 && hasWildcard(apiGroups))
+      errs.push(invalidSlice(path.child('apiGroups'), 'string', apiGroups, "if '*' is present, must not specify other API groups"));
   }
   const apiVersions = goList(rule.apiVersions);
   if (apiVersions) {
@@ -88,7 +89,10 @@ export function validateRuleWithOperations(ruleWithOperations: unknown, path: Fi
   const operations = goList(rule.operations);
   if (operations) {
     if (operations.length === 0) errs.push(required(path.child('operations')));
-    if (operations.length > 1 && hasWildcard(operations)) errs.push(invalidSlice(path.child('operations'), 'admissionregistration.OperationType', operations, "if '*' is present, must not specify other operations"));
+    if (operations.length > 1 && hasWildcard(operations))
+      errs.push(
+        invalidSlice(path.child('operations'), 'admissionregistration.OperationType', operations, "if '*' is present, must not specify other operations"),
+      );
     for (let i = 0; i < operations.length; i++) {
       const op = operations[i];
       if (typeof op === 'string' && !has(supportedOperations, op)) errs.push(notSupported(path.child('operations').index(i), op, supportedOperations));

@@ -57,7 +57,12 @@ function excludedRuleWarnings(obj: Obj, row: ReleaseRow): FieldError[] {
           const gr = groupResource(g, res);
           if (excluded.has(gr) && !seen.has(gr)) {
             seen.add(gr);
-            out.push(warning(String(fieldPath('webhooks').index(i).child('rules').index(j)), `${gr} is excluded from admission webhooks; this rule will have no effect`));
+            out.push(
+              warning(
+                String(fieldPath('webhooks').index(i).child('rules').index(j)),
+                `${gr} is excluded from admission webhooks; this rule will have no effect`,
+              ),
+            );
           }
         }
     });

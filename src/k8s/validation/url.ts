@@ -5,9 +5,7 @@
  * (`parse "<url>": <reason>`).
  */
 
-export type GoURL =
-  | { ok: true; scheme: string; host: string; user: string | null; fragment: string; rawQuery: string }
-  | { ok: false; error: string };
+export type GoURL = { ok: true; scheme: string; host: string; user: string | null; fragment: string; rawQuery: string } | { ok: false; error: string };
 
 /** Go's %q for the ASCII strings seen here. */
 const quote = (s: string): string => JSON.stringify(s);

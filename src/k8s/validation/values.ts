@@ -32,5 +32,4 @@ export const goObject = (v: unknown): Obj | undefined => (isObject(v) ? v : unde
 export const goStruct = (v: unknown): Obj | undefined => (isObject(v) ? v : isAbsent(v) ? {} : undefined);
 
 /** A Go int32 field: an integral number in range, else undefined (a decode error). */
-export const goInt = (v: unknown): number | undefined =>
-  typeof v === 'number' && Number.isInteger(v) && v >= -2147483648 && v <= 2147483647 ? v : undefined;
+export const goInt = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) && v >= -2147483648 && v <= 2147483647 ? v : undefined);

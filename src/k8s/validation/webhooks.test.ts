@@ -30,14 +30,37 @@ type Case = [string, Record<string, unknown>, Pair[]];
 const webhookCases: Case[] = [
   // valid objects, every optional field
   ['the base object is valid', {}, []],
-  ['every optional field set', {
-    [`${W}.failurePolicy`]: 'Ignore', [`${W}.matchPolicy`]: 'Exact', [`${W}.timeoutSeconds`]: 30,
-    [`${W}.namespaceSelector`]: { matchLabels: { 'kubernetes.io/metadata.name': 'prod' }, matchExpressions: [{ key: 'env', operator: 'In', values: ['a', 'b'] }, { key: 'skip', operator: 'DoesNotExist' }] },
-    [`${W}.objectSelector`]: { matchExpressions: [{ key: 'example.com/tier', operator: 'NotIn', values: ['x'] }, { key: 'y', operator: 'Exists', values: [] }] },
-    [`${W}.matchConditions`]: [{ name: 'exclude-leases', expression: "request.resource.resource != 'leases'" }, { name: 'example.com/check', expression: 'true' }],
-    [`${W}.sideEffects`]: 'NoneOnDryRun', [`${W}.admissionReviewVersions`]: ['v1', 'v1beta1', 'v2'],
-    [`${S}.port`]: 8443, 'metadata.labels': { app: 'x', 'example.com/part-of': '' }, 'metadata.annotations': { 'Example.com/Key': 'v' },
-  }, []],
+  [
+    'every optional field set',
+    {
+      [`${W}.failurePolicy`]: 'Ignore',
+      [`${W}.matchPolicy`]: 'Exact',
+      [`${W}.timeoutSeconds`]: 30,
+      [`${W}.namespaceSelector`]: {
+        matchLabels: { 'kubernetes.io/metadata.name': 'prod' },
+        matchExpressions: [
+          { key: 'env', operator: 'In', values: ['a', 'b'] },
+          { key: 'skip', operator: 'DoesNotExist' },
+        ],
+      },
+      [`${W}.objectSelector`]: {
+        matchExpressions: [
+          { key: 'example.com/tier', operator: 'NotIn', values: ['x'] },
+          { key: 'y', operator: 'Exists', values: [] },
+        ],
+      },
+      [`${W}.matchConditions`]: [
+        { name: 'exclude-leases', expression: "request.resource.resource != 'leases'" },
+        { name: 'example.com/check', expression: 'true' },
+      ],
+      [`${W}.sideEffects`]: 'NoneOnDryRun',
+      [`${W}.admissionReviewVersions`]: ['v1', 'v1beta1', 'v2'],
+      [`${S}.port`]: 8443,
+      'metadata.labels': { app: 'x', 'example.com/part-of': '' },
+      'metadata.annotations': { 'Example.com/Key': 'v' },
+    },
+    [],
+  ],
   ['webhooks missing', { webhooks: undefined }, []],
   ['webhooks empty', { webhooks: [] }, []],
   ['webhook without rules', { [`${W}.rules`]: undefined }, []],
@@ -48,12 +71,16 @@ const webhookCases: Case[] = [
   ['multi-line caBundle', { [`${CC}.caBundle`]: 'LS0tLS1CRUdJTiBDRVJU\nSUZJQ0FURS0tLS0tCg==\n' }, []],
   ['namespace on a cluster-scoped object', { 'metadata.namespace': 'kube-system' }, []],
   ['generateName instead of name', { 'metadata.name': undefined, 'metadata.generateName': 'webhook-' }, []],
-  ['same matchCondition name in two webhooks', {
-    webhooks: [
-      { ...vwc.webhooks[0], matchConditions: [{ name: 'c', expression: 'true' }] },
-      { ...vwc.webhooks[0], name: 'second.example.com', matchConditions: [{ name: 'c', expression: 'true' }] },
-    ],
-  }, []],
+  [
+    'same matchCondition name in two webhooks',
+    {
+      webhooks: [
+        { ...vwc.webhooks[0], matchConditions: [{ name: 'c', expression: 'true' }] },
+        { ...vwc.webhooks[0], name: 'second.example.com', matchConditions: [{ name: 'c', expression: 'true' }] },
+      ],
+    },
+    [],
+  ],
 
   // name
   ['name missing', { [`${W}.name`]: undefined }, [[`${W}.name`, 'Required']]],
@@ -62,7 +89,19 @@ const webhookCases: Case[] = [
   ['name with a trailing dot', { [`${W}.name`]: 'a.b.c.' }, [[`${W}.name`, 'Invalid']]],
   ['name a.b.c', { [`${W}.name`]: 'a.b.c' }, []],
   ['duplicate names', { webhooks: [vwc.webhooks[0], vwc.webhooks[0]] }, [['webhooks[1].name', 'Duplicate']]],
-  ['duplicate empty names are not reported twice', { webhooks: [{ ...vwc.webhooks[0], name: '' }, { ...vwc.webhooks[0], name: '' }] }, [['webhooks[0].name', 'Required'], ['webhooks[1].name', 'Required']]],
+  [
+    'duplicate empty names are not reported twice',
+    {
+      webhooks: [
+        { ...vwc.webhooks[0], name: '' },
+        { ...vwc.webhooks[0], name: '' },
+      ],
+    },
+    [
+      ['webhooks[0].name', 'Required'],
+      ['webhooks[1].name', 'Required'],
+    ],
+  ],
 
   // rules
   ['operations missing', { [`${R}.operations`]: undefined }, [[`${R}.operations`, 'Required']]],
@@ -90,18 +129,48 @@ const webhookCases: Case[] = [
   ["resources ['*/status', 'pods/status']", { [`${R}.resources`]: ['*/status', 'pods/status'] }, [[`${R}.resources[1]`, 'Invalid']]],
   ["resources ['*/*', 'pods']", { [`${R}.resources`]: ['*/*', 'pods'] }, [[`${R}.resources`, 'Invalid']]],
   ["resources ['*/*']", { [`${R}.resources`]: ['*/*'] }, []],
-  ["resources ['*/*', '*/*/x']", { [`${R}.resources`]: ['*/*', '*/*/x'] }, [[`${R}.resources[1]`, 'Invalid'], [`${R}.resources`, 'Invalid']]],
-  ["resources ['pods/*', '*/x', 'pods/x'] (both wildcard sets)", { [`${R}.resources`]: ['pods/*', '*/x', 'pods/x'] }, [[`${R}.resources[2]`, 'Invalid'], [`${R}.resources[2]`, 'Invalid']]],
-  ["resources ['*', 'pods', '*/*']", { [`${R}.resources`]: ['*', 'pods', '*/*'] }, [[`${R}.resources`, 'Invalid'], [`${R}.resources`, 'Invalid']]],
+  [
+    "resources ['*/*', '*/*/x']",
+    { [`${R}.resources`]: ['*/*', '*/*/x'] },
+    [
+      [`${R}.resources[1]`, 'Invalid'],
+      [`${R}.resources`, 'Invalid'],
+    ],
+  ],
+  [
+    "resources ['pods/*', '*/x', 'pods/x'] (both wildcard sets)",
+    { [`${R}.resources`]: ['pods/*', '*/x', 'pods/x'] },
+    [
+      [`${R}.resources[2]`, 'Invalid'],
+      [`${R}.resources[2]`, 'Invalid'],
+    ],
+  ],
+  [
+    "resources ['*', 'pods', '*/*']",
+    { [`${R}.resources`]: ['*', 'pods', '*/*'] },
+    [
+      [`${R}.resources`, 'Invalid'],
+      [`${R}.resources`, 'Invalid'],
+    ],
+  ],
   ['pods/eviction with operations *', { [`${R}.resources`]: ['pods/eviction', 'pods/ephemeralcontainers'], [`${R}.operations`]: ['*'] }, []],
   ['scope Cluster', { [`${R}.scope`]: 'Cluster' }, []],
   ["scope '*'", { [`${R}.scope`]: '*' }, []],
   ['scope absent (defaulted)', { [`${R}.scope`]: undefined }, []],
   ['scope lower case', { [`${R}.scope`]: 'namespaced' }, [[`${R}.scope`, 'NotSupported']]],
   ['scope ""', { [`${R}.scope`]: '' }, [[`${R}.scope`, 'NotSupported']]],
-  ['everything wrong in one rule', { [R]: { operations: ['*', 'X'], resources: ['*', 'a'], scope: 'x' } }, [
-    [`${R}.operations`, 'Invalid'], [`${R}.operations[1]`, 'NotSupported'], [`${R}.apiGroups`, 'Required'], [`${R}.apiVersions`, 'Required'], [`${R}.resources`, 'Invalid'], [`${R}.scope`, 'NotSupported'],
-  ]],
+  [
+    'everything wrong in one rule',
+    { [R]: { operations: ['*', 'X'], resources: ['*', 'a'], scope: 'x' } },
+    [
+      [`${R}.operations`, 'Invalid'],
+      [`${R}.operations[1]`, 'NotSupported'],
+      [`${R}.apiGroups`, 'Required'],
+      [`${R}.apiVersions`, 'Required'],
+      [`${R}.resources`, 'Invalid'],
+      [`${R}.scope`, 'NotSupported'],
+    ],
+  ],
 
   // enums
   ['failurePolicy ""', { [`${W}.failurePolicy`]: '' }, [[`${W}.failurePolicy`, 'NotSupported']]],
@@ -116,30 +185,93 @@ const webhookCases: Case[] = [
   ['timeoutSeconds -1', { [`${W}.timeoutSeconds`]: -1 }, [[`${W}.timeoutSeconds`, 'Invalid']]],
 
   // selectors
-  ['selector In without values', { [`${W}.namespaceSelector.matchExpressions`]: [{ key: 'a', operator: 'In' }] }, [[`${W}.namespaceSelector.matchExpressions[0].values`, 'Required']]],
-  ['selector NotIn with []', { [`${W}.objectSelector.matchExpressions`]: [{ key: 'a', operator: 'NotIn', values: [] }] }, [[`${W}.objectSelector.matchExpressions[0].values`, 'Required']]],
-  ['selector Exists with values', { [`${W}.objectSelector.matchExpressions`]: [{ key: 'a', operator: 'Exists', values: ['x'] }] }, [[`${W}.objectSelector.matchExpressions[0].values`, 'Forbidden']]],
-  ['selector operator in', { [`${W}.objectSelector.matchExpressions`]: [{ key: 'a', operator: 'in', values: ['x'] }] }, [[`${W}.objectSelector.matchExpressions[0].operator`, 'Invalid']]],
-  ['selector operator missing', { [`${W}.objectSelector.matchExpressions`]: [{ key: 'a' }] }, [[`${W}.objectSelector.matchExpressions[0].operator`, 'Invalid']]],
-  ['selector key ""', { [`${W}.objectSelector.matchExpressions`]: [{ key: '', operator: 'Exists' }] }, [[`${W}.objectSelector.matchExpressions[0].key`, 'Invalid'], [`${W}.objectSelector.matchExpressions[0].key`, 'Invalid']]],
-  ['selector value invalid even with a bad operator', { [`${W}.objectSelector.matchExpressions`]: [{ key: 'a', operator: 'Equals', values: ['-bad-'] }] }, [[`${W}.objectSelector.matchExpressions[0].operator`, 'Invalid'], [`${W}.objectSelector.matchExpressions[0].values[0]`, 'Invalid']]],
-  ['matchLabels bad key and value', { [`${W}.namespaceSelector.matchLabels`]: { 'a/b/c': 'ok', good: 'bad value' } }, [[`${W}.namespaceSelector.matchLabels`, 'Invalid'], [`${W}.namespaceSelector.matchLabels`, 'Invalid']]],
+  [
+    'selector In without values',
+    { [`${W}.namespaceSelector.matchExpressions`]: [{ key: 'a', operator: 'In' }] },
+    [[`${W}.namespaceSelector.matchExpressions[0].values`, 'Required']],
+  ],
+  [
+    'selector NotIn with []',
+    { [`${W}.objectSelector.matchExpressions`]: [{ key: 'a', operator: 'NotIn', values: [] }] },
+    [[`${W}.objectSelector.matchExpressions[0].values`, 'Required']],
+  ],
+  [
+    'selector Exists with values',
+    { [`${W}.objectSelector.matchExpressions`]: [{ key: 'a', operator: 'Exists', values: ['x'] }] },
+    [[`${W}.objectSelector.matchExpressions[0].values`, 'Forbidden']],
+  ],
+  [
+    'selector operator in',
+    { [`${W}.objectSelector.matchExpressions`]: [{ key: 'a', operator: 'in', values: ['x'] }] },
+    [[`${W}.objectSelector.matchExpressions[0].operator`, 'Invalid']],
+  ],
+  [
+    'selector operator missing',
+    { [`${W}.objectSelector.matchExpressions`]: [{ key: 'a' }] },
+    [[`${W}.objectSelector.matchExpressions[0].operator`, 'Invalid']],
+  ],
+  [
+    'selector key ""',
+    { [`${W}.objectSelector.matchExpressions`]: [{ key: '', operator: 'Exists' }] },
+    [
+      [`${W}.objectSelector.matchExpressions[0].key`, 'Invalid'],
+      [`${W}.objectSelector.matchExpressions[0].key`, 'Invalid'],
+    ],
+  ],
+  [
+    'selector value invalid even with a bad operator',
+    { [`${W}.objectSelector.matchExpressions`]: [{ key: 'a', operator: 'Equals', values: ['-bad-'] }] },
+    [
+      [`${W}.objectSelector.matchExpressions[0].operator`, 'Invalid'],
+      [`${W}.objectSelector.matchExpressions[0].values[0]`, 'Invalid'],
+    ],
+  ],
+  [
+    'matchLabels bad key and value',
+    { [`${W}.namespaceSelector.matchLabels`]: { 'a/b/c': 'ok', good: 'bad value' } },
+    [
+      [`${W}.namespaceSelector.matchLabels`, 'Invalid'],
+      [`${W}.namespaceSelector.matchLabels`, 'Invalid'],
+    ],
+  ],
 
   // clientConfig
   ['url and service', { [`${CC}.url`]: 'https://x.example.com' }, [[CC, 'Required']]],
   ['neither url nor service', { [`${CC}.service`]: undefined }, [[CC, 'Required']]],
   ['clientConfig missing', { [CC]: undefined }, [[CC, 'Required']]],
-  ['url ""', { [`${CC}.service`]: undefined, [`${CC}.url`]: '' }, [[`${CC}.url`, 'Invalid'], [`${CC}.url`, 'Invalid']]],
+  [
+    'url ""',
+    { [`${CC}.service`]: undefined, [`${CC}.url`]: '' },
+    [
+      [`${CC}.url`, 'Invalid'],
+      [`${CC}.url`, 'Invalid'],
+    ],
+  ],
   ['url valid', { [`${CC}.service`]: undefined, [`${CC}.url`]: 'https://webhook.example.com:8443/validate' }, []],
   ['url HTTPS upper case, IP, odd port', { [`${CC}.service`]: undefined, [`${CC}.url`]: 'HTTPS://10.1.2.3:99999/x' }, []],
   ['url bracketed IPv6', { [`${CC}.service`]: undefined, [`${CC}.url`]: 'https://[::1]/x' }, []],
   ['url trailing ? and #', { [`${CC}.service`]: undefined, [`${CC}.url`]: 'https://h.example.com/x?#' }, []],
   ['url http', { [`${CC}.service`]: undefined, [`${CC}.url`]: 'http://webhook.example.com' }, [[`${CC}.url`, 'Invalid']]],
-  ['url without scheme', { [`${CC}.service`]: undefined, [`${CC}.url`]: 'webhook.example.com/x' }, [[`${CC}.url`, 'Invalid'], [`${CC}.url`, 'Invalid']]],
+  [
+    'url without scheme',
+    { [`${CC}.service`]: undefined, [`${CC}.url`]: 'webhook.example.com/x' },
+    [
+      [`${CC}.url`, 'Invalid'],
+      [`${CC}.url`, 'Invalid'],
+    ],
+  ],
   ['url with user info', { [`${CC}.service`]: undefined, [`${CC}.url`]: 'https://u:p@h.example.com/' }, [[`${CC}.url`, 'Invalid']]],
   ['url with query', { [`${CC}.service`]: undefined, [`${CC}.url`]: 'https://h.example.com/?a=1' }, [[`${CC}.url`, 'Invalid']]],
   ['url with fragment', { [`${CC}.service`]: undefined, [`${CC}.url`]: 'https://h.example.com/#x' }, [[`${CC}.url`, 'Invalid']]],
-  ['url backwards', { [`${CC}.service`]: undefined, [`${CC}.url`]: 'arg#backwards=thisis?html.index/port:host//:https' }, [[`${CC}.url`, 'Invalid'], [`${CC}.url`, 'Invalid'], [`${CC}.url`, 'Invalid']]],
+  [
+    'url backwards',
+    { [`${CC}.service`]: undefined, [`${CC}.url`]: 'arg#backwards=thisis?html.index/port:host//:https' },
+    [
+      [`${CC}.url`, 'Invalid'],
+      [`${CC}.url`, 'Invalid'],
+      [`${CC}.url`, 'Invalid'],
+    ],
+  ],
   ['url space in host', { [`${CC}.service`]: undefined, [`${CC}.url`]: 'https://a b.example.com/' }, [[`${CC}.url`, 'Required']]],
   ['url non-numeric port', { [`${CC}.service`]: undefined, [`${CC}.url`]: 'https://h.example.com:abc/' }, [[`${CC}.url`, 'Required']]],
   // SOURCE ≠ CHECKLIST: ValidateWebhookService receives (name, namespace) swapped, so the paths are swapped too.
@@ -159,12 +291,27 @@ const webhookCases: Case[] = [
   ['service path /validate_pods', { [`${S}.path`]: '/validate_pods' }, [[`${S}.path`, 'Invalid']]],
   ['service path /Mutate', { [`${S}.path`]: '/Mutate' }, [[`${S}.path`, 'Invalid']]],
   ['service path /a//b', { [`${S}.path`]: '/a//b' }, [[`${S}.path`, 'Invalid']]],
-  ['service path without / and bad segment', { [`${S}.path`]: 'a_b' }, [[`${S}.path`, 'Invalid'], [`${S}.path`, 'Invalid']]],
+  [
+    'service path without / and bad segment',
+    { [`${S}.path`]: 'a_b' },
+    [
+      [`${S}.path`, 'Invalid'],
+      [`${S}.path`, 'Invalid'],
+    ],
+  ],
   // from upstream validation_test.go
   ['service path /foo//bar/', { [`${S}.path`]: '/foo//bar/' }, [[`${S}.path`, 'Invalid']]],
   ['service path /foo/bar//', { [`${S}.path`]: '/foo/bar//' }, [[`${S}.path`, 'Invalid']]],
   ['service path /apis/foo.bar/v1alpha1/--bad', { [`${S}.path`]: '/apis/foo.bar/v1alpha1/--bad' }, [[`${S}.path`, 'Invalid']]],
-  ['service path https://apis/foo.bar', { [`${S}.path`]: 'https://apis/foo.bar' }, [[`${S}.path`, 'Invalid'], [`${S}.path`, 'Invalid'], [`${S}.path`, 'Invalid']]],
+  [
+    'service path https://apis/foo.bar',
+    { [`${S}.path`]: 'https://apis/foo.bar' },
+    [
+      [`${S}.path`, 'Invalid'],
+      [`${S}.path`, 'Invalid'],
+      [`${S}.path`, 'Invalid'],
+    ],
+  ],
   ['url https:///fancy/webhook', { [`${CC}.service`]: undefined, [`${CC}.url`]: 'https:///fancy/webhook' }, [[`${CC}.url`, 'Invalid']]],
   ['url https://example.com?arg=value', { [`${CC}.service`]: undefined, [`${CC}.url`]: 'https://example.com?arg=value' }, [[`${CC}.url`, 'Invalid']]],
   ['caBundle not base64', { [`${CC}.caBundle`]: '<omitted>' }, [[`${CC}.caBundle`, 'Invalid']]],
@@ -175,32 +322,91 @@ const webhookCases: Case[] = [
   ['matchCondition name missing', { [`${W}.matchConditions`]: [{ expression: 'true' }] }, [[`${W}.matchConditions[0].name`, 'Required']]],
   ['matchCondition name -hello', { [`${W}.matchConditions`]: [{ name: '-hello', expression: 'true' }] }, [[`${W}.matchConditions[0].name`, 'Invalid']]],
   ['matchCondition name with space', { [`${W}.matchConditions`]: [{ name: 'some name', expression: 'true' }] }, [[`${W}.matchConditions[0].name`, 'Invalid']]],
-  ['matchCondition duplicate name', { [`${W}.matchConditions`]: [{ name: 'a', expression: 'true' }, { name: 'a', expression: 'true' }] }, [[`${W}.matchConditions[1].name`, 'Duplicate']]],
+  [
+    'matchCondition duplicate name',
+    {
+      [`${W}.matchConditions`]: [
+        { name: 'a', expression: 'true' },
+        { name: 'a', expression: 'true' },
+      ],
+    },
+    [[`${W}.matchConditions[1].name`, 'Duplicate']],
+  ],
   ['64 matchConditions', { [`${W}.matchConditions`]: Array.from({ length: 64 }, (_, i) => ({ name: `c${i}`, expression: 'true' })) }, []],
-  ['65 matchConditions', { [`${W}.matchConditions`]: Array.from({ length: 65 }, (_, i) => ({ name: `c${i}`, expression: 'true' })) }, [[`${W}.matchConditions`, 'TooMany']]],
+  [
+    '65 matchConditions',
+    { [`${W}.matchConditions`]: Array.from({ length: 65 }, (_, i) => ({ name: `c${i}`, expression: 'true' })) },
+    [[`${W}.matchConditions`, 'TooMany']],
+  ],
 
   // admissionReviewVersions
   ['admissionReviewVersions missing', { [`${W}.admissionReviewVersions`]: undefined }, [[`${W}.admissionReviewVersions`, 'Required']]],
   ['admissionReviewVersions empty', { [`${W}.admissionReviewVersions`]: [] }, [[`${W}.admissionReviewVersions`, 'Required']]],
   ['admissionReviewVersions duplicate', { [`${W}.admissionReviewVersions`]: ['v1', 'v1'] }, [[`${W}.admissionReviewVersions[1]`, 'Invalid']]],
   ['admissionReviewVersions only unknown', { [`${W}.admissionReviewVersions`]: ['v2'] }, [[`${W}.admissionReviewVersions`, 'Invalid']]],
-  ['admissionReviewVersions malformed', { [`${W}.admissionReviewVersions`]: ['v1', '0v', 'V1'] }, [[`${W}.admissionReviewVersions[1]`, 'Invalid'], [`${W}.admissionReviewVersions[2]`, 'Invalid']]],
-  ['admissionReviewVersions [""]', { [`${W}.admissionReviewVersions`]: [''] }, [[`${W}.admissionReviewVersions[0]`, 'Invalid'], [`${W}.admissionReviewVersions`, 'Invalid']]],
+  [
+    'admissionReviewVersions malformed',
+    { [`${W}.admissionReviewVersions`]: ['v1', '0v', 'V1'] },
+    [
+      [`${W}.admissionReviewVersions[1]`, 'Invalid'],
+      [`${W}.admissionReviewVersions[2]`, 'Invalid'],
+    ],
+  ],
+  [
+    'admissionReviewVersions [""]',
+    { [`${W}.admissionReviewVersions`]: [''] },
+    [
+      [`${W}.admissionReviewVersions[0]`, 'Invalid'],
+      [`${W}.admissionReviewVersions`, 'Invalid'],
+    ],
+  ],
 
   // metadata
   ['metadata.name missing', { 'metadata.name': undefined }, [['metadata.name', 'Required']]],
   ['metadata.name upper case', { 'metadata.name': 'Webhook' }, [['metadata.name', 'Invalid']]],
-  ['metadata.name too long and malformed', { 'metadata.name': '-'.repeat(254) }, [['metadata.name', 'Invalid'], ['metadata.name', 'Invalid']]],
-  ['bad generateName', { 'metadata.name': undefined, 'metadata.generateName': 'Bad-' }, [['metadata.generateName', 'Invalid'], ['metadata.name', 'Invalid']]],
-  ['label key and value', { 'metadata.labels': { 'a/b/c': 'x', ok: '-' } }, [['metadata.labels', 'Invalid'], ['metadata.labels', 'Invalid']]],
+  [
+    'metadata.name too long and malformed',
+    { 'metadata.name': '-'.repeat(254) },
+    [
+      ['metadata.name', 'Invalid'],
+      ['metadata.name', 'Invalid'],
+    ],
+  ],
+  [
+    'bad generateName',
+    { 'metadata.name': undefined, 'metadata.generateName': 'Bad-' },
+    [
+      ['metadata.generateName', 'Invalid'],
+      ['metadata.name', 'Invalid'],
+    ],
+  ],
+  [
+    'label key and value',
+    { 'metadata.labels': { 'a/b/c': 'x', ok: '-' } },
+    [
+      ['metadata.labels', 'Invalid'],
+      ['metadata.labels', 'Invalid'],
+    ],
+  ],
   ['annotation key', { 'metadata.annotations': { 'not valid': 'x' } }, [['metadata.annotations', 'Invalid']]],
   ['annotations too large', { 'metadata.annotations': { a: 'x'.repeat(262144) } }, [['metadata.annotations', 'TooLong']]],
   ['finalizer not a qualified name', { 'metadata.finalizers': ['a/b/c'] }, [['metadata.finalizers', 'Invalid']]],
   ['finalizers orphan and foregroundDeletion', { 'metadata.finalizers': ['orphan', 'foregroundDeletion'] }, [['metadata.finalizers', 'Invalid']]],
-  ['ownerReference fields empty', { 'metadata.ownerReferences': [{}] }, [
-    ['metadata.ownerReferences[0].apiVersion', 'Required'], ['metadata.ownerReferences[0].kind', 'Required'], ['metadata.ownerReferences[0].name', 'Required'], ['metadata.ownerReferences[0].uid', 'Required'],
-  ]],
-  ['two controller owners', { 'metadata.ownerReferences': [1, 2].map((i) => ({ apiVersion: 'v1', kind: 'ConfigMap', name: `c${i}`, uid: `u${i}`, controller: true })) }, [['metadata.ownerReferences', 'Invalid']]],
+  [
+    'ownerReference fields empty',
+    { 'metadata.ownerReferences': [{}] },
+    [
+      ['metadata.ownerReferences[0].apiVersion', 'Required'],
+      ['metadata.ownerReferences[0].kind', 'Required'],
+      ['metadata.ownerReferences[0].name', 'Required'],
+      ['metadata.ownerReferences[0].uid', 'Required'],
+    ],
+  ],
+  [
+    'two controller owners',
+    { 'metadata.ownerReferences': [1, 2].map((i) => ({ apiVersion: 'v1', kind: 'ConfigMap', name: `c${i}`, uid: `u${i}`, controller: true })) },
+    [['metadata.ownerReferences', 'Invalid']],
+  ],
   ['Event owner', { 'metadata.ownerReferences': [{ apiVersion: 'v1', kind: 'Event', name: 'e', uid: 'u' }] }, [['metadata.ownerReferences[0]', 'Invalid']]],
 ];
 
@@ -237,14 +443,16 @@ describe('messages', () => {
     return errs[0]!.message;
   };
   it('sideEffects Required', () => expect(only({ [`${W}.sideEffects`]: undefined })).toBe('Required value: must specify one of None, NoneOnDryRun'));
-  it('sideEffects NotSupported', () => expect(only({ [`${W}.sideEffects`]: 'Some' })).toBe('Unsupported value: "Some": supported values: "None", "NoneOnDryRun"'));
+  it('sideEffects NotSupported', () =>
+    expect(only({ [`${W}.sideEffects`]: 'Some' })).toBe('Unsupported value: "Some": supported values: "None", "NoneOnDryRun"'));
   it('operations NotSupported', () =>
     expect(only({ [`${R}.operations`]: ['PATCH'] })).toBe('Unsupported value: "PATCH": supported values: "*", "CONNECT", "CREATE", "DELETE", "UPDATE"'));
   it('scope NotSupported', () => expect(only({ [`${R}.scope`]: 'x' })).toBe('Unsupported value: "x": supported values: "*", "Cluster", "Namespaced"'));
   it('reinvocationPolicy NotSupported', () =>
     expect(only({ [`${W}.reinvocationPolicy`]: 'x' }, mwc)).toBe('Unsupported value: "x": supported values: "IfNeeded", "Never"'));
   it('timeout', () => expect(only({ [`${W}.timeoutSeconds`]: 0 })).toBe('Invalid value: 0: the timeout value must be between 1 and 30 seconds'));
-  it('three segments', () => expect(only({ [`${W}.name`]: 'example.com' })).toBe('Invalid value: "example.com": should be a domain with at least three segments separated by dots'));
+  it('three segments', () =>
+    expect(only({ [`${W}.name`]: 'example.com' })).toBe('Invalid value: "example.com": should be a domain with at least three segments separated by dots'));
   it('clientConfig one-of', () => expect(only({ [`${CC}.url`]: 'https://a.example.com' })).toBe('Required value: exactly one of url or service is required'));
   it('url parse error', () =>
     expect(only({ [`${CC}.service`]: undefined, [`${CC}.url`]: 'https://h:abc/' })).toBe(
@@ -262,7 +470,8 @@ describe('messages', () => {
     expect(only({ [`${W}.admissionReviewVersions`]: ['v2'] })).toBe('Invalid value: ["v2"]: must include at least one of v1, v1beta1'));
   // upstream: `webhooks[0].rules[0].resources: Invalid value: []string{"*/*", "a"}: if '*/*' is present, must not specify other resources`
   it('lists print as JSON (1.34 on) and as Go does before', () => {
-    const at = (kubernetesVersion?: '1.33') => validateRules(patch(vwc, { [`${R}.resources`]: ['*/*', 'a'] }), { kubernetesVersion }).map((e) => `${e.field}: ${e.message}`);
+    const at = (kubernetesVersion?: '1.33') =>
+      validateRules(patch(vwc, { [`${R}.resources`]: ['*/*', 'a'] }), { kubernetesVersion }).map((e) => `${e.field}: ${e.message}`);
     expect(at()).toEqual([`${R}.resources: Invalid value: ["*/*","a"]: if '*/*' is present, must not specify other resources`]);
     expect(at('1.33')).toEqual([`${R}.resources: Invalid value: []string{"*/*", "a"}: if '*/*' is present, must not specify other resources`]);
   });
@@ -284,7 +493,9 @@ describe('messages', () => {
       'Invalid value: "": host must be specified; desired format: https://host[/path]',
     ]));
   it('user information', () =>
-    expect(only({ [`${CC}.service`]: undefined, [`${CC}.url`]: 'https://harry.potter@example.com/' })).toBe('Invalid value: "harry.potter": user information is not permitted in the URL'));
+    expect(only({ [`${CC}.service`]: undefined, [`${CC}.url`]: 'https://harry.potter@example.com/' })).toBe(
+      'Invalid value: "harry.potter": user information is not permitted in the URL',
+    ));
   it('empty path segments', () => expect(only({ [`${S}.path`]: '/foo/bar//' })).toBe('Invalid value: "/foo/bar//": segment[2] may not be empty'));
   it('a long caBundle is shortened in the message', () =>
     expect(only({ [`${CC}.caBundle`]: `${'A'.repeat(100)}!` })).toBe(`Invalid value: "${'A'.repeat(61)}...": illegal base64 data at input byte 100`));
@@ -305,7 +516,11 @@ describe('webhook matchConditions through a CEL compiler', () => {
     const cel = scriptedCompiler();
     const errs = validateRules(patch(vwc, { [`${W}.matchConditions`]: [{ name: 'a', expression: '  BAD  ' }] }), { cel });
     expect(errs).toEqual([
-      { type: 'Invalid', field: `${W}.matchConditions[0].expression`, message: `Invalid value: "BAD": compilation failed: ERROR: <input>:1:1: undeclared reference to 'BAD'` },
+      {
+        type: 'Invalid',
+        field: `${W}.matchConditions[0].expression`,
+        message: `Invalid value: "BAD": compilation failed: ERROR: <input>:1:1: undeclared reference to 'BAD'`,
+      },
     ]);
     expect(cel.calls).toEqual([{ expression: 'BAD', context: 'webhook-matchCondition', options: { hasParams: false } }]);
   });
@@ -319,7 +534,9 @@ describe('webhook matchConditions through a CEL compiler', () => {
   });
   it('does not compile a blank expression', () => {
     const cel = scriptedCompiler();
-    expect(pairsOf(validateRules(patch(vwc, { [`${W}.matchConditions`]: [{ name: 'a', expression: '' }] }), { cel }))).toEqual([`Required ${W}.matchConditions[0].expression`]);
+    expect(pairsOf(validateRules(patch(vwc, { [`${W}.matchConditions`]: [{ name: 'a', expression: '' }] }), { cel }))).toEqual([
+      `Required ${W}.matchConditions[0].expression`,
+    ]);
     expect(cel.calls).toEqual([]);
   });
 });

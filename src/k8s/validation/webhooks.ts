@@ -78,7 +78,8 @@ export function validateWebhookService(path: FieldPath, service: Obj): FieldErro
   if (nameArg === '') errs.push(required(path.child('name')));
   if (namespaceArg === '') errs.push(required(path.child('namespace')));
   const port = goInt(service.port);
-  if (port !== undefined && (port < 1 || port > 65535)) errs.push(invalid(path.child('port'), port, 'port is not valid: must be between 1 and 65535, inclusive'));
+  if (port !== undefined && (port < 1 || port > 65535))
+    errs.push(invalid(path.child('port'), port, 'port is not valid: must be between 1 and 65535, inclusive'));
   const urlPath = service.path;
   if (typeof urlPath !== 'string' || urlPath === '/' || urlPath === '') return errs;
   const p = path.child('path');
@@ -227,5 +228,4 @@ export function validateWebhookConfiguration(obj: Obj, kind: WebhookKind, compil
 
 export const validateValidatingWebhookConfiguration = (obj: Obj, compiler?: CelCompiler): FieldError[] =>
   validateWebhookConfiguration(obj, 'Validating', compiler);
-export const validateMutatingWebhookConfiguration = (obj: Obj, compiler?: CelCompiler): FieldError[] =>
-  validateWebhookConfiguration(obj, 'Mutating', compiler);
+export const validateMutatingWebhookConfiguration = (obj: Obj, compiler?: CelCompiler): FieldError[] => validateWebhookConfiguration(obj, 'Mutating', compiler);

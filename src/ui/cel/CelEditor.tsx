@@ -47,7 +47,6 @@ export const TYPE_CHECK_MARKER_OWNER = 'cel-typecheck';
 
 let counter = 0;
 
-
 let registered = false;
 /** The 'cel' language (tokens, completion, hover), registered once. */
 function ensureCelLanguage() {
@@ -234,10 +233,16 @@ function traceDecorations(model: monaco.editor.ITextModel, trace: ReturnType<typ
   const range = (from: number, to: number) => monaco.Range.fromPositions(model.getPositionAt(from), model.getPositionAt(to));
   const out: monaco.editor.IModelDeltaDecoration[] = notRun(trace.expression, trace.trace).map((r) => ({
     range: range(r.from, r.to),
-    options: { inlineClassName: 'cel-trace-notrun', hoverMessage: { value: 'Not evaluated in this run (short-circuited, or a branch or macro body not entered).' } },
+    options: {
+      inlineClassName: 'cel-trace-notrun',
+      hoverMessage: { value: 'Not evaluated in this run (short-circuited, or a branch or macro body not entered).' },
+    },
   }));
   for (const l of traceLabels(trace.expression, trace.trace)) {
-    const full = l.full.length > HOVER_MAX ? `${l.full.slice(0, HOVER_MAX)}\n… (${l.full.length - HOVER_MAX} more characters; the Test result shows the whole value)` : l.full;
+    const full =
+      l.full.length > HOVER_MAX
+        ? `${l.full.slice(0, HOVER_MAX)}\n… (${l.full.length - HOVER_MAX} more characters; the Test result shows the whole value)`
+        : l.full;
     out.push({
       range: range(l.from, l.at),
       options: {

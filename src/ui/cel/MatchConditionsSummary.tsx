@@ -9,7 +9,13 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { CEL_LIMITS, type CelCompileOptions, type CelContext, type CelInputs } from '../../cel/types';
 import { isObject as isRecord } from '../../base/json';
 import type { PathSegment } from '../../base/path';
-import { decideMatchConditions, failurePolicyOf, runMatchConditions, type MatchConditionContext, type MatchConditionsTrace } from '../../policy/match-conditions';
+import {
+  decideMatchConditions,
+  failurePolicyOf,
+  runMatchConditions,
+  type MatchConditionContext,
+  type MatchConditionsTrace,
+} from '../../policy/match-conditions';
 import { withDefaults } from '../../k8s/defaults';
 import { formatPath } from '../../base/path-format';
 import { convertDraft } from '../../store/test-inputs';
@@ -46,7 +52,8 @@ export function MatchConditionsSummary({ path, value }: { path: readonly PathSeg
   const owner = path.slice(0, -1);
   const subject: 'webhook' | 'policy' = owner[0] === 'webhooks' ? 'webhook' : 'policy';
   const kind = isRecord(object) && typeof object.kind === 'string' ? object.kind : '';
-  const context: MatchConditionContext = subject === 'webhook' ? 'webhook-matchCondition' : kind.startsWith('Mutating') ? 'map-matchCondition' : 'vap-matchCondition';
+  const context: MatchConditionContext =
+    subject === 'webhook' ? 'webhook-matchCondition' : kind.startsWith('Mutating') ? 'map-matchCondition' : 'vap-matchCondition';
   // the failurePolicy the apiserver reads: the defaulted one (Ignore for a v1beta1 webhook that sets none)
   const defaulted = useMemo(() => withDefaults(object), [object]);
   let ownerValue: unknown = defaulted;
@@ -66,14 +73,18 @@ export function MatchConditionsSummary({ path, value }: { path: readonly PathSeg
   const decision: Decision =
     celState !== 'ready'
       ? { kind: 'pending', text: celState === 'failed' ? 'The CEL engine is unavailable.' : 'Waiting for the CEL engine…' }
-      : decide(run.trace, conditions.map((c) => c.name), failurePolicy, subject);
+      : decide(
+          run.trace,
+          conditions.map((c) => c.name),
+          failurePolicy,
+          subject,
+        );
   const total = run.trace?.cost ?? 0;
   const budget = CEL_LIMITS.runtimeCelCostBudgetMatchConditions;
   return (
     <div className="cel-matchconditions" data-testid="cel-matchconditions" aria-label="matchConditions with the test inputs" role="group">
       <div>
-        <strong>With the test inputs</strong>{' '}
-        <span className="muted">(edit them in any expression's Test area; failurePolicy {failurePolicy})</span>
+        <strong>With the test inputs</strong> <span className="muted">(edit them in any expression's Test area; failurePolicy {failurePolicy})</span>
       </div>
       <ul>
         {conditions.map((c, i) => {

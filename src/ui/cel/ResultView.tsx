@@ -56,8 +56,13 @@ export function ResultView({ result, running, waiting }: { result: Evaluation | 
     const display = result.display ?? showValue(result.value);
     return (
       <div className={`cel-result ok ${running ? 'stale' : ''}`} data-testid="cel-result" data-ok="true">
-        <span className="cel-result-label">Result</span> <code className="cel-value" data-testid="cel-value">{display}</code>{' '}
-        <span className="cel-type" title="The runtime CEL type">{result.type}</span>
+        <span className="cel-result-label">Result</span>{' '}
+        <code className="cel-value" data-testid="cel-value">
+          {display}
+        </code>{' '}
+        <span className="cel-type" title="The runtime CEL type">
+          {result.type}
+        </span>
         <span className="cel-metrics">
           cost {result.cost.toLocaleString('en-US')} · {result.ms.toFixed(1)} ms
         </span>
@@ -67,7 +72,9 @@ export function ResultView({ result, running, waiting }: { result: Evaluation | 
   const hint = explainError(result);
   return (
     <div className={`cel-result error ${running ? 'stale' : ''}`} data-testid="cel-result" data-ok="false">
-      <span className="cel-stage" data-kind={result.kind}>{STAGE_LABEL[result.kind]}</span>{' '}
+      <span className="cel-stage" data-kind={result.kind}>
+        {STAGE_LABEL[result.kind]}
+      </span>{' '}
       <span className="cel-message">{result.message}</span>
       {hint ? <div className="cel-hint">{hint}</div> : null}
       <span className="cel-metrics">{result.ms.toFixed(1)} ms</span>

@@ -43,7 +43,11 @@ export function TestPanel({ docId, path, context, expression, options }: TestPan
   const passed = cases.filter((c, i) => caseResults[i] && passes(c.expect, outcomeOf(caseResults[i]!))).length;
   const bodyId = useId();
   const known = cases.filter((_, i) => caseResults[i]).length;
-  const summary = !cases.length ? '' : known === cases.length ? `${passed}/${cases.length} pass` : `${passed}/${cases.length} pass, ${cases.length - known} running`;
+  const summary = !cases.length
+    ? ''
+    : known === cases.length
+      ? `${passed}/${cases.length} pass`
+      : `${passed}/${cases.length} pass, ${cases.length - known} running`;
   const waiting = celState === 'failed' ? 'The CEL engine is unavailable.' : celState !== 'ready' ? 'Waiting for the CEL engine…' : undefined;
   return (
     <div className="cel-test" data-testid="cel-test" data-expression-path={path}>
@@ -66,7 +70,11 @@ export function TestPanel({ docId, path, context, expression, options }: TestPan
       <div id={bodyId} hidden={!open} className="cel-test-body">
         {open ? (
           <>
-            <ResultView result={expression.trim() ? results[0] : undefined} running={running} waiting={!expression.trim() ? 'Type an expression to evaluate it.' : waiting} />
+            <ResultView
+              result={expression.trim() ? results[0] : undefined}
+              running={running}
+              waiting={!expression.trim() ? 'Type an expression to evaluate it.' : waiting}
+            />
             <InputsEditor docId={docId} draft={draft} edited={edited} errors={current?.errors ?? []} context={context} hasParams={!!options.hasParams} />
             <Cases docId={docId} path={path} cases={cases} results={caseResults} draft={draft} current={results[0]} />
           </>
@@ -150,7 +158,15 @@ function Cases({
       <div className="cel-inputs-sub">Test cases</div>
       <div className="cel-case-new">
         <label htmlFor={`${uid}-name`}>Case name</label>
-        <input id={`${uid}-name`} type="text" value={name} placeholder={`case ${cases.length + 1}`} autoComplete="off" onChange={(e) => setName(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && (e.preventDefault(), save())} />
+        <input
+          id={`${uid}-name`}
+          type="text"
+          value={name}
+          placeholder={`case ${cases.length + 1}`}
+          autoComplete="off"
+          onChange={(e) => setName(e.target.value)}
+          onKeyDown={(e) => e.key === 'Enter' && (e.preventDefault(), save())}
+        />
         <button type="button" className="small" onClick={save} disabled={!current}>
           Save inputs as a case
         </button>
@@ -176,13 +192,20 @@ function Cases({
               return (
                 <tr key={c.id} data-testid="cel-case" data-status={ok === undefined ? 'pending' : ok ? 'pass' : 'fail'}>
                   <td>
-                    <input type="text" aria-label={`Name of case ${i + 1}`} value={c.name} onChange={(e) => store().updateCelCase(docId, path, c.id, { name: e.target.value })} />
+                    <input
+                      type="text"
+                      aria-label={`Name of case ${i + 1}`}
+                      value={c.name}
+                      onChange={(e) => store().updateCelCase(docId, path, c.id, { name: e.target.value })}
+                    />
                   </td>
                   <td className="cel-case-expect">
                     <select
                       aria-label={`Expectation kind of ${c.name}`}
                       value={c.expect.error ? 'error' : 'value'}
-                      onChange={(e) => store().updateCelCase(docId, path, c.id, { expect: e.target.value === 'error' ? { error: true } : { error: false, value: 'true' } })}
+                      onChange={(e) =>
+                        store().updateCelCase(docId, path, c.id, { expect: e.target.value === 'error' ? { error: true } : { error: false, value: 'true' } })
+                      }
                     >
                       <option value="value">value</option>
                       <option value="error">error</option>
@@ -204,7 +227,12 @@ function Cases({
                     <button type="button" className="small" aria-label={`Load the inputs of ${c.name}`} onClick={() => setDocInputs(docId, c.input)}>
                       Load
                     </button>
-                    <button type="button" className="small" aria-label={`Update ${c.name} with the current inputs`} onClick={() => store().updateCelCase(docId, path, c.id, { input: draft })}>
+                    <button
+                      type="button"
+                      className="small"
+                      aria-label={`Update ${c.name} with the current inputs`}
+                      onClick={() => store().updateCelCase(docId, path, c.id, { input: draft })}
+                    >
                       Update
                     </button>
                     <button type="button" className="icon danger" aria-label={`Delete ${c.name}`} onClick={() => store().removeCelCase(docId, path, c.id)}>

@@ -51,7 +51,12 @@ function TraceValue({ source, text, full, error }: { source: string; text: strin
   const long = full.length > TITLE_MAX;
   return (
     <>
-      <span className={error ? 'cel-trace-value error' : 'cel-trace-value'} data-testid="trace-value" data-source={source} title={long ? `${full.slice(0, TITLE_MAX)}…` : full}>
+      <span
+        className={error ? 'cel-trace-value error' : 'cel-trace-value'}
+        data-testid="trace-value"
+        data-source={source}
+        title={long ? `${full.slice(0, TITLE_MAX)}…` : full}
+      >
         {text}
         {long && !all ? (
           <button type="button" className="link small" onClick={() => setAll(true)}>

@@ -100,7 +100,13 @@ export function useEvaluations(
         if (mine !== seq.current) return;
         // After a deadline (the worker was replaced), the other inputs are not tried: each would cost a restart.
         const evaluation: Evaluation = timedOut
-          ? { ok: false, kind: 'timeout', stage: 'runtime', message: 'not run: the expression timed out on other inputs (each timeout restarts the engine)', ms: 0 }
+          ? {
+              ok: false,
+              kind: 'timeout',
+              stage: 'runtime',
+              message: 'not run: the expression timed out on other inputs (each timeout restarts the engine)',
+              ms: 0,
+            }
           : await evaluateShared(expression, context, inputs[i], options);
         if (!evaluation.ok && evaluation.kind === 'timeout' && !timedOut) timedOut = evaluation;
         if (mine !== seq.current) return;

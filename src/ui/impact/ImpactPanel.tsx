@@ -7,7 +7,19 @@
  */
 import { useDeferredValue, useId, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { CHANGES, denialTimeline, groupEvents, reportCsv, reportJson, reportMarkdown, SKIP_REASONS, TIMELINE_BUCKETS, type Change, type ImpactReport, type ImpactRow } from '../../impact';
+import {
+  CHANGES,
+  denialTimeline,
+  groupEvents,
+  reportCsv,
+  reportJson,
+  reportMarkdown,
+  SKIP_REASONS,
+  TIMELINE_BUCKETS,
+  type Change,
+  type ImpactReport,
+  type ImpactRow,
+} from '../../impact';
 import { useWorkspace } from '../../store';
 import { addImpactFiles, cancelImpact, openInSimulator, removeImpactFile, runImpact, setImpactOptions, useImpact, type ImpactState } from '../../store/impact';
 import { download } from '../download';
@@ -78,12 +90,22 @@ function TimelineChart({ report, writes }: { report: ImpactReport; writes: Impac
   const fmt = (t: number) => new Date(t).toISOString().replace('T', ' ').slice(0, 16);
   return (
     <figure className="impact-chart">
-      <svg viewBox={`0 0 ${w} ${h + 16}`} role="img" aria-label={`Newly denied requests over time, from ${fmt(buckets[0]!.start)} to ${fmt(buckets.at(-1)!.start + buckets.at(-1)!.width)} UTC`}>
+      <svg
+        viewBox={`0 0 ${w} ${h + 16}`}
+        role="img"
+        aria-label={`Newly denied requests over time, from ${fmt(buckets[0]!.start)} to ${fmt(buckets.at(-1)!.start + buckets.at(-1)!.width)} UTC`}
+      >
         {buckets.map((b, i) => (
           <g key={i}>
             <title>{`${fmt(b.start)}: ${b.newlyDenied} newly denied of ${b.writes} writes`}</title>
             <rect x={i * bw + 1} width={Math.max(1, bw - 2)} y={h - (b.writes / maxWrites) * h} height={(b.writes / maxWrites) * h} className="writes" />
-            <rect x={i * bw + 1} width={Math.max(1, bw - 2)} y={h - (b.newlyDenied / maxWrites) * h} height={(b.newlyDenied / maxWrites) * h} className="denied" />
+            <rect
+              x={i * bw + 1}
+              width={Math.max(1, bw - 2)}
+              y={h - (b.newlyDenied / maxWrites) * h}
+              height={(b.newlyDenied / maxWrites) * h}
+              className="denied"
+            />
           </g>
         ))}
         <text x={0} y={h + 13} className="axis">
@@ -101,7 +123,17 @@ function TimelineChart({ report, writes }: { report: ImpactReport; writes: Impac
 }
 
 /** `grouped`: the table's rows as the replay worker built them (else the report's events are grouped here). */
-function Report({ report, grouped, writes, onOpen }: { report: ImpactReport; grouped: ImpactState['rows']; writes: ImpactState['writes']; onOpen: () => void }) {
+function Report({
+  report,
+  grouped,
+  writes,
+  onOpen,
+}: {
+  report: ImpactReport;
+  grouped: ImpactState['rows'];
+  writes: ImpactState['writes'];
+  onOpen: () => void;
+}) {
   const s = report.summary;
   const [filter, setFilter] = useState<Change | 'all'>('all');
   const [text, setText] = useState('');
@@ -110,7 +142,10 @@ function Report({ report, grouped, writes, onOpen }: { report: ImpactReport; gro
     useMemo(() => grouped ?? groupEvents(report.events), [report, grouped]),
     NO_ROWS,
   );
-  const shown = rows.filter((r) => (filter === 'all' || r.change === filter) && (!text || [r.by, r.namespace, r.user, r.resource].some((x) => x.toLowerCase().includes(text.toLowerCase()))));
+  const shown = rows.filter(
+    (r) =>
+      (filter === 'all' || r.change === filter) && (!text || [r.by, r.namespace, r.user, r.resource].some((x) => x.toLowerCase().includes(text.toLowerCase()))),
+  );
   const existing = report.existing.filter((o) => o.change !== 'unchanged');
   const bad = s.changes['newly-denied'] + s.existing.changes['newly-denied'] > 0;
   return (
@@ -204,7 +239,9 @@ function Report({ report, grouped, writes, onOpen }: { report: ImpactReport; gro
               })}
             </tbody>
           </table>
-          {shown.length > MAX_ROWS ? <p className="sim-muted">{`… ${(shown.length - MAX_ROWS).toLocaleString()} more groups: narrow them with the filters, or export the report`}</p> : null}
+          {shown.length > MAX_ROWS ? (
+            <p className="sim-muted">{`… ${(shown.length - MAX_ROWS).toLocaleString()} more groups: narrow them with the filters, or export the report`}</p>
+          ) : null}
         </section>
       ) : null}
       {existing.length ? (
@@ -214,7 +251,9 @@ function Report({ report, grouped, writes, onOpen }: { report: ImpactReport; gro
             {existing.slice(0, 500).map((o, i) => (
               <li key={i} className={o.change}>
                 <b>{CHANGE_LABEL[o.change]}</b> <span className="mono">{`${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`}</span>
-                {o.candidate.deniedBy ? <span className="impact-message">{` — ${o.candidate.deniedBy.kind} ${o.candidate.deniedBy.name}: ${o.candidate.deniedBy.message}`}</span> : null}
+                {o.candidate.deniedBy ? (
+                  <span className="impact-message">{` — ${o.candidate.deniedBy.kind} ${o.candidate.deniedBy.name}: ${o.candidate.deniedBy.message}`}</span>
+                ) : null}
               </li>
             ))}
           </ul>
@@ -291,8 +330,8 @@ export default function ImpactPanel({ onOpenInSimulate }: { onOpenInSimulate: ()
     >
       <h2 id={`${uid}-h`}>Impact on real traffic</h2>
       <p className="sim-muted">
-        What the workspace would have done to your cluster's real requests (its audit log) and to the objects it runs now (a snapshot), beside what the cluster's own admission chain does. Files stay
-        in this browser. Drop them here or open them:
+        What the workspace would have done to your cluster's real requests (its audit log) and to the objects it runs now (a snapshot), beside what the
+        cluster's own admission chain does. Files stay in this browser. Drop them here or open them:
         <code> kubectl get $(kubectl api-resources --verbs=list -o name | paste -sd,) -A -o json &gt; snapshot.json</code> and the kube-apiserver's
         <code> --audit-log-path</code> file (level Request or RequestResponse for writes).
       </p>
@@ -306,7 +345,14 @@ export default function ImpactPanel({ onOpenInSimulate }: { onOpenInSimulate: ()
           onChange={(e) => e.target.files && addImpactFiles(e.target.files, 'snapshot')}
           data-testid="impact-snapshot-input"
         />
-        <input ref={auditInput} type="file" multiple hidden onChange={(e) => e.target.files && addImpactFiles(e.target.files, 'audit')} data-testid="impact-audit-input" />
+        <input
+          ref={auditInput}
+          type="file"
+          multiple
+          hidden
+          onChange={(e) => e.target.files && addImpactFiles(e.target.files, 'audit')}
+          data-testid="impact-audit-input"
+        />
         <button type="button" onClick={() => snapshotInput.current?.click()}>
           Open snapshot…
         </button>
@@ -316,14 +362,17 @@ export default function ImpactPanel({ onOpenInSimulate }: { onOpenInSimulate: ()
         <fieldset className="impact-candidate">
           <legend>Candidate</legend>
           <label>
-            <input type="radio" name={`${uid}-c`} checked={state.candidate === 'overlay'} onChange={() => setImpactOptions({ candidate: 'overlay' })} /> the cluster's chain with the workspace
+            <input type="radio" name={`${uid}-c`} checked={state.candidate === 'overlay'} onChange={() => setImpactOptions({ candidate: 'overlay' })} /> the
+            cluster's chain with the workspace
           </label>
           <label>
-            <input type="radio" name={`${uid}-c`} checked={state.candidate === 'replace'} onChange={() => setImpactOptions({ candidate: 'replace' })} /> the workspace alone
+            <input type="radio" name={`${uid}-c`} checked={state.candidate === 'replace'} onChange={() => setImpactOptions({ candidate: 'replace' })} /> the
+            workspace alone
           </label>
         </fieldset>
         <label>
-          <input type="checkbox" checked={state.existing} onChange={(e) => setImpactOptions({ existing: e.target.checked })} /> judge existing objects (as a CREATE now)
+          <input type="checkbox" checked={state.existing} onChange={(e) => setImpactOptions({ existing: e.target.checked })} /> judge existing objects (as a
+          CREATE now)
         </label>
       </div>
       {files.length ? (

@@ -37,4 +37,3 @@ export function DiffTable({ diff, caption, testId = 'policy-diff' }: { diff: rea
     </table>
   );
 }
-

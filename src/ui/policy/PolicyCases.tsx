@@ -22,7 +22,11 @@ function currentExpectation(run: PolicyRunOutcome | undefined): { outcome: CaseO
   if (!run?.ok) return undefined;
   if (run.kind === 'mutating') {
     const r = run.result;
-    return { outcome: r.errors.length && r.outcome !== 'admit' ? 'error' : r.outcome, message: r.decision.message, object: r.outcome === 'admit' ? r.object : undefined };
+    return {
+      outcome: r.errors.length && r.outcome !== 'admit' ? 'error' : r.outcome,
+      message: r.decision.message,
+      object: r.outcome === 'admit' ? r.object : undefined,
+    };
   }
   const r = run.result;
   return { outcome: r.outcome, message: r.decision.message ?? r.warnings[0] };
@@ -142,10 +146,20 @@ export function PolicyCases({ doc, draft, run }: { doc: WorkspaceDoc; draft: Tes
               {c.expect.message ? <q>{c.expect.message}</q> : null}
               {res && !res.pass ? <div className="pt-err">{res.failures.join('; ')}</div> : null}
               <span className="pt-case-actions">
-                <button type="button" className="small" aria-label={`Load the inputs of ${c.name}`} onClick={() => testInputs.getState().setDraft(doc.id, draftOfCase(c))}>
+                <button
+                  type="button"
+                  className="small"
+                  aria-label={`Load the inputs of ${c.name}`}
+                  onClick={() => testInputs.getState().setDraft(doc.id, draftOfCase(c))}
+                >
                   Load
                 </button>
-                <button type="button" className="icon danger" aria-label={`Delete case ${c.name}`} onClick={() => testInputs.getState().deletePolicyCase(doc.id, c.name)}>
+                <button
+                  type="button"
+                  className="icon danger"
+                  aria-label={`Delete case ${c.name}`}
+                  onClick={() => testInputs.getState().deletePolicyCase(doc.id, c.name)}
+                >
                   ×
                 </button>
               </span>

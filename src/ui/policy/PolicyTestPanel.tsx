@@ -24,7 +24,11 @@ const show = (v: unknown) => (v === undefined ? '—' : typeof v === 'string' ? 
 function Evaluation({ e }: { e: EvaluationTrace }) {
   return (
     <div className="pt-eval">
-      {e.paramName !== undefined ? <div>params: <code>{e.paramName || '(typed in)'}</code></div> : null}
+      {e.paramName !== undefined ? (
+        <div>
+          params: <code>{e.paramName || '(typed in)'}</code>
+        </div>
+      ) : null}
       {e.matchConditions ? (
         <div>
           match conditions: <strong>{e.matchConditions.outcome}</strong>
@@ -32,7 +36,8 @@ function Evaluation({ e }: { e: EvaluationTrace }) {
           <ul>
             {e.matchConditions.conditions.map((c) => (
               <li key={c.name} data-testid="pt-match-condition">
-                <code>{c.name}</code>: <TracedExpression expression={c.expression} trace={c.trace} /> → {c.ok ? <code>{show(c.value)}</code> : <span className="pt-err">{c.error}</span>}
+                <code>{c.name}</code>: <TracedExpression expression={c.expression} trace={c.trace} /> →{' '}
+                {c.ok ? <code>{show(c.value)}</code> : <span className="pt-err">{c.error}</span>}
               </li>
             ))}
           </ul>
@@ -44,7 +49,8 @@ function Evaluation({ e }: { e: EvaluationTrace }) {
           <ul>
             {e.variables.map((v) => (
               <li key={v.name} data-testid="pt-variable">
-                <code>variables.{v.name}</code> = <TracedExpression expression={v.expression} trace={v.trace} /> → {v.ok ? <code>{show(v.value)}</code> : <span className="pt-err">{v.error}</span>}
+                <code>variables.{v.name}</code> = <TracedExpression expression={v.expression} trace={v.trace} /> →{' '}
+                {v.ok ? <code>{show(v.value)}</code> : <span className="pt-err">{v.error}</span>}
                 {v.type ? <span className="pt-type"> {v.type}</span> : null}
                 {!v.used ? <span className="pt-muted"> (unused: not evaluated by Kubernetes)</span> : null}
               </li>
@@ -57,7 +63,8 @@ function Evaluation({ e }: { e: EvaluationTrace }) {
         <ol start={0}>
           {e.validations.map((v) => (
             <li key={v.index} className={`pt-${v.evaluation}`}>
-              <TracedExpression expression={v.expression} trace={v.trace} /> → <strong>{v.evaluation === 'admit' ? 'true' : v.evaluation === 'deny' ? 'false' : 'error'}</strong>
+              <TracedExpression expression={v.expression} trace={v.trace} /> →{' '}
+              <strong>{v.evaluation === 'admit' ? 'true' : v.evaluation === 'deny' ? 'false' : 'error'}</strong>
               {v.error ? <div className="pt-err">{v.error}</div> : null}
               {v.message ? (
                 <div>
@@ -84,7 +91,14 @@ function Evaluation({ e }: { e: EvaluationTrace }) {
           <ul>
             {e.auditAnnotations.map((a) => (
               <li key={a.key} data-testid="pt-audit-annotation">
-                <code>{a.key}</code>: <TracedExpression expression={a.valueExpression} trace={a.trace} /> → {a.action === 'publish' ? <q>{a.value}</q> : a.action === 'exclude' ? <span className="pt-muted">omitted (null or empty)</span> : <span className="pt-err">{a.error}</span>}
+                <code>{a.key}</code>: <TracedExpression expression={a.valueExpression} trace={a.trace} /> →{' '}
+                {a.action === 'publish' ? (
+                  <q>{a.value}</q>
+                ) : a.action === 'exclude' ? (
+                  <span className="pt-muted">omitted (null or empty)</span>
+                ) : (
+                  <span className="pt-err">{a.error}</span>
+                )}
               </li>
             ))}
           </ul>
@@ -109,14 +123,17 @@ function ParamsUsed({ params }: { params: BindingTraceBase['params'] }) {
     const without = params.overridden?.error ?? params.overridden?.detail ?? '';
     return (
       <div className="pt-params pt-params-override" role="note" data-testid="params-override">
-        <strong>The test input's params override this binding's paramRef</strong> ({params.paramRef.by}, parameterNotFoundAction {action}): the cluster would not use them. Without them: {without}.
-        Empty the Params input to run with what paramRef finds.
+        <strong>The test input's params override this binding's paramRef</strong> ({params.paramRef.by}, parameterNotFoundAction {action}): the cluster would
+        not use them. Without them: {without}. Empty the Params input to run with what paramRef finds.
       </div>
     );
   }
   return (
     <div className="pt-params" data-testid="params-used">
-      params: {params.error ? <span className="pt-err">{params.error}</span> : params.detail} <span className="pt-muted">(paramRef {params.paramRef.by}; parameterNotFoundAction {action})</span>
+      params: {params.error ? <span className="pt-err">{params.error}</span> : params.detail}{' '}
+      <span className="pt-muted">
+        (paramRef {params.paramRef.by}; parameterNotFoundAction {action})
+      </span>
     </div>
   );
 }
@@ -125,7 +142,8 @@ function Binding({ b }: { b: BindingTrace }) {
   return (
     <li className="pt-binding">
       <div>
-        binding <code>{b.name}</code> [{b.validationActions.join(', ')}]: {b.applies ? <strong>applies</strong> : <span className="pt-muted">does not apply</span>}
+        binding <code>{b.name}</code> [{b.validationActions.join(', ')}]:{' '}
+        {b.applies ? <strong>applies</strong> : <span className="pt-muted">does not apply</span>}
         {bindingDetail(b) ? ` — ${bindingDetail(b)}` : ''}
       </div>
       <ParamsUsed params={b.params} />
@@ -160,7 +178,12 @@ function MutatingResult({ r }: { r: MutatingRunResult }) {
   const label = { admit: r.mutated ? 'Mutated' : 'Admitted unchanged', deny: 'Denied', skip: 'Not applied' }[r.outcome];
   return (
     <div className="pt-result">
-      <p className={`pt-outcome pt-${r.outcome === 'admit' ? 'admit' : r.outcome}`} data-testid="policy-outcome" data-outcome={r.outcome} data-mutated={String(r.mutated)}>
+      <p
+        className={`pt-outcome pt-${r.outcome === 'admit' ? 'admit' : r.outcome}`}
+        data-testid="policy-outcome"
+        data-outcome={r.outcome}
+        data-mutated={String(r.mutated)}
+      >
         {label}
         {r.decision.code ? ` · HTTP ${r.decision.code}` : ''}
       </p>
@@ -170,7 +193,9 @@ function MutatingResult({ r }: { r: MutatingRunResult }) {
       {r.reinvocation ? (
         <p className={r.reinvocation.changesAgain ? 'pt-err' : 'pt-muted'} data-testid="policy-reinvocation">
           Reinvocation check (the policy applied again to its own output):{' '}
-          {r.reinvocation.changesAgain ? `it changes the object again (${r.reinvocation.diff.length} change(s)) — not idempotent` : 'no further change (idempotent)'}
+          {r.reinvocation.changesAgain
+            ? `it changes the object again (${r.reinvocation.diff.length} change(s)) — not idempotent`
+            : 'no further change (idempotent)'}
         </p>
       ) : null}
       <RunErrors errors={r.errors} failurePolicy={r.failurePolicy} bindings={r.bindings.length} />
@@ -179,7 +204,7 @@ function MutatingResult({ r }: { r: MutatingRunResult }) {
           <li key={b.name} className="pt-binding">
             <div>
               binding <code>{b.name}</code>: {b.applies ? <strong>applies</strong> : <span className="pt-muted">does not apply</span>}
-        {bindingDetail(b) ? ` — ${bindingDetail(b)}` : ''}
+              {bindingDetail(b) ? ` — ${bindingDetail(b)}` : ''}
             </div>
             <ParamsUsed params={b.params} />
             {b.configError ? <div className="pt-err">{b.configError}</div> : null}
@@ -187,7 +212,14 @@ function MutatingResult({ r }: { r: MutatingRunResult }) {
               <ol key={i} start={0} className="pt-eval">
                 {e.mutations.map((m) => (
                   <li key={m.index} data-testid="pt-mutation">
-                    {m.patchType}: <TracedExpression expression={m.expression} trace={m.trace} /> → {m.error ? <span className="pt-err">{m.error}</span> : m.skipped ? <span className="pt-muted">{m.skipped}</span> : `${m.changes.length} change(s)`}
+                    {m.patchType}: <TracedExpression expression={m.expression} trace={m.trace} /> →{' '}
+                    {m.error ? (
+                      <span className="pt-err">{m.error}</span>
+                    ) : m.skipped ? (
+                      <span className="pt-muted">{m.skipped}</span>
+                    ) : (
+                      `${m.changes.length} change(s)`
+                    )}
                   </li>
                 ))}
               </ol>
@@ -216,7 +248,13 @@ function Denials({ r }: { r: ValidatingRunResult }) {
         {r.denials.map((d, i) => (
           <li key={i} data-reported={String(d.reported)}>
             {d.index >= 0 ? <>validation {d.index}</> : 'policy'}
-            {d.binding !== undefined ? <> (binding <code>{d.binding}</code>)</> : null}: {d.message}
+            {d.binding !== undefined ? (
+              <>
+                {' '}
+                (binding <code>{d.binding}</code>)
+              </>
+            ) : null}
+            : {d.message}
             {d.reported ? <strong> — reported</strong> : null}
           </li>
         ))}
@@ -226,7 +264,12 @@ function Denials({ r }: { r: ValidatingRunResult }) {
 }
 
 function Result({ run }: { run: PolicyRunOutcome }) {
-  if (!run.ok) return <p className="pt-problem">Fix the test inputs to run: {run.inputProblems.map((p) => `${p.field}: line ${p.line}, column ${p.column}: ${p.message}`).join('; ')}</p>;
+  if (!run.ok)
+    return (
+      <p className="pt-problem">
+        Fix the test inputs to run: {run.inputProblems.map((p) => `${p.field}: line ${p.line}, column ${p.column}: ${p.message}`).join('; ')}
+      </p>
+    );
   if (run.kind === 'mutating') return <MutatingResult r={run.result} />;
   const r = run.result;
   const label = { admit: 'Admitted', deny: 'Denied', warn: 'Admitted with warnings', skip: 'Not applied' }[r.outcome];

@@ -103,7 +103,14 @@ export function RequestFields({ request: r, onChange }: { request: RequestDraft;
       {TEXT_FIELDS.map(({ key, label, wide }) => (
         <label key={key} className={`ti-field ${wide ? 'wide' : ''}`}>
           <span>{label}</span>
-          <input type="text" value={r[key]} spellCheck={false} autoComplete="off" data-input={`request.${key}`} onChange={(e) => set({ [key]: e.target.value })} />
+          <input
+            type="text"
+            value={r[key]}
+            spellCheck={false}
+            autoComplete="off"
+            data-input={`request.${key}`}
+            onChange={(e) => set({ [key]: e.target.value })}
+          />
         </label>
       ))}
       <GroupsInput groups={r.groups} onChange={(groups) => set({ groups })} />
@@ -176,11 +183,22 @@ export function AuthorizerTable({ rules, onChange }: { rules: AuthorizerRule[]; 
               <tr key={i}>
                 {AUTH_COLS.map((c) => (
                   <td key={c}>
-                    <input type="text" aria-label={`Rule ${i + 1} ${c}`} value={String(r[c] ?? '')} spellCheck={false} autoComplete="off" onChange={(e) => setRow(i, { [c]: e.target.value })} />
+                    <input
+                      type="text"
+                      aria-label={`Rule ${i + 1} ${c}`}
+                      value={String(r[c] ?? '')}
+                      spellCheck={false}
+                      autoComplete="off"
+                      onChange={(e) => setRow(i, { [c]: e.target.value })}
+                    />
                   </td>
                 ))}
                 <td>
-                  <select aria-label={`Rule ${i + 1} decision`} value={r.decision} onChange={(e) => setRow(i, { decision: e.target.value as AuthorizerRule['decision'] })}>
+                  <select
+                    aria-label={`Rule ${i + 1} decision`}
+                    value={r.decision}
+                    onChange={(e) => setRow(i, { decision: e.target.value as AuthorizerRule['decision'] })}
+                  >
                     {DECISIONS.map((d) => (
                       <option key={d}>{d}</option>
                     ))}
@@ -196,7 +214,11 @@ export function AuthorizerTable({ rules, onChange }: { rules: AuthorizerRule[]; 
           </tbody>
         </table>
       ) : null}
-      <button type="button" className="small" onClick={() => onChange([...rules, { verb: 'get', group: '', resource: '', namespace: '', name: '', decision: 'allow' }])}>
+      <button
+        type="button"
+        className="small"
+        onClick={() => onChange([...rules, { verb: 'get', group: '', resource: '', namespace: '', name: '', decision: 'allow' }])}
+      >
         + Add authorizer rule
       </button>
     </div>

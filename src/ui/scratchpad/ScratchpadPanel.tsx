@@ -51,7 +51,13 @@ export default function ScratchpadPanel() {
   const { results, running } = useEvaluations(expression, context, inputs, options, ready && expression.trim() !== '');
   const [link, setLink] = useState('');
   const uid = useId();
-  const waiting = !expression.trim() ? 'Type an expression to evaluate it.' : celState === 'failed' ? 'The CEL engine is unavailable.' : !ready ? 'Waiting for the CEL engine…' : undefined;
+  const waiting = !expression.trim()
+    ? 'Type an expression to evaluate it.'
+    : celState === 'failed'
+      ? 'The CEL engine is unavailable.'
+      : !ready
+        ? 'Waiting for the CEL engine…'
+        : undefined;
   return (
     <section className="scratchpad" aria-labelledby={`${uid}-h`}>
       <h2 id={`${uid}-h`}>CEL scratchpad</h2>

@@ -35,8 +35,8 @@ export default function LockoutPanel() {
     <section className="lockout" aria-labelledby={`${uid}-h`}>
       <h2 id={`${uid}-h`}>Lockout analysis</h2>
       <p className="sim-muted">
-        Critical requests the cluster's own components send all the time, simulated with every webhook of the workspace unavailable. A request that is
-        rejected (or waits for a webhook's timeout) can take nodes, controllers or the webhook itself down with it.
+        Critical requests the cluster's own components send all the time, simulated with every webhook of the workspace unavailable. A request that is rejected
+        (or waits for a webhook's timeout) can take nodes, controllers or the webhook itself down with it.
       </p>
       {celState === 'failed' ? (
         <p className="pt-problem">The CEL engine is unavailable: the report needs it for matchConditions and policies.</p>

@@ -21,7 +21,10 @@ export function MutationBreaks({ breaks, docs }: { breaks: readonly MutationBrea
             </span>
           ))}
           , but admits it as sent.
-          <div className="sim-muted">Make the mutation produce what the validation accepts, or let the validation allow it (Kubernetes: "ensure that mutations don't violate validations").</div>
+          <div className="sim-muted">
+            Make the mutation produce what the validation accepts, or let the validation allow it (Kubernetes: "ensure that mutations don't violate
+            validations").
+          </div>
         </li>
       ))}
     </ul>

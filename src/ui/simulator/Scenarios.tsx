@@ -40,8 +40,11 @@ export function Scenarios({ docs, draft, current }: { docs: readonly WorkspaceDo
   const now = current ? (current.allowed ? 'allowed' : 'denied') : undefined;
   const verdict = expected || now || 'allowed';
   const save = () => {
-    const by = verdict === 'denied' ? deniedBy.trim() || (now === 'denied' && !expected ? (current?.deniedBy?.webhook ?? current?.deniedBy?.name ?? '') : '') : '';
-    testInputs.getState().saveScenario(scenarioOf(name.trim() || `scenario ${scenarios.length + 1}`, draft, { allowed: verdict === 'allowed', ...(by ? { deniedBy: by } : {}) }));
+    const by =
+      verdict === 'denied' ? deniedBy.trim() || (now === 'denied' && !expected ? (current?.deniedBy?.webhook ?? current?.deniedBy?.name ?? '') : '') : '';
+    testInputs
+      .getState()
+      .saveScenario(scenarioOf(name.trim() || `scenario ${scenarios.length + 1}`, draft, { allowed: verdict === 'allowed', ...(by ? { deniedBy: by } : {}) }));
     setName('');
     setExpected('');
     setDeniedBy('');
@@ -68,7 +71,13 @@ export function Scenarios({ docs, draft, current }: { docs: readonly WorkspaceDo
         {verdict === 'denied' ? (
           <>
             <label htmlFor={`${uid}-by`}>denied by (optional)</label>
-            <input id={`${uid}-by`} type="text" value={deniedBy} placeholder={current?.deniedBy?.webhook ?? current?.deniedBy?.name ?? 'any'} onChange={(e) => setDeniedBy(e.target.value)} />
+            <input
+              id={`${uid}-by`}
+              type="text"
+              value={deniedBy}
+              placeholder={current?.deniedBy?.webhook ?? current?.deniedBy?.name ?? 'any'}
+              onChange={(e) => setDeniedBy(e.target.value)}
+            />
           </>
         ) : null}
         <button type="button" onClick={save}>
@@ -80,14 +89,25 @@ export function Scenarios({ docs, draft, current }: { docs: readonly WorkspaceDo
           const r = results?.find((x) => x.id === s.id);
           return (
             <li key={s.id} className={r ? (r.pass ? 'pass' : 'fail') : ''} data-scenario={s.name} data-status={r ? (r.pass ? 'pass' : 'fail') : 'pending'}>
-              <span className="badge">{r ? (r.pass ? 'pass' : 'fail') : '…'}</span> <strong>{s.name}</strong> — expect {s.expect.allowed ? 'allowed' : `denied${s.expect.deniedBy ? ` by ${s.expect.deniedBy}` : ''}`}
+              <span className="badge">{r ? (r.pass ? 'pass' : 'fail') : '…'}</span> <strong>{s.name}</strong> — expect{' '}
+              {s.expect.allowed ? 'allowed' : `denied${s.expect.deniedBy ? ` by ${s.expect.deniedBy}` : ''}`}
               {r && !r.pass ? <div className="pt-err">{r.failures.join('; ')}</div> : null}
               {r ? <MutationBreaks breaks={r.breaks} docs={docs} /> : null}
               <span className="pt-case-actions">
-                <button type="button" className="small" aria-label={`Load scenario ${s.name}`} onClick={() => setSimulatorDraft({ input: s.input, webhooks: s.webhooks })}>
+                <button
+                  type="button"
+                  className="small"
+                  aria-label={`Load scenario ${s.name}`}
+                  onClick={() => setSimulatorDraft({ input: s.input, webhooks: s.webhooks })}
+                >
                   Load
                 </button>
-                <button type="button" className="icon danger" aria-label={`Delete scenario ${s.name}`} onClick={() => testInputs.getState().removeScenario(s.id)}>
+                <button
+                  type="button"
+                  className="icon danger"
+                  aria-label={`Delete scenario ${s.name}`}
+                  onClick={() => testInputs.getState().removeScenario(s.id)}
+                >
                   ×
                 </button>
               </span>

@@ -150,7 +150,10 @@ function SimResultView({
       <div className="sim-client">
         <div className="sim-sub">What the client sees</div>
         <pre className="mono" data-testid="sim-status">
-          {[...r.warnings.map((w) => `Warning: ${w}`), d ? `Error from server${d.reason ? ` (${d.reason})` : ''}: ${d.message}` : 'OK (the request is admitted)'].join('\n')}
+          {[
+            ...r.warnings.map((w) => `Warning: ${w}`),
+            d ? `Error from server${d.reason ? ` (${d.reason})` : ''}: ${d.message}` : 'OK (the request is admitted)',
+          ].join('\n')}
         </pre>
       </div>
       <MutationBreaks breaks={breaks} docs={docs} />

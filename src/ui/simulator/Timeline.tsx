@@ -68,12 +68,25 @@ export function Timeline({ result, docs }: { result: SimResult; docs: readonly W
   return (
     <ol className="sim-timeline" aria-label="Admission chain">
       {result.steps.map((s, i) => (
-        <li key={i} className={`sim-step sim-${s.outcome}`} data-testid="sim-step" data-outcome={s.outcome} data-name={s.webhook ?? s.name} data-static={s.static ? 'true' : undefined}>
-          <span className="sim-phase">{s.phase}{s.round ? ' (reinvocation)' : ''}</span>
+        <li
+          key={i}
+          className={`sim-step sim-${s.outcome}`}
+          data-testid="sim-step"
+          data-outcome={s.outcome}
+          data-name={s.webhook ?? s.name}
+          data-static={s.static ? 'true' : undefined}
+        >
+          <span className="sim-phase">
+            {s.phase}
+            {s.round ? ' (reinvocation)' : ''}
+          </span>
           <span className={`sim-outcome sim-${s.outcome}`}>{OUTCOME_LABEL[s.outcome]}</span>
           <span className="sim-kind">{s.kind}</span>
           {s.static ? (
-            <span className="badge static-badge" title="Loaded from a static manifest: runs before the API objects of its plugin, and cannot be deleted through the API">
+            <span
+              className="badge static-badge"
+              title="Loaded from a static manifest: runs before the API objects of its plugin, and cannot be deleted through the API"
+            >
               static
             </span>
           ) : null}
@@ -81,7 +94,13 @@ export function Timeline({ result, docs }: { result: SimResult; docs: readonly W
           <div className="sim-reason">{s.reason}</div>
           {s.timeoutSeconds !== undefined || s.failurePolicy || s.sideEffects ? (
             <div className="sim-muted">
-              {[s.failurePolicy && `failurePolicy ${s.failurePolicy}`, s.timeoutSeconds !== undefined && `timeoutSeconds ${s.timeoutSeconds}`, s.sideEffects && `sideEffects ${s.sideEffects}`].filter(Boolean).join(' · ')}
+              {[
+                s.failurePolicy && `failurePolicy ${s.failurePolicy}`,
+                s.timeoutSeconds !== undefined && `timeoutSeconds ${s.timeoutSeconds}`,
+                s.sideEffects && `sideEffects ${s.sideEffects}`,
+              ]
+                .filter(Boolean)
+                .join(' · ')}
             </div>
           ) : null}
           {s.message ? <div className="sim-message">{s.message}</div> : null}

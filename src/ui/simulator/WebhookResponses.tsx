@@ -22,17 +22,21 @@ export function WebhookResponses({
 }) {
   const uid = useId();
   if (!webhooks.length) return <p className="sim-muted">The workspace has no webhooks: only policies run.</p>;
-  const set = (name: string, patch: Partial<WebhookResponseDraft>) => onChange({ ...responses, [name]: { ...(responses[name] ?? defaultResponse()), ...patch } });
+  const set = (name: string, patch: Partial<WebhookResponseDraft>) =>
+    onChange({ ...responses, [name]: { ...(responses[name] ?? defaultResponse()), ...patch } });
   return (
     <fieldset className="sim-responses">
       <legend>Webhook responses</legend>
       {webhooks.map((w, i) => {
         const r = responses[w.name] ?? defaultResponse();
         const id = `${uid}-${i}`;
-        const patchError = r.response === 'patch' ? (() => {
-          const p = parsePatch(r.patch);
-          return 'error' in p ? p.error : undefined;
-        })() : undefined;
+        const patchError =
+          r.response === 'patch'
+            ? (() => {
+                const p = parsePatch(r.patch);
+                return 'error' in p ? p.error : undefined;
+              })()
+            : undefined;
         return (
           <div key={`${w.docId}-${w.name}`} className="sim-response" data-webhook={w.name}>
             <label htmlFor={id}>
@@ -60,7 +64,11 @@ export function WebhookResponses({
                   aria-invalid={patchError ? true : undefined}
                   onChange={(e) => set(w.name, { patch: e.target.value })}
                 />
-                {patchError ? <div className="ti-error" role="alert">{patchError}</div> : null}
+                {patchError ? (
+                  <div className="ti-error" role="alert">
+                    {patchError}
+                  </div>
+                ) : null}
               </>
             ) : null}
             {r.response === 'warnings' ? (
@@ -68,7 +76,13 @@ export function WebhookResponses({
                 <label className="sr-only" htmlFor={`${id}-warnings`}>
                   Warnings of {w.name}, one a line
                 </label>
-                <textarea id={`${id}-warnings`} rows={2} value={r.warnings} placeholder="one warning a line" onChange={(e) => set(w.name, { warnings: e.target.value })} />
+                <textarea
+                  id={`${id}-warnings`}
+                  rows={2}
+                  value={r.warnings}
+                  placeholder="one warning a line"
+                  onChange={(e) => set(w.name, { warnings: e.target.value })}
+                />
               </>
             ) : null}
           </div>
