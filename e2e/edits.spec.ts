@@ -1,5 +1,5 @@
 /**
- * Edits that keep the user's file (issue #27): paste a commented file, edit a field in the
+ * Edits that keep the user's file: paste a commented file, edit a field in the
  * form and apply a quick fix; the YAML pane and the downloaded file differ from the input only
  * on the edited lines, and untouched documents export byte-identical.
  */

@@ -101,7 +101,7 @@ data:
   maxReplicas: "5"
 `;
 
-/** The sample's pod webhook lets system: users skip it, so W03 is quiet (#31); without that matchCondition it fails closed for them. */
+/** The sample's pod webhook lets system: users skip it, so W03 is quiet; without that matchCondition it fails closed for them. */
 export async function withoutSystemGuard(page: Page, edit = (t: string) => t): Promise<void> {
   const text = await yamlText(page);
   const bare = text.replace(/^[ \t]*matchConditions:\n[ \t]*- name: exclude-system-users\n[ \t]*expression: .*\n/m, '');

@@ -19,7 +19,7 @@ test('a ValidatingAdmissionPolicy with a param and a binding, built in the UI, a
   await expect(page.locator('[data-testid="cel-status"]')).toHaveText('CEL: ready', { timeout: 60_000 });
   await expect(outcome(page)).toHaveAttribute('data-outcome', 'admit', { timeout: 30_000 });
   await expect(page.locator('.pt-binding')).toContainText('replica-limit-binding-2.example.com');
-  // the verdict once, not "applies — applies" (#31)
+  // the verdict once, not "applies — applies"
   await expect(page.locator('.pt-binding').first()).toContainText('applies');
   await expect(page.locator('.pt-binding').first()).not.toContainText('applies — applies');
 
@@ -29,7 +29,7 @@ test('a ValidatingAdmissionPolicy with a param and a binding, built in the UI, a
   await expect(outcome(page)).toHaveAttribute('data-outcome', 'deny', { timeout: 30_000 });
   await expect(outcome(page)).toContainText('HTTP 422');
   await expect(page.getByTestId('policy-message')).toContainText('replicas must be at most 5');
-  // The default test input carries params: they replace the binding's paramRef, and the run says so loudly (#31 friction 2).
+  // The default test input carries params: they replace the binding's paramRef, and the run says so loudly.
   const params = page.getByLabel('params', { exact: true });
   const typed = await params.inputValue();
   await expect(page.getByTestId('params-override')).toContainText("The test input's params override this binding's paramRef");
@@ -110,6 +110,6 @@ test('saved cases re-run on every change, show pass/fail, and export for kaptest
   await expect(page.locator('[data-case="too many replicas"]')).toContainText('expected deny, got admit');
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export for kaptest' }).click()]);
-  // one archive, not three files that only work together (issue #31)
+  // one archive, not three files that only work together
   expect(download.suggestedFilename()).toBe('kaptest-replica-limit.example.com.zip');
 });

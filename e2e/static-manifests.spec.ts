@@ -1,5 +1,5 @@
 /**
- * Static admission manifests (#28): mark a document static, see the manifest loader's problems
+ * Static admission manifests: mark a document static, see the manifest loader's problems
  * with the headline, fix them, simulate (the static webhook runs first), export the manifest
  * directory with its AdmissionConfiguration; the workspace-level mark survives a reload.
  */

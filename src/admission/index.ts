@@ -1,17 +1,4 @@
-/**
- * The admission simulator (pure TypeScript, Node and browser):
- *   simulate(objects, request, options?) → Promise<SimResult>   (./simulate.ts)
- *   lockoutReport(objects, options?) → Promise<LockoutReport>   (./lockout.ts)
- *   probe(objects, request, options?): simulate without stopping at a rejection (lockout)
- *   prepareChain(objects, { kubernetesVersion }) once, then simulatePrepared/probePrepared per request (impact)
- *   leanSet([leanChain(prepared), …]) once, then leanVerdicts(set, request, options, cel): the verdict alone where it is "allowed, unchanged" (impact)
- *   mutationBreaks(objects, request, options?): validators rejecting only the mutated object (M06)
- *   simulateDraft(objects, draft, { kubernetesVersion?, staticDocuments?, trace? }): a simulator draft parsed, simulated and checked for M06
- *   typeCheckPolicy(policy, { kubernetesVersion, workspace }) → Promise<{ fieldRef, warning }[]>: status.typeChecking (./typecheck.ts)
- *   objectFieldsAt(policy, path, { kubernetesVersion, workspace }): the typed fields of object at a path, for completion and hover (./schema-fields.ts);
- *   typedRootKinds(doc, field, 'object' | 'params', …) + kindFieldsAt(kinds, path, …): the same for params and webhook matchConditions
- * See README.md.
- */
+/** The admission simulator's public surface (pure TypeScript, Node and browser): README.md lists it. */
 export * from './types';
 export { simulate, probe, prepareChain, simulatePrepared, probePrepared, requestCel, type PreparedChain } from './simulate';
 export { leanChain, leanSet, leanVerdicts, type LeanChain, type LeanRegistry, type LeanSet, type LeanVerdict } from './lean';

@@ -97,7 +97,7 @@ describe('lockoutReport', () => {
     const r = await lockoutReport(fixture('k8s-docs-map-applyconfiguration.yaml'));
     expect(rejected(r)).toEqual(['kube-system-pod-create ← sidecar-policy.example.com @ spec.matchConditions[0].expression']);
     expect(r.headline).toBe("1 critical request would be rejected by policy 'sidecar-policy.example.com'");
-    // plain text: the Lockout view shows the headline as it is, so no Markdown backticks (#31 defect 13)
+    // plain text: the Lockout view shows the headline as it is, so no Markdown backticks
     expect(r.headline).not.toContain('`');
   });
 });

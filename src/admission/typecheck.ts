@@ -1,14 +1,8 @@
 /**
- * typeCheckPolicy: the warnings kube-controller-manager's
- * validatingadmissionpolicy-status-controller writes into a ValidatingAdmissionPolicy's
- * `status.typeChecking.expressionWarnings`: every validation's `expression` and
- * `messageExpression` compiled with `object`/`oldObject` typed by the OpenAPI schema of each
- * kind (at most ten) its matchConstraints' resourceRules name without wildcards, in the
- * apiserver's words (k8s.io/apiserver validating/typechecking.go, run by the engine:
- * wasm/typecheck.go). Built-in kinds come from the release's OpenAPI definitions (a schema
- * asset loaded on first use, src/cel/schemas.ts), custom resources from the
- * CustomResourceDefinitions in the workspace. The REST mapping is this simulator's discovery:
- * the built-ins the release serves and the workspace's custom resources.
+ * typeCheckPolicy: the warnings kube-controller-manager writes into a ValidatingAdmissionPolicy's
+ * `status.typeChecking` (each expression typed by the OpenAPI schema of the kinds it matches), in
+ * the apiserver's words, through the engine's copy of its type checker (wasm/typecheck.go). What
+ * is typed and from where: the repository's README.md ("Type checking as the apiserver does it").
  */
 import { typeCheck, type CelExpressionWarning, type CelTypeCheckCRD, type CelTypeCheckOptions, type CelTypeCheckResult } from '../cel';
 import { isObject, list, obj, str } from '../base/json';

@@ -1,21 +1,8 @@
 /**
- * A cluster snapshot (`kubectl get <kinds> -A -o yaml|json`, one or several files) read as a
- * stream: objects as they come, Lists unwrapped, never the whole text in memory (a 50,000-pod
- * snapshot is 100–250 MB). Gzip is recognised (`textChunks`).
- *
- * - JSON (the first character `{` or `[`): a small splitter tracks strings, escapes and depth and
- *   hands each element of a top-level object's `items` array (and each top-level value that has
- *   none) to `JSON.parse` on its own; the List around them is parsed without its items.
- * - YAML: the text is cut at document separators and at the entries of a column-0 `items:` block
- *   sequence (`- ` at the column of the first entry, as kubectl prints it); each entry is dedented
- *   and the pieces are parsed in batches by the repository's YAML parser (`parseDocuments`, one
- *   js-yaml call per batch), their problems given with the file's line numbers.
- *
- * A top-level mapping with a top-level `items` sequence is read as a List (kubectl writes `kind`
- * after `items`, so the kind is not known when the items come; in YAML a `kind` that comes first
- * and does not end in `List` keeps the document whole). A piece that does not parse is a problem
- * with its line and the rest go on; a piece over `maxItem` characters is a problem, not read.
- * Never throws.
+ * A cluster snapshot (`kubectl get … -o json|yaml`, one or several files, gzip or not) read as a
+ * stream: objects as they come, Lists unwrapped, never the whole text in memory. A piece that does
+ * not parse is a problem with its line and the rest go on; never throws. How JSON and YAML are
+ * cut into pieces: README.md (`snapshot.ts`).
  */
 import { isObject } from '../base/json';
 import { parseDocuments } from '../yaml';

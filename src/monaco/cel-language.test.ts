@@ -214,7 +214,7 @@ describe('completion', () => {
     const ns = (await complete('sets.', { context: 'vap-validation' })).map((x) => x.label);
     expect(ns.sort()).toEqual(['contains', 'equivalent', 'intersects']);
   });
-  test('a typed field is listed once, even when the sample input has the same key (#31 defect 10)', async () => {
+  test('a typed field is listed once, even when the sample input has the same key', async () => {
     const request = { operation: 'CREATE', name: 'web', namespace: 'default', dryRun: false, kind: { group: '', version: 'v1', kind: 'Pod' }, extraKey: 1 };
     const s = await complete('request.', { context: 'webhook-matchCondition', sampleInputs: () => ({ request }) });
     const labels = s.map((x) => x.label);

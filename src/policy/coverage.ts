@@ -1,13 +1,8 @@
 /**
- * Coverage of a policy's saved cases (run traced: `runCases(…, { trace: true })`), for
- * ValidatingAdmissionPolicy and MutatingAdmissionPolicy: per validation, how many cases made it
- * true / false / an error / did not evaluate it; for every expression of the policy
- * (matchConditions, variables, validations and their messageExpressions, audit annotations,
- * mutations) node coverage (sub-expressions that ran in some case) and branch coverage from the
- * traces (coverage-branches.ts: operands of `&&`/`||`, `?:` conditions, macro predicates, each
- * true and false); and findings for cases that cannot catch anything. Other runs of the policy's
- * expressions (CEL cases, scenarios) count as cases too (`extra`). Pure; its JSON is documented in
- * README.md ("Coverage of saved cases").
+ * Coverage of a policy's saved cases (run traced): per validation the cases' outcomes, per
+ * expression node and branch coverage, and findings for cases that cannot catch anything; other
+ * runs of the policy's expressions count too (`extra`). Pure. README.md ("Coverage"); its JSON is
+ * in the repository's README ("Coverage of saved cases").
  */
 import type { CelTraceNode } from '../cel/types';
 import { notRun } from '../cel/trace';

@@ -1,13 +1,8 @@
 /**
- * Export: the workspace (or one document) as YAML or JSON.
- *
- * By default the YAML is the documents' own texts, as imported or typed and as edits left them
- * (edits are written into the text as the smallest change), each with what stood before it in
- * its file (its `---` line, comment-only documents): a document nobody edited exports
- * byte-identical. Items imported from a `kind: List` are written back into their List (its
- * envelope, comments and the items' indentation as they were), one List per run of its items
- * that follow each other in the workspace. Reordering keys (kubectl order), stripping server-populated fields and JSON
- * rewrite the objects, and are explicit choices of the export menu.
+ * Export: the workspace (or one document) as YAML or JSON. By default the documents' own texts
+ * with their separators and a `kind: List`'s items written back into their List, so an untouched
+ * file exports byte-identical; reordering keys, stripping server fields and JSON rewrite the
+ * objects. docs/architecture.md ("Documents and text").
  */
 import { orderFields, stripServerFields } from '../k8s';
 import { deepEqual } from '../base/json';

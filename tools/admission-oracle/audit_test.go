@@ -14,8 +14,8 @@ package oracle
 //
 //	cd tools/admission-oracle && AUDIT_OUT=testdata/audit go test -modfile=go.1.37.mod -run '^TestAuditLog$' -count=1 .
 //
-// The fixture in testdata/audit is the differential test of the traffic replay (issue #29,
-// src/impact/real-log.test.ts).
+// The fixture in testdata/audit is the differential test of the traffic replay
+// (src/impact/real-log.test.ts).
 
 import (
 	"context"

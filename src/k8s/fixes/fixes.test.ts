@@ -112,7 +112,7 @@ describe('quick fixes', () => {
     console.info(
       `quick fixes: ${applied.length} applications of ${titles.size} fixes on ${fixtureFiles().length} files${cel ? '' : ' (no CEL engine: CEL not compiled)'}`,
     );
-    // Every kind of fix the issue asks for was exercised at least once.
+    // Every kind of fix the app offers was exercised at least once.
     const expected = [
       /^W01: Exclude kube-system$/,
       /^W0[12]: Exclude kube-system and \S+$/,

@@ -56,7 +56,7 @@ describe('webhook lints', () => {
     expect(found('W06', webhookConfig({ rules: [rule({ operations: ['CONNECT'], resources: ['pods/exec'] })] }))).toEqual([]);
   });
 
-  it('W12 matchpolicy-exact: quiet when every rule names every group and version (as Convert to v1 writes them), #31', () => {
+  it('W12 matchpolicy-exact: quiet when every rule names every group and version (as Convert to v1 writes them)', () => {
     const exact = (...rules: O[]) => webhookConfig({ matchPolicy: 'Exact', rules });
     expect(found('W12', exact(rule({ apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] })))).toEqual([]);
     expect(found('W12', exact(rule({ apiGroups: ['*'], apiVersions: ['*'], resources: ['deployments'] })))).toEqual([]);
