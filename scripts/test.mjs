@@ -7,7 +7,7 @@
 //   build:wasm (the engine) · compress:wasm · build:schemas · build:oracles · build:native · typecheck · check:imports · test:go
 //   → test:unit (vitest; needs the engine, its schemas, the native engine and the oracles)
 //     · build (vite; needs the engine and schemas)
-//   → test:e2e (Playwright on the build)
+//   → test:e2e (Playwright on the build) · test:package (the release artifacts from the build)
 //
 // A step whose prerequisites failed is not run (and says so); the others still run, and the exit
 // code is non-zero when any step failed. Each step's output is prefixed with its name, and its
@@ -42,6 +42,14 @@ const STEPS = {
   'test:unit': { run: 'npx vitest run', needs: ['build:wasm', 'build:schemas', 'build:native'], after: ['build:oracles'] },
   build: { run: 'npm run build', needs: ['build:wasm', 'compress:wasm', 'build:schemas'] },
   'test:e2e': { run: 'npm run test:e2e', needs: ['build'], after: ['test:unit'] },
+  // npm run package on the build's dist/, then the CLI's tarball installed and run (scripts/package.test.ts);
+  // after test:unit, whose spawned CLI tests read the dist-cli/ that npm pack's prepare rebuilds
+  'test:package': {
+    run: 'npx vitest run scripts/package.test.ts',
+    needs: ['build'],
+    after: ['test:unit'],
+    env: { VITEST_PACKAGE: '1', VITEST_JSON: '' },
+  },
 };
 
 /** At most this many steps at once (the heavy ones are multi-process themselves). */

@@ -1,6 +1,6 @@
 /** Command-line arguments of `admission-workbench`: parsed into options or a usage error. */
 import { DEFAULT_KUBERNETES_VERSION, isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../base/releases';
-import { version } from '../../package.json';
+import { WORKBENCH_VERSION } from '../base/version';
 import { FORMATS, type Format } from './format';
 import type { FailOn } from './problem';
 import { DEFAULT_MANIFEST_BASE } from '../k8s/static-manifests';
@@ -66,7 +66,7 @@ export interface CheckArgs {
 export type ParsedArgs = CheckArgs | { command: 'help' } | { command: 'version' } | { command: 'error'; message: string };
 
 export const versionText = (): string =>
-  `admission-workbench ${version} (Kubernetes ${KUBERNETES_VERSIONS[0]}–${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}, default ${DEFAULT_KUBERNETES_VERSION})\n`;
+  `admission-workbench ${WORKBENCH_VERSION} (Kubernetes ${KUBERNETES_VERSIONS[0]}–${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}, default ${DEFAULT_KUBERNETES_VERSION})\n`;
 
 const FAIL_ON: readonly FailOn[] = ['error', 'warning', 'finding'];
 

@@ -4,7 +4,7 @@
  * usage errors exit 2, --version, unreadable input counted as an error, the size limits.
  * Real CEL engine; fixtures are written by the tests.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +12,9 @@ import { useEngine } from '../cel/test-helpers';
 import type { Report } from './format';
 import { runCli } from './main';
 import { recordingIO } from './test-helpers';
+
+/** package.json's version, read here as a user would (the CLI reads it through src/base/version.ts). */
+const packageVersion = (JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
 
 const io = recordingIO;
 
@@ -150,7 +153,8 @@ describe('admission-workbench check on the one pipeline (real CEL engine)', { ti
     for (const argv of [['--version'], ['check', '--version']]) {
       const r = io();
       expect(await runCli(argv, r)).toBe(0);
-      expect(r.out).toMatch(/^admission-workbench \d+\.\d+\.\d+ \(Kubernetes 1\.\d+–1\.\d+, default 1\.\d+\)\n$/);
+      expect(r.out).toMatch(/^admission-workbench \d+\.\d+\.\d+(-[0-9A-Za-z.-]+)? \(Kubernetes 1\.\d+–1\.\d+, default 1\.\d+\)\n$/);
+      expect(r.out.split(' ')[1]).toBe(packageVersion);
     }
   });
 

@@ -1,6 +1,7 @@
 /** Import (file, paste), export (download, copy), undo and redo. */
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { KUBERNETES_VERSIONS, isKubernetesVersion } from '../base/releases';
+import { WORKBENCH_VERSION } from '../base/version';
 import { exportDocs, exportManifestDirectory, useWorkspace, workspace, type WorkspaceDoc } from '../store';
 import { ADMISSION_CONFIGURATION_FILE, type ManifestDirLayout } from '../share/manifest-dir';
 import { zipFiles } from '../share/zip';
@@ -178,7 +179,7 @@ export function Toolbar() {
 
   return (
     <header className="toolbar">
-      <h1>Admission Workbench</h1>
+      <h1 title={`Admission Workbench ${WORKBENCH_VERSION}`}>Admission Workbench</h1>
       <TargetVersion />
       <div className="toolbar-group" role="group" aria-label="Import">
         <button type="button" onClick={() => fileInput.current?.click()}>
