@@ -2,7 +2,7 @@
 import type { FieldPath } from '../../base/path';
 import type { Fix } from '../fixes/types';
 import type { LintContext } from './types';
-import type { Obj } from './helpers';
+import type { Obj } from '../../base/json';
 
 export interface Finding {
   field: string;
