@@ -1,7 +1,9 @@
 /** The admission simulator's public surface (pure TypeScript, Node and browser): README.md lists it. */
 export * from './types';
 export { simulate, probe, prepareChain, simulatePrepared, probePrepared, requestCel, type PreparedChain } from './simulate';
-export { leanChain, leanSet, leanVerdicts, type LeanChain, type LeanRegistry, type LeanSet, type LeanVerdict } from './lean';
+export { leanSet, leanVerdicts, type LeanSet } from './lean';
+export { leanChain, type LeanChain, type LeanRegistry } from './lean-chain';
+export type { LeanVerdict } from './lean-verdict';
 export { lockoutReport } from './lockout';
 export { mutationBreaks, type MutationBreak } from './mutation-check';
 export { notRunReason, simulateDraft, type DraftOptions, type DraftRun } from './simulate-draft';

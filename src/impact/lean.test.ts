@@ -16,7 +16,8 @@ import { leanChain, leanSet, leanVerdicts, prepareChain, type SimRequest, type W
 import { binding, hook, namespace, pod, podRequest, podRule, policy, validating, mutating } from '../admission/test-helpers';
 import type { PolicyCel } from '../policy';
 import type { AdmissionRequest } from '../request/model';
-import { HAND_WRITTEN, generated } from '../../tools/admission-oracle/scenarios';
+import { generated } from '../../tools/admission-oracle/random-scenarios';
+import { HAND_WRITTEN } from '../../tools/admission-oracle/scenarios';
 import { analyzeImpact, chainDecider, fullDecider, type ChainSpec } from './index';
 
 useEngine();

@@ -7,7 +7,8 @@
 import type { CelTraceNode } from '../cel/types';
 import { notRun } from '../cel/trace';
 import type { CaseResult } from './cases';
-import type { EvaluationTrace, ValidatingRunResult } from './run';
+import type { ValidatingRunResult } from './run';
+import type { EvaluationTrace } from './validate';
 import type { MutatingEvaluationTrace, MutatingRunResult } from './mutate';
 import { branchPoints, branchTaken, type BranchOperator } from './coverage-branches';
 import { kindOf, list, nameOf, obj, str } from '../base/json';

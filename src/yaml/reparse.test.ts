@@ -13,7 +13,8 @@ import type { PathSegment } from '../base/path';
 import { parseDocuments, splitDocuments } from './index';
 import { applyEditsWithParse, reparseDocuments } from './reparse';
 import { changedRange } from '../base/text-diff';
-import { applyEdits, editsBetween } from './edit';
+import { applyEdits } from './edit';
+import { editsBetween } from './edit-diff';
 import type { ParseResult } from './types';
 
 const CORPUS = resolve(__dirname, '../cli/fixtures/realworld');
