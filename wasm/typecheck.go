@@ -2,21 +2,23 @@ package main
 
 // Type checking of a ValidatingAdmissionPolicy as kube-controller-manager's
 // validatingadmissionpolicy-status-controller does it (it writes the result into
-// status.typeChecking.expressionWarnings): k8s.io/apiserver v0.37.2
-// pkg/admission/plugin/policy/validating/typechecking.go, copied here because importing
-// that package links the whole admission plugin (client-go's clientset, informers: 596
-// more packages) into cel.wasm. The copy keeps the code as it is (same order, same
-// messages, same quirks: maxTypesToCheck, wildcards and subresources skipped, the type
-// names with time.Now().Nanosecond()) with two changes, both marked: the env set is the
-// target release's (a release-N controller compiles at its DefaultCompatibilityVersion,
-// N-1: envSetFor(N, writeStage)), and there is no klog. typecheck_test.go runs the
-// apiserver's own TypeChecker beside it on the same schemas; tools/typecheck-oracle runs
-// it with k8s.io/kubernetes' generated definitions.
+// status.typeChecking.expressionWarnings). The checker itself is k8s.io/apiserver's, copied:
+// upstream_typechecking_1.go and _2.go (validating/typechecking.go) and upstream_refs.go
+// (resolver/refs.go's PopulateRefs), each change marked "workbench:". Importing the package would
+// link the whole admission plugin (client-go's clientset, informers: 596 more packages) into
+// cel.wasm. This file is the engine's side: TypeCheck and SetSchemas, the schema resolver, the
+// mirrors of the admissionregistration/v1 fields the checker reads, and what the copy calls that
+// upstream has elsewhere or does not have (its caches). The copy keeps upstream's quirks
+// (maxTypesToCheck, wildcards and subresources skipped, type names with time.Now().Nanosecond());
+// the env set is the target release's (a release-N controller compiles at its
+// DefaultCompatibilityVersion, N-1: envSetFor(N, writeStage)), and there is no klog.
+// typecheck_test.go runs the apiserver's own TypeChecker beside it on the same schemas;
+// tools/typecheck-oracle runs it with k8s.io/kubernetes' generated definitions.
 //
 // The schemas: the asset tools/typecheck-oracle writes (public/cel/schemas-1.3x.json: the
 // built-in kinds' definitions, refs as "#/definitions/NAME"), loaded once per release
-// (setSchemas), resolved as resolver.DefinitionsSchemaResolver does (PopulateRefs, copied
-// below), plus the CustomResourceDefinitions of the request (as the apiserver publishes
+// (setSchemas), resolved as resolver.DefinitionsSchemaResolver does (with upstream_refs.go's
+// PopulateRefs), plus the CustomResourceDefinitions of the request (as the apiserver publishes
 // them: apiVersion, kind and metadata added to openAPIV3Schema).
 
 import (
@@ -216,7 +218,8 @@ func publishedCRDSchema(s *schemaNode) *schemaNode {
 	return &out
 }
 
-var errSchemaNotFound = errors.New("schema not found") // resolver.ErrSchemaNotFound
+// ErrSchemaNotFound is resolver.ErrSchemaNotFound (under its name, which upstream_refs.go uses).
+var ErrSchemaNotFound = errors.New("schema not found")
 
 // assetResolver resolves a GVK as resolver.DefinitionsSchemaResolver does, over the asset's
 // definitions; the CRDs' schemas refer to the same definitions (ObjectMeta).
@@ -255,13 +258,13 @@ func (r *assetResolver) schemaOf(ref string) (*schemaNode, bool) {
 func (r *assetResolver) ResolveSchema(gvk schema.GroupVersionKind) (*schemaNode, error) {
 	if r.asset != nil {
 		if name, ok := r.asset.GVKs[gvk.Group+"/"+gvk.Version+"/"+gvk.Kind]; ok {
-			return populateRefsFrom(r.schemaOf, "#/definitions/"+name)
+			return PopulateRefs(r.schemaOf, "#/definitions/"+name)
 		}
 	}
 	if s, ok := r.crds[gvk]; ok {
 		return populateRefs(r.schemaOf, sets.New[string](), s)
 	}
-	return nil, fmt.Errorf("cannot resolve %v: %w", gvk, errSchemaNotFound)
+	return nil, fmt.Errorf("cannot resolve %v: %w", gvk, ErrSchemaNotFound)
 }
 
 // ---------------------------------------------------------------------------
@@ -303,11 +306,35 @@ type v1ExpressionWarning struct {
 	Warning  string `json:"warning"`
 }
 
+// ---------------------------------------------------------------------------
+// What the copy of validating/typechecking.go calls that upstream has elsewhere or not at all
+
+// schemaResolver: resolver.SchemaResolver over schemaNode.
 type schemaResolver interface {
 	ResolveSchema(gvk schema.GroupVersionKind) (*schemaNode, error)
 }
 
-// convertv1beta1Variables: validating/plugin.go's.
+// cachedCompiler is c.compiler(ctx, types) for the context's i-th kind, built on the kind's first
+// expression and kept for the others (upstream builds it again for every expression; the env,
+// the variables and so the results are the same). built: the compiler is new, and
+// CheckExpression compiles the policy's variables into it.
+func (c *TypeChecker) cachedCompiler(ctx *TypeCheckingContext, i int, types typeOverwrite) (compiler *plugincel.CompositedCompiler, built bool, err error) {
+	if ctx.compilers == nil {
+		ctx.compilers = make([]*plugincel.CompositedCompiler, len(ctx.gvks))
+	}
+	if ctx.compilers[i] != nil {
+		return ctx.compilers[i], false, nil
+	}
+	compiler, err = c.compiler(ctx, types)
+	if err != nil {
+		return nil, false, err
+	}
+	ctx.compilers[i] = compiler
+	return compiler, true, nil
+}
+
+// convertv1beta1Variables: validating/plugin.go's, with the v1 mirror and variableExpression
+// (accessors.go) for validating.Variable.
 func convertv1beta1Variables(variables []v1Variable) []plugincel.NamedExpressionAccessor {
 	namedExpressions := make([]plugincel.NamedExpressionAccessor, len(variables))
 	for i, variable := range variables {
