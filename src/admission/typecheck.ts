@@ -63,7 +63,7 @@ const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
  * The kinds the apiserver types a policy's `object` with: its matchConstraints' resourceRules
  * without wildcards (resources with a wildcard or a subresource skipped), each group × version ×
  * resource resolved by the REST mapping, at most ten, sorted by group, version and kind
- * (wasm/typecheck.go typesToCheck, from the apiserver's typechecking.go). Empty when nothing
+ * (typesToCheck in wasm/upstream_typechecking_2.go, the apiserver's typechecking.go). Empty when nothing
  * resolves (the expressions stay `dyn`).
  */
 export function typesToCheck(policy: unknown, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION, workspace: readonly unknown[] = []): CheckedKind[] {
