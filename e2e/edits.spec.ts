@@ -5,10 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
+import { readFixture } from '../fixtures';
 import { control, expect, openApp, test, yamlText } from './fixtures';
 
 // cert-manager's webhook configurations, as shipped (comment lines, `admissionReviewVersions: ["v1"]`, quoted labels).
-const CERT_MANAGER = readFileSync(new URL('../src/cli/fixtures/realworld/01-cert-manager-webhooks.yaml', import.meta.url), 'utf8');
+const CERT_MANAGER = readFixture('realworld', '01-cert-manager-webhooks.yaml');
 const SERVICE = `--- # the webhook's service: read-only here, exported unchanged
 apiVersion: v1
 kind: Service

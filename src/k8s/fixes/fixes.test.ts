@@ -1,14 +1,15 @@
 /**
  * Every quick fix on every fixture where it is offered: applying it leaves the input
  * untouched, adds no validation error (also not in the documents it creates), and the
- * finding (or error) it fixes is gone. Fixtures: this folder's, the validation fixtures
- * and copies of real-world configurations (fixtures/realworld).
+ * finding (or error) it fixes is gone. Fixtures (the repository's fixtures/): the ones made
+ * for the fixes, the validation fixtures and copies of real-world configurations.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
+import { fixtureFiles as filesOf } from '../../../fixtures';
 import type { CelCompiler } from '../../cel/types';
 import { kindSpecOf } from '../registry';
 import type { FieldError } from '../errors';
@@ -20,7 +21,6 @@ import type { Fix } from './types';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const repoRoot = resolve(here, '../../..');
-const DIRS = [join(here, 'fixtures'), join(here, 'fixtures/realworld'), join(here, '../validation/fixtures')];
 const celWasm = resolve(repoRoot, 'public/cel/cel.wasm');
 
 async function loadCompiler(): Promise<CelCompiler | undefined> {
@@ -37,12 +37,7 @@ function objectsOf(text: string): unknown[] {
   });
 }
 
-const fixtureFiles = () =>
-  DIRS.flatMap((d) =>
-    readdirSync(d)
-      .filter((f) => /\.ya?ml$/.test(f))
-      .map((f) => join(d, f)),
-  );
+const fixtureFiles = () => [...filesOf('fixes'), ...filesOf('realworld'), ...filesOf('validation')];
 const key = (e: FieldError) => `${e.type} ${e.field}: ${e.message}`;
 
 interface Applied {
