@@ -98,13 +98,11 @@ test('a link over 32 KB says it may be too long and offers the workspace file', 
     { length: 1500 },
     (_, i) => `  k${i}: "${((i * 2654435761) % 4294967296).toString(36)}${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}"`,
   ).join('\n');
-  await page
-    .getByTestId('file-input')
-    .setInputFiles({
-      name: 'big.yaml',
-      mimeType: 'application/yaml',
-      buffer: Buffer.from(`apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n${noise}\n`),
-    });
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'big.yaml',
+    mimeType: 'application/yaml',
+    buffer: Buffer.from(`apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n${noise}\n`),
+  });
   await expect(page.locator('.doc-list li')).toHaveCount(6);
   await page.getByRole('button', { name: 'Share…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Share' });
