@@ -1,7 +1,6 @@
 /** Quick fixes (lightbulb → preview → apply → undo, and as a Monaco code action) and caBundle inspection at the field. */
 import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { test, expect, openApp, setYaml, withoutSystemGuard, yamlText } from './fixtures';
 
 test("a finding's lightbulb: preview the fix as a diff, apply it, the finding is gone, undo brings it back", async ({ page }) => {

@@ -14,7 +14,7 @@
  * - `annotations["authorization.k8s.io/decision"]` is "forbid" when authorization refused the
  *   request, before admission.
  */
-import { isObject, obj, str, strList, type Obj } from '../base/json';
+import { isObject, obj, str, strList } from '../base/json';
 import type { Operation, UserInfo } from '../request/model';
 
 export interface ObjectReference {

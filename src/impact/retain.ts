@@ -12,7 +12,7 @@
  * parsed whole. Whatever the scan cannot read is kept: a wrong answer can only keep too much.
  */
 import { str } from '../base/json';
-import type { AuditWrite, ObjectReference } from './audit';
+import type { ObjectReference } from './audit';
 import { readByteLineBatches, type TextSource } from './lines';
 
 /** The verbs whose replay reads the object's previous state (UPDATE and DELETE). */

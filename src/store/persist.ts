@@ -16,7 +16,6 @@
  * on screen until a write succeeds, and the page asks before it is closed meanwhile.
  */
 import { readJSON } from './autosave';
-import { isObject } from '../base/json';
 import { hasGeneratedText, withText, type ListSlot, type WorkspaceDoc } from './documents';
 import { isListSlot } from '../yaml';
 import { isKubernetesVersion, type KubernetesVersion } from '../base/releases';
