@@ -198,6 +198,7 @@ export default function CelEditor(props: CelEditorProps) {
   const problemsHere = useProblemsAt(path);
   const typeWarnings = (problemsHere ?? []).filter((p) => p.label === 'TypeChecking').map((p) => p.message);
   const typeWarningsKey = typeWarnings.join('\0');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the markers are placed on the model's text, which follows value
   useEffect(() => {
     const model = editorRef.current?.getModel();
     if (!model) return;
