@@ -1,6 +1,5 @@
 /** Quick fixes (lightbulb → preview → apply → undo, and as a Monaco code action) and caBundle inspection at the field. */
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { readFixture } from '../fixtures';
 import { test, expect, openApp, setYaml, withoutSystemGuard, yamlText } from './fixtures';
 

@@ -5,7 +5,7 @@
  */
 import type * as Monaco from 'monaco-editor';
 import type { CelDeclarations, CelMacro } from '../cel/types';
-import { functionMarkdown, macroMarkdown, signatureList } from './cel-docs';
+import { macroMarkdown, signatureList } from './cel-docs';
 import { getCelModelContext, kindsNote, receiverBefore, typedPath, type CelLanguageEngine, type CelModelContext, type MonacoApi } from './cel-model';
 import { KEYWORDS } from './cel-tokens';
 
@@ -218,6 +218,7 @@ export function celCompletionProvider(
           const isOpt = name === 'optMap' || name === 'optFlatMap';
           if (isOpt ? !optional : !collection) continue;
           const m = recv[0]!;
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: Monaco snippet placeholders, not a template
           const args = m.argCount === 3 ? '${1:i}, ${2:v}, $0' : m.argCount === 2 ? '${1:x}, $0' : '$0';
           suggestions.push({
             label: name,

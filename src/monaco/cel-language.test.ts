@@ -8,7 +8,12 @@ import { useEngine } from '../cel/test-helpers';
 
 useEngine();
 
-type Provider = { provideCompletionItems?: Function; provideHover?: Function };
+type At = { lineNumber: number; column: number };
+/** What the tests call of the registered providers (the fake model stands in for Monaco's ITextModel). */
+type Provider = {
+  provideCompletionItems?: (model: unknown, position: At) => Promise<{ suggestions: unknown[] }>;
+  provideHover?: (model: unknown, position: At) => Promise<{ contents: { value: string }[] } | null | undefined>;
+};
 
 function fakeMonaco() {
   const providers: Record<string, Provider> = {};
@@ -241,11 +246,11 @@ describe('hover', () => {
     const model = fakeModel(text);
     setCelModelContext(model as never, { context: 'vap-validation' });
     const h1 = await providers.hover!.provideHover!(model, { lineNumber: 1, column: 25 });
-    const v1 = h1.contents.map((c: { value: string }) => c.value).join('\n');
+    const v1 = h1!.contents.map((c: { value: string }) => c.value).join('\n');
     expect(v1).toContain('string.startsWith(string) -> bool');
     expect(v1).toContain('`startsWith`: `bool`');
     const h2 = await providers.hover!.provideHover!(model, { lineNumber: 1, column: 50 });
-    expect(h2.contents.map((c: { value: string }) => c.value).join('\n')).toContain('`userInfo`: `kubernetes.UserInfo`');
+    expect(h2!.contents.map((c: { value: string }) => c.value).join('\n')).toContain('`userInfo`: `kubernetes.UserInfo`');
   });
 });
 

@@ -193,7 +193,7 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
               message: d.message,
               policy: str(bspec.policyName),
               binding: bName,
-              expressionIndex: d.index < 0 ? 0 : d.index,
+              expressionIndex: Math.max(d.index, 0),
               validationActions: actions,
             });
           else if (action === 'Warn') result.warnings.push(validationWarning(policyName, bName, d.message));

@@ -302,7 +302,7 @@ export function importText(text: string, origin: string): ImportResult {
     const list = d.fromList ? listOf(d.documentIndex) : undefined;
     const item = list?.items[d.fromList!.itemIndex];
     const slice = item ? item.text : !d.fromList ? ownText(d.documentIndex) : undefined;
-    const doc = docFromObject(d.object, origin, slice && slice.trim() ? slice : undefined);
+    const doc = docFromObject(d.object, origin, slice?.trim() ? slice : undefined);
     if (list && item) doc.listItem = { list: list.id, frame: list.frame, gap: item.gap, indent: item.indent, newline: item.newline };
     if (slice === text && documents.length === 1 && !errors.length && !warnings.length) {
       // The file is this one document: its parse is the document's (the YAML pane's positions, the next keystroke).

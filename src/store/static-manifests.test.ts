@@ -128,6 +128,6 @@ describe('static manifests (store)', () => {
     db.setItem('admission-workbench:workspace', serialize(ws.getState()));
     const { saved } = await restoreWorkspace(storageBackend(db, 'admission-workbench:workspace'), memoryStorage());
     expect(saved?.staticManifests).toBe(true);
-    expect(saved?.docs[0]!.static).toBe(true);
+    expect(saved?.docs[0]?.static).toBe(true);
   });
 });

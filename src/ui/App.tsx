@@ -27,6 +27,7 @@ function useView(): [View, (v: View) => void] {
   const [view, setView] = useState<View>('document');
   const selectedId = useWorkspace((s) => s.selectedId);
   const focusSeq = useWorkspace((s) => s.focus?.seq);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new selection or focus request is the trigger, not a value the effect reads
   useEffect(() => setView('document'), [selectedId, focusSeq]);
   // A shared scratchpad link was opened: show it.
   const scratchShown = useScratchpad((s) => s.shown);
@@ -49,6 +50,7 @@ function NoticeItem({ notice }: { notice: Notice }) {
     return () => clearTimeout(timer);
   }, [notice, held, id]);
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: pointer and focus only hold the notice on screen while it is read; its action is a button
     <div
       className={`notice ${notice.level}`}
       data-notice-id={id}
@@ -112,6 +114,7 @@ export function App() {
   const [view, setView] = useView();
   useHistoryShortcuts();
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: the page takes dropped files anywhere; the toolbar has an Import button for keyboard users
     <div
       className="app"
       onDragOver={(e) => {

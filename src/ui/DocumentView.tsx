@@ -61,6 +61,7 @@ function useEditorAllowed(): boolean {
 function YamlText({ doc }: { doc: WorkspaceDoc }) {
   const shown = useAfterFirstPaint();
   return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: focusing the text loads the editor (onFocus), as a click does
     <pre className="yaml-fallback" tabIndex={0} title="The editor is loading" onPointerDown={allowEditor} onFocus={allowEditor}>
       {shown ? doc.text : null}
     </pre>

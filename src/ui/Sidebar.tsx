@@ -90,6 +90,7 @@ export function Sidebar() {
                 >
                   <input
                     aria-label="New name"
+                    // biome-ignore lint/a11y/noAutofocus: the input appears because the user asked to rename; typing goes straight to it
                     autoFocus
                     value={draft}
                     onChange={(e) => setDraft(e.target.value)}

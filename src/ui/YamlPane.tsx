@@ -115,9 +115,9 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyMod.Shift | monaco.KeyCode.KeyZ, () => workspace.getState().redo());
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyY, () => workspace.getState().redo());
     // Tab indents here: Esc then Tab leaves (Ctrl+M, Monaco's tab-focus mode, is the other way out).
-    const escape = letEscapeThenTabLeave(editor, monaco.KeyCode, setAnnouncement);
+    const escapeThenTab = letEscapeThenTabLeave(editor, monaco.KeyCode, setAnnouncement);
     return () => {
-      escape.dispose();
+      escapeThenTab.dispose();
       editor.dispose();
       editorRef.current = null;
     };

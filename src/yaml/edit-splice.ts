@@ -74,7 +74,7 @@ export class Writer extends TextStyle {
       c.kind === 'map'
         ? c.entries!.map((e) => ({ start: e.keyStart, end: Math.max(e.keyEnd, e.node.end) }))
         : c.items!.map((it) => ({ start: c.flow ? it.start : this.dashStart(it.start), end: it.end }));
-    const i = c.kind === 'map' ? c.entries!.findIndex((e) => e === target.entry) : Number(seg);
+    const i = c.kind === 'map' ? c.entries!.indexOf(target.entry!) : Number(seg);
     if (els.length === 1) return this.replace(steps.slice(0, -1), c.kind === 'map' ? {} : []);
     if (c.flow) {
       return i < els.length - 1 ? { start: els[i]!.start, end: els[i + 1]!.start, insert: '' } : { start: els[i - 1]!.end, end: els[i]!.end, insert: '' };

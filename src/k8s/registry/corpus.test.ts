@@ -2,7 +2,7 @@
  * Real manifests from 30+ projects (fixtures/realworld): the decode check
  * must find no wrong types and no unknown fields.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';

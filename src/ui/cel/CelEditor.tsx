@@ -107,15 +107,15 @@ export default function CelEditor(props: CelEditorProps) {
     });
     editorRef.current = editor;
     // Auto height: as tall as the content, up to MAX_HEIGHT.
-    const fit = () => {
+    const fitHeight = () => {
       const h = Math.min(MAX_HEIGHT, Math.max(25, editor.getContentHeight()));
       if (host.current && host.current.style.height !== `${h}px`) {
         host.current.style.height = `${h}px`;
         editor.layout();
       }
     };
-    const sizeSub = editor.onDidContentSizeChange(fit);
-    fit();
+    const sizeSub = editor.onDidContentSizeChange(fitHeight);
+    fitHeight();
 
     // Undo and redo go through the workspace, so they cover form, YAML and CEL edits alike.
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyZ, () => workspace.getState().undo());
@@ -198,6 +198,7 @@ export default function CelEditor(props: CelEditorProps) {
   const problemsHere = useProblemsAt(path);
   const typeWarnings = (problemsHere ?? []).filter((p) => p.label === 'TypeChecking').map((p) => p.message);
   const typeWarningsKey = typeWarnings.join('\0');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the markers are placed on the model's text, which follows value
   useEffect(() => {
     const model = editorRef.current?.getModel();
     if (!model) return;

@@ -131,6 +131,7 @@ const splitList = (s: string) =>
 /** Comma-separated groups: the text is kept while typing (a trailing comma stays). */
 function GroupsInput({ groups, onChange }: { groups: string[]; onChange(g: string[]): void }) {
   const [text, setText] = useState(groups.join(', '));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a change of groups from outside resets the text; text is what the user types
   useEffect(() => {
     if (splitList(text).join('\n') !== groups.join('\n')) setText(groups.join(', '));
     // Only a change of `groups` from outside resets the text; `text` itself is what the user types.

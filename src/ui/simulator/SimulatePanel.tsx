@@ -31,6 +31,7 @@ export default function SimulatePanel() {
   const [running, setRunning] = useState(false);
   const uid = useId();
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runSimulation reads the release and the static flag from the store, so release and allStatic are its triggers
   useEffect(() => {
     if (celState !== 'ready') return;
     let cancelled = false;
