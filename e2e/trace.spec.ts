@@ -1,4 +1,4 @@
-import { control, expect, openApp, test } from './fixtures';
+import { control, expect, openApp, test, newDocument } from './fixtures';
 import type { Page } from '@playwright/test';
 
 const outcome = (page: Page) => page.getByTestId('policy-outcome');
@@ -15,9 +15,9 @@ async function retype(page: Page, path: string, text: string) {
 test('a policy test run shows sub-expression values, greys what did not run, and lists every failing validation', async ({ page }) => {
   test.setTimeout(120_000);
   await openApp(page);
-  await page.locator('#new-doc').selectOption('ValidatingAdmissionPolicy');
+  await newDocument(page, 'ValidatingAdmissionPolicy');
   await control(page, 'spec.validations[0].messageExpression').waitFor();
-  await page.locator('#new-doc').selectOption('ValidatingAdmissionPolicyBinding');
+  await newDocument(page, 'ValidatingAdmissionPolicyBinding');
   await control(page, 'spec.policyName').fill('replica-limit-2.example.com');
   await page.locator('.doc-list button', { hasText: 'replica-limit-2.example.com' }).click();
   await expect(page.locator('[data-testid="cel-status"]')).toHaveText('CEL: ready', { timeout: 60_000 });
@@ -53,7 +53,7 @@ test('a policy test run shows sub-expression values, greys what did not run, and
 test('the CEL editor shows the Test run values inline', async ({ page }) => {
   test.setTimeout(120_000);
   await openApp(page);
-  await page.locator('#new-doc').selectOption('ValidatingAdmissionPolicy');
+  await newDocument(page, 'ValidatingAdmissionPolicy');
   const path = 'spec.validations[0].expression';
   await control(page, path).waitFor();
   await expect(page.locator('[data-testid="cel-status"]')).toHaveText('CEL: ready', { timeout: 60_000 });
