@@ -11,6 +11,7 @@ import { restoreWorkspace, serialize, storageBackend } from './persist';
 import { currentWorkspaceFile, openWorkspaceFile } from './share';
 import { docProblems } from './problems';
 import { exportManifestDirectory } from './export';
+import { previewFix } from './fixes';
 import { staticIndices } from './simulator';
 import { setTestsData } from './test-inputs';
 import { createWorkspace, isStaticDoc, workspace } from './workspace';
@@ -123,6 +124,44 @@ describe('static manifests (store)', () => {
     const fixed = workspace.getState();
     const out = exportManifestDirectory(fixed.docs, 'per-object', fixed);
     expect(out.ok && Object.keys(out.files).sort()).toEqual(['admission-configuration.yaml', 'validating-webhooks/guard.static.k8s.io.yaml']);
+  });
+
+  it("quick fixes for the loader's name and service errors: a diff preview, one undo step each, and then the set loads", () => {
+    const [id] = workspace.getState().importText(VWC, 'test');
+    workspace.getState().setDocStatic(id!, true);
+    const problems = () => {
+      const docs = workspace.getState().docs;
+      return docProblems(docs[0]!, docs);
+    };
+    const fixAt = (field: string) => problems().items.find((p) => p.field === field)?.fixes?.[0];
+    const rename = fixAt('metadata.name')!;
+    expect(rename.title).toBe('Rename to "guard.static.k8s.io"');
+    const diff = (fix: typeof rename, params?: Record<string, string>) =>
+      previewFix(id!, fix, params)!.hunks.flatMap((l) => (l !== '…' && l.op !== ' ' ? [`${l.op}${l.text.trim()}`] : []));
+    expect(diff(rename)).toEqual(['-name: guard # no suffix yet', '+name: guard.static.k8s.io # no suffix yet']);
+    const steps = workspace.getState().history.past.length;
+    workspace.getState().applyFix(id!, rename);
+    expect(workspace.getState().history.past.length).toBe(steps + 1);
+
+    const url = fixAt('webhooks[0].clientConfig.service')!;
+    expect(url.title).toBe('Call a URL instead of the service');
+    expect(url.params![0]!.default).toBe('https://guard.guard-system.svc');
+    const params = { url: 'https://10.0.0.5:8443/validate' };
+    // (the service was clientConfig's only field: the edit writes the new clientConfig on its line)
+    expect(diff(url, params)).toEqual([
+      '-clientConfig:',
+      '-service: {name: guard, namespace: guard-system}',
+      '+clientConfig: {url: https://10.0.0.5:8443/validate}',
+    ]);
+    workspace.getState().applyFix(id!, url, params);
+    expect(workspace.getState().history.past.length).toBe(steps + 2);
+    // nothing of the service is left, and the set loads
+    expect(workspace.getState().docs[0]!.text).not.toContain('service');
+    expect(problems().errors).toBe(0);
+    expect(problems().manifest).toEqual({ loads: true });
+    workspace.getState().undo();
+    expect(workspace.getState().docs[0]!.text).toContain('service: {name: guard, namespace: guard-system}');
+    expect(workspace.getState().docs[0]!.text).toContain('name: guard.static.k8s.io');
   });
 
   it('flags survive the workspace file (and old files load without them)', () => {
