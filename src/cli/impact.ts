@@ -49,7 +49,8 @@ changes: newly denied, newly warned, newly audited, newly mutated, no longer den
 Options:
   --cluster FILE|DIR           kubectl get … -A -o yaml|json output (several allowed; any size, streamed; .gz accepted)
   --audit FILE|-               kube-apiserver audit log (JSON lines, audit.k8s.io/v1; .gz read as gzip)
-  --candidate overlay|replace  overlay (default): the cluster's chain plus the workspace's; replace: the workspace's alone
+  --candidate overlay|replace  overlay (default): the cluster's chain plus the workspace's (same-named objects
+                               replaced); replace: the workspace's alone
   --webhook NAME=ANSWER        a webhook's assumed answer: allow (default), deny, unavailable
   --user NAME                  who creates the existing objects when they are judged (default kubernetes-admin)
   --no-existing                do not judge the snapshot's existing objects

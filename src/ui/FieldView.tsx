@@ -271,7 +271,7 @@ export const ListItem = memo(function ListItem({ field, path, index: i, item, la
               aria-label={`Duplicate ${title}`}
               onClick={() => ws().insertItem(docId, path, duplicateItem(field, item), i + 1)}
             >
-              Copy
+              Duplicate
             </button>
             <button type="button" className="icon danger" aria-label={`Delete ${title}`} onClick={() => ws().removeItem(docId, path, i)}>
               ×

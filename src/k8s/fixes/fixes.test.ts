@@ -16,6 +16,7 @@ import type { FieldError } from '../errors';
 import { lint } from '../lints';
 import { validate } from '../validate-all';
 import { fixesForError } from './errors';
+import { manifestProblems } from '../static-manifests';
 import { suggestDnsName } from './edits';
 import type { Fix } from './types';
 
@@ -145,6 +146,62 @@ describe('quick fixes', () => {
     ];
     const missing = expected.filter((re) => ![...titles].some((t) => re.test(t))).map(String);
     expect(missing).toEqual([]);
+  });
+
+  it('a .static.k8s.io name at 1.37 (reserved for static manifests): rename without the suffix; 1.36 warns, with the same fix', () => {
+    const hook = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'guard.static.k8s.io' },
+      webhooks: [],
+    };
+    for (const kubernetesVersion of ['1.37', '1.36'] as const) {
+      const [e, ...others] = validate(hook, { kubernetesVersion });
+      expect(others).toEqual([]);
+      expect(e!.field).toBe('metadata.name');
+      expect(e!.severity ?? 'error').toBe(kubernetesVersion === '1.37' ? 'error' : 'warning');
+      const fixes = fixesForError(e!, hook);
+      expect(fixes.map((f) => f.title)).toEqual(['Rename to "guard"']);
+      const { object } = fixes[0]!.apply(hook);
+      expect(object).toEqual({ ...hook, metadata: { name: 'guard' } });
+      expect(validate(object, { kubernetesVersion })).toEqual([]);
+    }
+  });
+
+  /** The manifest loader's errors of one static object, as the app's checks make them (src/check/manifests.ts). */
+  const loaderErrors = (o: unknown): FieldError[] =>
+    manifestProblems([o], () => true).map((p) => ({ type: 'Invalid' as const, field: p.field, message: p.message }));
+
+  it("a static manifest's name gets the suffix; a static webhook's service becomes a URL, the service gone", () => {
+    const hook = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'Cert_Manager-webhook' },
+      webhooks: [
+        {
+          name: 'webhook.cert-manager.io',
+          sideEffects: 'None',
+          admissionReviewVersions: ['v1'],
+          clientConfig: { service: { name: 'cert-manager-webhook', namespace: 'cert-manager', path: '/validate', port: 10250 }, caBundle: 'Y2E=' },
+          rules: [{ operations: ['CREATE'], apiGroups: ['cert-manager.io'], apiVersions: ['v1'], resources: ['certificates'] }],
+        },
+      ],
+    };
+    const errors = loaderErrors(hook);
+    expect(errors.map((e) => e.field)).toEqual(['metadata.name', 'webhooks[0].clientConfig.service']);
+    const [rename, url] = errors.map((e) => fixesForError(e, hook));
+    expect(rename!.map((f) => f.title)).toEqual(['Rename to "cert-manager-webhook.static.k8s.io"']);
+    expect(url!.map((f) => f.title)).toEqual(['Call a URL instead of the service']);
+    expect(url![0]!.params![0]!.default).toBe('https://cert-manager-webhook.cert-manager.svc:10250/validate');
+    let fixed = rename![0]!.apply(hook).object;
+    fixed = url![0]!.apply(fixed, { params: { url: 'https://10.0.0.5:10250/validate' } }).object;
+    expect((fixed as typeof hook).webhooks[0]!.clientConfig).toEqual({ caBundle: 'Y2E=', url: 'https://10.0.0.5:10250/validate' });
+    // the set loads, and the API's own validation has nothing to say either
+    expect(loaderErrors(fixed)).toEqual([]);
+    expect(validate(fixed, { kubernetesVersion: '1.36' }).filter((e) => e.severity !== 'warning')).toEqual([]);
+    // not a URL: nothing changes
+    expect(url![0]!.apply(hook, { params: { url: 'cert-manager-webhook:443' } }).object).toBe(hook);
+    expect(hook.webhooks[0]!.clientConfig.service.name).toBe('cert-manager-webhook');
   });
 
   it('narrowing wildcard resources uses the resources and groups the user typed', () => {

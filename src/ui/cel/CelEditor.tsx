@@ -239,6 +239,9 @@ function traceDecorations(model: monaco.editor.ITextModel, trace: ReturnType<typ
       hoverMessage: { value: 'Not evaluated in this run (short-circuited, or a branch or macro body not entered).' },
     },
   }));
+  // The values go after empty ranges at their end, in the labels' order (innermost first, as the
+  // test run panel shows them): Monaco orders the text after decorations that end at one place by
+  // where they start, which would put an enclosing expression's value before its operand's.
   for (const l of traceLabels(trace.expression, trace.trace)) {
     const full =
       l.full.length > HOVER_MAX
@@ -248,8 +251,11 @@ function traceDecorations(model: monaco.editor.ITextModel, trace: ReturnType<typ
       range: range(l.from, l.at),
       options: {
         hoverMessage: { value: `${l.error ? 'Error' : 'Value'} of \`${trace.expression.slice(l.from, l.at).replace(/`/g, "'")}\`:\n\n\`\`\`\n${full}\n\`\`\`` },
-        after: { content: ` ${l.text}`, inlineClassName: l.error ? 'cel-trace-value error' : 'cel-trace-value' },
       },
+    });
+    out.push({
+      range: range(l.at, l.at),
+      options: { showIfCollapsed: true, after: { content: ` ${l.text}`, inlineClassName: l.error ? 'cel-trace-value error' : 'cel-trace-value' } },
     });
   }
   return out;

@@ -362,12 +362,13 @@ export default function ImpactPanel({ onOpenInSimulate }: { onOpenInSimulate: ()
         <fieldset className="impact-candidate">
           <legend>Candidate</legend>
           <label>
-            <input type="radio" name={`${uid}-c`} checked={state.candidate === 'overlay'} onChange={() => setImpactOptions({ candidate: 'overlay' })} /> the
-            cluster's chain with the workspace
+            {/* The words of the command line's --candidate overlay|replace (src/cli/impact.ts). */}
+            <input type="radio" name={`${uid}-c`} checked={state.candidate === 'overlay'} onChange={() => setImpactOptions({ candidate: 'overlay' })} />{' '}
+            overlay: the cluster's chain plus the workspace's
           </label>
           <label>
-            <input type="radio" name={`${uid}-c`} checked={state.candidate === 'replace'} onChange={() => setImpactOptions({ candidate: 'replace' })} /> the
-            workspace alone
+            <input type="radio" name={`${uid}-c`} checked={state.candidate === 'replace'} onChange={() => setImpactOptions({ candidate: 'replace' })} />{' '}
+            replace: the workspace's alone
           </label>
         </fieldset>
         <label>
