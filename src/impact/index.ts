@@ -3,7 +3,8 @@
  * through the workspace's admission configuration, beside the cluster's own chain. Pure
  * TypeScript, Node and browser. See README.md.
  */
-export { analyzeImpact, candidateChain, headlineOf } from './analyze';
+export { analyzeImpact, candidateChain, existingKey, headlineOf } from './analyze';
+export { clusterObjectsFor, simulatorDraftOf, type Assumed } from './scenario';
 export type { ExistingImpact, ImpactInput, ImpactOptions, ImpactProgress, ImpactReport, ImpactSummary } from './analyze';
 export {
   chainDecider,

@@ -8,7 +8,7 @@
 import { create } from 'zustand';
 import { celModule } from '../cel';
 import type { EventImpact, ImpactOptions, ImpactProgress, ImpactReport, ImpactRow } from '../impact';
-import { toDraft } from '../request';
+import { simulatorDraftOf } from '../impact';
 import type { WorkspaceDoc } from './documents';
 import type { DeciderInit, FromReplay, ToReplay } from './impact-protocol';
 import { setSimulatorDraft, staticIndices } from './simulator';
@@ -165,10 +165,15 @@ export async function runImpact(docs: readonly WorkspaceDoc[], webhooks: ImpactO
   }
 }
 
-/** Opens a replayed request in the Simulate view's draft (the request, its objects and Namespace). */
-export function openInSimulator(auditID: string): boolean {
-  const kept = impact.getState().report?.requests[auditID];
-  if (!kept) return false;
-  setSimulatorDraft({ input: toDraft({ request: kept.request, ...(kept.namespaceObject ? { namespaceObject: kept.namespaceObject } : {}) }), webhooks: {} });
+/**
+ * Opens a kept request (a changed event by its auditID, a changed existing object by
+ * `existingKey`) in the Simulate view as the report judged it (src/impact/scenario.ts): the
+ * request, its Namespace, the cluster's objects its run read, the assumed answers, the release.
+ */
+export function openInSimulator(key: string): boolean {
+  const report = impact.getState().report;
+  const draft = report && simulatorDraftOf(report, key);
+  if (!draft) return false;
+  setSimulatorDraft(draft);
   return true;
 }

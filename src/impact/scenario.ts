@@ -1,0 +1,78 @@
+/**
+ * A replayed request as a Simulate scenario (src/request's SimulatorDraft): the request as the
+ * replay built it (object, old object, user, options, dry run), its Namespace as the replay had
+ * it, the webhook answers and the release the report assumed, and the cluster's objects the
+ * candidate chain held beside the workspace's. Simulate then runs the same chain on the same
+ * inputs and reaches the row's verdict (scenario.test.ts; e2e/impact.spec.ts opens every changed
+ * row of a real apiserver's log).
+ */
+import { isObject, kindOf, nameOf, namespaceOf, obj, str } from '../base/json';
+import { BINDING_KIND_OF } from '../k8s/resources';
+import { resolveParams } from '../policy';
+import { responseDrafts, toDraft, type SimulatorDraft } from '../request';
+import type { KubernetesVersion } from '../base/releases';
+import type { AdmissionRequest, UserInfo } from '../request/model';
+import type { WebhookResponse } from '../request/scenario';
+import { isAdmissionObject } from './cluster';
+import type { KeptRequest } from './events';
+
+/** What a report assumed (`ImpactSummary.assumed`): the release, each webhook's answer (the others allow), who creates the existing objects. */
+export interface Assumed {
+  kubernetesVersion: KubernetesVersion;
+  webhooks: Record<string, WebhookResponse>;
+  user: UserInfo;
+}
+
+/** A param kind's documents keep the scope `resolveParams` infers from them: one with a namespace if any has one, else any one. */
+function scopeWitness(documents: readonly unknown[]): unknown {
+  return documents.find((d) => namespaceOf(d) !== '') ?? documents[0];
+}
+
+/**
+ * The objects of `chain` (the candidate chain as the replay held it) that are not the
+ * workspace's and that a run of `request` reads: the cluster's admission objects the candidate
+ * keeps, the params its bindings resolve for this request (and, per param kind, one document that
+ * keeps the kind's inferred scope), and the CustomResourceDefinition of the request's resource.
+ * A cluster's ConfigMaps as params can be thousands: only those the request can meet go to Simulate.
+ */
+export function clusterObjectsFor(request: AdmissionRequest, chain: readonly unknown[], isWorkspace: (o: unknown) => boolean): unknown[] {
+  const take = new Set<unknown>();
+  const namespace = str(request.namespace);
+  for (const p of chain) {
+    if (!isObject(p) || !isAdmissionObject(p)) continue;
+    if (!isWorkspace(p)) take.add(p);
+    const spec = obj(p.spec);
+    const paramKind = obj(spec.paramKind);
+    const bindingKind = BINDING_KIND_OF[kindOf(p)];
+    if (!bindingKind || !str(paramKind.kind)) continue;
+    const ofKind = chain.filter((d) => isObject(d) && d.apiVersion === paramKind.apiVersion && d.kind === paramKind.kind && !isWorkspace(d));
+    const witness = scopeWitness(ofKind);
+    if (witness !== undefined) take.add(witness);
+    for (const b of chain) {
+      if (kindOf(b) !== bindingKind || str(obj(obj(b).spec).policyName) !== nameOf(p)) continue;
+      for (const param of resolveParams(spec, obj(b).spec, namespace, { paramDocuments: chain }).params) if (param && !isWorkspace(param)) take.add(param);
+    }
+  }
+  const { group, resource } = request.resource;
+  for (const d of chain) {
+    const s = obj(obj(d).spec);
+    if (kindOf(d) === 'CustomResourceDefinition' && !isWorkspace(d) && str(s.group) === group && str(obj(s.names).plural) === resource) take.add(d);
+  }
+  // in the chain's order: the order the replay's run read them in
+  return chain.filter((o) => take.has(o));
+}
+
+/**
+ * The Simulate scenario of a request the report kept (`report.requests[key]`: a changed event by
+ * its auditID, a changed existing object by `existingKey`), or undefined when it kept none.
+ */
+export function simulatorDraftOf(report: { requests: Record<string, KeptRequest>; summary: { assumed: Assumed } }, key: string): SimulatorDraft | undefined {
+  const kept = report.requests[key];
+  if (!kept) return undefined;
+  const assumed = report.summary.assumed;
+  return {
+    input: toDraft({ request: kept.request, ...(kept.namespaceObject !== undefined ? { namespaceObject: kept.namespaceObject } : {}) }),
+    webhooks: responseDrafts(assumed.webhooks),
+    cluster: { source: kept.source ?? '', objects: kept.objects ?? [], kubernetesVersion: assumed.kubernetesVersion },
+  };
+}
