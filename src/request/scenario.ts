@@ -6,7 +6,7 @@ import type { JsonPatchOp } from '../base/jsonpatch';
 import { isObject } from '../base/json';
 import type { KubernetesVersion } from '../base/releases';
 import type { TestInputDraft } from './model';
-import { parseInputText } from './parse';
+import { parseDocuments } from '../yaml';
 
 export type WebhookResponseKind = 'allow' | 'deny' | 'unavailable' | 'patch' | 'warnings';
 export const WEBHOOK_RESPONSES: readonly WebhookResponseKind[] = ['allow', 'deny', 'unavailable', 'patch', 'warnings'];
@@ -147,9 +147,11 @@ function readAnswer(v: unknown): { answer: WebhookResponse } | { error: string }
  * answers read are kept.
  */
 export function readWebhookAnswers(text: string): { answers: Record<string, WebhookResponse>; problems: string[] } {
-  const parsed = parseInputText(text);
-  if (parsed.error) return { answers: {}, problems: [`line ${parsed.error.line}, column ${parsed.error.column}: ${parsed.error.message}`] };
-  const top = parsed.value;
+  const parsed = parseDocuments(text, { unwrapLists: false, allowNonObjects: true });
+  const error = parsed.errors[0];
+  if (error) return { answers: {}, problems: [`line ${error.line}, column ${error.column}: ${error.message}`] };
+  if (parsed.documents.length > 1) return { answers: {}, problems: [`${parsed.documents.length} documents: the answers are one mapping`] };
+  const top = parsed.documents[0]?.object;
   const map = isObject(top) && isObject(top.webhooks) ? top.webhooks : top;
   if (!isObject(map))
     return { answers: {}, problems: ['expected a mapping from webhook name to answer (allow, deny, unavailable, {patch: […]}, {warnings: […]})'] };
