@@ -53,7 +53,7 @@ export interface ImpactOptions {
   keepUnchanged?: boolean;
   /** Keep the changed events' results in the report (default true); false with `keepUnchanged: false` keeps none (`onEvent` streams them all). */
   keepChanged?: boolean;
-  /** Keep the whole admission request of up to this many changed events (`report.requests`, by auditID), to open them in the simulator (default 0). */
+  /** Keep the whole admission request of up to this many changed events (`report.requests`, by auditID) and as many changed existing objects (by `existingKey`), to open them in Simulate (default 0). */
   keepRequests?: number;
   onEvent?: (e: EventImpact) => void;
   onProgress?: (p: ImpactProgress) => void;
