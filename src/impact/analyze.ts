@@ -13,7 +13,7 @@ import type { SkipReason } from './audit';
 import { isAdmissionObject, readCluster, stateOf } from './cluster';
 import { chainDecider, changeOf, CHANGES, type Change, type ChainSpec, type Decider, type Decision, type Denial } from './decide';
 import { logReplay, type EventImpact, type KeptRequest, type LineOutcome, type SkippedLine } from './events';
-import { clusterObjectsFor, type Assumed } from './scenario';
+import { clusterObjects, type Assumed } from './scenario';
 import { readLineBatches, type TextSource } from './lines';
 import type { LaterReads } from './retain';
 import { shardedReplay, shardObjects, type OpenShard } from './shard';
@@ -288,12 +288,12 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     options.onProgress?.({ lines, events, existing: report.existing.length, existingTotal, changed: events - changes.unchanged, phase });
 
   const workspaceObjects = new Set(input.workspace);
-  /** A request kept for Simulate, with what else its candidate run read (src/impact/scenario.ts). */
-  const keep = (k: KeptRequest, source: string): KeptRequest => ({
-    ...k,
-    source,
-    objects: clusterObjectsFor(k.request, candidate.objects, (o) => workspaceObjects.has(o)),
-  });
+  /** What else of the cluster a kept request's candidate run read (src/impact/scenario.ts), prepared on the first kept request. */
+  let readOf: ((request: AdmissionRequest) => unknown[]) | undefined;
+  const keep = (k: KeptRequest, source: string): KeptRequest => {
+    readOf ??= clusterObjects(candidate.objects, (o) => workspaceObjects.has(o));
+    return { ...k, source, objects: readOf(k.request) };
+  };
   let keptExisting = 0;
 
   /** A line's outcome taken into the report, in log order. */

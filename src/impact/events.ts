@@ -43,7 +43,7 @@ export interface KeptRequest {
   namespaceObject?: unknown;
   /** Where it comes from (`line 12 of the audit log`): set when the report keeps it. */
   source?: string;
-  /** The cluster's objects its candidate run read beside the workspace's (src/impact/scenario.ts `clusterObjectsFor`): set when the report keeps it. */
+  /** The cluster's objects its candidate run read beside the workspace's (src/impact/scenario.ts `clusterObjects`): set when the report keeps it. */
   objects?: unknown[];
 }
 

@@ -4,7 +4,7 @@
  * TypeScript, Node and browser. See README.md.
  */
 export { analyzeImpact, candidateChain, existingKey, headlineOf } from './analyze';
-export { clusterObjectsFor, simulatorDraftOf, type Assumed } from './scenario';
+export { clusterObjects, simulatorDraftOf, type Assumed } from './scenario';
 export type { ExistingImpact, ImpactInput, ImpactOptions, ImpactProgress, ImpactReport, ImpactSummary } from './analyze';
 export {
   chainDecider,

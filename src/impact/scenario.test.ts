@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useEngine } from '../cel/test-helpers';
 import { simulateDraft, type SimResult, type WebhookResponse } from '../admission';
-import { analyzeImpact, clusterObjectsFor, existingKey, simulatorDraftOf, type Decision, type ImpactReport } from './index';
+import { analyzeImpact, clusterObjects, existingKey, simulatorDraftOf, type Decision, type ImpactReport } from './index';
 import type { AdmissionRequest } from '../request/model';
 
 useEngine();
@@ -87,7 +87,7 @@ describe('a changed row opened in Simulate gets the row’s verdict', () => {
       });
 });
 
-describe('clusterObjectsFor', () => {
+describe('clusterObjects', () => {
   const policy = (name: string, paramKind?: unknown) => ({
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'ValidatingAdmissionPolicy',
@@ -133,9 +133,10 @@ describe('clusterObjectsFor', () => {
       crd('example.com', 'widgets'),
       crd('example.com', 'gadgets'),
     ];
-    const names = clusterObjectsFor(request, chain, (o) => o === mine).map(
-      (o) => `${(o as { kind: string }).kind} ${(o as { metadata: { name: string } }).metadata.name}`,
-    );
+    const names = clusterObjects(
+      chain,
+      (o) => o === mine,
+    )(request).map((o) => `${(o as { kind: string }).kind} ${(o as { metadata: { name: string } }).metadata.name}`);
     expect(names).toEqual([
       'ValidatingAdmissionPolicy limits',
       'ValidatingAdmissionPolicyBinding by-name',

@@ -29,37 +29,48 @@ function scopeWitness(documents: readonly unknown[]): unknown {
 }
 
 /**
- * The objects of `chain` (the candidate chain as the replay held it) that are not the
- * workspace's and that a run of `request` reads: the cluster's admission objects the candidate
- * keeps, the params its bindings resolve for this request (and, per param kind, one document that
- * keeps the kind's inferred scope), and the CustomResourceDefinition of the request's resource.
- * A cluster's ConfigMaps as params can be thousands: only those the request can meet go to Simulate.
+ * What of `chain` (the candidate chain as the replay held it) beyond the workspace's objects a
+ * run of a request reads: the cluster's admission objects the candidate keeps, the params its
+ * bindings resolve for this request (and, per param kind, one document that keeps the kind's
+ * inferred scope), and the CustomResourceDefinition of the request's resource. Prepared once per
+ * chain, asked per kept request: a cluster's ConfigMaps as params can be thousands, and only those
+ * a request can meet go to Simulate.
  */
-export function clusterObjectsFor(request: AdmissionRequest, chain: readonly unknown[], isWorkspace: (o: unknown) => boolean): unknown[] {
-  const take = new Set<unknown>();
-  const namespace = str(request.namespace);
+export function clusterObjects(chain: readonly unknown[], isWorkspace: (o: unknown) => boolean): (request: AdmissionRequest) => unknown[] {
+  const order = new Map<unknown, number>();
+  const always: unknown[] = [];
+  const paramPolicies: { spec: unknown; bindings: unknown[]; documents: unknown[] }[] = [];
+  const crds: unknown[] = [];
+  chain.forEach((o, i) => {
+    order.set(o, i);
+    if (isAdmissionObject(o) && !isWorkspace(o)) always.push(o);
+    if (kindOf(o) === 'CustomResourceDefinition' && !isWorkspace(o)) crds.push(o);
+  });
   for (const p of chain) {
-    if (!isObject(p) || !isAdmissionObject(p)) continue;
-    if (!isWorkspace(p)) take.add(p);
-    const spec = obj(p.spec);
+    const spec = obj(obj(p).spec);
     const paramKind = obj(spec.paramKind);
     const bindingKind = BINDING_KIND_OF[kindOf(p)];
-    if (!bindingKind || !str(paramKind.kind)) continue;
-    const ofKind = chain.filter((d) => isObject(d) && d.apiVersion === paramKind.apiVersion && d.kind === paramKind.kind && !isWorkspace(d));
-    const witness = scopeWitness(ofKind);
-    if (witness !== undefined) take.add(witness);
-    for (const b of chain) {
-      if (kindOf(b) !== bindingKind || str(obj(obj(b).spec).policyName) !== nameOf(p)) continue;
-      for (const param of resolveParams(spec, obj(b).spec, namespace, { paramDocuments: chain }).params) if (param && !isWorkspace(param)) take.add(param);
+    if (!isAdmissionObject(p) || !bindingKind || !str(paramKind.kind)) continue;
+    const documents = chain.filter((d) => isObject(d) && d.apiVersion === paramKind.apiVersion && d.kind === paramKind.kind);
+    const witness = scopeWitness(documents.filter((d) => !isWorkspace(d)));
+    if (witness !== undefined) always.push(witness);
+    const bindings = chain.filter((b) => kindOf(b) === bindingKind && str(obj(obj(b).spec).policyName) === nameOf(p)).map((b) => obj(b).spec);
+    paramPolicies.push({ spec, bindings, documents });
+  }
+  return (request) => {
+    const take = new Set<unknown>(always);
+    const namespace = str(request.namespace);
+    for (const p of paramPolicies)
+      for (const b of p.bindings)
+        for (const param of resolveParams(p.spec, b, namespace, { paramDocuments: p.documents }).params) if (param && !isWorkspace(param)) take.add(param);
+    const { group, resource } = request.resource;
+    for (const d of crds) {
+      const s = obj(obj(d).spec);
+      if (str(s.group) === group && str(obj(s.names).plural) === resource) take.add(d);
     }
-  }
-  const { group, resource } = request.resource;
-  for (const d of chain) {
-    const s = obj(obj(d).spec);
-    if (kindOf(d) === 'CustomResourceDefinition' && !isWorkspace(d) && str(s.group) === group && str(obj(s.names).plural) === resource) take.add(d);
-  }
-  // in the chain's order: the order the replay's run read them in
-  return chain.filter((o) => take.has(o));
+    // in the chain's order: the order the replay's run read them in
+    return [...take].sort((x, y) => order.get(x)! - order.get(y)!);
+  };
 }
 
 /**
