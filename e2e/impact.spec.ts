@@ -185,6 +185,8 @@ test('impact: every changed row of a real apiserver log, opened in Simulate, get
   expect(n).toBeGreaterThanOrEqual(5);
   const seen = new Set<string>();
   for (let i = 0; i < n; i++) {
+    // back from Simulate, the table draws its rows in a later render
+    await expect(rows).toHaveCount(n);
     const row = rows.nth(i);
     const cells = await row.locator('td').allTextContents();
     const message = ((await row.locator('.impact-message').textContent()) ?? '').replace(/^line \d+: /, '');
@@ -197,6 +199,7 @@ test('impact: every changed row of a real apiserver log, opened in Simulate, get
   const m = await existing.count();
   expect(m).toBeGreaterThan(0);
   for (let i = 0; i < m; i++) {
+    await expect(existing).toHaveCount(m);
     const li = existing.nth(i);
     const change = (await li.locator('b').textContent()) ?? '';
     const reason = ((await li.locator('.impact-message').textContent()) ?? '').replace(/^ — /, '');
