@@ -147,4 +147,19 @@ describe('clusterObjects', () => {
       'CustomResourceDefinition widgets.example.com',
     ]);
   });
+
+  it('keeps a param kind’s scope: when nothing resolves, one of its documents goes along (cluster-scoped here: all lack a namespace)', () => {
+    const limits = (name: string) => ({ apiVersion: 'example.com/v1', kind: 'Limits', metadata: { name } });
+    const chain = [
+      policy('cluster-params', { apiVersion: 'example.com/v1', kind: 'Limits' }),
+      binding('b', 'cluster-params', { name: 'missing' }),
+      limits('x'),
+      limits('y'),
+    ];
+    const names = clusterObjects(
+      chain,
+      () => false,
+    )(request).map((o) => `${(o as { kind: string }).kind} ${(o as { metadata: { name: string } }).metadata.name}`);
+    expect(names).toEqual(['ValidatingAdmissionPolicy cluster-params', 'ValidatingAdmissionPolicyBinding b', 'Limits x']);
+  });
 });

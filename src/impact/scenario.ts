@@ -39,7 +39,7 @@ function scopeWitness(documents: readonly unknown[]): unknown {
 export function clusterObjects(chain: readonly unknown[], isWorkspace: (o: unknown) => boolean): (request: AdmissionRequest) => unknown[] {
   const order = new Map<unknown, number>();
   const always: unknown[] = [];
-  const paramPolicies: { spec: unknown; bindings: unknown[]; documents: unknown[] }[] = [];
+  const paramPolicies: { spec: unknown; bindings: unknown[]; documents: unknown[]; witness: unknown }[] = [];
   const crds: unknown[] = [];
   chain.forEach((o, i) => {
     order.set(o, i);
@@ -53,16 +53,19 @@ export function clusterObjects(chain: readonly unknown[], isWorkspace: (o: unkno
     if (!isAdmissionObject(p) || !bindingKind || !str(paramKind.kind)) continue;
     const documents = chain.filter((d) => isObject(d) && d.apiVersion === paramKind.apiVersion && d.kind === paramKind.kind);
     const witness = scopeWitness(documents.filter((d) => !isWorkspace(d)));
-    if (witness !== undefined) always.push(witness);
     const bindings = chain.filter((b) => kindOf(b) === bindingKind && str(obj(obj(b).spec).policyName) === nameOf(p)).map((b) => obj(b).spec);
-    paramPolicies.push({ spec, bindings, documents });
+    paramPolicies.push({ spec, bindings, documents, witness });
   }
   return (request) => {
     const take = new Set<unknown>(always);
     const namespace = str(request.namespace);
-    for (const p of paramPolicies)
-      for (const b of p.bindings)
-        for (const param of resolveParams(p.spec, b, namespace, { paramDocuments: p.documents }).params) if (param && !isWorkspace(param)) take.add(param);
+    for (const p of paramPolicies) {
+      const found = p.bindings.flatMap((b) => resolveParams(p.spec, b, namespace, { paramDocuments: p.documents }).params.filter((d) => d && !isWorkspace(d)));
+      for (const d of found) take.add(d);
+      // the kind's scope, as the replay inferred it from all its documents, needs one like the witness
+      const namespaced = p.witness !== undefined && namespaceOf(p.witness) !== '';
+      if (p.witness !== undefined && !found.some((d) => (namespaceOf(d) !== '') === namespaced)) take.add(p.witness);
+    }
     const { group, resource } = request.resource;
     for (const d of crds) {
       const s = obj(obj(d).spec);

@@ -56,7 +56,7 @@ export function ImpactAssumptions({ docs, state }: { docs: readonly WorkspaceDoc
         </button>{' '}
         {Object.keys(state.webhooks).length ? (
           <button type="button" className="link" onClick={() => setImpactOptions({ webhooks: {} })} disabled={state.running}>
-            every webhook allows
+            reset: every webhook allows
           </button>
         ) : null}
       </p>
