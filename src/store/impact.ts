@@ -7,7 +7,7 @@
  */
 import { create } from 'zustand';
 import { celModule } from '../cel';
-import type { EventImpact, ImpactOptions, ImpactProgress, ImpactReport, ImpactRow } from '../impact';
+import type { EventImpact, ImpactProgress, ImpactReport, ImpactRow } from '../impact';
 import { simulatorDraftOf } from '../impact';
 import { readWebhookAnswers, responseDrafts, toWebhookResponses, type WebhookResponseDraft } from '../request';
 import type { WorkspaceDoc } from './documents';
