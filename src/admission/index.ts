@@ -6,7 +6,7 @@ export { leanChain, type LeanChain, type LeanRegistry } from './lean-chain';
 export type { LeanVerdict } from './lean-verdict';
 export { lockoutReport } from './lockout';
 export { mutationBreaks, type MutationBreak } from './mutation-check';
-export { notRunReason, simulateDraft, type DraftOptions, type DraftRun } from './simulate-draft';
+export { notRunReason, simulateDraft, withClusterObjects, type DraftOptions, type DraftRun } from './simulate-draft';
 export { CRITICAL_REQUESTS, criticalRequests } from './critical-requests';
 export { discoveryFor, type Discovery, type ResourceInfo } from './discovery';
 export { typeCheckPolicy, typeCheckPolicyResult, typeCheckMappings, crdSchemas, typesToCheck, type CheckedKind, type TypeCheckOptions } from './typecheck';

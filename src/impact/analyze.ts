@@ -13,6 +13,7 @@ import type { SkipReason } from './audit';
 import { isAdmissionObject, readCluster, stateOf } from './cluster';
 import { chainDecider, changeOf, CHANGES, type Change, type ChainSpec, type Decider, type Decision, type Denial } from './decide';
 import { logReplay, type EventImpact, type KeptRequest, type LineOutcome, type SkippedLine } from './events';
+import { clusterObjects, type Assumed } from './scenario';
 import { readLineBatches, type TextSource } from './lines';
 import type { LaterReads } from './retain';
 import { shardedReplay, shardObjects, type OpenShard } from './shard';
@@ -52,7 +53,7 @@ export interface ImpactOptions {
   keepUnchanged?: boolean;
   /** Keep the changed events' results in the report (default true); false with `keepUnchanged: false` keeps none (`onEvent` streams them all). */
   keepChanged?: boolean;
-  /** Keep the whole admission request of up to this many changed events (`report.requests`, by auditID), to open them in the simulator (default 0). */
+  /** Keep the whole admission request of up to this many changed events (`report.requests`, by auditID) and as many changed existing objects (by `existingKey`), to open them in Simulate (default 0). */
   keepRequests?: number;
   onEvent?: (e: EventImpact) => void;
   onProgress?: (p: ImpactProgress) => void;
@@ -98,7 +99,8 @@ export interface ImpactSummary {
   events: number;
   skipped: Partial<Record<SkipReason, number>>;
   changes: Record<Change, number>;
-  existing: { total: number; changes: Record<Change, number> };
+  /** `judged`: the existing objects were judged (false: not asked for, no snapshot, or cancelled before; the view says "not judged", not 0). */
+  existing: { total: number; judged: boolean; changes: Record<Change, number> };
   /** Requests the candidate denies and the baseline admits, by who denies them (`kind name`). */
   newlyDeniedBy: { by: string; count: number }[];
   /** The log's time range (ms since the epoch). */
@@ -111,6 +113,8 @@ export interface ImpactSummary {
   /** What the inputs leave unknown (no Namespaces in the snapshot, old objects not found …). */
   notes: string[];
   cancelled: boolean;
+  /** What the report assumed, as the view and the CLI say it and Simulate receives it: the release, each webhook's answer (others allow), who creates the existing objects. */
+  assumed: Assumed;
   headline: string;
 }
 
@@ -119,13 +123,21 @@ export const MAX_SKIPPED_KEPT = 1000;
 
 export interface ImpactReport {
   events: EventImpact[];
-  /** The requests of the first changed events (`ImpactOptions.keepRequests`), by auditID, with the Namespace they were judged with. */
+  /**
+   * The requests of the first changed events (`ImpactOptions.keepRequests`), by auditID, and of the
+   * first changed existing objects, by `existingKey`: with the Namespace they were judged with and
+   * the cluster objects their run read, to open them in Simulate (`simulatorDraftOf`).
+   */
   requests: Record<string, KeptRequest>;
   existing: ExistingImpact[];
   /** The first MAX_SKIPPED_KEPT lines not replayed, with why. */
   skipped: SkippedLine[];
   summary: ImpactSummary;
 }
+
+/** The key of an existing object's kept request in `ImpactReport.requests`. */
+export const existingKey = (o: Pick<ExistingImpact, 'kind' | 'namespace' | 'name'>): string =>
+  `existing ${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`;
 
 const ADMIN: UserInfo = { username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] };
 
@@ -199,10 +211,12 @@ export function headlineOf(s: Omit<ImpactSummary, 'headline'>): string {
   const parts: string[] = [];
   if (s.events) {
     const denied = s.changes['newly-denied'];
-    const by = s.newlyDeniedBy
-      .slice(0, 3)
-      .map((b) => `${b.count} by ${b.by}`)
-      .join(', ');
+    const shown = s.newlyDeniedBy.slice(0, 3);
+    const rest = denied - shown.reduce((a, b) => a + b.count, 0);
+    const others = s.newlyDeniedBy.length - shown.length;
+    // the counts add up to the denials: the policies past the third (or a denial no one is named for) as one more part
+    const more = rest > 0 ? [others > 0 ? `${rest} by ${others} other${others === 1 ? '' : 's'}` : `${rest} more`] : [];
+    const by = [...shown.map((b) => `${b.count} by ${b.by}`), ...more].join(', ');
     parts.push(
       denied
         ? `the candidate would have denied ${denied} of ${s.events} writes${by ? `: ${by}` : ''}`
@@ -272,6 +286,15 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
   const refill = inFlight > 1 ? inFlight >> 1 : 0;
   const progress = (phase: ImpactProgress['phase']) =>
     options.onProgress?.({ lines, events, existing: report.existing.length, existingTotal, changed: events - changes.unchanged, phase });
+
+  const workspaceObjects = new Set(input.workspace);
+  /** What else of the cluster a kept request's candidate run read (src/impact/scenario.ts), prepared on the first kept request. */
+  let readOf: ((request: AdmissionRequest) => unknown[]) | undefined;
+  const keep = (k: KeptRequest, source: string): KeptRequest => {
+    readOf ??= clusterObjects(candidate.objects, (o) => workspaceObjects.has(o));
+    return { ...k, source, objects: readOf(k.request) };
+  };
+  let keptExisting = 0;
 
   /** A line's outcome taken into the report, in log order. */
   function take(o: LineOutcome): void {
@@ -382,15 +405,16 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     }
     if (kept && keptRequests < (options.keepRequests ?? 0)) {
       keptRequests++;
-      report.requests[result.auditID] = kept;
+      report.requests[result.auditID] = keep(kept, `line ${result.line} of the audit log`);
     }
     options.onEvent?.(result);
     if (change === 'unchanged' ? options.keepUnchanged !== false : options.keepChanged !== false) report.events.push(result);
     if (events % 200 === 0) progress('audit');
   }
 
-  if (!cancelled && existingTotal) {
-    const user = options.user ?? ADMIN;
+  const user = options.user ?? ADMIN;
+  const existingJudged = !cancelled && existingTotal > 0;
+  if (existingJudged) {
     // the Namespaces as the snapshot has them: the cluster now, whatever the log's replay did before it
     const namespaces = new Map(cluster.namespaces.map((o) => [nameOf(o), o]));
     for (const o of workspaceOthers) if (obj(o).kind === 'Namespace') namespaces.set(nameOf(o), o);
@@ -415,13 +439,23 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
         userInfo: user,
         options: { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' },
       };
-      const decision = decider(request, namespace ? namespaces.get(namespace) : undefined);
+      const namespaceObject = namespace ? namespaces.get(namespace) : undefined;
+      const decision = decider(request, namespaceObject);
       pending.push(() =>
         decision.then(({ baseline: b, candidate }) => {
           const c = markStatic(candidate);
           const change = changeOf(b, c);
           existingChanges[change]++;
-          report.existing.push({ kind: gvk.kind, ...(namespace ? { namespace } : {}), name: nameOf(o), candidate: c, baseline: b, change });
+          const judged: ExistingImpact = { kind: gvk.kind, ...(namespace ? { namespace } : {}), name: nameOf(o), candidate: c, baseline: b, change };
+          report.existing.push(judged);
+          if (change !== 'unchanged' && keptExisting < (options.keepRequests ?? 0)) {
+            keptExisting++;
+            const what = existingKey(judged);
+            report.requests[what] = keep(
+              { request, ...(namespaceObject ? { namespaceObject } : {}) },
+              `${what.replace(/^existing /, 'the existing ')} of the snapshot, created now`,
+            );
+          }
           if (report.existing.length % 200 === 0) progress('existing');
         }),
       );
@@ -441,7 +475,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     events,
     skipped,
     changes,
-    existing: { total: report.existing.length, changes: existingChanges },
+    existing: { total: report.existing.length, judged: existingJudged, changes: existingChanges },
     newlyDeniedBy: [...deniedBy].map(([by, count]) => ({ by, count })).sort((a, b) => b.count - a.count || a.by.localeCompare(b.by)),
     ...(from !== undefined ? { from, to } : {}),
     webhookCalls: webhookCalls.sort((a, b) => b.calls - a.calls),
@@ -451,6 +485,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
       ...(stopped ? [`the replay stopped at line ${lines}: ${stopped}`] : []),
     ],
     cancelled,
+    assumed: { kubernetesVersion: version, webhooks: options.webhooks ?? {}, user },
   };
   report.summary = { ...partial, headline: headlineOf(partial) };
   progress('done');

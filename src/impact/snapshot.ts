@@ -8,6 +8,13 @@ import { isObject } from '../base/json';
 import { parseDocuments } from '../yaml';
 import { MAX_LINE_BYTES, readLineBatches, textChunks, type TextSource } from './lines';
 
+/**
+ * The command that writes a snapshot: every listable kind but Secrets (their contents are never
+ * needed and should not leave the cluster). One home: the Impact view shows it, README.md quotes it
+ * (report.test.ts holds them equal).
+ */
+export const SNAPSHOT_COMMAND = "kubectl get $(kubectl api-resources --verbs=list -o name | grep -v '^secrets$' | paste -sd, -) -A -o json > snapshot.json";
+
 export type SnapshotItem = { object: unknown } | { problem: string };
 
 /** Longest single object (or document) read, in characters. */

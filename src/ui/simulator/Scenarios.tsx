@@ -99,7 +99,7 @@ export function Scenarios({ docs, draft, current }: { docs: readonly WorkspaceDo
                   type="button"
                   className="small"
                   aria-label={`Load scenario ${s.name}`}
-                  onClick={() => setSimulatorDraft({ input: s.input, webhooks: s.webhooks })}
+                  onClick={() => setSimulatorDraft({ input: s.input, webhooks: s.webhooks, ...(s.cluster ? { cluster: s.cluster } : {}) })}
                 >
                   Load
                 </button>
