@@ -51,7 +51,7 @@ export function refoldScalar(place: ScalarPlace, before: string, after: string):
     header = raw[0] + chomp + raw.slice(1 + shape.chomp.length, raw.indexOf('\n'));
     if (chomp === '+') {
       // the empty lines after it are its value's then too
-      const blanks = (/^\r?\n((?:[ \t]*\r?\n)*)/.exec(place.text.slice(place.end))?.[1]!.match(/\n/g) ?? []).length;
+      const blanks = (/^\r?\n((?:[ \t]*\r?\n)*)/.exec(place.text.slice(place.end))?.[1]?.match(/\n/g) ?? []).length;
       if (tailNew.length - 1 < blanks) return undefined;
       kept = eol.repeat(tailNew.length - 1 - blanks);
     }

@@ -132,14 +132,14 @@ function flowBody(raw: string, style: 'double' | 'single' | 'plain'): Body | und
     let cs = ls;
     if (k > 0) while (cs < le && blank(raw[cs])) cs++;
     let ce = le;
-    let escape = false;
+    let escaped = false;
     if (!last) {
       if (style === 'double' && escapedAt(raw, le, cs)) {
-        escape = true;
+        escaped = true;
         ce = le - 1; // the blanks before the `\` are content
       } else while (ce > cs && blank(raw[ce - 1]) && !(style === 'double' && escapedAt(raw, ce - 1, cs))) ce--;
     }
-    if (k > 0 && !last && ce === cs && !escape) {
+    if (k > 0 && !last && ce === cs && !escaped) {
       empty++;
       continue;
     }
@@ -158,7 +158,7 @@ function flowBody(raw: string, style: 'double' | 'single' | 'plain'): Body | und
     out.lines.push({ cs, ce, st: out.body.length, en: out.body.length + piece.length });
     out.body += piece;
     empty = 0;
-    afterEscape = escape;
+    afterEscape = escaped;
   }
   return out;
 }
