@@ -219,8 +219,8 @@ const FAMILIES: ((p: Pick) => string)[] = [
   (p) => `${p(LIST)}.${p(['map', 'filter'])}(x, ${p(['x * 2', 'x > 1', 'string(x)', 'x.name', "x + 'a'"])})`,
   (p) => `${p(LIST)}.map(x, ${p(['x > 1', 'true'])}, ${p(['x', 'x * 10'])})`,
   (p) => `${p(LIST)}.${p(['all', 'exists', 'exists_one', 'transformList'])}(i, v, ${p(['i < 2', 'v == 1', 'i', 'v'])})`,
-  (p) =>
-    `${p(["{'a': 1, 'b': 2}", 'object.metadata.labels', '{}'])}.${p(['all', 'exists', 'map', 'filter'])}(k, ${p(["k == 'a'", 'k.startsWith("a")', 'true'])})`,
+  // (no map()/filter() over maps: their order is Go's map order, which differs between runs)
+  (p) => `${p(["{'a': 1, 'b': 2}", 'object.metadata.labels', '{}'])}.${p(['all', 'exists', 'exists_one'])}(k, ${p(["k == 'a'", 'k.startsWith("a")', 'true'])})`,
   (p) =>
     `${p(["{'a': 1, 'b': 2}", 'object.metadata.labels'])}.${p(['transformMap', 'transformMapEntry', 'all'])}(k, v, ${p(['{k: v}', 'v', "k + '=' + string(v)", "k != ''"])})`,
   (p) => `object.spec.containers.${p(['all', 'exists'])}(c, c.image.startsWith(${p(["'nginx'", "'busybox'"])}))`,

@@ -41,8 +41,9 @@ function oracleSide(a: OracleAnswer): Side {
   const u64 = (n: number) => (n >= 2 ** 64 - 2048 ? 'max' : String(n));
   return {
     compile: a.compile.ok ? `ok cost ${u64(a.compile.min)}..${u64(a.compile.max)}` : `error ${a.compile.message}`,
-    eval: a.eval.ok ? `value ${JSON.stringify(a.eval.value)} : ${a.eval.type}` : `error ${a.eval.message}`,
-    cost: a.eval.ok || !a.eval.message?.startsWith('compilation failed') ? String(a.eval.cost) : '-',
+    eval: a.eval.ok ? `value ${JSON.stringify(a.eval.value ?? null)} : ${a.eval.type}` : `error ${a.eval.message}`,
+    // no cost when nothing ran (a compile error, or a program that could not be built)
+    cost: a.eval.ok || a.eval.cost > 0 ? String(a.eval.cost) : '-',
   };
 }
 
@@ -60,7 +61,7 @@ async function engineSide(version: KubernetesVersion): Promise<Side[]> {
     out.push({
       compile: c.ok ? `ok cost ${u64(c.cost?.min ?? -1)}..${u64(c.cost?.max ?? -1)}` : `error ${c.message}`,
       eval: e.ok ? `value ${JSON.stringify(e.value)} : ${e.type}` : `error ${e.message}`,
-      cost: e.ok || e.stage !== 'compile' ? String(e.cost) : '-',
+      cost: e.ok || (e.stage !== 'compile' && e.cost > 0) ? String(e.cost) : '-',
     });
   }
   return out;
