@@ -61,7 +61,7 @@ async function engineSide(version: KubernetesVersion): Promise<Side[]> {
     out.push({
       compile: c.ok ? `ok cost ${u64(c.cost?.min ?? -1)}..${u64(c.cost?.max ?? -1)}` : `error ${c.message}`,
       eval: e.ok ? `value ${JSON.stringify(e.value)} : ${e.type}` : `error ${e.message}`,
-      cost: e.ok || (e.stage !== 'compile' && e.cost > 0) ? String(e.cost) : '-',
+      cost: e.ok || (e.stage !== 'compile' && (e.cost ?? 0) > 0) ? String(e.cost) : '-',
     });
   }
   return out;
