@@ -209,7 +209,7 @@ const FAMILIES: ((p: Pick) => string)[] = [
   (p) =>
     `authorizer.group('').resource(${p(["'pods'", "'deployments'"])}).${p(['', "namespace('default').", "subresource('status').", "name('x')."])}check(${p(["'get'", "'create'"])}).${p(['allowed()', 'reason()', 'errored()', 'error()'])}`,
   (p) => `authorizer.path(${p(["'/healthz'", "'/api'"])}).check('get').${p(['allowed()', 'reason()'])}`,
-  (p) => `authorizer.serviceAccount('default', 'sa').group('apps').resource('deployments').check('list').allowed()`,
+  () => `authorizer.serviceAccount('default', 'sa').group('apps').resource('deployments').check('list').allowed()`,
   (p) =>
     `authorizer.group('').resource('pods').${p(["fieldSelector('spec.nodeName=a')", "labelSelector('app=web')", "fieldSelector('bad selector ==')", "labelSelector('!!')"])}.check('list').${p(['allowed()', 'errored()', 'error()'])}`,
   (p) => `authorizer.requestResource.check('get').${p(['allowed()', 'reason()'])}`,
