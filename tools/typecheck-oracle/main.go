@@ -56,7 +56,7 @@ type answer struct {
 
 func main() {
 	if len(os.Args) < 2 {
-		fail("usage: typecheck-oracle schemas OUT.json | check < cases.json")
+		fail("usage: typecheck-oracle schemas OUT.json | types OUT.json | decode < objects.json | check < cases.json")
 	}
 	switch os.Args[1] {
 	case "schemas":
@@ -66,6 +66,13 @@ func main() {
 		writeSchemas(os.Args[2])
 	case "check":
 		check()
+	case "types":
+		if len(os.Args) < 3 {
+			fail("types OUT.json")
+		}
+		writeTypes(os.Args[2])
+	case "decode":
+		decode()
 	default:
 		fail("unknown command " + os.Args[1])
 	}
