@@ -70,6 +70,7 @@ import {
   type MatchInput,
   type PolicyCel,
 } from '../policy';
+import { loadTypedData } from '../k8s/typed';
 import { celInputs } from '../request/cel-inputs';
 import { excludedBy, forbiddenMessage, inputFor, matchInput, type SimContext } from './context';
 import { contextOf, type PreparedChain } from './simulate';
@@ -521,6 +522,7 @@ export async function leanVerdicts(set: LeanSet, request: SimRequest, options: S
   await Promise.all(
     set.groups.map(async (g) => {
       const first = set.chains[g.members[0]!]!;
+      await loadTypedData(first.chain.kubernetesVersion);
       const ctx = contextOf(first.chain, request, { ...options, kubernetesVersion: first.chain.kubernetesVersion }, cel, false, false);
       const key = matchKey(ctx, g.reads);
       let gp = g.plans.get(key);

@@ -8,6 +8,7 @@ import { evaluate, evaluateBatch } from '../cel';
 import { cloneJson, deepEqual, isObject, obj, str, type Obj } from '../base/json';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
 import { NAMESPACE_NAME_LABEL } from '../k8s/resources';
+import { apiserverObject, loadTypedData } from '../k8s/typed';
 import type { PolicyCel } from '../policy';
 import { requestAttributes } from '../request/cel-inputs';
 import type { AdmissionRequest } from '../request/model';
@@ -15,10 +16,11 @@ import { newReinvokeState, type SimContext } from './context';
 import { isMemoCel, memoCel } from './engine';
 import { discoveryFor, gvString, type Discovery } from './discovery';
 import { runMutatingPolicies, runValidatingPolicies } from './policies';
-import { serializeTyped } from './serialize';
 import type { DocumentRef, SimOptions, SimPhase, SimRequest, SimResult } from './types';
 import { runMutatingWebhooks, runValidatingWebhooks } from './webhooks';
 import { collectWorkspace, policyKindOf, type AdmissionWorkspace } from './workspace';
+
+const NAMESPACE_KIND = { group: '', version: 'v1', kind: 'Namespace' };
 
 const defaultCel: PolicyCel = {
   evaluate: (expression, context, inputs, options) => evaluate(expression, context, inputs, options),
@@ -150,13 +152,23 @@ export function contextOf(chain: PreparedChain, request: SimRequest, options: Si
   const { ws, discovery } = chain;
   const attrs = attributesOf(request, notes);
   const { typed } = checkRequest(attrs, discovery, notes);
-  // built-in kinds are decoded into their Go types before admission: empty and null fields are gone
-  let object = typed ? serializeTyped(request.object) : cloneJson(request.object);
-  const oldObject = typed ? serializeTyped(request.oldObject) : cloneJson(request.oldObject);
-  if (explain && typed && isObject(request.object) && !deepEqual(object, request.object)) {
-    notes.push(
-      "the apiserver decodes the object into its Go type before admission and encodes that: empty maps and lists (e.g. `labels: {}`) and nulls are dropped, and fields Go always writes are there (a TokenReview's `status: {user: {}}`: the status is computed after admission), so admission sees the object as shown",
-    );
+  // built-in kinds are decoded into their Go types (defaulted) before admission; custom resources are the JSON as sent
+  const kind = attrs.kind?.kind && attrs.kind.version ? { group: str(attrs.kind.group), version: attrs.kind.version, kind: attrs.kind.kind } : undefined;
+  const decode = (o: unknown) => (typed && kind ? apiserverObject(o, chain.kubernetesVersion, kind) : { object: cloneJson(o), problems: [] as string[] });
+  const decoded = decode(request.object);
+  let object = decoded.object;
+  const decodedOld = decode(request.oldObject);
+  const oldObject = decodedOld.object;
+  if (explain) {
+    for (const [what, d] of [
+      ['object', decoded],
+      ['oldObject', decodedOld],
+    ] as const)
+      if (d.problems.length) notes.push(`the apiserver would refuse to decode the ${what} (400 Bad Request before admission): ${d.problems.join('; ')}`);
+    if (typed && isObject(request.object) && !deepEqual(object, request.object))
+      notes.push(
+        "the apiserver decodes the object into its Go type before admission, defaults it and encodes that: empty maps and lists (e.g. `labels: {}`) are dropped, fields Go always writes are there (`rules: null` stays null, a TokenReview's `status: {user: {}}`), defaults are filled in (a Pod's `dnsPolicy: ClusterFirst`) and quantities are canonical, so admission sees the object as shown",
+      );
   }
   const isNamespaceRequest = str(attrs.resource?.group) === '' && attrs.resource?.resource === 'namespaces' && !attrs.subResource;
   if (isNamespaceRequest && isObject(object) && str(attrs.name || obj(object.metadata).name))
@@ -173,9 +185,11 @@ export function contextOf(chain: PreparedChain, request: SimRequest, options: Si
     request: attrs,
     object,
     oldObject,
-    namespaceObject: ns.object,
+    // the Namespace as admission reads it from its informer: the typed object (src/k8s/typed)
+    namespaceObject: isObject(ns.object) ? apiserverObject(ns.object, chain.kubernetesVersion, NAMESPACE_KIND).object : ns.object,
     namespaceDocument: ns.document,
     typed,
+    admitted: (o) => (typed && kind ? apiserverObject(o, chain.kubernetesVersion, kind).object : o),
     dryRun: !!request.dryRun,
     authorizer: options.authorizer ?? [],
     round: 0,
@@ -192,6 +206,7 @@ export function contextOf(chain: PreparedChain, request: SimRequest, options: Si
 }
 
 async function run(chain: PreparedChain, request: SimRequest, options: SimOptions, cel: PolicyCel, probing: boolean): Promise<SimResult> {
+  await loadTypedData(chain.kubernetesVersion);
   const ctx = contextOf(chain, request, options, cel, probing);
   const { notes } = ctx;
   /** After a policy plugin: while probing, its rejections stay in its steps and the chain goes on. */

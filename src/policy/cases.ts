@@ -8,6 +8,7 @@
  * MutatingAdmissionPolicy, `admit` means "admitted" (mutated or not); `expect.object`
  * is compared with the mutated object.
  */
+import type { KubernetesVersion } from '../base/releases';
 import { serializeDocuments } from '../yaml/index';
 import type { CaseOutcome, PolicyTestCase, TestInput } from '../request/model';
 import { withDefaults } from '../k8s/defaults';
@@ -53,9 +54,10 @@ function messageMatches(expected: string, actual: string | undefined): boolean {
   return !!w && w[1] === expected;
 }
 
-/** trace: record sub-expression values in the runs (for coverage.ts); results are the same. */
+/** trace: record sub-expression values in the runs (for coverage.ts); results are the same. kubernetesVersion: the release whose apiserver decodes the cases' objects. */
 export interface RunCaseOptions {
   trace?: boolean;
+  kubernetesVersion?: KubernetesVersion;
 }
 
 export async function runCase(target: CaseTarget, c: PolicyTestCase, cel: PolicyCel, options: RunCaseOptions = {}): Promise<CaseResult> {
@@ -66,6 +68,7 @@ export async function runCase(target: CaseTarget, c: PolicyTestCase, cel: Policy
     paramScope: target.paramScope,
     ...c.input,
     ...(options.trace ? { trace: true } : {}),
+    ...(options.kubernetesVersion ? { kubernetesVersion: options.kubernetesVersion } : {}),
   };
   const failures: string[] = [];
   let actual: CaseResult['actual'];

@@ -12,6 +12,7 @@ import type { MatchResult } from './matching';
 import { mergeApplyConfiguration, type ListMergeNote } from './merge';
 import { declaredVariables, declaresParams } from '../k8s/cel-scope';
 import { dispatchBindings, invocationApplied, matchPolicy, policyBindings, requestNotes, type BindingTraceBase, type RunRequestInput } from './dispatch';
+import { admittedInput } from '../request/admitted';
 import { celInputs } from '../request/cel-inputs';
 import { OUT_OF_BUDGET, traceVariables, usedVariables, type PolicyCel, type VariableTrace } from './expressions';
 import { failurePolicyOf, runMatchConditions, type MatchConditionsTrace } from './match-conditions';
@@ -276,6 +277,7 @@ async function runOnce(input: MutatingRunInput, cel: PolicyCel): Promise<Mutatin
 export const runMutatingPolicyOnce = runOnce;
 
 export async function runMutatingPolicy(input: MutatingRunInput, cel: PolicyCel): Promise<MutatingRunResult> {
+  input = await admittedInput(input); // the objects as the apiserver decodes them (src/request/admitted.ts)
   const first = await runOnce(input, cel);
   if (first.outcome === 'admit' && first.mutated) {
     const again = await runOnce({ ...input, trace: false, request: { ...input.request, object: first.object } }, cel);

@@ -29,6 +29,7 @@ import { CEL_LIMITS, type CelCompileOptions, type CelTraceNode } from '../cel/ty
 import { declaredVariables, declaresParams, type PolicyVariable } from '../k8s/cel-scope';
 import { byteLength, isObject, list, nameOf, obj, str, trimSpace, type Obj } from '../base/json';
 import { dispatchBindings, invocationApplied, matchPolicy, policyBindings, requestNotes, type BindingTraceBase, type RunRequestInput } from './dispatch';
+import { admittedInput } from '../request/admitted';
 import { celInputs } from '../request/cel-inputs';
 import {
   evalExpr,
@@ -435,6 +436,7 @@ async function evaluateValidations(
 // dispatcher.go Dispatch (one policy)
 
 export async function runValidatingPolicy(input: ValidatingRunInput, cel: PolicyCel): Promise<ValidatingRunResult> {
+  input = await admittedInput(input); // the objects as the apiserver decodes them (src/request/admitted.ts)
   const policy = withDefaults(input.policy);
   const spec = obj(obj(policy).spec);
   const policyName = nameOf(policy);

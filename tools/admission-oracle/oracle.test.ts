@@ -17,12 +17,13 @@ import type { KubernetesVersion } from '../../src/base/releases';
 import { buildOracleAsync, ORACLE_BUILDS, oracleCacheDir, repoRoot, runOracle, type OracleBuild } from '../go-oracle.mjs';
 import { compareAnswers, type OracleAnswer } from './compare';
 import { generated, HAND_WRITTEN, type OracleScenario } from './scenarios';
+import { TYPED_SCENARIOS } from './typed-scenarios';
 
 /** Generated scenarios per run (each costs about 0.5 s on the shared apiserver) and their seed. */
 const GENERATED = 25;
 const SEED = 0xad_2026;
 
-const scenarios: OracleScenario[] = [...HAND_WRITTEN, ...generated(GENERATED, SEED)];
+const scenarios: OracleScenario[] = [...HAND_WRITTEN, ...TYPED_SCENARIOS, ...generated(GENERATED, SEED)];
 
 /** One program, two releases: go.mod pins 1.36; `-modfile go.1.37.mod` builds it on 1.37.2. */
 const RELEASES: Partial<Record<KubernetesVersion, OracleBuild>> = {
@@ -82,7 +83,9 @@ for (const release of Object.keys(RELEASES) as KubernetesVersion[]) {
   }, 3_600_000);
 
   describe(`simulate() agrees with a real kube-apiserver ${release}`, () => {
-    it(`on ${HAND_WRITTEN.length} hand-written and ${GENERATED} generated scenarios (seed ${SEED})`, { timeout: 600_000 }, async () => {
+    it(`on ${HAND_WRITTEN.length + TYPED_SCENARIOS.length} hand-written and ${GENERATED} generated scenarios (seed ${SEED})`, {
+      timeout: 600_000,
+    }, async () => {
       expect(answers).toHaveLength(scenarios.length);
       const failures: string[] = [];
       for (const [i, sc] of scenarios.entries()) {

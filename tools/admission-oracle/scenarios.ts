@@ -133,6 +133,9 @@ const s = (name: string, objects: unknown[], request: SimRequest, webhooks: Reco
   webhooks,
 });
 
+/** A scenario in the Namespaces every hand-written one has (so they share an apiserver). */
+export const scenario = s;
+
 /** Hand-written: one behaviour each. */
 export const HAND_WRITTEN: readonly OracleScenario[] = [
   s(
