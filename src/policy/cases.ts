@@ -9,6 +9,7 @@
  * is compared with the mutated object.
  */
 import type { KubernetesVersion } from '../base/releases';
+import { admittedObject } from '../request/admitted';
 import { serializeDocuments } from '../yaml/index';
 import type { CaseOutcome, PolicyTestCase, TestInput } from '../request/model';
 import { withDefaults } from '../k8s/defaults';
@@ -94,7 +95,8 @@ export async function runCase(target: CaseTarget, c: PolicyTestCase, cel: Policy
       failures.push(`expected message ${JSON.stringify(e.message)}, got ${JSON.stringify(actual.message ?? actual.warnings[0] ?? '')}`);
     }
   }
-  if (e.object !== undefined && !deepEqual(e.object, actual.object)) {
+  // the expected object as the apiserver would decode it, like the run's (src/request/admitted.ts)
+  if (e.object !== undefined && !deepEqual(admittedObject(e.object, input), actual.object)) {
     failures.push('the mutated object differs from the expected object');
   }
   return { name: c.name, pass: failures.length === 0, failures, actual, run };

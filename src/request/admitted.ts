@@ -17,13 +17,29 @@ const decoded = (v: unknown, release: KubernetesVersion, gvk?: GroupVersionKind)
 
 const NAMESPACE: GroupVersionKind = { group: '', version: 'v1', kind: 'Namespace' };
 
+const requestKind = (input: TestInput): GroupVersionKind | undefined => {
+  const k = input.request.kind;
+  return k?.kind && k.version ? { group: k.group ?? '', version: k.version, kind: k.kind } : undefined;
+};
+
+/**
+ * An object of the input's request kind as the apiserver decodes it (a mutation's result: the
+ * mutating plugins decode and default the patched object again), at the input's release; its
+ * data must be loaded (admittedInput loads it).
+ */
+export const admittedObject = (
+  object: unknown,
+  input: TestInput,
+  release: KubernetesVersion = input.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION,
+): unknown => decoded(object, release, requestKind(input));
+
 /** The input with its objects decoded (the data of `release` must be loaded: see admittedInput). */
 export function admittedInputNow<T extends TestInput>(input: T, release: KubernetesVersion = input.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION): T {
   let byRelease = cache.get(input);
   const hit = byRelease?.get(release);
   if (hit) return hit as T;
   const r = input.request;
-  const kind = r.kind?.kind && r.kind.version ? { group: r.kind.group ?? '', version: r.kind.version, kind: r.kind.kind } : undefined;
+  const kind = requestKind(input);
   const object = decoded(r.object, release, kind);
   const oldObject = decoded(r.oldObject, release, kind);
   const params = decoded(input.params, release);

@@ -66,6 +66,7 @@ const role = (kind: 'Role' | 'ClusterRole', name: string, extra: Record<string, 
 /** The Kyverno library's restrict-wildcard-verbs check, as its ValidatingPolicy says it. */
 const WILDCARD_VERBS = "object.rules == null || !object.rules.exists(rule, '*' in rule.verbs)";
 
+// scalars only: string() of a map or a list is no conversion CEL has (the messageExpression would fail on both sides)
 const POD_VIEW = [
   "'dnsPolicy=' + object.spec.dnsPolicy",
   "' restartPolicy=' + object.spec.restartPolicy",
@@ -75,11 +76,11 @@ const POD_VIEW = [
   "' securityContext=' + string(has(object.spec.securityContext))",
   "' pull=' + object.spec.containers.map(c, c.imagePullPolicy).join(',')",
   "' messagePath=' + object.spec.containers[0].terminationMessagePath",
-  "' requests=' + string(object.spec.containers[0].resources.requests)",
-  "' limits=' + string(object.spec.containers[0].resources.limits)",
-  "' port=' + string(object.spec.containers[0].ports[0])",
-  "' probe=' + string(object.spec.containers[1].livenessProbe)",
-  "' volumes=' + string(object.spec.volumes)",
+  "' requests=' + object.spec.containers[0].resources.requests.cpu + '/' + object.spec.containers[0].resources.requests.memory",
+  "' limits=' + object.spec.containers[0].resources.limits.cpu + '/' + object.spec.containers[0].resources.limits.memory",
+  "' port=' + object.spec.containers[0].ports[0].protocol",
+  "' probe=' + object.spec.containers[1].livenessProbe.httpGet.path + ' ' + object.spec.containers[1].livenessProbe.httpGet.scheme + ' ' + string(object.spec.containers[1].livenessProbe.periodSeconds)",
+  "' volumes=' + object.spec.volumes.map(v, has(v.emptyDir) ? 'emptyDir' : 'configMap:' + string(v.configMap.defaultMode)).join(',')",
   "' alias=' + object.spec.serviceAccount",
 ].join(' + ');
 
@@ -102,12 +103,13 @@ const serviceAccount = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { n
 
 const DEPLOYMENT_VIEW = [
   "'replicas=' + string(object.spec.replicas)",
-  "' strategy=' + string(object.spec.strategy)",
+  "' strategy=' + object.spec.strategy.type",
+  "' rollingUpdate=' + (has(object.spec.strategy.rollingUpdate) ? string(object.spec.strategy.rollingUpdate.maxSurge) + '/' + string(object.spec.strategy.rollingUpdate.maxUnavailable) : 'none')",
   "' history=' + string(object.spec.revisionHistoryLimit)",
   "' deadline=' + string(object.spec.progressDeadlineSeconds)",
   "' templateLinks=' + string(has(object.spec.template.spec.enableServiceLinks))",
   "' templateDns=' + object.spec.template.spec.dnsPolicy",
-  "' templateLabels=' + string(object.spec.template.metadata.labels)",
+  "' pull=' + object.spec.template.spec.containers[0].imagePullPolicy",
 ].join(' + ');
 const deployment = (name: string, strategy?: unknown) => ({
   apiVersion: 'apps/v1',
@@ -123,10 +125,10 @@ const deployment = (name: string, strategy?: unknown) => ({
 const SERVICE_VIEW = [
   "'type=' + object.spec.type",
   "' affinity=' + object.spec.sessionAffinity",
-  "' ports=' + string(object.spec.ports)",
-  "' internal=' + string(has(object.spec.internalTrafficPolicy) ? object.spec.internalTrafficPolicy : 'absent')",
-  "' external=' + string(has(object.spec.externalTrafficPolicy) ? object.spec.externalTrafficPolicy : 'absent')",
-  "' allocate=' + string(has(object.spec.allocateLoadBalancerNodePorts) ? string(object.spec.allocateLoadBalancerNodePorts) : 'absent')",
+  "' ports=' + (has(object.spec.ports) ? object.spec.ports.map(p, p.protocol + ':' + string(p.targetPort)).join(',') : 'none')",
+  "' internal=' + (has(object.spec.internalTrafficPolicy) ? object.spec.internalTrafficPolicy : 'absent')",
+  "' external=' + (has(object.spec.externalTrafficPolicy) ? object.spec.externalTrafficPolicy : 'absent')",
+  "' allocate=' + (has(object.spec.allocateLoadBalancerNodePorts) ? string(object.spec.allocateLoadBalancerNodePorts) : 'absent')",
 ].join(' + ');
 const service = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'team-a' }, spec });
 
@@ -204,7 +206,13 @@ export const TYPED_SCENARIOS: readonly OracleScenario[] = [
     create(
       gvr('', 'v1', 'services'),
       'Service',
-      service('web', { selector: { app: 'web' }, ports: [{ port: 80 }, { name: 'dns', port: 53, protocol: 'UDP', targetPort: 'dns' }] }),
+      service('web', {
+        selector: { app: 'web' },
+        ports: [
+          { name: 'http', port: 80 },
+          { name: 'dns', port: 53, protocol: 'UDP', targetPort: 'dns' },
+        ],
+      }),
     ),
   ),
   scenario(
@@ -236,7 +244,7 @@ export const TYPED_SCENARIOS: readonly OracleScenario[] = [
         'gadget-view',
         { apiGroups: ['oracle.example.com'], apiVersions: ['v1'], resources: ['gadgets'] },
         'false',
-        "'x=' + string(has(object.spec.x)) + ' null=' + string(object.spec.x == null) + ' empty=' + string(object.spec.empty) + ' labels=' + string(has(object.metadata.labels)) + ' size=' + string(object.spec.size)",
+        "'x=' + string(has(object.spec.x)) + ' null=' + string(object.spec.x == null) + ' empty=' + string(size(object.spec.empty)) + ' labels=' + string(has(object.metadata.labels)) + ' size=' + object.spec.size",
       ),
     ],
     create(gvr('oracle.example.com', 'v1', 'gadgets'), 'Gadget', {
