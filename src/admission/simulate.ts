@@ -8,7 +8,7 @@ import { evaluate, evaluateBatch } from '../cel';
 import { cloneJson, deepEqual, isObject, obj, str, type Obj } from '../base/json';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
 import { NAMESPACE_NAME_LABEL } from '../k8s/resources';
-import { apiserverObject, loadTypedData } from '../k8s/typed';
+import { apiserverObject, isBuiltInKind, loadTypedData } from '../k8s/typed';
 import type { PolicyCel } from '../policy';
 import { requestAttributes } from '../request/cel-inputs';
 import type { AdmissionRequest } from '../request/model';
@@ -26,6 +26,19 @@ const defaultCel: PolicyCel = {
   evaluate: (expression, context, inputs, options) => evaluate(expression, context, inputs, options),
   evaluateBatch: (items, inputs) => evaluateBatch(items, inputs),
 };
+
+const MAX_CHANGED = 3;
+
+/** Where the decoded object does not keep a value the client sent (dropped or rewritten; added defaults aside), as paths. */
+function changedPaths(sent: unknown, decoded: unknown, path = '', out: string[] = []): string[] {
+  if (out.length >= MAX_CHANGED) return out;
+  if (isObject(sent) && isObject(decoded)) {
+    for (const k of Object.keys(sent)) changedPaths(sent[k], decoded[k], path ? `${path}.${k}` : k, out);
+  } else if (Array.isArray(sent) && Array.isArray(decoded) && sent.length === decoded.length) {
+    sent.forEach((x, i) => changedPaths(x, decoded[i], `${path}[${i}]`, out));
+  } else if (!deepEqual(sent, decoded) && sent !== undefined) out.push(`\`${path}\``);
+  return out;
+}
 
 /** A Namespace as the apiserver stores it: always labelled with its own name. */
 function withNameLabel(ns: Obj, name: string): Obj {
@@ -154,7 +167,9 @@ export function contextOf(chain: PreparedChain, request: SimRequest, options: Si
   const { typed } = checkRequest(attrs, discovery, notes);
   // built-in kinds are decoded into their Go types (defaulted) before admission; custom resources are the JSON as sent
   const kind = attrs.kind?.kind && attrs.kind.version ? { group: str(attrs.kind.group), version: attrs.kind.version, kind: attrs.kind.kind } : undefined;
-  const decode = (o: unknown) => (typed && kind ? apiserverObject(o, chain.kubernetesVersion, kind) : { object: cloneJson(o), problems: [] as string[] });
+  // a custom resource's metadata is coerced through ObjectMeta too (apiserverObject); a kind the release does not serve is left as sent
+  const decodeKind = kind && (typed || !isBuiltInKind(kind, chain.kubernetesVersion)) ? kind : undefined;
+  const decode = (o: unknown) => (decodeKind ? apiserverObject(o, chain.kubernetesVersion, decodeKind) : { object: cloneJson(o), problems: [] as string[] });
   const decoded = decode(request.object);
   let object = decoded.object;
   const decodedOld = decode(request.oldObject);
@@ -165,9 +180,10 @@ export function contextOf(chain: PreparedChain, request: SimRequest, options: Si
       ['oldObject', decodedOld],
     ] as const)
       if (d.problems.length) notes.push(`the apiserver would refuse to decode the ${what} (400 Bad Request before admission): ${d.problems.join('; ')}`);
-    if (typed && isObject(request.object) && !deepEqual(object, request.object))
+    const changed = typed ? changedPaths(request.object, object) : [];
+    if (changed.length)
       notes.push(
-        "the apiserver decodes the object into its Go type before admission, defaults it and encodes that: empty maps and lists (e.g. `labels: {}`) are dropped, fields Go always writes are there (`rules: null` stays null, a TokenReview's `status: {user: {}}`), defaults are filled in (a Pod's `dnsPolicy: ClusterFirst`) and quantities are canonical, so admission sees the object as shown",
+        `the apiserver decodes the object into its Go type before admission, defaults it and encodes that, so admission sees ${changed.join(', ')}${changed.length === MAX_CHANGED ? ', …' : ''} otherwise than sent (empty maps and lists such as \`labels: {}\` and unknown fields are dropped, quantities are canonical; fields Go always writes stay, \`rules: null\` too; defaults are added)`,
       );
   }
   const isNamespaceRequest = str(attrs.resource?.group) === '' && attrs.resource?.resource === 'namespaces' && !attrs.subResource;
@@ -189,7 +205,7 @@ export function contextOf(chain: PreparedChain, request: SimRequest, options: Si
     namespaceObject: isObject(ns.object) ? apiserverObject(ns.object, chain.kubernetesVersion, NAMESPACE_KIND).object : ns.object,
     namespaceDocument: ns.document,
     typed,
-    admitted: (o) => (typed && kind ? apiserverObject(o, chain.kubernetesVersion, kind).object : o),
+    admitted: (o) => (decodeKind ? apiserverObject(o, chain.kubernetesVersion, decodeKind).object : o),
     dryRun: !!request.dryRun,
     authorizer: options.authorizer ?? [],
     round: 0,

@@ -237,7 +237,7 @@ export const TYPED_SCENARIOS: readonly OracleScenario[] = [
     }),
   ),
   scenario(
-    'a custom resource is the JSON as sent: nulls and empty maps stay (metadata aside)',
+    'a custom resource is the JSON as sent (nulls and empty maps stay) but for its metadata, coerced through ObjectMeta (labels: {} is gone)',
     [
       crd,
       ...probe(

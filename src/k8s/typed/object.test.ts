@@ -23,15 +23,15 @@ describe('apiserverObject: the typed object as ToUnstructured writes it', () => 
     });
   });
 
-  it('drops unknown fields and nulls of omitempty fields; custom resources stay as sent', () => {
+  it('drops unknown fields and nulls of omitempty fields; custom resources stay as sent but for their metadata', () => {
     expect(at({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', annotations: null }, data: { a: 'b' }, extra: 1 }).object).toEqual({
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: { name: 'c' },
       data: { a: 'b' },
     });
-    const cr = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { labels: {} }, spec: { x: null } };
-    expect(at(cr)).toEqual({ object: cr, typed: false, problems: [] });
+    const cr = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', labels: {} }, spec: { x: null, y: {} } };
+    expect(at(cr)).toEqual({ object: { ...cr, metadata: { name: 'w' } }, typed: false, problems: [] });
   });
 
   it("defaults a Pod as the release's defaulters do, conditional defaults included", () => {

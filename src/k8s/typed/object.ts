@@ -6,7 +6,7 @@
  * field without omitempty is always there (a nil list, map or pointer as `null`, a struct as an
  * object, a scalar as its zero value: a Role's `rules: null` stays null), an omitempty one only
  * when not empty, unknown fields dropped, Quantities, times and IntOrStrings in their canonical
- * form. Any other kind (custom resources) is the JSON as sent.
+ * form. Any other kind (custom resources) is the JSON as sent but for its metadata (ObjectMeta as above).
  *
  * What the Go types look like, and the defaults that apply to an absent field, are generated data
  * per release (`data/<release>.json`, from the release's own k8s.io modules:
@@ -60,15 +60,32 @@ export function apiserverObject(object: unknown, release: KubernetesVersion, gvk
   const data = typedRelease(release);
   const key = gvk ? `${gvk.group ?? ''}/${gvk.version}/${gvk.kind}` : '';
   const root = data.kinds.get(key);
-  if (object === null || object === undefined || typeof object !== 'object' || Array.isArray(object) || !root)
-    return { object: cloneJson(object), typed: !!root, problems: [] };
+  if (object === null || object === undefined || typeof object !== 'object' || Array.isArray(object)) return { object, typed: !!root, problems: [] };
+  if (!root) {
+    // a custom resource: the JSON as sent, but for its metadata, which the apiextensions-apiserver
+    // coerces through ObjectMeta (schemaobjectmeta.Coerce: `labels: {}` is gone there too)
+    const out = cloneJson(object) as Obj;
+    if (isObject(out.metadata) && data.structs.has(OBJECT_META)) {
+      const w = new Walker(data, key);
+      out.metadata = w.struct(out.metadata, OBJECT_META, 'metadata');
+      admitted.add(out);
+      return { object: out, typed: false, problems: w.problems };
+    }
+    admitted.add(out);
+    return { object: out, typed: false, problems: [] };
+  }
   const w = new Walker(data, key);
-  const out = w.struct(object as Obj, root, '');
+  const decoded = w.struct(object as Obj, root, '');
+  // the top level in Go order (apiVersion, kind, metadata, spec, status): the decoded fields follow the absent struct's otherwise
+  const out: Obj = {};
+  for (const f of data.structs.get(root) ?? []) if (f.name in decoded) out[f.name] = decoded[f.name];
   admitted.add(out);
   return { object: out, typed: true, problems: w.problems };
 }
 
 const admitted = new WeakSet<object>();
+const OBJECT_META = 'meta/v1.ObjectMeta';
+const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Whether `o` is an object apiserverObject built (or one marked so): passed through again, it
