@@ -22,6 +22,20 @@ import { collectWorkspace, policyKindOf, type AdmissionWorkspace } from './works
 
 const NAMESPACE_KIND = { group: '', version: 'v1', kind: 'Namespace' };
 
+/**
+ * A Namespace as admission reads it from its informer (the typed object), one per Namespace
+ * document and release: the requests of a replay share it, so the engine's memo finds their
+ * inputs by identity instead of by their JSON.
+ */
+const namespaces = new WeakMap<object, Map<KubernetesVersion, unknown>>();
+function decodedNamespace(ns: unknown, release: KubernetesVersion): unknown {
+  if (!isObject(ns)) return ns;
+  let byRelease = namespaces.get(ns);
+  if (!byRelease) namespaces.set(ns, (byRelease = new Map()));
+  if (!byRelease.has(release)) byRelease.set(release, apiserverObject(ns, release, NAMESPACE_KIND).object);
+  return byRelease.get(release);
+}
+
 const defaultCel: PolicyCel = {
   evaluate: (expression, context, inputs, options) => evaluate(expression, context, inputs, options),
   evaluateBatch: (items, inputs) => evaluateBatch(items, inputs),
@@ -201,8 +215,7 @@ export function contextOf(chain: PreparedChain, request: SimRequest, options: Si
     request: attrs,
     object,
     oldObject,
-    // the Namespace as admission reads it from its informer: the typed object (src/k8s/typed)
-    namespaceObject: isObject(ns.object) ? apiserverObject(ns.object, chain.kubernetesVersion, NAMESPACE_KIND).object : ns.object,
+    namespaceObject: decodedNamespace(ns.object, chain.kubernetesVersion),
     namespaceDocument: ns.document,
     typed,
     admitted: (o) => (decodeKind ? apiserverObject(o, chain.kubernetesVersion, decodeKind).object : o),
@@ -224,6 +237,7 @@ export function contextOf(chain: PreparedChain, request: SimRequest, options: Si
 async function run(chain: PreparedChain, request: SimRequest, options: SimOptions, cel: PolicyCel, probing: boolean): Promise<SimResult> {
   await loadTypedData(chain.kubernetesVersion);
   const ctx = contextOf(chain, request, options, cel, probing);
+  const admitted = ctx.object;
   const { notes } = ctx;
   /** After a policy plugin: while probing, its rejections stay in its steps and the chain goes on. */
   const settlePlugin = () => {
@@ -253,6 +267,7 @@ async function run(chain: PreparedChain, request: SimRequest, options: SimOption
     warnings: ctx.warnings,
     auditAnnotations: ctx.auditAnnotations,
     object: ctx.object,
+    admitted,
     patches: ctx.patches,
     steps: ctx.steps,
     notes,
