@@ -18,33 +18,10 @@ import type { KubernetesVersion } from '../../base/releases';
 import { applyConditional, hasConditional } from './conditional';
 import { canonicalQuantity } from './quantity';
 import { formatMicroTime, formatTime, parseDuration } from './time';
-import { typedRelease, type Field, type TypeRef, type TypedRelease } from './data';
+import { typedRelease, type TypeRef, type TypedRelease } from './data';
+import { isAdmitted, kindOfObject, markAdmitted, type ApiserverObject, type GroupVersionKind } from './kinds';
 
 type Obj = Record<string, unknown>;
-
-export interface GroupVersionKind {
-  group?: string;
-  version: string;
-  kind: string;
-}
-
-export interface ApiserverObject {
-  /** The object as admission sees it (a copy; the input is never changed). */
-  object: unknown;
-  /** Whether the kind is built in (decoded into its Go type). */
-  typed: boolean;
-  /** Why the apiserver would refuse to decode the object (each with its field path); empty when it decodes. */
-  problems: string[];
-}
-
-/** The group/version/kind an object names (`apiVersion`, `kind`), or undefined. */
-export function kindOfObject(object: unknown): GroupVersionKind | undefined {
-  if (typeof object !== 'object' || object === null || Array.isArray(object)) return undefined;
-  const { apiVersion, kind } = object as Obj;
-  if (typeof apiVersion !== 'string' || typeof kind !== 'string') return undefined;
-  const i = apiVersion.indexOf('/');
-  return i < 0 ? { group: '', version: apiVersion, kind } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1), kind };
-}
 
 /** Whether the release has `kind` built in (its objects are decoded into a Go type). */
 export function isBuiltInKind(gvk: GroupVersionKind, release: KubernetesVersion): boolean {
@@ -68,10 +45,10 @@ export function apiserverObject(object: unknown, release: KubernetesVersion, gvk
     if (isObject(out.metadata) && data.structs.has(OBJECT_META)) {
       const w = new Walker(data, key);
       out.metadata = w.struct(out.metadata, OBJECT_META, 'metadata');
-      admitted.add(out);
+      markAdmitted(out);
       return { object: out, typed: false, problems: w.problems };
     }
-    admitted.add(out);
+    markAdmitted(out);
     return { object: out, typed: false, problems: [] };
   }
   const w = new Walker(data, key);
@@ -79,25 +56,12 @@ export function apiserverObject(object: unknown, release: KubernetesVersion, gvk
   // the top level in Go order (apiVersion, kind, metadata, spec, status): the decoded fields follow the absent struct's otherwise
   const out: Obj = {};
   for (const f of data.structs.get(root) ?? []) if (f.name in decoded) out[f.name] = decoded[f.name];
-  admitted.add(out);
+  markAdmitted(out);
   return { object: out, typed: true, problems: w.problems };
 }
 
-const admitted = new WeakSet<object>();
 const OBJECT_META = 'meta/v1.ObjectMeta';
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/**
- * Whether `o` is an object apiserverObject built (or one marked so): passed through again, it
- * is kept as it is (the chain's objects are decoded once; a webhook's patch result again).
- */
-export const isAdmitted = (o: unknown): boolean => typeof o === 'object' && o !== null && admitted.has(o);
-
-/** Marks an object derived from an admitted one as admitted (the simulator's version-converted copies). */
-export function markAdmitted<T>(o: T): T {
-  if (typeof o === 'object' && o !== null) admitted.add(o);
-  return o;
-}
 
 const typeName = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 
@@ -385,5 +349,3 @@ function isZero(v: unknown, t: TypeRef): boolean {
       return isEmpty(v, t);
   }
 }
-
-export type { Field };
