@@ -21,8 +21,12 @@ const entries = (o) =>
     .join(',\n');
 
 /** The data file's text for the oracle's output (parsed): its provenance on the first line, then one entry per line. */
+/** The modules the data comes from (the types, their defaulters and the converter): a typesonly build links no kube-openapi. */
+const MODULES = ['k8s.io/api', 'k8s.io/apiextensions-apiserver', 'k8s.io/apimachinery', 'k8s.io/kubernetes'];
+
 export function formatTypedData(asset) {
-  const head = JSON.stringify({ release: asset.release, generatedBy: 'npm run schemas:generate', modules: asset.modules });
+  const modules = Object.fromEntries(MODULES.filter((m) => asset.modules?.[m]).map((m) => [m, asset.modules[m]]));
+  const head = JSON.stringify({ release: asset.release, generatedBy: 'npm run schemas:generate', modules });
   const parts = [
     `${head.slice(0, -1)},`,
     `"kinds":{\n${entries(asset.kinds)}},`,
