@@ -126,7 +126,7 @@ describe('apiserverObject: the typed object as ToUnstructured writes it', () => 
     expect(r.problems).toEqual(['metadata.name: cannot decode number into a string', 'data["a"]: cannot decode number into a string']);
   });
 
-  it('1.30 writes creationTimestamp: null (no omitzero before 1.33); 1.37 leaves it out', () => {
+  it('1.30 writes creationTimestamp: null (no omitzero before 1.34); 1.37 leaves it out', () => {
     expect((at({ apiVersion: 'v1', kind: 'ConfigMap', metadata: {} }, '1.30').object as { metadata: unknown }).metadata).toEqual({ creationTimestamp: null });
     expect((at({ apiVersion: 'v1', kind: 'ConfigMap', metadata: {} }).object as { metadata: unknown }).metadata).toEqual({});
   });
