@@ -17,7 +17,6 @@ import {
 import { celInputs } from '../request/cel-inputs';
 import { goJSON } from '../k8s/errors';
 import { excludedBy, forbiddenMessage, inputFor, matchInput, reject, requireReinvoking, type SimContext } from './context';
-import { serializeTyped } from './serialize';
 import type { JsonPatchOp, SimDenial, SimOutcome, SimStep } from './types';
 import type { WorkspaceWebhook } from './workspace';
 
@@ -193,7 +192,7 @@ function callHook(ctx: SimContext, wh: WorkspaceWebhook, mutating: boolean): Cal
       denial: { ...base, message, reason: 'InternalError', code: 500 },
     };
   }
-  const before = ctx.typed ? serializeTyped(ctx.object) : ctx.object;
+  const before = ctx.admitted(ctx.object);
   const applied = applyJsonPatch(before, ops);
   if (!applied.ok) {
     const message = `Internal error occurred: ${applied.error}`;
@@ -205,7 +204,7 @@ function callHook(ctx: SimContext, wh: WorkspaceWebhook, mutating: boolean): Cal
       patch: ops,
     };
   }
-  const after = ctx.typed ? serializeTyped(applied.value) : applied.value;
+  const after = ctx.admitted(applied.value);
   const changed = !deepEqual(before, after);
   return {
     outcome: changed ? 'patched' : 'admitted',
@@ -317,9 +316,9 @@ export async function runMutatingWebhooks(ctx: SimContext): Promise<void> {
       });
       if (r.patch) s.patch = r.patch;
       if (r.changed && r.patch) {
-        const before = ctx.typed ? serializeTyped(ctx.object) : ctx.object;
+        const before = ctx.admitted(ctx.object);
         const applied = applyJsonPatch(before, r.patch);
-        if (applied.ok) ctx.object = ctx.typed ? serializeTyped(applied.value) : applied.value;
+        if (applied.ok) ctx.object = ctx.admitted(applied.value);
         ctx.patches.push({ by: wh.name, ops: r.patch });
         requireReinvoking(st);
         ctx.shouldReinvoke = true;

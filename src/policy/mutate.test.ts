@@ -4,6 +4,10 @@ import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { evaluate, loadCel } from '../cel/index';
 import { runMutatingPolicy, type MutatingRunInput } from './mutate';
 import { runCases } from './cases';
+import { apiserverObject, loadTypedData } from '../k8s/typed';
+
+/** An object as the apiserver decodes it (src/k8s/typed): what a run's mutated object is compared with. */
+const decoded = <T>(o: T): T => apiserverObject(o, '1.37').object as T;
 import * as fx from './fixtures/map';
 
 vi.setConfig({ testTimeout: 30_000 });
@@ -31,7 +35,7 @@ const initializer = { name: 'myapp-initializer', image: 'example/initializer:v1.
 
 describe.runIf(hasWasm)('MutatingAdmissionPolicy runs (real engine)', () => {
   beforeAll(async () => {
-    await loadCel();
+    await Promise.all([loadCel(), loadTypedData('1.37')]);
   }, 60_000);
 
   describe('sidecar via ApplyConfiguration', () => {
@@ -42,7 +46,7 @@ describe.runIf(hasWasm)('MutatingAdmissionPolicy runs (real engine)', () => {
       // The documentation page lists mesh-proxy first; structured-merge-diff keeps live-only
       // items in place and adds new keys after them (typed/merge.go visitListItems), so the
       // apiserver's result has it second.
-      expect((r.object as ReturnType<typeof fx.myapp>).spec.initContainers).toEqual([initializer, meshProxyApply]);
+      expect(r.object).toEqual(decoded({ ...fx.myapp(), spec: { ...fx.myapp().spec, initContainers: [initializer, meshProxyApply] } }));
       expect(r.diff).toEqual([{ path: '/spec/initContainers/1', op: 'add', after: meshProxyApply }]);
       const m = r.bindings[0]!.evaluations[0]!.mutations[0]!;
       expect(m.value).toEqual({ spec: { initContainers: [meshProxyApply] } });
@@ -82,7 +86,7 @@ describe.runIf(hasWasm)('MutatingAdmissionPolicy runs (real engine)', () => {
     test('appends the init container', async () => {
       const r = await run(fx.sidecarJsonPatch);
       expect(r.outcome).toBe('admit');
-      expect((r.object as ReturnType<typeof fx.myapp>).spec.initContainers).toEqual([initializer, meshProxyPatch]);
+      expect(r.object).toEqual(decoded({ ...fx.myapp(), spec: { ...fx.myapp().spec, initContainers: [initializer, meshProxyPatch] } }));
       expect(r.bindings[0]!.evaluations[0]!.mutations[0]!.value).toEqual([{ op: 'add', path: '/spec/initContainers/-', value: meshProxyPatch }]);
       expect(r.reinvocation?.changesAgain).toBe(false);
     });
@@ -91,7 +95,9 @@ describe.runIf(hasWasm)('MutatingAdmissionPolicy runs (real engine)', () => {
       delete p.spec.matchConditions;
       const r = await run(p);
       expect(r.reinvocation?.changesAgain).toBe(true);
-      expect(r.reinvocation?.diff).toEqual([{ path: '/spec/initContainers/2', op: 'add', after: meshProxyPatch }]);
+      // the second run's patched object is decoded again too: the added container has its defaults
+      const proxy = decoded({ ...fx.myapp(), spec: { containers: [meshProxyPatch] } }).spec.containers[0];
+      expect(r.reinvocation?.diff).toEqual([{ path: '/spec/initContainers/2', op: 'add', after: proxy }]);
     });
   });
 
@@ -116,7 +122,7 @@ describe.runIf(hasWasm)('MutatingAdmissionPolicy runs (real engine)', () => {
       expect(r.decision.message).toBe(
         `policy 'env-label' with binding 'env-label-binding' denied request: JSON Patch: add operation does not apply: doc is missing path: "/metadata/labels/example.com~1environment": missing value`,
       );
-      expect(r.object).toEqual(fx.myapp());
+      expect(r.object).toEqual(decoded(fx.myapp()));
     });
     test('... and admitted unchanged under Ignore, with the error reported', async () => {
       const r = await run(fx.jsonPatchPolicy('env-label', escapeKeyPatch, { failurePolicy: 'Ignore' }));
@@ -124,22 +130,23 @@ describe.runIf(hasWasm)('MutatingAdmissionPolicy runs (real engine)', () => {
       expect(r.mutated).toBe(false);
       expect(r.errors[0]).toContain('JSON Patch: add operation does not apply');
     });
+    // a Pod field (an unknown one would be gone: the apiserver decodes the Pod into its type)
     const testReplace = `[
-  JSONPatch{op: "test", path: "/spec/example", value: "Red"},
-  JSONPatch{op: "replace", path: "/spec/example", value: "Green"}
+  JSONPatch{op: "test", path: "/spec/hostname", value: "Red"},
+  JSONPatch{op: "replace", path: "/spec/hostname", value: "Green"}
 ]`;
     test('test + replace: replaced when the test holds', async () => {
-      const pod = { ...fx.myapp(), spec: { ...fx.myapp().spec, example: 'Red' } };
+      const pod = { ...fx.myapp(), spec: { ...fx.myapp().spec, hostname: 'Red' } };
       const r = await run(fx.jsonPatchPolicy('color', testReplace), { object: pod });
-      expect(r.diff).toEqual([{ path: '/spec/example', op: 'replace', before: 'Red', after: 'Green' }]);
+      expect(r.diff).toEqual([{ path: '/spec/hostname', op: 'replace', before: 'Red', after: 'Green' }]);
     });
     test('test + replace: nothing applied (and no error) when the test fails', async () => {
-      const pod = { ...fx.myapp(), spec: { ...fx.myapp().spec, example: 'Blue' } };
+      const pod = { ...fx.myapp(), spec: { ...fx.myapp().spec, hostname: 'Blue' } };
       const r = await run(fx.jsonPatchPolicy('color', testReplace), { object: pod });
       expect(r.outcome).toBe('admit');
       expect(r.mutated).toBe(false);
       expect(r.errors).toEqual([]);
-      expect(r.bindings[0]!.evaluations[0]!.mutations[0]!.testFailed).toEqual({ index: 0, path: '/spec/example' });
+      expect(r.bindings[0]!.evaluations[0]!.mutations[0]!.testFailed).toEqual({ index: 0, path: '/spec/hostname' });
     });
   });
 

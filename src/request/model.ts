@@ -8,6 +8,7 @@
  * Plain data only (no classes, no closures): cheap to build by the thousand.
  */
 import type { AuthorizerRule } from '../cel/types';
+import type { KubernetesVersion } from '../base/releases';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
@@ -69,6 +70,8 @@ export interface TestInput {
   namespaceObject?: unknown;
   /** Authorizer answers for `authorizer` / `authorizer.requestResource` in CEL. */
   authorizer?: AuthorizerRule[];
+  /** The release whose apiserver decodes the objects for admission (src/request/admitted.ts); absent: the default release. */
+  kubernetesVersion?: KubernetesVersion;
 }
 
 /** The request form as the user edits it: plain strings, '' for absent. */

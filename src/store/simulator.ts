@@ -79,7 +79,8 @@ export async function runSimulation(docs: readonly WorkspaceDoc[], draft: Simula
     trace,
   });
   if (!run.ok) return run;
-  const before = run.input.request.object;
+  // the mutations' diff: from the object as the apiserver decoded it (defaults filled in), not as typed
+  const before = run.result.admitted ?? run.input.request.object;
   return {
     ok: true,
     result: run.result,
