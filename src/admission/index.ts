@@ -16,6 +16,7 @@ export * from './types';
 export { simulate, probe, prepareChain, simulatePrepared, probePrepared, requestCel, type PreparedChain } from './simulate';
 export { leanChain, leanSet, leanVerdicts, type LeanChain, type LeanRegistry, type LeanSet, type LeanVerdict } from './lean';
 export { lockoutReport } from './lockout';
+export { webhookCalled } from './webhooks';
 export { mutationBreaks, type MutationBreak } from './mutation-check';
 export { notRunReason, simulateDraft, type DraftOptions, type DraftRun } from './simulate-draft';
 export { CRITICAL_REQUESTS, criticalRequests } from './critical-requests';

@@ -3,8 +3,12 @@
  * through the workspace's admission configuration, beside the cluster's own chain. Pure
  * TypeScript, Node and browser. See README.md.
  */
-export { analyzeImpact, candidateChain, headlineOf } from './analyze';
-export type { ExistingImpact, ImpactInput, ImpactOptions, ImpactProgress, ImpactReport, ImpactSummary } from './analyze';
+export { analyzeImpact } from './analyze';
+export type { ExistingImpact, ImpactInput, ImpactOptions, ImpactProgress, ImpactReport } from './analyze';
+export { headlineOf, verdictOf, type ImpactSummary } from './summary';
+export { candidateChain, chainTracker, type ChainTracker, type SnapshotEvidence } from './chains';
+export { refusedAt, type Refused } from './inputs';
+export { readsOldObject } from './old-object';
 export {
   chainDecider,
   changeOf,
@@ -28,4 +32,14 @@ export { applyPatchBody, mergePatch, strategicMerge, type PatchKind } from './pa
 export { replayRequest, type ReplayedRequest } from './replay';
 export { addToGroups, groupEvents, denialTimeline, deciderOf, sortedRows, TIMELINE_BUCKETS, type EventGroups, type ImpactRow } from './group';
 export { reportJson, reportCsv, reportMarkdown } from './export';
-export { decisionPool, decisionServer, POOL_DEPTH, type DecisionPool, type OpenMember, type PoolAnswer, type PoolAsk, type PoolMember } from './pool';
+export {
+  decisionPool,
+  decisionServer,
+  POOL_DEPTH,
+  type DecisionPool,
+  type OpenMember,
+  type PoolAnswer,
+  type PoolAsk,
+  type PoolMember,
+  type ToMember,
+} from './pool';

@@ -9,7 +9,6 @@
  * back in log order. `OpenShard` is whatever carries the messages (the CLI's worker threads).
  */
 import { nameOf, namespaceOf, obj, str } from '../base/json';
-import { discoveryFor } from '../admission';
 import { stateOf } from './cluster';
 import type { ChainSpec, Decider } from './decide';
 import { logReplay, type LineOutcome, type LogLine } from './events';
@@ -17,9 +16,8 @@ import { hash53, verbAndRef, type LaterReads } from './retain';
 
 /** What a shard is started with (structured-cloneable). */
 export interface ShardSetup {
+  /** The chains at the first line (a line that brings others reaches every shard: `LogLine.chain`). */
   spec: ChainSpec;
-  /** CustomResourceDefinitions of the snapshot and the workspace (discovery of custom resources). */
-  definitions: unknown[];
   /** The snapshot's objects this shard's lines may read (its namespaces' objects and Namespaces, its cluster-scoped objects). */
   objects: unknown[];
   retain?: LaterReads;
@@ -114,8 +112,8 @@ export function shardObjects(objects: readonly unknown[], n: number): unknown[][
 export function shardServer(setup: ShardSetup, decider: (spec: ChainSpec) => Decider, reply: (a: ShardAnswer) => void): (b: ShardBatch) => void {
   const replay = logReplay({
     state: stateOf(setup.objects),
-    discovery: discoveryFor(setup.definitions, setup.spec.kubernetesVersion),
-    decide: decider(setup.spec),
+    spec: setup.spec,
+    decider,
     keepRequests: setup.keepRequests,
     ...(setup.retain ? { retain: setup.retain } : {}),
   });
@@ -176,7 +174,11 @@ export function shardedReplay(open: readonly OpenShard[], setups: readonly Shard
         const route = l.text ? routeOf(l.text) : { key: '' };
         const at = indexOf(route.key, n, l.line);
         if (route.every) parts.forEach((part, i) => part.push(i === at ? l : { ...l, silent: true }));
-        else parts[at]!.push(l);
+        else {
+          parts[at]!.push(l);
+          // other chains from this line on: every shard hears of them in log order
+          if (l.chain) parts.forEach((part, i) => i !== at && part.push({ line: l.line, text: '', terminated: true, silent: true, chain: l.chain }));
+        }
       }
       const answers = parts.map((part, i) =>
         part.length

@@ -161,6 +161,14 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
         },
         onProgress: (p) => progress(p, p.phase === 'done'),
         decider: (spec) => {
+          // the log changed the chains (or the existing objects are judged with the snapshot's): the same deciders, other chains
+          if (pool) {
+            pool.respec(spec, () => {
+              void loadCelHere(m.baseUrl, m.module);
+              return chainDecider(spec);
+            });
+            return pool.decide;
+          }
           for (const port of m.members) port.postMessage({ spec });
           pool = decisionPool(
             m.members.map((port, i) => portMember(port, i)),

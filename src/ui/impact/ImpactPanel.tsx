@@ -31,6 +31,7 @@ const CHANGE_LABEL: Readonly<Record<Change, string>> = {
   'newly-warned': 'newly warned',
   'newly-audited': 'newly audited',
   'newly-mutated': 'newly mutated',
+  undetermined: 'undetermined (old object unknown)',
   unchanged: 'unchanged',
 };
 
