@@ -61,7 +61,7 @@ const mdCell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' '
 
 export function reportMarkdown(r: ImpactReport, maxRows = 50): string {
   const s = r.summary;
-  const out = [`# Admission impact`, '', `**${s.headline}**`, ''];
+  const out = [`# Admission impact`, '', `**${s.headline}**`, '', `Target release: Kubernetes ${s.kubernetesVersion}.`, ''];
   if (s.from !== undefined && s.to !== undefined)
     out.push(`Audit log: ${new Date(s.from).toISOString()} to ${new Date(s.to).toISOString()}, ${s.lines} lines, ${s.events} writes replayed.`, '');
   out.push('| change | audit log | existing objects |', '|---|---:|---:|');
