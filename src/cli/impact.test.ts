@@ -325,6 +325,6 @@ spec: { policyName: keep-team, validationActions: [Deny] }
     expect(md.out).toContain('| undetermined | 2 | 0 |');
     const gh = io();
     expect(await runCli([...base, '--format', 'github'], gh)).toBe(0);
-    expect(gh.out).toContain('::warning title=admission impact: undetermined::2 × pods by ci-bot in apps: ValidatingAdmissionPolicy keep-team/keep-team');
+    expect(gh.out).toContain('::warning title=admission impact: undetermined::2 × pods by ci-bot in apps: ValidatingAdmissionPolicy keep-team (');
   });
 });

@@ -141,8 +141,8 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
       : undefined;
     const report = await analyzeImpact({
       workspace: m.workspace,
-      cluster: snap.objects,
-      clusterProblems: snap.problems,
+      // no snapshot opened is not an empty one
+      ...(m.snapshots.length ? { cluster: snap.objects, clusterProblems: snap.problems } : {}),
       ...(m.audits.length ? { audit: concat(m.audits, (n) => (bytes += n)) } : {}),
       staticDocuments: m.staticDocuments,
       options: {

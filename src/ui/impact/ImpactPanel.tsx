@@ -16,12 +16,23 @@ import {
   reportMarkdown,
   SKIP_REASONS,
   TIMELINE_BUCKETS,
+  verdictOf,
   type Change,
   type ImpactReport,
   type ImpactRow,
 } from '../../impact';
 import { useWorkspace } from '../../store';
-import { addImpactFiles, cancelImpact, openInSimulator, removeImpactFile, runImpact, setImpactOptions, useImpact, type ImpactState } from '../../store/impact';
+import {
+  addImpactFiles,
+  cancelImpact,
+  isStale,
+  openInSimulator,
+  removeImpactFile,
+  runImpact,
+  setImpactOptions,
+  useImpact,
+  type ImpactState,
+} from '../../store/impact';
 import { download } from '../download';
 import './impact.css';
 
@@ -128,11 +139,14 @@ function Report({
   report,
   grouped,
   writes,
+  stale,
   onOpen,
 }: {
   report: ImpactReport;
   grouped: ImpactState['rows'];
   writes: ImpactState['writes'];
+  /** The workspace or the release changed since the run. */
+  stale: boolean;
   onOpen: () => void;
 }) {
   const s = report.summary;
@@ -148,10 +162,14 @@ function Report({
       (filter === 'all' || r.change === filter) && (!text || [r.by, r.namespace, r.user, r.resource].some((x) => x.toLowerCase().includes(text.toLowerCase()))),
   );
   const existing = report.existing.filter((o) => o.change !== 'unchanged');
-  const bad = s.changes['newly-denied'] + s.existing.changes['newly-denied'] > 0;
   return (
     <>
-      <p className={`impact-headline ${bad ? 'bad' : 'good'}`} data-testid="impact-headline" role="status">
+      {stale ? (
+        <p className="impact-stale" data-testid="impact-stale" role="status">
+          {`Stale: the workspace or the target release changed since this result (Kubernetes ${s.kubernetesVersion}). Analyze again for the workspace as it is now.`}
+        </p>
+      ) : null}
+      <p className={`impact-headline ${verdictOf(s)}${stale ? ' stale' : ''}`} data-testid="impact-headline" data-verdict={verdictOf(s)} role="status">
         {s.headline}
       </p>
       <div className="impact-exports">
@@ -313,6 +331,9 @@ export default function ImpactPanel({ onOpenInSimulate }: { onOpenInSimulate: ()
   const state = useImpact(useShallow(({ progress: _, ...rest }) => rest));
   const docs = useWorkspace((s) => s.docs);
   const celState = useWorkspace((s) => s.celState);
+  const kubernetesVersion = useWorkspace((s) => s.kubernetesVersion);
+  const staticManifests = useWorkspace((s) => s.staticManifests);
+  const stale = isStale(state.ranWith, { docs, kubernetesVersion, staticManifests });
   const uid = useId();
   const snapshotInput = useRef<HTMLInputElement>(null);
   const auditInput = useRef<HTMLInputElement>(null);
@@ -408,7 +429,7 @@ export default function ImpactPanel({ onOpenInSimulate }: { onOpenInSimulate: ()
           ))}
         </ul>
       ) : null}
-      {state.report ? <Report report={state.report} grouped={state.rows} writes={state.writes} onOpen={onOpenInSimulate} /> : null}
+      {state.report ? <Report report={state.report} grouped={state.rows} writes={state.writes} stale={stale} onOpen={onOpenInSimulate} /> : null}
     </section>
   );
 }
