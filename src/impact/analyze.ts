@@ -10,8 +10,8 @@ import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/rele
 import type { WebhookResponse } from '../admission';
 import type { AdmissionRequest, UserInfo } from '../request/model';
 import type { SkipReason } from './audit';
-import { chainKey, chainTracker } from './chains';
-import { readCluster, stateOf } from './cluster';
+import { chainKey, chainTracker, paramKinds, type SnapshotEvidence } from './chains';
+import { isAdmissionObject, readCluster, stateOf } from './cluster';
 import { chainDecider, changeOf, CHANGES, type Change, type ChainSpec, type Decider, type Decision, type Denial } from './decide';
 import { logReplay, specDiscovery, type EventImpact, type KeptRequest, type LineOutcome, type LogLine, type SkippedLine } from './events';
 import { isUnreadable, logProblems, refusedAt, snapshotProblems, type LogReading } from './inputs';
@@ -157,7 +157,11 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     cluster.chain,
     cluster.objects,
   );
-  const stateObjects = [...cluster.objects, ...workspace.filter((o) => obj(o).kind === 'Namespace')];
+  /** What the candidate brings that requests read (its params, Namespaces, CustomResourceDefinitions): installed before the first line. */
+  const kinds = paramKinds(workspace.filter(isAdmissionObject));
+  const workspaceObjects = workspace.filter(
+    (o) => isObject(o) && (o.kind === 'Namespace' || o.kind === 'CustomResourceDefinition' || kinds.has(`${str(o.apiVersion)}/${str(o.kind)}`)),
+  );
 
   const report: ImpactReport = { events: [], requests: {}, existing: [], skipped: [], summary: undefined as unknown as ImpactSummary };
   let keptRequests = 0;
@@ -174,7 +178,8 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
   let undetermined = 0;
   /** Writes whose old object came from the snapshot without anything in the log to say when it was taken. */
   let unproven = 0;
-  const evidence = chains.evidence;
+  /** When the snapshot was taken, as the events show it (the chains' writes say it too: the first line of either counts). */
+  const evidence: SnapshotEvidence = {};
   /** What the log's lines turned out to be (its input error or warning). */
   const reading: LogReading = { lines: 0, events: 0, unreadable: 0 };
   let from: number | undefined;
@@ -222,12 +227,14 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
   if (input.audit !== undefined && options.shards?.length) {
     // the log split by object over the shards (src/impact/shard.ts); this thread reads and routes
     const n = options.shards.length;
-    const objects = shardObjects(stateObjects, n);
+    const objects = shardObjects(cluster.objects, n);
+    const mine = shardObjects(workspaceObjects, n);
     const shards = shardedReplay(
       options.shards,
-      objects.map((objects) => ({
+      objects.map((objects, i) => ({
         spec: chains.now,
         objects,
+        workspace: mine[i]!,
         keepRequests: options.keepRequests ?? 0,
         ...(options.retainState ? { retain: options.retainState } : {}),
       })),
@@ -263,7 +270,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     if (stopped) cancelled = true;
   } else if (input.audit !== undefined) {
     const replay = logReplay({
-      state: stateOf(stateObjects),
+      state: stateOf(cluster.objects, workspaceObjects),
       spec: chains.now,
       decider,
       keepRequests: options.keepRequests ?? 0,
@@ -396,6 +403,10 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
         ? `Kubernetes ${version} does not serve ${r.kind} ${r.name} (${r.message}): the candidate runs without it`
         : `Kubernetes ${version} would not store ${r.kind} ${r.name} (${r.message}): the result is for a configuration the cluster cannot hold`,
     );
+  for (const k of ['after', 'before'] as const) {
+    const c = chains.evidence[k];
+    if (c && (!evidence[k] || c.line < evidence[k].line)) evidence[k] = c;
+  }
   const timeNote = input.cluster !== undefined && input.audit !== undefined ? snapshotTimeNote(evidence, unproven) : undefined;
   const partial: Omit<ImpactSummary, 'headline'> = {
     kubernetesVersion: version,

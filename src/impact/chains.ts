@@ -39,7 +39,7 @@ export function candidateChain(clusterChain: readonly unknown[], workspace: read
 const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '');
 
 /** The params kinds a chain's policies name (`spec.paramKind`), as `apiVersion/kind`. */
-function paramKinds(chain: readonly unknown[]): Set<string> {
+export function paramKinds(chain: readonly unknown[]): Set<string> {
   const out = new Set<string>();
   for (const o of chain) {
     const pk = obj(obj(obj(o).spec).paramKind);
@@ -187,7 +187,6 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
   const notes: string[] = [];
   /** The chains' objects as the log left them so far: the cluster's (from the snapshot, then the log's) and the workspace's params. */
   const state: ObjectState = new Map();
-  const fromWorkspace = new Set<string>();
   /** Snapshot objects not there yet: created in the second of the first line or after it (until their second is over, or the log writes them). */
   const withheld = new Map<string, unknown>();
   let kinds = new Set<string>();
@@ -207,8 +206,7 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
   const admit = (t: number) => {
     for (const o of workspaceOthers)
       if (tracked(o) && nameOf(o) && !state.has(objectKey(o))) {
-        state.set(objectKey(o), { object: o, source: 'snapshot' });
-        fromWorkspace.add(objectKey(o));
+        state.set(objectKey(o), { object: o, source: 'workspace' });
       }
     for (const o of [...clusterChain, ...clusterOthers]) {
       if (!tracked(o) || !nameOf(o)) continue;
@@ -339,7 +337,7 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
       // the log writes an object the snapshot holds as created later: from here on the log's state
       withheld.delete(target);
       if (ev.operation === 'CREATE') evidence.after ??= { line: ev.line, what };
-    } else if (prior && !fromWorkspace.has(target) && prior.source === 'snapshot' && ev.operation !== 'CREATE') {
+    } else if (prior?.source === 'snapshot' && ev.operation !== 'CREATE') {
       const when = snapshotAgainst(prior.object, ev);
       if (when.time !== 'unknown') evidence[when.time] ??= { line: ev.line, what };
       if (when.later)

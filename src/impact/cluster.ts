@@ -46,19 +46,21 @@ export const stateKey = (group: string, kind: string, namespace: string, name: s
 export const objectKey = (o: unknown): string =>
   isObject(o) ? stateKey(groupOf(str(o.apiVersion)), str(o.kind), o.kind === 'Namespace' ? '' : namespaceOf(o), nameOf(o)) : '';
 
-/** Where a replayed request's old object came from: an earlier event, the snapshot, nowhere, or no old object is needed. */
-export type OldObjectSource = 'log' | 'snapshot' | 'unknown' | 'none';
+/** Where a replayed request's old object came from: an earlier event, the snapshot, the workspace (the candidate's params, installed before the log), nowhere, or no old object is needed. */
+export type OldObjectSource = 'log' | 'snapshot' | 'workspace' | 'unknown' | 'none';
 
 /**
- * The last known state of each object: the snapshot's, replaced by each successful write of the
+ * The last known state of each object: the snapshot's (and the workspace's), replaced by each successful write of the
  * log (an earlier event of the log is preferred: a snapshot is usually taken after the log). One
  * entry per object, nothing else: `null` marks an object the log deleted.
  */
-export type ObjectState = Map<string, { object: unknown; source: 'log' | 'snapshot' } | null>;
+export type ObjectState = Map<string, { object: unknown; source: 'log' | 'snapshot' | 'workspace' } | null>;
 
-export function stateOf(objects: readonly unknown[]): ObjectState {
+/** The state before the first line: the snapshot's objects, then the workspace's (the candidate's params and Namespaces: the workspace's win). */
+export function stateOf(objects: readonly unknown[], workspace: readonly unknown[] = []): ObjectState {
   const state: ObjectState = new Map();
   for (const o of objects) if (isObject(o) && nameOf(o)) state.set(objectKey(o), { object: o, source: 'snapshot' });
+  for (const o of workspace) if (isObject(o) && nameOf(o)) state.set(objectKey(o), { object: o, source: 'workspace' });
   return state;
 }
 

@@ -20,6 +20,8 @@ export interface ShardSetup {
   spec: ChainSpec;
   /** The snapshot's objects this shard's lines may read (its namespaces' objects and Namespaces, its cluster-scoped objects). */
   objects: unknown[];
+  /** The workspace's (the candidate's params and Namespaces), split alike. */
+  workspace: unknown[];
   retain?: LaterReads;
   keepRequests: number;
 }
@@ -111,7 +113,7 @@ export function shardObjects(objects: readonly unknown[], n: number): unknown[][
  */
 export function shardServer(setup: ShardSetup, decider: (spec: ChainSpec) => Decider, reply: (a: ShardAnswer) => void): (b: ShardBatch) => void {
   const replay = logReplay({
-    state: stateOf(setup.objects),
+    state: stateOf(setup.objects, setup.workspace),
     spec: setup.spec,
     decider,
     keepRequests: setup.keepRequests,
