@@ -121,6 +121,8 @@ async function settle(pending: Pending[], keep: number): Promise<void> {
   while (pending.length > keep) await pending.shift()!();
 }
 
+const NOT_BLANK = /\S/;
+
 /** Batches of lines in flight per shard: enough that a shard has the next batch while it decides one. */
 const SHARD_BATCHES_IN_FLIGHT = 4;
 
@@ -201,9 +203,10 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
 
   /** A line as read, before it is replayed: counted, and with the chains it brings (a param, a policy … changed before it). */
   const prepare = (l: LogLine): LogLine => {
-    if (l.error !== undefined || l.tooLong || l.text.trim()) {
+    const blank = !NOT_BLANK.test(l.text);
+    if (l.error !== undefined || l.tooLong || !blank) {
       reading.lines++;
-      if (reading.head === undefined && l.text.trim()) reading.head = l.text.slice(0, 200);
+      if (reading.head === undefined && !blank) reading.head = l.text.slice(0, 200);
     }
     const chain = chains.line(l);
     return chain ? { ...l, chain } : l;
