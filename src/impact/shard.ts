@@ -4,9 +4,11 @@
  * but their Namespace's; so every line of an object goes to one shard (by namespace and name),
  * which reads, replays and decides them with its own state and its own engine (`logReplay`, as on
  * one thread), and a Namespace's own lines go to every shard, one of which decides them while the
- * others only replay them. The thread that reads the log only splits it into lines and routes
- * each (`routeOf`: the objectRef read from the text before the objects), then takes the outcomes
- * back in log order. `OpenShard` is whatever carries the messages (the CLI's worker threads).
+ * others only replay them; chains the log changed (`LogLine.chain`, from chains.ts) reach every
+ * shard alike, with the line they start at. The thread that reads the log only splits it into
+ * lines and routes each (`routeOf`: the objectRef read from the text before the objects), then
+ * takes the outcomes back in log order. `OpenShard` is whatever carries the messages (the CLI's
+ * worker threads).
  */
 import { nameOf, namespaceOf, obj, str } from '../base/json';
 import { stateOf } from './cluster';

@@ -8,14 +8,14 @@ package oracle
 // dry-run copies: candidate_test.go), then the traffic below sent by several users (static
 // tokens; carol by impersonation), each write preceded by its copies. It writes audit.log (the
 // file as the apiserver wrote it, the replayer's events taken out), snapshot.json (the objects
-// afterwards, as `kubectl get -o json` lists them) and candidate-decisions.json (the answers to
-// the copies) to AUDIT_OUT; with AUDIT_CHECK=dir it compares them with the fixture in dir instead
-// (oracle.test.ts does, in npm test):
+// afterwards, as `kubectl get -o json` lists them), snapshot-before.json (before the traffic) and
+// candidate-decisions.json (the answers to the copies) to AUDIT_OUT; with AUDIT_CHECK=dir it
+// compares the log and the decisions with the fixture in dir instead (oracle.test.ts does, in npm test):
 //
 //	cd tools/admission-oracle && AUDIT_OUT=testdata/audit go test -modfile=go.1.37.mod -run '^TestAuditLog$' -count=1 .
 //
-// The fixture in testdata/audit is the differential test of the traffic replay (issue #29,
-// src/impact/real-log.test.ts).
+// The fixture in testdata/audit is the differential test of the traffic replay
+// (src/impact/real-log.test.ts).
 
 import (
 	"context"
