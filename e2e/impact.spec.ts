@@ -254,3 +254,38 @@ test('impact: at a release that does not serve a kind of the candidate, the cand
   await expect(headline).not.toContainText('does not serve');
   await expect(page.locator('table.impact-counts').first().locator('tr.newly-mutated td').first()).toHaveText('1');
 });
+
+test('impact: a param the log patches decides the writes after it (the decider workers get the new chains)', async ({ page }) => {
+  await openApp(page);
+  await openImpact(page);
+  // the workspace's param (default/replica-limit, maxReplicas 5) raised to 12 halfway through the log
+  const limit = (max: string) => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'replica-limit', namespace: 'default' },
+    data: { maxReplicas: max },
+  });
+  const raise = JSON.stringify({
+    kind: 'Event',
+    apiVersion: 'audit.k8s.io/v1',
+    level: 'RequestResponse',
+    auditID: 'e2e-raise',
+    stage: 'ResponseComplete',
+    requestURI: '/api/v1/namespaces/default/configmaps/replica-limit',
+    verb: 'patch',
+    user: { username: 'admin', groups: ['system:masters'] },
+    objectRef: { resource: 'configmaps', namespace: 'default', name: 'replica-limit', apiVersion: 'v1' },
+    responseStatus: { metadata: {}, code: 200 },
+    requestObject: { data: { maxReplicas: '12' } },
+    responseObject: limit('12'),
+    requestReceivedTimestamp: '2026-11-20T10:02:30.000000Z',
+  });
+  const withRaise = [event(1, 10), event(2, 10), raise, event(3, 10), event(4, 10)].join('\n');
+  await page.getByTestId('impact-snapshot-input').setInputFiles({ name: 'snapshot.json', mimeType: 'application/json', buffer: Buffer.from(snapshot) });
+  await page.getByTestId('impact-audit-input').setInputFiles({ name: 'audit.log', mimeType: 'text/plain', buffer: Buffer.from(withRaise) });
+  await page.getByRole('button', { name: 'Analyze' }).click();
+  await expect(page.getByTestId('impact-headline')).toHaveText(
+    'The candidate would have denied 2 of 5 writes: 2 by ValidatingAdmissionPolicy replica-limit.example.com; 1 of 3 existing objects would be rejected if created now',
+  );
+  await expect(page.getByTestId('impact-rows')).toContainText('replicas must be at most 5');
+});
