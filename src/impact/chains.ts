@@ -102,6 +102,8 @@ export function chainSpec(
 /** Objects of a paramKind a binding's paramRef may select (any namespace when it names none). */
 interface ParamTarget {
   group: string;
+  /** The paramKind's version (the resource's name is looked up with it). */
+  version: string;
   kind: string;
   namespace?: string;
   name?: string;
@@ -118,8 +120,10 @@ function paramTargets(admission: readonly unknown[]): ParamTarget[] {
     const pk = obj(kinds.get(`${policyKind}/${str(spec.policyName)}`));
     if (!policyKind || !str(pk.kind) || !isObject(spec.paramRef)) continue;
     const ref = spec.paramRef;
+    const apiVersion = str(pk.apiVersion);
     out.push({
-      group: groupOf(str(pk.apiVersion)),
+      group: groupOf(apiVersion),
+      version: apiVersion.slice(apiVersion.indexOf('/') + 1),
       kind: str(pk.kind),
       ...(str(ref.namespace) ? { namespace: str(ref.namespace) } : {}),
       ...(str(ref.name) ? { name: str(ref.name) } : {}),
@@ -226,11 +230,10 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
   let watched = new Set<string>();
   const watch = () => {
     watched = new Set([...ADMISSION_RESOURCES, 'customresourcedefinitions']);
-    for (const t of targets)
-      for (const v of ['v1', 'v1beta1', 'v1alpha1', 'v2']) {
-        const info = discovery.resourceFor({ group: t.group, version: v, kind: t.kind });
-        if (info) watched.add(info.resource);
-      }
+    for (const t of targets) {
+      const info = discovery.resourceFor({ group: t.group, version: t.version, kind: t.kind });
+      if (info) watched.add(info.resource);
+    }
     for (const o of state.values()) if (o && kindOf(o.object) === 'CustomResourceDefinition') watched.add(str(obj(obj(obj(o.object).spec).names).plural));
   };
   watch();
@@ -279,8 +282,8 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
       let changed = dirty;
       dirty = false;
       if (!started) {
+        // (a log without timestamps: every snapshot object is there from the start)
         const t = lineTime(l.text);
-        if (Number.isNaN(t)) return undefined;
         started = true;
         // the snapshot's objects from their creation on (the cluster's chain is there already)
         for (const [key, e] of [...state]) {
@@ -301,11 +304,13 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
             changed = true;
           }
       }
+      // the chains this line is decided with (what the lines before it changed), then its own write
+      const next = changed ? rebuild() : undefined;
       if (mayWatch(l.text)) {
         const head = verbAndRef(l.text);
         if (head && relevant(head.ref, head.verb)) dirty = follow(l);
       }
-      return changed ? rebuild() : undefined;
+      return next;
     },
   };
 

@@ -363,6 +363,56 @@ describe('objects the chains read, replayed in log order', () => {
     expect(one.events.find((e) => e.request.name === 'b')!.candidate.deniedBy?.message).toContain('images come from docker.io');
     for (const n of [2, 3])
       expect(await analyzeImpact({ ...input, options: { ...input.options, shards: Array.from({ length: n }, () => inThread) } })).toEqual(one);
+    // a log without timestamps is followed alike
+    const untimed = await analyzeImpact({ ...input, audit: log.replace(/,"requestReceivedTimestamp":"[^"]*"/g, '') });
+    expect(untimed.events.map((e) => e.change)).toEqual(one.events.map((e) => e.change));
+  });
+
+  it('a CustomResourceDefinition the log creates: its objects are params from then on', async () => {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'limits.example.com' },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { plural: 'limits', singular: 'limit', kind: 'Limit' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+      },
+    };
+    const limitObject = (max: number) => ({ apiVersion: 'example.com/v1', kind: 'Limit', metadata: { name: 'default', namespace: 'apps' }, spec: { max } });
+    const capped = [
+      vap('capped', {
+        paramKind: { apiVersion: 'example.com/v1', kind: 'Limit' },
+        matchConstraints: rules(['deployments'], ['CREATE']),
+        validations: [{ expression: 'object.spec.replicas <= params.spec.max', messageExpression: "'at most ' + string(params.spec.max)" }],
+      }),
+      binding('capped', { paramRef: { name: 'default', parameterNotFoundAction: 'Deny' } }),
+    ];
+    const limitWrite = (verb: string, max: number) =>
+      event(
+        verb,
+        { resource: 'limits', apiGroup: 'example.com', namespace: 'apps', name: 'default' },
+        { requestObject: limitObject(max), responseObject: limitObject(max) },
+      );
+    const log = [
+      createDeployment(deployment('a', 3)),
+      event(
+        'create',
+        { resource: 'customresourcedefinitions', apiGroup: 'apiextensions.k8s.io', name: 'limits.example.com' },
+        { requestObject: crd, responseObject: crd },
+      ),
+      limitWrite('create', 2),
+      createDeployment(deployment('b', 3)),
+      limitWrite('update', 4),
+      createDeployment(deployment('c', 3)),
+    ].join('\n');
+    const r = await analyzeImpact({ workspace: capped, cluster: [ns('apps')], audit: log, options: { existing: false } });
+    expect(r.events.filter((e) => e.request.resource === 'deployments.apps').map((e) => [e.request.name, e.candidate.deniedBy?.message ?? 'allowed'])).toEqual([
+      ['a', expect.stringContaining('no params found')],
+      ['b', expect.stringContaining('at most 2')],
+      ['c', 'allowed'],
+    ]);
   });
 
   it('a policy the log creates and then updates decides from its create on, in its version of the time', async () => {
