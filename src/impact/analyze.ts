@@ -199,7 +199,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
   // so their engine requests leave together (one at a time was a pipe write per request)
   const refill = inFlight > 1 ? inFlight >> 1 : 0;
   const progress = (phase: ImpactProgress['phase']) =>
-    options.onProgress?.({ lines, events, existing: report.existing.length, existingTotal, changed: events - changes.unchanged, phase });
+    options.onProgress?.({ lines, events, existing: report.existing.length, existingTotal, changed: events - changes.unchanged - changes.undetermined, phase });
 
   /** A line as read, before it is replayed: counted, and with the chains it brings (a param, a policy … changed before it). */
   const prepare = (l: LogLine): LogLine => {
