@@ -226,7 +226,7 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
   let started = false;
   let spec = now.spec;
   let discovery = specDiscovery(spec);
-  /** The resources whose writes may change the chains (the admission kinds, CustomResourceDefinitions, the params' kinds). */
+  /** The resources whose writes may change the chains (the admission kinds, CustomResourceDefinitions, the params' kinds, as discovery names them). */
   let watched = new Set<string>();
   const watch = () => {
     watched = new Set([...ADMISSION_RESOURCES, 'customresourcedefinitions']);
@@ -234,7 +234,6 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
       const info = discovery.resourceFor({ group: t.group, version: t.version, kind: t.kind });
       if (info) watched.add(info.resource);
     }
-    for (const o of state.values()) if (o && kindOf(o.object) === 'CustomResourceDefinition') watched.add(str(obj(obj(obj(o.object).spec).names).plural));
   };
   watch();
   /** The chains changed with the last line: the next line brings them. */
@@ -294,6 +293,7 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
           }
         }
         admit(t);
+        watch();
         changed = true;
       } else if (withheld.size) {
         const t = lineTime(l.text);
