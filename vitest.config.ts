@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // VITEST_JSON=path also writes a JSON report (.ci/run counts tests from it).
 const json = process.env.VITEST_JSON;
@@ -35,6 +35,9 @@ class SlowFirst extends BaseSequencer {
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'scripts/**/*.test.ts', 'tools/**/*.test.ts'],
+    // The release artifacts' test packs the site's build (dist/): npm test runs it as a step of its
+    // own after `build` (test:package in scripts/test.mjs), with VITEST_PACKAGE=1.
+    exclude: [...configDefaults.exclude, ...(process.env.VITEST_PACKAGE ? [] : ['scripts/package.test.ts'])],
     environment: 'node',
     benchmark: { include: ['src/**/*.bench.ts'] },
     reporters: json ? ['default', 'json'] : ['default'],

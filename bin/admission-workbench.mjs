@@ -3,7 +3,8 @@
  * admission-workbench: the command-line checker (src/cli). Runs the bundle in dist-cli/,
  * built by `npm install` (prepare) or `npm run build:cli`, and rebuilt here first when a
  * source file under src/ is newer than it. The CEL engine is public/cel/cel.wasm
- * (`npm run build:wasm`) unless CEL_WASM names another.
+ * (`npm run build:wasm`) unless CEL_WASM names another. Installed from the release tarball
+ * (`npm run package`) there is no src/: the bundle and the engine come in the package.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -41,6 +41,12 @@ export async function openApp(page: Page) {
   await page.waitForFunction(() => (window.monaco?.editor.getEditors().length ?? 0) > 0 && !!window.monaco?.editor.getEditors()[0].getModel());
 }
 
+/** Add a document of `kind` from its template, as a user does: "+ New…", then the kind. */
+export async function newDocument(page: Page, kind: string) {
+  await page.locator('#new-doc').click();
+  await page.locator(`.new-menu [data-kind="${kind}"]`).click();
+}
+
 /** The text of the YAML editor. */
 export const yamlText = (page: Page) => page.evaluate(() => window.monaco!.editor.getEditors()[0].getModel()!.getValue());
 
@@ -101,7 +107,7 @@ data:
   maxReplicas: "5"
 `;
 
-/** The sample's pod webhook lets system: users skip it, so W03 is quiet (#31); without that matchCondition it fails closed for them. */
+/** The sample's pod webhook lets system: users skip it, so W03 is quiet; without that matchCondition it fails closed for them. */
 export async function withoutSystemGuard(page: Page, edit = (t: string) => t): Promise<void> {
   const text = await yamlText(page);
   const bare = text.replace(/^[ \t]*matchConditions:\n[ \t]*- name: exclude-system-users\n[ \t]*expression: .*\n/m, '');

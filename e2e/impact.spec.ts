@@ -1,4 +1,6 @@
-import type { Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator, Page } from '@playwright/test';
 import { test, expect, openApp } from './fixtures';
 
 const deployment = (name: string, replicas: number) => ({
@@ -288,4 +290,114 @@ test('impact: a param the log patches decides the writes after it (the decider w
     'The candidate would have denied 2 of 5 writes: 2 by ValidatingAdmissionPolicy replica-limit.example.com; 1 of 3 existing objects would be rejected if created now',
   );
   await expect(page.getByTestId('impact-rows')).toContainText('replicas must be at most 5');
+});
+
+/** The log a real kube-apiserver 1.37.2 wrote, its snapshot, and a candidate it decided (tools/admission-oracle/testdata/audit). */
+const oracle = join(import.meta.dirname, '..', 'tools', 'admission-oracle', 'testdata', 'audit');
+const fixture = (name: string) => readFileSync(join(oracle, name));
+
+test('impact: every changed row of a real apiserver log, opened in Simulate, gets the row’s verdict', async ({ page }) => {
+  test.setTimeout(180_000);
+  const candidate = JSON.parse(fixture('candidate.json').toString()) as { objects: { kind: string }[]; webhooks: Record<string, unknown> };
+  // the candidate's params ConfigMap only in the snapshot: Simulate must get it from the report
+  const params = candidate.objects.filter((o) => o.kind === 'ConfigMap');
+  const docs = candidate.objects.filter((o) => o.kind !== 'ConfigMap').map((o, i) => ({ id: `c${i}`, text: JSON.stringify(o, null, 2) }));
+  await page.addInitScript(
+    (workspace) => {
+      if (sessionStorage.getItem('seeded')) return;
+      sessionStorage.setItem('seeded', '1');
+      localStorage.clear();
+      localStorage.setItem('admission-workbench/workspace/v1', workspace);
+    },
+    JSON.stringify({ version: 1, selectedId: docs[0]!.id, docs }),
+  );
+  await openApp(page);
+  await page.locator('nav.views button[data-view="impact"]').click();
+  await page.getByTestId('impact-snapshot-input').setInputFiles([
+    { name: 'snapshot.json', mimeType: 'application/json', buffer: fixture('snapshot.json') },
+    { name: 'params.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'List', items: params })) },
+  ]);
+  await page.getByTestId('impact-audit-input').setInputFiles({ name: 'audit.log', mimeType: 'text/plain', buffer: fixture('audit.log') });
+  // the answers the real apiserver's webhooks gave: the baseline's denies, the candidate's as candidate.json says
+  await page.getByTestId('impact-assumptions').locator('summary').click();
+  const answers = { webhooks: { 'frozen.shop.example.com': 'deny', ...candidate.webhooks } };
+  await page
+    .getByTestId('impact-answers-input')
+    .setInputFiles({ name: 'answers.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(answers)) });
+  await expect(page.locator('.sim-response[data-webhook="images.shop.example.com"] select')).toHaveValue('deny');
+  await expect(page.locator('.sim-response[data-webhook="frozen.shop.example.com"] select')).toHaveValue('deny');
+  await page.getByRole('button', { name: 'Analyze' }).click();
+  await expect(page.getByTestId('impact-headline')).toContainText('The candidate would have denied');
+  await expect(page.getByTestId('impact-assumed')).toContainText(
+    'frozen.shop.example.com deny; images.shop.example.com deny; review.shop.example.com allow with warnings',
+  );
+
+  /** Opens one row in Simulate and checks its verdict against the row's change, who decided and the example's message. */
+  const check = async (row: Locator, what: { change: string; by: string; message: string }) => {
+    await row.getByRole('button', { name: 'Open in Simulate' }).click();
+    const verdict = page.getByTestId('sim-verdict');
+    await expect(page.getByTestId('sim-cluster')).toBeVisible();
+    if (what.change === 'newly denied') {
+      await expect(verdict).toHaveAttribute('data-allowed', 'false');
+      const name = ((await verdict.textContent()) ?? '').replace(/^Denied by /, '').replace(/ · .*$/, '');
+      expect(what.by, `${what.message}: Simulate says ${await verdict.textContent()}`).toContain(name);
+      await expect(page.getByTestId('sim-status')).toContainText(what.message);
+      if (what.by.startsWith('ValidatingAdmissionPolicy')) await expect(page.getByTestId('sim-step-expression').first()).toBeVisible();
+    } else {
+      await expect(verdict, `${what.change} ${what.message}`).toHaveAttribute('data-allowed', 'true');
+      if (what.change === 'newly warned') await expect(page.getByTestId('sim-status')).toContainText(what.message.replace(/^warns: /, '').split('; ')[0]!);
+    }
+    await page.locator('nav.views button[data-view="impact"]').click();
+  };
+
+  const rows = page.getByTestId('impact-rows').locator('tbody tr');
+  const n = await rows.count();
+  expect(n).toBeGreaterThanOrEqual(5);
+  const seen = new Set<string>();
+  for (let i = 0; i < n; i++) {
+    // back from Simulate, the table draws its rows in a later render
+    await expect(rows).toHaveCount(n);
+    const row = rows.nth(i);
+    const cells = await row.locator('td').allTextContents();
+    const message = ((await row.locator('.impact-message').textContent()) ?? '').replace(/^line \d+: /, '');
+    seen.add(cells[1]!);
+    await check(row, { change: cells[1]!, by: cells[2]!, message });
+  }
+  expect([...seen].sort()).toEqual(['newly audited', 'newly denied', 'newly warned', 'no longer denied']);
+  // the existing objects that change open too, with why
+  const existing = page.getByRole('region', { name: 'Existing objects' }).locator('li');
+  const m = await existing.count();
+  expect(m).toBeGreaterThan(0);
+  for (let i = 0; i < m; i++) {
+    await expect(existing).toHaveCount(m);
+    const li = existing.nth(i);
+    const change = (await li.locator('b').textContent()) ?? '';
+    const reason = ((await li.locator('.impact-message').textContent()) ?? '').replace(/^ — /, '');
+    const [by, message] = change === 'newly denied' ? [reason.slice(0, reason.indexOf(': ')), reason.slice(reason.indexOf(': ') + 2)] : ['', reason];
+    expect(reason).not.toBe('');
+    await check(li, { change, by, message });
+  }
+});
+
+test('impact: after Remove, the same file opens again in either picker', async ({ page }) => {
+  await openApp(page);
+  await page.locator('nav.views button[data-view="impact"]').click();
+  const files = page.getByRole('list', { name: 'Opened files' });
+  for (const [input, name] of [
+    ['impact-snapshot-input', 'snapshot.json'],
+    ['impact-audit-input', 'audit.log'],
+  ] as const) {
+    const file = { name, mimeType: 'text/plain', buffer: Buffer.from(name === 'audit.log' ? log : snapshot) };
+    await page.getByTestId(input).setInputFiles(file);
+    await expect(files).toContainText(name);
+    // the picker forgets its file once taken: choosing the same file again is a change the page hears
+    await expect(page.getByTestId(input)).toHaveValue('');
+    await page.getByRole('button', { name: `Remove ${name}` }).click();
+    await expect(page.getByRole('button', { name: `Remove ${name}` })).toHaveCount(0);
+    await page.getByTestId(input).setInputFiles(file);
+    await expect(files).toContainText(name);
+    await page.getByRole('button', { name: `Remove ${name}` }).click();
+  }
+  // the command shown is the README's: every listable kind but Secrets
+  await expect(page.getByTestId('impact-snapshot-command')).toContainText("grep -v '^secrets$'");
 });

@@ -1,4 +1,4 @@
-import { control, expect, openApp, test } from './fixtures';
+import { control, expect, openApp, test, newDocument } from './fixtures';
 
 const outcome = (page: import('@playwright/test').Page) => page.getByTestId('policy-outcome');
 
@@ -6,10 +6,10 @@ test('a ValidatingAdmissionPolicy with a param and a binding, built in the UI, a
   test.setTimeout(90_000);
   await openApp(page);
   // A new policy and a new binding from the templates (names made unique beside the sample's).
-  await page.locator('#new-doc').selectOption('ValidatingAdmissionPolicy');
+  await newDocument(page, 'ValidatingAdmissionPolicy');
   await expect(control(page, 'metadata.name')).toHaveValue('replica-limit-2.example.com');
   await control(page, 'spec.validations[0].messageExpression').waitFor();
-  await page.locator('#new-doc').selectOption('ValidatingAdmissionPolicyBinding');
+  await newDocument(page, 'ValidatingAdmissionPolicyBinding');
   await expect(control(page, 'metadata.name')).toHaveValue('replica-limit-binding-2.example.com');
   await control(page, 'spec.policyName').fill('replica-limit-2.example.com');
   await expect(page.getByTestId('problem-count')).toHaveText('0 errors, 0 warnings');
@@ -19,7 +19,7 @@ test('a ValidatingAdmissionPolicy with a param and a binding, built in the UI, a
   await expect(page.locator('[data-testid="cel-status"]')).toHaveText('CEL: ready', { timeout: 60_000 });
   await expect(outcome(page)).toHaveAttribute('data-outcome', 'admit', { timeout: 30_000 });
   await expect(page.locator('.pt-binding')).toContainText('replica-limit-binding-2.example.com');
-  // the verdict once, not "applies — applies" (#31)
+  // the verdict once, not "applies — applies"
   await expect(page.locator('.pt-binding').first()).toContainText('applies');
   await expect(page.locator('.pt-binding').first()).not.toContainText('applies — applies');
 
@@ -29,7 +29,7 @@ test('a ValidatingAdmissionPolicy with a param and a binding, built in the UI, a
   await expect(outcome(page)).toHaveAttribute('data-outcome', 'deny', { timeout: 30_000 });
   await expect(outcome(page)).toContainText('HTTP 422');
   await expect(page.getByTestId('policy-message')).toContainText('replicas must be at most 5');
-  // The default test input carries params: they replace the binding's paramRef, and the run says so loudly (#31 friction 2).
+  // The default test input carries params: they replace the binding's paramRef, and the run says so loudly.
   const params = page.getByLabel('params', { exact: true });
   const typed = await params.inputValue();
   await expect(page.getByTestId('params-override')).toContainText("The test input's params override this binding's paramRef");
@@ -58,7 +58,7 @@ test('a ValidatingAdmissionPolicy with a param and a binding, built in the UI, a
 test('a policy without a binding does not apply, and says why', async ({ page }) => {
   test.setTimeout(90_000);
   await openApp(page);
-  await page.locator('#new-doc').selectOption('ValidatingAdmissionPolicy');
+  await newDocument(page, 'ValidatingAdmissionPolicy');
   await expect(page.locator('[data-testid="cel-status"]')).toHaveText('CEL: ready', { timeout: 60_000 });
   await expect(outcome(page)).toHaveAttribute('data-outcome', 'skip', { timeout: 30_000 });
   await expect(page.locator('.pt-result')).toContainText('No binding in the workspace names this policy');
@@ -67,9 +67,9 @@ test('a policy without a binding does not apply, and says why', async ({ page })
 test('a MutatingAdmissionPolicy with an ApplyConfiguration mutation shows the mutated object and its diff', async ({ page }) => {
   test.setTimeout(90_000);
   await openApp(page);
-  await page.locator('#new-doc').selectOption('MutatingAdmissionPolicyBinding');
+  await newDocument(page, 'MutatingAdmissionPolicyBinding');
   await expect(control(page, 'spec.policyName')).toHaveValue('default-owner-label.example.com');
-  await page.locator('#new-doc').selectOption('MutatingAdmissionPolicy');
+  await newDocument(page, 'MutatingAdmissionPolicy');
   await expect(control(page, 'spec.mutations[0].patchType')).toHaveValue('ApplyConfiguration');
   await expect(page.locator('[data-testid="cel-status"]')).toHaveText('CEL: ready', { timeout: 60_000 });
   await expect(outcome(page)).toHaveAttribute('data-mutated', 'true', { timeout: 30_000 });
@@ -110,6 +110,6 @@ test('saved cases re-run on every change, show pass/fail, and export for kaptest
   await expect(page.locator('[data-case="too many replicas"]')).toContainText('expected deny, got admit');
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export for kaptest' }).click()]);
-  // one archive, not three files that only work together (issue #31)
+  // one archive, not three files that only work together
   expect(download.suggestedFilename()).toBe('kaptest-replica-limit.example.com.zip');
 });

@@ -1,7 +1,7 @@
 /**
- * The CEL scratchpad (#31 friction 7): type a bare expression, see its value and cost; the
+ * The CEL scratchpad: type a bare expression, see its value and cost; the
  * scratchpad's share link opens the same in a fresh page, without touching that page's workspace.
- * Also the narrow sidebar (#31 friction 6): the selected document's actions never cover its name.
+ * Also the narrow sidebar: the selected document's actions never cover its name.
  */
 import { expect, openApp, savedInIndexedDb, test } from './fixtures';
 

@@ -200,7 +200,7 @@ test('simulate from a template; an unavailable webhook flips the verdict; a step
   await expect(page.locator('.sim-response[data-webhook="pods.guard.example.com"] select')).toHaveValue('unavailable');
 });
 
-test('a workspace a real apiserver would not store: the result says so first, naming the document (#31)', async ({ page }) => {
+test('a workspace a real apiserver would not store: the result says so first, naming the document', async ({ page }) => {
   await seed(page, false, [
     { id: 'd-guard', text: GUARD.replace('  failurePolicy: Fail', '  failurePolicy: Fail\n  timeoutSeconds: 45') },
     ...DEFAULT_DOCS.slice(1),

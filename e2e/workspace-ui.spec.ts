@@ -1,5 +1,5 @@
 /**
- * What a new user ran into (issue #31): dialogs that hold focus, autosave that never loses an
+ * What a new user runs into first: dialogs that hold focus, autosave that never loses an
  * edit silently, non-UTF-8 files refused as the CLI refuses them, an empty workspace and
  * replacing the workspace on import, dark mode, self-dismissing notices beside (not over) the
  * workspace, and no serious accessibility findings in the main views, light and dark.

@@ -1,5 +1,5 @@
 /**
- * No keyboard trap in the YAML editor (WCAG 2.1.2, #31 defect 2), with the keyboard only: Tab
+ * No keyboard trap in the YAML editor (WCAG 2.1.2), with the keyboard only: Tab
  * indents there, Esc then Tab (or Shift+Tab) leaves it, and Ctrl+M (Monaco's tab-focus mode)
  * makes Tab move focus; both announced.
  */

@@ -7,8 +7,8 @@
  * 3.9–4.1 ms, alternating runs; the YAML rows, where js-yaml does most of the work, showed no
  * difference).
  *
- * bundled(entry) builds one source file with Vite (SSR for Node 20, not minified, npm packages
- * left as imports, as the CLI's bundle is built) into a temporary folder and imports it.
+ * bundled(entry) builds one source file with Vite (SSR for Node 20, not minified, as the CLI's
+ * bundle is built, but with npm packages left as imports) into a temporary folder and imports it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

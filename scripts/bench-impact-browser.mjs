@@ -1,12 +1,12 @@
 /**
- * The Impact view on a generated audit log (issue #29: "the browser finishes the same log without
- * the tab exceeding 1 GB and with input latency < 100 ms during the run"). Used by scripts/bench.mjs
+ * The Impact view on a generated audit log (targets: the browser finishes the same log as the CLI
+ * without the tab exceeding 1 GB, and with input latency < 100 ms during the run). Used by scripts/bench.mjs
  * (`npm run bench -- --chromium`); runs alone too: `node scripts/bench-impact-browser.mjs` serves
  * dist/ (build first) and starts its own Chromium.
  *
  * The candidate (scripts/impact-fixture.mjs: 20 policies, 10 webhooks) is the workspace; the log
- * (BENCH_IMPACT_BROWSER_EVENTS pod creates of ~3.7 KB each, default 200,000, ~700 MB: the issue's
- * row; ~2.5 minutes on 2 cores) is written gzip to a file and given to the file input by its path. During the run:
+ * (BENCH_IMPACT_BROWSER_EVENTS pod creates of ~3.7 KB each, default 200,000, ~700 MB;
+ * ~2.5 minutes on 2 cores) is written gzip to a file and given to the file input by its path. During the run:
  *  - memory: the resident set of the tab's renderer process (the page and its workers live there),
  *    sampled every 250 ms from /proc (Linux), and the page's JS heap (CDP Performance.getMetrics);
  *  - input latency: a key press every 200 ms, each timed by the page from the event's timestamp

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 /**
  * Impact benchmark (part of npm run bench): `admission-workbench impact` on a generated gzip audit
- * log of EVENTS RequestResponse pod creates (BENCH_IMPACT_EVENTS, default 200,000: the issue's ~700 MB) against a candidate
+ * log of EVENTS RequestResponse pod creates (BENCH_IMPACT_EVENTS, default 200,000: ~700 MB) against a candidate
  * of 20 ValidatingAdmissionPolicies and 10 webhooks (scripts/impact-fixture.mjs), beside the floor of reading the same log
  * (gunzip + split into lines + JSON.parse, in one Node process), and the existing-objects scan of a
- * snapshot of OBJECTS pods (BENCH_IMPACT_OBJECTS, default 50,000: the issue's). The CLI bundle is built first.
+ * snapshot of OBJECTS pods (BENCH_IMPACT_OBJECTS, default 50,000). The CLI bundle is built first.
  * CPU seconds beside each: the CLI, and its native engine processes (Linux /proc).
- * Targets (issue #29): ≥ 5,000 events/s and ≥ 25 % of the floor's speed; ≥ 5,000 objects/s.
+ * Targets (docs/performance.md): ≥ 5,000 events/s and ≥ 25 % of the floor's speed; ≥ 5,000 objects/s.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,7 +32,7 @@ try {
 
   // the floor: read the same log and parse each line, nothing else — as a stream (a 700 MB log
   // is longer than a JavaScript string may be), inflated by zlib in the CLI's 256 KiB pieces
-  let t0 = performance.now();
+  const t0 = performance.now();
   let parsed = 0;
   let rest = '';
   const text = new TextDecoder();

@@ -1,5 +1,5 @@
 /**
- * The editor's inline values after a run (issue #30: ≤ 50 ms after a run result): an expression
+ * The editor's inline values after a run (target ≤ 50 ms after the run's result is shown): an expression
  * with its Test area open is edited; the page notes when the Test result for the new text is
  * shown and when the first inline value (`.cel-trace-value`, a Monaco after-text decoration)
  * is in the editor, and the row is the time between the two. Used by scripts/bench.mjs.

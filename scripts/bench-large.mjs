@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * A 10,000-webhook configuration in the built app (issue #31): keystroke in the YAML pane →
+ * A 10,000-webhook configuration in the built app: keystroke in the YAML pane →
  * problems updated; form rename → YAML text updated; reload → first form. Prints medians.
  * Run by `npm run bench` (Chromium part) or alone after `npm run build`:
  * `node scripts/bench-large.mjs [--webhooks N] [--runs N] [--port P]`.

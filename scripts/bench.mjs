@@ -33,7 +33,7 @@ const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /**
- * The rows of vitest's JSON report that issue #12 sets targets for, by file and name: medians
+ * The rows of vitest's JSON report that have targets (docs/performance.md), by file and name: medians
  * (vitest's table shows means, which one collection or a busy neighbour can move) and mins.
  */
 function printNodeTargets(reportFile) {
@@ -339,6 +339,7 @@ try {
         await page.goto(`${url}cel/wasm_exec.js`);
         const times = await page.evaluate(
           async ({ wasm, valuesSection }) => {
+            // biome-ignore lint/security/noGlobalEval: indirect eval runs wasm_exec.js in the page's global scope, where it must define Go
             (0, eval)(await (await fetch('wasm_exec.js')).text());
             const t0 = performance.now();
             const module = await WebAssembly.compileStreaming(fetch(wasm));
@@ -431,7 +432,7 @@ try {
   console.log(`keystroke → problems updated, 200 webhooks: median ${median(times).toFixed(1)} ms (target ≤ 16 ms)`);
   await context.close();
 
-  // The Impact view on a generated audit log (issue #29; scripts/bench-impact-browser.mjs): a
+  // The Impact view on a generated audit log (scripts/bench-impact-browser.mjs): a
   // Chromium of its own, so the tab's renderer process can be found and its memory read.
   if (!process.argv.includes('--no-impact')) {
     const profile = mkdtempSync(join(tmpdir(), 'bench-impact-profile-'));
@@ -447,7 +448,7 @@ try {
     }
   }
 
-  // The same at 10,000 webhooks (issue #31), and a form rename and a reload of that workspace
+  // The same at 10,000 webhooks, and a form rename and a reload of that workspace
   // (a few minutes on a busy machine; every wait has a timeout; `--no-large` leaves it out).
   if (!process.argv.includes('--no-large')) {
     try {

@@ -2,7 +2,7 @@
  * The impact benchmarks' inputs (scripts/bench-impact.mjs for the CLI, scripts/bench-impact-browser.mjs
  * for the Impact view): a candidate of 20 ValidatingAdmissionPolicies and 10 webhooks (with a
  * matchCondition) on pods, and a RequestResponse audit log of pod creates, every 50th denied by one
- * of the policies. Its events are the size of the issue's (~3.5 KB a line, 200,000 ~700 MB): each
+ * of the policies. Its events are the size of a real cluster's (~3.5 KB a line, 200,000 ~700 MB): each
  * pod as a Deployment's ReplicaSet creates it, the requestObject with the API's defaults and the
  * responseObject as stored (managedFields, the admission plugins' changes, status). The log is
  * written to a file in pieces, so a large one is never one string.
@@ -90,7 +90,7 @@ const tokenVolume = {
  * requestObject of its create (the API's defaults applied, not the built-in admission plugins'
  * changes), true the object as stored (responseObject; also the snapshot's objects): uid,
  * resourceVersion, managedFields, the token volume, tolerations and priority, status: an event
- * the size of the issue's (~3.5 KB a line with both objects: 200,000 events ~700 MB).
+ * the size of a real cluster's (~3.5 KB a line with both objects: 200,000 events ~700 MB).
  */
 export function pod(name, ns, i = 0, stored = true) {
   const app = name.slice(0, 12);

@@ -2,44 +2,37 @@ package main
 
 // Type checking of a ValidatingAdmissionPolicy as kube-controller-manager's
 // validatingadmissionpolicy-status-controller does it (it writes the result into
-// status.typeChecking.expressionWarnings): k8s.io/apiserver v0.37.2
-// pkg/admission/plugin/policy/validating/typechecking.go, copied here because importing
-// that package links the whole admission plugin (client-go's clientset, informers: 596
-// more packages) into cel.wasm. The copy keeps the code as it is (same order, same
-// messages, same quirks: maxTypesToCheck, wildcards and subresources skipped, the type
-// names with time.Now().Nanosecond()) with two changes, both marked: the env set is the
-// target release's (a release-N controller compiles at its DefaultCompatibilityVersion,
-// N-1: envSetFor(N, writeStage)), and there is no klog. typecheck_test.go runs the
-// apiserver's own TypeChecker beside it on the same schemas; tools/typecheck-oracle runs
-// it with k8s.io/kubernetes' generated definitions.
+// status.typeChecking.expressionWarnings). The checker itself is k8s.io/apiserver's, copied:
+// upstream_typechecking_1.go and _2.go (validating/typechecking.go) and upstream_refs.go
+// (resolver/refs.go's PopulateRefs), each change marked "workbench:". Importing the package would
+// link the whole admission plugin (client-go's clientset, informers: 596 more packages) into
+// cel.wasm. This file is the engine's side: TypeCheck and SetSchemas, the schema resolver, the
+// mirrors of the admissionregistration/v1 fields the checker reads, and what the copy calls that
+// upstream has elsewhere or does not have (its caches). The copy keeps upstream's quirks
+// (maxTypesToCheck, wildcards and subresources skipped, type names with time.Now().Nanosecond());
+// the env set is the target release's (a release-N controller compiles at its
+// DefaultCompatibilityVersion, N-1: envSetFor(N, writeStage)), and there is no klog.
+// typecheck_test.go runs the apiserver's own TypeChecker beside it on the same schemas;
+// tools/typecheck-oracle runs it with k8s.io/kubernetes' generated definitions.
 //
 // The schemas: the asset tools/typecheck-oracle writes (public/cel/schemas-1.3x.json: the
 // built-in kinds' definitions, refs as "#/definitions/NAME"), loaded once per release
-// (setSchemas), resolved as resolver.DefinitionsSchemaResolver does (PopulateRefs, copied
-// below), plus the CustomResourceDefinitions of the request (as the apiserver publishes
+// (setSchemas), resolved as resolver.DefinitionsSchemaResolver does (with upstream_refs.go's
+// PopulateRefs), plus the CustomResourceDefinitions of the request (as the apiserver publishes
 // them: apiVersion, kind and metadata added to openAPIV3Schema).
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
-	"time"
-
-	"github.com/google/cel-go/cel"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/sets"
-	"k8s.io/apimachinery/pkg/util/validation/field"
-	"k8s.io/apimachinery/pkg/util/version"
 	plugincel "k8s.io/apiserver/pkg/admission/plugin/cel"
 	apiservercel "k8s.io/apiserver/pkg/cel"
-	"k8s.io/apiserver/pkg/cel/common"
-	"k8s.io/apiserver/pkg/cel/environment"
-	"k8s.io/apiserver/pkg/cel/library"
 )
 
 // ---------------------------------------------------------------------------
@@ -225,7 +218,8 @@ func publishedCRDSchema(s *schemaNode) *schemaNode {
 	return &out
 }
 
-var errSchemaNotFound = errors.New("schema not found") // resolver.ErrSchemaNotFound
+// ErrSchemaNotFound is resolver.ErrSchemaNotFound (under its name, which upstream_refs.go uses).
+var ErrSchemaNotFound = errors.New("schema not found")
 
 // assetResolver resolves a GVK as resolver.DefinitionsSchemaResolver does, over the asset's
 // definitions; the CRDs' schemas refer to the same definitions (ObjectMeta).
@@ -264,110 +258,13 @@ func (r *assetResolver) schemaOf(ref string) (*schemaNode, bool) {
 func (r *assetResolver) ResolveSchema(gvk schema.GroupVersionKind) (*schemaNode, error) {
 	if r.asset != nil {
 		if name, ok := r.asset.GVKs[gvk.Group+"/"+gvk.Version+"/"+gvk.Kind]; ok {
-			return populateRefsFrom(r.schemaOf, "#/definitions/"+name)
+			return PopulateRefs(r.schemaOf, "#/definitions/"+name)
 		}
 	}
 	if s, ok := r.crds[gvk]; ok {
 		return populateRefs(r.schemaOf, sets.New[string](), s)
 	}
-	return nil, fmt.Errorf("cannot resolve %v: %w", gvk, errSchemaNotFound)
-}
-
-// populateRefsFrom is resolver.PopulateRefs (k8s.io/apiserver pkg/cel/openapi/resolver/refs.go).
-func populateRefsFrom(schemaOf func(ref string) (*schemaNode, bool), rootRef string) (*schemaNode, error) {
-	visitedRefs := sets.New[string]()
-	rootSchema, ok := schemaOf(rootRef)
-	visitedRefs.Insert(rootRef)
-	if !ok {
-		return nil, fmt.Errorf("internal error: cannot resolve Ref for root schema %q: %w", rootRef, errSchemaNotFound)
-	}
-	return populateRefs(schemaOf, visitedRefs, rootSchema)
-}
-
-// populateRefs: resolver/refs.go's on schemaNode (properties hold pointers: a property is
-// changed when its populated schema is another node).
-func populateRefs(schemaOf func(ref string) (*schemaNode, bool), visited sets.Set[string], schema *schemaNode) (*schemaNode, error) {
-	result := *schema
-	changed := false
-
-	ref, isRef := refOf(schema)
-	if isRef {
-		if visited.Has(ref) {
-			// for circular ref, return an empty object as placeholder
-			return &schemaNode{typ: []string{"object"}}, nil
-		}
-		visited.Insert(ref)
-		// restore visited state at the end of the recursion.
-		defer func() {
-			visited.Delete(ref)
-		}()
-		// replace the whole schema with the referred one.
-		resolved, ok := schemaOf(ref)
-		if !ok {
-			return nil, fmt.Errorf("internal error: cannot resolve Ref %q: %w", ref, errSchemaNotFound)
-		}
-		result = *resolved
-		changed = true
-	}
-	// schema is an object, populate its properties and additionalProperties
-	props := make(map[string]*schemaNode, len(schema.properties))
-	propsChanged := false
-	for name, prop := range result.properties {
-		populated, err := populateRefs(schemaOf, visited, prop)
-		if err != nil {
-			return nil, err
-		}
-		if populated != prop {
-			propsChanged = true
-		}
-		props[name] = populated
-	}
-	if propsChanged {
-		changed = true
-		result.properties = props
-	}
-	if result.additionalProperties != nil && result.additionalProperties.schema != nil {
-		populated, err := populateRefs(schemaOf, visited, result.additionalProperties.schema)
-		if err != nil {
-			return nil, err
-		}
-		if populated != result.additionalProperties.schema {
-			changed = true
-			newProps := *result.additionalProperties
-			newProps.schema = populated
-			result.additionalProperties = &newProps
-		}
-	}
-	// schema is a list, populate its items
-	if result.items != nil {
-		populated, err := populateRefs(schemaOf, visited, result.items)
-		if err != nil {
-			return nil, err
-		}
-		if populated != result.items {
-			changed = true
-			result.items = populated
-		}
-	}
-	if changed {
-		return &result, nil
-	}
-	return schema, nil
-}
-
-func refOf(schema *schemaNode) (string, bool) {
-	if schema.ref != "" { // upstream: schema.Ref.GetURL() != nil
-		return schema.ref, true
-	}
-	// A Ref may be wrapped in allOf to preserve its description
-	// see https://github.com/kubernetes/kubernetes/issues/106387
-	// For kube-openapi, allOf is only used for wrapping a Ref.
-	for _, allOf := range schema.allOf {
-		if ref, isRef := refOf(allOf); isRef {
-			return ref, isRef
-		}
-	}
-	return "", false
+	return nil, fmt.Errorf("cannot resolve %v: %w", gvk, ErrSchemaNotFound)
 }
 
 // ---------------------------------------------------------------------------
@@ -410,181 +307,34 @@ type v1ExpressionWarning struct {
 }
 
 // ---------------------------------------------------------------------------
-// validating/typechecking.go (k8s.io/apiserver v0.37.2), copied
+// What the copy of validating/typechecking.go calls that upstream has elsewhere or not at all
 
+// schemaResolver: resolver.SchemaResolver over schemaNode.
 type schemaResolver interface {
 	ResolveSchema(gvk schema.GroupVersionKind) (*schemaNode, error)
 }
 
-const maxTypesToCheck = 10
-
-type TypeChecker struct {
-	SchemaResolver schemaResolver
-	RestMapper     meta.RESTMapper
-	envSet         *environment.EnvSet // changed: the target release's (upstream: MustBaseEnvSet(DefaultCompatibilityVersion()))
-}
-
-type TypeCheckingContext struct {
-	gvks          []schema.GroupVersionKind
-	declTypes     []*apiservercel.DeclType
-	paramGVK      schema.GroupVersionKind
-	paramDeclType *apiservercel.DeclType
-
-	variables []v1Variable
-
-	// changed: each kind's compiler, with the policy's variables compiled, built on its first
-	// expression and used for the others (upstream builds it again for every expression; the
-	// env, the variables and so the results are the same).
-	compilers []*plugincel.CompositedCompiler
-}
-
-type typeOverwrite struct {
-	object *apiservercel.DeclType
-	params *apiservercel.DeclType
-}
-
-type TypeCheckingResult struct {
-	GVK    schema.GroupVersionKind
-	Issues error
-	Err    error
-}
-
-type TypeCheckingResults []*TypeCheckingResult
-
-func (rs TypeCheckingResults) String() string {
-	var messages []string
-	for _, r := range rs {
-		message := r.String()
-		if message != "" {
-			messages = append(messages, message)
-		}
-	}
-	return strings.Join(messages, "\n")
-}
-
-func (r *TypeCheckingResult) String() string {
-	if r.Issues == nil && r.Err == nil {
-		return ""
-	}
-	if r.Err != nil {
-		return fmt.Sprintf("%v: type checking error: %v\n", r.GVK, r.Err)
-	}
-	return fmt.Sprintf("%v: %s\n", r.GVK, r.Issues)
-}
-
-func (c *TypeChecker) Check(policy *v1ValidatingAdmissionPolicy) []v1ExpressionWarning {
-	ctx := c.CreateContext(policy)
-
-	var warnings []v1ExpressionWarning
-
-	fieldRef := field.NewPath("spec", "validations")
-	for i, v := range policy.Spec.Validations {
-		results := c.CheckExpression(ctx, v.Expression)
-		if len(results) != 0 {
-			warnings = append(warnings, v1ExpressionWarning{
-				FieldRef: fieldRef.Index(i).Child("expression").String(),
-				Warning:  results.String(),
-			})
-		}
-		if v.MessageExpression == "" {
-			continue
-		}
-		results = c.CheckExpression(ctx, v.MessageExpression)
-		if len(results) != 0 {
-			warnings = append(warnings, v1ExpressionWarning{
-				FieldRef: fieldRef.Index(i).Child("messageExpression").String(),
-				Warning:  results.String(),
-			})
-		}
-	}
-
-	return warnings
-}
-
-func (c *TypeChecker) CreateContext(policy *v1ValidatingAdmissionPolicy) *TypeCheckingContext {
-	ctx := new(TypeCheckingContext)
-	allGvks := c.typesToCheck(policy)
-	gvks := make([]schema.GroupVersionKind, 0, len(allGvks))
-	declTypes := make([]*apiservercel.DeclType, 0, len(allGvks))
-	for _, gvk := range allGvks {
-		declType, err := c.cachedDeclType(gvk) // changed: kept across checks
-		if err != nil {
-			// changed: no klog of internal errors
-			continue
-		}
-		gvks = append(gvks, gvk)
-		declTypes = append(declTypes, declType)
-	}
-	ctx.gvks = gvks
-	ctx.declTypes = declTypes
-
-	paramsGVK := c.paramsGVK(policy)
-	paramsDeclType, err := c.cachedDeclType(paramsGVK) // changed: kept across checks
-	if err != nil {
-		paramsDeclType = nil
-	}
-	ctx.paramGVK = paramsGVK
-	ctx.paramDeclType = paramsDeclType
-	ctx.variables = policy.Spec.Variables
-	return ctx
-}
-
-func (c *TypeChecker) compiler(ctx *TypeCheckingContext, typeOverwrite typeOverwrite) (*plugincel.CompositedCompiler, error) {
-	envSet, err := buildEnvSet(
-		c.envSet, // changed
-		/* hasParams */ !ctx.paramGVK.Empty(),
-		/* hasAuthorizer */ true,
-		typeOverwrite)
-	if err != nil {
-		return nil, err
-	}
-	compiler, err := plugincel.NewCompositedCompilerForTypeChecking(envSet)
-	if err != nil {
-		return nil, err
-	}
-	compiler.Compiler = &typeCheckingCompiler{typeOverwrite: typeOverwrite, compiler: compiler}
-	return compiler, nil
-}
-
-func (c *TypeChecker) CheckExpression(ctx *TypeCheckingContext, expression string) TypeCheckingResults {
-	var results TypeCheckingResults
+// cachedCompiler is c.compiler(ctx, types) for the context's i-th kind, built on the kind's first
+// expression and kept for the others (upstream builds it again for every expression; the env,
+// the variables and so the results are the same). built: the compiler is new, and
+// CheckExpression compiles the policy's variables into it.
+func (c *TypeChecker) cachedCompiler(ctx *TypeCheckingContext, i int, types typeOverwrite) (compiler *plugincel.CompositedCompiler, built bool, err error) {
 	if ctx.compilers == nil {
 		ctx.compilers = make([]*plugincel.CompositedCompiler, len(ctx.gvks))
 	}
-	for i, gvk := range ctx.gvks {
-		options := plugincel.OptionalVariableDeclarations{
-			HasParams:     !ctx.paramGVK.Empty(),
-			HasAuthorizer: true,
-		}
-		compiler := ctx.compilers[i]
-		if compiler == nil {
-			declType := ctx.declTypes[i]
-			var err error
-			compiler, err = c.compiler(ctx, typeOverwrite{
-				object: declType,
-				params: ctx.paramDeclType,
-			})
-			if err != nil {
-				continue // changed: upstream utilruntime.HandleError(err)
-			}
-			compiler.CompileAndStoreVariables(convertv1beta1Variables(ctx.variables), options, environment.StoredExpressions)
-			ctx.compilers[i] = compiler
-		}
-		result := compiler.CompileCELExpression(celExpression(expression), options, environment.StoredExpressions)
-		if err := result.Error; err != nil {
-			typeCheckingResult := &TypeCheckingResult{GVK: gvk}
-			if err.Type == apiservercel.ErrorTypeInvalid {
-				typeCheckingResult.Issues = err
-			} else {
-				typeCheckingResult.Err = err
-			}
-			results = append(results, typeCheckingResult)
-		}
+	if ctx.compilers[i] != nil {
+		return ctx.compilers[i], false, nil
 	}
-	return results
+	compiler, err = c.compiler(ctx, types)
+	if err != nil {
+		return nil, false, err
+	}
+	ctx.compilers[i] = compiler
+	return compiler, true, nil
 }
 
-// convertv1beta1Variables: validating/plugin.go's.
+// convertv1beta1Variables: validating/plugin.go's, with the v1 mirror and variableExpression
+// (accessors.go) for validating.Variable.
 func convertv1beta1Variables(variables []v1Variable) []plugincel.NamedExpressionAccessor {
 	namedExpressions := make([]plugincel.NamedExpressionAccessor, len(variables))
 	for i, variable := range variables {
@@ -592,240 +342,3 @@ func convertv1beta1Variables(variables []v1Variable) []plugincel.NamedExpression
 	}
 	return namedExpressions
 }
-
-type celExpression string
-
-func (c celExpression) GetExpression() string {
-	return string(c)
-}
-
-func (c celExpression) ReturnTypes() []*cel.Type {
-	return []*cel.Type{cel.AnyType}
-}
-func generateUniqueTypeName(kind string) string {
-	return fmt.Sprintf("%s%d", kind, time.Now().Nanosecond())
-}
-
-func (c *TypeChecker) declType(gvk schema.GroupVersionKind) (*apiservercel.DeclType, error) {
-	if gvk.Empty() {
-		return nil, nil
-	}
-	s, err := c.SchemaResolver.ResolveSchema(gvk)
-	if err != nil {
-		return nil, err
-	}
-	declType := common.SchemaDeclType(s, true) // changed: our schema type (schema.go), not openapi.Schema{spec.Schema}
-	if declType == nil {
-		return nil, nil
-	}
-	return declType.MaybeAssignTypeName(generateUniqueTypeName(gvk.Kind)), nil
-}
-
-func (c *TypeChecker) paramsGVK(policy *v1ValidatingAdmissionPolicy) schema.GroupVersionKind {
-	if policy.Spec.ParamKind == nil {
-		return schema.GroupVersionKind{}
-	}
-	gv, err := schema.ParseGroupVersion(policy.Spec.ParamKind.APIVersion)
-	if err != nil {
-		return schema.GroupVersionKind{}
-	}
-	return gv.WithKind(policy.Spec.ParamKind.Kind)
-}
-
-func (c *TypeChecker) typesToCheck(p *v1ValidatingAdmissionPolicy) []schema.GroupVersionKind {
-	gvks := sets.New[schema.GroupVersionKind]()
-	if p.Spec.MatchConstraints == nil || len(p.Spec.MatchConstraints.ResourceRules) == 0 {
-		return nil
-	}
-	restMapperRefreshAttempted := false
-	for _, rule := range p.Spec.MatchConstraints.ResourceRules {
-		groups := extractGroups(&rule.v1Rule)
-		if len(groups) == 0 {
-			continue
-		}
-		versions := extractVersions(&rule.v1Rule)
-		if len(versions) == 0 {
-			continue
-		}
-		resources := extractResources(&rule.v1Rule)
-		if len(resources) == 0 {
-			continue
-		}
-		sort.Strings(groups)
-		sort.Strings(versions)
-		sort.Strings(resources)
-		count := 0
-		for _, group := range groups {
-			for _, version := range versions {
-				for _, resource := range resources {
-					gvr := schema.GroupVersionResource{
-						Group:    group,
-						Version:  version,
-						Resource: resource,
-					}
-					resolved, err := c.RestMapper.KindsFor(gvr)
-					if err != nil {
-						if restMapperRefreshAttempted {
-							continue
-						}
-						c.tryRefreshRESTMapper()
-						restMapperRefreshAttempted = true
-						resolved, err = c.RestMapper.KindsFor(gvr)
-						if err != nil {
-							continue
-						}
-					}
-					for _, r := range resolved {
-						if !r.Empty() {
-							gvks.Insert(r)
-							count++
-							if count == maxTypesToCheck {
-								if gvks.Len() == 0 {
-									return nil
-								}
-								return sortGVKList(gvks.UnsortedList())
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if gvks.Len() == 0 {
-		return nil
-	}
-	return sortGVKList(gvks.UnsortedList())
-}
-
-func extractGroups(rule *v1Rule) []string {
-	groups := make([]string, 0, len(rule.APIGroups))
-	for _, group := range rule.APIGroups {
-		if strings.ContainsAny(group, "*") {
-			return nil
-		}
-		groups = append(groups, group)
-	}
-	return groups
-}
-
-func extractVersions(rule *v1Rule) []string {
-	versions := make([]string, 0, len(rule.APIVersions))
-	for _, version := range rule.APIVersions {
-		if strings.ContainsAny(version, "*") {
-			return nil
-		}
-		versions = append(versions, version)
-	}
-	return versions
-}
-
-func extractResources(rule *v1Rule) []string {
-	resources := make([]string, 0, len(rule.Resources))
-	for _, resource := range rule.Resources {
-		if strings.ContainsAny(resource, "*/") {
-			continue
-		}
-		resources = append(resources, resource)
-	}
-	return resources
-}
-
-func sortGVKList(list []schema.GroupVersionKind) []schema.GroupVersionKind {
-	sort.Slice(list, func(i, j int) bool {
-		if g := strings.Compare(list[i].Group, list[j].Group); g != 0 {
-			return g < 0
-		}
-		if v := strings.Compare(list[i].Version, list[j].Version); v != 0 {
-			return v < 0
-		}
-		return strings.Compare(list[i].Kind, list[j].Kind) < 0
-	})
-	return list
-}
-
-func (c *TypeChecker) tryRefreshRESTMapper() {
-	if r, ok := c.RestMapper.(meta.ResettableRESTMapper); ok {
-		r.Reset()
-	}
-}
-
-// changed: the base env set is a parameter (upstream: MustBaseEnvSet(DefaultCompatibilityVersion())).
-func buildEnvSet(baseEnv *environment.EnvSet, hasParams bool, hasAuthorizer bool, types typeOverwrite) (*environment.EnvSet, error) {
-	requestType := plugincel.BuildRequestType()
-	namespaceType := plugincel.BuildNamespaceType()
-
-	var varOpts []cel.EnvOption
-	var declTypes []*apiservercel.DeclType
-
-	declTypes = append(declTypes, namespaceType)
-	varOpts = append(varOpts, createVariableOpts(namespaceType, plugincel.NamespaceVarName)...)
-
-	declTypes = append(declTypes, requestType)
-	varOpts = append(varOpts, createVariableOpts(requestType, plugincel.RequestVarName)...)
-
-	if types.object != nil {
-		declTypes = append(declTypes, types.object)
-	}
-	varOpts = append(varOpts, createVariableOpts(types.object, plugincel.ObjectVarName, plugincel.OldObjectVarName)...)
-
-	if hasParams {
-		if types.params != nil {
-			declTypes = append(declTypes, types.params)
-		}
-		varOpts = append(varOpts, createVariableOpts(types.params, plugincel.ParamsVarName)...)
-	}
-
-	if hasAuthorizer {
-		varOpts = append(varOpts, cel.Variable("authorizer", library.AuthorizerType))
-	}
-
-	return baseEnv.Extend(
-		environment.VersionedOptions{
-			IntroducedVersion: version.MajorMinor(1, 0),
-			EnvOptions:        varOpts,
-			DeclTypes:         declTypes,
-		},
-	)
-}
-
-func createVariableOpts(declType *apiservercel.DeclType, variables ...string) []cel.EnvOption {
-	opts := make([]cel.EnvOption, 0, len(variables))
-	t := cel.DynType
-	if declType != nil {
-		t = declType.CelType()
-	}
-	for _, v := range variables {
-		opts = append(opts, cel.Variable(v, t))
-	}
-	return opts
-}
-
-type typeCheckingCompiler struct {
-	compiler      *plugincel.CompositedCompiler
-	typeOverwrite typeOverwrite
-}
-
-func (c *typeCheckingCompiler) CompileCELExpression(expressionAccessor plugincel.ExpressionAccessor, options plugincel.OptionalVariableDeclarations, mode environment.Type) plugincel.CompilationResult {
-	resultError := func(errorString string, errType apiservercel.ErrorType) plugincel.CompilationResult {
-		return plugincel.CompilationResult{
-			Error: &apiservercel.Error{
-				Type:   errType,
-				Detail: errorString,
-			},
-			ExpressionAccessor: expressionAccessor,
-		}
-	}
-	env, err := c.compiler.Env(mode)
-	if err != nil {
-		return resultError(fmt.Sprintf("fail to build env: %v", err), apiservercel.ErrorTypeInternal)
-	}
-	ast, issues := env.Compile(expressionAccessor.GetExpression())
-	if issues != nil {
-		return resultError(issues.String(), apiservercel.ErrorTypeInvalid)
-	}
-	return plugincel.CompilationResult{
-		OutputType: ast.OutputType(),
-	}
-}
-
-var _ plugincel.Compiler = (*typeCheckingCompiler)(nil)

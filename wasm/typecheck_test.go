@@ -30,7 +30,8 @@ const testAsset = `{"release":"test","gvks":{"example.com/v1/Widget":"com.exampl
 
 var uniqueName = regexp.MustCompile(`(Widget|Gadget)\d+`)
 
-// The copy in typecheck.go gives the apiserver's TypeChecker's warnings on the same schemas.
+// The copy (upstream_typechecking_1.go, _2.go) with typecheck.go's resolver gives the apiserver's
+// TypeChecker's warnings on the same schemas.
 func TestTypeCheckMatchesAPIServer(t *testing.T) {
 	if r := SetSchemas("test", testAsset); r["ok"] != true {
 		t.Fatal(r)

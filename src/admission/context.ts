@@ -111,7 +111,7 @@ export function inputFor(ctx: SimContext, matched?: EquivalentResource, object?:
 
 /** The object converted to an equivalent resource's version: only its apiVersion changes here. */
 export function objectFor(object: unknown, matched?: EquivalentResource): unknown {
-  if (!matched || !matched.kind.kind || typeof object !== 'object' || object === null || Array.isArray(object)) return object;
+  if (!matched?.kind.kind || typeof object !== 'object' || object === null || Array.isArray(object)) return object;
   const { group, version } = matched.kind;
   return { ...(object as Record<string, unknown>), apiVersion: group ? `${group}/${version}` : version };
 }

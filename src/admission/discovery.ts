@@ -1,22 +1,9 @@
 /**
  * What the apiserver's discovery says about a resource, as admission needs it: its kind and
- * scope, and the resources equivalent to it for `matchPolicy: Equivalent`
- * (runtime.EquivalentResourceRegistry: resources that share one storage are equivalent, and
- * only resources the apiserver serves are registered).
- *
- * Built-in resources: the one resource table (src/k8s/resources.ts). Equivalence classes cover every built-in resource ever
- * served under several group/versions; each member says until which release it was served, so
- * for 1.30–1.36 the classes that still have several served members are:
- *   events                       v1 ↔ events.k8s.io/v1
- *   horizontalpodautoscalers     autoscaling/v1 ↔ autoscaling/v2
- *   flowschemas, prioritylevelconfigurations  flowcontrol.apiserver.k8s.io/v1 ↔ v1beta3 (until 1.31)
- * The others (deployments, daemonsets, replicasets apps/v1 ↔ extensions/v1beta1 ↔ apps/v1beta1,
- * v1beta2; ingresses, networkpolicies networking.k8s.io/v1 ↔ extensions/v1beta1, ingresses
- * networking.k8s.io/v1beta1; cronjobs, poddisruptionbudgets, endpointslices … v1beta1) are
- * listed with the release that stopped serving the old versions, so a rule naming only an old
- * version is explained rather than silently matching.
- * Custom resources: every CustomResourceDefinition in the workspace adds its served versions
- * (scope, kind) as one equivalence class.
+ * scope, and the resources equivalent to it for `matchPolicy: Equivalent` (those that share one
+ * storage, registered only while the release serves them). Built-in resources come from the one
+ * resource table (src/k8s/resources.ts), custom resources from the workspace's
+ * CustomResourceDefinitions. README.md ("By release").
  */
 import { isObject, list, obj, str } from '../base/json';
 import { DEFAULT_KUBERNETES_VERSION, minorOf, type KubernetesVersion } from '../base/releases';

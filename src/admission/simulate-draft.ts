@@ -4,8 +4,10 @@
  * checked for M06 (mutation-check.ts). One home for the Simulate view (src/store/simulator.ts)
  * and saved scenarios (src/check/scenarios.ts, for the CLI). Never throws.
  */
+import { nameOf, obj, str } from '../base/json';
+import { ADMISSION_KINDS } from '../k8s/resources';
 import type { KubernetesVersion } from '../base/releases';
-import { toTestInput, toWebhookResponses, type DraftError, type ResponseError, type SimulatorDraft, type TestInput } from '../request';
+import { toTestInput, toWebhookResponses, type DraftError, type ResponseError, type ScenarioCluster, type SimulatorDraft, type TestInput } from '../request';
 import { mutationBreaks, type MutationBreak } from './mutation-check';
 import { simulate } from './simulate';
 import type { SimOptions, SimResult } from './types';
@@ -26,11 +28,27 @@ export interface DraftOptions {
   trace?: boolean;
 }
 
+/**
+ * The workspace's objects and then a draft's cluster objects (an Impact report's event: the
+ * cluster's chain, params, CRDs), a workspace admission object replacing the cluster's of the same
+ * kind and name as the report's overlay candidate does. The workspace comes first, so step and
+ * static-manifest indices stay the workspace's; an index past it is a cluster object.
+ */
+export function withClusterObjects(objects: readonly unknown[], cluster: ScenarioCluster | undefined): readonly unknown[] {
+  if (!cluster?.objects.length) return objects;
+  const key = (o: unknown) => `${str(obj(o).kind)}/${nameOf(o)}`;
+  const mine = new Set(objects.filter((o) => ADMISSION_KINDS.has(str(obj(o).kind))).map(key));
+  return [...objects, ...cluster.objects.filter((o) => !(ADMISSION_KINDS.has(str(obj(o).kind)) && mine.has(key(o))))];
+}
+
+/** Runs a draft: with its cluster objects after `objects` (withClusterObjects) and at its cluster's release when it has one. */
 export async function simulateDraft(
-  objects: readonly unknown[],
+  workspaceObjects: readonly unknown[],
   draft: SimulatorDraft,
-  { kubernetesVersion, staticDocuments, trace = false }: DraftOptions = {},
+  { kubernetesVersion: workspaceVersion, staticDocuments, trace = false }: DraftOptions = {},
 ): Promise<DraftRun> {
+  const objects = withClusterObjects(workspaceObjects, draft.cluster);
+  const kubernetesVersion = draft.cluster?.kubernetesVersion ?? workspaceVersion;
   const { input, errors } = toTestInput(draft.input);
   const { responses, errors: responseErrors } = toWebhookResponses(draft.webhooks);
   if (errors.length || responseErrors.length) return { ok: false, draftErrors: errors, responseErrors };

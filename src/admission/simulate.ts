@@ -1,15 +1,8 @@
 /**
- * simulate(objects, request, options?): a request through the workspace's admission chain in
- * the kube-apiserver's plugin order (pkg/kubeapiserver/options/plugins.go):
- * MutatingAdmissionPolicy → MutatingAdmissionWebhook, a second round when a mutation changed
- * the object (admission/reinvocation.go: only IfNeeded webhooks and policies that ran before
- * the change), then ValidatingAdmissionPolicy → ValidatingAdmissionWebhook on the mutated
- * object. A plugin that rejects ends the chain. Never throws; never changes its inputs.
- *
- * Not modelled (a real cluster differs here): the built-in admission plugins (NamespaceLifecycle,
- * LimitRanger, PodSecurity …), the registry's own validation between the mutating and the
- * validating phase (e.g. a Pod update rejected by Pod validation before validating webhooks),
- * defaulting of the object after a patch, conversion between versions beyond the apiVersion.
+ * simulate(objects, request, options?): a request through the workspace's admission chain in the
+ * kube-apiserver's plugin order (mutating policies and webhooks, a reinvocation round, then the
+ * validating ones on the mutated object); a plugin that rejects ends it. Never throws; never
+ * changes its inputs. The order and what is not modelled: README.md ("The chain").
  */
 import { evaluate, evaluateBatch } from '../cel';
 import { cloneJson, deepEqual, isObject, obj, str, type Obj } from '../base/json';

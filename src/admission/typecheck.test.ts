@@ -253,8 +253,8 @@ describe('objectFieldsAt (the release schema asset)', () => {
 });
 
 /**
- * The fields offered are the fields the apiserver's type checker accepts (wasm/typecheck.go, the
- * controller's code): every offered field at a few paths type-checks without a warning, and the
+ * The fields offered are the fields the apiserver's type checker accepts (wasm/upstream_typechecking_*.go,
+ * the controller's code): every offered field at a few paths type-checks without a warning, and the
  * fields the walk leaves out (untyped Quantity maps, fields no schema has) are undefined.
  */
 describe('objectFieldsAt agrees with the type checker', { timeout: 60_000 }, () => {

@@ -1,14 +1,8 @@
 /**
- * typeCheckPolicy: the warnings kube-controller-manager's
- * validatingadmissionpolicy-status-controller writes into a ValidatingAdmissionPolicy's
- * `status.typeChecking.expressionWarnings`: every validation's `expression` and
- * `messageExpression` compiled with `object`/`oldObject` typed by the OpenAPI schema of each
- * kind (at most ten) its matchConstraints' resourceRules name without wildcards, in the
- * apiserver's words (k8s.io/apiserver validating/typechecking.go, run by the engine:
- * wasm/typecheck.go). Built-in kinds come from the release's OpenAPI definitions (a schema
- * asset loaded on first use, src/cel/schemas.ts), custom resources from the
- * CustomResourceDefinitions in the workspace. The REST mapping is this simulator's discovery:
- * the built-ins the release serves and the workspace's custom resources.
+ * typeCheckPolicy: the warnings kube-controller-manager writes into a ValidatingAdmissionPolicy's
+ * `status.typeChecking` (each expression typed by the OpenAPI schema of the kinds it matches), in
+ * the apiserver's words, through the engine's copy of its type checker (wasm/typecheck.go). What
+ * is typed and from where: the repository's README.md ("Type checking as the apiserver does it").
  */
 import { typeCheck, type CelExpressionWarning, type CelTypeCheckCRD, type CelTypeCheckOptions, type CelTypeCheckResult } from '../cel';
 import { isObject, list, obj, str } from '../base/json';
@@ -69,7 +63,7 @@ const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
  * The kinds the apiserver types a policy's `object` with: its matchConstraints' resourceRules
  * without wildcards (resources with a wildcard or a subresource skipped), each group × version ×
  * resource resolved by the REST mapping, at most ten, sorted by group, version and kind
- * (wasm/typecheck.go typesToCheck, from the apiserver's typechecking.go). Empty when nothing
+ * (typesToCheck in wasm/upstream_typechecking_2.go, the apiserver's typechecking.go). Empty when nothing
  * resolves (the expressions stay `dyn`).
  */
 export function typesToCheck(policy: unknown, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION, workspace: readonly unknown[] = []): CheckedKind[] {

@@ -1,18 +1,7 @@
 /**
- * The MutatingAdmissionWebhook and ValidatingAdmissionWebhook plugins, as
- * k8s.io/apiserver pkg/admission/plugin/webhook runs them:
- *   - generic/webhook.go ShouldCallHook: namespaceSelector, objectSelector, rules (matchPolicy
- *     Equivalent through discovery), then matchConditions; a selector error or a
- *     matchConditions error under failurePolicy Fail rejects the request whatever the
- *     failurePolicy (a status error, not a call failure);
- *   - mutating/dispatcher.go: webhooks one after another on the object as patched so far;
- *     dry run vs sideEffects; the assumed response (allow, deny, unavailable, patch, warnings);
- *     call failures go by failurePolicy, a patch that does not apply rejects the request;
- *     reinvocation bookkeeping (IfNeeded webhooks, reinvocationcontext.go);
- *   - validating/dispatcher.go: every matching webhook is called (in parallel there; here in
- *     order), the first error in order is the one reported.
- * Messages are the apiserver's (webhookerrors.ToStatusErr, ErrCallingWebhook.Error,
- * apierrors.NewInternalError / NewForbidden / NewBadRequest).
+ * The MutatingAdmissionWebhook and ValidatingAdmissionWebhook plugins, as k8s.io/apiserver
+ * pkg/admission/plugin/webhook runs them, with each webhook's assumed answer and the apiserver's
+ * messages. Which upstream code decides what: README.md ("Webhooks").
  */
 import { deepEqual, list, obj, str, strList } from '../base/json';
 import {

@@ -1,18 +1,8 @@
 /**
- * The workspace as the admission plugins see it: webhook configurations sorted by name
- * (configuration/*_webhook_manager.go: sort.SliceStable ByName), their webhooks in order and
- * defaulted (the apiserver evaluates the defaulted configuration), policies and their bindings,
- * param candidates and Namespaces. Every entry keeps its index in `objects`, so steps can point
- * at the document and field that decided them. Nothing here changes the input.
- *
- * Order of policies: the apiserver keeps policies in a map (policy_source.go), so their order
- * is unspecified; we take them by name, and each policy's bindings by name, for a stable result.
- *
- * Static manifests (the documents `isStatic` names) come first: each plugin's composite source
- * returns the static hooks, sorted by name as the manifest loader sorts them, before the API
- * ones (k8s.io/apiserver v0.37 webhook/generic/composite_webhook_source.go,
- * policy/generic/composite_policy_source.go). A static binding binds only a static policy and
- * an API binding only an API policy: each source joins its own policies and bindings.
+ * The workspace as the admission plugins see it: webhook configurations sorted by name with their
+ * webhooks defaulted, policies and their bindings by name, param candidates and Namespaces, the
+ * static manifests first; every entry keeps its index in `objects`, so a step can point at its
+ * document and field. Never changes the input. README.md ("The chain").
  */
 import { withDefaults } from '../k8s/defaults';
 import { BINDING_KIND_OF } from '../k8s/resources';

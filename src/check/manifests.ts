@@ -50,14 +50,12 @@ export function checkManifestSet(
   }
   const memberSet = new Set(members);
   for (const p of manifestProblems(objects, (i) => memberSet.has(i), base)) {
-    fields
-      .get(p.index)!
-      .push({
-        type: 'Invalid',
-        field: p.field,
-        message: p.message,
-        hint: p.set ? 'The manifest loader, after reading every file' : `The manifest loader, reading ${p.file}`,
-      });
+    fields.get(p.index)!.push({
+      type: 'Invalid',
+      field: p.field,
+      message: p.message,
+      hint: p.set ? 'The manifest loader, after reading every file' : `The manifest loader, reading ${p.file}`,
+    });
   }
   const loads = members.every((i) => parsed(i) && !fields.get(i)!.some((e) => e.severity !== 'warning'));
   return { fields, loads, members, ...(loads || members.length === 0 ? {} : { headline: MANIFEST_SET_HEADLINE }) };

@@ -4,7 +4,7 @@
  * usage errors exit 2, --version, unreadable input counted as an error, the size limits.
  * Real CEL engine; fixtures are written by the tests.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +12,9 @@ import { useEngine } from '../cel/test-helpers';
 import type { Report } from './format';
 import { runCli } from './main';
 import { recordingIO } from './test-helpers';
+
+/** package.json's version, read here as a user would (the CLI reads it through src/base/version.ts). */
+const packageVersion = (JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
 
 const io = recordingIO;
 
@@ -141,16 +144,29 @@ describe('admission-workbench check on the one pipeline (real CEL engine)', { ti
     expect(await runCli([], r)).toBe(2);
     expect(r.out).toBe('');
     expect(r.err).toMatch(/Usage: admission-workbench check/);
+    // both commands are named: the error, and the top-level help
+    expect(r.err).toMatch(/^admission-workbench: no command given \(the commands are check and impact\)\n/);
+    expect(r.err).toMatch(/^ {2}impact {4}replay a cluster's audit log/m);
     const help = io();
     expect(await runCli(['--help'], help)).toBe(0);
-    expect(help.out).toMatch(/Usage:/);
+    expect(help.out).toMatch(/^Usage: admission-workbench <command> \[options\]\n\nCommands:\n {2}check {5}check admission configuration/);
+    expect(help.out).toMatch(/^ {2}impact {4}.*\n.*\n.*\(admission-workbench impact --help\)$/m);
+    expect(help.out).toMatch(/Usage: admission-workbench check \[options\]/);
+    const unknown = io();
+    expect(await runCli(['imapct'], unknown)).toBe(2);
+    expect(unknown.err).toMatch(/^admission-workbench: unknown command "imapct" \(the commands are check and impact\)\n\nUsage: admission-workbench <command>/);
+    // check's own help and usage errors show check's options only
+    const checkHelp = io();
+    expect(await runCli(['check', '--help'], checkHelp)).toBe(0);
+    expect(checkHelp.out).toMatch(/^Usage: admission-workbench check \[options\]/);
   });
 
   it('--version prints the version and the releases, exit 0', async () => {
     for (const argv of [['--version'], ['check', '--version']]) {
       const r = io();
       expect(await runCli(argv, r)).toBe(0);
-      expect(r.out).toMatch(/^admission-workbench \d+\.\d+\.\d+ \(Kubernetes 1\.\d+–1\.\d+, default 1\.\d+\)\n$/);
+      expect(r.out).toMatch(/^admission-workbench \d+\.\d+\.\d+(-[0-9A-Za-z.-]+)? \(Kubernetes 1\.\d+–1\.\d+, default 1\.\d+\)\n$/);
+      expect(r.out.split(' ')[1]).toBe(packageVersion);
     }
   });
 

@@ -1,13 +1,8 @@
 /**
- * `impact` over the machine's cores (Node) with the WebAssembly engine, or when `--workers N`
- * asks for them (with the native engine the main thread decides and spreads its engine batches
- * over engine processes instead: `celEngines`, src/cel/native.ts `nativePool`, docs/performance.md
- * for why): worker threads that each load their own CEL engine,
- * prepare both chains once and decide the requests the main thread sends them (src/impact/pool.ts:
- * the dispatch and the fallback, shared with the Impact view's Web Workers). The main thread
- * reads the log and rebuilds the requests in order (the old-object state is sequential);
- * analyzeImpact takes the decisions back in log order. The built CLI starts its own bundle as
- * the worker (`bin.ts`: `isImpactWorker()`), so there is no second file to ship.
+ * `impact` in worker threads (Node), each with its own CEL engine and both chains prepared once,
+ * deciding what the main thread sends them: with the WebAssembly engine, or when `--workers N`
+ * asks for them (the native engine otherwise spreads batches over engine processes). The built
+ * CLI starts its own bundle as the worker. src/impact/README.md ("At scale").
  */
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';

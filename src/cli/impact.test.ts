@@ -93,13 +93,32 @@ describe('admission-workbench impact', () => {
     );
     const ja = JSON.parse(a.out);
     expect(ja.summary).toEqual(JSON.parse(b.out).summary);
-    expect(ja.events).toHaveLength(3);
+    // the changed events, as the Impact view's export holds them; --all-events every one
+    expect([ja.eventsKept, ja.events.length]).toEqual(['changed', 2]);
+    expect(ja.requests).toBeUndefined();
+    const all = io();
+    await runCli(
+      [
+        'impact',
+        '--no-existing',
+        '--format',
+        'json',
+        '--all-events',
+        '--cluster',
+        join(dir, 'snapshot.json'),
+        '--audit',
+        join(dir, 'audit.log'),
+        join(dir, 'policy.yaml'),
+      ],
+      all,
+    );
+    expect([JSON.parse(all.out).eventsKept, JSON.parse(all.out).events.length]).toEqual(['all', 3]);
     const md = io();
     await runCli(
       ['impact', '--no-existing', '--format', 'markdown', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'audit.log'), join(dir, 'policy.yaml')],
       md,
     );
-    expect(md.out).toContain('| newly-denied | 2 | 0 |');
+    expect(md.out).toContain('| newly-denied | 2 | not judged |');
   });
   it('--static: the workspace is a static manifest set, run first and named so in the report', async () => {
     const r = io();
@@ -126,7 +145,7 @@ describe('admission-workbench impact', () => {
       ],
       j,
     );
-    expect(JSON.parse(j.out).events[1].candidate.deniedBy).toMatchObject({ name: 'require-team', static: true });
+    expect(JSON.parse(j.out).events[0].candidate.deniedBy).toMatchObject({ name: 'require-team', static: true });
     expect(parseImpactArgs(['--audit', 'a', '--static'])).toMatchObject({ static: true });
   });
   it('a cut-off gzip log: the events before the cut are reported, the rest counted as unreadable (no crash)', async () => {
@@ -195,6 +214,53 @@ describe('admission-workbench impact', () => {
     const r = io();
     expect(await runCli(['impact', '--candidate', 'replace', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'audit.log')], r)).toBe(0);
     expect(r.out).toContain('The candidate would have denied none of 3 writes');
+  });
+  it('--webhook-answers: the Simulate view answers (a patch, warnings …) from a file; the report says what was assumed', async () => {
+    writeFileSync(
+      join(dir, 'webhook.yaml'),
+      `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: { name: pod-review }
+webhooks:
+  - name: review.example.com
+    clientConfig: { url: "https://review.example.com/" }
+    rules: [{ apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods] }]
+    sideEffects: None
+    admissionReviewVersions: [v1]
+`,
+    );
+    writeFileSync(join(dir, 'answers.yaml'), 'review.example.com:\n  warnings: [reviewed by the candidate]\nother.example.com: unavailable\n');
+    const base = ['impact', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'audit.log'), join(dir, 'webhook.yaml')];
+    const r = io();
+    expect(
+      await runCli([...base, '--webhook-answers', join(dir, 'answers.yaml'), '--fail-on', 'newly-warned', '--user', 'ci', '--group', 'deployers'], r),
+    ).toBe(1);
+    expect(r.err).toBe('');
+    expect(r.out).toContain(
+      'Assumed: Kubernetes 1.37; webhook answers: review.example.com allow with warnings: "reviewed by the candidate"; other.example.com unavailable (down / timeout); every other webhook allows; existing objects are created by ci (groups deployers, system:authenticated).',
+    );
+    expect(r.out).toMatch(/3 {2}newly-warned {2}— {2}ns=apps user=ci-bot pods {2}\(e\.g\. line 1: warns: reviewed by the candidate\)/);
+    expect(r.out).toContain('newly-warned  Pod apps/running: warns: reviewed by the candidate');
+    // --webhook wins over the file
+    const j = io();
+    await runCli([...base, '--webhook-answers', join(dir, 'answers.yaml'), '--webhook', 'review.example.com=deny', '--format', 'json'], j);
+    expect(JSON.parse(j.out).summary.assumed.webhooks).toEqual({ 'review.example.com': 'deny', 'other.example.com': 'unavailable' });
+    expect(JSON.parse(j.out).summary.changes['newly-denied']).toBe(3);
+    // a bad answer says where and stops the run
+    writeFileSync(join(dir, 'bad-answers.yaml'), 'review.example.com: maybe\n');
+    const bad = io();
+    expect(await runCli([...base, '--webhook-answers', join(dir, 'bad-answers.yaml')], bad)).toBe(2);
+    expect(bad.err).toContain(
+      'bad-answers.yaml: review.example.com: "maybe" is not an answer: allow, deny, unavailable, {patch: [JSON Patch operations]} or {warnings: [strings]}',
+    );
+    expect(parseImpactArgs(['--audit', 'a', '--group', 'g'])).toEqual({
+      error: '--group needs --user (the default user is kubernetes-admin in system:masters)',
+    });
+  });
+  it('existing objects not judged say so, not 0', async () => {
+    const r = io();
+    await runCli(['impact', '--no-existing', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'audit.log'), join(dir, 'policy.yaml')], r);
+    expect(r.out).toMatch(/\nnewly-denied +2 not judged\n/);
   });
   it('usage errors and unreadable input exit 2', async () => {
     const r = io();

@@ -9,7 +9,9 @@ import { isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from
 import { celEngines, celStatus, loadCel } from '../cel';
 import {
   analyzeImpact,
+  assumedLines,
   groupEvents,
+  reasonOf,
   isAdmissionObject,
   laterReads,
   readSnapshot,
@@ -22,7 +24,7 @@ import {
   type Change,
   type ImpactReport,
 } from '../impact';
-import type { WebhookResponse } from '../request/scenario';
+import { readWebhookAnswers, type WebhookResponse } from '../request/scenario';
 import { parseDocuments } from '../yaml';
 import type { WorkerPool } from './impact-workers';
 import { listInputs, readInputs, type FileSystem } from './inputs';
@@ -50,9 +52,16 @@ changes: newly denied, newly warned, newly audited, newly mutated, no longer den
 Options:
   --cluster FILE|DIR           kubectl get … -A -o yaml|json output (several allowed; any size, streamed; .gz accepted)
   --audit FILE|-               kube-apiserver audit log (JSON lines, audit.k8s.io/v1; .gz read as gzip)
-  --candidate overlay|replace  overlay (default): the cluster's chain plus the workspace's; replace: the workspace's alone
+  --candidate overlay|replace  overlay (default): the cluster's chain plus the workspace's (same-named objects
+                               replaced); replace: the workspace's alone
   --webhook NAME=ANSWER        a webhook's assumed answer: allow (default), deny, unavailable
-  --user NAME                  who creates the existing objects when they are judged (default kubernetes-admin)
+  --webhook-answers FILE       assumed answers, YAML or JSON, as the app's Impact view reads them: webhook name →
+                               allow | deny | unavailable | {patch: [JSON Patch]} | {warnings: [text]}
+                               (--webhook flags win over the file)
+  --user NAME                  who creates the existing objects when they are judged (default kubernetes-admin,
+                               groups system:masters)
+  --group GROUP                a group of --user (several allowed; system:authenticated is added, as the apiserver does)
+  --all-events                 --format json: every write's event, not only the changed ones (the summary counts them all)
   --no-existing                do not judge the snapshot's existing objects
   --static                     the workspace's admission objects are a static manifest set (1.37+
                                staticManifestsDir): the candidate runs them first, as the apiserver does
@@ -87,7 +96,10 @@ export interface ImpactArgs {
   audit?: string;
   candidate: 'overlay' | 'replace';
   webhooks: Record<string, WebhookResponse>;
+  /** A file of assumed answers (readWebhookAnswers); `webhooks` win over it. */
+  webhookAnswers?: string;
   user?: string;
+  groups: string[];
   existing: boolean;
   kubernetesVersion?: KubernetesVersion;
   format: (typeof FORMATS)[number];
@@ -100,10 +112,21 @@ export interface ImpactArgs {
   shards?: number;
   /** The workspace's admission objects are a static manifest set (as `check --static`). */
   static?: boolean;
+  /** `--format json` holds every event, not only the changed ones. */
+  allEvents?: boolean;
 }
 
 export function parseImpactArgs(argv: readonly string[]): ImpactArgs | { help: true } | { error: string } {
-  const out: ImpactArgs = { workspace: [], cluster: [], candidate: 'overlay', webhooks: {}, existing: true, format: 'text', failOn: 'newly-denied' };
+  const out: ImpactArgs = {
+    workspace: [],
+    cluster: [],
+    candidate: 'overlay',
+    webhooks: {},
+    groups: [],
+    existing: true,
+    format: 'text',
+    failOn: 'newly-denied',
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (!arg.startsWith('-') || arg === '-') {
@@ -117,6 +140,10 @@ export function parseImpactArgs(argv: readonly string[]): ImpactArgs | { help: t
     }
     if (arg === '--static') {
       out.static = true;
+      continue;
+    }
+    if (arg === '--all-events') {
+      out.allEvents = true;
       continue;
     }
     const eq = arg.indexOf('=');
@@ -141,8 +168,14 @@ export function parseImpactArgs(argv: readonly string[]): ImpactArgs | { help: t
         out.webhooks[v.slice(0, at)] = answer;
         break;
       }
+      case '--webhook-answers':
+        out.webhookAnswers = v;
+        break;
       case '--user':
         out.user = v;
+        break;
+      case '--group':
+        out.groups.push(v);
         break;
       case '--workers':
         if (!/^\d{1,3}$/.test(v)) return { error: '--workers takes a number (0: decide on the main thread)' };
@@ -175,6 +208,7 @@ export function parseImpactArgs(argv: readonly string[]): ImpactArgs | { help: t
     }
   }
   if (!out.audit && !out.cluster.length) return { error: 'nothing to replay: give --audit and/or --cluster' };
+  if (out.groups.length && !out.user) return { error: '--group needs --user (the default user is kubernetes-admin in system:masters)' };
   return out;
 }
 
@@ -190,10 +224,10 @@ export const impactFails = (r: ImpactReport, failOn: ImpactArgs['failOn']): bool
 
 function formatText(r: ImpactReport): string {
   const s = r.summary;
-  const out = [s.headline, '', `Target release: Kubernetes ${s.kubernetesVersion}.`, ''];
+  const out = [s.headline, '', `Assumed: ${assumedLines(s.assumed).join('; ')}.`, ''];
   const pad = (x: string | number, n: number) => String(x).padStart(n);
-  out.push(`${'change'.padEnd(18)} ${pad('writes', 8)} ${pad('existing', 9)}`);
-  for (const c of CHANGES) out.push(`${c.padEnd(18)} ${pad(s.changes[c], 8)} ${pad(s.existing.changes[c], 9)}`);
+  out.push(`${'change'.padEnd(18)} ${pad('writes', 8)} ${pad('existing', 10)}`);
+  for (const c of CHANGES) out.push(`${c.padEnd(18)} ${pad(s.changes[c], 8)} ${pad(s.existing.judged ? s.existing.changes[c] : 'not judged', 10)}`);
   const rows = groupEvents(r.events);
   if (rows.length) {
     out.push('', 'Changed requests (grouped):');
@@ -209,7 +243,7 @@ function formatText(r: ImpactReport): string {
   if (existing.length) {
     out.push('', 'Existing objects that change:');
     for (const o of existing.slice(0, 20))
-      out.push(`  ${o.change}  ${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}${o.candidate.deniedBy ? `: ${o.candidate.deniedBy.message}` : ''}`);
+      out.push(`  ${o.change}  ${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}: ${reasonOf(o.change, o.baseline, o.candidate)}`);
     if (existing.length > 20) out.push(`  … ${existing.length - 20} more (--format json)`);
   }
   if (s.webhookCalls.length) {
@@ -326,6 +360,16 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
         problems.push(`${args.audit}: ${(e as Error).message}`);
       }
   }
+  let webhooks = args.webhooks;
+  if (args.webhookAnswers) {
+    try {
+      const read = readWebhookAnswers(new TextDecoder().decode(io.fs.readFile(args.webhookAnswers)));
+      problems.push(...read.problems.map((p) => `${args.webhookAnswers}: ${p}`));
+      webhooks = { ...read.answers, ...args.webhooks };
+    } catch (e) {
+      problems.push(`${args.webhookAnswers}: ${(e as Error).message}`);
+    }
+  }
   for (const p of problems) io.stderr(`admission-workbench impact: ${p}\n`);
   if (problems.length) return 2;
   const t0 = Date.now();
@@ -353,15 +397,15 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
     ...(audit ? { audit } : {}),
     options: {
       candidate: args.candidate,
-      webhooks: args.webhooks,
+      webhooks,
       existing: args.existing,
-      keepUnchanged: args.format === 'json',
+      keepUnchanged: args.format === 'json' && args.allEvents === true,
       ...(retainState ? { retainState } : {}),
       ...(shards ? { shards } : {}),
       // several requests in flight: their engine calls share the native engine's round trips
       ...(pool ? { decider: pool.decider, inFlight: pool.inFlight } : { inFlight: IN_FLIGHT_PER_ENGINE * engines }),
       ...(args.kubernetesVersion ? { kubernetesVersion: args.kubernetesVersion } : {}),
-      ...(args.user ? { user: { username: args.user, groups: ['system:authenticated'] } } : {}),
+      ...(args.user ? { user: { username: args.user, groups: [...new Set([...args.groups, 'system:authenticated'])] } } : {}),
       ...(tty
         ? {
             onProgress: (p) => {
@@ -378,7 +422,7 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
   if (tty) io.stderr('\n');
   io.stdout(
     args.format === 'json'
-      ? reportJson(report)
+      ? reportJson(report, { allEvents: args.allEvents === true })
       : args.format === 'markdown'
         ? reportMarkdown(report)
         : args.format === 'github'

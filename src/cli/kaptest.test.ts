@@ -1,4 +1,4 @@
-/** The kaptest export read back by our own checker, end to end through the CLI (issue #31, defect 1). */
+/** The kaptest export read back by our own checker, end to end through the CLI. */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

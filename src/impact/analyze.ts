@@ -15,6 +15,7 @@ import { isAdmissionObject, readCluster, stateOf } from './cluster';
 import { chainDecider, changeOf, CHANGES, type Change, type ChainSpec, type Decider, type Decision, type Denial } from './decide';
 import { logReplay, specDiscovery, type EventImpact, type KeptRequest, type LineOutcome, type LogLine, type SkippedLine } from './events';
 import { isUnreadable, logProblems, refusedAt, snapshotProblems, type LogReading } from './inputs';
+import { clusterObjects } from './scenario';
 import { readLineBatches, type TextSource } from './lines';
 import type { LaterReads } from './retain';
 import { shardedReplay, shardObjects, type OpenShard } from './shard';
@@ -56,7 +57,7 @@ export interface ImpactOptions {
   keepUnchanged?: boolean;
   /** Keep the changed events' results in the report (default true); false with `keepUnchanged: false` keeps none (`onEvent` streams them all). */
   keepChanged?: boolean;
-  /** Keep the whole admission request of up to this many changed events (`report.requests`, by auditID), to open them in the simulator (default 0). */
+  /** Keep the whole admission request of up to this many changed events (`report.requests`, by auditID) and as many changed existing objects (by `existingKey`), to open them in Simulate (default 0). */
   keepRequests?: number;
   onEvent?: (e: EventImpact) => void;
   onProgress?: (p: ImpactProgress) => void;
@@ -101,13 +102,21 @@ export const MAX_SKIPPED_KEPT = 1000;
 
 export interface ImpactReport {
   events: EventImpact[];
-  /** The requests of the first changed events (`ImpactOptions.keepRequests`), by auditID, with the Namespace they were judged with. */
+  /**
+   * The requests of the first changed events (`ImpactOptions.keepRequests`), by auditID, and of the
+   * first changed existing objects, by `existingKey`: with the Namespace they were judged with and
+   * the cluster objects their run read, to open them in Simulate (`simulatorDraftOf`).
+   */
   requests: Record<string, KeptRequest>;
   existing: ExistingImpact[];
   /** The first MAX_SKIPPED_KEPT lines not replayed, with why. */
   skipped: SkippedLine[];
   summary: ImpactSummary;
 }
+
+/** The key of an existing object's kept request in `ImpactReport.requests`. */
+export const existingKey = (o: Pick<ExistingImpact, 'kind' | 'namespace' | 'name'>): string =>
+  `existing ${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`;
 
 const ADMIN: UserInfo = { username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] };
 
@@ -209,8 +218,27 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
       if (reading.head === undefined && !blank) reading.head = l.text.slice(0, 200);
     }
     const chain = chains.line(l);
+    if (chain) specs.push({ line: l.line, spec: chain });
     return chain ? { ...l, chain } : l;
   };
+
+  /** The chains the log brought, from the line on (prepared ahead of the outcomes taken; both in log order). */
+  const specs: { line: number; spec: ChainSpec }[] = [];
+  let specNow = chains.now;
+  /** The chains a line was decided with: those of the last line at or before it that brought some. */
+  const specAt = (line: number): ChainSpec => {
+    while (specs.length && specs[0]!.line <= line) specNow = specs.shift()!.spec;
+    return specNow;
+  };
+  const fromWorkspace = new Set(input.workspace);
+  /** What else of the cluster a kept request's candidate run read (src/impact/scenario.ts), per chains (the params as of that line). */
+  const readers = new WeakMap<ChainSpec, (request: AdmissionRequest) => unknown[]>();
+  const keep = (k: KeptRequest, source: string, spec: ChainSpec): KeptRequest => {
+    let readOf = readers.get(spec);
+    if (!readOf) readers.set(spec, (readOf = clusterObjects(spec.candidate, (o) => fromWorkspace.has(o))));
+    return { ...k, source, objects: readOf(k.request) };
+  };
+  let keptExisting = 0;
 
   /** A line's outcome taken into the report, in log order. */
   function take(o: LineOutcome): void {
@@ -279,11 +307,11 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
       keepRequests: options.keepRequests ?? 0,
       ...(options.retainState ? { retain: options.retainState } : {}),
     });
-    reading: for await (const batch of readLineBatches(input.audit)) {
+    log: for await (const batch of readLineBatches(input.audit)) {
       for (const l of batch) {
         if (options.signal?.aborted) {
           cancelled = true;
-          break reading;
+          break log;
         }
         if (l.error === undefined) lines = l.line;
         const outcome = replay(prepare(l));
@@ -331,15 +359,16 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     }
     if (kept && keptRequests < (options.keepRequests ?? 0)) {
       keptRequests++;
-      report.requests[result.auditID] = kept;
+      report.requests[result.auditID] = keep(kept, `line ${result.line} of the audit log`, specAt(result.line));
     }
     options.onEvent?.(result);
     if (change === 'unchanged' ? options.keepUnchanged !== false : options.keepChanged !== false) report.events.push(result);
     if (events % 200 === 0) progress('audit');
   }
 
-  if (!cancelled && existingTotal) {
-    const user = options.user ?? ADMIN;
+  const user = options.user ?? ADMIN;
+  const existingJudged = !cancelled && existingTotal > 0;
+  if (existingJudged) {
     // the existing objects as the snapshot holds them, judged by the chains the snapshot holds
     const decide = decider(chains.now);
     const discovery = specDiscovery(chains.now);
@@ -367,13 +396,24 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
         userInfo: user,
         options: { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' },
       };
-      const decision = decide(request, namespace ? namespaces.get(namespace) : undefined);
+      const namespaceObject = namespace ? namespaces.get(namespace) : undefined;
+      const decision = decide(request, namespaceObject);
       pending.push(() =>
         decision.then(({ baseline: b, candidate }) => {
           const c = markStatic(candidate);
           const change = changeOf(b, c);
           existingChanges[change]++;
-          report.existing.push({ kind: gvk.kind, ...(namespace ? { namespace } : {}), name: nameOf(o), candidate: c, baseline: b, change });
+          const judged: ExistingImpact = { kind: gvk.kind, ...(namespace ? { namespace } : {}), name: nameOf(o), candidate: c, baseline: b, change };
+          report.existing.push(judged);
+          if (change !== 'unchanged' && keptExisting < (options.keepRequests ?? 0)) {
+            keptExisting++;
+            const what = existingKey(judged);
+            report.requests[what] = keep(
+              { request, ...(namespaceObject ? { namespaceObject } : {}) },
+              `${what.replace(/^existing /, 'the existing ')} of the snapshot, created now`,
+              chains.now,
+            );
+          }
           if (report.existing.length % 200 === 0) progress('existing');
         }),
       );
@@ -417,7 +457,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     events,
     skipped,
     changes,
-    existing: { total: report.existing.length, changes: existingChanges },
+    existing: { total: report.existing.length, judged: existingJudged, changes: existingChanges },
     newlyDeniedBy: [...deniedBy].map(([by, count]) => ({ by, count })).sort((a, b) => b.count - a.count || a.by.localeCompare(b.by)),
     ...(from !== undefined ? { from, to } : {}),
     webhookCalls: webhookCalls.sort((a, b) => b.calls - a.calls),
@@ -432,6 +472,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
       ...(stopped ? [`the replay stopped at line ${lines}: ${stopped}`] : []),
     ],
     cancelled,
+    assumed: { kubernetesVersion: version, webhooks: options.webhooks ?? {}, user },
   };
   report.summary = { ...partial, headline: headlineOf(partial) };
   progress('done');

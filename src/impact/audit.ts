@@ -1,20 +1,9 @@
 /**
- * One line of a kube-apiserver audit log (`--audit-log-path`, JSON lines of `audit.k8s.io/v1`
- * `Event`) read into what the replay needs, or into the reason it cannot be replayed.
- *
- * What a real log holds (staging/src/k8s.io/apiserver/pkg/apis/audit/v1/types.go, and the logs the
- * in-process apiserver of tools/admission-oracle writes):
- * - one event per stage a request reached (RequestReceived, ResponseStarted, ResponseComplete,
- *   Panic) unless the policy omits stages: only ResponseComplete and Panic carry the outcome;
- * - `requestObject` (levels Request and RequestResponse) is the decoded body with API defaults
- *   but without the built-in admission plugins' changes; `responseObject` (RequestResponse) the
- *   stored result, absent when the request failed;
- * - `objectRef.namespace` of a Namespace is its own name on patch and delete, empty on create;
- * - `impersonatedUser` is who the request acts as (what admission sees), `user` who sent it;
- * - `annotations["authorization.k8s.io/decision"]` is "forbid" when authorization refused the
- *   request, before admission.
+ * One line of a kube-apiserver audit log (JSON lines of `audit.k8s.io/v1` `Event`) read into what
+ * the replay needs, or into the reason it cannot be replayed. What a real log holds:
+ * README.md ("What a log holds, and what the replay makes of it").
  */
-import { isObject, obj, str, strList, type Obj } from '../base/json';
+import { isObject, obj, str, strList } from '../base/json';
 import type { Operation, UserInfo } from '../request/model';
 
 export interface ObjectReference {

@@ -156,7 +156,7 @@ const ADMISSION_RESOURCES = new Set([
 const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 const REF = '"objectRef":{"resource":"';
 
-const describe = (o: unknown, key: string): string => {
+const describeObject = (o: unknown, key: string): string => {
   const [, kind, namespace, name] = key.split('/');
   return isObject(o) ? `${kindOf(o)} ${namespaceOf(o) ? `${namespaceOf(o)}/` : ''}${nameOf(o)}` : `${kind} ${namespace ? `${namespace}/` : ''}${name}`;
 };
@@ -336,7 +336,7 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
     const { key, stored } = eventTarget(ev, discovery);
     const target = ev.operation === 'CREATE' ? stored : key;
     const prior = state.get(target);
-    const what = describe(prior?.object ?? ev.responseObject ?? ev.requestObject, target);
+    const what = describeObject(prior?.object ?? ev.responseObject ?? ev.requestObject, target);
     const wasWithheld = withheld.get(target);
     if (wasWithheld !== undefined && ev.status.code < 300 && !ev.dryRun) {
       // the log writes an object the snapshot holds as created later: from here on the log's state

@@ -4,7 +4,7 @@
  * where they do not; `fullDecider`: the full simulation always). Used by analyzeImpact on this
  * thread, by the pools of deciders (pool.ts) and by the replay shards (shard.ts).
  */
-import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
+import type { KubernetesVersion } from '../base/releases';
 import {
   leanChain,
   leanSet,

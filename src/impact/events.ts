@@ -43,6 +43,10 @@ export interface SkippedLine {
 export interface KeptRequest {
   request: AdmissionRequest;
   namespaceObject?: unknown;
+  /** Where it comes from (`line 12 of the audit log`): set when the report keeps it. */
+  source?: string;
+  /** The cluster's objects its candidate run read beside the workspace's (src/impact/scenario.ts `clusterObjects`): set when the report keeps it. */
+  objects?: unknown[];
 }
 
 /** What a line of the log comes to (structured-cloneable: a shard sends it back). */

@@ -1,16 +1,8 @@
 /**
- * The object a denied patch request would have produced: the live chain denied it, so the log
- * has no `responseObject`, and the replay applies the request's patch to the old object itself.
- * The audit log does not record the patch's content type, so it is inferred from the body: an
- * array is a JSON Patch (RFC 6902); an object is a strategic merge patch on a built-in resource
- * (what kubectl sends) and a JSON merge patch (RFC 7386) on a custom resource.
- *
- * The strategic merge patch follows k8s.io/apimachinery/pkg/util/strategicpatch for the cases
- * kubectl produces: maps merge, `null` deletes, lists of objects with a merge key merge by it
- * (the keys are the built-in types' `patchMergeKey` tags), `$patch: replace|delete` and
- * `$deleteFromPrimitiveList/<field>`; `$setElementOrder/` and `$retainKeys` are read and
- * ignored (order and pruning do not change what admission decides on). Lists without a merge
- * key are replaced, as the apiserver does for them.
+ * The object a denied patch request would have produced (the log then has no `responseObject`):
+ * the request's patch applied to the old object, its type inferred from the body (JSON Patch,
+ * strategic merge patch on built-in resources, merge patch on custom resources). README.md
+ * ("What a log holds, and what the replay makes of it").
  */
 import { applyJsonPatch, type JsonPatchOp } from '../base/jsonpatch';
 import { cloneJson, isObject, type Obj } from '../base/json';

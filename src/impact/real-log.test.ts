@@ -1,16 +1,8 @@
 /**
- * analyzeImpact on a log a real kube-apiserver 1.37.2 wrote (tools/admission-oracle/testdata/audit:
- * its traffic, its audit policy, its snapshot), against the same apiserver's own decisions.
- *
- * - Baseline: with the candidate equal to the cluster's own chain and the test webhook's real
- *   answer (it denies), the replayed baseline must decide every event as the apiserver did.
- * - Candidate: `candidate.json` (policies with params and a namespaceSelector, a mutating policy,
- *   webhooks that deny and warn) was installed in that apiserver acting only on dry-run copies of
- *   each write; `candidate-decisions.json` holds what the apiserver answered to each copy, in both
- *   modes: "overlay" copies met the baseline chain too, "replace" copies the candidate alone (the
- *   Go test TestAuditLog writes it; tools/admission-oracle/oracle.test.ts re-derives it in npm test).
- *   analyzeImpact with the candidate as the workspace must agree in each mode with every decision
- *   the log determines; the others are listed with the reason.
+ * analyzeImpact on the log a real kube-apiserver wrote (tools/admission-oracle/testdata/audit),
+ * against that apiserver's own decisions: the baseline must decide every event as it did, and the
+ * candidate every event the log determines as it decided dry-run copies with the candidate
+ * installed, in both candidate modes. README.md ("Checked against a real apiserver").
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,18 +1,12 @@
 /**
- * Which objects the replay must remember. The replay keeps each object's last state for a later
- * event's old object (an update, a patch or a delete of it: `replayRequest`); an object no later
- * event reads costs memory for nothing, and a log of 200,000 creates would keep 200,000 objects.
- * A caller that can read the log twice (a file, not a pipe) scans it first for the last line
- * that reads each object, and the replay forgets an object after that line
- * (`ImpactOptions.retainState`, the table `laterReads` returns): memory then holds only the
- * objects still to be read.
- *
- * The scan reads what it needs from the text before `requestObject` (the apiserver writes `verb`
- * and `objectRef` first, and `objectRef` holds only strings); a line where that is not so is
- * parsed whole. Whatever the scan cannot read is kept: a wrong answer can only keep too much.
+ * Which objects the replay must remember: a first scan of the log finds the last line that reads
+ * each object (an update, a patch or a delete of it), and the replay forgets an object after that
+ * line (`ImpactOptions.retainState`), so a log of 200,000 creates does not keep 200,000 objects.
+ * The scan reads only the text before `requestObject`; what it cannot read is kept, so a wrong
+ * answer can only keep too much. README.md ("At scale").
  */
 import { str } from '../base/json';
-import type { AuditWrite, ObjectReference } from './audit';
+import type { ObjectReference } from './audit';
 import { readByteLineBatches, type TextSource } from './lines';
 
 /** The verbs whose replay reads the object's previous state (UPDATE and DELETE). */

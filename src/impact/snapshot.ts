@@ -1,25 +1,19 @@
 /**
- * A cluster snapshot (`kubectl get <kinds> -A -o yaml|json`, one or several files) read as a
- * stream: objects as they come, Lists unwrapped, never the whole text in memory (a 50,000-pod
- * snapshot is 100–250 MB). Gzip is recognised (`textChunks`).
- *
- * - JSON (the first character `{` or `[`): a small splitter tracks strings, escapes and depth and
- *   hands each element of a top-level object's `items` array (and each top-level value that has
- *   none) to `JSON.parse` on its own; the List around them is parsed without its items.
- * - YAML: the text is cut at document separators and at the entries of a column-0 `items:` block
- *   sequence (`- ` at the column of the first entry, as kubectl prints it); each entry is dedented
- *   and the pieces are parsed in batches by the repository's YAML parser (`parseDocuments`, one
- *   js-yaml call per batch), their problems given with the file's line numbers.
- *
- * A top-level mapping with a top-level `items` sequence is read as a List (kubectl writes `kind`
- * after `items`, so the kind is not known when the items come; in YAML a `kind` that comes first
- * and does not end in `List` keeps the document whole). A piece that does not parse is a problem
- * with its line and the rest go on; a piece over `maxItem` characters is a problem, not read.
- * Never throws.
+ * A cluster snapshot (`kubectl get … -o json|yaml`, one or several files, gzip or not) read as a
+ * stream: objects as they come, Lists unwrapped, never the whole text in memory. A piece that does
+ * not parse is a problem with its line and the rest go on; never throws. How JSON and YAML are
+ * cut into pieces: README.md (`snapshot.ts`).
  */
 import { isObject } from '../base/json';
 import { parseDocuments } from '../yaml';
 import { MAX_LINE_BYTES, readLineBatches, textChunks, type TextSource } from './lines';
+
+/**
+ * The command that writes a snapshot: every listable kind but Secrets (their contents are never
+ * needed and should not leave the cluster). One home: the Impact view shows it, README.md quotes it
+ * (report.test.ts holds them equal).
+ */
+export const SNAPSHOT_COMMAND = "kubectl get $(kubectl api-resources --verbs=list -o name | grep -v '^secrets$' | paste -sd, -) -A -o json > snapshot.json";
 
 export type SnapshotItem = { object: unknown } | { problem: string };
 
@@ -110,7 +104,7 @@ function jsonSplitter(name: string, maxItem: number): { push(chunk: string): Sna
   let line = 1;
   let depth = 0;
   let inString = false;
-  let escape = false;
+  let escapePending = false;
   let target = NONE;
   /** The top-level value: an object (its items may be streamed), its first line. */
   let topObject = false;
@@ -185,8 +179,8 @@ function jsonSplitter(name: string, maxItem: number): { push(chunk: string): Sna
       if (inString) {
         // to the string's end at once: the next quote after an even run of backslashes (most of
         // a snapshot's characters are in strings; JSON strings hold no raw line breaks)
-        const from = escape ? i + 1 : i; // an escape left by the last chunk takes this character
-        escape = false;
+        const from = escapePending ? i + 1 : i; // an escape left by the last chunk takes this character
+        escapePending = false;
         let closed = -1;
         for (let j = from, q = chunk.indexOf('"', j); q >= 0; j = q + 1, q = chunk.indexOf('"', j)) {
           let b = 0;
@@ -199,7 +193,7 @@ function jsonSplitter(name: string, maxItem: number): { push(chunk: string): Sna
         if (closed < 0) {
           let b = 0;
           while (n - 1 - b >= from && chunk.charCodeAt(n - 1 - b) === 92) b++;
-          escape = (b & 1) === 1;
+          escapePending = (b & 1) === 1;
           i = n - 1;
           continue;
         }

@@ -1,5 +1,5 @@
 /**
- * Static manifests in the candidate (issue #28): the replay's candidate chain runs the documents
+ * Static manifests in the candidate: the replay's candidate chain runs the documents
  * marked static first, as the simulator does (`prepareChain`), and the report says a denial came
  * from a static manifest.
  */

@@ -7,6 +7,7 @@ import type { SkipReason } from './audit';
 import type { SnapshotEvidence } from './chains';
 import type { Change } from './decide';
 import type { Refused } from './inputs';
+import type { Assumed } from './scenario';
 
 export interface ImpactSummary {
   /** The release the chains ran at. */
@@ -16,7 +17,8 @@ export interface ImpactSummary {
   events: number;
   skipped: Partial<Record<SkipReason, number>>;
   changes: Record<Change, number>;
-  existing: { total: number; changes: Record<Change, number> };
+  /** `judged`: the existing objects were judged (false: not asked for, no snapshot, or cancelled before; the view says "not judged", not 0). */
+  existing: { total: number; judged: boolean; changes: Record<Change, number> };
   /** Requests the candidate denies and the baseline admits, by who denies them (`kind name`). */
   newlyDeniedBy: { by: string; count: number }[];
   /** The log's time range (ms since the epoch). */
@@ -35,6 +37,8 @@ export interface ImpactSummary {
   /** What the inputs leave unknown (no Namespaces in the snapshot, old objects not found, when the snapshot was taken …). */
   notes: string[];
   cancelled: boolean;
+  /** What the report assumed, as the view and the CLI say it and Simulate receives it: the release, each webhook's answer (others allow), who creates the existing objects. */
+  assumed: Assumed;
   headline: string;
 }
 
@@ -53,10 +57,12 @@ export function headlineOf(s: Omit<ImpactSummary, 'headline'>): string {
   const parts: string[] = [];
   if (s.events) {
     const denied = s.changes['newly-denied'];
-    const by = s.newlyDeniedBy
-      .slice(0, 3)
-      .map((b) => `${b.count} by ${b.by}`)
-      .join(', ');
+    const shown = s.newlyDeniedBy.slice(0, 3);
+    const rest = denied - shown.reduce((a, b) => a + b.count, 0);
+    const others = s.newlyDeniedBy.length - shown.length;
+    // the counts add up to the denials: the policies past the third (or a denial no one is named for) as one more part
+    const more = rest > 0 ? [others > 0 ? `${rest} by ${others} other${others === 1 ? '' : 's'}` : `${rest} more`] : [];
+    const by = [...shown.map((b) => `${b.count} by ${b.by}`), ...more].join(', ');
     parts.push(
       denied
         ? `the candidate would have denied ${denied} of ${s.events} writes${by ? `: ${by}` : ''}`

@@ -1,14 +1,7 @@
 /**
- * What a policy's CEL expression may refer to besides the request: `params` when the
- * policy declares a paramKind, and `variables.<name>` for the spec.variables in scope.
- * One answer for validation (src/k8s/validation/policies.ts), the CEL editor
- * (src/ui/cel/use-cel.ts) and the policy runs (src/policy).
- *
- * As the apiserver compiles them (validatingadmissionpolicy/compile.go): a variable
- * sees the variables declared before it; matchConditions are compiled without
- * variables; validations, messageExpressions, auditAnnotations and mutations see them all.
- * At write time, validation.go compiles matchConditions, and a ValidatingAdmissionPolicy with
- * no spec.variables, without composition: `variables` is not declared at all there.
+ * What a policy's CEL expression may refer to besides the request (`params`, `variables.<name>`
+ * in scope), as the apiserver compiles it: one answer for validation, the CEL editor and the
+ * policy runs. README.md ("What a policy's CEL may refer to").
  */
 import type { CelContext } from '../cel/types';
 import { isObject, trimSpace } from '../base/json';

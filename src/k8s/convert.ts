@@ -1,14 +1,8 @@
 /**
  * convertToV1: an old admissionregistration object (v1beta1 webhook configurations,
- * v1alpha1/v1beta1 policies and bindings) as v1, keeping its behaviour. Where the old
- * version's defaults differ from v1's, the old default is written out explicitly
- * (webhooks v1beta1: failurePolicy Ignore, matchPolicy Exact, timeoutSeconds 30,
- * admissionReviewVersions [v1beta1]; v1alpha1 bindings: paramRef.parameterNotFoundAction
- * Deny). The differences come from the one defaulting table (defaults.ts): the object is
- * defaulted as its own version and as v1, and every field the two disagree on and the
- * object leaves unset is made explicit. Where v1 forbids the old default (sideEffects
- * Unknown or Some) nothing is guessed: the field stays as it was, validation reports it
- * and the note says to choose. Pure: the input is never changed.
+ * v1alpha1/v1beta1 policies and bindings) as v1, keeping its behaviour: where the old version's
+ * defaults differ from v1's, the old default is written out. Pure. README.md ("Defaulting and
+ * conversion").
  */
 import { withDefaults } from './defaults';
 import { cloneJson, deepEqual, isObject, type Obj } from '../base/json';

@@ -1,14 +1,8 @@
 /**
- * Defaulting of admissionregistration.k8s.io objects, as the apiserver runs it
- * before validation (pkg/apis/admissionregistration/{v1,v1beta1,v1alpha1}/defaults.go
- * and zz_generated.defaults.go), by the object's apiVersion: v1beta1 webhooks have
- * their own defaults (failurePolicy Ignore, matchPolicy Exact, timeoutSeconds 30,
- * sideEffects Unknown, admissionReviewVersions [v1beta1]); v1alpha1 bindings default
- * paramRef.parameterNotFoundAction to Deny; the policy kinds otherwise default alike. Only absent (missing or null) fields are filled; explicit values such
- * as `failurePolicy: ""` or `timeoutSeconds: 0` are kept and then rejected.
- * Returns a new object; the input is never mutated. Copy-on-write: objects on
- * the way to a defaulted field are copied once, untouched subtrees are shared
- * with the input (treat both as immutable).
+ * withDefaults: admissionregistration.k8s.io objects defaulted as the apiserver defaults them
+ * before validation, by the object's apiVersion; only absent fields are filled. Returns a new
+ * object, copy-on-write (untouched subtrees are shared: treat both as immutable). Which defaults
+ * differ by version: README.md ("Defaulting and conversion").
  */
 
 import { isObject, type Obj } from '../base/json';

@@ -1,6 +1,6 @@
 /**
- * The one resource table: every built-in resource a default kube-apiserver 1.30–1.36 serves
- * (beta and alpha APIs off by default are not listed), with its kind, scope and the releases
+ * The one resource table: every built-in resource a default kube-apiserver serves in the releases
+ * the app knows (beta and alpha APIs off by default are not listed), with its kind, scope and the releases
  * that serve it; the lookups test inputs need (the kind of a plural, the group of a resource,
  * whether a kind is cluster-scoped); and a minimal object of a kind (a pre-filled request).
  * The simulator's discovery (src/admission/discovery.ts) builds on the same table.

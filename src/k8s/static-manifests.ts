@@ -1,18 +1,8 @@
 /**
- * Static admission manifests (KEP-5793; gate ManifestBasedAdmissionControlConfig, beta and on in
- * 1.37): webhook configurations and admission policies the kube-apiserver loads from the
- * directory each admission plugin's configuration names (`staticManifestsDir`), evaluated before
- * the API objects and never deletable through the API.
- *
- * What the loaders check, with their words (k8s.io/apiserver v0.37.2
- * pkg/admission/plugin/manifest/{loader.go,validation.go}, webhook/manifest/loader/loader.go,
- * policy/manifest/loader/loader.go; k8s.io/kubernetes v1.37.2
- * pkg/admission/plugin/{webhook,policy}/manifest/loader: strict decoding, v1 only, defaulting and
- * the kind's validation.go without the registry's additions). A loader stops at its first error;
- * here every problem is reported at once, at its field. Each plugin reads its own directory and
- * accepts only its own kinds, so a manifest set is four directories (`MANIFEST_PLUGINS`).
- *
- * Checked against the loaders themselves: tools/manifest-oracle.
+ * Static admission manifests (`staticManifestsDir`): what the kube-apiserver's manifest loaders
+ * check, in their words, every problem at once at its field, and the directory layout of a set
+ * (one directory per admission plugin). Sources and rules: docs/versions.md ("Static admission
+ * manifests"); checked against the loaders themselves by tools/manifest-oracle.
  */
 import { fieldPath } from '../base/path';
 import { isObject, list, nameOf, obj, str, type Obj } from '../base/json';

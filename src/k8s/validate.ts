@@ -1,16 +1,8 @@
 /**
- * Create-time validation of admission configuration objects, error for error as
- * the target release's kube-apiserver reports them (options.kubernetesVersion,
- * default 1.37): is the apiVersion served (validation/api-version.ts), decoding
- * (null in a string list is ""), defaulting by apiVersion, then the kind's
- * validation, in the release's words (validation/releases.ts); all errors collected.
- *
- * The release's registry strategy adds its checks (validation/strategy.ts: the
- * `.static.k8s.io` suffix, an error from 1.37 and a warning in 1.36; warnings for webhook
- * rules naming resources webhooks never see, 1.37) and, from 1.37, identical errors are
- * reported once. Warnings have severity 'warning'. Unknown kinds give no errors. A `v1 List` is validated item by item with paths
- * prefixed `items[i].`. Values of the wrong JSON type are skipped (the decode
- * check reports those); caBundle base64 is checked here.
+ * validateRules: create-time validation of admission configuration objects, error for error as
+ * the target release's kube-apiserver reports them (served apiVersion, decoding, defaulting, the
+ * kind's rules in the release's words, the registry strategy's additions). The order and what is
+ * left to the decode check: README.md ("Validation").
  */
 import type { CelCompiler } from '../cel/types';
 import { withDefaults } from './defaults';

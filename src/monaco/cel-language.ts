@@ -1,30 +1,8 @@
 /**
  * The `cel` language for Monaco: tokens, brackets and comments (cel-tokens.ts), completion
- * (cel-completion.ts), hover (cel-hover.ts), and compile issues as markers (cel-markers.ts).
- * This module is their public surface. Self-contained: Monaco is passed in (types only imported) and
- * the engine is any object with `declarations` (and optionally `typeAt`), e.g. the
- * `src/cel` module itself.
- *
- * API
- * ---
- *   const disposable = registerCelLanguage(monaco, { declarations, typeAt });   // once
- *
- *   // Every expression model says where its expression lives (the context decides the
- *   // variables, functions and result type) and may offer the current test input, whose
- *   // object/oldObject/params/namespaceObject/request keys are then completed:
- *   const model = monaco.editor.createModel(expr, CEL_LANGUAGE_ID);
- *   setCelModelContext(model, {
- *     context: 'vap-validation',
- *     options: { hasParams: true, variables: policy.spec.variables },
- *     sampleInputs: () => inputsOfTheTestPanel(),   // CelInputs | undefined
- *   });
- *   // (update it whenever the policy's paramKind/variables change; getCelModelContext reads it)
- *
- *   // After compiling (src/cel compile() or a CelCompiler), show the issues:
- *   setCelMarkers(monaco, model, result);            // owner 'cel'; clears on ok
- *   // or celMarkers(monaco, model, result) to get the IMarkerData[] only.
- *
- * A model without a context is treated as 'vap-validation' with no options.
+ * (cel-completion.ts), hover (cel-hover.ts) and compile errors as markers (cel-markers.ts); this
+ * module is their public surface. Monaco is passed in, and the engine is any object with
+ * `declarations` (optionally `typeAt`). How to use it: README.md ("The CEL language").
  */
 import type * as Monaco from 'monaco-editor';
 import { celCompletionProvider } from './cel-completion';

@@ -81,7 +81,7 @@ export interface TypeCheckIssue {
   line: number;
   column: number;
   message: string;
-  /** The kinds (`apps/v1, Kind=Deployment`) the issue was found for. */
+  /** The kinds (`apps/v1, Kind=Deployment`) the problem was found for. */
   kinds: string[];
 }
 

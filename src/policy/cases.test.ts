@@ -135,7 +135,7 @@ describe('toKaptestManifest', () => {
     expect(suites).toHaveLength(1);
     expect(suites[0]!.policy).toBe('replicalimit-policy.example.com');
     const tests = suites[0]!.tests;
-    // kaptest has no paramRef: the param the binding resolves for the case (test namespace → the test limit) is in the test (#31 defect 1)
+    // kaptest has no paramRef: the param the binding resolves for the case (test namespace → the test limit) is in the test
     expect(tests[0]).toEqual({
       object: { group: 'apps', version: 'v1', kind: 'Deployment', namespace: 'default', name: 'a' },
       param: { namespace: 'default', name: 'replica-limit-test.example.com' },

@@ -1,16 +1,7 @@
 /**
- * Branch points of a traced expression (`evaluate(…, { trace: true })`, src/cel/trace.ts) for
- * coverage: each operand of `&&` and `||`, each `?:` condition, and the predicate of every macro
- * (`all`, `exists`, `exists_one`, `filter`, the three-argument `map`; the two-variable `all`,
- * `exists`, `existsOne`, and `transformList`/`transformMap` with a filter), each of which can be true
- * or false. Pure; node indices are into the trace (one entry per node of the checked AST in
- * pre-order, the same for every run of one expression).
- *
- * Which sides a run took: a node's value in the trace, or, for one that runs per element (a macro's
- * predicate; an operand or condition inside a macro's body), its `seen` counts. cel-go's evaluation
- * state keeps only the last iteration's value, so an `all` that is false at its third element would
- * not show the true of the first two; the engine counts every iteration's outcome instead
- * (wasm/trace.go), and coverage takes both sides exactly from it.
+ * Branch points of a traced expression for coverage (operands of `&&`/`||`, `?:` conditions,
+ * macro predicates), each true or false, and which sides a run took, per-element outcomes
+ * included. Pure; node indices are into the trace. README.md ("Coverage").
  */
 import type { CelTraceNode } from '../cel/types';
 

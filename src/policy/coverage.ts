@@ -1,18 +1,14 @@
 /**
- * Coverage of a policy's saved cases (run traced: `runCases(…, { trace: true })`), for
- * ValidatingAdmissionPolicy and MutatingAdmissionPolicy: per validation, how many cases made it
- * true / false / an error / did not evaluate it; for every expression of the policy
- * (matchConditions, variables, validations and their messageExpressions, audit annotations,
- * mutations) node coverage (sub-expressions that ran in some case) and branch coverage from the
- * traces (coverage-branches.ts: operands of `&&`/`||`, `?:` conditions, macro predicates, each
- * true and false); and findings for cases that cannot catch anything. Other runs of the policy's
- * expressions (CEL cases, scenarios) count as cases too (`extra`). Pure; its JSON is documented in
- * README.md ("Coverage of saved cases").
+ * Coverage of a policy's saved cases (run traced): per validation the cases' outcomes, per
+ * expression node and branch coverage, and findings for cases that cannot catch anything; other
+ * runs of the policy's expressions count too (`extra`). Pure. README.md ("Coverage"); its JSON is
+ * in the repository's README ("Coverage of saved cases").
  */
 import type { CelTraceNode } from '../cel/types';
 import { notRun } from '../cel/trace';
 import type { CaseResult } from './cases';
-import type { EvaluationTrace, ValidatingRunResult } from './run';
+import type { ValidatingRunResult } from './run';
+import type { EvaluationTrace } from './validate';
 import type { MutatingEvaluationTrace, MutatingRunResult } from './mutate';
 import { branchPoints, branchTaken, type BranchOperator } from './coverage-branches';
 import { kindOf, list, nameOf, obj, str } from '../base/json';
@@ -73,7 +69,7 @@ export interface PolicyCoverage {
   nodes: { covered: number; total: number };
   branches: { covered: number; total: number };
   findings: CoverageFinding[];
-  /** One line, e.g. "3 of 5 validations never failed in any case; 6 of 8 branches (75 %); …". */
+  /** One line, e.g. "2 of 5 validations fail in some case; 6 of 8 branches (75 %); …" (a validation no case fails is untested). */
   summary: string;
 }
 
@@ -295,9 +291,11 @@ export function policyCoverage(
       totals.branches.covered += (b.true > 0 ? 1 : 0) + (b.false > 0 ? 1 : 0);
     }
   }
-  const neverFailed = validations.filter((c) => c.false === 0).length;
+  // Counted the way branches and nodes are, by what the cases reached: the validations some case fails.
+  const failed = validations.filter((c) => c.false > 0).length;
+  const one = validations.length === 1;
   const summary =
-    (validations.length ? `${neverFailed} of ${validations.length} validations never failed in any case; ` : '') +
+    (validations.length ? `${failed} of ${validations.length} validation${one ? ' fails' : 's fail'} in some case; ` : '') +
     `${totals.branches.covered} of ${totals.branches.total} branches (${pct(totals.branches)} %); ` +
     `${totals.nodes.covered} of ${totals.nodes.total} nodes (${pct(totals.nodes)} %)`;
   return {

@@ -9,6 +9,7 @@ export * from './expressions';
 export * from './match-conditions';
 export * from './dispatch';
 export * from './run';
+export * from './validate';
 export * from '../base/jsonpatch';
 export * from './merge';
 export * from './mutate';

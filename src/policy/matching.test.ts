@@ -175,7 +175,7 @@ describe('webhooks (ShouldCallHook)', () => {
   });
 });
 
-describe('bindingDetail (the binding line says "applies" once, issue #31)', () => {
+describe('bindingDetail (the binding line says "applies" once)', () => {
   test('the reason without the verdict it repeats', () => {
     expect(bindingDetail({ applies: true, reason: 'applies' })).toBe('');
     expect(bindingDetail({ applies: true, reason: 'applies, but no params were found: nothing to validate (x)' })).toBe(

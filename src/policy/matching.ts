@@ -1,25 +1,8 @@
 /**
  * Does an admission request match a policy's `spec.matchConstraints`, a binding's
- * `spec.matchResources`, or a webhook's `rules` + selectors? Ported from
- * k8s.io/apiserver:
- *   - pkg/admission/plugin/policy/matching/matching.go (Matcher.Matches, matchesResourceRules)
- *   - pkg/admission/plugin/webhook/predicates/rules/rules.go (scope, operation, group,
- *     version, resource/subresource)
- *   - pkg/admission/plugin/webhook/predicates/namespace/matcher.go (namespaceSelector)
- *   - pkg/admission/plugin/webhook/predicates/object/matcher.go (objectSelector)
- *   - pkg/admission/plugin/webhook/generic/webhook.go ShouldCallHook (webhooks)
- *
- * matchPolicy Equivalent: the apiserver also tries every resource its discovery says is
- * equivalent (e.g. `horizontalpodautoscalers` in `autoscaling/v2` for `autoscaling/v1`).
- * Given `equivalents` (discovery, e.g. src/admission/discovery.ts), rules that do not match
- * the request's own resource are tried, in order, against each equivalent resource, and
- * the result names the resource and kind that matched (`matchedResource`, `matchedKind`).
- * Without it only the request's own resource is tried, exactly as `Exact` does, and a
- * failure under Equivalent says so (`equivalentNotChecked: true`).
- *
- * Errors are values: a selector that cannot be parsed, or a namespace that the selector
- * needs but the test does not provide, gives `error` (the apiserver then applies the
- * failurePolicy), only when the rules otherwise match, as the apiserver does.
+ * `spec.matchResources`, or a webhook's `rules` and selectors? Ported from k8s.io/apiserver's
+ * policy matching and webhook predicates; errors are values. The sources and how
+ * `matchPolicy: Equivalent` is tried: README.md ("Matching").
  */
 import { isObject, labelsOf, list, obj, str, strList } from '../base/json';
 import { ADMISSION_KINDS } from '../k8s/resources';

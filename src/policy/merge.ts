@@ -1,22 +1,8 @@
 /**
- * Merging a MutatingAdmissionPolicy ApplyConfiguration into an object, approximating
- * server-side apply (structured-merge-diff `TypedValue.Merge`, called by
- * pkg/admission/plugin/policy/mutating/patch/smd.go ApplyStructuredMergeDiff).
- *
- * The apiserver merges with the resource's OpenAPI schema; we have none, so:
- *   - maps/structs merge recursively (a patch field replaces or merges into the live one);
- *   - lists known to be associative in the Kubernetes API merge item by item, with
- *     structured-merge-diff's ordering (live-only items keep their place, new items come
- *     in patch order): `containers`, `initContainers`, `ephemeralContainers`, `volumes`,
- *     `env` (list maps keyed by `name`); `volumeMounts` by
- *     `mountPath`; `volumeDevices` by `devicePath`; `ownerReferences` by `uid`;
- *     `conditions` by `type`; `hostAliases` by `ip`; `metadata.finalizers` as a set;
- *   - any other list is replaced by the patch's list, and the step says so
- *     (`ListMergeNote.mode === 'replace'`), because without the schema we cannot tell an
- *     atomic list (replaced, which is right) from a granular one.
- * Not modelled: the rejection of atomic structs/maps/lists ("may not mutate atomic
- * arrays, maps or structs"), unknown-field errors from the schema conversion, defaulting
- * of the merged object.
+ * Merging a MutatingAdmissionPolicy ApplyConfiguration into an object, approximating server-side
+ * apply without the resource's schema: known associative lists merge by their keys, any other
+ * list is replaced and the step says so. The keys and what is not modelled: README.md
+ * ("Apply configurations").
  */
 import { cloneJson, isObject } from '../base/json';
 import { formatPointer } from '../base/jsonpatch';

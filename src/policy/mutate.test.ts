@@ -96,7 +96,7 @@ describe.runIf(hasWasm)('MutatingAdmissionPolicy runs (real engine)', () => {
   });
 
   describe('JSONPatch snippets from the page', () => {
-    const escape = `[
+    const escapeKeyPatch = `[
   JSONPatch{
     op: "add",
     path: "/metadata/labels/" + jsonpatch.escapeKey("example.com/environment"),
@@ -106,12 +106,12 @@ describe.runIf(hasWasm)('MutatingAdmissionPolicy runs (real engine)', () => {
     test('escapeKey: a label with a slash', async () => {
       const pod = fx.myapp() as ReturnType<typeof fx.myapp> & { metadata: { labels?: Record<string, string> } };
       pod.metadata.labels = { app: 'myapp' };
-      const r = await run(fx.jsonPatchPolicy('env-label', escape), { object: pod });
+      const r = await run(fx.jsonPatchPolicy('env-label', escapeKeyPatch), { object: pod });
       expect(r.diff).toEqual([{ path: '/metadata/labels/example.com~1environment', op: 'add', after: 'test' }]);
       expect((r.object as typeof pod).metadata.labels).toEqual({ app: 'myapp', 'example.com/environment': 'test' });
     });
     test('add under a missing map fails the patch: JSON Patch error, denied under Fail', async () => {
-      const r = await run(fx.jsonPatchPolicy('env-label', escape));
+      const r = await run(fx.jsonPatchPolicy('env-label', escapeKeyPatch));
       expect(r.outcome).toBe('deny');
       expect(r.decision.message).toBe(
         `policy 'env-label' with binding 'env-label-binding' denied request: JSON Patch: add operation does not apply: doc is missing path: "/metadata/labels/example.com~1environment": missing value`,
@@ -119,7 +119,7 @@ describe.runIf(hasWasm)('MutatingAdmissionPolicy runs (real engine)', () => {
       expect(r.object).toEqual(fx.myapp());
     });
     test('... and admitted unchanged under Ignore, with the error reported', async () => {
-      const r = await run(fx.jsonPatchPolicy('env-label', escape, { failurePolicy: 'Ignore' }));
+      const r = await run(fx.jsonPatchPolicy('env-label', escapeKeyPatch, { failurePolicy: 'Ignore' }));
       expect(r.outcome).toBe('admit');
       expect(r.mutated).toBe(false);
       expect(r.errors[0]).toContain('JSON Patch: add operation does not apply');

@@ -1,25 +1,8 @@
 /**
- * A MutatingAdmissionPolicy test run, following k8s.io/apiserver
- * pkg/admission/plugin/policy/mutating/dispatcher.go (dispatchInvocations, dispatchOne),
- * patch/json_patch.go, patch/smd.go and the generic policy dispatcher
- * (pkg/admission/plugin/policy/generic/policy_dispatcher.go) for errors.
- *
- * Order: for each binding that applies, for each param (an "invocation"): matchConditions
- * (false → skipped; error → a policy error), then every mutation in order, each seeing
- * the object as the previous one left it. Mutation errors are collected and the next
- * mutation still runs (as the apiserver does); at the end failurePolicy Ignore drops the
- * errors, Fail denies with the first one: `policy '<p>' with binding '<b>' denied
- * request: <error>`, reason Invalid (config errors: Forbidden), HTTP 403 (the apiserver
- * sets the reason on admission.NewForbidden's status but keeps its code).
- *
- * The CEL engine evaluates each mutation and returns the Object / JSONPatch values as
- * plain JSON (Object{...} as a map, JSONPatch{op, path, from, value} as objects); the
- * engine also runs the apiserver's post-evaluation type-name check.
- *
- * Approximated (see merge.ts and jsonpatch.ts): the ApplyConfiguration merge without
- * schemas, json-patch error wording; not modelled: defaulting of the mutated object,
- * conversion between versions, reinvocation of other plugins. The reinvocation check runs
- * the whole policy once more on its own output and reports whether it changes it again.
+ * A MutatingAdmissionPolicy test run, as k8s.io/apiserver's mutating dispatcher runs it: per
+ * applying binding and param, matchConditions, then each mutation on the object as the previous
+ * one left it; failurePolicy decides what the errors do. The order, the messages and what is
+ * approximated: README.md ("MutatingAdmissionPolicy runs").
  */
 import { withDefaults } from '../k8s/defaults';
 import type { CelCompileOptions, CelInputs, CelTraceNode } from '../cel/types';

@@ -84,6 +84,8 @@ export interface RequestDraft {
   username: string;
   uid: string;
   groups: string[];
+  /** userInfo.extra as the request carried it (a replayed request's user); absent: none. */
+  extra?: Record<string, string[]>;
   dryRun: boolean;
 }
 
@@ -95,11 +97,13 @@ export interface TestInputDraft {
   params: string;
   namespaceObject: string;
   authorizer: AuthorizerRule[];
+  /** The request's `options` (CreateOptions, UpdateOptions …) as YAML; absent or '': none. */
+  options?: string;
 }
 
 /** Where a draft did not convert: which text, and the position in it. */
 export interface DraftError {
-  field: 'object' | 'oldObject' | 'params' | 'namespaceObject';
+  field: 'object' | 'oldObject' | 'params' | 'namespaceObject' | 'options';
   message: string;
   line: number;
   column: number;

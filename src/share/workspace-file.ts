@@ -1,29 +1,7 @@
 /**
- * The workspace file: one versioned JSON payload for share links and the CLI's `--cases FILE`.
- *
- * ```jsonc
- * {
- *   "format": "admission-workbench/workspace",   // required, exactly this
- *   "version": 2,                                 // required; older versions are migrated
- *   "kubernetesVersion": "1.34",                  // optional target release
- *   "staticManifests": true,                      // optional: every document is a static manifest
- *   "documents": [{ "name": "deny-privileged", "text": "apiVersion: …", "separator": "# header\n---\n", "static": true }],
- *   "drafts":      [{ "document": 0, "draft": TestInputDraft }],              // optional
- *   "celCases":    [{ "document": 0, "path": "spec.validations[0].expression", "cases": CelCase[] }],
- *   "policyCases": [{ "document": 0, "cases": PolicyTestCase[] }],           // or "policy": "<metadata.name>"
- *   "scenarios":   Scenario[],                                               // simulator scenarios
- *   "simulator":   SimulatorDraft,                                           // the simulator's current draft
- *   "scratchpad":  { "context": "vap-validation", "expression": "…", "params": false, "draft": TestInputDraft }  // version 2
- * }
- * ```
- * `listItem` (optional, version 2) keeps an item of an imported `kind: List` in its List on export.
- * `static` and `staticManifests` (optional, version 2) mark documents as static admission manifests
- * (src/k8s/static-manifests.ts); files without them load as before.
- * `separator` (version 2) is what stood before the document in the file it was imported from (its
- * `---` line, comment-only documents): kept so that an export is byte-identical.
- * `document` is an index into `documents`. Test data has the shapes of src/request (saved.ts,
- * scenario.ts) and is normalised by its readers. Unknown fields are ignored (a newer app may
- * add some); a file from a newer format version is refused with a clear message.
+ * The workspace file: one versioned JSON payload for share links, "Download workspace file" and
+ * the CLI's `--cases FILE`. Older versions are migrated, unknown fields ignored, a newer version
+ * refused with a clear message. Its fields: README.md ("The workspace file").
  */
 import type { PolicyTestCase } from '../policy/cases';
 import { isObject, str, type Obj } from '../base/json';

@@ -22,6 +22,7 @@ export type ToReplay =
         candidate: 'overlay' | 'replace';
         existing: boolean;
         webhooks: ImpactOptions['webhooks'];
+        user: NonNullable<ImpactOptions['user']>;
         keepRequests: number;
       };
       /** One port per decider worker (transferred). */

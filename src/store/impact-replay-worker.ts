@@ -15,6 +15,7 @@ import {
   chainDecider,
   decisionPool,
   denialTimeline,
+  existingKey,
   laterReads,
   readSnapshot,
   sortedRows,
@@ -187,7 +188,7 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
     // chart's writes in its buckets (not one pair per second of the log): the page takes it in one task
     group();
     const rows = sortedRows(groups);
-    const openable = new Set(rows.map((r) => r.examples[0]?.auditID));
+    const openable = new Set([...rows.map((r) => r.examples[0]?.auditID), ...report.existing.filter((o) => o.change !== 'unchanged').map(existingKey)]);
     const requests = Object.fromEntries(Object.entries(report.requests).filter(([id]) => openable.has(id)));
     const buckets = denialTimeline(report, TIMELINE_BUCKETS, [...writes]).map((b): [number, number] => [b.start, b.writes]);
     post({ op: 'done', report: { ...report, requests }, events: streamed, rows, writes: buckets, problems: snap.problems });

@@ -3,7 +3,7 @@
  * below, the critical requests W03 says reach a fail-closed webhook are exactly those Lockout
  * finds rejected while it is down. Both read the one list (src/k8s/critical-requests.ts), but W03
  * decides "reaches" by reading rules, selectors and guards while Lockout runs the simulator: this
- * test keeps the two readings from parting (#31: W03 said "locked out" where Lockout found
+ * test keeps the two readings from parting (W03 once said "locked out" where Lockout found
  * nothing), and checks that each request is sent by the sender W03's guards assume.
  */
 import { beforeAll, describe, expect, it } from 'vitest';

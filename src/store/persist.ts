@@ -1,22 +1,9 @@
 /**
- * Autosave and restore on reload. The workspace lives in IndexedDB (src/store/idb.ts: room for
- * large workspaces; earlier versions kept it in localStorage, which is migrated on the first
- * load). Only the texts are stored (with what stood before each imported document: its `---`
- * line and comment-only documents, so an export after a reload is byte-identical): they are
- * what the user wrote, and the objects are parsed from them again.
- *
- * Format versions: 1 (id, text, origin) is still read; 2 adds `separator`, and later the
- * optional `listItem` (where an item of an imported List sat in it, so that export writes the
- * List again after a reload; a version-2 workspace without it is read as before).
- *
- * No edit is lost silently: a small journal in localStorage (`UNSAVED_KEY`) records, before a
- * change is written, that there are changes not saved yet (and since when). Each save carries
- * a sequence number, the journal the first unsaved one; a reload that finds the journal ahead
- * of the save says that the last changes were not saved. A failing write says so at once, stays
- * on screen until a write succeeds, and the page asks before it is closed meanwhile.
+ * Autosave and restore on reload: the workspace's texts (and what stood before each imported
+ * document) in IndexedDB, with a journal in localStorage so that no edit is lost silently, and
+ * the stores of earlier versions migrated. docs/architecture.md ("Undo and autosave").
  */
 import { readJSON } from './autosave';
-import { isObject } from '../base/json';
 import { hasGeneratedText, withText, type ListSlot, type WorkspaceDoc } from './documents';
 import { isListSlot } from '../yaml';
 import { isKubernetesVersion, type KubernetesVersion } from '../base/releases';

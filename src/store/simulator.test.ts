@@ -132,7 +132,7 @@ describe('lockout', () => {
   });
 });
 
-describe('a simulation on a workspace a real apiserver would not have stored (#31 defect 7)', () => {
+describe('a simulation on a workspace a real apiserver would not have stored', () => {
   test('names the documents with errors, and only those', async () => {
     const invalid = { ...guard, webhooks: [{ ...guard.webhooks[0], timeoutSeconds: 45 }] };
     const ws = [docFromObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'other' } }), docFromObject(invalid)];

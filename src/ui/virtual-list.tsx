@@ -1,5 +1,5 @@
 /**
- * A long list rendered in blocks, only the blocks near the view (issue #31: a keystroke in a
+ * A long list rendered in blocks, only the blocks near the view (a keystroke in a
  * 10,000-webhook configuration must not re-render 10,000 form elements). A block out of view is
  * an empty box of the height it had when last shown (or an estimate), so the scroll bar and
  * scroll position stay put. A block is shown when it comes within a margin of the scrolling

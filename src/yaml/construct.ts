@@ -1,13 +1,8 @@
 /**
- * Build values and a position tree from js-yaml's event stream.
- *
- * js-yaml 5 exposes `parseEvents`, a flat event list whose scalars, anchors
- * and collections carry source offsets. We construct the values ourselves
- * (instead of js-yaml's `load`) so that in one pass we
- *  - type plain scalars as Kubernetes does (./resolve.ts),
- *  - record where every key and value is (a PosNode tree),
- *  - report duplicate keys at the second occurrence, and
- *  - bound alias expansion (billion laughs) before copying anything.
+ * Values and a position tree built from js-yaml's event stream (`parseEvents`) in one pass: plain
+ * scalars typed as Kubernetes types them (./resolve.ts), every key's and value's position,
+ * duplicate keys reported at the second occurrence, alias expansion bounded before anything is
+ * copied. README.md ("Types", "Limits").
  */
 import { COLLECTION_STYLE, EVENT_ID, SCALAR_STYLE, getScalarValue, parseEvents, type Event, type ScalarEvent } from 'js-yaml';
 import type { LineIndex } from './lines';

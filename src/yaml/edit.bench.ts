@@ -1,6 +1,6 @@
 /**
  * applyEdits on a generated 1,000-webhook ValidatingWebhookConfiguration (about 1.1 MB of YAML).
- * Target: one scalar ≤ 2 ms (issue #27), with the text's tree known from the previous edit, as
+ * Target: one scalar ≤ 2 ms (docs/performance.md), with the text's tree known from the previous edit, as
  * in the store, where each keystroke edits the text the last one returned.
  *   npx vitest bench --run src/yaml/edit.bench.ts
  */

@@ -6,7 +6,9 @@
 export { parseDocuments } from './parse';
 export { serializeDocuments, serializeJSON } from './serialize';
 export { documentAt, pathAt, pathAtLineColumn, positionOf } from './positions';
-export { applyEdits, editsBetween, type ChangedLines, type EditOptions, type EditResult, type PathEdit } from './edit';
+export { applyEdits } from './edit';
+export { editsBetween } from './edit-diff';
+export type { ChangedLines, EditOptions, EditResult, PathEdit } from './edit-types';
 export { splitDocuments, type Chunk } from './split';
 export { applyEditsWithParse, reparseDocuments, type TextChange } from './reparse';
 export { decodeText } from './decode';

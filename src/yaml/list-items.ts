@@ -1,13 +1,7 @@
 /**
- * The items of a `kind: List` document (`kubectl get … -o yaml` or `-o json`) as texts of
- * their own, and the List written back around them.
- *
- * Each item's text is its slice of the List with the List's indentation taken off the lines
- * after the first, so it reads as a document on its own (the YAML pane shows it, applyEdits
- * edits it); the same columns are put back on export. Everything else — the envelope before
- * and after `items`, the `- ` and comment lines between items, the `,` of a JSON List — is the
- * List's frame and the items' gaps, kept as they were. So an untouched List is written back
- * byte-identical and an edited item changes only its own lines.
+ * The items of a `kind: List` document as texts of their own, and the List written back around
+ * them: an untouched List is written back byte-identical, an edited item changes only its own
+ * lines. README.md ("List items").
  */
 import { deepEqual, isObject } from '../base/json';
 import { listItemsTreeOf, parseDocuments, posTreeOf } from './parse';

@@ -1,27 +1,19 @@
 /**
- * Reading an edited text again in part: when an edit of a single-document text lies inside one
- * element of a block list (`webhooks[17]`) or one entry of a block mapping, only that element's
- * lines are parsed; the text before and after it is unchanged, so its values and positions are
- * kept (positions after the edit move by the change in length). A 10,000-webhook document is
- * 5 MB of YAML: a keystroke in one webhook parses one webhook, not the 5 MB.
- *
- * The result is what `parseDocuments` gives for the whole text, or undefined where that cannot
- * be known from the element alone (the caller then parses the whole text): the edit reaches
- * outside the element (a new list item, a key renamed, a changed indentation), the element no
- * longer parses on its own, the text has aliases, merge keys, directives or lone CRs, or a
- * document marker, or a line of the element is not indented past the element's own column (a
- * quoted scalar folded onto a lower line, whose reading depends on the lines around it).
- * `reparse.test.ts` checks it against `parseDocuments` after seeded random edits.
- *
- * The previous document's position tree is moved to the new one (shifted in place, not copied):
- * the previous document's `positions` must not be used afterwards.
+ * Reading an edited text again in part: an edit inside one element of a block list or one entry
+ * of a block mapping parses only that element's lines and keeps the rest of the tree, so a
+ * keystroke in a 10,000-webhook document parses one webhook, not 5 MB. Undefined where the element
+ * alone cannot tell (the caller parses the whole text). The previous parse's tree is moved, not
+ * copied: do not use it afterwards. README.md ("Reading an edit in part").
  */
 import { setOwn } from '../base/json';
 import { changedRange, type TextChange } from '../base/text-diff';
 import type { PathSegment } from '../base/path';
 import { formatPath } from '../base/path-format';
 import { constructChunk } from './construct';
-import { adoptTree, applyEdits, editsBetween, releaseTree, type EditOptions, type EditResult } from './edit';
+import { applyEdits } from './edit';
+import { editsBetween } from './edit-diff';
+import { adoptTree, releaseTree } from './edit-tree';
+import type { EditOptions, EditResult } from './edit-types';
 import { MAX_DEPTH, MAX_PROBLEMS_PER_DOCUMENT, MAX_TEXT_LENGTH } from './limits';
 import { editedLineIndex, type LineIndex } from './lines';
 import { forgetParsedText, parsedDocument, parsedTextOf, type ParsedText } from './parse';

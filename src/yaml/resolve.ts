@@ -1,28 +1,7 @@
 /**
- * Plain-scalar typing as Kubernetes reads YAML.
- *
- * kubectl and the apiserver turn YAML into JSON with sigs.k8s.io/yaml, whose
- * YAMLToJSON decodes with its fork of go-yaml v2 (YAML 1.1 rules, no base-60)
- * and then json.Marshal. This file reproduces go-yaml v2's `resolve` for
- * untagged plain scalars, so that what we show is what the cluster will get:
- *
- * - `true/True/TRUE`, `yes/Yes/YES`, `y/Y`, `on/On/ON` are `true`; the same
- *   for `false`, `no`, `n`, `off`. (js-yaml's YAML 1.2 core schema would keep
- *   `yes`, `on`, `y` as strings: it is NOT used for typing.)
- * - `~`, `null/Null/NULL` and the empty value are `null`.
- * - integers go through Go's strconv.ParseInt base 0 after removing `_`:
- *   `0x1F` = 31, `0o17` = 15, `0b11` = 3, and a leading zero is octal:
- *   `0123` = 83. `08` is not octal, so it falls through to float: 8.
- * - integers beyond ±2^53 that still fit int64/uint64 are kept exactly, as a
- *   JavaScript `bigint` (Go keeps them exactly; a double would not). Larger
- *   ones are doubles, as in Go.
- * - floats match `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`; a float
- *   with an integral value (`1.0`) is the same JSON number as `1` once
- *   json.Marshal has printed it, so it is the JS number 1.
- * - `.inf`, `-.inf`, `.nan` are floats that JSON cannot carry: Kubernetes
- *   fails on them (`json: unsupported value`); we report an error.
- * - timestamps (`2024-01-01`) stay strings (go-yaml v2 keeps them as strings
- *   when decoding into interface{}), and so does everything else.
+ * Plain-scalar typing as Kubernetes reads YAML: go-yaml v2's `resolve` (YAML 1.1, through
+ * sigs.k8s.io/yaml), so that what the app shows is what the cluster gets (`yes` is true, `0123`
+ * is 83, `.inf` is an error, a timestamp stays a string). The rules as a table: README.md ("Types").
  */
 
 export type Resolved =

@@ -1,16 +1,7 @@
 /**
- * serializeDocuments / serializeJSON: JSON-like values → text that
- * parseDocuments reads back to the same values.
- *
- * Block style; key order as in the object; strings plain unless a plain
- * scalar would read back as something else (for Kubernetes' YAML 1.1 reading
- * and for YAML 1.2 readers alike), then double-quoted; multi-line strings as
- * literal blocks (`|`); lines never folded; no anchors; null as `null`.
- *
- * Values that JSON has no form for are written as JSON.stringify would treat
- * them: `undefined`, functions and symbols are left out of objects and become
- * null in lists; NaN and ±Infinity become null; a Date becomes its ISO text;
- * a cycle becomes null. A `bigint` is written as an integer.
+ * serializeDocuments / serializeJSON: JSON-like values → text that parseDocuments reads back to
+ * the same values (block style; a string quoted only where a plain scalar would read back as
+ * something else). The style and the round-trip guarantee: README.md ("Serialize").
  */
 import { plainChangesType } from './resolve';
 import type { SerializeOptions } from './types';

@@ -1,6 +1,6 @@
 package oracle
 
-// The candidate side of the audit-log fixture ("Checked against a real apiserver" in src/impact/README.md):
+// The candidate side of the audit-log fixture (src/impact/README.md, "Checked against a real apiserver"):
 // the apiserver itself decides what a candidate chain would have done with each write of the
 // log. testdata/audit/candidate.json holds the candidate (admission objects, the params they
 // read, and each candidate webhook's answer). Before the traffic, TestAuditLog installs it

@@ -16,7 +16,9 @@ import { useEngine } from '../../src/cel/test-helpers';
 import type { KubernetesVersion } from '../../src/base/releases';
 import { buildOracleAsync, ORACLE_BUILDS, oracleCacheDir, repoRoot, runOracle, type OracleBuild } from '../go-oracle.mjs';
 import { compareAnswers, type OracleAnswer } from './compare';
-import { generated, HAND_WRITTEN, type OracleScenario } from './scenarios';
+import { generated } from './random-scenarios';
+import type { OracleScenario } from './scenario-builders';
+import { HAND_WRITTEN } from './scenarios';
 
 /** Generated scenarios per run (each costs about 0.5 s on the shared apiserver) and their seed. */
 const GENERATED = 25;

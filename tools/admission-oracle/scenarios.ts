@@ -1,137 +1,30 @@
 /**
- * Scenarios for the admission differential test: hand-written ones, each about one part
- * of the chain, and generated ones (seeded). The request is the simulator's (src/request
- * model); the Go oracle reads the same JSON. ConfigMaps are the subject because the
- * apiserver does not default them (a Pod's defaulting and the ServiceAccount plugin
- * would change the resulting object in ways the simulator does not model).
+ * Hand-written scenarios for the admission differential test, each about one part of the chain.
+ * The request is the simulator's (src/request model); the Go oracle reads the same JSON. The
+ * generated ones: ./random-scenarios.ts; the oracle: ../README.md.
  */
-import type { SimRequest, WebhookResponse } from '../../src/admission';
-import { prng } from '../validation-oracle/mutants';
-
-export interface OracleScenario {
-  name: string;
-  objects: unknown[];
-  request: SimRequest;
-  webhooks: Record<string, WebhookResponse>;
-}
-
-const AR = 'admissionregistration.k8s.io/v1';
-const cmRule = (operations: string[] = ['CREATE', 'UPDATE']) => ({ apiGroups: [''], apiVersions: ['v1'], operations, resources: ['configmaps'] });
-
-export const hook = (name: string, extra: Record<string, unknown> = {}) => ({
-  name,
-  admissionReviewVersions: ['v1'],
-  sideEffects: 'None',
-  failurePolicy: 'Fail',
-  timeoutSeconds: 5,
-  clientConfig: { url: `https://hooks.example.com/${name}` },
-  rules: [cmRule()],
-  ...extra,
-});
-export const mutating = (name: string, ...webhooks: object[]) => ({ apiVersion: AR, kind: 'MutatingWebhookConfiguration', metadata: { name }, webhooks });
-export const validating = (name: string, ...webhooks: object[]) => ({ apiVersion: AR, kind: 'ValidatingWebhookConfiguration', metadata: { name }, webhooks });
-const vap = (name: string, spec: Record<string, unknown>) => ({
-  apiVersion: AR,
-  kind: 'ValidatingAdmissionPolicy',
-  metadata: { name },
-  spec: { failurePolicy: 'Fail', matchConstraints: { resourceRules: [cmRule()] }, ...spec },
-});
-const vapb = (name: string, policyName: string, spec: Record<string, unknown> = {}) => ({
-  apiVersion: AR,
-  kind: 'ValidatingAdmissionPolicyBinding',
-  metadata: { name },
-  spec: { policyName, validationActions: ['Deny'], ...spec },
-});
-const map = (name: string, spec: Record<string, unknown>) => ({
-  apiVersion: AR,
-  kind: 'MutatingAdmissionPolicy',
-  metadata: { name },
-  spec: { failurePolicy: 'Fail', reinvocationPolicy: 'Never', matchConstraints: { resourceRules: [cmRule()] }, ...spec },
-});
-const mapb = (name: string, policyName: string, spec: Record<string, unknown> = {}) => ({
-  apiVersion: AR,
-  kind: 'MutatingAdmissionPolicyBinding',
-  metadata: { name },
-  spec: { policyName, ...spec },
-});
-const ns = (name: string, labels: Record<string, string> = {}) => ({
-  apiVersion: 'v1',
-  kind: 'Namespace',
-  metadata: { name, labels: { 'kubernetes.io/metadata.name': name, ...labels } },
-});
-const NAMESPACES = [ns('team-a', { env: 'prod' }), ns('team-b', { env: 'dev' })];
-
-/** `labels: null`: no labels at all. */
-export const configMap = (
-  name = 'settings',
-  namespace = 'team-a',
-  labels: Record<string, string> | null = { app: 'web' },
-  data: Record<string, string> = { mode: 'fast' },
-) => ({
-  apiVersion: 'v1',
-  kind: 'ConfigMap',
-  metadata: { name, namespace, ...(labels ? { labels } : {}) },
-  data,
-});
-
-const USERS = {
-  alice: { username: 'alice', groups: ['team-a-admins', 'system:authenticated'] },
-  bob: { username: 'bob', groups: ['system:authenticated'] },
-};
-
-/** A ConfigMap request (CREATE of configMap() unless given); a DELETE has no object, its name comes from oldObject. */
-export function cmRequest(extra: Partial<SimRequest> = {}): SimRequest {
-  const { object: given, ...rest } = extra;
-  const object = extra.operation === 'DELETE' ? undefined : (given ?? configMap());
-  const subject = (object ?? extra.oldObject) as { metadata: { name: string; namespace: string } };
-  return {
-    operation: 'CREATE',
-    resource: { group: '', version: 'v1', resource: 'configmaps' },
-    kind: { group: '', version: 'v1', kind: 'ConfigMap' },
-    name: subject.metadata.name,
-    namespace: subject.metadata.namespace,
-    userInfo: USERS.alice,
-    dryRun: true,
-    ...rest,
-    ...(object ? { object } : {}),
-  };
-}
-
-const tokenReviewRule = { apiGroups: ['authentication.k8s.io'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['tokenreviews'] };
-const anyRule = { apiGroups: ['*'], apiVersions: ['*'], operations: ['CREATE'], resources: ['*'] };
-const reviewGroupsRule = { apiGroups: ['authentication.k8s.io', 'authorization.k8s.io'], apiVersions: ['*'], operations: ['CREATE'], resources: ['*'] };
-
-/** A TokenReview as clients post it: without metadata (the apiserver's typed object has it anyway). */
-const tokenReview = (): SimRequest => ({
-  operation: 'CREATE',
-  resource: { group: 'authentication.k8s.io', version: 'v1', resource: 'tokenreviews' },
-  kind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenReview' },
-  userInfo: USERS.alice,
-  dryRun: true,
-  object: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 'not-a-real-token' } },
-});
-
-const subjectAccessReview = (): SimRequest => ({
-  operation: 'CREATE',
-  resource: { group: 'authorization.k8s.io', version: 'v1', resource: 'subjectaccessreviews' },
-  kind: { group: 'authorization.k8s.io', version: 'v1', kind: 'SubjectAccessReview' },
-  userInfo: USERS.alice,
-  dryRun: true,
-  object: {
-    apiVersion: 'authorization.k8s.io/v1',
-    kind: 'SubjectAccessReview',
-    metadata: {},
-    spec: { user: 'bob', resourceAttributes: { namespace: 'team-a', verb: 'get', resource: 'configmaps' } },
-  },
-});
-
-const addLabel = (key: string, value: string) => ({ patch: [{ op: 'add' as const, path: `/metadata/labels/${key}`, value }] });
-const s = (name: string, objects: unknown[], request: SimRequest, webhooks: Record<string, WebhookResponse> = {}): OracleScenario => ({
-  name,
-  objects: [...NAMESPACES, ...objects],
-  request,
-  webhooks,
-});
+import {
+  addLabel,
+  anyRule,
+  cmRequest,
+  cmRule,
+  configMap,
+  hook,
+  map,
+  mapb,
+  mutating,
+  ns,
+  reviewGroupsRule,
+  scenario as s,
+  subjectAccessReview,
+  tokenReview,
+  tokenReviewRule,
+  USERS,
+  validating,
+  vap,
+  vapb,
+  type OracleScenario,
+} from './scenario-builders';
 
 /** Hand-written: one behaviour each. */
 export const HAND_WRITTEN: readonly OracleScenario[] = [
@@ -538,95 +431,3 @@ export const HAND_WRITTEN: readonly OracleScenario[] = [
     },
   ),
 ];
-
-type Json = unknown;
-
-/** Generated scenarios: random webhook chains and policies over ConfigMap requests (deterministic for `seed`). */
-export function generated(count: number, seed: number): OracleScenario[] {
-  const rnd = prng(seed);
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
-  const chance = (p: number) => rnd() < p;
-  const out: OracleScenario[] = [];
-  const conditions = [
-    "object.metadata.name == 'settings'",
-    "request.userInfo.username == 'alice'",
-    "has(object.metadata.labels) && 'app' in object.metadata.labels",
-    "object.data['mode'] == 'fast'",
-    'request.dryRun == true',
-  ];
-  const vapExpressions = [
-    'size(object.data) <= 1',
-    "object.metadata.name != 'settings'",
-    "has(object.metadata.labels) && 'team' in object.metadata.labels",
-    "'team-a-admins' in request.userInfo.groups",
-    'true',
-  ];
-  for (let n = 0; n < count; n++) {
-    const objects: Json[] = [];
-    const webhooks: Record<string, WebhookResponse> = {};
-    const respond = (name: string, mutatingHook: boolean) => {
-      const r = rnd();
-      webhooks[name] =
-        r < 0.35
-          ? 'allow'
-          : r < 0.5
-            ? 'deny'
-            : r < 0.62
-              ? 'unavailable'
-              : r < 0.75
-                ? { warnings: [`warning from ${name}`] }
-                : mutatingHook || chance(0.2)
-                  ? addLabel(`k${Math.floor(rnd() * 3)}`, `v${n}`)
-                  : 'allow';
-    };
-    const randomHook = (name: string, mutatingHook: boolean) => {
-      const extra: Record<string, unknown> = {
-        failurePolicy: pick(['Fail', 'Ignore']),
-        sideEffects: pick(['None', 'NoneOnDryRun']), // v1 refuses Some and Unknown: no v1 webhook can be rejected for a dry run
-        rules: [cmRule(pick([['CREATE'], ['UPDATE'], ['CREATE', 'UPDATE'], ['*']]))],
-      };
-      if (mutatingHook) extra.reinvocationPolicy = pick(['Never', 'IfNeeded']);
-      if (chance(0.3)) extra.namespaceSelector = { matchLabels: { env: pick(['prod', 'dev']) } };
-      if (chance(0.3))
-        extra.objectSelector = pick([
-          { matchLabels: { app: 'web' } },
-          { matchExpressions: [{ key: 'app', operator: 'Exists' }] },
-          { matchLabels: { app: 'db' } },
-        ]);
-      if (chance(0.3)) extra.matchConditions = [{ name: 'c', expression: pick(conditions) }];
-      respond(name, mutatingHook);
-      return hook(name, extra);
-    };
-    const mutatingCount = Math.floor(rnd() * 3);
-    for (let i = 0; i < mutatingCount; i++)
-      objects.push(mutating(`m${i}-${n}`, ...Array.from({ length: 1 + Math.floor(rnd() * 2) }, (_, j) => randomHook(`m${i}w${j}.g${n}.example.com`, true))));
-    const validatingCount = Math.floor(rnd() * 2);
-    for (let i = 0; i < validatingCount; i++) objects.push(validating(`v${i}-${n}`, randomHook(`v${i}.g${n}.example.com`, false)));
-    if (chance(0.4)) {
-      objects.push(vap(`p${n}`, { validations: [{ expression: pick(vapExpressions), message: `p${n} says no` }] }));
-      objects.push(vapb(`p${n}-b`, `p${n}`, { validationActions: pick([['Deny'], ['Warn'], ['Audit'], ['Warn', 'Audit']]) }));
-    }
-    if (chance(0.3)) {
-      objects.push(
-        map(`mp${n}`, {
-          reinvocationPolicy: pick(['Never', 'IfNeeded']),
-          mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{metadata: Object.metadata{labels: {"team": "a"}}}' } }],
-        }),
-      );
-      objects.push(mapb(`mp${n}-b`, `mp${n}`));
-    }
-    const namespace = pick(['team-a', 'team-b']);
-    const labels = pick<Record<string, string> | null>([{ app: 'web' }, { app: 'db' }, null, {}]);
-    const data = pick<Record<string, string>>([{ mode: 'fast' }, { mode: 'slow', extra: '1' }]);
-    const object = configMap('settings', namespace, labels, data);
-    const operation = pick(['CREATE', 'CREATE', 'UPDATE'] as const);
-    const request = cmRequest({
-      operation,
-      object,
-      userInfo: pick([USERS.alice, USERS.bob]),
-      ...(operation === 'UPDATE' ? { oldObject: configMap('settings', namespace) } : {}),
-    });
-    out.push(s(`generated ${n} (seed ${seed})`, objects, request, webhooks));
-  }
-  return out;
-}

@@ -1,6 +1,7 @@
 /** Small readers used by the lint rules (the JSON readers of ../json.ts under the names the rules use): they never throw on odd shapes. */
 import { isObject as isObj, kindOf, nameOf, objList as objs, str, strList as strs, type Obj } from '../../base/json';
 import { NAMESPACE_NAME_LABEL } from '../resources';
+import type { Finding } from './rule-types';
 
 export { isObj, kindOf, nameOf, objs, str, strs, type Obj };
 
@@ -32,3 +33,10 @@ export function selectorExcludesNamespace(selector: unknown, namespace: string):
 
 export const isEmptySelector = (s: unknown): boolean =>
   !isObj(s) || (objs(s.matchExpressions).length === 0 && (!isObj(s.matchLabels) || Object.keys(s.matchLabels).length === 0));
+
+// Webhook rules (webhook-rules.ts and the tables it joins).
+
+export const WEBHOOK_KINDS = ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration'];
+export const rulesOf = (w: Obj) => objs(w.rules);
+export const broad = (r: Obj) => strs(r.resources).some((x) => x === '*' || x === '*/*') || strs(r.apiGroups).includes('*');
+export const one = (cond: boolean, f: () => Finding): Finding[] => (cond ? [f()] : []);

@@ -1,8 +1,9 @@
 /**
  * Lints: best-practice findings beside validation (what the apiserver accepts but can
  * lock a cluster out, leak enforcement, or waste latency). Rules are tables, by kind:
- * webhook-rules.ts (per webhook), policy-rules.ts (policies, bindings, MAP), cross-rules.ts
- * (across webhooks and documents); the caBundle rules are async (ca-rules.ts).
+ * webhook-rules.ts (per webhook, with webhook-match-rules.ts and webhook-client-rules.ts),
+ * policy-rules.ts (policies, bindings, MAP), cross-rules.ts (across webhooks and documents);
+ * the caBundle rules are async (ca-rules.ts).
  */
 import { withDefaults } from '../defaults';
 import { fieldPath } from '../../base/path';

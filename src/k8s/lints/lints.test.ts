@@ -21,7 +21,7 @@ describe('webhook lints', () => {
     expect(ids(vwc({ rules: [podRule] }))).toEqual(['W01 webhooks[0].namespaceSelector', 'W03 webhooks[0].failurePolicy']);
   });
 
-  it('W10 only above the default timeout, set or defaulted (v1beta1 defaults to 30 s) (#31)', () => {
+  it('W10 only above the default timeout, set or defaulted (v1beta1 defaults to 30 s)', () => {
     const w10 = (o: unknown) =>
       lint(o)
         .filter((l) => l.id === 'W10')
@@ -33,7 +33,7 @@ describe('webhook lints', () => {
     ]);
   });
 
-  it('W02 names what the rules match of pods, deployments and replicasets (#31)', () => {
+  it('W02 names what the rules match of pods, deployments and replicasets', () => {
     const w02 = (rules: unknown[]) => lint(vwc({ rules, clientConfig: { service: { namespace: 'hooks', name: 'svc' } } })).find((l) => l.id === 'W02')?.message;
     expect(w02([podRule])).toBe('the webhook\'s own namespace "hooks" is not excluded, and it fails closed on pods');
     expect(w02([podRule, { ...podRule, apiGroups: ['apps'], resources: ['deployments', 'replicasets'] }])).toBe(
@@ -41,7 +41,7 @@ describe('webhook lints', () => {
     );
   });
 
-  it('W03 says lockout only where Lockout would find one: kube-system, kube-node-lease, nodes and namespaces (#31)', () => {
+  it('W03 says lockout only where Lockout would find one: kube-system, kube-node-lease, nodes and namespaces', () => {
     const hint = (webhook: Record<string, unknown>) => lint(vwc({ timeoutSeconds: 5, ...webhook })).find((l) => l.id === 'W03')!.hint!;
     expect(hint({ rules: [podRule] })).toMatch(
       /^This is how clusters get locked out \(Lockout in Simulate lists them\): while it is down, system pods in kube-system cannot be re-created\./,
@@ -158,7 +158,7 @@ describe('policy and binding lints', () => {
     expect(ids(p, [p])).toEqual(['G01 apiVersion', 'P01 metadata.name', 'P05 spec.validations[0].expression', 'P11 spec.validations[0].message']);
   });
 
-  it('the sample workspace has no warning: its fail-closed pod webhook lets every system: user skip it (#31: W03 fired beside that guard)', () => {
+  it('the sample workspace has no warning: its fail-closed pod webhook lets every system: user skip it (W03 once fired beside that guard)', () => {
     const ws = sampleWorkspace();
     const warnings = ws.flatMap((o) => lint(o, ws)).filter((l) => l.severity === 'warning');
     expect(warnings.map((l) => `${l.id} ${l.field}`)).toEqual([]);

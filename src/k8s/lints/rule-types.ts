@@ -1,7 +1,8 @@
-/** The shape of a lint rule's output and of a whole-object rule (policies, bindings, cross-document). */
+/** The shape of a lint rule's output, of a whole-object rule (policies, bindings, cross-document) and of a per-webhook rule. */
+import type { FieldPath } from '../../base/path';
 import type { Fix } from '../fixes/types';
 import type { LintContext } from './types';
-import type { Obj } from './helpers';
+import type { Obj } from '../../base/json';
 
 export interface Finding {
   field: string;
@@ -24,4 +25,19 @@ export interface LintRule {
    * none of them keeps it, and one that changes any re-runs the rule. Absent: reads only its object.
    */
   reads?(other: Obj): unknown;
+}
+
+/** Rules about one webhook of a configuration. */
+export interface WebhookLintRule {
+  id: string;
+  name: string;
+  severity: 'warning' | 'info';
+  kinds: readonly string[];
+  webhook(w: Obj, p: FieldPath, ctx: WebhookContext): Finding[];
+}
+
+/** What a webhook rule may know of the configuration around the webhook. */
+export interface WebhookContext {
+  /** A CA injector (cert-manager, OpenShift) fills caBundle. */
+  caInjected: boolean;
 }

@@ -69,7 +69,7 @@ describe('system guard shapes', () => {
   });
 });
 
-describe('W03 with an equivalent guard (#31 defect 9)', () => {
+describe('W03 with an equivalent guard', () => {
   const hook = (matchConditions: object[]) => ({
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'ValidatingWebhookConfiguration',

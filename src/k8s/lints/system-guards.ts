@@ -1,23 +1,8 @@
 /**
  * Whether a webhook's matchConditions keep control-plane users and nodes away from it (W03 and its
- * fix "Skip control-plane users and nodes"). Lints are synchronous and have no CEL engine, so a
- * guard is recognised by its shape: a documented set of conjuncts, each of which is false for a
- * class of system requests. A request reaches the webhook only when every matchCondition is true,
- * so a conjunct (a term of a top-level `&&`) of any condition that is false for a request keeps
- * that request away. The webhook counts as guarded when the conjuncts together keep away both
- * classes W03 is about:
- *
- * - `nodes`: kubelets, user `system:node:<name>` in group `system:nodes`;
- * - `control-plane`: the control plane's own users, `system:kube-controller-manager`,
- *   `system:kube-scheduler`, `system:apiserver` (users named `system:*` that are not service accounts).
- *
- * A third class, `serviceaccounts` (`system:serviceaccount:*`, the controllers among them), is
- * recorded too: the Lockout report's requests from controllers (control-plane.ts) reach a
- * webhook unless it skips them as well.
- *
- * system-guards.test.ts evaluates each shape with the real CEL engine on such requests, so the
- * table cannot claim more than the expressions do. Whitespace and the quote style do not matter;
- * other spellings (De Morgan, helper variables) are not recognised and W03 stays.
+ * fix "Skip control-plane users and nodes"), recognised by shape: a table of conjuncts, each false
+ * for a class of system requests (`nodes`, `control-plane`, `serviceaccounts`), each shape checked
+ * with the real CEL engine by system-guards.test.ts. ../README.md ("Lints: control-plane guards").
  */
 import type { SystemClass } from '../critical-requests';
 import { objs, str, type Obj } from './helpers';

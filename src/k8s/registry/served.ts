@@ -1,18 +1,8 @@
 /**
- * Which apiVersions of the admission kinds each Kubernetes release serves: the
- * `versions` of every KindSpec, read from the release table (`served` of each row in
- * src/base/releases.ts); here are the hints and sources. Facts from the releases' own sources
- * (k8s.io/kubernetes v1.30.0 … v1.37.2):
- *
- * - which resources a version has: pkg/registry/admissionregistration/rest/storage_apiserver.go
- *   (v1Storage / v1beta1Storage / v1alpha1Storage);
- * - which versions are on by default: pkg/controlplane/instance.go (admissionregistration v1 is a
- *   stable version enabled by default; v1beta1 and v1alpha1 are in the beta/alpha lists that are
- *   disabled by default, in every release 1.30–1.37), so they need `--runtime-config`;
- * - the MutatingAdmissionPolicy feature gate (pkg/features/kube_features.go): alpha 1.32, beta
- *   1.34 (off by default), GA 1.36 (on): it turns on the admission plugin, not the API.
- *
- * See docs/versions.md for the table and how to re-check it.
+ * Which apiVersions of the admission kinds each Kubernetes release serves: the `versions` of every
+ * KindSpec, read from the release table (`served` of each row in src/base/releases.ts), with how
+ * to enable a version that is off by default and the source of each fact. How to re-check them:
+ * docs/versions.md.
  */
 import { KUBERNETES_VERSIONS, RELEASES, type AdmissionApiVersion, type AdmissionKind, type KubernetesVersion, type ReleaseRow } from '../../base/releases';
 import type { KindSpec, KindVersion, Serving } from './types';

@@ -3,7 +3,7 @@
  * is not a plain string, number or boolean as JSON since Kubernetes 1.34 (k8s.io/apimachinery
  * v0.34 `ErrorBody`: json.Marshal), and with Go's `%#v` before: a list as
  * `[]string{"*", "CREATE"}`, a typed list with its Go type (`[]admissionregistration.OperationType{...}`).
- * These helpers give the 1.36 message and remember the `%#v` one for older targets
+ * These helpers give the JSON message and remember the `%#v` one for older targets
  * (`olderPrinting`, used by releases.ts).
  */
 import { goJSON, invalid, type FieldError } from '../errors';

@@ -1,11 +1,11 @@
 /**
  * What older releases' validation says differently from the newest's, as data: each entry
- * rewrites the error the rules produce (1.37's words) into the older release's words or path.
- * Found by diffing pkg/apis/admissionregistration/validation/validation.go and
- * k8s.io/apimachinery's validation between k8s.io/kubernetes v1.30.0 … v1.36.0
- * (one entry per change; docs/versions.md lists them with the release that changed them).
- * Differences that are not wording (which apiVersions are served, the CEL environment and
- * its cost rules) live in registry/served.ts and the CEL engine.
+ * rewrites the error the rules produce (the newest release's words) into the older release's
+ * words or path. Found by diffing pkg/apis/admissionregistration/validation/validation.go and
+ * k8s.io/apimachinery's validation between the releases the app knows (one entry per change;
+ * docs/versions.md lists them with the release that changed them). Differences that are not
+ * wording (served apiVersions, the CEL environment and its cost rules) live in
+ * registry/served.ts and the CEL engine.
  */
 import type { ErrorType, FieldError } from '../errors';
 import { minorOf, type KubernetesVersion } from '../../base/releases';

@@ -1,13 +1,9 @@
 /**
- * What a release's registry strategy adds to the kind's validation on create
- * (k8s.io/kubernetes pkg/registry/admissionregistration/<kind>/strategy.go `Validate` and
- * `WarningsOnCreate`, with pkg/apis/admissionregistration/validation/static_suffix.go and
- * warnings.go), and the create path's own treatment of the error list
- * (k8s.io/apiserver pkg/registry/rest/create.go `ValidateCreate`). Which of them a release
- * has is its row in src/base/releases.ts.
- *
- * Warnings are FieldErrors with severity 'warning' whose `field: message` is the apiserver's
- * warning text exactly (a warning is a plain string, without an error type).
+ * What a release's registry strategy adds to the kind's validation on create (k8s.io/kubernetes
+ * pkg/registry/admissionregistration/<kind>/strategy.go `Validate` and `WarningsOnCreate`), and
+ * the create path's treatment of the error list; which a release has is its row in
+ * src/base/releases.ts (docs/versions.md). Warnings are FieldErrors whose `field: message` is the
+ * apiserver's warning text exactly.
  */
 import type { ReleaseRow } from '../../base/releases';
 import { fieldPath } from '../../base/path';

@@ -1,5 +1,5 @@
 /**
- * The CEL scratchpad (issue #31, friction 7): a bare expression evaluated in any admission
+ * The CEL scratchpad: a bare expression evaluated in any admission
  * context, with the test input beside it, the live result and its cost, through the same CEL
  * editor and test-input form the documents use; its own share link (only the scratchpad: the
  * receiver's workspace is not touched).

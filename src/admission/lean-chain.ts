@@ -1,0 +1,122 @@
+/**
+ * Chains compiled once for lean verdicts (./lean.ts): per policy and webhook its CEL items
+ * (expression, context, compile options with the release), one object per distinct item shared
+ * between chains through a LeanRegistry, and what matching reads of a request. Design:
+ * ./README.md (Lean verdicts).
+ */
+import { isObject, list, obj, str, strList, type Obj } from '../base/json';
+import type { KubernetesVersion } from '../base/releases';
+import type { CelBatchItem, CelCompileOptions, CelContext } from '../cel/types';
+import { declaredVariables, declaresParams } from '../k8s/cel-scope';
+import { withDefaults } from '../k8s/defaults';
+import { matchLabelSelector } from '../policy';
+import type { PreparedChain } from './simulate';
+import type { WorkspacePolicy, WorkspaceWebhook } from './workspace';
+
+/** The items of every chain compiled with it, one object per distinct expression, context and options. */
+export type LeanRegistry = Map<string, CelBatchItem>;
+
+export interface LeanHook {
+  wh: WorkspaceWebhook;
+  conditions: CelBatchItem[];
+  /** Position among the plugin's webhooks (the mutating plugin's audit annotation key). */
+  index: number;
+}
+
+export interface LeanPolicy {
+  p: WorkspacePolicy;
+  spec: Obj;
+  params: boolean;
+  bindings: { name: string; actions: string[]; matchResources?: unknown }[];
+  conditions: CelBatchItem[];
+  /** The validations as written (message, expression: what a false one's message is made of). */
+  specs: Obj[];
+  validations: CelBatchItem[];
+  /** Per validation, its messageExpression (evaluated whatever the validation answers: its cost counts). */
+  messages: (CelBatchItem | undefined)[];
+  audits: { key: string; item: CelBatchItem }[];
+}
+
+export interface LeanChain {
+  chain: PreparedChain;
+  /** Why no request of this chain can be decided here (undefined: the chain is in the lean subset). */
+  unsupported?: string;
+  mutating: LeanHook[];
+  validating: LeanHook[];
+  policies: LeanPolicy[];
+  /** What the request context reads of the chain: equal frames, equal contexts. */
+  frame: string;
+  /** What matching reads beyond the request's resource, kind, operation and namespace: labels (a selector that is not `{}`), the name (resourceNames). */
+  reads: { labels: boolean; name: boolean };
+}
+
+const LEAN_GROUP = 'lean';
+
+/** A chain compiled for lean verdicts; `registry` shared by the chains whose requests go out together. */
+export function leanChain(chain: PreparedChain, registry: LeanRegistry = new Map()): LeanChain {
+  const version = chain.kubernetesVersion;
+  const item = (expression: string, context: CelContext, options: CelCompileOptions): CelBatchItem => {
+    const withRelease: CelCompileOptions = { ...options, kubernetesVersion: version as KubernetesVersion };
+    const key = `${context}\u0000${expression}\u0000${JSON.stringify(withRelease)}`;
+    let it = registry.get(key);
+    // an item without variables joins the one group of the request's batch: the engine evaluates
+    // consecutive ones that bind alike on one activation (the object converted once, not per
+    // item); each keeps its own cost; past the group's one budget the answers are errors, which
+    // the full run decides (README.md, Lean verdicts)
+    if (!it) registry.set(key, (it = { expression, context, options: withRelease, ...(options.variables?.length ? {} : { group: LEAN_GROUP }) }));
+    return it;
+  };
+  const hooks = (whs: readonly WorkspaceWebhook[]): LeanHook[] =>
+    whs.map((wh, index) => ({
+      wh,
+      index,
+      conditions: list(wh.webhook.matchConditions).map((c) => item(str(obj(c).expression), 'webhook-matchCondition', {})),
+    }));
+  const policies = chain.ws.policies.validating.map((p): LeanPolicy => {
+    const spec = obj(obj(withDefaults(p.policy)).spec);
+    const options: CelCompileOptions = { hasParams: declaresParams(spec), variables: declaredVariables(spec.variables) };
+    const validations = list(spec.validations).map(obj);
+    return {
+      p,
+      spec,
+      params: declaresParams(spec),
+      bindings: p.bindings.map((b) => {
+        const bspec = obj(obj(withDefaults(b.binding)).spec);
+        return { name: b.name, actions: strList(bspec.validationActions), ...(isObject(bspec.matchResources) ? { matchResources: bspec.matchResources } : {}) };
+      }),
+      conditions: list(spec.matchConditions).map((c) => item(str(obj(c).expression), 'vap-matchCondition', options)),
+      specs: validations,
+      validations: validations.map((v) => item(str(v.expression), 'vap-validation', options)),
+      messages: validations.map((v) => (str(v.messageExpression) ? item(str(v.messageExpression), 'vap-messageExpression', options) : undefined)),
+      audits: list(spec.auditAnnotations).map((a) => ({ key: str(obj(a).key), item: item(str(obj(a).valueExpression), 'vap-auditAnnotation', options) })),
+    };
+  });
+  const crds = chain.objects.filter((o) => obj(o).kind === 'CustomResourceDefinition');
+  const matchers: Obj[] = [
+    ...chain.ws.webhooks.mutating.map((h) => h.webhook),
+    ...chain.ws.webhooks.validating.map((h) => h.webhook),
+    ...policies.flatMap((lp) => [
+      obj(lp.spec.matchConstraints),
+      ...lp.bindings.flatMap((b) => (b.matchResources === undefined ? [] : [obj(b.matchResources)])),
+    ]),
+  ];
+  // a selector reads labels unless matching finds it empty (absent or {}: it matches everything, as the apiserver's defaults make it)
+  const selective = (sel: unknown) => {
+    const m = matchLabelSelector(sel, {});
+    return !(m.ok && m.empty);
+  };
+  const named = (rules: unknown) => list(rules).some((r) => list(obj(r).resourceNames).length > 0);
+  const mutatingPolicy = chain.ws.policies.mutating.find((p) => p.bindings.length > 0);
+  return {
+    chain,
+    ...(mutatingPolicy ? { unsupported: `MutatingAdmissionPolicy '${mutatingPolicy.name}' has a binding` } : {}),
+    mutating: hooks(chain.ws.webhooks.mutating),
+    validating: hooks(chain.ws.webhooks.validating),
+    policies,
+    frame: JSON.stringify([version, [...chain.ws.namespaces.entries()], crds]),
+    reads: {
+      labels: matchers.some((m) => selective(m.namespaceSelector) || selective(m.objectSelector)),
+      name: matchers.some((m) => named(m.resourceRules) || named(m.excludeResourceRules) || named(m.rules)),
+    },
+  };
+}

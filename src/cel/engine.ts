@@ -1,0 +1,265 @@
+/**
+ * Loading the CEL engine and running its operations: in Node the native engine processes or the
+ * in-process WebAssembly engine, in the browser a Web Worker with a deadline per request (or the
+ * engine on this thread, loadCelHere). Every public function of ./index.ts runs through `run`;
+ * the ones that take no inputs are here. Design: ./README.md.
+ */
+import { unavailable, WorkerClient } from './browser';
+import { startGo } from './raw';
+import {
+  engineOf,
+  failedOp,
+  newWireSession,
+  OPS,
+  runOpAsync,
+  type AsyncCelOps,
+  type CelOp,
+  type CelOps,
+  type EngineFailure,
+  type OpArgs,
+  type OpResult,
+  type WireSession,
+  type AsyncRawCall,
+} from './ops';
+import type { NativePool } from './native';
+import type { CelStartPhases, CelCompileOptions, CelCompileResult, CelContext, CelDeclarations, CelEngineInfo, CelTypeAt, CelReads } from './types';
+
+/** Wall-clock deadline of one worker request (browser): compile, declarations, typeAt. */
+export const CEL_REQUEST_TIMEOUT_MS = 2000;
+/**
+ * Deadline of evaluate/evaluateBatch (browser): a safety net only. The per-expression cost
+ * limit and the per-policy budget stop a runaway first, with the apiserver's message; a
+ * runaway reaches the 1M per-call limit in 1.5 s (warm) to 4 s (code not yet optimised) on
+ * a 2-core machine, so a 2 s deadline would pre-empt it and say "timed out" instead.
+ */
+export const CEL_EVAL_TIMEOUT_MS = 10_000;
+
+export interface CelStatus {
+  state: 'idle' | 'loading' | 'ready' | 'failed';
+  message?: string;
+  info?: CelEngineInfo;
+  /** Time from loadCel() to a usable engine. */
+  startMs?: number;
+  /** In the worker: fetch + compile of cel.wasm, and Go's start (browser). */
+  phases?: CelStartPhases;
+  /** performance.now() of the page when the engine became ready (browser). */
+  readyAt?: number;
+  /** Worker replacements after a deadline (browser). */
+  restarts?: number;
+  /** Where the operations run: the native engine (Node, CEL_ENGINE), the in-process WebAssembly engine, or the page's worker. */
+  engine?: 'native' | 'wasm' | 'worker';
+}
+
+/** Where the operations run: the in-process engine (Node, with `sync`) or the worker. */
+export type Backend = AsyncCelOps & { sync?: CelOps };
+
+let backend: Backend | undefined;
+/** The native engines (Node, CEL_ENGINE native or auto): the backend's operations go to its home; evaluateBatchOnce to the least busy. */
+let pool: NativePool | undefined;
+
+/** Each engine process's wire session (the items it was sent, by id: ops.ts), by its call. */
+const sessions = new WeakMap<AsyncRawCall, WireSession>();
+export function sessionOf(call: AsyncRawCall): WireSession {
+  let s = sessions.get(call);
+  if (!s) sessions.set(call, (s = newWireSession()));
+  return s;
+}
+
+let loading: Promise<void> | undefined;
+const status: CelStatus = { state: 'idle' };
+
+export function isNode(): boolean {
+  return typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
+}
+
+export function celStatus(): CelStatus {
+  return { ...status, restarts: workerClient?.restarts };
+}
+
+let workerClient: WorkerClient | undefined;
+
+/** Every operation of the table, answered by `run`. */
+function backendOf(run: <K extends CelOp>(op: K, args: OpArgs<K>) => Promise<OpResult<K>>): AsyncCelOps {
+  const b = {} as Record<CelOp, (...args: unknown[]) => unknown>;
+  for (const op of Object.keys(OPS) as CelOp[]) b[op] = (...args: unknown[]) => run(op, args as never);
+  return b as unknown as AsyncCelOps;
+}
+
+function syncBackend(engine: CelOps): Backend {
+  const run = <K extends CelOp>(op: K, args: OpArgs<K>) => Promise.resolve((engine[op] as (...a: unknown[]) => OpResult<K>)(...args));
+  return { ...backendOf(run), sync: engine };
+}
+
+function workerBackend(client: WorkerClient): Backend {
+  const b = backendOf((op, args) => client.request(op, ...args));
+  return {
+    ...b,
+    // Stored inputs are kept on the page too: a worker that replaces one past its deadline gets them again.
+    setInputs: (inputsId, inputsJSON) => {
+      client.inputs.set(inputsId, inputsJSON);
+      return client.request('setInputs', inputsId, inputsJSON);
+    },
+    dropInputs: (inputsId) => {
+      client.inputs.delete(inputsId);
+      return client.request('dropInputs', inputsId);
+    },
+  };
+}
+
+/**
+ * Node: the native engine (native.ts) when `CEL_ENGINE` asks for it: `native` (required:
+ * loading fails without it), `auto` (when built and up to date, else WebAssembly; the CLI's
+ * default, src/cli/bin.ts); unset or `wasm`: none.
+ */
+async function startNative(): Promise<AsyncCelOps | undefined> {
+  const choice = process.env.CEL_ENGINE ?? 'wasm';
+  if (choice === 'wasm') return undefined;
+  if (choice !== 'native' && choice !== 'auto') throw new Error(`CEL_ENGINE=${choice}: expected native, wasm or auto`);
+  const { findNativeEngine, nativePool, startNativeEngine } = await import('./native');
+  const found = await findNativeEngine();
+  if ('reason' in found) {
+    if (choice === 'native') throw new Error(found.reason);
+    return undefined;
+  }
+  const start = () => startNativeEngine(found.path);
+  const engines = nativePool(await start(), start);
+  pool = engines;
+  return backendOf((op, args) => runOpAsync(engines.call, sessionOf(engines.call), op, args));
+}
+
+/**
+ * Node with the native engine: starts engine processes until `n` run (one per core lets the
+ * thread that asks keep every core busy with evaluateBatchOnce, the impact replay's batches);
+ * resolves with how many answer evaluateBatchOnce: 1 with an engine in this process
+ * (WebAssembly) or none loaded.
+ */
+export async function celEngines(n: number): Promise<number> {
+  await loadCel();
+  return pool ? pool.grow(n) : 1;
+}
+
+/** The page's base URL (the app is hosted under arbitrary sub-paths: always resolve relative to it). */
+export function pageBaseUrl(): string {
+  if (typeof document !== 'undefined' && document.baseURI) return document.baseURI;
+  return typeof location !== 'undefined' ? location.href : '';
+}
+
+/** Starts loading once: `load` sets the backend; its failure is kept in the status. */
+function startLoading(load: () => Promise<void>): Promise<void> {
+  if (loading) return loading;
+  status.state = 'loading';
+  const t0 = performance.now();
+  loading = (async () => {
+    try {
+      await load();
+      status.state = 'ready';
+      status.startMs = Math.round(performance.now() - t0);
+      status.readyAt = Math.round(performance.now());
+      // For npm run bench (and devtools): when the engine became ready and where its start went.
+      if (!isNode()) performance.mark?.('cel:ready', { detail: { startMs: status.startMs, phases: status.phases } });
+    } catch (err) {
+      status.state = 'failed';
+      status.message = err instanceof Error ? err.message : String(err);
+    }
+  })();
+  return loading;
+}
+
+/**
+ * The engine's compiled module (browser, once the page's CEL worker started; undefined in Node
+ * or when it failed): Web Workers of the app's own start engines from it (`loadCelHere`) without
+ * fetching and compiling it again, and share its compiled code.
+ */
+export async function celModule(): Promise<WebAssembly.Module | undefined> {
+  await loadCel();
+  return workerClient?.compiled;
+}
+
+/**
+ * In a Web Worker of the app's own (the Impact view's deciders): the engine on this thread,
+ * started from `module` (celModule(), sent by the page) with `cel/wasm_exec.js` from the app's
+ * base URL; the operations then run synchronously here, as in Node. Call before anything else
+ * asks for the engine (idempotent, never rejects: see celStatus()).
+ */
+export function loadCelHere(baseUrl: string, module: WebAssembly.Module | undefined): Promise<void> {
+  return startLoading(async () => {
+    if (!module) throw new Error("no compiled engine was given (the page's engine did not start)");
+    await import(/* @vite-ignore */ new URL('cel/wasm_exec.js', baseUrl).href);
+    const engine = engineOf(await startGo(module));
+    const info = engine.info();
+    if ('ok' in info) throw new Error(info.message);
+    backend = syncBackend(engine);
+    status.engine = 'wasm';
+    status.info = info;
+  });
+}
+
+/** Loads the engine (idempotent). Never rejects: see celStatus() for failures. */
+export function loadCel(): Promise<void> {
+  return startLoading(async () => {
+    if (isNode()) {
+      const { loadRawInNode } = await import('./node');
+      const [raw, native] = await Promise.all([loadRawInNode(), startNative()]);
+      const engine = engineOf(raw);
+      const info = native ? await native.info() : engine.info();
+      if ('ok' in info) throw new Error(info.message);
+      // The native engine answers every operation; the in-process WebAssembly engine stays
+      // for the synchronous compiles (createSyncCompiler), which a child process cannot serve.
+      backend = native ? { ...native, sync: engine } : syncBackend(engine);
+      status.engine = native ? 'native' : 'wasm';
+      status.info = info;
+    } else {
+      status.engine = 'worker';
+      const client = new WorkerClient({
+        baseUrl: pageBaseUrl(),
+        timeoutMs: CEL_REQUEST_TIMEOUT_MS,
+        evalTimeoutMs: CEL_EVAL_TIMEOUT_MS,
+        onReady: (_info, _ms, phases) => {
+          status.phases = phases && { ...phases, deliveryMs: Math.round(performance.timeOrigin + performance.now() - phases.postedAt) };
+        },
+      });
+      workerClient = client;
+      backend = workerBackend(client);
+      const failure = await client.start();
+      if (failure !== undefined) throw new Error(failure);
+      status.info = client.info;
+    }
+  });
+}
+
+/** The backend once loaded, or why there is none. */
+export async function ready(): Promise<Backend | EngineFailure> {
+  await loadCel();
+  if (status.state !== 'ready' || !backend) return unavailable(status.message ?? status.state);
+  return backend;
+}
+
+/** Runs an operation; an engine that is not there answers the operation's `unavailable` failure. */
+export async function run<K extends CelOp>(op: K, ...args: OpArgs<K>): Promise<OpResult<K>> {
+  const b = await ready();
+  if ('kind' in b) return failedOp(op, b, args);
+  return (b[op] as (...a: unknown[]) => Promise<OpResult<K>>)(...args);
+}
+
+/** Compiles as the API server does when the object is written. */
+export const compile = (expression: string, context: CelContext, options?: CelCompileOptions): Promise<CelCompileResult> =>
+  run('compile', expression, context, options);
+
+/** Variables, object types' fields, functions (overloads, docs) and macros of a context's environment. */
+export const declarations = (context: CelContext, options?: CelCompileOptions): Promise<CelDeclarations> => run('declarations', context, options);
+
+/** What an expression (and its policy's variables) can read of each object (wasm/reads.go): `projector` (project.ts) cuts inputs down to it. */
+export const reads = (expression: string, context: CelContext, options?: CelCompileOptions): Promise<CelReads> => run('reads', expression, context, options);
+
+/** The checked type of the sub-expression at a 0-based code-point offset. */
+export const typeAt = (expression: string, context: CelContext, offset: number, options?: CelCompileOptions): Promise<CelTypeAt> =>
+  run('typeAt', expression, context, offset, options);
+
+/** The backend as it is now (set while the engine loads; undefined before). */
+export const currentBackend = (): Backend | undefined => backend;
+
+/** The backend once the engine is ready (undefined before: ask `ready()`). */
+export const readyBackend = (): Backend | undefined => (status.state === 'ready' ? backend : undefined);
+
+/** The native engines when they answer the operations (Node, CEL_ENGINE native or auto). */
+export const nativeEngines = (): NativePool | undefined => pool;
