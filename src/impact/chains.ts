@@ -185,7 +185,9 @@ function lineTime(text: string): number {
 /** See the module comment. `clusterChain`, `clusterOthers`: the snapshot's admission objects and the others. */
 export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown[], clusterOthers: readonly unknown[]): ChainTracker {
   const workspaceOthers = inputs.workspace.filter((o) => isObject(o) && !isAdmissionObject(o));
-  const now = chainSpec(inputs, clusterChain, [...clusterOthers, ...workspaceOthers]);
+  // overlay: a workspace object (a param) replaces the snapshot's of the same key, as in the log's state below and in Simulate
+  const mine = new Set(workspaceOthers.filter(nameOf).map(objectKey));
+  const now = chainSpec(inputs, clusterChain, [...clusterOthers.filter((o) => !mine.has(objectKey(o))), ...workspaceOthers]);
   const timeouts = new Map(now.timeouts);
   const evidence: SnapshotEvidence = {};
   const notes: string[] = [];
