@@ -168,7 +168,7 @@ test('a List (kubectl get -o yaml): each item shows its own text; a form edit of
 });
 
 // Gateway API's safe-upgrades policy, as shipped: its first expression is a double-quoted string folded over five lines.
-const GATEWAY = readFileSync(new URL('../src/cli/fixtures/realworld/61-gateway-api-safe-upgrades-vap-standard.yaml', import.meta.url), 'utf8');
+const GATEWAY = readFixture('realworld', '61-gateway-api-safe-upgrades-vap-standard.yaml');
 const GATEWAY_POLICY = GATEWAY.slice(GATEWAY.indexOf('apiVersion:'), GATEWAY.indexOf('\n---\n') + 1);
 
 test('typing over a word of a multi-line CEL expression changes only its line of the YAML', async ({ page }) => {

@@ -4,7 +4,7 @@
  * directory with its AdmissionConfiguration; the workspace-level mark survives a reload.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFixture } from '../fixtures';
 import { expect, openApp, setYaml, test } from './fixtures';
 import type { Page } from '@playwright/test';
 
@@ -97,7 +97,7 @@ test('the whole workspace as a static set survives a reload; the lockout report 
   await expect(page.getByTestId('lockout-static').first()).toBeVisible();
 });
 
-const CERT_MANAGER = readFileSync(fileURLToPath(new URL('../src/cli/fixtures/realworld/01-cert-manager-webhooks.yaml', import.meta.url)));
+const CERT_MANAGER = Buffer.from(readFixture('realworld', '01-cert-manager-webhooks.yaml'));
 
 test('a set that does not load is not exported unless the user says export anyway; the selected name keeps its width beside the badges', async ({ page }) => {
   await openApp(page);

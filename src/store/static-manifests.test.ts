@@ -4,7 +4,7 @@
  * document are the manifest loader's (with the headline), and the export writes the directory.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readFixture } from '../../fixtures';
 import { readWorkspaceFile } from '../share';
 import { useEngine } from '../cel/test-helpers';
 import { restoreWorkspace, serialize, storageBackend } from './persist';
@@ -30,7 +30,7 @@ webhooks:
     service: {name: guard, namespace: guard-system}
   rules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
 `;
-const CERT_MANAGER = readFileSync(new URL('../cli/fixtures/realworld/01-cert-manager-webhooks.yaml', import.meta.url), 'utf8');
+const CERT_MANAGER = readFixture('realworld', '01-cert-manager-webhooks.yaml');
 const API =
   'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: api-policy\nspec:\n  matchConstraints:\n    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]\n  validations: [{expression: "true"}]\n';
 

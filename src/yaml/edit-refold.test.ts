@@ -3,7 +3,8 @@
  * line breaks, only the lines whose words changed change, and every result reads back as the
  * new value. Property-tested on every multi-line string of the real-world corpus.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fixturePath } from '../../fixtures';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { PathSegment } from '../base/path';
@@ -169,11 +170,15 @@ describe('each style keeps its lines', () => {
 });
 
 /** The real-world corpus and the fixtures the other tests carry (each text once). */
-const FIXTURE_DIRS = ['../cli/fixtures/realworld', 'fixtures', '../k8s/validation/fixtures', '../k8s/fixes/fixtures', '../admission/fixtures'].map((d) =>
-  resolve(__dirname, d),
-);
+const FIXTURE_DIRS = [
+  fixturePath('realworld'),
+  fixturePath('validation'),
+  fixturePath('fixes'),
+  resolve(__dirname, 'fixtures'),
+  resolve(__dirname, '../admission/fixtures'),
+];
 const seen = new Set<string>();
-const documents = FIXTURE_DIRS.flatMap((dir) => (existsSync(dir) ? readdirSync(dir).map((f) => join(dir, f)) : []))
+const documents = FIXTURE_DIRS.flatMap((dir) => readdirSync(dir).map((f) => join(dir, f)))
   .filter((f) => /\.ya?ml$/.test(f))
   .sort()
   .flatMap((f) => {
