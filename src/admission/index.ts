@@ -5,6 +5,7 @@ export { leanSet, leanVerdicts, type LeanSet } from './lean';
 export { leanChain, type LeanChain, type LeanRegistry } from './lean-chain';
 export type { LeanVerdict } from './lean-verdict';
 export { lockoutReport } from './lockout';
+export { webhookCalled } from './webhooks';
 export { mutationBreaks, type MutationBreak } from './mutation-check';
 export { notRunReason, simulateDraft, withClusterObjects, type DraftOptions, type DraftRun } from './simulate-draft';
 export { CRITICAL_REQUESTS, criticalRequests } from './critical-requests';

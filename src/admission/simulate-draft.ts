@@ -4,7 +4,7 @@
  * checked for M06 (mutation-check.ts). One home for the Simulate view (src/store/simulator.ts)
  * and saved scenarios (src/check/scenarios.ts, for the CLI). Never throws.
  */
-import { nameOf, obj, str } from '../base/json';
+import { nameOf, namespaceOf, obj, str } from '../base/json';
 import { ADMISSION_KINDS } from '../k8s/resources';
 import type { KubernetesVersion } from '../base/releases';
 import { toTestInput, toWebhookResponses, type DraftError, type ResponseError, type ScenarioCluster, type SimulatorDraft, type TestInput } from '../request';
@@ -32,13 +32,26 @@ export interface DraftOptions {
  * The workspace's objects and then a draft's cluster objects (an Impact report's event: the
  * cluster's chain, params, CRDs), a workspace admission object replacing the cluster's of the same
  * kind and name as the report's overlay candidate does. The workspace comes first, so step and
- * static-manifest indices stay the workspace's; an index past it is a cluster object.
+ * static-manifest indices stay the workspace's; an index past it is a cluster object. Another
+ * cluster object (a param) of the same apiVersion, kind, namespace and name as a workspace one is
+ * that object as the report's run read it (the log changed the workspace's before that line): it
+ * takes the workspace one's place.
  */
 export function withClusterObjects(objects: readonly unknown[], cluster: ScenarioCluster | undefined): readonly unknown[] {
   if (!cluster?.objects.length) return objects;
   const key = (o: unknown) => `${str(obj(o).kind)}/${nameOf(o)}`;
-  const mine = new Set(objects.filter((o) => ADMISSION_KINDS.has(str(obj(o).kind))).map(key));
-  return [...objects, ...cluster.objects.filter((o) => !(ADMISSION_KINDS.has(str(obj(o).kind)) && mine.has(key(o))))];
+  const isAdmission = (o: unknown) => ADMISSION_KINDS.has(str(obj(o).kind));
+  const mine = new Set(objects.filter(isAdmission).map(key));
+  const fullKey = (o: unknown) => `${str(obj(o).apiVersion)}/${key(o)}/${namespaceOf(o)}`;
+  const newer = new Map(cluster.objects.filter((o) => !isAdmission(o) && nameOf(o)).map((o) => [fullKey(o), o]));
+  const placed = new Set<unknown>();
+  const workspace = objects.map((o) => {
+    const n = isAdmission(o) || !nameOf(o) ? undefined : newer.get(fullKey(o));
+    if (n === undefined) return o;
+    placed.add(n);
+    return n;
+  });
+  return [...workspace, ...cluster.objects.filter((o) => !placed.has(o) && !(isAdmission(o) && mine.has(key(o))))];
 }
 
 /** Runs a draft: with its cluster objects after `objects` (withClusterObjects) and at its cluster's release when it has one. */

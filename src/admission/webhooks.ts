@@ -216,6 +216,18 @@ function callHook(ctx: SimContext, wh: WorkspaceWebhook, mutating: boolean): Cal
 }
 
 const called = (d: Decision, r: CallResult): string => `${d.reason}: called; ${r.reason}`;
+
+/**
+ * Whether a webhook step is a call the apiserver attempted (answered, or failed: unavailable, an
+ * invalid response). Not a call: a webhook skipped, one whose matchConditions or selectors failed to
+ * evaluate (the request is rejected, or the webhook passed over, before any call), nor a dry run
+ * refused for its sideEffects before the call.
+ */
+export function webhookCalled(s: Pick<SimStep, 'webhook' | 'reason' | 'message'>): boolean {
+  if (!s.webhook) return false;
+  const failedCall = (s.message ?? '').includes('failed calling webhook') && !(s.message ?? '').includes('SideEffects is nil');
+  return (s.reason.includes(': called; ') || failedCall) && !/dry-run request/.test(s.reason);
+}
 /** A call that went through is decided by the rule that matched; a failure by the field that handles it. */
 const calledPath = (d: Decision, r: CallResult): string => (r.outcome === 'admitted' || r.outcome === 'patched' || r.outcome === 'warned' ? d.path : r.path);
 

@@ -2,7 +2,8 @@
  * `admission-workbench impact`: what a candidate (the workspace files) would have done to a
  * cluster's real traffic (an audit log, streamed, gzip or not) and to its running objects (a
  * `kubectl get -o yaml|json` snapshot), beside the cluster's own chain. Exit 0 nothing at or above
- * --fail-on, 1 something is, 2 usage error or unreadable input. Never throws.
+ * --fail-on, 1 something is, 2 usage error or unreadable input (the report's input errors
+ * included: a log with no audit event, a snapshot that is none). Never throws.
  */
 import { isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../base/releases';
 import { celEngines, celStatus, loadCel } from '../cel';
@@ -75,7 +76,11 @@ Options:
   --fail-on newly-denied|newly-warned|any-change   exit 1 when the candidate changes this much (default newly-denied)
   -h, --help                   this help
 
-Exit status: 0 nothing at or above --fail-on, 1 something is, 2 usage error or unreadable input.
+Writes whose old object is unknown and whose decision reads it are counted as undetermined,
+never as a change (--fail-on does not count them).
+
+Exit status: 0 nothing at or above --fail-on, 1 something is, 2 usage error or unreadable input (a
+file that cannot be read, an audit log with no audit event, a snapshot with no object or that is a log).
 `;
 
 /** Requests in flight per engine process when this thread decides: their engine calls share round trips. */
@@ -207,11 +212,11 @@ export function parseImpactArgs(argv: readonly string[]): ImpactArgs | { help: t
   return out;
 }
 
-/** Which changes fail the run at each --fail-on. */
+/** Which changes fail the run at each --fail-on (an undetermined write is no change the log shows: it never fails the run). */
 const FAILING: Readonly<Record<ImpactArgs['failOn'], readonly Change[]>> = {
   'newly-denied': ['newly-denied'],
   'newly-warned': ['newly-denied', 'newly-warned'],
-  'any-change': CHANGES.filter((c) => c !== 'unchanged'),
+  'any-change': CHANGES.filter((c) => c !== 'unchanged' && c !== 'undetermined'),
 };
 
 export const impactFails = (r: ImpactReport, failOn: ImpactArgs['failOn']): boolean =>
@@ -261,13 +266,18 @@ function formatText(r: ImpactReport): string {
 
 function formatGithub(r: ImpactReport): string {
   const esc = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-  const lines = groupEvents(r.events)
-    .filter((row) => row.change === 'newly-denied' || row.change === 'newly-warned')
-    .map(
-      (row) =>
-        `::${row.change === 'newly-denied' ? 'error' : 'warning'} title=${esc(`admission impact: ${row.change}`)}::${esc(`${row.count} × ${row.resource} by ${row.user} in ${row.namespace || 'cluster scope'}: ${row.by}${row.examples[0]?.message ? ` (${row.examples[0].message})` : ''}`)}`,
-    );
-  return [...lines, r.summary.headline, ''].join('\n');
+  const s = r.summary;
+  const lines = [
+    ...s.inputErrors.map((e) => `::error title=admission impact: input error::${esc(e)}`),
+    ...s.warnings.map((w) => `::warning title=admission impact: warning::${esc(w)}`),
+    ...groupEvents(r.events)
+      .filter((row) => row.change === 'newly-denied' || row.change === 'newly-warned' || row.change === 'undetermined')
+      .map(
+        (row) =>
+          `::${row.change === 'newly-denied' ? 'error' : 'warning'} title=${esc(`admission impact: ${row.change}`)}::${esc(`${row.count} × ${row.resource} by ${row.user} in ${row.namespace || 'cluster scope'}: ${row.by}${row.examples[0]?.message ? ` (${row.examples[0].message})` : ''}`)}`,
+      ),
+  ];
+  return [...lines, s.headline, ''].join('\n');
 }
 
 async function readObjects(paths: readonly string[], io: ImpactIO): Promise<{ objects: unknown[]; problems: string[] }> {
@@ -381,7 +391,7 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
   const shards = audit && shardCount > 0 ? io.impactShards?.(shardCount) : undefined;
   const report = await analyzeImpact({
     workspace: workspace.objects,
-    cluster: cluster.objects,
+    ...(args.cluster.length ? { cluster: cluster.objects } : {}),
     ...(cluster.skipped.length ? { clusterProblems: cluster.skipped } : {}),
     ...(args.static ? { staticDocuments: workspace.objects.flatMap((o, i) => (isAdmissionObject(o) ? [i] : [])) } : {}),
     ...(audit ? { audit } : {}),
@@ -419,5 +429,10 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
           ? formatGithub(report)
           : formatText(report),
   );
+  // a file that is not what it was given as (a log with no audit event, a snapshot that is a log): the report says nothing about it
+  if (report.summary.inputErrors.length) {
+    for (const e of report.summary.inputErrors) io.stderr(`admission-workbench impact: ${e}\n`);
+    return 2;
+  }
   return impactFails(report, args.failOn) ? 1 : 0;
 }

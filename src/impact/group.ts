@@ -7,7 +7,7 @@ import type { Change, Decision } from './decide';
 
 export interface ImpactRow {
   change: Change;
-  /** `ValidatingAdmissionPolicy require-team-label` (binding and webhook after a slash), or '' for changes no single object decided. */
+  /** `ValidatingAdmissionPolicy require-team-label` (binding and webhook after a slash); for undetermined events who read the unknown old object; '' for changes no single object decided. */
   by: string;
   namespace: string;
   user: string;
@@ -24,6 +24,8 @@ export function deciderOf(d: Decision): string {
   return `${b.kind} ${b.name}${b.binding ? `/${b.binding}` : ''}${b.webhook ? `/${b.webhook}` : ''}${b.static ? ' (static manifest)' : ''}`;
 }
 
+/** Who read the unknown old object of an undetermined event (either chain). */
+const readersOf = (e: EventImpact): string => [...new Set([...(e.candidate.undetermined ?? []), ...(e.baseline.undetermined ?? [])])].join(', ');
 /**
  * Why a change is one, in a few words: who denies and their message (newly denied), who denied
  * before (no longer denied), the new warnings or audit annotation keys, or that the candidate
@@ -54,7 +56,7 @@ export type EventGroups = Map<string, ImpactRow>;
 export function addToGroups(groups: EventGroups, events: readonly EventImpact[], examples = 3): EventGroups {
   for (const e of events) {
     if (e.change === 'unchanged') continue;
-    const by = e.change === 'no-longer-denied' ? deciderOf(e.baseline) : deciderOf(e.candidate);
+    const by = e.change === 'no-longer-denied' ? deciderOf(e.baseline) : e.change === 'undetermined' ? readersOf(e) : deciderOf(e.candidate);
     const resource = e.request.subResource ? `${e.request.resource}/${e.request.subResource}` : e.request.resource;
     const key = [e.change, by, e.request.namespace ?? '', e.request.username, resource].join('\u0000');
     let row = groups.get(key);

@@ -3,9 +3,13 @@
  * through the workspace's admission configuration, beside the cluster's own chain. Pure
  * TypeScript, Node and browser. See README.md.
  */
-export { analyzeImpact, candidateChain, existingKey, headlineOf } from './analyze';
+export { analyzeImpact, existingKey } from './analyze';
 export { clusterObjects, simulatorDraftOf, type Assumed } from './scenario';
-export type { ExistingImpact, ImpactInput, ImpactOptions, ImpactProgress, ImpactReport, ImpactSummary } from './analyze';
+export type { ExistingImpact, ImpactInput, ImpactOptions, ImpactProgress, ImpactReport } from './analyze';
+export { headlineOf, verdictOf, type ImpactSummary } from './summary';
+export { candidateChain, chainTracker, type ChainTracker, type SnapshotEvidence } from './chains';
+export { refusedAt, type Refused } from './inputs';
+export { readsOldObject } from './old-object';
 export {
   chainDecider,
   changeOf,
@@ -41,4 +45,14 @@ export {
   type ImpactRow,
 } from './group';
 export { assumedLines, reportJson, reportCsv, reportMarkdown } from './export';
-export { decisionPool, decisionServer, POOL_DEPTH, type DecisionPool, type OpenMember, type PoolAnswer, type PoolAsk, type PoolMember } from './pool';
+export {
+  decisionPool,
+  decisionServer,
+  POOL_DEPTH,
+  type DecisionPool,
+  type OpenMember,
+  type PoolAnswer,
+  type PoolAsk,
+  type PoolMember,
+  type ToMember,
+} from './pool';

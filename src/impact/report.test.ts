@@ -77,7 +77,7 @@ describe('the report', () => {
   it('the headline names the three largest deniers and the rest, adding up to the denials', () => {
     const summary = {
       events: 51,
-      changes: { 'newly-denied': 51 },
+      changes: { 'newly-denied': 51, undetermined: 0 },
       existing: { total: 0, judged: false, changes: {} },
       newlyDeniedBy: [
         { by: 'ValidatingAdmissionPolicy a', count: 30 },
@@ -85,6 +85,8 @@ describe('the report', () => {
         { by: 'ValidatingAdmissionPolicy c', count: 5 },
         { by: 'ValidatingAdmissionPolicy d', count: 1 },
       ],
+      inputErrors: [],
+      warnings: [],
       cancelled: false,
     } as unknown as Omit<ImpactSummary, 'headline'>;
     expect(headlineOf(summary)).toBe(

@@ -142,8 +142,8 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
       : undefined;
     const report = await analyzeImpact({
       workspace: m.workspace,
-      cluster: snap.objects,
-      clusterProblems: snap.problems,
+      // no snapshot opened is not an empty one
+      ...(m.snapshots.length ? { cluster: snap.objects, clusterProblems: snap.problems } : {}),
       ...(m.audits.length ? { audit: concat(m.audits, (n) => (bytes += n)) } : {}),
       staticDocuments: m.staticDocuments,
       options: {
@@ -162,6 +162,14 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
         },
         onProgress: (p) => progress(p, p.phase === 'done'),
         decider: (spec) => {
+          // the log changed the chains (or the existing objects are judged with the snapshot's): the same deciders, other chains
+          if (pool) {
+            pool.respec(spec, () => {
+              void loadCelHere(m.baseUrl, m.module);
+              return chainDecider(spec);
+            });
+            return pool.decide;
+          }
           for (const port of m.members) port.postMessage({ spec });
           pool = decisionPool(
             m.members.map((port, i) => portMember(port, i)),

@@ -6,6 +6,7 @@
  * Impact view only (keeps src/impact out of the first bundle).
  */
 import { create } from 'zustand';
+import type { KubernetesVersion } from '../base/releases';
 import { celModule } from '../cel';
 import type { EventImpact, ImpactProgress, ImpactReport, ImpactRow } from '../impact';
 import { simulatorDraftOf } from '../impact';
@@ -44,7 +45,20 @@ export interface ImpactState {
   writes?: [number, number][];
   /** Files that could not be read, parse errors: said above the report. */
   problems: string[];
+  /** What the report was made from: a report shown after the workspace, its static marks or the target release changed is stale (`isStale`). */
+  ranWith?: RunInputs;
 }
+
+/** The workspace a run judged: its documents (by identity), the target release, whether every document is a static manifest. */
+export interface RunInputs {
+  docs: readonly WorkspaceDoc[];
+  kubernetesVersion: KubernetesVersion;
+  staticManifests: boolean;
+}
+
+/** Whether a report is about another workspace or release than the one open now. */
+export const isStale = (ran: RunInputs | undefined, now: RunInputs): boolean =>
+  !!ran && (ran.docs !== now.docs || ran.kubernetesVersion !== now.kubernetesVersion || ran.staticManifests !== now.staticManifests);
 
 /** Who creates the existing objects by default: the CLI's default too (src/impact/analyze.ts). */
 export const DEFAULT_IMPACT_USER = { username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] };
@@ -123,7 +137,9 @@ export async function runImpact(docs: readonly WorkspaceDoc[]): Promise<void> {
   const totalBytes = s.audits.reduce((a, f) => a + f.size, 0);
   const snapshotBytes = s.snapshots.reduce((a, f) => a + f.size, 0);
   const startedAt = Date.now();
+  const { kubernetesVersion, staticManifests } = workspace.getState();
   impact.setState({
+    ranWith: { docs, kubernetesVersion, staticManifests },
     running: true,
     report: undefined,
     rows: undefined,
@@ -184,7 +200,7 @@ export async function runImpact(docs: readonly WorkspaceDoc[]): Promise<void> {
         workspace: docs.map((d) => d.object ?? null),
         staticDocuments: staticIndices(docs),
         options: {
-          kubernetesVersion: workspace.getState().kubernetesVersion,
+          kubernetesVersion,
           candidate: s.candidate,
           existing: s.existing,
           webhooks,

@@ -9,7 +9,7 @@ import { useId, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { SNAPSHOT_COMMAND } from '../../impact';
 import { useWorkspace } from '../../store';
-import { addImpactFiles, cancelImpact, removeImpactFile, runImpact, setImpactOptions, useImpact, type ImpactState } from '../../store/impact';
+import { addImpactFiles, cancelImpact, isStale, removeImpactFile, runImpact, setImpactOptions, useImpact, type ImpactState } from '../../store/impact';
 import { ImpactAssumptions } from './ImpactAssumptions';
 import { Report } from './ImpactReport';
 import './impact.css';
@@ -60,6 +60,9 @@ export default function ImpactPanel({ onOpenInSimulate }: { onOpenInSimulate: ()
   const state = useImpact(useShallow(({ progress: _, ...rest }) => rest));
   const docs = useWorkspace((s) => s.docs);
   const celState = useWorkspace((s) => s.celState);
+  const kubernetesVersion = useWorkspace((s) => s.kubernetesVersion);
+  const staticManifests = useWorkspace((s) => s.staticManifests);
+  const stale = isStale(state.ranWith, { docs, kubernetesVersion, staticManifests });
   const uid = useId();
   const snapshotInput = useRef<HTMLInputElement>(null);
   const auditInput = useRef<HTMLInputElement>(null);
@@ -163,7 +166,7 @@ export default function ImpactPanel({ onOpenInSimulate }: { onOpenInSimulate: ()
           ))}
         </ul>
       ) : null}
-      {state.report ? <Report report={state.report} grouped={state.rows} writes={state.writes} onOpen={onOpenInSimulate} /> : null}
+      {state.report ? <Report report={state.report} grouped={state.rows} writes={state.writes} stale={stale} onOpen={onOpenInSimulate} /> : null}
     </section>
   );
 }

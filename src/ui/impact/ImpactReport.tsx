@@ -18,6 +18,7 @@ import {
   SKIP_REASONS,
   TIMELINE_BUCKETS,
   timelineAxis,
+  verdictOf,
   type Change,
   type ImpactReport,
   type ImpactRow,
@@ -31,6 +32,7 @@ export const CHANGE_LABEL: Readonly<Record<Change, string>> = {
   'newly-warned': 'newly warned',
   'newly-audited': 'newly audited',
   'newly-mutated': 'newly mutated',
+  undetermined: 'undetermined (old object unknown)',
   unchanged: 'unchanged',
 };
 
@@ -88,11 +90,14 @@ export function Report({
   report,
   grouped,
   writes,
+  stale,
   onOpen,
 }: {
   report: ImpactReport;
   grouped: ImpactState['rows'];
   writes: ImpactState['writes'];
+  /** The workspace or the release changed since the run. */
+  stale: boolean;
   onOpen: () => void;
 }) {
   const s = report.summary;
@@ -108,10 +113,14 @@ export function Report({
       (filter === 'all' || r.change === filter) && (!text || [r.by, r.namespace, r.user, r.resource].some((x) => x.toLowerCase().includes(text.toLowerCase()))),
   );
   const existing = report.existing.filter((o) => o.change !== 'unchanged');
-  const bad = s.changes['newly-denied'] + s.existing.changes['newly-denied'] > 0;
   return (
     <>
-      <p className={`impact-headline ${bad ? 'bad' : 'good'}`} data-testid="impact-headline" role="status">
+      {stale ? (
+        <p className="impact-stale" data-testid="impact-stale" role="status">
+          {`Stale: the workspace or the target release changed since this result (Kubernetes ${s.kubernetesVersion}). Analyze again for the workspace as it is now.`}
+        </p>
+      ) : null}
+      <p className={`impact-headline ${verdictOf(s)}${stale ? ' stale' : ''}`} data-testid="impact-headline" data-verdict={verdictOf(s)} role="status">
         {s.headline}
       </p>
       <p className="sim-muted" data-testid="impact-assumed">{`Assumed: ${assumedLines(s.assumed).join('; ')}.`}</p>
