@@ -59,6 +59,7 @@ export const CORE_ORDER: readonly (readonly string[])[] = [
   ['policy'], // admission policies: matching, evaluation, saved cases
   ['admission'], // the chain: webhooks and policies in order, lockout
   ['check', 'share'], // the one check pipeline; the workspace file and share links
+  ['migrate'], // Gatekeeper and Kyverno policies converted into native admission
   ['impact'], // replaying a cluster's objects and audit log
   ['cli'], // the command line
 ];
