@@ -14,6 +14,8 @@ Commands:
   impact    replay a cluster's audit log and existing objects through its admission chain
             and through the chain with the workspace's objects: what would change
             (admission-workbench impact --help)
+  convert   convert Gatekeeper and Kyverno policies into native admission, rule by rule
+            (admission-workbench convert --help)
 `;
 
 /** `check`'s own help (`check --help`, and after a usage error of `check`). */

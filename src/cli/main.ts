@@ -15,6 +15,7 @@ import { formatReport, type Report } from './format';
 import { readInputs, type FileSystem } from './inputs';
 import { fails, sortProblems, type Problem } from './problem';
 import { runImpact } from './impact';
+import { runConvert } from './convert';
 import { belowMinimum, coverageReport, toLcov, type CoverageReport, type PolicyLocation } from './coverage';
 import type { OpenShard } from '../impact';
 import type { WorkerPool } from './impact-workers';
@@ -145,9 +146,9 @@ function writeReports(args: CheckArgs, coverage: CoverageReport, locate: Paramet
 }
 
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
-  if (argv[0] === 'impact') {
+  if (argv[0] === 'impact' || argv[0] === 'convert') {
     try {
-      return await runImpact(argv.slice(1), io);
+      return await (argv[0] === 'impact' ? runImpact : runConvert)(argv.slice(1), io);
     } catch (e) {
       io.stderr(`admission-workbench: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
       return 2;
