@@ -4,6 +4,7 @@
  * keeps its last good object and carries the parse error.
  */
 import { kindSpecOf, orderFields, paramSpecOf } from '../k8s';
+import { isSourceDocument } from '../migrate/documents';
 import { getIn } from '../k8s/edit';
 import { isObject, reuseUnchanged } from '../base/json';
 import {
@@ -332,6 +333,7 @@ export function importText(text: string, origin: string): ImportResult {
   const readOnly = docs.filter(
     (d) =>
       !kindSpecOf(d.object) &&
+      !isSourceDocument(d.object) &&
       !paramSpecOf(
         d.object,
         docs.map((x) => x.object),

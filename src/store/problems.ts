@@ -16,6 +16,7 @@ import { typeCheckProblems } from './typecheck';
 import type { TypeCheckProblem } from '../check/typecheck';
 import type { WorkspaceDoc } from './documents';
 import { isStaticDoc, workspace } from './workspace';
+import { isSourceDocument, sourceKindOf, sourceProblems, templateOf } from '../migrate/documents';
 
 /** The core's checks (src/check), memoised: what each lint reads of the workspace is declared by the lint. */
 const checker = createChecker();
@@ -149,11 +150,26 @@ export function manifestSetOf(
   return checks;
 }
 
+/**
+ * The structural problems of a Gatekeeper or Kyverno document (src/migrate), the same array while
+ * the object (and, for a constraint, its template) is unchanged.
+ */
+const sourceCache = new WeakMap<object, { template: unknown; fields: FieldError[] }>();
+function sourceFields(object: object, objects: readonly unknown[]): FieldError[] {
+  const template = sourceKindOf(object)?.kind === 'Constraint' ? templateOf(object, objects) : undefined;
+  const hit = sourceCache.get(object);
+  if (hit && hit.template === template) return hit.fields;
+  const fields = sourceProblems(object, objects);
+  sourceCache.set(object, { template, fields });
+  return fields;
+}
+
 /** The problems of a document; `docs` (the workspace) enables the policy ↔ binding lints and the static manifest set's checks. */
 export function docProblems(doc: WorkspaceDoc, docs: readonly WorkspaceDoc[] = [], release: KubernetesVersion = targetRelease()): DocProblems {
   const set = isStaticDoc(doc) ? manifestSetOf(docs.includes(doc) ? docs : [doc], release) : undefined;
   const index = set ? (docs.includes(doc) ? docs.indexOf(doc) : 0) : -1;
-  const fields = set?.fields.get(index) ?? checker.fields(doc.object, release);
+  const source = typeof doc.object === 'object' && doc.object !== null && isSourceDocument(doc.object) ? doc.object : undefined;
+  const fields = set?.fields.get(index) ?? (source ? sourceFields(source, workspaceObjects(docs)) : checker.fields(doc.object, release));
   const objectLintList = checker.lints(doc.object, workspaceObjects(docs), release);
   // caBundle findings come from inspections done in the background (src/store/ca-bundles.ts).
   const caLintList = caBundleFindings(doc.object, { caInspection });
@@ -181,7 +197,7 @@ export function docProblems(doc: WorkspaceDoc, docs: readonly WorkspaceDoc[] = [
     fields,
     lints,
     items,
-    checked: doc.object === undefined || isChecked(doc.object),
+    checked: doc.object === undefined || source !== undefined || isChecked(doc.object),
     errors: fields.length - warnings + (doc.error ? 1 : 0),
     warnings: warnings + yaml.length + typeChecks.length,
   };

@@ -91,6 +91,8 @@ export interface WorkspaceActions {
   setStaticManifests(on: boolean): void;
   /** Rewrite an old document (v1beta1 webhooks, v1alpha1/v1beta1 policies) as v1; the notes say what was made explicit. */
   convertToV1(id: string): void;
+  /** Add documents made from objects (converted policies), after the others, each with its own text: one undo step; returns their ids. */
+  addDocuments(objects: readonly unknown[], origin: string): string[];
   /** Apply a quick fix to a document (and add the documents it creates): one undo step. */
   applyFix(id: string, fix: Fix, params?: Readonly<Record<string, string>>): void;
   undo(): void;
@@ -257,6 +259,13 @@ export function createWorkspace(initial: SavedWorkspace) {
         const { object, notes } = convertToV1(doc.object);
         if (object === doc.object) return;
         if (editObject(id, () => object)) get().notify({ level: 'info', text: `Converted to v1. ${notes.join('; ')}.` });
+      },
+
+      addDocuments: (objects, origin) => {
+        if (!objects.length) return [];
+        const added = objects.map((o) => docWithText(o, origin));
+        change({ docs: [...get().docs, ...added] });
+        return added.map((d) => d.id);
       },
 
       applyFix: (id, fix, params) => {

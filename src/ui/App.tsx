@@ -12,13 +12,15 @@ const SimulatePanel = lazy(() => import('./simulator/SimulatePanel'));
 const LockoutPanel = lazy(() => import('./simulator/LockoutPanel'));
 const ImpactPanel = lazy(() => import('./impact/ImpactPanel'));
 const ScratchpadPanel = lazy(() => import('./scratchpad/ScratchpadPanel'));
+const MigrationPanel = lazy(() => import('./migrate/MigrationPanel'));
 
-type View = 'document' | 'simulate' | 'lockout' | 'impact' | 'scratchpad';
+type View = 'document' | 'simulate' | 'lockout' | 'impact' | 'migration' | 'scratchpad';
 const VIEWS: { id: View; label: string }[] = [
   { id: 'document', label: 'Document' },
   { id: 'simulate', label: 'Simulate' },
   { id: 'lockout', label: 'Lockout' },
   { id: 'impact', label: 'Impact' },
+  { id: 'migration', label: 'Migration' },
   { id: 'scratchpad', label: 'CEL scratchpad' },
 ];
 
@@ -191,6 +193,10 @@ export function App() {
           ) : view === 'impact' ? (
             <Suspense fallback={<p className="empty">Loading the impact analysis…</p>}>
               <ImpactPanel onOpenInSimulate={() => setView('simulate')} />
+            </Suspense>
+          ) : view === 'migration' ? (
+            <Suspense fallback={<p className="empty">Loading the migration…</p>}>
+              <MigrationPanel />
             </Suspense>
           ) : view === 'scratchpad' ? (
             <Suspense fallback={<p className="empty">Loading the CEL scratchpad…</p>}>

@@ -10,6 +10,8 @@ import { useAfterFirstPaint } from './after-paint';
 import { FieldView } from './FieldView';
 import { createFormProblems, FormContext, updateFormProblems, type FormContextValue, type FormProblems } from './form-context';
 import { ProblemsPanel } from './ProblemsPanel';
+import { sourceKindOf } from '../migrate/documents';
+import { SourceForm } from './migrate/SourceForm';
 
 const YamlPane = lazy(() => import('./YamlPane'));
 /** The policy test run (and src/policy) loads when a policy is opened. */
@@ -164,6 +166,8 @@ export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
     if (focus && focus.docId === doc.id && formRef.current) focusPath(formRef.current, focus.path);
   }, [focus, doc.id]);
   const obj = isObject(doc.object) ? doc.object : {};
+  // A Gatekeeper or Kyverno document: its YAML is edited, its form is a summary (src/migrate).
+  const source = spec ? undefined : sourceKindOf(doc.object);
   const showEditor = useEditorAllowed();
   return (
     <div className="document">
@@ -217,6 +221,8 @@ export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
                 </Suspense>
               ) : null}
             </FormContext.Provider>
+          ) : source ? (
+            <SourceForm doc={doc} kind={source} />
           ) : (
             <p className="banner info">
               {doc.object === undefined

@@ -11,6 +11,8 @@ import { zipFiles } from '../share/zip';
 import { Dialog } from './Dialog';
 import { download } from './download';
 import { closeMenu, onMenuKeyDown, useCloseOnOutsideClick } from './menu';
+import { isSourceDocument } from '../migrate/documents';
+import { migrationFiles } from '../store/migrate';
 
 type ManifestExport = 'zip' | 'configuration';
 
@@ -43,6 +45,8 @@ export function ExportMenu() {
   const [layout, setLayout] = useState<ManifestDirLayout>('per-object');
   const [refused, setRefused] = useState<{ what: ManifestExport; headline: string } | null>(null);
   const hasStatic = useWorkspace((s) => s.staticManifests || s.docs.some((d) => d.static));
+  const hasSources = useWorkspace((s) => s.docs.some((d) => d.object !== undefined && isSourceDocument(d.object)));
+  const [keepSource, setKeepSource] = useState(false);
   const selected = useWorkspace((s) => s.docs.find((d) => d.id === s.selectedId));
   const ws = workspace.getState;
   const menu = useRef<HTMLDetailsElement>(null);
@@ -79,6 +83,20 @@ export function ExportMenu() {
         () => ws().notify({ level: 'info', text: 'Copied the AdmissionConfiguration to the clipboard.' }),
         () => ws().notify({ level: 'error', text: 'The browser refused clipboard access. Use Download instead.' }),
       );
+  };
+
+  /** The Gatekeeper and Kyverno documents converted (the Migration view's set): a ZIP for a GitOps repository, or the markdown summary alone. */
+  const doExportMigration = (what: 'zip' | 'summary') => {
+    closeMenu(menu.current, false);
+    const out = migrationFiles(keepSource);
+    if (!out) return ws().notify({ level: 'error', text: 'Nothing to export: no Gatekeeper or Kyverno document converts here (the Migration view says why).' });
+    if (what === 'summary') return download('MIGRATION.md', out.files['MIGRATION.md'] ?? '', 'text/markdown');
+    download('native-admission.zip', zipFiles(out.files) as Uint8Array<ArrayBuffer>, 'application/zip');
+    const count = Object.keys(out.files).filter((f) => f.startsWith('native/')).length;
+    ws().notify({
+      level: 'info',
+      text: `Converted set: ${count} object file(s) under native/${keepSource ? ', the sources under source/' : ''}, and MIGRATION.md (${out.rules} rule(s)).`,
+    });
   };
 
   return (
@@ -135,6 +153,23 @@ export function ExportMenu() {
               <option value="per-object">one per object</option>
               <option value="per-directory">one per directory (multi-document)</option>
             </select>
+          </label>
+          <hr />
+          <button
+            type="button"
+            data-testid="export-migration"
+            disabled={!hasSources}
+            title="The Gatekeeper and Kyverno policies converted to native admission, one file per object under native/, with MIGRATION.md, in one ZIP"
+            onClick={() => doExportMigration('zip')}
+          >
+            Converted policies (ZIP)
+          </button>
+          <button type="button" data-testid="export-migration-summary" disabled={!hasSources} onClick={() => doExportMigration('summary')}>
+            Migration summary (markdown)
+          </button>
+          <label className="checkbox">
+            <input type="checkbox" checked={keepSource} onChange={(e) => setKeepSource(e.target.checked)} data-testid="export-keep-source" /> Keep the source
+            policies beside (source/)
           </label>
         </div>
       </details>

@@ -10,6 +10,7 @@ import { letEscapeThenTabLeave, TAB_TRAP_HELP } from '../monaco/tab-escape';
 import { isLargeModel, monaco, modelUri } from '../monaco/setup';
 import { docKind, docPositions, docProblems, openFix, workspace, type WorkspaceDoc } from '../store';
 import { kindSpecOf, paramSpecOf } from '../k8s';
+import { isSourceDocument } from '../migrate/documents';
 import { revealEdited } from './yaml-reveal';
 import { coverageStore, type DocCoverage } from '../store/coverage';
 
@@ -139,6 +140,7 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
     editor.updateOptions({
       readOnly:
         !kindSpecOf(current.object) &&
+        !isSourceDocument(current.object) &&
         !paramSpecOf(
           current.object,
           workspace.getState().docs.map((d) => d.object),

@@ -1,0 +1,134 @@
+/**
+ * The workspace's Gatekeeper and Kyverno documents converted (src/migrate), derived from the
+ * documents: once per documents array, target release and Gatekeeper mode. "Convert to native
+ * admission" adds the produced objects as new documents (one undo step); the source documents'
+ * texts are never touched, and an object already in the workspace is kept as it is.
+ */
+import { kindOf, nameOf, namespaceOf } from '../base/json';
+import type { KubernetesVersion } from '../base/releases';
+import { convertPolicies, isSourcePolicy, type Conversion, type ConvertOptions, type RuleResult } from '../migrate';
+import { isSourceDocument } from '../migrate/documents';
+import { conversionFiles, countByStatus, objectRef, type Unread } from '../migrate/report';
+import { docTitle, type WorkspaceDoc } from './documents';
+import { workspace } from './workspace';
+import { createStore } from 'zustand/vanilla';
+import { useStore } from 'zustand';
+
+export type GatekeeperMode = ConvertOptions['gatekeeper'];
+
+/** How Gatekeeper templates are converted, chosen in the Migration view; the document's button and the export follow it. */
+export const migrateOptions = createStore<{ gatekeeper: GatekeeperMode }>()(() => ({ gatekeeper: 'as-gatekeeper' }));
+export const useGatekeeperMode = (): GatekeeperMode => useStore(migrateOptions, (s) => s.gatekeeper);
+export const setGatekeeperMode = (gatekeeper: GatekeeperMode): void => migrateOptions.setState({ gatekeeper });
+
+export interface MigrationRow {
+  rule: RuleResult;
+  /** The source document, when it is in the workspace. */
+  doc?: WorkspaceDoc;
+  /** Each produced object, with its document when the workspace has one (converted before). */
+  produced: { ref: string; doc?: WorkspaceDoc }[];
+}
+
+export interface Migration {
+  conversion: Conversion;
+  rows: MigrationRow[];
+  /** Source documents no converter of this build reads. */
+  unread: (Unread & { doc: WorkspaceDoc })[];
+  /** Whether the workspace has any Gatekeeper or Kyverno document. */
+  sources: number;
+  /** A converter failed: its message (nothing is converted then). */
+  error?: string;
+}
+
+const cache = new WeakMap<readonly WorkspaceDoc[], { key: string; migration: Migration }>();
+
+const sameSource = (d: WorkspaceDoc, r: RuleResult): boolean =>
+  kindOf(d.object) === r.source.kind && nameOf(d.object) === r.source.name && namespaceOf(d.object) === (r.source.namespace ?? '');
+
+/** The conversion of the workspace's source documents. */
+export function migrationOf(docs: readonly WorkspaceDoc[], kubernetesVersion: KubernetesVersion, gatekeeper: GatekeeperMode): Migration {
+  const key = `${kubernetesVersion} ${gatekeeper}`;
+  const hit = cache.get(docs);
+  if (hit?.key === key) return hit.migration;
+  const sourceDocs = docs.filter((d) => d.object !== undefined && isSourceDocument(d.object));
+  let conversion: Conversion = { objects: [], rules: [] };
+  let error: string | undefined;
+  try {
+    if (sourceDocs.length)
+      conversion = convertPolicies(
+        docs.flatMap((d) => (d.object && typeof d.object === 'object' ? [d.object as Record<string, unknown>] : [])),
+        { kubernetesVersion, gatekeeper },
+      );
+  } catch (e) {
+    error = e instanceof Error ? e.message : String(e);
+  }
+  const byRef = new Map(docs.map((d) => [objectRef(d.object), d]));
+  const rows = conversion.rules.map((rule) => ({
+    rule,
+    doc: sourceDocs.find((d) => sameSource(d, rule)),
+    produced: rule.produced.map((ref) => ({ ref, doc: byRef.get(ref) })),
+  }));
+  const unread = sourceDocs
+    .filter((d) => !isSourcePolicy(d.object as Record<string, unknown>))
+    .map((doc) => ({
+      kind: kindOf(doc.object),
+      name: nameOf(doc.object) || docTitle(doc),
+      namespace: namespaceOf(doc.object) || undefined,
+      origin: doc.origin,
+      doc,
+    }));
+  const migration: Migration = { conversion, rows, unread, sources: sourceDocs.length, ...(error ? { error } : {}) };
+  cache.set(docs, { key, migration });
+  return migration;
+}
+
+/**
+ * Convert the given source documents (all of them without `ids`): their produced objects are
+ * added as new documents, and a notice says what came of each rule.
+ */
+export function convertToNative(ids?: readonly string[], gatekeeper: GatekeeperMode = migrateOptions.getState().gatekeeper): string[] {
+  const s = workspace.getState();
+  const m = migrationOf(s.docs, s.kubernetesVersion, gatekeeper);
+  if (m.error) {
+    s.notify({ level: 'error', text: `The conversion failed: ${m.error}. Nothing was added.` });
+    return [];
+  }
+  const chosen = ids ? new Set(ids) : undefined;
+  const rows = m.rows.filter((r) => !chosen || (r.doc && chosen.has(r.doc.id)));
+  const unread = m.unread.filter((u) => !chosen || chosen.has(u.doc.id));
+  if (!rows.length) {
+    s.notify({
+      level: 'info',
+      text: unread.length
+        ? `Nothing converted: no converter of this build reads ${unread.map((u) => `${u.kind}/${u.name}`).join(', ')}.`
+        : 'Nothing to convert: no Gatekeeper or Kyverno rule here.',
+    });
+    return [];
+  }
+  const refs = new Set(rows.flatMap((r) => r.rule.produced));
+  const present = new Set(s.docs.map((d) => objectRef(d.object)));
+  const objects = m.conversion.objects.filter((o) => refs.has(objectRef(o)) && !present.has(objectRef(o)));
+  const kept = [...refs].filter((r) => present.has(r)).length;
+  const ids_ = s.addDocuments(objects, 'converted');
+  const c = countByStatus(rows.map((r) => r.rule));
+  s.notify({
+    level: 'info',
+    text: `Converted ${rows.length} rule(s): ${c.exact} exact, ${c.different} different, ${c.unsupported} not convertible. Added ${objects.length} document(s)${kept ? `; ${kept} already in the workspace kept as they are` : ''}. The Migration view shows every rule.`,
+  });
+  return ids_;
+}
+
+/**
+ * The converted set as files for a GitOps repository (src/migrate/report.ts): the produced
+ * objects, the source documents' own texts under source/ when kept, and MIGRATION.md; undefined
+ * when the workspace has no Gatekeeper or Kyverno document.
+ */
+export function migrationFiles(keepSource: boolean): { files: Record<string, string>; rules: number } | undefined {
+  const s = workspace.getState();
+  const m = migrationOf(s.docs, s.kubernetesVersion, migrateOptions.getState().gatekeeper);
+  if (!m.sources || m.error) return undefined;
+  const sources = keepSource
+    ? s.docs.filter((d) => d.object !== undefined && isSourceDocument(d.object)).map((d) => ({ object: d.object, text: d.text }))
+    : undefined;
+  return { files: conversionFiles(m.conversion, { sources, unread: m.unread }), rules: m.conversion.rules.length };
+}
