@@ -4,6 +4,7 @@
  * (warnings), and our findings (lints). A click focuses the field in the form and its line in
  * the YAML. Many identical findings (one per webhook) are one line that expands.
  */
+import { sourceKindOf } from '../migrate/documents';
 import { memo, useMemo, useState } from 'react';
 import type { DocProblems, Problem, ProblemGroup, WorkspaceDoc } from '../store';
 import { docKind, groupProblems, useWorkspace, workspace } from '../store';
@@ -115,6 +116,7 @@ function ProblemsList({ doc, problems, release }: { doc: WorkspaceDoc; problems:
   const lintWarnings = problems.lints.filter((l) => l.severity === 'warning').length;
   const lines = useMemo(() => groupProblems(problems.items), [problems.items]);
   const keyOf = useMemo(() => keysOf(lines.flatMap((l) => ('group' in l ? [] : [l.problem]))), [lines]);
+  const source = sourceKindOf(doc.object);
   const clean = problems.errors + problems.warnings === 0;
   return (
     <section className="problems" aria-label="Problems">
@@ -133,7 +135,13 @@ function ProblemsList({ doc, problems, release }: { doc: WorkspaceDoc; problems:
           </span>
         ) : null}
       </h2>
-      {clean && problems.checked ? <p className="ok">No problems: a Kubernetes {release} apiserver accepts this object.</p> : null}
+      {clean && problems.checked ? (
+        <p className="ok">
+          {source
+            ? `No problems in its structure: ${source.project}'s CRD schema accepts it.`
+            : `No problems: a Kubernetes ${release} apiserver accepts this object.`}
+        </p>
+      ) : null}
       {!problems.checked ? (
         <p className="not-checked" data-testid="not-checked">
           Kept but not checked: the Workbench checks only admission configuration (webhook configurations, admission policies and their bindings). This{' '}

@@ -58,7 +58,7 @@ export default function MigrationPanel() {
       {!m.sources ? (
         <p className="empty" data-testid="migration-empty">
           No Gatekeeper or Kyverno document in the workspace. Open a ConstraintTemplate with its constraints, or a Kyverno ValidatingPolicy, MutatingPolicy or
-          ClusterPolicy (File → Open, or paste).
+          ClusterPolicy (Open files… or Paste YAML…).
         </p>
       ) : null}
       {m.conversion.rules.length ? (
