@@ -83,18 +83,20 @@ describe('convert', () => {
     expect(r.err).toMatch(/no Gatekeeper or Kyverno document in the input/);
   });
 
-  it('exits 2 on bad input, naming each problem, and writes nothing', async () => {
+  it('exits 2 on bad input, naming each problem, still reports the rules, and writes nothing', async () => {
+    withConverters([testConverter]);
     const broken = file('broken.yaml', 'apiVersion: kyverno.io/v1\nkind: ClusterPolicy\nmetadata: {name: [x\n');
     const orphan = file('orphan.yaml', readFileSync(requiredLabels, 'utf8').split('---\n')[1]!);
     const out = join(dir, 'bad-out');
-    const r = await convert(broken, orphan, join(dir, 'missing.yaml'), '--out', out);
+    const r = await convert(broken, orphan, kyverno, join(dir, 'missing.yaml'), '--out', out);
     expect(r.code).toBe(2);
+    expect(r.out).toMatch(/^different\s+ValidatingPolicy\/block-ephemeral-containers/m);
     expect(r.err).toMatch(/broken\.yaml:3:/);
     expect(r.err).toMatch(
       /orphan\.yaml: K8sRequiredLabels\/all-must-have-owner: kind: .*no ConstraintTemplate in the workspace defines the kind K8sRequiredLabels/,
     );
     expect(r.err).toMatch(/missing\.yaml: no such file or directory/);
-    expect(r.err).toMatch(/nothing converted, nothing written/);
+    expect(r.err).toMatch(/3 input problem\(s\): nothing written/);
     expect(() => readdirSync(out)).toThrow();
   });
 

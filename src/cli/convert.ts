@@ -6,7 +6,7 @@
  * Exit 0 every rule converted (a stated difference included, unless --fail-on different), 1 some
  * rule is not convertible or some source document is read by no converter, 2 usage error or bad
  * input (unreadable file, broken YAML, a source document its own project would refuse, no source
- * document at all). Never throws.
+ * document at all: every rule is still reported, nothing is written). Never throws.
  */
 import { isKubernetesVersion, KUBERNETES_VERSIONS, DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
 import { kindOf, nameOf, namespaceOf, type Obj } from '../base/json';
@@ -47,7 +47,8 @@ Options:
 
 Exit status: 0 every rule converted, 1 a rule is not convertible (or different, with --fail-on
 different) or a source document is read by no converter, 2 usage error or bad input (unreadable,
-broken YAML, a source document its own project would refuse, or no Gatekeeper or Kyverno document).
+broken YAML, a source document its own project would refuse, or no Gatekeeper or Kyverno document):
+the rules that could be read are still reported, and nothing is written.
 `;
 
 export interface ConvertArgs {
@@ -164,10 +165,8 @@ export async function runConvert(argv: readonly string[], io: ConvertIO): Promis
   for (const w of warnings) io.stderr(`admission-workbench convert: warning: ${w}\n`);
   for (const p of problems) io.stderr(`admission-workbench convert: ${p}\n`);
   const sources = objects.filter((o) => isSourceDocument(o.object));
-  if (!sources.length && !problems.length) io.stderr('admission-workbench convert: no Gatekeeper or Kyverno document in the input: nothing to convert\n');
-  // Bad input converts nothing: a partial set (a constraint whose template did not parse) would say wrong things.
-  if (problems.length || !sources.length) {
-    io.stderr('admission-workbench convert: nothing converted, nothing written.\n');
+  if (!sources.length) {
+    io.stderr('admission-workbench convert: no Gatekeeper or Kyverno document in the input: nothing to convert\n');
     return 2;
   }
   const conversion: Conversion = convertPolicies(
@@ -179,6 +178,12 @@ export async function runConvert(argv: readonly string[], io: ConvertIO): Promis
     .map((s) => ({ kind: kindOf(s.object), name: nameOf(s.object), ...(namespaceOf(s.object) ? { namespace: namespaceOf(s.object) } : {}), origin: s.file }));
   if (args.format === 'json') io.stdout(`${JSON.stringify({ rules: conversion.rules, unread, objects: conversion.objects }, null, 2)}\n`);
   else io.stdout(conversionText(conversion, unread));
+  // With bad input every rule is still reported, but nothing is written: a set converted without
+  // the documents that did not read (a template that did not parse) is not one to commit.
+  if (problems.length) {
+    io.stderr(`admission-workbench convert: ${problems.length} input problem(s): nothing written.\n`);
+    return 2;
+  }
   const written = write(args, conversion, unread, sources, io);
   if (!written) return 2;
   const fails = unread.length > 0 || conversion.rules.some((r) => r.status === 'unsupported' || (args.failOn === 'different' && r.status === 'different'));
