@@ -2,6 +2,7 @@
  * Gatekeeper and Kyverno policies open as documents: their structure is checked as their CRDs
  * would, their form lists their rules, and the Migration view lists every one of them.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { expect, openApp, test } from './fixtures';
 import type { Page } from '@playwright/test';
 
@@ -64,6 +65,14 @@ async function paste(page: Page, text: string) {
 }
 
 /** Select a document in the sidebar by its name. */
+/** Serious or critical accessibility violations on the page (the editor aside). */
+async function serious(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).exclude('.monaco-editor').analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
 const open = (page: Page, name: string) => page.locator('.sidebar .doc-title').getByText(name, { exact: true }).click();
 
 test('a ClusterPolicy and a ConstraintTemplate open with their structure checked, and the Migration view lists them', async ({ page }) => {
@@ -76,6 +85,7 @@ test('a ClusterPolicy and a ConstraintTemplate open with their structure checked
   const problems = page.getByRole('region', { name: 'Problems' });
   await expect(problems).toContainText('unknown field "spec.validatonFailureAction"');
   await expect(page.getByTestId('not-checked')).toHaveCount(0);
+  expect(await serious(page)).toEqual([]);
 
   await open(page, 'k8srequiredlabels');
   await expect(page.getByTestId('source-rules')).toContainText('K8sNativeValidation');
@@ -89,4 +99,5 @@ test('a ClusterPolicy and a ConstraintTemplate open with their structure checked
   await page.locator('[data-view="migration"]').click();
   const view = page.getByTestId('migration');
   for (const ref of ['ClusterPolicy/disallow-container-sock-mounts', 'ConstraintTemplate/k8srequiredlabels']) await expect(view).toContainText(ref);
+  expect(await serious(page)).toEqual([]);
 });
