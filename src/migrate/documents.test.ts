@@ -73,7 +73,7 @@ describe('source documents', () => {
     expect(rulesOf(template).map((r) => `${r.name} ${r.type}`)).toEqual(['k8srequiredlabels K8sNativeValidation', 'k8srequiredlabels Rego']);
     expect(rulesOf(constraint)).toEqual([{ name: 'k8srequiredlabels', type: 'constraint', detail: 'enforcementAction: deny' }]);
     expect(rulesOf(validatingPolicy).map((r) => r.name)).toEqual(['spec.validations[0]']);
-    expect(rulesOf(clusterPolicy).map((r) => `${r.name} ${r.type}`)).toEqual(['validate-socket-mounts validate.cel']);
+    expect(rulesOf(clusterPolicy)).toEqual([{ name: 'validate-socket-mounts', type: 'validate.cel', detail: '1 expression(s)' }]);
   });
 
   it('loses nothing of a document it cannot read: a non-object or a broken one gives no crash', () => {

@@ -197,7 +197,10 @@ export function rulesOf(object: unknown): RuleSummary[] {
     case 'NamespacedMutatingPolicy':
       return objList(spec.mutations).map((m, i) => ({ name: `spec.mutations[${i}]`, type: str(m.patchType) || 'mutation' }));
     default:
-      return objList(spec.rules).map((r, i) => ({ name: str(r.name) || `spec.rules[${i}]`, type: ruleType(r) }));
+      return objList(spec.rules).map((r, i) => {
+        const cel = objList(obj(obj(r.validate).cel).expressions);
+        return { name: str(r.name) || `spec.rules[${i}]`, type: ruleType(r), ...(cel.length ? { detail: `${cel.length} expression(s)` } : {}) };
+      });
   }
 }
 
