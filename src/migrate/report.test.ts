@@ -20,8 +20,7 @@ describe('conversion reports', () => {
     expect(conversionText(conversion, [{ kind: 'ValidatingPolicy', name: 'c' }]).split('\n')).toEqual([
       'exact           ClusterPolicy/a rule r|1',
       '                  → ValidatingAdmissionPolicy/team-labels',
-      'not convertible Policy/ns/b rule r2: uses http.Get',
-      'in a variable',
+      'not convertible Policy/ns/b rule r2: uses http.Get in a variable',
       'not read        ValidatingPolicy/c: no converter for its project in this build',
       '2 rule(s): 1 exact, 0 different, 1 not convertible; 1 document(s) not read; 3 object(s) produced',
       '',

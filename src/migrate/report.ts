@@ -36,7 +36,8 @@ const sourceRef = (r: RuleResult): string => `${r.source.kind}/${r.source.namesp
 export function conversionText(conversion: Conversion, unread: readonly Unread[] = []): string {
   const lines: string[] = [];
   for (const r of conversion.rules) {
-    lines.push(`${STATUS_LABEL[r.status].padEnd(15)} ${sourceRef(r)} rule ${r.source.rule}${r.reason ? `: ${r.reason}` : ''}`);
+    // one line per rule: a reason written over several lines is joined
+    lines.push(`${STATUS_LABEL[r.status].padEnd(15)} ${sourceRef(r)} rule ${r.source.rule}${r.reason ? `: ${r.reason.replace(/\s*\n\s*/g, ' ')}` : ''}`);
     if (r.produced.length) lines.push(`${''.padEnd(15)}   → ${r.produced.join(', ')}`);
   }
   for (const u of unread)
