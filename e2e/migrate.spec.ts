@@ -93,6 +93,7 @@ test('a ClusterPolicy and a ConstraintTemplate open with their structure checked
 
   // the constraint's parameters follow the template's schema
   await open(page, 'must-have-owner');
+  await expect(page.getByTestId('constraint-template')).toHaveText('ConstraintTemplate/k8srequiredlabels');
   await expect(problems).toContainText('spec.parameters.labels');
   await expect(problems).toContainText('must be of type array, not string');
 

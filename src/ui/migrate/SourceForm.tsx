@@ -3,15 +3,26 @@
  * the YAML pane edits it, and its structure is checked as its project's CRD would) and the
  * "Convert to native admission" action.
  */
-import { obj, str } from '../../base/json';
-import { rulesOf, type SourceKind } from '../../migrate/documents';
-import type { WorkspaceDoc } from '../../store';
+import { obj, str, type Obj } from '../../base/json';
+import { isSourcePolicy } from '../../migrate';
+import { rulesOf, templateOf, type SourceKind } from '../../migrate/documents';
+import { useWorkspace, workspace, type WorkspaceDoc } from '../../store';
 import { convertToNative } from '../../store/migrate';
 import './migrate.css';
 
 export function SourceForm({ doc, kind }: { doc: WorkspaceDoc; kind: SourceKind }) {
   const meta = obj(obj(doc.object).metadata);
   const rules = rulesOf(doc.object);
+  // A constraint's template, when the workspace has it (the constraint's kind and parameters come from it).
+  const template = useWorkspace((s) => {
+    if (kind.kind !== 'Constraint') return undefined;
+    const t = templateOf(
+      doc.object,
+      s.docs.map((d) => d.object),
+    );
+    return t && s.docs.find((d) => d.object === t);
+  });
+  const converts = isSourcePolicy(doc.object as Obj);
   return (
     <div className="kind-form source-form" data-testid="source-form">
       <p className="help">
@@ -24,6 +35,20 @@ export function SourceForm({ doc, kind }: { doc: WorkspaceDoc; kind: SourceKind 
           <>
             <dt>Namespace</dt>
             <dd className="mono">{str(meta.namespace) || '(the default namespace)'}</dd>
+          </>
+        ) : null}
+        {kind.kind === 'Constraint' ? (
+          <>
+            <dt>Template</dt>
+            <dd className="mono" data-testid="constraint-template">
+              {template ? (
+                <button type="button" className="link" onClick={() => workspace.getState().select(template.id)}>
+                  {str(obj(template.object).kind)}/{str(obj(obj(template.object).metadata).name)}
+                </button>
+              ) : (
+                `none in the workspace defines ${str(obj(doc.object).kind)}`
+              )}
+            </dd>
           </>
         ) : null}
       </dl>
@@ -51,7 +76,17 @@ export function SourceForm({ doc, kind }: { doc: WorkspaceDoc; kind: SourceKind 
         <p className="help">No rules.</p>
       )}
       <p>
-        <button type="button" data-testid="convert-native" onClick={() => convertToNative([doc.id])}>
+        <button
+          type="button"
+          data-testid="convert-native"
+          disabled={!converts}
+          title={
+            converts
+              ? 'Add the produced policies and bindings as new documents; this document stays as it is'
+              : `No converter of this build reads ${kind.project} documents`
+          }
+          onClick={() => convertToNative([doc.id])}
+        >
           Convert to native admission
         </button>
       </p>
