@@ -48,7 +48,7 @@ describe.skipIf(!!tools.jsonnet.missing)(`Jsonnet round trip${tools.jsonnet.miss
 });
 
 describe.skipIf(!!tools.pkl.missing)(`Pkl round trip, self-contained${tools.pkl.missing ? ` (skipped: ${tools.pkl.missing})` : ''}`, () => {
-  it.each(sets)('%s', (name, docs) => {
+  it.each(sets)('%s', (_name, docs) => {
     const out = exportAsCode(docs, 'pkl', { kubernetesVersion: '1.37', schemas, selfContained: true });
     expect(out.problems).toEqual([]);
     const dir = mkdtempSync(join(work, 'pkl-'));
@@ -79,7 +79,9 @@ describe.skipIf(!!tools.cargo.missing)(`Rust round trip on k8s-openapi${tools.ca
   it('types every admission object of the sets but those k8s-openapi has no type for, and says so of those', () => {
     const admission = sets.flatMap(([, docs]) => docs).filter((d) => String(d.object.apiVersion).startsWith('admissionregistration.k8s.io/'));
     const refused = admission.flatMap((d) => exportAsCode([d], 'rust', { kubernetesVersion: '1.37', schemas }).problems);
-    expect(refused.map((p) => p.message)).toEqual(refused.map(() => expect.stringMatching(/^k8s-openapi 0\.29 \(feature v1_37\) has no v1beta1 ValidatingAdmissionPolicy/)));
+    expect(refused.map((p) => p.message)).toEqual(
+      refused.map(() => expect.stringMatching(/^k8s-openapi 0\.29 \(feature v1_37\) has no v1beta1 ValidatingAdmissionPolicy/)),
+    );
     expect(all.flatMap((s) => s.docs).length).toBeGreaterThan(100);
   });
 });

@@ -8,7 +8,26 @@
 import type { PathSegment } from '../../base/path';
 import { type CodeDoc, type CodeExport, codeNames, commentsAt, isPlainObject, objectLabel, problemsOf, setFields } from './common';
 
-const KEYWORDS = new Set(['assert', 'else', 'error', 'false', 'for', 'function', 'if', 'import', 'importstr', 'importbin', 'in', 'local', 'null', 'tailstrict', 'then', 'self', 'super', 'true']);
+const KEYWORDS = new Set([
+  'assert',
+  'else',
+  'error',
+  'false',
+  'for',
+  'function',
+  'if',
+  'import',
+  'importstr',
+  'importbin',
+  'in',
+  'local',
+  'null',
+  'tailstrict',
+  'then',
+  'self',
+  'super',
+  'true',
+]);
 const fieldName = (k: string): string => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(k) && !KEYWORDS.has(k) ? k : JSON.stringify(k));
 
 /**

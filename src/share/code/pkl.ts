@@ -36,16 +36,16 @@ const KEYWORDS = new Set(
 /** A property name: bare when it is an identifier, else in backticks (Pkl's quoted identifiers). */
 const propertyName = (k: string): string => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(k) && !KEYWORDS.has(k) ? k : `\`${k}\``);
 
-const escape = (s: string): string =>
+const escapePkl = (s: string): string =>
   s.replace(/[\\"\u0000-\u001f\u007f]/g, (c) =>
     c === '\\' ? '\\\\' : c === '"' ? '\\"' : c === '\n' ? '\\n' : c === '\t' ? '\\t' : c === '\r' ? '\\r' : `\\u{${c.charCodeAt(0).toString(16)}}`,
   );
 
 /** A string literal: `"…"`, or a `"""` block for text of several lines (CEL), which keeps them as written. */
 function stringLiteral(s: string, indent: string): string {
-  if (!s.includes('\n') || s.includes('\r')) return `"${escape(s)}"`;
+  if (!s.includes('\n') || s.includes('\r')) return `"${escapePkl(s)}"`;
   const inner = `${indent}  `;
-  const lines = s.split('\n').map((l) => escape(l).replace(/\\"/g, '"').replace(/"""/g, '""\\"'));
+  const lines = s.split('\n').map((l) => escapePkl(l).replace(/\\"/g, '"').replace(/"""/g, '""\\"'));
   return `"""\n${lines.map((l) => (l ? inner + l : '')).join('\n')}\n${inner}"""`;
 }
 
@@ -105,7 +105,7 @@ function mapBody(w: Writer, v: Obj, shape: FieldShape | undefined, path: PathSeg
   if (!fields.length) return '{}';
   const inner = `${indent}  `;
   const values = shape?.kind === 'map' ? shape.values : undefined;
-  return `{\n${fields.map(([k, x]) => `${comments(w, [...path, k], inner)}${inner}["${escape(k)}"] = ${expression(w, x, values, [...path, k], inner)}\n`).join('')}${indent}}`;
+  return `{\n${fields.map(([k, x]) => `${comments(w, [...path, k], inner)}${inner}["${escapePkl(k)}"] = ${expression(w, x, values, [...path, k], inner)}\n`).join('')}${indent}}`;
 }
 
 function objectBody(w: Writer, v: Obj, shape: FieldShape | undefined, path: PathSegment[], indent: string): string {
@@ -120,7 +120,11 @@ function properties(w: Writer, v: Obj, shape: FieldShape | undefined, path: Path
     .map(([k, x]) => {
       const p = [...path, k];
       const field = shape?.kind === 'struct' ? fieldShape(w.schemas, shape, k) : undefined;
-      if (w.typed && !field) w.problems.add(p, `${k} is not a field of ${shape?.kind === 'struct' ? shape.definition.split('.').pop() : 'this value'}: pkl-k8s's template cannot hold it`);
+      if (w.typed && !field)
+        w.problems.add(
+          p,
+          `${k} is not a field of ${shape?.kind === 'struct' ? shape.definition.split('.').pop() : 'this value'}: pkl-k8s's template cannot hold it`,
+        );
       const name = propertyName(k);
       // typed: amend the template's (possibly null) value in place; self-contained: objects amend a new Dynamic, the rest are assigned
       const line =
@@ -147,7 +151,8 @@ export function exportPkl(docs: readonly CodeDoc[], options: PklOptions): CodeEx
     const problems = problemsOf(doc.object);
     const shape = objectShape(options.schemas, doc.object);
     const typed = !options.selfContained;
-    if (typed && !shape) problems.add([], `${objectLabel(doc.object)} is not a kind of this release's API: pkl-k8s has no template for it (export self-contained)`);
+    if (typed && !shape)
+      problems.add([], `${objectLabel(doc.object)} is not a kind of this release's API: pkl-k8s has no template for it (export self-contained)`);
     const w: Writer = { doc, typed, schemas: options.schemas, problems };
     const head = typed ? `amends "${pklK8sTemplate(doc.object)}"\n\n` : '';
     files.push({ name: `${names[i]}.pkl`, text: `${comments(w, [], '')}// ${objectLabel(doc.object)}\n${head}${properties(w, doc.object, shape, [], '')}` });

@@ -18,7 +18,11 @@ describe('refused, with the path and the reason', () => {
   it('an unknown field: Rust and typed Pkl refuse it; self-contained Pkl and Jsonnet write it', () => {
     const docs = [{ object: webhook({ timeoutSecond: 5 }) }];
     expect(exportAsCode(docs, 'rust', opts).problems).toEqual([
-      { object: 'ValidatingWebhookConfiguration/demo', path: 'webhooks[0].timeoutSecond', message: expect.stringContaining('not a field of ValidatingWebhook') },
+      {
+        object: 'ValidatingWebhookConfiguration/demo',
+        path: 'webhooks[0].timeoutSecond',
+        message: expect.stringContaining('not a field of ValidatingWebhook'),
+      },
     ]);
     expect(exportAsCode(docs, 'rust', opts).files).toEqual([]);
     expect(exportAsCode(docs, 'pkl', opts).problems.map((p) => p.path)).toEqual(['webhooks[0].timeoutSecond']);

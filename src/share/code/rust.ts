@@ -49,12 +49,19 @@ const RUST_KEYWORDS = new Set(['type', 'continue', 'ref', 'enum', 'match', 'stru
 
 /** k8s-openapi's field name: snake_case, a trailing `_` on a Rust keyword (`type_`). */
 export const rustField = (k: string): string => {
-  const snake = k.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2').toLowerCase();
+  const snake = k
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase();
   return RUST_KEYWORDS.has(snake) ? `${snake}_` : snake;
 };
 
 /** `io.k8s.api.admissionregistration.v1.ValidatingWebhook` → `k8s_openapi::api::admissionregistration::v1::ValidatingWebhook`. */
-export const rustType = (definition: string): string => `k8s_openapi::${definition.replace(/^io\.k8s\./, '').split('.').join('::')}`;
+export const rustType = (definition: string): string =>
+  `k8s_openapi::${definition
+    .replace(/^io\.k8s\./, '')
+    .split('.')
+    .join('::')}`;
 
 const rustString = (s: string): string => `${JSON.stringify(s).replace(/\\u([0-9a-fA-F]{4})/g, '\\u{$1}')}.into()`;
 
@@ -64,12 +71,25 @@ function byteString(v: unknown, path: PathSegment[], problems: Problems): string
     problems.add(path, 'not base64: a ByteString holds the decoded bytes, and these cannot be decoded');
     return 'Default::default()';
   }
-  if (btoa(String.fromCharCode(...bytes)) !== String(v).replace(/\s+/g, '')) problems.add(path, 'not canonical base64: its bytes would serialize as another text');
-  const text = [...bytes].map((b) => (b === 0x22 ? '\\"' : b === 0x5c ? '\\\\' : b === 0x0a ? '\\n' : b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`)).join('');
+  if (btoa(String.fromCharCode(...bytes)) !== String(v).replace(/\s+/g, ''))
+    problems.add(path, 'not canonical base64: its bytes would serialize as another text');
+  const text = [...bytes]
+    .map((b) =>
+      b === 0x22 ? '\\"' : b === 0x5c ? '\\\\' : b === 0x0a ? '\\n' : b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`,
+    )
+    .join('');
   return `k8s_openapi::ByteString(b"${text}".to_vec())`;
 }
 
-function value(v: unknown, shape: FieldShape | undefined, schemas: SchemaDefinitions, path: PathSegment[], indent: string, problems: Problems, doc: CodeDoc): string {
+function value(
+  v: unknown,
+  shape: FieldShape | undefined,
+  schemas: SchemaDefinitions,
+  path: PathSegment[],
+  indent: string,
+  problems: Problems,
+  doc: CodeDoc,
+): string {
   const inner = `${indent}    `;
   if (!shape || shape.kind === 'any') {
     problems.add(path, 'k8s-openapi has no type for this field');
@@ -77,7 +97,9 @@ function value(v: unknown, shape: FieldShape | undefined, schemas: SchemaDefinit
   }
   if (shape.kind === 'list') {
     if (!Array.isArray(v)) return mismatch(problems, path, 'a list');
-    return v.length ? `vec![\n${v.map((x, i) => `${inner}${value(x, shape.items, schemas, [...path, i], inner, problems, doc)},\n`).join('')}${indent}]` : 'vec![]';
+    return v.length
+      ? `vec![\n${v.map((x, i) => `${inner}${value(x, shape.items, schemas, [...path, i], inner, problems, doc)},\n`).join('')}${indent}]`
+      : 'vec![]';
   }
   if (shape.kind === 'map') {
     if (!isObject(v)) return mismatch(problems, path, 'a map');
@@ -115,7 +137,15 @@ function mismatch(problems: Problems, path: PathSegment[], expected: string): st
   return 'Default::default()';
 }
 
-function struct(v: Obj, shape: Extract<FieldShape, { kind: 'struct' }>, schemas: SchemaDefinitions, path: PathSegment[], indent: string, problems: Problems, doc: CodeDoc): string {
+function struct(
+  v: Obj,
+  shape: Extract<FieldShape, { kind: 'struct' }>,
+  schemas: SchemaDefinitions,
+  path: PathSegment[],
+  indent: string,
+  problems: Problems,
+  doc: CodeDoc,
+): string {
   const inner = `${indent}    `;
   const top = path.length === 0;
   const fields = setFields(v)
@@ -155,7 +185,9 @@ export function exportRust(docs: readonly CodeDoc[], options: RustOptions): Code
       return problems.list;
     }
     const comments = commentsAt(doc, []).map((c) => `//${c ? ` ${c}` : ''}\n`);
-    fns.push(`${comments.join('')}/// ${objectLabel(doc.object)}\npub fn ${names[i]}() -> ${rustType(shape.definition)} {\n    ${struct(doc.object, shape, options.schemas, [], '    ', problems, doc)}\n}\n`);
+    fns.push(
+      `${comments.join('')}/// ${objectLabel(doc.object)}\npub fn ${names[i]}() -> ${rustType(shape.definition)} {\n    ${struct(doc.object, shape, options.schemas, [], '    ', problems, doc)}\n}\n`,
+    );
     return problems.list;
   });
   if (problems.length) return { files: [], problems };
