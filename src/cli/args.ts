@@ -16,6 +16,8 @@ Commands:
             (admission-workbench impact --help)
   convert   convert Gatekeeper and Kyverno policies into native admission, rule by rule
             (admission-workbench convert --help)
+  export    write the objects as Pkl, Rust (k8s-openapi) or Jsonnet that evaluates back to them
+            (admission-workbench export --help)
 `;
 
 /** `check`'s own help (`check --help`, and after a usage error of `check`). */
@@ -88,10 +90,11 @@ const FAIL_ON: readonly FailOn[] = ['error', 'warning', 'finding'];
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   // No arguments is a usage error (exit 2), not a request for help.
-  if (argv.length === 0) return { command: 'error', message: 'no command given (the commands are check and impact)' };
+  if (argv.length === 0) return { command: 'error', message: 'no command given (the commands are check, impact, convert and export)' };
   if (argv[0] === '-h' || argv[0] === '--help' || argv[0] === 'help') return { command: 'help' };
   if (argv[0] === '--version' || argv[0] === '-V' || argv[0] === 'version') return { command: 'version' };
-  if (argv[0] !== 'check') return { command: 'error', message: `unknown command ${JSON.stringify(argv[0])} (the commands are check and impact)` };
+  if (argv[0] !== 'check')
+    return { command: 'error', message: `unknown command ${JSON.stringify(argv[0])} (the commands are check, impact, convert and export)` };
   const out: CheckArgs = { command: 'check', paths: [], format: 'text', failOn: 'error', quiet: false, coverage: false };
   let onlyPaths = false;
   for (let i = 1; i < argv.length; i++) {

@@ -16,6 +16,7 @@ import { readInputs, type FileSystem } from './inputs';
 import { fails, sortProblems, type Problem } from './problem';
 import { runImpact } from './impact';
 import { runConvert } from './convert';
+import { runExport } from './export';
 import { belowMinimum, coverageReport, toLcov, type CoverageReport, type PolicyLocation } from './coverage';
 import type { OpenShard } from '../impact';
 import type { WorkerPool } from './impact-workers';
@@ -145,10 +146,18 @@ function writeReports(args: CheckArgs, coverage: CoverageReport, locate: Paramet
   return true;
 }
 
+/** The commands with their own options (`check` is parsed by args.ts). */
+const SUBCOMMANDS: Readonly<Record<string, (argv: readonly string[], io: CliIO) => Promise<number>>> = {
+  impact: runImpact,
+  convert: runConvert,
+  export: runExport,
+};
+
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
-  if (argv[0] === 'impact' || argv[0] === 'convert') {
+  const command = SUBCOMMANDS[argv[0] ?? ''];
+  if (command) {
     try {
-      return await (argv[0] === 'impact' ? runImpact : runConvert)(argv.slice(1), io);
+      return await command(argv.slice(1), io);
     } catch (e) {
       io.stderr(`admission-workbench: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
       return 2;

@@ -49,7 +49,7 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/g;
 
 /** Bytes of standard base64 (what the apiserver decodes []byte fields with), or undefined. */
-function fromBase64(text: string): Uint8Array<ArrayBuffer> | undefined {
+export function fromBase64(text: string): Uint8Array<ArrayBuffer> | undefined {
   const compact = text.replace(/\s+/g, '');
   if (!BASE64.test(compact) || compact.length % 4 !== 0) return undefined;
   const bin = atob(compact);

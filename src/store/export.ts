@@ -5,7 +5,10 @@
  * objects. docs/architecture.md ("Documents and text").
  */
 import { orderFields, stripServerFields } from '../k8s';
-import { deepEqual } from '../base/json';
+import { deepEqual, type Obj } from '../base/json';
+import type { KubernetesVersion } from '../base/releases';
+import { schemaAsset } from '../cel';
+import { type CodeDoc, type CodeExport, type CodeLanguage, codeDocsOf, exportAsCode } from '../share/code';
 import { parseDocuments, serializeDocuments, serializeJSON, writeList } from '../yaml';
 import { toText, type WorkspaceDoc } from './documents';
 import { manifestDirectoryFiles, type ManifestDirLayout } from '../share/manifest-dir';
@@ -102,4 +105,23 @@ export function exportManifestDirectory(
   if (set?.headline && !options.anyway) return { ok: false, headline: set.headline };
   const sources = docs.map((d) => ({ object: d.object, ...(d.error || d.object === undefined ? {} : { text: d.text }) }));
   return { ok: true, files: manifestDirectoryFiles(sources, (i) => docs[i]!.object !== undefined && isStaticDoc(docs[i]!, state), layout) };
+}
+
+/**
+ * The documents as code (src/share/code): each document's own text read with its comments,
+ * the target release's schema loaded for the typed forms. Documents whose text does not parse
+ * are exported from their last good version, without comments, and listed in `stale`.
+ */
+export async function exportCode(
+  docs: readonly WorkspaceDoc[],
+  language: CodeLanguage,
+  options: { kubernetesVersion: KubernetesVersion; selfContained?: boolean },
+): Promise<CodeExport & { stale: WorkspaceDoc[] }> {
+  const usable = docs.filter((d) => d.object !== undefined);
+  const codeDocs: CodeDoc[] = usable.map((d) => {
+    const fromText = d.error ? undefined : codeDocsOf(d.text).docs.find((c) => deepEqual(c.object, d.object));
+    return fromText ?? { object: d.object as Obj };
+  });
+  const schemas = await schemaAsset(options.kubernetesVersion);
+  return { ...exportAsCode(codeDocs, language, { ...options, schemas }), stale: docs.filter((d) => d.error) };
 }

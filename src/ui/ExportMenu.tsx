@@ -5,7 +5,7 @@
  * says why, and exports only when the user chooses "Export anyway".
  */
 import { useRef, useState } from 'react';
-import { exportDocs, exportManifestDirectory, useWorkspace, workspace, type WorkspaceDoc } from '../store';
+import { exportCode, exportDocs, exportManifestDirectory, useWorkspace, workspace, type WorkspaceDoc } from '../store';
 import { ADMISSION_CONFIGURATION_FILE, type ManifestDirLayout } from '../share/manifest-dir';
 import { zipFiles } from '../share/zip';
 import { Dialog } from './Dialog';
@@ -43,6 +43,7 @@ export function ExportMenu() {
   const [reorder, setReorder] = useState(false);
   const [format, setFormat] = useState<'yaml' | 'json'>('yaml');
   const [layout, setLayout] = useState<ManifestDirLayout>('per-object');
+  const [codeLanguage, setCodeLanguage] = useState<'pkl' | 'pkl-self' | 'rust' | 'jsonnet'>('pkl');
   const [refused, setRefused] = useState<{ what: ManifestExport; headline: string } | null>(null);
   const hasStatic = useWorkspace((s) => s.staticManifests || s.docs.some((d) => d.static));
   const hasSources = useWorkspace((s) => s.docs.some((d) => d.object !== undefined && isSourceDocument(d.object)));
@@ -83,6 +84,25 @@ export function ExportMenu() {
         () => ws().notify({ level: 'info', text: 'Copied the AdmissionConfiguration to the clipboard.' }),
         () => ws().notify({ level: 'error', text: 'The browser refused clipboard access. Use Download instead.' }),
       );
+  };
+
+  /** The documents as Pkl, Rust or Jsonnet (src/share/code): one file, or a ZIP of Pkl's modules; refused, with each field's path, where the language cannot hold a field as written. */
+  const doExportCode = async (docs: readonly WorkspaceDoc[]) => {
+    closeMenu(menu.current, false);
+    const [language, selfContained] = codeLanguage === 'pkl-self' ? (['pkl', true] as const) : ([codeLanguage, false] as const);
+    const out = await exportCode(docs, language, { kubernetesVersion: ws().kubernetesVersion, selfContained });
+    if (out.problems.length) {
+      const first = out.problems.slice(0, 3).map((p) => `${p.object} ${p.path}: ${p.message}`);
+      return ws().notify({
+        level: 'error',
+        text: `Not exported: ${out.problems.length} field(s) cannot be written as ${language} as they are. ${first.join('; ')}`,
+      });
+    }
+    if (out.files.length === 1) download(out.files[0]!.name, out.files[0]!.text, 'text/plain');
+    else
+      download(`${language}-manifests.zip`, zipFiles(Object.fromEntries(out.files.map((f) => [f.name, f.text]))) as Uint8Array<ArrayBuffer>, 'application/zip');
+    if (out.stale.length)
+      ws().notify({ level: 'info', text: `${out.stale.length} document(s) have YAML that does not parse: their last valid version was exported.` });
   };
 
   /** The Gatekeeper and Kyverno documents converted (the Migration view's set): a ZIP for a GitOps repository, or the markdown summary alone. */
@@ -152,6 +172,27 @@ export function ExportMenu() {
             >
               <option value="per-object">one per object</option>
               <option value="per-directory">one per directory (multi-document)</option>
+            </select>
+          </label>
+          <hr />
+          <button type="button" data-testid="export-code" onClick={() => void doExportCode(ws().docs)}>
+            All as code
+          </button>
+          <button type="button" disabled={!selected} onClick={() => selected && void doExportCode([selected])}>
+            Document as code
+          </button>
+          <label className="checkbox" title="Code that evaluates back to exactly these objects">
+            Language{' '}
+            <select
+              id="export-code-language"
+              data-testid="export-code-language"
+              value={codeLanguage}
+              onChange={(e) => setCodeLanguage(e.target.value as typeof codeLanguage)}
+            >
+              <option value="pkl">Pkl (pkl-k8s templates)</option>
+              <option value="pkl-self">Pkl (self-contained)</option>
+              <option value="rust">Rust (k8s-openapi)</option>
+              <option value="jsonnet">Jsonnet</option>
             </select>
           </label>
           <hr />
