@@ -1,14 +1,17 @@
 /**
  * Edits that keep the user's file: paste a commented file, edit a field in the
  * form and apply a quick fix; the YAML pane and the downloaded file differ from the input only
- * on the edited lines, and untouched documents export byte-identical.
+ * on the edited lines, and untouched documents export byte-identical. A CEL expression written
+ * over several lines keeps its lines when a word of it is typed over, and the sample workspace's
+ * first edit is as small as any other.
  */
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
+import { readFixture } from '../fixtures';
 import { control, expect, openApp, test, yamlText } from './fixtures';
 
 // cert-manager's webhook configurations, as shipped (comment lines, `admissionReviewVersions: ["v1"]`, quoted labels).
-const CERT_MANAGER = readFileSync(new URL('../src/cli/fixtures/realworld/01-cert-manager-webhooks.yaml', import.meta.url), 'utf8');
+const CERT_MANAGER = readFixture('realworld', '01-cert-manager-webhooks.yaml');
 const SERVICE = `--- # the webhook's service: read-only here, exported unchanged
 apiVersion: v1
 kind: Service
@@ -162,4 +165,42 @@ test('a List (kubectl get -o yaml): each item shows its own text; a form edit of
   const list = text.slice(text.indexOf('# kubectl get'));
   expect(changedLines(LIST, list)).toEqual(['    timeoutSeconds: 10 →     timeoutSeconds: 5']);
   expect(list.split('\n').findIndex((l) => l.endsWith('timeoutSeconds: 5'))).toBe(LIST.split('\n').lastIndexOf('    timeoutSeconds: 10'));
+});
+
+// Gateway API's safe-upgrades policy, as shipped: its first expression is a double-quoted string folded over five lines.
+const GATEWAY = readFixture('realworld', '61-gateway-api-safe-upgrades-vap-standard.yaml');
+const GATEWAY_POLICY = GATEWAY.slice(GATEWAY.indexOf('apiVersion:'), GATEWAY.indexOf('\n---\n') + 1);
+
+test('typing over a word of a multi-line CEL expression changes only its line of the YAML', async ({ page }) => {
+  await openApp(page);
+  await paste(page, GATEWAY_POLICY);
+  await expect(control(page, 'metadata.name')).toHaveValue('safe-upgrades.gateway.networking.k8s.io');
+  await expect.poll(() => yamlText(page)).toBe(GATEWAY_POLICY);
+
+  // The expression's CEL editor (Monaco takes over from the textarea on focus): the word `standard` selected and typed over.
+  const path = 'spec.validations[0].expression';
+  await control(page, path).focus();
+  await expect(page.locator(`[data-testid="cel-editor"][data-expression-path="${path}"] textarea[data-path="${path}"]`)).toBeFocused();
+  await page.evaluate((p) => {
+    const editor = window.monaco!.editor.getEditors().find((e) => e.getDomNode()?.closest(`[data-expression-path="${p}"]`))!;
+    const model = editor.getModel()!;
+    editor.setSelection(model.findMatches('standard', false, false, true, null, false)[0]!.range);
+  }, path);
+  await page.keyboard.type('stable', { delay: 5 });
+  await expect.poll(() => yamlText(page)).toContain("== 'stable' ) || (");
+  expect(changedLines(GATEWAY_POLICY, await yamlText(page))).toEqual([
+    "        object.metadata.annotations['gateway.networking.k8s.io/channel'] == 'standard' ) || ( → " +
+      "        object.metadata.annotations['gateway.networking.k8s.io/channel'] == 'stable' ) || (",
+  ]);
+});
+
+test("the sample policy's first form edit changes one line: the sample is a text like any other", async ({ page }) => {
+  await openApp(page);
+  await page.locator('.doc-list button', { hasText: 'replica-limit.example.com' }).first().click();
+  await expect(control(page, 'metadata.name')).toHaveValue('replica-limit.example.com');
+  const before = await yamlText(page);
+  expect(before).toContain('spec:\n  failurePolicy: Fail\n');
+  await page.locator('form select[data-path="spec.failurePolicy"]').selectOption('Ignore');
+  await expect.poll(() => yamlText(page)).toContain('failurePolicy: Ignore');
+  expect(changedLines(before, await yamlText(page))).toEqual(['  failurePolicy: Fail →   failurePolicy: Ignore']);
 });

@@ -1,7 +1,6 @@
 /** Quick fixes (lightbulb → preview → apply → undo, and as a Monaco code action) and caBundle inspection at the field. */
-import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import { readFixture } from '../fixtures';
 import { test, expect, openApp, setYaml, withoutSystemGuard, yamlText } from './fixtures';
 
 test("a finding's lightbulb: preview the fix as a diff, apply it, the finding is gone, undo brings it back", async ({ page }) => {
@@ -67,7 +66,7 @@ test('a fix with a parameter from the field lightbulb, and a fix as a code actio
 
 test('an expired caBundle: the certificate and its expiry at the field, and a finding', async ({ page }) => {
   await openApp(page);
-  const pem = readFileSync(new URL('../src/k8s/fixtures/ca/expired-ca.pem', import.meta.url), 'utf8');
+  const pem = readFixture('ca', 'expired-ca.pem');
   await setYaml(
     page,
     `apiVersion: admissionregistration.k8s.io/v1

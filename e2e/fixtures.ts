@@ -41,6 +41,12 @@ export async function openApp(page: Page) {
   await page.waitForFunction(() => (window.monaco?.editor.getEditors().length ?? 0) > 0 && !!window.monaco?.editor.getEditors()[0].getModel());
 }
 
+/** Add a document of `kind` from its template, as a user does: "+ New…", then the kind. */
+export async function newDocument(page: Page, kind: string) {
+  await page.locator('#new-doc').click();
+  await page.locator(`.new-menu [data-kind="${kind}"]`).click();
+}
+
 /** The text of the YAML editor. */
 export const yamlText = (page: Page) => page.evaluate(() => window.monaco!.editor.getEditors()[0].getModel()!.getValue());
 

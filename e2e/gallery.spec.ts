@@ -5,7 +5,8 @@ import { control, expect, openApp, test } from './fixtures';
 test('a gallery entry opens as a policy, its bindings and params, and its saved cases pass', async ({ page }) => {
   test.setTimeout(90_000);
   await openApp(page);
-  await page.locator('#new-doc').selectOption({ label: 'From the policy gallery…' });
+  await page.locator('#new-doc').click();
+  await page.getByTestId('new-from-gallery').click();
   const gallery = page.getByTestId('gallery');
   await expect(gallery).toBeVisible();
   await expect(gallery.getByRole('heading', { name: 'Policy gallery' })).toBeVisible();
@@ -39,11 +40,36 @@ test('a gallery entry opens as a policy, its bindings and params, and its saved 
 
 test('the gallery closes with Escape and gives focus back to the menu', async ({ page }) => {
   await openApp(page);
-  await page.locator('#new-doc').focus(); // as a user's click or Tab would (selectOption alone does not focus)
-  await page.locator('#new-doc').selectOption({ label: 'From the policy gallery…' });
+  await page.locator('#new-doc').click();
+  await page.getByTestId('new-from-gallery').click();
   await expect(page.getByTestId('gallery')).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('gallery')).toHaveCount(0);
   await expect(page.locator('#new-doc')).toBeFocused();
-  await expect(page.locator('#new-doc')).toHaveValue('');
+});
+
+test('"+ New…" acts on Enter, never on an arrow key', async ({ page }) => {
+  await openApp(page);
+  const docs = page.locator('.doc-list li');
+  await expect(docs).toHaveCount(5);
+  await page.locator('#new-doc').focus();
+  // Closed: the arrows do nothing (a select would have added a document per press).
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowDown');
+  await expect(docs).toHaveCount(5);
+  // Open: the arrows move between the entries, down to the gallery and back, and add nothing.
+  await page.keyboard.press('Enter');
+  const menu = page.locator('.new-menu .menu-panel');
+  await expect(menu).toBeVisible();
+  for (let i = 0; i < 7; i++) await page.keyboard.press('ArrowDown');
+  await expect(page.getByTestId('new-from-gallery')).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await expect(menu.locator('[data-kind="MutatingWebhookConfiguration"]')).toBeFocused();
+  await expect(docs).toHaveCount(5);
+  await expect(page.getByTestId('gallery')).toHaveCount(0);
+  // Enter chooses: one document, selected, and the menu closes.
+  await page.keyboard.press('Enter');
+  await expect(docs).toHaveCount(6);
+  await expect(menu).toBeHidden();
+  await expect(page.locator('.doc-list li.selected .kind')).toHaveText('MWC');
 });

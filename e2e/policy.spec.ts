@@ -1,4 +1,4 @@
-import { control, expect, openApp, test } from './fixtures';
+import { control, expect, openApp, test, newDocument } from './fixtures';
 
 const outcome = (page: import('@playwright/test').Page) => page.getByTestId('policy-outcome');
 
@@ -6,10 +6,10 @@ test('a ValidatingAdmissionPolicy with a param and a binding, built in the UI, a
   test.setTimeout(90_000);
   await openApp(page);
   // A new policy and a new binding from the templates (names made unique beside the sample's).
-  await page.locator('#new-doc').selectOption('ValidatingAdmissionPolicy');
+  await newDocument(page, 'ValidatingAdmissionPolicy');
   await expect(control(page, 'metadata.name')).toHaveValue('replica-limit-2.example.com');
   await control(page, 'spec.validations[0].messageExpression').waitFor();
-  await page.locator('#new-doc').selectOption('ValidatingAdmissionPolicyBinding');
+  await newDocument(page, 'ValidatingAdmissionPolicyBinding');
   await expect(control(page, 'metadata.name')).toHaveValue('replica-limit-binding-2.example.com');
   await control(page, 'spec.policyName').fill('replica-limit-2.example.com');
   await expect(page.getByTestId('problem-count')).toHaveText('0 errors, 0 warnings');
@@ -58,7 +58,7 @@ test('a ValidatingAdmissionPolicy with a param and a binding, built in the UI, a
 test('a policy without a binding does not apply, and says why', async ({ page }) => {
   test.setTimeout(90_000);
   await openApp(page);
-  await page.locator('#new-doc').selectOption('ValidatingAdmissionPolicy');
+  await newDocument(page, 'ValidatingAdmissionPolicy');
   await expect(page.locator('[data-testid="cel-status"]')).toHaveText('CEL: ready', { timeout: 60_000 });
   await expect(outcome(page)).toHaveAttribute('data-outcome', 'skip', { timeout: 30_000 });
   await expect(page.locator('.pt-result')).toContainText('No binding in the workspace names this policy');
@@ -67,9 +67,9 @@ test('a policy without a binding does not apply, and says why', async ({ page })
 test('a MutatingAdmissionPolicy with an ApplyConfiguration mutation shows the mutated object and its diff', async ({ page }) => {
   test.setTimeout(90_000);
   await openApp(page);
-  await page.locator('#new-doc').selectOption('MutatingAdmissionPolicyBinding');
+  await newDocument(page, 'MutatingAdmissionPolicyBinding');
   await expect(control(page, 'spec.policyName')).toHaveValue('default-owner-label.example.com');
-  await page.locator('#new-doc').selectOption('MutatingAdmissionPolicy');
+  await newDocument(page, 'MutatingAdmissionPolicy');
   await expect(control(page, 'spec.mutations[0].patchType')).toHaveValue('ApplyConfiguration');
   await expect(page.locator('[data-testid="cel-status"]')).toHaveText('CEL: ready', { timeout: 60_000 });
   await expect(outcome(page)).toHaveAttribute('data-mutated', 'true', { timeout: 30_000 });

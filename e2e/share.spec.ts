@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
-import { expect, openApp, test } from './fixtures';
+import { expect, openApp, test, newDocument } from './fixtures';
 
 /** Kind and name of each document in the sidebar (the selected one also shows its actions: left out). */
 const titles = async (page: Page) => (await page.locator('.doc-list li').allInnerTexts()).map((t) => t.split('\n').slice(0, 2).join(' '));
@@ -45,7 +45,7 @@ test('share the workspace, open the link in a fresh context: the same documents;
   baseURL,
 }) => {
   await openApp(page);
-  await page.locator('#new-doc').selectOption('ValidatingAdmissionPolicy');
+  await newDocument(page, 'ValidatingAdmissionPolicy');
   await expect(page.locator('.doc-list li')).toHaveCount(6);
   const before = await titles(page);
   const link = await makeLink(page);
@@ -73,7 +73,7 @@ test('share the workspace, open the link in a fresh context: the same documents;
   expect(await titles(third.page)).toEqual(before);
 
   // With work of its own, the tab asks first; keeping it changes nothing.
-  await other.page.locator('#new-doc').selectOption('MutatingAdmissionPolicy');
+  await newDocument(other.page, 'MutatingAdmissionPolicy');
   await expect(other.page.locator('.doc-list li')).toHaveCount(7);
   await other.page.goto(link);
   const prompt = other.page.getByRole('alertdialog', { name: 'Open the shared workspace?' });

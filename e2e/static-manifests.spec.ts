@@ -4,6 +4,7 @@
  * directory with its AdmissionConfiguration; the workspace-level mark survives a reload.
  */
 import { readFileSync } from 'node:fs';
+import { readFixture } from '../fixtures';
 import { expect, openApp, setYaml, test } from './fixtures';
 import type { Page } from '@playwright/test';
 
@@ -94,4 +95,44 @@ test('the whole workspace as a static set survives a reload; the lockout report 
   await page.getByRole('button', { name: 'Lockout', exact: true }).click();
   await expect(page.getByTestId('lockout-headline')).toContainText('which the API cannot delete', { timeout: 30_000 });
   await expect(page.getByTestId('lockout-static').first()).toBeVisible();
+});
+
+const CERT_MANAGER = Buffer.from(readFixture('realworld', '01-cert-manager-webhooks.yaml'));
+
+test('a set that does not load is not exported unless the user says export anyway; the selected name keeps its width beside the badges', async ({ page }) => {
+  await openApp(page);
+  await page.getByTestId('file-input').setInputFiles({ name: '01-cert-manager-webhooks.yaml', mimeType: 'application/yaml', buffer: CERT_MANAGER });
+  await expect(page.locator('.doc-list li')).toHaveCount(7);
+  await page.getByTestId('workspace-static').check();
+  const certManager = page.locator('.doc-list li', { hasText: 'cert-manager-webhook' }).first();
+  await certManager.locator('.doc-button').click();
+  await expect(page.getByTestId('manifest-headline')).toContainText('This static manifest set does not load');
+
+  // Selected, with its STATIC badge, its error count and its actions: the whole name shows.
+  await expect(certManager.locator('.static-badge')).toBeVisible();
+  await expect(certManager.locator('.count.error')).toBeVisible();
+  await expect(certManager.locator('.doc-actions')).toBeVisible();
+  const title = certManager.locator('.doc-title');
+  await expect(title).toHaveText('cert-manager-webhook');
+  expect(await title.evaluate((t) => t.scrollWidth <= t.clientWidth)).toBe(true);
+
+  // Export: refused with the reason, nothing downloaded; Cancel keeps it so.
+  let downloads = 0;
+  page.on('download', () => downloads++);
+  await page.getByTestId('export-menu').click();
+  await page.getByTestId('export-manifests').click();
+  const dialog = page.getByRole('alertdialog', { name: 'This static manifest set does not load' });
+  await expect(dialog).toContainText('will not start');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  expect(downloads).toBe(0);
+
+  // Export anyway, said out loud: the ZIP comes.
+  await page.getByTestId('export-menu').click();
+  await page.getByTestId('export-manifests').click();
+  await expect(dialog.getByTestId('export-anyway')).toHaveText('Export anyway (the apiserver will not start)');
+  const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByTestId('export-anyway').click()]);
+  expect(download.suggestedFilename()).toBe('static-manifests.zip');
+  expect(readFileSync((await download.path())!, 'latin1')).toContain('validating-webhooks/cert-manager-webhook.yaml');
+  await expect(page.locator('.notice').last()).toContainText('a kube-apiserver started with it will not start');
 });

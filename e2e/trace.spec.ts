@@ -1,4 +1,4 @@
-import { control, expect, openApp, test } from './fixtures';
+import { control, expect, openApp, test, newDocument } from './fixtures';
 import type { Page } from '@playwright/test';
 
 const outcome = (page: Page) => page.getByTestId('policy-outcome');
@@ -15,9 +15,9 @@ async function retype(page: Page, path: string, text: string) {
 test('a policy test run shows sub-expression values, greys what did not run, and lists every failing validation', async ({ page }) => {
   test.setTimeout(120_000);
   await openApp(page);
-  await page.locator('#new-doc').selectOption('ValidatingAdmissionPolicy');
+  await newDocument(page, 'ValidatingAdmissionPolicy');
   await control(page, 'spec.validations[0].messageExpression').waitFor();
-  await page.locator('#new-doc').selectOption('ValidatingAdmissionPolicyBinding');
+  await newDocument(page, 'ValidatingAdmissionPolicyBinding');
   await control(page, 'spec.policyName').fill('replica-limit-2.example.com');
   await page.locator('.doc-list button', { hasText: 'replica-limit-2.example.com' }).click();
   await expect(page.locator('[data-testid="cel-status"]')).toHaveText('CEL: ready', { timeout: 60_000 });
@@ -53,7 +53,7 @@ test('a policy test run shows sub-expression values, greys what did not run, and
 test('the CEL editor shows the Test run values inline', async ({ page }) => {
   test.setTimeout(120_000);
   await openApp(page);
-  await page.locator('#new-doc').selectOption('ValidatingAdmissionPolicy');
+  await newDocument(page, 'ValidatingAdmissionPolicy');
   const path = 'spec.validations[0].expression';
   await control(page, path).waitFor();
   await expect(page.locator('[data-testid="cel-status"]')).toHaveText('CEL: ready', { timeout: 60_000 });
@@ -63,4 +63,21 @@ test('the CEL editor shows the Test run values inline', async ({ page }) => {
   const editor = page.locator(`[data-testid="cel-editor"][data-expression-path="${path}"]`);
   await expect(editor.locator('.cel-trace-value').first()).toBeVisible({ timeout: 30_000 });
   await expect(editor.locator('.cel-trace-notrun').first()).toBeVisible();
+});
+
+test("the CEL editor's inline values are in the test run's order: an operand's value before its enclosing expression's", async ({ page }) => {
+  test.setTimeout(120_000);
+  await openApp(page);
+  await newDocument(page, 'ValidatingAdmissionPolicy');
+  const path = 'spec.validations[0].expression';
+  await control(page, path).waitFor();
+  await expect(page.locator('[data-testid="cel-status"]')).toHaveText('CEL: ready', { timeout: 60_000 });
+  await control(page, path).focus();
+  const editor = page.locator(`[data-testid="cel-editor"][data-expression-path="${path}"]`);
+  await expect(editor.locator('.monaco-editor')).toBeVisible();
+  await page.locator(`[data-testid="cel-test"][data-expression-path="${path}"] .cel-test-toggle`).click();
+  await expect(editor.locator('.cel-trace-value')).toHaveCount(4, { timeout: 30_000 });
+  // int(…) and the whole comparison end at the same place: int's 5 first, then the comparison's value.
+  const line = (await editor.locator('.view-line').first().textContent())!.replace(/\u00a0/g, ' ');
+  expect(line).toMatch(/^object\.spec\.replicas \d+ <= int\(params\.data\.maxReplicas "5"\) 5 (true|false)$/);
 });

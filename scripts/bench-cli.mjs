@@ -2,7 +2,7 @@
 /**
  * CLI benchmark (part of npm run bench): wall time of `admission-workbench check`, as CI
  * runs it — a new Node process each time, CEL engine start included — on
- *   1. the 44 real-world-like files of src/cli/fixtures/realworld (115 objects);
+ *   1. the 44 real-world-like files of fixtures/realworld (115 objects);
  *   2. 1,000 generated ValidatingWebhookConfiguration files (one webhook with a matchCondition each).
  * The bundle is built first and run directly, so no build is counted. Median of 3 runs; also the time of
  * the engine start alone (a check of one empty file).
@@ -70,7 +70,7 @@ webhooks:
   console.log('\n## CLI: admission-workbench check (a new Node process each run, engine start included; median of 3)');
   const start = time([join(dir, 'empty.yaml')]);
   console.log(`engine start + empty file: ${start.ms.toFixed(0)} ms`);
-  const real = time(['src/cli/fixtures/realworld', '--quiet', '--format', 'json']);
+  const real = time(['fixtures/realworld', '--quiet', '--format', 'json']);
   console.log(`44 real-world files: ${real.ms.toFixed(0)} ms (exit ${real.code})`);
   const gen = time([many, '--quiet', '--format', 'json']);
   console.log(`1,000 generated webhook configurations: ${gen.ms.toFixed(0)} ms (exit ${gen.code})`);

@@ -22,6 +22,7 @@ async function startOf(context, url, wasm) {
   await page.goto(`${url}cel/wasm_exec.js`);
   const [compile, start] = await page.evaluate(
     async ({ wasm, valuesSection }) => {
+      // biome-ignore lint/security/noGlobalEval: indirect eval runs wasm_exec.js in the page's global scope, where it must define Go
       (0, eval)(await (await fetch('wasm_exec.js')).text());
       const t0 = performance.now();
       const module = await WebAssembly.compileStreaming(fetch(wasm));

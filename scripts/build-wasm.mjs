@@ -92,7 +92,7 @@ if (upToDate) {
   process.exit(0);
 }
 
-let go = 'go';
+const go = 'go';
 try {
   execFileSync(go, ['version'], { stdio: 'ignore' });
 } catch {

@@ -104,6 +104,21 @@ describe('importViolations (modules given in memory)', () => {
       "src/base/json.ts: imports src/cli/main.ts ('../cli/main'), but src/base sits below src/cli in the core's order",
     ]);
   });
+  it('lets only tests, benches and test helpers import the test data (fixtures/)', () => {
+    const modules = [
+      ...clean,
+      { file: 'src/k8s/a.test.ts', specifiers: ['../../fixtures'] },
+      { file: 'src/yaml/b.bench.ts', specifiers: ['../../fixtures/index'] },
+      { file: 'src/cel/test-helpers.ts', specifiers: ['../../fixtures'] },
+      { file: 'src/k8s/fixes/c.test.ts', specifiers: ['./fixtures/own.yaml', '../../../fixtures'] },
+      { file: 'src/k8s/path.ts', specifiers: ['../../fixtures'] },
+      { file: 'src/store/gallery.ts', specifiers: ['../../fixtures/realworld/01-cert-manager-webhooks.yaml?raw'] },
+    ];
+    expect(importViolations(modules)).toEqual([
+      "src/k8s/path.ts: imports the test data ('../../fixtures'), but only tests, benches and test helpers import fixtures/",
+      "src/store/gallery.ts: imports the test data ('../../fixtures/realworld/01-cert-manager-webhooks.yaml?raw'), but only tests, benches and test helpers import fixtures/",
+    ]);
+  });
   it('rejects cycles, long and short, and names one path through each', () => {
     const graph = new Map([
       ['a', ['b']],

@@ -11,6 +11,8 @@
  * - src/ui reaches the CEL engine and the YAML parser only through the store
  *   (it may import the types of src/cel/types.ts).
  * - No import cycle between modules of src/.
+ * - Only tests, benches and test helpers import the repository's test data (fixtures/), so
+ *   none of it reaches the app or the CLI bundle.
  *
  * Files directly in src/ (main.tsx, the entry) may import anything. Run as
  * `npm run check:imports` (scripts/check-imports.test.ts, also part of `npm test`).
@@ -57,6 +59,7 @@ export const CORE_ORDER: readonly (readonly string[])[] = [
   ['policy'], // admission policies: matching, evaluation, saved cases
   ['admission'], // the chain: webhooks and policies in order, lockout
   ['check', 'share'], // the one check pipeline; the workspace file and share links
+  ['migrate'], // Gatekeeper and Kyverno policies converted into native admission
   ['impact'], // replaying a cluster's objects and audit log
   ['cli'], // the command line
 ];
@@ -96,6 +99,9 @@ export function packageOf(specifier: string): string {
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
 }
 
+/** Test code: the only modules of src/ that may import the repository's test data (fixtures/). */
+export const isTestModule = (file: string): boolean => /\.(test|bench)\.tsx?$/.test(file) || /(^|\/)test-helpers\.ts$/.test(file);
+
 /** The file a relative specifier names, among the known files (vite `?worker`-style suffixes dropped). */
 export function resolveRelative(from: string, specifier: string, known: ReadonlySet<string>): string | undefined {
   const bare = specifier.replace(/\?.*$/, '');
@@ -119,6 +125,10 @@ export function importViolations(modules: readonly ModuleImports[]): string[] {
     if (layer === 'core' && rankOf(from) === undefined) out.push(`${m.file}: src/${from} is core but has no place in CORE_ORDER (scripts/check-imports.ts)`);
     for (const spec of m.specifiers) {
       if (spec.startsWith('.')) {
+        const named = posix.normalize(posix.join(posix.dirname(m.file), spec.replace(/\?.*$/, '')));
+        if ((named === 'fixtures' || named.startsWith('fixtures/')) && !isTestModule(m.file)) {
+          out.push(`${m.file}: imports the test data ('${spec}'), but only tests, benches and test helpers import fixtures/`);
+        }
         const target = resolveRelative(m.file, spec, known);
         if (target === undefined) continue; // css, json and other assets
         edges.push(target);

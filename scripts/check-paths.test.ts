@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** What a machine-specific or outside-the-repo path looks like (not URL paths such as https://x/home/y). */
-export const MACHINE_PATH =
+const MACHINE_PATH =
   /(?<![\w.~/:-])\/(?:work|home|root|tmp|farm|Users)\/[\w.-]|\b[A-Za-z]:\\Users\\|(?:\.\.\/)+shared\/|(?<![\w./-])shared\/(?:reference|corpus)\//;
 
 function offending(text: string): string[] {

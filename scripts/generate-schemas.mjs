@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatSchemaData, schemaDataFile } from './schema-data.mjs';
+import { deriveTypedData, typedDataFile, typedDifferences } from './typed-data.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const toolDir = join(root, 'tools', 'typecheck-oracle');
@@ -121,6 +122,19 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
         writeFileSync(file, text);
         console.log(`schemas:generate: ${release} (${modfile}) written, ${(text.length / 1e3).toFixed(0)} kB (${seconds} s)`);
       }
+      // the same binary's `types`: how the release's apiserver decodes built-in kinds (src/k8s/typed/data)
+      const typed = deriveTypedData(join(work, `typecheck-oracle-${release}`), work, release);
+      const typedFile = typedDataFile(release);
+      const oldTyped = existsSync(typedFile) ? readFileSync(typedFile, 'utf8') : '';
+      if (oldTyped === typed) console.log(`schemas:generate: ${release} type data unchanged`);
+      else if (check) {
+        stale++;
+        const diff = oldTyped ? typedDifferences(oldTyped, typed) : ['(no data file)'];
+        console.error(`schemas:generate: ${release}: the checked-in type data differs from a regeneration in ${diff.length}: ${diff.slice(0, 20).join(', ')}`);
+      } else {
+        writeFileSync(typedFile, typed);
+        console.log(`schemas:generate: ${release} type data written, ${(typed.length / 1e3).toFixed(0)} kB`);
+      }
       if (!checkWarnings(release, modfile, !check)) {
         stale++;
         console.error(`schemas:generate: ${release}: the real type checker's warnings differ from testdata/warnings-${release}.json`);
@@ -130,7 +144,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     rmSync(work, { recursive: true, force: true });
   }
   if (stale) {
-    console.error('schemas:generate: run `npm run schemas:generate` and commit tools/typecheck-oracle/schemas/ and testdata/');
+    console.error('schemas:generate: run `npm run schemas:generate` and commit tools/typecheck-oracle/schemas/, testdata/ and src/k8s/typed/data/');
     process.exit(1);
   }
 }

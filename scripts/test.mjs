@@ -4,8 +4,9 @@
 // is otherwise idle half the time: tsc, the schema dumps and the engine's snapshot are single
 // threaded, the admission oracle waits on its apiserver). The same steps as one after the other:
 //
-//   build:wasm (the engine) · compress:wasm · build:schemas · build:oracles · build:native · typecheck · check:imports · test:go
-//   → test:unit (vitest; needs the engine, its schemas, the native engine and the oracles)
+//   lint (Biome's format and lint checks, gofmt) · build:wasm (the engine) · compress:wasm · build:schemas · build:oracles
+//     · build:native · typecheck · check:imports · test:go
+//   → lint:go (go vet) · test:unit (vitest; needs the engine, its schemas, the native engine and the oracles)
 //     · build (vite; needs the engine and schemas)
 //   → test:e2e (Playwright on the build) · test:package (the release artifacts from the build)
 //
@@ -27,6 +28,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
  * two cores); `optional`: its failure does not fail the run. Listed in the order they start.
  */
 const STEPS = {
+  // formatting drift and lint findings (Biome, gofmt): seconds, so first, a quick answer
+  lint: { run: 'node scripts/lint.mjs biome gofmt', needs: [] },
   // build:wasm is the engine and then the schema assets: two steps here, so that they run side by side
   'build:wasm': { run: 'npm run build:wasm', needs: [], env: { CEL_SCHEMAS: '0', CEL_WASM_COMPRESS: '0' } },
   // the engine's .br/.gz copies (only the build and e2e serve them): beside the unit tests, not before them
@@ -41,6 +44,10 @@ const STEPS = {
   // the vitest run of test:unit (which is build:wasm && build:native && vitest run)
   'test:unit': { run: 'npx vitest run', needs: ['build:wasm', 'build:schemas', 'build:native'], after: ['build:oracles'] },
   build: { run: 'npm run build', needs: ['build:wasm', 'compress:wasm', 'build:schemas'] },
+  // go vet (the rest of npm run lint): after the Go tests and the oracles, whose compiled packages it
+  // finds in Go's build cache instead of compiling them again beside them (listed after vitest and
+  // the build, which it must not delay)
+  'lint:go': { run: 'node scripts/lint.mjs vet', needs: [], after: ['test:go', 'build:oracles'] },
   'test:e2e': { run: 'npm run test:e2e', needs: ['build'], after: ['test:unit'] },
   // npm run package on the build's dist/, then the CLI's tarball installed and run (scripts/package.test.ts);
   // after test:unit, whose spawned CLI tests read the dist-cli/ that npm pack's prepare rebuilds

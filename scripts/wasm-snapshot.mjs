@@ -81,7 +81,10 @@ function assemble(parts) {
 }
 
 const SECTION = { custom: 0, import: 2, global: 6, export: 7, memory: 5, code: 10, data: 11, dataCount: 12 };
-const VALTYPE = { 0x7f: 'i32', 0x7e: 'i64' };
+const VALTYPE = new Map([
+  [0x7f, 'i32'],
+  [0x7e, 'i64'],
+]);
 
 /** The global section's types (Go's wasm globals are i32 and i64, initialised by a constant). */
 function globalTypes(body) {
@@ -89,7 +92,7 @@ function globalTypes(body) {
   const count = readU32(body, pos);
   const types = [];
   for (let i = 0; i < count; i++) {
-    const type = VALTYPE[body[pos.at]];
+    const type = VALTYPE.get(body[pos.at]);
     if (!type) throw new Error(`wasm-snapshot: global ${i} has an unexpected type 0x${body[pos.at].toString(16)}`);
     pos.at += 2; // type, mutability
     const op = body[pos.at++]; // the constant expression: i32.const or i64.const, a LEB128, end
@@ -202,8 +205,8 @@ export function namePrefix(importPath) {
   let prefix = '';
   for (let i = 0; i < importPath.length; i++) {
     const c = importPath.charCodeAt(i);
-    const escape = c <= 0x20 || (c === 0x2e && i > slash) || c === 0x25 || c === 0x22 || c >= 0x7f;
-    prefix += escape ? `%${c.toString(16).padStart(2, '0')}` : importPath[i];
+    const encode = c <= 0x20 || (c === 0x2e && i > slash) || c === 0x25 || c === 0x22 || c >= 0x7f;
+    prefix += encode ? `%${c.toString(16).padStart(2, '0')}` : importPath[i];
   }
   return prefix.replace(/[^\w.]/g, '_');
 }

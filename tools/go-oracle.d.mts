@@ -33,6 +33,10 @@ export const ORACLE_BUILDS: {
   readonly 'typecheck-oracle-1.36': OracleBuild;
   readonly 'typecheck-oracle-1.30': OracleBuild;
   readonly 'manifest-oracle-1.37': OracleBuild;
+  readonly 'cel-oracle-1.37': OracleBuild;
+  readonly 'cel-oracle-1.36': OracleBuild;
+  readonly 'cel-oracle-1.33': OracleBuild;
+  readonly 'cel-oracle-1.30': OracleBuild;
 };
 export function buildOracle(b: OracleBuild): BuiltOracle;
 export function buildOracleAsync(b: OracleBuild): Promise<BuiltOracle>;

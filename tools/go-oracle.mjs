@@ -39,6 +39,11 @@ export const ORACLE_BUILDS = {
   'typecheck-oracle-1.36': { dir: 'typecheck-oracle', name: 'typecheck-oracle-1.36', modfile: 'go.1.36.mod' },
   'typecheck-oracle-1.30': { dir: 'typecheck-oracle', name: 'typecheck-oracle-1.30', modfile: 'go.1.30.mod' },
   'manifest-oracle-1.37': { dir: 'manifest-oracle', name: 'manifest-oracle-1.37' },
+  // cel-oracle: go.mod pins 1.37; `-tags k8s13N -modfile go.1.N.mod` the others (only k8s.io/apiserver, a light build)
+  'cel-oracle-1.37': { dir: 'cel-oracle', name: 'cel-oracle-1.37' },
+  'cel-oracle-1.36': { dir: 'cel-oracle', name: 'cel-oracle-1.36', tags: ['k8s136'], modfile: 'go.1.36.mod' },
+  'cel-oracle-1.33': { dir: 'cel-oracle', name: 'cel-oracle-1.33', tags: ['k8s133'], modfile: 'go.1.33.mod' },
+  'cel-oracle-1.30': { dir: 'cel-oracle', name: 'cel-oracle-1.30', tags: ['k8s130'], modfile: 'go.1.30.mod' },
 };
 
 let goVersionText;

@@ -59,6 +59,10 @@ func compileIn(expr, ctxName string, o compileOptions, stage envStage) (*compile
 	es := envSetFor(minor, stage)
 	c := &compiled{spec: spec, opts: o}
 	accessor := spec.accessor(expr)
+	if r := releaseSyntaxError(expr, minor, accessor); r != nil {
+		c.result = *r
+		return c, nil
+	}
 	if composes(spec, o, stage) {
 		pc, err := getPolicyCompiler(es, o.HasParams, visibleVariables(ctxName, o))
 		if err != nil {

@@ -18,6 +18,7 @@ import (
 
 type runtimeFix struct {
 	name   string
+	since  uint // the library's IntroducedVersion minor (0: always there): not declared before it
 	from   uint // the first minor release with the fix
 	before []cel.EnvOption
 	source string
@@ -42,6 +43,33 @@ var runtimeFixes = []runtimeFix{
 		},
 		source: "k8s.io/apiserver pkg/cel/library/quantity.go quantityAdd/AddInt/Sub/SubInt (v0.36: copy := *q; v0.37: q.DeepCopy())",
 	},
+	{
+		name:  "lists-range-negative",
+		since: 34, // ext.Lists(ext.ListsVersion(3)) in environment/base.go
+		from:  37,
+		// cel-go ext/lists.go genRange: until v0.28 a negative size gives [] (the loop never
+		// runs); v0.29 (k8s.io/apiserver v0.37) fails with "lists.range: size must be
+		// non-negative" and caps the size.
+		before: []cel.EnvOption{
+			cel.Function("lists.range",
+				cel.Overload("lists_range", []*cel.Type{cel.IntType}, cel.ListType(cel.IntType), cel.UnaryBinding(listsRangeBefore137)),
+			),
+		},
+		source: "github.com/google/cel-go ext/lists.go genRange (v0.26.0: no size check; v0.29.2: non-negative, at most maxRangeSize)",
+	},
+}
+
+// listsRangeBefore137 is cel-go v0.26's lists.range.
+func listsRangeBefore137(n ref.Val) ref.Val {
+	size, ok := n.(types.Int)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(n)
+	}
+	var out []ref.Val
+	for i := types.Int(0); i < size; i++ {
+		out = append(out, i)
+	}
+	return types.DefaultTypeAdapter.NativeToValue(out)
 }
 
 // The four functions as k8s.io/apiserver v0.30–v0.36 have them (pkg/cel/library/quantity.go).

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/google/cel-go/cel"
 	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/apiserver/pkg/cel/environment"
 )
@@ -108,11 +107,13 @@ func envSetFor(minor uint, stage envStage) *envSetRef {
 // withOlderBehaviour extends an env set with the implementations a target release had
 // before the runtime fixes it lacks (the target's own binary runs both stages).
 func withOlderBehaviour(ref *envSetRef, minor uint) *envSetRef {
-	var opts []cel.EnvOption
+	var opts []environment.VersionedOptions
 	key := ref.key
 	for _, f := range runtimeFixes {
-		if minor < f.from {
-			opts = append(opts, f.before...)
+		if minor < f.from && minor >= f.since {
+			// IntroducedVersion keeps a library's redefinition out of an env set that lacks the
+			// library (the write-time env of its first release, compatibility one release before).
+			opts = append(opts, environment.VersionedOptions{IntroducedVersion: version.MajorMinor(1, f.since), EnvOptions: f.before})
 			key += " -" + f.name
 		}
 	}
@@ -124,7 +125,7 @@ func withOlderBehaviour(ref *envSetRef, minor uint) *envSetRef {
 	s, ok := envSetsAt[key]
 	if !ok {
 		var err error
-		s, err = ref.set.Extend(environment.VersionedOptions{IntroducedVersion: version.MajorMinor(1, 0), EnvOptions: opts})
+		s, err = ref.set.Extend(opts...)
 		if err != nil {
 			panic(fmt.Sprintf("env set %s: %v", key, err))
 		}

@@ -83,7 +83,7 @@ function policy(kind: 'ValidatingAdmissionPolicy' | 'MutatingAdmissionPolicy', n
   ];
 }
 
-export const workspace: unknown[] = [
+const workspace: unknown[] = [
   ...Array.from({ length: 5 }, (_, c) => webhookConfig('MutatingWebhookConfiguration', c)),
   ...Array.from({ length: 5 }, (_, c) => webhookConfig('ValidatingWebhookConfiguration', c)),
   ...Array.from({ length: 16 }, (_, n) => policy('ValidatingAdmissionPolicy', n)).flat(),

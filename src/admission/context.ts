@@ -6,6 +6,7 @@
  */
 import type { AuthorizerRule } from '../cel/types';
 import { str } from '../base/json';
+import { isAdmitted, markAdmitted } from '../k8s/typed';
 import { releaseOf, type GroupResource } from '../base/releases';
 import type { EquivalentResource, MatchInput, PolicyCel } from '../policy';
 import type { AdmissionRequest, TestInput } from '../request/model';
@@ -44,8 +45,14 @@ export interface SimContext {
   namespaceObject?: unknown;
   /** Where that Namespace came from (a workspace document, options, or assumed). */
   namespaceDocument?: DocumentRef;
-  /** Built-in kind: objects are typed (serializeTyped applies). */
+  /** Built-in kind: objects are typed (decoded into the Go type: `admitted`). */
   typed: boolean;
+  /**
+   * An object of the request's kind as the apiserver decodes it again after a mutation (a
+   * webhook's patch, a MutatingAdmissionPolicy's): src/k8s/typed apiserverObject for built-in
+   * kinds (typed, defaulted), the object itself for custom resources.
+   */
+  admitted: (object: unknown) => unknown;
   dryRun: boolean;
   authorizer: AuthorizerRule[];
   round: 0 | 1;
@@ -111,9 +118,11 @@ export function inputFor(ctx: SimContext, matched?: EquivalentResource, object?:
 
 /** The object converted to an equivalent resource's version: only its apiVersion changes here. */
 export function objectFor(object: unknown, matched?: EquivalentResource): unknown {
-  if (!matched || !matched.kind.kind || typeof object !== 'object' || object === null || Array.isArray(object)) return object;
+  if (!matched?.kind.kind || typeof object !== 'object' || object === null || Array.isArray(object)) return object;
   const { group, version } = matched.kind;
-  return { ...(object as Record<string, unknown>), apiVersion: group ? `${group}/${version}` : version };
+  // only the apiVersion changes: still the object as decoded (not decoded again as the other version)
+  const out = { ...(object as Record<string, unknown>), apiVersion: group ? `${group}/${version}` : version };
+  return isAdmitted(object) ? markAdmitted(out) : out;
 }
 
 export function matchInput(ctx: SimContext): MatchInput {

@@ -11,6 +11,7 @@ import { reads } from '../cel';
 import { projector, unionReads } from '../cel/project';
 import type { CelBatchItem, CelInputs, CelReads } from '../cel/types';
 import type { PolicyCel } from '../policy';
+import { loadTypedData } from '../k8s/typed';
 import { celInputs } from '../request/cel-inputs';
 import { inputFor, type SimContext } from './context';
 import type { LeanChain } from './lean-chain';
@@ -121,6 +122,7 @@ export async function leanVerdicts(set: LeanSet, request: SimRequest, options: S
   await Promise.all(
     set.groups.map(async (g) => {
       const first = set.chains[g.members[0]!]!;
+      await loadTypedData(first.chain.kubernetesVersion);
       const ctx = contextOf(first.chain, request, { ...options, kubernetesVersion: first.chain.kubernetesVersion }, cel, false, false);
       const key = matchKey(ctx, g.reads);
       let gp = g.plans.get(key);

@@ -1,20 +1,23 @@
 /**
- * lockoutReport() on real configurations (src/admission/fixtures: copies from the projects named
- * in each file's header) and a hand-written fail-closed guard: which critical requests each
- * would reject or hold while its webhooks are down, and the field responsible.
+ * lockoutReport() on real configurations (fixtures/realworld: copies from the projects named
+ * in each file's header) and a hand-written fail-closed guard (./fixtures/policy-guard.yaml):
+ * which critical requests each would reject or hold while its webhooks are down, and the field
+ * responsible.
  */
 import { readFileSync } from 'node:fs';
 import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
+import { readFixture } from '../../fixtures';
 import { useEngine } from '../cel/test-helpers';
 import { CRITICAL_REQUESTS, lockoutReport, type LockoutReport } from './index';
 
 useEngine();
 
-function fixture(name: string): unknown[] {
-  const text = readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
-  return loadAll(text).filter((d) => d !== null && d !== undefined);
-}
+const documents = (text: string): unknown[] => loadAll(text).filter((d) => d !== null && d !== undefined);
+/** This folder's own fixture (the hand-written guard). */
+const fixture = (name: string): unknown[] => documents(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8'));
+/** A file of the real-world corpus. */
+const realworld = (name: string): unknown[] => documents(readFixture('realworld', name));
 
 const rejected = (r: LockoutReport) => r.findings.filter((f) => f.effect === 'rejected').map((f) => `${f.request} ← ${f.webhook ?? f.name} @ ${f.path}`);
 const stalled = (r: LockoutReport) => r.findings.filter((f) => f.effect === 'stalled').map((f) => `${f.request} ← ${f.webhook ?? f.name} @ ${f.path}`);
@@ -49,13 +52,13 @@ describe('lockoutReport', () => {
   });
 
   it('cert-manager: webhooks scoped to its own API groups lock nothing out', async () => {
-    const r = await lockoutReport(fixture('cert-manager-webhooks.yaml'));
+    const r = await lockoutReport(realworld('01-cert-manager-webhooks.yaml'));
     expect(r.findings).toEqual([]);
     expect(r.headline).toMatch(/^No critical request would be rejected or stalled/);
   });
 
   it('OpenKruise: the fail-closed Pod webhook rejects kube-system pods and its own (namespaces lack the control-plane label it relies on)', async () => {
-    const r = await lockoutReport(fixture('openkruise-webhooks.yaml'));
+    const r = await lockoutReport(realworld('26-openkruise-webhooks.yaml'));
     expect(rejected(r)).toEqual([
       'kube-system-pod-create ← mpod.kb.io @ webhooks[0].failurePolicy',
       'self:kruise-system/kruise-webhook-service ← mpod.kb.io @ webhooks[0].failurePolicy',
@@ -67,21 +70,21 @@ describe('lockoutReport', () => {
       kind: 'Namespace',
       metadata: { name, labels: { 'control-plane': 'true' } },
     }));
-    expect(rejected(await lockoutReport(fixture('openkruise-webhooks.yaml'), { namespaces: labelled }))).toEqual([]);
+    expect(rejected(await lockoutReport(realworld('26-openkruise-webhooks.yaml'), { namespaces: labelled }))).toEqual([]);
   });
 
   it('Capsule: namespace deletion waits on its fail-closed Namespace webhook', async () => {
-    const r = await lockoutReport(fixture('capsule-webhooks.yaml'));
+    const r = await lockoutReport(realworld('19-capsule-webhooks.yaml'));
     expect(rejected(r)).toEqual(['namespace-delete ← namespaces.projectcapsule.dev @ webhooks[4].failurePolicy']);
   });
 
   it('cel-admission-webhook: fail-closed on everything but excluding kube-system still blocks namespace deletion', async () => {
-    const r = await lockoutReport(fixture('cel-admission-webhook-validating.yaml'));
+    const r = await lockoutReport(realworld('27-cel-admission-webhook-validating.yaml'));
     expect(rejected(r)).toEqual(['namespace-delete ← cel-shim.example.com @ webhooks[0].failurePolicy']);
   });
 
   it('Linkerd: the injector excludes kube-system and fails open, but would hold pods in its own namespace for its timeout (their labels are assumed)', async () => {
-    const r = await lockoutReport(fixture('linkerd-webhooks.yaml'));
+    const r = await lockoutReport(realworld('05-linkerd-webhooks.yaml'));
     expect(rejected(r)).toEqual([]);
     expect(stalled(r)).toEqual([
       'self:linkerd/linkerd-proxy-injector ← linkerd-proxy-injector.linkerd.io @ webhooks[0].timeoutSeconds',
@@ -89,12 +92,12 @@ describe('lockoutReport', () => {
       'self:linkerd/linkerd-policy-validator ← linkerd-proxy-injector.linkerd.io @ webhooks[0].timeoutSeconds',
     ]);
     expect(r.headline).toMatch(/^No critical request would be rejected; \d+ would wait for the timeout of 'linkerd-proxy-injector.linkerd.io'/);
-    expect(rejected(await lockoutReport(fixture('linkerd-webhooks.yaml'), { stallSeconds: 11 }))).toEqual([]);
-    expect(stalled(await lockoutReport(fixture('linkerd-webhooks.yaml'), { stallSeconds: 11 }))).toEqual([]);
+    expect(rejected(await lockoutReport(realworld('05-linkerd-webhooks.yaml'), { stallSeconds: 11 }))).toEqual([]);
+    expect(stalled(await lockoutReport(realworld('05-linkerd-webhooks.yaml'), { stallSeconds: 11 }))).toEqual([]);
   });
 
   it('a MutatingAdmissionPolicy whose matchCondition errors on pods without initContainers rejects kube-system pods (not a webhook: always)', async () => {
-    const r = await lockoutReport(fixture('k8s-docs-map-applyconfiguration.yaml'));
+    const r = await lockoutReport(realworld('80-k8s-docs-map-applyconfiguration.yaml'));
     expect(rejected(r)).toEqual(['kube-system-pod-create ← sidecar-policy.example.com @ spec.matchConditions[0].expression']);
     expect(r.headline).toBe("1 critical request would be rejected by policy 'sidecar-policy.example.com'");
     // plain text: the Lockout view shows the headline as it is, so no Markdown backticks

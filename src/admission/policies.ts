@@ -477,7 +477,8 @@ export async function runMutatingPolicies(ctx: SimContext): Promise<void> {
     if (r.outcome === 'deny' && !denial)
       denial = { kind: 'MutatingAdmissionPolicy', name: p.name, message: r.decision.message ?? '', reason: r.decision.reason, code: r.decision.code ?? 403 };
     // back to the request's version (only the apiVersion was converted)
-    ctx.object = matched && isObject(r.object) && isObject(before) ? { ...r.object, apiVersion: before.apiVersion } : r.object;
+    // the patched object converted back to the typed object and defaulted (policy/mutating/dispatcher.go)
+    ctx.object = ctx.admitted(matched && isObject(r.object) && isObject(before) ? { ...r.object, apiVersion: before.apiVersion } : r.object);
   }
   if (ranAny || ctx.round === 0) st.lastOutput = { object: ctx.object };
   if (denial) ctx.denied = denial;

@@ -5,13 +5,15 @@
  * whatever the client posted; at 1.37 no webhook sees them (ExcludeAdmissionWebhookVirtualResources),
  * at 1.36 a webhook for `*` does; admission policies never do.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useEngine } from '../cel/test-helpers';
 import { simulate } from './index';
-import { serializeTyped } from './serialize';
+import { apiserverObject, loadTypedData } from '../k8s/typed';
 import { hook, mutating } from './test-helpers';
 
 useEngine();
+beforeAll(() => loadTypedData('1.37'));
+const serializeTyped = (o: unknown): unknown => apiserverObject(o, '1.37').object;
 
 const everything = { apiGroups: ['*'], apiVersions: ['*'], operations: ['*'], resources: ['*'] };
 const tokenReview = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 'abc' } };

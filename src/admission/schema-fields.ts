@@ -143,7 +143,7 @@ function step(s: Record<string, unknown>, seg: string, defs: SchemaRoot['definit
   let next: unknown;
   if (seg === ELEMENT) next = s.type === 'array' ? s.items : isObject(s.additionalProperties) ? s.additionalProperties : undefined;
   else if (seg === LIST_ELEMENT) next = s.type === 'array' ? s.items : undefined;
-  else if (Object.prototype.hasOwnProperty.call(obj(s.properties), seg)) next = obj(s.properties)[seg];
+  else if (Object.hasOwn(obj(s.properties), seg)) next = obj(s.properties)[seg];
   return next !== undefined && hasDeclType(next, defs) ? next : undefined;
 }
 

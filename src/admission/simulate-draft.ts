@@ -4,8 +4,10 @@
  * checked for M06 (mutation-check.ts). One home for the Simulate view (src/store/simulator.ts)
  * and saved scenarios (src/check/scenarios.ts, for the CLI). Never throws.
  */
+import { nameOf, namespaceOf, obj, str } from '../base/json';
+import { ADMISSION_KINDS } from '../k8s/resources';
 import type { KubernetesVersion } from '../base/releases';
-import { toTestInput, toWebhookResponses, type DraftError, type ResponseError, type SimulatorDraft, type TestInput } from '../request';
+import { toTestInput, toWebhookResponses, type DraftError, type ResponseError, type ScenarioCluster, type SimulatorDraft, type TestInput } from '../request';
 import { mutationBreaks, type MutationBreak } from './mutation-check';
 import { simulate } from './simulate';
 import type { SimOptions, SimResult } from './types';
@@ -26,11 +28,40 @@ export interface DraftOptions {
   trace?: boolean;
 }
 
+/**
+ * The workspace's objects and then a draft's cluster objects (an Impact report's event: the
+ * cluster's chain, params, CRDs), a workspace admission object replacing the cluster's of the same
+ * kind and name as the report's overlay candidate does. The workspace comes first, so step and
+ * static-manifest indices stay the workspace's; an index past it is a cluster object. Another
+ * cluster object (a param) of the same apiVersion, kind, namespace and name as a workspace one is
+ * that object as the report's run read it (the log changed the workspace's before that line): it
+ * takes the workspace one's place.
+ */
+export function withClusterObjects(objects: readonly unknown[], cluster: ScenarioCluster | undefined): readonly unknown[] {
+  if (!cluster?.objects.length) return objects;
+  const key = (o: unknown) => `${str(obj(o).kind)}/${nameOf(o)}`;
+  const isAdmission = (o: unknown) => ADMISSION_KINDS.has(str(obj(o).kind));
+  const mine = new Set(objects.filter(isAdmission).map(key));
+  const fullKey = (o: unknown) => `${str(obj(o).apiVersion)}/${key(o)}/${namespaceOf(o)}`;
+  const newer = new Map(cluster.objects.filter((o) => !isAdmission(o) && nameOf(o)).map((o) => [fullKey(o), o]));
+  const placed = new Set<unknown>();
+  const workspace = objects.map((o) => {
+    const n = isAdmission(o) || !nameOf(o) ? undefined : newer.get(fullKey(o));
+    if (n === undefined) return o;
+    placed.add(n);
+    return n;
+  });
+  return [...workspace, ...cluster.objects.filter((o) => !placed.has(o) && !(isAdmission(o) && mine.has(key(o))))];
+}
+
+/** Runs a draft: with its cluster objects after `objects` (withClusterObjects) and at its cluster's release when it has one. */
 export async function simulateDraft(
-  objects: readonly unknown[],
+  workspaceObjects: readonly unknown[],
   draft: SimulatorDraft,
-  { kubernetesVersion, staticDocuments, trace = false }: DraftOptions = {},
+  { kubernetesVersion: workspaceVersion, staticDocuments, trace = false }: DraftOptions = {},
 ): Promise<DraftRun> {
+  const objects = withClusterObjects(workspaceObjects, draft.cluster);
+  const kubernetesVersion = draft.cluster?.kubernetesVersion ?? workspaceVersion;
   const { input, errors } = toTestInput(draft.input);
   const { responses, errors: responseErrors } = toWebhookResponses(draft.webhooks);
   if (errors.length || responseErrors.length) return { ok: false, draftErrors: errors, responseErrors };

@@ -8,6 +8,7 @@ import { evaluate, evaluateBatch } from '../cel';
 import { cloneJson, deepEqual, isObject, obj, str, type Obj } from '../base/json';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
 import { NAMESPACE_NAME_LABEL } from '../k8s/resources';
+import { apiserverObject, isBuiltInKind, loadTypedData } from '../k8s/typed';
 import type { PolicyCel } from '../policy';
 import { requestAttributes } from '../request/cel-inputs';
 import type { AdmissionRequest } from '../request/model';
@@ -15,15 +16,43 @@ import { newReinvokeState, type SimContext } from './context';
 import { isMemoCel, memoCel } from './engine';
 import { discoveryFor, gvString, type Discovery } from './discovery';
 import { runMutatingPolicies, runValidatingPolicies } from './policies';
-import { serializeTyped } from './serialize';
 import type { DocumentRef, SimOptions, SimPhase, SimRequest, SimResult } from './types';
 import { runMutatingWebhooks, runValidatingWebhooks } from './webhooks';
 import { collectWorkspace, policyKindOf, type AdmissionWorkspace } from './workspace';
+
+const NAMESPACE_KIND = { group: '', version: 'v1', kind: 'Namespace' };
+
+/**
+ * A Namespace as admission reads it from its informer (the typed object), one per Namespace
+ * document and release: the requests of a replay share it, so the engine's memo finds their
+ * inputs by identity instead of by their JSON.
+ */
+const namespaces = new WeakMap<object, Map<KubernetesVersion, unknown>>();
+function decodedNamespace(ns: unknown, release: KubernetesVersion): unknown {
+  if (!isObject(ns)) return ns;
+  let byRelease = namespaces.get(ns);
+  if (!byRelease) namespaces.set(ns, (byRelease = new Map()));
+  if (!byRelease.has(release)) byRelease.set(release, apiserverObject(ns, release, NAMESPACE_KIND).object);
+  return byRelease.get(release);
+}
 
 const defaultCel: PolicyCel = {
   evaluate: (expression, context, inputs, options) => evaluate(expression, context, inputs, options),
   evaluateBatch: (items, inputs) => evaluateBatch(items, inputs),
 };
+
+const MAX_CHANGED = 3;
+
+/** Where the decoded object does not keep a value the client sent (dropped or rewritten; added defaults aside), as paths. */
+function changedPaths(sent: unknown, decoded: unknown, path = '', out: string[] = []): string[] {
+  if (out.length >= MAX_CHANGED) return out;
+  if (isObject(sent) && isObject(decoded)) {
+    for (const k of Object.keys(sent)) changedPaths(sent[k], decoded[k], path ? `${path}.${k}` : k, out);
+  } else if (Array.isArray(sent) && Array.isArray(decoded) && sent.length === decoded.length) {
+    sent.forEach((x, i) => changedPaths(x, decoded[i], `${path}[${i}]`, out));
+  } else if (!deepEqual(sent, decoded) && sent !== undefined) out.push(`\`${path}\``);
+  return out;
+}
 
 /** A Namespace as the apiserver stores it: always labelled with its own name. */
 function withNameLabel(ns: Obj, name: string): Obj {
@@ -150,13 +179,26 @@ export function contextOf(chain: PreparedChain, request: SimRequest, options: Si
   const { ws, discovery } = chain;
   const attrs = attributesOf(request, notes);
   const { typed } = checkRequest(attrs, discovery, notes);
-  // built-in kinds are decoded into their Go types before admission: empty and null fields are gone
-  let object = typed ? serializeTyped(request.object) : cloneJson(request.object);
-  const oldObject = typed ? serializeTyped(request.oldObject) : cloneJson(request.oldObject);
-  if (explain && typed && isObject(request.object) && !deepEqual(object, request.object)) {
-    notes.push(
-      "the apiserver decodes the object into its Go type before admission and encodes that: empty maps and lists (e.g. `labels: {}`) and nulls are dropped, and fields Go always writes are there (a TokenReview's `status: {user: {}}`: the status is computed after admission), so admission sees the object as shown",
-    );
+  // built-in kinds are decoded into their Go types (defaulted) before admission; custom resources are the JSON as sent
+  const kind = attrs.kind?.kind && attrs.kind.version ? { group: str(attrs.kind.group), version: attrs.kind.version, kind: attrs.kind.kind } : undefined;
+  // a custom resource's metadata is coerced through ObjectMeta too (apiserverObject); a kind the release does not serve is left as sent
+  const decodeKind = kind && (typed || !isBuiltInKind(kind, chain.kubernetesVersion)) ? kind : undefined;
+  const decode = (o: unknown) => (decodeKind ? apiserverObject(o, chain.kubernetesVersion, decodeKind) : { object: cloneJson(o), problems: [] as string[] });
+  const decoded = decode(request.object);
+  let object = decoded.object;
+  const decodedOld = decode(request.oldObject);
+  const oldObject = decodedOld.object;
+  if (explain) {
+    for (const [what, d] of [
+      ['object', decoded],
+      ['oldObject', decodedOld],
+    ] as const)
+      if (d.problems.length) notes.push(`the apiserver would refuse to decode the ${what} (400 Bad Request before admission): ${d.problems.join('; ')}`);
+    const changed = typed ? changedPaths(request.object, object) : [];
+    if (changed.length)
+      notes.push(
+        `the apiserver decodes the object into its Go type before admission, defaults it and encodes that, so admission sees ${changed.join(', ')}${changed.length === MAX_CHANGED ? ', …' : ''} otherwise than sent (empty maps and lists such as \`labels: {}\` and unknown fields are dropped, quantities are canonical; fields Go always writes stay, \`rules: null\` too; defaults are added)`,
+      );
   }
   const isNamespaceRequest = str(attrs.resource?.group) === '' && attrs.resource?.resource === 'namespaces' && !attrs.subResource;
   if (isNamespaceRequest && isObject(object) && str(attrs.name || obj(object.metadata).name))
@@ -173,9 +215,10 @@ export function contextOf(chain: PreparedChain, request: SimRequest, options: Si
     request: attrs,
     object,
     oldObject,
-    namespaceObject: ns.object,
+    namespaceObject: decodedNamespace(ns.object, chain.kubernetesVersion),
     namespaceDocument: ns.document,
     typed,
+    admitted: (o) => (decodeKind ? apiserverObject(o, chain.kubernetesVersion, decodeKind).object : o),
     dryRun: !!request.dryRun,
     authorizer: options.authorizer ?? [],
     round: 0,
@@ -192,7 +235,9 @@ export function contextOf(chain: PreparedChain, request: SimRequest, options: Si
 }
 
 async function run(chain: PreparedChain, request: SimRequest, options: SimOptions, cel: PolicyCel, probing: boolean): Promise<SimResult> {
+  await loadTypedData(chain.kubernetesVersion);
   const ctx = contextOf(chain, request, options, cel, probing);
+  const admitted = ctx.object;
   const { notes } = ctx;
   /** After a policy plugin: while probing, its rejections stay in its steps and the chain goes on. */
   const settlePlugin = () => {
@@ -222,6 +267,7 @@ async function run(chain: PreparedChain, request: SimRequest, options: SimOption
     warnings: ctx.warnings,
     auditAnnotations: ctx.auditAnnotations,
     object: ctx.object,
+    admitted,
     patches: ctx.patches,
     steps: ctx.steps,
     notes,

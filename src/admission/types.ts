@@ -102,8 +102,10 @@ export interface SimResult {
   warnings: string[];
   /** Audit annotations added to the request's audit event. */
   auditAnnotations: Record<string, string>;
-  /** The object after all mutations (the request's object when nothing mutated). */
+  /** The object after all mutations (the request's object as the apiserver decoded it when nothing mutated). */
   object: unknown;
+  /** The request's object as the apiserver decoded it, before any mutation (src/k8s/typed): what `object` is compared with to show the mutations. */
+  admitted?: unknown;
   /** Patches in the order applied; `by` is the webhook name or `<policy>/<binding>`. */
   patches: { by: string; ops: JsonPatchOp[] }[];
   steps: SimStep[];

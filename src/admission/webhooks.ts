@@ -17,7 +17,6 @@ import {
 import { celInputs } from '../request/cel-inputs';
 import { goJSON } from '../k8s/errors';
 import { excludedBy, forbiddenMessage, inputFor, matchInput, reject, requireReinvoking, type SimContext } from './context';
-import { serializeTyped } from './serialize';
 import type { JsonPatchOp, SimDenial, SimOutcome, SimStep } from './types';
 import type { WorkspaceWebhook } from './workspace';
 
@@ -193,7 +192,7 @@ function callHook(ctx: SimContext, wh: WorkspaceWebhook, mutating: boolean): Cal
       denial: { ...base, message, reason: 'InternalError', code: 500 },
     };
   }
-  const before = ctx.typed ? serializeTyped(ctx.object) : ctx.object;
+  const before = ctx.admitted(ctx.object);
   const applied = applyJsonPatch(before, ops);
   if (!applied.ok) {
     const message = `Internal error occurred: ${applied.error}`;
@@ -205,7 +204,7 @@ function callHook(ctx: SimContext, wh: WorkspaceWebhook, mutating: boolean): Cal
       patch: ops,
     };
   }
-  const after = ctx.typed ? serializeTyped(applied.value) : applied.value;
+  const after = ctx.admitted(applied.value);
   const changed = !deepEqual(before, after);
   return {
     outcome: changed ? 'patched' : 'admitted',
@@ -217,6 +216,18 @@ function callHook(ctx: SimContext, wh: WorkspaceWebhook, mutating: boolean): Cal
 }
 
 const called = (d: Decision, r: CallResult): string => `${d.reason}: called; ${r.reason}`;
+
+/**
+ * Whether a webhook step is a call the apiserver attempted (answered, or failed: unavailable, an
+ * invalid response). Not a call: a webhook skipped, one whose matchConditions or selectors failed to
+ * evaluate (the request is rejected, or the webhook passed over, before any call), nor a dry run
+ * refused for its sideEffects before the call.
+ */
+export function webhookCalled(s: Pick<SimStep, 'webhook' | 'reason' | 'message'>): boolean {
+  if (!s.webhook) return false;
+  const failedCall = (s.message ?? '').includes('failed calling webhook') && !(s.message ?? '').includes('SideEffects is nil');
+  return (s.reason.includes(': called; ') || failedCall) && !/dry-run request/.test(s.reason);
+}
 /** A call that went through is decided by the rule that matched; a failure by the field that handles it. */
 const calledPath = (d: Decision, r: CallResult): string => (r.outcome === 'admitted' || r.outcome === 'patched' || r.outcome === 'warned' ? d.path : r.path);
 
@@ -317,9 +328,9 @@ export async function runMutatingWebhooks(ctx: SimContext): Promise<void> {
       });
       if (r.patch) s.patch = r.patch;
       if (r.changed && r.patch) {
-        const before = ctx.typed ? serializeTyped(ctx.object) : ctx.object;
+        const before = ctx.admitted(ctx.object);
         const applied = applyJsonPatch(before, r.patch);
-        if (applied.ok) ctx.object = ctx.typed ? serializeTyped(applied.value) : applied.value;
+        if (applied.ok) ctx.object = ctx.admitted(applied.value);
         ctx.patches.push({ by: wh.name, ops: r.patch });
         requireReinvoking(st);
         ctx.shouldReinvoke = true;

@@ -10,7 +10,7 @@ import { createSyncCompiler, evaluate, evaluateBatch, loadCel, setInputs, type C
 await loadCel();
 const compiler = createSyncCompiler();
 
-export const BENCH_EXPRESSIONS = [
+const BENCH_EXPRESSIONS = [
   "request.operation == 'CREATE' && object.metadata.namespace != 'kube-system'",
   "object.spec.containers.all(c, c.image.startsWith('registry.internal/'))",
   "has(object.metadata.labels) && 'team' in object.metadata.labels",

@@ -281,3 +281,10 @@ describe('jsonpatch.escapeKey (MAP mutations only)', () => {
     expect(await compileError("jsonpatch.escapeKey('a') == 'a'")).toContain('undeclared reference');
   });
 });
+
+describe('time zones (the embedded tz database)', () => {
+  test('a known zone is read, an unknown one fails as the apiserver words it', async () => {
+    expect(await value("timestamp('2024-01-01T12:00:00Z').getHours('Asia/Kolkata')")).toBe(17);
+    expect(await runtimeError("timestamp('2024-01-01T00:00:00Z').getHours('Mars/Olympus')")).toContain('unknown time zone Mars/Olympus');
+  });
+});

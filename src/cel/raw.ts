@@ -71,6 +71,7 @@ export async function startGo(module: WebAssembly.Module): Promise<RawCall> {
   const GoCtor = g.Go as (new () => GoHost) | undefined;
   if (typeof GoCtor !== 'function') throw new Error('wasm_exec.js did not define globalThis.Go');
   const go = new GoCtor();
+  zonesNotFound(g.fs);
   const [section] = WebAssembly.Module.customSections(module, SNAPSHOT_SECTION);
   const instance = await WebAssembly.instantiate(module, go.importObject);
   if (section) {
@@ -88,6 +89,20 @@ export async function startGo(module: WebAssembly.Module): Promise<RawCall> {
   });
   await Promise.race([ready, exited]);
   return rawFromExports(instance.exports as unknown as CelExports);
+}
+
+/**
+ * wasm_exec.js's fs stub answers every open with ENOSYS, so Go's time.LoadLocation, which tries
+ * the host's zoneinfo before the embedded tzdata (main_js.go), fails an unknown zone with "not
+ * implemented on js" where the apiserver says "unknown time zone X". An open that finds nothing
+ * (ENOENT) makes Go fall through to the embedded data and word the failure as the apiserver.
+ * Only the stub is changed (its constants are -1); a host's real fs is left alone.
+ */
+function zonesNotFound(fs: unknown): void {
+  const stub = fs as { constants?: { O_WRONLY?: number }; open?: unknown } | undefined;
+  if (stub?.constants?.O_WRONLY !== -1) return;
+  stub.open = (_path: string, _flags: number, _mode: number, callback: (err: Error) => void) =>
+    callback(Object.assign(new Error('no such file or directory'), { code: 'ENOENT' }));
 }
 
 /** What wasm/main_js.go exports (go:wasmexport) besides Go's own run/resume/getsp. */

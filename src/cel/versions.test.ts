@@ -161,3 +161,28 @@ describe('declarations follow the target', () => {
     expect((await names('1.32')).has('format.named')).toBe(true);
   });
 });
+
+describe("each release's cel-go (wasm/celgo_releases.go, fixes.go; checked by tools/cel-oracle)", () => {
+  test('a backtick-escaped field: 1.37 reads it, 1.33–1.36 refuse the syntax, 1.30–1.32 do not know the character', async () => {
+    const expr = 'object.metadata.labels.`my-label`';
+    const inputs = { object: { metadata: { labels: { 'my-label': 'x' } } } };
+    expect((await evaluate(expr, 'vap-variable', inputs, { kubernetesVersion: '1.37' })).ok).toBe(true);
+    for (const v of versions((m) => m >= 33 && m <= 36)) {
+      const c = await compile(expr, 'vap-validation', { kubernetesVersion: v });
+      expect(c.ok ? '' : c.message, v).toContain("1:24: unsupported syntax: '`'");
+    }
+    for (const v of versions((m) => m <= 32)) {
+      const c = await compile(expr, 'vap-validation', { kubernetesVersion: v });
+      expect(c.ok ? '' : c.message, v).toMatch(/1:24: Syntax error: token recognition error at: '`'[\s\S]*1:33: Syntax error: token recognition error/);
+    }
+  });
+  test('lists.range(-1): [] at 1.34–1.36 (cel-go v0.26), an error at 1.37 (v0.29)', async () => {
+    for (const v of versions((m) => m >= 34 && m <= 36)) {
+      const r = await evaluate('lists.range(-1)', 'vap-variable', {}, { kubernetesVersion: v });
+      expect(r.ok && r.value, v).toEqual([]);
+    }
+    const r = await evaluate('lists.range(-1)', 'vap-variable', {}, { kubernetesVersion: '1.37' });
+    expect(r.ok ? '' : r.message).toContain('lists.range: size must be non-negative');
+    expect((await compile('lists.range(1)', 'vap-validation', { kubernetesVersion: '1.34' })).ok).toBe(false);
+  });
+});

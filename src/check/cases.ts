@@ -39,4 +39,4 @@ export const runPolicyCases = (
   cel: PolicyCel,
   release: KubernetesVersion,
   options: RunCaseOptions = {},
-): Promise<CasesReport> => runCases(caseTarget(policy, objects), cases, celAtRelease(cel, release), options);
+): Promise<CasesReport> => runCases(caseTarget(policy, objects), cases, celAtRelease(cel, release), { ...options, kubernetesVersion: release });

@@ -7,7 +7,8 @@ import type { CelCompileOptions, CelContext, CelEvalResult, CelInputs, CelTraceN
 import { getIn } from '../k8s/edit';
 import { parsePath } from '../base/path';
 import { fieldAt, kindSpecOf } from '../k8s/registry';
-import { passes, toCelInputs, toTestInput, type CelCase } from '../request';
+import { admittedInput, passes, toCelInputs, toTestInput, type CelCase } from '../request';
+import type { KubernetesVersion } from '../base/releases';
 import { celScopeOf } from '../k8s/cel-scope';
 import { obj } from '../base/json';
 
@@ -29,6 +30,7 @@ export async function runCelCases(
   cases: readonly CelCase[],
   cel: CelRunner,
   traced?: CelCaseRun[],
+  release?: KubernetesVersion,
 ): Promise<(string | undefined)[]> {
   const spec = kindSpecOf(object);
   const segments = parsePath(path);
@@ -46,7 +48,7 @@ export async function runCelCases(
       out.push(`its ${errors[0]!.field} does not parse: ${errors[0]!.message}`);
       continue;
     }
-    const r = await cel.evaluate(expression, context, toCelInputs(input), options);
+    const r = await cel.evaluate(expression, context, toCelInputs(await admittedInput(input, release)), options);
     traced?.push({ ok: r.ok, ...(r.ok ? { value: r.value } : {}), ...(r.trace ? { trace: r.trace } : {}) });
     if (passes(c.expect, r.ok ? { ok: true, value: r.value } : { ok: false })) out.push(undefined);
     else out.push(`expected ${c.expect.error ? 'an error' : c.expect.value}, got ${r.ok ? JSON.stringify(r.value) : `${r.stage} error: ${r.message}`}`);

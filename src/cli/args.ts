@@ -6,7 +6,18 @@ import type { FailOn } from './problem';
 import { DEFAULT_MANIFEST_BASE } from '../k8s/static-manifests';
 import type { ManifestDirLayout } from '../share/manifest-dir';
 
-export const USAGE = `Usage: admission-workbench check [options] <path|->...
+/** The commands, for the top-level help and the errors that name them. */
+export const COMMANDS = `Usage: admission-workbench <command> [options]
+
+Commands:
+  check     check admission configuration as the kube-apiserver would (below)
+  impact    replay a cluster's audit log and existing objects through its admission chain
+            and through the chain with the workspace's objects: what would change
+            (admission-workbench impact --help)
+`;
+
+/** `check`'s own help (`check --help`, and after a usage error of `check`). */
+export const CHECK_USAGE = `Usage: admission-workbench check [options] <path|->...
 
 Checks Kubernetes admission configuration (Validating/MutatingWebhookConfiguration,
 Validating/MutatingAdmissionPolicy and their bindings) as the kube-apiserver would:
@@ -43,6 +54,9 @@ Options:
 Exit status: 0 nothing at or above --fail-on, 1 something is, 2 usage error or unreadable input.
 `;
 
+/** The top-level help (`--help`, and after no or an unknown command): the commands, then `check`'s options. */
+export const USAGE = `${COMMANDS}\n${CHECK_USAGE}`;
+
 export interface CheckArgs {
   command: 'check';
   paths: string[];
@@ -72,10 +86,10 @@ const FAIL_ON: readonly FailOn[] = ['error', 'warning', 'finding'];
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   // No arguments is a usage error (exit 2), not a request for help.
-  if (argv.length === 0) return { command: 'error', message: 'no command given (the command is check)' };
+  if (argv.length === 0) return { command: 'error', message: 'no command given (the commands are check and impact)' };
   if (argv[0] === '-h' || argv[0] === '--help' || argv[0] === 'help') return { command: 'help' };
   if (argv[0] === '--version' || argv[0] === '-V' || argv[0] === 'version') return { command: 'version' };
-  if (argv[0] !== 'check') return { command: 'error', message: `unknown command ${JSON.stringify(argv[0])} (the command is check)` };
+  if (argv[0] !== 'check') return { command: 'error', message: `unknown command ${JSON.stringify(argv[0])} (the commands are check and impact)` };
   const out: CheckArgs = { command: 'check', paths: [], format: 'text', failOn: 'error', quiet: false, coverage: false };
   let onlyPaths = false;
   for (let i = 1; i < argv.length; i++) {

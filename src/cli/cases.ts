@@ -174,7 +174,7 @@ async function runWorkspace(
     const source = wsObjects[group.document];
     const current = checked.find((o) => key(o) === key(source)) ?? source;
     const traced: CelCaseRun[] | undefined = ctx.coverage ? [] : undefined;
-    const failures = await runCelCases(current, group.path, group.cases, celAtRelease(cel, release), traced);
+    const failures = await runCelCases(current, group.path, group.cases, celAtRelease(cel, release), traced, release);
     if (traced)
       addCelRuns(
         ctx,
@@ -293,7 +293,7 @@ export async function runCasesFile(
       }
       // kaptest's own binding, not the workspace's
       const target: CaseTarget = { policy, bindings: [suite.binding], paramDocuments: [] };
-      const report = await runCases(target, suite.cases, cel, { trace: !!ctx.coverage });
+      const report = await runCases(target, suite.cases, cel, { trace: !!ctx.coverage, kubernetesVersion });
       addCases(ctx, policy, report, suite.cases);
       policyCaseProblems(ctx, policy, report, suite.cases, suite.paths);
     }

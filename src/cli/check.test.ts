@@ -144,9 +144,21 @@ describe('admission-workbench check on the one pipeline (real CEL engine)', { ti
     expect(await runCli([], r)).toBe(2);
     expect(r.out).toBe('');
     expect(r.err).toMatch(/Usage: admission-workbench check/);
+    // both commands are named: the error, and the top-level help
+    expect(r.err).toMatch(/^admission-workbench: no command given \(the commands are check and impact\)\n/);
+    expect(r.err).toMatch(/^ {2}impact {4}replay a cluster's audit log/m);
     const help = io();
     expect(await runCli(['--help'], help)).toBe(0);
-    expect(help.out).toMatch(/Usage:/);
+    expect(help.out).toMatch(/^Usage: admission-workbench <command> \[options\]\n\nCommands:\n {2}check {5}check admission configuration/);
+    expect(help.out).toMatch(/^ {2}impact {4}.*\n.*\n.*\(admission-workbench impact --help\)$/m);
+    expect(help.out).toMatch(/Usage: admission-workbench check \[options\]/);
+    const unknown = io();
+    expect(await runCli(['imapct'], unknown)).toBe(2);
+    expect(unknown.err).toMatch(/^admission-workbench: unknown command "imapct" \(the commands are check and impact\)\n\nUsage: admission-workbench <command>/);
+    // check's own help and usage errors show check's options only
+    const checkHelp = io();
+    expect(await runCli(['check', '--help'], checkHelp)).toBe(0);
+    expect(checkHelp.out).toMatch(/^Usage: admission-workbench check \[options\]/);
   });
 
   it('--version prints the version and the releases, exit 0', async () => {

@@ -141,7 +141,7 @@ export async function checkTexts(files: readonly InputFile[], options: CheckText
       });
     }
   }
-  const loads = set && set.loads && !problems.some((p) => p.type === 'YAML' && p.severity === 'error');
+  const loads = set?.loads && !problems.some((p) => p.type === 'YAML' && p.severity === 'error');
   return {
     problems,
     objects,

@@ -115,6 +115,7 @@ describe('admission-workbench (spawned)', { timeout: 180_000 }, () => {
       'impact',
       '--format',
       'json',
+      '--all-events',
       '--kubernetes-version',
       '1.37',
       '--cluster',
@@ -125,6 +126,7 @@ describe('admission-workbench (spawned)', { timeout: 180_000 }, () => {
     const one = run([...args, '--shards', '0', '--audit', join(audit, 'audit.log')]); // (its stderr may say the CLI was rebuilt)
     const report = JSON.parse(one.out) as { events: unknown[]; summary: { events: number } };
     expect(report.summary.events).toBeGreaterThan(20);
+    expect(report.events).toHaveLength(report.summary.events);
     for (const shards of ['1', '3']) {
       const r = run([...args, '--shards', shards, '--audit', join(audit, 'audit.log')]);
       expect([r.code, r.err]).toEqual([one.code, '']);

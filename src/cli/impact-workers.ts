@@ -18,7 +18,7 @@ import {
   type OpenMember,
   type OpenShard,
   type PoolAnswer,
-  type PoolAsk,
+  type ToMember,
   type ShardAnswer,
   type ShardBatch,
   type ShardSetup,
@@ -76,7 +76,7 @@ export function threadMember(script: URL | string, data: Record<string, unknown>
     worker.on('message', (m: PoolAnswer) => answer(m));
     worker.on('error', failed);
     worker.on('exit', failed);
-    return { send: (ask: PoolAsk) => worker.postMessage(ask), close: () => void worker.terminate() };
+    return { send: (m: ToMember) => worker.postMessage(m), close: () => void worker.terminate() };
   };
 }
 
@@ -104,6 +104,11 @@ export function workerPool(script: URL, n: number): WorkerPool {
   return {
     inFlight: n * POOL_DEPTH,
     decider(spec) {
+      // the log changed the chains (or the existing objects are judged with the snapshot's): the same workers, other chains
+      if (pool) {
+        pool.respec(spec, () => chainDecider(spec));
+        return pool.decide;
+      }
       const members = Array.from({ length: n }, () => threadMember(script, { role: ROLE, spec }));
       pool = decisionPool(members, () => chainDecider(spec));
       return pool.decide;

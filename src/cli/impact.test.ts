@@ -93,13 +93,32 @@ describe('admission-workbench impact', () => {
     );
     const ja = JSON.parse(a.out);
     expect(ja.summary).toEqual(JSON.parse(b.out).summary);
-    expect(ja.events).toHaveLength(3);
+    // the changed events, as the Impact view's export holds them; --all-events every one
+    expect([ja.eventsKept, ja.events.length]).toEqual(['changed', 2]);
+    expect(ja.requests).toBeUndefined();
+    const all = io();
+    await runCli(
+      [
+        'impact',
+        '--no-existing',
+        '--format',
+        'json',
+        '--all-events',
+        '--cluster',
+        join(dir, 'snapshot.json'),
+        '--audit',
+        join(dir, 'audit.log'),
+        join(dir, 'policy.yaml'),
+      ],
+      all,
+    );
+    expect([JSON.parse(all.out).eventsKept, JSON.parse(all.out).events.length]).toEqual(['all', 3]);
     const md = io();
     await runCli(
       ['impact', '--no-existing', '--format', 'markdown', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'audit.log'), join(dir, 'policy.yaml')],
       md,
     );
-    expect(md.out).toContain('| newly-denied | 2 | 0 |');
+    expect(md.out).toContain('| newly-denied | 2 | not judged |');
   });
   it('--static: the workspace is a static manifest set, run first and named so in the report', async () => {
     const r = io();
@@ -126,7 +145,7 @@ describe('admission-workbench impact', () => {
       ],
       j,
     );
-    expect(JSON.parse(j.out).events[1].candidate.deniedBy).toMatchObject({ name: 'require-team', static: true });
+    expect(JSON.parse(j.out).events[0].candidate.deniedBy).toMatchObject({ name: 'require-team', static: true });
     expect(parseImpactArgs(['--audit', 'a', '--static'])).toMatchObject({ static: true });
   });
   it('a cut-off gzip log: the events before the cut are reported, the rest counted as unreadable (no crash)', async () => {
@@ -179,7 +198,9 @@ describe('admission-workbench impact', () => {
     expect(r.err).toMatch(/broken\.json:\d+: .*\(skipped\)/);
     const report = JSON.parse(r.out);
     expect(report.existing.map((e: { name: string }) => e.name)).toEqual(['a', 'b']);
-    expect(report.summary.notes[0]).toMatch(/^1 part of the snapshot could not be read and was skipped \(the first: .*broken\.json:\d+/);
+    // a snapshot read in part: a warning in the headline, not a footnote
+    expect(report.summary.warnings[0]).toMatch(/^1 part of the snapshot could not be read and was skipped \(the first: .*broken\.json:\d+/);
+    expect(report.summary.headline).toMatch(/\(warning: 1 part of the snapshot could not be read/);
   });
   it('on a terminal, the reading of a large snapshot and the replay say how far they are on stderr', async () => {
     const items = Array.from({ length: 10_000 }, (_, i) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${i}`, namespace: 'apps' } }));
@@ -193,6 +214,53 @@ describe('admission-workbench impact', () => {
     const r = io();
     expect(await runCli(['impact', '--candidate', 'replace', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'audit.log')], r)).toBe(0);
     expect(r.out).toContain('The candidate would have denied none of 3 writes');
+  });
+  it('--webhook-answers: the Simulate view answers (a patch, warnings …) from a file; the report says what was assumed', async () => {
+    writeFileSync(
+      join(dir, 'webhook.yaml'),
+      `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: { name: pod-review }
+webhooks:
+  - name: review.example.com
+    clientConfig: { url: "https://review.example.com/" }
+    rules: [{ apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods] }]
+    sideEffects: None
+    admissionReviewVersions: [v1]
+`,
+    );
+    writeFileSync(join(dir, 'answers.yaml'), 'review.example.com:\n  warnings: [reviewed by the candidate]\nother.example.com: unavailable\n');
+    const base = ['impact', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'audit.log'), join(dir, 'webhook.yaml')];
+    const r = io();
+    expect(
+      await runCli([...base, '--webhook-answers', join(dir, 'answers.yaml'), '--fail-on', 'newly-warned', '--user', 'ci', '--group', 'deployers'], r),
+    ).toBe(1);
+    expect(r.err).toBe('');
+    expect(r.out).toContain(
+      'Assumed: Kubernetes 1.37; webhook answers: review.example.com allow with warnings: "reviewed by the candidate"; other.example.com unavailable (down / timeout); every other webhook allows; existing objects are created by ci (groups deployers, system:authenticated).',
+    );
+    expect(r.out).toMatch(/3 {2}newly-warned {2}— {2}ns=apps user=ci-bot pods {2}\(e\.g\. line 1: warns: reviewed by the candidate\)/);
+    expect(r.out).toContain('newly-warned  Pod apps/running: warns: reviewed by the candidate');
+    // --webhook wins over the file
+    const j = io();
+    await runCli([...base, '--webhook-answers', join(dir, 'answers.yaml'), '--webhook', 'review.example.com=deny', '--format', 'json'], j);
+    expect(JSON.parse(j.out).summary.assumed.webhooks).toEqual({ 'review.example.com': 'deny', 'other.example.com': 'unavailable' });
+    expect(JSON.parse(j.out).summary.changes['newly-denied']).toBe(3);
+    // a bad answer says where and stops the run
+    writeFileSync(join(dir, 'bad-answers.yaml'), 'review.example.com: maybe\n');
+    const bad = io();
+    expect(await runCli([...base, '--webhook-answers', join(dir, 'bad-answers.yaml')], bad)).toBe(2);
+    expect(bad.err).toContain(
+      'bad-answers.yaml: review.example.com: "maybe" is not an answer: allow, deny, unavailable, {patch: [JSON Patch operations]} or {warnings: [strings]}',
+    );
+    expect(parseImpactArgs(['--audit', 'a', '--group', 'g'])).toEqual({
+      error: '--group needs --user (the default user is kubernetes-admin in system:masters)',
+    });
+  });
+  it('existing objects not judged say so, not 0', async () => {
+    const r = io();
+    await runCli(['impact', '--no-existing', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'audit.log'), join(dir, 'policy.yaml')], r);
+    expect(r.out).toMatch(/\nnewly-denied +2 not judged\n/);
   });
   it('usage errors and unreadable input exit 2', async () => {
     const r = io();
@@ -212,5 +280,117 @@ describe('admission-workbench impact', () => {
     expect(parseImpactArgs(['--audit', 'a', '--workers', 'many'])).toEqual({ error: '--workers takes a number (0: decide on the main thread)' });
     expect(parseImpactArgs(['--audit', 'a', '--shards', '4'])).toMatchObject({ shards: 4 });
     expect(parseImpactArgs(['--audit', 'a', '--shards', '-1'])).toEqual({ error: '--shards takes a number (0: replay the log on the main thread)' });
+  });
+
+  it('input errors exit 2 and say so in the headline: an HTML page as the log, an empty log, the snapshot and the log swapped', async () => {
+    writeFileSync(join(dir, 'page.html'), '<!DOCTYPE html>\n<html><body>Sign in</body></html>\n');
+    writeFileSync(join(dir, 'empty.log'), '');
+    const html = io();
+    expect(await runCli(['impact', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'page.html'), join(dir, 'policy.yaml')], html)).toBe(2);
+    expect(html.out).toMatch(/^Input error: the audit log holds no readable audit event in 2 lines .*it looks like HTML/);
+    expect(html.err).toContain('the audit log holds no readable audit event');
+    const empty = io();
+    expect(await runCli(['impact', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'empty.log'), join(dir, 'policy.yaml')], empty)).toBe(2);
+    expect(empty.out).toMatch(/^Input error: the audit log is empty\. /);
+    const swapped = io();
+    expect(
+      await runCli(
+        ['impact', '--format', 'json', '--cluster', join(dir, 'audit.log'), '--audit', join(dir, 'snapshot.json'), join(dir, 'policy.yaml')],
+        swapped,
+      ),
+    ).toBe(2);
+    const j = JSON.parse(swapped.out);
+    expect(j.summary.inputErrors).toEqual([
+      'the snapshot holds audit events, not cluster objects: it is an audit log (were the snapshot and the log swapped?)',
+      expect.stringMatching(/^the audit log holds no readable audit event in 1 line .*were the snapshot and the log swapped\?\)$/),
+    ]);
+    const gh = io();
+    expect(
+      await runCli(['impact', '--format', 'github', '--cluster', join(dir, 'audit.log'), '--audit', join(dir, 'snapshot.json'), join(dir, 'policy.yaml')], gh),
+    ).toBe(2);
+    expect(gh.out).toContain('::error title=admission impact: input error::the snapshot holds audit events');
+  });
+
+  it('--kubernetes-version: runs at that release and says what the candidate holds that it does not serve', async () => {
+    writeFileSync(
+      join(dir, 'map.yaml'),
+      `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: { name: add-team }
+spec:
+  failurePolicy: Fail
+  reinvocationPolicy: Never
+  matchConstraints:
+    resourceRules: [{ apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods] }]
+  mutations:
+    - patchType: ApplyConfiguration
+      applyConfiguration: { expression: 'Object{metadata: Object.metadata{labels: {"team": "platform"}}}' }
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: { name: add-team }
+spec: { policyName: add-team }
+`,
+    );
+    const args = (v: string) => [
+      'impact',
+      '--no-existing',
+      '--kubernetes-version',
+      v,
+      '--cluster',
+      join(dir, 'snapshot.json'),
+      '--audit',
+      join(dir, 'audit.log'),
+      join(dir, 'policy.yaml'),
+      join(dir, 'map.yaml'),
+    ];
+    const now = io();
+    // 1.37: the MutatingAdmissionPolicy adds the team label before require-team checks it
+    expect(await runCli(args('1.37'), now)).toBe(0);
+    expect(now.out).toContain('The candidate would have denied none of 3 writes');
+    const old = io();
+    expect(await runCli(args('1.30'), old)).toBe(1);
+    expect(old.out).toMatch(
+      /^The candidate would have denied 2 of 3 writes: 2 by ValidatingAdmissionPolicy require-team \(warning: the audit log's last line is cut off \(line 4\); Kubernetes 1\.30 does not serve MutatingAdmissionPolicy add-team \(apiVersion: no matches for kind "MutatingAdmissionPolicy"/,
+    );
+    expect(old.out).toContain('Assumed: Kubernetes 1.30; ');
+  });
+
+  it('writes whose old object is unknown and read are undetermined in every format, and never fail the run', async () => {
+    writeFileSync(
+      join(dir, 'guard.yaml'),
+      `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: { name: keep-team }
+spec:
+  failurePolicy: Fail
+  matchConstraints:
+    resourceRules: [{ apiGroups: [""], apiVersions: [v1], operations: [UPDATE], resources: [pods] }]
+  validations:
+    - expression: "object.metadata.labels.team == oldObject.metadata.labels.team"
+      message: the team label stays
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: { name: keep-team }
+spec: { policyName: keep-team, validationActions: [Deny] }
+`,
+    );
+    const update = (i: number) => ev(i, { team: 'b' }).replace('"verb":"create"', '"verb":"update"').replace('"code":201', '"code":200');
+    writeFileSync(join(dir, 'updates.log'), `${update(1)}\n${update(2)}\n`);
+    const base = ['impact', '--no-existing', '--cluster', join(dir, 'snapshot.json'), '--audit', join(dir, 'updates.log'), join(dir, 'guard.yaml')];
+    const text = io();
+    expect(await runCli([...base, '--fail-on', 'any-change'], text)).toBe(0);
+    expect(text.out).toContain('The candidate would have denied none of 2 writes; 2 writes undetermined: the old object is unknown and the decision reads it');
+    expect(text.out).toMatch(/\nundetermined {14}2 not judged\n/);
+    const json = io();
+    await runCli([...base, '--format', 'json'], json);
+    expect(JSON.parse(json.out).summary.changes.undetermined).toBe(2);
+    const md = io();
+    await runCli([...base, '--format', 'markdown'], md);
+    expect(md.out).toContain('| undetermined | 2 | not judged |');
+    const gh = io();
+    expect(await runCli([...base, '--format', 'github'], gh)).toBe(0);
+    expect(gh.out).toContain('::warning title=admission impact: undetermined::2 × pods by ci-bot in apps: ValidatingAdmissionPolicy keep-team (');
   });
 });

@@ -2,13 +2,16 @@
  * `admission-workbench impact`: what a candidate (the workspace files) would have done to a
  * cluster's real traffic (an audit log, streamed, gzip or not) and to its running objects (a
  * `kubectl get -o yaml|json` snapshot), beside the cluster's own chain. Exit 0 nothing at or above
- * --fail-on, 1 something is, 2 usage error or unreadable input. Never throws.
+ * --fail-on, 1 something is, 2 usage error or unreadable input (the report's input errors
+ * included: a log with no audit event, a snapshot that is none). Never throws.
  */
 import { isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../base/releases';
 import { celEngines, celStatus, loadCel } from '../cel';
 import {
   analyzeImpact,
+  assumedLines,
   groupEvents,
+  reasonOf,
   isAdmissionObject,
   laterReads,
   readSnapshot,
@@ -21,7 +24,7 @@ import {
   type Change,
   type ImpactReport,
 } from '../impact';
-import type { WebhookResponse } from '../request/scenario';
+import { readWebhookAnswers, type WebhookResponse } from '../request/scenario';
 import { parseDocuments } from '../yaml';
 import type { WorkerPool } from './impact-workers';
 import { listInputs, readInputs, type FileSystem } from './inputs';
@@ -49,9 +52,16 @@ changes: newly denied, newly warned, newly audited, newly mutated, no longer den
 Options:
   --cluster FILE|DIR           kubectl get … -A -o yaml|json output (several allowed; any size, streamed; .gz accepted)
   --audit FILE|-               kube-apiserver audit log (JSON lines, audit.k8s.io/v1; .gz read as gzip)
-  --candidate overlay|replace  overlay (default): the cluster's chain plus the workspace's; replace: the workspace's alone
+  --candidate overlay|replace  overlay (default): the cluster's chain plus the workspace's (same-named objects
+                               replaced); replace: the workspace's alone
   --webhook NAME=ANSWER        a webhook's assumed answer: allow (default), deny, unavailable
-  --user NAME                  who creates the existing objects when they are judged (default kubernetes-admin)
+  --webhook-answers FILE       assumed answers, YAML or JSON, as the app's Impact view reads them: webhook name →
+                               allow | deny | unavailable | {patch: [JSON Patch]} | {warnings: [text]}
+                               (--webhook flags win over the file)
+  --user NAME                  who creates the existing objects when they are judged (default kubernetes-admin,
+                               groups system:masters)
+  --group GROUP                a group of --user (several allowed; system:authenticated is added, as the apiserver does)
+  --all-events                 --format json: every write's event, not only the changed ones (the summary counts them all)
   --no-existing                do not judge the snapshot's existing objects
   --static                     the workspace's admission objects are a static manifest set (1.37+
                                staticManifestsDir): the candidate runs them first, as the apiserver does
@@ -66,7 +76,11 @@ Options:
   --fail-on newly-denied|newly-warned|any-change   exit 1 when the candidate changes this much (default newly-denied)
   -h, --help                   this help
 
-Exit status: 0 nothing at or above --fail-on, 1 something is, 2 usage error or unreadable input.
+Writes whose old object is unknown and whose decision reads it are counted as undetermined,
+never as a change (--fail-on does not count them).
+
+Exit status: 0 nothing at or above --fail-on, 1 something is, 2 usage error or unreadable input (a
+file that cannot be read, an audit log with no audit event, a snapshot with no object or that is a log).
 `;
 
 /** Requests in flight per engine process when this thread decides: their engine calls share round trips. */
@@ -82,7 +96,10 @@ export interface ImpactArgs {
   audit?: string;
   candidate: 'overlay' | 'replace';
   webhooks: Record<string, WebhookResponse>;
+  /** A file of assumed answers (readWebhookAnswers); `webhooks` win over it. */
+  webhookAnswers?: string;
   user?: string;
+  groups: string[];
   existing: boolean;
   kubernetesVersion?: KubernetesVersion;
   format: (typeof FORMATS)[number];
@@ -95,10 +112,21 @@ export interface ImpactArgs {
   shards?: number;
   /** The workspace's admission objects are a static manifest set (as `check --static`). */
   static?: boolean;
+  /** `--format json` holds every event, not only the changed ones. */
+  allEvents?: boolean;
 }
 
 export function parseImpactArgs(argv: readonly string[]): ImpactArgs | { help: true } | { error: string } {
-  const out: ImpactArgs = { workspace: [], cluster: [], candidate: 'overlay', webhooks: {}, existing: true, format: 'text', failOn: 'newly-denied' };
+  const out: ImpactArgs = {
+    workspace: [],
+    cluster: [],
+    candidate: 'overlay',
+    webhooks: {},
+    groups: [],
+    existing: true,
+    format: 'text',
+    failOn: 'newly-denied',
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (!arg.startsWith('-') || arg === '-') {
@@ -112,6 +140,10 @@ export function parseImpactArgs(argv: readonly string[]): ImpactArgs | { help: t
     }
     if (arg === '--static') {
       out.static = true;
+      continue;
+    }
+    if (arg === '--all-events') {
+      out.allEvents = true;
       continue;
     }
     const eq = arg.indexOf('=');
@@ -136,8 +168,14 @@ export function parseImpactArgs(argv: readonly string[]): ImpactArgs | { help: t
         out.webhooks[v.slice(0, at)] = answer;
         break;
       }
+      case '--webhook-answers':
+        out.webhookAnswers = v;
+        break;
       case '--user':
         out.user = v;
+        break;
+      case '--group':
+        out.groups.push(v);
         break;
       case '--workers':
         if (!/^\d{1,3}$/.test(v)) return { error: '--workers takes a number (0: decide on the main thread)' };
@@ -170,14 +208,15 @@ export function parseImpactArgs(argv: readonly string[]): ImpactArgs | { help: t
     }
   }
   if (!out.audit && !out.cluster.length) return { error: 'nothing to replay: give --audit and/or --cluster' };
+  if (out.groups.length && !out.user) return { error: '--group needs --user (the default user is kubernetes-admin in system:masters)' };
   return out;
 }
 
-/** Which changes fail the run at each --fail-on. */
+/** Which changes fail the run at each --fail-on (an undetermined write is no change the log shows: it never fails the run). */
 const FAILING: Readonly<Record<ImpactArgs['failOn'], readonly Change[]>> = {
   'newly-denied': ['newly-denied'],
   'newly-warned': ['newly-denied', 'newly-warned'],
-  'any-change': CHANGES.filter((c) => c !== 'unchanged'),
+  'any-change': CHANGES.filter((c) => c !== 'unchanged' && c !== 'undetermined'),
 };
 
 export const impactFails = (r: ImpactReport, failOn: ImpactArgs['failOn']): boolean =>
@@ -185,10 +224,10 @@ export const impactFails = (r: ImpactReport, failOn: ImpactArgs['failOn']): bool
 
 function formatText(r: ImpactReport): string {
   const s = r.summary;
-  const out = [s.headline, ''];
+  const out = [s.headline, '', `Assumed: ${assumedLines(s.assumed).join('; ')}.`, ''];
   const pad = (x: string | number, n: number) => String(x).padStart(n);
-  out.push(`${'change'.padEnd(18)} ${pad('writes', 8)} ${pad('existing', 9)}`);
-  for (const c of CHANGES) out.push(`${c.padEnd(18)} ${pad(s.changes[c], 8)} ${pad(s.existing.changes[c], 9)}`);
+  out.push(`${'change'.padEnd(18)} ${pad('writes', 8)} ${pad('existing', 10)}`);
+  for (const c of CHANGES) out.push(`${c.padEnd(18)} ${pad(s.changes[c], 8)} ${pad(s.existing.judged ? s.existing.changes[c] : 'not judged', 10)}`);
   const rows = groupEvents(r.events);
   if (rows.length) {
     out.push('', 'Changed requests (grouped):');
@@ -204,7 +243,7 @@ function formatText(r: ImpactReport): string {
   if (existing.length) {
     out.push('', 'Existing objects that change:');
     for (const o of existing.slice(0, 20))
-      out.push(`  ${o.change}  ${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}${o.candidate.deniedBy ? `: ${o.candidate.deniedBy.message}` : ''}`);
+      out.push(`  ${o.change}  ${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}: ${reasonOf(o.change, o.baseline, o.candidate)}`);
     if (existing.length > 20) out.push(`  … ${existing.length - 20} more (--format json)`);
   }
   if (s.webhookCalls.length) {
@@ -227,13 +266,18 @@ function formatText(r: ImpactReport): string {
 
 function formatGithub(r: ImpactReport): string {
   const esc = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-  const lines = groupEvents(r.events)
-    .filter((row) => row.change === 'newly-denied' || row.change === 'newly-warned')
-    .map(
-      (row) =>
-        `::${row.change === 'newly-denied' ? 'error' : 'warning'} title=${esc(`admission impact: ${row.change}`)}::${esc(`${row.count} × ${row.resource} by ${row.user} in ${row.namespace || 'cluster scope'}: ${row.by}${row.examples[0]?.message ? ` (${row.examples[0].message})` : ''}`)}`,
-    );
-  return [...lines, r.summary.headline, ''].join('\n');
+  const s = r.summary;
+  const lines = [
+    ...s.inputErrors.map((e) => `::error title=admission impact: input error::${esc(e)}`),
+    ...s.warnings.map((w) => `::warning title=admission impact: warning::${esc(w)}`),
+    ...groupEvents(r.events)
+      .filter((row) => row.change === 'newly-denied' || row.change === 'newly-warned' || row.change === 'undetermined')
+      .map(
+        (row) =>
+          `::${row.change === 'newly-denied' ? 'error' : 'warning'} title=${esc(`admission impact: ${row.change}`)}::${esc(`${row.count} × ${row.resource} by ${row.user} in ${row.namespace || 'cluster scope'}: ${row.by}${row.examples[0]?.message ? ` (${row.examples[0].message})` : ''}`)}`,
+      ),
+  ];
+  return [...lines, s.headline, ''].join('\n');
 }
 
 async function readObjects(paths: readonly string[], io: ImpactIO): Promise<{ objects: unknown[]; problems: string[] }> {
@@ -316,6 +360,16 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
         problems.push(`${args.audit}: ${(e as Error).message}`);
       }
   }
+  let webhooks = args.webhooks;
+  if (args.webhookAnswers) {
+    try {
+      const read = readWebhookAnswers(new TextDecoder().decode(io.fs.readFile(args.webhookAnswers)));
+      problems.push(...read.problems.map((p) => `${args.webhookAnswers}: ${p}`));
+      webhooks = { ...read.answers, ...args.webhooks };
+    } catch (e) {
+      problems.push(`${args.webhookAnswers}: ${(e as Error).message}`);
+    }
+  }
   for (const p of problems) io.stderr(`admission-workbench impact: ${p}\n`);
   if (problems.length) return 2;
   const t0 = Date.now();
@@ -337,21 +391,21 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
   const shards = audit && shardCount > 0 ? io.impactShards?.(shardCount) : undefined;
   const report = await analyzeImpact({
     workspace: workspace.objects,
-    cluster: cluster.objects,
+    ...(args.cluster.length ? { cluster: cluster.objects } : {}),
     ...(cluster.skipped.length ? { clusterProblems: cluster.skipped } : {}),
     ...(args.static ? { staticDocuments: workspace.objects.flatMap((o, i) => (isAdmissionObject(o) ? [i] : [])) } : {}),
     ...(audit ? { audit } : {}),
     options: {
       candidate: args.candidate,
-      webhooks: args.webhooks,
+      webhooks,
       existing: args.existing,
-      keepUnchanged: args.format === 'json',
+      keepUnchanged: args.format === 'json' && args.allEvents === true,
       ...(retainState ? { retainState } : {}),
       ...(shards ? { shards } : {}),
       // several requests in flight: their engine calls share the native engine's round trips
       ...(pool ? { decider: pool.decider, inFlight: pool.inFlight } : { inFlight: IN_FLIGHT_PER_ENGINE * engines }),
       ...(args.kubernetesVersion ? { kubernetesVersion: args.kubernetesVersion } : {}),
-      ...(args.user ? { user: { username: args.user, groups: ['system:authenticated'] } } : {}),
+      ...(args.user ? { user: { username: args.user, groups: [...new Set([...args.groups, 'system:authenticated'])] } } : {}),
       ...(tty
         ? {
             onProgress: (p) => {
@@ -368,12 +422,17 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
   if (tty) io.stderr('\n');
   io.stdout(
     args.format === 'json'
-      ? reportJson(report)
+      ? reportJson(report, { allEvents: args.allEvents === true })
       : args.format === 'markdown'
         ? reportMarkdown(report)
         : args.format === 'github'
           ? formatGithub(report)
           : formatText(report),
   );
+  // a file that is not what it was given as (a log with no audit event, a snapshot that is a log): the report says nothing about it
+  if (report.summary.inputErrors.length) {
+    for (const e of report.summary.inputErrors) io.stderr(`admission-workbench impact: ${e}\n`);
+    return 2;
+  }
   return impactFails(report, args.failOn) ? 1 : 0;
 }

@@ -91,7 +91,7 @@ export function listInputs(paths: readonly string[], fs: FileSystem, options: { 
       if (capped) return;
       if (entry.startsWith('.') || entry === 'node_modules') continue;
       const path = fs.join(dir, entry);
-      let st;
+      let st: ReturnType<FileSystem['stat']>;
       try {
         st = fs.stat(path);
       } catch (e) {
@@ -109,7 +109,7 @@ export function listInputs(paths: readonly string[], fs: FileSystem, options: { 
       out.push({ path, size: -1 });
       continue;
     }
-    let st;
+    let st: ReturnType<FileSystem['stat']>;
     try {
       st = fs.stat(path);
     } catch (e) {

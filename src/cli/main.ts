@@ -8,7 +8,7 @@ import { celAtRelease } from '../check/cases';
 import { DEFAULT_KUBERNETES_VERSION } from '../base/releases';
 import { DEFAULT_MANIFEST_BASE } from '../k8s/static-manifests';
 import { ADMISSION_CONFIGURATION_FILE, manifestDirectoryFiles } from '../share/manifest-dir';
-import { parseArgs, USAGE, versionText, type CheckArgs } from './args';
+import { CHECK_USAGE, parseArgs, USAGE, versionText, type CheckArgs } from './args';
 import { runCasesFile } from './cases';
 import { checkTexts } from './check';
 import { formatReport, type Report } from './format';
@@ -154,8 +154,10 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     }
   }
   const args = parseArgs(argv);
+  // `check`'s own help and usage errors show its options; the top level shows the commands too.
+  const usage = argv[0] === 'check' ? CHECK_USAGE : USAGE;
   if (args.command === 'help') {
-    io.stdout(USAGE);
+    io.stdout(usage);
     return 0;
   }
   if (args.command === 'version') {
@@ -163,7 +165,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     return 0;
   }
   if (args.command === 'error') {
-    io.stderr(`admission-workbench: ${args.message}\n\n${USAGE}`);
+    io.stderr(`admission-workbench: ${args.message}\n\n${usage}`);
     return 2;
   }
   try {

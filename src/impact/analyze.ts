@@ -7,17 +7,22 @@
  */
 import { isObject, nameOf, namespaceOf, obj, str } from '../base/json';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
-import { discoveryFor, type Discovery, type WebhookResponse } from '../admission';
+import type { WebhookResponse } from '../admission';
 import type { AdmissionRequest, UserInfo } from '../request/model';
 import type { SkipReason } from './audit';
+import { chainKey, chainTracker, paramKinds, type SnapshotEvidence } from './chains';
 import { isAdmissionObject, readCluster, stateOf } from './cluster';
 import { chainDecider, changeOf, CHANGES, type Change, type ChainSpec, type Decider, type Decision, type Denial } from './decide';
-import { logReplay, type EventImpact, type KeptRequest, type LineOutcome, type SkippedLine } from './events';
+import { logReplay, specDiscovery, type EventImpact, type KeptRequest, type LineOutcome, type LogLine, type SkippedLine } from './events';
+import { isUnreadable, logProblems, refusedAt, snapshotProblems, type LogReading } from './inputs';
+import { clusterObjects } from './scenario';
 import { readLineBatches, type TextSource } from './lines';
 import type { LaterReads } from './retain';
 import { shardedReplay, shardObjects, type OpenShard } from './shard';
+import { headlineOf, snapshotTimeNote, type ImpactSummary } from './summary';
 
 export type { EventImpact } from './events';
+export type { ImpactSummary } from './summary';
 
 export interface ExistingImpact {
   kind: string;
@@ -52,7 +57,7 @@ export interface ImpactOptions {
   keepUnchanged?: boolean;
   /** Keep the changed events' results in the report (default true); false with `keepUnchanged: false` keeps none (`onEvent` streams them all). */
   keepChanged?: boolean;
-  /** Keep the whole admission request of up to this many changed events (`report.requests`, by auditID), to open them in the simulator (default 0). */
+  /** Keep the whole admission request of up to this many changed events (`report.requests`, by auditID) and as many changed existing objects (by `existingKey`), to open them in Simulate (default 0). */
   keepRequests?: number;
   onEvent?: (e: EventImpact) => void;
   onProgress?: (p: ImpactProgress) => void;
@@ -92,34 +97,16 @@ export interface ImpactInput {
   options?: ImpactOptions;
 }
 
-export interface ImpactSummary {
-  lines: number;
-  /** Write events replayed. */
-  events: number;
-  skipped: Partial<Record<SkipReason, number>>;
-  changes: Record<Change, number>;
-  existing: { total: number; changes: Record<Change, number> };
-  /** Requests the candidate denies and the baseline admits, by who denies them (`kind name`). */
-  newlyDeniedBy: { by: string; count: number }[];
-  /** The log's time range (ms since the epoch). */
-  from?: number;
-  to?: number;
-  /** Calls per webhook of the candidate chain: total, busiest second, and the longest it may add (timeoutSeconds). */
-  webhookCalls: { webhook: string; calls: number; peakPerSecond: number; timeoutSeconds?: number }[];
-  /** Events whose baseline decision differs from what the live cluster answered (webhook answers assumed, built-in plugins not modelled …). */
-  baselineDisagrees: number;
-  /** What the inputs leave unknown (no Namespaces in the snapshot, old objects not found …). */
-  notes: string[];
-  cancelled: boolean;
-  headline: string;
-}
-
 /** Skipped lines kept with their line number (all are counted in `summary.skipped`). */
 export const MAX_SKIPPED_KEPT = 1000;
 
 export interface ImpactReport {
   events: EventImpact[];
-  /** The requests of the first changed events (`ImpactOptions.keepRequests`), by auditID, with the Namespace they were judged with. */
+  /**
+   * The requests of the first changed events (`ImpactOptions.keepRequests`), by auditID, and of the
+   * first changed existing objects, by `existingKey`: with the Namespace they were judged with and
+   * the cluster objects their run read, to open them in Simulate (`simulatorDraftOf`).
+   */
   requests: Record<string, KeptRequest>;
   existing: ExistingImpact[];
   /** The first MAX_SKIPPED_KEPT lines not replayed, with why. */
@@ -127,46 +114,13 @@ export interface ImpactReport {
   summary: ImpactSummary;
 }
 
+/** The key of an existing object's kept request in `ImpactReport.requests`. */
+export const existingKey = (o: Pick<ExistingImpact, 'kind' | 'namespace' | 'name'>): string =>
+  `existing ${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`;
+
 const ADMIN: UserInfo = { username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] };
 
-const chainKey = (o: unknown): string => `${str(obj(o).kind)}/${nameOf(o)}`;
-
-/** The candidate chain: overlay (the cluster's, same-named objects replaced) or replace. */
-export function candidateChain(clusterChain: readonly unknown[], workspace: readonly unknown[], mode: 'overlay' | 'replace' = 'overlay'): unknown[] {
-  const mine = workspace.filter(isAdmissionObject);
-  if (mode === 'replace') return mine;
-  const replaced = new Set(mine.map(chainKey));
-  return [...clusterChain.filter((o) => !replaced.has(chainKey(o))), ...mine];
-}
-
-/** The params kinds a chain's policies name (`spec.paramKind`), as `apiVersion/kind`. */
-function paramKinds(chain: readonly unknown[]): Set<string> {
-  const out = new Set<string>();
-  for (const o of chain) {
-    const pk = obj(obj(obj(o).spec).paramKind);
-    if (str(pk.kind)) out.add(`${str(pk.apiVersion)}/${str(pk.kind)}`);
-  }
-  return out;
-}
-
 const zeroChanges = (): Record<Change, number> => Object.fromEntries(CHANGES.map((c) => [c, 0])) as Record<Change, number>;
-
-interface Chain {
-  objects: unknown[];
-  timeouts: Map<string, number>;
-}
-
-function chainOf(admission: readonly unknown[], others: readonly unknown[]): Chain {
-  const kinds = paramKinds(admission);
-  const params = others.filter((o) => kinds.has(`${str(obj(o).apiVersion)}/${str(obj(o).kind)}`) || obj(o).kind === 'CustomResourceDefinition');
-  const timeouts = new Map<string, number>();
-  for (const c of admission)
-    for (const w of Array.isArray(obj(c).webhooks) ? (obj(c).webhooks as unknown[]) : []) {
-      const t = obj(w).timeoutSeconds;
-      timeouts.set(str(obj(w).name), typeof t === 'number' ? t : 10);
-    }
-  return { objects: [...admission, ...params], timeouts };
-}
 
 /** A decision (or a batch of outcomes) started, and its taking into the report: taken in the order started. */
 type Pending = () => Promise<void>;
@@ -176,68 +130,49 @@ async function settle(pending: Pending[], keep: number): Promise<void> {
   while (pending.length > keep) await pending.shift()!();
 }
 
+const NOT_BLANK = /\S/;
+
 /** Batches of lines in flight per shard: enough that a shard has the next batch while it decides one. */
 const SHARD_BATCHES_IN_FLIGHT = 4;
 
 /** What the inputs leave unknown, said once in the summary. */
-function inputNotes(cluster: ReturnType<typeof readCluster>, unknown: number, hadSnapshot: boolean, problems: readonly string[] = []): string[] {
+function inputNotes(cluster: ReturnType<typeof readCluster>, unknown: number, undetermined: number, hadSnapshot: boolean): string[] {
   const notes: string[] = [];
-  if (problems.length)
-    notes.push(
-      `${problems.length} part${problems.length === 1 ? '' : 's'} of the snapshot could not be read and ${problems.length === 1 ? 'was' : 'were'} skipped (the first: ${problems[0]})`,
-    );
   if (!hadSnapshot) notes.push('no cluster snapshot: the baseline chain is empty, and old objects come from the log alone');
   else if (!cluster.namespaces.length)
     notes.push('the snapshot has no Namespaces: namespaceSelector and namespaceObject saw each namespace with only its kubernetes.io/metadata.name label');
   if (unknown)
-    notes.push(`${unknown} update or delete requests had no old object in the log or the snapshot (oldObject: unknown); rules on oldObject saw none`);
+    notes.push(
+      `${unknown} update or delete requests had no old object in the log or the snapshot (oldObject: unknown)${undetermined ? `; ${undetermined} of them are undetermined: a policy or matchCondition of their chains reads oldObject` : '; none of their decisions reads oldObject'}`,
+    );
   return notes;
 }
 
-/** The report's one-line answer. */
-export function headlineOf(s: Omit<ImpactSummary, 'headline'>): string {
-  const parts: string[] = [];
-  if (s.events) {
-    const denied = s.changes['newly-denied'];
-    const by = s.newlyDeniedBy
-      .slice(0, 3)
-      .map((b) => `${b.count} by ${b.by}`)
-      .join(', ');
-    parts.push(
-      denied
-        ? `the candidate would have denied ${denied} of ${s.events} writes${by ? `: ${by}` : ''}`
-        : `the candidate would have denied none of ${s.events} writes`,
-    );
-  }
-  if (s.existing.total) {
-    const d = s.existing.changes['newly-denied'];
-    parts.push(`${d ? d : 'none'} of ${s.existing.total} existing objects would be rejected if created now`);
-  }
-  if (!parts.length)
-    return s.cancelled ? 'Cancelled before any write or existing object was judged' : 'nothing to replay: give an audit log or a cluster snapshot';
-  const text = parts.join('; ');
-  return `${text[0]!.toUpperCase()}${text.slice(1)}${s.cancelled ? ' (cancelled: partial report)' : ''}`;
-}
-
-/** See the module comment. Never throws on bad input: what cannot be read is counted in `skipped`. */
+/** See the module comment. Never throws on bad input: what cannot be read is counted in `skipped`, and said in the summary (`inputErrors`, `warnings`). */
 export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
   const options = input.options ?? {};
   const version = options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
   const cluster = readCluster(input.cluster ?? []);
-  const workspaceOthers = input.workspace.filter((o) => !isAdmissionObject(o));
-  const others = [...cluster.objects, ...workspaceOthers];
-  const discovery: Discovery = discoveryFor(others, version);
-  const baseline = chainOf(cluster.chain, others);
-  const candidate = chainOf(candidateChain(cluster.chain, input.workspace, options.candidate), others);
+  // the candidate at the target release: what the release does not serve is not there
+  const { refused, leftOut } = refusedAt(input.workspace, version);
+  const workspace = input.workspace.filter((o) => !leftOut.has(o));
   const statics = new Set<unknown>((input.staticDocuments ?? []).map((i) => input.workspace[i]).filter(isObject));
-  const staticIndices = candidate.objects.flatMap((o, i) => (statics.has(o) ? [i] : []));
   const staticNames = new Set([...statics].map(chainKey));
   /** A denial by a static policy or webhook configuration of the candidate says so. */
   const markStatic = (d: Decision): Decision => {
     const mark = (x: Denial): Denial => (staticNames.has(`${x.kind}/${x.name}`) ? { ...x, static: true } : x);
     return staticNames.size && d.deniedBy ? { ...d, deniedBy: mark(d.deniedBy), ...(d.denials ? { denials: d.denials.map(mark) } : {}) } : d;
   };
-  const stateObjects = [...cluster.objects, ...workspaceOthers.filter((o) => obj(o).kind === 'Namespace')];
+  const chains = chainTracker(
+    { workspace, candidate: options.candidate, kubernetesVersion: version, ...(options.webhooks ? { webhooks: options.webhooks } : {}), statics },
+    cluster.chain,
+    cluster.objects,
+  );
+  /** What the candidate brings that requests read (its params, Namespaces, CustomResourceDefinitions): installed before the first line. */
+  const kinds = paramKinds(workspace.filter(isAdmissionObject));
+  const workspaceObjects = workspace.filter(
+    (o) => isObject(o) && (o.kind === 'Namespace' || o.kind === 'CustomResourceDefinition' || kinds.has(`${str(o.apiVersion)}/${str(o.kind)}`)),
+  );
 
   const report: ImpactReport = { events: [], requests: {}, existing: [], skipped: [], summary: undefined as unknown as ImpactSummary };
   let keptRequests = 0;
@@ -251,47 +186,86 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
   let events = 0;
   let baselineDisagrees = 0;
   let unknownOld = 0;
+  let undetermined = 0;
+  /** Writes whose old object came from the snapshot without anything in the log to say when it was taken. */
+  let unproven = 0;
+  /** When the snapshot was taken, as the events show it (the chains' writes say it too: the first line of either counts). */
+  const evidence: SnapshotEvidence = {};
+  /** What the log's lines turned out to be (its input error or warning). */
+  const reading: LogReading = { lines: 0, events: 0, unreadable: 0 };
   let from: number | undefined;
   let to: number | undefined;
   let cancelled = false;
   /** Why the replay stopped before the end of the log (a shard failed). */
   let stopped: string | undefined;
   const existingTotal = options.existing === false ? 0 : cluster.objects.length;
-  const spec: ChainSpec = {
-    baseline: baseline.objects,
-    candidate: candidate.objects,
-    kubernetesVersion: version,
-    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
-    ...(staticIndices.length ? { staticDocuments: staticIndices } : {}),
-  };
-  const decider = (options.decider ?? chainDecider)(spec);
+  /** Who decides with chains: the last one made is used again for the same chains (the existing objects' when the log changed none). */
+  let made: { spec: ChainSpec; decide: Decider } | undefined;
+  const decider = (spec: ChainSpec): Decider => (made?.spec === spec ? made.decide : (made = { spec, decide: (options.decider ?? chainDecider)(spec) }).decide);
   const inFlight = Math.max(1, options.inFlight ?? 1);
   const pending: Pending[] = [];
   // with several in flight, half are taken before the next are started: those start in one turn,
   // so their engine requests leave together (one at a time was a pipe write per request)
   const refill = inFlight > 1 ? inFlight >> 1 : 0;
   const progress = (phase: ImpactProgress['phase']) =>
-    options.onProgress?.({ lines, events, existing: report.existing.length, existingTotal, changed: events - changes.unchanged, phase });
+    options.onProgress?.({ lines, events, existing: report.existing.length, existingTotal, changed: events - changes.unchanged - changes.undetermined, phase });
+
+  /** A line as read, before it is replayed: counted, and with the chains it brings (a param, a policy … changed before it). */
+  const prepare = (l: LogLine): LogLine => {
+    const blank = !NOT_BLANK.test(l.text);
+    if (l.error !== undefined || l.tooLong || !blank) {
+      reading.lines++;
+      if (reading.head === undefined && !blank) reading.head = l.text.slice(0, 200);
+    }
+    const chain = chains.line(l);
+    if (chain) specs.push({ line: l.line, spec: chain });
+    return chain ? { ...l, chain } : l;
+  };
+
+  /** The chains the log brought, from the line on (prepared ahead of the outcomes taken; both in log order). */
+  const specs: { line: number; spec: ChainSpec }[] = [];
+  let specNow = chains.now;
+  /** The chains a line was decided with: those of the last line at or before it that brought some. */
+  const specAt = (line: number): ChainSpec => {
+    while (specs.length && specs[0]!.line <= line) specNow = specs.shift()!.spec;
+    return specNow;
+  };
+  const fromWorkspace = new Set(input.workspace);
+  /** What else of the cluster a kept request's candidate run read (src/impact/scenario.ts), per chains (the params as of that line). */
+  const readers = new WeakMap<ChainSpec, (request: AdmissionRequest) => unknown[]>();
+  const keep = (k: KeptRequest, source: string, spec: ChainSpec): KeptRequest => {
+    let readOf = readers.get(spec);
+    if (!readOf) readers.set(spec, (readOf = clusterObjects(spec.candidate, (o) => fromWorkspace.has(o))));
+    return { ...k, source, objects: readOf(k.request) };
+  };
+  let keptExisting = 0;
 
   /** A line's outcome taken into the report, in log order. */
   function take(o: LineOutcome): void {
     if ('skip' in o) {
       skipped[o.skip.reason] = (skipped[o.skip.reason] ?? 0) + 1;
       if (report.skipped.length < MAX_SKIPPED_KEPT) report.skipped.push(o.skip);
-    } else takeEvent(staticNames.size ? { ...o.event, candidate: markStatic(o.event.candidate) } : o.event, o.kept);
+      if (isUnreadable(o.skip.reason)) {
+        reading.unreadable++;
+        reading.first ??= { line: o.skip.line, reason: o.skip.reason };
+      } else reading.events++;
+    } else {
+      reading.events++;
+      takeEvent(staticNames.size ? { ...o.event, candidate: markStatic(o.event.candidate) } : o.event, o.kept);
+    }
   }
 
   if (input.audit !== undefined && options.shards?.length) {
     // the log split by object over the shards (src/impact/shard.ts); this thread reads and routes
     const n = options.shards.length;
-    const objects = shardObjects(stateObjects, n);
-    const definitions = others.filter((o) => obj(o).kind === 'CustomResourceDefinition');
+    const objects = shardObjects(cluster.objects, n);
+    const mine = shardObjects(workspaceObjects, n);
     const shards = shardedReplay(
       options.shards,
-      objects.map((objects) => ({
-        spec,
-        definitions,
+      objects.map((objects, i) => ({
+        spec: chains.now,
         objects,
+        workspace: mine[i]!,
         keepRequests: options.keepRequests ?? 0,
         ...(options.retainState ? { retain: options.retainState } : {}),
       })),
@@ -303,7 +277,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
           cancelled = true;
           break;
         }
-        const outcomes = shards.replay(batch);
+        const outcomes = shards.replay(batch.map(prepare));
         outcomes.catch(() => undefined); // a failure is taken (and said) in order, below; the batches after it are dropped
         const read = batch.filter((l) => l.error === undefined);
         const last = read[read.length - 1]?.line;
@@ -327,20 +301,20 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     if (stopped) cancelled = true;
   } else if (input.audit !== undefined) {
     const replay = logReplay({
-      state: stateOf(stateObjects),
-      discovery,
-      decide: decider,
+      state: stateOf(cluster.objects, workspaceObjects),
+      spec: chains.now,
+      decider,
       keepRequests: options.keepRequests ?? 0,
       ...(options.retainState ? { retain: options.retainState } : {}),
     });
-    reading: for await (const batch of readLineBatches(input.audit)) {
+    log: for await (const batch of readLineBatches(input.audit)) {
       for (const l of batch) {
         if (options.signal?.aborted) {
           cancelled = true;
-          break reading;
+          break log;
         }
         if (l.error === undefined) lines = l.line;
-        const outcome = replay(l);
+        const outcome = replay(prepare(l));
         if (!outcome) continue;
         if (!(outcome instanceof Promise)) {
           take(outcome);
@@ -359,6 +333,9 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     events++;
     changes[change]++;
     if (result.oldObject === 'unknown') unknownOld++;
+    if (change === 'undetermined') undetermined++;
+    if (result.snapshotTime && result.snapshotTime !== 'unknown') evidence[result.snapshotTime] ??= { line: result.line, what: describeRequest(result) };
+    else if (result.snapshotTime === 'unknown') unproven++;
     if (change === 'newly-denied' && c.deniedBy)
       deniedBy.set(`${c.deniedBy.kind} ${c.deniedBy.name}`, (deniedBy.get(`${c.deniedBy.kind} ${c.deniedBy.name}`) ?? 0) + 1);
     const liveAllowed = result.live.code < 400;
@@ -382,18 +359,22 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     }
     if (kept && keptRequests < (options.keepRequests ?? 0)) {
       keptRequests++;
-      report.requests[result.auditID] = kept;
+      report.requests[result.auditID] = keep(kept, `line ${result.line} of the audit log`, specAt(result.line));
     }
     options.onEvent?.(result);
     if (change === 'unchanged' ? options.keepUnchanged !== false : options.keepChanged !== false) report.events.push(result);
     if (events % 200 === 0) progress('audit');
   }
 
-  if (!cancelled && existingTotal) {
-    const user = options.user ?? ADMIN;
+  const user = options.user ?? ADMIN;
+  const existingJudged = !cancelled && existingTotal > 0;
+  if (existingJudged) {
+    // the existing objects as the snapshot holds them, judged by the chains the snapshot holds
+    const decide = decider(chains.now);
+    const discovery = specDiscovery(chains.now);
     // the Namespaces as the snapshot has them: the cluster now, whatever the log's replay did before it
     const namespaces = new Map(cluster.namespaces.map((o) => [nameOf(o), o]));
-    for (const o of workspaceOthers) if (obj(o).kind === 'Namespace') namespaces.set(nameOf(o), o);
+    for (const o of workspace) if (obj(o).kind === 'Namespace') namespaces.set(nameOf(o), o);
     for (const o of cluster.objects) {
       if (options.signal?.aborted) {
         cancelled = true;
@@ -415,13 +396,24 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
         userInfo: user,
         options: { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' },
       };
-      const decision = decider(request, namespace ? namespaces.get(namespace) : undefined);
+      const namespaceObject = namespace ? namespaces.get(namespace) : undefined;
+      const decision = decide(request, namespaceObject);
       pending.push(() =>
         decision.then(({ baseline: b, candidate }) => {
           const c = markStatic(candidate);
           const change = changeOf(b, c);
           existingChanges[change]++;
-          report.existing.push({ kind: gvk.kind, ...(namespace ? { namespace } : {}), name: nameOf(o), candidate: c, baseline: b, change });
+          const judged: ExistingImpact = { kind: gvk.kind, ...(namespace ? { namespace } : {}), name: nameOf(o), candidate: c, baseline: b, change };
+          report.existing.push(judged);
+          if (change !== 'unchanged' && keptExisting < (options.keepRequests ?? 0)) {
+            keptExisting++;
+            const what = existingKey(judged);
+            report.requests[what] = keep(
+              { request, ...(namespaceObject ? { namespaceObject } : {}) },
+              `${what.replace(/^existing /, 'the existing ')} of the snapshot, created now`,
+              chains.now,
+            );
+          }
           if (report.existing.length % 200 === 0) progress('existing');
         }),
       );
@@ -434,25 +426,59 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     webhook,
     calls: k.calls,
     peakPerSecond: k.peak,
-    ...(candidate.timeouts.has(webhook) ? { timeoutSeconds: candidate.timeouts.get(webhook) } : {}),
+    ...(chains.timeouts.has(webhook) ? { timeoutSeconds: chains.timeouts.get(webhook) } : {}),
   }));
+  const inputErrors: string[] = [];
+  const warnings: string[] = [];
+  if (input.cluster !== undefined) {
+    const p = snapshotProblems(input.cluster, input.clusterProblems ?? []);
+    if (p.error) inputErrors.push(p.error);
+    if (p.warning) warnings.push(p.warning);
+  }
+  if (input.audit !== undefined && !cancelled) {
+    const p = logProblems(reading);
+    if (p.error) inputErrors.push(p.error);
+    if (p.warning) warnings.push(p.warning);
+  }
+  for (const r of refused)
+    warnings.push(
+      r.leftOut
+        ? `Kubernetes ${version} does not serve ${r.kind} ${r.name} (${r.message}): the candidate runs without it`
+        : `Kubernetes ${version} would not store ${r.kind} ${r.name} (${r.message}): the result is for a configuration the cluster cannot hold`,
+    );
+  for (const k of ['after', 'before'] as const) {
+    const c = chains.evidence[k];
+    if (c && (!evidence[k] || c.line < evidence[k].line)) evidence[k] = c;
+  }
+  const timeNote = input.cluster !== undefined && input.audit !== undefined ? snapshotTimeNote(evidence, unproven) : undefined;
   const partial: Omit<ImpactSummary, 'headline'> = {
+    kubernetesVersion: version,
     lines,
     events,
     skipped,
     changes,
-    existing: { total: report.existing.length, changes: existingChanges },
+    existing: { total: report.existing.length, judged: existingJudged, changes: existingChanges },
     newlyDeniedBy: [...deniedBy].map(([by, count]) => ({ by, count })).sort((a, b) => b.count - a.count || a.by.localeCompare(b.by)),
     ...(from !== undefined ? { from, to } : {}),
     webhookCalls: webhookCalls.sort((a, b) => b.calls - a.calls),
     baselineDisagrees,
+    refused,
+    inputErrors,
+    warnings,
     notes: [
-      ...inputNotes(cluster, unknownOld, input.cluster !== undefined, input.clusterProblems),
+      ...inputNotes(cluster, unknownOld, undetermined, input.cluster !== undefined),
+      ...(timeNote ? [timeNote] : []),
+      ...chains.notes(),
       ...(stopped ? [`the replay stopped at line ${lines}: ${stopped}`] : []),
     ],
     cancelled,
+    assumed: { kubernetesVersion: version, webhooks: options.webhooks ?? {}, user },
   };
   report.summary = { ...partial, headline: headlineOf(partial) };
   progress('done');
   return report;
 }
+
+/** A write in a few words, for the notes. */
+const describeRequest = (e: EventImpact): string =>
+  `${e.request.operation} ${e.request.resource} ${e.request.namespace ? `${e.request.namespace}/` : ''}${e.request.name ?? ''}`;

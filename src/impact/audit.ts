@@ -3,7 +3,7 @@
  * the replay needs, or into the reason it cannot be replayed. What a real log holds:
  * README.md ("What a log holds, and what the replay makes of it").
  */
-import { isObject, obj, str, strList, type Obj } from '../base/json';
+import { isObject, obj, str, strList } from '../base/json';
 import type { Operation, UserInfo } from '../request/model';
 
 export interface ObjectReference {

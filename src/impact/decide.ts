@@ -4,7 +4,7 @@
  * where they do not; `fullDecider`: the full simulation always). Used by analyzeImpact on this
  * thread, by the pools of deciders (pool.ts) and by the replay shards (shard.ts).
  */
-import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
+import type { KubernetesVersion } from '../base/releases';
 import {
   leanChain,
   leanSet,
@@ -19,10 +19,12 @@ import {
   type SimOptions,
   type SimResult,
   type WebhookResponse,
+  webhookCalled,
 } from '../admission';
 import { evaluate, evaluateBatchOnce } from '../cel';
 import type { PolicyCel } from '../policy';
 import type { AdmissionRequest } from '../request/model';
+import { oldObjectRead, readersOf, type Readers } from './old-object';
 
 export interface Denial {
   kind: string;
@@ -47,11 +49,18 @@ export interface Decision {
   /** Webhooks called (their answers are assumed: `ImpactOptions.webhooks`, default allow). */
   calls: string[];
   mutated: boolean;
+  /**
+   * The policies and webhooks whose CEL read `oldObject` while the request's old object is unknown
+   * (an update or delete of an object neither the log nor the snapshot holds): this decision is
+   * the one for no old object, not necessarily the cluster's.
+   */
+  undetermined?: string[];
 }
 
-export type Change = 'newly-denied' | 'no-longer-denied' | 'newly-warned' | 'newly-audited' | 'newly-mutated' | 'unchanged';
+/** `undetermined`: the request's old object is unknown and a chain's decision reads it (`Decision.undetermined`). */
+export type Change = 'newly-denied' | 'no-longer-denied' | 'newly-warned' | 'newly-audited' | 'newly-mutated' | 'undetermined' | 'unchanged';
 
-export const CHANGES: readonly Change[] = ['newly-denied', 'no-longer-denied', 'newly-warned', 'newly-audited', 'newly-mutated', 'unchanged'];
+export const CHANGES: readonly Change[] = ['newly-denied', 'no-longer-denied', 'newly-warned', 'newly-audited', 'newly-mutated', 'undetermined', 'unchanged'];
 
 /** Both chains as plain data (structured-cloneable: what a worker needs to decide). */
 export interface ChainSpec {
@@ -66,6 +75,8 @@ export interface ChainSpec {
 export interface DecisionPair {
   baseline: Decision;
   candidate: Decision;
+  /** Both chains read the unknown old object through the same policies and webhooks (the same objects): where they decide alike, the old object cannot make them differ. */
+  sameUnknown?: true;
 }
 
 /** One request through both chains; `namespaceObject` is the request's Namespace (or undefined). */
@@ -83,7 +94,9 @@ export function chainDecider(spec: ChainSpec): Decider {
   const candidate = prepareChain(spec.candidate, { kubernetesVersion: spec.kubernetesVersion, staticDocuments: spec.staticDocuments });
   const registry: LeanRegistry = new Map();
   const lean = leanSet([leanChain(baseline, registry), leanChain(candidate, registry)]);
+  const unknownOld = unknownOldDecider(baseline, candidate, spec);
   return async (request, namespace) => {
+    if (oldObjectUnknown(request)) return unknownOld(request, namespace);
     const sim = { webhooks: spec.webhooks, namespaces: namespace ? [namespace] : [] };
     const [lb, lc] = await leanVerdicts(lean, request, sim, DEFAULT_CEL);
     if (lb && lc) return { baseline: leanDecision(lb), candidate: leanDecision(lc) };
@@ -104,7 +117,9 @@ export function chainDecider(spec: ChainSpec): Decider {
 export function fullDecider(spec: ChainSpec): Decider {
   const baseline = prepareChain(spec.baseline, { kubernetesVersion: spec.kubernetesVersion });
   const candidate = prepareChain(spec.candidate, { kubernetesVersion: spec.kubernetesVersion, staticDocuments: spec.staticDocuments });
+  const unknownOld = unknownOldDecider(baseline, candidate, spec);
   return async (request, namespace) => {
+    if (oldObjectUnknown(request)) return unknownOld(request, namespace);
     const cel = requestCel(spec.kubernetesVersion);
     const sim = { webhooks: spec.webhooks, namespaces: namespace ? [namespace] : [] };
     const [b, c] = await Promise.all([decide(baseline, request, sim, cel), decide(candidate, request, sim, cel)]);
@@ -139,7 +154,7 @@ function decisionOf(r: SimResult, all?: SimResult): Decision {
     deniedBy: r.deniedBy ? denial(r.deniedBy) : null,
     warnings: r.warnings,
     audited: Object.keys(r.auditAnnotations),
-    calls: [...new Set(r.steps.filter((s) => s.webhook && s.outcome !== 'skipped').map((s) => s.webhook!))],
+    calls: [...new Set(r.steps.filter(webhookCalled).map((s) => s.webhook!))],
     mutated: r.patches.length > 0,
   };
   if (all) {
@@ -149,7 +164,8 @@ function decisionOf(r: SimResult, all?: SimResult): Decision {
   return out;
 }
 
-export function changeOf(baseline: Decision, candidate: Decision): Change {
+export function changeOf(baseline: Decision, candidate: Decision, sameUnknown?: boolean): Change {
+  if ((baseline.undetermined || candidate.undetermined) && !(sameUnknown && alike(baseline, candidate))) return 'undetermined';
   if (baseline.allowed && !candidate.allowed) return 'newly-denied';
   if (!baseline.allowed && candidate.allowed) return 'no-longer-denied';
   if (!candidate.allowed) return 'unchanged';
@@ -160,7 +176,37 @@ export function changeOf(baseline: Decision, candidate: Decision): Change {
 }
 
 /** Runs one request through a chain: simulate, and when it is denied a probe run for every denial. `cel`: the request's (requestCel), shared by its runs. */
-async function decide(chain: PreparedChain, request: AdmissionRequest, sim: SimOptions, cel: PolicyCel): Promise<Decision> {
+async function decide(chain: PreparedChain, request: AdmissionRequest, sim: SimOptions, cel: PolicyCel, readers?: Readers): Promise<Decision> {
   const r = await simulatePrepared(chain, request, sim, cel);
-  return decisionOf(r, r.allowed ? undefined : await probePrepared(chain, request, sim, cel));
+  const d = decisionOf(r, r.allowed ? undefined : await probePrepared(chain, request, sim, cel));
+  const read = readers ? oldObjectRead(r, readers) : [];
+  return read.length ? { ...d, undetermined: read } : d;
+}
+
+/** An update or a delete always has an old object at the apiserver: without one, the replay does not know it. */
+const oldObjectUnknown = (r: AdmissionRequest): boolean => (r.operation === 'UPDATE' || r.operation === 'DELETE') && r.oldObject === undefined;
+
+/** Two decisions alike in all the report shows. */
+const alike = (a: Decision, b: Decision): boolean => {
+  const { undetermined: _a, ...x } = a;
+  const { undetermined: _b, ...y } = b;
+  return JSON.stringify(x) === JSON.stringify(y);
+};
+
+/**
+ * Requests whose old object is unknown: both chains through the full simulation (its steps say
+ * which policies and webhooks evaluated CEL), each decision marked with those that read
+ * `oldObject` (`readersOf`).
+ */
+function unknownOldDecider(baseline: PreparedChain, candidate: PreparedChain, spec: ChainSpec): Decider {
+  let readers: [Readers, Readers] | undefined;
+  return async (request, namespace) => {
+    const [rb, rc] = (readers ??= [readersOf(baseline), readersOf(candidate)]);
+    const cel = requestCel(spec.kubernetesVersion);
+    const sim = { webhooks: spec.webhooks, namespaces: namespace ? [namespace] : [] };
+    const [b, c] = await Promise.all([decide(baseline, request, sim, cel, rb), decide(candidate, request, sim, cel, rc)]);
+    const read = [...(b.undetermined ?? []), ...(c.undetermined ?? [])];
+    const same = read.every((k) => rb.has(k) && rb.get(k) === rc.get(k)) && JSON.stringify(b.undetermined ?? []) === JSON.stringify(c.undetermined ?? []);
+    return { baseline: b, candidate: c, ...(read.length && same ? { sameUnknown: true as const } : {}) };
+  };
 }

@@ -4,15 +4,15 @@
  * and said as an EventImpact, or as why it was skipped. The same code runs on analyzeImpact's
  * thread and in each replay shard (shard.ts), so a sharded run reports what one thread does.
  */
-import type { Discovery } from '../admission';
+import { discoveryFor, type Discovery } from '../admission';
 import type { AdmissionRequest } from '../request/model';
 import { readAuditLine, type AuditLine, type SkipReason } from './audit';
-import { stateKey, type ObjectState, type OldObjectSource } from './cluster';
-import { changeOf, type Change, type Decider, type Decision } from './decide';
+import { stateKey, type ObjectState, type OldObjectSource, type SnapshotTime } from './cluster';
+import { changeOf, type Change, type ChainSpec, type Decider, type Decision } from './decide';
 import type { Line } from './lines';
 import { replayRequest } from './replay';
 import { retains, verbAndRef, type LaterReads } from './retain';
-import { str } from '../base/json';
+import { kindOf, str } from '../base/json';
 
 export interface EventImpact {
   auditID: string;
@@ -27,6 +27,8 @@ export interface EventImpact {
   baseline: Decision;
   change: Change;
   notes?: string[];
+  /** When the snapshot was taken, as this write shows it (its old object from the snapshot, or a create of an object the snapshot holds). */
+  snapshotTime?: SnapshotTime;
 }
 
 /** A line not replayed, and why. */
@@ -41,19 +43,29 @@ export interface SkippedLine {
 export interface KeptRequest {
   request: AdmissionRequest;
   namespaceObject?: unknown;
+  /** Where it comes from (`line 12 of the audit log`): set when the report keeps it. */
+  source?: string;
+  /** The cluster's objects its candidate run read beside the workspace's (src/impact/scenario.ts `clusterObjects`): set when the report keeps it. */
+  objects?: unknown[];
 }
 
 /** What a line of the log comes to (structured-cloneable: a shard sends it back). */
 export type LineOutcome = { skip: SkippedLine } | { event: EventImpact; kept?: KeptRequest };
 
-/** A line as the reader hands it over (`readLineBatches`); `silent`: replayed for the state it leaves, neither decided nor reported (a Namespace's line in the shards that do not decide it). */
-export type LogLine = Line & { tooLong?: number; silent?: true };
+/**
+ * A line as the reader hands it over (`readLineBatches`); `silent`: replayed for the state it
+ * leaves, neither decided nor reported (a Namespace's line in the shards that do not decide it);
+ * `chain`: the chains from this line on (the log changed a param, a policy … before it: chains.ts).
+ */
+export type LogLine = Line & { tooLong?: number; silent?: true; chain?: ChainSpec };
 
 export interface LogReplayOptions {
   /** The objects' state (the snapshot's, then each stored write's): updated as lines are replayed. */
   state: ObjectState;
-  discovery: Discovery;
-  decide: Decider;
+  /** The chains at the first line (until a line brings others). */
+  spec: ChainSpec;
+  /** Who decides with a spec (called again when a line brings other chains). */
+  decider: (spec: ChainSpec) => Decider;
   /** `laterReads`' table: an object no later line reads is forgotten (default: every object kept). */
   retain?: LaterReads;
   /** Keep the whole request of this many changed events (default 0). */
@@ -88,8 +100,20 @@ export function withoutStoredObject(text: string, line: number, reads: LaterRead
  * its outcome once both chains have decided (an event), or undefined (a blank line). Lines must
  * be handed in log order (the state is sequential); the decisions may be awaited in any order.
  */
+/** The resources the replay knows: the release's and the chains' CustomResourceDefinitions. */
+export const specDiscovery = (spec: ChainSpec): Discovery =>
+  discoveryFor(
+    spec.baseline.filter((x) => kindOf(x) === 'CustomResourceDefinition'),
+    spec.kubernetesVersion,
+  );
+
 export function logReplay(o: LogReplayOptions): (l: LogLine) => LineOutcome | Promise<LineOutcome> | undefined {
-  const { state, discovery, decide } = o;
+  const { state } = o;
+  let spec = o.spec;
+  let discovery = specDiscovery(spec);
+  // made when first asked: chains that a line replaces before any decision are never prepared
+  let decider: Decider | undefined;
+  const decide: Decider = (request, ns) => (decider ??= o.decider(spec))(request, ns);
   const retain = o.retain && ((ev: Parameters<typeof retains>[1]) => retains(o.retain!, ev));
   const namespaceObject = (ns: string | undefined): unknown => (ns ? state.get(stateKey('', 'Namespace', '', ns))?.object : undefined);
   /** A line read, its stored object left unread when nothing reads it (`withoutStoredObject`). */
@@ -103,6 +127,11 @@ export function logReplay(o: LogReplayOptions): (l: LogLine) => LineOutcome | Pr
   /** With requests kept, the last outcome: each event's keeping waits for the one before (the first changed events in log order, whatever order the decisions come in). */
   let previous: Promise<unknown> = Promise.resolve();
   return (l) => {
+    if (l.chain) {
+      spec = l.chain;
+      discovery = specDiscovery(spec);
+      decider = undefined;
+    }
     const read: AuditLine | undefined =
       l.error !== undefined
         ? { kind: 'skip', line: l.line, reason: 'unreadable', detail: l.error }
@@ -121,8 +150,8 @@ export function logReplay(o: LogReplayOptions): (l: LogLine) => LineOutcome | Pr
     const ev = read.event;
     const replayed = replayRequest(ev, state, discovery, retain);
     const ns = namespaceObject(replayed.request.namespace);
-    const decided = decide(replayed.request, ns).then(({ baseline, candidate }): { event: EventImpact } => {
-      const change = changeOf(baseline, candidate);
+    const decided = decide(replayed.request, ns).then(({ baseline, candidate, sameUnknown }): { event: EventImpact } => {
+      const change = changeOf(baseline, candidate, sameUnknown);
       const r = replayed.request;
       const event: EventImpact = {
         auditID: ev.auditID,
@@ -143,6 +172,7 @@ export function logReplay(o: LogReplayOptions): (l: LogLine) => LineOutcome | Pr
         baseline,
         change,
         ...(replayed.notes.length ? { notes: replayed.notes } : {}),
+        ...(replayed.snapshotTime ? { snapshotTime: replayed.snapshotTime } : {}),
       };
       return { event };
     });

@@ -1,10 +1,40 @@
 /** The report as JSON, CSV (one line per changed event) and Markdown (headline, counts, the grouped table). */
+import { describeWebhookResponse } from '../request/scenario';
 import type { ImpactReport } from './analyze';
 import { CHANGES } from './decide';
 import { SKIP_REASONS } from './audit';
-import { groupEvents } from './group';
+import { groupEvents, reasonOf } from './group';
+import type { Assumed } from './scenario';
 
-export const reportJson = (r: ImpactReport): string => `${JSON.stringify(r, null, 2)}\n`;
+/**
+ * The report as JSON, the same from the CLI and the Impact view: `summary` counts every write,
+ * `events` holds the changed ones (`eventsKept: "changed"`; `allEvents`, the CLI's
+ * `--all-events`, every one: `"all"`), `existing` every existing object judged, `skipped` the
+ * first lines not replayed. The requests kept to open rows in Simulate stay out.
+ */
+export function reportJson(r: ImpactReport, { allEvents = false }: { allEvents?: boolean } = {}): string {
+  const out = {
+    summary: r.summary,
+    eventsKept: allEvents ? 'all' : 'changed',
+    events: allEvents ? r.events : r.events.filter((e) => e.change !== 'unchanged'),
+    existing: r.existing,
+    skipped: r.skipped,
+  };
+  return `${JSON.stringify(out, null, 2)}\n`;
+}
+
+/** What a report assumed, one part a line: the release, the webhooks' answers, who creates the existing objects (the view, the CLI's text and Markdown). */
+export function assumedLines(a: Assumed): string[] {
+  const answers = Object.entries(a.webhooks).filter(([, r]) => r !== 'allow');
+  const groups = a.user.groups?.length ? ` (groups ${a.user.groups.join(', ')})` : '';
+  return [
+    `Kubernetes ${a.kubernetesVersion}`,
+    answers.length
+      ? `webhook answers: ${answers.map(([name, r]) => `${name} ${describeWebhookResponse(r)}`).join('; ')}; every other webhook allows`
+      : 'webhook answers: every webhook allows',
+    `existing objects are created by ${a.user.username}${groups}`,
+  ];
+}
 
 const csvCell = (v: unknown): string => {
   const s = v === undefined || v === null ? '' : String(v);
@@ -33,7 +63,7 @@ export function reportCsv(r: ImpactReport): string {
       e.change,
       verdict(e.candidate),
       verdict(e.baseline),
-      e.candidate.deniedBy?.message ?? e.baseline.deniedBy?.message,
+      e.candidate.deniedBy?.message ?? e.baseline.deniedBy?.message ?? reasonOf(e.change, e.baseline, e.candidate),
     ]);
   }
   for (const o of r.existing) {
@@ -47,11 +77,11 @@ export function reportCsv(r: ImpactReport): string {
       o.kind,
       o.namespace,
       o.name,
-      '',
+      r.summary.assumed.user.username,
       o.change,
       verdict(o.candidate),
       verdict(o.baseline),
-      o.candidate.deniedBy?.message ?? o.baseline.deniedBy?.message,
+      reasonOf(o.change, o.baseline, o.candidate),
     ]);
   }
   return [head, ...rows].map((row) => row.map(csvCell).join(',')).join('\n') + '\n';
@@ -61,11 +91,11 @@ const mdCell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' '
 
 export function reportMarkdown(r: ImpactReport, maxRows = 50): string {
   const s = r.summary;
-  const out = [`# Admission impact`, '', `**${s.headline}**`, ''];
+  const out = [`# Admission impact`, '', `**${s.headline}**`, '', `Assumed: ${assumedLines(s.assumed).join('; ')}.`, ''];
   if (s.from !== undefined && s.to !== undefined)
     out.push(`Audit log: ${new Date(s.from).toISOString()} to ${new Date(s.to).toISOString()}, ${s.lines} lines, ${s.events} writes replayed.`, '');
   out.push('| change | audit log | existing objects |', '|---|---:|---:|');
-  for (const c of CHANGES) out.push(`| ${c} | ${s.changes[c]} | ${s.existing.changes[c]} |`);
+  for (const c of CHANGES) out.push(`| ${c} | ${s.changes[c]} | ${s.existing.judged ? s.existing.changes[c] : 'not judged'} |`);
   out.push('');
   const rows = groupEvents(r.events);
   if (rows.length) {
@@ -81,10 +111,10 @@ export function reportMarkdown(r: ImpactReport, maxRows = 50): string {
   }
   const existing = r.existing.filter((o) => o.change !== 'unchanged');
   if (existing.length) {
-    out.push('## Existing objects', '', '| change | kind | namespace | name | decided by |', '|---|---|---|---|---|');
+    out.push('## Existing objects', '', '| change | kind | namespace | name | why |', '|---|---|---|---|---|');
     for (const o of existing.slice(0, maxRows))
       out.push(
-        `| ${o.change} | ${o.kind} | ${mdCell(o.namespace ?? '—')} | ${mdCell(o.name)} | ${mdCell(o.candidate.deniedBy ? `${o.candidate.deniedBy.kind} ${o.candidate.deniedBy.name}: ${o.candidate.deniedBy.message}` : '—')} |`,
+        `| ${o.change} | ${o.kind} | ${mdCell(o.namespace ?? '—')} | ${mdCell(o.name)} | ${mdCell(reasonOf(o.change, o.baseline, o.candidate) || '—')} |`,
       );
     out.push('');
   }

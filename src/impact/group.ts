@@ -7,7 +7,7 @@ import type { Change, Decision } from './decide';
 
 export interface ImpactRow {
   change: Change;
-  /** `ValidatingAdmissionPolicy require-team-label` (binding and webhook after a slash), or '' for changes no single object decided. */
+  /** `ValidatingAdmissionPolicy require-team-label` (binding and webhook after a slash); for undetermined events who read the unknown old object; '' for changes no single object decided. */
   by: string;
   namespace: string;
   user: string;
@@ -24,6 +24,31 @@ export function deciderOf(d: Decision): string {
   return `${b.kind} ${b.name}${b.binding ? `/${b.binding}` : ''}${b.webhook ? `/${b.webhook}` : ''}${b.static ? ' (static manifest)' : ''}`;
 }
 
+/** Who read the unknown old object of an undetermined event (either chain). */
+const readersOf = (e: EventImpact): string => [...new Set([...(e.candidate.undetermined ?? []), ...(e.baseline.undetermined ?? [])])].join(', ');
+/**
+ * Why a change is one, in a few words: who denies and their message (newly denied), who denied
+ * before (no longer denied), the new warnings or audit annotation keys, or that the candidate
+ * mutates. The table's examples and the existing objects' rows say it.
+ */
+export function reasonOf(change: Change, baseline: Decision, candidate: Decision): string {
+  const denial = (d: Decision) => (d.deniedBy ? `${deciderOf(d)}: ${d.deniedBy.message}` : '');
+  switch (change) {
+    case 'newly-denied':
+      return denial(candidate);
+    case 'no-longer-denied':
+      return baseline.deniedBy ? `the cluster's chain denied it (${denial(baseline)})` : '';
+    case 'newly-warned':
+      return `warns: ${candidate.warnings.filter((w) => !baseline.warnings.includes(w)).join('; ')}`;
+    case 'newly-audited':
+      return `audit annotations ${candidate.audited.filter((a) => !baseline.audited.includes(a)).join(', ')}`;
+    case 'newly-mutated':
+      return 'the candidate changes the object (a mutating webhook or policy)';
+    default:
+      return '';
+  }
+}
+
 /** Groups of changed events being built, by group key: `addToGroups` adds events in log order, `sortedRows` reads them. */
 export type EventGroups = Map<string, ImpactRow>;
 
@@ -31,7 +56,7 @@ export type EventGroups = Map<string, ImpactRow>;
 export function addToGroups(groups: EventGroups, events: readonly EventImpact[], examples = 3): EventGroups {
   for (const e of events) {
     if (e.change === 'unchanged') continue;
-    const by = e.change === 'no-longer-denied' ? deciderOf(e.baseline) : deciderOf(e.candidate);
+    const by = e.change === 'no-longer-denied' ? deciderOf(e.baseline) : e.change === 'undetermined' ? readersOf(e) : deciderOf(e.candidate);
     const resource = e.request.subResource ? `${e.request.resource}/${e.request.subResource}` : e.request.resource;
     const key = [e.change, by, e.request.namespace ?? '', e.request.username, resource].join('\u0000');
     let row = groups.get(key);
@@ -39,7 +64,9 @@ export function addToGroups(groups: EventGroups, events: readonly EventImpact[],
       groups.set(key, (row = { change: e.change, by, namespace: e.request.namespace ?? '', user: e.request.username, resource, count: 0, examples: [] }));
     row.count++;
     if (row.examples.length < examples) {
-      const message = (e.change === 'no-longer-denied' ? e.baseline : e.candidate).deniedBy?.message;
+      // a denial's message as the client saw it, else why it changed (new warnings, annotations …)
+      const message =
+        (e.change === 'no-longer-denied' ? e.baseline : e.candidate).deniedBy?.message ?? (reasonOf(e.change, e.baseline, e.candidate) || undefined);
       row.examples.push({ auditID: e.auditID, line: e.line, ...(message ? { message } : {}) });
     }
   }
@@ -53,8 +80,53 @@ export const sortedRows = (groups: EventGroups): ImpactRow[] =>
 /** Changed events grouped (unchanged ones are left out), largest group first. */
 export const groupEvents = (events: readonly EventImpact[], examples = 3): ImpactRow[] => sortedRows(addToGroups(new Map(), events, examples));
 
-/** The chart's buckets over the log's time. */
+/** The chart's buckets over the log's time (at most one more, the bars starting at a round time). */
 export const TIMELINE_BUCKETS = 48;
+
+const [SECOND, MINUTE, HOUR, DAY] = [1000, 60_000, 3_600_000, 86_400_000];
+/** The widths a bar may have, in ms. */
+const BAR_WIDTHS = [1, 2, 5, 10, 15, 30]
+  .map((s) => s * SECOND)
+  .concat(
+    [1, 2, 5, 10, 15, 30].map((m) => m * MINUTE),
+    [1, 2, 3, 6, 12].map((h) => h * HOUR),
+    [DAY, 2 * DAY],
+  );
+
+/** A duration in words: `2 s`, `5 min`, `1 h 30 min`, `2 d`. */
+export function durationText(ms: number): string {
+  if (ms < MINUTE) return `${Math.round(ms / SECOND)} s`;
+  const parts: [number, string][] = [
+    [Math.floor(ms / DAY), 'd'],
+    [Math.floor((ms % DAY) / HOUR), 'h'],
+    [Math.floor((ms % HOUR) / MINUTE), 'min'],
+    [ms < HOUR ? Math.round((ms % MINUTE) / SECOND) : 0, 's'],
+  ];
+  return parts
+    .filter(([n]) => n > 0)
+    .map(([n, u]) => `${n} ${u}`)
+    .join(' ');
+}
+
+/**
+ * The chart's time axis in words (UTC): the first and last bar's edges, to the second when a bar
+ * is under a minute, the date said once (again at the end when the log crosses midnight); the
+ * range's length; each bar's width.
+ */
+export function timelineAxis(buckets: readonly { start: number; width: number }[]): { start: string; end: string; span: string; bar: string } {
+  const from = buckets[0]!.start;
+  const to = buckets.at(-1)!.start + buckets.at(-1)!.width;
+  const width = buckets[0]!.width;
+  const iso = (t: number) => new Date(t).toISOString();
+  const time = (t: number) => iso(t).slice(11, width < MINUTE ? 19 : 16);
+  const sameDay = iso(from).slice(0, 10) === iso(to - 1).slice(0, 10);
+  return {
+    start: `${iso(from).slice(0, 10)} ${time(from)}`,
+    end: `${sameDay ? '' : `${iso(to).slice(0, 10)} `}${time(to)} UTC`,
+    span: durationText(to - from),
+    bar: durationText(width),
+  };
+}
 
 /**
  * Newly denied requests per time bucket (the chart): bucket start (ms) → count, buckets without
@@ -69,10 +141,12 @@ export function denialTimeline(
 ): { start: number; width: number; newlyDenied: number; writes: number }[] {
   const { from, to } = report.summary;
   if (from === undefined || to === undefined) return [];
-  const width = Math.max(1000, Math.ceil((to - from + 1) / buckets));
-  const n = Math.max(1, Math.ceil((to - from + 1) / width));
-  const out = Array.from({ length: n }, (_, i) => ({ start: from + i * width, width, newlyDenied: 0, writes: 0 }));
-  const at = (t: number) => out[Math.max(0, Math.min(n - 1, Math.floor((t - from) / width)))]!;
+  // a bar is a round time (2 s, 5 min, 1 h …) from a round start, so the axis can say what a bar is
+  const width = BAR_WIDTHS.find((w) => w * buckets >= to - from + 1) ?? DAY * 7 * Math.ceil((to - from + 1) / (buckets * DAY * 7));
+  const first = Math.floor(from / width) * width;
+  const n = Math.max(1, Math.ceil((to + 1 - first) / width));
+  const out = Array.from({ length: n }, (_, i) => ({ start: first + i * width, width, newlyDenied: 0, writes: 0 }));
+  const at = (t: number) => out[Math.max(0, Math.min(n - 1, Math.floor((t - first) / width)))]!;
   for (const e of report.events) {
     if (!Number.isFinite(e.time)) continue;
     if (!writes) at(e.time).writes++;

@@ -154,7 +154,13 @@ describe('analyzeImpact', () => {
     expect(r.summary.newlyDeniedBy).toEqual([{ by: 'ValidatingAdmissionPolicy require-team-label', count: 1 }]);
     expect(r.summary.baselineDisagrees).toBe(0);
     expect(r.summary.notes).toEqual([]);
-    expect(r.summary.headline).toBe('The candidate would have denied 1 of 5 writes: 1 by ValidatingAdmissionPolicy require-team-label');
+    // the lines that are no audit.k8s.io/v1 event: a warning in the headline, not only a count at the bottom
+    expect(r.summary.warnings).toEqual([
+      '3 of 11 lines of the audit log could not be read (the first: line 9, an audit Event of another API version than audit.k8s.io/v1)',
+    ]);
+    expect(r.summary.headline).toBe(
+      'The candidate would have denied 1 of 5 writes: 1 by ValidatingAdmissionPolicy require-team-label (warning: 3 of 11 lines of the audit log could not be read (the first: line 9, an audit Event of another API version than audit.k8s.io/v1))',
+    );
   });
 
   it('takes decisions back in log order when several are in flight and answered out of order (as worker threads do)', async () => {
@@ -258,7 +264,7 @@ describe('analyzeImpact', () => {
     expect(r.events[0]!.oldObject).toBe('unknown');
     expect(r.summary.notes).toEqual([
       'the snapshot has no Namespaces: namespaceSelector and namespaceObject saw each namespace with only its kubernetes.io/metadata.name label',
-      '1 update or delete requests had no old object in the log or the snapshot (oldObject: unknown); rules on oldObject saw none',
+      '1 update or delete requests had no old object in the log or the snapshot (oldObject: unknown); none of their decisions reads oldObject',
     ]);
   });
 

@@ -3,8 +3,13 @@
  * through the workspace's admission configuration, beside the cluster's own chain. Pure
  * TypeScript, Node and browser. See README.md.
  */
-export { analyzeImpact, candidateChain, headlineOf } from './analyze';
-export type { ExistingImpact, ImpactInput, ImpactOptions, ImpactProgress, ImpactReport, ImpactSummary } from './analyze';
+export { analyzeImpact, existingKey } from './analyze';
+export { clusterObjects, simulatorDraftOf, type Assumed } from './scenario';
+export type { ExistingImpact, ImpactInput, ImpactOptions, ImpactProgress, ImpactReport } from './analyze';
+export { headlineOf, verdictOf, type ImpactSummary } from './summary';
+export { candidateChain, chainTracker, type ChainTracker, type SnapshotEvidence } from './chains';
+export { refusedAt, type Refused } from './inputs';
+export { readsOldObject } from './old-object';
 export {
   chainDecider,
   changeOf,
@@ -22,10 +27,32 @@ export { routeOf, shardServer, type OpenShard, type Route, type ShardAnswer, typ
 export { readAuditLine, SKIP_REASONS, type AuditLine, type AuditWrite, type SkipReason } from './audit';
 export { readCluster, isAdmissionObject, ADMISSION_KINDS, type Cluster, type OldObjectSource } from './cluster';
 export { readLineBatches, readLines, textChunks, type Line, type TextSource } from './lines';
-export { readSnapshot, MAX_ITEM_CHARS, type SnapshotItem } from './snapshot';
+export { readSnapshot, MAX_ITEM_CHARS, SNAPSHOT_COMMAND, type SnapshotItem } from './snapshot';
 export { laterReads, retains, verbAndRef, type LaterReads } from './retain';
 export { applyPatchBody, mergePatch, strategicMerge, type PatchKind } from './patch';
 export { replayRequest, type ReplayedRequest } from './replay';
-export { addToGroups, groupEvents, denialTimeline, deciderOf, sortedRows, TIMELINE_BUCKETS, type EventGroups, type ImpactRow } from './group';
-export { reportJson, reportCsv, reportMarkdown } from './export';
-export { decisionPool, decisionServer, POOL_DEPTH, type DecisionPool, type OpenMember, type PoolAnswer, type PoolAsk, type PoolMember } from './pool';
+export {
+  addToGroups,
+  groupEvents,
+  denialTimeline,
+  deciderOf,
+  durationText,
+  reasonOf,
+  sortedRows,
+  timelineAxis,
+  TIMELINE_BUCKETS,
+  type EventGroups,
+  type ImpactRow,
+} from './group';
+export { assumedLines, reportJson, reportCsv, reportMarkdown } from './export';
+export {
+  decisionPool,
+  decisionServer,
+  POOL_DEPTH,
+  type DecisionPool,
+  type OpenMember,
+  type PoolAnswer,
+  type PoolAsk,
+  type PoolMember,
+  type ToMember,
+} from './pool';

@@ -273,12 +273,12 @@ describe('lean verdicts agree with the full simulation', () => {
   const anyRule = { apiGroups: ['', 'apps'], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['pods', 'deployments'] };
 
   it('on ValidatingAdmissionPolicy denials, warnings and Audit failures (messages, actions, bindings, several policies)', async () => {
-    const messagePolicies = Object.entries(MESSAGES).flatMap(([label, message], i) => [
+    const messagePolicies = Object.values(MESSAGES).flatMap((message, i) => [
       denying(`message-${i}`, `m${i}-`, message),
       vapBinding(`message-${i}`, `message-${i}`, ['Deny']),
     ]);
     const actionPolicies = ACTIONS.flatMap((actions, i) => [
-      denying(`actions-${i}`, `a${i}-`, MESSAGES['messageExpression']!),
+      denying(`actions-${i}`, `a${i}-`, MESSAGES.messageExpression!),
       vapBinding(`actions-${i}`, `actions-${i}`, actions),
     ]);
     const chains: { name: string; objects: unknown[]; webhooks?: Record<string, WebhookResponse> }[] = [

@@ -4,7 +4,8 @@
  * use it. Each member loads its own engine and prepares both chains once (`decisionServer`);
  * the pool sends each request to the member with the fewest outstanding, and when a member
  * fails, what it had outstanding and every later request go to the survivors or, when none is
- * left, to `fallback` (a decider on this thread). Results come back in any order: analyzeImpact
+ * left, to `fallback` (a decider on this thread). When the log changes the chains, `respec`
+ * sends them to every member after the asks before. Results come back in any order: analyzeImpact
  * takes them in the order started (`inFlight`), so the report is that of one at a time.
  */
 import type { AdmissionRequest } from '../request/model';
@@ -23,9 +24,12 @@ export interface PoolAnswer {
   pair: DecisionPair;
 }
 
-/** A member as the pool sees it: how to send it an ask, how to stop it. */
+/** What a member is sent: an ask, or the chains to decide the next asks with (the log changed them: src/impact/chains.ts). */
+export type ToMember = PoolAsk | { spec: ChainSpec };
+
+/** A member as the pool sees it: how to send it an ask or chains, how to stop it. */
 export interface PoolMember {
-  send(ask: PoolAsk): void;
+  send(message: ToMember): void;
   close(): void;
 }
 
@@ -34,6 +38,8 @@ export type OpenMember = (events: { answer(a: PoolAnswer): void; failed(): void 
 
 export interface DecisionPool {
   decide: Decider;
+  /** Decide the next asks with other chains (every member hears of them after the asks before); `fallback` decides with them on this thread. */
+  respec(spec: ChainSpec, fallback: () => Decider): void;
   /** Members still working. */
   live(): number;
   close(): void;
@@ -52,11 +58,12 @@ export function decisionPool(members: readonly OpenMember[], fallback: () => Dec
   }
   let local: Decider | undefined;
   let closed = false;
+  let localFallback = fallback;
   let nextId = 0;
   const slots: Slot[] = [];
   const decide: Decider = (request, namespaceObject) => {
     const live = slots.filter((s) => !s.failed);
-    if (!live.length) return (local ??= fallback())(request, namespaceObject);
+    if (!live.length) return (local ??= localFallback())(request, namespaceObject);
     const slot = live.reduce((a, b) => (b.waiting.size < a.waiting.size ? b : a));
     const ask: PoolAsk = { id: nextId++, request, namespaceObject };
     return new Promise<DecisionPair>((done) => {
@@ -84,6 +91,11 @@ export function decisionPool(members: readonly OpenMember[], fallback: () => Dec
   }
   return {
     decide,
+    respec(spec, next) {
+      for (const s of slots) if (!s.failed) s.member.send({ spec });
+      localFallback = next;
+      local = undefined;
+    },
     live: () => slots.filter((s) => !s.failed).length,
     close() {
       closed = true;
@@ -93,10 +105,14 @@ export function decisionPool(members: readonly OpenMember[], fallback: () => Dec
 }
 
 /**
- * A member's side: both chains prepared once from `spec`; each ask decided and answered with its
- * id through `reply`. Call after the engine is loaded in this thread.
+ * A member's side: both chains prepared once from `spec` (again when other chains come); each
+ * ask decided, with the chains of when it came, and answered with its id through `reply`. Call
+ * after the engine is loaded in this thread.
  */
-export function decisionServer(spec: ChainSpec, reply: (a: PoolAnswer) => void): (ask: PoolAsk) => void {
-  const decide = chainDecider(spec);
-  return (ask) => void decide(ask.request, ask.namespaceObject).then((pair) => reply({ id: ask.id, pair }));
+export function decisionServer(spec: ChainSpec, reply: (a: PoolAnswer) => void): (message: ToMember) => void {
+  let decide = chainDecider(spec);
+  return (m) => {
+    if ('spec' in m) decide = chainDecider(m.spec);
+    else void decide(m.request, m.namespaceObject).then((pair) => reply({ id: m.id, pair }));
+  };
 }

@@ -16,6 +16,8 @@ useEngine();
 const dir = join(import.meta.dirname, '../../tools/admission-oracle/testdata/audit');
 const log = readFileSync(join(dir, 'audit.log'), 'utf8');
 const snapshot = (JSON.parse(readFileSync(join(dir, 'snapshot.json'), 'utf8')) as { items: unknown[] }).items;
+/** The same cluster before the traffic (the setup's ConfigMaps in default among its objects). */
+const snapshotBefore = (JSON.parse(readFileSync(join(dir, 'snapshot-before.json'), 'utf8')) as { items: unknown[] }).items;
 const candidate = JSON.parse(readFileSync(join(dir, 'candidate.json'), 'utf8')) as { objects: unknown[]; webhooks: Record<string, WebhookResponse> };
 
 /** The apiserver's answer to one write's dry-run copy (candidate_test.go, candidateDecision). */
@@ -73,8 +75,11 @@ function disagreements(mine: Decision, theirs: ApiserverDecision): string[] {
         out.push(`message: apiserver ${show(theirs.message)}, analyzeImpact ${show(by.message)}`);
     } else {
       if (by?.message !== theirs.message) out.push(`message: apiserver ${show(theirs.message)}, analyzeImpact ${show(by?.message)}`);
-      if (!named || !by) out.push(`denied by: apiserver ${show(named)}, analyzeImpact ${show(by)}`);
-      else if (named.kind ? by.kind !== named.kind || by.name !== named.name || by.binding !== named.binding : by.webhook !== named.name)
+      // a message that names no policy nor webhook (a webhook's matchCondition error): the message alone says who
+      if (!by) out.push(`denied by: apiserver ${show(named)}, analyzeImpact ${show(by)}`);
+      else if (!named) {
+        if (by.message !== theirs.message) out.push(`denied by: apiserver ${show(theirs.message)}, analyzeImpact ${show(by)}`);
+      } else if (named.kind ? by.kind !== named.kind || by.name !== named.name || by.binding !== named.binding : by.webhook !== named.name)
         out.push(`denied by: apiserver ${show(named)}, analyzeImpact ${show({ kind: by.kind, name: by.name, binding: by.binding, webhook: by.webhook })}`);
     }
   }
@@ -86,9 +91,9 @@ function disagreements(mine: Decision, theirs: ApiserverDecision): string[] {
   return out;
 }
 
-/** Why the log cannot determine the candidate's decision on an event (undefined: it can). */
+/** Why the log cannot determine the candidate's decision on an event (undefined: it can): the replay says so itself. */
 function undeterminable(e: EventImpact): string | undefined {
-  if (e.oldObject === 'unknown') return 'the old object is in neither the log nor the snapshot (the setup made it, the traffic deleted it)';
+  if (e.change === 'undetermined') return `undetermined: the old object is unknown and ${e.candidate.undetermined?.join(', ')} read it`;
   return undefined;
 }
 
@@ -110,19 +115,66 @@ describe('a real apiserver audit log', () => {
     expect(r.summary.baselineDisagrees).toBe(0);
     expect(r.summary.events).toBeGreaterThanOrEqual(20);
     expect(r.events.filter((e) => e.request.dryRun)).toHaveLength(2);
-    expect(r.events.filter((e) => !e.baseline.allowed)).toHaveLength(5);
+    // the five of the baseline the snapshot holds, and one by team-label, a policy the log creates (and patches after it)
+    expect(r.events.filter((e) => !e.baseline.allowed).map((e) => e.baseline.deniedBy?.name)).toEqual([
+      'frozen-guard',
+      'max-three-keys',
+      'max-three-keys',
+      'frozen-guard',
+      'max-three-keys',
+      'team-label',
+    ]);
     expect(r.summary.changes.unchanged).toBe(r.summary.events);
     expect(r.summary.skipped.read).toBeGreaterThan(0);
   });
 
-  it('without the cluster chain (the workspace alone, empty) the five denials are no longer denied', async () => {
+  it('without the cluster chain (the workspace alone, empty) the six denials are no longer denied', async () => {
     const r = await analyzeImpact({
       workspace: [],
       cluster: snapshot,
       audit: log,
       options: { kubernetesVersion: VERSION, webhooks: BASELINE_WEBHOOKS, candidate: 'replace', existing: false },
     });
-    expect(r.summary.changes['no-longer-denied']).toBe(5);
+    expect(r.summary.changes['no-longer-denied']).toBe(6);
+  });
+
+  it('the chains as the log changes them: params patched, a policy created and patched, a Namespace relabelled, whenever the snapshot was taken', async () => {
+    for (const [cluster, taken] of [
+      [snapshot, 'after'],
+      [snapshotBefore, 'before'],
+    ] as const) {
+      const r = await analyzeImpact({
+        workspace: candidate.objects,
+        cluster,
+        audit: log,
+        options: { kubernetesVersion: VERSION, webhooks: { ...BASELINE_WEBHOOKS, ...candidate.webhooks }, existing: false },
+      });
+      const apps = r.events.filter((e) => e.request.namespace === 'apps' && e.request.resource === 'deployments.apps');
+      expect(apps.map((e) => `${e.request.name} ${e.candidate.allowed ? 'allowed' : e.candidate.deniedBy?.message}`)).toEqual([
+        'api allowed',
+        // the limit in apps is 2 (the admin creates it in the log) …
+        "worker deployments.apps \"worker\" is forbidden: ValidatingAdmissionPolicy 'replica-cap' with binding 'replica-cap' denied request: at most 2 replicas in apps",
+        // … then 5
+        'queue allowed',
+        // the allowlist loses ghcr.io
+        "cache deployments.apps \"cache\" is forbidden: ValidatingAdmissionPolicy 'allowed-registries' with binding 'allowed-registries' denied request: images come from docker.io",
+        'proxy allowed',
+        // team-label v1 (the baseline, created in the log), then v2
+        "batch deployments.apps \"batch\" is forbidden: ValidatingAdmissionPolicy 'team-label' with binding 'team-label' denied request: a team label (v1)",
+        'batch allowed',
+        // apps relabelled registry-policy=off: the allowlist no longer applies
+        'search allowed',
+        expect.stringMatching(
+          /^ledger deployments\.apps "ledger" is forbidden: expression 'object\.metadata\.annotations\['tier'\] == 'gold'' resulted in error/,
+        ),
+        'vault allowed',
+        'queue allowed',
+      ]);
+      expect(r.summary.baselineDisagrees).toBe(0);
+      expect(r.summary.notes.find((n) => n.startsWith('the snapshot was taken'))).toMatch(new RegExp(`^the snapshot was taken ${taken} the log's line \\d+`));
+      // before the traffic the snapshot holds the ConfigMaps the setup made: their update and delete are determined
+      expect(r.events.filter((e) => e.change === 'undetermined').map((e) => e.line)).toEqual(taken === 'after' ? [25, 26] : []);
+    }
   });
 
   for (const mode of ['overlay', 'replace'] as const) {
@@ -154,11 +206,12 @@ describe('a real apiserver audit log', () => {
         `candidate (${mode}) vs apiserver: ${decisions.length - unknown.length} determinable writes compared, ${failures.length} disagreements; not determinable:\n  ${unknown.join('\n  ')}`,
       );
       expect(failures, `${failures.length} disagreements with the apiserver:\n\n${failures.join('\n\n')}`).toEqual([]);
-      // what the log cannot determine: the two writes on objects the setup made outside the log
+      // what the log cannot determine: the two writes on objects the setup made outside the log (the snapshot was taken after it)
       expect(unknown.map((u) => u.split(':')[0])).toEqual([
         'line 25 patch configmaps default/legacy by bob (application/merge-patch+json)',
         'line 26 delete configmaps default/old-settings by alice',
       ]);
+      expect(r.summary.changes.undetermined).toBe(2);
 
       // the fixture covers what it claims: changes in both directions, by several kinds, several users
       const live = (d: ApiserverDecision) => byLine.get(d.line)!.live.code < 400;
@@ -168,18 +221,22 @@ describe('a real apiserver audit log', () => {
       expect(decisions.filter((d) => (d.denials?.length ?? 0) > 1).length >= 2).toBe(mode === 'overlay');
       const changes = r.summary.changes;
       expect(changes['newly-denied']).toBeGreaterThanOrEqual(6);
-      expect(changes['no-longer-denied']).toBe(2);
+      // thaw, and in replace team-label's denial too (the baseline it is in is gone)
+      expect(changes['no-longer-denied']).toBe(mode === 'overlay' ? 2 : 3);
       expect(changes['newly-warned']).toBeGreaterThan(0);
       const deniers = new Set(
         r.events.filter((e) => e.change === 'newly-denied' && !undeterminable(e)).map((e) => `${e.candidate.deniedBy?.kind} ${e.candidate.deniedBy?.name}`),
       );
       expect([...deniers].sort()).toEqual([
+        'ValidatingAdmissionPolicy allowed-registries',
         'ValidatingAdmissionPolicy max-keys',
         'ValidatingAdmissionPolicy namespaces-have-team',
         'ValidatingAdmissionPolicy protect-app-configs',
+        'ValidatingAdmissionPolicy replica-cap',
         'ValidatingWebhookConfiguration deployment-guard',
+        'ValidatingWebhookConfiguration strict-guard',
       ]);
-      expect(new Set(r.events.map((e) => e.request.username))).toEqual(new Set(['alice', 'bob', 'carol']));
+      expect(new Set(r.events.map((e) => e.request.username))).toEqual(new Set(['alice', 'bob', 'carol', 'admin']));
     });
   }
 });

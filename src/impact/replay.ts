@@ -6,7 +6,7 @@ import { isObject, obj, str } from '../base/json';
 import type { Discovery } from '../admission';
 import type { AdmissionRequest, GroupVersionKind } from '../request/model';
 import type { AuditWrite } from './audit';
-import { objectKey, stateKey, type ObjectState, type OldObjectSource } from './cluster';
+import { objectKey, snapshotAgainst, stateKey, type ObjectState, type OldObjectSource, type SnapshotTime } from './cluster';
 import { applyPatchBody } from './patch';
 
 export interface ReplayedRequest {
@@ -16,6 +16,8 @@ export interface ReplayedRequest {
   object: 'request' | 'response' | 'patched' | 'options' | 'none';
   /** What had to be assumed (a patch's type, a kind from the body …). */
   notes: string[];
+  /** When the snapshot was taken, as this event shows it (its object's version against this write: `snapshotAgainst`). */
+  snapshotTime?: SnapshotTime;
 }
 
 /** Options objects admission sees as the object of a CONNECT (from the request's query). */
@@ -67,23 +69,32 @@ const gvkOf = (o: unknown): GroupVersionKind | undefined => {
  * `retain` says no later event reads the object (src/impact/retain.ts), it is forgotten instead
  * (Namespaces are always kept: every request in them reads theirs).
  */
-export function replayRequest(ev: AuditWrite, state: ObjectState, discovery: Discovery, retain?: (ev: AuditWrite) => boolean): ReplayedRequest {
+/** The object an event writes: its state key ('' when its kind is unknown), as discovery and the event name it. */
+export function eventTarget(ev: AuditWrite, discovery: Discovery) {
   const ref = ev.objectRef;
-  const notes: string[] = [];
   const resource = { group: ref.apiGroup, version: ref.apiVersion, resource: ref.resource };
   const info = discovery.lookup(resource).info;
   const mainKind: GroupVersionKind | undefined = info
     ? { group: info.group, version: info.version, kind: info.kind }
     : (gvkOf(ev.responseObject) ?? gvkOf(ev.requestObject));
-  if (!info)
-    notes.push(
-      `${ref.apiGroup ? `${ref.resource}.${ref.apiGroup}` : ref.resource}/${ref.apiVersion} is not a resource discovery knows: scope and kind taken from the event`,
-    );
   // a Namespace's objectRef.namespace is its own name on patch and delete, empty on create: it is cluster-scoped
   const isNamespace = ref.apiGroup === '' && ref.resource === 'namespaces';
   const namespaced = info ? info.namespaced : !!ref.namespace && !isNamespace;
   const name = ref.name || str(obj(obj(ev.requestObject).metadata).name);
   const key = mainKind ? stateKey(mainKind.group, mainKind.kind, namespaced ? ref.namespace : '', name) : '';
+  // a create by generateName: the object is stored under the name the apiserver gave it
+  const stored = name || !isObject(ev.responseObject) ? key : objectKey(ev.responseObject);
+  return { resource, info, mainKind, isNamespace, namespaced, name, key, stored };
+}
+
+export function replayRequest(ev: AuditWrite, state: ObjectState, discovery: Discovery, retain?: (ev: AuditWrite) => boolean): ReplayedRequest {
+  const ref = ev.objectRef;
+  const notes: string[] = [];
+  const { resource, info, mainKind, isNamespace, namespaced, name, key, stored } = eventTarget(ev, discovery);
+  if (!info)
+    notes.push(
+      `${ref.apiGroup ? `${ref.resource}.${ref.apiGroup}` : ref.resource}/${ref.apiVersion} is not a resource discovery knows: scope and kind taken from the event`,
+    );
   const prior = key ? state.get(key) : undefined;
   const operation = ev.operation;
 
@@ -91,10 +102,21 @@ export function replayRequest(ev: AuditWrite, state: ObjectState, discovery: Dis
   let objectFrom: ReplayedRequest['object'] = 'none';
   let oldObject: unknown;
   let oldFrom: OldObjectSource = 'none';
+  let snapshotTime: SnapshotTime | undefined;
   if (operation === 'UPDATE' || operation === 'DELETE') {
     oldObject = prior?.object;
     oldFrom = prior ? prior.source : 'unknown';
-  }
+    if (prior?.source === 'snapshot') {
+      // the log may show that the snapshot's version is not the one this write found
+      const when = snapshotAgainst(prior.object, ev);
+      snapshotTime = when.time;
+      if (when.later) {
+        [oldObject, oldFrom] = [undefined, 'unknown'];
+        notes.push(`the snapshot holds a later version of the object (${when.later}): its old object is unknown`);
+      }
+    }
+  } else if (operation === 'CREATE' && prior?.source === 'snapshot' && ev.status.code === 201 && !ev.dryRun)
+    snapshotTime = snapshotAgainst(prior.object, ev).time;
   if (operation === 'CONNECT') {
     object = connectOptions(ev);
     objectFrom = 'options';
@@ -133,8 +155,6 @@ export function replayRequest(ev: AuditWrite, state: ObjectState, discovery: Dis
 
   // the state after the event, when the live cluster stored it
   if (!ev.dryRun && ev.status.code >= 200 && ev.status.code < 300 && key && operation !== 'CONNECT') {
-    // a create by generateName: the object is stored under the name the apiserver gave it
-    const stored = name || !isObject(ev.responseObject) ? key : objectKey(ev.responseObject);
     if (retain && !isNamespace && !retain(ev)) state.delete(stored);
     else if (operation === 'DELETE') {
       const after = ev.responseObject;
@@ -146,5 +166,5 @@ export function replayRequest(ev: AuditWrite, state: ObjectState, discovery: Dis
       state.set(stored, { object: ev.responseObject, source: 'log' });
     else if (object !== undefined && !ref.subresource) state.set(key, { object, source: 'log' });
   }
-  return { request, oldObject: oldFrom, object: objectFrom, notes };
+  return { request, oldObject: oldFrom, object: objectFrom, notes, ...(snapshotTime ? { snapshotTime } : {}) };
 }

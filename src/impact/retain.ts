@@ -6,7 +6,7 @@
  * answer can only keep too much. README.md ("At scale").
  */
 import { str } from '../base/json';
-import type { AuditWrite, ObjectReference } from './audit';
+import type { ObjectReference } from './audit';
 import { readByteLineBatches, type TextSource } from './lines';
 
 /** The verbs whose replay reads the object's previous state (UPDATE and DELETE). */

@@ -4,12 +4,13 @@
  * but their Namespace's; so every line of an object goes to one shard (by namespace and name),
  * which reads, replays and decides them with its own state and its own engine (`logReplay`, as on
  * one thread), and a Namespace's own lines go to every shard, one of which decides them while the
- * others only replay them. The thread that reads the log only splits it into lines and routes
- * each (`routeOf`: the objectRef read from the text before the objects), then takes the outcomes
- * back in log order. `OpenShard` is whatever carries the messages (the CLI's worker threads).
+ * others only replay them; chains the log changed (`LogLine.chain`, from chains.ts) reach every
+ * shard alike, with the line they start at. The thread that reads the log only splits it into
+ * lines and routes each (`routeOf`: the objectRef read from the text before the objects), then
+ * takes the outcomes back in log order. `OpenShard` is whatever carries the messages (the CLI's
+ * worker threads).
  */
 import { nameOf, namespaceOf, obj, str } from '../base/json';
-import { discoveryFor } from '../admission';
 import { stateOf } from './cluster';
 import type { ChainSpec, Decider } from './decide';
 import { logReplay, type LineOutcome, type LogLine } from './events';
@@ -17,11 +18,12 @@ import { hash53, verbAndRef, type LaterReads } from './retain';
 
 /** What a shard is started with (structured-cloneable). */
 export interface ShardSetup {
+  /** The chains at the first line (a line that brings others reaches every shard: `LogLine.chain`). */
   spec: ChainSpec;
-  /** CustomResourceDefinitions of the snapshot and the workspace (discovery of custom resources). */
-  definitions: unknown[];
   /** The snapshot's objects this shard's lines may read (its namespaces' objects and Namespaces, its cluster-scoped objects). */
   objects: unknown[];
+  /** The workspace's (the candidate's params and Namespaces), split alike. */
+  workspace: unknown[];
   retain?: LaterReads;
   keepRequests: number;
 }
@@ -113,9 +115,9 @@ export function shardObjects(objects: readonly unknown[], n: number): unknown[][
  */
 export function shardServer(setup: ShardSetup, decider: (spec: ChainSpec) => Decider, reply: (a: ShardAnswer) => void): (b: ShardBatch) => void {
   const replay = logReplay({
-    state: stateOf(setup.objects),
-    discovery: discoveryFor(setup.definitions, setup.spec.kubernetesVersion),
-    decide: decider(setup.spec),
+    state: stateOf(setup.objects, setup.workspace),
+    spec: setup.spec,
+    decider,
     keepRequests: setup.keepRequests,
     ...(setup.retain ? { retain: setup.retain } : {}),
   });
@@ -176,7 +178,11 @@ export function shardedReplay(open: readonly OpenShard[], setups: readonly Shard
         const route = l.text ? routeOf(l.text) : { key: '' };
         const at = indexOf(route.key, n, l.line);
         if (route.every) parts.forEach((part, i) => part.push(i === at ? l : { ...l, silent: true }));
-        else parts[at]!.push(l);
+        else {
+          parts[at]!.push(l);
+          // other chains from this line on: every shard hears of them in log order
+          if (l.chain) parts.forEach((part, i) => i !== at && part.push({ line: l.line, text: '', terminated: true, silent: true, chain: l.chain }));
+        }
       }
       const answers = parts.map((part, i) =>
         part.length

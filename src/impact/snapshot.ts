@@ -8,6 +8,13 @@ import { isObject } from '../base/json';
 import { parseDocuments } from '../yaml';
 import { MAX_LINE_BYTES, readLineBatches, textChunks, type TextSource } from './lines';
 
+/**
+ * The command that writes a snapshot: every listable kind but Secrets (their contents are never
+ * needed and should not leave the cluster). One home: the Impact view shows it, README.md quotes it
+ * (report.test.ts holds them equal).
+ */
+export const SNAPSHOT_COMMAND = "kubectl get $(kubectl api-resources --verbs=list -o name | grep -v '^secrets$' | paste -sd, -) -A -o json > snapshot.json";
+
 export type SnapshotItem = { object: unknown } | { problem: string };
 
 /** Longest single object (or document) read, in characters. */
@@ -97,7 +104,7 @@ function jsonSplitter(name: string, maxItem: number): { push(chunk: string): Sna
   let line = 1;
   let depth = 0;
   let inString = false;
-  let escape = false;
+  let escapePending = false;
   let target = NONE;
   /** The top-level value: an object (its items may be streamed), its first line. */
   let topObject = false;
@@ -172,8 +179,8 @@ function jsonSplitter(name: string, maxItem: number): { push(chunk: string): Sna
       if (inString) {
         // to the string's end at once: the next quote after an even run of backslashes (most of
         // a snapshot's characters are in strings; JSON strings hold no raw line breaks)
-        const from = escape ? i + 1 : i; // an escape left by the last chunk takes this character
-        escape = false;
+        const from = escapePending ? i + 1 : i; // an escape left by the last chunk takes this character
+        escapePending = false;
         let closed = -1;
         for (let j = from, q = chunk.indexOf('"', j); q >= 0; j = q + 1, q = chunk.indexOf('"', j)) {
           let b = 0;
@@ -186,7 +193,7 @@ function jsonSplitter(name: string, maxItem: number): { push(chunk: string): Sna
         if (closed < 0) {
           let b = 0;
           while (n - 1 - b >= from && chunk.charCodeAt(n - 1 - b) === 92) b++;
-          escape = (b & 1) === 1;
+          escapePending = (b & 1) === 1;
           i = n - 1;
           continue;
         }

@@ -1,19 +1,18 @@
 /**
- * caBundle inspection and its lints, on checked-in certificates (fixtures/ca, made by
- * fixtures/ca/generate.sh) and on certificates openssl makes now, so expiry is relative
+ * caBundle inspection and its lints, on checked-in certificates (the repository's fixtures/ca,
+ * made by fixtures/ca/generate.sh) and on certificates openssl makes now, so expiry is relative
  * to the time of the run.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fixturePath, readFixture } from '../../fixtures';
 import { inspectCaBundle, relativeTime } from './ca-bundle';
 import { lintCaBundles } from './lints';
 
-const dir = fileURLToPath(new URL('./fixtures/ca/', import.meta.url));
-const pem = (name: string) => readFileSync(join(dir, name), 'utf8');
+const pem = (name: string) => readFixture('ca', name);
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
 const hook = (caBundle: string) => ({
@@ -52,9 +51,9 @@ describe('inspectCaBundle on checked-in certificates', () => {
     expect(c!.notAfter.startsWith('2126-')).toBe(true);
     expect(c!.sha256).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
     if (openssl) {
-      const fp = execFileSync('openssl', ['x509', '-noout', '-fingerprint', '-sha256', '-in', join(dir, 'valid-ca.pem')], { encoding: 'utf8' });
+      const fp = execFileSync('openssl', ['x509', '-noout', '-fingerprint', '-sha256', '-in', fixturePath('ca', 'valid-ca.pem')], { encoding: 'utf8' });
       expect(fp.trim().split('=')[1]).toBe(c!.sha256);
-      const serial = execFileSync('openssl', ['x509', '-noout', '-serial', '-in', join(dir, 'valid-ca.pem')], { encoding: 'utf8' });
+      const serial = execFileSync('openssl', ['x509', '-noout', '-serial', '-in', fixturePath('ca', 'valid-ca.pem')], { encoding: 'utf8' });
       expect(serial.trim().split('=')[1]!.toLowerCase().replace(/^0+/, '')).toBe(c!.serial.replace(/^0+/, ''));
     }
     expect(await caLints(b64(pem('valid-ca.pem')))).toEqual([]);

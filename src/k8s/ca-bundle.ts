@@ -68,7 +68,7 @@ let x509Module: Promise<X509Module> | undefined;
 /** The parser, loaded once (reflect-metadata first: the library needs the Reflect polyfill). */
 const loadX509 = (): Promise<X509Module> => (x509Module ??= import('reflect-metadata').then(() => import('@peculiar/x509')));
 
-async function describe(x509: X509Module, der: Uint8Array<ArrayBuffer>, index: number): Promise<CertificateInfo> {
+async function describeCertificate(x509: X509Module, der: Uint8Array<ArrayBuffer>, index: number): Promise<CertificateInfo> {
   const cert = new x509.X509Certificate(der);
   const san = cert.getExtension(x509.SubjectAlternativeNameExtension);
   const names = san ? san.names.items : [];
@@ -140,7 +140,7 @@ export async function inspectCaBundle(caBundle: string): Promise<CaBundleInspect
       continue;
     }
     try {
-      certificates.push(await describe(x509, der, i));
+      certificates.push(await describeCertificate(x509, der, i));
     } catch (e) {
       problems.push({ block: i, message: `block ${i + 1} does not decode as an X.509 certificate (${e instanceof Error ? e.message : String(e)})` });
     }

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
+import { readFixture } from '../../fixtures';
 import { validateRules, validatorFor } from './validate';
 import { pairsOf, render, scriptedCompiler, type Pair } from './validation/testing';
 
-const fixture = (name: string): unknown[] => loadAll(readFileSync(new URL(`./validation/fixtures/${name}`, import.meta.url), 'utf8'));
+const fixture = (name: string): unknown[] => loadAll(readFixture('validation', name));
 
 describe('validateRules: dispatch', () => {
   it.each([null, undefined, 42, 'text', true, [], [{ kind: 'ValidatingWebhookConfiguration' }]])('%j is one Invalid at the root', (v) => {

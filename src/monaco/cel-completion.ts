@@ -5,8 +5,9 @@
  */
 import type * as Monaco from 'monaco-editor';
 import type { CelDeclarations, CelMacro } from '../cel/types';
-import { functionMarkdown, macroMarkdown, signatureList } from './cel-docs';
+import { macroMarkdown, signatureList } from './cel-docs';
 import { getCelModelContext, kindsNote, receiverBefore, typedPath, type CelLanguageEngine, type CelModelContext, type MonacoApi } from './cel-model';
+import type { SchemaFieldsAt } from '../admission/schema-fields';
 import { KEYWORDS } from './cel-tokens';
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -26,6 +27,41 @@ function jsonKind(v: unknown): string {
   if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'double';
   if (typeof v === 'object') return 'map';
   return typeof v === 'boolean' ? 'bool' : typeof v;
+}
+
+/** A schema type name (src/admission/schema-fields.ts schemaTypeName) as the CEL type member functions are chosen by; undefined: any. */
+function celTypeOfSchema(name: string, hasFields: boolean): string | undefined {
+  const scalar: Record<string, string> = {
+    string: 'string',
+    bytes: 'bytes',
+    integer: 'int',
+    number: 'double',
+    boolean: 'bool',
+    duration: 'google.protobuf.Duration',
+    timestamp: 'google.protobuf.Timestamp',
+  };
+  if (scalar[name]) return scalar[name];
+  if (name.startsWith('[]')) return 'list(dyn)';
+  if (name.startsWith('map[') || name === 'object' || hasFields) return 'map(string, dyn)';
+  return undefined; // int-or-string, any, Quantity (no CEL type of its own)
+}
+
+const CEL_OF_JSON: Record<string, string> = { map: 'map(string, dyn)', list: 'list(dyn)', int: 'int', double: 'double', string: 'string', bool: 'bool' };
+
+/**
+ * The receiver's type for choosing member functions and macros: the declared one, else what the
+ * matched kinds' schemas say of the path (one type for all of them), else the kind of the sample
+ * input's value there; undefined (any) when none knows. `object.spec.` is then an object, and
+ * gets no Quantity or authorizer functions.
+ */
+function memberReceiverType(declared: string | undefined, typed: SchemaFieldsAt | undefined, sample: unknown): string | undefined {
+  if (declared && declared !== 'dyn') return declared;
+  const schemaTypes = new Set(typed?.types.map((t) => celTypeOfSchema(t.type, typed.fields.length > 0)));
+  if (schemaTypes.size === 1) {
+    const [only] = schemaTypes;
+    if (only) return only;
+  }
+  return sample === undefined ? declared : (CEL_OF_JSON[jsonKind(sample)] ?? declared);
 }
 
 /** Walks a sample value along a dotted path (`object.spec.template`); undefined when it leaves the data. */
@@ -194,9 +230,10 @@ export function celCompletionProvider(
             }
           }
         }
-        // member functions for this receiver type
+        // member functions for this receiver type, after the fields
+        const receiver = memberReceiverType(r.type, typed, r.sample);
         for (const fn of decl.functions) {
-          const overloads = fn.overloads.filter((o) => o.member && typeMatchesReceiver(r.type, o.receiver));
+          const overloads = fn.overloads.filter((o) => o.member && typeMatchesReceiver(receiver, o.receiver));
           if (!overloads.length) continue;
           suggestions.push({
             label: fn.name,
@@ -210,14 +247,15 @@ export function celCompletionProvider(
           });
         }
         // receiver macros
-        const collection = !r.type || r.type === 'dyn' || /^(list|map)\(/.test(r.type);
-        const optional = !r.type || r.type === 'dyn' || r.type.startsWith('optional_type');
+        const collection = !receiver || receiver === 'dyn' || /^(list|map)\(/.test(receiver);
+        const optional = !receiver || receiver === 'dyn' || receiver.startsWith('optional_type');
         for (const [name, ms] of macrosByName) {
           const recv = ms.filter((m) => m.receiver);
           if (!recv.length) continue;
           const isOpt = name === 'optMap' || name === 'optFlatMap';
           if (isOpt ? !optional : !collection) continue;
           const m = recv[0]!;
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: Monaco snippet placeholders, not a template
           const args = m.argCount === 3 ? '${1:i}, ${2:v}, $0' : m.argCount === 2 ? '${1:x}, $0' : '$0';
           suggestions.push({
             label: name,

@@ -8,7 +8,12 @@ import { useEngine } from '../cel/test-helpers';
 
 useEngine();
 
-type Provider = { provideCompletionItems?: Function; provideHover?: Function };
+type At = { lineNumber: number; column: number };
+/** What the tests call of the registered providers (the fake model stands in for Monaco's ITextModel). */
+type Provider = {
+  provideCompletionItems?: (model: unknown, position: At) => Promise<{ suggestions: unknown[] }>;
+  provideHover?: (model: unknown, position: At) => Promise<{ contents: { value: string }[] } | null | undefined>;
+};
 
 function fakeMonaco() {
   const providers: Record<string, Provider> = {};
@@ -60,7 +65,7 @@ async function complete(text: string, ctx: Parameters<typeof setCelModelContext>
   const lines = text.split('\n');
   const position = { lineNumber: lines.length, column: lines[lines.length - 1]!.length + 1 };
   const r = await providers.completion!.provideCompletionItems!(model, position);
-  return r.suggestions as { label: string; detail?: string; insertText: string }[];
+  return r.suggestions as { label: string; detail?: string; insertText: string; sortText?: string }[];
 }
 
 type MonarchAction = string | { token?: string; next?: string; cases?: Record<string, string | { token: string }> };
@@ -204,7 +209,13 @@ describe('completion', () => {
     expect(s.map((x) => x.label)).toEqual(expect.arrayContaining(['team', "['app.kubernetes.io/name']"]));
     const m = await complete('object.metadata.', { context: 'vap-validation', sampleInputs: () => sample });
     expect(m.find((x) => x.label === 'name')?.detail).toBe('string');
-    expect(m.map((x) => x.label)).toEqual(expect.arrayContaining(['all', 'exists', 'startsWith']));
+    // the sample's value is a map: its macros and size(), not string or Quantity functions
+    expect(m.map((x) => x.label)).toEqual(expect.arrayContaining(['all', 'exists', 'size']));
+    expect(m.map((x) => x.label)).not.toContain('startsWith');
+    expect(m.map((x) => x.label)).not.toContain('asApproximateFloat');
+    const n = (await complete('object.metadata.name.', { context: 'vap-validation', sampleInputs: () => sample })).map((x) => x.label);
+    expect(n).toEqual(expect.arrayContaining(['startsWith', 'lowerAscii']));
+    expect(n).not.toContain('add');
   });
   test('member functions by receiver type, and namespaces', async () => {
     const s = (await complete("'abc'.", { context: 'vap-validation' })).map((x) => x.label);
@@ -241,11 +252,11 @@ describe('hover', () => {
     const model = fakeModel(text);
     setCelModelContext(model as never, { context: 'vap-validation' });
     const h1 = await providers.hover!.provideHover!(model, { lineNumber: 1, column: 25 });
-    const v1 = h1.contents.map((c: { value: string }) => c.value).join('\n');
+    const v1 = h1!.contents.map((c: { value: string }) => c.value).join('\n');
     expect(v1).toContain('string.startsWith(string) -> bool');
     expect(v1).toContain('`startsWith`: `bool`');
     const h2 = await providers.hover!.provideHover!(model, { lineNumber: 1, column: 50 });
-    expect(h2.contents.map((c: { value: string }) => c.value).join('\n')).toContain('`userInfo`: `kubernetes.UserInfo`');
+    expect(h2!.contents.map((c: { value: string }) => c.value).join('\n')).toContain('`userInfo`: `kubernetes.UserInfo`');
   });
 });
 
@@ -284,6 +295,19 @@ describe('object typed by the matched kinds (the type checker schemas)', () => {
   test('completion after object.spec. offers the schema fields with their types', async () => {
     const s = await complete('object.spec.', ctx(['deployments']));
     expect(s.find((x) => x.label === 'replicas')?.detail).toBe('integer');
+    // fields first; an object takes no member function (no add, allowed, asApproximateFloat…), its macros after the fields
+    const sorted = [...s].sort((a, b) => (a.sortText! < b.sortText! ? -1 : a.sortText! > b.sortText! ? 1 : 0));
+    expect(sorted.slice(0, 3).map((x) => x.label)).toEqual(['minReadySeconds', 'paused', 'progressDeadlineSeconds']);
+    expect(s.filter((x) => ['add', 'allowed', 'asApproximateFloat', 'startsWith'].includes(x.label))).toEqual([]);
+    expect(sorted.at(-1)?.detail).toBe('macro');
+    // a typed string field: the string functions
+    const name = (await complete('object.metadata.name.', ctx(['deployments']))).map((x) => x.label);
+    expect(name).toEqual(expect.arrayContaining(['startsWith', 'matches']));
+    expect(name).not.toContain('asApproximateFloat');
+    // a list: its functions and macros
+    const containers = (await complete('object.spec.template.spec.containers.', ctx(['deployments']))).map((x) => x.label);
+    expect(containers).toEqual(expect.arrayContaining(['all', 'size', 'distinct']));
+    expect(containers).not.toContain('startsWith');
     expect(s.find((x) => x.label === 'template')?.detail).toBe('PodTemplateSpec');
     const c = await complete('object.spec.template.spec.containers[0].', ctx(['deployments']));
     expect(c.find((x) => x.label === 'image')?.detail).toBe('string');

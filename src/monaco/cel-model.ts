@@ -41,7 +41,7 @@ export type { TypedRoot };
 
 const ROOTS: Record<string, TypedRoot> = { object: 'object', oldObject: 'object', params: 'params' };
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*/;
-const SEGMENT = /\.\??([A-Za-z_][A-Za-z0-9_]*)|\[\??(?:[^\[\]'"]|'[^']*'|"[^"]*")*\]/y;
+const SEGMENT = /\.\??([A-Za-z_][A-Za-z0-9_]*)|\[\??(?:[^[\]'"]|'[^']*'|"[^"]*")*\]/y;
 
 /** A chain's field path after its root identifier; undefined where it is not plain selections and indexes. */
 function segments(chain: string, from: number): string[] | undefined {

@@ -1,26 +1,9 @@
 /** Tokens, brackets and comments of the `cel` language (Monarch). */
 import type * as Monaco from 'monaco-editor';
+import { CEL_KEYWORDS, CEL_RESERVED } from '../cel/reserved';
 
-export const KEYWORDS = ['true', 'false', 'null', 'in'];
-const RESERVED = [
-  'as',
-  'break',
-  'const',
-  'continue',
-  'else',
-  'for',
-  'function',
-  'if',
-  'import',
-  'let',
-  'loop',
-  'package',
-  'namespace',
-  'return',
-  'var',
-  'void',
-  'while',
-];
+export const KEYWORDS: readonly string[] = CEL_KEYWORDS;
+const RESERVED: readonly string[] = CEL_RESERVED;
 
 export const celMonarch: Monaco.languages.IMonarchLanguage = {
   defaultToken: 'invalid',

@@ -8,6 +8,8 @@
  * MutatingAdmissionPolicy, `admit` means "admitted" (mutated or not); `expect.object`
  * is compared with the mutated object.
  */
+import type { KubernetesVersion } from '../base/releases';
+import { admittedObject } from '../request/admitted';
 import { serializeDocuments } from '../yaml/index';
 import type { CaseOutcome, PolicyTestCase, TestInput } from '../request/model';
 import { withDefaults } from '../k8s/defaults';
@@ -53,9 +55,10 @@ function messageMatches(expected: string, actual: string | undefined): boolean {
   return !!w && w[1] === expected;
 }
 
-/** trace: record sub-expression values in the runs (for coverage.ts); results are the same. */
+/** trace: record sub-expression values in the runs (for coverage.ts); results are the same. kubernetesVersion: the release whose apiserver decodes the cases' objects. */
 export interface RunCaseOptions {
   trace?: boolean;
+  kubernetesVersion?: KubernetesVersion;
 }
 
 export async function runCase(target: CaseTarget, c: PolicyTestCase, cel: PolicyCel, options: RunCaseOptions = {}): Promise<CaseResult> {
@@ -66,6 +69,7 @@ export async function runCase(target: CaseTarget, c: PolicyTestCase, cel: Policy
     paramScope: target.paramScope,
     ...c.input,
     ...(options.trace ? { trace: true } : {}),
+    ...(options.kubernetesVersion ? { kubernetesVersion: options.kubernetesVersion } : {}),
   };
   const failures: string[] = [];
   let actual: CaseResult['actual'];
@@ -91,7 +95,8 @@ export async function runCase(target: CaseTarget, c: PolicyTestCase, cel: Policy
       failures.push(`expected message ${JSON.stringify(e.message)}, got ${JSON.stringify(actual.message ?? actual.warnings[0] ?? '')}`);
     }
   }
-  if (e.object !== undefined && !deepEqual(e.object, actual.object)) {
+  // the expected object as the apiserver would decode it, like the run's (src/request/admitted.ts)
+  if (e.object !== undefined && !deepEqual(admittedObject(e.object, input), actual.object)) {
     failures.push('the mutated object differs from the expected object');
   }
   return { name: c.name, pass: failures.length === 0, failures, actual, run };

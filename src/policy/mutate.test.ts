@@ -4,6 +4,10 @@ import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { evaluate, loadCel } from '../cel/index';
 import { runMutatingPolicy, type MutatingRunInput } from './mutate';
 import { runCases } from './cases';
+import { apiserverObject, loadTypedData } from '../k8s/typed';
+
+/** An object as the apiserver decodes it (src/k8s/typed): what a run's mutated object is compared with. */
+const decoded = <T>(o: T): T => apiserverObject(o, '1.37').object as T;
 import * as fx from './fixtures/map';
 
 vi.setConfig({ testTimeout: 30_000 });
@@ -31,7 +35,7 @@ const initializer = { name: 'myapp-initializer', image: 'example/initializer:v1.
 
 describe.runIf(hasWasm)('MutatingAdmissionPolicy runs (real engine)', () => {
   beforeAll(async () => {
-    await loadCel();
+    await Promise.all([loadCel(), loadTypedData('1.37')]);
   }, 60_000);
 
   describe('sidecar via ApplyConfiguration', () => {
@@ -42,7 +46,7 @@ describe.runIf(hasWasm)('MutatingAdmissionPolicy runs (real engine)', () => {
       // The documentation page lists mesh-proxy first; structured-merge-diff keeps live-only
       // items in place and adds new keys after them (typed/merge.go visitListItems), so the
       // apiserver's result has it second.
-      expect((r.object as ReturnType<typeof fx.myapp>).spec.initContainers).toEqual([initializer, meshProxyApply]);
+      expect(r.object).toEqual(decoded({ ...fx.myapp(), spec: { ...fx.myapp().spec, initContainers: [initializer, meshProxyApply] } }));
       expect(r.diff).toEqual([{ path: '/spec/initContainers/1', op: 'add', after: meshProxyApply }]);
       const m = r.bindings[0]!.evaluations[0]!.mutations[0]!;
       expect(m.value).toEqual({ spec: { initContainers: [meshProxyApply] } });
@@ -82,7 +86,7 @@ describe.runIf(hasWasm)('MutatingAdmissionPolicy runs (real engine)', () => {
     test('appends the init container', async () => {
       const r = await run(fx.sidecarJsonPatch);
       expect(r.outcome).toBe('admit');
-      expect((r.object as ReturnType<typeof fx.myapp>).spec.initContainers).toEqual([initializer, meshProxyPatch]);
+      expect(r.object).toEqual(decoded({ ...fx.myapp(), spec: { ...fx.myapp().spec, initContainers: [initializer, meshProxyPatch] } }));
       expect(r.bindings[0]!.evaluations[0]!.mutations[0]!.value).toEqual([{ op: 'add', path: '/spec/initContainers/-', value: meshProxyPatch }]);
       expect(r.reinvocation?.changesAgain).toBe(false);
     });
@@ -91,12 +95,14 @@ describe.runIf(hasWasm)('MutatingAdmissionPolicy runs (real engine)', () => {
       delete p.spec.matchConditions;
       const r = await run(p);
       expect(r.reinvocation?.changesAgain).toBe(true);
-      expect(r.reinvocation?.diff).toEqual([{ path: '/spec/initContainers/2', op: 'add', after: meshProxyPatch }]);
+      // the second run's patched object is decoded again too: the added container has its defaults
+      const proxy = decoded({ ...fx.myapp(), spec: { containers: [meshProxyPatch] } }).spec.containers[0];
+      expect(r.reinvocation?.diff).toEqual([{ path: '/spec/initContainers/2', op: 'add', after: proxy }]);
     });
   });
 
   describe('JSONPatch snippets from the page', () => {
-    const escape = `[
+    const escapeKeyPatch = `[
   JSONPatch{
     op: "add",
     path: "/metadata/labels/" + jsonpatch.escapeKey("example.com/environment"),
@@ -106,40 +112,41 @@ describe.runIf(hasWasm)('MutatingAdmissionPolicy runs (real engine)', () => {
     test('escapeKey: a label with a slash', async () => {
       const pod = fx.myapp() as ReturnType<typeof fx.myapp> & { metadata: { labels?: Record<string, string> } };
       pod.metadata.labels = { app: 'myapp' };
-      const r = await run(fx.jsonPatchPolicy('env-label', escape), { object: pod });
+      const r = await run(fx.jsonPatchPolicy('env-label', escapeKeyPatch), { object: pod });
       expect(r.diff).toEqual([{ path: '/metadata/labels/example.com~1environment', op: 'add', after: 'test' }]);
       expect((r.object as typeof pod).metadata.labels).toEqual({ app: 'myapp', 'example.com/environment': 'test' });
     });
     test('add under a missing map fails the patch: JSON Patch error, denied under Fail', async () => {
-      const r = await run(fx.jsonPatchPolicy('env-label', escape));
+      const r = await run(fx.jsonPatchPolicy('env-label', escapeKeyPatch));
       expect(r.outcome).toBe('deny');
       expect(r.decision.message).toBe(
         `policy 'env-label' with binding 'env-label-binding' denied request: JSON Patch: add operation does not apply: doc is missing path: "/metadata/labels/example.com~1environment": missing value`,
       );
-      expect(r.object).toEqual(fx.myapp());
+      expect(r.object).toEqual(decoded(fx.myapp()));
     });
     test('... and admitted unchanged under Ignore, with the error reported', async () => {
-      const r = await run(fx.jsonPatchPolicy('env-label', escape, { failurePolicy: 'Ignore' }));
+      const r = await run(fx.jsonPatchPolicy('env-label', escapeKeyPatch, { failurePolicy: 'Ignore' }));
       expect(r.outcome).toBe('admit');
       expect(r.mutated).toBe(false);
       expect(r.errors[0]).toContain('JSON Patch: add operation does not apply');
     });
+    // a Pod field (an unknown one would be gone: the apiserver decodes the Pod into its type)
     const testReplace = `[
-  JSONPatch{op: "test", path: "/spec/example", value: "Red"},
-  JSONPatch{op: "replace", path: "/spec/example", value: "Green"}
+  JSONPatch{op: "test", path: "/spec/hostname", value: "Red"},
+  JSONPatch{op: "replace", path: "/spec/hostname", value: "Green"}
 ]`;
     test('test + replace: replaced when the test holds', async () => {
-      const pod = { ...fx.myapp(), spec: { ...fx.myapp().spec, example: 'Red' } };
+      const pod = { ...fx.myapp(), spec: { ...fx.myapp().spec, hostname: 'Red' } };
       const r = await run(fx.jsonPatchPolicy('color', testReplace), { object: pod });
-      expect(r.diff).toEqual([{ path: '/spec/example', op: 'replace', before: 'Red', after: 'Green' }]);
+      expect(r.diff).toEqual([{ path: '/spec/hostname', op: 'replace', before: 'Red', after: 'Green' }]);
     });
     test('test + replace: nothing applied (and no error) when the test fails', async () => {
-      const pod = { ...fx.myapp(), spec: { ...fx.myapp().spec, example: 'Blue' } };
+      const pod = { ...fx.myapp(), spec: { ...fx.myapp().spec, hostname: 'Blue' } };
       const r = await run(fx.jsonPatchPolicy('color', testReplace), { object: pod });
       expect(r.outcome).toBe('admit');
       expect(r.mutated).toBe(false);
       expect(r.errors).toEqual([]);
-      expect(r.bindings[0]!.evaluations[0]!.mutations[0]!.testFailed).toEqual({ index: 0, path: '/spec/example' });
+      expect(r.bindings[0]!.evaluations[0]!.mutations[0]!.testFailed).toEqual({ index: 0, path: '/spec/hostname' });
     });
   });
 

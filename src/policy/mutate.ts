@@ -12,6 +12,7 @@ import type { MatchResult } from './matching';
 import { mergeApplyConfiguration, type ListMergeNote } from './merge';
 import { declaredVariables, declaresParams } from '../k8s/cel-scope';
 import { dispatchBindings, invocationApplied, matchPolicy, policyBindings, requestNotes, type BindingTraceBase, type RunRequestInput } from './dispatch';
+import { admittedInput, admittedObject } from '../request/admitted';
 import { celInputs } from '../request/cel-inputs';
 import { OUT_OF_BUDGET, traceVariables, usedVariables, type PolicyCel, type VariableTrace } from './expressions';
 import { failurePolicyOf, runMatchConditions, type MatchConditionsTrace } from './match-conditions';
@@ -276,9 +277,13 @@ async function runOnce(input: MutatingRunInput, cel: PolicyCel): Promise<Mutatin
 export const runMutatingPolicyOnce = runOnce;
 
 export async function runMutatingPolicy(input: MutatingRunInput, cel: PolicyCel): Promise<MutatingRunResult> {
+  input = await admittedInput(input); // the objects as the apiserver decodes them (src/request/admitted.ts)
   const first = await runOnce(input, cel);
+  // the patched object decoded and defaulted again, as the mutating plugin does
+  if (first.mutated) first.object = admittedObject(first.object, input);
   if (first.outcome === 'admit' && first.mutated) {
     const again = await runOnce({ ...input, trace: false, request: { ...input.request, object: first.object } }, cel);
+    if (again.mutated) again.object = admittedObject(again.object, input);
     const diff = diffJson(first.object, again.object);
     first.reinvocation = { changesAgain: !deepEqual(first.object, again.object), diff, object: again.object, errors: again.errors };
   }

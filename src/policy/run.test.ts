@@ -327,11 +327,20 @@ describe.runIf(hasWasm)('ValidatingAdmissionPolicy runs (real engine)', () => {
         "ValidatingAdmissionPolicy 'image-matches-namespace-environment.policy.example.com' with binding 'demo-binding-test.example.com' denied request: only prod images are allowed in namespace default",
       );
       const vars = r.bindings[0]!.evaluations[0]!.variables;
+      const app = {
+        name: 'app',
+        image: 'dev.example.com/nginx',
+        imagePullPolicy: 'Always',
+        resources: {},
+        terminationMessagePath: '/dev/termination-log',
+        terminationMessagePolicy: 'File',
+      };
       expect(vars.map((v) => [v.name, v.value, v.used])).toEqual([
         ['environment', 'prod', true],
         ['exempt', false, true],
-        ['containers', [{ name: 'app', image: 'dev.example.com/nginx' }], true],
-        ['containersToCheck', [{ name: 'app', image: 'dev.example.com/nginx' }], true],
+        // the containers as the apiserver decodes the Deployment: with their defaults (src/k8s/typed)
+        ['containers', [app], true],
+        ['containersToCheck', [app], true],
       ]);
     });
     test('prod image admitted', async () => {

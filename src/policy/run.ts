@@ -9,6 +9,7 @@ import { withDefaults } from '../k8s/defaults';
 import { goJSON } from '../k8s/errors';
 import { list, nameOf, obj, str } from '../base/json';
 import { dispatchBindings, invocationApplied, matchPolicy, policyBindings, requestNotes, type BindingTraceBase, type RunRequestInput } from './dispatch';
+import { admittedInput } from '../request/admitted';
 import type { PolicyCel } from './expressions';
 import { failurePolicyOf } from './match-conditions';
 import type { MatchResult } from './matching';
@@ -109,6 +110,7 @@ export const validationWarning = (policyName: string, binding: string, message: 
 // dispatcher.go Dispatch (one policy)
 
 export async function runValidatingPolicy(input: ValidatingRunInput, cel: PolicyCel): Promise<ValidatingRunResult> {
+  input = await admittedInput(input); // the objects as the apiserver decodes them (src/request/admitted.ts)
   const policy = withDefaults(input.policy);
   const spec = obj(obj(policy).spec);
   const policyName = nameOf(policy);
@@ -193,7 +195,7 @@ export async function runValidatingPolicy(input: ValidatingRunInput, cel: Policy
               message: d.message,
               policy: str(bspec.policyName),
               binding: bName,
-              expressionIndex: d.index < 0 ? 0 : d.index,
+              expressionIndex: Math.max(d.index, 0),
               validationActions: actions,
             });
           else if (action === 'Warn') result.warnings.push(validationWarning(policyName, bName, d.message));

@@ -120,7 +120,7 @@ export function failedValidationMessage(
 ): { message: string; source: 'messageExpression' | 'message' | 'expression'; rejected?: string } {
   let message = '';
   let rejected: string | undefined;
-  if (m && m.ok) {
+  if (m?.ok) {
     if (typeof m.value === 'string') {
       message = trimSpace(m.value);
       if (byteLength(message) > CEL_LIMITS.maxEvaluatedMessageExpressionSizeBytes) {
@@ -187,7 +187,7 @@ export async function evaluateValidations(
   param: unknown,
   traced = false,
 ): Promise<EvaluationTrace> {
-  const { hasParams, variables, options, validationOptions } = evaluationOptions(spec, traced);
+  const { hasParams, variables, validationOptions } = evaluationOptions(spec, traced);
   const errorAction: 'admit' | 'deny' = failurePolicy === 'Ignore' ? 'admit' : 'deny';
   const inputs = celInputs(input, param);
   const validations = list(spec.validations).map(obj);

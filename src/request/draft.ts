@@ -42,6 +42,7 @@ export function requestOf(r: RequestDraft): AdmissionRequest {
   const userInfo: UserInfo = { username: r.username };
   if (r.uid) userInfo.uid = r.uid;
   if (r.groups.length) userInfo.groups = [...r.groups];
+  if (r.extra && Object.keys(r.extra).length) userInfo.extra = r.extra;
   const req: AdmissionRequest = {
     operation: r.operation,
     resource: { group: r.group, version: r.version, resource: r.resource },
@@ -81,7 +82,7 @@ export function toTestInput(draft: TestInputDraft): Converted {
   if (hit) return hit;
   const errors: DraftError[] = [];
   const take = (field: DraftError['field']): unknown => {
-    const r = parseInputText(draft[field]);
+    const r = parseInputText(draft[field] ?? '');
     if (r.error) errors.push({ field, ...r.error });
     return r.value;
   };
@@ -94,6 +95,10 @@ export function toTestInput(draft: TestInputDraft): Converted {
   if (usesOldObject(op)) {
     const o = take('oldObject');
     if (o !== undefined) request.oldObject = o;
+  }
+  if (draft.options) {
+    const o = take('options');
+    if (o !== undefined) request.options = o;
   }
   const input: TestInput = { request, authorizer: cleanAuthorizer(draft.authorizer) };
   const params = take('params');
@@ -125,6 +130,7 @@ export function toDraft(input: TestInput): TestInputDraft {
       username: q.userInfo?.username ?? '',
       uid: q.userInfo?.uid ?? '',
       groups: [...(q.userInfo?.groups ?? [])],
+      ...(q.userInfo?.extra && Object.keys(q.userInfo.extra).length ? { extra: q.userInfo.extra } : {}),
       dryRun: q.dryRun === true,
     },
     object: text(q.object),
@@ -132,5 +138,6 @@ export function toDraft(input: TestInput): TestInputDraft {
     params: text(input.params),
     namespaceObject: text(input.namespaceObject),
     authorizer: [...(input.authorizer ?? [])],
+    ...(q.options !== undefined && q.options !== null ? { options: text(q.options) } : {}),
   };
 }

@@ -7,6 +7,7 @@
 export * from './model';
 export { emptyRequestDraft, requestOf, toDraft, toTestInput, usesObject, usesOldObject, isOperation, cleanAuthorizer, type Converted } from './draft';
 export { parseInputText, type ParsedText } from './parse';
+export { admittedInput, admittedInputNow, admittedObject } from './admitted';
 export { celInputs, celNamespaceObject, celRequest, REQUEST_UID, requestAttributes, toCelInputs } from './cel-inputs';
 export { defaultDraftFor, namespaceText } from './defaults';
 export { kubeletLeaseRenewal, kubeletUser, leaseRenewal, namespaceObject } from './system-requests';

@@ -8,6 +8,7 @@
  * Plain data only (no classes, no closures): cheap to build by the thousand.
  */
 import type { AuthorizerRule } from '../cel/types';
+import type { KubernetesVersion } from '../base/releases';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
@@ -69,6 +70,8 @@ export interface TestInput {
   namespaceObject?: unknown;
   /** Authorizer answers for `authorizer` / `authorizer.requestResource` in CEL. */
   authorizer?: AuthorizerRule[];
+  /** The release whose apiserver decodes the objects for admission (src/request/admitted.ts); absent: the default release. */
+  kubernetesVersion?: KubernetesVersion;
 }
 
 /** The request form as the user edits it: plain strings, '' for absent. */
@@ -84,6 +87,8 @@ export interface RequestDraft {
   username: string;
   uid: string;
   groups: string[];
+  /** userInfo.extra as the request carried it (a replayed request's user); absent: none. */
+  extra?: Record<string, string[]>;
   dryRun: boolean;
 }
 
@@ -95,11 +100,13 @@ export interface TestInputDraft {
   params: string;
   namespaceObject: string;
   authorizer: AuthorizerRule[];
+  /** The request's `options` (CreateOptions, UpdateOptions …) as YAML; absent or '': none. */
+  options?: string;
 }
 
 /** Where a draft did not convert: which text, and the position in it. */
 export interface DraftError {
-  field: 'object' | 'oldObject' | 'params' | 'namespaceObject';
+  field: 'object' | 'oldObject' | 'params' | 'namespaceObject' | 'options';
   message: string;
   line: number;
   column: number;

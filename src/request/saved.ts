@@ -6,6 +6,7 @@
  */
 import type { AuthorizerRule } from '../cel/types';
 import { isObject, str, strList } from '../base/json';
+import { isKubernetesVersion } from '../base/releases';
 import { emptyRequestDraft, isOperation } from './draft';
 import type { CelExpectation } from './expect';
 import {
@@ -20,7 +21,7 @@ import {
   type TestInputDraft,
   type UserInfo,
 } from './model';
-import { WEBHOOK_RESPONSES, defaultResponse, type Scenario, type WebhookResponseDraft } from './scenario';
+import { WEBHOOK_RESPONSES, defaultResponse, type Scenario, type ScenarioCluster, type WebhookResponseDraft } from './scenario';
 
 export interface CelCase {
   id: string;
@@ -42,6 +43,8 @@ export interface DocTests {
 export interface SimulatorDraft {
   input: TestInputDraft;
   webhooks: Record<string, WebhookResponseDraft>;
+  /** A cluster's objects the request meets beside the workspace's, and its release (a request opened from an Impact report). */
+  cluster?: ScenarioCluster;
 }
 
 export interface TestsData {
@@ -85,9 +88,12 @@ export function readRequestDraft(v: unknown, defaults: RequestDraft = emptyReque
     username: s('username'),
     uid: s('uid'),
     groups: Array.isArray(r.groups) ? strList(r.groups) : typeof r.groups === 'string' ? splitGroups(r.groups) : [...defaults.groups],
+    ...(isObject(r.extra) ? { extra: readExtra(r.extra) } : {}),
     dryRun: typeof r.dryRun === 'boolean' ? r.dryRun : defaults.dryRun,
   };
 }
+
+const readExtra = (v: Record<string, unknown>): Record<string, string[]> => Object.fromEntries(Object.entries(v).map(([k, x]) => [k, strList(x)]));
 
 /** `a, b c` → ['a', 'b', 'c'] (the old policy form's groups field). */
 export const splitGroups = (s: string): string[] => s.split(/[\s,]+/).filter(Boolean);
@@ -101,6 +107,17 @@ export function readDraft(v: unknown): TestInputDraft {
     params: str(d.params),
     namespaceObject: str(d.namespaceObject),
     authorizer: readAuthorizer(d.authorizer),
+    ...(typeof d.options === 'string' && d.options ? { options: d.options } : {}),
+  };
+}
+
+/** A stored scenario's cluster objects and release (absent when there are none to read). */
+export function readScenarioCluster(v: unknown): ScenarioCluster | undefined {
+  if (!isObject(v) || !Array.isArray(v.objects)) return undefined;
+  return {
+    source: str(v.source),
+    objects: v.objects.filter(isObject),
+    ...(typeof v.kubernetesVersion === 'string' && isKubernetesVersion(v.kubernetesVersion) ? { kubernetesVersion: v.kubernetesVersion } : {}),
   };
 }
 
@@ -123,7 +140,7 @@ function readUserInfo(v: unknown): UserInfo {
   const out: UserInfo = { username: str(u.username) };
   if (typeof u.uid === 'string' && u.uid) out.uid = u.uid;
   if (Array.isArray(u.groups)) out.groups = strList(u.groups);
-  if (isObject(u.extra)) out.extra = Object.fromEntries(Object.entries(u.extra).map(([k, x]) => [k, strList(x)]));
+  if (isObject(u.extra)) out.extra = readExtra(u.extra);
   return out;
 }
 
@@ -203,13 +220,21 @@ function readResponses(v: unknown): Record<string, WebhookResponseDraft> {
 export function readScenario(v: unknown, i: number): Scenario | undefined {
   if (!isObject(v)) return undefined;
   const e = isObject(v.expect) ? v.expect : {};
+  const cluster = readScenarioCluster(v.cluster);
   return {
     id: str(v.id) || newId('s'),
     name: str(v.name) || `scenario ${i + 1}`,
     input: readDraft(v.input),
     webhooks: readResponses(v.webhooks),
+    ...(cluster ? { cluster } : {}),
     expect: { allowed: e.allowed !== false, ...(typeof e.deniedBy === 'string' && e.deniedBy ? { deniedBy: e.deniedBy } : {}) },
   };
+}
+
+/** A stored simulator draft (the request, the assumed webhook responses, the cluster's objects). */
+export function readSimulatorDraft(v: Record<string, unknown>): SimulatorDraft {
+  const cluster = readScenarioCluster(v.cluster);
+  return { input: readDraft(v.input), webhooks: readResponses(v.webhooks), ...(cluster ? { cluster } : {}) };
 }
 
 function readDocTests(v: unknown): DocTests {
@@ -239,7 +264,7 @@ export function readSavedTests(v: unknown): TestsData | undefined {
   const docs: Record<string, DocTests> = {};
   if (isObject(v.docs)) for (const [id, d] of Object.entries(v.docs)) docs[id] = readDocTests(d);
   const scenarios = (Array.isArray(v.scenarios) ? v.scenarios : []).map(readScenario).filter((s): s is Scenario => !!s);
-  const sim = isObject(v.simulator) ? { input: readDraft(v.simulator.input), webhooks: readResponses(v.simulator.webhooks) } : undefined;
+  const sim = isObject(v.simulator) ? readSimulatorDraft(v.simulator) : undefined;
   return { docs, scenarios, ...(sim ? { simulator: sim } : {}) };
 }
 

@@ -4,7 +4,9 @@
  */
 import type { JsonPatchOp } from '../base/jsonpatch';
 import { isObject } from '../base/json';
+import type { KubernetesVersion } from '../base/releases';
 import type { TestInputDraft } from './model';
+import { parseDocuments } from '../yaml';
 
 export type WebhookResponseKind = 'allow' | 'deny' | 'unavailable' | 'patch' | 'warnings';
 export const WEBHOOK_RESPONSES: readonly WebhookResponseKind[] = ['allow', 'deny', 'unavailable', 'patch', 'warnings'];
@@ -26,11 +28,26 @@ export interface ScenarioExpectation {
   deniedBy?: string;
 }
 
+/**
+ * What a request meets beyond the workspace when it comes from a cluster (an Impact report's
+ * event or existing object): the cluster's objects its chain holds (admission objects the
+ * candidate keeps, the params its bindings read, the CustomResourceDefinition of its resource),
+ * run after the workspace's documents (a workspace admission object replaces one of the same
+ * kind and name), and the release the report judged it at.
+ */
+export interface ScenarioCluster {
+  /** Where it comes from, as the view says it (`line 12 of the audit log`). */
+  source: string;
+  objects: unknown[];
+  kubernetesVersion?: KubernetesVersion;
+}
+
 export interface Scenario {
   id: string;
   name: string;
   input: TestInputDraft;
   webhooks: Record<string, WebhookResponseDraft>;
+  cluster?: ScenarioCluster;
   expect: ScenarioExpectation;
 }
 
@@ -90,6 +107,62 @@ export function toWebhookResponses(drafts: Record<string, WebhookResponseDraft>)
   const r = { responses, errors };
   cache.set(drafts, r);
   return r;
+}
+
+/** The draft of an assumed response (the way back from `toWebhookResponses`). */
+export function responseDraftOf(r: WebhookResponse): WebhookResponseDraft {
+  if (typeof r === 'string') return { ...defaultResponse(), response: r };
+  if ('patch' in r) return { ...defaultResponse(), response: 'patch', patch: JSON.stringify(r.patch) };
+  return { ...defaultResponse(), response: 'warnings', warnings: r.warnings.join('\n') };
+}
+
+/** The drafts of assumed responses, by webhook name. */
+export const responseDrafts = (answers: Record<string, WebhookResponse>): Record<string, WebhookResponseDraft> =>
+  Object.fromEntries(Object.entries(answers).map(([name, r]) => [name, responseDraftOf(r)]));
+
+/** An assumed response in a few words (`deny`, `a JSON Patch of 2 operations`, `warnings: "a", "b"`). */
+export function describeWebhookResponse(r: WebhookResponse): string {
+  if (typeof r === 'string') return r === 'unavailable' ? 'unavailable (down / timeout)' : r;
+  if ('patch' in r) return `allow with a JSON Patch of ${r.patch.length} operation${r.patch.length === 1 ? '' : 's'}`;
+  return `allow with warnings: ${r.warnings.map((w) => JSON.stringify(w)).join(', ')}`;
+}
+
+/** One answer of an answers file: a word, `{patch: [...]}` or `{warnings: [...]}`. */
+function readAnswer(v: unknown): { answer: WebhookResponse } | { error: string } {
+  if (v === 'allow' || v === 'deny' || v === 'unavailable') return { answer: v };
+  if (isObject(v) && Object.keys(v).length === 1 && 'patch' in v) {
+    const p = parsePatch(JSON.stringify(v.patch ?? null));
+    return 'error' in p ? p : { answer: { patch: p.ops } };
+  }
+  if (isObject(v) && Object.keys(v).length === 1 && Array.isArray(v.warnings) && v.warnings.every((w) => typeof w === 'string'))
+    return { answer: { warnings: v.warnings as string[] } };
+  return { error: `${JSON.stringify(v)} is not an answer: allow, deny, unavailable, {patch: [JSON Patch operations]} or {warnings: [strings]}` };
+}
+
+/**
+ * A file of assumed webhook answers (YAML or JSON), the Impact view's and the CLI's
+ * (`--webhook-answers`): a mapping from webhook name (`webhooks[i].name`) to the Simulate view's
+ * answers — `allow`, `deny`, `unavailable`, `{patch: [...]}`, `{warnings: [...]}` — at the top
+ * level or under `webhooks` (a file that also holds other things). Every problem is said; the
+ * answers read are kept.
+ */
+export function readWebhookAnswers(text: string): { answers: Record<string, WebhookResponse>; problems: string[] } {
+  const parsed = parseDocuments(text, { unwrapLists: false, allowNonObjects: true });
+  const error = parsed.errors[0];
+  if (error) return { answers: {}, problems: [`line ${error.line}, column ${error.column}: ${error.message}`] };
+  if (parsed.documents.length > 1) return { answers: {}, problems: [`${parsed.documents.length} documents: the answers are one mapping`] };
+  const top = parsed.documents[0]?.object;
+  const map = isObject(top) && isObject(top.webhooks) ? top.webhooks : top;
+  if (!isObject(map))
+    return { answers: {}, problems: ['expected a mapping from webhook name to answer (allow, deny, unavailable, {patch: […]}, {warnings: […]})'] };
+  const answers: Record<string, WebhookResponse> = {};
+  const problems: string[] = [];
+  for (const [name, v] of Object.entries(map)) {
+    const a = readAnswer(v);
+    if ('error' in a) problems.push(`${name}: ${a.error}`);
+    else answers[name] = a.answer;
+  }
+  return { answers, problems };
 }
 
 /** Whether a verdict meets a scenario's expectation, and why not. */

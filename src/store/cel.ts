@@ -28,6 +28,7 @@ import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import { celAnswered, setCelCompiler } from './problems';
 import { workspace } from './workspace';
+import { loadTypedData } from '../k8s/typed';
 
 /**
  * Takes over the CEL worker the page's starter (src/cel/start.ts) created before the app's scripts
@@ -49,9 +50,14 @@ export function startCel(): void {
     workspace.setState((s) => ({ problemsRevision: s.problemsRevision + 1 }));
   });
   setCelCompiler(compiler);
-  void loadCel().then(() => {
+  // the type data of the target release comes with the engine: the CEL inputs' objects are decoded with it (src/k8s/typed)
+  const typed = (): Promise<void> => loadTypedData(workspace.getState().kubernetesVersion).catch(() => {});
+  void Promise.all([loadCel(), typed()]).then(() => {
     const status = celStatus();
     workspace.setState((s) => ({ problemsRevision: s.problemsRevision + 1, celState: status.state, celMessage: status.message }));
+  });
+  workspace.subscribe((s, before) => {
+    if (s.kubernetesVersion !== before.kubernetesVersion) void typed().then(() => workspace.setState((x) => ({ problemsRevision: x.problemsRevision + 1 })));
   });
 }
 

@@ -93,6 +93,16 @@ export function docFromObject(object: unknown, origin?: string, text?: string): 
 }
 
 /**
+ * A document whose text is written now from `object`, as the YAML pane shows it (the sample
+ * workspace, a template): from then on it is a text like any other, so a structured change
+ * written into it is the smallest text edit from the first one on (a generated text would be
+ * generated again, in API key order, by the first change).
+ */
+export function docWithText(object: unknown, origin: string): WorkspaceDoc {
+  return withText(docFromObject(undefined, origin, ''), toText(object));
+}
+
+/**
  * Where the fields of a text are (one index per text: the one parseDocuments built when the
  * text was typed, kept here, so the YAML pane's markers and jumps never parse it again).
  */
@@ -203,8 +213,9 @@ export interface ObjectEdit {
  * comments, quoting, style and key order stay; the kubectl order only decides where a new key
  * goes). It is refused, with nothing changed, while the text does not parse (the text is the
  * source of truth and is never replaced behind the user's back) or where it cannot be edited
- * exactly (an edit through an alias). A document whose text is still generated (a template, a
- * List item) keeps generating it, in kubectl key order, when first read.
+ * exactly (an edit through an alias). A document whose text is still generated (a quick fix's
+ * new document, a List item that could not be cut out exactly) keeps generating it, in kubectl
+ * key order, when first read.
  */
 export function editObject(doc: WorkspaceDoc, object: unknown): ObjectEdit {
   if (hasGeneratedText(doc) || doc.object === undefined) {
@@ -302,7 +313,7 @@ export function importText(text: string, origin: string): ImportResult {
     const list = d.fromList ? listOf(d.documentIndex) : undefined;
     const item = list?.items[d.fromList!.itemIndex];
     const slice = item ? item.text : !d.fromList ? ownText(d.documentIndex) : undefined;
-    const doc = docFromObject(d.object, origin, slice && slice.trim() ? slice : undefined);
+    const doc = docFromObject(d.object, origin, slice?.trim() ? slice : undefined);
     if (list && item) doc.listItem = { list: list.id, frame: list.frame, gap: item.gap, indent: item.indent, newline: item.newline };
     if (slice === text && documents.length === 1 && !errors.length && !warnings.length) {
       // The file is this one document: its parse is the document's (the YAML pane's positions, the next keystroke).

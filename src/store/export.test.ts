@@ -2,8 +2,8 @@
  * Export keeps bytes: an untouched import exports byte-identical; a form edit, a quick fix
  * and Convert to v1 change only their own lines; reordering and stripping are explicit.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { readFixture } from '../../fixtures';
 import { createWorkspace, workspace } from './workspace';
 import { previewFix } from './fixes';
 import type { Fix } from '../k8s';
@@ -15,7 +15,7 @@ import { restoreWorkspace, serialize, storageBackend } from './persist';
 import { currentWorkspaceFile, openWorkspaceFile } from './share';
 import { parseWorkspaceFile } from '../share';
 
-const CERT_MANAGER = readFileSync(new URL('../cli/fixtures/realworld/01-cert-manager-webhooks.yaml', import.meta.url), 'utf8');
+const CERT_MANAGER = readFixture('realworld', '01-cert-manager-webhooks.yaml');
 
 const SERVICE = `--- # the service the webhook calls
 # kept read-only

@@ -9,7 +9,8 @@ import { deepEqual } from '../base/json';
 import { parseDocuments, serializeDocuments, serializeJSON, writeList } from '../yaml';
 import { toText, type WorkspaceDoc } from './documents';
 import { manifestDirectoryFiles, type ManifestDirLayout } from '../share/manifest-dir';
-import { isStaticDoc } from './workspace';
+import { isStaticDoc, type WorkspaceState } from './workspace';
+import { manifestSetOf } from './problems';
 
 export interface ExportOptions {
   /** Drop status, managedFields, uid, resourceVersion, … and the last-applied annotation. */
@@ -83,12 +84,22 @@ export function joinTexts(parts: readonly { text: string; separator?: string }[]
   return out;
 }
 
-/** The static manifest directory of the workspace (the documents marked static, or all when the workspace is): relative path → text. */
+/** The static manifest directory, or why it is not written: the set does not load (the headline of its problems). */
+export type ManifestDirectoryExport = { ok: true; files: Record<string, string> } | { ok: false; headline: string };
+
+/**
+ * The static manifest directory of the workspace (the documents marked static, or all when the
+ * workspace is): relative path → text. A set that does not load is refused, as `check
+ * --export-manifests` refuses it (a kube-apiserver started with it exits), unless `anyway`.
+ */
 export function exportManifestDirectory(
   docs: readonly WorkspaceDoc[],
   layout: ManifestDirLayout,
-  state?: { staticManifests: boolean },
-): Record<string, string> {
+  state: Pick<WorkspaceState, 'staticManifests' | 'kubernetesVersion'>,
+  options: { anyway?: boolean } = {},
+): ManifestDirectoryExport {
+  const set = manifestSetOf(docs, state.kubernetesVersion, state.staticManifests);
+  if (set?.headline && !options.anyway) return { ok: false, headline: set.headline };
   const sources = docs.map((d) => ({ object: d.object, ...(d.error || d.object === undefined ? {} : { text: d.text }) }));
-  return manifestDirectoryFiles(sources, (i) => docs[i]!.object !== undefined && isStaticDoc(docs[i]!, state), layout);
+  return { ok: true, files: manifestDirectoryFiles(sources, (i) => docs[i]!.object !== undefined && isStaticDoc(docs[i]!, state), layout) };
 }

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { readFixture } from '../../fixtures';
 import { docFromObject, withObject } from './documents';
 import { applyOpenFix, openFix, previewFix, useOpenFix } from './fixes';
 import { caInspection } from './ca-bundles';
@@ -64,7 +64,7 @@ describe('quick fixes in the store', () => {
   });
 
   it('caBundle findings appear once the background inspection is done', async () => {
-    const pem = readFileSync(new URL('../k8s/fixtures/ca/expired-ca.pem', import.meta.url), 'utf8');
+    const pem = readFixture('ca', 'expired-ca.pem');
     const withCa = {
       ...hook,
       webhooks: [

@@ -6,7 +6,7 @@
  * MessagePorts the page hands them, so the page only sees progress and the results.
  */
 import type { KubernetesVersion } from '../base/releases';
-import type { ChainSpec, EventImpact, ImpactOptions, ImpactRow, ImpactProgress, ImpactReport, PoolAnswer, PoolAsk } from '../impact';
+import type { ChainSpec, EventImpact, ImpactOptions, ImpactRow, ImpactProgress, ImpactReport, PoolAnswer, ToMember } from '../impact';
 
 /** Page → replay worker. */
 export type ToReplay =
@@ -22,6 +22,7 @@ export type ToReplay =
         candidate: 'overlay' | 'replace';
         existing: boolean;
         webhooks: ImpactOptions['webhooks'];
+        user: NonNullable<ImpactOptions['user']>;
         keepRequests: number;
       };
       /** One port per decider worker (transferred). */
@@ -52,8 +53,8 @@ export interface DeciderInit {
   module: WebAssembly.Module | undefined;
 }
 
-/** Replay worker → decider worker over its port: the chains first, then the asks. */
-export type ToDecider = { spec: ChainSpec } | PoolAsk;
+/** Replay worker → decider worker over its port: the chains first, then the asks (and other chains when the log changes them). */
+export type ToDecider = { spec: ChainSpec } | ToMember;
 
 /** Decider worker → replay worker: answers, or why it cannot decide (its engine did not start). */
 export type FromDecider = PoolAnswer | { failed: string };

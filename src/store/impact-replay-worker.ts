@@ -15,6 +15,7 @@ import {
   chainDecider,
   decisionPool,
   denialTimeline,
+  existingKey,
   laterReads,
   readSnapshot,
   sortedRows,
@@ -141,8 +142,8 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
       : undefined;
     const report = await analyzeImpact({
       workspace: m.workspace,
-      cluster: snap.objects,
-      clusterProblems: snap.problems,
+      // no snapshot opened is not an empty one
+      ...(m.snapshots.length ? { cluster: snap.objects, clusterProblems: snap.problems } : {}),
       ...(m.audits.length ? { audit: concat(m.audits, (n) => (bytes += n)) } : {}),
       staticDocuments: m.staticDocuments,
       options: {
@@ -161,6 +162,14 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
         },
         onProgress: (p) => progress(p, p.phase === 'done'),
         decider: (spec) => {
+          // the log changed the chains (or the existing objects are judged with the snapshot's): the same deciders, other chains
+          if (pool) {
+            pool.respec(spec, () => {
+              void loadCelHere(m.baseUrl, m.module);
+              return chainDecider(spec);
+            });
+            return pool.decide;
+          }
           for (const port of m.members) port.postMessage({ spec });
           pool = decisionPool(
             m.members.map((port, i) => portMember(port, i)),
@@ -179,7 +188,7 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
     // chart's writes in its buckets (not one pair per second of the log): the page takes it in one task
     group();
     const rows = sortedRows(groups);
-    const openable = new Set(rows.map((r) => r.examples[0]?.auditID));
+    const openable = new Set([...rows.map((r) => r.examples[0]?.auditID), ...report.existing.filter((o) => o.change !== 'unchanged').map(existingKey)]);
     const requests = Object.fromEntries(Object.entries(report.requests).filter(([id]) => openable.has(id)));
     const buckets = denialTimeline(report, TIMELINE_BUCKETS, [...writes]).map((b): [number, number] => [b.start, b.writes]);
     post({ op: 'done', report: { ...report, requests }, events: streamed, rows, writes: buckets, problems: snap.problems });

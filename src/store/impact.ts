@@ -6,9 +6,11 @@
  * Impact view only (keeps src/impact out of the first bundle).
  */
 import { create } from 'zustand';
+import type { KubernetesVersion } from '../base/releases';
 import { celModule } from '../cel';
-import type { EventImpact, ImpactOptions, ImpactProgress, ImpactReport, ImpactRow } from '../impact';
-import { toDraft } from '../request';
+import type { EventImpact, ImpactProgress, ImpactReport, ImpactRow } from '../impact';
+import { simulatorDraftOf } from '../impact';
+import { readWebhookAnswers, responseDrafts, toWebhookResponses, type WebhookResponseDraft } from '../request';
 import type { WorkspaceDoc } from './documents';
 import type { DeciderInit, FromReplay, ToReplay } from './impact-protocol';
 import { setSimulatorDraft, staticIndices } from './simulator';
@@ -25,6 +27,10 @@ export interface ImpactState {
   audits: ImpactFile[];
   candidate: 'overlay' | 'replace';
   existing: boolean;
+  /** The answer assumed for each webhook (others allow): the Simulate view's vocabulary, set in the view or read from an answers file. */
+  webhooks: Record<string, WebhookResponseDraft>;
+  /** Who creates the existing objects when they are judged (default a cluster admin). */
+  user: { username: string; groups: string[] };
   running: boolean;
   /**
    * `snapshotRead`: the snapshot files' bytes read (of `snapshotBytes`), until the log's reading
@@ -39,9 +45,34 @@ export interface ImpactState {
   writes?: [number, number][];
   /** Files that could not be read, parse errors: said above the report. */
   problems: string[];
+  /** What the report was made from: a report shown after the workspace, its static marks or the target release changed is stale (`isStale`). */
+  ranWith?: RunInputs;
 }
 
-export const impact = create<ImpactState>(() => ({ snapshots: [], audits: [], candidate: 'overlay', existing: true, running: false, problems: [] }));
+/** The workspace a run judged: its documents (by identity), the target release, whether every document is a static manifest. */
+export interface RunInputs {
+  docs: readonly WorkspaceDoc[];
+  kubernetesVersion: KubernetesVersion;
+  staticManifests: boolean;
+}
+
+/** Whether a report is about another workspace or release than the one open now. */
+export const isStale = (ran: RunInputs | undefined, now: RunInputs): boolean =>
+  !!ran && (ran.docs !== now.docs || ran.kubernetesVersion !== now.kubernetesVersion || ran.staticManifests !== now.staticManifests);
+
+/** Who creates the existing objects by default: the CLI's default too (src/impact/analyze.ts). */
+export const DEFAULT_IMPACT_USER = { username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] };
+
+export const impact = create<ImpactState>(() => ({
+  snapshots: [],
+  audits: [],
+  candidate: 'overlay',
+  existing: true,
+  webhooks: {},
+  user: DEFAULT_IMPACT_USER,
+  running: false,
+  problems: [],
+}));
 export const useImpact = impact;
 
 const isAuditName = (name: string): boolean => /\.(log|jsonl|ndjson)(\.gz)?$/i.test(name) || /audit/i.test(name);
@@ -57,7 +88,18 @@ export function addImpactFiles(files: Iterable<File>, as?: 'snapshot' | 'audit')
 export const removeImpactFile = (name: string): void =>
   impact.setState((s) => ({ audits: s.audits.filter((f) => f.name !== name), snapshots: s.snapshots.filter((f) => f.name !== name), report: undefined }));
 
-export const setImpactOptions = (o: Partial<Pick<ImpactState, 'candidate' | 'existing'>>): void => impact.setState({ ...o, report: undefined });
+export const setImpactOptions = (o: Partial<Pick<ImpactState, 'candidate' | 'existing' | 'webhooks' | 'user'>>): void =>
+  impact.setState({ ...o, report: undefined });
+
+/** Reads a file of assumed webhook answers (the CLI's `--webhook-answers`: src/request readWebhookAnswers) into the answers set; what cannot be read is said, the rest kept. */
+export async function openWebhookAnswers(file: Blob & { name?: string }): Promise<void> {
+  const { answers, problems } = readWebhookAnswers(await file.text());
+  impact.setState((s) => ({
+    webhooks: { ...s.webhooks, ...responseDrafts(answers) },
+    problems: problems.map((p) => `${file.name ?? 'webhook answers'}: ${p}`),
+    report: undefined,
+  }));
+}
 
 /**
  * Decider workers: one per core beside the replay worker's (`navigator.hardwareConcurrency` − 1,
@@ -83,13 +125,21 @@ export const cancelImpact = (): void => cancel?.();
  * reads the files and rebuilds the requests, decider workers decide them
  * (src/store/impact-protocol.ts); the page takes progress and the changed events. Never throws.
  */
-export async function runImpact(docs: readonly WorkspaceDoc[], webhooks: ImpactOptions['webhooks'] = {}): Promise<void> {
+export async function runImpact(docs: readonly WorkspaceDoc[]): Promise<void> {
   const s = impact.getState();
   if (s.running) return;
+  const { responses: webhooks, errors } = toWebhookResponses(s.webhooks);
+  if (errors.length) {
+    impact.setState({ problems: errors.map((e) => `The answer assumed for ${e.webhook}: ${e.message}`) });
+    return;
+  }
+  const user = { username: s.user.username.trim() || DEFAULT_IMPACT_USER.username, groups: s.user.groups };
   const totalBytes = s.audits.reduce((a, f) => a + f.size, 0);
   const snapshotBytes = s.snapshots.reduce((a, f) => a + f.size, 0);
   const startedAt = Date.now();
+  const { kubernetesVersion, staticManifests } = workspace.getState();
   impact.setState({
+    ranWith: { docs, kubernetesVersion, staticManifests },
     running: true,
     report: undefined,
     rows: undefined,
@@ -149,7 +199,14 @@ export async function runImpact(docs: readonly WorkspaceDoc[], webhooks: ImpactO
         audits: s.audits.map((f) => f.file),
         workspace: docs.map((d) => d.object ?? null),
         staticDocuments: staticIndices(docs),
-        options: { kubernetesVersion: workspace.getState().kubernetesVersion, candidate: s.candidate, existing: s.existing, webhooks, keepRequests: 2000 },
+        options: {
+          kubernetesVersion,
+          candidate: s.candidate,
+          existing: s.existing,
+          webhooks,
+          user,
+          keepRequests: 2000,
+        },
         members,
         baseUrl: baseUrl(),
         module,
@@ -165,10 +222,15 @@ export async function runImpact(docs: readonly WorkspaceDoc[], webhooks: ImpactO
   }
 }
 
-/** Opens a replayed request in the Simulate view's draft (the request, its objects and Namespace). */
-export function openInSimulator(auditID: string): boolean {
-  const kept = impact.getState().report?.requests[auditID];
-  if (!kept) return false;
-  setSimulatorDraft({ input: toDraft({ request: kept.request, ...(kept.namespaceObject ? { namespaceObject: kept.namespaceObject } : {}) }), webhooks: {} });
+/**
+ * Opens a kept request (a changed event by its auditID, a changed existing object by
+ * `existingKey`) in the Simulate view as the report judged it (src/impact/scenario.ts): the
+ * request, its Namespace, the cluster's objects its run read, the assumed answers, the release.
+ */
+export function openInSimulator(key: string): boolean {
+  const report = impact.getState().report;
+  const draft = report && simulatorDraftOf(report, key);
+  if (!draft) return false;
+  setSimulatorDraft(draft);
   return true;
 }

@@ -14,7 +14,7 @@ export { docTitle, docKind, docPositions, toText, importText, type WorkspaceDoc 
 export { loadSaved, restoreWorkspace, startAutosave, storageBackend, STORAGE_KEY, UNSAVED_KEY, type WorkspaceBackend } from './persist';
 export { openIndexedDbBackend, SCRATCHPAD_KEY, TEST_INPUTS_KEY } from './idb';
 export { persistScratchpad, SCRATCHPAD_FALLBACK_KEY } from './scratchpad';
-export { exportDocs, exportManifestDirectory, type ExportOptions, type ExportResult } from './export';
+export { exportDocs, exportManifestDirectory, type ExportOptions, type ExportResult, type ManifestDirectoryExport } from './export';
 export {
   checkedBefore,
   docProblems,

@@ -4,7 +4,6 @@
  * the stores of earlier versions migrated. docs/architecture.md ("Undo and autosave").
  */
 import { readJSON } from './autosave';
-import { isObject } from '../base/json';
 import { hasGeneratedText, withText, type ListSlot, type WorkspaceDoc } from './documents';
 import { isListSlot } from '../yaml';
 import { isKubernetesVersion, type KubernetesVersion } from '../base/releases';

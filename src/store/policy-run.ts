@@ -56,7 +56,7 @@ export function requestInput(draft: TestInputDraft): { input: TestInput; problem
 export async function runPolicyTest(policy: WorkspaceDoc, docs: readonly WorkspaceDoc[], draft: TestInputDraft): Promise<PolicyRunOutcome> {
   const { input, problems } = requestInput(draft);
   if (problems.length) return { ok: false, inputProblems: problems };
-  const run = { ...caseTarget(policy, docs), ...input };
+  const run = { ...caseTarget(policy, docs), ...input, kubernetesVersion: workspace.getState().kubernetesVersion };
   // Traced: the run shows every expression's values inline (matchConditions, variables, validations,
   // messages, audit annotations, mutations), and the policy's validation editors too.
   if (kindOf(policy.object) === 'MutatingAdmissionPolicy')
@@ -95,7 +95,7 @@ export async function celCaseRuns(policy: WorkspaceDoc): Promise<CoverageRun[]> 
   for (const [path, cases] of Object.entries(byPath)) {
     if (!fields.has(path) || !cases.length) continue;
     const traced: CelCaseRun[] = [];
-    await runCelCases(policy.object, path, cases, celAtTarget(), traced);
+    await runCelCases(policy.object, path, cases, celAtTarget(), traced, workspace.getState().kubernetesVersion);
     traced.forEach((r, i) => out.push({ name: cases[i]?.name ?? `CEL case ${i + 1}`, samples: [expressionSample(path, r)] }));
   }
   return out;

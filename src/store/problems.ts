@@ -153,7 +153,7 @@ export function manifestSetOf(
 export function docProblems(doc: WorkspaceDoc, docs: readonly WorkspaceDoc[] = [], release: KubernetesVersion = targetRelease()): DocProblems {
   const set = isStaticDoc(doc) ? manifestSetOf(docs.includes(doc) ? docs : [doc], release) : undefined;
   const index = set ? (docs.includes(doc) ? docs.indexOf(doc) : 0) : -1;
-  const fields = (set && set.fields.get(index)) ?? checker.fields(doc.object, release);
+  const fields = set?.fields.get(index) ?? checker.fields(doc.object, release);
   const objectLintList = checker.lints(doc.object, workspaceObjects(docs), release);
   // caBundle findings come from inspections done in the background (src/store/ca-bundles.ts).
   const caLintList = caBundleFindings(doc.object, { caInspection });
@@ -185,7 +185,7 @@ export function docProblems(doc: WorkspaceDoc, docs: readonly WorkspaceDoc[] = [
     errors: fields.length - warnings + (doc.error ? 1 : 0),
     warnings: warnings + yaml.length + typeChecks.length,
   };
-  if (set && set.members.includes(index)) problems.manifest = { loads: set.loads, ...(set.headline ? { headline: set.headline } : {}) };
+  if (set?.members.includes(index)) problems.manifest = { loads: set.loads, ...(set.headline ? { headline: set.headline } : {}) };
   docCache.set(doc, { fields, lints: objectLintList, caLints, typeChecks, problems });
   return problems;
 }

@@ -79,7 +79,8 @@ export async function runSimulation(docs: readonly WorkspaceDoc[], draft: Simula
     trace,
   });
   if (!run.ok) return run;
-  const before = run.input.request.object;
+  // the mutations' diff: from the object as the apiserver decoded it (defaults filled in), not as typed
+  const before = run.result.admitted ?? run.input.request.object;
   return {
     ok: true,
     result: run.result,
@@ -102,7 +103,7 @@ export interface ScenarioResult {
 export async function runScenarios(docs: readonly WorkspaceDoc[], scenarios: readonly Scenario[]): Promise<ScenarioResult[]> {
   const out: ScenarioResult[] = [];
   for (const s of scenarios) {
-    const run = await runSimulation(docs, { input: s.input, webhooks: s.webhooks }, false);
+    const run = await runSimulation(docs, { input: s.input, webhooks: s.webhooks, ...(s.cluster ? { cluster: s.cluster } : {}) }, false);
     if (!run.ok) {
       out.push({ id: s.id, pass: false, failures: [notRunReason(run)], breaks: [] });
       continue;
@@ -140,7 +141,7 @@ export async function scenarioCoverageOf(policy: WorkspaceDoc, docs: readonly Wo
 
 /** A scenario of the current draft with the verdict the user expects. */
 export function scenarioOf(name: string, draft: SimulatorDraft, expect: ScenarioExpectation): Scenario {
-  return { id: newId('s'), name, input: draft.input, webhooks: draft.webhooks, expect };
+  return { id: newId('s'), name, input: draft.input, webhooks: draft.webhooks, ...(draft.cluster ? { cluster: draft.cluster } : {}), expect };
 }
 
 export async function runLockout(docs: readonly WorkspaceDoc[]): Promise<LockoutReport | { error: string }> {
@@ -163,8 +164,8 @@ export interface WorkspaceWebhook {
   path: string;
 }
 
-/** Every webhook of the workspace's webhook configurations, in document order. */
-export function webhooksOf(docs: readonly WorkspaceDoc[]): WorkspaceWebhook[] {
+/** Every webhook of the workspace's webhook configurations (or of any documents with an id), in document order. */
+export function webhooksOf(docs: readonly Pick<WorkspaceDoc, 'id' | 'object'>[]): WorkspaceWebhook[] {
   const out: WorkspaceWebhook[] = [];
   for (const d of docs) {
     const o = d.object as { kind?: unknown; metadata?: { name?: unknown }; webhooks?: unknown } | undefined;

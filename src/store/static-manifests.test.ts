@@ -4,12 +4,14 @@
  * document are the manifest loader's (with the headline), and the export writes the directory.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
+import { readFixture } from '../../fixtures';
 import { readWorkspaceFile } from '../share';
 import { useEngine } from '../cel/test-helpers';
 import { restoreWorkspace, serialize, storageBackend } from './persist';
 import { currentWorkspaceFile, openWorkspaceFile } from './share';
 import { docProblems } from './problems';
 import { exportManifestDirectory } from './export';
+import { previewFix } from './fixes';
 import { staticIndices } from './simulator';
 import { setTestsData } from './test-inputs';
 import { createWorkspace, isStaticDoc, workspace } from './workspace';
@@ -28,6 +30,7 @@ webhooks:
     service: {name: guard, namespace: guard-system}
   rules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
 `;
+const CERT_MANAGER = readFixture('realworld', '01-cert-manager-webhooks.yaml');
 const API =
   'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: api-policy\nspec:\n  matchConstraints:\n    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]\n  validations: [{expression: "true"}]\n';
 
@@ -86,7 +89,12 @@ describe('static manifests (store)', () => {
     workspace.getState().setStaticManifests(true);
     expect(staticIndices(workspace.getState().docs)).toEqual([0, 1]);
     expect(workspace.getState().docs.every((d) => isStaticDoc(d))).toBe(true);
-    const files = exportManifestDirectory(workspace.getState().docs, 'per-object', workspace.getState());
+    // the guard has no .static.k8s.io name and calls a service: the set does not load, so it is not exported unless asked
+    const refused = exportManifestDirectory(workspace.getState().docs, 'per-object', workspace.getState());
+    expect(refused).toEqual({ ok: false, headline: expect.stringMatching(/^This static manifest set does not load/) });
+    const anyway = exportManifestDirectory(workspace.getState().docs, 'per-object', workspace.getState(), { anyway: true });
+    if (!anyway.ok) throw new Error('exported anyway');
+    const files = anyway.files;
     expect(Object.keys(files).sort()).toEqual([
       'admission-configuration.yaml',
       'validating-admission-policies/api-policy.yaml',
@@ -94,6 +102,66 @@ describe('static manifests (store)', () => {
     ]);
     // the document's own text, comments included
     expect(files['validating-webhooks/guard.yaml']).toBe(VWC);
+  });
+
+  it('a set that does not load is not exported (as check --export-manifests refuses it); fixed, it is', () => {
+    const [id] = workspace.getState().importText(CERT_MANAGER, 'test');
+    workspace.getState().setStaticManifests(true);
+    const state = workspace.getState();
+    expect(exportManifestDirectory(state.docs, 'per-object', state)).toMatchObject({ ok: false });
+    // the same objects at a release without static manifests do not load either
+    expect(exportManifestDirectory(state.docs, 'per-object', { ...state, kubernetesVersion: '1.35' })).toMatchObject({ ok: false });
+    workspace.getState().keepOnly([id!]);
+    workspace
+      .getState()
+      .setText(
+        id!,
+        VWC.replace('name: guard # no suffix yet', 'name: guard.static.k8s.io').replace(
+          'service: {name: guard, namespace: guard-system}',
+          'url: https://10.0.0.5:8443/validate',
+        ),
+      );
+    const fixed = workspace.getState();
+    const out = exportManifestDirectory(fixed.docs, 'per-object', fixed);
+    expect(out.ok && Object.keys(out.files).sort()).toEqual(['admission-configuration.yaml', 'validating-webhooks/guard.static.k8s.io.yaml']);
+  });
+
+  it("quick fixes for the loader's name and service errors: a diff preview, one undo step each, and then the set loads", () => {
+    const [id] = workspace.getState().importText(VWC, 'test');
+    workspace.getState().setDocStatic(id!, true);
+    const problems = () => {
+      const docs = workspace.getState().docs;
+      return docProblems(docs[0]!, docs);
+    };
+    const fixAt = (field: string) => problems().items.find((p) => p.field === field)?.fixes?.[0];
+    const rename = fixAt('metadata.name')!;
+    expect(rename.title).toBe('Rename to "guard.static.k8s.io"');
+    const diff = (fix: typeof rename, params?: Record<string, string>) =>
+      previewFix(id!, fix, params)!.hunks.flatMap((l) => (l !== '…' && l.op !== ' ' ? [`${l.op}${l.text.trim()}`] : []));
+    expect(diff(rename)).toEqual(['-name: guard # no suffix yet', '+name: guard.static.k8s.io # no suffix yet']);
+    const steps = workspace.getState().history.past.length;
+    workspace.getState().applyFix(id!, rename);
+    expect(workspace.getState().history.past.length).toBe(steps + 1);
+
+    const url = fixAt('webhooks[0].clientConfig.service')!;
+    expect(url.title).toBe('Call a URL instead of the service');
+    expect(url.params![0]!.default).toBe('https://guard.guard-system.svc');
+    const params = { url: 'https://10.0.0.5:8443/validate' };
+    // (the service was clientConfig's only field: the edit writes the new clientConfig on its line)
+    expect(diff(url, params)).toEqual([
+      '-clientConfig:',
+      '-service: {name: guard, namespace: guard-system}',
+      '+clientConfig: {url: https://10.0.0.5:8443/validate}',
+    ]);
+    workspace.getState().applyFix(id!, url, params);
+    expect(workspace.getState().history.past.length).toBe(steps + 2);
+    // nothing of the service is left, and the set loads
+    expect(workspace.getState().docs[0]!.text).not.toContain('service');
+    expect(problems().errors).toBe(0);
+    expect(problems().manifest).toEqual({ loads: true });
+    workspace.getState().undo();
+    expect(workspace.getState().docs[0]!.text).toContain('service: {name: guard, namespace: guard-system}');
+    expect(workspace.getState().docs[0]!.text).toContain('name: guard.static.k8s.io');
   });
 
   it('flags survive the workspace file (and old files load without them)', () => {
@@ -128,6 +196,6 @@ describe('static manifests (store)', () => {
     db.setItem('admission-workbench:workspace', serialize(ws.getState()));
     const { saved } = await restoreWorkspace(storageBackend(db, 'admission-workbench:workspace'), memoryStorage());
     expect(saved?.staticManifests).toBe(true);
-    expect(saved?.docs[0]!.static).toBe(true);
+    expect(saved?.docs[0]?.static).toBe(true);
   });
 });

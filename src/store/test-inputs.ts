@@ -12,6 +12,7 @@ import { useStore } from 'zustand';
 import type { CelInputs } from '../cel/types';
 import type { PolicyTestCase } from '../policy/cases';
 import {
+  admittedInputNow,
   CEL_TESTS_V1_KEY,
   POLICY_TESTS_V1_KEY,
   defaultDraftFor,
@@ -33,6 +34,7 @@ import {
 import { autosave, readJSON } from './autosave';
 import type { WorkspaceBackend } from './persist';
 import { workspace } from './workspace';
+import { typedDataLoaded } from '../k8s/typed';
 
 export const TEST_INPUTS_STORAGE_KEY = 'admission-workbench/test-inputs/v2';
 
@@ -214,6 +216,9 @@ export function usePolicyCases(docId: string): PolicyTestCase[] {
 
 /** A draft as the engine and the runs read it: the TestInput, its CEL inputs (one object per draft) and what did not parse. */
 export function convertDraft(draft: TestInputDraft): { input: TestInput; cel: CelInputs; errors: DraftError[] } {
-  const { input, errors } = toTestInput(draft);
+  const { input: given, errors } = toTestInput(draft);
+  // the objects as the target release's apiserver decodes them (its type data loads with the engine: src/store/cel.ts)
+  const release = workspace.getState().kubernetesVersion;
+  const input = typedDataLoaded(release) ? admittedInputNow(given, release) : given;
   return { input, cel: toCelInputs(input), errors };
 }

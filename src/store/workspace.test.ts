@@ -32,6 +32,26 @@ describe('workspace', () => {
       ).toEqual([]);
   });
 
+  it('the sample and a template are texts from the start: the first edit changes one line, in place', () => {
+    const lines = (a: string, b: string) => {
+      const x = a.split('\n');
+      const y = b.split('\n');
+      expect(y.length).toBe(x.length);
+      return y.flatMap((l, i) => (l === x[i] ? [] : [`${x[i]} → ${l}`]));
+    };
+    const ws = createWorkspace(sampleSnapshot());
+    const policy = () => ws.getState().docs.find((d) => (d.object as { kind?: string }).kind === 'ValidatingAdmissionPolicy')!;
+    const before = policy().text;
+    expect((policy().object as { metadata: { name: string } }).metadata.name).toBe('replica-limit.example.com');
+    ws.getState().setField(policy().id, ['spec', 'validations', 0, 'reason'], 'Forbidden');
+    expect(lines(before, policy().text)).toEqual(['      reason: Invalid →       reason: Forbidden']);
+    // a template added from the menu: the same
+    ws.getState().addFromTemplate('ValidatingWebhookConfiguration');
+    const added = ws.getState().docs[ws.getState().docs.length - 1]!;
+    ws.getState().setField(added.id, ['webhooks', 0, 'timeoutSeconds'], 7);
+    expect(lines(added.text, ws.getState().docs[ws.getState().docs.length - 1]!.text)).toEqual(['    timeoutSeconds: 5 →     timeoutSeconds: 7']);
+  });
+
   it("imports multi-document text, keeping each object's own text, and reports what it did", () => {
     const ws = store();
     const ids = ws

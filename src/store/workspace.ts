@@ -13,6 +13,7 @@ import {
   carryParse,
   copiedSlot,
   docFromObject,
+  docWithText,
   editObject as editDocObject,
   hasGeneratedText,
   importText,
@@ -174,7 +175,7 @@ export function createWorkspace(initial: SavedWorkspace) {
         const base = (object.metadata as { name: string }).name;
         let name = base;
         for (let n = 2; taken.has(name); n++) name = base.replace(/^([^.]*)/, `$1-${n}`);
-        const doc = docFromObject(setIn(object, ['metadata', 'name'], name), 'template');
+        const doc = docWithText(setIn(object, ['metadata', 'name'], name), 'template');
         change({ docs: [...get().docs, doc], selectedId: doc.id });
       },
 
@@ -290,7 +291,7 @@ export type WorkspaceStore = ReturnType<typeof createWorkspace>;
 
 /** The first-visit workspace. */
 export function sampleSnapshot(): Snapshot {
-  const docs = sampleWorkspace().map((o) => docFromObject(o, 'sample'));
+  const docs = sampleWorkspace().map((o) => docWithText(o, 'sample'));
   return { docs, selectedId: docs[0]?.id ?? null };
 }
 

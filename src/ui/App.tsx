@@ -1,5 +1,5 @@
 /** The application shell: toolbar, documents, the selected document, notices, drag and drop, shortcuts. */
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useWorkspace, workspace, type Notice } from '../store';
 import { useScratchpad } from '../store/scratchpad';
 import { DocumentView } from './DocumentView';
@@ -27,6 +27,7 @@ function useView(): [View, (v: View) => void] {
   const [view, setView] = useState<View>('document');
   const selectedId = useWorkspace((s) => s.selectedId);
   const focusSeq = useWorkspace((s) => s.focus?.seq);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new selection or focus request is the trigger, not a value the effect reads
   useEffect(() => setView('document'), [selectedId, focusSeq]);
   // A shared scratchpad link was opened: show it.
   const scratchShown = useScratchpad((s) => s.shown);
@@ -49,6 +50,7 @@ function NoticeItem({ notice }: { notice: Notice }) {
     return () => clearTimeout(timer);
   }, [notice, held, id]);
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: pointer and focus only hold the notice on screen while it is read; its action is a button
     <div
       className={`notice ${notice.level}`}
       data-notice-id={id}
@@ -105,13 +107,42 @@ function useHistoryShortcuts() {
   }, []);
 }
 
+/**
+ * The document list as a drawer on a phone-width screen (the toggle and the backdrop show only
+ * there, app.css). It closes when a document is chosen or added; focus goes back to the toggle.
+ */
+function useDrawer() {
+  const [open, setOpen] = useState(false);
+  const isOpen = useRef(false);
+  isOpen.current = open;
+  const toggle = useRef<HTMLButtonElement>(null);
+  const close = useCallback(() => {
+    if (!isOpen.current) return;
+    setOpen(false);
+    if (document.activeElement?.closest('.sidebar')) toggle.current?.focus();
+  }, []);
+  const selectedId = useWorkspace((s) => s.selectedId);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: choosing a document (selectedId changing) is what closes the drawer
+  useEffect(close, [selectedId, close]);
+  // Opened: focus into it (the selected document, else its first control).
+  useEffect(() => {
+    if (!open) return;
+    const drawer = document.getElementById('documents-drawer');
+    (drawer?.querySelector<HTMLElement>('[aria-current="true"]') ?? drawer?.querySelector<HTMLElement>('input, button, summary'))?.focus();
+  }, [open]);
+  return { open, toggle, close, flip: () => (open ? close() : setOpen(true)) };
+}
+
 export function App() {
   const doc = useWorkspace((s) => s.docs.find((d) => d.id === s.selectedId));
   const hasDocs = useWorkspace((s) => s.docs.length > 0);
   const [dragging, setDragging] = useState(false);
   const [view, setView] = useView();
+  const drawer = useDrawer();
+  const docCount = useWorkspace((s) => s.docs.length);
   useHistoryShortcuts();
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: the page takes dropped files anywhere; the toolbar has an Import button for keyboard users
     <div
       className="app"
       onDragOver={(e) => {
@@ -132,9 +163,21 @@ export function App() {
       <Toolbar />
       <Notices />
       <div className="main">
-        <Sidebar />
+        <Sidebar open={drawer.open} onClose={drawer.close} />
+        {drawer.open ? <div className="drawer-backdrop" aria-hidden="true" onClick={drawer.close} /> : null}
         <main className="content">
           <nav className="views" aria-label="Views">
+            <button
+              type="button"
+              ref={drawer.toggle}
+              className="drawer-toggle"
+              aria-expanded={drawer.open}
+              aria-controls="documents-drawer"
+              data-testid="drawer-toggle"
+              onClick={drawer.flip}
+            >
+              ☰ Documents ({docCount})
+            </button>
             {VIEWS.map((v) => (
               <button key={v.id} type="button" aria-pressed={view === v.id} data-view={v.id} onClick={() => setView(v.id)}>
                 {v.label}

@@ -109,6 +109,7 @@ export function Dialog({ labelledBy, describedBy, role = 'dialog', onClose, clas
 
   return createPortal(
     <div className="dialog-backdrop">
+      {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the role is a prop, dialog or alertdialog, both modal */}
       <div
         ref={ref}
         role={role}

@@ -1,5 +1,5 @@
 /** The selected document: its form, its YAML and its problems. */
-import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { Fragment, lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { canConvertToV1, kindSpecOf, paramSpecOf, serverFieldsOf } from '../k8s';
 import { isManifestKind } from '../k8s/static-manifests';
 import { isObject } from '../base/json';
@@ -61,6 +61,7 @@ function useEditorAllowed(): boolean {
 function YamlText({ doc }: { doc: WorkspaceDoc }) {
   const shown = useAfterFirstPaint();
   return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: focusing the text loads the editor (onFocus), as a click does
     <pre className="yaml-fallback" tabIndex={0} title="The editor is loading" onPointerDown={allowEditor} onFocus={allowEditor}>
       {shown ? doc.text : null}
     </pre>
@@ -125,6 +126,21 @@ function StaticToggle({ doc }: { doc: WorkspaceDoc }) {
   );
 }
 
+/** A CamelCase name that may break between its words on a narrow screen (ValidatingWebhook·Configuration), never inside one. */
+function CamelWords({ text }: { text: string }) {
+  const words = text.split(/(?<=[a-z0-9])(?=[A-Z])/);
+  return (
+    <>
+      {words.map((w, i) => (
+        <Fragment key={i}>
+          {i > 0 ? <wbr /> : null}
+          {w}
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
 export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
   useWorkspace((s) => s.problemsRevision); // CEL answers, caBundle inspections…: problems are derived again
   const docs = useWorkspace((s) => s.docs);
@@ -154,7 +170,9 @@ export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
       <div className="panes">
         <section className="form-pane" aria-label="Form">
           <header className="pane-head">
-            <h2>{spec ? spec.kind : docKind(doc)}</h2>
+            <h2>
+              <CamelWords text={spec ? spec.kind : docKind(doc)} />
+            </h2>
             {spec ? (
               <a href={spec.docUrl} target="_blank" rel="noreferrer noopener" className="doc-link">
                 API reference ↗

@@ -7,6 +7,7 @@ export function FieldMessages({ id, path }: { id: string; path: string }) {
   const problems = useProblemsAt(path);
   if (!problems?.length) return null;
   return (
+    // biome-ignore lint/a11y/noRedundantRoles: list-style: none drops the list role in Safari/VoiceOver; role="list" keeps it
     <ul className="field-messages" id={id} role="list">
       {problems.map((p, i) => (
         <li key={i} className={`${p.level}${p.lint ? ' lint' : ''}`}>

@@ -61,7 +61,7 @@ export const FieldView = memo(function FieldView({ field, path, value }: FieldVi
 /** The children of an object that the form shows (server-populated and hidden ones are kept but not shown). */
 export function visibleFields(fields: readonly Field[], value: unknown): Field[] {
   const obj = isObject(value) ? value : {};
-  return fields.filter((f) => !f.server && !f.hidden && !(f.hideIf && f.hideIf.oneOf.includes(obj[f.hideIf.sibling] as string)));
+  return fields.filter((f) => !f.server && !f.hidden && !f.hideIf?.oneOf.includes(obj[f.hideIf.sibling] as string));
 }
 
 function Fields({ fields, path, value }: { fields: readonly Field[]; path: readonly PathSegment[]; value: unknown }) {
@@ -241,6 +241,7 @@ export const ListItem = memo(function ListItem({ field, path, index: i, item, la
     opened?.set(i, o);
     setOpenState(o);
   };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: opens on a new focus request only; setOpen is remade each render and would reopen the element on every one
   useEffect(() => {
     if (focusSeq !== undefined) setOpen(true);
   }, [focusSeq]);
@@ -270,7 +271,7 @@ export const ListItem = memo(function ListItem({ field, path, index: i, item, la
               aria-label={`Duplicate ${title}`}
               onClick={() => ws().insertItem(docId, path, duplicateItem(field, item), i + 1)}
             >
-              Copy
+              Duplicate
             </button>
             <button type="button" className="icon danger" aria-label={`Delete ${title}`} onClick={() => ws().removeItem(docId, path, i)}>
               ×

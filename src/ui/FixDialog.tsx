@@ -15,6 +15,7 @@ export function FixDialog() {
   useEffect(() => {
     setParams(Object.fromEntries((target?.fix.params ?? []).map((p) => [p.name, p.default])));
   }, [target]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: previewFix reads the document from the store: a change of docs is what makes the preview stale
   const preview = useMemo(() => (target ? previewFix(target.docId, target.fix, params) : undefined), [target, params, docs]);
   return target ? (
     <Dialog className="fix-dialog" labelledBy="fix-title" testId="fix-dialog" onClose={() => closeFix()}>
@@ -40,7 +41,9 @@ export function FixDialog() {
         ) : null}
         {preview ? (
           <>
-            <pre className="fix-diff" data-testid="fix-diff" aria-label="Changes to the YAML" tabIndex={0}>
+            {/* a named group: aria-label is not allowed on a pre without a role */}
+            {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable block takes the focus so that the keyboard can scroll it (axe: scrollable-region-focusable) */}
+            <pre className="fix-diff" data-testid="fix-diff" role="group" aria-label="Changes to the YAML" tabIndex={0}>
               {preview.hunks.map((l, i) =>
                 l === '…' ? (
                   <span key={i} className="gap">
@@ -54,7 +57,8 @@ export function FixDialog() {
               )}
             </pre>
             {preview.added.map((text, i) => (
-              <pre key={i} className="fix-diff" aria-label="New document" tabIndex={0}>
+              // biome-ignore lint/a11y/noNoninteractiveTabindex: as above, a scrollable block takes the focus
+              <pre key={i} className="fix-diff" role="group" aria-label="New document" tabIndex={0}>
                 <span className="add">
                   {text
                     .split('\n')

@@ -106,6 +106,7 @@ function OpenPrompt({ ws, onDone }: { ws: WorkspaceFile; onDone: () => void }) {
         <button
           type="button"
           className="primary"
+          // biome-ignore lint/a11y/noAutofocus: the dialog opens on the user's link and its default action takes the focus (the dialog pattern)
           autoFocus
           onClick={() => {
             openWorkspaceFile(ws);

@@ -1,8 +1,9 @@
 /** The document list: select, add from a template, duplicate, rename, delete. */
-import { lazy, Suspense, useDeferredValue, useState } from 'react';
+import { lazy, Suspense, useDeferredValue, useRef, useState } from 'react';
 import { KINDS } from '../k8s';
 import { docKind, docProblems, docTitle, isStaticDoc, useWorkspace, workspace } from '../store';
 import { useAfterFirstPaint } from './after-paint';
+import { closeMenu, onMenuKeyDown, useCloseOnOutsideClick } from './menu';
 
 const shortKind: Record<string, string> = {
   ValidatingWebhookConfiguration: 'VWC',
@@ -15,15 +16,61 @@ const shortKind: Record<string, string> = {
 
 const Gallery = lazy(() => import('./Gallery'));
 
-/** The "+ New…" entry that opens the policy gallery (no kind is named like this). */
-const GALLERY_OPTION = 'gallery';
+/**
+ * "+ New…": a menu of the kinds (each adds a document from its template) and the policy gallery.
+ * A menu, not a select: a select acts on every arrow key, and arrowing through it would add a
+ * document per press; here the arrows only move focus, Enter or a click chooses.
+ */
+function NewMenu({ onGallery }: { onGallery: () => void }) {
+  const menu = useRef<HTMLDetailsElement>(null);
+  useCloseOnOutsideClick(menu);
+  const ws = workspace.getState;
+  return (
+    <details className="menu new-menu" ref={menu} onKeyDown={onMenuKeyDown}>
+      <summary id="new-doc" data-testid="new-doc" title="New document: a kind from its template, or an example from the policy gallery">
+        + New…
+      </summary>
+      <div className="menu-panel" role="group" aria-label="New document">
+        {KINDS.map((k) => (
+          <button
+            key={k.kind}
+            type="button"
+            data-kind={k.kind}
+            title={k.summary}
+            onClick={() => {
+              closeMenu(menu.current, true);
+              ws().addFromTemplate(k.kind);
+            }}
+          >
+            {k.kind}
+          </button>
+        ))}
+        <button
+          type="button"
+          data-testid="new-from-gallery"
+          onClick={() => {
+            // focus on "+ New…" first: the gallery gives it back there when it closes
+            closeMenu(menu.current, true);
+            onGallery();
+          }}
+        >
+          From the policy gallery…
+        </button>
+      </div>
+    </details>
+  );
+}
 
 /** Counts of a document not yet checked (see `counted` below). */
 const NOT_COUNTED = { errors: 0, warnings: 0, checked: true };
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-export function Sidebar() {
+/**
+ * The document list. On a phone-width screen it is a drawer (`open`, app.css): Escape or
+ * choosing a document closes it (`onClose`).
+ */
+export function Sidebar({ open = false, onClose }: { open?: boolean; onClose?: () => void }) {
   const docs = useWorkspace((s) => s.docs);
   // No problem counts in the first render, which puts the first form on screen: the selected
   // document's comes right after it (with the form's problems), the others' in a background render.
@@ -37,7 +84,14 @@ export function Sidebar() {
   const ws = workspace.getState;
   const allStatic = useWorkspace((s) => s.staticManifests);
   return (
-    <nav className="sidebar" aria-label="Documents">
+    <nav
+      className={open ? 'sidebar open' : 'sidebar'}
+      id="documents-drawer"
+      aria-label="Documents"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && open && !(e.target as HTMLElement).closest('dialog')) onClose?.();
+      }}
+    >
       <label
         className="checkbox static-toggle"
         title="Every webhook configuration and policy of the workspace is a static manifest: loaded by the kube-apiserver from staticManifestsDir (1.37+), checked as its manifest loader does, run before API objects, exported as a manifest directory"
@@ -47,25 +101,10 @@ export function Sidebar() {
       </label>
       <div className="sidebar-head">
         <h2>Documents</h2>
-        <label className="visually-hidden" htmlFor="new-doc">
-          New document
-        </label>
-        <select
-          id="new-doc"
-          value=""
-          onChange={(e) => {
-            if (e.target.value === GALLERY_OPTION) setGallery(true);
-            else if (e.target.value) ws().addFromTemplate(e.target.value);
-          }}
-        >
-          <option value="">+ New…</option>
-          {KINDS.map((k) => (
-            <option key={k.kind} value={k.kind} title={k.summary}>
-              {k.kind}
-            </option>
-          ))}
-          <option value={GALLERY_OPTION}>From the policy gallery…</option>
-        </select>
+        <NewMenu onGallery={() => setGallery(true)} />
+        <button type="button" className="icon drawer-close" aria-label="Close the document list" onClick={onClose}>
+          ×
+        </button>
         {gallery ? (
           <Suspense fallback={null}>
             <Gallery onClose={() => setGallery(false)} />
@@ -90,19 +129,35 @@ export function Sidebar() {
                 >
                   <input
                     aria-label="New name"
+                    // biome-ignore lint/a11y/noAutofocus: the input appears because the user asked to rename; typing goes straight to it
                     autoFocus
                     value={draft}
                     onChange={(e) => setDraft(e.target.value)}
                     onBlur={() => setRenaming(null)}
-                    onKeyDown={(e) => e.key === 'Escape' && setRenaming(null)}
+                    onKeyDown={(e) => {
+                      if (e.key !== 'Escape') return;
+                      e.stopPropagation(); // ends the rename, not the drawer
+                      setRenaming(null);
+                    }}
                   />
                 </form>
               ) : (
-                <button type="button" className="doc-button" aria-current={selected ? 'true' : undefined} onClick={() => ws().select(d.id)}>
-                  <span className={`kind kind-${shortKind[kind] ?? 'other'}`} title={p.checked ? kind : `${kind}: kept, not checked`}>
-                    {shortKind[kind] ?? kind}
+                <button
+                  type="button"
+                  className="doc-button"
+                  aria-current={selected ? 'true' : undefined}
+                  onClick={() => {
+                    ws().select(d.id);
+                    onClose?.();
+                  }}
+                >
+                  {/* kind and name keep their line; the badges move under them when the whole name does not fit beside them (app.css) */}
+                  <span className="doc-name">
+                    <span className={`kind kind-${shortKind[kind] ?? 'other'}`} title={p.checked ? kind : `${kind}: kept, not checked`}>
+                      {shortKind[kind] ?? kind}
+                    </span>
+                    <span className="doc-title">{docTitle(d)}</span>
                   </span>
-                  <span className="doc-title">{docTitle(d)}</span>
                   {isStaticDoc(d, { staticManifests: allStatic }) ? (
                     <span className="badge static-badge" title="Static manifest">
                       static
@@ -133,8 +188,14 @@ export function Sidebar() {
                   >
                     ✎
                   </button>
-                  <button type="button" className="icon" aria-label={`Duplicate ${docTitle(d)}`} title="Duplicate" onClick={() => ws().duplicate(d.id)}>
-                    Copy
+                  <button
+                    type="button"
+                    className="icon text"
+                    aria-label={`Duplicate ${docTitle(d)}`}
+                    title="Duplicate: a copy of this document in the workspace"
+                    onClick={() => ws().duplicate(d.id)}
+                  >
+                    Duplicate
                   </button>
                   <button type="button" className="icon danger" aria-label={`Delete ${docTitle(d)}`} title="Delete" onClick={() => ws().remove(d.id)}>
                     ×

@@ -1,37 +1,13 @@
 /** Import (file, paste), export (download, copy), undo and redo. */
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useRef, useState } from 'react';
 import { KUBERNETES_VERSIONS, isKubernetesVersion } from '../base/releases';
 import { WORKBENCH_VERSION } from '../base/version';
-import { exportDocs, exportManifestDirectory, useWorkspace, workspace, type WorkspaceDoc } from '../store';
-import { ADMISSION_CONFIGURATION_FILE, type ManifestDirLayout } from '../share/manifest-dir';
-import { zipFiles } from '../share/zip';
+import { useWorkspace, workspace } from '../store';
 import { Dialog } from './Dialog';
+import { ExportMenu } from './ExportMenu';
 import { MAX_FILE_BYTES, offerReplace, readFiles } from './files';
-import { download } from './download';
 import { ShareButton } from './ShareDialog';
 import { setTheme, useTheme } from './theme';
-
-/** Close a disclosure menu (Escape gives focus back to its summary). */
-function closeMenu(menu: HTMLDetailsElement | null, refocus: boolean) {
-  if (!menu?.open) return;
-  menu.open = false;
-  if (refocus) menu.querySelector('summary')?.focus();
-}
-
-/** An open menu closes when the user clicks or moves focus elsewhere. */
-function useCloseOnOutsideClick(ref: RefObject<HTMLDetailsElement | null>) {
-  useEffect(() => {
-    const away = (e: Event) => {
-      if (ref.current && !ref.current.contains(e.target as Node)) closeMenu(ref.current, false);
-    };
-    document.addEventListener('pointerdown', away);
-    document.addEventListener('focusin', away);
-    return () => {
-      document.removeEventListener('pointerdown', away);
-      document.removeEventListener('focusin', away);
-    };
-  }, [ref]);
-}
 
 /** Dark mode on or off (the system's setting until the user picks; the choice is kept). */
 function ThemeToggle() {
@@ -133,49 +109,9 @@ function TargetVersion() {
 export function Toolbar() {
   const fileInput = useRef<HTMLInputElement>(null);
   const [pasting, setPasting] = useState(false);
-  const [strip, setStrip] = useState(false);
-  const [reorder, setReorder] = useState(false);
-  const [format, setFormat] = useState<'yaml' | 'json'>('yaml');
-  const [layout, setLayout] = useState<ManifestDirLayout>('per-object');
-  const hasStatic = useWorkspace((s) => s.staticManifests || s.docs.some((d) => d.static));
   const canUndo = useWorkspace((s) => s.history.past.length > 0);
   const canRedo = useWorkspace((s) => s.history.future.length > 0);
-  const selected = useWorkspace((s) => s.docs.find((d) => d.id === s.selectedId));
   const ws = workspace.getState;
-  const exportMenu = useRef<HTMLDetailsElement>(null);
-  useCloseOnOutsideClick(exportMenu);
-
-  const doExport = (docs: readonly WorkspaceDoc[], how: 'download' | 'copy', name: string) => {
-    closeMenu(exportMenu.current, false);
-    const { text, stale } = exportDocs(docs, { stripServerFields: strip, reorderKeys: reorder, format });
-    if (stale.length) ws().notify({ level: 'info', text: `${stale.length} document(s) have YAML that does not parse: their last valid version was exported.` });
-    if (how === 'download') download(`${name}.${format}`, text, format === 'json' ? 'application/json' : 'application/yaml');
-    else
-      navigator.clipboard.writeText(text).then(
-        () => ws().notify({ level: 'info', text: `Copied ${docs.length} document(s) to the clipboard.` }),
-        () => ws().notify({ level: 'error', text: 'The browser refused clipboard access. Use Download instead.' }),
-      );
-  };
-
-  /** The static manifest directory: a ZIP of one directory per plugin plus the AdmissionConfiguration, or that snippet alone. */
-  const doExportManifests = (what: 'zip' | 'configuration') => {
-    closeMenu(exportMenu.current, false);
-    const files = exportManifestDirectory(ws().docs, layout, ws());
-    const count = Object.keys(files).length - 1;
-    if (count <= 0)
-      return ws().notify({ level: 'info', text: 'No document is a static manifest: mark one (its header, or the whole workspace in the sidebar).' });
-    if (what === 'zip') {
-      download('static-manifests.zip', zipFiles(files) as Uint8Array<ArrayBuffer>, 'application/zip');
-      ws().notify({
-        level: 'info',
-        text: `Static manifest directory: ${count} file(s) and ${ADMISSION_CONFIGURATION_FILE} (unzip on each control-plane host).`,
-      });
-    } else
-      navigator.clipboard.writeText(files[ADMISSION_CONFIGURATION_FILE] ?? '').then(
-        () => ws().notify({ level: 'info', text: 'Copied the AdmissionConfiguration to the clipboard.' }),
-        () => ws().notify({ level: 'error', text: 'The browser refused clipboard access. Use Download instead.' }),
-      );
-  };
 
   return (
     <header className="toolbar">
@@ -212,61 +148,7 @@ export function Toolbar() {
         </button>
       </div>
       <div className="toolbar-group" role="group" aria-label="Export">
-        <details className="menu" ref={exportMenu} onKeyDown={(e) => e.key === 'Escape' && closeMenu(exportMenu.current, true)}>
-          <summary data-testid="export-menu">Export</summary>
-          <div className="menu-panel">
-            <button type="button" onClick={() => doExport(ws().docs, 'download', 'workspace')}>
-              Download all
-            </button>
-            <button type="button" disabled={!selected} onClick={() => selected && doExport([selected], 'download', 'document')}>
-              Download document
-            </button>
-            <button type="button" onClick={() => doExport(ws().docs, 'copy', '')}>
-              Copy all
-            </button>
-            <label className="checkbox">
-              <input type="checkbox" checked={strip} onChange={(e) => setStrip(e.target.checked)} /> Strip server fields
-            </label>
-            <label
-              className="checkbox"
-              title="Write keys in kubectl's order (apiVersion, kind, metadata, …). Unchecked, YAML exports the documents' own text: untouched documents byte for byte."
-            >
-              <input type="checkbox" checked={reorder} onChange={(e) => setReorder(e.target.checked)} data-testid="export-reorder" /> Reorder keys
-            </label>
-            <label className="checkbox">
-              Format{' '}
-              <select id="export-format" value={format} onChange={(e) => setFormat(e.target.value as 'yaml' | 'json')}>
-                <option value="yaml">YAML</option>
-                <option value="json">JSON</option>
-              </select>
-            </label>
-            <hr />
-            <button
-              type="button"
-              data-testid="export-manifests"
-              disabled={!hasStatic}
-              title="The documents marked static as a manifest directory (one directory per admission plugin) with the AdmissionConfiguration that points the plugins at it, in one ZIP"
-              onClick={() => doExportManifests('zip')}
-            >
-              Static manifest directory (ZIP)
-            </button>
-            <button type="button" data-testid="copy-admission-configuration" disabled={!hasStatic} onClick={() => doExportManifests('configuration')}>
-              Copy AdmissionConfiguration
-            </button>
-            <label className="checkbox">
-              Files{' '}
-              <select
-                id="export-manifest-layout"
-                data-testid="export-manifest-layout"
-                value={layout}
-                onChange={(e) => setLayout(e.target.value as ManifestDirLayout)}
-              >
-                <option value="per-object">one per object</option>
-                <option value="per-directory">one per directory (multi-document)</option>
-              </select>
-            </label>
-          </div>
-        </details>
+        <ExportMenu />
         <ShareButton />
       </div>
       <span className="spacer" />

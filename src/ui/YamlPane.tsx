@@ -106,6 +106,8 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
       insertSpaces: true,
       wordWrap: 'off',
       renderWhitespace: 'boundary',
+      // Monaco dims the number of the empty line after the final newline to a contrast of 1.8:1 (axe: serious); shown as the others.
+      renderFinalNewline: 'on',
       ariaLabel: `YAML of the selected document. ${TAB_TRAP_HELP}`,
       fixedOverflowWidgets: true,
     });
@@ -115,9 +117,9 @@ export default function YamlPane({ doc }: { doc: WorkspaceDoc }) {
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyMod.Shift | monaco.KeyCode.KeyZ, () => workspace.getState().redo());
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyY, () => workspace.getState().redo());
     // Tab indents here: Esc then Tab leaves (Ctrl+M, Monaco's tab-focus mode, is the other way out).
-    const escape = letEscapeThenTabLeave(editor, monaco.KeyCode, setAnnouncement);
+    const escapeThenTab = letEscapeThenTabLeave(editor, monaco.KeyCode, setAnnouncement);
     return () => {
-      escape.dispose();
+      escapeThenTab.dispose();
       editor.dispose();
       editorRef.current = null;
     };

@@ -1,25 +1,22 @@
 /**
- * The real-world corpus (src/cli/fixtures/realworld): every file parses without
+ * The real-world corpus (fixtures/realworld): every file parses without
  * errors, and parse → serialize → parse gives the same objects.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { fixtureFiles } from '../../fixtures';
 import { parseDocuments, serializeDocuments, serializeJSON } from './index';
 
-const CORPUS = resolve(__dirname, '../cli/fixtures/realworld');
-const files = existsSync(CORPUS)
-  ? readdirSync(CORPUS)
-      .filter((f) => /\.(ya?ml|json)$/.test(f))
-      .sort()
-  : [];
+const files = fixtureFiles('realworld', /\.(ya?ml|json)$/);
 
 describe('real-world corpus', () => {
   test('is there', () => expect(files.length).toBeGreaterThan(40));
   test('every file: parse → serialize → parse is deep-equal, YAML and JSON', () => {
     let objects = 0;
-    for (const f of files) {
-      const text = readFileSync(join(CORPUS, f), 'utf8');
+    for (const file of files) {
+      const f = basename(file);
+      const text = readFileSync(file, 'utf8');
       const first = parseDocuments(text);
       expect(first.errors, f).toEqual([]);
       expect(first.documents.length, f).toBeGreaterThan(0);

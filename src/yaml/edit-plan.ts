@@ -65,7 +65,7 @@ export function planEdit(cur: Loaded, expected: unknown, path: PathSegment[], va
     if (sameKind) return { kind: 'expand', edits: editsBetween(current, value, path) };
     if (node.kind === 'scalar' && (value === null || typeof value !== 'object') && node.end > node.start) {
       // The keystroke: only this node's offsets are read, so the tree need not be settled.
-      return { kind: 'ops', splices: [w.replaceScalar([...steps.slice(0, -1), freshStep(cur, step)], value)], scope: path };
+      return { kind: 'ops', splices: w.replaceScalar([...steps.slice(0, -1), freshStep(cur, step)], value, current), scope: path };
     }
     settle(cur);
     return { kind: 'ops', splices: [w.replace(steps, value)], scope: path };

@@ -7,6 +7,7 @@ import type { PathSegment } from '../base/path';
 import type { PosEntry, PosNode } from './pos-tree';
 import { TextStyle, type Quote } from './edit-style';
 import { Refused, type EditOptions, type Splice, type Step } from './edit-types';
+import { refoldScalar } from './edit-refold';
 import { scalarText } from './serialize';
 
 export class Writer extends TextStyle {
@@ -18,20 +19,36 @@ export class Writer extends TextStyle {
     super(text, root);
   }
 
-  /** Replace a scalar's span, keeping its quoting when the new value allows it. */
-  replaceScalar(steps: Step[], value: unknown): Omit<Splice, 'seq' | 'depth'> {
+  /**
+   * Replace a scalar's span, keeping its quoting when the new value allows it; a string over
+   * several lines (`before`, its value) keeps its style and its unchanged lines (./edit-refold.ts).
+   */
+  replaceScalar(steps: Step[], value: unknown, before?: unknown): Omit<Splice, 'seq' | 'depth'>[] {
     const { node, entry } = steps[steps.length - 1]!;
     const parent = steps[steps.length - 2]?.node;
     const flow = !!parent?.flow;
     const c = this.text[node.start];
     const blockStyle = c === '|' || c === '>';
-    const indent = (entry ? this.col(entry.keyStart) : this.col(this.dashStart(node.start))) + 2;
-    const insert = typeof value === 'string' ? this.stringText(value, { quote: this.quoteOf(node), flow, indent }) : scalarText(value);
+    const holderCol = entry ? this.col(entry.keyStart) : this.col(this.dashStart(node.start));
     // A tag or anchor before the scalar, or a block scalar: checked by parsing the result.
-    const before = this.text.slice(this.lineStart(node.start), node.start).trimEnd();
-    const bare = before === '' || /[:\-,[{?]$/.test(before);
+    const lead = this.text.slice(this.lineStart(node.start), node.start).trimEnd();
+    const bare = lead === '' || /[:\-,[{?]$/.test(lead);
+    if (typeof value === 'string' && typeof before === 'string' && parent && !flow && this.text.lastIndexOf('\n', node.end - 1) >= node.start) {
+      const place = {
+        text: this.text,
+        start: node.start,
+        end: node.end,
+        col: this.col(node.start),
+        holder: { kind: entry ? 'key' : 'dash', col: holderCol },
+      } as const;
+      // (read back already: a keystroke needs no parse of the whole text)
+      const refolded = refoldScalar(place, before, value);
+      if (refolded) return refolded.map((sp) => ({ ...sp, ...(bare ? { scalar: true } : {}) }));
+    }
+    const indent = holderCol + 2;
+    const insert = typeof value === 'string' ? this.stringText(value, { quote: this.quoteOf(node), flow, indent }) : scalarText(value);
     const simple = bare && !blockStyle && !insert.includes('\n');
-    return { start: node.start, end: node.end, insert, ...(simple ? { scalar: true } : {}) };
+    return [{ start: node.start, end: node.end, insert, ...(simple ? { scalar: true } : {}) }];
   }
 
   /** Replace a node by any value (a scalar by a map, a list by a string, …). */
@@ -74,7 +91,7 @@ export class Writer extends TextStyle {
       c.kind === 'map'
         ? c.entries!.map((e) => ({ start: e.keyStart, end: Math.max(e.keyEnd, e.node.end) }))
         : c.items!.map((it) => ({ start: c.flow ? it.start : this.dashStart(it.start), end: it.end }));
-    const i = c.kind === 'map' ? c.entries!.findIndex((e) => e === target.entry) : Number(seg);
+    const i = c.kind === 'map' ? c.entries!.indexOf(target.entry!) : Number(seg);
     if (els.length === 1) return this.replace(steps.slice(0, -1), c.kind === 'map' ? {} : []);
     if (c.flow) {
       return i < els.length - 1 ? { start: els[i]!.start, end: els[i + 1]!.start, insert: '' } : { start: els[i - 1]!.end, end: els[i]!.end, insert: '' };

@@ -95,7 +95,7 @@ export class TextStyle {
   }
 
   protected quoteOf(node: PosNode | undefined): Quote {
-    if (!node || node.kind !== 'scalar' || node.end <= node.start) return undefined;
+    if (node?.kind !== 'scalar' || node.end <= node.start) return undefined;
     const c = this.text[node.start];
     return c === '"' ? 'double' : c === "'" ? 'single' : undefined;
   }

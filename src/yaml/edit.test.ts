@@ -1,12 +1,13 @@
 /**
  * applyEdits: examples of each kind of edit, the refusals, and property tests — seeded
- * random edits on every document of the real-world corpus (src/cli/fixtures/realworld)
+ * random edits on every document of the real-world corpus (fixtures/realworld)
  * and of ./fixtures: the result reads back as the edited object, lines outside `changed`
  * are byte-identical, and without deletions every comment line survives.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { fixtureFiles } from '../../fixtures';
 import type { PathSegment } from '../base/path';
 import { formatPath } from '../base/path-format';
 import { isObject } from '../base/json';
@@ -249,8 +250,9 @@ describe('applyEdits', () => {
     const text = `--- # first\na: 1\nfolded: >\n  one\n  two\nlong: ${'x'.repeat(20000)}\n...\n`;
     const r = applyEdits(text, [{ path: 'a', value: 2 }]);
     expect(r.text).toBe(text.replace('a: 1', 'a: 2'));
+    // a folded scalar stays folded: its chomping says the value no longer ends in a newline
     const f = applyEdits(text, [{ path: 'folded', value: 'three' }]);
-    expect(f.text).toBe(text.replace('>\n  one\n  two', 'three'));
+    expect(f.text).toBe(text.replace('>\n  one\n  two', '>-\n  three'));
   });
 
   test('editsBetween: objects by key, lists by index, applied in turn', () => {
@@ -376,18 +378,16 @@ function randomEdit(r: () => number, v: unknown, deletions: boolean): { path: Pa
   return undefined;
 }
 
-/** The real-world corpus, ./fixtures, and the fixtures the validation, fix and simulator tests carry (each text once). */
-const FIXTURE_DIRS = ['../cli/fixtures/realworld', 'fixtures', '../k8s/validation/fixtures', '../k8s/fixes/fixtures', '../admission/fixtures'].map((d) =>
-  resolve(__dirname, d),
-);
+/** The shared fixtures (the real-world corpus, the validation and the fix cases) and ./fixtures (each text once). */
+const TEXTS = /\.(ya?ml|json)$/;
+const LOCAL = resolve(__dirname, 'fixtures');
 const seen = new Set<string>();
-const files = FIXTURE_DIRS.flatMap((dir) =>
-  existsSync(dir)
-    ? readdirSync(dir)
-        .filter((f) => /\.(ya?ml|json)$/.test(f))
-        .map((f) => join(dir, f))
-    : [],
-)
+const files = [
+  ...(['realworld', 'validation', 'fixes'] as const).flatMap((set) => fixtureFiles(set, TEXTS)),
+  ...readdirSync(LOCAL)
+    .filter((f) => TEXTS.test(f))
+    .map((f) => join(LOCAL, f)),
+]
   .sort()
   .filter((f) => {
     const text = readFileSync(f, 'utf8');

@@ -4,9 +4,10 @@
  * items removed or moved still read back as the items. Property-tested on every document of
  * the real-world corpus wrapped into Lists (block at two indentations, and JSON).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { fixtureFiles } from '../../fixtures';
 import { diffLines } from './line-diff';
 import { applyEdits, listItemTexts, listItemTextsOf, parseDocuments, splitDocuments, writeList, type ListItemText } from './index';
 import { seededRandom } from '../base/random';
@@ -188,9 +189,8 @@ describe('listItemTexts and writeList', () => {
 
 // --- property test: every real-world document, wrapped into Lists ---------------------------
 
-const CORPUS = resolve(__dirname, '../cli/fixtures/realworld');
 const LOCAL = resolve(__dirname, 'fixtures');
-const files = [...(existsSync(CORPUS) ? readdirSync(CORPUS).map((f) => join(CORPUS, f)) : []), ...readdirSync(LOCAL).map((f) => join(LOCAL, f))]
+const files = [...fixtureFiles('realworld', /\.(ya?ml|json)$/), ...readdirSync(LOCAL).map((f) => join(LOCAL, f))]
   .filter((f) => /\.(ya?ml|json)$/.test(f))
   .sort();
 

@@ -204,7 +204,7 @@ function notAMapping(value: unknown): string {
 }
 
 function isList(obj: Record<string, unknown>): boolean {
-  return typeof obj.kind === 'string' && obj.kind.endsWith('List') && Object.prototype.hasOwnProperty.call(obj, 'items');
+  return typeof obj.kind === 'string' && obj.kind.endsWith('List') && Object.hasOwn(obj, 'items');
 }
 
 function unwrapList(

@@ -4,9 +4,10 @@
  * reparseDocuments equals parseDocuments of the same text — objects, warnings, sources and the
  * position of every field — and it does read in part most of the time on edits inside values.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fixtureFiles } from '../../fixtures';
 import { seededRandom } from '../base/random';
 import { formatPath } from '../base/path-format';
 import type { PathSegment } from '../base/path';
@@ -17,19 +18,11 @@ import { applyEdits } from './edit';
 import { editsBetween } from './edit-diff';
 import type { ParseResult } from './types';
 
-const CORPUS = resolve(__dirname, '../cli/fixtures/realworld');
 const FIXTURES = resolve(__dirname, 'fixtures');
 
 /** Single-document texts: each YAML document of the corpus and the fixtures on its own. */
 function documents(): string[] {
-  const files = [
-    ...(existsSync(CORPUS)
-      ? readdirSync(CORPUS)
-          .filter((f) => /\.ya?ml$/.test(f))
-          .map((f) => join(CORPUS, f))
-      : []),
-    ...['helm-nulls.yaml', 'kyaml.yaml', 'multiline-cabundle.yaml'].map((f) => join(FIXTURES, f)),
-  ];
+  const files = [...fixtureFiles('realworld'), ...['helm-nulls.yaml', 'kyaml.yaml', 'multiline-cabundle.yaml'].map((f) => join(FIXTURES, f))];
   const out: string[] = [];
   for (const f of files.sort()) {
     const text = readFileSync(f, 'utf8');

@@ -8,9 +8,9 @@ package oracle
 // dry-run copies: candidate_test.go), then the traffic below sent by several users (static
 // tokens; carol by impersonation), each write preceded by its copies. It writes audit.log (the
 // file as the apiserver wrote it, the replayer's events taken out), snapshot.json (the objects
-// afterwards, as `kubectl get -o json` lists them) and candidate-decisions.json (the answers to
-// the copies) to AUDIT_OUT; with AUDIT_CHECK=dir it compares them with the fixture in dir instead
-// (oracle.test.ts does, in npm test):
+// afterwards, as `kubectl get -o json` lists them), snapshot-before.json (before the traffic) and
+// candidate-decisions.json (the answers to the copies) to AUDIT_OUT; with AUDIT_CHECK=dir it
+// compares the log and the decisions with the fixture in dir instead (oracle.test.ts does, in npm test):
 //
 //	cd tools/admission-oracle && AUDIT_OUT=testdata/audit go test -modfile=go.1.37.mod -run '^TestAuditLog$' -count=1 .
 //
@@ -63,13 +63,54 @@ type trafficStep struct {
 	patch     types.PatchType
 	dryRun    bool
 	denied    bool // the expected outcome (the test fails when the apiserver answers otherwise)
+	// after the step, wait until admission sees its outcome: a param ("namespace/name") the candidate
+	// reads, or the baseline policy the step changed (the marker its probe denial carries)
+	waitParam, waitPolicy string
 }
 
 var trafficResources = map[string]schema.GroupVersionResource{
-	"namespaces":  {Version: "v1", Resource: "namespaces"},
-	"configmaps":  {Version: "v1", Resource: "configmaps"},
-	"deployments": {Group: "apps", Version: "v1", Resource: "deployments"},
+	"namespaces":                        {Version: "v1", Resource: "namespaces"},
+	"configmaps":                        {Version: "v1", Resource: "configmaps"},
+	"deployments":                       {Group: "apps", Version: "v1", Resource: "deployments"},
+	"validatingadmissionpolicies":       {Group: "admissionregistration.k8s.io", Version: "v1", Resource: "validatingadmissionpolicies"},
+	"validatingadmissionpolicybindings": {Group: "admissionregistration.k8s.io", Version: "v1", Resource: "validatingadmissionpolicybindings"},
 }
+
+// appDeployment: a Deployment in the namespace apps (the traffic's second part).
+func appDeployment(name, image string, replicas int, labels, annotations map[string]string) string {
+	meta := map[string]any{"name": name, "namespace": "apps", "labels": map[string]any{"app": name}}
+	for k, v := range labels {
+		meta["labels"].(map[string]any)[k] = v
+	}
+	if len(annotations) > 0 {
+		meta["annotations"] = annotations
+	}
+	b, _ := json.Marshal(map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": meta,
+		"spec": map[string]any{"replicas": replicas, "selector": map[string]any{"matchLabels": map[string]any{"app": name}},
+			"template": map[string]any{"metadata": map[string]any{"labels": map[string]any{"app": name}},
+				"spec": map[string]any{"containers": []any{map[string]any{"name": "main", "image": image}}}}}})
+	return string(b)
+}
+
+// teamLabel: the baseline policy the admin creates in the traffic (v1: Deployments in apps carry a
+// team label) and patches (v2: or an owner label). It also matches Leases, so that a probe Lease
+// tells which version admission holds (waitPolicySeen).
+func teamLabel() string {
+	b, _ := json.Marshal(map[string]any{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicy", "metadata": map[string]any{"name": "team-label"},
+		"spec": map[string]any{"failurePolicy": "Fail",
+			"matchConstraints": map[string]any{"resourceRules": []any{
+				map[string]any{"apiGroups": []any{"apps"}, "apiVersions": []any{"v1"}, "operations": []any{"CREATE", "UPDATE"}, "resources": []any{"deployments"}},
+				map[string]any{"apiGroups": []any{"coordination.k8s.io"}, "apiVersions": []any{"v1"}, "operations": []any{"CREATE"}, "resources": []any{"leases"}}}},
+			"matchConditions": []any{map[string]any{"name": "not-a-replace-copy", "expression": baselineGuard},
+				map[string]any{"name": "only-its-probe-lease", "expression": "request.resource.resource != 'leases' || object.metadata.name == 'policy-probe'"}},
+			"validations": []any{map[string]any{"expression": "has(object.metadata.labels) && 'team' in object.metadata.labels", "message": "a team label (v1)"}}}})
+	return string(b)
+}
+
+const teamLabelBinding = `{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicyBinding","metadata":{"name":"team-label"},
+"spec":{"policyName":"team-label","validationActions":["Deny"],"matchResources":{"namespaceSelector":{"matchLabels":{"kubernetes.io/metadata.name":"apps"}}}}}`
+
+const teamOrOwner = `{"spec":{"validations":[{"expression":"has(object.metadata.labels) && ('team' in object.metadata.labels || 'owner' in object.metadata.labels)","message":"a team or owner label (v2)"}]}}`
 
 const deployment = `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"shop","labels":{"app":"web"}},
 "spec":{"replicas":1,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},
@@ -106,6 +147,28 @@ var traffic = []trafficStep{
 	{user: "bob", verb: "patch", resource: "configmaps", namespace: "default", name: "legacy", patch: types.MergePatchType, body: `{"metadata":{"labels":{"app":null}},"data":{"b":"2"}}`},
 	{user: "alice", verb: "delete", resource: "configmaps", namespace: "default", name: "old-settings"},
 	{user: "alice", verb: "delete", resource: "configmaps", namespace: "default", name: "legacy"},
+	// The chains change during the traffic: the candidate's params (a per-namespace limit in apps, the
+	// registry allowlist in policy-params) are patched, a baseline policy is created and patched, the
+	// Namespace apps relabelled; a replay must decide each request with them as they were then.
+	{user: "admin", verb: "create", resource: "namespaces", name: "apps", body: `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"apps"}}`},
+	{user: "admin", verb: "create", resource: "configmaps", namespace: "apps", name: "limits", body: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"limits","namespace":"apps"},"data":{"maxReplicas":"2"}}`, waitParam: "apps/limits"},
+	{user: "alice", verb: "create", resource: "deployments", namespace: "apps", name: "api", body: appDeployment("api", "ghcr.io/shop/api:1", 1, nil, nil)},
+	{user: "alice", verb: "create", resource: "deployments", namespace: "apps", name: "worker", body: appDeployment("worker", "ghcr.io/shop/worker:1", 3, nil, nil)},
+	{user: "admin", verb: "patch", resource: "configmaps", namespace: "apps", name: "limits", patch: types.MergePatchType, body: `{"data":{"maxReplicas":"5"}}`, waitParam: "apps/limits"},
+	{user: "alice", verb: "create", resource: "deployments", namespace: "apps", name: "queue", body: appDeployment("queue", "ghcr.io/shop/queue:1", 3, nil, nil)},
+	{user: "admin", verb: "patch", resource: "configmaps", namespace: "policy-params", name: "registry-allowlist", patch: types.MergePatchType, body: `{"data":{"registries":"docker.io"}}`, waitParam: "policy-params/registry-allowlist"},
+	{user: "bob", verb: "create", resource: "deployments", namespace: "apps", name: "cache", body: appDeployment("cache", "ghcr.io/shop/cache:1", 1, nil, nil)},
+	{user: "bob", verb: "create", resource: "deployments", namespace: "apps", name: "proxy", body: appDeployment("proxy", "docker.io/library/nginx:1.27", 1, nil, nil)},
+	{user: "admin", verb: "create", resource: "validatingadmissionpolicies", name: "team-label", body: teamLabel()},
+	{user: "admin", verb: "create", resource: "validatingadmissionpolicybindings", name: "team-label", body: teamLabelBinding, waitPolicy: "(v1)"},
+	{user: "alice", verb: "create", resource: "deployments", namespace: "apps", name: "batch", body: appDeployment("batch", "docker.io/shop/batch:1", 1, map[string]string{"owner": "alice"}, nil), denied: true},
+	{user: "admin", verb: "patch", resource: "validatingadmissionpolicies", name: "team-label", patch: types.MergePatchType, body: teamOrOwner, waitPolicy: "(v2)"},
+	{user: "alice", verb: "create", resource: "deployments", namespace: "apps", name: "batch", body: appDeployment("batch", "docker.io/shop/batch:1", 1, map[string]string{"owner": "alice"}, nil)},
+	{user: "admin", verb: "patch", resource: "namespaces", name: "apps", patch: types.MergePatchType, body: `{"metadata":{"labels":{"registry-policy":"off"}}}`},
+	{user: "bob", verb: "create", resource: "deployments", namespace: "apps", name: "search", body: appDeployment("search", "ghcr.io/shop/search:1", 1, map[string]string{"team": "a"}, nil)},
+	{user: "bob", verb: "create", resource: "deployments", namespace: "apps", name: "ledger", body: appDeployment("ledger", "docker.io/shop/ledger:1", 1, map[string]string{"team": "a", "strict": "yes"}, nil)},
+	{user: "bob", verb: "create", resource: "deployments", namespace: "apps", name: "vault", body: appDeployment("vault", "docker.io/shop/vault:1", 1, map[string]string{"team": "a", "strict": "yes"}, map[string]string{"tier": "gold"})},
+	{user: "alice", verb: "patch", resource: "deployments", namespace: "apps", name: "queue", patch: types.StrategicMergePatchType, body: `{"metadata":{"labels":{"team":"a"}},"spec":{"replicas":4}}`},
 }
 
 // Objects the setup makes before the traffic, by the apiserver's own client (so not in the log):
@@ -193,6 +256,9 @@ func TestAuditLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	installed = append(installed, namespaceProbe()...)
+	for _, p := range []string{"apps/limits", "policy-params/registry-allowlist"} {
+		installed = append(installed, paramProbe(p)...)
+	}
 	setup := append([]map[string]any{{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "oracle-probe"}}}, auditSetup...)
 	setup = append(append(setup, auditBaseline(h)...), installed...)
 	for _, o := range setup {
@@ -211,6 +277,15 @@ func TestAuditLog(t *testing.T) {
 		if err := sv.env.delete(ctx, o); err != nil {
 			t.Fatal(err)
 		}
+	}
+
+	// the snapshot before the traffic (the cluster's objects the traffic finds: the candidate and the probes are the test's, not the cluster's)
+	before, err := takeSnapshot(ctx, sv.env, []listed{
+		{trafficResources["namespaces"], ""}, {policyResource("validatingadmissionpolicies"), ""}, {policyResource("validatingadmissionpolicybindings"), ""},
+		{policyResource("validatingwebhookconfigurations"), ""}, {policyResource("mutatingwebhookconfigurations"), ""}, {trafficResources["configmaps"], "default"},
+	}, installed)
+	if err != nil {
+		t.Fatal(err)
 	}
 
 	clients := map[string]dynamic.Interface{}
@@ -249,9 +324,19 @@ func TestAuditLog(t *testing.T) {
 		if st.verb != "get" && st.verb != "list" {
 			writes++
 		}
-		// the next copies meet the Namespace as the live requests after it do
+		// the next copies meet the Namespace, the param, the policy as the live requests after it do
 		if err == nil && st.resource == "namespaces" && (st.verb == "create" || st.verb == "update" || st.verb == "patch") && !st.dryRun {
 			if err := waitNamespaceSeen(ctx, sv.env, replayerConfig, st.name); err != nil {
+				t.Fatalf("step %d: %v", i+1, err)
+			}
+		}
+		if st.waitParam != "" {
+			if err := waitParamSeen(ctx, sv.env, replayerConfig, st.waitParam); err != nil {
+				t.Fatalf("step %d: %v", i+1, err)
+			}
+		}
+		if st.waitPolicy != "" {
+			if err := waitPolicySeen(ctx, replayerConfig, st.waitPolicy); err != nil {
 				t.Fatalf("step %d: %v", i+1, err)
 			}
 		}
@@ -266,30 +351,15 @@ func TestAuditLog(t *testing.T) {
 
 	// the snapshot: `kubectl get namespaces,validatingadmissionpolicies,validatingadmissionpolicybindings,
 	// validatingwebhookconfigurations,mutatingwebhookconfigurations -o json` and `kubectl get configmaps,deployments
-	// -n shop -o json`, items together (kubectl hides managedFields)
-	items := []any{}
-	for _, l := range []struct {
-		gvr       schema.GroupVersionResource
-		namespace string
-	}{
-		{trafficResources["namespaces"], ""},
-		{schema.GroupVersionResource{Group: "admissionregistration.k8s.io", Version: "v1", Resource: "validatingadmissionpolicies"}, ""},
-		{schema.GroupVersionResource{Group: "admissionregistration.k8s.io", Version: "v1", Resource: "validatingadmissionpolicybindings"}, ""},
-		{schema.GroupVersionResource{Group: "admissionregistration.k8s.io", Version: "v1", Resource: "validatingwebhookconfigurations"}, ""},
-		{schema.GroupVersionResource{Group: "admissionregistration.k8s.io", Version: "v1", Resource: "mutatingwebhookconfigurations"}, ""},
-		{trafficResources["configmaps"], "shop"},
-		{trafficResources["deployments"], "shop"},
-	} {
-		list, err := sv.env.client.Resource(l.gvr).Namespace(l.namespace).List(ctx, metav1.ListOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, o := range list.Items {
-			unstructured.RemoveNestedField(o.Object, "metadata", "managedFields")
-			items = append(items, o.Object)
-		}
+	// -n shop -o json` (and -n apps), items together (kubectl hides managedFields)
+	snapshot, err := takeSnapshot(ctx, sv.env, []listed{
+		{trafficResources["namespaces"], ""}, {policyResource("validatingadmissionpolicies"), ""}, {policyResource("validatingadmissionpolicybindings"), ""},
+		{policyResource("validatingwebhookconfigurations"), ""}, {policyResource("mutatingwebhookconfigurations"), ""},
+		{trafficResources["configmaps"], "shop"}, {trafficResources["deployments"], "shop"}, {trafficResources["configmaps"], "apps"}, {trafficResources["deployments"], "apps"},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	snapshot, _ := json.MarshalIndent(map[string]any{"apiVersion": "v1", "kind": "List", "items": items, "metadata": map[string]any{"resourceVersion": ""}}, "", "    ")
 
 	sv.stop() // flushes the audit log
 	stopped = true
@@ -347,6 +417,9 @@ func TestAuditLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(out, "snapshot.json"), append(snapshot, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(out, "snapshot-before.json"), append(before, '\n'), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(out, "candidate-decisions.json"), decisionsJSON, 0o644); err != nil {

@@ -269,7 +269,7 @@ func describeStep(st trafficStep) string {
 // old labels, as the live request after it need not. It denies the replayer's dry-run Lease
 // creates marked "probe" with the resourceVersion of their namespaceObject.
 func namespaceProbe() []map[string]any {
-	marked := "has(request.userInfo.extra) && '" + copyExtra + "' in request.userInfo.extra && 'probe' in request.userInfo.extra['" + copyExtra + "']"
+	marked := "has(request.userInfo.extra) && '" + copyExtra + "' in request.userInfo.extra && 'probe' in request.userInfo.extra['" + copyExtra + "'] && object.metadata.name == 'namespace-probe'"
 	return []map[string]any{
 		{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicy", "metadata": map[string]any{"name": "oracle-namespace-probe"},
 			"spec": map[string]any{"failurePolicy": "Fail",
@@ -281,7 +281,73 @@ func namespaceProbe() []map[string]any {
 	}
 }
 
+// paramProbe: a policy that tells the replayer which version of a param ("namespace/name", a
+// ConfigMap) admission sees: params come from an informer too. It denies the replayer's dry-run
+// Lease creates named param-probe-<namespace>-<name> (in oracle-probe) with the param's resourceVersion.
+func paramProbe(param string) []map[string]any {
+	ns, name, _ := strings.Cut(param, "/")
+	probe := "param-probe-" + ns + "-" + name
+	marked := "has(request.userInfo.extra) && '" + copyExtra + "' in request.userInfo.extra && 'probe' in request.userInfo.extra['" + copyExtra + "'] && object.metadata.name == '" + probe + "'"
+	return []map[string]any{
+		{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicy", "metadata": map[string]any{"name": "oracle-" + probe},
+			"spec": map[string]any{"failurePolicy": "Fail", "paramKind": map[string]any{"apiVersion": "v1", "kind": "ConfigMap"},
+				"matchConstraints": map[string]any{"resourceRules": []any{map[string]any{"apiGroups": []any{"coordination.k8s.io"}, "apiVersions": []any{"v1"}, "operations": []any{"CREATE"}, "resources": []any{"leases"}}}},
+				"matchConditions":  []any{map[string]any{"name": "probe", "expression": marked}},
+				"validations":      []any{map[string]any{"expression": "false", "messageExpression": "'param resourceVersion ' + params.metadata.resourceVersion + ';'"}}}},
+		{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicyBinding", "metadata": map[string]any{"name": "oracle-" + probe},
+			"spec": map[string]any{"policyName": "oracle-" + probe, "validationActions": []any{"Deny"},
+				// Allow: a binding whose param is missing with Deny fails before its matchConditions, for every request it matches
+				"paramRef": map[string]any{"name": name, "namespace": ns, "parameterNotFoundAction": "Allow"}}},
+	}
+}
+
 var seenVersion = regexp.MustCompile(`namespace resourceVersion (\d+);`)
+var seenParam = regexp.MustCompile(`param resourceVersion (\d+);`)
+
+// probeUntil creates the replayer's dry-run Lease named name in namespace until done accepts the
+// answer (10 s at most).
+func probeUntil(ctx context.Context, cfg *rest.Config, namespace, name string, done func(error) bool) error {
+	client, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	leases := client.Resource(schema.GroupVersionResource{Group: "coordination.k8s.io", Version: "v1", Resource: "leases"}).Namespace(namespace)
+	lease := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": map[string]any{"name": name}}}
+	var last error
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		_, last = leases.Create(ctx, lease, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+		if done(last) {
+			return nil
+		}
+	}
+	return fmt.Errorf("admission did not answer the probe %s/%s as expected within 10 s (last answer: %v)", namespace, name, last)
+}
+
+// waitParamSeen waits until admission's params informer holds a ConfigMap ("namespace/name") as it is stored now.
+func waitParamSeen(ctx context.Context, e *env, replayerConfig *rest.Config, param string) error {
+	ns, name, _ := strings.Cut(param, "/")
+	cm, err := e.client.Resource(trafficResources["configmaps"]).Namespace(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	want, _ := strconv.Atoi(cm.GetResourceVersion())
+	cfg := rest.CopyConfig(replayerConfig)
+	cfg.Impersonate = rest.ImpersonationConfig{UserName: replayer, Groups: []string{"system:masters"}, Extra: map[string][]string{copyExtra: {"probe"}}}
+	return probeUntil(ctx, cfg, "oracle-probe", "param-probe-"+ns+"-"+name, func(err error) bool {
+		m := seenParam.FindStringSubmatch(fmt.Sprint(err))
+		seen := 0
+		if m != nil {
+			seen, _ = strconv.Atoi(m[1])
+		}
+		return seen >= want
+	})
+}
+
+// waitPolicySeen waits until admission holds the baseline policy team-label in the version whose
+// denial says marker: the replayer's dry-run Lease in apps (no extra: the candidate stays out).
+func waitPolicySeen(ctx context.Context, replayerConfig *rest.Config, marker string) error {
+	return probeUntil(ctx, replayerConfig, "apps", "policy-probe", func(err error) bool { return strings.Contains(fmt.Sprint(err), marker) })
+}
 
 // waitNamespaceSeen waits until admission sees the Namespace as it is stored now.
 func waitNamespaceSeen(ctx context.Context, e *env, replayerConfig *rest.Config, name string) error {

@@ -15,7 +15,7 @@
  *    what the apiserver sets itself (uid, creationTimestamp, resourceVersion, generation,
  *    managedFields; and a review's `status`, its answer), equals simulate()'s `object`.
  */
-import type { SimResult } from '../../src/admission';
+import { webhookCalled, type SimResult } from '../../src/admission';
 import { deepEqual } from '../../src/base/json';
 
 export interface OracleCall {
@@ -67,11 +67,7 @@ const WEBHOOK_KINDS = new Set(['MutatingWebhookConfiguration', 'ValidatingWebhoo
 export function simulatedCalls(r: SimResult): { mutating: string[]; validating: string[] } {
   const out = { mutating: [] as string[], validating: [] as string[] };
   for (const s of r.steps) {
-    if (!WEBHOOK_KINDS.has(s.kind) || !s.webhook) continue;
-    // called (answered, or the call failed: unavailable, an invalid response); not a dry-run refusal before the call
-    const failedCall = (s.message ?? '').includes('failed calling webhook') && !(s.message ?? '').includes('SideEffects is nil');
-    const attempted = (s.reason.includes(': called; ') || failedCall) && !/dry-run request/.test(s.reason);
-    if (attempted) out[s.phase].push(`${s.name}/${s.webhook}`);
+    if (WEBHOOK_KINDS.has(s.kind) && webhookCalled(s)) out[s.phase].push(`${s.name}/${s.webhook}`);
   }
   return out;
 }

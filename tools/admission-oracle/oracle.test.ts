@@ -19,12 +19,13 @@ import { compareAnswers, type OracleAnswer } from './compare';
 import { generated } from './random-scenarios';
 import type { OracleScenario } from './scenario-builders';
 import { HAND_WRITTEN } from './scenarios';
+import { TYPED_SCENARIOS } from './typed-scenarios';
 
 /** Generated scenarios per run (each costs about 0.5 s on the shared apiserver) and their seed. */
 const GENERATED = 25;
 const SEED = 0xad_2026;
 
-const scenarios: OracleScenario[] = [...HAND_WRITTEN, ...generated(GENERATED, SEED)];
+const scenarios: OracleScenario[] = [...HAND_WRITTEN, ...TYPED_SCENARIOS, ...generated(GENERATED, SEED)];
 
 /** One program, two releases: go.mod pins 1.36; `-modfile go.1.37.mod` builds it on 1.37.2. */
 const RELEASES: Partial<Record<KubernetesVersion, OracleBuild>> = {
@@ -84,7 +85,9 @@ for (const release of Object.keys(RELEASES) as KubernetesVersion[]) {
   }, 3_600_000);
 
   describe(`simulate() agrees with a real kube-apiserver ${release}`, () => {
-    it(`on ${HAND_WRITTEN.length} hand-written and ${GENERATED} generated scenarios (seed ${SEED})`, { timeout: 600_000 }, async () => {
+    it(`on ${HAND_WRITTEN.length + TYPED_SCENARIOS.length} hand-written and ${GENERATED} generated scenarios (seed ${SEED})`, {
+      timeout: 600_000,
+    }, async () => {
       expect(answers).toHaveLength(scenarios.length);
       const failures: string[] = [];
       for (const [i, sc] of scenarios.entries()) {

@@ -26,6 +26,9 @@ import {
   type OracleScenario,
 } from './scenario-builders';
 
+/** A scenario in the Namespaces every hand-written one has (so they share an apiserver). */
+export const scenario = s;
+
 /** Hand-written: one behaviour each. */
 export const HAND_WRITTEN: readonly OracleScenario[] = [
   s(

@@ -3,6 +3,7 @@ package oracle
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -289,4 +290,39 @@ func waitSynced(ctx context.Context, e *env, h *hooks, generation int) string {
 		return "timeout: " + strings.Join(missed, ", ")
 	}
 	return "probes"
+}
+
+// listed: a resource listed for a snapshot, in a namespace ("": all, or cluster-scoped).
+type listed struct {
+	gvr       schema.GroupVersionResource
+	namespace string
+}
+
+func policyResource(resource string) schema.GroupVersionResource {
+	return schema.GroupVersionResource{Group: "admissionregistration.k8s.io", Version: "v1", Resource: resource}
+}
+
+// takeSnapshot lists the resources as kubectl get -o json does (one List, managedFields hidden),
+// leaving out the objects of except (by kind and name: the test's own).
+func takeSnapshot(ctx context.Context, e *env, lists []listed, except []map[string]any) ([]byte, error) {
+	skip := map[string]bool{}
+	for _, o := range except {
+		u := unstructured.Unstructured{Object: o}
+		skip[u.GetKind()+"/"+u.GetNamespace()+"/"+u.GetName()] = true
+	}
+	items := []any{}
+	for _, l := range lists {
+		list, err := e.client.Resource(l.gvr).Namespace(l.namespace).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range list.Items {
+			if skip[o.GetKind()+"/"+o.GetNamespace()+"/"+o.GetName()] {
+				continue
+			}
+			unstructured.RemoveNestedField(o.Object, "metadata", "managedFields")
+			items = append(items, o.Object)
+		}
+	}
+	return json.MarshalIndent(map[string]any{"apiVersion": "v1", "kind": "List", "items": items, "metadata": map[string]any{"resourceVersion": ""}}, "", "    ")
 }

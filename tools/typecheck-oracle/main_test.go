@@ -1,3 +1,5 @@
+//go:build !typesonly
+
 package main
 
 import (

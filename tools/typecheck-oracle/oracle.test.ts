@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCel } from '../../src/cel';
 import { typeCheckMappings, typeCheckPolicy } from '../../src/admission';
-import { KUBERNETES_VERSIONS, type KubernetesVersion } from '../../src/base/releases';
+import { KUBERNETES_VERSIONS } from '../../src/base/releases';
 import { dataDifferences, schemaBuilds } from '../../scripts/generate-schemas.mjs';
 import { formatSchemaData, schemaDataFile, schemaDataReleases, type SchemaData } from '../../scripts/schema-data.mjs';
 import { buildOracle, ORACLE_BUILDS, repoRoot, runOracle, type OracleBuild } from '../go-oracle.mjs';

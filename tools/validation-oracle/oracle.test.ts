@@ -6,15 +6,16 @@
  * with the mutant's origin, its changes and both sides' errors.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { loadAll } from 'js-yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { fixturePath } from '../../fixtures';
 import { createSyncCompiler, loadCel } from '../../src/cel';
 import type { CelCompiler } from '../../src/cel/types';
 import { decodeErrors } from '../../src/k8s/registry';
 import { validate } from '../../src/k8s/validate-all';
 import type { KubernetesVersion } from '../../src/base/releases';
-import { buildOracleAsync, ORACLE_BUILDS, repoRoot, runOracle, type OracleBuild } from '../go-oracle.mjs';
+import { buildOracleAsync, ORACLE_BUILDS, runOracle, type OracleBuild } from '../go-oracle.mjs';
 import { compare, oracleLine, ourLine, type Disagreement, type OracleResult, type Ours } from './compare';
 import { mutants } from './mutants';
 
@@ -64,10 +65,7 @@ function seedsIn(dir: string, label: string): Case[] {
   return out;
 }
 
-const seeds = [
-  ...seedsIn(resolve(repoRoot, 'src/k8s/validation/fixtures'), 'validation-fixtures'),
-  ...seedsIn(resolve(repoRoot, 'src/cli/fixtures/realworld'), 'realworld'),
-];
+const seeds = [...seedsIn(fixturePath('validation'), 'validation-fixtures'), ...seedsIn(fixturePath('realworld'), 'realworld')];
 const cases: Case[] = [
   ...seeds,
   ...mutants(

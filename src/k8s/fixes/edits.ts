@@ -227,3 +227,33 @@ export function renameTo(path: string, current: string, minSegments = 1): Fix | 
     minSegments > 1 ? 'Webhook names are fully qualified (at least three segments): use a domain you own.' : undefined,
   );
 }
+
+/**
+ * A webhook's clientConfig that calls a URL instead of a service (static webhooks take a URL
+ * only): the service's name, namespace, port and path as its in-cluster address, which the user
+ * can change; the caBundle stays, the service goes (no field of it is left behind).
+ */
+export function serviceToUrl(clientConfigPath: string, service: unknown): Fix {
+  const svc = isObj(service) ? service : {};
+  const port = typeof svc.port === 'number' && svc.port !== 443 ? `:${svc.port}` : '';
+  const path = str(svc.path);
+  const fix: Fix = {
+    title: 'Call a URL instead of the service',
+    note: "The kube-apiserver calls a static webhook at this URL itself, before the cluster's DNS and services may be up: a host-network or node address is the usual choice. The caBundle stays.",
+    params: [
+      {
+        name: 'url',
+        label: 'URL (https://, no query or fragment)',
+        default: `https://${str(svc.name) || 'webhook'}.${str(svc.namespace) || 'default'}.svc${port}${path.startsWith('/') ? path : path ? `/${path}` : ''}`,
+        placeholder: 'https://10.0.0.5:8443/validate',
+      },
+    ],
+    apply: (object, input) => {
+      const url = paramValue(fix, input, 'url').trim();
+      if (!/^https:\/\/[^/?#\s]+[^?#\s]*$/.test(url)) return { object };
+      const { service: _service, ...rest } = obj(getIn(object, at(clientConfigPath)));
+      return { object: setIn(object, at(clientConfigPath), { ...rest, url }) };
+    },
+  };
+  return fix;
+}

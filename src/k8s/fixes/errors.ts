@@ -6,9 +6,10 @@
 import type { FieldError, ErrorType } from '../errors';
 import { convertToV1 } from '../convert';
 import { getIn, setIn } from '../edit';
-import { isObject, objList, str } from '../../base/json';
+import { isObject, obj, objList, str } from '../../base/json';
 import { parsePath } from '../../base/path';
-import { renameTo, setField, suggestDnsName } from './edits';
+import { StaticConfigSuffix } from '../validation';
+import { renameTo, serviceToUrl, setField, suggestDnsName } from './edits';
 import { paramValue, type Fix } from './types';
 
 interface ErrorFixRule {
@@ -24,6 +25,9 @@ const sideEffectsToChoose = (o: unknown): number[] =>
   isObject(o) ? objList(o.webhooks).flatMap((w, i) => (!V1_SIDE_EFFECTS.includes(str(w.sideEffects)) ? [i] : [])) : [];
 
 const valueAt = (object: unknown, field: string): unknown => getIn(object, parsePath(field));
+
+/** The errors about the static manifest suffix (their own rules below rename for them). */
+const STATIC_NAME = /reserved for static manifest-based configurations|must have a name ending with/;
 
 const RULES: readonly ErrorFixRule[] = [
   {
@@ -106,8 +110,52 @@ const RULES: readonly ErrorFixRule[] = [
     types: ['Invalid'],
     fix: (e, o) => {
       const v = valueAt(o, e.field);
-      return typeof v === 'string' && v !== '' ? renameTo(e.field, v) : undefined;
+      return typeof v === 'string' && v !== '' && !STATIC_NAME.test(e.message) ? renameTo(e.field, v) : undefined;
     },
+  },
+  // From 1.37 the API refuses the suffix (1.36 warns): it names static manifests.
+  {
+    field: /^metadata\.name$/,
+    types: ['Invalid'],
+    fix: (e, o) => {
+      const v = valueAt(o, e.field);
+      if (typeof v !== 'string' || !v.endsWith(StaticConfigSuffix) || !/reserved for static manifest-based configurations/.test(e.message)) return undefined;
+      const next = v.slice(0, -StaticConfigSuffix.length).replace(/[.-]+$/, '');
+      return next
+        ? setField(
+            `Rename to "${next}"`,
+            e.field,
+            next,
+            `Names ending with "${StaticConfigSuffix}" are for static manifests, which the apiserver loads from its manifest directory: to make this one, mark the document static (its header) instead.`,
+          )
+        : undefined;
+    },
+  },
+  // A static manifest's name must end with the suffix (the manifest loader).
+  {
+    field: /^metadata\.name$/,
+    types: ['Invalid'],
+    fix: (e, o) => {
+      const v = valueAt(o, e.field);
+      if (typeof v !== 'string' || v === '' || !/must have a name ending with/.test(e.message)) return undefined;
+      const stem = suggestDnsName(v)
+        .slice(0, 253 - StaticConfigSuffix.length)
+        .replace(/[.-]+$/, '');
+      return setField(
+        `Rename to "${stem}${StaticConfigSuffix}"`,
+        e.field,
+        `${stem}${StaticConfigSuffix}`,
+        str(obj(o).kind).endsWith('Policy')
+          ? 'The bindings that name this policy in spec.policyName need the new name too.'
+          : 'A static manifest can only be changed in its manifest directory, on every control-plane host.',
+      );
+    },
+  },
+  // A static webhook is called by URL only (the manifest loader).
+  {
+    field: /^webhooks\[\d+\]\.clientConfig\.service$/,
+    types: ['Invalid'],
+    fix: (e, o) => (/not supported for static manifests/.test(e.message) ? serviceToUrl(e.field.replace(/\.service$/, ''), valueAt(o, e.field)) : undefined),
   },
   {
     field: /^webhooks\[\d+\]\.name$/,

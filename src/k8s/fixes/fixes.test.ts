@@ -1,26 +1,27 @@
 /**
  * Every quick fix on every fixture where it is offered: applying it leaves the input
  * untouched, adds no validation error (also not in the documents it creates), and the
- * finding (or error) it fixes is gone. Fixtures: this folder's, the validation fixtures
- * and copies of real-world configurations (fixtures/realworld).
+ * finding (or error) it fixes is gone. Fixtures (the repository's fixtures/): the ones made
+ * for the fixes, the validation fixtures and copies of real-world configurations.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
+import { fixtureFiles as filesOf } from '../../../fixtures';
 import type { CelCompiler } from '../../cel/types';
 import { kindSpecOf } from '../registry';
 import type { FieldError } from '../errors';
 import { lint } from '../lints';
 import { validate } from '../validate-all';
 import { fixesForError } from './errors';
+import { manifestProblems } from '../static-manifests';
 import { suggestDnsName } from './edits';
 import type { Fix } from './types';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const repoRoot = resolve(here, '../../..');
-const DIRS = [join(here, 'fixtures'), join(here, 'fixtures/realworld'), join(here, '../validation/fixtures')];
 const celWasm = resolve(repoRoot, 'public/cel/cel.wasm');
 
 async function loadCompiler(): Promise<CelCompiler | undefined> {
@@ -37,12 +38,7 @@ function objectsOf(text: string): unknown[] {
   });
 }
 
-const fixtureFiles = () =>
-  DIRS.flatMap((d) =>
-    readdirSync(d)
-      .filter((f) => /\.ya?ml$/.test(f))
-      .map((f) => join(d, f)),
-  );
+const fixtureFiles = () => [...filesOf('fixes'), ...filesOf('realworld'), ...filesOf('validation')];
 const key = (e: FieldError) => `${e.type} ${e.field}: ${e.message}`;
 
 interface Applied {
@@ -150,6 +146,62 @@ describe('quick fixes', () => {
     ];
     const missing = expected.filter((re) => ![...titles].some((t) => re.test(t))).map(String);
     expect(missing).toEqual([]);
+  });
+
+  it('a .static.k8s.io name at 1.37 (reserved for static manifests): rename without the suffix; 1.36 warns, with the same fix', () => {
+    const hook = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'guard.static.k8s.io' },
+      webhooks: [],
+    };
+    for (const kubernetesVersion of ['1.37', '1.36'] as const) {
+      const [e, ...others] = validate(hook, { kubernetesVersion });
+      expect(others).toEqual([]);
+      expect(e!.field).toBe('metadata.name');
+      expect(e!.severity ?? 'error').toBe(kubernetesVersion === '1.37' ? 'error' : 'warning');
+      const fixes = fixesForError(e!, hook);
+      expect(fixes.map((f) => f.title)).toEqual(['Rename to "guard"']);
+      const { object } = fixes[0]!.apply(hook);
+      expect(object).toEqual({ ...hook, metadata: { name: 'guard' } });
+      expect(validate(object, { kubernetesVersion })).toEqual([]);
+    }
+  });
+
+  /** The manifest loader's errors of one static object, as the app's checks make them (src/check/manifests.ts). */
+  const loaderErrors = (o: unknown): FieldError[] =>
+    manifestProblems([o], () => true).map((p) => ({ type: 'Invalid' as const, field: p.field, message: p.message }));
+
+  it("a static manifest's name gets the suffix; a static webhook's service becomes a URL, the service gone", () => {
+    const hook = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'Cert_Manager-webhook' },
+      webhooks: [
+        {
+          name: 'webhook.cert-manager.io',
+          sideEffects: 'None',
+          admissionReviewVersions: ['v1'],
+          clientConfig: { service: { name: 'cert-manager-webhook', namespace: 'cert-manager', path: '/validate', port: 10250 }, caBundle: 'Y2E=' },
+          rules: [{ operations: ['CREATE'], apiGroups: ['cert-manager.io'], apiVersions: ['v1'], resources: ['certificates'] }],
+        },
+      ],
+    };
+    const errors = loaderErrors(hook);
+    expect(errors.map((e) => e.field)).toEqual(['metadata.name', 'webhooks[0].clientConfig.service']);
+    const [rename, url] = errors.map((e) => fixesForError(e, hook));
+    expect(rename!.map((f) => f.title)).toEqual(['Rename to "cert-manager-webhook.static.k8s.io"']);
+    expect(url!.map((f) => f.title)).toEqual(['Call a URL instead of the service']);
+    expect(url![0]!.params![0]!.default).toBe('https://cert-manager-webhook.cert-manager.svc:10250/validate');
+    let fixed = rename![0]!.apply(hook).object;
+    fixed = url![0]!.apply(fixed, { params: { url: 'https://10.0.0.5:10250/validate' } }).object;
+    expect((fixed as typeof hook).webhooks[0]!.clientConfig).toEqual({ caBundle: 'Y2E=', url: 'https://10.0.0.5:10250/validate' });
+    // the set loads, and the API's own validation has nothing to say either
+    expect(loaderErrors(fixed)).toEqual([]);
+    expect(validate(fixed, { kubernetesVersion: '1.36' }).filter((e) => e.severity !== 'warning')).toEqual([]);
+    // not a URL: nothing changes
+    expect(url![0]!.apply(hook, { params: { url: 'cert-manager-webhook:443' } }).object).toBe(hook);
+    expect(hook.webhooks[0]!.clientConfig.service.name).toBe('cert-manager-webhook');
   });
 
   it('narrowing wildcard resources uses the resources and groups the user typed', () => {

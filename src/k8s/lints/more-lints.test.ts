@@ -1,7 +1,8 @@
 /** The lints added after the first table: one case that fires and one that does not, per id. */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
+import { fixtureFiles } from '../../../fixtures';
 import { convertToV1 } from '../convert';
 import { lint } from './index';
 
@@ -319,20 +320,19 @@ describe('refinements found on the real-world corpus', () => {
 
 describe('help text', () => {
   it('every finding on the fixtures and the real-world copies says what to do (a hint)', () => {
-    const dirs = ['../fixes/fixtures/', '../fixes/fixtures/realworld/'].map((d) => new URL(d, import.meta.url));
+    const files = [...fixtureFiles('fixes'), ...fixtureFiles('realworld')];
     const missing = new Set<string>();
     let findings = 0;
-    for (const dir of dirs)
-      for (const f of readdirSync(dir).filter((x) => x.endsWith('.yaml'))) {
-        const ws = (loadAll(readFileSync(new URL(f, dir), 'utf8')) as { kind?: string; items?: unknown[] }[]).flatMap((d) =>
-          d?.kind === 'List' ? (d.items ?? []) : d ? [d] : [],
-        );
-        for (const o of ws)
-          for (const l of lint(o, ws, { kubernetesVersion: '1.30' })) {
-            findings++;
-            if (!l.hint) missing.add(`${l.id}: ${l.message}`);
-          }
-      }
+    for (const f of files) {
+      const ws = (loadAll(readFileSync(f, 'utf8')) as { kind?: string; items?: unknown[] }[]).flatMap((d) =>
+        d?.kind === 'List' ? (d.items ?? []) : d ? [d] : [],
+      );
+      for (const o of ws)
+        for (const l of lint(o, ws, { kubernetesVersion: '1.30' })) {
+          findings++;
+          if (!l.hint) missing.add(`${l.id}: ${l.message}`);
+        }
+    }
     expect(findings).toBeGreaterThan(500);
     expect([...missing]).toEqual([]);
   });

@@ -1,14 +1,15 @@
 /**
- * Real manifests from 30+ projects (src/cli/fixtures/realworld): the decode check
+ * Real manifests from 30+ projects (fixtures/realworld): the decode check
  * must find no wrong types and no unknown fields.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
+import { fixturePath } from '../../../fixtures';
 import { decodeErrors, kindSpecOf } from './index';
 
-const dir = resolve(__dirname, '../../cli/fixtures/realworld');
+const dir = fixturePath('realworld');
 
 function objectsOf(text: string): unknown[] {
   return loadAll(text).flatMap((d) => {

@@ -8,7 +8,7 @@ import type { Field, KindSpec } from './types';
 
 export type JsonSchema = Record<string, unknown>;
 
-function describe(field: Field): string {
+function fieldDescription(field: Field): string {
   const extra: string[] = [];
   if (field.default !== undefined) extra.push(`Default: ${JSON.stringify(field.default)}.`);
   if (field.required) extra.push('Required.');
@@ -17,7 +17,7 @@ function describe(field: Field): string {
 }
 
 function fieldSchema(field: Field): JsonSchema {
-  const base: JsonSchema = { title: field.label, description: describe(field) };
+  const base: JsonSchema = { title: field.label, description: fieldDescription(field) };
   if (field.default !== undefined) base.default = field.default;
   switch (field.type) {
     case 'string':

@@ -5,7 +5,7 @@
  * the compiler's message. `undefined` (not known yet) and no compiler at all mean
  * no CEL error; the non-CEL rules (required, lengths) are checked by the callers.
  */
-import type { CelCompiler, CelContext } from '../../cel/types';
+import type { CelCompileResult, CelCompiler, CelContext } from '../../cel/types';
 import { invalid, required, type FieldError } from '../errors';
 import type { FieldPath } from '../../base/path';
 import { compiledStateless } from '../cel-scope';
@@ -38,7 +38,7 @@ export function validateCELExpression(
   value: string = expression,
 ): FieldError[] {
   if (!env.compiler) return [];
-  let result;
+  let result: CelCompileResult | undefined;
   try {
     result = env.compiler.compile(expression, context, {
       hasParams: env.hasParams,

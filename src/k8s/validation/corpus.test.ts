@@ -1,5 +1,5 @@
 /**
- * Every object in the real-world corpus (src/cli/fixtures/realworld) is accepted
+ * Every object in the real-world corpus (fixtures/realworld) is accepted
  * by real clusters: it must validateRules with zero errors.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
+import { fixturePath } from '../../../fixtures';
 import type { CelCompiler } from '../../cel/types';
 import type { FieldError } from '../errors';
 import { kindSpecOf, servingOf } from '../registry';
@@ -23,7 +24,7 @@ function enabledVersionError(obj: unknown, e: FieldError): boolean {
 }
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
-const corpus = resolve(repoRoot, 'src/cli/fixtures/realworld');
+const corpus = fixturePath('realworld');
 const celWasm = process.env.CEL_WASM ? resolve(process.env.CEL_WASM) : resolve(repoRoot, 'public/cel/cel.wasm');
 
 /** The CEL engine (src/cel, Node loader), when it and its built WebAssembly are present. */

@@ -4,6 +4,7 @@
  * list of messages (empty = valid); callers turn each into a field error.
  */
 import { byteLength } from './values';
+import { CEL_KEYWORDS, CEL_RESERVED } from '../../cel/reserved';
 
 /**
  * No messages: the value is valid. Shared, and `readonly` so that callers only read it; not
@@ -157,29 +158,7 @@ export function maskTrailingDash(name: string): string {
 export const nameIsDNSSubdomain = (name: string, prefix: boolean): readonly string[] => isDNS1123Subdomain(prefix ? maskTrailingDash(name) : name);
 
 const celIdentRegex = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
-const celReserved = new Set([
-  'true',
-  'false',
-  'null',
-  'in',
-  'as',
-  'break',
-  'const',
-  'continue',
-  'else',
-  'for',
-  'function',
-  'if',
-  'import',
-  'let',
-  'loop',
-  'package',
-  'namespace',
-  'return',
-  'var',
-  'void',
-  'while',
-]);
+const celReserved = new Set<string>([...CEL_KEYWORDS, ...CEL_RESERVED]);
 
 /** validation.go isCELIdentifier */
 export const isCELIdentifier = (name: string): boolean => celIdentRegex.test(name) && !celReserved.has(name);

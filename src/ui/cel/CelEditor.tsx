@@ -107,15 +107,15 @@ export default function CelEditor(props: CelEditorProps) {
     });
     editorRef.current = editor;
     // Auto height: as tall as the content, up to MAX_HEIGHT.
-    const fit = () => {
+    const fitHeight = () => {
       const h = Math.min(MAX_HEIGHT, Math.max(25, editor.getContentHeight()));
       if (host.current && host.current.style.height !== `${h}px`) {
         host.current.style.height = `${h}px`;
         editor.layout();
       }
     };
-    const sizeSub = editor.onDidContentSizeChange(fit);
-    fit();
+    const sizeSub = editor.onDidContentSizeChange(fitHeight);
+    fitHeight();
 
     // Undo and redo go through the workspace, so they cover form, YAML and CEL edits alike.
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyZ, () => workspace.getState().undo());
@@ -198,6 +198,7 @@ export default function CelEditor(props: CelEditorProps) {
   const problemsHere = useProblemsAt(path);
   const typeWarnings = (problemsHere ?? []).filter((p) => p.label === 'TypeChecking').map((p) => p.message);
   const typeWarningsKey = typeWarnings.join('\0');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the markers are placed on the model's text, which follows value
   useEffect(() => {
     const model = editorRef.current?.getModel();
     if (!model) return;
@@ -238,6 +239,9 @@ function traceDecorations(model: monaco.editor.ITextModel, trace: ReturnType<typ
       hoverMessage: { value: 'Not evaluated in this run (short-circuited, or a branch or macro body not entered).' },
     },
   }));
+  // The values go after empty ranges at their end, in the labels' order (innermost first, as the
+  // test run panel shows them): Monaco orders the text after decorations that end at one place by
+  // where they start, which would put an enclosing expression's value before its operand's.
   for (const l of traceLabels(trace.expression, trace.trace)) {
     const full =
       l.full.length > HOVER_MAX
@@ -247,8 +251,11 @@ function traceDecorations(model: monaco.editor.ITextModel, trace: ReturnType<typ
       range: range(l.from, l.at),
       options: {
         hoverMessage: { value: `${l.error ? 'Error' : 'Value'} of \`${trace.expression.slice(l.from, l.at).replace(/`/g, "'")}\`:\n\n\`\`\`\n${full}\n\`\`\`` },
-        after: { content: ` ${l.text}`, inlineClassName: l.error ? 'cel-trace-value error' : 'cel-trace-value' },
       },
+    });
+    out.push({
+      range: range(l.at, l.at),
+      options: { showIfCollapsed: true, after: { content: ` ${l.text}`, inlineClassName: l.error ? 'cel-trace-value error' : 'cel-trace-value' } },
     });
   }
   return out;

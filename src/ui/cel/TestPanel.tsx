@@ -29,7 +29,9 @@ export function TestPanel({ docId, path, context, expression, options }: TestPan
   // The inputs' YAML is parsed only when something reads it: a closed panel with no cases does not.
   const used = open || cases.length > 0;
   const current = used ? convertDraft(draft) : undefined;
-  const inputsList = useMemo(() => (current ? [current.cel, ...cases.map((c) => convertDraft(c.input).cel)] : []), [current?.cel, cases]);
+  // current is converted anew each render: the memo follows its CEL inputs (converted once per draft)
+  const currentCel = current?.cel;
+  const inputsList = useMemo(() => (currentCel ? [currentCel, ...cases.map((c) => convertDraft(c.input).cel)] : []), [currentCel, cases]);
   const enabled = used && expression.trim() !== '';
   // Traced: the editor shows the live result's sub-expression values (the result and cost are the same).
   const traced = useMemo(() => ({ ...options, trace: true }), [options]);

@@ -43,7 +43,7 @@ export function useCelOptions(docId: string, path: string, context: CelContext):
   const options = celOptionsFor(object, path, context);
   if (release !== DEFAULT_KUBERNETES_VERSION) options.kubernetesVersion = release;
   const key = JSON.stringify(options);
-  // Keyed by the options' JSON: a new object with the same content keeps the memoised one.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed by the options' JSON, so that an equal new object keeps the memoised one
   return useMemo(() => options, [key]);
 }
 
@@ -89,6 +89,7 @@ export function useEvaluations(
   const seq = useRef(0);
   // inputs identity changes only when an input changed (drafts are immutable, converted once each).
   const inputsKey = useIdentityKey(inputs);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: inputs are followed by their identity key, so that a new array of the same inputs does not run the evaluations again
   useEffect(() => {
     if (!enabled) return;
     const mine = ++seq.current;

@@ -94,7 +94,7 @@ export function PolicyCases({ doc, draft, run }: { doc: WorkspaceDoc; draft: Tes
       <h3>
         Saved cases{' '}
         {cases.length ? (
-          <span className={`count ${report && report.summary.failed ? 'error' : 'ok'}`} data-testid="cases-summary">
+          <span className={`count ${report?.summary.failed ? 'error' : 'ok'}`} data-testid="cases-summary">
             {report ? `${passed}/${report.summary.total} pass` : `${cases.length} case(s)`}
           </span>
         ) : null}

@@ -27,6 +27,7 @@ const YAML_HELP: Record<YamlKey, string> = {
   oldObject: 'The object as stored before the request (YAML).',
   params: 'The params object (YAML).',
   namespaceObject: "The request's Namespace: its labels are what namespaceSelector sees; namespaceObject in CEL.",
+  options: "The request's options (CreateOptions, UpdateOptions, DeleteOptions …; request.options in CEL), as the replayed request carried them (YAML).",
 };
 
 export function TestInputForm({ draft, onChange, errors, show = {}, paramsHelp }: TestInputFormProps) {
@@ -38,6 +39,8 @@ export function TestInputForm({ draft, onChange, errors, show = {}, paramsHelp }
     ...(usesOldObject(op) ? (['oldObject'] as const) : []),
     ...(show.namespaceObject !== false ? (['namespaceObject'] as const) : []),
     ...(show.params !== false ? (['params'] as const) : []),
+    // shown when the draft carries them (a request from an audit log): the form has no default for them
+    ...(draft.options !== undefined ? (['options'] as const) : []),
   ];
   return (
     <div className="ti-form" role="group" aria-label="Test input">
@@ -51,8 +54,8 @@ export function TestInputForm({ draft, onChange, errors, show = {}, paramsHelp }
             <textarea
               id={id}
               className="mono"
-              rows={Math.min(14, Math.max(2, draft[key].split('\n').length))}
-              value={draft[key]}
+              rows={Math.min(14, Math.max(2, (draft[key] ?? '').split('\n').length))}
+              value={draft[key] ?? ''}
               spellCheck={false}
               data-input={key}
               aria-invalid={err ? true : undefined}
@@ -75,7 +78,7 @@ export function TestInputForm({ draft, onChange, errors, show = {}, paramsHelp }
   );
 }
 
-const TEXT_FIELDS: { key: Exclude<keyof RequestDraft, 'operation' | 'groups' | 'dryRun'>; label: string; wide?: boolean }[] = [
+const TEXT_FIELDS: { key: Exclude<keyof RequestDraft, 'operation' | 'groups' | 'dryRun' | 'extra'>; label: string; wide?: boolean }[] = [
   { key: 'group', label: 'group' },
   { key: 'version', label: 'version' },
   { key: 'resource', label: 'resource' },
@@ -114,6 +117,15 @@ export function RequestFields({ request: r, onChange }: { request: RequestDraft;
         </label>
       ))}
       <GroupsInput groups={r.groups} onChange={(groups) => set({ groups })} />
+      {r.extra ? (
+        <div className="ti-field wide" data-input="request.extra">
+          <span>userInfo.extra</span>
+          <code>{JSON.stringify(r.extra)}</code>{' '}
+          <button type="button" className="link" onClick={() => set({ extra: undefined })}>
+            remove
+          </button>
+        </div>
+      ) : null}
       <label className="ti-field check">
         <input type="checkbox" checked={r.dryRun} data-input="request.dryRun" onChange={(e) => set({ dryRun: e.target.checked })} />
         <span>dryRun</span>
@@ -131,6 +143,7 @@ const splitList = (s: string) =>
 /** Comma-separated groups: the text is kept while typing (a trailing comma stays). */
 function GroupsInput({ groups, onChange }: { groups: string[]; onChange(g: string[]): void }) {
   const [text, setText] = useState(groups.join(', '));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a change of groups from outside resets the text; text is what the user types
   useEffect(() => {
     if (splitList(text).join('\n') !== groups.join('\n')) setText(groups.join(', '));
     // Only a change of `groups` from outside resets the text; `text` itself is what the user types.

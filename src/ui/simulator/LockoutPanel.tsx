@@ -21,6 +21,7 @@ export default function LockoutPanel() {
   const [report, setReport] = useState<LockoutReport | { error: string }>();
   const uid = useId();
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runLockout reads the release and the static flag from the store, so release and allStatic are its triggers
   useEffect(() => {
     if (celState !== 'ready') return;
     let cancelled = false;

@@ -24,6 +24,7 @@ export function Scenarios({ docs, draft, current }: { docs: readonly WorkspaceDo
   const [deniedBy, setDeniedBy] = useState('');
   const uid = useId();
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runScenarios reads the release and the static flag from the store, so release and allStatic are its triggers
   useEffect(() => {
     if (celState !== 'ready' || !scenarios.length) {
       setResults(undefined);
@@ -98,7 +99,7 @@ export function Scenarios({ docs, draft, current }: { docs: readonly WorkspaceDo
                   type="button"
                   className="small"
                   aria-label={`Load scenario ${s.name}`}
-                  onClick={() => setSimulatorDraft({ input: s.input, webhooks: s.webhooks })}
+                  onClick={() => setSimulatorDraft({ input: s.input, webhooks: s.webhooks, ...(s.cluster ? { cluster: s.cluster } : {}) })}
                 >
                   Load
                 </button>

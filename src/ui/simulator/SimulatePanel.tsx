@@ -7,7 +7,8 @@
  */
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { SimResult } from '../../store/simulator';
-import { REQUEST_TEMPLATES, toDraft } from '../../request';
+import { REQUEST_TEMPLATES, toDraft, type ScenarioCluster } from '../../request';
+import { nameOf, namespaceOf, obj, str } from '../../base/json';
 import { useWorkspace } from '../../store';
 import { runSimulation, setSimulatorDraft, useSimulatorDraft, webhooksOf, type SimRun } from '../../store/simulator';
 import { DiffTable } from '../policy/DiffTable';
@@ -26,11 +27,18 @@ export default function SimulatePanel() {
   const celState = useWorkspace((s) => s.celState);
   const release = useWorkspace((s) => s.kubernetesVersion); // runs again at another target release
   const allStatic = useWorkspace((s) => s.staticManifests); // … and when the workspace becomes a static manifest set
-  const webhooks = useMemo(() => webhooksOf(docs), [docs]);
+  const webhooks = useMemo(() => {
+    const mine = webhooksOf(docs);
+    const names = new Set(mine.map((w) => w.name));
+    // the cluster's webhooks a request from an Impact report meets too (a workspace webhook of the same name replaces its configuration)
+    const theirs = webhooksOf((draft.cluster?.objects ?? []).map((object, i) => ({ id: `cluster-${i}`, object }))).filter((w) => !names.has(w.name));
+    return [...mine, ...theirs];
+  }, [docs, draft.cluster]);
   const [run, setRun] = useState<SimRun>();
   const [running, setRunning] = useState(false);
   const uid = useId();
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runSimulation reads the release and the static flag from the store, so release and allStatic are its triggers
   useEffect(() => {
     if (celState !== 'ready') return;
     let cancelled = false;
@@ -66,7 +74,8 @@ export default function SimulatePanel() {
             value=""
             onChange={(e) => {
               const t = REQUEST_TEMPLATES.find((x) => x.id === e.target.value);
-              if (t) setSimulatorDraft({ ...draft, input: toDraft(t.input) });
+              // a template is not the replayed request: the cluster's objects go with it
+              if (t) setSimulatorDraft({ input: toDraft(t.input), webhooks: draft.webhooks });
             }}
           >
             <option value="">Start from a template…</option>
@@ -76,6 +85,15 @@ export default function SimulatePanel() {
               </option>
             ))}
           </select>
+          {draft.cluster ? (
+            <ClusterObjects
+              cluster={draft.cluster}
+              onForget={() => {
+                const { cluster: _, ...rest } = draft;
+                setSimulatorDraft(rest);
+              }}
+            />
+          ) : null}
           <TestInputForm draft={draft.input} errors={errors} onChange={(input) => setSimulatorDraft({ ...draft, input })} show={{ params: false }} />
           <WebhookResponses webhooks={webhooks} responses={draft.webhooks} onChange={(w) => setSimulatorDraft({ ...draft, webhooks: w })} />
         </div>
@@ -109,6 +127,30 @@ export default function SimulatePanel() {
         </div>
       </div>
     </section>
+  );
+}
+
+/** What a request opened from an Impact report meets beside the workspace: the cluster's objects and the release the report judged it at. */
+function ClusterObjects({ cluster, onForget }: { cluster: ScenarioCluster; onForget(): void }) {
+  const n = cluster.objects.length;
+  return (
+    <div className="sim-cluster" data-testid="sim-cluster" role="note">
+      <p>
+        {`From the Impact report${cluster.source ? `, ${cluster.source}` : ''}: the request as the replay built it, the webhook answers it assumed`}
+        {cluster.kubernetesVersion ? `, at Kubernetes ${cluster.kubernetesVersion} (the report's release, whatever the workspace's)` : ''}
+        {n ? `, and ${n} object${n === 1 ? '' : 's'} of the cluster beside the workspace's (a workspace object of the same kind and name replaces one):` : '.'}
+      </p>
+      {n ? (
+        <ul className="mono">
+          {cluster.objects.map((o, i) => (
+            <li key={i}>{`${str(obj(o).kind)} ${namespaceOf(o) ? `${namespaceOf(o)}/` : ''}${nameOf(o)}`}</li>
+          ))}
+        </ul>
+      ) : null}
+      <button type="button" className="link" onClick={onForget}>
+        Run against the workspace alone
+      </button>
+    </div>
   );
 }
 

@@ -1,4 +1,4 @@
-/** The response assumed for each webhook of the workspace: allow, deny, unavailable, a JSON Patch, or warnings. */
+/** The response assumed for each webhook of the workspace: allow, deny, unavailable, a JSON Patch, or warnings (the Simulate and Impact views). */
 import { useId } from 'react';
 import { WEBHOOK_RESPONSES, defaultResponse, parsePatch, type WebhookResponseDraft, type WebhookResponseKind } from '../../request';
 import type { WorkspaceWebhook } from '../../store/simulator';
@@ -15,13 +15,17 @@ export function WebhookResponses({
   webhooks,
   responses,
   onChange,
+  empty = 'The workspace has no webhooks: only policies run.',
 }: {
-  webhooks: readonly WorkspaceWebhook[];
+  /** A webhook without a kind is known only by name (an answers file's: the cluster's webhooks). */
+  webhooks: readonly (Pick<WorkspaceWebhook, 'name' | 'docId'> & { kind?: WorkspaceWebhook['kind'] })[];
   responses: Record<string, WebhookResponseDraft>;
   onChange(r: Record<string, WebhookResponseDraft>): void;
+  /** What to say when there is no webhook. */
+  empty?: string;
 }) {
   const uid = useId();
-  if (!webhooks.length) return <p className="sim-muted">The workspace has no webhooks: only policies run.</p>;
+  if (!webhooks.length) return <p className="sim-muted">{empty}</p>;
   const set = (name: string, patch: Partial<WebhookResponseDraft>) =>
     onChange({ ...responses, [name]: { ...(responses[name] ?? defaultResponse()), ...patch } });
   return (
@@ -40,7 +44,8 @@ export function WebhookResponses({
         return (
           <div key={`${w.docId}-${w.name}`} className="sim-response" data-webhook={w.name}>
             <label htmlFor={id}>
-              <span className="sim-kind">{w.kind === 'MutatingWebhookConfiguration' ? 'mutating' : 'validating'}</span> <code>{w.name}</code>
+              <span className="sim-kind">{w.kind === 'MutatingWebhookConfiguration' ? 'mutating' : w.kind ? 'validating' : 'by name'}</span>{' '}
+              <code>{w.name}</code>
             </label>
             <select id={id} value={r.response} onChange={(e) => set(w.name, { response: e.target.value as WebhookResponseKind })}>
               {WEBHOOK_RESPONSES.map((k) => (

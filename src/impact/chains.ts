@@ -1,0 +1,368 @@
+/**
+ * The chains the replay decides with, and how the log changes them. The baseline is the
+ * cluster's admission objects; the candidate the workspace's over them (or alone); both read
+ * params (objects of a policy's paramKind that a binding's paramRef may select) and
+ * CustomResourceDefinitions (discovery). The log may change any of these: an admin patches a
+ * param, creates or updates a policy or a webhook configuration, a CRD. `chainTracker` follows
+ * them in log order on the thread that reads the log, and says when the chains change; the new
+ * chains reach the replay (and every shard) with the next line (`LogLine.chain`), so a request is
+ * decided with the chains as they were when it came. Namespaces are followed by the replay itself
+ * (each request reads its own).
+ *
+ * When the snapshot was taken: each snapshot object is taken to exist from its creationTimestamp
+ * (an object the log creates is not there before its create); where the log shows that the
+ * snapshot holds a later version than a write found (resourceVersions), that is said. The
+ * workspace's objects (the candidate's params) are taken as installed before the first line.
+ */
+import { isObject, kindOf, labelsOf, nameOf, namespaceOf, obj, str } from '../base/json';
+import type { KubernetesVersion } from '../base/releases';
+import type { WebhookResponse } from '../admission';
+import { BINDING_KIND_OF } from '../k8s/resources';
+import { matchLabelSelector } from '../policy';
+import { readAuditLine } from './audit';
+import { createdAt, isAdmissionObject, objectKey, snapshotAgainst, type ObjectState, type SnapshotTime } from './cluster';
+import type { ChainSpec } from './decide';
+import { specDiscovery, type LogLine } from './events';
+import { eventTarget, replayRequest } from './replay';
+import { verbAndRef } from './retain';
+
+export const chainKey = (o: unknown): string => `${kindOf(o)}/${nameOf(o)}`;
+
+/** The candidate chain: overlay (the cluster's, same-named objects replaced) or replace. */
+export function candidateChain(clusterChain: readonly unknown[], workspace: readonly unknown[], mode: 'overlay' | 'replace' = 'overlay'): unknown[] {
+  const mine = workspace.filter(isAdmissionObject);
+  if (mode === 'replace') return mine;
+  const replaced = new Set(mine.map(chainKey));
+  return [...clusterChain.filter((o) => !replaced.has(chainKey(o))), ...mine];
+}
+
+const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '');
+
+/** The params kinds a chain's policies name (`spec.paramKind`), as `apiVersion/kind`. */
+export function paramKinds(chain: readonly unknown[]): Set<string> {
+  const out = new Set<string>();
+  for (const o of chain) {
+    const pk = obj(obj(obj(o).spec).paramKind);
+    if (str(pk.kind)) out.add(`${str(pk.apiVersion)}/${str(pk.kind)}`);
+  }
+  return out;
+}
+
+export interface Chain {
+  objects: unknown[];
+  /** timeoutSeconds per webhook name. */
+  timeouts: Map<string, number>;
+}
+
+/** A chain: its admission objects, the objects of its paramKinds and the CustomResourceDefinitions among `others`. */
+export function chainOf(admission: readonly unknown[], others: readonly unknown[]): Chain {
+  const kinds = paramKinds(admission);
+  const params = others.filter((o) => kinds.has(`${str(obj(o).apiVersion)}/${str(obj(o).kind)}`) || obj(o).kind === 'CustomResourceDefinition');
+  const timeouts = new Map<string, number>();
+  for (const c of admission)
+    for (const w of Array.isArray(obj(c).webhooks) ? (obj(c).webhooks as unknown[]) : []) {
+      const t = obj(w).timeoutSeconds;
+      timeouts.set(str(obj(w).name), typeof t === 'number' ? t : 10);
+    }
+  return { objects: [...admission, ...params], timeouts };
+}
+
+/** What the chains are made of besides the cluster's objects. */
+export interface ChainInputs {
+  /** The candidate's documents. */
+  workspace: readonly unknown[];
+  candidate?: 'overlay' | 'replace';
+  kubernetesVersion: KubernetesVersion;
+  webhooks?: Record<string, WebhookResponse>;
+  /** The workspace's documents loaded from static manifests. */
+  statics: ReadonlySet<unknown>;
+}
+
+/** Both chains from the cluster's admission objects and the other objects they may read (the cluster's, then the workspace's). */
+export function chainSpec(
+  inputs: ChainInputs,
+  clusterChain: readonly unknown[],
+  others: readonly unknown[],
+): { spec: ChainSpec; timeouts: Map<string, number> } {
+  const baseline = chainOf(clusterChain, others);
+  const candidate = chainOf(candidateChain(clusterChain, inputs.workspace, inputs.candidate), others);
+  const staticDocuments = candidate.objects.flatMap((o, i) => (inputs.statics.has(o) ? [i] : []));
+  return {
+    spec: {
+      baseline: baseline.objects,
+      candidate: candidate.objects,
+      kubernetesVersion: inputs.kubernetesVersion,
+      ...(inputs.webhooks ? { webhooks: inputs.webhooks } : {}),
+      ...(staticDocuments.length ? { staticDocuments } : {}),
+    },
+    timeouts: candidate.timeouts,
+  };
+}
+
+/** Objects of a paramKind a binding's paramRef may select (any namespace when it names none). */
+interface ParamTarget {
+  group: string;
+  /** The paramKind's version (the resource's name is looked up with it). */
+  version: string;
+  kind: string;
+  namespace?: string;
+  name?: string;
+  selector?: unknown;
+}
+
+function paramTargets(admission: readonly unknown[]): ParamTarget[] {
+  const kinds = new Map<string, unknown>();
+  for (const o of admission) if (kindOf(o) in BINDING_KIND_OF && isObject(obj(obj(o).spec).paramKind)) kinds.set(chainKey(o), obj(obj(o).spec).paramKind);
+  const out: ParamTarget[] = [];
+  for (const o of admission) {
+    const policyKind = Object.entries(BINDING_KIND_OF).find(([, b]) => b === kindOf(o))?.[0];
+    const spec = obj(obj(o).spec);
+    const pk = obj(kinds.get(`${policyKind}/${str(spec.policyName)}`));
+    if (!policyKind || !str(pk.kind) || !isObject(spec.paramRef)) continue;
+    const ref = spec.paramRef;
+    const apiVersion = str(pk.apiVersion);
+    out.push({
+      group: groupOf(apiVersion),
+      version: apiVersion.slice(apiVersion.indexOf('/') + 1),
+      kind: str(pk.kind),
+      ...(str(ref.namespace) ? { namespace: str(ref.namespace) } : {}),
+      ...(str(ref.name) ? { name: str(ref.name) } : {}),
+      ...(ref.selector !== undefined && ref.selector !== null ? { selector: ref.selector } : {}),
+    });
+  }
+  return out;
+}
+
+const selects = (t: ParamTarget, o: unknown): boolean =>
+  isObject(o) &&
+  groupOf(str(o.apiVersion)) === t.group &&
+  o.kind === t.kind &&
+  (!t.namespace || namespaceOf(o) === t.namespace) &&
+  (!t.name || nameOf(o) === t.name) &&
+  (t.selector === undefined ||
+    (() => {
+      const m = matchLabelSelector(t.selector, labelsOf(o));
+      return !m.ok || m.matches;
+    })());
+
+const ADMISSION_RESOURCES = new Set([
+  'validatingadmissionpolicies',
+  'validatingadmissionpolicybindings',
+  'mutatingadmissionpolicies',
+  'mutatingadmissionpolicybindings',
+  'validatingwebhookconfigurations',
+  'mutatingwebhookconfigurations',
+]);
+const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+const REF = '"objectRef":{"resource":"';
+
+const describeObject = (o: unknown, key: string): string => {
+  const [, kind, namespace, name] = key.split('/');
+  return isObject(o) ? `${kindOf(o)} ${namespaceOf(o) ? `${namespaceOf(o)}/` : ''}${nameOf(o)}` : `${kind} ${namespace ? `${namespace}/` : ''}${name}`;
+};
+
+/** When the snapshot was taken, as the log shows it: the first line of each answer, with what it is about. */
+export type SnapshotEvidence = Partial<Record<Exclude<SnapshotTime, 'unknown'>, { line: number; what: string }>>;
+
+export interface ChainTracker {
+  /** The chains as the snapshot holds them (every snapshot object there): before the first line, and for the existing objects. */
+  readonly now: ChainSpec;
+  /** timeoutSeconds per candidate webhook, of every chain so far. */
+  readonly timeouts: Map<string, number>;
+  /** A line, in log order: the chains from this line on when they differ from the last ones. */
+  line(l: LogLine): ChainSpec | undefined;
+  /** What the log showed about the chains' objects (for the report's notes). */
+  notes(): string[];
+  readonly evidence: SnapshotEvidence;
+}
+
+/** `requestReceivedTimestamp` of a line, read from its end (the apiserver writes it after the objects); NaN when there is none. */
+function lineTime(text: string): number {
+  const at = text.lastIndexOf('"requestReceivedTimestamp":"');
+  return at < 0 ? Number.NaN : Date.parse(text.slice(at + 28, text.indexOf('"', at + 28)));
+}
+
+/** See the module comment. `clusterChain`, `clusterOthers`: the snapshot's admission objects and the others. */
+export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown[], clusterOthers: readonly unknown[]): ChainTracker {
+  const workspaceOthers = inputs.workspace.filter((o) => isObject(o) && !isAdmissionObject(o));
+  // overlay: a workspace object (a param) replaces the snapshot's of the same key, as in the log's state below and in Simulate
+  const mine = new Set(workspaceOthers.filter(nameOf).map(objectKey));
+  const now = chainSpec(inputs, clusterChain, [...clusterOthers.filter((o) => !mine.has(objectKey(o))), ...workspaceOthers]);
+  const timeouts = new Map(now.timeouts);
+  const evidence: SnapshotEvidence = {};
+  const notes: string[] = [];
+  /** The chains' objects as the log left them so far: the cluster's (from the snapshot, then the log's) and the workspace's params. */
+  const state: ObjectState = new Map();
+  /** Snapshot objects not there yet: created in the second of the first line or after it (until their second is over, or the log writes them). */
+  const withheld = new Map<string, unknown>();
+  let kinds = new Set<string>();
+  let targets: ParamTarget[] = [];
+  const admissionNow = () => [...state.values()].flatMap((e) => (e && isAdmissionObject(e.object) ? [e.object] : []));
+  const relevantKinds = () => {
+    const all = [...admissionNow(), ...inputs.workspace.filter(isAdmissionObject)];
+    kinds = paramKinds(all);
+    targets = paramTargets(all);
+  };
+  const tracked = (o: unknown) =>
+    isAdmissionObject(o) || kindOf(o) === 'CustomResourceDefinition' || kinds.has(`${str(obj(o).apiVersion)}/${str(obj(o).kind)}`);
+  /**
+   * Adds the objects of kinds the chains read now that the tracker does not hold: the
+   * workspace's (installed before the first line), then the snapshot's (from their creation on).
+   */
+  const admit = (t: number) => {
+    for (const o of workspaceOthers)
+      if (tracked(o) && nameOf(o) && !state.has(objectKey(o))) {
+        state.set(objectKey(o), { object: o, source: 'workspace' });
+      }
+    for (const o of [...clusterChain, ...clusterOthers]) {
+      if (!tracked(o) || !nameOf(o)) continue;
+      const key = objectKey(o);
+      if (state.has(key) || withheld.has(key)) continue;
+      const created = createdAt(o);
+      if (Number.isFinite(t) && Number.isFinite(created) && created + 1000 > t) withheld.set(key, o);
+      else state.set(key, { object: o, source: 'snapshot' });
+    }
+  };
+  for (const o of clusterChain) if (nameOf(o)) state.set(objectKey(o), { object: o, source: 'snapshot' });
+  relevantKinds();
+  let started = false;
+  let spec = now.spec;
+  let discovery = specDiscovery(spec);
+  /** The resources whose writes may change the chains (the admission kinds, CustomResourceDefinitions, the params' kinds, as discovery names them). */
+  let watched = new Set<string>();
+  const watch = () => {
+    watched = new Set([...ADMISSION_RESOURCES, 'customresourcedefinitions']);
+    for (const t of targets) {
+      const info = discovery.resourceFor({ group: t.group, version: t.version, kind: t.kind });
+      if (info) watched.add(info.resource);
+    }
+  };
+  watch();
+  /** The chains changed with the last line: the next line brings them. */
+  let dirty = false;
+
+  /** The chains from the tracker's state, when they differ (by object) from the last ones. */
+  const rebuild = (): ChainSpec | undefined => {
+    const admission: unknown[] = [];
+    const others: unknown[] = [];
+    for (const e of state.values()) if (e) (isAdmissionObject(e.object) ? admission : others).push(e.object);
+    const next = chainSpec(inputs, admission, others);
+    const same = (a: unknown[], b: unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+    if (same(next.spec.baseline, spec.baseline) && same(next.spec.candidate, spec.candidate)) return undefined;
+    for (const [w, t] of next.timeouts) timeouts.set(w, t);
+    spec = next.spec;
+    discovery = specDiscovery(spec);
+    watch();
+    return spec;
+  };
+
+  const relevant = (ref: Record<string, unknown>, verb: string): boolean => {
+    if (!WRITE_VERBS.has(verb)) return false;
+    const group = str(ref.apiGroup);
+    const resource = str(ref.resource);
+    if (group === 'admissionregistration.k8s.io' && ADMISSION_RESOURCES.has(resource)) return true;
+    if (group === 'apiextensions.k8s.io' && resource === 'customresourcedefinitions') return true;
+    return targets.some((t) => {
+      const info = discovery.resourceFor({ group: t.group, version: str(ref.apiVersion), kind: t.kind });
+      return (
+        info?.resource === resource &&
+        info.group === group &&
+        (!t.namespace || t.namespace === str(ref.namespace)) &&
+        (!t.name || !str(ref.name) || t.name === str(ref.name))
+      );
+    });
+  };
+
+  return {
+    now: now.spec,
+    timeouts,
+    evidence,
+    notes: () => notes,
+    line(l) {
+      if (l.error !== undefined || l.tooLong || !l.text) return undefined;
+      let changed = dirty;
+      dirty = false;
+      if (!started) {
+        // (a log without timestamps: every snapshot object is there from the start)
+        const t = lineTime(l.text);
+        started = true;
+        // the snapshot's objects from their creation on (the cluster's chain is there already)
+        for (const [key, e] of [...state]) {
+          const created = e ? createdAt(e.object) : Number.NaN;
+          if (e && Number.isFinite(created) && created + 1000 > t) {
+            state.delete(key);
+            withheld.set(key, e.object);
+          }
+        }
+        admit(t);
+        watch();
+        changed = true;
+      } else if (withheld.size) {
+        const t = lineTime(l.text);
+        for (const [key, o] of withheld)
+          if (createdAt(o) + 1000 <= t) {
+            withheld.delete(key);
+            state.set(key, { object: o, source: 'snapshot' });
+            changed = true;
+          }
+      }
+      // the chains this line is decided with (what the lines before it changed), then its own write
+      const next = changed ? rebuild() : undefined;
+      if (mayWatch(l.text)) {
+        const head = verbAndRef(l.text);
+        if (head && relevant(head.ref, head.verb)) dirty = follow(l);
+      }
+      return next;
+    },
+  };
+
+  /** Whether a line may be about a watched resource: the objectRef's resource read where the apiserver writes it (first), else the line is read. */
+  function mayWatch(text: string): boolean {
+    const at = text.indexOf(REF);
+    if (at < 0) return text.includes('"objectRef"');
+    return watched.has(text.slice(at + REF.length, text.indexOf('"', at + REF.length)));
+  }
+
+  /** A write of an object the chains read, applied to the state in log order; whether the chains may have changed. */
+  function follow(l: LogLine): boolean {
+    const read = readAuditLine(l.text, l.line, l.terminated);
+    if (!read) return false;
+    if (read.kind === 'skip') {
+      if (read.reason === 'metadata-level' || read.reason === 'deletecollection')
+        notes.push(
+          `line ${l.line} changes an object the chains read in a way the log does not show (${read.reason}): the replay goes on with the version before it`,
+        );
+      return false;
+    }
+    const ev = read.event;
+    const { key, stored } = eventTarget(ev, discovery);
+    const target = ev.operation === 'CREATE' ? stored : key;
+    const prior = state.get(target);
+    const what = describeObject(prior?.object ?? ev.responseObject ?? ev.requestObject, target);
+    const wasWithheld = withheld.get(target);
+    if (wasWithheld !== undefined && ev.status.code < 300 && !ev.dryRun) {
+      // the log writes an object the snapshot holds as created later: from here on the log's state
+      withheld.delete(target);
+      if (ev.operation === 'CREATE') evidence.after ??= { line: ev.line, what };
+    } else if (prior?.source === 'snapshot' && ev.operation !== 'CREATE') {
+      const when = snapshotAgainst(prior.object, ev);
+      if (when.time !== 'unknown') evidence[when.time] ??= { line: ev.line, what };
+      if (when.later)
+        notes.push(`the snapshot holds ${what} as line ${ev.line} or a later one left it (${when.later}): before line ${ev.line} the replay used that version`);
+    } else if (!prior && ev.operation !== 'CREATE' && ev.status.code < 300 && !ev.dryRun)
+      notes.push(`line ${ev.line} changes ${what}, which neither the snapshot nor the workspace holds: before it the replay did not know it`);
+    replayRequest(ev, state, discovery);
+    if (state.get(target) === prior) return false;
+    if (isAdmissionObject(state.get(target)?.object ?? prior?.object)) {
+      const before = kinds;
+      relevantKinds();
+      if ([...kinds].some((k) => !before.has(k))) admit(ev.time);
+      watch();
+      return true;
+    }
+    return (
+      kindOf(state.get(target)?.object ?? prior?.object) === 'CustomResourceDefinition' ||
+      targets.some((t) => selects(t, prior?.object) || selects(t, state.get(target)?.object))
+    );
+  }
+}

@@ -1,0 +1,351 @@
+/**
+ * The object as the kube-apiserver hands it to admission: `apiserverObject` is the one function
+ * every path that gives CEL (or a webhook) an object goes through. A built-in kind is decoded
+ * into its Go type of the release (k8s.io/api), defaulted by the release's defaulters and
+ * written as runtime.DefaultUnstructuredConverter.ToUnstructured writes it — what CEL sees: a
+ * field without omitempty is always there (a nil list, map or pointer as `null`, a struct as an
+ * object, a scalar as its zero value: a Role's `rules: null` stays null), an omitempty one only
+ * when not empty, unknown fields dropped, Quantities, times and IntOrStrings in their canonical
+ * form. Any other kind (custom resources) is the JSON as sent but for its metadata (ObjectMeta as above).
+ *
+ * What the Go types look like, and the defaults that apply to an absent field, are generated data
+ * per release (`data/<release>.json`, from the release's own k8s.io modules:
+ * tools/typecheck-oracle `types`); the defaults that depend on other fields are conditional.ts.
+ * Decode errors (a string where the type wants a number, …), on which the apiserver would refuse
+ * the request before admission, are returned as problems; the value is then kept as given.
+ */
+import type { KubernetesVersion } from '../../base/releases';
+import { applyConditional, hasConditional } from './conditional';
+import { canonicalQuantity } from './quantity';
+import { formatMicroTime, formatTime, parseDuration } from './time';
+import { typedRelease, type TypeRef, type TypedRelease } from './data';
+import { isAdmitted, kindOfObject, markAdmitted, type ApiserverObject, type GroupVersionKind } from './kinds';
+
+type Obj = Record<string, unknown>;
+
+/** Whether the release has `kind` built in (its objects are decoded into a Go type). */
+export function isBuiltInKind(gvk: GroupVersionKind, release: KubernetesVersion): boolean {
+  return typedRelease(release).kinds.has(`${gvk.group ?? ''}/${gvk.version}/${gvk.kind}`);
+}
+
+/**
+ * `object` as the apiserver of `release` hands it to admission for a request on `gvk` (the
+ * request's kind; the object's own apiVersion/kind when absent). `null`/`undefined` stay as they are.
+ */
+export function apiserverObject(object: unknown, release: KubernetesVersion, gvk: GroupVersionKind | undefined = kindOfObject(object)): ApiserverObject {
+  if (isAdmitted(object)) return { object, typed: true, problems: [] };
+  const data = typedRelease(release);
+  const key = gvk ? `${gvk.group ?? ''}/${gvk.version}/${gvk.kind}` : '';
+  const root = data.kinds.get(key);
+  if (object === null || object === undefined || typeof object !== 'object' || Array.isArray(object)) return { object, typed: !!root, problems: [] };
+  if (!root) {
+    // a custom resource: the JSON as sent, but for its metadata, which the apiextensions-apiserver
+    // coerces through ObjectMeta (schemaobjectmeta.Coerce: `labels: {}` is gone there too)
+    const out = cloneJson(object) as Obj;
+    if (isObject(out.metadata) && data.structs.has(OBJECT_META)) {
+      const w = new Walker(data, key);
+      out.metadata = w.struct(out.metadata, OBJECT_META, 'metadata');
+      markAdmitted(out);
+      return { object: out, typed: false, problems: w.problems };
+    }
+    markAdmitted(out);
+    return { object: out, typed: false, problems: [] };
+  }
+  const w = new Walker(data, key);
+  const decoded = w.struct(object as Obj, root, '');
+  // the top level in Go order (apiVersion, kind, metadata, spec, status): the decoded fields follow the absent struct's otherwise
+  const out: Obj = {};
+  for (const f of data.structs.get(root) ?? []) if (f.name in decoded) out[f.name] = decoded[f.name];
+  markAdmitted(out);
+  return { object: out, typed: true, problems: w.problems };
+}
+
+const OBJECT_META = 'meta/v1.ObjectMeta';
+const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const typeName = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+
+/** One decode: the release's types, the kind's defaults, the problems found. */
+class Walker {
+  problems: string[] = [];
+  /** The fields each written struct got from the data's defaults (conditional.ts reads a child's). */
+  private readonly defaulted = new WeakMap<object, ReadonlySet<string>>();
+  private readonly inner = (o: unknown): ReadonlySet<string> => (typeof o === 'object' && o !== null ? this.defaulted.get(o) : undefined) ?? NONE;
+  private readonly kindDefaults: ReadonlyMap<string, readonly (readonly [string, unknown])[]> | undefined;
+  constructor(
+    private readonly data: TypedRelease,
+    readonly kind: string,
+  ) {
+    this.kindDefaults = data.kindDefaults.get(kind);
+  }
+
+  private problem(path: string, key: string | number | undefined, message: string): void {
+    if (this.problems.length < 20) this.problems.push(`${join(path, key) || '(object)'}: ${message}`);
+  }
+
+  /**
+   * A struct as ToUnstructured writes it: the absent struct's form (zero(): every field decoded
+   * from nothing, defaulted, omitempty ones dropped; computed once) with the given fields decoded
+   * over it, each defaulted where empty, then the conditional defaults.
+   */
+  struct(given: Obj, id: string, path: string): Obj {
+    const index = this.data.fieldIndex.get(id);
+    if (!index) return {};
+    const z = this.zeroOf(id, path);
+    const out = cloneJson(z.o) as Obj;
+    let defaulted = z.d ? new Set(z.d) : undefined;
+    const defaults = this.defaultsOf(id);
+    for (const k in given) {
+      const f = index.get(k);
+      if (!f || !Object.hasOwn(given, k)) continue; // an unknown field: dropped (the apiserver warns)
+      let value = this.value(given[k], f.type, path, k);
+      const d = defaults && emptyForDefault(value, f.type) ? defaults.get(k) : undefined;
+      if (d !== undefined) {
+        value = cloneJson(d);
+        (defaulted ??= new Set()).add(k);
+      } else defaulted?.delete(k);
+      if ((f.omitempty && isEmpty(value, f.type)) || (f.omitzero && isZero(value, f.type))) delete out[k];
+      else out[k] = value;
+    }
+    if (hasConditional(id)) {
+      applyConditional(id, out, defaulted ?? NONE, this.inner);
+      for (const k of Object.keys(out)) {
+        const f = index.get(k);
+        if (f && ((f.omitempty && isEmpty(out[k], f.type)) || (f.omitzero && isZero(out[k], f.type)))) delete out[k];
+      }
+    }
+    if (defaulted?.size) this.defaulted.set(out, defaulted);
+    return out;
+  }
+
+  /** The kind's defaults table of a struct, by field. */
+  private defaultsOf(id: string): ReadonlyMap<string, unknown> | undefined {
+    const table = this.kindDefaults?.get(id) ?? this.data.defaults.get(id);
+    if (!table) return undefined;
+    let m = TABLES.get(table);
+    if (!m) TABLES.set(table, (m = new Map(table)));
+    return m;
+  }
+
+  /** An absent struct, as every field decoded from nothing, defaulted, then written (Go order); once per kind and type. */
+  private zeroOf(id: string, path: string): { o: Obj; d: ReadonlySet<string> | undefined } {
+    let zeros = ZEROS.get(this.data);
+    if (!zeros) ZEROS.set(this.data, (zeros = new Map()));
+    const key = `${this.kind}\0${id}`;
+    const hit = zeros.get(key);
+    if (hit) return hit;
+    const fields = this.data.structs.get(id) ?? [];
+    const defaults = this.defaultsOf(id);
+    const all: Obj = {};
+    let defaulted: Set<string> | undefined;
+    for (const f of fields) {
+      let value = this.value(undefined, f.type, path, f.name);
+      const d = defaults ? defaults.get(f.name) : undefined;
+      if (d !== undefined) {
+        value = cloneJson(d);
+        (defaulted ??= new Set()).add(f.name);
+      }
+      all[f.name] = value;
+    }
+    if (hasConditional(id)) applyConditional(id, all, defaulted ?? NONE, this.inner);
+    const o: Obj = {};
+    for (const f of fields) {
+      const v = all[f.name];
+      if (v === undefined || (f.omitempty && isEmpty(v, f.type)) || (f.omitzero && isZero(v, f.type))) continue;
+      o[f.name] = v;
+    }
+    const z = { o, d: defaulted };
+    zeros.set(key, z);
+    return z;
+  }
+
+  /** A JSON value decoded into `t` and written back (absent = the Go zero value); `key` under `path` names it in problems. */
+  value(v: unknown, t: TypeRef, path: string, key?: string | number): unknown {
+    switch (t.k) {
+      case 'string':
+        if (v === undefined || v === null) return '';
+        if (typeof v !== 'string') this.problem(path, key, `cannot decode ${typeName(v)} into a string`);
+        return v;
+      case 'bool':
+        if (v === undefined || v === null) return false;
+        if (typeof v !== 'boolean') this.problem(path, key, `cannot decode ${typeName(v)} into a bool`);
+        return v;
+      case 'int':
+      case 'uint':
+        if (v === undefined || v === null) return 0;
+        if (typeof v !== 'number' || !Number.isInteger(v) || (t.k === 'uint' && v < 0))
+          this.problem(path, key, `cannot decode ${JSON.stringify(v)} into an integer`);
+        return v;
+      case 'float':
+        if (v === undefined || v === null) return 0;
+        if (typeof v !== 'number') this.problem(path, key, `cannot decode ${typeName(v)} into a number`);
+        return v;
+      case 'ptr':
+        return v === undefined || v === null ? null : this.value(v, t.of, path, key);
+      case 'slice': {
+        if (v === undefined || v === null) return null;
+        if (!Array.isArray(v)) {
+          this.problem(path, key, `cannot decode ${typeName(v)} into a list`);
+          return cloneJson(v);
+        }
+        const here = join(path, key);
+        const out: unknown[] = new Array(v.length);
+        for (let i = 0; i < v.length; i++) out[i] = this.value(v[i], t.of, here, i);
+        return out;
+      }
+      case 'map': {
+        if (v === undefined || v === null) return null;
+        if (typeof v !== 'object' || Array.isArray(v)) {
+          this.problem(path, key, `cannot decode ${typeName(v)} into a map`);
+          return cloneJson(v);
+        }
+        const here = join(path, key);
+        const out: Obj = {};
+        const quantities = t.of.k === 'special' && t.of.s === '@quantity' && t.resourceList;
+        for (const k in v as Obj) {
+          if (!Object.hasOwn(v, k)) continue;
+          const x = this.value((v as Obj)[k], t.of, here, JSON.stringify(k));
+          // SetDefaults_ResourceList: every resource quantity rounded up to milli
+          out[k] = quantities ? roundUpMilli(x as string) : x;
+        }
+        return out;
+      }
+      case 'struct':
+        if (v === undefined || v === null) return this.zero(t.id, path, key);
+        if (typeof v !== 'object' || Array.isArray(v)) {
+          this.problem(path, key, `cannot decode ${typeName(v)} into an object`);
+          return this.zero(t.id, path, key);
+        }
+        return this.struct(v as Obj, t.id, join(path, key));
+      case 'special':
+        return this.special(v, t.s, path, key);
+    }
+  }
+
+  /** An absent struct (a copy of zeroOf's, its defaulted fields remembered for conditional.ts). */
+  private zero(id: string, path: string, key: string | number | undefined): Obj {
+    const z = this.zeroOf(id, join(path, key));
+    const out = cloneJson(z.o) as Obj;
+    if (z.d) this.defaulted.set(out, z.d);
+    return out;
+  }
+
+  private special(v: unknown, s: string, path: string, key: string | number | undefined): unknown {
+    switch (s) {
+      case '@any':
+      case '@raw':
+      case '@fieldsv1':
+      case '@json':
+        return v === undefined ? null : cloneJson(v);
+      case '@bytes':
+        if (v === undefined || v === null) return null;
+        if (typeof v !== 'string' || !/^[A-Za-z0-9+/\r\n]*={0,2}$/.test(v)) this.problem(path, key, 'illegal base64 data');
+        return typeof v === 'string' ? v.replace(/[\r\n]/g, '') : v;
+      case '@quantity': {
+        if (v === undefined || v === null) return '0';
+        if (typeof v !== 'string' && typeof v !== 'number') {
+          this.problem(path, key, `cannot decode ${typeName(v)} into a quantity`);
+          return v;
+        }
+        const q = canonicalQuantity(String(v));
+        if (!q.ok) this.problem(path, key, q.error);
+        return q.ok ? q.value : v;
+      }
+      case '@intstr':
+        if (v === undefined || v === null) return 0;
+        if (typeof v !== 'string' && !(typeof v === 'number' && Number.isInteger(v)))
+          this.problem(path, key, `cannot decode ${JSON.stringify(v)} into an int or a string`);
+        return v;
+      case '@time':
+      case '@microtime': {
+        if (v === undefined || v === null) return null;
+        const r = typeof v === 'string' ? (s === '@time' ? formatTime(v) : formatMicroTime(v)) : undefined;
+        if (r === undefined) this.problem(path, key, `cannot parse ${JSON.stringify(v)} as a time (RFC 3339)`);
+        return r ?? v;
+      }
+      case '@duration': {
+        const r = typeof v === 'string' ? parseDuration(v) : undefined;
+        if (r === undefined) this.problem(path, key, `cannot parse ${JSON.stringify(v)} as a duration`);
+        return r ?? v;
+      }
+    }
+    return v;
+  }
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+/** The defaults tables as maps (Walker.defaultsOf). */
+const TABLES = new WeakMap<object, Map<string, unknown>>();
+
+/** Per release data, per kind and struct type: the written form of the absent struct and the fields its defaults gave (Walker.zeroOf). */
+const ZEROS = new WeakMap<TypedRelease, Map<string, { o: Obj; d: ReadonlySet<string> | undefined }>>();
+
+const join = (path: string, key: string | number | undefined): string =>
+  key === undefined ? path : typeof key === 'number' || key.startsWith('"') ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+
+/** A copy of a JSON value (loops, no JSON round trip: the decoder copies every object's defaults). */
+function cloneJson(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) {
+    const out: unknown[] = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = cloneJson(v[i]);
+    return out;
+  }
+  const out: Obj = {};
+  for (const k in v as Obj) out[k] = cloneJson((v as Obj)[k]);
+  return out;
+}
+
+/** SetDefaults_ResourceList: a canonical quantity rounded up (away from zero) to a multiple of 1m. */
+function roundUpMilli(q: string): string {
+  const m = /^(-?)(\d+)n$/.exec(q) ?? /^(-?)(\d+)u$/.exec(q);
+  if (!m) return q;
+  const unit = q.endsWith('n') ? 1_000_000n : 1_000n;
+  const n = BigInt(m[2]!);
+  const milli = n / unit + (n % unit === 0n ? 0n : 1n);
+  const r = canonicalQuantity(`${m[1]}${milli}m`);
+  return r.ok ? r.value : q;
+}
+
+/** encoding/json's (and the converter's) isEmptyValue on the written value. */
+function isEmpty(v: unknown, t: TypeRef): boolean {
+  switch (t.k) {
+    case 'string':
+      return v === '';
+    case 'bool':
+      return v === false;
+    case 'int':
+    case 'uint':
+    case 'float':
+      return v === 0;
+    case 'ptr':
+      return v === null;
+    case 'slice':
+    case 'map':
+      return v === null || (Array.isArray(v) ? v.length === 0 : typeof v === 'object' && Object.keys(v as Obj).length === 0);
+    case 'special':
+      return t.s === '@bytes' ? v === null || v === '' : t.s === '@any' ? v === null : false;
+    default:
+      return false;
+  }
+}
+
+/** Whether a defaulter fills the field: nil (a pointer, a struct's zero), a zero scalar, an empty list or map (`len(x) == 0`). */
+const emptyForDefault = (v: unknown, t: TypeRef): boolean => (t.k === 'slice' || t.k === 'map' ? isEmpty(v, t) : isZero(v, t));
+
+/** reflect.Value.IsZero (and Time.IsZero) on the written value: the Go zero value. */
+function isZero(v: unknown, t: TypeRef): boolean {
+  switch (t.k) {
+    case 'slice':
+    case 'map':
+    case 'ptr':
+      return v === null;
+    case 'struct':
+      return typeof v === 'object' && v !== null && Object.values(v as Obj).every((x) => x === null || x === '' || x === 0 || x === false);
+    case 'special':
+      return t.s === '@time' || t.s === '@microtime' || t.s === '@any' || t.s === '@bytes' ? v === null : false;
+    default:
+      return isEmpty(v, t);
+  }
+}
