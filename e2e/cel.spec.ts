@@ -176,8 +176,17 @@ test('a saved case with an expectation fails after an edit; cases survive a relo
 
 test("a later visit starts the engine from the page's head and compiles it from the Cache Storage; only the current version is kept", {
   tag: '@hosting',
-}, async ({ page }) => {
+}, async ({ page, context }) => {
+  // What the page asks the server for the engine, and the Cache-Control it gets back (scripts/serve.mjs sends scripts/cache-control.mjs's, as npm start does).
+  const engineResponses: { search: string; cacheControl: string | undefined; status: number }[] = [];
+  context.on('response', (r) => {
+    const url = new URL(r.url());
+    if (url.pathname.endsWith('/cel/cel.wasm')) engineResponses.push({ search: url.search, cacheControl: r.headers()['cache-control'], status: r.status() });
+  });
   await openWithCel(page);
+  // The engine is asked under the build's version, and the server lets the browser keep it without asking again; the page itself is revalidated.
+  expect(engineResponses).toEqual([{ search: expect.stringMatching(/^\?v=[0-9a-f]{16}$/), cacheControl: 'public, max-age=31536000, immutable', status: 200 }]);
+  expect((await page.request.get('./')).headers()['cache-control']).toBe('no-cache');
   // The starter is the page's first script, after the Content-Security-Policy (which covers only what follows it), and does not wait for the app's.
   const scripts = await page.evaluate(() =>
     [...document.querySelectorAll('head script')].map(
@@ -206,10 +215,12 @@ test("a later visit starts the engine from the page's head and compiles it from 
   expect(await phases()).toMatchObject({ engineSource: 'network', fromStarter: false });
   await expect.poll(keys).toEqual([current]);
   // Now this version is kept: the page's starter creates the worker before the app's scripts run,
-  // and it compiles from the Cache Storage; the app takes it over.
+  // and it compiles from the Cache Storage; the app takes it over. The server is not asked for the engine.
+  engineResponses.length = 0;
   await page.reload();
   await expect(page.getByTestId('cel-status')).toContainText('ready', { timeout: 30_000 });
   expect(await phases()).toMatchObject({ engineSource: 'cache', fromStarter: true });
+  expect(engineResponses).toEqual([]);
   // and it evaluates
   await expect(page.getByTestId('cel-matchconditions').first().getByTestId('cel-mc-decision')).toHaveText(/All conditions are true/);
 });
