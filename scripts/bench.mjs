@@ -11,7 +11,8 @@
  *     10,000-webhook document (scripts/bench-large.mjs): YAML keystroke → problems, form rename →
  *     YAML, reload → first form; the Impact view on a generated audit log (scripts/bench-impact-browser.mjs:
  *     events/s, the tab's memory, input latency during the run; `--no-impact` leaves it out).
- * Builds the app first (`npm run build`). `npm run bench -- --chromium` runs only part 3.
+ * Builds the app first (`npm run build`). `npm run bench -- --chromium` runs only part 3; `-- --first-load`
+ * only the first load's rows (part 2, the first form, the engine's start). BENCH_PORT=n serves on n to n+5 (default 4190).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -117,7 +118,7 @@ async function firstFrameFloors(browser, appUrl) {
       .replace('<div id="root">', `<template id="first-frame">${markup}</template><div id="root">`),
   );
 
-  const port = 4195;
+  const port = benchPort + 5;
   const server = spawn('node', ['scripts/serve.mjs', '--port', String(port), '--base', '/floor/', '--dir', dir], { stdio: 'ignore' });
   await new Promise((r) => setTimeout(r, 500));
   return {
@@ -131,7 +132,10 @@ async function firstFrameFloors(browser, appUrl) {
 }
 
 const onlyChromium = process.argv.includes('--chromium');
-if (!onlyChromium) {
+const benchPort = Number(process.env.BENCH_PORT ?? 4190);
+// `--first-load`: only the first load's rows (Bundle, the first form, the engine's start beside the Go floor).
+const onlyFirstLoad = process.argv.includes('--first-load');
+if (!onlyChromium && !onlyFirstLoad) {
   console.log('## Node benchmarks (vitest bench)');
   const report = join(mkdtempSync(join(tmpdir(), 'aw-bench-')), 'vitest.json');
   run('npx', ['vitest', 'bench', '--run', '--outputJson', report]);
@@ -188,7 +192,7 @@ if (!onlyChromium) {
 }
 
 console.log('\n## Chromium');
-const port = 4190;
+const port = benchPort;
 const server = spawn('node', ['scripts/serve.mjs', '--port', String(port), '--base', '/bench/'], { stdio: 'ignore' });
 await new Promise((r) => setTimeout(r, 500));
 const url = `http://127.0.0.1:${port}/bench/`;
@@ -300,6 +304,13 @@ try {
       `first interactive form, later visits of the same profile (HTTP cache, V8's code cache, the saved workspace): median ${median(laterForms.map((t) => t.interactiveAt)).toFixed(0)} ms (${laterForms.map((t) => t.interactiveAt.toFixed(0)).join(', ')}; target ≤ 300 ms); on screen ${median(laterForms.map((t) => t.formAt)).toFixed(0)} ms`,
     );
     // A CEL compile error after an edit of an expression: form edit → validation through the worker → problem shown.
+    if (onlyFirstLoad) {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+      await browser.close();
+      server.kill();
+      process.exit();
+    }
     const field = 'webhooks[0].matchConditions[0].expression';
     const times = [];
     for (let i = 0; i < 7; i++) {
