@@ -1,13 +1,16 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { cacheControl } from './scripts/cache-control.mjs';
 
 /**
- * The built engine's version: the CEL worker keeps cel.wasm's decoded bytes in the Cache
- * Storage under it (src/cel/worker.ts). None in the dev server, where the engine can be rebuilt
- * under a running app.
+ * The built engine's version: the page asks for cel/cel.wasm and cel/wasm_exec.js with it as
+ * their query (src/cel/assets.ts), and the CEL worker keeps cel.wasm's decoded bytes in the Cache
+ * Storage under that URL (src/cel/worker.ts). None in the dev server, where the engine can be
+ * rebuilt under a running app.
  */
 function celWasmVersion(): string {
   try {
@@ -42,10 +45,62 @@ function compileHintOnEntry(): Plugin {
   };
 }
 
+/**
+ * The CEL engine's starter (src/cel/start.ts: on a later visit it creates the CEL worker, which
+ * compiles the engine from the Cache Storage while the first form renders) as a script of its own
+ * in the page's head, `async` so that it runs as soon as it is in, without waiting for the
+ * stylesheets or the app's other scripts. Vite would bundle every module script of index.html into
+ * the one entry chunk, which runs only once all of the app's first-load chunks are in, so the
+ * starter is a chunk of its own, written into the page here (after the Content-Security-Policy,
+ * which covers only what follows it). The dev server serves it as a module of its own.
+ */
+function celStarter(): Plugin {
+  const id = fileURLToPath(new URL('./src/cel/start.ts', import.meta.url));
+  let build = false;
+  return {
+    name: 'cel-starter',
+    configResolved(config) {
+      build = config.command === 'build';
+    },
+    buildStart() {
+      if (build) this.emitFile({ type: 'chunk', id, name: 'cel-start' });
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const chunk = ctx.bundle && Object.values(ctx.bundle).find((c) => c.type === 'chunk' && c.facadeModuleId === id);
+        if (build && !chunk) throw new Error('the CEL starter (src/cel/start.ts) is not in the bundle');
+        // Before the first script after the Content-Security-Policy: the app's (the dev server puts its own before the policy).
+        const at = html.indexOf('<script', html.indexOf('http-equiv="Content-Security-Policy"'));
+        if (at < 0 || !html.includes('http-equiv="Content-Security-Policy"'))
+          throw new Error('index.html has no script after its Content-Security-Policy to put the CEL starter before');
+        const src = chunk ? `./${chunk.fileName}` : '/src/cel/start.ts';
+        return `${html.slice(0, at)}<script type="module" async fetchpriority="high" crossorigin src="${src}"></script>\n    ${html.slice(at)}`;
+      },
+    },
+  };
+}
+
+/** `npm start` (vite preview) sends the Cache-Control a portal should (scripts/cache-control.mjs, README's Hosting). */
+function previewCacheHeaders(): Plugin {
+  return {
+    name: 'preview-cache-headers',
+    configurePreviewServer(server) {
+      const base = server.config.base === './' ? '/' : server.config.base;
+      server.middlewares.use((req, res, next) => {
+        const url = new URL(req.url ?? '/', 'http://x');
+        const path = decodeURIComponent(url.pathname).slice(base.length);
+        res.setHeader('Cache-Control', cacheControl(path || 'index.html', url.search));
+        next();
+      });
+    },
+  };
+}
+
 export default defineConfig(({ command }) => ({
   base: './', // the built app works from any sub-path of a static host
   define: { __CEL_WASM_VERSION__: JSON.stringify(command === 'build' ? celWasmVersion() : '') },
-  plugins: [react(), compileHintOnEntry()],
+  plugins: [react(), compileHintOnEntry(), celStarter(), previewCacheHeaders()],
   resolve: {
     alias: [
       // monaco-editor >= 0.56 maps "./*" to "./esm/vs/*.js", so monaco-worker-manager's

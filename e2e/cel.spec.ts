@@ -174,12 +174,32 @@ test('a saved case with an expectation fails after an edit; cases survive a relo
   await expect(testArea(page, MC).getByTestId('cel-cases-summary')).toHaveText('1/2 pass');
 });
 
-test('a later visit compiles the engine from the Cache Storage; only the current version is kept', { tag: '@hosting' }, async ({ page }) => {
+test("a later visit starts the engine from the page's head and compiles it from the Cache Storage; only the current version is kept", {
+  tag: '@hosting',
+}, async ({ page, context }) => {
+  // What the page asks the server for the engine, and the Cache-Control it gets back (scripts/serve.mjs sends scripts/cache-control.mjs's, as npm start does).
+  const engineResponses: { search: string; cacheControl: string | undefined; status: number }[] = [];
+  context.on('response', (r) => {
+    const url = new URL(r.url());
+    if (url.pathname.endsWith('/cel/cel.wasm')) engineResponses.push({ search: url.search, cacheControl: r.headers()['cache-control'], status: r.status() });
+  });
   await openWithCel(page);
+  // The engine is asked under the build's version, and the server lets the browser keep it without asking again; the page itself is revalidated.
+  expect(engineResponses).toEqual([{ search: expect.stringMatching(/^\?v=[0-9a-f]{16}$/), cacheControl: 'public, max-age=31536000, immutable', status: 200 }]);
+  expect((await page.request.get('./')).headers()['cache-control']).toBe('no-cache');
+  // The starter is the page's first script, after the Content-Security-Policy (which covers only what follows it), and does not wait for the app's.
+  const scripts = await page.evaluate(() =>
+    [...document.querySelectorAll('head script')].map(
+      (e) => `${(e as HTMLScriptElement).async ? 'async ' : ''}${(e as HTMLScriptElement).src.replace(/.*\//, '')}`,
+    ),
+  );
+  expect(scripts[0]).toMatch(/^async cel-start-[\w-]+\.js$/);
+  expect(await page.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"] ~ script[src*="cel-start-"]') !== null)).toBe(true);
   test.skip(await page.evaluate(() => typeof caches === 'undefined'), 'served from an insecure context: no Cache Storage');
-  const engineSource = () => page.evaluate(() => (performance.getEntriesByName('cel:ready')[0] as PerformanceMark | undefined)?.detail?.phases?.engineSource);
+  const phases = () => page.evaluate(() => (performance.getEntriesByName('cel:ready')[0] as PerformanceMark | undefined)?.detail?.phases);
   const keys = () => page.evaluate(async () => (await (await caches.open('admission-workbench-cel')).keys()).map((r) => new URL(r.url).search));
-  expect(await engineSource()).toBe('network');
+  // A first visit: the app starts the worker after its first paint, which downloads the engine and keeps it.
+  expect(await phases()).toMatchObject({ engineSource: 'network', fromStarter: false });
   await expect.poll(keys).toEqual([expect.stringMatching(/^\?v=[0-9a-f]{16}$/)]);
   const [current] = await keys();
   // An earlier build's engine under the same URL, and this one's gone: the next visit fetches
@@ -192,13 +212,30 @@ test('a later visit compiles the engine from the Cache Storage; only the current
   }, current);
   await page.reload();
   await expect(page.getByTestId('cel-status')).toContainText('ready', { timeout: 30_000 });
-  expect(await engineSource()).toBe('network');
+  expect(await phases()).toMatchObject({ engineSource: 'network', fromStarter: false });
   await expect.poll(keys).toEqual([current]);
+  // Now this version is kept: the page's starter creates the worker before the app's scripts run,
+  // and it compiles from the Cache Storage; the app takes it over. The server is not asked for the engine.
+  engineResponses.length = 0;
   await page.reload();
   await expect(page.getByTestId('cel-status')).toContainText('ready', { timeout: 30_000 });
-  expect(await engineSource()).toBe('cache');
+  expect(await phases()).toMatchObject({ engineSource: 'cache', fromStarter: true });
+  expect(engineResponses).toEqual([]);
   // and it evaluates
   await expect(page.getByTestId('cel-matchconditions').first().getByTestId('cel-mc-decision')).toHaveText(/All conditions are true/);
+});
+
+test('the first form draws and takes edits while the engine cannot load', async ({ page, context }) => {
+  // The engine's download never ends: nothing before the form may wait for it.
+  const held: string[] = [];
+  await context.route('**/cel/cel.wasm*', (route) => void held.push(route.request().url()));
+  await page.goto('./');
+  const name = page.locator('form input[data-path="metadata.name"]');
+  await name.fill('edited-before-the-engine');
+  await expect(page.locator('section.problems:not([aria-busy]) [data-testid="problem-count"]')).toBeVisible();
+  await expect(page.locator('.yaml-fallback')).toContainText('name: edited-before-the-engine');
+  await expect.poll(() => held.length).toBe(1);
+  await expect(page.getByTestId('cel-status')).toHaveText('CEL: starting');
 });
 
 test('matchConditions: each result and the decision the apiserver would take', async ({ page }) => {

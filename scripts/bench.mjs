@@ -6,12 +6,13 @@
  *  2. Size of the initial JS (gzip) of the built app; Monaco and CEL load lazily.
  *  3. In Chromium: time to the first interactive form and to its problems, beside the same first
  *     frame as static HTML and rendered by React alone; the CEL engine's start (cold: the app's
- *     first visit in a running browser, and in a new browser profile; warm: later visits);
- *     CEL edit → error shown; Test run result → inline values in the editor; keystroke → problems updated with a 200-webhook document; with a
+ *     first visit in a running browser, and in a new browser profile; warm: later visits) against
+ *     the Go floor (scripts/bench-go-floor.mjs); CEL edit → error shown; Test run result → inline values in the editor; keystroke → problems updated with a 200-webhook document; with a
  *     10,000-webhook document (scripts/bench-large.mjs): YAML keystroke → problems, form rename →
  *     YAML, reload → first form; the Impact view on a generated audit log (scripts/bench-impact-browser.mjs:
  *     events/s, the tab's memory, input latency during the run; `--no-impact` leaves it out).
- * Builds the app first (`npm run build`). `npm run bench -- --chromium` runs only part 3.
+ * Builds the app first (`npm run build`). `npm run bench -- --chromium` runs only part 3; `-- --first-load`
+ * only the first load's rows (part 2, the first form, the engine's start). BENCH_PORT=n serves on n to n+5 (default 4190).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -19,9 +20,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync, brotliCompressSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
-import { VALUES_SECTION } from './wasm-snapshot.mjs';
 import { benchLarge, printLarge } from './bench-large.mjs';
 import { formProbe } from './bench-probes.mjs';
+import { goFloor } from './bench-go-floor.mjs';
 import { inlineValuesLag } from './bench-inline.mjs';
 import { benchImpactBrowser, printImpactBrowser } from './bench-impact-browser.mjs';
 
@@ -117,7 +118,7 @@ async function firstFrameFloors(browser, appUrl) {
       .replace('<div id="root">', `<template id="first-frame">${markup}</template><div id="root">`),
   );
 
-  const port = 4195;
+  const port = benchPort + 5;
   const server = spawn('node', ['scripts/serve.mjs', '--port', String(port), '--base', '/floor/', '--dir', dir], { stdio: 'ignore' });
   await new Promise((r) => setTimeout(r, 500));
   return {
@@ -131,7 +132,10 @@ async function firstFrameFloors(browser, appUrl) {
 }
 
 const onlyChromium = process.argv.includes('--chromium');
-if (!onlyChromium) {
+const benchPort = Number(process.env.BENCH_PORT ?? 4190);
+// `--first-load`: only the first load's rows (Bundle, the first form, the engine's start beside the Go floor).
+const onlyFirstLoad = process.argv.includes('--first-load');
+if (!onlyChromium && !onlyFirstLoad) {
   console.log('## Node benchmarks (vitest bench)');
   const report = join(mkdtempSync(join(tmpdir(), 'aw-bench-')), 'vitest.json');
   run('npx', ['vitest', 'bench', '--run', '--outputJson', report]);
@@ -157,7 +161,9 @@ if (!onlyChromium) {
   }
   console.log(`initial JS+CSS (${initial.join(', ')}): ${kb(raw)} raw, ${kb(gz)} gzip (target ≤ 200 KB gzip)`);
   // vite.config.ts puts V8's compile hint at the top of the entry chunk; V8 ignores it anywhere else.
-  const entry = /<script type="module"[^>]*src="\.\/(assets\/[^"]+\.js)"/.exec(html)?.[1];
+  // The first module script is the CEL engine's starter (src/cel/start.ts, vite.config.ts), the app's entry the next.
+  const scripts = [...html.matchAll(/<script type="module"[^>]*src="\.\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+  const entry = scripts.find((f) => !f.includes('/cel-start-'));
   const hinted = entry !== undefined && readFileSync(join('dist', entry), 'utf8').startsWith('//# allFunctionsCalledOnLoad\n');
   console.log(`entry chunk (${entry}): V8's compile hint ${hinted ? 'at its top' : 'MISSING (vite.config.ts compileHintOnEntry)'}`);
   const all = readdirSync('dist/assets')
@@ -186,7 +192,7 @@ if (!onlyChromium) {
 }
 
 console.log('\n## Chromium');
-const port = 4190;
+const port = benchPort;
 const server = spawn('node', ['scripts/serve.mjs', '--port', String(port), '--base', '/bench/'], { stdio: 'ignore' });
 await new Promise((r) => setTimeout(r, 500));
 const url = `http://127.0.0.1:${port}/bench/`;
@@ -223,18 +229,25 @@ try {
     await page.waitForSelector('[data-testid="cel-status"].ready', { timeout: 120_000 });
     const m = await page.evaluate(() => {
       const e = performance.getEntriesByName('cel:ready')[0];
-      return e && { at: e.startTime, ...e.detail };
+      const created = e?.detail.phases?.createdAt;
+      return e && { at: e.startTime, createdAt: created && created - performance.timeOrigin, form: window.__interactiveAt, ...e.detail };
     });
-    const phases = m?.phases
-      ? `; worker boot ${m.phases.bootMs} ms, fetch + compile ${m.phases.compileMs} ms (from the ${m.phases.engineSource}), engine start ${m.phases.engineStartMs} ms, ready message waited ${m.phases.deliveryMs} ms for the main thread`
+    const p = m?.phases;
+    const by = p?.fromStarter === undefined ? '' : ` by ${p.fromStarter ? "the page's starter" : 'the app'}`;
+    const phases = p
+      ? `; worker created at ${m.createdAt?.toFixed(0) ?? '?'} ms${by}, its boot ${p.bootMs} ms${p.heldMs ? `, held ${p.heldMs} ms for the app` : ''}, fetch + compile ${p.compileMs} ms (from the ${p.engineSource}), engine start ${p.engineStartMs} ms, ready message waited ${p.deliveryMs} ms for the main thread`
       : '';
-    console.log(`CEL engine ready in Chromium (${visit}): ${m?.at.toFixed(0)} ms after navigation start, ${m?.startMs} ms after the app asked for it${phases}`);
-    return m?.at ?? NaN;
+    const form = m?.form === undefined ? '' : `; first interactive form ${m.form.toFixed(0)} ms`;
+    console.log(`CEL engine ready in Chromium (${visit}): ${m?.at.toFixed(0)} ms after navigation start${phases}${form}`);
+    return { at: m?.at ?? NaN, form: m?.form ?? NaN };
   };
-  const readyRow = (what, times, target) =>
-    console.log(
-      `CEL engine ready, ${what}: median ${median(times).toFixed(0)} ms after navigation start (${times.map((t) => t.toFixed(0)).join(', ')}; target ≤ ${target} ms)`,
-    );
+  // The engine's start against the Go floor (scripts/bench-go-floor.mjs), measured in this run.
+  const floor = await goFloor({ url, chromiumPath, chromiumArgs });
+  const readyRow = (what, times, floorTarget) => {
+    const m = median(times);
+    const ratio = floor ? `, ${(m / floor).toFixed(1)}× the Go floor of ${floor.toFixed(0)} ms (target ≤ ${floorTarget}×)` : '';
+    console.log(`CEL engine ready, ${what}: median ${m.toFixed(0)} ms after navigation start (${times.map((t) => t.toFixed(0)).join(', ')})${ratio}`);
+  };
   {
     // Cold as a user meets it: the app's first visit in a browser that is already running (a
     // page of another origin was open first), so nothing of the app is cached.
@@ -244,6 +257,7 @@ try {
     for (let i = 0; i < 3; i++) {
       const profile = mkdtempSync(join(tmpdir(), 'bench-profile-'));
       const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath, args: chromiumArgs });
+      await context.addInitScript(formProbe, false);
       const elsewhere = await context.newPage();
       await elsewhere.goto(`http://127.0.0.1:${port + 1}/elsewhere/wasm_exec.js`);
       await elsewhere.waitForTimeout(1000);
@@ -253,7 +267,12 @@ try {
       rmSync(profile, { recursive: true, force: true });
     }
     other.kill();
-    readyRow('cold (first visit, browser already running)', cold, 1000);
+    readyRow(
+      'first visit (browser already running)',
+      cold.map((v) => v.at),
+      4,
+    );
+    console.log(`first interactive form in those visits: median ${median(cold.map((v) => v.form)).toFixed(0)} ms (target ≤ 300 ms)`);
   }
   {
     // Cold in a new browser profile: the browser's own first start (its caches and storage
@@ -274,17 +293,24 @@ try {
         await page.close();
       }
       page = await context.newPage();
-      const at = await celReady(page, visit);
+      const { at } = await celReady(page, visit);
       if (visit === 'warm') {
         warm.push(at);
         laterForms.push(await page.evaluate(() => ({ formAt: window.__formAt, interactiveAt: window.__interactiveAt })));
       }
     }
-    readyRow('warm (a later visit)', warm, 500);
+    readyRow('later visits', warm, 2);
     console.log(
       `first interactive form, later visits of the same profile (HTTP cache, V8's code cache, the saved workspace): median ${median(laterForms.map((t) => t.interactiveAt)).toFixed(0)} ms (${laterForms.map((t) => t.interactiveAt.toFixed(0)).join(', ')}; target ≤ 300 ms); on screen ${median(laterForms.map((t) => t.formAt)).toFixed(0)} ms`,
     );
     // A CEL compile error after an edit of an expression: form edit → validation through the worker → problem shown.
+    if (onlyFirstLoad) {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+      await browser.close();
+      server.kill();
+      process.exit();
+    }
     const field = 'webhooks[0].matchConditions[0].expression';
     const times = [];
     for (let i = 0; i < 7; i++) {
@@ -319,59 +345,6 @@ try {
     );
     await context.close();
     rmSync(profile, { recursive: true, force: true });
-  }
-
-  // The floor: a minimal Go WebAssembly program (scripts/go-min) started the way the worker
-  // starts a plain Go program (compileStreaming, instantiate, go.run until it signals), beside
-  // the engine, which is pre-initialised (scripts/wasm-snapshot.mjs): instantiate is its start.
-  {
-    const goMin = 'dist/cel/go-min.wasm';
-    const built = spawnSync('go', ['build', '-trimpath', '-ldflags=-s -w', '-o', `../../${goMin}`, '.'], {
-      cwd: 'scripts/go-min',
-      env: { ...process.env, GOOS: 'js', GOARCH: 'wasm' },
-    });
-    if (built.status === 0) {
-      // Cold: a new profile; warm: a new page in the same profile, after the first stayed open.
-      const profile = mkdtempSync(join(tmpdir(), 'bench-profile-'));
-      const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath, args: chromiumArgs });
-      const startOf = async (wasm) => {
-        const page = await context.newPage();
-        await page.goto(`${url}cel/wasm_exec.js`);
-        const times = await page.evaluate(
-          async ({ wasm, valuesSection }) => {
-            // biome-ignore lint/security/noGlobalEval: indirect eval runs wasm_exec.js in the page's global scope, where it must define Go
-            (0, eval)(await (await fetch('wasm_exec.js')).text());
-            const t0 = performance.now();
-            const module = await WebAssembly.compileStreaming(fetch(wasm));
-            const t1 = performance.now();
-            const go = new Go();
-            const instance = await WebAssembly.instantiate(module, go.importObject);
-            if (WebAssembly.Module.customSections(module, valuesSection).length === 0) {
-              const ready = new Promise((r) => (globalThis.__admissionWorkbenchCelReady = r));
-              go.run(instance);
-              await ready;
-            }
-            return [t1 - t0, performance.now() - t1];
-          },
-          { wasm, valuesSection: VALUES_SECTION },
-        );
-        await page.waitForTimeout(3000);
-        await page.close();
-        return times;
-      };
-      const rows = { cold: [], warm: [] };
-      for (const wasm of ['go-min.wasm', 'cel.wasm']) {
-        for (const visit of ['cold', 'warm']) {
-          const [compile, start] = await startOf(wasm);
-          const what = wasm === 'cel.wasm' ? 'instantiate (pre-initialised)' : 'instantiate + Go start';
-          rows[visit].push(`${wasm} fetch + compile ${compile.toFixed(0)} ms, ${what} ${start.toFixed(0)} ms`);
-        }
-      }
-      for (const visit of ['cold', 'warm']) console.log(`Go WebAssembly start on a blank page (${visit}, main thread): ${rows[visit].join('; ')}`);
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-      rmSync(goMin, { force: true });
-    }
   }
 
   // Keystroke → problems updated, with one 200-webhook configuration.

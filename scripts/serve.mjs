@@ -4,6 +4,7 @@
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
+import { cacheControl } from './cache-control.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -44,12 +45,12 @@ createServer(async (req, res) => {
     const s = await stat(file);
     const path = s.isDirectory() ? join(file, 'index.html') : file;
     const info = s.isDirectory() ? await stat(path) : s;
-    // Cacheable with a validator: a second visit revalidates (304) and the browser reuses
-    // its cached copy, and for cel.wasm its cached compiled code.
+    // With a validator, and kept without asking again where the URL says the content cannot
+    // change (scripts/cache-control.mjs: hashed assets, the engine's versioned files).
     const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
     const headers = {
       'content-type': types[extname(path)] ?? 'application/octet-stream',
-      'cache-control': 'no-cache',
+      'cache-control': cacheControl(rel, url.search),
       etag,
       'last-modified': info.mtime.toUTCString(),
       vary: 'accept-encoding',

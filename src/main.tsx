@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import {
+  connectCel,
   openIndexedDbBackend,
   persistScratchpad,
   persistTestInputs,
@@ -20,6 +21,8 @@ import { initTheme } from './ui/theme';
 import './ui/app.css';
 
 initTheme();
+// On a later visit the CEL worker has been starting since the page's head (src/cel/start.ts): take it over.
+const cel = connectCel();
 
 // Restore the saved workspace (IndexedDB; localStorage where there is none), or show the sample on a first visit.
 const backend = (await openIndexedDbBackend()) ?? storageBackend(localStorage);
@@ -35,13 +38,15 @@ window.addEventListener('pagehide', await persistTestInputs(testsBackend, localS
 const scratchBackend = (await openIndexedDbBackend(indexedDB, SCRATCHPAD_KEY)) ?? storageBackend(localStorage, SCRATCHPAD_FALLBACK_KEY);
 window.addEventListener('pagehide', await persistScratchpad(scratchBackend));
 
+// The first render is next and the storage reads are done: the engine may compile from the Cache Storage meanwhile.
+cel.compileCached();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <App />
   </StrictMode>,
 );
 
-// The CEL engine (a large WebAssembly module in a worker) starts at the first idle moment
-// after the first paint (at the latest 50 ms after it: the main thread stays busy loading the
-// editor for a while, and the engine's download and compile run off it anyway).
+// At the first idle moment after the first paint (at the latest 50 ms after it), the engine starts
+// if the starter did not start it (a first visit: downloaded then), and validation's CEL checks go
+// to it: the first render asks it nothing.
 requestAnimationFrame(() => setTimeout(() => (typeof requestIdleCallback === 'function' ? requestIdleCallback(startCel, { timeout: 50 }) : startCel()), 0));

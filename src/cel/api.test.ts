@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { WorkerClient } from './browser';
 import { celStatus, compile, createCachedCompiler, createSyncCompiler, evaluate, loadCel, setInputs, typeAt } from './index';
-import type { WorkerRequest, WorkerResponse } from './protocol';
+import type { WorkerAllow, WorkerRequest, WorkerResponse } from './protocol';
 import { useEngine } from './test-helpers';
 
 useEngine();
@@ -130,13 +130,15 @@ class FakeWorker {
   onerror: ((ev: ErrorEvent) => void) | null = null;
   terminated = false;
   received: WorkerRequest[] = [];
+  allowed: string[] = [];
   constructor() {
     FakeWorker.instances.push(this);
   }
   private reply(msg: WorkerResponse) {
     setTimeout(() => !this.terminated && this.onmessage?.({ data: msg } as MessageEvent<WorkerResponse>), 1);
   }
-  postMessage(msg: WorkerRequest | { op: 'init' }) {
+  postMessage(msg: WorkerRequest | { op: 'init' } | WorkerAllow) {
+    if (msg.op === 'allow') return void this.allowed.push(msg.work);
     if (msg.op === 'init') {
       this.reply({ op: 'ready', info: {} as never, startMs: 1 });
       return;
@@ -250,5 +252,43 @@ describe('worker start', () => {
     expect(e).toEqual([0, 1].map(() => expect.objectContaining({ ok: false, kind: 'unavailable', stage: 'runtime' })));
     const d = await client.request('declarations', 'vap-validation');
     expect(d).toMatchObject({ ok: false, kind: 'unavailable', context: 'vap-validation', variables: [] });
+  });
+});
+
+describe("the worker the page's starter created (src/cel/start.ts)", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    FakeWorker.instances = [];
+  });
+  const ready: WorkerResponse = { op: 'ready', info: {} as never, startMs: 1, phases: { bootMs: 1, compileMs: 2, engineStartMs: 3, postedAt: 0 } };
+  test('the client takes it over with what it answered before, allows its work once per step, and a request allows everything', async () => {
+    vi.stubGlobal('Worker', FakeWorker);
+    const worker = new FakeWorker();
+    const onReady = vi.fn();
+    const started = { worker: worker as unknown as Worker, events: [new MessageEvent('message', { data: ready })] };
+    const client = new WorkerClient({ baseUrl: 'http://example.test/', timeoutMs: 50, started, onReady });
+    expect(await client.start()).toBeUndefined();
+    expect(FakeWorker.instances).toEqual([worker]); // no worker of its own
+    expect(started.events).toEqual([]);
+    expect(onReady).toHaveBeenCalledWith({}, 1, expect.objectContaining({ fromStarter: true }));
+    client.allow('cached');
+    client.allow('cached');
+    expect(await client.request('compile', 'ok', 'vap-validation')).toMatchObject({ ok: true });
+    client.allow('cached');
+    expect(worker.allowed).toEqual(['cached', 'all']);
+    expect(worker.received.map((m) => m.op)).toEqual(['compile']);
+  });
+  test('a failure it reported before the client took it over fails the engine with its message', async () => {
+    vi.stubGlobal('Worker', FakeWorker);
+    const worker = new FakeWorker();
+    const failed: WorkerResponse = { op: 'failed', message: 'fetching cel.wasm: HTTP 404' };
+    const client = new WorkerClient({
+      baseUrl: 'http://example.test/',
+      timeoutMs: 50,
+      started: { worker: worker as unknown as Worker, events: [new MessageEvent('message', { data: failed })] },
+    });
+    expect(await client.start()).toBe('fetching cel.wasm: HTTP 404');
+    expect(worker.terminated).toBe(true);
+    expect(FakeWorker.instances).toHaveLength(1);
   });
 });

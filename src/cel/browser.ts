@@ -4,7 +4,7 @@
  * never freezes), and replay of stored test inputs into a replacement worker.
  */
 import { failedOp, OPS, type CelOp, type EngineFailure, type OpArgs, type OpResult } from './ops';
-import type { WorkerInit, WorkerRequest, WorkerResponse } from './protocol';
+import type { EngineWork, StartedWorker, WorkerAllow, WorkerInit, WorkerRequest, WorkerResponse } from './protocol';
 import type { CelEngineInfo, CelStartPhases } from './types';
 
 interface Pending {
@@ -31,6 +31,8 @@ export interface WorkerClientOptions {
   onReady?: (info: CelEngineInfo, startMs: number, phases?: CelStartPhases) => void;
   /** Give up when a worker is not ready after this long (download + compile + Go init); default 120 s. */
   startTimeoutMs?: number;
+  /** The worker the page's starter created and initialised (start.ts): the first one, instead of a new one. */
+  started?: StartedWorker;
 }
 
 export class WorkerClient {
@@ -50,6 +52,18 @@ export class WorkerClient {
   private readyWaiters: ((failure: string | undefined) => void)[] = [];
 
   constructor(private readonly opts: WorkerClientOptions) {}
+
+  /**
+   * Lets a worker the page's starter created (held: WorkerInit.hold) compile the engine from the
+   * Cache Storage (`cached`) or download it too (`all`). A request allows everything.
+   */
+  allow(work: EngineWork): void {
+    if (this.allowed === 'all' || this.allowed === work) return;
+    this.allowed = work;
+    this.worker?.postMessage({ op: 'allow', work } satisfies WorkerAllow);
+  }
+
+  private allowed: EngineWork | undefined;
 
   /** Starts the worker; resolves with undefined when ready or with the failure message. */
   start(): Promise<string | undefined> {
@@ -71,7 +85,9 @@ export class WorkerClient {
 
   private spawn(): void {
     this.isReady = false;
-    const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+    const started = this.opts.started;
+    this.opts.started = undefined;
+    const worker = started?.worker ?? new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
     this.worker = worker;
     if (this.startTimer) clearTimeout(this.startTimer);
     const startTimeoutMs = this.opts.startTimeoutMs ?? 120_000;
@@ -86,7 +102,7 @@ export class WorkerClient {
         if (this.startTimer) clearTimeout(this.startTimer);
         this.info = msg.info;
         this.module ??= msg.module;
-        this.opts.onReady?.(msg.info, msg.startMs, msg.phases);
+        this.opts.onReady?.(msg.info, msg.startMs, msg.phases && { ...msg.phases, fromStarter: !!started });
         for (const [id, json] of this.inputs) this.post({ id: 0, op: 'setInputs', args: [id, json] });
         this.current = undefined;
         this.pump();
@@ -109,6 +125,14 @@ export class WorkerClient {
       ev.preventDefault();
       this.fail(ev.message || 'the CEL worker failed to start');
     };
+    if (started) {
+      // Already sent its init; what it answered before this client took it comes now, in order.
+      for (const ev of started.events.splice(0)) {
+        if (ev instanceof MessageEvent) worker.onmessage(ev);
+        else worker.onerror(ev);
+      }
+      return;
+    }
     const init: WorkerInit = { op: 'init', baseUrl: this.opts.baseUrl, module: this.module };
     worker.postMessage(init);
   }
@@ -179,6 +203,7 @@ export class WorkerClient {
       const p: Pending = { op, args: args as OpArgs<CelOp>, resolve: resolve as (v: unknown) => void };
       this.pending.set(id, p);
       if (!this.worker) this.spawn();
+      this.allow('all');
       this.pump();
     });
   }

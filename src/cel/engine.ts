@@ -4,6 +4,7 @@
  * engine on this thread, loadCelHere). Every public function of ./index.ts runs through `run`;
  * the ones that take no inputs are here. Design: ./README.md.
  */
+import { celAssetUrl } from './assets';
 import { unavailable, WorkerClient } from './browser';
 import { startGo } from './raw';
 import {
@@ -22,6 +23,7 @@ import {
   type AsyncRawCall,
 } from './ops';
 import type { NativePool } from './native';
+import type { EngineWork } from './protocol';
 import type { CelStartPhases, CelCompileOptions, CelCompileResult, CelContext, CelDeclarations, CelEngineInfo, CelTypeAt, CelReads } from './types';
 
 /** Wall-clock deadline of one worker request (browser): compile, declarations, typeAt. */
@@ -184,7 +186,7 @@ export async function celModule(): Promise<WebAssembly.Module | undefined> {
 export function loadCelHere(baseUrl: string, module: WebAssembly.Module | undefined): Promise<void> {
   return startLoading(async () => {
     if (!module) throw new Error("no compiled engine was given (the page's engine did not start)");
-    await import(/* @vite-ignore */ new URL('cel/wasm_exec.js', baseUrl).href);
+    await import(/* @vite-ignore */ celAssetUrl('wasm_exec.js', baseUrl));
     const engine = engineOf(await startGo(module));
     const info = engine.info();
     if ('ok' in info) throw new Error(info.message);
@@ -210,8 +212,12 @@ export function loadCel(): Promise<void> {
       status.info = info;
     } else {
       status.engine = 'worker';
+      // The worker the page's starter created (start.ts), if it did; a starter that decides later starts none.
+      const started = globalThis.__admissionWorkbenchCelWorker ?? undefined;
+      globalThis.__admissionWorkbenchCelWorker = null;
       const client = new WorkerClient({
         baseUrl: pageBaseUrl(),
+        started,
         timeoutMs: CEL_REQUEST_TIMEOUT_MS,
         evalTimeoutMs: CEL_EVAL_TIMEOUT_MS,
         onReady: (_info, _ms, phases) => {
@@ -225,6 +231,26 @@ export function loadCel(): Promise<void> {
       status.info = client.info;
     }
   });
+}
+
+/**
+ * Browser: takes over the worker the page's starter created (src/cel/start.ts: a later visit, the
+ * engine in the Cache Storage), held until `allowEngineWork`; without one, nothing starts here
+ * (and a starter still deciding starts nothing): `loadCel` starts the engine when it is called.
+ */
+export function connectStartedEngine(): void {
+  if (isNode()) return;
+  if (globalThis.__admissionWorkbenchCelWorker) void loadCel();
+  else globalThis.__admissionWorkbenchCelWorker = null;
+}
+
+/**
+ * Browser: lets the worker the page's starter created, held until now, compile the engine from
+ * the Cache Storage (`cached`) or do anything, the download included (`all`). main.tsx and
+ * startCel say when; a request to the engine allows everything. No-op elsewhere.
+ */
+export function allowEngineWork(work: EngineWork): void {
+  workerClient?.allow(work);
 }
 
 /** The backend once loaded, or why there is none. */

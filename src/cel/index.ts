@@ -12,13 +12,16 @@ export * from './types';
 export { LABEL_MAX, notRun, shortValue, traceLabels, type TraceLabel } from './trace';
 export type { CelOp, CelOps } from './ops';
 export { SCHEMA_RELEASES, schemaReleaseFor, type SchemaRelease } from './schemas';
+export type { EngineWork } from './protocol';
 export {
+  allowEngineWork,
   CEL_EVAL_TIMEOUT_MS,
   CEL_REQUEST_TIMEOUT_MS,
   celEngines,
   celModule,
   celStatus,
   compile,
+  connectStartedEngine,
   declarations,
   isNode,
   loadCel,

@@ -14,6 +14,35 @@ export interface WorkerInit {
   op: 'init';
   baseUrl: string;
   module?: WebAssembly.Module;
+  /** Start only what is light (load wasm_exec.js, look the engine up in the Cache Storage) until the page allows more. */
+  hold?: boolean;
+}
+
+/**
+ * What a held worker may do now: compile the engine from the Cache Storage when it is there (a
+ * later visit; the page's own storage reads are done), or anything, the download included.
+ */
+export type EngineWork = 'cached' | 'all';
+export interface WorkerAllow {
+  op: 'allow';
+  work: EngineWork;
+}
+
+/**
+ * The worker the page's starter (start.ts) created and sent `init` (held) to, before the app's
+ * scripts ran, with what it answered until the app's client (browser.ts) took it over.
+ */
+export interface StartedWorker {
+  worker: Worker;
+  events: (MessageEvent<WorkerResponse> | ErrorEvent)[];
+}
+
+declare global {
+  /**
+   * Between the starter (start.ts) and the app (engine.ts): the started worker; `null` once the
+   * app took it or went on without it (a starter that decides after that starts nothing).
+   */
+  var __admissionWorkbenchCelWorker: StartedWorker | null | undefined;
 }
 
 export type WorkerResponse =

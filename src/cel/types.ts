@@ -230,6 +230,13 @@ export interface CelCompiler {
 export interface CelStartPhases {
   /** From the worker's creation to its init message being handled (loading the worker's script). */
   bootMs: number;
+  /** Absolute time (the worker's timeOrigin) the worker was created. */
+  createdAt?: number;
+  /** The worker was created by the page's starter (start.ts) before the app's scripts ran, not by the app. */
+  fromStarter?: boolean;
+  /** How long the starter's worker waited for the app to allow the compile or the download (browser.ts `allow`). */
+  heldMs?: number;
+  /** Fetch (or read from the Cache Storage) and compile, without the wait above. */
   compileMs: number;
   engineStartMs: number;
   /**

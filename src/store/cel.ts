@@ -4,7 +4,9 @@
  * asynchronously; when they do, problems are recomputed and the UI re-renders).
  */
 import {
+  allowEngineWork,
   celStatus,
+  connectStartedEngine,
   compile,
   createCachedCompiler,
   declarations,
@@ -28,8 +30,21 @@ import { celAnswered, setCelCompiler } from './problems';
 import { workspace } from './workspace';
 import { loadTypedData } from '../k8s/typed';
 
-/** Start the engine and route CEL checks of validation through it. */
+/**
+ * Takes over the CEL worker the page's starter (src/cel/start.ts) created before the app's scripts
+ * ran, on a later visit. Held until `compileCached` (when the app's own storage reads are done: its
+ * first render is next), it then compiles the engine from the Cache Storage while the page
+ * renders, and answers as soon as it is ready. Nothing waits for it: the checks use the engine
+ * from `startCel` on, after the first paint.
+ */
+export function connectCel(): { compileCached: () => void } {
+  connectStartedEngine();
+  return { compileCached: () => allowEngineWork('cached') };
+}
+
+/** Start the engine (a first visit: download it) and route CEL checks of validation through it. */
 export function startCel(): void {
+  allowEngineWork('all');
   const compiler = createCachedCompiler(() => {
     celAnswered();
     workspace.setState((s) => ({ problemsRevision: s.problemsRevision + 1 }));

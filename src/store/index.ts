@@ -27,7 +27,7 @@ export {
   type ProblemGroup,
   type ProblemLine as ProblemListLine,
 } from './problems';
-export { startCel } from './cel';
+export { connectCel, startCel } from './cel';
 export {
   testInputs,
   useTestInputs,

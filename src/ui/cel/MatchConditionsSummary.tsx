@@ -20,8 +20,7 @@ import { withDefaults } from '../../k8s/defaults';
 import { formatPath } from '../../base/path-format';
 import { convertDraft } from '../../store/test-inputs';
 import { useForm } from '../form-context';
-import { showValue } from './ResultView';
-import { DEBOUNCE_MS, evaluateShared, useCelOptions, useCelState, useDocInputs, useDocObject, type Evaluation } from './use-cel';
+import { DEBOUNCE_MS, evaluateShared, showValue, useCelOptions, useCelState, useDocInputs, useDocObject, type Evaluation } from './use-cel';
 import './cel.css';
 
 export type Decision =

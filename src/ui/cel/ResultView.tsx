@@ -1,18 +1,7 @@
 /** One evaluation result: the value with its CEL type, or the error with its stage; cost and time. */
 import { CEL_LIMITS, type CelEvalFailure } from '../../cel/types';
-import type { Evaluation } from './use-cel';
+import { showValue, type Evaluation } from './use-cel';
 import './cel.css';
-
-/** A value in CEL-like syntax when the engine did not render one. */
-export function showValue(v: unknown): string {
-  if (v === null || v === undefined) return 'null';
-  if (typeof v === 'string') return JSON.stringify(v);
-  try {
-    return JSON.stringify(v);
-  } catch {
-    return String(v);
-  }
-}
 
 const n = (x: number) => x.toLocaleString('en-US');
 

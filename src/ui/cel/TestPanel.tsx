@@ -3,15 +3,16 @@
  * form: request, YAML for object / oldObject / params / namespaceObject, authorizer rules), the live result,
  * and named cases with expectations, all re-run on every edit (debounced).
  */
-import { useEffect, useId, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useMemo } from 'react';
 import type { CelCompileOptions, CelContext } from '../../cel/types';
-import { expectationText, newId, passes, type CelCase, type DraftError, type TestInputDraft } from '../../request';
+import { passes } from '../../request';
 import { convertDraft, testInputs, useCelCases, useTestOpen } from '../../store/test-inputs';
-import { TestInputForm } from '../request/TestInputForm';
-import { ResultView } from './ResultView';
 import { setCelTrace } from '../../store/cel';
-import { setDocInputs, useCelState, useDocInputs, useEvaluations, type Evaluation } from './use-cel';
+import { outcomeOf, useCelState, useDocInputs, useEvaluations } from './use-cel';
 import './cel.css';
+
+// The open area (its result, inputs form and cases) loads when a Test area is first opened.
+const TestPanelBody = lazy(() => import('./TestPanelBody'));
 
 export interface TestPanelProps {
   docId: string;
@@ -71,182 +72,24 @@ export function TestPanel({ docId, path, context, expression, options }: TestPan
       </div>
       <div id={bodyId} hidden={!open} className="cel-test-body">
         {open ? (
-          <>
-            <ResultView
-              result={expression.trim() ? results[0] : undefined}
+          <Suspense fallback={<p className="muted">Loading the Test area…</p>}>
+            <TestPanelBody
+              docId={docId}
+              path={path}
+              context={context}
+              expression={expression}
+              options={options}
+              results={results}
               running={running}
-              waiting={!expression.trim() ? 'Type an expression to evaluate it.' : waiting}
+              waiting={waiting}
+              draft={draft}
+              edited={edited}
+              errors={current?.errors ?? []}
+              cases={cases}
             />
-            <InputsEditor docId={docId} draft={draft} edited={edited} errors={current?.errors ?? []} context={context} hasParams={!!options.hasParams} />
-            <Cases docId={docId} path={path} cases={cases} results={caseResults} draft={draft} current={results[0]} />
-          </>
+          </Suspense>
         ) : null}
       </div>
-    </div>
-  );
-}
-
-export function outcomeOf(r: Evaluation): { ok: true; value: unknown } | { ok: false } {
-  return r.ok ? { ok: true, value: r.value } : { ok: false };
-}
-
-// ---------------------------------------------------------------------------
-// Inputs
-
-function InputsEditor({
-  docId,
-  draft,
-  edited,
-  errors,
-  context,
-  hasParams,
-}: {
-  docId: string;
-  draft: TestInputDraft;
-  edited: boolean;
-  errors: DraftError[];
-  context: CelContext;
-  hasParams: boolean;
-}) {
-  return (
-    <div className="cel-inputs" aria-label="Test inputs" role="group">
-      <div className="cel-inputs-head">
-        <strong>Test inputs</strong>{' '}
-        <span className="muted">shared by this document's expressions and its test run{edited ? '' : ' · defaults from its rules'}</span>
-        {edited ? (
-          <button type="button" className="small" onClick={() => testInputs.getState().resetDraft(docId)}>
-            Reset to defaults
-          </button>
-        ) : null}
-      </div>
-      <TestInputForm
-        draft={draft}
-        errors={errors}
-        onChange={(d) => setDocInputs(docId, d)}
-        show={{ params: hasParams || draft.params !== '', authorizer: context !== 'vap-messageExpression' }}
-      />
-    </div>
-  );
-}
-
-// ---------------------------------------------------------------------------
-// Cases
-
-function Cases({
-  docId,
-  path,
-  cases,
-  results,
-  draft,
-  current,
-}: {
-  docId: string;
-  path: string;
-  cases: CelCase[];
-  results: (Evaluation | undefined)[];
-  draft: TestInputDraft;
-  current: Evaluation | undefined;
-}) {
-  const uid = useId();
-  const [name, setName] = useState('');
-  const store = () => testInputs.getState();
-  const save = () => {
-    const expect: CelCase['expect'] = current && !current.ok ? { error: true } : { error: false, value: current?.ok ? expectationText(current.value) : 'true' };
-    store().addCelCase(docId, path, { id: newId(), name: name.trim() || `case ${cases.length + 1}`, input: draft, expect });
-    setName('');
-  };
-  return (
-    <div className="cel-cases">
-      <div className="cel-inputs-sub">Test cases</div>
-      <div className="cel-case-new">
-        <label htmlFor={`${uid}-name`}>Case name</label>
-        <input
-          id={`${uid}-name`}
-          type="text"
-          value={name}
-          placeholder={`case ${cases.length + 1}`}
-          autoComplete="off"
-          onChange={(e) => setName(e.target.value)}
-          onKeyDown={(e) => e.key === 'Enter' && (e.preventDefault(), save())}
-        />
-        <button type="button" className="small" onClick={save} disabled={!current}>
-          Save inputs as a case
-        </button>
-        <span className="muted">expects the current result; edit the expectation below.</span>
-      </div>
-      {cases.length ? (
-        <table className="cel-case-table">
-          <thead>
-            <tr>
-              <th scope="col">Case</th>
-              <th scope="col">Expected</th>
-              <th scope="col">Actual</th>
-              <th scope="col">Status</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {cases.map((c, i) => {
-              const r = results[i];
-              const ok = r ? passes(c.expect, outcomeOf(r)) : undefined;
-              return (
-                <tr key={c.id} data-testid="cel-case" data-status={ok === undefined ? 'pending' : ok ? 'pass' : 'fail'}>
-                  <td>
-                    <input
-                      type="text"
-                      aria-label={`Name of case ${i + 1}`}
-                      value={c.name}
-                      onChange={(e) => store().updateCelCase(docId, path, c.id, { name: e.target.value })}
-                    />
-                  </td>
-                  <td className="cel-case-expect">
-                    <select
-                      aria-label={`Expectation kind of ${c.name}`}
-                      value={c.expect.error ? 'error' : 'value'}
-                      onChange={(e) =>
-                        store().updateCelCase(docId, path, c.id, { expect: e.target.value === 'error' ? { error: true } : { error: false, value: 'true' } })
-                      }
-                    >
-                      <option value="value">value</option>
-                      <option value="error">error</option>
-                    </select>
-                    {!c.expect.error ? (
-                      <input
-                        type="text"
-                        className="mono"
-                        aria-label={`Expected value of ${c.name} (YAML or JSON)`}
-                        value={c.expect.value}
-                        spellCheck={false}
-                        onChange={(e) => store().updateCelCase(docId, path, c.id, { expect: { error: false, value: e.target.value } })}
-                      />
-                    ) : null}
-                  </td>
-                  <td className="mono cel-case-actual">{r ? (r.ok ? (r.display ?? JSON.stringify(r.value)) : `error: ${r.message}`) : '…'}</td>
-                  <td className={ok ? 'pass' : ok === false ? 'fail' : ''}>{ok === undefined ? '…' : ok ? '✓ pass' : '✗ fail'}</td>
-                  <td className="cel-case-actions">
-                    <button type="button" className="small" aria-label={`Load the inputs of ${c.name}`} onClick={() => setDocInputs(docId, c.input)}>
-                      Load
-                    </button>
-                    <button
-                      type="button"
-                      className="small"
-                      aria-label={`Update ${c.name} with the current inputs`}
-                      onClick={() => store().updateCelCase(docId, path, c.id, { input: draft })}
-                    >
-                      Update
-                    </button>
-                    <button type="button" className="icon danger" aria-label={`Delete ${c.name}`} onClick={() => store().removeCelCase(docId, path, c.id)}>
-                      ×
-                    </button>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      ) : null}
     </div>
   );
 }

@@ -8,6 +8,22 @@ import type { CelCompileOptions, CelCompileResult, CelContext, CelInputs } from 
 import { compileCel, evaluateShared, identityOf, type Evaluation } from '../../store/cel';
 
 export { evaluateShared, type Evaluation };
+
+/** A value in CEL-like syntax when the engine did not render one. */
+export function showValue(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (typeof v === 'string') return JSON.stringify(v);
+  try {
+    return JSON.stringify(v);
+  } catch {
+    return String(v);
+  }
+}
+
+/** An evaluation as a case's expectation reads it (request's `passes`): its value, or that it failed. */
+export function outcomeOf(r: Evaluation): { ok: true; value: unknown } | { ok: false } {
+  return r.ok ? { ok: true, value: r.value } : { ok: false };
+}
 import { celScopeOf } from '../../k8s/cel-scope';
 import { isObject } from '../../base/json';
 import { parsePath } from '../../base/path';
