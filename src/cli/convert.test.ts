@@ -13,8 +13,9 @@ import { CONVERTERS, type Converter } from '../migrate';
 import { parseConvertArgs } from './convert';
 import { runCli } from './main';
 import { recordingIO } from './test-helpers';
+import { fixturePath } from '../../fixtures';
 
-const fixture = (name: string) => new URL(`../migrate/fixtures/${name}`, import.meta.url);
+const fixture = (name: string) => fixturePath('migrate', name);
 const dir = mkdtempSync(join(tmpdir(), 'convert-cli-'));
 const requiredLabels = join(dir, 'requiredlabels.yaml');
 const kyverno = join(dir, 'kyverno.yaml');

@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { cloneJson, type Obj } from '../base/json';
 import { parseDocuments } from '../yaml';
 import { isSourceDocument, rulesOf, SOURCE_KINDS, sourceKindOf, sourceProblems } from './documents';
+import { readFixture } from '../../fixtures';
 
-const fixture = (name: string): Obj[] =>
-  parseDocuments(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8')).documents.map((d) => d.object as Obj);
+const fixture = (name: string): Obj[] => parseDocuments(readFixture('migrate', name)).documents.map((d) => d.object as Obj);
 const [template, constraint] = fixture('requiredlabels.yaml') as [Obj, Obj];
 const [validatingPolicy, clusterPolicy] = fixture('kyverno.yaml') as [Obj, Obj];
 const all = [template, constraint, validatingPolicy, clusterPolicy];

@@ -3,7 +3,6 @@
  * structure checked), converted into new documents without touching their text. A converter is
  * registered by the test where the store's plumbing needs one (the build's own are put back).
  */
-import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { kindOf, nameOf } from '../base/json';
 import { CONVERTERS, type Converter } from '../migrate';
@@ -11,8 +10,9 @@ import { importText } from './documents';
 import { convertToNative, migrationFiles, migrationOf } from './migrate';
 import { docProblems } from './problems';
 import { workspace } from './workspace';
+import { readFixture } from '../../fixtures';
 
-const text = (name: string) => readFileSync(new URL(`../migrate/fixtures/${name}`, import.meta.url), 'utf8');
+const text = (name: string) => readFixture('migrate', name);
 const registry = CONVERTERS as Converter[];
 const saved = [...registry];
 afterEach(() => registry.splice(0, registry.length, ...saved));
