@@ -4,11 +4,11 @@
  * library does not exercise (other enforcement actions, selectors, long names, v1beta1, the CEL
  * source's optional fields, unknown fields and input Gatekeeper rejects).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { isObject, type Obj } from '../../src/base/json';
 import { parseDocuments } from '../../src/yaml/index';
-import { fixturePath } from '../../fixtures';
+import { fixturePath, fixtureTree } from '../../fixtures';
 
 export interface OracleCase {
   name: string;
@@ -16,20 +16,6 @@ export interface OracleCase {
   constraints: Obj[];
   /** A library template (must convert exactly). */
   library?: boolean;
-}
-
-/** Every file under `dir`, as paths relative to it (posix). */
-export function walk(dir: string): string[] {
-  const out: string[] = [];
-  const go = (d: string) => {
-    for (const f of readdirSync(d).sort()) {
-      const p = join(d, f);
-      if (statSync(p).isDirectory()) go(p);
-      else out.push(relative(dir, p).split('\\').join('/'));
-    }
-  };
-  go(dir);
-  return out;
 }
 
 const objectsOf = (path: string): Obj[] =>
@@ -40,7 +26,7 @@ const objectsOf = (path: string): Obj[] =>
 export const GATEKEEPER_FIXTURES = fixturePath('gatekeeper');
 
 export function libraryCases(): OracleCase[] {
-  const files = walk(GATEKEEPER_FIXTURES);
+  const files = fixtureTree('gatekeeper');
   return files
     .filter((f) => f.endsWith('/template.yaml'))
     .map((f) => {

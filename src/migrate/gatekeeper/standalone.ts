@@ -23,10 +23,12 @@ export function celLiteral(v: unknown): string {
     const s = String(v);
     return /[.eE]/.test(s) ? s : `${s}.0`;
   }
-  if (Array.isArray(v)) return `[${v.map(celLiteral).join(', ')}]`;
+  // the apiserver's CEL wants list and map literals of one type, and a map literal's value type is
+  // every field's: map values are dyn (objects have fields of several types), list items when several
+  if (Array.isArray(v)) return `[${v.map((x) => (v.length > 1 ? `dyn(${celLiteral(x)})` : celLiteral(x))).join(', ')}]`;
   if (isObject(v))
     return `{${Object.entries(v)
-      .map(([k, x]) => `${JSON.stringify(k)}: ${celLiteral(x)}`)
+      .map(([k, x]) => `${JSON.stringify(k)}: dyn(${celLiteral(x)})`)
       .join(', ')}}`;
   return 'null';
 }

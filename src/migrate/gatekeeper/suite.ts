@@ -6,8 +6,8 @@
  *
  * A case maps to one outcome of the policy generated for the template, run with the binding of the
  * test's constraint (`GatorTest.binding`, param = the constraint):
- * - violations yes or N > 0 → `deny` (with the message when one positive assertion gives it; the
- *   apiserver stops at the first failed validation, so a count above 1 is not checked);
+ * - violations yes or N > 0 → `deny` (the apiserver stops at the first failed validation, so a
+ *   count above 1 is not checked; `message` patterns are kept in `messagePatterns`);
  * - no / 0 → `admit`, or `skip` when Gatekeeper's own match leaves the object out (match.ts):
  *   gator then reviews nothing, the generated policy's match conditions do not match.
  * gator reviews a plain object with an empty operation; the case uses CREATE (what the apiserver
@@ -31,6 +31,8 @@ export interface GatorTest {
   policy: string;
   binding: string;
   cases: PolicyTestCase[];
+  /** Per case name, the `message` assertions: regular expressions (Go RE2 syntax) a denial's message must contain a match of. */
+  messagePatterns: Record<string, string[]>;
 }
 
 export interface GatorSuiteImport {
@@ -157,6 +159,7 @@ export function importGatorSuite(files: Readonly<Record<string, string>>): Gator
       keep(constraint);
       const info = readTemplate(template);
       const cases: PolicyTestCase[] = [];
+      const patterns: Record<string, string[]> = {};
       (Array.isArray(test.cases) ? test.cases : []).forEach((c, ci) => {
         const gc = obj(c);
         const cw = `${where}.cases[${ci}]`;
@@ -171,7 +174,10 @@ export function importGatorSuite(files: Readonly<Record<string, string>>): Gator
         const request = requestFor(object);
         if (positive.length) {
           const messages = positive.filter((a) => a.message !== undefined);
-          expect = { outcome: 'deny', ...(messages.length === 1 ? { message: messages[0]!.message } : {}) };
+          expect = { outcome: 'deny' };
+          // gator matches `message` as a regular expression anywhere in a violation's message; a saved
+          // case compares whole messages, so the patterns are kept beside the cases
+          if (messages.length) patterns[name] = messages.map((m) => m.message!);
           if (positive.some((a) => typeof a.violations === 'number' && a.violations > 1))
             problems.push({
               file: suitePath,
@@ -193,6 +199,7 @@ export function importGatorSuite(files: Readonly<Record<string, string>>): Gator
         policy: `gatekeeper-${info.name}`,
         binding: bindingName(kindOf(constraint), nameOf(constraint)),
         cases,
+        messagePatterns: patterns,
       });
     });
   }
