@@ -4,6 +4,7 @@
  * by scripts/migrate-schemas.mjs from the CRDs in the projects' Go modules), and a summary of
  * their rules for the form.
  */
+import { templateOf as gatekeeperTemplateOf } from './gatekeeper';
 import { isObject, obj, objList, str, type Obj } from '../base/json';
 import { fieldPath } from '../base/path';
 import { invalid, required, type FieldError } from '../k8s/errors';
@@ -81,12 +82,8 @@ export const sourceKindOf = (object: unknown): SourceKind | undefined => entryOf
 export const isSourceDocument = (object: unknown): boolean => entryOf(object) !== undefined;
 
 /** The workspace's ConstraintTemplate that defines a constraint's kind, if any. */
-export function templateOf(constraint: unknown, workspace: readonly unknown[]): Obj | undefined {
-  const kind = str(obj(constraint).kind);
-  return workspace.find(
-    (o): o is Obj => isObject(o) && o.apiVersion === constraintTemplate.group + '/v1' && o.kind === 'ConstraintTemplate' && templateKind(o) === kind,
-  );
-}
+export const templateOf = (constraint: unknown, workspace: readonly unknown[]): Obj | undefined =>
+  gatekeeperTemplateOf(obj(constraint), workspace.filter(isObject));
 
 /** A template's constraint kind: spec.crd.spec.names.kind. */
 const templateKind = (template: unknown): string => str(obj(obj(obj(obj(obj(template).spec).crd).spec).names).kind);

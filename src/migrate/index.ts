@@ -3,12 +3,13 @@
  * ValidatingAdmissionPolicy / MutatingAdmissionPolicy and their bindings. See README.md.
  */
 import type { Obj } from '../base/json';
+import { gatekeeperConverter } from './gatekeeper/index';
 import type { Conversion, ConvertOptions, Converter } from './types';
 
 export type { Conversion, ConvertOptions, Converter, RuleResult, RuleStatus, SourceRule } from './types';
 
 /** Every source project's converter; each owns its own documents. */
-export const CONVERTERS: readonly Converter[] = [];
+export const CONVERTERS: readonly Converter[] = [gatekeeperConverter];
 
 /** Whether some converter reads `object` (a source policy, constraint or template). */
 export const isSourcePolicy = (object: Obj): boolean => CONVERTERS.some((c) => c.owns(object));

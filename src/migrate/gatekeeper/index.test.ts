@@ -1,0 +1,130 @@
+/**
+ * The Gatekeeper converter's per-rule report: statuses, reasons and nothing dropped. That the
+ * as-gatekeeper objects are Gatekeeper's own is tools/gatekeeper-oracle's test.
+ */
+import { describe, expect, it } from 'vitest';
+import { kindOf, nameOf, obj, type Obj } from '../../base/json';
+import { parseDocuments } from '../../yaml/index';
+import { readFixture } from '../../../fixtures';
+import { convertPolicies } from '../index';
+import type { GatekeeperRuleResult } from './index';
+import { celLiteral } from './standalone';
+
+const yaml = (path: string): Obj => parseDocuments(readFixture('gatekeeper', path)).documents[0]!.object as Obj;
+const template = yaml('library/general/requiredlabels/template.yaml');
+const constraint = yaml('library/general/requiredlabels/samples/all-must-have-owner/constraint.yaml');
+const asGatekeeper = { kubernetesVersion: '1.36', gatekeeper: 'as-gatekeeper' } as const;
+const standalone = { kubernetesVersion: '1.36', gatekeeper: 'standalone' } as const;
+
+const regoOnly: Obj = {
+  apiVersion: 'templates.gatekeeper.sh/v1',
+  kind: 'ConstraintTemplate',
+  metadata: { name: 'k8sregoonly' },
+  spec: {
+    crd: { spec: { names: { kind: 'K8sRegoOnly' } } },
+    targets: [{ target: 'admission.k8s.gatekeeper.sh', rego: 'package x\nviolation[{"msg": "m"}] { true }' }],
+  },
+};
+
+describe('Gatekeeper conversion, rule by rule', () => {
+  it('as Gatekeeper: the template and its constraint are exact, each naming what it produced', () => {
+    const c = convertPolicies([template, constraint], asGatekeeper);
+    expect(c.rules.map((r) => [r.source.kind, r.source.name, r.status, r.produced])).toEqual([
+      ['ConstraintTemplate', 'k8srequiredlabels', 'exact', ['ValidatingAdmissionPolicy/gatekeeper-k8srequiredlabels']],
+      ['K8sRequiredLabels', 'all-must-have-owner', 'exact', ['ValidatingAdmissionPolicyBinding/gatekeeper-k8srequiredlabels-all-must-have-owner']],
+    ]);
+    expect(c.objects.map((o) => `${kindOf(o)}/${nameOf(o)}`)).toEqual([...c.rules[0]!.produced, ...c.rules[1]!.produced]);
+  });
+
+  it('a Rego-only template is unsupported, says why and keeps the Rego; its constraints are listed', () => {
+    const c = convertPolicies(
+      [regoOnly, { apiVersion: 'constraints.gatekeeper.sh/v1beta1', kind: 'K8sRegoOnly', metadata: { name: 'r' }, spec: {} }],
+      asGatekeeper,
+    );
+    const [t, k] = c.rules as GatekeeperRuleResult[];
+    expect(t!.status).toBe('unsupported');
+    expect(t!.reason).toContain('Rego cannot be converted');
+    expect(t!.rego).toContain('violation[{"msg": "m"}]');
+    expect([k!.source.name, k!.status, k!.reason]).toEqual(['r', 'unsupported', 'its template k8sregoonly is not converted']);
+    expect(c.objects).toEqual([]);
+  });
+
+  it('a constraint without its template is unsupported, naming the kind', () => {
+    const c = convertPolicies([constraint], asGatekeeper);
+    expect(c.rules).toEqual([
+      {
+        source: { kind: 'K8sRequiredLabels', name: 'all-must-have-owner', rule: 'k8srequiredlabels' },
+        status: 'unsupported',
+        reason: 'no ConstraintTemplate defines the kind K8sRequiredLabels: add the template "k8srequiredlabels" to convert this constraint',
+        produced: [],
+      },
+    ]);
+  });
+
+  it('fields Gatekeeper does not read make the rule different, by path', () => {
+    const t = structuredClone(template);
+    (obj(t.spec).targets as Obj[])[0]!.extra = 1;
+    const k = structuredClone(constraint);
+    obj(obj(k.spec).match).typo = true;
+    const c = convertPolicies([t, k], asGatekeeper);
+    expect(c.rules.map((r) => [r.status, r.reason])).toEqual([
+      ['different', 'Gatekeeper ignores spec.targets[0].extra: not converted'],
+      ['different', 'Gatekeeper ignores spec.match.typo: not converted'],
+    ]);
+  });
+
+  it('a template Gatekeeper rejects converts nothing, with its reason', () => {
+    const t = structuredClone(template);
+    const code = obj((obj(t.spec).targets as Obj[])[0]).code as Obj[];
+    code[0]!.source = { validations: [{ expression: 'true' }], variables: [{ name: 'anyObject', expression: '1' }] };
+    const [r] = convertPolicies([t], asGatekeeper).rules;
+    expect(r!.status).toBe('unsupported');
+    expect(r!.reason).toContain('"anyObject" is reserved by Gatekeeper');
+  });
+
+  it('standalone: one policy and binding per constraint, parameters inlined, match written in; different, saying how', () => {
+    const k = structuredClone(constraint);
+    obj(k.spec).match = {
+      kinds: [{ apiGroups: [''], kinds: ['Namespace'] }],
+      excludedNamespaces: ['kube-*'],
+      scope: 'Cluster',
+      labelSelector: { matchLabels: { a: 'b' } },
+    };
+    obj(k.spec).enforcementAction = 'warn';
+    const c = convertPolicies([template, k], standalone);
+    expect(c.rules.map((r) => [r.source.name, r.status, r.produced])).toEqual([
+      [
+        'k8srequiredlabels',
+        'different',
+        ['ValidatingAdmissionPolicy/k8srequiredlabels-all-must-have-owner', 'ValidatingAdmissionPolicyBinding/k8srequiredlabels-all-must-have-owner'],
+      ],
+      [
+        'all-must-have-owner',
+        'different',
+        ['ValidatingAdmissionPolicy/k8srequiredlabels-all-must-have-owner', 'ValidatingAdmissionPolicyBinding/k8srequiredlabels-all-must-have-owner'],
+      ],
+    ]);
+    expect(c.rules[1]!.reason).toContain('the apiserver alone decides');
+    const [policy, binding] = c.objects;
+    const spec = obj(policy!.spec);
+    expect(spec.paramKind).toBeUndefined();
+    expect(obj(spec.matchConstraints)).toEqual({
+      resourceRules: [{ apiGroups: ['*'], apiVersions: ['*'], operations: ['CREATE', 'UPDATE'], resources: ['*'], scope: 'Cluster' }],
+    });
+    expect((spec.matchConditions as Obj[]).map((m) => m.name)).toEqual(['gatekeeper_match_excluded_namespaces', 'gatekeeper_match_kinds']);
+    expect(String((spec.matchConditions as Obj[])[1]!.expression)).toContain('[{"apiGroups": dyn([""]), "kinds": dyn(["Namespace"])}].exists(groupskinds,');
+    expect((spec.variables as Obj[])[1]).toEqual({ name: 'params', expression: celLiteral(obj(constraint.spec).parameters) });
+    expect(obj(binding!.spec)).toEqual({
+      policyName: 'k8srequiredlabels-all-must-have-owner',
+      matchResources: { objectSelector: { matchLabels: { a: 'b' } } },
+      validationActions: ['Warn'],
+    });
+  });
+
+  it('celLiteral: ints stay ints, doubles keep a point, members of several types are dyn', () => {
+    expect(celLiteral({ a: 1, b: [1.5, 'x'], c: null, d: true, e: 2 ** 40, f: [] })).toBe(
+      '{"a": dyn(1), "b": dyn([dyn(1.5), dyn("x")]), "c": dyn(null), "d": dyn(true), "e": dyn(1099511627776), "f": dyn([])}',
+    );
+    expect(celLiteral('a"\n')).toBe('"a\\"\\n"');
+  });
+});

@@ -1,0 +1,129 @@
+/**
+ * The Gatekeeper converter: ConstraintTemplates with CEL code (engine K8sNativeValidation) and
+ * their constraints into ValidatingAdmissionPolicies and bindings, per template (rule = the
+ * template's name) and per constraint. See README.md beside this file.
+ */
+import { kindOf, nameOf, type Obj } from '../../base/json';
+import type { Conversion, ConvertOptions, Converter, RuleResult } from '../types';
+import { constraintToBinding, enforcementActions, templateToPolicy } from './as-gatekeeper';
+import { constraintUnknownFields, isConstraint, isTemplate, listed, readTemplate, type TemplateInfo } from './read';
+import { STANDALONE_DIFFERENCE, standaloneFor } from './standalone';
+
+export { importGatorSuite } from './suite';
+export { isConstraint, isTemplate, readTemplate } from './read';
+
+/** A result line's extra for a Rego-only template: the Rego, for the UI to show beside an empty CEL editor. */
+export interface GatekeeperRuleResult extends RuleResult {
+  rego?: string;
+}
+
+const produced = (o: Obj) => `${kindOf(o)}/${nameOf(o)}`;
+const VALIDATION_ACTION: Record<string, string> = { deny: 'Deny', warn: 'Warn', dryrun: 'Audit' };
+
+/** Why a template cannot be converted at all, or undefined. */
+function templateBlocker(t: TemplateInfo, mode: ConvertOptions['gatekeeper']): string | undefined {
+  if (t.errors.length) return `Gatekeeper rejects this template: ${t.errors.join('; ')}`;
+  if (!t.cel)
+    return t.rego
+      ? 'the template has only Rego code: Rego cannot be converted to CEL; write the CEL (engine K8sNativeValidation) by hand'
+      : 'the template has no code (neither K8sNativeValidation CEL nor Rego)';
+  if (t.cel.validations.length === 0) return 'the template CEL source has no validations';
+  if (mode === 'as-gatekeeper' && t.cel.generateVAP === false)
+    return 'the template sets generateVAP: false: Gatekeeper generates no ValidatingAdmissionPolicy for it';
+  return undefined;
+}
+
+function convertGatekeeper(objects: readonly Obj[], options: ConvertOptions): Conversion {
+  const out: Conversion = { objects: [], rules: [] };
+  const rules: GatekeeperRuleResult[] = [];
+  const templates = objects.filter(isTemplate).map(readTemplate);
+  const constraints = objects.filter(isConstraint);
+  const byKind = new Map<string, TemplateInfo>();
+  for (const t of templates) if (t.kind && !byKind.has(t.kind)) byKind.set(t.kind, t);
+
+  for (const t of templates) {
+    const source = { kind: 'ConstraintTemplate', name: t.name, rule: t.name };
+    const blocker = templateBlocker(t, options.gatekeeper);
+    const rego = t.rego ? { rego: t.rego } : {};
+    const unknown = t.unknown.length ? `Gatekeeper ignores ${listed(t.unknown)}: not converted` : '';
+    const mine = constraints.filter((c) => kindOf(c) === t.kind);
+    if (blocker) {
+      rules.push({ source, status: 'unsupported', reason: unknown ? `${blocker}; ${unknown}` : blocker, produced: [], ...rego });
+      for (const c of mine)
+        rules.push({
+          source: { kind: kindOf(c), name: nameOf(c), rule: t.name },
+          status: 'unsupported',
+          reason: `its template ${t.name} is not converted`,
+          produced: [],
+        });
+      continue;
+    }
+    const cel = t.cel!;
+    if (options.gatekeeper === 'as-gatekeeper') {
+      const policy = templateToPolicy(t.name, t.kind, cel);
+      out.objects.push(policy);
+      // exact: tools/gatekeeper-oracle requires these objects to equal Gatekeeper's own
+      rules.push({ source, status: unknown ? 'different' : 'exact', ...(unknown ? { reason: unknown } : {}), produced: [produced(policy)], ...rego });
+      for (const c of mine) {
+        const cs = { kind: kindOf(c), name: nameOf(c), rule: t.name };
+        const b = constraintToBinding(c);
+        const extra = constraintUnknownFields(c);
+        const ignored = extra.length ? `Gatekeeper ignores ${listed(extra)}: not converted` : '';
+        if ('binding' in b) {
+          out.objects.push(b.binding);
+          rules.push({ source: cs, status: ignored ? 'different' : 'exact', ...(ignored ? { reason: ignored } : {}), produced: [produced(b.binding)] });
+        } else
+          rules.push({ source: cs, status: 'unsupported', reason: 'error' in b ? `Gatekeeper rejects this constraint: ${b.error}` : b.none, produced: [] });
+      }
+    } else {
+      rules.push({ source, status: 'different', reason: `${STANDALONE_DIFFERENCE}${unknown ? `; ${unknown}` : ''}`, produced: [], ...rego });
+      const templateRule = rules[rules.length - 1]!;
+      for (const c of mine) {
+        const cs = { kind: kindOf(c), name: nameOf(c), rule: t.name };
+        const ea = enforcementActions(c);
+        if ('error' in ea) {
+          rules.push({ source: cs, status: 'unsupported', reason: ea.error, produced: [] });
+          continue;
+        }
+        const actions = ea.actions.map((a) => VALIDATION_ACTION[a] ?? a);
+        if (actions.length === 0) {
+          rules.push({ source: cs, status: 'unsupported', reason: 'no scoped enforcement action names the vap.k8s.io enforcement point', produced: [] });
+          continue;
+        }
+        const s = standaloneFor(t.name, cel, c, actions);
+        if ('unsupported' in s) {
+          rules.push({ source: cs, status: 'unsupported', reason: s.unsupported, produced: [] });
+          continue;
+        }
+        out.objects.push(...s.objects);
+        const extra = constraintUnknownFields(c);
+        const notes = [STANDALONE_DIFFERENCE, ...s.notes, ...(extra.length ? [`${listed(extra)} not converted (Gatekeeper ignores them too)`] : [])];
+        const names = s.objects.map(produced);
+        templateRule.produced.push(...names);
+        rules.push({ source: cs, status: 'different', reason: notes.join('; '), produced: names });
+      }
+    }
+  }
+  // constraints whose kind no template defines
+  for (const c of constraints) {
+    if (byKind.has(kindOf(c))) continue;
+    rules.push({
+      source: { kind: kindOf(c), name: nameOf(c), rule: kindOf(c).toLowerCase() },
+      status: 'unsupported',
+      reason: `no ConstraintTemplate defines the kind ${kindOf(c) || '(none)'}: add the template ${JSON.stringify(kindOf(c).toLowerCase())} to convert this constraint`,
+      produced: [],
+    });
+  }
+  out.rules = rules;
+  return out;
+}
+
+export const gatekeeperConverter: Converter = {
+  name: 'Gatekeeper',
+  owns: (o) => isTemplate(o) || isConstraint(o),
+  convert: convertGatekeeper,
+};
+
+/** The template of a constraint among `objects` (by kind), for callers that show them together. */
+export const templateOf = (constraint: Obj, objects: readonly Obj[]): Obj | undefined =>
+  objects.find((o) => isTemplate(o) && readTemplate(o).kind === kindOf(constraint));
