@@ -85,6 +85,9 @@ function engineCpu(): number {
   return total;
 }
 const n = existing ? report.summary.existing.total : report.summary.events;
+const cpuS = (cpu.user + cpu.system) / 1e6;
+const engine = engineCpu();
+console.log(`cpu: this process ${cpuS.toFixed(2)} s, engines ${engine.toFixed(2)} s: ${Math.round(n / (cpuS + engine))} per CPU second`);
 console.log(
   `${existing ? 'objects' : 'events'}: ${n} in ${s.toFixed(2)} s = ${Math.round(n / s)}/s; changes ${JSON.stringify(existing ? report.summary.existing.changes : report.summary.changes)}`,
 );
