@@ -222,6 +222,12 @@ function answerKind(ctx: SimContext, hook: LeanHook): string {
 
 /** verdictOf's answer where a mutating plugin may change the object (or decide otherwise than admit): lean.ts runs the mutating plugins in full, then the validating ones lean. */
 export const MUTATES = 'mutates';
+/** Why the last verdictOf answered MUTATES (lean.ts counts it). */
+export let mutatesReason = '';
+const mutates = (reason: string): typeof MUTATES => {
+  mutatesReason = reason;
+  return MUTATES;
+};
 /** verdictOf's answer where the ValidatingAdmissionPolicy plugin runs in full (policiesInFull): what the mutating plugins did (decided here, or given), to go on from. */
 export interface PoliciesInFull {
   policiesInFull: MutatedPrefix;
@@ -254,7 +260,8 @@ export function verdictOf(
   // a MutatingAdmissionPolicy binding invoked (its conditions true, or erring: failurePolicy decides) may change the object
   for (const mp of plan.mutatingPolicies) {
     const mc = mp.conditions && conditionsOf(rs, mp.conditions);
-    if (mc !== 'skip') return MUTATES;
+    if (mc !== 'skip')
+      return mutates(mc === undefined ? 'a MutatingAdmissionPolicy matchCondition errs, or it has params or variables' : 'a MutatingAdmissionPolicy applies');
   }
   const warnings: string[] = [...(after?.warnings ?? [])];
   const audited = new Set<string>(after?.audited);
@@ -265,11 +272,11 @@ export function verdictOf(
   const callAll = (hooks: Plan['mutating'], mutatingPlugin: boolean, record = true, quiet = false): boolean | typeof MUTATES => {
     for (const { hook, conditions } of hooks) {
       const mc = conditionsOf(rs, conditions);
-      if (mc === undefined && mutatingPlugin) return MUTATES;
+      if (mc === undefined && mutatingPlugin) return mutates('a mutating webhook matchCondition errs');
       if (mc === undefined) return quiet ? false : !!fallback('a webhook matchCondition errs or exceeds its budget');
       if (mc === 'skip') continue;
       const w = admits(ctx, hook);
-      if (!w && mutatingPlugin) return MUTATES;
+      if (!w && mutatingPlugin) return mutates(`a mutating webhook answers ${answerKind(ctx, hook)}`);
       if (!w) return quiet ? false : !!fallback(`a webhook's assumed answer is not an admission without a change (${answerKind(ctx, hook)})`);
       if (!record) continue;
       calls.add(hook.wh.name);

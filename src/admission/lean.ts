@@ -19,6 +19,7 @@ import {
   countPartly,
   fallback,
   MUTATES,
+  mutatesReason,
   noPlanReason,
   planOf,
   verdictOf,
@@ -34,7 +35,7 @@ import {
 import { runValidatingPolicies } from './policies';
 import { isMemoCel, memoCel } from './engine';
 import type { PreparedChain } from './simulate';
-import { contextOf, mutatedContext } from './simulate';
+import { contextOf, freshContext, mutatedContext } from './simulate';
 import { runValidatingWebhooks, webhookCalled } from './webhooks';
 import type { SimOptions, SimRequest } from './types';
 
@@ -187,9 +188,10 @@ export async function leanVerdicts(set: LeanSet, request: SimRequest, options: S
           const plan = gp.plans[j];
           if (!plan) return;
           const v = await webhooksInFull(verdictOf(plan, ctx, rs), set.chains[i]!.chain, ctx, cel);
-          if (v === MUTATES) countPartly('a mutating plugin may change the object');
+          if (v === MUTATES) countPartly(`the mutating plugins run in full: ${mutatesReason}`);
           else if (v && 'policiesInFull' in v) countPartly('a ValidatingAdmissionPolicy with params matches');
-          out[i] = v === MUTATES || (v && 'policiesInFull' in v) ? await inFull(set, g, i, request, options, cel, batch, v === MUTATES ? undefined : v) : v;
+          out[i] =
+            v === MUTATES || (v && 'policiesInFull' in v) ? await inFull(set, g, i, request, options, cel, batch, ctx, v === MUTATES ? undefined : v) : v;
         }),
       );
     }),
@@ -207,23 +209,29 @@ async function deniedInMutation(
   g: LeanSet['groups'][number],
   i: number,
   ctx: SimContext,
+  base: SimContext,
   request: SimRequest,
   options: SimOptions,
   cel: PolicyCel,
   batch: NonNullable<PolicyCel['evaluateBatch']>,
 ): Promise<LeanVerdict | undefined> {
-  const probe = await mutatedContext(set.chains[i]!.chain, request, options, cel, true);
+  const probe = await mutatedContext(set.chains[i]!.chain, request, options, cel, true, base);
   const gp = groupPlan(set, g, [i], probe, 'validating');
   const plan = gp.plans[0];
   if (!plan) return fallback(gp.reasons[0] ?? '');
   const rs = await answers(gp, probe, batch);
   if (!rs) return undefined;
   const v = verdictOf(plan, probe, rs, prefixOf(probe));
-  if (v === MUTATES) return undefined;
-  if (!v || 'policiesInFull' in v) return fallback('a mutating plugin rejects the request, and a policy with params matches');
-  if ('webhooksInFull' in v) return fallback('a mutating plugin rejects the request, and a validating webhook does not admit');
+  if (v === MUTATES || !v) return undefined;
+  let all: LeanDenial[];
+  if ('policiesInFull' in v || 'webhooksInFull' in v) {
+    // the probe's validating plugins as it runs them (a rejection does not stop it): every denying step
+    await runValidatingPolicies(probe);
+    probe.denied = undefined;
+    await runValidatingWebhooks(probe);
+    all = prefixOf(probe).denials ?? [];
+  } else all = [...(prefixOf(probe).denials ?? []), ...(v.allowed ? [] : (v.denials ?? [v.deniedBy!]))];
   const first = prefixOf(ctx);
-  const all = [...(prefixOf(probe).denials ?? []), ...(v.allowed ? [] : (v.denials ?? [v.deniedBy!]))];
   return {
     allowed: false,
     deniedBy: first.denied!.deniedBy,
@@ -307,18 +315,18 @@ async function inFull(
   options: SimOptions,
   cel: PolicyCel,
   batch: NonNullable<PolicyCel['evaluateBatch']>,
+  base: SimContext,
   policies?: PoliciesInFull,
 ): Promise<LeanVerdict | undefined> {
   const chain = set.chains[i]!.chain;
   let ctx: SimContext;
   let before: MutatedPrefix | undefined;
   if (policies) {
-    const opts = { ...options, kubernetesVersion: chain.kubernetesVersion };
-    ctx = contextOf(chain, request, opts, memoCel(cel, chain.kubernetesVersion), false, false);
+    ctx = freshContext(base, chain, memoCel(cel, chain.kubernetesVersion), false);
     before = policies.policiesInFull;
   } else {
-    ctx = await mutatedContext(chain, request, options, cel);
-    if (ctx.denied) return deniedInMutation(set, g, i, ctx, request, options, cel, batch);
+    ctx = await mutatedContext(chain, request, options, cel, false, base);
+    if (ctx.denied) return deniedInMutation(set, g, i, ctx, base, request, options, cel, batch);
     const gp = groupPlan(set, g, [i], ctx, 'validating');
     const plan = gp.plans[0];
     if (!plan) return fallback(gp.reasons[0] ?? '');

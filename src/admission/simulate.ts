@@ -259,12 +259,44 @@ async function mutatingPhase(ctx: SimContext): Promise<void> {
  * object. `probing`: as the probe runs them (a rejection does not end the chain). Without the
  * notes that explain the request.
  */
-export async function mutatedContext(chain: PreparedChain, request: SimRequest, options: SimOptions, cel: PolicyCel, probing = false): Promise<SimContext> {
+export async function mutatedContext(
+  chain: PreparedChain,
+  request: SimRequest,
+  options: SimOptions,
+  cel: PolicyCel,
+  probing = false,
+  base?: SimContext,
+): Promise<SimContext> {
   await loadTypedData(chain.kubernetesVersion);
   const opts = { ...options, kubernetesVersion: chain.kubernetesVersion };
-  const ctx = contextOf(chain, request, opts, isMemoCel(cel) ? cel : memoCel(cel, chain.kubernetesVersion), probing, false);
+  const memo = isMemoCel(cel) ? cel : memoCel(cel, chain.kubernetesVersion);
+  const ctx = base ? freshContext(base, chain, memo, probing) : contextOf(chain, request, opts, memo, probing, false);
   await mutatingPhase(ctx);
   return ctx;
+}
+
+/**
+ * A context for `chain` with nothing run yet, from `base`: the same request, decoded object and
+ * Namespace (contextOf's, made for a chain whose Namespaces and CustomResourceDefinitions agree:
+ * lean.ts's frames), without decoding them again.
+ */
+export function freshContext(base: SimContext, chain: PreparedChain, cel: PolicyCel, probing: boolean): SimContext {
+  const { current: _current, denied: _denied, webhookExpressions: _traced, ...same } = base;
+  return {
+    ...same,
+    ws: chain.ws,
+    discovery: chain.discovery,
+    cel,
+    round: 0,
+    shouldReinvoke: false,
+    reinvoke: { policies: newReinvokeState(), webhooks: newReinvokeState() },
+    steps: [],
+    warnings: [],
+    auditAnnotations: {},
+    patches: [],
+    notes: [],
+    probe: probing,
+  };
 }
 
 async function run(chain: PreparedChain, request: SimRequest, options: SimOptions, cel: PolicyCel, probing: boolean): Promise<SimResult> {

@@ -177,6 +177,8 @@ describe('lean verdicts with mutations, params and webhook answers agree with th
       for (const [baseline, candidate] of [
         [[], c.objects],
         [c.objects.filter((o) => !String((o as { kind: string }).kind).startsWith('Mutating')), c.objects],
+        // both chains mutate the one request (they share its decoded object)
+        [c.objects, c.objects],
       ] as const) {
         const spec: ChainSpec = { baseline: [...baseline], candidate: [...candidate], kubernetesVersion: DEFAULT_KUBERNETES_VERSION, webhooks: c.webhooks };
         const full = fullDecider(spec);
