@@ -172,7 +172,7 @@ describe('lean verdicts with mutations, params and webhook answers agree with th
     let decisions = 0;
     let mutated = 0;
     let denied = 0;
-    for (let k = 0; k < 40; k++) {
+    for (let k = 0; k < 24; k++) {
       const c = chain(k);
       for (const [baseline, candidate] of [
         [[], c.objects],
