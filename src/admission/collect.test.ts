@@ -64,7 +64,7 @@ async function workspace() {
       { validations: [...Array.from({ length: fits + 1 }, () => ({ expression: heavy })), { expression: 'object.spec.nope == 1' }] },
       { validationActions: ['Warn'] },
     ),
-    // params: asked one at a time when the run resolves them
+    // params: collected on the param each binding resolves (a batch of its own inputs)
     { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'limits', namespace: 'team-a' }, data: { max: '1' } },
     ...vap(
       'params',
@@ -98,20 +98,20 @@ describe('collect, then decide', () => {
     ]) {
       const { cel, n } = counting();
       const batched = await simulate(ws, request, {}, cel);
-      expect(n.batches).toBe(1); // the whole validating phase, one inputs
+      expect(n.batches).toBe(2); // the whole validating phase: one batch per distinct inputs (the policies', the param policy's with its param)
       expect(batched).toEqual(await simulate(ws, request, {}, oneByOne));
       const chain = prepareChain(ws);
       expect(await probePrepared(chain, request, {}, requestCel(undefined, counting().cel))).toEqual(await probePrepared(chain, request, {}, oneByOne));
     }
   }, 60_000);
 
-  it('only the param policy asks on its own; every other answer comes from the batch', async () => {
+  it('the param policy is collected too, on its param: every answer comes from a batch', async () => {
     const ws = await workspace();
     const { cel, n } = counting();
     const r = await simulatePrepared(prepareChain(ws), podRequest(), {}, cel);
     expect(r.steps.find((s) => s.name === 'params')?.outcome).toBe('admitted');
-    expect(n.evaluate).toBe(1);
-    expect(n.batches).toBe(1);
+    expect(n.evaluate).toBe(0);
+    expect(n.batches).toBe(2);
     // the webhook whose rules do not match the request is not collected
     expect(n.items).toBeGreaterThan(10);
     const other = await simulate(

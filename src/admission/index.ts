@@ -3,7 +3,7 @@ export * from './types';
 export { simulate, probe, prepareChain, simulatePrepared, probePrepared, requestCel, type PreparedChain } from './simulate';
 export { leanSet, leanVerdicts, type LeanSet } from './lean';
 export { leanChain, type LeanChain, type LeanRegistry } from './lean-chain';
-export type { LeanVerdict } from './lean-verdict';
+export { fallback as countLeanFallback, leanFallbacks, type LeanVerdict } from './lean-verdict';
 export { lockoutReport } from './lockout';
 export { webhookCalled } from './webhooks';
 export { mutationBreaks, type MutationBreak } from './mutation-check';

@@ -37,6 +37,18 @@ export interface LeanPolicy {
   audits: { key: string; item: CelBatchItem }[];
 }
 
+/**
+ * A MutatingAdmissionPolicy with a binding: its matchConditions in the batch where they alone say
+ * whether it mutates (no params, no variables); else (`conditions` undefined) a match means the
+ * mutating plugins run as the full simulation runs them (simulate.ts `mutatedContext`).
+ */
+export interface LeanMutatingPolicy {
+  p: WorkspacePolicy;
+  spec: Obj;
+  bindings: { name: string; matchResources?: unknown }[];
+  conditions?: CelBatchItem[];
+}
+
 export interface LeanChain {
   chain: PreparedChain;
   /** Why no request of this chain can be decided here (undefined: the chain is in the lean subset). */
@@ -44,6 +56,7 @@ export interface LeanChain {
   mutating: LeanHook[];
   validating: LeanHook[];
   policies: LeanPolicy[];
+  mutatingPolicies: LeanMutatingPolicy[];
   /** What the request context reads of the chain: equal frames, equal contexts. */
   frame: string;
   /** What matching reads beyond the request's resource, kind, operation and namespace: labels (a selector that is not `{}`), the name (resourceNames). */
@@ -91,11 +104,28 @@ export function leanChain(chain: PreparedChain, registry: LeanRegistry = new Map
       audits: list(spec.auditAnnotations).map((a) => ({ key: str(obj(a).key), item: item(str(obj(a).valueExpression), 'vap-auditAnnotation', options) })),
     };
   });
+  const mutatingPolicies = chain.ws.policies.mutating
+    .filter((p) => p.bindings.length > 0)
+    .map((p): LeanMutatingPolicy => {
+      const spec = obj(obj(withDefaults(p.policy)).spec);
+      const plain = !declaresParams(spec) && declaredVariables(spec.variables).length === 0;
+      return {
+        p,
+        spec,
+        bindings: p.bindings.map((b) => {
+          const bspec = obj(obj(withDefaults(b.binding)).spec);
+          return { name: b.name, ...(isObject(bspec.matchResources) ? { matchResources: bspec.matchResources } : {}) };
+        }),
+        ...(plain
+          ? { conditions: list(spec.matchConditions).map((c) => item(str(obj(c).expression), 'map-matchCondition', { hasParams: false, variables: [] })) }
+          : {}),
+      };
+    });
   const crds = chain.objects.filter((o) => obj(o).kind === 'CustomResourceDefinition');
   const matchers: Obj[] = [
     ...chain.ws.webhooks.mutating.map((h) => h.webhook),
     ...chain.ws.webhooks.validating.map((h) => h.webhook),
-    ...policies.flatMap((lp) => [
+    ...[...policies, ...mutatingPolicies].flatMap((lp) => [
       obj(lp.spec.matchConstraints),
       ...lp.bindings.flatMap((b) => (b.matchResources === undefined ? [] : [obj(b.matchResources)])),
     ]),
@@ -106,13 +136,12 @@ export function leanChain(chain: PreparedChain, registry: LeanRegistry = new Map
     return !(m.ok && m.empty);
   };
   const named = (rules: unknown) => list(rules).some((r) => list(obj(r).resourceNames).length > 0);
-  const mutatingPolicy = chain.ws.policies.mutating.find((p) => p.bindings.length > 0);
   return {
     chain,
-    ...(mutatingPolicy ? { unsupported: `MutatingAdmissionPolicy '${mutatingPolicy.name}' has a binding` } : {}),
     mutating: hooks(chain.ws.webhooks.mutating),
     validating: hooks(chain.ws.webhooks.validating),
     policies,
+    mutatingPolicies,
     frame: JSON.stringify([version, [...chain.ws.namespaces.entries()], crds]),
     reads: {
       labels: matchers.some((m) => selective(m.namespaceSelector) || selective(m.objectSelector)),

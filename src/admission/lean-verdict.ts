@@ -21,13 +21,14 @@ import type { LeanChain, LeanHook, LeanPolicy } from './lean-chain';
 
 /** A ValidatingAdmissionPolicy binding that denies, worded as the full run words it. */
 export interface LeanDenial {
-  kind: 'ValidatingAdmissionPolicy';
+  kind: string;
   name: string;
-  binding: string;
+  binding?: string;
+  webhook?: string;
   message: string;
 }
 
-/** A chain's verdict on a request it allows without a change to the object, or denies by ValidatingAdmissionPolicies' false validations. */
+/** A chain's verdict on a request it allows, or denies by ValidatingAdmissionPolicies' false validations. */
 export interface LeanVerdict {
   allowed: boolean;
   /** The denial the client sees (when not allowed): simulatePrepared's `deniedBy`. */
@@ -39,8 +40,29 @@ export interface LeanVerdict {
   audited: string[];
   /** Webhooks called, each once, in order. */
   calls: string[];
-  mutated: false;
+  /** A mutating plugin changed the object (the full run's patches). */
+  mutated: boolean;
 }
+
+/**
+ * Why the lean path left a chain's verdict to the full simulation, counted per reason since the
+ * thread started (profiling and the agreement test: which cases still fall off the lean path).
+ */
+const fallbackCounts = new Map<string, number>();
+export const leanFallbacks = (): ReadonlyMap<string, number> => fallbackCounts;
+/** Counts `reason` and answers undefined (the full simulation decides). */
+export function fallback(reason: string): undefined {
+  fallbackCounts.set(reason, (fallbackCounts.get(reason) ?? 0) + 1);
+  return undefined;
+}
+/** Why a plugin of the chain ran as in the full simulation, the rest of the verdict lean (`partly: <reason>` in the same counts). */
+export const countPartly = (reason: string): void => void fallbackCounts.set(`partly: ${reason}`, (fallbackCounts.get(`partly: ${reason}`) ?? 0) + 1);
+/** Why the last planOf answered undefined (plans are kept per match key: lean.ts counts the reason per request). */
+export let noPlanReason = '';
+const noPlan = (reason: string): undefined => {
+  noPlanReason = reason;
+  return undefined;
+};
 
 /** One request's items across chains: each distinct item once. */
 export interface Batch {
@@ -61,6 +83,8 @@ const slots = (b: Batch, its: readonly CelBatchItem[]): number[] => its.map((it)
 
 /** What a chain asks of the engine for one request, by slot, and what it decides with the answers. */
 export interface Plan {
+  /** The MutatingAdmissionPolicy bindings that match: their matchConditions' slots (undefined: a match means the mutating plugins run in full). */
+  mutatingPolicies: { conditions?: number[] }[];
   mutating: { hook: LeanHook; conditions: number[] }[];
   policies: {
     lp: LeanPolicy;
@@ -73,6 +97,8 @@ export interface Plan {
     audits: { key: string; at: number }[];
   }[];
   validating: { hook: LeanHook; conditions: number[] }[];
+  /** A policy of the plugin is not decided here (its params): the policy plugin runs in full, then the validating webhooks here. */
+  policiesInFull?: true;
 }
 
 /** Webhooks whose rules and selectors match, with their matchConditions' slots; undefined: not decidable here. */
@@ -80,32 +106,65 @@ function hookPlan(match: MatchInput, hooks: readonly LeanHook[], b: Batch): Plan
   const out: Plan['mutating'] = [];
   for (const hook of hooks) {
     const m = matchWebhook(hook.wh.webhook, match, { static: hook.wh.static === true });
-    if (m.error) return undefined;
+    if (m.error) return noPlan('webhook selector error');
     if (!m.matches) continue;
-    if (m.matchedResource && hook.conditions.length) return undefined; // an equivalent resource: other inputs
+    if (m.matchedResource && hook.conditions.length) return noPlan('webhook matched through an equivalent resource'); // other inputs
     out.push({ hook, conditions: slots(b, hook.conditions) });
   }
   return out;
 }
 
-export function planOf(lc: LeanChain, ctx: SimContext, b: Batch): Plan | undefined {
-  if (lc.unsupported || excludedBy(ctx, 'policies') || excludedBy(ctx, 'webhooks')) return undefined;
+/** The MutatingAdmissionPolicy bindings that match (matchPolicy and the binding's matchResources, as the run matches them); undefined: not decidable here. */
+function mutatingPolicyPlan(lc: LeanChain, match: MatchInput, b: Batch): Plan['mutatingPolicies'] | undefined {
+  const out: Plan['mutatingPolicies'] = [];
+  for (const mp of lc.mutatingPolicies) {
+    const pm = matchPolicy(mp.spec, { ...match, ...(mp.p.static ? { static: true } : {}) });
+    if (pm.configError) return noPlan('policy configuration error');
+    if (pm.skipReason) continue;
+    const equivalent = !!pm.match?.matchedResource;
+    for (const bd of mp.bindings) {
+      if (bd.matchResources !== undefined) {
+        const m = matchResources(bd.matchResources, match);
+        if (m.error) return noPlan('binding selector error');
+        if (!m.matches) continue;
+      }
+      // through an equivalent resource the conditions read other inputs: the plugins run in full
+      out.push(mp.conditions && !equivalent ? { conditions: slots(b, mp.conditions) } : {});
+    }
+  }
+  return out;
+}
+
+/**
+ * Which plugins a plan decides: 'all'; 'validating' on a context the mutating plugins already ran
+ * on (simulate.ts `mutatedContext`); 'webhooks' (the validating webhooks) where the policy plugins
+ * ran too.
+ */
+export type PlanStage = 'all' | 'validating' | 'webhooks';
+
+export function planOf(lc: LeanChain, ctx: SimContext, b: Batch, stage: PlanStage = 'all'): Plan | undefined {
+  if (lc.unsupported) return noPlan(lc.unsupported);
+  if (excludedBy(ctx, 'policies') || excludedBy(ctx, 'webhooks')) return noPlan('a review resource');
   const match = matchInput(ctx);
-  const mutating = hookPlan(match, lc.mutating, b);
+  const mutatingPolicies = stage !== 'all' ? [] : mutatingPolicyPlan(lc, match, b);
+  const mutating = mutatingPolicies && (stage !== 'all' ? [] : hookPlan(match, lc.mutating, b));
   const validating = mutating && hookPlan(match, lc.validating, b);
-  if (!mutating || !validating) return undefined;
+  if (!mutatingPolicies || !mutating || !validating) return undefined;
   const policies: Plan['policies'] = [];
+  if (stage === 'webhooks') return { mutatingPolicies, mutating, policies, validating };
   for (const lp of lc.policies) {
     if (lp.bindings.length === 0) continue;
     const pm = matchPolicy(lp.spec, { ...match, ...(lp.p.static ? { static: true } : {}) });
-    if (pm.configError) return undefined;
+    if (pm.configError) return noPlan('policy configuration error');
     if (pm.skipReason) continue;
-    if (pm.match?.matchedResource || lp.params) return undefined;
+    if (pm.match?.matchedResource) return noPlan('policy matched through an equivalent resource');
+    // params: the policy plugin runs in full (its params resolved as the run resolves them)
+    if (lp.params) return { mutatingPolicies, mutating, policies: [], validating, policiesInFull: true };
     const bindings: LeanPolicy['bindings'] = [];
     for (const bd of lp.bindings) {
       if (bd.matchResources !== undefined) {
         const m = matchResources(bd.matchResources, match);
-        if (m.error) return undefined;
+        if (m.error) return noPlan('binding selector error');
         if (!m.matches) continue;
       }
       bindings.push(bd);
@@ -120,7 +179,7 @@ export function planOf(lc: LeanChain, ctx: SimContext, b: Batch): Plan | undefin
       audits: lp.audits.map((a) => ({ key: a.key, at: slot(b, a.item) })),
     });
   }
-  return { mutating, policies, validating };
+  return { mutatingPolicies, mutating, policies, validating };
 }
 
 type Answers = readonly CelEvalResult[];
@@ -153,19 +212,72 @@ function admits(ctx: SimContext, hook: LeanHook): string[] | undefined {
   return Array.isArray(response.patch) && response.patch.length > 0 ? undefined : [];
 }
 
-export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers): LeanVerdict | undefined {
-  if (rs.some((r) => !r.ok && isEngineFailure(r))) return undefined;
-  const warnings: string[] = [];
-  const audited = new Set<string>();
-  const calls = new Set<string>();
+/** What a webhook's assumed answer is, for the fallback counts. */
+function answerKind(ctx: SimContext, hook: LeanHook): string {
+  const w = hook.wh.webhook;
+  if (ctx.dryRun && w.sideEffects !== 'None' && w.sideEffects !== 'NoneOnDryRun') return 'a dry run it refuses';
+  const response = ctx.options.webhooks?.[hook.wh.name] ?? 'allow';
+  return typeof response === 'string' ? response : 'patch' in response ? 'patch' : 'other';
+}
+
+/** verdictOf's answer where a mutating plugin may change the object (or decide otherwise than admit): lean.ts runs the mutating plugins in full, then the validating ones lean. */
+export const MUTATES = 'mutates';
+/** Why the last verdictOf answered MUTATES (lean.ts counts it). */
+export let mutatesReason = '';
+const mutates = (reason: string): typeof MUTATES => {
+  mutatesReason = reason;
+  return MUTATES;
+};
+/** verdictOf's answer where the ValidatingAdmissionPolicy plugin runs in full (policiesInFull): what the mutating plugins did (decided here, or given), to go on from. */
+export interface PoliciesInFull {
+  policiesInFull: MutatedPrefix;
+}
+/** verdictOf's answer where the validating webhook plugin runs in full (the policies admitted): the verdict so far. */
+export interface WebhooksInFull {
+  webhooksInFull: MutatedPrefix;
+}
+
+/** What the mutating plugins did, when they ran in full (simulate.ts `mutatedContext`): the verdict goes on from there. */
+export interface MutatedPrefix {
+  warnings: readonly string[];
+  audited: readonly string[];
+  calls: readonly string[];
+  mutated: boolean;
+  /** The policy plugin ran in full and rejected: the denial the client sees, and every denying step (the probe's, when more than one). */
+  denied?: { deniedBy: LeanDenial; denials?: LeanDenial[] };
+  /** Every step so far that rejects (a probe's). */
+  denials?: LeanDenial[];
+}
+
+export function verdictOf(
+  plan: Plan,
+  ctx: SimContext,
+  rs: Answers,
+  after?: MutatedPrefix,
+): LeanVerdict | typeof MUTATES | PoliciesInFull | WebhooksInFull | undefined {
+  const failed = rs.find((r) => !r.ok && isEngineFailure(r));
+  if (failed) return fallback(`the engine failed: ${failed.ok ? '' : `${failed.kind}: ${String((failed as { message?: string }).message).slice(0, 120)}`}`);
+  // a MutatingAdmissionPolicy binding invoked (its conditions true, or erring: failurePolicy decides) may change the object
+  for (const mp of plan.mutatingPolicies) {
+    const mc = mp.conditions && conditionsOf(rs, mp.conditions);
+    if (mc !== 'skip')
+      return mutates(mc === undefined ? 'a MutatingAdmissionPolicy matchCondition errs, or it has params or variables' : 'a MutatingAdmissionPolicy applies');
+  }
+  const warnings: string[] = [...(after?.warnings ?? [])];
+  const audited = new Set<string>(after?.audited);
+  const calls = new Set<string>(after?.calls);
+  const mutated = after?.mutated ?? false;
   /** A plugin's webhooks called in order; false where one is not decided here. `record` false: only whether each admits (the probe's validating webhooks after a denial). */
-  const callAll = (hooks: Plan['mutating'], mutatingPlugin: boolean, record = true): boolean => {
+  /** `quiet`: only whether each admits, nothing counted. */
+  const callAll = (hooks: Plan['mutating'], mutatingPlugin: boolean, record = true, quiet = false): boolean | typeof MUTATES => {
     for (const { hook, conditions } of hooks) {
       const mc = conditionsOf(rs, conditions);
-      if (mc === undefined) return false;
+      if (mc === undefined && mutatingPlugin) return mutates('a mutating webhook matchCondition errs');
+      if (mc === undefined) return quiet ? false : !!fallback('a webhook matchCondition errs or exceeds its budget');
       if (mc === 'skip') continue;
       const w = admits(ctx, hook);
-      if (!w) return false;
+      if (!w && mutatingPlugin) return mutates(`a mutating webhook answers ${answerKind(ctx, hook)}`);
+      if (!w) return quiet ? false : !!fallback(`a webhook's assumed answer is not an admission without a change (${answerKind(ctx, hook)})`);
       if (!record) continue;
       calls.add(hook.wh.name);
       if (mutatingPlugin) audited.add(`mutation.webhook.admission.k8s.io/round_0_index_${hook.index}`);
@@ -173,13 +285,22 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers): LeanVerdict
     }
     return true;
   };
-  if (!callAll(plan.mutating, true)) return undefined;
+  const mutating = callAll(plan.mutating, true);
+  if (mutating === MUTATES) return MUTATES;
+  if (!mutating) return undefined;
+  if (plan.policiesInFull) return { policiesInFull: { warnings, audited: [...audited], calls: [...calls], mutated } };
+  if (after?.denied) {
+    // the policy plugin rejected: no validating webhook is called, but the probe calls each (it must admit here)
+    if (!callAll(plan.validating, false, false)) return undefined;
+    const { deniedBy, denials } = after.denied;
+    return { allowed: false, deniedBy, ...(denials ? { denials } : {}), warnings, audited: [...audited], calls: [...calls], mutated };
+  }
   /** The bindings that deny, in the order of the full run's steps: each with its first false validation's message. */
   const denied: { name: string; binding: string; message: string }[] = [];
   let auditFailures = false;
   for (const p of plan.policies) {
     const mc = conditionsOf(rs, p.conditions);
-    if (mc === undefined) return undefined;
+    if (mc === undefined) return fallback('a policy matchCondition errs or exceeds its budget');
     if (mc === 'skip') continue;
     // validations, then messageExpressions, on one budget; an error is decided by the full run
     let cost = 0;
@@ -191,25 +312,25 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers): LeanVerdict
         if (r.value !== true) failed.push(j);
       }
     });
-    if (p.validations.some((i) => !rs[i]!.ok)) return undefined;
+    if (p.validations.some((i) => !rs[i]!.ok)) return fallback('a validation errs');
     for (const i of p.messages) {
       if (i === undefined) continue;
       const r = rs[i]!;
       // past a budget (the batch's group shares one; the run gives each policy its own) the run may
       // have had a value where this has none: the full run decides
-      if (!r.ok && r.kind === 'cost-exceeded') return undefined;
+      if (!r.ok && r.kind === 'cost-exceeded') return fallback('past a cost budget');
       cost += r.ok ? r.cost : ((r as { cost?: number }).cost ?? 0);
     }
-    if (cost > CEL_LIMITS.runtimeCelCostBudget) return undefined;
+    if (cost > CEL_LIMITS.runtimeCelCostBudget) return fallback('past a cost budget');
     let auditCost = 0;
     const keys: string[] = [];
     for (const a of p.audits) {
       const r = rs[a.at]!;
-      if (!r.ok) return undefined;
+      if (!r.ok) return fallback('an audit annotation errs');
       auditCost += r.cost;
-      if (auditCost > CEL_LIMITS.runtimeCelCostBudget) return undefined;
+      if (auditCost > CEL_LIMITS.runtimeCelCostBudget) return fallback('past a cost budget');
       if (r.value === null || r.value === undefined) continue;
-      if (typeof r.value !== 'string') return undefined;
+      if (typeof r.value !== 'string') return fallback('an audit annotation is not a string');
       if (trimSpace(r.value)) keys.push(`${p.lp.p.name}/${a.key}`);
     }
     // every applying binding evaluates the same expressions on the same inputs: the same failures, the same keys
@@ -247,9 +368,11 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers): LeanVerdict
       warnings,
       audited: [...audited],
       calls: [...calls],
-      mutated: false,
+      mutated,
     };
   }
+  // a validating webhook that does not simply admit (denies, fails, answers a patch, a matchCondition errs): the plugin runs in full (lean.ts)
+  if (!callAll(plan.validating, false, false, true)) return { webhooksInFull: { warnings, audited: [...audited], calls: [...calls], mutated } };
   if (!callAll(plan.validating, false)) return undefined;
-  return { allowed: true, warnings, audited: [...audited], calls: [...calls], mutated: false };
+  return { allowed: true, warnings, audited: [...audited], calls: [...calls], mutated };
 }

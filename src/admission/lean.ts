@@ -9,14 +9,34 @@
 import { isObject, obj, str } from '../base/json';
 import { reads } from '../cel';
 import { projector, unionReads } from '../cel/project';
-import type { CelBatchItem, CelInputs, CelReads } from '../cel/types';
+import type { CelBatchItem, CelEvalResult, CelInputs, CelReads } from '../cel/types';
 import type { PolicyCel } from '../policy';
 import { loadTypedData } from '../k8s/typed';
 import { celInputs } from '../request/cel-inputs';
 import { inputFor, type SimContext } from './context';
 import type { LeanChain } from './lean-chain';
-import { planOf, verdictOf, type Batch, type LeanVerdict, type Plan } from './lean-verdict';
-import { contextOf } from './simulate';
+import {
+  countPartly,
+  fallback,
+  MUTATES,
+  mutatesReason,
+  noPlanReason,
+  planOf,
+  verdictOf,
+  type Batch,
+  type LeanDenial,
+  type LeanVerdict,
+  type MutatedPrefix,
+  type PoliciesInFull,
+  type WebhooksInFull,
+  type Plan,
+  type PlanStage,
+} from './lean-verdict';
+import { runValidatingPolicies } from './policies';
+import { isMemoCel, memoCel } from './engine';
+import type { PreparedChain } from './simulate';
+import { contextOf, freshContext, mutatedContext } from './simulate';
+import { runValidatingWebhooks, webhookCalled } from './webhooks';
 import type { SimOptions, SimRequest } from './types';
 
 /** Chains decided together: grouped by frame (one context, one inputs object, one batch each); plans kept by what matching reads. */
@@ -29,6 +49,8 @@ export interface LeanSet {
 interface GroupPlan {
   items: CelBatchItem[];
   plans: (Plan | undefined)[];
+  /** Per chain without a plan, why (counted per request: `leanFallbacks`). */
+  reasons: string[];
   /** The inputs cut down to what the items read (src/cel/project.ts), once known. */
   project?: (inputs: CelInputs) => CelInputs;
 }
@@ -79,10 +101,13 @@ function ordered(gp: GroupPlan): GroupPlan {
   order.forEach((old, i) => (at[old] = i));
   const re = (xs: number[]) => xs.map((i) => at[i]!);
   return {
+    reasons: gp.reasons,
     items: order.map((i) => gp.items[i]!),
     plans: gp.plans.map(
       (p) =>
         p && {
+          ...p,
+          mutatingPolicies: p.mutatingPolicies.map((m) => (m.conditions ? { conditions: re(m.conditions) } : {})),
           mutating: p.mutating.map((h) => ({ ...h, conditions: re(h.conditions) })),
           validating: p.validating.map((h) => ({ ...h, conditions: re(h.conditions) })),
           policies: p.policies.map((q) => ({
@@ -110,13 +135,42 @@ function matchKey(ctx: SimContext, reads: LeanChain['reads']): string {
   return key;
 }
 
+/** A group's plan for a request (kept per match key and stage). */
+function groupPlan(set: LeanSet, g: LeanSet['groups'][number], members: readonly number[], ctx: SimContext, stage: PlanStage): GroupPlan {
+  const key = `${stage}\u0000${members.join(',')}\u0000${matchKey(ctx, g.reads)}`;
+  let gp = g.plans.get(key);
+  if (!gp) {
+    const b: Batch = { items: [], at: new Map() };
+    const reasons: string[] = [];
+    const plans = members.map((i, j) => {
+      const p = planOf(set.chains[i]!, ctx, b, stage);
+      if (!p) reasons[j] = noPlanReason;
+      return p;
+    });
+    gp = ordered({ items: b.items, plans, reasons });
+    if (g.plans.size >= MAX_PLANS) g.plans.clear();
+    g.plans.set(key, gp);
+  }
+  return gp;
+}
+
+/** The engine's answers to a group plan's items on the request's inputs (cut down to what they read); undefined when the engine did not answer them all. */
+async function answers(gp: GroupPlan, ctx: SimContext, batch: NonNullable<PolicyCel['evaluateBatch']>): Promise<CelEvalResult[] | undefined> {
+  const project = (gp.project ??= await projectorOf(gp.items));
+  const rs = gp.items.length ? await batch(gp.items, project(celInputs(inputFor(ctx), null))) : [];
+  return rs.length === gp.items.length ? rs : undefined;
+}
+
 /**
  * Each chain's lean verdict on one request (undefined where the full simulation must decide).
  * `cel` needs `evaluateBatch`, the engine's own (the items are grouped): one call per group of
- * chains (usually one for all).
+ * chains (usually one for all). A chain where a mutating plugin may change the object (or answer
+ * otherwise than admit) runs the mutating plugins as the full simulation runs them
+ * (`mutatedContext`), then its validating plugins here on the object they leave.
  */
 export async function leanVerdicts(set: LeanSet, request: SimRequest, options: SimOptions, cel: PolicyCel): Promise<(LeanVerdict | undefined)[]> {
   const out: (LeanVerdict | undefined)[] = set.chains.map(() => undefined);
+  for (const lc of set.chains) if (lc.unsupported) fallback(lc.unsupported);
   const batch = cel.evaluateBatch?.bind(cel);
   if (!batch) return out;
   await Promise.all(
@@ -124,24 +178,189 @@ export async function leanVerdicts(set: LeanSet, request: SimRequest, options: S
       const first = set.chains[g.members[0]!]!;
       await loadTypedData(first.chain.kubernetesVersion);
       const ctx = contextOf(first.chain, request, { ...options, kubernetesVersion: first.chain.kubernetesVersion }, cel, false, false);
-      const key = matchKey(ctx, g.reads);
-      let gp = g.plans.get(key);
-      if (!gp) {
-        const b: Batch = { items: [], at: new Map() };
-        gp = ordered({ items: b.items, plans: g.members.map((i) => planOf(set.chains[i]!, ctx, b)) });
-        if (g.plans.size >= MAX_PLANS) g.plans.clear();
-        g.plans.set(key, gp);
-      }
+      const gp = groupPlan(set, g, g.members, ctx, 'all');
+      for (const r of gp.reasons) if (r) fallback(r);
       if (gp.plans.every((p) => !p)) return;
-      // the engine is sent only what the items read of the objects (usually a few fields)
-      const project = (gp.project ??= await projectorOf(gp.items));
-      const rs = gp.items.length ? await batch(gp.items, project(celInputs(inputFor(ctx), null))) : [];
-      if (rs.length !== gp.items.length) return;
-      g.members.forEach((i, j) => {
-        const plan = gp.plans[j];
-        if (plan) out[i] = verdictOf(plan, ctx, rs);
-      });
+      const rs = await answers(gp, ctx, batch);
+      if (!rs) return;
+      await Promise.all(
+        g.members.map(async (i, j) => {
+          const plan = gp.plans[j];
+          if (!plan) return;
+          const v = await webhooksInFull(verdictOf(plan, ctx, rs), set.chains[i]!.chain, ctx, cel);
+          if (v === MUTATES) countPartly(`the mutating plugins run in full: ${mutatesReason}`);
+          else if (v && 'policiesInFull' in v) countPartly('a ValidatingAdmissionPolicy with params matches');
+          out[i] =
+            v === MUTATES || (v && 'policiesInFull' in v) ? await inFull(set, g, i, request, options, cel, batch, ctx, v === MUTATES ? undefined : v) : v;
+        }),
+      );
     }),
   );
   return out;
+}
+
+/**
+ * A chain whose mutating plugins reject the request: the client sees their first rejection (and
+ * what the chain did until then); the probe goes on past it, its mutating plugins run in full
+ * again, its validating ones here, for every denial.
+ */
+async function deniedInMutation(
+  set: LeanSet,
+  g: LeanSet['groups'][number],
+  i: number,
+  ctx: SimContext,
+  base: SimContext,
+  request: SimRequest,
+  options: SimOptions,
+  cel: PolicyCel,
+  batch: NonNullable<PolicyCel['evaluateBatch']>,
+): Promise<LeanVerdict | undefined> {
+  const probe = await mutatedContext(set.chains[i]!.chain, request, options, cel, true, base);
+  const gp = groupPlan(set, g, [i], probe, 'validating');
+  const plan = gp.plans[0];
+  if (!plan) return fallback(gp.reasons[0] ?? '');
+  const rs = await answers(gp, probe, batch);
+  if (!rs) return undefined;
+  const v = verdictOf(plan, probe, rs, prefixOf(probe));
+  if (v === MUTATES || !v) return undefined;
+  let all: LeanDenial[];
+  if ('policiesInFull' in v || 'webhooksInFull' in v) {
+    // the probe's validating plugins as it runs them (a rejection does not stop it): every denying step
+    await runValidatingPolicies(probe);
+    probe.denied = undefined;
+    await runValidatingWebhooks(probe);
+    all = prefixOf(probe).denials ?? [];
+  } else all = [...(prefixOf(probe).denials ?? []), ...(v.allowed ? [] : (v.denials ?? [v.deniedBy!]))];
+  const first = prefixOf(ctx);
+  return {
+    allowed: false,
+    deniedBy: first.denied!.deniedBy,
+    ...(all.length > 1 ? { denials: all } : {}),
+    warnings: [...first.warnings],
+    audited: [...first.audited],
+    calls: [...first.calls],
+    mutated: first.mutated,
+  };
+}
+
+/**
+ * verdictOf's answer, where it leaves the validating webhook plugin to the full run: that plugin
+ * run as the full simulation runs it (webhooks.ts) on the request as the chain has it, its steps,
+ * warnings and audit annotations after the verdict so far.
+ */
+async function webhooksInFull(
+  v: ReturnType<typeof verdictOf>,
+  chain: PreparedChain,
+  ctx: SimContext,
+  cel: PolicyCel,
+): Promise<Exclude<ReturnType<typeof verdictOf>, WebhooksInFull>> {
+  if (!v || v === MUTATES || !('webhooksInFull' in v)) return v;
+  countPartly('a validating webhook does not simply admit');
+  const before = v.webhooksInFull;
+  const run: SimContext = {
+    ...ctx,
+    ws: chain.ws,
+    discovery: chain.discovery,
+    cel: isMemoCel(ctx.cel) ? ctx.cel : memoCel(cel, chain.kubernetesVersion),
+    steps: [],
+    warnings: [],
+    auditAnnotations: {},
+    denied: undefined,
+  };
+  await runValidatingWebhooks(run);
+  const after = prefixOf(run);
+  const denials = after.denials ?? [];
+  return {
+    allowed: !run.denied,
+    ...(after.denied ? { deniedBy: after.denied.deniedBy } : {}),
+    ...(denials.length > 1 ? { denials } : {}),
+    warnings: [...before.warnings, ...after.warnings],
+    audited: [...new Set([...before.audited, ...after.audited])],
+    calls: [...new Set([...before.calls, ...after.calls])],
+    mutated: before.mutated,
+  };
+}
+
+/** A context's verdict so far (the plugins that ran in full on it), as verdictOf goes on from it. */
+function prefixOf(ctx: SimContext): MutatedPrefix {
+  const denial = (d: { kind: string; name: string; binding?: string; webhook?: string; message?: string }): LeanDenial => ({
+    kind: d.kind,
+    name: d.name,
+    ...(d.binding ? { binding: d.binding } : {}),
+    ...(d.webhook ? { webhook: d.webhook } : {}),
+    message: d.message ?? '',
+  });
+  const denials = ctx.steps.filter((s) => s.outcome === 'denied' || s.outcome === 'error-rejected').map(denial);
+  return {
+    warnings: ctx.warnings,
+    audited: Object.keys(ctx.auditAnnotations),
+    calls: [...new Set(ctx.steps.filter(webhookCalled).map((s) => s.webhook!))],
+    mutated: ctx.patches.length > 0,
+    ...(ctx.denied ? { denied: { deniedBy: denial(ctx.denied), ...(denials.length > 1 ? { denials } : {}) } } : {}),
+    ...(denials.length ? { denials } : {}),
+  };
+}
+
+/**
+ * A chain's verdict where a plugin runs as the full simulation runs it: the mutating plugins (a
+ * mutation may change the object; their own CEL memo follows it), and the ValidatingAdmissionPolicy
+ * plugin where a policy has params; the rest (the validating plugins, the validating webhooks) here.
+ * `policies`: the mutating plugins were decided here (nothing changed): only the policy plugin runs in full.
+ */
+async function inFull(
+  set: LeanSet,
+  g: LeanSet['groups'][number],
+  i: number,
+  request: SimRequest,
+  options: SimOptions,
+  cel: PolicyCel,
+  batch: NonNullable<PolicyCel['evaluateBatch']>,
+  base: SimContext,
+  policies?: PoliciesInFull,
+): Promise<LeanVerdict | undefined> {
+  const chain = set.chains[i]!.chain;
+  let ctx: SimContext;
+  let before: MutatedPrefix | undefined;
+  if (policies) {
+    ctx = freshContext(base, chain, memoCel(cel, chain.kubernetesVersion), false);
+    before = policies.policiesInFull;
+  } else {
+    ctx = await mutatedContext(chain, request, options, cel, false, base);
+    if (ctx.denied) return deniedInMutation(set, g, i, ctx, base, request, options, cel, batch);
+    const gp = groupPlan(set, g, [i], ctx, 'validating');
+    const plan = gp.plans[0];
+    if (!plan) return fallback(gp.reasons[0] ?? '');
+    const rs = await answers(gp, ctx, batch);
+    if (!rs) return undefined;
+    const v = await webhooksInFull(verdictOf(plan, ctx, rs, prefixOf(ctx)), chain, ctx, cel);
+    if (v === MUTATES) return undefined;
+    if (!v || !('policiesInFull' in v)) return v;
+  }
+  await runValidatingPolicies(ctx);
+  const gp = groupPlan(set, g, [i], ctx, 'webhooks');
+  const plan = gp.plans[0];
+  if (!plan) return fallback(gp.reasons[0] ?? '');
+  const rs = await answers(gp, ctx, batch);
+  if (!rs) return undefined;
+  const after = prefixOf(ctx);
+  const v = await webhooksInFull(
+    verdictOf(
+      plan,
+      ctx,
+      rs,
+      before
+        ? {
+            ...after,
+            warnings: [...before.warnings, ...after.warnings],
+            audited: [...new Set([...before.audited, ...after.audited])],
+            calls: [...new Set([...before.calls, ...after.calls])],
+            mutated: before.mutated,
+          }
+        : after,
+    ),
+    chain,
+    ctx,
+    cel,
+  );
+  return v === MUTATES || (v && 'policiesInFull' in v) ? undefined : v;
 }

@@ -11,6 +11,7 @@ import {
   failurePolicyOf,
   matchResources,
   policyDenialMessage,
+  resolveParams,
   runMutatingPolicyOnce,
   runValidatingPolicy,
   type BindingTraceBase,
@@ -210,15 +211,28 @@ function excludedSteps(ctx: SimContext, phase: SimPhase): boolean {
 
 /**
  * Collect: the expressions the validating policies' runs of this request may ask for (policies
- * whose matchConstraints match, with a binding; no paramKind: a param's inputs are known only
- * once the binding's paramRef is resolved, those ask on their own), on the inputs the runs build.
+ * whose matchConstraints match, with a binding), on the inputs the runs build; with paramKind,
+ * once per param each binding's paramRef resolves to (resolveParams, as the run resolves it).
  */
 function validatingPolicyExpressions(ctx: SimContext, starts: readonly (ValidatingStart | undefined)[]): PolicyExpressionOn[] {
   const out: PolicyExpressionOn[] = [];
   const inputsOf = new Map<EquivalentResource | undefined, CelInputs>(); // one per resource matched (usually one)
   ctx.ws.policies.validating.forEach((p, i) => {
     const s = starts[i];
-    if (!s?.match?.matches || declaresParams(p.spec)) return;
+    if (!s?.match?.matches) return;
+    if (declaresParams(p.spec)) {
+      const seen = new Set<unknown>();
+      for (const b of p.bindings) {
+        const resolved = resolveParams(p.spec, b.spec, str(s.input.request.namespace), s.input);
+        for (const param of resolved.error ? [] : resolved.params) {
+          if (seen.has(param)) continue;
+          seen.add(param);
+          const inputs = celInputs(s.input, param);
+          for (const e of validatingExpressions(p.spec)) out.push({ ...e, inputs });
+        }
+      }
+      return;
+    }
     let inputs = inputsOf.get(s.matched);
     if (!inputs) inputsOf.set(s.matched, (inputs = celInputs(s.input, null)));
     for (const e of validatingExpressions(p.spec)) out.push({ ...e, inputs });

@@ -234,16 +234,12 @@ export function contextOf(chain: PreparedChain, request: SimRequest, options: Si
   return ctx;
 }
 
-async function run(chain: PreparedChain, request: SimRequest, options: SimOptions, cel: PolicyCel, probing: boolean): Promise<SimResult> {
-  await loadTypedData(chain.kubernetesVersion);
-  const ctx = contextOf(chain, request, options, cel, probing);
-  const admitted = ctx.object;
-  const { notes } = ctx;
+/** The mutating plugins in order, with the reinvocation round: what `run` does before the validating ones (and the lean path, ./lean.ts, where a mutation may change the object). */
+async function mutatingPhase(ctx: SimContext): Promise<void> {
   /** After a policy plugin: while probing, its rejections stay in its steps and the chain goes on. */
   const settlePlugin = () => {
-    if (probing) ctx.denied = undefined;
+    if (ctx.probe) ctx.denied = undefined;
   };
-
   orphanSteps(ctx, 'mutating');
   await runMutatingPolicies(ctx);
   settlePlugin();
@@ -254,8 +250,67 @@ async function run(chain: PreparedChain, request: SimRequest, options: SimOption
     settlePlugin();
     if (!ctx.denied) await runMutatingWebhooks(ctx);
   }
+  ctx.round = 0;
+}
+
+/**
+ * A request's context after the mutating plugins (the full run's own, with its steps, warnings,
+ * audit annotations and patches): the lean path (./lean.ts) decides the validating plugins on its
+ * object. `probing`: as the probe runs them (a rejection does not end the chain). Without the
+ * notes that explain the request.
+ */
+export async function mutatedContext(
+  chain: PreparedChain,
+  request: SimRequest,
+  options: SimOptions,
+  cel: PolicyCel,
+  probing = false,
+  base?: SimContext,
+): Promise<SimContext> {
+  await loadTypedData(chain.kubernetesVersion);
+  const opts = { ...options, kubernetesVersion: chain.kubernetesVersion };
+  const memo = isMemoCel(cel) ? cel : memoCel(cel, chain.kubernetesVersion);
+  const ctx = base ? freshContext(base, chain, memo, probing) : contextOf(chain, request, opts, memo, probing, false);
+  await mutatingPhase(ctx);
+  return ctx;
+}
+
+/**
+ * A context for `chain` with nothing run yet, from `base`: the same request, decoded object and
+ * Namespace (contextOf's, made for a chain whose Namespaces and CustomResourceDefinitions agree:
+ * lean.ts's frames), without decoding them again.
+ */
+export function freshContext(base: SimContext, chain: PreparedChain, cel: PolicyCel, probing: boolean): SimContext {
+  const { current: _current, denied: _denied, webhookExpressions: _traced, ...same } = base;
+  return {
+    ...same,
+    ws: chain.ws,
+    discovery: chain.discovery,
+    cel,
+    round: 0,
+    shouldReinvoke: false,
+    reinvoke: { policies: newReinvokeState(), webhooks: newReinvokeState() },
+    steps: [],
+    warnings: [],
+    auditAnnotations: {},
+    patches: [],
+    notes: [],
+    probe: probing,
+  };
+}
+
+async function run(chain: PreparedChain, request: SimRequest, options: SimOptions, cel: PolicyCel, probing: boolean): Promise<SimResult> {
+  await loadTypedData(chain.kubernetesVersion);
+  const ctx = contextOf(chain, request, options, cel, probing);
+  const admitted = ctx.object;
+  const { notes } = ctx;
+  /** After a policy plugin: while probing, its rejections stay in its steps and the chain goes on. */
+  const settlePlugin = () => {
+    if (probing) ctx.denied = undefined;
+  };
+
+  await mutatingPhase(ctx);
   if (!ctx.denied) {
-    ctx.round = 0;
     orphanSteps(ctx, 'validating');
     await runValidatingPolicies(ctx);
     settlePlugin();

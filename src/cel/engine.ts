@@ -126,7 +126,7 @@ async function startNative(): Promise<AsyncCelOps | undefined> {
   const start = () => startNativeEngine(found.path);
   const engines = nativePool(await start(), start);
   pool = engines;
-  return backendOf((op, args) => runOpAsync(engines.call, sessionOf(engines.call), op, args));
+  return backendOf((op, args) => runOpAsync(engines.call, sessionOf(engines.home()), op, args));
 }
 
 /**

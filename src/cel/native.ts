@@ -149,6 +149,12 @@ export async function startNativeEngine(bin: string): Promise<NativeEngine> {
  */
 export interface NativePool {
   call: AsyncRawCall;
+  /**
+   * The engine `call` goes to now (its own call): batch items are registered per engine process
+   * (ops.ts WireSession), so `call` packs them in the session of that engine's call, the one
+   * `onOne` uses — two sessions numbering items for one process would give one id two items.
+   */
+  home(): AsyncRawCall;
   pick(): NativeEngine;
   /**
    * Runs `sequence` (calls that store nothing beyond it) on the least busy live engine, and again
@@ -192,6 +198,7 @@ export function nativePool(first: NativeEngine, start: () => Promise<NativeEngin
   };
   return {
     call: homeCall,
+    home: () => home.call,
     pick,
     async onOne(sequence) {
       for (;;) {

@@ -6,6 +6,7 @@
  */
 import type { KubernetesVersion } from '../base/releases';
 import {
+  countLeanFallback,
   leanChain,
   leanSet,
   leanVerdicts,
@@ -96,7 +97,10 @@ export function chainDecider(spec: ChainSpec): Decider {
   const lean = leanSet([leanChain(baseline, registry), leanChain(candidate, registry)]);
   const unknownOld = unknownOldDecider(baseline, candidate, spec);
   return async (request, namespace) => {
-    if (oldObjectUnknown(request)) return unknownOld(request, namespace);
+    if (oldObjectUnknown(request)) {
+      countLeanFallback('the old object is unknown');
+      return unknownOld(request, namespace);
+    }
     const sim = { webhooks: spec.webhooks, namespaces: namespace ? [namespace] : [] };
     const [lb, lc] = await leanVerdicts(lean, request, sim, DEFAULT_CEL);
     if (lb && lc) return { baseline: leanDecision(lb), candidate: leanDecision(lc) };
@@ -137,7 +141,7 @@ const leanDecision = (v: LeanVerdict): Decision => ({
   warnings: v.warnings,
   audited: v.audited,
   calls: v.calls,
-  mutated: false,
+  mutated: v.mutated,
   ...(v.denials ? { denials: v.denials } : {}),
 });
 

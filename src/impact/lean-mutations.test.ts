@@ -1,0 +1,242 @@
+/**
+ * Lean verdicts with mutations, params and webhook answers (src/admission/lean.ts) against the full
+ * simulation: chainDecider must give exactly the decisions fullDecider gives (verdict, denier and
+ * every denial, warnings, audit annotation keys, calls, mutated) on generated chains of
+ * MutatingAdmissionPolicies (JSONPatch and ApplyConfiguration, matchConditions, reinvocation,
+ * failurePolicy), mutating webhooks whose assumed answer patches, denies or fails, policies with
+ * params (found, missing, selected by labels) and validating webhooks that deny, warn or fail;
+ * and on the real apiserver's audit log with a mutating webhook that patches. The lean path must
+ * decide most of them itself (fully, or with only the mutating or the policy plugin run in full),
+ * else this compares the full run with itself.
+ * `CEL_ENGINE=native npx vitest run src/impact/lean-mutations.test.ts` runs it on the native engine.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useEngine } from '../cel/test-helpers';
+import { DEFAULT_KUBERNETES_VERSION } from '../base/releases';
+import { leanFallbacks, type SimRequest, type WebhookResponse } from '../admission';
+import { binding, hook, mutating, namespace, pod, podRequest, policy, validating } from '../admission/test-helpers';
+import type { AdmissionRequest } from '../request/model';
+import { analyzeImpact, chainDecider, fullDecider, type ChainSpec } from './index';
+
+useEngine();
+
+/** The lean path's counts (leanFallbacks) since `before`: how many verdicts fell back to the full simulation, how many ran a plugin in full. */
+function countsSince(before: Map<string, number>): { full: number; partly: number; reasons: Record<string, number> } {
+  let full = 0;
+  let partly = 0;
+  const reasons: Record<string, number> = {};
+  for (const [k, n] of leanFallbacks()) {
+    const d = n - (before.get(k) ?? 0);
+    if (d) reasons[k] = d;
+    if (k.startsWith('partly: ')) partly += d;
+    else full += d;
+  }
+  return { full, partly, reasons };
+}
+
+let seed = 4401;
+const rand = () => {
+  // mulberry32: the same chains on every run
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+const maybe = (p: number) => rand() < p;
+
+const teamA = namespace('team-a', { env: 'prod' });
+const params = [
+  { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'limits', namespace: 'team-a', labels: { tier: 'gold' } }, data: { max: '2', name: 'web-param' } },
+  { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'strict', namespace: 'team-a', labels: { tier: 'gold' } }, data: { max: '1', name: 'deny-p' } },
+];
+
+const MUTATIONS = [
+  { patchType: 'JSONPatch', jsonPatch: { expression: "[JSONPatch{op: 'add', path: '/metadata/labels/mutated', value: 'yes'}]" } },
+  { patchType: 'JSONPatch', jsonPatch: { expression: "[JSONPatch{op: 'remove', path: '/metadata/labels/frozen'}]" } },
+  { patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{metadata: Object.metadata{labels: {"team": "a"}}}' } },
+  { patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{metadata: Object.metadata{annotations: {"seen": object.metadata.name}}}' } },
+];
+const CONDITIONS = [
+  "has(object.metadata.labels) && 'frozen' in object.metadata.labels",
+  "object.metadata.name.startsWith('mut')",
+  'true',
+  "object.metadata.labels.missing == 'x'",
+];
+const VALIDATIONS = [
+  "!has(object.metadata.labels) || !('mutated' in object.metadata.labels) || object.metadata.name != 'mut-deny'",
+  "!has(object.metadata.labels) || !('frozen' in object.metadata.labels)",
+  "!object.metadata.name.startsWith('deny')",
+  "!has(object.metadata.labels) || !('team' in object.metadata.labels) || object.metadata.labels.team == 'a'",
+];
+const WEBHOOK_ANSWERS: WebhookResponse[] = [
+  'allow',
+  'deny',
+  'unavailable',
+  { warnings: ['careful'] },
+  { patch: [{ op: 'add', path: '/metadata/labels/patched', value: 'yes' }] },
+  { patch: [{ op: 'replace', path: '/metadata/labels/app', value: 'other' }] },
+  { patch: [{ op: 'remove', path: '/spec/missing' }] },
+  { patch: [] },
+];
+
+/** A generated chain and its webhooks' answers. */
+function chain(k: number): { objects: unknown[]; webhooks: Record<string, WebhookResponse> } {
+  const objects: unknown[] = [teamA, ...params];
+  const webhooks: Record<string, WebhookResponse> = {};
+  for (let i = 0, n = 1 + Math.floor(rand() * 2); i < n; i++) {
+    const name = `map-${k}-${i}`;
+    const spec: Record<string, unknown> = {
+      failurePolicy: pick(['Fail', 'Ignore']),
+      reinvocationPolicy: pick(['Never', 'IfNeeded']),
+      mutations: [pick(MUTATIONS)],
+    };
+    if (maybe(0.7)) spec.matchConditions = [{ name: 'c', expression: pick(CONDITIONS) }];
+    if (maybe(0.2)) {
+      spec.paramKind = { apiVersion: 'v1', kind: 'ConfigMap' };
+      spec.mutations = [{ patchType: 'JSONPatch', jsonPatch: { expression: "[JSONPatch{op: 'add', path: '/metadata/labels/max', value: params.data.max}]" } }];
+    }
+    objects.push(policy('MutatingAdmissionPolicy', name, spec));
+    const b: Record<string, unknown> = spec.paramKind
+      ? { paramRef: { name: pick(['limits', 'absent']), namespace: 'team-a', parameterNotFoundAction: pick(['Allow', 'Deny']) } }
+      : {};
+    if (maybe(0.2)) b.matchResources = { namespaceSelector: { matchLabels: { env: pick(['prod', 'dev']) } } };
+    objects.push(binding('MutatingAdmissionPolicyBinding', name, name, b));
+  }
+  for (let i = 0, n = Math.floor(rand() * 3); i < n; i++) {
+    const name = `mw-${k}-${i}.example.com`;
+    const extra: Record<string, unknown> = { reinvocationPolicy: pick(['Never', 'IfNeeded']), failurePolicy: pick(['Fail', 'Ignore']) };
+    if (maybe(0.3)) extra.matchConditions = [{ name: 'm', expression: pick(CONDITIONS) }];
+    objects.push(mutating(`mw-${k}-${i}`, hook(name, extra)));
+    webhooks[name] = pick(WEBHOOK_ANSWERS);
+  }
+  for (let i = 0, n = 1 + Math.floor(rand() * 3); i < n; i++) {
+    const name = `vap-${k}-${i}`;
+    const spec: Record<string, unknown> = { validations: [{ expression: pick(VALIDATIONS), message: `${name} says no` }] };
+    const b: Record<string, unknown> = { validationActions: pick([['Deny'], ['Warn', 'Audit'], ['Deny', 'Audit']]) };
+    if (maybe(0.4)) {
+      spec.paramKind = { apiVersion: 'v1', kind: 'ConfigMap' };
+      spec.validations = [
+        { expression: 'object.metadata.name != params.data.name', messageExpression: "'no ' + params.data.name" },
+        { expression: '!has(object.metadata.labels) || size(object.metadata.labels) <= int(params.data.max) + 1' },
+      ];
+      b.paramRef = pick([
+        { name: 'limits', namespace: 'team-a', parameterNotFoundAction: 'Deny' },
+        { name: 'absent', namespace: 'team-a', parameterNotFoundAction: pick(['Allow', 'Deny']) },
+        { selector: { matchLabels: { tier: 'gold' } }, namespace: 'team-a', parameterNotFoundAction: 'Allow' },
+        { name: 'limits', parameterNotFoundAction: 'Allow' },
+      ]);
+    }
+    if (maybe(0.3))
+      spec.auditAnnotations = [{ key: 'seen', valueExpression: "'labels ' + string(has(object.metadata.labels) ? size(object.metadata.labels) : 0)" }];
+    if (maybe(0.2)) spec.failurePolicy = 'Ignore';
+    objects.push(policy('ValidatingAdmissionPolicy', name, spec), binding('ValidatingAdmissionPolicyBinding', name, name, b));
+  }
+  for (let i = 0, n = Math.floor(rand() * 3); i < n; i++) {
+    const name = `vw-${k}-${i}.example.com`;
+    const extra: Record<string, unknown> = { failurePolicy: pick(['Fail', 'Ignore']) };
+    if (maybe(0.3)) extra.objectSelector = { matchLabels: { patched: 'yes' } };
+    objects.push(validating(`vw-${k}-${i}`, hook(name, extra)));
+    webhooks[name] = pick([
+      'allow',
+      'deny',
+      'unavailable',
+      { warnings: ['validating warns'] },
+      { patch: [{ op: 'add', path: '/x', value: 1 }] },
+    ] as WebhookResponse[]);
+  }
+  return { objects, webhooks };
+}
+
+const requests = (): { name: string; request: SimRequest }[] => {
+  const named = (name: string, labels: Record<string, string>, extra: Partial<SimRequest> = {}) =>
+    podRequest({ name, object: { ...pod(labels), metadata: { ...pod(labels).metadata, name } }, ...extra });
+  return [
+    { name: 'web', request: named('web', { app: 'web' }) },
+    { name: 'frozen', request: named('web-frozen', { app: 'web', frozen: 'true' }) },
+    { name: 'mut', request: named('mut-1', { app: 'web' }) },
+    { name: 'mut-deny', request: named('mut-deny', { app: 'web', mutated: 'yes' }) },
+    { name: 'deny', request: named('deny-1', { app: 'web' }) },
+    { name: 'param name', request: named('web-param', { app: 'web' }) },
+    { name: 'many labels', request: named('labelled', { app: 'web', a: '1', b: '2', c: '3' }) },
+    { name: 'an update', request: named('mut-2', { app: 'web', frozen: 'x' }, { operation: 'UPDATE', oldObject: pod() }) },
+    { name: 'a dry run', request: named('mut-3', { app: 'web' }, { dryRun: true }) },
+  ];
+};
+
+describe('lean verdicts with mutations, params and webhook answers agree with the full simulation', () => {
+  it('on generated chains', async () => {
+    const before = new Map(leanFallbacks());
+    let decisions = 0;
+    let mutated = 0;
+    let denied = 0;
+    for (let k = 0; k < 24; k++) {
+      const c = chain(k);
+      for (const [baseline, candidate] of [
+        [[], c.objects],
+        [c.objects.filter((o) => !String((o as { kind: string }).kind).startsWith('Mutating')), c.objects],
+        // both chains mutate the one request (they share its decoded object)
+        [c.objects, c.objects],
+      ] as const) {
+        const spec: ChainSpec = { baseline: [...baseline], candidate: [...candidate], kubernetesVersion: DEFAULT_KUBERNETES_VERSION, webhooks: c.webhooks };
+        const full = fullDecider(spec);
+        const quick = chainDecider(spec);
+        for (const r of requests()) {
+          const request = r.request as AdmissionRequest;
+          const [f, q] = await Promise.all([full(request, teamA), quick(request, teamA)]);
+          expect(q, `chain ${k} (baseline ${baseline.length} objects): ${r.name}\n${JSON.stringify(c.objects)}\n${JSON.stringify(c.webhooks)}`).toEqual(f);
+          decisions += 2;
+          mutated += Number(f.candidate.mutated);
+          denied += Number(!f.candidate.allowed) + Number(!f.baseline.allowed);
+        }
+      }
+    }
+    const { full, partly, reasons } = countsSince(before);
+    // the comparison means something: mutations and denials of every kind, most decided (fully or partly) by the lean path
+    expect(mutated).toBeGreaterThan(decisions / 20);
+    expect(denied).toBeGreaterThan(decisions / 10);
+    expect(full, JSON.stringify(reasons)).toBeLessThan(decisions / 4);
+    expect(partly).toBeGreaterThan(0);
+  }, 600_000);
+
+  const dir = join(import.meta.dirname, '../../tools/admission-oracle/testdata/audit');
+  const log = readFileSync(join(dir, 'audit.log'), 'utf8');
+  const snapshot = (JSON.parse(readFileSync(join(dir, 'snapshot.json'), 'utf8')) as { items: unknown[] }).items;
+  const candidate = JSON.parse(readFileSync(join(dir, 'candidate.json'), 'utf8')) as { objects: unknown[]; webhooks: Record<string, WebhookResponse> };
+  const defaults = {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'MutatingWebhookConfiguration',
+    metadata: { name: 'defaults' },
+    webhooks: [
+      {
+        name: 'defaults.shop.example.com',
+        admissionReviewVersions: ['v1'],
+        sideEffects: 'None',
+        reinvocationPolicy: 'IfNeeded',
+        clientConfig: { url: 'https://defaults.example.com/mutate' },
+        rules: [{ apiGroups: ['', 'apps'], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['deployments', 'configmaps'] }],
+      },
+    ],
+  };
+  const webhooks: Record<string, WebhookResponse> = {
+    ...candidate.webhooks,
+    'defaults.shop.example.com': { patch: [{ op: 'add', path: '/metadata/labels', value: { app: 'defaulted' } }] },
+  };
+
+  for (const mode of ['overlay', 'replace'] as const) {
+    it(`on the real apiserver's audit log and snapshot, with a mutating webhook that patches (${mode})`, async () => {
+      const before = new Map(leanFallbacks());
+      const run = (decider: typeof chainDecider) =>
+        analyzeImpact({ workspace: [...candidate.objects, defaults], cluster: snapshot, audit: log, options: { candidate: mode, webhooks, decider } });
+      const full = await run(fullDecider);
+      const quick = await run(chainDecider);
+      expect(quick.summary.events).toBeGreaterThan(20);
+      expect(quick).toEqual(full);
+      expect(full.summary.changes['newly-mutated'] + full.events.filter((e) => e.candidate.mutated).length).toBeGreaterThan(0);
+      const { full: fellBack } = countsSince(before);
+      expect(fellBack).toBeLessThan(full.summary.events / 2);
+    }, 300_000);
+  }
+});
