@@ -84,6 +84,14 @@ describe('admission-workbench check on the one pipeline (real CEL engine)', { ti
     expect(json(current.out).problems.filter((p) => p.rule === 'P16')).toEqual([]);
   });
 
+  it('--platform checks at its Kubernetes release: OpenShift 4.20 is 1.33, where semver() cannot be written yet', async () => {
+    const os = io(semverPolicy);
+    expect(await runCli(['check', '-', '--platform', 'openshift-4.20', '--format', 'json'], os)).toBe(1);
+    expect(json(os.out).problems.filter((p) => p.rule === 'P16')).toMatchObject([{ field: 'spec.validations[0].expression' }]);
+    const newer = io(semverPolicy);
+    expect(await runCli(['check', '-', '--platform', 'openshift-4.21', '--format', 'json'], newer)).toBe(0);
+  });
+
   it("--kubernetes-version reaches saved CEL cases: they run in that release's environment (semver is in 1.33's stored environment, not 1.32's)", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'aw-release-'));
     writeFileSync(join(dir, 'policy.yaml'), semverPolicy);
