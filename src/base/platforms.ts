@@ -29,7 +29,8 @@ export interface PlatformRow {
   source: string;
 }
 
-const OPENSHIFT_DOCS_OLM = 'openshift/openshift-docs, Operator Lifecycle Manager concepts (catalog image template)';
+const OPENSHIFT_DOCS_OLM =
+  'OpenShift Container Platform docs, "Image template for custom catalog sources" (openshift-docs modules/olm-catalogsource-image-template.adoc)';
 const ONE_PER_MINOR = `each OpenShift 4 minor rebases on the next Kubernetes minor (4.17 → 1.30 and 4.22 → 1.35 in ${OPENSHIFT_DOCS_OLM})`;
 
 /** openshift-*, kube-* and default: the namespaces OpenShift's own operators and control plane run in. */
