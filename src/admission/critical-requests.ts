@@ -7,6 +7,7 @@
 import { isObject, list, obj, str } from '../base/json';
 import { kubeletLeaseRenewal, kubeletUser, leaseRenewal, namespaceObject } from '../request/system-requests';
 import { CRITICAL_REQUEST_SHAPES, type CriticalRequestShape } from '../k8s/critical-requests';
+import type { CriticalNamespace } from '../base/platforms';
 import type { CriticalRequest, SimRequest } from './types';
 
 const node = 'node-1';
@@ -234,9 +235,31 @@ function selfPodRequest(namespace: string, service: string): SimRequest {
   };
 }
 
-/** The critical requests for a workspace: the fixed table, then one self-deadlock request per in-cluster webhook Service. */
-export function criticalRequests(objects: readonly unknown[]): CriticalRequest[] {
-  const out = [...CRITICAL_REQUESTS];
+/** A platform's critical namespace (platforms.ts): its operators' pods must come back in it. */
+function namespacePodCreate(c: CriticalNamespace): CriticalRequest {
+  const name = 'operator-7f9c6d5b8-abcde';
+  return {
+    id: `namespace:${c.pattern}`,
+    title: `${c.pattern} Pod create (CREATE pods in ${c.example} by the replicaset controller)`,
+    impact: c.impact,
+    request: {
+      operation: 'CREATE',
+      resource: { group: '', version: 'v1', resource: 'pods' },
+      kind: { group: '', version: 'v1', kind: 'Pod' },
+      name,
+      namespace: c.example,
+      userInfo: sa('replicaset-controller'),
+      object: pod(name, c.example, { app: 'operator' }),
+    },
+  };
+}
+
+/**
+ * The critical requests for a workspace: the fixed table, one Pod create per critical namespace
+ * of the target platform, then one self-deadlock request per in-cluster webhook Service.
+ */
+export function criticalRequests(objects: readonly unknown[], namespaces: readonly CriticalNamespace[] = []): CriticalRequest[] {
+  const out = [...CRITICAL_REQUESTS, ...namespaces.map(namespacePodCreate)];
   const seen = new Set<string>();
   for (const o of objects) {
     if (!isObject(o) || (o.kind !== 'MutatingWebhookConfiguration' && o.kind !== 'ValidatingWebhookConfiguration')) continue;

@@ -104,3 +104,50 @@ describe('lockoutReport', () => {
     expect(r.headline).not.toContain('`');
   });
 });
+
+describe('lockoutReport on a platform', () => {
+  // Fails closed on pod creation everywhere but kube-system and kube-node-lease: upstream's critical
+  // requests all pass it; OpenShift's operators in openshift-* (and default) cannot bring their pods back.
+  const guard = {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingWebhookConfiguration',
+    metadata: { name: 'pod-guard' },
+    webhooks: [
+      {
+        name: 'pods.guard.example.com',
+        admissionReviewVersions: ['v1'],
+        sideEffects: 'None',
+        failurePolicy: 'Fail',
+        clientConfig: { url: 'https://guard.example.com/validate' },
+        namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system', 'kube-node-lease'] }] },
+        rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
+      },
+    ],
+  };
+
+  it('reports a webhook failing closed on openshift-* namespaces as a lockout on OpenShift and not upstream', async () => {
+    const upstream = await lockoutReport([guard], { kubernetesVersion: '1.32' });
+    expect(rejected(upstream)).toEqual([]);
+    expect(upstream.checked.map((c) => c.request)).not.toContain('namespace:openshift-*');
+
+    const os = await lockoutReport([guard], { platform: 'openshift-4.19' });
+    expect(rejected(os)).toEqual([
+      'namespace:openshift-* ← pods.guard.example.com @ webhooks[0].failurePolicy',
+      'namespace:default ← pods.guard.example.com @ webhooks[0].failurePolicy',
+    ]);
+    const f = os.findings.find((x) => x.request === 'namespace:openshift-*')!;
+    expect(f.title).toBe('openshift-* Pod create (CREATE pods in openshift-ingress by the replicaset controller)');
+    expect(f.reason).toMatch(/namespaceSelector does not exclude namespace openshift-ingress/);
+    expect(os.headline).toBe("2 critical requests would be rejected while 'pods.guard.example.com' is down");
+    // the platform's Kubernetes release (1.32) decides the rest: review requests still reach webhooks
+    expect(os.checked.find((c) => c.request === 'kubelet-tokenreview')?.note).toMatch(
+      /^OpenShift 4\.19 \(Kubernetes 1\.32\) sends review requests to webhooks/,
+    );
+  });
+
+  it('excluding the critical namespaces clears the finding', async () => {
+    const excluded = structuredClone(guard);
+    excluded.webhooks[0]!.namespaceSelector.matchExpressions[0]!.values.push('openshift-ingress', 'default');
+    expect(rejected(await lockoutReport([excluded], { platform: 'openshift-4.19' }))).toEqual([]);
+  });
+});

@@ -12,7 +12,8 @@ import { criticalRequests } from './critical-requests';
 import { probe } from './simulate';
 import type { LockoutFinding, LockoutOptions, LockoutReport, SimOptions, SimStep, WebhookResponse } from './types';
 import { collectWorkspace } from './workspace';
-import { releaseOf, REVIEW_RESOURCES } from '../base/releases';
+import { REVIEW_RESOURCES } from '../base/releases';
+import { targetRelease } from '../base/platforms';
 
 function finding(
   req: { id: string; title: string; impact: string },
@@ -84,13 +85,13 @@ function headline(findings: LockoutFinding[], checked: number): string {
 
 /** For a review request: whether webhooks can lock it out at the release (policies never can). */
 function reviewNote(request: { resource?: { group?: string; resource?: string } }, options: LockoutOptions): string | undefined {
-  const row = releaseOf(options.kubernetesVersion);
+  const row = targetRelease(options.kubernetesVersion, options.platform);
   const is = (list: readonly { group: string; resource: string }[]) =>
     list.some((gr) => gr.group === (request.resource?.group ?? '') && gr.resource === request.resource?.resource);
   if (!is(REVIEW_RESOURCES)) return undefined;
   if (is(row.chain.webhookExcludedResources))
-    return `Kubernetes ${row.version} sends review requests to no webhook (gate ExcludeAdmissionWebhookVirtualResources) and no admission policy: nothing in the workspace can lock it out`;
-  return `Kubernetes ${row.version} sends review requests to webhooks (not to admission policies): a fail-closed webhook whose rules match it (e.g. *) can lock it out`;
+    return `${row.label} sends review requests to no webhook (gate ExcludeAdmissionWebhookVirtualResources) and no admission policy: nothing in the workspace can lock it out`;
+  return `${row.label} sends review requests to webhooks (not to admission policies): a fail-closed webhook whose rules match it (e.g. *) can lock it out`;
 }
 
 export async function lockoutReport(objects: readonly unknown[], options: LockoutOptions = {}, cel?: PolicyCel): Promise<LockoutReport> {
@@ -100,12 +101,13 @@ export async function lockoutReport(objects: readonly unknown[], options: Lockou
   const webhooks: Record<string, WebhookResponse> = {};
   for (const w of [...ws.webhooks.mutating, ...ws.webhooks.validating]) webhooks[w.name] = 'unavailable';
   const simOptions: SimOptions = { webhooks, namespaces: options.namespaces, ...(statics.size ? { staticDocuments: [...statics] } : {}) };
-  if (options.kubernetesVersion) simOptions.kubernetesVersion = options.kubernetesVersion;
+  const target = targetRelease(options.kubernetesVersion, options.platform);
+  if (options.kubernetesVersion || options.platform) simOptions.kubernetesVersion = target.kubernetesVersion;
   const stallSeconds = options.stallSeconds ?? 10;
   const findings: LockoutFinding[] = [];
   const checked: LockoutReport['checked'] = [];
 
-  for (const req of criticalRequests(docs)) {
+  for (const req of criticalRequests(docs, target.criticalNamespaces)) {
     const r = await probe(docs, req.request, simOptions, cel);
     let stalled = false;
     for (const s of r.steps) {

@@ -5,6 +5,7 @@
  */
 import type { AuthorizerRule } from '../cel/types';
 import type { KubernetesVersion } from '../base/releases';
+import type { PlatformId } from '../base/platforms';
 import type { JsonPatchOp } from '../base/jsonpatch';
 import type { AdmissionRequest } from '../request/model';
 import type { WebhookResponse } from '../request/scenario';
@@ -157,6 +158,8 @@ export interface LockoutOptions {
   /** Namespace objects; kube-system, kube-node-lease and the webhooks' namespaces are assumed with only their name label when absent. */
   namespaces?: unknown[];
   kubernetesVersion?: KubernetesVersion;
+  /** A platform (base/platforms.ts): its Kubernetes release wins over kubernetesVersion, and its critical namespaces are checked too. */
+  platform?: PlatformId;
   /** A webhook that fails open stalls a request when timeoutSeconds is at least this (default 10, the API default). */
   stallSeconds?: number;
   /** Indices of the documents loaded from static manifests. */

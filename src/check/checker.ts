@@ -8,6 +8,7 @@
  * were waiting. caBundle findings are not memoised (they follow inspections as they arrive).
  */
 import type { KubernetesVersion } from '../base/releases';
+import type { PlatformId } from '../base/platforms';
 import type { CelCompiler } from '../cel/types';
 import type { FieldError } from '../k8s/errors';
 import type { Lint } from '../k8s/lints';
@@ -23,7 +24,7 @@ export interface Checker {
   celAnswered(): void;
   fields(object: unknown, release: KubernetesVersion): FieldError[];
   /** Lints without the caBundle findings. */
-  lints(object: unknown, workspace: readonly unknown[], release: KubernetesVersion): Lint[];
+  lints(object: unknown, workspace: readonly unknown[], release: KubernetesVersion, platform?: PlatformId): Lint[];
   /** checkObject, memoised (`options.cel` is ignored: the checker's compiler is used). */
   check(object: unknown, workspace: readonly unknown[], options?: Omit<CheckOptions, 'cel'>): ObjectChecks;
 }
@@ -67,18 +68,18 @@ export function createChecker(initial?: CelCompiler): Checker {
       fieldCache.set(object, { release, fields });
       return fields;
     },
-    lints(object, workspace, release) {
+    lints(object, workspace, release, platform) {
       if (typeof object !== 'object' || object === null) return [];
-      const key = `${release}\n${workspaceReadsKey(object, workspace)}`;
+      const key = `${release} ${platform ?? ''}\n${workspaceReadsKey(object, workspace)}`;
       const hit = lintCache.get(object);
       if (hit && hit.key === key) return hit.lints;
-      const lints = objectLints(object, workspace, { kubernetesVersion: release });
+      const lints = objectLints(object, workspace, { kubernetesVersion: release, platform });
       lintCache.set(object, { key, lints });
       return lints;
     },
     check(object, workspace, options = {}) {
       const release = releaseOf(options);
-      const lints = checker.lints(object, workspace, release);
+      const lints = checker.lints(object, workspace, release, options.platform);
       const ca = caLints(object, options);
       return { fields: checker.fields(object, release), lints: ca.length ? [...lints, ...ca] : lints };
     },

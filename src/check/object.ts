@@ -7,6 +7,7 @@
  */
 import type { KubernetesVersion } from '../base/releases';
 import { DEFAULT_KUBERNETES_VERSION } from '../base/releases';
+import { targetRelease, type PlatformId } from '../base/platforms';
 import type { CelCompiler } from '../cel/types';
 import type { CaBundleInspection } from '../k8s/ca-bundle';
 import type { FieldError } from '../k8s/errors';
@@ -18,6 +19,8 @@ import { sizeProblems } from './size';
 export interface CheckOptions {
   /** The one target release of every release-dependent check (validation, CEL environment, lints, cases). */
   kubernetesVersion?: KubernetesVersion;
+  /** The target platform (its critical namespaces reach the lints); kubernetesVersion is its release. */
+  platform?: PlatformId;
   /** Compiles CEL fields; absent: no CEL errors. */
   cel?: CelCompiler;
   /**
@@ -52,7 +55,12 @@ export function fieldProblems(object: unknown, options: CheckOptions): FieldErro
 
 /** Lints of a checked object that read no inspection (the memoisable part). */
 export const objectLints = (object: unknown, workspace: readonly unknown[], options: CheckOptions): Lint[] =>
-  isChecked(object) ? lint(object, workspace, { kubernetesVersion: releaseOf(options) }) : [];
+  isChecked(object)
+    ? lint(object, workspace, {
+        kubernetesVersion: releaseOf(options),
+        criticalNamespaces: targetRelease(releaseOf(options), options.platform).criticalNamespaces,
+      })
+    : [];
 
 /** caBundle findings from the inspections at hand. */
 export const caLints = (object: unknown, options: CheckOptions): Lint[] =>

@@ -1,5 +1,6 @@
 /** Command-line arguments of `admission-workbench`: parsed into options or a usage error. */
 import { DEFAULT_KUBERNETES_VERSION, isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../base/releases';
+import { isPlatformId, PLATFORM_IDS, platformOf, type PlatformId } from '../base/platforms';
 import { WORKBENCH_VERSION } from '../base/version';
 import { FORMATS, type Format } from './format';
 import type { FailOn } from './problem';
@@ -39,6 +40,8 @@ Options:
   --lcov FILE                  write the coverage as LCOV, at the policy files' lines
   --min-coverage N             exit 1 below N % branch coverage over all policies
   --kubernetes-version 1.3x    target release (${KUBERNETES_VERSIONS[0]}–${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}; default the newest)
+  --platform ID                target platform instead: its Kubernetes release
+                               (${PLATFORM_IDS[0]}–${PLATFORM_IDS[PLATFORM_IDS.length - 1]}; docs/versions.md)
   --format text|json|github|junit   report format (default text)
   --fail-on error|warning|finding   exit 1 at or above this (default error): error and
                                warning are the apiserver's, finding (ours) includes all
@@ -71,6 +74,8 @@ export interface CheckArgs {
   lcov?: string;
   minCoverage?: number;
   kubernetesVersion?: KubernetesVersion;
+  /** --platform: kubernetesVersion is then its release. */
+  platform?: PlatformId;
   format: Format;
   failOn: FailOn;
   quiet: boolean;
@@ -151,7 +156,22 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       case '--kubernetes-version': {
         const v = takeValue()?.replace(/^v/, '');
         if (!isKubernetesVersion(v)) return { command: 'error', message: `--kubernetes-version must be one of ${KUBERNETES_VERSIONS.join(', ')}` };
+        if (out.platform && platformOf(out.platform)?.kubernetesVersion !== v)
+          return {
+            command: 'error',
+            message: `--kubernetes-version ${v} contradicts --platform ${out.platform} (Kubernetes ${platformOf(out.platform)?.kubernetesVersion})`,
+          };
         out.kubernetesVersion = v;
+        break;
+      }
+      case '--platform': {
+        const v = takeValue();
+        if (!isPlatformId(v)) return { command: 'error', message: `--platform must be one of ${PLATFORM_IDS.join(', ')}` };
+        const release = platformOf(v)!.kubernetesVersion;
+        if (out.kubernetesVersion && out.kubernetesVersion !== release)
+          return { command: 'error', message: `--platform ${v} (Kubernetes ${release}) contradicts --kubernetes-version ${out.kubernetesVersion}` };
+        out.platform = v;
+        out.kubernetesVersion = release;
         break;
       }
       case '--format': {

@@ -84,6 +84,41 @@ describe('admission-workbench check on the one pipeline (real CEL engine)', { ti
     expect(json(current.out).problems.filter((p) => p.rule === 'P16')).toEqual([]);
   });
 
+  it('--platform checks at its Kubernetes release: OpenShift 4.20 is 1.33, where semver() cannot be written yet', async () => {
+    const os = io(semverPolicy);
+    expect(await runCli(['check', '-', '--platform', 'openshift-4.20', '--format', 'json'], os)).toBe(1);
+    expect(json(os.out).problems.filter((p) => p.rule === 'P16')).toMatchObject([{ field: 'spec.validations[0].expression' }]);
+    const newer = io(semverPolicy);
+    expect(await runCli(['check', '-', '--platform', 'openshift-4.21', '--format', 'json'], newer)).toBe(0);
+  });
+
+  it('--platform reaches the namespace lints: W27 for a fail-closed pod webhook that does not exclude openshift-*, not upstream', async () => {
+    const guard = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: pod-guard
+webhooks:
+- name: pods.guard.example.com
+  admissionReviewVersions: [v1]
+  sideEffects: None
+  failurePolicy: Fail
+  timeoutSeconds: 5
+  clientConfig:
+    url: https://guard.example.com/validate
+  namespaceSelector:
+    matchExpressions:
+    - {key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system, kube-node-lease]}
+  rules:
+  - {operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [pods]}
+`;
+    const os = io(guard);
+    await runCli(['check', '-', '--platform', 'openshift-4.19', '--format', 'json'], os);
+    expect(json(os.out).problems.filter((p) => p.rule === 'W27')).toMatchObject([{ field: 'webhooks[0].namespaceSelector', line: 14 }]);
+    const upstream = io(guard);
+    await runCli(['check', '-', '--kubernetes-version', '1.32', '--format', 'json'], upstream);
+    expect(json(upstream.out).problems.filter((p) => p.rule === 'W27')).toEqual([]);
+  });
+
   it("--kubernetes-version reaches saved CEL cases: they run in that release's environment (semver is in 1.33's stored environment, not 1.32's)", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'aw-release-'));
     writeFileSync(join(dir, 'policy.yaml'), semverPolicy);

@@ -13,12 +13,15 @@ import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/rele
 import { MANIFEST_SET_HEADLINE } from '../k8s/static-manifests';
 import { nameOf, obj, str } from '../base/json';
 import { parseDocuments, type ParsedDocument } from '../yaml';
+import type { PlatformId } from '../base/platforms';
 import type { InputFile } from './inputs';
 import type { Problem } from './problem';
 
 export interface CheckTextsOptions {
   cel?: CelCompiler;
   kubernetesVersion?: KubernetesVersion;
+  /** --platform: its critical namespaces reach the lints (kubernetesVersion is its release). */
+  platform?: PlatformId;
   /** Certificates are judged at this time (default now). */
   now?: Date;
   /** Every admission object is a static manifest (src/check/manifests.ts). */
@@ -93,7 +96,7 @@ export async function checkTexts(files: readonly InputFile[], options: CheckText
   }
   const all = parsed.map((p) => p.doc.object);
   const objects: CheckedObject[] = [];
-  const results = await checkWorkspace(all, { cel: options.cel, kubernetesVersion: options.kubernetesVersion, now: options.now });
+  const results = await checkWorkspace(all, { cel: options.cel, kubernetesVersion: options.kubernetesVersion, platform: options.platform, now: options.now });
   const release = options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
   const set = options.static
     ? checkManifestSet(

@@ -37,6 +37,13 @@ describe('parseArgs', () => {
       minCoverage: 80,
     });
   });
+  it('--platform targets its Kubernetes release', () => {
+    expect(parseArgs(['check', 'a', '--platform', 'openshift-4.19'])).toMatchObject({ platform: 'openshift-4.19', kubernetesVersion: '1.32' });
+    expect(parseArgs(['check', 'a', '--platform=openshift-4.22', '--kubernetes-version', '1.35'])).toMatchObject({
+      platform: 'openshift-4.22',
+      kubernetesVersion: '1.35',
+    });
+  });
   it.each([
     [['lint', 'a'], /unknown command "lint"/],
     [['check'], /nothing to check/],
@@ -44,6 +51,15 @@ describe('parseArgs', () => {
     [['check', 'a', '--fail-on', 'never'], /--fail-on must be one of error, warning, finding/],
     [['check', 'a', '--kubernetes-version', '1.20'], /--kubernetes-version must be one of 1.30/],
     [['check', 'a', '--cases'], /--cases needs a file/],
+    [['check', 'a', '--platform', 'openshift-4.12'], /--platform must be one of openshift-4.17, openshift-4.18, .*openshift-4.22/],
+    [
+      ['check', 'a', '--platform', 'openshift-4.19', '--kubernetes-version', '1.37'],
+      /--kubernetes-version 1.37 contradicts --platform openshift-4.19 \(Kubernetes 1.32\)/,
+    ],
+    [
+      ['check', 'a', '--kubernetes-version', '1.37', '--platform=openshift-4.19'],
+      /--platform openshift-4.19 \(Kubernetes 1.32\) contradicts --kubernetes-version 1.37/,
+    ],
     [['check', 'a', '--verbose'], /unknown option --verbose/],
   ])('refuses %j', (argv, message) => {
     const r = parseArgs(argv);

@@ -94,12 +94,12 @@ describe('readWorkspaceFile', () => {
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.warnings).toEqual([
-      'kubernetesVersion "1.99" is not one of 1.30, 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37: ignored',
+      'kubernetesVersion "1.99" is not one of 1.30, 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37: opened at the nearest, 1.37',
       'celCases[1]: needs a "document" index into documents: ignored',
       'policyCases[1]: needs a "document" index into documents or a "policy" name: ignored',
       '"scenarios" is not a list: ignored',
     ]);
-    expect(r.workspace.kubernetesVersion).toBeUndefined();
+    expect(r.workspace.kubernetesVersion).toBe('1.37');
     expect(r.workspace.celCases?.[0]?.cases[0]).toMatchObject({ name: 'c', expect: { error: false, value: 'true' } });
     // a case in the shape before the one request model is read into it
     expect(r.workspace.policyCases).toEqual([
@@ -158,6 +158,33 @@ describe('readWorkspaceFile', () => {
     expect(data.docs.n1?.celCases).toEqual(tests.docs.a.celCases);
     expect(data.docs.n1?.draft).toEqual(d);
     expect(data.docs.n2?.policyCases).toEqual(tests.docs.b.policyCases);
+  });
+});
+
+describe('the target platform in a workspace file', () => {
+  it('round-trips a platform with its Kubernetes release; files without one read as before', () => {
+    const file = toWorkspaceFile([{ id: 'a', text: policy }], undefined, '1.32', false, 'openshift-4.19');
+    expect(file).toMatchObject({ kubernetesVersion: '1.32', platform: 'openshift-4.19' });
+    const back = readWorkspaceFile(JSON.parse(JSON.stringify(file)));
+    expect(back.ok && back.workspace).toEqual(file);
+    expect(back.ok && back.warnings).toEqual([]);
+    const old = readWorkspaceFile(ws({ kubernetesVersion: '1.34' }));
+    expect(old.ok && old.workspace.platform).toBeUndefined();
+    expect(old.ok && old.workspace.kubernetesVersion).toBe('1.34');
+  });
+
+  it('the platform decides the Kubernetes release, and one this Workbench lacks opens at the nearest and says so', () => {
+    const mismatch = readWorkspaceFile(ws({ kubernetesVersion: '1.37', platform: 'openshift-4.20' }));
+    expect(mismatch.ok && mismatch.workspace).toMatchObject({ platform: 'openshift-4.20', kubernetesVersion: '1.33' });
+    const older = readWorkspaceFile(ws({ platform: 'openshift-4.12' }));
+    expect(older.ok && older.workspace).toMatchObject({ platform: 'openshift-4.17', kubernetesVersion: '1.30' });
+    expect(older.ok && older.warnings).toEqual([
+      'platform "openshift-4.12" is not one of openshift-4.17, openshift-4.18, openshift-4.19, openshift-4.20, openshift-4.21, openshift-4.22: opened at the nearest, openshift-4.17',
+    ]);
+    const unknown = readWorkspaceFile(ws({ kubernetesVersion: '1.31', platform: 'rancher-2.9' }));
+    expect(unknown.ok && unknown.workspace.platform).toBeUndefined();
+    expect(unknown.ok && unknown.workspace.kubernetesVersion).toBe('1.31');
+    expect(unknown.ok && unknown.warnings[0]).toMatch(/^platform "rancher-2.9" is not one of .*: ignored$/);
   });
 });
 

@@ -8,6 +8,7 @@ import { isObject, str, type Obj } from '../base/json';
 import { emptyDocTests, newId, readCelExpectation, readDraft, readPolicyCase, readSavedTests, readScenario } from '../request';
 import type { CelCase, DocTests, Scenario, SimulatorDraft, TestInputDraft, TestsData } from '../request';
 import { isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../base/releases';
+import { isPlatformId, nearestKubernetesVersion, nearestPlatform, platformOf, PLATFORM_IDS, type PlatformId } from '../base/platforms';
 import { CEL_CONTEXTS, type CelContext } from '../cel/types';
 import { isListSlot, type ListSlot } from '../yaml';
 
@@ -57,6 +58,8 @@ export interface WorkspaceFile {
   format: typeof WORKSPACE_FORMAT;
   version: typeof WORKSPACE_VERSION;
   kubernetesVersion?: KubernetesVersion;
+  /** A target platform (base/platforms.ts); kubernetesVersion is then its Kubernetes release. */
+  platform?: PlatformId;
   /** Every document is a static admission manifest. */
   staticManifests?: true;
   documents: WorkspaceFileDocument[];
@@ -151,10 +154,7 @@ export function readWorkspaceFile(value: unknown, migrations: Readonly<Record<nu
   if (typeof documents === 'string') return { ok: false, error: documents };
   const warnings: string[] = [];
   const ws: WorkspaceFile = { format: WORKSPACE_FORMAT, version: WORKSPACE_VERSION, documents };
-  if (payload.kubernetesVersion !== undefined) {
-    if (isKubernetesVersion(payload.kubernetesVersion)) ws.kubernetesVersion = payload.kubernetesVersion;
-    else warnings.push(`kubernetesVersion ${JSON.stringify(payload.kubernetesVersion)} is not one of ${KUBERNETES_VERSIONS.join(', ')}: ignored`);
-  }
+  readTarget(payload, ws, warnings);
   if (payload.staticManifests === true) ws.staticManifests = true;
   const n = documents.length;
   const drafts = readList(payload, 'drafts', warnings, (v) =>
@@ -188,6 +188,30 @@ export function readWorkspaceFile(value: unknown, migrations: Readonly<Record<nu
   return { ok: true, workspace: ws, warnings };
 }
 
+/**
+ * The target release and platform: one this Workbench lacks (a newer or older file) opens at the
+ * nearest it has, and says so; a platform decides the Kubernetes release.
+ */
+function readTarget(payload: Obj, ws: WorkspaceFile, warnings: string[]): void {
+  const v = payload.kubernetesVersion;
+  if (isKubernetesVersion(v)) ws.kubernetesVersion = v;
+  else if (v !== undefined) {
+    const near = nearestKubernetesVersion(v);
+    if (near) ws.kubernetesVersion = near;
+    warnings.push(
+      `kubernetesVersion ${JSON.stringify(v)} is not one of ${KUBERNETES_VERSIONS.join(', ')}: ${near ? `opened at the nearest, ${near}` : 'ignored'}`,
+    );
+  }
+  const p = payload.platform;
+  if (p === undefined) return;
+  const platform = isPlatformId(p) ? p : nearestPlatform(p);
+  if (platform !== p)
+    warnings.push(`platform ${JSON.stringify(p)} is not one of ${PLATFORM_IDS.join(', ')}: ${platform ? `opened at the nearest, ${platform}` : 'ignored'}`);
+  if (!platform) return;
+  ws.platform = platform;
+  ws.kubernetesVersion = platformOf(platform)!.kubernetesVersion;
+}
+
 /** Parses a workspace file's text (JSON) and reads it. */
 export function parseWorkspaceFile(text: string): ReadResult {
   let value: unknown;
@@ -218,11 +242,13 @@ export function toWorkspaceFile(
   tests?: TestsData,
   kubernetesVersion?: KubernetesVersion,
   staticManifests = false,
+  platform?: PlatformId,
 ): WorkspaceFile {
   const ws: WorkspaceFile = {
     format: WORKSPACE_FORMAT,
     version: WORKSPACE_VERSION,
     ...(kubernetesVersion ? { kubernetesVersion } : {}),
+    ...(platform ? { platform } : {}),
     ...(staticManifests ? { staticManifests: true as const } : {}),
     documents: documents.map((d) => ({
       ...(d.name ? { name: d.name } : {}),

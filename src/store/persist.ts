@@ -7,6 +7,7 @@ import { readJSON } from './autosave';
 import { hasGeneratedText, withText, type ListSlot, type WorkspaceDoc } from './documents';
 import { isListSlot } from '../yaml';
 import { isKubernetesVersion, type KubernetesVersion } from '../base/releases';
+import { isPlatformId, nearestPlatform, platformOf, type PlatformId } from '../base/platforms';
 import type { Notice, SavedWorkspace, WorkspaceStore } from './workspace';
 
 /** The localStorage key of the workspace in earlier versions (migrated to IndexedDB on load). */
@@ -34,6 +35,8 @@ interface Saved {
   docs: { id: string; text: string; origin?: string; separator?: string; listItem?: ListSlot; static?: boolean }[];
   /** The target release (absent in workspaces saved before it existed: 1.36). */
   kubernetesVersion?: KubernetesVersion;
+  /** The target platform (absent: upstream Kubernetes). */
+  platform?: string;
   /** Every document is a static manifest (absent: no). */
   staticManifests?: boolean;
   /** The sequence number of the last change saved (absent before the journal existed). */
@@ -55,6 +58,13 @@ export function storageBackend(storage: Pick<Storage, 'getItem' | 'setItem'>, ke
     read: async () => storage.getItem(key) ?? undefined,
     write: async (text) => storage.setItem(key, text),
   };
+}
+
+/** A saved platform: one this app lacks is kept at the nearest it has (with that platform's release). */
+function savedPlatform(v: unknown): { platform: PlatformId; kubernetesVersion: KubernetesVersion } | Record<string, never> {
+  const platform = isPlatformId(v) ? v : nearestPlatform(v);
+  const row = platform ? platformOf(platform) : undefined;
+  return platform && row ? { platform, kubernetesVersion: row.kubernetesVersion } : {};
 }
 
 function parseSaved(raw: unknown): (SavedWorkspace & { seq: number }) | undefined {
@@ -81,6 +91,7 @@ function parseSaved(raw: unknown): (SavedWorkspace & { seq: number }) | undefine
       selectedId,
       seq: typeof saved.seq === 'number' ? saved.seq : 0,
       ...(isKubernetesVersion(saved.kubernetesVersion) ? { kubernetesVersion: saved.kubernetesVersion } : {}),
+      ...savedPlatform(saved.platform),
       ...(saved.staticManifests === true ? { staticManifests: true } : {}),
     };
   } catch {
@@ -115,6 +126,7 @@ export function serialize(s: SavedWorkspace, seq?: number): string {
       ...(d.static ? { static: true } : {}),
     })),
     ...(s.kubernetesVersion ? { kubernetesVersion: s.kubernetesVersion } : {}),
+    ...(s.platform ? { platform: s.platform } : {}),
     ...(s.staticManifests ? { staticManifests: true } : {}),
     ...(seq !== undefined ? { seq } : {}),
   };
@@ -274,6 +286,7 @@ export function startAutosave(
       s.docs === prev.docs &&
       s.selectedId === prev.selectedId &&
       s.kubernetesVersion === prev.kubernetesVersion &&
+      s.platform === prev.platform &&
       s.staticManifests === prev.staticManifests
     )
       return;

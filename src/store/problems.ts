@@ -170,7 +170,10 @@ export function docProblems(doc: WorkspaceDoc, docs: readonly WorkspaceDoc[] = [
   const index = set ? (docs.includes(doc) ? docs.indexOf(doc) : 0) : -1;
   const source = typeof doc.object === 'object' && doc.object !== null && isSourceDocument(doc.object) ? doc.object : undefined;
   const fields = set?.fields.get(index) ?? (source ? sourceFields(source, workspaceObjects(docs)) : checker.fields(doc.object, release));
-  const objectLintList = checker.lints(doc.object, workspaceObjects(docs), release);
+  // the workspace's platform applies at its own release (a caller asking for another release gets upstream's lints)
+  const state = workspace.getState();
+  const platform = release === state.kubernetesVersion ? state.platform : undefined;
+  const objectLintList = checker.lints(doc.object, workspaceObjects(docs), release, platform);
   // caBundle findings come from inspections done in the background (src/store/ca-bundles.ts).
   const caLintList = caBundleFindings(doc.object, { caInspection });
   const caLints = caLintList.length ? JSON.stringify(caLintList) : '';

@@ -5,6 +5,7 @@
  */
 import { parseWorkspaceFile, toWorkspaceFile, testsDataOf, WORKSPACE_FORMAT, type WorkspaceFile } from '../share';
 import { isKubernetesVersion, type KubernetesVersion } from '../base/releases';
+import { isPlatformId, type PlatformId } from '../base/platforms';
 import { docTitle, newId, withText } from './documents';
 import { getTestsData, setTestsData } from './test-inputs';
 import { sampleSnapshot, workspace } from './workspace';
@@ -14,6 +15,19 @@ import { openScratchpad, scratchpad, scratchpadFile } from './scratchpad';
 function kubernetesVersionOf(): KubernetesVersion | undefined {
   const v = (workspace.getState() as { kubernetesVersion?: unknown }).kubernetesVersion;
   return isKubernetesVersion(v) ? v : undefined;
+}
+
+/** The target platform, when there is one. */
+function platformOfState(): PlatformId | undefined {
+  const p = (workspace.getState() as { platform?: unknown }).platform;
+  return isPlatformId(p) ? p : undefined;
+}
+
+/** A file's target: its platform (which brings its Kubernetes release) or its Kubernetes release. */
+function applyTarget(ws: WorkspaceFile): void {
+  const state = workspace.getState() as { setKubernetesVersion?: (v: KubernetesVersion) => void; setPlatform?: (p: PlatformId) => void };
+  if (ws.platform && state.setPlatform) state.setPlatform(ws.platform);
+  else if (ws.kubernetesVersion && state.setKubernetesVersion) state.setKubernetesVersion(ws.kubernetesVersion);
 }
 
 /** The whole workspace, or only the selected document (with its own test data), as a workspace file. */
@@ -34,13 +48,14 @@ export function currentWorkspaceFile(scope: 'workspace' | 'document'): Workspace
     data,
     kubernetesVersionOf(),
     s.staticManifests === true,
+    platformOfState(),
   );
   return scope === 'workspace' ? { ...file, scratchpad: scratchpadFile() } : file;
 }
 
 /** Only the CEL scratchpad (and the target release) as a workspace file: its link opens the scratchpad, the workspace untouched. */
 export function scratchpadWorkspaceFile(): WorkspaceFile {
-  return { ...toWorkspaceFile([], undefined, kubernetesVersionOf()), scratchpad: scratchpadFile() };
+  return { ...toWorkspaceFile([], undefined, kubernetesVersionOf(), false, platformOfState()), scratchpad: scratchpadFile() };
 }
 
 /** Whether a workspace file holds only a scratchpad (opened without replacing the workspace). */
@@ -49,8 +64,7 @@ export const isScratchpadOnly = (ws: WorkspaceFile): boolean => ws.documents.len
 /** Open a scratchpad-only file: the scratchpad (shown at once) and its target release. */
 export function openScratchpadFile(ws: WorkspaceFile): void {
   if (!ws.scratchpad) return;
-  const setVersion = (workspace.getState() as { setKubernetesVersion?: (v: KubernetesVersion) => void }).setKubernetesVersion;
-  if (ws.kubernetesVersion && setVersion) setVersion(ws.kubernetesVersion);
+  applyTarget(ws);
   openScratchpad(ws.scratchpad);
 }
 
@@ -87,8 +101,7 @@ export function openWorkspaceFile(ws: WorkspaceFile, origin = 'shared link'): vo
       docs.map((d) => docTitle(d)),
     ),
   );
-  const setVersion = (state as { setKubernetesVersion?: (v: KubernetesVersion) => void }).setKubernetesVersion;
-  if (ws.kubernetesVersion && setVersion) setVersion(ws.kubernetesVersion);
+  applyTarget(ws);
   (state as { setStaticManifests?: (on: boolean) => void }).setStaticManifests?.(ws.staticManifests === true);
   if (ws.scratchpad) scratchpad.setState(ws.scratchpad);
 }

@@ -146,7 +146,11 @@ export function scenarioOf(name: string, draft: SimulatorDraft, expect: Scenario
 
 export async function runLockout(docs: readonly WorkspaceDoc[]): Promise<LockoutReport | { error: string }> {
   try {
-    return await lockoutReport(objectsOf(docs), { kubernetesVersion: workspace.getState().kubernetesVersion, staticDocuments: staticIndices(docs) });
+    return await lockoutReport(objectsOf(docs), {
+      kubernetesVersion: workspace.getState().kubernetesVersion,
+      platform: workspace.getState().platform,
+      staticDocuments: staticIndices(docs),
+    });
   } catch (e) {
     return { error: `The lockout report failed: ${(e as Error).message}` };
   }

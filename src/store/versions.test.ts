@@ -62,6 +62,51 @@ describe('target Kubernetes version in the workspace', () => {
     expect(loadSaved({ getItem: () => bad })).not.toHaveProperty('kubernetesVersion');
   });
 
+  it('a platform sets its Kubernetes release, is saved and restored; choosing a Kubernetes release leaves it', () => {
+    const ws = createWorkspace({ docs: [], selectedId: null });
+    const before = ws.getState().problemsRevision;
+    ws.getState().setPlatform('openshift-4.19');
+    expect(ws.getState()).toMatchObject({ platform: 'openshift-4.19', kubernetesVersion: '1.32', problemsRevision: before + 1 });
+    const text = serialize(ws.getState());
+    expect(JSON.parse(text)).toMatchObject({ platform: 'openshift-4.19', kubernetesVersion: '1.32' });
+    expect(loadSaved({ getItem: () => text })).toMatchObject({ platform: 'openshift-4.19', kubernetesVersion: '1.32' });
+    // a platform this app lacks is restored at the nearest one, with its release
+    const newer = JSON.stringify({ ...JSON.parse(text), platform: 'openshift-4.30', kubernetesVersion: '1.43' });
+    expect(loadSaved({ getItem: () => newer })).toMatchObject({ platform: 'openshift-4.22', kubernetesVersion: '1.35' });
+    ws.getState().setKubernetesVersion('1.32');
+    expect(ws.getState().platform).toBeUndefined();
+    expect(ws.getState().kubernetesVersion).toBe('1.32');
+    expect(JSON.parse(serialize(ws.getState()))).not.toHaveProperty('platform');
+  });
+
+  it("the app's store: a platform's critical namespaces reach the lints (W27) at its release only", () => {
+    const guard = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: pod-guard-store
+webhooks:
+- name: pods.guard.example.com
+  admissionReviewVersions: [v1]
+  sideEffects: None
+  failurePolicy: Fail
+  clientConfig:
+    url: https://guard.example.com/validate
+  rules:
+  - {operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [pods]}
+`;
+    workspace.getState().importText(guard, 'paste');
+    const doc = workspace.getState().docs.at(-1)!;
+    const w27 = () => docProblems(doc).lints.filter((l) => l.id === 'W27').length;
+    workspace.getState().setKubernetesVersion('1.32');
+    expect(w27()).toBe(0);
+    workspace.getState().setPlatform('openshift-4.19');
+    expect(w27()).toBe(1);
+    // another release asked for explicitly: upstream's lints
+    expect(docProblems(doc, [], '1.33').lints.filter((l) => l.id === 'W27')).toEqual([]);
+    workspace.getState().setKubernetesVersion('1.32');
+    expect(w27()).toBe(0);
+  });
+
   it('convertToV1 rewrites an old document in place, undoably, with a note', () => {
     const ws = createWorkspace({ docs: [], selectedId: null });
     const [id] = ws.getState().importText(OLD_VWC, 'paste');

@@ -6,6 +6,7 @@ import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import { apiVersionOf, convertToV1, KINDS, kindSpecOf, type Fix } from '../k8s';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base';
+import { platformOf, type PlatformId } from '../base/platforms';
 import { clone, getIn, insertAt, moveAt, removeAt, setIn } from '../k8s/edit';
 import type { PathSegment } from '../base/path';
 import { sampleWorkspace, TEMPLATES } from '../k8s/templates';
@@ -31,7 +32,7 @@ export interface Snapshot {
 }
 
 /** What a saved workspace restores: the documents, the target release and whether every document is a static manifest. */
-export type SavedWorkspace = Snapshot & { kubernetesVersion?: KubernetesVersion; staticManifests?: boolean };
+export type SavedWorkspace = Snapshot & { kubernetesVersion?: KubernetesVersion; platform?: PlatformId; staticManifests?: boolean };
 
 export interface Notice {
   level: 'error' | 'info';
@@ -47,6 +48,8 @@ export interface Notice {
 export interface WorkspaceState extends Snapshot {
   /** The target Kubernetes release: served apiVersions, validation, CEL environment, lints, simulation. */
   kubernetesVersion: KubernetesVersion;
+  /** A target platform (base/platforms.ts) built on kubernetesVersion, or upstream Kubernetes when absent. */
+  platform?: PlatformId;
   /** Every admission document of the workspace is a static manifest (besides the documents marked one by one). */
   staticManifests: boolean;
   history: History<Snapshot>;
@@ -84,7 +87,10 @@ export interface WorkspaceActions {
   clearAll(): void;
   /** Keep only these documents (after an import: replace the workspace with the imported files); one undo step. */
   keepOnly(ids: readonly string[]): void;
+  /** Target upstream Kubernetes at this release (no platform). */
   setKubernetesVersion(version: KubernetesVersion): void;
+  /** Target a platform: its Kubernetes release with it. */
+  setPlatform(platform: PlatformId): void;
   /** Mark one document a static manifest (or an API object again): one undo step. */
   setDocStatic(id: string, on: boolean): void;
   /** Mark the whole workspace a static manifest set. */
@@ -248,7 +254,14 @@ export function createWorkspace(initial: SavedWorkspace) {
 
       // problemsRevision: derived problems (validation, CEL, lints) are computed again at the new release
       setKubernetesVersion: (version) =>
-        set((s) => (s.kubernetesVersion === version ? {} : { kubernetesVersion: version, problemsRevision: s.problemsRevision + 1 })),
+        set((s) =>
+          s.kubernetesVersion === version && !s.platform ? {} : { kubernetesVersion: version, platform: undefined, problemsRevision: s.problemsRevision + 1 },
+        ),
+      setPlatform: (platform) => {
+        const row = platformOf(platform);
+        if (!row) return;
+        set((s) => (s.platform === platform ? {} : { kubernetesVersion: row.kubernetesVersion, platform, problemsRevision: s.problemsRevision + 1 }));
+      },
 
       setDocStatic: (id, on) => mapDoc(id, (d) => (!!d.static === on ? d : withStatic(d, on))),
       setStaticManifests: (on) => set((s) => (s.staticManifests === on ? {} : { staticManifests: on, problemsRevision: s.problemsRevision + 1 })),

@@ -1,6 +1,7 @@
 /** Import (file, paste), export (download, copy), undo and redo. */
 import { useRef, useState } from 'react';
 import { KUBERNETES_VERSIONS, isKubernetesVersion } from '../base/releases';
+import { isPlatformId, PLATFORMS } from '../base/platforms';
 import { WORKBENCH_VERSION } from '../base/version';
 import { useWorkspace, workspace } from '../store';
 import { Dialog } from './Dialog';
@@ -81,26 +82,40 @@ function CelStatus() {
   );
 }
 
-/** The cluster's Kubernetes release: what is served, validated and compiled follows it. */
+/** The cluster's Kubernetes release or platform (built on one): what is served, validated and compiled follows it. */
 function TargetVersion() {
   const release = useWorkspace((s) => s.kubernetesVersion);
+  const platform = useWorkspace((s) => s.platform);
+  const choose = (v: string) => {
+    if (isPlatformId(v)) workspace.getState().setPlatform(v);
+    else if (isKubernetesVersion(v)) workspace.getState().setKubernetesVersion(v);
+  };
   return (
     <label
       className="target-version"
-      title="The Kubernetes release of your cluster: served API versions, validation rules, the CEL environment, lints and simulation follow it"
+      title="The Kubernetes release of your cluster, or the platform it runs: served API versions, validation rules, the CEL environment, lints and simulation follow it; a platform adds its critical namespaces to the lockout report"
     >
-      Kubernetes{' '}
+      Target{' '}
       <select
-        value={release}
+        value={platform ?? release}
         data-testid="kubernetes-version"
-        aria-label="Target Kubernetes version"
-        onChange={(e) => isKubernetesVersion(e.target.value) && workspace.getState().setKubernetesVersion(e.target.value)}
+        aria-label="Target Kubernetes version or platform"
+        onChange={(e) => choose(e.target.value)}
       >
-        {KUBERNETES_VERSIONS.map((v) => (
-          <option key={v} value={v}>
-            {v}
-          </option>
-        ))}
+        <optgroup label="Kubernetes">
+          {KUBERNETES_VERSIONS.map((v) => (
+            <option key={v} value={v}>
+              {v}
+            </option>
+          ))}
+        </optgroup>
+        <optgroup label="OpenShift">
+          {PLATFORMS.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.label} (Kubernetes {p.kubernetesVersion})
+            </option>
+          ))}
+        </optgroup>
       </select>
     </label>
   );

@@ -2,13 +2,15 @@
  * Lints: best-practice findings beside validation (what the apiserver accepts but can
  * lock a cluster out, leak enforcement, or waste latency). Rules are tables, by kind:
  * webhook-rules.ts (per webhook, with webhook-match-rules.ts and webhook-client-rules.ts),
- * policy-rules.ts (policies, bindings, MAP), cross-rules.ts (across webhooks and documents);
+ * policy-rules.ts (policies, bindings, MAP), cross-rules.ts (across webhooks and documents),
+ * platform-rules.ts (the target platform's critical namespaces);
  * the caBundle rules are async (ca-rules.ts).
  */
 import { withDefaults } from '../defaults';
 import { fieldPath } from '../../base/path';
 import { kindOf, isObj, type Obj } from './helpers';
 import { CROSS_RULES } from './cross-rules';
+import { PLATFORM_RULES } from './platform-rules';
 import { MAP_RULES, POLICY_RULES } from './policy-rules';
 import type { LintRule } from './rule-types';
 import { WEBHOOK_RULES } from './webhook-rules';
@@ -21,7 +23,7 @@ export { WEBHOOK_RULES as WEBHOOK_LINT_RULES } from './webhook-rules';
 export { lintCaBundles, caBundleLints, caBundleSites, CA_LINT_RULES } from './ca-rules';
 
 /** Every whole-object rule. */
-export const LINT_RULES: readonly LintRule[] = [...POLICY_RULES, ...MAP_RULES, ...CROSS_RULES];
+export const LINT_RULES: readonly LintRule[] = [...POLICY_RULES, ...MAP_RULES, ...CROSS_RULES, ...PLATFORM_RULES];
 
 /** Whether a CA injector fills the configuration's caBundles (read from its annotations). */
 export function caInjected(object: Obj): boolean {
@@ -55,7 +57,8 @@ export function lint(object: unknown, workspace: readonly unknown[] = [], option
   if (Array.isArray(defaulted.webhooks)) defaulted.webhooks.forEach((w, i) => isObj(w) && out.push(...webhookLints(w, i, kind, injected)));
   for (const rule of LINT_RULES) {
     if (!rule.kinds.includes(kind)) continue;
-    for (const f of rule.check({ object: defaulted, workspace, kubernetesVersion: options.kubernetesVersion })) out.push(asLint(rule, f));
+    for (const f of rule.check({ object: defaulted, workspace, kubernetesVersion: options.kubernetesVersion, criticalNamespaces: options.criticalNamespaces }))
+      out.push(asLint(rule, f));
   }
   return out;
 }

@@ -109,6 +109,10 @@ describe('webhook lints', () => {
     expect(ids(vwc(hook, 'ValidatingWebhookConfiguration', { name: 'x', annotations: { 'cert-manager.io/inject-ca-from': 'hooks/cert' } }))).not.toContain(
       'W19 webhooks[0].clientConfig.caBundle',
     );
+    // OpenShift's service CA operator injects it too
+    const serviceCa = ids(vwc(hook, 'ValidatingWebhookConfiguration', { name: 'x', annotations: { 'service.beta.openshift.io/inject-cabundle': 'true' } }));
+    expect(serviceCa).not.toContain('W19 webhooks[0].clientConfig.caBundle');
+    expect(serviceCa).toContain('W03 webhooks[0].failurePolicy');
   });
 
   it('mutating webhooks that fail closed, enforcing webhooks with an objectSelector, in-cluster URLs', () => {

@@ -1,5 +1,6 @@
 import type { Fix } from '../fixes/types';
 import type { KubernetesVersion } from '../../base/releases';
+import type { CriticalNamespace } from '../../base/platforms';
 
 /** A best-practice finding: something the apiserver accepts that can still hurt. Never an error. */
 export interface Lint {
@@ -23,8 +24,11 @@ export interface LintContext {
   workspace: readonly unknown[];
   /** The release the configuration targets (rules about newer CEL libraries); absent = no version rules. */
   kubernetesVersion?: KubernetesVersion;
+  /** The target platform's critical namespaces (base/platforms.ts); absent or empty upstream. */
+  criticalNamespaces?: readonly CriticalNamespace[];
 }
 
 export interface LintOptions {
   kubernetesVersion?: KubernetesVersion;
+  criticalNamespaces?: readonly CriticalNamespace[];
 }

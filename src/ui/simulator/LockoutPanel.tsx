@@ -17,11 +17,12 @@ export default function LockoutPanel() {
   const docs = useWorkspace((s) => s.docs);
   const celState = useWorkspace((s) => s.celState);
   const release = useWorkspace((s) => s.kubernetesVersion); // runs again at another target release
+  const platform = useWorkspace((s) => s.platform); // … or platform (its critical namespaces)
   const allStatic = useWorkspace((s) => s.staticManifests); // … and when the workspace becomes a static manifest set
   const [report, setReport] = useState<LockoutReport | { error: string }>();
   const uid = useId();
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runLockout reads the release and the static flag from the store, so release and allStatic are its triggers
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runLockout reads the release, platform and static flag from the store, so release, platform and allStatic are its triggers
   useEffect(() => {
     if (celState !== 'ready') return;
     let cancelled = false;
@@ -30,7 +31,7 @@ export default function LockoutPanel() {
       cancelled = true;
       clearTimeout(t);
     };
-  }, [celState, docs, release, allStatic]);
+  }, [celState, docs, release, platform, allStatic]);
 
   return (
     <section className="lockout" aria-labelledby={`${uid}-h`}>
