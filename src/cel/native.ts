@@ -11,6 +11,12 @@ import { OP_INDEX, type AsyncRawCall, type EngineFailure } from './ops';
 
 const nodeImport = (name: string): Promise<unknown> => import(/* @vite-ignore */ `node:${name}`);
 
+/** The machine's cores (one engine process each keeps them busy). */
+export async function cores(): Promise<number> {
+  const os = (await nodeImport('os')) as typeof import('node:os');
+  return os.availableParallelism();
+}
+
 /** Where the binary is by default, under the repository (ignored by git). */
 export const NATIVE_ENGINE_PATH = 'node_modules/.cache/admission-workbench/cel-native';
 
@@ -33,7 +39,9 @@ export async function findNativeEngine(): Promise<{ path: string } | { reason: s
   }
   const env = process.env.CEL_NATIVE;
   const bin = env ? path.resolve(env) : root ? path.join(root, NATIVE_ENGINE_PATH) : undefined;
-  if (!bin || !fs.existsSync(bin)) return { reason: `the native CEL engine is not built (npm run build:native)${bin ? `: ${bin} is missing` : ''}` };
+  // an installed package carries the WebAssembly engine only (no wasm/ to build from)
+  if (!bin) return { reason: 'this installation has no native CEL engine (CEL_NATIVE=path names one built from the repository)' };
+  if (!fs.existsSync(bin)) return { reason: `the native CEL engine is not built (npm run build:native; it needs Go 1.26+): ${bin} is missing` };
   if (root) {
     const newest = (dir: string): number =>
       fs.readdirSync(dir, { withFileTypes: true }).reduce((m, e) => {

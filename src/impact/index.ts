@@ -3,7 +3,7 @@
  * through the workspace's admission configuration, beside the cluster's own chain. Pure
  * TypeScript, Node and browser. See README.md.
  */
-export { analyzeImpact, existingKey } from './analyze';
+export { analyzeImpact, existingKey, IN_FLIGHT_PER_ENGINE } from './analyze';
 export { clusterObjects, simulatorDraftOf, type Assumed } from './scenario';
 export type { ExistingImpact, ImpactInput, ImpactOptions, ImpactProgress, ImpactReport } from './analyze';
 export { headlineOf, verdictOf, type ImpactSummary } from './summary';
