@@ -6,7 +6,6 @@
  * (shard.ts), and their outcomes taken into the report in log order.
  */
 import { isObject, nameOf, namespaceOf, obj, str } from '../base/json';
-import { celEngines, celStatus } from '../cel';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
 import type { WebhookResponse } from '../admission';
 import type { AdmissionRequest, UserInfo } from '../request/model';
@@ -19,6 +18,7 @@ import { isUnreadable, logProblems, refusedAt, snapshotProblems, type LogReading
 import { clusterObjects } from './scenario';
 import { readLineBatches, type TextSource } from './lines';
 import type { LaterReads } from './retain';
+import { engineInFlight } from './pool';
 import { shardedReplay, shardObjects, type OpenShard } from './shard';
 import { headlineOf, snapshotTimeNote, type ImpactSummary } from './summary';
 
@@ -72,7 +72,7 @@ export interface ImpactOptions {
    * Decisions in flight at once; results are still taken in log order. Default 1 (each event is
    * taken before the next line is read, so `onEvent` can cancel at once), but with the native
    * engine (Node's default when built), this thread deciding and no `onEvent`:
-   * IN_FLIGHT_PER_ENGINE per engine process, one process per core.
+   * IN_FLIGHT_PER_ENGINE per engine process, one process per core (pool.ts).
    */
   inFlight?: number;
   /**
@@ -101,15 +101,6 @@ export interface ImpactInput {
   /** Indices into `workspace` of the documents loaded from static manifests (the Simulate view's static marks, the CLI's `--static`). */
   staticDocuments?: readonly number[];
   options?: ImpactOptions;
-}
-
-/** Requests in flight per native engine process when this thread decides: their engine calls share round trips. */
-export const IN_FLIGHT_PER_ENGINE = 16;
-
-/** `inFlight` by default: with the native engine, its processes grown to one per core and kept busy; else one at a time. */
-async function defaultInFlight(): Promise<number> {
-  const engines = await celEngines();
-  return celStatus().engine === 'native' ? IN_FLIGHT_PER_ENGINE * engines : 1;
 }
 
 /** Skipped lines kept with their line number (all are counted in `summary.skipped`). */
@@ -217,7 +208,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
   /** Who decides with chains: the last one made is used again for the same chains (the existing objects' when the log changed none). */
   let made: { spec: ChainSpec; decide: Decider } | undefined;
   const decider = (spec: ChainSpec): Decider => (made?.spec === spec ? made.decide : (made = { spec, decide: (options.decider ?? chainDecider)(spec) }).decide);
-  const inFlight = Math.max(1, options.inFlight ?? (options.decider || options.onEvent ? 1 : await defaultInFlight()));
+  const inFlight = Math.max(1, options.inFlight ?? (options.decider || options.onEvent ? 1 : await engineInFlight()));
   const pending: Pending[] = [];
   // with several in flight, half are taken before the next are started: those start in one turn,
   // so their engine requests leave together (one at a time was a pipe write per request)

@@ -3,7 +3,7 @@
  * through the workspace's admission configuration, beside the cluster's own chain. Pure
  * TypeScript, Node and browser. See README.md.
  */
-export { analyzeImpact, existingKey, IN_FLIGHT_PER_ENGINE } from './analyze';
+export { analyzeImpact, existingKey } from './analyze';
 export { clusterObjects, simulatorDraftOf, type Assumed } from './scenario';
 export type { ExistingImpact, ImpactInput, ImpactOptions, ImpactProgress, ImpactReport } from './analyze';
 export { headlineOf, verdictOf, type ImpactSummary } from './summary';
@@ -48,6 +48,7 @@ export { assumedLines, reportJson, reportCsv, reportMarkdown } from './export';
 export {
   decisionPool,
   decisionServer,
+  IN_FLIGHT_PER_ENGINE,
   POOL_DEPTH,
   type DecisionPool,
   type OpenMember,
