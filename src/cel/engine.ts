@@ -130,7 +130,9 @@ async function startNative(): Promise<AsyncCelOps | undefined> {
   const start = () => startNativeEngine(found.path);
   const engines = nativePool(await start(), start);
   pool = engines;
-  return backendOf((op, args) => runOpAsync(engines.call, sessionOf(engines.call), op, args));
+  // one wire session per process: the home's own, which onOne's batches to it use too (two
+  // sessions numbering items for one process gave them each other's ids: native-sessions.test.ts)
+  return backendOf((op, args) => runOpAsync(engines.call, sessionOf(engines.home().call), op, args));
 }
 
 /**

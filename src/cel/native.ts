@@ -163,6 +163,11 @@ export interface NativePool {
    * on another while the one it ran on exited before it finished (its answers are then failures).
    */
   onOne<R>(sequence: (call: AsyncRawCall) => Promise<R>): Promise<R>;
+  /**
+   * The engine that is the home now: its own `call` keys its wire session of batch items
+   * (src/cel/engine.ts sessionOf), whether a batch reaches it through `call` or `onOne`.
+   */
+  home(): NativeEngine;
   /** Starts engines until `n` are live (never fewer than now); resolves with how many are. */
   grow(n: number): Promise<number>;
   size(): number;
@@ -200,6 +205,7 @@ export function nativePool(first: NativeEngine, start: () => Promise<NativeEngin
   };
   return {
     call: homeCall,
+    home: () => home,
     pick,
     async onOne(sequence) {
       for (;;) {
