@@ -6,6 +6,9 @@
 // vendored weight patches: the binary is not downloaded). Skips the build when the binary is
 // newer than every file in wasm/ and this script; CEL_NATIVE_FORCE=1 rebuilds anyway.
 // Needs Go 1.26+ and the module proxy (or a module cache holding wasm/go.sum's modules).
+// `--optional` (npm install's prepare, npm run build): without Go, or when the build fails, it
+// says so and that the CLI will use the WebAssembly engine, and exits 0: the fast path is
+// wanted wherever it can be built, and its absence must not fail an install.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -13,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const srcDir = join(root, 'wasm');
+const optional = process.argv.includes('--optional');
 const out = process.env.CEL_NATIVE ? resolve(process.env.CEL_NATIVE) : join(root, 'node_modules', '.cache', 'admission-workbench', 'cel-native');
 
 /** Newest modification time of the engine's sources (what src/cel/native.ts compares too). */
@@ -26,6 +30,24 @@ function newestSource(dir) {
   return newest;
 }
 
+/** Why the engine was not built: an error, or with --optional a notice and success. */
+function notBuilt(why) {
+  if (!optional) {
+    console.error(`build-native: ${why}`);
+    process.exit(1);
+  }
+  console.warn(
+    `build-native: the native CEL engine was not built: ${why}.\n` +
+      'build-native: the CLI will use the WebAssembly engine (slower impact replays); `npm run build:native` builds the native one once Go is there.',
+  );
+  process.exit(0);
+}
+
+// an installed package has no engine sources: nothing to build (it carries the WebAssembly engine)
+if (!existsSync(join(srcDir, 'go.mod'))) {
+  if (optional) process.exit(0);
+  notBuilt(`no engine sources in ${srcDir}`);
+}
 if (
   !process.env.CEL_NATIVE_FORCE &&
   existsSync(out) &&
@@ -37,8 +59,7 @@ if (
 try {
   execFileSync('go', ['version'], { stdio: 'ignore' });
 } catch {
-  console.error('build-native: the Go toolchain (go 1.26+) is required to build the native CEL engine');
-  process.exit(1);
+  notBuilt('the Go toolchain (go 1.26+) is required to build it and `go` was not found');
 }
 mkdirSync(dirname(out), { recursive: true });
 const t0 = Date.now();
@@ -47,5 +68,11 @@ rmSync(out, { force: true });
 const env = { ...process.env, CGO_ENABLED: '0' };
 delete env.GOOS;
 delete env.GOARCH;
-execFileSync('go', ['build', '-trimpath', '-ldflags=-s -w', '-o', out, '.'], { cwd: srcDir, stdio: 'inherit', env });
+if (optional) console.log('build-native: building the native CEL engine for the CLI (Go; a few minutes the first time, seconds with a warm Go cache)…');
+try {
+  execFileSync('go', ['build', '-trimpath', '-ldflags=-s -w', '-o', out, '.'], { cwd: srcDir, stdio: 'inherit', env });
+} catch (e) {
+  rmSync(out, { force: true });
+  notBuilt(`go build failed (${e.status !== null && e.status !== undefined ? `exit ${e.status}` : e.message})`);
+}
 console.log(`build-native: built ${out} (${(statSync(out).size / 1e6).toFixed(1)} MB) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

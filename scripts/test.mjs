@@ -43,7 +43,8 @@ const STEPS = {
   'test:go': { run: 'npm run test:go', needs: [] },
   // the vitest run of test:unit (which is build:wasm && build:native && vitest run)
   'test:unit': { run: 'npx vitest run', needs: ['build:wasm', 'build:schemas', 'build:native'], after: ['build:oracles'] },
-  build: { run: 'npm run build', needs: ['build:wasm', 'compress:wasm', 'build:schemas'] },
+  // npm run build also builds the native engine when it is not up to date: after build:native, never beside it
+  build: { run: 'npm run build', needs: ['build:wasm', 'compress:wasm', 'build:schemas'], after: ['build:native'] },
   // go vet (the rest of npm run lint): after the Go tests and the oracles, whose compiled packages it
   // finds in Go's build cache instead of compiling them again beside them (listed after vitest and
   // the build, which it must not delay)

@@ -50,13 +50,15 @@ export interface CelStatus {
   restarts?: number;
   /** Where the operations run: the native engine (Node, CEL_ENGINE), the in-process WebAssembly engine, or the page's worker. */
   engine?: 'native' | 'wasm' | 'worker';
+  /** Node on WebAssembly: why not the native engine (not built, older than wasm/, CEL_ENGINE=wasm), for the CLI to say. */
+  notNative?: string;
 }
 
 /** Where the operations run: the in-process engine (Node, with `sync`) or the worker. */
 export type Backend = AsyncCelOps & { sync?: CelOps };
 
 let backend: Backend | undefined;
-/** The native engines (Node, CEL_ENGINE native or auto): the backend's operations go to its home; evaluateBatchOnce to the least busy. */
+/** The native engines (Node, CEL_ENGINE native, auto or unset): the backend's operations go to its home; evaluateBatchOnce to the least busy. */
 let pool: NativePool | undefined;
 
 /** Each engine process's wire session (the items it was sent, by id: ops.ts), by its call. */
@@ -109,35 +111,43 @@ function workerBackend(client: WorkerClient): Backend {
 }
 
 /**
- * Node: the native engine (native.ts) when `CEL_ENGINE` asks for it: `native` (required:
- * loading fails without it), `auto` (when built and up to date, else WebAssembly; the CLI's
- * default, src/cli/bin.ts); unset or `wasm`: none.
+ * Node: the native engine (native.ts) as `CEL_ENGINE` says: `native` (required: loading fails
+ * without it), `auto` or unset (when built and up to date, else WebAssembly: the CLI's and the
+ * library's default, so that `npm install`'s build is used without asking), `wasm`: none.
  */
 async function startNative(): Promise<AsyncCelOps | undefined> {
-  const choice = process.env.CEL_ENGINE ?? 'wasm';
-  if (choice === 'wasm') return undefined;
+  const choice = process.env.CEL_ENGINE || 'auto';
+  if (choice === 'wasm') {
+    status.notNative = 'CEL_ENGINE=wasm';
+    return undefined;
+  }
   if (choice !== 'native' && choice !== 'auto') throw new Error(`CEL_ENGINE=${choice}: expected native, wasm or auto`);
   const { findNativeEngine, nativePool, startNativeEngine } = await import('./native');
   const found = await findNativeEngine();
   if ('reason' in found) {
     if (choice === 'native') throw new Error(found.reason);
+    status.notNative = found.reason;
     return undefined;
   }
   const start = () => startNativeEngine(found.path);
   const engines = nativePool(await start(), start);
   pool = engines;
-  return backendOf((op, args) => runOpAsync(engines.call, sessionOf(engines.home()), op, args));
+  // one wire session per process: the home's own, which onOne's batches to it use too (two
+  // sessions numbering items for one process gave them each other's ids: native-sessions.test.ts)
+  return backendOf((op, args) => runOpAsync(engines.call, sessionOf(engines.home().call), op, args));
 }
 
 /**
- * Node with the native engine: starts engine processes until `n` run (one per core lets the
- * thread that asks keep every core busy with evaluateBatchOnce, the impact replay's batches);
- * resolves with how many answer evaluateBatchOnce: 1 with an engine in this process
- * (WebAssembly) or none loaded.
+ * Node with the native engine: starts engine processes until `n` run (default one per core,
+ * which lets the thread that asks keep every core busy with evaluateBatchOnce, the impact
+ * replay's batches); resolves with how many answer evaluateBatchOnce: 1 with an engine in this
+ * process (WebAssembly) or none loaded.
  */
-export async function celEngines(n: number): Promise<number> {
+export async function celEngines(n?: number): Promise<number> {
   await loadCel();
-  return pool ? pool.grow(n) : 1;
+  if (!pool) return 1;
+  const { cores } = await import('./native');
+  return pool.grow(n ?? (await cores()));
 }
 
 /** The page's base URL (the app is hosted under arbitrary sub-paths: always resolve relative to it). */
@@ -287,5 +297,5 @@ export const currentBackend = (): Backend | undefined => backend;
 /** The backend once the engine is ready (undefined before: ask `ready()`). */
 export const readyBackend = (): Backend | undefined => (status.state === 'ready' ? backend : undefined);
 
-/** The native engines when they answer the operations (Node, CEL_ENGINE native or auto). */
+/** The native engines when they answer the operations (Node, CEL_ENGINE native, auto or unset). */
 export const nativeEngines = (): NativePool | undefined => pool;

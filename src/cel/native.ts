@@ -11,6 +11,12 @@ import { OP_INDEX, type AsyncRawCall, type EngineFailure } from './ops';
 
 const nodeImport = (name: string): Promise<unknown> => import(/* @vite-ignore */ `node:${name}`);
 
+/** The machine's cores (one engine process each keeps them busy). */
+export async function cores(): Promise<number> {
+  const os = (await nodeImport('os')) as typeof import('node:os');
+  return os.availableParallelism();
+}
+
 /** Where the binary is by default, under the repository (ignored by git). */
 export const NATIVE_ENGINE_PATH = 'node_modules/.cache/admission-workbench/cel-native';
 
@@ -33,7 +39,9 @@ export async function findNativeEngine(): Promise<{ path: string } | { reason: s
   }
   const env = process.env.CEL_NATIVE;
   const bin = env ? path.resolve(env) : root ? path.join(root, NATIVE_ENGINE_PATH) : undefined;
-  if (!bin || !fs.existsSync(bin)) return { reason: `the native CEL engine is not built (npm run build:native)${bin ? `: ${bin} is missing` : ''}` };
+  // an installed package carries the WebAssembly engine only (no wasm/ to build from)
+  if (!bin) return { reason: 'this installation has no native CEL engine (CEL_NATIVE=path names one built from the repository)' };
+  if (!fs.existsSync(bin)) return { reason: `the native CEL engine is not built (npm run build:native; it needs Go 1.26+): ${bin} is missing` };
   if (root) {
     const newest = (dir: string): number =>
       fs.readdirSync(dir, { withFileTypes: true }).reduce((m, e) => {
@@ -149,18 +157,17 @@ export async function startNativeEngine(bin: string): Promise<NativeEngine> {
  */
 export interface NativePool {
   call: AsyncRawCall;
-  /**
-   * The engine `call` goes to now (its own call): batch items are registered per engine process
-   * (ops.ts WireSession), so `call` packs them in the session of that engine's call, the one
-   * `onOne` uses — two sessions numbering items for one process would give one id two items.
-   */
-  home(): AsyncRawCall;
   pick(): NativeEngine;
   /**
    * Runs `sequence` (calls that store nothing beyond it) on the least busy live engine, and again
    * on another while the one it ran on exited before it finished (its answers are then failures).
    */
   onOne<R>(sequence: (call: AsyncRawCall) => Promise<R>): Promise<R>;
+  /**
+   * The engine that is the home now: its own `call` keys its wire session of batch items
+   * (src/cel/engine.ts sessionOf), whether a batch reaches it through `call` or `onOne`.
+   */
+  home(): NativeEngine;
   /** Starts engines until `n` are live (never fewer than now); resolves with how many are. */
   grow(n: number): Promise<number>;
   size(): number;
@@ -198,7 +205,7 @@ export function nativePool(first: NativeEngine, start: () => Promise<NativeEngin
   };
   return {
     call: homeCall,
-    home: () => home.call,
+    home: () => home,
     pick,
     async onOne(sequence) {
       for (;;) {

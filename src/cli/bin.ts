@@ -3,8 +3,8 @@ import { defaultWorkers, isImpactWorker, runImpactWorker, threadShard, workerPoo
 import { runCli } from './main';
 import { nodeIO } from './node-io';
 
-// The native CEL engine when built and up to date (npm run build:native), else WebAssembly (src/cel/native.ts).
-process.env.CEL_ENGINE ??= 'auto';
+// The CEL engine: the native one when built and up to date (npm install and npm run build build it
+// where Go is), else WebAssembly; CEL_ENGINE chooses (src/cel/engine.ts). `impact` says which it used.
 
 if (isImpactWorker()) {
   // this bundle started as one of `impact`'s worker threads

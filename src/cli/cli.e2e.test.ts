@@ -14,10 +14,14 @@ const root = join(import.meta.dirname, '..', '..');
 const check = relative(root, join(import.meta.dirname, 'fixtures', 'check'));
 const webhook = join(check, 'nested', 'deeper', 'webhook.yml');
 
-function run(args: string[], input?: string | Buffer) {
+/** The environment of a user who set nothing: no CEL_ENGINE, no CEL_NATIVE (the defaults are what is tested). */
+const userEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'CEL_ENGINE' && k !== 'CEL_NATIVE'));
+
+function run(args: string[], input?: string | Buffer, env: NodeJS.ProcessEnv = userEnv) {
   const r = spawnSync(process.execPath, ['bin/admission-workbench.mjs', ...args], {
     cwd: root,
     input,
+    env,
     encoding: 'utf8',
     timeout: 120_000,
     maxBuffer: 64 * 1024 * 1024,
@@ -129,10 +133,20 @@ describe('admission-workbench (spawned)', { timeout: 180_000 }, () => {
     expect(report.events).toHaveLength(report.summary.events);
     for (const shards of ['1', '3']) {
       const r = run([...args, '--shards', shards, '--audit', join(audit, 'audit.log')]);
-      expect([r.code, r.err]).toEqual([one.code, '']);
+      expect(r.code).toBe(one.code);
+      // with no CEL_ENGINE the CLI takes the native engine (npm run test:unit builds it, as npm install does) and says so
+      expect(r.err).toMatch(/^admission-workbench impact: CEL engine: native \(\d+ processes\)\n$/);
       expect(JSON.parse(r.out)).toEqual(report);
     }
     const piped = run([...args, '--shards', '2', '--audit', '-'], readFileSync(join(root, audit, 'audit.log')));
     expect(JSON.parse(piped.out)).toEqual(report);
+    // without the native engine: the same report from WebAssembly, and the run says which engine and why
+    const missing = join(mkdtempSync(join(tmpdir(), 'no-native-')), 'cel-native');
+    const wasm = run([...args, '--audit', join(audit, 'audit.log')], undefined, { ...userEnv, CEL_NATIVE: missing });
+    expect(wasm.err).toMatch(
+      /^admission-workbench impact: CEL engine: WebAssembly \(\d+ worker threads?; not the native engine: the native CEL engine is not built \(npm run build:native; it needs Go 1\.26\+\): .* is missing\)\n$/,
+    );
+    expect(wasm.err).toContain(missing);
+    expect(JSON.parse(wasm.out)).toEqual(report);
   });
 });

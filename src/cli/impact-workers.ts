@@ -62,6 +62,8 @@ export interface WorkerPool {
   decider: (spec: ChainSpec) => Decider;
   /** Decisions in flight that keep every worker busy. */
   inFlight: number;
+  /** Its worker threads. */
+  size?: number;
   close(): void;
 }
 
@@ -103,6 +105,7 @@ export function workerPool(script: URL, n: number): WorkerPool {
   let pool: ReturnType<typeof decisionPool> | undefined;
   return {
     inFlight: n * POOL_DEPTH,
+    size: n,
     decider(spec) {
       // the log changed the chains (or the existing objects are judged with the snapshot's): the same workers, other chains
       if (pool) {

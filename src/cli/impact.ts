@@ -10,6 +10,7 @@ import { celEngines, celStatus, loadCel } from '../cel';
 import {
   analyzeImpact,
   assumedLines,
+  IN_FLIGHT_PER_ENGINE,
   groupEvents,
   reasonOf,
   isAdmissionObject,
@@ -82,9 +83,6 @@ never as a change (--fail-on does not count them).
 Exit status: 0 nothing at or above --fail-on, 1 something is, 2 usage error or unreadable input (a
 file that cannot be read, an audit log with no audit event, a snapshot with no object or that is a log).
 `;
-
-/** Requests in flight per engine process when this thread decides: their engine calls share round trips. */
-const IN_FLIGHT_PER_ENGINE = 16;
 
 const FORMATS = ['text', 'json', 'markdown', 'github'] as const;
 const FAIL_ON = ['newly-denied', 'newly-warned', 'any-change'] as const;
@@ -321,6 +319,21 @@ async function readSnapshots(paths: readonly string[], io: ImpactIO, tty: boolea
   return { objects, problems, skipped };
 }
 
+/**
+ * Which CEL engine decides, and how many of it: `main` engine processes of this thread (native),
+ * and `threads` + `shards` threads with an engine each. Said on every run: the native engine is
+ * several times faster, and a run that fell back to WebAssembly says why.
+ */
+export function engineLine(main: number, threads: number, shards: number): string {
+  const status = celStatus();
+  if (status.engine === 'native') {
+    const n = main + threads + shards;
+    return `CEL engine: native (${n} process${n === 1 ? '' : 'es'})`;
+  }
+  const t = threads + shards;
+  return `CEL engine: WebAssembly (${t ? `${t} worker thread${t === 1 ? '' : 's'}` : 'this thread'}; not the native engine: ${status.notNative ?? 'not loaded'})`;
+}
+
 export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<number> {
   const args = parseImpactArgs(argv);
   if ('help' in args) {
@@ -389,6 +402,7 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
   const cores = io.cores?.() ?? 1;
   const shardCount = args.shards ?? (celStatus().engine === 'native' && !pool && cores > 1 ? cores : 0);
   const shards = audit && shardCount > 0 ? io.impactShards?.(shardCount) : undefined;
+  io.stderr(`admission-workbench impact: ${engineLine(threads === 0 ? engines : 1, pool ? (pool.size ?? 0) : 0, shards?.length ?? 0)}\n`);
   const report = await analyzeImpact({
     workspace: workspace.objects,
     ...(args.cluster.length ? { cluster: cluster.objects } : {}),

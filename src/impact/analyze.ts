@@ -18,6 +18,7 @@ import { isUnreadable, logProblems, refusedAt, snapshotProblems, type LogReading
 import { clusterObjects } from './scenario';
 import { readLineBatches, type TextSource } from './lines';
 import type { LaterReads } from './retain';
+import { engineInFlight } from './pool';
 import { shardedReplay, shardObjects, type OpenShard } from './shard';
 import { headlineOf, snapshotTimeNote, type ImpactSummary } from './summary';
 
@@ -67,7 +68,12 @@ export interface ImpactOptions {
    * `chainDecider`, on this thread). The CLI passes a pool of worker threads, one engine each.
    */
   decider?: (spec: ChainSpec) => Decider;
-  /** Decisions in flight at once (default 1); results are still taken in log order. */
+  /**
+   * Decisions in flight at once; results are still taken in log order. Default 1 (each event is
+   * taken before the next line is read, so `onEvent` can cancel at once), but with the native
+   * engine (Node's default when built), this thread deciding and no `onEvent`:
+   * IN_FLIGHT_PER_ENGINE per engine process, one process per core (pool.ts).
+   */
   inFlight?: number;
   /**
    * For each object, the last line that reads it (default: keep every object): `laterReads`
@@ -202,7 +208,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
   /** Who decides with chains: the last one made is used again for the same chains (the existing objects' when the log changed none). */
   let made: { spec: ChainSpec; decide: Decider } | undefined;
   const decider = (spec: ChainSpec): Decider => (made?.spec === spec ? made.decide : (made = { spec, decide: (options.decider ?? chainDecider)(spec) }).decide);
-  const inFlight = Math.max(1, options.inFlight ?? 1);
+  const inFlight = Math.max(1, options.inFlight ?? (options.decider || options.onEvent ? 1 : await engineInFlight()));
   const pending: Pending[] = [];
   // with several in flight, half are taken before the next are started: those start in one turn,
   // so their engine requests leave together (one at a time was a pipe write per request)

@@ -48,6 +48,7 @@ export { assumedLines, reportJson, reportCsv, reportMarkdown } from './export';
 export {
   decisionPool,
   decisionServer,
+  IN_FLIGHT_PER_ENGINE,
   POOL_DEPTH,
   type DecisionPool,
   type OpenMember,

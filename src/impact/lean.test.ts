@@ -4,7 +4,7 @@
  * for what the lean path reads (the bench's candidate, messages, validationActions, selectors,
  * params, budgets …), on generated denial sets and on the real apiserver's audit log; and the lean
  * path must decide a good share of them itself, else this compares the full run with itself.
- * `CEL_ENGINE=native npx vitest run src/impact/lean.test.ts` runs it on the native engine.
+ * It runs on the native engine when that is built (the default in Node); `CEL_ENGINE=wasm` runs it on WebAssembly.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

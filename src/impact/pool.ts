@@ -8,6 +8,7 @@
  * sends them to every member after the asks before. Results come back in any order: analyzeImpact
  * takes them in the order started (`inFlight`), so the report is that of one at a time.
  */
+import { celEngines, celStatus } from '../cel';
 import type { AdmissionRequest } from '../request/model';
 import { chainDecider, type ChainSpec, type Decider, type DecisionPair } from './decide';
 
@@ -47,6 +48,18 @@ export interface DecisionPool {
 
 /** Requests each member should hold to keep it busy while answers travel back (analyzeImpact's `inFlight` is members × this). */
 export const POOL_DEPTH = 16;
+
+/** Requests in flight per native engine process when this thread decides: their engine calls share round trips. */
+export const IN_FLIGHT_PER_ENGINE = 16;
+
+/**
+ * analyzeImpact's `inFlight` when the caller sets none and this thread decides: with the native
+ * engine (Node's default), its processes grown to one per core and kept busy; else one at a time.
+ */
+export async function engineInFlight(): Promise<number> {
+  const engines = await celEngines();
+  return celStatus().engine === 'native' ? IN_FLIGHT_PER_ENGINE * engines : 1;
+}
 
 /** See the module comment. `fallback` is called at most once, when first needed. */
 export function decisionPool(members: readonly OpenMember[], fallback: () => Decider): DecisionPool {
