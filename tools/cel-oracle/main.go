@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/google/cel-go/cel"
 	admissionv1 "k8s.io/api/admission/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -64,8 +63,8 @@ type answer struct {
 
 type accessor string
 
-func (a accessor) GetExpression() string    { return string(a) }
-func (a accessor) ReturnTypes() []*cel.Type { return []*cel.Type{cel.AnyType} }
+func (a accessor) GetExpression() string   { return string(a) }
+func (a accessor) ReturnTypes() []*celType { return []*celType{celAnyType} }
 
 // noOpinion answers every check as an authorizer without rules (the engine's default).
 type noOpinion struct{}
@@ -141,18 +140,18 @@ func main() {
 
 // staticCostEnv is the write-time environment with the policy's variables declared, for the
 // static cost estimate (plugincel's createEnvForOpts, which is unexported, with the strict cost option).
-func staticCostEnv(base *environment.EnvSet) *cel.Env {
+func staticCostEnv(base *environment.EnvSet) *celEnv {
 	requestType := plugincel.BuildRequestType()
 	namespaceType := plugincel.BuildNamespaceType()
 	extended, err := base.Extend(environment.VersionedOptions{
 		IntroducedVersion: version.MajorMinor(1, 0),
-		EnvOptions: []cel.EnvOption{
-			cel.Variable(plugincel.ObjectVarName, cel.DynType),
-			cel.Variable(plugincel.OldObjectVarName, cel.DynType),
-			cel.Variable(plugincel.NamespaceVarName, namespaceType.CelType()),
-			cel.Variable(plugincel.RequestVarName, requestType.CelType()),
-			cel.Variable(plugincel.AuthorizerVarName, library.AuthorizerType),
-			cel.Variable(plugincel.RequestResourceAuthorizerVarName, library.ResourceCheckType),
+		EnvOptions: []celEnvOption{
+			celVariable(plugincel.ObjectVarName, celDynType),
+			celVariable(plugincel.OldObjectVarName, celDynType),
+			celVariable(plugincel.NamespaceVarName, namespaceType.CelType()),
+			celVariable(plugincel.RequestVarName, requestType.CelType()),
+			celVariable(plugincel.AuthorizerVarName, library.AuthorizerType),
+			celVariable(plugincel.RequestResourceAuthorizerVarName, library.ResourceCheckType),
 		},
 		DeclTypes: []*apiservercel.DeclType{namespaceType, requestType},
 	}, environment.StrictCostOpt)

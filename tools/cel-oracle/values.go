@@ -5,35 +5,30 @@ import (
 	"math"
 	"strconv"
 	"time"
-
-	"github.com/google/cel-go/checker"
-	"github.com/google/cel-go/common/types"
-	"github.com/google/cel-go/common/types/ref"
-	"github.com/google/cel-go/common/types/traits"
 )
 
 // toJSON writes a CEL value in the engine's documented JSON form (wasm/values.go's header):
 // int/uint as numbers within ±2^53, else decimal strings; NaN/±Inf as strings; bytes base64;
 // durations as "5400s"; timestamps RFC 3339 UTC; types by name; optionals as value or null;
 // maps as objects; other values by their string conversion, else their type name.
-func toJSON(v ref.Val) any {
+func toJSON(v refVal) any {
 	const maxSafe = 1 << 53
 	switch t := v.(type) {
-	case nil, types.Null:
+	case nil, typesNull:
 		return nil
-	case types.Bool:
+	case typesBool:
 		return bool(t)
-	case types.Int:
+	case typesInt:
 		if t <= maxSafe && t >= -maxSafe {
 			return int64(t)
 		}
 		return strconv.FormatInt(int64(t), 10)
-	case types.Uint:
+	case typesUint:
 		if t <= maxSafe {
 			return uint64(t)
 		}
 		return strconv.FormatUint(uint64(t), 10)
-	case types.Double:
+	case typesDouble:
 		f := float64(t)
 		switch {
 		case math.IsNaN(f):
@@ -44,39 +39,39 @@ func toJSON(v ref.Val) any {
 			return "-Inf"
 		}
 		return f
-	case types.String:
+	case typesString:
 		return string(t)
-	case types.Bytes:
+	case typesBytes:
 		return base64.StdEncoding.EncodeToString([]byte(t))
-	case types.Duration:
-		return t.ConvertToType(types.StringType).Value()
-	case types.Timestamp:
+	case typesDuration:
+		return t.ConvertToType(typesStringType).Value()
+	case typesTimestamp:
 		return t.Time.UTC().Format(time.RFC3339Nano)
-	case ref.Type:
+	case refType:
 		return t.TypeName()
-	case *types.Optional:
+	case *typesOptional:
 		if t.HasValue() {
 			return toJSON(t.GetValue())
 		}
 		return nil
 	}
-	if m, ok := v.(traits.Mapper); ok {
+	if m, ok := v.(traitsMapper); ok {
 		out := map[string]any{}
-		for it := m.Iterator(); it.HasNext() == types.True; {
+		for it := m.Iterator(); it.HasNext() == typesTrue; {
 			k := it.Next()
-			key := k.ConvertToType(types.StringType)
-			out[string(key.(types.String))] = toJSON(m.Get(k))
+			key := k.ConvertToType(typesStringType)
+			out[string(key.(typesString))] = toJSON(m.Get(k))
 		}
 		return out
 	}
-	if l, ok := v.(traits.Lister); ok {
+	if l, ok := v.(traitsLister); ok {
 		out := []any{}
-		for it := l.Iterator(); it.HasNext() == types.True; {
+		for it := l.Iterator(); it.HasNext() == typesTrue; {
 			out = append(out, toJSON(it.Next()))
 		}
 		return out
 	}
-	if s, ok := v.ConvertToType(types.StringType).(types.String); ok {
+	if s, ok := v.ConvertToType(typesStringType).(typesString); ok {
 		return string(s)
 	}
 	return v.Type().TypeName()
@@ -85,7 +80,7 @@ func toJSON(v ref.Val) any {
 // noSizes: no size information about object/oldObject/params (they are dyn).
 type noSizes struct{}
 
-func (noSizes) EstimateSize(checker.AstNode) *checker.SizeEstimate { return nil }
-func (noSizes) EstimateCallCost(string, string, *checker.AstNode, []checker.AstNode) *checker.CallEstimate {
+func (noSizes) EstimateSize(astNode) *sizeEstimate { return nil }
+func (noSizes) EstimateCallCost(string, string, *astNode, []astNode) *callEstimate {
 	return nil
 }

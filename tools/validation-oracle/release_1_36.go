@@ -1,4 +1,4 @@
-//go:build !k8s130 && !k8s137
+//go:build !k8s130 && !k8s137 && !k8s138
 
 package main
 
