@@ -81,15 +81,15 @@ function byteString(v: unknown, path: PathSegment[], problems: Problems): string
   return `k8s_openapi::ByteString(b"${text}".to_vec())`;
 }
 
-function value(
-  v: unknown,
-  shape: FieldShape | undefined,
-  schemas: SchemaDefinitions,
-  path: PathSegment[],
-  indent: string,
-  problems: Problems,
-  doc: CodeDoc,
-): string {
+/** What writing one object needs throughout: the release's schema, the problems found, the document (its comments). */
+interface Writer {
+  schemas: SchemaDefinitions;
+  problems: Problems;
+  doc: CodeDoc;
+}
+
+function value(w: Writer, v: unknown, shape: FieldShape | undefined, path: PathSegment[], indent: string): string {
+  const { problems } = w;
   const inner = `${indent}    `;
   if (!shape || shape.kind === 'any') {
     problems.add(path, 'k8s-openapi has no type for this field');
@@ -97,20 +97,18 @@ function value(
   }
   if (shape.kind === 'list') {
     if (!Array.isArray(v)) return mismatch(problems, path, 'a list');
-    return v.length
-      ? `vec![\n${v.map((x, i) => `${inner}${value(x, shape.items, schemas, [...path, i], inner, problems, doc)},\n`).join('')}${indent}]`
-      : 'vec![]';
+    return v.length ? `vec![\n${v.map((x, i) => `${inner}${value(w, x, shape.items, [...path, i], inner)},\n`).join('')}${indent}]` : 'vec![]';
   }
   if (shape.kind === 'map') {
     if (!isObject(v)) return mismatch(problems, path, 'a map');
-    const entries = setFields(v).map(([k, x]) => `${inner}(${rustString(k)}, ${value(x, shape.values, schemas, [...path, k], inner, problems, doc)}),\n`);
+    const entries = setFields(v).map(([k, x]) => `${inner}(${rustString(k)}, ${value(w, x, shape.values, [...path, k], inner)}),\n`);
     return entries.length ? `std::collections::BTreeMap::from([\n${entries.join('')}${indent}])` : 'std::collections::BTreeMap::new()';
   }
   if (shape.kind === 'struct') {
     if (!isObject(v)) return mismatch(problems, path, 'an object');
     if (shape.definition === 'io.k8s.apimachinery.pkg.apis.meta.v1.Time' || shape.definition.endsWith('.MicroTime'))
       problems.add(path, 'a server-set time: export with server fields stripped');
-    return struct(v, shape, schemas, path, indent, problems, doc);
+    return struct(w, v, shape, path, indent);
   }
   if (shape.format === 'byte') return byteString(v, path, problems);
   if (shape.format === 'date-time') {
@@ -137,15 +135,8 @@ function mismatch(problems: Problems, path: PathSegment[], expected: string): st
   return 'Default::default()';
 }
 
-function struct(
-  v: Obj,
-  shape: Extract<FieldShape, { kind: 'struct' }>,
-  schemas: SchemaDefinitions,
-  path: PathSegment[],
-  indent: string,
-  problems: Problems,
-  doc: CodeDoc,
-): string {
+function struct(w: Writer, v: Obj, shape: Extract<FieldShape, { kind: 'struct' }>, path: PathSegment[], indent: string): string {
+  const { schemas, problems, doc } = w;
   const inner = `${indent}    `;
   const top = path.length === 0;
   const fields = setFields(v)
@@ -159,7 +150,7 @@ function struct(
       }
       // k8s-openapi: required fields (and a resource's metadata) are plain, the rest Option
       const plain = shape.required.includes(k) || (top && k === 'metadata');
-      const code = value(x, field, schemas, p, inner, problems, doc);
+      const code = value(w, x, field, p, inner);
       const comments = commentsAt(doc, p).map((c) => `${inner}//${c ? ` ${c}` : ''}\n`);
       return `${comments.join('')}${inner}${rustField(k)}: ${plain ? code : `Some(${code})`},\n`;
     });
@@ -186,7 +177,7 @@ export function exportRust(docs: readonly CodeDoc[], options: RustOptions): Code
     }
     const comments = commentsAt(doc, []).map((c) => `//${c ? ` ${c}` : ''}\n`);
     fns.push(
-      `${comments.join('')}/// ${objectLabel(doc.object)}\npub fn ${names[i]}() -> ${rustType(shape.definition)} {\n    ${struct(doc.object, shape, options.schemas, [], '    ', problems, doc)}\n}\n`,
+      `${comments.join('')}/// ${objectLabel(doc.object)}\npub fn ${names[i]}() -> ${rustType(shape.definition)} {\n    ${struct({ schemas: options.schemas, problems, doc }, doc.object, shape, [], '    ')}\n}\n`,
     );
     return problems.list;
   });
