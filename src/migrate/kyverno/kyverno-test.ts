@@ -124,10 +124,9 @@ export function importKyvernoTest(testPath: string, files: Readonly<Record<strin
       const ns = namespaced ? namespaceOf(object) || 'default' : '';
       const obj2 = namespaced && !namespaceOf(object) ? { ...object, metadata: { ...obj(object.metadata), namespace: ns } } : object;
       const actions = strList(obj(target.binding?.spec).validationActions);
-      const expect: PolicyTestCase['expect'] = {
-        outcome:
-          outcome === 'deny' && target.policy.kind === 'ValidatingAdmissionPolicy' && !actions.includes('Deny') && actions.includes('Warn') ? 'warn' : outcome,
-      };
+      // fail under the binding's actions: Deny denies, Warn admits with a warning, Audit alone admits
+      const failed: CaseOutcome = actions.includes('Deny') ? 'deny' : actions.includes('Warn') ? 'warn' : 'admit';
+      const expect: PolicyTestCase['expect'] = { outcome: outcome === 'deny' && target.policy.kind === 'ValidatingAdmissionPolicy' ? failed : outcome };
       const after = patched.find((p) => nameOf(p) === namePart && kindOf(p) === kind);
       if (after && outcome === 'admit')
         expect.object = namespaced && !namespaceOf(after) ? { ...after, metadata: { ...obj(after.metadata), namespace: ns } } : after;
