@@ -9,7 +9,7 @@
  * policy gets its own pair; Kyverno's engine decides each rule on its own too.
  */
 import { isObject, list, obj, objList, str, type Obj } from '../../base/json';
-import { kyvernoOnlyReason, type SourceExpression } from './libraries';
+import { kyvernoOnlyReason, nonOptionalOrValue, type SourceExpression } from './libraries';
 import { translateMatch } from './match';
 import { inNamespace, ref, validatingBinding, validatingPolicy } from './objects';
 import type { RuleContext, RuleConversion } from './rule-types';
@@ -30,6 +30,13 @@ export function celRuleExpressions(rule: Obj, index: number): SourceExpression[]
     out.push({ path: `${at}.validate.cel.auditAnnotations[${i}].valueExpression`, expression: str(a.valueExpression) }),
   );
   return out;
+}
+
+/** Kyverno's CEL gives x for `x.orValue(y)` on a non-optional x; the apiserver's fails. */
+export function orValueDifference(expressions: readonly SourceExpression[]): string | undefined {
+  const found = expressions.flatMap((e) => nonOptionalOrValue(e.expression).map((r) => `${e.path}: ${r}.orValue(…)`));
+  if (found.length)
+    return `orValue on a value that is not optional (${found.join('; ')}): Kyverno's CEL returns the value, the apiserver's fails with "no such overload"`;
 }
 
 /** The binding's validationActions from the rule's or the policy's failure action. */
@@ -88,6 +95,9 @@ export function convertCelRule(ctx: RuleContext): RuleConversion {
   if (isObject(spec.webhookConfiguration) && list(spec.webhookConfiguration.matchConditions).length)
     differences.push("spec.webhookConfiguration.matchConditions (Kyverno's webhook) are not converted");
   if (cel.paramKind && !cel.paramRef) differences.push('paramKind without paramRef: the binding has no paramRef');
+
+  const orValue = orValueDifference(celRuleExpressions(rule, index));
+  if (orValue) differences.push(orValue);
 
   const autogen = legacyAutogen(ctx, vap, binding);
   objects.push(...autogen.objects);

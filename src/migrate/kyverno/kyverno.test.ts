@@ -10,7 +10,7 @@ import { parseDocuments } from '../../yaml';
 import { convertPolicies } from '../index';
 import { celAutogen } from './autogen';
 import { importKyvernoTest } from './kyverno-test';
-import { kyvernoOnlyNames } from './libraries';
+import { kyvernoOnlyNames, nonOptionalOrValue } from './libraries';
 import { parseKindSelector } from './match';
 
 const OPTIONS = { kubernetesVersion: '1.36', gatekeeper: 'standalone' } as const;
@@ -177,6 +177,11 @@ describe('helpers', () => {
     expect(kyvernoOnlyNames('image.GetMetadata(c.image).config')).toEqual([{ name: 'image.GetMetadata', library: 'image data (registry lookups)' }]);
     expect(kyvernoOnlyNames("'resource.Get(' + x")).toEqual([]);
     expect(kyvernoOnlyNames('json.unmarshal(object.data.x)').map((n) => n.name)).toEqual(['json.unmarshal']);
+  });
+  it('orValue on a value that is not optional (Kyverno gives the value, the apiserver fails)', () => {
+    expect(nonOptionalOrValue('c.volumeMounts.orValue([]).all(v, v.readOnly)')).toEqual(['c.volumeMounts']);
+    expect(nonOptionalOrValue('object.spec.?initContainers.orValue([]) + x[?"a"].orValue(1) + optional.of(1).orValue(2) + l.first().orValue(0)')).toEqual([]);
+    expect(nonOptionalOrValue("'a.orValue(b)'")).toEqual([]);
   });
   it('kind selectors as kubeutils.ParseKindSelector', () => {
     expect(parseKindSelector('Pod')).toEqual({ group: '*', version: '*', kind: 'Pod', subresource: '' });

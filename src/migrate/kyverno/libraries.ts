@@ -78,3 +78,34 @@ export function kyvernoOnlyReason(expressions: readonly SourceExpression[]): str
   }
   return found.length ? `uses Kyverno-only CEL: ${found.join('; ')}` : undefined;
 }
+
+// `x.orValue(y)` on a value that is not optional: Kyverno's compiler rewrites it (its
+// OrValueCompat macro, cel-go 0.27 behaviour) to give x; the apiserver's CEL fails with "no such
+// overload". The receiver is read back from the call: optional when its path has `?` (`.?f`,
+// `[?k]`) or is a call that makes one (`optional.of`, `first()`, `last()` …).
+const OPTIONAL_CALLS = /(?:optional\.(?:of|ofNonZeroValue|none)|\.first|\.last|\.or)\s*\($/;
+
+/** The `.orValue(` calls of `expression` whose receiver is not optional (their receiver text). */
+export function nonOptionalOrValue(expression: string): string[] {
+  const text = withoutStrings(expression);
+  const out: string[] = [];
+  for (const m of text.matchAll(/\.orValue\s*\(/g)) {
+    // walk back over the receiver: identifiers, dots, `?`, balanced () and []
+    let i = m.index;
+    let depth = 0;
+    while (i > 0) {
+      const c = text[i - 1]!;
+      if (c === ')' || c === ']') depth++;
+      else if (c === '(' || c === '[') {
+        if (depth === 0) break;
+        depth--;
+      } else if (depth === 0 && !/[\w.?]/.test(c)) break;
+      i--;
+    }
+    const receiver = text.slice(i, m.index);
+    const head = receiver.replace(/\([^()]*\)$/, '(');
+    if (receiver.includes('?') || OPTIONAL_CALLS.test(head)) continue;
+    out.push(expression.slice(i, m.index).trim());
+  }
+  return out;
+}

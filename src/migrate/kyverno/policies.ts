@@ -11,6 +11,7 @@ import { isObject, obj, objList, str, strList, type Obj } from '../../base/json'
 import { releaseOf, type KubernetesVersion } from '../../base/releases';
 import type { RuleResult } from '../types';
 import { celAutogen } from './autogen';
+import { orValueDifference } from './cel-rule';
 import { kyvernoOnlyReason, type SourceExpression } from './libraries';
 import { inNamespace, mutatingBinding, mutatingPolicy, ref, validatingBinding, validatingPolicy } from './objects';
 
@@ -144,6 +145,8 @@ export function convertMutatingPolicy(policy: Obj, version: KubernetesVersion): 
   const objects = [map, mutatingBinding(apiVersion, name, policy.kind === 'NamespacedMutatingPolicy' && ns ? inNamespace(ns) : {})];
 
   const differences: string[] = ["not held to Kyverno's MutatingPolicy engine: the Kyverno oracle decides validating policies only"];
+  const orValue = orValueDifference(specExpressions(spec));
+  if (orValue) differences.push(orValue);
   const nsd = namespacedDifference(policy);
   if (nsd) differences.push(nsd);
   for (const k of ['namespaceSelector', 'objectSelector', 'excludeResourceRules', 'matchPolicy'])
