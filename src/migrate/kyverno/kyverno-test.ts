@@ -92,7 +92,10 @@ export function importKyvernoTest(testPath: string, files: Readonly<Record<strin
     const ruleName = str(result.rule);
     // a CEL policy is one rule, named after the policy; a legacy rule by its name
     const legacy = (kind: string) => kind === 'ClusterPolicy' || kind === 'Policy';
-    const rule = conversion.rules.find((r) => r.source.name === policyName && (!legacy(r.source.kind) || !ruleName || r.source.rule === ruleName));
+    // results of Kyverno's pod-controller rules name them `autogen-<rule>` / `autogen-cronjob-<rule>` (cut at 63 characters)
+    const base = ruleName.replace(/^autogen-(cronjob-)?/, '');
+    const named = (r: string) => r === ruleName || (base !== ruleName && r.startsWith(base));
+    const rule = conversion.rules.find((r) => r.source.name === policyName && (!legacy(r.source.kind) || !ruleName || named(r.source.rule)));
     if (!rule) return problems.push({ path: at, message: `no converted rule for policy '${policyName}'${ruleName ? ` rule '${ruleName}'` : ''}` });
     if (rule.status === 'unsupported')
       return problems.push({ path: at, message: `rule '${rule.source.rule}' of '${policyName}' is not converted: ${rule.reason ?? ''}` });
