@@ -144,6 +144,17 @@ describe('Kyverno ValidatingPolicy and MutatingPolicy', () => {
     expect(byName(out.objects, 'vpol-disallow-latest-tag-autogen-defaults')).toBeDefined();
   });
 
+  it('a ValidatingPolicy with orValue on a non-optional value is different', () => {
+    const vp = load('best-practices-vpol', 'disallow-latest-tag', 'disallow-latest-tag.yaml')[0]!;
+    const spec = obj(vp.spec);
+    const out = convertPolicies(
+      [{ ...vp, spec: { ...spec, validations: [{ expression: 'object.spec.containers.all(c, c.ports.orValue([]).size() < 2)' }] } }],
+      OPTIONS,
+    );
+    expect(out.rules[0]!.status).toBe('different');
+    expect(out.rules[0]!.reason).toMatch(/c\.ports\.orValue/);
+  });
+
   it('a ValidatingPolicy calling Kyverno-only libraries is not convertible, naming the call', () => {
     const out = convertPolicies(load('other-vpol', 'advanced-restrict-image-registries', 'advanced-restrict-image-registries.yaml'), OPTIONS);
     expect(out.rules[0]!.status).toBe('unsupported');

@@ -89,6 +89,8 @@ export function convertValidatingPolicy(policy: Obj): { objects: Obj[]; rule: Ru
   const differences: string[] = [];
   const nsd = namespacedDifference(policy);
   if (nsd) differences.push(nsd);
+  const orValue = orValueDifference(specExpressions(spec));
+  if (orValue) differences.push(orValue);
   if (str(spec.failurePolicy) === 'Ignore')
     differences.push("failurePolicy Ignore: Kyverno's generator does not carry it over (the admission policy fails closed)");
   return {
