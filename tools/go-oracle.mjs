@@ -46,6 +46,8 @@ export const ORACLE_BUILDS = {
   'cel-oracle-1.30': { dir: 'cel-oracle', name: 'cel-oracle-1.30', tags: ['k8s130'], modfile: 'go.1.30.mod' },
   // gatekeeper-oracle: Gatekeeper v3.23's VAP generation (pkg/drivers/k8scel/transform; k8s.io/apiserver, no k8s.io/kubernetes)
   'gatekeeper-oracle': { dir: 'gatekeeper-oracle', name: 'gatekeeper-oracle' },
+  // kyverno-oracle: github.com/kyverno/kyverno v1.19.1's engines (legacy ClusterPolicy/Policy and ValidatingPolicy)
+  'kyverno-oracle': { dir: 'kyverno-oracle', name: 'kyverno-oracle' },
 };
 
 let goVersionText;
