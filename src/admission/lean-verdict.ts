@@ -8,6 +8,7 @@ import { str, strList, trimSpace } from '../base/json';
 import { CEL_LIMITS, isEngineFailure, type CelBatchItem, type CelEvalResult } from '../cel/types';
 import {
   failedValidationMessage,
+  failurePolicyOf,
   matchPolicy,
   matchResources,
   matchWebhook,
@@ -103,6 +104,8 @@ export interface Plan {
     /** Per validation, its messageExpression's slot. */
     messages: (number | undefined)[];
     audits: { key: string; at: number }[];
+    /** The binding's params do not resolve under failurePolicy Fail: it denies with this error (no slots). */
+    configError?: string;
   }[];
   validating: { hook: LeanHook; conditions: number[] }[];
   /** A policy of the plugin is not decided here (a param error): the policy plugin runs in full, then the validating webhooks here. */
@@ -190,13 +193,18 @@ export function planOf(lc: LeanChain, ctx: SimContext, b: Batch, stage: PlanStag
     }
     // paramKind: one invocation per binding and param, the params resolved as the run resolves
     // them (dispatch.ts admitBinding: resolveParams); none found under Allow: nothing to validate.
-    // A param error (none found under Deny, a bad paramRef) is the full run's to word.
-    const input = { ...inputFor(ctx), paramDocuments: ctx.ws.documents };
+    // A param error (none found under Deny, a bad paramRef) is the binding's configuration error,
+    // decided by failurePolicy as run.ts decides it (Fail: a denial; Ignore: nothing); another failurePolicy: the full run.
+    // the chain's own documents (ctx is the first chain's of the group: their contexts agree, their workspaces need not)
+    const input = { ...inputFor(ctx), paramDocuments: lc.chain.ws.documents };
+    const failurePolicy = failurePolicyOf(lp.spec);
     const invocations: Plan['policies'] = [];
     for (const bd of bindings) {
       const resolved = resolveParams(lp.spec, bd.spec, str(ctx.request.namespace), input);
-      if (resolved.error) return { mutatingPolicies, mutating, policies: [], validating, policiesInFull: true };
-      for (const param of resolved.params) invocations.push(invocation([bd], param));
+      if (resolved.error && failurePolicy === 'Fail')
+        invocations.push({ lp, bindings: [bd], conditions: [], validations: [], messages: [], audits: [], configError: resolved.error });
+      else if (resolved.error && failurePolicy !== 'Ignore') return { mutatingPolicies, mutating, policies: [], validating, policiesInFull: true };
+      for (const param of resolved.error ? [] : resolved.params) invocations.push(invocation([bd], param));
     }
     policies.push(...invocations);
   }
@@ -321,6 +329,11 @@ export function verdictOf(
   const denying = (name: string, binding: string) => denied.some((d) => d.name === name && d.binding === binding);
   let auditFailures = false;
   for (const p of plan.policies) {
+    if (p.configError) {
+      const b = p.bindings[0]!;
+      if (!denying(p.lp.p.name, b.name)) denied.push({ name: p.lp.p.name, binding: b.name, message: `failed to configure binding: ${p.configError}` });
+      continue;
+    }
     const mc = conditionsOf(rs, p.conditions);
     if (mc === undefined) return fallback('a policy matchCondition errs or exceeds its budget');
     if (mc === 'skip') continue;
