@@ -198,6 +198,9 @@ async function answers(gp: GroupPlan, ctx: SimContext, batch: NonNullable<Policy
   return complete ? rs : undefined;
 }
 
+/** Why the ValidatingAdmissionPolicy plugin runs in full (the `partly: …` count): a params error the lean path does not word (Fail and Ignore it decides). */
+export const PARAM_ERROR = 'a ValidatingAdmissionPolicy binding matches whose params do not resolve, under a failurePolicy neither Fail nor Ignore';
+
 /**
  * Each chain's lean verdict on one request (undefined where the full simulation must decide).
  * `cel` needs `evaluateBatch`, the engine's own (the items are grouped): one call per group of
@@ -205,9 +208,6 @@ async function answers(gp: GroupPlan, ctx: SimContext, batch: NonNullable<Policy
  * otherwise than admit) runs the mutating plugins as the full simulation runs them
  * (`mutatedContext`), then its validating plugins here on the object they leave.
  */
-/** Why the ValidatingAdmissionPolicy plugin runs in full (the `partly: …` count): a binding's params do not resolve. */
-export const PARAM_ERROR = 'a ValidatingAdmissionPolicy binding matches whose params do not resolve (none under Deny, a paramRef error)';
-
 export async function leanVerdicts(set: LeanSet, request: SimRequest, options: SimOptions, cel: PolicyCel): Promise<(LeanVerdict | undefined)[]> {
   const out: (LeanVerdict | undefined)[] = set.chains.map(() => undefined);
   for (const lc of set.chains) if (lc.unsupported) fallback(lc.unsupported);
@@ -344,7 +344,7 @@ function prefixOf(ctx: SimContext): MutatedPrefix {
 /**
  * A chain's verdict where a plugin runs as the full simulation runs it: the mutating plugins (a
  * mutation may change the object; their own CEL memo follows it), and the ValidatingAdmissionPolicy
- * plugin where a policy has params; the rest (the validating plugins, the validating webhooks) here.
+ * plugin where a binding's params do not resolve under a failurePolicy neither Fail nor Ignore; the rest (the validating plugins, the validating webhooks) here.
  * `policies`: the mutating plugins were decided here (nothing changed): only the policy plugin runs in full.
  */
 async function inFull(
