@@ -1,7 +1,7 @@
 /** The admission simulator's public surface (pure TypeScript, Node and browser): README.md lists it. */
 export * from './types';
 export { simulate, probe, prepareChain, simulatePrepared, probePrepared, requestCel, type PreparedChain } from './simulate';
-export { leanSet, leanVerdicts, type LeanSet } from './lean';
+export { leanSet, leanVerdicts, PARAM_ERROR, type LeanSet } from './lean';
 export { leanChain, type LeanChain, type LeanRegistry } from './lean-chain';
 export { fallback as countLeanFallback, leanFallbacks, type LeanVerdict } from './lean-verdict';
 export { lockoutReport } from './lockout';

@@ -27,7 +27,8 @@ export interface LeanPolicy {
   p: WorkspacePolicy;
   spec: Obj;
   params: boolean;
-  bindings: { name: string; actions: string[]; matchResources?: unknown }[];
+  /** `spec`: the binding's spec defaulted, as the run dispatches it (its paramRef). */
+  bindings: { name: string; actions: string[]; matchResources?: unknown; spec: Obj }[];
   conditions: CelBatchItem[];
   /** The validations as written (message, expression: what a false one's message is made of). */
   specs: Obj[];
@@ -95,7 +96,12 @@ export function leanChain(chain: PreparedChain, registry: LeanRegistry = new Map
       params: declaresParams(spec),
       bindings: p.bindings.map((b) => {
         const bspec = obj(obj(withDefaults(b.binding)).spec);
-        return { name: b.name, actions: strList(bspec.validationActions), ...(isObject(bspec.matchResources) ? { matchResources: bspec.matchResources } : {}) };
+        return {
+          name: b.name,
+          actions: strList(bspec.validationActions),
+          ...(isObject(bspec.matchResources) ? { matchResources: bspec.matchResources } : {}),
+          spec: bspec,
+        };
       }),
       conditions: list(spec.matchConditions).map((c) => item(str(obj(c).expression), 'vap-matchCondition', options)),
       specs: validations,

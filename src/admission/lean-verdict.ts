@@ -4,19 +4,21 @@
  * the engine's answers, worded by the policy run's own functions; undefined where the full
  * simulation must decide. Design: ./README.md (Lean verdicts).
  */
-import { strList, trimSpace } from '../base/json';
+import { str, strList, trimSpace } from '../base/json';
 import { CEL_LIMITS, isEngineFailure, type CelBatchItem, type CelEvalResult } from '../cel/types';
 import {
   failedValidationMessage,
+  failurePolicyOf,
   matchPolicy,
   matchResources,
   matchWebhook,
   policyDenialMessage,
+  resolveParams,
   validationWarning,
   VALIDATION_FAILURE_KEY,
   type MatchInput,
 } from '../policy';
-import { excludedBy, forbiddenMessage, matchInput, type SimContext } from './context';
+import { excludedBy, forbiddenMessage, inputFor, matchInput, type SimContext } from './context';
 import type { LeanChain, LeanHook, LeanPolicy } from './lean-chain';
 
 /** A ValidatingAdmissionPolicy binding that denies, worded as the full run words it. */
@@ -64,22 +66,29 @@ const noPlan = (reason: string): undefined => {
   return undefined;
 };
 
-/** One request's items across chains: each distinct item once. */
+/**
+ * One request's items across chains: each distinct item once per param it is evaluated on
+ * (`params`, per slot: the param object of a policy with paramKind, null for every other item).
+ */
 export interface Batch {
   items: CelBatchItem[];
-  at: Map<CelBatchItem, number>;
+  params: unknown[];
+  at: Map<unknown, Map<CelBatchItem, number>>;
 }
 
-const slot = (b: Batch, it: CelBatchItem): number => {
-  let i = b.at.get(it);
+const slot = (b: Batch, it: CelBatchItem, param: unknown = null): number => {
+  let on = b.at.get(param);
+  if (!on) b.at.set(param, (on = new Map()));
+  let i = on.get(it);
   if (i === undefined) {
     i = b.items.length;
     b.items.push(it);
-    b.at.set(it, i);
+    b.params.push(param);
+    on.set(it, i);
   }
   return i;
 };
-const slots = (b: Batch, its: readonly CelBatchItem[]): number[] => its.map((it) => slot(b, it));
+const slots = (b: Batch, its: readonly CelBatchItem[], param: unknown = null): number[] => its.map((it) => slot(b, it, param));
 
 /** What a chain asks of the engine for one request, by slot, and what it decides with the answers. */
 export interface Plan {
@@ -95,9 +104,11 @@ export interface Plan {
     /** Per validation, its messageExpression's slot. */
     messages: (number | undefined)[];
     audits: { key: string; at: number }[];
+    /** The binding's params do not resolve under failurePolicy Fail: it denies with this error (no slots). */
+    configError?: string;
   }[];
   validating: { hook: LeanHook; conditions: number[] }[];
-  /** A policy of the plugin is not decided here (its params): the policy plugin runs in full, then the validating webhooks here. */
+  /** A policy of the plugin is not decided here (a param error): the policy plugin runs in full, then the validating webhooks here. */
   policiesInFull?: true;
 }
 
@@ -158,8 +169,6 @@ export function planOf(lc: LeanChain, ctx: SimContext, b: Batch, stage: PlanStag
     if (pm.configError) return noPlan('policy configuration error');
     if (pm.skipReason) continue;
     if (pm.match?.matchedResource) return noPlan('policy matched through an equivalent resource');
-    // params: the policy plugin runs in full (its params resolved as the run resolves them)
-    if (lp.params) return { mutatingPolicies, mutating, policies: [], validating, policiesInFull: true };
     const bindings: LeanPolicy['bindings'] = [];
     for (const bd of lp.bindings) {
       if (bd.matchResources !== undefined) {
@@ -170,14 +179,34 @@ export function planOf(lc: LeanChain, ctx: SimContext, b: Batch, stage: PlanStag
       bindings.push(bd);
     }
     if (!bindings.length) continue;
-    policies.push({
+    const invocation = (bs: LeanPolicy['bindings'], param: unknown = null): Plan['policies'][number] => ({
       lp,
-      bindings,
-      conditions: slots(b, lp.conditions),
-      validations: slots(b, lp.validations),
-      messages: lp.messages.map((m) => (m ? slot(b, m) : undefined)),
-      audits: lp.audits.map((a) => ({ key: a.key, at: slot(b, a.item) })),
+      bindings: bs,
+      conditions: slots(b, lp.conditions, param),
+      validations: slots(b, lp.validations, param),
+      messages: lp.messages.map((m) => (m ? slot(b, m, param) : undefined)),
+      audits: lp.audits.map((a) => ({ key: a.key, at: slot(b, a.item, param) })),
     });
+    if (!lp.params) {
+      policies.push(invocation(bindings));
+      continue;
+    }
+    // paramKind: one invocation per binding and param, the params resolved as the run resolves
+    // them (dispatch.ts admitBinding: resolveParams); none found under Allow: nothing to validate.
+    // A param error (none found under Deny, a bad paramRef) is the binding's configuration error,
+    // decided by failurePolicy as run.ts decides it (Fail: a denial; Ignore: nothing); another failurePolicy: the full run.
+    // the chain's own documents (ctx is the first chain's of the group: their contexts agree, their workspaces need not)
+    const input = { ...inputFor(ctx), paramDocuments: lc.chain.ws.documents };
+    const failurePolicy = failurePolicyOf(lp.spec);
+    const invocations: Plan['policies'] = [];
+    for (const bd of bindings) {
+      const resolved = resolveParams(lp.spec, bd.spec, str(ctx.request.namespace), input);
+      if (resolved.error && failurePolicy === 'Fail')
+        invocations.push({ lp, bindings: [bd], conditions: [], validations: [], messages: [], audits: [], configError: resolved.error });
+      else if (resolved.error && failurePolicy !== 'Ignore') return { mutatingPolicies, mutating, policies: [], validating, policiesInFull: true };
+      for (const param of resolved.error ? [] : resolved.params) invocations.push(invocation([bd], param));
+    }
+    policies.push(...invocations);
   }
   return { mutatingPolicies, mutating, policies, validating };
 }
@@ -295,10 +324,16 @@ export function verdictOf(
     const { deniedBy, denials } = after.denied;
     return { allowed: false, deniedBy, ...(denials ? { denials } : {}), warnings, audited: [...audited], calls: [...calls], mutated };
   }
-  /** The bindings that deny, in the order of the full run's steps: each with its first false validation's message. */
+  /** The bindings that deny, in the order of the full run's steps: each with its first false validation's message (its first param's that has one). */
   const denied: { name: string; binding: string; message: string }[] = [];
+  const denying = (name: string, binding: string) => denied.some((d) => d.name === name && d.binding === binding);
   let auditFailures = false;
   for (const p of plan.policies) {
+    if (p.configError) {
+      const b = p.bindings[0]!;
+      if (!denying(p.lp.p.name, b.name)) denied.push({ name: p.lp.p.name, binding: b.name, message: `failed to configure binding: ${p.configError}` });
+      continue;
+    }
     const mc = conditionsOf(rs, p.conditions);
     if (mc === undefined) return fallback('a policy matchCondition errs or exceeds its budget');
     if (mc === 'skip') continue;
@@ -346,7 +381,7 @@ export function verdictOf(
             if (action === 'Warn') warnings.push(validationWarning(p.lp.p.name, b.name, message));
             else if (action === 'Audit') auditFailures = true;
           }
-        if (b.actions.includes('Deny')) denied.push({ name: p.lp.p.name, binding: b.name, message: messages[0]! });
+        if (b.actions.includes('Deny') && !denying(p.lp.p.name, b.name)) denied.push({ name: p.lp.p.name, binding: b.name, message: messages[0]! });
       }
     }
     for (const k of keys) audited.add(k);

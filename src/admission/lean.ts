@@ -48,11 +48,13 @@ export interface LeanSet {
 /** A group's plan for every request with the same match key: the batch's items and each chain's plan (undefined: not decidable here). */
 interface GroupPlan {
   items: CelBatchItem[];
+  /** Per item, the param it is evaluated on (null: none; a policy with paramKind's param otherwise). */
+  params: unknown[];
   plans: (Plan | undefined)[];
   /** Per chain without a plan, why (counted per request: `leanFallbacks`). */
   reasons: string[];
-  /** The inputs cut down to what the items read (src/cel/project.ts), once known. */
-  project?: (inputs: CelInputs) => CelInputs;
+  /** The engine calls, once known: the slots of each, its param, the inputs cut down to what its items read (src/cel/project.ts). */
+  calls?: { slots: number[]; param: unknown; project: (inputs: CelInputs) => CelInputs }[];
 }
 
 /** Each item's reads, asked of the engine once. */
@@ -103,6 +105,7 @@ function ordered(gp: GroupPlan): GroupPlan {
   return {
     reasons: gp.reasons,
     items: order.map((i) => gp.items[i]!),
+    params: order.map((i) => gp.params[i]),
     plans: gp.plans.map(
       (p) =>
         p && {
@@ -140,26 +143,63 @@ function groupPlan(set: LeanSet, g: LeanSet['groups'][number], members: readonly
   const key = `${stage}\u0000${members.join(',')}\u0000${matchKey(ctx, g.reads)}`;
   let gp = g.plans.get(key);
   if (!gp) {
-    const b: Batch = { items: [], at: new Map() };
+    const b: Batch = { items: [], params: [], at: new Map() };
     const reasons: string[] = [];
     const plans = members.map((i, j) => {
       const p = planOf(set.chains[i]!, ctx, b, stage);
       if (!p) reasons[j] = noPlanReason;
       return p;
     });
-    gp = ordered({ items: b.items, plans, reasons });
+    gp = ordered({ items: b.items, params: b.params, plans, reasons });
     if (g.plans.size >= MAX_PLANS) g.plans.clear();
     g.plans.set(key, gp);
   }
   return gp;
 }
 
+/**
+ * A group plan's engine calls: one per distinct param. The items without params and those of the
+ * first param share one call (the param on the inputs) unless an item of a policy with paramKind
+ * is among the former (null params there): usually the request's one batch.
+ */
+async function callsOf(gp: GroupPlan): Promise<NonNullable<GroupPlan['calls']>> {
+  const by = new Map<unknown, number[]>();
+  gp.params.forEach((param, i) => {
+    let at = by.get(param);
+    if (!at) by.set(param, (at = []));
+    at.push(i);
+  });
+  const parts = [...by.entries()].map(([param, slots]) => ({ param, slots }));
+  const plain = parts.find((x) => x.param === null);
+  const first = parts.find((x) => x.param !== null);
+  if (plain && first && !plain.slots.some((i) => gp.items[i]!.options?.hasParams)) {
+    first.slots = [...plain.slots, ...first.slots].sort((a, b) => a - b);
+    parts.splice(parts.indexOf(plain), 1);
+  }
+  return Promise.all(parts.map(async (x) => ({ ...x, project: await projectorOf(x.slots.map((i) => gp.items[i]!)) })));
+}
+
 /** The engine's answers to a group plan's items on the request's inputs (cut down to what they read); undefined when the engine did not answer them all. */
 async function answers(gp: GroupPlan, ctx: SimContext, batch: NonNullable<PolicyCel['evaluateBatch']>): Promise<CelEvalResult[] | undefined> {
-  const project = (gp.project ??= await projectorOf(gp.items));
-  const rs = gp.items.length ? await batch(gp.items, project(celInputs(inputFor(ctx), null))) : [];
-  return rs.length === gp.items.length ? rs : undefined;
+  const calls = (gp.calls ??= await callsOf(gp));
+  const input = inputFor(ctx);
+  const rs: CelEvalResult[] = [];
+  let complete = true;
+  await Promise.all(
+    calls.map(async (c) => {
+      const out = await batch(
+        c.slots.map((i) => gp.items[i]!),
+        c.project(celInputs(input, c.param)),
+      );
+      if (out.length !== c.slots.length) complete = false;
+      c.slots.forEach((i, j) => (rs[i] = out[j]!));
+    }),
+  );
+  return complete ? rs : undefined;
 }
+
+/** Why the ValidatingAdmissionPolicy plugin runs in full (the `partly: …` count): a params error the lean path does not word (Fail and Ignore it decides). */
+export const PARAM_ERROR = 'a ValidatingAdmissionPolicy binding matches whose params do not resolve, under a failurePolicy neither Fail nor Ignore';
 
 /**
  * Each chain's lean verdict on one request (undefined where the full simulation must decide).
@@ -189,7 +229,7 @@ export async function leanVerdicts(set: LeanSet, request: SimRequest, options: S
           if (!plan) return;
           const v = await webhooksInFull(verdictOf(plan, ctx, rs), set.chains[i]!.chain, ctx, cel);
           if (v === MUTATES) countPartly(`the mutating plugins run in full: ${mutatesReason}`);
-          else if (v && 'policiesInFull' in v) countPartly('a ValidatingAdmissionPolicy with params matches');
+          else if (v && 'policiesInFull' in v) countPartly(PARAM_ERROR);
           out[i] =
             v === MUTATES || (v && 'policiesInFull' in v) ? await inFull(set, g, i, request, options, cel, batch, ctx, v === MUTATES ? undefined : v) : v;
         }),
@@ -304,7 +344,7 @@ function prefixOf(ctx: SimContext): MutatedPrefix {
 /**
  * A chain's verdict where a plugin runs as the full simulation runs it: the mutating plugins (a
  * mutation may change the object; their own CEL memo follows it), and the ValidatingAdmissionPolicy
- * plugin where a policy has params; the rest (the validating plugins, the validating webhooks) here.
+ * plugin where a binding's params do not resolve under a failurePolicy neither Fail nor Ignore; the rest (the validating plugins, the validating webhooks) here.
  * `policies`: the mutating plugins were decided here (nothing changed): only the policy plugin runs in full.
  */
 async function inFull(

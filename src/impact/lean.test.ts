@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluate, evaluateBatch } from '../cel';
 import { useEngine } from '../cel/test-helpers';
 import { DEFAULT_KUBERNETES_VERSION } from '../base/releases';
-import { leanChain, leanSet, leanVerdicts, prepareChain, type SimRequest, type WebhookResponse } from '../admission';
+import { leanChain, leanFallbacks, leanSet, leanVerdicts, prepareChain, type SimRequest, type WebhookResponse } from '../admission';
 import { binding, hook, namespace, pod, podRequest, podRule, policy, validating, mutating } from '../admission/test-helpers';
 import type { PolicyCel } from '../policy';
 import type { AdmissionRequest } from '../request/model';
@@ -271,6 +271,54 @@ describe('lean verdicts agree with the full simulation', () => {
       },
     }) as SimRequest;
   const anyRule = { apiGroups: ['', 'apps'], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['pods', 'deployments'] };
+
+  it('on ValidatingAdmissionPolicies with params: found, missing under Allow and Deny, a selector finding several (each decided lean)', async () => {
+    const cm = (name: string, labels: Record<string, string>, data: Record<string, string>) => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace: 'team-a', labels },
+      data,
+    });
+    const spec = {
+      paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+      matchConditions: [{ name: 'not-skipped', expression: "params.data.name != 'skip-' + object.metadata.name" }],
+      validations: [
+        { expression: 'object.metadata.name != params.data.name', messageExpression: "'no ' + params.data.name" },
+        { expression: 'params.data.warn != object.metadata.name', message: 'warned' },
+      ],
+      auditAnnotations: [{ key: 'param', valueExpression: "object.metadata.name == params.data.name ? 'hit ' + params.data.name : ''" }],
+    };
+    const objects = (paramRef: Record<string, unknown>, validationActions = ['Deny'], failurePolicy = 'Fail') => [
+      teamA,
+      cm('one', { tier: 'gold' }, { name: 'web-one', warn: 'web-3' }),
+      cm('two', { tier: 'gold' }, { name: 'web-two', warn: 'web-one' }),
+      cm('three', { tier: 'silver' }, { name: 'web-3', warn: 'x' }),
+      ...vap('with-params', { ...spec, failurePolicy }, { paramRef: { namespace: 'team-a', ...paramRef }, validationActions }),
+      ...vap('plain', { validations: [{ expression: "object.metadata.name != 'web-plain'" }] }),
+    ];
+    const lean: Case[] = [
+      ['found', objects({ name: 'one', parameterNotFoundAction: 'Deny' })],
+      ['found, Warn and Audit', objects({ name: 'two', parameterNotFoundAction: 'Deny' }, ['Warn', 'Audit'])],
+      ['missing under Allow', objects({ name: 'absent', parameterNotFoundAction: 'Allow' })],
+      ['missing under Deny (failurePolicy Fail: a denial)', objects({ name: 'absent', parameterNotFoundAction: 'Deny' }, ['Warn'])],
+      ['missing under Deny (failurePolicy Ignore)', objects({ name: 'absent', parameterNotFoundAction: 'Deny' }, ['Deny'], 'Ignore')],
+      ['a selector finding two', objects({ selector: { matchLabels: { tier: 'gold' } }, parameterNotFoundAction: 'Allow' })],
+      ['a selector finding all, Deny and Warn', objects({ selector: {}, parameterNotFoundAction: 'Deny' }, ['Deny', 'Warn'])],
+    ].flatMap(([name, objs]) =>
+      ['web-one', 'web-two', 'web-3', 'web-plain', 'skip-web-x', 'other'].map((n) => ({
+        name: `${name as string}: ${n}`,
+        objects: objs as unknown[],
+        request: named(n),
+        namespaceObject: teamA,
+      })),
+    );
+    const snap = new Map(leanFallbacks());
+    const r = await compare(lean);
+    expect(r.lean).toBe(r.requests);
+    expect(r.leanDenied).toBeGreaterThan(0);
+    // no plugin ran in full, nothing was left to the full simulation
+    expect([...leanFallbacks()].filter(([k, v]) => v !== (snap.get(k) ?? 0))).toEqual([]);
+  }, 300_000);
 
   it('on ValidatingAdmissionPolicy denials, warnings and Audit failures (messages, actions, bindings, several policies)', async () => {
     const messagePolicies = Object.values(MESSAGES).flatMap((message, i) => [
