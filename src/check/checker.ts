@@ -11,7 +11,8 @@ import type { KubernetesVersion } from '../base/releases';
 import type { CelCompiler } from '../cel/types';
 import type { FieldError } from '../k8s/errors';
 import type { Lint } from '../k8s/lints';
-import { caLints, fieldProblems, objectLints, releaseOf, type CheckOptions, type ObjectChecks } from './object';
+import { DEFAULT_FIELD_VALIDATION, type FieldValidation } from '../k8s/field-validation';
+import { caLints, fieldProblems, fieldValidationOf, objectLints, releaseOf, type CheckOptions, type ObjectChecks } from './object';
 import { workspaceReadsKey } from './reads';
 
 export interface Checker {
@@ -21,7 +22,8 @@ export interface Checker {
   invalidate(): void;
   /** The engine answered: forget the validation of the objects that met an unanswered expression. */
   celAnswered(): void;
-  fields(object: unknown, release: KubernetesVersion): FieldError[];
+  /** Validation at the release, unknown fields by the directive (default Strict, as kubectl). */
+  fields(object: unknown, release: KubernetesVersion, fieldValidation?: FieldValidation): FieldError[];
   /** Lints without the caBundle findings. */
   lints(object: unknown, workspace: readonly unknown[], release: KubernetesVersion): Lint[];
   /** checkObject, memoised (`options.cel` is ignored: the checker's compiler is used). */
@@ -30,7 +32,7 @@ export interface Checker {
 
 export function createChecker(initial?: CelCompiler): Checker {
   let compiler = initial;
-  let fieldCache = new WeakMap<object, { release: KubernetesVersion; fields: FieldError[] }>();
+  let fieldCache = new WeakMap<object, { release: KubernetesVersion; mode: FieldValidation; fields: FieldError[] }>();
   let lintCache = new WeakMap<object, { key: string; lints: Lint[] }>();
   const waiting = new Set<object>();
   let unanswered = false;
@@ -56,15 +58,15 @@ export function createChecker(initial?: CelCompiler): Checker {
       for (const o of waiting) fieldCache.delete(o);
       waiting.clear();
     },
-    fields(object, release) {
+    fields(object, release, mode = DEFAULT_FIELD_VALIDATION) {
       if (typeof object !== 'object' || object === null) return [];
       const hit = fieldCache.get(object);
-      if (hit && hit.release === release) return hit.fields;
+      if (hit && hit.release === release && hit.mode === mode) return hit.fields;
       unanswered = false;
-      const fields = fieldProblems(object, { cel: compiler ? tracking : undefined, kubernetesVersion: release });
+      const fields = fieldProblems(object, { cel: compiler ? tracking : undefined, kubernetesVersion: release, fieldValidation: mode });
       if (unanswered) waiting.add(object);
       else waiting.delete(object);
-      fieldCache.set(object, { release, fields });
+      fieldCache.set(object, { release, mode, fields });
       return fields;
     },
     lints(object, workspace, release) {
@@ -80,7 +82,7 @@ export function createChecker(initial?: CelCompiler): Checker {
       const release = releaseOf(options);
       const lints = checker.lints(object, workspace, release);
       const ca = caLints(object, options);
-      return { fields: checker.fields(object, release), lints: ca.length ? [...lints, ...ca] : lints };
+      return { fields: checker.fields(object, release, fieldValidationOf(options)), lints: ca.length ? [...lints, ...ca] : lints };
     },
   };
   return checker;

@@ -4,6 +4,7 @@ import { WORKBENCH_VERSION } from '../base/version';
 import { FORMATS, type Format } from './format';
 import type { FailOn } from './problem';
 import { DEFAULT_MANIFEST_BASE } from '../k8s/static-manifests';
+import { FIELD_VALIDATIONS, isFieldValidation, type FieldValidation } from '../k8s/field-validation';
 import type { ManifestDirLayout } from '../share/manifest-dir';
 
 /** The commands, for the top-level help and the errors that name them. */
@@ -39,6 +40,9 @@ Options:
   --lcov FILE                  write the coverage as LCOV, at the policy files' lines
   --min-coverage N             exit 1 below N % branch coverage over all policies
   --kubernetes-version 1.3x    target release (${KUBERNETES_VERSIONS[0]}–${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}; default the newest)
+  --field-validation Strict|Warn|Ignore   the writes' field validation directive (default
+                               Strict, as kubectl sends): an unknown field is an error
+                               ("strict decoding error"), a warning, or nothing
   --format text|json|github|junit   report format (default text)
   --fail-on error|warning|finding   exit 1 at or above this (default error): error and
                                warning are the apiserver's, finding (ours) includes all
@@ -71,6 +75,8 @@ export interface CheckArgs {
   lcov?: string;
   minCoverage?: number;
   kubernetesVersion?: KubernetesVersion;
+  /** The writes' field validation directive (default Strict, as kubectl). */
+  fieldValidation?: FieldValidation;
   format: Format;
   failOn: FailOn;
   quiet: boolean;
@@ -152,6 +158,12 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         const v = takeValue()?.replace(/^v/, '');
         if (!isKubernetesVersion(v)) return { command: 'error', message: `--kubernetes-version must be one of ${KUBERNETES_VERSIONS.join(', ')}` };
         out.kubernetesVersion = v;
+        break;
+      }
+      case '--field-validation': {
+        const v = takeValue();
+        if (!isFieldValidation(v)) return { command: 'error', message: `--field-validation must be one of ${FIELD_VALIDATIONS.join(', ')}` };
+        out.fieldValidation = v;
         break;
       }
       case '--format': {

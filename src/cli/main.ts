@@ -46,7 +46,13 @@ async function check(args: CheckArgs, io: CliIO): Promise<number> {
   // The one target release: validation, the CEL environment, lints and every case run.
   const release = args.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
   const read = await readInputs(args.paths, io.fs);
-  const checked = await checkTexts(read.files, { cel, kubernetesVersion: release, static: args.static, manifestBase: args.manifestBase });
+  const checked = await checkTexts(read.files, {
+    cel,
+    kubernetesVersion: release,
+    fieldValidation: args.fieldValidation,
+    static: args.static,
+    manifestBase: args.manifestBase,
+  });
   if (checked.manifestHeadline) io.stderr(`admission-workbench: ${checked.manifestHeadline}.\n`);
   if (args.exportManifests) {
     if (checked.manifestHeadline) io.stderr(`admission-workbench: nothing written to ${args.exportManifests}: the set does not load.\n`);

@@ -10,6 +10,7 @@ import type { CelCase, DocTests, Scenario, SimulatorDraft, TestInputDraft, Tests
 import { isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../base/releases';
 import { CEL_CONTEXTS, type CelContext } from '../cel/types';
 import { isListSlot, type ListSlot } from '../yaml';
+import { DEFAULT_FIELD_VALIDATION, FIELD_VALIDATIONS, isFieldValidation, type FieldValidation } from '../k8s/field-validation';
 
 export const WORKSPACE_FORMAT = 'admission-workbench/workspace';
 export const WORKSPACE_VERSION = 2;
@@ -59,6 +60,8 @@ export interface WorkspaceFile {
   kubernetesVersion?: KubernetesVersion;
   /** Every document is a static admission manifest. */
   staticManifests?: true;
+  /** The writes' field validation directive (absent: Strict, as kubectl sends; files from before the setting read so). */
+  fieldValidation?: FieldValidation;
   documents: WorkspaceFileDocument[];
   drafts?: DraftEntry[];
   celCases?: CelCaseGroup[];
@@ -156,6 +159,10 @@ export function readWorkspaceFile(value: unknown, migrations: Readonly<Record<nu
     else warnings.push(`kubernetesVersion ${JSON.stringify(payload.kubernetesVersion)} is not one of ${KUBERNETES_VERSIONS.join(', ')}: ignored`);
   }
   if (payload.staticManifests === true) ws.staticManifests = true;
+  if (payload.fieldValidation !== undefined && payload.fieldValidation !== DEFAULT_FIELD_VALIDATION) {
+    if (isFieldValidation(payload.fieldValidation)) ws.fieldValidation = payload.fieldValidation;
+    else warnings.push(`fieldValidation ${JSON.stringify(payload.fieldValidation)} is not one of ${FIELD_VALIDATIONS.join(', ')}: Strict is used`);
+  }
   const n = documents.length;
   const drafts = readList(payload, 'drafts', warnings, (v) =>
     isObject(v) && isIndex(v.document, n) ? { document: v.document, draft: readDraft(v.draft) } : 'needs a "document" index into documents',
@@ -218,12 +225,14 @@ export function toWorkspaceFile(
   tests?: TestsData,
   kubernetesVersion?: KubernetesVersion,
   staticManifests = false,
+  fieldValidation: FieldValidation = DEFAULT_FIELD_VALIDATION,
 ): WorkspaceFile {
   const ws: WorkspaceFile = {
     format: WORKSPACE_FORMAT,
     version: WORKSPACE_VERSION,
     ...(kubernetesVersion ? { kubernetesVersion } : {}),
     ...(staticManifests ? { staticManifests: true as const } : {}),
+    ...(fieldValidation !== DEFAULT_FIELD_VALIDATION ? { fieldValidation } : {}),
     documents: documents.map((d) => ({
       ...(d.name ? { name: d.name } : {}),
       text: d.text,

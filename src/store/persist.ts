@@ -7,6 +7,7 @@ import { readJSON } from './autosave';
 import { hasGeneratedText, withText, type ListSlot, type WorkspaceDoc } from './documents';
 import { isListSlot } from '../yaml';
 import { isKubernetesVersion, type KubernetesVersion } from '../base/releases';
+import { DEFAULT_FIELD_VALIDATION, isFieldValidation, type FieldValidation } from '../k8s/field-validation';
 import type { Notice, SavedWorkspace, WorkspaceStore } from './workspace';
 
 /** The localStorage key of the workspace in earlier versions (migrated to IndexedDB on load). */
@@ -36,6 +37,8 @@ interface Saved {
   kubernetesVersion?: KubernetesVersion;
   /** Every document is a static manifest (absent: no). */
   staticManifests?: boolean;
+  /** The field validation directive (absent: Strict). */
+  fieldValidation?: FieldValidation;
   /** The sequence number of the last change saved (absent before the journal existed). */
   seq?: number;
 }
@@ -82,6 +85,7 @@ function parseSaved(raw: unknown): (SavedWorkspace & { seq: number }) | undefine
       seq: typeof saved.seq === 'number' ? saved.seq : 0,
       ...(isKubernetesVersion(saved.kubernetesVersion) ? { kubernetesVersion: saved.kubernetesVersion } : {}),
       ...(saved.staticManifests === true ? { staticManifests: true } : {}),
+      ...(isFieldValidation(saved.fieldValidation) ? { fieldValidation: saved.fieldValidation } : {}),
     };
   } catch {
     return undefined;
@@ -116,6 +120,7 @@ export function serialize(s: SavedWorkspace, seq?: number): string {
     })),
     ...(s.kubernetesVersion ? { kubernetesVersion: s.kubernetesVersion } : {}),
     ...(s.staticManifests ? { staticManifests: true } : {}),
+    ...(s.fieldValidation && s.fieldValidation !== DEFAULT_FIELD_VALIDATION ? { fieldValidation: s.fieldValidation } : {}),
     ...(seq !== undefined ? { seq } : {}),
   };
   return JSON.stringify(saved);
@@ -274,7 +279,8 @@ export function startAutosave(
       s.docs === prev.docs &&
       s.selectedId === prev.selectedId &&
       s.kubernetesVersion === prev.kubernetesVersion &&
-      s.staticManifests === prev.staticManifests
+      s.staticManifests === prev.staticManifests &&
+      s.fieldValidation === prev.fieldValidation
     )
       return;
     const now = Date.now();

@@ -5,6 +5,7 @@
  */
 import { parseWorkspaceFile, toWorkspaceFile, testsDataOf, WORKSPACE_FORMAT, type WorkspaceFile } from '../share';
 import { isKubernetesVersion, type KubernetesVersion } from '../base/releases';
+import { DEFAULT_FIELD_VALIDATION, type FieldValidation } from '../k8s/field-validation';
 import { docTitle, newId, withText } from './documents';
 import { getTestsData, setTestsData } from './test-inputs';
 import { sampleSnapshot, workspace } from './workspace';
@@ -34,6 +35,7 @@ export function currentWorkspaceFile(scope: 'workspace' | 'document'): Workspace
     data,
     kubernetesVersionOf(),
     s.staticManifests === true,
+    s.fieldValidation,
   );
   return scope === 'workspace' ? { ...file, scratchpad: scratchpadFile() } : file;
 }
@@ -90,6 +92,7 @@ export function openWorkspaceFile(ws: WorkspaceFile, origin = 'shared link'): vo
   const setVersion = (state as { setKubernetesVersion?: (v: KubernetesVersion) => void }).setKubernetesVersion;
   if (ws.kubernetesVersion && setVersion) setVersion(ws.kubernetesVersion);
   (state as { setStaticManifests?: (on: boolean) => void }).setStaticManifests?.(ws.staticManifests === true);
+  (state as { setFieldValidation?: (mode: FieldValidation) => void }).setFieldValidation?.(ws.fieldValidation ?? DEFAULT_FIELD_VALIDATION);
   if (ws.scratchpad) scratchpad.setState(ws.scratchpad);
 }
 
