@@ -12,7 +12,8 @@ import type { PlatformId } from '../base/platforms';
 import type { CelCompiler } from '../cel/types';
 import type { FieldError } from '../k8s/errors';
 import type { Lint } from '../k8s/lints';
-import { caLints, fieldProblems, objectLints, releaseOf, type CheckOptions, type ObjectChecks } from './object';
+import { DEFAULT_FIELD_VALIDATION, type FieldValidation } from '../k8s/field-validation';
+import { caLints, fieldProblems, fieldValidationOf, objectLints, releaseOf, type CheckOptions, type ObjectChecks } from './object';
 import { workspaceReadsKey } from './reads';
 
 export interface Checker {
@@ -22,7 +23,8 @@ export interface Checker {
   invalidate(): void;
   /** The engine answered: forget the validation of the objects that met an unanswered expression. */
   celAnswered(): void;
-  fields(object: unknown, release: KubernetesVersion): FieldError[];
+  /** Validation at the release, unknown fields by the directive (default Strict, as kubectl). */
+  fields(object: unknown, release: KubernetesVersion, fieldValidation?: FieldValidation): FieldError[];
   /** Lints without the caBundle findings. */
   lints(object: unknown, workspace: readonly unknown[], release: KubernetesVersion, platform?: PlatformId): Lint[];
   /** checkObject, memoised (`options.cel` is ignored: the checker's compiler is used). */
@@ -31,7 +33,7 @@ export interface Checker {
 
 export function createChecker(initial?: CelCompiler): Checker {
   let compiler = initial;
-  let fieldCache = new WeakMap<object, { release: KubernetesVersion; fields: FieldError[] }>();
+  let fieldCache = new WeakMap<object, { release: KubernetesVersion; mode: FieldValidation; fields: FieldError[] }>();
   let lintCache = new WeakMap<object, { key: string; lints: Lint[] }>();
   const waiting = new Set<object>();
   let unanswered = false;
@@ -57,15 +59,15 @@ export function createChecker(initial?: CelCompiler): Checker {
       for (const o of waiting) fieldCache.delete(o);
       waiting.clear();
     },
-    fields(object, release) {
+    fields(object, release, mode = DEFAULT_FIELD_VALIDATION) {
       if (typeof object !== 'object' || object === null) return [];
       const hit = fieldCache.get(object);
-      if (hit && hit.release === release) return hit.fields;
+      if (hit && hit.release === release && hit.mode === mode) return hit.fields;
       unanswered = false;
-      const fields = fieldProblems(object, { cel: compiler ? tracking : undefined, kubernetesVersion: release });
+      const fields = fieldProblems(object, { cel: compiler ? tracking : undefined, kubernetesVersion: release, fieldValidation: mode });
       if (unanswered) waiting.add(object);
       else waiting.delete(object);
-      fieldCache.set(object, { release, fields });
+      fieldCache.set(object, { release, mode, fields });
       return fields;
     },
     lints(object, workspace, release, platform) {
@@ -81,7 +83,7 @@ export function createChecker(initial?: CelCompiler): Checker {
       const release = releaseOf(options);
       const lints = checker.lints(object, workspace, release, options.platform);
       const ca = caLints(object, options);
-      return { fields: checker.fields(object, release), lints: ca.length ? [...lints, ...ca] : lints };
+      return { fields: checker.fields(object, release, fieldValidationOf(options)), lints: ca.length ? [...lints, ...ca] : lints };
     },
   };
   return checker;

@@ -11,6 +11,7 @@ import { targetRelease, type PlatformId } from '../base/platforms';
 import type { CelCompiler } from '../cel/types';
 import type { CaBundleInspection } from '../k8s/ca-bundle';
 import type { FieldError } from '../k8s/errors';
+import { DEFAULT_FIELD_VALIDATION, type FieldValidation } from '../k8s/field-validation';
 import { caBundleLints, lint, type Lint } from '../k8s/lints';
 import { kindSpecOf } from '../k8s/registry';
 import { validate } from '../k8s/validate-all';
@@ -31,6 +32,8 @@ export interface CheckOptions {
   caInspection?: (caBundle: string) => CaBundleInspection | undefined;
   /** The time certificates are judged at (default: now). */
   now?: Date;
+  /** The write's field validation directive (unknown fields: error, warning or nothing); absent = Strict, as kubectl sends. */
+  fieldValidation?: FieldValidation;
 }
 
 export interface ObjectChecks {
@@ -41,6 +44,7 @@ export interface ObjectChecks {
 }
 
 export const releaseOf = (options: CheckOptions): KubernetesVersion => options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
+export const fieldValidationOf = (options: CheckOptions): FieldValidation => options.fieldValidation ?? DEFAULT_FIELD_VALIDATION;
 
 /** Whether the Workbench checks objects of this kind (other kinds are kept but not checked). */
 export const isChecked = (object: unknown): boolean => kindSpecOf(object) !== undefined;
@@ -49,7 +53,7 @@ export const isChecked = (object: unknown): boolean => kindSpecOf(object) !== un
 export function fieldProblems(object: unknown, options: CheckOptions): FieldError[] {
   const size = sizeProblems(object);
   if (!isChecked(object)) return size;
-  const fields = validate(object, { cel: options.cel, kubernetesVersion: releaseOf(options) });
+  const fields = validate(object, { cel: options.cel, kubernetesVersion: releaseOf(options), fieldValidation: fieldValidationOf(options) });
   return size.length ? [...size, ...fields] : fields;
 }
 

@@ -5,6 +5,7 @@ import { WORKBENCH_VERSION } from '../base/version';
 import { FORMATS, type Format } from './format';
 import type { FailOn } from './problem';
 import { DEFAULT_MANIFEST_BASE } from '../k8s/static-manifests';
+import { FIELD_VALIDATIONS, isFieldValidation, type FieldValidation } from '../k8s/field-validation';
 import type { ManifestDirLayout } from '../share/manifest-dir';
 
 /** The commands, for the top-level help and the errors that name them. */
@@ -42,6 +43,9 @@ Options:
   --kubernetes-version 1.3x    target release (${KUBERNETES_VERSIONS[0]}–${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}; default the newest)
   --platform ID                target platform instead: its Kubernetes release
                                (${PLATFORM_IDS[0]}–${PLATFORM_IDS[PLATFORM_IDS.length - 1]}; docs/versions.md)
+  --field-validation Strict|Warn|Ignore   the writes' field validation directive (default
+                               Strict, as kubectl sends): an unknown field is an error
+                               ("strict decoding error"), a warning, or nothing
   --format text|json|github|junit   report format (default text)
   --fail-on error|warning|finding   exit 1 at or above this (default error): error and
                                warning are the apiserver's, finding (ours) includes all
@@ -76,6 +80,8 @@ export interface CheckArgs {
   kubernetesVersion?: KubernetesVersion;
   /** --platform: kubernetesVersion is then its release. */
   platform?: PlatformId;
+  /** The writes' field validation directive (default Strict, as kubectl). */
+  fieldValidation?: FieldValidation;
   format: Format;
   failOn: FailOn;
   quiet: boolean;
@@ -172,6 +178,12 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
           return { command: 'error', message: `--platform ${v} (Kubernetes ${release}) contradicts --kubernetes-version ${out.kubernetesVersion}` };
         out.platform = v;
         out.kubernetesVersion = release;
+        break;
+      }
+      case '--field-validation': {
+        const v = takeValue();
+        if (!isFieldValidation(v)) return { command: 'error', message: `--field-validation must be one of ${FIELD_VALIDATIONS.join(', ')}` };
+        out.fieldValidation = v;
         break;
       }
       case '--format': {

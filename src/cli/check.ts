@@ -16,12 +16,15 @@ import { parseDocuments, type ParsedDocument } from '../yaml';
 import type { PlatformId } from '../base/platforms';
 import type { InputFile } from './inputs';
 import type { Problem } from './problem';
+import type { FieldValidation } from '../k8s/field-validation';
 
 export interface CheckTextsOptions {
   cel?: CelCompiler;
   kubernetesVersion?: KubernetesVersion;
   /** --platform: its critical namespaces reach the lints (kubernetesVersion is its release). */
   platform?: PlatformId;
+  /** The writes' field validation directive (default Strict, as kubectl). */
+  fieldValidation?: FieldValidation;
   /** Certificates are judged at this time (default now). */
   now?: Date;
   /** Every admission object is a static manifest (src/check/manifests.ts). */
@@ -96,7 +99,13 @@ export async function checkTexts(files: readonly InputFile[], options: CheckText
   }
   const all = parsed.map((p) => p.doc.object);
   const objects: CheckedObject[] = [];
-  const results = await checkWorkspace(all, { cel: options.cel, kubernetesVersion: options.kubernetesVersion, platform: options.platform, now: options.now });
+  const results = await checkWorkspace(all, {
+    cel: options.cel,
+    kubernetesVersion: options.kubernetesVersion,
+    platform: options.platform,
+    fieldValidation: options.fieldValidation,
+    now: options.now,
+  });
   const release = options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
   const set = options.static
     ? checkManifestSet(

@@ -50,6 +50,7 @@ async function check(args: CheckArgs, io: CliIO): Promise<number> {
     cel,
     kubernetesVersion: release,
     platform: args.platform,
+    fieldValidation: args.fieldValidation,
     static: args.static,
     manifestBase: args.manifestBase,
   });

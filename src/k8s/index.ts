@@ -14,3 +14,13 @@ export { lintCaBundles, caBundleLints, caBundleSites, type LintOptions } from '.
 export { inspectCaBundle, relativeTime, type CaBundleInspection, type CertificateInfo, type CaBundleProblem } from './ca-bundle';
 export { fixesForError, paramValue, type Fix, type FixInput, type FixParam, type FixResult } from './fixes';
 export { convertToV1, canConvertToV1, type Conversion } from './convert';
+export {
+  DEFAULT_FIELD_VALIDATION,
+  FIELD_VALIDATIONS,
+  FIELD_VALIDATION_HELP,
+  isFieldValidation,
+  inBodyOrder,
+  strictDecodingError,
+  type BodyOrder,
+  type FieldValidation,
+} from './field-validation';

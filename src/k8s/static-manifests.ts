@@ -10,6 +10,7 @@ import { releaseOf, type KubernetesVersion } from '../base/releases';
 import type { FieldError } from './errors';
 import { StaticConfigSuffix, strategyChecks } from './validation/strategy';
 import { decodeErrors, decoded, kindSpecOf } from './registry';
+import { isUnknownField } from './field-validation';
 
 /** One admission plugin that reads a static manifest directory, and what its loader accepts. */
 export interface ManifestPlugin {
@@ -242,25 +243,20 @@ export function asManifestErrors(object: unknown, fields: readonly FieldError[],
   if (!spec || !isObject(object)) return [...fields];
   const key = (e: FieldError) => `${e.severity ?? 'error'}\n${e.field}\n${e.message}`;
   const registry = new Set(strategyChecks(spec.kind, decoded(object), releaseOf(release)).map(key));
-  const unknown = new Set(
-    decodeErrors(object)
-      .filter((e) => e.severity === 'warning')
-      .map(key),
-  );
+  // The loader's own strict decoding, whatever directive `fields` were checked with (Strict, Warn or Ignore).
+  const unknown = decodeErrors(object, 'Warn').filter(isUnknownField);
+  const unknownKey = (e: FieldError) => `${e.field}\n${e.message}`;
+  const isUnknown = new Set(unknown.map(unknownKey));
+  const strict = unknown.map((e) => ({
+    ...e,
+    severity: 'error' as const,
+    message: `strict decoding error: ${e.message}`,
+    hint: 'The manifest loader decodes strictly: an unknown field stops the set from loading.',
+  }));
   // another version is decoded (strictly) and then refused before any validation (MANIFEST_RULES' first rule)
   const v1 = object.apiVersion === MANIFEST_API_VERSION;
-  return fields
-    .filter((e) => !registry.has(key(e)) && (v1 || unknown.has(key(e))))
-    .map((e) =>
-      unknown.has(key(e))
-        ? {
-            ...e,
-            severity: 'error' as const,
-            message: `strict decoding error: ${e.message}`,
-            hint: 'The manifest loader decodes strictly: an unknown field stops the set from loading.',
-          }
-        : e,
-    );
+  const rest = v1 ? fields.filter((e) => !registry.has(key(e)) && !(isUnknownField(e) && isUnknown.has(unknownKey(e)))) : [];
+  return [...strict, ...rest];
 }
 
 /** A release's support for static manifests: undefined when the target loads them by default, else why not. */

@@ -4,6 +4,7 @@
  * kind's rules in the release's words, the registry strategy's additions). The order and what is
  * left to the decode check: README.md ("Validation").
  */
+import type { FieldValidation } from './field-validation';
 import type { CelCompiler } from '../cel/types';
 import { withDefaults } from './defaults';
 import { invalid, type FieldError } from './errors';
@@ -29,6 +30,8 @@ export interface ValidateOptions {
   cel?: CelCompiler;
   /** The target release (served apiVersions, its validation's words, its CEL environment); absent = the newest (1.37). */
   kubernetesVersion?: KubernetesVersion;
+  /** The write's field validation directive (unknown fields: error, warning or nothing); absent = Warn, the apiserver's own default. */
+  fieldValidation?: FieldValidation;
 }
 
 /**

@@ -151,7 +151,7 @@ describe('readWorkspaceFile', () => {
       },
       scenarios: [],
     };
-    const file = toWorkspaceFile(docs, tests, '1.33');
+    const file = toWorkspaceFile(docs, tests, { kubernetesVersion: '1.33' });
     const back = readWorkspaceFile(JSON.parse(JSON.stringify(file)));
     expect(back.ok && back.workspace).toEqual(file);
     const data = testsDataOf(file, ['n1', 'n2']);
@@ -163,7 +163,7 @@ describe('readWorkspaceFile', () => {
 
 describe('the target platform in a workspace file', () => {
   it('round-trips a platform with its Kubernetes release; files without one read as before', () => {
-    const file = toWorkspaceFile([{ id: 'a', text: policy }], undefined, '1.32', false, 'openshift-4.19');
+    const file = toWorkspaceFile([{ id: 'a', text: policy }], undefined, { kubernetesVersion: '1.32', platform: 'openshift-4.19' });
     expect(file).toMatchObject({ kubernetesVersion: '1.32', platform: 'openshift-4.19' });
     const back = readWorkspaceFile(JSON.parse(JSON.stringify(file)));
     expect(back.ok && back.workspace).toEqual(file);

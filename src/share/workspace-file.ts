@@ -11,6 +11,7 @@ import { isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from
 import { isPlatformId, nearestKubernetesVersion, nearestPlatform, platformOf, PLATFORM_IDS, type PlatformId } from '../base/platforms';
 import { CEL_CONTEXTS, type CelContext } from '../cel/types';
 import { isListSlot, type ListSlot } from '../yaml';
+import { DEFAULT_FIELD_VALIDATION, FIELD_VALIDATIONS, isFieldValidation, type FieldValidation } from '../k8s/field-validation';
 
 export const WORKSPACE_FORMAT = 'admission-workbench/workspace';
 export const WORKSPACE_VERSION = 2;
@@ -62,6 +63,8 @@ export interface WorkspaceFile {
   platform?: PlatformId;
   /** Every document is a static admission manifest. */
   staticManifests?: true;
+  /** The writes' field validation directive (absent: Strict, as kubectl sends; files from before the setting read so). */
+  fieldValidation?: FieldValidation;
   documents: WorkspaceFileDocument[];
   drafts?: DraftEntry[];
   celCases?: CelCaseGroup[];
@@ -156,6 +159,10 @@ export function readWorkspaceFile(value: unknown, migrations: Readonly<Record<nu
   const ws: WorkspaceFile = { format: WORKSPACE_FORMAT, version: WORKSPACE_VERSION, documents };
   readTarget(payload, ws, warnings);
   if (payload.staticManifests === true) ws.staticManifests = true;
+  if (payload.fieldValidation !== undefined && payload.fieldValidation !== DEFAULT_FIELD_VALIDATION) {
+    if (isFieldValidation(payload.fieldValidation)) ws.fieldValidation = payload.fieldValidation;
+    else warnings.push(`fieldValidation ${JSON.stringify(payload.fieldValidation)} is not one of ${FIELD_VALIDATIONS.join(', ')}: Strict is used`);
+  }
   const n = documents.length;
   const drafts = readList(payload, 'drafts', warnings, (v) =>
     isObject(v) && isIndex(v.document, n) ? { document: v.document, draft: readDraft(v.draft) } : 'needs a "document" index into documents',
@@ -237,19 +244,23 @@ export interface AppDocument {
 }
 
 /** The app's documents and test data (the store's TestsData, by document id) as a workspace file. */
-export function toWorkspaceFile(
-  documents: readonly AppDocument[],
-  tests?: TestsData,
-  kubernetesVersion?: KubernetesVersion,
-  staticManifests = false,
-  platform?: PlatformId,
-): WorkspaceFile {
+/** The workspace-wide settings a file carries (each written only when not its default). */
+export interface WorkspaceSettings {
+  kubernetesVersion?: KubernetesVersion;
+  staticManifests?: boolean;
+  platform?: PlatformId;
+  fieldValidation?: FieldValidation;
+}
+
+export function toWorkspaceFile(documents: readonly AppDocument[], tests?: TestsData, settings: WorkspaceSettings = {}): WorkspaceFile {
+  const { kubernetesVersion, staticManifests = false, platform, fieldValidation = DEFAULT_FIELD_VALIDATION } = settings;
   const ws: WorkspaceFile = {
     format: WORKSPACE_FORMAT,
     version: WORKSPACE_VERSION,
     ...(kubernetesVersion ? { kubernetesVersion } : {}),
     ...(platform ? { platform } : {}),
     ...(staticManifests ? { staticManifests: true as const } : {}),
+    ...(fieldValidation !== DEFAULT_FIELD_VALIDATION ? { fieldValidation } : {}),
     documents: documents.map((d) => ({
       ...(d.name ? { name: d.name } : {}),
       text: d.text,

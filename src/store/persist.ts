@@ -8,6 +8,7 @@ import { hasGeneratedText, withText, type ListSlot, type WorkspaceDoc } from './
 import { isListSlot } from '../yaml';
 import { isKubernetesVersion, type KubernetesVersion } from '../base/releases';
 import { isPlatformId, nearestPlatform, platformOf, type PlatformId } from '../base/platforms';
+import { DEFAULT_FIELD_VALIDATION, isFieldValidation, type FieldValidation } from '../k8s/field-validation';
 import type { Notice, SavedWorkspace, WorkspaceStore } from './workspace';
 
 /** The localStorage key of the workspace in earlier versions (migrated to IndexedDB on load). */
@@ -39,6 +40,8 @@ interface Saved {
   platform?: string;
   /** Every document is a static manifest (absent: no). */
   staticManifests?: boolean;
+  /** The field validation directive (absent: Strict). */
+  fieldValidation?: FieldValidation;
   /** The sequence number of the last change saved (absent before the journal existed). */
   seq?: number;
 }
@@ -93,6 +96,7 @@ function parseSaved(raw: unknown): (SavedWorkspace & { seq: number }) | undefine
       ...(isKubernetesVersion(saved.kubernetesVersion) ? { kubernetesVersion: saved.kubernetesVersion } : {}),
       ...savedPlatform(saved.platform),
       ...(saved.staticManifests === true ? { staticManifests: true } : {}),
+      ...(isFieldValidation(saved.fieldValidation) ? { fieldValidation: saved.fieldValidation } : {}),
     };
   } catch {
     return undefined;
@@ -128,6 +132,7 @@ export function serialize(s: SavedWorkspace, seq?: number): string {
     ...(s.kubernetesVersion ? { kubernetesVersion: s.kubernetesVersion } : {}),
     ...(s.platform ? { platform: s.platform } : {}),
     ...(s.staticManifests ? { staticManifests: true } : {}),
+    ...(s.fieldValidation && s.fieldValidation !== DEFAULT_FIELD_VALIDATION ? { fieldValidation: s.fieldValidation } : {}),
     ...(seq !== undefined ? { seq } : {}),
   };
   return JSON.stringify(saved);
@@ -287,7 +292,8 @@ export function startAutosave(
       s.selectedId === prev.selectedId &&
       s.kubernetesVersion === prev.kubernetesVersion &&
       s.platform === prev.platform &&
-      s.staticManifests === prev.staticManifests
+      s.staticManifests === prev.staticManifests &&
+      s.fieldValidation === prev.fieldValidation
     )
       return;
     const now = Date.now();

@@ -49,7 +49,7 @@ export function celAnswered(): void {
 
 /** Validation problems of an object (no parse errors) at the target release (default: the workspace's). */
 export function objectProblems(object: unknown, release: KubernetesVersion = targetRelease()): FieldError[] {
-  return checker.fields(object, release);
+  return checker.fields(object, release, workspace.getState().fieldValidation);
 }
 
 /** One line of the problems list, at a field: from the apiserver's rules, the decoder, or a lint. */
@@ -136,7 +136,7 @@ export function manifestSetOf(
 ): ManifestSetChecks | undefined {
   const state = { staticManifests: flag };
   if (!flag && !docs.some((d) => d.static)) return undefined;
-  const used = docs.map((d) => (isStaticDoc(d, state) ? checker.fields(d.object, release) : undefined));
+  const used = docs.map((d) => (isStaticDoc(d, state) ? checker.fields(d.object, release, workspace.getState().fieldValidation) : undefined));
   const hit = manifestSets.get(docs);
   if (hit && hit.flag === flag && hit.release === release && hit.used.every((u, i) => u === used[i])) return hit.checks;
   const checks = checkManifestSet(
@@ -169,7 +169,9 @@ export function docProblems(doc: WorkspaceDoc, docs: readonly WorkspaceDoc[] = [
   const set = isStaticDoc(doc) ? manifestSetOf(docs.includes(doc) ? docs : [doc], release) : undefined;
   const index = set ? (docs.includes(doc) ? docs.indexOf(doc) : 0) : -1;
   const source = typeof doc.object === 'object' && doc.object !== null && isSourceDocument(doc.object) ? doc.object : undefined;
-  const fields = set?.fields.get(index) ?? (source ? sourceFields(source, workspaceObjects(docs)) : checker.fields(doc.object, release));
+  const fields =
+    set?.fields.get(index) ??
+    (source ? sourceFields(source, workspaceObjects(docs)) : checker.fields(doc.object, release, workspace.getState().fieldValidation));
   // the workspace's platform applies at its own release (a caller asking for another release gets upstream's lints)
   const state = workspace.getState();
   const platform = release === state.kubernetesVersion ? state.platform : undefined;

@@ -6,6 +6,7 @@
 import { parseWorkspaceFile, toWorkspaceFile, testsDataOf, WORKSPACE_FORMAT, type WorkspaceFile } from '../share';
 import { isKubernetesVersion, type KubernetesVersion } from '../base/releases';
 import { isPlatformId, type PlatformId } from '../base/platforms';
+import { DEFAULT_FIELD_VALIDATION, type FieldValidation } from '../k8s/field-validation';
 import { docTitle, newId, withText } from './documents';
 import { getTestsData, setTestsData } from './test-inputs';
 import { sampleSnapshot, workspace } from './workspace';
@@ -46,16 +47,14 @@ export function currentWorkspaceFile(scope: 'workspace' | 'document'): Workspace
       ...(d.listItem ? { listItem: d.listItem } : {}),
     })),
     data,
-    kubernetesVersionOf(),
-    s.staticManifests === true,
-    platformOfState(),
+    { kubernetesVersion: kubernetesVersionOf(), staticManifests: s.staticManifests === true, platform: platformOfState(), fieldValidation: s.fieldValidation },
   );
   return scope === 'workspace' ? { ...file, scratchpad: scratchpadFile() } : file;
 }
 
 /** Only the CEL scratchpad (and the target release) as a workspace file: its link opens the scratchpad, the workspace untouched. */
 export function scratchpadWorkspaceFile(): WorkspaceFile {
-  return { ...toWorkspaceFile([], undefined, kubernetesVersionOf(), false, platformOfState()), scratchpad: scratchpadFile() };
+  return { ...toWorkspaceFile([], undefined, { kubernetesVersion: kubernetesVersionOf(), platform: platformOfState() }), scratchpad: scratchpadFile() };
 }
 
 /** Whether a workspace file holds only a scratchpad (opened without replacing the workspace). */
@@ -103,6 +102,7 @@ export function openWorkspaceFile(ws: WorkspaceFile, origin = 'shared link'): vo
   );
   applyTarget(ws);
   (state as { setStaticManifests?: (on: boolean) => void }).setStaticManifests?.(ws.staticManifests === true);
+  (state as { setFieldValidation?: (mode: FieldValidation) => void }).setFieldValidation?.(ws.fieldValidation ?? DEFAULT_FIELD_VALIDATION);
   if (ws.scratchpad) scratchpad.setState(ws.scratchpad);
 }
 

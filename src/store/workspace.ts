@@ -4,7 +4,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
-import { apiVersionOf, convertToV1, KINDS, kindSpecOf, type Fix } from '../k8s';
+import { apiVersionOf, convertToV1, DEFAULT_FIELD_VALIDATION, KINDS, kindSpecOf, type FieldValidation, type Fix } from '../k8s';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base';
 import { platformOf, type PlatformId } from '../base/platforms';
 import { clone, getIn, insertAt, moveAt, removeAt, setIn } from '../k8s/edit';
@@ -32,7 +32,7 @@ export interface Snapshot {
 }
 
 /** What a saved workspace restores: the documents, the target release and whether every document is a static manifest. */
-export type SavedWorkspace = Snapshot & { kubernetesVersion?: KubernetesVersion; platform?: PlatformId; staticManifests?: boolean };
+export type SavedWorkspace = Snapshot & { kubernetesVersion?: KubernetesVersion; platform?: PlatformId; staticManifests?: boolean; fieldValidation?: FieldValidation };
 
 export interface Notice {
   level: 'error' | 'info';
@@ -52,6 +52,8 @@ export interface WorkspaceState extends Snapshot {
   platform?: PlatformId;
   /** Every admission document of the workspace is a static manifest (besides the documents marked one by one). */
   staticManifests: boolean;
+  /** The writes' field validation directive: unknown fields are errors (Strict, as kubectl sends), warnings (Warn) or nothing (Ignore). */
+  fieldValidation: FieldValidation;
   history: History<Snapshot>;
   notices: Notice[];
   /**
@@ -95,6 +97,8 @@ export interface WorkspaceActions {
   setDocStatic(id: string, on: boolean): void;
   /** Mark the whole workspace a static manifest set. */
   setStaticManifests(on: boolean): void;
+  /** The writes' field validation directive (re-derives problems). */
+  setFieldValidation(mode: FieldValidation): void;
   /** Rewrite an old document (v1beta1 webhooks, v1alpha1/v1beta1 policies) as v1; the notes say what was made explicit. */
   convertToV1(id: string): void;
   /** Add documents made from objects (converted policies), after the others, each with its own text: one undo step; returns their ids. */
@@ -166,6 +170,7 @@ export function createWorkspace(initial: SavedWorkspace) {
     return {
       kubernetesVersion: DEFAULT_KUBERNETES_VERSION,
       staticManifests: false,
+      fieldValidation: DEFAULT_FIELD_VALIDATION,
       ...initial,
       history: emptyHistory(),
       notices: [],
@@ -265,6 +270,7 @@ export function createWorkspace(initial: SavedWorkspace) {
 
       setDocStatic: (id, on) => mapDoc(id, (d) => (!!d.static === on ? d : withStatic(d, on))),
       setStaticManifests: (on) => set((s) => (s.staticManifests === on ? {} : { staticManifests: on, problemsRevision: s.problemsRevision + 1 })),
+      setFieldValidation: (mode) => set((s) => (s.fieldValidation === mode ? {} : { fieldValidation: mode, problemsRevision: s.problemsRevision + 1 })),
 
       convertToV1: (id) => {
         const doc = get().docs.find((d) => d.id === id);

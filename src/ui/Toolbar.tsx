@@ -3,6 +3,7 @@ import { useRef, useState } from 'react';
 import { KUBERNETES_VERSIONS, isKubernetesVersion } from '../base/releases';
 import { isPlatformId, PLATFORMS } from '../base/platforms';
 import { WORKBENCH_VERSION } from '../base/version';
+import { FIELD_VALIDATION_HELP, FIELD_VALIDATIONS, isFieldValidation } from '../k8s/field-validation';
 import { useWorkspace, workspace } from '../store';
 import { Dialog } from './Dialog';
 import { ExportMenu } from './ExportMenu';
@@ -121,6 +122,31 @@ function TargetVersion() {
   );
 }
 
+/** The writes' field validation directive: unknown fields are errors (kubectl's Strict), warnings or nothing. */
+function FieldValidationPicker() {
+  const mode = useWorkspace((s) => s.fieldValidation);
+  return (
+    <label
+      className="target-version"
+      title={`What the apiserver does with unknown fields (?fieldValidation=): ${FIELD_VALIDATIONS.map((m) => `${m}: ${FIELD_VALIDATION_HELP[m]}`).join('; ')}`}
+    >
+      Fields{' '}
+      <select
+        value={mode}
+        data-testid="field-validation"
+        aria-label="Field validation"
+        onChange={(e) => isFieldValidation(e.target.value) && workspace.getState().setFieldValidation(e.target.value)}
+      >
+        {FIELD_VALIDATIONS.map((m) => (
+          <option key={m} value={m} title={FIELD_VALIDATION_HELP[m]}>
+            {m}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 export function Toolbar() {
   const fileInput = useRef<HTMLInputElement>(null);
   const [pasting, setPasting] = useState(false);
@@ -132,6 +158,7 @@ export function Toolbar() {
     <header className="toolbar">
       <h1 title={`Admission Workbench ${WORKBENCH_VERSION}`}>Admission Workbench</h1>
       <TargetVersion />
+      <FieldValidationPicker />
       <div className="toolbar-group" role="group" aria-label="Import">
         <button type="button" onClick={() => fileInput.current?.click()}>
           Open files…

@@ -1,7 +1,8 @@
 /**
  * What the apiserver's decoder checks before validation, driven by the registry:
  * JSON types (a string where an integer belongs fails the whole request with HTTP 400)
- * and unknown fields (kubectl's strict field validation reports them; we warn).
+ * and unknown fields (by the write's field validation directive: an error for kubectl's Strict, a
+ * warning for Warn, nothing for Ignore; ../field-validation.ts).
  * null is accepted anywhere: it decodes to the field's zero value.
  */
 import type { FieldError } from '../errors';
@@ -10,6 +11,7 @@ import { fieldPath, type FieldPath } from '../../base/path';
 import { kindSpecOf } from './kinds';
 import type { Field } from './types';
 import { isObject } from '../../base/json';
+import { isUnknownField, strictDecodingError, type FieldValidation } from '../field-validation';
 
 const INT32 = 2 ** 31;
 
@@ -102,7 +104,7 @@ function decodeFields(value: Record<string, unknown>, fields: readonly Field[], 
       out.push({
         ...asWarning(invalid(p, v, '')),
         message: `unknown field "${String(p)}"`,
-        hint: 'The apiserver drops unknown fields, and kubectl apply (strict field validation) rejects them. Check the spelling and the indentation.',
+        hint: 'With fieldValidation=Warn the apiserver drops unknown fields with this warning. Check the spelling and the indentation.',
       });
       continue;
     }
@@ -110,14 +112,29 @@ function decodeFields(value: Record<string, unknown>, fields: readonly Field[], 
   }
 }
 
-/** Decoder errors for an object of a kind the Workbench edits; [] for other kinds. */
-export function decodeErrors(object: unknown): FieldError[] {
+/**
+ * Decoder errors for an object of a kind the Workbench edits ([] for other kinds), unknown fields
+ * as the field validation directive makes them (default Warn: the apiserver's own default).
+ */
+export function decodeErrors(object: unknown, fieldValidation: FieldValidation = 'Warn'): FieldError[] {
   const spec = kindSpecOf(object);
   if (!spec || !isObject(object)) return [];
   const out: FieldError[] = [];
   const { apiVersion: _a, kind: _k, ...rest } = object;
   decodeFields(rest, spec.fields, fieldPath, out);
-  return out;
+  // The walk's caches do not depend on the mode: the mode only maps its unknown-field answers.
+  if (fieldValidation === 'Warn' || !out.some(isUnknownField)) return out;
+  if (fieldValidation === 'Ignore') return out.filter((e) => !isUnknownField(e));
+  const request = strictDecodingError(object, out);
+  return out.map((e) =>
+    isUnknownField(e)
+      ? {
+          ...e,
+          severity: 'error',
+          hint: `kubectl sends fieldValidation=Strict: the apiserver refuses the object before validating it (HTTP 400: "${request}"). Check the spelling and the indentation.`,
+        }
+      : e,
+  );
 }
 
 /**
