@@ -32,7 +32,12 @@ export interface Snapshot {
 }
 
 /** What a saved workspace restores: the documents, the target release and whether every document is a static manifest. */
-export type SavedWorkspace = Snapshot & { kubernetesVersion?: KubernetesVersion; platform?: PlatformId; staticManifests?: boolean; fieldValidation?: FieldValidation };
+export type SavedWorkspace = Snapshot & {
+  kubernetesVersion?: KubernetesVersion;
+  platform?: PlatformId;
+  staticManifests?: boolean;
+  fieldValidation?: FieldValidation;
+};
 
 export interface Notice {
   level: 'error' | 'info';
