@@ -1,0 +1,131 @@
+/**
+ * One Kyverno ClusterPolicy/Policy rule (`validate.pattern`, `anyPattern`, `deny`, with
+ * `preconditions`) as a ValidatingAdmissionPolicy and its binding. The status is the constructs':
+ * `exact` only for what the differential against the Kyverno engine holds
+ * (kyverno-pattern.oracle.test.ts); everything else names the construct.
+ */
+import type { Obj } from '../../base/json';
+import type { RuleStatus } from '../types';
+import { CONTROLLER_RESOURCES, ruleControllers, shiftPattern } from './autogen';
+import { conditionsCel } from './conditions';
+import { matchOf } from './match';
+import { Unsupported, patternCel } from './pattern';
+
+type Rec = Record<string, unknown>;
+
+export type PatternRuleType = 'pattern' | 'anyPattern' | 'deny' | 'podSecurity' | 'mutate' | 'other';
+
+export interface PatternRuleConversion {
+  type: PatternRuleType;
+  status: RuleStatus;
+  reason?: string;
+  /** The policy and its binding (absent when unsupported). */
+  objects: Obj[];
+}
+
+/** The kind of rule, as the library's measures count them. */
+export function ruleType(rule: Rec): PatternRuleType {
+  const v = rule.validate as Rec | undefined;
+  if (v?.pattern !== undefined) return 'pattern';
+  if (v?.anyPattern !== undefined) return 'anyPattern';
+  if (v?.deny !== undefined) return 'deny';
+  if (v?.podSecurity !== undefined) return 'podSecurity';
+  if (rule.mutate !== undefined) return 'mutate';
+  return 'other';
+}
+
+/** A DNS-1123 name for the produced objects. */
+export function producedName(policy: string, rule: string): string {
+  const n = `${policy}-${rule}`
+    .toLowerCase()
+    .replace(/[^a-z0-9.-]+/g, '-')
+    .replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, '');
+  return n.length > 253 ? n.slice(0, 253).replace(/[^a-z0-9]+$/, '') : n;
+}
+
+/** Kyverno's failure action: the rule's own, else the policy's (default Audit). */
+function actions(policy: Rec, rule: Rec): string[] {
+  const v = (rule.validate as Rec | undefined) ?? {};
+  const spec = (policy.spec as Rec | undefined) ?? {};
+  const action = String(v.failureAction ?? spec.validationFailureAction ?? 'Audit').toLowerCase();
+  return action === 'enforce' ? ['Deny'] : ['Audit'];
+}
+
+/** The CEL that allows the request (true) or denies it, from the rule's body; what it decides differently. */
+function bodyCel(rule: Rec, type: PatternRuleType, differences: string[], shift: (p: unknown) => unknown = (p) => p): string {
+  const v = rule.validate as Rec;
+  if (type === 'pattern') {
+    const p = patternCel(shift(v.pattern));
+    differences.push(...p.differences);
+    return `${p.cel} != 3`;
+  }
+  if (type === 'anyPattern') {
+    if (!Array.isArray(v.anyPattern)) throw new Unsupported('anyPattern that is not a list');
+    // Any pattern passes: pass; else a fail fails; only skips: skip.
+    const rs = v.anyPattern.map((p) => patternCel(shift(p)));
+    for (const r of rs) differences.push(...r.differences);
+    return `[[${rs.map((r) => r.cel).join(', ')}]].map(p, p.exists(x, x == 0) || !p.exists(x, x == 3))[0]`;
+  }
+  if (type === 'deny') return `!(${conditionsCel((v.deny as Rec | undefined)?.conditions, 'deny.conditions')})`;
+  throw new Unsupported(`validate.${Object.keys(v).find((k) => k !== 'message') ?? 'rule'}`);
+}
+
+export function convertPatternRule(policy: Obj, rule: Rec): PatternRuleConversion {
+  const type = ruleType(rule);
+  const unsupported = (reason: string): PatternRuleConversion => ({ type, status: 'unsupported', reason, objects: [] });
+  if (type === 'mutate') return unsupported('mutate rules are not converted yet');
+  if (type === 'podSecurity') return unsupported('validate.podSecurity is not converted yet');
+  if (type === 'other') return unsupported(rule.generate ? 'generate' : rule.verifyImages ? 'verifyImages' : 'a rule of no validate kind this converter reads');
+  const v = rule.validate as Rec;
+  if (v.foreach) return unsupported('validate.foreach');
+  if (rule.context) return unsupported('context (variables from the API server, ConfigMaps or other calls)');
+  try {
+    const match = matchOf(rule);
+    const message = `validation error: ${String(v.message ?? '')} rule ${String(rule.name)} failed`;
+    const differences: string[] = [];
+    const controllers = ruleControllers(policy, rule);
+    const validations = [{ expression: bodyCel(rule, type, differences), kinds: ['Pod'] }];
+    if (controllers.length) {
+      const others = controllers.filter((k) => k !== 'CronJob');
+      if (others.length) validations.push({ expression: bodyCel(rule, type, differences, (p) => shiftPattern(p, 'Deployment')), kinds: others });
+      if (controllers.includes('CronJob'))
+        validations.push({ expression: bodyCel(rule, type, differences, (p) => shiftPattern(p, 'CronJob')), kinds: ['CronJob'] });
+      const ops = (match.matchConstraints.resourceRules as Rec[])[0]?.operations ?? ['CREATE', 'UPDATE'];
+      for (const k of controllers) {
+        const r = CONTROLLER_RESOURCES[k];
+        (match.matchConstraints.resourceRules as Rec[]).push({ apiGroups: [r.group], apiVersions: ['*'], operations: ops, resources: [r.resource] });
+      }
+    }
+    // One validation per shape of object (Pods, controllers, CronJobs), each guarded by the request's kind.
+    const guarded = validations.map((v) => ({
+      expression: controllers.length ? `!(request.kind.kind in [${v.kinds.map((k) => `'${k}'`).join(', ')}]) || (${v.expression})` : v.expression,
+      message,
+    }));
+    const pre = rule.preconditions === undefined ? undefined : conditionsCel(rule.preconditions, 'preconditions');
+    const name = producedName(String((policy.metadata as Rec | undefined)?.name ?? ''), String(rule.name));
+    const vap: Obj = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name },
+      spec: {
+        failurePolicy: 'Fail',
+        matchConstraints: match.matchConstraints,
+        ...(match.matchConditions.length || pre
+          ? { matchConditions: [...match.matchConditions, ...(pre ? [{ name: 'kyverno-preconditions', expression: pre }] : [])] }
+          : {}),
+        validations: guarded,
+      },
+    };
+    const binding: Obj = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name },
+      spec: { policyName: name, validationActions: actions(policy, rule) },
+    };
+    if (differences.length) return { type, status: 'different', reason: [...new Set(differences)].join('; '), objects: [vap, binding] };
+    return { type, status: 'exact', objects: [vap, binding] };
+  } catch (e) {
+    if (e instanceof Unsupported) return unsupported(e.message);
+    throw e;
+  }
+}
