@@ -17,7 +17,8 @@ const wildcard = (pattern: string, key: string) =>
 
 /** A key the subset reads, as CEL (always a string). */
 function keyCel(key: unknown, where: string): string {
-  if (typeof key === 'string' && /^\{\{\s*request\.operation\s*\}\}$/.test(key)) return 'request.operation';
+  // In admission the operation is always set, so a default (`|| 'BACKGROUND'`) never applies.
+  if (typeof key === 'string' && /^\{\{\s*request\.operation\s*(\|\|\s*'[A-Za-z]*'\s*)?\}\}$/.test(key)) return 'request.operation';
   throw new Unsupported(`${where}: the key ${JSON.stringify(key)} (JMESPath outside the subset read exactly)`);
 }
 

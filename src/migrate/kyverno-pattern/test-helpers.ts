@@ -10,6 +10,10 @@ import { parseAllDocuments } from 'yaml';
 import { type PreparedChain, prepareChain, simulatePrepared } from '../../admission';
 import type { Obj } from '../../base/json';
 import { BUILTIN_RESOURCES, resourceForKind } from '../../k8s/resources';
+import type { RuleStatus } from '../types';
+import { shiftPattern } from './autogen';
+import { mutants } from './mutants';
+import { convertPatternRule } from './rule';
 
 export interface KyvernoTestResult {
   policy: string;
@@ -92,12 +96,17 @@ export interface VapVerdict {
 export const chainOf = (produced: readonly Obj[]): PreparedChain =>
   prepareChain(produced.map((o) => (o.kind === 'ValidatingAdmissionPolicyBinding' ? { ...o, spec: { ...(o.spec as Obj), validationActions: ['Deny'] } } : o)));
 
-/** What the chain answers for `object` on CREATE, and the object as admission decoded it. */
-export async function vapVerdict(chain: PreparedChain, object: Obj): Promise<VapVerdict> {
+/** What the chain answers for `object` on CREATE (or an UPDATE from the same object), and the object as admission decoded it. */
+export async function vapVerdict(chain: PreparedChain, object: Obj, operation: 'CREATE' | 'UPDATE' = 'CREATE'): Promise<VapVerdict> {
   const { group, version, resource, kind } = gvrOf(object);
+  const namespaced = BUILTIN_RESOURCES.find((x) => x.kind === kind)?.namespaced !== false;
+  // The apiserver sets the request's namespace on the object before admission: Kyverno sees it too.
+  if (namespaced && !(object.metadata as Obj | undefined)?.namespace)
+    object = { ...object, metadata: { ...((object.metadata as Obj | undefined) ?? {}), namespace: 'default' } };
   const metadata = (object.metadata as Obj | undefined) ?? {};
   const r = await simulatePrepared(chain, {
-    operation: 'CREATE',
+    operation,
+    ...(operation === 'UPDATE' ? { oldObject: object } : {}),
     resource: { group, version, resource },
     kind: { group, version, kind },
     name: String(metadata.name ?? ''),
@@ -111,4 +120,79 @@ export async function vapVerdict(chain: PreparedChain, object: Obj): Promise<Vap
   if (r.deniedBy?.kind !== 'ValidatingAdmissionPolicy') return { verdict: 'invalid', admitted, message: r.deniedBy?.message };
   const step = r.steps.find((s) => s.kind === 'ValidatingAdmissionPolicy' && s.outcome === 'error-rejected');
   return { verdict: step ? 'error' : 'deny', admitted, message: r.deniedBy?.message };
+}
+
+/** One line of the Kyverno oracle's answer (tools/kyverno-oracle). */
+export interface OracleAnswer {
+  results: { policy: string; rule: string; status: string; message?: string }[];
+  error?: string;
+}
+
+/** Kyverno's verdict on a rule: fail or error on the rule or the rules it generated for Pod controllers denies. */
+export function kyvernoVerdict(answer: OracleAnswer, rule: string): 'allow' | 'deny' | 'error' {
+  if (answer.error) return 'error';
+  const mine = answer.results.filter((r) => r.rule === rule || r.rule === `autogen-${rule}` || r.rule === `autogen-cronjob-${rule}`);
+  return mine.some((r) => r.status === 'fail' || r.status === 'error') ? 'deny' : 'allow';
+}
+
+export interface RuleDifferential {
+  policy: string;
+  rule: string;
+  status: RuleStatus;
+  /** Resources both sides decided (the apiserver's rejections before admission left out). */
+  tried: number;
+  disagreements: { resource: unknown; operation: string; kyverno: string; vap: string }[];
+}
+
+/** The kinds a converted policy matches (its resourceRules' plurals), to pick the seeds worth mutating. */
+const matchedResources = (produced: readonly Obj[]): Set<string> =>
+  new Set(
+    produced
+      .filter((o) => o.kind === 'ValidatingAdmissionPolicy')
+      .flatMap((o) => (((o.spec as Obj).matchConstraints as Obj).resourceRules as Obj[]).flatMap((r) => r.resources as string[])),
+  );
+
+/**
+ * The differential of one rule: its test resources and `count` mutants, decided by the converted
+ * policy (the Workbench's admission) and by Kyverno (`decide`: policy and objects in, one answer a
+ * resource out), compared. Kyverno is given the object as admission decoded it, as in a cluster.
+ */
+export async function differential(
+  policy: Obj,
+  rule: Obj,
+  folderResources: readonly Obj[],
+  count: number,
+  decide: (policy: Obj, requests: { admitted: unknown; operation: string }[]) => Promise<OracleAnswer[]>,
+): Promise<RuleDifferential> {
+  const c = convertPatternRule(policy, rule);
+  const name = String(rule.name);
+  const out: RuleDifferential = { policy: String((policy.metadata as Obj).name), rule: name, status: c.status, tried: 0, disagreements: [] };
+  if (c.status === 'unsupported') return out;
+  const plurals = matchedResources(c.objects);
+  const seeds = folderResources.filter((r) => plurals.has('*') || plurals.has(gvrOf(r).resource));
+  const v = rule.validate as Obj;
+  const base = v.pattern !== undefined ? [v.pattern] : Array.isArray(v.anyPattern) ? v.anyPattern : [];
+  const patterns = [...base, ...base.map((p) => shiftPattern(p, 'Deployment')), ...base.map((p) => shiftPattern(p, 'CronJob'))];
+  const chain = chainOf(c.objects);
+  const decided: { admitted: unknown; vap: string; operation: 'CREATE' | 'UPDATE' }[] = [];
+  // Mutants until `count` of them reach the policy (some are objects the apiserver would not decode).
+  for (let round = 1; round <= 4 && decided.length < count + seeds.length; round++) {
+    const batch = round === 1 ? [...seeds, ...mutants(seeds, patterns, count, round)] : mutants(seeds, patterns, count, round * 7919);
+    for (const [i, r] of batch.entries()) {
+      // every third request an UPDATE (from the same object): operation conditions are held on both sides
+      const operation = i % 3 === 2 ? 'UPDATE' : 'CREATE';
+      const verdict = await vapVerdict(chain, r, operation);
+      if (verdict.verdict !== 'invalid') decided.push({ admitted: verdict.admitted, operation, vap: verdict.verdict === 'error' ? 'deny' : verdict.verdict });
+    }
+  }
+  const unique = [...new Map(decided.map((d) => [JSON.stringify([d.admitted, d.operation]), d])).values()];
+  const answers = await decide(policy, unique);
+  unique.forEach((d, i) => {
+    const kyverno = kyvernoVerdict(answers[i], name);
+    out.tried++;
+    if (kyverno !== d.vap)
+      out.disagreements.push({ resource: d.admitted, operation: d.operation, kyverno: answers[i].error ? `error: ${answers[i].error}` : kyverno, vap: d.vap });
+  });
+  out.disagreements.sort((a, b) => JSON.stringify(a.resource).length - JSON.stringify(b.resource).length);
+  return out;
 }
