@@ -13,7 +13,7 @@ import { Unsupported, patternCel } from './pattern';
 
 type Rec = Record<string, unknown>;
 
-export type PatternRuleType = 'pattern' | 'anyPattern' | 'deny' | 'podSecurity' | 'mutate' | 'other';
+export type PatternRuleType = 'pattern' | 'anyPattern' | 'deny' | 'podSecurity' | 'foreach' | 'cel' | 'mutate' | 'other';
 
 export interface PatternRuleConversion {
   type: PatternRuleType;
@@ -30,6 +30,8 @@ export function ruleType(rule: Rec): PatternRuleType {
   if (v?.anyPattern !== undefined) return 'anyPattern';
   if (v?.deny !== undefined) return 'deny';
   if (v?.podSecurity !== undefined) return 'podSecurity';
+  if (v?.foreach !== undefined) return 'foreach';
+  if (v?.cel !== undefined) return 'cel';
   if (rule.mutate !== undefined) return 'mutate';
   return 'other';
 }
@@ -70,14 +72,16 @@ function bodyCel(rule: Rec, type: PatternRuleType, differences: string[], shift:
   throw new Unsupported(`validate.${Object.keys(v).find((k) => k !== 'message') ?? 'rule'}`);
 }
 
-export function convertPatternRule(policy: Obj, rule: Rec): PatternRuleConversion {
+/** One rule; `name` names the produced policy and binding (default `<policy>-<rule>`). */
+export function convertPatternRule(policy: Obj, rule: Rec, name?: string): PatternRuleConversion {
   const type = ruleType(rule);
   const unsupported = (reason: string): PatternRuleConversion => ({ type, status: 'unsupported', reason, objects: [] });
   if (type === 'mutate') return unsupported('mutate rules are not converted yet');
   if (type === 'podSecurity') return unsupported('validate.podSecurity is not converted yet');
+  if (type === 'foreach') return unsupported('validate.foreach');
+  if (type === 'cel') return unsupported('validate.cel (the CEL rules are converted by the Kyverno CEL converter)');
   if (type === 'other') return unsupported(rule.generate ? 'generate' : rule.verifyImages ? 'verifyImages' : 'a rule of no validate kind this converter reads');
   const v = rule.validate as Rec;
-  if (v.foreach) return unsupported('validate.foreach');
   if (rule.context) return unsupported('context (variables from the API server, ConfigMaps or other calls)');
   try {
     const match = matchOf(rule);
@@ -102,11 +106,11 @@ export function convertPatternRule(policy: Obj, rule: Rec): PatternRuleConversio
       message,
     }));
     const pre = rule.preconditions === undefined ? undefined : conditionsCel(rule.preconditions, 'preconditions');
-    const name = producedName(String((policy.metadata as Rec | undefined)?.name ?? ''), String(rule.name));
+    const objectName = name ?? producedName(String((policy.metadata as Rec | undefined)?.name ?? ''), String(rule.name));
     const vap: Obj = {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingAdmissionPolicy',
-      metadata: { name },
+      metadata: { name: objectName },
       spec: {
         failurePolicy: 'Fail',
         matchConstraints: match.matchConstraints,
@@ -119,8 +123,8 @@ export function convertPatternRule(policy: Obj, rule: Rec): PatternRuleConversio
     const binding: Obj = {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingAdmissionPolicyBinding',
-      metadata: { name },
-      spec: { policyName: name, validationActions: actions(policy, rule) },
+      metadata: { name: objectName },
+      spec: { policyName: objectName, validationActions: actions(policy, rule) },
     };
     if (differences.length) return { type, status: 'different', reason: [...new Set(differences)].join('; '), objects: [vap, binding] };
     return { type, status: 'exact', objects: [vap, binding] };
