@@ -53,9 +53,37 @@ function actions(policy: Rec, rule: Rec): string[] {
   return action === 'enforce' ? ['Deny'] : ['Audit'];
 }
 
+// A foreach list the subset reads: a plain path under request.object.spec (shifted like Kyverno's autogen).
+const FOREACH_LIST = /^request\.object\.spec((\.[A-Za-z_][A-Za-z0-9_]*)+)$/;
+const SPEC_OF = { Pod: ['spec'], Deployment: ['spec', 'template', 'spec'], CronJob: ['spec', 'jobTemplate', 'spec', 'template', 'spec'] };
+
+/**
+ * `validate.foreach` with patterns (validateForEach): each list's non-null elements against the
+ * pattern; any element failing fails the rule; a list that is absent is passed over.
+ */
+function foreachCel(foreach: unknown, differences: string[], kind: keyof typeof SPEC_OF): string {
+  if (!Array.isArray(foreach) || foreach.length === 0) throw new Unsupported('validate.foreach that is not a list');
+  const lists = foreach.map((f: Rec) => {
+    const extra = Object.keys(f).filter((k) => !['list', 'pattern'].includes(k));
+    if (extra.length || f.pattern === undefined) throw new Unsupported(`validate.foreach with ${extra.join(', ') || 'no pattern'}`);
+    const m = FOREACH_LIST.exec(String(f.list).trim());
+    if (!m) throw new Unsupported(`validate.foreach over ${JSON.stringify(f.list)} (JMESPath outside the subset read exactly)`);
+    const path = [...SPEC_OF[kind], ...m[1].slice(1).split('.')];
+    // has() on every step: an absent step is Kyverno's "Unknown key", the list is passed over
+    const guard = path.map((_, i) => `has(object.${path.slice(0, i + 1).join('.')})`).join(' && ');
+    const value = `object.${path.join('.')}`;
+    const p = patternCel(f.pattern, 'e');
+    differences.push(...p.differences);
+    return `(${guard} && type(${value}) == list ? ${value}.all(e, e == null || ${p.cel} != 3) : true)`;
+  });
+  return lists.join(' && ');
+}
+
 /** The CEL that allows the request (true) or denies it, from the rule's body; what it decides differently. */
-function bodyCel(rule: Rec, type: PatternRuleType, differences: string[], shift: (p: unknown) => unknown = (p) => p): string {
+function bodyCel(rule: Rec, type: PatternRuleType, differences: string[], kind: 'Pod' | 'Deployment' | 'CronJob' = 'Pod'): string {
   const v = rule.validate as Rec;
+  const shift = (p: unknown) => (kind === 'Pod' ? p : shiftPattern(p, kind));
+  if (type === 'foreach') return foreachCel(v.foreach, differences, kind);
   if (type === 'pattern') {
     const p = patternCel(shift(v.pattern));
     differences.push(...p.differences);
@@ -78,7 +106,6 @@ export function convertPatternRule(policy: Obj, rule: Rec, name?: string): Patte
   const unsupported = (reason: string): PatternRuleConversion => ({ type, status: 'unsupported', reason, objects: [] });
   if (type === 'mutate') return unsupported('mutate rules are not converted yet');
   if (type === 'podSecurity') return unsupported('validate.podSecurity is not converted yet');
-  if (type === 'foreach') return unsupported('validate.foreach');
   if (type === 'cel') return unsupported('validate.cel (the CEL rules are converted by the Kyverno CEL converter)');
   if (type === 'other') return unsupported(rule.generate ? 'generate' : rule.verifyImages ? 'verifyImages' : 'a rule of no validate kind this converter reads');
   const v = rule.validate as Rec;
@@ -91,9 +118,8 @@ export function convertPatternRule(policy: Obj, rule: Rec, name?: string): Patte
     const validations = [{ expression: bodyCel(rule, type, differences), kinds: ['Pod'] }];
     if (controllers.length) {
       const others = controllers.filter((k) => k !== 'CronJob');
-      if (others.length) validations.push({ expression: bodyCel(rule, type, differences, (p) => shiftPattern(p, 'Deployment')), kinds: others });
-      if (controllers.includes('CronJob'))
-        validations.push({ expression: bodyCel(rule, type, differences, (p) => shiftPattern(p, 'CronJob')), kinds: ['CronJob'] });
+      if (others.length) validations.push({ expression: bodyCel(rule, type, differences, 'Deployment'), kinds: others });
+      if (controllers.includes('CronJob')) validations.push({ expression: bodyCel(rule, type, differences, 'CronJob'), kinds: ['CronJob'] });
       const ops = (match.matchConstraints.resourceRules as Rec[])[0]?.operations ?? ['CREATE', 'UPDATE'];
       for (const k of controllers) {
         const r = CONTROLLER_RESOURCES[k];

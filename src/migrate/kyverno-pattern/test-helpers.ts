@@ -171,7 +171,20 @@ export async function differential(
   const plurals = matchedResources(c.objects);
   const seeds = folderResources.filter((r) => plurals.has('*') || plurals.has(gvrOf(r).resource));
   const v = rule.validate as Obj;
-  const base = v.pattern !== undefined ? [v.pattern] : Array.isArray(v.anyPattern) ? v.anyPattern : [];
+  // what the rule reads, as patterns rooted at the object (a foreach's element pattern under its list's path)
+  const nest = (list: string, p: unknown): unknown =>
+    list
+      .replace(/^request\.object\./, '')
+      .split('.')
+      .reduceRight<unknown>((acc, k) => ({ [k]: acc }), [p]);
+  const base =
+    v.pattern !== undefined
+      ? [v.pattern]
+      : Array.isArray(v.anyPattern)
+        ? v.anyPattern
+        : Array.isArray(v.foreach)
+          ? (v.foreach as Obj[]).map((f) => nest(String(f.list), f.pattern))
+          : [];
   const patterns = [...base, ...base.map((p) => shiftPattern(p, 'Deployment')), ...base.map((p) => shiftPattern(p, 'CronJob'))];
   const chain = chainOf(c.objects);
   const decided: { admitted: unknown; vap: string; operation: 'CREATE' | 'UPDATE' }[] = [];
