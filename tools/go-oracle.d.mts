@@ -37,6 +37,7 @@ export const ORACLE_BUILDS: {
   readonly 'cel-oracle-1.36': OracleBuild;
   readonly 'cel-oracle-1.33': OracleBuild;
   readonly 'cel-oracle-1.30': OracleBuild;
+  readonly 'kyverno-oracle': OracleBuild;
 };
 export function buildOracle(b: OracleBuild): BuiltOracle;
 export function buildOracleAsync(b: OracleBuild): Promise<BuiltOracle>;

@@ -44,6 +44,8 @@ export const ORACLE_BUILDS = {
   'cel-oracle-1.36': { dir: 'cel-oracle', name: 'cel-oracle-1.36', tags: ['k8s136'], modfile: 'go.1.36.mod' },
   'cel-oracle-1.33': { dir: 'cel-oracle', name: 'cel-oracle-1.33', tags: ['k8s133'], modfile: 'go.1.33.mod' },
   'cel-oracle-1.30': { dir: 'cel-oracle', name: 'cel-oracle-1.30', tags: ['k8s130'], modfile: 'go.1.30.mod' },
+  // kyverno-oracle: github.com/kyverno/kyverno v1.19.1's engines (legacy ClusterPolicy/Policy and ValidatingPolicy)
+  'kyverno-oracle': { dir: 'kyverno-oracle', name: 'kyverno-oracle' },
 };
 
 let goVersionText;

@@ -4,11 +4,12 @@
  */
 import type { Obj } from '../base/json';
 import type { Conversion, ConvertOptions, Converter } from './types';
+import { kyvernoConverter } from './kyverno';
 
 export type { Conversion, ConvertOptions, Converter, RuleResult, RuleStatus, SourceRule } from './types';
 
 /** Every source project's converter; each owns its own documents. */
-export const CONVERTERS: readonly Converter[] = [];
+export const CONVERTERS: readonly Converter[] = [kyvernoConverter];
 
 /** Whether some converter reads `object` (a source policy, constraint or template). */
 export const isSourcePolicy = (object: Obj): boolean => CONVERTERS.some((c) => c.owns(object));

@@ -1,0 +1,163 @@
+/**
+ * Kyverno CLI test manifests (`kyverno-test.yaml`, cli.kyverno.io/v1alpha1 Test) → saved cases of
+ * the converted policies. Each result (policy, rule, kind, resources, pass/fail/skip/error/warn)
+ * becomes one case per resource, on the produced admission policy whose rules match the
+ * resource's kind (the pod-controller autogen policies for a Deployment …), as `kyverno test`
+ * would submit it: CREATE unless the values file's `request.operation` says otherwise, a
+ * namespaced object without a namespace in `default`, the namespace's labels from the values
+ * file (`namespaceSelector`, `namespaces`). A result whose rule produced nothing, or a resource
+ * that is not in the test's files, is a problem, never dropped silently.
+ */
+import { isObject, kindOf, nameOf, namespaceOf, obj, objList, str, strList, type Obj } from '../../base/json';
+import { isClusterScoped, NAMESPACE_NAME_LABEL, resourceForKind } from '../../k8s/resources';
+import type { CaseOutcome, Operation, PolicyTestCase } from '../../request/model';
+import { parseDocuments } from '../../yaml';
+import type { Conversion } from '../types';
+
+export interface KyvernoTestImport {
+  /** Saved cases per produced policy (by name), in the order met. */
+  policyCases: { policy: string; cases: PolicyTestCase[] }[];
+  /** Results not turned into cases, with the reason. */
+  problems: { path: string; message: string }[];
+}
+
+/** Whether a parsed YAML object is a Kyverno CLI test manifest. */
+export const isKyvernoTest = (v: unknown): boolean => isObject(v) && str(v.apiVersion).startsWith('cli.kyverno.io/') && v.kind === 'Test';
+
+/** `dir/../x.yaml` → `x.yaml` (paths with `/`). */
+export function joinPath(dir: string, rel: string): string {
+  const parts = (rel.startsWith('/') ? rel : `${dir}/${rel}`).split('/');
+  const out: string[] = [];
+  for (const p of parts) {
+    if (p === '..') out.pop();
+    else if (p !== '.' && p !== '') out.push(p);
+  }
+  return out.join('/');
+}
+
+const dirOf = (path: string) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
+
+const OUTCOMES: Record<string, CaseOutcome> = { pass: 'admit', fail: 'deny', skip: 'skip', error: 'error', warn: 'warn' };
+
+const splitApiVersion = (v: string) =>
+  v.includes('/') ? { group: v.slice(0, v.indexOf('/')), version: v.slice(v.indexOf('/') + 1) } : { group: '', version: v };
+
+/** The produced policy among `objects` whose resource rules take `resource` (group/resource), and its binding. */
+function policyFor(objects: readonly Obj[], names: readonly string[], group: string, plural: string): { policy: Obj; binding?: Obj } | undefined {
+  for (const o of objects) {
+    if (!names.includes(`${kindOf(o)}/${nameOf(o)}`) || !kindOf(o).endsWith('AdmissionPolicy')) continue;
+    const rules = objList(obj(obj(o.spec).matchConstraints).resourceRules);
+    const takes = rules.some((r) => strList(r.apiGroups).some((g) => g === '*' || g === group) && strList(r.resources).some((x) => x === '*' || x === plural));
+    if (takes) return { policy: o, binding: objects.find((b) => kindOf(b) === `${kindOf(o)}Binding` && str(obj(b.spec).policyName) === nameOf(o)) };
+  }
+}
+
+/**
+ * The cases of one test manifest. `files`: path → text of every file it names (policies,
+ * resources, values, patched resources), paths relative to the same root as `testPath`;
+ * `conversion`: the conversion of its policies (convertPolicies).
+ */
+export function importKyvernoTest(testPath: string, files: Readonly<Record<string, string>>, conversion: Conversion): KyvernoTestImport {
+  const problems: KyvernoTestImport['problems'] = [];
+  const out = new Map<string, PolicyTestCase[]>();
+  const read = (path: string): Obj[] => {
+    const text = files[path];
+    if (text === undefined) {
+      problems.push({ path, message: 'file not given' });
+      return [];
+    }
+    const parsed = parseDocuments(text);
+    for (const e of parsed.errors) problems.push({ path, message: `line ${e.line}: ${e.message}` });
+    return parsed.documents.map((d) => d.object).filter(isObject);
+  };
+  const test = read(testPath).find(isKyvernoTest);
+  if (!test) return { policyCases: [], problems: [...problems, { path: testPath, message: 'not a Kyverno CLI test (cli.kyverno.io Test)' }] };
+  const dir = dirOf(testPath);
+  const resources = [...strList(test.resources), ...(str(test.resource) ? [str(test.resource)] : [])].flatMap((r) => read(joinPath(dir, r)));
+  const values = str(test.variables) ? (read(joinPath(dir, str(test.variables)))[0] ?? {}) : {};
+  const operation = (str(obj(values.globalValues)['request.operation']) || 'CREATE') as Operation;
+  const nsLabels = new Map<string, Record<string, string>>();
+  for (const s of objList(values.namespaceSelector)) nsLabels.set(str(s.name), Object.fromEntries(Object.entries(obj(s.labels)).map(([k, v]) => [k, str(v)])));
+  for (const n of objList(values.namespaces))
+    nsLabels.set(nameOf(n), Object.fromEntries(Object.entries(obj(obj(n.metadata).labels)).map(([k, v]) => [k, str(v)])));
+  if (objList(values.policies).some((p) => objList(p.resources).length || objList(p.rules).length))
+    problems.push({
+      path: joinPath(dir, str(test.variables)),
+      message: 'per-policy and per-resource values are not imported (they feed JMESPath variables, which the converted policies do not read)',
+    });
+
+  objList(test.results).forEach((result, i) => {
+    const at = `${testPath}: results[${i}]`;
+    const policyName = str(result.policy).split('/').pop()!;
+    const ruleName = str(result.rule);
+    // a CEL policy is one rule, named after the policy; a legacy rule by its name
+    const legacy = (kind: string) => kind === 'ClusterPolicy' || kind === 'Policy';
+    const rule = conversion.rules.find((r) => r.source.name === policyName && (!legacy(r.source.kind) || !ruleName || r.source.rule === ruleName));
+    if (!rule) return problems.push({ path: at, message: `no converted rule for policy '${policyName}'${ruleName ? ` rule '${ruleName}'` : ''}` });
+    if (rule.status === 'unsupported')
+      return problems.push({ path: at, message: `rule '${rule.source.rule}' of '${policyName}' is not converted: ${rule.reason ?? ''}` });
+    const outcome = OUTCOMES[str(result.result)];
+    if (!outcome) return problems.push({ path: at, message: `unknown result '${str(result.result)}'` });
+    const patched = str(result.patchedResources) ? read(joinPath(dir, str(result.patchedResources))) : [];
+    for (const resName of strList(result.resources)) {
+      // `namespace/name` or `name`, of the result's kind
+      const [nsPart, namePart] = resName.includes('/') ? resName.split('/') : ['', resName];
+      const object = resources.find(
+        (r) => nameOf(r) === namePart && (!str(result.kind) || kindOf(r) === str(result.kind)) && (!nsPart || namespaceOf(r) === nsPart),
+      );
+      if (!object) {
+        problems.push({ path: at, message: `resource '${resName}' (${str(result.kind) || 'any kind'}) not found in the test's resources` });
+        continue;
+      }
+      const { group, version } = splitApiVersion(str(object.apiVersion));
+      const kind = kindOf(object);
+      const plural = resourceForKind(kind);
+      const target = policyFor(conversion.objects, rule.produced, group, plural);
+      if (!target) {
+        problems.push({
+          path: at,
+          message: `no converted policy of '${policyName}' matches ${kind} '${namePart}' (Kyverno decided it: ${str(result.result)})`,
+        });
+        continue;
+      }
+      const namespaced = !isClusterScoped(kind);
+      const ns = namespaced ? namespaceOf(object) || 'default' : '';
+      const obj2 = namespaced && !namespaceOf(object) ? { ...object, metadata: { ...obj(object.metadata), namespace: ns } } : object;
+      const actions = strList(obj(target.binding?.spec).validationActions);
+      const expect: PolicyTestCase['expect'] = {
+        outcome:
+          outcome === 'deny' && target.policy.kind === 'ValidatingAdmissionPolicy' && !actions.includes('Deny') && actions.includes('Warn') ? 'warn' : outcome,
+      };
+      const after = patched.find((p) => nameOf(p) === namePart && kindOf(p) === kind);
+      if (after && outcome === 'admit')
+        expect.object = namespaced && !namespaceOf(after) ? { ...after, metadata: { ...obj(after.metadata), namespace: ns } } : after;
+      const c: PolicyTestCase = {
+        name: `${policyName}${ruleName ? `/${ruleName}` : ''}: ${kind} ${namePart} ${str(result.result)}`,
+        input: {
+          request: {
+            operation,
+            kind: { group, version, kind },
+            resource: { group, version, resource: plural },
+            name: namePart,
+            ...(ns ? { namespace: ns } : {}),
+            ...(operation === 'DELETE' ? { oldObject: obj2 } : { object: obj2 }),
+            ...(operation === 'UPDATE' ? { oldObject: obj2 } : {}),
+          },
+          ...(ns
+            ? {
+                namespaceObject: {
+                  apiVersion: 'v1',
+                  kind: 'Namespace',
+                  metadata: { name: ns, labels: { ...(nsLabels.get(ns) ?? {}), [NAMESPACE_NAME_LABEL]: ns } },
+                },
+              }
+            : {}),
+        },
+        expect,
+      };
+      const name = nameOf(target.policy);
+      out.set(name, [...(out.get(name) ?? []), c]);
+    }
+  });
+  return { policyCases: [...out].map(([policy, cases]) => ({ policy, cases })), problems };
+}

@@ -1,0 +1,204 @@
+/**
+ * The Kyverno converter's output, field by field, as kyverno v1.19's generator writes it (its
+ * decisions are held to Kyverno's engine in tools/kyverno-oracle/oracle.test.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { fixturePath } from '../../../fixtures';
+import { isObject, nameOf, obj, type Obj } from '../../base/json';
+import { parseDocuments } from '../../yaml';
+import { convertPolicies } from '../index';
+import { celAutogen } from './autogen';
+import { importKyvernoTest } from './kyverno-test';
+import { kyvernoOnlyNames } from './libraries';
+import { parseKindSelector } from './match';
+
+const OPTIONS = { kubernetesVersion: '1.36', gatekeeper: 'standalone' } as const;
+const load = (...p: string[]): Obj[] =>
+  parseDocuments(readFileSync(fixturePath('kyverno', ...p), 'utf8'))
+    .documents.map((d) => d.object)
+    .filter(isObject);
+const byName = (objects: Obj[], name: string) => objects.find((o) => nameOf(o) === name);
+
+const clusterPolicy = (rules: Obj[], extra: Obj = {}): Obj => ({
+  apiVersion: 'kyverno.io/v1',
+  kind: 'ClusterPolicy',
+  metadata: { name: 'p', ...extra },
+  spec: { validationFailureAction: 'Enforce', rules },
+});
+const celRule = (name: string, match: Obj, more: Obj = {}): Obj => ({
+  name,
+  match,
+  validate: { cel: { expressions: [{ expression: 'object.metadata.name != "x"', message: 'no x' }] } },
+  ...more,
+});
+
+describe('Kyverno ClusterPolicy validate.cel', () => {
+  it('becomes cpol-<name> and its binding, with Pod-controller autogen policies beside it', () => {
+    const out = convertPolicies(load('best-practices-cel', 'disallow-latest-tag', 'disallow-latest-tag.yaml'), OPTIONS);
+    expect(out.rules).toEqual([
+      expect.objectContaining({
+        source: expect.objectContaining({ kind: 'ClusterPolicy', name: 'disallow-latest-tag', rule: 'require-and-validate-image-tag' }),
+      }),
+    ]);
+    expect(out.objects.map((o) => `${o.kind}/${nameOf(o)}`)).toEqual([
+      'ValidatingAdmissionPolicy/cpol-disallow-latest-tag',
+      'ValidatingAdmissionPolicyBinding/cpol-disallow-latest-tag-binding',
+      'ValidatingAdmissionPolicy/cpol-disallow-latest-tag-autogen',
+      'ValidatingAdmissionPolicyBinding/cpol-disallow-latest-tag-autogen-binding',
+      'ValidatingAdmissionPolicy/cpol-disallow-latest-tag-autogen-cronjob',
+      'ValidatingAdmissionPolicyBinding/cpol-disallow-latest-tag-autogen-cronjob-binding',
+    ]);
+    const vap = obj(byName(out.objects, 'cpol-disallow-latest-tag')!.spec);
+    expect(vap.matchConstraints).toEqual({
+      resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods', 'pods/ephemeralcontainers'], operations: ['CREATE', 'UPDATE'] }],
+    });
+    // Audit → Audit + Warn, as BuildValidatingAdmissionPolicyBinding
+    expect(obj(byName(out.objects, 'cpol-disallow-latest-tag-binding')!.spec).validationActions).toEqual(['Audit', 'Warn']);
+    const cron = obj(byName(out.objects, 'cpol-disallow-latest-tag-autogen-cronjob')!.spec);
+    expect(JSON.stringify(cron.validations)).toContain('object.spec.jobTemplate.spec.template.spec.containers');
+  });
+
+  it('namespaces become a namespaceSelector; names resourceNames; several rules each their own policy', () => {
+    const out = convertPolicies(
+      [
+        clusterPolicy([
+          celRule('a', { any: [{ resources: { kinds: ['ConfigMap'], namespaces: ['prod'], names: ['cm'] } }] }),
+          celRule('b', { any: [{ resources: { kinds: ['apps/v1/Deployment'] } }] }),
+        ]),
+      ],
+      OPTIONS,
+    );
+    expect(out.rules.map((r) => [r.source.rule, r.status])).toEqual([
+      ['a', 'exact'],
+      ['b', 'exact'],
+    ]);
+    expect(obj(byName(out.objects, 'cpol-p-a')!.spec).matchConstraints).toEqual({
+      resourceRules: [
+        { apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'], operations: ['CREATE', 'UPDATE', 'CONNECT', 'DELETE'], resourceNames: ['cm'] },
+      ],
+      namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['prod'] }] },
+    });
+    expect(obj(byName(out.objects, 'cpol-p-b-binding')!.spec).validationActions).toEqual(['Deny']);
+  });
+
+  it('refuses what Kyverno refuses, in its words, and never drops a rule', () => {
+    const out = convertPolicies(
+      [
+        clusterPolicy([
+          celRule('subjects', { any: [{ resources: { kinds: ['Pod'] }, subjects: [{ kind: 'User', name: 'x' }] }] }),
+          celRule('wild', { any: [{ resources: { kinds: ['Pod'], names: ['a*'] } }] }),
+          { name: 'pattern', match: { any: [{ resources: { kinds: ['Pod'] } }] }, validate: { pattern: { spec: {} } } },
+          { name: 'gen', match: { any: [{ resources: { kinds: ['Namespace'] } }] }, generate: { kind: 'ConfigMap' } },
+          celRule(
+            'lookup',
+            { any: [{ resources: { kinds: ['Pod'] } }] },
+            { validate: { cel: { expressions: [{ expression: "resource.Get('v1', 'configmaps', 'ns', 'x').data.a == 'b'" }] } } },
+          ),
+        ]),
+      ],
+      OPTIONS,
+    );
+    expect(out.rules.map((r) => [r.source.rule, r.status, r.reason])).toEqual([
+      ['subjects', 'unsupported', 'skip generating ValidatingAdmissionPolicy: Roles / ClusterRoles / Subjects in `any/all` is not applicable.'],
+      ['wild', 'unsupported', 'skip generating ValidatingAdmissionPolicy: wildcards in resource name is not applicable.'],
+      ['pattern', 'unsupported', 'pattern rules: not converted yet'],
+      ['gen', 'unsupported', 'generate rules create other resources: admission policies cannot'],
+      [
+        'lookup',
+        'unsupported',
+        "uses Kyverno-only CEL: spec.rules[4].validate.cel.expressions[0].expression calls resource.Get (Kyverno's resource (Kubernetes API lookups) library)",
+      ],
+    ]);
+    expect(out.rules.every((r) => r.status !== 'unsupported' || r.produced.length === 0)).toBe(true);
+  });
+
+  it("states Kyverno's exclude-namespaces translation as a difference", () => {
+    const out = convertPolicies(
+      [clusterPolicy([celRule('r', { any: [{ resources: { kinds: ['Service'] } }] }, { exclude: { any: [{ resources: { namespaces: ['kube-system'] } }] } })])],
+      OPTIONS,
+    );
+    expect(out.rules[0]!.status).toBe('different');
+    expect(obj(obj(out.objects[0]!.spec).matchConstraints).excludeResourceRules).toEqual([
+      {
+        resourceNames: ['kube-system'],
+        apiGroups: [''],
+        apiVersions: ['v1'],
+        resources: ['namespaces'],
+        operations: ['CREATE', 'UPDATE', 'CONNECT', 'DELETE'],
+      },
+    ]);
+  });
+});
+
+describe('Kyverno ValidatingPolicy and MutatingPolicy', () => {
+  it('ValidatingPolicy → vpol-<name> + binding with its validationActions, and autogen policies', () => {
+    const out = convertPolicies(load('best-practices-vpol', 'disallow-latest-tag', 'disallow-latest-tag.yaml'), OPTIONS);
+    expect(out.rules).toEqual([
+      expect.objectContaining({ status: 'exact', produced: expect.arrayContaining(['ValidatingAdmissionPolicy/vpol-disallow-latest-tag']) }),
+    ]);
+    expect(obj(byName(out.objects, 'vpol-disallow-latest-tag-binding')!.spec)).toEqual({
+      policyName: 'vpol-disallow-latest-tag',
+      validationActions: ['Audit'],
+    });
+    expect(byName(out.objects, 'vpol-disallow-latest-tag-autogen-defaults')).toBeDefined();
+  });
+
+  it('a ValidatingPolicy calling Kyverno-only libraries is not convertible, naming the call', () => {
+    const out = convertPolicies(load('other-vpol', 'advanced-restrict-image-registries', 'advanced-restrict-image-registries.yaml'), OPTIONS);
+    expect(out.rules[0]!.status).toBe('unsupported');
+    expect(out.rules[0]!.reason).toMatch(/resource\.Get/);
+  });
+
+  it("MutatingPolicy → mpol-<name> at the release's MutatingAdmissionPolicy version, never exact", () => {
+    const out = convertPolicies(load('other-mpol', 'add-pod-priorityclassname', 'add-pod-priorityclassname.yaml'), OPTIONS);
+    expect(out.objects.map((o) => `${o.apiVersion} ${o.kind}/${nameOf(o)}`)).toEqual([
+      'admissionregistration.k8s.io/v1 MutatingAdmissionPolicy/mpol-add-pod-priorityclassname',
+      'admissionregistration.k8s.io/v1 MutatingAdmissionPolicyBinding/mpol-add-pod-priorityclassname-binding',
+    ]);
+    expect(out.rules[0]!.status).toBe('different');
+  });
+
+  it('autogen leaves object.metadata.namespace alone (pkg/cel/autogen replacement)', () => {
+    const [g] = celAutogen({
+      matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], operations: ['CREATE'] }] },
+      validations: [{ expression: 'object.metadata.namespace != "" && object.metadata.labels.a == "b" && object.spec.x' }],
+      autogen: { podControllers: { controllers: ['deployments'] } },
+    });
+    expect(g!.spec.validations).toEqual([
+      { expression: 'object.metadata.namespace != "" && object.spec.template.metadata.labels.a == "b" && object.spec.template.spec.x' },
+    ]);
+  });
+});
+
+describe('helpers', () => {
+  it('Kyverno-only names, not a comprehension variable of the same name', () => {
+    expect(kyvernoOnlyNames("object.spec.containers.all(image, image.startsWith('x'))")).toEqual([]);
+    expect(kyvernoOnlyNames('image.GetMetadata(c.image).config')).toEqual([{ name: 'image.GetMetadata', library: 'image data (registry lookups)' }]);
+    expect(kyvernoOnlyNames("'resource.Get(' + x")).toEqual([]);
+    expect(kyvernoOnlyNames('json.unmarshal(object.data.x)').map((n) => n.name)).toEqual(['json.unmarshal']);
+  });
+  it('kind selectors as kubeutils.ParseKindSelector', () => {
+    expect(parseKindSelector('Pod')).toEqual({ group: '*', version: '*', kind: 'Pod', subresource: '' });
+    expect(parseKindSelector('apps/v1/Deployment')).toEqual({ group: 'apps', version: 'v1', kind: 'Deployment', subresource: '' });
+    expect(parseKindSelector('v1/Pod')).toEqual({ group: '*', version: 'v1', kind: 'Pod', subresource: '' });
+    expect(parseKindSelector('Pod/exec')).toEqual({ group: '*', version: '*', kind: 'Pod', subresource: 'exec' });
+  });
+  it('imports a kyverno-test: one case per result and resource, on the policy that matches its kind', () => {
+    const read = (p: string) => readFileSync(fixturePath('kyverno', ...p.split('/')), 'utf8');
+    const base = 'best-practices-vpol/disallow-default-namespace';
+    const files = Object.fromEntries(
+      [
+        `${base}/disallow-default-namespace.yaml`,
+        `${base}/.kyverno-test/kyverno-test.yaml`,
+        `${base}/.kyverno-test/resource.yaml`,
+        `${base}/.kyverno-test/values.yaml`,
+      ].map((p) => [p, read(p)]),
+    );
+    const conversion = convertPolicies(load(...`${base}/disallow-default-namespace.yaml`.split('/')), OPTIONS);
+    const imported = importKyvernoTest(`${base}/.kyverno-test/kyverno-test.yaml`, files, conversion);
+    expect(imported.problems).toEqual([]);
+    expect(imported.policyCases.reduce((n, g) => n + g.cases.length, 0)).toBeGreaterThan(0);
+    for (const g of imported.policyCases) expect(conversion.objects.some((o) => nameOf(o) === g.policy)).toBe(true);
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * policies.kyverno.io ValidatingPolicy / MutatingPolicy (and their namespaced forms) → native
+ * admission policies, as kyverno v1.19 generates them (pkg/admissionpolicy/builder.go
+ * BuildValidatingAdmissionPolicy's ValidatingPolicy branch, BuildMutatingAdmissionPolicy{V1,Beta,}
+ * and their bindings; names from pkg/controllers/admissionpolicygenerator: `vpol-<name>`,
+ * `mpol-<name>`, bindings `<policy>-binding`). Kyverno refuses what it cannot generate
+ * (generate-map.go mapGenerationSkipReason); its opt-in flags (generate: true) are not required
+ * here: converting is the user's request.
+ */
+import { isObject, obj, objList, str, strList, type Obj } from '../../base/json';
+import { releaseOf, type KubernetesVersion } from '../../base/releases';
+import type { RuleResult } from '../types';
+import { celAutogen } from './autogen';
+import { kyvernoOnlyReason, type SourceExpression } from './libraries';
+import { inNamespace, mutatingBinding, mutatingPolicy, ref, validatingBinding, validatingPolicy } from './objects';
+
+export const VALIDATING_KINDS = ['ValidatingPolicy', 'NamespacedValidatingPolicy'];
+export const MUTATING_KINDS = ['MutatingPolicy', 'NamespacedMutatingPolicy'];
+
+function specExpressions(spec: Obj): SourceExpression[] {
+  const out: SourceExpression[] = [];
+  objList(spec.matchConditions).forEach((c, i) => out.push({ path: `spec.matchConditions[${i}].expression`, expression: str(c.expression) }));
+  objList(spec.variables).forEach((v, i) => out.push({ path: `spec.variables[${i}].expression`, expression: str(v.expression) }));
+  objList(spec.validations).forEach((v, i) => {
+    out.push({ path: `spec.validations[${i}].expression`, expression: str(v.expression) });
+    if (v.messageExpression) out.push({ path: `spec.validations[${i}].messageExpression`, expression: str(v.messageExpression) });
+  });
+  objList(spec.auditAnnotations).forEach((a, i) => out.push({ path: `spec.auditAnnotations[${i}].valueExpression`, expression: str(a.valueExpression) }));
+  objList(spec.mutations).forEach((m, i) => {
+    const e = str(obj(m.applyConfiguration).expression) || str(obj(m.jsonPatch).expression);
+    out.push({ path: `spec.mutations[${i}].${isObject(m.applyConfiguration) ? 'applyConfiguration' : 'jsonPatch'}.expression`, expression: e });
+  });
+  return out;
+}
+
+const source = (policy: Obj) => ({
+  kind: str(policy.kind),
+  name: str(obj(policy.metadata).name),
+  ...(str(obj(policy.metadata).namespace) ? { namespace: str(obj(policy.metadata).namespace) } : {}),
+  // a CEL policy is one rule: named after the policy
+  rule: str(obj(policy.metadata).name),
+});
+
+/** The produced name: `vpol-<name>` / `mpol-<name>`; a namespaced policy's also names its namespace (Kyverno generates none for them). */
+function producedName(prefix: string, policy: Obj): string {
+  const ns = str(obj(policy.metadata).namespace);
+  return ns && policy.kind !== 'ValidatingPolicy' && policy.kind !== 'MutatingPolicy'
+    ? `n${prefix}-${ns}-${str(obj(policy.metadata).name)}`
+    : `${prefix}-${str(obj(policy.metadata).name)}`;
+}
+
+function namespacedDifference(policy: Obj): string | undefined {
+  const ns = str(obj(policy.metadata).namespace);
+  if (str(policy.kind).startsWith('Namespaced'))
+    return `Kyverno generates no admission policy for a ${String(policy.kind)}; the binding is limited to namespace '${ns}' (cluster-scoped resources are not limited by it)`;
+}
+
+export function convertValidatingPolicy(policy: Obj): { objects: Obj[]; rule: RuleResult } {
+  const spec = obj(policy.spec);
+  const src = source(policy);
+  const unsupported = (reason: string) => ({ objects: [], rule: { source: src, status: 'unsupported' as const, reason, produced: [] } });
+  const only = kyvernoOnlyReason(specExpressions(spec));
+  if (only) return unsupported(only);
+  const evaluation = obj(spec.evaluation);
+  if (str(evaluation.mode) === 'JSON') return unsupported('evaluation.mode JSON: the policy checks JSON payloads, not admission requests');
+  if (obj(evaluation.admission).enabled === false)
+    return unsupported('evaluation.admission.enabled is false: Kyverno runs the policy in background scans only');
+  if (!isObject(spec.matchConstraints)) return unsupported('no matchConstraints: an admission policy needs them');
+
+  const name = producedName('vpol', policy);
+  const actions = strList(spec.validationActions).length ? strList(spec.validationActions) : ['Deny'];
+  const ns = str(obj(policy.metadata).namespace);
+  const bindingExtra = policy.kind === 'NamespacedValidatingPolicy' && ns ? inNamespace(ns) : {};
+  const build = (n: string, s: Obj) => [
+    validatingPolicy(n, {
+      matchConstraints: s.matchConstraints,
+      matchConditions: s.matchConditions,
+      validations: s.validations,
+      auditAnnotations: s.auditAnnotations,
+      variables: s.variables,
+    }),
+    validatingBinding(n, actions, bindingExtra),
+  ];
+  const objects = build(name, spec);
+  // Kyverno applies a Pod policy to the pod controllers too (autogen); so do the extra policies
+  for (const g of celAutogen(spec)) objects.push(...build(`${name}-autogen-${g.config}`, g.spec));
+
+  const differences: string[] = [];
+  const nsd = namespacedDifference(policy);
+  if (nsd) differences.push(nsd);
+  if (str(spec.failurePolicy) === 'Ignore')
+    differences.push("failurePolicy Ignore: Kyverno's generator does not carry it over (the admission policy fails closed)");
+  return {
+    objects,
+    rule: {
+      source: src,
+      status: differences.length ? 'different' : 'exact',
+      ...(differences.length ? { reason: differences.join('; ') } : {}),
+      produced: objects.map(ref),
+    },
+  };
+}
+
+/** The MutatingAdmissionPolicy apiVersion Kyverno prefers among those the release serves (v1, then v1beta1, then v1alpha1). */
+export function mapApiVersion(version: KubernetesVersion): string {
+  const served = releaseOf(version).served;
+  for (const v of ['v1', 'v1beta1', 'v1alpha1'] as const) if (served[v]?.MutatingAdmissionPolicy) return `admissionregistration.k8s.io/${v}`;
+  return 'admissionregistration.k8s.io/v1alpha1';
+}
+
+export function convertMutatingPolicy(policy: Obj, version: KubernetesVersion): { objects: Obj[]; rule: RuleResult } {
+  const spec = obj(policy.spec);
+  const src = source(policy);
+  const unsupported = (reason: string) => ({ objects: [], rule: { source: src, status: 'unsupported' as const, reason, produced: [] } });
+  const only = kyvernoOnlyReason(specExpressions(spec));
+  if (only) return unsupported(only);
+  const evaluation = obj(spec.evaluation);
+  if (obj(evaluation.mutateExisting).enabled === true)
+    return unsupported('evaluation.mutateExisting: Kyverno mutates existing resources in the background; admission cannot');
+  if (evaluation.useServerSideApply === true)
+    return unsupported(
+      'skip generating MutatingAdmissionPolicy: useServerSideApply is enabled, which mutates atomic fields that a native MutatingAdmissionPolicy rejects.',
+    );
+  if (obj(evaluation.admission).enabled === false) return unsupported('evaluation.admission.enabled is false: Kyverno runs the policy in background only');
+  if (!isObject(spec.matchConstraints)) return unsupported('no matchConstraints: an admission policy needs them');
+
+  const apiVersion = mapApiVersion(version);
+  const name = producedName('mpol', policy);
+  const mc = obj(spec.matchConstraints);
+  const map = mutatingPolicy(apiVersion, name, {
+    // the builder copies the resource rules only
+    matchConstraints: { resourceRules: objList(mc.resourceRules).map((r) => ({ ...(r.resourceNames ? { resourceNames: r.resourceNames } : {}), ...r })) },
+    matchConditions: spec.matchConditions,
+    mutations: objList(spec.mutations).map((m) => ({
+      patchType: m.patchType,
+      ...(isObject(m.applyConfiguration) ? { applyConfiguration: { expression: m.applyConfiguration.expression } } : {}),
+      ...(isObject(m.jsonPatch) ? { jsonPatch: { expression: m.jsonPatch.expression } } : {}),
+    })),
+    variables: spec.variables,
+    failurePolicy: spec.failurePolicy,
+    reinvocationPolicy: str(spec.reinvocationPolicy) || 'Never',
+  });
+  const ns = str(obj(policy.metadata).namespace);
+  const objects = [map, mutatingBinding(apiVersion, name, policy.kind === 'NamespacedMutatingPolicy' && ns ? inNamespace(ns) : {})];
+
+  const differences: string[] = ["not held to Kyverno's MutatingPolicy engine: the Kyverno oracle decides validating policies only"];
+  const nsd = namespacedDifference(policy);
+  if (nsd) differences.push(nsd);
+  for (const k of ['namespaceSelector', 'objectSelector', 'excludeResourceRules', 'matchPolicy'])
+    if (mc[k] !== undefined) differences.push(`matchConstraints.${k} is dropped (Kyverno's builder copies the resource rules only)`);
+  if (celAutogen(spec).length) differences.push('Kyverno also applies the policy to pod controllers (autogen); the admission policy covers Pods only');
+  return { objects, rule: { source: src, status: 'different', reason: differences.join('; '), produced: objects.map(ref) } };
+}

@@ -1,0 +1,297 @@
+// Command kyverno-oracle decides Kyverno policies on resources with Kyverno's own engines
+// (github.com/kyverno/kyverno v1.19), the way `kyverno apply` / `kyverno test` do without a
+// cluster: legacy kyverno.io/v1 ClusterPolicy/Policy through pkg/engine (Validate; mutate rules
+// are reported by Mutate), policies.kyverno.io ValidatingPolicy/NamespacedValidatingPolicy
+// through the CEL policy engine (pkg/cel/policies/vpol, with its autogen policies).
+//
+// Protocol: one JSON object a line on stdin (see request), one JSON object a line on stdout
+// (see answer), in the same order. A line that cannot be decided answers with "error".
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	policiesv1beta1 "github.com/kyverno/api/api/policies.kyverno.io/v1beta1"
+	kyvernov1 "github.com/kyverno/kyverno/api/kyverno/v1"
+	kyvernov2 "github.com/kyverno/kyverno/api/kyverno/v2"
+	celengine "github.com/kyverno/kyverno/pkg/cel/engine"
+	"github.com/kyverno/kyverno/pkg/cel/libs"
+	"github.com/kyverno/kyverno/pkg/cel/matching"
+	vpolcompiler "github.com/kyverno/kyverno/pkg/cel/policies/vpol/compiler"
+	vpolengine "github.com/kyverno/kyverno/pkg/cel/policies/vpol/engine"
+	"github.com/kyverno/kyverno/pkg/config"
+	"github.com/kyverno/kyverno/pkg/engine"
+	engineapi "github.com/kyverno/kyverno/pkg/engine/api"
+	"github.com/kyverno/kyverno/pkg/engine/factories"
+	"github.com/kyverno/kyverno/pkg/engine/jmespath"
+	"github.com/kyverno/kyverno/pkg/engine/policycontext"
+	imageverifycache "github.com/kyverno/kyverno/pkg/image/verification/cache"
+	admissionv1 "k8s.io/api/admission/v1"
+	authenticationv1 "k8s.io/api/authentication/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// request is one line of input.
+type request struct {
+	Policy   map[string]any `json:"policy"`
+	Resource map[string]any `json:"resource"`
+	// OldResource is the object before an UPDATE (default: the resource itself, as `kyverno test`
+	// does) or the object deleted by a DELETE (default: the resource).
+	OldResource map[string]any `json:"oldResource,omitempty"`
+	// Operation: CREATE (default), UPDATE, DELETE.
+	Operation string `json:"operation,omitempty"`
+	// NamespaceLabels: the labels of the resource's Namespace (namespaceSelector, namespaceObject).
+	NamespaceLabels map[string]string          `json:"namespaceLabels,omitempty"`
+	UserInfo        *authenticationv1.UserInfo `json:"userInfo,omitempty"`
+	// Resource plural (default: the apimachinery guess from the kind, as the CLI does offline).
+	Plural string `json:"plural,omitempty"`
+	// Variables for legacy policies (a kyverno-test values file's per-resource values).
+	Variables map[string]any `json:"variables,omitempty"`
+}
+
+type ruleResult struct {
+	Policy string `json:"policy"`
+	Rule   string `json:"rule"`
+	Status string `json:"status"`
+	// Message: the rule's message (a failure's reason, an error's text).
+	Message string `json:"message,omitempty"`
+	// Generated: a rule or policy Kyverno generated from the source (autogen for Pod controllers).
+	Generated bool `json:"generated,omitempty"`
+}
+
+type answer struct {
+	Results []ruleResult `json:"results"`
+	Error   string       `json:"error,omitempty"`
+}
+
+func main() {
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 1<<20), 64<<20)
+	out := bufio.NewWriter(os.Stdout)
+	defer out.Flush()
+	enc := json.NewEncoder(out)
+	cfg := config.NewDefaultConfiguration(false)
+	jp := jmespath.New(cfg)
+	isCluster := false
+	eng := engine.NewEngine(cfg, jp, nil, nil, imageverifycache.DisabledImageVerifyCache(), factories.DefaultContextLoaderFactory(nil), nil, &isCluster)
+	for in.Scan() {
+		line := strings.TrimSpace(in.Text())
+		if line == "" {
+			continue
+		}
+		var req request
+		var a answer
+		if err := json.Unmarshal([]byte(line), &req); err != nil {
+			a.Error = "bad request: " + err.Error()
+		} else {
+			a = decide(eng, jp, cfg, &req)
+		}
+		if a.Results == nil {
+			a.Results = []ruleResult{}
+		}
+		_ = enc.Encode(a)
+		out.Flush()
+	}
+}
+
+func decide(eng engineapi.Engine, jp jmespath.Interface, cfg config.Configuration, req *request) (a answer) {
+	defer func() {
+		if r := recover(); r != nil {
+			a = answer{Error: fmt.Sprintf("panic: %v", r)}
+		}
+	}()
+	raw, err := json.Marshal(req.Policy)
+	if err != nil {
+		return answer{Error: err.Error()}
+	}
+	apiVersion, _ := req.Policy["apiVersion"].(string)
+	kind, _ := req.Policy["kind"].(string)
+	group, _, _ := strings.Cut(apiVersion, "/")
+	switch {
+	case group == "kyverno.io" && (kind == "ClusterPolicy" || kind == "Policy"):
+		var policy kyvernov1.PolicyInterface
+		if kind == "ClusterPolicy" {
+			p := &kyvernov1.ClusterPolicy{}
+			err = json.Unmarshal(raw, p)
+			policy = p
+		} else {
+			p := &kyvernov1.Policy{}
+			err = json.Unmarshal(raw, p)
+			policy = p
+		}
+		if err != nil {
+			return answer{Error: "policy: " + err.Error()}
+		}
+		return legacy(eng, jp, cfg, policy, req)
+	case group == "policies.kyverno.io" && (kind == "ValidatingPolicy" || kind == "NamespacedValidatingPolicy"):
+		var policy policiesv1beta1.ValidatingPolicyLike
+		if kind == "ValidatingPolicy" {
+			p := &policiesv1beta1.ValidatingPolicy{}
+			err = json.Unmarshal(raw, p)
+			policy = p
+		} else {
+			p := &policiesv1beta1.NamespacedValidatingPolicy{}
+			err = json.Unmarshal(raw, p)
+			policy = p
+		}
+		if err != nil {
+			return answer{Error: "policy: " + err.Error()}
+		}
+		return validatingPolicy(policy, req)
+	}
+	return answer{Error: fmt.Sprintf("unsupported policy %s %s", apiVersion, kind)}
+}
+
+func operation(req *request) string {
+	switch req.Operation {
+	case "", "CREATE":
+		return "CREATE"
+	case "UPDATE", "DELETE":
+		return req.Operation
+	}
+	return ""
+}
+
+// legacy follows the CLI's makePolicyContext + Mutate/Validate (cmd/cli/kubectl-kyverno/processor).
+func legacy(eng engineapi.Engine, jp jmespath.Interface, cfg config.Configuration, policy kyvernov1.PolicyInterface, req *request) answer {
+	op := operation(req)
+	if op == "" {
+		return answer{Error: "invalid operation " + req.Operation}
+	}
+	resource := unstructured.Unstructured{Object: req.Resource}
+	old := resource.DeepCopy()
+	if req.OldResource != nil {
+		old = &unstructured.Unstructured{Object: req.OldResource}
+	}
+	newResource := resource
+	if op == "DELETE" {
+		newResource = unstructured.Unstructured{}
+		if req.OldResource == nil {
+			old = resource.DeepCopy()
+		}
+	}
+	var info *kyvernov2.RequestInfo
+	if req.UserInfo != nil {
+		info = &kyvernov2.RequestInfo{AdmissionUserInfo: *req.UserInfo}
+	}
+	pc, err := policycontext.NewPolicyContext(jp, newResource, kyvernov1.AdmissionOperation(op), info, cfg)
+	if err != nil {
+		return answer{Error: "policy context: " + err.Error()}
+	}
+	if op != "CREATE" {
+		pc = pc.WithOldResource(*old)
+		if err := pc.JSONContext().AddOldResource(old.Object); err != nil {
+			return answer{Error: err.Error()}
+		}
+	}
+	gvk := resource.GroupVersionKind()
+	if op == "DELETE" {
+		gvk = old.GroupVersionKind()
+	}
+	pc = pc.WithPolicy(policy).WithNamespaceLabels(req.NamespaceLabels).WithResourceKind(gvk, "")
+	for k, v := range req.Variables {
+		if err := pc.JSONContext().AddVariable(k, v); err != nil {
+			return answer{Error: fmt.Sprintf("variable %s: %v", k, err)}
+		}
+	}
+	var a answer
+	add := func(r engineapi.EngineResponse) {
+		for _, rule := range r.PolicyResponse.Rules {
+			a.Results = append(a.Results, ruleResult{
+				Policy:    policy.GetName(),
+				Rule:      rule.Name(),
+				Status:    string(rule.Status()),
+				Message:   rule.Message(),
+				Generated: strings.HasPrefix(rule.Name(), "autogen-"),
+			})
+		}
+	}
+	spec := policy.GetSpec()
+	if spec.HasMutate() {
+		add(eng.Mutate(context.Background(), pc))
+	}
+	if spec.HasValidate() {
+		add(eng.Validate(context.Background(), pc))
+	}
+	return a
+}
+
+// validatingPolicy follows the CLI's ValidatingPolicy path: NewProvider (compile + autogen),
+// vpolengine.NewEngine with a matcher and the namespace resolver, celengine.Request.
+func validatingPolicy(policy policiesv1beta1.ValidatingPolicyLike, req *request) answer {
+	op := operation(req)
+	if op == "" {
+		return answer{Error: "invalid operation " + req.Operation}
+	}
+	provider, err := vpolengine.NewProvider(vpolcompiler.NewCompiler(), []policiesv1beta1.ValidatingPolicyLike{policy}, nil)
+	if err != nil {
+		return answer{Error: err.Error()}
+	}
+	resource := &unstructured.Unstructured{Object: req.Resource}
+	var object, oldObject runtime.Object
+	switch op {
+	case "CREATE":
+		object = resource
+	case "UPDATE":
+		object = resource
+		oldObject = resource.DeepCopy()
+		if req.OldResource != nil {
+			oldObject = &unstructured.Unstructured{Object: req.OldResource}
+		}
+	case "DELETE":
+		oldObject = resource.DeepCopy()
+		if req.OldResource != nil {
+			oldObject = &unstructured.Unstructured{Object: req.OldResource}
+			resource = oldObject.(*unstructured.Unstructured)
+		}
+	}
+	namespaces := func(name string) *corev1.Namespace {
+		if name == "" {
+			return nil
+		}
+		return &corev1.Namespace{
+			TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Namespace"},
+			ObjectMeta: metav1.ObjectMeta{Name: name, Labels: req.NamespaceLabels},
+		}
+	}
+	eng := vpolengine.NewEngine(provider, namespaces, matching.NewMatcher())
+	gvk := resource.GroupVersionKind()
+	plural := req.Plural
+	if plural == "" {
+		guessed, _ := meta.UnsafeGuessKindToResource(schema.GroupVersionKind{Kind: gvk.Kind})
+		plural = guessed.Resource
+	}
+	gvr := schema.GroupVersionResource{Group: gvk.Group, Version: gvk.Version, Resource: plural}
+	var user authenticationv1.UserInfo
+	if req.UserInfo != nil {
+		user = *req.UserInfo
+	}
+	r := celengine.Request(libs.NewFakeContextProvider(), gvk, gvr, "", resource.GetName(), resource.GetNamespace(), admissionv1.Operation(op), user, object, oldObject, false, nil)
+	reps, err := eng.Handle(context.Background(), r, nil)
+	if err != nil {
+		return answer{Error: err.Error()}
+	}
+	var a answer
+	for _, p := range reps.Policies {
+		for _, rule := range p.Rules {
+			a.Results = append(a.Results, ruleResult{
+				Policy:    p.Policy.GetName(),
+				Rule:      rule.Name(),
+				Status:    string(rule.Status()),
+				Message:   rule.Message(),
+				Generated: p.Policy != policy,
+			})
+		}
+	}
+	return a
+}
