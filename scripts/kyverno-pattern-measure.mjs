@@ -32,7 +32,7 @@ for (const r of rules) {
   const d = held.get(`${r.policy}/${r.rule}`);
   if (d) tried += d.tried;
   if (d?.count) disagreeing++;
-  if (r.status === 'exact' && d && d.count === 0 && d.tried >= Number(mutants)) row.exact++;
+  if (r.status === 'exact' && d && d.count === 0 && d.objects >= Number(mutants)) row.exact++;
   else if (r.status === 'exact') row.refuted++;
   else row[r.status]++;
 }

@@ -136,7 +136,10 @@ function mutateOnce(r: Rec, sites: Site[], pick: () => number): void {
     return;
   }
   const values = leafCandidates(site.pattern);
-  setVia(r, site.path, clone(values[Math.floor(pick() * values.length)]), pick);
+  // now and then a fresh value near the candidates, so a pattern that reads little still yields distinct resources
+  const fresh = (v: unknown) => (typeof v === 'number' ? v + Math.floor(pick() * 2000) - 1000 : typeof v === 'string' ? `${v}${Math.floor(pick() * 1000)}` : v);
+  const value = values[Math.floor(pick() * values.length)];
+  setVia(r, site.path, clone(pick() < 0.25 ? fresh(value) : value), pick);
 }
 
 /**
@@ -153,6 +156,11 @@ export function mutants(seeds: readonly Obj[], patterns: readonly unknown[], cou
     const r = clone(seeds[Math.floor(pick() * seeds.length)]) as Rec;
     const n = 1 + Math.floor(pick() * 3);
     for (let i = 0; i < n; i++) mutateOnce(r, sites, pick);
+    // a label the pattern does not read: the verdict must not move (and the resource is new)
+    if (pick() < 0.2) {
+      const m = ((r.metadata as Rec | undefined) ?? (r.metadata = {})) as Rec;
+      m.labels = { ...((m.labels as Rec | undefined) ?? {}), [`mutant-${Math.floor(pick() * 100000)}`]: 'x' };
+    }
     // the kind and name stay: the request is about the same resource
     const key = JSON.stringify(r);
     if (seen.has(key) || !r.kind || !r.apiVersion) continue;

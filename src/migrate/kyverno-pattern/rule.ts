@@ -152,6 +152,16 @@ export function convertPatternRule(policy: Obj, rule: Rec, name?: string): Patte
       metadata: { name: objectName },
       spec: { policyName: objectName, validationActions: actions(policy, rule) },
     };
+    const ns = (policy.metadata as Rec | undefined)?.namespace;
+    if (policy.kind === 'Policy') {
+      // a namespaced Policy applies in its own namespace only
+      const spec = vap.spec as Rec;
+      spec.matchConditions = [
+        ...((spec.matchConditions as Rec[]) ?? []),
+        { name: 'kyverno-policy-namespace', expression: `request.namespace == '${String(ns ?? 'default')}'` },
+      ];
+      differences.push('a namespaced Policy, limited to its namespace by a match condition (the differential holds ClusterPolicies)');
+    }
     if (differences.length) return { type, status: 'different', reason: [...new Set(differences)].join('; '), objects: [vap, binding] };
     return { type, status: 'exact', objects: [vap, binding] };
   } catch (e) {

@@ -139,8 +139,10 @@ export interface RuleDifferential {
   policy: string;
   rule: string;
   status: RuleStatus;
-  /** Resources both sides decided (the apiserver's rejections before admission left out). */
+  /** Requests both sides decided (the apiserver's rejections before admission left out). */
   tried: number;
+  /** Distinct objects among them. */
+  objects: number;
   disagreements: { resource: unknown; operation: string; kyverno: string; vap: string }[];
 }
 
@@ -166,7 +168,7 @@ export async function differential(
 ): Promise<RuleDifferential> {
   const c = convertPatternRule(policy, rule);
   const name = String(rule.name);
-  const out: RuleDifferential = { policy: String((policy.metadata as Obj).name), rule: name, status: c.status, tried: 0, disagreements: [] };
+  const out: RuleDifferential = { policy: String((policy.metadata as Obj).name), rule: name, status: c.status, tried: 0, objects: 0, disagreements: [] };
   if (c.status === 'unsupported') return out;
   const plurals = matchedResources(c.objects);
   const seeds = folderResources.filter((r) => plurals.has('*') || plurals.has(gvrOf(r).resource));
@@ -187,18 +189,31 @@ export async function differential(
           : [];
   const patterns = [...base, ...base.map((p) => shiftPattern(p, 'Deployment')), ...base.map((p) => shiftPattern(p, 'CronJob'))];
   const chain = chainOf(c.objects);
-  const decided: { admitted: unknown; vap: string; operation: 'CREATE' | 'UPDATE' }[] = [];
-  // Mutants until `count` of them reach the policy (some are objects the apiserver would not decode).
-  for (let round = 1; round <= 4 && decided.length < count + seeds.length; round++) {
+  const decided = new Map<string, { admitted: unknown; vap: string; operation: 'CREATE' | 'UPDATE' }>();
+  const objects = new Set<string>();
+  const seen = new Set<string>();
+  // Mutants until `count` distinct objects (as admission decoded them) reach the policy; some are objects the apiserver would not decode.
+  for (let round = 1; round <= 12 && objects.size < count + seeds.length; round++) {
     const batch = round === 1 ? [...seeds, ...mutants(seeds, patterns, count, round)] : mutants(seeds, patterns, count, round * 7919);
     for (const [i, r] of batch.entries()) {
+      const key = JSON.stringify(r);
+      if (seen.has(key)) continue;
+      seen.add(key);
       // every third request an UPDATE (from the same object): operation conditions are held on both sides
       const operation = i % 3 === 2 ? 'UPDATE' : 'CREATE';
       const verdict = await vapVerdict(chain, r, operation);
-      if (verdict.verdict !== 'invalid') decided.push({ admitted: verdict.admitted, operation, vap: verdict.verdict === 'error' ? 'deny' : verdict.verdict });
+      if (verdict.verdict === 'invalid') continue;
+      const admitted = JSON.stringify(verdict.admitted);
+      objects.add(admitted);
+      decided.set(JSON.stringify([admitted, operation]), {
+        admitted: verdict.admitted,
+        operation,
+        vap: verdict.verdict === 'error' ? 'deny' : verdict.verdict,
+      });
     }
   }
-  const unique = [...new Map(decided.map((d) => [JSON.stringify([d.admitted, d.operation]), d])).values()];
+  const unique = [...decided.values()];
+  out.objects = objects.size;
   const answers = await decide(policy, unique);
   unique.forEach((d, i) => {
     const kyverno = kyvernoVerdict(answers[i], name);
