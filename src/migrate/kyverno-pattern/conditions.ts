@@ -16,15 +16,15 @@ const wildcard = (pattern: string, key: string) =>
   pattern === '*' ? 'true' : /[*?]/.test(pattern) ? `${key}.matches(${celString(globRegex(pattern))})` : `${key} == ${celString(pattern)}`;
 
 /** A key the subset reads, as CEL (always a string). */
-function keyCel(key: unknown, where: string): string {
+function keyCel(key: unknown, where: string, operation: string): string {
   // In admission the operation is always set, so a default (`|| 'BACKGROUND'`) never applies.
-  if (typeof key === 'string' && /^\{\{\s*request\.operation\s*(\|\|\s*'[A-Za-z]*'\s*)?\}\}$/.test(key)) return 'request.operation';
+  if (typeof key === 'string' && /^\{\{\s*request\.operation\s*(\|\|\s*'[A-Za-z]*'\s*)?\}\}$/.test(key)) return operation;
   throw new Unsupported(`${where}: the key ${JSON.stringify(key)} (JMESPath outside the subset read exactly)`);
 }
 
 /** Operations are plain words: only the durations/quantities branch of Equals could differ, and none parses. */
-function condition(c: Rec, where: string): string {
-  const key = keyCel(c.key, where);
+function condition(c: Rec, where: string, operation: string): string {
+  const key = keyCel(c.key, where, operation);
   const op = String(c.operator ?? '');
   const value = c.value;
   const strings = (v: unknown): string[] => {
@@ -60,15 +60,15 @@ function condition(c: Rec, where: string): string {
   }
 }
 
-/** A conditions block (a list: all; or `any`/`all`) as CEL; true when Kyverno's conditions hold. */
-export function conditionsCel(block: unknown, where: string): string {
-  if (Array.isArray(block)) return block.length ? block.map((c) => `(${condition(c as Rec, where)})`).join(' && ') : 'true';
+/** A conditions block (a list: all; or `any`/`all`) as CEL; true when Kyverno's conditions hold. `operation`: the CEL of the operation Kyverno sees. */
+export function conditionsCel(block: unknown, where: string, operation = 'request.operation'): string {
+  if (Array.isArray(block)) return block.length ? block.map((c) => `(${condition(c as Rec, where, operation)})`).join(' && ') : 'true';
   if (!block || typeof block !== 'object') throw new Unsupported(`${where}: not a list or any/all`);
   const b = block as Rec;
   const parts: string[] = [];
   const any = (b.any as Rec[] | undefined) ?? [];
   const all = (b.all as Rec[] | undefined) ?? [];
-  if (any.length) parts.push(`(${any.map((c) => `(${condition(c, `${where}.any`)})`).join(' || ')})`);
-  if (all.length) parts.push(`(${all.map((c) => `(${condition(c, `${where}.all`)})`).join(' && ')})`);
+  if (any.length) parts.push(`(${any.map((c) => `(${condition(c, `${where}.any`, operation)})`).join(' || ')})`);
+  if (all.length) parts.push(`(${all.map((c) => `(${condition(c, `${where}.all`, operation)})`).join(' && ')})`);
   return parts.length ? parts.join(' && ') : 'true';
 }

@@ -61,7 +61,7 @@ const SPEC_OF = { Pod: ['spec'], Deployment: ['spec', 'template', 'spec'], CronJ
  * `validate.foreach` with patterns (validateForEach): each list's non-null elements against the
  * pattern; any element failing fails the rule; a list that is absent is passed over.
  */
-function foreachCel(foreach: unknown, differences: string[], kind: keyof typeof SPEC_OF): string {
+function foreachCel(foreach: unknown, differences: string[], kind: keyof typeof SPEC_OF, root: string): string {
   if (!Array.isArray(foreach) || foreach.length === 0) throw new Unsupported('validate.foreach that is not a list');
   const lists = foreach.map((f: Rec) => {
     const extra = Object.keys(f).filter((k) => !['list', 'pattern'].includes(k));
@@ -70,8 +70,8 @@ function foreachCel(foreach: unknown, differences: string[], kind: keyof typeof 
     if (!m) throw new Unsupported(`validate.foreach over ${JSON.stringify(f.list)} (JMESPath outside the subset read exactly)`);
     const path = [...SPEC_OF[kind], ...m[1].slice(1).split('.')];
     // has() on every step: an absent step is Kyverno's "Unknown key", the list is passed over
-    const guard = path.map((_, i) => `has(object.${path.slice(0, i + 1).join('.')})`).join(' && ');
-    const value = `object.${path.join('.')}`;
+    const guard = path.map((_, i) => `has(${root}.${path.slice(0, i + 1).join('.')})`).join(' && ');
+    const value = `${root}.${path.join('.')}`;
     const p = patternCel(f.pattern, 'e');
     differences.push(...p.differences);
     return `(${guard} && type(${value}) == list ? ${value}.all(e, e == null || ${p.cel} != 3) : true)`;
@@ -80,23 +80,30 @@ function foreachCel(foreach: unknown, differences: string[], kind: keyof typeof 
 }
 
 /** The CEL that allows the request (true) or denies it, from the rule's body; what it decides differently. */
-function bodyCel(rule: Rec, type: PatternRuleType, differences: string[], kind: 'Pod' | 'Deployment' | 'CronJob' = 'Pod'): string {
+function bodyCel(
+  rule: Rec,
+  type: PatternRuleType,
+  differences: string[],
+  kind: 'Pod' | 'Deployment' | 'CronJob' = 'Pod',
+  root = 'object',
+  operation = 'request.operation',
+): string {
   const v = rule.validate as Rec;
   const shift = (p: unknown) => (kind === 'Pod' ? p : shiftPattern(p, kind));
-  if (type === 'foreach') return foreachCel(v.foreach, differences, kind);
+  if (type === 'foreach') return foreachCel(v.foreach, differences, kind, root);
   if (type === 'pattern') {
-    const p = patternCel(shift(v.pattern));
+    const p = patternCel(shift(v.pattern), root);
     differences.push(...p.differences);
     return `${p.cel} != 3`;
   }
   if (type === 'anyPattern') {
     if (!Array.isArray(v.anyPattern)) throw new Unsupported('anyPattern that is not a list');
     // Any pattern passes: pass; else a fail fails; only skips: skip.
-    const rs = v.anyPattern.map((p) => patternCel(shift(p)));
+    const rs = v.anyPattern.map((p) => patternCel(shift(p), root));
     for (const r of rs) differences.push(...r.differences);
     return `[[${rs.map((r) => r.cel).join(', ')}]].map(p, p.exists(x, x == 0) || !p.exists(x, x == 3))[0]`;
   }
-  if (type === 'deny') return `!(${conditionsCel((v.deny as Rec | undefined)?.conditions, 'deny.conditions')})`;
+  if (type === 'deny') return `!(${conditionsCel((v.deny as Rec | undefined)?.conditions, 'deny.conditions', operation)})`;
   throw new Unsupported(`validate.${Object.keys(v).find((k) => k !== 'message') ?? 'rule'}`);
 }
 
@@ -115,11 +122,21 @@ export function convertPatternRule(policy: Obj, rule: Rec, name?: string): Patte
     const message = `validation error: ${String(v.message ?? '')} rule ${String(rule.name)} failed`;
     const differences: string[] = [];
     const controllers = ruleControllers(policy, rule);
-    const validations = [{ expression: bodyCel(rule, type, differences), kinds: ['Pod'] }];
+    // Enforce rules let an UPDATE through when the old object fails the rule too (allowExistingViolations,
+    // true unless set): the old object is checked as a CREATE, its preconditions included.
+    const exempt = actions(policy, rule)[0] === 'Deny' && v.allowExistingViolations !== false;
+    const pre = rule.preconditions === undefined ? undefined : conditionsCel(rule.preconditions, 'preconditions');
+    const body = (kind: 'Pod' | 'Deployment' | 'CronJob') => {
+      const allow = bodyCel(rule, type, differences, kind);
+      if (!exempt) return allow;
+      const oldPre = rule.preconditions === undefined ? 'true' : conditionsCel(rule.preconditions, 'preconditions', "'CREATE'");
+      return `(${allow}) || (request.operation == 'UPDATE' && oldObject != null && (${oldPre}) && !(${bodyCel(rule, type, differences, kind, 'oldObject', "'CREATE'")}))`;
+    };
+    const validations = [{ expression: body('Pod'), kinds: ['Pod'] }];
     if (controllers.length) {
       const others = controllers.filter((k) => k !== 'CronJob');
-      if (others.length) validations.push({ expression: bodyCel(rule, type, differences, 'Deployment'), kinds: others });
-      if (controllers.includes('CronJob')) validations.push({ expression: bodyCel(rule, type, differences, 'CronJob'), kinds: ['CronJob'] });
+      if (others.length) validations.push({ expression: body('Deployment'), kinds: others });
+      if (controllers.includes('CronJob')) validations.push({ expression: body('CronJob'), kinds: ['CronJob'] });
       const ops = (match.matchConstraints.resourceRules as Rec[])[0]?.operations ?? ['CREATE', 'UPDATE'];
       for (const k of controllers) {
         const r = CONTROLLER_RESOURCES[k];
@@ -131,7 +148,6 @@ export function convertPatternRule(policy: Obj, rule: Rec, name?: string): Patte
       expression: controllers.length ? `!(request.kind.kind in [${v.kinds.map((k) => `'${k}'`).join(', ')}]) || (${v.expression})` : v.expression,
       message,
     }));
-    const pre = rule.preconditions === undefined ? undefined : conditionsCel(rule.preconditions, 'preconditions');
     const objectName = name ?? producedName(String((policy.metadata as Rec | undefined)?.name ?? ''), String(rule.name));
     const vap: Obj = {
       apiVersion: 'admissionregistration.k8s.io/v1',
