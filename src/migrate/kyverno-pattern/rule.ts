@@ -74,6 +74,9 @@ function foreachCel(foreach: unknown, differences: string[], kind: keyof typeof 
     const value = `${root}.${path.join('.')}`;
     const p = patternCel(f.pattern, 'e');
     differences.push(...p.differences);
+    differences.push(
+      'a foreach list that is present but null or not a list: Kyverno fails to evaluate it (an error, which allowExistingViolations does not excuse); the CEL passes it over',
+    );
     return `(${guard} && type(${value}) == list ? ${value}.all(e, e == null || ${p.cel} != 3) : true)`;
   });
   return lists.join(' && ');
