@@ -102,7 +102,7 @@ describe('Kyverno ClusterPolicy validate.cel', () => {
     expect(out.rules.map((r) => [r.source.rule, r.status, r.reason])).toEqual([
       ['subjects', 'unsupported', 'skip generating ValidatingAdmissionPolicy: Roles / ClusterRoles / Subjects in `any/all` is not applicable.'],
       ['wild', 'unsupported', 'skip generating ValidatingAdmissionPolicy: wildcards in resource name is not applicable.'],
-      ['pattern', 'unsupported', 'pattern rules: not converted yet'],
+      ['pattern', 'exact', undefined],
       ['gen', 'unsupported', 'generate rules create other resources: admission policies cannot'],
       [
         'lookup',

@@ -4,6 +4,7 @@
  * function from the rule (and its policy) to its status and produced objects.
  */
 import { isObject, list, type Obj } from '../../base/json';
+import { convertPatternRule } from '../kyverno-pattern';
 import { convertCelRule } from './cel-rule';
 import type { RuleConverter } from './rule-types';
 
@@ -44,6 +45,11 @@ export function ruleType(rule: Obj): KyvernoRuleType {
 export type { RuleContext, RuleConversion, RuleConverter } from './rule-types';
 
 const notYet: RuleConverter = () => ({ status: 'unsupported', reason: 'pattern rules: not converted yet', objects: [] });
+/** Kyverno's pattern language (src/migrate/kyverno-pattern), held to the Kyverno engine by its differential. */
+const pattern: RuleConverter = (ctx) => {
+  const { status, reason, objects } = convertPatternRule(ctx.policy, ctx.rule, ctx.policyName);
+  return { status, ...(reason ? { reason } : {}), objects };
+};
 const never =
   (reason: string): RuleConverter =>
   () => ({ status: 'unsupported', reason, objects: [] });
@@ -51,11 +57,11 @@ const never =
 /** One converter per rule type; a type without an entry is unsupported (`unknown` names it). */
 export const RULE_CONVERTERS: Readonly<Record<KyvernoRuleType, RuleConverter>> = {
   'validate.cel': convertCelRule,
-  'validate.pattern': notYet,
-  'validate.anyPattern': notYet,
-  'validate.deny': notYet,
+  'validate.pattern': pattern,
+  'validate.anyPattern': pattern,
+  'validate.deny': pattern,
   'validate.podSecurity': notYet,
-  'validate.foreach': notYet,
+  'validate.foreach': pattern,
   'validate.assert': notYet,
   mutate: notYet,
   'validate.manifests': never('validate.manifests (signed YAML manifests) has no native counterpart'),

@@ -1,0 +1,117 @@
+/** The pattern converter: statuses by construct, and the produced CEL deciding as Kyverno's walk does (real CEL engine). */
+import { describe, expect, it } from 'vitest';
+import type { Obj } from '../../base/json';
+import { useEngine } from '../../cel/test-helpers';
+import { convertPatternRule } from './rule';
+import { chainOf, vapVerdict } from './test-helpers';
+
+useEngine();
+
+const policy = (rule: Obj, annotations: Obj = {}): Obj => ({
+  apiVersion: 'kyverno.io/v1',
+  kind: 'ClusterPolicy',
+  metadata: { name: 'p', annotations },
+  spec: { validationFailureAction: 'Enforce', rules: [rule] },
+});
+const podRule = (validate: Obj, extra: Obj = {}): Obj => ({
+  name: 'r',
+  match: { any: [{ resources: { kinds: ['Pod'] } }] },
+  validate: { message: 'no', ...validate },
+  ...extra,
+});
+const pod = (spec: Obj, metadata: Obj = {}): Obj => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x', namespace: 'default', ...metadata }, spec });
+
+async function verdicts(rule: Obj, objects: Obj[], annotations: Obj = {}): Promise<string[]> {
+  const p = policy(rule, annotations);
+  const c = convertPatternRule(p, rule);
+  expect(c.status, c.reason).not.toBe('unsupported');
+  const chain = chainOf(c.objects);
+  const out: string[] = [];
+  for (const o of objects) out.push((await vapVerdict(chain, o)).verdict);
+  return out;
+}
+
+describe('pattern rules', () => {
+  it('a conditional anchor skips the element it does not hold for; an equality anchor checks only what is there', async () => {
+    const rule = podRule({ pattern: { spec: { containers: [{ '(image)': '*:latest', imagePullPolicy: 'Always' }] } } });
+    const c = (image: string, imagePullPolicy: string) => ({ name: 'c', image, imagePullPolicy });
+    expect(
+      await verdicts(rule, [
+        pod({ containers: [c('a:latest', 'Always')] }),
+        pod({ containers: [c('a:latest', 'Never')] }),
+        pod({ containers: [c('a:1', 'Never')] }),
+      ]),
+    ).toEqual(['allow', 'deny', 'allow']);
+    const eq = podRule({ pattern: { spec: { '=(hostNetwork)': false } } });
+    expect(await verdicts(eq, [pod({ containers: [c('a', 'Always')] }), pod({ containers: [c('a', 'Always')], hostNetwork: true })])).toEqual([
+      'allow',
+      'deny',
+    ]);
+  });
+
+  it('operators, ranges and quantities as Kyverno compares them', async () => {
+    const rule = podRule({ pattern: { spec: { containers: [{ resources: { limits: { memory: '<= 1Gi' } } }] } } });
+    const c = (memory: string) => ({ containers: [{ name: 'c', image: 'a', resources: { limits: { memory } } }] });
+    expect(await verdicts(rule, [pod(c('1024Mi')), pod(c('1025Mi')), pod(c('512M'))])).toEqual(['allow', 'deny', 'allow']);
+    const range = podRule({ pattern: { spec: { '=(terminationGracePeriodSeconds)': '10-60' } } });
+    const t = (n: number) => ({ containers: [{ name: 'c', image: 'a' }], terminationGracePeriodSeconds: n });
+    expect(await verdicts(range, [pod(t(10)), pod(t(60)), pod(t(61)), pod(t(9))])).toEqual(['allow', 'allow', 'deny', 'deny']);
+  });
+
+  it('negation, existence and anyPattern', async () => {
+    const neg = podRule({ pattern: { metadata: { '=(annotations)': { 'X(forbidden)': 'null' } } } });
+    const base = { containers: [{ name: 'c', image: 'a' }] };
+    expect(await verdicts(neg, [pod(base), pod(base, { annotations: { forbidden: 'y' } })])).toEqual(['allow', 'deny']);
+    const any = podRule({ anyPattern: [{ spec: { dnsPolicy: 'None' } }, { metadata: { labels: { trusted: 'yes' } } }] });
+    expect(
+      await verdicts(any, [pod({ ...base, dnsPolicy: 'None', dnsConfig: { nameservers: ['1.1.1.1'] } }), pod(base, { labels: { trusted: 'yes' } }), pod(base)]),
+    ).toEqual(['allow', 'allow', 'deny']);
+    const exist = podRule({ pattern: { spec: { '^(containers)': [{ image: 'nginx*' }] } } });
+    expect(
+      await verdicts(exist, [
+        pod({
+          containers: [
+            { name: 'a', image: 'x' },
+            { name: 'b', image: 'nginx:1' },
+          ],
+        }),
+        pod(base),
+      ]),
+    ).toEqual(['allow', 'deny']);
+  });
+
+  it('a Pod rule also decides Pod controllers as Kyverno autogen does, unless the annotation says none', async () => {
+    const rule = podRule({ pattern: { spec: { '=(hostNetwork)': false } } });
+    const deploy = (hostNetwork: boolean): Obj => ({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd', namespace: 'default' },
+      spec: {
+        selector: { matchLabels: { a: 'b' } },
+        template: { metadata: { labels: { a: 'b' } }, spec: { hostNetwork, containers: [{ name: 'c', image: 'a' }] } },
+      },
+    });
+    expect(await verdicts(rule, [deploy(false), deploy(true)])).toEqual(['allow', 'deny']);
+    expect(await verdicts(rule, [deploy(true)], { 'pod-policies.kyverno.io/autogen-controllers': 'none' })).toEqual(['allow']);
+  });
+});
+
+describe('statuses', () => {
+  it('names what it does not convert, and a wildcard label key as a difference', () => {
+    const p = (r: Obj) => convertPatternRule(policy(r), r);
+    expect(p(podRule({ pattern: { spec: {} } }, { context: [{ name: 'x', configMap: { name: 'c', namespace: 'd' } }] }))).toMatchObject({
+      status: 'unsupported',
+      reason: expect.stringContaining('context'),
+    });
+    expect(p(podRule({ deny: { conditions: { any: [{ key: '{{ request.object.spec.x }}', operator: 'Equals', value: 'y' }] } } }))).toMatchObject({
+      status: 'unsupported',
+      reason: expect.stringContaining('JMESPath'),
+    });
+    expect(p(podRule({ pattern: { spec: { '<(x)': 'y' } } }))).toMatchObject({ status: 'unsupported', reason: expect.stringContaining('global anchor') });
+    expect(p(podRule({ pattern: { metadata: { '=(labels)': { 'X(team/*)': '*' } } } }))).toMatchObject({
+      status: 'different',
+      reason: expect.stringContaining('several keys match'),
+    });
+    expect(p(podRule({ pattern: { spec: { containers: [{ image: '!*:latest' }] } } }))).toMatchObject({ status: 'exact' });
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * The differential against the Kyverno engine: for every converted rule of the fixture policies,
+ * Kyverno v1.19 (tools/kyverno-oracle, pkg/engine) and the Workbench's admission of the converted
+ * policy decide the rule's test resources and at least MUTANTS mutants of them. A rule the
+ * converter calls exact must have no disagreement. KYVERNO_PATTERN_CORPUS=<folder> runs it over
+ * another library (the whole kyverno/policies pattern folder); KYVERNO_PATTERN_REPORT=<file>
+ * writes the per-rule counts as JSON.
+ */
+import { writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { fixturePath } from '../../../fixtures';
+import { buildOracleAsync, ORACLE_BUILDS, runOracle } from '../../../tools/go-oracle.mjs';
+import type { Obj } from '../../base/json';
+import { useEngine } from '../../cel/test-helpers';
+import { convertPatternRule } from './rule';
+import { type OracleAnswer, type RuleDifferential, differential, readKyvernoFolders } from './test-helpers';
+
+useEngine();
+
+const MUTANTS = Number(process.env.KYVERNO_PATTERN_MUTANTS ?? 200);
+const ROOT = process.env.KYVERNO_PATTERN_CORPUS ?? fixturePath('kyverno-pattern');
+
+describe('Kyverno pattern rules against the Kyverno engine', () => {
+  it('every rule called exact decides as Kyverno on its test resources and their mutants', async () => {
+    const path = process.env.KYVERNO_ORACLE ?? (await buildOracleAsync(ORACLE_BUILDS['kyverno-oracle'])).path;
+    const decide = async (policy: Obj, resources: { admitted: unknown; operation: string }[]): Promise<OracleAnswer[]> => {
+      const input = resources.map((r) => JSON.stringify({ policy, resource: r.admitted, operation: r.operation })).join('\n');
+      const lines = (await runOracle(path, `${input}\n`)).split('\n').filter((l) => l.trim());
+      expect(lines.length).toBe(resources.length);
+      return lines.map((l) => JSON.parse(l) as OracleAnswer);
+    };
+    const results: RuleDifferential[] = [];
+    const all: { policy: string; rule: string; type: string; status: string; reason?: string }[] = [];
+    for (const folder of readKyvernoFolders(ROOT)) {
+      for (const policy of folder.policies) {
+        for (const rule of ((policy.spec as Obj).rules as Obj[]) ?? []) {
+          const c = convertPatternRule(policy, rule);
+          all.push({ policy: String((policy.metadata as Obj).name), rule: String(rule.name), type: c.type, status: c.status, reason: c.reason });
+          if (c.status === 'unsupported') continue;
+          results.push(await differential(policy, rule, folder.resources, MUTANTS, decide));
+        }
+      }
+    }
+    if (process.env.KYVERNO_PATTERN_REPORT)
+      writeFileSync(
+        process.env.KYVERNO_PATTERN_REPORT,
+        JSON.stringify(
+          { rules: all, differential: results.map((r) => ({ ...r, disagreements: r.disagreements.slice(0, 1), count: r.disagreements.length })) },
+          null,
+          1,
+        ),
+      );
+    const exact = results.filter((r) => r.status === 'exact');
+    expect(exact.length).toBeGreaterThan(0);
+    const wrong = exact
+      .filter((r) => r.disagreements.length > 0 || r.objects < MUTANTS)
+      .map(
+        (r) =>
+          `${r.policy}/${r.rule}: ${r.disagreements.length} of ${r.tried} disagree (${r.objects} objects); smallest: ${JSON.stringify(r.disagreements[0] ?? {}).slice(0, 1500)}`,
+      );
+    expect(wrong).toEqual([]);
+  }, 3_600_000);
+});

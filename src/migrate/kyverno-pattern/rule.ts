@@ -1,0 +1,190 @@
+/**
+ * One Kyverno ClusterPolicy/Policy rule (`validate.pattern`, `anyPattern`, `deny`, with
+ * `preconditions`) as a ValidatingAdmissionPolicy and its binding. The status is the constructs':
+ * `exact` only for what the differential against the Kyverno engine holds
+ * (kyverno-pattern.oracle.test.ts); everything else names the construct.
+ */
+import type { Obj } from '../../base/json';
+import type { RuleStatus } from '../types';
+import { CONTROLLER_RESOURCES, ruleControllers, shiftPattern } from './autogen';
+import { conditionsCel } from './conditions';
+import { matchOf } from './match';
+import { Unsupported, patternCel } from './pattern';
+
+type Rec = Record<string, unknown>;
+
+export type PatternRuleType = 'pattern' | 'anyPattern' | 'deny' | 'podSecurity' | 'foreach' | 'cel' | 'mutate' | 'other';
+
+export interface PatternRuleConversion {
+  type: PatternRuleType;
+  status: RuleStatus;
+  reason?: string;
+  /** The policy and its binding (absent when unsupported). */
+  objects: Obj[];
+}
+
+/** The kind of rule, as the library's measures count them. */
+export function ruleType(rule: Rec): PatternRuleType {
+  const v = rule.validate as Rec | undefined;
+  if (v?.pattern !== undefined) return 'pattern';
+  if (v?.anyPattern !== undefined) return 'anyPattern';
+  if (v?.deny !== undefined) return 'deny';
+  if (v?.podSecurity !== undefined) return 'podSecurity';
+  if (v?.foreach !== undefined) return 'foreach';
+  if (v?.cel !== undefined) return 'cel';
+  if (rule.mutate !== undefined) return 'mutate';
+  return 'other';
+}
+
+/** A DNS-1123 name for the produced objects. */
+export function producedName(policy: string, rule: string): string {
+  const n = `${policy}-${rule}`
+    .toLowerCase()
+    .replace(/[^a-z0-9.-]+/g, '-')
+    .replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, '');
+  return n.length > 253 ? n.slice(0, 253).replace(/[^a-z0-9]+$/, '') : n;
+}
+
+/** Kyverno's failure action: the rule's own, else the policy's (default Audit). */
+function actions(policy: Rec, rule: Rec): string[] {
+  const v = (rule.validate as Rec | undefined) ?? {};
+  const spec = (policy.spec as Rec | undefined) ?? {};
+  const action = String(v.failureAction ?? spec.validationFailureAction ?? 'Audit').toLowerCase();
+  return action === 'enforce' ? ['Deny'] : ['Audit'];
+}
+
+// A foreach list the subset reads: a plain path under request.object.spec (shifted like Kyverno's autogen).
+const FOREACH_LIST = /^request\.object\.spec((\.[A-Za-z_][A-Za-z0-9_]*)+)$/;
+const SPEC_OF = { Pod: ['spec'], Deployment: ['spec', 'template', 'spec'], CronJob: ['spec', 'jobTemplate', 'spec', 'template', 'spec'] };
+
+/**
+ * `validate.foreach` with patterns (validateForEach): each list's non-null elements against the
+ * pattern; any element failing fails the rule; a list that is absent is passed over.
+ */
+function foreachCel(foreach: unknown, differences: string[], kind: keyof typeof SPEC_OF, root: string): string {
+  if (!Array.isArray(foreach) || foreach.length === 0) throw new Unsupported('validate.foreach that is not a list');
+  const lists = foreach.map((f: Rec) => {
+    const extra = Object.keys(f).filter((k) => !['list', 'pattern'].includes(k));
+    if (extra.length || f.pattern === undefined) throw new Unsupported(`validate.foreach with ${extra.join(', ') || 'no pattern'}`);
+    const m = FOREACH_LIST.exec(String(f.list).trim());
+    if (!m) throw new Unsupported(`validate.foreach over ${JSON.stringify(f.list)} (JMESPath outside the subset read exactly)`);
+    const path = [...SPEC_OF[kind], ...m[1].slice(1).split('.')];
+    // has() on every step: an absent step is Kyverno's "Unknown key", the list is passed over
+    const guard = path.map((_, i) => `has(${root}.${path.slice(0, i + 1).join('.')})`).join(' && ');
+    const value = `${root}.${path.join('.')}`;
+    const p = patternCel(f.pattern, 'e');
+    differences.push(...p.differences);
+    differences.push(
+      'a foreach list that is present but null or not a list: Kyverno fails to evaluate it (an error, which allowExistingViolations does not excuse); the CEL passes it over',
+    );
+    return `(${guard} && type(${value}) == list ? ${value}.all(e, e == null || ${p.cel} != 3) : true)`;
+  });
+  return lists.join(' && ');
+}
+
+/** The CEL that allows the request (true) or denies it, from the rule's body; what it decides differently. */
+function bodyCel(
+  rule: Rec,
+  type: PatternRuleType,
+  differences: string[],
+  kind: 'Pod' | 'Deployment' | 'CronJob' = 'Pod',
+  root = 'object',
+  operation = 'request.operation',
+): string {
+  const v = rule.validate as Rec;
+  const shift = (p: unknown) => (kind === 'Pod' ? p : shiftPattern(p, kind));
+  if (type === 'foreach') return foreachCel(v.foreach, differences, kind, root);
+  if (type === 'pattern') {
+    const p = patternCel(shift(v.pattern), root);
+    differences.push(...p.differences);
+    return `${p.cel} != 3`;
+  }
+  if (type === 'anyPattern') {
+    if (!Array.isArray(v.anyPattern)) throw new Unsupported('anyPattern that is not a list');
+    // Any pattern passes: pass; else a fail fails; only skips: skip.
+    const rs = v.anyPattern.map((p) => patternCel(shift(p), root));
+    for (const r of rs) differences.push(...r.differences);
+    return `[[${rs.map((r) => r.cel).join(', ')}]].map(p, p.exists(x, x == 0) || !p.exists(x, x == 3))[0]`;
+  }
+  if (type === 'deny') return `!(${conditionsCel((v.deny as Rec | undefined)?.conditions, 'deny.conditions', operation)})`;
+  throw new Unsupported(`validate.${Object.keys(v).find((k) => k !== 'message') ?? 'rule'}`);
+}
+
+/** One rule; `name` names the produced policy and binding (default `<policy>-<rule>`). */
+export function convertPatternRule(policy: Obj, rule: Rec, name?: string): PatternRuleConversion {
+  const type = ruleType(rule);
+  const unsupported = (reason: string): PatternRuleConversion => ({ type, status: 'unsupported', reason, objects: [] });
+  if (type === 'mutate') return unsupported('mutate rules are not converted yet');
+  if (type === 'podSecurity') return unsupported('validate.podSecurity is not converted yet');
+  if (type === 'cel') return unsupported('validate.cel (the CEL rules are converted by the Kyverno CEL converter)');
+  if (type === 'other') return unsupported(rule.generate ? 'generate' : rule.verifyImages ? 'verifyImages' : 'a rule of no validate kind this converter reads');
+  const v = rule.validate as Rec;
+  if (rule.context) return unsupported('context (variables from the API server, ConfigMaps or other calls)');
+  try {
+    const match = matchOf(rule);
+    const message = `validation error: ${String(v.message ?? '')} rule ${String(rule.name)} failed`;
+    const differences: string[] = [];
+    const controllers = ruleControllers(policy, rule);
+    // Enforce rules let an UPDATE through when the old object fails the rule too (allowExistingViolations,
+    // true unless set): the old object is checked as a CREATE, its preconditions included.
+    const exempt = actions(policy, rule)[0] === 'Deny' && v.allowExistingViolations !== false;
+    const pre = rule.preconditions === undefined ? undefined : conditionsCel(rule.preconditions, 'preconditions');
+    const body = (kind: 'Pod' | 'Deployment' | 'CronJob') => {
+      const allow = bodyCel(rule, type, differences, kind);
+      if (!exempt) return allow;
+      const oldPre = rule.preconditions === undefined ? 'true' : conditionsCel(rule.preconditions, 'preconditions', "'CREATE'");
+      return `(${allow}) || (request.operation == 'UPDATE' && oldObject != null && (${oldPre}) && !(${bodyCel(rule, type, differences, kind, 'oldObject', "'CREATE'")}))`;
+    };
+    const validations = [{ expression: body('Pod'), kinds: ['Pod'] }];
+    if (controllers.length) {
+      const others = controllers.filter((k) => k !== 'CronJob');
+      if (others.length) validations.push({ expression: body('Deployment'), kinds: others });
+      if (controllers.includes('CronJob')) validations.push({ expression: body('CronJob'), kinds: ['CronJob'] });
+      const ops = (match.matchConstraints.resourceRules as Rec[])[0]?.operations ?? ['CREATE', 'UPDATE'];
+      for (const k of controllers) {
+        const r = CONTROLLER_RESOURCES[k];
+        (match.matchConstraints.resourceRules as Rec[]).push({ apiGroups: [r.group], apiVersions: ['*'], operations: ops, resources: [r.resource] });
+      }
+    }
+    // One validation per shape of object (Pods, controllers, CronJobs), each guarded by the request's kind.
+    const guarded = validations.map((v) => ({
+      expression: controllers.length ? `!(request.kind.kind in [${v.kinds.map((k) => `'${k}'`).join(', ')}]) || (${v.expression})` : v.expression,
+      message,
+    }));
+    const objectName = name ?? producedName(String((policy.metadata as Rec | undefined)?.name ?? ''), String(rule.name));
+    const vap: Obj = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: objectName },
+      spec: {
+        failurePolicy: 'Fail',
+        matchConstraints: match.matchConstraints,
+        ...(match.matchConditions.length || pre
+          ? { matchConditions: [...match.matchConditions, ...(pre ? [{ name: 'kyverno-preconditions', expression: pre }] : [])] }
+          : {}),
+        validations: guarded,
+      },
+    };
+    const binding: Obj = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name: objectName },
+      spec: { policyName: objectName, validationActions: actions(policy, rule) },
+    };
+    const ns = (policy.metadata as Rec | undefined)?.namespace;
+    if (policy.kind === 'Policy') {
+      // a namespaced Policy applies in its own namespace only
+      const spec = vap.spec as Rec;
+      spec.matchConditions = [
+        ...((spec.matchConditions as Rec[]) ?? []),
+        { name: 'kyverno-policy-namespace', expression: `request.namespace == '${String(ns ?? 'default')}'` },
+      ];
+      differences.push('a namespaced Policy, limited to its namespace by a match condition (the differential holds ClusterPolicies)');
+    }
+    if (differences.length) return { type, status: 'different', reason: [...new Set(differences)].join('; '), objects: [vap, binding] };
+    return { type, status: 'exact', objects: [vap, binding] };
+  } catch (e) {
+    if (e instanceof Unsupported) return unsupported(e.message);
+    throw e;
+  }
+}

@@ -1,0 +1,226 @@
+/**
+ * Test support for the pattern converter: reads Kyverno policy folders (policy YAML, its
+ * `.kyverno-test/kyverno-test.yaml` and resources) and decides a converted rule on a resource with
+ * the Workbench's admission chain (the produced policy and binding, the binding set to Deny so the
+ * rule's verdict shows whatever its failure action).
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { type PreparedChain, prepareChain, simulatePrepared } from '../../admission';
+import type { Obj } from '../../base/json';
+import { BUILTIN_RESOURCES, resourceForKind } from '../../k8s/resources';
+import type { RuleStatus } from '../types';
+import { shiftPattern } from './autogen';
+import { mutants } from './mutants';
+import { convertPatternRule } from './rule';
+
+export interface KyvernoTestResult {
+  policy: string;
+  rule: string;
+  resources: string[];
+  kind?: string;
+  result: string;
+}
+
+export interface KyvernoFolder {
+  dir: string;
+  policies: Obj[];
+  resources: Obj[];
+  results: KyvernoTestResult[];
+}
+
+const loadYaml = (file: string): Obj[] =>
+  parseAllDocuments(readFileSync(file, 'utf8'))
+    .map((d) => d.toJS() as unknown)
+    .filter((d): d is Obj => !!d && typeof d === 'object' && !Array.isArray(d));
+
+/** Every folder under `root` that holds a ClusterPolicy/Policy, with its kyverno-test (if any). */
+export function readKyvernoFolders(root: string): KyvernoFolder[] {
+  const out: KyvernoFolder[] = [];
+  const walk = (dir: string) => {
+    const entries = readdirSync(dir).sort();
+    const policies = entries
+      .filter((e) => /\.ya?ml$/.test(e) && statSync(join(dir, e)).isFile())
+      .flatMap((e) => loadYaml(join(dir, e)))
+      .filter((d) => /^kyverno\.io\//.test(String(d.apiVersion)) && (d.kind === 'ClusterPolicy' || d.kind === 'Policy'));
+    if (policies.length) {
+      const folder: KyvernoFolder = { dir, policies, resources: [], results: [] };
+      const testFile = join(dir, '.kyverno-test', 'kyverno-test.yaml');
+      try {
+        const test = loadYaml(testFile)[0] ?? {};
+        for (const r of (test.resources as string[] | undefined) ?? []) {
+          try {
+            folder.resources.push(...loadYaml(join(dirname(testFile), r)).filter((d) => d.kind && d.apiVersion));
+          } catch {
+            // a resource file the test names but the folder lacks: the test's other resources still count
+          }
+        }
+        for (const r of (test.results as Obj[] | undefined) ?? []) {
+          const names = (r.resources as string[] | undefined) ?? (r.resource ? [String(r.resource)] : []);
+          folder.results.push({
+            policy: String(r.policy),
+            rule: String(r.rule),
+            resources: names,
+            kind: r.kind as string | undefined,
+            result: String(r.result),
+          });
+        }
+      } catch {
+        // no kyverno-test: the policy is still converted and measured
+      }
+      out.push(folder);
+    }
+    for (const e of entries) if (e !== '.kyverno-test' && statSync(join(dir, e)).isDirectory()) walk(join(dir, e));
+  };
+  walk(root);
+  return out;
+}
+
+/** The request's resource for an object: the built-in table, else the kind's plural in its group. */
+export function gvrOf(object: Obj): { group: string; version: string; resource: string; kind: string } {
+  const [group, version] = String(object.apiVersion).includes('/') ? String(object.apiVersion).split('/') : ['', String(object.apiVersion)];
+  const kind = String(object.kind);
+  const known = BUILTIN_RESOURCES.find((r) => r.kind === kind && r.group === group && r.version === version);
+  return { group, version, kind, resource: known?.resource ?? resourceForKind(kind) };
+}
+
+export interface VapVerdict {
+  /** `invalid`: the request was rejected before the policy (an object the apiserver would not decode); `error`: the policy's CEL failed. */
+  verdict: 'allow' | 'deny' | 'error' | 'invalid';
+  admitted: unknown;
+  message?: string;
+}
+
+/** The admission chain of the produced objects, the binding's actions set to Deny (the rule's verdict, whatever its failure action). */
+export const chainOf = (produced: readonly Obj[]): PreparedChain =>
+  prepareChain(produced.map((o) => (o.kind === 'ValidatingAdmissionPolicyBinding' ? { ...o, spec: { ...(o.spec as Obj), validationActions: ['Deny'] } } : o)));
+
+/** What the chain answers for `object` on CREATE (or an UPDATE from the same object), and the object as admission decoded it. */
+export async function vapVerdict(chain: PreparedChain, object: Obj, operation: 'CREATE' | 'UPDATE' = 'CREATE'): Promise<VapVerdict> {
+  const { group, version, resource, kind } = gvrOf(object);
+  const namespaced = BUILTIN_RESOURCES.find((x) => x.kind === kind)?.namespaced !== false;
+  // The apiserver sets the request's namespace on the object before admission: Kyverno sees it too.
+  if (namespaced && !(object.metadata as Obj | undefined)?.namespace)
+    object = { ...object, metadata: { ...((object.metadata as Obj | undefined) ?? {}), namespace: 'default' } };
+  const metadata = (object.metadata as Obj | undefined) ?? {};
+  const r = await simulatePrepared(chain, {
+    operation,
+    ...(operation === 'UPDATE' ? { oldObject: object } : {}),
+    resource: { group, version, resource },
+    kind: { group, version, kind },
+    name: String(metadata.name ?? ''),
+    namespace:
+      metadata.namespace === undefined ? (BUILTIN_RESOURCES.find((x) => x.kind === kind)?.namespaced === false ? '' : 'default') : String(metadata.namespace),
+    userInfo: { username: 'kyverno-test', groups: ['system:authenticated'] },
+    object,
+  });
+  const admitted = r.admitted ?? object;
+  if (r.allowed) return { verdict: 'allow', admitted };
+  if (r.deniedBy?.kind !== 'ValidatingAdmissionPolicy') return { verdict: 'invalid', admitted, message: r.deniedBy?.message };
+  const step = r.steps.find((s) => s.kind === 'ValidatingAdmissionPolicy' && s.outcome === 'error-rejected');
+  return { verdict: step ? 'error' : 'deny', admitted, message: r.deniedBy?.message };
+}
+
+/** One line of the Kyverno oracle's answer (tools/kyverno-oracle). */
+export interface OracleAnswer {
+  results: { policy: string; rule: string; status: string; message?: string }[];
+  error?: string;
+}
+
+/** Kyverno's verdict on a rule: fail or error on the rule or the rules it generated for Pod controllers denies. */
+export function kyvernoVerdict(answer: OracleAnswer, rule: string): 'allow' | 'deny' | 'error' {
+  if (answer.error) return 'error';
+  const mine = answer.results.filter((r) => r.rule === rule || r.rule === `autogen-${rule}` || r.rule === `autogen-cronjob-${rule}`);
+  return mine.some((r) => r.status === 'fail' || r.status === 'error') ? 'deny' : 'allow';
+}
+
+export interface RuleDifferential {
+  policy: string;
+  rule: string;
+  status: RuleStatus;
+  /** Requests both sides decided (the apiserver's rejections before admission left out). */
+  tried: number;
+  /** Distinct objects among them. */
+  objects: number;
+  disagreements: { resource: unknown; operation: string; kyverno: string; vap: string }[];
+}
+
+/** The kinds a converted policy matches (its resourceRules' plurals), to pick the seeds worth mutating. */
+const matchedResources = (produced: readonly Obj[]): Set<string> =>
+  new Set(
+    produced
+      .filter((o) => o.kind === 'ValidatingAdmissionPolicy')
+      .flatMap((o) => (((o.spec as Obj).matchConstraints as Obj).resourceRules as Obj[]).flatMap((r) => r.resources as string[])),
+  );
+
+/**
+ * The differential of one rule: its test resources and `count` mutants, decided by the converted
+ * policy (the Workbench's admission) and by Kyverno (`decide`: policy and objects in, one answer a
+ * resource out), compared. Kyverno is given the object as admission decoded it, as in a cluster.
+ */
+export async function differential(
+  policy: Obj,
+  rule: Obj,
+  folderResources: readonly Obj[],
+  count: number,
+  decide: (policy: Obj, requests: { admitted: unknown; operation: string }[]) => Promise<OracleAnswer[]>,
+): Promise<RuleDifferential> {
+  const c = convertPatternRule(policy, rule);
+  const name = String(rule.name);
+  const out: RuleDifferential = { policy: String((policy.metadata as Obj).name), rule: name, status: c.status, tried: 0, objects: 0, disagreements: [] };
+  if (c.status === 'unsupported') return out;
+  const plurals = matchedResources(c.objects);
+  const seeds = folderResources.filter((r) => plurals.has('*') || plurals.has(gvrOf(r).resource));
+  const v = rule.validate as Obj;
+  // what the rule reads, as patterns rooted at the object (a foreach's element pattern under its list's path)
+  const nest = (list: string, p: unknown): unknown =>
+    list
+      .replace(/^request\.object\./, '')
+      .split('.')
+      .reduceRight<unknown>((acc, k) => ({ [k]: acc }), [p]);
+  const base =
+    v.pattern !== undefined
+      ? [v.pattern]
+      : Array.isArray(v.anyPattern)
+        ? v.anyPattern
+        : Array.isArray(v.foreach)
+          ? (v.foreach as Obj[]).map((f) => nest(String(f.list), f.pattern))
+          : [];
+  const patterns = [...base, ...base.map((p) => shiftPattern(p, 'Deployment')), ...base.map((p) => shiftPattern(p, 'CronJob'))];
+  const chain = chainOf(c.objects);
+  const decided = new Map<string, { admitted: unknown; vap: string; operation: 'CREATE' | 'UPDATE' }>();
+  const objects = new Set<string>();
+  const seen = new Set<string>();
+  // Mutants until `count` distinct objects (as admission decoded them) reach the policy; some are objects the apiserver would not decode.
+  for (let round = 1; round <= 12 && objects.size < count + seeds.length; round++) {
+    const batch = round === 1 ? [...seeds, ...mutants(seeds, patterns, count, round)] : mutants(seeds, patterns, count, round * 7919);
+    for (const [i, r] of batch.entries()) {
+      const key = JSON.stringify(r);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      // every third request an UPDATE (from the same object): operation conditions are held on both sides
+      const operation = i % 3 === 2 ? 'UPDATE' : 'CREATE';
+      const verdict = await vapVerdict(chain, r, operation);
+      if (verdict.verdict === 'invalid') continue;
+      const admitted = JSON.stringify(verdict.admitted);
+      objects.add(admitted);
+      decided.set(JSON.stringify([admitted, operation]), {
+        admitted: verdict.admitted,
+        operation,
+        vap: verdict.verdict === 'error' ? 'deny' : verdict.verdict,
+      });
+    }
+  }
+  const unique = [...decided.values()];
+  out.objects = objects.size;
+  const answers = await decide(policy, unique);
+  unique.forEach((d, i) => {
+    const kyverno = kyvernoVerdict(answers[i], name);
+    out.tried++;
+    if (kyverno !== d.vap)
+      out.disagreements.push({ resource: d.admitted, operation: d.operation, kyverno: answers[i].error ? `error: ${answers[i].error}` : kyverno, vap: d.vap });
+  });
+  out.disagreements.sort((a, b) => JSON.stringify(a.resource).length - JSON.stringify(b.resource).length);
+  return out;
+}
