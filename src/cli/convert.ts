@@ -12,9 +12,11 @@ import { isKubernetesVersion, KUBERNETES_VERSIONS, DEFAULT_KUBERNETES_VERSION, t
 import { kindOf, nameOf, namespaceOf, type Obj } from '../base/json';
 import { convertPolicies, isSourcePolicy, type Conversion, type ConvertOptions } from '../migrate';
 import { isSourceDocument, sourceProblems } from '../migrate/documents';
-import { conversionFiles, conversionMarkdown, conversionText, type Unread } from '../migrate/report';
+import { conversionFiles, conversionMarkdown, conversionText, type RuleTests, type Unread } from '../migrate/report';
 import { parseDocuments } from '../yaml';
-import { readInputs, type FileSystem } from './inputs';
+import { celStatus, evaluate, loadCel } from '../cel';
+import { findSourceTests, runSourceTests } from './convert-tests';
+import { readInputs, type FileSystem, type InputFile } from './inputs';
 
 interface ConvertIO {
   fs: FileSystem;
@@ -131,7 +133,10 @@ interface Source {
 }
 
 /** The bad-input lines: what cannot be read, YAML that does not parse, source documents with structural errors. */
-async function readSources(paths: readonly string[], io: ConvertIO): Promise<{ objects: Source[]; problems: string[]; warnings: string[] }> {
+async function readSources(
+  paths: readonly string[],
+  io: ConvertIO,
+): Promise<{ files: InputFile[]; objects: Source[]; problems: string[]; warnings: string[] }> {
   const read = await readInputs(paths, io.fs);
   const problems = read.problems.map((p) => `${p.file}: ${p.message}`);
   const warnings: string[] = [];
@@ -148,7 +153,7 @@ async function readSources(paths: readonly string[], io: ConvertIO): Promise<{ o
       (e.severity === 'warning' ? warnings : problems).push(line);
     }
   }
-  return { objects, problems, warnings };
+  return { files: read.files, objects, problems, warnings };
 }
 
 export async function runConvert(argv: readonly string[], io: ConvertIO): Promise<number> {
@@ -161,7 +166,7 @@ export async function runConvert(argv: readonly string[], io: ConvertIO): Promis
     io.stderr(`admission-workbench convert: ${args.error}\n\n${CONVERT_USAGE}`);
     return 2;
   }
-  const { objects, problems, warnings } = await readSources(args.paths, io);
+  const { files, objects, problems, warnings } = await readSources(args.paths, io);
   for (const w of warnings) io.stderr(`admission-workbench convert: warning: ${w}\n`);
   for (const p of problems) io.stderr(`admission-workbench convert: ${p}\n`);
   const sources = objects.filter((o) => isSourceDocument(o.object));
@@ -176,28 +181,56 @@ export async function runConvert(argv: readonly string[], io: ConvertIO): Promis
   const unread: Unread[] = sources
     .filter((s) => !isSourcePolicy(s.object))
     .map((s) => ({ kind: kindOf(s.object), name: nameOf(s.object), ...(namespaceOf(s.object) ? { namespace: namespaceOf(s.object) } : {}), origin: s.file }));
-  if (args.format === 'json') io.stdout(`${JSON.stringify({ rules: conversion.rules, unread, objects: conversion.objects }, null, 2)}\n`);
-  else io.stdout(conversionText(conversion, unread));
+  const run = await sourceTests(files, conversion, args, io);
+  if (!run) return 2;
+  for (const p of run.problems) io.stderr(`admission-workbench convert: test not run: ${p}\n`);
+  const rules = conversion.rules.map((r, i) => (run.tests[i] ? { ...r, tests: run.tests[i] } : r));
+  if (args.format === 'json') io.stdout(`${JSON.stringify({ rules, unread, objects: conversion.objects }, null, 2)}\n`);
+  else io.stdout(conversionText(conversion, unread, run.tests));
   // With bad input every rule is still reported, but nothing is written: a set converted without
   // the documents that did not read (a template that did not parse) is not one to commit.
   if (problems.length) {
     io.stderr(`admission-workbench convert: ${problems.length} input problem(s): nothing written.\n`);
     return 2;
   }
-  const written = write(args, conversion, unread, sources, io);
+  const written = write(args, conversion, unread, sources, io, run.tests);
   if (!written) return 2;
-  const fails = unread.length > 0 || conversion.rules.some((r) => r.status === 'unsupported' || (args.failOn === 'different' && r.status === 'different'));
+  const fails =
+    unread.length > 0 ||
+    run.tests.some((t) => t && t.failed.length > 0) ||
+    conversion.rules.some((r) => r.status === 'unsupported' || (args.failOn === 'different' && r.status === 'different'));
   return fails ? 1 : 0;
 }
 
+/** The imported tests, run when there are any (the CEL engine is started only then); undefined (after saying why) when it does not start. */
+async function sourceTests(files: readonly InputFile[], conversion: Conversion, args: ConvertArgs, io: ConvertIO) {
+  const none = { tests: [], problems: [] };
+  const found = findSourceTests(files, io.fs);
+  if (!found.kyverno.length && !found.gator.length) return none;
+  await loadCel();
+  const status = celStatus();
+  if (status.state !== 'ready') {
+    io.stderr(`admission-workbench convert: cannot run the imported tests: ${status.message ?? 'the CEL engine did not start'}\n`);
+    return undefined;
+  }
+  return runSourceTests(found, files, conversion, io.fs, { evaluate }, args.kubernetesVersion);
+}
+
 /** --out and --summary; false (after saying why) when a file cannot be written. */
-function write(args: ConvertArgs, conversion: Conversion, unread: readonly Unread[], sources: readonly Source[], io: ConvertIO): boolean {
+function write(
+  args: ConvertArgs,
+  conversion: Conversion,
+  unread: readonly Unread[],
+  sources: readonly Source[],
+  io: ConvertIO,
+  tests: readonly (RuleTests | undefined)[],
+): boolean {
   const files: [string, string][] = [];
   if (args.out) {
     const out = conversionFiles(conversion, { unread, ...(args.keepSource ? { sources: sources.map((s) => ({ object: s.object })) } : {}) });
     for (const [name, text] of Object.entries(out)) files.push([io.fs.join(args.out, name), text]);
   }
-  if (args.summary) files.push([args.summary, conversionMarkdown(conversion, unread)]);
+  if (args.summary) files.push([args.summary, conversionMarkdown(conversion, unread, tests)]);
   for (const [path, text] of files) {
     try {
       if (!io.fs.writeFile) throw new Error('this file system cannot write');
