@@ -3,10 +3,11 @@
  * converted into native admission (src/migrate), rule by rule: the status of every rule (exact,
  * different: why, not convertible: why), the objects produced, written as files for a GitOps
  * repository (--out, one file per object) and a markdown summary for a pull request (--summary).
+ * The source project's own tests among the inputs run on the converted policies (convert-tests.ts).
  * Exit 0 every rule converted (a stated difference included, unless --fail-on different), 1 some
- * rule is not convertible or some source document is read by no converter, 2 usage error or bad
- * input (unreadable file, broken YAML, a source document its own project would refuse, no source
- * document at all: every rule is still reported, nothing is written). Never throws.
+ * rule is not convertible, an imported test fails or some source document is read by no converter,
+ * 2 usage error or bad input (unreadable file, broken YAML, a source document its own project would
+ * refuse, no source document at all: every rule is still reported, nothing is written). Never throws.
  */
 import { isKubernetesVersion, KUBERNETES_VERSIONS, DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
 import { kindOf, nameOf, namespaceOf, type Obj } from '../base/json';
@@ -47,8 +48,12 @@ Options:
   --format text|json           the report (default text)
   -h, --help                   this help
 
+Tests: a Kyverno kyverno-test.yaml among the inputs (or in .kyverno-test/ beside a policy file)
+and a gator suite.yaml run on the converted policies, their files read relative to them; each
+rule reports its cases passed and failed, every failing case named with why.
+
 Exit status: 0 every rule converted, 1 a rule is not convertible (or different, with --fail-on
-different) or a source document is read by no converter, 2 usage error or bad input (unreadable,
+different), an imported test fails, or a source document is read by no converter, 2 usage error or bad input (unreadable,
 broken YAML, a source document its own project would refuse, or no Gatekeeper or Kyverno document):
 the rules that could be read are still reported, and nothing is written.
 `;
