@@ -66,6 +66,24 @@ describe.runIf(hasWasm)('convert runs the imported tests', () => {
     expect(md).toMatch(/all-must-have-owner \| k8srequiredlabels \|.*\| 3 passed, 0 failed \|/);
   }, 120_000);
 
+  it.each(['as-gatekeeper', 'standalone'])(
+    'the whole gator library (--gatekeeper %s, constraint names reused across samples): only the cases the apiserver decodes differently fail',
+    async (mode) => {
+      const r = await convert(fixturePath('gatekeeper'), '--gatekeeper', mode, '--format', 'json');
+      expect(r.code).toBe(1);
+      const rules = (JSON.parse(r.out) as { rules: JsonRule[] }).rules.filter((x) => x.tests);
+      expect(rules.reduce((n, x) => n + x.tests!.passed, 0)).toBe(127);
+      // Pods with only ephemeralContainers: decoded, `containers: null` fails the library's CEL (src/migrate/gatekeeper/suite.test.ts)
+      expect(rules.flatMap((x) => x.tests!.failed.map((f) => f.name))).toEqual([
+        'require-read-only-root-filesystem / disallowed-ephemeral',
+        'default-seccomp-required / disallowed-ephemeral',
+        'seccomp-baseline / allowed-ephemeral-no-profile',
+        'seccomp-restricted / disallowed-ephemeral-no-profile',
+      ]);
+    },
+    120_000,
+  );
+
   it('a flipped Kyverno expectation exits 1 and names the case and why', async () => {
     // myapp-pod is a Pod without a latest tag: Kyverno passes it; the copy says it fails
     const dir = copyWith(kyvernoPolicy, join('.kyverno-test', 'kyverno-test.yaml'), (t) =>

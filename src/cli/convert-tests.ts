@@ -74,10 +74,11 @@ const matches = (pattern: string, message: string): boolean => {
   }
 };
 
-/** Runs every Kyverno test and gator suite among `files` (and beside them) on `conversion`. */
+/** Runs every Kyverno test and gator suite `found` among `files` (and beside them) on `conversion` (of `objects`, the inputs' documents). */
 export async function runSourceTests(
   found: SourceTests,
   files: readonly InputFile[],
+  objects: readonly Obj[],
   conversion: Conversion,
   fs: FileSystem,
   engine: PolicyCel,
@@ -149,8 +150,17 @@ export async function runSourceTests(
   const gator = importGatorSuite(suites);
   for (const p of gator.problems) problems.push(`${p.file}: ${p.path}: ${p.message}`);
   for (const t of gator.tests) {
-    // the constraint's rule; its objects: the template's policy (as Gatekeeper) or its own (standalone)
-    const index = conversion.rules.findIndex((r) => r.source.kind === kindOf(t.constraint) && r.source.name === nameOf(t.constraint));
+    // The constraint's rule. A kind and name given more than once (the library's samples reuse
+    // names) are told apart by their order: the n-th such constraint among the inputs has the n-th
+    // such rule, and its objects are the n-th of their names.
+    const same = (kind: string, name: string) => kind === kindOf(t.constraint) && name === nameOf(t.constraint);
+    const alike = objects.filter((o) => same(kindOf(o), nameOf(o)));
+    const nth = Math.max(
+      0,
+      alike.findIndex((o) => JSON.stringify(o) === JSON.stringify(t.constraint)),
+    );
+    const constraintRules = conversion.rules.flatMap((r, i) => (r.source.kind !== 'ConstraintTemplate' && same(r.source.kind, r.source.name) ? [i] : []));
+    const index = constraintRules[nth] ?? -1;
     const rule = conversion.rules[index];
     if (!rule || rule.status === 'unsupported') {
       problems.push(
@@ -158,11 +168,15 @@ export async function runSourceTests(
       );
       continue;
     }
-    const named = (kind: string, name: string) =>
-      conversion.objects.find((o) => kindOf(o) === kind && nameOf(o) === name) ??
-      conversion.objects.find((o) => kindOf(o) === kind && rule.produced.includes(`${kind}/${nameOf(o)}`));
-    const policy = named('ValidatingAdmissionPolicy', t.policy);
-    const binding = named('ValidatingAdmissionPolicyBinding', t.binding);
+    // its own object of a kind (standalone: the policy and binding; as Gatekeeper: the binding), else the template's (as Gatekeeper: the policy)
+    const objectOf = (kind: string, name: string) => {
+      const own = rule.produced.find((p) => p.startsWith(`${kind}/`));
+      if (!own) return conversion.objects.find((o) => kindOf(o) === kind && nameOf(o) === name);
+      const before = constraintRules.filter((i) => i < index && conversion.rules[i]!.produced.includes(own)).length;
+      return conversion.objects.filter((o) => `${kindOf(o)}/${nameOf(o)}` === own)[before];
+    };
+    const policy = objectOf('ValidatingAdmissionPolicy', t.policy);
+    const binding = objectOf('ValidatingAdmissionPolicyBinding', t.binding);
     const report = await runCases({ policy, bindings: [binding], paramDocuments: [t.constraint] }, t.cases, cel, { kubernetesVersion });
     for (const r of report.results) {
       // gator's `message` is a regular expression matched anywhere in a violation's message

@@ -186,7 +186,13 @@ export async function runConvert(argv: readonly string[], io: ConvertIO): Promis
   const unread: Unread[] = sources
     .filter((s) => !isSourcePolicy(s.object))
     .map((s) => ({ kind: kindOf(s.object), name: nameOf(s.object), ...(namespaceOf(s.object) ? { namespace: namespaceOf(s.object) } : {}), origin: s.file }));
-  const run = await sourceTests(files, conversion, args, io);
+  const run = await sourceTests(
+    files,
+    objects.map((o) => o.object),
+    conversion,
+    args,
+    io,
+  );
   if (!run) return 2;
   for (const p of run.problems) io.stderr(`admission-workbench convert: test not run: ${p}\n`);
   const rules = conversion.rules.map((r, i) => (run.tests[i] ? { ...r, tests: run.tests[i] } : r));
@@ -208,7 +214,7 @@ export async function runConvert(argv: readonly string[], io: ConvertIO): Promis
 }
 
 /** The imported tests, run when there are any (the CEL engine is started only then); undefined (after saying why) when it does not start. */
-async function sourceTests(files: readonly InputFile[], conversion: Conversion, args: ConvertArgs, io: ConvertIO) {
+async function sourceTests(files: readonly InputFile[], objects: readonly Obj[], conversion: Conversion, args: ConvertArgs, io: ConvertIO) {
   const none = { tests: [], problems: [] };
   const found = findSourceTests(files, io.fs);
   if (!found.kyverno.length && !found.gator.length) return none;
@@ -218,7 +224,7 @@ async function sourceTests(files: readonly InputFile[], conversion: Conversion, 
     io.stderr(`admission-workbench convert: cannot run the imported tests: ${status.message ?? 'the CEL engine did not start'}\n`);
     return undefined;
   }
-  return runSourceTests(found, files, conversion, io.fs, { evaluate }, args.kubernetesVersion);
+  return runSourceTests(found, files, objects, conversion, io.fs, { evaluate }, args.kubernetesVersion);
 }
 
 /** --out and --summary; false (after saying why) when a file cannot be written. */
