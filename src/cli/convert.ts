@@ -3,18 +3,21 @@
  * converted into native admission (src/migrate), rule by rule: the status of every rule (exact,
  * different: why, not convertible: why), the objects produced, written as files for a GitOps
  * repository (--out, one file per object) and a markdown summary for a pull request (--summary).
+ * The source project's own tests among the inputs run on the converted policies (convert-tests.ts).
  * Exit 0 every rule converted (a stated difference included, unless --fail-on different), 1 some
- * rule is not convertible or some source document is read by no converter, 2 usage error or bad
- * input (unreadable file, broken YAML, a source document its own project would refuse, no source
- * document at all: every rule is still reported, nothing is written). Never throws.
+ * rule is not convertible, an imported test fails or some source document is read by no converter,
+ * 2 usage error or bad input (unreadable file, broken YAML, a source document its own project would
+ * refuse, no source document at all: every rule is still reported, nothing is written). Never throws.
  */
 import { isKubernetesVersion, KUBERNETES_VERSIONS, DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
 import { kindOf, nameOf, namespaceOf, type Obj } from '../base/json';
 import { convertPolicies, isSourcePolicy, type Conversion, type ConvertOptions } from '../migrate';
 import { isSourceDocument, sourceProblems } from '../migrate/documents';
-import { conversionFiles, conversionMarkdown, conversionText, type Unread } from '../migrate/report';
+import { conversionFiles, conversionMarkdown, conversionText, type RuleTests, type Unread } from '../migrate/report';
 import { parseDocuments } from '../yaml';
-import { readInputs, type FileSystem } from './inputs';
+import { celStatus, evaluate, loadCel } from '../cel';
+import { findSourceTests, runSourceTests } from './convert-tests';
+import { readInputs, type FileSystem, type InputFile } from './inputs';
 
 interface ConvertIO {
   fs: FileSystem;
@@ -45,8 +48,12 @@ Options:
   --format text|json           the report (default text)
   -h, --help                   this help
 
+Tests: a Kyverno kyverno-test.yaml among the inputs (or in .kyverno-test/ beside a policy file)
+and a gator suite.yaml run on the converted policies, their files read relative to them; each
+rule reports its cases passed and failed, every failing case named with why.
+
 Exit status: 0 every rule converted, 1 a rule is not convertible (or different, with --fail-on
-different) or a source document is read by no converter, 2 usage error or bad input (unreadable,
+different), an imported test fails, or a source document is read by no converter, 2 usage error or bad input (unreadable,
 broken YAML, a source document its own project would refuse, or no Gatekeeper or Kyverno document):
 the rules that could be read are still reported, and nothing is written.
 `;
@@ -131,7 +138,10 @@ interface Source {
 }
 
 /** The bad-input lines: what cannot be read, YAML that does not parse, source documents with structural errors. */
-async function readSources(paths: readonly string[], io: ConvertIO): Promise<{ objects: Source[]; problems: string[]; warnings: string[] }> {
+async function readSources(
+  paths: readonly string[],
+  io: ConvertIO,
+): Promise<{ files: InputFile[]; objects: Source[]; problems: string[]; warnings: string[] }> {
   const read = await readInputs(paths, io.fs);
   const problems = read.problems.map((p) => `${p.file}: ${p.message}`);
   const warnings: string[] = [];
@@ -148,7 +158,7 @@ async function readSources(paths: readonly string[], io: ConvertIO): Promise<{ o
       (e.severity === 'warning' ? warnings : problems).push(line);
     }
   }
-  return { objects, problems, warnings };
+  return { files: read.files, objects, problems, warnings };
 }
 
 export async function runConvert(argv: readonly string[], io: ConvertIO): Promise<number> {
@@ -161,7 +171,7 @@ export async function runConvert(argv: readonly string[], io: ConvertIO): Promis
     io.stderr(`admission-workbench convert: ${args.error}\n\n${CONVERT_USAGE}`);
     return 2;
   }
-  const { objects, problems, warnings } = await readSources(args.paths, io);
+  const { files, objects, problems, warnings } = await readSources(args.paths, io);
   for (const w of warnings) io.stderr(`admission-workbench convert: warning: ${w}\n`);
   for (const p of problems) io.stderr(`admission-workbench convert: ${p}\n`);
   const sources = objects.filter((o) => isSourceDocument(o.object));
@@ -176,28 +186,62 @@ export async function runConvert(argv: readonly string[], io: ConvertIO): Promis
   const unread: Unread[] = sources
     .filter((s) => !isSourcePolicy(s.object))
     .map((s) => ({ kind: kindOf(s.object), name: nameOf(s.object), ...(namespaceOf(s.object) ? { namespace: namespaceOf(s.object) } : {}), origin: s.file }));
-  if (args.format === 'json') io.stdout(`${JSON.stringify({ rules: conversion.rules, unread, objects: conversion.objects }, null, 2)}\n`);
-  else io.stdout(conversionText(conversion, unread));
+  const run = await sourceTests(
+    files,
+    objects.map((o) => o.object),
+    conversion,
+    args,
+    io,
+  );
+  if (!run) return 2;
+  for (const p of run.problems) io.stderr(`admission-workbench convert: test not run: ${p}\n`);
+  const rules = conversion.rules.map((r, i) => (run.tests[i] ? { ...r, tests: run.tests[i] } : r));
+  if (args.format === 'json') io.stdout(`${JSON.stringify({ rules, unread, objects: conversion.objects }, null, 2)}\n`);
+  else io.stdout(conversionText(conversion, unread, run.tests));
   // With bad input every rule is still reported, but nothing is written: a set converted without
   // the documents that did not read (a template that did not parse) is not one to commit.
   if (problems.length) {
     io.stderr(`admission-workbench convert: ${problems.length} input problem(s): nothing written.\n`);
     return 2;
   }
-  const written = write(args, conversion, unread, sources, io);
+  const written = write(args, conversion, unread, sources, io, run.tests);
   if (!written) return 2;
-  const fails = unread.length > 0 || conversion.rules.some((r) => r.status === 'unsupported' || (args.failOn === 'different' && r.status === 'different'));
+  const fails =
+    unread.length > 0 ||
+    run.tests.some((t) => t && t.failed.length > 0) ||
+    conversion.rules.some((r) => r.status === 'unsupported' || (args.failOn === 'different' && r.status === 'different'));
   return fails ? 1 : 0;
 }
 
+/** The imported tests, run when there are any (the CEL engine is started only then); undefined (after saying why) when it does not start. */
+async function sourceTests(files: readonly InputFile[], objects: readonly Obj[], conversion: Conversion, args: ConvertArgs, io: ConvertIO) {
+  const none = { tests: [], problems: [] };
+  const found = findSourceTests(files, io.fs);
+  if (!found.kyverno.length && !found.gator.length) return none;
+  await loadCel();
+  const status = celStatus();
+  if (status.state !== 'ready') {
+    io.stderr(`admission-workbench convert: cannot run the imported tests: ${status.message ?? 'the CEL engine did not start'}\n`);
+    return undefined;
+  }
+  return runSourceTests(found, files, objects, conversion, io.fs, { evaluate }, args.kubernetesVersion);
+}
+
 /** --out and --summary; false (after saying why) when a file cannot be written. */
-function write(args: ConvertArgs, conversion: Conversion, unread: readonly Unread[], sources: readonly Source[], io: ConvertIO): boolean {
+function write(
+  args: ConvertArgs,
+  conversion: Conversion,
+  unread: readonly Unread[],
+  sources: readonly Source[],
+  io: ConvertIO,
+  tests: readonly (RuleTests | undefined)[],
+): boolean {
   const files: [string, string][] = [];
   if (args.out) {
     const out = conversionFiles(conversion, { unread, ...(args.keepSource ? { sources: sources.map((s) => ({ object: s.object })) } : {}) });
     for (const [name, text] of Object.entries(out)) files.push([io.fs.join(args.out, name), text]);
   }
-  if (args.summary) files.push([args.summary, conversionMarkdown(conversion, unread)]);
+  if (args.summary) files.push([args.summary, conversionMarkdown(conversion, unread, tests)]);
   for (const [path, text] of files) {
     try {
       if (!io.fs.writeFile) throw new Error('this file system cannot write');

@@ -21,6 +21,14 @@ export interface Unread {
   origin?: string;
 }
 
+/** The source project's own tests run on one rule's converted objects: the cases passed, and each failed one with why. */
+export interface RuleTests {
+  passed: number;
+  failed: { name: string; why: string }[];
+}
+
+const testsLine = (t: RuleTests): string => `tests: ${t.passed} passed, ${t.failed.length} failed`;
+
 export const countByStatus = (rules: readonly RuleResult[]): Record<RuleStatus, number> => {
   const out: Record<RuleStatus, number> = { exact: 0, different: 0, unsupported: 0 };
   for (const r of rules) out[r.status]++;
@@ -33,41 +41,63 @@ export const objectRef = (o: unknown): string => `${kindOf(o)}/${nameOf(o)}`;
 const sourceRef = (r: RuleResult): string => `${r.source.kind}/${r.source.namespace ? `${r.source.namespace}/` : ''}${r.source.name}`;
 
 /** One line per rule: the status, the source and rule, the reason, the produced objects. */
-export function conversionText(conversion: Conversion, unread: readonly Unread[] = []): string {
+export function conversionText(conversion: Conversion, unread: readonly Unread[] = [], tests: readonly (RuleTests | undefined)[] = []): string {
   const lines: string[] = [];
-  for (const r of conversion.rules) {
+  for (const [i, r] of conversion.rules.entries()) {
     // one line per rule: a reason written over several lines is joined
     lines.push(`${STATUS_LABEL[r.status].padEnd(15)} ${sourceRef(r)} rule ${r.source.rule}${r.reason ? `: ${r.reason.replace(/\s*\n\s*/g, ' ')}` : ''}`);
     if (r.produced.length) lines.push(`${''.padEnd(15)}   → ${r.produced.join(', ')}`);
+    const t = tests[i];
+    if (t) {
+      lines.push(`${''.padEnd(15)}   ${testsLine(t)}`);
+      for (const f of t.failed) lines.push(`${''.padEnd(15)}     FAIL ${f.name}: ${f.why.replace(/\s*\n\s*/g, ' ')}`);
+    }
   }
   for (const u of unread)
     lines.push(`${'not read'.padEnd(15)} ${u.kind}/${u.namespace ? `${u.namespace}/` : ''}${u.name}: no converter for its project in this build`);
   const c = countByStatus(conversion.rules);
   lines.push(
-    `${conversion.rules.length} rule(s): ${c.exact} exact, ${c.different} different, ${c.unsupported} not convertible${unread.length ? `; ${unread.length} document(s) not read` : ''}; ${conversion.objects.length} object(s) produced`,
+    `${conversion.rules.length} rule(s): ${c.exact} exact, ${c.different} different, ${c.unsupported} not convertible${unread.length ? `; ${unread.length} document(s) not read` : ''}; ${conversion.objects.length} object(s) produced${testsTotal(tests)}`,
   );
   return `${lines.join('\n')}\n`;
 }
 
+/** `; imported tests: N passed, M failed` when any rule was tested. */
+const testsTotal = (tests: readonly (RuleTests | undefined)[]): string => {
+  const run = tests.filter((t): t is RuleTests => !!t);
+  if (!run.length) return '';
+  const passed = run.reduce((n, t) => n + t.passed, 0);
+  const failed = run.reduce((n, t) => n + t.failed.length, 0);
+  return `; imported tests: ${passed} passed, ${failed} failed`;
+};
+
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 
 /** A markdown summary for a pull request: counts, then one table row per rule. */
-export function conversionMarkdown(conversion: Conversion, unread: readonly Unread[] = []): string {
+export function conversionMarkdown(conversion: Conversion, unread: readonly Unread[] = [], tests: readonly (RuleTests | undefined)[] = []): string {
   const c = countByStatus(conversion.rules);
   const out = [
     '## Policies converted to native admission',
     '',
-    `${conversion.rules.length} rule(s): **${c.exact} exact**, **${c.different} different**, **${c.unsupported} not convertible**; ${conversion.objects.length} object(s) produced.`,
+    `${conversion.rules.length} rule(s): **${c.exact} exact**, **${c.different} different**, **${c.unsupported} not convertible**; ${conversion.objects.length} object(s) produced${testsTotal(tests)}.`,
     '',
     '"Exact" is said only where a differential test against the source project\'s own engine agrees; "different" states the difference.',
     '',
   ];
+  const tested = tests.some(Boolean);
   if (conversion.rules.length) {
-    out.push('| Status | Source | Rule | Reason | Produced |', '| --- | --- | --- | --- | --- |');
-    for (const r of conversion.rules)
+    out.push(`| Status | Source | Rule | Reason | Produced |${tested ? ' Tests |' : ''}`, `| --- | --- | --- | --- | --- |${tested ? ' --- |' : ''}`);
+    for (const [i, r] of conversion.rules.entries()) {
+      const t = tests[i];
+      const testCell = !tested
+        ? ''
+        : t
+          ? ` ${t.passed} passed, ${t.failed.length} failed${t.failed.map((f) => `<br>FAIL ${cell(f.name)}: ${cell(f.why)}`).join('')} |`
+          : ' |';
       out.push(
-        `| ${STATUS_LABEL[r.status]} | ${cell(sourceRef(r))} | ${cell(r.source.rule)} | ${cell(r.reason ?? '')} | ${r.produced.map((p) => `\`${cell(p)}\``).join('<br>')} |`,
+        `| ${STATUS_LABEL[r.status]} | ${cell(sourceRef(r))} | ${cell(r.source.rule)} | ${cell(r.reason ?? '')} | ${r.produced.map((p) => `\`${cell(p)}\``).join('<br>')} |${testCell}`,
       );
+    }
     out.push('');
   }
   if (unread.length) {

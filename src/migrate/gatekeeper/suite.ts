@@ -46,7 +46,7 @@ export interface GatorSuiteImport {
 const isSuite = (o: unknown): boolean => isObject(o) && o.kind === 'Suite' && String(o.apiVersion ?? '').startsWith('test.gatekeeper.sh/');
 
 /** `dir/rel`, with `.` and `..` resolved (posix paths). */
-function resolvePath(from: string, rel: string): string {
+export function resolvePath(from: string, rel: string): string {
   const parts = [...from.split('/').slice(0, -1), ...rel.split('/')];
   const out: string[] = [];
   for (const p of parts) {
