@@ -87,7 +87,7 @@ describe.runIf(hasWasm)('convert runs the imported tests', () => {
   it('a flipped Kyverno expectation exits 1 and names the case and why', async () => {
     // myapp-pod is a Pod without a latest tag: Kyverno passes it; the copy says it fails
     const dir = copyWith(kyvernoPolicy, join('.kyverno-test', 'kyverno-test.yaml'), (t) =>
-      t.replace(/(  resources:\n  - myapp-pod\n  result: )pass/, '$1fail'),
+      t.replace(/( {2}resources:\n {2}- myapp-pod\n {2}result: )pass/, '$1fail'),
     );
     const r = await convert(dir);
     expect(r.code).toBe(1);
@@ -100,7 +100,7 @@ describe.runIf(hasWasm)('convert runs the imported tests', () => {
   }, 120_000);
 
   it('a flipped gator assertion exits 1 and names the case', async () => {
-    const dir = copyWith(gatorLibrary, 'suite.yaml', (t) => t.replace(/(- name: example-allowed\n(.*\n)*?    - violations: )no/, '$1yes'));
+    const dir = copyWith(gatorLibrary, 'suite.yaml', (t) => t.replace(/(- name: example-allowed\n(.*\n)*? {4}- violations: )no/, '$1yes'));
     const r = await convert(dir);
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/tests: 2 passed, 1 failed\n\s+FAIL must-have-owner \/ example-allowed: /);

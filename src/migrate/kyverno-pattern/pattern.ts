@@ -7,6 +7,7 @@
  * first) decides which outcome wins, so the CEL keeps that order. `[[…]].map(L, …)[0]` names a list
  * once (CEL has no let in every release the Workbench targets).
  */
+import { CEL_KEYWORDS, CEL_RESERVED } from '../../cel/reserved';
 import { celString, scalarCel, typeIn } from './scalar';
 
 export const PASS = 0;
@@ -28,29 +29,8 @@ export function parseAnchor(key: string): Anchor | undefined {
 }
 
 const CEL_IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const RESERVED = new Set([
-  'in',
-  'as',
-  'break',
-  'const',
-  'continue',
-  'else',
-  'for',
-  'function',
-  'if',
-  'import',
-  'let',
-  'loop',
-  'package',
-  'namespace',
-  'return',
-  'var',
-  'void',
-  'while',
-  'true',
-  'false',
-  'null',
-]);
+/** CEL's keywords and reserved words cannot follow a `.`: such keys are indexed. */
+const RESERVED = new Set<string>([...CEL_KEYWORDS, ...CEL_RESERVED]);
 
 /** Whether key `k` is in the map `m`, and its value (Go's resourceMap[k]: nil when absent). */
 function child(m: string, k: string): { has: string; value: string } {
