@@ -88,8 +88,14 @@ function previewCacheHeaders(): Plugin {
     configurePreviewServer(server) {
       const base = server.config.base === './' ? '/' : server.config.base;
       server.middlewares.use((req, res, next) => {
-        const url = new URL(req.url ?? '/', 'http://x');
-        const path = decodeURIComponent(url.pathname).slice(base.length);
+        // the request's path as sent (`//` or a bad %-escape must not take the server down: vite answers them)
+        const url = new URL(`http://x${req.url ?? '/'}`);
+        let path: string;
+        try {
+          path = decodeURIComponent(url.pathname).slice(base.length);
+        } catch {
+          return next();
+        }
         res.setHeader('Cache-Control', cacheControl(path || 'index.html', url.search));
         next();
       });

@@ -26,7 +26,7 @@ const types = {
 };
 
 createServer(async (req, res) => {
-  const url = new URL(req.url ?? '/', 'http://x');
+  const url = new URL(`http://x${req.url ?? '/'}`); // `//…` is a path here, not a host
   if (url.pathname === base.slice(0, -1)) {
     res.writeHead(301, { location: base }).end();
     return;
@@ -35,7 +35,13 @@ createServer(async (req, res) => {
     res.writeHead(404).end('not found');
     return;
   }
-  const rel = decodeURIComponent(url.pathname.slice(base.length)) || 'index.html';
+  let rel;
+  try {
+    rel = decodeURIComponent(url.pathname.slice(base.length)) || 'index.html';
+  } catch {
+    res.writeHead(400).end('bad request: the path is not valid percent-encoding');
+    return;
+  }
   const file = normalize(join(root, rel));
   if (!file.startsWith(root)) {
     res.writeHead(403).end();
