@@ -13,6 +13,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"os"
 	"strings"
 
@@ -91,7 +92,9 @@ func main() {
 		}
 		var req request
 		var a answer
-		if err := json.Unmarshal([]byte(line), &req); err != nil {
+		// as Kyverno reads objects (unstructured, `kyverno test`'s YAML): integers stay int64, not
+		// float64 (a sysctl value 943 must not print as 9.43E+02 to a pattern)
+		if err := utiljson.Unmarshal([]byte(line), &req); err != nil {
 			a.Error = "bad request: " + err.Error()
 		} else {
 			a = decide(eng, jp, cfg, &req)
