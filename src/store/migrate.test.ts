@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { kindOf, nameOf } from '../base/json';
 import { CONVERTERS, type Converter } from '../migrate';
 import { importText } from './documents';
-import { convertToNative, migrationFiles, migrationOf } from './migrate';
+import { convertToNative, migrationFiles, migrationOf, newPolicyForTemplate } from './migrate';
 import { docProblems } from './problems';
 import { workspace } from './workspace';
 import { readFixture } from '../../fixtures';
@@ -106,5 +106,55 @@ describe('Gatekeeper and Kyverno documents in the workspace', () => {
     expect(kept['source/validatingpolicy-block-ephemeral-containers.yaml']).toBe(`${workspace.getState().docs[0]!.text}`);
     workspace.getState().replaceAll([]);
     expect(migrationFiles(true)).toBeUndefined();
+  });
+
+  it("carry a Rego-only template's Rego to its row, and start a policy for the CEL by hand", () => {
+    const rego = 'package k8sdenyall\n\nviolation[{"msg": msg}] {\n  msg := "denied"\n}\n';
+    const regoOnly = `apiVersion: templates.gatekeeper.sh/v1
+kind: ConstraintTemplate
+metadata:
+  name: k8sdenyall
+spec:
+  crd:
+    spec:
+      names:
+        kind: K8sDenyAll
+  targets:
+    - target: admission.k8s.gatekeeper.sh
+      rego: |
+${rego.replace(/^(?=.)/gm, '        ')}---
+apiVersion: constraints.gatekeeper.sh/v1beta1
+kind: K8sDenyAll
+metadata:
+  name: deny-everything
+`;
+    workspace.getState().importText(`${regoOnly}---\n${text('requiredlabels.yaml')}`, 'templates.yaml');
+    const s = workspace.getState();
+    const rows = migrationOf(s.docs, s.kubernetesVersion, 'as-gatekeeper').rows;
+    const byName = new Map(rows.map((r) => [r.rule.source.name, r]));
+    expect(byName.get('k8sdenyall')).toMatchObject({ rule: { status: 'unsupported' }, rego });
+    expect(byName.get('k8sdenyall')!.rule.reason).toMatch(/only Rego code/);
+    // the constraint's row and a template converted from its CEL (it has Rego too) show no Rego
+    expect(byName.get('deny-everything')!.rego).toBeUndefined();
+    expect(byName.get('k8srequiredlabels')!.rule.status).not.toBe('unsupported');
+    expect(byName.get('k8srequiredlabels')!.rego).toBeUndefined();
+
+    const before = workspace.getState().docs;
+    const id = newPolicyForTemplate('k8sdenyall');
+    const after = workspace.getState().docs;
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(after.at(-1)!.id).toBe(id);
+    expect(after.at(-1)!.object).toEqual({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: 'k8sdenyall' },
+      spec: { validations: [] },
+    });
+    expect(workspace.getState().selectedId).toBe(id);
+    // a second time opens the one there (perhaps with the user's CEL in it) and adds nothing
+    workspace.getState().select(before[0]!.id);
+    expect(newPolicyForTemplate('k8sdenyall')).toBe(id);
+    expect(workspace.getState().docs).toHaveLength(after.length);
+    expect(workspace.getState().selectedId).toBe(id);
   });
 });

@@ -27,6 +27,11 @@ export interface MigrationRow {
   doc?: WorkspaceDoc;
   /** Each produced object, with its document when the workspace has one (converted before). */
   produced: { ref: string; doc?: WorkspaceDoc }[];
+  /**
+   * The template's Rego, for a Gatekeeper template that is not convertible (Rego only): the view
+   * shows it beside where the user starts the CEL by hand (newPolicyForTemplate).
+   */
+  rego?: string;
 }
 
 export interface Migration {
@@ -41,6 +46,9 @@ export interface Migration {
 }
 
 const cache = new WeakMap<readonly WorkspaceDoc[], { key: string; migration: Migration }>();
+
+/** The Gatekeeper converter's extra (GatekeeperRuleResult.rego), read without a cast. */
+const regoOf = (r: RuleResult): string | undefined => ('rego' in r && typeof r.rego === 'string' ? r.rego : undefined);
 
 const sameSource = (d: WorkspaceDoc, r: RuleResult): boolean =>
   kindOf(d.object) === r.source.kind && nameOf(d.object) === r.source.name && namespaceOf(d.object) === (r.source.namespace ?? '');
@@ -63,11 +71,15 @@ export function migrationOf(docs: readonly WorkspaceDoc[], kubernetesVersion: Ku
     error = e instanceof Error ? e.message : String(e);
   }
   const byRef = new Map(docs.map((d) => [objectRef(d.object), d]));
-  const rows = conversion.rules.map((rule) => ({
-    rule,
-    doc: sourceDocs.find((d) => sameSource(d, rule)),
-    produced: rule.produced.map((ref) => ({ ref, doc: byRef.get(ref) })),
-  }));
+  const rows = conversion.rules.map((rule) => {
+    const rego = rule.status === 'unsupported' ? regoOf(rule) : undefined;
+    return {
+      rule,
+      doc: sourceDocs.find((d) => sameSource(d, rule)),
+      produced: rule.produced.map((ref) => ({ ref, doc: byRef.get(ref) })),
+      ...(rego ? { rego } : {}),
+    };
+  });
   const unread = sourceDocs
     .filter((d) => !isSourcePolicy(d.object as Record<string, unknown>))
     .map((doc) => ({
@@ -116,6 +128,27 @@ export function convertToNative(ids?: readonly string[], gatekeeper: GatekeeperM
     text: `Converted ${rows.length} rule(s): ${c.exact} exact, ${c.different} different, ${c.unsupported} not convertible. Added ${objects.length} document(s)${kept ? `; ${kept} already in the workspace kept as they are` : ''}. The Migration view shows every rule.`,
   });
   return ids_;
+}
+
+/**
+ * For a template whose Rego cannot be converted: a new ValidatingAdmissionPolicy named after it,
+ * with no validations yet, opened in the editor for the user to write the CEL. One that is
+ * already in the workspace is opened as it is (never overwritten). Returns its document's id.
+ */
+export function newPolicyForTemplate(name: string): string {
+  const s = workspace.getState();
+  const ref = `ValidatingAdmissionPolicy/${name}`;
+  const present = s.docs.find((d) => objectRef(d.object) === ref);
+  if (present) {
+    s.select(present.id);
+    s.notify({ level: 'info', text: `${ref} is already in the workspace: opened as it is.` });
+    return present.id;
+  }
+  const policy = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name }, spec: { validations: [] } };
+  const [id] = s.addDocuments([policy], `from the Rego of ConstraintTemplate/${name}`);
+  s.select(id!);
+  s.notify({ level: 'info', text: `New ${ref}: write its CEL validations; the template's Rego stays in the Migration view.` });
+  return id!;
 }
 
 /**

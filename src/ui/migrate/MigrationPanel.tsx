@@ -4,8 +4,9 @@
  * why), at a glance as a bar of counts, then one row per rule with its produced objects (each
  * opens its document once converted). Nothing is converted into the workspace until "Convert".
  */
+import { Fragment } from 'react';
 import { useWorkspace, workspace } from '../../store';
-import { convertToNative, migrationOf, setGatekeeperMode, useGatekeeperMode, type GatekeeperMode } from '../../store/migrate';
+import { convertToNative, migrationOf, newPolicyForTemplate, setGatekeeperMode, useGatekeeperMode, type GatekeeperMode } from '../../store/migrate';
 import { countByStatus, STATUS_LABEL, STATUSES } from '../../migrate/report';
 import type { RuleStatus } from '../../migrate';
 import './migrate.css';
@@ -28,6 +29,30 @@ function StatusBar({ counts, total }: { counts: Record<RuleStatus, number>; tota
 }
 
 const open = (id: string) => workspace.getState().select(id);
+
+/** A Rego-only template's Rego (read-only), beside where the CEL is started by hand. */
+function RegoPane({ name, rego }: { name: string; rego: string }) {
+  return (
+    <details className="migration-rego" data-testid="migration-rego">
+      <summary>Show the Rego and start the CEL by hand</summary>
+      <div className="migration-rego-pane">
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable block takes the focus so that the keyboard can scroll it (axe: scrollable-region-focusable) */}
+        <pre className="mono" role="group" aria-label={`Rego of ${name} (read-only)`} tabIndex={0}>
+          {rego}
+        </pre>
+        <div>
+          <p className="help">
+            Rego cannot be converted to CEL. Write the CEL in a ValidatingAdmissionPolicy of your own: it starts with no validations, named after the template,
+            and opens in the editor (the Rego stays here).
+          </p>
+          <button type="button" data-testid="new-vap-from-template" onClick={() => newPolicyForTemplate(name)}>
+            New ValidatingAdmissionPolicy from this template
+          </button>
+        </div>
+      </div>
+    </details>
+  );
+}
 
 export default function MigrationPanel() {
   const docs = useWorkspace((s) => s.docs);
@@ -76,35 +101,44 @@ export default function MigrationPanel() {
             </thead>
             <tbody>
               {m.rows.map((r, i) => (
-                <tr key={i}>
-                  <td>
-                    <span className={`migration-status status-${r.rule.status}`}>{STATUS_LABEL[r.rule.status]}</span>
-                  </td>
-                  <td className="mono">
-                    {r.doc ? (
-                      <button type="button" className="link" onClick={() => open(r.doc!.id)}>{`${r.rule.source.kind}/${r.rule.source.name}`}</button>
-                    ) : (
-                      `${r.rule.source.kind}/${r.rule.source.name}`
-                    )}
-                  </td>
-                  <td className="mono">{r.rule.source.rule}</td>
-                  <td>{r.rule.reason ?? ''}</td>
-                  <td>
-                    <ul className="migration-produced">
-                      {r.produced.map((p) => (
-                        <li key={p.ref} className="mono">
-                          {p.doc ? (
-                            <button type="button" className="link" onClick={() => open(p.doc!.id)}>
-                              {p.ref}
-                            </button>
-                          ) : (
-                            <span title="Not in the workspace yet: Convert adds it">{p.ref}</span>
-                          )}
-                        </li>
-                      ))}
-                    </ul>
-                  </td>
-                </tr>
+                <Fragment key={i}>
+                  <tr>
+                    <td>
+                      <span className={`migration-status status-${r.rule.status}`}>{STATUS_LABEL[r.rule.status]}</span>
+                    </td>
+                    <td className="mono">
+                      {r.doc ? (
+                        <button type="button" className="link" onClick={() => open(r.doc!.id)}>{`${r.rule.source.kind}/${r.rule.source.name}`}</button>
+                      ) : (
+                        `${r.rule.source.kind}/${r.rule.source.name}`
+                      )}
+                    </td>
+                    <td className="mono">{r.rule.source.rule}</td>
+                    <td>{r.rule.reason ?? ''}</td>
+                    <td>
+                      <ul className="migration-produced">
+                        {r.produced.map((p) => (
+                          <li key={p.ref} className="mono">
+                            {p.doc ? (
+                              <button type="button" className="link" onClick={() => open(p.doc!.id)}>
+                                {p.ref}
+                              </button>
+                            ) : (
+                              <span title="Not in the workspace yet: Convert adds it">{p.ref}</span>
+                            )}
+                          </li>
+                        ))}
+                      </ul>
+                    </td>
+                  </tr>
+                  {r.rego ? (
+                    <tr>
+                      <td colSpan={5}>
+                        <RegoPane name={r.rule.source.name} rego={r.rego} />
+                      </td>
+                    </tr>
+                  ) : null}
+                </Fragment>
               ))}
             </tbody>
           </table>
