@@ -119,6 +119,8 @@ interface CallResult {
   warnings?: string[];
   patch?: JsonPatchOp[];
   changed?: boolean;
+  /** The object as the apiserver serializes it after the patch (when it changed): applied once, here. */
+  object?: unknown;
 }
 
 /** callAttrMutatingHook / callHook with the assumed response. */
@@ -212,6 +214,7 @@ function callHook(ctx: SimContext, wh: WorkspaceWebhook, mutating: boolean): Cal
     path: at,
     patch: ops,
     changed,
+    ...(changed ? { object: after } : {}),
   };
 }
 
@@ -328,9 +331,8 @@ export async function runMutatingWebhooks(ctx: SimContext): Promise<void> {
       });
       if (r.patch) s.patch = r.patch;
       if (r.changed && r.patch) {
-        const before = ctx.admitted(ctx.object);
-        const applied = applyJsonPatch(before, r.patch);
-        if (applied.ok) ctx.object = ctx.admitted(applied.value);
+        // callHook applied it to this very object: its result, not a second decode and patch
+        ctx.object = r.object;
         ctx.patches.push({ by: wh.name, ops: r.patch });
         requireReinvoking(st);
         ctx.shouldReinvoke = true;
