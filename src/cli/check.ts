@@ -95,7 +95,8 @@ export async function checkTexts(files: readonly InputFile[], options: CheckText
       });
     }
     // Keys given twice: the object holds the last value; the mode says whether the apiserver refuses, warns or keeps quiet.
-    const mode = options.fieldValidation ?? DEFAULT_FIELD_VALIDATION;
+    // (static manifests: their loader decodes strictly whatever the directive, so a key given twice stays an error)
+    const mode = options.static ? 'Strict' : (options.fieldValidation ?? DEFAULT_FIELD_VALIDATION);
     for (const index of new Set(r.duplicateKeys.map((d) => d.documentIndex))) {
       const object = r.documents.find((doc) => doc.documentIndex === index)?.object;
       for (const x of duplicateKeyFindings(

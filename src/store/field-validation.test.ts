@@ -66,6 +66,9 @@ describe('field validation (store)', () => {
     expect(docProblems(doc(), workspace.getState().docs).errors).toBe(0);
     workspace.getState().setFieldValidation('Ignore');
     expect(duplicates()).toEqual([]);
+    // a static manifest's loader decodes strictly whatever the mode
+    workspace.getState().setStaticManifests(true);
+    expect(duplicates()).toEqual(['error metadata.name: line 5: key "name" already set in map']);
   });
 
   it('is kept by the autosave, the workspace file and share links; a file without it opens as Strict', () => {

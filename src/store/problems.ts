@@ -181,7 +181,8 @@ export function docProblems(doc: WorkspaceDoc, docs: readonly WorkspaceDoc[] = [
   const caLints = caLintList.length ? JSON.stringify(caLintList) : '';
   // status.typeChecking of a ValidatingAdmissionPolicy, worked out in the background once the document is open (src/store/typecheck.ts).
   const typeChecks = typeCheckProblems(doc.id, doc.object, workspaceObjects(docs), release, workspace.getState().selectedId === doc.id);
-  const mode = workspace.getState().fieldValidation;
+  // (a static manifest's loader decodes strictly whatever the setting: a key given twice stays an error there, as before)
+  const mode: FieldValidation = set ? 'Strict' : workspace.getState().fieldValidation;
   const hit = docCache.get(doc);
   if (hit && hit.fields === fields && hit.lints === objectLintList && hit.caLints === caLints && hit.typeChecks === typeChecks && hit.mode === mode)
     return hit.problems;
