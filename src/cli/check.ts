@@ -16,7 +16,7 @@ import { parseDocuments, type ParsedDocument } from '../yaml';
 import type { PlatformId } from '../base/platforms';
 import type { InputFile } from './inputs';
 import type { Problem } from './problem';
-import type { FieldValidation } from '../k8s/field-validation';
+import { DEFAULT_FIELD_VALIDATION, duplicateKeyFindings, type FieldValidation } from '../k8s/field-validation';
 
 export interface CheckTextsOptions {
   cel?: CelCompiler;
@@ -93,6 +93,32 @@ export async function checkTexts(files: readonly InputFile[], options: CheckText
         severity: 'warning',
         message: w.message,
       });
+    }
+    // Keys given twice: the object holds the last value; the mode says whether the apiserver refuses, warns or keeps quiet.
+    // (static manifests: their loader decodes strictly whatever the directive, so a key given twice stays an error)
+    const mode = options.static ? 'Strict' : (options.fieldValidation ?? DEFAULT_FIELD_VALIDATION);
+    for (const index of new Set(r.duplicateKeys.map((d) => d.documentIndex))) {
+      const object = r.documents.find((doc) => doc.documentIndex === index)?.object;
+      for (const x of duplicateKeyFindings(
+        object,
+        r.duplicateKeys.filter((d) => d.documentIndex === index),
+        mode,
+      )) {
+        const d = x.duplicate;
+        problems.push({
+          file: f.name,
+          line: d.line,
+          column: d.column,
+          document: d.documentIndex ?? 0,
+          kind: '',
+          name: '',
+          field: d.path,
+          type: 'YAML',
+          severity: x.severity,
+          message: x.message,
+          hint: x.hint,
+        });
+      }
     }
     for (const doc of r.documents) parsed.push({ file: f.name, doc });
     documents += r.documents.length;

@@ -7,6 +7,7 @@ import { parseArgs } from './args';
 import { readWorkspaceFile, toWorkspaceFile } from '../share/workspace-file';
 import { inBodyOrder, strictDecodingError } from '../k8s/field-validation';
 import { validate } from '../k8s/validate-all';
+import { checkTexts } from './check';
 
 const hook = {
   apiVersion: 'admissionregistration.k8s.io/v1',
@@ -78,5 +79,25 @@ describe('fieldValidation', () => {
       command: 'error',
       message: '--field-validation must be one of Strict, Warn, Ignore',
     });
+  });
+
+  it('check: a key given twice reads as its last value, an error (Strict, the default), a warning (Warn) or nothing (Ignore)', async () => {
+    const text = [
+      'apiVersion: admissionregistration.k8s.io/v1',
+      'kind: ValidatingWebhookConfiguration',
+      'metadata:',
+      '  name: first',
+      '  name: last',
+      'webhooks: []',
+      '',
+    ].join('\n');
+    const run = async (mode?: 'Strict' | 'Warn' | 'Ignore') => {
+      const r = await checkTexts([{ name: 'dup.yaml', text }], { typeCheck: false, ...(mode ? { fieldValidation: mode } : {}) });
+      expect(r.all).toEqual([expect.objectContaining({ metadata: { name: 'last' } })]);
+      return r.problems.filter((p) => p.type === 'YAML').map((p) => `${p.severity} ${p.line}:${p.column} ${p.field}: ${p.message}`);
+    };
+    expect(await run()).toEqual(['error 5:3 metadata.name: line 5: key "name" already set in map']);
+    expect(await run('Warn')).toEqual(['warning 5:3 metadata.name: line 5: key "name" already set in map']);
+    expect(await run('Ignore')).toEqual([]);
   });
 });

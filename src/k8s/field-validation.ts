@@ -8,6 +8,7 @@
  * as the apiserver answers them (tools/admission-oracle TestFieldValidation).
  */
 import type { FieldError } from './errors';
+import type { DuplicateKey } from '../yaml';
 import { isObject } from '../base/json';
 import { parsePath, type PathSegment } from '../base/path';
 
@@ -67,4 +68,53 @@ export function strictDecodingError(object: unknown, violations: readonly FieldE
   if (typeof apiVersion !== 'string' || typeof kind !== 'string') return undefined;
   const version = apiVersion.includes('/') ? apiVersion.slice(apiVersion.indexOf('/') + 1) : apiVersion;
   return `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: strict decoding error: ${list.map((e) => e.message).join(', ')}`;
+}
+
+/** The apiserver's words for a key given twice: a YAML body's decoder names the line, a JSON body's the field path. */
+export const duplicateKeyText = (d: DuplicateKey): string =>
+  d.syntax === 'json' ? `duplicate field ${JSON.stringify(d.path)}` : `line ${d.line}: key ${JSON.stringify(d.key)} already set in map`;
+
+/**
+ * The apiserver's answer to a Strict write of a body with these keys given twice (HTTP 400), as
+ * for unknown fields; a YAML body's are listed under `yaml: unmarshal errors:`, one a line.
+ */
+export function strictDuplicateError(object: unknown, duplicates: readonly DuplicateKey[]): string | undefined {
+  if (duplicates.length === 0 || !isObject(object)) return undefined;
+  const { apiVersion, kind } = object;
+  if (typeof apiVersion !== 'string' || typeof kind !== 'string') return undefined;
+  const version = apiVersion.includes('/') ? apiVersion.slice(apiVersion.indexOf('/') + 1) : apiVersion;
+  const yaml = duplicates.filter((d) => d.syntax === 'yaml');
+  const list = yaml.length ? `yaml: unmarshal errors:\n${yaml.map((d) => `  ${duplicateKeyText(d)}`).join('\n')}` : duplicates.map(duplicateKeyText).join(', ');
+  return `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: strict decoding error: ${list}`;
+}
+
+export interface DuplicateKeyFinding {
+  duplicate: DuplicateKey;
+  severity: 'error' | 'warning';
+  message: string;
+  hint: string;
+}
+
+/**
+ * What the mode makes of keys given twice (the object holds the last value, as the apiserver
+ * reads it): Strict refuses the object (an error each, in the apiserver's words), Warn warns as
+ * the apiserver does, Ignore says nothing.
+ */
+export function duplicateKeyFindings(object: unknown, duplicates: readonly DuplicateKey[], mode: FieldValidation): DuplicateKeyFinding[] {
+  if (mode === 'Ignore' || duplicates.length === 0) return [];
+  if (mode === 'Warn') {
+    return duplicates.map((d) => ({
+      duplicate: d,
+      severity: 'warning',
+      message: duplicateKeyText(d),
+      hint: `With fieldValidation=Warn the apiserver keeps the last value with this warning. ${d.message}.`,
+    }));
+  }
+  const request = strictDuplicateError(object, duplicates);
+  return duplicates.map((d) => ({
+    duplicate: d,
+    severity: 'error',
+    message: duplicateKeyText(d),
+    hint: `kubectl sends fieldValidation=Strict: the apiserver refuses the object before validating it${request ? ` (HTTP 400: "${request}")` : ''}. ${d.message}: remove one of the two.`,
+  }));
 }

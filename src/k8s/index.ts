@@ -18,9 +18,13 @@ export {
   DEFAULT_FIELD_VALIDATION,
   FIELD_VALIDATIONS,
   FIELD_VALIDATION_HELP,
+  duplicateKeyFindings,
+  duplicateKeyText,
   isFieldValidation,
   inBodyOrder,
   strictDecodingError,
+  strictDuplicateError,
   type BodyOrder,
+  type DuplicateKeyFinding,
   type FieldValidation,
 } from './field-validation';

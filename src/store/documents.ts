@@ -20,6 +20,7 @@ import {
   type ParseResult,
   type PositionIndex,
   type TextChange,
+  type DuplicateKey,
   type YamlError,
 } from '../yaml';
 
@@ -41,6 +42,8 @@ export interface WorkspaceDoc {
   error?: YamlError;
   /** Where Kubernetes reads the YAML differently from how it looks (`on` is true, `0123` is 83). */
   yamlWarnings?: YamlError[];
+  /** Keys given twice in the text (the object holds the last value): the field validation mode makes them errors, warnings or nothing. */
+  duplicateKeys?: DuplicateKey[];
   /** Where it came from (a file name, "paste", a template). */
   origin?: string;
   /**
@@ -182,7 +185,7 @@ export function withText(doc: WorkspaceDoc, text: string, change?: TextChange): 
   const part = prev && reparseDocuments(doc.text, prev, text, { change, object: doc.object });
   if (part) forgetParsed(doc.text);
   const parsed = part ?? parseDocuments(text);
-  const { documents, errors, warnings } = parsed;
+  const { documents, errors, warnings, duplicateKeys } = parsed;
   keepPositions(text, errors.length === 0 && documents.length === 1 ? documents[0]!.positions : null);
   keepParsed(text, parsed);
   const fields = fieldsOf(doc);
@@ -196,7 +199,14 @@ export function withText(doc: WorkspaceDoc, text: string, change?: TextChange): 
   }
   // Subtrees the edit did not touch keep their identity: validation and lints, memoised per
   // webhook object, then run again only for the webhooks that changed.
-  return { ...fields, text, object: reuseUnchanged(doc.object, documents[0].object), error: undefined, yamlWarnings: warnings.length ? warnings : undefined };
+  return {
+    ...fields,
+    text,
+    object: reuseUnchanged(doc.object, documents[0].object),
+    error: undefined,
+    yamlWarnings: warnings.length ? warnings : undefined,
+    duplicateKeys: duplicateKeys.length ? duplicateKeys : undefined,
+  };
 }
 
 /** Whether the document's text is still generated from its object (there is no text of the user's to keep). */
@@ -246,7 +256,7 @@ export function editObject(doc: WorkspaceDoc, object: unknown): ObjectEdit {
   if (r.error) return { doc, refused: r.error.message };
   const next: WorkspaceDoc = { ...fieldsOf(doc), text: r.text, object, error: undefined };
   // Warnings carry lines, which the edit may have moved: read them again.
-  return { doc: doc.yamlWarnings ? withText(next, r.text) : next };
+  return { doc: doc.yamlWarnings || doc.duplicateKeys ? withText(next, r.text) : next };
 }
 
 /** `editObject(doc, object).doc`: the edited document, or the document unchanged when the edit is refused. */
@@ -268,8 +278,8 @@ export interface ImportResult {
  * as a document of its own, with its error.
  */
 export function importText(text: string, origin: string): ImportResult {
-  const { documents, errors, warnings } = parseDocuments(text);
-  const warned = new Set(warnings.map((w) => w.documentIndex));
+  const { documents, errors, warnings, duplicateKeys } = parseDocuments(text);
+  const warned = new Set([...warnings, ...duplicateKeys].map((w) => w.documentIndex));
   const messages: ImportResult['messages'] = errors.map((e) => ({
     level: 'error' as const,
     text: `${origin}: line ${e.line}, column ${e.column}: ${e.message}`,
@@ -316,9 +326,9 @@ export function importText(text: string, origin: string): ImportResult {
     const slice = item ? item.text : !d.fromList ? ownText(d.documentIndex) : undefined;
     const doc = docFromObject(d.object, origin, slice?.trim() ? slice : undefined);
     if (list && item) doc.listItem = { list: list.id, frame: list.frame, gap: item.gap, indent: item.indent, newline: item.newline };
-    if (slice === text && documents.length === 1 && !errors.length && !warnings.length) {
+    if (slice === text && documents.length === 1 && !errors.length && !warnings.length && !duplicateKeys.length) {
       // The file is this one document: its parse is the document's (the YAML pane's positions, the next keystroke).
-      keepParsed(text, { documents, errors, warnings });
+      keepParsed(text, { documents, errors, warnings, duplicateKeys });
       keepPositions(text, d.positions);
     }
     const separator = !d.fromList || d.fromList.itemIndex === 0 ? separators.get(d.documentIndex) : undefined;

@@ -49,6 +49,28 @@ describe('field validation (store)', () => {
     expect(unknownProblems()).toEqual(['error webhooks[0].timeoutSecond: strict decoding error: unknown field "webhooks[0].timeoutSecond"']);
   });
 
+  it('a key given twice: the last value is read; Strict makes it an error, Warn a warning, Ignore nothing', () => {
+    const text = VWC.replace('  name: guard\n', '  name: first\n  name: guard\n').replace('  timeoutSecond: 5\n', '');
+    workspace.getState().importText(text, 'test');
+    const doc = () => workspace.getState().docs[0]!;
+    expect(doc().error).toBeUndefined();
+    expect((doc().object as { metadata: { name: string } }).metadata.name).toBe('guard');
+    const duplicates = () =>
+      docProblems(doc(), workspace.getState().docs)
+        .items.filter((i) => i.message.includes('already set in map'))
+        .map((i) => `${i.level} ${i.field}: ${i.message}`);
+    expect(duplicates()).toEqual(['error metadata.name: line 5: key "name" already set in map']);
+    expect(docProblems(doc(), workspace.getState().docs).errors).toBe(1);
+    workspace.getState().setFieldValidation('Warn');
+    expect(duplicates()).toEqual(['warning metadata.name: line 5: key "name" already set in map']);
+    expect(docProblems(doc(), workspace.getState().docs).errors).toBe(0);
+    workspace.getState().setFieldValidation('Ignore');
+    expect(duplicates()).toEqual([]);
+    // a static manifest's loader decodes strictly whatever the mode
+    workspace.getState().setStaticManifests(true);
+    expect(duplicates()).toEqual(['error metadata.name: line 5: key "name" already set in map']);
+  });
+
   it('is kept by the autosave, the workspace file and share links; a file without it opens as Strict', () => {
     workspace.getState().importText(VWC, 'test');
     workspace.getState().setFieldValidation('Ignore');

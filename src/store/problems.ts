@@ -7,7 +7,7 @@
  * object. A CEL answer re-validates only the objects that were waiting for one (lints never
  * read CEL, so they are kept).
  */
-import { fixesForError, type FieldError, type Fix, type Lint } from '../k8s';
+import { duplicateKeyFindings, fixesForError, type FieldError, type FieldValidation, type Fix, type Lint } from '../k8s';
 import { caLints as caBundleFindings, checkManifestSet, createChecker, isChecked, type ManifestSetChecks } from '../check';
 import type { KubernetesVersion } from '../base';
 import type { CelCompiler } from '../cel/types';
@@ -117,7 +117,7 @@ function byLevel(...lists: (readonly Problem[])[]): Problem[] {
 /** The last DocProblems of each document object, with what it was made from. */
 const docCache = new WeakMap<
   WorkspaceDoc,
-  { fields: FieldError[]; lints: Lint[]; caLints: string; typeChecks: readonly TypeCheckProblem[]; problems: DocProblems }
+  { fields: FieldError[]; lints: Lint[]; caLints: string; typeChecks: readonly TypeCheckProblem[]; mode: FieldValidation; problems: DocProblems }
 >();
 const fromTypeCheck = (t: TypeCheckProblem): Problem => ({ field: t.field, message: t.message, hint: t.hint, level: 'warning', label: t.type });
 
@@ -181,8 +181,11 @@ export function docProblems(doc: WorkspaceDoc, docs: readonly WorkspaceDoc[] = [
   const caLints = caLintList.length ? JSON.stringify(caLintList) : '';
   // status.typeChecking of a ValidatingAdmissionPolicy, worked out in the background once the document is open (src/store/typecheck.ts).
   const typeChecks = typeCheckProblems(doc.id, doc.object, workspaceObjects(docs), release, workspace.getState().selectedId === doc.id);
+  // (a static manifest's loader decodes strictly whatever the setting: a key given twice stays an error there, as before)
+  const mode: FieldValidation = set ? 'Strict' : workspace.getState().fieldValidation;
   const hit = docCache.get(doc);
-  if (hit && hit.fields === fields && hit.lints === objectLintList && hit.caLints === caLints && hit.typeChecks === typeChecks) return hit.problems;
+  if (hit && hit.fields === fields && hit.lints === objectLintList && hit.caLints === caLints && hit.typeChecks === typeChecks && hit.mode === mode)
+    return hit.problems;
   const lints = caLintList.length ? [...objectLintList, ...caLintList] : objectLintList;
   const warnings = fields.filter((p) => p.severity === 'warning').length;
   const yaml: Problem[] = (doc.error ? [] : (doc.yamlWarnings ?? [])).map((w) => ({
@@ -191,8 +194,18 @@ export function docProblems(doc: WorkspaceDoc, docs: readonly WorkspaceDoc[] = [
     level: 'warning',
     label: 'YAML',
   }));
+  // Keys given twice: the object holds the last value; the mode says whether the apiserver refuses, warns or keeps quiet.
+  const duplicates: Problem[] = duplicateKeyFindings(doc.object, doc.error ? [] : (doc.duplicateKeys ?? []), mode).map((f) => ({
+    field: f.duplicate.path,
+    message: f.message,
+    hint: f.hint,
+    level: f.severity,
+    label: 'YAML',
+  }));
+  const duplicateErrors = duplicates.filter((p) => p.level === 'error').length;
   const items = byLevel(
     fields.map((e) => fromError(e, doc.object)),
+    duplicates,
     yaml,
     typeChecks.map(fromTypeCheck),
     lints.map(fromLint),
@@ -203,11 +216,11 @@ export function docProblems(doc: WorkspaceDoc, docs: readonly WorkspaceDoc[] = [
     lints,
     items,
     checked: doc.object === undefined || source !== undefined || isChecked(doc.object),
-    errors: fields.length - warnings + (doc.error ? 1 : 0),
-    warnings: warnings + yaml.length + typeChecks.length,
+    errors: fields.length - warnings + (doc.error ? 1 : 0) + duplicateErrors,
+    warnings: warnings + yaml.length + typeChecks.length + duplicates.length - duplicateErrors,
   };
   if (set?.members.includes(index)) problems.manifest = { loads: set.loads, ...(set.headline ? { headline: set.headline } : {}) };
-  docCache.set(doc, { fields, lints: objectLintList, caLints, typeChecks, problems });
+  docCache.set(doc, { fields, lints: objectLintList, caLints, typeChecks, mode, problems });
   return problems;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Values and a position tree built from js-yaml's event stream (`parseEvents`) in one pass: plain
  * scalars typed as Kubernetes types them (./resolve.ts), every key's and value's position,
- * duplicate keys reported at the second occurrence, alias expansion bounded before anything is
+ * duplicate keys reported at the later occurrence (whose value is kept), alias expansion bounded before anything is
  * copied. README.md ("Types", "Limits").
  */
 import { COLLECTION_STYLE, EVENT_ID, SCALAR_STYLE, getScalarValue, parseEvents, type Event, type ScalarEvent } from 'js-yaml';
@@ -11,7 +11,7 @@ import type { PathSegment } from '../base/path';
 import { isObject, setOwn } from '../base/json';
 import { MAX_ALIAS_EXPANSION, MAX_DEPTH, MAX_PROBLEMS_PER_DOCUMENT } from './limits';
 import { aliasBomb, aliasBombProblem, firstOffset, skipToDocumentEnd } from './events';
-import { looksLikeJson, scanJson } from './json';
+import { duplicateMessage, looksLikeJson, scanJson } from './json';
 import { keyString, resolvePlain, type Resolved } from './resolve';
 
 export interface ConstructedDocument {
@@ -21,6 +21,10 @@ export interface ConstructedDocument {
   pos: PosNode;
   errors: TextProblem[];
   warnings: TextProblem[];
+  /** Keys given twice (the last value is in `value` and `pos`). */
+  duplicates: TextProblem[];
+  /** Read by the strict JSON reader (./json.ts), not as YAML. */
+  json?: boolean;
 }
 
 export type ChunkResult = { kind: 'documents'; documents: ConstructedDocument[] } | { kind: 'syntax'; problem: TextProblem };
@@ -46,7 +50,11 @@ interface Built {
 export function constructChunk(text: string, start: number, end: number, lines: LineIndex): ChunkResult {
   if (looksLikeJson(text, start, end)) {
     const json = scanJson(text, start, end, lines);
-    if (json) return { kind: 'documents', documents: [{ at: json.pos.start, value: json.value, pos: json.pos, errors: json.errors, warnings: [] }] };
+    if (json)
+      return {
+        kind: 'documents',
+        documents: [{ at: json.pos.start, value: json.value, pos: json.pos, errors: json.errors, warnings: [], duplicates: json.duplicates, json: true }],
+      };
   }
   const src = text.slice(start, end);
   let events: Event[];
@@ -67,7 +75,7 @@ export function constructChunk(text: string, start: number, end: number, lines: 
     const at = first >= 0 ? start + first : start;
     const bomb = aliasBomb(src, start, events, i + 1);
     if (bomb) {
-      documents.push({ at, value: undefined, pos: emptyPos(at), errors: [bomb], warnings: [] });
+      documents.push({ at, value: undefined, pos: emptyPos(at), errors: [bomb], warnings: [], duplicates: [] });
       i = skipToDocumentEnd(events, i + 1);
       continue;
     }
@@ -76,13 +84,13 @@ export function constructChunk(text: string, start: number, end: number, lines: 
       const built = b.node(start);
       b.valueWarnings(built);
       if (!isEmptyDocument(built)) {
-        documents.push({ at, value: built.value, pos: built.pos, errors: b.errors, warnings: b.warnings });
+        documents.push({ at, value: built.value, pos: built.pos, errors: b.errors, warnings: b.warnings, duplicates: b.duplicates });
       }
       // the builder stopped at the document's closing POP: no need to walk its events again
       i = skipToDocumentEnd(events, b.cursor);
     } catch (e) {
       if (!(e instanceof Abort)) throw e;
-      documents.push({ at, value: undefined, pos: emptyPos(at), errors: [e.problem], warnings: b.warnings });
+      documents.push({ at, value: undefined, pos: emptyPos(at), errors: [e.problem], warnings: b.warnings, duplicates: [] });
       i = skipToDocumentEnd(events, i + 1);
     }
   }
@@ -140,6 +148,7 @@ function clone(v: unknown): unknown {
 class Builder {
   readonly errors: TextProblem[] = [];
   readonly warnings: TextProblem[] = [];
+  readonly duplicates: TextProblem[] = [];
   private readonly anchors = new Map<string, Built>();
   private expanded = 0;
   private readonly path: PathSegment[] = [];
@@ -369,17 +378,17 @@ class Builder {
         continue;
       }
       if (Object.hasOwn(value, key)) {
-        const first = this.entries.find((e, j) => j >= from && e.key === key);
-        const at = this.lines.lineColumn(first ? first.keyStart : k.pos.start);
-        this.path.push(key);
-        this.problem(
-          this.errors,
-          `Duplicate key ${JSON.stringify(key)}: already defined at line ${at.line}, column ${at.column} (Kubernetes rejects duplicate keys)`,
-          k.pos.start,
-          k.pos.end,
-        );
-        this.path.pop();
-        continue;
+        // The last value wins, as the apiserver's decoders keep it (the mode decides whether that is an error: src/k8s field-validation.ts).
+        const j = this.entries.findIndex((e, n) => n >= from && e.key === key);
+        if (this.duplicates.length < MAX_PROBLEMS_PER_DOCUMENT) {
+          const at = this.lines.lineColumn(this.entries[j]!.keyStart);
+          this.path.push(key);
+          this.duplicates.push({ message: duplicateMessage(key, at), start: k.pos.start, end: k.pos.end, path: this.path.slice(), key });
+          this.path.pop();
+        }
+        // (the earlier entry leaves the tree: the entries stay in text order, and the object's keys with them)
+        this.entries.splice(j, 1);
+        delete value[key];
       }
       setOwn(value, key, v.value);
       this.entries.push({ key, keyStart: k.pos.start, keyEnd: k.pos.end, node: v.pos });

@@ -57,6 +57,11 @@ export function load(text: string): Loaded | YamlError {
     const e = r.errors[0]!;
     return { ...e, message: `The YAML does not parse, so it was not edited (nothing is lost): ${e.message}` };
   }
+  if (r.duplicateKeys.length > 0) {
+    // An edit of the key read would bring the earlier occurrence back to life: the user picks which one stays.
+    const d = r.duplicateKeys[0]!;
+    return { ...d, message: `${d.message}. Remove one of the two first: the YAML was not edited (nothing is lost).` };
+  }
   if (r.documents.length !== 1) {
     const message =
       r.documents.length === 0 ? 'The text holds no object to edit' : `The text holds ${r.documents.length} documents; edits apply to one document`;

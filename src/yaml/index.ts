@@ -14,6 +14,7 @@ export { applyEditsWithParse, reparseDocuments, type TextChange } from './repars
 export { decodeText } from './decode';
 export { MAX_ALIAS_EXPANSION, MAX_DEPTH, MAX_DOCUMENTS, MAX_PROBLEMS_PER_DOCUMENT, MAX_TEXT_LENGTH } from './limits';
 export type {
+  DuplicateKey,
   FieldPosition,
   ListOrigin,
   ParseOptions,

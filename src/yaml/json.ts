@@ -21,6 +21,8 @@ export interface JsonDocument {
   value: unknown;
   pos: PosNode;
   errors: TextProblem[];
+  /** Keys given twice (the last value is kept). */
+  duplicates: TextProblem[];
 }
 
 /** Whether the text between start and end begins (after blanks and a BOM) with `{` or `[`. */
@@ -37,6 +39,7 @@ export function scanJson(text: string, start: number, end: number, lines: LineIn
   let i = start;
   let depth = 0;
   const errors: TextProblem[] = [];
+  const duplicates: TextProblem[] = [];
   const path: Array<string | number> = [];
 
   const ws = () => {
@@ -123,20 +126,17 @@ export function scanJson(text: string, start: number, end: number, lines: LineIn
         path.push(key);
         const { v, pos } = value();
         if (Object.hasOwn(obj, key)) {
-          if (errors.length <= MAX_PROBLEMS_PER_DOCUMENT) {
-            const first = entries.find((e) => e.key === key);
-            const at = lines.lineColumn(first ? first.keyStart : ks);
-            errors.push({
-              message: `Duplicate key ${JSON.stringify(key)}: already defined at line ${at.line}, column ${at.column} (Kubernetes rejects duplicate keys)`,
-              start: ks,
-              end: ke,
-              path: path.slice(),
-            });
+          // The last value wins, as the apiserver's decoders keep it; the mode says whether that is an error (src/k8s field-validation.ts).
+          const j = entries.findIndex((e) => e.key === key);
+          if (duplicates.length < MAX_PROBLEMS_PER_DOCUMENT) {
+            const at = lines.lineColumn(entries[j]!.keyStart);
+            duplicates.push({ message: duplicateMessage(key, at), start: ks, end: ke, path: path.slice(), key });
           }
-        } else {
-          setOwn(obj, key, v);
-          entries.push({ key, keyStart: ks, keyEnd: ke, node: pos });
+          entries.splice(j, 1);
+          delete obj[key];
         }
+        setOwn(obj, key, v);
+        entries.push({ key, keyStart: ks, keyEnd: ke, node: pos });
         path.pop();
         ws();
         const c = text.charCodeAt(i);
@@ -191,9 +191,14 @@ export function scanJson(text: string, start: number, end: number, lines: LineIn
         end: root.pos.start,
       });
     }
-    return { value: root.v, pos: root.pos, errors };
+    return { value: root.v, pos: root.pos, errors, duplicates };
   } catch (e) {
     if (e === NOT_JSON) return undefined;
     throw e;
   }
+}
+
+/** What a duplicate key is called where it is (the mode's wording is src/k8s field-validation.ts'). */
+export function duplicateMessage(key: string, first: { line: number; column: number }): string {
+  return `Duplicate key ${JSON.stringify(key)}: already given at line ${first.line}, column ${first.column}; the last value is the one read`;
 }

@@ -223,27 +223,62 @@ describe('parseDocuments: bad input', () => {
     expect(r.errors[0]).toMatchObject({ line: 3, documentIndex: 0 });
   });
 
-  test('duplicate keys: error at the second occurrence, naming the first', () => {
+  test('duplicate keys: the last value is read, reported at its key with the earlier one named (no error)', () => {
     const text = 'kind: A\nmetadata:\n  name: one\n  labels: {a: 1}\n  name: two\n';
     const r = parseDocuments(text);
-    expect(r.documents).toEqual([]);
-    expect(r.errors).toEqual([expect.objectContaining({ line: 5, column: 3, endLine: 5, endColumn: 7, documentIndex: 0, path: 'metadata.name' })]);
-    expect(r.errors[0]!.message).toBe('Duplicate key "name": already defined at line 3, column 3 (Kubernetes rejects duplicate keys)');
+    expect(r.errors).toEqual([]);
+    expect(r.documents[0]!.object).toEqual({ kind: 'A', metadata: { labels: { a: 1 }, name: 'two' } });
+    expect(r.duplicateKeys).toEqual([
+      expect.objectContaining({ line: 5, column: 3, endLine: 5, endColumn: 7, documentIndex: 0, path: 'metadata.name', key: 'name', syntax: 'yaml' }),
+    ]);
+    expect(r.duplicateKeys[0]!.message).toBe('Duplicate key "name": already given at line 3, column 3; the last value is the one read');
+    // positions are the kept value's, and the earlier occurrence is no field
+    const positions = r.documents[0]!.positions;
+    expect(positions.positionOf('metadata.name').value).toMatchObject({ startLine: 5, startColumn: 9, endColumn: 12 });
+    expect(positions.pathAtLineColumn(3, 9)?.path).toBe('metadata');
+    expect(positions.pathAtLineColumn(5, 9)?.path).toBe('metadata.name');
+  });
+
+  test('duplicate keys in JSON: the last value, its position, a json finding', () => {
+    const r = parseDocuments('{"kind": "A", "metadata": {"name": "a", "name": "b"}, "kind": "B"}');
+    expect(r.errors).toEqual([]);
+    expect(r.documents[0]!.object).toEqual({ metadata: { name: 'b' }, kind: 'B' });
+    expect(r.duplicateKeys.map((d) => [d.path, d.key, d.syntax, d.line, d.column])).toEqual([
+      ['metadata.name', 'name', 'json', 1, 41],
+      ['kind', 'kind', 'json', 1, 55],
+    ]);
+    expect(r.documents[0]!.positions.positionOf('kind').value).toMatchObject({ startColumn: 63 });
   });
 
   test('a document with thousands of problems lists the first 100 and says so', () => {
-    const r = parseDocuments('a: 1\n'.repeat(500));
+    const r = parseDocuments(Array.from({ length: 500 }, (_, i) => `k${i}: !!binary x\n`).join(''));
     expect(r.errors).toHaveLength(MAX_PROBLEMS_PER_DOCUMENT + 1);
-    expect(r.errors[0]).toMatchObject({ line: 2, column: 1 });
+    expect(r.errors[0]).toMatchObject({ line: 1, column: 14 });
     expect(r.errors[MAX_PROBLEMS_PER_DOCUMENT]!.message).toMatch(/only the first 100 are/);
+    // keys given 500 times: the first 100 listed, the last value read
+    const d = parseDocuments('a: 1\n'.repeat(500) + 'a: 2\n');
+    expect(d.errors).toEqual([]);
+    expect(d.duplicateKeys).toHaveLength(MAX_PROBLEMS_PER_DOCUMENT);
+    expect(d.documents[0]!.object).toEqual({ a: 2 });
   });
 
-  test('duplicate keys in flow style and after key conversion (on and "true")', () => {
-    const r = parseDocuments('{kind: A, kind: B}\n---\nlabels:\n  on: x\n  "true": y\n');
-    expect(r.errors.map((e) => [e.line, e.column, e.documentIndex])).toEqual([
-      [1, 11, 0],
-      [5, 3, 1],
+  test('duplicate keys in flow style, after key conversion (on and "true"), nested: in text order', () => {
+    const r = parseDocuments('{kind: A, kind: B}\n---\nlabels:\n  on: x\n  "true": z\n---\na: 1\na:\n  b: 1\n  b: 2\n');
+    expect(r.errors).toEqual([]);
+    expect(r.documents.map((d) => d.object)).toEqual([{ kind: 'B' }, { labels: { true: 'z' } }, { a: { b: 2 } }]);
+    expect(r.duplicateKeys.map((e) => [e.line, e.column, e.documentIndex, e.path])).toEqual([
+      [1, 11, 0, 'kind'],
+      [5, 3, 1, 'labels[true]'],
+      [8, 1, 2, 'a'],
+      [10, 3, 2, 'a.b'],
     ]);
+  });
+
+  test('a duplicate key in a document with another error: only the error (the document is not read)', () => {
+    const r = parseDocuments('a: 1\na: 2\nb: !!binary x\n');
+    expect(r.documents).toEqual([]);
+    expect(r.errors).toHaveLength(1);
+    expect(r.duplicateKeys).toEqual([]);
   });
 
   test.each([

@@ -10,7 +10,7 @@ import { isObject } from '../base/json';
 import { formatPath } from '../base/path-format';
 import { createPositionIndex } from './positions';
 import { splitDocuments } from './split';
-import type { ParseOptions, ParseResult, ParsedDocument, PositionIndex, SourceRange, YamlError } from './types';
+import type { DuplicateKey, ParseOptions, ParseResult, ParsedDocument, PositionIndex, SourceRange, YamlError } from './types';
 
 function formatSize(chars: number): string {
   return `${(chars / (1024 * 1024)).toFixed(1)} MB`;
@@ -23,9 +23,12 @@ function formatSize(chars: number): string {
  *   YAML, so a JSON object parses the same way (with positions).
  * - A document that is a `kind: List` / `kind: *List` is replaced by its
  *   items (see `fromList`).
- * - A document with a syntax error, a duplicate key, or that is not a mapping
- *   is reported in `errors` and left out of `documents`; the other documents
- *   still parse.
+ * - A document with a syntax error, or that is not a mapping, is reported in
+ *   `errors` and left out of `documents`; the other documents still parse.
+ * - A key given twice in a mapping reads as its last value (as the apiserver
+ *   reads it under fieldValidation Warn and Ignore) and is reported in
+ *   `duplicateKeys`, at its later occurrence: the field validation mode says
+ *   whether it is an error (src/k8s field-validation.ts).
  * - Scalars are typed as Kubernetes types them (go-yaml v2, see ./resolve.ts).
  * - Never throws.
  */
@@ -33,8 +36,9 @@ export function parseDocuments(text: string, options: ParseOptions = {}): ParseR
   const errors: YamlError[] = [];
   const warnings: YamlError[] = [];
   const documents: ParsedDocument[] = [];
+  const duplicateKeys: DuplicateKey[] = [];
   if (typeof text !== 'string') {
-    return { documents, errors: [{ message: 'Nothing to parse: the input is not text', line: 1, column: 1 }], warnings };
+    return { documents, errors: [{ message: 'Nothing to parse: the input is not text', line: 1, column: 1 }], warnings, duplicateKeys };
   }
   const limit = options.maxTextLength ?? MAX_TEXT_LENGTH;
   if (text.length > limit) {
@@ -44,15 +48,15 @@ export function parseDocuments(text: string, options: ParseOptions = {}): ParseR
       column: 1,
       offset: 0,
     });
-    return { documents, errors, warnings };
+    return { documents, errors, warnings, duplicateKeys };
   }
   try {
-    parseInto(text, options, documents, errors, warnings);
+    parseInto(text, options, documents, errors, warnings, duplicateKeys);
   } catch (e) {
     // A bug or an exhausted engine (e.g. stack overflow): report it, never throw.
     errors.push({ message: `Could not parse the text: ${e instanceof Error ? e.message : String(e)}`, line: 1, column: 1, offset: 0 });
   }
-  return { documents, errors, warnings };
+  return { documents, errors, warnings, duplicateKeys };
 }
 
 /** The position tree of each parsed document (for ./edit.ts; not part of the public surface). */
@@ -98,7 +102,14 @@ export function parsedDocument(state: ParsedText, object: unknown, documentIndex
   return doc;
 }
 
-function parseInto(text: string, options: ParseOptions, documents: ParsedDocument[], errors: YamlError[], warnings: YamlError[]): void {
+function parseInto(
+  text: string,
+  options: ParseOptions,
+  documents: ParsedDocument[],
+  errors: YamlError[],
+  warnings: YamlError[],
+  duplicateKeys: DuplicateKey[],
+): void {
   const unwrapLists = options.unwrapLists ?? true;
   const allowNonObjects = options.allowNonObjects ?? false;
   const toError = (p: TextProblem, documentIndex: number): YamlError => {
@@ -151,6 +162,10 @@ function parseInto(text: string, options: ParseOptions, documents: ParsedDocumen
     if (!isObject(value) && !allowNonObjects) {
       errors.push(toError({ message: notAMapping(value), start: doc.pos.start, end: doc.pos.end }, documentIndex));
       return;
+    }
+    // (in text order, as the apiserver's decoder lists them: a nested mapping's come before its own later key's)
+    for (const d of [...doc.duplicates].sort((x, y) => x.start - y.start)) {
+      duplicateKeys.push({ ...toError(d, documentIndex), key: d.key ?? '', path: formatPath(d.path ?? []), syntax: doc.json ? 'json' : 'yaml' });
     }
     const bounds = { start: chunk.start, end: chunk.end };
     const documentSource = lines.range(chunk.start, chunk.end);

@@ -74,4 +74,6 @@ export interface TextProblem {
   start: number;
   end: number;
   path?: PathSegment[];
+  /** For a duplicate key: the key. */
+  key?: string;
 }

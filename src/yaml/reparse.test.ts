@@ -226,6 +226,16 @@ describe('reparseDocuments equals parseDocuments', () => {
     }
   }, 30_000);
 
+  it('a key given twice is left to a whole parse, which reports it (typed into an element, or there before the edit)', () => {
+    const text = 'kind: A\nspec:\n  a: 1\n  b: 2\n';
+    const typed = 'kind: A\nspec:\n  a: 1\n  b: 2\n  a: 3\n';
+    expect(reparseDocuments(text, parseDocuments(text), typed)).toBeUndefined();
+    expect(parseDocuments(typed).duplicateKeys.map((d) => d.path)).toEqual(['spec.a']);
+    const inside = 'kind: A\nspec:\n  a:\n    x: 1\n  b: 2\n';
+    expect(reparseDocuments(inside, parseDocuments(inside), inside.replace('    x: 1\n', '    x: 1\n    x: 2\n'))).toBeUndefined();
+    expect(reparseDocuments(typed, parseDocuments(typed), typed.replace('b: 2', 'b: 5'))).toBeUndefined();
+  });
+
   it.each([5, 6])(
     'seed %i: form edits that replace scalars come with the parse of their result',
     (seed) => {

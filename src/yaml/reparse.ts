@@ -42,7 +42,8 @@ export function reparseDocuments(
   text: string,
   options: { change?: TextChange; object?: unknown } = {},
 ): ParseResult | undefined {
-  if (prev.errors.length || prev.documents.length !== 1 || prev.documents[0]!.fromList) return undefined;
+  // (a text with a key given twice is read whole: which occurrence wins depends on the text around the edit)
+  if (prev.errors.length || prev.duplicateKeys.length || prev.documents.length !== 1 || prev.documents[0]!.fromList) return undefined;
   const doc = prev.documents[0]!;
   const state = parsedTextOf(doc);
   if (!state || state.text !== prevText || text.length > MAX_TEXT_LENGTH) return undefined;
@@ -69,7 +70,7 @@ export function reparseDocuments(
       };
       plainTexts.set(next, true);
       forgetParsedText(doc);
-      return { documents: [parsedDocument(next, r.object, doc.documentIndex)], errors: [], warnings: r.warnings };
+      return { documents: [parsedDocument(next, r.object, doc.documentIndex)], errors: [], warnings: r.warnings, duplicateKeys: [] };
     }
   }
   return undefined;
@@ -90,7 +91,8 @@ export function applyEditsWithParse(
   options: EditOptions = {},
 ): { result: EditResult; parsed?: ParseResult; consumed: boolean } {
   const edits = editsBetween(before, after);
-  const doc = prev && !prev.errors.length && prev.documents.length === 1 && !prev.documents[0]!.fromList ? prev.documents[0]! : undefined;
+  const doc =
+    prev && !prev.errors.length && !prev.duplicateKeys.length && prev.documents.length === 1 && !prev.documents[0]!.fromList ? prev.documents[0]! : undefined;
   const state = doc && parsedTextOf(doc);
   if (!doc || !state || state.text !== text) return { result: applyEdits(text, edits, options), consumed: false };
   // (the parse's line starts too, where they are the LF-only ones applyEdits counts: building them is a pass over 5 MB)
@@ -114,7 +116,7 @@ export function applyEditsWithParse(
     warnings: [],
   };
   plainTexts.set(next, isPlain(state));
-  return { result, parsed: { documents: [parsedDocument(next, after, doc.documentIndex)], errors: [], warnings: [] }, consumed: true };
+  return { result, parsed: { documents: [parsedDocument(next, after, doc.documentIndex)], errors: [], warnings: [], duplicateKeys: [] }, consumed: true };
 }
 
 function isPlain(state: ParsedText): boolean {
@@ -252,6 +254,7 @@ function tryWindow(
   const r = constructChunk(text, start, end, lines);
   if (r.kind !== 'documents' || r.documents.length !== 1) return undefined;
   const built = r.documents[0]!;
+  if (built.duplicates.length) return 'refused'; // a key given twice: the whole parse reports it
   if (built.errors.length || built.pos.flow) return undefined;
   let node: PosNode;
   let entry: PosEntry | undefined;

@@ -112,12 +112,27 @@ export interface ParseOptions {
   maxTextLength?: number;
 }
 
+/**
+ * A key given twice in one mapping, at its later occurrence. The value read is the last one, as
+ * the apiserver's decoders keep it under fieldValidation Warn and Ignore; whether it is an error,
+ * a warning or nothing is the field validation mode's call (src/k8s field-validation.ts).
+ */
+export interface DuplicateKey extends YamlError {
+  key: string;
+  /** Field path of the key (`metadata.name`), inside its document (or its List). */
+  path: string;
+  /** Whether the document was read as JSON or as YAML: the apiserver words the two differently. */
+  syntax: 'json' | 'yaml';
+}
+
 export interface ParseResult {
   documents: ParsedDocument[];
   /** Problems that make a document unusable (that document is not in `documents`). */
   errors: YamlError[];
   /** Things Kubernetes reads differently from what the text seems to say (e.g. `on` is `true`). */
   warnings: YamlError[];
+  /** Keys given twice in the documents that were read (the last value is in the object). */
+  duplicateKeys: DuplicateKey[];
 }
 
 export interface SerializeOptions {

@@ -10,16 +10,25 @@
  * - Warn: warn `unknown field "…"` exactly where the apiserver's warnings do (same order);
  * - Ignore: say nothing about them;
  * and, in every mode, accept (no error) exactly the objects the apiserver creates.
- * Duplicate keys are refused by the Workbench's parser whatever the mode (src/yaml): compared
- * with the apiserver's Strict answer (the same key, at the same line for a YAML body); its Warn
- * and Ignore answers (accepted, the last value kept) are recorded in the docs, not matched.
+ * Duplicate keys: the Workbench's parser keeps the last value and reports each (src/yaml); the mode
+ * makes them the apiserver's Strict refusal (its words, JSON or YAML body), its Warn warnings (the
+ * same texts, in order) or nothing (Ignore), and the object read is the one the apiserver keeps.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FIELD_VALIDATIONS, inBodyOrder, strictDecodingError, validate, type FieldError, type FieldValidation } from '../../src/k8s';
+import {
+  FIELD_VALIDATIONS,
+  duplicateKeyFindings,
+  inBodyOrder,
+  strictDecodingError,
+  strictDuplicateError,
+  validate,
+  type FieldError,
+  type FieldValidation,
+} from '../../src/k8s';
 import { parseDocuments, serializeDocuments } from '../../src/yaml';
 import { buildOracleAsync, ORACLE_BUILDS, oracleCacheDir, runOracle } from '../go-oracle.mjs';
 
@@ -213,21 +222,32 @@ describe('fieldValidation agrees with the kube-apiserver 1.36', () => {
     expect(fields.filter((e) => e.severity !== 'warning').length === 0).toBe(theirs.code === 201);
   });
 
-  it.each(Object.keys(DUPLICATES))('%s: the parser refuses the key the apiserver names under Strict', (name) => {
-    const { body, contentType } = DUPLICATES[name]!;
-    const parsed = parseDocuments(body);
-    const ours = parsed.errors.map((e) => ({ key: /^Duplicate key "([^"]+)"/.exec(e.message)?.[1], line: e.line }));
-    const strict = answerOf(name, 'Strict');
-    expect(strict.code).toBe(400);
-    if (contentType === 'application/yaml') {
-      const theirs = [...(strict.message ?? '').matchAll(/line (\d+): key "([^"]+)" already set in map/g)].map((m) => ({ key: m[2], line: Number(m[1]) }));
-      expect(ours).toEqual(theirs);
-    } else {
-      const theirs = [...(strict.message ?? '').matchAll(/duplicate field "([^"]+)"/g)].map((m) => m[1]!.replace(/^.*\./, ''));
-      expect(ours.map((o) => o.key)).toEqual(theirs);
-    }
-    // Warn and Ignore: the apiserver keeps the last value (Warn says so in a warning per key).
-    expect(answerOf(name, 'Warn').warnings.filter((w) => STRICT_WARNING.test(w))).toHaveLength(2);
-    expect(answerOf(name, 'Ignore').warnings).toEqual([]);
-  });
+  it.each(Object.keys(DUPLICATES).flatMap((name) => FIELD_VALIDATIONS.map((mode) => [name, mode] as const)))(
+    '%s, %s: the last value is read, and the mode says what the apiserver says',
+    (name, mode) => {
+      const { body } = DUPLICATES[name]!;
+      const parsed = parseDocuments(body);
+      expect(parsed.errors).toEqual([]);
+      const object = parsed.documents[0]!.object as { metadata: { name: string } };
+      // the last value, as the apiserver's decoders keep it under Warn and Ignore
+      expect(object.metadata.name).toBe('fv-dup-b');
+      const findings = duplicateKeyFindings(object, parsed.duplicateKeys, mode);
+      const theirs = answerOf(name, mode);
+      if (mode === 'Strict') {
+        expect(theirs.code).toBe(400);
+        expect(strictDuplicateError(object, parsed.duplicateKeys)).toBe(theirs.message);
+        expect(findings.map((f) => f.severity)).toEqual(['error', 'error']);
+        expect(findings.every((f) => f.hint.includes(theirs.message!))).toBe(true);
+      } else expect(theirs.code).toBe(201);
+      if (mode !== 'Strict') expect(findings.every((f) => f.severity === 'warning')).toBe(true);
+      if (mode === 'Strict') expect(findings.every((f) => theirs.message!.includes(f.message))).toBe(true);
+      if (mode === 'Warn') expect(findings.map((f) => f.message)).toEqual(theirs.warnings.filter((w) => STRICT_WARNING.test(w)));
+      if (mode === 'Ignore') {
+        expect(findings).toEqual([]);
+        expect(theirs.warnings).toEqual([]);
+      }
+      // the rest of the object checks as any object does: nothing else to say about it
+      expect(validate(object, { kubernetesVersion: '1.36', fieldValidation: mode }).filter((e) => e.severity !== 'warning')).toEqual([]);
+    },
+  );
 });
