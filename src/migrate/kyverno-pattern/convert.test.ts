@@ -99,14 +99,30 @@ describe('pattern rules', () => {
 describe('statuses', () => {
   it('names what it does not convert, and a wildcard label key as a difference', () => {
     const p = (r: Obj) => convertPatternRule(policy(r), r);
+    const service = (validate: Obj): Obj => ({ name: 'r', match: { any: [{ resources: { kinds: ['Service'] } }] }, validate: { message: 'no', ...validate } });
     expect(p(podRule({ pattern: { spec: {} } }, { context: [{ name: 'x', configMap: { name: 'c', namespace: 'd' } }] }))).toMatchObject({
       status: 'unsupported',
       reason: expect.stringContaining('context'),
     });
-    expect(p(podRule({ deny: { conditions: { any: [{ key: '{{ request.object.spec.x }}', operator: 'Equals', value: 'y' }] } } }))).toMatchObject({
+    expect(p(service({ deny: { conditions: { any: [{ key: '{{ request.object.spec.x | length(@) }}', operator: 'Equals', value: 'y' }] } } }))).toMatchObject({
       status: 'unsupported',
       reason: expect.stringContaining('JMESPath'),
     });
+    expect(p(podRule({ deny: { conditions: { any: [{ key: '{{ request.object.spec.x }}', operator: 'Equals', value: 'y' }] } } }))).toMatchObject({
+      status: 'unsupported',
+      reason: expect.stringContaining('Pod controllers'),
+    });
+    expect(p(service({ deny: { conditions: { any: [{ key: "{{ request.object.spec.x || '' }}", operator: 'Equals', value: 'y' }] } } }))).toMatchObject({
+      status: 'unsupported',
+      reason: expect.stringContaining('default'),
+    });
+    expect(p(service({ deny: { conditions: { any: [{ key: '{{ request.object.spec.x }}', operator: 'GreaterThan', value: 3 }] } } }))).toMatchObject({
+      status: 'unsupported',
+      reason: expect.stringContaining('GreaterThan'),
+    });
+    const anyIn = { conditions: { any: [{ key: '{{ request.object.spec.type }}', operator: 'AnyIn', value: ['NodePort', 'LoadBalancer'] }] } };
+    expect(p(service({ deny: anyIn }))).toMatchObject({ status: 'exact' });
+    expect(p(service({ deny: {} }))).toMatchObject({ status: 'exact' });
     expect(p(podRule({ pattern: { spec: { '<(x)': 'y' } } }))).toMatchObject({ status: 'unsupported', reason: expect.stringContaining('global anchor') });
     expect(p(podRule({ pattern: { metadata: { '=(labels)': { 'X(team/*)': '*' } } } }))).toMatchObject({
       status: 'different',

@@ -106,7 +106,11 @@ function bodyCel(
     for (const r of rs) differences.push(...r.differences);
     return `[[${rs.map((r) => r.cel).join(', ')}]].map(p, p.exists(x, x == 0) || !p.exists(x, x == 3))[0]`;
   }
-  if (type === 'deny') return `!(${conditionsCel((v.deny as Rec | undefined)?.conditions, 'deny.conditions', operation)})`;
+  if (type === 'deny') {
+    // a deny without conditions denies every request the rule matches
+    const conditions = (v.deny as Rec | null | undefined)?.conditions;
+    return conditions === undefined ? 'false' : `!(${conditionsCel(conditions, 'deny.conditions', operation, root)})`;
+  }
   throw new Unsupported(`validate.${Object.keys(v).find((k) => k !== 'message') ?? 'rule'}`);
 }
 
@@ -128,11 +132,14 @@ export function convertPatternRule(policy: Obj, rule: Rec, name?: string): Patte
     // Enforce rules let an UPDATE through when the old object fails the rule too (allowExistingViolations,
     // true unless set): the old object is checked as a CREATE, its preconditions included.
     const exempt = actions(policy, rule)[0] === 'Deny' && v.allowExistingViolations !== false;
+    // Kyverno's generated rules read a resource's field under the template (the rule's text rewritten): not held by the differential yet.
+    if (controllers.length && /request\.(object|oldObject)\b/.test(JSON.stringify([rule.preconditions, (v.deny as Rec | null | undefined)?.conditions])))
+      throw new Unsupported("conditions on a resource's field in a rule Kyverno also generates for Pod controllers");
     const pre = rule.preconditions === undefined ? undefined : conditionsCel(rule.preconditions, 'preconditions');
     const body = (kind: 'Pod' | 'Deployment' | 'CronJob') => {
       const allow = bodyCel(rule, type, differences, kind);
       if (!exempt) return allow;
-      const oldPre = rule.preconditions === undefined ? 'true' : conditionsCel(rule.preconditions, 'preconditions', "'CREATE'");
+      const oldPre = rule.preconditions === undefined ? 'true' : conditionsCel(rule.preconditions, 'preconditions', "'CREATE'", 'oldObject');
       return `(${allow}) || (request.operation == 'UPDATE' && oldObject != null && (${oldPre}) && !(${bodyCel(rule, type, differences, kind, 'oldObject', "'CREATE'")}))`;
     };
     const validations = [{ expression: body('Pod'), kinds: ['Pod'] }];

@@ -12,6 +12,7 @@ import type { Obj } from '../../base/json';
 import { BUILTIN_RESOURCES, resourceForKind } from '../../k8s/resources';
 import type { RuleStatus } from '../types';
 import { shiftPattern } from './autogen';
+import { conditionSites } from './conditions';
 import { mutants } from './mutants';
 import { convertPatternRule } from './rule';
 
@@ -187,7 +188,9 @@ export async function differential(
         : Array.isArray(v.foreach)
           ? (v.foreach as Obj[]).map((f) => nest(String(f.list), f.pattern))
           : [];
-  const patterns = [...base, ...base.map((p) => shiftPattern(p, 'Deployment')), ...base.map((p) => shiftPattern(p, 'CronJob'))];
+  // fields the conditions (deny and preconditions) read
+  const read = [...base, ...conditionSites((v.deny as Obj | undefined)?.conditions), ...conditionSites(rule.preconditions)];
+  const patterns = [...read, ...read.map((p) => shiftPattern(p, 'Deployment')), ...read.map((p) => shiftPattern(p, 'CronJob'))];
   const chain = chainOf(c.objects);
   const decided = new Map<string, { admitted: unknown; vap: string; operation: 'CREATE' | 'UPDATE' }>();
   const objects = new Set<string>();
