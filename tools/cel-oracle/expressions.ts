@@ -8,6 +8,7 @@
  * The expressions read INPUTS (a Pod being created), the inputs both the oracle and the
  * engine are given.
  */
+import { seededRandom } from '../../src/base/random';
 
 export const INPUTS = {
   object: {
@@ -35,18 +36,6 @@ export const INPUTS = {
   },
   namespaceObject: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default', labels: { env: 'prod' } } },
 };
-
-/** mulberry32: small, seeded, the same in every Node. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Pick = <T>(xs: readonly T[]) => T;
 
@@ -251,7 +240,7 @@ const FAMILIES: ((p: Pick) => string)[] = [
 
 /** A deterministic list of distinct expressions (seed, count). */
 export function generateExpressions(seed = 20261202, count = 1600): string[] {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const pick: Pick = (xs) => xs[Math.floor(r() * xs.length)];
   const out = new Set<string>();
   for (let i = 0; out.size < count && i < count * 20; i++) out.add(FAMILIES[i % FAMILIES.length](pick));

@@ -4,6 +4,7 @@
  * one unit either side, wildcards hit and missed, other types), lists emptied, grown or shrunk,
  * anchors' keys set to match and not to match. Seeded, so a disagreement can be replayed.
  */
+import { seededRandom } from '../../base/random';
 import type { Obj } from '../../base/json';
 import { parseAnchor } from './pattern';
 
@@ -24,18 +25,6 @@ export function patternSites(pattern: unknown, path: string[] = [], out: Site[] 
   else if (pattern && typeof pattern === 'object')
     for (const [k, v] of Object.entries(pattern as Rec)) patternSites(v, [...path, parseAnchor(k)?.key ?? k], out);
   return out;
-}
-
-/** A small seeded PRNG (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const QTY = /^([+-]?[0-9.]+)([A-Za-z]*)$/;
@@ -147,7 +136,7 @@ function mutateOnce(r: Rec, sites: Site[], pick: () => number): void {
  * `patterns`, 1–3 changes each. Fewer come back when the pattern reads too little to vary.
  */
 export function mutants(seeds: readonly Obj[], patterns: readonly unknown[], count: number, seed = 1): Obj[] {
-  const pick = rng(seed);
+  const pick = seededRandom(seed);
   const sites = patterns.flatMap((p) => patternSites(p));
   const seen = new Set(seeds.map((s) => JSON.stringify(s)));
   const out: Obj[] = [];
