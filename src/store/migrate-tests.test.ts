@@ -19,6 +19,8 @@ import { nameOf } from '../base/json';
 import { importText, type WorkspaceDoc } from './documents';
 import { casesSaved, convertToNative, migrateOptions, migrationOf } from './migrate';
 import { fileReader, openFiles, runWorkspaceSourceTests } from './migrate-tests';
+import { serialize, restoreWorkspace, storageBackend } from './persist';
+import { currentWorkspaceFile, openWorkspaceFile } from './share';
 import { testInputs } from './test-inputs';
 import { workspace } from './workspace';
 
@@ -87,6 +89,35 @@ describe.runIf(hasWasm)('the open tests run on the conversion', () => {
     expect(r.problems[0]).toBe('kyverno-test.yaml: resource.yaml: file not given');
     const noPolicy = await run(open(VPOL, 'files', (p) => p.includes('.kyverno-test')));
     expect(noPolicy.problems[0]).toBe('kyverno-test.yaml: policies: disallow-latest-tag.yaml: file not given');
+  }, 60_000);
+
+  it('kept by autosave and in a workspace file: the tests find their files again', async () => {
+    const docs = open(VPOL, 'folder');
+    workspace.getState().replaceAll(docs);
+    const store = new Map<string, string>();
+    const storage = {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+      removeItem: (k: string) => void store.delete(k),
+    };
+    await storageBackend(storage).write(serialize({ docs, selectedId: null }));
+    const restored = (await restoreWorkspace(storageBackend(storage), storage)).saved!.docs;
+    expect((await run(restored)).counts).toEqual(['ValidatingPolicy/disallow-latest-tag: 8 passed, 0 failed, 0 differ']);
+    const file = currentWorkspaceFile('workspace');
+    expect(file.documents.map((d) => d.file)).toContain('disallow-latest-tag/.kyverno-test/resource.yaml');
+    workspace.getState().replaceAll([]);
+    openWorkspaceFile(file, 'workspace.json');
+    expect((await run(workspace.getState().docs)).counts).toEqual(['ValidatingPolicy/disallow-latest-tag: 8 passed, 0 failed, 0 differ']);
+  }, 60_000);
+
+  it('a gator case whose Pod the apiserver decodes with containers: null is decided differently, and said why', async () => {
+    const r = await run(open(['gatekeeper', 'library', 'pod-security-policy', 'read-only-root-filesystem'], 'folder'));
+    const differs = r.runs.flat().filter((c) => c.differs);
+    expect(differs.map((c) => c.name)).toEqual(['require-read-only-root-filesystem / disallowed-ephemeral']);
+    expect(differs[0]!.differs).toBe(
+      'the apiserver decodes the object with spec.containers: null (absent in the file, which `gator verify` reviews as written)',
+    );
+    expect(r.counts.some((c) => / 0 failed, 1 differ$/.test(c))).toBe(true);
   }, 60_000);
 
   it('a gator suite with its template, constraints and objects: counted per constraint; an edit runs them again', async () => {
