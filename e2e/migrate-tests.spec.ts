@@ -32,7 +32,7 @@ const row = (page: Page, source: string, rule?: string): Locator => {
 const status = (r: Locator) => r.locator('td:nth-child(1)');
 const tests = (r: Locator) => r.getByTestId('migration-tests');
 const notice = (page: Page, start: string) => page.locator('.notice').filter({ hasText: start });
-const sidebarItem = (page: Page, name: string) => page.getByRole('navigation', { name: 'Documents' }).getByRole('button', { name, exact: true });
+const sidebarItem = (page: Page, name: string) => page.getByRole('navigation', { name: 'Documents' }).getByRole('button', { name });
 
 async function migrationView(page: Page) {
   await page.locator('[data-view="migration"]').click();
@@ -154,4 +154,26 @@ test('source tests: a pattern ClusterPolicy with its .kyverno-test/ folder, each
   expect(zip.suggestedFilename()).toBe('native-admission.zip');
   const bytes = readFileSync((await zip.path())!);
   expect(bytes.includes(Buffer.from('native/validatingadmissionpolicy-cpol-disallow-default-namespace-validate-namespace.yaml'))).toBe(true);
+});
+
+test('source tests: a gator case the apiserver decides differently (a Pod with only ephemeral containers) is shown as such, with why', async ({ page }) => {
+  test.setTimeout(90_000);
+  await openApp(page);
+  await page.getByTestId('new-workspace').click();
+  await (await migrationView(page)).getByTestId('folder-input').setInputFiles(fixture('gatekeeper/library/pod-security-policy/read-only-root-filesystem'));
+  await expect(sidebarItem(page, 'Suite read-only-root-filesystem')).toBeVisible();
+  const view = await migrationView(page);
+  // the library's three samples reuse the constraint's name: three rows, the suite's first test on one of them
+  const rows = row(page, 'K8sPSPReadOnlyRootFilesystem/psp-readonlyrootfilesystem');
+  await expect(rows).toHaveCount(3);
+  const r = rows.filter({ hasText: 'decided differently' });
+  await expect(tests(r).locator('summary .tests-count')).toHaveText(['4 passed', '1 decided differently']);
+  await tests(r).locator('summary').click();
+  const differs = tests(r).locator('li[data-state="differs"]');
+  await expect(differs).toContainText('require-read-only-root-filesystem / disallowed-ephemeral');
+  await expect(differs).toContainText(
+    'The source tool decides otherwise: the apiserver decodes the object with spec.containers: null (absent in the file, which `gator verify` reviews as written).',
+  );
+  await expect(view.getByTestId('migration-test-problems')).toHaveCount(0);
+  expect(await serious(page)).toEqual([]);
 });
