@@ -14,6 +14,8 @@ import { runWorkspaceSourceTests, type WorkspaceSourceTests } from '../../store/
 
 /** Runs wait for the typing to pause. */
 const DEBOUNCE_MS = 250;
+/** One run at a time: a run waits for the one before it, and is dropped when an edit came meanwhile. */
+let previous: Promise<unknown> = Promise.resolve();
 
 /** The open tests' run on `conversion`, again whenever the documents, the conversion or the release change (undefined: none open, or not run yet). */
 export function useSourceTests(docs: readonly WorkspaceDoc[], conversion: Conversion, release: KubernetesVersion): WorkspaceSourceTests | undefined {
@@ -21,14 +23,18 @@ export function useSourceTests(docs: readonly WorkspaceDoc[], conversion: Conver
   useEffect(() => {
     let live = true;
     const timer = setTimeout(() => {
-      runWorkspaceSourceTests(docs, conversion, release).then(
-        (result) => live && setRun({ conversion, result }),
-        (e: unknown) =>
-          live &&
-          setRun({
-            conversion,
-            result: { tests: [], runs: [], problems: [`the tests did not run: ${e instanceof Error ? e.message : String(e)}`] },
-          }),
+      previous = previous.then(() =>
+        !live
+          ? undefined
+          : runWorkspaceSourceTests(docs, conversion, release).then(
+              (result) => live && setRun({ conversion, result }),
+              (e: unknown) =>
+                live &&
+                setRun({
+                  conversion,
+                  result: { tests: [], runs: [], problems: [`the tests did not run: ${e instanceof Error ? e.message : String(e)}`] },
+                }),
+            ),
       );
     }, DEBOUNCE_MS);
     return () => {
