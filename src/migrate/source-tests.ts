@@ -11,6 +11,10 @@ import { celAtRelease } from '../check/cases';
 import { runCases, type CaseResult, type CaseTarget, type PolicyTestCase } from '../policy/cases';
 import type { PolicyCel } from '../policy/expressions';
 import { admittedInput } from '../request/admitted';
+import { markAdmitted } from '../k8s/typed';
+import { setIn } from '../k8s/edit';
+import type { PathSegment } from '../base/path';
+import { formatPath } from '../base/path-format';
 import { parseDocuments } from '../yaml';
 import { importGatorSuite, resolvePath } from './gatekeeper/suite';
 import { importKyvernoTest, isKyvernoTest, joinPath } from './kyverno/kyverno-test';
@@ -184,28 +188,58 @@ const matches = (pattern: string, message: string): boolean => {
 
 const TOOL = { kyverno: '`kyverno test`', gator: '`gator verify`' } as const;
 
-/**
- * Why the source tool and the apiserver see a case's object differently, when they do: the
- * tools review the object as written, the apiserver decodes it first, and a list field without
- * omitempty in its Go type (a Pod's `spec.containers`) that the file leaves out becomes `null`,
- * which expressions guarded with has() then read. Undefined when the decoded object has no such field.
- */
-export async function decodeDifference(sc: SourceCase, release: KubernetesVersion): Promise<string | undefined> {
-  const input = sc.case.input;
-  const written = input.request.object;
-  if (!isObject(written)) return undefined;
-  const decoded = (await admittedInput(input, release)).request.object;
-  const nulls: string[] = [];
-  const walk = (w: unknown, d: unknown, path: string) => {
-    if (!isObject(w) || !isObject(d) || nulls.length > 4) return;
-    for (const [k, v] of Object.entries(d)) {
-      if (v === null && !(k in w)) nulls.push(`${path}${k}`);
-      else if (isObject(v)) walk(w[k], v, `${path}${k}.`);
-    }
+/** Runs one case; passed when its outcome and gator message patterns hold. */
+async function runOne(sc: SourceCase, c: PolicyTestCase, cel: PolicyCel, kubernetesVersion: KubernetesVersion): Promise<{ result: CaseResult; why: string[] }> {
+  const [r] = (await runCases(sc.target, [c], cel, { kubernetesVersion })).results;
+  // gator's `message` is a regular expression matched anywhere in a violation's message
+  const unmatched = sc.messagePatterns.filter((p) => !matches(p, r!.actual.message ?? ''));
+  return {
+    result: r!,
+    why: [...r!.failures, ...unmatched.map((p) => `message does not match ${JSON.stringify(p)}: ${JSON.stringify(r!.actual.message ?? '')}`)],
   };
-  walk(written, decoded, '');
-  if (!nulls.length) return undefined;
-  return `the apiserver decodes the object with ${nulls.map((n) => `${n}: null`).join(', ')} (absent in the file, which ${TOOL[sc.tool]} reviews as written)`;
+}
+
+/** The case with its request's object as given (marked decoded: the run takes it as it is). */
+const withObject = (c: PolicyTestCase, object: Obj): PolicyTestCase => ({
+  ...c,
+  input: { ...c.input, request: { ...c.input.request, object: markAdmitted(object) } },
+});
+
+/** Fields of `decoded` absent from `written`, each at the first level it is absent (a list's items by index). */
+function added(written: unknown, decoded: unknown, path: PathSegment[] = [], out: { path: PathSegment[]; value: unknown }[] = []) {
+  if (Array.isArray(decoded) && Array.isArray(written)) decoded.forEach((v, i) => i < written.length && added(written[i], v, [...path, i], out));
+  else if (isObject(decoded) && isObject(written))
+    for (const [k, v] of Object.entries(decoded)) {
+      if (!(k in written)) out.push({ path: [...path, k], value: v });
+      else added(written[k], v, [...path, k], out);
+    }
+  return out;
+}
+
+/** At most this many fields are tried one by one. */
+const MAX_TRIED = 40;
+
+/**
+ * Why the source tool and the apiserver decide a failing case differently, when they do: the
+ * tools review the object as written, the apiserver decodes it first (defaults, and a list field
+ * without omitempty in its Go type, a Pod's `spec.containers`, left out becomes `null`). Held by
+ * runs: the case passes with the object as written, and fails with it plus the fields named
+ * (each tried alone, added as the apiserver decodes it). Undefined when it fails as written too.
+ */
+export async function decodeDifference(sc: SourceCase, cel: PolicyCel, release: KubernetesVersion): Promise<string | undefined> {
+  const written = sc.case.input.request.object;
+  if (!isObject(written)) return undefined;
+  if ((await runOne(sc, withObject(sc.case, structuredClone(written)), cel, release)).why.length) return undefined;
+  const decoded = (await admittedInput(sc.case.input, release)).request.object;
+  const fields = added(written, decoded);
+  const culprits: typeof fields = [];
+  for (const f of fields.slice(0, MAX_TRIED)) {
+    const one = setIn(structuredClone(written), f.path, f.value) as Obj;
+    if ((await runOne(sc, withObject(sc.case, one), cel, release)).why.length) culprits.push(f);
+  }
+  const named = culprits.length ? culprits : fields.slice(0, 3);
+  const list = named.map((f) => `${formatPath(f.path)}: ${f.value === null ? 'null' : JSON.stringify(f.value)}`).join(', ');
+  return `the apiserver decodes the object with ${list}${culprits.length || fields.length <= 3 ? '' : ', …'} (absent in the file, which ${TOOL[sc.tool]} reviews as written)`;
 }
 
 /** One case run: passed, or why not, and whether the source tool sees its object otherwise (decodeDifference). */
@@ -228,13 +262,10 @@ export async function runSourceTestCases(
   for (const rule of cases.byRule) {
     const out: SourceCaseRun[] = [];
     for (const sc of rule) {
-      const [r] = (await runCases(sc.target, [sc.case], cel, { kubernetesVersion })).results;
-      // gator's `message` is a regular expression matched anywhere in a violation's message
-      const unmatched = sc.messagePatterns.filter((p) => !matches(p, r!.actual.message ?? ''));
-      const why = [...r!.failures, ...unmatched.map((p) => `message does not match ${JSON.stringify(p)}: ${JSON.stringify(r!.actual.message ?? '')}`)];
+      const { result, why } = await runOne(sc, sc.case, cel, kubernetesVersion);
       const pass = why.length === 0;
-      const differs = pass ? undefined : await decodeDifference(sc, kubernetesVersion);
-      out.push({ name: r!.name, pass, why: why.join('; '), ...(differs ? { differs } : {}), result: r! });
+      const differs = pass ? undefined : await decodeDifference(sc, cel, kubernetesVersion);
+      out.push({ name: result.name, pass, why: why.join('; '), ...(differs ? { differs } : {}), result });
     }
     runs.push(out);
   }

@@ -120,6 +120,15 @@ describe.runIf(hasWasm)('the open tests run on the conversion', () => {
     expect(r.counts.some((c) => / 0 failed, 1 differ$/.test(c))).toBe(true);
   }, 60_000);
 
+  it('a Kyverno case whose container the apiserver defaults (imagePullPolicy Always for a :latest image) is decided differently, the field found by runs', async () => {
+    const r = await run(open(['kyverno-pattern', 'other', 'imagepullpolicy-always'], 'folder'));
+    expect(r.counts).toEqual(['ClusterPolicy/imagepullpolicy-always: 2 passed, 0 failed, 2 differ']);
+    expect(r.runs.flat().flatMap((c) => (c.differs ? [`${c.name}: ${c.differs}`] : []))).toEqual([
+      'imagepullpolicy-always/imagepullpolicy-always: Deployment mydeploy1 fail: the apiserver decodes the object with spec.template.spec.containers[0].imagePullPolicy: "Always" (absent in the file, which `kyverno test` reviews as written)',
+      'imagepullpolicy-always/imagepullpolicy-always: Pod myapp-pod-2 fail: the apiserver decodes the object with spec.containers[0].imagePullPolicy: "Always" (absent in the file, which `kyverno test` reviews as written)',
+    ]);
+  }, 60_000);
+
   it('a gator suite with its template, constraints and objects: counted per constraint; an edit runs them again', async () => {
     const docs = open(GATOR, 'folder');
     const r = await run(docs);
