@@ -255,4 +255,12 @@ export const PINNED = [
   "object.spec.containers.all(c, c.image.startsWith('nginx'))",
   "object.spec.containers.all(c, c.image.startsWith('nginx')) && object.spec.containers.exists(c, c.name == 'side') && true && object.metadata.name != ''",
   "timestamp('2024-01-01T00:00:00Z').getHours('Mars/Olympus')",
+  // cel-go before v0.29 (Kubernetes before 1.37): `or`/`orValue` pass a value that is not an
+  // optional through; startsWith/endsWith cost the receiver; flatten(-1)'s cost wraps around;
+  // the global matches() costs 1.
+  'object.metadata.name.orValue(0)',
+  'object.spec.priority.or(optional.of(1))',
+  "object.spec.containers[1].image.endsWith('st')",
+  'request.userInfo.groups.flatten(-1)',
+  "matches(object.metadata.name, '^web-[0-9]+$')",
 ];
