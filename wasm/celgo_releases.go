@@ -54,6 +54,31 @@ func releaseTypeName(name string, minor uint) string {
 	return name
 }
 
+// withReleaseTypeNames words a compile error's types as the release's cel-go does (the
+// optional type's name in "found no matching overload … applied to 'string.(optional(int))'"),
+// in the messages only: the source lines quoted under them (" | …") are the expression's text.
+func withReleaseTypeNames(r *plugincel.CompilationResult, minor uint) {
+	o := celGoReleases[minor].optionalType
+	if o == "" || r.Error == nil || !strings.Contains(r.Error.Detail, "optional_type(") {
+		return
+	}
+	rename := func(s string) string { return strings.ReplaceAll(s, "optional_type(", o+"(") }
+	lines := strings.Split(r.Error.Detail, "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(l, " |") {
+			lines[i] = rename(l)
+		}
+	}
+	e := *r.Error
+	e.Detail = strings.Join(lines, "\n")
+	if ce, ok := e.Cause.(*apiservercel.CompilationError); ok && ce.Issues != nil {
+		for _, err := range ce.Issues.Errors() {
+			err.Message = rename(err.Message)
+		}
+	}
+	r.Error = &e
+}
+
 // releaseSyntaxError is the compile error a release's parser gives an expression this
 // binary's parser accepts (nil when there is none): backtick-escaped fields before 1.37.
 func releaseSyntaxError(expr string, minor uint, accessor plugincel.ExpressionAccessor) *plugincel.CompilationResult {

@@ -73,6 +73,7 @@ func compileIn(expr, ctxName string, o compileOptions, stage envStage) (*compile
 	} else {
 		c.result = statelessCompiler(es).CompileCELExpression(accessor, optionalDecls(spec, o), es.envType)
 	}
+	withReleaseTypeNames(&c.result, minor)
 	return c, nil
 }
 

@@ -81,6 +81,16 @@ var runtimeFixes = []runtimeFix{
 		source: "github.com/google/cel-go ext/strings.go indexOfOffset (v0.20.1: off >= len(runes) is an error; v0.22.0: -1)",
 	},
 	{
+		name: "string-last-index-short",
+		from: 34,
+		// cel-go ext/strings.go lastIndexOf: until v0.23 a string shorter than the substring
+		// is searched from len-1, so ''.lastIndexOf('l') is "index out of range: -1"; v0.26
+		// answers -1 first.
+		before: []cel.EnvOption{cel.Function("lastIndexOf", cel.MemberOverload("string_last_index_of_string",
+			[]*cel.Type{cel.StringType, cel.StringType}, cel.IntType, cel.BinaryBinding(lastIndexOfBefore134)))},
+		source: "github.com/google/cel-go ext/strings.go lastIndexOf (v0.23.2: no len(str) < len(substr) check; v0.26.0: return -1)",
+	},
+	{
 		name: "strict-cost-admission",
 		from: 32,
 		// The StrictCostEnforcementForVAP and StrictCostEnforcementForWebhooks gates (beta, off by

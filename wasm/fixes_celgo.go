@@ -268,3 +268,21 @@ func withoutEstimator(t *interpreter.CostTracker) error {
 	t.Estimator = nil
 	return nil
 }
+
+// lastIndexOfBefore134 is cel-go v0.23's lastIndexOf without an offset.
+func lastIndexOfBefore134(str, substr ref.Val) ref.Val {
+	s, ok1 := str.(types.String)
+	sub, ok2 := substr.(types.String)
+	if !ok1 || !ok2 {
+		return types.MaybeNoSuchOverloadErr(str)
+	}
+	runes := []rune(string(s))
+	if sub == "" {
+		return types.Int(len(runes))
+	}
+	i, err := indexOfOffsetBefore137(string(s), string(sub), len(runes)-1, true, false)
+	if err != nil {
+		return types.NewErrFromString(err.Error())
+	}
+	return types.Int(i)
+}

@@ -124,6 +124,9 @@ const FAMILIES: ((p: Pick) => string)[] = [
   // strings
   (p) =>
     `${p(STR)}.${p(['charAt(1)', 'charAt(100)', 'indexOf("l")', 'lastIndexOf("l")', 'indexOf("l", 3)', 'lowerAscii()', 'upperAscii()', 'trim()', 'reverse()', 'size()', 'split(",")', 'split(",", 2)', 'substring(1)', 'substring(2, 1)', 'substring(1, 3)', 'replace("l", "L")', 'replace("l", "L", 1)', 'startsWith("h")', 'endsWith("d")', 'contains("o")', 'matches("^h")'])}`,
+  (p) => `${p(STR)}.${p(['indexOf', 'lastIndexOf'])}(${p(["''", "'l'", "'lo'", "'ü'", "'web'"])}, ${p(['-1', '0', '2', '5', '100'])})`,
+  (p) => `${p(STR)}.${p(['startsWith', 'endsWith', 'contains'])}(${p(STR)})`,
+  (p) => `matches(${p(STR)}, ${p(REGEX)})`,
   (p) => `${p(LIST.slice(3, 4))}.join(${p(["''", "'-'"])})`,
   (p) => `strings.quote(${p(STR)})`,
   (p) =>
@@ -171,6 +174,8 @@ const FAMILIES: ((p: Pick) => string)[] = [
   (p) =>
     `${p(['optional.of(1)', 'optional.none()', "optional.ofNonZeroValue('')", 'optional.ofNonZeroValue([1])', 'object.?spec.?missing', 'object.?metadata.?name', "object.metadata.labels[?'app']", "object.metadata.labels[?'nope']", 'object.spec.containers[?5]'])}.${p(['hasValue()', 'value()', 'orValue(0)', 'or(optional.of(2))', 'or(optional.none()).hasValue()'])}`,
   (p) => `${p(FIELD)}.orValue(${p(['[]', '{}', "''", '0'])})`,
+  (p) => `${p(FIELD)}.or(${p(['optional.of(1)', 'optional.none()', 'object.?spec.?priority'])})${p(['', '.hasValue()', '.orValue(0)'])}`,
+  (p) => `${p(FIELD)}.${p(['orValue', 'or'])}(${p(['1 / 0', 'optional.of(1 / 0)'])})`,
   (p) => `${p(FIELD)}.hasValue()`,
   (p) => `{?'a': ${p(['optional.of(1)', 'optional.none()', 'object.?spec.?priority'])}, 'b': 2}`,
   (p) => `[?${p(['optional.of(1)', 'optional.none()'])}, 2]`,
