@@ -14,12 +14,12 @@ import { buildOracleAsync, ORACLE_BUILDS, runOracle, type OracleBuild } from '..
 import { generateExpressions, INPUTS, PINNED } from './expressions';
 
 const SEED = 20261202;
-const COUNT = 2400;
+const COUNT = 4000;
 
 /**
  * Disagreements still known per release and aspect (a ratchet: more fails the test; fewer is
  * progress, lower the number). 1.30 only, all at compile time, and the evaluations and costs
- * that follow: cel-go v0.17 has no format() validator (50), no first()/last() (4), its optional
+ * that follow: cel-go v0.17 has no format() validator (95), no first()/last() (9), its optional
  * type inference (4) and its comprehension size estimates (2); docs/versions.md says why the
  * engine keeps them.
  */
@@ -27,7 +27,7 @@ const KNOWN: Record<string, { compile: number; eval: number; cost: number }> = {
   '1.37': { compile: 0, eval: 0, cost: 0 },
   '1.36': { compile: 0, eval: 0, cost: 0 },
   '1.33': { compile: 0, eval: 0, cost: 0 },
-  '1.30': { compile: 60, eval: 58, cost: 57 },
+  '1.30': { compile: 110, eval: 108, cost: 106 },
 };
 
 /** Differences fixed in the engine: these agree at every release, whatever the counts. */
