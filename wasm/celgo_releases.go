@@ -30,10 +30,13 @@ const (
 type celGoRelease struct {
 	celGo     string // the cel-go version of the release's k8s.io/apiserver (go.mod)
 	backticks backtickSyntax
+	// optionalType: the optional type's name (common/types/optional.go OptionalType), as a
+	// result's type says it: "optional" until v0.17, "optional_type" from v0.20.
+	optionalType string
 }
 
 var celGoReleases = map[uint]celGoRelease{
-	30: {celGo: "v0.17.8", backticks: backticksUnknown},
+	30: {celGo: "v0.17.8", backticks: backticksUnknown, optionalType: "optional"},
 	31: {celGo: "v0.20.1", backticks: backticksUnknown},
 	32: {celGo: "v0.22.0", backticks: backticksUnknown},
 	33: {celGo: "v0.23.2", backticks: backticksUnsupported},
@@ -41,6 +44,39 @@ var celGoReleases = map[uint]celGoRelease{
 	35: {celGo: "v0.26.0", backticks: backticksUnsupported},
 	36: {celGo: "v0.26.0", backticks: backticksUnsupported},
 	37: {celGo: "v0.29.2", backticks: backticksSupported},
+}
+
+// releaseTypeName is a result's type name as the release's cel-go names it.
+func releaseTypeName(name string, minor uint) string {
+	if o := celGoReleases[minor].optionalType; o != "" && name == "optional_type" {
+		return o
+	}
+	return name
+}
+
+// withReleaseTypeNames words a compile error's types as the release's cel-go does (the
+// optional type's name in "found no matching overload … applied to 'string.(optional(int))'"),
+// in the messages only: the source lines quoted under them (" | …") are the expression's text.
+func withReleaseTypeNames(r *plugincel.CompilationResult, minor uint) {
+	o := celGoReleases[minor].optionalType
+	if o == "" || r.Error == nil || !strings.Contains(r.Error.Detail, "optional_type(") {
+		return
+	}
+	rename := func(s string) string { return strings.ReplaceAll(s, "optional_type(", o+"(") }
+	lines := strings.Split(r.Error.Detail, "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(l, " |") {
+			lines[i] = rename(l)
+		}
+	}
+	e := *r.Error
+	e.Detail = strings.Join(lines, "\n")
+	if ce, ok := e.Cause.(*apiservercel.CompilationError); ok && ce.Issues != nil {
+		for _, err := range ce.Issues.Errors() {
+			err.Message = rename(err.Message)
+		}
+	}
+	r.Error = &e
 }
 
 // releaseSyntaxError is the compile error a release's parser gives an expression this

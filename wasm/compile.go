@@ -6,7 +6,6 @@ import (
 
 	plugincel "k8s.io/apiserver/pkg/admission/plugin/cel"
 	apiservercel "k8s.io/apiserver/pkg/cel"
-	"k8s.io/apiserver/pkg/cel/library"
 )
 
 type compiled struct {
@@ -15,6 +14,7 @@ type compiled struct {
 	policy *policyCompiler // nil for webhooks
 	opts   compileOptions
 	tracer *tracer // trace.go, built on the first traced evaluation
+	minor  uint    // the target release
 }
 
 // Programs for evaluation are cached (the same expression is evaluated against many inputs).
@@ -57,7 +57,7 @@ func compileIn(expr, ctxName string, o compileOptions, stage envStage) (*compile
 		return nil, err
 	}
 	es := envSetFor(minor, stage)
-	c := &compiled{spec: spec, opts: o}
+	c := &compiled{spec: spec, opts: o, minor: minor}
 	accessor := spec.accessor(expr)
 	if r := releaseSyntaxError(expr, minor, accessor); r != nil {
 		c.result = *r
@@ -73,6 +73,7 @@ func compileIn(expr, ctxName string, o compileOptions, stage envStage) (*compile
 	} else {
 		c.result = statelessCompiler(es).CompileCELExpression(accessor, optionalDecls(spec, o), es.envType)
 	}
+	withReleaseTypeNames(&c.result, minor)
 	return c, nil
 }
 
@@ -153,7 +154,7 @@ func Compile(expr, ctxName, optsJSON string) compileResult {
 	}
 	if env, _, err := envFor(ctxName, o); err == nil {
 		if ast, iss := env.Compile(expr); iss == nil || iss.Err() == nil {
-			if est, err := env.EstimateCost(ast, &library.CostEstimator{SizeEstimator: &sizeEstimator{}}); err == nil {
+			if est, err := env.EstimateCost(ast, staticCostEstimator(c.minor)); err == nil {
 				res.Cost = &costRange{Min: est.Min, Max: est.Max}
 			}
 		}

@@ -160,7 +160,7 @@ func resultOf(c *compiled, ctxName string, evalRes plugincel.EvaluationResult, c
 			}
 		}
 	}
-	res := evalResult{OK: true, Value: valToJSON(v), Type: typeName(v), Display: display(v), Cost: &cost}
+	res := evalResult{OK: true, Value: valToJSON(v), Type: releaseTypeName(typeName(v), c.minor), Display: display(v), Cost: &cost}
 	if c.result.OutputType != nil {
 		res.StaticType = c.result.OutputType.String()
 	}

@@ -2,8 +2,10 @@ package main
 
 import (
 	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/overloads"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/interpreter"
 	"k8s.io/apimachinery/pkg/api/resource"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 )
@@ -14,14 +16,18 @@ import (
 // behaviour. For a target before `from`, the engine redefines the named overloads with
 // the older release's implementation (cel-go replaces an overload's binding when it is
 // declared again with the same id and signature: common/decls FunctionDecl.AddOverload).
-// The type checker is unchanged; only evaluation differs.
+// What changed in cel-go's interpreter itself (a runtime cost, the optional library's `or`)
+// goes back through program options (fixes_celgo.go): a cost tracker per overload, which cel-go
+// consults before any estimator, or a decorator of the planned program. The type checker is
+// unchanged; only evaluation differs.
 
 type runtimeFix struct {
-	name   string
-	since  uint // the library's IntroducedVersion minor (0: always there): not declared before it
-	from   uint // the first minor release with the fix
-	before []cel.EnvOption
-	source string
+	name    string
+	since   uint // the library's IntroducedVersion minor (0: always there): not declared before it
+	from    uint // the first minor release with the fix
+	before  []cel.EnvOption
+	program []cel.ProgramOption
+	source  string
 }
 
 var runtimeFixes = []runtimeFix{
@@ -56,6 +62,86 @@ var runtimeFixes = []runtimeFix{
 			),
 		},
 		source: "github.com/google/cel-go ext/lists.go genRange (v0.26.0: no size check; v0.29.2: non-negative, at most maxRangeSize)",
+	},
+	{
+		name: "string-index-offset",
+		from: 37,
+		// cel-go ext/strings.go indexOfOffset/lastIndexOfOffset: until v0.28 an empty substring
+		// is found at the offset as given (negative or past the end); v0.29 checks the offset
+		// first and clamps it to the string's end.
+		before: stringIndexOverloads(false),
+		source: "github.com/google/cel-go ext/strings.go indexOfOffset (v0.26.0: if substr == \"\" { return offset }; v0.29.2: off < 0 is an error, clamped to len)",
+	},
+	{
+		name: "string-index-offset-past-end",
+		from: 32,
+		// cel-go v0.17–v0.20: an offset at or past the end is "index out of range: N"; v0.22
+		// -1. Declared after string-index-offset, so that this older binding is the one kept.
+		before: stringIndexOverloads(true),
+		source: "github.com/google/cel-go ext/strings.go indexOfOffset (v0.20.1: off >= len(runes) is an error; v0.22.0: -1)",
+	},
+	{
+		name: "string-last-index-short",
+		from: 34,
+		// cel-go ext/strings.go lastIndexOf: until v0.23 a string shorter than the substring
+		// is searched from len-1, so ''.lastIndexOf('l') is "index out of range: -1"; v0.26
+		// answers -1 first.
+		before: []cel.EnvOption{cel.Function("lastIndexOf", cel.MemberOverload("string_last_index_of_string",
+			[]*cel.Type{cel.StringType, cel.StringType}, cel.IntType, cel.BinaryBinding(lastIndexOfBefore134)))},
+		source: "github.com/google/cel-go ext/strings.go lastIndexOf (v0.23.2: no len(str) < len(substr) check; v0.26.0: return -1)",
+	},
+	{
+		name: "strict-cost-admission",
+		from: 32,
+		// The StrictCostEnforcementForVAP and StrictCostEnforcementForWebhooks gates (beta, off by
+		// default in 1.30 and 1.31; GA from 1.32): off, the admission plugins evaluate in
+		// MustBaseEnvSet(…, false), without environment.StrictCostOpt, so library functions
+		// (authorizer checks, ip, cidr, url, regex, lists…) cost what cel-go charges a call it
+		// has no estimator for. Every context of the engine is an admission one (policies and
+		// webhooks' matchConditions). plugincel's createEnvForOpts adds StrictCostOpt again after
+		// any extension, so the estimator is taken out of each cost tracker instead.
+		program: []cel.ProgramOption{cel.CostTrackerOptions(withoutEstimator)},
+		source:  "k8s.io/apiserver v0.30 pkg/admission/plugin/policy/validating/plugin.go compositionEnvTemplateWithoutStrictCost; webhook/generic/webhook.go",
+	},
+	{
+		name: "optional-or-non-optional",
+		from: 37,
+		// cel-go cel/library.go evalOptionalOr/evalOptionalOrValue: until v0.28 a left side that
+		// is not an optional (a dyn field, object.spec.x.orValue(0)) is the result as it is;
+		// v0.29 "no such overload". Kyverno's policy library leans on the older behaviour.
+		program: []cel.ProgramOption{cel.CustomDecoratorV2(decorateOptionalOrBefore137)},
+		source:  "github.com/google/cel-go cel/library.go evalOptionalOrValue.Eval (v0.26.0: return optLHS; v0.29.2: NoSuchOverloadErr)",
+	},
+	{
+		name: "string-prefix-cost",
+		from: 37,
+		// cel-go interpreter/runtimecost.go costCall: until v0.28 startsWith/endsWith cost the
+		// receiver's traversal, ceil(size(s)*0.1); v0.29 the argument's (the prefix or suffix).
+		program: []cel.ProgramOption{cel.CostTrackerOptions(
+			interpreter.OverloadCostTracker(overloads.StartsWithString, traversalOfReceiver),
+			interpreter.OverloadCostTracker(overloads.EndsWithString, traversalOfReceiver),
+		)},
+		source: "github.com/google/cel-go interpreter/runtimecost.go costCall (v0.26.0: actualSize(args[0]); v0.29.2: actualSize(args[1]))",
+	},
+	{
+		name: "matches-function-cost",
+		from: 37,
+		// cel-go interpreter/runtimecost.go costCall: until v0.28 only the member matches
+		// (matches_string) has the regular-expression cost; the global matches(s, re) the
+		// default call cost, 1. v0.29 both.
+		program: []cel.ProgramOption{cel.CostTrackerOptions(interpreter.OverloadCostTracker(overloads.Matches, callCostOnly))},
+		source:  "github.com/google/cel-go interpreter/runtimecost.go costCall (v0.26.0: case overloads.MatchesString; v0.29.2: case overloads.Matches, overloads.MatchesString)",
+	},
+	{
+		name:  "flatten-negative-depth-cost",
+		since: 34, // ext.Lists(ext.ListsVersion(3)): the version with cost trackers
+		from:  37,
+		// cel-go ext/lists.go trackAllocatingListCall: until v0.28 a negative depth multiplies the
+		// size, and the negative product wraps around as a uint64; v0.29 counts it as depth 1.
+		program: []cel.ProgramOption{cel.CostTrackerOptions(
+			interpreter.OverloadCostTracker("list_flatten_int", trackListFlattenBefore137),
+		)},
+		source: "github.com/google/cel-go ext/lists.go trackAllocatingListCall (v0.26.0: uint64(float64(size)*costFactor); v0.29.2: a negative factor is 1)",
 	},
 }
 

@@ -113,7 +113,7 @@ func withOlderBehaviour(ref *envSetRef, minor uint) *envSetRef {
 		if minor < f.from && minor >= f.since {
 			// IntroducedVersion keeps a library's redefinition out of an env set that lacks the
 			// library (the write-time env of its first release, compatibility one release before).
-			opts = append(opts, environment.VersionedOptions{IntroducedVersion: version.MajorMinor(1, f.since), EnvOptions: f.before})
+			opts = append(opts, environment.VersionedOptions{IntroducedVersion: version.MajorMinor(1, f.since), EnvOptions: f.before, ProgramOptions: f.program})
 			key += " -" + f.name
 		}
 	}

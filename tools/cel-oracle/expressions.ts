@@ -124,6 +124,9 @@ const FAMILIES: ((p: Pick) => string)[] = [
   // strings
   (p) =>
     `${p(STR)}.${p(['charAt(1)', 'charAt(100)', 'indexOf("l")', 'lastIndexOf("l")', 'indexOf("l", 3)', 'lowerAscii()', 'upperAscii()', 'trim()', 'reverse()', 'size()', 'split(",")', 'split(",", 2)', 'substring(1)', 'substring(2, 1)', 'substring(1, 3)', 'replace("l", "L")', 'replace("l", "L", 1)', 'startsWith("h")', 'endsWith("d")', 'contains("o")', 'matches("^h")'])}`,
+  (p) => `${p(STR)}.${p(['indexOf', 'lastIndexOf'])}(${p(["''", "'l'", "'lo'", "'ü'", "'web'"])}, ${p(['-1', '0', '2', '5', '100'])})`,
+  (p) => `${p(STR)}.${p(['startsWith', 'endsWith', 'contains'])}(${p(STR)})`,
+  (p) => `matches(${p(STR)}, ${p(REGEX)})`,
   (p) => `${p(LIST.slice(3, 4))}.join(${p(["''", "'-'"])})`,
   (p) => `strings.quote(${p(STR)})`,
   (p) =>
@@ -171,6 +174,8 @@ const FAMILIES: ((p: Pick) => string)[] = [
   (p) =>
     `${p(['optional.of(1)', 'optional.none()', "optional.ofNonZeroValue('')", 'optional.ofNonZeroValue([1])', 'object.?spec.?missing', 'object.?metadata.?name', "object.metadata.labels[?'app']", "object.metadata.labels[?'nope']", 'object.spec.containers[?5]'])}.${p(['hasValue()', 'value()', 'orValue(0)', 'or(optional.of(2))', 'or(optional.none()).hasValue()'])}`,
   (p) => `${p(FIELD)}.orValue(${p(['[]', '{}', "''", '0'])})`,
+  (p) => `${p(FIELD)}.or(${p(['optional.of(1)', 'optional.none()', 'object.?spec.?priority'])})${p(['', '.hasValue()', '.orValue(0)'])}`,
+  (p) => `${p(FIELD)}.${p(['orValue', 'or'])}(${p(['1 / 0', 'optional.of(1 / 0)'])})`,
   (p) => `${p(FIELD)}.hasValue()`,
   (p) => `{?'a': ${p(['optional.of(1)', 'optional.none()', 'object.?spec.?priority'])}, 'b': 2}`,
   (p) => `[?${p(['optional.of(1)', 'optional.none()'])}, 2]`,
@@ -255,4 +260,12 @@ export const PINNED = [
   "object.spec.containers.all(c, c.image.startsWith('nginx'))",
   "object.spec.containers.all(c, c.image.startsWith('nginx')) && object.spec.containers.exists(c, c.name == 'side') && true && object.metadata.name != ''",
   "timestamp('2024-01-01T00:00:00Z').getHours('Mars/Olympus')",
+  // cel-go before v0.29 (Kubernetes before 1.37): `or`/`orValue` pass a value that is not an
+  // optional through; startsWith/endsWith cost the receiver; flatten(-1)'s cost wraps around;
+  // the global matches() costs 1.
+  'object.metadata.name.orValue(0)',
+  'object.spec.priority.or(optional.of(1))',
+  "object.spec.containers[1].image.endsWith('st')",
+  'request.userInfo.groups.flatten(-1)',
+  "matches(object.metadata.name, '^web-[0-9]+$')",
 ];
