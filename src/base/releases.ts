@@ -32,6 +32,12 @@ export interface ReleaseRow {
   celCompatibility: `1.${number}`;
   /** CEL libraries introduced in this release (environment/base.go IntroducedVersion): evaluated in stored expressions from it, accepted in new ones from the next release. */
   celLibraries: readonly string[];
+  /**
+   * CEL behaviour that follows the release's cel-go, not a library version (the engine reproduces it per
+   * release: wasm/fixes.go). `plainOrValue`: `x.orValue(y)` / `x.or(y)` on an x that is not optional gives x
+   * (cel-go up to v0.28, releases before 1.37) or fails with "no such overload" (cel-go v0.29, 1.37).
+   */
+  cel: { plainOrValue: 'value' | 'error' };
   /** admissionregistration.k8s.io: which kinds each apiVersion has and how (pkg/registry/admissionregistration/rest/storage_apiserver.go, pkg/controlplane/instance.go). */
   served: Readonly<Partial<Record<AdmissionApiVersion, Readonly<Partial<Record<AdmissionKind, Serving>>>>>>;
   /** Defaults of the feature gates that change what the Workbench models (pkg/features/kube_features.go, k8s.io/apiserver pkg/features). Absent: the gate does not exist in that release. */
@@ -78,6 +84,7 @@ const WEBHOOKS = { ValidatingWebhookConfiguration: 'served', MutatingWebhookConf
 const VAP = (s: Serving) => ({ ValidatingAdmissionPolicy: s, ValidatingAdmissionPolicyBinding: s });
 const MAP = (s: Serving) => ({ MutatingAdmissionPolicy: s, MutatingAdmissionPolicyBinding: s });
 
+const CEL_BEFORE_137 = { plainOrValue: 'value' } as const;
 const CHAIN_BEFORE_137 = { webhookExcludedResources: [], policyExcludedResources: REVIEW_RESOURCES, auditValidationFailures: 'first' } as const;
 const VALIDATION_BEFORE_136 = { staticSuffix: 'none', warnExcludedWebhookRules: false, dedupeErrors: false } as const;
 
@@ -87,6 +94,7 @@ export const RELEASES = [
     version: '1.30',
     celCompatibility: '1.29',
     celLibraries: ['IP and CIDR'],
+    cel: CEL_BEFORE_137,
     served: { v1: { ...WEBHOOKS, ...VAP('served') }, v1beta1: VAP('opt-in'), v1alpha1: VAP('opt-in') },
     gates: {},
     chain: CHAIN_BEFORE_137,
@@ -96,6 +104,7 @@ export const RELEASES = [
     version: '1.31',
     celCompatibility: '1.30',
     celLibraries: ['format', 'authorizer selectors'],
+    cel: CEL_BEFORE_137,
     served: { v1: { ...WEBHOOKS, ...VAP('served') }, v1beta1: VAP('opt-in'), v1alpha1: VAP('opt-in') },
     gates: { AuthorizeWithSelectors: false },
     chain: CHAIN_BEFORE_137,
@@ -105,6 +114,7 @@ export const RELEASES = [
     version: '1.32',
     celCompatibility: '1.31',
     celLibraries: ['two-variable comprehensions'],
+    cel: CEL_BEFORE_137,
     served: { v1: { ...WEBHOOKS, ...VAP('served') }, v1beta1: VAP('opt-in'), v1alpha1: { ...VAP('opt-in'), ...MAP('opt-in') } },
     gates: { AuthorizeWithSelectors: true, MutatingAdmissionPolicy: false },
     chain: CHAIN_BEFORE_137,
@@ -114,6 +124,7 @@ export const RELEASES = [
     version: '1.33',
     celCompatibility: '1.32',
     celLibraries: ['semver'],
+    cel: CEL_BEFORE_137,
     served: { v1: { ...WEBHOOKS, ...VAP('served') }, v1beta1: VAP('opt-in'), v1alpha1: MAP('opt-in') },
     gates: { AuthorizeWithSelectors: true, MutatingAdmissionPolicy: false },
     chain: CHAIN_BEFORE_137,
@@ -123,6 +134,7 @@ export const RELEASES = [
     version: '1.34',
     celCompatibility: '1.33',
     celLibraries: ['cel-go lists v3 (lists.range, sortBy, first, last)'],
+    cel: CEL_BEFORE_137,
     served: { v1: { ...WEBHOOKS, ...VAP('served') }, v1beta1: { ...VAP('opt-in'), ...MAP('opt-in') }, v1alpha1: MAP('opt-in') },
     gates: { AuthorizeWithSelectors: true, MutatingAdmissionPolicy: false },
     chain: CHAIN_BEFORE_137,
@@ -132,6 +144,7 @@ export const RELEASES = [
     version: '1.35',
     celCompatibility: '1.34',
     celLibraries: [],
+    cel: CEL_BEFORE_137,
     served: { v1: { ...WEBHOOKS, ...VAP('served') }, v1beta1: { ...VAP('opt-in'), ...MAP('opt-in') }, v1alpha1: MAP('opt-in') },
     gates: { AuthorizeWithSelectors: true, MutatingAdmissionPolicy: false },
     chain: CHAIN_BEFORE_137,
@@ -141,6 +154,7 @@ export const RELEASES = [
     version: '1.36',
     celCompatibility: '1.35',
     celLibraries: [],
+    cel: CEL_BEFORE_137,
     served: { v1: { ...WEBHOOKS, ...VAP('served'), ...MAP('served') }, v1beta1: { ...VAP('opt-in'), ...MAP('opt-in') }, v1alpha1: MAP('opt-in') },
     gates: { AuthorizeWithSelectors: true, MutatingAdmissionPolicy: true, ManifestBasedAdmissionControlConfig: false },
     chain: CHAIN_BEFORE_137,
@@ -150,6 +164,7 @@ export const RELEASES = [
     version: '1.37',
     celCompatibility: '1.36',
     celLibraries: ['Kubernetes lists v1 (includes())'],
+    cel: { plainOrValue: 'error' },
     served: { v1: { ...WEBHOOKS, ...VAP('served'), ...MAP('served') }, v1beta1: { ...VAP('opt-in'), ...MAP('opt-in') }, v1alpha1: MAP('opt-in') },
     gates: { MutatingAdmissionPolicy: true, ManifestBasedAdmissionControlConfig: true, ExcludeAdmissionWebhookVirtualResources: true },
     chain: { webhookExcludedResources: REVIEW_RESOURCES, policyExcludedResources: REVIEW_RESOURCES, auditValidationFailures: 'all' },

@@ -9,6 +9,7 @@
  * policy gets its own pair; Kyverno's engine decides each rule on its own too.
  */
 import { isObject, list, obj, objList, str, type Obj } from '../../base/json';
+import { DEFAULT_KUBERNETES_VERSION, isKubernetesVersion, type KubernetesVersion, releaseOf } from '../../base/releases';
 import { kyvernoOnlyReason, nonOptionalOrValue, type SourceExpression } from './libraries';
 import { translateMatch } from './match';
 import { inNamespace, ref, validatingBinding, validatingPolicy } from './objects';
@@ -32,12 +33,19 @@ export function celRuleExpressions(rule: Obj, index: number): SourceExpression[]
   return out;
 }
 
-/** Kyverno's CEL gives x for `x.orValue(y)` on a non-optional x; the apiserver's fails. */
-export function orValueDifference(expressions: readonly SourceExpression[]): string | undefined {
+/**
+ * Kyverno's CEL gives x for `x.orValue(y)` on a non-optional x; so does the apiserver of a release whose
+ * cel-go does (the release table's `cel.plainOrValue`), and from cel-go v0.29 (1.37) it fails.
+ */
+export function orValueDifference(expressions: readonly SourceExpression[], version: KubernetesVersion): string | undefined {
+  if (releaseOf(version).cel.plainOrValue === 'value') return undefined;
   const found = expressions.flatMap((e) => nonOptionalOrValue(e.expression).map((r) => `${e.path}: ${r}.orValue(…)`));
   if (found.length)
-    return `orValue on a value that is not optional (${found.join('; ')}): Kyverno's CEL returns the value, the apiserver's fails with "no such overload"`;
+    return `orValue on a value that is not optional (${found.join('; ')}): Kyverno's CEL returns the value, the ${version} apiserver's fails with "no such overload" (up to 1.36 it returns the value too)`;
 }
+
+/** The release conversions are for (the default when none or an unknown one is given). */
+export const targetVersion = (v: unknown): KubernetesVersion => (isKubernetesVersion(v) ? v : DEFAULT_KUBERNETES_VERSION);
 
 /** The binding's validationActions from the rule's or the policy's failure action. */
 export function validationActions(policy: Obj, rule: Obj): string[] {
@@ -96,7 +104,7 @@ export function convertCelRule(ctx: RuleContext): RuleConversion {
     differences.push("spec.webhookConfiguration.matchConditions (Kyverno's webhook) are not converted");
   if (cel.paramKind && !cel.paramRef) differences.push('paramKind without paramRef: the binding has no paramRef');
 
-  const orValue = orValueDifference(celRuleExpressions(rule, index));
+  const orValue = orValueDifference(celRuleExpressions(rule, index), targetVersion(ctx.options.kubernetesVersion));
   if (orValue) differences.push(orValue);
 
   const autogen = legacyAutogen(ctx, vap, binding);

@@ -4,10 +4,11 @@
  * a legacy ClusterPolicy/Policy (kyverno.io/v1) through RULE_CONVERTERS.
  */
 import { isObject, obj, objList, str, type Obj } from '../../base/json';
-import { DEFAULT_KUBERNETES_VERSION, isKubernetesVersion, minorOf, type KubernetesVersion } from '../../base/releases';
+import { minorOf, type KubernetesVersion } from '../../base/releases';
 import { BUILTIN_RESOURCES, servedIn } from '../../k8s/resources';
 import { customResources } from '../../admission/discovery';
 import type { Conversion, ConvertOptions, Converter, RuleResult } from '../types';
+import { targetVersion } from './cel-rule';
 import { ref } from './objects';
 import { convertMutatingPolicy, convertValidatingPolicy, MUTATING_KINDS, VALIDATING_KINDS } from './policies';
 import { RULE_CONVERTERS, ruleType, type RuleContext } from './rules';
@@ -60,7 +61,7 @@ export const kyvernoConverter: Converter = {
   name: 'Kyverno',
   owns: isKyvernoPolicy,
   convert(objects, options): Conversion {
-    const version = isKubernetesVersion(options.kubernetesVersion) ? options.kubernetesVersion : DEFAULT_KUBERNETES_VERSION;
+    const version = targetVersion(options.kubernetesVersion);
     const discovery = served(objects, version);
     const out: Conversion = { objects: [], rules: [] };
     for (const o of objects) {
@@ -71,7 +72,7 @@ export const kyvernoConverter: Converter = {
         out.objects.push(...r.objects);
         out.rules.push(...r.rules);
       } else {
-        const r = VALIDATING_KINDS.includes(kind) ? convertValidatingPolicy(o) : convertMutatingPolicy(o, version);
+        const r = VALIDATING_KINDS.includes(kind) ? convertValidatingPolicy(o, version) : convertMutatingPolicy(o, version);
         out.objects.push(...r.objects);
         out.rules.push(r.rule);
       }

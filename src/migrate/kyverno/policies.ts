@@ -56,7 +56,7 @@ function namespacedDifference(policy: Obj): string | undefined {
     return `Kyverno generates no admission policy for a ${String(policy.kind)}; the binding is limited to namespace '${ns}' (cluster-scoped resources are not limited by it)`;
 }
 
-export function convertValidatingPolicy(policy: Obj): { objects: Obj[]; rule: RuleResult } {
+export function convertValidatingPolicy(policy: Obj, version: KubernetesVersion): { objects: Obj[]; rule: RuleResult } {
   const spec = obj(policy.spec);
   const src = source(policy);
   const unsupported = (reason: string) => ({ objects: [], rule: { source: src, status: 'unsupported' as const, reason, produced: [] } });
@@ -89,7 +89,7 @@ export function convertValidatingPolicy(policy: Obj): { objects: Obj[]; rule: Ru
   const differences: string[] = [];
   const nsd = namespacedDifference(policy);
   if (nsd) differences.push(nsd);
-  const orValue = orValueDifference(specExpressions(spec));
+  const orValue = orValueDifference(specExpressions(spec), version);
   if (orValue) differences.push(orValue);
   if (str(spec.failurePolicy) === 'Ignore')
     differences.push("failurePolicy Ignore: Kyverno's generator does not carry it over (the admission policy fails closed)");
@@ -147,7 +147,7 @@ export function convertMutatingPolicy(policy: Obj, version: KubernetesVersion): 
   const objects = [map, mutatingBinding(apiVersion, name, policy.kind === 'NamespacedMutatingPolicy' && ns ? inNamespace(ns) : {})];
 
   const differences: string[] = ["not held to Kyverno's MutatingPolicy engine: the Kyverno oracle decides validating policies only"];
-  const orValue = orValueDifference(specExpressions(spec));
+  const orValue = orValueDifference(specExpressions(spec), version);
   if (orValue) differences.push(orValue);
   const nsd = namespacedDifference(policy);
   if (nsd) differences.push(nsd);
