@@ -208,7 +208,8 @@ export async function runConvert(argv: readonly string[], io: ConvertIO): Promis
   if (!written) return 2;
   const fails =
     unread.length > 0 ||
-    run.tests.some((t) => t && t.failed.length > 0) ||
+    // a case the source tool decides otherwise is a difference the user must see: it fails the run too
+    run.tests.some((t) => t && (t.failed.length > 0 || (t.differs?.length ?? 0) > 0)) ||
     conversion.rules.some((r) => r.status === 'unsupported' || (args.failOn === 'different' && r.status === 'different'));
   return fails ? 1 : 0;
 }

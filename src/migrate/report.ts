@@ -21,13 +21,21 @@ export interface Unread {
   origin?: string;
 }
 
-/** The source project's own tests run on one rule's converted objects: the cases passed, and each failed one with why. */
+/**
+ * The source project's own tests run on one rule's converted objects: the cases passed, each failed
+ * one with why, and apart those the source tool and the apiserver decide differently (`differs`
+ * says why: src/migrate/source-tests.ts decodeDifference).
+ */
 export interface RuleTests {
   passed: number;
   failed: { name: string; why: string }[];
+  differs?: { name: string; why: string; differs: string }[];
 }
 
-const testsLine = (t: RuleTests): string => `tests: ${t.passed} passed, ${t.failed.length} failed`;
+const differing = (t: RuleTests): number => t.differs?.length ?? 0;
+
+const testsLine = (t: RuleTests): string =>
+  `tests: ${t.passed} passed, ${t.failed.length} failed${differing(t) ? `, ${differing(t)} decided differently by the source tool` : ''}`;
 
 export const countByStatus = (rules: readonly RuleResult[]): Record<RuleStatus, number> => {
   const out: Record<RuleStatus, number> = { exact: 0, different: 0, unsupported: 0 };
@@ -51,6 +59,7 @@ export function conversionText(conversion: Conversion, unread: readonly Unread[]
     if (t) {
       lines.push(`${''.padEnd(15)}   ${testsLine(t)}`);
       for (const f of t.failed) lines.push(`${''.padEnd(15)}     FAIL ${f.name}: ${f.why.replace(/\s*\n\s*/g, ' ')}`);
+      for (const f of t.differs ?? []) lines.push(`${''.padEnd(15)}     DIFFERS ${f.name}: ${f.differs}; ${f.why.replace(/\s*\n\s*/g, ' ')}`);
     }
   }
   for (const u of unread)
@@ -68,7 +77,8 @@ const testsTotal = (tests: readonly (RuleTests | undefined)[]): string => {
   if (!run.length) return '';
   const passed = run.reduce((n, t) => n + t.passed, 0);
   const failed = run.reduce((n, t) => n + t.failed.length, 0);
-  return `; imported tests: ${passed} passed, ${failed} failed`;
+  const differs = run.reduce((n, t) => n + differing(t), 0);
+  return `; imported tests: ${passed} passed, ${failed} failed${differs ? `, ${differs} decided differently by the source tool` : ''}`;
 };
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -92,7 +102,7 @@ export function conversionMarkdown(conversion: Conversion, unread: readonly Unre
       const testCell = !tested
         ? ''
         : t
-          ? ` ${t.passed} passed, ${t.failed.length} failed${t.failed.map((f) => `<br>FAIL ${cell(f.name)}: ${cell(f.why)}`).join('')} |`
+          ? ` ${testsLine(t).slice('tests: '.length)}${t.failed.map((f) => `<br>FAIL ${cell(f.name)}: ${cell(f.why)}`).join('')}${(t.differs ?? []).map((f) => `<br>DIFFERS ${cell(f.name)}: ${cell(f.differs)}`).join('')} |`
           : ' |';
       out.push(
         `| ${STATUS_LABEL[r.status]} | ${cell(sourceRef(r))} | ${cell(r.source.rule)} | ${cell(r.reason ?? '')} | ${r.produced.map((p) => `\`${cell(p)}\``).join('<br>')} |${testCell}`,

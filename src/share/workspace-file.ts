@@ -19,6 +19,8 @@ export const WORKSPACE_VERSION = 2;
 export interface WorkspaceFileDocument {
   name?: string;
   text: string;
+  /** The file it was opened from, by its path in the folder opened (a source test names its files by such paths). */
+  file?: string;
   /** What stood before it in its file (since version 2). */
   separator?: string;
   /** A static admission manifest. */
@@ -82,7 +84,7 @@ export type ReadResult = { ok: true; workspace: WorkspaceFile; warnings: string[
  */
 export type Migration = (payload: Obj) => Obj;
 export const MIGRATIONS: Readonly<Record<number, Migration>> = {
-  // 2 adds optional fields only (documents[].separator, scratchpad): a version-1 payload is a valid version 2.
+  // 2 adds optional fields only (documents[].separator, documents[].file, scratchpad): a version-1 payload is a valid version 2.
   1: (payload) => payload,
 };
 
@@ -97,6 +99,7 @@ function readDocuments(v: unknown): WorkspaceFileDocument[] | string {
     out.push({
       ...(typeof d.name === 'string' && d.name ? { name: d.name } : {}),
       text: d.text,
+      ...(typeof d.file === 'string' && d.file ? { file: d.file } : {}),
       ...(typeof d.separator === 'string' && d.separator ? { separator: d.separator } : {}),
       ...(d.static === true ? { static: true as const } : {}),
       ...(isListSlot(d.listItem) ? { listItem: d.listItem } : {}),
@@ -238,6 +241,7 @@ export interface AppDocument {
   id: string;
   text: string;
   name?: string;
+  file?: string;
   separator?: string;
   static?: boolean;
   listItem?: ListSlot;
@@ -264,6 +268,7 @@ export function toWorkspaceFile(documents: readonly AppDocument[], tests?: Tests
     documents: documents.map((d) => ({
       ...(d.name ? { name: d.name } : {}),
       text: d.text,
+      ...(d.file ? { file: d.file } : {}),
       ...(d.separator ? { separator: d.separator } : {}),
       ...(d.static ? { static: true as const } : {}),
       ...(d.listItem ? { listItem: d.listItem } : {}),

@@ -94,6 +94,9 @@ export function migrationOf(docs: readonly WorkspaceDoc[], kubernetesVersion: Ku
   return migration;
 }
 
+/** The saving of the last conversion's source tests as cases (convertToNative): done when it settles. */
+export let casesSaved: Promise<void> = Promise.resolve();
+
 /**
  * Convert the given source documents (all of them without `ids`): their produced objects are
  * added as new documents, and a notice says what came of each rule.
@@ -126,6 +129,15 @@ export function convertToNative(ids?: readonly string[], gatekeeper: GatekeeperM
   s.notify({
     level: 'info',
     text: `Converted ${rows.length} rule(s): ${c.exact} exact, ${c.different} different, ${c.unsupported} not convertible. Added ${objects.length} document(s)${kept ? `; ${kept} already in the workspace kept as they are` : ''}. The Migration view shows every rule.`,
+  });
+  // the open tests become saved cases of the produced policies (loaded on first use: it runs the policy engine's modules)
+  casesSaved = import('./migrate-tests').then(({ saveSourceCases }) => {
+    const { saved, left } = saveSourceCases(m.conversion);
+    if (saved || left.length)
+      workspace.getState().notify({
+        level: 'info',
+        text: `Saved ${saved} case(s) of the source tests on the converted policies.${left.length ? ` Not saved (the policy has several constraints' bindings; the Migration view runs them per constraint): ${left.length}.` : ''}`,
+      });
   });
   return ids_;
 }

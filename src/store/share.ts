@@ -42,6 +42,8 @@ export function currentWorkspaceFile(scope: 'workspace' | 'document'): Workspace
       id: d.id,
       text: d.text,
       name: docTitle(d),
+      // an opened file's path (a source test finds the files it names by it); other origins (a template, a paste) are not kept
+      ...(d.origin && /\.(ya?ml|json)$/i.test(d.origin) ? { file: d.origin } : {}),
       ...(d.separator ? { separator: d.separator } : {}),
       ...(d.static ? { static: true } : {}),
       ...(d.listItem ? { listItem: d.listItem } : {}),
@@ -83,7 +85,7 @@ export function openWorkspaceFile(ws: WorkspaceFile, origin = 'shared link'): vo
         id: newId(),
         text: '',
         object: undefined,
-        origin: d.name ? `${origin}: ${d.name}` : origin,
+        origin: d.file ?? (d.name ? `${origin}: ${d.name}` : origin),
         ...(d.separator ? { separator: d.separator } : {}),
         ...(d.static ? { static: true } : {}),
         ...(d.listItem ? { listItem: d.listItem } : {}),

@@ -4,7 +4,7 @@ import { useWorkspace, workspace, type Notice } from '../store';
 import { useScratchpad } from '../store/scratchpad';
 import { DocumentView } from './DocumentView';
 import { FixDialog } from './FixDialog';
-import { readFiles } from './files';
+import { droppedFiles, readFiles } from './files';
 import { Sidebar } from './Sidebar';
 import { Toolbar } from './Toolbar';
 
@@ -159,7 +159,9 @@ export function App() {
         if (!e.dataTransfer.files.length) return;
         e.preventDefault();
         setDragging(false);
-        void readFiles(e.dataTransfer.files);
+        // a dropped folder is walked (its files keep their paths in it); the items are read before the event ends
+        const files = e.dataTransfer.files;
+        void droppedFiles(e.dataTransfer.items).then((inFolders) => readFiles(inFolders ?? files));
       }}
     >
       <Toolbar />

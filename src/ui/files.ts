@@ -22,11 +22,38 @@ export function offerReplace(ids: readonly string[], what: string): void {
   });
 }
 
-export async function readFiles(files: FileList | readonly File[]): Promise<void> {
+/** A file and the path it was opened under: its path inside an opened or dropped folder, else its name. */
+export interface OpenedFile {
+  file: File;
+  path: string;
+}
+
+/** Files a folder holds that are read (the rest are named in a notice, never dropped silently). */
+const READ_IN_FOLDERS = /\.(ya?ml|json)$/i;
+
+const opened = (f: File | OpenedFile): OpenedFile => ('file' in f ? f : { file: f, path: f.webkitRelativePath || f.name });
+
+/**
+ * Reads files into the workspace, each document's origin the path the file was opened under (a
+ * test's kyverno-test.yaml or suite.yaml names its other files by such paths). Of a folder's
+ * files, the YAML and JSON ones are read.
+ */
+export async function readFiles(files: FileList | readonly (File | OpenedFile)[]): Promise<void> {
   const ws = workspace.getState();
   const imported: string[] = [];
   const names: string[] = [];
-  for (const file of Array.from(files)) {
+  const all = Array.from(files as ArrayLike<File | OpenedFile>, opened);
+  const inFolder = (f: OpenedFile) => f.path.includes('/');
+  const skipped = all.filter((f) => inFolder(f) && !READ_IN_FOLDERS.test(f.path));
+  if (skipped.length)
+    ws.notify({
+      level: 'info',
+      text: `Not read (neither YAML nor JSON): ${skipped
+        .slice(0, 5)
+        .map((f) => f.path)
+        .join(', ')}${skipped.length > 5 ? ` and ${skipped.length - 5} more` : ''}.`,
+    });
+  for (const { file, path } of all.filter((f) => !skipped.includes(f))) {
     if (file.size > MAX_FILE_BYTES) {
       ws.notify({
         level: 'error',
@@ -44,9 +71,9 @@ export async function readFiles(files: FileList | readonly File[]): Promise<void
       // A workspace file (Share… → Download workspace file) replaces the workspace; anything else is imported.
       const replace = (n: number) =>
         window.confirm(`Open ${file.name}? Its ${n} document(s) replace the ${workspace.getState().docs.length} in this tab (Undo brings them back).`);
-      if (!openWorkspaceText(text, file.name, replace)) {
-        const ids = ws.importText(text, file.name);
-        if (ids.length) names.push(file.name);
+      if (!openWorkspaceText(text, path, replace)) {
+        const ids = ws.importText(text, path);
+        if (ids.length) names.push(path);
         imported.push(...ids);
       }
     } catch (e) {
@@ -54,4 +81,27 @@ export async function readFiles(files: FileList | readonly File[]): Promise<void
     }
   }
   offerReplace(imported, names.length === 1 ? names[0]! : `${names.length} files`);
+}
+
+/** Every file under the dropped items, folders walked, each with its path inside the drop. */
+export async function droppedFiles(items: DataTransferItemList): Promise<OpenedFile[] | undefined> {
+  const entries = Array.from(items, (i) => (i.kind === 'file' ? i.webkitGetAsEntry?.() : null)).filter((e): e is FileSystemEntry => !!e);
+  if (!entries.some((e) => e.isDirectory)) return undefined;
+  const out: OpenedFile[] = [];
+  const walk = async (entry: FileSystemEntry, prefix: string): Promise<void> => {
+    const path = `${prefix}${entry.name}`;
+    if (entry.isFile) {
+      out.push({ file: await new Promise<File>((ok, fail) => (entry as FileSystemFileEntry).file(ok, fail)), path });
+      return;
+    }
+    const reader = (entry as FileSystemDirectoryEntry).createReader();
+    // readEntries answers in batches until an empty one
+    for (;;) {
+      const batch = await new Promise<FileSystemEntry[]>((ok, fail) => reader.readEntries(ok, fail));
+      if (!batch.length) break;
+      for (const e of batch) await walk(e, `${path}/`);
+    }
+  };
+  for (const e of entries) await walk(e, '');
+  return out;
 }

@@ -6,10 +6,11 @@
  */
 import type { Obj } from '../../base/json';
 import type { RuleStatus } from '../types';
-import { CONTROLLER_RESOURCES, ruleControllers, shiftPattern } from './autogen';
+import { CONTROLLER_RESOURCES, kindsOf, ruleControllers, shiftPattern } from './autogen';
 import { autogenConditions, conditionsCel } from './conditions';
 import { matchOf } from './match';
 import { Unsupported, patternCel } from './pattern';
+import { podSecurityParts } from './pod-security';
 
 type Rec = Record<string, unknown>;
 
@@ -119,7 +120,6 @@ export function convertPatternRule(policy: Obj, rule: Rec, name?: string): Patte
   const type = ruleType(rule);
   const unsupported = (reason: string): PatternRuleConversion => ({ type, status: 'unsupported', reason, objects: [] });
   if (type === 'mutate') return unsupported('mutate rules are not converted yet');
-  if (type === 'podSecurity') return unsupported('validate.podSecurity is not converted yet');
   if (type === 'cel') return unsupported('validate.cel (the CEL rules are converted by the Kyverno CEL converter)');
   if (type === 'other') return unsupported(rule.generate ? 'generate' : rule.verifyImages ? 'verifyImages' : 'a rule of no validate kind this converter reads');
   const v = rule.validate as Rec;
@@ -132,7 +132,8 @@ export function convertPatternRule(policy: Obj, rule: Rec, name?: string): Patte
     // Enforce rules let an UPDATE through when the old object fails the rule too (allowExistingViolations,
     // true unless set): the old object is checked as a CREATE. With preconditions Kyverno v1.19 excuses
     // nothing (found by the differential: the oracle answers fail on such an UPDATE).
-    const exempt = actions(policy, rule)[0] === 'Deny' && v.allowExistingViolations !== false && rule.preconditions === undefined;
+    const excuses = actions(policy, rule)[0] === 'Deny' && v.allowExistingViolations !== false;
+    const exempt = excuses && rule.preconditions === undefined;
     // Kyverno's generated rules read the conditions' text rewritten under the template (autogenConditions)
     const preOf = (kind: 'Pod' | 'Deployment' | 'CronJob') =>
       conditionsCel(autogenConditions(rule.preconditions, kind), 'preconditions', 'request.operation', 'object', differences);
@@ -148,11 +149,11 @@ export function convertPatternRule(policy: Obj, rule: Rec, name?: string): Patte
       if (!exempt) return allow;
       return `(${allow}) || (request.operation == 'UPDATE' && oldObject != null && !(${bodyCel(rule, type, differences, kind, 'oldObject', "'CREATE'")}))`;
     };
-    const validations = [{ expression: body('Pod'), kinds: ['Pod'] }];
+    const validations = type === 'podSecurity' ? [] : [{ expression: body('Pod'), kinds: ['Pod'] }];
     if (controllers.length) {
       const others = controllers.filter((k) => k !== 'CronJob');
-      if (others.length) validations.push({ expression: body('Deployment'), kinds: others });
-      if (controllers.includes('CronJob')) validations.push({ expression: body('CronJob'), kinds: ['CronJob'] });
+      if (type !== 'podSecurity' && others.length) validations.push({ expression: body('Deployment'), kinds: others });
+      if (type !== 'podSecurity' && controllers.includes('CronJob')) validations.push({ expression: body('CronJob'), kinds: ['CronJob'] });
       const ops = (match.matchConstraints.resourceRules as Rec[])[0]?.operations ?? ['CREATE', 'UPDATE'];
       for (const k of controllers) {
         const r = CONTROLLER_RESOURCES[k];
@@ -160,10 +161,19 @@ export function convertPatternRule(policy: Obj, rule: Rec, name?: string): Patte
       }
     }
     // One validation per shape of object (Pods, controllers, CronJobs), each guarded by the request's kind.
-    const guarded = validations.map((v) => ({
+    let guarded = validations.map((v) => ({
       expression: controllers.length ? `!(request.kind.kind in [${v.kinds.map((k) => `'${k}'`).join(', ')}]) || (${v.expression})` : v.expression,
       message,
     }));
+    // podSecurity: one validation per Pod Security Standards check, old objects read through a variable
+    let variables: { name: string; expression: string }[] = [];
+    if (type === 'podSecurity') {
+      const oldPre = rule.preconditions === undefined ? 'true' : conditionsCel(rule.preconditions, 'preconditions', "'CREATE'", 'oldObject');
+      // (podSecurity has its own handler in Kyverno: its old-object check is the pod-security converter's)
+      const ps = podSecurityParts(rule, [...kindsOf(rule.match), ...controllers], excuses ? oldPre : undefined);
+      ({ validations: guarded, variables } = ps);
+      differences.push(...ps.differences);
+    }
     const objectName = name ?? producedName(String((policy.metadata as Rec | undefined)?.name ?? ''), String(rule.name));
     const vap: Obj = {
       apiVersion: 'admissionregistration.k8s.io/v1',
@@ -175,6 +185,7 @@ export function convertPatternRule(policy: Obj, rule: Rec, name?: string): Patte
         ...(match.matchConditions.length || pre
           ? { matchConditions: [...match.matchConditions, ...(pre ? [{ name: 'kyverno-preconditions', expression: pre }] : [])] }
           : {}),
+        ...(variables.length ? { variables } : {}),
         validations: guarded,
       },
     };

@@ -25,7 +25,7 @@ function operatorOf(pattern: string): Op {
 }
 
 /** Go's wildcard.Match (IGLOU-EU/go-wildcard v1): `*` any runes, `?` exactly one. */
-function wildcardRegex(pattern: string): string {
+export function wildcardRegex(pattern: string): string {
   let re = '';
   for (const ch of pattern) re += ch === '*' ? '.*' : ch === '?' ? '.' : ch.replace(/[.+^$()[\]{}|\\]/g, '\\$&');
   return `(?s)^${re}$`;

@@ -14,6 +14,7 @@ import type { RuleStatus } from '../types';
 import { shiftPattern } from './autogen';
 import { conditionSites } from './conditions';
 import { mutants } from './mutants';
+import { CRONJOB_METADATA_SITE, POD_SECURITY_SITES } from './pod-security-mutants';
 import { convertPatternRule } from './rule';
 
 export interface KyvernoTestResult {
@@ -187,10 +188,13 @@ export async function differential(
         ? v.anyPattern
         : Array.isArray(v.foreach)
           ? (v.foreach as Obj[]).map((f) => nest(String(f.list), f.pattern))
-          : [];
+          : v.podSecurity !== undefined
+            ? [POD_SECURITY_SITES]
+            : [];
   // fields the conditions (deny and preconditions) read
   const read = [...base, ...conditionSites((v.deny as Obj | undefined)?.conditions), ...conditionSites(rule.preconditions)];
   const patterns = [...read, ...read.map((p) => shiftPattern(p, 'Deployment')), ...read.map((p) => shiftPattern(p, 'CronJob'))];
+  if (v.podSecurity !== undefined) patterns.push(CRONJOB_METADATA_SITE);
   const chain = chainOf(c.objects);
   const decided = new Map<string, { admitted: unknown; vap: string; operation: 'CREATE' | 'UPDATE' }>();
   const objects = new Set<string>();

@@ -60,7 +60,7 @@ export const RULE_CONVERTERS: Readonly<Record<KyvernoRuleType, RuleConverter>> =
   'validate.pattern': pattern,
   'validate.anyPattern': pattern,
   'validate.deny': pattern,
-  'validate.podSecurity': notYet,
+  'validate.podSecurity': pattern,
   'validate.foreach': pattern,
   'validate.assert': notYet,
   mutate: notYet,

@@ -9,6 +9,7 @@ import { useWorkspace, workspace } from '../../store';
 import { convertToNative, migrationOf, newPolicyForTemplate, setGatekeeperMode, useGatekeeperMode, type GatekeeperMode } from '../../store/migrate';
 import { countByStatus, STATUS_LABEL, STATUSES } from '../../migrate/report';
 import type { RuleStatus } from '../../migrate';
+import { OpenFolder, TestProblems, TestsCell, useSourceTests } from './MigrationTests';
 import './migrate.css';
 
 function StatusBar({ counts, total }: { counts: Record<RuleStatus, number>; total: number }) {
@@ -60,6 +61,7 @@ export default function MigrationPanel() {
   const mode = useGatekeeperMode();
   const m = migrationOf(docs, release, mode);
   const counts = countByStatus(m.conversion.rules);
+  const tests = useSourceTests(docs, m.conversion, release);
   return (
     <section className="migration" aria-labelledby="migration-title" data-testid="migration">
       <h2 id="migration-title">Migration to native admission</h2>
@@ -78,6 +80,7 @@ export default function MigrationPanel() {
         <button type="button" className="primary" data-testid="convert-all" disabled={!m.sources} onClick={() => convertToNative()}>
           Convert all to native admission
         </button>
+        <OpenFolder />
       </div>
       {m.error ? <p className="banner error" role="status">{`The conversion failed: ${m.error}`}</p> : null}
       {!m.sources ? (
@@ -97,6 +100,7 @@ export default function MigrationPanel() {
                 <th scope="col">Rule</th>
                 <th scope="col">Reason</th>
                 <th scope="col">Produced</th>
+                {tests ? <th scope="col">Tests</th> : null}
               </tr>
             </thead>
             <tbody>
@@ -130,10 +134,15 @@ export default function MigrationPanel() {
                         ))}
                       </ul>
                     </td>
+                    {tests ? (
+                      <td>
+                        <TestsCell runs={tests.runs[i]} />
+                      </td>
+                    ) : null}
                   </tr>
                   {r.rego ? (
                     <tr>
-                      <td colSpan={5}>
+                      <td colSpan={tests ? 6 : 5}>
                         <RegoPane name={r.rule.source.name} rego={r.rego} />
                       </td>
                     </tr>
@@ -144,6 +153,7 @@ export default function MigrationPanel() {
           </table>
         </>
       ) : null}
+      {tests ? <TestProblems problems={tests.problems} /> : null}
       {m.unread.length ? (
         <>
           <h3>Not read by any converter of this build</h3>

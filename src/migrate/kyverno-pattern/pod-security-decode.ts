@@ -1,0 +1,85 @@
+/**
+ * Kyverno's podSecurity handler decodes the resource into a typed Pod (or controller) with
+ * encoding/json (getSpec): a field of the wrong type is an error, and the rule errs (the request is
+ * denied), whatever the checks say. The CEL checks the types of the fields the checks read; a
+ * wrong type elsewhere in the object (which the apiserver would not decode either) is not held.
+ */
+type Node = 'bool' | 'int' | 'string' | 'strmap' | { [k: string]: Node } | Node[];
+
+// every volume source is a struct: any other JSON type errs
+const SOURCES: Record<string, Node> = Object.fromEntries(
+  'awsElasticBlockStore azureDisk azureFile cephfs cinder configMap csi downwardAPI emptyDir ephemeral fc flexVolume flocker gcePersistentDisk gitRepo glusterfs hostPath image iscsi nfs persistentVolumeClaim photonPersistentDisk portworxVolume projected quobyte rbd scaleIO secret storageos vsphereVolume'
+    .split(' ')
+    .map((k) => [k, {}]),
+);
+const profile: Node = { type: 'string', localhostProfile: 'string' };
+const host: Node = { host: 'string' };
+const handler: Node = { httpGet: host, tcpSocket: host };
+const seLinux: Node = { type: 'string', user: 'string', role: 'string', level: 'string' };
+const container: Node = {
+  name: 'string',
+  image: 'string',
+  ports: [{ hostPort: 'int', containerPort: 'int' }],
+  securityContext: {
+    privileged: 'bool',
+    allowPrivilegeEscalation: 'bool',
+    runAsNonRoot: 'bool',
+    runAsUser: 'int',
+    procMount: 'string',
+    capabilities: { add: ['string'], drop: ['string'] },
+    seccompProfile: profile,
+    appArmorProfile: profile,
+    seLinuxOptions: seLinux,
+    windowsOptions: { hostProcess: 'bool' },
+  },
+  livenessProbe: handler,
+  readinessProbe: handler,
+  startupProbe: handler,
+  lifecycle: { postStart: handler, preStop: handler },
+};
+
+export const POD_SPEC_TYPES: Node = {
+  hostNetwork: 'bool',
+  hostPID: 'bool',
+  hostIPC: 'bool',
+  os: { name: 'string' },
+  securityContext: {
+    runAsNonRoot: 'bool',
+    runAsUser: 'int',
+    seccompProfile: profile,
+    appArmorProfile: profile,
+    seLinuxOptions: seLinux,
+    sysctls: [{ name: 'string', value: 'string' }],
+    windowsOptions: { hostProcess: 'bool' },
+  },
+  volumes: [
+    {
+      name: 'string',
+      ...SOURCES,
+      hostPath: { path: 'string', type: 'string' },
+      nfs: { server: 'string', path: 'string', readOnly: 'bool' },
+      configMap: { name: 'string' },
+      emptyDir: { medium: 'string' },
+    },
+  ],
+  initContainers: [container],
+  containers: [container],
+  ephemeralContainers: [container],
+};
+
+export const POD_META_TYPES: Node = { annotations: 'strmap' };
+
+/** CEL that holds when `v` (null: Go's zero value) has the type `node` wants. */
+export function typesCel(v: string, node: Node, depth = 0): string {
+  if (node === 'strmap') {
+    const k = `t${depth}`;
+    return `(${v} == null || (type(${v}) == map && ${v}.all(${k}, ${v}[${k}] == null || type(${v}[${k}]) == string)))`;
+  }
+  if (typeof node === 'string') return `(${v} == null || type(${v}) == ${node})`;
+  if (Array.isArray(node)) {
+    const e = `t${depth}`;
+    return `(${v} == null || (type(${v}) == list && ${v}.all(${e}, ${typesCel(e, node[0], depth + 1)})))`;
+  }
+  const fields = Object.entries(node).map(([k, n]) => `(!has(${v}.${k}) || ${typesCel(`${v}.${k}`, n, depth)})`);
+  return `(${v} == null || (type(${v}) == map${fields.map((f) => ` && ${f}`).join('')}))`;
+}

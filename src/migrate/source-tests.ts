@@ -1,0 +1,282 @@
+/**
+ * The source projects' own tests (Kyverno CLI `kyverno-test.yaml`, gator `suite.yaml`) as cases of
+ * the converted policies, rule by rule, and their run: one home for `admission-workbench convert`
+ * (files read from disk) and the app's Migration view (files open in the workspace). The files a
+ * test names are read through `read(path)`, the path resolved against the test's own path; a file
+ * `read` does not have is a problem naming it, and the rest still run.
+ */
+import { isObject, kindOf, nameOf, obj, str, strList, type Obj } from '../base/json';
+import type { KubernetesVersion } from '../base/releases';
+import { celAtRelease } from '../check/cases';
+import { runCases, type CaseResult, type CaseTarget, type PolicyTestCase } from '../policy/cases';
+import type { PolicyCel } from '../policy/expressions';
+import { admittedInput } from '../request/admitted';
+import { markAdmitted } from '../k8s/typed';
+import { setIn } from '../k8s/edit';
+import type { PathSegment } from '../base/path';
+import { formatPath } from '../base/path-format';
+import { parseDocuments } from '../yaml';
+import { importGatorSuite, resolvePath } from './gatekeeper/suite';
+import { importKyvernoTest, isKyvernoTest, joinPath } from './kyverno/kyverno-test';
+import type { RuleTests } from './report';
+import type { Conversion } from './types';
+
+export { isKyvernoTest, resolvePath };
+
+/** Whether a parsed YAML object is a gator test suite (test.gatekeeper.sh Suite). */
+export const isGatorSuite = (o: unknown): boolean => isObject(o) && o.kind === 'Suite' && str(o.apiVersion).startsWith('test.gatekeeper.sh/');
+
+/** Whether an object is a source project's test manifest (Kyverno CLI Test, gator Suite). */
+export const isSourceTest = (o: unknown): boolean => isKyvernoTest(o) || isGatorSuite(o);
+
+export const docsOf = (text: string): Obj[] =>
+  parseDocuments(text)
+    .documents.map((d) => d.object)
+    .filter(isObject);
+
+export interface SourceTests {
+  /** Paths of Kyverno CLI test manifests. */
+  kyverno: string[];
+  /** Paths of gator suites. */
+  gator: string[];
+}
+
+/** The test manifests among `files` (path → text). */
+export function findSourceTests(files: ReadonlyMap<string, string>): SourceTests {
+  const with_ = (want: (o: unknown) => boolean) => [...files].filter(([, text]) => docsOf(text).some(want)).map(([path]) => path);
+  return { kyverno: with_(isKyvernoTest), gator: with_(isGatorSuite) };
+}
+
+/** One imported case of a rule: what it runs on, and what the source tool asserts beyond the outcome. */
+export interface SourceCase {
+  /** `kyverno` or `gator`: the tool whose test it is. */
+  tool: 'kyverno' | 'gator';
+  /** The test file it came from. */
+  file: string;
+  case: PolicyTestCase;
+  target: CaseTarget;
+  /** gator `message` assertions: regular expressions (Go RE2) a denial's message must contain a match of. */
+  messagePatterns: string[];
+}
+
+export interface SourceTestCases {
+  /** Parallel to conversion.rules: the imported cases of each rule (empty: none). */
+  byRule: SourceCase[][];
+  /** What could not be imported (a missing file, a result on a rule not converted), by file. */
+  problems: string[];
+}
+
+/**
+ * Every test in `found` as cases of `conversion` (of `objects`, every document given). The
+ * Kyverno cases run with the bindings set to Deny: `kyverno test` judges a rule's decision
+ * whatever its failure action (Audit included). `asBound`: the cases expect what the produced
+ * bindings do instead (a failing rule bound with Audit alone admits), as saved cases of the
+ * converted policies, run with the workspace's bindings, must.
+ */
+export function sourceTestCases(
+  found: SourceTests,
+  read: (path: string) => string | undefined,
+  objects: readonly Obj[],
+  conversion: Conversion,
+  options: { asBound?: boolean } = {},
+): SourceTestCases {
+  const byRule: SourceCase[][] = conversion.rules.map(() => []);
+  const problems: string[] = [];
+  const deny: Conversion = options.asBound
+    ? conversion
+    : {
+        ...conversion,
+        objects: conversion.objects.map((o) =>
+          kindOf(o) === 'ValidatingAdmissionPolicyBinding' ? { ...o, spec: { ...obj(o.spec), validationActions: ['Deny'] } } : o,
+        ),
+      };
+  for (const testPath of found.kyverno) {
+    const text = read(testPath);
+    const test = text === undefined ? undefined : docsOf(text).find(isKyvernoTest);
+    if (!test || text === undefined) continue;
+    // importKyvernoTest names files by joinPath(dir of the test, relative path)
+    const dir = testPath.includes('/') ? testPath.slice(0, testPath.lastIndexOf('/')) : '';
+    const named = [
+      ...strList(test.policies),
+      ...strList(test.resources),
+      str(test.resource),
+      str(test.variables),
+      ...(Array.isArray(test.results) ? test.results : []).map((r) => str(obj(r).patchedResources)),
+    ].filter(Boolean);
+    const texts: Record<string, string> = { [testPath]: text };
+    for (const rel of named) {
+      const t = read(resolvePath(testPath, rel));
+      if (t !== undefined) texts[joinPath(dir, rel)] = t;
+    }
+    // the policies are converted from the documents given; a policy file the test names that is not among them is said
+    for (const rel of strList(test.policies))
+      if (texts[joinPath(dir, rel)] === undefined) problems.push(`${testPath}: policies: ${joinPath(dir, rel)}: file not given`);
+    const imported = importKyvernoTest(testPath, texts, deny);
+    // each problem names the test it comes from (a missing file: the file too)
+    for (const p of imported.problems) problems.push(`${p.path.startsWith(testPath) ? '' : `${testPath}: `}${p.path}: ${p.message}`);
+    for (const { policy, cases } of imported.policyCases) {
+      const p = deny.objects.find((o) => nameOf(o) === policy && kindOf(o).endsWith('AdmissionPolicy'))!;
+      const index = conversion.rules.findIndex((r) => r.produced.includes(`${kindOf(p)}/${policy}`));
+      const bindings = deny.objects.filter((o) => kindOf(o) === `${kindOf(p)}Binding` && str(obj(o.spec).policyName) === policy);
+      for (const c of cases) byRule[index]?.push({ tool: 'kyverno', file: testPath, case: c, target: { policy: p, bindings }, messagePatterns: [] });
+    }
+  }
+
+  // gator suites: the files they name, keyed as importGatorSuite resolves them
+  const suites: Record<string, string> = {};
+  for (const path of found.gator) {
+    const text = read(path);
+    const suite = text === undefined ? undefined : docsOf(text).find(isGatorSuite);
+    if (!suite || text === undefined) continue;
+    suites[path] = text;
+    for (const t of Array.isArray(suite.tests) ? suite.tests : []) {
+      const cases: unknown[] = Array.isArray(obj(t).cases) ? (obj(t).cases as unknown[]) : [];
+      for (const rel of [obj(t).template, obj(t).constraint, ...cases.map((c) => obj(c).object)]) {
+        if (typeof rel !== 'string' || !rel) continue;
+        const at = resolvePath(path, rel);
+        const t2 = read(at);
+        if (t2 !== undefined) suites[at] = t2;
+      }
+    }
+  }
+  const gator = importGatorSuite(suites);
+  for (const p of gator.problems) problems.push(`${p.file}: ${p.path}: ${p.message}`);
+  for (const t of gator.tests) {
+    // The constraint's rule. A kind and name given more than once (the library's samples reuse
+    // names) are told apart by their order: the n-th such constraint among the inputs has the n-th
+    // such rule, and its objects are the n-th of their names.
+    const same = (kind: string, name: string) => kind === kindOf(t.constraint) && name === nameOf(t.constraint);
+    const alike = objects.filter((o) => same(kindOf(o), nameOf(o)));
+    const nth = Math.max(
+      0,
+      alike.findIndex((o) => JSON.stringify(o) === JSON.stringify(t.constraint)),
+    );
+    const constraintRules = conversion.rules.flatMap((r, i) => (r.source.kind !== 'ConstraintTemplate' && same(r.source.kind, r.source.name) ? [i] : []));
+    const index = constraintRules[nth] ?? -1;
+    const rule = conversion.rules[index];
+    if (!rule || rule.status === 'unsupported') {
+      problems.push(
+        `${t.suite}: test ${t.name}: constraint ${kindOf(t.constraint)}/${nameOf(t.constraint)} is not converted${rule?.reason ? `: ${rule.reason}` : ''}`,
+      );
+      continue;
+    }
+    // its own object of a kind (standalone: the policy and binding; as Gatekeeper: the binding), else the template's (as Gatekeeper: the policy)
+    const objectOf = (kind: string, name: string) => {
+      const own = rule.produced.find((p) => p.startsWith(`${kind}/`));
+      if (!own) return conversion.objects.find((o) => kindOf(o) === kind && nameOf(o) === name);
+      const before = constraintRules.filter((i) => i < index && conversion.rules[i]!.produced.includes(own)).length;
+      return conversion.objects.filter((o) => `${kindOf(o)}/${nameOf(o)}` === own)[before];
+    };
+    const target: CaseTarget = {
+      policy: objectOf('ValidatingAdmissionPolicy', t.policy),
+      bindings: [objectOf('ValidatingAdmissionPolicyBinding', t.binding)],
+      paramDocuments: [t.constraint],
+    };
+    for (const c of t.cases) byRule[index]!.push({ tool: 'gator', file: t.suite, case: c, target, messagePatterns: t.messagePatterns[c.name] ?? [] });
+  }
+  return { byRule, problems };
+}
+
+/** A gator message pattern (Go RE2) as a JavaScript regular expression; one JavaScript cannot read matches nothing. */
+const matches = (pattern: string, message: string): boolean => {
+  try {
+    return new RegExp(pattern).test(message);
+  } catch {
+    return false;
+  }
+};
+
+const TOOL = { kyverno: '`kyverno test`', gator: '`gator verify`' } as const;
+
+/** Runs one case; passed when its outcome and gator message patterns hold. */
+async function runOne(sc: SourceCase, c: PolicyTestCase, cel: PolicyCel, kubernetesVersion: KubernetesVersion): Promise<{ result: CaseResult; why: string[] }> {
+  const [r] = (await runCases(sc.target, [c], cel, { kubernetesVersion })).results;
+  // gator's `message` is a regular expression matched anywhere in a violation's message
+  const unmatched = sc.messagePatterns.filter((p) => !matches(p, r!.actual.message ?? ''));
+  return {
+    result: r!,
+    why: [...r!.failures, ...unmatched.map((p) => `message does not match ${JSON.stringify(p)}: ${JSON.stringify(r!.actual.message ?? '')}`)],
+  };
+}
+
+/** The case with its request's object as given (marked decoded: the run takes it as it is). */
+const withObject = (c: PolicyTestCase, object: Obj): PolicyTestCase => ({
+  ...c,
+  input: { ...c.input, request: { ...c.input.request, object: markAdmitted(object) } },
+});
+
+/** Fields of `decoded` absent from `written`, each at the first level it is absent (a list's items by index). */
+function added(written: unknown, decoded: unknown, path: PathSegment[] = [], out: { path: PathSegment[]; value: unknown }[] = []) {
+  if (Array.isArray(decoded) && Array.isArray(written)) decoded.forEach((v, i) => i < written.length && added(written[i], v, [...path, i], out));
+  else if (isObject(decoded) && isObject(written))
+    for (const [k, v] of Object.entries(decoded)) {
+      if (!(k in written)) out.push({ path: [...path, k], value: v });
+      else added(written[k], v, [...path, k], out);
+    }
+  return out;
+}
+
+/** At most this many fields are tried one by one. */
+const MAX_TRIED = 40;
+
+/**
+ * Why the source tool and the apiserver decide a failing case differently, when they do: the
+ * tools review the object as written, the apiserver decodes it first (defaults, and a list field
+ * without omitempty in its Go type, a Pod's `spec.containers`, left out becomes `null`). Held by
+ * runs: the case passes with the object as written, and fails with it plus the fields named
+ * (each tried alone, added as the apiserver decodes it). Undefined when it fails as written too.
+ */
+export async function decodeDifference(sc: SourceCase, cel: PolicyCel, release: KubernetesVersion): Promise<string | undefined> {
+  const written = sc.case.input.request.object;
+  if (!isObject(written)) return undefined;
+  if ((await runOne(sc, withObject(sc.case, structuredClone(written)), cel, release)).why.length) return undefined;
+  const decoded = (await admittedInput(sc.case.input, release)).request.object;
+  const fields = added(written, decoded);
+  const culprits: typeof fields = [];
+  for (const f of fields.slice(0, MAX_TRIED)) {
+    const one = setIn(structuredClone(written), f.path, f.value) as Obj;
+    if ((await runOne(sc, withObject(sc.case, one), cel, release)).why.length) culprits.push(f);
+  }
+  const named = culprits.length ? culprits : fields.slice(0, 3);
+  const list = named.map((f) => `${formatPath(f.path)}: ${f.value === null ? 'null' : JSON.stringify(f.value)}`).join(', ');
+  return `the apiserver decodes the object with ${list}${culprits.length || fields.length <= 3 ? '' : ', …'} (absent in the file, which ${TOOL[sc.tool]} reviews as written)`;
+}
+
+/** One case run: passed, or why not, and whether the source tool sees its object otherwise (decodeDifference). */
+export interface SourceCaseRun {
+  name: string;
+  pass: boolean;
+  why: string;
+  differs?: string;
+  result: CaseResult;
+}
+
+/** Runs every imported case; per rule its counts (RuleTests) and each case's run. */
+export async function runSourceTestCases(
+  cases: SourceTestCases,
+  engine: PolicyCel,
+  kubernetesVersion: KubernetesVersion,
+): Promise<{ tests: (RuleTests | undefined)[]; runs: SourceCaseRun[][] }> {
+  const cel = celAtRelease(engine, kubernetesVersion);
+  const runs: SourceCaseRun[][] = [];
+  for (const rule of cases.byRule) {
+    const out: SourceCaseRun[] = [];
+    for (const sc of rule) {
+      const { result, why } = await runOne(sc, sc.case, cel, kubernetesVersion);
+      const pass = why.length === 0;
+      const differs = pass ? undefined : await decodeDifference(sc, cel, kubernetesVersion);
+      out.push({ name: result.name, pass, why: why.join('; '), ...(differs ? { differs } : {}), result });
+    }
+    runs.push(out);
+  }
+  const tests = runs.map((rule, i): RuleTests | undefined =>
+    cases.byRule[i]!.length
+      ? {
+          passed: rule.filter((r) => r.pass).length,
+          failed: rule.filter((r) => !r.pass && !r.differs).map((r) => ({ name: r.name, why: r.why })),
+          differs: rule.filter((r) => r.differs).map((r) => ({ name: r.name, why: r.why, differs: r.differs! })),
+        }
+      : undefined,
+  );
+  return { tests, runs };
+}
