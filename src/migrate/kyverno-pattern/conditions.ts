@@ -1,11 +1,15 @@
 /**
- * Kyverno conditions (`preconditions`, `validate.deny.conditions`) as a CEL boolean, for the subset
- * read exactly: a key `{{request.operation}}` against strings with Equals, NotEquals, AnyIn,
- * AnyNotIn, In, NotIn; a plain dotted `{{request.object.a.b}}` against words with Equals and AnyIn
- * (pkg/engine/variables/operator: strings compare as wildcards, a list member matches in either
- * direction, ints and bools as their Go text). Any other key, value or operator is named as not convertible.
+ * Kyverno conditions (`preconditions`, `validate.deny.conditions`) as a CEL boolean, following
+ * pkg/engine/variables (v1.19): each condition's key, then value, substituted when the condition is
+ * reached (a whole `{{ … }}` is a JMESPath expression, jmespath-cel.ts; a failed lookup errs the
+ * rule), `any` stopping at the first true, `all` (and the old list form) at the first false, every
+ * `all` condition evaluated even when `any` failed; then the operator (operators.ts). Keys on the
+ * operation against words keep their own reading (an operation is always a plain word).
  */
 import { Unsupported } from './pattern';
+import { parseJmesPath, JmesPathError, type JpNode } from './jmespath';
+import { bind, type Compiled, JpCompiler, literalCel } from './jmespath-cel';
+import { equalsCel, type InOp, inCel, notEqualsCel, numericCel } from './operators';
 import { celString } from './scalar';
 
 type Rec = Record<string, unknown>;
@@ -16,68 +20,12 @@ const globRegex = (g: string) => `(?s)^${[...g].map((c) => (c === '*' ? '.*' : c
 const wildcard = (pattern: string, key: string) =>
   pattern === '*' ? 'true' : /[*?]/.test(pattern) ? `${key}.matches(${celString(globRegex(pattern))})` : `${key} == ${celString(pattern)}`;
 
-export const OBJECT_KEY = /^\{\{\s*request\.object((?:\.[A-Za-z_][A-Za-z0-9_]*)+)\s*(?:\|\|\s*'([A-Za-z0-9 _-]*)'\s*)?\}\}$/;
+const OPERATION = /^\{\{\s*request\.operation\s*(\|\|\s*'[A-Za-z]*'\s*)?\}\}$/;
+/** A whole-string variable `{{ expr }}` (a nested or partial one is not read). */
+const VARIABLE = /^\{\{\s*([^-][\s\S]*?)\s*\}\}$/;
 
-/** A key the subset reads: the operation (a string, as CEL) or a resource's field (`raw`: its value, as CEL). */
-function keyCel(key: unknown, where: string, operation: string, root: string): { operation: string } | { raw: string } {
-  // In admission the operation is always set, so a default (`|| 'BACKGROUND'`) never applies.
-  if (typeof key === 'string' && /^\{\{\s*request\.operation\s*(\|\|\s*'[A-Za-z]*'\s*)?\}\}$/.test(key)) return { operation };
-  const m = typeof key === 'string' ? OBJECT_KEY.exec(key) : null;
-  if (!m) throw new Unsupported(`${where}: the key ${JSON.stringify(key)} (JMESPath outside the subset read exactly)`);
-  if (m[2] !== undefined)
-    throw new Unsupported(`${where}: the key ${JSON.stringify(key)} (a default on a resource's field is not held by the differential yet)`);
-  // A missing key is Kyverno's NotFoundError (the rule errs): CEL's own "no such key" error on direct access.
-  return {
-    raw: m[1]
-      .slice(1)
-      .split('.')
-      .reduce((acc, k) => `${acc}[${celString(k)}]`, root),
-  };
-}
-
-/** wildcard.Match(key, constant): the resource's key read as a wildcard pattern. */
-const keyAsPattern = (key: string, text: string) =>
-  `(${key}.contains('*') || ${key}.contains('?') ? ${celString(text)}.matches('(?s)^' + ${[...'\\.+^$()[]{}|'].reduce(
-    (acc, c) => `${acc}.replace(${celString(c)}, ${celString(`\\${c}`)})`,
-    key,
-  )}.replace('*', '.*').replace('?', '.') + '$') : ${key} == ${celString(text)})`;
-
-/** fmt.Sprint of a scalar, as far as a word can equal it: a double (Go's %v) or anything else never does, so it reads ''. */
-const sprint = (x: string) => `(type(${x}) == string ? ${x} : type(${x}) == int || type(${x}) == bool ? string(${x}) : '')`;
-
-/**
- * A condition on a resource's field against plain words (no wildcard, number, quantity or duration
- * in them). EqualHandler switches on the key's type (only a string equals a word); AnyIn prints
- * scalars with fmt.Sprint, reads a list key as a set and matches list members in both directions.
- */
-function objectCondition(raw: string, op: string, value: unknown, where: string): string {
-  const words = (typeof value === 'string' ? [value] : Array.isArray(value) ? value : [null]).map((v) => {
-    if (typeof v !== 'string' || !/^([A-Za-z][A-Za-z0-9./_-]*)?$/.test(v) || /^(inf|infinity|nan)$/i.test(v))
-      throw new Unsupported(`${where}: the value ${JSON.stringify(value)} of ${op} on a resource's field (only plain words are read exactly)`);
-    return v;
-  });
-  const eq = (x: string, both: boolean) =>
-    `(${words.map((w) => (both ? `${x} == ${celString(w)} || ${keyAsPattern(x, w)}` : `${x} == ${celString(w)}`)).join(' || ')})`;
-  const x = `[${raw}].map(x, `;
-  switch (op.toLowerCase()) {
-    case 'equals':
-    case 'equal':
-      if (typeof value !== 'string') break;
-      return `${x}type(x) == string && x == ${celString(value)})[0]`;
-    case 'anyin': {
-      const scalar = `type(x) == string || type(x) == int || type(x) == bool || type(x) == double`;
-      return `${x}${scalar} ? ${eq(sprint('x'), Array.isArray(value))} : type(x) == list ? x.exists(e, ${eq(sprint('e'), true)}) : false)[0]`;
-    }
-  }
-  // NotEquals, AnyNotIn and the others on a resource's field: no library rule in the differential's fixtures holds them yet
-  throw new Unsupported(`${where}: the operator ${op} with ${JSON.stringify(value)} on a resource's field`);
-}
-
-/** Operations are plain words: only the durations/quantities branch of Equals could differ, and none parses. */
-function condition(c: Rec, where: string, operation: string, root: string): string {
-  const k = keyCel(c.key, where, operation, root);
-  if ('raw' in k) return objectCondition(k.raw, String(c.operator ?? ''), c.value, where);
-  const key = k.operation;
+/** The operation against strings (In and NotIn too): an operation is a plain word, so only wildcards matter. */
+function operationCondition(c: Rec, where: string, key: string): string {
   const op = String(c.operator ?? '');
   const value = c.value;
   const strings = (v: unknown): string[] => {
@@ -113,45 +61,142 @@ function condition(c: Rec, where: string, operation: string, root: string): stri
   }
 }
 
-/** A conditions block (a list: all; or `any`/`all`) as CEL; true when Kyverno's conditions hold. `operation`: the CEL of the operation Kyverno sees; `root`: its request.object. */
-export function conditionsCel(block: unknown, where: string, operation = 'request.operation', root = 'object'): string {
-  // Kyverno substitutes every variable of the block before it evaluates any condition, so one missing
-  // key errs the whole block; CEL's || and && would absorb that error, a conditional does not.
-  const b = (block ?? {}) as Rec;
-  const list = (Array.isArray(block) ? block : [...((b.any as Rec[] | undefined) ?? []), ...((b.all as Rec[] | undefined) ?? [])]) as Rec[];
-  const strict = list.flatMap((c) => {
-    const k = c && typeof c === 'object' ? keyCel(c.key, where, operation, root) : undefined;
-    return k && 'raw' in k ? [k.raw] : [];
-  });
-  const cel = blockCel(block, where, operation, root);
-  return strict.length ? `(size([${strict.join(', ')}]) >= 0 ? (${cel}) : false)` : cel;
+interface Side {
+  compiled: Compiled;
+  /** The JMESPath AST when the side is a variable. */
+  node?: JpNode;
+  /** The constant, when the side is one. */
+  constant?: unknown;
 }
 
-function blockCel(block: unknown, where: string, operation: string, root: string): string {
-  if (Array.isArray(block)) return block.length ? block.map((c) => `(${condition(c as Rec, where, operation, root)})`).join(' && ') : 'true';
+/** A condition's key or value: a constant, or a whole `{{ … }}` compiled to a CEL pair. */
+function side(x: unknown, where: string, jp: JpCompiler): Side {
+  const hasVar = (v: unknown): boolean =>
+    typeof v === 'string'
+      ? v.includes('{{') || v.includes('$(')
+      : Array.isArray(v)
+        ? v.some(hasVar)
+        : !!v && typeof v === 'object' && Object.values(v).some(hasVar);
+  if (!hasVar(x)) return { compiled: { cel: `[dyn(0), dyn(${literalCel(x)})]`, depth: 0 }, constant: x };
+  const m = typeof x === 'string' ? VARIABLE.exec(x) : null;
+  if (!m || m[1].includes('{{') || m[1].includes('}}'))
+    throw new Unsupported(`${where}: ${JSON.stringify(x)} (a variable inside a text, a nested one or a reference)`);
+  let node: JpNode;
+  try {
+    node = parseJmesPath(m[1]);
+  } catch (e) {
+    if (e instanceof JmesPathError) throw new Unsupported(`${where}: ${JSON.stringify(x)} (${e.message})`);
+    throw e;
+  }
+  try {
+    return { compiled: jp.compile(node), node };
+  } catch (e) {
+    if (e instanceof Unsupported) throw new Unsupported(`${where}: ${JSON.stringify(x)}: ${e.message}`);
+    throw e;
+  }
+}
+
+/** Whether a value expression only ever yields a list, nil or a non-string (never a range or JSON text an In operator would parse). */
+function neverText(n: JpNode | undefined): boolean {
+  if (!n) return true;
+  switch (n.type) {
+    case 'Projection':
+    case 'Filter':
+    case 'MultiList':
+    case 'Flatten':
+      return true;
+    case 'Function':
+      return ['keys', 'values', 'to_array', 'length', 'contains', 'regex_match'].includes(n.name);
+    case 'Or':
+      return (
+        neverText(n.left) && (neverText(n.right) || (n.right.type === 'Literal' && typeof n.right.value === 'string' && !/^\s*\[|\d-/.test(n.right.value)))
+      );
+    case 'Pipe':
+    case 'Sub':
+    case 'IndexExpression':
+      return neverText(n.right);
+    default:
+      return false;
+  }
+}
+
+const IN_OPS = new Set(['anyin', 'anynotin', 'allin', 'allnotin']);
+
+/** One condition as CEL (errs when Kyverno's substitution fails), and what it decides differently. */
+function condition(c: Rec, where: string, jp: JpCompiler, differences: string[]): string {
+  if (!c || typeof c !== 'object') throw new Unsupported(`${where}: a condition that is not a map`);
+  const op = String(c.operator ?? '').toLowerCase();
+  const list = Array.isArray(c.value) && c.value.every((x) => typeof x === 'string');
+  const words =
+    (typeof c.value === 'string' || (list && !['equals', 'equal', 'notequals', 'notequal'].includes(op))) && !JSON.stringify(c.value).includes('{{');
+  if (typeof c.key === 'string' && OPERATION.test(c.key) && words) return operationCondition(c, where, jp.roots.operation);
+  const key = side(c.key, where, jp);
+  const value = side(c.value ?? null, where, jp);
+  const names = jp.names;
+  // a run-time error (a constant one would be folded when the program is built)
+  const fail = (p: string) => `int(string(${p}[0]) + ': a variable did not resolve') == 0`;
+  return bind(
+    names,
+    key.compiled.cel,
+    (kp) =>
+      `(${kp}[0] != 0 ? ${fail(kp)} : ${bind(names, value.compiled.cel, (vp) => {
+        const k = `${kp}[1]`;
+        const v = `${vp}[1]`;
+        let body: string;
+        if (op === 'equals' || op === 'equal' || op === 'notequals' || op === 'notequal') {
+          if (key.compiled.depth || value.compiled.depth) throw new Unsupported(`${where}: ${c.operator} on a flattened list`);
+          body = op.startsWith('not') ? notEqualsCel(k, v) : equalsCel(k, v);
+        } else if (IN_OPS.has(op)) {
+          if (value.constant === undefined && !neverText(value.node))
+            differences.push(`${where}: a value read at run time that could be a range or a JSON list in text (Kyverno parses it; the CEL reads it as a word)`);
+          body = inCel(names, op as InOp, k, key.compiled.depth, v, value.compiled.depth, value.constant);
+        } else if (['greaterthan', 'greaterthanorequals', 'lessthan', 'lessthanorequals'].includes(op)) {
+          if (value.constant === undefined) throw new Unsupported(`${where}: ${c.operator} with a value read at run time`);
+          body = numericCel(op, k, value.constant);
+        } else throw new Unsupported(`${where}: the operator ${c.operator}`);
+        return `(${vp}[0] != 0 ? ${fail(vp)} : ${body})`;
+      })})`,
+  );
+}
+
+/** A conditions block (a list: all; or `any`/`all`) as CEL; true when Kyverno's conditions hold. `operation`: the CEL of the operation Kyverno sees; `root`: its request.object. */
+export function conditionsCel(block: unknown, where: string, operation = 'request.operation', root = 'object', differences: string[] = []): string {
+  const jp = new JpCompiler({ object: root, operation });
+  // ternaries, not || and &&: a condition not reached must not err the block, one reached must
+  const any = (cs: Rec[], w: string) => cs.reduceRight((acc, c, i) => `(${condition(c, `${w}[${i}]`, jp, differences)} ? true : ${acc})`, 'false');
+  const all = (cs: Rec[], w: string) => cs.reduceRight((acc, c, i) => `(${condition(c, `${w}[${i}]`, jp, differences)} ? ${acc} : false)`, 'true');
+  if (Array.isArray(block)) return all(block as Rec[], where);
   if (!block || typeof block !== 'object') throw new Unsupported(`${where}: not a list or any/all`);
   const b = block as Rec;
-  const parts: string[] = [];
-  const any = (b.any as Rec[] | undefined) ?? [];
-  const all = (b.all as Rec[] | undefined) ?? [];
-  if (any.length) parts.push(`(${any.map((c) => `(${condition(c, `${where}.any`, operation, root)})`).join(' || ')})`);
-  if (all.length) parts.push(`(${all.map((c) => `(${condition(c, `${where}.all`, operation, root)})`).join(' && ')})`);
-  return parts.length ? parts.join(' && ') : 'true';
+  const anyCs = b.any as Rec[] | undefined;
+  const allCs = (b.all as Rec[] | undefined) ?? [];
+  if (anyCs === undefined || anyCs === null) return all(allCs, `${where}.all`);
+  // every all condition is evaluated even when any failed (its errors count)
+  const a = jp.names.next('any');
+  const l = jp.names.next('all');
+  return `[${any(anyCs, `${where}.any`)}].map(${a}, [${all(allCs, `${where}.all`)}].map(${l}, ${a} && ${l})[0])[0]`;
 }
 
-/** Each resource field the conditions read, as a pattern (`{a: {b: 'w1|w2'}}`) naming the words they compare it to: where mutants aim. */
-export function conditionSites(block: unknown): unknown[] {
-  const b = (block ?? {}) as Rec;
-  const list = (Array.isArray(block) ? block : [...((b.any as Rec[] | undefined) ?? []), ...((b.all as Rec[] | undefined) ?? [])]) as Rec[];
-  return list.flatMap((c) => {
-    const m = typeof c?.key === 'string' ? OBJECT_KEY.exec(c.key) : null;
-    if (!m) return [];
-    const words = [c.value].flat().filter((w): w is string => typeof w === 'string');
-    return [
-      m[1]
-        .slice(1)
-        .split('.')
-        .reduceRight<unknown>((acc, k) => ({ [k]: acc }), words.join('|') || 'x'),
-    ];
-  });
+export { conditionSites } from './condition-sites';
+
+// pkg/autogen/v1 updateFields: the generated rule's text rewritten, `request.object.spec` first
+const AUTOGEN_TEXT: Record<'Deployment' | 'CronJob', [string, string][]> = {
+  Deployment: [
+    ['request.object.spec', 'request.object.spec.template.spec'],
+    ['request.oldObject.spec', 'request.oldObject.spec.template.spec'],
+    ['request.object.metadata', 'request.object.spec.template.metadata'],
+    ['request.oldObject.metadata', 'request.oldObject.spec.template.metadata'],
+  ],
+  CronJob: [
+    ['request.object.spec', 'request.object.spec.jobTemplate.spec.template.spec'],
+    ['request.oldObject.spec', 'request.oldObject.spec.jobTemplate.spec.template.spec'],
+    ['request.object.metadata', 'request.object.spec.jobTemplate.spec.template.metadata'],
+    ['request.oldObject.metadata', 'request.oldObject.spec.jobTemplate.spec.template.metadata'],
+  ],
+};
+
+/** Conditions as Kyverno's rule generated for Pod controllers (`Deployment`: every controller but CronJob) reads them. */
+export function autogenConditions<T>(x: T, kind: 'Pod' | 'Deployment' | 'CronJob'): T {
+  if (kind === 'Pod' || x === undefined) return x;
+  return JSON.parse(AUTOGEN_TEXT[kind].reduce((text, [from, to]) => text.replaceAll(from, to), JSON.stringify(x))) as T;
 }

@@ -104,21 +104,32 @@ describe('statuses', () => {
       status: 'unsupported',
       reason: expect.stringContaining('context'),
     });
-    expect(p(service({ deny: { conditions: { any: [{ key: '{{ request.object.spec.x | length(@) }}', operator: 'Equals', value: 'y' }] } } }))).toMatchObject({
+    expect(p(service({ deny: { conditions: { any: [{ key: '{{ request.object.spec.x | sort(@) }}', operator: 'Equals', value: 'y' }] } } }))).toMatchObject({
       status: 'unsupported',
-      reason: expect.stringContaining('JMESPath'),
+      reason: expect.stringContaining('sort()'),
     });
+    expect(p(service({ deny: { conditions: { any: [{ key: '{{ request.userInfo.username }}', operator: 'Equals', value: 'y' }] } } }))).toMatchObject({
+      status: 'unsupported',
+      reason: expect.stringContaining('request.userInfo'),
+    });
+    expect(p(service({ deny: { conditions: { any: [{ key: 'x-{{ request.object.spec.x }}', operator: 'Equals', value: 'y' }] } } }))).toMatchObject({
+      status: 'unsupported',
+      reason: expect.stringContaining('inside a text'),
+    });
+    // a Pod rule's conditions on the object are rewritten under the template for the controllers, as Kyverno's autogen does
     expect(p(podRule({ deny: { conditions: { any: [{ key: '{{ request.object.spec.x }}', operator: 'Equals', value: 'y' }] } } }))).toMatchObject({
-      status: 'unsupported',
-      reason: expect.stringContaining('Pod controllers'),
+      status: 'exact',
     });
-    expect(p(service({ deny: { conditions: { any: [{ key: "{{ request.object.spec.x || '' }}", operator: 'Equals', value: 'y' }] } } }))).toMatchObject({
-      status: 'unsupported',
-      reason: expect.stringContaining('default'),
-    });
-    expect(p(service({ deny: { conditions: { any: [{ key: '{{ request.object.spec.x }}', operator: 'GreaterThan', value: 3 }] } } }))).toMatchObject({
-      status: 'unsupported',
-      reason: expect.stringContaining('GreaterThan'),
+    for (const c of [
+      { key: "{{ request.object.spec.x || '' }}", operator: 'Equals', value: 'y' },
+      { key: '{{ request.object.spec.x }}', operator: 'GreaterThan', value: 3 },
+      { key: '{{ request.object.spec.ports[].port | length(@) }}', operator: 'LessThanOrEquals', value: '2' },
+      { key: "{{ keys(request.object.spec) | contains(@, 'x') }}", operator: 'Equals', value: false },
+    ])
+      expect(p(service({ deny: { conditions: { any: [c] } } }))).toMatchObject({ status: 'exact' });
+    expect(p(service({ deny: { conditions: { any: [{ key: 'x', operator: 'AnyIn', value: '{{ request.object.spec.x }}' }] } } }))).toMatchObject({
+      status: 'different',
+      reason: expect.stringContaining('range or a JSON list'),
     });
     const anyIn = { conditions: { any: [{ key: '{{ request.object.spec.type }}', operator: 'AnyIn', value: ['NodePort', 'LoadBalancer'] }] } };
     expect(p(service({ deny: anyIn }))).toMatchObject({ status: 'exact' });

@@ -7,7 +7,7 @@
 import type { Obj } from '../../base/json';
 import type { RuleStatus } from '../types';
 import { CONTROLLER_RESOURCES, kindsOf, ruleControllers, shiftPattern } from './autogen';
-import { conditionsCel } from './conditions';
+import { autogenConditions, conditionsCel } from './conditions';
 import { matchOf } from './match';
 import { Unsupported, patternCel } from './pattern';
 import { podSecurityParts } from './pod-security';
@@ -109,8 +109,8 @@ function bodyCel(
   }
   if (type === 'deny') {
     // a deny without conditions denies every request the rule matches
-    const conditions = (v.deny as Rec | null | undefined)?.conditions;
-    return conditions === undefined ? 'false' : `!(${conditionsCel(conditions, 'deny.conditions', operation, root)})`;
+    const conditions = autogenConditions((v.deny as Rec | null | undefined)?.conditions, kind);
+    return conditions === undefined ? 'false' : `!(${conditionsCel(conditions, 'deny.conditions', operation, root, differences)})`;
   }
   throw new Unsupported(`validate.${Object.keys(v).find((k) => k !== 'message') ?? 'rule'}`);
 }
@@ -130,17 +130,24 @@ export function convertPatternRule(policy: Obj, rule: Rec, name?: string): Patte
     const differences: string[] = [];
     const controllers = ruleControllers(policy, rule);
     // Enforce rules let an UPDATE through when the old object fails the rule too (allowExistingViolations,
-    // true unless set): the old object is checked as a CREATE, its preconditions included.
-    const exempt = actions(policy, rule)[0] === 'Deny' && v.allowExistingViolations !== false;
-    // Kyverno's generated rules read a resource's field under the template (the rule's text rewritten): not held by the differential yet.
-    if (controllers.length && /request\.(object|oldObject)\b/.test(JSON.stringify([rule.preconditions, (v.deny as Rec | null | undefined)?.conditions])))
-      throw new Unsupported("conditions on a resource's field in a rule Kyverno also generates for Pod controllers");
-    const pre = rule.preconditions === undefined ? undefined : conditionsCel(rule.preconditions, 'preconditions');
+    // true unless set): the old object is checked as a CREATE. With preconditions Kyverno v1.19 excuses
+    // nothing (found by the differential: the oracle answers fail on such an UPDATE).
+    const excuses = actions(policy, rule)[0] === 'Deny' && v.allowExistingViolations !== false;
+    const exempt = excuses && rule.preconditions === undefined;
+    // Kyverno's generated rules read the conditions' text rewritten under the template (autogenConditions)
+    const preOf = (kind: 'Pod' | 'Deployment' | 'CronJob') =>
+      conditionsCel(autogenConditions(rule.preconditions, kind), 'preconditions', 'request.operation', 'object', differences);
+    const perKind = controllers.length > 0 && /request\.(object|oldObject)\b/.test(JSON.stringify(rule.preconditions ?? null));
+    const pre =
+      rule.preconditions === undefined
+        ? undefined
+        : perKind
+          ? `(request.kind.kind == 'CronJob' ? ${controllers.includes('CronJob') ? preOf('CronJob') : 'true'} : request.kind.kind == 'Pod' ? ${preOf('Pod')} : ${preOf('Deployment')})`
+          : preOf('Pod');
     const body = (kind: 'Pod' | 'Deployment' | 'CronJob') => {
       const allow = bodyCel(rule, type, differences, kind);
       if (!exempt) return allow;
-      const oldPre = rule.preconditions === undefined ? 'true' : conditionsCel(rule.preconditions, 'preconditions', "'CREATE'", 'oldObject');
-      return `(${allow}) || (request.operation == 'UPDATE' && oldObject != null && (${oldPre}) && !(${bodyCel(rule, type, differences, kind, 'oldObject', "'CREATE'")}))`;
+      return `(${allow}) || (request.operation == 'UPDATE' && oldObject != null && !(${bodyCel(rule, type, differences, kind, 'oldObject', "'CREATE'")}))`;
     };
     const validations = type === 'podSecurity' ? [] : [{ expression: body('Pod'), kinds: ['Pod'] }];
     if (controllers.length) {
@@ -162,7 +169,8 @@ export function convertPatternRule(policy: Obj, rule: Rec, name?: string): Patte
     let variables: { name: string; expression: string }[] = [];
     if (type === 'podSecurity') {
       const oldPre = rule.preconditions === undefined ? 'true' : conditionsCel(rule.preconditions, 'preconditions', "'CREATE'", 'oldObject');
-      const ps = podSecurityParts(rule, [...kindsOf(rule.match), ...controllers], exempt ? oldPre : undefined);
+      // (podSecurity has its own handler in Kyverno: its old-object check is the pod-security converter's)
+      const ps = podSecurityParts(rule, [...kindsOf(rule.match), ...controllers], excuses ? oldPre : undefined);
       ({ validations: guarded, variables } = ps);
       differences.push(...ps.differences);
     }
@@ -197,6 +205,9 @@ export function convertPatternRule(policy: Obj, rule: Rec, name?: string): Patte
       ];
       differences.push('a namespaced Policy, limited to its namespace by a match condition (the differential holds ClusterPolicies)');
     }
+    // the apiserver refuses an expression longer than 100,000 code points
+    if ([...guarded, ...(((vap.spec as Rec).matchConditions as Rec[] | undefined) ?? [])].some((x) => [...String(x.expression)].length > 100_000))
+      throw new Unsupported("conditions whose CEL would exceed the apiserver's 100,000-character expression limit");
     if (differences.length) return { type, status: 'different', reason: [...new Set(differences)].join('; '), objects: [vap, binding] };
     return { type, status: 'exact', objects: [vap, binding] };
   } catch (e) {

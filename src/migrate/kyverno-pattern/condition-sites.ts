@@ -1,0 +1,95 @@
+/**
+ * Where the differential's mutants aim for a rule's conditions: each resource field a condition's
+ * JMESPath reads (`request.object.a.b`, through projections `[]`, filters and multi-selects), as a
+ * pattern naming the words the conditions compare with, and the keys `keys(…)` looks for.
+ */
+import { type JpNode, parseJmesPath } from './jmespath';
+
+type Rec = Record<string, unknown>;
+type Path = string[];
+
+/** The fields `n` reads below `base` (null: not under request.object), and the path it ends at. */
+function reads(n: JpNode, base: Path | null, out: Path[], maps: Path[]): Path | null {
+  const under = (p: Path | null, ...more: string[]) => (p ? [...p, ...more] : null);
+  switch (n.type) {
+    case 'Field': {
+      if (base === null) return n.name === 'request' ? ['<request>'] : null;
+      if (base.length === 1 && base[0] === '<request>') return n.name === 'object' ? [] : null;
+      const p = [...base, n.name];
+      out.push(p);
+      return p;
+    }
+    case 'Current':
+      return base;
+    case 'Sub':
+    case 'IndexExpression':
+    case 'Pipe':
+      return reads(n.right, reads(n.left, base, out, maps), out, maps);
+    case 'Index':
+      return under(base, '[]');
+    case 'Flatten':
+      return under(reads(n.child, base, out, maps), '[]');
+    case 'Projection':
+    case 'Filter': {
+      const l = reads(n.left, base, out, maps);
+      const each = l && l[l.length - 1] === '[]' ? l : under(l, '[]');
+      if (n.type === 'Filter') reads(n.condition, each, out, maps);
+      return reads(n.right, each, out, maps);
+    }
+    case 'MultiList':
+      for (const i of n.items) reads(i, base, out, maps);
+      return null;
+    case 'Or':
+    case 'And':
+    case 'Comparator':
+      reads(n.left, base, out, maps);
+      reads(n.right, base, out, maps);
+      return null;
+    case 'Not':
+      reads(n.child, base, out, maps);
+      return null;
+    case 'Function': {
+      const args = n.args.map((a) => reads(a, base, out, maps));
+      if ((n.name === 'keys' || n.name === 'values') && args[0]) maps.push(args[0]);
+      return n.name === 'keys' || n.name === 'values' ? under(args[0], '[]') : null;
+    }
+    default:
+      return null;
+  }
+}
+
+const words = (v: unknown): string[] => (typeof v === 'string' ? [v] : typeof v === 'number' ? [String(v)] : Array.isArray(v) ? v.flatMap(words) : []);
+
+const literals = (n: unknown): string[] =>
+  n && typeof n === 'object' ? Object.entries(n).flatMap(([k, v]) => (k === 'value' && typeof v === 'string' ? [v] : literals(v))) : [];
+
+/** Each resource field the conditions read, as a pattern (`{a: {b: 'w1|w2'}}`, `[]` as a list) naming the words they compare it to: where mutants aim. */
+export function conditionSites(block: unknown): unknown[] {
+  const b = (block ?? {}) as Rec;
+  const list = (Array.isArray(block) ? block : [...((b.any as Rec[] | undefined) ?? []), ...((b.all as Rec[] | undefined) ?? [])]) as Rec[];
+  return list.flatMap((c) => {
+    const out: Path[] = [];
+    const maps: Path[] = [];
+    const ws = [...words(c?.value), ...words(c?.key).filter((w) => !w.includes('{{'))];
+    for (const side of [c?.key, c?.value]) {
+      const m = typeof side === 'string' ? /^\{\{\s*([\s\S]*?)\s*\}\}$/.exec(side) : null;
+      if (!m) continue;
+      try {
+        const node = parseJmesPath(m[1]);
+        reads(node, null, out, maps);
+        ws.push(...literals(node));
+      } catch {
+        // not parsed: nothing to aim at
+      }
+    }
+    const leaf = ws.filter((w) => !w.includes('{{') && !w.includes('|')).join('|') || 'x';
+    const nest = (p: Path, at: unknown) => p.reduceRight<unknown>((acc, k) => (k === '[]' ? [acc] : { [k]: acc }), at);
+    return [
+      // only the deepest paths: a field read on the way down is a map (or list), not a leaf
+      ...out
+        .filter((p) => p.length > 0 && !p.includes('<request>') && !out.some((q) => q.length > p.length && p.every((k, i) => q[i] === k)))
+        .map((p) => nest(p, leaf)),
+      ...maps.flatMap((p) => ws.filter((w) => /^[A-Za-z][A-Za-z0-9./_-]*$/.test(w)).map((w) => nest([...p, w], 'x'))),
+    ];
+  });
+}

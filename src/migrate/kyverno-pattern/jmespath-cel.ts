@@ -1,0 +1,341 @@
+/**
+ * A Kyverno `{{ … }}` JMESPath expression as CEL, following go-jmespath's interpreter (the fork
+ * Kyverno v1.19 uses) node by node. Each node compiles to a CEL pair `[status, value]`: status 0
+ * a value, 1 go-jmespath's NotFoundError (a map without the key: which nodes swallow it and which
+ * pass it up is the interpreter's), 2 any other error (a function given the wrong type). Kyverno
+ * errs the rule on either at the top.
+ *
+ * CEL has no flatten in every release the Workbench targets, so a flattened list is kept nested:
+ * `depth` d means the value is a list whose elements, d levels down, are the logical elements
+ * (d = 0: the value itself). Consumers walk the levels (exists, all, size).
+ */
+import type { JpNode } from './jmespath';
+import { Unsupported } from './pattern';
+import { celString } from './scalar';
+
+export interface Compiled {
+  /** A CEL `[status, value]` pair. */
+  cel: string;
+  depth: number;
+}
+
+/** What `request.…` reads: the object Kyverno sees as request.object and the operation. */
+export interface Roots {
+  object: string;
+  operation: string;
+}
+
+type Input = { v: string; d: number } | { root: 'top' | 'request' };
+
+const NULL = 'dyn(null)';
+/** The context's `request` map, read only through its fields. */
+const REQUEST = '<request>';
+const ok = (v: string) => `[dyn(0), dyn(${v})]`;
+const NF = `[dyn(1), ${NULL}]`;
+const ERR = `[dyn(2), ${NULL}]`;
+// a float64 reads as strconv.FormatFloat(f, 'f', -1, 32), which CEL cannot print: the CEL errs instead (README: doubles)
+const NUMBER_TEXT_ERR = ERR;
+
+export class Names {
+  private n = 0;
+  next(p: string): string {
+    return `${p}${this.n++}`;
+  }
+}
+
+/** `[e].map(n, body)[0]`: names a value once. */
+export const bind = (names: Names, e: string, body: (n: string) => string, prefix = 'j'): string => {
+  const n = names.next(prefix);
+  return `[${e}].map(${n}, ${body(n)})[0]`;
+};
+
+/** Logical elements of a depth-d list: CEL over each (as `map`, `exists`, `all`, `filter`). */
+export function deep(names: Names, v: string, d: number, macro: 'map' | 'exists' | 'all' | 'filter', f: (e: string) => string): string {
+  const n = names.next('e');
+  if (d === 0) return `${v}.${macro}(${n}, ${f(n)})`;
+  return `${v}.${macro === 'filter' ? 'map' : macro}(${n}, ${deep(names, n, d - 1, macro, f)})`;
+}
+
+/** The number of logical elements of a list value at depth d. */
+export function deepSize(names: Names, v: string, d: number): string {
+  if (d === 0) return `size(${v})`;
+  const n = names.next('c');
+  return `${v}.map(${n}, ${deepSize(names, n, d - 1)}).sum()`;
+}
+
+/** go-jmespath's isFalse, for a value at depth d (a depth-d value may still be a scalar at run time: an `||` default). */
+export function isFalse(names: Names, v: string, d: number): string {
+  const list = d === 0 ? `size(${v}) == 0` : `!${deep(names, v, d, 'exists', () => 'true')}`;
+  return `(${v} == null || (type(${v}) == bool && !${v}) || (type(${v}) == string && ${v} == '') || (type(${v}) == list && ${list}) || (type(${v}) == map && size(${v}) == 0))`;
+}
+
+/** reflect.DeepEqual on two decoded JSON values: the same type and equal. */
+export const deepEqual = (a: string, b: string) => `(type(${a}) == type(${b}) && ${a} == ${b})`;
+
+/** A JSON literal as CEL (go-jmespath decodes numbers as float64: doubles). */
+export function literalCel(v: unknown): string {
+  if (v === null) return NULL;
+  if (typeof v === 'string') return celString(v);
+  if (typeof v === 'boolean') return String(v);
+  if (typeof v === 'number') return Number.isInteger(v) ? `${v}.0` : String(v);
+  if (Array.isArray(v)) return `[${v.map((x) => `dyn(${literalCel(x)})`).join(', ')}]`;
+  if (typeof v === 'object')
+    return `{${Object.entries(v as Record<string, unknown>)
+      .map(([k, x]) => `${celString(k)}: dyn(${literalCel(x)})`)
+      .join(', ')}}`;
+  throw new Unsupported(`the literal ${String(v)}`);
+}
+
+/** A failed lookup swallowed as go-jmespath does (NotFoundError reads nil; other errors pass up). */
+const swallowNF = (names: Names, c: string) => bind(names, c, (p) => `(${p}[0] == 1 ? [dyn(0), ${NULL}] : ${p})`);
+
+export class JpCompiler {
+  readonly names = new Names();
+  constructor(readonly roots: Roots) {}
+
+  compile(n: JpNode): Compiled {
+    const r = this.node(n, { root: 'top' });
+    if (r.cel === REQUEST) throw new Unsupported('the whole request');
+    return r;
+  }
+
+  /** A node that must be a value (not the bare `request`). */
+  private child(n: JpNode, inp: Input): Compiled {
+    const r = this.node(n, inp);
+    if (r.cel === REQUEST) throw new Unsupported('the whole request');
+    return r;
+  }
+
+  private value(inp: Input): { v: string; d: number } {
+    if ('root' in inp) throw new Unsupported("a JMESPath expression that reads Kyverno's context other than request.object and request.operation");
+    return inp;
+  }
+
+  private node(n: JpNode, inp: Input): Compiled {
+    const names = this.names;
+    switch (n.type) {
+      case 'Field': {
+        if ('root' in inp) {
+          // request.object / request.operation: Kyverno's context, there in every admission request
+          if (inp.root === 'top' && n.name === 'request') return { cel: REQUEST, depth: 0 };
+          if (inp.root === 'request' && n.name === 'object') return { cel: ok(this.roots.object), depth: 0 };
+          if (inp.root === 'request' && n.name === 'operation') return { cel: ok(this.roots.operation), depth: 0 };
+          throw new Unsupported(`the variable ${inp.root === 'request' ? 'request.' : ''}${n.name} (only request.object and request.operation are read)`);
+        }
+        if (inp.d > 0) throw new Unsupported(`a field ${n.name} of a flattened list`);
+        const k = celString(n.name);
+        return { cel: `(type(${inp.v}) == map ? (${k} in ${inp.v} ? ${ok(`${inp.v}[${k}]`)} : ${NF}) : [dyn(0), ${NULL}])`, depth: 0 };
+      }
+      case 'Current': {
+        const v = this.value(inp);
+        return { cel: ok(v.v), depth: v.d };
+      }
+      case 'Literal':
+        return { cel: ok(literalCel(n.value)), depth: 0 };
+      case 'Sub':
+      case 'IndexExpression': {
+        const l = this.node(n.left, inp);
+        if (l.cel === REQUEST) return this.node(n.right, { root: 'request' });
+        if (l.depth > 0) throw new Unsupported('a field or index of a flattened list');
+        let depth = 0;
+        const cel = bind(names, l.cel, (p) => {
+          const right = bind(names, `${p}[1]`, (v) => {
+            const r = this.child(n.right, { v, d: l.depth });
+            depth = r.depth;
+            return r.cel;
+          });
+          return `(${p}[0] != 0 ? ${p} : ${right})`;
+        });
+        return { cel, depth };
+      }
+      case 'Index': {
+        const v = this.value(inp);
+        if (v.d > 0) throw new Unsupported('an index into a flattened list');
+        const i = n.index >= 0 ? `${n.index}` : `size(${v.v}) + ${n.index}`;
+        return { cel: `(type(${v.v}) == list && ${i} >= 0 && ${i} < size(${v.v}) ? ${ok(`${v.v}[${i}]`)} : [dyn(0), ${NULL}])`, depth: 0 };
+      }
+      case 'Pipe': {
+        const l = this.child(n.left, inp);
+        let depth = 0;
+        const cel = bind(names, swallowNF(names, l.cel), (p) => {
+          const right = bind(names, `${p}[1]`, (v) => {
+            const r = this.child(n.right, { v, d: l.depth });
+            depth = r.depth;
+            return swallowNF(names, r.cel);
+          });
+          return `(${p}[0] != 0 ? ${p} : ${right})`;
+        });
+        return { cel, depth };
+      }
+      case 'Or': {
+        const l = this.child(n.left, inp);
+        const r = this.child(n.right, inp);
+        const depth = Math.max(l.depth, r.depth);
+        if (r.depth !== depth && !(n.right.type === 'Literal' && !Array.isArray(n.right.value)) && !isEmptyLiteral(n.right))
+          throw new Unsupported('an || between lists of different nesting');
+        if (l.depth !== depth) throw new Unsupported('an || between lists of different nesting');
+        const cel = bind(
+          names,
+          swallowNF(names, l.cel),
+          (p) => `(${p}[0] != 0 ? ${p} : ${isFalse(names, `${p}[1]`, l.depth)} ? ${swallowNF(names, r.cel)} : ${p})`,
+        );
+        return { cel, depth };
+      }
+      case 'And': {
+        const l = this.child(n.left, inp);
+        const r = this.child(n.right, inp);
+        if (l.depth || r.depth) throw new Unsupported('&& on flattened lists');
+        return { cel: bind(names, swallowNF(names, l.cel), (p) => `(${p}[0] != 0 ? ${p} : ${isFalse(names, `${p}[1]`, 0)} ? ${p} : ${r.cel})`), depth: 0 };
+      }
+      case 'Not': {
+        const c = this.child(n.child, inp);
+        return { cel: bind(names, swallowNF(names, c.cel), (p) => `(${p}[0] != 0 ? ${p} : [dyn(0), dyn(${isFalse(names, `${p}[1]`, c.depth)})])`), depth: 0 };
+      }
+      case 'Comparator': {
+        const l = this.child(n.left, inp);
+        const r = this.child(n.right, inp);
+        if (l.depth || r.depth) throw new Unsupported('a comparison of flattened lists');
+        return {
+          cel: bind(names, swallowNF(names, l.cel), (a) =>
+            bind(names, swallowNF(names, r.cel), (b) => {
+              const x = `${a}[1]`;
+              const y = `${b}[1]`;
+              const res =
+                n.op === '==' || n.op === '!='
+                  ? `[dyn(0), dyn(${n.op === '!=' ? '!' : ''}${deepEqual(x, y)})]`
+                  : `(type(${x}) == double && type(${y}) == double ? [dyn(0), dyn(${x} ${n.op} ${y})] : [dyn(0), ${NULL}])`;
+              return `(${a}[0] != 0 ? ${a} : ${b}[0] != 0 ? ${b} : ${res})`;
+            }),
+          ),
+          depth: 0,
+        };
+      }
+      case 'Flatten': {
+        // any error of the left side reads nil
+        const l = this.child(n.child, inp);
+        const spread = (e: string) => `(type(${e}) == list ? ${e} : [${e}])`;
+        return {
+          cel: bind(names, l.cel, (p) => `(${p}[0] != 0 || type(${p}[1]) != list ? [dyn(0), ${NULL}] : ${ok(deep(names, `${p}[1]`, l.depth, 'map', spread))})`),
+          depth: l.depth + 1,
+        };
+      }
+      case 'Projection':
+      case 'Filter': {
+        const l = this.child(n.left, inp);
+        const d = l.depth;
+        // Projection: a NotFoundError of the left reads nil, others pass up; Filter: any error reads nil
+        const leftErr = n.type === 'Filter' ? `false` : null;
+        const each = (e: string): string => {
+          const r = this.child(n.right, { v: e, d: 0 });
+          if (r.depth) throw new Unsupported('a projection whose right side flattens');
+          const right = swallowNF(names, r.cel);
+          if (n.type !== 'Filter') return right;
+          const c = this.child(n.condition, { v: e, d: 0 });
+          if (c.depth) throw new Unsupported('a filter on a flattened list');
+          return bind(names, swallowNF(names, c.cel), (q) => `(${q}[0] != 0 ? ${q} : ${isFalse(names, `${q}[1]`, 0)} ? [dyn(0), ${NULL}] : ${right})`);
+        };
+        const cel = bind(names, l.cel, (p) => {
+          const pairs = bind(names, deep(names, `${p}[1]`, d, 'map', each), (ps) => {
+            const err = deep(names, ps, d, 'exists', (q) => `${q}[0] == 2`);
+            const vals = deepFilterValues(names, ps, d);
+            return `(${err} ? ${ERR} : ${ok(vals)})`;
+          });
+          const bad = leftErr ?? `${p}[0] == 2`;
+          const nil = n.type === 'Filter' ? `${p}[0] != 0` : `${p}[0] == 1`;
+          return `(${bad} ? ${p} : ${nil} || type(${p}[1]) != list ? [dyn(0), ${NULL}] : ${pairs})`;
+        });
+        return { cel, depth: d };
+      }
+      case 'MultiList': {
+        const v = this.value(inp);
+        if (v.d) throw new Unsupported('a multi-select on a flattened list');
+        const items = n.items.map((i) => {
+          const c = this.child(i, v);
+          if (c.depth) throw new Unsupported('a multi-select of flattened lists');
+          return swallowNF(names, c.cel);
+        });
+        return {
+          cel: bind(names, `[${items.join(', ')}]`, (ps) => {
+            const q = names.next('q');
+            return `(${v.v} == null ? [dyn(0), ${NULL}] : ${ps}.exists(${q}, ${q}[0] == 2) ? ${ERR} : ${ok(`${ps}.map(${q}, ${q}[1])`)})`;
+          }),
+          depth: 0,
+        };
+      }
+      case 'Function':
+        return this.call(n.name, n.args, inp);
+      default:
+        throw new Unsupported(`the JMESPath construct ${n.type === 'Unsupported' ? n.what : n.type}`);
+    }
+  }
+
+  private call(name: string, args: JpNode[], inp: Input): Compiled {
+    const names = this.names;
+    const compiled = args.map((a) => this.child(a, inp));
+    const arity = (k: number) => {
+      if (args.length !== k) throw new Unsupported(`${name}() with ${args.length} arguments`);
+    };
+    // every argument evaluated first: NotFoundError reads nil, other errors pass up
+    const withArgs = (body: (vs: string[]) => string, depth = 0): Compiled => {
+      const go = (i: number, vs: string[]): string =>
+        i === compiled.length ? body(vs) : bind(names, swallowNF(names, compiled[i].cel), (p) => `(${p}[0] != 0 ? ${p} : ${go(i + 1, [...vs, `${p}[1]`])})`);
+      return { cel: go(0, []), depth };
+    };
+    switch (name) {
+      case 'length': {
+        arity(1);
+        const d = compiled[0].depth;
+        return withArgs(
+          ([x]) =>
+            `(type(${x}) == string ? ${ok(`double(size(${x}))`)} : type(${x}) == list ? ${ok(`double(${deepSize(names, x, d)})`)} : type(${x}) == map ? ${ok(`double(size(${x}))`)} : ${ERR})`,
+        );
+      }
+      case 'contains': {
+        arity(2);
+        const d = compiled[0].depth;
+        if (compiled[1].depth) throw new Unsupported('contains() of a flattened list');
+        if (args[1].type === 'Literal' && args[1].value !== null && typeof args[1].value === 'object')
+          throw new Unsupported('contains() of a list or map (Go panics comparing them)');
+        return withArgs(
+          ([s, e]) =>
+            `(type(${s}) == string ? [dyn(0), dyn(type(${e}) == string && ${s}.contains(${e}))] : type(${s}) == list ? [dyn(0), dyn(${deep(names, s, d, 'exists', (x) => deepEqual(x, e))})] : ${ERR})`,
+        );
+      }
+      case 'keys':
+      case 'values': {
+        arity(1);
+        if (compiled[0].depth) throw new Unsupported(`${name}() of a flattened list`);
+        const k = names.next('k');
+        return withArgs(([m]) => `(type(${m}) == map ? ${ok(name === 'keys' ? `${m}.map(${k}, ${k})` : `${m}.map(${k}, ${m}[${k}])`)} : ${ERR})`);
+      }
+      case 'to_array': {
+        arity(1);
+        const d = compiled[0].depth;
+        // a non-list becomes a one-element list, nested as deep as the list form
+        return withArgs(([x]) => `(type(${x}) == list ? [dyn(0), ${x}] : ${ok(`${'['.repeat(d + 1)}${x}${']'.repeat(d + 1)}`)})`, d);
+      }
+      case 'regex_match': {
+        arity(2);
+        if (args[0].type !== 'Literal' || typeof args[0].value !== 'string') throw new Unsupported('regex_match() with a pattern that is not a literal');
+        if (compiled[1].depth) throw new Unsupported('regex_match() of a flattened list');
+        const re = celString(args[0].value);
+        // the function's argument types (a string or a float64 number; an int64 field is neither) are checked before it runs
+        if (args[1].type === 'Literal' && typeof args[1].value === 'number') throw new Unsupported('regex_match() of a number');
+        return withArgs(([, s]) => `(type(${s}) == string ? [dyn(0), dyn(${s}.matches(${re}))] : type(${s}) == double ? ${NUMBER_TEXT_ERR} : ${ERR})`);
+      }
+      default:
+        throw new Unsupported(`the JMESPath function ${name}()`);
+    }
+  }
+}
+
+function isEmptyLiteral(n: JpNode): boolean {
+  return n.type === 'Literal' && Array.isArray(n.value) && n.value.length === 0;
+}
+
+/** The values of a depth-d list of pairs, nil ones dropped (go-jmespath's projections skip nil). */
+function deepFilterValues(names: Names, ps: string, d: number): string {
+  const q = names.next('q');
+  if (d === 0) return `${ps}.filter(${q}, ${q}[1] != null).map(${q}, ${q}[1])`;
+  return `${ps}.map(${q}, ${deepFilterValues(names, q, d - 1)})`;
+}
