@@ -12,15 +12,15 @@ type Rec = Record<string, unknown>;
 
 export const POD_CONTROLLERS = ['DaemonSet', 'Deployment', 'Job', 'StatefulSet', 'ReplicaSet', 'ReplicationController', 'CronJob'];
 
-/** The resource of each controller kind, for matchConstraints. */
-export const CONTROLLER_RESOURCES: Record<string, { group: string; resource: string }> = {
-  DaemonSet: { group: 'apps', resource: 'daemonsets' },
-  Deployment: { group: 'apps', resource: 'deployments' },
-  Job: { group: 'batch', resource: 'jobs' },
-  StatefulSet: { group: 'apps', resource: 'statefulsets' },
-  ReplicaSet: { group: 'apps', resource: 'replicasets' },
-  ReplicationController: { group: '', resource: 'replicationcontrollers' },
-  CronJob: { group: 'batch', resource: 'cronjobs' },
+/** The resource of each controller kind, for matchConstraints, at the version Kyverno's autogen names (pkg/autogen/v1/internal/gvk.go: a batch/v1beta1 CronJob is not matched). */
+export const CONTROLLER_RESOURCES: Record<string, { group: string; version: string; resource: string }> = {
+  DaemonSet: { group: 'apps', version: 'v1', resource: 'daemonsets' },
+  Deployment: { group: 'apps', version: 'v1', resource: 'deployments' },
+  Job: { group: 'batch', version: 'v1', resource: 'jobs' },
+  StatefulSet: { group: 'apps', version: 'v1', resource: 'statefulsets' },
+  ReplicaSet: { group: 'apps', version: 'v1', resource: 'replicasets' },
+  ReplicationController: { group: '', version: 'v1', resource: 'replicationcontrollers' },
+  CronJob: { group: 'batch', version: 'v1', resource: 'cronjobs' },
 };
 
 const bareKind = (k: string) => k.split('/').filter((p) => !/^[a-z]/.test(p) || p === k)[0] ?? k;

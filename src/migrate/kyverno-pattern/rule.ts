@@ -157,7 +157,7 @@ export function convertPatternRule(policy: Obj, rule: Rec, name?: string): Patte
       const ops = (match.matchConstraints.resourceRules as Rec[])[0]?.operations ?? ['CREATE', 'UPDATE'];
       for (const k of controllers) {
         const r = CONTROLLER_RESOURCES[k];
-        (match.matchConstraints.resourceRules as Rec[]).push({ apiGroups: [r.group], apiVersions: ['*'], operations: ops, resources: [r.resource] });
+        (match.matchConstraints.resourceRules as Rec[]).push({ apiGroups: [r.group], apiVersions: [r.version], operations: ops, resources: [r.resource] });
       }
     }
     // One validation per shape of object (Pods, controllers, CronJobs), each guarded by the request's kind.
