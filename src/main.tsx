@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import {
   connectCel,
+  loadChecks,
   openIndexedDbBackend,
   persistScratchpad,
   persistTestInputs,
@@ -23,6 +24,11 @@ import './ui/app.css';
 initTheme();
 // On a later visit the CEL worker has been starting since the page's head (src/cel/start.ts): take it over.
 const cel = connectCel();
+// The checks (validation, lints) are a chunk of their own: fetched now, while the storage is read
+// and the first form renders, which does without them (src/store/checks.ts).
+loadChecks().catch((e: unknown) =>
+  workspace.getState().notify({ level: 'error', text: `The checks did not load (${e instanceof Error ? e.message : String(e)}): reload the page to check.` }),
+);
 
 // Restore the saved workspace (IndexedDB; localStorage where there is none), or show the sample on a first visit.
 const backend = (await openIndexedDbBackend()) ?? storageBackend(localStorage);
