@@ -1,9 +1,9 @@
 /**
  * The document checks (./problems: the apiserver's validation, the lints and their fixes, the
  * static manifest set, Gatekeeper's and Kyverno's structure) as a chunk of their own. The first
- * form needs none of them (its first render shows no problems, DocumentView), so they load beside
- * it instead of with the first scripts: main.tsx asks for them before the first render, and the
- * views that show problems re-render when they are in (problemsRevision).
+ * form needs none of them (its first render shows no problems, DocumentView), so they load after
+ * it instead of with the first scripts: main.tsx asks for them right after the first paint, and
+ * the views that show problems re-render when they are in (problemsRevision).
  */
 import { workspace } from './workspace';
 
