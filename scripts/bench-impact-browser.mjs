@@ -16,17 +16,24 @@
  *    animation frames' scripts (what a slow frame spent its time on);
  *  - events/s from Analyze to the headline, beside the floor: the same file read in the page
  *    (DecompressionStream + split + JSON.parse).
+ * BENCH_IMPACT_BROWSER_LOG=realistic (alone; `npm run bench` runs both): the realistic log instead
+ * (scripts/impact-realistic.mjs, as bench-impact.mjs's realistic rows: a genuine apiserver log cloned
+ * to BENCH_IMPACT_BROWSER_REALISTIC_EVENTS events, default 20,000; the snapshot before it opened, the
+ * webhook answers file opened, the candidate replacing the cluster's chain, existing objects not
+ * judged): the share of events that change outcome is read from the report's JSON export.
  * BENCH_DIST serves another build than dist/ (alone only: the same probe on main's build).
  * BENCH_IMPACT_CORES=N makes the page believe it has N cores (N − 1 decider workers, at most 8).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { candidateDocs, writeAuditLog } from './impact-fixture.mjs';
+import { changedShare, realisticCandidate, snapshotBefore, webhookAnswers, writeRealisticLog } from './impact-realistic.mjs';
 
 const EVENTS = Number(process.env.BENCH_IMPACT_BROWSER_EVENTS ?? 200_000);
+export const REALISTIC_EVENTS = Number(process.env.BENCH_IMPACT_BROWSER_REALISTIC_EVENTS ?? 20_000);
 
 /** Pids of the renderer processes under the browser whose command line names `marker`. */
 function renderers(marker) {
@@ -132,12 +139,16 @@ const WARN_ALL = [
   },
 ];
 
-/** The Impact view's run in `context` (a persistent context whose user-data-dir is `marker`) of the app at `url`. */
-export async function benchImpactBrowser(context, url, marker, events = EVENTS) {
+/**
+ * The Impact view's run in `context` (a persistent context whose user-data-dir is `marker`) of the
+ * app at `url`, on the pod creates' log or (`realistic`) the realistic one.
+ */
+export async function benchImpactBrowser(context, url, marker, events = EVENTS, { realistic = false } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'aw-bench-impact-browser-'));
   try {
     const log = join(dir, 'audit.log.gz');
-    const rawBytes = await writeAuditLog(log, events);
+    const rawBytes = realistic ? (await writeRealisticLog(log, events)).bytes : await writeAuditLog(log, events);
+    const json = (name, value) => (writeFileSync(join(dir, name), JSON.stringify(value)), join(dir, name));
     const page = await context.newPage();
     // BENCH_IMPACT_CORES: the cores the page believes it has (the decider workers it starts), to read the memory of more workers than this machine has cores
     if (process.env.BENCH_IMPACT_CORES)
@@ -147,7 +158,8 @@ export async function benchImpactBrowser(context, url, marker, events = EVENTS) 
       );
     await page.goto(url);
     await page.waitForSelector('form [data-path="metadata.name"]');
-    const docs = [...candidateDocs(), ...(process.env.BENCH_IMPACT_WARN_ALL ? WARN_ALL : [])].map((o, i) => ({
+    const candidate = realistic ? realisticCandidate() : [...candidateDocs(), ...(process.env.BENCH_IMPACT_WARN_ALL ? WARN_ALL : [])];
+    const docs = candidate.map((o, i) => ({
       id: `d${i}`,
       text: JSON.stringify(o, null, 1),
     }));
@@ -156,10 +168,19 @@ export async function benchImpactBrowser(context, url, marker, events = EVENTS) 
     await page.waitForSelector('[data-testid="cel-status"].ready', { timeout: 120_000 });
     await page.locator('nav.views button[data-view="impact"]').click();
     await page.getByTestId('impact-audit-input').setInputFiles(log);
+    if (realistic) {
+      // as bench-impact.mjs's realistic rows: --cluster before, --webhook-answers, --candidate replace, --no-existing
+      await page.getByTestId('impact-snapshot-input').setInputFiles(json('realistic-before.json', snapshotBefore(events)));
+      await page.getByTestId('impact-answers-input').setInputFiles(json('realistic-answers.json', webhookAnswers()));
+      await page.getByLabel("replace: the workspace's alone").check();
+      await page.getByLabel('judge existing objects (as a CREATE now)').uncheck();
+    }
 
-    // the floor: the same file read in the page, nothing else
+    // the floor: the same file read in the page, nothing else (from an input of its own: the view's empties itself once it has taken the file)
+    await page.evaluate(() => document.body.append(Object.assign(document.createElement('input'), { type: 'file', id: 'bench-floor-file', hidden: true })));
+    await page.setInputFiles('#bench-floor-file', log);
     const floor = await page.evaluate(async () => {
-      const file = document.querySelector('[data-testid="impact-audit-input"]').files[0];
+      const file = document.getElementById('bench-floor-file').files[0];
       const t0 = performance.now();
       const reader = file.stream().pipeThrough(new DecompressionStream('gzip')).pipeThrough(new TextDecoderStream()).getReader();
       let rest = '';
@@ -230,6 +251,7 @@ export async function benchImpactBrowser(context, url, marker, events = EVENTS) 
         await new Promise((r) => setTimeout(r, 250));
       }
     })();
+    const loadAtStart = loadavg()[0];
     const clickAt = await page.evaluate(() => performance.now());
     await page.getByRole('button', { name: 'Analyze' }).click();
     const headline = page.getByTestId('impact-headline');
@@ -271,6 +293,14 @@ export async function benchImpactBrowser(context, url, marker, events = EVENTS) 
     const frames = probe.frames.map((f) => ({ ...f, at: f.at - clickAt })).filter((f) => f.at >= -50);
     if (process.env.BENCH_VERBOSE) console.log(JSON.stringify({ tasks, frames, slow: latAt.filter((x) => x[1] > 50) }));
     const deciders = await page.evaluate(() => Math.min(8, Math.max(1, (navigator.hardwareConcurrency || 2) - 1)));
+    // the events that changed outcome, from the report's JSON export (what the CLI's realistic rows check)
+    let changed;
+    if (realistic) {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON' }).click()]);
+      const file = join(dir, 'impact.json');
+      await download.saveAs(file);
+      changed = changedShare(JSON.parse(readFileSync(file, 'utf8')).summary.changes);
+    }
     await page.close();
     return {
       cpu,
@@ -290,6 +320,9 @@ export async function benchImpactBrowser(context, url, marker, events = EVENTS) 
       longest: probe.longest,
       deciders,
       headline: text,
+      realistic,
+      changed,
+      load: [loadAtStart, loadavg()[0]],
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -327,7 +360,7 @@ export function printImpactBrowser(r) {
     return s ? mb(s[1]) : '—';
   });
   console.log(
-    `Impact view, audit log of ${r.events.toLocaleString()} pod creates (gzip, ${mb(r.rawBytes)} uncompressed), 20 policies + 10 webhooks, ${r.deciders} decider workers: ${r.rate.toFixed(0)} events/s from Analyze to the headline (${(r.ms / 1000).toFixed(1)} s, engines' start included); floor in the page (DecompressionStream + split + JSON.parse): ${r.floor.toFixed(0)} events/s`,
+    `Impact view, ${r.realistic ? `realistic log of ${r.events.toLocaleString()} events (the genuine apiserver log cloned; gzip, ${mb(r.rawBytes)} uncompressed), candidate replace: policies with params, a MutatingAdmissionPolicy, webhooks with assumed answers` : `audit log of ${r.events.toLocaleString()} pod creates (gzip, ${mb(r.rawBytes)} uncompressed), 20 policies + 10 webhooks`}, ${r.deciders} decider workers, load average ${r.load.map((l) => l.toFixed(1)).join(' → ')}: ${r.rate.toFixed(0)} events/s from Analyze to the headline (${(r.ms / 1000).toFixed(1)} s, engines' start included); floor in the page (DecompressionStream + split + JSON.parse): ${r.floor.toFixed(0)} events/s`,
   );
   console.log(
     `  tab (its renderer process: page + workers): ${mb(r.before)} before Analyze, peak ${mb(peak[1])} at ${at(peak[0])} (target ≤ 1 GB); at 25/50/75/100 % of the run ${rssAt.join(' / ')}; page JS heap peak ${mb(Math.max(0, ...r.samples.map((x) => x[2])))}`,
@@ -350,6 +383,10 @@ export function printImpactBrowser(r) {
       `    frame of ${f.duration} ms at ${at(f.at)}: scripts ${script} ms${top.length ? ` (${top.join('; ')})` : ''}, rendering ${f.render} ms, the rest (waiting for a core, GC, the browser) ${Math.max(0, f.duration - script - f.render)} ms`,
     );
   }
+  if (r.changed)
+    console.log(
+      `  ${r.changed.changed.toLocaleString()} of ${r.changed.decided.toLocaleString()} decided events changed outcome (${(r.changed.share * 100).toFixed(1)} %; the CLI's realistic rows need ≥ 40 %)`,
+    );
   console.log(`  ${r.headline}`);
 }
 
@@ -368,7 +405,8 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
   });
   try {
-    printImpactBrowser(await benchImpactBrowser(context, `http://127.0.0.1:${port}/bench/`, profile));
+    const realistic = process.env.BENCH_IMPACT_BROWSER_LOG === 'realistic';
+    printImpactBrowser(await benchImpactBrowser(context, `http://127.0.0.1:${port}/bench/`, profile, realistic ? REALISTIC_EVENTS : EVENTS, { realistic }));
   } finally {
     await context.close();
     server.kill();

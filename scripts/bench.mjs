@@ -10,7 +10,8 @@
  *     the Go floor (scripts/bench-go-floor.mjs); CEL edit → error shown; Test run result → inline values in the editor; keystroke → problems updated with a 200-webhook document; with a
  *     10,000-webhook document (scripts/bench-large.mjs): YAML keystroke → problems, form rename →
  *     YAML, reload → first form; the Impact view on a generated audit log (scripts/bench-impact-browser.mjs:
- *     events/s, the tab's memory, input latency during the run; `--no-impact` leaves it out).
+ *     events/s, the tab's memory, input latency during the run; then the same on the realistic log,
+ *     BENCH_IMPACT_BROWSER_REALISTIC_EVENTS, default 20,000; `--no-impact` leaves both out).
  * Builds the app first (`npm run build`). `npm run bench -- --chromium` runs only part 3; `-- --first-load`
  * only the first load's rows (part 2, the first form, the engine's start). BENCH_PORT=n serves on n to n+5 (default 4190).
  */
@@ -24,7 +25,7 @@ import { benchLarge, printLarge } from './bench-large.mjs';
 import { formProbe } from './bench-probes.mjs';
 import { goFloor } from './bench-go-floor.mjs';
 import { inlineValuesLag } from './bench-inline.mjs';
-import { benchImpactBrowser, printImpactBrowser } from './bench-impact-browser.mjs';
+import { benchImpactBrowser, printImpactBrowser, REALISTIC_EVENTS } from './bench-impact-browser.mjs';
 
 const run = (cmd, args) => {
   const r = spawnSync(cmd, args, { stdio: 'inherit', shell: false });
@@ -405,21 +406,22 @@ try {
   console.log(`keystroke → problems updated, 200 webhooks: median ${median(times).toFixed(1)} ms (target ≤ 16 ms)`);
   await context.close();
 
-  // The Impact view on a generated audit log (scripts/bench-impact-browser.mjs): a
-  // Chromium of its own, so the tab's renderer process can be found and its memory read.
-  if (!process.argv.includes('--no-impact')) {
-    const profile = mkdtempSync(join(tmpdir(), 'bench-impact-profile-'));
-    const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath, args: chromiumArgs });
-    try {
-      printImpactBrowser(await benchImpactBrowser(context, url, profile));
-    } catch (e) {
-      console.log(`Impact view: ${e.message}`);
-      process.exitCode = 1;
-    } finally {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
+  // The Impact view on a generated audit log and on the realistic one (scripts/bench-impact-browser.mjs):
+  // a Chromium of its own for each, so the tab's renderer process can be found and its memory read.
+  if (!process.argv.includes('--no-impact'))
+    for (const realistic of [false, true]) {
+      const profile = mkdtempSync(join(tmpdir(), 'bench-impact-profile-'));
+      const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath, args: chromiumArgs });
+      try {
+        printImpactBrowser(await benchImpactBrowser(context, url, profile, realistic ? REALISTIC_EVENTS : undefined, { realistic }));
+      } catch (e) {
+        console.log(`Impact view${realistic ? ', realistic log' : ''}: ${e.message}`);
+        process.exitCode = 1;
+      } finally {
+        await context.close();
+        rmSync(profile, { recursive: true, force: true });
+      }
     }
-  }
 
   // The same at 10,000 webhooks, and a form rename and a reload of that workspace
   // (a few minutes on a busy machine; every wait has a timeout; `--no-large` leaves it out).

@@ -12,6 +12,8 @@ import { loadAll } from 'js-yaml';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(root, 'src', 'migrate', 'crd-schemas.json');
+// The same lines without their schemas: what the first load needs to know a document's kind (src/migrate/documents.ts).
+const KINDS_OUT = join(root, 'src', 'migrate', 'crd-kinds.json');
 
 const KYVERNO = 'github.com/kyverno/kyverno@v1.19.1';
 const GATEKEEPER = 'github.com/open-policy-agent/gatekeeper/v3@v3.23.1';
@@ -99,3 +101,8 @@ for (const [module, file, crd, { name: version, ...served }] of versions) {
   console.log(`${group}/${version} ${names.kind}: ${lines.at(-1).length} bytes`);
 }
 writeFileSync(OUT, `[\n${lines.join(',\n')}\n]\n`);
+const kinds = lines.map((l) => {
+  const { schema: _, ...kind } = JSON.parse(l);
+  return JSON.stringify(kind);
+});
+writeFileSync(KINDS_OUT, `[\n${kinds.join(',\n')}\n]\n`);

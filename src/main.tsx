@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import {
   connectCel,
+  loadChecks,
   openIndexedDbBackend,
   persistScratchpad,
   persistTestInputs,
@@ -46,7 +47,17 @@ createRoot(document.getElementById('root')!).render(
   </StrictMode>,
 );
 
-// At the first idle moment after the first paint (at the latest 50 ms after it), the engine starts
-// if the starter did not start it (a first visit: downloaded then), and validation's CEL checks go
-// to it: the first render asks it nothing.
-requestAnimationFrame(() => setTimeout(() => (typeof requestIdleCallback === 'function' ? requestIdleCallback(startCel, { timeout: 50 }) : startCel()), 0));
+// Right after the first paint, the checks (validation, lints: src/store/checks.ts), a chunk of their
+// own, are asked for: the first render does without them, and neither their download nor their
+// evaluation competes with it. At the first idle moment after the paint (at the latest 50 ms after
+// it), the engine starts if the starter did not start it (a first visit: downloaded then), and
+// validation's CEL checks go to it: the first render asks it nothing.
+const checksFailed = (e: unknown) =>
+  workspace.getState().notify({ level: 'error', text: `The checks did not load (${e instanceof Error ? e.message : String(e)}): reload the page to check.` });
+requestAnimationFrame(() =>
+  setTimeout(() => {
+    loadChecks().catch(checksFailed);
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(startCel, { timeout: 50 });
+    else startCel();
+  }, 0),
+);

@@ -12,7 +12,8 @@
 import { isKubernetesVersion, KUBERNETES_VERSIONS, DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
 import { kindOf, nameOf, namespaceOf, type Obj } from '../base/json';
 import { convertPolicies, isSourcePolicy, type Conversion, type ConvertOptions } from '../migrate';
-import { isSourceDocument, sourceProblems } from '../migrate/documents';
+import { isSourceDocument } from '../migrate/documents';
+import { sourceProblems } from '../migrate/source-problems';
 import { conversionFiles, conversionMarkdown, conversionText, type RuleTests, type Unread } from '../migrate/report';
 import { parseDocuments } from '../yaml';
 import { celStatus, evaluate, loadCel } from '../cel';

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { cloneJson, type Obj } from '../base/json';
 import { parseDocuments } from '../yaml';
-import { isSourceDocument, rulesOf, SOURCE_KINDS, sourceKindOf, sourceProblems } from './documents';
+import { isSourceDocument, rulesOf, SOURCE_KINDS, sourceKindOf } from './documents';
+import { sourceProblems } from './source-problems';
 import { readFixture } from '../../fixtures';
+import CRD_KINDS from './crd-kinds.json';
+import CRD_SCHEMAS from './crd-schemas.json';
 
 const fixture = (name: string): Obj[] => parseDocuments(readFixture('migrate', name)).documents.map((d) => d.object as Obj);
 const [template, constraint] = fixture('requiredlabels.yaml') as [Obj, Obj];
@@ -21,6 +24,10 @@ describe('source documents', () => {
     expect(isSourceDocument({ apiVersion: 'policies.kyverno.io/v1', kind: 'DeletingPolicy' })).toBe(false);
     expect(isSourceDocument({ apiVersion: 'kyverno.io/v1', kind: 'Test' })).toBe(false);
     expect(SOURCE_KINDS.every((k) => k.source.length > 0)).toBe(true);
+  });
+
+  it('knows the kinds from crd-kinds.json, which is crd-schemas.json without the schemas (the generator writes both)', () => {
+    expect(CRD_KINDS).toEqual(CRD_SCHEMAS.map(({ schema: _, ...kind }) => kind));
   });
 
   it('finds nothing wrong in the library documents', () => {

@@ -1,15 +1,13 @@
 /**
  * Gatekeeper's and Kyverno's policy documents as the workspace opens them: which kinds they
- * are, the checks of their own structure (their projects' CRD schemas, crd-schemas.json, written
- * by scripts/migrate-schemas.mjs from the CRDs in the projects' Go modules), and a summary of
- * their rules for the form.
+ * are (crd-kinds.json: their projects' CRDs, written by scripts/migrate-schemas.mjs beside the
+ * schemas), and a summary of their rules for the form. The checks of their structure against
+ * those schemas are in source-problems.ts (with the other checks, out of the first load).
  */
-import { templateOf as gatekeeperTemplateOf } from './gatekeeper';
+// read.ts alone: the workspace opens these documents on the first load, the converters come with the Migration view
+import { templateOf as gatekeeperTemplateOf } from './gatekeeper/read';
 import { isObject, obj, objList, str, type Obj } from '../base/json';
-import { fieldPath } from '../base/path';
-import { invalid, required, type FieldError } from '../k8s/errors';
-import { checkStructure, type Schema } from './structure';
-import CRD_SCHEMAS from './crd-schemas.json';
+import CRD_KINDS from './crd-kinds.json';
 
 export type SourceProject = 'Gatekeeper' | 'Kyverno';
 
@@ -25,22 +23,22 @@ export interface SourceKind {
   source: string;
 }
 
-interface SchemaData {
+/** A kind and version of a project's CRD (crd-kinds.json); its schema is the line of crd-schemas.json with the same group, version and kind. */
+export interface KindData {
   source: string;
   group: string;
   version: string;
   kind: string;
   scope: string;
-  schema: Schema;
 }
 
-const DATA: readonly SchemaData[] = CRD_SCHEMAS;
-const dataOf = (group: string, kind: string): SchemaData => DATA.find((d) => d.group === group && d.kind === kind)!;
+const DATA: readonly KindData[] = CRD_KINDS;
+const dataOf = (group: string, kind: string): KindData => DATA.find((d) => d.group === group && d.kind === kind)!;
 const constraintTemplate = dataOf('templates.gatekeeper.sh', 'ConstraintTemplate');
-const gatekeeperMatch = dataOf('match.gatekeeper.sh', 'DummyCRD');
+export const gatekeeperMatch = dataOf('match.gatekeeper.sh', 'DummyCRD');
 const clusterPolicy = dataOf('kyverno.io', 'ClusterPolicy');
 
-const kindOfData = (project: SourceProject, d: SchemaData): SourceKind => ({
+const kindOfData = (project: SourceProject, d: KindData): SourceKind => ({
   project,
   apiVersion: `${d.group}/${d.version}`,
   kind: d.kind,
@@ -51,7 +49,7 @@ const kindOfData = (project: SourceProject, d: SchemaData): SourceKind => ({
 /** The constraint group's versions Gatekeeper serves (v1beta1 is the one its docs write). */
 export const CONSTRAINT_VERSIONS = ['constraints.gatekeeper.sh/v1beta1', 'constraints.gatekeeper.sh/v1', 'constraints.gatekeeper.sh/v1alpha1'];
 
-const CONSTRAINT: SourceKind = {
+export const CONSTRAINT: SourceKind = {
   project: 'Gatekeeper',
   apiVersion: CONSTRAINT_VERSIONS[0]!,
   kind: 'Constraint',
@@ -60,7 +58,7 @@ const CONSTRAINT: SourceKind = {
 };
 
 /** Policy (namespaced) has ClusterPolicy's schema: the generator checks that they agree. */
-const KINDS: readonly (readonly [SourceKind, SchemaData])[] = [
+const KINDS: readonly (readonly [SourceKind, KindData])[] = [
   [kindOfData('Gatekeeper', constraintTemplate), constraintTemplate],
   ...DATA.filter((d) => d.group.endsWith('kyverno.io')).map((d) => [kindOfData('Kyverno', d), d] as const),
   [{ ...kindOfData('Kyverno', clusterPolicy), kind: 'Policy', scope: 'Namespaced' }, clusterPolicy],
@@ -69,7 +67,8 @@ const KINDS: readonly (readonly [SourceKind, SchemaData])[] = [
 /** Every kind the workspace opens as another project's policy (for help texts and the docs). */
 export const SOURCE_KINDS: readonly SourceKind[] = [...KINDS.map(([k]) => k), CONSTRAINT];
 
-const entryOf = (object: unknown): readonly [SourceKind, SchemaData | undefined] | undefined => {
+/** A document's kind and its CRD's line (none for a constraint: its schema comes from its template). */
+export const entryOf = (object: unknown): readonly [SourceKind, KindData | undefined] | undefined => {
   if (!isObject(object) || typeof object.apiVersion !== 'string' || typeof object.kind !== 'string' || !object.kind) return undefined;
   if (CONSTRAINT_VERSIONS.includes(object.apiVersion)) return [CONSTRAINT, undefined];
   return KINDS.find(([k]) => k.apiVersion === object.apiVersion && k.kind === object.kind);
@@ -84,82 +83,6 @@ export const isSourceDocument = (object: unknown): boolean => entryOf(object) !=
 /** The workspace's ConstraintTemplate that defines a constraint's kind, if any. */
 export const templateOf = (constraint: unknown, workspace: readonly unknown[]): Obj | undefined =>
   gatekeeperTemplateOf(obj(constraint), workspace.filter(isObject));
-
-/** A template's constraint kind: spec.crd.spec.names.kind. */
-const templateKind = (template: unknown): string => str(obj(obj(obj(obj(obj(template).spec).crd).spec).names).kind);
-
-/** The structural schema of a constraint (frameworks' CreateSchema): its parameters follow its template's schema, when there is one. */
-function constraintSchema(template: Obj | undefined): Schema {
-  const params = obj(obj(obj(obj(obj(template).spec).crd).spec).validation).openAPIV3Schema;
-  const match = obj(obj(gatekeeperMatch.schema).properties).embeddedMatch;
-  return {
-    type: 'object',
-    properties: {
-      apiVersion: { type: 'string' },
-      kind: { type: 'string' },
-      metadata: { type: 'object' },
-      spec: {
-        type: 'object',
-        properties: {
-          match,
-          enforcementAction: { type: 'string' },
-          scopedEnforcementActions: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: {
-                action: { type: 'string' },
-                enforcementPoints: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } },
-              },
-            },
-          },
-          parameters: isObject(params) ? params : { 'x-kubernetes-preserve-unknown-fields': true },
-        },
-      },
-      status: { 'x-kubernetes-preserve-unknown-fields': true },
-    },
-  };
-}
-
-/**
- * The problems of a Gatekeeper or Kyverno document's own structure: its CRD's schema (unknown
- * fields, wrong types, missing required fields), a constraint whose kind no template of the
- * workspace defines, a template whose name is not its kind in lowercase (Gatekeeper refuses it).
- * [] for any other object.
- */
-export function sourceProblems(object: unknown, workspace: readonly unknown[]): FieldError[] {
-  const entry = entryOf(object);
-  if (!entry || !isObject(object)) return [];
-  const [kind, data] = entry;
-  const out: FieldError[] = [];
-  if (!str(obj(object.metadata).name)) out.push(required(fieldPath('metadata', 'name')));
-  if (kind === CONSTRAINT) {
-    const constraintKind = str(object.kind);
-    const template = templateOf(object, workspace);
-    if (!template)
-      out.push({
-        ...invalid(fieldPath('kind'), object.kind, `no ConstraintTemplate in the workspace defines the kind ${constraintKind}`),
-        hint: `Gatekeeper makes a constraint's kind from its template (spec.crd.spec.names.kind): without the template ${constraintKind.toLowerCase()} the cluster has no such kind and the constraint cannot be converted. Open the template beside it.`,
-      });
-    checkStructure(object, constraintSchema(template), fieldPath(), out);
-    return out;
-  }
-  checkStructure(object, data!.schema, fieldPath(), out);
-  if (kind.kind === 'ConstraintTemplate') {
-    const crdKind = templateKind(object);
-    const name = str(obj(object.metadata).name);
-    if (!crdKind) out.push(required(fieldPath('spec', 'crd', 'spec', 'names', 'kind'), 'Gatekeeper refuses a template that names no constraint kind'));
-    else if (name && name !== crdKind.toLowerCase())
-      out.push(
-        invalid(
-          fieldPath('metadata', 'name'),
-          name,
-          `must be the lowercase of spec.crd.spec.names.kind (${JSON.stringify(crdKind.toLowerCase())}): Gatekeeper refuses the template otherwise`,
-        ),
-      );
-  }
-  return out;
-}
 
 /** One rule of a source document, as the form lists it. */
 export interface RuleSummary {

@@ -6,7 +6,8 @@
  */
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
-import { inspectCaBundle, type CaBundleInspection } from '../k8s';
+// the k8s modules themselves, not its index: the index brings validation and the lints into the first load (src/store/checks.ts)
+import { inspectCaBundle, type CaBundleInspection } from '../k8s/ca-bundle';
 import { workspace } from './workspace';
 
 const MAX_KEPT = 200;

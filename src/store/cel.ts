@@ -26,7 +26,7 @@ import {
 } from '../cel';
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
-import { celAnswered, setCelCompiler } from './problems';
+import { checks, loadChecks } from './checks';
 import { workspace } from './workspace';
 import { loadTypedData } from '../k8s/typed';
 
@@ -46,10 +46,14 @@ export function connectCel(): { compileCached: () => void } {
 export function startCel(): void {
   allowEngineWork('all');
   const compiler = createCachedCompiler(() => {
-    celAnswered();
+    checks()?.celAnswered();
     workspace.setState((s) => ({ problemsRevision: s.problemsRevision + 1 }));
   });
-  setCelCompiler(compiler);
+  // the checks' CEL from now on (they load beside the first form; none of their results is kept from before)
+  void loadChecks().then(
+    (c) => c.setCelCompiler(compiler),
+    () => {},
+  );
   // the type data of the target release comes with the engine: the CEL inputs' objects are decoded with it (src/k8s/typed)
   const typed = (): Promise<void> => loadTypedData(workspace.getState().kubernetesVersion).catch(() => {});
   void Promise.all([loadCel(), typed()]).then(() => {

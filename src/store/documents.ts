@@ -3,7 +3,10 @@
  * sees. The text is never thrown away: while it does not parse, the document
  * keeps its last good object and carries the parse error.
  */
-import { kindSpecOf, orderFields, paramSpecOf } from '../k8s';
+// the k8s modules themselves, not its index: the index brings validation and the lints into the first load (src/store/checks.ts)
+import { kindSpecOf } from '../k8s/registry/kinds';
+import { orderFields } from '../k8s/registry/order';
+import { paramSpecOf } from '../k8s/registry/params';
 import { isSourceDocument } from '../migrate/documents';
 import { getIn } from '../k8s/edit';
 import { isObject, reuseUnchanged } from '../base/json';

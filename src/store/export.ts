@@ -4,16 +4,12 @@
  * file exports byte-identical; reordering keys, stripping server fields and JSON rewrite the
  * objects. docs/architecture.md ("Documents and text").
  */
-import { orderFields, stripServerFields } from '../k8s';
-import { deepEqual, type Obj } from '../base/json';
-import type { KubernetesVersion } from '../base/releases';
-import { schemaAsset } from '../cel';
-import { type CodeDoc, type CodeExport, type CodeLanguage, codeDocsOf, exportAsCode } from '../share/code';
+// the k8s modules themselves, not its index: the index brings validation and the lints into the first load (src/store/checks.ts)
+import { orderFields } from '../k8s/registry/order';
+import { stripServerFields } from '../k8s/registry/server-fields';
+import { deepEqual } from '../base/json';
 import { parseDocuments, serializeDocuments, serializeJSON, writeList } from '../yaml';
 import { toText, type WorkspaceDoc } from './documents';
-import { manifestDirectoryFiles, type ManifestDirLayout } from '../share/manifest-dir';
-import { isStaticDoc, type WorkspaceState } from './workspace';
-import { manifestSetOf } from './problems';
 
 export interface ExportOptions {
   /** Drop status, managedFields, uid, resourceVersion, … and the last-applied annotation. */
@@ -85,43 +81,4 @@ export function joinTexts(parts: readonly { text: string; separator?: string }[]
     out += sep + p.text;
   });
   return out;
-}
-
-/** The static manifest directory, or why it is not written: the set does not load (the headline of its problems). */
-export type ManifestDirectoryExport = { ok: true; files: Record<string, string> } | { ok: false; headline: string };
-
-/**
- * The static manifest directory of the workspace (the documents marked static, or all when the
- * workspace is): relative path → text. A set that does not load is refused, as `check
- * --export-manifests` refuses it (a kube-apiserver started with it exits), unless `anyway`.
- */
-export function exportManifestDirectory(
-  docs: readonly WorkspaceDoc[],
-  layout: ManifestDirLayout,
-  state: Pick<WorkspaceState, 'staticManifests' | 'kubernetesVersion'>,
-  options: { anyway?: boolean } = {},
-): ManifestDirectoryExport {
-  const set = manifestSetOf(docs, state.kubernetesVersion, state.staticManifests);
-  if (set?.headline && !options.anyway) return { ok: false, headline: set.headline };
-  const sources = docs.map((d) => ({ object: d.object, ...(d.error || d.object === undefined ? {} : { text: d.text }) }));
-  return { ok: true, files: manifestDirectoryFiles(sources, (i) => docs[i]!.object !== undefined && isStaticDoc(docs[i]!, state), layout) };
-}
-
-/**
- * The documents as code (src/share/code): each document's own text read with its comments,
- * the target release's schema loaded for the typed forms. Documents whose text does not parse
- * are exported from their last good version, without comments, and listed in `stale`.
- */
-export async function exportCode(
-  docs: readonly WorkspaceDoc[],
-  language: CodeLanguage,
-  options: { kubernetesVersion: KubernetesVersion; selfContained?: boolean },
-): Promise<CodeExport & { stale: WorkspaceDoc[] }> {
-  const usable = docs.filter((d) => d.object !== undefined);
-  const codeDocs: CodeDoc[] = usable.map((d) => {
-    const fromText = d.error ? undefined : codeDocsOf(d.text).docs.find((c) => deepEqual(c.object, d.object));
-    return fromText ?? { object: d.object as Obj };
-  });
-  const schemas = await schemaAsset(options.kubernetesVersion);
-  return { ...exportAsCode(codeDocs, language, { ...options, schemas }), stale: docs.filter((d) => d.error) };
 }

@@ -14,18 +14,16 @@ export { docTitle, docKind, docPositions, toText, importText, type WorkspaceDoc 
 export { loadSaved, restoreWorkspace, startAutosave, storageBackend, STORAGE_KEY, UNSAVED_KEY, type WorkspaceBackend } from './persist';
 export { openIndexedDbBackend, SCRATCHPAD_KEY, TEST_INPUTS_KEY } from './idb';
 export { persistScratchpad, SCRATCHPAD_FALLBACK_KEY } from './scratchpad';
-export { exportCode, exportDocs, exportManifestDirectory, type ExportOptions, type ExportResult, type ManifestDirectoryExport } from './export';
-export {
-  checkedBefore,
-  docProblems,
-  groupProblems,
-  objectProblems,
-  setCelCompiler,
-  invalidateProblems,
-  type DocProblems,
-  type Problem,
-  type ProblemGroup,
-  type ProblemLine as ProblemListLine,
+// Export as code: src/store/export-code.ts, imported by the Export menu when used (the code writers stay out of the first load).
+export { exportDocs, type ExportOptions, type ExportResult } from './export';
+// The static manifest directory: src/store/export-manifests.ts, imported by the Export menu when used (it checks the set).
+// The checks themselves (./problems) load as a chunk of their own, beside the first form (./checks).
+export { checks, loadChecks } from './checks';
+export type {
+  DocProblems,
+  Problem,
+  ProblemGroup,
+  ProblemLine as ProblemListLine,
 } from './problems';
 export { connectCel, startCel } from './cel';
 export {

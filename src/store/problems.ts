@@ -16,7 +16,8 @@ import { typeCheckProblems } from './typecheck';
 import type { TypeCheckProblem } from '../check/typecheck';
 import type { WorkspaceDoc } from './documents';
 import { isStaticDoc, workspace } from './workspace';
-import { isSourceDocument, sourceKindOf, sourceProblems, templateOf } from '../migrate/documents';
+import { isSourceDocument, sourceKindOf, templateOf } from '../migrate/documents';
+import { sourceProblems } from '../migrate/source-problems';
 
 /** The core's checks (src/check), memoised: what each lint reads of the workspace is declared by the lint. */
 const checker = createChecker();

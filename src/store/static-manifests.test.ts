@@ -10,7 +10,7 @@ import { useEngine } from '../cel/test-helpers';
 import { restoreWorkspace, serialize, storageBackend } from './persist';
 import { currentWorkspaceFile, openWorkspaceFile } from './share';
 import { docProblems } from './problems';
-import { exportManifestDirectory } from './export';
+import { exportManifestDirectory } from './export-manifests';
 import { previewFix } from './fixes';
 import { staticIndices } from './simulator';
 import { setTestsData } from './test-inputs';

@@ -4,7 +4,11 @@
  */
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
-import { apiVersionOf, convertToV1, DEFAULT_FIELD_VALIDATION, KINDS, kindSpecOf, type FieldValidation, type Fix } from '../k8s';
+// the k8s modules themselves, not its index: the index brings validation and the lints into the first load (src/store/checks.ts)
+import { apiVersionOf, KINDS, kindSpecOf } from '../k8s/registry/kinds';
+import { convertToV1 } from '../k8s/convert';
+import { DEFAULT_FIELD_VALIDATION, type FieldValidation } from '../k8s/field-validation';
+import type { Fix } from '../k8s';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base';
 import { platformOf, type PlatformId } from '../base/platforms';
 import { clone, getIn, insertAt, moveAt, removeAt, setIn } from '../k8s/edit';

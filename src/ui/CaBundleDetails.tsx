@@ -2,7 +2,8 @@
  * What a caBundle holds, under the field: each certificate's subject, issuer, validity
  * relative to now, names, key, signature and fingerprint, and what does not decode.
  */
-import { relativeTime, type CertificateInfo } from '../k8s';
+// the k8s modules themselves, not its index: the index brings validation and the lints into the first load (src/store/checks.ts)
+import { relativeTime, type CertificateInfo } from '../k8s/ca-bundle';
 import { useCaInspection } from '../store';
 
 const DAY = 86_400_000;

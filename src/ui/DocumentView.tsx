@@ -1,21 +1,26 @@
 /** The selected document: its form, its YAML and its problems. */
 import { Fragment, lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { canConvertToV1, kindSpecOf, paramSpecOf, serverFieldsOf } from '../k8s';
+// the k8s modules themselves, not its index: the index brings validation and the lints into the first load (src/store/checks.ts)
+import { canConvertToV1 } from '../k8s/convert';
+import { kindSpecOf } from '../k8s/registry/kinds';
+import { paramSpecOf } from '../k8s/registry/params';
+import { serverFieldsOf } from '../k8s/registry/server-fields';
 import { isManifestKind } from '../k8s/static-manifests';
 import { isObject } from '../base/json';
 import { parsePath } from '../base/path';
 import { formatPath } from '../base/path-format';
-import { checkedBefore, docProblems, docKind, useWorkspace, workspace, type Problem, type WorkspaceDoc } from '../store';
+import { checks, docKind, useWorkspace, workspace, type Problem, type WorkspaceDoc } from '../store';
 import { useAfterFirstPaint } from './after-paint';
 import { FieldView } from './FieldView';
 import { createFormProblems, FormContext, updateFormProblems, type FormContextValue, type FormProblems } from './form-context';
 import { ProblemsPanel } from './ProblemsPanel';
 import { sourceKindOf } from '../migrate/documents';
-import { SourceForm } from './migrate/SourceForm';
 
 const YamlPane = lazy(() => import('./YamlPane'));
 /** The policy test run (and src/policy) loads when a policy is opened. */
 const PolicyTestPanel = lazy(() => import('./policy/PolicyTestPanel'));
+// A Gatekeeper or Kyverno document's summary brings the converters (src/migrate): loaded when one is shown.
+const SourceForm = lazy(() => import('./migrate/SourceForm').then((m) => ({ default: m.SourceForm })));
 
 /**
  * Monaco is large (about a second of main-thread work to load and create an editor on a
@@ -155,8 +160,10 @@ export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
     );
   // A document's first check (validation and lints: on a first visit, the first run of much cold
   // code) comes right after its form is on screen. One checked before shows its problems at once.
-  const checkNow = useAfterFirstPaint() || checkedBefore(doc);
-  const problems = checkNow ? docProblems(doc, docs) : null;
+  // The checks load beside the first form (src/store/checks.ts): null until they are in.
+  const painted = useAfterFirstPaint();
+  const c = checks();
+  const problems = c && (painted || c.checkedBefore(doc)) ? c.docProblems(doc, docs) : null;
   const formProblems = useFormProblems(problems?.items ?? NOT_CHECKED);
   // The same context value for the life of the form: a context change would re-render every control.
   const form = useMemo<FormContextValue>(() => ({ docId: doc.id, problems: formProblems, readOnly: false }), [doc.id, formProblems]);
@@ -222,7 +229,9 @@ export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
               ) : null}
             </FormContext.Provider>
           ) : source ? (
-            <SourceForm doc={doc} kind={source} />
+            <Suspense fallback={<p className="pt-muted">Loading the summary…</p>}>
+              <SourceForm doc={doc} kind={source} />
+            </Suspense>
           ) : (
             <p className="banner info">
               {doc.object === undefined

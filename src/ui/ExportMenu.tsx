@@ -5,14 +5,13 @@
  * says why, and exports only when the user chooses "Export anyway".
  */
 import { useRef, useState } from 'react';
-import { exportCode, exportDocs, exportManifestDirectory, useWorkspace, workspace, type WorkspaceDoc } from '../store';
+import { exportDocs, useWorkspace, workspace, type WorkspaceDoc } from '../store';
 import { ADMISSION_CONFIGURATION_FILE, type ManifestDirLayout } from '../share/manifest-dir';
 import { zipFiles } from '../share/zip';
 import { Dialog } from './Dialog';
 import { download } from './download';
 import { closeMenu, onMenuKeyDown, useCloseOnOutsideClick } from './menu';
 import { isSourceDocument } from '../migrate/documents';
-import { migrationFiles } from '../store/migrate';
 
 type ManifestExport = 'zip' | 'configuration';
 
@@ -66,8 +65,9 @@ export function ExportMenu() {
   };
 
   /** The static manifest directory: a ZIP of one directory per plugin plus the AdmissionConfiguration, or that snippet alone. */
-  const doExportManifests = (what: ManifestExport, anyway = false) => {
+  const doExportManifests = async (what: ManifestExport, anyway = false) => {
     closeMenu(menu.current, false);
+    const { exportManifestDirectory } = await import('../store/export-manifests');
     const out = exportManifestDirectory(ws().docs, layout, ws(), { anyway });
     if (!out.ok) return setRefused({ what, headline: out.headline });
     const count = Object.keys(out.files).length - 1;
@@ -90,6 +90,8 @@ export function ExportMenu() {
   const doExportCode = async (docs: readonly WorkspaceDoc[]) => {
     closeMenu(menu.current, false);
     const [language, selfContained] = codeLanguage === 'pkl-self' ? (['pkl', true] as const) : ([codeLanguage, false] as const);
+    // the code writers load with the first export (src/store/export-code.ts)
+    const { exportCode } = await import('../store/export-code');
     const out = await exportCode(docs, language, { kubernetesVersion: ws().kubernetesVersion, selfContained });
     if (out.problems.length) {
       const first = out.problems.slice(0, 3).map((p) => `${p.object} ${p.path}: ${p.message}`);
@@ -106,8 +108,10 @@ export function ExportMenu() {
   };
 
   /** The Gatekeeper and Kyverno documents converted (the Migration view's set): a ZIP for a GitOps repository, or the markdown summary alone. */
-  const doExportMigration = (what: 'zip' | 'summary') => {
+  const doExportMigration = async (what: 'zip' | 'summary') => {
     closeMenu(menu.current, false);
+    // the converters load with the first migration export (or the Migration view)
+    const { migrationFiles } = await import('../store/migrate');
     const out = migrationFiles(keepSource);
     if (!out) return ws().notify({ level: 'error', text: 'Nothing to export: no Gatekeeper or Kyverno document converts here (the Migration view says why).' });
     if (what === 'summary') return download('MIGRATION.md', out.files['MIGRATION.md'] ?? '', 'text/markdown');
@@ -155,11 +159,11 @@ export function ExportMenu() {
             data-testid="export-manifests"
             disabled={!hasStatic}
             title="The documents marked static as a manifest directory (one directory per admission plugin) with the AdmissionConfiguration that points the plugins at it, in one ZIP"
-            onClick={() => doExportManifests('zip')}
+            onClick={() => void doExportManifests('zip')}
           >
             Static manifest directory (ZIP)
           </button>
-          <button type="button" data-testid="copy-admission-configuration" disabled={!hasStatic} onClick={() => doExportManifests('configuration')}>
+          <button type="button" data-testid="copy-admission-configuration" disabled={!hasStatic} onClick={() => void doExportManifests('configuration')}>
             Copy AdmissionConfiguration
           </button>
           <label className="checkbox">
@@ -201,11 +205,11 @@ export function ExportMenu() {
             data-testid="export-migration"
             disabled={!hasSources}
             title="The Gatekeeper and Kyverno policies converted to native admission, one file per object under native/, with MIGRATION.md, in one ZIP"
-            onClick={() => doExportMigration('zip')}
+            onClick={() => void doExportMigration('zip')}
           >
             Converted policies (ZIP)
           </button>
-          <button type="button" data-testid="export-migration-summary" disabled={!hasSources} onClick={() => doExportMigration('summary')}>
+          <button type="button" data-testid="export-migration-summary" disabled={!hasSources} onClick={() => void doExportMigration('summary')}>
             Migration summary (markdown)
           </button>
           <label className="checkbox">
@@ -220,7 +224,7 @@ export function ExportMenu() {
           onCancel={() => setRefused(null)}
           onExport={() => {
             setRefused(null);
-            doExportManifests(refused.what, true);
+            void doExportManifests(refused.what, true);
           }}
         />
       ) : null}

@@ -1,7 +1,7 @@
 /** The lightbulb of a problem with quick fixes: opens a short list of fixes; choosing one opens its preview. */
 import { useState } from 'react';
 import type { Fix } from '../k8s';
-import { docProblems, openFix, workspace, type Problem } from '../store';
+import { checks, openFix, workspace, type Problem } from '../store';
 
 /**
  * The fix as built from the document's current object. A lightbulb is not re-rendered while
@@ -11,7 +11,12 @@ import { docProblems, openFix, workspace, type Problem } from '../store';
 function currentFix(docId: string, problem: Problem, fix: Fix): Fix {
   const { docs } = workspace.getState();
   const doc = docs.find((d) => d.id === docId);
-  const now = doc && docProblems(doc, docs).items.find((p) => p.field === problem.field && p.label === problem.label && p.message === problem.message);
+  // a lightbulb is drawn from the checks' problems: they are loaded
+  const now =
+    doc &&
+    checks()
+      ?.docProblems(doc, docs)
+      .items.find((p) => p.field === problem.field && p.label === problem.label && p.message === problem.message);
   return now?.fixes?.find((f) => f.title === fix.title) ?? fix;
 }
 

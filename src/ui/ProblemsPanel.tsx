@@ -7,7 +7,7 @@
 import { sourceKindOf } from '../migrate/documents';
 import { memo, useMemo, useState } from 'react';
 import type { DocProblems, Problem, ProblemGroup, WorkspaceDoc } from '../store';
-import { docKind, groupProblems, useWorkspace, workspace } from '../store';
+import { checks, docKind, useWorkspace, workspace } from '../store';
 import { FixButton } from './FixButton';
 import { sameProblem } from './form-context';
 
@@ -114,7 +114,8 @@ export function ProblemsPanel({ doc, problems }: { doc: WorkspaceDoc; problems: 
 
 function ProblemsList({ doc, problems, release }: { doc: WorkspaceDoc; problems: DocProblems; release: string }) {
   const lintWarnings = problems.lints.filter((l) => l.severity === 'warning').length;
-  const lines = useMemo(() => groupProblems(problems.items), [problems.items]);
+  // problems come from the checks: they are loaded
+  const lines = useMemo(() => checks()?.groupProblems(problems.items) ?? [], [problems.items]);
   const keyOf = useMemo(() => keysOf(lines.flatMap((l) => ('group' in l ? [] : [l.problem]))), [lines]);
   const source = sourceKindOf(doc.object);
   const clean = problems.errors + problems.warnings === 0;

@@ -1,7 +1,8 @@
 /** The document list: select, add from a template, duplicate, rename, delete. */
 import { lazy, Suspense, useDeferredValue, useRef, useState } from 'react';
-import { KINDS } from '../k8s';
-import { docKind, docProblems, docTitle, isStaticDoc, useWorkspace, workspace } from '../store';
+// the k8s modules themselves, not its index: the index brings validation and the lints into the first load (src/store/checks.ts)
+import { KINDS } from '../k8s/registry/kinds';
+import { checks, docKind, docTitle, isStaticDoc, useWorkspace, workspace } from '../store';
 import { useAfterFirstPaint } from './after-paint';
 import { closeMenu, onMenuKeyDown, useCloseOnOutsideClick } from './menu';
 
@@ -116,7 +117,8 @@ export function Sidebar({ open = false, onClose }: { open?: boolean; onClose?: (
         {docs.map((d) => {
           const kind = docKind(d);
           const selected = d.id === selectedId;
-          const p = counted || (selected && selectedCounted) ? docProblems(d, docs) : NOT_COUNTED;
+          const c = checks(); // loaded beside the first form (src/store/checks.ts)
+          const p = c && (counted || (selected && selectedCounted)) ? c.docProblems(d, docs) : NOT_COUNTED;
           return (
             <li key={d.id} className={selected ? 'selected' : ''} data-doc-id={d.id}>
               {renaming === d.id ? (

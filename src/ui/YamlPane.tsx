@@ -8,7 +8,9 @@ import { applyText } from '../monaco/apply-text';
 import { registerFixActions, type LineFix } from '../monaco/fix-actions';
 import { letEscapeThenTabLeave, TAB_TRAP_HELP } from '../monaco/tab-escape';
 import { isLargeModel, monaco, modelUri } from '../monaco/setup';
-import { docKind, docPositions, docProblems, openFix, workspace, type WorkspaceDoc } from '../store';
+import { docKind, docPositions, openFix, workspace, type WorkspaceDoc } from '../store';
+// this pane is a lazy chunk: the checks come with it if they are not in yet
+import { docProblems } from '../store/problems';
 import { kindSpecOf, paramSpecOf } from '../k8s';
 import { isSourceDocument } from '../migrate/documents';
 import { revealEdited } from './yaml-reveal';

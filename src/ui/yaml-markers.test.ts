@@ -3,7 +3,8 @@
  * lines asked about: every problem on those lines is among them, and far ones are not.
  */
 import { describe, expect, it } from 'vitest';
-import { docPositions, docProblems, importText } from '../store';
+import { docPositions, importText } from '../store';
+import { docProblems } from '../store/problems';
 import { ALL_MARKERS_UP_TO, nearVisible } from './yaml-markers';
 
 const hook = (i: number) =>

@@ -10,7 +10,7 @@ import { constraintUnknownFields, isConstraint, isTemplate, listed, readTemplate
 import { STANDALONE_DIFFERENCE, standaloneFor } from './standalone';
 
 export { importGatorSuite } from './suite';
-export { isConstraint, isTemplate, readTemplate } from './read';
+export { isConstraint, isTemplate, readTemplate, templateOf } from './read';
 
 /** A result line's extra for a Rego-only template: the Rego, for the UI to show beside an empty CEL editor. */
 export interface GatekeeperRuleResult extends RuleResult {
@@ -123,7 +123,3 @@ export const gatekeeperConverter: Converter = {
   owns: (o) => isTemplate(o) || isConstraint(o),
   convert: convertGatekeeper,
 };
-
-/** The template of a constraint among `objects` (by kind), for callers that show them together. */
-export const templateOf = (constraint: Obj, objects: readonly Obj[]): Obj | undefined =>
-  objects.find((o) => isTemplate(o) && readTemplate(o).kind === kindOf(constraint));

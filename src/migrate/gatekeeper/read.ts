@@ -141,3 +141,7 @@ export function constraintUnknownFields(constraint: Obj): string[] {
 /** A path list for a reason: `a, b and c`. */
 export const listed = (items: readonly string[]): string =>
   items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+
+/** The template of a constraint among `objects` (by kind), for callers that show them together. */
+export const templateOf = (constraint: Obj, objects: readonly Obj[]): Obj | undefined =>
+  objects.find((o) => isTemplate(o) && readTemplate(o).kind === kindOf(constraint));
