@@ -9,6 +9,7 @@ import { useWorkspace, workspace } from '../../store';
 import { convertToNative, migrationOf, newPolicyForTemplate, setGatekeeperMode, useGatekeeperMode, type GatekeeperMode } from '../../store/migrate';
 import { countByStatus, STATUS_LABEL, STATUSES } from '../../migrate/report';
 import type { RuleStatus } from '../../migrate';
+import TrafficProof, { TrafficCell } from './TrafficProof';
 import './migrate.css';
 
 function StatusBar({ counts, total }: { counts: Record<RuleStatus, number>; total: number }) {
@@ -97,6 +98,7 @@ export default function MigrationPanel() {
                 <th scope="col">Rule</th>
                 <th scope="col">Reason</th>
                 <th scope="col">Produced</th>
+                <th scope="col">Traffic</th>
               </tr>
             </thead>
             <tbody>
@@ -130,10 +132,13 @@ export default function MigrationPanel() {
                         ))}
                       </ul>
                     </td>
+                    <td>
+                      <TrafficCell source={r.rule.source} />
+                    </td>
                   </tr>
                   {r.rego ? (
                     <tr>
-                      <td colSpan={5}>
+                      <td colSpan={6}>
                         <RegoPane name={r.rule.source.name} rego={r.rego} />
                       </td>
                     </tr>
@@ -142,6 +147,7 @@ export default function MigrationPanel() {
               ))}
             </tbody>
           </table>
+          <TrafficProof />
         </>
       ) : null}
       {m.unread.length ? (
