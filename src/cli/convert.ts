@@ -18,6 +18,7 @@ import { conversionFiles, conversionMarkdown, conversionText, type RuleTests, ty
 import { parseDocuments } from '../yaml';
 import { celStatus, evaluate, loadCel } from '../cel';
 import { findSourceTests, runSourceTests } from './convert-tests';
+import { exactRuleDiffers, replayConverted, trafficText } from './convert-replay';
 import { readInputs, type FileSystem, type InputFile } from './inputs';
 
 interface ConvertIO {
@@ -46,6 +47,12 @@ Options:
   --kubernetes-version 1.3x    target release (${KUBERNETES_VERSIONS[0]}–${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}; default the newest)
   --fail-on unsupported|different   exit 1 when a rule is not convertible (default), or also when one is
                                converted with a difference
+  --replay AUDIT_LOG           the cluster's real traffic: the produced objects in place of the
+                               cluster's chain (the source's webhooks gone), every event where they
+                               decide otherwise than the cluster answered (Kyverno's, Gatekeeper's
+                               denials in the log) listed, and each rule's agreeing and differing events
+  --snapshot FILE              with --replay: the cluster's objects (kubectl get -o json|yaml), for
+                               the Namespaces and the old objects the log does not hold (repeatable)
   --format text|json           the report (default text)
   -h, --help                   this help
 
@@ -54,7 +61,8 @@ and a gator suite.yaml run on the converted policies, their files read relative 
 rule reports its cases passed and failed, every failing case named with why.
 
 Exit status: 0 every rule converted, 1 a rule is not convertible (or different, with --fail-on
-different), an imported test fails, or a source document is read by no converter, 2 usage error or bad input (unreadable,
+different), an imported test fails, a rule called exact decides some replayed event otherwise
+than the source did, or a source document is read by no converter, 2 usage error or bad input (unreadable,
 broken YAML, a source document its own project would refuse, or no Gatekeeper or Kyverno document):
 the rules that could be read are still reported, and nothing is written.
 `;
@@ -68,6 +76,8 @@ export interface ConvertArgs {
   kubernetesVersion: KubernetesVersion;
   failOn: 'unsupported' | 'different';
   format: 'text' | 'json';
+  replay?: string;
+  snapshots: string[];
 }
 
 export function parseConvertArgs(argv: readonly string[]): ConvertArgs | { help: true } | { error: string } {
@@ -78,6 +88,7 @@ export function parseConvertArgs(argv: readonly string[]): ConvertArgs | { help:
     kubernetesVersion: DEFAULT_KUBERNETES_VERSION,
     failOn: 'unsupported',
     format: 'text',
+    snapshots: [],
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -92,11 +103,15 @@ export function parseConvertArgs(argv: readonly string[]): ConvertArgs | { help:
         args.keepSource = true;
         break;
       case '--out':
-      case '--summary': {
+      case '--summary':
+      case '--replay':
+      case '--snapshot': {
         const v = value();
         if (!need(v)) return { error: `${name} needs a value` };
         if (name === '--out') args.out = v;
-        else args.summary = v;
+        else if (name === '--summary') args.summary = v;
+        else if (name === '--replay') args.replay = v;
+        else args.snapshots.push(v);
         break;
       }
       case '--gatekeeper': {
@@ -130,6 +145,7 @@ export function parseConvertArgs(argv: readonly string[]): ConvertArgs | { help:
   }
   if (!args.paths.length) return { error: 'no input: name the files or directories to convert (- reads standard input)' };
   if (args.keepSource && !args.out) return { error: '--keep-source needs --out' };
+  if (args.snapshots.length && !args.replay) return { error: '--snapshot needs --replay' };
   return args;
 }
 
@@ -197,8 +213,10 @@ export async function runConvert(argv: readonly string[], io: ConvertIO): Promis
   if (!run) return 2;
   for (const p of run.problems) io.stderr(`admission-workbench convert: test not run: ${p}\n`);
   const rules = conversion.rules.map((r, i) => (run.tests[i] ? { ...r, tests: run.tests[i] } : r));
-  if (args.format === 'json') io.stdout(`${JSON.stringify({ rules, unread, objects: conversion.objects }, null, 2)}\n`);
-  else io.stdout(conversionText(conversion, unread, run.tests));
+  const traffic = args.replay ? await replayConverted(conversion, args.replay, args.snapshots, args.kubernetesVersion, io) : undefined;
+  if (args.replay && !traffic) return 2;
+  if (args.format === 'json') io.stdout(`${JSON.stringify({ rules, unread, objects: conversion.objects, ...(traffic ? { traffic } : {}) }, null, 2)}\n`);
+  else io.stdout(conversionText(conversion, unread, run.tests) + (traffic ? trafficText(traffic, args.replay!) : ''));
   // With bad input every rule is still reported, but nothing is written: a set converted without
   // the documents that did not read (a template that did not parse) is not one to commit.
   if (problems.length) {
@@ -211,6 +229,7 @@ export async function runConvert(argv: readonly string[], io: ConvertIO): Promis
     unread.length > 0 ||
     // a case the source tool decides otherwise is a difference the user must see: it fails the run too
     run.tests.some((t) => t && (t.failed.length > 0 || (t.differs?.length ?? 0) > 0)) ||
+    (traffic !== undefined && exactRuleDiffers(traffic)) ||
     conversion.rules.some((r) => r.status === 'unsupported' || (args.failOn === 'different' && r.status === 'different'));
   return fails ? 1 : 0;
 }

@@ -294,7 +294,11 @@ async function readObjects(paths: readonly string[], io: ImpactIO): Promise<{ ob
  * The cluster snapshot's files, each streamed (`readSnapshot`: any size, gzip accepted, never the
  * whole text in memory); directories give their .yaml/.yml/.json files and their .gz.
  */
-async function readSnapshots(paths: readonly string[], io: ImpactIO, tty: boolean): Promise<{ objects: unknown[]; problems: string[]; skipped: string[] }> {
+export async function readSnapshots(
+  paths: readonly string[],
+  io: Pick<ImpactIO, 'fs' | 'stderr'>,
+  tty: boolean,
+): Promise<{ objects: unknown[]; problems: string[]; skipped: string[] }> {
   const objects: unknown[] = [];
   const problems: string[] = [];
   const skipped: string[] = [];

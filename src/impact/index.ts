@@ -57,3 +57,4 @@ export {
   type PoolMember,
   type ToMember,
 } from './pool';
+export { replayConversion, ruleKey, sourceDenial, type RuleKey, type RuleTraffic, type TrafficDifference, type TrafficProof } from './conversion';

@@ -6,6 +6,7 @@
 //
 // Protocol: one JSON object a line on stdin (see request), one JSON object a line on stdout
 // (see answer), in the same order. A line that cannot be decided answers with "error".
+// `kyverno-oracle serve POLICIES.yaml` is Kyverno's validating webhook instead (serve.go).
 package main
 
 import (
@@ -76,6 +77,13 @@ type answer struct {
 }
 
 func main() {
+	if len(os.Args) == 3 && os.Args[1] == "serve" {
+		if err := serve(os.Args[2]); err != nil {
+			fmt.Fprintln(os.Stderr, "kyverno-oracle serve:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 64<<20)
 	out := bufio.NewWriter(os.Stdout)

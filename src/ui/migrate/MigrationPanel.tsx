@@ -10,6 +10,7 @@ import { convertToNative, migrationOf, newPolicyForTemplate, setGatekeeperMode, 
 import { countByStatus, STATUS_LABEL, STATUSES } from '../../migrate/report';
 import type { RuleStatus } from '../../migrate';
 import { OpenFolder, TestProblems, TestsCell, useSourceTests } from './MigrationTests';
+import TrafficProof, { TrafficCell } from './TrafficProof';
 import './migrate.css';
 
 function StatusBar({ counts, total }: { counts: Record<RuleStatus, number>; total: number }) {
@@ -101,6 +102,7 @@ export default function MigrationPanel() {
                 <th scope="col">Reason</th>
                 <th scope="col">Produced</th>
                 {tests ? <th scope="col">Tests</th> : null}
+                <th scope="col">Traffic</th>
               </tr>
             </thead>
             <tbody>
@@ -139,10 +141,13 @@ export default function MigrationPanel() {
                         <TestsCell runs={tests.runs[i]} />
                       </td>
                     ) : null}
+                    <td>
+                      <TrafficCell source={r.rule.source} />
+                    </td>
                   </tr>
                   {r.rego ? (
                     <tr>
-                      <td colSpan={tests ? 6 : 5}>
+                      <td colSpan={tests ? 7 : 6}>
                         <RegoPane name={r.rule.source.name} rego={r.rego} />
                       </td>
                     </tr>
@@ -151,6 +156,7 @@ export default function MigrationPanel() {
               ))}
             </tbody>
           </table>
+          <TrafficProof />
         </>
       ) : null}
       {tests ? <TestProblems problems={tests.problems} /> : null}
