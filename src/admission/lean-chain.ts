@@ -60,8 +60,26 @@ export interface LeanChain {
   mutatingPolicies: LeanMutatingPolicy[];
   /** What the request context reads of the chain: equal frames, equal contexts. */
   frame: string;
-  /** What matching reads beyond the request's resource, kind, operation and namespace: labels (a selector that is not `{}`), the name (resourceNames). */
-  reads: { labels: boolean; name: boolean };
+  /**
+   * What matching reads beyond the request's resource, kind, operation and namespace: labels (a
+   * selector that is not `{}`; `labelKeys`: the only ones any selector reads), the name (resourceNames).
+   */
+  reads: { labels: boolean; name: boolean; labelKeys: readonly string[] };
+  /**
+   * What the compile read of the chain besides `frame`: each policy, binding and webhook
+   * configuration as written, with its static mark and a webhook's position. Two chains equal
+   * here and in `frame` plan alike but for their params (lean.ts keeps plans across them).
+   */
+  config: readonly unknown[];
+}
+
+/** See LeanChain.config. */
+function configOf(chain: PreparedChain): unknown[] {
+  const { ws, objects } = chain;
+  return [
+    ...[...ws.policies.validating, ...ws.policies.mutating].flatMap((p) => [p.policy, !!p.static, ...p.bindings.flatMap((b) => [b.binding, !!b.static])]),
+    ...[...ws.webhooks.mutating, ...ws.webhooks.validating].flatMap((h) => [objects[h.document.index], h.index, !!h.static]),
+  ];
 }
 
 const LEAN_GROUP = 'lean';
@@ -141,6 +159,10 @@ export function leanChain(chain: PreparedChain, registry: LeanRegistry = new Map
     const m = matchLabelSelector(sel, {});
     return !(m.ok && m.empty);
   };
+  // the labels a selector reads: its matchLabels' keys and its expressions' (matchLabelSelector)
+  const keysOf = (sel: unknown): string[] =>
+    isObject(sel) ? [...Object.keys(obj(sel.matchLabels)), ...list(sel.matchExpressions).map((e) => str(obj(e).key))] : [];
+  const labelKeys = [...new Set(matchers.flatMap((m) => [...keysOf(m.namespaceSelector), ...keysOf(m.objectSelector)]))].sort();
   const named = (rules: unknown) => list(rules).some((r) => list(obj(r).resourceNames).length > 0);
   return {
     chain,
@@ -149,9 +171,11 @@ export function leanChain(chain: PreparedChain, registry: LeanRegistry = new Map
     policies,
     mutatingPolicies,
     frame: JSON.stringify([version, [...chain.ws.namespaces.entries()], crds]),
+    config: configOf(chain),
     reads: {
       labels: matchers.some((m) => selective(m.namespaceSelector) || selective(m.objectSelector)),
       name: matchers.some((m) => named(m.resourceRules) || named(m.excludeResourceRules) || named(m.rules)),
+      labelKeys,
     },
   };
 }

@@ -10,7 +10,7 @@ import { isObject, obj, str } from '../base/json';
 import { reads } from '../cel';
 import { projector, unionReads } from '../cel/project';
 import type { CelBatchItem, CelEvalResult, CelInputs, CelReads } from '../cel/types';
-import type { PolicyCel } from '../policy';
+import { resolveParams, type PolicyCel } from '../policy';
 import { loadTypedData } from '../k8s/typed';
 import { celInputs } from '../request/cel-inputs';
 import { inputFor, type SimContext } from './context';
@@ -43,6 +43,8 @@ import type { SimOptions, SimRequest } from './types';
 export interface LeanSet {
   chains: readonly LeanChain[];
   groups: { frame: string; members: number[]; reads: LeanChain['reads']; plans: Map<string, GroupPlan> }[];
+  /** paramsKey by members and namespace (this set's documents: not kept across sets). */
+  paramsKeys: Map<string, string>;
 }
 
 /** A group's plan for every request with the same match key: the batch's items and each chain's plan (undefined: not decidable here). */
@@ -73,16 +75,30 @@ async function projectorOf(items: readonly CelBatchItem[]): Promise<(inputs: Cel
 /** Plans kept per group (distinct match keys; past it the cache starts again). */
 const MAX_PLANS = 4096;
 
-export function leanSet(chains: readonly LeanChain[]): LeanSet {
+/** Two chains that plan alike but for their params (LeanChain.config). */
+const plansAlike = (a: LeanChain, b: LeanChain): boolean =>
+  a.unsupported === b.unsupported && a.frame === b.frame && a.config.length === b.config.length && a.config.every((x, i) => x === b.config[i]);
+
+/**
+ * `previous`: the set of the chains before (a log's param written): where every chain plans alike,
+ * the new set keeps its plans (their keys name the params each request's bindings resolve to).
+ */
+export function leanSet(chains: readonly LeanChain[], previous?: LeanSet): LeanSet {
   const groups: LeanSet['groups'] = [];
   chains.forEach((lc, i) => {
     if (lc.unsupported) return;
     let g = groups.find((x) => x.frame === lc.frame);
-    if (!g) groups.push((g = { frame: lc.frame, members: [], reads: { labels: false, name: false }, plans: new Map() }));
+    if (!g) groups.push((g = { frame: lc.frame, members: [], reads: { labels: false, name: false, labelKeys: [] }, plans: new Map() }));
     g.members.push(i);
-    g.reads = { labels: g.reads.labels || lc.reads.labels, name: g.reads.name || lc.reads.name };
+    g.reads = {
+      labels: g.reads.labels || lc.reads.labels,
+      name: g.reads.name || lc.reads.name,
+      labelKeys: [...new Set([...g.reads.labelKeys, ...lc.reads.labelKeys])].sort(),
+    };
   });
-  return { chains, groups };
+  if (previous && previous.chains.length === chains.length && chains.every((c, i) => plansAlike(c, previous.chains[i]!)))
+    groups.forEach((g, i) => (g.plans = previous.groups[i]!.plans));
+  return { chains, groups, paramsKeys: new Map() };
 }
 
 /** The batch's items with the ones that bind alike next to each other (the engine shares an activation only between neighbours), the plans' slots renumbered. */
@@ -125,22 +141,70 @@ function ordered(gp: GroupPlan): GroupPlan {
   };
 }
 
-const labelsKey = (o: unknown): string => (isObject(o) ? JSON.stringify(obj(o.metadata).labels ?? null) : '-');
+/** The labels selectors read of an object (`keys`: LeanChain reads.labelKeys), and whether it is there. */
+const labelsKey = (o: unknown, keys: readonly string[]): string => {
+  if (!isObject(o)) return '-';
+  const labels = obj(obj(o.metadata).labels);
+  return keys.map((k) => (Object.hasOwn(labels, k) ? JSON.stringify(labels[k]) : '~')).join(',');
+};
 
-/** Everything planOf's matching reads of a request (its context), as a string. */
+/**
+ * Everything planOf's matching reads of a request (its context), as a string. Not the namespace's
+ * name: matching reads whether there is one, and where a selector reads labels the labels it
+ * reads (the Namespace's existence only matters there); the params it resolves are paramsKey's.
+ */
 function matchKey(ctx: SimContext, reads: LeanChain['reads']): string {
   const r = ctx.request;
   const res = r.resource ?? {};
   const k = r.kind ?? {};
-  let key = `${r.operation}\u0000${str(res.group)}/${str(res.version)}/${str(res.resource)}\u0000${str(r.subResource)}\u0000${str(k.group)}/${str(k.version)}/${str(k.kind)}\u0000${str(r.namespace)}`;
+  let key = `${r.operation}\u0000${str(res.group)}/${str(res.version)}/${str(res.resource)}\u0000${str(r.subResource)}\u0000${str(k.group)}/${str(k.version)}/${str(k.kind)}\u0000${str(r.namespace) ? 'ns' : ''}`;
   if (reads.name) key += `\u0000${str(r.name)}`;
-  if (reads.labels) key += `\u0000${labelsKey(ctx.namespaceObject)}\u0000${labelsKey(ctx.object)}\u0000${labelsKey(ctx.oldObject)}`;
+  if (reads.labels) {
+    const keys = reads.labelKeys;
+    key += `\u0000${labelsKey(ctx.namespaceObject, keys)}\u0000${labelsKey(ctx.object, keys)}\u0000${labelsKey(ctx.oldObject, keys)}`;
+  }
+  return key;
+}
+
+/** A number per param object, for plan keys (params are the chain's documents: the same object while unchanged). */
+const paramIds = new WeakMap<object, number>();
+let paramCount = 0;
+const paramId = (p: unknown): string => {
+  if (typeof p !== 'object' || p === null) return JSON.stringify(p ?? null);
+  let id = paramIds.get(p);
+  if (id === undefined) paramIds.set(p, (id = ++paramCount));
+  return `#${id}`;
+};
+
+/**
+ * The params every binding of a policy with paramKind resolves to for this request, as planOf
+ * resolves them (the request's namespace, the chain's documents), whether the binding matches or
+ * not: with matchKey, what a plan depends on. '' for chains without such policies.
+ */
+function paramsKey(set: LeanSet, members: readonly number[], ctx: SimContext): string {
+  const namespace = str(ctx.request.namespace);
+  const at = `${members.join(',')}\u0000${namespace}`;
+  let key = set.paramsKeys.get(at);
+  if (key !== undefined) return key;
+  key = '';
+  for (const i of members) {
+    const lc = set.chains[i]!;
+    for (const lp of lc.policies) {
+      if (!lp.params) continue;
+      for (const bd of lp.bindings) {
+        const r = resolveParams(lp.spec, bd.spec, namespace, { paramDocuments: lc.chain.ws.documents });
+        key += `\u0000${i}:${r.error === undefined ? r.params.map(paramId).join(',') : `!${r.error}`}`;
+      }
+    }
+  }
+  if (set.paramsKeys.size >= MAX_PLANS) set.paramsKeys.clear();
+  set.paramsKeys.set(at, key);
   return key;
 }
 
 /** A group's plan for a request (kept per match key and stage). */
 function groupPlan(set: LeanSet, g: LeanSet['groups'][number], members: readonly number[], ctx: SimContext, stage: PlanStage): GroupPlan {
-  const key = `${stage}\u0000${members.join(',')}\u0000${matchKey(ctx, g.reads)}`;
+  const key = `${stage}\u0000${members.join(',')}\u0000${matchKey(ctx, g.reads)}${paramsKey(set, members, ctx)}`;
   let gp = g.plans.get(key);
   if (!gp) {
     const b: Batch = { items: [], params: [], at: new Map() };
