@@ -84,8 +84,31 @@ function configOf(chain: PreparedChain): unknown[] {
 
 const LEAN_GROUP = 'lean';
 
+/**
+ * The last chains compiled: a chain that compiles alike (the same registry, admission objects,
+ * static marks and frame: only its params differ, as when a log writes a param) takes their
+ * compiled parts with its own `chain`.
+ */
+const recent: { registry: LeanRegistry; lc: LeanChain }[] = [];
+const RECENT = 4;
+
 /** A chain compiled for lean verdicts; `registry` shared by the chains whose requests go out together. */
 export function leanChain(chain: PreparedChain, registry: LeanRegistry = new Map()): LeanChain {
+  const version = chain.kubernetesVersion;
+  const crds = chain.objects.filter((o) => obj(o).kind === 'CustomResourceDefinition');
+  const frame = JSON.stringify([version, [...chain.ws.namespaces.entries()], crds]);
+  const config = configOf(chain);
+  const alike = recent.find(
+    (r) => r.registry === registry && r.lc.frame === frame && r.lc.config.length === config.length && r.lc.config.every((x, i) => x === config[i]),
+  );
+  if (alike) return { ...alike.lc, chain };
+  const lc = compile(chain, registry, frame, config, crds);
+  recent.unshift({ registry, lc });
+  recent.length = Math.min(recent.length, RECENT);
+  return lc;
+}
+
+function compile(chain: PreparedChain, registry: LeanRegistry, frame: string, config: unknown[], crds: unknown[]): LeanChain {
   const version = chain.kubernetesVersion;
   const item = (expression: string, context: CelContext, options: CelCompileOptions): CelBatchItem => {
     const withRelease: CelCompileOptions = { ...options, kubernetesVersion: version as KubernetesVersion };
@@ -145,7 +168,6 @@ export function leanChain(chain: PreparedChain, registry: LeanRegistry = new Map
           : {}),
       };
     });
-  const crds = chain.objects.filter((o) => obj(o).kind === 'CustomResourceDefinition');
   const matchers: Obj[] = [
     ...chain.ws.webhooks.mutating.map((h) => h.webhook),
     ...chain.ws.webhooks.validating.map((h) => h.webhook),
@@ -170,8 +192,8 @@ export function leanChain(chain: PreparedChain, registry: LeanRegistry = new Map
     validating: hooks(chain.ws.webhooks.validating),
     policies,
     mutatingPolicies,
-    frame: JSON.stringify([version, [...chain.ws.namespaces.entries()], crds]),
-    config: configOf(chain),
+    frame,
+    config,
     reads: {
       labels: matchers.some((m) => selective(m.namespaceSelector) || selective(m.objectSelector)),
       name: matchers.some((m) => named(m.resourceRules) || named(m.excludeResourceRules) || named(m.rules)),

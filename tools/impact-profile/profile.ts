@@ -112,7 +112,9 @@ if (process.env.DUMP)
   (await import('node:fs')).writeFileSync(
     process.env.DUMP,
     JSON.stringify(
-      report.events.map((e) => ({ line: e.line, change: e.change, baseline: e.baseline, candidate: e.candidate })),
+      existing
+        ? report.existing.map((e) => ({ kind: e.kind, namespace: e.namespace, name: e.name, change: e.change, baseline: e.baseline, candidate: e.candidate }))
+        : report.events.map((e) => ({ line: e.line, change: e.change, baseline: e.baseline, candidate: e.candidate })),
       null,
       1,
     ),
