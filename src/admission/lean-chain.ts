@@ -102,13 +102,13 @@ export function leanChain(chain: PreparedChain, registry: LeanRegistry = new Map
     (r) => r.registry === registry && r.lc.frame === frame && r.lc.config.length === config.length && r.lc.config.every((x, i) => x === config[i]),
   );
   if (alike) return { ...alike.lc, chain };
-  const lc = compile(chain, registry, frame, config, crds);
+  const lc = compile(chain, registry, frame, config);
   recent.unshift({ registry, lc });
   recent.length = Math.min(recent.length, RECENT);
   return lc;
 }
 
-function compile(chain: PreparedChain, registry: LeanRegistry, frame: string, config: unknown[], crds: unknown[]): LeanChain {
+function compile(chain: PreparedChain, registry: LeanRegistry, frame: string, config: unknown[]): LeanChain {
   const version = chain.kubernetesVersion;
   const item = (expression: string, context: CelContext, options: CelCompileOptions): CelBatchItem => {
     const withRelease: CelCompileOptions = { ...options, kubernetesVersion: version as KubernetesVersion };
