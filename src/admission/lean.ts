@@ -43,8 +43,8 @@ import type { SimOptions, SimRequest } from './types';
 export interface LeanSet {
   chains: readonly LeanChain[];
   groups: { frame: string; members: number[]; reads: LeanChain['reads']; plans: Map<string, GroupPlan> }[];
-  /** paramsKey by members and namespace (this set's documents: not kept across sets). */
-  paramsKeys: Map<string, string>;
+  /** paramsOf by members and namespace (this set's documents: not kept across sets). */
+  paramsByNamespace: Map<string, RequestParams>;
 }
 
 /** A group's plan for every request with the same match key: the batch's items and each chain's plan (undefined: not decidable here). */
@@ -55,8 +55,12 @@ interface GroupPlan {
   plans: (Plan | undefined)[];
   /** Per chain without a plan, why (counted per request: `leanFallbacks`). */
   reasons: string[];
-  /** The engine calls, once known: the slots of each, its param, the inputs cut down to what its items read (src/cel/project.ts). */
-  calls?: { slots: number[]; param: unknown; project: (inputs: CelInputs) => CelInputs }[];
+  /** The params every binding resolved to when the plan was made (paramsOf): the plan serves any request whose params have their shape. */
+  paramList: readonly unknown[];
+  /** The engine calls, once known (shared by the plan's uses): the slots of each, its param, the inputs cut down to what its items read (src/cel/project.ts). */
+  engine: { calls?: { slots: number[]; param: unknown; project: (inputs: CelInputs) => CelInputs }[] };
+  /** For a request whose params are other objects than `paramList`: its param in place of the plan's. */
+  bind?: (param: unknown) => unknown;
 }
 
 /** Each item's reads, asked of the engine once. */
@@ -98,7 +102,7 @@ export function leanSet(chains: readonly LeanChain[], previous?: LeanSet): LeanS
   });
   if (previous && previous.chains.length === chains.length && chains.every((c, i) => plansAlike(c, previous.chains[i]!)))
     groups.forEach((g, i) => (g.plans = previous.groups[i]!.plans));
-  return { chains, groups, paramsKeys: new Map() };
+  return { chains, groups, paramsByNamespace: new Map() };
 }
 
 /** The batch's items with the ones that bind alike next to each other (the engine shares an activation only between neighbours), the plans' slots renumbered. */
@@ -120,6 +124,8 @@ function ordered(gp: GroupPlan): GroupPlan {
   const re = (xs: number[]) => xs.map((i) => at[i]!);
   return {
     reasons: gp.reasons,
+    paramList: gp.paramList,
+    engine: gp.engine,
     items: order.map((i) => gp.items[i]!),
     params: order.map((i) => gp.params[i]),
     plans: gp.plans.map(
@@ -151,7 +157,7 @@ const labelsKey = (o: unknown, keys: readonly string[]): string => {
 /**
  * Everything planOf's matching reads of a request (its context), as a string. Not the namespace's
  * name: matching reads whether there is one, and where a selector reads labels the labels it
- * reads (the Namespace's existence only matters there); the params it resolves are paramsKey's.
+ * reads (the Namespace's existence only matters there); the params it resolves are paramsOf's.
  */
 function matchKey(ctx: SimContext, reads: LeanChain['reads']): string {
   const r = ctx.request;
@@ -166,45 +172,57 @@ function matchKey(ctx: SimContext, reads: LeanChain['reads']): string {
   return key;
 }
 
-/** A number per param object, for plan keys (params are the chain's documents: the same object while unchanged). */
-const paramIds = new WeakMap<object, number>();
-let paramCount = 0;
-const paramId = (p: unknown): string => {
-  if (typeof p !== 'object' || p === null) return JSON.stringify(p ?? null);
-  let id = paramIds.get(p);
-  if (id === undefined) paramIds.set(p, (id = ++paramCount));
-  return `#${id}`;
-};
+/** The params a request's bindings resolve to (paramsOf): their shape as a key, and the objects. */
+interface RequestParams {
+  key: string;
+  params: unknown[];
+}
 
 /**
  * The params every binding of a policy with paramKind resolves to for this request, as planOf
  * resolves them (the request's namespace, the chain's documents), whether the binding matches or
- * not: with matchKey, what a plan depends on. '' for chains without such policies.
+ * not. A plan depends on their shape, not on the objects (the engine reads them): per binding its
+ * error or how many params, and which params are the same object (items are slotted per object);
+ * with matchKey, the plan's key. Empty for chains without such policies.
  */
-function paramsKey(set: LeanSet, members: readonly number[], ctx: SimContext): string {
+function paramsOf(set: LeanSet, members: readonly number[], ctx: SimContext): RequestParams {
   const namespace = str(ctx.request.namespace);
   const at = `${members.join(',')}\u0000${namespace}`;
-  let key = set.paramsKeys.get(at);
-  if (key !== undefined) return key;
-  key = '';
+  const known = set.paramsByNamespace.get(at);
+  if (known) return known;
+  let key = '';
+  const params: unknown[] = [];
   for (const i of members) {
     const lc = set.chains[i]!;
     for (const lp of lc.policies) {
       if (!lp.params) continue;
       for (const bd of lp.bindings) {
         const r = resolveParams(lp.spec, bd.spec, namespace, { paramDocuments: lc.chain.ws.documents });
-        key += `\u0000${i}:${r.error === undefined ? r.params.map(paramId).join(',') : `!${r.error}`}`;
+        if (r.error !== undefined) {
+          key += `\u0000${i}!${r.error}`;
+          continue;
+        }
+        // each param as the position of its object's first occurrence
+        const positions = r.params.map((p) => {
+          if (p === null) return 'null';
+          const first = params.indexOf(p);
+          params.push(p);
+          return String(first < 0 ? params.length - 1 : first);
+        });
+        key += `\u0000${i}:${positions.join(',')}`;
       }
     }
   }
-  if (set.paramsKeys.size >= MAX_PLANS) set.paramsKeys.clear();
-  set.paramsKeys.set(at, key);
-  return key;
+  const out = { key, params };
+  if (set.paramsByNamespace.size >= MAX_PLANS) set.paramsByNamespace.clear();
+  set.paramsByNamespace.set(at, out);
+  return out;
 }
 
 /** A group's plan for a request (kept per match key and stage). */
 function groupPlan(set: LeanSet, g: LeanSet['groups'][number], members: readonly number[], ctx: SimContext, stage: PlanStage): GroupPlan {
-  const key = `${stage}\u0000${members.join(',')}\u0000${matchKey(ctx, g.reads)}${paramsKey(set, members, ctx)}`;
+  const { key: shape, params } = paramsOf(set, members, ctx);
+  const key = `${stage}\u0000${members.join(',')}\u0000${matchKey(ctx, g.reads)}${shape}`;
   let gp = g.plans.get(key);
   if (!gp) {
     const b: Batch = { items: [], params: [], at: new Map() };
@@ -214,9 +232,13 @@ function groupPlan(set: LeanSet, g: LeanSet['groups'][number], members: readonly
       if (!p) reasons[j] = noPlanReason;
       return p;
     });
-    gp = ordered({ items: b.items, params: b.params, plans, reasons });
+    gp = ordered({ items: b.items, params: b.params, plans, reasons, paramList: params, engine: {} });
     if (g.plans.size >= MAX_PLANS) g.plans.clear();
     g.plans.set(key, gp);
+  } else if (gp.paramList.length && gp.paramList.some((p, i) => p !== params[i])) {
+    // the same shape, other objects (another namespace's param, a param written): position for position
+    const from = gp.paramList;
+    gp = { ...gp, bind: (p) => (p === null ? null : params[from.indexOf(p)]) };
   }
   return gp;
 }
@@ -226,7 +248,7 @@ function groupPlan(set: LeanSet, g: LeanSet['groups'][number], members: readonly
  * first param share one call (the param on the inputs) unless an item of a policy with paramKind
  * is among the former (null params there): usually the request's one batch.
  */
-async function callsOf(gp: GroupPlan): Promise<NonNullable<GroupPlan['calls']>> {
+async function callsOf(gp: GroupPlan): Promise<NonNullable<GroupPlan['engine']['calls']>> {
   const by = new Map<unknown, number[]>();
   gp.params.forEach((param, i) => {
     let at = by.get(param);
@@ -245,7 +267,7 @@ async function callsOf(gp: GroupPlan): Promise<NonNullable<GroupPlan['calls']>> 
 
 /** The engine's answers to a group plan's items on the request's inputs (cut down to what they read); undefined when the engine did not answer them all. */
 async function answers(gp: GroupPlan, ctx: SimContext, batch: NonNullable<PolicyCel['evaluateBatch']>): Promise<CelEvalResult[] | undefined> {
-  const calls = (gp.calls ??= await callsOf(gp));
+  const calls = (gp.engine.calls ??= await callsOf(gp));
   const input = inputFor(ctx);
   const rs: CelEvalResult[] = [];
   let complete = true;
@@ -253,7 +275,7 @@ async function answers(gp: GroupPlan, ctx: SimContext, batch: NonNullable<Policy
     calls.map(async (c) => {
       const out = await batch(
         c.slots.map((i) => gp.items[i]!),
-        c.project(celInputs(input, c.param)),
+        c.project(celInputs(input, gp.bind ? gp.bind(c.param) : c.param)),
       );
       if (out.length !== c.slots.length) complete = false;
       c.slots.forEach((i, j) => (rs[i] = out[j]!));
