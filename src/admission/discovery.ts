@@ -56,9 +56,26 @@ export interface Discovery {
   minor: number;
 }
 
+/**
+ * The last discoveries built, by release and CustomResourceDefinitions (the same objects): the
+ * impact replay asks again for every chain a log brings (a param written), with the same CRDs.
+ */
+const recent: { version: KubernetesVersion; crds: readonly unknown[]; discovery: Discovery }[] = [];
+const RECENT = 8;
+
 export function discoveryFor(objects: readonly unknown[], version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): Discovery {
+  const crds = objects.filter((o) => isObject(o) && o.kind === 'CustomResourceDefinition');
+  const hit = recent.find((r) => r.version === version && r.crds.length === crds.length && r.crds.every((x, i) => x === crds[i]));
+  if (hit) return hit.discovery;
+  const discovery = build(crds, version);
+  recent.unshift({ version, crds, discovery });
+  recent.length = Math.min(recent.length, RECENT);
+  return discovery;
+}
+
+function build(crds: readonly unknown[], version: KubernetesVersion): Discovery {
   const minor = minorOf(version);
-  const all = [...BUILTIN_RESOURCES, ...customResources(objects)];
+  const all = [...BUILTIN_RESOURCES, ...customResources(crds)];
   const served = all.filter((r) => servedIn(r, minor));
   const key = (g: GroupVersionResource) => `${g.group}/${g.version}/${g.resource}`;
   const byGvr = new Map(served.map((r) => [key(r), r]));

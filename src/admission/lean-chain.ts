@@ -60,14 +60,55 @@ export interface LeanChain {
   mutatingPolicies: LeanMutatingPolicy[];
   /** What the request context reads of the chain: equal frames, equal contexts. */
   frame: string;
-  /** What matching reads beyond the request's resource, kind, operation and namespace: labels (a selector that is not `{}`), the name (resourceNames). */
-  reads: { labels: boolean; name: boolean };
+  /**
+   * What matching reads beyond the request's resource, kind, operation and namespace: labels (a
+   * selector that is not `{}`; `labelKeys`: the only ones any selector reads), the name (resourceNames).
+   */
+  reads: { labels: boolean; name: boolean; labelKeys: readonly string[] };
+  /**
+   * What the compile read of the chain besides `frame`: each policy, binding and webhook
+   * configuration as written, with its static mark and a webhook's position. Two chains equal
+   * here and in `frame` plan alike but for their params (lean.ts keeps plans across them).
+   */
+  config: readonly unknown[];
+}
+
+/** See LeanChain.config. */
+function configOf(chain: PreparedChain): unknown[] {
+  const { ws, objects } = chain;
+  return [
+    ...[...ws.policies.validating, ...ws.policies.mutating].flatMap((p) => [p.policy, !!p.static, ...p.bindings.flatMap((b) => [b.binding, !!b.static])]),
+    ...[...ws.webhooks.mutating, ...ws.webhooks.validating].flatMap((h) => [objects[h.document.index], h.index, !!h.static]),
+  ];
 }
 
 const LEAN_GROUP = 'lean';
 
+/**
+ * The last chains compiled: a chain that compiles alike (the same registry, admission objects,
+ * static marks and frame: only its params differ, as when a log writes a param) takes their
+ * compiled parts with its own `chain`.
+ */
+const recent: { registry: LeanRegistry; lc: LeanChain }[] = [];
+const RECENT = 4;
+
 /** A chain compiled for lean verdicts; `registry` shared by the chains whose requests go out together. */
 export function leanChain(chain: PreparedChain, registry: LeanRegistry = new Map()): LeanChain {
+  const version = chain.kubernetesVersion;
+  const crds = chain.objects.filter((o) => obj(o).kind === 'CustomResourceDefinition');
+  const frame = JSON.stringify([version, [...chain.ws.namespaces.entries()], crds]);
+  const config = configOf(chain);
+  const alike = recent.find(
+    (r) => r.registry === registry && r.lc.frame === frame && r.lc.config.length === config.length && r.lc.config.every((x, i) => x === config[i]),
+  );
+  if (alike) return { ...alike.lc, chain };
+  const lc = compile(chain, registry, frame, config);
+  recent.unshift({ registry, lc });
+  recent.length = Math.min(recent.length, RECENT);
+  return lc;
+}
+
+function compile(chain: PreparedChain, registry: LeanRegistry, frame: string, config: unknown[]): LeanChain {
   const version = chain.kubernetesVersion;
   const item = (expression: string, context: CelContext, options: CelCompileOptions): CelBatchItem => {
     const withRelease: CelCompileOptions = { ...options, kubernetesVersion: version as KubernetesVersion };
@@ -127,7 +168,6 @@ export function leanChain(chain: PreparedChain, registry: LeanRegistry = new Map
           : {}),
       };
     });
-  const crds = chain.objects.filter((o) => obj(o).kind === 'CustomResourceDefinition');
   const matchers: Obj[] = [
     ...chain.ws.webhooks.mutating.map((h) => h.webhook),
     ...chain.ws.webhooks.validating.map((h) => h.webhook),
@@ -141,6 +181,10 @@ export function leanChain(chain: PreparedChain, registry: LeanRegistry = new Map
     const m = matchLabelSelector(sel, {});
     return !(m.ok && m.empty);
   };
+  // the labels a selector reads: its matchLabels' keys and its expressions' (matchLabelSelector)
+  const keysOf = (sel: unknown): string[] =>
+    isObject(sel) ? [...Object.keys(obj(sel.matchLabels)), ...list(sel.matchExpressions).map((e) => str(obj(e).key))] : [];
+  const labelKeys = [...new Set(matchers.flatMap((m) => [...keysOf(m.namespaceSelector), ...keysOf(m.objectSelector)]))].sort();
   const named = (rules: unknown) => list(rules).some((r) => list(obj(r).resourceNames).length > 0);
   return {
     chain,
@@ -148,10 +192,12 @@ export function leanChain(chain: PreparedChain, registry: LeanRegistry = new Map
     validating: hooks(chain.ws.webhooks.validating),
     policies,
     mutatingPolicies,
-    frame: JSON.stringify([version, [...chain.ws.namespaces.entries()], crds]),
+    frame,
+    config,
     reads: {
       labels: matchers.some((m) => selective(m.namespaceSelector) || selective(m.objectSelector)),
       name: matchers.some((m) => named(m.resourceRules) || named(m.excludeResourceRules) || named(m.rules)),
+      labelKeys,
     },
   };
 }

@@ -10,7 +10,7 @@ import { isObject, obj, str } from '../base/json';
 import { reads } from '../cel';
 import { projector, unionReads } from '../cel/project';
 import type { CelBatchItem, CelEvalResult, CelInputs, CelReads } from '../cel/types';
-import type { PolicyCel } from '../policy';
+import { resolveParams, type PolicyCel } from '../policy';
 import { loadTypedData } from '../k8s/typed';
 import { celInputs } from '../request/cel-inputs';
 import { inputFor, type SimContext } from './context';
@@ -43,6 +43,8 @@ import type { SimOptions, SimRequest } from './types';
 export interface LeanSet {
   chains: readonly LeanChain[];
   groups: { frame: string; members: number[]; reads: LeanChain['reads']; plans: Map<string, GroupPlan> }[];
+  /** paramsOf by members and namespace (this set's documents: not kept across sets). */
+  paramsByNamespace: Map<string, RequestParams>;
 }
 
 /** A group's plan for every request with the same match key: the batch's items and each chain's plan (undefined: not decidable here). */
@@ -53,8 +55,12 @@ interface GroupPlan {
   plans: (Plan | undefined)[];
   /** Per chain without a plan, why (counted per request: `leanFallbacks`). */
   reasons: string[];
-  /** The engine calls, once known: the slots of each, its param, the inputs cut down to what its items read (src/cel/project.ts). */
-  calls?: { slots: number[]; param: unknown; project: (inputs: CelInputs) => CelInputs }[];
+  /** The params every binding resolved to when the plan was made (paramsOf): the plan serves any request whose params have their shape. */
+  paramList: readonly unknown[];
+  /** The engine calls, once known (shared by the plan's uses): the slots of each, its param, the inputs cut down to what its items read (src/cel/project.ts). */
+  engine: { calls?: { slots: number[]; param: unknown; project: (inputs: CelInputs) => CelInputs }[] };
+  /** For a request whose params are other objects than `paramList`: its param in place of the plan's. */
+  bind?: (param: unknown) => unknown;
 }
 
 /** Each item's reads, asked of the engine once. */
@@ -73,16 +79,30 @@ async function projectorOf(items: readonly CelBatchItem[]): Promise<(inputs: Cel
 /** Plans kept per group (distinct match keys; past it the cache starts again). */
 const MAX_PLANS = 4096;
 
-export function leanSet(chains: readonly LeanChain[]): LeanSet {
+/** Two chains that plan alike but for their params (LeanChain.config). */
+const plansAlike = (a: LeanChain, b: LeanChain): boolean =>
+  a.unsupported === b.unsupported && a.frame === b.frame && a.config.length === b.config.length && a.config.every((x, i) => x === b.config[i]);
+
+/**
+ * `previous`: the set of the chains before (a log's param written): where every chain plans alike,
+ * the new set keeps its plans (their keys name the params each request's bindings resolve to).
+ */
+export function leanSet(chains: readonly LeanChain[], previous?: LeanSet): LeanSet {
   const groups: LeanSet['groups'] = [];
   chains.forEach((lc, i) => {
     if (lc.unsupported) return;
     let g = groups.find((x) => x.frame === lc.frame);
-    if (!g) groups.push((g = { frame: lc.frame, members: [], reads: { labels: false, name: false }, plans: new Map() }));
+    if (!g) groups.push((g = { frame: lc.frame, members: [], reads: { labels: false, name: false, labelKeys: [] }, plans: new Map() }));
     g.members.push(i);
-    g.reads = { labels: g.reads.labels || lc.reads.labels, name: g.reads.name || lc.reads.name };
+    g.reads = {
+      labels: g.reads.labels || lc.reads.labels,
+      name: g.reads.name || lc.reads.name,
+      labelKeys: [...new Set([...g.reads.labelKeys, ...lc.reads.labelKeys])].sort(),
+    };
   });
-  return { chains, groups };
+  if (previous && previous.chains.length === chains.length && chains.every((c, i) => plansAlike(c, previous.chains[i]!)))
+    groups.forEach((g, i) => (g.plans = previous.groups[i]!.plans));
+  return { chains, groups, paramsByNamespace: new Map() };
 }
 
 /** The batch's items with the ones that bind alike next to each other (the engine shares an activation only between neighbours), the plans' slots renumbered. */
@@ -104,6 +124,8 @@ function ordered(gp: GroupPlan): GroupPlan {
   const re = (xs: number[]) => xs.map((i) => at[i]!);
   return {
     reasons: gp.reasons,
+    paramList: gp.paramList,
+    engine: gp.engine,
     items: order.map((i) => gp.items[i]!),
     params: order.map((i) => gp.params[i]),
     plans: gp.plans.map(
@@ -125,22 +147,82 @@ function ordered(gp: GroupPlan): GroupPlan {
   };
 }
 
-const labelsKey = (o: unknown): string => (isObject(o) ? JSON.stringify(obj(o.metadata).labels ?? null) : '-');
+/** The labels selectors read of an object (`keys`: LeanChain reads.labelKeys), and whether it is there. */
+const labelsKey = (o: unknown, keys: readonly string[]): string => {
+  if (!isObject(o)) return '-';
+  const labels = obj(obj(o.metadata).labels);
+  return keys.map((k) => (Object.hasOwn(labels, k) ? JSON.stringify(labels[k]) : '~')).join(',');
+};
 
-/** Everything planOf's matching reads of a request (its context), as a string. */
+/**
+ * Everything planOf's matching reads of a request (its context), as a string. Not the namespace's
+ * name: matching reads whether there is one, and where a selector reads labels the labels it
+ * reads (the Namespace's existence only matters there); the params it resolves are paramsOf's.
+ */
 function matchKey(ctx: SimContext, reads: LeanChain['reads']): string {
   const r = ctx.request;
   const res = r.resource ?? {};
   const k = r.kind ?? {};
-  let key = `${r.operation}\u0000${str(res.group)}/${str(res.version)}/${str(res.resource)}\u0000${str(r.subResource)}\u0000${str(k.group)}/${str(k.version)}/${str(k.kind)}\u0000${str(r.namespace)}`;
+  let key = `${r.operation}\u0000${str(res.group)}/${str(res.version)}/${str(res.resource)}\u0000${str(r.subResource)}\u0000${str(k.group)}/${str(k.version)}/${str(k.kind)}\u0000${str(r.namespace) ? 'ns' : ''}`;
   if (reads.name) key += `\u0000${str(r.name)}`;
-  if (reads.labels) key += `\u0000${labelsKey(ctx.namespaceObject)}\u0000${labelsKey(ctx.object)}\u0000${labelsKey(ctx.oldObject)}`;
+  if (reads.labels) {
+    const keys = reads.labelKeys;
+    key += `\u0000${labelsKey(ctx.namespaceObject, keys)}\u0000${labelsKey(ctx.object, keys)}\u0000${labelsKey(ctx.oldObject, keys)}`;
+  }
   return key;
+}
+
+/** The params a request's bindings resolve to (paramsOf): their shape as a key, and the objects. */
+interface RequestParams {
+  key: string;
+  params: unknown[];
+}
+
+/**
+ * The params every binding of a policy with paramKind resolves to for this request, as planOf
+ * resolves them (the request's namespace, the chain's documents), whether the binding matches or
+ * not. A plan depends on their shape, not on the objects (the engine reads them): per binding its
+ * error or how many params, and which params are the same object (items are slotted per object);
+ * with matchKey, the plan's key. Empty for chains without such policies.
+ */
+function paramsOf(set: LeanSet, members: readonly number[], ctx: SimContext): RequestParams {
+  const namespace = str(ctx.request.namespace);
+  const at = `${members.join(',')}\u0000${namespace}`;
+  const known = set.paramsByNamespace.get(at);
+  if (known) return known;
+  let key = '';
+  const params: unknown[] = [];
+  for (const i of members) {
+    const lc = set.chains[i]!;
+    for (const lp of lc.policies) {
+      if (!lp.params) continue;
+      for (const bd of lp.bindings) {
+        const r = resolveParams(lp.spec, bd.spec, namespace, { paramDocuments: lc.chain.ws.documents });
+        if (r.error !== undefined) {
+          key += `\u0000${i}!${r.error}`;
+          continue;
+        }
+        // each param as the position of its object's first occurrence
+        const positions = r.params.map((p) => {
+          if (p === null) return 'null';
+          const first = params.indexOf(p);
+          params.push(p);
+          return String(first < 0 ? params.length - 1 : first);
+        });
+        key += `\u0000${i}:${positions.join(',')}`;
+      }
+    }
+  }
+  const out = { key, params };
+  if (set.paramsByNamespace.size >= MAX_PLANS) set.paramsByNamespace.clear();
+  set.paramsByNamespace.set(at, out);
+  return out;
 }
 
 /** A group's plan for a request (kept per match key and stage). */
 function groupPlan(set: LeanSet, g: LeanSet['groups'][number], members: readonly number[], ctx: SimContext, stage: PlanStage): GroupPlan {
-  const key = `${stage}\u0000${members.join(',')}\u0000${matchKey(ctx, g.reads)}`;
+  const { key: shape, params } = paramsOf(set, members, ctx);
+  const key = `${stage}\u0000${members.join(',')}\u0000${matchKey(ctx, g.reads)}${shape}`;
   let gp = g.plans.get(key);
   if (!gp) {
     const b: Batch = { items: [], params: [], at: new Map() };
@@ -150,9 +232,13 @@ function groupPlan(set: LeanSet, g: LeanSet['groups'][number], members: readonly
       if (!p) reasons[j] = noPlanReason;
       return p;
     });
-    gp = ordered({ items: b.items, params: b.params, plans, reasons });
+    gp = ordered({ items: b.items, params: b.params, plans, reasons, paramList: params, engine: {} });
     if (g.plans.size >= MAX_PLANS) g.plans.clear();
     g.plans.set(key, gp);
+  } else if (gp.paramList.length && gp.paramList.some((p, i) => p !== params[i])) {
+    // the same shape, other objects (another namespace's param, a param written): position for position
+    const from = gp.paramList;
+    gp = { ...gp, bind: (p) => (p === null ? null : params[from.indexOf(p)]) };
   }
   return gp;
 }
@@ -162,7 +248,7 @@ function groupPlan(set: LeanSet, g: LeanSet['groups'][number], members: readonly
  * first param share one call (the param on the inputs) unless an item of a policy with paramKind
  * is among the former (null params there): usually the request's one batch.
  */
-async function callsOf(gp: GroupPlan): Promise<NonNullable<GroupPlan['calls']>> {
+async function callsOf(gp: GroupPlan): Promise<NonNullable<GroupPlan['engine']['calls']>> {
   const by = new Map<unknown, number[]>();
   gp.params.forEach((param, i) => {
     let at = by.get(param);
@@ -181,7 +267,7 @@ async function callsOf(gp: GroupPlan): Promise<NonNullable<GroupPlan['calls']>> 
 
 /** The engine's answers to a group plan's items on the request's inputs (cut down to what they read); undefined when the engine did not answer them all. */
 async function answers(gp: GroupPlan, ctx: SimContext, batch: NonNullable<PolicyCel['evaluateBatch']>): Promise<CelEvalResult[] | undefined> {
-  const calls = (gp.calls ??= await callsOf(gp));
+  const calls = (gp.engine.calls ??= await callsOf(gp));
   const input = inputFor(ctx);
   const rs: CelEvalResult[] = [];
   let complete = true;
@@ -189,7 +275,7 @@ async function answers(gp: GroupPlan, ctx: SimContext, batch: NonNullable<Policy
     calls.map(async (c) => {
       const out = await batch(
         c.slots.map((i) => gp.items[i]!),
-        c.project(celInputs(input, c.param)),
+        c.project(celInputs(input, gp.bind ? gp.bind(c.param) : c.param)),
       );
       if (out.length !== c.slots.length) complete = false;
       c.slots.forEach((i, j) => (rs[i] = out[j]!));

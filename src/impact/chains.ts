@@ -195,6 +195,12 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
   const state: ObjectState = new Map();
   /** Snapshot objects not there yet: created in the second of the first line or after it (until their second is over, or the log writes them). */
   const withheld = new Map<string, unknown>();
+  /** No withheld object is released before this time (the earliest creation among them, + 1 s): a line before it skips the scan. */
+  let nextRelease = Number.POSITIVE_INFINITY;
+  const withhold = (key: string, o: unknown, created: number) => {
+    withheld.set(key, o);
+    nextRelease = Math.min(nextRelease, created + 1000);
+  };
   let kinds = new Set<string>();
   let targets: ParamTarget[] = [];
   const admissionNow = () => [...state.values()].flatMap((e) => (e && isAdmissionObject(e.object) ? [e.object] : []));
@@ -219,7 +225,7 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
       const key = objectKey(o);
       if (state.has(key) || withheld.has(key)) continue;
       const created = createdAt(o);
-      if (Number.isFinite(t) && Number.isFinite(created) && created + 1000 > t) withheld.set(key, o);
+      if (Number.isFinite(t) && Number.isFinite(created) && created + 1000 > t) withhold(key, o, created);
       else state.set(key, { object: o, source: 'snapshot' });
     }
   };
@@ -291,20 +297,26 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
           const created = e ? createdAt(e.object) : Number.NaN;
           if (e && Number.isFinite(created) && created + 1000 > t) {
             state.delete(key);
-            withheld.set(key, e.object);
+            withhold(key, e.object, created);
           }
         }
         admit(t);
         watch();
         changed = true;
       } else if (withheld.size) {
+        // scanning every withheld object on every line was quadratic in a long log
         const t = lineTime(l.text);
-        for (const [key, o] of withheld)
-          if (createdAt(o) + 1000 <= t) {
-            withheld.delete(key);
-            state.set(key, { object: o, source: 'snapshot' });
-            changed = true;
+        if (t >= nextRelease) {
+          nextRelease = Number.POSITIVE_INFINITY;
+          for (const [key, o] of withheld) {
+            const created = createdAt(o);
+            if (created + 1000 <= t) {
+              withheld.delete(key);
+              state.set(key, { object: o, source: 'snapshot' });
+              changed = true;
+            } else nextRelease = Math.min(nextRelease, created + 1000);
           }
+        }
       }
       // the chains this line is decided with (what the lines before it changed), then its own write
       const next = changed ? rebuild() : undefined;

@@ -15,6 +15,7 @@ import {
   requestCel,
   simulatePrepared,
   type LeanRegistry,
+  type LeanSet,
   type LeanVerdict,
   type PreparedChain,
   type SimOptions,
@@ -84,6 +85,17 @@ export interface DecisionPair {
 export type Decider = (request: AdmissionRequest, namespaceObject: unknown) => Promise<DecisionPair>;
 
 /**
+ * The lean items of every decider on this thread, one object per distinct expression, context and
+ * options: a log that changes the chains (a param written) makes a decider per change, and with
+ * items of their own each asked the engine again for what its items read and sent them again.
+ */
+const sharedRegistry: LeanRegistry = new Map();
+/** Past this many items the registry starts again (the items are then new objects: correct, only slower). */
+const MAX_SHARED_ITEMS = 20_000;
+/** The last decider's lean set: the next one keeps its plans where the chains plan alike (leanSet). */
+let lastLean: LeanSet | undefined;
+
+/**
  * The decider on this thread: both chains prepared once and compiled for lean verdicts (one
  * engine batch per request for both chains, no explanation built: allowed, or denied by
  * ValidatingAdmissionPolicies' false validations); a chain the lean path leaves undecided (a
@@ -93,8 +105,8 @@ export type Decider = (request: AdmissionRequest, namespaceObject: unknown) => P
 export function chainDecider(spec: ChainSpec): Decider {
   const baseline = prepareChain(spec.baseline, { kubernetesVersion: spec.kubernetesVersion });
   const candidate = prepareChain(spec.candidate, { kubernetesVersion: spec.kubernetesVersion, staticDocuments: spec.staticDocuments });
-  const registry: LeanRegistry = new Map();
-  const lean = leanSet([leanChain(baseline, registry), leanChain(candidate, registry)]);
+  if (sharedRegistry.size > MAX_SHARED_ITEMS) sharedRegistry.clear();
+  const lean = (lastLean = leanSet([leanChain(baseline, sharedRegistry), leanChain(candidate, sharedRegistry)], lastLean));
   const unknownOld = unknownOldDecider(baseline, candidate, spec);
   return async (request, namespace) => {
     if (oldObjectUnknown(request)) {

@@ -31,7 +31,39 @@ export interface ShardSetup {
 /** Lines for a shard, in log order. */
 export interface ShardBatch {
   id: number;
-  lines: LogLine[];
+  lines: ShardLine[];
+}
+
+/** A line as sent to a shard: the chains it brings as a change to the last ones it was sent (`chainDelta`), not whole. */
+export type ShardLine = Omit<LogLine, 'chain'> & { delta?: ChainDelta };
+
+/** An array as a change to another: its first `keep` and last `tail` elements are the other's, `middle` between them. */
+export interface Splice {
+  keep: number;
+  tail: number;
+  middle: unknown[];
+}
+
+/** Chains as a change to the last ones (a param written changes one object of thousands: only it is cloned to the shard). */
+export type ChainDelta = Omit<ChainSpec, 'baseline' | 'candidate'> & { baseline: Splice; candidate: Splice };
+
+export function splice(from: readonly unknown[], to: readonly unknown[]): Splice {
+  const most = Math.min(from.length, to.length);
+  let keep = 0;
+  while (keep < most && from[keep] === to[keep]) keep++;
+  let tail = 0;
+  while (tail < most - keep && from[from.length - 1 - tail] === to[to.length - 1 - tail]) tail++;
+  return { keep, tail, middle: to.slice(keep, to.length - tail) };
+}
+
+export const unsplice = (from: readonly unknown[], s: Splice): unknown[] => [...from.slice(0, s.keep), ...s.middle, ...from.slice(from.length - s.tail)];
+
+export function chainDelta(from: ChainSpec, to: ChainSpec): ChainDelta {
+  return { ...to, baseline: splice(from.baseline, to.baseline), candidate: splice(from.candidate, to.candidate) };
+}
+
+export function applyChainDelta(from: ChainSpec, d: ChainDelta): ChainSpec {
+  return { ...d, baseline: unsplice(from.baseline, d.baseline), candidate: unsplice(from.candidate, d.candidate) };
 }
 
 /** A shard's answer to the batch of the same id: an outcome per line that is not blank, in order; or why it could not decide them. */
@@ -121,10 +153,13 @@ export function shardServer(setup: ShardSetup, decider: (spec: ChainSpec) => Dec
     keepRequests: setup.keepRequests,
     ...(setup.retain ? { retain: setup.retain } : {}),
   });
+  // the chains as this shard has them: a line's delta applies to them (objects that did not change keep their identity here too)
+  let spec = setup.spec;
   return (b) => {
     const outcomes: (LineOutcome | Promise<LineOutcome>)[] = [];
     try {
-      for (const l of b.lines) {
+      for (const line of b.lines) {
+        const l: LogLine = line.delta ? { ...line, chain: (spec = applyChainDelta(spec, line.delta)) } : line;
         const o = replay(l);
         if (o) outcomes.push(o);
       }
@@ -150,6 +185,8 @@ export interface ShardedReplay {
 /** Starts one shard per `open`, each with its setup; see the module comment. */
 export function shardedReplay(open: readonly OpenShard[], setups: readonly ShardSetup[]): ShardedReplay {
   const n = open.length;
+  /** The chains each shard was last sent. */
+  const sent = setups.map((s) => s.spec);
   let nextId = 0;
   let failure: string | undefined;
   let closed = false;
@@ -173,15 +210,22 @@ export function shardedReplay(open: readonly OpenShard[], setups: readonly Shard
   return {
     replay(lines) {
       if (failure) return Promise.reject(new Error(failure));
-      const parts = open.map((): LogLine[] => []);
+      const parts = open.map((): ShardLine[] => []);
+      /** A line for shard i, its chains as a change to the last ones it was sent. */
+      const push = (i: number, l: LogLine) => {
+        if (!l.chain) return void parts[i]!.push(l);
+        const { chain, ...rest } = l;
+        parts[i]!.push({ ...rest, delta: chainDelta(sent[i]!, chain) });
+        sent[i] = chain;
+      };
       for (const l of lines) {
         const route = l.text ? routeOf(l.text) : { key: '' };
         const at = indexOf(route.key, n, l.line);
-        if (route.every) parts.forEach((part, i) => part.push(i === at ? l : { ...l, silent: true }));
+        if (route.every) parts.forEach((_, i) => push(i, i === at ? l : { ...l, silent: true }));
         else {
-          parts[at]!.push(l);
+          push(at, l);
           // other chains from this line on: every shard hears of them in log order
-          if (l.chain) parts.forEach((part, i) => i !== at && part.push({ line: l.line, text: '', terminated: true, silent: true, chain: l.chain }));
+          if (l.chain) parts.forEach((_, i) => i !== at && push(i, { line: l.line, text: '', terminated: true, silent: true, chain: l.chain }));
         }
       }
       const answers = parts.map((part, i) =>

@@ -8,6 +8,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { analyzeImpact, chainDecider, fullDecider } from '../../src/impact';
 import { leanFallbacks } from '../../src/admission';
 
@@ -55,17 +56,33 @@ const workspace = process.env.NOEXTRA
 const webhooks = { ...candidate.webhooks, 'defaults.shop.example.com': { patch: [{ op: 'add', path: '/metadata/annotations', value: { defaulted: 'yes' } }] } };
 
 const existing = process.env.EXISTING === '1';
+/** REALISTIC=N: the bench's realistic inputs instead (scripts/impact-realistic.mjs: N events, or N objects with EXISTING=1). */
+const REALISTIC = Number(process.env.REALISTIC ?? 0);
+/** Loaded from the checkout at run time: the generator reads the fixture beside its own file, which bundling would move. */
+const realistic = (): Promise<typeof import('../../scripts/impact-realistic.mjs')> =>
+  import(/* @vite-ignore */ pathToFileURL(join(process.cwd(), 'scripts/impact-realistic.mjs')).href);
+const { realisticCandidate, realisticLines, snapshotAfter, snapshotBefore, webhookAnswers } = REALISTIC ? await realistic() : ({} as never);
+const inputs = REALISTIC
+  ? {
+      workspace: realisticCandidate() as unknown[],
+      cluster: (existing ? snapshotAfter(REALISTIC) : snapshotBefore(REALISTIC)).items as unknown[],
+      audit: existing ? undefined : [...realisticLines(REALISTIC)].join('\n'),
+      webhooks: webhookAnswers(),
+    }
+  : { workspace, cluster, audit: existing ? undefined : lines.join('\n'), webhooks };
+/** Deciders made: once per chains (the log's writes of admission objects and params change them). */
+let made = 0;
 const t0 = performance.now();
 const cpu0 = process.cpuUsage();
 const report = await analyzeImpact({
-  workspace,
-  cluster,
-  audit: existing ? undefined : lines.join('\n'),
+  workspace: inputs.workspace,
+  cluster: inputs.cluster,
+  audit: inputs.audit,
   options: {
     candidate: 'replace',
-    webhooks: webhooks as never,
+    webhooks: inputs.webhooks as never,
     ...(process.env.PLAIN ? {} : { existing, keepUnchanged: false }),
-    decider: process.env.FULL === '1' ? fullDecider : chainDecider,
+    decider: (spec) => (made++, (process.env.FULL === '1' ? fullDecider : chainDecider)(spec)),
   },
 });
 const s = (performance.now() - t0) / 1000;
@@ -95,10 +112,13 @@ if (process.env.DUMP)
   (await import('node:fs')).writeFileSync(
     process.env.DUMP,
     JSON.stringify(
-      report.events.map((e) => ({ line: e.line, change: e.change, baseline: e.baseline, candidate: e.candidate })),
+      existing
+        ? report.existing.map((e) => ({ kind: e.kind, namespace: e.namespace, name: e.name, change: e.change, baseline: e.baseline, candidate: e.candidate }))
+        : report.events.map((e) => ({ line: e.line, change: e.change, baseline: e.baseline, candidate: e.candidate })),
       null,
       1,
     ),
   );
+console.log(`deciders made (chains): ${made}`);
 console.log('fallbacks', JSON.stringify(Object.fromEntries([...leanFallbacks()].sort((a, b) => b[1] - a[1]))));
 process.exit(0);
