@@ -35,7 +35,7 @@ function descriptions(m: unknown): Rec[] {
   return out;
 }
 
-const kindsOf = (m: unknown) => descriptions(m).flatMap((d) => ((d.kinds as string[]) ?? []).map(bareKind));
+export const kindsOf = (m: unknown) => descriptions(m).flatMap((d) => ((d.kinds as string[]) ?? []).map(bareKind));
 
 /** CanAutoGen and the annotation: the controllers every Pod rule of `policy` also runs on. */
 export function autogenControllers(policy: Obj): string[] {
