@@ -137,6 +137,28 @@ export interface MutateDifferential {
   disagreements: { resource: unknown; operation: string; kyverno: string; workbench: string }[];
 }
 
+const container = { name: 'app', image: 'registry.example/app:1.0' };
+const podSpec = { containers: [container] };
+const template = { metadata: { labels: { app: 'app' } }, spec: podSpec };
+/** Plain objects of the kinds mutate rules most often match: the seeds of a rule whose folder has none of its kinds. */
+const PLAIN: readonly Obj[] = [
+  { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'app', labels: { app: 'app' } }, spec: podSpec },
+  { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'app' }, spec: { selector: { matchLabels: { app: 'app' } }, template } },
+  { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'app' }, spec: { selector: { matchLabels: { app: 'app' } }, template } },
+  { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'app' }, spec: { selector: { matchLabels: { app: 'app' } }, template } },
+  { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'app' }, spec: { template: { spec: { ...podSpec, restartPolicy: 'Never' } } } },
+  {
+    apiVersion: 'batch/v1',
+    kind: 'CronJob',
+    metadata: { name: 'app' },
+    spec: { schedule: '0 1 * * *', jobTemplate: { spec: { template: { spec: { ...podSpec, restartPolicy: 'Never' } } } } },
+  },
+  { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team', labels: { team: 'a' } } },
+  { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'config' }, data: { key: 'value' } },
+  { apiVersion: 'v1', kind: 'Service', metadata: { name: 'app' }, spec: { selector: { app: 'app' }, ports: [{ port: 80 }] } },
+  { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-1', labels: { 'kubernetes.io/hostname': 'node-1' } }, status: { capacity: { cpu: '4' } } },
+];
+
 /** The kinds the produced policy matches (plurals). */
 const matched = (produced: readonly Obj[]): Set<string> =>
   new Set(
@@ -161,7 +183,9 @@ export async function mutateDifferential(
   const out: MutateDifferential = { policy: String((policy.metadata as Obj).name), rule: name, status: c.status, tried: 0, objects: 0, disagreements: [] };
   if (c.status === 'unsupported') return out;
   const plurals = matched(c.objects);
-  const seeds = folderResources.filter((r) => plurals.has('*') || plurals.has(gvrOf(r).resource));
+  const given = folderResources.filter((r) => plurals.has('*') || plurals.has(gvrOf(r).resource));
+  // a rule without test resources of its kinds is tried on a plain object of each kind it matches
+  const seeds = given.length ? given : PLAIN.filter((r) => plurals.has(gvrOf(r).resource));
   const patterns = mutateSites(rule);
   const chain = prepareChain(c.objects);
   const decided = new Map<string, { admitted: unknown; workbench: string; operation: 'CREATE' | 'UPDATE' }>();

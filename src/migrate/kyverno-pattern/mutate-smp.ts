@@ -19,7 +19,7 @@ type Rec = Record<string, unknown>;
  * The merge keys of the lists strategic merge merges by key (kustomize's schema of the built-in
  * kinds, `x-kubernetes-patch-merge-key`); any other list in a patch replaces the resource's.
  */
-const MERGE_KEYS: Readonly<Record<string, string>> = {
+export const MERGE_KEYS: Readonly<Record<string, string>> = {
   containers: 'name',
   initContainers: 'name',
   ephemeralContainers: 'name',
@@ -32,7 +32,7 @@ const MERGE_KEYS: Readonly<Record<string, string>> = {
   topologySpreadConstraints: 'topologyKey',
 };
 
-const isMap = (v: string) => `!${typeIn(v, ['string', 'int', 'uint', 'double', 'bool', 'null_type', 'list', 'bytes'])}`;
+export const isMap = (v: string) => `!${typeIn(v, ['string', 'int', 'uint', 'double', 'bool', 'null_type', 'list', 'bytes'])}`;
 const isList = (v: string) => `type(${v}) == list`;
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const RESERVED = new Set([
@@ -60,7 +60,7 @@ const RESERVED = new Set([
 ]);
 
 /** Presence and value of key `k` of the CEL map `m`. */
-function field(m: string, k: string): { has: string; value: string } {
+export function field(m: string, k: string): { has: string; value: string } {
   if (IDENT.test(k) && !RESERVED.has(k)) return { has: `has(${m}.${k})`, value: `${m}.${k}` };
   return { has: `(${celString(k)} in ${m})`, value: `${m}[${celString(k)}]` };
 }
@@ -95,7 +95,7 @@ export class Names {
   }
 }
 
-function anchorsIn(p: unknown, modifiers: readonly string[]): boolean {
+export function anchorsIn(p: unknown, modifiers: readonly string[]): boolean {
   if (Array.isArray(p)) return p.some((e) => anchorsIn(e, modifiers));
   if (p && typeof p === 'object')
     return Object.entries(p as Rec).some(([k, v]) => {
@@ -165,7 +165,7 @@ function mapConditions(p: Rec, o: string, modifiers: readonly string[]): string[
  * The element predicate of a list element with anchors: every condition of the element and of the
  * maps nested in it (not in its lists) holds on the resource's element `x`.
  */
-function elementCondition(p: Rec, x: string, modifiers: readonly string[]): string {
+export function elementCondition(p: Rec, x: string, modifiers: readonly string[]): string {
   const parts = mapConditions(p, x, modifiers);
   for (const [k, v] of Object.entries(p)) {
     if (parseAnchor(k) || !v || typeof v !== 'object' || Array.isArray(v) || !anchorsIn(v, modifiers)) continue;
@@ -176,7 +176,7 @@ function elementCondition(p: Rec, x: string, modifiers: readonly string[]): stri
 }
 
 /** The element without its conditions (Kyverno's deleteAnchors). */
-function withoutConditions(p: unknown): unknown {
+export function withoutConditions(p: unknown): unknown {
   if (Array.isArray(p)) return p.map(withoutConditions);
   if (!p || typeof p !== 'object') return p;
   const out: Rec = {};

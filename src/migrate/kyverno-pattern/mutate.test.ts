@@ -1,8 +1,16 @@
 /** The mutate converter: which constructs convert, and what the produced JSONPatch writes (the Workbench's MAP evaluation). */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fixturePath } from '../../../fixtures';
 import { prepareChain } from '../../admission';
-import type { Obj } from '../../base/json';
+import { kindOf, nameOf, type Obj } from '../../base/json';
+import { evaluate } from '../../cel';
 import { useEngine } from '../../cel/test-helpers';
+import { runCases } from '../../policy';
+import { parseDocuments } from '../../yaml';
+import { convertPolicies } from '../index';
+import { importKyvernoTest } from '../kyverno/kyverno-test';
 import { canonical, workbenchMutation } from './mutate-helpers';
 import { convertPatternRule } from './rule';
 
@@ -53,5 +61,38 @@ describe('mutate rules', () => {
     // no emptyDir volume: the global anchor fails, nothing is patched
     const skipped = await out(pod({ containers, volumes: [{ name: 'v', configMap: { name: 'm' } }] }));
     expect(canonical((skipped.metadata as Obj).annotations ?? {})).toBe('{}');
+  });
+});
+
+describe('the fixture policies against their own kyverno-tests', () => {
+  it('the converted policies give the patched resources the tests expect', async () => {
+    const root = fixturePath('kyverno-mutate');
+    const files: Record<string, string> = {};
+    const walk = (d: string): void => {
+      for (const e of readdirSync(d)) {
+        const p = join(d, e);
+        if (statSync(p).isDirectory()) walk(p);
+        else if (/\.ya?ml$/.test(e)) files[relative(root, p)] = readFileSync(p, 'utf8');
+      }
+    };
+    walk(root);
+    const tests = Object.keys(files).filter((f) => f.endsWith('kyverno-test.yaml'));
+    expect(tests.length).toBeGreaterThan(3);
+    let ran = 0;
+    for (const test of tests) {
+      const policyFile = Object.keys(files).find((f) => f.startsWith(test.split('/.kyverno-test/')[0]!) && !f.includes('.kyverno-test'))!;
+      const sources = parseDocuments(files[policyFile]!).documents.map((d) => d.object as Obj);
+      const conversion = convertPolicies(sources, { kubernetesVersion: '1.36', gatekeeper: 'standalone' });
+      const imported = importKyvernoTest(test, files, conversion);
+      expect(imported.problems).toEqual([]);
+      for (const { policy, cases } of imported.policyCases) {
+        const p = conversion.objects.find((o) => nameOf(o) === policy && kindOf(o) === 'MutatingAdmissionPolicy')!;
+        const bindings = conversion.objects.filter((o) => kindOf(o) === 'MutatingAdmissionPolicyBinding' && (o.spec as Obj).policyName === policy);
+        const report = await runCases({ policy: p, bindings }, cases, { evaluate }, { kubernetesVersion: '1.36' });
+        expect(report.results.filter((r) => !r.pass).map((r) => `${r.name}: ${r.failures.join('; ')}`)).toEqual([]);
+        ran += report.results.length;
+      }
+    }
+    expect(ran).toBeGreaterThan(5);
   });
 });

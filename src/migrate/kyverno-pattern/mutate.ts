@@ -13,6 +13,7 @@ import { conditionsCel } from './conditions';
 import { matchOf } from './match';
 import { dedupeMutations } from './mutate-dedupe';
 import { json6902Cel } from './mutate-json6902';
+import { orderMutations } from './mutate-order';
 import { strategicMergeCel } from './mutate-smp';
 import { Unsupported } from './pattern';
 import type { RuleStatus } from '../types';
@@ -27,16 +28,23 @@ export interface MutateRuleConversion {
   objects: Obj[];
 }
 
-/** The patch of one shape of object (a Pod, a controller's template, a CronJob's) as JSONPatch CEL. */
-function patchCel(mutate: Rec, kind: 'Pod' | 'Deployment' | 'CronJob', differences: string[]): string {
+type Shape = 'Pod' | 'Deployment' | 'CronJob';
+
+/**
+ * The mutations of one shape of object (a Pod, a controller's template, a CronJob's) as JSONPatch
+ * CEL: the patch, then (strategic merge) the reorders of the keyed lists it patched, inner then
+ * outer, each only where the rule's conditions hold.
+ */
+function shapeMutations(mutate: Rec, kind: Shape, differences: string[]): string[] {
   if (mutate.patchStrategicMerge !== undefined) {
-    const patch = kind === 'Pod' ? mutate.patchStrategicMerge : shiftPattern(mutate.patchStrategicMerge, kind);
+    const patch = (kind === 'Pod' ? mutate.patchStrategicMerge : shiftPattern(mutate.patchStrategicMerge, kind)) as Rec;
     const { ops, guards } = strategicMergeCel(patch);
-    return guards.length ? `(${guards.join(' && ')}) ? ${ops} : []` : ops;
+    const when = (e: string) => (guards.length ? `(${guards.join(' && ')}) ? ${e} : []` : e);
+    return [when(ops), ...orderMutations(patch).map(when)];
   }
   const { ops, differences: d } = json6902Cel(mutate.patchesJson6902);
   differences.push(...d);
-  return ops;
+  return [ops];
 }
 
 /** One mutate rule; `name` names the produced policy and binding. */
@@ -55,20 +63,24 @@ export function convertMutateRule(policy: Obj, rule: Rec, name: string): MutateR
     if (controllers.length && /request\.(object|oldObject)\b/.test(JSON.stringify(rule.preconditions ?? null)))
       throw new Unsupported("conditions on a resource's field in a rule Kyverno also generates for Pod controllers");
     const pre = rule.preconditions === undefined ? undefined : conditionsCel(rule.preconditions, 'preconditions');
-    let expression = patchCel(mutate, 'Pod', differences);
+    const pod = shapeMutations(mutate, 'Pod', differences);
+    const expressions = pod;
     if (controllers.length) {
       const others = controllers.filter((k) => k !== 'CronJob');
-      const byKind: string[] = [];
-      if (others.length) byKind.push(`request.kind.kind in [${others.map((k) => `'${k}'`).join(', ')}] ? (${patchCel(mutate, 'Deployment', differences)})`);
-      if (controllers.includes('CronJob')) byKind.push(`request.kind.kind == 'CronJob' ? (${patchCel(mutate, 'CronJob', differences)})`);
-      expression = `${byKind.join(' : ')} : (${expression})`;
+      const shapes: [string, string[]][] = [];
+      if (others.length) shapes.push([`request.kind.kind in [${others.map((k) => `'${k}'`).join(', ')}]`, shapeMutations(mutate, 'Deployment', differences)]);
+      if (controllers.includes('CronJob')) shapes.push(["request.kind.kind == 'CronJob'", shapeMutations(mutate, 'CronJob', differences)]);
+      // the same number of mutations for every shape (a patch reorders the same lists wherever it sits)
+      pod.forEach((e, i) => {
+        expressions[i] = `${shapes.map(([test, m]) => `${test} ? (${m[i]})`).join(' : ')} : (${e})`;
+      });
       const ops = (match.matchConstraints.resourceRules as Rec[])[0]?.operations ?? ['CREATE', 'UPDATE'];
       for (const k of controllers) {
         const r = CONTROLLER_RESOURCES[k];
         (match.matchConstraints.resourceRules as Rec[]).push({ apiGroups: [r.group], apiVersions: ['*'], operations: ops, resources: [r.resource] });
       }
     }
-    const mutations = [{ patchType: 'JSONPatch', jsonPatch: { expression } }];
+    const mutations = expressions.map((expression) => ({ patchType: 'JSONPatch', jsonPatch: { expression } }));
     if (mutate.patchStrategicMerge !== undefined) {
       // kyaml keeps one element per merge key in the resource's keyed lists (mutate-dedupe.ts)
       const dedupe = dedupeMutations([...new Set([...kindsOf(rule.match), ...controllers])]);
