@@ -32,18 +32,20 @@ export function canonical(v: unknown): string {
 const POD_SPECS = [['spec'], ['spec', 'template', 'spec'], ['spec', 'jobTemplate', 'spec', 'template', 'spec']];
 
 /**
- * The part of the apiserver's validation (after admission) the differential needs: every container
- * and volume has a name. Kyverno's merge treats elements without one in its own ways; such an
- * object is rejected whatever either side did to it.
+ * The part of the apiserver's validation (after admission) the differential needs: every container,
+ * volume and env var has a name, every volume mount a path. Kyverno's merge treats elements
+ * without one in its own ways; such an object is rejected whatever either side did to it.
  */
 function unnamed(object: unknown): boolean {
   return POD_SPECS.some((path) => {
     const spec = path.reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Rec)[k] : undefined), object) as Rec | undefined;
     if (!spec || typeof spec !== 'object') return false;
-    return ['containers', 'initContainers', 'ephemeralContainers', 'volumes'].some(
-      (f) =>
-        Array.isArray(spec[f]) &&
-        (spec[f] as unknown[]).some((e) => !e || typeof e !== 'object' || typeof (e as Rec).name !== 'string' || (e as Rec).name === ''),
+    const missing = (list: unknown, key = 'name') =>
+      Array.isArray(list) && list.some((e) => !e || typeof e !== 'object' || typeof (e as Rec)[key] !== 'string' || (e as Rec)[key] === '');
+    const containers = ['containers', 'initContainers', 'ephemeralContainers'].flatMap((f) => (Array.isArray(spec[f]) ? (spec[f] as Rec[]) : []));
+    return (
+      ['containers', 'initContainers', 'ephemeralContainers', 'volumes'].some((f) => missing(spec[f])) ||
+      containers.some((c) => c && typeof c === 'object' && (missing(c.env) || missing(c.volumeMounts, 'mountPath')))
     );
   });
 }
