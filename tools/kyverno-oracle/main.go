@@ -1,7 +1,7 @@
 // Command kyverno-oracle decides Kyverno policies on resources with Kyverno's own engines
 // (github.com/kyverno/kyverno v1.19), the way `kyverno apply` / `kyverno test` do without a
 // cluster: legacy kyverno.io/v1 ClusterPolicy/Policy through pkg/engine (Validate; mutate rules
-// are reported by Mutate), policies.kyverno.io ValidatingPolicy/NamespacedValidatingPolicy
+// are reported by Mutate, with the patched resource), policies.kyverno.io ValidatingPolicy/NamespacedValidatingPolicy
 // through the CEL policy engine (pkg/cel/policies/vpol, with its autogen policies).
 //
 // Protocol: one JSON object a line on stdin (see request), one JSON object a line on stdout
@@ -73,7 +73,9 @@ type ruleResult struct {
 
 type answer struct {
 	Results []ruleResult `json:"results"`
-	Error   string       `json:"error,omitempty"`
+	// Patched: the resource after the policy's mutate rules (policies with mutate rules only).
+	Patched map[string]any `json:"patched,omitempty"`
+	Error   string         `json:"error,omitempty"`
 }
 
 func main() {
@@ -229,7 +231,9 @@ func legacy(eng engineapi.Engine, jp jmespath.Interface, cfg config.Configuratio
 	}
 	spec := policy.GetSpec()
 	if spec.HasMutate() {
-		add(eng.Mutate(context.Background(), pc))
+		r := eng.Mutate(context.Background(), pc)
+		add(r)
+		a.Patched = r.PatchedResource.Object
 	}
 	if spec.HasValidate() {
 		add(eng.Validate(context.Background(), pc))

@@ -37,6 +37,8 @@ export interface KyvernoRuleResult {
 export interface KyvernoAnswer {
   /** Every rule response Kyverno gave (none: the policy did not match the resource). */
   results: KyvernoRuleResult[];
+  /** A legacy policy with mutate rules: the resource after them (Kyverno's patched resource). */
+  patched?: unknown;
   /** The request could not be decided (bad policy, unknown kind of policy …). */
   error?: string;
 }

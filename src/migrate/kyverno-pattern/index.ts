@@ -5,3 +5,4 @@
 export { convertPatternRule, producedName, ruleType, type PatternRuleConversion, type PatternRuleType } from './rule';
 export { patternCel } from './pattern';
 export { conditionsCel } from './conditions';
+export { convertMutateRule } from './mutate';

@@ -9,6 +9,7 @@ import type { RuleStatus } from '../types';
 import { CONTROLLER_RESOURCES, kindsOf, ruleControllers, shiftPattern } from './autogen';
 import { autogenConditions, conditionsCel } from './conditions';
 import { matchOf } from './match';
+import { convertMutateRule } from './mutate';
 import { Unsupported, patternCel } from './pattern';
 import { podSecurityParts } from './pod-security';
 
@@ -119,7 +120,8 @@ function bodyCel(
 export function convertPatternRule(policy: Obj, rule: Rec, name?: string): PatternRuleConversion {
   const type = ruleType(rule);
   const unsupported = (reason: string): PatternRuleConversion => ({ type, status: 'unsupported', reason, objects: [] });
-  if (type === 'mutate') return unsupported('mutate rules are not converted yet');
+  if (type === 'mutate')
+    return convertMutateRule(policy, rule, name ?? producedName(String((policy.metadata as Rec | undefined)?.name ?? ''), String(rule.name)));
   if (type === 'cel') return unsupported('validate.cel (the CEL rules are converted by the Kyverno CEL converter)');
   if (type === 'other') return unsupported(rule.generate ? 'generate' : rule.verifyImages ? 'verifyImages' : 'a rule of no validate kind this converter reads');
   const v = rule.validate as Rec;

@@ -63,7 +63,7 @@ export const RULE_CONVERTERS: Readonly<Record<KyvernoRuleType, RuleConverter>> =
   'validate.podSecurity': pattern,
   'validate.foreach': pattern,
   'validate.assert': notYet,
-  mutate: notYet,
+  mutate: pattern,
   'validate.manifests': never('validate.manifests (signed YAML manifests) has no native counterpart'),
   generate: never('generate rules create other resources: admission policies cannot'),
   verifyImages: never('verifyImages checks signatures in registries: admission policies cannot'),

@@ -1,0 +1,226 @@
+/**
+ * Test support for the mutate converter: a converted mutate rule's policy and binding run through
+ * the Workbench's admission chain (the MutatingAdmissionPolicy evaluation Simulate uses) and the
+ * same request through Kyverno's engine (tools/kyverno-oracle, `patched`); the two resulting
+ * objects compared as the apiserver would store them (decoded into the kind's Go type).
+ */
+import { simulatePrepared, prepareChain, type PreparedChain } from '../../admission';
+import type { Obj } from '../../base/json';
+import { DEFAULT_KUBERNETES_VERSION } from '../../base/releases';
+import { BUILTIN_RESOURCES } from '../../k8s/resources';
+import { apiserverObject } from '../../k8s/typed/object';
+import { autogenControllers, shiftPattern } from './autogen';
+import { conditionSites } from './conditions';
+import { mutants } from './mutants';
+import { convertPatternRule } from './rule';
+import { gvrOf } from './test-helpers';
+import type { RuleStatus } from '../types';
+
+type Rec = Record<string, unknown>;
+
+/** JSON with sorted keys: two objects are the same when their canonical texts are. */
+export function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object')
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Rec)[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(v);
+}
+
+const POD_SPECS = [['spec'], ['spec', 'template', 'spec'], ['spec', 'jobTemplate', 'spec', 'template', 'spec']];
+
+/**
+ * The part of the apiserver's validation (after admission) the differential needs: every container,
+ * volume and env var has a name, every volume mount a path. Kyverno's merge treats elements
+ * without one in its own ways; such an object is rejected whatever either side did to it.
+ */
+function unnamed(object: unknown): boolean {
+  return POD_SPECS.some((path) => {
+    const spec = path.reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Rec)[k] : undefined), object) as Rec | undefined;
+    if (!spec || typeof spec !== 'object') return false;
+    const missing = (list: unknown, key = 'name') =>
+      Array.isArray(list) && list.some((e) => !e || typeof e !== 'object' || typeof (e as Rec)[key] !== 'string' || (e as Rec)[key] === '');
+    const containers = ['containers', 'initContainers', 'ephemeralContainers'].flatMap((f) => (Array.isArray(spec[f]) ? (spec[f] as Rec[]) : []));
+    return (
+      ['containers', 'initContainers', 'ephemeralContainers', 'volumes'].some((f) => missing(spec[f])) ||
+      containers.some((c) => c && typeof c === 'object' && (missing(c.env) || missing(c.volumeMounts, 'mountPath')))
+    );
+  });
+}
+
+/** What the apiserver keeps of a mutated object: decoded into its Go type; a rejection when it cannot be or fails the validation above. */
+function stored(object: unknown): string {
+  const d = apiserverObject(object, DEFAULT_KUBERNETES_VERSION);
+  return d.problems.length || unnamed(d.object) ? 'rejected' : canonical(d.object);
+}
+
+export interface MutateOutcome {
+  /** `invalid`: rejected before the policy (an object the apiserver would not decode). */
+  outcome: 'invalid' | 'error' | string;
+  admitted: unknown;
+}
+
+/** The chain's result for `object` on CREATE (or an UPDATE from the same object). */
+export async function workbenchMutation(chain: PreparedChain, object: Obj, operation: 'CREATE' | 'UPDATE'): Promise<MutateOutcome> {
+  const { group, version, resource, kind } = gvrOf(object);
+  const namespaced = BUILTIN_RESOURCES.find((x) => x.kind === kind)?.namespaced !== false;
+  if (namespaced && !(object.metadata as Obj | undefined)?.namespace)
+    object = { ...object, metadata: { ...((object.metadata as Obj | undefined) ?? {}), namespace: 'default' } };
+  const metadata = (object.metadata as Obj | undefined) ?? {};
+  const r = await simulatePrepared(chain, {
+    operation,
+    ...(operation === 'UPDATE' ? { oldObject: object } : {}),
+    resource: { group, version, resource },
+    kind: { group, version, kind },
+    name: String(metadata.name ?? ''),
+    namespace: namespaced ? String(metadata.namespace ?? 'default') : '',
+    userInfo: { username: 'kyverno-test', groups: ['system:authenticated'] },
+    object,
+  });
+  const admitted = r.admitted ?? object;
+  // an object the apiserver would not decode never reaches admission (a 400 before it)
+  if (apiserverObject(object, DEFAULT_KUBERNETES_VERSION).problems.length) return { outcome: 'invalid', admitted };
+  if (r.allowed) return { outcome: stored(r.object), admitted };
+  if (r.deniedBy?.kind !== 'MutatingAdmissionPolicy') return { outcome: 'invalid', admitted };
+  return { outcome: 'error', admitted };
+}
+
+/** One line of the Kyverno oracle's answer with the patched resource. */
+export interface MutateAnswer {
+  results: { rule: string; status: string; message?: string }[];
+  patched?: unknown;
+  error?: string;
+}
+
+/** Kyverno's result: an error of the rule (or its autogen rules) blocks the request; else the patched object. */
+export function kyvernoMutation(answer: MutateAnswer, rule: string, resource: unknown): string {
+  if (answer.error) return 'error';
+  const mine = answer.results.filter((r) => r.rule === rule || r.rule === `autogen-${rule}` || r.rule === `autogen-cronjob-${rule}`);
+  if (mine.some((r) => r.status === 'error' || r.status === 'fail')) return 'error';
+  return stored(answer.patched ?? resource);
+}
+
+/**
+ * The policy with `rule` alone, its autogen as the whole policy's (Kyverno decides autogen from
+ * every rule: a patchesJson6902 elsewhere turns it off).
+ */
+export function alone(policy: Obj, rule: Rec): Obj {
+  const controllers = autogenControllers(policy);
+  const metadata = (policy.metadata as Rec | undefined) ?? {};
+  const annotations = {
+    ...((metadata.annotations as Rec | undefined) ?? {}),
+    'pod-policies.kyverno.io/autogen-controllers': controllers.length ? controllers.join(',') : 'none',
+  };
+  return { ...policy, metadata: { ...metadata, annotations }, spec: { ...(policy.spec as Rec), rules: [rule] } };
+}
+
+/** What a patch writes and reads, as patterns rooted at the object (for the mutants). */
+export function mutateSites(rule: Rec): unknown[] {
+  const m = (rule.mutate as Rec | undefined) ?? {};
+  const out: unknown[] = [];
+  if (m.patchStrategicMerge !== undefined) out.push(m.patchStrategicMerge);
+  if (typeof m.patchesJson6902 === 'string')
+    for (const line of m.patchesJson6902.matchAll(/path:\s*["']?([^"'\n]+)/g)) {
+      const tokens = line[1].trim().split('/').slice(1);
+      out.push(tokens.reduceRight<unknown>((acc, t) => (/^(-|[0-9]+)$/.test(t) ? [acc] : { [t]: acc }), 'x'));
+    }
+  out.push(...conditionSites(rule.preconditions));
+  return [...out, ...out.map((p) => shiftPattern(p, 'Deployment')), ...out.map((p) => shiftPattern(p, 'CronJob'))];
+}
+
+export interface MutateDifferential {
+  policy: string;
+  rule: string;
+  status: RuleStatus;
+  tried: number;
+  objects: number;
+  disagreements: { resource: unknown; operation: string; kyverno: string; workbench: string }[];
+}
+
+const container = { name: 'app', image: 'registry.example/app:1.0' };
+const podSpec = { containers: [container] };
+const template = { metadata: { labels: { app: 'app' } }, spec: podSpec };
+/** Plain objects of the kinds mutate rules most often match: the seeds of a rule whose folder has none of its kinds. */
+const PLAIN: readonly Obj[] = [
+  { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'app', labels: { app: 'app' } }, spec: podSpec },
+  { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'app' }, spec: { selector: { matchLabels: { app: 'app' } }, template } },
+  { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'app' }, spec: { selector: { matchLabels: { app: 'app' } }, template } },
+  { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'app' }, spec: { selector: { matchLabels: { app: 'app' } }, template } },
+  { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'app' }, spec: { template: { spec: { ...podSpec, restartPolicy: 'Never' } } } },
+  {
+    apiVersion: 'batch/v1',
+    kind: 'CronJob',
+    metadata: { name: 'app' },
+    spec: { schedule: '0 1 * * *', jobTemplate: { spec: { template: { spec: { ...podSpec, restartPolicy: 'Never' } } } } },
+  },
+  { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team', labels: { team: 'a' } } },
+  { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'config' }, data: { key: 'value' } },
+  { apiVersion: 'v1', kind: 'Service', metadata: { name: 'app' }, spec: { selector: { app: 'app' }, ports: [{ port: 80 }] } },
+  { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-1', labels: { 'kubernetes.io/hostname': 'node-1' } }, status: { capacity: { cpu: '4' } } },
+];
+
+/** The kinds the produced policy matches (plurals). */
+const matched = (produced: readonly Obj[]): Set<string> =>
+  new Set(
+    produced
+      .filter((o) => o.kind === 'MutatingAdmissionPolicy')
+      .flatMap((o) => (((o.spec as Obj).matchConstraints as Obj).resourceRules as Obj[]).flatMap((r) => r.resources as string[])),
+  );
+
+/**
+ * The differential of one mutate rule: its test resources and `count` mutants, mutated by the
+ * converted policy (the Workbench) and by Kyverno (`decide`), the stored objects compared.
+ */
+export async function mutateDifferential(
+  policy: Obj,
+  rule: Obj,
+  folderResources: readonly Obj[],
+  count: number,
+  decide: (policy: Obj, requests: { admitted: unknown; operation: string }[]) => Promise<MutateAnswer[]>,
+): Promise<MutateDifferential> {
+  const c = convertPatternRule(policy, rule);
+  const name = String(rule.name);
+  const out: MutateDifferential = { policy: String((policy.metadata as Obj).name), rule: name, status: c.status, tried: 0, objects: 0, disagreements: [] };
+  if (c.status === 'unsupported') return out;
+  const plurals = matched(c.objects);
+  const given = folderResources.filter((r) => plurals.has('*') || plurals.has(gvrOf(r).resource));
+  // a rule without test resources of its kinds is tried on a plain object of each kind it matches
+  const seeds = given.length ? given : PLAIN.filter((r) => plurals.has(gvrOf(r).resource));
+  const patterns = mutateSites(rule);
+  const chain = prepareChain(c.objects);
+  const decided = new Map<string, { admitted: unknown; workbench: string; operation: 'CREATE' | 'UPDATE' }>();
+  const objects = new Set<string>();
+  const seen = new Set<string>();
+  for (let round = 1; round <= 12 && objects.size < count + seeds.length; round++) {
+    const batch = round === 1 ? [...seeds, ...mutants(seeds, patterns, count, round)] : mutants(seeds, patterns, count, round * 7919);
+    for (const [i, r] of batch.entries()) {
+      const key = JSON.stringify(r);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const operation = i % 3 === 2 ? 'UPDATE' : 'CREATE';
+      const w = await workbenchMutation(chain, r, operation);
+      if (w.outcome === 'invalid') continue;
+      const admitted = JSON.stringify(w.admitted);
+      objects.add(admitted);
+      decided.set(JSON.stringify([admitted, operation]), { admitted: w.admitted, operation, workbench: w.outcome });
+    }
+  }
+  const unique = [...decided.values()];
+  out.objects = objects.size;
+  const answers = await decide(alone(policy, rule), unique);
+  unique.forEach((d, i) => {
+    const kyverno = kyvernoMutation(answers[i]!, name, d.admitted);
+    out.tried++;
+    if (kyverno !== d.workbench)
+      out.disagreements.push({
+        resource: d.admitted,
+        operation: d.operation,
+        kyverno: answers[i]!.error ? `error: ${answers[i]!.error}` : kyverno,
+        workbench: d.workbench,
+      });
+  });
+  out.disagreements.sort((a, b) => JSON.stringify(a.resource).length - JSON.stringify(b.resource).length);
+  return out;
+}

@@ -1,0 +1,94 @@
+/**
+ * A Kyverno `mutate.patchesJson6902` as the CEL of a MutatingAdmissionPolicy JSONPatch. Kyverno
+ * applies it with evanphx/json-patch v5 and options the apiserver's JSON Patch lacks
+ * (pkg/engine/mutate/patch/patchesUtils.go): a `remove` of a missing path does nothing
+ * (AllowMissingPathOnRemove) and an `add` creates the missing maps on its way (EnsurePathExistsOnAdd,
+ * a list when the next token is `-`). The CEL checks the object first and writes the operation the
+ * apiserver needs for the same result.
+ */
+import { parse } from 'yaml';
+import { parsePointer } from '../../base/jsonpatch';
+import { celLiteral } from './mutate-smp';
+import { Unsupported } from './pattern';
+import { celString } from './scalar';
+
+type Rec = Record<string, unknown>;
+
+const INDEX = /^(0|[1-9][0-9]*)$/;
+const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** CEL presence of each prefix of `tokens` under `root`: [expression of the value, its presence] per step. */
+function steps(root: string, tokens: readonly string[]): { value: string; has: string }[] {
+  const out: { value: string; has: string }[] = [];
+  let cur = root;
+  for (const t of tokens) {
+    const index = INDEX.test(t);
+    const has = index ? `(type(${cur}) == list && size(${cur}) > ${t})` : IDENT.test(t) ? `has(${cur}.${t})` : `(${celString(t)} in ${cur})`;
+    cur = index ? `${cur}[${t}]` : IDENT.test(t) ? `${cur}.${t}` : `${cur}[${celString(t)}]`;
+    out.push({ value: cur, has });
+  }
+  return out;
+}
+
+const pointer = (tokens: readonly string[]) => celString(tokens.map((t) => `/${t.replace(/~/g, '~0').replace(/\//g, '~1')}`).join(''));
+
+const jsonPatch = (op: string, tokens: readonly string[], value?: unknown) =>
+  `JSONPatch{op: ${celString(op)}, path: ${pointer(tokens)}${value === undefined ? '' : `, value: ${celLiteral(value)}`}}`;
+
+/** The CEL of one operation (a list of JSONPatch); `differences` collects what it does otherwise. */
+function opCel(o: Rec, root: string, differences: string[]): string {
+  const kind = String(o.op);
+  const path = String(o.path ?? '');
+  if (path.includes('{{') || JSON.stringify(o.value ?? null).includes('{{')) throw new Unsupported('variables in patchesJson6902');
+  const tokens = parsePointer(path);
+  if (!tokens || tokens.length === 0) throw new Unsupported(`the JSON Patch path ${JSON.stringify(path)}`);
+  if (tokens.some((t) => /^-[0-9]+$/.test(t))) throw new Unsupported('a negative index in patchesJson6902 (Kyverno counts from the end)');
+  const s = steps(root, tokens);
+  const parents = tokens.slice(0, -1);
+  const chain = (n: number) => s.slice(0, n).map((x) => x.has);
+  if (kind === 'remove') {
+    // a missing path is no error for Kyverno
+    return `(${chain(tokens.length).join(' && ')} ? [${jsonPatch('remove', tokens)}] : [])`;
+  }
+  if (kind === 'replace') return `[${jsonPatch('replace', tokens, o.value)}]`;
+  if (kind !== 'add') throw new Unsupported(`the JSON Patch operation ${kind}`);
+  if (parents.some((t) => INDEX.test(t)))
+    differences.push('an add through a list index: a list shorter than the index is padded with nulls by Kyverno, an error for the policy');
+  const last = tokens[tokens.length - 1]!;
+  // the deepest parent present gets the rest of the path as nested maps (a list for a final '-')
+  let cel = `[${jsonPatch('add', tokens, o.value)}]`;
+  for (let n = parents.length - 1; n >= 0; n--) {
+    // above a list index the path is left to the apiserver (the difference above)
+    if (INDEX.test(parents[n]!)) break;
+    const rest = tokens.slice(n + 1);
+    let value: unknown = last === '-' ? [o.value] : o.value;
+    for (const t of (last === '-' ? rest.slice(0, -1) : rest).reverse()) {
+      if (INDEX.test(t) || t === '-') throw new Unsupported('an add that creates a list at an index');
+      value = { [t]: value };
+    }
+    const present = chain(n + 1).join(' && ');
+    cel = `(${present} ? ${cel} : [${jsonPatch('add', tokens.slice(0, n + 1), value)}])`;
+  }
+  return cel;
+}
+
+/** The JSONPatch CEL of a patchesJson6902 (YAML or JSON text) on `root`. */
+export function json6902Cel(text: unknown, root = 'object'): { ops: string; differences: string[] } {
+  if (typeof text !== 'string') throw new Unsupported('a patchesJson6902 that is not text');
+  let ops: unknown;
+  try {
+    ops = parse(text);
+  } catch (e) {
+    throw new Unsupported(`a patchesJson6902 that does not parse: ${(e as Error).message}`);
+  }
+  if (!Array.isArray(ops) || ops.length === 0) throw new Unsupported('a patchesJson6902 that is not a list of operations');
+  const differences: string[] = [];
+  // every operation's CEL reads the object before the patch: operations on nested paths would read a stale object
+  const paths = ops.map((o) => `${String((o as Rec | null)?.path ?? '')}/`);
+  if (paths.some((p, i) => paths.some((q, j) => i !== j && q.startsWith(p)))) throw new Unsupported('patchesJson6902 operations on the same or nested paths');
+  const parts = ops.map((o) => {
+    if (!o || typeof o !== 'object') throw new Unsupported('a patchesJson6902 operation that is not a map');
+    return opCel(o as Rec, root, differences);
+  });
+  return { ops: parts.join(' + '), differences };
+}

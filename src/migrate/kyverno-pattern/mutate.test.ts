@@ -1,0 +1,98 @@
+/** The mutate converter: which constructs convert, and what the produced JSONPatch writes (the Workbench's MAP evaluation). */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fixturePath } from '../../../fixtures';
+import { prepareChain } from '../../admission';
+import { kindOf, nameOf, type Obj } from '../../base/json';
+import { evaluate } from '../../cel';
+import { useEngine } from '../../cel/test-helpers';
+import { runCases } from '../../policy';
+import { parseDocuments } from '../../yaml';
+import { convertPolicies } from '../index';
+import { importKyvernoTest } from '../kyverno/kyverno-test';
+import { canonical, workbenchMutation } from './mutate-helpers';
+import { convertPatternRule } from './rule';
+
+useEngine();
+
+const policy = (rule: Obj): Obj => ({ apiVersion: 'kyverno.io/v1', kind: 'ClusterPolicy', metadata: { name: 'p' }, spec: { rules: [rule] } });
+const podRule = (mutate: Obj, extra: Obj = {}): Obj => ({ name: 'r', match: { any: [{ resources: { kinds: ['Pod'] } }] }, mutate, ...extra });
+const pod = (spec: Obj, metadata: Obj = {}): Obj => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x', namespace: 'default', ...metadata }, spec });
+
+describe('mutate rules', () => {
+  it('names what it does not convert', () => {
+    const reason = (mutate: Obj, extra: Obj = {}) => {
+      const c = convertPatternRule(policy(podRule(mutate, extra)), podRule(mutate, extra));
+      expect(c.status).toBe('unsupported');
+      return c.reason;
+    };
+    expect(reason({ patchStrategicMerge: { metadata: { labels: { a: '{{ request.object.metadata.name }}' } } } })).toMatch(/variables/);
+    expect(reason({ patchStrategicMerge: { spec: { $patch: 'replace' } } })).toMatch(/\$patch/);
+    expect(reason({ patchStrategicMerge: { metadata: { labels: { a: null } } } })).toMatch(/null/);
+    expect(reason({ targets: [{ kind: 'Pod' }], patchStrategicMerge: {} })).toMatch(/targets/);
+    expect(reason({ foreach: [] })).toMatch(/foreach/);
+    expect(reason({ patchesJson6902: '- op: add\n  path: /spec/x/-1\n  value: 1' })).toMatch(/negative index/);
+    expect(reason({ patchesJson6902: '- op: move\n  from: /a\n  path: /b' })).toMatch(/move/);
+  });
+
+  it('adds where absent, merges containers by name under a conditional anchor, and skips the rule when a global anchor fails', async () => {
+    const rule = podRule({
+      patchStrategicMerge: {
+        metadata: { annotations: { '+(a)': 'added' } },
+        spec: { containers: [{ '(name)': 'c*', imagePullPolicy: 'Always' }], volumes: [{ '<(emptyDir)': {} }] },
+      },
+    });
+    const c = convertPatternRule(policy(rule), rule);
+    expect(c.status, c.reason).toBe('exact');
+    expect(c.objects.map((o) => o.kind)).toEqual(['MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding']);
+    const chain = prepareChain(c.objects);
+    const containers = [
+      { name: 'c1', image: 'i:1' },
+      { name: 'd', image: 'i:1' },
+    ];
+    const emptyDir = [{ name: 'v', emptyDir: {} }];
+    const out = async (o: Obj) => JSON.parse((await workbenchMutation(chain, o, 'CREATE')).outcome) as Obj;
+    const applied = await out(pod({ containers, volumes: emptyDir }, { annotations: { b: 'kept' } }));
+    expect((applied.metadata as Obj).annotations).toEqual({ a: 'added', b: 'kept' });
+    expect(((applied.spec as Obj).containers as Obj[]).map((x) => x.imagePullPolicy)).toEqual(['Always', 'IfNotPresent']);
+    const kept = await out(pod({ containers, volumes: emptyDir }, { annotations: { a: 'mine' } }));
+    expect((kept.metadata as Obj).annotations).toEqual({ a: 'mine' });
+    // no emptyDir volume: the global anchor fails, nothing is patched
+    const skipped = await out(pod({ containers, volumes: [{ name: 'v', configMap: { name: 'm' } }] }));
+    expect(canonical((skipped.metadata as Obj).annotations ?? {})).toBe('{}');
+  });
+});
+
+describe('the fixture policies against their own kyverno-tests', () => {
+  it('the converted policies give the patched resources the tests expect', async () => {
+    const root = fixturePath('kyverno-mutate');
+    const files: Record<string, string> = {};
+    const walk = (d: string): void => {
+      for (const e of readdirSync(d)) {
+        const p = join(d, e);
+        if (statSync(p).isDirectory()) walk(p);
+        else if (/\.ya?ml$/.test(e)) files[relative(root, p)] = readFileSync(p, 'utf8');
+      }
+    };
+    walk(root);
+    const tests = Object.keys(files).filter((f) => f.endsWith('kyverno-test.yaml'));
+    expect(tests.length).toBeGreaterThan(3);
+    let ran = 0;
+    for (const test of tests) {
+      const policyFile = Object.keys(files).find((f) => f.startsWith(test.split('/.kyverno-test/')[0]!) && !f.includes('.kyverno-test'))!;
+      const sources = parseDocuments(files[policyFile]!).documents.map((d) => d.object as Obj);
+      const conversion = convertPolicies(sources, { kubernetesVersion: '1.36', gatekeeper: 'standalone' });
+      const imported = importKyvernoTest(test, files, conversion);
+      expect(imported.problems).toEqual([]);
+      for (const { policy, cases } of imported.policyCases) {
+        const p = conversion.objects.find((o) => nameOf(o) === policy && kindOf(o) === 'MutatingAdmissionPolicy')!;
+        const bindings = conversion.objects.filter((o) => kindOf(o) === 'MutatingAdmissionPolicyBinding' && (o.spec as Obj).policyName === policy);
+        const report = await runCases({ policy: p, bindings }, cases, { evaluate }, { kubernetesVersion: '1.36' });
+        expect(report.results.filter((r) => !r.pass).map((r) => `${r.name}: ${r.failures.join('; ')}`)).toEqual([]);
+        ran += report.results.length;
+      }
+    }
+    expect(ran).toBeGreaterThan(5);
+  });
+});

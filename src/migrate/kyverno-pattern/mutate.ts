@@ -1,0 +1,125 @@
+/**
+ * A Kyverno `mutate` rule (`patchStrategicMerge`, `patchesJson6902`) as a MutatingAdmissionPolicy
+ * with a JSONPatch and its binding. The rule's match/exclude and preconditions become the policy's
+ * matchConstraints and matchConditions; a Pod rule's autogen rules for Pod controllers (the patch
+ * under `spec.template`) are kept. `exact` only for what the mutate differential holds against
+ * Kyverno's engine (mutate.differential.test.ts).
+ */
+import type { Obj } from '../../base/json';
+import { DEFAULT_KUBERNETES_VERSION } from '../../base/releases';
+import { mapApiVersion } from '../kyverno/policies';
+import { CONTROLLER_RESOURCES, kindsOf, ruleControllers, shiftPattern } from './autogen';
+import { conditionsCel } from './conditions';
+import { matchOf } from './match';
+import { dedupeMutations } from './mutate-dedupe';
+import { json6902Cel } from './mutate-json6902';
+import { orderMutations } from './mutate-order';
+import { strategicMergeCel } from './mutate-smp';
+import { Unsupported } from './pattern';
+import type { RuleStatus } from '../types';
+
+type Rec = Record<string, unknown>;
+
+/** A converted mutate rule (rule.ts's MutateRuleConversion for type `mutate`). */
+export interface MutateRuleConversion {
+  type: 'mutate';
+  status: RuleStatus;
+  reason?: string;
+  objects: Obj[];
+}
+
+type Shape = 'Pod' | 'Deployment' | 'CronJob';
+
+/**
+ * The mutations of one shape of object (a Pod, a controller's template, a CronJob's) as JSONPatch
+ * CEL: the patch, then (strategic merge) the reorders of the keyed lists it patched, inner then
+ * outer, each only where the rule's conditions hold.
+ */
+function shapeMutations(mutate: Rec, kind: Shape, differences: string[]): string[] {
+  if (mutate.patchStrategicMerge !== undefined) {
+    const patch = (kind === 'Pod' ? mutate.patchStrategicMerge : shiftPattern(mutate.patchStrategicMerge, kind)) as Rec;
+    const { ops, guards } = strategicMergeCel(patch);
+    const when = (e: string) => (guards.length ? `(${guards.join(' && ')}) ? ${e} : []` : e);
+    return [when(ops), ...orderMutations(patch).map(when)];
+  }
+  const { ops, differences: d } = json6902Cel(mutate.patchesJson6902);
+  differences.push(...d);
+  return [ops];
+}
+
+/** One mutate rule; `name` names the produced policy and binding. */
+export function convertMutateRule(policy: Obj, rule: Rec, name: string): MutateRuleConversion {
+  const unsupported = (reason: string): MutateRuleConversion => ({ type: 'mutate', status: 'unsupported', reason, objects: [] });
+  const mutate = rule.mutate as Rec;
+  if (rule.context) return unsupported('context (variables from the API server, ConfigMaps or other calls)');
+  if (mutate.targets) return unsupported('mutate.targets (mutating existing resources happens in the background, not in admission)');
+  if (mutate.foreach) return unsupported('mutate.foreach is not converted yet');
+  if (mutate.patchStrategicMerge === undefined && mutate.patchesJson6902 === undefined)
+    return unsupported('a mutate rule without a patch this converter reads');
+  try {
+    const match = matchOf(rule);
+    const differences: string[] = [];
+    const controllers = mutate.patchStrategicMerge !== undefined ? ruleControllers(policy, rule) : [];
+    if (controllers.length && /request\.(object|oldObject)\b/.test(JSON.stringify(rule.preconditions ?? null)))
+      throw new Unsupported("conditions on a resource's field in a rule Kyverno also generates for Pod controllers");
+    const pre = rule.preconditions === undefined ? undefined : conditionsCel(rule.preconditions, 'preconditions');
+    const pod = shapeMutations(mutate, 'Pod', differences);
+    const expressions = pod;
+    if (controllers.length) {
+      const others = controllers.filter((k) => k !== 'CronJob');
+      const shapes: [string, string[]][] = [];
+      if (others.length) shapes.push([`request.kind.kind in [${others.map((k) => `'${k}'`).join(', ')}]`, shapeMutations(mutate, 'Deployment', differences)]);
+      if (controllers.includes('CronJob')) shapes.push(["request.kind.kind == 'CronJob'", shapeMutations(mutate, 'CronJob', differences)]);
+      // the same number of mutations for every shape (a patch reorders the same lists wherever it sits)
+      pod.forEach((e, i) => {
+        expressions[i] = `${shapes.map(([test, m]) => `${test} ? (${m[i]})`).join(' : ')} : (${e})`;
+      });
+      const ops = (match.matchConstraints.resourceRules as Rec[])[0]?.operations ?? ['CREATE', 'UPDATE'];
+      for (const k of controllers) {
+        const r = CONTROLLER_RESOURCES[k];
+        (match.matchConstraints.resourceRules as Rec[]).push({ apiGroups: [r.group], apiVersions: ['*'], operations: ops, resources: [r.resource] });
+      }
+    }
+    const mutations = expressions.map((expression) => ({ patchType: 'JSONPatch', jsonPatch: { expression } }));
+    if (mutate.patchStrategicMerge !== undefined) {
+      // kyaml keeps one element per merge key in the resource's keyed lists (mutate-dedupe.ts)
+      const dedupe = dedupeMutations([...new Set([...kindsOf(rule.match), ...controllers])]);
+      if (dedupe)
+        mutations.push(
+          { patchType: 'JSONPatch', jsonPatch: { expression: dedupe.inner } },
+          { patchType: 'JSONPatch', jsonPatch: { expression: dedupe.outer } },
+        );
+      else
+        differences.push(
+          "a kind whose keyed lists are not modelled: Kyverno's strategic merge keeps one element per merge key in the resource's lists, the policy leaves duplicates",
+        );
+    }
+    const apiVersion = mapApiVersion(DEFAULT_KUBERNETES_VERSION);
+    const conditions = [...match.matchConditions, ...(pre ? [{ name: 'kyverno-preconditions', expression: pre }] : [])];
+    if (policy.kind === 'Policy') {
+      conditions.push({
+        name: 'kyverno-policy-namespace',
+        expression: `request.namespace == '${String((policy.metadata as Rec | undefined)?.namespace ?? 'default')}'`,
+      });
+      differences.push('a namespaced Policy, limited to its namespace by a match condition (the differential holds ClusterPolicies)');
+    }
+    const map: Obj = {
+      apiVersion,
+      kind: 'MutatingAdmissionPolicy',
+      metadata: { name },
+      spec: {
+        failurePolicy: 'Fail',
+        matchConstraints: match.matchConstraints,
+        ...(conditions.length ? { matchConditions: conditions } : {}),
+        reinvocationPolicy: 'Never',
+        mutations,
+      },
+    };
+    const binding: Obj = { apiVersion, kind: 'MutatingAdmissionPolicyBinding', metadata: { name }, spec: { policyName: name } };
+    if (differences.length) return { type: 'mutate', status: 'different', reason: [...new Set(differences)].join('; '), objects: [map, binding] };
+    return { type: 'mutate', status: 'exact', objects: [map, binding] };
+  } catch (e) {
+    if (e instanceof Unsupported) return unsupported(e.message);
+    throw e;
+  }
+}
