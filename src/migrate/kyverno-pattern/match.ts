@@ -58,7 +58,8 @@ const globRegex = (g: string) => `(?s)^${[...g].map((c) => (c === '*' ? '.*' : c
 const anyGlob = (value: string, globs: string[]) =>
   globs.map((g) => (/[*?]/.test(g) ? `${value}.matches(${celString(globRegex(g))})` : `${value} == ${celString(g)}`)).join(' || ');
 
-const NAME = `(request.name != '' ? request.name : (has(object.metadata) && has(object.metadata.generateName) ? object.metadata.generateName : ''))`;
+// the request's name is absent (not '') for an object without one: `has` first, so no error
+const NAME = `(has(request.name) && request.name != '' ? request.name : (has(object.metadata) && has(object.metadata.generateName) ? object.metadata.generateName : ''))`;
 
 /** Names and namespaces of one filter as a CEL condition. */
 function filterCondition(b: Block): string | undefined {

@@ -4,7 +4,8 @@
  * the first position, with the last one's content (`finalizers`, a set, keeps each value once).
  * Seen with the oracle: containers, volumes, env, volumeMounts, hostAliases, ownerReferences,
  * finalizers, a Service's and a Node's keyed lists; lists kyaml keys by several fields (ports with
- * their protocol, topologySpreadConstraints) only when every key repeats. The policy does the same
+ * their protocol, topologySpreadConstraints) only when every key repeats. An element with none of
+ * its list's keys is dropped. The policy does the same
  * in mutations after the patch, the inner lists (a container's env) before the outer ones.
  */
 import { celString } from './scalar';
@@ -82,7 +83,9 @@ function dedupe(l: string, ptr: string, keys: Keys): string {
   const j = fresh('j');
   const key = (e: string) => (keys === 'set' ? e : `[${keys.map((k) => `(has(${e}.${k}) ? dyn(${e}.${k}) : dyn(null))`).join(', ')}]`);
   const same = `${key(`${l}[${j}]`)} == ${key(`${l}[${i}]`)}`;
-  const firsts = `lists.range(size(${l})).filter(${i}, !lists.range(${i}).exists(${j}, ${same}))`;
+  // an element with none of the keys is dropped (seen with the oracle: `imagePullSecrets: [{}]`)
+  const keyed = keys === 'set' ? '' : `(${keys.map((k) => `has(${l}[${i}].${k})`).join(' || ')}) && `;
+  const firsts = `lists.range(size(${l})).filter(${i}, ${keyed}!lists.range(${i}).exists(${j}, ${same}))`;
   const last = `${l}[lists.range(size(${l})).filter(${j}, ${same}).reverse()[0]]`;
   return `(size(${firsts}) != size(${l}) ? [JSONPatch{op: 'replace', path: ${ptr}, value: ${firsts}.map(${i}, ${last})}] : [])`;
 }

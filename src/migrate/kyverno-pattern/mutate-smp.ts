@@ -211,7 +211,8 @@ function guardsOf(p: Rec, o: string, present: string, names: Names, out: string[
         const x = names.next('x');
         out.push(
           here(
-            `(${f.has} && ${isList(f.value)} && (size(${f.value}) == 0 || ${f.value}.exists(${x}, ${isMap(x)} && ${elementCondition(e as Rec, x, ['<'])})))`,
+            // a null list passes like an empty one (Kyverno's yaml node of null has no elements to fail)
+            `(${f.has} && (type(${f.value}) == null_type || (${isList(f.value)} && (size(${f.value}) == 0 || ${f.value}.exists(${x}, ${isMap(x)} && ${elementCondition(e as Rec, x, ['<'])})))))`,
           ),
         );
       }
@@ -236,12 +237,13 @@ function listOps(key: string, patch: unknown[], o: string, ptr: string, w: Walk)
     const i = w.names.next('i');
     const y = w.names.next('y');
     const at = `${o}[${i}]`;
-    // every element meeting the conditions, with a name, is patched (handlePatternName); kyaml then keeps
-    // one element per name (mutate-dedupe.ts), so every element of a name met by one is patched here
+    // every element meeting the conditions, with a name, is patched (handlePatternName); a name the
+    // resource's list repeats is not: kyaml merges the patch into the first element of that name and
+    // then keeps the last one's content (mutate-dedupe.ts), so Kyverno's result has none of the patch
     const inner = mapOps(rest, at, `${ptr} + '/' + string(${i})`, w);
     const named = (v: string) => `${isMap(v)} && has(${v}.name) && ${v}.name != ''`;
     parts.push(
-      `lists.range(size(${o})).filter(${i}, ${named(at)} && ${o}.exists(${y}, ${named(y)} && ${y}.name == ${at}.name && (${elementCondition(e as Rec, y, [''])}))).map(${i}, ${inner}).flatten()`,
+      `lists.range(size(${o})).filter(${i}, ${named(at)} && size(${o}.filter(${y}, ${named(y)} && ${y}.name == ${at}.name)) == 1 && (${elementCondition(e as Rec, at, [''])})).map(${i}, ${inner}).flatten()`,
     );
   }
   if (plain.length === 0) return parts.length ? parts.join(' + ') : '[]';

@@ -64,6 +64,45 @@ describe('mutate rules', () => {
   });
 });
 
+describe('constructs the library differential refuted, now as Kyverno does them', () => {
+  const run = async (rule: Obj, o: Obj) => {
+    const c = convertPatternRule(policy(rule), rule);
+    expect(c.status, c.reason).toBe('exact');
+    return JSON.parse((await workbenchMutation(prepareChain(c.objects), o, 'CREATE')).outcome) as Obj;
+  };
+  const secrets = podRule({ patchStrategicMerge: { spec: { containers: [{ '<(image)': 'corp/*' }], imagePullSecrets: [{ name: 's' }] } } });
+
+  it('a global anchor on a null list passes, as on an empty one', async () => {
+    expect((await run(secrets, pod({ containers: null }))).spec).toMatchObject({ imagePullSecrets: [{ name: 's' }] });
+  });
+
+  it('drops keyed-list elements with none of their keys (imagePullSecrets: [{}]), patched or not', async () => {
+    const c = (image: string) => [{ name: 'c', image }];
+    expect((await run(secrets, pod({ containers: c('corp/a'), imagePullSecrets: [{}] }))).spec).toMatchObject({ imagePullSecrets: [{ name: 's' }] });
+    expect(((await run(secrets, pod({ containers: c('other/a'), imagePullSecrets: [{}] }))).spec as Obj).imagePullSecrets).toBeUndefined();
+  });
+
+  it('does not patch a list element whose name the list repeats (kyaml keeps the unpatched last one)', async () => {
+    const rule = podRule({ patchStrategicMerge: { spec: { containers: [{ '(name)': '*', env: [{ name: 'E', value: '1' }] }] } } });
+    const twice = { name: 'a', image: 'i' };
+    const out = (await run(rule, pod({ containers: [twice, twice, { name: 'b', image: 'i' }] }))).spec as Obj;
+    expect((out.containers as Obj[]).map((x) => [x.name, x.env ?? null])).toEqual([
+      ['a', null],
+      ['b', [{ name: 'E', value: '1' }]],
+    ]);
+  });
+
+  it('excludes by name without an error when the object has no name', async () => {
+    const rule: Obj = {
+      name: 'r',
+      match: { any: [{ resources: { kinds: ['Namespace'] } }] },
+      exclude: { any: [{ resources: { names: ['kube-system'] } }] },
+      mutate: { patchStrategicMerge: { metadata: { labels: { a: 'b' } } } },
+    };
+    expect((await run(rule, { apiVersion: 'v1', kind: 'Namespace', metadata: {} })).metadata).toEqual({ labels: { a: 'b' } });
+  });
+});
+
 describe('the fixture policies against their own kyverno-tests', () => {
   it('the converted policies give the patched resources the tests expect', async () => {
     const root = fixturePath('kyverno-mutate');
