@@ -12,6 +12,7 @@
 import { escapeToken } from '../../base/jsonpatch';
 import { parseAnchor, patternCel, Unsupported } from './pattern';
 import { celString, typeIn } from './scalar';
+import { CEL_KEYWORDS, CEL_RESERVED } from '../../cel/reserved';
 
 type Rec = Record<string, unknown>;
 
@@ -35,29 +36,8 @@ export const MERGE_KEYS: Readonly<Record<string, string>> = {
 export const isMap = (v: string) => `!${typeIn(v, ['string', 'int', 'uint', 'double', 'bool', 'null_type', 'list', 'bytes'])}`;
 const isList = (v: string) => `type(${v}) == list`;
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const RESERVED = new Set([
-  'in',
-  'as',
-  'break',
-  'const',
-  'continue',
-  'else',
-  'for',
-  'function',
-  'if',
-  'import',
-  'let',
-  'loop',
-  'package',
-  'namespace',
-  'return',
-  'var',
-  'void',
-  'while',
-  'true',
-  'false',
-  'null',
-]);
+/** Words CEL does not take as a field name after a dot (its keywords and reserved words). */
+const RESERVED = new Set<string>([...CEL_KEYWORDS, ...CEL_RESERVED]);
 
 /** Presence and value of key `k` of the CEL map `m`. */
 export function field(m: string, k: string): { has: string; value: string } {
