@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { kindOf, nameOf } from '../base/json';
 import { CONVERTERS, type Converter } from '../migrate';
 import { importText } from './documents';
-import { convertToNative, migrationFiles, migrationOf, newPolicyForTemplate } from './migrate';
+import { casesSaved, convertToNative, migrationFiles, migrationOf, newPolicyForTemplate } from './migrate';
 import { docProblems } from './problems';
 import { workspace } from './workspace';
 import { readFixture } from '../../fixtures';
@@ -36,6 +36,8 @@ const testConverter: Converter = {
 };
 
 beforeEach(() => workspace.getState().replaceAll([]));
+// Convert saves the source tests' cases after a lazy import: let it settle inside the test's environment
+afterEach(() => casesSaved);
 
 describe('Gatekeeper and Kyverno documents in the workspace', () => {
   it('are opened as documents of their own, not as read-only other kinds', () => {
