@@ -13,7 +13,7 @@ import { autogenControllers, shiftPattern } from './autogen';
 import { conditionSites } from './conditions';
 import { mutants } from './mutants';
 import { convertPatternRule } from './rule';
-import { gvrOf } from './test-helpers';
+import { gvrOf, matchedResources } from './test-helpers';
 import type { RuleStatus } from '../types';
 
 type Rec = Record<string, unknown>;
@@ -161,14 +161,6 @@ const PLAIN: readonly Obj[] = [
   { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-1', labels: { 'kubernetes.io/hostname': 'node-1' } }, status: { capacity: { cpu: '4' } } },
 ];
 
-/** The kinds the produced policy matches (plurals). */
-const matched = (produced: readonly Obj[]): Set<string> =>
-  new Set(
-    produced
-      .filter((o) => o.kind === 'MutatingAdmissionPolicy')
-      .flatMap((o) => (((o.spec as Obj).matchConstraints as Obj).resourceRules as Obj[]).flatMap((r) => r.resources as string[])),
-  );
-
 /**
  * The differential of one mutate rule: its test resources and `count` mutants, mutated by the
  * converted policy (the Workbench) and by Kyverno (`decide`), the stored objects compared.
@@ -184,7 +176,7 @@ export async function mutateDifferential(
   const name = String(rule.name);
   const out: MutateDifferential = { policy: String((policy.metadata as Obj).name), rule: name, status: c.status, tried: 0, objects: 0, disagreements: [] };
   if (c.status === 'unsupported') return out;
-  const plurals = matched(c.objects);
+  const plurals = matchedResources(c.objects, 'MutatingAdmissionPolicy');
   const given = folderResources.filter((r) => plurals.has('*') || plurals.has(gvrOf(r).resource));
   // a rule without test resources of its kinds is tried on a plain object of each kind it matches
   const seeds = given.length ? given : PLAIN.filter((r) => plurals.has(gvrOf(r).resource));

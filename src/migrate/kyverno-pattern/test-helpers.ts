@@ -148,11 +148,11 @@ export interface RuleDifferential {
   disagreements: { resource: unknown; operation: string; kyverno: string; vap: string }[];
 }
 
-/** The kinds a converted policy matches (its resourceRules' plurals), to pick the seeds worth mutating. */
-const matchedResources = (produced: readonly Obj[]): Set<string> =>
+/** The resources a converted policy of `kind` matches (its resourceRules' plurals), to pick the seeds worth mutating. */
+export const matchedResources = (produced: readonly Obj[], kind = 'ValidatingAdmissionPolicy'): Set<string> =>
   new Set(
     produced
-      .filter((o) => o.kind === 'ValidatingAdmissionPolicy')
+      .filter((o) => o.kind === kind)
       .flatMap((o) => (((o.spec as Obj).matchConstraints as Obj).resourceRules as Obj[]).flatMap((r) => r.resources as string[])),
   );
 
