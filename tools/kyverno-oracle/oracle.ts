@@ -1,8 +1,13 @@
 /**
  * The Kyverno oracle from TypeScript (tests only): builds tools/kyverno-oracle through
- * go-oracle.mjs (cached) and decides a batch of requests in one process. Protocol: main.go.
+ * go-oracle.mjs (cached; KYVERNO_ORACLE=path uses another binary) and decides requests in one
+ * process per test worker, started on the first request and kept for the next ones (Kyverno's
+ * engine starts in seconds of CPU on a busy machine, and every rule of a differential is a batch;
+ * one engine deciding many policies is how Kyverno's own webhook runs). Protocol: main.go.
  */
-import { buildOracleAsync, ORACLE_BUILDS, runOracle } from '../go-oracle.mjs';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { buildOracleAsync, ORACLE_BUILDS } from '../go-oracle.mjs';
 
 /** One decision to make: a Kyverno policy (legacy kyverno.io/v1 or policies.kyverno.io ValidatingPolicy) on a resource. */
 export interface KyvernoRequest {
@@ -43,15 +48,53 @@ export interface KyvernoAnswer {
   error?: string;
 }
 
+let oracle: Promise<(lines: string[]) => Promise<string[]>> | undefined;
+
+interface Waiter {
+  resolve: (line: string) => void;
+  reject: (e: Error) => void;
+}
+
+/** The running oracle: `ask` writes request lines and resolves with the answer lines, in order. */
+function start(path: string): (lines: string[]) => Promise<string[]> {
+  const child = spawn(path, [], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const waiting: Waiter[] = [];
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-4000)));
+  createInterface({ input: child.stdout }).on('line', (l) => {
+    if (l.trim() === '') return;
+    waiting.shift()?.resolve(l);
+    // idle: the process must not keep the worker alive
+    if (!waiting.length) idle(true);
+  });
+  const fail = (why: string) => {
+    oracle = undefined;
+    for (const w of waiting.splice(0)) w.reject(new Error(`${path} ${why}\nstderr: ${stderr}`));
+  };
+  child.on('exit', (code, signal) => fail(`exited with ${code ?? signal}`));
+  child.on('error', (e) => fail(e.message));
+  child.stdin.on('error', (e) => fail(e.message));
+  // the pipes are sockets (ref/unref), typed as plain streams
+  const handles = [child, child.stdout, child.stderr, child.stdin] as unknown as { ref(): void; unref(): void }[];
+  const idle = (yes: boolean) => {
+    for (const h of handles) yes ? h.unref() : h.ref();
+  };
+  process.once('exit', () => child.kill());
+  idle(true);
+  return (lines) => {
+    idle(false);
+    const answers = lines.map((): Promise<string> => new Promise((resolve, reject) => waiting.push({ resolve, reject })));
+    child.stdin.write(`${lines.join('\n')}\n`);
+    return Promise.all(answers);
+  };
+}
+
 /** Builds (or finds) the oracle and decides every request, in order. */
 export async function decideKyverno(requests: readonly KyvernoRequest[]): Promise<KyvernoAnswer[]> {
   if (requests.length === 0) return [];
-  const { path } = await buildOracleAsync(ORACLE_BUILDS['kyverno-oracle']);
-  const out = await runOracle(path, requests.map((r) => JSON.stringify(r)).join('\n') + '\n');
-  const answers = out
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as KyvernoAnswer);
-  if (answers.length !== requests.length) throw new Error(`kyverno-oracle answered ${answers.length} lines for ${requests.length} requests`);
-  return answers;
+  oracle ??= (async () => start(process.env.KYVERNO_ORACLE ?? (await buildOracleAsync(ORACLE_BUILDS['kyverno-oracle'])).path))();
+  const ask = await oracle;
+  // one line a request: a request's JSON never holds a newline
+  const lines = await ask(requests.map((r) => JSON.stringify(r)));
+  return lines.map((l) => JSON.parse(l) as KyvernoAnswer);
 }

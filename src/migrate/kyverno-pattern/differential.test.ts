@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fixturePath } from '../../../fixtures';
-import { buildOracleAsync, ORACLE_BUILDS, runOracle } from '../../../tools/go-oracle.mjs';
+import { decideKyverno, type KyvernoRequest } from '../../../tools/kyverno-oracle/oracle';
 import type { Obj } from '../../base/json';
 import { useEngine } from '../../cel/test-helpers';
 import { convertPatternRule } from './rule';
@@ -22,13 +22,8 @@ const ROOT = process.env.KYVERNO_PATTERN_CORPUS ?? fixturePath('kyverno-pattern'
 
 describe('Kyverno pattern rules against the Kyverno engine', () => {
   it('every rule called exact decides as Kyverno on its test resources and their mutants', async () => {
-    const path = process.env.KYVERNO_ORACLE ?? (await buildOracleAsync(ORACLE_BUILDS['kyverno-oracle'])).path;
-    const decide = async (policy: Obj, resources: { admitted: unknown; operation: string }[]): Promise<OracleAnswer[]> => {
-      const input = resources.map((r) => JSON.stringify({ policy, resource: r.admitted, operation: r.operation })).join('\n');
-      const lines = (await runOracle(path, `${input}\n`)).split('\n').filter((l) => l.trim());
-      expect(lines.length).toBe(resources.length);
-      return lines.map((l) => JSON.parse(l) as OracleAnswer);
-    };
+    const decide = async (policy: Obj, resources: { admitted: unknown; operation: string }[]): Promise<OracleAnswer[]> =>
+      (await decideKyverno(resources.map((r) => ({ policy, resource: r.admitted, operation: r.operation as KyvernoRequest['operation'] })))) as OracleAnswer[];
     const results: RuleDifferential[] = [];
     const all: { policy: string; rule: string; type: string; status: string; reason?: string }[] = [];
     for (const folder of readKyvernoFolders(ROOT)) {

@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fixturePath } from '../../../fixtures';
-import { buildOracleAsync, ORACLE_BUILDS, runOracle } from '../../../tools/go-oracle.mjs';
+import { decideKyverno, type KyvernoRequest } from '../../../tools/kyverno-oracle/oracle';
 import type { Obj } from '../../base/json';
 import { useEngine } from '../../cel/test-helpers';
 import { type MutateAnswer, type MutateDifferential, mutateDifferential } from './mutate-helpers';
@@ -23,13 +23,8 @@ const ROOT = process.env.KYVERNO_MUTATE_CORPUS ?? fixturePath('kyverno-mutate');
 
 describe('Kyverno mutate rules against the Kyverno engine', () => {
   it('every mutate rule called exact patches as Kyverno does, on its test resources and their mutants', async () => {
-    const path = process.env.KYVERNO_ORACLE ?? (await buildOracleAsync(ORACLE_BUILDS['kyverno-oracle'])).path;
-    const decide = async (policy: Obj, resources: { admitted: unknown; operation: string }[]): Promise<MutateAnswer[]> => {
-      const input = resources.map((r) => JSON.stringify({ policy, resource: r.admitted, operation: r.operation })).join('\n');
-      const lines = (await runOracle(path, `${input}\n`)).split('\n').filter((l) => l.trim());
-      expect(lines.length).toBe(resources.length);
-      return lines.map((l) => JSON.parse(l) as MutateAnswer);
-    };
+    const decide = async (policy: Obj, resources: { admitted: unknown; operation: string }[]): Promise<MutateAnswer[]> =>
+      (await decideKyverno(resources.map((r) => ({ policy, resource: r.admitted, operation: r.operation as KyvernoRequest['operation'] })))) as MutateAnswer[];
     const results: MutateDifferential[] = [];
     const all: { policy: string; rule: string; type: string; status: string; reason?: string }[] = [];
     for (const folder of readKyvernoFolders(ROOT)) {
