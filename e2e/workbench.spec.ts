@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { control, expect, markers, MULTI, openApp, savedInIndexedDb, setYaml, test, VWC, yamlText } from './fixtures';
@@ -168,20 +167,7 @@ test('hostile input gets a clear message and loses nothing', { tag: '@hosting' }
   await expect(control(page, 'metadata.name')).toHaveValue('still-responsive');
 });
 
-test('no serious accessibility violations', async ({ page }) => {
-  await openApp(page);
-  const results = await new AxeBuilder({ page }).exclude('.monaco-editor').analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    serious.map(
-      (v) =>
-        `${v.id}: ${v.nodes
-          .map((n) => n.target.join(' '))
-          .slice(0, 3)
-          .join(', ')}`,
-    ),
-  ).toEqual([]);
-});
+// The first view's accessibility (axe, the whole page but the editors, light and dark): workspace-ui.spec.ts.
 
 test('best-practice findings show beside apiserver errors: a fail-closed webhook on every resource', async ({ page }) => {
   await openApp(page);
