@@ -11,7 +11,9 @@ const json = process.env.VITEST_JSON;
  * around them instead of one of them running alone at the end.
  */
 const SLOW_FIRST = [
+  'tools/kyverno-oracle/oracle.test.ts',
   'tools/validation-oracle/oracle.test.ts',
+  'src/migrate/kyverno-pattern/differential.test.ts',
   'tools/admission-oracle/oracle.test.ts',
   'tools/typecheck-oracle/oracle.test.ts',
   'src/cel/native.test.ts',
