@@ -108,20 +108,27 @@ export async function differential(
   const requests: Request[] = [];
   for (const r of resources) for (const m of [r, ...(mutants(r, perResource) as Obj[])]) requests.push(await requestFor(m, labels));
   const out: RuleDifferential[] = [];
+  // Kyverno decides the whole policy (every rule's response) on a request: once a policy, not once a rule
+  const decided = new Map<Obj, Promise<KyvernoAnswer[]>>();
   for (const rule of conversion.rules) {
     if (rule.status === 'unsupported') continue;
     const produced = conversion.objects.filter((o) => rule.produced.includes(`${kindOf(o)}/${nameOf(o)}`));
     if (!produced.some((o) => o.kind === 'ValidatingAdmissionPolicy')) continue;
     const policy = policies.find((p) => nameOf(p) === rule.source.name && kindOf(p) === rule.source.kind);
     if (!policy) continue;
-    const answers = await decideKyverno(
-      requests.map((q) => ({
+    if (!decided.has(policy))
+      decided.set(
         policy,
-        resource: q.resource,
-        plural: q.input.request.resource.resource,
-        namespaceLabels: obj(obj(q.input.namespaceObject).metadata).labels as Record<string, string> | undefined,
-      })),
-    );
+        decideKyverno(
+          requests.map((q) => ({
+            policy,
+            resource: q.resource,
+            plural: q.input.request.resource.resource,
+            namespaceLabels: obj(obj(q.input.namespaceObject).metadata).labels as Record<string, string> | undefined,
+          })),
+        ),
+      );
+    const answers = await decided.get(policy)!;
     const d: RuleDifferential = { rule, tried: requests.length, disagreements: 0, verdictDifferences: 0, examples: [] };
     for (let i = 0; i < requests.length; i++) {
       const k = kyvernoVerdict(answers[i]!, rule);
