@@ -164,8 +164,43 @@ export function prepareChain(
 ): PreparedChain {
   const list = Array.isArray(objects) ? objects : [];
   const kubernetesVersion = options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
+  const staticKey = (options.staticDocuments ?? []).join(',');
+  const alike = recentChains.find(
+    (r) => r.staticKey === staticKey && r.chain.kubernetesVersion === kubernetesVersion && onlyParamsDiffer(r.chain.objects, list),
+  );
+  if (alike) return { ...alike.chain, objects: list, ws: { ...alike.chain.ws, documents: list } };
   const statics = new Set(options.staticDocuments ?? []);
-  return { objects: list, ws: collectWorkspace(list, [], (i) => statics.has(i)), discovery: discoveryFor(list, kubernetesVersion), kubernetesVersion };
+  const chain = { objects: list, ws: collectWorkspace(list, [], (i) => statics.has(i)), discovery: discoveryFor(list, kubernetesVersion), kubernetesVersion };
+  recentChains.unshift({ chain, staticKey });
+  recentChains.length = Math.min(recentChains.length, 4);
+  return chain;
+}
+
+/**
+ * The chains prepared last. The impact replay prepares its chains again each time the log writes
+ * a param: thousands of objects, the admission objects the same.
+ */
+const recentChains: { chain: PreparedChain; staticKey: string }[] = [];
+/** What collectWorkspace and discoveryFor read of an object: its kind, when it is one of these. */
+const COLLECTED = new Set([
+  'MutatingWebhookConfiguration',
+  'ValidatingWebhookConfiguration',
+  'MutatingAdmissionPolicy',
+  'ValidatingAdmissionPolicy',
+  'MutatingAdmissionPolicyBinding',
+  'ValidatingAdmissionPolicyBinding',
+  'Namespace',
+  'CustomResourceDefinition',
+]);
+/** Two lists of the same length that differ only where neither holds an object collected above (a param written in place): the same workspace and discovery. */
+function onlyParamsDiffer(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x !== y && (!isObject(x) || !isObject(y) || COLLECTED.has(str(x.kind)) || COLLECTED.has(str(y.kind)))) return false;
+  }
+  return true;
 }
 
 /**

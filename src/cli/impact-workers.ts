@@ -113,7 +113,7 @@ export function workerPool(script: URL, n: number): WorkerPool {
         return pool.decide;
       }
       const members = Array.from({ length: n }, () => threadMember(script, { role: ROLE, spec }));
-      pool = decisionPool(members, () => chainDecider(spec));
+      pool = decisionPool(members, () => chainDecider(spec), spec);
       return pool.decide;
     },
     close: () => pool?.close(),

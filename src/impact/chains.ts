@@ -54,10 +54,13 @@ export interface Chain {
   timeouts: Map<string, number>;
 }
 
+/** Whether a chain whose policies name `kinds` (paramKinds) reads an object besides its admission objects: a param, a CustomResourceDefinition. */
+const readBy = (kinds: ReadonlySet<string>) => (o: unknown) =>
+  kinds.has(`${str(obj(o).apiVersion)}/${str(obj(o).kind)}`) || obj(o).kind === 'CustomResourceDefinition';
+
 /** A chain: its admission objects, the objects of its paramKinds and the CustomResourceDefinitions among `others`. */
 export function chainOf(admission: readonly unknown[], others: readonly unknown[]): Chain {
-  const kinds = paramKinds(admission);
-  const params = others.filter((o) => kinds.has(`${str(obj(o).apiVersion)}/${str(obj(o).kind)}`) || obj(o).kind === 'CustomResourceDefinition');
+  const params = others.filter(readBy(paramKinds(admission)));
   const timeouts = new Map<string, number>();
   for (const c of admission)
     for (const w of Array.isArray(obj(c).webhooks) ? (obj(c).webhooks as unknown[]) : []) {
@@ -176,6 +179,22 @@ export interface ChainTracker {
   readonly evidence: SnapshotEvidence;
 }
 
+/** An object state that notes which entries were replaced in place (a param written) and whether any was added or removed. */
+class RecordedState extends Map<string, { object: unknown; source: 'log' | 'snapshot' | 'workspace' } | null> {
+  constructor(private readonly changes: { replaced: Set<string>; whole: boolean }) {
+    super();
+  }
+  override set(key: string, value: { object: unknown; source: 'log' | 'snapshot' | 'workspace' } | null): this {
+    if (value && this.get(key)) this.changes.replaced.add(key);
+    else this.changes.whole = true;
+    return super.set(key, value);
+  }
+  override delete(key: string): boolean {
+    this.changes.whole = true;
+    return super.delete(key);
+  }
+}
+
 /** `requestReceivedTimestamp` of a line, read from its end (the apiserver writes it after the objects); NaN when there is none. */
 function lineTime(text: string): number {
   const at = text.lastIndexOf('"requestReceivedTimestamp":"');
@@ -191,8 +210,10 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
   const timeouts = new Map(now.timeouts);
   const evidence: SnapshotEvidence = {};
   const notes: string[] = [];
+  /** What changed in the state since the chains were last built: entries replaced in place, or more (`whole`: an entry added or removed). */
+  const changes = { replaced: new Set<string>(), whole: true };
   /** The chains' objects as the log left them so far: the cluster's (from the snapshot, then the log's) and the workspace's params. */
-  const state: ObjectState = new Map();
+  const state: ObjectState = new RecordedState(changes);
   /** Snapshot objects not there yet: created in the second of the first line or after it (until their second is over, or the log writes them). */
   const withheld = new Map<string, unknown>();
   /** No withheld object is released before this time (the earliest creation among them, + 1 s): a line before it skips the scan. */
@@ -247,20 +268,76 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
   /** The chains changed with the last line: the next line brings them. */
   let dirty = false;
 
+  /**
+   * Where each object other than an admission object stands in the last chains built whole (by
+   * its state key): a log that writes a param in place changes that place only (inPlace).
+   */
+  let placed:
+    | { object: Map<string, unknown>; at: [Map<string, number>, Map<string, number>]; reads: [(o: unknown) => boolean, (o: unknown) => boolean] }
+    | undefined;
+
   /** The chains from the tracker's state, when they differ (by object) from the last ones. */
   const rebuild = (): ChainSpec | undefined => {
-    const admission: unknown[] = [];
-    const others: unknown[] = [];
-    for (const e of state.values()) if (e) (isAdmissionObject(e.object) ? admission : others).push(e.object);
-    const next = chainSpec(inputs, admission, others);
+    const quick = !changes.whole && placed ? inPlace(placed) : undefined;
+    const whole = !quick;
+    changes.whole = false;
+    changes.replaced.clear();
+    let next: { spec: ChainSpec; timeouts: Map<string, number> };
+    if (quick) next = { spec: quick, timeouts: new Map() };
+    else {
+      const admission: unknown[] = [];
+      const others: unknown[] = [];
+      const keys: string[] = [];
+      for (const [key, e] of state)
+        if (e && isAdmissionObject(e.object)) admission.push(e.object);
+        else if (e) others.push(e.object), keys.push(key);
+      next = chainSpec(inputs, admission, others);
+      const reads = [readBy(paramKinds(admission)), readBy(paramKinds(candidateChain(admission, inputs.workspace, inputs.candidate)))] as const;
+      const at = [next.spec.baseline.length, next.spec.candidate.length].map((length, c) => {
+        const m = new Map<string, number>();
+        let i = length - others.filter(reads[c]!).length;
+        others.forEach((o, j) => reads[c]!(o) && m.set(keys[j]!, i++));
+        return m;
+      });
+      placed = { object: new Map(keys.map((k, j) => [k, others[j]])), at: [at[0]!, at[1]!], reads: [reads[0], reads[1]] };
+    }
     const same = (a: unknown[], b: unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
     if (same(next.spec.baseline, spec.baseline) && same(next.spec.candidate, spec.candidate)) return undefined;
     for (const [w, t] of next.timeouts) timeouts.set(w, t);
     spec = next.spec;
-    discovery = specDiscovery(spec);
-    watch();
+    if (whole) {
+      discovery = specDiscovery(spec);
+      watch();
+    }
     return spec;
   };
+
+  /**
+   * The chains when the state changed only by params written in place (no admission object,
+   * CustomResourceDefinition or static document among them, each still read by the same chains):
+   * the last chains with those places changed. Undefined: build them whole.
+   */
+  function inPlace(p: NonNullable<typeof placed>): ChainSpec | undefined {
+    const arrays: [unknown[], unknown[]] = [spec.baseline, spec.candidate];
+    const copied = [false, false];
+    for (const key of changes.replaced) {
+      const before = p.object.get(key);
+      const now = state.get(key)?.object;
+      if (before === now) continue;
+      if (before === undefined || now === undefined) return undefined;
+      for (const o of [before, now]) if (isAdmissionObject(o) || kindOf(o) === 'CustomResourceDefinition' || inputs.statics.has(o)) return undefined;
+      for (const c of [0, 1] as const) {
+        const at = p.at[c].get(key);
+        if ((at !== undefined) !== p.reads[c](now)) return undefined;
+        if (at === undefined) continue;
+        if (!copied[c]) arrays[c] = [...arrays[c]];
+        copied[c] = true;
+        arrays[c][at] = now;
+      }
+      p.object.set(key, now);
+    }
+    return { ...spec, baseline: arrays[0], candidate: arrays[1] };
+  }
 
   const relevant = (ref: Record<string, unknown>, verb: string): boolean => {
     if (!WRITE_VERBS.has(verb)) return false;

@@ -3,9 +3,12 @@
  * Web Workers) served by `decisionServer` on the real engine, and members that fail; the
  * report must be the one analyzeImpact makes one request at a time on this thread.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { useEngine } from '../cel/test-helpers';
+import type { WebhookResponse } from '../admission';
 import {
   analyzeImpact,
   chainDecider,
@@ -17,6 +20,7 @@ import {
   type ImpactReport,
   type OpenMember,
   type PoolAsk,
+  type ToMember,
 } from './index';
 
 useEngine();
@@ -64,13 +68,14 @@ const log = Array.from({ length: 60 }, (_, i) => event(i)).join('\n') + '\n';
 const cluster = [ns, pod('running', {})];
 
 /** A member on this thread behind a MessageChannel: every ask and answer is structured-cloned, as to a Web Worker. */
-function portMember(spec: ChainSpec, asked: PoolAsk[]): OpenMember {
+function portMember(spec: ChainSpec, asked: PoolAsk[], told: ToMember[] = []): OpenMember {
   return ({ answer }) => {
     const { port1, port2 } = new MessageChannel();
-    const serve = decisionServer(spec, (a) => port2.postMessage(a));
-    port2.on('message', (ask: PoolAsk) => {
-      asked.push(ask);
-      serve(ask);
+    const serve = decisionServer(structuredClone(spec), (a) => port2.postMessage(a));
+    port2.on('message', (m: ToMember) => {
+      if ('id' in m) asked.push(m);
+      else told.push(m);
+      serve(m);
     });
     port1.on('message', answer);
     return { send: (ask) => port1.postMessage(ask), close: () => (port1.close(), port2.close()) };
@@ -110,6 +115,42 @@ describe('decisionPool', () => {
     // 60 events and 2 existing objects, about half each
     expect(asked[0]!.length + asked[1]!.length).toBe(62);
     expect(Math.abs(asked[0]!.length - asked[1]!.length)).toBeLessThanOrEqual(2);
+  });
+
+  it('a log that changes the chains: members hear of them as changes to the last ones, and the report is that of one thread', async () => {
+    const dir = join(import.meta.dirname, '../../tools/admission-oracle/testdata/audit');
+    const candidate = JSON.parse(readFileSync(join(dir, 'candidate.json'), 'utf8')) as { objects: unknown[]; webhooks: Record<string, WebhookResponse> };
+    const input = {
+      workspace: candidate.objects,
+      cluster: (JSON.parse(readFileSync(join(dir, 'snapshot.json'), 'utf8')) as { items: unknown[] }).items,
+      audit: readFileSync(join(dir, 'audit.log'), 'utf8'),
+    };
+    const options = { kubernetesVersion: '1.37' as const, webhooks: candidate.webhooks };
+    const one = await analyzeImpact({ ...input, options });
+    const told: ToMember[][] = [[], []];
+    let pool: ReturnType<typeof decisionPool> | undefined;
+    const r = await analyzeImpact({
+      ...input,
+      options: {
+        ...options,
+        inFlight: 2 * POOL_DEPTH,
+        decider: (spec) => {
+          if (pool) return (pool.respec(spec, () => chainDecider(spec)), pool.decide);
+          pool = decisionPool(
+            told.map((t) => portMember(spec, [], t)),
+            () => chainDecider(spec),
+            spec,
+          );
+          return pool.decide;
+        },
+      },
+    });
+    pool!.close();
+    expect(strip(r)).toEqual(strip(one));
+    for (const t of told) {
+      expect(t.length).toBeGreaterThan(0);
+      expect(t.every((m) => 'delta' in m)).toBe(true);
+    }
   });
 
   it('a member that dies hands its outstanding requests to the others', async () => {

@@ -11,6 +11,7 @@
 import { celEngines, celStatus } from '../cel';
 import type { AdmissionRequest } from '../request/model';
 import { chainDecider, type ChainSpec, type Decider, type DecisionPair } from './decide';
+import { applyChainDelta, chainDelta, type ChainDelta } from './shard';
 
 /** One request to a member. */
 export interface PoolAsk {
@@ -25,8 +26,13 @@ export interface PoolAnswer {
   pair: DecisionPair;
 }
 
-/** What a member is sent: an ask, or the chains to decide the next asks with (the log changed them: src/impact/chains.ts). */
-export type ToMember = PoolAsk | { spec: ChainSpec };
+/**
+ * What a member is sent: an ask, or the chains to decide the next asks with (the log changed them:
+ * src/impact/chains.ts), whole or as a change to the last ones it was sent (`delta`: the objects
+ * that did not change keep their identity in the member, so its compiled chains, plans and param
+ * index carry over, as in a shard).
+ */
+export type ToMember = PoolAsk | { spec: ChainSpec } | { delta: ChainDelta };
 
 /** A member as the pool sees it: how to send it an ask or chains, how to stop it. */
 export interface PoolMember {
@@ -39,7 +45,7 @@ export type OpenMember = (events: { answer(a: PoolAnswer): void; failed(): void 
 
 export interface DecisionPool {
   decide: Decider;
-  /** Decide the next asks with other chains (every member hears of them after the asks before); `fallback` decides with them on this thread. */
+  /** Decide the next asks with other chains (every member hears of them after the asks before, as a change to the last ones); `fallback` decides with them on this thread. */
   respec(spec: ChainSpec, fallback: () => Decider): void;
   /** Members still working. */
   live(): number;
@@ -61,10 +67,12 @@ export async function engineInFlight(): Promise<number> {
   return celStatus().engine === 'native' ? IN_FLIGHT_PER_ENGINE * engines : 1;
 }
 
-/** See the module comment. `fallback` is called at most once, when first needed. */
-export function decisionPool(members: readonly OpenMember[], fallback: () => Decider): DecisionPool {
+/** See the module comment. `fallback` is called at most once, when first needed. `spec`: the chains the members were started with (respec then sends changes to them). */
+export function decisionPool(members: readonly OpenMember[], fallback: () => Decider, spec?: ChainSpec): DecisionPool {
   interface Slot {
     member: PoolMember;
+    /** The last chains it was sent. */
+    sent?: ChainSpec;
     /** Outstanding asks and where their answers go. */
     waiting: Map<number, { ask: PoolAsk; done: (pair: DecisionPair) => void }>;
     failed: boolean;
@@ -85,7 +93,7 @@ export function decisionPool(members: readonly OpenMember[], fallback: () => Dec
     });
   };
   for (const open of members) {
-    const slot: Slot = { member: undefined as unknown as PoolMember, waiting: new Map(), failed: false };
+    const slot: Slot = { member: undefined as unknown as PoolMember, waiting: new Map(), failed: false, ...(spec ? { sent: spec } : {}) };
     slot.member = open({
       answer(a) {
         const w = slot.waiting.get(a.id);
@@ -105,7 +113,11 @@ export function decisionPool(members: readonly OpenMember[], fallback: () => Dec
   return {
     decide,
     respec(spec, next) {
-      for (const s of slots) if (!s.failed) s.member.send({ spec });
+      for (const s of slots)
+        if (!s.failed) {
+          s.member.send(s.sent ? { delta: chainDelta(s.sent, spec) } : { spec });
+          s.sent = spec;
+        }
       localFallback = next;
       local = undefined;
     },
@@ -123,9 +135,11 @@ export function decisionPool(members: readonly OpenMember[], fallback: () => Dec
  * after the engine is loaded in this thread.
  */
 export function decisionServer(spec: ChainSpec, reply: (a: PoolAnswer) => void): (message: ToMember) => void {
+  let current = spec;
   let decide = chainDecider(spec);
   return (m) => {
-    if ('spec' in m) decide = chainDecider(m.spec);
+    if ('spec' in m) decide = chainDecider((current = m.spec));
+    else if ('delta' in m) decide = chainDecider((current = applyChainDelta(current, m.delta)));
     else void decide(m.request, m.namespaceObject).then((pair) => reply({ id: m.id, pair }));
   };
 }

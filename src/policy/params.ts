@@ -9,6 +9,7 @@
  * documents at all; cluster-scoped when all its documents lack a namespace.
  */
 import { matchLabelSelector } from './matching';
+import { paramCandidates, type ParamCandidates } from './param-index';
 import { isObject, labelsOf, nameOf, namespaceOf, obj, str } from '../base/json';
 
 export interface ParamsInput {
@@ -59,55 +60,14 @@ function inferScope(paramKind: Record<string, unknown>, candidates: ParamCandida
   return candidates.all.length > 0 ? 'Cluster' : 'Namespaced';
 }
 
-/** The documents of one paramKind, in document order: all, and by namespace. */
-interface ParamCandidates {
-  all: unknown[];
-  byNamespace: Map<string, unknown[]>;
-  /** One of them has a namespace (inferScope). */
-  namespaced: boolean;
-}
-
-function candidatesOf(docs: readonly unknown[]): ParamCandidates {
-  const byNamespace = new Map<string, unknown[]>();
-  for (const d of docs) {
-    const ns = namespaceOf(d);
-    let at = byNamespace.get(ns);
-    if (!at) byNamespace.set(ns, (at = []));
-    at.push(d);
-  }
-  return { all: [...docs], byNamespace, namespaced: docs.some((d) => namespaceOf(d) !== '') };
-}
-
-/**
- * The candidates of each paramKind in a document list, built once per list (the impact replay
- * resolves params per request against a chain's documents, thousands of them: filtering them
- * per request made a log's replay quadratic). Keyed by the list and its length: the lists are
- * not changed once passed (a longer one is indexed again).
- */
-const paramIndexes = new WeakMap<readonly unknown[], { length: number; kinds: Map<string, ParamCandidates> }>();
-
+/** The documents of one paramKind in `documents` (indexed once per list: param-index.ts). */
 function candidatesFor(paramKind: Record<string, unknown>, documents: readonly unknown[]): ParamCandidates {
   const { apiVersion, kind } = paramKind;
   // only strings are indexed: any other apiVersion or kind is matched as written, by ===
-  if (typeof apiVersion !== 'string' || typeof kind !== 'string')
-    return candidatesOf(documents.filter((d) => isObject(d) && d.apiVersion === apiVersion && d.kind === kind));
-  let index = paramIndexes.get(documents);
-  if (!index || index.length !== documents.length) {
-    const by = new Map<string, unknown[]>();
-    for (const d of documents) {
-      if (!isObject(d) || typeof d.apiVersion !== 'string' || typeof d.kind !== 'string') continue;
-      const key = `${d.apiVersion}\u0000${d.kind}`;
-      let at = by.get(key);
-      if (!at) by.set(key, (at = []));
-      at.push(d);
-    }
-    index = { length: documents.length, kinds: new Map([...by].map(([k, docs]) => [k, candidatesOf(docs)])) };
-    paramIndexes.set(documents, index);
-  }
-  return index.kinds.get(`${apiVersion}\u0000${kind}`) ?? NO_CANDIDATES;
+  if (typeof apiVersion === 'string' && typeof kind === 'string') return paramCandidates(apiVersion, kind, documents);
+  const all = documents.filter((d) => isObject(d) && d.apiVersion === apiVersion && d.kind === kind);
+  return { all, inNamespace: (ns) => all.filter((d) => namespaceOf(d) === ns), namespaced: all.some((d) => namespaceOf(d) !== '') };
 }
-
-const NO_CANDIDATES: ParamCandidates = { all: [], byNamespace: new Map(), namespaced: false };
 
 /** CollectParams for one binding. `requestNamespace` is the request's namespace ('' when cluster-scoped). */
 export function resolveParams(policySpec: unknown, bindingSpec: unknown, requestNamespace: string, input: ParamsInput): ParamResolution {
@@ -163,7 +123,7 @@ function resolveByRef(
       detail: 'cluster-scoped paramKind',
     };
   }
-  const inScope = scope === 'Namespaced' ? (candidates.byNamespace.get(namespace ?? '') ?? []) : candidates.all;
+  const inScope = scope === 'Namespaced' ? (candidates.inNamespace(namespace ?? '') ?? []) : candidates.all;
   const where = `${str(paramKind.kind)} ${scope === 'Namespaced' ? `in namespace ${JSON.stringify(namespace)}` : '(cluster-scoped)'}`;
   const name = str(paramRef.name);
   if (name) {

@@ -177,6 +177,7 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
               void loadCelHere(m.baseUrl, m.module); // every decider failed: this thread decides
               return chainDecider(spec);
             },
+            spec,
           );
           return pool.decide;
         },
