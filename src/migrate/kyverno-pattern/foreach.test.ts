@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Obj } from '../../base/json';
 import { useEngine } from '../../cel/test-helpers';
 import { foreachSites } from './foreach-sites';
+import { mutants } from './mutants';
 import { convertPatternRule } from './rule';
 import { chainOf, vapVerdict } from './test-helpers';
 
@@ -111,5 +112,13 @@ describe('validate.foreach', { timeout: 300_000 }, () => {
     ]);
     expect(sites).toContainEqual({ spec: { containers: [{ image: 'k8s.gcr.io/*' }] } });
     expect(sites).toContainEqual({ spec: { initContainers: [{ image: 'k8s.gcr.io/*' }] } });
+    // the lists emptied, grown, and one element set to hit the condition
+    const seed = pod({ containers: [ctr('a'), ctr('b')] });
+    const out = mutants([seed], sites, 200, 3).map((m) => (m.spec ?? {}) as Obj);
+    const images = (l: unknown) => ((l as Obj[] | undefined) ?? []).map((c) => c.image);
+    expect(out.some((s) => Array.isArray(s.containers) && s.containers.length === 0)).toBe(true);
+    expect(out.some((s) => (s.containers as Obj[] | undefined)?.length === 3)).toBe(true);
+    expect(out.some((s) => images(s.containers).includes('a:1') && images(s.containers).some((i) => String(i).startsWith('k8s.gcr.io/')))).toBe(true);
+    expect(out.some((s) => images(s.initContainers).some((i) => String(i).startsWith('k8s.gcr.io/')))).toBe(true);
   });
 });
