@@ -7,12 +7,18 @@ import { type JpNode, parseJmesPath } from './jmespath';
 
 type Rec = Record<string, unknown>;
 type Path = string[];
+/** Where a variable other than `request` reads from (a foreach's `element`: its list's element path). */
+export type Roots = Readonly<Record<string, Path>>;
 
-/** The fields `n` reads below `base` (null: not under request.object), and the path it ends at. */
-function reads(n: JpNode, base: Path | null, out: Path[], maps: Path[]): Path | null {
+/** The fields `n` reads below `base` (null: not under request.object), and the path it ends at; `roots`: where other variables (`element`) sit. */
+function reads(n: JpNode, base: Path | null, out: Path[], maps: Path[], roots: Roots = {}): Path | null {
   const under = (p: Path | null, ...more: string[]) => (p ? [...p, ...more] : null);
   switch (n.type) {
     case 'Field': {
+      if (base === null && Object.hasOwn(roots, n.name)) {
+        out.push(roots[n.name]);
+        return roots[n.name];
+      }
       if (base === null) return n.name === 'request' ? ['<request>'] : null;
       if (base.length === 1 && base[0] === '<request>') return n.name === 'object' ? [] : null;
       const p = [...base, n.name];
@@ -24,32 +30,32 @@ function reads(n: JpNode, base: Path | null, out: Path[], maps: Path[]): Path | 
     case 'Sub':
     case 'IndexExpression':
     case 'Pipe':
-      return reads(n.right, reads(n.left, base, out, maps), out, maps);
+      return reads(n.right, reads(n.left, base, out, maps, roots), out, maps, roots);
     case 'Index':
       return under(base, '[]');
     case 'Flatten':
-      return under(reads(n.child, base, out, maps), '[]');
+      return under(reads(n.child, base, out, maps, roots), '[]');
     case 'Projection':
     case 'Filter': {
-      const l = reads(n.left, base, out, maps);
+      const l = reads(n.left, base, out, maps, roots);
       const each = l && l[l.length - 1] === '[]' ? l : under(l, '[]');
-      if (n.type === 'Filter') reads(n.condition, each, out, maps);
-      return reads(n.right, each, out, maps);
+      if (n.type === 'Filter') reads(n.condition, each, out, maps, roots);
+      return reads(n.right, each, out, maps, roots);
     }
     case 'MultiList':
-      for (const i of n.items) reads(i, base, out, maps);
+      for (const i of n.items) reads(i, base, out, maps, roots);
       return null;
     case 'Or':
     case 'And':
     case 'Comparator':
-      reads(n.left, base, out, maps);
-      reads(n.right, base, out, maps);
+      reads(n.left, base, out, maps, roots);
+      reads(n.right, base, out, maps, roots);
       return null;
     case 'Not':
-      reads(n.child, base, out, maps);
+      reads(n.child, base, out, maps, roots);
       return null;
     case 'Function': {
-      const args = n.args.map((a) => reads(a, base, out, maps));
+      const args = n.args.map((a) => reads(a, base, out, maps, roots));
       if ((n.name === 'keys' || n.name === 'values') && args[0]) maps.push(args[0]);
       return n.name === 'keys' || n.name === 'values' ? under(args[0], '[]') : null;
     }
@@ -64,7 +70,7 @@ const literals = (n: unknown): string[] =>
   n && typeof n === 'object' ? Object.entries(n).flatMap(([k, v]) => (k === 'value' && typeof v === 'string' ? [v] : literals(v))) : [];
 
 /** Each resource field the conditions read, as a pattern (`{a: {b: 'w1|w2'}}`, `[]` as a list) naming the words they compare it to: where mutants aim. */
-export function conditionSites(block: unknown): unknown[] {
+export function conditionSites(block: unknown, roots: Roots = {}): unknown[] {
   const b = (block ?? {}) as Rec;
   const list = (Array.isArray(block) ? block : [...((b.any as Rec[] | undefined) ?? []), ...((b.all as Rec[] | undefined) ?? [])]) as Rec[];
   return list.flatMap((c) => {
@@ -76,7 +82,7 @@ export function conditionSites(block: unknown): unknown[] {
       if (!m) continue;
       try {
         const node = parseJmesPath(m[1]);
-        reads(node, null, out, maps);
+        reads(node, null, out, maps, roots);
         ws.push(...literals(node));
       } catch {
         // not parsed: nothing to aim at

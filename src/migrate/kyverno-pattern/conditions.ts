@@ -8,7 +8,7 @@
  */
 import { Unsupported } from './pattern';
 import { parseJmesPath, JmesPathError, type JpNode } from './jmespath';
-import { bind, type Compiled, JpCompiler, literalCel } from './jmespath-cel';
+import { bind, type Compiled, JpCompiler, literalCel, type Roots } from './jmespath-cel';
 import { equalsCel, type InOp, inCel, notEqualsCel, numericCel } from './operators';
 import { celString } from './scalar';
 
@@ -105,12 +105,13 @@ function neverText(n: JpNode | undefined): boolean {
     case 'MultiList':
     case 'Flatten':
       return true;
+    case 'Literal':
+      // a constant other than a text, or a text that is a plain word
+      return typeof n.value !== 'string' || !/^\s*\[|\d-/.test(n.value);
     case 'Function':
       return ['keys', 'values', 'to_array', 'length', 'contains', 'regex_match'].includes(n.name);
     case 'Or':
-      return (
-        neverText(n.left) && (neverText(n.right) || (n.right.type === 'Literal' && typeof n.right.value === 'string' && !/^\s*\[|\d-/.test(n.right.value)))
-      );
+      return neverText(n.left) && neverText(n.right);
     case 'Pipe':
     case 'Sub':
     case 'IndexExpression':
@@ -122,19 +123,20 @@ function neverText(n: JpNode | undefined): boolean {
 
 const IN_OPS = new Set(['anyin', 'anynotin', 'allin', 'allnotin']);
 
-/** One condition as CEL (errs when Kyverno's substitution fails), and what it decides differently. */
-function condition(c: Rec, where: string, jp: JpCompiler, differences: string[]): string {
+/** One condition as CEL: a boolean that errs when Kyverno's substitution fails, or with `tri` an int (0 false, 1 true, 2 Kyverno's error). */
+function condition(c: Rec, where: string, jp: JpCompiler, differences: string[], tri = false): string {
   if (!c || typeof c !== 'object') throw new Unsupported(`${where}: a condition that is not a map`);
   const op = String(c.operator ?? '').toLowerCase();
   const list = Array.isArray(c.value) && c.value.every((x) => typeof x === 'string');
   const words =
     (typeof c.value === 'string' || (list && !['equals', 'equal', 'notequals', 'notequal'].includes(op))) && !JSON.stringify(c.value).includes('{{');
-  if (typeof c.key === 'string' && OPERATION.test(c.key) && words) return operationCondition(c, where, jp.roots.operation);
+  const asTri = (b: string) => (tri ? `(${b} ? 1 : 0)` : b);
+  if (typeof c.key === 'string' && OPERATION.test(c.key) && words) return asTri(operationCondition(c, where, jp.roots.operation));
   const key = side(c.key, where, jp);
   const value = side(c.value ?? null, where, jp);
   const names = jp.names;
   // a run-time error (a constant one would be folded when the program is built)
-  const fail = (p: string) => `int(string(${p}[0]) + ': a variable did not resolve') == 0`;
+  const fail = (p: string) => (tri ? '2' : `int(string(${p}[0]) + ': a variable did not resolve') == 0`);
   return bind(
     names,
     key.compiled.cel,
@@ -154,7 +156,7 @@ function condition(c: Rec, where: string, jp: JpCompiler, differences: string[])
           if (value.constant === undefined) throw new Unsupported(`${where}: ${c.operator} with a value read at run time`);
           body = numericCel(op, k, value.constant);
         } else throw new Unsupported(`${where}: the operator ${c.operator}`);
-        return `(${vp}[0] != 0 ? ${fail(vp)} : ${body})`;
+        return `(${vp}[0] != 0 ? ${fail(vp)} : ${asTri(body)})`;
       })})`,
   );
 }
@@ -162,6 +164,14 @@ function condition(c: Rec, where: string, jp: JpCompiler, differences: string[])
 /** A conditions block (a list: all; or `any`/`all`) as CEL; true when Kyverno's conditions hold. `operation`: the CEL of the operation Kyverno sees; `root`: its request.object. */
 export function conditionsCel(block: unknown, where: string, operation = 'request.operation', root = 'object', differences: string[] = []): string {
   const jp = new JpCompiler({ object: root, operation });
+  try {
+    return conditionsBool(block, where, jp, differences);
+  } finally {
+    differences.push(...jp.differences);
+  }
+}
+
+function conditionsBool(block: unknown, where: string, jp: JpCompiler, differences: string[]): string {
   // ternaries, not || and &&: a condition not reached must not err the block, one reached must
   const any = (cs: Rec[], w: string) => cs.reduceRight((acc, c, i) => `(${condition(c, `${w}[${i}]`, jp, differences)} ? true : ${acc})`, 'false');
   const all = (cs: Rec[], w: string) => cs.reduceRight((acc, c, i) => `(${condition(c, `${w}[${i}]`, jp, differences)} ? ${acc} : false)`, 'true');
@@ -175,6 +185,41 @@ export function conditionsCel(block: unknown, where: string, operation = 'reques
   const a = jp.names.next('any');
   const l = jp.names.next('all');
   return `[${any(anyCs, `${where}.any`)}].map(${a}, [${all(allCs, `${where}.all`)}].map(${l}, ${a} && ${l})[0])[0]`;
+}
+
+/**
+ * A conditions block as a CEL int that keeps Kyverno's error apart (0 false, 1 true, 2 an error:
+ * the first one reached ends the block), for the places that tell an error from a false (a foreach
+ * element whose preconditions err is skipped). `roots` says what `request.object`, the operation and
+ * other variables (`element`) read.
+ */
+export function conditionsTri(block: unknown, where: string, roots: Roots, differences: string[] = []): string {
+  const jp = new JpCompiler(roots);
+  try {
+    return conditionsInt(block, where, jp, differences);
+  } finally {
+    differences.push(...jp.differences);
+  }
+}
+
+function conditionsInt(block: unknown, where: string, jp: JpCompiler, differences: string[]): string {
+  const any = (cs: Rec[], w: string) =>
+    cs.reduceRight((acc, c, i) => bind(jp.names, condition(c, `${w}[${i}]`, jp, differences, true), (t) => `(${t} != 0 ? ${t} : ${acc})`, 't'), '0');
+  const all = (cs: Rec[], w: string) =>
+    cs.reduceRight((acc, c, i) => bind(jp.names, condition(c, `${w}[${i}]`, jp, differences, true), (t) => `(${t} != 1 ? ${t} : ${acc})`, 't'), '1');
+  if (Array.isArray(block)) return all(block as Rec[], where);
+  if (!block || typeof block !== 'object') throw new Unsupported(`${where}: not a list or any/all`);
+  const b = block as Rec;
+  const anyCs = b.any as Rec[] | undefined;
+  const allCs = (b.all as Rec[] | undefined) ?? [];
+  if (anyCs === undefined || anyCs === null) return all(allCs, `${where}.all`);
+  // an error of the any block ends it; otherwise every all condition is evaluated
+  return bind(
+    jp.names,
+    any(anyCs, `${where}.any`),
+    (a) => `(${a} == 2 ? 2 : ${bind(jp.names, all(allCs, `${where}.all`), (l) => `(${l} == 2 ? 2 : ${a} == 1 && ${l} == 1 ? 1 : 0)`, 'l')})`,
+    'a',
+  );
 }
 
 export { conditionSites } from './condition-sites';

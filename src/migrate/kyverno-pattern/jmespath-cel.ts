@@ -23,6 +23,8 @@ export interface Compiled {
 export interface Roots {
   object: string;
   operation: string;
+  /** Other names of Kyverno's context, as CEL (a foreach's `element`, `element0`, …). */
+  vars?: Readonly<Record<string, string>>;
 }
 
 type Input = { v: string; d: number } | { root: 'top' | 'request' };
@@ -91,6 +93,8 @@ const swallowNF = (names: Names, c: string) => bind(names, c, (p) => `(${p}[0] =
 
 export class JpCompiler {
   readonly names = new Names();
+  /** What the compiled expressions decide differently from Kyverno. */
+  readonly differences: string[] = [];
   constructor(readonly roots: Roots) {}
 
   compile(n: JpNode): Compiled {
@@ -118,6 +122,9 @@ export class JpCompiler {
         if ('root' in inp) {
           // request.object / request.operation: Kyverno's context, there in every admission request
           if (inp.root === 'top' && n.name === 'request') return { cel: REQUEST, depth: 0 };
+          const vars = this.roots.vars;
+          const named = inp.root === 'top' && vars && Object.hasOwn(vars, n.name) ? vars[n.name] : undefined;
+          if (named !== undefined) return { cel: ok(named), depth: 0 };
           if (inp.root === 'request' && n.name === 'object') return { cel: ok(this.roots.object), depth: 0 };
           if (inp.root === 'request' && n.name === 'operation') return { cel: ok(this.roots.operation), depth: 0 };
           throw new Unsupported(`the variable ${inp.root === 'request' ? 'request.' : ''}${n.name} (only request.object and request.operation are read)`);
@@ -322,6 +329,15 @@ export class JpCompiler {
         // the function's argument types (a string or a float64 number; an int64 field is neither) are checked before it runs
         if (args[1].type === 'Literal' && typeof args[1].value === 'number') throw new Unsupported('regex_match() of a number');
         return withArgs(([, s]) => `(type(${s}) == string ? [dyn(0), dyn(${s}.matches(${re}))] : type(${s}) == double ? ${NUMBER_TEXT_ERR} : ${ERR})`);
+      }
+      case 'to_upper':
+      case 'to_lower': {
+        arity(1);
+        if (compiled[0].depth) throw new Unsupported(`${name}() of a flattened list`);
+        // Go's strings.ToUpper/ToLower change every Unicode letter; CEL's upperAscii/lowerAscii the ASCII ones
+        this.differences.push(`${name}() of a text with letters outside ASCII (Go changes them, CEL keeps them)`);
+        const f = name === 'to_upper' ? 'upperAscii' : 'lowerAscii';
+        return withArgs(([s]) => `(type(${s}) == string ? ${ok(`${s}.${f}()`)} : ${ERR})`);
       }
       default:
         throw new Unsupported(`the JMESPath function ${name}()`);

@@ -8,6 +8,7 @@ import type { Obj } from '../../base/json';
 import type { RuleStatus } from '../types';
 import { CONTROLLER_RESOURCES, kindsOf, ruleControllers, shiftPattern } from './autogen';
 import { autogenConditions, conditionsCel } from './conditions';
+import { foreachCel } from './foreach';
 import { matchOf } from './match';
 import { convertMutateRule } from './mutate';
 import { Unsupported, patternCel } from './pattern';
@@ -55,33 +56,12 @@ function actions(policy: Rec, rule: Rec): string[] {
   return action === 'enforce' ? ['Deny'] : ['Audit'];
 }
 
-// A foreach list the subset reads: a plain path under request.object.spec (shifted like Kyverno's autogen).
-const FOREACH_LIST = /^request\.object\.spec((\.[A-Za-z_][A-Za-z0-9_]*)+)$/;
-const SPEC_OF = { Pod: ['spec'], Deployment: ['spec', 'template', 'spec'], CronJob: ['spec', 'jobTemplate', 'spec', 'template', 'spec'] };
-
-/**
- * `validate.foreach` with patterns (validateForEach): each list's non-null elements against the
- * pattern; any element failing fails the rule; a list that is absent is passed over.
- */
-function foreachCel(foreach: unknown, differences: string[], kind: keyof typeof SPEC_OF, root: string): string {
-  if (!Array.isArray(foreach) || foreach.length === 0) throw new Unsupported('validate.foreach that is not a list');
-  const lists = foreach.map((f: Rec) => {
-    const extra = Object.keys(f).filter((k) => !['list', 'pattern'].includes(k));
-    if (extra.length || f.pattern === undefined) throw new Unsupported(`validate.foreach with ${extra.join(', ') || 'no pattern'}`);
-    const m = FOREACH_LIST.exec(String(f.list).trim());
-    if (!m) throw new Unsupported(`validate.foreach over ${JSON.stringify(f.list)} (JMESPath outside the subset read exactly)`);
-    const path = [...SPEC_OF[kind], ...m[1].slice(1).split('.')];
-    // has() on every step: an absent step is Kyverno's "Unknown key", the list is passed over
-    const guard = path.map((_, i) => `has(${root}.${path.slice(0, i + 1).join('.')})`).join(' && ');
-    const value = `${root}.${path.join('.')}`;
-    const p = patternCel(f.pattern, 'e');
-    differences.push(...p.differences);
-    differences.push(
-      'a foreach list that is present but null or not a list: Kyverno fails to evaluate it (an error, which allowExistingViolations does not excuse); the CEL passes it over',
-    );
-    return `(${guard} && type(${value}) == list ? ${value}.all(e, e == null || ${p.cel} != 3) : true)`;
-  });
-  return lists.join(' && ');
+/** A foreach rule with allowExistingViolations: an UPDATE whose new and old objects both fail (an error is not excused) is let through. */
+function foreachExempt(foreach: unknown, kind: 'Pod' | 'Deployment' | 'CronJob', differences: string[]): string {
+  const f = autogenConditions(foreach, kind);
+  const now = foreachCel(f, 'object', 'request.operation', differences);
+  const old = foreachCel(f, 'oldObject', "'CREATE'", differences);
+  return `[${now}].map(fn, !(fn in [3, 4]) || (fn == 3 && request.operation == 'UPDATE' && oldObject != null && ${old} == 3))[0]`;
 }
 
 /** The CEL that allows the request (true) or denies it, from the rule's body; what it decides differently. */
@@ -95,7 +75,8 @@ function bodyCel(
 ): string {
   const v = rule.validate as Rec;
   const shift = (p: unknown) => (kind === 'Pod' ? p : shiftPattern(p, kind));
-  if (type === 'foreach') return foreachCel(v.foreach, differences, kind, root);
+  // Kyverno's generated rules read the foreach text rewritten under the template, as conditions (autogenConditions)
+  if (type === 'foreach') return `!(${foreachCel(autogenConditions(v.foreach, kind), root, operation, differences)} in [3, 4])`;
   if (type === 'pattern') {
     const p = patternCel(shift(v.pattern), root);
     differences.push(...p.differences);
@@ -147,6 +128,7 @@ export function convertPatternRule(policy: Obj, rule: Rec, name?: string): Patte
           ? `(request.kind.kind == 'CronJob' ? ${controllers.includes('CronJob') ? preOf('CronJob') : 'true'} : request.kind.kind == 'Pod' ? ${preOf('Pod')} : ${preOf('Deployment')})`
           : preOf('Pod');
     const body = (kind: 'Pod' | 'Deployment' | 'CronJob') => {
+      if (exempt && type === 'foreach') return foreachExempt(v.foreach, kind, differences);
       const allow = bodyCel(rule, type, differences, kind);
       if (!exempt) return allow;
       return `(${allow}) || (request.operation == 'UPDATE' && oldObject != null && !(${bodyCel(rule, type, differences, kind, 'oldObject', "'CREATE'")}))`;

@@ -13,6 +13,7 @@ import { BUILTIN_RESOURCES, resourceForKind } from '../../k8s/resources';
 import type { RuleStatus } from '../types';
 import { shiftPattern } from './autogen';
 import { conditionSites } from './conditions';
+import { foreachSites } from './foreach-sites';
 import { mutants } from './mutants';
 import { CRONJOB_METADATA_SITE, POD_SECURITY_SITES } from './pod-security-mutants';
 import { convertPatternRule } from './rule';
@@ -175,19 +176,14 @@ export async function differential(
   const plurals = matchedResources(c.objects);
   const seeds = folderResources.filter((r) => plurals.has('*') || plurals.has(gvrOf(r).resource));
   const v = rule.validate as Obj;
-  // what the rule reads, as patterns rooted at the object (a foreach's element pattern under its list's path)
-  const nest = (list: string, p: unknown): unknown =>
-    list
-      .replace(/^request\.object\./, '')
-      .split('.')
-      .reduceRight<unknown>((acc, k) => ({ [k]: acc }), [p]);
+  // what the rule reads, as patterns rooted at the object (a foreach's element patterns under its list's elements)
   const base =
     v.pattern !== undefined
       ? [v.pattern]
       : Array.isArray(v.anyPattern)
         ? v.anyPattern
-        : Array.isArray(v.foreach)
-          ? (v.foreach as Obj[]).map((f) => nest(String(f.list), f.pattern))
+        : v.foreach !== undefined
+          ? foreachSites(v.foreach)
           : v.podSecurity !== undefined
             ? [POD_SECURITY_SITES]
             : [];
