@@ -55,6 +55,17 @@ describe('resources built to reach a Kyverno rule', () => {
     expect(new Set(verdicts.map((v) => v.verdict))).toEqual(new Set(['allow', 'deny']));
   });
 
+  it('sets each alternative of a condition: every kind reaches with the apiVersion it needs', () => {
+    const rule: Obj = {
+      name: 'removed',
+      match: { any: [{ resources: { kinds: ['batch/*/CronJob', 'policy/*/PodDisruptionBudget'] } }] },
+      preconditions: { all: [{ key: '{{request.object.apiVersion}}', operator: 'AnyIn', value: ['batch/v1beta1', 'policy/v1beta1'] }] },
+      validate: { message: 'removed', deny: {} },
+    };
+    const made = reachingResources(policy(rule), rule).map((o) => `${o.apiVersion}/${o.kind}`);
+    expect(made).toEqual(expect.arrayContaining(['batch/v1beta1/CronJob', 'policy/v1beta1/PodDisruptionBudget']));
+  });
+
   it('names objects out of the rule exclude and holds its preconditions', async () => {
     const rule: Obj = {
       name: 'replicas',

@@ -198,14 +198,16 @@ function plainTargets(policy: Obj, rule: Rec): { object: Resource; shift: (p: un
   return out;
 }
 
-/** Copies of `seed` with each leaf of `patterns` (shifted) set to a value that does not hold, and removed. */
+/** Copies of `seed` with each leaf of `patterns` (shifted) set to each of its alternatives, to a value that does not hold, and removed. */
 function violations(seed: Resource, patterns: unknown[]): Resource[] {
   const out: Resource[] = [];
   for (const p of patterns)
     for (const site of patternSites(p)) {
       if (site.path.length === 0 || isRec(site.pattern) || Array.isArray(site.pattern)) continue;
       const path = site.path.map((k) => (k === '[]' ? '0' : instance(k)));
-      for (const value of [violateLeaf(site.pattern), undefined]) {
+      // each alternative of a `|` leaf held (a condition naming several kinds' apiVersions: each kind reaches with its own), then the leaf broken and removed
+      const alternatives = typeof site.pattern === 'string' && site.pattern.includes('|') ? site.pattern.split('|').map(satisfyLeaf) : [];
+      for (const value of [...alternatives, violateLeaf(site.pattern), undefined]) {
         const r = clone(seed);
         let cur: unknown = r;
         for (const k of path.slice(0, -1)) cur = isRec(cur) || Array.isArray(cur) ? (cur as Rec)[k] : undefined;
@@ -226,6 +228,8 @@ function violations(seed: Resource, patterns: unknown[]): Resource[] {
 export function reachingResources(policy: Obj, rule: Rec): Obj[] {
   const out = new Map<string, Obj>();
   const add = (o: Resource) => {
+    // a condition read on `metadata` itself may set it to a word: the request would not name the object
+    if (!isRec(o.metadata)) return;
     const key = JSON.stringify(o);
     if (!out.has(key)) out.set(key, o as Obj);
   };
