@@ -134,7 +134,9 @@ const CONTROLLER_TEMPLATE: Record<string, { apiVersion: string; spec: (template:
 /** A plain object of `kind` (a kind the match names: `Kind`, `version/Kind`, `group/version/Kind`). */
 function plainObject(kindRef: string, namespace: string): Resource | undefined {
   const parts = kindRef.split('/');
-  if (parts.length === 2 && /^[A-Z]/.test(parts[0])) return undefined; // a subresource: not a CREATE/UPDATE of the object
+  parts.push(...(parts.pop() as string).split('.'));
+  // a subresource (`Kind/sub`, `Kind.sub`, `group/version/Kind/sub`): not a CREATE/UPDATE of the object
+  if ((parts.length === 2 && /^[A-Z]/.test(parts[0])) || parts.length > 3) return undefined;
   const kind = parts[parts.length - 1] === '*' ? 'ConfigMap' : parts[parts.length - 1];
   const known = BUILTIN_RESOURCES.find((r) => r.kind === kind && r.until === undefined) ?? BUILTIN_RESOURCES.find((r) => r.kind === kind);
   const group = parts.length === 3 ? parts[0] : parts.length === 2 ? '' : (known?.group ?? 'example.com');
