@@ -42,7 +42,8 @@ for (const r of rules) {
   const d = held.get(`${r.policy}/${r.rule}`);
   if (d) tried += d.tried;
   if (d?.count) disagreeing++;
-  if (r.status === 'exact' && d && d.count === 0 && d.objects >= Number(mutants)) row.exact++;
+  // validate rules: objects that reached the rule (Kyverno evaluated it); mutate rules: objects tried
+  if (r.status === 'exact' && d && d.count === 0 && (d.reached ?? d.objects) >= Number(mutants)) row.exact++;
   else if (r.status === 'exact') row.refuted++;
   else row[r.status]++;
 }

@@ -37,7 +37,9 @@ function blocks(m: unknown, side: string): Block[] {
 const KNOWN = new Set(['kinds', 'names', 'namespaces', 'operations', 'selector', 'namespaceSelector', 'name']);
 
 function resourceRule(kind: string, operations: string[]): Obj {
+  // Kyverno splits the last part on '.' too (kube.ParseKindSelector): `TaskRun.status` is a subresource
   const parts = kind.split('/');
+  parts.push(...(parts.pop() as string).split('.'));
   let group = '*';
   let version = '*';
   let k = kind;

@@ -16,6 +16,7 @@ import { conditionSites } from './conditions';
 import { foreachSites } from './foreach-sites';
 import { mutants } from './mutants';
 import { CRONJOB_METADATA_SITE, POD_SECURITY_SITES } from './pod-security-mutants';
+import { reachingResources } from './reach';
 import { convertPatternRule } from './rule';
 
 export interface KyvernoTestResult {
@@ -92,6 +93,8 @@ export interface VapVerdict {
   /** `invalid`: the request was rejected before the policy (an object the apiserver would not decode); `error`: the policy's CEL failed. */
   verdict: 'allow' | 'deny' | 'error' | 'invalid';
   admitted: unknown;
+  /** The policy applied (matched, its match conditions held): the request reached the rule. */
+  reached: boolean;
   message?: string;
 }
 
@@ -119,10 +122,11 @@ export async function vapVerdict(chain: PreparedChain, object: Obj, operation: '
     object,
   });
   const admitted = r.admitted ?? object;
-  if (r.allowed) return { verdict: 'allow', admitted };
-  if (r.deniedBy?.kind !== 'ValidatingAdmissionPolicy') return { verdict: 'invalid', admitted, message: r.deniedBy?.message };
+  const reached = r.steps.some((s) => s.kind === 'ValidatingAdmissionPolicy' && s.outcome !== 'skipped');
+  if (r.allowed) return { verdict: 'allow', admitted, reached };
+  if (r.deniedBy?.kind !== 'ValidatingAdmissionPolicy') return { verdict: 'invalid', admitted, reached: false, message: r.deniedBy?.message };
   const step = r.steps.find((s) => s.kind === 'ValidatingAdmissionPolicy' && s.outcome === 'error-rejected');
-  return { verdict: step ? 'error' : 'deny', admitted, message: r.deniedBy?.message };
+  return { verdict: step ? 'error' : 'deny', admitted, reached, message: r.deniedBy?.message };
 }
 
 /** One line of the Kyverno oracle's answer (tools/kyverno-oracle). */
@@ -138,6 +142,15 @@ export function kyvernoVerdict(answer: OracleAnswer, rule: string): 'allow' | 'd
   return mine.some((r) => r.status === 'fail' || r.status === 'error') ? 'deny' : 'allow';
 }
 
+/** Whether Kyverno evaluated the rule (or a rule it generated from it): it matched and its preconditions held. */
+export function kyvernoReached(answer: OracleAnswer, rule: string): boolean {
+  return answer.results.some(
+    (r) =>
+      (r.rule === rule || r.rule === `autogen-${rule}` || r.rule === `autogen-cronjob-${rule}`) &&
+      !(r.status === 'skip' && /^preconditions not met/.test(r.message ?? '')),
+  );
+}
+
 export interface RuleDifferential {
   policy: string;
   rule: string;
@@ -146,6 +159,10 @@ export interface RuleDifferential {
   tried: number;
   /** Distinct objects among them. */
   objects: number;
+  /** Distinct objects among them that Kyverno evaluated the rule on (matched, preconditions held). */
+  reached: number;
+  /** The folder's test resources of the kinds the rule matches (the others are generated: reach.ts). */
+  given: number;
   disagreements: { resource: unknown; operation: string; kyverno: string; vap: string }[];
 }
 
@@ -171,10 +188,23 @@ export async function differential(
 ): Promise<RuleDifferential> {
   const c = convertPatternRule(policy, rule);
   const name = String(rule.name);
-  const out: RuleDifferential = { policy: String((policy.metadata as Obj).name), rule: name, status: c.status, tried: 0, objects: 0, disagreements: [] };
+  const out: RuleDifferential = {
+    policy: String((policy.metadata as Obj).name),
+    rule: name,
+    status: c.status,
+    tried: 0,
+    objects: 0,
+    reached: 0,
+    given: 0,
+    disagreements: [],
+  };
   if (c.status === 'unsupported') return out;
   const plurals = matchedResources(c.objects);
-  const seeds = folderResources.filter((r) => plurals.has('*') || plurals.has(gvrOf(r).resource));
+  const matched = (r: Obj) => plurals.has('*') || plurals.has(gvrOf(r).resource);
+  const given = folderResources.filter(matched);
+  out.given = given.length;
+  // the test resources, then objects built from the rule (its kinds, match, pattern and conditions)
+  const seeds = [...given, ...reachingResources(policy, rule).filter(matched)];
   const v = rule.validate as Obj;
   // what the rule reads, as patterns rooted at the object (a foreach's element patterns under its list's elements)
   const base =
@@ -194,9 +224,10 @@ export async function differential(
   const chain = chainOf(c.objects);
   const decided = new Map<string, { admitted: unknown; vap: string; operation: 'CREATE' | 'UPDATE' }>();
   const objects = new Set<string>();
+  const reaching = new Set<string>();
   const seen = new Set<string>();
   // Mutants until `count` distinct objects (as admission decoded them) reach the policy; some are objects the apiserver would not decode.
-  for (let round = 1; round <= 12 && objects.size < count + seeds.length; round++) {
+  for (let round = 1; round <= 12 && (objects.size < count + given.length || reaching.size < count); round++) {
     const batch = round === 1 ? [...seeds, ...mutants(seeds, patterns, count, round)] : mutants(seeds, patterns, count, round * 7919);
     for (const [i, r] of batch.entries()) {
       const key = JSON.stringify(r);
@@ -208,6 +239,7 @@ export async function differential(
       if (verdict.verdict === 'invalid') continue;
       const admitted = JSON.stringify(verdict.admitted);
       objects.add(admitted);
+      if (verdict.reached) reaching.add(admitted);
       decided.set(JSON.stringify([admitted, operation]), {
         admitted: verdict.admitted,
         operation,
@@ -218,12 +250,15 @@ export async function differential(
   const unique = [...decided.values()];
   out.objects = objects.size;
   const answers = await decide(policy, unique);
+  const reached = new Set<string>();
   unique.forEach((d, i) => {
     const kyverno = kyvernoVerdict(answers[i], name);
+    if (kyvernoReached(answers[i], name)) reached.add(JSON.stringify(d.admitted));
     out.tried++;
     if (kyverno !== d.vap)
       out.disagreements.push({ resource: d.admitted, operation: d.operation, kyverno: answers[i].error ? `error: ${answers[i].error}` : kyverno, vap: d.vap });
   });
+  out.reached = reached.size;
   out.disagreements.sort((a, b) => JSON.stringify(a.resource).length - JSON.stringify(b.resource).length);
   return out;
 }
