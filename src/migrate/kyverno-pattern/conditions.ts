@@ -105,6 +105,9 @@ function neverText(n: JpNode | undefined): boolean {
     case 'MultiList':
     case 'Flatten':
       return true;
+    case 'Literal':
+      // a list, number, bool or null literal is never read as text
+      return typeof n.value !== 'string';
     case 'Function':
       return ['keys', 'values', 'to_array', 'length', 'contains', 'regex_match'].includes(n.name);
     case 'Or':
@@ -160,8 +163,15 @@ function condition(c: Rec, where: string, jp: JpCompiler, differences: string[])
 }
 
 /** A conditions block (a list: all; or `any`/`all`) as CEL; true when Kyverno's conditions hold. `operation`: the CEL of the operation Kyverno sees; `root`: its request.object. */
-export function conditionsCel(block: unknown, where: string, operation = 'request.operation', root = 'object', differences: string[] = []): string {
-  const jp = new JpCompiler({ object: root, operation });
+export function conditionsCel(
+  block: unknown,
+  where: string,
+  operation = 'request.operation',
+  root = 'object',
+  differences: string[] = [],
+  vars?: Readonly<Record<string, string>>,
+): string {
+  const jp = new JpCompiler({ object: root, operation, ...(vars ? { vars } : {}) });
   // ternaries, not || and &&: a condition not reached must not err the block, one reached must
   const any = (cs: Rec[], w: string) => cs.reduceRight((acc, c, i) => `(${condition(c, `${w}[${i}]`, jp, differences)} ? true : ${acc})`, 'false');
   const all = (cs: Rec[], w: string) => cs.reduceRight((acc, c, i) => `(${condition(c, `${w}[${i}]`, jp, differences)} ? ${acc} : false)`, 'true');

@@ -23,6 +23,8 @@ export interface Compiled {
 export interface Roots {
   object: string;
   operation: string;
+  /** Other variables of Kyverno's context (a foreach's `element`, `elementIndex`) as CEL values. */
+  vars?: Readonly<Record<string, string>>;
 }
 
 type Input = { v: string; d: number } | { root: 'top' | 'request' };
@@ -118,6 +120,11 @@ export class JpCompiler {
         if ('root' in inp) {
           // request.object / request.operation: Kyverno's context, there in every admission request
           if (inp.root === 'top' && n.name === 'request') return { cel: REQUEST, depth: 0 };
+          const vars = this.roots.vars;
+          const bound = inp.root === 'top' && vars && Object.hasOwn(vars, n.name) ? vars[n.name] : undefined;
+          if (bound !== undefined) return { cel: ok(bound), depth: 0 };
+          // Kyverno's context has no key "" (the quoted identifier `""`, often meant as an empty text): not found
+          if (inp.root === 'top' && n.name === '') return { cel: NF, depth: 0 };
           if (inp.root === 'request' && n.name === 'object') return { cel: ok(this.roots.object), depth: 0 };
           if (inp.root === 'request' && n.name === 'operation') return { cel: ok(this.roots.operation), depth: 0 };
           throw new Unsupported(`the variable ${inp.root === 'request' ? 'request.' : ''}${n.name} (only request.object and request.operation are read)`);
