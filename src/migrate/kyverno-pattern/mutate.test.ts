@@ -92,6 +92,28 @@ describe('constructs the library differential refuted, now as Kyverno does them'
     ]);
   });
 
+  it("keeps one of a ServiceAccount's secrets per name (first position, last content), its imagePullSecrets as they are", async () => {
+    // as the oracle answered for this ServiceAccount
+    const rule: Obj = {
+      name: 'r',
+      match: { any: [{ resources: { kinds: ['ServiceAccount'] } }] },
+      mutate: { patchStrategicMerge: { automountServiceAccountToken: false } },
+    };
+    const sa: Obj = {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'default', namespace: 'default' },
+      secrets: [{ name: 'a', namespace: 'x' }, { name: 'a', namespace: 'y' }, { name: 'b' }],
+      imagePullSecrets: [{ name: 'c' }, { name: 'c' }, {}],
+    };
+    const out = await run(rule, sa);
+    expect([out.secrets, out.imagePullSecrets, out.automountServiceAccountToken]).toEqual([
+      [{ name: 'a', namespace: 'y' }, { name: 'b' }],
+      [{ name: 'c' }, { name: 'c' }, {}],
+      false,
+    ]);
+  });
+
   it('excludes by name without an error when the object has no name', async () => {
     const rule: Obj = {
       name: 'r',
