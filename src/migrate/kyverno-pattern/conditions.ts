@@ -162,8 +162,15 @@ function condition(c: Rec, where: string, jp: JpCompiler, differences: string[],
 }
 
 /** A conditions block (a list: all; or `any`/`all`) as CEL; true when Kyverno's conditions hold. `operation`: the CEL of the operation Kyverno sees; `root`: its request.object. */
-export function conditionsCel(block: unknown, where: string, operation = 'request.operation', root = 'object', differences: string[] = []): string {
-  const jp = new JpCompiler({ object: root, operation });
+export function conditionsCel(
+  block: unknown,
+  where: string,
+  operation = 'request.operation',
+  root = 'object',
+  differences: string[] = [],
+  vars?: Readonly<Record<string, string>>,
+): string {
+  const jp = new JpCompiler({ object: root, operation, ...(vars ? { vars } : {}) });
   try {
     return conditionsBool(block, where, jp, differences);
   } finally {

@@ -23,7 +23,7 @@ export interface Compiled {
 export interface Roots {
   object: string;
   operation: string;
-  /** Other names of Kyverno's context, as CEL (a foreach's `element`, `element0`, …). */
+  /** Other variables of Kyverno's context, as CEL (a foreach's `element`, `element0`, `elementIndex`, …). */
   vars?: Readonly<Record<string, string>>;
 }
 
@@ -123,8 +123,10 @@ export class JpCompiler {
           // request.object / request.operation: Kyverno's context, there in every admission request
           if (inp.root === 'top' && n.name === 'request') return { cel: REQUEST, depth: 0 };
           const vars = this.roots.vars;
-          const named = inp.root === 'top' && vars && Object.hasOwn(vars, n.name) ? vars[n.name] : undefined;
-          if (named !== undefined) return { cel: ok(named), depth: 0 };
+          const bound = inp.root === 'top' && vars && Object.hasOwn(vars, n.name) ? vars[n.name] : undefined;
+          if (bound !== undefined) return { cel: ok(bound), depth: 0 };
+          // Kyverno's context has no key "" (the quoted identifier `""`, often meant as an empty text): not found
+          if (inp.root === 'top' && n.name === '') return { cel: NF, depth: 0 };
           if (inp.root === 'request' && n.name === 'object') return { cel: ok(this.roots.object), depth: 0 };
           if (inp.root === 'request' && n.name === 'operation') return { cel: ok(this.roots.operation), depth: 0 };
           throw new Unsupported(`the variable ${inp.root === 'request' ? 'request.' : ''}${n.name} (only request.object and request.operation are read)`);

@@ -56,6 +56,8 @@ export const DEDUPE_SHAPES: Readonly<Record<string, Shape>> = {
   Namespace: { metadata: [['metadata']] },
   ConfigMap: { metadata: [['metadata']] },
   Secret: { metadata: [['metadata']] },
+  // secrets: patchMergeKey name; imagePullSecrets has no patch strategy on a ServiceAccount (replaced whole)
+  ServiceAccount: { metadata: [['metadata']], lists: [[['secrets'], ['name']]] },
   Service: {
     metadata: [['metadata']],
     lists: [

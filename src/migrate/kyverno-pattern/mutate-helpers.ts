@@ -116,15 +116,38 @@ export function alone(policy: Obj, rule: Rec): Obj {
   return { ...policy, metadata: { ...metadata, annotations }, spec: { ...(policy.spec as Rec), rules: [rule] } };
 }
 
+/** A patch with its variables' texts as a plain word (a mutant holding `{{ … }}` would be substituted again by Kyverno). */
+const plainTexts = (p: unknown): unknown =>
+  typeof p === 'string' && p.includes('{{')
+    ? 'x'
+    : Array.isArray(p)
+      ? p.map(plainTexts)
+      : p && typeof p === 'object'
+        ? Object.fromEntries(Object.entries(p).map(([k, v]) => [k.replace(/\{\{[^}]*\}\}/g, 'x'), plainTexts(v)]))
+        : p;
+
 /** What a patch writes and reads, as patterns rooted at the object (for the mutants). */
 export function mutateSites(rule: Rec): unknown[] {
   const m = (rule.mutate as Rec | undefined) ?? {};
   const out: unknown[] = [];
-  if (m.patchStrategicMerge !== undefined) out.push(m.patchStrategicMerge);
-  if (typeof m.patchesJson6902 === 'string')
-    for (const line of m.patchesJson6902.matchAll(/path:\s*["']?([^"'\n]+)/g)) {
+  if (m.patchStrategicMerge !== undefined) out.push(plainTexts(m.patchStrategicMerge));
+  for (const f of Array.isArray(m.foreach) ? (m.foreach as Rec[]) : []) {
+    if (f?.patchStrategicMerge !== undefined) out.push(plainTexts(f.patchStrategicMerge));
+    // the lists the entry walks (`request.object.spec.containers`, `request.object.spec.[initContainers, containers][]`)
+    const walked = /^\s*request\.object((?:\.[A-Za-z_]\w*)+)(?:\.\[([\w\s,]+)\])?/.exec(String(f?.list ?? ''));
+    if (walked) {
+      const path = walked[1]!.slice(1).split('.');
+      for (const last of walked[2] ? walked[2].split(',').map((x) => [x.trim()]) : [[]])
+        out.push([...path, ...last].reduceRight<unknown>((acc, t) => ({ [t]: acc }), [{ name: 'x' }]));
+    }
+    out.push(...conditionSites(f?.preconditions));
+  }
+  const texts = [m.patchesJson6902, ...(Array.isArray(m.foreach) ? (m.foreach as Rec[]).map((f) => f?.patchesJson6902) : [])];
+  for (const text of texts.filter((t): t is string => typeof t === 'string'))
+    for (const line of text.matchAll(/path:\s*["']?([^"'\n]+)/g)) {
       const tokens = line[1].trim().split('/').slice(1);
-      out.push(tokens.reduceRight<unknown>((acc, t) => (/^(-|[0-9]+)$/.test(t) ? [acc] : { [t]: acc }), 'x'));
+      // an index, `-` or a foreach's `{{elementIndex}}` is a list element
+      out.push(tokens.reduceRight<unknown>((acc, t) => (/^(-|[0-9]+|\{\{.*\}\})$/.test(t) ? [acc] : { [t]: acc }), 'x'));
     }
   out.push(...conditionSites(rule.preconditions));
   return [...out, ...out.map((p) => shiftPattern(p, 'Deployment')), ...out.map((p) => shiftPattern(p, 'CronJob'))];

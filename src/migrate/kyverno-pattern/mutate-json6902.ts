@@ -32,11 +32,11 @@ function steps(root: string, tokens: readonly string[]): { value: string; has: s
 
 const pointer = (tokens: readonly string[]) => celString(tokens.map((t) => `/${t.replace(/~/g, '~0').replace(/\//g, '~1')}`).join(''));
 
-const jsonPatch = (op: string, tokens: readonly string[], value?: unknown) =>
-  `JSONPatch{op: ${celString(op)}, path: ${pointer(tokens)}${value === undefined ? '' : `, value: ${celLiteral(value)}`}}`;
+const jsonPatch = (op: string, tokens: readonly string[], value: unknown, prefix: string) =>
+  `JSONPatch{op: ${celString(op)}, path: ${prefix ? `${prefix} + ` : ''}${pointer(tokens)}${value === undefined ? '' : `, value: ${celLiteral(value)}`}}`;
 
 /** The CEL of one operation (a list of JSONPatch); `differences` collects what it does otherwise. */
-function opCel(o: Rec, root: string, differences: string[]): string {
+function opCel(o: Rec, root: string, differences: string[], prefix: string): string {
   const kind = String(o.op);
   const path = String(o.path ?? '');
   if (path.includes('{{') || JSON.stringify(o.value ?? null).includes('{{')) throw new Unsupported('variables in patchesJson6902');
@@ -48,15 +48,15 @@ function opCel(o: Rec, root: string, differences: string[]): string {
   const chain = (n: number) => s.slice(0, n).map((x) => x.has);
   if (kind === 'remove') {
     // a missing path is no error for Kyverno
-    return `(${chain(tokens.length).join(' && ')} ? [${jsonPatch('remove', tokens)}] : [])`;
+    return `(${chain(tokens.length).join(' && ')} ? [${jsonPatch('remove', tokens, undefined, prefix)}] : [])`;
   }
-  if (kind === 'replace') return `[${jsonPatch('replace', tokens, o.value)}]`;
+  if (kind === 'replace') return `[${jsonPatch('replace', tokens, o.value, prefix)}]`;
   if (kind !== 'add') throw new Unsupported(`the JSON Patch operation ${kind}`);
   if (parents.some((t) => INDEX.test(t)))
     differences.push('an add through a list index: a list shorter than the index is padded with nulls by Kyverno, an error for the policy');
   const last = tokens[tokens.length - 1]!;
   // the deepest parent present gets the rest of the path as nested maps (a list for a final '-')
-  let cel = `[${jsonPatch('add', tokens, o.value)}]`;
+  let cel = `[${jsonPatch('add', tokens, o.value, prefix)}]`;
   for (let n = parents.length - 1; n >= 0; n--) {
     // above a list index the path is left to the apiserver (the difference above)
     if (INDEX.test(parents[n]!)) break;
@@ -67,13 +67,13 @@ function opCel(o: Rec, root: string, differences: string[]): string {
       value = { [t]: value };
     }
     const present = chain(n + 1).join(' && ');
-    cel = `(${present} ? ${cel} : [${jsonPatch('add', tokens.slice(0, n + 1), value)}])`;
+    cel = `(${present} ? ${cel} : [${jsonPatch('add', tokens.slice(0, n + 1), value, prefix)}])`;
   }
   return cel;
 }
 
-/** The JSONPatch CEL of a patchesJson6902 (YAML or JSON text) on `root`. */
-export function json6902Cel(text: unknown, root = 'object'): { ops: string; differences: string[] } {
+/** The JSONPatch CEL of a patchesJson6902 (YAML or JSON text) on `root`, its paths after `prefix` (a CEL string, the pointer of `root`). */
+export function json6902Cel(text: unknown, root = 'object', prefix = ''): { ops: string; differences: string[] } {
   if (typeof text !== 'string') throw new Unsupported('a patchesJson6902 that is not text');
   let ops: unknown;
   try {
@@ -88,7 +88,7 @@ export function json6902Cel(text: unknown, root = 'object'): { ops: string; diff
   if (paths.some((p, i) => paths.some((q, j) => i !== j && q.startsWith(p)))) throw new Unsupported('patchesJson6902 operations on the same or nested paths');
   const parts = ops.map((o) => {
     if (!o || typeof o !== 'object') throw new Unsupported('a patchesJson6902 operation that is not a map');
-    return opCel(o as Rec, root, differences);
+    return opCel(o as Rec, root, differences, prefix);
   });
   return { ops: parts.join(' + '), differences };
 }

@@ -13,6 +13,8 @@ import { escapeToken } from '../../base/jsonpatch';
 import { parseAnchor, patternCel, Unsupported } from './pattern';
 import { celString, typeIn } from './scalar';
 import { CEL_KEYWORDS, CEL_RESERVED } from '../../cel/reserved';
+import { JpCompiler } from './jmespath-cel';
+import { Dyn, textCel } from './mutate-vars';
 
 type Rec = Record<string, unknown>;
 
@@ -48,6 +50,7 @@ export function field(m: string, k: string): { has: string; value: string } {
 /** A JSON value as a CEL literal (values dyn, so maps and lists may mix types). */
 export function celLiteral(v: unknown): string {
   if (v === null) return 'null';
+  if (v instanceof Dyn) return v.cel;
   if (typeof v === 'string') return celString(v);
   if (typeof v === 'boolean') return String(v);
   if (typeof v === 'number')
@@ -86,6 +89,7 @@ export function anchorsIn(p: unknown, modifiers: readonly string[]): boolean {
 }
 
 function checkPlain(p: unknown): void {
+  if (p instanceof Dyn) return;
   if (p === null) throw new Unsupported('a null in patchStrategicMerge (deletes a field)');
   if (typeof p === 'string' && p.includes('{{')) throw new Unsupported('variables in patchStrategicMerge');
   if (Array.isArray(p)) p.forEach(checkPlain);
@@ -105,6 +109,7 @@ function checkPlain(p: unknown): void {
  * there skips the rule, which the guards hold).
  */
 function added(p: unknown): unknown {
+  if (p instanceof Dyn) return p;
   if (Array.isArray(p)) return p.filter((e) => !anchorsIn(e, ['', '<'])).map(added);
   if (p && typeof p === 'object')
     return Object.fromEntries(
@@ -158,7 +163,7 @@ export function elementCondition(p: Rec, x: string, modifiers: readonly string[]
 /** The element without its conditions (Kyverno's deleteAnchors). */
 export function withoutConditions(p: unknown): unknown {
   if (Array.isArray(p)) return p.map(withoutConditions);
-  if (!p || typeof p !== 'object') return p;
+  if (!p || typeof p !== 'object' || p instanceof Dyn) return p;
   const out: Rec = {};
   for (const [k, v] of Object.entries(p as Rec)) {
     const a = parseAnchor(k);
@@ -196,7 +201,7 @@ function guardsOf(p: Rec, o: string, present: string, names: Names, out: string[
           ),
         );
       }
-    } else if (v && typeof v === 'object' && !a) guardsOf(v as Rec, f.value, `${here(f.has)} && ${isMap(f.value)}`, names, out);
+    } else if (v && typeof v === 'object' && !a && !(v instanceof Dyn)) guardsOf(v as Rec, f.value, `${here(f.has)} && ${isMap(f.value)}`, names, out);
   }
   return out;
 }
@@ -258,7 +263,7 @@ function mapOps(p: Rec, o: string, ptr: string, w: Walk): string {
       parts.push(`(${f.has} ? [] : [${add(path, added(v))}])`);
       continue;
     }
-    if (v && typeof v === 'object' && !Array.isArray(v)) {
+    if (v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Dyn)) {
       parts.push(`(${f.has} && ${isMap(f.value)} ? ${mapOps(v as Rec, f.value, path, w)} : [${add(path, added(v))}])`);
     } else if (Array.isArray(v)) {
       parts.push(
@@ -269,11 +274,44 @@ function mapOps(p: Rec, o: string, ptr: string, w: Walk): string {
   return parts.length ? parts.join(' + ') : '[]';
 }
 
-/** The JSONPatch CEL of a patchStrategicMerge on `root`, and the conditions on which the rule applies at all. */
-export function strategicMergeCel(patch: unknown, root = 'object'): { ops: string; guards: string[] } {
+/** The operations merging the plain patch map `p` into the resource's map `o` (present, a map) at `ptr` (a CEL string). */
+export function mergeOps(p: Rec, o: string, ptr: string, names: Names): string {
+  checkPlain(p);
+  if (anchorsIn(p, ['', '<'])) throw new Unsupported('conditions in a patch merged into each element');
+  return mapOps(p, o, ptr, { names });
+}
+
+/**
+ * The patch with its variables (values outside conditions and merge keys) as run-time values;
+ * `dyns` collects their CEL: Kyverno substitutes the whole rule before it patches, so any lookup that
+ * fails errs the rule, used or not.
+ */
+function resolveVariables(p: unknown, jp: JpCompiler, dyns: string[], key?: string): unknown {
+  if (typeof p === 'string' && p.includes('{{')) {
+    if (key !== undefined && Object.values(MERGE_KEYS).includes(key)) throw new Unsupported('variables in a merge key of patchStrategicMerge');
+    const d = new Dyn(textCel(p, jp, 'patchStrategicMerge'));
+    dyns.push(d.cel);
+    return d;
+  }
+  if (Array.isArray(p)) return p.map((e) => resolveVariables(e, jp, dyns));
+  if (!p || typeof p !== 'object') return p;
+  return Object.fromEntries(
+    Object.entries(p as Rec).map(([k, v]) => {
+      const a = parseAnchor(k);
+      // conditions keep their text (checkPlain refuses variables there)
+      return [k, a && (a.modifier === '' || a.modifier === '<') ? v : resolveVariables(v, jp, dyns, a?.key ?? k)];
+    }),
+  );
+}
+
+/** The JSONPatch CEL of a patchStrategicMerge on `root`, the conditions on which the rule applies at all, and the CEL of its variables. */
+export function strategicMergeCel(patch: unknown, root = 'object'): { ops: string; guards: string[]; variables: string[] } {
   if (!patch || typeof patch !== 'object' || Array.isArray(patch)) throw new Unsupported('a patchStrategicMerge that is not a map');
-  checkPlain(patch);
+  const dyns: string[] = [];
+  const resolved = resolveVariables(patch, new JpCompiler({ object: root, operation: 'request.operation' }), dyns) as Rec;
+  checkPlain(resolved);
   const names = new Names();
-  const guards = guardsOf(patch as Rec, root, 'true', names, []);
-  return { ops: mapOps(patch as Rec, root, "''", { names }), guards };
+  const guards = guardsOf(resolved, root, 'true', names, []);
+  const ops = mapOps(resolved, root, "''", { names });
+  return { ops, guards, variables: dyns };
 }

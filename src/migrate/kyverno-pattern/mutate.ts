@@ -9,9 +9,10 @@ import type { Obj } from '../../base/json';
 import { DEFAULT_KUBERNETES_VERSION } from '../../base/releases';
 import { mapApiVersion } from '../kyverno/policies';
 import { CONTROLLER_RESOURCES, kindsOf, ruleControllers, shiftPattern } from './autogen';
-import { conditionsCel } from './conditions';
+import { autogenConditions, conditionsCel } from './conditions';
 import { matchOf } from './match';
 import { dedupeMutations } from './mutate-dedupe';
+import { foreachEntryCel } from './mutate-foreach';
 import { json6902Cel } from './mutate-json6902';
 import { orderMutations } from './mutate-order';
 import { strategicMergeCel } from './mutate-smp';
@@ -36,11 +37,23 @@ type Shape = 'Pod' | 'Deployment' | 'CronJob';
  * outer, each only where the rule's conditions hold.
  */
 function shapeMutations(mutate: Rec, kind: Shape, differences: string[]): string[] {
+  if (mutate.foreach !== undefined) {
+    // Kyverno's generated rule: each patch under the template, the texts rewritten (autogenConditions)
+    return (mutate.foreach as Rec[]).flatMap((entry, i) => {
+      const shaped =
+        kind === 'Pod'
+          ? entry
+          : { ...autogenConditions(entry, kind), patchStrategicMerge: shiftPattern(autogenConditions(entry.patchStrategicMerge, kind), kind) };
+      return foreachEntryCel(shaped, `mutate.foreach[${i}]`, differences);
+    });
+  }
   if (mutate.patchStrategicMerge !== undefined) {
-    const patch = (kind === 'Pod' ? mutate.patchStrategicMerge : shiftPattern(mutate.patchStrategicMerge, kind)) as Rec;
-    const { ops, guards } = strategicMergeCel(patch);
+    const patch = (kind === 'Pod' ? mutate.patchStrategicMerge : shiftPattern(autogenConditions(mutate.patchStrategicMerge, kind), kind)) as Rec;
+    const { ops, guards, variables } = strategicMergeCel(patch);
     const when = (e: string) => (guards.length ? `(${guards.join(' && ')}) ? ${e} : []` : e);
-    return [when(ops), ...orderMutations(patch).map(when)];
+    // Kyverno substitutes the whole rule before it patches: a lookup that fails errs the rule, its value used or not
+    const checked = variables.length ? `(size([${variables.join(', ')}]) >= 0 ? (${when(ops)}) : [])` : when(ops);
+    return [checked, ...orderMutations(patch).map(when)];
   }
   const { ops, differences: d } = json6902Cel(mutate.patchesJson6902);
   differences.push(...d);
@@ -53,16 +66,29 @@ export function convertMutateRule(policy: Obj, rule: Rec, name: string): MutateR
   const mutate = rule.mutate as Rec;
   if (rule.context) return unsupported('context (variables from the API server, ConfigMaps or other calls)');
   if (mutate.targets) return unsupported('mutate.targets (mutating existing resources happens in the background, not in admission)');
-  if (mutate.foreach) return unsupported('mutate.foreach is not converted yet');
-  if (mutate.patchStrategicMerge === undefined && mutate.patchesJson6902 === undefined)
+  if (
+    mutate.foreach !== undefined &&
+    (!Array.isArray(mutate.foreach) || mutate.foreach.length === 0 || mutate.foreach.some((f) => !f || typeof f !== 'object'))
+  )
+    return unsupported('a mutate.foreach that is not a list of entries');
+  if (mutate.patchStrategicMerge === undefined && mutate.patchesJson6902 === undefined && mutate.foreach === undefined)
     return unsupported('a mutate rule without a patch this converter reads');
   try {
     const match = matchOf(rule);
     const differences: string[] = [];
-    const controllers = mutate.patchStrategicMerge !== undefined ? ruleControllers(policy, rule) : [];
-    if (controllers.length && /request\.(object|oldObject)\b/.test(JSON.stringify(rule.preconditions ?? null)))
-      throw new Unsupported("conditions on a resource's field in a rule Kyverno also generates for Pod controllers");
-    const pre = rule.preconditions === undefined ? undefined : conditionsCel(rule.preconditions, 'preconditions');
+    // Kyverno generates rules for Pod controllers from strategic merges only (CanAutoGen)
+    const merges =
+      mutate.foreach !== undefined ? (mutate.foreach as Rec[]).every((f) => f.patchesJson6902 === undefined) : mutate.patchStrategicMerge !== undefined;
+    const controllers = merges ? ruleControllers(policy, rule) : [];
+    // Kyverno's generated rules read the conditions' text rewritten under the template (autogenConditions)
+    const preOf = (kind: Shape) => conditionsCel(autogenConditions(rule.preconditions, kind), 'preconditions', 'request.operation', 'object', differences);
+    const perKind = controllers.length > 0 && /request\.(object|oldObject)\b/.test(JSON.stringify(rule.preconditions ?? null));
+    const pre =
+      rule.preconditions === undefined
+        ? undefined
+        : perKind
+          ? `(request.kind.kind == 'CronJob' ? ${controllers.includes('CronJob') ? preOf('CronJob') : 'true'} : request.kind.kind == 'Pod' ? ${preOf('Pod')} : ${preOf('Deployment')})`
+          : preOf('Pod');
     const pod = shapeMutations(mutate, 'Pod', differences);
     const expressions = pod;
     if (controllers.length) {
@@ -81,7 +107,7 @@ export function convertMutateRule(policy: Obj, rule: Rec, name: string): MutateR
       }
     }
     const mutations = expressions.map((expression) => ({ patchType: 'JSONPatch', jsonPatch: { expression } }));
-    if (mutate.patchStrategicMerge !== undefined) {
+    if (merges) {
       // kyaml keeps one element per merge key in the resource's keyed lists (mutate-dedupe.ts)
       const dedupe = dedupeMutations([...new Set([...kindsOf(rule.match), ...controllers])]);
       if (dedupe)
