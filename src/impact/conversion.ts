@@ -118,7 +118,10 @@ export interface ReplayConversionInput {
 function nativeRules(d: Decision, byObject: Map<string, RuleResult[]>): RuleKey[] {
   const denials = d.denials ?? (d.deniedBy ? [d.deniedBy] : []);
   const keys = new Set<RuleKey>();
-  for (const x of denials) for (const r of byObject.get(`${x.kind}/${x.name}`) ?? []) keys.add(ruleKey(r.source));
+  // the policy's rule and, through the binding that denied, the rule of that binding (a Gatekeeper constraint shares its template's policy)
+  for (const x of denials)
+    for (const ref of [`${x.kind}/${x.name}`, ...(x.binding ? [`${x.kind}Binding/${x.binding}`] : [])])
+      for (const r of byObject.get(ref) ?? []) keys.add(ruleKey(r.source));
   return [...keys];
 }
 
