@@ -23,6 +23,7 @@ export async function replayConverted(
   snapshots: readonly string[],
   kubernetesVersion: KubernetesVersion,
   io: ReplayIO,
+  sources: readonly unknown[] = [],
 ): Promise<TrafficProof | undefined> {
   const fail = (message: string) => {
     io.stderr(`admission-workbench convert: --replay: ${message}\n`);
@@ -38,7 +39,7 @@ export async function replayConverted(
   if (cluster.problems.length) return fail(cluster.problems.join('; '));
   await loadCel();
   if (celStatus().state !== 'ready') return fail(celStatus().message ?? 'the CEL engine did not start');
-  const proof = await replayConversion({ conversion, audit: io.fs.readStream(audit), cluster: cluster.objects, options: { kubernetesVersion } });
+  const proof = await replayConversion({ conversion, audit: io.fs.readStream(audit), cluster: cluster.objects, sources, options: { kubernetesVersion } });
   if (proof.summary.inputErrors.length) return fail(proof.summary.inputErrors.join('; '));
   return proof;
 }

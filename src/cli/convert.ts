@@ -213,7 +213,16 @@ export async function runConvert(argv: readonly string[], io: ConvertIO): Promis
   if (!run) return 2;
   for (const p of run.problems) io.stderr(`admission-workbench convert: test not run: ${p}\n`);
   const rules = conversion.rules.map((r, i) => (run.tests[i] ? { ...r, tests: run.tests[i] } : r));
-  const traffic = args.replay ? await replayConverted(conversion, args.replay, args.snapshots, args.kubernetesVersion, io) : undefined;
+  const traffic = args.replay
+    ? await replayConverted(
+        conversion,
+        args.replay,
+        args.snapshots,
+        args.kubernetesVersion,
+        io,
+        sources.map((o) => o.object),
+      )
+    : undefined;
   if (args.replay && !traffic) return 2;
   if (args.format === 'json') io.stdout(`${JSON.stringify({ rules, unread, objects: conversion.objects, ...(traffic ? { traffic } : {}) }, null, 2)}\n`);
   else io.stdout(conversionText(conversion, unread, run.tests) + (traffic ? trafficText(traffic, args.replay!) : ''));

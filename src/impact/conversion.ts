@@ -10,6 +10,7 @@ import { isObject } from '../base/json';
 import { parseDocuments } from '../yaml';
 import type { Conversion, RuleResult, RuleStatus, SourceRule } from '../migrate';
 import { analyzeImpact, type ImpactOptions } from './analyze';
+import { paramKinds } from './chains';
 import type { Decision } from './decide';
 import type { EventImpact } from './events';
 import type { TextSource } from './lines';
@@ -106,20 +107,30 @@ export interface ReplayConversionInput {
   audit: TextSource;
   /** The cluster's objects (a snapshot): Namespaces and the old objects of updates and deletes. */
   cluster?: unknown[];
+  /**
+   * The source documents the conversion read: those the produced policies read as params stay in
+   * the cluster with them (Gatekeeper's constraints, the params of its generated policies).
+   */
+  sources?: readonly unknown[];
   options?: Pick<ImpactOptions, 'kubernetesVersion' | 'signal' | 'onProgress'>;
 }
 
 function nativeRules(d: Decision, byObject: Map<string, RuleResult[]>): RuleKey[] {
   const denials = d.denials ?? (d.deniedBy ? [d.deniedBy] : []);
   const keys = new Set<RuleKey>();
-  for (const x of denials) for (const r of byObject.get(`${x.kind}/${x.name}`) ?? []) keys.add(ruleKey(r.source));
+  // the policy's rule and, through the binding that denied, the rule of that binding (a Gatekeeper constraint shares its template's policy)
+  for (const x of denials)
+    for (const ref of [`${x.kind}/${x.name}`, ...(x.binding ? [`${x.kind}Binding/${x.binding}`] : [])])
+      for (const r of byObject.get(ref) ?? []) keys.add(ruleKey(r.source));
   return [...keys];
 }
 
 /** The conversion's objects in place of the cluster's chain, on the log; per event and per source rule, agreement with what the cluster answered. */
-export async function replayConversion({ conversion, audit, cluster, options }: ReplayConversionInput): Promise<TrafficProof> {
+export async function replayConversion({ conversion, audit, cluster, sources, options }: ReplayConversionInput): Promise<TrafficProof> {
+  const kinds = paramKinds(conversion.objects);
+  const params = (sources ?? []).filter((o) => isObject(o) && kinds.has(`${String(o.apiVersion)}/${String(o.kind)}`));
   const report = await analyzeImpact({
-    workspace: conversion.objects,
+    workspace: [...conversion.objects, ...params],
     audit,
     ...(cluster ? { cluster } : {}),
     options: { ...options, candidate: 'replace', existing: false, keepUnchanged: true },

@@ -47,7 +47,13 @@ export async function replayTraffic(audit: File, snapshot?: File): Promise<void>
         if ('object' in r) cluster.push(r.object);
         else throw new Error(r.problem);
       }
-    const proof = await replayConversion({ conversion: m.conversion, audit: chunks(audit), cluster, options: { kubernetesVersion: s.kubernetesVersion } });
+    const proof = await replayConversion({
+      conversion: m.conversion,
+      audit: chunks(audit),
+      cluster,
+      sources: s.docs.map((d) => d.object),
+      options: { kubernetesVersion: s.kubernetesVersion },
+    });
     if (proof.summary.inputErrors.length) throw new Error(proof.summary.inputErrors.join('; '));
     traffic.setState({ running: false, proof });
   } catch (e) {

@@ -145,6 +145,23 @@ func run(it item) itemOut {
 }
 
 func main() {
+	// `serve` and `review`: Gatekeeper's webhook and its decisions (serve.go, review.go)
+	if len(os.Args) > 1 {
+		var err error
+		switch {
+		case os.Args[1] == "serve" && len(os.Args) == 4:
+			err = serve(os.Args[2], os.Args[3])
+		case os.Args[1] == "review" && len(os.Args) == 2:
+			err = reviewMain()
+		default:
+			err = fmt.Errorf("usage: gatekeeper-oracle [serve POLICIES.yaml CLUSTER.json | review] (no argument: the VAP generation)")
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
 	raw, err := io.ReadAll(os.Stdin)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
