@@ -146,7 +146,8 @@ export function mutants(seeds: readonly Obj[], patterns: readonly unknown[], cou
     const n = 1 + Math.floor(pick() * 3);
     for (let i = 0; i < n; i++) mutateOnce(r, sites, pick);
     // a label the pattern does not read: the verdict must not move (and the resource is new)
-    if (pick() < 0.2) {
+    // (not when a change made metadata a scalar: a condition reading `metadata` itself names it as a leaf)
+    if (pick() < 0.2 && (r.metadata === undefined || (typeof r.metadata === 'object' && r.metadata !== null && !Array.isArray(r.metadata)))) {
       const m = ((r.metadata as Rec | undefined) ?? (r.metadata = {})) as Rec;
       m.labels = { ...((m.labels as Rec | undefined) ?? {}), [`mutant-${Math.floor(pick() * 100000)}`]: 'x' };
     }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Obj } from '../../base/json';
 import { useEngine } from '../../cel/test-helpers';
+import { mutants } from './mutants';
 import { leafHolds, reachingResources, satisfy, satisfyLeaf, violateLeaf } from './reach';
 import { convertPatternRule } from './rule';
 import { chainOf, vapVerdict } from './test-helpers';
@@ -79,5 +80,10 @@ describe('resources built to reach a Kyverno rule', () => {
     const verdicts = await Promise.all(made.map((p) => vapVerdict(chain, p)));
     expect(verdicts.filter((v) => v.reached).map((v) => v.verdict)).toEqual(expect.arrayContaining(['allow', 'deny']));
     expect(made.every((o) => (o.metadata as Obj).name === 'web-a-reach' && ((o.metadata as Obj).labels as Obj).tier === 'web')).toBe(true);
+  });
+
+  it('mutates objects whose metadata a condition reads as a leaf (metadata set to a word) without failing', () => {
+    const seed: Obj = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' } };
+    expect(() => mutants([seed], [{ metadata: 'ownerReferences' }], 100)).not.toThrow();
   });
 });
