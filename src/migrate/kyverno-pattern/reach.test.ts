@@ -86,4 +86,16 @@ describe('resources built to reach a Kyverno rule', () => {
     const seed: Obj = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' } };
     expect(() => mutants([seed], [{ metadata: 'ownerReferences' }], 100)).not.toThrow();
   });
+
+  it('leaves out an object the apiserver would not decode (a label that is a number): Kyverno never sees it', async () => {
+    const rule: Obj = {
+      name: 'labelled',
+      match: { any: [{ resources: { kinds: ['Deployment'] } }] },
+      validate: { message: 'labelled', pattern: { metadata: { labels: { team: '?*' } } } },
+    };
+    const chain = chainOf(convertPatternRule(policy(rule), rule).objects);
+    const deployment = (team: unknown): Obj => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', labels: { team } }, spec: {} });
+    expect((await vapVerdict(chain, deployment('a'))).verdict).toBe('allow');
+    expect((await vapVerdict(chain, deployment(5))).verdict).toBe('invalid');
+  });
 });

@@ -10,6 +10,7 @@ import { parseAllDocuments } from 'yaml';
 import { type PreparedChain, prepareChain, simulatePrepared } from '../../admission';
 import type { Obj } from '../../base/json';
 import { BUILTIN_RESOURCES, resourceForKind } from '../../k8s/resources';
+import { apiserverObject } from '../../k8s/typed';
 import type { RuleStatus } from '../types';
 import { shiftPattern } from './autogen';
 import { conditionSites } from './conditions';
@@ -121,6 +122,10 @@ export async function vapVerdict(chain: PreparedChain, object: Obj, operation: '
     userInfo: { username: 'kyverno-test', groups: ['system:authenticated'] },
     object,
   });
+  // an object the apiserver would not decode (a label that is a number, …) is refused with a 400
+  // before admission: neither Kyverno nor the policy ever sees it, whatever the simulation says
+  if (apiserverObject(object, chain.kubernetesVersion, { group, version, kind }).problems.length)
+    return { verdict: 'invalid', admitted: object, reached: false, message: 'the apiserver would not decode it' };
   const admitted = r.admitted ?? object;
   const reached = r.steps.some((s) => s.kind === 'ValidatingAdmissionPolicy' && s.outcome !== 'skipped');
   if (r.allowed) return { verdict: 'allow', admitted, reached };
