@@ -7,6 +7,7 @@
  */
 import { isObject, nameOf, namespaceOf, obj, str } from '../base/json';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
+import type { StaticOrder } from '../k8s/static-manifests';
 import type { WebhookResponse } from '../admission';
 import type { AdmissionRequest, UserInfo } from '../request/model';
 import type { SkipReason } from './audit';
@@ -50,6 +51,10 @@ export interface ImpactOptions {
   candidate?: 'overlay' | 'replace';
   /** The answer each webhook gives, by webhook name (default allow), as in the Simulate view. */
   webhooks?: Record<string, WebhookResponse>;
+  /** Where the candidate's static mutating webhooks run (the workspace's setting; SimOptions.staticOrder). */
+  staticOrder?: StaticOrder;
+  /** Feature gates turned on beyond the release's defaults (ConditionalAuthorization: each event's conditional decision is read from its audit annotations). */
+  featureGates?: readonly string[];
   /** Who creates the existing objects when they are judged (default a cluster admin). */
   user?: UserInfo;
   /** Judge the snapshot's existing objects (default true when a cluster is given). */
@@ -170,7 +175,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     return staticNames.size && d.deniedBy ? { ...d, deniedBy: mark(d.deniedBy), ...(d.denials ? { denials: d.denials.map(mark) } : {}) } : d;
   };
   const chains = chainTracker(
-    { workspace, candidate: options.candidate, kubernetesVersion: version, ...(options.webhooks ? { webhooks: options.webhooks } : {}), statics },
+    { workspace, candidate: options.candidate, kubernetesVersion: version, statics, webhooks: options.webhooks, staticOrder: options.staticOrder, featureGates: options.featureGates },
     cluster.chain,
     cluster.objects,
   );
