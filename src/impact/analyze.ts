@@ -11,7 +11,7 @@ import type { StaticOrder } from '../k8s/static-manifests';
 import type { WebhookResponse } from '../admission';
 import type { AdmissionRequest, UserInfo } from '../request/model';
 import type { SkipReason } from './audit';
-import { chainKey, chainTracker, paramKinds, type SnapshotEvidence } from './chains';
+import { chainKey, chainSettingsOf, chainTracker, paramKinds, type SnapshotEvidence } from './chains';
 import { isAdmissionObject, readCluster, stateOf } from './cluster';
 import { chainDecider, changeOf, CHANGES, type Change, type ChainSpec, type Decider, type Decision, type Denial } from './decide';
 import { logReplay, specDiscovery, type EventImpact, type KeptRequest, type LineOutcome, type LogLine, type SkippedLine } from './events';
@@ -174,11 +174,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     const mark = (x: Denial): Denial => (staticNames.has(`${x.kind}/${x.name}`) ? { ...x, static: true } : x);
     return staticNames.size && d.deniedBy ? { ...d, deniedBy: mark(d.deniedBy), ...(d.denials ? { denials: d.denials.map(mark) } : {}) } : d;
   };
-  const chains = chainTracker(
-    { workspace, candidate: options.candidate, kubernetesVersion: version, statics, webhooks: options.webhooks, staticOrder: options.staticOrder, featureGates: options.featureGates },
-    cluster.chain,
-    cluster.objects,
-  );
+  const chains = chainTracker({ ...chainSettingsOf(options), workspace, kubernetesVersion: version, statics }, cluster.chain, cluster.objects);
   /** What the candidate brings that requests read (its params, Namespaces, CustomResourceDefinitions): installed before the first line. */
   const kinds = paramKinds(workspace.filter(isAdmissionObject));
   const workspaceObjects = workspace.filter(

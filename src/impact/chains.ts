@@ -83,6 +83,16 @@ export interface ChainInputs {
   featureGates?: readonly string[];
 }
 
+/** The options' chain settings (ImpactOptions' candidate, webhooks, staticOrder, featureGates) as ChainInputs take them. */
+export const chainSettingsOf = (
+  o: Pick<ChainInputs, 'candidate' | 'webhooks' | 'staticOrder' | 'featureGates'>,
+): Pick<ChainInputs, 'candidate' | 'webhooks' | 'staticOrder' | 'featureGates'> => ({
+  candidate: o.candidate,
+  webhooks: o.webhooks,
+  staticOrder: o.staticOrder,
+  featureGates: o.featureGates,
+});
+
 /** Both chains from the cluster's admission objects and the other objects they may read (the cluster's, then the workspace's). */
 export function chainSpec(
   inputs: ChainInputs,
