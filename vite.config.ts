@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
@@ -14,10 +14,14 @@ import { cacheControl } from './scripts/cache-control.mjs';
  */
 function celWasmVersion(): string {
   try {
-    return createHash('sha256')
-      .update(readFileSync(new URL('./public/cel/cel.wasm', import.meta.url)))
-      .digest('hex')
-      .slice(0, 16);
+    const h = createHash('sha256').update(readFileSync(new URL('./public/cel/cel.wasm', import.meta.url)));
+    // the other engine generations (cel-1.38.wasm: scripts/engine-builds.mjs) are in the same version
+    const dir = fileURLToPath(new URL('./public/cel/', import.meta.url));
+    for (const f of readdirSync(dir)
+      .filter((n) => /^cel-1\.\d+\.wasm$/.test(n))
+      .sort())
+      h.update(f).update(readFileSync(join(dir, f)));
+    return h.digest('hex').slice(0, 16);
   } catch {
     return ''; // no engine built: nothing to keep
   }

@@ -9,10 +9,17 @@
 // `--optional` (npm install's prepare, npm run build): without Go, or when the build fails, it
 // says so and that the CLI will use the WebAssembly engine, and exits 0: the fast path is
 // wanted wherever it can be built, and its absence must not fail an install.
+// Every engine generation (scripts/engine-builds.mjs) is built: another one (the 1.38 engine) as
+// `cel-native-<release>` beside the default, from a prepared copy of wasm/ (its modfile, the
+// k8s<release> tag, GOTOOLCHAIN from the modfile), skipped when `<binary>.key` holds the hash of
+// its inputs. CEL_ENGINE_BUILDS=1.37 builds only the ones named.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { engineBuilds, engineGoEnv, prepareEngineTree } from './engine-builds.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const srcDir = join(root, 'wasm');
@@ -48,31 +55,61 @@ if (!existsSync(join(srcDir, 'go.mod'))) {
   if (optional) process.exit(0);
   notBuilt(`no engine sources in ${srcDir}`);
 }
-if (
-  !process.env.CEL_NATIVE_FORCE &&
-  existsSync(out) &&
-  statSync(out).mtimeMs > Math.max(newestSource(srcDir), statSync(fileURLToPath(import.meta.url)).mtimeMs)
-) {
-  console.log('build-native: the native CEL engine is up to date');
-  process.exit(0);
+/** The hash of what another generation's binary is built from (its skip key). */
+function buildKey(build) {
+  const h = createHash('sha256').update(JSON.stringify({ tags: build.tags, toolchain: build.toolchain ?? '' }));
+  const files = readdirSync(srcDir).filter((f) => (f.endsWith('.go') && !f.endsWith('_test.go')) || f === build.modfile || f === build.sumfile);
+  for (const f of files.sort())
+    h.update(f)
+      .update('\0')
+      .update(readFileSync(join(srcDir, f)))
+      .update('\0');
+  for (const f of ['build-native.mjs', 'engine-builds.mjs', 'go-toolchain.mjs']) h.update(readFileSync(join(root, 'scripts', f)));
+  return h.digest('hex');
 }
-try {
-  execFileSync('go', ['version'], { stdio: 'ignore' });
-} catch {
-  notBuilt('the Go toolchain (go 1.26+) is required to build it and `go` was not found');
+
+const only = process.env.CEL_ENGINE_BUILDS?.split(',').filter(Boolean);
+let checkedGo = false;
+for (const build of engineBuilds().filter((b) => !only || only.includes(b.name))) {
+  const bin = build.isDefault ? out : `${out}-${build.name}`;
+  const fresh = build.isDefault
+    ? existsSync(bin) && statSync(bin).mtimeMs > Math.max(newestSource(srcDir), statSync(fileURLToPath(import.meta.url)).mtimeMs)
+    : existsSync(bin) && existsSync(`${bin}.key`) && readFileSync(`${bin}.key`, 'utf8') === buildKey(build);
+  if (!process.env.CEL_NATIVE_FORCE && fresh) {
+    console.log(`build-native: the native CEL engine${build.isDefault ? '' : ` of ${build.name}`} is up to date`);
+    continue;
+  }
+  if (!checkedGo) {
+    try {
+      execFileSync('go', ['version'], { stdio: 'ignore' });
+    } catch {
+      notBuilt('the Go toolchain (go 1.26+) is required to build it and `go` was not found');
+    }
+    checkedGo = true;
+  }
+  mkdirSync(dirname(bin), { recursive: true });
+  const t0 = Date.now();
+  // go build leaves an output alone whose build ID matches: remove it so the mtime says "built now".
+  rmSync(bin, { force: true });
+  rmSync(`${bin}.key`, { force: true });
+  const env = { ...engineGoEnv(build), CGO_ENABLED: '0' };
+  delete env.GOOS;
+  delete env.GOARCH;
+  if (optional) console.log('build-native: building the native CEL engine for the CLI (Go; a few minutes the first time, seconds with a warm Go cache)…');
+  // the default engine builds in wasm/ itself; another generation from a prepared copy
+  const work = build.isDefault ? srcDir : mkdtempSync(join(tmpdir(), 'cel-native-'));
+  try {
+    if (!build.isDefault) prepareEngineTree(build, work);
+    const tags = build.tags.length ? ['-tags', build.tags.join(',')] : [];
+    execFileSync('go', ['build', ...tags, '-trimpath', '-ldflags=-s -w', '-o', bin, '.'], { cwd: work, stdio: 'inherit', env });
+  } catch (e) {
+    rmSync(bin, { force: true });
+    notBuilt(
+      `go build${build.isDefault ? '' : ` of the ${build.name} engine`} failed (${e.status !== null && e.status !== undefined ? `exit ${e.status}` : e.message})`,
+    );
+  } finally {
+    if (!build.isDefault) rmSync(work, { recursive: true, force: true });
+  }
+  if (!build.isDefault) writeFileSync(`${bin}.key`, buildKey(build));
+  console.log(`build-native: built ${bin} (${(statSync(bin).size / 1e6).toFixed(1)} MB) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
-mkdirSync(dirname(out), { recursive: true });
-const t0 = Date.now();
-// go build leaves an output alone whose build ID matches: remove it so the mtime says "built now".
-rmSync(out, { force: true });
-const env = { ...process.env, CGO_ENABLED: '0' };
-delete env.GOOS;
-delete env.GOARCH;
-if (optional) console.log('build-native: building the native CEL engine for the CLI (Go; a few minutes the first time, seconds with a warm Go cache)…');
-try {
-  execFileSync('go', ['build', '-trimpath', '-ldflags=-s -w', '-o', out, '.'], { cwd: srcDir, stdio: 'inherit', env });
-} catch (e) {
-  rmSync(out, { force: true });
-  notBuilt(`go build failed (${e.status !== null && e.status !== undefined ? `exit ${e.status}` : e.message})`);
-}
-console.log(`build-native: built ${out} (${(statSync(out).size / 1e6).toFixed(1)} MB) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

@@ -16,21 +16,31 @@
 // Then the engine is started once in Node and cel.wasm rewritten to its state after the
 // start (scripts/wasm-snapshot.mjs): a page load skips the package initialisers.
 // CEL_WASM_SNAPSHOT=0 keeps the plain build.
+//
+// Every engine generation is built (scripts/engine-builds.mjs): cel.wasm from wasm/go.mod, and
+// cel-<release>.wasm from each wasm/go.<release>.mod (the 1.38 engine: its cel-go import path
+// rewritten, -tags k8s138, GOTOOLCHAIN from the modfile's `toolchain` line), loaded only for a
+// target of its release. Such a build is skipped when cel-<release>.wasm.key holds the hash of
+// everything that goes into it (sources, modfile, these scripts, the toolchain), so a checkout
+// that only touches files' times does not rebuild it. CEL_ENGINE_BUILDS=1.37 builds only the
+// ones named (comma-separated).
 import { execFileSync } from 'node:child_process';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { snapshotEngine } from './wasm-snapshot.mjs';
 import { applyWeightPatches, INLINE_GCFLAGS } from './wasm-weight.mjs';
 import { buildSchemas } from './build-schemas.mjs';
+import { engineBuilds, engineGoEnv, engineSrcDir, prepareEngineTree } from './engine-builds.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const srcDir = join(root, 'wasm');
+const srcDir = engineSrcDir;
 const outDir = process.env.CEL_WASM_OUT ? resolve(process.env.CEL_WASM_OUT) : join(root, 'public', 'cel');
-const outWasm = join(outDir, 'cel.wasm');
 const outExec = join(outDir, 'wasm_exec.js');
+const BUILD_SCRIPTS = ['build-wasm.mjs', 'wasm-weight.mjs', 'wasm-snapshot.mjs', 'go-symtab.mjs', 'leb128.mjs', 'engine-builds.mjs', 'go-toolchain.mjs'];
 
 function newestMtime(dir) {
   let newest = 0;
@@ -45,19 +55,28 @@ function newestMtime(dir) {
 // The type checker's schema assets (scripts/build-schemas.mjs), lazily fetched beside the engine.
 if (process.env.CEL_SCHEMAS !== '0' && !process.argv.includes('--compress')) buildSchemas(outDir);
 
-const upToDate =
-  !process.env.CEL_WASM_FORCE &&
-  existsSync(outWasm) &&
-  existsSync(outExec) &&
-  statSync(outWasm).mtimeMs >
-    Math.max(
-      newestMtime(srcDir),
-      ...['build-wasm.mjs', 'wasm-weight.mjs', 'wasm-snapshot.mjs', 'go-symtab.mjs', 'leb128.mjs'].map((f) => statSync(join(root, 'scripts', f)).mtimeMs),
-    );
+/** The hash of everything a build's output depends on (a non-default build's skip key). */
+function buildKey(build) {
+  const h = createHash('sha256').update(JSON.stringify({ tags: build.tags, toolchain: build.toolchain ?? '', plain: !!process.env.CEL_WASM_PLAIN }));
+  const files = readdirSync(srcDir).filter((f) => (f.endsWith('.go') && !f.endsWith('_test.go')) || f === build.modfile || f === build.sumfile);
+  for (const f of files.sort())
+    h.update(f)
+      .update('\0')
+      .update(readFileSync(join(srcDir, f)))
+      .update('\0');
+  for (const f of BUILD_SCRIPTS) h.update(readFileSync(join(root, 'scripts', f)));
+  return h.digest('hex');
+}
+
+const upToDate = (build, outWasm) => {
+  if (process.env.CEL_WASM_FORCE || !existsSync(outWasm) || !existsSync(outExec)) return false;
+  if (!build.isDefault) return existsSync(`${outWasm}.key`) && readFileSync(`${outWasm}.key`, 'utf8') === buildKey(build);
+  return statSync(outWasm).mtimeMs > Math.max(newestMtime(srcDir), ...BUILD_SCRIPTS.map((f) => statSync(join(root, 'scripts', f)).mtimeMs));
+};
 // Precompressed copies for static servers (nginx gzip_static/brotli_static, Caddy
 // precompressed, scripts/serve.mjs); the engine is the app's largest file by far. Written when
 // older than cel.wasm (or missing), so an up-to-date engine gets them too.
-function compressEngine() {
+function compressEngine(outWasm) {
   const fresh = (f) => existsSync(f) && statSync(f).mtimeMs >= statSync(outWasm).mtimeMs;
   if (fresh(`${outWasm}.br`) && fresh(`${outWasm}.gz`)) return undefined;
   const bytes = readFileSync(outWasm);
@@ -71,24 +90,24 @@ function compressEngine() {
 }
 const mb = (n) => `${(n / 1e6).toFixed(2)} MB`;
 const compressNow = process.argv.includes('--compress') || process.env.CEL_WASM_COMPRESS !== '0';
+const only = process.env.CEL_ENGINE_BUILDS?.split(',').filter(Boolean);
+const builds = engineBuilds().filter((b) => !only || only.includes(b.name));
 
 if (process.argv.includes('--compress')) {
-  if (!existsSync(outWasm)) {
-    console.error('build-wasm --compress: no public/cel/cel.wasm to compress (build it first)');
-    process.exit(1);
+  for (const build of builds) {
+    const outWasm = join(outDir, build.wasm);
+    if (!existsSync(outWasm)) {
+      console.error(`build-wasm --compress: no ${outWasm} to compress (build it first)`);
+      process.exit(1);
+    }
+    const t = Date.now();
+    const sizes = compressEngine(outWasm);
+    console.log(
+      sizes
+        ? `build-wasm: compressed ${build.wasm} (${mb(sizes.gz)} gzip, ${mb(sizes.br)} brotli) in ${((Date.now() - t) / 1000).toFixed(1)} s`
+        : `build-wasm: ${build.wasm}.br and ${build.wasm}.gz are up to date`,
+    );
   }
-  const t = Date.now();
-  const sizes = compressEngine();
-  console.log(
-    sizes
-      ? `build-wasm: compressed cel.wasm (${mb(sizes.gz)} gzip, ${mb(sizes.br)} brotli) in ${((Date.now() - t) / 1000).toFixed(1)} s`
-      : 'build-wasm: cel.wasm.br and cel.wasm.gz are up to date',
-  );
-  process.exit(0);
-}
-if (upToDate) {
-  if (compressNow) compressEngine();
-  console.log('build-wasm: public/cel/cel.wasm is up to date');
   process.exit(0);
 }
 
@@ -100,56 +119,82 @@ try {
   process.exit(1);
 }
 mkdirSync(outDir, { recursive: true });
-const t0 = Date.now();
-const env = { ...process.env, GOOS: 'js', GOARCH: 'wasm' };
 const snapshot = process.env.CEL_WASM_SNAPSHOT !== '0';
 // The packages the engine links, by import path (the main package as `main`, its symbol prefix).
-const linkedPackages = (cwd, flags) =>
+const linkedPackages = (cwd, flags, env) =>
   execFileSync(go, ['list', ...flags, '-deps', '-f', '{{if eq .Name "main"}}main{{else}}{{.ImportPath}}{{end}}', '.'], { cwd, env, encoding: 'utf8' })
     .split('\n')
     .filter(Boolean);
-let packages = [];
-// go build leaves an output alone whose Go build ID matches; a snapshot keeps that ID but is
-// no longer the linker's output, so the old file goes first.
-rmSync(outWasm, { force: true });
-// The snapshot reads the function names (it finds the package initialisers by name) and
-// then drops them unless CEL_WASM_SYMBOLS asks to keep them: the same bytes as -s.
-const ldflags = process.env.CEL_WASM_SYMBOLS || snapshot ? '-ldflags=-w' : '-ldflags=-s -w';
-if (process.env.CEL_WASM_PLAIN) {
-  execFileSync(go, ['build', '-trimpath', ldflags, '-o', outWasm, '.'], { cwd: srcDir, stdio: 'inherit', env });
-  packages = linkedPackages(srcDir, []);
-} else {
+
+async function buildEngine(build) {
+  const outWasm = join(outDir, build.wasm);
+  if (upToDate(build, outWasm)) {
+    if (compressNow) compressEngine(outWasm);
+    console.log(`build-wasm: ${outWasm} is up to date`);
+    return;
+  }
+  const t0 = Date.now();
+  const env = { ...engineGoEnv(build), GOOS: 'js', GOARCH: 'wasm' };
+  const tagFlags = build.tags.length ? ['-tags', build.tags.join(',')] : [];
+  let packages = [];
+  // go build leaves an output alone whose Go build ID matches; a snapshot keeps that ID but is
+  // no longer the linker's output, so the old file goes first.
+  rmSync(outWasm, { force: true });
+  // The snapshot reads the function names (it finds the package initialisers by name) and
+  // then drops them unless CEL_WASM_SYMBOLS asks to keep them: the same bytes as -s.
+  const ldflags = process.env.CEL_WASM_SYMBOLS || snapshot ? '-ldflags=-w' : '-ldflags=-s -w';
   const work = mkdtempSync(join(tmpdir(), 'cel-wasm-'));
   try {
-    cpSync(srcDir, work, { recursive: true, filter: (p) => !p.endsWith('_test.go') && !p.includes('/vendor') });
-    execFileSync(go, ['mod', 'vendor'], { cwd: work, stdio: 'inherit', env });
-    const failed = await applyWeightPatches(join(work, 'vendor'));
-    if (failed.length) {
-      console.error(`build-wasm: weight patches that no longer apply (re-check scripts/wasm-weight.mjs):\n  ${failed.join('\n  ')}`);
-      process.exit(1);
+    prepareEngineTree(build, work);
+    if (process.env.CEL_WASM_PLAIN) {
+      execFileSync(go, ['build', ...tagFlags, '-trimpath', ldflags, '-o', outWasm, '.'], { cwd: work, stdio: 'inherit', env });
+      packages = linkedPackages(work, tagFlags, env);
+    } else {
+      execFileSync(go, ['mod', 'vendor'], { cwd: work, stdio: 'inherit', env });
+      const failed = await applyWeightPatches(join(work, 'vendor'));
+      if (failed.length) {
+        console.error(`build-wasm: weight patches that no longer apply (re-check scripts/wasm-weight.mjs):\n  ${failed.join('\n  ')}`);
+        process.exit(1);
+      }
+      execFileSync(go, ['build', ...tagFlags, '-mod=vendor', '-trimpath', ldflags, ...INLINE_GCFLAGS, '-o', outWasm, '.'], {
+        cwd: work,
+        stdio: 'inherit',
+        env,
+      });
+      packages = linkedPackages(work, [...tagFlags, '-mod=vendor'], env);
     }
-    execFileSync(go, ['build', '-mod=vendor', '-trimpath', ldflags, ...INLINE_GCFLAGS, '-o', outWasm, '.'], { cwd: work, stdio: 'inherit', env });
-    packages = linkedPackages(work, ['-mod=vendor']);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+  // every generation's Go has the same wasm_exec.js so far (Go 1.26.8 and 1.27.3): the default build's is served
+  if (!build.isDefault && !existsSync(outExec)) {
+    console.error(`build-wasm: ${outExec} is missing (the default engine's build writes it)`);
+    process.exit(1);
+  }
+  const goroot = execFileSync(go, ['env', 'GOROOT'], { encoding: 'utf8', env }).trim();
+  const candidates = [join(goroot, 'lib', 'wasm', 'wasm_exec.js'), join(goroot, 'misc', 'wasm', 'wasm_exec.js')];
+  const execJs = candidates.find((p) => existsSync(p));
+  if (!execJs) {
+    console.error(`build-wasm: wasm_exec.js not found in ${candidates.join(' or ')}`);
+    process.exit(1);
+  }
+  if (build.isDefault) copyFileSync(execJs, outExec);
+  else if (readFileSync(execJs, 'utf8') !== readFileSync(outExec, 'utf8')) {
+    console.error(`build-wasm: the ${build.name} engine's Go has another wasm_exec.js than the default engine's (${execJs}): serve one per engine first`);
+    process.exit(1);
+  }
+  // The served engine is pre-initialised (scripts/wasm-snapshot.mjs); CEL_WASM_SNAPSHOT=0
+  // keeps the plain build, which starts by running every package initialiser.
+  if (snapshot) {
+    const keepNames = Boolean(process.env.CEL_WASM_SYMBOLS);
+    writeFileSync(outWasm, await snapshotEngine(readFileSync(outWasm), readFileSync(outExec, 'utf8'), { packages, keepNames }));
+  }
+  const sizes = compressNow ? compressEngine(outWasm) : undefined;
+  const size = statSync(outWasm).size;
+  if (!build.isDefault) writeFileSync(`${outWasm}.key`, buildKey(build));
+  console.log(
+    `build-wasm: built ${outWasm} (${mb(size)}${sizes ? `, ${mb(sizes.gz)} gzip, ${mb(sizes.br)} brotli` : ', not compressed yet'}) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  );
 }
-const goroot = execFileSync(go, ['env', 'GOROOT'], { encoding: 'utf8' }).trim();
-const candidates = [join(goroot, 'lib', 'wasm', 'wasm_exec.js'), join(goroot, 'misc', 'wasm', 'wasm_exec.js')];
-const execJs = candidates.find((p) => existsSync(p));
-if (!execJs) {
-  console.error(`build-wasm: wasm_exec.js not found in ${candidates.join(' or ')}`);
-  process.exit(1);
-}
-copyFileSync(execJs, outExec);
-// The served engine is pre-initialised (scripts/wasm-snapshot.mjs); CEL_WASM_SNAPSHOT=0
-// keeps the plain build, which starts by running every package initialiser.
-if (snapshot) {
-  const keepNames = Boolean(process.env.CEL_WASM_SYMBOLS);
-  writeFileSync(outWasm, await snapshotEngine(readFileSync(outWasm), readFileSync(outExec, 'utf8'), { packages, keepNames }));
-}
-const sizes = compressNow ? compressEngine() : undefined;
-const size = statSync(outWasm).size;
-console.log(
-  `build-wasm: built ${outWasm} (${mb(size)}${sizes ? `, ${mb(sizes.gz)} gzip, ${mb(sizes.br)} brotli` : ', not compressed yet'}) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
-);
+
+for (const build of builds) await buildEngine(build);

@@ -22,6 +22,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatSchemaData, schemaDataFile } from './schema-data.mjs';
 import { deriveTypedData, typedDataFile, typedDifferences } from './typed-data.mjs';
+import { goEnvFor } from './go-toolchain.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const toolDir = join(root, 'tools', 'typecheck-oracle');
@@ -39,7 +40,7 @@ export function schemaBuilds() {
     const modules = {};
     for (const m of text.matchAll(/^\s*(k8s\.io\/[\w.-]+) (v[^\s]+)\s*(?:\/\/.*)?$/gm)) modules[m[1]] ??= m[2];
     for (const m of text.matchAll(/^\s*(k8s\.io\/[\w.-]+) => \S+ (v[^\s]+)\s*$/gm)) modules[m[1]] = m[2];
-    const v = /^v1\.(\d+)\.\d+$/.exec(modules['k8s.io/kubernetes'] ?? '');
+    const v = /^v1\.(\d+)\.\d+(?:-[\w.]+)?$/.exec(modules['k8s.io/kubernetes'] ?? '');
     if (!v) throw new Error(`tools/typecheck-oracle/${f}: no k8s.io/kubernetes requirement`);
     builds[`1.${v[1]}`] = { modfile: f, kubernetes: modules['k8s.io/kubernetes'], modules };
   }
@@ -54,7 +55,7 @@ export function deriveSchemas(release, modfile, work) {
   execFileSync('go', ['build', ...flags, '-o', bin, '.'], {
     cwd: toolDir,
     stdio: 'inherit',
-    env: { ...process.env, GOFLAGS: `${process.env.GOFLAGS ?? ''} -buildvcs=false`.trim() },
+    env: { ...goEnvFor(join(toolDir, modfile)), GOFLAGS: `${process.env.GOFLAGS ?? ''} -buildvcs=false`.trim() },
   });
   execFileSync(bin, ['schemas', out], { stdio: 'inherit' });
   const asset = JSON.parse(readFileSync(out, 'utf8'));
@@ -74,7 +75,7 @@ export function checkWarnings(release, modfile, update) {
     execFileSync('go', ['test', '-count=1', '-vet=off', ...flags, '.'], {
       cwd: toolDir,
       stdio: 'inherit',
-      env: { ...process.env, GOFLAGS: `${process.env.GOFLAGS ?? ''} -buildvcs=false`.trim(), ...(update ? { UPDATE: '1' } : {}) },
+      env: { ...goEnvFor(join(toolDir, modfile)), GOFLAGS: `${process.env.GOFLAGS ?? ''} -buildvcs=false`.trim(), ...(update ? { UPDATE: '1' } : {}) },
     });
     return true;
   } catch {

@@ -30,8 +30,11 @@ const INLINED_CALL = { nameOff: 4, startLine: 12, size: 16 };
 const PCDATA_UnsafePoint = 0;
 const PCDATA_InlTreeIndex = 2;
 const FUNCDATA_InlTree = 3;
-// runtime.moduledata: pcHeader, funcnametab (a slice: 3 words), …; gofunc is its 41st word.
-const MODULEDATA = { funcnametab: 8, gofunc: 320 };
+// runtime.moduledata: pcHeader, funcnametab (a slice: 3 words), …; gofunc is its 41st word up to
+// Go 1.26 and its 44th from Go 1.27 (typedesclen, itaboffset and itabsize came before it; the
+// 1.38 engine is built with Go 1.27), each followed by epclntab, which tells them apart.
+const MODULEDATA = { funcnametab: 8, gofunc: [320, 344] };
+const LAST_GOFUNC = Math.max(...MODULEDATA.gofunc);
 
 /** The names the runtime may compare by string: its own functions' and reflect's. */
 const KEPT_NAME = /^(runtime\.|reflect\.|internal\/runtime\/)/;
@@ -50,7 +53,7 @@ const word = (memory, at) => Number(memory.readBigUInt64LE(at));
 
 /** runtime.firstmoduledata: the one place that points at the header and then at the function names. */
 function findModuledata(memory, header, funcnames) {
-  for (let at = 0; at + MODULEDATA.gofunc + 8 <= memory.length; at += 8) {
+  for (let at = 0; at + LAST_GOFUNC + 16 <= memory.length; at += 8) {
     if (word(memory, at) === header && word(memory, at + MODULEDATA.funcnametab) === funcnames) return at;
   }
   throw new Error('go-symtab: runtime.firstmoduledata not found');
@@ -81,7 +84,14 @@ function readSymtab(memory) {
   if (!(t.funcnames < t.cutab && t.cutab <= t.filetab && t.filetab <= t.pctab && t.pctab < t.pclntab && t.pclntab < memory.length)) {
     throw new Error('go-symtab: the symbol table header does not describe the expected layout');
   }
-  const gofunc = word(memory, findModuledata(memory, header, t.funcnames) + MODULEDATA.gofunc);
+  const md = findModuledata(memory, header, t.funcnames);
+  // the layout whose word after gofunc is epclntab: the end of the function table, in memory
+  const at = MODULEDATA.gofunc.filter((o) => {
+    const end = word(memory, md + o + 8);
+    return end > t.pclntab && end <= memory.length;
+  });
+  if (at.length !== 1) throw new Error(`go-symtab: runtime.moduledata has ${at.length} places for gofunc, expected 1 (a new Go layout?)`);
+  const gofunc = word(memory, md + at[0]);
   const nfunc = word(memory, header + 8);
   const funcs = [];
   let last = -1;

@@ -25,6 +25,7 @@ export interface BuiltOracle {
 export const repoRoot: string;
 export const oracleCacheDir: string;
 export const ORACLE_BUILDS: {
+  readonly 'validation-oracle-1.38': OracleBuild;
   readonly 'validation-oracle-1.37': OracleBuild;
   readonly 'validation-oracle-1.36': OracleBuild;
   readonly 'validation-oracle-1.30': OracleBuild;
@@ -37,6 +38,7 @@ export const ORACLE_BUILDS: {
   readonly 'typecheck-oracle-1.30': OracleBuild;
   readonly 'manifest-oracle-1.37': OracleBuild;
   readonly 'manifest-oracle-1.38': OracleBuild;
+  readonly 'cel-oracle-1.38': OracleBuild;
   readonly 'cel-oracle-1.37': OracleBuild;
   readonly 'cel-oracle-1.36': OracleBuild;
   readonly 'cel-oracle-1.33': OracleBuild;

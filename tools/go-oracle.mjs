@@ -19,6 +19,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { goEnvFor } from '../scripts/go-toolchain.mjs';
 
 export const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 /** WORKBENCH_ORACLE_CACHE=dir moves the cache (e.g. to measure a cold run). */
@@ -30,6 +31,8 @@ export const ORACLE_BUILDS = {
   'validation-oracle-1.37': { dir: 'validation-oracle', name: 'validation-oracle-1.37', tags: ['k8s137'], modfile: 'go.1.37.mod' },
   'validation-oracle-1.36': { dir: 'validation-oracle', name: 'validation-oracle-1.36' },
   'validation-oracle-1.30': { dir: 'validation-oracle', name: 'validation-oracle-1.30', tags: ['k8s130'], modfile: 'go.1.30.mod' },
+  // 1.38 (v1.38.0-beta.0): Go 1.27 from go.1.38.mod's toolchain line
+  'validation-oracle-1.38': { dir: 'validation-oracle', name: 'validation-oracle-1.38', tags: ['k8s138'], modfile: 'go.1.38.mod' },
   // admission-oracle (a Go test): go.mod pins 1.36; `-modfile go.1.37.mod` builds it on 1.37.2
   'admission-oracle': { dir: 'admission-oracle', name: 'admission-oracle', testBinary: true },
   'admission-oracle-1.37': { dir: 'admission-oracle', name: 'admission-oracle-1.37', testBinary: true, modfile: 'go.1.37.mod' },
@@ -50,6 +53,7 @@ export const ORACLE_BUILDS = {
   'manifest-oracle-1.37': { dir: 'manifest-oracle', name: 'manifest-oracle-1.37' },
   'manifest-oracle-1.38': { dir: 'manifest-oracle', name: 'manifest-oracle-1.38', modfile: 'go.1.38.mod', toolchain: 'go1.27.3' },
   // cel-oracle: go.mod pins 1.37; `-tags k8s13N -modfile go.1.N.mod` the others (only k8s.io/apiserver, a light build)
+  'cel-oracle-1.38': { dir: 'cel-oracle', name: 'cel-oracle-1.38', tags: ['k8s138'], modfile: 'go.1.38.mod' },
   'cel-oracle-1.37': { dir: 'cel-oracle', name: 'cel-oracle-1.37' },
   'cel-oracle-1.36': { dir: 'cel-oracle', name: 'cel-oracle-1.36', tags: ['k8s136'], modfile: 'go.1.36.mod' },
   'cel-oracle-1.33': { dir: 'cel-oracle', name: 'cel-oracle-1.33', tags: ['k8s133'], modfile: 'go.1.33.mod' },
@@ -94,7 +98,8 @@ function plan(b) {
   if (b.tags?.length) args.push('-tags', b.tags.join(','));
   if (b.modfile) args.push(`-modfile=${b.modfile}`);
   args.push('.');
-  const env = { ...process.env, GOFLAGS: `${process.env.GOFLAGS ?? ''} -buildvcs=false`.trim(), ...(b.toolchain ? { GOTOOLCHAIN: b.toolchain } : {}) };
+  // a modfile's `toolchain` line (go.1.38.mod: go1.27.3) is the Go that builds it (scripts/go-toolchain.mjs)
+  const env = { ...goEnvFor(join(dir, b.modfile ?? 'go.mod')), GOFLAGS: `${process.env.GOFLAGS ?? ''} -buildvcs=false`.trim(), ...(b.toolchain ? { GOTOOLCHAIN: b.toolchain } : {}) };
   return { dir, path, tmp, args, env, lock: `${path}.lock` };
 }
 

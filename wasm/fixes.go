@@ -100,7 +100,7 @@ var runtimeFixes = []runtimeFix{
 		// has no estimator for. Every context of the engine is an admission one (policies and
 		// webhooks' matchConditions). plugincel's createEnvForOpts adds StrictCostOpt again after
 		// any extension, so the estimator is taken out of each cost tracker instead.
-		program: []cel.ProgramOption{cel.CostTrackerOptions(withoutEstimator)},
+		program: strictCostOff,
 		source:  "k8s.io/apiserver v0.30 pkg/admission/plugin/policy/validating/plugin.go compositionEnvTemplateWithoutStrictCost; webhook/generic/webhook.go",
 	},
 	{

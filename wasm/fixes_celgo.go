@@ -83,7 +83,7 @@ func (o *optionalOrBefore137) Exec(frame *interpreter.ExecutionFrame) ref.Val {
 }
 
 func (o *optionalOrBefore137) Eval(vars interpreter.Activation) ref.Val {
-	return o.Exec(interpreter.AsFrame(vars))
+	return evalWithFrame(vars, o.Exec)
 }
 
 // actualSize is cel-go's interpreter actualSize (unexported): a sizer's size, an optional's
@@ -261,12 +261,6 @@ func indexOfOffsetBefore137(str, substr string, off int, last, pastEndError bool
 		}
 	}
 	return -1, nil
-}
-
-// withoutEstimator: a cost tracker that charges as cel-go does without an ActualCostEstimator.
-func withoutEstimator(t *interpreter.CostTracker) error {
-	t.Estimator = nil
-	return nil
 }
 
 // lastIndexOfBefore134 is cel-go v0.23's lastIndexOf without an offset.

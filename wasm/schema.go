@@ -237,6 +237,17 @@ func (s *schemaNode) Properties() map[string]common.Schema {
 	return res
 }
 
+// HasProperties and Property: common.Schema's from k8s.io/apiserver v0.38 (the 1.38 engine),
+// as its adaptor answers them; the v0.37 interface does not ask for them.
+func (s *schemaNode) HasProperties() bool { return s.properties != nil }
+
+func (s *schemaNode) Property(key string) (common.Schema, bool) {
+	if prop, ok := s.properties[key]; ok {
+		return prop, true
+	}
+	return nil, false
+}
+
 func (s *schemaNode) AdditionalProperties() common.SchemaOrBool {
 	if s.additionalProperties == nil {
 		return nil

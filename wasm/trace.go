@@ -189,7 +189,7 @@ func (w *seenWatch) Exec(f *interpreter.ExecutionFrame) ref.Val {
 	return v
 }
 
-func (w *seenWatch) Eval(a interpreter.Activation) ref.Val { return w.Exec(interpreter.AsFrame(a)) }
+func (w *seenWatch) Eval(a interpreter.Activation) ref.Val { return evalWithFrame(a, w.Exec) }
 
 // tracingProgram runs the admission program unchanged, then the traced one on the same activation.
 type tracingProgram struct {

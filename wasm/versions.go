@@ -35,10 +35,8 @@ import (
 // is not in the env set of an older compatibility version: runtimeFixes (fixes.go) puts
 // the older releases' implementation back for their targets.
 
-const (
-	oldestMinor = 30
-	binaryMinor = 37 // k8s.io/apiserver v0.37.x
-)
+// oldestMinor and binaryMinor: the targets this build answers (engine_137.go: 1.30–1.37 on
+// k8s.io/apiserver v0.37; engine_138.go: 1.38 alone, the engine generation on v0.38).
 
 // targetMinor reads the kubernetesVersion option: "" is the binary's release.
 func targetMinor(v string) (uint, error) {

@@ -43,7 +43,7 @@ describe('the platform table', () => {
     expect(nearestPlatform('openshift-5.1')).toBeUndefined();
     expect(nearestPlatform('rancher-2.9')).toBeUndefined();
     expect(nearestKubernetesVersion('1.29')).toBe('1.30');
-    expect(nearestKubernetesVersion('1.40')).toBe('1.37');
+    expect(nearestKubernetesVersion('1.40')).toBe('1.38');
     expect(nearestKubernetesVersion('v1.33')).toBeUndefined();
     expect(nearestKubernetesVersion(33)).toBeUndefined();
   });

@@ -28,6 +28,18 @@ export type Serving = 'served' | 'opt-in';
 
 export interface ReleaseRow {
   version: `1.${number}`;
+  /**
+   * A release not shipped yet: the pre-release its facts were read from (k8s.io/kubernetes
+   * `v1.38.0-beta.0`). The picker names it, and such a row is never the default target.
+   */
+  preRelease?: `v1.${number}.${number}-${string}`;
+  /**
+   * The CEL engine build that answers this release: the release whose k8s.io/apiserver and cel-go
+   * it is built on (wasm/go.mod, or wasm/go.<engine>.mod for another engine generation). An engine
+   * emulates the releases before its own (wasm/versions.go); a release whose cel-go it cannot
+   * emulate exactly gets its own build.
+   */
+  engine: CelEngineBuild;
   /** The compatibility version new CEL expressions compile at (n−1; the engine's `kubernetesVersion` option does the rest). */
   celCompatibility: `1.${number}`;
   /** CEL libraries introduced in this release (environment/base.go IntroducedVersion): evaluated in stored expressions from it, accepted in new ones from the next release. */
@@ -73,6 +85,9 @@ export interface ReleaseRow {
     dedupeErrors: boolean;
   };
 }
+
+/** The CEL engine builds (one per engine generation, named by the release whose modules it is built on). */
+export type CelEngineBuild = '1.37' | '1.38';
 
 /** Feature gates whose defaults change behaviour the Workbench models. */
 export type Gate =
@@ -123,10 +138,11 @@ const CHAIN_BEFORE_137 = {
 } as const;
 const VALIDATION_BEFORE_136 = { staticSuffix: 'none', warnExcludedWebhookRules: false, dedupeErrors: false } as const;
 
-/** Oldest first; the last row is the default target. */
+/** Oldest first; the newest row that is not a pre-release is the default target. */
 export const RELEASES = [
   {
     version: '1.30',
+    engine: '1.37',
     celCompatibility: '1.29',
     celLibraries: ['IP and CIDR'],
     cel: CEL_BEFORE_137,
@@ -137,6 +153,7 @@ export const RELEASES = [
   },
   {
     version: '1.31',
+    engine: '1.37',
     celCompatibility: '1.30',
     celLibraries: ['format', 'authorizer selectors'],
     cel: CEL_BEFORE_137,
@@ -147,6 +164,7 @@ export const RELEASES = [
   },
   {
     version: '1.32',
+    engine: '1.37',
     celCompatibility: '1.31',
     celLibraries: ['two-variable comprehensions'],
     cel: CEL_BEFORE_137,
@@ -157,6 +175,7 @@ export const RELEASES = [
   },
   {
     version: '1.33',
+    engine: '1.37',
     celCompatibility: '1.32',
     celLibraries: ['semver'],
     cel: CEL_BEFORE_137,
@@ -167,6 +186,7 @@ export const RELEASES = [
   },
   {
     version: '1.34',
+    engine: '1.37',
     celCompatibility: '1.33',
     celLibraries: ['cel-go lists v3 (lists.range, sortBy, first, last)'],
     cel: CEL_BEFORE_137,
@@ -177,6 +197,7 @@ export const RELEASES = [
   },
   {
     version: '1.35',
+    engine: '1.37',
     celCompatibility: '1.34',
     celLibraries: [],
     cel: CEL_BEFORE_137,
@@ -187,6 +208,7 @@ export const RELEASES = [
   },
   {
     version: '1.36',
+    engine: '1.37',
     celCompatibility: '1.35',
     celLibraries: [],
     cel: CEL_BEFORE_137,
@@ -197,12 +219,30 @@ export const RELEASES = [
   },
   {
     version: '1.37',
+    engine: '1.37',
     celCompatibility: '1.36',
     celLibraries: ['Kubernetes lists v1 (includes())'],
     cel: { plainOrValue: 'error' },
     served: { v1: { ...WEBHOOKS, ...VAP('served'), ...MAP('served') }, v1beta1: { ...VAP('opt-in'), ...MAP('opt-in') }, v1alpha1: MAP('opt-in') },
     gates: { MutatingAdmissionPolicy: true, ManifestBasedAdmissionControlConfig: true, ExcludeAdmissionWebhookVirtualResources: true },
     chain: { webhookExcludedResources: REVIEW_RESOURCES, policyExcludedResources: REVIEW_RESOURCES, auditValidationFailures: 'all', webhookStaticOrder: false },
+    validation: { staticSuffix: 'error', warnExcludedWebhookRules: true, dedupeErrors: true },
+  },
+  {
+    version: '1.38',
+    preRelease: 'v1.38.0-beta.0',
+    engine: '1.38',
+    celCompatibility: '1.37',
+    celLibraries: ['CIDR v1 (isMask())'],
+    cel: { plainOrValue: 'error' },
+    served: { v1: { ...WEBHOOKS, ...VAP('served'), ...MAP('served') }, v1beta1: { ...VAP('opt-in'), ...MAP('opt-in') }, v1alpha1: MAP('opt-in') },
+    gates: {
+      MutatingAdmissionPolicy: true,
+      ManifestBasedAdmissionControlConfig: true,
+      ExcludeAdmissionWebhookVirtualResources: true,
+      ConditionalAuthorization: false,
+    },
+    chain: { webhookExcludedResources: REVIEW_RESOURCES, policyExcludedResources: REVIEW_RESOURCES, auditValidationFailures: 'all', webhookStaticOrder: true },
     validation: { staticSuffix: 'error', warnExcludedWebhookRules: true, dedupeErrors: true },
   },
 ] as const satisfies readonly ReleaseRow[];
@@ -212,7 +252,10 @@ export type KubernetesVersion = (typeof RELEASES)[number]['version'];
 /** The Kubernetes releases the Workbench targets: a workspace chooses one (default the newest). */
 export const KUBERNETES_VERSIONS: readonly KubernetesVersion[] = RELEASES.map((r) => r.version);
 
-export const DEFAULT_KUBERNETES_VERSION: KubernetesVersion = RELEASES[RELEASES.length - 1].version;
+const ROWS: readonly ReleaseRow[] = RELEASES;
+
+/** The newest shipped release (a pre-release row is offered, never the default). */
+export const DEFAULT_KUBERNETES_VERSION = ROWS.filter((r) => !r.preRelease).at(-1)!.version as KubernetesVersion;
 
 export const isKubernetesVersion = (v: unknown): v is KubernetesVersion => (KUBERNETES_VERSIONS as readonly unknown[]).includes(v);
 
@@ -221,4 +264,10 @@ export const minorOf = (v: KubernetesVersion): number => Number(v.slice(2));
 
 /** The row of a release (absent: the default). */
 export const releaseOf = (v: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): ReleaseRow =>
-  RELEASES.find((r) => r.version === v) ?? RELEASES[RELEASES.length - 1];
+  ROWS.find((r) => r.version === v) ?? ROWS.find((r) => r.version === DEFAULT_KUBERNETES_VERSION)!;
+
+/** How the picker and messages name a release: `1.38 (pre-release v1.38.0-beta.0)` for a pre-release row. */
+export const releaseLabel = (v: KubernetesVersion): string => {
+  const pre = releaseOf(v).preRelease;
+  return pre ? `${v} (pre-release ${pre})` : v;
+};

@@ -6,6 +6,7 @@
 import { failedOp, OPS, type CelOp, type EngineFailure, type OpArgs, type OpResult } from './ops';
 import type { EngineWork, StartedWorker, WorkerAllow, WorkerInit, WorkerRequest, WorkerResponse } from './protocol';
 import type { CelEngineInfo, CelStartPhases } from './types';
+import type { EngineFile } from './assets';
 
 interface Pending {
   op: CelOp;
@@ -33,6 +34,8 @@ export interface WorkerClientOptions {
   startTimeoutMs?: number;
   /** The worker the page's starter created and initialised (start.ts): the first one, instead of a new one. */
   started?: StartedWorker;
+  /** The engine generation the worker runs (absent: cel.wasm, the default target's). */
+  wasm?: EngineFile;
 }
 
 export class WorkerClient {
@@ -133,7 +136,7 @@ export class WorkerClient {
       }
       return;
     }
-    const init: WorkerInit = { op: 'init', baseUrl: this.opts.baseUrl, module: this.module };
+    const init: WorkerInit = { op: 'init', baseUrl: this.opts.baseUrl, module: this.module, wasm: this.opts.wasm };
     worker.postMessage(init);
   }
 

@@ -3,7 +3,7 @@
  * in-process engine answers at once; elsewhere a cache answers, or "not known" while the engine
  * is asked in the background. Design: ./README.md.
  */
-import { compile, currentBackend } from './engine';
+import { compile, syncEngineFor } from './engine';
 import type { AsyncCelOps } from './ops';
 import { isEngineFailure, type CelCompileOptions, type CelCompileResult, type CelCompiler, type CelContext } from './types';
 
@@ -12,13 +12,14 @@ function compileKey(expression: string, context: CelContext, options?: CelCompil
 }
 
 /**
- * Node: a synchronous compiler on the in-process engine (call after `await loadCel()`).
- * Before the engine is loaded (or in the browser) it answers `undefined` ("not known").
+ * Node: a synchronous compiler on the in-process engine (call after `await loadCel()`, or
+ * `loadCelFor(release)` for a release of another engine generation). Before the engine is
+ * loaded (or in the browser) it answers `undefined` ("not known").
  */
 export function createSyncCompiler(): CelCompiler {
   return {
     compile(expression, context, options) {
-      const engine = currentBackend()?.sync;
+      const engine = syncEngineFor(options?.kubernetesVersion);
       return engine ? engine.compile(expression, context, options) : undefined;
     },
   };
@@ -55,7 +56,7 @@ export function createCachedCompiler(
         cache.set(key, hit); // LRU order
         return hit;
       }
-      const sync = engine ? undefined : currentBackend()?.sync;
+      const sync = engine ? undefined : syncEngineFor(options?.kubernetesVersion);
       if (sync) {
         const r = sync.compile(expression, context, options);
         if (!isEngineFailure(r)) cache.set(key, r);

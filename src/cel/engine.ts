@@ -4,7 +4,9 @@
  * engine on this thread, loadCelHere). Every public function of ./index.ts runs through `run`;
  * the ones that take no inputs are here. Design: ./README.md.
  */
-import { celAssetUrl } from './assets';
+import type { CelEngineBuild } from '../base/releases';
+import { celAssetUrl, engineFile } from './assets';
+import { DEFAULT_ENGINE, engineOfOp, engineOfRelease } from './generations';
 import { unavailable, WorkerClient } from './browser';
 import { startGo } from './raw';
 import {
@@ -24,7 +26,17 @@ import {
 } from './ops';
 import type { NativePool } from './native';
 import type { EngineWork } from './protocol';
-import type { CelStartPhases, CelCompileOptions, CelCompileResult, CelContext, CelDeclarations, CelEngineInfo, CelTypeAt, CelReads } from './types';
+import type {
+  CelBatchItem,
+  CelStartPhases,
+  CelCompileOptions,
+  CelCompileResult,
+  CelContext,
+  CelDeclarations,
+  CelEngineInfo,
+  CelTypeAt,
+  CelReads,
+} from './types';
 
 /** Wall-clock deadline of one worker request (browser): compile, declarations, typeAt. */
 export const CEL_REQUEST_TIMEOUT_MS = 2000;
@@ -114,27 +126,23 @@ function workerBackend(client: WorkerClient): Backend {
  * Node: the native engine (native.ts) as `CEL_ENGINE` says: `native` (required: loading fails
  * without it), `auto` or unset (when built and up to date, else WebAssembly: the CLI's and the
  * library's default, so that `npm install`'s build is used without asking), `wasm`: none.
+ * `generation`: another engine generation's binary (cel-native-1.38) instead of the default's.
  */
-async function startNative(): Promise<AsyncCelOps | undefined> {
+async function startNative(generation?: CelEngineBuild): Promise<{ ops: AsyncCelOps; pool: NativePool } | { notNative: string }> {
   const choice = process.env.CEL_ENGINE || 'auto';
-  if (choice === 'wasm') {
-    status.notNative = 'CEL_ENGINE=wasm';
-    return undefined;
-  }
+  if (choice === 'wasm') return { notNative: 'CEL_ENGINE=wasm' };
   if (choice !== 'native' && choice !== 'auto') throw new Error(`CEL_ENGINE=${choice}: expected native, wasm or auto`);
   const { findNativeEngine, nativePool, startNativeEngine } = await import('./native');
-  const found = await findNativeEngine();
+  const found = await findNativeEngine(generation);
   if ('reason' in found) {
     if (choice === 'native') throw new Error(found.reason);
-    status.notNative = found.reason;
-    return undefined;
+    return { notNative: found.reason };
   }
   const start = () => startNativeEngine(found.path);
   const engines = nativePool(await start(), start);
-  pool = engines;
   // one wire session per process: the home's own, which onOne's batches to it use too (two
   // sessions numbering items for one process gave them each other's ids: native-sessions.test.ts)
-  return backendOf((op, args) => runOpAsync(engines.call, sessionOf(engines.home().call), op, args));
+  return { ops: backendOf((op, args) => runOpAsync(engines.call, sessionOf(engines.home().call), op, args)), pool: engines };
 }
 
 /**
@@ -211,7 +219,10 @@ export function loadCel(): Promise<void> {
   return startLoading(async () => {
     if (isNode()) {
       const { loadRawInNode } = await import('./node');
-      const [raw, native] = await Promise.all([loadRawInNode(), startNative()]);
+      const [raw, started] = await Promise.all([loadRawInNode(), startNative()]);
+      const native = 'ops' in started ? started.ops : undefined;
+      if ('pool' in started) pool = started.pool;
+      else status.notNative = started.notNative;
       const engine = engineOf(raw);
       const info = native ? await native.info() : engine.info();
       if ('ok' in info) throw new Error(info.message);
@@ -270,12 +281,127 @@ export async function ready(): Promise<Backend | EngineFailure> {
   return backend;
 }
 
-/** Runs an operation; an engine that is not there answers the operation's `unavailable` failure. */
+/**
+ * Runs an operation on the engine generation its target release needs (generations.ts); an engine
+ * that is not there answers the operation's `unavailable` failure.
+ */
 export async function run<K extends CelOp>(op: K, ...args: OpArgs<K>): Promise<OpResult<K>> {
+  const target = engineOfOp(op, args);
+  if (Array.isArray(target)) return runSplit(op, args, target);
+  if (op === 'setInputs') storedInputs.set(args[0] as string, args[1] as string);
+  if (target !== DEFAULT_ENGINE) return runOnGeneration(target, op, args);
   const b = await ready();
   if ('kind' in b) return failedOp(op, b, args);
   return (b[op] as (...a: unknown[]) => Promise<OpResult<K>>)(...args);
 }
+
+// ---------------------------------------------------------------------------
+// Other engine generations (the 1.38 engine): loaded on the first operation that targets one.
+
+interface Generation {
+  backend: Backend;
+  /** Stored inputs it has been sent (ids of storedInputs). */
+  inputs: Set<string>;
+}
+
+const generations = new Map<CelEngineBuild, Promise<Generation | EngineFailure>>();
+const loadedGenerations = new Map<CelEngineBuild, Generation>();
+/** Stored inputs by id (setInputs), sent to another generation when an evaluation there first uses them. */
+const storedInputs = new Map<string, string>();
+
+/** Loads an engine generation other than the default (once; never rejects). */
+function loadGeneration(build: CelEngineBuild): Promise<Generation | EngineFailure> {
+  let p = generations.get(build);
+  if (p) return p;
+  p = (async (): Promise<Generation | EngineFailure> => {
+    try {
+      let b: Backend;
+      if (isNode()) {
+        const { loadRawInNode } = await import('./node');
+        const [raw, started] = await Promise.all([loadRawInNode(engineFile(build, false)), startNative(build)]);
+        const engine = engineOf(raw);
+        b = 'ops' in started ? { ...started.ops, sync: engine } : syncBackend(engine);
+      } else {
+        const client = new WorkerClient({
+          baseUrl: pageBaseUrl(),
+          timeoutMs: CEL_REQUEST_TIMEOUT_MS,
+          evalTimeoutMs: CEL_EVAL_TIMEOUT_MS,
+          wasm: engineFile(build, false),
+        });
+        const failure = await client.start();
+        if (failure !== undefined) throw new Error(failure);
+        b = workerBackend(client);
+      }
+      const info = await b.info();
+      if ('ok' in info) throw new Error(info.message);
+      const g = { backend: b, inputs: new Set<string>() };
+      loadedGenerations.set(build, g);
+      return g;
+    } catch (err) {
+      return unavailable(`the ${build} engine: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  })();
+  generations.set(build, p);
+  return p;
+}
+
+async function runOnGeneration<K extends CelOp>(build: CelEngineBuild, op: K, args: OpArgs<K>): Promise<OpResult<K>> {
+  const g = await loadGeneration(build);
+  if ('kind' in g) return failedOp(op, g, args);
+  const id = op === 'evaluate' ? args[2] : op === 'evaluateBatch' ? args[0] : undefined;
+  if (typeof id === 'string' && !g.inputs.has(id)) {
+    const json = storedInputs.get(id);
+    if (json !== undefined) {
+      const r = await g.backend.setInputs(id, json);
+      if (r.ok) g.inputs.add(id);
+    }
+  }
+  return (g.backend[op] as (...a: unknown[]) => Promise<OpResult<K>>)(...args);
+}
+
+/** A batch whose items target more than one generation: each generation's items there, the answers in order. */
+async function runSplit<K extends CelOp>(op: K, args: OpArgs<K>, builds: readonly CelEngineBuild[]): Promise<OpResult<K>> {
+  const items = args[1] as readonly CelBatchItem[];
+  const out: unknown[] = new Array(items.length);
+  const byBuild = new Map<CelEngineBuild, number[]>();
+  builds.forEach((b, i) => byBuild.set(b, [...(byBuild.get(b) ?? []), i]));
+  await Promise.all(
+    [...byBuild].map(async ([, at]) => {
+      const part = (await run(op, ...([args[0], at.map((i) => items[i]!)] as unknown as OpArgs<K>))) as unknown[];
+      at.forEach((i, k) => (out[i] = part[k]));
+    }),
+  );
+  return out as OpResult<K>;
+}
+
+/** Drops stored inputs from every engine generation that has them. */
+export function dropStoredInputs(id: string): void {
+  storedInputs.delete(id);
+  void backend?.dropInputs(id);
+  for (const g of loadedGenerations.values()) if (g.inputs.delete(id)) void g.backend.dropInputs(id);
+}
+
+/**
+ * The synchronous engine for a target release (Node: the in-process WebAssembly engine of its
+ * generation), undefined until that generation is loaded (asking starts loading it).
+ */
+export function syncEngineFor(kubernetesVersion: unknown): CelOps | undefined {
+  const build = engineOfRelease(kubernetesVersion);
+  if (build === DEFAULT_ENGINE) return backend?.sync;
+  const g = loadedGenerations.get(build);
+  if (!g) void loadGeneration(build);
+  return g?.backend.sync;
+}
+
+/** Loads the engine and the generation a target release needs (idempotent; never rejects: see celStatus() and the operations' failures). */
+export async function loadCelFor(kubernetesVersion?: string): Promise<void> {
+  await loadCel();
+  const build = engineOfRelease(kubernetesVersion);
+  if (build !== DEFAULT_ENGINE) await loadGeneration(build);
+}
+
+/** Whether every item of a batch targets the default generation (index.ts evaluateBatchOnce's native pool path). */
+export const onDefaultEngine = (items: readonly CelBatchItem[]): boolean => engineOfOp('evaluateBatchOnce', ['', items]) === DEFAULT_ENGINE;
 
 /** Compiles as the API server does when the object is written. */
 export const compile = (expression: string, context: CelContext, options?: CelCompileOptions): Promise<CelCompileResult> =>

@@ -6,7 +6,7 @@
  */
 import { failedOp, runOpAsync, type EngineFailure } from './ops';
 import type { CelBatchItem, CelCompileOptions, CelContext, CelEvalResult, CelInputs, CelInputsResult } from './types';
-import { currentBackend, nativeEngines, readyBackend, ready, run, sessionOf } from './engine';
+import { dropStoredInputs, nativeEngines, onDefaultEngine, readyBackend, ready, run, sessionOf } from './engine';
 
 export * from './types';
 export { LABEL_MAX, notRun, shortValue, traceLabels, type TraceLabel } from './trace';
@@ -25,6 +25,7 @@ export {
   declarations,
   isNode,
   loadCel,
+  loadCelFor,
   loadCelHere,
   reads,
   typeAt,
@@ -38,8 +39,7 @@ export { createCachedCompiler, createSyncCompiler } from './compilers';
 
 let inputsCounter = 0;
 const inputsIds = new WeakMap<object, string>();
-const inputsFinalizer =
-  typeof FinalizationRegistry === 'function' ? new FinalizationRegistry<string>((id) => void currentBackend()?.dropInputs(id)) : undefined;
+const inputsFinalizer = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry<string>((id) => dropStoredInputs(id)) : undefined;
 
 /** The inputs as the engine reads them (bigints as decimal strings), or why they cannot be sent. */
 function inputsJSON(inputs: CelInputs): string | EngineFailure {
@@ -62,7 +62,7 @@ export function setInputs(id: string, inputs: CelInputs): Promise<CelInputsResul
 }
 
 export function dropInputs(id: string): void {
-  void currentBackend()?.dropInputs(id);
+  dropStoredInputs(id);
 }
 
 /** The id of an inputs object, stored once per object; or why it cannot be stored. */
@@ -107,6 +107,11 @@ export async function evaluateBatch(items: readonly CelBatchItem[], inputs: CelI
  */
 export async function evaluateBatchOnce(items: readonly CelBatchItem[], inputs: CelInputs): Promise<CelEvalResult[]> {
   if (items.length === 0) return [];
+  // another engine generation (a target the default engine does not answer): through run, which routes it
+  if (!onDefaultEngine(items)) {
+    const json = inputsJSON(inputs);
+    return typeof json === 'string' ? run('evaluateBatchOnce', json, items) : failedOp('evaluateBatch', json, ['', items]);
+  }
   // once per replayed request: no wait on the loaded engine
   const b = readyBackend() ?? (await ready());
   if ('kind' in b) return failedOp('evaluateBatch', b, ['', items]);

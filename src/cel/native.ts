@@ -21,12 +21,12 @@ export async function cores(): Promise<number> {
 export const NATIVE_ENGINE_PATH = 'node_modules/.cache/admission-workbench/cel-native';
 
 /**
- * The built native engine, or why it cannot be used: `CEL_NATIVE` names it, else it is
+ * The built native engine (`generation`: another engine generation's, `<path>-1.38`), or why it cannot be used: `CEL_NATIVE` names it, else it is
  * NATIVE_ENGINE_PATH under the repository (the first directory up from here with
  * wasm/go.mod). Where wasm/ is there, the binary must be newer than every file in it (as
  * scripts/build-native.mjs decides).
  */
-export async function findNativeEngine(): Promise<{ path: string } | { reason: string }> {
+export async function findNativeEngine(generation?: string): Promise<{ path: string } | { reason: string }> {
   const fs = (await nodeImport('fs')) as typeof import('node:fs');
   const path = (await nodeImport('path')) as typeof import('node:path');
   const url = (await nodeImport('url')) as typeof import('node:url');
@@ -38,7 +38,9 @@ export async function findNativeEngine(): Promise<{ path: string } | { reason: s
     }
   }
   const env = process.env.CEL_NATIVE;
-  const bin = env ? path.resolve(env) : root ? path.join(root, NATIVE_ENGINE_PATH) : undefined;
+  const base = env ? path.resolve(env) : root ? path.join(root, NATIVE_ENGINE_PATH) : undefined;
+  // another engine generation's binary is beside the default one, named by its release (scripts/engine-builds.mjs)
+  const bin = base && generation ? `${base}-${generation}` : base;
   // an installed package carries the WebAssembly engine only (no wasm/ to build from)
   if (!bin) return { reason: 'this installation has no native CEL engine (CEL_NATIVE=path names one built from the repository)' };
   if (!fs.existsSync(bin)) return { reason: `the native CEL engine is not built (npm run build:native; it needs Go 1.26+): ${bin} is missing` };

@@ -4,6 +4,7 @@
  * `public/cel/cel.wasm` relative to the repository; wasm_exec.js is taken from the same
  * directory. Never bundled for the browser (the node: modules are imported dynamically).
  */
+import type { EngineFile } from './assets';
 import { startGo, type RawCall } from './raw';
 
 // Hidden from the bundler: this file is only ever loaded in Node.
@@ -12,13 +13,15 @@ const nodeImport = (name: string): Promise<unknown> => import(/* @vite-ignore */
 /** wasm_exec.js's fs stub, from the first load. */
 let goFs: unknown;
 
-export async function loadRawInNode(): Promise<RawCall> {
+/** `file`: the engine generation (assets.ts engineFile), beside cel.wasm. */
+export async function loadRawInNode(file: EngineFile = 'cel.wasm'): Promise<RawCall> {
   const fs = (await nodeImport('fs')) as typeof import('node:fs');
   const path = (await nodeImport('path')) as typeof import('node:path');
   const url = (await nodeImport('url')) as typeof import('node:url');
   const vm = (await nodeImport('vm')) as typeof import('node:vm');
   const here = path.dirname(url.fileURLToPath(import.meta.url));
-  const wasmPath = process.env.CEL_WASM ? path.resolve(process.env.CEL_WASM) : path.resolve(here, '..', '..', 'public', 'cel', 'cel.wasm');
+  const defaultPath = process.env.CEL_WASM ? path.resolve(process.env.CEL_WASM) : path.resolve(here, '..', '..', 'public', 'cel', 'cel.wasm');
+  const wasmPath = file === 'cel.wasm' ? defaultPath : path.join(path.dirname(defaultPath), file);
   if (!fs.existsSync(wasmPath)) {
     throw new Error(`CEL engine not built: ${wasmPath} is missing (run npm run build:wasm)`);
   }

@@ -1,4 +1,5 @@
 /** Messages between the page (browser.ts) and the CEL worker (worker.ts). Plain data. */
+import type { EngineFile } from './assets';
 import type { CelOp, OpArgs, OpResult } from './ops';
 import type { CelEngineInfo, CelStartPhases } from './types';
 
@@ -13,6 +14,8 @@ export type WorkerRequest = { [K in CelOp]: { id: number; op: K; args: OpArgs<K>
 export interface WorkerInit {
   op: 'init';
   baseUrl: string;
+  /** The engine generation's file (assets.ts engineFile; absent: cel.wasm). */
+  wasm?: EngineFile;
   module?: WebAssembly.Module;
   /** Start only what is light (load wasm_exec.js, look the engine up in the Cache Storage) until the page allows more. */
   hold?: boolean;

@@ -6,7 +6,7 @@
  * (never an absolute path: the app is hosted under arbitrary sub-paths), starts the Go
  * program and then answers requests one at a time, synchronously.
  */
-import { CEL_WASM_VERSION, celAssetUrl, ENGINE_CACHE } from './assets';
+import { CEL_WASM_VERSION, celAssetUrl, ENGINE_CACHE, type EngineFile } from './assets';
 import { engineOf, failedOp, type CelOps } from './ops';
 import { startGo } from './raw';
 import type { EngineWork, WorkerAllow, WorkerInit, WorkerRequest, WorkerResponse } from './protocol';
@@ -118,10 +118,10 @@ async function compileEngine(wasmUrl: string): Promise<{ module: WebAssembly.Mod
   }
 }
 
-async function init(baseUrl: string, transferred?: WebAssembly.Module): Promise<void> {
+async function init(baseUrl: string, transferred?: WebAssembly.Module, wasm: EngineFile = 'cel.wasm'): Promise<void> {
   const t0 = performance.now();
   const execUrl = celAssetUrl('wasm_exec.js', baseUrl);
-  const wasmUrl = celAssetUrl('cel.wasm', baseUrl);
+  const wasmUrl = celAssetUrl(wasm, baseUrl);
   // The download and compile start first; wasm_exec.js loads meanwhile. It only assigns
   // globalThis.Go, so it also works as a module import (module workers have no importScripts).
   const compiled = transferred ? Promise.resolve({ module: transferred, source: 'transferred' as const }) : compileEngine(wasmUrl);
@@ -156,7 +156,7 @@ self.onmessage = (ev: MessageEvent<WorkerInit | WorkerAllow | WorkerRequest>) =>
   if (msg.op === 'allow') return allow(msg.work);
   if (msg.op === 'init') {
     if (msg.hold) allowed = undefined;
-    init(msg.baseUrl, msg.module).catch((err: unknown) => post({ op: 'failed', message: String(err) }));
+    init(msg.baseUrl, msg.module, msg.wasm).catch((err: unknown) => post({ op: 'failed', message: String(err) }));
     return;
   }
   if (!engine) queue.push(msg);

@@ -40,7 +40,7 @@ Options:
   --coverage-out FILE.json     write the coverage as JSON (implies --coverage)
   --lcov FILE                  write the coverage as LCOV, at the policy files' lines
   --min-coverage N             exit 1 below N % branch coverage over all policies
-  --kubernetes-version 1.3x    target release (${KUBERNETES_VERSIONS[0]}–${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}; default the newest)
+  --kubernetes-version 1.3x    target release (${KUBERNETES_VERSIONS[0]}–${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}; default ${DEFAULT_KUBERNETES_VERSION})
   --platform ID                target platform instead: its Kubernetes release
                                (${PLATFORM_IDS[0]}–${PLATFORM_IDS[PLATFORM_IDS.length - 1]}; docs/versions.md)
   --field-validation Strict|Warn|Ignore   the writes' field validation directive (default

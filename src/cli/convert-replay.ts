@@ -6,7 +6,7 @@
  */
 import type { Conversion } from '../migrate';
 import { replayConversion, type TrafficProof } from '../impact';
-import { celStatus, loadCel } from '../cel';
+import { celStatus, loadCelFor } from '../cel';
 import type { KubernetesVersion } from '../base/releases';
 import { readSnapshots } from './impact';
 import type { FileSystem } from './inputs';
@@ -36,7 +36,7 @@ export async function replayConverted(
   }
   const cluster = await readSnapshots(snapshots, io, false);
   if (cluster.problems.length) return fail(cluster.problems.join('; '));
-  await loadCel();
+  await loadCelFor(kubernetesVersion);
   if (celStatus().state !== 'ready') return fail(celStatus().message ?? 'the CEL engine did not start');
   const proof = await replayConversion({ conversion, audit: io.fs.readStream(audit), cluster: cluster.objects, options: { kubernetesVersion } });
   if (proof.summary.inputErrors.length) return fail(proof.summary.inputErrors.join('; '));

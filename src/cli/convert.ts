@@ -16,7 +16,7 @@ import { isSourceDocument } from '../migrate/documents';
 import { sourceProblems } from '../migrate/source-problems';
 import { conversionFiles, conversionMarkdown, conversionText, type RuleTests, type Unread } from '../migrate/report';
 import { parseDocuments } from '../yaml';
-import { celStatus, evaluate, loadCel } from '../cel';
+import { celStatus, evaluate, loadCelFor } from '../cel';
 import { findSourceTests, runSourceTests } from './convert-tests';
 import { exactRuleDiffers, replayConverted, trafficText } from './convert-replay';
 import { readInputs, type FileSystem, type InputFile } from './inputs';
@@ -44,7 +44,7 @@ Options:
   --summary FILE               write the markdown summary (for a pull request) to FILE
   --gatekeeper as-gatekeeper|standalone   as Gatekeeper's own VAP generation does it (default:
                                paramKind is the constraint), or needing no Gatekeeper in the cluster
-  --kubernetes-version 1.3x    target release (${KUBERNETES_VERSIONS[0]}–${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}; default the newest)
+  --kubernetes-version 1.3x    target release (${KUBERNETES_VERSIONS[0]}–${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}; default ${DEFAULT_KUBERNETES_VERSION})
   --fail-on unsupported|different   exit 1 when a rule is not convertible (default), or also when one is
                                converted with a difference
   --replay AUDIT_LOG           the cluster's real traffic: the produced objects in place of the
@@ -239,7 +239,7 @@ async function sourceTests(files: readonly InputFile[], objects: readonly Obj[],
   const none = { tests: [], problems: [] };
   const found = findSourceTests(files, io.fs);
   if (!found.kyverno.length && !found.gator.length) return none;
-  await loadCel();
+  await loadCelFor(args.kubernetesVersion);
   const status = celStatus();
   if (status.state !== 'ready') {
     io.stderr(`admission-workbench convert: cannot run the imported tests: ${status.message ?? 'the CEL engine did not start'}\n`);

@@ -5,8 +5,8 @@
  * --fail-on, 1 something is, 2 usage error or unreadable input (the report's input errors
  * included: a log with no audit event, a snapshot that is none). Never throws.
  */
-import { isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../base/releases';
-import { celEngines, celStatus, loadCel } from '../cel';
+import { DEFAULT_KUBERNETES_VERSION, isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../base/releases';
+import { celEngines, celStatus, loadCelFor } from '../cel';
 import {
   analyzeImpact,
   assumedLines,
@@ -72,7 +72,7 @@ Options:
                                when this thread decides; ignored with worker threads and the WebAssembly engine)
   --shards N                   threads that replay the audit log, split by object, one CEL engine each (0: this
                                thread; default: the machine's cores with the native engine and two or more cores, else 0)
-  --kubernetes-version 1.3x    target release (${KUBERNETES_VERSIONS[0]}–${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}; default the newest)
+  --kubernetes-version 1.3x    target release (${KUBERNETES_VERSIONS[0]}–${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}; default ${DEFAULT_KUBERNETES_VERSION})
   --format text|json|markdown|github   report format (default text)
   --fail-on newly-denied|newly-warned|any-change   exit 1 when the candidate changes this much (default newly-denied)
   -h, --help                   this help
@@ -348,7 +348,7 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
     io.stderr(`admission-workbench impact: ${args.error}\n\n${IMPACT_USAGE}`);
     return 2;
   }
-  await loadCel();
+  await loadCelFor(args.kubernetesVersion);
   if (celStatus().state !== 'ready') {
     io.stderr(`admission-workbench: ${celStatus().message ?? 'the CEL engine did not start'}\n`);
     return 2;

@@ -3,7 +3,7 @@
  * engine, run saved cases, print the report, return the exit code (0 nothing at or above
  * --fail-on, 1 something is, 2 usage error or unreadable input). Never throws.
  */
-import { createSyncCompiler, evaluate, loadCel, celStatus } from '../cel';
+import { createSyncCompiler, evaluate, loadCelFor, celStatus } from '../cel';
 import { celAtRelease } from '../check/cases';
 import { DEFAULT_KUBERNETES_VERSION } from '../base/releases';
 import { DEFAULT_MANIFEST_BASE } from '../k8s/static-manifests';
@@ -36,7 +36,8 @@ export interface CliIO {
 }
 
 async function check(args: CheckArgs, io: CliIO): Promise<number> {
-  await loadCel();
+  // the target's engine generation too: validation's compiles are synchronous
+  await loadCelFor(args.kubernetesVersion);
   const status = celStatus();
   if (status.state !== 'ready') {
     io.stderr(`admission-workbench: ${status.message ?? 'the CEL engine did not start'}\n`);

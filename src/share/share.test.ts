@@ -79,6 +79,15 @@ describe('readWorkspaceFile', () => {
     expect(v1.ok && v1.workspace.version).toBe(2);
   });
 
+  it('opens a file at the pre-release 1.38 as it is, and one at 1.39 at the nearest (1.38)', () => {
+    const at138 = readWorkspaceFile(ws({ kubernetesVersion: '1.38' }));
+    expect(at138.ok && at138.workspace.kubernetesVersion).toBe('1.38');
+    expect(at138.ok && at138.warnings).toEqual([]);
+    const at139 = readWorkspaceFile(ws({ kubernetesVersion: '1.39' }));
+    expect(at139.ok && at139.workspace.kubernetesVersion).toBe('1.38');
+    expect(at139.ok && at139.warnings[0]).toMatch(/^kubernetesVersion "1\.39" is not one of .*: opened at the nearest, 1\.38$/);
+  });
+
   it('checks kubernetesVersion and the document indexes of test data, dropping only what is wrong', () => {
     const r = readWorkspaceFile(
       ws({
@@ -94,12 +103,12 @@ describe('readWorkspaceFile', () => {
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.warnings).toEqual([
-      'kubernetesVersion "1.99" is not one of 1.30, 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37: opened at the nearest, 1.37',
+      'kubernetesVersion "1.99" is not one of 1.30, 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37, 1.38: opened at the nearest, 1.38',
       'celCases[1]: needs a "document" index into documents: ignored',
       'policyCases[1]: needs a "document" index into documents or a "policy" name: ignored',
       '"scenarios" is not a list: ignored',
     ]);
-    expect(r.workspace.kubernetesVersion).toBe('1.37');
+    expect(r.workspace.kubernetesVersion).toBe('1.38');
     expect(r.workspace.celCases?.[0]?.cases[0]).toMatchObject({ name: 'c', expect: { error: false, value: 'true' } });
     // a case in the shape before the one request model is read into it
     expect(r.workspace.policyCases).toEqual([

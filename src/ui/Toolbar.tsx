@@ -1,6 +1,6 @@
 /** Import (file, paste), export (download, copy), undo and redo. */
 import { useRef, useState } from 'react';
-import { KUBERNETES_VERSIONS, isKubernetesVersion } from '../base/releases';
+import { KUBERNETES_VERSIONS, isKubernetesVersion, releaseLabel } from '../base/releases';
 import { isPlatformId, PLATFORMS } from '../base/platforms';
 import { WORKBENCH_VERSION } from '../base/version';
 import { FIELD_VALIDATION_HELP, FIELD_VALIDATIONS, isFieldValidation } from '../k8s/field-validation';
@@ -106,7 +106,7 @@ function TargetVersion() {
         <optgroup label="Kubernetes">
           {KUBERNETES_VERSIONS.map((v) => (
             <option key={v} value={v}>
-              {v}
+              {releaseLabel(v)}
             </option>
           ))}
         </optgroup>

@@ -2,6 +2,8 @@ module workbench/tools/cel-oracle
 
 go 1.27.0
 
+toolchain go1.27.3
+
 require (
 	cel.dev/cel-go v0.33.2
 	k8s.io/api v0.38.0-beta.0
@@ -52,7 +54,3 @@ require (
 	sigs.k8s.io/yaml v1.6.0 // indirect
 )
 
-// v7.0.1, which k8s.io/apimachinery v0.38.0-beta.0 requires, is refused by the Go module proxy (403, "This
-// module version is not available"), so v7.0.0, the newest it serves, stands in (not compared with v7.0.1,
-// which cannot be downloaded). Drop this line when the proxy serves v7.0.1.
-replace sigs.k8s.io/structured-merge-diff/v7 v7.0.1 => sigs.k8s.io/structured-merge-diff/v7 v7.0.0

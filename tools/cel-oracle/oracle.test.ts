@@ -1,6 +1,7 @@
 /**
  * Differential test: the engine's CEL at each target release against that release's own
- * apiserver CEL (tools/cel-oracle, k8s.io/apiserver 1.30, 1.33, 1.36, 1.37 with their cel-go),
+ * apiserver CEL (tools/cel-oracle, k8s.io/apiserver 1.30, 1.33, 1.36, 1.37 and 1.38 with their
+ * cel-go; 1.38 is answered by the 1.38 engine generation, cel-1.38.wasm / cel-native-1.38),
  * on the seeded expressions of expressions.ts: write-time compile (ok, error text, static
  * cost) and admission evaluation (value, compile vs runtime error, error text, runtime cost).
  * ORACLE_REPORT=file writes every disagreement to file.<release>.txt.
@@ -24,6 +25,7 @@ const COUNT = 4000;
  * engine keeps them.
  */
 const KNOWN: Record<string, { compile: number; eval: number; cost: number }> = {
+  '1.38': { compile: 0, eval: 0, cost: 0 },
   '1.37': { compile: 0, eval: 0, cost: 0 },
   '1.36': { compile: 0, eval: 0, cost: 0 },
   '1.33': { compile: 0, eval: 0, cost: 0 },
@@ -40,6 +42,7 @@ const FIXED = [
 ];
 
 const RELEASES: [KubernetesVersion, OracleBuild][] = [
+  ['1.38', ORACLE_BUILDS['cel-oracle-1.38']],
   ['1.37', ORACLE_BUILDS['cel-oracle-1.37']],
   ['1.36', ORACLE_BUILDS['cel-oracle-1.36']],
   ['1.33', ORACLE_BUILDS['cel-oracle-1.33']],

@@ -62,6 +62,15 @@ var special = map[string]string{
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1.JSONSchemaPropsOrArray":       "@any",
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1.JSONSchemaPropsOrBool":        "@any",
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1.JSONSchemaPropsOrStringArray": "@any",
+	// from 1.38 the CRD types are in k8s.io/apiextensions-api (the same types, moved)
+	"k8s.io/apiextensions-api/pkg/apis/apiextensions/v1.JSON":                              "@json",
+	"k8s.io/apiextensions-api/pkg/apis/apiextensions/v1beta1.JSON":                         "@json",
+	"k8s.io/apiextensions-api/pkg/apis/apiextensions/v1.JSONSchemaPropsOrArray":            "@any",
+	"k8s.io/apiextensions-api/pkg/apis/apiextensions/v1.JSONSchemaPropsOrBool":             "@any",
+	"k8s.io/apiextensions-api/pkg/apis/apiextensions/v1.JSONSchemaPropsOrStringArray":      "@any",
+	"k8s.io/apiextensions-api/pkg/apis/apiextensions/v1beta1.JSONSchemaPropsOrArray":       "@any",
+	"k8s.io/apiextensions-api/pkg/apis/apiextensions/v1beta1.JSONSchemaPropsOrBool":        "@any",
+	"k8s.io/apiextensions-api/pkg/apis/apiextensions/v1beta1.JSONSchemaPropsOrStringArray": "@any",
 }
 
 var (
@@ -70,7 +79,7 @@ var (
 )
 
 func shortPkg(p string) string {
-	for _, prefix := range []string{"k8s.io/api/", "k8s.io/apimachinery/pkg/apis/", "k8s.io/apiextensions-apiserver/pkg/apis/", "k8s.io/apimachinery/pkg/"} {
+	for _, prefix := range []string{"k8s.io/api/", "k8s.io/apimachinery/pkg/apis/", "k8s.io/apiextensions-apiserver/pkg/apis/", "k8s.io/apiextensions-api/pkg/apis/", "k8s.io/apimachinery/pkg/"} {
 		if strings.HasPrefix(p, prefix) {
 			return strings.TrimPrefix(p, prefix)
 		}

@@ -2,6 +2,8 @@ module workbench/tools/validation-oracle
 
 go 1.27.0
 
+toolchain go1.27.3
+
 require (
 	k8s.io/apimachinery v0.38.0-beta.0
 	k8s.io/apiserver v0.38.0-beta.0
@@ -124,8 +126,3 @@ replace (
 	k8s.io/sample-controller => k8s.io/sample-controller v0.38.0-beta.0
 	k8s.io/streaming => k8s.io/streaming v0.38.0-beta.0
 )
-
-// v7.0.1, which k8s.io/apimachinery v0.38.0-beta.0 requires, is refused by the Go module proxy (403, "This
-// module version is not available"), so v7.0.0, the newest it serves, stands in (not compared with v7.0.1,
-// which cannot be downloaded). Drop this line when the proxy serves v7.0.1.
-replace sigs.k8s.io/structured-merge-diff/v7 v7.0.1 => sigs.k8s.io/structured-merge-diff/v7 v7.0.0

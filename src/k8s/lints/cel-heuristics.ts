@@ -58,6 +58,7 @@ export const LIBRARY_MINORS: readonly { name: string; pattern: RegExp; minor: nu
   { name: 'the semver library (semver(), isSemver())', pattern: /\b(semver|isSemver)\(/, minor: 34 },
   { name: 'lists.range() / sortBy() / first() / last()', pattern: /\blists\.range\(|\.(sortBy|first|last)\(/, minor: 35 },
   { name: 'includes() (the Kubernetes lists library v1)', pattern: /\.includes\(/, minor: 38 },
+  { name: 'isMask() (the CIDR library v1)', pattern: /\.isMask\(/, minor: 39 },
 ];
 
 /** Libraries `expression` uses that a `minor` apiserver rejects when the expression is written. */

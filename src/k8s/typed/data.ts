@@ -54,6 +54,7 @@ const LOADERS: Record<KubernetesVersion, () => Promise<{ default: unknown }>> = 
   '1.35': () => import('./data/1.35.json'),
   '1.36': () => import('./data/1.36.json'),
   '1.37': () => import('./data/1.37.json'),
+  '1.38': () => import('./data/1.38.json'),
 };
 
 const files = new Map<KubernetesVersion, TypedData>();
