@@ -37,14 +37,7 @@ export const ORACLE_BUILDS = {
   'admission-oracle': { dir: 'admission-oracle', name: 'admission-oracle', testBinary: true },
   'admission-oracle-1.37': { dir: 'admission-oracle', name: 'admission-oracle-1.37', testBinary: true, modfile: 'go.1.37.mod' },
   // 1.38's modules need Go 1.27: GOTOOLCHAIN for this build only (the go command fetches it from the proxy)
-  'admission-oracle-1.38': {
-    dir: 'admission-oracle',
-    name: 'admission-oracle-1.38',
-    testBinary: true,
-    modfile: 'go.1.38.mod',
-    tags: ['k8s138'],
-    toolchain: 'go1.27.3',
-  },
+  'admission-oracle-1.38': { dir: 'admission-oracle', name: 'admission-oracle-1.38', testBinary: true, modfile: 'go.1.38.mod', toolchain: 'go1.27.3' },
   // typecheck-oracle: go.mod pins 1.37; the suite re-derives these three releases' schema data (npm run schemas:generate builds every release)
   'typecheck-oracle-test-1.37': { dir: 'typecheck-oracle', name: 'typecheck-oracle-test-1.37', testBinary: true },
   'typecheck-oracle-1.37': { dir: 'typecheck-oracle', name: 'typecheck-oracle-1.37' },
@@ -99,7 +92,11 @@ function plan(b) {
   if (b.modfile) args.push(`-modfile=${b.modfile}`);
   args.push('.');
   // a modfile's `toolchain` line (go.1.38.mod: go1.27.3) is the Go that builds it (scripts/go-toolchain.mjs)
-  const env = { ...goEnvFor(join(dir, b.modfile ?? 'go.mod')), GOFLAGS: `${process.env.GOFLAGS ?? ''} -buildvcs=false`.trim(), ...(b.toolchain ? { GOTOOLCHAIN: b.toolchain } : {}) };
+  const env = {
+    ...goEnvFor(join(dir, b.modfile ?? 'go.mod')),
+    GOFLAGS: `${process.env.GOFLAGS ?? ''} -buildvcs=false`.trim(),
+    ...(b.toolchain ? { GOTOOLCHAIN: b.toolchain } : {}),
+  };
   return { dir, path, tmp, args, env, lock: `${path}.lock` };
 }
 

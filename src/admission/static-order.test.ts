@@ -45,9 +45,11 @@ describe('staticOrder', () => {
     for (const o of ['StaticFirst', 'StaticLast', 'ByName'] as const) expect(order(o).validating).toEqual(['v.static.k8s.io', 'v']);
   });
 
-  it('a release without the field runs static webhooks first', () => {
+  it('a release without the field runs static webhooks first; 1.38 has it', () => {
     expect(releaseOf('1.37').chain.webhookStaticOrder).toBe(false);
     expect(effectiveStaticOrder('1.37', 'ByName')).toBe('StaticFirst');
+    expect(effectiveStaticOrder('1.38', 'ByName')).toBe('ByName');
+    expect(effectiveStaticOrder('1.38', undefined)).toBe('StaticFirst');
   });
 
   it('the AdmissionConfiguration carries a non-default order on the mutating webhook plugin only', () => {
