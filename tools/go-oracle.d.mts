@@ -10,6 +10,8 @@ export interface OracleBuild {
   modfile?: string;
   /** `go test -c` instead of `go build` (the oracle is a Go test). */
   testBinary?: boolean;
+  /** `GOTOOLCHAIN` for this build only (a release whose modules need a newer Go than the machine's). */
+  toolchain?: string;
 }
 
 export interface BuiltOracle {
@@ -29,11 +31,13 @@ export const ORACLE_BUILDS: {
   readonly 'validation-oracle-1.30': OracleBuild;
   readonly 'admission-oracle': OracleBuild;
   readonly 'admission-oracle-1.37': OracleBuild;
+  readonly 'admission-oracle-1.38': OracleBuild;
   readonly 'typecheck-oracle-test-1.37': OracleBuild;
   readonly 'typecheck-oracle-1.37': OracleBuild;
   readonly 'typecheck-oracle-1.36': OracleBuild;
   readonly 'typecheck-oracle-1.30': OracleBuild;
   readonly 'manifest-oracle-1.37': OracleBuild;
+  readonly 'manifest-oracle-1.38': OracleBuild;
   readonly 'cel-oracle-1.38': OracleBuild;
   readonly 'cel-oracle-1.37': OracleBuild;
   readonly 'cel-oracle-1.36': OracleBuild;

@@ -36,12 +36,15 @@ export const ORACLE_BUILDS = {
   // admission-oracle (a Go test): go.mod pins 1.36; `-modfile go.1.37.mod` builds it on 1.37.2
   'admission-oracle': { dir: 'admission-oracle', name: 'admission-oracle', testBinary: true },
   'admission-oracle-1.37': { dir: 'admission-oracle', name: 'admission-oracle-1.37', testBinary: true, modfile: 'go.1.37.mod' },
+  // 1.38's modules need Go 1.27: GOTOOLCHAIN for this build only (the go command fetches it from the proxy)
+  'admission-oracle-1.38': { dir: 'admission-oracle', name: 'admission-oracle-1.38', testBinary: true, modfile: 'go.1.38.mod', toolchain: 'go1.27.3' },
   // typecheck-oracle: go.mod pins 1.37; the suite re-derives these three releases' schema data (npm run schemas:generate builds every release)
   'typecheck-oracle-test-1.37': { dir: 'typecheck-oracle', name: 'typecheck-oracle-test-1.37', testBinary: true },
   'typecheck-oracle-1.37': { dir: 'typecheck-oracle', name: 'typecheck-oracle-1.37' },
   'typecheck-oracle-1.36': { dir: 'typecheck-oracle', name: 'typecheck-oracle-1.36', modfile: 'go.1.36.mod' },
   'typecheck-oracle-1.30': { dir: 'typecheck-oracle', name: 'typecheck-oracle-1.30', modfile: 'go.1.30.mod' },
   'manifest-oracle-1.37': { dir: 'manifest-oracle', name: 'manifest-oracle-1.37' },
+  'manifest-oracle-1.38': { dir: 'manifest-oracle', name: 'manifest-oracle-1.38', modfile: 'go.1.38.mod', toolchain: 'go1.27.3' },
   // cel-oracle: go.mod pins 1.37; `-tags k8s13N -modfile go.1.N.mod` the others (only k8s.io/apiserver, a light build)
   'cel-oracle-1.38': { dir: 'cel-oracle', name: 'cel-oracle-1.38', tags: ['k8s138'], modfile: 'go.1.38.mod' },
   'cel-oracle-1.37': { dir: 'cel-oracle', name: 'cel-oracle-1.37' },
@@ -66,7 +69,7 @@ function goVersion() {
 function keyOf(b, dir) {
   const h = createHash('sha256');
   h.update(goVersion());
-  h.update(JSON.stringify({ tags: b.tags ?? [], modfile: b.modfile ?? '', test: !!b.testBinary }));
+  h.update(JSON.stringify({ tags: b.tags ?? [], modfile: b.modfile ?? '', test: !!b.testBinary, toolchain: b.toolchain ?? '' }));
   const mod = b.modfile ?? 'go.mod';
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.go') || f === mod || f === mod.replace(/\.mod$/, '.sum'))
@@ -89,7 +92,11 @@ function plan(b) {
   if (b.modfile) args.push(`-modfile=${b.modfile}`);
   args.push('.');
   // a modfile's `toolchain` line (go.1.38.mod: go1.27.3) is the Go that builds it (scripts/go-toolchain.mjs)
-  const env = { ...goEnvFor(join(dir, b.modfile ?? 'go.mod')), GOFLAGS: `${process.env.GOFLAGS ?? ''} -buildvcs=false`.trim() };
+  const env = {
+    ...goEnvFor(join(dir, b.modfile ?? 'go.mod')),
+    GOFLAGS: `${process.env.GOFLAGS ?? ''} -buildvcs=false`.trim(),
+    ...(b.toolchain ? { GOTOOLCHAIN: b.toolchain } : {}),
+  };
   return { dir, path, tmp, args, env, lock: `${path}.lock` };
 }
 

@@ -1,5 +1,6 @@
 /** The admission simulator's public surface (pure TypeScript, Node and browser): README.md lists it. */
 export * from './types';
+export { CONDITIONAL_ANNOTATION, DECISION_ANNOTATION, REASON_ANNOTATION, enforcerOn } from './conditions';
 export { simulate, probe, prepareChain, simulatePrepared, probePrepared, requestCel, type PreparedChain } from './simulate';
 export { leanSet, leanVerdicts, PARAM_ERROR, type LeanSet } from './lean';
 export { leanChain, type LeanChain, type LeanRegistry } from './lean-chain';

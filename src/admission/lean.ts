@@ -33,6 +33,7 @@ import {
   type PlanStage,
 } from './lean-verdict';
 import { runValidatingPolicies } from './policies';
+import { enforcerOn } from './conditions';
 import { isMemoCel, memoCel } from './engine';
 import type { PreparedChain } from './simulate';
 import { contextOf, freshContext, mutatedContext } from './simulate';
@@ -297,6 +298,13 @@ export const PARAM_ERROR = 'a ValidatingAdmissionPolicy binding matches whose pa
 export async function leanVerdicts(set: LeanSet, request: SimRequest, options: SimOptions, cel: PolicyCel): Promise<(LeanVerdict | undefined)[]> {
   const out: (LeanVerdict | undefined)[] = set.chains.map(() => undefined);
   for (const lc of set.chains) if (lc.unsupported) fallback(lc.unsupported);
+  // a conditional authorization decision: the enforcer's step is the full simulation's (conditions.ts)
+  if (
+    options.conditionalAuthorization &&
+    options.conditionalAuthorization.decision !== 'none' &&
+    set.chains.some((lc) => enforcerOn({ ...options, kubernetesVersion: lc.chain.kubernetesVersion }))
+  )
+    return out.map(() => fallback('a conditional authorization decision (AuthorizationConditionsEnforcer)'));
   const batch = cel.evaluateBatch?.bind(cel);
   if (!batch) return out;
   await Promise.all(

@@ -7,6 +7,7 @@
 import { nameOf, namespaceOf, obj, str } from '../base/json';
 import { ADMISSION_KINDS } from '../k8s/resources';
 import type { KubernetesVersion } from '../base/releases';
+import type { StaticOrder } from '../k8s/static-manifests';
 import { toTestInput, toWebhookResponses, type DraftError, type ResponseError, type ScenarioCluster, type SimulatorDraft, type TestInput } from '../request';
 import { mutationBreaks, type MutationBreak } from './mutation-check';
 import { simulate } from './simulate';
@@ -25,6 +26,8 @@ export function notRunReason(run: Extract<DraftRun, { ok: false }>): string {
 export interface DraftOptions {
   kubernetesVersion?: KubernetesVersion;
   staticDocuments?: readonly number[];
+  staticOrder?: StaticOrder;
+  featureGates?: readonly string[];
   trace?: boolean;
 }
 
@@ -58,7 +61,7 @@ export function withClusterObjects(objects: readonly unknown[], cluster: Scenari
 export async function simulateDraft(
   workspaceObjects: readonly unknown[],
   draft: SimulatorDraft,
-  { kubernetesVersion: workspaceVersion, staticDocuments, trace = false }: DraftOptions = {},
+  { kubernetesVersion: workspaceVersion, staticDocuments, staticOrder, featureGates, trace = false }: DraftOptions = {},
 ): Promise<DraftRun> {
   const objects = withClusterObjects(workspaceObjects, draft.cluster);
   const kubernetesVersion = draft.cluster?.kubernetesVersion ?? workspaceVersion;
@@ -71,6 +74,9 @@ export async function simulateDraft(
     authorizer: input.authorizer,
     ...(kubernetesVersion ? { kubernetesVersion } : {}),
     ...(staticDocuments?.length ? { staticDocuments } : {}),
+    ...(staticOrder ? { staticOrder } : {}),
+    ...(featureGates?.length ? { featureGates } : {}),
+    ...(draft.authorization ? { conditionalAuthorization: draft.authorization } : {}),
   };
   try {
     const result = await simulate(objects, input.request, trace ? { ...options, trace } : options);

@@ -9,6 +9,7 @@ import { cloneJson, deepEqual, isObject, obj, str, type Obj } from '../base/json
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
 import { NAMESPACE_NAME_LABEL } from '../k8s/resources';
 import { apiserverObject, isBuiltInKind, loadTypedData } from '../k8s/typed';
+import { effectiveStaticOrder, type StaticOrder } from '../k8s/static-manifests';
 import type { PolicyCel } from '../policy';
 import { requestAttributes } from '../request/cel-inputs';
 import type { AdmissionRequest } from '../request/model';
@@ -16,6 +17,7 @@ import { newReinvokeState, type SimContext } from './context';
 import { isMemoCel, memoCel } from './engine';
 import { discoveryFor, gvString, type Discovery } from './discovery';
 import { runMutatingPolicies, runValidatingPolicies } from './policies';
+import { runConditionsEnforcer } from './conditions';
 import type { DocumentRef, SimOptions, SimPhase, SimRequest, SimResult } from './types';
 import { runMutatingWebhooks, runValidatingWebhooks } from './webhooks';
 import { collectWorkspace, policyKindOf, type AdmissionWorkspace } from './workspace';
@@ -160,17 +162,23 @@ export interface PreparedChain {
 
 export function prepareChain(
   objects: readonly unknown[],
-  options: { kubernetesVersion?: KubernetesVersion; staticDocuments?: readonly number[] } = {},
+  options: { kubernetesVersion?: KubernetesVersion; staticDocuments?: readonly number[]; staticOrder?: StaticOrder } = {},
 ): PreparedChain {
   const list = Array.isArray(objects) ? objects : [];
   const kubernetesVersion = options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
-  const staticKey = (options.staticDocuments ?? []).join(',');
+  const staticOrder = effectiveStaticOrder(kubernetesVersion, options.staticOrder);
+  const staticKey = `${(options.staticDocuments ?? []).join(',')}|${staticOrder}`;
   const alike = recentChains.find(
     (r) => r.staticKey === staticKey && r.chain.kubernetesVersion === kubernetesVersion && onlyParamsDiffer(r.chain.objects, list),
   );
   if (alike) return { ...alike.chain, objects: list, ws: { ...alike.chain.ws, documents: list } };
   const statics = new Set(options.staticDocuments ?? []);
-  const chain = { objects: list, ws: collectWorkspace(list, [], (i) => statics.has(i)), discovery: discoveryFor(list, kubernetesVersion), kubernetesVersion };
+  const chain = {
+    objects: list,
+    ws: collectWorkspace(list, [], (i) => statics.has(i), staticOrder),
+    discovery: discoveryFor(list, kubernetesVersion),
+    kubernetesVersion,
+  };
   recentChains.unshift({ chain, staticKey });
   recentChains.length = Math.min(recentChains.length, 4);
   return chain;
@@ -350,7 +358,11 @@ async function run(chain: PreparedChain, request: SimRequest, options: SimOption
     await runValidatingPolicies(ctx);
     settlePlugin();
     if (ctx.denied) notes.push('a ValidatingAdmissionPolicy rejected the request: validating webhooks are not called');
-    else await runValidatingWebhooks(ctx);
+    else {
+      runConditionsEnforcer(ctx);
+      settlePlugin();
+      if (!ctx.denied) await runValidatingWebhooks(ctx);
+    }
   }
   const result: SimResult = {
     allowed: !ctx.denied,

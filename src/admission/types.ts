@@ -8,10 +8,11 @@ import type { KubernetesVersion } from '../base/releases';
 import type { PlatformId } from '../base/platforms';
 import type { JsonPatchOp } from '../base/jsonpatch';
 import type { AdmissionRequest } from '../request/model';
-import type { WebhookResponse } from '../request/scenario';
+import type { ConditionalAuthorization, WebhookResponse } from '../request/scenario';
 import type { TracedExpression } from '../policy/coverage';
+import type { StaticOrder } from '../k8s/static-manifests';
 
-export type { JsonPatchOp, WebhookResponse };
+export type { ConditionalAuthorization, JsonPatchOp, WebhookResponse };
 
 /** The request to simulate: the one test-input model's admission request. */
 export type SimRequest = AdmissionRequest;
@@ -27,6 +28,12 @@ export interface SimOptions {
   kubernetesVersion?: KubernetesVersion;
   /** Indices into `objects` of the documents loaded from static manifests (evaluated first; src/k8s/static-manifests.ts). */
   staticDocuments?: readonly number[];
+  /** Where static mutating webhooks run among the API ones (the MutatingAdmissionWebhook plugin's `staticOrder`; default StaticFirst; a release without the field: StaticFirst). */
+  staticOrder?: StaticOrder;
+  /** Feature gates turned on beyond the release's defaults (base/releases.ts WORKSPACE_GATES). */
+  featureGates?: readonly string[];
+  /** With ConditionalAuthorization on: the authorizer's decision on the request, assumed (absent: an unconditional allow). */
+  conditionalAuthorization?: ConditionalAuthorization;
   /** Trace the policies' expressions (SimStep.expressions); results and costs are the same. */
   trace?: boolean;
 }
@@ -43,7 +50,13 @@ export type SimPhase = 'mutating' | 'validating';
 export type SimOutcome = 'skipped' | 'called' | 'admitted' | 'denied' | 'warned' | 'audited' | 'patched' | 'error-ignored' | 'error-rejected' | 'reinvoked';
 
 /** The kinds a step is about. */
-export type SimStepKind = 'MutatingWebhookConfiguration' | 'ValidatingWebhookConfiguration' | 'MutatingAdmissionPolicy' | 'ValidatingAdmissionPolicy';
+export type SimStepKind =
+  | 'MutatingWebhookConfiguration'
+  | 'ValidatingWebhookConfiguration'
+  | 'MutatingAdmissionPolicy'
+  | 'ValidatingAdmissionPolicy'
+  /** A built-in plugin with no document (the step's document has index -1). */
+  | 'AuthorizationConditionsEnforcer';
 
 export interface SimStep {
   phase: SimPhase;

@@ -1,10 +1,11 @@
 /**
  * The workspace as the admission plugins see it: webhook configurations sorted by name with their
  * webhooks defaulted, policies and their bindings by name, param candidates and Namespaces, the
- * static manifests first; every entry keeps its index in `objects`, so a step can point at its
+ * static manifests first (mutating webhooks: as the release's `staticOrder` places them); every entry keeps its index in `objects`, so a step can point at its
  * document and field. Never changes the input. README.md ("The chain").
  */
 import { withDefaults } from '../k8s/defaults';
+import { DEFAULT_STATIC_ORDER, type StaticOrder } from '../k8s/static-manifests';
 import { BINDING_KIND_OF } from '../k8s/resources';
 import { isObject, list, nameOf, obj, str, type Obj } from '../base/json';
 import type { DocumentRef, SimStepKind } from './types';
@@ -61,12 +62,23 @@ const ref = (kind: string, o: unknown, index: number): DocumentRef => ({ kind, n
 const byName = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 /** Static first, then by name. */
 const staticThenName = <T extends { name: string; static?: true }>(a: T, b: T) => (a.static === b.static ? byName(a, b) : a.static ? -1 : 1);
+/**
+ * The mutating webhook configurations' order for a `staticOrder` (composite_webhook_source.go
+ * mergeAccessors: each source sorted by name, then static ++ API, API ++ static, or both stably
+ * sorted by name, static first among equal names).
+ */
+const MUTATING_ORDER: Record<StaticOrder, <T extends { name: string; static?: true }>(a: T, b: T) => number> = {
+  StaticFirst: staticThenName,
+  StaticLast: (a, b) => (a.static === b.static ? byName(a, b) : a.static ? 1 : -1),
+  ByName: (a, b) => byName(a, b) || (a.static === b.static ? 0 : a.static ? -1 : 1),
+};
 const staticMark = (yes: boolean): { static?: true } => (yes ? { static: true } : {});
 
 export function collectWorkspace(
   objects: readonly unknown[],
   extraNamespaces: readonly unknown[] = [],
   isStatic: (index: number) => boolean = () => false,
+  staticOrder: StaticOrder = DEFAULT_STATIC_ORDER,
 ): AdmissionWorkspace {
   const configs: { kind: WorkspaceWebhook['configKind']; name: string; o: Obj; index: number; static?: true }[] = [];
   const policies: WorkspacePolicy[] = [];
@@ -101,7 +113,11 @@ export function collectWorkspace(
   extraNamespaces.forEach((o) => {
     if (isObject(o) && nameOf(o)) namespaces.set(nameOf(o), { object: o, document: ref('Namespace', o, -1) });
   });
-  configs.sort(staticThenName);
+  // validating webhooks run in parallel: their plugin takes only StaticFirst
+  // (the kinds apart: they go to two lists below)
+  configs.sort((a, b) =>
+    a.kind !== b.kind ? (a.kind < b.kind ? -1 : 1) : a.kind === 'MutatingWebhookConfiguration' ? MUTATING_ORDER[staticOrder](a, b) : staticThenName(a, b),
+  );
 
   const webhooks: AdmissionWorkspace['webhooks'] = { mutating: [], validating: [] };
   for (const c of configs) {

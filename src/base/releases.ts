@@ -67,6 +67,13 @@ export interface ReleaseRow {
      * of every policy, at most 50 (k8s.io/apiserver pkg/admission/plugin/policy/validating/dispatcher.go).
      */
     auditValidationFailures: 'first' | 'all';
+    /**
+     * The MutatingAdmissionWebhook plugin's configuration takes `staticOrder` (StaticFirst, StaticLast,
+     * ByName: where static manifest webhooks run among the API ones; k8s.io/apiserver
+     * pkg/admission/plugin/webhook/config/kubeconfig.go, generic/composite_webhook_source.go). Without it
+     * static webhooks always run first, and the field is an unknown field (strict decoding).
+     */
+    webhookStaticOrder: boolean;
   };
   /** Create-time validation. */
   validation: {
@@ -90,6 +97,24 @@ export type Gate =
   | 'ExcludeAdmissionWebhookVirtualResources'
   | 'ConditionalAuthorization';
 
+/**
+ * Gates a workspace may turn on where its release has them off by default (`--feature-gates=X=true`):
+ * the ones whose consequences the Workbench models when on. ConditionalAuthorization: the
+ * AuthorizationConditionsEnforcer admission plugin acts (src/admission/conditions.ts).
+ */
+export const WORKSPACE_GATES = ['ConditionalAuthorization'] as const satisfies readonly Gate[];
+export type WorkspaceGate = (typeof WORKSPACE_GATES)[number];
+export const isWorkspaceGate = (v: unknown): v is WorkspaceGate => (WORKSPACE_GATES as readonly unknown[]).includes(v);
+
+/** The gates a workspace on `release` may turn on: the row has them, off by default. */
+export const optionalGates = (release?: KubernetesVersion): WorkspaceGate[] => WORKSPACE_GATES.filter((g) => releaseOf(release).gates[g] === false);
+
+/** Whether a gate is on: turned on by the workspace (where the release has it), else the release's default. */
+export const gateEnabled = (gate: Gate, release?: KubernetesVersion, turnedOn: readonly string[] = []): boolean => {
+  const byDefault = releaseOf(release).gates[gate];
+  return byDefault === undefined ? false : byDefault || turnedOn.includes(gate);
+};
+
 /** The review resources: never persisted, never sent to admission policies (since 1.30) nor, from 1.37, to webhooks. */
 export const REVIEW_RESOURCES: readonly GroupResource[] = [
   { group: 'authentication.k8s.io', resource: 'selfsubjectreviews' },
@@ -105,7 +130,12 @@ const VAP = (s: Serving) => ({ ValidatingAdmissionPolicy: s, ValidatingAdmission
 const MAP = (s: Serving) => ({ MutatingAdmissionPolicy: s, MutatingAdmissionPolicyBinding: s });
 
 const CEL_BEFORE_137 = { plainOrValue: 'value' } as const;
-const CHAIN_BEFORE_137 = { webhookExcludedResources: [], policyExcludedResources: REVIEW_RESOURCES, auditValidationFailures: 'first' } as const;
+const CHAIN_BEFORE_137 = {
+  webhookExcludedResources: [],
+  policyExcludedResources: REVIEW_RESOURCES,
+  auditValidationFailures: 'first',
+  webhookStaticOrder: false,
+} as const;
 const VALIDATION_BEFORE_136 = { staticSuffix: 'none', warnExcludedWebhookRules: false, dedupeErrors: false } as const;
 
 /** Oldest first; the newest row that is not a pre-release is the default target. */
@@ -195,7 +225,7 @@ export const RELEASES = [
     cel: { plainOrValue: 'error' },
     served: { v1: { ...WEBHOOKS, ...VAP('served'), ...MAP('served') }, v1beta1: { ...VAP('opt-in'), ...MAP('opt-in') }, v1alpha1: MAP('opt-in') },
     gates: { MutatingAdmissionPolicy: true, ManifestBasedAdmissionControlConfig: true, ExcludeAdmissionWebhookVirtualResources: true },
-    chain: { webhookExcludedResources: REVIEW_RESOURCES, policyExcludedResources: REVIEW_RESOURCES, auditValidationFailures: 'all' },
+    chain: { webhookExcludedResources: REVIEW_RESOURCES, policyExcludedResources: REVIEW_RESOURCES, auditValidationFailures: 'all', webhookStaticOrder: false },
     validation: { staticSuffix: 'error', warnExcludedWebhookRules: true, dedupeErrors: true },
   },
   {
@@ -212,7 +242,7 @@ export const RELEASES = [
       ExcludeAdmissionWebhookVirtualResources: true,
       ConditionalAuthorization: false,
     },
-    chain: { webhookExcludedResources: REVIEW_RESOURCES, policyExcludedResources: REVIEW_RESOURCES, auditValidationFailures: 'all' },
+    chain: { webhookExcludedResources: REVIEW_RESOURCES, policyExcludedResources: REVIEW_RESOURCES, auditValidationFailures: 'all', webhookStaticOrder: true },
     validation: { staticSuffix: 'error', warnExcludedWebhookRules: true, dedupeErrors: true },
   },
 ] as const satisfies readonly ReleaseRow[];

@@ -20,7 +20,11 @@ export async function scenarioProblems(
   s: Scenario,
   options: DraftOptions = {},
 ): Promise<{ failures: string[]; breaks: MutationBreak[]; steps?: SimStep[] }> {
-  const run = await simulateDraft(objects, { input: s.input, webhooks: s.webhooks, ...(s.cluster ? { cluster: s.cluster } : {}) }, options);
+  const run = await simulateDraft(
+    objects,
+    { input: s.input, webhooks: s.webhooks, ...(s.authorization ? { authorization: s.authorization } : {}), ...(s.cluster ? { cluster: s.cluster } : {}) },
+    options,
+  );
   if (run.ok) return { failures: scenarioFailures(s.expect, run.result), breaks: run.breaks, ...(options.trace ? { steps: run.result.steps } : {}) };
   return { failures: [notRunReason(run)], breaks: [] };
 }

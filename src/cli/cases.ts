@@ -204,7 +204,14 @@ async function runWorkspace(
 
 async function runScenarios(ctx: Ctx, ws: WorkspaceFile, objects: readonly unknown[], release: KubernetesVersion, statics: readonly number[]): Promise<void> {
   for (const [i, s] of (ws.scenarios ?? []).entries()) {
-    const { failures, breaks, steps } = await scenarioProblems(objects, s, { kubernetesVersion: release, staticDocuments: statics, trace: !!ctx.coverage });
+    // the workspace file's chain settings: where static mutating webhooks run, the gates turned on
+    const settings = { ...(ws.staticOrder ? { staticOrder: ws.staticOrder } : {}), ...(ws.featureGates?.length ? { featureGates: ws.featureGates } : {}) };
+    const { failures, breaks, steps } = await scenarioProblems(objects, s, {
+      kubernetesVersion: release,
+      staticDocuments: statics,
+      ...settings,
+      trace: !!ctx.coverage,
+    });
     if (steps) for (const [policy, run] of scenarioCoverageRuns(s.name, objects, steps)) coverageOf(ctx, policy)?.extra.push(run);
     ctx.summary.total++;
     if (!failures.length) ctx.summary.passed++;

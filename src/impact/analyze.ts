@@ -7,10 +7,11 @@
  */
 import { isObject, nameOf, namespaceOf, obj, str } from '../base/json';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
+import type { StaticOrder } from '../k8s/static-manifests';
 import type { WebhookResponse } from '../admission';
 import type { AdmissionRequest, UserInfo } from '../request/model';
 import type { SkipReason } from './audit';
-import { chainKey, chainTracker, paramKinds, type SnapshotEvidence } from './chains';
+import { chainKey, chainSettingsOf, chainTracker, paramKinds, type SnapshotEvidence } from './chains';
 import { isAdmissionObject, readCluster, stateOf } from './cluster';
 import { chainDecider, changeOf, CHANGES, type Change, type ChainSpec, type Decider, type Decision, type Denial } from './decide';
 import { logReplay, specDiscovery, type EventImpact, type KeptRequest, type LineOutcome, type LogLine, type SkippedLine } from './events';
@@ -50,6 +51,10 @@ export interface ImpactOptions {
   candidate?: 'overlay' | 'replace';
   /** The answer each webhook gives, by webhook name (default allow), as in the Simulate view. */
   webhooks?: Record<string, WebhookResponse>;
+  /** Where the candidate's static mutating webhooks run (the workspace's setting; SimOptions.staticOrder). */
+  staticOrder?: StaticOrder;
+  /** Feature gates turned on beyond the release's defaults (ConditionalAuthorization: each event's conditional decision is read from its audit annotations). */
+  featureGates?: readonly string[];
   /** Who creates the existing objects when they are judged (default a cluster admin). */
   user?: UserInfo;
   /** Judge the snapshot's existing objects (default true when a cluster is given). */
@@ -169,11 +174,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     const mark = (x: Denial): Denial => (staticNames.has(`${x.kind}/${x.name}`) ? { ...x, static: true } : x);
     return staticNames.size && d.deniedBy ? { ...d, deniedBy: mark(d.deniedBy), ...(d.denials ? { denials: d.denials.map(mark) } : {}) } : d;
   };
-  const chains = chainTracker(
-    { workspace, candidate: options.candidate, kubernetesVersion: version, ...(options.webhooks ? { webhooks: options.webhooks } : {}), statics },
-    cluster.chain,
-    cluster.objects,
-  );
+  const chains = chainTracker({ ...chainSettingsOf(options), workspace, kubernetesVersion: version, statics }, cluster.chain, cluster.objects);
   /** What the candidate brings that requests read (its params, Namespaces, CustomResourceDefinitions): installed before the first line. */
   const kinds = paramKinds(workspace.filter(isAdmissionObject));
   const workspaceObjects = workspace.filter(

@@ -5,6 +5,7 @@
  */
 import { isObject, obj, str, strList } from '../base/json';
 import type { Operation, UserInfo } from '../request/model';
+import { CONDITIONAL_ANNOTATION, DECISION_ANNOTATION, REASON_ANNOTATION, type ConditionalAuthorization } from '../admission';
 
 export interface ObjectReference {
   resource: string;
@@ -82,9 +83,27 @@ const READ_VERBS = new Set(['get', 'list', 'watch']);
 /** A denial by admission, as its status message words it (webhooks and policies). */
 const ADMISSION_MESSAGE = /admission webhook|ValidatingAdmissionPolicy|MutatingAdmissionPolicy|denied the request|denied request/;
 
+/**
+ * The authorizer's conditional decision on a request, from its audit annotations (1.38+, gate
+ * ConditionalAuthorization; k8s.io/apiserver pkg/endpoints/filters/authorization.go and
+ * admission/plugin/authorizer/conditionsenforcer): undefined when it was not conditional.
+ * A conditional request that stopped before the enforcer (no decision recorded) is assumed
+ * allowed by its conditions: the log does not say what they would have given.
+ */
+export function conditionalAuthorizationOf(annotations: Record<string, string>): ConditionalAuthorization | undefined {
+  if (annotations[CONDITIONAL_ANNOTATION] !== 'true') return undefined;
+  const reason = annotations[REASON_ANNOTATION] ?? '';
+  const decision = annotations[DECISION_ANNOTATION];
+  if (decision === 'forbid') return { decision: 'deny', reason };
+  if (decision === 'allow') return { decision: 'allow', reason };
+  if (reason === 'internal error') return { decision: 'error' };
+  return { decision: 'allow', reason: '' };
+}
+
 /** The stage of a request that stopped before admission, from the status the client got; undefined when it reached admission. */
 function beforeAdmission(code: number, message: string, annotations: Record<string, string>): string | undefined {
-  if (annotations['authorization.k8s.io/decision'] === 'forbid')
+  // a conditional decision's forbid comes from the AuthorizationConditionsEnforcer, in admission
+  if (annotations[DECISION_ANNOTATION] === 'forbid' && annotations[CONDITIONAL_ANNOTATION] !== 'true')
     return `403: forbidden by authorization (${annotations['authorization.k8s.io/reason'] || 'no reason given'})`;
   if (code < 400 || ADMISSION_MESSAGE.test(message)) return undefined;
   if (code === 401) return '401: not authenticated';

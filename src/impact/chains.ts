@@ -15,6 +15,7 @@
  * workspace's objects (the candidate's params) are taken as installed before the first line.
  */
 import { isObject, kindOf, labelsOf, nameOf, namespaceOf, obj, str } from '../base/json';
+import type { StaticOrder } from '../k8s/static-manifests';
 import type { KubernetesVersion } from '../base/releases';
 import type { WebhookResponse } from '../admission';
 import { BINDING_KIND_OF } from '../k8s/resources';
@@ -79,7 +80,21 @@ export interface ChainInputs {
   webhooks?: Record<string, WebhookResponse>;
   /** The workspace's documents loaded from static manifests. */
   statics: ReadonlySet<unknown>;
+  /** Where the candidate's static mutating webhooks run (SimOptions.staticOrder). */
+  staticOrder?: StaticOrder;
+  /** Feature gates turned on beyond the release's defaults. */
+  featureGates?: readonly string[];
 }
+
+/** The options' chain settings (ImpactOptions' candidate, webhooks, staticOrder, featureGates) as ChainInputs take them. */
+export const chainSettingsOf = (
+  o: Pick<ChainInputs, 'candidate' | 'webhooks' | 'staticOrder' | 'featureGates'>,
+): Pick<ChainInputs, 'candidate' | 'webhooks' | 'staticOrder' | 'featureGates'> => ({
+  candidate: o.candidate,
+  webhooks: o.webhooks,
+  staticOrder: o.staticOrder,
+  featureGates: o.featureGates,
+});
 
 /** Both chains from the cluster's admission objects and the other objects they may read (the cluster's, then the workspace's). */
 export function chainSpec(
@@ -97,6 +112,8 @@ export function chainSpec(
       kubernetesVersion: inputs.kubernetesVersion,
       ...(inputs.webhooks ? { webhooks: inputs.webhooks } : {}),
       ...(staticDocuments.length ? { staticDocuments } : {}),
+      ...(inputs.staticOrder ? { staticOrder: inputs.staticOrder } : {}),
+      ...(inputs.featureGates?.length ? { featureGates: inputs.featureGates } : {}),
     },
     timeouts: candidate.timeouts,
   };

@@ -5,6 +5,7 @@
  * thread, by the pools of deciders (pool.ts) and by the replay shards (shard.ts).
  */
 import type { KubernetesVersion } from '../base/releases';
+import type { StaticOrder } from '../k8s/static-manifests';
 import {
   countLeanFallback,
   leanChain,
@@ -18,6 +19,7 @@ import {
   type LeanSet,
   type LeanVerdict,
   type PreparedChain,
+  type ConditionalAuthorization,
   type SimOptions,
   type SimResult,
   type WebhookResponse,
@@ -72,6 +74,10 @@ export interface ChainSpec {
   webhooks?: Record<string, WebhookResponse>;
   /** Indices into `candidate` of the objects loaded from static manifests (the simulator runs them first: `prepareChain`). */
   staticDocuments?: readonly number[];
+  /** Where the candidate's static mutating webhooks run (SimOptions.staticOrder). */
+  staticOrder?: StaticOrder;
+  /** Feature gates turned on beyond the release's defaults, in both chains (SimOptions.featureGates). */
+  featureGates?: readonly string[];
 }
 
 export interface DecisionPair {
@@ -81,8 +87,20 @@ export interface DecisionPair {
   sameUnknown?: true;
 }
 
-/** One request through both chains; `namespaceObject` is the request's Namespace (or undefined). */
-export type Decider = (request: AdmissionRequest, namespaceObject: unknown) => Promise<DecisionPair>;
+/**
+ * One request through both chains; `namespaceObject` is the request's Namespace (or undefined),
+ * `authorization` the authorizer's conditional decision on it, read from its audit event
+ * (`conditionalAuthorizationOf`; absent: unconditional).
+ */
+export type Decider = (request: AdmissionRequest, namespaceObject: unknown, authorization?: ConditionalAuthorization) => Promise<DecisionPair>;
+
+/** The chains' options for one request. */
+const simOptionsOf = (spec: ChainSpec, namespace: unknown, authorization?: ConditionalAuthorization): SimOptions => ({
+  webhooks: spec.webhooks,
+  namespaces: namespace ? [namespace] : [],
+  ...(spec.featureGates?.length ? { featureGates: spec.featureGates } : {}),
+  ...(authorization ? { conditionalAuthorization: authorization } : {}),
+});
 
 /**
  * The lean items of every decider on this thread, one object per distinct expression, context and
@@ -104,16 +122,20 @@ let lastLean: LeanSet | undefined;
  */
 export function chainDecider(spec: ChainSpec): Decider {
   const baseline = prepareChain(spec.baseline, { kubernetesVersion: spec.kubernetesVersion });
-  const candidate = prepareChain(spec.candidate, { kubernetesVersion: spec.kubernetesVersion, staticDocuments: spec.staticDocuments });
+  const candidate = prepareChain(spec.candidate, {
+    kubernetesVersion: spec.kubernetesVersion,
+    staticDocuments: spec.staticDocuments,
+    staticOrder: spec.staticOrder,
+  });
   if (sharedRegistry.size > MAX_SHARED_ITEMS) sharedRegistry.clear();
   const lean = (lastLean = leanSet([leanChain(baseline, sharedRegistry), leanChain(candidate, sharedRegistry)], lastLean));
   const unknownOld = unknownOldDecider(baseline, candidate, spec);
-  return async (request, namespace) => {
+  return async (request, namespace, authorization) => {
     if (oldObjectUnknown(request)) {
       countLeanFallback('the old object is unknown');
-      return unknownOld(request, namespace);
+      return unknownOld(request, namespace, authorization);
     }
-    const sim = { webhooks: spec.webhooks, namespaces: namespace ? [namespace] : [] };
+    const sim = simOptionsOf(spec, namespace, authorization);
     const [lb, lc] = await leanVerdicts(lean, request, sim, DEFAULT_CEL);
     if (lb && lc) return { baseline: leanDecision(lb), candidate: leanDecision(lc) };
     const cel = requestCel(spec.kubernetesVersion);
@@ -132,12 +154,16 @@ export function chainDecider(spec: ChainSpec): Decider {
  */
 export function fullDecider(spec: ChainSpec): Decider {
   const baseline = prepareChain(spec.baseline, { kubernetesVersion: spec.kubernetesVersion });
-  const candidate = prepareChain(spec.candidate, { kubernetesVersion: spec.kubernetesVersion, staticDocuments: spec.staticDocuments });
+  const candidate = prepareChain(spec.candidate, {
+    kubernetesVersion: spec.kubernetesVersion,
+    staticDocuments: spec.staticDocuments,
+    staticOrder: spec.staticOrder,
+  });
   const unknownOld = unknownOldDecider(baseline, candidate, spec);
-  return async (request, namespace) => {
-    if (oldObjectUnknown(request)) return unknownOld(request, namespace);
+  return async (request, namespace, authorization) => {
+    if (oldObjectUnknown(request)) return unknownOld(request, namespace, authorization);
     const cel = requestCel(spec.kubernetesVersion);
-    const sim = { webhooks: spec.webhooks, namespaces: namespace ? [namespace] : [] };
+    const sim = simOptionsOf(spec, namespace, authorization);
     const [b, c] = await Promise.all([decide(baseline, request, sim, cel), decide(candidate, request, sim, cel)]);
     return { baseline: b, candidate: c };
   };
@@ -216,10 +242,10 @@ const alike = (a: Decision, b: Decision): boolean => {
  */
 function unknownOldDecider(baseline: PreparedChain, candidate: PreparedChain, spec: ChainSpec): Decider {
   let readers: [Readers, Readers] | undefined;
-  return async (request, namespace) => {
+  return async (request, namespace, authorization) => {
     const [rb, rc] = (readers ??= [readersOf(baseline), readersOf(candidate)]);
     const cel = requestCel(spec.kubernetesVersion);
-    const sim = { webhooks: spec.webhooks, namespaces: namespace ? [namespace] : [] };
+    const sim = simOptionsOf(spec, namespace, authorization);
     const [b, c] = await Promise.all([decide(baseline, request, sim, cel, rb), decide(candidate, request, sim, cel, rc)]);
     const read = [...(b.undetermined ?? []), ...(c.undetermined ?? [])];
     const same = read.every((k) => rb.has(k) && rb.get(k) === rc.get(k)) && JSON.stringify(b.undetermined ?? []) === JSON.stringify(c.undetermined ?? []);

@@ -6,7 +6,7 @@
  */
 import { discoveryFor, type Discovery } from '../admission';
 import type { AdmissionRequest } from '../request/model';
-import { readAuditLine, type AuditLine, type SkipReason } from './audit';
+import { conditionalAuthorizationOf, readAuditLine, type AuditLine, type SkipReason } from './audit';
 import { stateKey, type ObjectState, type OldObjectSource, type SnapshotTime } from './cluster';
 import { changeOf, type Change, type ChainSpec, type Decider, type Decision } from './decide';
 import type { Line } from './lines';
@@ -113,7 +113,7 @@ export function logReplay(o: LogReplayOptions): (l: LogLine) => LineOutcome | Pr
   let discovery = specDiscovery(spec);
   // made when first asked: chains that a line replaces before any decision are never prepared
   let decider: Decider | undefined;
-  const decide: Decider = (request, ns) => (decider ??= o.decider(spec))(request, ns);
+  const decide: Decider = (request, ns, authorization) => (decider ??= o.decider(spec))(request, ns, authorization);
   const retain = o.retain && ((ev: Parameters<typeof retains>[1]) => retains(o.retain!, ev));
   const namespaceObject = (ns: string | undefined): unknown => (ns ? state.get(stateKey('', 'Namespace', '', ns))?.object : undefined);
   /** A line read, its stored object left unread when nothing reads it (`withoutStoredObject`). */
@@ -150,32 +150,34 @@ export function logReplay(o: LogReplayOptions): (l: LogLine) => LineOutcome | Pr
     const ev = read.event;
     const replayed = replayRequest(ev, state, discovery, retain);
     const ns = namespaceObject(replayed.request.namespace);
-    const decided = decide(replayed.request, ns).then(({ baseline, candidate, sameUnknown }): { event: EventImpact } => {
-      const change = changeOf(baseline, candidate, sameUnknown);
-      const r = replayed.request;
-      const event: EventImpact = {
-        auditID: ev.auditID,
-        line: ev.line,
-        time: ev.time,
-        request: {
-          operation: r.operation,
-          resource: r.resource.group ? `${r.resource.resource}.${r.resource.group}` : r.resource.resource,
-          ...(r.subResource ? { subResource: r.subResource } : {}),
-          ...(r.namespace ? { namespace: r.namespace } : {}),
-          ...(r.name ? { name: r.name } : {}),
-          username: r.userInfo?.username ?? '',
-          ...(r.dryRun ? { dryRun: true } : {}),
-        },
-        oldObject: replayed.oldObject,
-        live: { code: ev.status.code, ...(ev.status.message ? { message: ev.status.message } : {}) },
-        candidate,
-        baseline,
-        change,
-        ...(replayed.notes.length ? { notes: replayed.notes } : {}),
-        ...(replayed.snapshotTime ? { snapshotTime: replayed.snapshotTime } : {}),
-      };
-      return { event };
-    });
+    const decided = decide(replayed.request, ns, conditionalAuthorizationOf(ev.annotations)).then(
+      ({ baseline, candidate, sameUnknown }): { event: EventImpact } => {
+        const change = changeOf(baseline, candidate, sameUnknown);
+        const r = replayed.request;
+        const event: EventImpact = {
+          auditID: ev.auditID,
+          line: ev.line,
+          time: ev.time,
+          request: {
+            operation: r.operation,
+            resource: r.resource.group ? `${r.resource.resource}.${r.resource.group}` : r.resource.resource,
+            ...(r.subResource ? { subResource: r.subResource } : {}),
+            ...(r.namespace ? { namespace: r.namespace } : {}),
+            ...(r.name ? { name: r.name } : {}),
+            username: r.userInfo?.username ?? '',
+            ...(r.dryRun ? { dryRun: true } : {}),
+          },
+          oldObject: replayed.oldObject,
+          live: { code: ev.status.code, ...(ev.status.message ? { message: ev.status.message } : {}) },
+          candidate,
+          baseline,
+          change,
+          ...(replayed.notes.length ? { notes: replayed.notes } : {}),
+          ...(replayed.snapshotTime ? { snapshotTime: replayed.snapshotTime } : {}),
+        };
+        return { event };
+      },
+    );
     if (!keepRequests) return decided;
     const inOrder = previous
       .then(() => decided)

@@ -10,6 +10,7 @@
  */
 import { celEngines, celStatus } from '../cel';
 import type { AdmissionRequest } from '../request/model';
+import type { ConditionalAuthorization } from '../admission';
 import { chainDecider, type ChainSpec, type Decider, type DecisionPair } from './decide';
 import { applyChainDelta, chainDelta, type ChainDelta } from './shard';
 
@@ -18,6 +19,7 @@ export interface PoolAsk {
   id: number;
   request: AdmissionRequest;
   namespaceObject: unknown;
+  authorization?: ConditionalAuthorization;
 }
 
 /** A member's answer to the ask of the same id. */
@@ -82,11 +84,11 @@ export function decisionPool(members: readonly OpenMember[], fallback: () => Dec
   let localFallback = fallback;
   let nextId = 0;
   const slots: Slot[] = [];
-  const decide: Decider = (request, namespaceObject) => {
+  const decide: Decider = (request, namespaceObject, authorization) => {
     const live = slots.filter((s) => !s.failed);
-    if (!live.length) return (local ??= localFallback())(request, namespaceObject);
+    if (!live.length) return (local ??= localFallback())(request, namespaceObject, authorization);
     const slot = live.reduce((a, b) => (b.waiting.size < a.waiting.size ? b : a));
-    const ask: PoolAsk = { id: nextId++, request, namespaceObject };
+    const ask: PoolAsk = { id: nextId++, request, namespaceObject, ...(authorization ? { authorization } : {}) };
     return new Promise<DecisionPair>((done) => {
       slot.waiting.set(ask.id, { ask, done });
       slot.member.send(ask);
@@ -105,7 +107,7 @@ export function decisionPool(members: readonly OpenMember[], fallback: () => Dec
         slot.failed = true;
         const orphans = [...slot.waiting.values()];
         slot.waiting.clear();
-        for (const { ask, done } of orphans) void decide(ask.request, ask.namespaceObject).then(done);
+        for (const { ask, done } of orphans) void decide(ask.request, ask.namespaceObject, ask.authorization).then(done);
       },
     });
     slots.push(slot);
@@ -140,6 +142,6 @@ export function decisionServer(spec: ChainSpec, reply: (a: PoolAnswer) => void):
   return (m) => {
     if ('spec' in m) decide = chainDecider((current = m.spec));
     else if ('delta' in m) decide = chainDecider((current = applyChainDelta(current, m.delta)));
-    else void decide(m.request, m.namespaceObject).then((pair) => reply({ id: m.id, pair }));
+    else void decide(m.request, m.namespaceObject, m.authorization).then((pair) => reply({ id: m.id, pair }));
   };
 }

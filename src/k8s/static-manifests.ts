@@ -51,6 +51,23 @@ export const MANIFEST_PLUGINS: readonly ManifestPlugin[] = [
   },
 ];
 
+/**
+ * Where the MutatingAdmissionWebhook plugin runs its static webhooks among the API ones (its
+ * configuration's `staticOrder`, from the release whose row has `chain.webhookStaticOrder`):
+ * StaticFirst (the default, and the only order before), StaticLast, or ByName (static and API
+ * configurations stably sorted together by name). k8s.io/apiserver
+ * pkg/admission/plugin/webhook/generic/composite_webhook_source.go `mergeAccessors`. The
+ * ValidatingAdmissionWebhook plugin accepts only StaticFirst (validating/plugin.go).
+ */
+export const STATIC_ORDERS = ['StaticFirst', 'StaticLast', 'ByName'] as const;
+export type StaticOrder = (typeof STATIC_ORDERS)[number];
+export const DEFAULT_STATIC_ORDER: StaticOrder = 'StaticFirst';
+export const isStaticOrder = (v: unknown): v is StaticOrder => (STATIC_ORDERS as readonly unknown[]).includes(v);
+
+/** The order the release runs static mutating webhooks in: the workspace's, where the release has `staticOrder`; else StaticFirst. */
+export const effectiveStaticOrder = (release: KubernetesVersion | undefined, order: StaticOrder | undefined): StaticOrder =>
+  releaseOf(release).chain.webhookStaticOrder ? (order ?? DEFAULT_STATIC_ORDER) : DEFAULT_STATIC_ORDER;
+
 /** Where the exported directories go by default (the AdmissionConfiguration names them absolutely, as ValidateStaticManifestsDir requires). */
 export const DEFAULT_MANIFEST_BASE = '/etc/kubernetes/admission-manifests';
 
@@ -273,14 +290,20 @@ export const MANIFEST_SET_HEADLINE =
   "This static manifest set does not load: a kube-apiserver started with it exits with the loader's error, and a running one that reloads it keeps its last good set (and reports the error in its log and metrics)";
 
 /** The AdmissionConfiguration that points each plugin with objects at its directory (one `plugins` entry each). */
-export function admissionConfiguration(entries: readonly ManifestEntry[], base = DEFAULT_MANIFEST_BASE): Obj {
+export function admissionConfiguration(entries: readonly ManifestEntry[], base = DEFAULT_MANIFEST_BASE, staticOrder: StaticOrder = DEFAULT_STATIC_ORDER): Obj {
   const plugins = MANIFEST_PLUGINS.filter((p) => entries.some((e) => e.plugin === p));
   return {
     apiVersion: 'apiserver.config.k8s.io/v1',
     kind: 'AdmissionConfiguration',
     plugins: plugins.map((p) => ({
       name: p.plugin,
-      configuration: { apiVersion: 'apiserver.config.k8s.io/v1', kind: p.configurationKind, staticManifestsDir: `${base.replace(/\/+$/, '')}/${p.dir}` },
+      configuration: {
+        apiVersion: 'apiserver.config.k8s.io/v1',
+        kind: p.configurationKind,
+        staticManifestsDir: `${base.replace(/\/+$/, '')}/${p.dir}`,
+        // only when it is not the default: a release without the field refuses it (strict decoding)
+        ...(p.plugin === 'MutatingAdmissionWebhook' && staticOrder !== DEFAULT_STATIC_ORDER ? { staticOrder } : {}),
+      },
     })),
   };
 }

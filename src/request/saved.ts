@@ -21,7 +21,15 @@ import {
   type TestInputDraft,
   type UserInfo,
 } from './model';
-import { WEBHOOK_RESPONSES, defaultResponse, type Scenario, type ScenarioCluster, type WebhookResponseDraft } from './scenario';
+import {
+  WEBHOOK_RESPONSES,
+  defaultResponse,
+  readConditionalAuthorization,
+  type ConditionalAuthorization,
+  type Scenario,
+  type ScenarioCluster,
+  type WebhookResponseDraft,
+} from './scenario';
 
 export interface CelCase {
   id: string;
@@ -43,6 +51,8 @@ export interface DocTests {
 export interface SimulatorDraft {
   input: TestInputDraft;
   webhooks: Record<string, WebhookResponseDraft>;
+  /** The authorizer's conditional decision assumed (absent: unconditional); acts only with ConditionalAuthorization on. */
+  authorization?: ConditionalAuthorization;
   /** A cluster's objects the request meets beside the workspace's, and its release (a request opened from an Impact report). */
   cluster?: ScenarioCluster;
 }
@@ -226,6 +236,7 @@ export function readScenario(v: unknown, i: number): Scenario | undefined {
     name: str(v.name) || `scenario ${i + 1}`,
     input: readDraft(v.input),
     webhooks: readResponses(v.webhooks),
+    ...authorizationOf(v.authorization),
     ...(cluster ? { cluster } : {}),
     expect: { allowed: e.allowed !== false, ...(typeof e.deniedBy === 'string' && e.deniedBy ? { deniedBy: e.deniedBy } : {}) },
   };
@@ -234,8 +245,13 @@ export function readScenario(v: unknown, i: number): Scenario | undefined {
 /** A stored simulator draft (the request, the assumed webhook responses, the cluster's objects). */
 export function readSimulatorDraft(v: Record<string, unknown>): SimulatorDraft {
   const cluster = readScenarioCluster(v.cluster);
-  return { input: readDraft(v.input), webhooks: readResponses(v.webhooks), ...(cluster ? { cluster } : {}) };
+  return { input: readDraft(v.input), webhooks: readResponses(v.webhooks), ...authorizationOf(v.authorization), ...(cluster ? { cluster } : {}) };
 }
+
+const authorizationOf = (v: unknown): { authorization?: ConditionalAuthorization } => {
+  const a = readConditionalAuthorization(v);
+  return a ? { authorization: a } : {};
+};
 
 function readDocTests(v: unknown): DocTests {
   const d = isObject(v) ? v : {};

@@ -42,11 +42,36 @@ export interface ScenarioCluster {
   kubernetesVersion?: KubernetesVersion;
 }
 
+/**
+ * The authorizer's answer to a request, as the AuthorizationConditionsEnforcer admission plugin
+ * meets it (1.38+, gate ConditionalAuthorization; src/admission/conditions.ts): `none` — an
+ * unconditional allow (nothing to enforce); otherwise a conditional allow whose conditions,
+ * evaluated on the admitted object, `allow`, `deny` (403) or fail (`error`, 500). `reason` is the
+ * authorizer's reason (a deny's message ends with it) or, for `error`, its error.
+ */
+export interface ConditionalAuthorization {
+  decision: 'none' | 'allow' | 'deny' | 'error';
+  reason?: string;
+}
+
+export const CONDITIONAL_DECISIONS: readonly ConditionalAuthorization['decision'][] = ['none', 'allow', 'deny', 'error'];
+
+/** A stored conditional decision (undefined: none, or unreadable). */
+export function readConditionalAuthorization(v: unknown): ConditionalAuthorization | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const o = v as Record<string, unknown>;
+  const decision = CONDITIONAL_DECISIONS.find((d) => d === o.decision);
+  if (!decision || decision === 'none') return undefined;
+  return { decision, ...(typeof o.reason === 'string' && o.reason ? { reason: o.reason } : {}) };
+}
+
 export interface Scenario {
   id: string;
   name: string;
   input: TestInputDraft;
   webhooks: Record<string, WebhookResponseDraft>;
+  /** The authorizer's conditional decision assumed (absent: unconditional); acts only with ConditionalAuthorization on. */
+  authorization?: ConditionalAuthorization;
   cluster?: ScenarioCluster;
   expect: ScenarioExpectation;
 }

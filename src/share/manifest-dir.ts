@@ -5,7 +5,14 @@
  * that points each plugin at its directory. Paths are relative to the base directory the
  * AdmissionConfiguration names; the app zips them (src/share/zip.ts), the CLI writes them.
  */
-import { admissionConfiguration, DEFAULT_MANIFEST_BASE, manifestLayout, MANIFEST_PLUGINS } from '../k8s/static-manifests';
+import {
+  admissionConfiguration,
+  DEFAULT_MANIFEST_BASE,
+  DEFAULT_STATIC_ORDER,
+  manifestLayout,
+  MANIFEST_PLUGINS,
+  type StaticOrder,
+} from '../k8s/static-manifests';
 import { serializeDocuments } from '../yaml';
 
 export type ManifestDirLayout = 'per-object' | 'per-directory';
@@ -22,13 +29,22 @@ export const MANIFESTS_FILE = 'manifests.yaml';
 
 const withNewline = (t: string): string => (t.endsWith('\n') ? t : `${t}\n`);
 
-/** The AdmissionConfiguration snippet as YAML, with a comment on what to do with it. */
-export function admissionConfigurationText(entries: ReturnType<typeof manifestLayout>, base = DEFAULT_MANIFEST_BASE): string {
+/**
+ * The AdmissionConfiguration snippet as YAML, with a comment on what to do with it. `staticOrder`
+ * (the release's effective one: effectiveStaticOrder) goes into the MutatingAdmissionWebhook
+ * plugin's configuration when it is not the default.
+ */
+export function admissionConfigurationText(
+  entries: ReturnType<typeof manifestLayout>,
+  base = DEFAULT_MANIFEST_BASE,
+  staticOrder: StaticOrder = DEFAULT_STATIC_ORDER,
+): string {
+  const ordered = staticOrder !== DEFAULT_STATIC_ORDER && entries.some((e) => e.plugin.plugin === 'MutatingAdmissionWebhook');
   return (
-    `# kube-apiserver --admission-control-config-file=<this file> (Kubernetes 1.37+, gate ManifestBasedAdmissionControlConfig).\n` +
+    `# kube-apiserver --admission-control-config-file=<this file> (Kubernetes ${ordered ? '1.38+ for staticOrder' : '1.37+'}, gate ManifestBasedAdmissionControlConfig).\n` +
     `# Copy each directory below ${base} to every control-plane host. A plugin already configured here keeps\n` +
     `# its other settings (e.g. the webhooks' kubeConfigFile) beside staticManifestsDir.\n` +
-    serializeDocuments([admissionConfiguration(entries, base)])
+    serializeDocuments([admissionConfiguration(entries, base, staticOrder)])
   );
 }
 
@@ -38,6 +54,7 @@ export function manifestDirectoryFiles(
   isStatic: (index: number) => boolean,
   layout: ManifestDirLayout = 'per-object',
   base = DEFAULT_MANIFEST_BASE,
+  staticOrder: StaticOrder = DEFAULT_STATIC_ORDER,
 ): Record<string, string> {
   const entries = manifestLayout(
     docs.map((d) => d.object),
@@ -54,6 +71,6 @@ export function manifestDirectoryFiles(
       if (own.length) files[`${p.dir}/${MANIFESTS_FILE}`] = own.map((e) => textOf(e.index)).join('---\n');
     }
   }
-  if (entries.length) files[ADMISSION_CONFIGURATION_FILE] = admissionConfigurationText(entries, base);
+  if (entries.length) files[ADMISSION_CONFIGURATION_FILE] = admissionConfigurationText(entries, base, staticOrder);
   return files;
 }

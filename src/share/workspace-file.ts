@@ -7,7 +7,8 @@ import type { PolicyTestCase } from '../policy/cases';
 import { isObject, str, type Obj } from '../base/json';
 import { emptyDocTests, newId, readCelExpectation, readDraft, readPolicyCase, readSavedTests, readScenario } from '../request';
 import type { CelCase, DocTests, Scenario, SimulatorDraft, TestInputDraft, TestsData } from '../request';
-import { isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../base/releases';
+import { isKubernetesVersion, isWorkspaceGate, KUBERNETES_VERSIONS, type KubernetesVersion, type WorkspaceGate } from '../base/releases';
+import { DEFAULT_STATIC_ORDER, isStaticOrder, STATIC_ORDERS, type StaticOrder } from '../k8s/static-manifests';
 import { isPlatformId, nearestKubernetesVersion, nearestPlatform, platformOf, PLATFORM_IDS, type PlatformId } from '../base/platforms';
 import { CEL_CONTEXTS, type CelContext } from '../cel/types';
 import { isListSlot, type ListSlot } from '../yaml';
@@ -67,6 +68,10 @@ export interface WorkspaceFile {
   staticManifests?: true;
   /** The writes' field validation directive (absent: Strict, as kubectl sends; files from before the setting read so). */
   fieldValidation?: FieldValidation;
+  /** Where static mutating webhooks run among the API ones (absent: StaticFirst; honoured from the release whose row has chain.webhookStaticOrder). */
+  staticOrder?: StaticOrder;
+  /** Feature gates turned on beyond the release's defaults (base/releases.ts WORKSPACE_GATES). */
+  featureGates?: WorkspaceGate[];
   documents: WorkspaceFileDocument[];
   drafts?: DraftEntry[];
   celCases?: CelCaseGroup[];
@@ -166,6 +171,16 @@ export function readWorkspaceFile(value: unknown, migrations: Readonly<Record<nu
     if (isFieldValidation(payload.fieldValidation)) ws.fieldValidation = payload.fieldValidation;
     else warnings.push(`fieldValidation ${JSON.stringify(payload.fieldValidation)} is not one of ${FIELD_VALIDATIONS.join(', ')}: Strict is used`);
   }
+  if (payload.staticOrder !== undefined && payload.staticOrder !== DEFAULT_STATIC_ORDER) {
+    if (isStaticOrder(payload.staticOrder)) ws.staticOrder = payload.staticOrder;
+    else warnings.push(`staticOrder ${JSON.stringify(payload.staticOrder)} is not one of ${STATIC_ORDERS.join(', ')}: StaticFirst is used`);
+  }
+  if (payload.featureGates !== undefined) {
+    const gates = Array.isArray(payload.featureGates) ? payload.featureGates : [payload.featureGates];
+    const known = gates.filter(isWorkspaceGate);
+    if (known.length) ws.featureGates = [...new Set(known)];
+    for (const g of gates) if (!isWorkspaceGate(g)) warnings.push(`featureGates: ${JSON.stringify(g)} is not a gate this Workbench can turn on: ignored`);
+  }
   const n = documents.length;
   const drafts = readList(payload, 'drafts', warnings, (v) =>
     isObject(v) && isIndex(v.document, n) ? { document: v.document, draft: readDraft(v.draft) } : 'needs a "document" index into documents',
@@ -254,10 +269,19 @@ export interface WorkspaceSettings {
   staticManifests?: boolean;
   platform?: PlatformId;
   fieldValidation?: FieldValidation;
+  staticOrder?: StaticOrder;
+  featureGates?: readonly WorkspaceGate[];
 }
 
 export function toWorkspaceFile(documents: readonly AppDocument[], tests?: TestsData, settings: WorkspaceSettings = {}): WorkspaceFile {
-  const { kubernetesVersion, staticManifests = false, platform, fieldValidation = DEFAULT_FIELD_VALIDATION } = settings;
+  const {
+    kubernetesVersion,
+    staticManifests = false,
+    platform,
+    fieldValidation = DEFAULT_FIELD_VALIDATION,
+    staticOrder = DEFAULT_STATIC_ORDER,
+    featureGates = [],
+  } = settings;
   const ws: WorkspaceFile = {
     format: WORKSPACE_FORMAT,
     version: WORKSPACE_VERSION,
@@ -265,6 +289,8 @@ export function toWorkspaceFile(documents: readonly AppDocument[], tests?: Tests
     ...(platform ? { platform } : {}),
     ...(staticManifests ? { staticManifests: true as const } : {}),
     ...(fieldValidation !== DEFAULT_FIELD_VALIDATION ? { fieldValidation } : {}),
+    ...(staticOrder !== DEFAULT_STATIC_ORDER ? { staticOrder } : {}),
+    ...(featureGates.length ? { featureGates: [...featureGates] } : {}),
     documents: documents.map((d) => ({
       ...(d.name ? { name: d.name } : {}),
       text: d.text,

@@ -3,6 +3,7 @@
  * the user exports, because it checks the set (./problems, which loads beside the first form).
  */
 import { manifestDirectoryFiles, type ManifestDirLayout } from '../share/manifest-dir';
+import { effectiveStaticOrder } from '../k8s/static-manifests';
 import type { WorkspaceDoc } from './documents';
 import { manifestSetOf } from './problems';
 import { isStaticDoc, type WorkspaceState } from './workspace';
@@ -18,11 +19,12 @@ export type ManifestDirectoryExport = { ok: true; files: Record<string, string> 
 export function exportManifestDirectory(
   docs: readonly WorkspaceDoc[],
   layout: ManifestDirLayout,
-  state: Pick<WorkspaceState, 'staticManifests' | 'kubernetesVersion'>,
+  state: Pick<WorkspaceState, 'staticManifests' | 'kubernetesVersion'> & Partial<Pick<WorkspaceState, 'staticOrder'>>,
   options: { anyway?: boolean } = {},
 ): ManifestDirectoryExport {
   const set = manifestSetOf(docs, state.kubernetesVersion, state.staticManifests);
   if (set?.headline && !options.anyway) return { ok: false, headline: set.headline };
   const sources = docs.map((d) => ({ object: d.object, ...(d.error || d.object === undefined ? {} : { text: d.text }) }));
-  return { ok: true, files: manifestDirectoryFiles(sources, (i) => docs[i]!.object !== undefined && isStaticDoc(docs[i]!, state), layout) };
+  const isStatic = (i: number) => docs[i]!.object !== undefined && isStaticDoc(docs[i]!, state);
+  return { ok: true, files: manifestDirectoryFiles(sources, isStatic, layout, undefined, effectiveStaticOrder(state.kubernetesVersion, state.staticOrder)) };
 }

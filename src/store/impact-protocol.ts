@@ -22,6 +22,8 @@ export type ToReplay =
         candidate: 'overlay' | 'replace';
         existing: boolean;
         webhooks: ImpactOptions['webhooks'];
+        staticOrder: ImpactOptions['staticOrder'];
+        featureGates: ImpactOptions['featureGates'];
         user: NonNullable<ImpactOptions['user']>;
         keepRequests: number;
       };

@@ -204,6 +204,8 @@ export async function runImpact(docs: readonly WorkspaceDoc[]): Promise<void> {
           candidate: s.candidate,
           existing: s.existing,
           webhooks,
+          staticOrder: workspace.getState().staticOrder,
+          featureGates: workspace.getState().featureGates,
           user,
           keepRequests: 2000,
         },

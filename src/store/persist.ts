@@ -6,7 +6,8 @@
 import { readJSON } from './autosave';
 import { hasGeneratedText, withText, type ListSlot, type WorkspaceDoc } from './documents';
 import { isListSlot } from '../yaml';
-import { isKubernetesVersion, type KubernetesVersion } from '../base/releases';
+import { isKubernetesVersion, isWorkspaceGate, type KubernetesVersion, type WorkspaceGate } from '../base/releases';
+import { DEFAULT_STATIC_ORDER, isStaticOrder, type StaticOrder } from '../k8s/static-manifests';
 import { isPlatformId, nearestPlatform, platformOf, type PlatformId } from '../base/platforms';
 import { DEFAULT_FIELD_VALIDATION, isFieldValidation, type FieldValidation } from '../k8s/field-validation';
 import type { Notice, SavedWorkspace, WorkspaceStore } from './workspace';
@@ -42,6 +43,10 @@ interface Saved {
   staticManifests?: boolean;
   /** The field validation directive (absent: Strict). */
   fieldValidation?: FieldValidation;
+  /** Where static mutating webhooks run (absent: StaticFirst). */
+  staticOrder?: StaticOrder;
+  /** Feature gates turned on beyond the release's defaults (absent: none). */
+  featureGates?: WorkspaceGate[];
   /** The sequence number of the last change saved (absent before the journal existed). */
   seq?: number;
 }
@@ -97,6 +102,8 @@ function parseSaved(raw: unknown): (SavedWorkspace & { seq: number }) | undefine
       ...savedPlatform(saved.platform),
       ...(saved.staticManifests === true ? { staticManifests: true } : {}),
       ...(isFieldValidation(saved.fieldValidation) ? { fieldValidation: saved.fieldValidation } : {}),
+      ...(isStaticOrder(saved.staticOrder) ? { staticOrder: saved.staticOrder } : {}),
+      ...(Array.isArray(saved.featureGates) ? { featureGates: saved.featureGates.filter(isWorkspaceGate) } : {}),
     };
   } catch {
     return undefined;
@@ -133,6 +140,8 @@ export function serialize(s: SavedWorkspace, seq?: number): string {
     ...(s.platform ? { platform: s.platform } : {}),
     ...(s.staticManifests ? { staticManifests: true } : {}),
     ...(s.fieldValidation && s.fieldValidation !== DEFAULT_FIELD_VALIDATION ? { fieldValidation: s.fieldValidation } : {}),
+    ...(s.staticOrder && s.staticOrder !== DEFAULT_STATIC_ORDER ? { staticOrder: s.staticOrder } : {}),
+    ...(s.featureGates?.length ? { featureGates: [...s.featureGates] } : {}),
     ...(seq !== undefined ? { seq } : {}),
   };
   return JSON.stringify(saved);
@@ -293,7 +302,9 @@ export function startAutosave(
       s.kubernetesVersion === prev.kubernetesVersion &&
       s.platform === prev.platform &&
       s.staticManifests === prev.staticManifests &&
-      s.fieldValidation === prev.fieldValidation
+      s.fieldValidation === prev.fieldValidation &&
+      s.staticOrder === prev.staticOrder &&
+      s.featureGates === prev.featureGates
     )
       return;
     const now = Date.now();

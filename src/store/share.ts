@@ -4,7 +4,8 @@
  * workspace (one undo step brings the documents back).
  */
 import { parseWorkspaceFile, toWorkspaceFile, testsDataOf, WORKSPACE_FORMAT, type WorkspaceFile } from '../share';
-import { isKubernetesVersion, type KubernetesVersion } from '../base/releases';
+import { isKubernetesVersion, WORKSPACE_GATES, type KubernetesVersion, type WorkspaceGate } from '../base/releases';
+import { DEFAULT_STATIC_ORDER, type StaticOrder } from '../k8s/static-manifests';
 import { isPlatformId, type PlatformId } from '../base/platforms';
 import { DEFAULT_FIELD_VALIDATION, type FieldValidation } from '../k8s/field-validation';
 import { docTitle, newId, withText } from './documents';
@@ -49,7 +50,14 @@ export function currentWorkspaceFile(scope: 'workspace' | 'document'): Workspace
       ...(d.listItem ? { listItem: d.listItem } : {}),
     })),
     data,
-    { kubernetesVersion: kubernetesVersionOf(), staticManifests: s.staticManifests === true, platform: platformOfState(), fieldValidation: s.fieldValidation },
+    {
+      kubernetesVersion: kubernetesVersionOf(),
+      staticManifests: s.staticManifests === true,
+      platform: platformOfState(),
+      fieldValidation: s.fieldValidation,
+      staticOrder: s.staticOrder,
+      featureGates: s.featureGates,
+    },
   );
   return scope === 'workspace' ? { ...file, scratchpad: scratchpadFile() } : file;
 }
@@ -105,6 +113,9 @@ export function openWorkspaceFile(ws: WorkspaceFile, origin = 'shared link'): vo
   applyTarget(ws);
   (state as { setStaticManifests?: (on: boolean) => void }).setStaticManifests?.(ws.staticManifests === true);
   (state as { setFieldValidation?: (mode: FieldValidation) => void }).setFieldValidation?.(ws.fieldValidation ?? DEFAULT_FIELD_VALIDATION);
+  (state as { setStaticOrder?: (order: StaticOrder) => void }).setStaticOrder?.(ws.staticOrder ?? DEFAULT_STATIC_ORDER);
+  const gates = state as { setFeatureGate?: (gate: WorkspaceGate, on: boolean) => void };
+  for (const g of WORKSPACE_GATES) gates.setFeatureGate?.(g, ws.featureGates?.includes(g) === true);
   if (ws.scratchpad) scratchpad.setState(ws.scratchpad);
 }
 

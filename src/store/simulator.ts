@@ -71,13 +71,15 @@ const objectsOf = (docs: readonly WorkspaceDoc[]): unknown[] => docs.map((d) => 
 /** Indices of the documents that are static manifests (they run before the API objects). */
 export const staticIndices = (docs: readonly WorkspaceDoc[]): number[] => docs.flatMap((d, i) => (isStaticDoc(d) ? [i] : []));
 
+/** The workspace's settings every run of its chain takes: the release, the static manifests and their order, the gates turned on. */
+export function chainSettings(docs: readonly WorkspaceDoc[]) {
+  const { kubernetesVersion, staticOrder, featureGates } = workspace.getState();
+  return { kubernetesVersion, staticDocuments: staticIndices(docs), staticOrder, featureGates };
+}
+
 /** Send the draft's request through the workspace's admission chain (traced: each policy step shows its expressions' values). Never throws. */
 export async function runSimulation(docs: readonly WorkspaceDoc[], draft: SimulatorDraft, trace = true): Promise<SimRun> {
-  const run = await simulateDraft(objectsOf(docs), draft, {
-    kubernetesVersion: workspace.getState().kubernetesVersion,
-    staticDocuments: staticIndices(docs),
-    trace,
-  });
+  const run = await simulateDraft(objectsOf(docs), draft, { ...chainSettings(docs), trace });
   if (!run.ok) return run;
   // the mutations' diff: from the object as the apiserver decoded it (defaults filled in), not as typed
   const before = run.result.admitted ?? run.input.request.object;
@@ -129,7 +131,7 @@ export async function scenarioCoverageOf(policy: WorkspaceDoc, docs: readonly Wo
   const scenarios = testInputs.getState().scenarios;
   if (!scenarios.length) return [];
   const objects = objectsOf(docs);
-  const options = { kubernetesVersion: workspace.getState().kubernetesVersion, staticDocuments: staticIndices(docs), trace: true };
+  const options = { ...chainSettings(docs), trace: true };
   const out: CoverageRun[] = [];
   for (const s of scenarios) {
     const { steps } = await scenarioProblems(objects, s, options);
@@ -141,7 +143,15 @@ export async function scenarioCoverageOf(policy: WorkspaceDoc, docs: readonly Wo
 
 /** A scenario of the current draft with the verdict the user expects. */
 export function scenarioOf(name: string, draft: SimulatorDraft, expect: ScenarioExpectation): Scenario {
-  return { id: newId('s'), name, input: draft.input, webhooks: draft.webhooks, ...(draft.cluster ? { cluster: draft.cluster } : {}), expect };
+  return {
+    id: newId('s'),
+    name,
+    input: draft.input,
+    webhooks: draft.webhooks,
+    ...(draft.authorization ? { authorization: draft.authorization } : {}),
+    ...(draft.cluster ? { cluster: draft.cluster } : {}),
+    expect,
+  };
 }
 
 export async function runLockout(docs: readonly WorkspaceDoc[]): Promise<LockoutReport | { error: string }> {

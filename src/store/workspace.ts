@@ -8,6 +8,8 @@ import { useStore } from 'zustand';
 import { apiVersionOf, KINDS, kindSpecOf } from '../k8s/registry/kinds';
 import { convertToV1 } from '../k8s/convert';
 import { DEFAULT_FIELD_VALIDATION, type FieldValidation } from '../k8s/field-validation';
+import { DEFAULT_STATIC_ORDER, type StaticOrder } from '../k8s/static-manifests';
+import type { WorkspaceGate } from '../base/releases';
 import type { Fix } from '../k8s';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base';
 import { platformOf, type PlatformId } from '../base/platforms';
@@ -41,6 +43,8 @@ export type SavedWorkspace = Snapshot & {
   platform?: PlatformId;
   staticManifests?: boolean;
   fieldValidation?: FieldValidation;
+  staticOrder?: StaticOrder;
+  featureGates?: readonly WorkspaceGate[];
 };
 
 export interface Notice {
@@ -63,6 +67,10 @@ export interface WorkspaceState extends Snapshot {
   staticManifests: boolean;
   /** The writes' field validation directive: unknown fields are errors (Strict, as kubectl sends), warnings (Warn) or nothing (Ignore). */
   fieldValidation: FieldValidation;
+  /** Where static mutating webhooks run among the API ones (the MutatingAdmissionWebhook plugin's staticOrder; releases with chain.webhookStaticOrder). */
+  staticOrder: StaticOrder;
+  /** Feature gates turned on beyond the release's defaults (base/releases.ts WORKSPACE_GATES). */
+  featureGates: readonly WorkspaceGate[];
   history: History<Snapshot>;
   notices: Notice[];
   /**
@@ -108,6 +116,8 @@ export interface WorkspaceActions {
   setStaticManifests(on: boolean): void;
   /** The writes' field validation directive (re-derives problems). */
   setFieldValidation(mode: FieldValidation): void;
+  setStaticOrder(order: StaticOrder): void;
+  setFeatureGate(gate: WorkspaceGate, on: boolean): void;
   /** Rewrite an old document (v1beta1 webhooks, v1alpha1/v1beta1 policies) as v1; the notes say what was made explicit. */
   convertToV1(id: string): void;
   /** Add documents made from objects (converted policies), after the others, each with its own text: one undo step; returns their ids. */
@@ -180,6 +190,8 @@ export function createWorkspace(initial: SavedWorkspace) {
       kubernetesVersion: DEFAULT_KUBERNETES_VERSION,
       staticManifests: false,
       fieldValidation: DEFAULT_FIELD_VALIDATION,
+      staticOrder: DEFAULT_STATIC_ORDER,
+      featureGates: [],
       ...initial,
       history: emptyHistory(),
       notices: [],
@@ -280,6 +292,9 @@ export function createWorkspace(initial: SavedWorkspace) {
       setDocStatic: (id, on) => mapDoc(id, (d) => (!!d.static === on ? d : withStatic(d, on))),
       setStaticManifests: (on) => set((s) => (s.staticManifests === on ? {} : { staticManifests: on, problemsRevision: s.problemsRevision + 1 })),
       setFieldValidation: (mode) => set((s) => (s.fieldValidation === mode ? {} : { fieldValidation: mode, problemsRevision: s.problemsRevision + 1 })),
+      setStaticOrder: (order) => set((s) => (s.staticOrder === order ? {} : { staticOrder: order })),
+      setFeatureGate: (gate, on) =>
+        set((s) => (s.featureGates.includes(gate) === on ? {} : { featureGates: on ? [...s.featureGates, gate] : s.featureGates.filter((g) => g !== gate) })),
 
       convertToV1: (id) => {
         const doc = get().docs.find((d) => d.id === id);

@@ -5,6 +5,7 @@ import { KINDS } from '../k8s/registry/kinds';
 import { checks, docKind, docTitle, isStaticDoc, useWorkspace, workspace } from '../store';
 import { useAfterFirstPaint } from './after-paint';
 import { closeMenu, onMenuKeyDown, useCloseOnOutsideClick } from './menu';
+import { ChainSettings } from './ChainSettings';
 
 const shortKind: Record<string, string> = {
   ValidatingWebhookConfiguration: 'VWC',
@@ -100,6 +101,7 @@ export function Sidebar({ open = false, onClose }: { open?: boolean; onClose?: (
         <input type="checkbox" data-testid="workspace-static" checked={allStatic} onChange={(e) => ws().setStaticManifests(e.target.checked)} /> Static manifest
         set (whole workspace)
       </label>
+      <ChainSettings />
       <div className="sidebar-head">
         <h2>Documents</h2>
         <NewMenu onGallery={() => setGallery(true)} />

@@ -25,18 +25,39 @@ import { TYPED_SCENARIOS } from './typed-scenarios';
 const GENERATED = 25;
 const SEED = 0xad_2026;
 
-const scenarios: OracleScenario[] = [...HAND_WRITTEN, ...TYPED_SCENARIOS, ...generated(GENERATED, SEED)];
+const ALL: OracleScenario[] = [...HAND_WRITTEN, ...TYPED_SCENARIOS, ...generated(GENERATED, SEED)];
 
-/** One program, two releases: go.mod pins 1.36; `-modfile go.1.37.mod` builds it on 1.37.2. */
-const RELEASES: Partial<Record<KubernetesVersion, OracleBuild>> = {
-  '1.36': ORACLE_BUILDS['admission-oracle'],
-  '1.37': ORACLE_BUILDS['admission-oracle-1.37'],
+/**
+ * At 1.38 (a pre-release, Go 1.27) the scenarios where releases differ or the chain's order
+ * matters, not all of them (npm test's time): the validating plugins' order (a VAP before the
+ * webhooks, where the AuthorizationConditionsEnforcer now sits between them, inert with its gate
+ * off), MAP/webhook reinvocation, audit annotations, the review-request exclusions, and every
+ * typed scenario (how the release's apiserver decodes objects, k8s.io/apimachinery v0.38).
+ */
+const AT_138 = /VAP deny stops|MAP then webhook|sees the MAP mutation|VAP Audit only|both kept|TokenReview|SubjectAccessReview|reinvocation:/;
+const SUBSET_138 = ALL.filter((s) => TYPED_SCENARIOS.includes(s) || AT_138.test(s.name));
+
+interface OracleRun {
+  build: OracleBuild;
+  scenarios: OracleScenario[];
+  /** The Workbench release simulate() runs at (1.38's row is not in the table yet: the newest, 1.37). */
+  release: KubernetesVersion;
+}
+
+/** One program, three releases: go.mod pins 1.36; `-modfile go.1.37.mod` builds it on 1.37.2, `-modfile go.1.38.mod` (Go 1.27) on v1.38.0-beta.0. */
+const BUILDS: Record<string, OracleRun> = {
+  '1.36': { build: ORACLE_BUILDS['admission-oracle'], scenarios: ALL, release: '1.36' },
+  '1.37': { build: ORACLE_BUILDS['admission-oracle-1.37'], scenarios: ALL, release: '1.37' },
+  '1.38': { build: ORACLE_BUILDS['admission-oracle-1.38'], scenarios: SUBSET_138, release: '1.38' },
 };
+/** ORACLE_RELEASES=1.38 (comma-separated) runs only those releases' scenarios. */
+const only = process.env.ORACLE_RELEASES?.split(',');
+const RELEASES = Object.fromEntries(Object.entries(BUILDS).filter(([r]) => !only || only.includes(r)));
 
 useEngine();
 
 /** A release's answers: each release runs its own apiserver, so both (and the audit-log check below) run at once. */
-async function oracleAnswers(release: KubernetesVersion, build: OracleBuild): Promise<OracleAnswer[]> {
+async function oracleAnswers(release: string, build: OracleBuild, scenarios: OracleScenario[]): Promise<OracleAnswer[]> {
   const bin = await buildOracleAsync(build);
   if (bin.built) console.info(`built ${build.name} in ${bin.seconds.toFixed(1)} s`);
   // The answers are cached too, keyed by the binary, the scenarios and ORACLE_SERVER (=fresh: a fresh
@@ -66,26 +87,28 @@ async function oracleAnswers(release: KubernetesVersion, build: OracleBuild): Pr
   }
 }
 
-const runs = new Map<KubernetesVersion, Promise<OracleAnswer[]>>();
+const runs = new Map<string, Promise<OracleAnswer[]>>();
 let audit: Promise<string | undefined>;
 beforeAll(() => {
-  for (const [release, build] of Object.entries(RELEASES) as [KubernetesVersion, OracleBuild][]) {
-    const run = oracleAnswers(release, build);
+  for (const [release, { build, scenarios }] of Object.entries(RELEASES)) {
+    const run = oracleAnswers(release, build, scenarios);
     run.catch(() => {}); // handled where it is awaited
     runs.set(release, run);
   }
-  audit = auditCheck();
+  // (its fixture is 1.37's: left out when ORACLE_RELEASES leaves 1.37 out)
+  audit = only && !only.includes('1.37') ? Promise.resolve(undefined) : auditCheck();
   audit.catch(() => {});
 });
 
-for (const release of Object.keys(RELEASES) as KubernetesVersion[]) {
+for (const [release, { scenarios, release: workbench }] of Object.entries(RELEASES)) {
   let answers: OracleAnswer[];
+  const generatedHere = scenarios.filter((s) => !HAND_WRITTEN.includes(s) && !TYPED_SCENARIOS.includes(s)).length;
   beforeAll(async () => {
     answers = await runs.get(release)!;
   }, 3_600_000);
 
   describe(`simulate() agrees with a real kube-apiserver ${release}`, () => {
-    it(`on ${HAND_WRITTEN.length + TYPED_SCENARIOS.length} hand-written and ${GENERATED} generated scenarios (seed ${SEED})`, {
+    it(`on ${scenarios.length - generatedHere} hand-written and ${generatedHere} generated scenarios (seed ${SEED})`, {
       timeout: 600_000,
     }, async () => {
       expect(answers).toHaveLength(scenarios.length);
@@ -96,7 +119,7 @@ for (const release of Object.keys(RELEASES) as KubernetesVersion[]) {
           failures.push(`✗ ${sc.name}: the apiserver could not set it up: ${oracle.error}`);
           continue;
         }
-        const sim = await simulate(sc.objects, sc.request, { webhooks: sc.webhooks, kubernetesVersion: release });
+        const sim = await simulate(sc.objects, sc.request, { webhooks: sc.webhooks, kubernetesVersion: workbench });
         const mutatingConfigs = new Set(
           sc.objects
             .filter((o) => (o as { kind?: string }).kind === 'MutatingWebhookConfiguration')
@@ -131,7 +154,7 @@ describe('the audit-log fixture', () => {
 async function auditCheck(): Promise<string | undefined> {
   const fixture = resolve(repoRoot, 'tools/admission-oracle/testdata/audit');
   const files = ['policy.yaml', 'candidate.json', 'audit.log', 'snapshot.json', 'candidate-decisions.json'];
-  const bin = await buildOracleAsync(RELEASES['1.37']!);
+  const bin = await buildOracleAsync(BUILDS['1.37']!.build);
   const key = createHash('sha256').update(bin.path);
   for (const f of files)
     key

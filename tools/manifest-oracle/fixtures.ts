@@ -119,3 +119,31 @@ export const FIXTURES: ManifestFixture[] = [
     ],
   },
 ];
+
+/**
+ * Static and API mutating webhook configurations together, for the order the
+ * MutatingAdmissionWebhook plugin calls them in (its `staticOrder`): names chosen so that ByName
+ * interleaves them, including the two the type's comment warns about ("b-x" and "b.bar.io" sort
+ * after "b" but before "b.static.k8s.io").
+ */
+export interface OrderFixture {
+  name: string;
+  static: unknown[];
+  api: unknown[];
+}
+
+const mhook = (name: string) => hook(name, { reinvocationPolicy: 'Never' });
+export const ORDER_FIXTURES: OrderFixture[] = [
+  {
+    name: 'interleaved names',
+    static: [mwc('b.static.k8s.io', mhook('s1.example.com'), mhook('s2.example.com')), mwc('z.static.k8s.io', mhook('s3.example.com'))],
+    api: [
+      mwc('a', mhook('a1.example.com')),
+      mwc('b', mhook('b1.example.com')),
+      mwc('b-x', mhook('bx.example.com')),
+      mwc('b.bar.io', mhook('bb.example.com')),
+      mwc('c', mhook('c1.example.com'), mhook('c2.example.com')),
+    ],
+  },
+  { name: 'one of each', static: [mwc('m.static.k8s.io', mhook('s.example.com'))], api: [mwc('n', mhook('n.example.com'))] },
+];

@@ -7,12 +7,17 @@
 // stdin: a JSON list of sets {"base": "/etc/…", "files": {"<plugin dir>/<file>": "<text>",
 // "admission-configuration.yaml": "<text>"}}. Each set is written under a temporary
 // directory; every path under base in the AdmissionConfiguration is moved there.
+// A set may also carry "api": MutatingWebhookConfigurations stored through the API; then
+// "mutatingOrder" is the order the MutatingAdmissionWebhook plugin, configured by the set's
+// AdmissionConfiguration, calls the static and API webhooks in (order.go).
 // stdout: a JSON list, per set: {"loaders": {"<plugin>": "<error or empty>"},
-// "configuration": {"<plugin>": "<staticManifestsDir as read, or error: …>"}}, with the
-// temporary directory written back as base in every message.
+// "configuration": {"<plugin>": "<staticManifestsDir as read, or error: …>"},
+// "mutatingOrder": ["<configuration>/<webhook>", …]}, with the temporary directory written
+// back as base in every message.
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -21,23 +26,28 @@ import (
 	"sort"
 	"strings"
 
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apiserver/pkg/admission"
 	policyconfig "k8s.io/apiserver/pkg/admission/plugin/policy/config"
 	webhookconfig "k8s.io/apiserver/pkg/admission/plugin/webhook/config"
+	"k8s.io/apiserver/pkg/admission/plugin/webhook/mutating"
+	"k8s.io/apiserver/pkg/admission/plugin/webhook/validating"
 	apiserverinstall "k8s.io/apiserver/pkg/apis/apiserver/install"
 	policyloader "k8s.io/kubernetes/pkg/admission/plugin/policy/manifest/loader"
 	webhookloader "k8s.io/kubernetes/pkg/admission/plugin/webhook/manifest/loader"
 )
 
 type set struct {
-	Base  string            `json:"base"`
-	Files map[string]string `json:"files"`
+	Base  string                                                 `json:"base"`
+	Files map[string]string                                      `json:"files"`
+	API   []admissionregistrationv1.MutatingWebhookConfiguration `json:"api,omitempty"`
 }
 
 type result struct {
 	Loaders       map[string]string `json:"loaders"`
 	Configuration map[string]string `json:"configuration,omitempty"`
+	MutatingOrder []string          `json:"mutatingOrder,omitempty"`
 }
 
 // The plugins and the directory each reads (src/k8s/static-manifests.ts MANIFEST_PLUGINS).
@@ -54,7 +64,20 @@ var plugins = []struct {
 func readConfig(plugin string, r io.Reader) (string, error) {
 	switch plugin {
 	case "ValidatingAdmissionWebhook", "MutatingAdmissionWebhook":
-		c, err := webhookconfig.LoadConfig(r)
+		b, err := io.ReadAll(r)
+		if err != nil {
+			return "", err
+		}
+		// the plugin's own constructor: from 1.38 the validating one refuses a staticOrder other than StaticFirst
+		if plugin == "ValidatingAdmissionWebhook" {
+			_, err = validating.NewValidatingAdmissionWebhook(bytes.NewReader(b))
+		} else {
+			_, err = mutating.NewMutatingWebhook(bytes.NewReader(b))
+		}
+		if err != nil {
+			return "", err
+		}
+		c, err := webhookconfig.LoadConfig(bytes.NewReader(b))
 		if err != nil {
 			return "", err
 		}
@@ -126,7 +149,19 @@ func run(s set) (result, error) {
 			if reader == nil {
 				continue
 			}
-			dir, err := readConfig(p.name, reader)
+			text, err := io.ReadAll(reader)
+			if err != nil {
+				return result{}, err
+			}
+			if p.name == "MutatingAdmissionWebhook" && len(s.API) > 0 {
+				order, err := mutatingOrder(text, s.API)
+				if err != nil {
+					r.MutatingOrder = []string{"error: " + back(err.Error())}
+				} else {
+					r.MutatingOrder = order
+				}
+			}
+			dir, err := readConfig(p.name, bytes.NewReader(text))
 			if err != nil {
 				r.Configuration[p.name] = "error: " + back(err.Error())
 				continue

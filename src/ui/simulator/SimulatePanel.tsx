@@ -17,6 +17,8 @@ import { TestInputForm } from '../request/TestInputForm';
 import { Scenarios } from './Scenarios';
 import { Timeline } from './Timeline';
 import { WebhookResponses } from './WebhookResponses';
+import { AuthorizationAnswer } from './AuthorizationAnswer';
+import { gateEnabled } from '../../base/releases';
 import './simulator.css';
 
 const RUN_DELAY_MS = 150;
@@ -27,6 +29,9 @@ export default function SimulatePanel() {
   const celState = useWorkspace((s) => s.celState);
   const release = useWorkspace((s) => s.kubernetesVersion); // runs again at another target release
   const allStatic = useWorkspace((s) => s.staticManifests); // … and when the workspace becomes a static manifest set
+  const staticOrder = useWorkspace((s) => s.staticOrder); // … or its static webhooks' order changes
+  const gates = useWorkspace((s) => s.featureGates); // … or a gate is turned on
+  const conditional = gateEnabled('ConditionalAuthorization', release, gates);
   const webhooks = useMemo(() => {
     const mine = webhooksOf(docs);
     const names = new Set(mine.map((w) => w.name));
@@ -38,7 +43,7 @@ export default function SimulatePanel() {
   const [running, setRunning] = useState(false);
   const uid = useId();
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runSimulation reads the release and the static flag from the store, so release and allStatic are its triggers
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runSimulation reads the release, the static flag, the static order and the gates from the store, so they are its triggers
   useEffect(() => {
     if (celState !== 'ready') return;
     let cancelled = false;
@@ -54,7 +59,7 @@ export default function SimulatePanel() {
       cancelled = true;
       clearTimeout(t);
     };
-  }, [celState, docs, draft, release, allStatic]);
+  }, [celState, docs, draft, release, allStatic, staticOrder, gates]);
 
   const errors = run && !run.ok ? run.draftErrors : [];
   return (
@@ -96,6 +101,15 @@ export default function SimulatePanel() {
           ) : null}
           <TestInputForm draft={draft.input} errors={errors} onChange={(input) => setSimulatorDraft({ ...draft, input })} show={{ params: false }} />
           <WebhookResponses webhooks={webhooks} responses={draft.webhooks} onChange={(w) => setSimulatorDraft({ ...draft, webhooks: w })} />
+          {conditional ? (
+            <AuthorizationAnswer
+              value={draft.authorization}
+              onChange={(a) => {
+                const { authorization: _, ...rest } = draft;
+                setSimulatorDraft(a ? { ...rest, authorization: a } : rest);
+              }}
+            />
+          ) : null}
         </div>
         <div className="sim-output" aria-live="polite" aria-busy={running}>
           {celState === 'failed' ? (
