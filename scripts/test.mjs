@@ -4,11 +4,11 @@
 // is otherwise idle half the time: tsc, the schema dumps and the engine's snapshot are single
 // threaded, the admission oracle waits on its apiserver). The same steps as one after the other:
 //
-//   lint (Biome's format and lint checks, gofmt) · build:wasm (the engine) · compress:wasm · build:schemas · build:oracles
+//   lint (Biome's format and lint checks, gofmt) · build:wasm (the engine) · build:schemas · build:oracles
 //     · build:native · typecheck · check:imports · test:go
 //   → lint:go (go vet) · test:unit (vitest; needs the engine, its schemas, the native engine and the oracles)
 //     · build (vite; needs the engine and schemas)
-//   → test:e2e (Playwright on the build, beside vitest) · test:package (the release artifacts from the build)
+//   → test:e2e (Playwright on the build, beside vitest) · compress:wasm (the engines' .br/.gz in dist/) → test:package (the release artifacts from the build)
 //
 // A step whose prerequisites failed is not run (and says so); the others still run, and the exit
 // code is non-zero when any step failed. Each step's output is prefixed with its name, and its
@@ -31,8 +31,6 @@ const STEPS = {
   lint: { run: 'node scripts/lint.mjs biome gofmt', needs: [] },
   // build:wasm is the engine and then the schema assets: two steps here, so that they run side by side
   'build:wasm': { run: 'npm run build:wasm', needs: [], env: { CEL_SCHEMAS: '0', CEL_WASM_COMPRESS: '0' } },
-  // the engine's .br/.gz copies (only the build and e2e serve them): beside the unit tests, not before them
-  'compress:wasm': { run: 'node scripts/build-wasm.mjs --compress', needs: ['build:wasm'] },
   'build:schemas': { run: 'node scripts/build-schemas.mjs', needs: [] },
   'build:oracles': { run: 'npm run build:oracles', needs: [], optional: true },
   'build:native': { run: 'npm run build:native', needs: [] },
@@ -43,7 +41,11 @@ const STEPS = {
   // the vitest run of test:unit (which is build:wasm && build:native && vitest run)
   'test:unit': { run: 'npx vitest run', needs: ['build:wasm', 'build:schemas', 'build:native'], after: ['build:oracles'] },
   // npm run build also builds the native engine when it is not up to date: after build:native, never beside it
-  build: { run: 'npm run build', needs: ['build:wasm', 'compress:wasm', 'build:schemas'], after: ['build:native'] },
+  // without the engines' .br/.gz copies: brotli at its best setting takes minutes of CPU an engine,
+  // and e2e (Playwright on vite preview) never serves them; compress:wasm writes them into dist/ after
+  build: { run: 'npm run build', needs: ['build:wasm', 'build:schemas'], after: ['build:native'], env: { CEL_WASM_COMPRESS: '0' } },
+  // the engines' .br/.gz copies in the build (the package test checks them), beside vitest and e2e
+  'compress:wasm': { run: 'node scripts/build-wasm.mjs --compress', needs: ['build'], env: { CEL_WASM_OUT: 'dist/cel' } },
   // go vet (the rest of npm run lint): after the Go tests and the oracles, whose compiled packages it
   // finds in Go's build cache instead of compiling them again beside them (listed after vitest and
   // the build, which it must not delay)
@@ -55,7 +57,7 @@ const STEPS = {
   // after test:unit, whose spawned CLI tests read the dist-cli/ that npm pack's prepare rebuilds
   'test:package': {
     run: 'npx vitest run scripts/package.test.ts',
-    needs: ['build'],
+    needs: ['build', 'compress:wasm'],
     after: ['test:unit'],
     env: { VITEST_PACKAGE: '1', VITEST_JSON: '' },
   },
