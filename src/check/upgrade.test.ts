@@ -20,6 +20,7 @@ describe('upgradeChanges', () => {
     const changes = upgradeChanges(
       [same, same, p('c', 'denied: one', 'error', 'case'), p('spec.y', 'gone', 'warning')],
       [same, p('c', 'denied: other', 'error', 'case'), p('spec.z', 'new', 'finding'), p('spec.w', 'new error')],
+      '1.36',
       '1.37',
     );
     expect(changes.map((c) => [c.change, c.problem.field, c.before?.message, c.worse])).toEqual([
@@ -33,7 +34,15 @@ describe('upgradeChanges', () => {
   });
 
   it('nothing changes between equal lists', () => {
-    expect(upgradeChanges([p('a', 'x'), p('b', 'y', 'warning')], [p('b', 'y', 'warning'), p('a', 'x')], '1.37')).toEqual([]);
+    expect(upgradeChanges([p('a', 'x'), p('b', 'y', 'warning')], [p('b', 'y', 'warning'), p('a', 'x')], '1.36', '1.37')).toEqual([]);
+  });
+
+  it('a message naming its own release is the same at both releases; naming another release is not', () => {
+    const at = (v: string) => p('spec.x', `can be written from Kubernetes 1.34; a ${v} apiserver rejects this expression`, 'finding');
+    expect(upgradeChanges([at('1.30')], [at('1.33')], '1.30', '1.33')).toEqual([]);
+    expect(upgradeChanges([at('1.30')], [at('1.31')], '1.30', '1.33').map((c) => c.change)).toEqual(['changed']);
+    // 1.3 is not 1.30's prefix match, 1.300 is not 1.30
+    expect(upgradeChanges([p('a', 'x 1.300')], [p('a', 'x 1.330')], '1.30', '1.33').map((c) => c.change)).toEqual(['changed']);
   });
 
   it('usage: an unknown release, or the target itself', () => {

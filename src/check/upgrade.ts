@@ -3,7 +3,8 @@
  * pipeline (validation with CEL compiled by the real engine, lints, type checking) and every
  * saved case and scenario run once at each release (the CLI's `check --upgrade-from`); this file
  * compares the two answers. A problem is the same at both releases when it is at the same place
- * (file, document, object, field, type, rule) with the same severity and words; at the same place
+ * (file, document, object, field, type, rule) with the same severity and words (its own release's
+ * number aside); at the same place
  * with other words or severity it "changed" (a case denied at A with one message and failing at B
  * with another); otherwise it appears or is gone at B.
  */
@@ -38,7 +39,10 @@ export interface UpgradeChange<P extends UpgradeProblem> {
 }
 
 const placeOf = (p: UpgradeProblem): string => JSON.stringify([p.file, p.document, p.kind, p.name, p.field, p.type, p.rule ?? '']);
-const sameOf = (p: UpgradeProblem): string => JSON.stringify([placeOf(p), p.severity, p.message]);
+/** The words, with the release's own number made neutral: "a 1.36 apiserver rejects" at 1.36 is the same finding as "a 1.37 apiserver rejects" at 1.37. */
+const wordsAt = (message: string, release: KubernetesVersion): string =>
+  message.replace(new RegExp(`(?<![\\d.])${release.replace('.', '\\.')}(?![\\d])`, 'g'), '<release>');
+const sameOf = (p: UpgradeProblem, release: KubernetesVersion): string => JSON.stringify([placeOf(p), p.severity, wordsAt(p.message, release)]);
 
 /** Removes and returns the first problem of `pool` with `key`, keeping the rest in order. */
 function take<P extends UpgradeProblem>(pool: P[], key: (p: P) => string, k: string): P | undefined {
@@ -46,11 +50,16 @@ function take<P extends UpgradeProblem>(pool: P[], key: (p: P) => string, k: str
   return i < 0 ? undefined : pool.splice(i, 1)[0];
 }
 
-/** The changes from the problems at `from` to the problems at `to` (release `release`), in the order of `to` then `from`. */
-export function upgradeChanges<P extends UpgradeProblem>(from: readonly P[], to: readonly P[], release: KubernetesVersion): UpgradeChange<P>[] {
+/** The changes from the problems at release `fromRelease` to those at `release`, in the order of `to` then `from`. */
+export function upgradeChanges<P extends UpgradeProblem>(
+  from: readonly P[],
+  to: readonly P[],
+  fromRelease: KubernetesVersion,
+  release: KubernetesVersion,
+): UpgradeChange<P>[] {
   // counted as multisets: the same problem twice at A and once at B is one gone
   const before = [...from];
-  const unmatched = to.filter((p) => take(before, sameOf, sameOf(p)) === undefined);
+  const unmatched = to.filter((p) => take(before, (q) => sameOf(q, fromRelease), sameOf(p, release)) === undefined);
   const out: UpgradeChange<P>[] = [];
   for (const p of unmatched) {
     const was = take(before, placeOf, placeOf(p));

@@ -76,7 +76,9 @@ const WORDS: Record<UpgradeChange<Problem>['change'], string> = { appears: 'appe
 
 function changeLine(c: UpgradeChange<Problem>, from: KubernetesVersion): string {
   const head = `${WORDS[c.change]} ${c.release}${c.worse ? ' (worse)' : ''}`;
-  const line = problemLine(c.problem).replace(/^([^:]*:\d+:\d+): /, `$1: ${head}: `);
+  // problemLine starts with the position; the change goes right after it (a file name may hold colons)
+  const where = `${c.problem.file}:${c.problem.line}:${c.problem.column}: `;
+  const line = `${where}${head}: ${problemLine(c.problem).slice(where.length)}`;
   return c.before ? `${line}\n    at ${from}: ${c.before.severity}: ${c.before.message.replace(/\n/g, '\n    ')}` : line;
 }
 
@@ -103,7 +105,7 @@ export async function runUpgrade(args: CheckArgs & { upgradeFrom: KubernetesVers
   const files = read.files.map((f) => f.name);
   const order = [...args.paths, ...files];
   const sorted = (ps: Problem[]) => sortProblems(ps, order);
-  const changes = upgradeChanges(sorted(before.problems), sorted(after.problems), to);
+  const changes = upgradeChanges(sorted(before.problems), sorted(after.problems), from, to);
   const count = (k: UpgradeChange<Problem>['change']) => changes.filter((c) => c.change === k).length;
   const worse = changes.filter((c) => c.worse).length;
   const exitCode = worse ? 1 : 0;
