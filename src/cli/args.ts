@@ -7,6 +7,7 @@ import type { FailOn } from './problem';
 import { DEFAULT_MANIFEST_BASE } from '../k8s/static-manifests';
 import { FIELD_VALIDATIONS, isFieldValidation, type FieldValidation } from '../k8s/field-validation';
 import type { ManifestDirLayout } from '../share/manifest-dir';
+import { upgradeUsageError } from '../check/upgrade';
 
 /** The commands, for the top-level help and the errors that name them. */
 export const COMMANDS = `Usage: admission-workbench <command> [options]
@@ -41,6 +42,12 @@ Options:
   --lcov FILE                  write the coverage as LCOV, at the policy files' lines
   --min-coverage N             exit 1 below N % branch coverage over all policies
   --kubernetes-version 1.3x    target release (${KUBERNETES_VERSIONS[0]}–${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}; default ${DEFAULT_KUBERNETES_VERSION})
+  --upgrade-from 1.3x          what changes from this release to the target release
+                               (--kubernetes-version or --platform): validation, CEL compile
+                               errors, findings and every --cases case and scenario run at
+                               both; each difference listed as appearing, gone or changed at
+                               the target; exit 1 when something gets worse (a new error, or a
+                               case's verdict changes); text or json only
   --platform ID                target platform instead: its Kubernetes release
                                (${PLATFORM_IDS[0]}–${PLATFORM_IDS[PLATFORM_IDS.length - 1]}; docs/versions.md)
   --field-validation Strict|Warn|Ignore   the writes' field validation directive (default
@@ -90,6 +97,8 @@ export interface CheckArgs {
   exportManifests?: string;
   layout?: ManifestDirLayout;
   manifestBase?: string;
+  /** --upgrade-from: compare this release with the target (src/check/upgrade.ts). */
+  upgradeFrom?: KubernetesVersion;
 }
 
 export type ParsedArgs = CheckArgs | { command: 'help' } | { command: 'version' } | { command: 'error'; message: string };
@@ -210,6 +219,13 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         out.layout = v;
         break;
       }
+      case '--upgrade-from': {
+        const v = takeValue() ?? '';
+        const release = v.replace(/^v/, '');
+        if (!isKubernetesVersion(release)) return { command: 'error', message: upgradeUsageError(v, DEFAULT_KUBERNETES_VERSION)! };
+        out.upgradeFrom = release;
+        break;
+      }
       case '--manifest-base': {
         const v = takeValue();
         if (!v?.startsWith('/')) return { command: 'error', message: '--manifest-base must be an absolute path (staticManifestsDir must be)' };
@@ -223,6 +239,13 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (!out.paths.length) return { command: 'error', message: 'nothing to check: give files or directories, or - for standard input' };
   if ((out.exportManifests || out.layout || out.manifestBase) && !out.static)
     return { command: 'error', message: '--export-manifests, --layout and --manifest-base need --static' };
+  if (out.upgradeFrom) {
+    const wrong = upgradeUsageError(out.upgradeFrom, out.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION);
+    if (wrong) return { command: 'error', message: wrong };
+    if (out.coverage || out.exportManifests)
+      return { command: 'error', message: '--upgrade-from does not go with --coverage and its options, nor --export-manifests' };
+    if (out.format !== 'text' && out.format !== 'json') return { command: 'error', message: '--upgrade-from reports as text or json (--format text|json)' };
+  }
   if (out.coverage && !out.cases) return { command: 'error', message: '--coverage, --coverage-out, --lcov and --min-coverage need --cases FILE' };
   return out;
 }

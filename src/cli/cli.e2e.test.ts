@@ -149,4 +149,20 @@ describe('admission-workbench (spawned)', { timeout: 180_000 }, () => {
     expect(wasm.err).toContain(missing);
     expect(JSON.parse(wasm.out)).toEqual(report);
   });
+
+  it('check --upgrade-from: a compile error the target release no longer has is listed as gone, exit 0', () => {
+    const policy = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: my-label}
+spec:
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}]
+  validations:
+  - expression: "object.metadata.labels.\`my-label\` == 'x'"
+`;
+    const r = run(['check', '-', '--upgrade-from', '1.36', '--kubernetes-version', '1.37'], policy);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^<stdin>:8:17: gone in 1\.37: error: spec\.validations\[0\]\.expression: Invalid value: .*unsupported syntax: '`'/m);
+    expect(r.out).toMatch(/\nupgrade 1\.36 → 1\.37: 0 appear, 1 gone, 0 changed, 0 worse\n$/);
+  });
 });

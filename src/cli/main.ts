@@ -17,6 +17,7 @@ import { fails, sortProblems, type Problem } from './problem';
 import { runImpact } from './impact';
 import { runConvert } from './convert';
 import { runExport } from './export';
+import { runUpgrade } from './upgrade';
 import { belowMinimum, coverageReport, toLcov, type CoverageReport, type PolicyLocation } from './coverage';
 import type { OpenShard } from '../impact';
 import type { WorkerPool } from './impact-workers';
@@ -36,6 +37,7 @@ export interface CliIO {
 }
 
 async function check(args: CheckArgs, io: CliIO): Promise<number> {
+  if (args.upgradeFrom) return runUpgrade({ ...args, upgradeFrom: args.upgradeFrom }, io);
   // the target's engine generation too: validation's compiles are synchronous
   await loadCelFor(args.kubernetesVersion);
   const status = celStatus();

@@ -1,0 +1,129 @@
+/**
+ * `check --upgrade-from`: the check and the saved cases at two releases, compared — with the
+ * real CEL engine, whose cel-go differs per release: `orValue` on a list that is not optional
+ * gives the list up to 1.36 and "no such overload" from 1.37, and a backquoted field name
+ * (`labels.\`my-label\``) does not parse before 1.37. Fixtures are written by the tests.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useEngine } from '../cel/test-helpers';
+import { runCli } from './main';
+import { recordingIO } from './test-helpers';
+import type { UpgradeReport } from './upgrade';
+
+const policies = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: no-sys-admin}
+spec:
+  failurePolicy: Fail
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
+  validations:
+  - expression: "object.spec.containers.all(c, c.securityContext.capabilities.add.orValue([]).all(a, a != 'SYS_ADMIN'))"
+    message: no SYS_ADMIN
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: no-sys-admin}
+spec: {policyName: no-sys-admin, validationActions: [Deny]}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: my-label}
+spec:
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}]
+  validations:
+  - expression: "object.metadata.labels.\`my-label\` == 'x'"
+`;
+
+const pod = (add: string[]) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'p', namespace: 'default' },
+  spec: { containers: [{ name: 'c', image: 'nginx', securityContext: { capabilities: { add } } }] },
+});
+const request = {
+  operation: 'CREATE',
+  kind: { group: '', version: 'v1', kind: 'Pod' },
+  resource: { group: '', version: 'v1', resource: 'pods' },
+  namespace: 'default',
+  name: 'p',
+};
+const namespaceObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default', labels: { 'kubernetes.io/metadata.name': 'default' } } };
+const workspace = {
+  format: 'admission-workbench/workspace',
+  version: 1,
+  documents: [],
+  policyCases: [
+    {
+      policy: 'no-sys-admin',
+      cases: [
+        { name: 'NET_BIND_SERVICE is admitted', request, object: pod(['NET_BIND_SERVICE']), namespaceObject, expect: { outcome: 'admit' } },
+        { name: 'SYS_ADMIN is denied', request, object: pod(['SYS_ADMIN']), namespaceObject, expect: { outcome: 'deny', message: 'no SYS_ADMIN' } },
+      ],
+    },
+  ],
+};
+
+function files(): { policy: string; cases: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'upgrade-'));
+  const policy = join(dir, 'policies.yaml');
+  const cases = join(dir, 'workspace.json');
+  writeFileSync(policy, policies);
+  writeFileSync(cases, JSON.stringify(workspace));
+  return { policy, cases };
+}
+
+describe('check --upgrade-from (real CEL engine)', { timeout: 60_000 }, () => {
+  useEngine();
+
+  it('1.36 → 1.37: both orValue cases fail at 1.37 (worse, exit 1), the backquote compile error is gone', async () => {
+    const f = files();
+    const io = recordingIO();
+    const code = await runCli(['check', f.policy, '--cases', f.cases, '--upgrade-from', '1.36', '--kubernetes-version', '1.37', '--format', 'json'], io);
+    expect(io.err).toBe('');
+    const r = JSON.parse(io.out) as UpgradeReport;
+    expect(code).toBe(1);
+    expect(r.changes.map((c) => [c.change, c.release, c.worse, c.problem.type, c.problem.name, c.problem.rule ?? c.problem.field])).toEqual([
+      ['appears', '1.37', true, 'Case', 'no-sys-admin', 'NET_BIND_SERVICE is admitted'],
+      ['appears', '1.37', true, 'Case', 'no-sys-admin', 'SYS_ADMIN is denied'],
+      ['gone', '1.37', false, 'Invalid', 'my-label', 'spec.validations[0].expression'],
+    ]);
+    // the verdict, with the engine's words at 1.37
+    expect(r.changes[0]!.problem.message).toMatch(/expected admit, got deny: .*resulted in error: no such overload/);
+    expect(r.changes[2]!.problem.message).toContain("unsupported syntax: '`'");
+    expect(r.summary).toMatchObject({ appears: 2, gone: 1, changed: 0, worse: 2, exitCode: 1 });
+    expect(r.summary.cases).toEqual({ from: { total: 2, passed: 2, failed: 0 }, to: { total: 2, passed: 0, failed: 2 } });
+  });
+
+  it('1.37 → 1.36 as text: the compile error appears (worse), the case failures are gone', async () => {
+    const f = files();
+    const io = recordingIO();
+    const code = await runCli(['check', f.policy, '--cases', f.cases, '--upgrade-from', '1.37', '--kubernetes-version', '1.36'], io);
+    expect(code).toBe(1);
+    const lines = io.out.trimEnd().split('\n');
+    expect(lines.filter((l) => / (appears|gone|changed) in /.test(l)).map((l) => l.replace(/^.*?: ((appears|gone|changed) in [^:]*): .*$/, '$1'))).toEqual([
+      'appears in 1.36 (worse)',
+      'gone in 1.36',
+      'gone in 1.36',
+    ]);
+    expect(io.out).toMatch(/policies\.yaml:24:17: appears in 1\.36 \(worse\): error: spec\.validations\[0\]\.expression: Invalid value/);
+    expect(lines.at(-1)).toBe('upgrade 1.37 → 1.36: 1 appear, 2 gone, 0 changed, 1 worse, cases: 0/2 passed at 1.37, 2/2 at 1.36');
+  });
+
+  it('nothing worse: exit 0 (--quiet prints only what is worse); an unknown release or the target itself is a usage error (exit 2)', async () => {
+    const f = files();
+    const same = recordingIO();
+    expect(await runCli(['check', f.policy, '--upgrade-from', '1.35', '--kubernetes-version', '1.36', '--quiet'], same)).toBe(0);
+    expect(same.out).toBe('');
+    const unknown = recordingIO();
+    expect(await runCli(['check', f.policy, '--upgrade-from', '1.99', '--kubernetes-version', '1.37'], unknown)).toBe(2);
+    expect(unknown.err).toMatch(/^admission-workbench: --upgrade-from must be one of 1\.\d+, /);
+    const itself = recordingIO();
+    expect(await runCli(['check', f.policy, '--upgrade-from', 'v1.37', '--kubernetes-version', '1.37'], itself)).toBe(2);
+    expect(itself.err).toContain('--upgrade-from 1.37 is the target release itself');
+  });
+});
