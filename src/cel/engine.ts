@@ -393,11 +393,18 @@ export function syncEngineFor(kubernetesVersion: unknown): CelOps | undefined {
   return g?.backend.sync;
 }
 
-/** Loads the engine and the generation a target release needs (idempotent; never rejects: see celStatus() and the operations' failures). */
-export async function loadCelFor(kubernetesVersion?: string): Promise<void> {
+/**
+ * Loads the engine and the generation a target release needs (idempotent; never rejects). Answers
+ * why either did not start, or undefined when both are ready: a caller that goes on without them
+ * would compile nothing at that release and report no CEL error at all.
+ */
+export async function loadCelFor(kubernetesVersion?: string): Promise<string | undefined> {
   await loadCel();
+  if (status.state !== 'ready') return status.message ?? 'the CEL engine did not start';
   const build = engineOfRelease(kubernetesVersion);
-  if (build !== DEFAULT_ENGINE) await loadGeneration(build);
+  if (build === DEFAULT_ENGINE) return undefined;
+  const g = await loadGeneration(build);
+  return 'kind' in g ? g.message : undefined;
 }
 
 /** Whether every item of a batch targets the default generation (index.ts evaluateBatchOnce's native pool path). */

@@ -165,4 +165,14 @@ spec:
     expect(r.out).toMatch(/^<stdin>:8:17: gone in 1\.37: error: spec\.validations\[0\]\.expression: Invalid value: .*unsupported syntax: '`'/m);
     expect(r.out).toMatch(/\nupgrade 1\.36 → 1\.37: 0 appear, 1 gone, 0 changed, 0 worse\n$/);
   });
+
+  it('a target release whose engine build is missing: exit 2 with the reason, never a report without its CEL', () => {
+    // an engine directory with the default engine only (no cel-1.38.wasm): 1.38 cannot be compiled
+    const dir = mkdtempSync(join(tmpdir(), 'aw-engine-'));
+    for (const f of ['cel.wasm', 'wasm_exec.js']) writeFileSync(join(dir, f), readFileSync(join(root, 'public', 'cel', f)));
+    const r = run(['check', webhook, '--kubernetes-version', '1.38'], undefined, { ...userEnv, CEL_ENGINE: 'wasm', CEL_WASM: join(dir, 'cel.wasm') });
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/the 1\.38 engine: .*cel-1\.38\.wasm is missing/);
+    expect(r.out).toBe('');
+  });
 });

@@ -6,7 +6,7 @@
  */
 import type { Conversion } from '../migrate';
 import { replayConversion, type TrafficProof } from '../impact';
-import { celStatus, loadCelFor } from '../cel';
+import { loadCelFor } from '../cel';
 import type { KubernetesVersion } from '../base/releases';
 import { readSnapshots } from './impact';
 import type { FileSystem } from './inputs';
@@ -37,8 +37,8 @@ export async function replayConverted(
   }
   const cluster = await readSnapshots(snapshots, io, false);
   if (cluster.problems.length) return fail(cluster.problems.join('; '));
-  await loadCelFor(kubernetesVersion);
-  if (celStatus().state !== 'ready') return fail(celStatus().message ?? 'the CEL engine did not start');
+  const failure = await loadCelFor(kubernetesVersion);
+  if (failure) return fail(failure);
   const proof = await replayConversion({ conversion, audit: io.fs.readStream(audit), cluster: cluster.objects, sources, options: { kubernetesVersion } });
   if (proof.summary.inputErrors.length) return fail(proof.summary.inputErrors.join('; '));
   return proof;

@@ -16,7 +16,7 @@ import { isSourceDocument } from '../migrate/documents';
 import { sourceProblems } from '../migrate/source-problems';
 import { conversionFiles, conversionMarkdown, conversionText, type RuleTests, type Unread } from '../migrate/report';
 import { parseDocuments } from '../yaml';
-import { celStatus, evaluate, loadCelFor } from '../cel';
+import { evaluate, loadCelFor } from '../cel';
 import { findSourceTests, runSourceTests } from './convert-tests';
 import { exactRuleDiffers, replayConverted, trafficText } from './convert-replay';
 import { readInputs, type FileSystem, type InputFile } from './inputs';
@@ -248,10 +248,9 @@ async function sourceTests(files: readonly InputFile[], objects: readonly Obj[],
   const none = { tests: [], problems: [] };
   const found = findSourceTests(files, io.fs);
   if (!found.kyverno.length && !found.gator.length) return none;
-  await loadCelFor(args.kubernetesVersion);
-  const status = celStatus();
-  if (status.state !== 'ready') {
-    io.stderr(`admission-workbench convert: cannot run the imported tests: ${status.message ?? 'the CEL engine did not start'}\n`);
+  const failure = await loadCelFor(args.kubernetesVersion);
+  if (failure) {
+    io.stderr(`admission-workbench convert: cannot run the imported tests: ${failure}\n`);
     return undefined;
   }
   return runSourceTests(found, files, objects, conversion, io.fs, { evaluate }, args.kubernetesVersion);

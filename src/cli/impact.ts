@@ -348,9 +348,9 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
     io.stderr(`admission-workbench impact: ${args.error}\n\n${IMPACT_USAGE}`);
     return 2;
   }
-  await loadCelFor(args.kubernetesVersion);
-  if (celStatus().state !== 'ready') {
-    io.stderr(`admission-workbench: ${celStatus().message ?? 'the CEL engine did not start'}\n`);
+  const failure = await loadCelFor(args.kubernetesVersion);
+  if (failure) {
+    io.stderr(`admission-workbench: ${failure}\n`);
     return 2;
   }
   // Where decisions run: with the native engine the CEL work is already in other processes, so

@@ -3,7 +3,7 @@
  * engine, run saved cases, print the report, return the exit code (0 nothing at or above
  * --fail-on, 1 something is, 2 usage error or unreadable input). Never throws.
  */
-import { createSyncCompiler, evaluate, loadCelFor, celStatus } from '../cel';
+import { createSyncCompiler, evaluate, loadCelFor } from '../cel';
 import { celAtRelease } from '../check/cases';
 import { DEFAULT_KUBERNETES_VERSION } from '../base/releases';
 import { DEFAULT_MANIFEST_BASE } from '../k8s/static-manifests';
@@ -39,10 +39,9 @@ export interface CliIO {
 async function check(args: CheckArgs, io: CliIO): Promise<number> {
   if (args.upgradeFrom) return runUpgrade({ ...args, upgradeFrom: args.upgradeFrom }, io);
   // the target's engine generation too: validation's compiles are synchronous
-  await loadCelFor(args.kubernetesVersion);
-  const status = celStatus();
-  if (status.state !== 'ready') {
-    io.stderr(`admission-workbench: ${status.message ?? 'the CEL engine did not start'}\n`);
+  const failure = await loadCelFor(args.kubernetesVersion);
+  if (failure) {
+    io.stderr(`admission-workbench: ${failure}\n`);
     return 2;
   }
   const cel = createSyncCompiler();

@@ -3,7 +3,7 @@
  * at the target release B, compared by src/check/upgrade.ts. Unreadable input answers nothing
  * (exit 2): a file missing at both releases would hide every difference.
  */
-import { compile, createSyncCompiler, evaluate, loadCelFor, celStatus } from '../cel';
+import { createSyncCompiler, evaluate, loadCelFor } from '../cel';
 import { celAtRelease } from '../check/cases';
 import { upgradeChanges, type UpgradeChange } from '../check/upgrade';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
@@ -86,18 +86,11 @@ export async function runUpgrade(args: CheckArgs & { upgradeFrom: KubernetesVers
   const from = args.upgradeFrom;
   const to = args.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
   // both releases' engine generations: validation's compiles are synchronous
-  await loadCelFor(from);
-  await loadCelFor(to);
-  const status = celStatus();
-  if (status.state !== 'ready') {
-    io.stderr(`admission-workbench: ${status.message ?? 'the CEL engine did not start'}\n`);
-    return 2;
-  }
   // a release whose engine build is missing would compile nothing: its compile errors would all look "gone"
   for (const release of [from, to]) {
-    const probe = await compile('true', 'vap-validation', { kubernetesVersion: release });
-    if (!probe.ok && probe.kind === 'unavailable') {
-      io.stderr(`admission-workbench: --upgrade-from compares nothing without the ${release} engine: ${probe.message}\n`);
+    const failure = await loadCelFor(release);
+    if (failure) {
+      io.stderr(`admission-workbench: --upgrade-from compares nothing without the ${release} engine: ${failure}\n`);
       return 2;
     }
   }
