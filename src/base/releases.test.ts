@@ -23,13 +23,15 @@ describe('the release table', () => {
     for (const engine of new Set(rows.map((r) => r.engine))) expect(rows.some((r) => r.version === engine && r.engine === engine)).toBe(true);
   });
 
-  it('1.38: compatibility 1.37, the CIDR v1 library, 1.37 plus the ConditionalAuthorization gate (alpha, off)', () => {
+  it('1.38: compatibility 1.37, the CIDR v1 library, 1.37 plus the ConditionalAuthorization gate (alpha, off), the chain plus staticOrder', () => {
     const r = releaseOf('1.38');
     const prev = releaseOf('1.37');
     expect(r.celCompatibility).toBe('1.37');
     expect(r.celLibraries).toEqual(['CIDR v1 (isMask())']);
     expect(r.gates).toEqual({ ...prev.gates, ConditionalAuthorization: false });
     expect(r.served).toEqual(prev.served);
-    expect(r.chain).toEqual(prev.chain);
+    // the chain as 1.37's, but for the mutating webhook plugin's staticOrder (new in 1.38)
+    expect(r.chain).toEqual({ ...prev.chain, webhookStaticOrder: true });
+    expect(prev.chain.webhookStaticOrder).toBe(false);
   });
 });

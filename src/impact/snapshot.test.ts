@@ -209,7 +209,8 @@ describe('readSnapshot: bad input never throws', () => {
   });
 });
 
-describe('readSnapshot: a 50,000-pod snapshot in bounded memory', () => {
+// 50,000 objects parsed: tens of seconds of CPU for the YAML on a loaded 2-core runner
+describe('readSnapshot: a 50,000-pod snapshot in bounded memory', { timeout: 300_000 }, () => {
   it.each(['json', 'yaml'] as const)('%s, generated chunk by chunk, counted', async (format) => {
     const N = 50_000;
     async function* generate(): AsyncGenerator<string> {

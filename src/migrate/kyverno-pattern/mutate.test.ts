@@ -125,7 +125,8 @@ describe('constructs the library differential refuted, now as Kyverno does them'
   });
 });
 
-describe('the fixture policies against their own kyverno-tests', () => {
+// every fixture policy converted and its cases run through the CEL engine: minutes on a loaded 2-core runner (the foreach conversions' CEL is large)
+describe('the fixture policies against their own kyverno-tests', { timeout: 900_000 }, () => {
   it('the converted policies give the patched resources the tests expect', async () => {
     const root = fixturePath('kyverno-mutate');
     const files: Record<string, string> = {};
