@@ -14,12 +14,11 @@
 // k8s<release> tag, GOTOOLCHAIN from the modfile), skipped when `<binary>.key` holds the hash of
 // its inputs. CEL_ENGINE_BUILDS=1.37 builds only the ones named.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { engineBuilds, engineGoEnv, prepareEngineTree } from './engine-builds.mjs';
+import { engineBuildKey, engineBuilds, engineGoEnv, prepareEngineTree } from './engine-builds.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const srcDir = join(root, 'wasm');
@@ -55,18 +54,7 @@ if (!existsSync(join(srcDir, 'go.mod'))) {
   if (optional) process.exit(0);
   notBuilt(`no engine sources in ${srcDir}`);
 }
-/** The hash of what another generation's binary is built from (its skip key). */
-function buildKey(build) {
-  const h = createHash('sha256').update(JSON.stringify({ tags: build.tags, toolchain: build.toolchain ?? '' }));
-  const files = readdirSync(srcDir).filter((f) => (f.endsWith('.go') && !f.endsWith('_test.go')) || f === build.modfile || f === build.sumfile);
-  for (const f of files.sort())
-    h.update(f)
-      .update('\0')
-      .update(readFileSync(join(srcDir, f)))
-      .update('\0');
-  for (const f of ['build-native.mjs', 'engine-builds.mjs', 'go-toolchain.mjs']) h.update(readFileSync(join(root, 'scripts', f)));
-  return h.digest('hex');
-}
+const buildKey = (build) => engineBuildKey(build, ['build-native.mjs', 'engine-builds.mjs', 'go-toolchain.mjs']);
 
 const only = process.env.CEL_ENGINE_BUILDS?.split(',').filter(Boolean);
 let checkedGo = false;

@@ -26,7 +26,6 @@
 // ones named (comma-separated).
 import { execFileSync } from 'node:child_process';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -34,7 +33,7 @@ import { fileURLToPath } from 'node:url';
 import { snapshotEngine } from './wasm-snapshot.mjs';
 import { applyWeightPatches, INLINE_GCFLAGS } from './wasm-weight.mjs';
 import { buildSchemas } from './build-schemas.mjs';
-import { engineBuilds, engineGoEnv, engineSrcDir, prepareEngineTree } from './engine-builds.mjs';
+import { engineBuildKey, engineBuilds, engineGoEnv, engineSrcDir, prepareEngineTree } from './engine-builds.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const srcDir = engineSrcDir;
@@ -55,18 +54,7 @@ function newestMtime(dir) {
 // The type checker's schema assets (scripts/build-schemas.mjs), lazily fetched beside the engine.
 if (process.env.CEL_SCHEMAS !== '0' && !process.argv.includes('--compress')) buildSchemas(outDir);
 
-/** The hash of everything a build's output depends on (a non-default build's skip key). */
-function buildKey(build) {
-  const h = createHash('sha256').update(JSON.stringify({ tags: build.tags, toolchain: build.toolchain ?? '', plain: !!process.env.CEL_WASM_PLAIN }));
-  const files = readdirSync(srcDir).filter((f) => (f.endsWith('.go') && !f.endsWith('_test.go')) || f === build.modfile || f === build.sumfile);
-  for (const f of files.sort())
-    h.update(f)
-      .update('\0')
-      .update(readFileSync(join(srcDir, f)))
-      .update('\0');
-  for (const f of BUILD_SCRIPTS) h.update(readFileSync(join(root, 'scripts', f)));
-  return h.digest('hex');
-}
+const buildKey = (build) => engineBuildKey(build, BUILD_SCRIPTS, { plain: !!process.env.CEL_WASM_PLAIN });
 
 const upToDate = (build, outWasm) => {
   if (process.env.CEL_WASM_FORCE || !existsSync(outWasm) || !existsSync(outExec)) return false;

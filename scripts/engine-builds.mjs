@@ -7,6 +7,7 @@
 // is cel.dev/cel-go (the module's path from v0.30) gets the sources' github.com/google/cel-go
 // imports rewritten in the build's copy. The release table names each row's engine
 // (src/base/releases.ts `engine`); src/cel/engine-builds.test.ts checks every one has a build.
+import { createHash } from 'node:crypto';
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,4 +89,20 @@ export function prepareEngineTree(build, work, { keepTests = false } = {}) {
 /** The environment of the go command for `build` (GOTOOLCHAIN from its modfile's `toolchain` line). */
 export function engineGoEnv(build, env = process.env) {
   return build.toolchain ? { ...env, GOTOOLCHAIN: build.toolchain } : env;
+}
+
+/**
+ * The hash of what a build's output is built from: its sources, modfile pair, tags, toolchain, the
+ * `scripts` that build it and `extra` settings (a non-default build's skip key, kept beside it as `.key`).
+ */
+export function engineBuildKey(build, scripts, extra = {}) {
+  const h = createHash('sha256').update(JSON.stringify({ tags: build.tags, toolchain: build.toolchain ?? '', ...extra }));
+  const files = readdirSync(engineSrcDir).filter((f) => (f.endsWith('.go') && !f.endsWith('_test.go')) || f === build.modfile || f === build.sumfile);
+  for (const f of files.sort())
+    h.update(f)
+      .update('\0')
+      .update(readFileSync(join(engineSrcDir, f)))
+      .update('\0');
+  for (const f of scripts) h.update(readFileSync(join(root, 'scripts', f)));
+  return h.digest('hex');
 }
