@@ -55,7 +55,8 @@ Options:
                                errors, findings and every --cases case and scenario run at
                                both; each difference listed as appearing, gone or changed at
                                the target; exit 1 when something gets worse (a new error, or a
-                               case's verdict changes); text or json only
+                               case's verdict changes); every --format (github: what
+                               got worse an error annotation, the rest a notice)
   --platform ID                target platform instead: its Kubernetes release
                                (${PLATFORM_IDS[0]}–${PLATFORM_IDS[PLATFORM_IDS.length - 1]}; docs/versions.md)
   --field-validation Strict|Warn|Ignore   the writes' field validation directive (default
@@ -293,7 +294,6 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (wrong) return { command: 'error', message: wrong };
     if (out.coverage || out.exportManifests)
       return { command: 'error', message: '--upgrade-from does not go with --coverage and its options, nor --export-manifests' };
-    if (out.format !== 'text' && out.format !== 'json') return { command: 'error', message: '--upgrade-from reports as text or json (--format text|json)' };
   }
   if ((out.staticOrder || out.featureGates) && !out.cases)
     return { command: 'error', message: '--static-order and --feature-gates need --cases FILE (they set the chain its scenarios run)' };
