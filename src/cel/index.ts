@@ -33,6 +33,7 @@ export {
 } from './engine';
 export { schemaAsset, typeCheck, type SchemaAsset } from './typecheck';
 export { createCachedCompiler, createFillingCompiler, createSyncCompiler } from './compilers';
+export { DEFAULT_ENGINE, engineOfRelease } from './generations';
 
 // ---------------------------------------------------------------------------
 // Inputs

@@ -71,7 +71,7 @@ function CelStatus() {
   const state = useWorkspace((s) => s.celState);
   const message = useWorkspace((s) => s.celMessage);
   const release = useWorkspace((s) => s.kubernetesVersion);
-  const text = { idle: 'CEL: starting', loading: 'CEL: loading engine…', ready: 'CEL: ready', failed: 'CEL: unavailable' }[state];
+  const text = { idle: 'CEL: starting', loading: 'CEL: loading engine…', ready: 'CEL: ready', failed: `CEL ${release}: unavailable` }[state];
   return (
     <span
       className={`cel-status ${state}`}
