@@ -27,3 +27,13 @@ test('cel-1.38.wasm blocked: CEL 1.38 unavailable with the reason, nothing claim
   await expect(problems).toContainText('No problems: a Kubernetes 1.37 apiserver accepts this object.');
   await expect(problems.getByTestId('cel-unchecked')).toHaveCount(0);
 });
+
+test('1.38 picked: its engine loads and checks at 1.38', async ({ page }) => {
+  await openApp(page);
+  const status = page.getByTestId('cel-status');
+  await expect(status).toHaveText('CEL: ready', { timeout: 30_000 });
+  await page.getByTestId('kubernetes-version').selectOption('1.38');
+  await expect(status).toHaveText('CEL: ready', { timeout: 60_000 });
+  await expect(status).toHaveAttribute('title', 'cel-go and the Kubernetes 1.38 CEL environment, in WebAssembly');
+  await expect(page.getByRole('region', { name: 'Problems' })).toContainText('No problems: a Kubernetes 1.38 apiserver accepts this object.');
+});
