@@ -26,6 +26,16 @@ test('cel-1.38.wasm blocked: CEL 1.38 unavailable with the reason, nothing claim
   await expect(status).toHaveText('CEL: ready');
   await expect(problems).toContainText('No problems: a Kubernetes 1.37 apiserver accepts this object.');
   await expect(problems.getByTestId('cel-unchecked')).toHaveCount(0);
+
+  // the upgrade check to 1.38 compares nothing, and says why
+  await page.getByTestId('upgrade-open').click();
+  const dialog = page.getByRole('dialog', { name: 'What changes from release A to B' });
+  await dialog.getByTestId('upgrade-to').selectOption('1.38');
+  await dialog.getByTestId('upgrade-run').click();
+  await expect(dialog.getByTestId('upgrade-result')).toContainText(
+    'Nothing compared: compares nothing without the 1.38 engine: CEL engine unavailable: the 1.38 engine: TypeError: Failed to fetch',
+  );
+  await expect(dialog.getByTestId('upgrade-summary')).toHaveCount(0);
 });
 
 test('1.38 picked: its engine loads and checks at 1.38', async ({ page }) => {
