@@ -100,7 +100,14 @@ export async function lockoutReport(objects: readonly unknown[], options: Lockou
   const ws = collectWorkspace(docs, [], (i) => statics.has(i));
   const webhooks: Record<string, WebhookResponse> = {};
   for (const w of [...ws.webhooks.mutating, ...ws.webhooks.validating]) webhooks[w.name] = 'unavailable';
-  const simOptions: SimOptions = { webhooks, namespaces: options.namespaces, ...(statics.size ? { staticDocuments: [...statics] } : {}) };
+  const simOptions: SimOptions = {
+    webhooks,
+    namespaces: options.namespaces,
+    ...(statics.size ? { staticDocuments: [...statics] } : {}),
+    // the chain's own order (a static mutating webhook first or last): the first rejection a request meets comes first
+    ...(options.staticOrder ? { staticOrder: options.staticOrder } : {}),
+    ...(options.featureGates?.length ? { featureGates: options.featureGates } : {}),
+  };
   const target = targetRelease(options.kubernetesVersion, options.platform);
   if (options.kubernetesVersion || options.platform) simOptions.kubernetesVersion = target.kubernetesVersion;
   const stallSeconds = options.stallSeconds ?? 10;

@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { releaseOf } from '../base/releases';
 import { admissionConfiguration, effectiveStaticOrder, manifestLayout } from '../k8s/static-manifests';
+import { lockoutReport } from './lockout';
 import { collectWorkspace } from './workspace';
 import { hook, mutating, validating } from './test-helpers';
 
@@ -65,5 +66,24 @@ describe('staticOrder', () => {
     ]);
     // the default is not written: a release without the field refuses it (strict decoding)
     expect(plugins('StaticFirst').every(([, o]) => o === undefined)).toBe(true);
+  });
+
+  it('the lockout report follows the order: the first webhook a critical request meets, static or not, is found first', async () => {
+    const all = { rules: [{ apiGroups: ['*'], apiVersions: ['*'], operations: ['*'], resources: ['*/*'] }] };
+    const docs = [mutating('guard.static.k8s.io', hook('guard.example.com', all)), mutating('a', hook('a.example.com', all))];
+    const first = (staticOrder: Parameters<typeof collectWorkspace>[3], kubernetesVersion: '1.37' | '1.38' = '1.38') =>
+      lockoutReport(docs, { staticDocuments: [0], staticOrder, kubernetesVersion }).then((r) => {
+        const lease = r.findings.filter((f) => f.request === 'kubelet-lease');
+        return { webhooks: lease.map((f) => f.webhook), headline: r.headline };
+      });
+    const staticFirst = await first('StaticFirst');
+    expect(staticFirst.webhooks).toEqual(['guard.example.com', 'a.example.com']);
+    expect(staticFirst.headline).toMatch(/while 'guard\.example\.com', 'a\.example\.com' are down/);
+    const staticLast = await first('StaticLast');
+    expect(staticLast.webhooks).toEqual(['a.example.com', 'guard.example.com']);
+    expect(staticLast.headline).toMatch(/while 'a\.example\.com', 'guard\.example\.com' are down/);
+    // ByName: 'a' sorts before 'guard.static.k8s.io'; 1.37 has no staticOrder: static first whatever the setting
+    expect((await first('ByName')).webhooks).toEqual(['a.example.com', 'guard.example.com']);
+    expect((await first('StaticLast', '1.37')).webhooks).toEqual(['guard.example.com', 'a.example.com']);
   });
 });

@@ -177,4 +177,8 @@ export interface LockoutOptions {
   stallSeconds?: number;
   /** Indices of the documents loaded from static manifests. */
   staticDocuments?: readonly number[];
+  /** Where static mutating webhooks run among the API ones (SimOptions.staticOrder): the findings come in the order the chain calls them, the first being the one whose rejection a request meets. */
+  staticOrder?: StaticOrder;
+  /** Feature gates turned on beyond the release's defaults (SimOptions.featureGates). */
+  featureGates?: readonly string[];
 }

@@ -80,3 +80,43 @@ export function createCachedCompiler(
     size: () => cache.size,
   };
 }
+
+/**
+ * A synchronous compiler for a run that can be repeated until it is complete (the upgrade
+ * check, in the browser as in Node): what the in-process engine cannot answer at once is
+ * recorded as missing; `fill()` asks the engine for it (async), so that the next run answers
+ * everything. `fill()` answers the engine's failure message when it did not compile (an
+ * unavailable generation is never taken for a verdict).
+ */
+export function createFillingCompiler(
+  engine: Pick<AsyncCelOps, 'compile'> = { compile },
+): CelCompiler & { missing(): number; fill(): Promise<string | undefined> } {
+  const known = new Map<string, CelCompileResult>();
+  const missing = new Map<string, [string, CelContext, CelCompileOptions | undefined]>();
+  return {
+    compile(expression, context, options) {
+      const key = compileKey(expression, context, options);
+      const hit = known.get(key);
+      if (hit) return hit;
+      const sync = syncEngineFor(options?.kubernetesVersion);
+      const r = sync?.compile(expression, context, options);
+      if (r && !isEngineFailure(r)) {
+        known.set(key, r);
+        return r;
+      }
+      missing.set(key, [expression, context, options]);
+      return undefined;
+    },
+    missing: () => missing.size,
+    async fill() {
+      const asked = [...missing];
+      missing.clear();
+      const answers = await Promise.all(asked.map(([, [e, c, o]]) => engine.compile(e, c, o)));
+      for (const [i, r] of answers.entries()) {
+        if (isEngineFailure(r)) return r.message;
+        known.set(asked[i]![0], r);
+      }
+      return undefined;
+    },
+  };
+}

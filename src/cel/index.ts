@@ -32,7 +32,8 @@ export {
   type CelStatus,
 } from './engine';
 export { schemaAsset, typeCheck, type SchemaAsset } from './typecheck';
-export { createCachedCompiler, createSyncCompiler } from './compilers';
+export { createCachedCompiler, createFillingCompiler, createSyncCompiler } from './compilers';
+export { DEFAULT_ENGINE, engineOfRelease } from './generations';
 
 // ---------------------------------------------------------------------------
 // Inputs

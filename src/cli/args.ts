@@ -1,10 +1,18 @@
 /** Command-line arguments of `admission-workbench`: parsed into options or a usage error. */
-import { DEFAULT_KUBERNETES_VERSION, isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../base/releases';
+import {
+  DEFAULT_KUBERNETES_VERSION,
+  isKubernetesVersion,
+  isWorkspaceGate,
+  KUBERNETES_VERSIONS,
+  WORKSPACE_GATES,
+  type KubernetesVersion,
+  type WorkspaceGate,
+} from '../base/releases';
 import { isPlatformId, PLATFORM_IDS, platformOf, type PlatformId } from '../base/platforms';
 import { WORKBENCH_VERSION } from '../base/version';
 import { FORMATS, type Format } from './format';
 import type { FailOn } from './problem';
-import { DEFAULT_MANIFEST_BASE } from '../k8s/static-manifests';
+import { DEFAULT_MANIFEST_BASE, isStaticOrder, STATIC_ORDERS, type StaticOrder } from '../k8s/static-manifests';
 import { FIELD_VALIDATIONS, isFieldValidation, type FieldValidation } from '../k8s/field-validation';
 import type { ManifestDirLayout } from '../share/manifest-dir';
 import { upgradeUsageError } from '../check/upgrade';
@@ -47,7 +55,8 @@ Options:
                                errors, findings and every --cases case and scenario run at
                                both; each difference listed as appearing, gone or changed at
                                the target; exit 1 when something gets worse (a new error, or a
-                               case's verdict changes); text or json only
+                               case's verdict changes); every --format (github: what
+                               got worse an error annotation, the rest a notice)
   --platform ID                target platform instead: its Kubernetes release
                                (${PLATFORM_IDS[0]}–${PLATFORM_IDS[PLATFORM_IDS.length - 1]}; docs/versions.md)
   --field-validation Strict|Warn|Ignore   the writes' field validation directive (default
@@ -56,6 +65,11 @@ Options:
   --format text|json|github|junit   report format (default text)
   --fail-on error|warning|finding   exit 1 at or above this (default error): error and
                                warning are the apiserver's, finding (ours) includes all
+  --static-order StaticFirst|StaticLast|ByName   with --cases: where static mutating webhooks
+                               run among the API ones in scenarios (1.38+; default the
+                               workspace file's, else StaticFirst)
+  --feature-gates NAME=true,…  with --cases: gates turned on in scenarios (${WORKSPACE_GATES.join(', ')};
+                               default the workspace file's)
   --static                     the admission objects are a static manifest set (Kubernetes
                                1.37+ staticManifestsDir): checked as the apiserver's manifest
                                loaders check them, every problem at once
@@ -99,6 +113,30 @@ export interface CheckArgs {
   manifestBase?: string;
   /** --upgrade-from: compare this release with the target (src/check/upgrade.ts). */
   upgradeFrom?: KubernetesVersion;
+  /** --static-order: the chain's order of static mutating webhooks for the cases (over the workspace file's). */
+  staticOrder?: StaticOrder;
+  /** --feature-gates: the gates turned on for the cases (over the workspace file's). */
+  featureGates?: WorkspaceGate[];
+}
+
+/** `--static-order`'s value, or why it is refused (check and impact). */
+export const parseStaticOrder = (v: string | undefined): StaticOrder | { error: string } =>
+  isStaticOrder(v) ? v : { error: `--static-order must be one of ${STATIC_ORDERS.join(', ')}` };
+
+/**
+ * `--feature-gates Name=true,Other=false` (kube-apiserver's syntax), or why it is refused: the
+ * gates a workspace can turn on (WORKSPACE_GATES), each true or false; the ones turned on.
+ */
+export function parseFeatureGates(v: string | undefined): WorkspaceGate[] | { error: string } {
+  const on: WorkspaceGate[] = [];
+  for (const item of (v ?? '').split(',')) {
+    const [name, value, ...rest] = item.trim().split('=');
+    if (!isWorkspaceGate(name))
+      return { error: `--feature-gates: ${JSON.stringify(name ?? '')} is not a gate the Workbench models (${WORKSPACE_GATES.join(', ')})` };
+    if ((value !== 'true' && value !== 'false') || rest.length) return { error: `--feature-gates: ${name} takes =true or =false, as in ${name}=true` };
+    if (value === 'true' && !on.includes(name)) on.push(name);
+  }
+  return on;
 }
 
 export type ParsedArgs = CheckArgs | { command: 'help' } | { command: 'version' } | { command: 'error'; message: string };
@@ -226,6 +264,18 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         out.upgradeFrom = release;
         break;
       }
+      case '--static-order': {
+        const v = parseStaticOrder(takeValue());
+        if (typeof v === 'object') return { command: 'error', message: v.error };
+        out.staticOrder = v;
+        break;
+      }
+      case '--feature-gates': {
+        const v = parseFeatureGates(takeValue());
+        if (!Array.isArray(v)) return { command: 'error', message: v.error };
+        out.featureGates = v;
+        break;
+      }
       case '--manifest-base': {
         const v = takeValue();
         if (!v?.startsWith('/')) return { command: 'error', message: '--manifest-base must be an absolute path (staticManifestsDir must be)' };
@@ -244,8 +294,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (wrong) return { command: 'error', message: wrong };
     if (out.coverage || out.exportManifests)
       return { command: 'error', message: '--upgrade-from does not go with --coverage and its options, nor --export-manifests' };
-    if (out.format !== 'text' && out.format !== 'json') return { command: 'error', message: '--upgrade-from reports as text or json (--format text|json)' };
   }
+  if ((out.staticOrder || out.featureGates) && !out.cases)
+    return { command: 'error', message: '--static-order and --feature-gates need --cases FILE (they set the chain its scenarios run)' };
   if (out.coverage && !out.cases) return { command: 'error', message: '--coverage, --coverage-out, --lcov and --min-coverage need --cases FILE' };
   return out;
 }

@@ -25,7 +25,8 @@ import { positionIn } from './check';
 import { readInputs, type FileSystem, type InputFile } from './inputs';
 import { isKaptestManifest, readKaptestManifest } from './kaptest';
 import type { Problem } from './problem';
-import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
+import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion, type WorkspaceGate } from '../base/releases';
+import type { StaticOrder } from '../k8s/static-manifests';
 
 export interface CasesSummary {
   total: number;
@@ -47,6 +48,10 @@ export interface CasesFileOptions {
   coverage?: boolean;
   /** The checked objects are a static manifest set (check --static): scenarios run them first. */
   static?: boolean;
+  /** --static-order, over the workspace file's. */
+  staticOrder?: StaticOrder;
+  /** --feature-gates, over the workspace file's. */
+  featureGates?: readonly WorkspaceGate[];
 }
 
 /** What a policy's coverage is computed from, collected while its cases run. */
@@ -134,8 +139,9 @@ async function runWorkspace(
   checked: readonly unknown[],
   cel: CelRunner,
   kubernetesVersion?: KubernetesVersion,
-  staticChecked = false,
+  options: CasesFileOptions = {},
 ): Promise<void> {
+  const staticChecked = options.static === true;
   // One release for every case: the one asked for, else the workspace's own.
   const release = kubernetesVersion ?? ws.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
   const wsObjects = ws.documents.map((d) => parseDocuments(d.text).documents[0]?.object);
@@ -199,13 +205,22 @@ async function runWorkspace(
       }
     });
   }
-  await runScenarios(ctx, ws, objects, release, statics);
+  // the chain settings: the command line's, else the workspace file's
+  const staticOrder = options.staticOrder ?? ws.staticOrder;
+  const featureGates = options.featureGates ?? ws.featureGates;
+  await runScenarios(ctx, ws, objects, release, statics, { ...(staticOrder ? { staticOrder } : {}), ...(featureGates?.length ? { featureGates } : {}) });
 }
 
-async function runScenarios(ctx: Ctx, ws: WorkspaceFile, objects: readonly unknown[], release: KubernetesVersion, statics: readonly number[]): Promise<void> {
+async function runScenarios(
+  ctx: Ctx,
+  ws: WorkspaceFile,
+  objects: readonly unknown[],
+  release: KubernetesVersion,
+  statics: readonly number[],
+  // where static mutating webhooks run, the gates turned on
+  settings: { staticOrder?: StaticOrder; featureGates?: readonly WorkspaceGate[] },
+): Promise<void> {
   for (const [i, s] of (ws.scenarios ?? []).entries()) {
-    // the workspace file's chain settings: where static mutating webhooks run, the gates turned on
-    const settings = { ...(ws.staticOrder ? { staticOrder: ws.staticOrder } : {}), ...(ws.featureGates?.length ? { featureGates: ws.featureGates } : {}) };
     const { failures, breaks, steps } = await scenarioProblems(objects, s, {
       kubernetesVersion: release,
       staticDocuments: statics,
@@ -309,7 +324,7 @@ export async function runCasesFile(
   const r = readWorkspaceFile(value);
   if (!r.ok) return fail(`neither a kaptest manifest nor a workspace file: ${r.error}`, false);
   for (const w of r.warnings) ctx.problems.push({ ...problemAt(ctx, '', `--cases: ${w}`), severity: 'warning' });
-  await runWorkspace(ctx, r.workspace, checked, cel, kubernetesVersion, options.static === true);
+  await runWorkspace(ctx, r.workspace, checked, cel, kubernetesVersion, options);
   return { problems: ctx.problems, summary, unreadable: false, coverage: coverageResults(ctx) };
 }
 

@@ -37,6 +37,15 @@ describe('parseArgs', () => {
       minCoverage: 80,
     });
   });
+  it('--static-order and --feature-gates (with --cases): the chain its scenarios run', () => {
+    expect(parseArgs(['check', 'a', '--cases', 'c.json', '--static-order', 'StaticLast', '--feature-gates', 'ConditionalAuthorization=true'])).toMatchObject({
+      staticOrder: 'StaticLast',
+      featureGates: ['ConditionalAuthorization'],
+    });
+    // =false is the default: nothing turned on
+    expect(parseArgs(['check', 'a', '--cases', 'c.json', '--feature-gates=ConditionalAuthorization=false'])).toMatchObject({ featureGates: [] });
+  });
+
   it('--platform targets its Kubernetes release', () => {
     expect(parseArgs(['check', 'a', '--platform', 'openshift-4.19'])).toMatchObject({ platform: 'openshift-4.19', kubernetesVersion: '1.32' });
     expect(parseArgs(['check', 'a', '--platform=openshift-4.22', '--kubernetes-version', '1.35'])).toMatchObject({
@@ -61,6 +70,13 @@ describe('parseArgs', () => {
       /--platform openshift-4.19 \(Kubernetes 1.32\) contradicts --kubernetes-version 1.37/,
     ],
     [['check', 'a', '--verbose'], /unknown option --verbose/],
+    [['check', 'a', '--cases', 'c.json', '--static-order', 'Last'], /^--static-order must be one of StaticFirst, StaticLast, ByName$/],
+    [
+      ['check', 'a', '--cases', 'c.json', '--feature-gates', 'Nope=true'],
+      /^--feature-gates: "Nope" is not a gate the Workbench models \(ConditionalAuthorization\)$/,
+    ],
+    [['check', 'a', '--cases', 'c.json', '--feature-gates=ConditionalAuthorization'], /^--feature-gates: ConditionalAuthorization takes =true or =false/],
+    [['check', 'a', '--static-order', 'ByName'], /^--static-order and --feature-gates need --cases FILE/],
   ])('refuses %j', (argv, message) => {
     const r = parseArgs(argv);
     expect(r.command).toBe('error');

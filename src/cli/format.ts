@@ -80,12 +80,17 @@ const ghProperty = (s: string) => ghData(s).replace(/:/g, '%3A').replace(/,/g, '
 /** Annotation levels: a finding is a warning annotation at level warning, a notice at info. */
 const ghLevel = (p: Problem) => (p.severity === 'finding' ? (p.level === 'warning' ? 'warning' : 'notice') : p.severity);
 
-function github(r: Report, failOn: FailOn, quiet: boolean): string {
-  const shown = quiet ? r.problems.filter((p) => fails(p, failOn)) : r.problems;
-  const lines = shown.map((p) => {
+/** One workflow command per problem (quiet: only those at or above `failOn`); `check --upgrade-from` annotates its changes with it. */
+export function githubAnnotations(problems: readonly Problem[], failOn: FailOn, quiet: boolean): string[] {
+  const shown = quiet ? problems.filter((p) => fails(p, failOn)) : problems;
+  return shown.map((p) => {
     const title = p.type === 'Lint' && p.rule ? `${p.rule} ${p.field}` : p.field || p.type;
     return `::${ghLevel(p)} file=${ghProperty(p.file)},line=${p.line},col=${p.column},title=${ghProperty(title)}::${ghData(p.message)}`;
   });
+}
+
+function github(r: Report, failOn: FailOn, quiet: boolean): string {
+  const lines = githubAnnotations(r.problems, failOn, quiet);
   const cov = coverageLines(r, quiet);
   const below = !!r.coverage && r.minCoverage !== undefined && belowMinimum(r.coverage, r.minCoverage);
   cov.forEach((l, i) => lines.push(`::${below && i === cov.length - 1 ? 'error' : 'notice'} title=coverage::${ghData(l)}`));
@@ -101,10 +106,13 @@ const xml = (s: string) =>
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;');
 
-/** One testsuite per file, one testcase per file (and per saved case): failing problems are its failures. */
-function junit(r: Report, failOn: FailOn): string {
-  const byFile = new Map<string, Problem[]>(r.files.map((f) => [f, []]));
-  for (const p of r.problems) (byFile.get(p.file) ?? byFile.set(p.file, []).get(p.file)!).push(p);
+/**
+ * One testsuite per file, one testcase per file (and per saved case): failing problems are its
+ * failures. `name`: the run's (`check --upgrade-from` reports its changes with it).
+ */
+export function junitXml(files: readonly string[], problems: readonly Problem[], failOn: FailOn, name = 'admission-workbench check'): string {
+  const byFile = new Map<string, Problem[]>(files.map((f) => [f, []]));
+  for (const p of problems) (byFile.get(p.file) ?? byFile.set(p.file, []).get(p.file)!).push(p);
   const suites = [...byFile].map(([file, problems]) => {
     const failing = problems.filter((p) => fails(p, failOn));
     const isCase = (p: Problem) => p.type === 'Case' || p.type === 'Scenario';
@@ -119,7 +127,7 @@ function junit(r: Report, failOn: FailOn): string {
     ];
     return `  <testsuite name="${xml(file)}" tests="${testcases.length}" failures="${(other.length ? 1 : 0) + cases.length}">\n${testcases.join('\n')}\n  </testsuite>`;
   });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="admission-workbench check">\n${suites.join('\n')}\n</testsuites>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${xml(name)}">\n${suites.join('\n')}\n</testsuites>\n`;
 }
 
 /** The documented key order of a problem in JSON. */
@@ -146,7 +154,7 @@ export function formatReport(r: Report, format: Format, failOn: FailOn, quiet: b
     case 'github':
       return github(r, failOn, quiet);
     case 'junit':
-      return junit(r, failOn);
+      return junitXml(r.files, r.problems, failOn);
     default:
       return text(r, failOn, quiet);
   }

@@ -277,6 +277,14 @@ webhooks:
       failOn: 'any-change',
     });
     expect(parseImpactArgs(['--audit', 'a', '--webhook', 'x'])).toEqual({ error: '--webhook takes NAME=allow|deny|unavailable' });
+    expect(parseImpactArgs(['--audit', 'a', '--static-order', 'ByName', '--feature-gates', 'ConditionalAuthorization=true'])).toMatchObject({
+      staticOrder: 'ByName',
+      featureGates: ['ConditionalAuthorization'],
+    });
+    expect(parseImpactArgs(['--audit', 'a', '--static-order', 'first'])).toEqual({ error: '--static-order must be one of StaticFirst, StaticLast, ByName' });
+    const gates = io();
+    expect(await runCli(['impact', '--audit', join(dir, 'audit.log'), '--feature-gates', 'AllAlpha=true'], gates)).toBe(2);
+    expect(gates.err).toContain('--feature-gates: "AllAlpha" is not a gate the Workbench models (ConditionalAuthorization)');
     expect(parseImpactArgs(['--audit', 'a', '--workers', '0'])).toMatchObject({ workers: 0 });
     expect(parseImpactArgs(['--audit', 'a', '--engines', '3'])).toMatchObject({ engines: 3 });
     expect(parseImpactArgs(['--audit', 'a', '--engines', '0'])).toEqual({ error: '--engines takes a number of engine processes (1 or more)' });

@@ -5,7 +5,16 @@
  * --fail-on, 1 something is, 2 usage error or unreadable input (the report's input errors
  * included: a log with no audit event, a snapshot that is none). Never throws.
  */
-import { DEFAULT_KUBERNETES_VERSION, isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../base/releases';
+import {
+  DEFAULT_KUBERNETES_VERSION,
+  isKubernetesVersion,
+  KUBERNETES_VERSIONS,
+  WORKSPACE_GATES,
+  type KubernetesVersion,
+  type WorkspaceGate,
+} from '../base/releases';
+import type { StaticOrder } from '../k8s/static-manifests';
+import { parseFeatureGates, parseStaticOrder } from './args';
 import { celEngines, celStatus, loadCelFor } from '../cel';
 import {
   analyzeImpact,
@@ -66,6 +75,9 @@ Options:
   --no-existing                do not judge the snapshot's existing objects
   --static                     the workspace's admission objects are a static manifest set (1.37+
                                staticManifestsDir): the candidate runs them first, as the apiserver does
+  --static-order StaticFirst|StaticLast|ByName   where the candidate's static mutating webhooks run among
+                               the API ones (1.38+; default StaticFirst)
+  --feature-gates NAME=true,…  gates turned on in the candidate's chain (${WORKSPACE_GATES.join(', ')})
   --workers N                  worker threads that decide, one CEL engine each (0: this thread; default: this thread
                                with the native engine, else the machine's cores)
   --engines N                  native engine processes this thread's decisions go to (default the machine's cores
@@ -112,6 +124,10 @@ export interface ImpactArgs {
   static?: boolean;
   /** `--format json` holds every event, not only the changed ones. */
   allEvents?: boolean;
+  /** --static-order (ImpactOptions.staticOrder). */
+  staticOrder?: StaticOrder;
+  /** --feature-gates: the gates turned on (ImpactOptions.featureGates). */
+  featureGates?: WorkspaceGate[];
 }
 
 export function parseImpactArgs(argv: readonly string[]): ImpactArgs | { help: true } | { error: string } {
@@ -197,6 +213,18 @@ export function parseImpactArgs(argv: readonly string[]): ImpactArgs | { help: t
         if (!(FORMATS as readonly string[]).includes(v)) return { error: `--format must be one of ${FORMATS.join(', ')}` };
         out.format = v as ImpactArgs['format'];
         break;
+      case '--static-order': {
+        const order = parseStaticOrder(v);
+        if (typeof order === 'object') return order;
+        out.staticOrder = order;
+        break;
+      }
+      case '--feature-gates': {
+        const gates = parseFeatureGates(v);
+        if (!Array.isArray(gates)) return gates;
+        out.featureGates = gates;
+        break;
+      }
       case '--fail-on':
         if (!(FAIL_ON as readonly string[]).includes(v)) return { error: `--fail-on must be one of ${FAIL_ON.join(', ')}` };
         out.failOn = v as ImpactArgs['failOn'];
@@ -423,6 +451,8 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
       // several requests in flight: their engine calls share the native engine's round trips
       ...(pool ? { decider: pool.decider, inFlight: pool.inFlight } : { inFlight: IN_FLIGHT_PER_ENGINE * engines }),
       ...(args.kubernetesVersion ? { kubernetesVersion: args.kubernetesVersion } : {}),
+      ...(args.staticOrder ? { staticOrder: args.staticOrder } : {}),
+      ...(args.featureGates?.length ? { featureGates: args.featureGates } : {}),
       ...(args.user ? { user: { username: args.user, groups: [...new Set([...args.groups, 'system:authenticated'])] } } : {}),
       ...(tty
         ? {

@@ -92,7 +92,7 @@ async function check(args: CheckArgs, io: CliIO): Promise<number> {
       io.fs,
       celAtRelease({ evaluate }, release),
       release,
-      { coverage: args.coverage, static: args.static === true },
+      { coverage: args.coverage, static: args.static === true, staticOrder: args.staticOrder, featureGates: args.featureGates },
     );
     problems.push(...run.problems);
     cases = run.summary;

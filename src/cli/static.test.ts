@@ -105,5 +105,14 @@ describe('check --static', () => {
     writeFileSync(join(dir, 'ws.json'), JSON.stringify({ ...ws, documents: [{ text: ws.documents[0]!.text }] }));
     const api = await run(['check', join(dir, 'api.yaml'), '--cases', join(dir, 'ws.json')]);
     expect(api.out).toContain('expected denied by guard.example.com, got denied by api.example.com');
+    // 1.38's staticOrder from the command line, over the workspace file's (none: StaticFirst)
+    writeFileSync(join(dir, 'ws.json'), JSON.stringify(ws));
+    const at138 = ['check', join(dir, 'api.yaml'), '--cases', join(dir, 'ws.json'), '--kubernetes-version', '1.38'];
+    expect((await run(at138)).out).toContain('cases: 1/1 passed');
+    const last = await run([...at138, '--static-order', 'StaticLast']);
+    expect(last.out).toContain('expected denied by guard.example.com, got denied by api.example.com');
+    writeFileSync(join(dir, 'ws.json'), JSON.stringify({ ...ws, staticOrder: 'StaticLast' }));
+    expect((await run(at138)).out).toContain('got denied by api.example.com');
+    expect((await run([...at138, '--static-order', 'StaticFirst'])).out).toContain('cases: 1/1 passed');
   });
 });

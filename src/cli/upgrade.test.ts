@@ -2,80 +2,19 @@
  * `check --upgrade-from`: the check and the saved cases at two releases, compared — with the
  * real CEL engine, whose cel-go differs per release: `orValue` on a list that is not optional
  * gives the list up to 1.36 and "no such overload" from 1.37, and a backquoted field name
- * (`labels.\`my-label\``) does not parse before 1.37. Fixtures are written by the tests.
+ * (`labels.\`my-label\``) does not parse before 1.37. Fixtures: ./fixtures/upgrade.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { useEngine } from '../cel/test-helpers';
 import { runCli } from './main';
 import { recordingIO } from './test-helpers';
 import type { UpgradeReport } from './upgrade';
 
-const policies = `apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingAdmissionPolicy
-metadata: {name: no-sys-admin}
-spec:
-  failurePolicy: Fail
-  matchConstraints:
-    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
-  validations:
-  - expression: "object.spec.containers.all(c, c.securityContext.capabilities.add.orValue([]).all(a, a != 'SYS_ADMIN'))"
-    message: no SYS_ADMIN
----
-apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingAdmissionPolicyBinding
-metadata: {name: no-sys-admin}
-spec: {policyName: no-sys-admin, validationActions: [Deny]}
----
-apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingAdmissionPolicy
-metadata: {name: my-label}
-spec:
-  matchConstraints:
-    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}]
-  validations:
-  - expression: "object.metadata.labels.\`my-label\` == 'x'"
-`;
-
-const pod = (add: string[]) => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name: 'p', namespace: 'default' },
-  spec: { containers: [{ name: 'c', image: 'nginx', securityContext: { capabilities: { add } } }] },
-});
-const request = {
-  operation: 'CREATE',
-  kind: { group: '', version: 'v1', kind: 'Pod' },
-  resource: { group: '', version: 'v1', resource: 'pods' },
-  namespace: 'default',
-  name: 'p',
-};
-const namespaceObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default', labels: { 'kubernetes.io/metadata.name': 'default' } } };
-const workspace = {
-  format: 'admission-workbench/workspace',
-  version: 1,
-  documents: [],
-  policyCases: [
-    {
-      policy: 'no-sys-admin',
-      cases: [
-        { name: 'NET_BIND_SERVICE is admitted', request, object: pod(['NET_BIND_SERVICE']), namespaceObject, expect: { outcome: 'admit' } },
-        { name: 'SYS_ADMIN is denied', request, object: pod(['SYS_ADMIN']), namespaceObject, expect: { outcome: 'deny', message: 'no SYS_ADMIN' } },
-      ],
-    },
-  ],
-};
-
-function files(): { policy: string; cases: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'upgrade-'));
-  const policy = join(dir, 'policies.yaml');
-  const cases = join(dir, 'workspace.json');
-  writeFileSync(policy, policies);
-  writeFileSync(cases, JSON.stringify(workspace));
-  return { policy, cases };
-}
+/** The fixture (shared with the app's e2e test, e2e/upgrade.spec.ts): three documents, and the no-sys-admin policy's two cases. */
+const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'upgrade');
+const files = (): { policy: string; cases: string } => ({ policy: join(FIXTURE, 'policies.yaml'), cases: join(FIXTURE, 'workspace.json') });
 
 describe('check --upgrade-from (real CEL engine)', { timeout: 60_000 }, () => {
   useEngine();
@@ -112,6 +51,31 @@ describe('check --upgrade-from (real CEL engine)', { timeout: 60_000 }, () => {
     ]);
     expect(io.out).toMatch(/policies\.yaml:24:17: appears in 1\.36 \(worse\): error: spec\.validations\[0\]\.expression: Invalid value/);
     expect(lines.at(-1)).toBe('upgrade 1.37 → 1.36: 1 appear, 2 gone, 0 changed, 1 worse, cases: 0/2 passed at 1.37, 2/2 at 1.36');
+  });
+
+  it('--format github: what got worse is an error annotation, the rest a notice; --format junit: a failing testcase per worse case', async () => {
+    const f = files();
+    const gh = recordingIO();
+    expect(await runCli(['check', f.policy, '--cases', f.cases, '--upgrade-from', '1.36', '--kubernetes-version', '1.37', '--format', 'github'], gh)).toBe(1);
+    const lines = gh.out.trimEnd().split('\n');
+    expect(lines.map((l) => l.replace(/ file=.*$/, ''))).toEqual(['::error', '::error', '::notice', lines.at(-1)]);
+    expect(lines[0]).toMatch(
+      /^::error file=.*workspace\.json,line=\d+,col=\d+,title=.*::appears in 1\.37 \(worse\): error: policy case "NET_BIND_SERVICE is admitted" failed: .*no such overload/,
+    );
+    expect(lines[2]).toMatch(
+      /^::notice file=.*policies\.yaml,line=24,col=17,title=spec\.validations\[0\]\.expression::gone in 1\.37: error: .*unsupported syntax/,
+    );
+    expect(lines.at(-1)).toBe('upgrade 1.36 → 1.37: 2 appear, 1 gone, 0 changed, 2 worse, cases: 2/2 passed at 1.36, 0/2 at 1.37');
+
+    const junit = recordingIO();
+    expect(await runCli(['check', f.policy, '--cases', f.cases, '--upgrade-from', '1.36', '--kubernetes-version', '1.37', '--format', 'junit'], junit)).toBe(1);
+    expect(junit.out).toContain('<testsuites name="admission-workbench upgrade 1.36 → 1.37">');
+    // the gone compile error fails nothing; each case now failing is a failing testcase of the cases file
+    expect(junit.out).toMatch(/<testsuite name="[^"]*policies\.yaml" tests="1" failures="0">/);
+    expect(junit.out).toMatch(/<testsuite name="[^"]*workspace\.json" tests="3" failures="2">/);
+    expect(junit.out).toMatch(
+      /<testcase classname="[^"]*workspace\.json" name="SYS_ADMIN is denied">\n\s*<failure message="appears in 1\.37 \(worse\): error: policy case/,
+    );
   });
 
   it('nothing worse: exit 0 (--quiet prints only what is worse); an unknown release or the target itself is a usage error (exit 2)', async () => {

@@ -3,14 +3,14 @@
  * at the target release B, compared by src/check/upgrade.ts. Unreadable input answers nothing
  * (exit 2): a file missing at both releases would hide every difference.
  */
-import { createSyncCompiler, evaluate, loadCelFor } from '../cel';
+import { createFillingCompiler, evaluate, loadCelFor } from '../cel';
 import { celAtRelease } from '../check/cases';
 import { upgradeChanges, type UpgradeChange } from '../check/upgrade';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
 import type { CheckArgs } from './args';
 import { runCasesFile, type CasesSummary } from './cases';
-import { checkTexts } from './check';
-import { problemLine } from './format';
+import { checkTexts, type CheckResult } from './check';
+import { githubAnnotations, junitXml, problemLine } from './format';
 import { readInputs, type FileSystem, type InputFile } from './inputs';
 import { sortProblems, type Problem } from './problem';
 
@@ -29,21 +29,42 @@ interface IO {
   stderr(text: string): void;
 }
 
-/** Every problem of the check and the cases at one release; undefined (after saying why) on unreadable cases. */
+/** What a comparison reads besides the files: the check's settings and the `--cases` file (read from `fs`). */
+export type UpgradeOptions = Pick<CheckArgs, 'platform' | 'fieldValidation' | 'static' | 'manifestBase' | 'cases' | 'staticOrder' | 'featureGates'>;
+
+/** The comparison (without the CLI's exit code), or why it compares nothing (the lines to show; the CLI exits 2). */
+export type UpgradeComparison = Omit<UpgradeReport, 'summary'> & { summary: Omit<UpgradeReport['summary'], 'exitCode'> };
+export type UpgradeResult = { ok: true; report: UpgradeComparison } | { ok: false; messages: string[] };
+
+/** The check of the files at one release, repeated until the engine has answered every expression it met (at once in Node). */
+async function checkedAt(options: UpgradeOptions, files: readonly InputFile[], release: KubernetesVersion): Promise<CheckResult | string> {
+  const cel = createFillingCompiler();
+  // a run meets the expressions of the last one, and the variables they declare: two rounds, rarely three
+  for (let round = 0; round < 4; round++) {
+    const checked = await checkTexts(files, {
+      cel,
+      kubernetesVersion: release,
+      platform: options.platform,
+      fieldValidation: options.fieldValidation,
+      static: options.static,
+      manifestBase: options.manifestBase,
+    });
+    if (!cel.missing()) return checked;
+    const failure = await cel.fill();
+    if (failure) return `the ${release} engine did not compile: ${failure}`;
+  }
+  return `the ${release} engine's answers did not settle`;
+}
+
+/** Every problem of the check and the cases at one release, or why there are none. */
 async function problemsAt(
-  args: CheckArgs,
+  options: UpgradeOptions,
   files: readonly InputFile[],
   release: KubernetesVersion,
-  io: IO,
-): Promise<{ problems: Problem[]; cases: CasesSummary } | undefined> {
-  const checked = await checkTexts(files, {
-    cel: createSyncCompiler(),
-    kubernetesVersion: release,
-    platform: args.platform,
-    fieldValidation: args.fieldValidation,
-    static: args.static,
-    manifestBase: args.manifestBase,
-  });
+  fs: FileSystem,
+): Promise<{ problems: Problem[]; cases: CasesSummary } | { messages: string[] }> {
+  const checked = await checkedAt(options, files, release);
+  if (typeof checked === 'string') return { messages: [checked] };
   const problems = [...checked.problems];
   if (checked.manifestHeadline)
     problems.push({
@@ -59,17 +80,62 @@ async function problemsAt(
       message: checked.manifestHeadline,
     });
   let cases: CasesSummary = { total: 0, passed: 0, failed: 0 };
-  if (args.cases) {
+  if (options.cases) {
     const objects = checked.objects.map((o) => o.object);
-    const run = await runCasesFile(args.cases, objects, io.fs, celAtRelease({ evaluate }, release), release, { static: args.static === true });
-    if (run.unreadable) {
-      for (const p of run.problems.filter((x) => x.type === 'File')) io.stderr(`admission-workbench: ${p.file}: ${p.message}\n`);
-      return undefined;
-    }
+    const run = await runCasesFile(options.cases, objects, fs, celAtRelease({ evaluate }, release), release, {
+      static: options.static === true,
+      staticOrder: options.staticOrder,
+      featureGates: options.featureGates,
+    });
+    if (run.unreadable) return { messages: run.problems.filter((x) => x.type === 'File').map((p) => `${p.file}: ${p.message}`) };
     problems.push(...run.problems);
     cases = run.summary;
   }
   return { problems, cases };
+}
+
+/**
+ * What changes for the files from release `from` to `to` (the CLI's `check --upgrade-from` and
+ * the app's upgrade panel): both releases' engine generations must start, since a release
+ * compiled without its engine would show every compile error as gone.
+ */
+export async function compareReleases(
+  options: UpgradeOptions,
+  from: KubernetesVersion,
+  to: KubernetesVersion,
+  files: readonly InputFile[],
+  fs: FileSystem,
+  fileOrder: readonly string[] = [],
+): Promise<UpgradeResult> {
+  for (const release of [from, to]) {
+    const failure = await loadCelFor(release);
+    if (failure) return { ok: false, messages: [`compares nothing without the ${release} engine: ${failure}`] };
+  }
+  const before = await problemsAt(options, files, from, fs);
+  if ('messages' in before) return { ok: false, messages: before.messages };
+  const after = await problemsAt(options, files, to, fs);
+  if ('messages' in after) return { ok: false, messages: after.messages };
+  const names = files.map((f) => f.name);
+  const order = [...fileOrder, ...names];
+  const sorted = (ps: Problem[]) => sortProblems(ps, order);
+  const changes = upgradeChanges(sorted(before.problems), sorted(after.problems), from, to);
+  const count = (k: UpgradeChange<Problem>['change']) => changes.filter((c) => c.change === k).length;
+  return {
+    ok: true,
+    report: {
+      from,
+      to,
+      files: names,
+      changes,
+      summary: {
+        appears: count('appears'),
+        gone: count('gone'),
+        changed: count('changed'),
+        worse: changes.filter((c) => c.worse).length,
+        cases: { from: before.cases, to: after.cases },
+      },
+    },
+  };
 }
 
 const WORDS: Record<UpgradeChange<Problem>['change'], string> = { appears: 'appears in', gone: 'gone in', changed: 'changed in' };
@@ -82,54 +148,55 @@ function changeLine(c: UpgradeChange<Problem>, from: KubernetesVersion): string 
   return c.before ? `${line}\n    at ${from}: ${c.before.severity}: ${c.before.message.replace(/\n/g, '\n    ')}` : line;
 }
 
+/** A change as a problem of the CI formats (github, junit): what got worse fails (an error), the rest is a notice. */
+function changeProblem(c: UpgradeChange<Problem>, from: KubernetesVersion): Problem {
+  const before = c.before ? ` (at ${from}: ${c.before.severity}: ${c.before.message})` : '';
+  const message = `${WORDS[c.change]} ${c.release}${c.worse ? ' (worse)' : ''}: ${c.problem.severity}: ${c.problem.message}${before}`;
+  return { ...c.problem, severity: c.worse ? 'error' : 'finding', level: 'info', message };
+}
+
 export async function runUpgrade(args: CheckArgs & { upgradeFrom: KubernetesVersion }, io: IO): Promise<number> {
   const from = args.upgradeFrom;
   const to = args.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
-  // both releases' engine generations: validation's compiles are synchronous
-  // a release whose engine build is missing would compile nothing: its compile errors would all look "gone"
-  for (const release of [from, to]) {
-    const failure = await loadCelFor(release);
-    if (failure) {
-      io.stderr(`admission-workbench: --upgrade-from compares nothing without the ${release} engine: ${failure}\n`);
-      return 2;
-    }
-  }
   const read = await readInputs(args.paths, io.fs);
   if (read.problems.length) {
     for (const p of read.problems) io.stderr(`admission-workbench: ${p.file}: ${p.message}\n`);
     io.stderr('admission-workbench: --upgrade-from compares nothing while input is unreadable.\n');
     return 2;
   }
-  const before = await problemsAt(args, read.files, from, io);
-  const after = before && (await problemsAt(args, read.files, to, io));
-  if (!before || !after) return 2;
-  const files = read.files.map((f) => f.name);
-  const order = [...args.paths, ...files];
-  const sorted = (ps: Problem[]) => sortProblems(ps, order);
-  const changes = upgradeChanges(sorted(before.problems), sorted(after.problems), from, to);
-  const count = (k: UpgradeChange<Problem>['change']) => changes.filter((c) => c.change === k).length;
-  const worse = changes.filter((c) => c.worse).length;
-  const exitCode = worse ? 1 : 0;
-  const report: UpgradeReport = {
-    from,
-    to,
-    files,
-    changes,
-    summary: { appears: count('appears'), gone: count('gone'), changed: count('changed'), worse, cases: { from: before.cases, to: after.cases }, exitCode },
-  };
-  if (args.format === 'json') io.stdout(`${JSON.stringify(report, null, 2)}\n`);
-  else {
-    const shown = args.quiet ? changes.filter((c) => c.worse) : changes;
-    const lines = shown.map((c) => changeLine(c, from));
-    if (!args.quiet) {
-      const cases = after.cases.total
-        ? `, cases: ${before.cases.passed}/${before.cases.total} passed at ${from}, ${after.cases.passed}/${after.cases.total} at ${to}`
-        : '';
-      lines.push(
-        `upgrade ${from} → ${to}: ${report.summary.appears} appear, ${report.summary.gone} gone, ${report.summary.changed} changed, ${worse} worse${cases}`,
-      );
-    }
-    if (lines.length) io.stdout(`${lines.join('\n')}\n`);
+  const result = await compareReleases(args, from, to, read.files, io.fs, args.paths);
+  if (!result.ok) {
+    for (const m of result.messages) io.stderr(`admission-workbench: --upgrade-from ${m}\n`);
+    return 2;
   }
+  const { changes } = result.report;
+  const worse = result.report.summary.worse;
+  const exitCode = worse ? 1 : 0;
+  const report: UpgradeReport = { ...result.report, summary: { ...result.report.summary, exitCode } };
+  const { from: casesFrom, to: casesTo } = report.summary.cases;
+  const summaryLine = `upgrade ${from} → ${to}: ${report.summary.appears} appear, ${report.summary.gone} gone, ${report.summary.changed} changed, ${worse} worse${
+    casesTo.total ? `, cases: ${casesFrom.passed}/${casesFrom.total} passed at ${from}, ${casesTo.passed}/${casesTo.total} at ${to}` : ''
+  }`;
+  const shown = args.quiet ? changes.filter((c) => c.worse) : changes;
+  const lines =
+    args.format === 'github'
+      ? githubAnnotations(
+          shown.map((c) => changeProblem(c, from)),
+          'error',
+          false,
+        )
+      : shown.map((c) => changeLine(c, from));
+  if (!args.quiet) lines.push(summaryLine);
+  if (args.format === 'json') io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+  else if (args.format === 'junit')
+    io.stdout(
+      junitXml(
+        report.files,
+        changes.map((c) => changeProblem(c, from)),
+        'error',
+        `admission-workbench upgrade ${from} → ${to}`,
+      ),
+    );
+  else if (lines.length) io.stdout(`${lines.join('\n')}\n`);
   return exitCode;
 }

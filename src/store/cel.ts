@@ -11,8 +11,11 @@ import {
   createCachedCompiler,
   declarations,
   evaluate,
+  DEFAULT_ENGINE,
+  engineOfRelease,
   isEngineFailure,
   loadCel,
+  loadCelFor,
   notRun,
   traceLabels,
   typeAt,
@@ -27,7 +30,8 @@ import {
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import { checks, loadChecks } from './checks';
-import { workspace } from './workspace';
+import { workspace, type Workspace } from './workspace';
+import type { KubernetesVersion } from '../base/releases';
 import { loadTypedData } from '../k8s/typed';
 
 /**
@@ -56,13 +60,31 @@ export function startCel(): void {
   );
   // the type data of the target release comes with the engine: the CEL inputs' objects are decoded with it (src/k8s/typed)
   const typed = (): Promise<void> => loadTypedData(workspace.getState().kubernetesVersion).catch(() => {});
-  void Promise.all([loadCel(), typed()]).then(() => {
-    const status = celStatus();
-    workspace.setState((s) => ({ problemsRevision: s.problemsRevision + 1, celState: status.state, celMessage: status.message }));
-  });
+  void Promise.all([loadCel(), typed()]).then(() => followTarget(workspace.getState().kubernetesVersion));
   workspace.subscribe((s, before) => {
-    if (s.kubernetesVersion !== before.kubernetesVersion) void typed().then(() => workspace.setState((x) => ({ problemsRevision: x.problemsRevision + 1 })));
+    if (s.kubernetesVersion === before.kubernetesVersion) return;
+    void typed().then(() => workspace.setState((x) => ({ problemsRevision: x.problemsRevision + 1 })));
+    void followTarget(s.kubernetesVersion);
   });
+}
+
+/**
+ * The CEL state the workspace shows is its target release's: the engine, then the generation that
+ * answers the release (another build, such as 1.38's, fetched when first targeted). One that
+ * cannot be fetched or started is "unavailable" with the release and the reason: every CEL
+ * feature then says so, and no object is said to be accepted while its CEL went unchecked.
+ */
+async function followTarget(release: KubernetesVersion): Promise<void> {
+  const status = celStatus();
+  const other = status.state === 'ready' && engineOfRelease(release) !== DEFAULT_ENGINE;
+  if (other) workspace.setState({ celState: 'loading', celMessage: `loading the CEL engine of Kubernetes ${release}…` });
+  const failure = status.state === 'ready' ? await loadCelFor(release) : undefined;
+  // a later pick of the release answers for itself
+  if (workspace.getState().kubernetesVersion !== release) return;
+  const state: Pick<Workspace, 'celState' | 'celMessage'> = failure
+    ? { celState: 'failed', celMessage: `CEL for Kubernetes ${release}: ${failure}` }
+    : { celState: status.state, celMessage: status.message };
+  workspace.setState((s) => ({ problemsRevision: s.problemsRevision + 1, ...state }));
 }
 
 /** Compile one expression in the engine (the CEL editor's squiggles and types). */

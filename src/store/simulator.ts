@@ -160,6 +160,8 @@ export async function runLockout(docs: readonly WorkspaceDoc[]): Promise<Lockout
       kubernetesVersion: workspace.getState().kubernetesVersion,
       platform: workspace.getState().platform,
       staticDocuments: staticIndices(docs),
+      staticOrder: workspace.getState().staticOrder,
+      featureGates: workspace.getState().featureGates,
     });
   } catch (e) {
     return { error: `The lockout report failed: ${(e as Error).message}` };

@@ -118,6 +118,9 @@ function ProblemsList({ doc, problems, release }: { doc: WorkspaceDoc; problems:
   const lines = useMemo(() => checks()?.groupProblems(problems.items) ?? [], [problems.items]);
   const keyOf = useMemo(() => keysOf(lines.flatMap((l) => ('group' in l ? [] : [l.problem]))), [lines]);
   const source = sourceKindOf(doc.object);
+  // the target release's CEL engine did not load: its compile errors are unknown, so "no problems" would be a claim
+  const celFailed = useWorkspace((s) => s.celState === 'failed');
+  const celMessage = useWorkspace((s) => s.celMessage);
   const clean = problems.errors + problems.warnings === 0;
   return (
     <section className="problems" aria-label="Problems">
@@ -136,7 +139,11 @@ function ProblemsList({ doc, problems, release }: { doc: WorkspaceDoc; problems:
           </span>
         ) : null}
       </h2>
-      {clean && problems.checked ? (
+      {celFailed && problems.checked && !source ? (
+        <p className="not-checked" role="alert" data-testid="cel-unchecked">
+          CEL expressions not checked: {celMessage ?? 'the CEL engine is unavailable'}. Nothing here says this object is accepted.
+        </p>
+      ) : clean && problems.checked ? (
         <p className="ok">
           {source
             ? `No problems in its structure: ${source.project}'s CRD schema accepts it.`

@@ -10,6 +10,7 @@ import { ExportMenu } from './ExportMenu';
 import { MAX_FILE_BYTES, offerReplace, readFiles } from './files';
 import { ShareButton } from './ShareDialog';
 import { setTheme, useTheme } from './theme';
+import { UpgradeDialog } from './UpgradeDialog';
 
 /** Dark mode on or off (the system's setting until the user picks; the choice is kept). */
 function ThemeToggle() {
@@ -70,7 +71,7 @@ function CelStatus() {
   const state = useWorkspace((s) => s.celState);
   const message = useWorkspace((s) => s.celMessage);
   const release = useWorkspace((s) => s.kubernetesVersion);
-  const text = { idle: 'CEL: starting', loading: 'CEL: loading engine…', ready: 'CEL: ready', failed: 'CEL: unavailable' }[state];
+  const text = { idle: 'CEL: starting', loading: 'CEL: loading engine…', ready: 'CEL: ready', failed: `CEL ${release}: unavailable` }[state];
   return (
     <span
       className={`cel-status ${state}`}
@@ -150,6 +151,7 @@ function FieldValidationPicker() {
 export function Toolbar() {
   const fileInput = useRef<HTMLInputElement>(null);
   const [pasting, setPasting] = useState(false);
+  const [upgrading, setUpgrading] = useState(false);
   const canUndo = useWorkspace((s) => s.history.past.length > 0);
   const canRedo = useWorkspace((s) => s.history.future.length > 0);
   const ws = workspace.getState;
@@ -158,6 +160,14 @@ export function Toolbar() {
     <header className="toolbar">
       <h1 title={`Admission Workbench ${WORKBENCH_VERSION}`}>Admission Workbench</h1>
       <TargetVersion />
+      <button
+        type="button"
+        data-testid="upgrade-open"
+        title="The workspace checked at two releases: what appears, is gone or changes at the second"
+        onClick={() => setUpgrading(true)}
+      >
+        What changes…
+      </button>
       <FieldValidationPicker />
       <div className="toolbar-group" role="group" aria-label="Import">
         <button type="button" onClick={() => fileInput.current?.click()}>
@@ -205,6 +215,7 @@ export function Toolbar() {
       </div>
       <ThemeToggle />
       {pasting ? <PasteDialog onClose={() => setPasting(false)} /> : null}
+      {upgrading ? <UpgradeDialog onClose={() => setUpgrading(false)} /> : null}
     </header>
   );
 }
