@@ -18,8 +18,8 @@ describe('upgradeChanges', () => {
   it('pairs problems by place and words, counting repeats', () => {
     const same = p('spec.x', 'bad');
     const changes = upgradeChanges(
-      [same, same, p('c', 'denied: one', 'error', 'case'), p('spec.y', 'gone', 'warning')],
-      [same, p('c', 'denied: other', 'error', 'case'), p('spec.z', 'new', 'finding'), p('spec.w', 'new error')],
+      [same, same, p('c', 'denied: one', 'error', 'case'), p('spec.y', 'gone', 'warning'), p('spec.v', 'old words')],
+      [same, p('c', 'denied: other', 'error', 'case'), p('spec.z', 'new', 'finding'), p('spec.w', 'new error'), p('spec.v', 'new words')],
       '1.36',
       '1.37',
     );
@@ -27,6 +27,7 @@ describe('upgradeChanges', () => {
       ['changed', 'c', 'denied: one', true],
       ['appears', 'spec.z', undefined, false],
       ['appears', 'spec.w', undefined, true],
+      ['changed', 'spec.v', 'old words', false],
       ['gone', 'spec.x', undefined, false],
       ['gone', 'spec.y', undefined, false],
     ]);

@@ -63,8 +63,11 @@ export function upgradeChanges<P extends UpgradeProblem>(
   const out: UpgradeChange<P>[] = [];
   for (const p of unmatched) {
     const was = take(before, placeOf, placeOf(p));
-    if (was) out.push({ change: 'changed', release, problem: p, before: was, worse: p.severity === 'error' });
-    else out.push({ change: 'appears', release, problem: p, worse: p.severity === 'error' });
+    // an error that stays an error in other words (an engine's new wording) is changed, not worse;
+    // a case's changed outcome is worse (its expectation no longer holds as it did)
+    const worse = p.severity === 'error' && (was?.severity !== 'error' || p.type === 'Case');
+    if (was) out.push({ change: 'changed', release, problem: p, before: was, worse });
+    else out.push({ change: 'appears', release, problem: p, worse });
   }
   for (const p of before) out.push({ change: 'gone', release, problem: p, worse: false });
   return out;
