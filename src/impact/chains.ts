@@ -196,13 +196,17 @@ export interface ChainTracker {
   readonly evidence: SnapshotEvidence;
 }
 
-/** An object state that notes which entries were replaced in place (a param written) and whether any was added or removed. */
+/**
+ * An object state that notes which entries were replaced in place (a param written), which were
+ * added under a key it never held (they iterate last), and whether any other change was made (removed, emptied, set again).
+ */
 class RecordedState extends Map<string, { object: unknown; source: 'log' | 'snapshot' | 'workspace' } | null> {
-  constructor(private readonly changes: { replaced: Set<string>; whole: boolean }) {
+  constructor(private readonly changes: { replaced: Set<string>; added: Set<string>; whole: boolean }) {
     super();
   }
   override set(key: string, value: { object: unknown; source: 'log' | 'snapshot' | 'workspace' } | null): this {
     if (value && this.get(key)) this.changes.replaced.add(key);
+    else if (value && !this.has(key)) this.changes.added.add(key);
     else this.changes.whole = true;
     return super.set(key, value);
   }
@@ -227,8 +231,8 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
   const timeouts = new Map(now.timeouts);
   const evidence: SnapshotEvidence = {};
   const notes: string[] = [];
-  /** What changed in the state since the chains were last built: entries replaced in place, or more (`whole`: an entry added or removed). */
-  const changes = { replaced: new Set<string>(), whole: true };
+  /** What changed in the state since the chains were last built: entries replaced in place, entries added under new keys, or more (`whole`: an entry removed …). */
+  const changes = { replaced: new Set<string>(), added: new Set<string>(), whole: true };
   /** The chains' objects as the log left them so far: the cluster's (from the snapshot, then the log's) and the workspace's params. */
   const state: ObjectState = new RecordedState(changes);
   /** Snapshot objects not there yet: created in the second of the first line or after it (until their second is over, or the log writes them). */
@@ -299,6 +303,7 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
     const whole = !quick;
     changes.whole = false;
     changes.replaced.clear();
+    changes.added.clear();
     let next: { spec: ChainSpec; timeouts: Map<string, number> };
     if (quick) next = { spec: quick, timeouts: new Map() };
     else {
@@ -330,19 +335,34 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
   };
 
   /**
-   * The chains when the state changed only by params written in place (no admission object,
-   * CustomResourceDefinition or static document among them, each still read by the same chains):
-   * the last chains with those places changed. Undefined: build them whole.
+   * The chains when the state changed only by params written in place or added under new keys (no
+   * admission object, CustomResourceDefinition or static document among them, each still read by
+   * the same chains): the last chains with those places changed, the new params last (where a
+   * whole build puts them: a new key iterates last). Undefined: build them whole. A log that
+   * creates a param per namespace built the chains whole each time, a pass over every object.
    */
   function inPlace(p: NonNullable<typeof placed>): ChainSpec | undefined {
     const arrays: [unknown[], unknown[]] = [spec.baseline, spec.candidate];
     const copied = [false, false];
+    const plain = (o: unknown) => !isAdmissionObject(o) && kindOf(o) !== 'CustomResourceDefinition' && !inputs.statics.has(o);
+    for (const key of changes.added) {
+      const now = state.get(key)?.object;
+      if (now === undefined || p.object.has(key) || !plain(now)) return undefined;
+      for (const c of [0, 1] as const) {
+        if (!p.reads[c](now)) continue;
+        if (!copied[c]) arrays[c] = [...arrays[c]];
+        copied[c] = true;
+        p.at[c].set(key, arrays[c].length);
+        arrays[c].push(now);
+      }
+      p.object.set(key, now);
+    }
     for (const key of changes.replaced) {
       const before = p.object.get(key);
       const now = state.get(key)?.object;
       if (before === now) continue;
       if (before === undefined || now === undefined) return undefined;
-      for (const o of [before, now]) if (isAdmissionObject(o) || kindOf(o) === 'CustomResourceDefinition' || inputs.statics.has(o)) return undefined;
+      if (!plain(before) || !plain(now)) return undefined;
       for (const c of [0, 1] as const) {
         const at = p.at[c].get(key);
         if ((at !== undefined) !== p.reads[c](now)) return undefined;
