@@ -273,6 +273,8 @@ export async function differential(
   if (v.podSecurity !== undefined) patterns.push(CRONJOB_METADATA_SITE);
   // a rule with context: each request in one of several clusters (its ConfigMap, its Namespace's labels), the same on both sides
   const worlds = worldsOf(rule, c.objects, seeds, values);
+  // a rule that reads only its context still meets distinct objects: their labels vary
+  if (worlds) patterns.push({ metadata: { labels: { app: '?*', team: '?*' } } });
   const chains = (worlds ?? [undefined]).map((w) => chainOf([...c.objects, ...(w?.configMap ? [w.configMap] : [])]));
   const decided = new Map<string, DifferentialRequest & { vap: string }>();
   const objects = new Set<string>();
