@@ -59,6 +59,12 @@ type request struct {
 	Plural string `json:"plural,omitempty"`
 	// Variables for legacy policies (a kyverno-test values file's per-resource values).
 	Variables map[string]any `json:"variables,omitempty"`
+	// ConfigMaps: the cluster's ConfigMaps for legacy policies' configMap context entries (present,
+	// even empty: the entries are resolved, a missing one is an error; absent: they are not loaded).
+	ConfigMaps []map[string]any `json:"configMaps,omitempty"`
+	// Namespace: the request's Namespace object, served to apiCall context entries at
+	// /api/v1/namespaces/<name> (absent: apiCall entries are not loaded).
+	Namespace map[string]any `json:"namespace,omitempty"`
 }
 
 type ruleResult struct {
@@ -212,6 +218,23 @@ func legacy(eng engineapi.Engine, jp jmespath.Interface, cfg config.Configuratio
 		gvk = old.GroupVersionKind()
 	}
 	pc = pc.WithPolicy(policy).WithNamespaceLabels(req.NamespaceLabels).WithResourceKind(gvk, "")
+	if req.ConfigMaps != nil || req.Namespace != nil {
+		// the engine with this request's cluster: a resolver of its ConfigMaps, a client of its Namespace
+		cms, err := decodeConfigMaps(req.ConfigMaps)
+		if err != nil {
+			return answer{Error: err.Error()}
+		}
+		var resolver engineapi.ConfigmapResolver
+		if req.ConfigMaps != nil {
+			resolver = cms
+		}
+		var client engineapi.Client
+		if req.Namespace != nil {
+			client = cluster{namespace: req.Namespace}
+		}
+		isCluster := false
+		eng = engine.NewEngine(cfg, jp, client, nil, imageverifycache.DisabledImageVerifyCache(), factories.DefaultContextLoaderFactory(resolver), nil, &isCluster)
+	}
 	for k, v := range req.Variables {
 		if err := pc.JSONContext().AddVariable(k, v); err != nil {
 			return answer{Error: fmt.Sprintf("variable %s: %v", k, err)}

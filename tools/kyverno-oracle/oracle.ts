@@ -24,6 +24,10 @@ export interface KyvernoRequest {
   plural?: string;
   /** Legacy policies: values of variables (a kyverno-test values file's). */
   variables?: Record<string, unknown>;
+  /** Legacy policies: the cluster's ConfigMaps, resolved by configMap context entries (absent: those entries are not loaded). */
+  configMaps?: unknown[];
+  /** Legacy policies: the request's Namespace, answered to an apiCall of `/api/v1/namespaces/<name>` (absent: apiCall entries are not loaded). */
+  namespace?: unknown;
 }
 
 /** Kyverno's RuleStatus; `warning` only for rules whose failure action is a warning. */

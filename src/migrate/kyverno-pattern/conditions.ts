@@ -89,17 +89,19 @@ function side(x: unknown, where: string, jp: JpCompiler): Side {
     throw e;
   }
   try {
-    return { compiled: jp.compile(node), node };
+    return { compiled: jp.compile(node, m[1]), node };
   } catch (e) {
     if (e instanceof Unsupported) throw new Unsupported(`${where}: ${JSON.stringify(x)}: ${e.message}`);
     throw e;
   }
 }
 
-/** Whether a value expression only ever yields a list, nil or a non-string (never a range or JSON text an In operator would parse). */
-function neverText(n: JpNode | undefined): boolean {
+/** Whether a value expression only ever yields a list, nil or a non-string (never a range or JSON text an In operator would parse); `vars`: context variables that never hold a text. */
+export function neverText(n: JpNode | undefined, vars: ReadonlySet<string> = new Set()): boolean {
   if (!n) return true;
   switch (n.type) {
+    case 'Field':
+      return vars.has(n.name);
     case 'Projection':
     case 'Filter':
     case 'MultiList':
@@ -111,10 +113,11 @@ function neverText(n: JpNode | undefined): boolean {
     case 'Function':
       return ['keys', 'values', 'to_array', 'length', 'contains', 'regex_match'].includes(n.name);
     case 'Or':
-      return neverText(n.left) && neverText(n.right);
+      return neverText(n.left, vars) && neverText(n.right, vars);
     case 'Pipe':
     case 'Sub':
     case 'IndexExpression':
+      // the right side reads a value, not the context: its fields are no variables
       return neverText(n.right);
     default:
       return false;
@@ -149,7 +152,7 @@ function condition(c: Rec, where: string, jp: JpCompiler, differences: string[],
           if (key.compiled.depth || value.compiled.depth) throw new Unsupported(`${where}: ${c.operator} on a flattened list`);
           body = op.startsWith('not') ? notEqualsCel(k, v) : equalsCel(k, v);
         } else if (IN_OPS.has(op)) {
-          if (value.constant === undefined && !neverText(value.node))
+          if (value.constant === undefined && !neverText(value.node, jp.roots.neverText))
             differences.push(`${where}: a value read at run time that could be a range or a JSON list in text (Kyverno parses it; the CEL reads it as a word)`);
           body = inCel(names, op as InOp, k, key.compiled.depth, v, value.compiled.depth, value.constant);
         } else if (['greaterthan', 'greaterthanorequals', 'lessthan', 'lessthanorequals'].includes(op)) {
@@ -161,6 +164,9 @@ function condition(c: Rec, where: string, jp: JpCompiler, differences: string[],
   );
 }
 
+/** What a rule's queries read besides request.object and the operation: variables, context entries (jmespath-cel.ts Roots). */
+export type Scope = Omit<Roots, 'object' | 'operation'>;
+
 /** A conditions block (a list: all; or `any`/`all`) as CEL; true when Kyverno's conditions hold. `operation`: the CEL of the operation Kyverno sees; `root`: its request.object. */
 export function conditionsCel(
   block: unknown,
@@ -168,9 +174,9 @@ export function conditionsCel(
   operation = 'request.operation',
   root = 'object',
   differences: string[] = [],
-  vars?: Readonly<Record<string, string>>,
+  scope: Scope = {},
 ): string {
-  const jp = new JpCompiler({ object: root, operation, ...(vars ? { vars } : {}) });
+  const jp = new JpCompiler({ ...scope, object: root, operation });
   try {
     return conditionsBool(block, where, jp, differences);
   } finally {

@@ -100,7 +100,7 @@ describe('statuses', () => {
   it('names what it does not convert, and a wildcard label key as a difference', () => {
     const p = (r: Obj) => convertPatternRule(policy(r), r);
     const service = (validate: Obj): Obj => ({ name: 'r', match: { any: [{ resources: { kinds: ['Service'] } }] }, validate: { message: 'no', ...validate } });
-    expect(p(podRule({ pattern: { spec: {} } }, { context: [{ name: 'x', configMap: { name: 'c', namespace: 'd' } }] }))).toMatchObject({
+    expect(p(podRule({ pattern: { spec: {} } }, { context: [{ name: 'x', apiCall: { urlPath: '/api/v1/pods', jmesPath: 'items' } }] }))).toMatchObject({
       status: 'unsupported',
       reason: expect.stringContaining('context'),
     });

@@ -15,7 +15,7 @@ import { decideKyverno, type KyvernoRequest } from '../../../tools/kyverno-oracl
 import type { Obj } from '../../base/json';
 import { useEngine } from '../../cel/test-helpers';
 import { convertPatternRule } from './rule';
-import { type OracleAnswer, type RuleDifferential, differential, readKyvernoFolders } from './test-helpers';
+import { type DifferentialRequest, type OracleAnswer, type RuleDifferential, differential, readKyvernoFolders } from './test-helpers';
 
 useEngine();
 
@@ -24,8 +24,8 @@ const ROOT = process.env.KYVERNO_PATTERN_CORPUS ?? fixturePath('kyverno-pattern'
 
 describe('Kyverno pattern rules against the Kyverno engine', () => {
   it('every rule called exact decides as Kyverno on its test resources and their mutants', async () => {
-    const decide = async (policy: Obj, resources: { admitted: unknown; operation: string }[]): Promise<OracleAnswer[]> =>
-      (await decideKyverno(resources.map((r) => ({ policy, resource: r.admitted, operation: r.operation as KyvernoRequest['operation'] })))) as OracleAnswer[];
+    const decide = async (policy: Obj, requests: DifferentialRequest[]): Promise<OracleAnswer[]> =>
+      (await decideKyverno(requests.map(({ admitted, ...r }): KyvernoRequest => ({ policy, resource: admitted, ...r })))) as OracleAnswer[];
     const results: RuleDifferential[] = [];
     const all: { policy: string; rule: string; type: string; status: string; reason?: string }[] = [];
     const report = () => {
@@ -40,7 +40,9 @@ describe('Kyverno pattern rules against the Kyverno engine', () => {
           all.push({ policy: String((policy.metadata as Obj).name), rule: String(rule.name), type: c.type, status: c.status, reason: c.reason });
           // mutate rules have their own differential (mutate.differential.test.ts)
           if (c.status === 'unsupported' || c.type === 'mutate') continue;
-          results.push(await differential(policy, rule, folder.resources, MUTANTS, decide));
+          results.push(
+            await differential(policy, rule, folder.resources, MUTANTS, decide, folder.values[`${String((policy.metadata as Obj).name)}/${String(rule.name)}`]),
+          );
           // after every rule: a library run stopped part-way still reports the rules it did
           report();
         }

@@ -5,16 +5,11 @@ import { useEngine } from '../../cel/test-helpers';
 import { foreachSites } from './foreach-sites';
 import { mutants } from './mutants';
 import { convertPatternRule } from './rule';
-import { chainOf, vapVerdict } from './test-helpers';
+import { chainOf, enforcePolicy, vapVerdict } from './test-helpers';
 
 useEngine();
 
-const policy = (rule: Obj): Obj => ({
-  apiVersion: 'kyverno.io/v1',
-  kind: 'ClusterPolicy',
-  metadata: { name: 'p' },
-  spec: { validationFailureAction: 'Enforce', rules: [rule] },
-});
+const policy = enforcePolicy;
 const podRule = (foreach: Obj[]): Obj => ({ name: 'r', match: { any: [{ resources: { kinds: ['Pod'] } }] }, validate: { message: 'no', foreach } });
 const pod = (spec: Obj): Obj => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x', namespace: 'default' }, spec });
 const ctr = (name: string, extra: Obj = {}): Obj => ({ name, image: `${name}:1`, ...extra });

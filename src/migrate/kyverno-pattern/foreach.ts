@@ -13,7 +13,7 @@
  * Every level compiles to a CEL int: 0 pass · 3 fail · 4 error · 5 no result (skipped) · 6 a list
  * that failed to evaluate (an error only when no element passed).
  */
-import { conditionsTri } from './conditions';
+import { conditionsTri, type Scope } from './conditions';
 import { JmesPathError, parseJmesPath } from './jmespath';
 import { bind, JpCompiler, Names } from './jmespath-cel';
 import { patternCel, Unsupported } from './pattern';
@@ -32,8 +32,10 @@ interface Level {
   operation: string;
   /** CEL of what a pattern validates when the element is not in scope (the resource, or the element above). */
   target: string;
-  /** element, element0, … bound so far. */
+  /** element, element0, … bound so far (and the rule's context variables). */
   vars: Record<string, string>;
+  /** The rule's context entries and what never holds a text (Scope). */
+  scope: Scope;
   nesting: number;
   names: Names;
   differences: string[];
@@ -58,7 +60,7 @@ function patternResult(f: Rec, target: string, level: Level): string {
 /** One element's result (`e` names it). */
 function elementResult(f: Rec, e: string, level: Level): string {
   const vars = { ...level.vars, element: e, [`element${level.nesting}`]: e };
-  const roots = { object: level.object, operation: level.operation, vars };
+  const roots = { ...level.scope, object: level.object, operation: level.operation, vars };
   const inner: Level = { ...level, vars, nesting: level.nesting + 1 };
   let body: string;
   if (f.deny !== undefined) {
@@ -95,10 +97,10 @@ function entryCel(f: Rec, level: Level): string {
   if (typeof f.list !== 'string' || !f.list.trim()) throw new Unsupported('a foreach without a list');
   if (f.list.includes('{{')) throw new Unsupported(`a foreach list with a variable inside: ${f.list}`);
   if (typeof f.elementScope !== 'boolean' && f.elementScope !== undefined) throw new Unsupported('an elementScope that is not a boolean');
-  const jp = new JpCompiler({ object: level.object, operation: level.operation, vars: level.vars });
+  const jp = new JpCompiler({ ...level.scope, object: level.object, operation: level.operation, vars: level.vars });
   let list: { cel: string; depth: number };
   try {
-    list = jp.compile(parseJmesPath(f.list));
+    list = jp.compile(parseJmesPath(f.list), f.list);
   } catch (e) {
     if (e instanceof JmesPathError || e instanceof Unsupported) throw new Unsupported(`the foreach list ${JSON.stringify(f.list)}: ${e.message}`);
     throw e;
@@ -133,7 +135,8 @@ function entriesCel(entries: unknown[], level: Level): string {
  * A rule's `validate.foreach` as a CEL int (0 pass, 3 fail, 4 error, 5 no result) for the object
  * `root` (request.object) and operation `operation`, and what it decides differently (`differences`).
  */
-export function foreachCel(foreach: unknown, root: string, operation: string, differences: string[]): string {
+export function foreachCel(foreach: unknown, root: string, operation: string, differences: string[], scope: Scope = {}): string {
   if (!Array.isArray(foreach) || foreach.length === 0) throw new Unsupported('validate.foreach that is not a list');
-  return entriesCel(foreach, { object: root, operation, target: root, vars: {}, nesting: 0, names: new Names(), differences });
+  const level = { object: root, operation, target: root, vars: { ...scope.vars }, scope, nesting: 0, names: new Names(), differences };
+  return entriesCel(foreach, level);
 }

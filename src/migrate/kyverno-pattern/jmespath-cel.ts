@@ -25,7 +25,22 @@ export interface Roots {
   operation: string;
   /** Other variables of Kyverno's context, as CEL (a foreach's `element`, `element0`, `elementIndex`, …). */
   vars?: Readonly<Record<string, string>>;
+  /**
+   * The rule's context entries, loaded when a query's text names them (Kyverno's deferred
+   * loaders): `status` is the CEL of the entry's status (non-zero: loading it failed, so does the query).
+   */
+  loads?: readonly ContextLoad[];
+  /** Variables whose value is never a text (a list, a number, …): what an In operator reads as it is. */
+  neverText?: ReadonlySet<string>;
 }
+
+export interface ContextLoad {
+  name: string;
+  status: string;
+}
+
+/** pkg/engine/context/deferred.go: a query loads an entry when its text names it (not after a `.`). */
+export const namesEntry = (query: string, name: string): boolean => new RegExp(`(?:^|\\s|[^.0-9A-Za-z])${name}\\b`).test(query);
 
 type Input = { v: string; d: number } | { root: 'top' | 'request' };
 
@@ -97,10 +112,18 @@ export class JpCompiler {
   readonly differences: string[] = [];
   constructor(readonly roots: Roots) {}
 
-  compile(n: JpNode): Compiled {
+  /** A query; `text` (its source) loads the context entries it names first: one that fails fails the query. */
+  compile(n: JpNode, text?: string): Compiled {
     const r = this.node(n, { root: 'top' });
     if (r.cel === REQUEST) throw new Unsupported('the whole request');
-    return r;
+    const loaded = text === undefined ? [] : (this.roots.loads ?? []).filter((l) => namesEntry(text, l.name));
+    if (!loaded.length) return r;
+    return { cel: `(${loaded.map((l) => `${l.status} != 0`).join(' || ')} ? ${ERR} : ${r.cel})`, depth: r.depth };
+  }
+
+  /** A query of a value (an API call's JMESPath on the object fetched): `v` is its CEL. */
+  compileOn(n: JpNode, v: string): Compiled {
+    return this.child(n, { v, d: 0 });
   }
 
   /** A node that must be a value (not the bare `request`). */

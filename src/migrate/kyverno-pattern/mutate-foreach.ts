@@ -110,7 +110,7 @@ export function foreachEntryCel(entry: Rec, where: string, differences: string[]
     const pre =
       entry.preconditions === undefined
         ? 'true'
-        : conditionsCel(entry.preconditions, `${where}.preconditions`, 'request.operation', 'object', differences, jp.roots.vars);
+        : conditionsCel(entry.preconditions, `${where}.preconditions`, 'request.operation', 'object', differences, { vars: jp.roots.vars });
     return [inEntry(json6902Elements(entry.patchesJson6902, tokens, pre, el, idx, names, where))];
   }
   const listPatch = tokens ? tokens.reduce<unknown>((o, t) => (o && typeof o === 'object' && !Array.isArray(o) ? (o as Rec)[t] : undefined), patch) : undefined;

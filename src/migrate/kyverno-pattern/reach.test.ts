@@ -4,16 +4,11 @@ import { useEngine } from '../../cel/test-helpers';
 import { mutants } from './mutants';
 import { leafHolds, reachingResources, satisfy, satisfyLeaf, violateLeaf } from './reach';
 import { convertPatternRule } from './rule';
-import { chainOf, vapVerdict } from './test-helpers';
+import { chainOf, enforcePolicy, vapVerdict } from './test-helpers';
 
 useEngine();
 
-const policy = (rule: Obj): Obj => ({
-  apiVersion: 'kyverno.io/v1',
-  kind: 'ClusterPolicy',
-  metadata: { name: 'p' },
-  spec: { validationFailureAction: 'Enforce', rules: [rule] },
-});
+const policy = enforcePolicy;
 
 describe('resources built to reach a Kyverno rule', () => {
   it('reads a leaf as its operators do', () => {

@@ -7,7 +7,8 @@
 import type { Obj } from '../../base/json';
 import type { RuleStatus } from '../types';
 import { CONTROLLER_RESOURCES, kindsOf, ruleControllers, shiftPattern } from './autogen';
-import { autogenConditions, conditionsCel } from './conditions';
+import { autogenConditions, conditionsCel, type Scope } from './conditions';
+import { missingParamDifference, ruleContext } from './context';
 import { foreachCel } from './foreach';
 import { matchOf } from './match';
 import { convertMutateRule } from './mutate';
@@ -57,10 +58,10 @@ function actions(policy: Rec, rule: Rec): string[] {
 }
 
 /** A foreach rule with allowExistingViolations: an UPDATE whose new and old objects both fail (an error is not excused) is let through. */
-function foreachExempt(foreach: unknown, kind: 'Pod' | 'Deployment' | 'CronJob', differences: string[]): string {
+function foreachExempt(foreach: unknown, kind: 'Pod' | 'Deployment' | 'CronJob', differences: string[], scope: Scope): string {
   const f = autogenConditions(foreach, kind);
-  const now = foreachCel(f, 'object', 'request.operation', differences);
-  const old = foreachCel(f, 'oldObject', "'CREATE'", differences);
+  const now = foreachCel(f, 'object', 'request.operation', differences, scope);
+  const old = foreachCel(f, 'oldObject', "'CREATE'", differences, scope);
   return `[${now}].map(fn, !(fn in [3, 4]) || (fn == 3 && request.operation == 'UPDATE' && oldObject != null && ${old} == 3))[0]`;
 }
 
@@ -72,11 +73,12 @@ function bodyCel(
   kind: 'Pod' | 'Deployment' | 'CronJob' = 'Pod',
   root = 'object',
   operation = 'request.operation',
+  scope: Scope = {},
 ): string {
   const v = rule.validate as Rec;
   const shift = (p: unknown) => (kind === 'Pod' ? p : shiftPattern(p, kind));
   // Kyverno's generated rules read the foreach text rewritten under the template, as conditions (autogenConditions)
-  if (type === 'foreach') return `!(${foreachCel(autogenConditions(v.foreach, kind), root, operation, differences)} in [3, 4])`;
+  if (type === 'foreach') return `!(${foreachCel(autogenConditions(v.foreach, kind), root, operation, differences, scope)} in [3, 4])`;
   if (type === 'pattern') {
     const p = patternCel(shift(v.pattern), root);
     differences.push(...p.differences);
@@ -92,7 +94,7 @@ function bodyCel(
   if (type === 'deny') {
     // a deny without conditions denies every request the rule matches
     const conditions = autogenConditions((v.deny as Rec | null | undefined)?.conditions, kind);
-    return conditions === undefined ? 'false' : `!(${conditionsCel(conditions, 'deny.conditions', operation, root, differences)})`;
+    return conditions === undefined ? 'false' : `!(${conditionsCel(conditions, 'deny.conditions', operation, root, differences, scope)})`;
   }
   throw new Unsupported(`validate.${Object.keys(v).find((k) => k !== 'message') ?? 'rule'}`);
 }
@@ -106,12 +108,17 @@ export function convertPatternRule(policy: Obj, rule: Rec, name?: string): Patte
   if (type === 'cel') return unsupported('validate.cel (the CEL rules are converted by the Kyverno CEL converter)');
   if (type === 'other') return unsupported(rule.generate ? 'generate' : rule.verifyImages ? 'verifyImages' : 'a rule of no validate kind this converter reads');
   const v = rule.validate as Rec;
-  if (rule.context) return unsupported('context (variables from the API server, ConfigMaps or other calls)');
   try {
     const match = matchOf(rule);
     const message = `validation error: ${String(v.message ?? '')} rule ${String(rule.name)} failed`;
     const differences: string[] = [];
     const controllers = ruleControllers(policy, rule);
+    // context entries as policy variables (context.ts); the Kyverno context they are read through
+    const context = ruleContext(policy, rule, controllers);
+    if (context && type === 'podSecurity') throw new Unsupported('context in a podSecurity rule');
+    const scope: Scope = context?.scope ?? {};
+    const missing = context && missingParamDifference(context, rule);
+    if (missing) differences.push(missing);
     // Enforce rules let an UPDATE through when the old object fails the rule too (allowExistingViolations,
     // true unless set): the old object is checked as a CREATE. With preconditions Kyverno v1.19 excuses
     // nothing (found by the differential: the oracle answers fail on such an UPDATE).
@@ -119,7 +126,7 @@ export function convertPatternRule(policy: Obj, rule: Rec, name?: string): Patte
     const exempt = excuses && rule.preconditions === undefined;
     // Kyverno's generated rules read the conditions' text rewritten under the template (autogenConditions)
     const preOf = (kind: 'Pod' | 'Deployment' | 'CronJob') =>
-      conditionsCel(autogenConditions(rule.preconditions, kind), 'preconditions', 'request.operation', 'object', differences);
+      conditionsCel(autogenConditions(rule.preconditions, kind), 'preconditions', 'request.operation', 'object', differences, scope);
     const perKind = controllers.length > 0 && /request\.(object|oldObject)\b/.test(JSON.stringify(rule.preconditions ?? null));
     const pre =
       rule.preconditions === undefined
@@ -128,10 +135,11 @@ export function convertPatternRule(policy: Obj, rule: Rec, name?: string): Patte
           ? `(request.kind.kind == 'CronJob' ? ${controllers.includes('CronJob') ? preOf('CronJob') : 'true'} : request.kind.kind == 'Pod' ? ${preOf('Pod')} : ${preOf('Deployment')})`
           : preOf('Pod');
     const body = (kind: 'Pod' | 'Deployment' | 'CronJob') => {
-      if (exempt && type === 'foreach') return foreachExempt(v.foreach, kind, differences);
-      const allow = bodyCel(rule, type, differences, kind);
+      if (exempt && type === 'foreach') return foreachExempt(v.foreach, kind, differences, scope);
+      const allow = bodyCel(rule, type, differences, kind, 'object', 'request.operation', scope);
       if (!exempt) return allow;
-      return `(${allow}) || (request.operation == 'UPDATE' && oldObject != null && !(${bodyCel(rule, type, differences, kind, 'oldObject', "'CREATE'")}))`;
+      // the old object is read with the context entries the new one loaded (Kyverno keeps them loaded)
+      return `(${allow}) || (request.operation == 'UPDATE' && oldObject != null && !(${bodyCel(rule, type, differences, kind, 'oldObject', "'CREATE'", scope)}))`;
     };
     const validations = type === 'podSecurity' ? [] : [{ expression: body('Pod'), kinds: ['Pod'] }];
     if (controllers.length) {
@@ -150,7 +158,7 @@ export function convertPatternRule(policy: Obj, rule: Rec, name?: string): Patte
       message,
     }));
     // podSecurity: one validation per Pod Security Standards check, old objects read through a variable
-    let variables: { name: string; expression: string }[] = [];
+    let variables: { name: string; expression: string }[] = context?.variables ?? [];
     if (type === 'podSecurity') {
       const oldPre = rule.preconditions === undefined ? 'true' : conditionsCel(rule.preconditions, 'preconditions', "'CREATE'", 'oldObject');
       // (podSecurity has its own handler in Kyverno: its old-object check is the pod-security converter's)
@@ -165,6 +173,7 @@ export function convertPatternRule(policy: Obj, rule: Rec, name?: string): Patte
       metadata: { name: objectName },
       spec: {
         failurePolicy: 'Fail',
+        ...(context?.param ? { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' } } : {}),
         matchConstraints: match.matchConstraints,
         ...(match.matchConditions.length || pre
           ? { matchConditions: [...match.matchConditions, ...(pre ? [{ name: 'kyverno-preconditions', expression: pre }] : [])] }
@@ -177,7 +186,12 @@ export function convertPatternRule(policy: Obj, rule: Rec, name?: string): Patte
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingAdmissionPolicyBinding',
       metadata: { name: objectName },
-      spec: { policyName: objectName, validationActions: actions(policy, rule) },
+      spec: {
+        policyName: objectName,
+        // a missing ConfigMap is an error in Kyverno (loaders/configmap.go): the request is denied
+        ...(context?.param ? { paramRef: { ...context.param, parameterNotFoundAction: 'Deny' } } : {}),
+        validationActions: actions(policy, rule),
+      },
     };
     const ns = (policy.metadata as Rec | undefined)?.namespace;
     if (policy.kind === 'Policy') {

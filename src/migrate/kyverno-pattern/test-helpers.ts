@@ -14,6 +14,7 @@ import { apiserverObject } from '../../k8s/typed';
 import type { RuleStatus } from '../types';
 import { shiftPattern } from './autogen';
 import { conditionSites } from './conditions';
+import { namespaceIn, type World, worldsOf } from './context-worlds';
 import { foreachSites } from './foreach-sites';
 import { mutants } from './mutants';
 import { CRONJOB_METADATA_SITE, POD_SECURITY_SITES } from './pod-security-mutants';
@@ -33,6 +34,8 @@ export interface KyvernoFolder {
   policies: Obj[];
   resources: Obj[];
   results: KyvernoTestResult[];
+  /** The kyverno-test values file's values, by policy and rule name (`policy/rule`). */
+  values: Record<string, Record<string, unknown>>;
 }
 
 const loadYaml = (file: string): Obj[] =>
@@ -50,7 +53,7 @@ export function readKyvernoFolders(root: string): KyvernoFolder[] {
       .flatMap((e) => loadYaml(join(dir, e)))
       .filter((d) => /^kyverno\.io\//.test(String(d.apiVersion)) && (d.kind === 'ClusterPolicy' || d.kind === 'Policy'));
     if (policies.length) {
-      const folder: KyvernoFolder = { dir, policies, resources: [], results: [] };
+      const folder: KyvernoFolder = { dir, policies, resources: [], results: [], values: {} };
       const testFile = join(dir, '.kyverno-test', 'kyverno-test.yaml');
       try {
         const test = loadYaml(testFile)[0] ?? {};
@@ -59,6 +62,15 @@ export function readKyvernoFolders(root: string): KyvernoFolder[] {
             folder.resources.push(...loadYaml(join(dirname(testFile), r)).filter((d) => d.kind && d.apiVersion));
           } catch {
             // a resource file the test names but the folder lacks: the test's other resources still count
+          }
+        }
+        if (typeof test.variables === 'string') {
+          try {
+            const values = loadYaml(join(dirname(testFile), test.variables))[0] ?? {};
+            for (const p of (values.policies as Obj[] | undefined) ?? [])
+              for (const r of (p.rules as Obj[] | undefined) ?? []) folder.values[`${String(p.name)}/${String(r.name)}`] = (r.values as Obj | undefined) ?? {};
+          } catch {
+            // a values file the test names but the folder lacks: the rule is measured without its values
           }
         }
         for (const r of (test.results as Obj[] | undefined) ?? []) {
@@ -82,6 +94,14 @@ export function readKyvernoFolders(root: string): KyvernoFolder[] {
   return out;
 }
 
+/** A ClusterPolicy `p` in Enforce holding one rule (the unit tests' policy). */
+export const enforcePolicy = (rule: Obj): Obj => ({
+  apiVersion: 'kyverno.io/v1',
+  kind: 'ClusterPolicy',
+  metadata: { name: 'p' },
+  spec: { validationFailureAction: 'Enforce', rules: [rule] },
+});
+
 /** The request's resource for an object: the built-in table, else the kind's plural in its group. */
 export function gvrOf(object: Obj): { group: string; version: string; resource: string; kind: string } {
   const [group, version] = String(object.apiVersion).includes('/') ? String(object.apiVersion).split('/') : ['', String(object.apiVersion)];
@@ -103,25 +123,29 @@ export interface VapVerdict {
 export const chainOf = (produced: readonly Obj[]): PreparedChain =>
   prepareChain(produced.map((o) => (o.kind === 'ValidatingAdmissionPolicyBinding' ? { ...o, spec: { ...(o.spec as Obj), validationActions: ['Deny'] } } : o)));
 
-/** What the chain answers for `object` on CREATE (or an UPDATE from the same object), and the object as admission decoded it. */
-export async function vapVerdict(chain: PreparedChain, object: Obj, operation: 'CREATE' | 'UPDATE' = 'CREATE'): Promise<VapVerdict> {
+/** What the chain answers for `object` on CREATE (or an UPDATE from the same object), and the object as admission decoded it; `namespace`: the request's Namespace. */
+export async function vapVerdict(chain: PreparedChain, object: Obj, operation: 'CREATE' | 'UPDATE' = 'CREATE', namespace?: Obj): Promise<VapVerdict> {
   const { group, version, resource, kind } = gvrOf(object);
   const namespaced = BUILTIN_RESOURCES.find((x) => x.kind === kind)?.namespaced !== false;
   // The apiserver sets the request's namespace on the object before admission: Kyverno sees it too.
   if (namespaced && !(object.metadata as Obj | undefined)?.namespace)
     object = { ...object, metadata: { ...((object.metadata as Obj | undefined) ?? {}), namespace: 'default' } };
   const metadata = (object.metadata as Obj | undefined) ?? {};
-  const r = await simulatePrepared(chain, {
-    operation,
-    ...(operation === 'UPDATE' ? { oldObject: object } : {}),
-    resource: { group, version, resource },
-    kind: { group, version, kind },
-    name: String(metadata.name ?? ''),
-    namespace:
-      metadata.namespace === undefined ? (BUILTIN_RESOURCES.find((x) => x.kind === kind)?.namespaced === false ? '' : 'default') : String(metadata.namespace),
-    userInfo: { username: 'kyverno-test', groups: ['system:authenticated'] },
-    object,
-  });
+  const r = await simulatePrepared(
+    chain,
+    {
+      operation,
+      ...(operation === 'UPDATE' ? { oldObject: object } : {}),
+      resource: { group, version, resource },
+      kind: { group, version, kind },
+      name: String(metadata.name ?? ''),
+      namespace:
+        metadata.namespace === undefined ? (BUILTIN_RESOURCES.find((x) => x.kind === kind)?.namespaced === false ? '' : 'default') : String(metadata.namespace),
+      userInfo: { username: 'kyverno-test', groups: ['system:authenticated'] },
+      object,
+    },
+    namespace ? { namespaces: [namespace] } : {},
+  );
   // an object the apiserver would not decode (a label that is a number, …) is refused with a 400
   // before admission: neither Kyverno nor the policy ever sees it, whatever the simulation says
   if (apiserverObject(object, chain.kubernetesVersion, { group, version, kind }).problems.length)
@@ -168,8 +192,23 @@ export interface RuleDifferential {
   reached: number;
   /** The folder's test resources of the kinds the rule matches (the others are generated: reach.ts). */
   given: number;
-  disagreements: { resource: unknown; operation: string; kyverno: string; vap: string }[];
+  disagreements: { resource: unknown; operation: string; configMaps?: unknown[]; namespace?: unknown; kyverno: string; vap: string }[];
 }
+
+/** One request of a differential, with the cluster a rule's context reads (its ConfigMaps, its Namespace). */
+export interface DifferentialRequest {
+  admitted: unknown;
+  operation: 'CREATE' | 'UPDATE';
+  configMaps?: Obj[];
+  namespace?: Obj;
+  namespaceLabels?: Record<string, string>;
+}
+
+/** What Kyverno is given of a world: the ConfigMaps (none when missing), the Namespace and its labels. */
+const cluster = (world: World, namespace: Obj | undefined): Pick<DifferentialRequest, 'configMaps' | 'namespace' | 'namespaceLabels'> => ({
+  configMaps: world.configMap ? [world.configMap] : [],
+  ...(namespace ? { namespace, namespaceLabels: (namespace.metadata as Obj).labels as Record<string, string> } : {}),
+});
 
 /** The resources a converted policy of `kind` matches (its resourceRules' plurals), to pick the seeds worth mutating. */
 export const matchedResources = (produced: readonly Obj[], kind = 'ValidatingAdmissionPolicy'): Set<string> =>
@@ -189,7 +228,8 @@ export async function differential(
   rule: Obj,
   folderResources: readonly Obj[],
   count: number,
-  decide: (policy: Obj, requests: { admitted: unknown; operation: string }[]) => Promise<OracleAnswer[]>,
+  decide: (policy: Obj, requests: DifferentialRequest[]) => Promise<OracleAnswer[]>,
+  values: Record<string, unknown> = {},
 ): Promise<RuleDifferential> {
   const c = convertPatternRule(policy, rule);
   const name = String(rule.name);
@@ -223,11 +263,20 @@ export async function differential(
             ? [POD_SECURITY_SITES]
             : [];
   // fields the conditions (deny and preconditions) read
-  const read = [...base, ...conditionSites((v.deny as Obj | undefined)?.conditions), ...conditionSites(rule.preconditions)];
+  // fields the context variables' queries read, as conditions on them
+  const variables = ((rule.context as Obj[] | undefined) ?? []).flatMap((e) => {
+    const q = (e.variable as Obj | undefined)?.jmesPath;
+    return typeof q === 'string' ? [{ key: `{{ ${q} }}`, operator: 'Equals', value: '' }] : [];
+  });
+  const read = [...base, ...conditionSites((v.deny as Obj | undefined)?.conditions), ...conditionSites(rule.preconditions), ...conditionSites(variables)];
   const patterns = [...read, ...read.map((p) => shiftPattern(p, 'Deployment')), ...read.map((p) => shiftPattern(p, 'CronJob'))];
   if (v.podSecurity !== undefined) patterns.push(CRONJOB_METADATA_SITE);
-  const chain = chainOf(c.objects);
-  const decided = new Map<string, { admitted: unknown; vap: string; operation: 'CREATE' | 'UPDATE' }>();
+  // a rule with context: each request in one of several clusters (its ConfigMap, its Namespace's labels), the same on both sides
+  const worlds = worldsOf(rule, c.objects, seeds, values);
+  // a rule that reads only its context still meets distinct objects: their labels vary
+  if (worlds) patterns.push({ metadata: { labels: { app: '?*', team: '?*' } } });
+  const chains = (worlds ?? [undefined]).map((w) => chainOf([...c.objects, ...(w?.configMap ? [w.configMap] : [])]));
+  const decided = new Map<string, DifferentialRequest & { vap: string }>();
   const objects = new Set<string>();
   const reaching = new Set<string>();
   const seen = new Set<string>();
@@ -242,14 +291,20 @@ export async function differential(
       seen.add(key);
       // every third request an UPDATE (from the same object): operation conditions are held on both sides
       const operation = i % 3 === 2 ? 'UPDATE' : 'CREATE';
-      const verdict = await vapVerdict(chain, r, operation);
+      const w = i % chains.length;
+      const world = worlds?.[w];
+      const ns = (r.metadata as Obj | undefined)?.namespace;
+      const nsName = ns === undefined ? (BUILTIN_RESOURCES.find((x) => x.kind === r.kind)?.namespaced === false ? undefined : 'default') : String(ns);
+      const namespace = world && nsName ? namespaceIn(world, nsName) : undefined;
+      const verdict = await vapVerdict(chains[w], r, operation, namespace);
       if (verdict.verdict === 'invalid') continue;
       const admitted = JSON.stringify(verdict.admitted);
       objects.add(admitted);
       if (verdict.reached) reaching.add(admitted);
-      decided.set(JSON.stringify([admitted, operation]), {
+      decided.set(JSON.stringify([admitted, operation, w]), {
         admitted: verdict.admitted,
         operation,
+        ...(world ? cluster(world, namespace) : {}),
         vap: verdict.verdict === 'error' ? 'deny' : verdict.verdict,
       });
     }
@@ -263,7 +318,13 @@ export async function differential(
     if (kyvernoReached(answers[i], name)) reached.add(JSON.stringify(d.admitted));
     out.tried++;
     if (kyverno !== d.vap)
-      out.disagreements.push({ resource: d.admitted, operation: d.operation, kyverno: answers[i].error ? `error: ${answers[i].error}` : kyverno, vap: d.vap });
+      out.disagreements.push({
+        resource: d.admitted,
+        operation: d.operation,
+        ...(d.configMaps ? { configMaps: d.configMaps, namespace: d.namespace } : {}),
+        kyverno: answers[i].error ? `error: ${answers[i].error}` : kyverno,
+        vap: d.vap,
+      });
   });
   out.reached = reached.size;
   out.disagreements.sort((a, b) => JSON.stringify(a.resource).length - JSON.stringify(b.resource).length);
