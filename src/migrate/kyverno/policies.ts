@@ -146,7 +146,7 @@ export function convertMutatingPolicy(policy: Obj, version: KubernetesVersion): 
   const ns = str(obj(policy.metadata).namespace);
   const objects = [map, mutatingBinding(apiVersion, name, policy.kind === 'NamespacedMutatingPolicy' && ns ? inNamespace(ns) : {})];
 
-  const differences: string[] = ["not held to Kyverno's MutatingPolicy engine: the Kyverno oracle decides validating policies only"];
+  const differences: string[] = [];
   const orValue = orValueDifference(specExpressions(spec), version);
   if (orValue) differences.push(orValue);
   const nsd = namespacedDifference(policy);
@@ -154,5 +154,13 @@ export function convertMutatingPolicy(policy: Obj, version: KubernetesVersion): 
   for (const k of ['namespaceSelector', 'objectSelector', 'excludeResourceRules', 'matchPolicy'])
     if (mc[k] !== undefined) differences.push(`matchConstraints.${k} is dropped (Kyverno's builder copies the resource rules only)`);
   if (celAutogen(spec).length) differences.push('Kyverno also applies the policy to pod controllers (autogen); the admission policy covers Pods only');
-  return { objects, rule: { source: src, status: 'different', reason: differences.join('; '), produced: objects.map(ref) } };
+  return {
+    objects,
+    rule: {
+      source: src,
+      status: differences.length ? 'different' : 'exact',
+      ...(differences.length ? { reason: differences.join('; ') } : {}),
+      produced: objects.map(ref),
+    },
+  };
 }
