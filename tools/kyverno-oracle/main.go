@@ -327,15 +327,16 @@ func validatingPolicy(policy policiesv1beta1.ValidatingPolicyLike, req *request)
 	}
 	var a answer
 	for _, p := range reps.Policies {
-		for _, rule := range p.Rules {
-			a.Results = append(a.Results, ruleResult{
-				Policy:    p.Policy.GetName(),
-				Rule:      rule.Name(),
-				Status:    string(rule.Status()),
-				Message:   rule.Message(),
-				Generated: p.Policy != policy,
-			})
-		}
+		a.Results = append(a.Results, celResults(p.Policy.GetName(), p.Policy != policy, p.Rules)...)
 	}
 	return a
+}
+
+// celResults: a CEL policy's rule responses (`generated`: a policy Kyverno's autogen made of the source).
+func celResults(policy string, generated bool, rules []engineapi.RuleResponse) []ruleResult {
+	var out []ruleResult
+	for _, rule := range rules {
+		out = append(out, ruleResult{Policy: policy, Rule: rule.Name(), Status: string(rule.Status()), Message: rule.Message(), Generated: generated})
+	}
+	return out
 }

@@ -40,15 +40,7 @@ func mutatingPolicy(policy policiesv1beta1.MutatingPolicyLike, req *request) ans
 	}
 	var a answer
 	for _, p := range reps.Policies {
-		for _, rule := range p.Rules {
-			a.Results = append(a.Results, ruleResult{
-				Policy:    p.Policy.GetName(),
-				Rule:      rule.Name(),
-				Status:    string(rule.Status()),
-				Message:   rule.Message(),
-				Generated: p.Policy != policy,
-			})
-		}
+		a.Results = append(a.Results, celResults(p.Policy.GetName(), p.Policy != policy, p.Rules)...)
 	}
 	if reps.PatchedResource != nil {
 		a.Patched = reps.PatchedResource.Object
