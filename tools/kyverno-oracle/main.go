@@ -2,7 +2,8 @@
 // (github.com/kyverno/kyverno v1.19), the way `kyverno apply` / `kyverno test` do without a
 // cluster: legacy kyverno.io/v1 ClusterPolicy/Policy through pkg/engine (Validate; mutate rules
 // are reported by Mutate, with the patched resource), policies.kyverno.io ValidatingPolicy/NamespacedValidatingPolicy
-// through the CEL policy engine (pkg/cel/policies/vpol, with its autogen policies).
+// through the CEL policy engine (pkg/cel/policies/vpol, with its autogen policies) and
+// MutatingPolicy/NamespacedMutatingPolicy through the CEL mutating engine (mutating.go, pkg/cel/policies/mpol).
 //
 // Protocol: one JSON object a line on stdin (see request), one JSON object a line on stdout
 // (see answer), in the same order. A line that cannot be decided answers with "error".
@@ -79,7 +80,7 @@ type ruleResult struct {
 
 type answer struct {
 	Results []ruleResult `json:"results"`
-	// Patched: the resource after the policy's mutate rules (policies with mutate rules only).
+	// Patched: the resource after the policy's mutate rules or MutatingPolicy (none: no mutation applied).
 	Patched map[string]any `json:"patched,omitempty"`
 	Error   string         `json:"error,omitempty"`
 }
@@ -167,6 +168,21 @@ func decide(eng engineapi.Engine, jp jmespath.Interface, cfg config.Configuratio
 			return answer{Error: "policy: " + err.Error()}
 		}
 		return validatingPolicy(policy, req)
+	case group == "policies.kyverno.io" && (kind == "MutatingPolicy" || kind == "NamespacedMutatingPolicy"):
+		var policy policiesv1beta1.MutatingPolicyLike
+		if kind == "MutatingPolicy" {
+			p := &policiesv1beta1.MutatingPolicy{}
+			err = json.Unmarshal(raw, p)
+			policy = p
+		} else {
+			p := &policiesv1beta1.NamespacedMutatingPolicy{}
+			err = json.Unmarshal(raw, p)
+			policy = p
+		}
+		if err != nil {
+			return answer{Error: "policy: " + err.Error()}
+		}
+		return mutatingPolicy(policy, req)
 	}
 	return answer{Error: fmt.Sprintf("unsupported policy %s %s", apiVersion, kind)}
 }
@@ -264,16 +280,15 @@ func legacy(eng engineapi.Engine, jp jmespath.Interface, cfg config.Configuratio
 	return a
 }
 
-// validatingPolicy follows the CLI's ValidatingPolicy path: NewProvider (compile + autogen),
-// vpolengine.NewEngine with a matcher and the namespace resolver, celengine.Request.
-func validatingPolicy(policy policiesv1beta1.ValidatingPolicyLike, req *request) answer {
+// celRequest is the admission request the CLI builds for a CEL policy (its AdmissionRequestShape and
+// celengine.Request: the operation's object and old object, the resource's GVK, the plural guessed
+// from the kind unless given, the user; `cluster`: what the CEL libraries read, the CLI's fake) and
+// the Namespace resolver the engines read namespaceObject and namespace selectors from: the
+// request's Namespace with the labels given.
+func celRequest(req *request, cluster libs.Context) (celengine.EngineRequest, func(string) *corev1.Namespace, error) {
 	op := operation(req)
 	if op == "" {
-		return answer{Error: "invalid operation " + req.Operation}
-	}
-	provider, err := vpolengine.NewProvider(vpolcompiler.NewCompiler(), []policiesv1beta1.ValidatingPolicyLike{policy}, nil)
-	if err != nil {
-		return answer{Error: err.Error()}
+		return celengine.EngineRequest{}, nil, fmt.Errorf("invalid operation %s", req.Operation)
 	}
 	resource := &unstructured.Unstructured{Object: req.Resource}
 	var object, oldObject runtime.Object
@@ -302,7 +317,6 @@ func validatingPolicy(policy policiesv1beta1.ValidatingPolicyLike, req *request)
 			ObjectMeta: metav1.ObjectMeta{Name: name, Labels: req.NamespaceLabels},
 		}
 	}
-	eng := vpolengine.NewEngine(provider, namespaces, matching.NewMatcher())
 	gvk := resource.GroupVersionKind()
 	plural := req.Plural
 	if plural == "" {
@@ -314,22 +328,38 @@ func validatingPolicy(policy policiesv1beta1.ValidatingPolicyLike, req *request)
 	if req.UserInfo != nil {
 		user = *req.UserInfo
 	}
-	r := celengine.Request(libs.NewFakeContextProvider(), gvk, gvr, "", resource.GetName(), resource.GetNamespace(), admissionv1.Operation(op), user, object, oldObject, false, nil)
+	r := celengine.Request(cluster, gvk, gvr, "", resource.GetName(), resource.GetNamespace(), admissionv1.Operation(op), user, object, oldObject, false, nil)
+	return r, namespaces, nil
+}
+
+// validatingPolicy follows the CLI's ValidatingPolicy path: NewProvider (compile + autogen),
+// vpolengine.NewEngine with a matcher and the namespace resolver, celengine.Request.
+func validatingPolicy(policy policiesv1beta1.ValidatingPolicyLike, req *request) answer {
+	r, namespaces, err := celRequest(req, libs.NewFakeContextProvider())
+	if err != nil {
+		return answer{Error: err.Error()}
+	}
+	provider, err := vpolengine.NewProvider(vpolcompiler.NewCompiler(), []policiesv1beta1.ValidatingPolicyLike{policy}, nil)
+	if err != nil {
+		return answer{Error: err.Error()}
+	}
+	eng := vpolengine.NewEngine(provider, namespaces, matching.NewMatcher())
 	reps, err := eng.Handle(context.Background(), r, nil)
 	if err != nil {
 		return answer{Error: err.Error()}
 	}
 	var a answer
 	for _, p := range reps.Policies {
-		for _, rule := range p.Rules {
-			a.Results = append(a.Results, ruleResult{
-				Policy:    p.Policy.GetName(),
-				Rule:      rule.Name(),
-				Status:    string(rule.Status()),
-				Message:   rule.Message(),
-				Generated: p.Policy != policy,
-			})
-		}
+		a.Results = append(a.Results, celResults(p.Policy.GetName(), p.Policy != policy, p.Rules)...)
 	}
 	return a
+}
+
+// celResults: a CEL policy's rule responses (`generated`: a policy Kyverno's autogen made of the source).
+func celResults(policy string, generated bool, rules []engineapi.RuleResponse) []ruleResult {
+	var out []ruleResult
+	for _, rule := range rules {
+		out = append(out, ruleResult{Policy: policy, Rule: rule.Name(), Status: string(rule.Status()), Message: rule.Message(), Generated: generated})
+	}
+	return out
 }

@@ -7,58 +7,19 @@
  * fail / pass / skip / error. A rule the converter calls `exact` must have no disagreement; the
  * imported kyverno-tests must pass on its produced policies.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { fixturePath } from '../../fixtures';
-import { isObject, kindOf, nameOf, obj, str, strList, type Obj } from '../../src/base/json';
+import { kindOf, nameOf, obj } from '../../src/base/json';
 import { DEFAULT_KUBERNETES_VERSION } from '../../src/base/releases';
 import { evaluate, loadCel } from '../../src/cel';
 import { convertPolicies } from '../../src/migrate';
-import { importKyvernoTest, isKyvernoTest, joinPath } from '../../src/migrate/kyverno/kyverno-test';
+import { importKyvernoTest } from '../../src/migrate/kyverno/kyverno-test';
 import { runCases } from '../../src/policy';
-import { parseDocuments } from '../../src/yaml';
 import { differential } from './differential';
+import { fixtures, texts } from './fixtures';
 
 vi.setConfig({ testTimeout: 900_000, hookTimeout: 900_000 });
 
-const ROOT = fixturePath('kyverno');
 const cel = { evaluate };
-
-function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)]));
-}
-const files = walk(ROOT).map((f) => relative(ROOT, f).split('\\').join('/'));
-const texts: Record<string, string> = Object.fromEntries(files.map((f) => [f, readFileSync(join(ROOT, f), 'utf8')]));
-const docs = (path: string): Obj[] =>
-  parseDocuments(texts[path] ?? '')
-    .documents.map((d) => d.object)
-    .filter(isObject);
-
-/** One fixture: its test manifest, its policies and resources (the namespaces' labels from its values). */
-interface Fixture {
-  test: string;
-  policies: Obj[];
-  resources: Obj[];
-  namespaceLabels: Map<string, Record<string, string>>;
-}
-const fixtures: Fixture[] = files
-  .filter((f) => f.endsWith('kyverno-test.yaml'))
-  .map((test) => {
-    const t = docs(test).find(isKyvernoTest)!;
-    const dir = test.slice(0, test.lastIndexOf('/'));
-    const values = str(t.variables) ? (docs(joinPath(dir, str(t.variables)))[0] ?? {}) : {};
-    const namespaceLabels = new Map<string, Record<string, string>>();
-    for (const s of [...((values.namespaceSelector as Obj[] | undefined) ?? [])]) namespaceLabels.set(str(s.name), obj(s.labels) as Record<string, string>);
-    for (const n of [...((values.namespaces as Obj[] | undefined) ?? [])])
-      namespaceLabels.set(nameOf(n), obj(obj(n.metadata).labels) as Record<string, string>);
-    return {
-      test,
-      policies: strList(t.policies).flatMap((p) => docs(joinPath(dir, p))),
-      resources: strList(t.resources).flatMap((r) => docs(joinPath(dir, r))),
-      namespaceLabels,
-    };
-  });
 
 const conversions = fixtures.map((f) => ({
   fixture: f,

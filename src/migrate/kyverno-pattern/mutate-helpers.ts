@@ -50,8 +50,27 @@ function unnamed(object: unknown): boolean {
   });
 }
 
+/**
+ * A Pod spec (a Pod's or a template's) without containers, or with two containers (of any of the
+ * three lists) or two volumes of one name: the apiserver's validation refuses the object whatever
+ * admission did to it (and a list map with duplicate keys is merged differently by each engine).
+ */
+export function invalidPodSpec(object: unknown): boolean {
+  const at = (path: string[]) => path.reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Rec)[k] : undefined), object);
+  // a Pod's spec, else the template's of a controller (a Deployment's own spec is not a Pod spec)
+  const paths = (object as Rec | undefined)?.kind === 'Pod' ? POD_SPECS.slice(0, 1) : POD_SPECS.slice(1);
+  return paths.some((path) => {
+    const spec = at(path) as Rec | undefined;
+    if (!spec || typeof spec !== 'object') return false;
+    const names = (lists: string[]) =>
+      lists.flatMap((f) => (Array.isArray(spec[f]) ? (spec[f] as Rec[]) : [])).map((e) => (e && typeof e === 'object' ? e.name : undefined));
+    const repeated = (xs: unknown[]) => new Set(xs).size < xs.length;
+    return names(['containers']).length === 0 || repeated(names(['containers', 'initContainers', 'ephemeralContainers'])) || repeated(names(['volumes']));
+  });
+}
+
 /** What the apiserver keeps of a mutated object: decoded into its Go type; a rejection when it cannot be or fails the validation above. */
-function stored(object: unknown): string {
+export function stored(object: unknown): string {
   const d = apiserverObject(object, DEFAULT_KUBERNETES_VERSION);
   return d.problems.length || unnamed(d.object) ? 'rejected' : canonical(d.object);
 }
@@ -62,23 +81,27 @@ export interface MutateOutcome {
   admitted: unknown;
 }
 
-/** The chain's result for `object` on CREATE (or an UPDATE from the same object). */
-export async function workbenchMutation(chain: PreparedChain, object: Obj, operation: 'CREATE' | 'UPDATE'): Promise<MutateOutcome> {
+/** The chain's result for `object` on CREATE (or an UPDATE from the same object); `namespaces`: the Namespace objects the chain reads (namespaceSelector, `namespaceObject`). */
+export async function workbenchMutation(chain: PreparedChain, object: Obj, operation: 'CREATE' | 'UPDATE', namespaces?: unknown[]): Promise<MutateOutcome> {
   const { group, version, resource, kind } = gvrOf(object);
   const namespaced = BUILTIN_RESOURCES.find((x) => x.kind === kind)?.namespaced !== false;
   if (namespaced && !(object.metadata as Obj | undefined)?.namespace)
     object = { ...object, metadata: { ...((object.metadata as Obj | undefined) ?? {}), namespace: 'default' } };
   const metadata = (object.metadata as Obj | undefined) ?? {};
-  const r = await simulatePrepared(chain, {
-    operation,
-    ...(operation === 'UPDATE' ? { oldObject: object } : {}),
-    resource: { group, version, resource },
-    kind: { group, version, kind },
-    name: String(metadata.name ?? ''),
-    namespace: namespaced ? String(metadata.namespace ?? 'default') : '',
-    userInfo: { username: 'kyverno-test', groups: ['system:authenticated'] },
-    object,
-  });
+  const r = await simulatePrepared(
+    chain,
+    {
+      operation,
+      ...(operation === 'UPDATE' ? { oldObject: object } : {}),
+      resource: { group, version, resource },
+      kind: { group, version, kind },
+      name: String(metadata.name ?? ''),
+      namespace: namespaced ? String(metadata.namespace ?? 'default') : '',
+      userInfo: { username: 'kyverno-test', groups: ['system:authenticated'] },
+      object,
+    },
+    namespaces ? { namespaces } : {},
+  );
   const admitted = r.admitted ?? object;
   // an object the apiserver would not decode never reaches admission (a 400 before it)
   if (apiserverObject(object, DEFAULT_KUBERNETES_VERSION).problems.length) return { outcome: 'invalid', admitted };

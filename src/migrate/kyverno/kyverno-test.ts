@@ -123,6 +123,14 @@ export function importKyvernoTest(testPath: string, files: Readonly<Record<strin
         });
         continue;
       }
+      // `kyverno test` reads a MutatingPolicy's `fail` as "the patched object is not the patchedResources one", not as a denial
+      if (outcome === 'deny' && !legacy(rule.source.kind) && target.policy.kind === 'MutatingAdmissionPolicy') {
+        problems.push({
+          path: at,
+          message: `'fail' for MutatingPolicy '${policyName}' on ${kind} '${namePart}' says the patched object differs from ${str(result.patchedResources) || 'the expected one'}: not a case a policy test can state`,
+        });
+        continue;
+      }
       const namespaced = !isClusterScoped(kind);
       const ns = namespaced ? namespaceOf(object) || 'default' : '';
       const obj2 = namespaced && !namespaceOf(object) ? { ...object, metadata: { ...obj(object.metadata), namespace: ns } } : object;

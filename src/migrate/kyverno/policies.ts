@@ -56,6 +56,19 @@ function namespacedDifference(policy: Obj): string | undefined {
     return `Kyverno generates no admission policy for a ${String(policy.kind)}; the binding is limited to namespace '${ns}' (cluster-scoped resources are not limited by it)`;
 }
 
+/** The policy's produced objects and its rule: exact unless Kyverno would do something they do not (the differences, its reason). */
+function converted(src: RuleResult['source'], objects: Obj[], differences: string[]): { objects: Obj[]; rule: RuleResult } {
+  return {
+    objects,
+    rule: {
+      source: src,
+      status: differences.length ? 'different' : 'exact',
+      ...(differences.length ? { reason: differences.join('; ') } : {}),
+      produced: objects.map(ref),
+    },
+  };
+}
+
 export function convertValidatingPolicy(policy: Obj, version: KubernetesVersion): { objects: Obj[]; rule: RuleResult } {
   const spec = obj(policy.spec);
   const src = source(policy);
@@ -93,15 +106,7 @@ export function convertValidatingPolicy(policy: Obj, version: KubernetesVersion)
   if (orValue) differences.push(orValue);
   if (str(spec.failurePolicy) === 'Ignore')
     differences.push("failurePolicy Ignore: Kyverno's generator does not carry it over (the admission policy fails closed)");
-  return {
-    objects,
-    rule: {
-      source: src,
-      status: differences.length ? 'different' : 'exact',
-      ...(differences.length ? { reason: differences.join('; ') } : {}),
-      produced: objects.map(ref),
-    },
-  };
+  return converted(src, objects, differences);
 }
 
 /** The MutatingAdmissionPolicy apiVersion Kyverno prefers among those the release serves (v1, then v1beta1, then v1alpha1). */
@@ -146,7 +151,7 @@ export function convertMutatingPolicy(policy: Obj, version: KubernetesVersion): 
   const ns = str(obj(policy.metadata).namespace);
   const objects = [map, mutatingBinding(apiVersion, name, policy.kind === 'NamespacedMutatingPolicy' && ns ? inNamespace(ns) : {})];
 
-  const differences: string[] = ["not held to Kyverno's MutatingPolicy engine: the Kyverno oracle decides validating policies only"];
+  const differences: string[] = [];
   const orValue = orValueDifference(specExpressions(spec), version);
   if (orValue) differences.push(orValue);
   const nsd = namespacedDifference(policy);
@@ -154,5 +159,5 @@ export function convertMutatingPolicy(policy: Obj, version: KubernetesVersion): 
   for (const k of ['namespaceSelector', 'objectSelector', 'excludeResourceRules', 'matchPolicy'])
     if (mc[k] !== undefined) differences.push(`matchConstraints.${k} is dropped (Kyverno's builder copies the resource rules only)`);
   if (celAutogen(spec).length) differences.push('Kyverno also applies the policy to pod controllers (autogen); the admission policy covers Pods only');
-  return { objects, rule: { source: src, status: 'different', reason: differences.join('; '), produced: objects.map(ref) } };
+  return converted(src, objects, differences);
 }
