@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	celgo "github.com/google/cel-go/cel"
 	plugincel "k8s.io/apiserver/pkg/admission/plugin/cel"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 )
@@ -73,7 +74,14 @@ func compileIn(expr, ctxName string, o compileOptions, stage envStage) (*compile
 	} else {
 		c.result = statelessCompiler(es).CompileCELExpression(accessor, optionalDecls(spec, o), es.envType)
 	}
-	withReleaseTypeNames(&c.result, minor)
+	withReleaseMessages(&c.result, minor, func() (*celgo.Env, *celgo.Ast) {
+		env, err := es.set.Env(es.envType)
+		if err != nil {
+			return nil, nil
+		}
+		a, _ := env.Parse(expr)
+		return env, a
+	})
 	return c, nil
 }
 

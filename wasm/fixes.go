@@ -32,6 +32,37 @@ type runtimeFix struct {
 
 var runtimeFixes = []runtimeFix{
 	{
+		name: "optional-library-v2",
+		from: 31,
+		// cel-go's optional library version 2 (first(), last(), optional.unwrap(), unwrapOpt())
+		// came with v0.23; k8s.io/apiserver asks for cel.OptionalTypes() at no version, so the
+		// newest its cel-go has: 1.30's v0.17 has none of them ("undeclared reference to
+		// 'first'"). v0.20 and v0.22 lack them too, but 1.31 and 1.32 have no oracle to check a
+		// change against, so they keep them here.
+		before: []cel.EnvOption{withoutDeclarations([]string{"first", "last", "optional.unwrap", "unwrapOpt"}, nil)},
+		source: "github.com/google/cel-go cel/library.go optionalLib.CompileOptions (v0.17.8: versions 0 and 1; v0.23.2: lib.version >= 2)",
+	},
+	{
+		name: "optional-macros-shared-target",
+		from: 31,
+		// v0.17's optMap/optFlatMap use the optional's expression twice as one node (v0.22
+		// copies it; v0.20 as v0.17, left as it is at 1.31 for want of an oracle there).
+		before: []cel.EnvOption{optionalMacrosSharingTarget()},
+		source: "github.com/google/cel-go cel/library.go optMap/optFlatMap (v0.17.8: meh.ReceiverCall(valueFunc, target); v0.22.0: meh.Copy(target))",
+	},
+	{
+		name: "string-format-validator",
+		from: 31,
+		// cel-go v0.17's ext.Strings checks no format() call when compiling: a bad clause or
+		// argument ('%d'.format(['a'])) compiles and fails when evaluated. v0.20 adds the
+		// cel.validator.string_format AST validator from strings version 1.
+		before: []cel.EnvOption{
+			withoutDeclarations(nil, []string{"cel.validator.string_format"}),
+			cel.ASTValidators(formatLiteralsExempt{}),
+		},
+		source: "github.com/google/cel-go ext/strings.go stringLib.CompileOptions (v0.17.8: no validator; v0.20.1: cel.ASTValidators(stringFormatValidator{}))",
+	},
+	{
 		name: "quantity-deep-copy",
 		from: 37,
 		// k8s.io/apiserver pkg/cel/library/quantity.go until v0.36: `copy := *q` before

@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"unsafe"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/common"
+	"github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/overloads"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -50,11 +52,20 @@ func decorateOptionalOrBefore137(i interpreter.InterpretableV2) (interpreter.Int
 // unexportedField reads a struct's unexported field of type T.
 func unexportedField[T any](s reflect.Value, name string) (T, bool) {
 	var zero T
-	f := s.FieldByName(name)
-	if !f.IsValid() || !f.CanAddr() || f.Type() != reflect.TypeFor[T]() {
+	p := unexportedFieldPtr[T](s, name)
+	if p == nil {
 		return zero, false
 	}
-	return *(*T)(unsafe.Pointer(f.UnsafeAddr())), true
+	return *p, true
+}
+
+// unexportedFieldPtr is the address of a struct's unexported field of type T (nil if it has none).
+func unexportedFieldPtr[T any](s reflect.Value, name string) *T {
+	f := s.FieldByName(name)
+	if !f.IsValid() || !f.CanAddr() || f.Type() != reflect.TypeFor[T]() {
+		return nil
+	}
+	return (*T)(unsafe.Pointer(f.UnsafeAddr()))
 }
 
 // optionalOrBefore137 is cel-go v0.26's evalOptionalOr (value false) and evalOptionalOrValue
@@ -172,6 +183,30 @@ var estimatorFixes = []estimatorFix{
 type releaseEstimator struct {
 	checker.CostEstimator
 	fixes []estimatorFix
+	// unsizedIterationVars: celGoRelease.unsizedIterationVars.
+	unsizedIterationVars bool
+}
+
+// EstimateSize: where the release's cel-go knew no size for a comprehension's variable, an
+// unknown one (0 to 2^64-1) before this cel-go's own, taken from the range's elements.
+// Scalars are size 1 in either (checker/cost.go isScalar).
+func (e releaseEstimator) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
+	if s := e.CostEstimator.EstimateSize(n); s != nil || !e.unsizedIterationVars {
+		return s
+	}
+	path := n.Path()
+	if n.Expr().Kind() != ast.IdentKind || len(path) == 0 || !slices.Contains([]string{"@items", "@keys", "@values", "@indices"}, path[len(path)-1]) {
+		return nil
+	}
+	t := n.Type()
+	if t.Kind() == types.OpaqueKind && t.TypeName() == "optional_type" {
+		t = t.Parameters()[0]
+	}
+	switch t.Kind() {
+	case types.BoolKind, types.DoubleKind, types.DurationKind, types.IntKind, types.TimestampKind, types.UintKind:
+		return nil
+	}
+	return &checker.SizeEstimate{Min: 0, Max: math.MaxUint64}
 }
 
 func (e releaseEstimator) EstimateCallCost(function, overloadID string, target *checker.AstNode, args []checker.AstNode) *checker.CallEstimate {
@@ -192,10 +227,11 @@ func staticCostEstimator(minor uint) checker.CostEstimator {
 			fixes = append(fixes, f)
 		}
 	}
-	if len(fixes) == 0 {
+	unsized := celGoReleases[minor].unsizedIterationVars
+	if len(fixes) == 0 && !unsized {
 		return est
 	}
-	return releaseEstimator{CostEstimator: est, fixes: fixes}
+	return releaseEstimator{CostEstimator: est, fixes: fixes, unsizedIterationVars: unsized}
 }
 
 // stringIndexOverloads redefines indexOf/lastIndexOf with an offset as cel-go v0.26 has them

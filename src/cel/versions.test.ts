@@ -178,6 +178,24 @@ describe("each release's cel-go (wasm/celgo_releases.go, fixes.go; checked by to
       expect(c.ok ? '' : c.message, v).toMatch(/1:24: Syntax error: token recognition error at: '`'[\s\S]*1:33: Syntax error: token recognition error/);
     }
   });
+  test('1.30 (cel-go v0.17): no first()/last(), format() checked only when evaluated, optMap on optional.none() a type error', async () => {
+    const at130 = { kubernetesVersion: '1.30' } as const;
+    expect((await compile('[1].first()', 'vap-variable', at130)).message).toContain("undeclared reference to 'first' (in container '')");
+    expect((await compile('[1].first()', 'vap-variable', { kubernetesVersion: '1.33' })).ok).toBe(true);
+    const bad = "'%d'.format(['a'])";
+    expect((await compile(bad, 'vap-variable', { kubernetesVersion: '1.31' })).message).toContain('decimal clause can only be used on integers');
+    expect((await compile(bad, 'vap-variable', at130)).ok).toBe(true);
+    const r = await evaluate(bad, 'vap-variable', {}, at130);
+    expect(r.ok ? '' : `${r.stage}: ${r.message}`).toContain('runtime: ');
+    expect(r.ok ? '' : r.message).toContain('error during formatting: decimal clause can only be used on integers, was given string');
+    expect((await compile("'%s'.format([1, 'x'])", 'vap-variable', at130)).ok).toBe(true);
+    expect((await compile('optional.none().optMap(x, x + 1)', 'vap-variable', at130)).message).toContain(
+      'incompatible type already exists for expression: id:2  call_expr:{function:"optional.none"}(2) old:optional(_var0), new:optional(_var3)',
+    );
+    const cost = async (v: KubernetesVersion) => (await compile("['b', 'a', 'c'].map(x, x + 'a')", 'vap-variable', { kubernetesVersion: v })).cost?.max;
+    expect(await cost('1.30')).toBeGreaterThan(2 ** 62);
+    expect(await cost('1.33')).toBeLessThan(100);
+  });
   test('lists.range(-1): [] at 1.34–1.36 (cel-go v0.26), an error at 1.37 (v0.29)', async () => {
     for (const v of versions((m) => m >= 34 && m <= 36)) {
       const r = await evaluate('lists.range(-1)', 'vap-variable', {}, { kubernetesVersion: v });
