@@ -126,6 +126,13 @@ describe('deny conditions', () => {
     expect(await verdicts(eq('k8s.gcr.io/*'), [cm({ x: 'k8s.gcr.io/pause' }), cm({ x: 'registry.k8s.io/pause' })])).toEqual(['deny', 'allow']);
     expect(await verdicts(eq(true), [cm({ x: 'true' })])).toEqual(['allow']);
   });
+
+  it('reads the operation (a CEL string, not dyn) through a default and a list value', async () => {
+    // the library's check-routes: `request.operation || 'BACKGROUND'` NotEquals a list is not the operation's own fast path
+    const r = { ...rule([{ key: '{{ request.object.data.x }}', operator: 'Equals', value: 'no' }]) };
+    r.preconditions = { all: [{ key: "{{ request.operation || 'BACKGROUND' }}", operator: 'NotEquals', value: ['DELETE'] }] };
+    expect(await verdicts(r, [cm({ x: 'no' }), cm({ x: 'yes' })])).toEqual(['deny', 'allow']);
+  });
 });
 
 describe('statuses', () => {

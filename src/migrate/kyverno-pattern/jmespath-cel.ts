@@ -17,7 +17,7 @@ export interface Compiled {
   /** A CEL `[status, value]` pair. */
   cel: string;
   depth: number;
-  /** When the status is 0 whatever the object: the value, a name or a variable cheap to read again. */
+  /** When the status is 0 whatever the object: the value, cheap to read again and typed dyn (`request.operation` is a string: `== null` would not compile). */
   value?: string;
 }
 
@@ -130,11 +130,11 @@ export class JpCompiler {
           if (inp.root === 'top' && n.name === 'request') return { cel: REQUEST, depth: 0 };
           const vars = this.roots.vars;
           const bound = inp.root === 'top' && vars && Object.hasOwn(vars, n.name) ? vars[n.name] : undefined;
-          if (bound !== undefined) return { cel: ok(bound), depth: 0, value: bound };
+          if (bound !== undefined) return { cel: ok(bound), depth: 0, value: `dyn(${bound})` };
           // Kyverno's context has no key "" (the quoted identifier `""`, often meant as an empty text): not found
           if (inp.root === 'top' && n.name === '') return { cel: NF, depth: 0 };
-          if (inp.root === 'request' && n.name === 'object') return { cel: ok(this.roots.object), depth: 0, value: this.roots.object };
-          if (inp.root === 'request' && n.name === 'operation') return { cel: ok(this.roots.operation), depth: 0, value: this.roots.operation };
+          if (inp.root === 'request' && n.name === 'object') return { cel: ok(this.roots.object), depth: 0, value: `dyn(${this.roots.object})` };
+          if (inp.root === 'request' && n.name === 'operation') return { cel: ok(this.roots.operation), depth: 0, value: `dyn(${this.roots.operation})` };
           throw new Unsupported(`the variable ${inp.root === 'request' ? 'request.' : ''}${n.name} (only request.object and request.operation are read)`);
         }
         if (inp.d > 0) throw new Unsupported(`a field ${n.name} of a flattened list`);
@@ -148,7 +148,7 @@ export class JpCompiler {
       case 'Literal': {
         const lit = literalCel(n.value);
         // a short scalar is read in place (a list or map literal stays named once)
-        return { cel: ok(lit), depth: 0, ...(typeof n.value !== 'object' && lit.length <= 64 ? { value: lit } : {}) };
+        return { cel: ok(lit), depth: 0, ...(typeof n.value !== 'object' && lit.length <= 64 ? { value: `dyn(${lit})` } : {}) };
       }
       case 'Sub':
       case 'IndexExpression': {
