@@ -10,15 +10,9 @@ import { Unsupported } from './pattern';
 import { parseJmesPath, JmesPathError, type JpNode } from './jmespath';
 import { bind, type Compiled, JpCompiler, literalCel, type Roots } from './jmespath-cel';
 import { equalsCel, type InOp, inCel, notEqualsCel, numericCel } from './operators';
-import { celString } from './scalar';
+import { wildcardCel } from './scalar';
 
 type Rec = Record<string, unknown>;
-
-const globRegex = (g: string) => `(?s)^${[...g].map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^$()[\]{}|\\]/g, '\\$&'))).join('')}$`;
-
-/** wildcard.Match(pattern, key) with a constant pattern. */
-const wildcard = (pattern: string, key: string) =>
-  pattern === '*' ? 'true' : /[*?]/.test(pattern) ? `${key}.matches(${celString(globRegex(pattern))})` : `${key} == ${celString(pattern)}`;
 
 const OPERATION = /^\{\{\s*request\.operation\s*(\|\|\s*'[A-Za-z]*'\s*)?\}\}$/;
 /** A whole-string variable `{{ expr }}` (a nested or partial one is not read). */
@@ -37,17 +31,17 @@ function operationCondition(c: Rec, where: string, key: string): string {
   const member = (v: unknown) => {
     const list = strings(v);
     if (typeof v === 'string' && (v.startsWith('[') || /\d-\d/.test(v))) throw new Unsupported(`${where}: a JSON or range value ${v}`);
-    return `(${list.map((s) => wildcard(s, key)).join(' || ')})`;
+    return `(${list.map((s) => wildcardCel(s, key)).join(' || ')})`;
   };
   switch (op.toLowerCase()) {
     case 'equals':
     case 'equal':
       if (typeof value !== 'string') throw new Unsupported(`${where}: Equals with ${JSON.stringify(value)}`);
-      return wildcard(value, key);
+      return wildcardCel(value, key);
     case 'notequals':
     case 'notequal':
       if (typeof value !== 'string') throw new Unsupported(`${where}: NotEquals with ${JSON.stringify(value)}`);
-      return `!(${wildcard(value, key)})`;
+      return `!(${wildcardCel(value, key)})`;
     case 'anyin':
     case 'in':
     case 'allin':
@@ -150,11 +144,11 @@ function condition(c: Rec, where: string, jp: JpCompiler, differences: string[],
         let body: string;
         if (op === 'equals' || op === 'equal' || op === 'notequals' || op === 'notequal') {
           if (key.compiled.depth || value.compiled.depth) throw new Unsupported(`${where}: ${c.operator} on a flattened list`);
-          body = op.startsWith('not') ? notEqualsCel(k, v) : equalsCel(k, v);
+          body = op.startsWith('not') ? notEqualsCel(k, v, value.constant) : equalsCel(k, v, value.constant);
         } else if (IN_OPS.has(op)) {
           if (value.constant === undefined && !neverText(value.node, jp.roots.neverText))
             differences.push(`${where}: a value read at run time that could be a range or a JSON list in text (Kyverno parses it; the CEL reads it as a word)`);
-          body = inCel(names, op as InOp, k, key.compiled.depth, v, value.compiled.depth, value.constant);
+          body = inCel(names, op as InOp, k, key.compiled.depth, v, value.compiled.depth, value.constant, key.constant);
         } else if (['greaterthan', 'greaterthanorequals', 'lessthan', 'lessthanorequals'].includes(op)) {
           if (value.constant === undefined) throw new Unsupported(`${where}: ${c.operator} with a value read at run time`);
           body = numericCel(op, k, value.constant);

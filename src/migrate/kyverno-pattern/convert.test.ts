@@ -96,6 +96,45 @@ describe('pattern rules', () => {
   });
 });
 
+describe('deny conditions', () => {
+  const cm = (data: Obj): Obj => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default' }, data });
+  const rule = (conditions: Obj[]): Obj => ({
+    name: 'r',
+    match: { any: [{ resources: { kinds: ['ConfigMap'] } }] },
+    validate: { message: 'no', deny: { conditions: { any: conditions } } },
+  });
+
+  it('In operators match wildcards both ways, with a constant list of words or a constant key', async () => {
+    // a member's wildcard matches the key; the key's own wildcard matches a member
+    const words = rule([{ key: '{{ request.object.data.x }}', operator: 'AnyIn', value: ['a*', 'b'] }]);
+    expect(await verdicts(words, [cm({ x: 'abc' }), cm({ x: 'b' }), cm({ x: '?' }), cm({ x: 'c' }), cm({ x: 'ba' })])).toEqual([
+      'deny',
+      'deny',
+      'deny',
+      'allow',
+      'allow',
+    ]);
+    // a constant key against a list read from the object (Kyverno reads a text value as a word here)
+    const key = rule([{ key: 'web', operator: 'AnyNotIn', value: '{{ request.object.data.keys(@) }}' }]);
+    expect(await verdicts(key, [cm({ web: '1' }), cm({ 'w*': '1' }), cm({ other: '1' })])).toEqual(['allow', 'allow', 'deny']);
+  });
+
+  it('Equals with a constant value keeps the key type switches (durations, quantities, wildcards)', async () => {
+    const eq = (value: unknown) => rule([{ key: '{{ request.object.data.x }}', operator: 'Equals', value }]);
+    expect(await verdicts(eq('1h'), [cm({ x: '60m' }), cm({ x: '1h1s' })])).toEqual(['deny', 'allow']);
+    expect(await verdicts(eq('1Gi'), [cm({ x: '1024Mi' }), cm({ x: '1G' })])).toEqual(['deny', 'allow']);
+    expect(await verdicts(eq('k8s.gcr.io/*'), [cm({ x: 'k8s.gcr.io/pause' }), cm({ x: 'registry.k8s.io/pause' })])).toEqual(['deny', 'allow']);
+    expect(await verdicts(eq(true), [cm({ x: 'true' })])).toEqual(['allow']);
+  });
+
+  it('reads the operation (a CEL string, not dyn) through a default and a list value', async () => {
+    // the library's check-routes: `request.operation || 'BACKGROUND'` NotEquals a list is not the operation's own fast path
+    const r = { ...rule([{ key: '{{ request.object.data.x }}', operator: 'Equals', value: 'no' }]) };
+    r.preconditions = { all: [{ key: "{{ request.operation || 'BACKGROUND' }}", operator: 'NotEquals', value: ['DELETE'] }] };
+    expect(await verdicts(r, [cm({ x: 'no' }), cm({ x: 'yes' })])).toEqual(['deny', 'allow']);
+  });
+});
+
 describe('statuses', () => {
   it('names what it does not convert, and a wildcard label key as a difference', () => {
     const p = (r: Obj) => convertPatternRule(policy(r), r);

@@ -17,6 +17,8 @@ export interface Compiled {
   /** A CEL `[status, value]` pair. */
   cel: string;
   depth: number;
+  /** When the status is 0 whatever the object: the value, cheap to read again and typed dyn (`request.operation` is a string: `== null` would not compile). */
+  value?: string;
 }
 
 /** What `request.…` reads: the object Kyverno sees as request.object and the operation. */
@@ -104,7 +106,11 @@ export function literalCel(v: unknown): string {
 }
 
 /** A failed lookup swallowed as go-jmespath does (NotFoundError reads nil; other errors pass up). */
-const swallowNF = (names: Names, c: string) => bind(names, c, (p) => `(${p}[0] == 1 ? [dyn(0), ${NULL}] : ${p})`);
+const swallowNF = (names: Names, c: Compiled) => (c.value !== undefined ? c.cel : bind(names, c.cel, (p) => `(${p}[0] == 1 ? [dyn(0), ${NULL}] : ${p})`));
+
+/** `body` on c's value (a NotFoundError read as nil), or c's error: the pair named once, or the value itself when c cannot fail. */
+const onValue = (names: Names, c: Compiled, body: (v: string) => string): string =>
+  c.value !== undefined ? body(c.value) : bind(names, swallowNF(names, c), (p) => `(${p}[0] != 0 ? ${p} : ${body(`${p}[1]`)})`);
 
 export class JpCompiler {
   readonly names = new Names();
@@ -147,11 +153,11 @@ export class JpCompiler {
           if (inp.root === 'top' && n.name === 'request') return { cel: REQUEST, depth: 0 };
           const vars = this.roots.vars;
           const bound = inp.root === 'top' && vars && Object.hasOwn(vars, n.name) ? vars[n.name] : undefined;
-          if (bound !== undefined) return { cel: ok(bound), depth: 0 };
+          if (bound !== undefined) return { cel: ok(bound), depth: 0, value: `dyn(${bound})` };
           // Kyverno's context has no key "" (the quoted identifier `""`, often meant as an empty text): not found
           if (inp.root === 'top' && n.name === '') return { cel: NF, depth: 0 };
-          if (inp.root === 'request' && n.name === 'object') return { cel: ok(this.roots.object), depth: 0 };
-          if (inp.root === 'request' && n.name === 'operation') return { cel: ok(this.roots.operation), depth: 0 };
+          if (inp.root === 'request' && n.name === 'object') return { cel: ok(this.roots.object), depth: 0, value: `dyn(${this.roots.object})` };
+          if (inp.root === 'request' && n.name === 'operation') return { cel: ok(this.roots.operation), depth: 0, value: `dyn(${this.roots.operation})` };
           throw new Unsupported(`the variable ${inp.root === 'request' ? 'request.' : ''}${n.name} (only request.object and request.operation are read)`);
         }
         if (inp.d > 0) throw new Unsupported(`a field ${n.name} of a flattened list`);
@@ -160,23 +166,25 @@ export class JpCompiler {
       }
       case 'Current': {
         const v = this.value(inp);
-        return { cel: ok(v.v), depth: v.d };
+        return { cel: ok(v.v), depth: v.d, value: v.v };
       }
-      case 'Literal':
-        return { cel: ok(literalCel(n.value)), depth: 0 };
+      case 'Literal': {
+        const lit = literalCel(n.value);
+        // a short scalar is read in place (a list or map literal stays named once)
+        return { cel: ok(lit), depth: 0, ...(typeof n.value !== 'object' && lit.length <= 64 ? { value: `dyn(${lit})` } : {}) };
+      }
       case 'Sub':
       case 'IndexExpression': {
         const l = this.node(n.left, inp);
         if (l.cel === REQUEST) return this.node(n.right, { root: 'request' });
         if (l.depth > 0) throw new Unsupported('a field or index of a flattened list');
+        // a left side that cannot fail is read directly; else its pair is named and its value read as `p[1]`
+        if (l.value !== undefined) return this.child(n.right, { v: l.value, d: l.depth });
         let depth = 0;
         const cel = bind(names, l.cel, (p) => {
-          const right = bind(names, `${p}[1]`, (v) => {
-            const r = this.child(n.right, { v, d: l.depth });
-            depth = r.depth;
-            return r.cel;
-          });
-          return `(${p}[0] != 0 ? ${p} : ${right})`;
+          const r = this.child(n.right, { v: `${p}[1]`, d: l.depth });
+          depth = r.depth;
+          return `(${p}[0] != 0 ? ${p} : ${r.cel})`;
         });
         return { cel, depth };
       }
@@ -189,13 +197,10 @@ export class JpCompiler {
       case 'Pipe': {
         const l = this.child(n.left, inp);
         let depth = 0;
-        const cel = bind(names, swallowNF(names, l.cel), (p) => {
-          const right = bind(names, `${p}[1]`, (v) => {
-            const r = this.child(n.right, { v, d: l.depth });
-            depth = r.depth;
-            return swallowNF(names, r.cel);
-          });
-          return `(${p}[0] != 0 ? ${p} : ${right})`;
+        const cel = onValue(names, l, (v) => {
+          const r = this.child(n.right, { v, d: l.depth });
+          depth = r.depth;
+          return swallowNF(names, r);
         });
         return { cel, depth };
       }
@@ -206,30 +211,27 @@ export class JpCompiler {
         if (r.depth !== depth && !(n.right.type === 'Literal' && !Array.isArray(n.right.value)) && !isEmptyLiteral(n.right))
           throw new Unsupported('an || between lists of different nesting');
         if (l.depth !== depth) throw new Unsupported('an || between lists of different nesting');
-        const cel = bind(
-          names,
-          swallowNF(names, l.cel),
-          (p) => `(${p}[0] != 0 ? ${p} : ${isFalse(names, `${p}[1]`, l.depth)} ? ${swallowNF(names, r.cel)} : ${p})`,
-        );
+        const cel = onValue(names, l, (v) => `(${isFalse(names, v, l.depth)} ? ${swallowNF(names, r)} : ${ok(v)})`);
         return { cel, depth };
       }
       case 'And': {
         const l = this.child(n.left, inp);
         const r = this.child(n.right, inp);
         if (l.depth || r.depth) throw new Unsupported('&& on flattened lists');
-        return { cel: bind(names, swallowNF(names, l.cel), (p) => `(${p}[0] != 0 ? ${p} : ${isFalse(names, `${p}[1]`, 0)} ? ${p} : ${r.cel})`), depth: 0 };
+        return { cel: onValue(names, l, (v) => `(${isFalse(names, v, 0)} ? ${ok(v)} : ${r.cel})`), depth: 0 };
       }
       case 'Not': {
         const c = this.child(n.child, inp);
-        return { cel: bind(names, swallowNF(names, c.cel), (p) => `(${p}[0] != 0 ? ${p} : [dyn(0), dyn(${isFalse(names, `${p}[1]`, c.depth)})])`), depth: 0 };
+        return { cel: onValue(names, c, (v) => `[dyn(0), dyn(${isFalse(names, v, c.depth)})]`), depth: 0 };
       }
       case 'Comparator': {
         const l = this.child(n.left, inp);
         const r = this.child(n.right, inp);
         if (l.depth || r.depth) throw new Unsupported('a comparison of flattened lists');
         return {
-          cel: bind(names, swallowNF(names, l.cel), (a) =>
-            bind(names, swallowNF(names, r.cel), (b) => {
+          // both sides evaluated before either's error is reported: the left's first
+          cel: bind(names, swallowNF(names, l), (a) =>
+            bind(names, swallowNF(names, r), (b) => {
               const x = `${a}[1]`;
               const y = `${b}[1]`;
               const res =
@@ -260,11 +262,11 @@ export class JpCompiler {
         const each = (e: string): string => {
           const r = this.child(n.right, { v: e, d: 0 });
           if (r.depth) throw new Unsupported('a projection whose right side flattens');
-          const right = swallowNF(names, r.cel);
+          const right = swallowNF(names, r);
           if (n.type !== 'Filter') return right;
           const c = this.child(n.condition, { v: e, d: 0 });
           if (c.depth) throw new Unsupported('a filter on a flattened list');
-          return bind(names, swallowNF(names, c.cel), (q) => `(${q}[0] != 0 ? ${q} : ${isFalse(names, `${q}[1]`, 0)} ? [dyn(0), ${NULL}] : ${right})`);
+          return bind(names, swallowNF(names, c), (q) => `(${q}[0] != 0 ? ${q} : ${isFalse(names, `${q}[1]`, 0)} ? [dyn(0), ${NULL}] : ${right})`);
         };
         const cel = bind(names, l.cel, (p) => {
           const pairs = bind(names, deep(names, `${p}[1]`, d, 'map', each), (ps) => {
@@ -284,7 +286,7 @@ export class JpCompiler {
         const items = n.items.map((i) => {
           const c = this.child(i, v);
           if (c.depth) throw new Unsupported('a multi-select of flattened lists');
-          return swallowNF(names, c.cel);
+          return swallowNF(names, c);
         });
         return {
           cel: bind(names, `[${items.join(', ')}]`, (ps) => {
@@ -309,8 +311,7 @@ export class JpCompiler {
     };
     // every argument evaluated first: NotFoundError reads nil, other errors pass up
     const withArgs = (body: (vs: string[]) => string, depth = 0): Compiled => {
-      const go = (i: number, vs: string[]): string =>
-        i === compiled.length ? body(vs) : bind(names, swallowNF(names, compiled[i].cel), (p) => `(${p}[0] != 0 ? ${p} : ${go(i + 1, [...vs, `${p}[1]`])})`);
+      const go = (i: number, vs: string[]): string => (i === compiled.length ? body(vs) : onValue(names, compiled[i], (v) => go(i + 1, [...vs, v])));
       return { cel: go(0, []), depth };
     };
     switch (name) {

@@ -8,7 +8,7 @@
 import type { Obj } from '../../base/json';
 import { resourceForKind } from '../../k8s/resources';
 import { Unsupported } from './pattern';
-import { celString } from './scalar';
+import { wildcardCel } from './scalar';
 
 type Block = Record<string, unknown>;
 
@@ -54,11 +54,8 @@ function resourceRule(kind: string, operations: string[]): Obj {
   return { apiGroups: [group], apiVersions: [version], operations, resources: [sub ? `${plural}/${sub}` : plural] };
 }
 
-const globRegex = (g: string) => `(?s)^${[...g].map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^$()[\]{}|\\]/g, '\\$&'))).join('')}$`;
-
 /** A CEL test of `value` against Kyverno names/namespaces (wildcards). */
-const anyGlob = (value: string, globs: string[]) =>
-  globs.map((g) => (/[*?]/.test(g) ? `${value}.matches(${celString(globRegex(g))})` : `${value} == ${celString(g)}`)).join(' || ');
+const anyGlob = (value: string, globs: string[]) => globs.map((g) => wildcardCel(g, value)).join(' || ');
 
 // the request's name is absent (not '') for an object without one: `has` first, so no error
 const NAME = `(has(request.name) && request.name != '' ? request.name : (has(object.metadata) && has(object.metadata.generateName) ? object.metadata.generateName : ''))`;

@@ -7,21 +7,19 @@
  * word), and GreaterThan/GreaterThanOrEquals/LessThan/LessThanOrEquals (durations, quantities,
  * numbers). `kd`/`vd`: the nesting of a flattened list (jmespath-cel.ts).
  */
-import { deep, deepSize, type Names } from './jmespath-cel';
+import { bind, deep, deepSize, type Names } from './jmespath-cel';
 import { Unsupported } from './pattern';
-import { celString, scalarCel } from './scalar';
+import { celString, scalarCel, wildcardCel, wildcardRegex } from './scalar';
 
 const t = (x: string, ...types: string[]) => `(${types.map((ty) => `type(${x}) == ${ty}`).join(' || ')})`;
 
 // time.ParseDuration's syntax; Kyverno's parseDuration also refuses "0"
 const GO_DURATION = '^[-+]?(0|(([0-9]+(\\\\.[0-9]*)?|\\\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$';
+const GO_DURATION_JS = /^[-+]?(0|(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$/;
 const isDur = (x: string) => `(type(${x}) == string && ${x} != '0' && ${x}.matches('${GO_DURATION}'))`;
 /** time.Duration(n) * time.Second for an int or float64 n (the float truncated to an integer first). */
 const secs = (x: string) => `duration((type(${x}) == double ? string(int(${x})) : string(${x})) + 's')`;
 const durOf = (x: string) => `(type(${x}) == string ? duration(${x}) : ${secs(x)})`;
-/** parseDuration(k, v) succeeds: one side a duration string, the other a duration string or a number. */
-const durPair = (k: string, v: string) => `((${isDur(k)} && (${isDur(v)} || ${t(v, 'int', 'double')})) || (${isDur(v)} && ${t(k, 'int', 'double')}))`;
-
 const isQty = (x: string) => `(type(${x}) == string && isQuantity(${x}))`;
 // strconv.ParseFloat / ParseInt on a decimal text (hex floats and underscores are not read)
 const FLOAT = '^[+-]?(([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?|(?i:inf|infinity|nan))$';
@@ -33,27 +31,128 @@ const isInt = (x: string) => `(type(${x}) == string && ${x}.matches('${INT}'))`;
 export const sprint = (x: string) =>
   `(type(${x}) == string ? ${x} : ${t(x, 'int', 'bool', 'double')} ? string(${x}) : type(${x}) == null_type ? '<nil>' : '\\u0001')`;
 
-/** wildcard.Match(pattern, name) on two CEL strings. */
-export function match(pattern: string, name: string): string {
-  const re = [...'\\.+^$()[]{}|'].reduce((acc, c) => `${acc}.replace(${celString(c)}, ${celString(`\\${c}`)})`, pattern);
-  return `(${pattern}.contains('*') || ${pattern}.contains('?') ? ${name}.matches('(?s)^' + ${re}.replace('*', '.*').replace('?', '.') + '$') : ${name} == ${pattern})`;
+/** Whether a CEL string holds a wildcard, and the regular expression wildcard.Match reads it as. */
+const wild = (p: string) => `(${p}.contains('*') || ${p}.contains('?'))`;
+const globOf = (p: string) =>
+  `'(?s)^' + ${[...'\\.+^$()[]{}|'].reduce((acc, c) => `${acc}.replace(${celString(c)}, ${celString(`\\${c}`)})`, p)}.replace('*', '.*').replace('?', '.') + '$'`;
+
+/** wildcard.Match(pattern, name) on two CEL strings (names: each is read several times). */
+export const match = (pattern: string, name: string): string => `(${wild(pattern)} ? ${name}.matches(${globOf(pattern)}) : ${name} == ${pattern})`;
+
+/** A printed value (fmt.Sprint) named once, with its wildcard pattern as a regular expression ('' without wildcards). */
+interface Word {
+  s: string;
+  re: string;
 }
 
-/** EqualHandler.Evaluate. */
-export function equalsCel(k: string, v: string): string {
-  const num = (a: string, b: string) =>
-    // an int key: an int, a float64 without fraction, or a base-10 integer text; a float64 key: any number or a float text
-    `(type(${a}) == int ? (type(${b}) == int ? ${a} == ${b} : type(${b}) == double ? ${b} == double(${a}) : ${isInt(b)} ? int(${b}) == ${a} : false)` +
-    ` : (${t(b, 'int', 'double')} ? double(${b}) == ${a} : ${isFloat(b)} ? double(${b}) == ${a} : false))`;
-  const str =
-    `(${durPair(k, v)} ? ${durOf(k)} == ${durOf(v)}` +
-    ` : ${isQty(k)} && type(${v}) == string ? (isQuantity(${v}) && quantity(${k}).compareTo(quantity(${v})) == 0)` +
-    ` : type(${v}) == string && ${match(v, k)})`;
-  return `(type(${k}) == bool ? (type(${v}) == bool && ${k} == ${v}) : ${t(k, 'int', 'double')} ? ${num(k, v)} : type(${k}) == string ? ${str} : ${t(k, 'map', 'list')} ? (type(${k}) == type(${v}) && ${k} == ${v}) : false)`;
+/** A constant word as a Word (its regular expression read here). */
+const constantWord = (w: string): Word => ({ s: celString(w), re: /[*?]/.test(w) ? celString(wildcardRegex(w)) : "''" });
+
+/** wildcard.Match in either direction (match(a, b) || match(b, a)): equal, or one's pattern matching the other. */
+const eitherWay = (a: Word, b: Word) =>
+  `(${[`${a.s} == ${b.s}`, ...[[a, b] as const, [b, a] as const].filter(([p]) => p.re !== "''").map(([p, o]) => `(${p.re} != '' && ${o.s}.matches(${p.re}))`)].join(' || ')})`;
+
+/** A constant key as Kyverno prints it: a string or bool one word, a list of them its members (else read at run time). */
+function constantKey(key: unknown): { list: boolean; words: string[] } | undefined {
+  const word = (x: unknown) => (typeof x === 'string' || typeof x === 'boolean' ? String(x) : undefined);
+  if (Array.isArray(key)) {
+    const words = key.map(word);
+    return words.every((w) => w !== undefined) ? { list: true, words: words as string[] } : undefined;
+  }
+  const w = word(key);
+  return w === undefined ? undefined : { list: false, words: [w] };
+}
+
+/** Whether `w` matches one of the constant words `members` in either direction (the members read as one CEL list). */
+function matchesAny(names: Names, w: Word, members: string[]): string {
+  if (members.length === 0) return 'false';
+  const list = `[${members.map(celString).join(', ')}]`;
+  const theirs = members.filter((m) => /[*?]/.test(m)).map((m) => wildcardCel(m, w.s));
+  const m = names.next('m');
+  return `(${[`${w.s} in ${list}`, ...theirs, ...(w.re === "''" ? [] : [`(${w.re} != '' && ${list}.exists(${m}, ${m}.matches(${w.re})))`])].join(' || ')})`;
+}
+
+// CEL built with the tests known here folded away (a constant value's type and text)
+const ite = (c: string, a: string, b: string) => (c === 'true' ? a : c === 'false' ? b : `(${c} ? ${a} : ${b})`);
+const and = (...xs: string[]) => {
+  const rest = xs.filter((x) => x !== 'true');
+  return xs.includes('false') ? 'false' : rest.length === 0 ? 'true' : rest.length === 1 ? rest[0] : `(${rest.join(' && ')})`;
+};
+const or = (...xs: string[]) => {
+  const rest = xs.filter((x) => x !== 'false');
+  return xs.includes('true') ? 'true' : rest.length === 0 ? 'false' : rest.length === 1 ? rest[0] : `(${rest.join(' || ')})`;
+};
+
+/** The CEL type of a constant as the policy decodes it (numbers are doubles: literalCel). */
+const celTypeOf = (x: unknown): string =>
+  x === null
+    ? 'null_type'
+    : Array.isArray(x)
+      ? 'list'
+      : typeof x === 'string'
+        ? 'string'
+        : typeof x === 'boolean'
+          ? 'bool'
+          : typeof x === 'number'
+            ? 'double'
+            : 'map';
+
+const INT_JS = /^[+-]?[0-9]{1,18}$/;
+const FLOAT_TEXT_JS = /^[+-]?(([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?|[iI][nN][fF]|[iI][nN][fF][iI][nN][iI][tT][yY]|[nN][aA][nN])$/;
+
+/** EqualHandler.Evaluate; `value`: the condition's value when it is a constant (v names it), whose type tests are read here. */
+export function equalsCel(k: string, v: string, value?: unknown): string {
+  const vt = value === undefined ? undefined : celTypeOf(value);
+  const tv = (...types: string[]) => (vt ? String(types.includes(vt)) : t(v, ...types));
+  const text = (test: (x: string) => boolean, cel: string) => (vt ? String(typeof value === 'string' && test(value)) : cel);
+  const isDurV = text((x) => x !== '0' && GO_DURATION_JS.test(x), isDur(v));
+  // an int key: an int, a float64 without fraction, or a base-10 integer text; a float64 key: any number or a float text
+  const num = ite(
+    `type(${k}) == int`,
+    ite(
+      tv('int'),
+      `${k} == ${v}`,
+      ite(
+        tv('double'),
+        `${v} == double(${k})`,
+        ite(
+          text((x) => INT_JS.test(x), isInt(v)),
+          `int(${v}) == ${k}`,
+          'false',
+        ),
+      ),
+    ),
+    ite(
+      tv('int', 'double'),
+      `double(${v}) == ${k}`,
+      ite(
+        text((x) => FLOAT_TEXT_JS.test(x), isFloat(v)),
+        `double(${v}) == ${k}`,
+        'false',
+      ),
+    ),
+  );
+  const durPair = or(and(isDur(k), or(isDurV, tv('int', 'double'))), and(isDurV, t(k, 'int', 'double')));
+  const str = ite(
+    durPair,
+    `${durOf(k)} == ${ite(tv('string'), `duration(${v})`, secs(v))}`,
+    ite(
+      and(isQty(k), tv('string')),
+      `(isQuantity(${v}) && quantity(${k}).compareTo(quantity(${v})) == 0)`,
+      and(tv('string'), typeof value === 'string' ? wildcardCel(value, k) : match(v, k)),
+    ),
+  );
+  const sameType = vt ? (vt === 'map' || vt === 'list' ? `type(${k}) == ${vt}` : 'false') : `type(${k}) == type(${v})`;
+  return ite(
+    `type(${k}) == bool`,
+    and(tv('bool'), `${k} == ${v}`),
+    ite(t(k, 'int', 'double'), num, ite(`type(${k}) == string`, str, ite(t(k, 'map', 'list'), and(sameType, `${k} == ${v}`), 'false'))),
+  );
 }
 
 /** NotEqualHandler: the negation of Equals for every key type it handles (nil and others: false). */
-export const notEqualsCel = (k: string, v: string) => `(${t(k, 'bool', 'int', 'double', 'string', 'map', 'list')} && !${equalsCel(k, v)})`;
+export const notEqualsCel = (k: string, v: string, value?: unknown) =>
+  `(${t(k, 'bool', 'int', 'double', 'string', 'map', 'list')} && !${equalsCel(k, v, value)})`;
 
 /** How a constant string value of an In operator reads: a range, a JSON list of strings, or a word. */
 function inValue(s: string): 'range' | 'list' | 'word' {
@@ -81,19 +180,42 @@ export type InOp = 'anyin' | 'anynotin' | 'allin' | 'allnotin';
  * value when it is a constant (its string form decided here), else undefined and read at run time as
  * a list or a word (a string that is a range or a JSON list is the caller's to rule out).
  */
-export function inCel(names: Names, op: InOp, k: string, kd: number, v: string, vd: number, value: unknown): string {
+export function inCel(names: Names, op: InOp, k: string, kd: number, v: string, vd: number, value: unknown, key?: unknown): string {
   const negate = op === 'anynotin' || op === 'allnotin';
-  const both = (a: string, b: string) => `(${match(a, b)} || ${match(b, a)})`;
   const form = typeof value === 'string' ? inValue(value) : undefined;
   const text = typeof value === 'string' ? celString(value) : '';
-  const keys = (macro: 'exists' | 'all', f: (e: string) => string) => deep(names, k, kd, macro, (e) => f(sprint(e)));
+  // a constant key (`key: livenessProbe`, `key: [true]`): its type and words are known here
+  // (not for a range value: its comparisons would hold duration() and quantity() calls of a literal, which the apiserver checks when it compiles)
+  const ck = kd === 0 && form !== 'range' ? constantKey(key) : undefined;
+  // each printed key element (or member of a value read at run time) named once: the tests below read it many times
+  // (its regular expression bound only where the test reads it)
+  const printed = (x: string, f: (w: Word) => string) => {
+    if (ck && x === k) return f(constantWord(ck.words[0]));
+    return bind(
+      names,
+      sprint(x),
+      (s) => {
+        const re = names.next('r');
+        const body = f({ s, re });
+        return new RegExp(`\\b${re}\\b`).test(body) ? `[(${wild(s)} ? ${globOf(s)} : '')].map(${re}, ${body})[0]` : body;
+      },
+      's',
+    );
+  };
+  const keys = (macro: 'exists' | 'all', f: (w: Word) => string) =>
+    ck
+      ? `(${ck.words.map((w) => f(constantWord(w))).join(macro === 'exists' ? ' || ' : ' && ') || (macro === 'exists' ? 'false' : 'true')})`
+      : deep(names, k, kd, macro, (e) => printed(e, f));
   // a list key of exactly one element equal to a string value decides before the range or JSON reading
-  const single = () => `(${kd === 0 ? `size(${k}) == 1` : `${deepSizeOne(names, k, kd)}`} && ${keys('exists', (e) => `${e} == ${text}`)})`;
+  const single = () =>
+    ck
+      ? String(ck.words.length === 1 && ck.words[0] === value)
+      : `(${kd === 0 ? `size(${k}) == 1` : `${deepSizeOne(names, k, kd)}`} && ${deep(names, k, kd, 'exists', (e) => `${sprint(e)} == ${text}`)})`;
   const scalarKey = t(k, 'string', 'int', 'double', 'bool');
   if (form === 'range') {
-    const inRange = (e: string) => scalarCel(e, value);
-    const notInRange = (e: string) => scalarCel(e, (value as string).replace('-', '!-'));
-    const scalar = `(${match(text, sprint(k))} || ${inRange(sprint(k))})`;
+    const inRange = (w: Word) => scalarCel(w.s, value);
+    const notInRange = (w: Word) => scalarCel(w.s, (value as string).replace('-', '!-'));
+    const scalar = printed(k, (w) => `(${wildcardCel(value as string, w.s)} || ${inRange(w)})`);
     const set =
       op === 'anyin'
         ? keys('exists', inRange)
@@ -104,30 +226,38 @@ export function inCel(names: Names, op: InOp, k: string, kd: number, v: string, 
             : `!${keys('exists', inRange)}`;
     return `(${scalarKey} ? ${negate ? '!' : ''}${scalar} : type(${k}) == list ? (${single()} ? ${!negate} : ${set}) : false)`;
   }
-  // the value's members (printed), for membership tests
+  // the value's members when they are constant words: a JSON list's, a list of strings, or the one word
   const list = form === 'list' ? (JSON.parse(value as string) as string[]) : undefined;
-  const has = (f: (m: string) => string): string =>
+  const words = list ?? (Array.isArray(value) && value.every((x) => typeof x === 'string') ? value : form === 'word' ? [value as string] : undefined);
+  // a member of the value (printed) matched both ways with the printed key element w
+  const both = (w: Word) =>
+    words
+      ? matchesAny(names, w, words)
+      : `(type(${v}) == list ? ${deep(names, v, vd, 'exists', (m) => printed(m, (x) => eitherWay(w, x)))} : ${printed(v, (x) => eitherWay(w, x))})`;
+  // anyKeyExistsInArray on a scalar key: a list value matched both ways; a string value as a pattern, then (a JSON list) its members as words
+  const scalarHit = (w: Word) =>
     list
-      ? `(${list.map((m) => f(celString(m))).join(' || ') || 'false'})`
-      : `(type(${v}) == list ? ${deep(names, v, vd, 'exists', (m) => f(sprint(m)))} : ${f(sprint(v))})`;
-  // anyKeyExistsInArray: a list value matched both ways; a string value as a pattern, then (a JSON list) its members as words
-  const scalarHit = (ks: string) =>
-    list ? `(${match(text, ks)} || ${has((m) => `${ks} == ${m}`)})` : `(type(${v}) == list ? ${has((m) => both(m, ks))} : ${match(v, ks)})`;
+      ? `(${wildcardCel(value as string, w.s)} || ${list.length ? `${w.s} in [${list.map(celString).join(', ')}]` : 'false'})`
+      : form === 'word'
+        ? wildcardCel(value as string, w.s)
+        : words
+          ? both(w)
+          : `(type(${v}) == list ? ${both(w)} : ${match(v, w.s)})`;
   const scalarOk = form ? 'true' : t(v, 'list', 'string');
-  const scalar = `(${scalarOk} && ${negate ? '!' : ''}${scalarHit(sprint(k))})`;
+  const scalar = `(${scalarOk} && ${negate ? '!' : ''}${printed(k, scalarHit)})`;
   // a list key: isAnyIn / isAnyNotIn / isAllIn / isAllNotIn; a number or bool value is one member for Any*, the wrong type for All*
-  const hit = (e: string) => has((m) => both(e, m));
   const set =
     op === 'anyin'
-      ? keys('exists', hit)
+      ? keys('exists', both)
       : op === 'anynotin'
-        ? keys('exists', (e) => `!${hit(e)}`)
+        ? keys('exists', (w) => `!${both(w)}`)
         : op === 'allin'
-          ? keys('all', hit)
-          : keys('all', (e) => `!${hit(e)}`);
+          ? keys('all', both)
+          : keys('all', (w) => `!${both(w)}`);
   const listOk = form ? 'true' : op.startsWith('any') ? t(v, 'list', 'string', 'int', 'double', 'bool') : t(v, 'list', 'string');
-  const listKey = list ? `(${single()} ? ${!negate} : ${set})` : `(${listOk} && ${set})`;
-  return `(${scalarKey} ? ${scalar} : type(${k}) == list ? ${listKey} : false)`;
+  const ofList = list ? `(${single()} ? ${!negate} : ${set})` : `(${listOk} && ${set})`;
+  if (ck) return ck.list ? ofList : scalar;
+  return `(${scalarKey} ? ${scalar} : type(${k}) == list ? ${ofList} : false)`;
 }
 
 /** A depth-d list with exactly one logical element. */
@@ -136,7 +266,6 @@ function deepSizeOne(names: Names, k: string, kd: number): string {
 }
 
 const NUMERIC: Record<string, string> = { greaterthan: '>', greaterthanorequals: '>=', lessthan: '<', lessthanorequals: '<=' };
-const GO_DURATION_JS = /^[-+]?(0|(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$/;
 const FLOAT_JS = /^[+-]?(([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?)$/;
 
 /** NumericOperatorHandler (GreaterThan…) against a constant value (a number or a text, as Kyverno decodes the policy). */

@@ -31,6 +31,10 @@ export function wildcardRegex(pattern: string): string {
   return `(?s)^${re}$`;
 }
 
+/** wildcard.Match with a constant pattern against `name`, a CEL string that is cheap to read twice. */
+export const wildcardCel = (pattern: string, name: string): string =>
+  pattern === '*' ? 'true' : /[*?]/.test(pattern) ? `${name}.matches(${celString(wildcardRegex(pattern))})` : `${name} == ${celString(pattern)}`;
+
 // resource.ParseQuantity's syntax: a signed decimal and one suffix (binary, decimal SI or an exponent).
 const QUANTITY = /^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?[0-9]+)?$/;
 
