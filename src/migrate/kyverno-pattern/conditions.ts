@@ -252,3 +252,16 @@ export function autogenConditions<T>(x: T, kind: 'Pod' | 'Deployment' | 'CronJob
   if (kind === 'Pod' || x === undefined) return x;
   return JSON.parse(AUTOGEN_TEXT[kind].reduce((text, [from, to]) => text.replaceAll(from, to), JSON.stringify(x))) as T;
 }
+
+/**
+ * A rule's `preconditions` as one CEL boolean (undefined: none). Kyverno's generated rules for Pod
+ * controllers read the conditions' text rewritten under the template (autogenConditions), so
+ * conditions on the object are decided per shape of object (Pod, controller, CronJob).
+ */
+export function rulePreconditionsCel(rule: Rec, controllers: readonly string[], differences: string[], scope: Scope = {}): string | undefined {
+  if (rule.preconditions === undefined) return undefined;
+  const of = (kind: 'Pod' | 'Deployment' | 'CronJob') =>
+    conditionsCel(autogenConditions(rule.preconditions, kind), 'preconditions', 'request.operation', 'object', differences, scope);
+  if (controllers.length === 0 || !/request\.(object|oldObject)\b/.test(JSON.stringify(rule.preconditions))) return of('Pod');
+  return `(request.kind.kind == 'CronJob' ? ${controllers.includes('CronJob') ? of('CronJob') : 'true'} : request.kind.kind == 'Pod' ? ${of('Pod')} : ${of('Deployment')})`;
+}

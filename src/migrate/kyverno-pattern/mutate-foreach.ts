@@ -111,7 +111,7 @@ export function foreachEntryCel(entry: Rec, where: string, differences: string[]
       entry.preconditions === undefined
         ? 'true'
         : conditionsCel(entry.preconditions, `${where}.preconditions`, 'request.operation', 'object', differences, { vars: jp.roots.vars });
-    return [inEntry(json6902Elements(entry.patchesJson6902, tokens, pre, el, idx, names, where))];
+    return [inEntry(json6902Elements(entry.patchesJson6902, tokens, pre, el, idx, xs, names, where))];
   }
   const listPatch = tokens ? tokens.reduce<unknown>((o, t) => (o && typeof o === 'object' && !Array.isArray(o) ? (o as Rec)[t] : undefined), patch) : undefined;
   const ops: string[] = [];
@@ -188,15 +188,23 @@ function dynamicKeyOps(path: string[], key: string, value: unknown, jp: JpCompil
   return `${order}.map(${j}, [${j}].map(${idx}, ${byIndex(create)})[0]).flatten()`;
 }
 
+/** The pod spec's container lists: an element index past their end leaves an element without a name there (rejected). */
+const CONTAINER_LIST =
+  /^\/(spec\/(?:template\/spec\/|jobTemplate\/spec\/template\/spec\/)?(?:containers|initContainers|ephemeralContainers))\/\{\{elementIndex\}\}\//;
+
 /**
  * A JSON Patch per element: Kyverno substitutes `{{elementIndex}}` into the text, so each element's
  * operations are the patch's, under the element (`/<list>/<index>/…`); other variables are printed
  * into the YAML text before it is read (not converted). Elements in order, each where its
  * conditions hold; their operations touch their own element only, so all are computed at once.
+ * The patch may index another list than the entry's (`request.object.spec.[initContainers,
+ * containers][]` patched at `/spec/containers/{{elementIndex}}`) when that list is a pod spec's
+ * containers: an index past its end makes Kyverno pad it with nulls and add an element without a
+ * name (ensurePathExists), which the apiserver rejects; the policy adds an element without a name
+ * there too.
  */
-function json6902Elements(text: unknown, tokens: string[] | undefined, pre: string, el: string, idx: string, names: Names, where: string): string {
+function json6902Elements(text: unknown, tokens: string[] | undefined, pre: string, el: string, idx: string, xs: string, names: Names, where: string): string {
   if (typeof text !== 'string') throw new Unsupported(`${where}.patchesJson6902 that is not text`);
-  if (!tokens) throw new Unsupported(`${where}.list: a JSON Patch per element of a list that is not a plain path of the resource`);
   const index = /\{\{\s*elementIndex0?\s*\}\}/g;
   if (text.replace(index, '').includes('{{'))
     throw new Unsupported(`${where}.patchesJson6902: variables other than the element's index (Kyverno prints them into the YAML text before reading it)`);
@@ -206,14 +214,23 @@ function json6902Elements(text: unknown, tokens: string[] | undefined, pre: stri
   } catch (e) {
     throw new Unsupported(`${where}.patchesJson6902 that does not parse: ${(e as Error).message}`);
   }
-  const under = `/${tokens.join('/')}/{{elementIndex}}/`;
+  const other = Array.isArray(ops) && ops[0] && typeof ops[0] === 'object' ? CONTAINER_LIST.exec(String((ops[0] as Rec).path)) : null;
+  const patched = tokens ?? (other ? other[1]!.split('/') : undefined);
+  if (!patched) throw new Unsupported(`${where}.list: a JSON Patch per element of a list that is not a plain path of the resource`);
+  const under = `/${patched.join('/')}/{{elementIndex}}/`;
   if (!Array.isArray(ops) || !ops.every((o) => o && typeof o === 'object' && typeof (o as Rec).path === 'string' && String((o as Rec).path).startsWith(under)))
     throw new Unsupported(`${where}.patchesJson6902: operations outside the element (${under}…)`);
   const rest = (ops as Rec[]).map((o) => ({ ...o, path: String(o.path).slice(under.length - 1) }));
-  const l = celPath('object', tokens);
+  const l = celPath('object', patched);
   const i = names.next('fj');
-  const { ops: each, differences } = json6902Cel(JSON.stringify(rest), el, `${pointer(tokens)} + '/' + string(${idx})`);
+  const r = names.next('fr');
+  const { ops: each, differences } = json6902Cel(JSON.stringify(rest), r, `${pointer(patched)} + '/' + string(${idx})`);
   if (differences.length) throw new Unsupported(`${where}.patchesJson6902: ${differences.join('; ')}`);
-  const body = `[${l}[${i}]].map(${el}, [${i}].map(${idx}, (${pre}) ? (${each}) : [])[0])[0]`;
-  return `(type(${l}) == list ? lists.range(size(${l})).filter(${i}, ${l}[${i}] != null).map(${i}, ${body}).flatten() : [])`;
+  if (tokens) {
+    const body = `[${l}[${i}]].map(${el}, [${el}].map(${r}, [${i}].map(${idx}, (${pre}) ? (${each}) : [])[0])[0])[0]`;
+    return `(type(${l}) == list ? lists.range(size(${l})).filter(${i}, ${l}[${i}] != null).map(${i}, ${body}).flatten() : [])`;
+  }
+  const unnamed = `type(${l}) == list ? [JSONPatch{op: 'add', path: ${pointer(patched)} + '/-', value: {}}] : [JSONPatch{op: 'add', path: ${pointer(patched)}, value: [{}]}]`;
+  const body = `[${xs}[${i}]].map(${el}, [${i}].map(${idx}, (${pre}) ? (type(${l}) == list && ${i} < size(${l}) ? [${l}[${i}]].map(${r}, ${each})[0] : ${unnamed}) : [])[0])[0]`;
+  return `lists.range(size(${xs})).filter(${i}, ${xs}[${i}] != null).map(${i}, ${body}).flatten()`;
 }

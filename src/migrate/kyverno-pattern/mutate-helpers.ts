@@ -12,6 +12,7 @@ import { apiserverObject } from '../../k8s/typed/object';
 import { autogenControllers, shiftPattern } from './autogen';
 import { conditionSites } from './conditions';
 import { mutants } from './mutants';
+import { dedupeProbes } from './mutate-dedupe';
 import { convertPatternRule } from './rule';
 import { gvrOf, matchedResources } from './test-helpers';
 import type { RuleStatus } from '../types';
@@ -170,7 +171,7 @@ export function mutateSites(rule: Rec): unknown[] {
     for (const line of text.matchAll(/path:\s*["']?([^"'\n]+)/g)) {
       const tokens = line[1].trim().split('/').slice(1);
       // an index, `-` or a foreach's `{{elementIndex}}` is a list element
-      out.push(tokens.reduceRight<unknown>((acc, t) => (/^(-|[0-9]+|\{\{.*\}\})$/.test(t) ? [acc] : { [t]: acc }), 'x'));
+      out.push(tokens.reduceRight<unknown>((acc, t) => (/^(-|-?[0-9]+|\{\{.*\}\})$/.test(t) ? [acc] : { [t]: acc }), 'x'));
     }
   out.push(...conditionSites(rule.preconditions));
   return [...out, ...out.map((p) => shiftPattern(p, 'Deployment')), ...out.map((p) => shiftPattern(p, 'CronJob'))];
@@ -232,7 +233,9 @@ export async function mutateDifferential(
   const objects = new Set<string>();
   const seen = new Set<string>();
   for (let round = 1; round <= 12 && objects.size < count + seeds.length; round++) {
-    const batch = round === 1 ? [...seeds, ...mutants(seeds, patterns, count, round)] : mutants(seeds, patterns, count, round * 7919);
+    // the first round also holds every keyed list's duplicates beside an element without a key (mutate-dedupe.ts)
+    const batch =
+      round === 1 ? [...seeds, ...seeds.flatMap(dedupeProbes), ...mutants(seeds, patterns, count, round)] : mutants(seeds, patterns, count, round * 7919);
     for (const [i, r] of batch.entries()) {
       const key = JSON.stringify(r);
       if (seen.has(key)) continue;

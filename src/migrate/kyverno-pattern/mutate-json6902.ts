@@ -15,25 +15,47 @@ import { celString } from './scalar';
 type Rec = Record<string, unknown>;
 
 const INDEX = /^(0|[1-9][0-9]*)$/;
+/** The last element (a negative index; Kyverno's only one not refused here). */
+const LAST = '-1';
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** CEL presence of each prefix of `tokens` under `root`: [expression of the value, its presence] per step. */
-function steps(root: string, tokens: readonly string[]): { value: string; has: string }[] {
-  const out: { value: string; has: string }[] = [];
+/**
+ * CEL presence of each prefix of `tokens` under `root`: [expression of the value, its presence, its
+ * pointer segment (a CEL string)] per step. `-1` is the last element of a list (SupportNegativeIndices).
+ */
+function steps(root: string, tokens: readonly string[]): { value: string; has: string; seg: string }[] {
+  const out: { value: string; has: string; seg: string }[] = [];
   let cur = root;
   for (const t of tokens) {
     const index = INDEX.test(t);
-    const has = index ? `(type(${cur}) == list && size(${cur}) > ${t})` : IDENT.test(t) ? `has(${cur}.${t})` : `(${celString(t)} in ${cur})`;
-    cur = index ? `${cur}[${t}]` : IDENT.test(t) ? `${cur}.${t}` : `${cur}[${celString(t)}]`;
-    out.push({ value: cur, has });
+    const last = t === LAST;
+    const has = last
+      ? `(type(${cur}) == list && size(${cur}) > 0)`
+      : index
+        ? `(type(${cur}) == list && size(${cur}) > ${t})`
+        : IDENT.test(t)
+          ? `has(${cur}.${t})`
+          : `(${celString(t)} in ${cur})`;
+    const seg = last ? `'/' + string(size(${cur}) - 1)` : celString(`/${t.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    cur = last ? `${cur}[size(${cur}) - 1]` : index ? `${cur}[${t}]` : IDENT.test(t) ? `${cur}.${t}` : `${cur}[${celString(t)}]`;
+    out.push({ value: cur, has, seg });
   }
   return out;
 }
 
 const pointer = (tokens: readonly string[]) => celString(tokens.map((t) => `/${t.replace(/~/g, '~0').replace(/\//g, '~1')}`).join(''));
 
-const jsonPatch = (op: string, tokens: readonly string[], value: unknown, prefix: string) =>
-  `JSONPatch{op: ${celString(op)}, path: ${prefix ? `${prefix} + ` : ''}${pointer(tokens)}${value === undefined ? '' : `, value: ${celLiteral(value)}`}}`;
+/** The CEL pointer of the first `n` tokens: a literal unless a step counts from the end. */
+const pointerOf = (tokens: readonly string[], s: readonly { seg: string }[], n: number) =>
+  tokens.slice(0, n).includes(LAST)
+    ? s
+        .slice(0, n)
+        .map((x) => x.seg)
+        .join(' + ')
+    : pointer(tokens.slice(0, n));
+
+const jsonPatch = (op: string, path: string, value: unknown, prefix: string) =>
+  `JSONPatch{op: ${celString(op)}, path: ${prefix ? `${prefix} + ` : ''}${path}${value === undefined ? '' : `, value: ${celLiteral(value)}`}}`;
 
 /** The CEL of one operation (a list of JSONPatch); `differences` collects what it does otherwise. */
 function opCel(o: Rec, root: string, differences: string[], prefix: string): string {
@@ -42,32 +64,42 @@ function opCel(o: Rec, root: string, differences: string[], prefix: string): str
   if (path.includes('{{') || JSON.stringify(o.value ?? null).includes('{{')) throw new Unsupported('variables in patchesJson6902');
   const tokens = parsePointer(path);
   if (!tokens || tokens.length === 0) throw new Unsupported(`the JSON Patch path ${JSON.stringify(path)}`);
-  if (tokens.some((t) => /^-[0-9]+$/.test(t))) throw new Unsupported('a negative index in patchesJson6902 (Kyverno counts from the end)');
+  if (tokens.some((t) => /^-[0-9]+$/.test(t) && (t !== LAST || kind !== 'add')))
+    throw new Unsupported('a negative index in patchesJson6902 other than -1 in an add (Kyverno counts from the end)');
   const s = steps(root, tokens);
   const parents = tokens.slice(0, -1);
   const chain = (n: number) => s.slice(0, n).map((x) => x.has);
   if (kind === 'remove') {
     // a missing path is no error for Kyverno
-    return `(${chain(tokens.length).join(' && ')} ? [${jsonPatch('remove', tokens, undefined, prefix)}] : [])`;
+    return `(${chain(tokens.length).join(' && ')} ? [${jsonPatch('remove', pointer(tokens), undefined, prefix)}] : [])`;
   }
-  if (kind === 'replace') return `[${jsonPatch('replace', tokens, o.value, prefix)}]`;
+  if (kind === 'replace') return `[${jsonPatch('replace', pointer(tokens), o.value, prefix)}]`;
   if (kind !== 'add') throw new Unsupported(`the JSON Patch operation ${kind}`);
   if (parents.some((t) => INDEX.test(t)))
     differences.push('an add through a list index: a list shorter than the index is padded with nulls by Kyverno, an error for the policy');
   const last = tokens[tokens.length - 1]!;
-  // the deepest parent present gets the rest of the path as nested maps (a list for a final '-')
-  let cel = `[${jsonPatch('add', tokens, o.value, prefix)}]`;
+  // an add at -1 inserts before the end of a list of n at index n (partialArray.add): an append
+  const append = last === '-' || last === LAST;
+  const at = (n: number) => pointerOf(tokens, s, n);
+  const end = (n: number) => (n ? `${at(n)} + '/-'` : "'/-'");
+  // the deepest parent present gets the rest of the path as nested maps (a list for a final '-' or
+  // -1, a list of one map for a -1 on the way: ensurePathExists), an empty list at a -1 that element
+  let cel = `[${jsonPatch('add', append ? end(parents.length) : at(tokens.length), o.value, prefix)}]`;
   for (let n = parents.length - 1; n >= 0; n--) {
     // above a list index the path is left to the apiserver (the difference above)
     if (INDEX.test(parents[n]!)) break;
     const rest = tokens.slice(n + 1);
-    let value: unknown = last === '-' ? [o.value] : o.value;
-    for (const t of (last === '-' ? rest.slice(0, -1) : rest).reverse()) {
+    let value: unknown = append ? [o.value] : o.value;
+    for (const t of (append ? rest.slice(0, -1) : rest).reverse()) {
       if (INDEX.test(t) || t === '-') throw new Unsupported('an add that creates a list at an index');
-      value = { [t]: value };
+      value = t === LAST ? [value] : { [t]: value };
     }
-    const present = chain(n + 1).join(' && ');
-    cel = `(${present} ? ${cel} : [${jsonPatch('add', tokens.slice(0, n + 1), value, prefix)}])`;
+    // a null on the way is filled as a missing value is (ensurePathExists reads it as no container)
+    const present = s
+      .slice(0, n + 1)
+      .map((x) => `(${x.has} && ${x.value} != null)`)
+      .join(' && ');
+    cel = `(${present} ? ${cel} : [${jsonPatch('add', parents[n] === LAST ? end(n) : at(n + 1), value, prefix)}])`;
   }
   return cel;
 }

@@ -32,7 +32,8 @@ describe('mutate rules', () => {
     expect(reason({ patchStrategicMerge: { metadata: { labels: { a: null } } } })).toMatch(/null/);
     expect(reason({ targets: [{ kind: 'Pod' }], patchStrategicMerge: {} })).toMatch(/targets/);
     expect(reason({ foreach: [] })).toMatch(/foreach/);
-    expect(reason({ patchesJson6902: '- op: add\n  path: /spec/x/-1\n  value: 1' })).toMatch(/negative index/);
+    expect(reason({ patchesJson6902: '- op: add\n  path: /spec/x/-2\n  value: 1' })).toMatch(/negative index/);
+    expect(reason({ patchesJson6902: '- op: remove\n  path: /spec/x/-1' })).toMatch(/negative index/);
     expect(reason({ patchesJson6902: '- op: move\n  from: /a\n  path: /b' })).toMatch(/move/);
   });
 
@@ -112,6 +113,50 @@ describe('constructs the library differential refuted, now as Kyverno does them'
       [{ name: 'c' }, { name: 'c' }, {}],
       false,
     ]);
+  });
+
+  it('keeps of a keyed list with an element without its key what Kyverno keeps: the last such element, else what stands before an empty one', async () => {
+    // as the oracle answered for these ServiceAccounts
+    const rule: Obj = {
+      name: 'r',
+      match: { any: [{ resources: { kinds: ['ServiceAccount'] } }] },
+      mutate: { patchStrategicMerge: { automountServiceAccountToken: false } },
+    };
+    const a = { name: 'a', namespace: '1' };
+    const a2 = { name: 'a', namespace: '2' };
+    const b = { name: 'b', namespace: '3' };
+    const k = { namespace: 'k' };
+    const k2 = { namespace: 'k2' };
+    const secrets = async (list: Obj[]) =>
+      (await run(rule, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'default' }, secrets: list })).secrets;
+    expect(await secrets([a, a2, k])).toEqual([k]);
+    expect(await secrets([k, a, k2, {}])).toEqual([k2]);
+    expect(await secrets([a, a2, {}, b])).toEqual([a]);
+    expect(await secrets([b, a, a2, {}])).toEqual([b, a]);
+    // an empty list is stored as none
+    expect(await secrets([{}, a])).toBeUndefined();
+  });
+
+  it('adds at -1 as Kyverno does: the last element on the way (a list of one map where none), an append at the end', async () => {
+    const rule: Obj = {
+      name: 'r',
+      match: { any: [{ resources: { kinds: ['Pod'] } }] },
+      mutate: {
+        patchesJson6902:
+          '- op: add\n  path: /spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms/-1/matchExpressions/-1\n  value: {key: k, operator: Exists}',
+      },
+    };
+    const terms = async (t?: unknown) => {
+      const required = t === undefined ? {} : { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: t } };
+      const out = await run(rule, pod({ containers: [{ name: 'c', image: 'i' }], affinity: { nodeAffinity: required } }));
+      return ((((out.spec as Obj).affinity as Obj).nodeAffinity as Obj).requiredDuringSchedulingIgnoredDuringExecution as Obj).nodeSelectorTerms;
+    };
+    const e = { key: 'k', operator: 'Exists' };
+    const f = { key: 'f', operator: 'Exists' };
+    expect(await terms()).toEqual([{ matchExpressions: [e] }]);
+    expect(await terms([])).toEqual([{ matchExpressions: [e] }]);
+    expect(await terms([{ matchExpressions: [f] }, { matchFields: [f] }])).toEqual([{ matchExpressions: [f] }, { matchFields: [f], matchExpressions: [e] }]);
+    expect(await terms([{ matchExpressions: [f] }])).toEqual([{ matchExpressions: [f, e] }]);
   });
 
   it('excludes by name without an error when the object has no name', async () => {

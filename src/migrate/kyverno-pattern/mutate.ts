@@ -9,7 +9,7 @@ import type { Obj } from '../../base/json';
 import { DEFAULT_KUBERNETES_VERSION } from '../../base/releases';
 import { mapApiVersion } from '../kyverno/policies';
 import { CONTROLLER_RESOURCES, kindsOf, ruleControllers, shiftPattern } from './autogen';
-import { autogenConditions, conditionsCel } from './conditions';
+import { autogenConditions, rulePreconditionsCel } from './conditions';
 import { matchOf } from './match';
 import { dedupeMutations } from './mutate-dedupe';
 import { foreachEntryCel } from './mutate-foreach';
@@ -80,15 +80,7 @@ export function convertMutateRule(policy: Obj, rule: Rec, name: string): MutateR
     const merges =
       mutate.foreach !== undefined ? (mutate.foreach as Rec[]).every((f) => f.patchesJson6902 === undefined) : mutate.patchStrategicMerge !== undefined;
     const controllers = merges ? ruleControllers(policy, rule) : [];
-    // Kyverno's generated rules read the conditions' text rewritten under the template (autogenConditions)
-    const preOf = (kind: Shape) => conditionsCel(autogenConditions(rule.preconditions, kind), 'preconditions', 'request.operation', 'object', differences);
-    const perKind = controllers.length > 0 && /request\.(object|oldObject)\b/.test(JSON.stringify(rule.preconditions ?? null));
-    const pre =
-      rule.preconditions === undefined
-        ? undefined
-        : perKind
-          ? `(request.kind.kind == 'CronJob' ? ${controllers.includes('CronJob') ? preOf('CronJob') : 'true'} : request.kind.kind == 'Pod' ? ${preOf('Pod')} : ${preOf('Deployment')})`
-          : preOf('Pod');
+    const pre = rulePreconditionsCel(rule, controllers, differences);
     const pod = shapeMutations(mutate, 'Pod', differences);
     const expressions = pod;
     if (controllers.length) {

@@ -7,7 +7,7 @@
 import type { Obj } from '../../base/json';
 import type { RuleStatus } from '../types';
 import { CONTROLLER_RESOURCES, kindsOf, ruleControllers, shiftPattern } from './autogen';
-import { autogenConditions, conditionsCel, type Scope } from './conditions';
+import { autogenConditions, conditionsCel, rulePreconditionsCel, type Scope } from './conditions';
 import { missingParamDifference, ruleContext } from './context';
 import { foreachCel } from './foreach';
 import { matchOf } from './match';
@@ -125,15 +125,7 @@ export function convertPatternRule(policy: Obj, rule: Rec, name?: string): Patte
     const excuses = actions(policy, rule)[0] === 'Deny' && v.allowExistingViolations !== false;
     const exempt = excuses && rule.preconditions === undefined;
     // Kyverno's generated rules read the conditions' text rewritten under the template (autogenConditions)
-    const preOf = (kind: 'Pod' | 'Deployment' | 'CronJob') =>
-      conditionsCel(autogenConditions(rule.preconditions, kind), 'preconditions', 'request.operation', 'object', differences, scope);
-    const perKind = controllers.length > 0 && /request\.(object|oldObject)\b/.test(JSON.stringify(rule.preconditions ?? null));
-    const pre =
-      rule.preconditions === undefined
-        ? undefined
-        : perKind
-          ? `(request.kind.kind == 'CronJob' ? ${controllers.includes('CronJob') ? preOf('CronJob') : 'true'} : request.kind.kind == 'Pod' ? ${preOf('Pod')} : ${preOf('Deployment')})`
-          : preOf('Pod');
+    const pre = rulePreconditionsCel(rule, controllers, differences, scope);
     const body = (kind: 'Pod' | 'Deployment' | 'CronJob') => {
       if (exempt && type === 'foreach') return foreachExempt(v.foreach, kind, differences, scope);
       const allow = bodyCel(rule, type, differences, kind, 'object', 'request.operation', scope);
