@@ -173,6 +173,9 @@ describe('statuses', () => {
     const anyIn = { conditions: { any: [{ key: '{{ request.object.spec.type }}', operator: 'AnyIn', value: ['NodePort', 'LoadBalancer'] }] } };
     expect(p(service({ deny: anyIn }))).toMatchObject({ status: 'exact' });
     expect(p(service({ deny: {} }))).toMatchObject({ status: 'exact' });
+    // the differential sends no CONNECT request: a rule on a Pod's exec is never called exact
+    const exec: Obj = { name: 'r', match: { any: [{ resources: { kinds: ['Pod/exec'], operations: ['CONNECT'] } }] }, validate: { message: 'no', deny: {} } };
+    expect(p(exec)).toMatchObject({ status: 'different', reason: expect.stringContaining('not proven exact') });
     expect(p(podRule({ pattern: { spec: { '<(x)': 'y' } } }))).toMatchObject({ status: 'unsupported', reason: expect.stringContaining('global anchor') });
     expect(p(podRule({ pattern: { metadata: { '=(labels)': { 'X(team/*)': '*' } } } }))).toMatchObject({
       status: 'different',
