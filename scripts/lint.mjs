@@ -63,7 +63,7 @@ const CHECKS = {
     return files.length === 0;
   },
   vet: () => vet(GO_DIRS.flatMap(goModules)),
-  'vet-engine': () => vet(goModules(join(root, 'wasm'))),
+  'vet-engine': () => vet(goModules('wasm')),
 };
 
 /** `go vet ./...` in each module directory; wasm/ as both of its builds. */
