@@ -91,7 +91,13 @@ func withReleaseMessages(r *plugincel.CompilationResult, minor uint, parse func(
 		if !rel.v017Messages {
 			return s
 		}
-		s = typeParam.ReplaceAllString(s, "$1")
+		// not ANTLR's end of input in a syntax error ("extraneous input '<EOF>'"), which v0.17 printed so too
+		s = typeParam.ReplaceAllStringFunc(s, func(m string) string {
+			if m == "<EOF>" {
+				return m
+			}
+			return m[1 : len(m)-1]
+		})
 		return incompatibleExpr.ReplaceAllStringFunc(s, func(m string) string {
 			g := incompatibleExpr.FindStringSubmatch(m)
 			id, _ := strconv.ParseInt(g[2], 10, 64)

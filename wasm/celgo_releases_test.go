@@ -1,6 +1,9 @@
 package main
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // cel-go v0.17 at 1.30 (celgo_releases.go, fixes.go): the answers of the 1.30 apiserver's CEL
 // (tools/cel-oracle, k8s.io/apiserver v0.30.14), and 1.31's unchanged.
@@ -29,6 +32,17 @@ func TestCelGoV017At130(t *testing.T) {
 		r = Compile(c.expr, "vap-variable", `{"kubernetesVersion":"1.31"}`)
 		if r.OK == c.at131Error || (r.OK && r.Cost.Max > 1000) {
 			t.Errorf("%s at 1.31: ok %v %q cost %+v", c.expr, r.OK, r.Message, r.Cost)
+		}
+	}
+}
+
+// The end of the input in a syntax error is '<EOF>' at every release (1.30's type parameters
+// lose their brackets, "<_var0>" → "_var0", but not ANTLR's end of input).
+func TestEndOfInputAt130(t *testing.T) {
+	for _, v := range []string{"1.30", "1.31", "1.37"} {
+		r := Compile("!!", "vap-variable", `{"kubernetesVersion":"`+v+`"}`)
+		if r.OK || !strings.Contains(r.Message, "extraneous input '<EOF>' expecting") {
+			t.Errorf("!! at %s: %q", v, r.Message)
 		}
 	}
 }
