@@ -4,6 +4,7 @@ import { evaluate, loadCel } from '../cel/index';
 import { parseDocuments } from '../yaml/index';
 import { runCases, toKaptestManifest, type CaseTarget, type PolicyTestCase } from './cases';
 import * as fx from './fixtures/vap';
+import * as mfx from './fixtures/map';
 
 vi.setConfig({ testTimeout: 30_000 });
 const hasWasm = existsSync(new URL('../../public/cel/cel.wasm', import.meta.url));
@@ -96,6 +97,36 @@ describe.runIf(hasWasm)('runCases (real engine)', () => {
       cel,
     );
     expect(r.results[0]!.failures).toEqual([]);
+  });
+});
+
+describe.runIf(hasWasm)('a mutating policy that does not apply (real engine)', () => {
+  beforeAll(async () => {
+    await loadCel();
+  }, 60_000);
+  // labels the Pod unless it is already labelled: on a labelled Pod the matchCondition skips the policy
+  const policy = mfx.jsonPatchPolicy('label.example.com', `[JSONPatch{op: "add", path: "/metadata/labels", value: {"team": "web"}}]`, {
+    matchConditions: [{ name: 'unlabelled', expression: '!has(object.metadata.labels)' }],
+  });
+  const labelled = { ...mfx.myapp(), metadata: { ...mfx.myapp().metadata, labels: { team: 'ops' } } };
+  const input = { request: { ...mfx.podRequest(), object: labelled }, namespaceObject: mfx.defaultNs };
+  test('admits the object as it came: `admit` with that object passes, with another object or without one it fails', async () => {
+    const r = await runCases(
+      { policy, bindings: [mfx.bindingFor('label.example.com')] },
+      [
+        { name: 'unchanged', input, expect: { outcome: 'admit', object: labelled } },
+        { name: 'skip', input, expect: { outcome: 'skip' } },
+        { name: 'changed', input, expect: { outcome: 'admit', object: { ...labelled, metadata: { ...labelled.metadata, labels: { team: 'web' } } } } },
+        { name: 'no object', input, expect: { outcome: 'admit' } },
+      ],
+      cel,
+    );
+    expect(r.results.map((x) => [x.name, x.actual.outcome, x.failures])).toEqual([
+      ['unchanged', 'skip', []],
+      ['skip', 'skip', []],
+      ['changed', 'skip', ['the mutated object differs from the expected object']],
+      ['no object', 'skip', ['expected admit, got skip']],
+    ]);
   });
 });
 

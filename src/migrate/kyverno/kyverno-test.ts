@@ -3,7 +3,8 @@
  * the converted policies. Each result (policy, rule, kind, resources, pass/fail/skip/error/warn)
  * becomes one case per resource, on the produced admission policy whose rules match the
  * resource's kind (the pod-controller autogen policies for a Deployment …), as `kyverno test`
- * would submit it: CREATE unless the values file's `request.operation` says otherwise, a
+ * would submit it: CREATE unless the values file's `request.operation` says otherwise (for all, or
+ * for the resource), a
  * namespaced object without a namespace in `default`, the namespace's labels from the values
  * file (`namespaceSelector`, `namespaces`). A result whose rule produced nothing, or a resource
  * that is not in the test's files, is a problem, never dropped silently.
@@ -80,10 +81,23 @@ export function importKyvernoTest(testPath: string, files: Readonly<Record<strin
   for (const s of objList(values.namespaceSelector)) nsLabels.set(str(s.name), Object.fromEntries(Object.entries(obj(s.labels)).map(([k, v]) => [k, str(v)])));
   for (const n of objList(values.namespaces))
     nsLabels.set(nameOf(n), Object.fromEntries(Object.entries(obj(obj(n.metadata).labels)).map(([k, v]) => [k, str(v)])));
-  if (objList(values.policies).some((p) => objList(p.resources).length || objList(p.rules).length))
+  // a resource's own `request.operation` (`kyverno test` sends that resource as that operation); other
+  // per-policy, per-rule and per-resource values feed JMESPath variables the converted policies do not read
+  const operationOf = new Map<string, Operation>();
+  let unread = false;
+  for (const p of objList(values.policies)) {
+    for (const r of objList(p.resources)) {
+      const { 'request.operation': op, ...rest } = obj(r.values);
+      if (str(op)) operationOf.set(`${str(p.name)}\0${str(r.name)}`, str(op) as Operation);
+      unread ||= Object.keys(rest).length > 0;
+    }
+    unread ||= objList(p.rules).some((r) => Object.keys(obj(r.values)).length > 0);
+  }
+  if (unread)
     problems.push({
       path: joinPath(dir, str(test.variables)),
-      message: 'per-policy and per-resource values are not imported (they feed JMESPath variables, which the converted policies do not read)',
+      message:
+        'per-policy, per-rule and per-resource values other than request.operation are not imported (they feed JMESPath variables, which the converted policies do not read)',
     });
 
   objList(test.results).forEach((result, i) => {
@@ -146,17 +160,18 @@ export function importKyvernoTest(testPath: string, files: Readonly<Record<strin
       const after = patched.find((p) => nameOf(p) === namePart && kindOf(p) === kind);
       if (after && outcome === 'admit')
         expect.object = namespaced && !namespaceOf(after) ? { ...after, metadata: { ...obj(after.metadata), namespace: ns } } : after;
+      const op = operationOf.get(`${policyName}\0${namePart}`) ?? operationOf.get(`${policyName}\0${resName}`) ?? operation;
       const c: PolicyTestCase = {
         name: `${policyName}${ruleName ? `/${ruleName}` : ''}: ${kind} ${namePart} ${str(result.result)}`,
         input: {
           request: {
-            operation,
+            operation: op,
             kind: { group, version, kind },
             resource: { group, version, resource: plural },
             name: namePart,
             ...(ns ? { namespace: ns } : {}),
-            ...(operation === 'DELETE' ? { oldObject: obj2 } : { object: obj2 }),
-            ...(operation === 'UPDATE' ? { oldObject: obj2 } : {}),
+            ...(op === 'DELETE' ? { oldObject: obj2 } : { object: obj2 }),
+            ...(op === 'UPDATE' ? { oldObject: obj2 } : {}),
           },
           ...(ns
             ? {

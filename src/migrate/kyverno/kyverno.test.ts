@@ -233,4 +233,17 @@ describe('helpers', () => {
     expect(imported.problems.map((p) => p.message)).toEqual([expect.stringMatching(/'fail' for MutatingPolicy 'add-psa-labels' on Namespace 'test-fail'/)]);
     expect(imported.policyCases.flatMap((g) => g.cases.map((c) => c.expect.outcome))).toEqual(['admit']);
   });
+  it("a resource's own `request.operation` in the values file is the operation of its cases", () => {
+    const base = 'openshift/disallow-self-provisioner-binding';
+    const names = [`${base}/disallow-self-provisioner-binding.yaml`, ...['kyverno-test', 'resources', 'values'].map((f) => `${base}/.kyverno-test/${f}.yaml`)];
+    const files = Object.fromEntries(names.map((p) => [p, readFileSync(fixturePath('kyverno-pattern', ...p.split('/')), 'utf8')]));
+    const sources = parseDocuments(files[names[0]!]!).documents.map((d) => d.object as Obj);
+    const imported = importKyvernoTest(`${base}/.kyverno-test/kyverno-test.yaml`, files, convertPolicies(sources, OPTIONS));
+    expect(imported.problems).toEqual([]);
+    const operations = Object.fromEntries(imported.policyCases.flatMap((g) => g.cases.map((c) => [c.name, c.input.request?.operation])));
+    expect(operations).toMatchObject({
+      'disallow-self-provisioner-binding/check-self-provisioner-binding-no-subject: ClusterRoleBinding self-provisioners fail': 'UPDATE',
+      'disallow-self-provisioner-binding/check-self-provisioner-binding-with-subject: ClusterRoleBinding self-provisioners-custom fail': 'CREATE',
+    });
+  });
 });
