@@ -2,7 +2,8 @@
 /**
  * npm run bench: speed and size, printed as numbers (never asserted in tests).
  *  1. Node micro-benchmarks (vitest bench): YAML parse/serialize and edits, validation (on the bundled code,
- *     scripts/bench-bundle.mjs), CEL.
+ *     scripts/bench-bundle.mjs), CEL; then the CLI (check, impact, convert: scripts/bench-cli.mjs,
+ *     bench-impact.mjs, bench-migrate.mjs).
  *  2. Size of the initial JS (gzip) of the built app; Monaco and CEL load lazily.
  *  3. In Chromium: time to the first interactive form and to its problems, beside the same first
  *     frame as static HTML and rendered by React alone; the CEL engine's start (cold: the app's
@@ -144,6 +145,7 @@ if (!onlyChromium && !onlyFirstLoad) {
   rmSync(dirname(report), { recursive: true, force: true });
   run('node', ['scripts/bench-cli.mjs']);
   run('node', ['scripts/bench-impact.mjs']);
+  run('node', ['scripts/bench-migrate.mjs']);
 }
 
 // Always measure the app as the sources are now (a dist/ built earlier once hid a change).
