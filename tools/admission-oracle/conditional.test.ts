@@ -192,8 +192,10 @@ async function oracleResults(): Promise<CondResult[]> {
   try {
     const [input, output] = [join(dir, 'scenarios.json'), join(dir, 'results.json')];
     writeFileSync(input, JSON.stringify(SCENARIOS));
+    const t0 = Date.now();
     await runOracle(bin.path, '', ['-test.run', '^TestConditionalAuthorization$', '-test.timeout', '20m'], { COND_IN: input, COND_OUT: output });
     const results = JSON.parse(readFileSync(output, 'utf8')) as CondResult[];
+    console.info(`conditional authorization oracle 1.38: ${results.length} requests in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     if (results.every((r) => !r.error)) writeFileSync(cached, JSON.stringify(results));
     return results;
   } finally {
