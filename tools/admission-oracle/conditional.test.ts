@@ -9,12 +9,13 @@
  * SubjectAccessReview and AuthorizationConditionsReview round trips, the status the client gets
  * and the audit annotations the log holds. Chosen by the test (the Workbench's assumed answer,
  * played by the authorizer): a ConditionsMap with a Deny and an Allow condition, evaluated to
- * Allow, Deny, or Deny with an evaluationError — or an unconditional allow ("none").
- * simulate() takes the same decision as `conditionalAuthorization` and must give the same status
+ * Allow, Deny, Deny with an evaluationError, or NoOpinion (no condition holds; simulated as a deny)
+ * — or an unconditional allow ("none"). simulate() takes the matching decision as
+ * `conditionalAuthorization` and must give the same status
  * code, reason and message, and the same authorization.k8s.io/ audit annotations;
  * conditionalAuthorizationOf (the impact replay) must read the assumed decision back from the
- * real annotations. Requests: CREATE, UPDATE, a merge PATCH, DELETE (dry runs) and a pods/exec
- * CONNECT (a POST, as kubectl exec sends it).
+ * real annotations. Requests: CREATE, UPDATE, a merge PATCH, DELETE (dry runs), a pods/exec
+ * CONNECT (a POST, as kubectl exec sends it), and a CREATE a ValidatingAdmissionPolicy refuses first.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -54,6 +55,8 @@ interface Case {
   verb: Verb;
   decision: Decision;
   reason: string;
+  /** The reason simulate() assumes, where the apiserver's differs from the authorizer's (absent: `reason`). */
+  simulatedReason?: string;
 }
 
 interface CondScenario {
@@ -68,8 +71,12 @@ interface CondScenario {
   query: string;
   user: string;
   waitDenied?: string;
+  /** The authorizer's answer (conditional_test.go plays it); `decision` is what simulate() assumes for it. */
+  answer: 'none' | 'Allow' | 'Deny' | 'Error' | 'NoOpinion';
   decision: Decision;
   reason: string;
+  /** The reason simulate() assumes, where the apiserver's differs from the authorizer's (absent: `reason`). */
+  simulatedReason?: string;
 }
 
 interface CondResult {
@@ -96,6 +103,7 @@ const CASES: Case[] = [
   ),
 ];
 
+const ANSWERS = { none: 'none', allow: 'Allow', deny: 'Deny', error: 'Error' } as const;
 const PATCH = { data: { mode: 'patched' } };
 const EXEC = { apiVersion: 'v1', kind: 'PodExecOptions', command: ['sh'], stdout: true };
 
@@ -114,6 +122,7 @@ function scenario(c: Case, i: number): CondScenario {
     ...(body ? { body } : {}),
     query: c.verb === 'connect' ? 'command=sh&stdout=true' : '',
     user: `${c.verb}-${c.decision}@example.com`,
+    answer: ANSWERS[c.decision],
     decision: c.decision,
     reason: c.reason,
   };
@@ -143,6 +152,15 @@ const VAP = [
 ];
 const SCENARIOS: CondScenario[] = [
   ...CASES.map(scenario),
+  // no condition holds: the authorizer has no opinion and none follows it, so the request is
+  // forbidden with the union's reason, "<authorizer name>: <reason>" (pkg/authorization/union)
+  {
+    ...scenario({ verb: 'create', decision: 'deny', reason: 'no condition holds' }, 1),
+    name: 'create where none of the conditions holds (NoOpinion), simulated as a deny',
+    user: 'create-noopinion@example.com',
+    answer: 'NoOpinion',
+    simulatedReason: 'oracle-conditional: no condition holds',
+  },
   ...(['deny', 'allow'] as const).map((decision) => ({
     ...scenario({ verb: 'create', decision, reason: REASONS[decision] }, 1),
     name: `create refused by a ValidatingAdmissionPolicy before the conditions (${decision}) are evaluated`,
@@ -215,7 +233,8 @@ describe.skipIf(only && !only.includes('1.38'))('the AuthorizationConditionsEnfo
     const s = SCENARIOS[i]!;
     const real = results[i]!;
     expect(real.error, 'the oracle could not run it').toBeUndefined();
-    const assumed: ConditionalAuthorization = { decision: s.decision, ...(s.reason ? { reason: s.reason } : {}) };
+    const reason = s.simulatedReason ?? s.reason;
+    const assumed: ConditionalAuthorization = { decision: s.decision, ...(reason ? { reason } : {}) };
     const sim = await simulate(workspace(s), admissionRequest(s), {
       kubernetesVersion: '1.38',
       featureGates: ['ConditionalAuthorization'],
@@ -233,7 +252,7 @@ describe.skipIf(only && !only.includes('1.38'))('the AuthorizationConditionsEnfo
           ? { decision: 'allow', reason: '' } // stopped before the enforcer: the log cannot say, the replay assumes the conditions allow
           : s.decision === 'error'
             ? { decision: 'error' }
-            : { decision: s.decision, reason: s.reason },
+            : { decision: s.decision, reason },
     );
     // the authorizer was asked to evaluate its conditions on the objects simulate() was given (when the chain reached the enforcer)
     const kindOf = (o: unknown) => (o ? `${(o as { apiVersion: string }).apiVersion}/${(o as { kind: string }).kind}` : '-');

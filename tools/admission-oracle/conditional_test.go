@@ -10,8 +10,8 @@ package oracle
 // and the audit log it writes (Metadata level, blocking). What the test chooses: the authorizer
 // webhook itself, a local TLS server that answers the SubjectAccessReview of each scenario's user
 // with a ConditionsMap (one Deny and one Allow condition) — or an unconditional allow for the
-// decision "none" — and evaluates the conditions as the scenario says: Allow, Deny, or Deny with
-// an evaluationError (an evaluation that failed).
+// answer "none" — and evaluates the conditions as the scenario says: Allow, Deny, Deny with an
+// evaluationError (an evaluation that failed), or NoOpinion (no condition holds).
 //
 //	COND_IN=scenarios.json COND_OUT=results.json ./admission-oracle-1.38.test -test.run '^TestConditionalAuthorization$'
 
@@ -59,9 +59,10 @@ type condScenario struct {
 	// WaitDenied: before the request, its body is created (dry run, as the admin) until the
 	// apiserver's refusal says this (the scenario's policy is in force).
 	WaitDenied string `json:"waitDenied"`
-	// Decision: none (an unconditional allow) | allow | deny | error; Reason its reason or error text.
-	Decision string `json:"decision"`
-	Reason   string `json:"reason"`
+	// Answer: the authorizer's — none (an unconditional allow), or its conditions' evaluation:
+	// Allow | Deny | Error (Deny with an evaluationError) | NoOpinion; Reason its reason or error text.
+	Answer string `json:"answer"`
+	Reason string `json:"reason"`
 }
 
 type condResult struct {
@@ -122,7 +123,7 @@ func (a *condAuthorizer) serve(w http.ResponseWriter, req *http.Request) {
 	switch in.Kind {
 	case "SubjectAccessReview":
 		status := map[string]any{"allowed": true}
-		if s := a.scenarios[in.Spec.User]; s != nil && s.Decision != "none" {
+		if s := a.scenarios[in.Spec.User]; s != nil && s.Answer != "none" {
 			status = map[string]any{"allowed": false, "conditionalDecision": map[string]any{
 				"type": "ConditionsMap",
 				"conditionsMap": map[string]any{
@@ -137,12 +138,14 @@ func (a *condAuthorizer) serve(w http.ResponseWriter, req *http.Request) {
 		a.evaluated[ar.UserInfo.Username] = fmt.Sprintf("%s object=%s oldObject=%s", ar.Operation, kindOf(ar.Object), kindOf(ar.OldObject))
 		decision := map[string]any{"type": "NoOpinion", "noOpinion": map[string]any{}}
 		if s := a.scenarios[ar.UserInfo.Username]; s != nil {
-			switch s.Decision {
-			case "allow":
+			switch s.Answer {
+			case "NoOpinion":
+				decision = map[string]any{"type": "NoOpinion", "noOpinion": map[string]any{"reason": s.Reason}}
+			case "Allow":
 				decision = map[string]any{"type": "Allow", "allow": map[string]any{"reason": s.Reason}}
-			case "deny":
+			case "Deny":
 				decision = map[string]any{"type": "Deny", "deny": map[string]any{"reason": s.Reason}}
-			case "error":
+			case "Error":
 				decision = map[string]any{"type": "Deny", "deny": map[string]any{"evaluationError": s.Reason}}
 			}
 		}
