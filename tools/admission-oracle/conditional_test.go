@@ -1,9 +1,9 @@
 package oracle
 
 // TestConditionalAuthorization: the AuthorizationConditionsEnforcer of Kubernetes 1.38
-// (KEP-5681, alpha gate ConditionalAuthorization) on a real kube-apiserver. Built only from the
-// 1.38 module file (the TypeScript side runs it with the admission-oracle-1.38 binary; older
-// releases have no such gate and refuse the flag).
+// (KEP-5681, alpha gate ConditionalAuthorization) on a real kube-apiserver. It compiles into every
+// release's binary (the reviews are plain JSON here, no 1.38 types) but runs only with the 1.38
+// one (conditional.test.ts): older releases have no such gate and refuse the flag.
 //
 // What is real: the apiserver (its authorization filter, the enforcer plugin, the webhook
 // authorizer's SubjectAccessReview and AuthorizationConditionsReview calls, the status it answers)
