@@ -68,6 +68,26 @@ describe('AuthorizationConditionsEnforcer', () => {
     expect(order(r.steps)).not.toContain('ValidatingWebhookConfiguration');
   });
 
+  it('a PATCH (admission options PatchOptions) was authorized as patch: the 403 names that verb, and the name even when the patch creates', async () => {
+    const deny = { ...on, conditionalAuthorization: { decision: 'deny', reason: 'no' } } as const;
+    const options = { apiVersion: 'meta.k8s.io/v1', kind: 'PatchOptions' };
+    const update = await simulate(ws, podRequest({ operation: 'UPDATE', oldObject: podRequest().object, options, userInfo: { username: 'alice' } }), deny);
+    expect(update.deniedBy?.message).toBe('pods "web-0" is forbidden: User "alice" cannot patch resource "pods" in API group "" in the namespace "team-a": no');
+    const create = await simulate(ws, podRequest({ options, userInfo: { username: 'alice' } }), deny);
+    expect(create.deniedBy?.message).toBe('pods "web-0" is forbidden: User "alice" cannot patch resource "pods" in API group "" in the namespace "team-a": no');
+  });
+
+  it('a conditional decision is marked before admission: also when a policy rejects the request before the enforcer', async () => {
+    const denying = [
+      policy('ValidatingAdmissionPolicy', 'p', { validations: [{ expression: 'false' }] }),
+      binding('ValidatingAdmissionPolicyBinding', 'pb', 'p'),
+    ];
+    const r = await simulate(denying, podRequest(), { ...on, conditionalAuthorization: { decision: 'deny', reason: 'x' } });
+    expect(r.deniedBy?.kind).toBe('ValidatingAdmissionPolicy');
+    expect(r.auditAnnotations).toEqual({ 'authorization.k8s.io/is-conditional-decision': 'true' });
+    expect(order(r.steps)).not.toContain('AuthorizationConditionsEnforcer');
+  });
+
   it('an evaluation error: 500, reason "internal error"', async () => {
     const r = await simulate(ws, podRequest(), { ...on, conditionalAuthorization: { decision: 'error', reason: 'no such field' } });
     expect(r.deniedBy).toMatchObject({ code: 500, reason: 'InternalError', message: 'Internal error occurred: no such field' });

@@ -8,9 +8,10 @@
  * answer is assumed (SimOptions.conditionalAuthorization), and the plugin's handling of it is
  * k8s.io/apiserver v0.38 pkg/admission/plugin/authorizer/conditionsenforcer/conditionsenforcer.go
  * and pkg/endpoints/filters/authorization.go (annotation keys and values, the 403 message:
- * endpoints/handlers/responsewriters/errors.go ForbiddenStatusError).
+ * endpoints/handlers/responsewriters/errors.go ForbiddenStatusError). Checked against a real 1.38
+ * apiserver with a conditional webhook authorizer: tools/admission-oracle/conditional.test.ts.
  */
-import { str } from '../base/json';
+import { obj, str } from '../base/json';
 import { gateEnabled } from '../base/releases';
 import type { SimContext } from './context';
 import type { ConditionalAuthorization, SimOptions } from './types';
@@ -28,8 +29,17 @@ const REASON_ERROR = 'internal error';
 export const enforcerOn = (options: Pick<SimOptions, 'kubernetesVersion' | 'featureGates'>): boolean =>
   gateEnabled(CONDITIONAL_GATE, options.kubernetesVersion, options.featureGates);
 
-/** The verb the authorizer saw, from the operation (an UPDATE sent as a PATCH was authorized as `patch`; a CONNECT as the POST kubectl sends). */
+/**
+ * The verb the authorizer saw: the operation's, except that a PATCH (admission options PatchOptions,
+ * whether it updates or creates) was authorized as `patch`, and a CONNECT as the POST kubectl exec
+ * sends, `create` (a CONNECT by GET is never conditional: the classifier leaves `get` out). The
+ * admission oracle's TestConditionalAuthorization saw `patch` and `create` in the real 403s.
+ */
 const VERBS: Record<string, string> = { CREATE: 'create', UPDATE: 'update', DELETE: 'delete', CONNECT: 'create' };
+function authorizedVerb(r: SimContext['request']): string {
+  if (str(obj(r.options).kind) === 'PatchOptions') return 'patch';
+  return VERBS[str(r.operation)] ?? str(r.operation).toLowerCase();
+}
 
 /** responsewriters.ForbiddenStatusError wrapped by apierrors.NewForbidden, for a resource request. */
 function forbiddenMessage(ctx: SimContext, reason: string): string {
@@ -38,12 +48,22 @@ function forbiddenMessage(ctx: SimContext, reason: string): string {
   const resource = str(r.resource?.resource);
   const full = r.subResource ? `${resource}/${r.subResource}` : resource;
   const user = str(r.userInfo?.username);
+  const verb = authorizedVerb(r);
   const where = r.namespace ? `in the namespace "${r.namespace}"` : 'at the cluster scope';
-  const msg = `User "${user}" cannot ${VERBS[str(r.operation)] ?? str(r.operation).toLowerCase()} resource "${full}" in API group "${group}" ${where}`;
+  const msg = `User "${user}" cannot ${verb} resource "${full}" in API group "${group}" ${where}`;
   const qualified = group ? `${resource}.${group}` : resource;
-  // a create's authorizer attributes carry no name (it is not in the URL)
-  const name = r.operation === 'CREATE' ? '' : str(r.name);
+  // a create's authorizer attributes carry no name (it is not in the URL; a patch's URL has it, also when it creates)
+  const name = r.operation === 'CREATE' && verb !== 'patch' ? '' : str(r.name);
   return `${qualified}${name ? ` "${name}"` : ''} is forbidden: ${reason ? `${msg}: ${reason}` : msg}`;
+}
+
+/**
+ * Before admission: the authorization filter marks a conditional decision in the audit annotations
+ * (filters.WithConditionsAwareAuthorization), so the mark is there also when a plugin before the
+ * enforcer rejects the request (the admission oracle's TestConditionalAuthorization saw it).
+ */
+export function markConditional(ctx: SimContext): void {
+  if (enforcerOn(ctx.options) && (ctx.options.conditionalAuthorization?.decision ?? 'none') !== 'none') ctx.auditAnnotations[CONDITIONAL_ANNOTATION] = 'true';
 }
 
 /** The enforcer's step (and, for a deny or an error, the request's rejection); nothing while the gate is off. */
@@ -68,8 +88,6 @@ export function runConditionsEnforcer(ctx: SimContext): void {
     return;
   }
   const reason = answer.reason ?? '';
-  // the authorization filter marked the request before admission
-  ctx.auditAnnotations[CONDITIONAL_ANNOTATION] = 'true';
   if (answer.decision === 'allow') {
     ctx.auditAnnotations[DECISION_ANNOTATION] = 'allow';
     ctx.auditAnnotations[REASON_ANNOTATION] = reason;

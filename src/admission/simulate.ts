@@ -17,7 +17,7 @@ import { newReinvokeState, type SimContext } from './context';
 import { isMemoCel, memoCel } from './engine';
 import { discoveryFor, gvString, type Discovery } from './discovery';
 import { runMutatingPolicies, runValidatingPolicies } from './policies';
-import { runConditionsEnforcer } from './conditions';
+import { markConditional, runConditionsEnforcer } from './conditions';
 import type { DocumentRef, SimOptions, SimPhase, SimRequest, SimResult } from './types';
 import { runMutatingWebhooks, runValidatingWebhooks } from './webhooks';
 import { collectWorkspace, policyKindOf, type AdmissionWorkspace } from './workspace';
@@ -352,6 +352,7 @@ async function run(chain: PreparedChain, request: SimRequest, options: SimOption
     if (probing) ctx.denied = undefined;
   };
 
+  markConditional(ctx);
   await mutatingPhase(ctx);
   if (!ctx.denied) {
     orphanSteps(ctx, 'validating');

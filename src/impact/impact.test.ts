@@ -310,6 +310,8 @@ describe('reading the log', () => {
     const d = discoveryFor([]);
     const p = replayRequest(patch.event, state, d);
     expect(p.request).toMatchObject({ operation: 'UPDATE', namespace: 'team-a', name: 'team-a', kind: { kind: 'Namespace' } });
+    // a patch's admission options are PatchOptions (what the conditions enforcer's 403 names the verb by)
+    expect(p.request.options).toEqual({ kind: 'PatchOptions', apiVersion: 'meta.k8s.io/v1' });
     expect(p.oldObject).toBe('snapshot');
     const c = replayRequest(create.event, state, d);
     expect(c.request.namespace).toBe('');

@@ -38,10 +38,10 @@ function connectOptions(ev: AuditWrite): unknown {
   return o;
 }
 
-/** CreateOptions, UpdateOptions or DeleteOptions from the query, as admission's `options` shows them. */
+/** CreateOptions, UpdateOptions, PatchOptions or DeleteOptions from the query, as admission's `options` shows them (a patch's are PatchOptions whether it updates or creates: handlers/patch.go). */
 function requestOptions(ev: AuditWrite, operation: AdmissionRequest['operation']): unknown {
   if (operation === 'CONNECT') return undefined;
-  const kind = operation === 'CREATE' ? 'CreateOptions' : operation === 'UPDATE' ? 'UpdateOptions' : 'DeleteOptions';
+  const kind = ev.verb === 'patch' ? 'PatchOptions' : operation === 'CREATE' ? 'CreateOptions' : operation === 'UPDATE' ? 'UpdateOptions' : 'DeleteOptions';
   const o: Record<string, unknown> = { kind, apiVersion: 'meta.k8s.io/v1' };
   if (ev.dryRun) o.dryRun = ['All'];
   if (operation !== 'DELETE') {
