@@ -356,6 +356,16 @@ export class JpCompiler {
         if (args[1].type === 'Literal' && typeof args[1].value === 'number') throw new Unsupported('regex_match() of a number');
         return withArgs(([, s]) => `(type(${s}) == string ? [dyn(0), dyn(${s}.matches(${re}))] : type(${s}) == double ? ${NUMBER_TEXT_ERR} : ${ERR})`);
       }
+      case 'join': {
+        arity(2);
+        if (compiled[1].depth) throw new Unsupported('join() of a flattened list');
+        const j = names.next('j');
+        // the glue a string, the list strings only (go-jmespath's jpArrayString), else an invalid-type error
+        return withArgs(
+          ([g, xs]) =>
+            `(type(${g}) == string && type(${xs}) == list && ${xs}.all(${j}, type(${j}) == string) ? ${ok(`${xs}.map(${j}, string(${j})).join(${g})`)} : ${ERR})`,
+        );
+      }
       case 'to_upper':
       case 'to_lower': {
         arity(1);

@@ -9,7 +9,8 @@ import type { Obj } from '../../base/json';
 import { DEFAULT_KUBERNETES_VERSION } from '../../base/releases';
 import { mapApiVersion } from '../kyverno/policies';
 import { CONTROLLER_RESOURCES, kindsOf, ruleControllers, shiftPattern } from './autogen';
-import { autogenConditions, rulePreconditionsCel } from './conditions';
+import { autogenConditions, rulePreconditionsCel, type Scope } from './conditions';
+import { missingParamDifference, ruleContext } from './context';
 import { matchOf } from './match';
 import { dedupeMutations } from './mutate-dedupe';
 import { foreachEntryCel } from './mutate-foreach';
@@ -36,7 +37,7 @@ type Shape = 'Pod' | 'Deployment' | 'CronJob';
  * CEL: the patch, then (strategic merge) the reorders of the keyed lists it patched, inner then
  * outer, each only where the rule's conditions hold.
  */
-function shapeMutations(mutate: Rec, kind: Shape, differences: string[]): string[] {
+function shapeMutations(mutate: Rec, kind: Shape, differences: string[], scope: Scope): string[] {
   if (mutate.foreach !== undefined) {
     // Kyverno's generated rule: each patch under the template, the texts rewritten (autogenConditions)
     return (mutate.foreach as Rec[]).flatMap((entry, i) => {
@@ -49,7 +50,7 @@ function shapeMutations(mutate: Rec, kind: Shape, differences: string[]): string
   }
   if (mutate.patchStrategicMerge !== undefined) {
     const patch = (kind === 'Pod' ? mutate.patchStrategicMerge : shiftPattern(autogenConditions(mutate.patchStrategicMerge, kind), kind)) as Rec;
-    const { ops, guards, variables } = strategicMergeCel(patch);
+    const { ops, guards, variables } = strategicMergeCel(patch, 'object', scope);
     const when = (e: string) => (guards.length ? `(${guards.join(' && ')}) ? ${e} : []` : e);
     // Kyverno substitutes the whole rule before it patches: a lookup that fails errs the rule, its value used or not
     const checked = variables.length ? `(size([${variables.join(', ')}]) >= 0 ? (${when(ops)}) : [])` : when(ops);
@@ -64,7 +65,9 @@ function shapeMutations(mutate: Rec, kind: Shape, differences: string[]): string
 export function convertMutateRule(policy: Obj, rule: Rec, name: string): MutateRuleConversion {
   const unsupported = (reason: string): MutateRuleConversion => ({ type: 'mutate', status: 'unsupported', reason, objects: [] });
   const mutate = rule.mutate as Rec;
-  if (rule.context) return unsupported('context (variables from the API server, ConfigMaps or other calls)');
+  // a rule's context beside a strategic merge (context.ts); with foreach or JSON Patch not converted
+  if (rule.context && mutate.patchStrategicMerge === undefined)
+    return unsupported('context beside a foreach or a JSON Patch (variables from the API server, ConfigMaps or other calls)');
   if (mutate.targets) return unsupported('mutate.targets (mutating existing resources happens in the background, not in admission)');
   if (
     mutate.foreach !== undefined &&
@@ -80,14 +83,19 @@ export function convertMutateRule(policy: Obj, rule: Rec, name: string): MutateR
     const merges =
       mutate.foreach !== undefined ? (mutate.foreach as Rec[]).every((f) => f.patchesJson6902 === undefined) : mutate.patchStrategicMerge !== undefined;
     const controllers = merges ? ruleControllers(policy, rule) : [];
-    const pre = rulePreconditionsCel(rule, controllers, differences);
-    const pod = shapeMutations(mutate, 'Pod', differences);
+    const context = ruleContext(policy, rule, controllers);
+    const scope: Scope = context?.scope ?? {};
+    const missing = context && missingParamDifference(context, rule);
+    if (missing) differences.push(missing);
+    const pre = rulePreconditionsCel(rule, controllers, differences, scope);
+    const pod = shapeMutations(mutate, 'Pod', differences, scope);
     const expressions = pod;
     if (controllers.length) {
       const others = controllers.filter((k) => k !== 'CronJob');
       const shapes: [string, string[]][] = [];
-      if (others.length) shapes.push([`request.kind.kind in [${others.map((k) => `'${k}'`).join(', ')}]`, shapeMutations(mutate, 'Deployment', differences)]);
-      if (controllers.includes('CronJob')) shapes.push(["request.kind.kind == 'CronJob'", shapeMutations(mutate, 'CronJob', differences)]);
+      if (others.length)
+        shapes.push([`request.kind.kind in [${others.map((k) => `'${k}'`).join(', ')}]`, shapeMutations(mutate, 'Deployment', differences, scope)]);
+      if (controllers.includes('CronJob')) shapes.push(["request.kind.kind == 'CronJob'", shapeMutations(mutate, 'CronJob', differences, scope)]);
       // the same number of mutations for every shape (a patch reorders the same lists wherever it sits)
       pod.forEach((e, i) => {
         expressions[i] = `${shapes.map(([test, m]) => `${test} ? (${m[i]})`).join(' : ')} : (${e})`;
@@ -127,13 +135,24 @@ export function convertMutateRule(policy: Obj, rule: Rec, name: string): MutateR
       metadata: { name },
       spec: {
         failurePolicy: 'Fail',
+        ...(context?.param ? { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' } } : {}),
         matchConstraints: match.matchConstraints,
         ...(conditions.length ? { matchConditions: conditions } : {}),
         reinvocationPolicy: 'Never',
+        ...(context?.variables.length ? { variables: context.variables } : {}),
         mutations,
       },
     };
-    const binding: Obj = { apiVersion, kind: 'MutatingAdmissionPolicyBinding', metadata: { name }, spec: { policyName: name } };
+    const binding: Obj = {
+      apiVersion,
+      kind: 'MutatingAdmissionPolicyBinding',
+      metadata: { name },
+      spec: {
+        policyName: name,
+        // a missing ConfigMap is an error in Kyverno (loaders/configmap.go): the request is denied
+        ...(context?.param ? { paramRef: { ...context.param, parameterNotFoundAction: 'Deny' } } : {}),
+      },
+    };
     if (differences.length) return { type: 'mutate', status: 'different', reason: [...new Set(differences)].join('; '), objects: [map, binding] };
     return { type: 'mutate', status: 'exact', objects: [map, binding] };
   } catch (e) {

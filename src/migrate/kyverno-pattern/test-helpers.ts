@@ -205,7 +205,7 @@ export interface DifferentialRequest {
 }
 
 /** What Kyverno is given of a world: the ConfigMaps (none when missing), the Namespace and its labels. */
-const cluster = (world: World, namespace: Obj | undefined): Pick<DifferentialRequest, 'configMaps' | 'namespace' | 'namespaceLabels'> => ({
+export const cluster = (world: World, namespace: Obj | undefined): Pick<DifferentialRequest, 'configMaps' | 'namespace' | 'namespaceLabels'> => ({
   configMaps: world.configMap ? [world.configMap] : [],
   ...(namespace ? { namespace, namespaceLabels: (namespace.metadata as Obj).labels as Record<string, string> } : {}),
 });
