@@ -84,7 +84,13 @@ export interface MutateOutcome {
 }
 
 /** The chain's result for `object` on CREATE (or an UPDATE from the same object); `namespaces`: the Namespace objects the chain reads (namespaceSelector, `namespaceObject`). */
-export async function workbenchMutation(chain: PreparedChain, object: Obj, operation: 'CREATE' | 'UPDATE', namespaces?: unknown[]): Promise<MutateOutcome> {
+export async function workbenchMutation(
+  chain: PreparedChain,
+  object: Obj,
+  operation: 'CREATE' | 'UPDATE',
+  namespaces?: unknown[],
+  subResource?: string,
+): Promise<MutateOutcome> {
   const { group, version, resource, kind } = gvrOf(object);
   const namespaced = BUILTIN_RESOURCES.find((x) => x.kind === kind)?.namespaced !== false;
   if (namespaced && !(object.metadata as Obj | undefined)?.namespace)
@@ -96,6 +102,7 @@ export async function workbenchMutation(chain: PreparedChain, object: Obj, opera
       operation,
       ...(operation === 'UPDATE' ? { oldObject: object } : {}),
       resource: { group, version, resource },
+      ...(subResource ? { subResource } : {}),
       kind: { group, version, kind },
       name: String(metadata.name ?? ''),
       namespace: namespaced ? String(metadata.namespace ?? 'default') : '',
@@ -234,7 +241,11 @@ export async function mutateDifferential(
     disagreements: [],
   };
   if (c.status === 'unsupported') return out;
-  const plurals = matchedResources(c.objects, 'MutatingAdmissionPolicy');
+  const matched = matchedResources(c.objects, 'MutatingAdmissionPolicy');
+  // a rule on one subresource only (`Node/status`) is reached by UPDATEs of it, the whole object sent
+  const subs = new Set([...matched].map((p) => p.split('/')[1]));
+  const subresource = subs.size === 1 ? [...subs][0] : undefined;
+  const plurals = new Set([...matched].map((p) => p.split('/')[0]!));
   const given = folderResources.filter((r) => plurals.has('*') || plurals.has(gvrOf(r).resource));
   // a rule without test resources of its kinds is tried on a plain object of each kind it matches
   const seeds = given.length ? given : PLAIN.filter((r) => plurals.has(gvrOf(r).resource));
@@ -255,12 +266,12 @@ export async function mutateDifferential(
       const key = JSON.stringify(r);
       if (seen.has(key)) continue;
       seen.add(key);
-      const operation = i % 3 === 2 ? 'UPDATE' : 'CREATE';
+      const operation = i % 3 === 2 || subresource ? 'UPDATE' : 'CREATE';
       const w = i % chains.length;
       const world = worlds?.[w];
       const namespaced = BUILTIN_RESOURCES.find((x) => x.kind === r.kind)?.namespaced !== false;
       const namespace = world && namespaced ? namespaceIn(world, String((r.metadata as Obj | undefined)?.namespace ?? 'default')) : undefined;
-      const result = await workbenchMutation(chains[w]!, r, operation, namespace ? [namespace] : undefined);
+      const result = await workbenchMutation(chains[w]!, r, operation, namespace ? [namespace] : undefined, subresource);
       if (result.outcome === 'invalid') continue;
       const admitted = JSON.stringify(result.admitted);
       objects.add(admitted);
@@ -269,6 +280,7 @@ export async function mutateDifferential(
         admitted: result.admitted,
         operation,
         ...(world ? cluster(world, namespace) : {}),
+        ...(subresource ? { subresource } : {}),
         workbench: result.outcome,
       });
     }

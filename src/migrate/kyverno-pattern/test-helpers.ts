@@ -202,6 +202,8 @@ export interface DifferentialRequest {
   configMaps?: Obj[];
   namespace?: Obj;
   namespaceLabels?: Record<string, string>;
+  /** The request's subresource (a rule matching `Node/status` is reached by requests to it). */
+  subresource?: string;
 }
 
 /** What Kyverno is given of a world: the ConfigMaps (none when missing), the Namespace and its labels. */
