@@ -42,9 +42,12 @@ describe('mutate rules with context', () => {
     expect(await labels(namespace({}))).toEqual({ owner: 'empty' });
   });
 
-  it('still refuses context beside a foreach or a JSON Patch, and context it has no data for', () => {
+  it('refuses context beside a foreach other than removals per element, and context it has no data for', () => {
     const withList = { ...owner, mutate: { foreach: [{ list: 'request.object.spec.template.spec.containers', patchStrategicMerge: {} }] } };
-    expect(convertPatternRule(policy(withList), withList).reason).toMatch(/context beside a foreach/);
+    // Kyverno would load the entry inside the foreach, on the object as the elements before left it
+    expect(convertPatternRule(policy(withList), withList).reason).toMatch(/context a foreach would load/);
+    const loaded = { ...withList, preconditions: { all: [{ key: '{{ owner }}', operator: 'NotEquals', value: '' }] } };
+    expect(convertPatternRule(policy(loaded), loaded).reason).toMatch(/context beside a foreach other than removals/);
     const nodes = { ...owner, context: [{ name: 'n', apiCall: { urlPath: '/api/v1/nodes/x', jmesPath: 'metadata.labels' } }] };
     expect(convertPatternRule(policy(nodes), nodes).status).toBe('unsupported');
   });
