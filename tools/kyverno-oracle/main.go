@@ -58,6 +58,8 @@ type request struct {
 	UserInfo        *authenticationv1.UserInfo `json:"userInfo,omitempty"`
 	// Resource plural (default: the apimachinery guess from the kind, as the CLI does offline).
 	Plural string `json:"plural,omitempty"`
+	// Subresource of the request (legacy policies: `status` for a rule matching `Node/status`).
+	Subresource string `json:"subresource,omitempty"`
 	// Variables for legacy policies (a kyverno-test values file's per-resource values).
 	Variables map[string]any `json:"variables,omitempty"`
 	// ConfigMaps: the cluster's ConfigMaps for legacy policies' configMap context entries (present,
@@ -233,7 +235,7 @@ func legacy(eng engineapi.Engine, jp jmespath.Interface, cfg config.Configuratio
 	if op == "DELETE" {
 		gvk = old.GroupVersionKind()
 	}
-	pc = pc.WithPolicy(policy).WithNamespaceLabels(req.NamespaceLabels).WithResourceKind(gvk, "")
+	pc = pc.WithPolicy(policy).WithNamespaceLabels(req.NamespaceLabels).WithResourceKind(gvk, req.Subresource)
 	if req.ConfigMaps != nil || req.Namespace != nil {
 		// the engine with this request's cluster: a resolver of its ConfigMaps, a client of its Namespace
 		cms, err := decodeConfigMaps(req.ConfigMaps)

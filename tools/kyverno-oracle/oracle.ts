@@ -22,6 +22,8 @@ export interface KyvernoRequest {
   userInfo?: { username?: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> };
   /** The resource's plural (default: apimachinery's guess from the kind, as the CLI does offline). */
   plural?: string;
+  /** The request's subresource (legacy policies: `status` for a rule matching `Node/status`). */
+  subresource?: string;
   /** Legacy policies: values of variables (a kyverno-test values file's). */
   variables?: Record<string, unknown>;
   /** Legacy policies: the cluster's ConfigMaps, resolved by configMap context entries (absent: those entries are not loaded). */

@@ -80,3 +80,30 @@ export function namespaceIn(world: World, name: string): Obj {
     metadata: { name, labels, ...(Object.keys(annotations).length ? { annotations } : {}) },
   };
 }
+
+/** The Namespace labels a rule's match asks (`namespaceSelector`: matchLabels, `In` and `Exists` expressions). */
+function selectorLabels(rule: Rec): Record<string, string> {
+  const match = (rule.match ?? {}) as Rec;
+  const blocks = [match, ...((match.any as Rec[] | undefined) ?? []), ...((match.all as Rec[] | undefined) ?? [])];
+  const out: Record<string, string> = {};
+  for (const b of blocks) {
+    const s = ((b.resources as Rec | undefined)?.namespaceSelector ?? {}) as Rec;
+    Object.assign(out, (s.matchLabels as Record<string, string> | undefined) ?? {});
+    for (const e of (s.matchExpressions as Rec[] | undefined) ?? [])
+      if (e.operator === 'In' || e.operator === 'Exists') out[String(e.key)] = String((e.values as unknown[] | undefined)?.[0] ?? 'x');
+  }
+  return out;
+}
+
+/**
+ * The worlds with the Namespace labels the rule's namespaceSelector asks, in three of four (the
+ * fourth: other values), so that requests reach the rule and miss it; `worlds` undefined: `count`
+ * worlds without other labels. Unchanged (undefined too) for a rule without a namespaceSelector.
+ */
+export function withSelectorLabels(rule: Rec, worlds: World[] | undefined, count = 16): World[] | undefined {
+  const wanted = selectorLabels(rule);
+  if (!Object.keys(wanted).length) return worlds;
+  const other = Object.fromEntries(Object.keys(wanted).map((k) => [k, 'other']));
+  const base = worlds ?? Array.from({ length: count }, (): World => ({ namespaceLabels: {}, namespaceAnnotations: {} }));
+  return base.map((w, i) => ({ ...w, namespaceLabels: { ...w.namespaceLabels, ...(i % 4 === 3 ? other : wanted) } }));
+}

@@ -104,6 +104,7 @@ function entryCel(e: Rec, kind: Kind, prior: Scope, rule: Rec, param: { current?
   const where = `context ${name}`;
   const names = new Names();
   if (e.variable !== undefined) {
+    if (e.variable !== null && (typeof e.variable !== 'object' || Array.isArray(e.variable))) throw new Unsupported(`${where}: a variable that is not a map`);
     const v = (e.variable ?? {}) as Rec;
     const unknown = Object.keys(v).filter((k) => !['value', 'jmesPath', 'default'].includes(k));
     if (unknown.length) throw new Unsupported(`${where}: variable with ${unknown.join(', ')}`);

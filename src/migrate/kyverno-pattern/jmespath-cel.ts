@@ -356,6 +356,24 @@ export class JpCompiler {
         if (args[1].type === 'Literal' && typeof args[1].value === 'number') throw new Unsupported('regex_match() of a number');
         return withArgs(([, s]) => `(type(${s}) == string ? [dyn(0), dyn(${s}.matches(${re}))] : type(${s}) == double ? ${NUMBER_TEXT_ERR} : ${ERR})`);
       }
+      case 'starts_with':
+      case 'ends_with': {
+        arity(2);
+        if (compiled[0].depth || compiled[1].depth) throw new Unsupported(`${name}() of a flattened list`);
+        const f = name === 'starts_with' ? 'startsWith' : 'endsWith';
+        // both arguments strings (go-jmespath's jpString), else an invalid-type error
+        return withArgs(([x, y]) => `(type(${x}) == string && type(${y}) == string ? ${ok(`${x}.${f}(${y})`)} : ${ERR})`);
+      }
+      case 'join': {
+        arity(2);
+        if (compiled[1].depth) throw new Unsupported('join() of a flattened list');
+        const j = names.next('j');
+        // the glue a string, the list strings only (go-jmespath's jpArrayString), else an invalid-type error
+        return withArgs(
+          ([g, xs]) =>
+            `(type(${g}) == string && type(${xs}) == list && ${xs}.all(${j}, type(${j}) == string) ? ${ok(`${xs}.map(${j}, string(${j})).join(${g})`)} : ${ERR})`,
+        );
+      }
       case 'to_upper':
       case 'to_lower': {
         arity(1);

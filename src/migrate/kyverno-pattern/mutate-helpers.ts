@@ -4,7 +4,7 @@
  * same request through Kyverno's engine (tools/kyverno-oracle, `patched`); the two resulting
  * objects compared as the apiserver would store them (decoded into the kind's Go type).
  */
-import { simulatePrepared, prepareChain, type PreparedChain } from '../../admission';
+import { simulatePrepared, type PreparedChain } from '../../admission';
 import type { Obj } from '../../base/json';
 import { DEFAULT_KUBERNETES_VERSION } from '../../base/releases';
 import { BUILTIN_RESOURCES } from '../../k8s/resources';
@@ -14,7 +14,8 @@ import { conditionSites } from './conditions';
 import { mutants } from './mutants';
 import { dedupeProbes } from './mutate-dedupe';
 import { convertPatternRule } from './rule';
-import { gvrOf, matchedResources } from './test-helpers';
+import { namespaceIn, withSelectorLabels, worldsOf } from './context-worlds';
+import { chainOf, cluster, type DifferentialRequest, gvrOf, matchedResources } from './test-helpers';
 import type { RuleStatus } from '../types';
 
 type Rec = Record<string, unknown>;
@@ -83,7 +84,13 @@ export interface MutateOutcome {
 }
 
 /** The chain's result for `object` on CREATE (or an UPDATE from the same object); `namespaces`: the Namespace objects the chain reads (namespaceSelector, `namespaceObject`). */
-export async function workbenchMutation(chain: PreparedChain, object: Obj, operation: 'CREATE' | 'UPDATE', namespaces?: unknown[]): Promise<MutateOutcome> {
+export async function workbenchMutation(
+  chain: PreparedChain,
+  object: Obj,
+  operation: 'CREATE' | 'UPDATE',
+  namespaces?: unknown[],
+  subResource?: string,
+): Promise<MutateOutcome> {
   const { group, version, resource, kind } = gvrOf(object);
   const namespaced = BUILTIN_RESOURCES.find((x) => x.kind === kind)?.namespaced !== false;
   if (namespaced && !(object.metadata as Obj | undefined)?.namespace)
@@ -95,6 +102,7 @@ export async function workbenchMutation(chain: PreparedChain, object: Obj, opera
       operation,
       ...(operation === 'UPDATE' ? { oldObject: object } : {}),
       resource: { group, version, resource },
+      ...(subResource ? { subResource } : {}),
       kind: { group, version, kind },
       name: String(metadata.name ?? ''),
       namespace: namespaced ? String(metadata.namespace ?? 'default') : '',
@@ -183,7 +191,9 @@ export interface MutateDifferential {
   status: RuleStatus;
   tried: number;
   objects: number;
-  disagreements: { resource: unknown; operation: string; kyverno: string; workbench: string }[];
+  /** Objects the converted policy changed (a rule that changes none was not reached). */
+  changed: number;
+  disagreements: { resource: unknown; operation: string; namespace?: unknown; configMaps?: unknown[]; kyverno: string; workbench: string }[];
 }
 
 const container = { name: 'app', image: 'registry.example/app:1.0' };
@@ -217,20 +227,36 @@ export async function mutateDifferential(
   rule: Obj,
   folderResources: readonly Obj[],
   count: number,
-  decide: (policy: Obj, requests: { admitted: unknown; operation: string }[]) => Promise<MutateAnswer[]>,
+  decide: (policy: Obj, requests: DifferentialRequest[]) => Promise<MutateAnswer[]>,
 ): Promise<MutateDifferential> {
   const c = convertPatternRule(policy, rule);
   const name = String(rule.name);
-  const out: MutateDifferential = { policy: String((policy.metadata as Obj).name), rule: name, status: c.status, tried: 0, objects: 0, disagreements: [] };
+  const out: MutateDifferential = {
+    policy: String((policy.metadata as Obj).name),
+    rule: name,
+    status: c.status,
+    tried: 0,
+    objects: 0,
+    changed: 0,
+    disagreements: [],
+  };
   if (c.status === 'unsupported') return out;
-  const plurals = matchedResources(c.objects, 'MutatingAdmissionPolicy');
+  const matched = matchedResources(c.objects, 'MutatingAdmissionPolicy');
+  // a rule on one subresource only (`Node/status`) is reached by UPDATEs of it, the whole object sent
+  const subs = new Set([...matched].map((p) => p.split('/')[1]));
+  const subresource = subs.size === 1 ? [...subs][0] : undefined;
+  const plurals = new Set([...matched].map((p) => p.split('/')[0]!));
   const given = folderResources.filter((r) => plurals.has('*') || plurals.has(gvrOf(r).resource));
   // a rule without test resources of its kinds is tried on a plain object of each kind it matches
   const seeds = given.length ? given : PLAIN.filter((r) => plurals.has(gvrOf(r).resource));
   const patterns = mutateSites(rule);
-  const chain = prepareChain(c.objects);
-  const decided = new Map<string, { admitted: unknown; workbench: string; operation: 'CREATE' | 'UPDATE' }>();
+  // a rule with context or a namespaceSelector: each request in one of several clusters (its ConfigMap, its Namespace's labels), the same on both sides
+  const worlds = withSelectorLabels(rule, worldsOf(rule, c.objects, seeds));
+  if (worlds) patterns.push({ metadata: { labels: { app: '?*', team: '?*' } } });
+  const chains = (worlds ?? [undefined]).map((w) => chainOf([...c.objects, ...(w?.configMap ? [w.configMap] : [])]));
+  const decided = new Map<string, DifferentialRequest & { workbench: string }>();
   const objects = new Set<string>();
+  const changed = new Set<string>();
   const seen = new Set<string>();
   for (let round = 1; round <= 12 && objects.size < count + seeds.length; round++) {
     // the first round also holds every keyed list's duplicates beside an element without a key (mutate-dedupe.ts)
@@ -240,16 +266,28 @@ export async function mutateDifferential(
       const key = JSON.stringify(r);
       if (seen.has(key)) continue;
       seen.add(key);
-      const operation = i % 3 === 2 ? 'UPDATE' : 'CREATE';
-      const w = await workbenchMutation(chain, r, operation);
-      if (w.outcome === 'invalid') continue;
-      const admitted = JSON.stringify(w.admitted);
+      const operation = i % 3 === 2 || subresource ? 'UPDATE' : 'CREATE';
+      const w = i % chains.length;
+      const world = worlds?.[w];
+      const namespaced = BUILTIN_RESOURCES.find((x) => x.kind === r.kind)?.namespaced !== false;
+      const namespace = world && namespaced ? namespaceIn(world, String((r.metadata as Obj | undefined)?.namespace ?? 'default')) : undefined;
+      const result = await workbenchMutation(chains[w]!, r, operation, namespace ? [namespace] : undefined, subresource);
+      if (result.outcome === 'invalid') continue;
+      const admitted = JSON.stringify(result.admitted);
       objects.add(admitted);
-      decided.set(JSON.stringify([admitted, operation]), { admitted: w.admitted, operation, workbench: w.outcome });
+      if (result.outcome !== stored(result.admitted)) changed.add(admitted);
+      decided.set(JSON.stringify([admitted, operation, w]), {
+        admitted: result.admitted,
+        operation,
+        ...(world ? cluster(world, namespace) : {}),
+        ...(subresource ? { subresource } : {}),
+        workbench: result.outcome,
+      });
     }
   }
   const unique = [...decided.values()];
   out.objects = objects.size;
+  out.changed = changed.size;
   const answers = await decide(alone(policy, rule), unique);
   unique.forEach((d, i) => {
     const kyverno = kyvernoMutation(answers[i]!, name, d.admitted);
@@ -258,6 +296,7 @@ export async function mutateDifferential(
       out.disagreements.push({
         resource: d.admitted,
         operation: d.operation,
+        ...(d.namespace ? { namespace: d.namespace, configMaps: d.configMaps } : {}),
         kyverno: answers[i]!.error ? `error: ${answers[i]!.error}` : kyverno,
         workbench: d.workbench,
       });

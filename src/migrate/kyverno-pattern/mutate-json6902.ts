@@ -18,6 +18,9 @@ const INDEX = /^(0|[1-9][0-9]*)$/;
 /** The last element (a negative index; Kyverno's only one not refused here). */
 const LAST = '-1';
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** A pod spec's lists whose elements need a name (a volume mount a path): an element without one is rejected by the apiserver (mutate-helpers.ts stored). */
+const NAMED_LIST =
+  /^\/spec\/(?:template\/spec\/|jobTemplate\/spec\/template\/spec\/)?(?:(?:containers|initContainers|ephemeralContainers)(?:\/(?:0|[1-9][0-9]*)\/(?:env|volumeMounts))?|volumes)$/;
 
 /**
  * CEL presence of each prefix of `tokens` under `root`: [expression of the value, its presence, its
@@ -75,8 +78,6 @@ function opCel(o: Rec, root: string, differences: string[], prefix: string): str
   }
   if (kind === 'replace') return `[${jsonPatch('replace', pointer(tokens), o.value, prefix)}]`;
   if (kind !== 'add') throw new Unsupported(`the JSON Patch operation ${kind}`);
-  if (parents.some((t) => INDEX.test(t)))
-    differences.push('an add through a list index: a list shorter than the index is padded with nulls by Kyverno, an error for the policy');
   const last = tokens[tokens.length - 1]!;
   // an add at -1 inserts before the end of a list of n at index n (partialArray.add): an append
   const append = last === '-' || last === LAST;
@@ -86,8 +87,21 @@ function opCel(o: Rec, root: string, differences: string[], prefix: string): str
   // -1, a list of one map for a -1 on the way: ensurePathExists), an empty list at a -1 that element
   let cel = `[${jsonPatch('add', append ? end(parents.length) : at(tokens.length), o.value, prefix)}]`;
   for (let n = parents.length - 1; n >= 0; n--) {
-    // above a list index the path is left to the apiserver (the difference above)
-    if (INDEX.test(parents[n]!)) break;
+    if (INDEX.test(parents[n]!)) {
+      // Kyverno pads a list shorter than the index with nulls and fills the element (ensurePathExists): an
+      // element without a name in a pod spec's lists, which the apiserver rejects; the policy adds one too
+      if (!NAMED_LIST.test(`/${tokens.slice(0, n).join('/')}`)) {
+        differences.push('an add through a list index: a list shorter than the index is padded with nulls by Kyverno, an error for the policy');
+        break;
+      }
+      const present = s
+        .slice(0, n + 1)
+        .map((x) => `(${x.has} && ${x.value} != null)`)
+        .join(' && ');
+      const unnamed = opCel({ op: 'add', path: `/${tokens.slice(0, n).join('/')}/-`, value: {} }, root, differences, prefix);
+      cel = `(${present} ? ${cel} : ${unnamed})`;
+      break;
+    }
     const rest = tokens.slice(n + 1);
     let value: unknown = append ? [o.value] : o.value;
     for (const t of (append ? rest.slice(0, -1) : rest).reverse()) {

@@ -13,6 +13,7 @@ import { escapeToken } from '../../base/jsonpatch';
 import { parseAnchor, patternCel, Unsupported } from './pattern';
 import { celString, typeIn } from './scalar';
 import { CEL_KEYWORDS, CEL_RESERVED } from '../../cel/reserved';
+import type { Scope } from './conditions';
 import { JpCompiler } from './jmespath-cel';
 import { Dyn, textCel } from './mutate-vars';
 
@@ -305,10 +306,10 @@ function resolveVariables(p: unknown, jp: JpCompiler, dyns: string[], key?: stri
 }
 
 /** The JSONPatch CEL of a patchStrategicMerge on `root`, the conditions on which the rule applies at all, and the CEL of its variables. */
-export function strategicMergeCel(patch: unknown, root = 'object'): { ops: string; guards: string[]; variables: string[] } {
+export function strategicMergeCel(patch: unknown, root = 'object', scope: Scope = {}): { ops: string; guards: string[]; variables: string[] } {
   if (!patch || typeof patch !== 'object' || Array.isArray(patch)) throw new Unsupported('a patchStrategicMerge that is not a map');
   const dyns: string[] = [];
-  const resolved = resolveVariables(patch, new JpCompiler({ object: root, operation: 'request.operation' }), dyns) as Rec;
+  const resolved = resolveVariables(patch, new JpCompiler({ ...scope, object: root, operation: 'request.operation' }), dyns) as Rec;
   checkPlain(resolved);
   const names = new Names();
   const guards = guardsOf(resolved, root, 'true', names, []);

@@ -14,7 +14,7 @@ import type { Obj } from '../../base/json';
 import { useEngine } from '../../cel/test-helpers';
 import { type MutateAnswer, type MutateDifferential, mutateDifferential } from './mutate-helpers';
 import { convertPatternRule } from './rule';
-import { readKyvernoFolders } from './test-helpers';
+import { type DifferentialRequest, readKyvernoFolders } from './test-helpers';
 
 useEngine();
 
@@ -23,8 +23,10 @@ const ROOT = process.env.KYVERNO_MUTATE_CORPUS ?? fixturePath('kyverno-mutate');
 
 describe('Kyverno mutate rules against the Kyverno engine', () => {
   it('every mutate rule called exact patches as Kyverno does, on its test resources and their mutants', async () => {
-    const decide = async (policy: Obj, resources: { admitted: unknown; operation: string }[]): Promise<MutateAnswer[]> =>
-      (await decideKyverno(resources.map((r) => ({ policy, resource: r.admitted, operation: r.operation as KyvernoRequest['operation'] })))) as MutateAnswer[];
+    const decide = async (policy: Obj, requests: DifferentialRequest[]): Promise<MutateAnswer[]> =>
+      (await decideKyverno(
+        requests.map(({ admitted, operation, ...world }): KyvernoRequest => ({ policy, resource: admitted, operation, ...world })),
+      )) as MutateAnswer[];
     const results: MutateDifferential[] = [];
     const all: { policy: string; rule: string; type: string; status: string; reason?: string }[] = [];
     for (const folder of readKyvernoFolders(ROOT)) {

@@ -9,10 +9,12 @@ import type { Obj } from '../../base/json';
 import { DEFAULT_KUBERNETES_VERSION } from '../../base/releases';
 import { mapApiVersion } from '../kyverno/policies';
 import { CONTROLLER_RESOURCES, kindsOf, ruleControllers, shiftPattern } from './autogen';
-import { autogenConditions, rulePreconditionsCel } from './conditions';
+import { autogenConditions, rulePreconditionsCel, type Scope } from './conditions';
+import { loadedBy, missingParamDifference, type RuleContext, ruleContext } from './context';
 import { matchOf } from './match';
 import { dedupeMutations } from './mutate-dedupe';
 import { foreachEntryCel } from './mutate-foreach';
+import { removeEntryCel, removesElements } from './mutate-foreach-remove';
 import { json6902Cel } from './mutate-json6902';
 import { orderMutations } from './mutate-order';
 import { strategicMergeCel } from './mutate-smp';
@@ -36,10 +38,14 @@ type Shape = 'Pod' | 'Deployment' | 'CronJob';
  * CEL: the patch, then (strategic merge) the reorders of the keyed lists it patched, inner then
  * outer, each only where the rule's conditions hold.
  */
-function shapeMutations(mutate: Rec, kind: Shape, differences: string[]): string[] {
+function shapeMutations(mutate: Rec, kind: Shape, differences: string[], scope: Scope, context?: RuleContext): string[] {
   if (mutate.foreach !== undefined) {
+    const entries = mutate.foreach as Rec[];
+    // removals per element: one mutation, every entry's operations read from the object before the rule
+    if (entries.every(removesElements)) return [removalsCel(entries, differences, scope)];
+    if (context) throw new Unsupported('context beside a foreach other than removals per element');
     // Kyverno's generated rule: each patch under the template, the texts rewritten (autogenConditions)
-    return (mutate.foreach as Rec[]).flatMap((entry, i) => {
+    return entries.flatMap((entry, i) => {
       const shaped =
         kind === 'Pod'
           ? entry
@@ -49,7 +55,7 @@ function shapeMutations(mutate: Rec, kind: Shape, differences: string[]): string
   }
   if (mutate.patchStrategicMerge !== undefined) {
     const patch = (kind === 'Pod' ? mutate.patchStrategicMerge : shiftPattern(autogenConditions(mutate.patchStrategicMerge, kind), kind)) as Rec;
-    const { ops, guards, variables } = strategicMergeCel(patch);
+    const { ops, guards, variables } = strategicMergeCel(patch, 'object', scope);
     const when = (e: string) => (guards.length ? `(${guards.join(' && ')}) ? ${e} : []` : e);
     // Kyverno substitutes the whole rule before it patches: a lookup that fails errs the rule, its value used or not
     const checked = variables.length ? `(size([${variables.join(', ')}]) >= 0 ? (${when(ops)}) : [])` : when(ops);
@@ -60,11 +66,39 @@ function shapeMutations(mutate: Rec, kind: Shape, differences: string[]): string
   return [ops];
 }
 
+/** The first precondition's text loads every context entry: Kyverno reads them on the object before any patch. */
+function loadsAll(context: RuleContext, rule: Rec): boolean {
+  const p = (rule.preconditions ?? {}) as Rec;
+  const first = (Array.isArray(p) ? p[0] : ((p.all as unknown[] | undefined)?.[0] ?? (p.any as unknown[] | undefined)?.[0])) as Rec | undefined;
+  if (!first) return false;
+  const loaded = loadedBy(context, `${JSON.stringify(first.key ?? null)} ${JSON.stringify(first.value ?? null)}`);
+  return context.entries.every((e) => loaded.has(e.name));
+}
+
+/** `request.object.a.b` paths a text reads. */
+const objectReads = (text: string) => [...text.matchAll(/request\.object((?:\.[A-Za-z_][A-Za-z0-9_]*)*)/g)].map((m) => m[1]!.slice(1));
+const related = (a: string, b: string) => a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`) || a === '' || b === '';
+
+/** Removals per element in one mutation: each entry's list neither read nor patched by the entries after it. */
+function removalsCel(entries: Rec[], differences: string[], scope: Scope): string {
+  const lists = entries.map((e) =>
+    String(e.list ?? '')
+      .trim()
+      .replace(/^request\.object\./, '')
+      .replace(/\[\]$/, ''),
+  );
+  entries.forEach((_, i) => {
+    for (const later of entries.slice(i + 1))
+      if (objectReads(JSON.stringify(later)).some((r) => related(r, lists[i]!)))
+        throw new Unsupported(`mutate.foreach[${i}]: a later entry reads the list it removes from`);
+  });
+  return entries.map((e, i) => removeEntryCel(e, `mutate.foreach[${i}]`, differences, scope)).join(' + ');
+}
+
 /** One mutate rule; `name` names the produced policy and binding. */
 export function convertMutateRule(policy: Obj, rule: Rec, name: string): MutateRuleConversion {
   const unsupported = (reason: string): MutateRuleConversion => ({ type: 'mutate', status: 'unsupported', reason, objects: [] });
   const mutate = rule.mutate as Rec;
-  if (rule.context) return unsupported('context (variables from the API server, ConfigMaps or other calls)');
   if (mutate.targets) return unsupported('mutate.targets (mutating existing resources happens in the background, not in admission)');
   if (
     mutate.foreach !== undefined &&
@@ -80,14 +114,21 @@ export function convertMutateRule(policy: Obj, rule: Rec, name: string): MutateR
     const merges =
       mutate.foreach !== undefined ? (mutate.foreach as Rec[]).every((f) => f.patchesJson6902 === undefined) : mutate.patchStrategicMerge !== undefined;
     const controllers = merges ? ruleControllers(policy, rule) : [];
-    const pre = rulePreconditionsCel(rule, controllers, differences);
-    const pod = shapeMutations(mutate, 'Pod', differences);
+    const context = ruleContext(policy, rule, controllers);
+    const scope: Scope = context?.scope ?? {};
+    const missing = context && missingParamDifference(context, rule);
+    if (missing) differences.push(missing);
+    const pre = rulePreconditionsCel(rule, controllers, differences, scope);
+    if (context && mutate.foreach !== undefined && !loadsAll(context, rule))
+      throw new Unsupported('context a foreach would load (Kyverno loads an entry on the object as the entries before left it)');
+    const pod = shapeMutations(mutate, 'Pod', differences, scope, context);
     const expressions = pod;
     if (controllers.length) {
       const others = controllers.filter((k) => k !== 'CronJob');
       const shapes: [string, string[]][] = [];
-      if (others.length) shapes.push([`request.kind.kind in [${others.map((k) => `'${k}'`).join(', ')}]`, shapeMutations(mutate, 'Deployment', differences)]);
-      if (controllers.includes('CronJob')) shapes.push(["request.kind.kind == 'CronJob'", shapeMutations(mutate, 'CronJob', differences)]);
+      if (others.length)
+        shapes.push([`request.kind.kind in [${others.map((k) => `'${k}'`).join(', ')}]`, shapeMutations(mutate, 'Deployment', differences, scope)]);
+      if (controllers.includes('CronJob')) shapes.push(["request.kind.kind == 'CronJob'", shapeMutations(mutate, 'CronJob', differences, scope)]);
       // the same number of mutations for every shape (a patch reorders the same lists wherever it sits)
       pod.forEach((e, i) => {
         expressions[i] = `${shapes.map(([test, m]) => `${test} ? (${m[i]})`).join(' : ')} : (${e})`;
@@ -127,13 +168,24 @@ export function convertMutateRule(policy: Obj, rule: Rec, name: string): MutateR
       metadata: { name },
       spec: {
         failurePolicy: 'Fail',
+        ...(context?.param ? { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' } } : {}),
         matchConstraints: match.matchConstraints,
         ...(conditions.length ? { matchConditions: conditions } : {}),
         reinvocationPolicy: 'Never',
+        ...(context?.variables.length ? { variables: context.variables } : {}),
         mutations,
       },
     };
-    const binding: Obj = { apiVersion, kind: 'MutatingAdmissionPolicyBinding', metadata: { name }, spec: { policyName: name } };
+    const binding: Obj = {
+      apiVersion,
+      kind: 'MutatingAdmissionPolicyBinding',
+      metadata: { name },
+      spec: {
+        policyName: name,
+        // a missing ConfigMap is an error in Kyverno (loaders/configmap.go): the request is denied
+        ...(context?.param ? { paramRef: { ...context.param, parameterNotFoundAction: 'Deny' } } : {}),
+      },
+    };
     if (differences.length) return { type: 'mutate', status: 'different', reason: [...new Set(differences)].join('; '), objects: [map, binding] };
     return { type: 'mutate', status: 'exact', objects: [map, binding] };
   } catch (e) {

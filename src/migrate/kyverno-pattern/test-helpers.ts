@@ -202,10 +202,12 @@ export interface DifferentialRequest {
   configMaps?: Obj[];
   namespace?: Obj;
   namespaceLabels?: Record<string, string>;
+  /** The request's subresource (a rule matching `Node/status` is reached by requests to it). */
+  subresource?: string;
 }
 
 /** What Kyverno is given of a world: the ConfigMaps (none when missing), the Namespace and its labels. */
-const cluster = (world: World, namespace: Obj | undefined): Pick<DifferentialRequest, 'configMaps' | 'namespace' | 'namespaceLabels'> => ({
+export const cluster = (world: World, namespace: Obj | undefined): Pick<DifferentialRequest, 'configMaps' | 'namespace' | 'namespaceLabels'> => ({
   configMaps: world.configMap ? [world.configMap] : [],
   ...(namespace ? { namespace, namespaceLabels: (namespace.metadata as Obj).labels as Record<string, string> } : {}),
 });
