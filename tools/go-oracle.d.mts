@@ -42,6 +42,8 @@ export const ORACLE_BUILDS: {
   readonly 'cel-oracle-1.37': OracleBuild;
   readonly 'cel-oracle-1.36': OracleBuild;
   readonly 'cel-oracle-1.33': OracleBuild;
+  readonly 'cel-oracle-1.32': OracleBuild;
+  readonly 'cel-oracle-1.31': OracleBuild;
   readonly 'cel-oracle-1.30': OracleBuild;
   readonly 'gatekeeper-oracle': OracleBuild;
   readonly 'kyverno-oracle': OracleBuild;

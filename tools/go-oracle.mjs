@@ -50,6 +50,8 @@ export const ORACLE_BUILDS = {
   'cel-oracle-1.37': { dir: 'cel-oracle', name: 'cel-oracle-1.37' },
   'cel-oracle-1.36': { dir: 'cel-oracle', name: 'cel-oracle-1.36', tags: ['k8s136'], modfile: 'go.1.36.mod' },
   'cel-oracle-1.33': { dir: 'cel-oracle', name: 'cel-oracle-1.33', tags: ['k8s133'], modfile: 'go.1.33.mod' },
+  'cel-oracle-1.32': { dir: 'cel-oracle', name: 'cel-oracle-1.32', tags: ['k8s132'], modfile: 'go.1.32.mod' },
+  'cel-oracle-1.31': { dir: 'cel-oracle', name: 'cel-oracle-1.31', tags: ['k8s131'], modfile: 'go.1.31.mod' },
   'cel-oracle-1.30': { dir: 'cel-oracle', name: 'cel-oracle-1.30', tags: ['k8s130'], modfile: 'go.1.30.mod' },
   // gatekeeper-oracle: Gatekeeper v3.23's VAP generation (pkg/drivers/k8scel/transform; k8s.io/apiserver, no k8s.io/kubernetes)
   'gatekeeper-oracle': { dir: 'gatekeeper-oracle', name: 'gatekeeper-oracle' },

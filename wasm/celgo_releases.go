@@ -27,7 +27,7 @@ import (
 // not in a versioned apiserver library, is not in the env set of an older compatibility
 // version: this table says, per release, what the engine puts back. Library behaviour fixed in
 // Go code is in runtimeFixes (fixes.go); parser behaviour is here. Checked against each
-// release's own apiserver by tools/cel-oracle (the oracles of 1.30, 1.33, 1.36 and 1.37).
+// release's own apiserver by tools/cel-oracle (the oracles of 1.30–1.33, 1.36 and 1.37).
 
 // backtickSyntax: how a release's parser reads a backtick-escaped field (object.`my-label`).
 type backtickSyntax int
@@ -47,17 +47,21 @@ type celGoRelease struct {
 	// unsizedIterationVars: the static cost estimator knows no size for a comprehension's
 	// variable (v0.17 checker/cost.go costIdent only tracks its path); v0.23 takes it from the
 	// range's elements (pushIterValue), so ['a', 'b'].map(x, x + 'c') has a bounded cost. v0.20
-	// and v0.22 estimate as v0.17, but 1.31 and 1.32 have no oracle to check a change against.
+	// and v0.22 estimate as v0.17 (the oracles of 1.31 and 1.32).
 	unsizedIterationVars bool
-	// v017Messages: cel-go v0.17's wording of checker messages (withReleaseMessages).
+	// unbracketedTypeParams: a type parameter in a message is "_var0", not "<_var0>" (common/types
+	// types.go String: the brackets came with v0.26; the oracles of 1.30 and 1.31 show it).
+	unbracketedTypeParams bool
+	// v017Messages: cel-go v0.17's wording of checker messages (withReleaseMessages): an
+	// expression as its protobuf text (v0.20 prints a Go struct, as this binary's does).
 	v017Messages bool
 }
 
 var celGoReleases = map[uint]celGoRelease{
-	30: {celGo: "v0.17.8", backticks: backticksUnknown, optionalType: "optional", unsizedIterationVars: true, v017Messages: true},
-	31: {celGo: "v0.20.1", backticks: backticksUnknown},
-	32: {celGo: "v0.22.0", backticks: backticksUnknown},
-	33: {celGo: "v0.23.2", backticks: backticksUnsupported},
+	30: {celGo: "v0.17.8", backticks: backticksUnknown, optionalType: "optional", unsizedIterationVars: true, unbracketedTypeParams: true, v017Messages: true},
+	31: {celGo: "v0.20.1", backticks: backticksUnknown, unsizedIterationVars: true, unbracketedTypeParams: true},
+	32: {celGo: "v0.22.0", backticks: backticksUnknown, unsizedIterationVars: true, unbracketedTypeParams: true},
+	33: {celGo: "v0.23.2", backticks: backticksUnsupported, unbracketedTypeParams: true},
 	34: {celGo: "v0.26.0", backticks: backticksUnsupported},
 	35: {celGo: "v0.26.0", backticks: backticksUnsupported},
 	36: {celGo: "v0.26.0", backticks: backticksUnsupported},
@@ -81,23 +85,27 @@ func releaseTypeName(name string, minor uint) string {
 // AST (the ids).
 func withReleaseMessages(r *plugincel.CompilationResult, minor uint, parse func() (*celgo.Env, *celgo.Ast)) {
 	rel := celGoReleases[minor]
-	if rel.optionalType == "" || r.Error == nil {
+	if r.Error == nil || (rel.optionalType == "" && !rel.unbracketedTypeParams) {
 		return
 	}
 	var env *celgo.Env
 	var parsed *celgo.Ast
 	rename := func(s string) string {
-		s = strings.ReplaceAll(s, "optional_type(", rel.optionalType+"(")
+		if rel.optionalType != "" {
+			s = strings.ReplaceAll(s, "optional_type(", rel.optionalType+"(")
+		}
+		if rel.unbracketedTypeParams {
+			// not ANTLR's end of input in a syntax error ("extraneous input '<EOF>'"), which these printed so too
+			s = typeParam.ReplaceAllStringFunc(s, func(m string) string {
+				if m == "<EOF>" {
+					return m
+				}
+				return m[1 : len(m)-1]
+			})
+		}
 		if !rel.v017Messages {
 			return s
 		}
-		// not ANTLR's end of input in a syntax error ("extraneous input '<EOF>'"), which v0.17 printed so too
-		s = typeParam.ReplaceAllStringFunc(s, func(m string) string {
-			if m == "<EOF>" {
-				return m
-			}
-			return m[1 : len(m)-1]
-		})
 		return incompatibleExpr.ReplaceAllStringFunc(s, func(m string) string {
 			g := incompatibleExpr.FindStringSubmatch(m)
 			id, _ := strconv.ParseInt(g[2], 10, 64)

@@ -138,13 +138,14 @@ func errorTypeName(t apiservercel.ErrorType) string {
 }
 
 // Compile compiles an expression the way the API server validates it when the object is
-// written (environment.NewExpressions of the target release).
+// written (environment.NewExpressions of the target release), or with Stored as it compiles
+// an expression it already stores (environment.StoredExpressions).
 func Compile(expr, ctxName, optsJSON string) compileResult {
 	o, err := parseOptions(optsJSON)
 	if err != nil {
 		return compileResult{Kind: kindCompile, Message: err.Error(), ErrorType: "Internal", Issues: []issue{}}
 	}
-	c, err := compileIn(expr, ctxName, o, writeStage)
+	c, err := compileIn(expr, ctxName, o, o.compileStage())
 	if err != nil {
 		return compileResult{Kind: kindCompile, Message: err.Error(), ErrorType: "Internal", Issues: []issue{}}
 	}

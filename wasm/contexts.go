@@ -104,6 +104,11 @@ type compileOptions struct {
 	// does for matchConditions and for a ValidatingAdmissionPolicy without spec.variables.
 	// Evaluation ignores it: the admission plugins always compose.
 	Stateless bool `json:"stateless"`
+	// Stored: compile as the apiserver compiles an expression already in etcd
+	// (environment.StoredExpressions: the admission plugins, and validation of an update
+	// that keeps the expression), e.g. the new release's view of a policy after an upgrade.
+	// Variables are compiled the same way; Stateless does not apply (the plugins compose).
+	Stored bool `json:"stored"`
 	// Trace: evaluation also returns every sub-expression's value (trace.go). Not part of
 	// the compiled program's cache key.
 	Trace bool `json:"trace"`

@@ -73,13 +73,13 @@ func policyKey(hasParams bool, vars []variableDef) string {
 	return b.String()
 }
 
-// getPolicyCompiler returns the CompositedCompiler of a policy with these variables. One
-// compiler serves authoring (NewExpressions) and evaluation (StoredExpressions): its env sets
-// hold both environments; the variables themselves are compiled with NewExpressions. In 1.37
-// the StoredExpressions environment has one library more than the NewExpressions one (the
-// Kubernetes lists library v1, includes(), introduced in 1.37; compatibility version 1.36).
+// getPolicyCompiler returns the CompositedCompiler of a policy with these variables, compiled
+// in the env type of the stage (validating/plugin.go compilePolicy compiles a stored policy's
+// variables with StoredExpressions; validation of a new one with NewExpressions). In the
+// binary's own release the StoredExpressions environment has the libraries introduced in that
+// release more than the NewExpressions one (1.37: includes(); 1.38: isMask()).
 func getPolicyCompiler(es *envSetRef, hasParams bool, vars []variableDef) (*policyCompiler, error) {
-	key := es.key + "|" + policyKey(hasParams, vars)
+	key := es.key + "|" + string(es.envType) + "|" + policyKey(hasParams, vars)
 	useCounter++
 	if pc, ok := policyCache[key]; ok {
 		pc.lastUsed = useCounter
@@ -92,7 +92,7 @@ func getPolicyCompiler(es *envSetRef, hasParams bool, vars []variableDef) (*poli
 	pc := &policyCompiler{base: es, cc: cc, variables: vars, lastUsed: useCounter}
 	opts := plugincel.OptionalVariableDeclarations{HasParams: hasParams, HasAuthorizer: true}
 	for _, v := range vars {
-		r := cc.CompileAndStoreVariable(&variableExpression{Name: v.Name, Expression: v.Expression}, opts, environment.NewExpressions)
+		r := cc.CompileAndStoreVariable(&variableExpression{Name: v.Name, Expression: v.Expression}, opts, es.envType)
 		pc.results = append(pc.results, r)
 	}
 	if len(policyCache) >= policyCacheSize {
@@ -122,7 +122,8 @@ func optionalDecls(spec contextSpec, o compileOptions) plugincel.OptionalVariabl
 
 var envCache = map[string]*celgo.Env{}
 
-// envFor is the write-time environment of an expression (the target's NewExpressions).
+// envFor is the environment an expression is compiled in: the target's NewExpressions, or
+// with Stored its StoredExpressions (compileOptions.compileStage).
 func envFor(ctxName string, o compileOptions) (*celgo.Env, *policyCompiler, error) {
 	spec, ok := contexts[ctxName]
 	if !ok {
@@ -132,11 +133,12 @@ func envFor(ctxName string, o compileOptions) (*celgo.Env, *policyCompiler, erro
 	if err != nil {
 		return nil, nil, err
 	}
-	es := envSetFor(minor, writeStage)
+	stage := o.compileStage()
+	es := envSetFor(minor, stage)
 	var base *environment.EnvSet
 	var pc *policyCompiler
-	key := es.key + "|" + ctxName
-	if composes(spec, o, writeStage) {
+	key := es.key + "|" + string(es.envType) + "|" + ctxName
+	if composes(spec, o, stage) {
 		vars := visibleVariables(ctxName, o)
 		pc, err = getPolicyCompiler(es, o.HasParams, vars)
 		if err != nil {
@@ -192,7 +194,7 @@ func envFor(ctxName string, o compileOptions) (*celgo.Env, *policyCompiler, erro
 			return nil, nil, err
 		}
 	}
-	env, err := extended.Env(environment.NewExpressions)
+	env, err := extended.Env(es.envType)
 	if err != nil {
 		return nil, nil, err
 	}

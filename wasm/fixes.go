@@ -33,22 +33,21 @@ type runtimeFix struct {
 var runtimeFixes = []runtimeFix{
 	{
 		name: "optional-library-v2",
-		from: 31,
+		from: 33,
 		// cel-go's optional library version 2 (first(), last(), optional.unwrap(), unwrapOpt())
 		// came with v0.23; k8s.io/apiserver asks for cel.OptionalTypes() at no version, so the
-		// newest its cel-go has: 1.30's v0.17 has none of them ("undeclared reference to
-		// 'first'"). v0.20 and v0.22 lack them too, but 1.31 and 1.32 have no oracle to check a
-		// change against, so they keep them here.
+		// newest its cel-go has: 1.30's v0.17, 1.31's v0.20 and 1.32's v0.22 have none of them
+		// ("undeclared reference to 'first'", the oracles of all three).
 		before: []cel.EnvOption{withoutDeclarations([]string{"first", "last", "optional.unwrap", "unwrapOpt"}, nil)},
 		source: "github.com/google/cel-go cel/library.go optionalLib.CompileOptions (v0.17.8: versions 0 and 1; v0.23.2: lib.version >= 2)",
 	},
 	{
 		name: "optional-macros-shared-target",
-		from: 31,
-		// v0.17's optMap/optFlatMap use the optional's expression twice as one node (v0.22
-		// copies it; v0.20 as v0.17, left as it is at 1.31 for want of an oracle there).
+		from: 32,
+		// v0.17's and v0.20's optMap/optFlatMap use the optional's expression twice as one node
+		// (v0.22 copies it): optional.none().optMap(x, x + 1) fails to type-check at 1.30 and 1.31.
 		before: []cel.EnvOption{optionalMacrosSharingTarget()},
-		source: "github.com/google/cel-go cel/library.go optMap/optFlatMap (v0.17.8: meh.ReceiverCall(valueFunc, target); v0.22.0: meh.Copy(target))",
+		source: "github.com/google/cel-go cel/library.go optMap/optFlatMap (v0.17.8, v0.20.1: meh.ReceiverCall(valueFunc, target); v0.22.0: meh.Copy(target))",
 	},
 	{
 		name: "string-format-validator",

@@ -55,8 +55,16 @@ type envStage int
 
 const (
 	writeStage envStage = iota // compile(): the object is being written
-	runStage                   // evaluate(): admission of a stored object
+	runStage                   // evaluate(), and compile() with Stored: admission of a stored object
 )
+
+// compileStage is the stage compile() and the mirrored environment use for these options.
+func (o compileOptions) compileStage() envStage {
+	if o.Stored {
+		return runStage
+	}
+	return writeStage
+}
 
 // envSetRef is the base env set of one target at one stage and the env type to compile with.
 type envSetRef struct {

@@ -44,6 +44,14 @@ export interface CelCompileOptions {
    */
   stateless?: boolean;
   /**
+   * Compile as the apiserver compiles an expression it already stores (`environment.StoredExpressions`:
+   * the admission plugins, and validation of an update that keeps the expression), not as one being
+   * written (`NewExpressions`, the default): a library introduced in the target release is usable
+   * in stored expressions there, in new ones only from the next release. The policy's variables
+   * are compiled the same way; `stateless` does not apply. Only `compile` reads it.
+   */
+  stored?: boolean;
+  /**
    * For the `vap-variable` context (also MutatingAdmissionPolicy `spec.variables`): only the
    * variables *before* this one in `variables` are declared, as the apiserver compiles them in order.
    */

@@ -163,7 +163,7 @@ spec:
     const r = run(['check', '-', '--upgrade-from', '1.36', '--kubernetes-version', '1.37'], policy);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^<stdin>:8:17: gone in 1\.37: error: spec\.validations\[0\]\.expression: Invalid value: .*unsupported syntax: '`'/m);
-    expect(r.out).toMatch(/\nupgrade 1\.36 → 1\.37: 0 appear, 1 gone, 0 changed, 0 worse\n$/);
+    expect(r.out).toMatch(/\nupgrade 1\.36 → 1\.37: 0 appear, 1 gone, 0 changed, 0 worse \(compiled at 1\.36 as written, at 1\.37 as stored\)\n$/);
   });
 
   it('a target release whose engine build is missing: exit 2 with the reason, never a report without its CEL', () => {

@@ -50,7 +50,9 @@ describe('check --upgrade-from (real CEL engine)', { timeout: 60_000 }, () => {
       'gone in 1.36',
     ]);
     expect(io.out).toMatch(/policies\.yaml:24:17: appears in 1\.36 \(worse\): error: spec\.validations\[0\]\.expression: Invalid value/);
-    expect(lines.at(-1)).toBe('upgrade 1.37 → 1.36: 1 appear, 2 gone, 0 changed, 1 worse, cases: 0/2 passed at 1.37, 2/2 at 1.36');
+    expect(lines.at(-1)).toBe(
+      'upgrade 1.37 → 1.36: 1 appear, 2 gone, 0 changed, 1 worse, cases: 0/2 passed at 1.37, 2/2 at 1.36 (compiled at 1.37 as written, at 1.36 as stored)',
+    );
   });
 
   it('--format github: what got worse is an error annotation, the rest a notice; --format junit: a failing testcase per worse case', async () => {
@@ -65,7 +67,9 @@ describe('check --upgrade-from (real CEL engine)', { timeout: 60_000 }, () => {
     expect(lines[2]).toMatch(
       /^::notice file=.*policies\.yaml,line=24,col=17,title=spec\.validations\[0\]\.expression::gone in 1\.37: error: .*unsupported syntax/,
     );
-    expect(lines.at(-1)).toBe('upgrade 1.36 → 1.37: 2 appear, 1 gone, 0 changed, 2 worse, cases: 2/2 passed at 1.36, 0/2 at 1.37');
+    expect(lines.at(-1)).toBe(
+      'upgrade 1.36 → 1.37: 2 appear, 1 gone, 0 changed, 2 worse, cases: 2/2 passed at 1.36, 0/2 at 1.37 (compiled at 1.36 as written, at 1.37 as stored)',
+    );
 
     const junit = recordingIO();
     expect(await runCli(['check', f.policy, '--cases', f.cases, '--upgrade-from', '1.36', '--kubernetes-version', '1.37', '--format', 'junit'], junit)).toBe(1);
@@ -76,6 +80,22 @@ describe('check --upgrade-from (real CEL engine)', { timeout: 60_000 }, () => {
     expect(junit.out).toMatch(
       /<testcase classname="[^"]*workspace\.json" name="SYS_ADMIN is denied">\n\s*<failure message="appears in 1\.37 \(worse\): error: policy case/,
     );
+  });
+
+  it('1.36 → 1.37: an expression using a library of 1.37 (includes()) compiles there as stored, as the 1.37 apiserver compiles it after the upgrade', async () => {
+    // written at 1.36 it is an error (the lists library v1 is 1.37's); already in etcd at 1.37 it compiles,
+    // though a new policy could use it only from 1.38 (environment.StoredExpressions vs NewExpressions)
+    const policy = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'upgrade-stored', 'policy.yaml');
+    const io = recordingIO();
+    expect(await runCli(['check', policy, '--upgrade-from', '1.36', '--kubernetes-version', '1.37', '--format', 'json'], io)).toBe(0);
+    const r = JSON.parse(io.out) as UpgradeReport;
+    expect(r.compiled).toEqual({ from: 'NewExpressions', to: 'StoredExpressions' });
+    expect(r.changes.map((c) => [c.change, c.release, c.problem.field])).toEqual([['gone', '1.37', 'spec.variables[0].expression']]);
+    expect(r.changes[0]!.problem.message).toContain("undeclared reference to 'includes'");
+    // checked as written at 1.37 it is still an error
+    const written = recordingIO();
+    expect(await runCli(['check', policy, '--kubernetes-version', '1.37'], written)).toBe(1);
+    expect(written.out).toContain("undeclared reference to 'includes'");
   });
 
   it('nothing worse: exit 0 (--quiet prints only what is worse); an unknown release or the target itself is a usage error (exit 2)', async () => {

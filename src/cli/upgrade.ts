@@ -1,12 +1,15 @@
 /**
  * `check --upgrade-from A`: the check (src/cli/check.ts) and the `--cases` run at release A and
- * at the target release B, compared by src/check/upgrade.ts. Unreadable input answers nothing
- * (exit 2): a file missing at both releases would hide every difference.
+ * at the target release B, compared by src/check/upgrade.ts. Expressions compile at A as written
+ * (environment.NewExpressions) and at B as stored (StoredExpressions): when the cluster upgrades
+ * they are already in etcd, and that is how B's apiserver compiles them. Unreadable input
+ * answers nothing (exit 2): a file missing at both releases would hide every difference.
  */
 import { createFillingCompiler, evaluate, loadCelFor } from '../cel';
 import { celAtRelease } from '../check/cases';
 import { upgradeChanges, type UpgradeChange } from '../check/upgrade';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
+import type { CelCompiler } from '../cel/types';
 import type { CheckArgs } from './args';
 import { runCasesFile, type CasesSummary } from './cases';
 import { checkTexts, type CheckResult } from './check';
@@ -19,6 +22,8 @@ export interface UpgradeReport {
   from: KubernetesVersion;
   to: KubernetesVersion;
   files: string[];
+  /** How each release compiles the expressions: as written at `from`, as stored (already in etcd) at `to`. */
+  compiled: { from: 'NewExpressions'; to: 'StoredExpressions' };
   changes: UpgradeChange<Problem>[];
   summary: { appears: number; gone: number; changed: number; worse: number; cases: { from: CasesSummary; to: CasesSummary }; exitCode: number };
 }
@@ -36,9 +41,13 @@ export type UpgradeOptions = Pick<CheckArgs, 'platform' | 'fieldValidation' | 's
 export type UpgradeComparison = Omit<UpgradeReport, 'summary'> & { summary: Omit<UpgradeReport['summary'], 'exitCode'> };
 export type UpgradeResult = { ok: true; report: UpgradeComparison } | { ok: false; messages: string[] };
 
-/** The check of the files at one release, repeated until the engine has answered every expression it met (at once in Node). */
-async function checkedAt(options: UpgradeOptions, files: readonly InputFile[], release: KubernetesVersion): Promise<CheckResult | string> {
-  const cel = createFillingCompiler();
+/**
+ * The check of the files at one release, repeated until the engine has answered every expression
+ * it met (at once in Node); `stored`: every expression compiled as one the apiserver already stores.
+ */
+async function checkedAt(options: UpgradeOptions, files: readonly InputFile[], release: KubernetesVersion, stored: boolean): Promise<CheckResult | string> {
+  const filling = createFillingCompiler();
+  const cel: CelCompiler = stored ? { compile: (e, c, o) => filling.compile(e, c, { ...o, stored: true }) } : filling;
   // a run meets the expressions of the last one, and the variables they declare: two rounds, rarely three
   for (let round = 0; round < 4; round++) {
     const checked = await checkTexts(files, {
@@ -49,8 +58,8 @@ async function checkedAt(options: UpgradeOptions, files: readonly InputFile[], r
       static: options.static,
       manifestBase: options.manifestBase,
     });
-    if (!cel.missing()) return checked;
-    const failure = await cel.fill();
+    if (!filling.missing()) return checked;
+    const failure = await filling.fill();
     if (failure) return `the ${release} engine did not compile: ${failure}`;
   }
   return `the ${release} engine's answers did not settle`;
@@ -62,8 +71,9 @@ async function problemsAt(
   files: readonly InputFile[],
   release: KubernetesVersion,
   fs: FileSystem,
+  stored: boolean,
 ): Promise<{ problems: Problem[]; cases: CasesSummary } | { messages: string[] }> {
-  const checked = await checkedAt(options, files, release);
+  const checked = await checkedAt(options, files, release, stored);
   if (typeof checked === 'string') return { messages: [checked] };
   const problems = [...checked.problems];
   if (checked.manifestHeadline)
@@ -111,9 +121,9 @@ export async function compareReleases(
     const failure = await loadCelFor(release);
     if (failure) return { ok: false, messages: [`compares nothing without the ${release} engine: ${failure}`] };
   }
-  const before = await problemsAt(options, files, from, fs);
+  const before = await problemsAt(options, files, from, fs, false);
   if ('messages' in before) return { ok: false, messages: before.messages };
-  const after = await problemsAt(options, files, to, fs);
+  const after = await problemsAt(options, files, to, fs, true);
   if ('messages' in after) return { ok: false, messages: after.messages };
   const names = files.map((f) => f.name);
   const order = [...fileOrder, ...names];
@@ -125,6 +135,7 @@ export async function compareReleases(
     report: {
       from,
       to,
+      compiled: { from: 'NewExpressions', to: 'StoredExpressions' },
       files: names,
       changes,
       summary: {
@@ -137,6 +148,9 @@ export async function compareReleases(
     },
   };
 }
+
+/** What the comparison compiled how, as the report says it. */
+export const STORED_NOTE = (from: KubernetesVersion, to: KubernetesVersion) => `compiled at ${from} as written, at ${to} as stored`;
 
 const WORDS: Record<UpgradeChange<Problem>['change'], string> = { appears: 'appears in', gone: 'gone in', changed: 'changed in' };
 
@@ -176,7 +190,7 @@ export async function runUpgrade(args: CheckArgs & { upgradeFrom: KubernetesVers
   const { from: casesFrom, to: casesTo } = report.summary.cases;
   const summaryLine = `upgrade ${from} → ${to}: ${report.summary.appears} appear, ${report.summary.gone} gone, ${report.summary.changed} changed, ${worse} worse${
     casesTo.total ? `, cases: ${casesFrom.passed}/${casesFrom.total} passed at ${from}, ${casesTo.passed}/${casesTo.total} at ${to}` : ''
-  }`;
+  } (${STORED_NOTE(from, to)})`;
   const shown = args.quiet ? changes.filter((c) => c.worse) : changes;
   const lines =
     args.format === 'github'

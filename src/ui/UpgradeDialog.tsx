@@ -118,7 +118,8 @@ export function UpgradeDialog({ onClose }: { onClose: () => void }) {
       <h2 id="upgrade-title">What changes from release A to B</h2>
       <p className="help">
         The workspace's documents and saved cases checked at both releases, with each release's own CEL engine (as{' '}
-        <code>admission-workbench check --upgrade-from A --kubernetes-version B</code>).
+        <code>admission-workbench check --upgrade-from A --kubernetes-version B</code>). CEL compiles at A as written and at B as already stored, as B's
+        apiserver compiles the policies it finds in etcd after the upgrade (a library of B's own release is usable there).
       </p>
       <div className="dialog-actions">
         <ReleaseSelect label="From (A)" value={from} onChange={setFrom} testId="upgrade-from" />

@@ -6,7 +6,10 @@
 // runtime budget). Which release is the module's (go.mod 1.37; -tags k8s13N -modfile
 // go.1.N.mod the others); release_*.go hold the API that changed between them.
 //
-// stdin: {"inputs": {"object":…, "request":…, "namespaceObject":…}, "expressions": ["…", …]}
+// stdin: {"inputs": {"object":…, "request":…, "namespaceObject":…}, "expressions": ["…", …],
+// "stored": false}; stored: the compile answer is the expression compiled as already stored
+// (environment.StoredExpressions, as the apiserver compiles a policy it keeps in etcd, e.g.
+// after an upgrade) instead of as written.
 // stdout: one answer per expression (see answer).
 package main
 
@@ -39,6 +42,7 @@ type input struct {
 		NamespaceObject *corev1.Namespace             `json:"namespaceObject"`
 	} `json:"inputs"`
 	Expressions []string `json:"expressions"`
+	Stored      bool     `json:"stored"`
 }
 
 type compileAnswer struct {
@@ -96,12 +100,16 @@ func main() {
 	ns := plugincel.CreateNamespaceObject(in.Inputs.NamespaceObject)
 
 	base := baseEnvSet()
-	staticEnv := staticCostEnv(base)
+	compileMode := environment.NewExpressions
+	if in.Stored {
+		compileMode = environment.StoredExpressions
+	}
+	staticEnv := staticCostEnv(base, compileMode)
 	out := make([]answer, len(in.Expressions))
 	for i, expr := range in.Expressions {
 		a := &out[i]
-		// Write time: the policy's expressions compiled as new expressions.
-		write := compileCondition(base, expr, environment.NewExpressions)
+		// Write time: the policy's expressions compiled as new expressions (or as stored ones).
+		write := compileCondition(base, expr, compileMode)
 		if write.err != nil {
 			a.Compile.Message = write.err.Detail
 		} else {
@@ -138,9 +146,9 @@ func main() {
 	}
 }
 
-// staticCostEnv is the write-time environment with the policy's variables declared, for the
+// staticCostEnv is the compile environment (of mode) with the policy's variables declared, for the
 // static cost estimate (plugincel's createEnvForOpts, which is unexported, with the strict cost option).
-func staticCostEnv(base *environment.EnvSet) *celEnv {
+func staticCostEnv(base *environment.EnvSet, mode environment.Type) *celEnv {
 	requestType := plugincel.BuildRequestType()
 	namespaceType := plugincel.BuildNamespaceType()
 	extended, err := base.Extend(environment.VersionedOptions{
@@ -158,7 +166,7 @@ func staticCostEnv(base *environment.EnvSet) *celEnv {
 	if err != nil {
 		panic(err)
 	}
-	env, err := extended.Env(environment.NewExpressions)
+	env, err := extended.Env(mode)
 	if err != nil {
 		panic(err)
 	}

@@ -1,4 +1,4 @@
-//go:build k8s130
+//go:build k8s130 || k8s131
 
 package main
 
@@ -9,9 +9,9 @@ import (
 	"k8s.io/apiserver/pkg/cel/environment"
 )
 
-// 1.30: StrictCostEnforcementForVAP is beta and off by default (validating/plugin.go
-// compilePolicy reads the gate; the template without strict cost is used), and the
-// compiler answers a Filter (cc.Compile).
+// 1.30 and 1.31: StrictCostEnforcementForVAP is beta and off by default (features/kube_features.go;
+// validating/plugin.go compilePolicy reads the gate and uses the template without strict
+// cost), and the compiler answers a Filter (cc.Compile).
 
 func baseEnvSet() *environment.EnvSet {
 	return environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion(), false)

@@ -1,4 +1,4 @@
-//go:build k8s133
+//go:build k8s132 || k8s133
 
 package main
 

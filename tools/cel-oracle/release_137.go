@@ -1,4 +1,4 @@
-//go:build !k8s130 && !k8s133 && !k8s136 && !k8s138
+//go:build !k8s130 && !k8s131 && !k8s132 && !k8s133 && !k8s136 && !k8s138
 
 package main
 
