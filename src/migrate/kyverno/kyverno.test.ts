@@ -8,7 +8,7 @@ import { fixturePath } from '../../../fixtures';
 import { isObject, nameOf, obj, type Obj } from '../../base/json';
 import { parseDocuments } from '../../yaml';
 import { convertPolicies } from '../index';
-import { celAutogen } from './autogen';
+import { celAutogen, podToTemplateExpression } from './autogen';
 import { importKyvernoTest } from './kyverno-test';
 import { kyvernoOnlyNames, nonOptionalOrValue } from './libraries';
 import { parseKindSelector } from './match';
@@ -161,16 +161,68 @@ describe('Kyverno ValidatingPolicy and MutatingPolicy', () => {
     expect(out.rules[0]!.reason).toMatch(/resource\.Get/);
   });
 
-  it("MutatingPolicy → mpol-<name> at the release's MutatingAdmissionPolicy version; a dropped namespaceSelector is a difference", () => {
+  it("MutatingPolicy → mpol-<name> at the release's MutatingAdmissionPolicy version, with its namespaceSelector", () => {
     const out = convertPolicies(load('other-mpol', 'add-pod-priorityclassname', 'add-pod-priorityclassname.yaml'), OPTIONS);
     expect(out.objects.map((o) => `${o.apiVersion} ${o.kind}/${nameOf(o)}`)).toEqual([
       'admissionregistration.k8s.io/v1 MutatingAdmissionPolicy/mpol-add-pod-priorityclassname',
       'admissionregistration.k8s.io/v1 MutatingAdmissionPolicyBinding/mpol-add-pod-priorityclassname-binding',
     ]);
-    expect(out.rules[0]!.status).toBe('different');
-    expect(out.rules[0]!.reason).toMatch(/matchConstraints\.namespaceSelector is dropped/);
-    // without such a construct it is exact: tools/kyverno-oracle/mutating.test.ts holds it to Kyverno's engine
-    expect(convertPolicies(load('other-mpol', 'add-ttl-jobs', 'add-ttl-jobs.yaml'), OPTIONS).rules[0]!.status).toBe('exact');
+    // Kyverno's builder drops it; its engine matches it, and so does the apiserver (tools/kyverno-oracle/mutating.test.ts)
+    expect(obj(obj(out.objects[0]!.spec).matchConstraints).namespaceSelector).toEqual({
+      matchExpressions: [{ key: 'env', operator: 'NotIn', values: ['production'] }],
+    });
+    expect(out.rules[0]!.status).toBe('exact');
+  });
+
+  it('a Pod MutatingPolicy gets autogen policies for the controllers its autogen names (pkg/cel/policies/mpol/autogen)', () => {
+    const out = convertPolicies(load('other-mpol', 'always-pull-images', 'always-pull-images.yaml'), OPTIONS);
+    expect(out.objects.map((o) => `${o.kind}/${nameOf(o)}`)).toEqual([
+      'MutatingAdmissionPolicy/mpol-always-pull-images',
+      'MutatingAdmissionPolicyBinding/mpol-always-pull-images-binding',
+      'MutatingAdmissionPolicy/mpol-always-pull-images-autogen-cronjobs',
+      'MutatingAdmissionPolicyBinding/mpol-always-pull-images-autogen-cronjobs-binding',
+      'MutatingAdmissionPolicy/mpol-always-pull-images-autogen-defaults',
+      'MutatingAdmissionPolicyBinding/mpol-always-pull-images-autogen-defaults-binding',
+    ]);
+    const defaults = obj(byName(out.objects, 'mpol-always-pull-images-autogen-defaults')!.spec);
+    expect(obj(defaults.matchConstraints).resourceRules).toEqual([
+      { apiGroups: ['apps'], apiVersions: ['v1'], resources: ['daemonsets', 'deployments', 'statefulsets'], operations: ['CREATE', 'UPDATE'] },
+      { apiGroups: ['batch'], apiVersions: ['v1'], resources: ['jobs'], operations: ['CREATE', 'UPDATE'] },
+    ]);
+    expect(out.rules[0]!.status).toBe('exact');
+    // `controllers: []` turns autogen off
+    expect(convertPolicies(load('other-mpol', 'add-image-as-env-var', 'add-image-as-env-var.yaml'), OPTIONS).objects).toHaveLength(2);
+  });
+
+  it('a MutatingPolicy ApplyConfiguration is moved under the template as Kyverno rewrites it (its own test case)', () => {
+    const input = `Object{
+  spec: Object.spec{
+    containers: object.spec.containers.map(container, Object.spec.containers{
+      name: container.name,
+      securityContext: Object.spec.containers.securityContext{
+        allowPrivilegeEscalation: false
+      }
+    })
+  }
+}`;
+    const squash = (s: string) => s.replace(/\s+/g, '');
+    expect(squash(podToTemplateExpression(input, 'cronjobs'))).toBe(
+      squash(`Object{spec: Object.spec{jobTemplate: Object.spec.jobTemplate{spec: Object.spec.jobTemplate.spec{template: Object.spec.jobTemplate.spec.template{
+  spec: Object.spec.jobTemplate.spec.template.spec{
+    containers: object.spec.jobTemplate.spec.template.spec.containers.map(container, Object.spec.jobTemplate.spec.template.spec.containers{
+      name: container.name,
+      securityContext: Object.spec.jobTemplate.spec.template.spec.containers.securityContext{
+        allowPrivilegeEscalation: false
+      }
+    })
+  }
+}}}}}`),
+    );
+    // namespaceObject is not the object; metadata other than labels and annotations stays
+    expect(podToTemplateExpression("'a' in namespaceObject.metadata.labels && object.metadata.name != ''", 'defaults')).toBe(
+      "'a' in namespaceObject.metadata.labels && object.metadata.name != ''",
+    );
+    expect(podToTemplateExpression('object.metadata.annotations', 'defaults')).toBe('object.spec.template.metadata.annotations');
   });
 
   it('autogen leaves object.metadata.namespace alone (pkg/cel/autogen replacement)', () => {
