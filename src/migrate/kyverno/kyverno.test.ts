@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fixturePath } from '../../../fixtures';
 import { isObject, nameOf, obj, type Obj } from '../../base/json';
+import { evaluate, loadCel } from '../../cel';
+import { runCases } from '../../policy';
 import { parseDocuments } from '../../yaml';
 import { convertPolicies } from '../index';
 import { celAutogen, podToTemplateExpression } from './autogen';
@@ -284,5 +286,44 @@ describe('helpers', () => {
     const imported = importKyvernoTest(`${test}/kyverno-test.yaml`, Object.fromEntries(names.map((p) => [p, read(p)])), conversion);
     expect(imported.problems.map((p) => p.message)).toEqual([expect.stringMatching(/'fail' for MutatingPolicy 'add-psa-labels' on Namespace 'test-fail'/)]);
     expect(imported.policyCases.flatMap((g) => g.cases.map((c) => c.expect.outcome))).toEqual(['admit']);
+  });
+  it("a ConfigMap-param rule's cases take their ConfigMap from the test's values (the CLI reads no cluster)", async () => {
+    const base = 'other/exclude-namespaces-dynamically';
+    const test = `${base}/.kyverno-test`;
+    const names = [`${base}/exclude-namespaces-dynamically.yaml`, ...['kyverno-test', 'resource', 'values'].map((f) => `${test}/${f}.yaml`)];
+    const read = (p: string) => readFileSync(fixturePath('kyverno-pattern', ...p.split('/')), 'utf8');
+    const sources = parseDocuments(read(names[0]!))
+      .documents.map((d) => d.object)
+      .filter(isObject);
+    const conversion = convertPolicies(sources, OPTIONS);
+    const imported = importKyvernoTest(`${test}/kyverno-test.yaml`, Object.fromEntries(names.map((p) => [p, read(p)])), conversion);
+    const cases = imported.policyCases.flatMap((g) => g.cases);
+    expect(cases.length).toBe(4);
+    for (const c of cases)
+      expect(c.input.params).toEqual({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'namespace-filters', namespace: 'default' },
+        data: { exclude: '["default", "test"]' },
+      });
+    // request.namespace is not imported (the case's own namespace is the request's): said, not dropped
+    expect(imported.problems.map((p) => p.message)).toEqual([expect.stringMatching(/values not imported: request\.namespace/)]);
+    // with that ConfigMap the produced policy decides the cases as Kyverno did (without it, it denies
+    // them all: parameterNotFoundAction Deny); Kyverno's precondition is a validation here, so its
+    // skips are admissions, the same admission decision
+    await loadCel();
+    for (const g of imported.policyCases) {
+      const policy = byName(conversion.objects, g.policy)!;
+      const bindings = conversion.objects.filter((o) => o.kind === 'ValidatingAdmissionPolicyBinding' && obj(o.spec).policyName === g.policy);
+      const report = await runCases({ policy, bindings }, g.cases, { evaluate });
+      const failures = report.results.filter((r) => !r.pass).flatMap((r) => r.failures);
+      expect(failures.filter((f) => f !== 'expected skip, got admit')).toEqual([]);
+      const without = await runCases(
+        { policy, bindings },
+        g.cases.map((c) => ({ ...c, input: { ...c.input, params: undefined } })),
+        { evaluate },
+      );
+      expect(without.results.filter((r) => r.pass).map((r) => r.name)).toEqual(g.cases.filter((c) => c.expect.outcome === 'deny').map((c) => c.name));
+    }
   });
 });
