@@ -14,6 +14,8 @@ const SLOW_FIRST = [
   'tools/kyverno-oracle/oracle.test.ts',
   'tools/validation-oracle/oracle.test.ts',
   'src/migrate/kyverno-pattern/differential.test.ts',
+  'tools/kyverno-oracle/mutating.test.ts',
+  'tools/kyverno-oracle/validating.test.ts',
   'tools/admission-oracle/oracle.test.ts',
   'tools/typecheck-oracle/oracle.test.ts',
   'src/cel/native.test.ts',

@@ -91,6 +91,8 @@ export interface RuleDifferential {
   disagreements: number;
   /** Requests decided alike where the verdicts differ (fail vs error, pass vs skip). */
   verdictDifferences: number;
+  /** Kyverno's verdicts on the requests, counted. */
+  kyverno: Record<Verdict, number>;
   examples: string[];
 }
 
@@ -129,9 +131,17 @@ export async function differential(
         ),
       );
     const answers = await decided.get(policy)!;
-    const d: RuleDifferential = { rule, tried: requests.length, disagreements: 0, verdictDifferences: 0, examples: [] };
+    const d: RuleDifferential = {
+      rule,
+      tried: requests.length,
+      disagreements: 0,
+      verdictDifferences: 0,
+      kyverno: { fail: 0, pass: 0, skip: 0, error: 0 },
+      examples: [],
+    };
     for (let i = 0; i < requests.length; i++) {
       const k = kyvernoVerdict(answers[i]!, rule);
+      d.kyverno[k]++;
       const w = await workbenchVerdict(produced, requests[i]!.input);
       if (k === w) continue;
       if (decision(k) === decision(w)) {

@@ -59,3 +59,89 @@ export function mutants(object: unknown, limit = 40): unknown[] {
   const step = out.length / limit;
   return Array.from({ length: limit }, (_, i) => out[Math.floor(i * step)]);
 }
+
+type Labels = Record<string, string>;
+interface Requirement {
+  key: string;
+  operator: string;
+  values: string[];
+}
+
+/** A selector's requirements (matchLabels as `In` of one value), as labels.Selector holds them. */
+function requirements(selector: unknown): Requirement[] {
+  if (selector === null || typeof selector !== 'object') return [];
+  const s = selector as { matchLabels?: Labels; matchExpressions?: Requirement[] };
+  return [
+    ...Object.entries(s.matchLabels ?? {}).map(([key, v]) => ({ key, operator: 'In', values: [v] })),
+    ...(s.matchExpressions ?? []).map((e) => ({ key: e.key, operator: e.operator, values: e.values ?? [] })),
+  ];
+}
+
+/** `labels` changed so that `r` holds (`holds`) or does not: the key set to a listed value, another value, or removed. */
+function apply(labels: Labels, r: Requirement, holds: boolean): Labels {
+  const out = { ...labels };
+  const listed = r.values[0] ?? 'x';
+  const set = (v: string | undefined) => (v === undefined ? delete out[r.key] : (out[r.key] = v));
+  const wanted: Record<string, [string | undefined, string | undefined]> = {
+    In: [listed, `${listed}-other`],
+    NotIn: [undefined, listed],
+    Exists: ['x', undefined],
+    DoesNotExist: [undefined, 'x'],
+  };
+  const [yes, no] = wanted[r.operator] ?? [undefined, undefined];
+  set(holds ? yes : no);
+  return out;
+}
+
+/**
+ * Changes of labels around a label selector: the first makes every requirement hold, each next one
+ * makes all hold but one (so a request hits and misses the selector). None when the selector has no
+ * requirement.
+ */
+export function selectorChanges(selector: unknown): { holds: boolean; change: (labels: Labels) => Labels }[] {
+  const rs = requirements(selector);
+  if (!rs.length) return [];
+  const all = (labels: Labels) => rs.reduce((l, r) => apply(l, r, true), labels);
+  return [{ holds: true, change: all }, ...rs.map((r) => ({ holds: false, change: (labels: Labels) => apply(all(labels), r, false) }))];
+}
+
+/** Label sets around a label selector for the differential: `labels` as given, then `labels` through each of selectorChanges, deduplicated. */
+export function selectorProbes(selector: unknown, labels: Labels): Labels[] {
+  const sets = [labels, ...selectorChanges(selector).map((c) => c.change(labels))];
+  const seen = new Set<string>();
+  return sets.filter((s) => {
+    const k = JSON.stringify(Object.entries(s).sort());
+    return !seen.has(k) && (seen.add(k), true);
+  });
+}
+
+type Obj = Record<string, Json>;
+/** How each Pod controller holds its pod template (the kinds Kyverno's autogen knows, and ReplicationController, which its CEL autogen leaves alone). */
+const CONTROLLERS: [string, string, (name: string, labels: Obj, template: Obj) => Obj][] = [
+  ['apps/v1', 'Deployment', (_, l, template) => ({ selector: { matchLabels: l }, template })],
+  ['apps/v1', 'DaemonSet', (_, l, template) => ({ selector: { matchLabels: l }, template })],
+  ['apps/v1', 'StatefulSet', (n, l, template) => ({ serviceName: n, selector: { matchLabels: l }, template })],
+  ['apps/v1', 'ReplicaSet', (_, l, template) => ({ selector: { matchLabels: l }, template })],
+  ['batch/v1', 'Job', (_, _l, template) => ({ template })],
+  ['batch/v1', 'CronJob', (_, _l, template) => ({ schedule: '0 1 * * *', jobTemplate: { spec: { template } } })],
+  ['v1', 'ReplicationController', (_, l, template) => ({ selector: l, template })],
+];
+
+/** A Pod put in each Pod controller's template (its labels and annotations on the template; none: the Pod's own). */
+export function podControllers(pod: unknown): unknown[] {
+  const p = pod as Obj;
+  if (p.kind !== 'Pod' || p.apiVersion !== 'v1') return [];
+  const meta = (p.metadata ?? {}) as Obj;
+  const name = String(meta.name ?? 'pod');
+  const labels = (meta.labels as Obj | undefined) ?? { app: name };
+  const template: Obj = {
+    metadata: { labels, ...(meta.annotations ? { annotations: clone(meta.annotations) } : {}) },
+    ...(p.spec !== undefined ? { spec: clone(p.spec) } : {}),
+  };
+  return CONTROLLERS.map(([apiVersion, kind, spec]) => ({
+    apiVersion,
+    kind,
+    metadata: { name, ...(meta.namespace ? { namespace: meta.namespace } : {}), labels: clone(labels) },
+    spec: spec(name, labels, clone(template)),
+  }));
+}

@@ -48,6 +48,15 @@ describe('Kyverno MutatingPolicy conversions against the Kyverno engine (v1.19.1
     expect(results.length).toBeGreaterThan(20);
     // the differential must see Kyverno act: a seed set none of whose requests Kyverno mutates proves nothing
     expect(results.filter((r) => r.acted > 0).length).toBeGreaterThan(20);
+    // a policy's selectors are probed both ways (mutating.ts): requests they select, which Kyverno acts on, and requests they do not
+    const unprobed = results
+      .filter((r) => r.selectors && !(r.selectors.selected > 0 && r.selectors.actedSelected > 0 && r.selectors.unselected > 0))
+      .map((r) => `${r.rule.source.name}: ${JSON.stringify(r.selectors)}`);
+    expect(unprobed).toEqual([]);
+    // a Pod policy's autogen policies are held to Kyverno's on controllers it really mutates (its
+    // autogen leaves JSONPatch expressions as written: some mutate no controller, on either side)
+    const autogenActing = results.filter((r) => r.rule.produced.some((p) => p.includes('-autogen-')) && Object.keys(r.actedKinds).some((k) => k !== 'Pod'));
+    expect(autogenActing.length).toBeGreaterThanOrEqual(10);
     const wrong = results
       .filter((r) => r.rule.status === 'exact' && r.disagreements.length > 0)
       .map((r) => `${r.rule.source.name}: ${r.disagreements.length} of ${r.tried} disagree; smallest: ${JSON.stringify(r.disagreements[0]).slice(0, 1500)}`);

@@ -167,20 +167,39 @@ function applyReplacement(text: string, from: string, to: string): string {
   return text;
 }
 
-/** The autogen specs of a ValidatingPolicy/MutatingPolicy spec, by config ('defaults', 'cronjobs'), as Kyverno generates them. */
-export function celAutogen(spec: Obj): { config: string; spec: Obj }[] {
+/** The controllers a CEL policy's autogen names (Kyverno resolves each: a built-in config, else a custom workload `<resource>.<version>.<group>`). */
+function celControllers(spec: Obj): string[] {
+  const podControllers = obj(obj(spec.autogen).podControllers);
+  return Array.isArray(podControllers.controllers) ? [...new Set(strList(podControllers.controllers))] : Object.keys(CONFIGS);
+}
+
+/**
+ * The custom workloads a CEL policy's autogen names (`<resource>.<version>.<group>` or a bare
+ * resource name): Kyverno finds their pod template when it evaluates (extraction mode); a
+ * MutatingPolicy skips them, a ValidatingPolicy validates the template found.
+ */
+export function celCustomControllers(spec: Obj): string[] {
+  return isObject(spec.matchConstraints) && celCanAutogen(obj(spec.matchConstraints)) ? celControllers(spec).filter((c) => !CONFIGS[c]) : [];
+}
+
+/**
+ * autogen.Autogen's groups (one generated policy per replacements config, 'cronjobs' before
+ * 'defaults') with CreateMatchConstraints: the controllers' resource rules with the Pod rule's
+ * operations and the source's namespaceSelector (nothing else of its matchConstraints).
+ */
+function celGroups(spec: Obj): { config: 'defaults' | 'cronjobs'; matchConstraints: Obj }[] {
   const mc = obj(spec.matchConstraints);
   if (!isObject(spec.matchConstraints) || !celCanAutogen(mc)) return [];
-  const podControllers = obj(obj(spec.autogen).podControllers);
-  const wanted = Array.isArray(podControllers.controllers) ? strList(podControllers.controllers) : Object.keys(CONFIGS);
-  const byRef = new Map<string, (typeof CONFIGS)[string][]>();
-  for (const c of wanted) {
+  const byRef = new Map<'defaults' | 'cronjobs', (typeof CONFIGS)[string][]>();
+  for (const c of celControllers(spec)) {
     const cfg = CONFIGS[c];
     if (cfg) byRef.set(cfg.ref, [...(byRef.get(cfg.ref) ?? []), cfg]);
   }
   const operations = objList(mc.resourceRules)[0]!.operations;
-  return [...byRef.keys()].sort().map((ref) => {
-    const targets = byRef.get(ref)!;
+  // CreateMatchConstraints answers nil without operations: the generated policy matches nothing
+  if (!strList(operations).length) return [];
+  return [...byRef.keys()].sort().map((config) => {
+    const targets = byRef.get(config)!;
     const gvs = [...new Set(targets.map((t) => `${t.group}/${t.version}`))].sort();
     const resourceRules = gvs.map((gv) => {
       const [group, version] = gv.split('/');
@@ -191,12 +210,74 @@ export function celAutogen(spec: Obj): { config: string; spec: Obj }[] {
         operations,
       };
     });
-    const generated: Obj = {
-      ...cloneJson(spec),
-      matchConstraints: { resourceRules, ...(mc.namespaceSelector ? { namespaceSelector: cloneJson(mc.namespaceSelector) } : {}) },
-    };
-    let text = JSON.stringify(generated);
-    for (const [from, to] of REPLACEMENTS[ref as 'defaults' | 'cronjobs']) text = applyReplacement(text, from, to);
-    return { config: ref, spec: JSON.parse(text) as Obj };
+    return { config, matchConstraints: { resourceRules, ...(mc.namespaceSelector ? { namespaceSelector: cloneJson(mc.namespaceSelector) } : {}) } };
+  });
+}
+
+/** The autogen specs of a ValidatingPolicy spec, by config ('defaults', 'cronjobs'): pkg/cel/policies/vpol/autogen, the whole spec's JSON text replaced. */
+export function celAutogen(spec: Obj): { config: string; spec: Obj }[] {
+  return celGroups(spec).map(({ config, matchConstraints }) => {
+    let text = JSON.stringify({ ...cloneJson(spec), matchConstraints });
+    for (const [from, to] of REPLACEMENTS[config]) text = applyReplacement(text, from, to);
+    return { config, spec: JSON.parse(text) as Obj };
+  });
+}
+
+const TEMPLATE_PATHS = {
+  defaults: { spec: 'spec.template.spec', metadata: 'spec.template.metadata', wrap: ['Object{spec: Object.spec{template: Object.spec.template{', '}}}'] },
+  cronjobs: {
+    spec: 'spec.jobTemplate.spec.template.spec',
+    metadata: 'spec.jobTemplate.spec.template.metadata',
+    wrap: [
+      'Object{spec: Object.spec{jobTemplate: Object.spec.jobTemplate{spec: Object.spec.jobTemplate.spec{template: Object.spec.jobTemplate.spec.template{',
+      '}}}}}',
+    ],
+  },
+} as const;
+
+/**
+ * pkg/cel/policies/mpol/autogen convertPodToTemplateExpression: `object.spec`, `oldObject.spec`,
+ * `Object.spec` and their `metadata.labels` / `metadata.annotations` moved under the template, and a
+ * root `Object{…}` wrapped in the controller's template objects (Kyverno's text rewrite, braces
+ * counted as it counts them).
+ */
+export function podToTemplateExpression(expression: string, config: 'defaults' | 'cronjobs'): string {
+  const t = TEMPLATE_PATHS[config];
+  const out = expression
+    .replace(/\b(object|oldObject|Object)\.spec/g, `$1.${t.spec}`)
+    .replace(/\b(object|oldObject|Object)\.metadata\.labels/g, `$1.${t.metadata}.labels`)
+    .replace(/\b(object|oldObject|Object)\.metadata\.annotations/g, `$1.${t.metadata}.annotations`);
+  const trimmed = out.trim();
+  if (!trimmed.startsWith('Object')) return out;
+  const rest = trimmed.slice('Object'.length).replace(/^[ \t\r\n]+/, '');
+  if (!rest.startsWith('{')) return out;
+  const content = rest.slice(1);
+  let depth = 1;
+  let end = 0;
+  for (let i = 0; i < content.length; i++) {
+    if (content[i] === '{') depth++;
+    else if (content[i] === '}' && --depth === 0) {
+      end = i;
+      break;
+    }
+  }
+  return end > 0 ? t.wrap[0] + content.slice(0, end) + t.wrap[1] + content.slice(end + 1) : out;
+}
+
+/**
+ * The autogen specs of a MutatingPolicy spec, by config: pkg/cel/policies/mpol/autogen rewrites the
+ * matchConditions and the ApplyConfiguration expressions only (variables and JSONPatch
+ * expressions are kept as written, as Kyverno keeps them).
+ */
+export function mpolAutogen(spec: Obj): { config: string; spec: Obj }[] {
+  return celGroups(spec).map(({ config, matchConstraints }) => {
+    const s = cloneJson(spec);
+    s.matchConstraints = matchConstraints;
+    for (const c of objList(s.matchConditions)) if (str(c.expression)) c.expression = podToTemplateExpression(str(c.expression), config);
+    for (const m of objList(s.mutations)) {
+      const ac = obj(m.applyConfiguration);
+      if (str(ac.expression)) ac.expression = podToTemplateExpression(str(ac.expression), config);
+    }
+    return { config, spec: s };
   });
 }

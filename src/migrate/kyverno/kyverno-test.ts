@@ -6,7 +6,8 @@
  * would submit it: CREATE unless the values file's `request.operation` says otherwise (for all, or
  * for the resource), a
  * namespaced object without a namespace in `default`, the namespace's labels from the values
- * file (`namespaceSelector`, `namespaces`). A result whose rule produced nothing, or a resource
+ * file (`namespaceSelector`, `namespaces`), a ConfigMap param's data from its values (`paramsFromValues`).
+ * A result whose rule produced nothing, or a resource
  * that is not in the test's files, is a problem, never dropped silently.
  */
 import { isObject, kindOf, nameOf, namespaceOf, obj, objList, str, strList, type Obj } from '../../base/json';
@@ -81,24 +82,26 @@ export function importKyvernoTest(testPath: string, files: Readonly<Record<strin
   for (const s of objList(values.namespaceSelector)) nsLabels.set(str(s.name), Object.fromEntries(Object.entries(obj(s.labels)).map(([k, v]) => [k, str(v)])));
   for (const n of objList(values.namespaces))
     nsLabels.set(nameOf(n), Object.fromEntries(Object.entries(obj(obj(n.metadata).labels)).map(([k, v]) => [k, str(v)])));
-  // a resource's own `request.operation` (`kyverno test` sends that resource as that operation); other
-  // per-policy, per-rule and per-resource values feed JMESPath variables the converted policies do not read
+  // the source policies, read only for a rule that takes a ConfigMap param (its context entry's name); a file not given is no problem here
+  const sources = () =>
+    strList(test.policies).flatMap((p) =>
+      parseDocuments(files[joinPath(dir, p)] ?? '')
+        .documents.map((d) => d.object)
+        .filter(isObject),
+    );
+  const valuesPath = joinPath(dir, str(test.variables));
+  // a value is imported where it gives a ConfigMap a converted rule takes as its param; the rest is said once
+  const unread = new Set<string>();
+  for (const p of objList(values.policies))
+    for (const v of [...objList(p.rules), ...objList(p.resources)]) for (const k of Object.keys(obj(v.values))) unread.add(k);
+  // a resource's own `request.operation`: `kyverno test` sends that resource as that operation
   const operationOf = new Map<string, Operation>();
-  let unread = false;
-  for (const p of objList(values.policies)) {
+  for (const p of objList(values.policies))
     for (const r of objList(p.resources)) {
-      const { 'request.operation': op, ...rest } = obj(r.values);
-      if (str(op)) operationOf.set(`${str(p.name)}\0${str(r.name)}`, str(op) as Operation);
-      unread ||= Object.keys(rest).length > 0;
+      const op = str(obj(r.values)['request.operation']);
+      if (op) operationOf.set(`${str(p.name)}\0${str(r.name)}`, op as Operation);
     }
-    unread ||= objList(p.rules).some((r) => Object.keys(obj(r.values)).length > 0);
-  }
-  if (unread)
-    problems.push({
-      path: joinPath(dir, str(test.variables)),
-      message:
-        'per-policy, per-rule and per-resource values other than request.operation are not imported (they feed JMESPath variables, which the converted policies do not read)',
-    });
+  if (operationOf.size) unread.delete('request.operation');
 
   objList(test.results).forEach((result, i) => {
     const at = `${testPath}: results[${i}]`;
@@ -161,6 +164,17 @@ export function importKyvernoTest(testPath: string, files: Readonly<Record<strin
       if (after && outcome === 'admit')
         expect.object = namespaced && !namespaceOf(after) ? { ...after, metadata: { ...obj(after.metadata), namespace: ns } } : after;
       const op = operationOf.get(`${policyName}\0${namePart}`) ?? operationOf.get(`${policyName}\0${resName}`) ?? operation;
+      // the CLI looks values up by the rule it runs: an autogen rule's result names it, not the source rule
+      const params = paramsFromValues(
+        target,
+        values,
+        sources,
+        policyName,
+        { source: rule.source.rule, values: ruleName || rule.source.rule },
+        namePart,
+        unread,
+        (message) => problems.push({ path: valuesPath, message }),
+      );
       const c: PolicyTestCase = {
         name: `${policyName}${ruleName ? `/${ruleName}` : ''}: ${kind} ${namePart} ${str(result.result)}`,
         input: {
@@ -182,6 +196,7 @@ export function importKyvernoTest(testPath: string, files: Readonly<Record<strin
                 },
               }
             : {}),
+          ...(params ? { params } : {}),
         },
         expect,
       };
@@ -189,5 +204,56 @@ export function importKyvernoTest(testPath: string, files: Readonly<Record<strin
       out.set(name, [...(out.get(name) ?? []), c]);
     }
   });
+  const keys = [...unread];
+  if (keys.length)
+    problems.push({
+      path: valuesPath,
+      message: `per-rule and per-resource values not imported: ${keys.join(', ')} (they feed JMESPath variables, which the converted policies do not read)`,
+    });
   return { policyCases: [...out].map(([policy, cases]) => ({ policy, cases })), problems };
+}
+
+/**
+ * The ConfigMap a converted rule takes as its param (its binding's paramRef), as `kyverno test`
+ * sees it: without a cluster the CLI loads no ConfigMap, and the values file's
+ * `<entry>.data.<key>` values of the rule's configMap context entry stand for its data
+ * (globalValues, then the rule's values, then the resource's). Undefined: the rule takes no
+ * ConfigMap, or the values give none (the case then reads the workspace's, by the paramRef).
+ */
+function paramsFromValues(
+  target: { policy: Obj; binding?: Obj },
+  values: Obj,
+  sources: () => readonly Obj[],
+  policyName: string,
+  ruleName: { source: string; values: string },
+  resourceName: string,
+  unread: Set<string>,
+  problem: (message: string) => void,
+): Obj | undefined {
+  const ref = obj(obj(target.binding?.spec).paramRef);
+  if (obj(obj(target.policy.spec).paramKind).kind !== 'ConfigMap' || !str(ref.name)) return undefined;
+  const source = sources().find((p) => nameOf(p) === policyName);
+  const rule = objList(obj(source?.spec).rules).find((r) => str(r.name) === ruleName.source);
+  const entry = objList(rule?.context).find((e) => str(obj(e.configMap).name) === str(ref.name));
+  if (!entry) return undefined;
+  const forPolicy = objList(values.policies).filter((p) => str(p.name) === policyName);
+  const merged: Obj = {
+    ...obj(values.globalValues),
+    ...Object.assign({}, ...forPolicy.flatMap((p) => objList(p.rules).filter((r) => str(r.name) === ruleName.values)).map((r) => obj(r.values))),
+    ...Object.assign({}, ...forPolicy.flatMap((p) => objList(p.resources).filter((r) => str(r.name) === resourceName)).map((r) => obj(r.values))),
+  };
+  const prefix = `${str(entry.name)}.data.`;
+  const data: Record<string, string> = {};
+  for (const [k, v] of Object.entries(merged)) {
+    if (!k.startsWith(prefix)) continue;
+    unread.delete(k);
+    // Kyverno nests a dotted key (`a.b` is {a: {b}}); a ConfigMap key with a dot would not be read alike
+    if (k.slice(prefix.length).includes('.') || typeof v !== 'string') {
+      problem(`value '${k}' is not a ConfigMap data entry (a string under one key): not imported`);
+      continue;
+    }
+    data[k.slice(prefix.length)] = v;
+  }
+  if (!Object.keys(data).length) return undefined;
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: str(ref.name), namespace: str(ref.namespace) || 'default' }, data };
 }

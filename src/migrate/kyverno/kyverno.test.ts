@@ -6,9 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fixturePath } from '../../../fixtures';
 import { isObject, nameOf, obj, type Obj } from '../../base/json';
+import { evaluate, loadCel } from '../../cel';
+import { runCases } from '../../policy';
 import { parseDocuments } from '../../yaml';
 import { convertPolicies } from '../index';
-import { celAutogen } from './autogen';
+import { celAutogen, podToTemplateExpression } from './autogen';
 import { importKyvernoTest } from './kyverno-test';
 import { kyvernoOnlyNames, nonOptionalOrValue } from './libraries';
 import { parseKindSelector } from './match';
@@ -161,16 +163,68 @@ describe('Kyverno ValidatingPolicy and MutatingPolicy', () => {
     expect(out.rules[0]!.reason).toMatch(/resource\.Get/);
   });
 
-  it("MutatingPolicy → mpol-<name> at the release's MutatingAdmissionPolicy version; a dropped namespaceSelector is a difference", () => {
+  it("MutatingPolicy → mpol-<name> at the release's MutatingAdmissionPolicy version, with its namespaceSelector", () => {
     const out = convertPolicies(load('other-mpol', 'add-pod-priorityclassname', 'add-pod-priorityclassname.yaml'), OPTIONS);
     expect(out.objects.map((o) => `${o.apiVersion} ${o.kind}/${nameOf(o)}`)).toEqual([
       'admissionregistration.k8s.io/v1 MutatingAdmissionPolicy/mpol-add-pod-priorityclassname',
       'admissionregistration.k8s.io/v1 MutatingAdmissionPolicyBinding/mpol-add-pod-priorityclassname-binding',
     ]);
-    expect(out.rules[0]!.status).toBe('different');
-    expect(out.rules[0]!.reason).toMatch(/matchConstraints\.namespaceSelector is dropped/);
-    // without such a construct it is exact: tools/kyverno-oracle/mutating.test.ts holds it to Kyverno's engine
-    expect(convertPolicies(load('other-mpol', 'add-ttl-jobs', 'add-ttl-jobs.yaml'), OPTIONS).rules[0]!.status).toBe('exact');
+    // Kyverno's builder drops it; its engine matches it, and so does the apiserver (tools/kyverno-oracle/mutating.test.ts)
+    expect(obj(obj(out.objects[0]!.spec).matchConstraints).namespaceSelector).toEqual({
+      matchExpressions: [{ key: 'env', operator: 'NotIn', values: ['production'] }],
+    });
+    expect(out.rules[0]!.status).toBe('exact');
+  });
+
+  it('a Pod MutatingPolicy gets autogen policies for the controllers its autogen names (pkg/cel/policies/mpol/autogen)', () => {
+    const out = convertPolicies(load('other-mpol', 'always-pull-images', 'always-pull-images.yaml'), OPTIONS);
+    expect(out.objects.map((o) => `${o.kind}/${nameOf(o)}`)).toEqual([
+      'MutatingAdmissionPolicy/mpol-always-pull-images',
+      'MutatingAdmissionPolicyBinding/mpol-always-pull-images-binding',
+      'MutatingAdmissionPolicy/mpol-always-pull-images-autogen-cronjobs',
+      'MutatingAdmissionPolicyBinding/mpol-always-pull-images-autogen-cronjobs-binding',
+      'MutatingAdmissionPolicy/mpol-always-pull-images-autogen-defaults',
+      'MutatingAdmissionPolicyBinding/mpol-always-pull-images-autogen-defaults-binding',
+    ]);
+    const defaults = obj(byName(out.objects, 'mpol-always-pull-images-autogen-defaults')!.spec);
+    expect(obj(defaults.matchConstraints).resourceRules).toEqual([
+      { apiGroups: ['apps'], apiVersions: ['v1'], resources: ['daemonsets', 'deployments', 'statefulsets'], operations: ['CREATE', 'UPDATE'] },
+      { apiGroups: ['batch'], apiVersions: ['v1'], resources: ['jobs'], operations: ['CREATE', 'UPDATE'] },
+    ]);
+    expect(out.rules[0]!.status).toBe('exact');
+    // `controllers: []` turns autogen off
+    expect(convertPolicies(load('other-mpol', 'add-image-as-env-var', 'add-image-as-env-var.yaml'), OPTIONS).objects).toHaveLength(2);
+  });
+
+  it('a MutatingPolicy ApplyConfiguration is moved under the template as Kyverno rewrites it (its own test case)', () => {
+    const input = `Object{
+  spec: Object.spec{
+    containers: object.spec.containers.map(container, Object.spec.containers{
+      name: container.name,
+      securityContext: Object.spec.containers.securityContext{
+        allowPrivilegeEscalation: false
+      }
+    })
+  }
+}`;
+    const squash = (s: string) => s.replace(/\s+/g, '');
+    expect(squash(podToTemplateExpression(input, 'cronjobs'))).toBe(
+      squash(`Object{spec: Object.spec{jobTemplate: Object.spec.jobTemplate{spec: Object.spec.jobTemplate.spec{template: Object.spec.jobTemplate.spec.template{
+  spec: Object.spec.jobTemplate.spec.template.spec{
+    containers: object.spec.jobTemplate.spec.template.spec.containers.map(container, Object.spec.jobTemplate.spec.template.spec.containers{
+      name: container.name,
+      securityContext: Object.spec.jobTemplate.spec.template.spec.containers.securityContext{
+        allowPrivilegeEscalation: false
+      }
+    })
+  }
+}}}}}`),
+    );
+    // namespaceObject is not the object; metadata other than labels and annotations stays
+    expect(podToTemplateExpression("'a' in namespaceObject.metadata.labels && object.metadata.name != ''", 'defaults')).toBe(
+      "'a' in namespaceObject.metadata.labels && object.metadata.name != ''",
+    );
+    expect(podToTemplateExpression('object.metadata.annotations', 'defaults')).toBe('object.spec.template.metadata.annotations');
   });
 
   it('autogen leaves object.metadata.namespace alone (pkg/cel/autogen replacement)', () => {
@@ -245,5 +299,44 @@ describe('helpers', () => {
       'disallow-self-provisioner-binding/check-self-provisioner-binding-no-subject: ClusterRoleBinding self-provisioners fail': 'UPDATE',
       'disallow-self-provisioner-binding/check-self-provisioner-binding-with-subject: ClusterRoleBinding self-provisioners-custom fail': 'CREATE',
     });
+  });
+  it("a ConfigMap-param rule's cases take their ConfigMap from the test's values (the CLI reads no cluster)", async () => {
+    const base = 'other/exclude-namespaces-dynamically';
+    const test = `${base}/.kyverno-test`;
+    const names = [`${base}/exclude-namespaces-dynamically.yaml`, ...['kyverno-test', 'resource', 'values'].map((f) => `${test}/${f}.yaml`)];
+    const read = (p: string) => readFileSync(fixturePath('kyverno-pattern', ...p.split('/')), 'utf8');
+    const sources = parseDocuments(read(names[0]!))
+      .documents.map((d) => d.object)
+      .filter(isObject);
+    const conversion = convertPolicies(sources, OPTIONS);
+    const imported = importKyvernoTest(`${test}/kyverno-test.yaml`, Object.fromEntries(names.map((p) => [p, read(p)])), conversion);
+    const cases = imported.policyCases.flatMap((g) => g.cases);
+    expect(cases.length).toBe(4);
+    for (const c of cases)
+      expect(c.input.params).toEqual({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'namespace-filters', namespace: 'default' },
+        data: { exclude: '["default", "test"]' },
+      });
+    // request.namespace is not imported (the case's own namespace is the request's): said, not dropped
+    expect(imported.problems.map((p) => p.message)).toEqual([expect.stringMatching(/values not imported: request\.namespace/)]);
+    // with that ConfigMap the produced policy decides the cases as Kyverno did (without it, it denies
+    // them all: parameterNotFoundAction Deny); Kyverno's precondition is a validation here, so its
+    // skips are admissions, the same admission decision
+    await loadCel();
+    for (const g of imported.policyCases) {
+      const policy = byName(conversion.objects, g.policy)!;
+      const bindings = conversion.objects.filter((o) => o.kind === 'ValidatingAdmissionPolicyBinding' && obj(o.spec).policyName === g.policy);
+      const report = await runCases({ policy, bindings }, g.cases, { evaluate });
+      const failures = report.results.filter((r) => !r.pass).flatMap((r) => r.failures);
+      expect(failures.filter((f) => f !== 'expected skip, got admit')).toEqual([]);
+      const without = await runCases(
+        { policy, bindings },
+        g.cases.map((c) => ({ ...c, input: { ...c.input, params: undefined } })),
+        { evaluate },
+      );
+      expect(without.results.filter((r) => r.pass).map((r) => r.name)).toEqual(g.cases.filter((c) => c.expect.outcome === 'deny').map((c) => c.name));
+    }
   });
 });

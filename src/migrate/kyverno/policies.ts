@@ -10,7 +10,7 @@
 import { isObject, obj, objList, str, strList, type Obj } from '../../base/json';
 import { releaseOf, type KubernetesVersion } from '../../base/releases';
 import type { RuleResult } from '../types';
-import { celAutogen } from './autogen';
+import { celAutogen, celCustomControllers, mpolAutogen } from './autogen';
 import { orValueDifference } from './cel-rule';
 import { kyvernoOnlyReason, type SourceExpression } from './libraries';
 import { inNamespace, mutatingBinding, mutatingPolicy, ref, validatingBinding, validatingPolicy } from './objects';
@@ -106,6 +106,11 @@ export function convertValidatingPolicy(policy: Obj, version: KubernetesVersion)
   if (orValue) differences.push(orValue);
   if (str(spec.failurePolicy) === 'Ignore')
     differences.push("failurePolicy Ignore: Kyverno's generator does not carry it over (the admission policy fails closed)");
+  const custom = celCustomControllers(spec);
+  if (custom.length)
+    differences.push(
+      `autogen names custom workloads (${custom.join(', ')}): Kyverno finds their pod templates when it evaluates; no admission policy is produced for them`,
+    );
   return converted(src, objects, differences);
 }
 
@@ -134,30 +139,33 @@ export function convertMutatingPolicy(policy: Obj, version: KubernetesVersion): 
 
   const apiVersion = mapApiVersion(version);
   const name = producedName('mpol', policy);
-  const mc = obj(spec.matchConstraints);
-  const map = mutatingPolicy(apiVersion, name, {
-    // the builder copies the resource rules only
-    matchConstraints: { resourceRules: objList(mc.resourceRules).map((r) => ({ ...(r.resourceNames ? { resourceNames: r.resourceNames } : {}), ...r })) },
-    matchConditions: spec.matchConditions,
-    mutations: objList(spec.mutations).map((m) => ({
-      patchType: m.patchType,
-      ...(isObject(m.applyConfiguration) ? { applyConfiguration: { expression: m.applyConfiguration.expression } } : {}),
-      ...(isObject(m.jsonPatch) ? { jsonPatch: { expression: m.jsonPatch.expression } } : {}),
-    })),
-    variables: spec.variables,
-    failurePolicy: spec.failurePolicy,
-    reinvocationPolicy: str(spec.reinvocationPolicy) || 'Never',
-  });
   const ns = str(obj(policy.metadata).namespace);
-  const objects = [map, mutatingBinding(apiVersion, name, policy.kind === 'NamespacedMutatingPolicy' && ns ? inNamespace(ns) : {})];
+  const bindingExtra = policy.kind === 'NamespacedMutatingPolicy' && ns ? inNamespace(ns) : {};
+  const build = (n: string, s: Obj) => [
+    mutatingPolicy(apiVersion, n, {
+      // the whole matchConstraints (Kyverno's builder copies the resource rules only; its engine matches the selectors)
+      matchConstraints: s.matchConstraints,
+      matchConditions: s.matchConditions,
+      mutations: objList(s.mutations).map((m) => ({
+        patchType: m.patchType,
+        ...(isObject(m.applyConfiguration) ? { applyConfiguration: { expression: m.applyConfiguration.expression } } : {}),
+        ...(isObject(m.jsonPatch) ? { jsonPatch: { expression: m.jsonPatch.expression } } : {}),
+      })),
+      variables: s.variables,
+      failurePolicy: s.failurePolicy,
+      reinvocationPolicy: str(s.reinvocationPolicy) || 'Never',
+    }),
+    mutatingBinding(apiVersion, n, bindingExtra),
+  ];
+  const objects = build(name, spec);
+  // Kyverno applies a Pod policy to the pod controllers too (autogen); so do the extra policies.
+  // Custom workloads it names are skipped by its mutating engine (extraction mode): nothing to produce.
+  for (const g of mpolAutogen(spec)) objects.push(...build(`${name}-autogen-${g.config}`, g.spec));
 
   const differences: string[] = [];
   const orValue = orValueDifference(specExpressions(spec), version);
   if (orValue) differences.push(orValue);
   const nsd = namespacedDifference(policy);
   if (nsd) differences.push(nsd);
-  for (const k of ['namespaceSelector', 'objectSelector', 'excludeResourceRules', 'matchPolicy'])
-    if (mc[k] !== undefined) differences.push(`matchConstraints.${k} is dropped (Kyverno's builder copies the resource rules only)`);
-  if (celAutogen(spec).length) differences.push('Kyverno also applies the policy to pod controllers (autogen); the admission policy covers Pods only');
   return converted(src, objects, differences);
 }
