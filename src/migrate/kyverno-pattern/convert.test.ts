@@ -203,6 +203,9 @@ describe('deny conditions', () => {
     ]);
     const grouped: Obj = { ...byKind, exclude: { any: [{ resources: { kinds: ['v1/ConfigMap'] } }] } };
     expect(convertPatternRule(policy(grouped), grouped)).toMatchObject({ status: 'unsupported', reason: expect.stringContaining('bare kinds') });
+    // a mutate rule's differential asks as one user: its subjects are not converted
+    const mutating: Obj = { ...r, validate: undefined, mutate: { patchStrategicMerge: { metadata: { labels: { a: 'b' } } } } };
+    expect(convertPatternRule(policy(mutating), mutating)).toMatchObject({ status: 'unsupported', reason: expect.stringContaining('subjects') });
     // roles and cluster roles are the authorizer's: not converted
     const roles: Obj = { ...r, exclude: { any: [{ clusterRoles: ['cluster-admin'] }] } };
     expect(convertPatternRule(policy(roles), roles)).toMatchObject({ status: 'unsupported', reason: expect.stringContaining('clusterRoles') });

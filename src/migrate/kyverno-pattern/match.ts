@@ -125,3 +125,21 @@ export function matchOf(rule: Block): MatchParts {
   if (ex.length) conditions.push({ name: 'kyverno-exclude', expression: `!(${ex.map((c) => `(${c})`).join(' || ')})` });
   return { matchConstraints: constraints, matchConditions: conditions };
 }
+
+/**
+ * What match.ts reads that the mutate differential has not held (it asks as one user, and no
+ * library mutate rule excludes by kind or operation): a mutate rule with it stays not convertible.
+ */
+export function beyondMutate(rule: Block): string | undefined {
+  const entries = (m: unknown): Block[] => {
+    const o = (m ?? {}) as Block;
+    return [o, ...((o.any as Block[] | undefined) ?? []), ...((o.all as Block[] | undefined) ?? [])];
+  };
+  if ([...entries(rule.match), ...entries(rule.exclude)].some((e) => e.subjects)) return 'match/exclude by subjects (held for validate rules only)';
+  if (entries(rule.exclude).some((e) => (e.resources as Block | undefined)?.kinds || (e.resources as Block | undefined)?.operations))
+    return 'exclude by kinds or operations (held for validate rules only)';
+  const any = ((rule.match as Block | undefined)?.any as Block[] | undefined) ?? [];
+  const filtered = (e: Block) => ['names', 'name', 'namespaces'].some((k) => (e.resources as Block | undefined)?.[k]);
+  if (any.length > 1 && any.some(filtered)) return 'names or namespaces in several match.any entries (held for validate rules only)';
+  return undefined;
+}
