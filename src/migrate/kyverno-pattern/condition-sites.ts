@@ -20,7 +20,7 @@ function reads(n: JpNode, base: Path | null, out: Path[], maps: Path[], roots: R
         return roots[n.name];
       }
       if (base === null) return n.name === 'request' ? ['<request>'] : null;
-      if (base.length === 1 && base[0] === '<request>') return n.name === 'object' ? [] : null;
+      if (base.length === 1 && base[0] === '<request>') return n.name === 'object' || n.name === 'oldObject' ? [] : null;
       const p = [...base, n.name];
       out.push(p);
       return p;

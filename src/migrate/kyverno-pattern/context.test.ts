@@ -31,7 +31,7 @@ async function verdicts(r: Obj, cases: { object: Obj; configMap?: Obj; labels?: 
   for (const k of cases) {
     const chain = chainOf([...c.objects, ...(k.configMap ? [k.configMap] : [])]);
     const ns = namespaceIn({ namespaceLabels: k.labels ?? {}, namespaceAnnotations: {} }, String((k.object.metadata as Obj).namespace));
-    out.push((await vapVerdict(chain, k.object, 'CREATE', ns)).verdict);
+    out.push((await vapVerdict(chain, k.object, 'CREATE', { namespace: ns })).verdict);
   }
   return out;
 }

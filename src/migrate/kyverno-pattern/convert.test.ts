@@ -133,6 +133,83 @@ describe('deny conditions', () => {
     r.preconditions = { all: [{ key: "{{ request.operation || 'BACKGROUND' }}", operator: 'NotEquals', value: ['DELETE'] }] };
     expect(await verdicts(r, [cm({ x: 'no' }), cm({ x: 'yes' })])).toEqual(['deny', 'allow']);
   });
+
+  it("reads an UPDATE's old object; a CREATE has none (not found: a default reads nil)", async () => {
+    // the library's restrict-node-label-changes, on ConfigMaps: a value may not change once set
+    const r = rule([{ key: "{{ request.object.data.x || '' }}", operator: 'NotEquals', value: "{{ request.oldObject.data.x || '' }}" }]);
+    r.validate = { ...(r.validate as Obj), allowExistingViolations: false };
+    const c = convertPatternRule(policy(r), r);
+    expect(c.status, c.reason).toBe('exact');
+    const chain = chainOf(c.objects);
+    const update = async (from: Obj, to: Obj) => (await vapVerdict(chain, to, 'UPDATE', { oldObject: from })).verdict;
+    expect((await vapVerdict(chain, cm({ x: 'a' }))).verdict).toBe('deny');
+    expect((await vapVerdict(chain, cm({}))).verdict).toBe('allow');
+    expect([await update(cm({ x: 'a' }), cm({ x: 'a' })), await update(cm({ x: 'a' }), cm({ x: 'b' })), await update(cm({ x: 'a' }), cm({}))]).toEqual([
+      'allow',
+      'deny',
+      'deny',
+    ]);
+    // without a default a CREATE's lookup fails and errs the rule, as in Kyverno (an error denies)
+    const bare = rule([{ key: '{{ request.object.data.x }}', operator: 'NotEquals', value: '{{ request.oldObject.data.x }}' }]);
+    bare.validate = { ...(bare.validate as Obj), allowExistingViolations: false };
+    const cb = convertPatternRule(policy(bare), bare);
+    expect((await vapVerdict(chainOf(cb.objects), cm({ x: 'a' }))).verdict).toBe('error');
+    // Kyverno's pass over the old object (allowExistingViolations) empties request.oldObject: not converted
+    const excused = rule([{ key: '{{ request.object.data.x }}', operator: 'NotEquals', value: '{{ request.oldObject.data.x }}' }]);
+    expect(convertPatternRule(policy(excused), excused)).toMatchObject({ status: 'unsupported', reason: expect.stringContaining('old object') });
+  });
+  it("matches and excludes by subjects as Kyverno reads the request's userInfo (wildcards in names)", async () => {
+    const subjects = [
+      { kind: 'User', name: 'system:serviceaccount:tekton-pipelines:*' },
+      { kind: 'Group', name: 'admin?' },
+      { kind: 'ServiceAccount', name: 'sa', namespace: 'ns' },
+    ];
+    const r: Obj = { ...rule([]), validate: { message: 'no', deny: {} }, exclude: { any: [{ subjects }] } };
+    const c = convertPatternRule(policy(r), r);
+    expect(c.status, c.reason).toBe('exact');
+    const chain = chainOf(c.objects);
+    const as = async (username: string, groups: string[] = []) => (await vapVerdict(chain, cm({}), 'CREATE', { userInfo: { username, groups } })).verdict;
+    expect([
+      await as('system:serviceaccount:tekton-pipelines:controller'),
+      await as('jane', ['admins']),
+      await as('jane', ['admin']),
+      await as('system:serviceaccount:ns:sa'),
+      await as('system:serviceaccount:ns:sa2'),
+      await as('sa'),
+    ]).toEqual(['allow', 'allow', 'deny', 'allow', 'deny', 'deny']);
+    // several match.any entries of the same kinds: one without subjects matches every user
+    const both: Obj = {
+      ...r,
+      exclude: undefined,
+      match: { any: [{ resources: { kinds: ['ConfigMap'] } }, { resources: { kinds: ['ConfigMap'] }, subjects }] },
+    };
+    expect(await verdicts(both, [cm({})])).toEqual(['deny']);
+    const other: Obj = { ...both, match: { any: [{ resources: { kinds: ['Secret'] } }, { resources: { kinds: ['ConfigMap'] }, subjects }] } };
+    expect(convertPatternRule(policy(other), other)).toMatchObject({ status: 'unsupported', reason: expect.stringContaining('several match.any entries') });
+    // exclude by bare kinds (any group, no subresource) and operations, as pkg/utils/match CheckKind
+    const byKind: Obj = { ...rule([]), validate: { message: 'no', deny: {} }, exclude: { any: [{ resources: { kinds: ['ConfigMap'], names: ['keep'] } }] } };
+    const named = (name: string): Obj => ({ ...cm({}), metadata: { name, namespace: 'default' } });
+    expect(await verdicts(byKind, [named('keep'), named('other')])).toEqual(['allow', 'deny']);
+    // (allowExistingViolations off: an UPDATE from an object that fails too would be let through)
+    const byOp: Obj = {
+      ...byKind,
+      validate: { message: 'no', deny: {}, allowExistingViolations: false },
+      exclude: { any: [{ resources: { operations: ['CREATE'] } }] },
+    };
+    const cop = convertPatternRule(policy(byOp), byOp);
+    expect([(await vapVerdict(chainOf(cop.objects), cm({}))).verdict, (await vapVerdict(chainOf(cop.objects), cm({}), 'UPDATE')).verdict]).toEqual([
+      'allow',
+      'deny',
+    ]);
+    const grouped: Obj = { ...byKind, exclude: { any: [{ resources: { kinds: ['v1/ConfigMap'] } }] } };
+    expect(convertPatternRule(policy(grouped), grouped)).toMatchObject({ status: 'unsupported', reason: expect.stringContaining('bare kinds') });
+    // a mutate rule's differential asks as one user: its subjects are not converted
+    const mutating: Obj = { ...r, validate: undefined, mutate: { patchStrategicMerge: { metadata: { labels: { a: 'b' } } } } };
+    expect(convertPatternRule(policy(mutating), mutating)).toMatchObject({ status: 'unsupported', reason: expect.stringContaining('subjects') });
+    // roles and cluster roles are the authorizer's: not converted
+    const roles: Obj = { ...r, exclude: { any: [{ clusterRoles: ['cluster-admin'] }] } };
+    expect(convertPatternRule(policy(roles), roles)).toMatchObject({ status: 'unsupported', reason: expect.stringContaining('clusterRoles') });
+  });
 });
 
 describe('statuses', () => {

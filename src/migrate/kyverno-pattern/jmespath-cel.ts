@@ -140,7 +140,8 @@ export class JpCompiler {
   }
 
   private value(inp: Input): { v: string; d: number } {
-    if ('root' in inp) throw new Unsupported("a JMESPath expression that reads Kyverno's context other than request.object and request.operation");
+    if ('root' in inp)
+      throw new Unsupported("a JMESPath expression that reads Kyverno's context other than request.object, request.oldObject and request.operation");
     return inp;
   }
 
@@ -158,7 +159,15 @@ export class JpCompiler {
           if (inp.root === 'top' && n.name === '') return { cel: NF, depth: 0 };
           if (inp.root === 'request' && n.name === 'object') return { cel: ok(this.roots.object), depth: 0, value: `dyn(${this.roots.object})` };
           if (inp.root === 'request' && n.name === 'operation') return { cel: ok(this.roots.operation), depth: 0, value: `dyn(${this.roots.operation})` };
-          throw new Unsupported(`the variable ${inp.root === 'request' ? 'request.' : ''}${n.name} (only request.object and request.operation are read)`);
+          if (inp.root === 'request' && n.name === 'oldObject') {
+            // Kyverno's pass over the old object (allowExistingViolations) empties request.oldObject: not modelled
+            if (this.roots.object !== 'object') throw new Unsupported("request.oldObject read in the old object's pass (allowExistingViolations)");
+            // an UPDATE's old object; a CREATE's context has none (kyverno test and the oracle leave it out): not found
+            return { cel: `(oldObject == null ? ${NF} : ${ok('oldObject')})`, depth: 0 };
+          }
+          throw new Unsupported(
+            `the variable ${inp.root === 'request' ? 'request.' : ''}${n.name} (only request.object, request.oldObject and request.operation are read)`,
+          );
         }
         if (inp.d > 0) throw new Unsupported(`a field ${n.name} of a flattened list`);
         const k = celString(n.name);

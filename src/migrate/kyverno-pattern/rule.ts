@@ -10,7 +10,7 @@ import { CONTROLLER_RESOURCES, kindsOf, ruleControllers, shiftPattern } from './
 import { autogenConditions, conditionsCel, rulePreconditionsCel, type Scope } from './conditions';
 import { missingParamDifference, ruleContext } from './context';
 import { foreachCel } from './foreach';
-import { matchOf } from './match';
+import { beyondMutate, matchOf } from './match';
 import { convertMutateRule } from './mutate';
 import { Unsupported, patternCel } from './pattern';
 import { podSecurityParts } from './pod-security';
@@ -106,6 +106,8 @@ const CONNECT_SUBRESOURCE = /\/(exec|attach|portforward|proxy)$/;
 export function convertPatternRule(policy: Obj, rule: Rec, name?: string): PatternRuleConversion {
   const type = ruleType(rule);
   const unsupported = (reason: string): PatternRuleConversion => ({ type, status: 'unsupported', reason, objects: [] });
+  const notHeld = type === 'mutate' ? beyondMutate(rule) : undefined;
+  if (notHeld) return unsupported(notHeld);
   if (type === 'mutate')
     return convertMutateRule(policy, rule, name ?? producedName(String((policy.metadata as Rec | undefined)?.name ?? ''), String(rule.name)));
   if (type === 'cel') return unsupported('validate.cel (the CEL rules are converted by the Kyverno CEL converter)');

@@ -123,8 +123,25 @@ export interface VapVerdict {
 export const chainOf = (produced: readonly Obj[]): PreparedChain =>
   prepareChain(produced.map((o) => (o.kind === 'ValidatingAdmissionPolicyBinding' ? { ...o, spec: { ...(o.spec as Obj), validationActions: ['Deny'] } } : o)));
 
-/** What the chain answers for `object` on CREATE (or an UPDATE from the same object), and the object as admission decoded it; `namespace`: the request's Namespace. */
-export async function vapVerdict(chain: PreparedChain, object: Obj, operation: 'CREATE' | 'UPDATE' = 'CREATE', namespace?: Obj): Promise<VapVerdict> {
+/** The user the differential's requests come from unless a rule's subjects ask for others. */
+export const TEST_USER: UserInfo = { username: 'kyverno-test', groups: ['system:authenticated'] };
+
+export interface UserInfo {
+  username: string;
+  groups: string[];
+}
+
+/**
+ * What the chain answers for `object` on CREATE (or an UPDATE from `oldObject`, by default the same
+ * object), and the object as admission decoded it; `namespace`: the request's Namespace; `userInfo`:
+ * who asks (default TEST_USER).
+ */
+export async function vapVerdict(
+  chain: PreparedChain,
+  object: Obj,
+  operation: 'CREATE' | 'UPDATE' = 'CREATE',
+  { namespace, oldObject, userInfo = TEST_USER }: { namespace?: Obj; oldObject?: Obj; userInfo?: UserInfo } = {},
+): Promise<VapVerdict> {
   const { group, version, resource, kind } = gvrOf(object);
   const namespaced = BUILTIN_RESOURCES.find((x) => x.kind === kind)?.namespaced !== false;
   // The apiserver sets the request's namespace on the object before admission: Kyverno sees it too.
@@ -135,13 +152,13 @@ export async function vapVerdict(chain: PreparedChain, object: Obj, operation: '
     chain,
     {
       operation,
-      ...(operation === 'UPDATE' ? { oldObject: object } : {}),
+      ...(operation === 'UPDATE' ? { oldObject: oldObject ?? object } : {}),
       resource: { group, version, resource },
       kind: { group, version, kind },
       name: String(metadata.name ?? ''),
       namespace:
         metadata.namespace === undefined ? (BUILTIN_RESOURCES.find((x) => x.kind === kind)?.namespaced === false ? '' : 'default') : String(metadata.namespace),
-      userInfo: { username: 'kyverno-test', groups: ['system:authenticated'] },
+      userInfo,
       object,
     },
     namespace ? { namespaces: [namespace] } : {},
@@ -192,18 +209,61 @@ export interface RuleDifferential {
   reached: number;
   /** The folder's test resources of the kinds the rule matches (the others are generated: reach.ts). */
   given: number;
-  disagreements: { resource: unknown; operation: string; configMaps?: unknown[]; namespace?: unknown; kyverno: string; vap: string }[];
+  disagreements: {
+    resource: unknown;
+    operation: string;
+    oldResource?: unknown;
+    userInfo?: unknown;
+    configMaps?: unknown[];
+    namespace?: unknown;
+    kyverno: string;
+    vap: string;
+  }[];
 }
 
 /** One request of a differential, with the cluster a rule's context reads (its ConfigMaps, its Namespace). */
 export interface DifferentialRequest {
   admitted: unknown;
   operation: 'CREATE' | 'UPDATE';
+  /** An UPDATE's old object when it is not the object itself (rules that read request.oldObject). */
+  oldResource?: Obj;
+  /** Who asks, for a rule that matches or excludes by subjects (the same on both sides). */
+  userInfo?: UserInfo;
   configMaps?: Obj[];
   namespace?: Obj;
   namespaceLabels?: Record<string, string>;
   /** The request's subresource (a rule matching `Node/status` is reached by requests to it). */
   subresource?: string;
+}
+
+/** Users for the subjects of a rule's match and exclude (wildcards filled in, or the names as they are, which Kyverno's wildcards also match), TEST_USER last; none without subjects. */
+function subjectUsers(rule: Obj): UserInfo[] {
+  const subjects: Obj[] = [];
+  const collect = (m: unknown) => {
+    const o = (m ?? {}) as Obj;
+    for (const e of [o, ...((o.any as Obj[] | undefined) ?? []), ...((o.all as Obj[] | undefined) ?? [])])
+      subjects.push(...(Array.isArray(e.subjects) ? (e.subjects as Obj[]) : []));
+  };
+  collect(rule.match);
+  collect(rule.exclude);
+  if (!subjects.length) return [];
+  const fill = (s: string) => s.replace(/\*/g, 'x').replace(/\?/g, 'y');
+  const users = subjects.flatMap((s): UserInfo[] => {
+    const name = String(s.name ?? '');
+    const username = s.kind === 'ServiceAccount' ? `system:serviceaccount:${String(s.namespace ?? '')}:${name}` : name;
+    if (s.kind === 'Group')
+      return [
+        { username: 'someone', groups: [fill(name)] },
+        { username: 'someone', groups: ['system:authenticated', name] },
+        { username: 'someone', groups: [] },
+      ];
+    return [
+      { username: fill(username), groups: ['system:authenticated'] },
+      { username, groups: [] },
+      { username: `${fill(username)}x`, groups: ['system:authenticated'] },
+    ];
+  });
+  return [...users, TEST_USER];
 }
 
 /** What Kyverno is given of a world: the ConfigMaps (none when missing), the Namespace and its labels. */
@@ -275,59 +335,88 @@ export async function differential(
   if (v.podSecurity !== undefined) patterns.push(CRONJOB_METADATA_SITE);
   // a rule with context: each request in one of several clusters (its ConfigMap, its Namespace's labels), the same on both sides
   const worlds = worldsOf(rule, c.objects, seeds, values);
-  // a rule that reads only its context still meets distinct objects: their labels vary
-  if (worlds) patterns.push({ metadata: { labels: { app: '?*', team: '?*' } } });
+  // a rule that reads only its context (or nothing of the object) still meets distinct objects: their labels vary
+  if (worlds || read.length === 0) patterns.push({ metadata: { labels: { app: '?*', team: '?*' } } });
   const chains = (worlds ?? [undefined]).map((w) => chainOf([...c.objects, ...(w?.configMap ? [w.configMap] : [])]));
   const decided = new Map<string, DifferentialRequest & { vap: string }>();
   const objects = new Set<string>();
   const reaching = new Set<string>();
   const seen = new Set<string>();
+  // a rule that reads request.oldObject: two requests in three are UPDATEs, one of them from an
+  // object decided before of the same kind (stored, so as admission decoded it) renamed as the new one
+  const readsOld = JSON.stringify(rule).includes('request.oldObject');
+  const previous = new Map<string, Obj>();
+  // a rule that matches or excludes by subjects: requests from users each subject names, and from one it does not
+  const users = subjectUsers(rule);
+  const oldFor = (r: Obj): Obj | undefined => {
+    const p = previous.get(`${String(r.apiVersion)}/${String(r.kind)}`);
+    if (!p) return undefined;
+    const m = (r.metadata as Obj | undefined) ?? {};
+    return { ...p, metadata: { ...((p.metadata as Obj | undefined) ?? {}), name: m.name, namespace: m.namespace } };
+  };
   // Mutants until `count` distinct objects (as admission decoded them) reach the policy; some are objects the apiserver would not decode.
   // a margin over `count`: Kyverno's own count of the objects that reach the rule can fall a little short of the CEL side's
-  const target = count + Math.ceil(count / 10);
-  for (let round = 1; round <= 24 && (objects.size < count + given.length || reaching.size < target); round++) {
-    const batch = round === 1 ? [...seeds, ...mutants(seeds, patterns, count, round)] : mutants(seeds, patterns, count, round * 7919);
-    for (const [i, r] of batch.entries()) {
-      const key = JSON.stringify(r);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      // every third request an UPDATE (from the same object): operation conditions are held on both sides
-      const operation = i % 3 === 2 ? 'UPDATE' : 'CREATE';
-      const w = i % chains.length;
-      const world = worlds?.[w];
-      const ns = (r.metadata as Obj | undefined)?.namespace;
-      const nsName = ns === undefined ? (BUILTIN_RESOURCES.find((x) => x.kind === r.kind)?.namespaced === false ? undefined : 'default') : String(ns);
-      const namespace = world && nsName ? namespaceIn(world, nsName) : undefined;
-      const verdict = await vapVerdict(chains[w], r, operation, namespace);
-      if (verdict.verdict === 'invalid') continue;
-      const admitted = JSON.stringify(verdict.admitted);
-      objects.add(admitted);
-      if (verdict.reached) reaching.add(admitted);
-      decided.set(JSON.stringify([admitted, operation, w]), {
-        admitted: verdict.admitted,
-        operation,
-        ...(world ? cluster(world, namespace) : {}),
-        vap: verdict.verdict === 'error' ? 'deny' : verdict.verdict,
-      });
-    }
-  }
-  const unique = [...decided.values()];
-  out.objects = objects.size;
-  const answers = await decide(policy, unique);
+  let target = count + Math.ceil(count / 10);
+  let round = 1;
+  let asked = 0;
   const reached = new Set<string>();
-  unique.forEach((d, i) => {
-    const kyverno = kyvernoVerdict(answers[i], name);
-    if (kyvernoReached(answers[i], name)) reached.add(JSON.stringify(d.admitted));
-    out.tried++;
-    if (kyverno !== d.vap)
-      out.disagreements.push({
-        resource: d.admitted,
-        operation: d.operation,
-        ...(d.configMaps ? { configMaps: d.configMaps, namespace: d.namespace } : {}),
-        kyverno: answers[i].error ? `error: ${answers[i].error}` : kyverno,
-        vap: d.vap,
-      });
-  });
+  // Kyverno's count of the objects reaching the rule can fall short of the CEL side's (a foreach
+  // entry without elements, …): up to three passes, each asking for more by the ratio seen
+  for (let pass = 1; pass <= 3; pass++) {
+    for (; round <= 24 * pass && (objects.size < count + given.length || reaching.size < target); round++) {
+      const batch = round === 1 ? [...seeds, ...mutants(seeds, patterns, count, round)] : mutants(seeds, patterns, count, round * 7919);
+      for (const [i, r] of batch.entries()) {
+        const key = JSON.stringify(r);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        // every third request an UPDATE (from the same object): operation conditions are held on both sides
+        const operation = i % 3 === 2 || (readsOld && i % 3 === 1) ? 'UPDATE' : 'CREATE';
+        const old = readsOld && i % 3 === 1 ? oldFor(r) : undefined;
+        const w = i % chains.length;
+        const world = worlds?.[w];
+        const ns = (r.metadata as Obj | undefined)?.namespace;
+        const nsName = ns === undefined ? (BUILTIN_RESOURCES.find((x) => x.kind === r.kind)?.namespaced === false ? undefined : 'default') : String(ns);
+        const namespace = world && nsName ? namespaceIn(world, nsName) : undefined;
+        const userInfo = users.length ? users[Math.floor(i / 3) % users.length] : undefined;
+        const verdict = await vapVerdict(chains[w], r, operation, { namespace, oldObject: old, userInfo });
+        if (verdict.verdict === 'invalid') continue;
+        const admitted = JSON.stringify(verdict.admitted);
+        if (readsOld) previous.set(`${String(r.apiVersion)}/${String(r.kind)}`, verdict.admitted as Obj);
+        objects.add(admitted);
+        if (verdict.reached) reaching.add(admitted);
+        decided.set(JSON.stringify([admitted, operation, w, old ?? null, userInfo ?? null]), {
+          admitted: verdict.admitted,
+          operation,
+          ...(old ? { oldResource: old } : {}),
+          ...(userInfo ? { userInfo } : {}),
+          ...(world ? cluster(world, namespace) : {}),
+          vap: verdict.verdict === 'error' ? 'deny' : verdict.verdict,
+        });
+      }
+    }
+    // the requests not yet asked
+    const unique = [...decided.values()].slice(asked);
+    asked += unique.length;
+    const answers = await decide(policy, unique);
+    unique.forEach((d, i) => {
+      const kyverno = kyvernoVerdict(answers[i], name);
+      if (kyvernoReached(answers[i], name)) reached.add(JSON.stringify(d.admitted));
+      out.tried++;
+      if (kyverno !== d.vap)
+        out.disagreements.push({
+          resource: d.admitted,
+          operation: d.operation,
+          ...(d.oldResource ? { oldResource: d.oldResource } : {}),
+          ...(d.userInfo ? { userInfo: d.userInfo } : {}),
+          ...(d.configMaps ? { configMaps: d.configMaps, namespace: d.namespace } : {}),
+          kyverno: answers[i].error ? `error: ${answers[i].error}` : kyverno,
+          vap: d.vap,
+        });
+    });
+    if (reached.size >= count || reached.size === 0) break;
+    target = Math.ceil((reaching.size * (count + Math.ceil(count / 10))) / reached.size);
+  }
+  out.objects = objects.size;
   out.reached = reached.size;
   out.disagreements.sort((a, b) => JSON.stringify(a.resource).length - JSON.stringify(b.resource).length);
   return out;
