@@ -1,7 +1,7 @@
 /** simulate(): the chain — failurePolicy, dry run, reinvocation, validationActions, patches, messages, bad input (real CEL engine). */
 import { describe, expect, it } from 'vitest';
 import { useEngine } from '../cel/test-helpers';
-import { prepareChain, requestCel, simulate, simulatePrepared } from './index';
+import { simulate } from './index';
 import { binding, hook, mutating, namespace, pod, podRequest, policy, policyStep, validating, webhookStep } from './test-helpers';
 
 useEngine();
@@ -241,31 +241,5 @@ describe('bad input', () => {
     const r = await simulate([p, b, secret, namespace('team-a')], podRequest());
     expect(r.allowed).toBe(false);
     expect(policyStep(r, 'p', 'b').notes?.[0]).toContain('is a v1 Secret, not the paramKind v1 ConfigMap');
-  });
-
-  it('a chain with a param appended keeps the chain before it prepared, and decides with the new param', async () => {
-    const p = policy('ValidatingAdmissionPolicy', 'p', {
-      paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
-      validations: [{ expression: 'params.data.allowed == "yes"', message: 'not allowed here' }],
-    });
-    const b = binding('ValidatingAdmissionPolicyBinding', 'b', 'p', { paramRef: { name: 'limits', parameterNotFoundAction: 'Deny' } });
-    const limits = (ns: string, allowed: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'limits', namespace: ns }, data: { allowed } });
-    const before = [p, b, limits('team-b', 'yes'), namespace('team-a'), namespace('team-b')];
-    const first = prepareChain(before);
-    // a param created under a new key (the impact replay's tracker appends it): the same workspace, the new documents
-    const after = [...before, limits('team-a', 'no')];
-    const appended = prepareChain(after);
-    expect(appended.ws.policies).toBe(first.ws.policies);
-    expect(appended.ws.documents).toBe(after);
-    const fresh = await simulate(after, podRequest());
-    expect(fresh.deniedBy?.message).toContain('not allowed here');
-    expect(await simulatePrepared(appended, podRequest(), {}, requestCel())).toEqual(fresh);
-    // an admission object appended is collected again
-    const more = prepareChain([
-      ...after,
-      binding('ValidatingAdmissionPolicyBinding', 'b2', 'p', { paramRef: { name: 'limits', parameterNotFoundAction: 'Deny' } }),
-    ]);
-    expect(more.ws.policies).not.toBe(first.ws.policies);
-    expect(more.ws.policies.validating[0]!.bindings.map((x) => x.name)).toEqual(['b', 'b2']);
   });
 });

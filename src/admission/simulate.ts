@@ -200,23 +200,14 @@ const COLLECTED = new Set([
   'Namespace',
   'CustomResourceDefinition',
 ]);
-/** An object collectWorkspace and discoveryFor read (or not an object: compared by identity). */
-const collected = (x: unknown): boolean => !isObject(x) || COLLECTED.has(str(x.kind));
-/**
- * Two lists that differ only where neither holds an object collected above (a param written in
- * place), or in a tail of params one has past the other's end (a param created under a new key,
- * which the impact replay's tracker appends): every collected object keeps its index, so the same
- * workspace and discovery.
- */
+/** Two lists of the same length that differ only where neither holds an object collected above (a param written in place): the same workspace and discovery. */
 function onlyParamsDiffer(a: readonly unknown[], b: readonly unknown[]): boolean {
-  const common = Math.min(a.length, b.length);
-  for (let i = 0; i < common; i++) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
     const x = a[i];
     const y = b[i];
-    if (x !== y && (collected(x) || collected(y))) return false;
+    if (x !== y && (!isObject(x) || !isObject(y) || COLLECTED.has(str(x.kind)) || COLLECTED.has(str(y.kind)))) return false;
   }
-  const longer = a.length > b.length ? a : b;
-  for (let i = common; i < longer.length; i++) if (collected(longer[i])) return false;
   return true;
 }
 
