@@ -180,8 +180,8 @@ const local = new WeakSet<OpenShard>();
 /**
  * A shard on this thread, beside the ones in other threads: its lines, setup and outcomes are not
  * copied, and it has no isolate of its own to compile the same code, collect its own garbage and
- * load its own engine (docs/performance.md: on the realistic log the CLI's CPU with one thread
- * shard and this one is about a tenth below two thread shards'). It decides with this thread's engines.
+ * load its own engine (docs/performance.md: on the realistic log a few per cent less CPU than two
+ * thread shards, and ~200 MB less memory). It decides with this thread's engines.
  */
 export function localShard(decider: (spec: ChainSpec) => Decider = chainDecider): OpenShard {
   const open: OpenShard = (setup, { answer }) => {
