@@ -1,5 +1,6 @@
 /** Entry of the built CLI (dist-cli/admission-workbench.mjs): runs the command and exits with its code. */
 import { defaultWorkers, isImpactWorker, runImpactWorker, threadShard, workerPool } from './impact-workers';
+import { localShard } from '../impact';
 import { runCli } from './main';
 import { nodeIO } from './node-io';
 
@@ -14,7 +15,8 @@ if (isImpactWorker()) {
   const code = await runCli(process.argv.slice(2), {
     ...nodeIO,
     impactPool: (n) => workerPool(script, n ?? defaultWorkers()),
-    impactShards: (n) => Array.from({ length: n }, () => threadShard(script)),
+    // one shard on this thread, the others in worker threads (src/impact/shard.ts localShard)
+    impactShards: (n) => [...Array.from({ length: n - 1 }, () => threadShard(script)), localShard()],
   });
   // Let stdout drain before exiting (piped output is written asynchronously).
   process.stdout.write('', () => process.exit(code));

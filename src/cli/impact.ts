@@ -23,6 +23,7 @@ import {
   groupEvents,
   reasonOf,
   isAdmissionObject,
+  isLocalShard,
   laterReads,
   readSnapshot,
   type LaterReads,
@@ -46,7 +47,7 @@ interface ImpactIO {
   stderr(text: string): void;
   isTTY?(): boolean;
   impactPool?(workers?: number): WorkerPool;
-  /** `impact`'s replay shards (the built CLI on Node: worker threads, src/impact/shard.ts). */
+  /** `impact`'s replay shards (the built CLI on Node: one on this thread, the others worker threads; src/impact/shard.ts). */
   impactShards?(n: number): OpenShard[];
   /** The machine's cores (default 1). */
   cores?(): number;
@@ -82,8 +83,9 @@ Options:
                                with the native engine, else the machine's cores)
   --engines N                  native engine processes this thread's decisions go to (default the machine's cores
                                when this thread decides; ignored with worker threads and the WebAssembly engine)
-  --shards N                   threads that replay the audit log, split by object, one CEL engine each (0: this
-                               thread; default: the machine's cores with the native engine and two or more cores, else 0)
+  --shards N                   shards that replay the audit log, split by object: this thread and N−1 worker threads
+                               with a CEL engine each (0: this thread, unsplit; default: the machine's cores with the
+                               native engine and two or more cores, else 0)
   --kubernetes-version 1.3x    target release (${KUBERNETES_VERSIONS[0]}–${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}; default ${DEFAULT_KUBERNETES_VERSION})
   --format text|json|markdown|github   report format (default text)
   --fail-on newly-denied|newly-warned|any-change   exit 1 when the candidate changes this much (default newly-denied)
@@ -353,7 +355,8 @@ export async function readSnapshots(
 
 /**
  * Which CEL engine decides, and how many of it: `main` engine processes of this thread (native),
- * and `threads` + `shards` threads with an engine each. Said on every run: the native engine is
+ * and `threads` + `shards` threads with an engine each (a shard on this thread is not counted: it
+ * decides with this thread's engines). Said on every run: the native engine is
  * several times faster, and a run that fell back to WebAssembly says why.
  */
 export function engineLine(main: number, threads: number, shards: number): string {
@@ -434,7 +437,9 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
   const cores = io.cores?.() ?? 1;
   const shardCount = args.shards ?? (celStatus().engine === 'native' && !pool && cores > 1 ? cores : 0);
   const shards = audit && shardCount > 0 ? io.impactShards?.(shardCount) : undefined;
-  io.stderr(`admission-workbench impact: ${engineLine(threads === 0 ? engines : 1, pool ? (pool.size ?? 0) : 0, shards?.length ?? 0)}\n`);
+  io.stderr(
+    `admission-workbench impact: ${engineLine(threads === 0 ? engines : 1, pool ? (pool.size ?? 0) : 0, shards?.filter((s) => !isLocalShard(s)).length ?? 0)}\n`,
+  );
   const report = await analyzeImpact({
     workspace: workspace.objects,
     ...(args.cluster.length ? { cluster: cluster.objects } : {}),

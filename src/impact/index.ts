@@ -23,7 +23,7 @@ export {
   type Denial,
 } from './decide';
 export type { EventImpact, KeptRequest, LineOutcome, LogLine, SkippedLine } from './events';
-export { routeOf, shardServer, type OpenShard, type Route, type ShardAnswer, type ShardBatch, type ShardSetup } from './shard';
+export { isLocalShard, localShard, routeOf, shardServer, type OpenShard, type Route, type ShardAnswer, type ShardBatch, type ShardSetup } from './shard';
 export { readAuditLine, SKIP_REASONS, type AuditLine, type AuditWrite, type SkipReason } from './audit';
 export { readCluster, isAdmissionObject, ADMISSION_KINDS, type Cluster, type OldObjectSource } from './cluster';
 export { readLineBatches, readLines, textChunks, type Line, type TextSource } from './lines';

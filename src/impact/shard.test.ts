@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useEngine } from '../cel/test-helpers';
 import type { WebhookResponse } from '../admission';
-import { analyzeImpact, chainDecider, laterReads, routeOf, shardServer, type ImpactInput, type OpenShard } from './index';
+import { analyzeImpact, chainDecider, laterReads, localShard, routeOf, shardServer, type ImpactInput, type OpenShard } from './index';
 import { splice, unsplice } from './shard';
 
 useEngine();
@@ -279,6 +279,8 @@ describe('analyzeImpact over shards', () => {
     expect(Object.keys(one.requests).filter((k) => !k.startsWith('existing '))).toHaveLength(4);
     expect(Object.keys(one.requests).filter((k) => k.startsWith('existing ')).length).toBeGreaterThan(0);
     for (const n of [1, 2, 3]) expect(await run(input, { shards: shards(n) })).toEqual(one);
+    // one shard on this thread beside the others (the CLI's), and this thread's alone
+    for (const n of [1, 2]) expect(await run(input, { shards: [...shards(n - 1), localShard()] })).toEqual(one);
   });
 
   it('reports a log whose objects, Namespaces and generated names cross shards as one thread does, retained state or not', async () => {
@@ -304,6 +306,7 @@ describe('analyzeImpact over shards', () => {
     for (const n of [2, 3, 5]) {
       expect(await run(input, { shards: shards(n) })).toEqual(one);
       expect(await run(byLine, { shards: shards(n), retainState })).toEqual(one);
+      expect(await run(byLine, { shards: [...shards(n - 1), localShard()], retainState })).toEqual(one);
     }
   });
 
