@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..');
@@ -57,7 +58,11 @@ describe('the site tarball', () => {
     const dir = join(tmp, 'site');
     mkdirSync(dir);
     expect(sh('tar', ['-xzf', site, '-C', dir]).code).toBe(0);
-    expect(readFileSync(join(dir, 'cel', 'cel.wasm')).equals(readFileSync(join(root, 'dist', 'cel', 'cel.wasm')))).toBe(true);
+    const engine = readFileSync(join(dir, 'cel', 'cel.wasm'));
+    expect(engine.equals(readFileSync(join(root, 'dist', 'cel', 'cel.wasm')))).toBe(true);
+    // the precompressed copies a static server sends instead are the same engine
+    expect(brotliDecompressSync(readFileSync(join(dir, 'cel', 'cel.wasm.br'))).equals(engine)).toBe(true);
+    expect(gunzipSync(readFileSync(join(dir, 'cel', 'cel.wasm.gz'))).equals(engine)).toBe(true);
   });
 
   it('unpacked and served under a sub-path, every file index.html refers to is there', async () => {

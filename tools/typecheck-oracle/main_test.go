@@ -6,8 +6,20 @@ import (
 	"encoding/json"
 	"os"
 	"regexp"
+	"strings"
 	"testing"
 )
+
+// TestMain makes the test binary the oracle too: `typecheck-oracle.test check < cases.json` runs
+// main, `-test.*` flags (or none) run the tests. The suite links one binary of 1.37's generated
+// OpenAPI for both (tools/go-oracle.mjs) instead of two.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && !strings.HasPrefix(os.Args[1], "-") {
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
 
 // The type names the checker gives the object's kind (generateUniqueTypeName: kind + time.Now().Nanosecond()).
 var uniqueTypeName = regexp.MustCompile(`\b([A-Z][A-Za-z]*)\d{1,9}\b`)

@@ -48,7 +48,7 @@ beforeAll(async () => {
 
 describe('typecheck-oracle fixtures (go test)', () => {
   it('the real type checker still gives testdata/warnings-1.37.json', { timeout: 600_000 }, () => {
-    const bin = buildOracle(ORACLE_BUILDS['typecheck-oracle-test-1.37']);
+    const bin = buildOracle(ORACLE_BUILDS['typecheck-oracle-1.37']);
     execFileSync(bin.path, ['-test.count=1'], { cwd: dir, stdio: 'pipe' });
   });
 });
