@@ -110,7 +110,7 @@ export const kyvernoConverter: Converter = {
           : convertMutatingPolicy(o, version, suffix);
       out.objects.push(...r.objects);
       const rules = 'rules' in r ? r.rules : [r.rule];
-      for (const r of rules) out.rules.push(of > 1 ? { ...r, source: { ...r.source, occurrence: n }, duplicate: duplicateNote(o, n, of) } : r);
+      for (const rule of rules) out.rules.push(of > 1 ? { ...rule, source: { ...rule.source, occurrence: n }, duplicate: duplicateNote(o, n, of) } : rule);
     }
     return out;
   },
