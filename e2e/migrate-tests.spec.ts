@@ -3,7 +3,8 @@
  * file with its kyverno-test.yaml and resources, a Gatekeeper template opened as a folder with its
  * constraints, suite.yaml and objects, and a pattern ClusterPolicy with its .kyverno-test/ folder.
  * The Migration view's Tests column counts each rule's cases, opens onto them, says which file a
- * test names that is not open; Convert saves them as cases of the converted policies.
+ * test names that is not open; Convert saves them as cases of the converted policies. A library's
+ * folders with two ClusterPolicies of one name: each row its own file, tests and produced names.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
@@ -20,6 +21,7 @@ const KYVERNO_FILES = [
 ];
 const GATOR_FOLDER = fixture('gatekeeper/library/general/requiredlabels');
 const PATTERN_FOLDER = fixture('kyverno-pattern/best-practices/disallow-default-namespace');
+const SAME_NAME_FOLDER = fixture('kyverno-same-name');
 
 const row = (page: Page, source: string, rule?: string): Locator => {
   let rows = page
@@ -176,4 +178,32 @@ test('source tests: a gator case the apiserver decides differently (a Pod with o
   );
   await expect(view.getByTestId('migration-test-problems')).toHaveCount(0);
   expect(await serious(page)).toEqual([]);
+});
+
+test('source tests: two ClusterPolicies of one name in two folders of a library, each row its own file, tests and produced names, said on both', async ({
+  page,
+}) => {
+  test.setTimeout(90_000); // one open of 15 files, a conversion and the tests run: ~20 s on two busy cores
+  await openApp(page);
+  await page.getByTestId('new-workspace').click();
+  await (await migrationView(page)).getByTestId('folder-input').setInputFiles(SAME_NAME_FOLDER);
+  const first = row(page, 'ClusterPolicy/restrict-annotations', 'check-ingress');
+  const second = row(page, 'ClusterPolicy/restrict-annotations', 'block-flux-v1');
+  // the files arrive one by one and the last selects its document: back to the Migration view once all are in
+  await expect(async () => {
+    await migrationView(page);
+    await expect(row(page, 'ValidatingPolicy/restrict-annotations')).toHaveCount(1, { timeout: 1000 });
+  }).toPass();
+  await expect(first.locator('td:nth-child(2)')).toContainText('kyverno-same-name/nginx-ingress-cel/restrict-annotations/restrict-annotations.yaml');
+  await expect(second.locator('td:nth-child(2)')).toContainText('kyverno-same-name/other-cel/restrict-annotations/restrict-annotations.yaml');
+  await expect(first.locator('td:nth-child(4)')).toContainText('is in the input 2 times');
+  await expect(second.locator('td:nth-child(4)')).toContainText("this is the 2nd, its objects' names with -2 after the policy's name");
+  await expect(second.locator('td:nth-child(5)')).toContainText('ValidatingAdmissionPolicy/cpol-restrict-annotations-2');
+  await expect(tests(first).locator('summary')).toHaveText('7 passed');
+  await expect(tests(second).locator('summary')).toHaveText('3 passed');
+  await expect(tests(row(page, 'ValidatingPolicy/restrict-annotations')).locator('summary')).toHaveText('3 passed');
+  // the row opens its own document, not the first of that name
+  await second.locator('td:nth-child(2)').getByRole('button').click();
+  const yaml = await page.evaluate(() => window.monaco!.editor.getEditors()[0].getModel()!.getValue());
+  expect(yaml).toContain('block-flux-v1');
 });

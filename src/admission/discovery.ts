@@ -106,6 +106,10 @@ function build(crds: readonly unknown[], version: KubernetesVersion): Discovery 
   };
 }
 
+/** Why a request for a built-in resource the release does not serve never reaches admission (`label`: the resource as the sentence names it). */
+export const notServedText = (label: string, unserved: ResourceInfo, minor: number): string =>
+  `${label} is not served by Kubernetes 1.${minor} (${unserved.until !== undefined ? `removed after 1.${unserved.until}` : `served from 1.${unserved.from}`}): a real apiserver answers 404 before admission`;
+
 export const gvString = (g: { group: string; version: string }): string => (g.group ? `${g.group}/${g.version}` : g.version);
 
 export const kindString = (k: GroupVersionKind): string => `${gvString(k)}, Kind=${k.kind}`;

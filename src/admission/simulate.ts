@@ -15,7 +15,7 @@ import { requestAttributes } from '../request/cel-inputs';
 import type { AdmissionRequest } from '../request/model';
 import { newReinvokeState, type SimContext } from './context';
 import { isMemoCel, memoCel } from './engine';
-import { discoveryFor, gvString, type Discovery } from './discovery';
+import { discoveryFor, gvString, notServedText, type Discovery } from './discovery';
 import { runMutatingPolicies, runValidatingPolicies } from './policies';
 import { markConditional, runConditionsEnforcer } from './conditions';
 import type { DocumentRef, SimOptions, SimPhase, SimRequest, SimResult } from './types';
@@ -89,7 +89,7 @@ function checkRequest(r: AdmissionRequest, discovery: Discovery, notes: string[]
   if (!info) {
     notes.push(
       unserved
-        ? `${label} is not served by Kubernetes 1.${discovery.minor} (${unserved.until !== undefined ? `removed after 1.${unserved.until}` : `served from 1.${unserved.from}`}): a real apiserver answers 404 before admission`
+        ? notServedText(label, unserved, discovery.minor)
         : `${label} is neither a built-in resource of Kubernetes 1.${discovery.minor} nor defined by a CustomResourceDefinition in the workspace: its scope is taken from the request and matchPolicy Equivalent finds no equivalents`,
     );
     return { typed: false };

@@ -21,6 +21,8 @@ async function convert(...argv: string[]) {
 
 const kyvernoPolicy = fixturePath('kyverno', 'best-practices-vpol', 'disallow-latest-tag');
 const gatorLibrary = fixturePath('gatekeeper', 'library', 'general', 'requiredlabels');
+/** kyverno/policies folders holding policies of one name. */
+const sameName = fixturePath('kyverno-same-name');
 
 /** A copy of a fixture directory in a temporary directory, `edit` applied to one of its files. */
 function copyWith(from: string, file: string, edit: (text: string) => string): string {
@@ -90,6 +92,66 @@ describe.runIf(hasWasm)('convert runs the imported tests', () => {
     },
     120_000,
   );
+
+  it("a library with policies of one name in several folders: each kyverno-test runs on its own files' policies, two ClusterPolicies of one name are converted apart", async () => {
+    const r = await convert(sameName, '--format', 'json', '--kubernetes-version', '1.37');
+    const rules = (JSON.parse(r.out) as { rules: (JsonRule & { source: { rule: string; occurrence?: number }; produced: string[]; duplicate?: string })[] })
+      .rules;
+    expect(
+      rules.map((x) => [
+        `${x.source.kind}/${x.source.name}`,
+        x.source.rule,
+        x.source.occurrence,
+        x.produced[0],
+        x.tests?.passed,
+        x.tests?.failed.length,
+        x.tests?.differs?.length,
+      ]),
+    ).toEqual([
+      ['ClusterPolicy/restrict-annotations', 'check-ingress', 1, 'ValidatingAdmissionPolicy/cpol-restrict-annotations', 7, 0, 0],
+      [
+        'ClusterPolicy/memory-requests-equal-limits',
+        'memory-requests-equal-limits',
+        undefined,
+        'ValidatingAdmissionPolicy/cpol-memory-requests-equal-limits',
+        2,
+        0,
+        1,
+      ],
+      ['ClusterPolicy/restrict-annotations', 'block-flux-v1', 2, 'ValidatingAdmissionPolicy/cpol-restrict-annotations-2', 3, 0, 0],
+      [
+        'ValidatingPolicy/memory-requests-equal-limits',
+        'memory-requests-equal-limits',
+        undefined,
+        'ValidatingAdmissionPolicy/vpol-memory-requests-equal-limits',
+        3,
+        0,
+        0,
+      ],
+      ['ValidatingPolicy/restrict-annotations', 'restrict-annotations', undefined, 'ValidatingAdmissionPolicy/vpol-restrict-annotations', 3, 0, 0],
+    ]);
+    expect(rules[0]!.duplicate).toMatch(
+      /^ClusterPolicy restrict-annotations is in the input 2 times .*this is the 1st, its objects named as Kyverno names them$/,
+    );
+    expect(rules[2]!.duplicate).toMatch(/this is the 2nd, its objects' names with -2 after the policy's name$/);
+    expect(r.err).toMatch(/warning: ClusterPolicy\/restrict-annotations rule block-flux-v1: ClusterPolicy restrict-annotations is in the input 2 times/);
+    // the library's CronJob is batch/v1beta1: `kyverno test` matches it by kind, the apiserver has not served it since 1.24
+    expect(rules[1]!.tests!.differs).toEqual([
+      {
+        name: 'memory-requests-equal-limits/autogen-cronjob-memory-requests-equal-limits: CronJob hello pass',
+        why: 'expected admit, got skip',
+        differs:
+          'batch/v1beta1 cronjobs is not served by Kubernetes 1.37 (removed after 1.24): a real apiserver answers 404 before admission (`kyverno test` reviews it whatever its version)',
+      },
+    ]);
+    expect(r.code).toBe(1);
+    // written apart: the second one's objects under their own names, the first one's as Kyverno names them
+    const out = join(mkdtempSync(join(tmpdir(), 'convert-tests-')), 'out');
+    await convert(sameName, '--out', out);
+    const written = (name: string) => readFileSync(join(out, 'native', `validatingadmissionpolicy-${name}.yaml`), 'utf8');
+    expect(written('cpol-restrict-annotations')).toMatch(/name: cpol-restrict-annotations\n[\s\S]*ingresses/);
+    expect(written('cpol-restrict-annotations-2')).toMatch(/name: cpol-restrict-annotations-2\n[\s\S]*pods/);
+  }, 120_000);
 
   it('a flipped Kyverno expectation exits 1 and names the case and why', async () => {
     // myapp-pod is a Pod without a latest tag: Kyverno passes it; the copy says it fails

@@ -57,8 +57,10 @@ Options:
   -h, --help                   this help
 
 Tests: a Kyverno kyverno-test.yaml among the inputs (or in .kyverno-test/ beside a policy file)
-and a gator suite.yaml run on the converted policies, their files read relative to them; each
-rule reports its cases passed and failed, every failing case named with why.
+and a gator suite.yaml run on the converted policies, their files read relative to them (a
+kyverno-test's results on the policies of the files its policies: names); each rule reports its
+cases passed and failed, every failing case named with why. Two source documents of one kind and
+name (two folders) are converted apart: the later one's objects are named with -2, said on stderr.
 
 Exit status: 0 every rule converted, 1 a rule is not convertible (or different, with --fail-on
 different), an imported test fails, a rule called exact decides some replayed event otherwise
@@ -200,6 +202,10 @@ export async function runConvert(argv: readonly string[], io: ConvertIO): Promis
     objects.map((o) => o.object),
     { kubernetesVersion: args.kubernetesVersion, gatekeeper: args.gatekeeper },
   );
+  // two source documents of one kind and name (two folders of a library): converted apart, said on every run
+  for (const r of conversion.rules)
+    if (r.duplicate && r.source.occurrence !== 1)
+      io.stderr(`admission-workbench convert: warning: ${r.source.kind}/${r.source.name} rule ${r.source.rule}: ${r.duplicate}\n`);
   const unread: Unread[] = sources
     .filter((s) => !isSourcePolicy(s.object))
     .map((s) => ({ kind: kindOf(s.object), name: nameOf(s.object), ...(namespaceOf(s.object) ? { namespace: namespaceOf(s.object) } : {}), origin: s.file }));

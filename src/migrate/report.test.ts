@@ -33,6 +33,29 @@ describe('conversion reports', () => {
     expect(md).toContain('| not convertible | Policy/ns/b | r2 | uses http.Get in a variable |  |');
   });
 
+  it('says under a rule, and in its Reason cell, that its document is one of several of its kind and name', () => {
+    const dup: Conversion = {
+      objects: [],
+      rules: [
+        {
+          source: { kind: 'ClusterPolicy', name: 'a', rule: 'r', occurrence: 2 },
+          status: 'different',
+          reason: 'why',
+          produced: ['ValidatingAdmissionPolicy/cpol-a-2'],
+          duplicate: 'ClusterPolicy a is in the input 2 times',
+        },
+      ],
+    };
+    expect(conversionText(dup).split('\n').slice(0, 3)).toEqual([
+      'different       ClusterPolicy/a rule r: why',
+      '                  → ValidatingAdmissionPolicy/cpol-a-2',
+      '                  ! ClusterPolicy a is in the input 2 times',
+    ]);
+    expect(conversionMarkdown(dup)).toContain(
+      '| different | ClusterPolicy/a | r | why; ClusterPolicy a is in the input 2 times | `ValidatingAdmissionPolicy/cpol-a-2` |',
+    );
+  });
+
   it('writes one file per object with unique lowercase names, the sources when kept, and MIGRATION.md', () => {
     const files = conversionFiles(conversion, { sources: [{ object: vap('x'), text: 'kept: as is' }] });
     expect(Object.keys(files)).toEqual([

@@ -24,7 +24,7 @@ export interface Unread {
 /**
  * The source project's own tests run on one rule's converted objects: the cases passed, each failed
  * one with why, and apart those the source tool and the apiserver decide differently (`differs`
- * says why: src/migrate/source-tests.ts decodeDifference).
+ * says why: src/migrate/source-tests.ts unservedDifference, decodeDifference).
  */
 export interface RuleTests {
   passed: number;
@@ -55,6 +55,7 @@ export function conversionText(conversion: Conversion, unread: readonly Unread[]
     // one line per rule: a reason written over several lines is joined
     lines.push(`${STATUS_LABEL[r.status].padEnd(15)} ${sourceRef(r)} rule ${r.source.rule}${r.reason ? `: ${r.reason.replace(/\s*\n\s*/g, ' ')}` : ''}`);
     if (r.produced.length) lines.push(`${''.padEnd(15)}   → ${r.produced.join(', ')}`);
+    if (r.duplicate) lines.push(`${''.padEnd(15)}   ! ${r.duplicate}`);
     const t = tests[i];
     if (t) {
       lines.push(`${''.padEnd(15)}   ${testsLine(t)}`);
@@ -105,7 +106,7 @@ export function conversionMarkdown(conversion: Conversion, unread: readonly Unre
           ? ` ${testsLine(t).slice('tests: '.length)}${t.failed.map((f) => `<br>FAIL ${cell(f.name)}: ${cell(f.why)}`).join('')}${(t.differs ?? []).map((f) => `<br>DIFFERS ${cell(f.name)}: ${cell(f.differs)}`).join('')} |`
           : ' |';
       out.push(
-        `| ${STATUS_LABEL[r.status]} | ${cell(sourceRef(r))} | ${cell(r.source.rule)} | ${cell(r.reason ?? '')} | ${r.produced.map((p) => `\`${cell(p)}\``).join('<br>')} |${testCell}`,
+        `| ${STATUS_LABEL[r.status]} | ${cell(sourceRef(r))} | ${cell(r.source.rule)} | ${cell([r.reason, r.duplicate].filter(Boolean).join('; '))} | ${r.produced.map((p) => `\`${cell(p)}\``).join('<br>')} |${testCell}`,
       );
     }
     out.push('');

@@ -5,12 +5,13 @@
  * test names are read through `read(path)`, the path resolved against the test's own path; a file
  * `read` does not have is a problem naming it, and the rest still run.
  */
-import { isObject, kindOf, nameOf, obj, str, strList, type Obj } from '../base/json';
+import { isObject, kindOf, nameOf, namespaceOf, obj, str, strList, type Obj } from '../base/json';
 import type { KubernetesVersion } from '../base/releases';
 import { celAtRelease } from '../check/cases';
 import { runCases, type CaseResult, type CaseTarget, type PolicyTestCase } from '../policy/cases';
 import type { PolicyCel } from '../policy/expressions';
 import { admittedInput } from '../request/admitted';
+import { discoveryFor, gvString, notServedText } from '../admission/discovery';
 import { markAdmitted } from '../k8s/typed';
 import { setIn } from '../k8s/edit';
 import type { PathSegment } from '../base/path';
@@ -19,7 +20,8 @@ import { parseDocuments } from '../yaml';
 import { importGatorSuite, resolvePath } from './gatekeeper/suite';
 import { importKyvernoTest, isKyvernoTest, joinPath } from './kyverno/kyverno-test';
 import type { RuleTests } from './report';
-import type { Conversion } from './types';
+import { isKyvernoPolicy, kyvernoOccurrence } from './kyverno';
+import type { Conversion, RuleResult } from './types';
 
 export { isKyvernoTest, resolvePath };
 
@@ -111,10 +113,11 @@ export function sourceTestCases(
     // the policies are converted from the documents given; a policy file the test names that is not among them is said
     for (const rel of strList(test.policies))
       if (texts[joinPath(dir, rel)] === undefined) problems.push(`${testPath}: policies: ${joinPath(dir, rel)}: file not given`);
-    const imported = importKyvernoTest(testPath, texts, deny);
+    const imported = importKyvernoTest(testPath, texts, { ...deny, rules: ownRules(testPath, dir, test, texts, objects, conversion, problems) });
     // each problem names the test it comes from (a missing file: the file too)
     for (const p of imported.problems) problems.push(`${p.path.startsWith(testPath) ? '' : `${testPath}: `}${p.path}: ${p.message}`);
     for (const { policy, cases } of imported.policyCases) {
+      // produced names are unique: two policies of one kind and name are converted apart (SourceRule.occurrence)
       const p = deny.objects.find((o) => nameOf(o) === policy && kindOf(o).endsWith('AdmissionPolicy'))!;
       const index = conversion.rules.findIndex((r) => r.produced.includes(`${kindOf(p)}/${policy}`));
       const bindings = deny.objects.filter((o) => kindOf(o) === `${kindOf(p)}Binding` && str(obj(o.spec).policyName) === policy);
@@ -175,6 +178,41 @@ export function sourceTestCases(
     for (const c of t.cases) byRule[index]!.push({ tool: 'gator', file: t.suite, case: c, target, messagePatterns: t.messagePatterns[c.name] ?? [] });
   }
   return { byRule, problems };
+}
+
+/**
+ * The rules a Kyverno test's results are of: those of the policies in the files its `policies:`
+ * names, not whatever has their names elsewhere in the input (a library holds a ClusterPolicy and a
+ * ValidatingPolicy of one name, or two ClusterPolicies of one name in two folders). A policy of
+ * those files that is not among the converted documents is a problem. When none of the files could
+ * be read (said already), every rule: importKyvernoTest refuses a name that several documents have.
+ */
+function ownRules(
+  testPath: string,
+  dir: string,
+  test: Obj,
+  texts: Readonly<Record<string, string>>,
+  objects: readonly Obj[],
+  conversion: Conversion,
+  problems: string[],
+): RuleResult[] {
+  const files = strList(test.policies).map((rel) => joinPath(dir, rel));
+  if (!files.some((f) => texts[f] !== undefined)) return conversion.rules;
+  const own: { kind: string; namespace: string; name: string; occurrence: number }[] = [];
+  for (const [i, file] of files.entries())
+    for (const policy of docsOf(texts[file] ?? '').filter(isKyvernoPolicy)) {
+      const occurrence = kyvernoOccurrence(objects, policy);
+      if (occurrence === undefined)
+        problems.push(
+          `${testPath}: policies: ${resolvePath(testPath, strList(test.policies)[i]!)}: ${kindOf(policy)}/${nameOf(policy)} is not among the documents converted`,
+        );
+      else own.push({ kind: kindOf(policy), namespace: namespaceOf(policy), name: nameOf(policy), occurrence });
+    }
+  return conversion.rules.filter((r) =>
+    own.some(
+      (o) => o.kind === r.source.kind && o.namespace === (r.source.namespace ?? '') && o.name === r.source.name && o.occurrence === (r.source.occurrence ?? 1),
+    ),
+  );
 }
 
 /** A gator message pattern (Go RE2) as a JavaScript regular expression; one JavaScript cannot read matches nothing. */
@@ -242,6 +280,20 @@ export async function decodeDifference(sc: SourceCase, cel: PolicyCel, release: 
   return `the apiserver decodes the object with ${list}${culprits.length || fields.length <= 3 ? '' : ', …'} (absent in the file, which ${TOOL[sc.tool]} reviews as written)`;
 }
 
+/**
+ * Why a failing case is one the apiserver never admits: its resource is a built-in version the
+ * release does not serve (a test written for an older cluster: `batch/v1beta1` CronJob).
+ * `kyverno test` and gator match a rule by kind, whatever the version; the apiserver answers 404.
+ */
+export function unservedDifference(sc: SourceCase, release: KubernetesVersion): string | undefined {
+  const { resource } = sc.case.input.request;
+  if (!resource) return undefined;
+  const discovery = discoveryFor([], release);
+  const { info, unserved } = discovery.lookup(resource);
+  if (info || !unserved) return undefined;
+  return `${notServedText(`${gvString(resource)} ${resource.resource}`, unserved, discovery.minor)} (${TOOL[sc.tool]} reviews it whatever its version)`;
+}
+
 /** One case run: passed, or why not, and whether the source tool sees its object otherwise (decodeDifference). */
 export interface SourceCaseRun {
   name: string;
@@ -264,7 +316,7 @@ export async function runSourceTestCases(
     for (const sc of rule) {
       const { result, why } = await runOne(sc, sc.case, cel, kubernetesVersion);
       const pass = why.length === 0;
-      const differs = pass ? undefined : await decodeDifference(sc, cel, kubernetesVersion);
+      const differs = pass ? undefined : (unservedDifference(sc, kubernetesVersion) ?? (await decodeDifference(sc, cel, kubernetesVersion)));
       out.push({ name: result.name, pass, why: why.join('; '), ...(differs ? { differs } : {}), result });
     }
     runs.push(out);

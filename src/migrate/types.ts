@@ -21,6 +21,12 @@ export interface SourceRule {
   namespace?: string;
   /** The Kyverno rule's name, or the template's name for Gatekeeper. */
   rule: string;
+  /**
+   * Which one of several source documents of this kind, namespace and name in the input (1 the
+   * first, in input order); absent when the input holds one. A library or a GitOps tree may hold
+   * two in different folders, a cluster only one.
+   */
+  occurrence?: number;
 }
 
 export interface RuleResult {
@@ -30,6 +36,8 @@ export interface RuleResult {
   reason?: string;
   /** `kind/name` of every object produced for this rule (empty when unsupported). */
   produced: string[];
+  /** The input holds other source documents of this kind and name: what that means, and how they were kept apart. */
+  duplicate?: string;
 }
 
 export interface ConvertOptions {

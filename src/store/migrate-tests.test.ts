@@ -36,6 +36,12 @@ function open(folder: readonly [FixtureSet, ...string[]], as: 'folder' | 'files'
     .flatMap((f) => importText(readFixture(set, f), as === 'folder' ? f.slice(parent ? parent.length + 1 : 0) : f.slice(f.lastIndexOf('/') + 1)).docs);
 }
 
+/** Every YAML file of a fixture set kept in its source's layout, as documents whose origin is the path from the set's parent. */
+const openSet = (set: FixtureSet): WorkspaceDoc[] =>
+  fixtureTree(set)
+    .filter((f) => /\.ya?ml$/.test(f))
+    .flatMap((f) => importText(readFixture(set, f), `${set}/${f}`).docs);
+
 const VPOL = ['kyverno', 'best-practices-vpol', 'disallow-latest-tag'] as const;
 const GATOR = ['gatekeeper', 'library', 'general', 'requiredlabels'] as const;
 
@@ -108,6 +114,55 @@ describe.runIf(hasWasm)('the open tests run on the conversion', () => {
     workspace.getState().replaceAll([]);
     openWorkspaceFile(file, 'workspace.json');
     expect((await run(workspace.getState().docs)).counts).toEqual(['ValidatingPolicy/disallow-latest-tag: 8 passed, 0 failed, 0 differ']);
+  }, 60_000);
+
+  it("policies of one name in several folders (fixtures/kyverno-same-name): each row opens its own document, each test runs on its own files' policies", async () => {
+    const docs = openSet('kyverno-same-name');
+    const m = migrationOf(docs, '1.36', 'as-gatekeeper');
+    expect(m.rows.map((r) => [r.rule.source.rule, r.doc?.origin, r.rule.produced[0], !!r.rule.duplicate])).toEqual([
+      [
+        'check-ingress',
+        'kyverno-same-name/nginx-ingress-cel/restrict-annotations/restrict-annotations.yaml',
+        'ValidatingAdmissionPolicy/cpol-restrict-annotations',
+        true,
+      ],
+      [
+        'memory-requests-equal-limits',
+        'kyverno-same-name/other-cel/memory-requests-equal-limits/memory-requests-equal-limits.yaml',
+        'ValidatingAdmissionPolicy/cpol-memory-requests-equal-limits',
+        false,
+      ],
+      [
+        'block-flux-v1',
+        'kyverno-same-name/other-cel/restrict-annotations/restrict-annotations.yaml',
+        'ValidatingAdmissionPolicy/cpol-restrict-annotations-2',
+        true,
+      ],
+      [
+        'memory-requests-equal-limits',
+        'kyverno-same-name/other-vpol/memory-requests-equal-limits/memory-requests-equal-limits.yaml',
+        'ValidatingAdmissionPolicy/vpol-memory-requests-equal-limits',
+        false,
+      ],
+      [
+        'restrict-annotations',
+        'kyverno-same-name/other-vpol/restrict-annotations/restrict-annotations.yaml',
+        'ValidatingAdmissionPolicy/vpol-restrict-annotations',
+        false,
+      ],
+    ]);
+    const r = await run(docs);
+    expect(r.problems).toEqual([]);
+    expect(r.counts).toEqual([
+      'ClusterPolicy/restrict-annotations: 7 passed, 0 failed, 0 differ',
+      'ClusterPolicy/memory-requests-equal-limits: 2 passed, 0 failed, 1 differ',
+      'ClusterPolicy/restrict-annotations: 3 passed, 0 failed, 0 differ',
+      'ValidatingPolicy/memory-requests-equal-limits: 3 passed, 0 failed, 0 differ',
+      'ValidatingPolicy/restrict-annotations: 3 passed, 0 failed, 0 differ',
+    ]);
+    expect(r.runs.flat().flatMap((c) => (c.differs ? [c.differs] : []))).toEqual([
+      'batch/v1beta1 cronjobs is not served by Kubernetes 1.36 (removed after 1.24): a real apiserver answers 404 before admission (`kyverno test` reviews it whatever its version)',
+    ]);
   }, 60_000);
 
   it('a gator case whose Pod the apiserver decodes with containers: null is decided differently, and said why', async () => {

@@ -53,6 +53,10 @@ const regoOf = (r: RuleResult): string | undefined => ('rego' in r && typeof r.r
 const sameSource = (d: WorkspaceDoc, r: RuleResult): boolean =>
   kindOf(d.object) === r.source.kind && nameOf(d.object) === r.source.name && namespaceOf(d.object) === (r.source.namespace ?? '');
 
+/** A rule's source document: of several of one kind and name, the one its occurrence counts to (in the workspace's order, as converted). */
+const sourceDocOf = (docs: readonly WorkspaceDoc[], r: RuleResult): WorkspaceDoc | undefined =>
+  docs.filter((d) => sameSource(d, r))[(r.source.occurrence ?? 1) - 1];
+
 /** The conversion of the workspace's source documents. */
 export function migrationOf(docs: readonly WorkspaceDoc[], kubernetesVersion: KubernetesVersion, gatekeeper: GatekeeperMode): Migration {
   const key = `${kubernetesVersion} ${gatekeeper}`;
@@ -75,7 +79,7 @@ export function migrationOf(docs: readonly WorkspaceDoc[], kubernetesVersion: Ku
     const rego = rule.status === 'unsupported' ? regoOf(rule) : undefined;
     return {
       rule,
-      doc: sourceDocs.find((d) => sameSource(d, rule)),
+      doc: sourceDocOf(sourceDocs, rule),
       produced: rule.produced.map((ref) => ({ ref, doc: byRef.get(ref) })),
       ...(rego ? { rego } : {}),
     };

@@ -33,13 +33,16 @@ function served(objects: readonly Obj[], version: KubernetesVersion) {
   return { minor, served: [...BUILTIN_RESOURCES.filter((r) => servedIn(r, minor)), ...customResources(objects)] };
 }
 
-/** The rules of a legacy policy, each converted on its own. */
-function convertLegacy(policy: Obj, options: ConvertOptions, discovery: RuleContext['discovery']): { objects: Obj[]; rules: RuleResult[] } {
+/**
+ * The rules of a legacy policy, each converted on its own. `suffix`: after the policy's name in
+ * the produced names (`-2` for the second document of its kind and name: keeps them apart).
+ */
+function convertLegacy(policy: Obj, options: ConvertOptions, discovery: RuleContext['discovery'], suffix: string): { objects: Obj[]; rules: RuleResult[] } {
   const md = obj(policy.metadata);
   const name = str(md.name);
   const rules = objList(obj(policy.spec).rules);
   const out: { objects: Obj[]; rules: RuleResult[] } = { objects: [], rules: [] };
-  const prefix = policy.kind === 'Policy' ? `pol-${str(md.namespace)}-${name}` : `cpol-${name}`;
+  const prefix = `${policy.kind === 'Policy' ? `pol-${str(md.namespace)}-${name}` : `cpol-${name}`}${suffix}`;
   rules.forEach((rule, index) => {
     const type = ruleType(rule);
     const ctx: RuleContext = { policy, rule, index, policyName: rules.length === 1 ? prefix : `${prefix}-${str(rule.name)}`, options, discovery };
@@ -57,6 +60,31 @@ function convertLegacy(policy: Obj, options: ConvertOptions, discovery: RuleCont
   return out;
 }
 
+/** A policy's kind, namespace and name: a cluster holds one policy of each. */
+const identity = (o: Obj): string => `${str(o.kind)}/${str(obj(o.metadata).namespace)}/${str(obj(o.metadata).name)}`;
+
+/**
+ * Which one of the Kyverno policies of its kind, namespace and name among `objects` `policy` is
+ * (1 the first), by its content (a test's policy file read again parses to the same object);
+ * undefined when none is. The converter numbers them in the same order (SourceRule.occurrence).
+ */
+export function kyvernoOccurrence(objects: readonly Obj[], policy: Obj): number | undefined {
+  const same = objects.filter((o) => isObject(o) && isKyvernoPolicy(o) && identity(o) === identity(policy));
+  const text = JSON.stringify(policy);
+  const i = same.findIndex((o) => JSON.stringify(o) === text);
+  return i < 0 ? undefined : i + 1;
+}
+
+const ordinal = (n: number): string =>
+  `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
+
+/** What a rule of the n-th of `total` policies of one kind and name says about the others. */
+function duplicateNote(policy: Obj, n: number, total: number): string {
+  const md = obj(policy.metadata);
+  const what = `${str(policy.kind)} ${str(md.namespace) ? `${str(md.namespace)}/` : ''}${str(md.name)}`;
+  return `${what} is in the input ${total} times (a cluster holds one: applied one after another, each replaces the one before); each is converted apart: this is the ${ordinal(n)}, ${n === 1 ? 'its objects named as Kyverno names them' : `its objects' names with -${n} after the policy's name`}`;
+}
+
 export const kyvernoConverter: Converter = {
   name: 'Kyverno',
   owns: isKyvernoPolicy,
@@ -64,18 +92,25 @@ export const kyvernoConverter: Converter = {
     const version = targetVersion(options.kubernetesVersion);
     const discovery = served(objects, version);
     const out: Conversion = { objects: [], rules: [] };
-    for (const o of objects) {
-      if (!isObject(o) || !isKyvernoPolicy(o)) continue;
+    const policies = objects.filter((o) => isObject(o) && isKyvernoPolicy(o));
+    const total = new Map<string, number>();
+    for (const o of policies) total.set(identity(o), (total.get(identity(o)) ?? 0) + 1);
+    const seen = new Map<string, number>();
+    for (const o of policies) {
       const kind = str(o.kind);
-      if (LEGACY_KINDS.includes(kind)) {
-        const r = convertLegacy(o, options, discovery);
-        out.objects.push(...r.objects);
-        out.rules.push(...r.rules);
-      } else {
-        const r = VALIDATING_KINDS.includes(kind) ? convertValidatingPolicy(o, version) : convertMutatingPolicy(o, version);
-        out.objects.push(...r.objects);
-        out.rules.push(r.rule);
-      }
+      // documents of one kind and name (two folders of a library) are kept apart: the later ones' objects are renamed, every rule says so
+      const n = (seen.get(identity(o)) ?? 0) + 1;
+      seen.set(identity(o), n);
+      const of = total.get(identity(o))!;
+      const suffix = n > 1 ? `-${n}` : '';
+      const r = LEGACY_KINDS.includes(kind)
+        ? convertLegacy(o, options, discovery, suffix)
+        : VALIDATING_KINDS.includes(kind)
+          ? convertValidatingPolicy(o, version, suffix)
+          : convertMutatingPolicy(o, version, suffix);
+      out.objects.push(...r.objects);
+      const rules = 'rules' in r ? r.rules : [r.rule];
+      for (const rule of rules) out.rules.push(of > 1 ? { ...rule, source: { ...rule.source, occurrence: n }, duplicate: duplicateNote(o, n, of) } : rule);
     }
     return out;
   },

@@ -112,8 +112,23 @@ export function importKyvernoTest(testPath: string, files: Readonly<Record<strin
     // results of Kyverno's pod-controller rules name them `autogen-<rule>` / `autogen-cronjob-<rule>` (cut at 63 characters)
     const base = ruleName.replace(/^autogen-(cronjob-)?/, '');
     const named = (r: string) => r === ruleName || (base !== ruleName && r.startsWith(base));
-    const rule = conversion.rules.find((r) => r.source.name === policyName && (!legacy(r.source.kind) || !ruleName || named(r.source.rule)));
+    const candidates = conversion.rules.filter((r) => r.source.name === policyName && (!legacy(r.source.kind) || !ruleName || named(r.source.rule)));
+    const rule = candidates[0];
     if (!rule) return problems.push({ path: at, message: `no converted rule for policy '${policyName}'${ruleName ? ` rule '${ruleName}'` : ''}` });
+    // several documents of that name (a ClusterPolicy and a ValidatingPolicy, two folders' copies): never a guess
+    const documents = [
+      ...new Set(
+        candidates.map(
+          (r) =>
+            `${r.source.kind} ${r.source.namespace ? `${r.source.namespace}/` : ''}${r.source.name}${r.source.occurrence ? ` (${r.source.occurrence})` : ''}`,
+        ),
+      ),
+    ];
+    if (documents.length > 1)
+      return problems.push({
+        path: at,
+        message: `policy '${policyName}' is any of ${documents.join(', ')}: the test's policy files do not tell which; not run`,
+      });
     if (rule.status === 'unsupported')
       return problems.push({ path: at, message: `rule '${rule.source.rule}' of '${policyName}' is not converted: ${rule.reason ?? ''}` });
     const outcome = OUTCOMES[str(result.result)];

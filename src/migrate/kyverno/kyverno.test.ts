@@ -239,6 +239,52 @@ describe('Kyverno ValidatingPolicy and MutatingPolicy', () => {
   });
 });
 
+describe('policies of one kind and name in the input (two folders of a library)', () => {
+  const kinds = (name: string) => ({ any: [{ resources: { kinds: [name] } }] });
+  const objects = [
+    clusterPolicy([celRule('check-ingress', kinds('Ingress'))]),
+    clusterPolicy([celRule('block-flux-v1', kinds('Pod'))]),
+    {
+      apiVersion: 'policies.kyverno.io/v1',
+      kind: 'ValidatingPolicy',
+      metadata: { name: 'p' },
+      spec: {
+        matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }] },
+        validations: [{ expression: 'true' }],
+      },
+    },
+  ];
+  it('are converted apart, the later ones renamed, every rule of them saying so; another kind of that name is no duplicate', () => {
+    const out = convertPolicies(objects, OPTIONS);
+    expect(out.rules.map((r) => [r.source.kind, r.source.rule, r.source.occurrence, r.status, r.produced[0]])).toEqual([
+      ['ClusterPolicy', 'check-ingress', 1, 'exact', 'ValidatingAdmissionPolicy/cpol-p'],
+      ['ClusterPolicy', 'block-flux-v1', 2, 'exact', 'ValidatingAdmissionPolicy/cpol-p-2'],
+      ['ValidatingPolicy', 'p', undefined, 'exact', 'ValidatingAdmissionPolicy/vpol-p'],
+    ]);
+    expect(out.rules.map((r) => r.duplicate)).toEqual([
+      expect.stringMatching(/^ClusterPolicy p is in the input 2 times \(a cluster holds one.*this is the 1st, its objects named as Kyverno names them$/),
+      expect.stringMatching(/this is the 2nd, its objects' names with -2 after the policy's name$/),
+      undefined,
+    ]);
+    const names = out.objects.map(nameOf);
+    expect(new Set(names).size).toBe(names.length);
+    expect(obj(byName(out.objects, 'cpol-p-2-binding')?.spec).policyName).toBe('cpol-p-2');
+  });
+  it("a kyverno-test's result on that name is not run on a guess when its policy files do not tell which", () => {
+    const test =
+      'apiVersion: cli.kyverno.io/v1alpha1\nkind: Test\nmetadata: {name: t}\nresources: [r.yaml]\nresults:\n- {policy: p, kind: Pod, resources: [x], result: pass}\n';
+    const imported = importKyvernoTest(
+      't/kyverno-test.yaml',
+      { 't/kyverno-test.yaml': test, 't/r.yaml': 'apiVersion: v1\nkind: Pod\nmetadata: {name: x}\n' },
+      convertPolicies(objects, OPTIONS),
+    );
+    expect(imported.problems.map((p) => p.message)).toEqual([
+      "policy 'p' is any of ClusterPolicy p (1), ClusterPolicy p (2), ValidatingPolicy p: the test's policy files do not tell which; not run",
+    ]);
+    expect(imported.policyCases).toEqual([]);
+  });
+});
+
 describe('helpers', () => {
   it('Kyverno-only names, not a comprehension variable of the same name', () => {
     expect(kyvernoOnlyNames("object.spec.containers.all(image, image.startsWith('x'))")).toEqual([]);

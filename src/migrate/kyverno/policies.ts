@@ -42,12 +42,17 @@ const source = (policy: Obj) => ({
   rule: str(obj(policy.metadata).name),
 });
 
-/** The produced name: `vpol-<name>` / `mpol-<name>`; a namespaced policy's also names its namespace (Kyverno generates none for them). */
-function producedName(prefix: string, policy: Obj): string {
+/**
+ * The produced name: `vpol-<name>` / `mpol-<name>`; a namespaced policy's also names its namespace
+ * (Kyverno generates none for them). `suffix` follows (`-2`: the second policy of its kind and name in the input).
+ */
+function producedName(prefix: string, policy: Obj, suffix: string): string {
   const ns = str(obj(policy.metadata).namespace);
-  return ns && policy.kind !== 'ValidatingPolicy' && policy.kind !== 'MutatingPolicy'
-    ? `n${prefix}-${ns}-${str(obj(policy.metadata).name)}`
-    : `${prefix}-${str(obj(policy.metadata).name)}`;
+  return `${
+    ns && policy.kind !== 'ValidatingPolicy' && policy.kind !== 'MutatingPolicy'
+      ? `n${prefix}-${ns}-${str(obj(policy.metadata).name)}`
+      : `${prefix}-${str(obj(policy.metadata).name)}`
+  }${suffix}`;
 }
 
 function namespacedDifference(policy: Obj): string | undefined {
@@ -69,7 +74,7 @@ function converted(src: RuleResult['source'], objects: Obj[], differences: strin
   };
 }
 
-export function convertValidatingPolicy(policy: Obj, version: KubernetesVersion): { objects: Obj[]; rule: RuleResult } {
+export function convertValidatingPolicy(policy: Obj, version: KubernetesVersion, suffix = ''): { objects: Obj[]; rule: RuleResult } {
   const spec = obj(policy.spec);
   const src = source(policy);
   const unsupported = (reason: string) => ({ objects: [], rule: { source: src, status: 'unsupported' as const, reason, produced: [] } });
@@ -81,7 +86,7 @@ export function convertValidatingPolicy(policy: Obj, version: KubernetesVersion)
     return unsupported('evaluation.admission.enabled is false: Kyverno runs the policy in background scans only');
   if (!isObject(spec.matchConstraints)) return unsupported('no matchConstraints: an admission policy needs them');
 
-  const name = producedName('vpol', policy);
+  const name = producedName('vpol', policy, suffix);
   const actions = strList(spec.validationActions).length ? strList(spec.validationActions) : ['Deny'];
   const ns = str(obj(policy.metadata).namespace);
   const bindingExtra = policy.kind === 'NamespacedValidatingPolicy' && ns ? inNamespace(ns) : {};
@@ -121,7 +126,7 @@ export function mapApiVersion(version: KubernetesVersion): string {
   return 'admissionregistration.k8s.io/v1alpha1';
 }
 
-export function convertMutatingPolicy(policy: Obj, version: KubernetesVersion): { objects: Obj[]; rule: RuleResult } {
+export function convertMutatingPolicy(policy: Obj, version: KubernetesVersion, suffix = ''): { objects: Obj[]; rule: RuleResult } {
   const spec = obj(policy.spec);
   const src = source(policy);
   const unsupported = (reason: string) => ({ objects: [], rule: { source: src, status: 'unsupported' as const, reason, produced: [] } });
@@ -138,7 +143,7 @@ export function convertMutatingPolicy(policy: Obj, version: KubernetesVersion): 
   if (!isObject(spec.matchConstraints)) return unsupported('no matchConstraints: an admission policy needs them');
 
   const apiVersion = mapApiVersion(version);
-  const name = producedName('mpol', policy);
+  const name = producedName('mpol', policy, suffix);
   const ns = str(obj(policy.metadata).namespace);
   const bindingExtra = policy.kind === 'NamespacedMutatingPolicy' && ns ? inNamespace(ns) : {};
   const build = (n: string, s: Obj) => [

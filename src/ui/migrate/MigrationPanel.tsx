@@ -118,9 +118,13 @@ export default function MigrationPanel() {
                       ) : (
                         `${r.rule.source.kind}/${r.rule.source.name}`
                       )}
+                      {r.rule.duplicate && r.doc?.origin ? <div className="hint">{r.doc.origin}</div> : null}
                     </td>
                     <td className="mono">{r.rule.source.rule}</td>
-                    <td>{r.rule.reason ?? ''}</td>
+                    <td>
+                      {r.rule.reason ?? ''}
+                      {r.rule.duplicate ? <p className="migration-duplicate">{r.rule.duplicate}</p> : null}
+                    </td>
                     <td>
                       <ul className="migration-produced">
                         {r.produced.map((p) => (
