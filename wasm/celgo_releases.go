@@ -55,12 +55,16 @@ type celGoRelease struct {
 	// v017Messages: cel-go v0.17's wording of checker messages (withReleaseMessages): an
 	// expression as its protobuf text (v0.20 prints a Go struct, as this binary's does).
 	v017Messages bool
+	// untypedIterVar2: v0.22's checker gives a two-variable comprehension's second variable no
+	// type when the range is neither a list nor a map (untypedIterVar2, celgo_comprehensions.go);
+	// v0.23 makes it dyn. Two-variable comprehensions are 1.32's library: stored expressions only.
+	untypedIterVar2 bool
 }
 
 var celGoReleases = map[uint]celGoRelease{
 	30: {celGo: "v0.17.8", backticks: backticksUnknown, optionalType: "optional", unsizedIterationVars: true, unbracketedTypeParams: true, v017Messages: true},
 	31: {celGo: "v0.20.1", backticks: backticksUnknown, unsizedIterationVars: true, unbracketedTypeParams: true},
-	32: {celGo: "v0.22.0", backticks: backticksUnknown, unsizedIterationVars: true, unbracketedTypeParams: true},
+	32: {celGo: "v0.22.0", backticks: backticksUnknown, unsizedIterationVars: true, unbracketedTypeParams: true, untypedIterVar2: true},
 	33: {celGo: "v0.23.2", backticks: backticksUnsupported, unbracketedTypeParams: true},
 	34: {celGo: "v0.26.0", backticks: backticksUnsupported},
 	35: {celGo: "v0.26.0", backticks: backticksUnsupported},

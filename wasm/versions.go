@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	celgo "github.com/google/cel-go/cel"
 	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/apiserver/pkg/cel/environment"
 )
@@ -122,6 +123,11 @@ func withOlderBehaviour(ref *envSetRef, minor uint) *envSetRef {
 			opts = append(opts, environment.VersionedOptions{IntroducedVersion: version.MajorMinor(1, f.since), EnvOptions: f.before, ProgramOptions: f.program})
 			key += " -" + f.name
 		}
+	}
+	if celGoReleases[minor].untypedIterVar2 {
+		// a checker difference of cel-go itself, at every stage (no comprehension, no finding)
+		opts = append(opts, environment.VersionedOptions{IntroducedVersion: version.MajorMinor(1, 0), EnvOptions: []celgo.EnvOption{celgo.ASTValidators(untypedIterVar2{})}})
+		key += " -untyped-iter-var2"
 	}
 	if len(opts) == 0 {
 		return ref
