@@ -4,7 +4,7 @@
  * cel-go; 1.38 is answered by the 1.38 engine generation, cel-1.38.wasm / cel-native-1.38),
  * on the seeded expressions of expressions.ts: write-time compile (ok, error text, static
  * cost) and admission evaluation (value, compile vs runtime error, error text, runtime cost).
- * At 1.37 and 1.38 the write-time compile is also compared as a stored expression's (the `stored`
+ * At 1.32, 1.37 and 1.38 the write-time compile is also compared as a stored expression's (the `stored`
  * option; the oracle's `stored` input: environment.StoredExpressions).
  * ORACLE_REPORT=file writes every disagreement to file.<release>.txt; ORACLE_RELEASES=1.30,1.33
  * compares (and builds the oracles of) those releases only.
@@ -40,11 +40,13 @@ const KNOWN: Record<string, { compile: number; eval: number; cost: number }> = {
 
 /**
  * Libraries of a target's own release, which it compiles in stored expressions only (a new one
- * may use them from the next release): includes() is 1.37's, isMask() 1.38's, isSemver() 1.33's.
+ * may use them from the next release): includes() is 1.37's, isMask() 1.38's, isSemver() 1.33's,
+ * two-variable comprehensions 1.32's.
  */
 const STORED_ONLY: Record<string, string[]> = {
   '1.38': ["cidr('10.0.0.0/8').isMask()"],
   '1.37': ['[1, 2].includes(1)'],
+  '1.32': ['[1, 2].all(i, v, v > i)'],
 };
 
 /** Differences fixed in the engine: these agree at every release, whatever the counts. */
