@@ -210,7 +210,8 @@ func withUntypedIterVar2Errors(r *plugincel.CompilationResult, expr, ctxName str
 	if r.Error == nil {
 		return
 	}
-	if _, ok := r.Error.Cause.(*apiservercel.CompilationError); !ok {
+	// x.all(i, v, p) has two commas at least: most refused expressions need no parse here
+	if _, ok := r.Error.Cause.(*apiservercel.CompilationError); !ok || strings.Count(expr, ",") < 2 {
 		return
 	}
 	o.Stored = stage == runStage
