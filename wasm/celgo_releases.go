@@ -26,7 +26,7 @@ import (
 // the engine runs this binary's (v0.29, k8s.io/apiserver v0.37). What changed in cel-go itself,
 // not in a versioned apiserver library, is not in the env set of an older compatibility
 // version: this table says, per release, what the engine puts back. Library behaviour fixed in
-// Go code is in runtimeFixes (fixes.go); parser behaviour is here. Checked against each
+// Go code is in runtimeFixes (fixes.go); parser and checker behaviour is here. Checked against each
 // release's own apiserver by tools/cel-oracle (the oracles of 1.30–1.33, 1.36 and 1.37).
 
 // backtickSyntax: how a release's parser reads a backtick-escaped field (object.`my-label`).

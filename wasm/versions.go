@@ -112,7 +112,8 @@ func envSetFor(minor uint, stage envStage) *envSetRef {
 }
 
 // withOlderBehaviour extends an env set with the implementations a target release had
-// before the runtime fixes it lacks (the target's own binary runs both stages).
+// before the runtime fixes it lacks (the target's own binary runs both stages), and with the
+// checks of its own cel-go's checker (celGoRelease.untypedIterVar2).
 func withOlderBehaviour(ref *envSetRef, minor uint) *envSetRef {
 	var opts []environment.VersionedOptions
 	key := ref.key
