@@ -26,7 +26,7 @@ import (
 // the engine runs this binary's (v0.29, k8s.io/apiserver v0.37). What changed in cel-go itself,
 // not in a versioned apiserver library, is not in the env set of an older compatibility
 // version: this table says, per release, what the engine puts back. Library behaviour fixed in
-// Go code is in runtimeFixes (fixes.go); parser behaviour is here. Checked against each
+// Go code is in runtimeFixes (fixes.go); parser and checker behaviour is here. Checked against each
 // release's own apiserver by tools/cel-oracle (the oracles of 1.30–1.33, 1.36 and 1.37).
 
 // backtickSyntax: how a release's parser reads a backtick-escaped field (object.`my-label`).
@@ -55,12 +55,16 @@ type celGoRelease struct {
 	// v017Messages: cel-go v0.17's wording of checker messages (withReleaseMessages): an
 	// expression as its protobuf text (v0.20 prints a Go struct, as this binary's does).
 	v017Messages bool
+	// untypedIterVar2: v0.22's checker gives a two-variable comprehension's second variable no
+	// type when the range is neither a list nor a map (untypedIterVar2, celgo_comprehensions.go);
+	// v0.23 makes it dyn. Two-variable comprehensions are 1.32's library: stored expressions only.
+	untypedIterVar2 bool
 }
 
 var celGoReleases = map[uint]celGoRelease{
 	30: {celGo: "v0.17.8", backticks: backticksUnknown, optionalType: "optional", unsizedIterationVars: true, unbracketedTypeParams: true, v017Messages: true},
 	31: {celGo: "v0.20.1", backticks: backticksUnknown, unsizedIterationVars: true, unbracketedTypeParams: true},
-	32: {celGo: "v0.22.0", backticks: backticksUnknown, unsizedIterationVars: true, unbracketedTypeParams: true},
+	32: {celGo: "v0.22.0", backticks: backticksUnknown, unsizedIterationVars: true, unbracketedTypeParams: true, untypedIterVar2: true},
 	33: {celGo: "v0.23.2", backticks: backticksUnsupported, unbracketedTypeParams: true},
 	34: {celGo: "v0.26.0", backticks: backticksUnsupported},
 	35: {celGo: "v0.26.0", backticks: backticksUnsupported},

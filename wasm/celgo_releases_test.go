@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -54,6 +55,49 @@ func TestEndOfInputAt130(t *testing.T) {
 		r := Compile("!!", "vap-variable", `{"kubernetesVersion":"`+v+`"}`)
 		if r.OK || !strings.Contains(r.Message, "extraneous input '<EOF>' expecting") {
 			t.Errorf("!! at %s: %q", v, r.Message)
+		}
+	}
+}
+
+// cel-go v0.22 at 1.32 (untypedIterVar2): a two-variable comprehension over a dyn range gives its
+// second variable no type, so a stored expression that uses it does not compile; v0.23 (1.33)
+// makes it dyn. The answers of the 1.32 and 1.33 apiservers' CEL (tools/cel-oracle, stored).
+func TestUntypedIterVar2At132(t *testing.T) {
+	const list = "object.spec.containers"
+	cases := []struct {
+		expr      string
+		at132     string // "" when it compiles
+		internal  bool   // an internal error (k8s.io/apiserver could not convert the checked types)
+		costAt132 string // the static cost when it compiles at 1.32
+		// refused at 1.33 as well, for its other error only
+		refusedAt133 bool
+	}{
+		{expr: list + ".exists(i, v, v == 1)", at132: "compilation failed: ERROR: <input>:1:39: found no matching overload for '_==_' applied to '(, int)'\n | object.spec.containers.exists(i, v, v == 1)\n | ......................................^"},
+		{expr: list + ".all(i, v, v)", at132: "compilation failed: ERROR: <input>:1:34: expected type 'bool' but found ''\n | object.spec.containers.all(i, v, v)\n | .................................^"},
+		{expr: list + ".transformList(i, v, v.name)", at132: "compilation failed: ERROR: <input>:1:45: type '' does not support field selection\n | object.spec.containers.transformList(i, v, v.name)\n | ............................................^"},
+		{expr: "object.metadata.labels.transformMap(k, v, v)", at132: "compilation failed: ERROR: <input>:1:36: expected type 'map(_var0, _var1)' but found 'map(dyn, )'\n | object.metadata.labels.transformMap(k, v, v)\n | ...................................^"},
+		{expr: list + ".all(i, v, " + list + ".all(j, w, v == w))", at132: "compilation failed: ERROR: <input>:1:69: found no matching overload for '_==_' applied to '(, )'\n | object.spec.containers.all(i, v, object.spec.containers.all(j, w, v == w))\n | ....................................................................^"},
+		// checked without an error, but the variable's reference keeps no type
+		{expr: list + ".transformList(i, v, v)", at132: "unexpected compilation error: missing type conversion to proto: ", internal: true},
+		{expr: list + ".all(i, v, type(v) == map)", at132: "unexpected compilation error: missing type conversion to proto: ", internal: true},
+		// refused by this binary's checker too: v0.22's errors include the untyped variable's
+		{expr: "1.all(i, v, v == 1)", at132: "compilation failed: ERROR: <input>:1:1: expression of type 'int' cannot be range of a comprehension (must be list, map, or dynamic)\n | 1.all(i, v, v == 1)\n | ^\nERROR: <input>:1:15: found no matching overload for '_==_' applied to '(, int)'\n | 1.all(i, v, v == 1)\n | ..............^", refusedAt133: true},
+		// no reference to it, a list range, or the name bound again by a nested comprehension
+		{expr: list + ".all(i, v, i < 2)", costAt132: "2..18446744073709551615"},
+		{expr: "[1, 2].all(i, v, v == 1)", costAt132: "17..21"},
+		{expr: list + ".all(i, v, [1].exists(v, v == 1))", costAt132: "2..18446744073709551615"},
+	}
+	for _, c := range cases {
+		r := Compile(c.expr, "vap-variable", `{"kubernetesVersion":"1.32","stored":true}`)
+		if c.at132 != "" {
+			if r.OK || r.Message != c.at132 || (r.ErrorType == "Internal") != c.internal {
+				t.Errorf("%s at 1.32: ok %v %s %q; want %q", c.expr, r.OK, r.ErrorType, r.Message, c.at132)
+			}
+		} else if !r.OK || fmt.Sprintf("%d..%d", r.Cost.Min, r.Cost.Max) != c.costAt132 {
+			t.Errorf("%s at 1.32: ok %v %q cost %+v; want cost %s", c.expr, r.OK, r.Message, r.Cost, c.costAt132)
+		}
+		if r := Compile(c.expr, "vap-variable", `{"kubernetesVersion":"1.33","stored":true}`); r.OK == c.refusedAt133 {
+			t.Errorf("%s at 1.33: ok %v %q", c.expr, r.OK, r.Message)
 		}
 	}
 }

@@ -74,6 +74,10 @@ func compileIn(expr, ctxName string, o compileOptions, stage envStage) (*compile
 	} else {
 		c.result = statelessCompiler(es).CompileCELExpression(accessor, optionalDecls(spec, o), es.envType)
 	}
+	if celGoReleases[minor].untypedIterVar2 {
+		withUntypedIterVar2Errors(&c.result, expr, ctxName, o, stage)
+	}
+	untypedInternalError(&c.result)
 	withReleaseMessages(&c.result, minor, func() (*celgo.Env, *celgo.Ast) {
 		env, err := es.set.Env(es.envType)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	celgo "github.com/google/cel-go/cel"
 	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/apiserver/pkg/cel/environment"
 )
@@ -111,7 +112,8 @@ func envSetFor(minor uint, stage envStage) *envSetRef {
 }
 
 // withOlderBehaviour extends an env set with the implementations a target release had
-// before the runtime fixes it lacks (the target's own binary runs both stages).
+// before the runtime fixes it lacks (the target's own binary runs both stages), and with the
+// checks of its own cel-go's checker (celGoRelease.untypedIterVar2).
 func withOlderBehaviour(ref *envSetRef, minor uint) *envSetRef {
 	var opts []environment.VersionedOptions
 	key := ref.key
@@ -122,6 +124,11 @@ func withOlderBehaviour(ref *envSetRef, minor uint) *envSetRef {
 			opts = append(opts, environment.VersionedOptions{IntroducedVersion: version.MajorMinor(1, f.since), EnvOptions: f.before, ProgramOptions: f.program})
 			key += " -" + f.name
 		}
+	}
+	if celGoReleases[minor].untypedIterVar2 {
+		// a checker difference of cel-go itself, at every stage (no comprehension, no finding)
+		opts = append(opts, environment.VersionedOptions{IntroducedVersion: version.MajorMinor(1, 0), EnvOptions: []celgo.EnvOption{celgo.ASTValidators(untypedIterVar2{})}})
+		key += " -untyped-iter-var2"
 	}
 	if len(opts) == 0 {
 		return ref

@@ -268,4 +268,8 @@ export const PINNED = [
   "object.spec.containers[1].image.endsWith('st')",
   'request.userInfo.groups.flatten(-1)',
   "matches(object.metadata.name, '^web-[0-9]+$')",
+  // cel-go v0.22 (1.32, stored expressions): a two-variable comprehension over a dyn range leaves
+  // its second variable untyped, a check error or an internal one where it is used.
+  'object.spec.containers.exists(i, v, v == 1)',
+  'object.spec.containers.transformList(i, v, v)',
 ];

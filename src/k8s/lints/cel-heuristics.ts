@@ -52,7 +52,7 @@ export const LIBRARY_MINORS: readonly { name: string; pattern: RegExp; minor: nu
   { name: 'the format library (format.named(), format.dns1123Label(), …)', pattern: /\bformat\.[a-zA-Z]+\(/, minor: 32 },
   {
     name: 'two-variable comprehensions',
-    pattern: /\.(all|exists|existsOne|transformList|transformMap|transformMapEntry)\(\s*[A-Za-z_]\w*\s*,\s*[A-Za-z_]\w*\s*,/,
+    pattern: /\.(all|exists|existsOne|exists_one|transformList|transformMap|transformMapEntry)\(\s*[A-Za-z_]\w*\s*,\s*[A-Za-z_]\w*\s*,/,
     minor: 33,
   },
   { name: 'the semver library (semver(), isSemver())', pattern: /\b(semver|isSemver)\(/, minor: 34 },

@@ -253,6 +253,13 @@ describe('policy lints', () => {
     // includes() (Kubernetes lists v1, introduced in 1.37) is written from 1.38 on: every target before that
     const inc = vap({ validations: [{ expression: "['a'].includes(object.metadata.name)" }] });
     expect(found('P16', inc, [inc], { kubernetesVersion: '1.37' })).toEqual(['spec.validations[0].expression']);
+    // two-variable comprehensions (1.32's library), exists_one as well as existsOne: written from 1.33
+    // (the 1.32 apiserver: "undeclared reference to 'exists_one'"; tools/cel-oracle)
+    for (const expression of ["object.spec.containers.exists_one(i, c, c.name == 'a')", 'object.spec.containers.existsOne(i, c, i == 0)']) {
+      const two = vap({ validations: [{ expression }] });
+      expect(found('P16', two, [two], { kubernetesVersion: '1.32' }), expression).toEqual(['spec.validations[0].expression']);
+      expect(found('P16', two, [two], { kubernetesVersion: '1.33' }), expression).toEqual([]);
+    }
   });
 });
 
