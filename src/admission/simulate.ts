@@ -200,13 +200,22 @@ const COLLECTED = new Set([
   'Namespace',
   'CustomResourceDefinition',
 ]);
-/** Two lists of the same length that differ only where neither holds an object collected above (a param written in place): the same workspace and discovery. */
+/**
+ * Two lists that differ only where neither holds an object collected above (a param written in
+ * place), `b` perhaps longer by objects none of which is collected (a param created: the impact
+ * replay adds it at the end): the same workspace and discovery, as the collected objects keep
+ * their indices.
+ */
 function onlyParamsDiffer(a: readonly unknown[], b: readonly unknown[]): boolean {
-  if (a.length !== b.length) return false;
+  if (b.length < a.length) return false;
   for (let i = 0; i < a.length; i++) {
     const x = a[i];
     const y = b[i];
     if (x !== y && (!isObject(x) || !isObject(y) || COLLECTED.has(str(x.kind)) || COLLECTED.has(str(y.kind)))) return false;
+  }
+  for (let i = a.length; i < b.length; i++) {
+    const y = b[i];
+    if (!isObject(y) || COLLECTED.has(str(y.kind))) return false;
   }
   return true;
 }

@@ -51,12 +51,7 @@ function get(doc: unknown, tokens: readonly string[]): unknown {
 }
 
 type Container = { parent: Record<string, unknown> | unknown[]; key: string };
-
-function containerOf(doc: unknown, tokens: readonly string[]): Container | undefined {
-  const parent = get(doc, tokens.slice(0, -1));
-  if (Array.isArray(parent) || isObject(parent)) return { parent, key: tokens[tokens.length - 1]! };
-  return undefined;
-}
+const isContainer = (v: unknown): v is Record<string, unknown> | unknown[] => Array.isArray(v) || isObject(v);
 
 function arrayIndex(key: string, length: number, allowEnd: boolean): number | undefined {
   if (key === '-' && allowEnd) return length;
@@ -65,15 +60,48 @@ function arrayIndex(key: string, length: number, allowEnd: boolean): number | un
   return i < length || (allowEnd && i === length) ? i : undefined;
 }
 
-/** Applies a patch to a copy of `doc`. */
+/**
+ * Applies a patch to a copy of `doc`: copied on write, only the containers on the paths the
+ * operations change (a webhook's label on a Deployment copied the whole object before); the rest
+ * is shared with `doc`, so neither may be changed in place afterwards (nothing here does).
+ */
 export function applyJsonPatch(doc: unknown, ops: readonly JsonPatchOp[]): JsonPatchResult {
-  let root: unknown = cloneJson(doc);
+  let root: unknown = doc;
+  /** The containers this patch copied: changed in place from then on. */
+  const own = new WeakSet<object>();
+  const owned = <T extends Record<string, unknown> | unknown[]>(v: T): T => {
+    if (own.has(v)) return v;
+    const c = (Array.isArray(v) ? v.slice() : { ...v }) as T;
+    own.add(c);
+    return c;
+  };
+  /** The container of the last token, copied (with every container above it) where this patch does not own it yet. */
+  const containerOf = (tokens: readonly string[]): Container | undefined => {
+    if (!isContainer(root)) return undefined;
+    let cur = owned(root);
+    root = cur;
+    for (let i = 0; i < tokens.length - 1; i++) {
+      const t = tokens[i]!;
+      if (Array.isArray(cur)) {
+        if (!/^(0|[1-9][0-9]*)$/.test(t)) return undefined;
+        const k = Number(t);
+        const next = cur[k];
+        if (k >= cur.length || !isContainer(next)) return undefined;
+        cur = cur[k] = owned(next);
+      } else {
+        const next = cur[t];
+        if (!Object.hasOwn(cur, t) || !isContainer(next)) return undefined;
+        cur = cur[t] = owned(next);
+      }
+    }
+    return { parent: cur, key: tokens[tokens.length - 1]! };
+  };
   const add = (tokens: string[], value: unknown, opName: string, path: string): string | undefined => {
     if (tokens.length === 0) {
       root = value;
       return undefined;
     }
-    const c = containerOf(root, tokens);
+    const c = containerOf(tokens);
     if (!c) return `${opName} operation does not apply: doc is missing path: "${path}": missing value`;
     if (Array.isArray(c.parent)) {
       const i = arrayIndex(c.key, c.parent.length, true);
@@ -84,7 +112,7 @@ export function applyJsonPatch(doc: unknown, ops: readonly JsonPatchOp[]): JsonP
   };
   const remove = (tokens: string[], opName: string, path: string): { value: unknown } | string => {
     if (tokens.length === 0) return `${opName} operation does not apply: doc is missing path: "${path}": missing value`;
-    const c = containerOf(root, tokens);
+    const c = containerOf(tokens);
     if (c && Array.isArray(c.parent)) {
       const i = arrayIndex(c.key, c.parent.length, false);
       if (i === undefined) return `Unable to access invalid index: ${c.key}: invalid index referenced`;
@@ -121,7 +149,7 @@ export function applyJsonPatch(doc: unknown, ops: readonly JsonPatchOp[]): JsonP
           err = `replace operation does not apply: doc is missing key: ${op.path}: missing value`;
           break;
         }
-        const c = containerOf(root, tokens)!;
+        const c = containerOf(tokens)!;
         if (Array.isArray(c.parent)) c.parent[Number(c.key)] = cloneJson(op.value ?? null);
         else c.parent[c.key] = cloneJson(op.value ?? null);
         break;

@@ -25,7 +25,7 @@ import {
   type WebhookResponse,
   webhookCalled,
 } from '../admission';
-import { evaluate, evaluateBatchOnce } from '../cel';
+import { evaluateBatchOnce } from '../cel';
 import type { PolicyCel } from '../policy';
 import type { AdmissionRequest } from '../request/model';
 import { oldObjectRead, readersOf, type Readers } from './old-object';
@@ -169,8 +169,18 @@ export function fullDecider(spec: ChainSpec): Decider {
   };
 }
 
-/** The engine the lean path batches on (src/cel, no memo: each distinct expression of a request is asked once anyway; its inputs go with the batch). */
-const DEFAULT_CEL: PolicyCel = { evaluate: (e, c, i, o) => evaluate(e, c, i, o), evaluateBatch: (items, inputs) => evaluateBatchOnce(items, inputs) };
+/**
+ * The engine the lean path batches on (src/cel, no memo: each distinct expression of a request is
+ * asked once anyway; its inputs go with the batch). One expression (a plugin run in full asks one
+ * at a time, through its memo) is a batch of one with its inputs, as the engine's evaluate is: one
+ * round trip where storing the inputs, evaluating and dropping them were three.
+ */
+const DEFAULT_CEL: PolicyCel = {
+  evaluate: async (expression, context, inputs, options) =>
+    // evaluateBatchOnce answers one result per item, failures included
+    (await evaluateBatchOnce([options ? { expression, context, options } : { expression, context }], inputs))[0]!,
+  evaluateBatch: (items, inputs) => evaluateBatchOnce(items, inputs),
+};
 
 /** A lean verdict as decisionOf words the full run's (the same members, in its order). */
 const leanDecision = (v: LeanVerdict): Decision => ({

@@ -81,6 +81,30 @@ describe('RFC 6902 Appendix A', () => {
     expect(applyJsonPatch(doc, [{ op: 'add', path: '/a/b/5', value: 1 }])).toMatchObject({ ok: false });
     expect(applyJsonPatch(doc, [{ op: 'bogus', path: '/a' }])).toMatchObject({ ok: false, error: 'Unexpected kind: bogus' });
   });
+  test('copied on write: the input is never modified, what no operation touched is shared, a container shared twice is changed at one place', () => {
+    const shared = { x: [1] };
+    const doc = { meta: { labels: { a: '1' } }, spec: { big: { deep: [{ n: 1 }] } }, one: shared, two: shared };
+    const before = JSON.stringify(doc);
+    const out = ok(doc, [
+      { op: 'add', path: '/meta/labels/b', value: '2' },
+      { op: 'replace', path: '/meta/labels/a', value: '3' },
+      { op: 'add', path: '/one/x/-', value: 2 },
+      { op: 'move', from: '/spec/big', path: '/moved' },
+      { op: 'add', path: '/moved/deep/0/m', value: 0 },
+    ]) as Record<string, Record<string, unknown>>;
+    expect(JSON.stringify(doc)).toBe(before);
+    expect(out).toEqual({ meta: { labels: { a: '3', b: '2' } }, spec: {}, one: { x: [1, 2] }, two: { x: [1] }, moved: { deep: [{ n: 1, m: 0 }] } });
+    expect(out.two).toBe(shared);
+    expect(out.meta).not.toBe(doc.meta);
+    // a failed patch leaves the input as it was, whatever it copied before failing
+    expect(
+      applyJsonPatch(doc, [
+        { op: 'add', path: '/meta/labels/c', value: 'x' },
+        { op: 'remove', path: '/nope' },
+      ]),
+    ).toMatchObject({ ok: false, index: 1 });
+    expect(JSON.stringify(doc)).toBe(before);
+  });
   test('pointers', () => {
     expect(parsePointer('/metadata/labels/example.com~1environment')).toEqual(['metadata', 'labels', 'example.com/environment']);
     expect(parsePointer('x')).toBeUndefined();
