@@ -45,6 +45,9 @@ function reads(n: JpNode, base: Path | null, out: Path[], maps: Path[], roots: R
     case 'MultiList':
       for (const i of n.items) reads(i, base, out, maps, roots);
       return null;
+    case 'MultiHash':
+      for (const [, i] of n.items) reads(i, base, out, maps, roots);
+      return null;
     case 'Or':
     case 'And':
     case 'Comparator':

@@ -99,6 +99,7 @@ export function neverText(n: JpNode | undefined, vars: ReadonlySet<string> = new
     case 'Projection':
     case 'Filter':
     case 'MultiList':
+    case 'MultiHash':
     case 'Flatten':
       return true;
     case 'Literal':

@@ -40,7 +40,10 @@ export function worldsOf(rule: Rec, produced: readonly Obj[], seeds: readonly Ob
   const cmEntry = entries.find((e) => e.configMap !== undefined);
   const dataKeys = cmEntry ? keysRead(text, `${String(cmEntry.name)}.data`) : [];
   const nsQueries = entries.map((e) => String((e.apiCall as Rec | undefined)?.jmesPath ?? '')).join(' ');
-  const labelKeys = keysRead(nsQueries, 'metadata.labels');
+  // a query of the whole labels map (`metadata.labels | merge(…)`): labels of the objects' own keys and others
+  const wholeLabels = /metadata\.labels(?![.\w])/.test(nsQueries);
+  const seedLabels = seeds.flatMap((o) => Object.keys(((o.metadata as Rec | undefined)?.labels as Rec | undefined) ?? {}));
+  const labelKeys = [...new Set([...keysRead(nsQueries, 'metadata.labels'), ...(wholeLabels ? ['team', 'null', ...seedLabels] : [])])];
   const annotationKeys = keysRead(nsQueries, 'metadata.annotations');
   const seen = strings(values, new Set(['', '*', 'true', 'false', 'default', 'x', '1-5', '["default", "test"]']));
   for (const s of [...strings(seeds, new Set())].slice(0, 40)) {

@@ -91,6 +91,8 @@ function readsNamespaceObject(n: JpNode): boolean {
       return n.args.every(readsNamespaceObject);
     case 'MultiList':
       return n.items.every(readsNamespaceObject);
+    case 'MultiHash':
+      return n.items.every(([, i]) => readsNamespaceObject(i));
     default:
       return false;
   }

@@ -12,6 +12,7 @@
 import type { JpNode } from './jmespath';
 import { Unsupported } from './pattern';
 import { celString } from './scalar';
+import { goJson, readsUserInfo, USER_INFO } from './jmespath-json';
 
 export interface Compiled {
   /** A CEL `[status, value]` pair. */
@@ -32,6 +33,8 @@ export interface Roots {
    * loaders): `status` is the CEL of the entry's status (non-zero: loading it failed, so does the query).
    */
   loads?: readonly ContextLoad[];
+  /** Whether `request.userInfo` is read (as USER_INFO: the admission request's user). */
+  userInfo?: boolean;
   /** Variables whose value is never a text (a list, a number, …): what an In operator reads as it is. */
   neverText?: ReadonlySet<string>;
 }
@@ -116,6 +119,8 @@ export class JpCompiler {
   readonly names = new Names();
   /** What the compiled expressions decide differently from Kyverno. */
   readonly differences: string[] = [];
+  /** Whether `@` is request.userInfo's value (the right side of a pipe from it). */
+  private atUserInfo = false;
   constructor(readonly roots: Roots) {}
 
   /** A query; `text` (its source) loads the context entries it names first: one that fails fails the query. */
@@ -159,6 +164,7 @@ export class JpCompiler {
           if (inp.root === 'top' && n.name === '') return { cel: NF, depth: 0 };
           if (inp.root === 'request' && n.name === 'object') return { cel: ok(this.roots.object), depth: 0, value: `dyn(${this.roots.object})` };
           if (inp.root === 'request' && n.name === 'operation') return { cel: ok(this.roots.operation), depth: 0, value: `dyn(${this.roots.operation})` };
+          if (inp.root === 'request' && n.name === 'userInfo' && this.roots.userInfo) return { cel: ok(USER_INFO), depth: 0 };
           if (inp.root === 'request' && n.name === 'oldObject') {
             // Kyverno's pass over the old object (allowExistingViolations) empties request.oldObject: not modelled
             if (this.roots.object !== 'object') throw new Unsupported("request.oldObject read in the old object's pass (allowExistingViolations)");
@@ -207,7 +213,10 @@ export class JpCompiler {
         const l = this.child(n.left, inp);
         let depth = 0;
         const cel = onValue(names, l, (v) => {
+          const outer = this.atUserInfo;
+          this.atUserInfo = readsUserInfo(n.left);
           const r = this.child(n.right, { v, d: l.depth });
+          this.atUserInfo = outer;
           depth = r.depth;
           return swallowNF(names, r);
         });
@@ -289,27 +298,44 @@ export class JpCompiler {
         });
         return { cel, depth: d };
       }
-      case 'MultiList': {
-        const v = this.value(inp);
-        if (v.d) throw new Unsupported('a multi-select on a flattened list');
-        const items = n.items.map((i) => {
-          const c = this.child(i, v);
-          if (c.depth) throw new Unsupported('a multi-select of flattened lists');
-          return swallowNF(names, c);
+      case 'MultiList':
+        return this.multiSelect(n.items, inp, (ps) => {
+          const q = names.next('q');
+          return `${ps}.map(${q}, ${q}[1])`;
         });
-        return {
-          cel: bind(names, `[${items.join(', ')}]`, (ps) => {
-            const q = names.next('q');
-            return `(${v.v} == null ? [dyn(0), ${NULL}] : ${ps}.exists(${q}, ${q}[0] == 2) ? ${ERR} : ${ok(`${ps}.map(${q}, ${q}[1])`)})`;
-          }),
-          depth: 0,
-        };
+      case 'MultiHash': {
+        // go-jmespath fills a Go map in order: a key given twice keeps its last value
+        const last = new Map(n.items.map(([k], i) => [k, i]));
+        return this.multiSelect(
+          n.items.map(([, i]) => i),
+          inp,
+          (ps) => `{${[...last].map(([k, i]) => `${celString(k)}: ${ps}[${i}][1]`).join(', ')}}`,
+        );
       }
       case 'Function':
         return this.call(n.name, n.args, inp);
       default:
         throw new Unsupported(`the JMESPath construct ${n.type === 'Unsupported' ? n.what : n.type}`);
     }
+  }
+
+  /** A multi-select of `items` (nil on nil; an item's error other than not found passes up): `build` makes the value of the items' pairs. */
+  private multiSelect(items: JpNode[], inp: Input, build: (ps: string) => string): Compiled {
+    const names = this.names;
+    const v = this.value(inp);
+    if (v.d) throw new Unsupported('a multi-select on a flattened list');
+    const pairs = items.map((i) => {
+      const c = this.child(i, v);
+      if (c.depth) throw new Unsupported('a multi-select of flattened lists');
+      return swallowNF(names, c);
+    });
+    return {
+      cel: bind(names, `[${pairs.join(', ')}]`, (ps) => {
+        const q = names.next('q');
+        return `(${v.v} == null ? [dyn(0), ${NULL}] : ${ps}.exists(${q}, ${q}[0] == 2) ? ${ERR} : ${ok(build(ps))})`;
+      }),
+      depth: 0,
+    };
   }
 
   private call(name: string, args: JpNode[], inp: Input): Compiled {
@@ -391,6 +417,28 @@ export class JpCompiler {
         this.differences.push(`${name}() of a text with letters outside ASCII (Go changes them, CEL keeps them)`);
         const f = name === 'to_upper' ? 'upperAscii' : 'lowerAscii';
         return withArgs(([s]) => `(type(${s}) == string ? ${ok(`${s}.${f}()`)} : ${ERR})`);
+      }
+      case 'to_string': {
+        arity(1);
+        // json.Marshal of what the argument may hold: request.userInfo's strings, lists of strings and their maps
+        if (!readsUserInfo(args[0]!) && !(args[0]!.type === 'Current' && this.atUserInfo))
+          throw new Unsupported('to_string() of a value other than request.userInfo');
+        if (compiled[0]!.depth) throw new Unsupported('to_string() of a flattened list');
+        return withArgs(([x]) => `(type(${x}) == string ? ${ok(x)} : ${ok(goJson(names, x, 3))})`);
+      }
+      case 'merge': {
+        if (!args.length) throw new Unsupported('merge() without arguments');
+        if (compiled.some((c) => c.depth)) throw new Unsupported('merge() of a flattened list');
+        const k = names.next('k');
+        const e = names.next('e');
+        // every argument an object (else an invalid-type error); a key keeps the value of the last map holding it
+        return withArgs((ms) => {
+          const pairs = ms.map((m, i) => {
+            const later = ms.slice(i + 1).map((x) => `!(${k} in ${x})`);
+            return `${m}${later.length ? `.filter(${k}, ${later.join(' && ')})` : ''}.map(${k}, [dyn(${k}), dyn(${m}[${k}])])`;
+          });
+          return `(${ms.map((m) => `type(${m}) == map`).join(' && ')} ? ${ok(`(${pairs.join(' + ')}).transformMapEntry(${k}, ${e}, {${e}[0]: ${e}[1]})`)} : ${ERR})`;
+        });
       }
       default:
         throw new Unsupported(`the JMESPath function ${name}()`);

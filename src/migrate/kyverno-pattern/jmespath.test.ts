@@ -25,6 +25,8 @@ describe('JMESPath as go-jmespath parses it', () => {
           return `${n.name}(${n.args.map(s).join(', ')})`;
         case 'MultiList':
           return `[${n.items.map(s).join(', ')}]`;
+        case 'MultiHash':
+          return `{${n.items.map(([k, i]) => `${k}: ${s(i)}`).join(', ')}}`;
         case 'Unsupported':
           return `?${n.what}`;
         default:
@@ -44,5 +46,10 @@ describe('JMESPath as go-jmespath parses it', () => {
     expect(show('a.b[0].c')).toBe('Sub(Sub(a, IndexExpression(b, [0])), c)');
     expect(show('a."x.y/z"')).toBe('Sub(a, x.y/z)');
     expect(() => parseJmesPath('a[0:2]')).toThrow(/slice/);
+  });
+  it('reads multi-select hashes (keys quoted or not) after a dot, a pipe or at the start', () => {
+    expect(show('a.{x: b, "k/y": c.d}')).toBe('Sub(a, {x: b, k/y: Sub(c, d)})');
+    expect(show('a | merge(@, {"kubernetes.io/metadata.name": null})')).toBe('Pipe(a, merge(@, {kubernetes.io/metadata.name: null}))');
+    expect(() => parseJmesPath('{x: a')).toThrow(/expected/);
   });
 });

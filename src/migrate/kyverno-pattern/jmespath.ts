@@ -17,6 +17,7 @@ export type JpNode =
   | { type: 'Comparator'; op: string; left: JpNode; right: JpNode }
   | { type: 'Function'; name: string; args: JpNode[] }
   | { type: 'MultiList'; items: JpNode[] }
+  | { type: 'MultiHash'; items: [string, JpNode][] }
   | { type: 'Unsupported'; what: string };
 
 type Tok = { t: string; v?: unknown };
@@ -178,6 +179,8 @@ class Parser {
           return { type: 'Projection', left: { type: 'Current' }, right: this.projectionRhs(BP.star) };
         }
         return this.multiList();
+      case 'lbrace':
+        return this.multiHash();
       default:
         return { type: 'Unsupported', what: t.t };
     }
@@ -242,6 +245,21 @@ class Parser {
     return { type: 'MultiList', items };
   }
 
+  /** parseMultiSelectHash: `key: expression` pairs, each key an identifier (quoted or not). */
+  private multiHash(): JpNode {
+    const items: [string, JpNode][] = [];
+    for (;;) {
+      const key = this.cur;
+      this.match('ident');
+      this.match('colon');
+      items.push([String(key.v), this.expr(0)]);
+      if (this.cur.t === 'rbrace') break;
+      this.match('comma');
+    }
+    this.match('rbrace');
+    return { type: 'MultiHash', items };
+  }
+
   private filter(left: JpNode): JpNode {
     const condition = this.expr(0);
     this.match('rbracket');
@@ -254,6 +272,10 @@ class Parser {
     if (this.cur.t === 'lbracket') {
       this.i++;
       return this.multiList();
+    }
+    if (this.cur.t === 'lbrace') {
+      this.i++;
+      return this.multiHash();
     }
     throw new JmesPathError(`unexpected ${this.cur.t} after a dot`);
   }

@@ -42,6 +42,36 @@ describe('mutate rules with context', () => {
     expect(await labels(namespace({}))).toEqual({ owner: 'empty' });
   });
 
+  // copy-namespace-labels' other rule: every label of the Namespace, merged into the object's (a null removes its key)
+  const all: Obj = {
+    name: 'all',
+    match: { any: [{ resources: { kinds: ['Deployment'], operations: ['CREATE'] } }] },
+    context: [
+      {
+        name: 'alllabels',
+        apiCall: {
+          urlPath: '/api/v1/namespaces/{{ request.object.metadata.namespace }}',
+          jmesPath: 'metadata.labels | merge(@, {"kubernetes.io/metadata.name":null})',
+        },
+      },
+    ],
+    mutate: { patchStrategicMerge: { metadata: { labels: '{{ alllabels }}' } } },
+  };
+
+  it("merges the Namespace's labels into the object's, key by key (kyaml's merge of a map), a null removing its key", async () => {
+    const c = convertPatternRule(policy(all), all);
+    expect(c.status, c.reason).toBe('exact');
+    const chain = prepareChain(c.objects);
+    const labels = async (own: Record<string, string> | undefined, ns: Obj) => {
+      const d = { ...deployment, metadata: { ...(deployment.metadata as Obj), ...(own ? { labels: own } : {}) } };
+      return ((JSON.parse((await workbenchMutation(chain, d, 'CREATE', [ns])).outcome) as Obj).metadata as Obj).labels;
+    };
+    expect(await labels({ app: 'a', team: 'old', 'kubernetes.io/metadata.name': 'x' }, namespace({ team: 'new' }))).toEqual({ app: 'a', team: 'new' });
+    expect(await labels(undefined, namespace({ team: 'new' }))).toEqual({ team: 'new' });
+    // `null` in the multi-select is the field named null: the Namespace's label of that name
+    expect(await labels({ app: 'a' }, namespace({ null: 'n' }))).toEqual({ app: 'a', null: 'n', 'kubernetes.io/metadata.name': 'n' });
+  });
+
   it('refuses context beside a foreach other than removals per element, and context it has no data for', () => {
     const withList = { ...owner, mutate: { foreach: [{ list: 'request.object.spec.template.spec.containers', patchStrategicMerge: {} }] } };
     // Kyverno would load the entry inside the foreach, on the object as the elements before left it

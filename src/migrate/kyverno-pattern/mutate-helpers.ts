@@ -15,7 +15,7 @@ import { mutants } from './mutants';
 import { dedupeProbes } from './mutate-dedupe';
 import { convertPatternRule } from './rule';
 import { namespaceIn, withSelectorLabels, worldsOf } from './context-worlds';
-import { chainOf, cluster, type DifferentialRequest, gvrOf, matchedResources } from './test-helpers';
+import { chainOf, cluster, type DifferentialRequest, gvrOf, matchedResources, TEST_USER, type UserInfo } from './test-helpers';
 import type { RuleStatus } from '../types';
 
 type Rec = Record<string, unknown>;
@@ -90,6 +90,7 @@ export async function workbenchMutation(
   operation: 'CREATE' | 'UPDATE',
   namespaces?: unknown[],
   subResource?: string,
+  userInfo: UserInfo = TEST_USER,
 ): Promise<MutateOutcome> {
   const { group, version, resource, kind } = gvrOf(object);
   const namespaced = BUILTIN_RESOURCES.find((x) => x.kind === kind)?.namespaced !== false;
@@ -106,7 +107,7 @@ export async function workbenchMutation(
       kind: { group, version, kind },
       name: String(metadata.name ?? ''),
       namespace: namespaced ? String(metadata.namespace ?? 'default') : '',
-      userInfo: { username: 'kyverno-test', groups: ['system:authenticated'] },
+      userInfo,
       object,
     },
     namespaces ? { namespaces } : {},
@@ -118,6 +119,14 @@ export async function workbenchMutation(
   if (r.deniedBy?.kind !== 'MutatingAdmissionPolicy') return { outcome: 'invalid', admitted };
   return { outcome: 'error', admitted };
 }
+
+/** Users for rules that read request.userInfo: characters JSON escapes, a user without groups, several groups. */
+const USERS: UserInfo[] = [
+  TEST_USER,
+  { username: 'jane "j" <doe> & \\ \u2028 \t', groups: ['system:authenticated', 'dev&ops'] },
+  { username: 'system:serviceaccount:team:builder', groups: [] },
+  { username: 'x\u0001y', groups: ['b', 'a', 'system:masters'] },
+];
 
 /** One line of the Kyverno oracle's answer with the patched resource. */
 export interface MutateAnswer {
@@ -254,6 +263,8 @@ export async function mutateDifferential(
   const worlds = withSelectorLabels(rule, worldsOf(rule, c.objects, seeds));
   if (worlds) patterns.push({ metadata: { labels: { app: '?*', team: '?*' } } });
   const chains = (worlds ?? [undefined]).map((w) => chainOf([...c.objects, ...(w?.configMap ? [w.configMap] : [])]));
+  // a rule reading request.userInfo is asked by several users (texts JSON escapes, no groups), the same on both sides
+  const users = JSON.stringify(rule).includes('request.userInfo') ? USERS : [TEST_USER];
   const decided = new Map<string, DifferentialRequest & { workbench: string }>();
   const objects = new Set<string>();
   const changed = new Set<string>();
@@ -271,14 +282,16 @@ export async function mutateDifferential(
       const world = worlds?.[w];
       const namespaced = BUILTIN_RESOURCES.find((x) => x.kind === r.kind)?.namespaced !== false;
       const namespace = world && namespaced ? namespaceIn(world, String((r.metadata as Obj | undefined)?.namespace ?? 'default')) : undefined;
-      const result = await workbenchMutation(chains[w]!, r, operation, namespace ? [namespace] : undefined, subresource);
+      const userInfo = users[i % users.length]!;
+      const result = await workbenchMutation(chains[w]!, r, operation, namespace ? [namespace] : undefined, subresource, userInfo);
       if (result.outcome === 'invalid') continue;
       const admitted = JSON.stringify(result.admitted);
       objects.add(admitted);
       if (result.outcome !== stored(result.admitted)) changed.add(admitted);
-      decided.set(JSON.stringify([admitted, operation, w]), {
+      decided.set(JSON.stringify([admitted, operation, w, userInfo]), {
         admitted: result.admitted,
         operation,
+        userInfo,
         ...(world ? cluster(world, namespace) : {}),
         ...(subresource ? { subresource } : {}),
         workbench: result.outcome,

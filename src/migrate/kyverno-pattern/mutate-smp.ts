@@ -250,6 +250,24 @@ function listOps(key: string, patch: unknown[], o: string, ptr: string, w: Walk)
   return parts.join(' + ');
 }
 
+/** Fields whose type is a map of strings in every kind (ObjectMeta's). */
+const STRING_MAPS = new Set(['labels', 'annotations']);
+
+/**
+ * A variable's value merged at a map of strings (`labels: "{{ nsLabels }}"`): a map is merged key by
+ * key, a null value removing its key (kyaml's merge; a map added where there is none leaves its
+ * nulls out), a null removes the whole field, anything else replaces it (the object then does not
+ * decode, on either side).
+ */
+function stringMapOps(v: Dyn, f: { has: string; value: string }, ptr: string, w: Walk): string {
+  const x = w.names.next('m');
+  const k = w.names.next('k');
+  const keyPtr = `${ptr} + '/' + ${k}.replace('~', '~0').replace('/', '~1')`;
+  const each = `${x}.filter(${k}, ${x}[${k}] != null || (${f.has} && ${isMap(f.value)} && ${k} in ${f.value})).map(${k}, ${x}[${k}] == null ? JSONPatch{op: 'remove', path: ${keyPtr}} : JSONPatch{op: 'add', path: ${keyPtr}, value: ${x}[${k}]})`;
+  const merged = `(${f.has} && ${isMap(f.value)} ? ${each} : [JSONPatch{op: 'add', path: ${ptr}, value: {}}] + ${each})`;
+  return `[${v.cel}].map(${x}, type(${x}) == map ? ${merged} : ${x} == null ? (${f.has} ? [JSONPatch{op: 'remove', path: ${ptr}}] : []) : [JSONPatch{op: 'add', path: ${ptr}, value: ${x}}])[0]`;
+}
+
 /** The operations merging the map `p` into the resource's map `o` (present, a map) at `ptr`. */
 function mapOps(p: Rec, o: string, ptr: string, w: Walk): string {
   const parts: string[] = [];
@@ -262,6 +280,10 @@ function mapOps(p: Rec, o: string, ptr: string, w: Walk): string {
     if (a) {
       // add if not present: the whole subtree, only where the key is absent
       parts.push(`(${f.has} ? [] : [${add(path, added(v))}])`);
+      continue;
+    }
+    if (v instanceof Dyn && STRING_MAPS.has(key)) {
+      parts.push(stringMapOps(v, f, path, w));
       continue;
     }
     if (v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Dyn)) {
@@ -309,7 +331,7 @@ function resolveVariables(p: unknown, jp: JpCompiler, dyns: string[], key?: stri
 export function strategicMergeCel(patch: unknown, root = 'object', scope: Scope = {}): { ops: string; guards: string[]; variables: string[] } {
   if (!patch || typeof patch !== 'object' || Array.isArray(patch)) throw new Unsupported('a patchStrategicMerge that is not a map');
   const dyns: string[] = [];
-  const resolved = resolveVariables(patch, new JpCompiler({ ...scope, object: root, operation: 'request.operation' }), dyns) as Rec;
+  const resolved = resolveVariables(patch, new JpCompiler({ ...scope, object: root, operation: 'request.operation', userInfo: true }), dyns) as Rec;
   checkPlain(resolved);
   const names = new Names();
   const guards = guardsOf(resolved, root, 'true', names, []);

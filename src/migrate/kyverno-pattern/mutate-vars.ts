@@ -24,17 +24,22 @@ export const hasVar = (v: unknown): boolean =>
 /** A CEL error at run time (built from a run-time value, so it is not folded when the program is built). */
 export const fail = (on: string, what: string) => `dyn(int(string(size([${on}])) + ${celString(`: ${what}`)}))`;
 
-/** The variables of a text, as pkg/engine/variables finds them (no escapes, nesting or `{{-`). */
+/**
+ * The variables of a text, as pkg/engine/variables finds them (regex.RegexVariables: `{{ … }}` holding
+ * at most one level of single braces, a multi-select hash); escaped, nested and shallow (`{{-`) ones
+ * are not converted.
+ */
 function variablesOf(text: string, where: string): { start: number; end: number; expr: string }[] {
   const out: { start: number; end: number; expr: string }[] = [];
-  const re = /\{\{([\s\S]*?)\}\}/g;
+  const re = /\{\{(?:\{[^{}]*\}|[^{}])*\}\}/g;
   for (const m of text.matchAll(re)) {
-    const expr = m[1]!.trim();
-    if (expr.startsWith('-') || expr.includes('{') || expr.includes('}') || (m.index > 0 && text[m.index - 1] === '\\'))
+    const expr = m[0].slice(2, -2).trim();
+    if (expr.startsWith('-') || (m.index > 0 && text[m.index - 1] === '\\'))
       throw new Unsupported(`${where}: the variable ${m[0]} (escaped, nested or shallow)`);
     out.push({ start: m.index, end: m.index + m[0].length, expr });
   }
-  if (text.replace(re, '').includes('{{')) throw new Unsupported(`${where}: an unclosed variable in ${JSON.stringify(text)}`);
+  const rest = text.replace(re, '');
+  if (rest.includes('{{') || rest.includes('}}')) throw new Unsupported(`${where}: a variable nested in another or unclosed in ${JSON.stringify(text)}`);
   return out;
 }
 
