@@ -123,6 +123,16 @@ export interface VapVerdict {
 export const chainOf = (produced: readonly Obj[]): PreparedChain =>
   prepareChain(produced.map((o) => (o.kind === 'ValidatingAdmissionPolicyBinding' ? { ...o, spec: { ...(o.spec as Obj), validationActions: ['Deny'] } } : o)));
 
+/** The chain's verdicts on `objects` for a rule of an Enforce policy the converter must call exact. */
+export async function exactVerdicts(rule: Obj, objects: readonly Obj[]): Promise<string[]> {
+  const c = convertPatternRule(enforcePolicy(rule), rule);
+  if (c.status !== 'exact') throw new Error(`not exact: ${c.status} ${c.reason ?? ''}`);
+  const chain = chainOf(c.objects);
+  const out: string[] = [];
+  for (const o of objects) out.push((await vapVerdict(chain, o)).verdict);
+  return out;
+}
+
 /** The user the differential's requests come from unless a rule's subjects ask for others. */
 export const TEST_USER: UserInfo = { username: 'kyverno-test', groups: ['system:authenticated'] };
 
