@@ -233,7 +233,9 @@ describe('statuses', () => {
       status: 'different',
       reason: expect.stringContaining('printed into a text'),
     });
-    expect(p(service({ deny: { conditions: { any: [{ key: '{{ request.object.spec.{{ request.namespace }} }}', operator: 'Equals', value: 'y' }] } } }))).toMatchObject({
+    expect(
+      p(service({ deny: { conditions: { any: [{ key: '{{ request.object.spec.{{ request.namespace }} }}', operator: 'Equals', value: 'y' }] } } })),
+    ).toMatchObject({
       status: 'unsupported',
       reason: expect.stringContaining('inside a text'),
     });
