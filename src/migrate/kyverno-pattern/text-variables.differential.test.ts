@@ -1,8 +1,8 @@
 /**
  * The differential against the Kyverno engine (differential.test.ts) on the library's rules with
  * variables inside a text (fixtures/kyverno-pattern-text: policy-for-exceptions, metadata-match-regex),
- * in a test file of its own: the WebAssembly engine's memory grows over a run, and with these rules
- * the one run of every fixture outgrew its 2 GiB (RangeError: offsets past the buffer).
+ * in a test file of its own: the WebAssembly engine's memory grows over a run, and the one run of
+ * every fixture outgrows its 2 GiB before it ends (RangeError: offsets past the buffer).
  */
 import { describe, expect, it } from 'vitest';
 import { fixturePath } from '../../../fixtures';
