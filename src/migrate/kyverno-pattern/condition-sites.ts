@@ -72,6 +72,20 @@ const words = (v: unknown): string[] => (typeof v === 'string' ? [v] : typeof v 
 const literals = (n: unknown): string[] =>
   n && typeof n === 'object' ? Object.entries(n).flatMap(([k, v]) => (k === 'value' && typeof v === 'string' ? [v] : literals(v))) : [];
 
+/** A text a simple regular expression matches (`^v[0-9].[0-9]$`: `v0.0`); none for groups or alternatives. */
+function regexSample(re: string): string[] {
+  const body = re.replace(/^\^/, '').replace(/\$$/, '');
+  if (/[|()]|\[\^/.test(body)) return [];
+  const tokens: string[] = [];
+  for (const t of body.matchAll(/\\d|\\.|\[[^\]]*\]|[*+?]|\{\d+(?:,\d*)?\}|./g)) {
+    const x = t[0];
+    if (x === '*' || x === '?') tokens.pop();
+    else if (x.startsWith('{')) tokens.push(...Array<string>(Math.max(0, Number(/\d+/.exec(x)?.[0]) - 1)).fill(tokens[tokens.length - 1] ?? ''));
+    else if (x !== '+') tokens.push(x === '\\d' ? '0' : x.startsWith('\\') ? x[1] : x.startsWith('[') ? x[1] : x);
+  }
+  return [tokens.join('')];
+}
+
 /** Each resource field the conditions read, as a pattern (`{a: {b: 'w1|w2'}}`, `[]` as a list) naming the words they compare it to: where mutants aim. */
 export function conditionSites(block: unknown, roots: Roots = {}): unknown[] {
   const b = (block ?? {}) as Rec;
@@ -79,17 +93,23 @@ export function conditionSites(block: unknown, roots: Roots = {}): unknown[] {
   return list.flatMap((c) => {
     const out: Path[] = [];
     const maps: Path[] = [];
-    const ws = [...words(c?.value), ...words(c?.key).filter((w) => !w.includes('{{'))];
+    // a text printing request.namespace: as the differential's objects in `default` read it
+    const ws = [...words(c?.value), ...words(c?.key).filter((w) => !w.includes('{{'))].map((w) => w.replace(/\{\{\s*request\.namespace\s*\}\}/g, 'default'));
     for (const side of [c?.key, c?.value]) {
-      const m = typeof side === 'string' ? /^\{\{\s*([\s\S]*?)\s*\}\}$/.exec(side) : null;
-      if (!m) continue;
-      try {
-        const node = parseJmesPath(m[1]);
-        reads(node, null, out, maps, roots);
-        ws.push(...literals(node));
-      } catch {
-        // not parsed: nothing to aim at
-      }
+      if (typeof side !== 'string') continue;
+      const m = /^\{\{\s*([\s\S]*?)\s*\}\}$/.exec(side);
+      // variables inside a text or a query: each one's reads, and texts the patterns of regex_match hold
+      const plain = m && !m[1].includes('{{');
+      const queries = plain ? [m[1]] : [...side.matchAll(/\{\{((?:\{[^{}]*\}|[^{}])*)\}\}/g)].map((q) => q[1]);
+      if (!plain) for (const r of side.matchAll(/regex_match\(\s*'([^']*)'/g)) ws.push(...regexSample(r[1]));
+      for (const q of queries)
+        try {
+          const node = parseJmesPath(q.trim());
+          reads(node, null, out, maps, roots);
+          ws.push(...literals(node));
+        } catch {
+          // not parsed: nothing to aim at
+        }
     }
     const leaf = ws.filter((w) => !w.includes('{{') && !w.includes('|')).join('|') || 'x';
     const nest = (p: Path, at: unknown) => p.reduceRight<unknown>((acc, k) => (k === '[]' ? [acc] : { [k]: acc }), at);

@@ -10,6 +10,7 @@ import { Unsupported } from './pattern';
 import { parseJmesPath, JmesPathError, type JpNode } from './jmespath';
 import { bind, type Compiled, JpCompiler, literalCel, type Roots } from './jmespath-cel';
 import { equalsCel, type InOp, inCel, notEqualsCel, numericCel } from './operators';
+import { nestedVariablesCel, textVariablesCel } from './text-variables';
 import { wildcardCel } from './scalar';
 
 type Rec = Record<string, unknown>;
@@ -61,10 +62,12 @@ interface Side {
   node?: JpNode;
   /** The constant, when the side is one. */
   constant?: unknown;
+  /** A text the variables print into (an In operator may read it as a range or a JSON list). */
+  text?: boolean;
 }
 
 /** A condition's key or value: a constant, or a whole `{{ … }}` compiled to a CEL pair. */
-function side(x: unknown, where: string, jp: JpCompiler): Side {
+function side(x: unknown, where: string, jp: JpCompiler, differences: string[]): Side {
   const hasVar = (v: unknown): boolean =>
     typeof v === 'string'
       ? v.includes('{{') || v.includes('$(')
@@ -73,6 +76,9 @@ function side(x: unknown, where: string, jp: JpCompiler): Side {
         : !!v && typeof v === 'object' && Object.values(v).some(hasVar);
   if (!hasVar(x)) return { compiled: { cel: `[dyn(0), dyn(${literalCel(x)})]`, depth: 0 }, constant: x };
   const m = typeof x === 'string' ? VARIABLE.exec(x) : null;
+  // variables inside a text: the text they print into, or the query they print into (text-variables.ts)
+  if (typeof x === 'string' && /\{\{[^}]*\{\{/.test(x)) return { compiled: nestedVariablesCel(x, where, jp, differences) };
+  if (typeof x === 'string' && (!m || m[1].includes('{{') || m[1].includes('}}'))) return { compiled: textVariablesCel(x, where, jp, differences), text: true };
   if (!m || m[1].includes('{{') || m[1].includes('}}'))
     throw new Unsupported(`${where}: ${JSON.stringify(x)} (a variable inside a text, a nested one or a reference)`);
   let node: JpNode;
@@ -130,8 +136,8 @@ function condition(c: Rec, where: string, jp: JpCompiler, differences: string[],
     (typeof c.value === 'string' || (list && !['equals', 'equal', 'notequals', 'notequal'].includes(op))) && !JSON.stringify(c.value).includes('{{');
   const asTri = (b: string) => (tri ? `(${b} ? 1 : 0)` : b);
   if (typeof c.key === 'string' && OPERATION.test(c.key) && words) return asTri(operationCondition(c, where, jp.roots.operation));
-  const key = side(c.key, where, jp);
-  const value = side(c.value ?? null, where, jp);
+  const key = side(c.key, where, jp, differences);
+  const value = side(c.value ?? null, where, jp, differences);
   const names = jp.names;
   // a run-time error (a constant one would be folded when the program is built)
   const fail = (p: string) => (tri ? '2' : `int(string(${p}[0]) + ': a variable did not resolve') == 0`);
@@ -147,7 +153,7 @@ function condition(c: Rec, where: string, jp: JpCompiler, differences: string[],
           if (key.compiled.depth || value.compiled.depth) throw new Unsupported(`${where}: ${c.operator} on a flattened list`);
           body = op.startsWith('not') ? notEqualsCel(k, v, value.constant) : equalsCel(k, v, value.constant);
         } else if (IN_OPS.has(op)) {
-          if (value.constant === undefined && !neverText(value.node, jp.roots.neverText))
+          if (value.constant === undefined && (value.text || !neverText(value.node, jp.roots.neverText)))
             differences.push(`${where}: a value read at run time that could be a range or a JSON list in text (Kyverno parses it; the CEL reads it as a word)`);
           body = inCel(names, op as InOp, k, key.compiled.depth, v, value.compiled.depth, value.constant, key.constant);
         } else if (['greaterthan', 'greaterthanorequals', 'lessthan', 'lessthanorequals'].includes(op)) {

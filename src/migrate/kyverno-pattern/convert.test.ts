@@ -228,7 +228,14 @@ describe('statuses', () => {
       status: 'unsupported',
       reason: expect.stringContaining('request.userInfo'),
     });
+    // a field printed into a text: Kyverno prints a list or a map as JSON (text-variables.ts)
     expect(p(service({ deny: { conditions: { any: [{ key: 'x-{{ request.object.spec.x }}', operator: 'Equals', value: 'y' }] } } }))).toMatchObject({
+      status: 'different',
+      reason: expect.stringContaining('printed into a text'),
+    });
+    expect(
+      p(service({ deny: { conditions: { any: [{ key: '{{ request.object.spec.{{ request.namespace }} }}', operator: 'Equals', value: 'y' }] } } })),
+    ).toMatchObject({
       status: 'unsupported',
       reason: expect.stringContaining('inside a text'),
     });

@@ -5,7 +5,7 @@ import { useEngine } from '../../cel/test-helpers';
 import { foreachSites } from './foreach-sites';
 import { mutants } from './mutants';
 import { convertPatternRule } from './rule';
-import { chainOf, enforcePolicy, vapVerdict } from './test-helpers';
+import { enforcePolicy, exactVerdicts as verdicts } from './test-helpers';
 
 useEngine();
 
@@ -14,15 +14,6 @@ const podRule = (foreach: Obj[]): Obj => ({ name: 'r', match: { any: [{ resource
 const pod = (spec: Obj): Obj => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x', namespace: 'default' }, spec });
 const ctr = (name: string, extra: Obj = {}): Obj => ({ name, image: `${name}:1`, ...extra });
 const caps = (name: string, drop?: string[]): Obj => ctr(name, drop ? { securityContext: { capabilities: { drop } } } : {});
-
-async function verdicts(rule: Obj, objects: Obj[]): Promise<string[]> {
-  const c = convertPatternRule(policy(rule), rule);
-  expect(c.status, c.reason).toBe('exact');
-  const chain = chainOf(c.objects);
-  const out: string[] = [];
-  for (const o of objects) out.push((await vapVerdict(chain, o)).verdict);
-  return out;
-}
 
 describe('validate.foreach', { timeout: 300_000 }, () => {
   it('a multi-select list flattened, each element read through `element` in deny conditions', async () => {

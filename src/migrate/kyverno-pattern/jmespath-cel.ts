@@ -37,7 +37,12 @@ export interface Roots {
   userInfo?: boolean;
   /** Variables whose value is never a text (a list, a number, …): what an In operator reads as it is. */
   neverText?: ReadonlySet<string>;
+  /** Texts printed into raw string literals (text-variables.ts): each placeholder's CEL string. */
+  printed?: Readonly<Record<string, string>>;
 }
+
+/** Marks where a printed variable sits in a raw string literal (text-variables.ts). */
+export const PRINTED = '\u0001';
 
 export interface ContextLoad {
   name: string;
@@ -116,12 +121,16 @@ const onValue = (names: Names, c: Compiled, body: (v: string) => string): string
   c.value !== undefined ? body(c.value) : bind(names, swallowNF(names, c), (p) => `(${p}[0] != 0 ? ${p} : ${body(`${p}[1]`)})`);
 
 export class JpCompiler {
-  readonly names = new Names();
   /** What the compiled expressions decide differently from Kyverno. */
   readonly differences: string[] = [];
   /** Whether `@` is request.userInfo's value (the right side of a pipe from it). */
   private atUserInfo = false;
   constructor(readonly roots: Roots) {}
+  /** `names`: another compiler's, when this one's CEL goes inside that one's (no name is bound twice). */
+  constructor(
+    readonly roots: Roots,
+    readonly names = new Names(),
+  ) {}
 
   /** A query; `text` (its source) loads the context entries it names first: one that fails fails the query. */
   compile(n: JpNode, text?: string): Compiled {
@@ -165,6 +174,9 @@ export class JpCompiler {
           if (inp.root === 'request' && n.name === 'object') return { cel: ok(this.roots.object), depth: 0, value: `dyn(${this.roots.object})` };
           if (inp.root === 'request' && n.name === 'operation') return { cel: ok(this.roots.operation), depth: 0, value: `dyn(${this.roots.operation})` };
           if (inp.root === 'request' && n.name === 'userInfo' && this.roots.userInfo) return { cel: ok(USER_INFO), depth: 0 };
+          // the admission request's namespace: Kyverno's webhook leaves the key out when it is empty
+          // (a cluster-scoped request), so a lookup is not found there (rule.ts keeps such rules out)
+          if (inp.root === 'request' && n.name === 'namespace') return { cel: `(request.namespace == '' ? ${NF} : ${ok('request.namespace')})`, depth: 0 };
           if (inp.root === 'request' && n.name === 'oldObject') {
             // Kyverno's pass over the old object (allowExistingViolations) empties request.oldObject: not modelled
             if (this.roots.object !== 'object') throw new Unsupported("request.oldObject read in the old object's pass (allowExistingViolations)");
@@ -172,7 +184,7 @@ export class JpCompiler {
             return { cel: `(oldObject == null ? ${NF} : ${ok('oldObject')})`, depth: 0 };
           }
           throw new Unsupported(
-            `the variable ${inp.root === 'request' ? 'request.' : ''}${n.name} (only request.object, request.oldObject and request.operation are read)`,
+            `the variable ${inp.root === 'request' ? 'request.' : ''}${n.name} (only request.object, request.oldObject, request.operation and request.namespace are read)`,
           );
         }
         if (inp.d > 0) throw new Unsupported(`a field ${n.name} of a flattened list`);
@@ -184,6 +196,12 @@ export class JpCompiler {
         return { cel: ok(v.v), depth: v.d, value: v.v };
       }
       case 'Literal': {
+        const printed = this.roots.printed;
+        if (printed && typeof n.value === 'string' && n.value.includes(PRINTED)) {
+          // a raw string literal a variable was printed into: its pieces and the printed texts
+          const parts = n.value.split(new RegExp(`(${PRINTED}\\d+${PRINTED})`)).filter((x) => x !== '');
+          return { cel: ok(parts.map((x) => printed[x] ?? celString(x)).join(' + ')), depth: 0 };
+        }
         const lit = literalCel(n.value);
         // a short scalar is read in place (a list or map literal stays named once)
         return { cel: ok(lit), depth: 0, ...(typeof n.value !== 'object' && lit.length <= 64 ? { value: `dyn(${lit})` } : {}) };

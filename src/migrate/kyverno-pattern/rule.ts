@@ -5,6 +5,7 @@
  * (kyverno-pattern.oracle.test.ts); everything else names the construct.
  */
 import type { Obj } from '../../base/json';
+import { BUILTIN_RESOURCES } from '../../k8s/resources';
 import type { RuleStatus } from '../types';
 import { CONTROLLER_RESOURCES, kindsOf, ruleControllers, shiftPattern } from './autogen';
 import { autogenConditions, conditionsCel, rulePreconditionsCel, type Scope } from './conditions';
@@ -99,6 +100,18 @@ function bodyCel(
   throw new Unsupported(`validate.${Object.keys(v).find((k) => k !== 'message') ?? 'rule'}`);
 }
 
+/**
+ * `request.namespace` is read as Kyverno's webhook has it (no key for a cluster-scoped request);
+ * `kyverno test` and the oracle give "" there and for a DELETE, so such rules are not converted.
+ */
+function requestNamespaceHeld(rule: Rec): void {
+  if (!/\{\{[^}]*request\.namespace/.test(JSON.stringify(rule))) return;
+  const kinds = kindsOf(rule.match);
+  if (!kinds.length || kinds.some((k) => k.includes('*') || BUILTIN_RESOURCES.find((r) => r.kind === k)?.namespaced === false))
+    throw new Unsupported('request.namespace in a rule matching cluster-scoped kinds (no key in the webhook, "" in kyverno test)');
+  if (/"DELETE"/.test(JSON.stringify(rule.match))) throw new Unsupported('request.namespace on a DELETE ("" in kyverno test)');
+}
+
 /** Subresources reached only by CONNECT requests. */
 const CONNECT_SUBRESOURCE = /\/(exec|attach|portforward|proxy)$/;
 
@@ -115,6 +128,7 @@ export function convertPatternRule(policy: Obj, rule: Rec, name?: string): Patte
   const v = rule.validate as Rec;
   try {
     const match = matchOf(rule);
+    requestNamespaceHeld(rule);
     const message = `validation error: ${String(v.message ?? '')} rule ${String(rule.name)} failed`;
     const differences: string[] = [];
     const controllers = ruleControllers(policy, rule);

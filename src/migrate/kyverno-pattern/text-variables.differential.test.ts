@@ -1,0 +1,20 @@
+/**
+ * The differential against the Kyverno engine (differential.test.ts) on the library's rules with
+ * variables inside a text (fixtures/kyverno-pattern-text: policy-for-exceptions, metadata-match-regex),
+ * in a test file of its own: the WebAssembly engine's memory grows over a run, and the one run of
+ * every fixture outgrows its 2 GiB before it ends (RangeError: offsets past the buffer).
+ */
+import { describe, expect, it } from 'vitest';
+import { fixturePath } from '../../../fixtures';
+import { useEngine } from '../../cel/test-helpers';
+import { corpusDifferential } from './test-helpers';
+
+useEngine();
+
+describe('Kyverno pattern rules with variables inside a text against the Kyverno engine', () => {
+  it('every rule called exact decides as Kyverno on objects built from it and their mutants', async () => {
+    const { exact, wrong } = await corpusDifferential(fixturePath('kyverno-pattern-text'), Number(process.env.KYVERNO_PATTERN_MUTANTS ?? 200));
+    expect(exact).toBeGreaterThan(0);
+    expect(wrong).toEqual([]);
+  }, 3_600_000);
+});
