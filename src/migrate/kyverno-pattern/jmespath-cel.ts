@@ -125,7 +125,6 @@ export class JpCompiler {
   readonly differences: string[] = [];
   /** Whether `@` is request.userInfo's value (the right side of a pipe from it). */
   private atUserInfo = false;
-  constructor(readonly roots: Roots) {}
   /** `names`: another compiler's, when this one's CEL goes inside that one's (no name is bound twice). */
   constructor(
     readonly roots: Roots,
