@@ -7,29 +7,17 @@
  * The bundle is built first and run directly, so no build is counted. Median of 3 runs; also the time of
  * the engine start alone (a check of one empty file).
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildCli, timeCli } from './bench-cli-run.mjs';
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-spawnSync('npx', ['vite', 'build', '-c', 'vite.cli.config.ts'], { stdio: 'inherit' });
+buildCli();
 
-function time(args, runs = 3) {
-  const ms = [];
-  let last;
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    // The bundle itself (bin/ would rebuild it whenever a file under src/ changes during the run).
-    last = spawnSync(process.execPath, ['dist-cli/admission-workbench.mjs', 'check', ...args], {
-      encoding: 'utf8',
-      maxBuffer: 256 * 1024 * 1024,
-      env: { ...process.env, CEL_WASM: process.env.CEL_WASM ?? 'public/cel/cel.wasm' },
-    });
-    ms.push(performance.now() - t0);
-  }
-  const summary = last.stdout.trim().split('\n').pop();
-  return { ms: median(ms), code: last.status, summary };
+/** `check` with `args`: the median time, exit code and the output's last line. */
+function time(args) {
+  const r = timeCli(['check', ...args]);
+  return { ms: r.ms, code: r.code, summary: r.stdout.trim().split('\n').pop() };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'aw-bench-cli-'));

@@ -16,26 +16,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildCli, timeCli as time } from './bench-cli-run.mjs';
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-spawnSync('npx', ['vite', 'build', '-c', 'vite.cli.config.ts'], { stdio: 'inherit' });
-
-/** Median wall time of `runs` runs of the CLI bundle, and the last run's output. */
-function time(args, runs = 3) {
-  const ms = [];
-  let last;
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    // the bundle itself (bin/ would rebuild it whenever a file under src/ changes during the run)
-    last = spawnSync(process.execPath, ['dist-cli/admission-workbench.mjs', ...args], {
-      encoding: 'utf8',
-      maxBuffer: 512 * 1024 * 1024,
-      env: { ...process.env, CEL_WASM: process.env.CEL_WASM ?? 'public/cel/cel.wasm' },
-    });
-    ms.push(performance.now() - t0);
-  }
-  return { ms: median(ms), code: last.status, stdout: last.stdout, stderr: last.stderr };
-}
+buildCli();
 
 /** "ValidatingPolicy 80 exact, 5 different, 7 not convertible; …" and the tests, from convert's JSON. */
 function summary(json) {
