@@ -184,7 +184,7 @@ func decide(eng engineapi.Engine, jp jmespath.Interface, cfg config.Configuratio
 		if err != nil {
 			return answer{Error: "policy: " + err.Error()}
 		}
-		return mutatingPolicy(policy, req)
+		return mutatingPolicy(policy, string(raw), req)
 	}
 	return answer{Error: fmt.Sprintf("unsupported policy %s %s", apiVersion, kind)}
 }
