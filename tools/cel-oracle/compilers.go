@@ -1,5 +1,3 @@
-//go:build !k8s138
-
 package main
 
 import (

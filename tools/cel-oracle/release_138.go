@@ -20,10 +20,7 @@ func decls() plugincel.OptionalVariableDeclarations {
 }
 
 func compileCondition(base *environment.EnvSet, expr string, mode environment.Type) compiledCondition {
-	cc, err := plugincel.NewCompositedCompiler(base)
-	if err != nil {
-		panic(err)
-	}
+	cc := compilerFor(base)
 	r := cc.CompileCELExpression(accessor(expr), decls(), mode)
 	return compiledCondition{err: r.Error, forInput: cc.CompileCondition([]plugincel.ExpressionAccessor{accessor(expr)}, decls(), mode).ForInput}
 }
