@@ -261,8 +261,16 @@ export function loadCel(): Promise<void> {
  */
 export function connectStartedEngine(): void {
   if (isNode()) return;
-  if (globalThis.__admissionWorkbenchCelWorker) void loadCel();
-  else globalThis.__admissionWorkbenchCelWorker = null;
+  const decide = () => {
+    if (globalThis.__admissionWorkbenchCelWorker) void loadCel();
+    else globalThis.__admissionWorkbenchCelWorker = null;
+  };
+  // The starter may still be looking in the Cache Storage: the app's own scripts can come from the
+  // HTTP cache sooner than that lookup answers, and going on without it compiled the engine after
+  // the first paint on a later visit. Its decision takes milliseconds; the app reads its storage meanwhile.
+  const starter = globalThis.__admissionWorkbenchCelStarter;
+  if (starter && globalThis.__admissionWorkbenchCelWorker === undefined) void starter.then(decide);
+  else decide();
 }
 
 /**

@@ -46,6 +46,8 @@ declare global {
    * app took it or went on without it (a starter that decides after that starts nothing).
    */
   var __admissionWorkbenchCelWorker: StartedWorker | null | undefined;
+  /** The starter's decision (its Cache Storage lookup), set as it begins: what the app waits for. */
+  var __admissionWorkbenchCelStarter: Promise<void> | undefined;
 }
 
 export type WorkerResponse =

@@ -27,4 +27,5 @@ async function start(): Promise<void> {
   globalThis.__admissionWorkbenchCelWorker = started;
 }
 
-start().catch(() => undefined); // storage off: the app starts the engine as on a first visit
+// storage off: the app starts the engine as on a first visit
+globalThis.__admissionWorkbenchCelStarter = start().catch(() => undefined);
