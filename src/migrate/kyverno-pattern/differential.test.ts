@@ -6,8 +6,9 @@
  * preconditions held). A rule the converter calls exact must have no disagreement and that many
  * objects. KYVERNO_PATTERN_CORPUS=<folder> runs it over
  * another library (the whole kyverno/policies pattern folder); KYVERNO_PATTERN_REPORT=<file>
- * writes the per-rule counts as JSON. On the native engine: the in-process WebAssembly engine's
- * memory outgrows its 2 GiB over a run of every fixture. (The fixtures of variables inside a text
+ * writes the per-rule counts as JSON. On the native engine: the engine's memory grows to gigabytes
+ * over a run of every fixture, more than the in-process WebAssembly engine is sure to hold (its 32-bit
+ * memory, where every call failed past 2 GiB). (The fixtures of variables inside a text
  * run in text-variables.differential.test.ts, beside this file on another worker.)
  */
 import { describe, expect, it } from 'vitest';
