@@ -106,7 +106,7 @@ function zonesNotFound(fs: unknown): void {
 }
 
 /** What wasm/main_js.go exports (go:wasmexport) besides Go's own run/resume/getsp. */
-interface CelExports {
+export interface CelExports {
   mem: WebAssembly.Memory;
   celBuffer(size: number): number;
   celCall(op: number, size: number): number;
@@ -125,7 +125,9 @@ export function rawFromExports(ex: CelExports): RawCall {
   return (index, args) => {
     let bound = 0;
     for (const a of args) bound += 4 + 3 * a.length; // UTF-8 takes at most 3 bytes per UTF-16 unit
-    const base = ex.celBuffer(bound); // may grow the memory: take views after it
+    // Go's uint32 addresses come through WebAssembly's i32 as signed: past 2 GiB of memory they read
+    // negative unless taken as unsigned (the engine's memory does grow past it: a differential's thousands of policies)
+    const base = ex.celBuffer(bound) >>> 0; // may grow the memory: take views after it
     const bytes = new Uint8Array(ex.mem.buffer, base, bound);
     const view = new DataView(ex.mem.buffer, base, bound);
     let size = 0;
@@ -135,6 +137,6 @@ export function rawFromExports(ex: CelExports): RawCall {
       size += 4 + written;
     }
     const length = ex.celCall(index, size);
-    return decoder.decode(new Uint8Array(ex.mem.buffer, ex.celResponse(), length));
+    return decoder.decode(new Uint8Array(ex.mem.buffer, ex.celResponse() >>> 0, length));
   };
 }

@@ -1,14 +1,41 @@
 /** Shared helpers for the engine tests (real WASM, in-process). */
 import { beforeAll, expect } from 'vitest';
-import { celStatus, compile, evaluate, loadCel } from './index';
-import type { CelCompileOptions, CelContext, CelInputs } from './types';
+import { celStatus, compile, evaluate, evaluateBatch, loadCel } from './index';
+import { isEngineFailure, type CelBatchItem, type CelCompileOptions, type CelContext, type CelEvalResult, type CelInputs } from './types';
 
-export function useEngine(): void {
+/**
+ * Loads the engine before the file's tests. `native`: the native engine or none (CEL_ENGINE=native:
+ * loading fails when it is not built or older than wasm/), for the long differentials, whose
+ * thousands of policies outgrow the in-process WebAssembly engine's memory.
+ */
+export function useEngine(engine?: 'native'): void {
   beforeAll(async () => {
+    if (engine) process.env.CEL_ENGINE = engine;
     await loadCel();
     expect(celStatus().message).toBeUndefined();
     expect(celStatus().state).toBe('ready');
+    if (engine) expect(celStatus().engine).toBe(engine);
   }, 60_000);
+}
+
+/**
+ * The engine for tests that hold the Workbench's verdicts to another engine's (the differentials),
+ * one per request: `failure` says when the engine itself failed (exited, out of memory, unavailable:
+ * no answer about the expression), which admission takes for the policy's CEL error, and failurePolicy
+ * Fail then for a denial that agrees with every denying oracle. The caller throws on it.
+ */
+export function watchedCel() {
+  const note = (r: CelEvalResult): CelEvalResult => {
+    if (isEngineFailure(r) && !r.ok) w.failure ??= `${r.kind}: ${r.message}`;
+    return r;
+  };
+  const w = {
+    failure: undefined as string | undefined,
+    evaluate: async (expression: string, context: CelContext, inputs: CelInputs, options?: CelCompileOptions) =>
+      note(await evaluate(expression, context, inputs, options)),
+    evaluateBatch: async (items: readonly CelBatchItem[], inputs: CelInputs) => (await evaluateBatch(items, inputs)).map(note),
+  };
+  return w;
 }
 
 /** Evaluates and expects success; returns the value. */

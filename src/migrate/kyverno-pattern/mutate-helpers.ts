@@ -8,6 +8,7 @@ import { simulatePrepared, type PreparedChain } from '../../admission';
 import type { Obj } from '../../base/json';
 import { DEFAULT_KUBERNETES_VERSION } from '../../base/releases';
 import { BUILTIN_RESOURCES } from '../../k8s/resources';
+import { watchedCel } from '../../cel/test-helpers';
 import { apiserverObject } from '../../k8s/typed/object';
 import { autogenControllers, shiftPattern } from './autogen';
 import { conditionSites } from './conditions';
@@ -15,7 +16,7 @@ import { mutants } from './mutants';
 import { dedupeProbes } from './mutate-dedupe';
 import { convertPatternRule } from './rule';
 import { namespaceIn, withSelectorLabels, worldsOf } from './context-worlds';
-import { chainOf, cluster, type DifferentialRequest, gvrOf, matchedResources, TEST_USER, type UserInfo } from './test-helpers';
+import { chainOf, cluster, type DifferentialRequest, failedSimulation, gvrOf, matchedResources, TEST_USER, type UserInfo } from './test-helpers';
 import type { RuleStatus } from '../types';
 
 type Rec = Record<string, unknown>;
@@ -97,6 +98,7 @@ export async function workbenchMutation(
   if (namespaced && !(object.metadata as Obj | undefined)?.namespace)
     object = { ...object, metadata: { ...((object.metadata as Obj | undefined) ?? {}), namespace: 'default' } };
   const metadata = (object.metadata as Obj | undefined) ?? {};
+  const cel = watchedCel();
   const r = await simulatePrepared(
     chain,
     {
@@ -111,10 +113,12 @@ export async function workbenchMutation(
       object,
     },
     namespaces ? { namespaces } : {},
+    cel,
   );
   const admitted = r.admitted ?? object;
   // an object the apiserver would not decode never reaches admission (a 400 before it)
   if (apiserverObject(object, DEFAULT_KUBERNETES_VERSION).problems.length) return { outcome: 'invalid', admitted };
+  failedSimulation(r, cel);
   if (r.allowed) return { outcome: stored(r.object), admitted };
   if (r.deniedBy?.kind !== 'MutatingAdmissionPolicy') return { outcome: 'invalid', admitted };
   return { outcome: 'error', admitted };

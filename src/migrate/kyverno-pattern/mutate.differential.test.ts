@@ -16,7 +16,7 @@ import { type MutateAnswer, type MutateDifferential, mutateDifferential } from '
 import { convertPatternRule } from './rule';
 import { type DifferentialRequest, readKyvernoFolders } from './test-helpers';
 
-useEngine();
+useEngine('native');
 
 const MUTANTS = Number(process.env.KYVERNO_MUTATE_MUTANTS ?? 200);
 const ROOT = process.env.KYVERNO_MUTATE_CORPUS ?? fixturePath('kyverno-mutate');

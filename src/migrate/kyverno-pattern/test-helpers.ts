@@ -8,7 +8,8 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { decideKyverno, type KyvernoRequest } from '../../../tools/kyverno-oracle/oracle';
-import { type PreparedChain, prepareChain, simulatePrepared } from '../../admission';
+import { type PreparedChain, prepareChain, type SimResult, simulatePrepared } from '../../admission';
+import { watchedCel } from '../../cel/test-helpers';
 import type { Obj } from '../../base/json';
 import { BUILTIN_RESOURCES, resourceForKind } from '../../k8s/resources';
 import { apiserverObject } from '../../k8s/typed';
@@ -142,6 +143,13 @@ export interface UserInfo {
   groups: string[];
 }
 
+/** Throws when the engine (watchedCel) or the simulation failed: a differential's request is never dropped or decided by a failure. */
+export function failedSimulation(r: SimResult, cel: { failure?: string }): void {
+  if (cel.failure) throw new Error(`the CEL engine failed: ${cel.failure}`);
+  // a simulation that ran sets deniedBy whenever it does not allow
+  if (!r.allowed && !r.deniedBy) throw new Error(r.notes.join('; '));
+}
+
 /**
  * What the chain answers for `object` on CREATE (or an UPDATE from `oldObject`, by default the same
  * object), and the object as admission decoded it; `namespace`: the request's Namespace; `userInfo`:
@@ -159,6 +167,7 @@ export async function vapVerdict(
   if (namespaced && !(object.metadata as Obj | undefined)?.namespace)
     object = { ...object, metadata: { ...((object.metadata as Obj | undefined) ?? {}), namespace: 'default' } };
   const metadata = (object.metadata as Obj | undefined) ?? {};
+  const cel = watchedCel();
   const r = await simulatePrepared(
     chain,
     {
@@ -173,11 +182,13 @@ export async function vapVerdict(
       object,
     },
     namespace ? { namespaces: [namespace] } : {},
+    cel,
   );
   // an object the apiserver would not decode (a label that is a number, …) is refused with a 400
   // before admission: neither Kyverno nor the policy ever sees it, whatever the simulation says
   if (apiserverObject(object, chain.kubernetesVersion, { group, version, kind }).problems.length)
     return { verdict: 'invalid', admitted: object, reached: false, message: 'the apiserver would not decode it' };
+  failedSimulation(r, cel);
   const admitted = r.admitted ?? object;
   const reached = r.steps.some((s) => s.kind === 'ValidatingAdmissionPolicy' && s.outcome !== 'skipped');
   if (r.allowed) return { verdict: 'allow', admitted, reached };

@@ -1,15 +1,14 @@
 /**
  * The differential against the Kyverno engine (differential.test.ts) on the library's rules with
  * variables inside a text (fixtures/kyverno-pattern-text: policy-for-exceptions, metadata-match-regex),
- * in a test file of its own: the WebAssembly engine's memory grows over a run, and the one run of
- * every fixture outgrows its 2 GiB before it ends (RangeError: offsets past the buffer).
+ * in a test file of its own, which runs beside the other fixtures' on another worker.
  */
 import { describe, expect, it } from 'vitest';
 import { fixturePath } from '../../../fixtures';
 import { useEngine } from '../../cel/test-helpers';
 import { corpusDifferential } from './test-helpers';
 
-useEngine();
+useEngine('native');
 
 describe('Kyverno pattern rules with variables inside a text against the Kyverno engine', () => {
   it('every rule called exact decides as Kyverno on objects built from it and their mutants', async () => {

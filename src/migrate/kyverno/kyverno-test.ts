@@ -155,11 +155,12 @@ export function importKyvernoTest(testPath: string, files: Readonly<Record<strin
         });
         continue;
       }
-      // `kyverno test` reads a MutatingPolicy's `fail` as "the patched object is not the patchedResources one", not as a denial
-      if (outcome === 'deny' && !legacy(rule.source.kind) && target.policy.kind === 'MutatingAdmissionPolicy') {
+      // `kyverno test` reads a mutate rule's `fail` (a MutatingPolicy's, a ClusterPolicy mutate rule's) as
+      // "the patched object is not the patchedResources one", not as a denial
+      if (outcome === 'deny' && target.policy.kind === 'MutatingAdmissionPolicy') {
         problems.push({
           path: at,
-          message: `'fail' for MutatingPolicy '${policyName}' on ${kind} '${namePart}' says the patched object differs from ${str(result.patchedResources) || 'the expected one'}: not a case a policy test can state`,
+          message: `'fail' for ${legacy(rule.source.kind) ? `mutate rule '${rule.source.rule}' of ${rule.source.kind}` : 'MutatingPolicy'} '${policyName}' on ${kind} '${namePart}' says the patched object differs from ${str(result.patchedResources) || 'the expected one'}: not a case a policy test can state`,
         });
         continue;
       }

@@ -333,6 +333,39 @@ describe('helpers', () => {
     expect(imported.problems.map((p) => p.message)).toEqual([expect.stringMatching(/'fail' for MutatingPolicy 'add-psa-labels' on Namespace 'test-fail'/)]);
     expect(imported.policyCases.flatMap((g) => g.cases.map((c) => c.expect.outcome))).toEqual(['admit']);
   });
+  it("a ClusterPolicy mutate rule's `fail` (the patched object is not the expected file's) is a problem too, not a denial", () => {
+    const policy = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: add-psa-labels}
+spec:
+  rules:
+  - name: add-labels
+    match: {any: [{resources: {kinds: [Namespace]}}]}
+    mutate: {patchStrategicMerge: {metadata: {labels: {+(pod-security.kubernetes.io/enforce): baseline}}}}
+`;
+    const files = {
+      'p/add-psa-labels.yaml': policy,
+      'p/.kyverno-test/kyverno-test.yaml': `apiVersion: cli.kyverno.io/v1alpha1
+kind: Test
+metadata: {name: add-psa-labels}
+policies: [../add-psa-labels.yaml]
+resources: [resource.yaml]
+results:
+- {kind: Namespace, patchedResources: patchedFail.yaml, policy: add-psa-labels, resources: [test-fail], result: fail, rule: add-labels}
+- {kind: Namespace, patchedResources: patched.yaml, policy: add-psa-labels, resources: [test], result: pass, rule: add-labels}
+`,
+      'p/.kyverno-test/resource.yaml':
+        'apiVersion: v1\nkind: Namespace\nmetadata: {name: test-fail}\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: test}\n',
+      'p/.kyverno-test/patchedFail.yaml': 'apiVersion: v1\nkind: Namespace\nmetadata: {name: test, labels: {a: b}}\n',
+      'p/.kyverno-test/patched.yaml': 'apiVersion: v1\nkind: Namespace\nmetadata: {name: test, labels: {pod-security.kubernetes.io/enforce: baseline}}\n',
+    };
+    const sources = parseDocuments(policy).documents.map((d) => d.object as Obj);
+    const imported = importKyvernoTest('p/.kyverno-test/kyverno-test.yaml', files, convertPolicies(sources, OPTIONS));
+    expect(imported.problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/'fail' for mutate rule 'add-labels' of ClusterPolicy 'add-psa-labels' on Namespace 'test-fail' says the patched object differs/),
+    ]);
+    expect(imported.policyCases.flatMap((g) => g.cases.map((c) => c.expect.outcome))).toEqual(['admit']);
+  });
   it("a resource's own `request.operation` in the values file is the operation of its cases", () => {
     const base = 'openshift/disallow-self-provisioner-binding';
     const names = [`${base}/disallow-self-provisioner-binding.yaml`, ...['kyverno-test', 'resources', 'values'].map((f) => `${base}/.kyverno-test/${f}.yaml`)];
