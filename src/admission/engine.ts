@@ -87,17 +87,20 @@ export function memoCel(cel: PolicyCel, kubernetesVersion?: KubernetesVersion): 
     }
     return count === Object.keys(rec).length ? key : undefined;
   };
-  const inputsEntry = (inputs: CelInputs): InputsEntry => {
+  let entries = 0;
+  /** `byJson` false: found by its members alone (know: inputs equal to others by JSON only are then another entry, asked again). */
+  const inputsEntry = (inputs: CelInputs, byJson = true): InputsEntry | undefined => {
     const known = entryOf.get(inputs);
     if (known !== undefined) return known;
     const mk = membersKey(inputs);
     let entry = mk === undefined ? undefined : byMembers.get(mk);
     if (!entry) {
-      const json = JSON.stringify(inputs, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
-      entry = inputsByJson.get(json);
+      if (!byJson && mk === undefined) return undefined;
+      const json = byJson ? JSON.stringify(inputs, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)) : undefined;
+      entry = json === undefined ? undefined : inputsByJson.get(json);
       if (!entry) {
-        entry = { canonical: inputs, n: inputsByJson.size };
-        inputsByJson.set(json, entry);
+        entry = { canonical: inputs, n: entries++ };
+        if (json !== undefined) inputsByJson.set(json, entry);
       }
       if (mk !== undefined) byMembers.set(mk, entry);
     }
@@ -114,7 +117,7 @@ export function memoCel(cel: PolicyCel, kubernetesVersion?: KubernetesVersion): 
   const memo: PolicyCel = {
     evaluate(expression: string, context: CelContext, inputs: CelInputs, given?: CelCompileOptions): Answer {
       const { options, key: optionsKey } = optionsFor(given);
-      const { canonical, n } = inputsEntry(inputs);
+      const { canonical, n } = inputsEntry(inputs)!;
       const key = keyOf(n, context, expression, optionsKey);
       let answer = answers.get(key);
       if (!answer) {
@@ -131,7 +134,7 @@ export function memoCel(cel: PolicyCel, kubernetesVersion?: KubernetesVersion): 
       const listed = new Set<string>();
       for (const it of items) {
         const { options, key: optionsKey } = optionsFor(it.options);
-        const { canonical, n } = inputsEntry(it.inputs);
+        const { canonical, n } = inputsEntry(it.inputs)!;
         const key = keyOf(n, it.context, it.expression, optionsKey);
         if (answers.has(key) || listed.has(key)) continue;
         listed.add(key);
@@ -149,6 +152,14 @@ export function memoCel(cel: PolicyCel, kubernetesVersion?: KubernetesVersion): 
             results.then((rs) => rs[i] ?? { ok: false, kind: 'engine', stage: 'runtime', message: 'evaluateBatch answered fewer items than asked' }),
           ),
         );
+      }
+    },
+    know(items): void {
+      for (const it of items) {
+        const entry = inputsEntry(it.inputs, false);
+        if (!entry) continue;
+        const key = keyOf(entry.n, it.context, it.expression, optionsFor(it.options).key);
+        if (!answers.has(key)) answers.set(key, Promise.resolve(it.answer));
       }
     },
   };
