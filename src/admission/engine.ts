@@ -7,7 +7,7 @@
  * answers are the engine's own (a timeout or an unavailable engine is not remembered). With a `kubernetesVersion`, every expression is evaluated in
  * that release's CEL environment.
  */
-import { isEngineFailure, type CelBatchItem, type CelCompileOptions, type CelContext, type CelInputs } from '../cel/types';
+import { isEngineFailure, type CelBatchItem, type CelCompileOptions, type CelContext, type CelEvalResult, type CelInputs } from '../cel/types';
 import type { KubernetesVersion } from '../base/releases';
 import type { PolicyCel, PolicyExpressionOn } from '../policy';
 
@@ -114,8 +114,20 @@ export function memoCel(cel: PolicyCel, kubernetesVersion?: KubernetesVersion): 
     // an engine that timed out or is unavailable said nothing about the expression: ask again next time
     void answer.then((r) => isEngineFailure(r) && answers.get(key) === answer && answers.delete(key));
   };
+  /** know's answers, listed when first asked for (a run that asks nothing costs nothing). */
+  const known: (() => readonly (PolicyExpressionOn & { answer: CelEvalResult })[])[] = [];
+  const settle = () => {
+    for (const items of known.splice(0))
+      for (const it of items()) {
+        const entry = inputsEntry(it.inputs, false);
+        if (!entry) continue;
+        const key = keyOf(entry.n, it.context, it.expression, optionsFor(it.options).key);
+        if (!answers.has(key)) answers.set(key, Promise.resolve(it.answer));
+      }
+  };
   const memo: PolicyCel = {
     evaluate(expression: string, context: CelContext, inputs: CelInputs, given?: CelCompileOptions): Answer {
+      if (known.length) settle();
       const { options, key: optionsKey } = optionsFor(given);
       const { canonical, n } = inputsEntry(inputs)!;
       const key = keyOf(n, context, expression, optionsKey);
@@ -129,6 +141,7 @@ export function memoCel(cel: PolicyCel, kubernetesVersion?: KubernetesVersion): 
     prefetch(items: readonly PolicyExpressionOn[]): void {
       const batch = cel.evaluateBatch?.bind(cel);
       if (!batch) return;
+      if (known.length) settle();
       // one evaluateBatch per distinct inputs, of the items not answered yet (each once)
       const groups = new Map<number, { canonical: CelInputs; keys: string[]; items: CelBatchItem[] }>();
       const listed = new Set<string>();
@@ -155,12 +168,7 @@ export function memoCel(cel: PolicyCel, kubernetesVersion?: KubernetesVersion): 
       }
     },
     know(items): void {
-      for (const it of items) {
-        const entry = inputsEntry(it.inputs, false);
-        if (!entry) continue;
-        const key = keyOf(entry.n, it.context, it.expression, optionsFor(it.options).key);
-        if (!answers.has(key)) answers.set(key, Promise.resolve(it.answer));
-      }
+      known.push(items);
     },
   };
   memos.add(memo);

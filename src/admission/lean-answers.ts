@@ -130,17 +130,17 @@ export async function answers(
 export function knowingMemo(cel: PolicyCel, version: KubernetesVersion, e: Answered): PolicyCel {
   const memo = memoCel(cel, version);
   if (!allValues(e) || !memo.know) return memo;
-  const input = inputFor(e.ctx);
-  const inputsOn = new Map<unknown, CelInputs>();
-  memo.know(
-    e.gp.items.flatMap((it, k) => {
+  memo.know(() => {
+    const input = inputFor(e.ctx);
+    const inputsOn = new Map<unknown, CelInputs>();
+    return e.gp.items.flatMap((it, k) => {
       // the memo evaluates in its own release
       if (it.options?.kubernetesVersion !== undefined && it.options.kubernetesVersion !== version) return [];
       const param = e.gp.bind ? e.gp.bind(e.gp.params[k]) : e.gp.params[k];
       let inputs = inputsOn.get(param);
       if (!inputs) inputsOn.set(param, (inputs = celInputs(input, param)));
       return [{ expression: it.expression, context: it.context, options: it.options ?? {}, inputs, answer: e.rs[k]! }];
-    }),
-  );
+    });
+  });
   return memo;
 }
