@@ -330,7 +330,7 @@ async function webhooksInFull(
   memo: () => PolicyCel,
 ): Promise<Exclude<ReturnType<typeof verdictOf>, WebhooksInFull>> {
   if (!v || v === MUTATES || !('webhooksInFull' in v)) return v;
-  countPartly('a validating webhook does not simply admit');
+  countPartly('a validating webhook matchCondition errs, or a dry run is refused');
   const before = v.webhooksInFull;
   const run: SimContext = {
     ...ctx,
