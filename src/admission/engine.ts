@@ -7,7 +7,7 @@
  * answers are the engine's own (a timeout or an unavailable engine is not remembered). With a `kubernetesVersion`, every expression is evaluated in
  * that release's CEL environment.
  */
-import { isEngineFailure, type CelBatchItem, type CelCompileOptions, type CelContext, type CelInputs } from '../cel/types';
+import { isEngineFailure, type CelBatchItem, type CelCompileOptions, type CelContext, type CelEvalResult, type CelInputs } from '../cel/types';
 import type { KubernetesVersion } from '../base/releases';
 import type { PolicyCel, PolicyExpressionOn } from '../policy';
 
@@ -87,17 +87,20 @@ export function memoCel(cel: PolicyCel, kubernetesVersion?: KubernetesVersion): 
     }
     return count === Object.keys(rec).length ? key : undefined;
   };
-  const inputsEntry = (inputs: CelInputs): InputsEntry => {
+  let entries = 0;
+  /** `byJson` false: found by its members alone (know: inputs equal to others by JSON only are then another entry, asked again). */
+  const inputsEntry = (inputs: CelInputs, byJson = true): InputsEntry | undefined => {
     const known = entryOf.get(inputs);
     if (known !== undefined) return known;
     const mk = membersKey(inputs);
     let entry = mk === undefined ? undefined : byMembers.get(mk);
     if (!entry) {
-      const json = JSON.stringify(inputs, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
-      entry = inputsByJson.get(json);
+      if (!byJson && mk === undefined) return undefined;
+      const json = byJson ? JSON.stringify(inputs, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)) : undefined;
+      entry = json === undefined ? undefined : inputsByJson.get(json);
       if (!entry) {
-        entry = { canonical: inputs, n: inputsByJson.size };
-        inputsByJson.set(json, entry);
+        entry = { canonical: inputs, n: entries++ };
+        if (json !== undefined) inputsByJson.set(json, entry);
       }
       if (mk !== undefined) byMembers.set(mk, entry);
     }
@@ -111,10 +114,22 @@ export function memoCel(cel: PolicyCel, kubernetesVersion?: KubernetesVersion): 
     // an engine that timed out or is unavailable said nothing about the expression: ask again next time
     void answer.then((r) => isEngineFailure(r) && answers.get(key) === answer && answers.delete(key));
   };
+  /** know's answers, listed when first asked for (a run that asks nothing costs nothing). */
+  const known: (() => readonly (PolicyExpressionOn & { answer: CelEvalResult })[])[] = [];
+  const settle = () => {
+    for (const items of known.splice(0))
+      for (const it of items()) {
+        const entry = inputsEntry(it.inputs, false);
+        if (!entry) continue;
+        const key = keyOf(entry.n, it.context, it.expression, optionsFor(it.options).key);
+        if (!answers.has(key)) answers.set(key, Promise.resolve(it.answer));
+      }
+  };
   const memo: PolicyCel = {
     evaluate(expression: string, context: CelContext, inputs: CelInputs, given?: CelCompileOptions): Answer {
+      if (known.length) settle();
       const { options, key: optionsKey } = optionsFor(given);
-      const { canonical, n } = inputsEntry(inputs);
+      const { canonical, n } = inputsEntry(inputs)!;
       const key = keyOf(n, context, expression, optionsKey);
       let answer = answers.get(key);
       if (!answer) {
@@ -126,12 +141,13 @@ export function memoCel(cel: PolicyCel, kubernetesVersion?: KubernetesVersion): 
     prefetch(items: readonly PolicyExpressionOn[]): void {
       const batch = cel.evaluateBatch?.bind(cel);
       if (!batch) return;
+      if (known.length) settle();
       // one evaluateBatch per distinct inputs, of the items not answered yet (each once)
       const groups = new Map<number, { canonical: CelInputs; keys: string[]; items: CelBatchItem[] }>();
       const listed = new Set<string>();
       for (const it of items) {
         const { options, key: optionsKey } = optionsFor(it.options);
-        const { canonical, n } = inputsEntry(it.inputs);
+        const { canonical, n } = inputsEntry(it.inputs)!;
         const key = keyOf(n, it.context, it.expression, optionsKey);
         if (answers.has(key) || listed.has(key)) continue;
         listed.add(key);
@@ -150,6 +166,9 @@ export function memoCel(cel: PolicyCel, kubernetesVersion?: KubernetesVersion): 
           ),
         );
       }
+    },
+    know(items): void {
+      known.push(items);
     },
   };
   memos.add(memo);

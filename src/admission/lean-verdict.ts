@@ -20,6 +20,7 @@ import {
 } from '../policy';
 import { excludedBy, forbiddenMessage, inputFor, matchInput, type SimContext } from './context';
 import type { LeanChain, LeanHook, LeanPolicy } from './lean-chain';
+import { validatingCall, validatingFailedOpenKey } from './webhooks';
 
 /** A ValidatingAdmissionPolicy binding that denies, worded as the full run words it. */
 export interface LeanDenial {
@@ -406,8 +407,47 @@ export function verdictOf(
       mutated,
     };
   }
-  // a validating webhook that does not simply admit (denies, fails, answers a patch, a matchCondition errs): the plugin runs in full (lean.ts)
-  if (!callAll(plan.validating, false, false, true)) return { webhooksInFull: { warnings, audited: [...audited], calls: [...calls], mutated } };
-  if (!callAll(plan.validating, false)) return undefined;
-  return { allowed: true, warnings, audited: [...audited], calls: [...calls], mutated };
+  if (callAll(plan.validating, false, false, true)) {
+    if (!callAll(plan.validating, false)) return undefined;
+    return { allowed: true, warnings, audited: [...audited], calls: [...calls], mutated };
+  }
+  // a validating webhook that does not simply admit: its call settled as the plugin settles it
+  // (webhooks.ts validatingCall), else (a matchCondition errs, a dry run refused) the plugin runs in full (lean.ts)
+  const settled = validatingCalls(plan.validating, ctx, rs);
+  if (!settled) return { webhooksInFull: { warnings, audited: [...audited], calls: [...calls], mutated } };
+  const webhookDenials: LeanDenial[] = [];
+  settled.forEach(({ hook, call }, i) => {
+    calls.add(hook.wh.name);
+    warnings.push(...call.warnings);
+    if (call.failedOpen) audited.add(validatingFailedOpenKey(i));
+    if (call.denial) webhookDenials.push({ kind: call.denial.kind, name: call.denial.name, webhook: hook.wh.name, message: call.denial.message ?? '' });
+  });
+  const [deniedBy, ...rest] = webhookDenials;
+  return {
+    allowed: !deniedBy,
+    ...(deniedBy ? { deniedBy } : {}),
+    ...(rest.length ? { denials: webhookDenials } : {}),
+    warnings,
+    audited: [...audited],
+    calls: [...calls],
+    mutated,
+  };
+}
+
+/** The validating webhooks called (matchConditions true), each call settled; undefined where one is not decided here. */
+function validatingCalls(
+  hooks: Plan['validating'],
+  ctx: SimContext,
+  rs: Answers,
+): { hook: LeanHook; call: NonNullable<ReturnType<typeof validatingCall>> }[] | undefined {
+  const out: { hook: LeanHook; call: NonNullable<ReturnType<typeof validatingCall>> }[] = [];
+  for (const { hook, conditions } of hooks) {
+    const mc = conditionsOf(rs, conditions);
+    if (mc === undefined) return undefined;
+    if (mc === 'skip') continue;
+    const call = validatingCall(ctx, hook.wh);
+    if (!call) return undefined;
+    out.push({ hook, call });
+  }
+  return out;
 }

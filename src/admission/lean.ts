@@ -7,13 +7,10 @@
  * items read. Design: ./README.md (Lean verdicts).
  */
 import { isObject, obj, str } from '../base/json';
-import { reads } from '../cel';
-import { projector, unionReads } from '../cel/project';
-import type { CelBatchItem, CelEvalResult, CelInputs, CelReads } from '../cel/types';
 import { resolveParams, type PolicyCel } from '../policy';
 import { loadTypedData } from '../k8s/typed';
-import { celInputs } from '../request/cel-inputs';
-import { inputFor, type SimContext } from './context';
+import type { SimContext } from './context';
+import { answers, knowingMemo, type Answered, type Batched } from './lean-answers';
 import type { LeanChain } from './lean-chain';
 import {
   countPartly,
@@ -49,32 +46,12 @@ export interface LeanSet {
 }
 
 /** A group's plan for every request with the same match key: the batch's items and each chain's plan (undefined: not decidable here). */
-interface GroupPlan {
-  items: CelBatchItem[];
-  /** Per item, the param it is evaluated on (null: none; a policy with paramKind's param otherwise). */
-  params: unknown[];
+interface GroupPlan extends Batched {
   plans: (Plan | undefined)[];
   /** Per chain without a plan, why (counted per request: `leanFallbacks`). */
   reasons: string[];
   /** The params every binding resolved to when the plan was made (paramsOf): the plan serves any request whose params have their shape. */
   paramList: readonly unknown[];
-  /** The engine calls, once known (shared by the plan's uses): the slots of each, its param, the inputs cut down to what its items read (src/cel/project.ts). */
-  engine: { calls?: { slots: number[]; param: unknown; project: (inputs: CelInputs) => CelInputs }[] };
-  /** For a request whose params are other objects than `paramList`: its param in place of the plan's. */
-  bind?: (param: unknown) => unknown;
-}
-
-/** Each item's reads, asked of the engine once. */
-const itemReads = new WeakMap<CelBatchItem, Promise<CelReads>>();
-
-/** The projection of a batch's inputs on what its items read. */
-async function projectorOf(items: readonly CelBatchItem[]): Promise<(inputs: CelInputs) => CelInputs> {
-  const each = items.map((it) => {
-    let r = itemReads.get(it);
-    if (!r) itemReads.set(it, (r = reads(it.expression, it.context, it.options)));
-    return r;
-  });
-  return projector(unionReads(await Promise.all(each)));
 }
 
 /** Plans kept per group (distinct match keys; past it the cache starts again). */
@@ -244,47 +221,6 @@ function groupPlan(set: LeanSet, g: LeanSet['groups'][number], members: readonly
   return gp;
 }
 
-/**
- * A group plan's engine calls: one per distinct param. The items without params and those of the
- * first param share one call (the param on the inputs) unless an item of a policy with paramKind
- * is among the former (null params there): usually the request's one batch.
- */
-async function callsOf(gp: GroupPlan): Promise<NonNullable<GroupPlan['engine']['calls']>> {
-  const by = new Map<unknown, number[]>();
-  gp.params.forEach((param, i) => {
-    let at = by.get(param);
-    if (!at) by.set(param, (at = []));
-    at.push(i);
-  });
-  const parts = [...by.entries()].map(([param, slots]) => ({ param, slots }));
-  const plain = parts.find((x) => x.param === null);
-  const first = parts.find((x) => x.param !== null);
-  if (plain && first && !plain.slots.some((i) => gp.items[i]!.options?.hasParams)) {
-    first.slots = [...plain.slots, ...first.slots].sort((a, b) => a - b);
-    parts.splice(parts.indexOf(plain), 1);
-  }
-  return Promise.all(parts.map(async (x) => ({ ...x, project: await projectorOf(x.slots.map((i) => gp.items[i]!)) })));
-}
-
-/** The engine's answers to a group plan's items on the request's inputs (cut down to what they read); undefined when the engine did not answer them all. */
-async function answers(gp: GroupPlan, ctx: SimContext, batch: NonNullable<PolicyCel['evaluateBatch']>): Promise<CelEvalResult[] | undefined> {
-  const calls = (gp.engine.calls ??= await callsOf(gp));
-  const input = inputFor(ctx);
-  const rs: CelEvalResult[] = [];
-  let complete = true;
-  await Promise.all(
-    calls.map(async (c) => {
-      const out = await batch(
-        c.slots.map((i) => gp.items[i]!),
-        c.project(celInputs(input, gp.bind ? gp.bind(c.param) : c.param)),
-      );
-      if (out.length !== c.slots.length) complete = false;
-      c.slots.forEach((i, j) => (rs[i] = out[j]!));
-    }),
-  );
-  return complete ? rs : undefined;
-}
-
 /** Why the ValidatingAdmissionPolicy plugin runs in full (the `partly: …` count): a params error the lean path does not word (Fail and Ignore it decides). */
 export const PARAM_ERROR = 'a ValidatingAdmissionPolicy binding matches whose params do not resolve, under a failurePolicy neither Fail nor Ignore';
 
@@ -321,11 +257,14 @@ export async function leanVerdicts(set: LeanSet, request: SimRequest, options: S
         g.members.map(async (i, j) => {
           const plan = gp.plans[j];
           if (!plan) return;
-          const v = await webhooksInFull(verdictOf(plan, ctx, rs), set.chains[i]!.chain, ctx, cel);
+          const chain = set.chains[i]!.chain;
+          const v = await webhooksInFull(verdictOf(plan, ctx, rs), chain, ctx, () => knowingMemo(cel, chain.kubernetesVersion, { gp, ctx, rs }));
           if (v === MUTATES) countPartly(`the mutating plugins run in full: ${mutatesReason}`);
           else if (v && 'policiesInFull' in v) countPartly(PARAM_ERROR);
           out[i] =
-            v === MUTATES || (v && 'policiesInFull' in v) ? await inFull(set, g, i, request, options, cel, batch, ctx, v === MUTATES ? undefined : v) : v;
+            v === MUTATES || (v && 'policiesInFull' in v)
+              ? await inFull(set, g, i, request, options, cel, batch, { gp, ctx, rs }, v === MUTATES ? undefined : v)
+              : v;
         }),
       );
     }),
@@ -343,17 +282,18 @@ async function deniedInMutation(
   g: LeanSet['groups'][number],
   i: number,
   ctx: SimContext,
-  base: SimContext,
+  earlier: Answered,
   request: SimRequest,
   options: SimOptions,
   cel: PolicyCel,
   batch: NonNullable<PolicyCel['evaluateBatch']>,
 ): Promise<LeanVerdict | undefined> {
-  const probe = await mutatedContext(set.chains[i]!.chain, request, options, cel, true, base);
+  const chain = set.chains[i]!.chain;
+  const probe = await mutatedContext(chain, request, options, knowingMemo(cel, chain.kubernetesVersion, earlier), true, earlier.ctx);
   const gp = groupPlan(set, g, [i], probe, 'validating');
   const plan = gp.plans[0];
   if (!plan) return fallback(gp.reasons[0] ?? '');
-  const rs = await answers(gp, probe, batch);
+  const rs = await answers(gp, probe, batch, earlier);
   if (!rs) return undefined;
   const v = verdictOf(plan, probe, rs, prefixOf(probe));
   if (v === MUTATES || !v) return undefined;
@@ -386,16 +326,17 @@ async function webhooksInFull(
   v: ReturnType<typeof verdictOf>,
   chain: PreparedChain,
   ctx: SimContext,
-  cel: PolicyCel,
+  /** The plugin's CEL where `ctx` has no memo yet (the request's first batch: one that knows its answers). */
+  memo: () => PolicyCel,
 ): Promise<Exclude<ReturnType<typeof verdictOf>, WebhooksInFull>> {
   if (!v || v === MUTATES || !('webhooksInFull' in v)) return v;
-  countPartly('a validating webhook does not simply admit');
+  countPartly('a validating webhook matchCondition errs, or a dry run is refused');
   const before = v.webhooksInFull;
   const run: SimContext = {
     ...ctx,
     ws: chain.ws,
     discovery: chain.discovery,
-    cel: isMemoCel(ctx.cel) ? ctx.cel : memoCel(cel, chain.kubernetesVersion),
+    cel: isMemoCel(ctx.cel) ? ctx.cel : memo(),
     steps: [],
     warnings: [],
     auditAnnotations: {},
@@ -449,24 +390,25 @@ async function inFull(
   options: SimOptions,
   cel: PolicyCel,
   batch: NonNullable<PolicyCel['evaluateBatch']>,
-  base: SimContext,
+  first: Answered,
   policies?: PoliciesInFull,
 ): Promise<LeanVerdict | undefined> {
   const chain = set.chains[i]!.chain;
+  const base = first.ctx;
   let ctx: SimContext;
   let before: MutatedPrefix | undefined;
   if (policies) {
-    ctx = freshContext(base, chain, memoCel(cel, chain.kubernetesVersion), false);
+    ctx = freshContext(base, chain, knowingMemo(cel, chain.kubernetesVersion, first), false);
     before = policies.policiesInFull;
   } else {
-    ctx = await mutatedContext(chain, request, options, cel, false, base);
-    if (ctx.denied) return deniedInMutation(set, g, i, ctx, base, request, options, cel, batch);
+    ctx = await mutatedContext(chain, request, options, knowingMemo(cel, chain.kubernetesVersion, first), false, base);
+    if (ctx.denied) return deniedInMutation(set, g, i, ctx, first, request, options, cel, batch);
     const gp = groupPlan(set, g, [i], ctx, 'validating');
     const plan = gp.plans[0];
     if (!plan) return fallback(gp.reasons[0] ?? '');
-    const rs = await answers(gp, ctx, batch);
+    const rs = await answers(gp, ctx, batch, first);
     if (!rs) return undefined;
-    const v = await webhooksInFull(verdictOf(plan, ctx, rs, prefixOf(ctx)), chain, ctx, cel);
+    const v = await webhooksInFull(verdictOf(plan, ctx, rs, prefixOf(ctx)), chain, ctx, () => memoCel(cel, chain.kubernetesVersion));
     if (v === MUTATES) return undefined;
     if (!v || !('policiesInFull' in v)) return v;
   }
@@ -474,7 +416,7 @@ async function inFull(
   const gp = groupPlan(set, g, [i], ctx, 'webhooks');
   const plan = gp.plans[0];
   if (!plan) return fallback(gp.reasons[0] ?? '');
-  const rs = await answers(gp, ctx, batch);
+  const rs = await answers(gp, ctx, batch, first);
   if (!rs) return undefined;
   const after = prefixOf(ctx);
   const v = await webhooksInFull(
@@ -494,7 +436,7 @@ async function inFull(
     ),
     chain,
     ctx,
-    cel,
+    () => memoCel(cel, chain.kubernetesVersion),
   );
   return v === MUTATES || (v && 'policiesInFull' in v) ? undefined : v;
 }

@@ -276,10 +276,40 @@ function settle(ctx: SimContext, wh: WorkspaceWebhook, s: SimStep, r: CallResult
     }
     s.outcome = 'error-rejected';
     s.reason = `${r.reason}; failurePolicy Fail rejects the request`;
-    s.message = `Internal error occurred: ${r.callError}`;
-    return { kind: wh.configKind, name: wh.configName, webhook: wh.name, message: s.message, reason: 'InternalError', code: 500 };
+    const denial = callFailure(wh, r.callError);
+    s.message = denial.message;
+    return denial;
   }
   return undefined;
+}
+
+/** The audit annotation of a validating webhook failing open: its position among the webhooks called. */
+export const validatingFailedOpenKey = (called: number): string => `failed-open.validating.webhook.admission.k8s.io/round_0_index_${called}`;
+
+/** A call failure under failurePolicy Fail: the request is rejected with an internal error. */
+const callFailure = (wh: WorkspaceWebhook, callError: string): SimDenial => ({
+  kind: wh.configKind,
+  name: wh.configName,
+  webhook: wh.name,
+  message: `Internal error occurred: ${callError}`,
+  reason: 'InternalError',
+  code: 500,
+});
+
+/**
+ * A validating webhook's call as the dispatcher settles it, without a step (the impact replay's
+ * lean verdicts, lean-verdict.ts): its warnings, its denial (an answer that denies, or a call
+ * failure under failurePolicy Fail) or its failing open (a call failure under Ignore: the
+ * `failed-open` audit annotation); undefined where a dry run is refused for its sideEffects.
+ */
+export function validatingCall(ctx: SimContext, wh: WorkspaceWebhook): { warnings: string[]; denial?: SimDenial; failedOpen?: true } | undefined {
+  const w = wh.webhook;
+  if (ctx.dryRun && w.sideEffects !== 'None' && w.sideEffects !== 'NoneOnDryRun') return undefined;
+  const r = callHook(ctx, wh, false);
+  const warnings = r.warnings ?? [];
+  if (r.denial) return { warnings, denial: r.denial };
+  if (r.callError) return failurePolicyOf(w) === 'Ignore' ? { warnings, failedOpen: true } : { warnings, denial: callFailure(wh, r.callError) };
+  return { warnings };
 }
 
 /** The webhook plugin returns before any webhook for a resource its release excludes: one skipped step per webhook, saying so. */
@@ -382,7 +412,7 @@ export async function runValidatingWebhooks(ctx: SimContext): Promise<void> {
     const r = callHook(ctx, wh, false);
     const s = step(ctx, wh, 'validating', r.outcome, called(d, r), calledPath(d, r));
     if (d.matched) s.notes = [`matched through the equivalent ${d.matched.resource.group}/${d.matched.resource.version} ${d.matched.resource.resource}`];
-    const denial = settle(ctx, wh, s, r, `failed-open.validating.webhook.admission.k8s.io/round_0_index_${idx}`);
+    const denial = settle(ctx, wh, s, r, validatingFailedOpenKey(idx));
     if (denial && !first) first = denial;
     else if (denial) s.reason += " (not the error the client sees: an earlier webhook's error is reported)";
   });

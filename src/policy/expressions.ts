@@ -17,6 +17,12 @@ export interface PolicyCel {
    * or not, is never read), one asked and not listed goes to the engine on its own.
    */
   prefetch?(items: readonly PolicyExpressionOn[]): void;
+  /**
+   * Answers already known (the impact replay's lean batch of the same request): the run's own
+   * `evaluate` calls on these expressions and inputs answer from them instead of the engine
+   * (`items` is called when the run first asks for one).
+   */
+  know?(items: () => readonly (PolicyExpressionOn & { answer: CelEvalResult })[]): void;
 }
 
 /** One expression a policy or webhook may evaluate, with the compile options its run uses. */

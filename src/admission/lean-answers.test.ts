@@ -1,0 +1,73 @@
+/**
+ * A request's later engine calls read its first batch's answers (lean-answers.ts): the mutating
+ * plugins run in full ask the engine nothing the first batch answered on the same inputs, and the
+ * validating plugins' second batch is the first one's where the mutations changed nothing its
+ * items read. The real engine, counting what reaches it; the verdicts the full simulation's.
+ */
+import { describe, expect, it } from 'vitest';
+import { evaluate, evaluateBatchOnce } from '../cel';
+import { useEngine } from '../cel/test-helpers';
+import type { PolicyCel } from '../policy';
+import { leanChain, leanSet, leanVerdicts, prepareChain, requestCel, simulatePrepared, type SimRequest } from './index';
+import { binding, hook, mutating, namespace, pod, podRequest, policy, validating } from './test-helpers';
+
+useEngine();
+
+/** The real engine, counting its calls. */
+function counting() {
+  const n = { evaluate: 0, batches: 0 };
+  const cel: PolicyCel = {
+    evaluate: (e, c, i, o) => (n.evaluate++, evaluate(e, c, i, o)),
+    evaluateBatch: (items, inputs) => (n.batches++, evaluateBatchOnce(items, inputs)),
+  };
+  return { cel, n };
+}
+
+const objects = [
+  policy('MutatingAdmissionPolicy', 'thaw', {
+    matchConditions: [{ name: 'frozen', expression: "has(object.metadata.labels) && 'frozen' in object.metadata.labels" }],
+    mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: "[JSONPatch{op: 'remove', path: '/metadata/labels/frozen'}]" } }],
+  }),
+  binding('MutatingAdmissionPolicyBinding', 'thaw', 'thaw'),
+  mutating('annotate', hook('annotate.example.com')),
+  policy('ValidatingAdmissionPolicy', 'app-label', { validations: [{ expression: "has(object.metadata.labels) && 'app' in object.metadata.labels" }] }),
+  binding('ValidatingAdmissionPolicyBinding', 'app-label', 'app-label', { validationActions: ['Warn'] }),
+  policy('ValidatingAdmissionPolicy', 'not-frozen', { validations: [{ expression: "!has(object.metadata.labels) || !('frozen' in object.metadata.labels)" }] }),
+  binding('ValidatingAdmissionPolicyBinding', 'not-frozen', 'not-frozen'),
+  validating('review', hook('review.example.com', { matchConditions: [{ name: 'named', expression: "object.metadata.name != 'skip'" }] })),
+];
+const options = {
+  webhooks: {
+    'annotate.example.com': { patch: [{ op: 'add', path: '/metadata/annotations', value: { seen: 'yes' } }] },
+    'review.example.com': { warnings: ['reviewed'] },
+  },
+  namespaces: [namespace('team-a')],
+};
+
+async function both(request: SimRequest) {
+  const chain = prepareChain(objects);
+  const { cel, n } = counting();
+  const [lean] = await leanVerdicts(leanSet([leanChain(chain)]), request, options, cel);
+  const full = await simulatePrepared(chain, request, options, requestCel(chain.kubernetesVersion));
+  return { lean, full, n };
+}
+
+describe('a request whose mutating plugins run in full', () => {
+  it('asks the engine once where the patch changes nothing the expressions read', async () => {
+    const { lean, full, n } = await both(podRequest());
+    expect(lean).toBeDefined();
+    expect(lean).toMatchObject({ allowed: full.allowed, warnings: full.warnings, mutated: full.patches.length > 0 });
+    expect(lean!.mutated).toBe(true);
+    expect(lean!.calls).toEqual(['annotate.example.com', 'review.example.com']);
+    // the policy's matchCondition from the first batch; the validating items read labels and the name, not the annotation
+    expect(n).toEqual({ evaluate: 0, batches: 1 });
+  });
+
+  it('asks again where a mutation changes what they read', async () => {
+    const { lean, full, n } = await both(podRequest({ object: pod({ app: 'web', frozen: 'yes' }) }));
+    expect(lean).toMatchObject({ allowed: full.allowed, warnings: full.warnings, mutated: true });
+    expect(lean!.allowed).toBe(true); // the label the policy removes is not there for not-frozen
+    // the mutation's expression on its own; the labels changed: the second batch goes to the engine
+    expect(n).toEqual({ evaluate: 1, batches: 2 });
+  });
+});
