@@ -257,9 +257,12 @@ describe('statuses', () => {
     const anyIn = { conditions: { any: [{ key: '{{ request.object.spec.type }}', operator: 'AnyIn', value: ['NodePort', 'LoadBalancer'] }] } };
     expect(p(service({ deny: anyIn }))).toMatchObject({ status: 'exact' });
     expect(p(service({ deny: {} }))).toMatchObject({ status: 'exact' });
-    // the differential sends no CONNECT request: a rule on a Pod's exec is never called exact
+    // the differential sends no request for a subresource: a rule on a Pod's exec or a Deployment's scale is never called exact
     const exec: Obj = { name: 'r', match: { any: [{ resources: { kinds: ['Pod/exec'], operations: ['CONNECT'] } }] }, validate: { message: 'no', deny: {} } };
-    expect(p(exec)).toMatchObject({ status: 'different', reason: expect.stringContaining('not proven exact') });
+    expect(p(exec)).toMatchObject({ status: 'different', reason: expect.stringContaining('pods/exec') });
+    expect(p(exec).reason).toContain('not proven exact');
+    const scale: Obj = { name: 'r', match: { any: [{ resources: { kinds: ['Deployment/scale'] } }] }, validate: { message: 'no', pattern: { spec: { replicas: '<9' } } } };
+    expect(p(scale)).toMatchObject({ status: 'different', reason: expect.stringContaining('deployments/scale') });
     expect(p(podRule({ pattern: { spec: { '<(x)': 'y' } } }))).toMatchObject({ status: 'unsupported', reason: expect.stringContaining('global anchor') });
     expect(p(podRule({ pattern: { metadata: { '=(labels)': { 'X(team/*)': '*' } } } }))).toMatchObject({
       status: 'different',

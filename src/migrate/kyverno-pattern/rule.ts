@@ -112,8 +112,6 @@ function requestNamespaceHeld(rule: Rec): void {
   if (/"DELETE"/.test(JSON.stringify(rule.match))) throw new Unsupported('request.namespace on a DELETE ("" in kyverno test)');
 }
 
-/** Subresources reached only by CONNECT requests. */
-const CONNECT_SUBRESOURCE = /\/(exec|attach|portforward|proxy)$/;
 
 /** One rule; `name` names the produced policy and binding (default `<policy>-<rule>`). */
 export function convertPatternRule(policy: Obj, rule: Rec, name?: string): PatternRuleConversion {
@@ -214,11 +212,13 @@ export function convertPatternRule(policy: Obj, rule: Rec, name?: string): Patte
       ];
       differences.push('a namespaced Policy, limited to its namespace by a match condition (the differential holds ClusterPolicies)');
     }
-    // the differential sends no CONNECT request (a Pod's exec, attach, portforward or proxy), so a
-    // rule that decides them is not held there: never called exact
+    // the differential sends requests for whole objects only (reach.ts), never for a subresource
+    // (a Pod's exec or a Deployment's scale, a CRD's status), so a rule that decides them is not
+    // held there: never called exact
     const resources = (match.matchConstraints.resourceRules as Rec[]).flatMap((r) => (r.resources as string[]) ?? []);
-    if (resources.some((r) => CONNECT_SUBRESOURCE.test(r)))
-      differences.push('CONNECT requests (exec, attach, portforward, proxy): the differential against Kyverno sends none, so this is not proven exact');
+    const subresources = resources.filter((r) => r.includes('/'));
+    if (subresources.length)
+      differences.push(`requests for a subresource (${subresources.join(', ')}): the differential against Kyverno sends none, so this is not proven exact`);
     // the apiserver refuses an expression longer than 100,000 code points
     if ([...guarded, ...(((vap.spec as Rec).matchConditions as Rec[] | undefined) ?? [])].some((x) => [...String(x.expression)].length > 100_000))
       throw new Unsupported("conditions whose CEL would exceed the apiserver's 100,000-character expression limit");
