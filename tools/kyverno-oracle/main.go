@@ -334,16 +334,31 @@ func celRequest(req *request, cluster libs.Context) (celengine.EngineRequest, fu
 	return r, namespaces, nil
 }
 
-// vpolProvider is a ValidatingPolicy's compiled provider with the policy it was compiled from.
-type vpolProvider struct {
-	policy   policiesv1beta1.ValidatingPolicyLike
-	provider vpolengine.Provider
+// compiled is a CEL policy's compiled provider with the policy it was compiled from.
+type compiled[P, E any] struct {
+	policy   P
+	provider E
 }
 
-// vpolProviders: each policy (by its JSON) compiled once for the requests that follow, as the
-// CLI compiles it once for all its resources. Compiling (the CEL environments) was 40% of the
+// compiledOnce: each policy (by its JSON) compiled once for the requests that follow, as the CLI
+// compiles it once for all its resources. Compiling (the CEL environments) was 40% of the
 // oracle's CPU in the Kyverno differential when it was done per request.
-var vpolProviders = map[string]vpolProvider{}
+func compiledOnce[P, E any](cache map[string]compiled[P, E], raw string, policy P, compile func() (E, error)) (compiled[P, E], error) {
+	if c, ok := cache[raw]; ok {
+		return c, nil
+	}
+	provider, err := compile()
+	if err != nil {
+		return compiled[P, E]{}, err
+	}
+	if len(cache) >= 256 {
+		clear(cache)
+	}
+	cache[raw] = compiled[P, E]{policy, provider}
+	return cache[raw], nil
+}
+
+var vpolProviders = map[string]compiled[policiesv1beta1.ValidatingPolicyLike, vpolengine.Provider]{}
 
 // validatingPolicy follows the CLI's ValidatingPolicy path: NewProvider (compile + autogen),
 // vpolengine.NewEngine with a matcher and the namespace resolver, celengine.Request.
@@ -352,17 +367,11 @@ func validatingPolicy(policy policiesv1beta1.ValidatingPolicyLike, raw string, r
 	if err != nil {
 		return answer{Error: err.Error()}
 	}
-	cached, ok := vpolProviders[raw]
-	if !ok {
-		provider, err := vpolengine.NewProvider(vpolcompiler.NewCompiler(), []policiesv1beta1.ValidatingPolicyLike{policy}, nil)
-		if err != nil {
-			return answer{Error: err.Error()}
-		}
-		if len(vpolProviders) >= 256 {
-			clear(vpolProviders)
-		}
-		cached = vpolProvider{policy, provider}
-		vpolProviders[raw] = cached
+	cached, err := compiledOnce(vpolProviders, raw, policy, func() (vpolengine.Provider, error) {
+		return vpolengine.NewProvider(vpolcompiler.NewCompiler(), []policiesv1beta1.ValidatingPolicyLike{policy}, nil)
+	})
+	if err != nil {
+		return answer{Error: err.Error()}
 	}
 	policy = cached.policy
 	eng := vpolengine.NewEngine(cached.provider, namespaces, matching.NewMatcher())

@@ -23,16 +23,10 @@ import (
 // typeConverters: built once (the schemas are parsed on first use and kept), as the CLI's openAPI() without CRD paths.
 var typeConverters = mpolcompiler.NewStaticTypeConverterManager(openapiclient.NewComposite(openapiclient.NewHardcodedBuiltins("1.32")))
 
-type mpolProvider struct {
-	policy   policiesv1beta1.MutatingPolicyLike
-	provider mpolengine.Provider
-}
-
-// mpolProviders: each policy (by its JSON) compiled once for the requests that follow, as the CLI
-// compiles it once for all its resources (vpolProviders says why). The provider's own context is
-// read only by MatchesMutateExisting (background mutate-existing), never on the Handle path; the
-// request's cluster goes to the engine.
-var mpolProviders = map[string]mpolProvider{}
+// mpolProviders: each policy compiled once (compiledOnce). The provider's own context is read only
+// by MatchesMutateExisting (background mutate-existing), never on the Handle path; the request's
+// cluster goes to the engine.
+var mpolProviders = map[string]compiled[policiesv1beta1.MutatingPolicyLike, mpolengine.Provider]{}
 
 func mutatingPolicy(policy policiesv1beta1.MutatingPolicyLike, raw string, req *request) answer {
 	cluster := libs.NewFakeContextProvider()
@@ -40,17 +34,11 @@ func mutatingPolicy(policy policiesv1beta1.MutatingPolicyLike, raw string, req *
 	if err != nil {
 		return answer{Error: err.Error()}
 	}
-	cached, ok := mpolProviders[raw]
-	if !ok {
-		provider, err := mpolengine.NewProvider(mpolcompiler.NewCompiler(), []policiesv1beta1.MutatingPolicyLike{policy}, nil, cluster)
-		if err != nil {
-			return answer{Error: err.Error()}
-		}
-		if len(mpolProviders) >= 256 {
-			clear(mpolProviders)
-		}
-		cached = mpolProvider{policy, provider}
-		mpolProviders[raw] = cached
+	cached, err := compiledOnce(mpolProviders, raw, policy, func() (mpolengine.Provider, error) {
+		return mpolengine.NewProvider(mpolcompiler.NewCompiler(), []policiesv1beta1.MutatingPolicyLike{policy}, nil, cluster)
+	})
+	if err != nil {
+		return answer{Error: err.Error()}
 	}
 	policy = cached.policy
 	eng := mpolengine.NewEngine(cached.provider, namespaces, matching.NewMatcher(), typeConverters, cluster)
