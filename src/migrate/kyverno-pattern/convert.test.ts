@@ -261,7 +261,11 @@ describe('statuses', () => {
     const exec: Obj = { name: 'r', match: { any: [{ resources: { kinds: ['Pod/exec'], operations: ['CONNECT'] } }] }, validate: { message: 'no', deny: {} } };
     expect(p(exec)).toMatchObject({ status: 'different', reason: expect.stringContaining('pods/exec') });
     expect(p(exec).reason).toContain('not proven exact');
-    const scale: Obj = { name: 'r', match: { any: [{ resources: { kinds: ['Deployment/scale'] } }] }, validate: { message: 'no', pattern: { spec: { replicas: '<9' } } } };
+    const scale: Obj = {
+      name: 'r',
+      match: { any: [{ resources: { kinds: ['Deployment/scale'] } }] },
+      validate: { message: 'no', pattern: { spec: { replicas: '<9' } } },
+    };
     expect(p(scale)).toMatchObject({ status: 'different', reason: expect.stringContaining('deployments/scale') });
     expect(p(podRule({ pattern: { spec: { '<(x)': 'y' } } }))).toMatchObject({ status: 'unsupported', reason: expect.stringContaining('global anchor') });
     expect(p(podRule({ pattern: { metadata: { '=(labels)': { 'X(team/*)': '*' } } } }))).toMatchObject({

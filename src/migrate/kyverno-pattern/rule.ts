@@ -112,7 +112,6 @@ function requestNamespaceHeld(rule: Rec): void {
   if (/"DELETE"/.test(JSON.stringify(rule.match))) throw new Unsupported('request.namespace on a DELETE ("" in kyverno test)');
 }
 
-
 /** One rule; `name` names the produced policy and binding (default `<policy>-<rule>`). */
 export function convertPatternRule(policy: Obj, rule: Rec, name?: string): PatternRuleConversion {
   const type = ruleType(rule);
