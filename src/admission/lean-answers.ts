@@ -4,7 +4,7 @@
  * request (the validating plugins on the object the mutating plugins left) reads the first
  * batch's answers where its items read nothing that changed. Design: ./README.md (Lean verdicts).
  */
-import { valueKey } from '../base/json';
+import { equalInOrder } from '../base/json';
 import type { KubernetesVersion } from '../base/releases';
 import { reads } from '../cel';
 import { projector, unionReads } from '../cel/project';
@@ -90,7 +90,7 @@ function earlierAnswers(
     if (k < 0) return undefined;
     out.push(e.rs[k]!);
   }
-  return valueKey(project(celInputs(inputFor(e.ctx), param))) === valueKey(inputs) ? out : undefined;
+  return equalInOrder(project(celInputs(inputFor(e.ctx), param)), inputs) ? out : undefined;
 }
 
 /**

@@ -61,6 +61,27 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 }
 
 /**
+ * deepEqual with key order counting (what valueKey compares, without building its strings): two
+ * values JSON.stringify writes alike. NaN equals nothing, not even itself (a caller that reuses
+ * an answer only on equality then asks again).
+ */
+export function equalInOrder(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!equalInOrder(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i] || !equalInOrder((a as Obj)[ka[i]!], (b as Obj)[kb[i]!])) return false;
+  return true;
+}
+
+/**
  * A string that is the same for two values only if they are deepEqual (key order counts, so
  * deep-equal objects written in another order may differ): a Map key for memos of what a
  * comparison of values answers. Safe for every JSON value, bigint included.
@@ -84,6 +105,20 @@ export function valueKey(v: unknown): string {
     default:
       return typeof v;
   }
+}
+
+/**
+ * How many leading (`keep`) and, after them, trailing (`tail`) elements two lists share, by
+ * identity: what changed between them is `from`'s and `to`'s elements between the two (a list
+ * with a few objects written in one place: chains after a log's write, their param indexes).
+ */
+export function commonEnds(from: readonly unknown[], to: readonly unknown[]): { keep: number; tail: number } {
+  const most = Math.min(from.length, to.length);
+  let keep = 0;
+  while (keep < most && from[keep] === to[keep]) keep++;
+  let tail = 0;
+  while (tail < most - keep && from[from.length - 1 - tail] === to[to.length - 1 - tail]) tail++;
+  return { keep, tail };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deepEqual, reuseUnchanged, valueKey } from './json';
+import { deepEqual, equalInOrder, reuseUnchanged, valueKey } from './json';
 import { seededRandom } from './random';
 
 const webhook = (i: number, timeoutSeconds = 5) => ({ name: `w${i}`, rules: [{ operations: ['CREATE'], resources: ['pods'] }], timeoutSeconds });
@@ -56,6 +56,21 @@ describe('valueKey', () => {
     values.push(1, '1', 1n, '1n', true, 'true', null, 'null', [], {}, [null], ['null'], { a: undefined }, { a: null }, -0, 0);
     for (const a of values) for (const b of values) if (valueKey(a) === valueKey(b)) expect(deepEqual(a, b), `${valueKey(a)}`).toBe(true);
     expect(valueKey({ a: [1, 'x'], b: { c: null } })).toBe(valueKey({ a: [1, 'x'], b: { c: null } }));
+  });
+});
+
+describe('equalInOrder', () => {
+  it('is valueKey equality without its strings (seeded; NaN equal to nothing)', () => {
+    const r = seededRandom(7);
+    const values: unknown[] = [];
+    for (let n = 0; n < 300; n++) values.push(randomValue(r, 3));
+    values.push(1, '1', 1n, true, null, [], {}, [null], { a: undefined }, {}, { a: 1, b: 2 }, { b: 2, a: 1 }, -0, 0);
+    // the same values built again (other objects): equal where they are
+    const again = values.map((v) => (typeof v === 'object' && v !== null ? structuredClone(v) : v));
+    for (const a of values)
+      for (const b of [...values, ...again]) expect(equalInOrder(a, b), `${valueKey(a)} ${valueKey(b)}`).toBe(valueKey(a) === valueKey(b));
+    expect(equalInOrder(Number.NaN, Number.NaN)).toBe(false);
+    expect(equalInOrder([1], { 0: 1 })).toBe(false);
   });
 });
 

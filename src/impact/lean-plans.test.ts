@@ -68,4 +68,38 @@ describe('lean plans kept by what determines them', () => {
       await agree(spec([b1]), requests);
     }
   }, 120_000);
+
+  it('decide as the full simulation after a param that other namespaces read changes, and after a kind turns namespaced', async () => {
+    // a binding whose paramRef names the param's namespace: a change there is every namespace's
+    const shared = (max: string) => limits('shared', max);
+    const named = [
+      capped('Deny')[0]!,
+      binding('ValidatingAdmissionPolicyBinding', 'cap', 'cap', {
+        validationActions: ['Deny'],
+        paramRef: { name: 'limits', namespace: 'shared', parameterNotFoundAction: 'Deny' },
+        matchResources: { namespaceSelector: { matchLabels: { env: 'prod' } } },
+      }),
+    ];
+    const spec = (admission: unknown[], params: unknown[]): ChainSpec => ({
+      baseline: [],
+      candidate: [...admission, ...params],
+      kubernetesVersion: DEFAULT_KUBERNETES_VERSION,
+    });
+    const a = limits('team-a', '1');
+    expect(await agree(spec(named, [shared('2'), a]), requests)).toBeGreaterThan(0);
+    expect(await agree(spec(named, [shared('8'), a]), requests)).toBe(0);
+    // a kind whose params are cluster-scoped (looked up by name alone) until one in a namespace is created: then it is namespaced
+    const kind = { apiVersion: 'example.com/v1', kind: 'Limit' };
+    const limit = (max: string, ns?: string) => ({ ...kind, metadata: { name: 'limits', ...(ns ? { namespace: ns } : {}) }, data: { max } });
+    const custom = capped('Deny').map((o) => {
+      const x = structuredClone(o) as { kind: string; spec: Record<string, unknown> };
+      if (x.kind === 'ValidatingAdmissionPolicy') x.spec.paramKind = kind;
+      return x;
+    });
+    const cluster = limit('2');
+    const first = await agree(spec(custom, [cluster]), requests);
+    expect(first).toBeGreaterThan(0);
+    // team-a's own: the kind is namespaced now, team-b and team-c find none (Deny)
+    expect(await agree(spec(custom, [cluster, limit('1', 'team-a')]), requests)).toBe(first + 3);
+  }, 120_000);
 });
