@@ -6,9 +6,8 @@
  * together: one plan per match key, one engine batch per request on inputs cut down to what the
  * items read. Design: ./README.md (Lean verdicts).
  */
-import { commonEnds, isObject, namespaceOf, obj, str } from '../base/json';
+import { isObject, obj, str } from '../base/json';
 import { resolveParams, type PolicyCel } from '../policy';
-import { paramCandidates } from '../policy/param-index';
 import { loadTypedData } from '../k8s/typed';
 import type { SimContext } from './context';
 import { answers, knowingMemo, type Answered, type Batched } from './lean-answers';
@@ -42,8 +41,8 @@ import type { SimOptions, SimRequest } from './types';
 export interface LeanSet {
   chains: readonly LeanChain[];
   groups: { frame: string; members: number[]; reads: LeanChain['reads']; plans: Map<string, GroupPlan> }[];
-  /** paramsOf by namespace and members (this set's documents; handed to the next set where they still hold: `carriedParams`). */
-  paramsByNamespace: Map<string, Map<string, RequestParams>>;
+  /** paramsOf by members and namespace (this set's documents: not kept across sets). */
+  paramsByNamespace: Map<string, RequestParams>;
 }
 
 /** A group's plan for every request with the same match key: the batch's items and each chain's plan (undefined: not decidable here). */
@@ -79,49 +78,9 @@ export function leanSet(chains: readonly LeanChain[], previous?: LeanSet): LeanS
       labelKeys: [...new Set([...g.reads.labelKeys, ...lc.reads.labelKeys])].sort(),
     };
   });
-  const alike = previous && previous.chains.length === chains.length && chains.every((c, i) => plansAlike(c, previous.chains[i]!));
-  if (alike) groups.forEach((g, i) => (g.plans = previous.groups[i]!.plans));
-  return { chains, groups, paramsByNamespace: alike ? carriedParams(previous, chains) : new Map() };
-}
-
-/** Past this many documents changed between two sets the params cache starts again. */
-const MAX_CHANGED_DOCUMENTS = 64;
-
-/** The documents of `from` and of `to` between their common ends (commonEnds), or undefined past MAX_CHANGED_DOCUMENTS. */
-function changedDocuments(from: readonly unknown[], to: readonly unknown[]): unknown[] | undefined {
-  const { keep, tail } = commonEnds(from, to);
-  const out = [...from.slice(keep, from.length - tail), ...to.slice(keep, to.length - tail)];
-  return out.length > MAX_CHANGED_DOCUMENTS ? undefined : out;
-}
-
-/**
- * The params cache of `previous` for chains that plan alike (the log wrote a param: every ~13
- * events on a realistic log, and each set started it again). A namespace's entries still hold
- * where every document that changed is in another namespace, no binding's paramRef names a
- * namespace of theirs, and the kind of each is namespaced before and after (resolveParams infers
- * the scope from the documents: a namespaced kind is looked up in one namespace). The cache moves:
- * `previous` keeps deciding requests already under way with a new one of its own.
- */
-function carriedParams(previous: LeanSet, chains: readonly LeanChain[]): LeanSet['paramsByNamespace'] {
-  const carried = previous.paramsByNamespace;
-  previous.paramsByNamespace = new Map();
-  const changed = new Set<string>();
-  for (let i = 0; i < chains.length; i++) {
-    const from = previous.chains[i]!.chain.ws.documents;
-    const to = chains[i]!.chain.ws.documents;
-    if (from === to) continue;
-    const docs = changedDocuments(from, to);
-    if (!docs) return new Map();
-    for (const d of docs) {
-      const { apiVersion, kind } = obj(d);
-      if (!namespaceOf(d) || typeof apiVersion !== 'string' || typeof kind !== 'string') return new Map();
-      if (!paramCandidates(apiVersion, kind, from).namespaced || !paramCandidates(apiVersion, kind, to).namespaced) return new Map();
-      changed.add(namespaceOf(d));
-    }
-  }
-  for (const lc of chains) for (const lp of lc.policies) for (const bd of lp.bindings) if (changed.has(str(obj(bd.spec.paramRef).namespace))) return new Map();
-  for (const ns of changed) carried.delete(ns);
-  return carried;
+  if (previous && previous.chains.length === chains.length && chains.every((c, i) => plansAlike(c, previous.chains[i]!)))
+    groups.forEach((g, i) => (g.plans = previous.groups[i]!.plans));
+  return { chains, groups, paramsByNamespace: new Map() };
 }
 
 /** The batch's items with the ones that bind alike next to each other (the engine shares an activation only between neighbours), the plans' slots renumbered. */
@@ -206,9 +165,8 @@ interface RequestParams {
  */
 function paramsOf(set: LeanSet, members: readonly number[], ctx: SimContext): RequestParams {
   const namespace = str(ctx.request.namespace);
-  const at = members.join(',');
-  let inNamespace = set.paramsByNamespace.get(namespace);
-  const known = inNamespace?.get(at);
+  const at = `${members.join(',')}\u0000${namespace}`;
+  const known = set.paramsByNamespace.get(at);
   if (known) return known;
   let key = '';
   const params: unknown[] = [];
@@ -234,11 +192,8 @@ function paramsOf(set: LeanSet, members: readonly number[], ctx: SimContext): Re
     }
   }
   const out = { key, params };
-  if (!inNamespace) {
-    if (set.paramsByNamespace.size >= MAX_PLANS) set.paramsByNamespace.clear();
-    set.paramsByNamespace.set(namespace, (inNamespace = new Map()));
-  }
-  inNamespace.set(at, out);
+  if (set.paramsByNamespace.size >= MAX_PLANS) set.paramsByNamespace.clear();
+  set.paramsByNamespace.set(at, out);
   return out;
 }
 

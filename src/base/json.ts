@@ -108,20 +108,6 @@ export function valueKey(v: unknown): string {
 }
 
 /**
- * How many leading (`keep`) and, after them, trailing (`tail`) elements two lists share, by
- * identity: what changed between them is `from`'s and `to`'s elements between the two (a list
- * with a few objects written in one place: chains after a log's write, their param indexes).
- */
-export function commonEnds(from: readonly unknown[], to: readonly unknown[]): { keep: number; tail: number } {
-  const most = Math.min(from.length, to.length);
-  let keep = 0;
-  while (keep < most && from[keep] === to[keep]) keep++;
-  let tail = 0;
-  while (tail < most - keep && from[from.length - 1 - tail] === to[to.length - 1 - tail]) tail++;
-  return { keep, tail };
-}
-
-/**
  * `next` with every subtree that equals the one at the same place in `prev` (same keys in the
  * same order, same values) replaced by `prev`'s: after a re-parse of a text that changed in one
  * place, unchanged subtrees keep their identity, so what is memoised per object (validation and

@@ -10,7 +10,7 @@
  * takes the outcomes back in log order. `OpenShard` is whatever carries the messages (the CLI's
  * worker threads, and `localShard`: one shard on the reading thread itself).
  */
-import { commonEnds, nameOf, namespaceOf, obj, str } from '../base/json';
+import { nameOf, namespaceOf, obj, str } from '../base/json';
 import { stateOf } from './cluster';
 import { chainDecider, type ChainSpec, type Decider } from './decide';
 import { logReplay, type LineOutcome, type LogLine } from './events';
@@ -48,7 +48,11 @@ export interface Splice {
 export type ChainDelta = Omit<ChainSpec, 'baseline' | 'candidate'> & { baseline: Splice; candidate: Splice };
 
 export function splice(from: readonly unknown[], to: readonly unknown[]): Splice {
-  const { keep, tail } = commonEnds(from, to);
+  const most = Math.min(from.length, to.length);
+  let keep = 0;
+  while (keep < most && from[keep] === to[keep]) keep++;
+  let tail = 0;
+  while (tail < most - keep && from[from.length - 1 - tail] === to[to.length - 1 - tail]) tail++;
   return { keep, tail, middle: to.slice(keep, to.length - tail) };
 }
 

@@ -7,7 +7,7 @@
  * changed, not a pass over every param. Document order is kept exactly (a name's first match, a
  * selector's sort ties), so a derived index is the one a full build gives (param-index.test.ts).
  */
-import { commonEnds, isObject, namespaceOf } from '../base/json';
+import { isObject, namespaceOf } from '../base/json';
 
 /** The documents of one paramKind in document order, with their positions in the list. */
 interface Run {
@@ -194,7 +194,11 @@ function nearest(documents: readonly unknown[]): { prev: readonly unknown[]; ind
     const prev = r.docs;
     // a list changed since it was indexed (not done, but then it is no base)
     if (prev === documents || r.index.length !== prev.length) continue;
-    const { keep, tail } = commonEnds(prev, documents);
+    const most = Math.min(prev.length, documents.length);
+    let keep = 0;
+    while (keep < most && prev[keep] === documents[keep]) keep++;
+    let tail = 0;
+    while (tail < most - keep && prev[prev.length - 1 - tail] === documents[documents.length - 1 - tail]) tail++;
     const changed = prev.length - tail - keep + (documents.length - tail - keep);
     if (changed > MAX_CHANGED || (tail > 0 && prev.length !== documents.length)) continue;
     if (!best || changed < best.changed) best = { prev, index: r.index, keep, tail, changed };
