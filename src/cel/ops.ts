@@ -93,6 +93,12 @@ export interface WireSession {
   ids: WeakMap<CelBatchItem, number>;
   /** A batch whose items all have ids: its text (a caller that sends the same array again — the lean verdicts — packs it once). */
   packed: WeakMap<readonly CelBatchItem[], string>;
+  /**
+   * An item's id by its text (expression, context, options, group): a caller that builds new item
+   * objects for the same expressions on every request (a simulation per request) sends ids, and the
+   * engine reads each item's options and finds its program once, not once a request.
+   */
+  byText: Map<string, number>;
   next: number;
   /** The engine is to forget its items before this batch. */
   reset: boolean;
@@ -101,7 +107,7 @@ export interface WireSession {
 export const ITEMS_PER_SESSION = 4096;
 
 export function newWireSession(): WireSession {
-  return { ids: new WeakMap(), packed: new WeakMap(), next: 1, reset: false };
+  return { ids: new WeakMap(), packed: new WeakMap(), byText: new Map(), next: 1, reset: false };
 }
 
 function resetSession(s: WireSession): void {
@@ -128,7 +134,10 @@ export function packBatch(session: WireSession, items: readonly CelBatchItem[]):
     }
     const group = it.group ?? '';
     if (it.expression.includes('\0') || it.context.includes('\0') || o.includes('\0') || group.includes('\0')) return JSON.stringify(items);
-    fields.set(it, `\x01${it.expression}\0${it.context}\0${o}\0${group}\0`);
+    const f = `${it.expression}\0${it.context}\0${o}\0${group}\0`;
+    const had = session.byText.get(f);
+    if (had !== undefined) session.ids.set(it, had);
+    else fields.set(it, `\x01${f}`);
   }
   if (session.next + fields.size > ITEMS_PER_SESSION) {
     resetSession(session);
@@ -141,7 +150,10 @@ export function packBatch(session: WireSession, items: readonly CelBatchItem[]):
     let id = session.ids.get(it);
     const f = fields.get(it);
     if (id === undefined) session.ids.set(it, (id = session.next++));
-    if (f !== undefined) fields.delete(it); // sent once, even when the array holds it twice
+    if (f !== undefined) {
+      fields.delete(it); // sent once, even when the array holds it twice
+      session.byText.set(f.slice(1), id);
+    }
     out += f === undefined ? `${id}\0` : `${id}${f}`;
     refs += `${id}\0`;
   }

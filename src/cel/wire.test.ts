@@ -87,6 +87,15 @@ describe('the batch wire', () => {
       expect(mixed[1]).toBe(`\x013\x007\x01${vectors[7]!.expression}\x00vap-variable\x00${JSON.stringify(options)}\x00\x001\x00`);
     });
 
+    test('new item objects equal by text to items the engine has are sent by their ids, and answer the same', () => {
+      const session = newWireSession();
+      const want = runOp(raw, session, 'evaluateBatchOnce', [json, vectors]);
+      const copies = vectors.map((v) => ({ ...v }));
+      const wire = wireOf(session, 'evaluateBatch', ['x', copies]) as string[];
+      expect(wire[1]).toBe(`\x01${vectors.map((_, i) => `${i + 1}\x00`).join('')}`);
+      expect(runOp(raw, session, 'evaluateBatchOnce', [json, copies])).toEqual(want);
+    });
+
     test('an engine that does not have the ids gets the batch again with every item, and answers the same', () => {
       const session = newWireSession();
       const want = runOp(raw, session, 'evaluateBatchOnce', [json, vectors]);
@@ -114,7 +123,8 @@ describe('the batch wire', () => {
       };
       const kept: CelBatchItem = { expression: 'object.spec.replicas == 3', context: 'vap-validation' };
       for (let n = 0; n * 500 < ITEMS_PER_SESSION + 1000; n++) {
-        const items = [kept, ...Array.from({ length: 499 }, (): CelBatchItem => ({ expression: 'true', context: 'vap-validation' }))];
+        // items of distinct texts (their own groups): items equal by text share an id
+        const items = [kept, ...Array.from({ length: 499 }, (_, i): CelBatchItem => ({ expression: 'true', context: 'vap-validation', group: `g${n}-${i}` }))];
         const rs = runOp(spy, session, 'evaluateBatchOnce', [json, items]);
         expect(rs.every((r) => r.ok && r.value === true)).toBe(true);
       }

@@ -46,8 +46,9 @@ import (
 
 // request is one line of input.
 type request struct {
-	Policy   map[string]any `json:"policy"`
-	Resource map[string]any `json:"resource"`
+	// Policy: decoded once per distinct text (policies below), not once per request.
+	Policy   json.RawMessage `json:"policy"`
+	Resource map[string]any  `json:"resource"`
 	// OldResource is the object before an UPDATE (default: the resource itself, as `kyverno test`
 	// does) or the object deleted by a DELETE (default: the resource).
 	OldResource map[string]any `json:"oldResource,omitempty"`
@@ -126,67 +127,107 @@ func main() {
 	}
 }
 
+// decodedPolicy is a request's policy as decide reads it: the kind, the typed policy of that kind
+// and its JSON (the key of the compiled CEL policies), or why it could not be decoded.
+type decodedPolicy struct {
+	apiVersion, kind string
+	raw              string
+	legacy           kyvernov1.PolicyInterface
+	vpol             policiesv1beta1.ValidatingPolicyLike
+	mpol             policiesv1beta1.MutatingPolicyLike
+	err              string
+}
+
+// policies: each policy text decoded once for the requests that follow (a differential sends the
+// same policy with every request; decoding it, three JSON passes, was repeated per request). The
+// typed policy is shared by those requests as `kyverno apply` shares it across its resources.
+var policies = map[string]*decodedPolicy{}
+
+func decodePolicy(text []byte) *decodedPolicy {
+	if len(text) == 0 {
+		// no policy in the request: as a null one (an unsupported policy)
+		text = []byte("null")
+	}
+	if d, ok := policies[string(text)]; ok {
+		return d
+	}
+	d := &decodedPolicy{}
+	if len(policies) >= 256 {
+		clear(policies)
+	}
+	policies[string(text)] = d
+	// as Kyverno reads objects: integers stay int64 (utiljson), then the typed policy from its JSON
+	var m map[string]any
+	if err := utiljson.Unmarshal(text, &m); err != nil {
+		d.err = "bad request: " + err.Error()
+		return d
+	}
+	raw, err := json.Marshal(m)
+	if err != nil {
+		d.err = err.Error()
+		return d
+	}
+	d.raw = string(raw)
+	d.apiVersion, _ = m["apiVersion"].(string)
+	d.kind, _ = m["kind"].(string)
+	group, _, _ := strings.Cut(d.apiVersion, "/")
+	switch {
+	case group == "kyverno.io" && (d.kind == "ClusterPolicy" || d.kind == "Policy"):
+		if d.kind == "ClusterPolicy" {
+			p := &kyvernov1.ClusterPolicy{}
+			err = json.Unmarshal(raw, p)
+			d.legacy = p
+		} else {
+			p := &kyvernov1.Policy{}
+			err = json.Unmarshal(raw, p)
+			d.legacy = p
+		}
+	case group == "policies.kyverno.io" && (d.kind == "ValidatingPolicy" || d.kind == "NamespacedValidatingPolicy"):
+		if d.kind == "ValidatingPolicy" {
+			p := &policiesv1beta1.ValidatingPolicy{}
+			err = json.Unmarshal(raw, p)
+			d.vpol = p
+		} else {
+			p := &policiesv1beta1.NamespacedValidatingPolicy{}
+			err = json.Unmarshal(raw, p)
+			d.vpol = p
+		}
+	case group == "policies.kyverno.io" && (d.kind == "MutatingPolicy" || d.kind == "NamespacedMutatingPolicy"):
+		if d.kind == "MutatingPolicy" {
+			p := &policiesv1beta1.MutatingPolicy{}
+			err = json.Unmarshal(raw, p)
+			d.mpol = p
+		} else {
+			p := &policiesv1beta1.NamespacedMutatingPolicy{}
+			err = json.Unmarshal(raw, p)
+			d.mpol = p
+		}
+	default:
+		d.err = fmt.Sprintf("unsupported policy %s %s", d.apiVersion, d.kind)
+	}
+	if err != nil {
+		d.err = "policy: " + err.Error()
+	}
+	return d
+}
+
 func decide(eng engineapi.Engine, jp jmespath.Interface, cfg config.Configuration, req *request) (a answer) {
 	defer func() {
 		if r := recover(); r != nil {
 			a = answer{Error: fmt.Sprintf("panic: %v", r)}
 		}
 	}()
-	raw, err := json.Marshal(req.Policy)
-	if err != nil {
-		return answer{Error: err.Error()}
-	}
-	apiVersion, _ := req.Policy["apiVersion"].(string)
-	kind, _ := req.Policy["kind"].(string)
-	group, _, _ := strings.Cut(apiVersion, "/")
+	d := decodePolicy(req.Policy)
 	switch {
-	case group == "kyverno.io" && (kind == "ClusterPolicy" || kind == "Policy"):
-		var policy kyvernov1.PolicyInterface
-		if kind == "ClusterPolicy" {
-			p := &kyvernov1.ClusterPolicy{}
-			err = json.Unmarshal(raw, p)
-			policy = p
-		} else {
-			p := &kyvernov1.Policy{}
-			err = json.Unmarshal(raw, p)
-			policy = p
-		}
-		if err != nil {
-			return answer{Error: "policy: " + err.Error()}
-		}
-		return legacy(eng, jp, cfg, policy, req)
-	case group == "policies.kyverno.io" && (kind == "ValidatingPolicy" || kind == "NamespacedValidatingPolicy"):
-		var policy policiesv1beta1.ValidatingPolicyLike
-		if kind == "ValidatingPolicy" {
-			p := &policiesv1beta1.ValidatingPolicy{}
-			err = json.Unmarshal(raw, p)
-			policy = p
-		} else {
-			p := &policiesv1beta1.NamespacedValidatingPolicy{}
-			err = json.Unmarshal(raw, p)
-			policy = p
-		}
-		if err != nil {
-			return answer{Error: "policy: " + err.Error()}
-		}
-		return validatingPolicy(policy, string(raw), req)
-	case group == "policies.kyverno.io" && (kind == "MutatingPolicy" || kind == "NamespacedMutatingPolicy"):
-		var policy policiesv1beta1.MutatingPolicyLike
-		if kind == "MutatingPolicy" {
-			p := &policiesv1beta1.MutatingPolicy{}
-			err = json.Unmarshal(raw, p)
-			policy = p
-		} else {
-			p := &policiesv1beta1.NamespacedMutatingPolicy{}
-			err = json.Unmarshal(raw, p)
-			policy = p
-		}
-		if err != nil {
-			return answer{Error: "policy: " + err.Error()}
-		}
-		return mutatingPolicy(policy, string(raw), req)
+	case d.err != "":
+		return answer{Error: d.err}
+	case d.legacy != nil:
+		return legacy(eng, jp, cfg, d.legacy, req)
+	case d.vpol != nil:
+		return validatingPolicy(d.vpol, d.raw, req)
+	default:
+		return mutatingPolicy(d.mpol, d.raw, req)
 	}
-	return answer{Error: fmt.Sprintf("unsupported policy %s %s", apiVersion, kind)}
 }
 
 func operation(req *request) string {
