@@ -56,7 +56,9 @@ function ensureCargo(feature) {
     return { missing: `cargo is not installed: ${why(e)}` };
   }
   mkdirSync(join(dir, 'src'), { recursive: true });
-  const toml = `[package]\nname = "workbench-export-check"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n[dependencies]\nk8s-openapi = { version = "${K8S_OPENAPI}", features = ["${feature}"] }\nserde_json = "1"\n`;
+  // without debug info or incremental state (the program is built once, run once and never debugged):
+  // measured cold, k8s-openapi and the test's program 46.5–48.5 → 37.5 s of CPU
+  const toml = `[package]\nname = "workbench-export-check"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n[dependencies]\nk8s-openapi = { version = "${K8S_OPENAPI}", features = ["${feature}"] }\nserde_json = "1"\n\n[profile.dev]\ndebug = false\nincremental = false\n`;
   writeFileSync(join(dir, 'Cargo.toml'), toml);
   if (!existsSync(join(dir, 'src', 'main.rs'))) writeFileSync(join(dir, 'src', 'main.rs'), 'fn main() {}\n');
   try {
