@@ -3,15 +3,14 @@
  * serious or critical anywhere on the page (the editors included); at phone width the page is
  * one column no wider than the screen, the document list is a drawer, and the YAML editor is there.
  */
-import AxeBuilder from '@axe-core/playwright';
-import { expect, openApp, test } from './fixtures';
+import { axe, expect, openApp, test } from './fixtures';
 import type { Page } from '@playwright/test';
 
 const PHONE = 640;
 
 /** Serious and critical axe findings on the whole page, one line each. */
 async function seriousFindings(page: Page, where: string): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await axe(page).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map(
