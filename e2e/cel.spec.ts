@@ -2,9 +2,8 @@
  * The CEL editor and evaluation against test inputs, with the real engine (cel-go +
  * k8s.io/apiserver in WebAssembly, in its worker).
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { control, expect, openApp, savedInIndexedDb, setYaml, test } from './fixtures';
+import { axe, control, expect, openApp, savedInIndexedDb, setYaml, test } from './fixtures';
 
 const MC = 'webhooks[0].matchConditions[0].expression';
 
@@ -294,7 +293,7 @@ test('the Test area, an authorizer rule and a case are accessible', async ({ pag
   await area.getByRole('button', { name: 'Save inputs as a case' }).click();
   await expect(area.getByTestId('cel-cases-summary')).toHaveText('1/1 pass');
   await focusExpression(page, MC);
-  const results = await new AxeBuilder({ page }).exclude('.monaco-editor').analyze();
+  const results = await axe(page).exclude('.monaco-editor').analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(
     serious.map(

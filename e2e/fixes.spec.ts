@@ -1,7 +1,6 @@
 /** Quick fixes (lightbulb → preview → apply → undo, and as a Monaco code action) and caBundle inspection at the field. */
-import AxeBuilder from '@axe-core/playwright';
 import { readFixture } from '../fixtures';
-import { test, expect, openApp, setYaml, withoutSystemGuard, yamlText } from './fixtures';
+import { axe, expect, openApp, setYaml, test, withoutSystemGuard, yamlText } from './fixtures';
 
 test("a finding's lightbulb: preview the fix as a diff, apply it, the finding is gone, undo brings it back", async ({ page }) => {
   await openApp(page);
@@ -100,8 +99,8 @@ test('the lightbulbs, the open fix list and the preview dialog have no serious a
   await withoutSystemGuard(page);
   const finding = page.locator('.problems li', { has: page.locator('[data-lint="W03"]') });
   await finding.getByRole('button', { name: /Quick fixes for W03/ }).click();
-  const axe = async () => {
-    const results = await new AxeBuilder({ page }).exclude('.monaco-editor').analyze();
+  const serious = async () => {
+    const results = await axe(page).exclude('.monaco-editor').analyze();
     return results.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map(
@@ -112,10 +111,10 @@ test('the lightbulbs, the open fix list and the preview dialog have no serious a
             .join(', ')}`,
       );
   };
-  expect(await axe()).toEqual([]);
+  expect(await serious()).toEqual([]);
   await finding.getByRole('button', { name: 'Skip control-plane users and nodes (matchCondition)…' }).click();
   await expect(page.getByTestId('fix-dialog')).toBeVisible();
-  expect(await axe()).toEqual([]);
+  expect(await serious()).toEqual([]);
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('fix-dialog')).toBeHidden();
   await expect(page.locator('[data-lint="W03"]')).toHaveCount(1);

@@ -1,6 +1,5 @@
 /** The policy gallery: opened from "+ New…", an entry becomes documents whose saved cases run and pass in the policy's test panel. */
-import AxeBuilder from '@axe-core/playwright';
-import { control, expect, openApp, test } from './fixtures';
+import { axe, control, expect, openApp, test } from './fixtures';
 
 test('a gallery entry opens as a policy, its bindings and params, and its saved cases pass', async ({ page }) => {
   test.setTimeout(90_000);
@@ -12,7 +11,7 @@ test('a gallery entry opens as a policy, its bindings and params, and its saved 
   await expect(gallery.getByRole('heading', { name: 'Policy gallery' })).toBeVisible();
   const entry = gallery.locator('[data-gallery-entry="replica-limit-params"]');
   await expect(entry.getByRole('link')).toHaveAttribute('href', 'https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/');
-  const results = await new AxeBuilder({ page }).include('[data-testid="gallery"]').analyze();
+  const results = await axe(page).include('[data-testid="gallery"]').analyze();
   expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
 
   await entry.getByRole('button', { name: 'Open Replica limit from a parameter resource' }).click();

@@ -2,8 +2,7 @@
  * A Rego-only Gatekeeper template is not convertible: the Migration view shows its Rego, read-only,
  * beside a button that starts a ValidatingAdmissionPolicy named after the template for the CEL.
  */
-import AxeBuilder from '@axe-core/playwright';
-import { expect, openApp, test } from './fixtures';
+import { axe, expect, openApp, test } from './fixtures';
 
 const TEMPLATE = `apiVersion: templates.gatekeeper.sh/v1
 kind: ConstraintTemplate
@@ -39,7 +38,7 @@ test("a Rego-only template's row shows its Rego and starts a policy for the CEL 
   const rego = pane.getByRole('group', { name: 'Rego of k8sdenyall (read-only)' });
   await expect(rego).toContainText('package k8sdenyall');
   await expect(rego).toContainText('msg := "denied"');
-  const results = await new AxeBuilder({ page }).exclude('.monaco-editor').analyze();
+  const results = await axe(page).exclude('.monaco-editor').analyze();
   expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
 
   await page.getByTestId('new-vap-from-template').click();

@@ -6,11 +6,10 @@
  * test names that is not open; Convert saves them as cases of the converted policies. A library's
  * folders with two ClusterPolicies of one name: each row its own file, tests and produced names.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from '@playwright/test';
-import { expect, openApp, test } from './fixtures';
+import { axe, expect, openApp, test } from './fixtures';
 
 const fixture = (path: string) => fileURLToPath(new URL(`../fixtures/${path}`, import.meta.url));
 const VPOL_DIR = 'kyverno/best-practices-vpol/disallow-latest-tag';
@@ -43,7 +42,7 @@ async function migrationView(page: Page) {
 
 /** Serious or critical accessibility violations on the page (the editor aside). */
 async function serious(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).exclude('.monaco-editor').analyze();
+  const results = await axe(page).exclude('.monaco-editor').analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);

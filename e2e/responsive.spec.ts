@@ -3,15 +3,14 @@
  * serious or critical anywhere on the page (the editors included); at phone width the page is
  * one column no wider than the screen, the document list is a drawer, and the YAML editor is there.
  */
-import AxeBuilder from '@axe-core/playwright';
-import { expect, openApp, test } from './fixtures';
+import { axe, expect, openApp, test } from './fixtures';
 import type { Page } from '@playwright/test';
 
 const PHONE = 640;
 
 /** Serious and critical axe findings on the whole page, one line each. */
 async function seriousFindings(page: Page, where: string): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await axe(page).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map(
@@ -30,29 +29,35 @@ async function choose(page: Page, name: string, phone: boolean) {
   if (phone) await expect(page.locator('.sidebar')).toBeHidden();
 }
 
+// Light, then dark on the same page (the app follows the system's scheme as it changes): one load per width.
 for (const width of [400, 800, 1440])
-  for (const scheme of ['light', 'dark'] as const)
-    test(`no serious or critical accessibility finding at ${width} px (${scheme}), editors included`, async ({ page }) => {
-      test.setTimeout(120_000);
-      const phone = width <= PHONE;
-      await page.setViewportSize({ width, height: 800 });
+  test(`no serious or critical accessibility finding at ${width} px, light and dark, editors included`, async ({ page }) => {
+    test.setTimeout(120_000);
+    const phone = width <= PHONE;
+    await page.setViewportSize({ width, height: 800 });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await openApp(page);
+    await expect(page.getByTestId('cel-status')).toHaveText('CEL: ready', { timeout: 60_000 });
+    // A policy: the form with its CEL editors and test run, and the YAML editor.
+    await choose(page, 'replica-limit.example.com', phone);
+    await expect(page.getByTestId('policy-outcome')).toBeVisible({ timeout: 30_000 });
+    const findings: string[] = [];
+    for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      await openApp(page);
       await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
-      await expect(page.getByTestId('cel-status')).toHaveText('CEL: ready', { timeout: 60_000 });
-      // A policy: the form with its CEL editors and test run, and the YAML editor.
-      await choose(page, 'replica-limit.example.com', phone);
-      await expect(page.getByTestId('policy-outcome')).toBeVisible({ timeout: 30_000 });
       await page.locator('form [data-path="spec.validations[0].expression"]').first().focus();
       await expect(page.locator('[data-testid="cel-editor"] .monaco-editor').first()).toBeVisible();
-      const findings = await seriousFindings(page, 'policy');
+      findings.push(...(await seriousFindings(page, `${scheme}: policy`)));
       if (phone) {
         await page.getByTestId('drawer-toggle').click();
         await expect(page.locator('.sidebar')).toBeVisible();
-        findings.push(...(await seriousFindings(page, 'document drawer')));
+        findings.push(...(await seriousFindings(page, `${scheme}: document drawer`)));
+        await page.keyboard.press('Escape');
+        await expect(page.locator('.sidebar')).toBeHidden();
       }
-      expect(findings).toEqual([]);
-    });
+    }
+    expect(findings).toEqual([]);
+  });
 
 test('at 400 px: one column no wider than the screen, the documents in a drawer, whole words, the YAML editor full width', async ({ page }) => {
   await page.setViewportSize({ width: 400, height: 800 });

@@ -2,8 +2,7 @@
  * The admission simulator, the lockout analysis and the one test-input store: a workspace is
  * seeded in localStorage before the page loads (with test data in the two old v1 keys).
  */
-import AxeBuilder from '@axe-core/playwright';
-import { expect, openApp, savedInIndexedDb, test } from './fixtures';
+import { axe, expect, openApp, savedInIndexedDb, test } from './fixtures';
 import type { Page } from '@playwright/test';
 
 const GUARD = `apiVersion: admissionregistration.k8s.io/v1
@@ -169,7 +168,7 @@ test('simulate from a template; an unavailable webhook flips the verdict; a step
   await page.getByRole('button', { name: 'Save as a scenario' }).click();
   await expect(page.getByTestId('scenarios-summary')).toHaveText('1/1 pass');
 
-  const results = await new AxeBuilder({ page }).include('.simulate').analyze();
+  const results = await axe(page).include('.simulate').analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(
     serious.map(
@@ -236,7 +235,7 @@ test('lockout analysis: the headline and a finding linked to its field; accessib
   await expect(headline).toContainText(/pod-guard|pods\.guard\.example\.com/, { timeout: 30_000 });
   const finding = page.getByTestId('lockout-finding').first();
   await expect(finding).toBeVisible();
-  const results = await new AxeBuilder({ page }).include('.lockout').analyze();
+  const results = await axe(page).include('.lockout').analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(
     serious.map(
@@ -316,7 +315,7 @@ test('M06: a validator that rejects only what a mutation made is named, with lin
   await expect(breaks).toContainText('M06');
   await expect(breaks).toContainText('mutation breaks validation');
   await expect(breaks.locator('button', { hasText: 'add-debug' })).toBeVisible();
-  const results = await new AxeBuilder({ page }).include('.simulate').analyze();
+  const results = await axe(page).include('.simulate').analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(
     serious.map(

@@ -4,9 +4,8 @@
  * replacing the workspace on import, dark mode, self-dismissing notices beside (not over) the
  * workspace, and no serious accessibility findings in the main views, light and dark.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { control, expect, openApp, setYaml, test, VWC, withoutSystemGuard, yamlText } from './fixtures';
+import { axe, control, expect, openApp, setYaml, test, VWC, withoutSystemGuard, yamlText } from './fixtures';
 
 const focusedInside = (page: Page, selector: string) => page.evaluate((s) => !!document.activeElement?.closest(s), selector);
 
@@ -198,7 +197,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
     const findings: string[] = [];
     const scan = async (view: string) => {
-      const results = await new AxeBuilder({ page }).exclude('.monaco-editor').analyze();
+      const results = await axe(page).exclude('.monaco-editor').analyze();
       for (const v of results.violations)
         if (v.impact === 'serious' || v.impact === 'critical')
           findings.push(
