@@ -132,3 +132,15 @@ export const savedInIndexedDb = (page: Page, key: string) =>
  * about half the CPU of an analyze() with the defaults, the same violations.
  */
 export const axe = (page: Page) => new AxeBuilder({ page }).setLegacyMode().options({ resultTypes: ['violations'] });
+
+/** The serious and critical violations of an axe run, each with its first three targets (a test expects none). */
+export const seriousViolations = (results: Awaited<ReturnType<ReturnType<typeof axe>['analyze']>>): string[] =>
+  results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    );

@@ -2,7 +2,7 @@
  * The admission simulator, the lockout analysis and the one test-input store: a workspace is
  * seeded in localStorage before the page loads (with test data in the two old v1 keys).
  */
-import { axe, expect, openApp, savedInIndexedDb, test } from './fixtures';
+import { axe, expect, openApp, savedInIndexedDb, seriousViolations, test } from './fixtures';
 import type { Page } from '@playwright/test';
 
 const GUARD = `apiVersion: admissionregistration.k8s.io/v1
@@ -168,17 +168,7 @@ test('simulate from a template; an unavailable webhook flips the verdict; a step
   await page.getByRole('button', { name: 'Save as a scenario' }).click();
   await expect(page.getByTestId('scenarios-summary')).toHaveText('1/1 pass');
 
-  const results = await axe(page).include('.simulate').analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    serious.map(
-      (v) =>
-        `${v.id}: ${v.nodes
-          .map((n) => n.target.join(' '))
-          .slice(0, 3)
-          .join(', ')}`,
-    ),
-  ).toEqual([]);
+  expect(seriousViolations(await axe(page).include('.simulate').analyze())).toEqual([]);
 
   // The step → the webhook's document, its field focused.
   await step.first().getByRole('button').click();
@@ -235,17 +225,7 @@ test('lockout analysis: the headline and a finding linked to its field; accessib
   await expect(headline).toContainText(/pod-guard|pods\.guard\.example\.com/, { timeout: 30_000 });
   const finding = page.getByTestId('lockout-finding').first();
   await expect(finding).toBeVisible();
-  const results = await axe(page).include('.lockout').analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    serious.map(
-      (v) =>
-        `${v.id}: ${v.nodes
-          .map((n) => n.target.join(' '))
-          .slice(0, 3)
-          .join(', ')}`,
-    ),
-  ).toEqual([]);
+  expect(seriousViolations(await axe(page).include('.lockout').analyze())).toEqual([]);
   await finding.getByRole('button').click();
   await expect(page.getByRole('button', { name: 'Document', exact: true })).toHaveAttribute('aria-pressed', 'true');
   await expect.poll(() => focusedPath(page)).toMatch(/^webhooks\[0\]/);
@@ -315,17 +295,7 @@ test('M06: a validator that rejects only what a mutation made is named, with lin
   await expect(breaks).toContainText('M06');
   await expect(breaks).toContainText('mutation breaks validation');
   await expect(breaks.locator('button', { hasText: 'add-debug' })).toBeVisible();
-  const results = await axe(page).include('.simulate').analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    serious.map(
-      (v) =>
-        `${v.id}: ${v.nodes
-          .map((n) => n.target.join(' '))
-          .slice(0, 3)
-          .join(', ')}`,
-    ),
-  ).toEqual([]);
+  expect(seriousViolations(await axe(page).include('.simulate').analyze())).toEqual([]);
   await breaks.locator('button', { hasText: 'no-debug' }).first().click();
   await expect(page.getByRole('button', { name: 'Document', exact: true })).toHaveAttribute('aria-pressed', 'true');
   await expect.poll(() => focusedPath(page)).toMatch(/^spec\.validations\[0\]/);
