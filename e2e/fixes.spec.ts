@@ -1,6 +1,6 @@
 /** Quick fixes (lightbulb → preview → apply → undo, and as a Monaco code action) and caBundle inspection at the field. */
 import { readFixture } from '../fixtures';
-import { axe, expect, openApp, setYaml, test, withoutSystemGuard, yamlText } from './fixtures';
+import { axe, expect, openApp, seriousViolations, setYaml, test, withoutSystemGuard, yamlText } from './fixtures';
 
 test("a finding's lightbulb: preview the fix as a diff, apply it, the finding is gone, undo brings it back", async ({ page }) => {
   await openApp(page);
@@ -45,7 +45,15 @@ test('a fix with a parameter from the field lightbulb, and a fix as a code actio
   await expect(page.locator('[data-lint="W05"]')).toHaveCount(0);
   await expect.poll(() => yamlText(page)).toMatch(/- 'deployments'/);
 
-  // W03 as a Monaco code action: the cursor on the marker's line, then Quick Fix (Ctrl/Cmd+.).
+  // W03 as a Monaco code action: the cursor on the marker's line, then Quick Fix (Ctrl/Cmd+.). The
+  // markers are set after the edit above is checked again: until then W03's is on its old line.
+  const sources = () =>
+    page.evaluate(() => {
+      const m = window.monaco!;
+      const uri = m.editor.getEditors()[0]!.getModel()!.uri;
+      return m.editor.getModelMarkers({ resource: uri }).map((x) => x.source?.slice(0, 3) ?? '');
+    });
+  await expect.poll(sources).not.toContain('W05');
   const line = await page.evaluate(() => {
     const m = window.monaco!;
     const editor = m.editor.getEditors()[0]!;
@@ -99,18 +107,7 @@ test('the lightbulbs, the open fix list and the preview dialog have no serious a
   await withoutSystemGuard(page);
   const finding = page.locator('.problems li', { has: page.locator('[data-lint="W03"]') });
   await finding.getByRole('button', { name: /Quick fixes for W03/ }).click();
-  const serious = async () => {
-    const results = await axe(page).exclude('.monaco-editor').analyze();
-    return results.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map(
-        (v) =>
-          `${v.id}: ${v.nodes
-            .map((n) => n.target.join(' '))
-            .slice(0, 3)
-            .join(', ')}`,
-      );
-  };
+  const serious = async () => seriousViolations(await axe(page).exclude('.monaco-editor').analyze());
   expect(await serious()).toEqual([]);
   await finding.getByRole('button', { name: 'Skip control-plane users and nodes (matchCondition)…' }).click();
   await expect(page.getByTestId('fix-dialog')).toBeVisible();

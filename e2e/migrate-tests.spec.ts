@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from '@playwright/test';
-import { axe, expect, openApp, test } from './fixtures';
+import { axe, expect, openApp, seriousViolations, test } from './fixtures';
 
 const fixture = (path: string) => fileURLToPath(new URL(`../fixtures/${path}`, import.meta.url));
 const VPOL_DIR = 'kyverno/best-practices-vpol/disallow-latest-tag';
@@ -41,12 +41,7 @@ async function migrationView(page: Page) {
 }
 
 /** Serious or critical accessibility violations on the page (the editor aside). */
-async function serious(page: Page): Promise<string[]> {
-  const results = await axe(page).exclude('.monaco-editor').analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+const serious = async (page: Page): Promise<string[]> => seriousViolations(await axe(page).exclude('.monaco-editor').analyze());
 
 test('source tests: a Kyverno ValidatingPolicy with its kyverno-test.yaml and a Gatekeeper template folder with its suite, each rule tested, Convert all', {
   tag: '@hosting',

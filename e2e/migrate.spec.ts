@@ -2,7 +2,7 @@
  * Gatekeeper and Kyverno policies open as documents: their structure is checked as their CRDs
  * would, their form lists their rules, and the Migration view lists every one of them.
  */
-import { axe, expect, openApp, test } from './fixtures';
+import { axe, expect, openApp, seriousViolations, test } from './fixtures';
 import type { Page } from '@playwright/test';
 
 const CLUSTER_POLICY = `apiVersion: kyverno.io/v1
@@ -65,12 +65,7 @@ async function paste(page: Page, text: string) {
 
 /** Select a document in the sidebar by its name. */
 /** Serious or critical accessibility violations on the page (the editor aside). */
-async function serious(page: Page): Promise<string[]> {
-  const results = await axe(page).exclude('.monaco-editor').analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+const serious = async (page: Page): Promise<string[]> => seriousViolations(await axe(page).exclude('.monaco-editor').analyze());
 
 const open = (page: Page, name: string) => page.locator('.sidebar .doc-title').getByText(name, { exact: true }).click();
 
