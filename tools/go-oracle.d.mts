@@ -23,7 +23,10 @@ export interface BuiltOracle {
 }
 
 export const repoRoot: string;
+/** Where tests keep the oracles' answers (the checkout's node_modules/.cache). */
 export const oracleCacheDir: string;
+/** Where the oracle binaries are cached (the user's cache directory). */
+export const oracleBinDir: string;
 export const ORACLE_BUILDS: {
   readonly 'validation-oracle-1.38': OracleBuild;
   readonly 'validation-oracle-1.37': OracleBuild;

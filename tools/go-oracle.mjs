@@ -1,10 +1,13 @@
 /**
  * Builds a Go oracle under tools/ once and runs it (test support, Node only; types in go-oracle.d.mts).
  *
- * The binary is cached in node_modules/.cache/workbench-oracles under a hash of
- * everything that goes into it (the Go sources, go.mod/go.sum or the -modfile
- * pair, the build tags and `go version`), so a second test run, or the second
- * test file in the same run, reuses it; `go build` itself reuses GOCACHE.
+ * The binary is cached in the user's cache (`$XDG_CACHE_HOME` or ~/.cache, then
+ * admission-workbench/oracles), like Go's own build cache, under a hash of everything that goes
+ * into it (the Go sources, go.mod/go.sum or the -modfile pair, which pin every module, the build
+ * tags, the flags and `go version`): a second test run, the second test file of a run, and a
+ * fresh clone on the same machine reuse it. A link reads about a gigabyte of Go's build cache,
+ * minutes of a fresh clone's `npm test` on a cold disk. The answers some tests keep stay in the
+ * checkout (node_modules/.cache/workbench-oracles): a fresh clone asks the oracles again.
  * One builder per binary: a builder holds `<binary>.lock` (a directory, made atomically) while it
  * builds; another process that wants the same binary waits for it instead of linking it a second
  * time (a lock whose process has died is taken over). The binary is written to a temporary name
@@ -16,17 +19,30 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { goEnvFor } from '../scripts/go-toolchain.mjs';
 
 export const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
-/** WORKBENCH_ORACLE_CACHE=dir moves the cache (e.g. to measure a cold run). */
-export const oracleCacheDir = resolve(repoRoot, process.env.WORKBENCH_ORACLE_CACHE ?? 'node_modules/.cache/workbench-oracles');
+/** WORKBENCH_ORACLE_CACHE=dir moves both caches there (e.g. an empty one to measure a cold run). */
+const moved = process.env.WORKBENCH_ORACLE_CACHE && resolve(repoRoot, process.env.WORKBENCH_ORACLE_CACHE);
+/** The oracles' answers that tests keep (in the checkout). */
+export const oracleCacheDir = moved || resolve(repoRoot, 'node_modules/.cache/workbench-oracles');
+/** The oracle binaries (the user's cache, shared by the checkouts of one machine). */
+export const oracleBinDir = moved || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'admission-workbench', 'oracles');
+/** A build of an oracle not used for this long is removed when another build of it is made. */
+const UNUSED_MS = 7 * 24 * 3600 * 1000;
 
-/** Every oracle binary the tests under tools/ build, by cache name. */
+/**
+ * Every oracle binary the tests under tools/ build, by cache name, in the order build-oracles.mjs
+ * links them: that of the slow files vitest starts first (vitest.config.ts SLOW_FIRST), which
+ * run while the rest link.
+ */
 export const ORACLE_BUILDS = {
+  // kyverno-oracle: github.com/kyverno/kyverno v1.19.1's engines (legacy ClusterPolicy/Policy and ValidatingPolicy)
+  'kyverno-oracle': { dir: 'kyverno-oracle', name: 'kyverno-oracle' },
   // validation-oracle: go.mod pins 1.36; `-tags k8s13x -modfile go.1.3x.mod` builds it on 1.37 and 1.30
   'validation-oracle-1.37': { dir: 'validation-oracle', name: 'validation-oracle-1.37', tags: ['k8s137'], modfile: 'go.1.37.mod' },
   'validation-oracle-1.36': { dir: 'validation-oracle', name: 'validation-oracle-1.36' },
@@ -55,8 +71,6 @@ export const ORACLE_BUILDS = {
   'cel-oracle-1.30': { dir: 'cel-oracle', name: 'cel-oracle-1.30', tags: ['k8s130'], modfile: 'go.1.30.mod' },
   // gatekeeper-oracle: Gatekeeper v3.23's VAP generation (pkg/drivers/k8scel/transform; k8s.io/apiserver, no k8s.io/kubernetes)
   'gatekeeper-oracle': { dir: 'gatekeeper-oracle', name: 'gatekeeper-oracle' },
-  // kyverno-oracle: github.com/kyverno/kyverno v1.19.1's engines (legacy ClusterPolicy/Policy and ValidatingPolicy)
-  'kyverno-oracle': { dir: 'kyverno-oracle', name: 'kyverno-oracle' },
 };
 
 let goVersionText;
@@ -87,7 +101,7 @@ function keyOf(b, dir) {
 /** Where the binary of `b` goes and the `go` command that builds it. */
 function plan(b) {
   const dir = resolve(repoRoot, 'tools', b.dir);
-  const path = join(oracleCacheDir, `${b.name}-${keyOf(b, dir)}`);
+  const path = join(oracleBinDir, `${b.name}-${keyOf(b, dir)}`);
   const tmp = `${path}.${process.pid}.tmp`;
   // without the symbol table and DWARF (-s -w): a quarter less of the link's CPU (typecheck-oracle:
   // 6.5 → 4.8 s) and a third smaller; a panic's stack trace still has its functions and lines
@@ -149,10 +163,13 @@ function claim(p) {
 function finish(b, p) {
   renameSync(p.tmp, p.path);
   rmSync(p.lock, { recursive: true, force: true });
-  // older builds of the same oracle are no longer used
-  // (exactly `<name>-<key>`: admission-oracle's must not take admission-oracle-1.37's)
+  // other builds of the same oracle unused for a week: other checkouts (branches) may still use
+  // a newer one (exactly `<name>-<key>`: admission-oracle's must not take admission-oracle-1.37's)
   const same = new RegExp(`^${b.name.replace(/[.]/g, '\\.')}-[0-9a-f]{16}$`);
-  for (const f of readdirSync(oracleCacheDir)) if (same.test(f) && join(oracleCacheDir, f) !== p.path) rmSync(join(oracleCacheDir, f), { force: true });
+  for (const f of readdirSync(oracleBinDir)) {
+    const old = join(oracleBinDir, f);
+    if (same.test(f) && old !== p.path && Date.now() - statSync(old).mtimeMs > UNUSED_MS) rmSync(old, { force: true });
+  }
 }
 
 function failed(b, p, stderr) {
@@ -169,9 +186,11 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
  */
 function* claimBuild(b) {
   const p = plan(b);
-  mkdirSync(oracleCacheDir, { recursive: true });
+  mkdirSync(oracleBinDir, { recursive: true });
+  mkdirSync(oracleCacheDir, { recursive: true }); // where the tests that built it keep answers
   for (;;) {
     const c = claim(p);
+    if (c === 'built') utimesSync(p.path, new Date(), new Date()); // used: not evicted (finish)
     if (c !== 'wait') return { p, c };
     yield 250;
   }
