@@ -23,7 +23,8 @@
 // target of its release. Such a build is skipped when cel-<release>.wasm.key holds the hash of
 // everything that goes into it (sources, modfile, these scripts, the toolchain), so a checkout
 // that only touches files' times does not rebuild it. CEL_ENGINE_BUILDS=1.37 builds only the
-// ones named (comma-separated).
+// ones named (comma-separated). A build another checkout of the machine made from the same inputs
+// (and `go version`, flags) is taken from the user's cache (scripts/user-cache.mjs) instead.
 import { execFileSync } from 'node:child_process';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -34,6 +35,7 @@ import { snapshotEngine } from './wasm-snapshot.mjs';
 import { applyWeightPatches, INLINE_GCFLAGS } from './wasm-weight.mjs';
 import { buildSchemas } from './build-schemas.mjs';
 import { engineBuildKey, engineBuilds, engineGoEnv, engineSrcDir, prepareEngineTree } from './engine-builds.mjs';
+import { fromCache, keepInCache } from './user-cache.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const srcDir = engineSrcDir;
@@ -120,20 +122,9 @@ const linkedPackages = (cwd, flags, env) =>
     .split('\n')
     .filter(Boolean);
 
-async function buildEngine(build) {
-  const outWasm = join(outDir, build.wasm);
-  if (upToDate(build, outWasm)) {
-    if (compressNow) compressEngine(outWasm);
-    console.log(`build-wasm: ${outWasm} is up to date`);
-    return;
-  }
-  const t0 = Date.now();
-  const env = { ...engineGoEnv(build), GOOS: 'js', GOARCH: 'wasm' };
-  const tagFlags = build.tags.length ? ['-tags', build.tags.join(',')] : [];
+/** Links the engine into `outWasm` (not yet snapshotted); the packages it links, by import path. */
+async function linkEngine(build, outWasm, env, tagFlags) {
   let packages = [];
-  // go build leaves an output alone whose Go build ID matches; a snapshot keeps that ID but is
-  // no longer the linker's output, so the old file goes first.
-  rmSync(outWasm, { force: true });
   // The snapshot reads the function names (it finds the package initialisers by name) and
   // then drops them unless CEL_WASM_SYMBOLS asks to keep them: the same bytes as -s.
   const ldflags = process.env.CEL_WASM_SYMBOLS || snapshot ? '-ldflags=-w' : '-ldflags=-s -w';
@@ -160,6 +151,33 @@ async function buildEngine(build) {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+  return packages;
+}
+
+async function buildEngine(build) {
+  const outWasm = join(outDir, build.wasm);
+  if (upToDate(build, outWasm)) {
+    if (compressNow) compressEngine(outWasm);
+    console.log(`build-wasm: ${outWasm} is up to date`);
+    return;
+  }
+  const t0 = Date.now();
+  const env = { ...engineGoEnv(build), GOOS: 'js', GOARCH: 'wasm' };
+  const tagFlags = build.tags.length ? ['-tags', build.tags.join(',')] : [];
+  let packages = [];
+  // go build leaves an output alone whose Go build ID matches; a snapshot keeps that ID but is
+  // no longer the linker's output, so the old file goes first.
+  rmSync(outWasm, { force: true });
+  // the same build another checkout of this machine made (scripts/user-cache.mjs)
+  const cacheKey = engineBuildKey(build, BUILD_SCRIPTS, {
+    plain: !!process.env.CEL_WASM_PLAIN,
+    snapshot,
+    symbols: !!process.env.CEL_WASM_SYMBOLS,
+    go: execFileSync(go, ['version'], { encoding: 'utf8', env }).trim(),
+  });
+  const cached = fromCache('engines', build.wasm, cacheKey);
+  if (cached) copyFileSync(cached, outWasm);
+  else packages = await linkEngine(build, outWasm, env, tagFlags);
   // every generation's Go has the same wasm_exec.js so far (Go 1.26.8 and 1.27.3): the default build's is served
   if (!build.isDefault && !existsSync(outExec)) {
     console.error(`build-wasm: ${outExec} is missing (the default engine's build writes it)`);
@@ -177,17 +195,20 @@ async function buildEngine(build) {
     console.error(`build-wasm: the ${build.name} engine's Go has another wasm_exec.js than the default engine's (${execJs}): serve one per engine first`);
     process.exit(1);
   }
-  // The served engine is pre-initialised (scripts/wasm-snapshot.mjs); CEL_WASM_SNAPSHOT=0
-  // keeps the plain build, which starts by running every package initialiser.
-  if (snapshot) {
-    const keepNames = Boolean(process.env.CEL_WASM_SYMBOLS);
-    writeFileSync(outWasm, await snapshotEngine(readFileSync(outWasm), readFileSync(outExec, 'utf8'), { packages, keepNames }));
+  if (!cached) {
+    // The served engine is pre-initialised (scripts/wasm-snapshot.mjs); CEL_WASM_SNAPSHOT=0
+    // keeps the plain build, which starts by running every package initialiser.
+    if (snapshot) {
+      const keepNames = Boolean(process.env.CEL_WASM_SYMBOLS);
+      writeFileSync(outWasm, await snapshotEngine(readFileSync(outWasm), readFileSync(outExec, 'utf8'), { packages, keepNames }));
+    }
+    keepInCache('engines', build.wasm, cacheKey, outWasm);
   }
   const sizes = compressNow ? compressEngine(outWasm) : undefined;
   const size = statSync(outWasm).size;
   if (!build.isDefault) writeFileSync(`${outWasm}.key`, buildKey(build));
   console.log(
-    `build-wasm: built ${outWasm} (${mb(size)}${sizes ? `, ${mb(sizes.gz)} gzip, ${mb(sizes.br)} brotli` : ', not compressed yet'}) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    `build-wasm: ${cached ? 'took' : 'built'} ${outWasm}${cached ? ' from the user cache' : ''} (${mb(size)}${sizes ? `, ${mb(sizes.gz)} gzip, ${mb(sizes.br)} brotli` : ', not compressed yet'}) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
   );
 }
 

@@ -19,21 +19,19 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { goEnvFor } from '../scripts/go-toolchain.mjs';
+import { evictUnused, touchEntry, userCacheDir } from '../scripts/user-cache.mjs';
 
 export const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 /** WORKBENCH_ORACLE_CACHE=dir moves both caches there (e.g. an empty one to measure a cold run). */
 const moved = process.env.WORKBENCH_ORACLE_CACHE && resolve(repoRoot, process.env.WORKBENCH_ORACLE_CACHE);
 /** The oracles' answers that tests keep (in the checkout). */
 export const oracleCacheDir = moved || resolve(repoRoot, 'node_modules/.cache/workbench-oracles');
-/** The oracle binaries (the user's cache, shared by the checkouts of one machine). */
-export const oracleBinDir = moved || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'admission-workbench', 'oracles');
-/** A build of an oracle not used for this long is removed when another build of it is made. */
-const UNUSED_MS = 7 * 24 * 3600 * 1000;
+/** The oracle binaries (the user's cache, shared by the checkouts of one machine: scripts/user-cache.mjs). */
+export const oracleBinDir = moved || userCacheDir('oracles');
 
 /**
  * Every oracle binary the tests under tools/ build, by cache name, in the order build-oracles.mjs
@@ -163,13 +161,9 @@ function claim(p) {
 function finish(b, p) {
   renameSync(p.tmp, p.path);
   rmSync(p.lock, { recursive: true, force: true });
-  // other builds of the same oracle unused for a week: other checkouts (branches) may still use
-  // a newer one (exactly `<name>-<key>`: admission-oracle's must not take admission-oracle-1.37's)
-  const same = new RegExp(`^${b.name.replace(/[.]/g, '\\.')}-[0-9a-f]{16}$`);
-  for (const f of readdirSync(oracleBinDir)) {
-    const old = join(oracleBinDir, f);
-    if (same.test(f) && old !== p.path && Date.now() - statSync(old).mtimeMs > UNUSED_MS) rmSync(old, { force: true });
-  }
+  // other builds of the same oracle unused for a week (other checkouts' branches may still use theirs;
+  // exactly `<name>-<key>`: admission-oracle's must not take admission-oracle-1.37's)
+  evictUnused(oracleBinDir, b.name, p.path);
 }
 
 function failed(b, p, stderr) {
@@ -190,7 +184,7 @@ function* claimBuild(b) {
   mkdirSync(oracleCacheDir, { recursive: true }); // where the tests that built it keep answers
   for (;;) {
     const c = claim(p);
-    if (c === 'built') utimesSync(p.path, new Date(), new Date()); // used: not evicted (finish)
+    if (c === 'built') touchEntry(p.path); // used: not evicted
     if (c !== 'wait') return { p, c };
     yield 250;
   }
