@@ -7,9 +7,10 @@
 // go.1.N.mod the others); release_*.go hold the API that changed between them.
 //
 // stdin: {"inputs": {"object":…, "request":…, "namespaceObject":…}, "expressions": ["…", …],
-// "stored": false}; stored: the compile answer is the expression compiled as already stored
+// "stored": false, "compileOnly": false}; stored: the compile answer is the expression compiled as already stored
 // (environment.StoredExpressions, as the apiserver compiles a policy it keeps in etcd, e.g.
-// after an upgrade) instead of as written.
+// after an upgrade) instead of as written; compileOnly: the write-time compile alone, no
+// evaluation (the eval answers are left empty).
 // stdout: one answer per expression (see answer).
 package main
 
@@ -43,6 +44,7 @@ type input struct {
 	} `json:"inputs"`
 	Expressions []string `json:"expressions"`
 	Stored      bool     `json:"stored"`
+	CompileOnly bool     `json:"compileOnly"`
 }
 
 type compileAnswer struct {
@@ -119,6 +121,9 @@ func main() {
 					a.Compile.Min, a.Compile.Max = est.Min, est.Max
 				}
 			}
+		}
+		if in.CompileOnly {
+			continue
 		}
 		// Admission: the stored expression compiled and evaluated as the plugin does.
 		run := compileCondition(base, expr, environment.StoredExpressions)
