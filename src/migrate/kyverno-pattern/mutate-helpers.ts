@@ -9,7 +9,7 @@ import type { Obj } from '../../base/json';
 import { DEFAULT_KUBERNETES_VERSION } from '../../base/releases';
 import { BUILTIN_RESOURCES } from '../../k8s/resources';
 import { watchedCel } from '../../cel/test-helpers';
-import { apiserverObject } from '../../k8s/typed/object';
+import { apiserverObject, loadTypedData } from '../../k8s/typed';
 import { autogenControllers, shiftPattern } from './autogen';
 import { conditionSites } from './conditions';
 import { mutants } from './mutants';
@@ -97,6 +97,9 @@ export async function workbenchMutation(
   const namespaced = BUILTIN_RESOURCES.find((x) => x.kind === kind)?.namespaced !== false;
   if (namespaced && !(object.metadata as Obj | undefined)?.namespace)
     object = { ...object, metadata: { ...((object.metadata as Obj | undefined) ?? {}), namespace: 'default' } };
+  // an object the apiserver would not decode never reaches admission (a 400 before it): not simulated
+  await loadTypedData(DEFAULT_KUBERNETES_VERSION);
+  if (apiserverObject(object, DEFAULT_KUBERNETES_VERSION).problems.length) return { outcome: 'invalid', admitted: object };
   const metadata = (object.metadata as Obj | undefined) ?? {};
   const cel = watchedCel();
   const r = await simulatePrepared(
@@ -116,8 +119,6 @@ export async function workbenchMutation(
     cel,
   );
   const admitted = r.admitted ?? object;
-  // an object the apiserver would not decode never reaches admission (a 400 before it)
-  if (apiserverObject(object, DEFAULT_KUBERNETES_VERSION).problems.length) return { outcome: 'invalid', admitted };
   failedSimulation(r, cel);
   if (r.allowed) return { outcome: stored(r.object), admitted };
   if (r.deniedBy?.kind !== 'MutatingAdmissionPolicy') return { outcome: 'invalid', admitted };

@@ -12,7 +12,7 @@ import { type PreparedChain, prepareChain, type SimResult, simulatePrepared } fr
 import { watchedCel } from '../../cel/test-helpers';
 import type { Obj } from '../../base/json';
 import { BUILTIN_RESOURCES, resourceForKind } from '../../k8s/resources';
-import { apiserverObject } from '../../k8s/typed';
+import { apiserverObject, loadTypedData } from '../../k8s/typed';
 import type { RuleStatus } from '../types';
 import { shiftPattern } from './autogen';
 import { conditionSites } from './conditions';
@@ -166,6 +166,11 @@ export async function vapVerdict(
   // The apiserver sets the request's namespace on the object before admission: Kyverno sees it too.
   if (namespaced && !(object.metadata as Obj | undefined)?.namespace)
     object = { ...object, metadata: { ...((object.metadata as Obj | undefined) ?? {}), namespace: 'default' } };
+  // an object the apiserver would not decode (a label that is a number, …) is refused with a 400
+  // before admission: neither Kyverno nor the policy ever sees it, so it is not simulated
+  await loadTypedData(chain.kubernetesVersion);
+  if (apiserverObject(object, chain.kubernetesVersion, { group, version, kind }).problems.length)
+    return { verdict: 'invalid', admitted: object, reached: false, message: 'the apiserver would not decode it' };
   const metadata = (object.metadata as Obj | undefined) ?? {};
   const cel = watchedCel();
   const r = await simulatePrepared(
@@ -184,10 +189,6 @@ export async function vapVerdict(
     namespace ? { namespaces: [namespace] } : {},
     cel,
   );
-  // an object the apiserver would not decode (a label that is a number, …) is refused with a 400
-  // before admission: neither Kyverno nor the policy ever sees it, whatever the simulation says
-  if (apiserverObject(object, chain.kubernetesVersion, { group, version, kind }).problems.length)
-    return { verdict: 'invalid', admitted: object, reached: false, message: 'the apiserver would not decode it' };
   failedSimulation(r, cel);
   const admitted = r.admitted ?? object;
   const reached = r.steps.some((s) => s.kind === 'ValidatingAdmissionPolicy' && s.outcome !== 'skipped');
