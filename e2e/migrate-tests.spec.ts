@@ -195,7 +195,7 @@ test('source tests, one load: a gator case the apiserver decides differently; tw
     await expect(tests(row(page, 'ValidatingPolicy/restrict-annotations')).locator('summary')).toHaveText('3 passed');
     // the row opens its own document, not the first of that name
     await second.locator('td:nth-child(2)').getByRole('button').click();
-    const yaml = await page.evaluate(() => window.monaco!.editor.getEditors()[0].getModel()!.getValue());
-    expect(yaml).toContain('block-flux-v1');
+    // the YAML editor mounts after the form (here it once was not there yet): polled until it is
+    await expect.poll(() => page.evaluate(() => window.monaco?.editor.getEditors()[0]?.getModel()?.getValue() ?? '')).toContain('block-flux-v1');
   });
 });
