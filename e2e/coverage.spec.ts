@@ -41,47 +41,47 @@ async function openPolicy(page: Page) {
   await expect(outcome(page)).toHaveAttribute('data-outcome', 'admit', { timeout: 30_000 });
 }
 
-test('a policy test run shows values and greyed parts in a matchCondition and a messageExpression', async ({ page }) => {
-  test.setTimeout(120_000);
+// One load and policy for both: the first step only reads the test run's values.
+test("the policy's test run, one load: values and greyed parts in a matchCondition and a messageExpression; the saved cases' coverage", async ({ page }) => {
+  test.setTimeout(180_000);
   await openPolicy(page);
-  const condition = page.getByTestId('pt-match-condition');
-  await expect(condition.locator('[data-testid="trace-value"][data-source="object.metadata.name.startsWith(\'system-\')"]')).toHaveText('false');
-  await expect(condition.getByTestId('trace-notrun')).toHaveText("object.metadata.name == 'system-ok'");
-  const message = page.getByTestId('pt-message-expression');
-  await expect(message.locator('[data-testid="trace-value"][data-source="object.spec.replicas"]').first()).toHaveText('3');
-  await expect(message.getByTestId('trace-notrun')).toHaveText("'far too many'");
-});
-
-test('running the saved cases marks the YAML lines of the expressions and sums up the coverage', async ({ page }) => {
-  test.setTimeout(120_000);
-  await openPolicy(page);
-  await page.getByLabel('Case name').fill('small');
-  await page.getByRole('button', { name: 'Save inputs as a case' }).click();
-  const object = page.getByLabel('object', { exact: true });
-  await object.fill((await object.inputValue()).replace('replicas: 3', 'replicas: 8'));
-  await expect(outcome(page)).toHaveAttribute('data-outcome', 'deny', { timeout: 30_000 });
-  await page.getByLabel('Case name').fill('too many');
-  await page.getByRole('button', { name: 'Save inputs as a case' }).click();
-  await expect(page.getByTestId('cases-summary')).toHaveText('2/2 pass', { timeout: 30_000 });
-  // By hand: the validation is true (small) and false (too many); the matchCondition's left operand
-  // is true in both, its right one never runs; the message's condition is false in both: 2 of 6.
-  await expect(page.getByTestId('coverage-summary')).toContainText('1 of 1 validation fails in some case; 2 of 6 branches (33 %)', { timeout: 30_000 });
-  await expect(page.getByTestId('coverage-finding')).toHaveCount(0);
-  // The gutter: the matchCondition's line partly covered, the validation's line covered.
-  const marks = await page.evaluate(() => {
-    const editor = window.monaco!.editor.getEditors().find((e) => e.getModel()?.uri.path.includes('ValidatingAdmissionPolicy'))!;
-    const model = editor.getModel()!;
-    return model
-      .getAllDecorations()
-      .filter((d) => d.options.linesDecorationsClassName?.includes('cov-mark'))
-      .map((d) => [model.getLineContent(d.range.startLineNumber).trim().slice(0, 20), d.options.linesDecorationsClassName!.replace('cov-mark ', '')]);
+  await test.step('a policy test run shows values and greyed parts in a matchCondition and a messageExpression', async () => {
+    const condition = page.getByTestId('pt-match-condition');
+    await expect(condition.locator('[data-testid="trace-value"][data-source="object.metadata.name.startsWith(\'system-\')"]')).toHaveText('false');
+    await expect(condition.getByTestId('trace-notrun')).toHaveText("object.metadata.name == 'system-ok'");
+    const message = page.getByTestId('pt-message-expression');
+    await expect(message.locator('[data-testid="trace-value"][data-source="object.spec.replicas"]').first()).toHaveText('3');
+    await expect(message.getByTestId('trace-notrun')).toHaveText("'far too many'");
   });
-  expect(marks).toEqual([
-    ['expression: "!object', 'cov-partly'],
-    ['- expression: object', 'cov-covered'],
-    ['messageExpression: "', 'cov-partly'],
-  ]);
-  await expect(page.locator('.yaml-editor .cov-mark.cov-partly').first()).toBeVisible();
+  await test.step('running the saved cases marks the YAML lines of the expressions and sums up the coverage', async () => {
+    await page.getByLabel('Case name').fill('small');
+    await page.getByRole('button', { name: 'Save inputs as a case' }).click();
+    const object = page.getByLabel('object', { exact: true });
+    await object.fill((await object.inputValue()).replace('replicas: 3', 'replicas: 8'));
+    await expect(outcome(page)).toHaveAttribute('data-outcome', 'deny', { timeout: 30_000 });
+    await page.getByLabel('Case name').fill('too many');
+    await page.getByRole('button', { name: 'Save inputs as a case' }).click();
+    await expect(page.getByTestId('cases-summary')).toHaveText('2/2 pass', { timeout: 30_000 });
+    // By hand: the validation is true (small) and false (too many); the matchCondition's left operand
+    // is true in both, its right one never runs; the message's condition is false in both: 2 of 6.
+    await expect(page.getByTestId('coverage-summary')).toContainText('1 of 1 validation fails in some case; 2 of 6 branches (33 %)', { timeout: 30_000 });
+    await expect(page.getByTestId('coverage-finding')).toHaveCount(0);
+    // The gutter: the matchCondition's line partly covered, the validation's line covered.
+    const marks = await page.evaluate(() => {
+      const editor = window.monaco!.editor.getEditors().find((e) => e.getModel()?.uri.path.includes('ValidatingAdmissionPolicy'))!;
+      const model = editor.getModel()!;
+      return model
+        .getAllDecorations()
+        .filter((d) => d.options.linesDecorationsClassName?.includes('cov-mark'))
+        .map((d) => [model.getLineContent(d.range.startLineNumber).trim().slice(0, 20), d.options.linesDecorationsClassName!.replace('cov-mark ', '')]);
+    });
+    expect(marks).toEqual([
+      ['expression: "!object', 'cov-partly'],
+      ['- expression: object', 'cov-covered'],
+      ['messageExpression: "', 'cov-partly'],
+    ]);
+    await expect(page.locator('.yaml-editor .cov-mark.cov-partly').first()).toBeVisible();
+  });
 });
 
 test('a Simulate step shows its policy expressions with their values', async ({ page }) => {
