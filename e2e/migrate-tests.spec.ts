@@ -160,10 +160,15 @@ test('source tests, one load: a gator case the apiserver decides differently; tw
     await page.getByTestId('new-workspace').click();
     await (await migrationView(page)).getByTestId('folder-input').setInputFiles(fixture('gatekeeper/library/pod-security-policy/read-only-root-filesystem'));
     await expect(sidebarItem(page, 'Suite read-only-root-filesystem')).toBeVisible();
-    const view = await migrationView(page);
     // the library's three samples reuse the constraint's name: three rows, the suite's first test on one of them
     const rows = row(page, 'K8sPSPReadOnlyRootFilesystem/psp-readonlyrootfilesystem');
-    await expect(rows).toHaveCount(3);
+    // the files arrive one by one and the last selects its document (as in the next step): back to
+    // the Migration view once all are in (on busy cores the view was once left with no rows)
+    await expect(async () => {
+      await migrationView(page);
+      await expect(rows).toHaveCount(3, { timeout: 1000 });
+    }).toPass();
+    const view = await migrationView(page);
     const r = rows.filter({ hasText: 'decided differently' });
     await expect(tests(r).locator('summary .tests-count')).toHaveText(['4 passed', '1 decided differently']);
     await tests(r).locator('summary').click();
