@@ -71,6 +71,14 @@ export const ORACLE_BUILDS = {
   'gatekeeper-oracle': { dir: 'gatekeeper-oracle', name: 'gatekeeper-oracle' },
 };
 
+/**
+ * The timeout of a test that may build its oracle. On a fresh machine (empty Go caches) a
+ * Kubernetes-sized oracle compiles beside the rest of `npm test`: the Kyverno oracle took 39 min of
+ * wall on 2 cores in a clean-clone run (2026-12-04), far past any test's own work, so a test
+ * that timed out at 15 min failed there. An hour stops a hang, not a cold build.
+ */
+export const ORACLE_TEST_TIMEOUT = 3_600_000;
+
 let goVersionText;
 function goVersion() {
   try {

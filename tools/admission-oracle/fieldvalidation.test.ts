@@ -30,7 +30,7 @@ import {
   type FieldValidation,
 } from '../../src/k8s';
 import { parseDocuments, serializeDocuments } from '../../src/yaml';
-import { buildOracleAsync, ORACLE_BUILDS, oracleCacheDir, runOracle } from '../go-oracle.mjs';
+import { buildOracleAsync, ORACLE_BUILDS, oracleCacheDir, runOracle, ORACLE_TEST_TIMEOUT } from '../go-oracle.mjs';
 
 interface Case {
   name: string;
@@ -183,7 +183,7 @@ const isUnknown = (e: FieldError) => e.message.startsWith('unknown field "');
 let answers: Answer[];
 beforeAll(async () => {
   answers = await oracleAnswers();
-}, 1_200_000);
+}, ORACLE_TEST_TIMEOUT);
 
 const answerOf = (name: string, mode: FieldValidation): Answer => {
   const a = answers.find((x) => x.name === name && x.mode === mode);

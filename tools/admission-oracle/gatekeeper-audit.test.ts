@@ -9,11 +9,11 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildOracleAsync, ORACLE_BUILDS, oracleCacheDir, repoRoot, runOracle } from '../go-oracle.mjs';
+import { buildOracleAsync, ORACLE_BUILDS, oracleCacheDir, repoRoot, runOracle, ORACLE_TEST_TIMEOUT } from '../go-oracle.mjs';
 
 describe('the Gatekeeper audit-log fixture', () => {
   it('TestGatekeeperAuditLog re-derives the audit log of testdata/gatekeeper-audit (Gatekeeper v3.23.1 behind kube-apiserver 1.37.2)', {
-    timeout: 600_000,
+    timeout: ORACLE_TEST_TIMEOUT,
   }, async () => {
     const fixture = resolve(repoRoot, 'tools/admission-oracle/testdata/gatekeeper-audit');
     const [apiserver, gatekeeper] = await Promise.all([

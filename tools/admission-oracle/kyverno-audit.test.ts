@@ -9,11 +9,11 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildOracleAsync, ORACLE_BUILDS, oracleCacheDir, repoRoot, runOracle } from '../go-oracle.mjs';
+import { buildOracleAsync, ORACLE_BUILDS, oracleCacheDir, repoRoot, runOracle, ORACLE_TEST_TIMEOUT } from '../go-oracle.mjs';
 
 describe('the Kyverno audit-log fixture', () => {
   it('TestKyvernoAuditLog re-derives the audit log of testdata/kyverno-audit (Kyverno v1.19.1 behind kube-apiserver 1.37.2)', {
-    timeout: 600_000,
+    timeout: ORACLE_TEST_TIMEOUT,
   }, async () => {
     const fixture = resolve(repoRoot, 'tools/admission-oracle/testdata/kyverno-audit');
     const [apiserver, kyverno] = await Promise.all([

@@ -14,7 +14,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { simulate } from '../../src/admission';
 import { useEngine } from '../../src/cel/test-helpers';
 import type { KubernetesVersion } from '../../src/base/releases';
-import { buildOracleAsync, ORACLE_BUILDS, oracleCacheDir, repoRoot, runOracle, type OracleBuild } from '../go-oracle.mjs';
+import { buildOracleAsync, ORACLE_BUILDS, oracleCacheDir, repoRoot, runOracle, type OracleBuild, ORACLE_TEST_TIMEOUT } from '../go-oracle.mjs';
 import { compareAnswers, type OracleAnswer } from './compare';
 import { generated } from './random-scenarios';
 import type { OracleScenario } from './scenario-builders';
@@ -144,7 +144,7 @@ for (const [release, { scenarios, release: workbench }] of Object.entries(RELEAS
  * remembered for this binary and these files, like the answers above.
  */
 describe('the audit-log fixture', () => {
-  it('TestAuditLog re-derives the audit log and the candidate decisions of testdata/audit on 1.37', { timeout: 600_000 }, async () => {
+  it('TestAuditLog re-derives the audit log and the candidate decisions of testdata/audit on 1.37', { timeout: ORACLE_TEST_TIMEOUT }, async () => {
     const out = await audit;
     if (out !== undefined) expect(out).toMatch(/--- PASS: TestAuditLog/);
   });

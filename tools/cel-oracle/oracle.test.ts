@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { compile, evaluateBatch, type CelCompileOptions } from '../../src/cel';
 import { useEngine } from '../../src/cel/test-helpers';
 import type { KubernetesVersion } from '../../src/base/releases';
-import { buildOracleAsync, ORACLE_BUILDS, runOracle, type OracleBuild } from '../go-oracle.mjs';
+import { buildOracleAsync, ORACLE_BUILDS, runOracle, type OracleBuild, ORACLE_TEST_TIMEOUT } from '../go-oracle.mjs';
 import { generateExpressions, INPUTS, PINNED } from './expressions';
 
 const SEED = 20261202;
@@ -146,7 +146,7 @@ describe('CEL per release against the release’s apiserver (tools/cel-oracle)',
     expect(expressions.length).toBeGreaterThanOrEqual(COUNT);
   });
   for (const [version] of RELEASES) {
-    it(`${version}: the engine agrees with the apiserver`, { timeout: 600_000 }, async () => {
+    it(`${version}: the engine agrees with the apiserver`, { timeout: ORACLE_TEST_TIMEOUT }, async () => {
       const theirs = (JSON.parse(await (oracles.get(version) as Promise<string>)) as OracleAnswer[]).map(oracleSide);
       const ours = await engineSide(version);
       const lines: string[] = [];
@@ -171,7 +171,7 @@ describe('CEL per release against the release’s apiserver (tools/cel-oracle)',
     });
   }
   for (const [version, build] of STORED_RELEASES) {
-    it(`${version}: stored expressions compile as the apiserver compiles them (StoredExpressions)`, { timeout: 600_000 }, async () => {
+    it(`${version}: stored expressions compile as the apiserver compiles them (StoredExpressions)`, { timeout: ORACLE_TEST_TIMEOUT }, async () => {
       const oracle = await buildOracleAsync(build);
       const answers = JSON.parse(
         await runOracle(oracle.path, JSON.stringify({ inputs: INPUTS, expressions: storedExpressions, stored: true, compileOnly: true })),

@@ -7,14 +7,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useEngine } from '../../src/cel/test-helpers';
-import { buildOracleAsync, ORACLE_BUILDS } from '../go-oracle.mjs';
+import { buildOracleAsync, ORACLE_BUILDS, ORACLE_TEST_TIMEOUT } from '../go-oracle.mjs';
 import { libraryCases } from './cases';
 import { driverDifferential } from './driver';
 
 useEngine();
 
 describe("standalone equals Gatekeeper v3.23's CEL driver", () => {
-  it('decides the library samples and their mutants as Gatekeeper does', { timeout: 900_000 }, async () => {
+  it('decides the library samples and their mutants as Gatekeeper does', { timeout: ORACLE_TEST_TIMEOUT }, async () => {
     const bin = await buildOracleAsync(ORACLE_BUILDS['gatekeeper-oracle']);
     const cases = libraryCases();
     const t0 = Date.now();

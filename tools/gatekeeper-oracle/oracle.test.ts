@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isObject, kindOf, nameOf, type Obj } from '../../src/base/json';
 import { convertPolicies } from '../../src/migrate/index';
-import { buildOracle, ORACLE_BUILDS, runOracle } from '../go-oracle.mjs';
+import { buildOracle, ORACLE_BUILDS, runOracle, ORACLE_TEST_TIMEOUT } from '../go-oracle.mjs';
 import { HAND_CASES, libraryCases, type OracleCase } from './cases';
 
 interface OracleOut {
@@ -29,7 +29,7 @@ beforeAll(async () => {
   const bin = buildOracle(ORACLE_BUILDS['gatekeeper-oracle']);
   if (bin.built) console.info(`built gatekeeper-oracle in ${bin.seconds.toFixed(1)} s`);
   outs = JSON.parse(await runOracle(bin.path, JSON.stringify(CASES.map((c) => ({ template: c.template, constraints: c.constraints }))))) as OracleOut[];
-}, 900_000);
+}, ORACLE_TEST_TIMEOUT);
 
 const convert = (c: OracleCase) => convertPolicies([c.template, ...c.constraints], { kubernetesVersion: '1.36', gatekeeper: 'as-gatekeeper' });
 

@@ -14,10 +14,11 @@ import { evaluate, loadCel } from '../../src/cel';
 import { convertPolicies } from '../../src/migrate';
 import { importKyvernoTest } from '../../src/migrate/kyverno/kyverno-test';
 import { runCases } from '../../src/policy';
+import { ORACLE_TEST_TIMEOUT } from '../go-oracle.mjs';
 import { differential } from './differential';
 import { fixtures, texts } from './fixtures';
 
-vi.setConfig({ testTimeout: 900_000, hookTimeout: 900_000 });
+vi.setConfig({ testTimeout: ORACLE_TEST_TIMEOUT, hookTimeout: ORACLE_TEST_TIMEOUT });
 
 const cel = { evaluate };
 

@@ -12,11 +12,12 @@ import { DEFAULT_KUBERNETES_VERSION } from '../../src/base/releases';
 import { loadCel } from '../../src/cel';
 import { isClusterScoped } from '../../src/k8s/resources';
 import { convertPolicies } from '../../src/migrate';
+import { ORACLE_TEST_TIMEOUT } from '../go-oracle.mjs';
 import { differential } from './differential';
 import { fixtures } from './fixtures';
 import { selectorChanges } from './mutants';
 
-vi.setConfig({ testTimeout: 900_000, hookTimeout: 900_000 });
+vi.setConfig({ testTimeout: ORACLE_TEST_TIMEOUT, hookTimeout: ORACLE_TEST_TIMEOUT });
 
 const MUTANTS = Number(process.env.KYVERNO_VPOL_MUTANTS ?? 2);
 const VARIANTS: Obj[] = [

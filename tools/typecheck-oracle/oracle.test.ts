@@ -22,7 +22,7 @@ import { typeCheckMappings, typeCheckPolicy } from '../../src/admission';
 import { KUBERNETES_VERSIONS } from '../../src/base/releases';
 import { dataDifferences, schemaBuilds } from '../../scripts/generate-schemas.mjs';
 import { formatSchemaData, schemaDataFile, schemaDataReleases, type SchemaData } from '../../scripts/schema-data.mjs';
-import { buildOracle, ORACLE_BUILDS, repoRoot, runOracle, type OracleBuild } from '../go-oracle.mjs';
+import { buildOracle, ORACLE_BUILDS, repoRoot, runOracle, type OracleBuild, ORACLE_TEST_TIMEOUT } from '../go-oracle.mjs';
 
 const dir = join(repoRoot, 'tools', 'typecheck-oracle');
 const cases = JSON.parse(readFileSync(join(dir, 'testdata', 'cases.json'), 'utf8')) as { name: string; policy: unknown; mappings: unknown[] }[];
@@ -47,7 +47,7 @@ beforeAll(async () => {
 });
 
 describe('typecheck-oracle fixtures (go test)', () => {
-  it('the real type checker still gives testdata/warnings-1.37.json', { timeout: 600_000 }, () => {
+  it('the real type checker still gives testdata/warnings-1.37.json', { timeout: ORACLE_TEST_TIMEOUT }, () => {
     const bin = buildOracle(ORACLE_BUILDS['typecheck-oracle-1.37']);
     execFileSync(bin.path, ['-test.count=1'], { cwd: dir, stdio: 'pipe' });
   });
@@ -97,7 +97,7 @@ for (const release of KUBERNETES_VERSIONS) {
       // The REST mapping the Workbench uses for the release (every served resource): the same for both sides.
       const input = cases.map((c) => ({ policy: c.policy, mappings: typeCheckMappings(release, []) }));
       oracle = (JSON.parse(await runOracle(bin.path, JSON.stringify(input), ['check'])) as { warnings: Warning[] }[]).map((a) => a.warnings);
-    }, 600_000);
+    }, ORACLE_TEST_TIMEOUT);
 
     for (const [i, c] of cases.entries()) {
       it(c.name, async () => {

@@ -19,7 +19,7 @@ import { KUBERNETES_VERSIONS, type KubernetesVersion } from '../../src/base/rele
 import { apiserverObject, loadTypedData } from '../../src/k8s/typed';
 import { schemaBuilds } from '../../scripts/generate-schemas.mjs';
 import { formatTypedData, typedDataFile, typedDifferences } from '../../scripts/typed-data.mjs';
-import { buildOracle, ORACLE_BUILDS, repoRoot, runOracle, type OracleBuild } from '../go-oracle.mjs';
+import { buildOracle, ORACLE_BUILDS, repoRoot, runOracle, type OracleBuild, ORACLE_TEST_TIMEOUT } from '../go-oracle.mjs';
 import { CONDITIONAL_OBJECTS } from './typed-objects';
 
 const dir = join(repoRoot, 'tools', 'typecheck-oracle');
@@ -76,7 +76,7 @@ for (const [release, build] of Object.entries(BUILT) as [KubernetesVersion, Orac
       bin = buildOracle(build).path;
       await loadTypedData(release);
       answers = JSON.parse(await runOracle(bin, JSON.stringify(objects), ['decode'])) as typeof answers;
-    }, 600_000);
+    }, ORACLE_TEST_TIMEOUT);
 
     it(`src/k8s/typed/data/${release}.json is what the oracle derives now`, () => {
       const work = mkdtempSync(join(tmpdir(), 'typed-'));

@@ -15,7 +15,7 @@ import type { CelCompiler } from '../../src/cel/types';
 import { decodeErrors } from '../../src/k8s/registry';
 import { validate } from '../../src/k8s/validate-all';
 import type { KubernetesVersion } from '../../src/base/releases';
-import { buildOracleAsync, ORACLE_BUILDS, runOracle, type OracleBuild } from '../go-oracle.mjs';
+import { buildOracleAsync, ORACLE_BUILDS, runOracle, type OracleBuild, ORACLE_TEST_TIMEOUT } from '../go-oracle.mjs';
 import { compare, oracleLine, ourLine, type Disagreement, type OracleResult, type Ours } from './compare';
 import { mutants } from './mutants';
 
@@ -132,7 +132,7 @@ describe.each(Object.entries(RELEASES))('validate() agrees with the apiserver %s
     const run = await runs.get(release)!;
     expect(run.release, `${build.name} -release`).toBe(release);
     results = run.results;
-  }, 900_000);
+  }, ORACLE_TEST_TIMEOUT);
 
   it(`on ${seeds.length} fixture and corpus objects and ${MUTANTS} mutants (seed ${SEED})`, () => {
     expect(results).toHaveLength(cases.length);
