@@ -6,10 +6,13 @@
 //   gofmt  `gofmt -l` on wasm/ and tools/: any file listed is not formatted
 //   vet    `go vet` on every Go module under wasm/ and tools/ (each go.mod); wasm/ twice, as the
 //          WebAssembly engine (GOOS=js GOARCH=wasm, main_js.go) and as the native one (main_native.go)
-//   vet-engine  the same on wasm/ alone: what npm test runs. go vet type-checks every dependency
-//          from source for its facts, and on a fresh machine the oracles' dependencies (Kubernetes,
-//          Kyverno, Gatekeeper, two toolchains) cost ~800 s of CPU, more than the rest of a 2-core
-//          run's budget; the oracles are test code, compiled and run by npm test, and vetted here
+//   vet-engine  the native engine alone (wasm/, main_native.go): what npm test runs. go vet type-checks
+//          every dependency from source for its facts, and on a fresh machine the oracles'
+//          dependencies (Kubernetes, Kyverno, Gatekeeper, two toolchains) cost ~800 s of CPU, and
+//          the WebAssembly build's (every package compiled again for js/wasm: build:wasm compiles
+//          weight-patched copies, which vet cannot reuse) ~510 s, for main_js.go's 92 lines, which
+//          build:wasm compiles anyway; the oracles are test code, compiled and run by npm test.
+//          Both are vetted here, by `vet`
 //
 // `node scripts/lint.mjs biome gofmt` runs only the named checks (npm test runs vet as its own step,
 // after the Go tests have compiled the same packages). Every check runs; the exit code is non-zero
@@ -63,20 +66,25 @@ const CHECKS = {
     return files.length === 0;
   },
   vet: () => vet(GO_DIRS.flatMap(goModules)),
-  'vet-engine': () => vet(goModules('wasm')),
+  'vet-engine': () => vet(goModules('wasm'), { webAssembly: false }),
 };
 
-/** `go vet ./...` in each module directory; wasm/ as both of its builds. */
-function vet(dirs) {
+/**
+ * `go vet ./...` in each module directory; wasm/ as both of its builds unless `webAssembly` is
+ * false. The native build with build:native's settings (`CGO_ENABLED=0`, `-trimpath`), as
+ * `npm run test:go` does, so that all three reuse one set of compiled packages.
+ */
+function vet(dirs, { webAssembly = true } = {}) {
   let ok = true;
   for (const dir of dirs) {
     const rel = relative(root, dir);
     const env = { ...process.env };
     delete env.GOOS;
     delete env.GOARCH;
-    ok = run(`go vet ./... in ${rel}`, 'go', ['vet', './...'], { cwd: dir, env }) && ok;
+    const native = rel === 'wasm' ? { args: ['-trimpath'], env: { ...env, CGO_ENABLED: '0' } } : { args: [], env };
+    ok = run(`go vet ./... in ${rel}`, 'go', ['vet', ...native.args, './...'], { cwd: dir, env: native.env }) && ok;
     // the engine's WebAssembly build has its own main (main_js.go): vet that build too
-    if (rel === 'wasm')
+    if (rel === 'wasm' && webAssembly)
       ok = run(`go vet ./... in ${rel} (GOOS=js GOARCH=wasm)`, 'go', ['vet', './...'], { cwd: dir, env: { ...env, GOOS: 'js', GOARCH: 'wasm' } }) && ok;
   }
   return ok;

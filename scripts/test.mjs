@@ -6,7 +6,7 @@
 //
 //   lint (Biome's format and lint checks, gofmt) · build:wasm (the engine) · build:schemas · build:oracles
 //     · build:native · typecheck · check:imports · test:go
-//   → lint:go (go vet of the engine) · test:unit (vitest; needs the engine, its schemas and the native engine)
+//   → lint:go (go vet of the native engine) · test:unit (vitest; needs the engine, its schemas and the native engine)
 //     · build (vite; needs the engine and schemas)
 //   → test:e2e (Playwright on the build, beside vitest) · compress:wasm (the engines' .br/.gz in dist/) → test:package (the release artifacts from the build)
 //
@@ -51,9 +51,10 @@ const STEPS = {
   // quick settings (4 s of CPU instead of ~150 s for the two engines): the test checks that they are
   // there and decompress to the engine, and this dist/ is not released (`npm run build` writes the best)
   'compress:wasm': { run: 'node scripts/build-wasm.mjs --compress', needs: ['build'], env: { CEL_WASM_OUT: 'dist/cel', CEL_WASM_COMPRESS: 'fast' } },
-  // go vet of the engine (npm run lint vets the oracles too; scripts/lint.mjs says why not here): after
-  // the Go tests, whose compiled packages it finds in Go's build cache instead of compiling them
-  // again beside them (listed after vitest and the build, which it must not delay)
+  // go vet of the native engine (npm run lint vets the oracles and the WebAssembly build too;
+  // scripts/lint.mjs says why not here): after the Go tests, whose compiled packages it finds in Go's
+  // build cache instead of compiling them again beside them (listed after vitest and the build,
+  // which it must not delay)
   'lint:go': { run: 'node scripts/lint.mjs vet-engine', needs: [], after: ['test:go'] },
   // as soon as the build is there, beside vitest: measured on 2 cores, neither keeps both busy alone
   // (vitest 385 s of CPU in 590 s, e2e 280 s in 477 s when they ran one after the other)
