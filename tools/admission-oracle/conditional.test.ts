@@ -27,7 +27,7 @@ import type { ConditionalAuthorization } from '../../src/admission';
 import { useEngine } from '../../src/cel/test-helpers';
 import { conditionalAuthorizationOf } from '../../src/impact/audit';
 import type { SimRequest } from '../../src/admission/types';
-import { buildOracleAsync, ORACLE_BUILDS, oracleCacheDir, runOracle } from '../go-oracle.mjs';
+import { buildOracleAsync, ORACLE_BUILDS, oracleCacheDir, runOracle, ORACLE_TEST_TIMEOUT } from '../go-oracle.mjs';
 
 useEngine();
 
@@ -227,7 +227,7 @@ describe.skipIf(only && !only.includes('1.38'))('the AuthorizationConditionsEnfo
   let results: CondResult[];
   beforeAll(async () => {
     results = await oracleResults();
-  }, 3_600_000);
+  }, ORACLE_TEST_TIMEOUT);
 
   it.each(SCENARIOS.map((s, i) => [s.name, i] as const))('%s', async (_name, i) => {
     const s = SCENARIOS[i]!;

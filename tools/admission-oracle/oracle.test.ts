@@ -105,7 +105,7 @@ for (const [release, { scenarios, release: workbench }] of Object.entries(RELEAS
   const generatedHere = scenarios.filter((s) => !HAND_WRITTEN.includes(s) && !TYPED_SCENARIOS.includes(s)).length;
   beforeAll(async () => {
     answers = await runs.get(release)!;
-  }, 3_600_000);
+  }, ORACLE_TEST_TIMEOUT);
 
   describe(`simulate() agrees with a real kube-apiserver ${release}`, () => {
     it(`on ${scenarios.length - generatedHere} hand-written and ${generatedHere} generated scenarios (seed ${SEED})`, {

@@ -13,6 +13,7 @@ import { useEngine } from '../../src/cel/test-helpers';
 import { convertPolicies } from '../../src/migrate';
 import { fixtures } from './fixtures';
 import { describeDifferential, type MutatingDifferential, mutatingDifferential } from './mutating';
+import { ORACLE_TEST_TIMEOUT } from '../go-oracle.mjs';
 
 useEngine();
 
@@ -20,7 +21,7 @@ const MUTANTS = Number(process.env.KYVERNO_MPOL_MUTANTS ?? 30);
 const MUTATING = ['MutatingPolicy', 'NamespacedMutatingPolicy'];
 
 describe('Kyverno MutatingPolicy conversions against the Kyverno engine (v1.19.1)', () => {
-  it('every exact conversion mutates as Kyverno does, on the tests’ resources and their mutants', async () => {
+  it('every exact conversion mutates as Kyverno does, on the tests’ resources and their mutants', { timeout: ORACLE_TEST_TIMEOUT }, async () => {
     const results: MutatingDifferential[] = [];
     const report: string[] = [];
     for (const fixture of fixtures)
@@ -61,5 +62,5 @@ describe('Kyverno MutatingPolicy conversions against the Kyverno engine (v1.19.1
       .filter((r) => r.rule.status === 'exact' && r.disagreements.length > 0)
       .map((r) => `${r.rule.source.name}: ${r.disagreements.length} of ${r.tried} disagree; smallest: ${JSON.stringify(r.disagreements[0]).slice(0, 1500)}`);
     expect(wrong).toEqual([]);
-  }, 3_600_000);
+  });
 });

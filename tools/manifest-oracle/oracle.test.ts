@@ -18,7 +18,7 @@ import { loaderMessages } from '../../src/check/manifests';
 import { validate } from '../../src/k8s/validate-all';
 import { DEFAULT_MANIFEST_BASE, effectiveStaticOrder, manifestLayout, STATIC_ORDERS, type StaticOrder } from '../../src/k8s/static-manifests';
 import { manifestDirectoryFiles, type ManifestDirLayout } from '../../src/share/manifest-dir';
-import { buildOracleAsync, ORACLE_BUILDS, runOracle, type OracleBuild } from '../go-oracle.mjs';
+import { buildOracleAsync, ORACLE_BUILDS, runOracle, type OracleBuild, ORACLE_TEST_TIMEOUT } from '../go-oracle.mjs';
 import { FIXTURES, ORDER_FIXTURES } from './fixtures';
 
 interface OracleResult {
@@ -90,7 +90,7 @@ for (const [oracle, { release }] of Object.entries(RELEASES)) {
   let answers: Answers;
   beforeAll(async () => {
     answers = await runs.get(oracle)!;
-  }, 3_600_000);
+  }, ORACLE_TEST_TIMEOUT);
 
   describe.each(['per-object', 'per-directory'] as const)(`static manifests agree with the ${oracle} loaders (%s)`, (layout) => {
     it.each(FIXTURES.map((f, i) => [f.name, i] as const))('%s', (_name, i) => {

@@ -15,6 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { fixturePath } from '../../../fixtures';
 import { useEngine } from '../../cel/test-helpers';
 import { corpusDifferential } from './test-helpers';
+import { ORACLE_TEST_TIMEOUT } from '../../../tools/go-oracle.mjs';
 
 useEngine('native');
 
@@ -22,9 +23,9 @@ const MUTANTS = Number(process.env.KYVERNO_PATTERN_MUTANTS ?? 200);
 const ROOT = process.env.KYVERNO_PATTERN_CORPUS ?? fixturePath('kyverno-pattern');
 
 describe('Kyverno pattern rules against the Kyverno engine', () => {
-  it('every rule called exact decides as Kyverno on its test resources and their mutants', async () => {
+  it('every rule called exact decides as Kyverno on its test resources and their mutants', { timeout: ORACLE_TEST_TIMEOUT }, async () => {
     const { exact, wrong } = await corpusDifferential(ROOT, MUTANTS, process.env.KYVERNO_PATTERN_REPORT);
     expect(exact).toBeGreaterThan(0);
     expect(wrong).toEqual([]);
-  }, 3_600_000);
+  });
 });

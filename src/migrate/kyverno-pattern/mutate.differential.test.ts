@@ -15,6 +15,7 @@ import { useEngine } from '../../cel/test-helpers';
 import { type MutateAnswer, type MutateDifferential, mutateDifferential } from './mutate-helpers';
 import { convertPatternRule } from './rule';
 import { type DifferentialRequest, readKyvernoFolders } from './test-helpers';
+import { ORACLE_TEST_TIMEOUT } from '../../../tools/go-oracle.mjs';
 
 useEngine('native');
 
@@ -22,7 +23,7 @@ const MUTANTS = Number(process.env.KYVERNO_MUTATE_MUTANTS ?? 200);
 const ROOT = process.env.KYVERNO_MUTATE_CORPUS ?? fixturePath('kyverno-mutate');
 
 describe('Kyverno mutate rules against the Kyverno engine', () => {
-  it('every mutate rule called exact patches as Kyverno does, on its test resources and their mutants', async () => {
+  it('every mutate rule called exact patches as Kyverno does, on its test resources and their mutants', { timeout: ORACLE_TEST_TIMEOUT }, async () => {
     const decide = async (policy: Obj, requests: DifferentialRequest[]): Promise<MutateAnswer[]> =>
       (await decideKyverno(
         requests.map(({ admitted, operation, ...world }): KyvernoRequest => ({ policy, resource: admitted, operation, ...world })),
@@ -58,5 +59,5 @@ describe('Kyverno mutate rules against the Kyverno engine', () => {
           `${r.policy}/${r.rule}: ${r.disagreements.length} of ${r.tried} disagree (${r.objects} objects); smallest: ${JSON.stringify(r.disagreements[0] ?? {}).slice(0, 1500)}`,
       );
     expect(wrong).toEqual([]);
-  }, 3_600_000);
+  });
 });

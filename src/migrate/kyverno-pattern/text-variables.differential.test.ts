@@ -7,13 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { fixturePath } from '../../../fixtures';
 import { useEngine } from '../../cel/test-helpers';
 import { corpusDifferential } from './test-helpers';
+import { ORACLE_TEST_TIMEOUT } from '../../../tools/go-oracle.mjs';
 
 useEngine('native');
 
 describe('Kyverno pattern rules with variables inside a text against the Kyverno engine', () => {
-  it('every rule called exact decides as Kyverno on objects built from it and their mutants', async () => {
+  it('every rule called exact decides as Kyverno on objects built from it and their mutants', { timeout: ORACLE_TEST_TIMEOUT }, async () => {
     const { exact, wrong } = await corpusDifferential(fixturePath('kyverno-pattern-text'), Number(process.env.KYVERNO_PATTERN_MUTANTS ?? 200));
     expect(exact).toBeGreaterThan(0);
     expect(wrong).toEqual([]);
-  }, 3_600_000);
+  });
 });
