@@ -19,25 +19,32 @@ const memos = new WeakSet<PolicyCel>();
 /** Whether `cel` is already a memo (simulate does not wrap it again: several runs of one request share its answers). */
 export const isMemoCel = (cel: PolicyCel): boolean => memos.has(cel);
 
-/** Options objects are shared by many calls (one set per policy spec): each one's release variant and key, made once. */
 /** The members celInputs builds; inputs with others are keyed by their JSON alone. */
 const MEMBERS = ['object', 'oldObject', 'params', 'namespaceObject', 'request', 'authorizer'] as const;
 
 type ReleaseOptions = { options: CelCompileOptions | undefined; key: string };
 const NO_OPTIONS: CelCompileOptions = Object.freeze({});
 
+/**
+ * An options object is shared by a policy's expressions and, made once per spec (policyOptions), by
+ * every run of it: its release variant and key are made once, not once a simulation (the key's JSON
+ * holds the policy's variables).
+ */
+const optionsWith = new WeakMap<CelCompileOptions, Map<string, ReleaseOptions>>();
+function releaseOptions(given: CelCompileOptions | undefined, kubernetesVersion: KubernetesVersion | undefined): ReleaseOptions {
+  const base = given ?? NO_OPTIONS; // NO_OPTIONS stands for "none given" only
+  let variants = optionsWith.get(base);
+  if (!variants) optionsWith.set(base, (variants = new Map()));
+  let hit = variants.get(kubernetesVersion ?? '');
+  if (!hit) {
+    const options = kubernetesVersion ? { ...given, kubernetesVersion } : given;
+    variants.set(kubernetesVersion ?? '', (hit = { options, key: JSON.stringify(options ?? {}) }));
+  }
+  return hit;
+}
+
 export function memoCel(cel: PolicyCel, kubernetesVersion?: KubernetesVersion): PolicyCel {
-  // an options object is shared by a run's expressions: its release variant and key made once
-  const optionsWith = new WeakMap<CelCompileOptions, ReleaseOptions>();
-  const optionsFor = (given: CelCompileOptions | undefined): ReleaseOptions => {
-    const base = given ?? NO_OPTIONS; // NO_OPTIONS stands for "none given" only
-    let hit = optionsWith.get(base);
-    if (!hit) {
-      const options = kubernetesVersion ? { ...given, kubernetesVersion } : given;
-      optionsWith.set(base, (hit = { options, key: JSON.stringify(options ?? {}) }));
-    }
-    return hit;
-  };
+  const optionsFor = (given: CelCompileOptions | undefined): ReleaseOptions => releaseOptions(given, kubernetesVersion);
   // equal inputs (by their JSON) are one canonical object with a small number: answers are keyed by
   // the number, not by the whole JSON (a request's JSON in every key cost more than the engine call)
   const inputsByJson = new Map<string, InputsEntry>();

@@ -114,6 +114,14 @@ function resetSession(s: WireSession): void {
   Object.assign(s, newWireSession(), { reset: true });
 }
 
+/** Options objects are shared by many items and runs (src/policy policyOptions): each one's JSON made once. */
+const optionsTexts = new WeakMap<CelCompileOptions, string>();
+function optionsText(options: CelCompileOptions): string {
+  let text = optionsTexts.get(options);
+  if (text === undefined) optionsTexts.set(options, (text = JSON.stringify(options)));
+  return text;
+}
+
 /**
  * A batch for the Go side: "\x01" ("\x02": the engine forgets its items first) and per item its
  * id ended by "\0", or, the first time, by "\x01" and its expression, context, options JSON and
@@ -124,14 +132,9 @@ export function packBatch(session: WireSession, items: readonly CelBatchItem[]):
   if (known !== undefined && !session.reset) return known;
   // the fields of the items this engine does not have yet
   const fields = new Map<CelBatchItem, string>();
-  const options = new Map<object, string>();
   for (const it of items) {
     if (session.ids.has(it) || fields.has(it)) continue;
-    let o = '';
-    if (it.options) {
-      o = options.get(it.options) ?? JSON.stringify(it.options);
-      options.set(it.options, o);
-    }
+    const o = it.options ? optionsText(it.options) : '';
     const group = it.group ?? '';
     if (it.expression.includes('\0') || it.context.includes('\0') || o.includes('\0') || group.includes('\0')) return JSON.stringify(items);
     const f = `${it.expression}\0${it.context}\0${o}\0${group}\0`;

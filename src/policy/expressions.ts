@@ -3,7 +3,8 @@
  * trace entry, worded as the apiserver words errors, and the traces of the variables.
  */
 import type { CelBatchItem, CelCompileOptions, CelContext, CelEvalResult, CelInputs, CelTraceNode } from '../cel/types';
-import type { PolicyVariable } from '../k8s/cel-scope';
+import { declaredVariables, declaresParams, type PolicyVariable } from '../k8s/cel-scope';
+import type { Obj } from '../base/json';
 
 /** The part of the CEL engine a run needs (src/cel `evaluate`). */
 export interface PolicyCel {
@@ -91,18 +92,57 @@ export function usedVariables(variables: readonly PolicyVariable[], expressions:
   return used;
 }
 
+/**
+ * The compile options of one policy spec's expressions. A run per request asks with these same
+ * objects, so the engine client keys and packs each once (their JSON holds every variable's
+ * expression) instead of once a request. They depend on the spec's variables and paramKind only, so
+ * they are made once per variables list (a run's defaulted copy of the spec keeps its list; lists are
+ * read, never changed in place) and whether params are declared.
+ */
+export interface PolicyOptions {
+  hasParams: boolean;
+  variables: readonly PolicyVariable[];
+  /** The policy's expressions (matchConditions, validations, messages, mutations): `variables` declared. */
+  options: CelCompileOptions;
+  /** `options` with `trace: true`. */
+  traced: CelCompileOptions;
+  /** Each variable's own: the variables before it declared (`variableName`); [untraced, traced]. */
+  variable: ReadonlyMap<string, readonly [CelCompileOptions, CelCompileOptions]>;
+}
+
+/** By the spec's `variables` (NO_VARIABLES when it is not a list), then by hasParams. */
+const policyOptionsOf = new WeakMap<object, { false?: PolicyOptions; true?: PolicyOptions }>();
+const NO_VARIABLES = {};
+
+export function policyOptions(spec: Obj): PolicyOptions {
+  const key = Array.isArray(spec.variables) ? spec.variables : NO_VARIABLES;
+  const hasParams = declaresParams(spec);
+  let byParams = policyOptionsOf.get(key);
+  if (!byParams) policyOptionsOf.set(key, (byParams = {}));
+  const hit = byParams[`${hasParams}`];
+  if (hit) return hit;
+  const variables = declaredVariables(spec.variables);
+  const options: CelCompileOptions = { hasParams, variables };
+  const variable = new Map(
+    variables.map((v) => {
+      const own: CelCompileOptions = { hasParams, variables, variableName: v.name };
+      return [v.name, [own, { ...own, trace: true }] as const];
+    }),
+  );
+  return (byParams[`${hasParams}`] = { hasParams, variables, options, traced: { ...options, trace: true }, variable });
+}
+
 /** Every variable's value, each evaluated on its own with the variables before it (traced: with its sub-expression values). */
 export async function traceVariables(
   cel: PolicyCel,
-  variables: readonly PolicyVariable[],
+  { variables, variable }: PolicyOptions,
   used: Set<string>,
   inputs: CelInputs,
-  hasParams: boolean,
   trace = false,
 ): Promise<VariableTrace[]> {
   const out: VariableTrace[] = [];
   for (const v of variables) {
-    const t = await evalExpr(cel, v.expression, 'vap-variable', inputs, { hasParams, variables, variableName: v.name, ...(trace ? { trace } : {}) });
+    const t = await evalExpr(cel, v.expression, 'vap-variable', inputs, variable.get(v.name)![trace ? 1 : 0]);
     out.push({ ...t, name: v.name, used: used.has(v.name) });
   }
   return out;

@@ -5,16 +5,15 @@
  * approximated: README.md ("MutatingAdmissionPolicy runs").
  */
 import { withDefaults } from '../k8s/defaults';
-import type { CelCompileOptions, CelInputs, CelTraceNode } from '../cel/types';
+import type { CelInputs, CelTraceNode } from '../cel/types';
 import { CEL_LIMITS } from '../cel/types';
 import { diffJson, applyJsonPatch, type DiffEntry, type JsonPatchOp } from '../base/jsonpatch';
 import type { MatchResult } from './matching';
 import { mergeApplyConfiguration, type ListMergeNote } from './merge';
-import { declaredVariables, declaresParams } from '../k8s/cel-scope';
 import { dispatchBindings, invocationApplied, matchPolicy, policyBindings, requestNotes, type BindingTraceBase, type RunRequestInput } from './dispatch';
 import { admittedInput, admittedObject } from '../request/admitted';
 import { celInputs } from '../request/cel-inputs';
-import { OUT_OF_BUDGET, traceVariables, usedVariables, type PolicyCel, type VariableTrace } from './expressions';
+import { OUT_OF_BUDGET, policyOptions, traceVariables, usedVariables, type PolicyCel, type VariableTrace } from './expressions';
 import { failurePolicyOf, runMatchConditions, type MatchConditionsTrace } from './match-conditions';
 import { deepEqual, isObject, list, nameOf, obj, str, type Obj } from '../base/json';
 
@@ -98,9 +97,9 @@ async function invoke(
   param: unknown,
   current: unknown,
 ): Promise<{ trace: MutatingEvaluationTrace; object: unknown; errors: string[] }> {
-  const hasParams = declaresParams(spec);
-  const variables = declaredVariables(spec.variables);
-  const options: CelCompileOptions = input.trace ? { hasParams, variables, trace: true } : { hasParams, variables };
+  const compiled = policyOptions(spec);
+  const { variables } = compiled;
+  const options = input.trace ? compiled.traced : compiled.options;
   const mutations = list(spec.mutations).map(obj);
   const exprOf = (m: Record<string, unknown>) =>
     str(m.patchType) === 'JSONPatch' ? str(obj(m.jsonPatch).expression) : str(obj(m.applyConfiguration).expression);
@@ -110,7 +109,7 @@ async function invoke(
   const trace: MutatingEvaluationTrace = {
     param: param ?? null,
     paramName: isObject(param) ? nameOf(param) : undefined,
-    variables: await traceVariables(cel, variables, used, inputs0, hasParams, input.trace),
+    variables: await traceVariables(cel, compiled, used, inputs0, input.trace),
     mutations: [],
     objectBefore: current,
     objectAfter: current,

@@ -8,14 +8,14 @@
  * `used` saying whether Kubernetes would evaluate it. The dispatch: ./run.ts; design:
  * docs/architecture.md (Policy test runs).
  */
-import { CEL_LIMITS, type CelCompileOptions, type CelTraceNode } from '../cel/types';
-import { declaredVariables, declaresParams, type PolicyVariable } from '../k8s/cel-scope';
+import { CEL_LIMITS, type CelTraceNode } from '../cel/types';
 import { byteLength, isObject, list, nameOf, obj, str, trimSpace, type Obj } from '../base/json';
 import type { RunRequestInput } from './dispatch';
 import { celInputs } from '../request/cel-inputs';
 import {
   evalExpr,
   OUT_OF_BUDGET,
+  policyOptions,
   traceVariables,
   usedVariables,
   type ExpressionTrace,
@@ -145,17 +145,6 @@ export function failedValidationMessage(
   return { message: `failed expression: ${trimSpace(str(v.expression))}`, source: 'expression', ...withRejected };
 }
 
-type EvaluationOptions = { hasParams: boolean; variables: PolicyVariable[]; options: CelCompileOptions; validationOptions: CelCompileOptions };
-
-/** The compile options of one policy's expressions: the one place evaluateValidations and validatingExpressions read them. */
-function evaluationOptions(spec: Obj, traced: boolean): EvaluationOptions {
-  const hasParams = declaresParams(spec);
-  const variables = declaredVariables(spec.variables);
-  const options: CelCompileOptions = { hasParams, variables };
-  const validationOptions: CelCompileOptions = traced ? { ...options, trace: true } : options;
-  return { hasParams, variables, options, validationOptions };
-}
-
 /**
  * Collect: every expression one evaluation of the (defaulted) policy `spec` may ask the engine
  * for, with the options it asks with — variables (each on its own, as traceVariables does),
@@ -164,12 +153,9 @@ function evaluationOptions(spec: Obj, traced: boolean): EvaluationOptions {
  * never reads change nothing.
  */
 export function validatingExpressions(spec: Obj, traced = false): PolicyExpression[] {
-  const { hasParams, variables, options, validationOptions } = evaluationOptions(spec, traced);
-  const out: PolicyExpression[] = variables.map((v) => ({
-    expression: v.expression,
-    context: 'vap-variable',
-    options: { hasParams, variables, variableName: v.name },
-  }));
+  const { variables, variable, options, traced: tracedOptions } = policyOptions(spec);
+  const validationOptions = traced ? tracedOptions : options;
+  const out: PolicyExpression[] = variables.map((v) => ({ expression: v.expression, context: 'vap-variable', options: variable.get(v.name)![0] }));
   out.push(...matchConditionExpressions(spec, 'vap-matchCondition', options));
   for (const v of list(spec.validations).map(obj)) {
     out.push({ expression: str(v.expression), context: 'vap-validation', options: validationOptions });
@@ -187,7 +173,8 @@ export async function evaluateValidations(
   param: unknown,
   traced = false,
 ): Promise<EvaluationTrace> {
-  const { hasParams, variables, validationOptions } = evaluationOptions(spec, traced);
+  const compiled = policyOptions(spec);
+  const validationOptions = traced ? compiled.traced : compiled.options;
   const errorAction: 'admit' | 'deny' = failurePolicy === 'Ignore' ? 'admit' : 'deny';
   const inputs = celInputs(input, param);
   const validations = list(spec.validations).map(obj);
@@ -200,7 +187,7 @@ export async function evaluateValidations(
   const trace: EvaluationTrace = {
     param: param ?? null,
     paramName: isObject(param) ? nameOf(param) : undefined,
-    variables: await traceVariables(cel, variables, usedVariables(variables, allExpressions), inputs, hasParams, traced),
+    variables: await traceVariables(cel, compiled, usedVariables(compiled.variables, allExpressions), inputs, traced),
     validations: [],
     auditAnnotations: [],
     cost: 0,
