@@ -16,6 +16,7 @@ import { mutants } from './mutants';
 import { dedupeProbes } from './mutate-dedupe';
 import { convertPatternRule } from './rule';
 import { namespaceIn, withSelectorLabels, worldsOf } from './context-worlds';
+import { CHUNK, fresh, simulateInOrder } from './simulate-in-order';
 import { chainOf, cluster, type DifferentialRequest, failedSimulation, gvrOf, matchedResources, TEST_USER, type UserInfo } from './test-helpers';
 import type { RuleStatus } from '../types';
 
@@ -278,30 +279,34 @@ export async function mutateDifferential(
     // the first round also holds every keyed list's duplicates beside an element without a key (mutate-dedupe.ts)
     const batch =
       round === 1 ? [...seeds, ...seeds.flatMap(dedupeProbes), ...mutants(seeds, patterns, count, round)] : mutants(seeds, patterns, count, round * 7919);
-    for (const [i, r] of batch.entries()) {
-      const key = JSON.stringify(r);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const operation = i % 3 === 2 || subresource ? 'UPDATE' : 'CREATE';
-      const w = i % chains.length;
-      const world = worlds?.[w];
-      const namespaced = BUILTIN_RESOURCES.find((x) => x.kind === r.kind)?.namespaced !== false;
-      const namespace = world && namespaced ? namespaceIn(world, String((r.metadata as Obj | undefined)?.namespace ?? 'default')) : undefined;
-      const userInfo = users[i % users.length]!;
-      const result = await workbenchMutation(chains[w]!, r, operation, namespace ? [namespace] : undefined, subresource, userInfo);
-      if (result.outcome === 'invalid') continue;
-      const admitted = JSON.stringify(result.admitted);
-      objects.add(admitted);
-      if (result.outcome !== stored(result.admitted)) changed.add(admitted);
-      decided.set(JSON.stringify([admitted, operation, w, userInfo]), {
-        admitted: result.admitted,
-        operation,
-        userInfo,
-        ...(world ? cluster(world, namespace) : {}),
-        ...(subresource ? { subresource } : {}),
-        workbench: result.outcome,
-      });
-    }
+    await simulateInOrder(
+      fresh(batch, seen),
+      CHUNK,
+      async ([i, r]) => {
+        const operation: 'CREATE' | 'UPDATE' = i % 3 === 2 || subresource ? 'UPDATE' : 'CREATE';
+        const w = i % chains.length;
+        const world = worlds?.[w];
+        const namespaced = BUILTIN_RESOURCES.find((x) => x.kind === r.kind)?.namespaced !== false;
+        const namespace = world && namespaced ? namespaceIn(world, String((r.metadata as Obj | undefined)?.namespace ?? 'default')) : undefined;
+        const userInfo = users[i % users.length]!;
+        const result = await workbenchMutation(chains[w]!, r, operation, namespace ? [namespace] : undefined, subresource, userInfo);
+        return { operation, w, world, namespace, userInfo, result };
+      },
+      ({ operation, w, world, namespace, userInfo, result }) => {
+        if (result.outcome === 'invalid') return;
+        const admitted = JSON.stringify(result.admitted);
+        objects.add(admitted);
+        if (result.outcome !== stored(result.admitted)) changed.add(admitted);
+        decided.set(JSON.stringify([admitted, operation, w, userInfo]), {
+          admitted: result.admitted,
+          operation,
+          userInfo,
+          ...(world ? cluster(world, namespace) : {}),
+          ...(subresource ? { subresource } : {}),
+          workbench: result.outcome,
+        });
+      },
+    );
   }
   const unique = [...decided.values()];
   out.objects = objects.size;

@@ -22,6 +22,7 @@ import { mutants } from './mutants';
 import { CRONJOB_METADATA_SITE, POD_SECURITY_SITES } from './pod-security-mutants';
 import { reachingResources } from './reach';
 import { convertPatternRule } from './rule';
+import { CHUNK, fresh, simulateInOrder } from './simulate-in-order';
 
 export interface KyvernoTestResult {
   policy: string;
@@ -388,34 +389,40 @@ export async function differential(
   for (let pass = 1; pass <= 3; pass++) {
     for (; round <= 24 * pass && (objects.size < count + given.length || reaching.size < target); round++) {
       const batch = round === 1 ? [...seeds, ...mutants(seeds, patterns, count, round)] : mutants(seeds, patterns, count, round * 7919);
-      for (const [i, r] of batch.entries()) {
-        const key = JSON.stringify(r);
-        if (seen.has(key)) continue;
-        seen.add(key);
-        // every third request an UPDATE (from the same object): operation conditions are held on both sides
-        const operation = i % 3 === 2 || (readsOld && i % 3 === 1) ? 'UPDATE' : 'CREATE';
-        const old = readsOld && i % 3 === 1 ? oldFor(r) : undefined;
-        const w = i % chains.length;
-        const world = worlds?.[w];
-        const ns = (r.metadata as Obj | undefined)?.namespace;
-        const nsName = ns === undefined ? (BUILTIN_RESOURCES.find((x) => x.kind === r.kind)?.namespaced === false ? undefined : 'default') : String(ns);
-        const namespace = world && nsName ? namespaceIn(world, nsName) : undefined;
-        const userInfo = users.length ? users[Math.floor(i / 3) % users.length] : undefined;
-        const verdict = await vapVerdict(chains[w], r, operation, { namespace, oldObject: old, userInfo });
-        if (verdict.verdict === 'invalid') continue;
-        const admitted = JSON.stringify(verdict.admitted);
-        if (readsOld) previous.set(`${String(r.apiVersion)}/${String(r.kind)}`, verdict.admitted as Obj);
-        objects.add(admitted);
-        if (verdict.reached) reaching.add(admitted);
-        decided.set(JSON.stringify([admitted, operation, w, old ?? null, userInfo ?? null]), {
-          admitted: verdict.admitted,
-          operation,
-          ...(old ? { oldResource: old } : {}),
-          ...(userInfo ? { userInfo } : {}),
-          ...(world ? cluster(world, namespace) : {}),
-          vap: verdict.verdict === 'error' ? 'deny' : verdict.verdict,
-        });
-      }
+      // the requests of a batch simulated several at a time; one at a time when a request's old
+      // object is the verdict before it
+      await simulateInOrder(
+        fresh(batch, seen),
+        readsOld ? 1 : CHUNK,
+        async ([i, r]) => {
+          // every third request an UPDATE (from the same object): operation conditions are held on both sides
+          const operation: 'CREATE' | 'UPDATE' = i % 3 === 2 || (readsOld && i % 3 === 1) ? 'UPDATE' : 'CREATE';
+          const old = readsOld && i % 3 === 1 ? oldFor(r) : undefined;
+          const w = i % chains.length;
+          const world = worlds?.[w];
+          const ns = (r.metadata as Obj | undefined)?.namespace;
+          const nsName = ns === undefined ? (BUILTIN_RESOURCES.find((x) => x.kind === r.kind)?.namespaced === false ? undefined : 'default') : String(ns);
+          const namespace = world && nsName ? namespaceIn(world, nsName) : undefined;
+          const userInfo = users.length ? users[Math.floor(i / 3) % users.length] : undefined;
+          const verdict = await vapVerdict(chains[w], r, operation, { namespace, oldObject: old, userInfo });
+          return { r, operation, old, w, world, namespace, userInfo, verdict };
+        },
+        ({ r, operation, old, w, world, namespace, userInfo, verdict }) => {
+          if (verdict.verdict === 'invalid') return;
+          const admitted = JSON.stringify(verdict.admitted);
+          if (readsOld) previous.set(`${String(r.apiVersion)}/${String(r.kind)}`, verdict.admitted as Obj);
+          objects.add(admitted);
+          if (verdict.reached) reaching.add(admitted);
+          decided.set(JSON.stringify([admitted, operation, w, old ?? null, userInfo ?? null]), {
+            admitted: verdict.admitted,
+            operation,
+            ...(old ? { oldResource: old } : {}),
+            ...(userInfo ? { userInfo } : {}),
+            ...(world ? cluster(world, namespace) : {}),
+            vap: verdict.verdict === 'error' ? 'deny' : verdict.verdict,
+          });
+        },
+      );
     }
     // the requests not yet asked
     const unique = [...decided.values()].slice(asked);
