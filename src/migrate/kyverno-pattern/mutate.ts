@@ -143,11 +143,7 @@ export function convertMutateRule(policy: Obj, rule: Rec, name: string): MutateR
     if (merges) {
       // kyaml keeps one element per merge key in the resource's keyed lists (mutate-dedupe.ts)
       const dedupe = dedupeMutations([...new Set([...kindsOf(rule.match), ...controllers])]);
-      if (dedupe)
-        mutations.push(
-          { patchType: 'JSONPatch', jsonPatch: { expression: dedupe.inner } },
-          { patchType: 'JSONPatch', jsonPatch: { expression: dedupe.outer } },
-        );
+      if (dedupe) mutations.push(...[...dedupe.inner, ...dedupe.outer].map((expression) => ({ patchType: 'JSONPatch', jsonPatch: { expression } })));
       else
         differences.push(
           "a kind whose keyed lists are not modelled: Kyverno's strategic merge keeps one element per merge key in the resource's lists, the policy leaves duplicates",
