@@ -103,6 +103,7 @@ export function neverText(n: JpNode | undefined, vars: ReadonlySet<string> = new
     case 'Field':
       return vars.has(n.name);
     case 'Projection':
+    case 'ValueProjection':
     case 'Filter':
     case 'MultiList':
     case 'MultiHash':

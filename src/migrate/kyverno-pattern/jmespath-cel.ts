@@ -13,6 +13,7 @@ import type { JpNode } from './jmespath';
 import { Unsupported } from './pattern';
 import { celString } from './scalar';
 import { goJson, readsUserInfo, USER_INFO } from './jmespath-json';
+import { imagesRegistries, imagesRegistriesCel } from './images';
 
 export interface Compiled {
   /** A CEL `[status, value]` pair. */
@@ -39,6 +40,8 @@ export interface Roots {
   neverText?: ReadonlySet<string>;
   /** Texts printed into raw string literals (text-variables.ts): each placeholder's CEL string. */
   printed?: Readonly<Record<string, string>>;
+  /** Whether Kyverno's `images` is read (images.ts: its registries only). */
+  images?: boolean;
 }
 
 /** Marks where a printed variable sits in a raw string literal (text-variables.ts). */
@@ -331,8 +334,13 @@ export class JpCompiler {
       }
       case 'Function':
         return this.call(n.name, n.args, inp);
+      case 'ValueProjection': {
+        const list = this.roots.images && 'root' in inp && inp.root === 'top' ? imagesRegistries(n) : undefined;
+        if (!list) throw new Unsupported('the JMESPath construct ValueProjection (other than images.<containers>.*.registry)');
+        return { cel: imagesRegistriesCel(list, this.roots.object, names), depth: 0 };
+      }
       default:
-        throw new Unsupported(`the JMESPath construct ${n.type === 'Unsupported' ? n.what : n.type}`);
+        throw new Unsupported(`the JMESPath construct ${n.what}`);
     }
   }
 
