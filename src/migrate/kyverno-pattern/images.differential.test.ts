@@ -67,6 +67,8 @@ const RESOURCES: Obj[] = [
     ],
   }),
   pod('twice-3', { containers: [{ name: 'a', image: `${R}/x` }, { name: 'a' }] }),
+  // no image anywhere: Kyverno's context then has no `images` at all
+  pod('no-image', { containers: [{ name: 'a' }] }),
   pod('init', { initContainers: [{ name: 'i', image: `${R}/x` }], containers: [{ name: 'a' }] }),
   pod('init-bad', { initContainers: [{ name: 'i', image: 'Bad Image' }], containers: [{ name: 'a', image: `${R}/x` }] }),
   pod('ephemeral', { ephemeralContainers: [{ name: 'e', image: `${R}/x` }], containers: [{ name: 'a', image: 'nginx' }] }),
