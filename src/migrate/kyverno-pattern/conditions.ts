@@ -162,6 +162,10 @@ function condition(c: Rec, where: string, jp: JpCompiler, differences: string[],
     (typeof c.value === 'string' || (list && !['equals', 'equal', 'notequals', 'notequal'].includes(op))) && !JSON.stringify(c.value).includes('{{');
   const asTri = (b: string) => (tri ? `(${b} ? 1 : 0)` : b);
   if (typeof c.key === 'string' && OPERATION.test(c.key) && words) return asTri(operationCondition(c, where, jp.roots.operation));
+  // images' registries come in a Go map's order, which only the set operators ignore (not printed into a text either)
+  const readsImages = (x: unknown) => /\bimages\./.test(JSON.stringify(x ?? null));
+  if (jp.roots.images && [c.key, c.value].some((x) => readsImages(x) && (!IN_OPS.has(op) || typeof x !== 'string' || !/^\{\{[^{}]*\}\}$/.test(x))))
+    throw new Unsupported(`${where}: images read other than as a whole value of an In operator (their order is a Go map's)`);
   const key = side(c.key, where, jp, differences);
   const value = side(c.value ?? null, where, jp, differences);
   const names = jp.names;

@@ -13,7 +13,8 @@ import { ORACLE_TEST_TIMEOUT } from '../../../tools/go-oracle.mjs';
 import type { Obj } from '../../base/json';
 import { useEngine } from '../../cel/test-helpers';
 import { type MutateAnswer, mutateDifferential } from './mutate-helpers';
-import { type DifferentialRequest, readKyvernoFolders } from './test-helpers';
+import { convertPatternRule } from './rule';
+import { type DifferentialRequest, enforcePolicy, readKyvernoFolders } from './test-helpers';
 
 useEngine('native');
 
@@ -108,5 +109,23 @@ describe('images.<list>.*.registry against the Kyverno engine', () => {
       d.disagreements.map((x) => `${JSON.stringify(x.resource).slice(0, 300)}: kyverno ${x.kyverno.slice(0, 200)} / workbench ${x.workbench.slice(0, 200)}`),
     ).toEqual([]);
     expect(d.changed).toBeGreaterThan(10);
+  });
+
+  it("reads the registries only as the whole value of an In operator (their order is a Go map's)", () => {
+    const of = (operator: string, value: string) => {
+      const r = {
+        name: 'r',
+        match: { any: [{ resources: { kinds: ['Pod'] } }] },
+        preconditions: { all: [{ key: R, operator, value }] },
+        mutate: { patchStrategicMerge: { metadata: { labels: { a: 'b' } } } },
+      };
+      return convertPatternRule(enforcePolicy(r), r).status;
+    };
+    expect(of('AnyIn', '{{ images.containers.*.registry }}')).toBe('exact');
+    expect(of('AllNotIn', '{{ images.ephemeralContainers.*.registry || `[]` }}')).toBe('exact');
+    expect(of('Equals', '{{ images.containers.*.registry }}')).toBe('unsupported');
+    expect(of('AnyIn', 'x-{{ images.containers.*.registry }}')).toBe('unsupported');
+    expect(of('AnyIn', '{{ images.containers.*.registry | [0] }}')).toBe('unsupported');
+    expect(of('AnyIn', '{{ images.containers.*.path }}')).toBe('unsupported');
   });
 });
