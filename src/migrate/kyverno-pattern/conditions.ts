@@ -103,6 +103,7 @@ export function neverText(n: JpNode | undefined, vars: ReadonlySet<string> = new
     case 'Field':
       return vars.has(n.name);
     case 'Projection':
+    case 'ValueProjection':
     case 'Filter':
     case 'MultiList':
     case 'MultiHash':
@@ -116,6 +117,8 @@ export function neverText(n: JpNode | undefined, vars: ReadonlySet<string> = new
     case 'Or':
       return neverText(n.left, vars) && neverText(n.right, vars);
     case 'Pipe':
+      // an element picked from texts that all start with a word (`…[?starts_with(@, 'kube-')] | [0] || ''`)
+      return neverText(n.right) || (wordElements(n.left) && picksElement(n.right));
     case 'Sub':
     case 'IndexExpression':
       // the right side reads a value, not the context: its fields are no variables
@@ -124,6 +127,29 @@ export function neverText(n: JpNode | undefined, vars: ReadonlySet<string> = new
       return false;
   }
 }
+
+/**
+ * Whether every element of the projection `n` is never a text an In operator parses: each one what
+ * its right side yields when that is never text (`a[?b].c[?d]`: lists), or a filter keeping only
+ * texts that start with a constant that is neither a range (a sign or digit first) nor JSON
+ * (`json.Valid`: a space, `{`, `[`, `"`, a digit, `-`, `true`, `false`, `null`); starts_with keeps
+ * no other value.
+ */
+function wordElements(n: JpNode): boolean {
+  if (n.type !== 'Filter' && n.type !== 'Projection') return false;
+  if (n.right.type !== 'Current') return neverText(n.right);
+  if (n.type !== 'Filter') return false;
+  const c = n.condition;
+  if (c.type !== 'Function' || c.name !== 'starts_with' || c.args.length !== 2 || c.args[0]!.type !== 'Current') return false;
+  const prefix = c.args[1]!;
+  return prefix.type === 'Literal' && typeof prefix.value === 'string' && /^[A-Za-z]/.test(prefix.value) && !/^[tfn]/.test(prefix.value);
+}
+
+/** An element of the value piped in (`[i]`), or else a value that is never text. */
+const picksElement = (n: JpNode): boolean =>
+  n.type === 'Index' ||
+  (n.type === 'IndexExpression' && n.left.type === 'Current' && n.right.type === 'Index') ||
+  (n.type === 'Or' && picksElement(n.left) && neverText(n.right));
 
 const IN_OPS = new Set(['anyin', 'anynotin', 'allin', 'allnotin']);
 
@@ -136,6 +162,10 @@ function condition(c: Rec, where: string, jp: JpCompiler, differences: string[],
     (typeof c.value === 'string' || (list && !['equals', 'equal', 'notequals', 'notequal'].includes(op))) && !JSON.stringify(c.value).includes('{{');
   const asTri = (b: string) => (tri ? `(${b} ? 1 : 0)` : b);
   if (typeof c.key === 'string' && OPERATION.test(c.key) && words) return asTri(operationCondition(c, where, jp.roots.operation));
+  // images' registries come in a Go map's order, which only the set operators ignore (not printed into a text either)
+  const readsImages = (x: unknown) => /\bimages\./.test(JSON.stringify(x ?? null));
+  if (jp.roots.images && [c.key, c.value].some((x) => readsImages(x) && (!IN_OPS.has(op) || typeof x !== 'string' || !/^\{\{[^{}]*\}\}$/.test(x))))
+    throw new Unsupported(`${where}: images read other than as a whole value of an In operator (their order is a Go map's)`);
   const key = side(c.key, where, jp, differences);
   const value = side(c.value ?? null, where, jp, differences);
   const names = jp.names;

@@ -97,6 +97,22 @@ describe('context entries', () => {
     expect(c.reason).toMatch(/missing ConfigMap/);
   });
 
+  it('a variable picked from texts that start with a word is read as a word by In; one that may start with a digit is not', () => {
+    const of = (prefix: string) => {
+      const r = rule(
+        [{ name: 'v', variable: { jmesPath: `request.object.spec.volumes[?projected].name[?starts_with(@, '${prefix}')] | [0] || ''`, default: '' } }],
+        {
+          all: [{ key: '{{ request.object.metadata.name }}', operator: 'AnyIn', value: '{{ v }}' }],
+        },
+      );
+      return convertPatternRule(policy(r), r);
+    };
+    expect(of('kube-api-access-').status).toBe('exact');
+    // `1-5…` may be a range, `true…` JSON: Kyverno parses such a value
+    expect(of('1-5').status).toBe('different');
+    expect(of('true').status).toBe('different');
+  });
+
   it("the request's Namespace: namespaceObject's labels; not for kinds that may be cluster-scoped", { timeout: 600_000 }, async () => {
     const ctx = [{ name: 'exec', apiCall: { urlPath: '/api/v1/namespaces/{{request.namespace}}', jmesPath: "metadata.labels.exec || ''" } }];
     const r = rule(ctx, { any: [{ key: '{{ exec }}', operator: 'Equals', value: 'false' }] });

@@ -13,6 +13,7 @@ import type { JpNode } from './jmespath';
 import { Unsupported } from './pattern';
 import { celString } from './scalar';
 import { goJson, readsUserInfo, USER_INFO } from './jmespath-json';
+import { imagesRegistries, imagesRegistriesCel } from './images';
 
 export interface Compiled {
   /** A CEL `[status, value]` pair. */
@@ -39,6 +40,8 @@ export interface Roots {
   neverText?: ReadonlySet<string>;
   /** Texts printed into raw string literals (text-variables.ts): each placeholder's CEL string. */
   printed?: Readonly<Record<string, string>>;
+  /** Whether Kyverno's `images` is read (images.ts: its registries only). */
+  images?: boolean;
 }
 
 /** Marks where a printed variable sits in a raw string literal (text-variables.ts). */
@@ -123,6 +126,8 @@ const onValue = (names: Names, c: Compiled, body: (v: string) => string): string
 export class JpCompiler {
   /** What the compiled expressions decide differently from Kyverno. */
   readonly differences: string[] = [];
+  /** The node where `images.<list>.*.registry` may be read (compile). */
+  private imagesAt?: JpNode;
   /** Whether `@` is request.userInfo's value (the right side of a pipe from it). */
   private atUserInfo = false;
   /** `names`: another compiler's, when this one's CEL goes inside that one's (no name is bound twice). */
@@ -133,6 +138,8 @@ export class JpCompiler {
 
   /** A query; `text` (its source) loads the context entries it names first: one that fails fails the query. */
   compile(n: JpNode, text?: string): Compiled {
+    // images' registries in a Go map's order: read only as the whole query or an `||`'s left side
+    this.imagesAt = n.type === 'Or' ? n.left : n;
     const r = this.node(n, { root: 'top' });
     if (r.cel === REQUEST) throw new Unsupported('the whole request');
     const loaded = text === undefined ? [] : (this.roots.loads ?? []).filter((l) => namesEntry(text, l.name));
@@ -331,8 +338,13 @@ export class JpCompiler {
       }
       case 'Function':
         return this.call(n.name, n.args, inp);
+      case 'ValueProjection': {
+        const list = this.roots.images && n === this.imagesAt && 'root' in inp && inp.root === 'top' ? imagesRegistries(n) : undefined;
+        if (!list) throw new Unsupported('the JMESPath construct ValueProjection (other than images.<containers>.*.registry)');
+        return { cel: imagesRegistriesCel(list, this.roots.object, names), depth: 0 };
+      }
       default:
-        throw new Unsupported(`the JMESPath construct ${n.type === 'Unsupported' ? n.what : n.type}`);
+        throw new Unsupported(`the JMESPath construct ${n.what}`);
     }
   }
 

@@ -118,7 +118,8 @@ export function convertMutateRule(policy: Obj, rule: Rec, name: string): MutateR
     const scope: Scope = context?.scope ?? {};
     const missing = context && missingParamDifference(context, rule);
     if (missing) differences.push(missing);
-    const pre = rulePreconditionsCel(rule, controllers, differences, scope);
+    // Kyverno's `images` (images.ts) is read in a mutate rule's preconditions only
+    const pre = rulePreconditionsCel(rule, controllers, differences, { ...scope, images: true });
     if (context && mutate.foreach !== undefined && !loadsAll(context, rule))
       throw new Unsupported('context a foreach would load (Kyverno loads an entry on the object as the entries before left it)');
     const pod = shapeMutations(mutate, 'Pod', differences, scope, context);
