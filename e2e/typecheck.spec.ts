@@ -83,9 +83,14 @@ test('completion and hover of object typed by the matched kind (Deployment): the
     const box = e.getDomNode()!.getBoundingClientRect();
     return { x: box.left + pos.left + 2, y: box.top + pos.top + pos.height / 2 };
   }, PATH);
-  await page.mouse.move(at.x, at.y);
   const hover = page.locator('.monaco-hover').filter({ hasText: 'replicas' }).first();
-  await expect(hover).toContainText('integer', { timeout: 30_000 });
+  // a hover asked before the kind's schemas arrived has no type, and Monaco asks again only when
+  // the mouse moves again: as a user would, off the word and back until the type shows
+  await expect(async () => {
+    await page.mouse.move(at.x, at.y + 60);
+    await page.mouse.move(at.x, at.y);
+    await expect(hover).toContainText('integer', { timeout: 3_000 });
+  }).toPass({ timeout: 30_000 });
   await expect(hover).toContainText('apps/v1 Deployment');
 
   // completion after object.spec.: the Deployment's fields, replicas with its type

@@ -69,6 +69,14 @@ const STEPS = {
   },
 };
 
+/**
+ * The Go processes' garbage collector (the oracles, the in-process apiservers, the native engine,
+ * go build and vet) runs when the heap grows by 400 % instead of Go's 100 %: a quarter less CPU for
+ * the same work (tools/cel-oracle's test, 94 -> 75 s of CPU), for heaps a few hundred MB larger.
+ * What is tested is unchanged; GOGC=n overrides it.
+ */
+const GOGC = '400';
+
 /** At most this many steps at once (the heavy ones are multi-process themselves). */
 const SLOTS = Number(process.env.TEST_JOBS ?? 4);
 
@@ -132,7 +140,7 @@ function start(name) {
   state.set(name, s);
   console.log(`=== [${secs()}s] start ${name}: ${step.run}`);
   return new Promise((done) => {
-    const env = { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0', ...step.env };
+    const env = { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0', GOGC: process.env.GOGC ?? GOGC, ...step.env };
     const cgroup = stepCgroup(name);
     const join = cgroup ? `echo $$ > ${cgroup}/tasks 2>/dev/null\n` : '';
     // bash's `times` after the command: the CPU seconds of the step's processes (those waited for), on fd 3
