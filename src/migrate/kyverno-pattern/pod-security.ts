@@ -14,7 +14,7 @@
  */
 import { POD_CONTROLLERS } from './autogen';
 import { Unsupported } from './pattern';
-import { POD_META_TYPES, POD_SPEC_TYPES, typesCel } from './pod-security-decode';
+import { POD_META_TYPES, POD_SPEC_TYPES, typesCel, typesCelGroups } from './pod-security-decode';
 import { type PodView, PSS_CHECKS, type PssCheck, checkAt, hasPath, orEmpty } from './pod-security-checks';
 import { celString, wildcardRegex } from './scalar';
 
@@ -70,6 +70,9 @@ const realView = (prefix: string): PodView => ({
 });
 
 const KIND = 'request.kind.kind';
+/** The most characters of one decode check (typesCelGroups). */
+const DECODE_GROUP = 12_000;
+
 const inKinds = (ks: readonly string[]) => (ks.length === 1 ? `${KIND} == '${ks[0]}'` : `${KIND} in [${ks.map((k) => `'${k}'`).join(', ')}]`);
 
 /** Kyverno's Pod for an exclude without images: the Pod with one container named fake. */
@@ -159,15 +162,23 @@ export function podSecurityParts(rule: Rec, kinds: readonly string[], oldConditi
     expression: `(${passes(c, minor, realView('ps'), excludes)})${exempt}`,
     message: `Validation rule '${String(rule.name)}' failed. It violates PodSecurity "${level}:${version}": ${c.id}${c.control ? ` (${c.control})` : ''}`,
   }));
-  // getSpec decodes the object (a field of the wrong type errs) and errs on other kinds
-  const decodes = shapes.map(
-    (s) =>
-      `(${inKinds(s.kinds)} ? ${[typesCel('variables.psSpec', POD_SPEC_TYPES), ...s.metas.map((m) => `(!(${hasPath('object', m)}) || ${typesCel(`object.${m}`, POD_META_TYPES)})`)].join(' && ')} : true)`,
+  // getSpec decodes the object (a field of the wrong type errs) and errs on other kinds: the pod
+  // spec's fields in groups (typesCelGroups), then each kind's metadata, the same message for all
+  const decodes = [
+    ...typesCelGroups('variables.psSpec', POD_SPEC_TYPES, DECODE_GROUP).map((g) => `!(${inKinds(shapes.flatMap((s) => s.kinds))}) || ${g}`),
+    shapes
+      .map(
+        (s) =>
+          `(${inKinds(s.kinds)} ? ${s.metas.map((m) => `(!(${hasPath('object', m)}) || ${typesCel(`object.${m}`, POD_META_TYPES)})`).join(' && ')} : true)`,
+      )
+      .join(' && '),
+  ];
+  validations.unshift(
+    ...decodes.map((expression) => ({
+      expression,
+      message: `Validation rule '${String(rule.name)}' errored: the object does not decode as a Pod or Pod controller`,
+    })),
   );
-  validations.unshift({
-    expression: decodes.join(' && '),
-    message: `Validation rule '${String(rule.name)}' errored: the object does not decode as a Pod or Pod controller`,
-  });
   // getSpec errs on other kinds: Kyverno answers an error (the request is denied)
   const known = SHAPES.flatMap((s) => s.kinds);
   if (kinds.includes('*') || kinds.some((k) => !known.includes(k)))
