@@ -7,9 +7,8 @@
 import { isObject, list, obj, str, strList, type Obj } from '../base/json';
 import type { KubernetesVersion } from '../base/releases';
 import type { CelBatchItem, CelCompileOptions, CelContext } from '../cel/types';
-import { declaredVariables, declaresParams } from '../k8s/cel-scope';
 import { withDefaults } from '../k8s/defaults';
-import { matchLabelSelector } from '../policy';
+import { matchLabelSelector, policyOptions } from '../policy';
 import type { PreparedChain } from './simulate';
 import type { WorkspacePolicy, WorkspaceWebhook } from './workspace';
 
@@ -129,12 +128,12 @@ function compile(chain: PreparedChain, registry: LeanRegistry, frame: string, co
     }));
   const policies = chain.ws.policies.validating.map((p): LeanPolicy => {
     const spec = obj(obj(withDefaults(p.policy)).spec);
-    const options: CelCompileOptions = { hasParams: declaresParams(spec), variables: declaredVariables(spec.variables) };
+    const { options, hasParams } = policyOptions(spec);
     const validations = list(spec.validations).map(obj);
     return {
       p,
       spec,
-      params: declaresParams(spec),
+      params: hasParams,
       bindings: p.bindings.map((b) => {
         const bspec = obj(obj(withDefaults(b.binding)).spec);
         return {
@@ -155,7 +154,8 @@ function compile(chain: PreparedChain, registry: LeanRegistry, frame: string, co
     .filter((p) => p.bindings.length > 0)
     .map((p): LeanMutatingPolicy => {
       const spec = obj(obj(withDefaults(p.policy)).spec);
-      const plain = !declaresParams(spec) && declaredVariables(spec.variables).length === 0;
+      const { options, hasParams, variables } = policyOptions(spec);
+      const plain = !hasParams && variables.length === 0;
       return {
         p,
         spec,
@@ -163,9 +163,7 @@ function compile(chain: PreparedChain, registry: LeanRegistry, frame: string, co
           const bspec = obj(obj(withDefaults(b.binding)).spec);
           return { name: b.name, ...(isObject(bspec.matchResources) ? { matchResources: bspec.matchResources } : {}) };
         }),
-        ...(plain
-          ? { conditions: list(spec.matchConditions).map((c) => item(str(obj(c).expression), 'map-matchCondition', { hasParams: false, variables: [] })) }
-          : {}),
+        ...(plain ? { conditions: list(spec.matchConditions).map((c) => item(str(obj(c).expression), 'map-matchCondition', options)) } : {}),
       };
     });
   const matchers: Obj[] = [

@@ -164,8 +164,9 @@ export function podSecurityParts(rule: Rec, kinds: readonly string[], oldConditi
   }));
   // getSpec decodes the object (a field of the wrong type errs) and errs on other kinds: the pod
   // spec's fields in groups (typesCelGroups), then each kind's metadata, the same message for all
+  const podKinds = inKinds(shapes.flatMap((s) => s.kinds));
   const decodes = [
-    ...typesCelGroups('variables.psSpec', POD_SPEC_TYPES, DECODE_GROUP).map((g) => `!(${inKinds(shapes.flatMap((s) => s.kinds))}) || ${g}`),
+    ...typesCelGroups('variables.psSpec', POD_SPEC_TYPES, DECODE_GROUP).map((g) => `!(${podKinds}) || ${g}`),
     shapes
       .map(
         (s) =>
