@@ -1,8 +1,8 @@
 /**
  * The bottom layer of the core: what every other part reads and that knows nothing of them.
  * The one path language (path.ts, path-format.ts), JSON value helpers (json.ts), RFC 6902
- * JSON Patch (jsonpatch.ts), the Kubernetes releases the Workbench targets (releases.ts) and the
- * Workbench's own version (version.ts).
+ * JSON Patch (jsonpatch.ts), the Kubernetes releases the Workbench targets (releases.ts), the
+ * Workbench's own version (version.ts) and maps keyed by tuples of texts (tuple-map.ts).
  * Imports nothing of src/.
  */
 export * from './path';
@@ -11,3 +11,4 @@ export * from './json';
 export * from './jsonpatch';
 export * from './releases';
 export * from './version';
+export * from './tuple-map';

@@ -22,6 +22,7 @@ import type {
   CelTypeCheckOptions,
 } from './types';
 import type { RawCall } from './raw';
+import { tupleMap, type TupleMap } from '../base/tuple-map';
 
 /** Every operation of the engine, synchronous (the in-process engine; the worker runs these). */
 export interface CelOps {
@@ -98,7 +99,7 @@ export interface WireSession {
    * objects for the same expressions on every request (a simulation per request) sends ids, and the
    * engine reads each item's options and finds its program once, not once a request.
    */
-  byText: Map<string, number>;
+  byText: TupleMap<number>;
   next: number;
   /** The engine is to forget its items before this batch. */
   reset: boolean;
@@ -107,7 +108,7 @@ export interface WireSession {
 export const ITEMS_PER_SESSION = 4096;
 
 export function newWireSession(): WireSession {
-  return { ids: new WeakMap(), packed: new WeakMap(), byText: new Map(), next: 1, reset: false };
+  return { ids: new WeakMap(), packed: new WeakMap(), byText: tupleMap(), next: 1, reset: false };
 }
 
 function resetSession(s: WireSession): void {
@@ -131,16 +132,18 @@ export function packBatch(session: WireSession, items: readonly CelBatchItem[]):
   const known = session.packed.get(items);
   if (known !== undefined && !session.reset) return known;
   // the fields of the items this engine does not have yet
-  const fields = new Map<CelBatchItem, string>();
+  const fields = new Map<CelBatchItem, { text: string; parts: string[] }>();
   for (const it of items) {
     if (session.ids.has(it) || fields.has(it)) continue;
-    const o = it.options ? optionsText(it.options) : '';
-    const group = it.group ?? '';
-    if (it.expression.includes('\0') || it.context.includes('\0') || o.includes('\0') || group.includes('\0')) return JSON.stringify(items);
-    const f = `${it.expression}\0${it.context}\0${o}\0${group}\0`;
-    const had = session.byText.get(f);
-    if (had !== undefined) session.ids.set(it, had);
-    else fields.set(it, `\x01${f}`);
+    const parts = [it.expression, it.context, it.options ? optionsText(it.options) : '', it.group ?? ''];
+    // found by its strings (an item's fields held no "\0" when first sent), not by their joined text
+    const had = session.byText.get(parts);
+    if (had !== undefined) {
+      session.ids.set(it, had);
+      continue;
+    }
+    if (parts.some((p) => p.includes('\0'))) return JSON.stringify(items);
+    fields.set(it, { text: `\x01${parts.join('\0')}\0`, parts });
   }
   if (session.next + fields.size > ITEMS_PER_SESSION) {
     resetSession(session);
@@ -155,9 +158,9 @@ export function packBatch(session: WireSession, items: readonly CelBatchItem[]):
     if (id === undefined) session.ids.set(it, (id = session.next++));
     if (f !== undefined) {
       fields.delete(it); // sent once, even when the array holds it twice
-      session.byText.set(f.slice(1), id);
+      session.byText.set(f.parts, id);
     }
-    out += f === undefined ? `${id}\0` : `${id}${f}`;
+    out += f === undefined ? `${id}\0` : `${id}${f.text}`;
     refs += `${id}\0`;
   }
   session.packed.set(items, `\x01${refs}`);
