@@ -16,7 +16,7 @@ import { apiserverObject, loadTypedData } from '../../k8s/typed';
 import type { RuleStatus } from '../types';
 import { shiftPattern } from './autogen';
 import { conditionSites } from './conditions';
-import { namespaceIn, type World, worldsOf } from './context-worlds';
+import { namespaceIn, type World, withSelectorLabels, worldsOf } from './context-worlds';
 import { foreachSites } from './foreach-sites';
 import { mutants } from './mutants';
 import { CRONJOB_METADATA_SITE, POD_SECURITY_SITES } from './pod-security-mutants';
@@ -357,8 +357,9 @@ export async function differential(
   const read = [...base, ...conditionSites((v.deny as Obj | undefined)?.conditions), ...conditionSites(rule.preconditions), ...conditionSites(variables)];
   const patterns = [...read, ...read.map((p) => shiftPattern(p, 'Deployment')), ...read.map((p) => shiftPattern(p, 'CronJob'))];
   if (v.podSecurity !== undefined) patterns.push(CRONJOB_METADATA_SITE);
-  // a rule with context: each request in one of several clusters (its ConfigMap, its Namespace's labels), the same on both sides
-  const worlds = worldsOf(rule, c.objects, seeds, values);
+  // a rule with context: each request in one of several clusters (its ConfigMap, its Namespace's labels), the same on both
+  // sides; a rule with a namespaceSelector: clusters whose Namespace has the labels it asks, in three of four
+  const worlds = withSelectorLabels(rule, worldsOf(rule, c.objects, seeds, values));
   // a rule that reads only its context (or nothing of the object) still meets distinct objects: their labels vary
   if (worlds || read.length === 0) patterns.push({ metadata: { labels: { app: '?*', team: '?*' } } });
   const chains = (worlds ?? [undefined]).map((w) => chainOf([...c.objects, ...(w?.configMap ? [w.configMap] : [])]));
