@@ -66,8 +66,8 @@ interface Side {
   text?: boolean;
 }
 
-/** A condition's key or value: a constant, or a whole `{{ … }}` compiled to a CEL pair. */
-function side(x: unknown, where: string, jp: JpCompiler, differences: string[]): Side {
+/** A condition's key or value: a constant, or a whole `{{ … }}` compiled to a CEL pair (`asSet`: an In operator reads it). */
+function side(x: unknown, where: string, jp: JpCompiler, differences: string[], asSet = false): Side {
   const hasVar = (v: unknown): boolean =>
     typeof v === 'string'
       ? v.includes('{{') || v.includes('$(')
@@ -89,7 +89,7 @@ function side(x: unknown, where: string, jp: JpCompiler, differences: string[]):
     throw e;
   }
   try {
-    return { compiled: jp.compile(node, m[1]), node };
+    return { compiled: jp.compile(node, m[1], asSet), node };
   } catch (e) {
     if (e instanceof Unsupported) throw new Unsupported(`${where}: ${JSON.stringify(x)}: ${e.message}`);
     throw e;
@@ -113,7 +113,7 @@ export function neverText(n: JpNode | undefined, vars: ReadonlySet<string> = new
       // a constant other than a text, or a text that is a plain word
       return typeof n.value !== 'string' || !/^\s*\[|\d-/.test(n.value);
     case 'Function':
-      return ['keys', 'values', 'to_array', 'length', 'contains', 'regex_match'].includes(n.name);
+      return ['keys', 'values', 'to_array', 'length', 'contains', 'regex_match', 'sort'].includes(n.name);
     case 'Or':
       return neverText(n.left, vars) && neverText(n.right, vars);
     case 'Pipe':
@@ -166,8 +166,8 @@ function condition(c: Rec, where: string, jp: JpCompiler, differences: string[],
   const readsImages = (x: unknown) => /\bimages\./.test(JSON.stringify(x ?? null));
   if (jp.roots.images && [c.key, c.value].some((x) => readsImages(x) && (!IN_OPS.has(op) || typeof x !== 'string' || !/^\{\{[^{}]*\}\}$/.test(x))))
     throw new Unsupported(`${where}: images read other than as a whole value of an In operator (their order is a Go map's)`);
-  const key = side(c.key, where, jp, differences);
-  const value = side(c.value ?? null, where, jp, differences);
+  const key = side(c.key, where, jp, differences, IN_OPS.has(op));
+  const value = side(c.value ?? null, where, jp, differences, IN_OPS.has(op));
   const names = jp.names;
   // a run-time error (a constant one would be folded when the program is built)
   const fail = (p: string) => (tri ? '2' : `int(string(${p}[0]) + ': a variable did not resolve') == 0`);

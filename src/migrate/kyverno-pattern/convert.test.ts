@@ -212,6 +212,35 @@ describe('deny conditions', () => {
   });
 });
 
+describe('sort() read as a set', () => {
+  it("is an In operator's key or value, its elements' order unread; a list of numbers or of texts only, else an error", async () => {
+    const widget = (spec: Obj): Obj => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'x', namespace: 'default' }, spec });
+    const rule: Obj = {
+      name: 'r',
+      match: { any: [{ resources: { kinds: ['example.com/v1/Widget'] } }] },
+      validate: {
+        message: 'no',
+        deny: {
+          conditions: {
+            all: [{ key: '{{ (request.object.spec.a || `[]`) | sort(@) }}', operator: 'AnyNotIn', value: '{{ request.object.spec.b[] | sort(@) }}' }],
+          },
+        },
+      },
+    };
+    expect(convertPatternRule(policy(rule), rule).status).toBe('exact');
+    expect(
+      await verdicts(rule, [
+        widget({ b: [] }),
+        widget({ a: ['y', 'x'], b: [['x'], ['y']] }),
+        widget({ a: ['y', 'z'], b: [['x'], ['y']] }),
+        widget({ a: [2, 1], b: [[1, 2.0]] }),
+        widget({ a: ['x', 1], b: [['x'], [1]] }),
+        widget({ a: 'x', b: [['x']] }),
+      ]),
+    ).toEqual(['allow', 'allow', 'deny', 'allow', 'error', 'error']);
+  });
+});
+
 describe('statuses', () => {
   it('names what it does not convert, and a wildcard label key as a difference', () => {
     const p = (r: Obj) => convertPatternRule(policy(r), r);

@@ -130,16 +130,24 @@ export class JpCompiler {
   private imagesAt?: JpNode;
   /** Whether `@` is request.userInfo's value (the right side of a pipe from it). */
   private atUserInfo = false;
+  /** The node whose value an In operator reads as a set (compile's `asSet`): where sort() may stand. */
+  private setAt?: JpNode;
   /** `names`: another compiler's, when this one's CEL goes inside that one's (no name is bound twice). */
   constructor(
     readonly roots: Roots,
     readonly names = new Names(),
   ) {}
 
-  /** A query; `text` (its source) loads the context entries it names first: one that fails fails the query. */
-  compile(n: JpNode, text?: string): Compiled {
+  /**
+   * A query; `text` (its source) loads the context entries it names first: one that fails fails the
+   * query. `asSet`: an In operator reads its value as a set (the order of a list's elements unread).
+   */
+  compile(n: JpNode, text?: string, asSet = false): Compiled {
     // images' registries in a Go map's order: read only as the whole query or an `||`'s left side
     this.imagesAt = n.type === 'Or' ? n.left : n;
+    let last = n;
+    while (last.type === 'Pipe') last = last.right;
+    this.setAt = asSet ? last : undefined;
     const r = this.node(n, { root: 'top' });
     if (r.cel === REQUEST) throw new Unsupported('the whole request');
     const loaded = text === undefined ? [] : (this.roots.loads ?? []).filter((l) => namesEntry(text, l.name));
@@ -337,6 +345,8 @@ export class JpCompiler {
         );
       }
       case 'Function':
+        // sort() read as a set only: a sorted list needs lists' sort(), not in every release
+        if (n.name === 'sort' && n !== this.setAt) throw new Unsupported('the JMESPath function sort() (other than as the value an In operator reads)');
         return this.call(n.name, n.args, inp);
       case 'ValueProjection': {
         const list = this.roots.images && n === this.imagesAt && 'root' in inp && inp.root === 'top' ? imagesRegistries(n) : undefined;
@@ -454,6 +464,18 @@ export class JpCompiler {
           throw new Unsupported('to_string() of a value other than request.userInfo');
         if (compiled[0]!.depth) throw new Unsupported('to_string() of a flattened list');
         return withArgs(([x]) => `(type(${x}) == string ? ${ok(x)} : ${ok(goJson(names, x, 3))})`);
+      }
+      case 'sort': {
+        arity(1);
+        const d = compiled[0].depth;
+        const isNumber = (e: string) => `(type(${e}) == int || type(${e}) == uint || type(${e}) == double)`;
+        // go-jmespath's argument check: a list of numbers only or of strings only (jpArrayNumber,
+        // jpArrayString), else an invalid-type error; read as a set, the order is not computed
+        return withArgs(
+          ([x]) =>
+            `(type(${x}) == list && (${deep(names, x, d, 'all', isNumber)} || ${deep(names, x, d, 'all', (e) => `type(${e}) == string`)}) ? ${ok(x)} : ${ERR})`,
+          d,
+        );
       }
       case 'merge': {
         if (!args.length) throw new Unsupported('merge() without arguments');
