@@ -241,6 +241,38 @@ describe('sort() read as a set', () => {
   });
 });
 
+describe('request.userInfo', () => {
+  it("is the request's user as Kyverno's context holds it (an empty field left out: not found)", async () => {
+    const rule: Obj = {
+      name: 'r',
+      match: { any: [{ resources: { kinds: ['Namespace'] } }] },
+      validate: {
+        message: 'no',
+        deny: {
+          conditions: {
+            any: [
+              {
+                key: '{{ request.object.metadata.name }}',
+                operator: 'AnyNotIn',
+                value: "{{ request.userInfo.groups[?contains(@,':') == `false`][].join('-', [@, '*']) }}",
+              },
+            ],
+          },
+        },
+      },
+    };
+    const c = convertPatternRule(policy(rule), rule);
+    expect(c.status).toBe('exact');
+    const chain = chainOf(c.objects);
+    const ns: Obj = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team1-test' } };
+    const asked = async (groups: string[]) => (await vapVerdict(chain, ns, 'CREATE', { userInfo: { username: 'u', groups } })).verdict;
+    expect(await asked(['system:authenticated', 'team1'])).toBe('allow');
+    expect(await asked(['system:authenticated', 'team2'])).toBe('deny');
+    // no groups: the field is left out, the filter reads nil, and AnyNotIn of a nil value is false
+    expect(await asked([])).toBe('allow');
+  });
+});
+
 describe('statuses', () => {
   it('names what it does not convert, and a wildcard label key as a difference', () => {
     const p = (r: Obj) => convertPatternRule(policy(r), r);
@@ -253,9 +285,9 @@ describe('statuses', () => {
       status: 'unsupported',
       reason: expect.stringContaining('sort()'),
     });
-    expect(p(service({ deny: { conditions: { any: [{ key: '{{ request.userInfo.username }}', operator: 'Equals', value: 'y' }] } } }))).toMatchObject({
+    expect(p(service({ deny: { conditions: { any: [{ key: '{{ request.name }}', operator: 'Equals', value: 'y' }] } } }))).toMatchObject({
       status: 'unsupported',
-      reason: expect.stringContaining('request.userInfo'),
+      reason: expect.stringContaining('request.name'),
     });
     // a field printed into a text: Kyverno prints a list or a map as JSON (text-variables.ts)
     expect(p(service({ deny: { conditions: { any: [{ key: 'x-{{ request.object.spec.x }}', operator: 'Equals', value: 'y' }] } } }))).toMatchObject({
