@@ -66,6 +66,27 @@ interface Side {
   text?: boolean;
 }
 
+/**
+ * A list whose members are constants or whole variables of constant context values, as an In
+ * operator reads it (undefined: another variable): Kyverno puts each value in place (a list as one
+ * member), then prints every member with fmt.Sprint (a list of texts as `[a b c]`).
+ */
+function withConstants(list: unknown[], constants: Readonly<Record<string, unknown>>): unknown[] | undefined {
+  const out: unknown[] = [];
+  for (const m of list) {
+    const name = typeof m === 'string' ? /^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/.exec(m)?.[1] : undefined;
+    if (name === undefined) {
+      if (JSON.stringify(m ?? null).includes('{{')) return undefined;
+      out.push(m);
+    } else if (!Object.hasOwn(constants, name)) return undefined;
+    else {
+      const v = constants[name];
+      out.push(Array.isArray(v) ? `[${v.join(' ')}]` : v);
+    }
+  }
+  return out;
+}
+
 /** A condition's key or value: a constant, or a whole `{{ … }}` compiled to a CEL pair (`asSet`: an In operator reads it). */
 function side(x: unknown, where: string, jp: JpCompiler, differences: string[], asSet = false): Side {
   const hasVar = (v: unknown): boolean =>
@@ -74,6 +95,8 @@ function side(x: unknown, where: string, jp: JpCompiler, differences: string[], 
       : Array.isArray(v)
         ? v.some(hasVar)
         : !!v && typeof v === 'object' && Object.values(v).some(hasVar);
+  // a list holding whole variables of constant context values (`["NET_RAW", "{{ capabilities }}"]`), read by an In operator
+  if (asSet && Array.isArray(x) && hasVar(x)) x = withConstants(x, jp.roots.constants ?? {}) ?? x;
   if (!hasVar(x)) return { compiled: { cel: `[dyn(0), dyn(${literalCel(x)})]`, depth: 0 }, constant: x };
   const m = typeof x === 'string' ? VARIABLE.exec(x) : null;
   // variables inside a text: the text they print into, or the query they print into (text-variables.ts)

@@ -273,6 +273,18 @@ describe('request.userInfo', () => {
   });
 });
 
+describe('a list holding a constant context variable', () => {
+  it("is read by an In operator as Kyverno substitutes it: the variable's list one member, printed by fmt.Sprint", async () => {
+    const rule = podRule(
+      { deny: { conditions: { any: [{ key: '{{ request.object.metadata.annotations.cap }}', operator: 'AnyIn', value: ['NET_RAW', '{{ caps }}'] }] } } },
+      { context: [{ name: 'caps', variable: { value: ['CHOWN', 'KILL'] } }] },
+    );
+    expect(convertPatternRule(policy(rule), rule).status).toBe('exact');
+    const pods = ['NET_RAW', 'CHOWN', '[CHOWN KILL]'].map((cap) => pod({ containers: [{ name: 'c', image: 'i' }] }, { annotations: { cap } }));
+    expect(await verdicts(rule, pods)).toEqual(['deny', 'allow', 'deny']);
+  });
+});
+
 describe('statuses', () => {
   it('names what it does not convert, and a wildcard label key as a difference', () => {
     const p = (r: Obj) => convertPatternRule(policy(r), r);

@@ -43,6 +43,8 @@ export interface Roots {
   printed?: Readonly<Record<string, string>>;
   /** Whether Kyverno's `images` is read (images.ts: its registries only). */
   images?: boolean;
+  /** Context variables of a constant value (`variable.value`), as Kyverno stores them. */
+  constants?: Readonly<Record<string, unknown>>;
 }
 
 /** Marks where a printed variable sits in a raw string literal (text-variables.ts). */
