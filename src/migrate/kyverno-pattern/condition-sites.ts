@@ -10,8 +10,11 @@ type Path = string[];
 /** Where a variable other than `request` reads from (a foreach's `element`: its list's element path). */
 export type Roots = Readonly<Record<string, Path>>;
 
-/** The fields `n` reads below `base` (null: not under request.object), and the path it ends at; `roots`: where other variables (`element`) sit. */
-function reads(n: JpNode, base: Path | null, out: Path[], maps: Path[], roots: Roots = {}): Path | null {
+/**
+ * The fields `n` reads below `base` (null: not under request.object), and the path it ends at; `roots`:
+ * where other variables (`element`) sit; `maps`: what `keys`/`values` read; `lists`: what `[]` flattens.
+ */
+function reads(n: JpNode, base: Path | null, out: Path[], maps: Path[], roots: Roots, lists: Path[]): Path | null {
   const under = (p: Path | null, ...more: string[]) => (p ? [...p, ...more] : null);
   switch (n.type) {
     case 'Field': {
@@ -30,35 +33,39 @@ function reads(n: JpNode, base: Path | null, out: Path[], maps: Path[], roots: R
     case 'Sub':
     case 'IndexExpression':
     case 'Pipe':
-      return reads(n.right, reads(n.left, base, out, maps, roots), out, maps, roots);
+      return reads(n.right, reads(n.left, base, out, maps, roots, lists), out, maps, roots, lists);
     case 'Index':
       return under(base, '[]');
-    case 'Flatten':
-      return under(reads(n.child, base, out, maps, roots), '[]');
+    case 'Flatten': {
+      // the field flattened is a list: its elements are a site too (a leaf there decodes where the field's own may not)
+      const p = under(reads(n.child, base, out, maps, roots, lists), '[]');
+      if (p && p.length > 1 && !p.includes('<request>')) lists.push(p);
+      return p;
+    }
     case 'Projection':
     case 'Filter': {
-      const l = reads(n.left, base, out, maps, roots);
+      const l = reads(n.left, base, out, maps, roots, lists);
       const each = l && l[l.length - 1] === '[]' ? l : under(l, '[]');
-      if (n.type === 'Filter') reads(n.condition, each, out, maps, roots);
-      return reads(n.right, each, out, maps, roots);
+      if (n.type === 'Filter') reads(n.condition, each, out, maps, roots, lists);
+      return reads(n.right, each, out, maps, roots, lists);
     }
     case 'MultiList':
-      for (const i of n.items) reads(i, base, out, maps, roots);
+      for (const i of n.items) reads(i, base, out, maps, roots, lists);
       return null;
     case 'MultiHash':
-      for (const [, i] of n.items) reads(i, base, out, maps, roots);
+      for (const [, i] of n.items) reads(i, base, out, maps, roots, lists);
       return null;
     case 'Or':
     case 'And':
     case 'Comparator':
-      reads(n.left, base, out, maps, roots);
-      reads(n.right, base, out, maps, roots);
+      reads(n.left, base, out, maps, roots, lists);
+      reads(n.right, base, out, maps, roots, lists);
       return null;
     case 'Not':
-      reads(n.child, base, out, maps, roots);
+      reads(n.child, base, out, maps, roots, lists);
       return null;
     case 'Function': {
-      const args = n.args.map((a) => reads(a, base, out, maps, roots));
+      const args = n.args.map((a) => reads(a, base, out, maps, roots, lists));
       if ((n.name === 'keys' || n.name === 'values') && args[0]) maps.push(args[0]);
       return n.name === 'keys' || n.name === 'values' ? under(args[0], '[]') : null;
     }
@@ -93,6 +100,7 @@ export function conditionSites(block: unknown, roots: Roots = {}): unknown[] {
   return list.flatMap((c) => {
     const out: Path[] = [];
     const maps: Path[] = [];
+    const lists: Path[] = [];
     // a text printing request.namespace: as the differential's objects in `default` read it
     const ws = [...words(c?.value), ...words(c?.key).filter((w) => !w.includes('{{'))].map((w) => w.replace(/\{\{\s*request\.namespace\s*\}\}/g, 'default'));
     for (const side of [c?.key, c?.value]) {
@@ -105,7 +113,7 @@ export function conditionSites(block: unknown, roots: Roots = {}): unknown[] {
       for (const q of queries)
         try {
           const node = parseJmesPath(q.trim());
-          reads(node, null, out, maps, roots);
+          reads(node, null, out, maps, roots, lists);
           ws.push(...literals(node));
         } catch {
           // not parsed: nothing to aim at
@@ -118,7 +126,10 @@ export function conditionSites(block: unknown, roots: Roots = {}): unknown[] {
       ...out
         .filter((p) => p.length > 0 && !p.includes('<request>') && !out.some((q) => q.length > p.length && p.every((k, i) => q[i] === k)))
         .map((p) => nest(p, leaf)),
-      ...maps.flatMap((p) => ws.filter((w) => /^[A-Za-z][A-Za-z0-9./_-]*$/.test(w)).map((w) => nest([...p, w], 'x'))),
+      // a key looked for: a text there, or a map (a struct's field: `keys(@)` of a volume holding `emptyDir`)
+      ...maps.flatMap((p) => ws.filter((w) => /^[A-Za-z][A-Za-z0-9./_-]*$/.test(w)).flatMap((w) => [nest([...p, w], 'x'), nest([...p, w], {})])),
+      // a list flattened (`command[]`): its elements, beside the field itself (a field of a list type decodes only as a list)
+      ...lists.filter((p) => !out.some((q) => q.length > p.length && p.every((k, i) => q[i] === k))).map((p) => nest(p, leaf)),
     ];
   });
 }

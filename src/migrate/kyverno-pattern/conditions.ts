@@ -66,14 +66,37 @@ interface Side {
   text?: boolean;
 }
 
-/** A condition's key or value: a constant, or a whole `{{ … }}` compiled to a CEL pair. */
-function side(x: unknown, where: string, jp: JpCompiler, differences: string[]): Side {
+/**
+ * A list whose members are constants or whole variables of constant context values, as an In
+ * operator reads it (undefined: another variable): Kyverno puts each value in place (a list as one
+ * member), then prints every member with fmt.Sprint (a list of texts as `[a b c]`).
+ */
+function withConstants(list: unknown[], constants: Readonly<Record<string, unknown>>): unknown[] | undefined {
+  const out: unknown[] = [];
+  for (const m of list) {
+    const name = typeof m === 'string' ? /^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/.exec(m)?.[1] : undefined;
+    if (name === undefined) {
+      if (JSON.stringify(m ?? null).includes('{{')) return undefined;
+      out.push(m);
+    } else if (!Object.hasOwn(constants, name)) return undefined;
+    else {
+      const v = constants[name];
+      out.push(Array.isArray(v) ? `[${v.join(' ')}]` : v);
+    }
+  }
+  return out;
+}
+
+/** A condition's key or value: a constant, or a whole `{{ … }}` compiled to a CEL pair (`asSet`: an In operator reads it). */
+function side(x: unknown, where: string, jp: JpCompiler, differences: string[], asSet = false): Side {
   const hasVar = (v: unknown): boolean =>
     typeof v === 'string'
       ? v.includes('{{') || v.includes('$(')
       : Array.isArray(v)
         ? v.some(hasVar)
         : !!v && typeof v === 'object' && Object.values(v).some(hasVar);
+  // a list holding whole variables of constant context values (`["NET_RAW", "{{ capabilities }}"]`), read by an In operator
+  if (asSet && Array.isArray(x) && hasVar(x)) x = withConstants(x, jp.roots.constants ?? {}) ?? x;
   if (!hasVar(x)) return { compiled: { cel: `[dyn(0), dyn(${literalCel(x)})]`, depth: 0 }, constant: x };
   const m = typeof x === 'string' ? VARIABLE.exec(x) : null;
   // variables inside a text: the text they print into, or the query they print into (text-variables.ts)
@@ -89,7 +112,7 @@ function side(x: unknown, where: string, jp: JpCompiler, differences: string[]):
     throw e;
   }
   try {
-    return { compiled: jp.compile(node, m[1]), node };
+    return { compiled: jp.compile(node, m[1], asSet), node };
   } catch (e) {
     if (e instanceof Unsupported) throw new Unsupported(`${where}: ${JSON.stringify(x)}: ${e.message}`);
     throw e;
@@ -113,7 +136,7 @@ export function neverText(n: JpNode | undefined, vars: ReadonlySet<string> = new
       // a constant other than a text, or a text that is a plain word
       return typeof n.value !== 'string' || !/^\s*\[|\d-/.test(n.value);
     case 'Function':
-      return ['keys', 'values', 'to_array', 'length', 'contains', 'regex_match'].includes(n.name);
+      return ['keys', 'values', 'to_array', 'length', 'contains', 'regex_match', 'sort'].includes(n.name);
     case 'Or':
       return neverText(n.left, vars) && neverText(n.right, vars);
     case 'Pipe':
@@ -166,8 +189,8 @@ function condition(c: Rec, where: string, jp: JpCompiler, differences: string[],
   const readsImages = (x: unknown) => /\bimages\./.test(JSON.stringify(x ?? null));
   if (jp.roots.images && [c.key, c.value].some((x) => readsImages(x) && (!IN_OPS.has(op) || typeof x !== 'string' || !/^\{\{[^{}]*\}\}$/.test(x))))
     throw new Unsupported(`${where}: images read other than as a whole value of an In operator (their order is a Go map's)`);
-  const key = side(c.key, where, jp, differences);
-  const value = side(c.value ?? null, where, jp, differences);
+  const key = side(c.key, where, jp, differences, IN_OPS.has(op));
+  const value = side(c.value ?? null, where, jp, differences, IN_OPS.has(op));
   const names = jp.names;
   // a run-time error (a constant one would be folded when the program is built)
   const fail = (p: string) => (tri ? '2' : `int(string(${p}[0]) + ': a variable did not resolve') == 0`);

@@ -186,6 +186,15 @@ function entryCel(e: Rec, kind: Kind, prior: Scope, rule: Rec, param: { current?
   throw new Unsupported(`${where}: ${what} (data native admission does not carry)`);
 }
 
+/** A `variable` entry's value when it is a constant text or list of texts (no jmesPath, no variable inside): what Kyverno stores. */
+function constantValue(e: Rec): unknown {
+  const v = e.variable as Rec | null | undefined;
+  if (!v || typeof v !== 'object' || (typeof v.jmesPath === 'string' && v.jmesPath.trim()) || hasVar(v.value) || hasVar(v.default)) return undefined;
+  const value = v.value ?? v.default;
+  const text = (x: unknown) => typeof x === 'string';
+  return text(value) || (Array.isArray(value) && value.every(text)) ? value : undefined;
+}
+
 /** The rule's context as policy variables (none: undefined); `controllers`: the Pod controllers its generated rules decide. */
 export function ruleContext(policy: Rec, rule: Rec, controllers: readonly string[]): RuleContext | undefined {
   if (rule.context === undefined || rule.context === null) return undefined;
@@ -195,7 +204,7 @@ export function ruleContext(policy: Rec, rule: Rec, controllers: readonly string
     ...(controllers.some((k) => k !== 'CronJob') ? (['Deployment'] as const) : []),
     ...(controllers.includes('CronJob') ? (['CronJob'] as const) : []),
   ];
-  const out: RuleContext = { variables: [], scope: { vars: {}, loads: [], neverText: new Set() }, entries: [] };
+  const out: RuleContext = { variables: [], scope: { vars: {}, loads: [], neverText: new Set(), constants: {} }, entries: [] };
   const param: { current?: RuleContext['param'] } = {};
   const seen = new Set<string>();
   for (const [i, raw] of (rule.context as unknown[]).entries()) {
@@ -218,6 +227,8 @@ export function ruleContext(policy: Rec, rule: Rec, controllers: readonly string
     (out.scope.vars as Record<string, string>)[name] = `variables.${variable}[1]`;
     (out.scope.loads as ContextLoad[]).push({ name, status: `variables.${variable}[0]` });
     if (shaped.every((s) => s.neverText)) (out.scope.neverText as Set<string>).add(name);
+    const constant = constantValue(e);
+    if (constant !== undefined) (out.scope.constants as Record<string, unknown>)[name] = constant;
     out.entries.push({ name, text: JSON.stringify(e) });
   }
   if (param.current) out.param = param.current;

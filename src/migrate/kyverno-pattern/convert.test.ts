@@ -212,6 +212,79 @@ describe('deny conditions', () => {
   });
 });
 
+describe('sort() read as a set', () => {
+  it("is an In operator's key or value, its elements' order unread; a list of numbers or of texts only, else an error", async () => {
+    const widget = (spec: Obj): Obj => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'x', namespace: 'default' }, spec });
+    const rule: Obj = {
+      name: 'r',
+      match: { any: [{ resources: { kinds: ['example.com/v1/Widget'] } }] },
+      validate: {
+        message: 'no',
+        deny: {
+          conditions: {
+            all: [{ key: '{{ (request.object.spec.a || `[]`) | sort(@) }}', operator: 'AnyNotIn', value: '{{ request.object.spec.b[] | sort(@) }}' }],
+          },
+        },
+      },
+    };
+    expect(convertPatternRule(policy(rule), rule).status).toBe('exact');
+    expect(
+      await verdicts(rule, [
+        widget({ b: [] }),
+        widget({ a: ['y', 'x'], b: [['x'], ['y']] }),
+        widget({ a: ['y', 'z'], b: [['x'], ['y']] }),
+        widget({ a: [2, 1], b: [[1, 2.0]] }),
+        widget({ a: ['x', 1], b: [['x'], [1]] }),
+        widget({ a: 'x', b: [['x']] }),
+      ]),
+    ).toEqual(['allow', 'allow', 'deny', 'allow', 'error', 'error']);
+  });
+});
+
+describe('request.userInfo', () => {
+  it("is the request's user as Kyverno's context holds it (an empty field left out: not found)", async () => {
+    const rule: Obj = {
+      name: 'r',
+      match: { any: [{ resources: { kinds: ['Namespace'] } }] },
+      validate: {
+        message: 'no',
+        deny: {
+          conditions: {
+            any: [
+              {
+                key: '{{ request.object.metadata.name }}',
+                operator: 'AnyNotIn',
+                value: "{{ request.userInfo.groups[?contains(@,':') == `false`][].join('-', [@, '*']) }}",
+              },
+            ],
+          },
+        },
+      },
+    };
+    const c = convertPatternRule(policy(rule), rule);
+    expect(c.status).toBe('exact');
+    const chain = chainOf(c.objects);
+    const ns: Obj = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team1-test' } };
+    const asked = async (groups: string[]) => (await vapVerdict(chain, ns, 'CREATE', { userInfo: { username: 'u', groups } })).verdict;
+    expect(await asked(['system:authenticated', 'team1'])).toBe('allow');
+    expect(await asked(['system:authenticated', 'team2'])).toBe('deny');
+    // no groups: the field is left out, the filter reads nil, and AnyNotIn of a nil value is false
+    expect(await asked([])).toBe('allow');
+  });
+});
+
+describe('a list holding a constant context variable', () => {
+  it("is read by an In operator as Kyverno substitutes it: the variable's list one member, printed by fmt.Sprint", async () => {
+    const rule = podRule(
+      { deny: { conditions: { any: [{ key: '{{ request.object.metadata.annotations.cap }}', operator: 'AnyIn', value: ['NET_RAW', '{{ caps }}'] }] } } },
+      { context: [{ name: 'caps', variable: { value: ['CHOWN', 'KILL'] } }] },
+    );
+    expect(convertPatternRule(policy(rule), rule).status).toBe('exact');
+    const pods = ['NET_RAW', 'CHOWN', '[CHOWN KILL]'].map((cap) => pod({ containers: [{ name: 'c', image: 'i' }] }, { annotations: { cap } }));
+    expect(await verdicts(rule, pods)).toEqual(['deny', 'allow', 'deny']);
+  });
+});
+
 describe('statuses', () => {
   it('names what it does not convert, and a wildcard label key as a difference', () => {
     const p = (r: Obj) => convertPatternRule(policy(r), r);
@@ -224,9 +297,9 @@ describe('statuses', () => {
       status: 'unsupported',
       reason: expect.stringContaining('sort()'),
     });
-    expect(p(service({ deny: { conditions: { any: [{ key: '{{ request.userInfo.username }}', operator: 'Equals', value: 'y' }] } } }))).toMatchObject({
+    expect(p(service({ deny: { conditions: { any: [{ key: '{{ request.name }}', operator: 'Equals', value: 'y' }] } } }))).toMatchObject({
       status: 'unsupported',
-      reason: expect.stringContaining('request.userInfo'),
+      reason: expect.stringContaining('request.name'),
     });
     // a field printed into a text: Kyverno prints a list or a map as JSON (text-variables.ts)
     expect(p(service({ deny: { conditions: { any: [{ key: 'x-{{ request.object.spec.x }}', operator: 'Equals', value: 'y' }] } } }))).toMatchObject({

@@ -14,6 +14,7 @@ import { Unsupported } from './pattern';
 import { celString } from './scalar';
 import { goJson, readsUserInfo, USER_INFO } from './jmespath-json';
 import { imagesRegistries, imagesRegistriesCel } from './images';
+import { bind, deep, deepEqual, deepSize, isFalse, Names } from './jmespath-values';
 
 export interface Compiled {
   /** A CEL `[status, value]` pair. */
@@ -42,6 +43,8 @@ export interface Roots {
   printed?: Readonly<Record<string, string>>;
   /** Whether Kyverno's `images` is read (images.ts: its registries only). */
   images?: boolean;
+  /** Context variables of a constant value (`variable.value`), as Kyverno stores them. */
+  constants?: Readonly<Record<string, unknown>>;
 }
 
 /** Marks where a printed variable sits in a raw string literal (text-variables.ts). */
@@ -66,41 +69,7 @@ const ERR = `[dyn(2), ${NULL}]`;
 // a float64 reads as strconv.FormatFloat(f, 'f', -1, 32), which CEL cannot print: the CEL errs instead (README: doubles)
 const NUMBER_TEXT_ERR = ERR;
 
-export class Names {
-  private n = 0;
-  next(p: string): string {
-    return `${p}${this.n++}`;
-  }
-}
-
-/** `[e].map(n, body)[0]`: names a value once. */
-export const bind = (names: Names, e: string, body: (n: string) => string, prefix = 'j'): string => {
-  const n = names.next(prefix);
-  return `[${e}].map(${n}, ${body(n)})[0]`;
-};
-
-/** Logical elements of a depth-d list: CEL over each (as `map`, `exists`, `all`, `filter`). */
-export function deep(names: Names, v: string, d: number, macro: 'map' | 'exists' | 'all' | 'filter', f: (e: string) => string): string {
-  const n = names.next('e');
-  if (d === 0) return `${v}.${macro}(${n}, ${f(n)})`;
-  return `${v}.${macro === 'filter' ? 'map' : macro}(${n}, ${deep(names, n, d - 1, macro, f)})`;
-}
-
-/** The number of logical elements of a list value at depth d. */
-export function deepSize(names: Names, v: string, d: number): string {
-  if (d === 0) return `size(${v})`;
-  const n = names.next('c');
-  return `${v}.map(${n}, ${deepSize(names, n, d - 1)}).sum()`;
-}
-
-/** go-jmespath's isFalse, for a value at depth d (a depth-d value may still be a scalar at run time: an `||` default). */
-export function isFalse(names: Names, v: string, d: number): string {
-  const list = d === 0 ? `size(${v}) == 0` : `!${deep(names, v, d, 'exists', () => 'true')}`;
-  return `(${v} == null || (type(${v}) == bool && !${v}) || (type(${v}) == string && ${v} == '') || (type(${v}) == list && ${list}) || (type(${v}) == map && size(${v}) == 0))`;
-}
-
-/** reflect.DeepEqual on two decoded JSON values: the same type and equal. */
-export const deepEqual = (a: string, b: string) => `(type(${a}) == type(${b}) && ${a} == ${b})`;
+export { bind, deep, deepEqual, deepSize, isFalse, Names } from './jmespath-values';
 
 /** A JSON literal as CEL (go-jmespath decodes numbers as float64: doubles). */
 export function literalCel(v: unknown): string {
@@ -130,16 +99,24 @@ export class JpCompiler {
   private imagesAt?: JpNode;
   /** Whether `@` is request.userInfo's value (the right side of a pipe from it). */
   private atUserInfo = false;
+  /** The node whose value an In operator reads as a set (compile's `asSet`): where sort() may stand. */
+  private setAt?: JpNode;
   /** `names`: another compiler's, when this one's CEL goes inside that one's (no name is bound twice). */
   constructor(
     readonly roots: Roots,
     readonly names = new Names(),
   ) {}
 
-  /** A query; `text` (its source) loads the context entries it names first: one that fails fails the query. */
-  compile(n: JpNode, text?: string): Compiled {
+  /**
+   * A query; `text` (its source) loads the context entries it names first: one that fails fails the
+   * query. `asSet`: an In operator reads its value as a set (the order of a list's elements unread).
+   */
+  compile(n: JpNode, text?: string, asSet = false): Compiled {
     // images' registries in a Go map's order: read only as the whole query or an `||`'s left side
     this.imagesAt = n.type === 'Or' ? n.left : n;
+    let last = n;
+    while (last.type === 'Pipe') last = last.right;
+    this.setAt = asSet ? last : undefined;
     const r = this.node(n, { root: 'top' });
     if (r.cel === REQUEST) throw new Unsupported('the whole request');
     const loaded = text === undefined ? [] : (this.roots.loads ?? []).filter((l) => namesEntry(text, l.name));
@@ -337,6 +314,8 @@ export class JpCompiler {
         );
       }
       case 'Function':
+        // sort() read as a set only: a sorted list needs lists' sort(), not in every release
+        if (n.name === 'sort' && n !== this.setAt) throw new Unsupported('the JMESPath function sort() (other than as the value an In operator reads)');
         return this.call(n.name, n.args, inp);
       case 'ValueProjection': {
         const list = this.roots.images && n === this.imagesAt && 'root' in inp && inp.root === 'top' ? imagesRegistries(n) : undefined;
@@ -454,6 +433,18 @@ export class JpCompiler {
           throw new Unsupported('to_string() of a value other than request.userInfo');
         if (compiled[0]!.depth) throw new Unsupported('to_string() of a flattened list');
         return withArgs(([x]) => `(type(${x}) == string ? ${ok(x)} : ${ok(goJson(names, x, 3))})`);
+      }
+      case 'sort': {
+        arity(1);
+        const d = compiled[0].depth;
+        const isNumber = (e: string) => `(type(${e}) == int || type(${e}) == uint || type(${e}) == double)`;
+        // go-jmespath's argument check: a list of numbers only or of strings only (jpArrayNumber,
+        // jpArrayString), else an invalid-type error; read as a set, the order is not computed
+        return withArgs(
+          ([x]) =>
+            `(type(${x}) == list && (${deep(names, x, d, 'all', isNumber)} || ${deep(names, x, d, 'all', (e) => `type(${e}) == string`)}) ? ${ok(x)} : ${ERR})`,
+          d,
+        );
       }
       case 'merge': {
         if (!args.length) throw new Unsupported('merge() without arguments');

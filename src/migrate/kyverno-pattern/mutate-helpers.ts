@@ -17,7 +17,7 @@ import { dedupeProbes } from './mutate-dedupe';
 import { convertPatternRule } from './rule';
 import { namespaceIn, withSelectorLabels, worldsOf } from './context-worlds';
 import { CHUNK, fresh, simulateInOrder } from './simulate-in-order';
-import { chainOf, cluster, type DifferentialRequest, failedSimulation, gvrOf, matchedResources, TEST_USER, type UserInfo } from './test-helpers';
+import { chainOf, cluster, type DifferentialRequest, failedSimulation, gvrOf, matchedResources, TEST_USER, type UserInfo, USERS } from './test-helpers';
 import type { RuleStatus } from '../types';
 
 type Rec = Record<string, unknown>;
@@ -125,14 +125,6 @@ export async function workbenchMutation(
   if (r.deniedBy?.kind !== 'MutatingAdmissionPolicy') return { outcome: 'invalid', admitted };
   return { outcome: 'error', admitted };
 }
-
-/** Users for rules that read request.userInfo: characters JSON escapes, a user without groups, several groups. */
-const USERS: UserInfo[] = [
-  TEST_USER,
-  { username: 'jane "j" <doe> & \\ \u2028 \t', groups: ['system:authenticated', 'dev&ops'] },
-  { username: 'system:serviceaccount:team:builder', groups: [] },
-  { username: 'x\u0001y', groups: ['b', 'a', 'system:masters'] },
-];
 
 /** One line of the Kyverno oracle's answer with the patched resource. */
 export interface MutateAnswer {

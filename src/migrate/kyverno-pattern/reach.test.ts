@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Obj } from '../../base/json';
 import { useEngine } from '../../cel/test-helpers';
+import { conditionSites } from './condition-sites';
 import { mutants } from './mutants';
 import { leafHolds, reachingResources, satisfy, satisfyLeaf, violateLeaf } from './reach';
 import { convertPatternRule } from './rule';
@@ -92,5 +93,17 @@ describe('resources built to reach a Kyverno rule', () => {
     const deployment = (team: unknown): Obj => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', labels: { team } }, spec: {} });
     expect((await vapVerdict(chain, deployment('a'))).verdict).toBe('allow');
     expect((await vapVerdict(chain, deployment(5))).verdict).toBe('invalid');
+  });
+
+  it('aims at the elements of a list a condition flattens, and at a key looked for as a text and as a map', () => {
+    const sites = conditionSites({
+      all: [
+        { key: '{{ length(request.object.spec.containers[].livenessProbe.exec.command[] || `[]`) }}', operator: 'GreaterThan', value: 0 },
+        { key: "{{ request.object.spec.volumes[?contains(keys(@), 'emptyDir')] || `[]` | length(@) }}", operator: 'GreaterThanOrEquals', value: 1 },
+      ],
+    });
+    expect(sites).toContainEqual({ spec: { containers: [{ livenessProbe: { exec: { command: ['0'] } } }] } });
+    expect(sites).toContainEqual({ spec: { volumes: [{ emptyDir: {} }] } });
+    expect(sites).toContainEqual({ spec: { volumes: [{ emptyDir: 'x' }] } });
   });
 });

@@ -132,7 +132,8 @@ export function convertPatternRule(policy: Obj, rule: Rec, name?: string): Patte
     // context entries as policy variables (context.ts); the Kyverno context they are read through
     const context = ruleContext(policy, rule, controllers);
     if (context && type === 'podSecurity') throw new Unsupported('context in a podSecurity rule');
-    const scope: Scope = context?.scope ?? {};
+    // request.userInfo: the admission request's user, as Kyverno's context holds it (jmespath-json.ts)
+    const scope: Scope = { ...(context?.scope ?? {}), userInfo: true };
     const missing = context && missingParamDifference(context, rule);
     if (missing) differences.push(missing);
     // Enforce rules let an UPDATE through when the old object fails the rule too (allowExistingViolations,

@@ -16,7 +16,10 @@ import { apiserverObject, loadTypedData } from '../../k8s/typed';
 import type { RuleStatus } from '../types';
 import { shiftPattern } from './autogen';
 import { conditionSites } from './conditions';
-import { namespaceIn, type World, worldsOf } from './context-worlds';
+import { namespaceIn, type World, withSelectorLabels, worldsOf } from './context-worlds';
+import { namedUsers, subjectUsers, TEST_USER, type UserInfo, USERS } from './differential-users';
+
+export { TEST_USER, type UserInfo, USERS } from './differential-users';
 import { foreachSites } from './foreach-sites';
 import { mutants } from './mutants';
 import { CRONJOB_METADATA_SITE, POD_SECURITY_SITES } from './pod-security-mutants';
@@ -136,14 +139,6 @@ export async function exactVerdicts(rule: Obj, objects: readonly Obj[]): Promise
   return out;
 }
 
-/** The user the differential's requests come from unless a rule's subjects ask for others. */
-export const TEST_USER: UserInfo = { username: 'kyverno-test', groups: ['system:authenticated'] };
-
-export interface UserInfo {
-  username: string;
-  groups: string[];
-}
-
 /** Throws when the engine (watchedCel) or the simulation failed: a differential's request is never dropped or decided by a failure. */
 export function failedSimulation(r: SimResult, cel: { failure?: string }): void {
   if (cel.failure) throw new Error(`the CEL engine failed: ${cel.failure}`);
@@ -260,36 +255,6 @@ export interface DifferentialRequest {
   subresource?: string;
 }
 
-/** Users for the subjects of a rule's match and exclude (wildcards filled in, or the names as they are, which Kyverno's wildcards also match), TEST_USER last; none without subjects. */
-function subjectUsers(rule: Obj): UserInfo[] {
-  const subjects: Obj[] = [];
-  const collect = (m: unknown) => {
-    const o = (m ?? {}) as Obj;
-    for (const e of [o, ...((o.any as Obj[] | undefined) ?? []), ...((o.all as Obj[] | undefined) ?? [])])
-      subjects.push(...(Array.isArray(e.subjects) ? (e.subjects as Obj[]) : []));
-  };
-  collect(rule.match);
-  collect(rule.exclude);
-  if (!subjects.length) return [];
-  const fill = (s: string) => s.replace(/\*/g, 'x').replace(/\?/g, 'y');
-  const users = subjects.flatMap((s): UserInfo[] => {
-    const name = String(s.name ?? '');
-    const username = s.kind === 'ServiceAccount' ? `system:serviceaccount:${String(s.namespace ?? '')}:${name}` : name;
-    if (s.kind === 'Group')
-      return [
-        { username: 'someone', groups: [fill(name)] },
-        { username: 'someone', groups: ['system:authenticated', name] },
-        { username: 'someone', groups: [] },
-      ];
-    return [
-      { username: fill(username), groups: ['system:authenticated'] },
-      { username, groups: [] },
-      { username: `${fill(username)}x`, groups: ['system:authenticated'] },
-    ];
-  });
-  return [...users, TEST_USER];
-}
-
 /** What Kyverno is given of a world: the ConfigMaps (none when missing), the Namespace and its labels. */
 export const cluster = (world: World, namespace: Obj | undefined): Pick<DifferentialRequest, 'configMaps' | 'namespace' | 'namespaceLabels'> => ({
   configMaps: world.configMap ? [world.configMap] : [],
@@ -357,8 +322,9 @@ export async function differential(
   const read = [...base, ...conditionSites((v.deny as Obj | undefined)?.conditions), ...conditionSites(rule.preconditions), ...conditionSites(variables)];
   const patterns = [...read, ...read.map((p) => shiftPattern(p, 'Deployment')), ...read.map((p) => shiftPattern(p, 'CronJob'))];
   if (v.podSecurity !== undefined) patterns.push(CRONJOB_METADATA_SITE);
-  // a rule with context: each request in one of several clusters (its ConfigMap, its Namespace's labels), the same on both sides
-  const worlds = worldsOf(rule, c.objects, seeds, values);
+  // a rule with context: each request in one of several clusters (its ConfigMap, its Namespace's labels), the same on both
+  // sides; a rule with a namespaceSelector: clusters whose Namespace has the labels it asks, in three of four
+  const worlds = withSelectorLabels(rule, worldsOf(rule, c.objects, seeds, values));
   // a rule that reads only its context (or nothing of the object) still meets distinct objects: their labels vary
   if (worlds || read.length === 0) patterns.push({ metadata: { labels: { app: '?*', team: '?*' } } });
   const chains = (worlds ?? [undefined]).map((w) => chainOf([...c.objects, ...(w?.configMap ? [w.configMap] : [])]));
@@ -370,8 +336,10 @@ export async function differential(
   // object decided before of the same kind (stored, so as admission decoded it) renamed as the new one
   const readsOld = JSON.stringify(rule).includes('request.oldObject');
   const previous = new Map<string, Obj>();
-  // a rule that matches or excludes by subjects: requests from users each subject names, and from one it does not
+  // a rule that matches or excludes by subjects: requests from users each subject names, and from one it does not;
+  // a rule that reads request.userInfo: several users, some in groups named as the objects are (a rule may compare them)
   const users = subjectUsers(rule);
+  if (!users.length && JSON.stringify(rule).includes('request.userInfo')) users.push(...USERS, ...namedUsers(seeds));
   const oldFor = (r: Obj): Obj | undefined => {
     const p = previous.get(`${String(r.apiVersion)}/${String(r.kind)}`);
     if (!p) return undefined;
