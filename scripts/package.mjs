@@ -90,12 +90,13 @@ run('tar', ['-czf', site, '-C', join(root, 'dist'), '.']);
 const siteSha = writeSha256(site);
 
 // The CLI: the engine and the bundle, the files `npm pack` selects copied with a package.json for
-// users, packed there.
+// users, packed there. The bundle is built into the stage, not dist-cli/: the CLI's tests may be
+// running it meanwhile (npm test runs this beside them), and a build empties its folder first.
 prepareEngine();
-npm(['run', 'build:cli']);
-const [listing] = JSON.parse(npm(['pack', '--dry-run', '--json', '--ignore-scripts'], { capture: true }));
 const stage = join(outDir, 'cli');
-for (const { path } of listing.files) if (path !== 'package.json') cpSync(join(root, path), join(stage, path));
+run(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '-c', 'vite.cli.config.ts', '--outDir', join(stage, 'dist-cli')]);
+const [listing] = JSON.parse(npm(['pack', '--dry-run', '--json', '--ignore-scripts'], { capture: true }));
+for (const { path } of listing.files) if (path !== 'package.json' && !path.startsWith('dist-cli/')) cpSync(join(root, path), join(stage, path));
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 for (const key of ['scripts', 'devDependencies']) delete manifest[key]; // the bundle holds every npm package it uses: none left to declare
 writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
