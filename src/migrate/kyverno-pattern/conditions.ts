@@ -8,7 +8,8 @@
  */
 import { Unsupported } from './pattern';
 import { parseJmesPath, JmesPathError, type JpNode } from './jmespath';
-import { bind, type Compiled, JpCompiler, literalCel, type Roots } from './jmespath-cel';
+import { type Compiled, JpCompiler, literalCel, type Roots } from './jmespath-cel';
+import { bind } from './jmespath-values';
 import { equalsCel, type InOp, inCel, notEqualsCel, numericCel } from './operators';
 import { nestedVariablesCel, textVariablesCel } from './text-variables';
 import { wildcardCel } from './scalar';

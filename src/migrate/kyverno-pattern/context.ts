@@ -21,7 +21,8 @@ import { BUILTIN_RESOURCES } from '../../k8s/resources';
 import { kindsOf } from './autogen';
 import { autogenConditions, neverText, type Scope } from './conditions';
 import { JmesPathError, type JpNode, parseJmesPath } from './jmespath';
-import { bind, type ContextLoad, JpCompiler, literalCel, Names, namesEntry } from './jmespath-cel';
+import { type ContextLoad, JpCompiler, literalCel, namesEntry } from './jmespath-cel';
+import { bind, Names } from './jmespath-values';
 import { Unsupported } from './pattern';
 
 type Rec = Record<string, unknown>;

@@ -12,7 +12,8 @@ import { nativeEngines } from '../../cel/engine';
 import { useEngine } from '../../cel/test-helpers';
 import { workbenchMutation } from './mutate-helpers';
 import { convertPatternRule } from './rule';
-import { chainOf, enforcePolicy, TEST_USER, vapVerdict } from './test-helpers';
+import { TEST_USER } from './differential-users';
+import { chainOf, enforcePolicy, vapVerdict } from './test-helpers';
 
 useEngine('native');
 

@@ -15,7 +15,8 @@
  */
 import { conditionsTri, type Scope } from './conditions';
 import { JmesPathError, parseJmesPath } from './jmespath';
-import { bind, JpCompiler, Names } from './jmespath-cel';
+import { JpCompiler } from './jmespath-cel';
+import { bind, Names } from './jmespath-values';
 import { patternCel, Unsupported } from './pattern';
 
 type Rec = Record<string, unknown>;

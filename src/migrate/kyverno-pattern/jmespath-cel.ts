@@ -69,8 +69,6 @@ const ERR = `[dyn(2), ${NULL}]`;
 // a float64 reads as strconv.FormatFloat(f, 'f', -1, 32), which CEL cannot print: the CEL errs instead (README: doubles)
 const NUMBER_TEXT_ERR = ERR;
 
-export { bind, deep, deepEqual, deepSize, isFalse, Names } from './jmespath-values';
-
 /** A JSON literal as CEL (go-jmespath decodes numbers as float64: doubles). */
 export function literalCel(v: unknown): string {
   if (v === null) return NULL;

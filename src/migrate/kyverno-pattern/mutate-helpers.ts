@@ -17,7 +17,8 @@ import { dedupeProbes } from './mutate-dedupe';
 import { convertPatternRule } from './rule';
 import { namespaceIn, withSelectorLabels, worldsOf } from './context-worlds';
 import { CHUNK, fresh, simulateInOrder } from './simulate-in-order';
-import { chainOf, cluster, type DifferentialRequest, failedSimulation, gvrOf, matchedResources, TEST_USER, type UserInfo, USERS } from './test-helpers';
+import { TEST_USER, type UserInfo, USERS } from './differential-users';
+import { chainOf, cluster, type DifferentialRequest, failedSimulation, gvrOf, matchedResources } from './test-helpers';
 import type { RuleStatus } from '../types';
 
 type Rec = Record<string, unknown>;

@@ -7,7 +7,7 @@
  * word), and GreaterThan/GreaterThanOrEquals/LessThan/LessThanOrEquals (durations, quantities,
  * numbers). `kd`/`vd`: the nesting of a flattened list (jmespath-cel.ts).
  */
-import { bind, deep, deepSize, type Names } from './jmespath-cel';
+import { bind, deep, deepSize, type Names } from './jmespath-values';
 import { Unsupported } from './pattern';
 import { celString, scalarCel, wildcardCel, wildcardRegex } from './scalar';
 

@@ -19,7 +19,6 @@ import { conditionSites } from './conditions';
 import { namespaceIn, type World, withSelectorLabels, worldsOf } from './context-worlds';
 import { namedUsers, subjectUsers, TEST_USER, type UserInfo, USERS } from './differential-users';
 
-export { TEST_USER, type UserInfo, USERS } from './differential-users';
 import { foreachSites } from './foreach-sites';
 import { mutants } from './mutants';
 import { CRONJOB_METADATA_SITE, POD_SECURITY_SITES } from './pod-security-mutants';

@@ -5,7 +5,8 @@
  * it is, anything else as its JSON); a lookup that fails errs the rule. The result is a text.
  */
 import { JmesPathError, type JpNode, parseJmesPath } from './jmespath';
-import { bind, type Compiled, JpCompiler, PRINTED } from './jmespath-cel';
+import { type Compiled, JpCompiler, PRINTED } from './jmespath-cel';
+import { bind } from './jmespath-values';
 import { Unsupported } from './pattern';
 import { celString } from './scalar';
 
