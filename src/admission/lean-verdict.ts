@@ -20,7 +20,7 @@ import {
 } from '../policy';
 import { excludedBy, forbiddenMessage, inputFor, matchInput, type SimContext } from './context';
 import type { LeanChain, LeanHook, LeanPolicy } from './lean-chain';
-import { validatingCall, validatingFailedOpenKey } from './webhooks';
+import { validatingCall, validatingFailedOpenKey, webhookMutationKey } from './webhooks';
 
 /** A ValidatingAdmissionPolicy binding that denies, worded as the full run words it. */
 export interface LeanDenial {
@@ -55,11 +55,14 @@ const fallbackCounts = new Map<string, number>();
 export const leanFallbacks = (): ReadonlyMap<string, number> => fallbackCounts;
 /** Counts `reason` and answers undefined (the full simulation decides). */
 export function fallback(reason: string): undefined {
-  fallbackCounts.set(reason, (fallbackCounts.get(reason) ?? 0) + 1);
+  count(reason);
   return undefined;
 }
+const count = (key: string): void => void fallbackCounts.set(key, (fallbackCounts.get(key) ?? 0) + 1);
 /** Why a plugin of the chain ran as in the full simulation, the rest of the verdict lean (`partly: <reason>` in the same counts). */
-export const countPartly = (reason: string): void => void fallbackCounts.set(`partly: ${reason}`, (fallbackCounts.get(`partly: ${reason}`) ?? 0) + 1);
+export const countPartly = (reason: string): void => count(`partly: ${reason}`);
+/** What the lean path decided that it once left to a plugin's full run (`lean: <what>` in the same counts: not a fallback). */
+export const countLean = (what: string): void => count(`lean: ${what}`);
 /** Why the last planOf answered undefined (plans are kept per match key: lean.ts counts the reason per request). */
 export let noPlanReason = '';
 const noPlan = (reason: string): undefined => {
@@ -212,10 +215,10 @@ export function planOf(lc: LeanChain, ctx: SimContext, b: Batch, stage: PlanStag
   return { mutatingPolicies, mutating, policies, validating };
 }
 
-type Answers = readonly CelEvalResult[];
+export type Answers = readonly CelEvalResult[];
 
 /** matcher.go on the answers: 'match', 'skip' (a false), or undefined (an error or the budget: not decided here). */
-function conditionsOf(rs: Answers, at: readonly number[]): 'match' | 'skip' | undefined {
+export function conditionsOf(rs: Answers, at: readonly number[]): 'match' | 'skip' | undefined {
   let cost = 0;
   let error = false;
   for (const i of at) {
@@ -310,7 +313,7 @@ export function verdictOf(
       if (!w) return quiet ? false : !!fallback(`a webhook's assumed answer is not an admission without a change (${answerKind(ctx, hook)})`);
       if (!record) continue;
       calls.add(hook.wh.name);
-      if (mutatingPlugin) audited.add(`mutation.webhook.admission.k8s.io/round_0_index_${hook.index}`);
+      if (mutatingPlugin) audited.add(webhookMutationKey(0, hook.index));
       warnings.push(...w);
     }
     return true;

@@ -11,8 +11,10 @@ import { resolveParams, type PolicyCel } from '../policy';
 import { loadTypedData } from '../k8s/typed';
 import type { SimContext } from './context';
 import { answers, knowingMemo, type Answered, type Batched } from './lean-answers';
+import { patchedLean } from './lean-patch';
 import type { LeanChain } from './lean-chain';
 import {
+  countLean,
   countPartly,
   fallback,
   MUTATES,
@@ -259,11 +261,10 @@ export async function leanVerdicts(set: LeanSet, request: SimRequest, options: S
           if (!plan) return;
           const chain = set.chains[i]!.chain;
           const v = await webhooksInFull(verdictOf(plan, ctx, rs), chain, ctx, () => knowingMemo(cel, chain.kubernetesVersion, { gp, ctx, rs }));
-          if (v === MUTATES) countPartly(`the mutating plugins run in full: ${mutatesReason}`);
-          else if (v && 'policiesInFull' in v) countPartly(PARAM_ERROR);
+          if (v && v !== MUTATES && 'policiesInFull' in v) countPartly(PARAM_ERROR);
           out[i] =
             v === MUTATES || (v && 'policiesInFull' in v)
-              ? await inFull(set, g, i, request, options, cel, batch, { gp, ctx, rs }, v === MUTATES ? undefined : v)
+              ? await inFull(set, g, i, request, options, cel, batch, { gp, ctx, rs }, v === MUTATES ? { plan } : v)
               : v;
         }),
       );
@@ -378,9 +379,11 @@ function prefixOf(ctx: SimContext): MutatedPrefix {
 
 /**
  * A chain's verdict where a plugin runs as the full simulation runs it: the mutating plugins (a
- * mutation may change the object; their own CEL memo follows it), and the ValidatingAdmissionPolicy
- * plugin where a binding's params do not resolve under a failurePolicy neither Fail nor Ignore; the rest (the validating plugins, the validating webhooks) here.
- * `policies`: the mutating plugins were decided here (nothing changed): only the policy plugin runs in full.
+ * mutation may change the object; their own CEL memo follows it) unless only webhooks' patches
+ * change it (lean-patch.ts), and the ValidatingAdmissionPolicy plugin where a binding's params do
+ * not resolve under a failurePolicy neither Fail nor Ignore; the rest (the validating plugins, the
+ * validating webhooks) here. `from`: the request's first plan, where the mutating plugins may
+ * change the object; or what the mutating plugins did, decided here (nothing changed): only the policy plugin runs in full.
  */
 async function inFull(
   set: LeanSet,
@@ -391,26 +394,35 @@ async function inFull(
   cel: PolicyCel,
   batch: NonNullable<PolicyCel['evaluateBatch']>,
   first: Answered,
-  policies?: PoliciesInFull,
+  from: { plan: Plan } | PoliciesInFull,
 ): Promise<LeanVerdict | undefined> {
   const chain = set.chains[i]!.chain;
   const base = first.ctx;
   let ctx: SimContext;
   let before: MutatedPrefix | undefined;
-  if (policies) {
+  if ('policiesInFull' in from) {
     ctx = freshContext(base, chain, knowingMemo(cel, chain.kubernetesVersion, first), false);
-    before = policies.policiesInFull;
+    before = from.policiesInFull;
   } else {
-    ctx = await mutatedContext(chain, request, options, knowingMemo(cel, chain.kubernetesVersion, first), false, base);
-    if (ctx.denied) return deniedInMutation(set, g, i, ctx, first, request, options, cel, batch);
+    const run = freshContext(base, chain, knowingMemo(cel, chain.kubernetesVersion, first), false);
+    const patched = patchedLean(set.chains[i]!, from.plan, first.rs, run);
+    if (patched) {
+      ctx = run;
+      countLean("the mutating plugins: webhooks' patches");
+    } else {
+      countPartly(`the mutating plugins run in full: ${mutatesReason}`);
+      ctx = await mutatedContext(chain, request, options, run.cel, false, base);
+      if (ctx.denied) return deniedInMutation(set, g, i, ctx, first, request, options, cel, batch);
+    }
     const gp = groupPlan(set, g, [i], ctx, 'validating');
     const plan = gp.plans[0];
     if (!plan) return fallback(gp.reasons[0] ?? '');
     const rs = await answers(gp, ctx, batch, first);
     if (!rs) return undefined;
-    const v = await webhooksInFull(verdictOf(plan, ctx, rs, prefixOf(ctx)), chain, ctx, () => memoCel(cel, chain.kubernetesVersion));
+    const v = await webhooksInFull(verdictOf(plan, ctx, rs, patched ?? prefixOf(ctx)), chain, ctx, () => memoCel(cel, chain.kubernetesVersion));
     if (v === MUTATES) return undefined;
     if (!v || !('policiesInFull' in v)) return v;
+    before = patched;
   }
   await runValidatingPolicies(ctx);
   const gp = groupPlan(set, g, [i], ctx, 'webhooks');

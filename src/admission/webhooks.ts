@@ -283,6 +283,9 @@ function settle(ctx: SimContext, wh: WorkspaceWebhook, s: SimStep, r: CallResult
   return undefined;
 }
 
+/** The audit annotation of a mutating webhook called (its value says whether it changed the object). */
+export const webhookMutationKey = (round: number, index: number): string => `mutation.webhook.admission.k8s.io/round_${round}_index_${index}`;
+
 /** The audit annotation of a validating webhook failing open: its position among the webhooks called. */
 export const validatingFailedOpenKey = (called: number): string => `failed-open.validating.webhook.admission.k8s.io/round_0_index_${called}`;
 
@@ -310,6 +313,18 @@ export function validatingCall(ctx: SimContext, wh: WorkspaceWebhook): { warning
   if (r.denial) return { warnings, denial: r.denial };
   if (r.callError) return failurePolicyOf(w) === 'Ignore' ? { warnings, failedOpen: true } : { warnings, denial: callFailure(wh, r.callError) };
   return { warnings };
+}
+
+/**
+ * A mutating webhook's call where it admits (the lean path's patches, lean-patch.ts): its
+ * warnings and, when its assumed patch changes the object, the object as the apiserver decodes it
+ * after the patch (callHook's own); undefined where the call rejects the request or fails (a
+ * denial, unavailable, a patch that does not apply, a refused dry run: the full run words those).
+ */
+export function mutatingCall(ctx: SimContext, wh: WorkspaceWebhook): { warnings: string[]; object?: unknown } | undefined {
+  const r = callHook(ctx, wh, true);
+  if (r.denial || r.callError) return undefined;
+  return { warnings: r.warnings ?? [], ...(r.changed ? { object: r.object } : {}) };
 }
 
 /** The webhook plugin returns before any webhook for a resource its release excludes: one skipped step per webhook, saying so. */
@@ -354,7 +369,7 @@ export async function runMutatingWebhooks(ctx: SimContext): Promise<void> {
           `matched through the equivalent ${d.matched.resource.group}/${d.matched.resource.version} ${d.matched.resource.resource}: the webhook receives the object in that version (only its apiVersion is converted here)`,
         ];
       const annotationKey = `round_${ctx.round}_index_${i}`;
-      ctx.auditAnnotations[`mutation.webhook.admission.k8s.io/${annotationKey}`] = goJSON({
+      ctx.auditAnnotations[webhookMutationKey(ctx.round, i)] = goJSON({
         configuration: wh.configName,
         webhook: wh.name,
         mutated: !!r.changed,

@@ -22,18 +22,20 @@ import { analyzeImpact, chainDecider, fullDecider, type ChainSpec } from './inde
 
 useEngine();
 
-/** The lean path's counts (leanFallbacks) since `before`: how many verdicts fell back to the full simulation, how many ran a plugin in full. */
-function countsSince(before: Map<string, number>): { full: number; partly: number; reasons: Record<string, number> } {
+/** The lean path's counts (leanFallbacks) since `before`: how many verdicts fell back to the full simulation, how many ran a plugin in full, how many had webhooks' patches applied lean. */
+function countsSince(before: Map<string, number>): { full: number; partly: number; patched: number; reasons: Record<string, number> } {
   let full = 0;
   let partly = 0;
+  let patched = 0;
   const reasons: Record<string, number> = {};
   for (const [k, n] of leanFallbacks()) {
     const d = n - (before.get(k) ?? 0);
     if (d) reasons[k] = d;
     if (k.startsWith('partly: ')) partly += d;
+    else if (k.startsWith('lean: ')) patched += d;
     else full += d;
   }
-  return { full, partly, reasons };
+  return { full, partly, patched, reasons };
 }
 
 let seed = 4401;
@@ -71,6 +73,19 @@ const VALIDATIONS = [
   "!object.metadata.name.startsWith('deny')",
   "!has(object.metadata.labels) || !('team' in object.metadata.labels) || object.metadata.labels.team == 'a'",
 ];
+/** Validations that read what the webhooks' patches change (the `patches` chains). */
+const PATCH_VALIDATIONS = [
+  "!has(object.metadata.labels) || !('patched' in object.metadata.labels) || object.metadata.name.startsWith('web')",
+  "!has(object.metadata.labels) || !('app' in object.metadata.labels) || object.metadata.labels.app == 'web'",
+];
+/** The `patches` chains' answers: mostly patches that apply, one of them the label a later webhook's objectSelector reads (the others' answers: WEBHOOK_ANSWERS). */
+const PATCH_ANSWERS: WebhookResponse[] = [
+  { patch: [{ op: 'add', path: '/metadata/labels/patched', value: 'yes' }] },
+  { patch: [{ op: 'add', path: '/metadata/labels/patched', value: 'yes' }] },
+  { patch: [{ op: 'replace', path: '/metadata/labels/app', value: 'other' }] },
+  { warnings: ['careful'] },
+  'allow',
+];
 const WEBHOOK_ANSWERS: WebhookResponse[] = [
   'allow',
   'deny',
@@ -82,18 +97,24 @@ const WEBHOOK_ANSWERS: WebhookResponse[] = [
   { patch: [] },
 ];
 
-/** A generated chain and its webhooks' answers. */
-function chain(k: number): { objects: unknown[]; webhooks: Record<string, WebhookResponse> } {
+/**
+ * A generated chain and its webhooks' answers. `patches`: chains where webhooks' patches are the
+ * only mutations (src/admission/lean-patch.ts decides them): MutatingAdmissionPolicies that match
+ * with conditions false for most requests, mutating webhooks mostly without matchConditions and
+ * never reinvoked, some selecting the label an earlier one's patch adds.
+ */
+function chain(k: number, patches = false): { objects: unknown[]; webhooks: Record<string, WebhookResponse> } {
   const objects: unknown[] = [teamA, ...params];
   const webhooks: Record<string, WebhookResponse> = {};
-  for (let i = 0, n = 1 + Math.floor(rand() * 2); i < n; i++) {
+  for (let i = 0, n = patches ? Math.floor(rand() * 2) : 1 + Math.floor(rand() * 2); i < n; i++) {
     const name = `map-${k}-${i}`;
     const spec: Record<string, unknown> = {
       failurePolicy: pick(['Fail', 'Ignore']),
       reinvocationPolicy: pick(['Never', 'IfNeeded']),
       mutations: [pick(MUTATIONS)],
     };
-    if (maybe(0.7)) spec.matchConditions = [{ name: 'c', expression: pick(CONDITIONS) }];
+    if (patches) spec.matchConditions = [{ name: 'c', expression: CONDITIONS[0] }];
+    else if (maybe(0.7)) spec.matchConditions = [{ name: 'c', expression: pick(CONDITIONS) }];
     if (maybe(0.2)) {
       spec.paramKind = { apiVersion: 'v1', kind: 'ConfigMap' };
       spec.mutations = [{ patchType: 'JSONPatch', jsonPatch: { expression: "[JSONPatch{op: 'add', path: '/metadata/labels/max', value: params.data.max}]" } }];
@@ -105,16 +126,22 @@ function chain(k: number): { objects: unknown[]; webhooks: Record<string, Webhoo
     if (maybe(0.2)) b.matchResources = { namespaceSelector: { matchLabels: { env: pick(['prod', 'dev']) } } };
     objects.push(binding('MutatingAdmissionPolicyBinding', name, name, b));
   }
-  for (let i = 0, n = Math.floor(rand() * 3); i < n; i++) {
+  for (let i = 0, n = patches ? 1 + Math.floor(rand() * 3) : Math.floor(rand() * 3); i < n; i++) {
     const name = `mw-${k}-${i}.example.com`;
-    const extra: Record<string, unknown> = { reinvocationPolicy: pick(['Never', 'IfNeeded']), failurePolicy: pick(['Fail', 'Ignore']) };
-    if (maybe(0.3)) extra.matchConditions = [{ name: 'm', expression: pick(CONDITIONS) }];
+    const extra: Record<string, unknown> = {
+      reinvocationPolicy: patches ? pick(['Never', 'Never', 'Never', 'IfNeeded']) : pick(['Never', 'IfNeeded']),
+      failurePolicy: pick(['Fail', 'Ignore']),
+    };
+    if (patches && i > 0 && maybe(0.4)) extra.objectSelector = { matchLabels: { patched: 'yes' } };
+    if (maybe(patches ? 0.15 : 0.3)) extra.matchConditions = [{ name: 'm', expression: pick(CONDITIONS) }];
     objects.push(mutating(`mw-${k}-${i}`, hook(name, extra)));
-    webhooks[name] = pick(WEBHOOK_ANSWERS);
+    webhooks[name] = pick(patches ? PATCH_ANSWERS : WEBHOOK_ANSWERS);
   }
   for (let i = 0, n = 1 + Math.floor(rand() * 3); i < n; i++) {
     const name = `vap-${k}-${i}`;
-    const spec: Record<string, unknown> = { validations: [{ expression: pick(VALIDATIONS), message: `${name} says no` }] };
+    const spec: Record<string, unknown> = {
+      validations: [{ expression: pick(patches ? [...VALIDATIONS, ...PATCH_VALIDATIONS] : VALIDATIONS), message: `${name} says no` }],
+    };
     const b: Record<string, unknown> = { validationActions: pick([['Deny'], ['Warn', 'Audit'], ['Deny', 'Audit']]) };
     if (maybe(0.4)) {
       spec.paramKind = { apiVersion: 'v1', kind: 'ConfigMap' };
@@ -137,7 +164,7 @@ function chain(k: number): { objects: unknown[]; webhooks: Record<string, Webhoo
   for (let i = 0, n = Math.floor(rand() * 3); i < n; i++) {
     const name = `vw-${k}-${i}.example.com`;
     const extra: Record<string, unknown> = { failurePolicy: pick(['Fail', 'Ignore']) };
-    if (maybe(0.3)) extra.objectSelector = { matchLabels: { patched: 'yes' } };
+    if (maybe(patches ? 0.5 : 0.3)) extra.objectSelector = { matchLabels: { patched: 'yes' } };
     objects.push(validating(`vw-${k}-${i}`, hook(name, extra)));
     webhooks[name] = pick([
       'allow',
@@ -172,8 +199,8 @@ describe('lean verdicts with mutations, params and webhook answers agree with th
     let decisions = 0;
     let mutated = 0;
     let denied = 0;
-    for (let k = 0; k < 24; k++) {
-      const c = chain(k);
+    for (let k = 0; k < 36; k++) {
+      const c = chain(k, k >= 24);
       for (const [baseline, candidate] of [
         [[], c.objects],
         [c.objects.filter((o) => !String((o as { kind: string }).kind).startsWith('Mutating')), c.objects],
@@ -193,12 +220,14 @@ describe('lean verdicts with mutations, params and webhook answers agree with th
         }
       }
     }
-    const { full, partly, reasons } = countsSince(before);
-    // the comparison means something: mutations and denials of every kind, most decided (fully or partly) by the lean path
+    const { full, partly, patched, reasons } = countsSince(before);
+    // the comparison means something: mutations and denials of every kind, most decided (fully or partly) by the lean path,
+    // webhooks' patches among them (lean-patch.ts) and others left to the mutating plugins' full run
     expect(mutated).toBeGreaterThan(decisions / 20);
     expect(denied).toBeGreaterThan(decisions / 10);
     expect(full, JSON.stringify(reasons)).toBeLessThan(decisions / 4);
     expect(partly).toBeGreaterThan(0);
+    expect(patched, JSON.stringify(reasons)).toBeGreaterThan(decisions / 20);
   }, 600_000);
 
   const dir = join(import.meta.dirname, '../../tools/admission-oracle/testdata/audit');
