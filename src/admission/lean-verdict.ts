@@ -20,7 +20,8 @@ import {
 } from '../policy';
 import { excludedBy, forbiddenMessage, inputFor, matchInput, type SimContext } from './context';
 import type { LeanChain, LeanHook, LeanPolicy } from './lean-chain';
-import { validatingCall, validatingFailedOpenKey, webhookMutationKey } from './webhooks';
+import { validatingWebhooks } from './lean-webhooks';
+import { validatingFailedOpenKey, webhookMutationKey } from './webhooks';
 
 /** A ValidatingAdmissionPolicy binding that denies, worded as the full run words it. */
 export interface LeanDenial {
@@ -414,43 +415,31 @@ export function verdictOf(
     if (!callAll(plan.validating, false)) return undefined;
     return { allowed: true, warnings, audited: [...audited], calls: [...calls], mutated };
   }
-  // a validating webhook that does not simply admit: its call settled as the plugin settles it
-  // (webhooks.ts validatingCall), else (a matchCondition errs, a dry run refused) the plugin runs in full (lean.ts)
-  const settled = validatingCalls(plan.validating, ctx, rs);
+  // a validating webhook that does not simply admit: its matchConditions and call settled as the
+  // plugin settles them (lean-webhooks.ts), else (a dry run refused) the plugin runs in full (lean.ts)
+  const settled = validatingWebhooks(plan.validating, ctx, rs);
   if (!settled) return { webhooksInFull: { warnings, audited: [...audited], calls: [...calls], mutated } };
-  const webhookDenials: LeanDenial[] = [];
-  settled.forEach(({ hook, call }, i) => {
+  const callDenials = settled.called.flatMap(({ hook, call }): LeanDenial[] =>
+    call.denial ? [{ kind: call.denial.kind, name: call.denial.name, webhook: hook.wh.name, message: call.denial.message ?? '' }] : [],
+  );
+  if (settled.rejects.length) {
+    // rejected before any call: the probe's steps are the rejections, then the calls it makes anyway
+    const all = [...settled.rejects, ...callDenials];
+    return { allowed: false, deniedBy: all[0], ...(all.length > 1 ? { denials: all } : {}), warnings, audited: [...audited], calls: [...calls], mutated };
+  }
+  settled.called.forEach(({ hook, call }, i) => {
     calls.add(hook.wh.name);
     warnings.push(...call.warnings);
     if (call.failedOpen) audited.add(validatingFailedOpenKey(i));
-    if (call.denial) webhookDenials.push({ kind: call.denial.kind, name: call.denial.name, webhook: hook.wh.name, message: call.denial.message ?? '' });
   });
-  const [deniedBy, ...rest] = webhookDenials;
+  const [deniedBy, ...rest] = callDenials;
   return {
     allowed: !deniedBy,
     ...(deniedBy ? { deniedBy } : {}),
-    ...(rest.length ? { denials: webhookDenials } : {}),
+    ...(rest.length ? { denials: callDenials } : {}),
     warnings,
     audited: [...audited],
     calls: [...calls],
     mutated,
   };
-}
-
-/** The validating webhooks called (matchConditions true), each call settled; undefined where one is not decided here. */
-function validatingCalls(
-  hooks: Plan['validating'],
-  ctx: SimContext,
-  rs: Answers,
-): { hook: LeanHook; call: NonNullable<ReturnType<typeof validatingCall>> }[] | undefined {
-  const out: { hook: LeanHook; call: NonNullable<ReturnType<typeof validatingCall>> }[] = [];
-  for (const { hook, conditions } of hooks) {
-    const mc = conditionsOf(rs, conditions);
-    if (mc === undefined) return undefined;
-    if (mc === 'skip') continue;
-    const call = validatingCall(ctx, hook.wh);
-    if (!call) return undefined;
-    out.push({ hook, call });
-  }
-  return out;
 }

@@ -161,10 +161,12 @@ function chain(k: number, patches = false): { objects: unknown[]; webhooks: Reco
     if (maybe(0.2)) spec.failurePolicy = 'Ignore';
     objects.push(policy('ValidatingAdmissionPolicy', name, spec), binding('ValidatingAdmissionPolicyBinding', name, name, b));
   }
-  for (let i = 0, n = Math.floor(rand() * 3); i < n; i++) {
+  for (let i = 0, n = patches ? 1 + Math.floor(rand() * 3) : Math.floor(rand() * 3); i < n; i++) {
     const name = `vw-${k}-${i}.example.com`;
     const extra: Record<string, unknown> = { failurePolicy: pick(['Fail', 'Ignore']) };
     if (maybe(patches ? 0.5 : 0.3)) extra.objectSelector = { matchLabels: { patched: 'yes' } };
+    // matchConditions that are true, false or err (a missing label): under Fail an error rejects before any call
+    if (patches && maybe(0.5)) extra.matchConditions = [{ name: 'v', expression: pick(CONDITIONS) }];
     objects.push(validating(`vw-${k}-${i}`, hook(name, extra)));
     webhooks[name] = pick([
       'allow',
@@ -199,7 +201,7 @@ describe('lean verdicts with mutations, params and webhook answers agree with th
     let decisions = 0;
     let mutated = 0;
     let denied = 0;
-    for (let k = 0; k < 36; k++) {
+    for (let k = 0; k < 48; k++) {
       const c = chain(k, k >= 24);
       for (const [baseline, candidate] of [
         [[], c.objects],
@@ -229,6 +231,26 @@ describe('lean verdicts with mutations, params and webhook answers agree with th
     expect(partly).toBeGreaterThan(0);
     expect(patched, JSON.stringify(reasons)).toBeGreaterThan(decisions / 20);
   }, 600_000);
+
+  it('on validating webhooks whose matchConditions err: under Fail the first rejects before any call, the probe goes on (decided lean)', async () => {
+    const erring = (name: string, failurePolicy: string) =>
+      validating(name, hook(`${name}.example.com`, { failurePolicy, matchConditions: [{ name: 'm', expression: CONDITIONS[3] }] }));
+    const cases: { objects: unknown[]; webhooks: Record<string, WebhookResponse>; denials: number }[] = [
+      { objects: [erring('a', 'Fail'), validating('b', hook('b.example.com'))], webhooks: { 'b.example.com': 'deny' }, denials: 2 },
+      { objects: [erring('a', 'Fail'), erring('b', 'Fail')], webhooks: {}, denials: 2 },
+      { objects: [erring('a', 'Ignore'), validating('b', hook('b.example.com'))], webhooks: { 'b.example.com': { warnings: ['w'] } }, denials: 0 },
+      { objects: [validating('b', hook('b.example.com')), erring('a', 'Fail')], webhooks: { 'b.example.com': { warnings: ['w'] } }, denials: 1 },
+    ];
+    const before = new Map(leanFallbacks());
+    for (const c of cases) {
+      const spec: ChainSpec = { baseline: [], candidate: c.objects, kubernetesVersion: DEFAULT_KUBERNETES_VERSION, webhooks: c.webhooks };
+      const request = podRequest() as AdmissionRequest;
+      const [f, q] = await Promise.all([fullDecider(spec)(request, teamA), chainDecider(spec)(request, teamA)]);
+      expect(q, JSON.stringify(c)).toEqual(f);
+      expect(f.candidate.denials?.length ?? (f.candidate.allowed ? 0 : 1)).toBe(c.denials);
+    }
+    expect(countsSince(before).reasons).toEqual({});
+  });
 
   const dir = join(import.meta.dirname, '../../tools/admission-oracle/testdata/audit');
   const log = readFileSync(join(dir, 'audit.log'), 'utf8');

@@ -65,7 +65,11 @@ export async function evalExpr(
   inputs: CelInputs,
   options: CelCompileOptions,
 ): Promise<ExpressionTrace> {
-  const r = await cel.evaluate(expression, context, inputs, options);
+  return expressionTrace(expression, await cel.evaluate(expression, context, inputs, options));
+}
+
+/** An evaluation's answer as a run records it (the error worded as the apiserver words it). */
+export function expressionTrace(expression: string, r: CelEvalResult): ExpressionTrace {
   const trace = r.trace ? { trace: r.trace } : {};
   if (r.ok) return { expression, ok: true, value: r.value, type: r.type, cost: r.cost, ...trace };
   const cost = (r as { cost?: number }).cost ?? 0;

@@ -46,9 +46,22 @@ export async function runMatchConditions(
     const t = await evalExpr(cel, str(obj(mc).expression), context, inputs, options);
     conditions.push({ ...t, name: str(obj(mc).name) });
     cost += t.cost;
-    if (cost > CEL_LIMITS.runtimeCelCostBudgetMatchConditions) {
-      return { conditions, outcome: 'error', error: OUT_OF_BUDGET, cost };
-    }
+    if (cost > CEL_LIMITS.runtimeCelCostBudgetMatchConditions) break; // the rest are not evaluated
+  }
+  return matchConditionsTrace(conditions);
+}
+
+/**
+ * The matcher's answer on the conditions' traces in order (each until the shared budget is past:
+ * evaluated one by one, or answered together in a batch, src/admission/lean-webhooks.ts).
+ */
+export function matchConditionsTrace(evaluated: readonly MatchConditionTrace[]): MatchConditionsTrace {
+  const conditions: MatchConditionTrace[] = [];
+  let cost = 0;
+  for (const t of evaluated) {
+    conditions.push(t);
+    cost += t.cost;
+    if (cost > CEL_LIMITS.runtimeCelCostBudgetMatchConditions) return { conditions, outcome: 'error', error: OUT_OF_BUDGET, cost };
   }
   const errors: string[] = [];
   for (const c of conditions) {

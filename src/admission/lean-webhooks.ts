@@ -1,0 +1,46 @@
+/**
+ * The validating webhook plugin on the lean path (./lean-verdict.ts): each webhook's
+ * matchConditions decided from the batch's answers as the plugin's matcher decides them (their
+ * error under failurePolicy Fail rejects the request before any call), and each call settled as
+ * the plugin settles it. Design: ./README.md (Lean verdicts).
+ */
+import { list, obj, str } from '../base/json';
+import { decideMatchConditions, expressionTrace, failurePolicyOf, matchConditionsTrace } from '../policy';
+import { forbiddenMessage, type SimContext } from './context';
+import type { LeanHook } from './lean-chain';
+import type { Answers, LeanDenial, Plan } from './lean-verdict';
+import { validatingCall } from './webhooks';
+
+/** A validating webhook called, its call settled (webhooks.ts validatingCall). */
+export interface SettledCall {
+  hook: LeanHook;
+  call: NonNullable<ReturnType<typeof validatingCall>>;
+}
+
+/**
+ * What the plugin does with the matching webhooks (`hooks`, the plan's): the webhooks whose
+ * matchConditions err under failurePolicy Fail (`rejects`, in order: the first is the client's
+ * denial, and no webhook is then called; the probe goes on past each) and the webhooks called
+ * (matchConditions true; under Ignore an error passes the webhook over); undefined where a call is
+ * not settled here (a dry run refused for its sideEffects).
+ */
+export function validatingWebhooks(hooks: Plan['validating'], ctx: SimContext, rs: Answers): { rejects: LeanDenial[]; called: SettledCall[] } | undefined {
+  const rejects: LeanDenial[] = [];
+  const called: SettledCall[] = [];
+  for (const { hook, conditions } of hooks) {
+    const w = hook.wh.webhook;
+    const specs = list(w.matchConditions).map(obj);
+    // the matcher's trace from the batch's answers: the same results runMatchConditions gets one by one
+    const trace = conditions.length
+      ? matchConditionsTrace(conditions.map((at, i) => ({ ...expressionTrace(str(specs[i]?.expression), rs[at]!), name: str(specs[i]?.name) })))
+      : undefined;
+    const d = decideMatchConditions(trace, failurePolicyOf(w));
+    if (d.action === 'reject')
+      rejects.push({ kind: hook.wh.configKind, name: hook.wh.configName, webhook: hook.wh.name, message: forbiddenMessage(ctx, trace?.error ?? '') });
+    if (d.action !== 'match') continue;
+    const call = validatingCall(ctx, hook.wh);
+    if (!call) return undefined;
+    called.push({ hook, call });
+  }
+  return { rejects, called };
+}
