@@ -266,10 +266,6 @@ const mutates = (reason: string): typeof MUTATES => {
 export interface PoliciesInFull {
   policiesInFull: MutatedPrefix;
 }
-/** verdictOf's answer where the validating webhook plugin runs in full (the policies admitted): the verdict so far. */
-export interface WebhooksInFull {
-  webhooksInFull: MutatedPrefix;
-}
 
 /** What the mutating plugins did, when they ran in full (simulate.ts `mutatedContext`): the verdict goes on from there. */
 export interface MutatedPrefix {
@@ -283,12 +279,7 @@ export interface MutatedPrefix {
   denials?: LeanDenial[];
 }
 
-export function verdictOf(
-  plan: Plan,
-  ctx: SimContext,
-  rs: Answers,
-  after?: MutatedPrefix,
-): LeanVerdict | typeof MUTATES | PoliciesInFull | WebhooksInFull | undefined {
+export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: MutatedPrefix): LeanVerdict | typeof MUTATES | PoliciesInFull | undefined {
   const failed = rs.find((r) => !r.ok && isEngineFailure(r));
   if (failed) return fallback(`the engine failed: ${failed.ok ? '' : `${failed.kind}: ${String((failed as { message?: string }).message).slice(0, 120)}`}`);
   // a MutatingAdmissionPolicy binding invoked (its conditions true, or erring: failurePolicy decides) may change the object
@@ -415,10 +406,8 @@ export function verdictOf(
     if (!callAll(plan.validating, false)) return undefined;
     return { allowed: true, warnings, audited: [...audited], calls: [...calls], mutated };
   }
-  // a validating webhook that does not simply admit: its matchConditions and call settled as the
-  // plugin settles them (lean-webhooks.ts), else (a dry run refused) the plugin runs in full (lean.ts)
+  // a validating webhook that does not simply admit: its matchConditions and call settled as the plugin settles them (lean-webhooks.ts)
   const settled = validatingWebhooks(plan.validating, ctx, rs);
-  if (!settled) return { webhooksInFull: { warnings, audited: [...audited], calls: [...calls], mutated } };
   const callDenials = settled.called.flatMap(({ hook, call }): LeanDenial[] =>
     call.denial ? [{ kind: call.denial.kind, name: call.denial.name, webhook: hook.wh.name, message: call.denial.message ?? '' }] : [],
   );
@@ -428,7 +417,7 @@ export function verdictOf(
     return { allowed: false, deniedBy: all[0], ...(all.length > 1 ? { denials: all } : {}), warnings, audited: [...audited], calls: [...calls], mutated };
   }
   settled.called.forEach(({ hook, call }, i) => {
-    calls.add(hook.wh.name);
+    if (!call.refused) calls.add(hook.wh.name);
     warnings.push(...call.warnings);
     if (call.failedOpen) audited.add(validatingFailedOpenKey(i));
   });

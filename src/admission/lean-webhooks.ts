@@ -11,20 +11,19 @@ import type { LeanHook } from './lean-chain';
 import type { Answers, LeanDenial, Plan } from './lean-verdict';
 import { validatingCall } from './webhooks';
 
-/** A validating webhook called, its call settled (webhooks.ts validatingCall). */
+/** A validating webhook called (or refusing a dry run), its call settled (webhooks.ts validatingCall). */
 export interface SettledCall {
   hook: LeanHook;
-  call: NonNullable<ReturnType<typeof validatingCall>>;
+  call: ReturnType<typeof validatingCall>;
 }
 
 /**
  * What the plugin does with the matching webhooks (`hooks`, the plan's): the webhooks whose
  * matchConditions err under failurePolicy Fail (`rejects`, in order: the first is the client's
  * denial, and no webhook is then called; the probe goes on past each) and the webhooks called
- * (matchConditions true; under Ignore an error passes the webhook over); undefined where a call is
- * not settled here (a dry run refused for its sideEffects).
+ * (matchConditions true; under Ignore an error passes the webhook over), each settled.
  */
-export function validatingWebhooks(hooks: Plan['validating'], ctx: SimContext, rs: Answers): { rejects: LeanDenial[]; called: SettledCall[] } | undefined {
+export function validatingWebhooks(hooks: Plan['validating'], ctx: SimContext, rs: Answers): { rejects: LeanDenial[]; called: SettledCall[] } {
   const rejects: LeanDenial[] = [];
   const called: SettledCall[] = [];
   for (const { hook, conditions } of hooks) {
@@ -37,10 +36,7 @@ export function validatingWebhooks(hooks: Plan['validating'], ctx: SimContext, r
     const d = decideMatchConditions(trace, failurePolicyOf(w));
     if (d.action === 'reject')
       rejects.push({ kind: hook.wh.configKind, name: hook.wh.configName, webhook: hook.wh.name, message: forbiddenMessage(ctx, trace?.error ?? '') });
-    if (d.action !== 'match') continue;
-    const call = validatingCall(ctx, hook.wh);
-    if (!call) return undefined;
-    called.push({ hook, call });
+    if (d.action === 'match') called.push({ hook, call: validatingCall(ctx, hook.wh) });
   }
   return { rejects, called };
 }

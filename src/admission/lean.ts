@@ -27,14 +27,11 @@ import {
   type LeanVerdict,
   type MutatedPrefix,
   type PoliciesInFull,
-  type WebhooksInFull,
   type Plan,
   type PlanStage,
 } from './lean-verdict';
 import { runValidatingPolicies } from './policies';
 import { enforcerOn } from './conditions';
-import { isMemoCel, memoCel } from './engine';
-import type { PreparedChain } from './simulate';
 import { contextOf, freshContext, mutatedContext } from './simulate';
 import { runValidatingWebhooks, webhookCalled } from './webhooks';
 import type { SimOptions, SimRequest } from './types';
@@ -259,8 +256,7 @@ export async function leanVerdicts(set: LeanSet, request: SimRequest, options: S
         g.members.map(async (i, j) => {
           const plan = gp.plans[j];
           if (!plan) return;
-          const chain = set.chains[i]!.chain;
-          const v = await webhooksInFull(verdictOf(plan, ctx, rs), chain, ctx, () => knowingMemo(cel, chain.kubernetesVersion, { gp, ctx, rs }));
+          const v = verdictOf(plan, ctx, rs);
           if (v && v !== MUTATES && 'policiesInFull' in v) countPartly(PARAM_ERROR);
           out[i] =
             v === MUTATES || (v && 'policiesInFull' in v)
@@ -299,7 +295,7 @@ async function deniedInMutation(
   const v = verdictOf(plan, probe, rs, prefixOf(probe));
   if (v === MUTATES || !v) return undefined;
   let all: LeanDenial[];
-  if ('policiesInFull' in v || 'webhooksInFull' in v) {
+  if ('policiesInFull' in v) {
     // the probe's validating plugins as it runs them (a rejection does not stop it): every denying step
     await runValidatingPolicies(probe);
     probe.denied = undefined;
@@ -315,45 +311,6 @@ async function deniedInMutation(
     audited: [...first.audited],
     calls: [...first.calls],
     mutated: first.mutated,
-  };
-}
-
-/**
- * verdictOf's answer, where it leaves the validating webhook plugin to the full run: that plugin
- * run as the full simulation runs it (webhooks.ts) on the request as the chain has it, its steps,
- * warnings and audit annotations after the verdict so far.
- */
-async function webhooksInFull(
-  v: ReturnType<typeof verdictOf>,
-  chain: PreparedChain,
-  ctx: SimContext,
-  /** The plugin's CEL where `ctx` has no memo yet (the request's first batch: one that knows its answers). */
-  memo: () => PolicyCel,
-): Promise<Exclude<ReturnType<typeof verdictOf>, WebhooksInFull>> {
-  if (!v || v === MUTATES || !('webhooksInFull' in v)) return v;
-  countPartly('a validating webhook matchCondition errs, or a dry run is refused');
-  const before = v.webhooksInFull;
-  const run: SimContext = {
-    ...ctx,
-    ws: chain.ws,
-    discovery: chain.discovery,
-    cel: isMemoCel(ctx.cel) ? ctx.cel : memo(),
-    steps: [],
-    warnings: [],
-    auditAnnotations: {},
-    denied: undefined,
-  };
-  await runValidatingWebhooks(run);
-  const after = prefixOf(run);
-  const denials = after.denials ?? [];
-  return {
-    allowed: !run.denied,
-    ...(after.denied ? { deniedBy: after.denied.deniedBy } : {}),
-    ...(denials.length > 1 ? { denials } : {}),
-    warnings: [...before.warnings, ...after.warnings],
-    audited: [...new Set([...before.audited, ...after.audited])],
-    calls: [...new Set([...before.calls, ...after.calls])],
-    mutated: before.mutated,
   };
 }
 
@@ -419,7 +376,7 @@ async function inFull(
     if (!plan) return fallback(gp.reasons[0] ?? '');
     const rs = await answers(gp, ctx, batch, first);
     if (!rs) return undefined;
-    const v = await webhooksInFull(verdictOf(plan, ctx, rs, patched ?? prefixOf(ctx)), chain, ctx, () => memoCel(cel, chain.kubernetesVersion));
+    const v = verdictOf(plan, ctx, rs, patched ?? prefixOf(ctx));
     if (v === MUTATES) return undefined;
     if (!v || !('policiesInFull' in v)) return v;
     before = patched;
@@ -431,24 +388,19 @@ async function inFull(
   const rs = await answers(gp, ctx, batch, first);
   if (!rs) return undefined;
   const after = prefixOf(ctx);
-  const v = await webhooksInFull(
-    verdictOf(
-      plan,
-      ctx,
-      rs,
-      before
-        ? {
-            ...after,
-            warnings: [...before.warnings, ...after.warnings],
-            audited: [...new Set([...before.audited, ...after.audited])],
-            calls: [...new Set([...before.calls, ...after.calls])],
-            mutated: before.mutated,
-          }
-        : after,
-    ),
-    chain,
+  const v = verdictOf(
+    plan,
     ctx,
-    () => memoCel(cel, chain.kubernetesVersion),
+    rs,
+    before
+      ? {
+          ...after,
+          warnings: [...before.warnings, ...after.warnings],
+          audited: [...new Set([...before.audited, ...after.audited])],
+          calls: [...new Set([...before.calls, ...after.calls])],
+          mutated: before.mutated,
+        }
+      : after,
   );
   return v === MUTATES || (v && 'policiesInFull' in v) ? undefined : v;
 }

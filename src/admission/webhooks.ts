@@ -301,18 +301,20 @@ const callFailure = (wh: WorkspaceWebhook, callError: string): SimDenial => ({
 
 /**
  * A validating webhook's call as the dispatcher settles it, without a step (the impact replay's
- * lean verdicts, lean-verdict.ts): its warnings, its denial (an answer that denies, or a call
+ * lean verdicts, lean-webhooks.ts): its warnings, its denial (an answer that denies, or a call
  * failure under failurePolicy Fail) or its failing open (a call failure under Ignore: the
- * `failed-open` audit annotation); undefined where a dry run is refused for its sideEffects.
+ * `failed-open` audit annotation); `refused`: a dry run its sideEffects refuse before any call
+ * (not a call: webhookCalled), a denial, or a call failure where they are not set.
  */
-export function validatingCall(ctx: SimContext, wh: WorkspaceWebhook): { warnings: string[]; denial?: SimDenial; failedOpen?: true } | undefined {
+export function validatingCall(ctx: SimContext, wh: WorkspaceWebhook): { warnings: string[]; denial?: SimDenial; failedOpen?: true; refused?: true } {
   const w = wh.webhook;
-  if (ctx.dryRun && w.sideEffects !== 'None' && w.sideEffects !== 'NoneOnDryRun') return undefined;
+  const refused = ctx.dryRun && w.sideEffects !== 'None' && w.sideEffects !== 'NoneOnDryRun' ? { refused: true as const } : {};
   const r = callHook(ctx, wh, false);
   const warnings = r.warnings ?? [];
-  if (r.denial) return { warnings, denial: r.denial };
-  if (r.callError) return failurePolicyOf(w) === 'Ignore' ? { warnings, failedOpen: true } : { warnings, denial: callFailure(wh, r.callError) };
-  return { warnings };
+  if (r.denial) return { warnings, denial: r.denial, ...refused };
+  if (r.callError)
+    return { warnings, ...(failurePolicyOf(w) === 'Ignore' ? { failedOpen: true as const } : { denial: callFailure(wh, r.callError) }), ...refused };
+  return { warnings, ...refused };
 }
 
 /**

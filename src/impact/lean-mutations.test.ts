@@ -232,7 +232,7 @@ describe('lean verdicts with mutations, params and webhook answers agree with th
     expect(patched, JSON.stringify(reasons)).toBeGreaterThan(decisions / 20);
   }, 600_000);
 
-  it('on validating webhooks whose matchConditions err: under Fail the first rejects before any call, the probe goes on (decided lean)', async () => {
+  it('on validating webhooks whose matchConditions err or that refuse a dry run: under Fail the first rejects before any call, the probe goes on (decided lean)', async () => {
     const erring = (name: string, failurePolicy: string) =>
       validating(name, hook(`${name}.example.com`, { failurePolicy, matchConditions: [{ name: 'm', expression: CONDITIONS[3] }] }));
     const cases: { objects: unknown[]; webhooks: Record<string, WebhookResponse>; denials: number }[] = [
@@ -241,10 +241,23 @@ describe('lean verdicts with mutations, params and webhook answers agree with th
       { objects: [erring('a', 'Ignore'), validating('b', hook('b.example.com'))], webhooks: { 'b.example.com': { warnings: ['w'] } }, denials: 0 },
       { objects: [validating('b', hook('b.example.com')), erring('a', 'Fail')], webhooks: { 'b.example.com': { warnings: ['w'] } }, denials: 1 },
     ];
+    // a dry run: a webhook whose sideEffects are not None refuses it before any call (BadRequest, or unset: a call error failurePolicy decides)
+    const sideEffects = (name: string, value: string | undefined, failurePolicy = 'Fail') => {
+      const h = hook(`${name}.example.com`, { failurePolicy });
+      if (value === undefined) delete h.sideEffects;
+      else h.sideEffects = value;
+      return validating(name, h);
+    };
+    const dryRuns: typeof cases = [
+      { objects: [erring('a', 'Fail'), sideEffects('b', 'Some')], webhooks: {}, denials: 2 },
+      { objects: [sideEffects('b', 'Unknown'), validating('c', hook('c.example.com'))], webhooks: { 'c.example.com': 'deny' }, denials: 2 },
+      { objects: [sideEffects('b', undefined, 'Ignore'), validating('c', hook('c.example.com'))], webhooks: { 'c.example.com': { warnings: ['w'] } }, denials: 0 },
+      { objects: [sideEffects('b', undefined), sideEffects('d', 'NoneOnDryRun')], webhooks: {}, denials: 1 },
+    ];
     const before = new Map(leanFallbacks());
-    for (const c of cases) {
+    for (const c of [...cases, ...dryRuns]) {
       const spec: ChainSpec = { baseline: [], candidate: c.objects, kubernetesVersion: DEFAULT_KUBERNETES_VERSION, webhooks: c.webhooks };
-      const request = podRequest() as AdmissionRequest;
+      const request = (dryRuns.includes(c) ? podRequest({ dryRun: true }) : podRequest()) as AdmissionRequest;
       const [f, q] = await Promise.all([fullDecider(spec)(request, teamA), chainDecider(spec)(request, teamA)]);
       expect(q, JSON.stringify(c)).toEqual(f);
       expect(f.candidate.denials?.length ?? (f.candidate.allowed ? 0 : 1)).toBe(c.denials);
