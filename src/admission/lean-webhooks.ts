@@ -8,7 +8,7 @@ import { list, obj, str } from '../base/json';
 import { decideMatchConditions, expressionTrace, failurePolicyOf, matchConditionsTrace } from '../policy';
 import { forbiddenMessage, type SimContext } from './context';
 import type { LeanHook } from './lean-chain';
-import type { Answers, LeanDenial, Plan } from './lean-verdict';
+import type { CelEvalResult } from '../cel/types';
 import { validatingCall } from './webhooks';
 
 /** A validating webhook called (or refusing a dry run), its call settled (webhooks.ts validatingCall). */
@@ -17,14 +17,26 @@ export interface SettledCall {
   call: ReturnType<typeof validatingCall>;
 }
 
+/** A webhook's rejection before any call (a LeanDenial: lean-verdict.ts, which imports this module). */
+export interface WebhookRejection {
+  kind: string;
+  name: string;
+  webhook: string;
+  message: string;
+}
+
 /**
- * What the plugin does with the matching webhooks (`hooks`, the plan's): the webhooks whose
+ * What the plugin does with the matching webhooks (`hooks`, the plan's, with their matchConditions' slots in `rs`): the webhooks whose
  * matchConditions err under failurePolicy Fail (`rejects`, in order: the first is the client's
  * denial, and no webhook is then called; the probe goes on past each) and the webhooks called
  * (matchConditions true; under Ignore an error passes the webhook over), each settled.
  */
-export function validatingWebhooks(hooks: Plan['validating'], ctx: SimContext, rs: Answers): { rejects: LeanDenial[]; called: SettledCall[] } {
-  const rejects: LeanDenial[] = [];
+export function validatingWebhooks(
+  hooks: readonly { hook: LeanHook; conditions: readonly number[] }[],
+  ctx: SimContext,
+  rs: readonly CelEvalResult[],
+): { rejects: WebhookRejection[]; called: SettledCall[] } {
+  const rejects: WebhookRejection[] = [];
   const called: SettledCall[] = [];
   for (const { hook, conditions } of hooks) {
     const w = hook.wh.webhook;
