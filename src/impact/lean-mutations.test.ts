@@ -251,7 +251,11 @@ describe('lean verdicts with mutations, params and webhook answers agree with th
     const dryRuns: typeof cases = [
       { objects: [erring('a', 'Fail'), sideEffects('b', 'Some')], webhooks: {}, denials: 2 },
       { objects: [sideEffects('b', 'Unknown'), validating('c', hook('c.example.com'))], webhooks: { 'c.example.com': 'deny' }, denials: 2 },
-      { objects: [sideEffects('b', undefined, 'Ignore'), validating('c', hook('c.example.com'))], webhooks: { 'c.example.com': { warnings: ['w'] } }, denials: 0 },
+      {
+        objects: [sideEffects('b', undefined, 'Ignore'), validating('c', hook('c.example.com'))],
+        webhooks: { 'c.example.com': { warnings: ['w'] } },
+        denials: 0,
+      },
       { objects: [sideEffects('b', undefined), sideEffects('d', 'NoneOnDryRun')], webhooks: {}, denials: 1 },
     ];
     const before = new Map(leanFallbacks());
