@@ -35,7 +35,8 @@ if (process.argv[2] === '--library') {
   const r = await analyzeImpact({
     workspace: items(candidate),
     cluster: items(cluster),
-    ...(audit ? { audit: createReadStream(audit) } : {}),
+    // a file: read twice (analyzeImpact's first reading finds which objects later events read)
+    ...(audit ? { audit: () => createReadStream(audit) } : {}),
     options: { candidate: 'replace', webhooks: JSON.parse(readFileSync(answers, 'utf8')), existing: !audit, keepUnchanged: false },
   });
   console.log(JSON.stringify({ ms: performance.now() - t, summary: r.summary }));

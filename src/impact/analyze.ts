@@ -15,10 +15,10 @@ import { chainKey, chainSettingsOf, chainTracker, paramKinds, type SnapshotEvide
 import { isAdmissionObject, readCluster, stateOf } from './cluster';
 import { chainDecider, changeOf, CHANGES, type Change, type ChainSpec, type Decider, type Decision, type Denial } from './decide';
 import { logReplay, specDiscovery, type EventImpact, type KeptRequest, type LineOutcome, type LogLine, type SkippedLine } from './events';
-import { isUnreadable, logProblems, refusedAt, snapshotProblems, type LogReading } from './inputs';
+import { inputNotes, isUnreadable, logProblems, refusedAt, snapshotProblems, type LogReading } from './inputs';
 import { clusterObjects } from './scenario';
 import { readLineBatches, type TextSource } from './lines';
-import type { LaterReads } from './retain';
+import { laterReads, type LaterReads } from './retain';
 import { engineInFlight } from './pool';
 import { shardedReplay, shardObjects, type OpenShard } from './shard';
 import { headlineOf, snapshotTimeNote, type ImpactSummary } from './summary';
@@ -99,8 +99,13 @@ export interface ImpactInput {
   workspace: readonly unknown[];
   /** The snapshot's objects (`kubectl get … -o yaml|json`, Lists unwrapped). */
   cluster?: readonly unknown[];
-  /** The audit log: JSON lines of audit.k8s.io/v1 Event, as text or chunks (gzip recognised). */
-  audit?: TextSource;
+  /**
+   * The audit log: JSON lines of audit.k8s.io/v1 Event, as text or chunks (gzip recognised); or a
+   * function that gives it anew at each call (a file's stream): it is then read twice, first for the
+   * last line that reads each object (`laterReads`), so the replay's memory holds the objects still
+   * to be read instead of every object of the log (a large log needs it: `options.retainState`).
+   */
+  audit?: TextSource | (() => TextSource);
   /** What of the snapshot could not be read (`readSnapshot`'s problems): skipped, said in the summary's notes. */
   clusterProblems?: readonly string[];
   /** Indices into `workspace` of the documents loaded from static manifests (the Simulate view's static marks, the CLI's `--static`). */
@@ -146,22 +151,14 @@ const NOT_BLANK = /\S/;
 /** Batches of lines in flight per shard: enough that a shard has the next batch while it decides one. */
 const SHARD_BATCHES_IN_FLIGHT = 4;
 
-/** What the inputs leave unknown, said once in the summary. */
-function inputNotes(cluster: ReturnType<typeof readCluster>, unknown: number, undetermined: number, hadSnapshot: boolean): string[] {
-  const notes: string[] = [];
-  if (!hadSnapshot) notes.push('no cluster snapshot: the baseline chain is empty, and old objects come from the log alone');
-  else if (!cluster.namespaces.length)
-    notes.push('the snapshot has no Namespaces: namespaceSelector and namespaceObject saw each namespace with only its kubernetes.io/metadata.name label');
-  if (unknown)
-    notes.push(
-      `${unknown} update or delete requests had no old object in the log or the snapshot (oldObject: unknown)${undetermined ? `; ${undetermined} of them are undetermined: a policy or matchCondition of their chains reads oldObject` : '; none of their decisions reads oldObject'}`,
-    );
-  return notes;
-}
-
 /** See the module comment. Never throws on bad input: what cannot be read is counted in `skipped`, and said in the summary (`inputErrors`, `warnings`). */
 export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
-  const options = input.options ?? {};
+  let options = input.options ?? {};
+  if (typeof input.audit === 'function' && !options.retainState) {
+    const retainState = await laterReads(input.audit(), options.signal).catch(() => undefined); // unreadable: the replay says where
+    if (retainState) options = { ...options, retainState };
+  }
+  const audit = typeof input.audit === 'function' ? input.audit() : input.audit;
   const version = options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
   const cluster = readCluster(input.cluster ?? []);
   // the candidate at the target release: what the release does not serve is not there
@@ -249,6 +246,8 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
 
   /** A line's outcome taken into the report, in log order. */
   function take(o: LineOutcome): void {
+    // the chains before it are done with: not kept to the end (a log that changes a param per namespace brings one every few lines)
+    specAt('skip' in o ? o.skip.line : o.event.line);
     if ('skip' in o) {
       skipped[o.skip.reason] = (skipped[o.skip.reason] ?? 0) + 1;
       if (report.skipped.length < MAX_SKIPPED_KEPT) report.skipped.push(o.skip);
@@ -262,7 +261,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     }
   }
 
-  if (input.audit !== undefined && options.shards?.length) {
+  if (audit !== undefined && options.shards?.length) {
     // the log split by object over the shards (src/impact/shard.ts); this thread reads and routes
     const n = options.shards.length;
     const objects = shardObjects(cluster.objects, n);
@@ -279,7 +278,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     );
     const depth = n * SHARD_BATCHES_IN_FLIGHT;
     try {
-      for await (const batch of readLineBatches(input.audit)) {
+      for await (const batch of readLineBatches(audit)) {
         if (options.signal?.aborted) {
           cancelled = true;
           break;
@@ -306,7 +305,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     }
     shards.close();
     if (stopped) cancelled = true;
-  } else if (input.audit !== undefined) {
+  } else if (audit !== undefined) {
     const replay = logReplay({
       state: stateOf(cluster.objects, workspaceObjects),
       spec: chains.now,
@@ -314,7 +313,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
       keepRequests: options.keepRequests ?? 0,
       ...(options.retainState ? { retain: options.retainState } : {}),
     });
-    log: for await (const batch of readLineBatches(input.audit)) {
+    log: for await (const batch of readLineBatches(audit)) {
       for (const l of batch) {
         if (options.signal?.aborted) {
           cancelled = true;
@@ -442,7 +441,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     if (p.error) inputErrors.push(p.error);
     if (p.warning) warnings.push(p.warning);
   }
-  if (input.audit !== undefined && !cancelled) {
+  if (audit !== undefined && !cancelled) {
     const p = logProblems(reading);
     if (p.error) inputErrors.push(p.error);
     if (p.warning) warnings.push(p.warning);
@@ -457,7 +456,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     const c = chains.evidence[k];
     if (c && (!evidence[k] || c.line < evidence[k].line)) evidence[k] = c;
   }
-  const timeNote = input.cluster !== undefined && input.audit !== undefined ? snapshotTimeNote(evidence, unproven) : undefined;
+  const timeNote = input.cluster !== undefined && audit !== undefined ? snapshotTimeNote(evidence, unproven) : undefined;
   const partial: Omit<ImpactSummary, 'headline'> = {
     kubernetesVersion: version,
     lines,

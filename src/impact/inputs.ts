@@ -8,7 +8,7 @@ import type { KubernetesVersion } from '../base/releases';
 import { kindOf, nameOf, obj, str } from '../base/json';
 import { fieldProblems, severityOf } from '../check';
 import { SKIP_REASONS, type SkipReason } from './audit';
-import { isAdmissionObject } from './cluster';
+import { isAdmissionObject, type Cluster } from './cluster';
 
 /** A candidate object the target release refuses. */
 export interface Refused {
@@ -103,4 +103,17 @@ export function logProblems(r: LogReading): { error?: string; warning?: string }
   if (r.unreadable === 1 && r.first?.reason === 'truncated') return { warning: `the audit log's last line is cut off (line ${r.first.line})` };
   if (r.unreadable) return { warning: `${r.unreadable} of ${r.lines} lines of the audit log could not be read${first}` };
   return {};
+}
+
+/** What the inputs leave unknown, said once in the summary. */
+export function inputNotes(cluster: Cluster, unknown: number, undetermined: number, hadSnapshot: boolean): string[] {
+  const notes: string[] = [];
+  if (!hadSnapshot) notes.push('no cluster snapshot: the baseline chain is empty, and old objects come from the log alone');
+  else if (!cluster.namespaces.length)
+    notes.push('the snapshot has no Namespaces: namespaceSelector and namespaceObject saw each namespace with only its kubernetes.io/metadata.name label');
+  if (unknown)
+    notes.push(
+      `${unknown} update or delete requests had no old object in the log or the snapshot (oldObject: unknown)${undetermined ? `; ${undetermined} of them are undetermined: a policy or matchCondition of their chains reads oldObject` : '; none of their decisions reads oldObject'}`,
+    );
+  return notes;
 }

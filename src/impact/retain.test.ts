@@ -213,6 +213,26 @@ describe('analyzeImpact with retainState', () => {
     expect(lean).toEqual(kept);
   });
 
+  it('reads a log given as a function twice, the first time for the objects later events read; once with retainState given', async () => {
+    let reads = 0;
+    const source = () => {
+      reads++;
+      return [Buffer.from(log)];
+    };
+    const run = (audit: typeof source | string, extra: object = {}) =>
+      analyzeImpact({
+        workspace: candidate.objects,
+        cluster: snapshot,
+        audit,
+        options: { kubernetesVersion: '1.37', webhooks: candidate.webhooks, existing: false, ...extra },
+      });
+    const plain = await run(log);
+    expect(await run(source)).toEqual(plain);
+    expect(reads).toBe(2);
+    expect(await run(source, { retainState: await laterReads(log) })).toEqual(plain);
+    expect(reads).toBe(3);
+  });
+
   it('keeps no event with keepUnchanged and keepChanged false: onEvent streams them all', async () => {
     const run = (extra: object) =>
       analyzeImpact({
