@@ -91,11 +91,26 @@ const LEAN_GROUP = 'lean';
 const recent: { registry: LeanRegistry; lc: LeanChain }[] = [];
 const RECENT = 4;
 
+/**
+ * Chains prepared alike (prepareChain: only params differ) share their discovery and Namespaces,
+ * so their frame is the first one's: no pass over thousands of params per chain the log makes.
+ */
+const frames = new WeakMap<object, { discovery: unknown; version: string; frame: string }>();
+
+/** See LeanChain.frame. */
+function frameOf(chain: PreparedChain): string {
+  // (by Namespaces: a baseline and a candidate without CustomResourceDefinitions share one discovery)
+  const known = frames.get(chain.ws.namespaces);
+  if (known?.discovery === chain.discovery && known.version === chain.kubernetesVersion) return known.frame;
+  const crds = chain.objects.filter((o) => obj(o).kind === 'CustomResourceDefinition');
+  const frame = JSON.stringify([chain.kubernetesVersion, [...chain.ws.namespaces.entries()], crds]);
+  frames.set(chain.ws.namespaces, { discovery: chain.discovery, version: chain.kubernetesVersion, frame });
+  return frame;
+}
+
 /** A chain compiled for lean verdicts; `registry` shared by the chains whose requests go out together. */
 export function leanChain(chain: PreparedChain, registry: LeanRegistry = new Map()): LeanChain {
-  const version = chain.kubernetesVersion;
-  const crds = chain.objects.filter((o) => obj(o).kind === 'CustomResourceDefinition');
-  const frame = JSON.stringify([version, [...chain.ws.namespaces.entries()], crds]);
+  const frame = frameOf(chain);
   const config = configOf(chain);
   const alike = recent.find(
     (r) => r.registry === registry && r.lc.frame === frame && r.lc.config.length === config.length && r.lc.config.every((x, i) => x === config[i]),

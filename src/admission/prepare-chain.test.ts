@@ -1,5 +1,6 @@
 /** prepareChain reuses a recent chain's workspace where only params differ: in place, or created at the end (the impact replay's chain changes). */
 import { describe, expect, it } from 'vitest';
+import { noteSplice } from '../base/splice';
 import { useEngine } from '../cel/test-helpers';
 import { prepareChain, simulate, simulatePrepared } from './index';
 import { binding, podRequest, policy } from './test-helpers';
@@ -40,5 +41,29 @@ describe('prepareChain', () => {
     const second = prepareChain([...before, other]);
     expect(second.ws.policies).not.toBe(first.ws.policies);
     expect(second.ws.policies.validating.map((p) => p.name)).toEqual(['allowed-apps', 'other']);
+  });
+
+  it('a chain noted as a change to the last (base/splice.ts): only the change is read, an admission object in it still collects again', () => {
+    const params = Array.from({ length: 50 }, (_, i) => param(`team-${i}`, 'web'));
+    const first = prepareChain([paramPolicy, paramBinding, ...params]);
+    // a param written in place, noted: the workspace kept, and the next chain compares with this one
+    const second = [...first.objects];
+    second[20] = param('team-18', 'db');
+    noteSplice(second, first.objects, 20, second.length - 21);
+    const two = prepareChain(second);
+    expect(two.ws.policies).toBe(first.ws.policies);
+    // noted as a change to the second: a policy in the change is collected, as without a note
+    const other = policy('ValidatingAdmissionPolicy', 'other', { validations: [{ expression: 'true' }] });
+    const third = [...second];
+    third[30] = other;
+    noteSplice(third, second, 30, third.length - 31);
+    const three = prepareChain(third);
+    expect(three.ws.policies).not.toBe(first.ws.policies);
+    expect(three.ws.policies.validating.map((p) => p.name)).toEqual(['allowed-apps', 'other']);
+    // the binding replaced by another object in a noted change at the start
+    const fourth = [...third];
+    fourth[1] = param('team-x', 'web');
+    noteSplice(fourth, third, 1, fourth.length - 2);
+    expect(prepareChain(fourth).ws.policies.validating[0]!.bindings).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@
 import { evaluate, evaluateBatch } from '../cel';
 import { cloneJson, deepEqual, isObject, obj, str, type Obj } from '../base/json';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
+import { spliceBetween } from '../base/splice';
 import { NAMESPACE_NAME_LABEL } from '../k8s/resources';
 import { apiserverObject, isBuiltInKind, loadTypedData } from '../k8s/typed';
 import { effectiveStaticOrder, type StaticOrder } from '../k8s/static-manifests';
@@ -171,7 +172,13 @@ export function prepareChain(
   const alike = recentChains.find(
     (r) => r.staticKey === staticKey && r.chain.kubernetesVersion === kubernetesVersion && onlyParamsDiffer(r.chain.objects, list),
   );
-  if (alike) return { ...alike.chain, objects: list, ws: { ...alike.chain.ws, documents: list } };
+  if (alike) {
+    const chain = { ...alike.chain, objects: list, ws: { ...alike.chain.ws, documents: list } };
+    // first from now on: the log's next chain is noted as a change to this one (base/splice.ts)
+    recentChains.splice(recentChains.indexOf(alike), 1);
+    recentChains.unshift({ chain, staticKey });
+    return chain;
+  }
   const statics = new Set(options.staticDocuments ?? []);
   const chain = {
     objects: list,
@@ -208,12 +215,15 @@ const COLLECTED = new Set([
  */
 function onlyParamsDiffer(a: readonly unknown[], b: readonly unknown[]): boolean {
   if (b.length < a.length) return false;
-  for (let i = 0; i < a.length; i++) {
+  // the change noted where `b` was made (base/splice.ts): elements outside it are a's, at the same index
+  const known = spliceBetween(a, b);
+  const same = known && (known.tail === 0 || a.length === b.length) ? known : { keep: 0, tail: 0 };
+  for (let i = same.keep; i < a.length - same.tail; i++) {
     const x = a[i];
     const y = b[i];
     if (x !== y && (!isObject(x) || !isObject(y) || COLLECTED.has(str(x.kind)) || COLLECTED.has(str(y.kind)))) return false;
   }
-  for (let i = a.length; i < b.length; i++) {
+  for (let i = a.length; i < b.length - same.tail; i++) {
     const y = b[i];
     if (!isObject(y) || COLLECTED.has(str(y.kind))) return false;
   }

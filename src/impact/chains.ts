@@ -15,6 +15,7 @@
  * workspace's objects (the candidate's params) are taken as installed before the first line.
  */
 import { isObject, kindOf, labelsOf, nameOf, namespaceOf, obj, str } from '../base/json';
+import { noteSplice } from '../base/splice';
 import type { StaticOrder } from '../k8s/static-manifests';
 import type { KubernetesVersion } from '../base/releases';
 import type { WebhookResponse } from '../admission';
@@ -26,6 +27,7 @@ import type { ChainSpec } from './decide';
 import { specDiscovery, type LogLine } from './events';
 import { eventTarget, replayRequest } from './replay';
 import { verbAndRef } from './retain';
+import { withheldObjects } from './withheld';
 
 export const chainKey = (o: unknown): string => `${kindOf(o)}/${nameOf(o)}`;
 
@@ -236,13 +238,8 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
   /** The chains' objects as the log left them so far: the cluster's (from the snapshot, then the log's) and the workspace's params. */
   const state: ObjectState = new RecordedState(changes);
   /** Snapshot objects not there yet: created in the second of the first line or after it (until their second is over, or the log writes them). */
-  const withheld = new Map<string, unknown>();
-  /** No withheld object is released before this time (the earliest creation among them, + 1 s): a line before it skips the scan. */
-  let nextRelease = Number.POSITIVE_INFINITY;
-  const withhold = (key: string, o: unknown, created: number) => {
-    withheld.set(key, o);
-    nextRelease = Math.min(nextRelease, created + 1000);
-  };
+  const withheld = withheldObjects();
+  const withhold = (key: string, o: unknown, created: number) => withheld.hold(key, o, created + 1000);
   let kinds = new Set<string>();
   let targets: ParamTarget[] = [];
   const admissionNow = () => [...state.values()].flatMap((e) => (e && isAdmissionObject(e.object) ? [e.object] : []));
@@ -323,7 +320,7 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
       });
       placed = { object: new Map(keys.map((k, j) => [k, others[j]])), at: [at[0]!, at[1]!], reads: [reads[0], reads[1]] };
     }
-    const same = (a: unknown[], b: unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+    const same = (a: unknown[], b: unknown[]) => a === b || (a.length === b.length && a.every((x, i) => x === b[i]));
     if (same(next.spec.baseline, spec.baseline) && same(next.spec.candidate, spec.candidate)) return undefined;
     for (const [w, t] of next.timeouts) timeouts.set(w, t);
     spec = next.spec;
@@ -344,6 +341,9 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
   function inPlace(p: NonNullable<typeof placed>): ChainSpec | undefined {
     const arrays: [unknown[], unknown[]] = [spec.baseline, spec.candidate];
     const copied = [false, false];
+    /** The first and last index changed in each (noted on the new arrays: base/splice.ts). */
+    const first = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
+    const last = [-1, -1];
     const plain = (o: unknown) => !isAdmissionObject(o) && kindOf(o) !== 'CustomResourceDefinition' && !inputs.statics.has(o);
     for (const key of changes.added) {
       const now = state.get(key)?.object;
@@ -353,6 +353,8 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
         if (!copied[c]) arrays[c] = [...arrays[c]];
         copied[c] = true;
         p.at[c].set(key, arrays[c].length);
+        first[c] = Math.min(first[c]!, arrays[c].length);
+        last[c] = arrays[c].length;
         arrays[c].push(now);
       }
       p.object.set(key, now);
@@ -370,9 +372,12 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
         if (!copied[c]) arrays[c] = [...arrays[c]];
         copied[c] = true;
         arrays[c][at] = now;
+        first[c] = Math.min(first[c]!, at);
+        last[c] = Math.max(last[c]!, at);
       }
       p.object.set(key, now);
     }
+    for (const c of [0, 1] as const) if (copied[c]) noteSplice(arrays[c], c ? spec.candidate : spec.baseline, first[c]!, arrays[c].length - 1 - last[c]!);
     return { ...spec, baseline: arrays[0], candidate: arrays[1] };
   }
 
@@ -418,18 +423,9 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
         watch();
         changed = true;
       } else if (withheld.size) {
-        // scanning every withheld object on every line was quadratic in a long log
-        const t = lineTime(l.text);
-        if (t >= nextRelease) {
-          nextRelease = Number.POSITIVE_INFINITY;
-          for (const [key, o] of withheld) {
-            const created = createdAt(o);
-            if (created + 1000 <= t) {
-              withheld.delete(key);
-              state.set(key, { object: o, source: 'snapshot' });
-              changed = true;
-            } else nextRelease = Math.min(nextRelease, created + 1000);
-          }
+        for (const [key, o] of withheld.due(lineTime(l.text))) {
+          state.set(key, { object: o, source: 'snapshot' });
+          changed = true;
         }
       }
       // the chains this line is decided with (what the lines before it changed), then its own write
@@ -465,8 +461,7 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
     const target = ev.operation === 'CREATE' ? stored : key;
     const prior = state.get(target);
     const what = describeObject(prior?.object ?? ev.responseObject ?? ev.requestObject, target);
-    const wasWithheld = withheld.get(target);
-    if (wasWithheld !== undefined && ev.status.code < 300 && !ev.dryRun) {
+    if (withheld.has(target) && ev.status.code < 300 && !ev.dryRun) {
       // the log writes an object the snapshot holds as created later: from here on the log's state
       withheld.delete(target);
       if (ev.operation === 'CREATE') evidence.after ??= { line: ev.line, what };

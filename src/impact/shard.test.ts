@@ -11,7 +11,6 @@ import { describe, expect, it } from 'vitest';
 import { useEngine } from '../cel/test-helpers';
 import type { WebhookResponse } from '../admission';
 import { analyzeImpact, chainDecider, laterReads, localShard, routeOf, shardServer, type ImpactInput, type OpenShard } from './index';
-import { splice, unsplice } from './shard';
 
 useEngine();
 
@@ -234,34 +233,6 @@ describe('routeOf', () => {
     // a failed create by generateName stored nothing: any shard
     expect(routeOf(event('create', { resource: 'configmaps', namespace: 'a' }, { requestObject: cm('', 'a', {}) }))).toEqual({ key: 'a/' });
     expect(routeOf('not json')).toEqual({ key: '' });
-  });
-});
-
-describe('splice', () => {
-  it('sends what changed between two arrays; the other end rebuilds the new one, keeping the objects that stayed', () => {
-    const o = Array.from({ length: 6 }, (_, i) => ({ i }));
-    const cases: [unknown[], unknown[]][] = [
-      [o, o],
-      [o, [...o, { i: 6 }]],
-      [o, o.slice(1)],
-      [o, [o[0], { i: 9 }, ...o.slice(2)]],
-      [o, [o[0], o[2], o[1], ...o.slice(3)]],
-      [
-        [o[0], o[0], o[0]],
-        [o[0], o[0]],
-      ],
-      [[], o],
-      [o, []],
-    ];
-    for (const [from, to] of cases) {
-      const s = splice(from, to);
-      // across a thread, as a message: only the middle is cloned, the rest is the receiver's own
-      const there = unsplice(from, structuredClone(s));
-      expect(there).toEqual(to);
-      expect(there.slice(0, s.keep).every((x, i) => x === from[i])).toBe(true);
-      expect(s.middle.length).toBe(to.length - s.keep - s.tail);
-    }
-    expect(splice(o, [o[0], { i: 9 }, ...o.slice(2)])).toEqual({ keep: 1, tail: 4, middle: [{ i: 9 }] });
   });
 });
 

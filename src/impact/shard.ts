@@ -11,6 +11,7 @@
  * worker threads, and `localShard`: one shard on the reading thread itself).
  */
 import { nameOf, namespaceOf, obj, str } from '../base/json';
+import { splice, unsplice, type Splice } from '../base/splice';
 import { stateOf } from './cluster';
 import { chainDecider, type ChainSpec, type Decider } from './decide';
 import { logReplay, type LineOutcome, type LogLine } from './events';
@@ -37,26 +38,8 @@ export interface ShardBatch {
 /** A line as sent to a shard: the chains it brings as a change to the last ones it was sent (`chainDelta`), not whole. */
 export type ShardLine = Omit<LogLine, 'chain'> & { delta?: ChainDelta };
 
-/** An array as a change to another: its first `keep` and last `tail` elements are the other's, `middle` between them. */
-export interface Splice {
-  keep: number;
-  tail: number;
-  middle: unknown[];
-}
-
 /** Chains as a change to the last ones (a param written changes one object of thousands: only it is cloned to the shard). */
 export type ChainDelta = Omit<ChainSpec, 'baseline' | 'candidate'> & { baseline: Splice; candidate: Splice };
-
-export function splice(from: readonly unknown[], to: readonly unknown[]): Splice {
-  const most = Math.min(from.length, to.length);
-  let keep = 0;
-  while (keep < most && from[keep] === to[keep]) keep++;
-  let tail = 0;
-  while (tail < most - keep && from[from.length - 1 - tail] === to[to.length - 1 - tail]) tail++;
-  return { keep, tail, middle: to.slice(keep, to.length - tail) };
-}
-
-export const unsplice = (from: readonly unknown[], s: Splice): unknown[] => [...from.slice(0, s.keep), ...s.middle, ...from.slice(from.length - s.tail)];
 
 export function chainDelta(from: ChainSpec, to: ChainSpec): ChainDelta {
   return { ...to, baseline: splice(from.baseline, to.baseline), candidate: splice(from.candidate, to.candidate) };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { noteSplice, splice } from '../base/splice';
 import { paramCandidates } from './param-index';
 
 /** A small deterministic generator (the same lists every run). */
@@ -32,9 +33,12 @@ function readAll(documents: readonly unknown[]) {
       all: c.all,
       namespaced: c.namespaced,
       byNamespace: ['', 'ns0', 'ns1', 'ns2', 'ns3', 'ns4'].map((ns) => c.inNamespace(ns) ?? []),
+      named: [undefined, '', 'ns0', 'ns4'].map((ns) => NAMES.map((name) => c.named(ns, name))),
     };
   });
 }
+
+const NAMES = ['n0', 'n1', 'n2', 'n3', 'n9'];
 
 function expected(documents: readonly unknown[]) {
   return KINDS.map(([apiVersion, kind]) => {
@@ -44,6 +48,9 @@ function expected(documents: readonly unknown[]) {
       all,
       namespaced: all.some((d) => nsOf(d) !== ''),
       byNamespace: ['', 'ns0', 'ns1', 'ns2', 'ns3', 'ns4'].map((ns) => all.filter((d) => nsOf(d) === ns)),
+      named: [undefined, '', 'ns0', 'ns4'].map((ns) =>
+        NAMES.map((name) => all.find((d) => (ns === undefined || nsOf(d) === ns) && (d as { metadata: { name: string } }).metadata.name === name)),
+      ),
     };
   });
 }
@@ -64,6 +71,12 @@ describe('paramCandidates', () => {
         else if (what < 0.8) next.splice(at, 1);
         else next.splice(at, Math.floor(r() * 3), doc(r, n++), doc(r, n++));
         if (r() < 0.1) next.length = 0;
+        // as the impact replay's chains say how they were made (base/splice.ts): sometimes, and not always the least that changed
+        if (r() < 0.5) {
+          const least = splice(list, next);
+          const keep = Math.max(0, least.keep - Math.floor(r() * 3));
+          noteSplice(next, list, keep, next.length === list.length || r() < 0.5 ? Math.max(0, least.tail - Math.floor(r() * 3)) : least.tail);
+        }
         // the same objects, read in both lists' index order
         expect(readAll(next)).toEqual(expected(next));
         list = next;

@@ -7,7 +7,8 @@
  * changed, not a pass over every param. Document order is kept exactly (a name's first match, a
  * selector's sort ties), so a derived index is the one a full build gives (param-index.test.ts).
  */
-import { isObject, namespaceOf } from '../base/json';
+import { isObject, nameOf, namespaceOf } from '../base/json';
+import { splice } from '../base/splice';
 
 /** The documents of one paramKind in document order, with their positions in the list. */
 interface Run {
@@ -27,6 +28,8 @@ export interface ParamCandidates {
   all: readonly unknown[];
   /** Its documents in a namespace, in document order (undefined: none). */
   inNamespace(namespace: string): readonly unknown[] | undefined;
+  /** The first of them named `name` in `namespace` (undefined: of all), as a pass over them in order finds it. */
+  named(namespace: string | undefined, name: string): unknown;
   /** One of them has a namespace (the kind's scope is inferred from it). */
   namespaced: boolean;
 }
@@ -62,6 +65,21 @@ function lookup(b: Buckets, namespace: string): Run | undefined {
   return undefined;
 }
 
+/** Each run's documents by name, the first of each (made on a run's first look-up: runs are not changed once made). */
+const byName = new WeakMap<Run, Map<string, unknown>>();
+
+/** A name's look-up is a Map's, not a pass per request: a namespace may hold thousands of the kind. */
+function firstNamed(run: Run | undefined, name: string): unknown {
+  if (!run) return undefined;
+  let names = byName.get(run);
+  if (!names) {
+    names = new Map();
+    for (const d of run.docs) if (!names.has(nameOf(d))) names.set(nameOf(d), d);
+    byName.set(run, names);
+  }
+  return names.get(name);
+}
+
 function kindIndex(run: Run, buckets: Buckets, namespacedCount: number): KindIndex {
   return {
     run,
@@ -70,6 +88,7 @@ function kindIndex(run: Run, buckets: Buckets, namespacedCount: number): KindInd
     all: run.docs,
     namespaced: namespacedCount > 0,
     inNamespace: (ns) => lookup(buckets, ns)?.docs,
+    named: (ns, name) => firstNamed(ns === undefined ? run : lookup(buckets, ns), name),
   };
 }
 
@@ -99,24 +118,26 @@ function build(documents: readonly unknown[]): ListIndex {
  * new list); positions at or past `to` move by `shift`.
  */
 function respliced(run: Run | undefined, from: number, to: number, shift: number, added: Run): Run {
-  const docs: unknown[] = [];
-  const positions: number[] = [];
   const old = run ?? { docs: [], positions: [] };
-  let i = 0;
-  for (; i < old.positions.length && old.positions[i]! < from; i++) {
-    docs.push(old.docs[i]);
-    positions.push(old.positions[i]!);
+  // slices, not a pass: a run may hold thousands of params, of which one changed
+  const start = firstAtOrAfter(old.positions, from);
+  const end = firstAtOrAfter(old.positions, to, start);
+  const after = old.positions.slice(end);
+  return {
+    docs: old.docs.slice(0, start).concat(added.docs, old.docs.slice(end)),
+    positions: old.positions.slice(0, start).concat(added.positions, shift ? after.map((p) => p + shift) : after),
+  };
+}
+
+/** The first index of sorted `positions` (from `lo` on) whose position is at least `at`. */
+function firstAtOrAfter(positions: readonly number[], at: number, lo = 0): number {
+  let hi = positions.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (positions[mid]! < at) lo = mid + 1;
+    else hi = mid;
   }
-  for (let j = 0; j < added.docs.length; j++) {
-    docs.push(added.docs[j]);
-    positions.push(added.positions[j]!);
-  }
-  for (; i < old.positions.length; i++)
-    if (old.positions[i]! >= to) {
-      docs.push(old.docs[i]);
-      positions.push(old.positions[i]! + shift);
-    }
-  return { docs, positions };
+  return lo;
 }
 
 function flatten(b: Buckets): Buckets {
@@ -194,11 +215,8 @@ function nearest(documents: readonly unknown[]): { prev: readonly unknown[]; ind
     const prev = r.docs;
     // a list changed since it was indexed (not done, but then it is no base)
     if (prev === documents || r.index.length !== prev.length) continue;
-    const most = Math.min(prev.length, documents.length);
-    let keep = 0;
-    while (keep < most && prev[keep] === documents[keep]) keep++;
-    let tail = 0;
-    while (tail < most - keep && prev[prev.length - 1 - tail] === documents[documents.length - 1 - tail]) tail++;
+    // the change noted where the list was made (base/splice.ts), else a pass over both
+    const { keep, tail } = splice(prev, documents);
     const changed = prev.length - tail - keep + (documents.length - tail - keep);
     if (changed > MAX_CHANGED || (tail > 0 && prev.length !== documents.length)) continue;
     if (!best || changed < best.changed) best = { prev, index: r.index, keep, tail, changed };
@@ -219,4 +237,4 @@ export function paramCandidates(apiVersion: string, kind: string, documents: rea
   return index.kinds.get(`${apiVersion}\u0000${kind}`) ?? NONE;
 }
 
-const NONE: ParamCandidates = { all: [], inNamespace: () => undefined, namespaced: false };
+const NONE: ParamCandidates = { all: [], inNamespace: () => undefined, named: () => undefined, namespaced: false };

@@ -66,7 +66,13 @@ function candidatesFor(paramKind: Record<string, unknown>, documents: readonly u
   // only strings are indexed: any other apiVersion or kind is matched as written, by ===
   if (typeof apiVersion === 'string' && typeof kind === 'string') return paramCandidates(apiVersion, kind, documents);
   const all = documents.filter((d) => isObject(d) && d.apiVersion === apiVersion && d.kind === kind);
-  return { all, inNamespace: (ns) => all.filter((d) => namespaceOf(d) === ns), namespaced: all.some((d) => namespaceOf(d) !== '') };
+  const inNamespace = (ns: string) => all.filter((d) => namespaceOf(d) === ns);
+  return {
+    all,
+    inNamespace,
+    named: (ns, name) => (ns === undefined ? all : inNamespace(ns)).find((d) => nameOf(d) === name),
+    namespaced: all.some((d) => namespaceOf(d) !== ''),
+  };
 }
 
 /** CollectParams for one binding. `requestNamespace` is the request's namespace ('' when cluster-scoped). */
@@ -130,7 +136,8 @@ function resolveByRef(
     if (paramRef.selector !== undefined && paramRef.selector !== null) {
       return { mode: 'name', params: [], scope, namespace, error: 'paramRef.name and paramRef.selector are mutually exclusive', detail: '' };
     }
-    const found = inScope.filter((d) => nameOf(d) === name).slice(0, 1);
+    const first = candidates.named(scope === 'Namespaced' ? (namespace ?? '') : undefined, name);
+    const found = first === undefined ? [] : [first];
     return notFound({
       mode: 'name',
       params: found,
