@@ -128,6 +128,10 @@ describe('admission-workbench (spawned)', { timeout: 180_000 }, () => {
       'frozen.shop.example.com=deny',
     ];
     const one = run([...args, '--shards', '0', '--audit', join(audit, 'audit.log')]); // (its stderr may say the CLI was rebuilt)
+    // impact starts itself again with a larger young generation (bin.ts): its exit status and stderr come through
+    const usage = run(['impact', '--format', 'nope']);
+    expect(usage.code).toBe(2);
+    expect(usage.err).toMatch(/^admission-workbench impact: --format must be one of/);
     const report = JSON.parse(one.out) as { events: unknown[]; summary: { events: number } };
     expect(report.summary.events).toBeGreaterThan(20);
     expect(report.events).toHaveLength(report.summary.events);
