@@ -33,12 +33,10 @@ function readAll(documents: readonly unknown[]) {
       all: c.all,
       namespaced: c.namespaced,
       byNamespace: ['', 'ns0', 'ns1', 'ns2', 'ns3', 'ns4'].map((ns) => c.inNamespace(ns) ?? []),
-      named: [undefined, '', 'ns0', 'ns4'].map((ns) => NAMES.map((name) => c.named(ns, name))),
     };
   });
 }
 
-const NAMES = ['n0', 'n1', 'n2', 'n3', 'n9'];
 
 function expected(documents: readonly unknown[]) {
   return KINDS.map(([apiVersion, kind]) => {
@@ -48,9 +46,6 @@ function expected(documents: readonly unknown[]) {
       all,
       namespaced: all.some((d) => nsOf(d) !== ''),
       byNamespace: ['', 'ns0', 'ns1', 'ns2', 'ns3', 'ns4'].map((ns) => all.filter((d) => nsOf(d) === ns)),
-      named: [undefined, '', 'ns0', 'ns4'].map((ns) =>
-        NAMES.map((name) => all.find((d) => (ns === undefined || nsOf(d) === ns) && (d as { metadata: { name: string } }).metadata.name === name)),
-      ),
     };
   });
 }

@@ -7,7 +7,7 @@
  * changed, not a pass over every param. Document order is kept exactly (a name's first match, a
  * selector's sort ties), so a derived index is the one a full build gives (param-index.test.ts).
  */
-import { isObject, nameOf, namespaceOf } from '../base/json';
+import { isObject, namespaceOf } from '../base/json';
 import { splice } from '../base/splice';
 
 /** The documents of one paramKind in document order, with their positions in the list. */
@@ -28,8 +28,6 @@ export interface ParamCandidates {
   all: readonly unknown[];
   /** Its documents in a namespace, in document order (undefined: none). */
   inNamespace(namespace: string): readonly unknown[] | undefined;
-  /** The first of them named `name` in `namespace` (undefined: of all), as a pass over them in order finds it. */
-  named(namespace: string | undefined, name: string): unknown;
   /** One of them has a namespace (the kind's scope is inferred from it). */
   namespaced: boolean;
 }
@@ -65,21 +63,6 @@ function lookup(b: Buckets, namespace: string): Run | undefined {
   return undefined;
 }
 
-/** Each run's documents by name, the first of each (made on a run's first look-up: runs are not changed once made). */
-const byName = new WeakMap<Run, Map<string, unknown>>();
-
-/** A name's look-up is a Map's, not a pass per request: a namespace may hold thousands of the kind. */
-function firstNamed(run: Run | undefined, name: string): unknown {
-  if (!run) return undefined;
-  let names = byName.get(run);
-  if (!names) {
-    names = new Map();
-    for (const d of run.docs) if (!names.has(nameOf(d))) names.set(nameOf(d), d);
-    byName.set(run, names);
-  }
-  return names.get(name);
-}
-
 function kindIndex(run: Run, buckets: Buckets, namespacedCount: number): KindIndex {
   return {
     run,
@@ -88,7 +71,6 @@ function kindIndex(run: Run, buckets: Buckets, namespacedCount: number): KindInd
     all: run.docs,
     namespaced: namespacedCount > 0,
     inNamespace: (ns) => lookup(buckets, ns)?.docs,
-    named: (ns, name) => firstNamed(ns === undefined ? run : lookup(buckets, ns), name),
   };
 }
 
@@ -237,4 +219,4 @@ export function paramCandidates(apiVersion: string, kind: string, documents: rea
   return index.kinds.get(`${apiVersion}\u0000${kind}`) ?? NONE;
 }
 
-const NONE: ParamCandidates = { all: [], inNamespace: () => undefined, named: () => undefined, namespaced: false };
+const NONE: ParamCandidates = { all: [], inNamespace: () => undefined, namespaced: false };
