@@ -321,7 +321,9 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
       placed = { object: new Map(keys.map((k, j) => [k, others[j]])), at: [at[0]!, at[1]!], reads: [reads[0], reads[1]] };
     }
     const same = (a: unknown[], b: unknown[]) => a === b || (a.length === b.length && a.every((x, i) => x === b[i]));
-    if (same(next.spec.baseline, spec.baseline) && same(next.spec.candidate, spec.candidate)) return undefined;
+    // (inPlace copies an array only to change it)
+    if (quick ? quick.baseline === spec.baseline && quick.candidate === spec.candidate : same(next.spec.baseline, spec.baseline) && same(next.spec.candidate, spec.candidate))
+      return undefined;
     for (const [w, t] of next.timeouts) timeouts.set(w, t);
     spec = next.spec;
     if (whole) {
@@ -350,7 +352,7 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
       if (now === undefined || p.object.has(key) || !plain(now)) return undefined;
       for (const c of [0, 1] as const) {
         if (!p.reads[c](now)) continue;
-        if (!copied[c]) arrays[c] = [...arrays[c]];
+        if (!copied[c]) arrays[c] = arrays[c].slice();
         copied[c] = true;
         p.at[c].set(key, arrays[c].length);
         first[c] = Math.min(first[c]!, arrays[c].length);
@@ -369,7 +371,7 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
         const at = p.at[c].get(key);
         if ((at !== undefined) !== p.reads[c](now)) return undefined;
         if (at === undefined) continue;
-        if (!copied[c]) arrays[c] = [...arrays[c]];
+        if (!copied[c]) arrays[c] = arrays[c].slice();
         copied[c] = true;
         arrays[c][at] = now;
         first[c] = Math.min(first[c]!, at);
