@@ -129,11 +129,19 @@ try {
       return NaN;
     }
   };
-  /** utime + stime of each process the CLI started (any of its threads), by pid, as last seen. */
+  /**
+   * utime + stime of each engine process the CLI started (any of its threads), by pid, as last
+   * seen. `impact` starts itself again once (src/cli/bin.ts): a node child is that CLI, waited
+   * for (so in `childCpu`), and its children are the engines.
+   */
   const engineCpu = (pid, seen) => {
     try {
       for (const tid of readdirSync(`/proc/${pid}/task`))
         for (const child of readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean)) {
+          if (readFileSync(`/proc/${child}/comm`, 'utf8').trim() === 'node') {
+            engineCpu(child, seen);
+            continue;
+          }
           const f = readFileSync(`/proc/${child}/stat`, 'utf8').split(') ')[1].split(' ');
           seen.set(child, (Number(f[11]) + Number(f[12])) / 100);
         }
