@@ -35,6 +35,8 @@ const GLOBAL_WRITE =
  * still seen by ISOLATE_WHEN or cannot leak: a new one here needs the same thought.
  */
 const WRITERS: Record<string, string> = {
+  'src/cli/bin.ts':
+    "the built CLI's entry: `impact`, started again with a larger young generation, passes signals on to that child; tests spawn it, none imports it",
   'src/cel/test-helpers.ts': "useEngine(engine) sets CEL_ENGINE when given an engine: its callers match useEngine('native')",
   'src/cel/start.ts': "the page's engine worker, started in the browser only (globalThis carries it to the app's bundle)",
   'src/cel/engine.ts': "forgets the page's engine worker when it fails: the browser's globalThis, Node never starts one",

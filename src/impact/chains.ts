@@ -322,7 +322,11 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
     }
     const same = (a: unknown[], b: unknown[]) => a === b || (a.length === b.length && a.every((x, i) => x === b[i]));
     // (inPlace copies an array only to change it)
-    if (quick ? quick.baseline === spec.baseline && quick.candidate === spec.candidate : same(next.spec.baseline, spec.baseline) && same(next.spec.candidate, spec.candidate))
+    if (
+      quick
+        ? quick.baseline === spec.baseline && quick.candidate === spec.candidate
+        : same(next.spec.baseline, spec.baseline) && same(next.spec.candidate, spec.candidate)
+    )
       return undefined;
     for (const [w, t] of next.timeouts) timeouts.set(w, t);
     spec = next.spec;

@@ -37,7 +37,6 @@ function readAll(documents: readonly unknown[]) {
   });
 }
 
-
 function expected(documents: readonly unknown[]) {
   return KINDS.map(([apiVersion, kind]) => {
     const all = documents.filter((d) => (d as { apiVersion?: string }).apiVersion === apiVersion && (d as { kind?: string }).kind === kind);
