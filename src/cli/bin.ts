@@ -13,14 +13,16 @@ import { nodeIO } from './node-io';
 /**
  * `impact` decides one shard on this thread, beside reading the log: much short-lived data per
  * request, which Node's default young generation (16 MB semi-spaces) promotes. At 200,000
- * realistic events that thread spent ~30 % of its time in scavenges; 64 MB took the run from 57 to
- * 49 s (docs/performance.md). V8 sizes it only when the process starts, so `impact` starts again
- * once with it, unless the flag was given (the worker threads get theirs: impact-workers.ts).
+ * realistic events that thread spent ~30 % of its time in scavenges; 64 MB took the run from ~61
+ * to ~54 s in alternating runs (docs/performance.md). V8 sizes it only when the process starts, so `impact` starts again
+ * once with it, unless the flag was given (here or in NODE_OPTIONS) or an inspector is on (the
+ * child would ask for the same port). The worker threads get theirs: impact-workers.ts.
  */
 const YOUNG = '--max-semi-space-size=64';
 
 function restartWithYoungGeneration(): Promise<number> | undefined {
-  if (!isMainThread || process.argv[2] !== 'impact' || process.execArgv.some((a) => a.startsWith('--max-semi-space-size'))) return undefined;
+  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+  if (!isMainThread || process.argv[2] !== 'impact' || given.some((a) => a.startsWith('--max-semi-space-size') || a.startsWith('--inspect'))) return undefined;
   const child = spawn(process.execPath, [...process.execArgv, YOUNG, ...process.argv.slice(1)], { stdio: 'inherit' });
   // a signal to this process (Ctrl-C reaches both; a kill only this one) ends the child too
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));
