@@ -72,11 +72,17 @@ class Walker {
   private readonly defaulted = new WeakMap<object, ReadonlySet<string>>();
   private readonly inner = (o: unknown): ReadonlySet<string> => (typeof o === 'object' && o !== null ? this.defaulted.get(o) : undefined) ?? NONE;
   private readonly kindDefaults: ReadonlyMap<string, readonly (readonly [string, unknown])[]> | undefined;
+  /** This kind's zero forms and defaults tables by struct type (kept across decodes: memo()). */
+  private readonly zeros: Map<string, Zero>;
+  private readonly tables: Map<string, ReadonlyMap<string, unknown> | undefined>;
   constructor(
     private readonly data: TypedRelease,
     readonly kind: string,
   ) {
     this.kindDefaults = data.kindDefaults.get(kind);
+    const m = memo(data, kind);
+    this.zeros = m.zeros;
+    this.tables = m.tables;
   }
 
   private problem(path: string, key: string | number | undefined, message: string): void {
@@ -86,15 +92,21 @@ class Walker {
   /**
    * A struct as ToUnstructured writes it: the absent struct's form (zero(): every field decoded
    * from nothing, defaulted, omitempty ones dropped; computed once) with the given fields decoded
-   * over it, each defaulted where empty, then the conditional defaults.
+   * over it, each defaulted where empty, then the conditional defaults. The given fields are
+   * decoded in their order (the problems' order), then written in the zero form's order with the
+   * fields it lacks after them: built once, not a copy of the zero form with fields deleted (a
+   * deleted property makes an object a slow dictionary for every later read).
    */
   struct(given: Obj, id: string, path: string): Obj {
     const index = this.data.fieldIndex.get(id);
     if (!index) return {};
     const z = this.zeroOf(id, path);
-    const out = cloneJson(z.o) as Obj;
-    let defaulted = z.d ? new Set(z.d) : undefined;
+    // the zero form's defaulted fields, copied only when a given field changes them
+    let defaulted = z.d;
+    let own = false;
     const defaults = this.defaultsOf(id);
+    const keys: string[] = [];
+    const values: unknown[] = [];
     for (const k in given) {
       const f = index.get(k);
       if (!f || !Object.hasOwn(given, k)) continue; // an unknown field: dropped (the apiserver warns)
@@ -102,16 +114,35 @@ class Walker {
       const d = defaults && emptyForDefault(value, f.type) ? defaults.get(k) : undefined;
       if (d !== undefined) {
         value = cloneJson(d);
-        (defaulted ??= new Set()).add(k);
-      } else defaulted?.delete(k);
-      if ((f.omitempty && isEmpty(value, f.type)) || (f.omitzero && isZero(value, f.type))) delete out[k];
-      else out[k] = value;
+        if (!defaulted?.has(k)) {
+          defaulted = own ? (defaulted as Set<string>).add(k) : new Set(defaulted).add(k);
+          own = true;
+        }
+      } else if (defaulted?.has(k)) {
+        if (!own) defaulted = new Set(defaulted);
+        own = true;
+        (defaulted as Set<string>).delete(k);
+      }
+      keys.push(k);
+      values.push((f.omitempty && isEmpty(value, f.type)) || (f.omitzero && isZero(value, f.type)) ? DROPPED : value);
     }
+    let out: Obj = {};
+    for (const k in z.o) {
+      const i = keys.indexOf(k);
+      if (i < 0) out[k] = cloneJson(z.o[k]);
+      else if (values[i] !== DROPPED) out[k] = values[i];
+    }
+    for (let i = 0; i < keys.length; i++) if (values[i] !== DROPPED && !Object.hasOwn(z.o, keys[i]!)) out[keys[i]!] = values[i];
     if (hasConditional(id)) {
       applyConditional(id, out, defaulted ?? NONE, this.inner);
-      for (const k of Object.keys(out)) {
+      const empty = (k: string) => {
         const f = index.get(k);
-        if (f && ((f.omitempty && isEmpty(out[k], f.type)) || (f.omitzero && isZero(out[k], f.type)))) delete out[k];
+        return !!f && ((f.omitempty && isEmpty(out[k], f.type)) || (f.omitzero && isZero(out[k], f.type)));
+      };
+      if (Object.keys(out).some(empty)) {
+        const kept: Obj = {};
+        for (const k of Object.keys(out)) if (!empty(k)) kept[k] = out[k];
+        out = kept;
       }
     }
     if (defaulted?.size) this.defaulted.set(out, defaulted);
@@ -120,19 +151,16 @@ class Walker {
 
   /** The kind's defaults table of a struct, by field. */
   private defaultsOf(id: string): ReadonlyMap<string, unknown> | undefined {
+    if (this.tables.has(id)) return this.tables.get(id);
     const table = this.kindDefaults?.get(id) ?? this.data.defaults.get(id);
-    if (!table) return undefined;
-    let m = TABLES.get(table);
-    if (!m) TABLES.set(table, (m = new Map(table)));
+    const m = table && new Map(table);
+    this.tables.set(id, m);
     return m;
   }
 
   /** An absent struct, as every field decoded from nothing, defaulted, then written (Go order); once per kind and type. */
-  private zeroOf(id: string, path: string): { o: Obj; d: ReadonlySet<string> | undefined } {
-    let zeros = ZEROS.get(this.data);
-    if (!zeros) ZEROS.set(this.data, (zeros = new Map()));
-    const key = `${this.kind}\0${id}`;
-    const hit = zeros.get(key);
+  private zeroOf(id: string, path: string): Zero {
+    const hit = this.zeros.get(id);
     if (hit) return hit;
     const fields = this.data.structs.get(id) ?? [];
     const defaults = this.defaultsOf(id);
@@ -155,7 +183,7 @@ class Walker {
       o[f.name] = v;
     }
     const z = { o, d: defaulted };
-    zeros.set(key, z);
+    this.zeros.set(id, z);
     return z;
   }
 
@@ -274,12 +302,24 @@ class Walker {
 }
 
 const NONE: ReadonlySet<string> = new Set();
+/** A given field that is written as absent (omitempty and empty). */
+const DROPPED = Symbol('dropped');
 
-/** The defaults tables as maps (Walker.defaultsOf). */
-const TABLES = new WeakMap<object, Map<string, unknown>>();
+/** The written form of an absent struct, and the fields its defaults gave (Walker.zeroOf). */
+interface Zero {
+  o: Obj;
+  d: ReadonlySet<string> | undefined;
+}
 
-/** Per release data, per kind and struct type: the written form of the absent struct and the fields its defaults gave (Walker.zeroOf). */
-const ZEROS = new WeakMap<TypedRelease, Map<string, { o: Obj; d: ReadonlySet<string> | undefined }>>();
+/** Per release data and kind, by struct type: zero forms and defaults tables as maps (a kind's own defaults differ). */
+const MEMO = new WeakMap<TypedRelease, Map<string, { zeros: Map<string, Zero>; tables: Map<string, ReadonlyMap<string, unknown> | undefined> }>>();
+function memo(data: TypedRelease, kind: string) {
+  let byKind = MEMO.get(data);
+  if (!byKind) MEMO.set(data, (byKind = new Map()));
+  let m = byKind.get(kind);
+  if (!m) byKind.set(kind, (m = { zeros: new Map(), tables: new Map() }));
+  return m;
+}
 
 const join = (path: string, key: string | number | undefined): string =>
   key === undefined ? path : typeof key === 'number' || key.startsWith('"') ? `${path}[${key}]` : path ? `${path}.${key}` : key;
