@@ -17,13 +17,18 @@ const KINDS = [
   ['v1', 'Secret'],
 ] as const;
 
+/** Namespaces the generated params are in: a few, or many (the index folds its changed namespaces past √ of them). */
+let namespaces = 5;
+
 function doc(r: () => number, n: number): unknown {
   if (r() < 0.1) return { kind: 'ValidatingAdmissionPolicy', metadata: { name: `p${n}` } };
   const [apiVersion, kind] = KINDS[Math.floor(r() * KINDS.length)]!;
-  const ns = r() < 0.2 ? undefined : `ns${Math.floor(r() * 5)}`;
+  const ns = r() < 0.2 ? undefined : `ns${Math.floor(r() * namespaces)}`;
   // names repeat within a namespace: the first in document order must stay the first
   return { apiVersion, kind, metadata: { name: `n${Math.floor(r() * 4)}`, ...(ns ? { namespace: ns } : {}) } };
 }
+
+const NAMESPACES = () => ['', ...Array.from({ length: namespaces }, (_, i) => `ns${i}`)];
 
 /** What resolveParams reads of every kind, for a list: from the index, and as a filter of the list would give it. */
 function readAll(documents: readonly unknown[]) {
@@ -32,7 +37,7 @@ function readAll(documents: readonly unknown[]) {
     return {
       all: c.all,
       namespaced: c.namespaced,
-      byNamespace: ['', 'ns0', 'ns1', 'ns2', 'ns3', 'ns4'].map((ns) => c.inNamespace(ns) ?? []),
+      byNamespace: NAMESPACES().map((ns) => c.inNamespace(ns) ?? []),
     };
   });
 }
@@ -44,19 +49,23 @@ function expected(documents: readonly unknown[]) {
     return {
       all,
       namespaced: all.some((d) => nsOf(d) !== ''),
-      byNamespace: ['', 'ns0', 'ns1', 'ns2', 'ns3', 'ns4'].map((ns) => all.filter((d) => nsOf(d) === ns)),
+      byNamespace: NAMESPACES().map((ns) => all.filter((d) => nsOf(d) === ns)),
     };
   });
 }
 
 describe('paramCandidates', () => {
   it('derives a changed list’s index from the one before as a full build gives it (replaced, appended, removed, inserted objects)', () => {
-    for (let seed = 1; seed <= 30; seed++) {
+    for (let seed = 1; seed <= 60; seed++) {
+      namespaces = seed <= 30 ? 5 : 40;
       const r = rng(seed);
       let n = 0;
       let list: unknown[] = Array.from({ length: 40 }, () => doc(r, n++));
       expect(readAll(list)).toEqual(expected(list));
+      const history = [list];
       for (let step = 0; step < 60; step++) {
+        // mostly a change of the newest list; sometimes of one a few changes back
+        if (r() < 0.2) list = history[Math.max(0, history.length - 1 - Math.floor(r() * 4))]!;
         const next = [...list];
         const at = Math.floor(r() * next.length);
         const what = r();
@@ -73,7 +82,20 @@ describe('paramCandidates', () => {
         }
         // the same objects, read in both lists' index order
         expect(readAll(next)).toEqual(expected(next));
+        // some names looked up (those of earlier lists carried over a change, the others looked for)
+        for (const [apiVersion, kind] of KINDS) {
+          const c = paramCandidates(apiVersion, kind, next);
+          for (const name of ['n0', 'n1', 'n2', 'n3', 'n4'].filter(() => r() < 0.5))
+            for (const ns of [undefined, '', 'ns0', 'ns1', 'ns4', 'ns39'])
+              expect(c.first(name, ns)).toBe(
+                (ns === undefined ? c.all : (c.inNamespace(ns) ?? [])).find((d) => (d as { metadata: { name: string } }).metadata.name === name),
+              );
+        }
         list = next;
+        history.push(next);
+        // an index made some changes ago is read as it was (through the newer ones, or with the root moved back to it)
+        const earlier = history[Math.max(0, history.length - 1 - Math.floor(r() * 40))]!;
+        expect(readAll(earlier)).toEqual(expected(earlier));
       }
     }
   });

@@ -7,20 +7,46 @@
  * changed, not a pass over every param. Document order is kept exactly (a name's first match, a
  * selector's sort ties), so a derived index is the one a full build gives (param-index.test.ts).
  */
-import { isObject, namespaceOf } from '../base/json';
+import { isObject, nameOf, namespaceOf } from '../base/json';
 import { splice } from '../base/splice';
 
-/** The documents of one paramKind in document order, with their positions in the list. */
+/**
+ * The documents of one paramKind in document order, with their positions in the list: the first
+ * `length` of the arrays. A run that gets documents after its last one shares its arrays (pushed
+ * to) with the run before, which keeps its length: the replay's params come at the end of its
+ * lists, thousands of them in a namespace, and a copy of the run for each was most of a change.
+ */
 interface Run {
   docs: unknown[];
   positions: number[];
+  length: number;
+  /** Names looked up: the index in docs of the first of that name (-1: none), carried to a respliced run. */
+  named?: Map<string, number>;
+  /** docs cut to the length, once the arrays are longer */
+  view?: unknown[];
 }
 
-/** Namespace → its documents: a Map, or the namespaces one change touched over the index before (`null`: none left). */
+const newRun = (): Run => ({ docs: [], positions: [], length: 0 });
+
+function push(run: Run, d: unknown, position: number): void {
+  run.docs.push(d);
+  run.positions.push(position);
+  run.length++;
+}
+
+/** A run's documents (a copy once a later run has pushed to its arrays). */
+const docsOf = (run: Run): readonly unknown[] => (run.docs.length === run.length ? run.docs : (run.view ??= run.docs.slice(0, run.length)));
+
+/**
+ * Namespace → its documents: a Map shared by the indexes of a list and of the lists changed from
+ * it, and the namespaces changed since it was made (`null`: none left there). A change copies the
+ * changes only; past about √(namespaces) of them they are folded into a new shared Map. So a
+ * change costs far fewer than the thousands of namespaces a list may hold (a copy of them every
+ * few changes was a twentieth of a long replay), and a look-up reads two Maps at most.
+ */
 interface Buckets {
-  own: Map<string, Run | null>;
-  parent?: Buckets;
-  depth: number;
+  base: ReadonlyMap<string, Run>;
+  changed: ReadonlyMap<string, Run | null>;
 }
 
 /** One paramKind's candidates (what resolveParams reads). */
@@ -30,6 +56,12 @@ export interface ParamCandidates {
   inNamespace(namespace: string): readonly unknown[] | undefined;
   /** One of them has a namespace (the kind's scope is inferred from it). */
   namespaced: boolean;
+  /**
+   * The first of its documents named `name`, in a namespace (undefined: all of them). Kept per
+   * name and carried over a change, which is looked through for the name: a Deployment's paramRef
+   * by name in a namespace of thousands of ConfigMaps was a pass over them for every request.
+   */
+  first(name: string, namespace?: string): unknown;
 }
 
 interface KindIndex extends ParamCandidates {
@@ -49,18 +81,15 @@ const recent: { docs: readonly unknown[]; index: ListIndex }[] = [];
 const RECENT = 4;
 /** Past this many objects changed in one place a list is indexed from scratch. */
 const MAX_CHANGED = 64;
-/** Layers of changes over a full Map before it is made one again (a look-up walks them). */
-const MAX_DEPTH = 16;
+/** Changed namespaces kept beside a shared Map before they are folded into a new one (at least; else √ of its size). */
+const MIN_CHANGED_NAMESPACES = 8;
 
 const keyOf = (d: unknown): string | undefined =>
   isObject(d) && typeof d.apiVersion === 'string' && typeof d.kind === 'string' ? `${d.apiVersion}\u0000${d.kind}` : undefined;
 
 function lookup(b: Buckets, namespace: string): Run | undefined {
-  for (let x: Buckets | undefined = b; x; x = x.parent) {
-    const r = x.own.get(namespace);
-    if (r !== undefined) return r ?? undefined;
-  }
-  return undefined;
+  const r = b.changed.get(namespace);
+  return r === undefined ? b.base.get(namespace) : (r ?? undefined);
 }
 
 function kindIndex(run: Run, buckets: Buckets, namespacedCount: number): KindIndex {
@@ -68,10 +97,51 @@ function kindIndex(run: Run, buckets: Buckets, namespacedCount: number): KindInd
     run,
     buckets,
     namespacedCount,
-    all: run.docs,
+    get all() {
+      return docsOf(run);
+    },
     namespaced: namespacedCount > 0,
-    inNamespace: (ns) => lookup(buckets, ns)?.docs,
+    inNamespace: (ns) => {
+      const r = lookup(buckets, ns);
+      return r && docsOf(r);
+    },
+    first: (name, ns) => {
+      const r = ns === undefined ? run : lookup(buckets, ns);
+      return r?.docs[firstNamed(r, name)];
+    },
   };
+}
+
+/** The index of the first document of `name` in a run (-1: none), kept on the run. */
+function firstNamed(run: Run, name: string): number {
+  let i = run.named?.get(name);
+  if (i === undefined) {
+    i = indexOfName(run.docs, name, 0, run.length);
+    (run.named ??= new Map()).set(name, i);
+  }
+  return i;
+}
+
+function indexOfName(docs: readonly unknown[], name: string, from: number, to: number): number {
+  for (let i = from; i < to; i++) if (nameOf(docs[i]) === name) return i;
+  return -1;
+}
+
+/**
+ * The names `old` had looked up, for the run made of old.docs[0, start) + added + old.docs[end, …):
+ * a first before the change stays, one after it moves unless `added` has that name, one that was
+ * removed is left to be looked up again.
+ */
+function carried(named: ReadonlyMap<string, number>, start: number, end: number, added: readonly unknown[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [name, i] of named) {
+    if (i >= 0 && i < start) out.set(name, i);
+    else if (i === -1 || i >= end) {
+      const j = indexOfName(added, name, 0, added.length);
+      out.set(name, j >= 0 ? start + j : i === -1 ? -1 : i - (end - start) + added.length);
+    }
+  }
+  return out;
 }
 
 function build(documents: readonly unknown[]): ListIndex {
@@ -80,18 +150,16 @@ function build(documents: readonly unknown[]): ListIndex {
     const key = keyOf(d);
     if (key === undefined) return;
     let k = runs.get(key);
-    if (!k) runs.set(key, (k = { run: { docs: [], positions: [] }, byNs: new Map(), namespaced: 0 }));
+    if (!k) runs.set(key, (k = { run: newRun(), byNs: new Map(), namespaced: 0 }));
     const ns = namespaceOf(d);
     let r = k.byNs.get(ns);
-    if (!r) k.byNs.set(ns, (r = { docs: [], positions: [] }));
-    k.run.docs.push(d);
-    k.run.positions.push(i);
-    r.docs.push(d);
-    r.positions.push(i);
+    if (!r) k.byNs.set(ns, (r = newRun()));
+    push(k.run, d, i);
+    push(r, d, i);
     if (ns !== '') k.namespaced++;
   });
   const kinds = new Map<string, KindIndex>();
-  for (const [key, k] of runs) kinds.set(key, kindIndex(k.run, { own: k.byNs, depth: 0 }, k.namespaced));
+  for (const [key, k] of runs) kinds.set(key, kindIndex(k.run, { base: k.byNs, changed: new Map() }, k.namespaced));
   return { length: documents.length, kinds };
 }
 
@@ -100,20 +168,31 @@ function build(documents: readonly unknown[]): ListIndex {
  * new list); positions at or past `to` move by `shift`.
  */
 function respliced(run: Run | undefined, from: number, to: number, shift: number, added: Run): Run {
-  const old = run ?? { docs: [], positions: [] };
+  const old = run ?? newRun();
+  const start = firstAtOrAfter(old.positions, from, 0, old.length);
+  const end = firstAtOrAfter(old.positions, to, start, old.length);
+  const named = old.named && carried(old.named, start, end, added.docs);
+  // documents after the run's last, on arrays no later run has pushed to: pushed there
+  if (start === old.length && old.docs.length === old.length) {
+    for (let i = 0; i < added.length; i++) {
+      old.docs.push(added.docs[i]);
+      old.positions.push(added.positions[i]!);
+    }
+    return { docs: old.docs, positions: old.positions, length: old.length + added.length, ...(named && { named }) };
+  }
   // slices, not a pass: a run may hold thousands of params, of which one changed
-  const start = firstAtOrAfter(old.positions, from);
-  const end = firstAtOrAfter(old.positions, to, start);
-  const after = old.positions.slice(end);
+  const after = old.positions.slice(end, old.length);
+  const docs = old.docs.slice(0, start).concat(added.docs, old.docs.slice(end, old.length));
   return {
-    docs: old.docs.slice(0, start).concat(added.docs, old.docs.slice(end)),
+    docs,
     positions: old.positions.slice(0, start).concat(added.positions, shift ? after.map((p) => p + shift) : after),
+    length: docs.length,
+    ...(named && { named }),
   };
 }
 
-/** The first index of sorted `positions` (from `lo` on) whose position is at least `at`. */
-function firstAtOrAfter(positions: readonly number[], at: number, lo = 0): number {
-  let hi = positions.length;
+/** The first index of sorted `positions` in [lo, hi) whose position is at least `at` (hi when none). */
+function firstAtOrAfter(positions: readonly number[], at: number, lo: number, hi: number): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (positions[mid]! < at) lo = mid + 1;
@@ -122,16 +201,14 @@ function firstAtOrAfter(positions: readonly number[], at: number, lo = 0): numbe
   return lo;
 }
 
-function flatten(b: Buckets): Buckets {
-  const layers: Buckets[] = [];
-  for (let x: Buckets | undefined = b; x; x = x.parent) layers.unshift(x);
-  const own = new Map<string, Run | null>();
-  for (const l of layers)
-    for (const [ns, r] of l.own) {
-      if (r) own.set(ns, r);
-      else own.delete(ns);
-    }
-  return { own, depth: 0 };
+/** The changes made part of a new shared Map. */
+function folded(base: ReadonlyMap<string, Run>, changed: ReadonlyMap<string, Run | null>): Buckets {
+  const next = new Map(base);
+  for (const [ns, r] of changed) {
+    if (r) next.set(ns, r);
+    else next.delete(ns);
+  }
+  return { base: next, changed: new Map() };
 }
 
 /**
@@ -145,7 +222,7 @@ function derive(prev: readonly unknown[], index: ListIndex, next: readonly unkno
   const touched = new Map<string, { added: Run; addedByNs: Map<string, Run>; namespaces: Set<string>; namespacedDelta: number }>();
   const touch = (key: string) => {
     let t = touched.get(key);
-    if (!t) touched.set(key, (t = { added: { docs: [], positions: [] }, addedByNs: new Map(), namespaces: new Set(), namespacedDelta: 0 }));
+    if (!t) touched.set(key, (t = { added: newRun(), addedByNs: new Map(), namespaces: new Set(), namespacedDelta: 0 }));
     return t;
   };
   for (let i = keep; i < to; i++) {
@@ -164,28 +241,27 @@ function derive(prev: readonly unknown[], index: ListIndex, next: readonly unkno
     const ns = namespaceOf(d);
     t.namespaces.add(ns);
     if (ns !== '') t.namespacedDelta++;
-    t.added.docs.push(d);
-    t.added.positions.push(i);
+    push(t.added, d, i);
     let r = t.addedByNs.get(ns);
-    if (!r) t.addedByNs.set(ns, (r = { docs: [], positions: [] }));
-    r.docs.push(d);
-    r.positions.push(i);
+    if (!r) t.addedByNs.set(ns, (r = newRun()));
+    push(r, d, i);
   }
   const kinds = new Map(index.kinds);
   for (const [key, t] of touched) {
     const old = kinds.get(key);
     const run = respliced(old?.run, keep, to, shift, t.added);
-    if (!run.docs.length) {
+    if (!run.length) {
       kinds.delete(key);
       continue;
     }
-    const own = new Map<string, Run | null>();
+    const changed = new Map(old?.buckets.changed);
     for (const ns of t.namespaces) {
-      const r = respliced(old && lookup(old.buckets, ns), keep, to, shift, t.addedByNs.get(ns) ?? { docs: [], positions: [] });
-      own.set(ns, r.docs.length ? r : null);
+      const r = respliced(old && lookup(old.buckets, ns), keep, to, shift, t.addedByNs.get(ns) ?? newRun());
+      changed.set(ns, r.length ? r : null);
     }
-    const layered: Buckets = old ? { own, parent: old.buckets, depth: old.buckets.depth + 1 } : { own, depth: 0 };
-    kinds.set(key, kindIndex(run, layered.depth > MAX_DEPTH ? flatten(layered) : layered, (old?.namespacedCount ?? 0) + t.namespacedDelta));
+    const base = old?.buckets.base ?? new Map<string, Run>();
+    const buckets: Buckets = changed.size > Math.max(MIN_CHANGED_NAMESPACES, Math.sqrt(base.size)) ? folded(base, changed) : { base, changed };
+    kinds.set(key, kindIndex(run, buckets, (old?.namespacedCount ?? 0) + t.namespacedDelta));
   }
   return { length: next.length, kinds };
 }
@@ -219,4 +295,4 @@ export function paramCandidates(apiVersion: string, kind: string, documents: rea
   return index.kinds.get(`${apiVersion}\u0000${kind}`) ?? NONE;
 }
 
-const NONE: ParamCandidates = { all: [], inNamespace: () => undefined, namespaced: false };
+const NONE: ParamCandidates = { all: [], inNamespace: () => undefined, namespaced: false, first: () => undefined };

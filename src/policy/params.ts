@@ -66,7 +66,13 @@ function candidatesFor(paramKind: Record<string, unknown>, documents: readonly u
   // only strings are indexed: any other apiVersion or kind is matched as written, by ===
   if (typeof apiVersion === 'string' && typeof kind === 'string') return paramCandidates(apiVersion, kind, documents);
   const all = documents.filter((d) => isObject(d) && d.apiVersion === apiVersion && d.kind === kind);
-  return { all, inNamespace: (ns) => all.filter((d) => namespaceOf(d) === ns), namespaced: all.some((d) => namespaceOf(d) !== '') };
+  const inNamespace = (ns: string) => all.filter((d) => namespaceOf(d) === ns);
+  return {
+    all,
+    inNamespace,
+    namespaced: all.some((d) => namespaceOf(d) !== ''),
+    first: (name, ns) => (ns === undefined ? all : inNamespace(ns)).find((d) => nameOf(d) === name),
+  };
 }
 
 /** CollectParams for one binding. `requestNamespace` is the request's namespace ('' when cluster-scoped). */
@@ -130,8 +136,8 @@ function resolveByRef(
     if (paramRef.selector !== undefined && paramRef.selector !== null) {
       return { mode: 'name', params: [], scope, namespace, error: 'paramRef.name and paramRef.selector are mutually exclusive', detail: '' };
     }
-    // the first of that name (a pass that stops there: a namespace may hold thousands of the kind)
-    const first = inScope.find((d) => nameOf(d) === name);
+    // the first of that name (kept by the index: a namespace may hold thousands of the kind)
+    const first = candidates.first(name, scope === 'Namespaced' ? (namespace ?? '') : undefined);
     const found = first === undefined ? [] : [first];
     return notFound({
       mode: 'name',
