@@ -26,7 +26,7 @@ import { createdAt, isAdmissionObject, objectKey, snapshotAgainst, type ObjectSt
 import type { ChainSpec } from './decide';
 import { specDiscovery, type LogLine } from './events';
 import { eventTarget, replayRequest } from './replay';
-import { verbAndRef } from './retain';
+import { headOf } from './retain';
 import { withheldObjects } from './withheld';
 
 export const chainKey = (o: unknown): string => `${kindOf(o)}/${nameOf(o)}`;
@@ -437,7 +437,7 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
       // the chains this line is decided with (what the lines before it changed), then its own write
       const next = changed ? rebuild() : undefined;
       if (mayWatch(l.text)) {
-        const head = verbAndRef(l.text);
+        const head = headOf(l, true);
         if (head && relevant(head.ref, head.verb)) dirty = follow(l);
       }
       return next;

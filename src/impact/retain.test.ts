@@ -63,6 +63,8 @@ describe('verbAndRef', () => {
       objectRef: { resource: 'pods', name: 'outer' },
     });
     expect(verbAndRef(reversed)).toEqual({ verb: 'update', ref: { resource: 'pods', name: 'outer' } });
+    // a responseObject before the requestObject ends the head too: its keys are not the event's
+    expect(verbAndRef(JSON.stringify({ kind: 'Event', responseObject: { verb: 'delete', objectRef: { name: 'inner' } }, requestObject: {} }))).toBeUndefined();
     expect(verbAndRef('{"kind":"Event","verb":"upd')).toBeUndefined();
     expect(verbAndRef('{"kind":"Event","verb":"get"}')).toBeUndefined();
   });

@@ -32,8 +32,11 @@ const refHash = (r: Pick<ObjectReference, 'apiGroup' | 'resource' | 'namespace' 
 
 /** The verb and objectRef of a line, read before its objects when the line is as the apiserver writes it, else from the parsed line; undefined when it is no event. */
 export function verbAndRef(text: string): { verb: string; ref: Record<string, unknown> } | undefined {
-  const objects = [text.indexOf('"requestObject"'), text.indexOf('"responseObject"')].filter((i) => i >= 0);
-  const head = objects.length ? text.slice(0, Math.min(...objects)) : text;
+  // the first object: a responseObject is looked for only before the requestObject (not through it)
+  const request = text.indexOf('"requestObject"');
+  const response = request < 0 ? text.indexOf('"responseObject"') : text.lastIndexOf('"responseObject"', request);
+  const cut = response >= 0 ? response : request;
+  const head = cut >= 0 ? text.slice(0, cut) : text;
   const v = head.indexOf('"verb":"');
   const r = head.indexOf('"objectRef":{');
   const end = r < 0 ? -1 : head.indexOf('}', r);
@@ -54,6 +57,21 @@ export function verbAndRef(text: string): { verb: string; ref: Record<string, un
   } catch {
     return undefined;
   }
+}
+
+const heads = new WeakMap<object, ReturnType<typeof verbAndRef> | null>();
+
+/**
+ * verbAndRef of a line's text, read once per line object: the chains' tracker reads the lines of
+ * the resources it watches and keeps the answer (`remember`), which the shards' router then takes.
+ */
+export function headOf(l: { readonly text: string }, remember: boolean): ReturnType<typeof verbAndRef> {
+  let head = heads.get(l);
+  if (head === undefined) {
+    head = verbAndRef(l.text) ?? null;
+    if (remember) heads.set(l, head);
+  }
+  return head ?? undefined;
 }
 
 /**

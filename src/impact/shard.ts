@@ -15,7 +15,7 @@ import { splice, unsplice, type Splice } from '../base/splice';
 import { stateOf } from './cluster';
 import { chainDecider, type ChainSpec, type Decider } from './decide';
 import { logReplay, type LineOutcome, type LogLine } from './events';
-import { hash53, verbAndRef, type LaterReads } from './retain';
+import { hash53, headOf, verbAndRef, type LaterReads } from './retain';
 
 /** What a shard is started with (structured-cloneable). */
 export interface ShardSetup {
@@ -94,8 +94,7 @@ export interface Route {
  * from the text before the objects (`verbAndRef`); key '' when the line names no object (it is
  * skipped wherever it goes).
  */
-export function routeOf(text: string): Route {
-  const read = verbAndRef(text);
+export function routeOf(text: string, read = verbAndRef(text)): Route {
   if (!read) return { key: '' };
   const { ref } = read;
   const name = str(ref.name) || givenName(text);
@@ -227,7 +226,7 @@ export function shardedReplay(open: readonly OpenShard[], setups: readonly Shard
         sent[i] = chain;
       };
       for (const l of lines) {
-        const route = l.text ? routeOf(l.text) : { key: '' };
+        const route = l.text ? routeOf(l.text, headOf(l, false)) : { key: '' };
         const at = indexOf(route.key, n, l.line);
         if (route.every) parts.forEach((_, i) => push(i, i === at ? l : { ...l, silent: true }));
         else {
