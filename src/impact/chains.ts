@@ -20,7 +20,7 @@ import type { StaticOrder } from '../k8s/static-manifests';
 import type { KubernetesVersion } from '../base/releases';
 import type { WebhookResponse } from '../admission';
 import { BINDING_KIND_OF } from '../k8s/resources';
-import { matchLabelSelector } from '../policy';
+import { matchLabelSelector, paramReader } from '../policy';
 import { readAuditLine } from './audit';
 import { createdAt, isAdmissionObject, objectKey, snapshotAgainst, type ObjectState, type SnapshotTime } from './cluster';
 import type { ChainSpec } from './decide';
@@ -57,13 +57,15 @@ export interface Chain {
   timeouts: Map<string, number>;
 }
 
-/** Whether a chain whose policies name `kinds` (paramKinds) reads an object besides its admission objects: a param, a CustomResourceDefinition. */
-const readBy = (kinds: ReadonlySet<string>) => (o: unknown) =>
-  kinds.has(`${str(obj(o).apiVersion)}/${str(obj(o).kind)}`) || obj(o).kind === 'CustomResourceDefinition';
+/** Whether a chain of `admission` objects reads an object besides them: a param its paramRefs may find (paramReader), a CustomResourceDefinition. */
+const readBy = (admission: readonly unknown[]) => {
+  const param = paramReader(admission);
+  return (o: unknown) => param(o) || obj(o).kind === 'CustomResourceDefinition';
+};
 
-/** A chain: its admission objects, the objects of its paramKinds and the CustomResourceDefinitions among `others`. */
+/** A chain: its admission objects, the params its paramRefs may find and the CustomResourceDefinitions among `others`. */
 export function chainOf(admission: readonly unknown[], others: readonly unknown[]): Chain {
-  const params = others.filter(readBy(paramKinds(admission)));
+  const params = others.filter(readBy(admission));
   const timeouts = new Map<string, number>();
   for (const c of admission)
     for (const w of Array.isArray(obj(c).webhooks) ? (obj(c).webhooks as unknown[]) : []) {
@@ -311,7 +313,7 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
         if (e && isAdmissionObject(e.object)) admission.push(e.object);
         else if (e) others.push(e.object), keys.push(key);
       next = chainSpec(inputs, admission, others);
-      const reads = [readBy(paramKinds(admission)), readBy(paramKinds(candidateChain(admission, inputs.workspace, inputs.candidate)))] as const;
+      const reads = [readBy(admission), readBy(candidateChain(admission, inputs.workspace, inputs.candidate))] as const;
       const at = [next.spec.baseline.length, next.spec.candidate.length].map((length, c) => {
         const m = new Map<string, number>();
         let i = length - others.filter(reads[c]!).length;

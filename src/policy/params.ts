@@ -60,6 +60,33 @@ function inferScope(paramKind: Record<string, unknown>, candidates: ParamCandida
   return candidates.all.length > 0 ? 'Cluster' : 'Namespaced';
 }
 
+/**
+ * Which objects resolveParams may find for the policies and bindings among `admission` (a chain's
+ * admission objects): objects of their paramKinds; of a kind whose scope does not depend on which
+ * objects exist (ConfigMap, Secret: inferScope), only the names the paramRefs give, unless one
+ * selects. A cluster holds thousands of ConfigMaps and its policies read the few they name (the
+ * impact replay's chains carry only those). Every paramRef counts, whichever policy it binds: a
+ * name too many is read in vain, one too few would be a wrong answer.
+ */
+export function paramReader(admission: readonly unknown[]): (o: unknown) => boolean {
+  const kinds = new Set<string>();
+  const names = new Set<string>();
+  let selects = false;
+  for (const o of admission) {
+    const spec = obj(obj(o).spec);
+    const paramKind = obj(spec.paramKind);
+    if (str(paramKind.kind)) kinds.add(`${str(paramKind.apiVersion)}/${str(paramKind.kind)}`);
+    const ref = spec.paramRef;
+    if (!isObject(ref)) continue;
+    if (ref.selector !== undefined && ref.selector !== null) selects = true;
+    else if (str(ref.name)) names.add(str(ref.name));
+  }
+  return (o) => {
+    const key = `${str(obj(o).apiVersion)}/${str(obj(o).kind)}`;
+    return kinds.has(key) && (selects || !KNOWN_NAMESPACED.has(key) || names.has(nameOf(o)));
+  };
+}
+
 /** The documents of one paramKind in `documents` (indexed once per list: param-index.ts). */
 function candidatesFor(paramKind: Record<string, unknown>, documents: readonly unknown[]): ParamCandidates {
   const { apiVersion, kind } = paramKind;
