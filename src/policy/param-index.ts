@@ -14,7 +14,8 @@ import { splice } from '../base/splice';
  * The documents of one paramKind in document order, with their positions in the list: the first
  * `length` of the arrays. A run that gets documents after its last one shares its arrays (pushed
  * to) with the run before, which keeps its length: the replay's params come at the end of its
- * lists, thousands of them in a namespace, and a copy of the run for each was most of a change.
+ * lists (a ConfigMap per namespace, thousands in the kind's run), and a copy of the run for each
+ * made a long replay quadratic in its params.
  */
 interface Run {
   docs: unknown[];
