@@ -50,9 +50,10 @@ export interface SimContext {
   /**
    * An object of the request's kind as the apiserver decodes it again after a mutation (a
    * webhook's patch, a MutatingAdmissionPolicy's): src/k8s/typed apiserverObject for built-in
-   * kinds (typed, defaulted), the object itself for custom resources.
+   * kinds (typed, defaulted), the object itself for custom resources. `from`: the admitted object
+   * `object` was patched from, whose unchanged parts are not decoded again.
    */
-  admitted: (object: unknown) => unknown;
+  admitted: (object: unknown, from?: unknown) => unknown;
   dryRun: boolean;
   authorizer: AuthorizerRule[];
   round: 0 | 1;

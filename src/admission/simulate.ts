@@ -280,7 +280,7 @@ export function contextOf(chain: PreparedChain, request: SimRequest, options: Si
     namespaceObject: decodedNamespace(ns.object, chain.kubernetesVersion),
     namespaceDocument: ns.document,
     typed,
-    admitted: (o) => (decodeKind ? apiserverObject(o, chain.kubernetesVersion, decodeKind).object : o),
+    admitted: (o, from) => (decodeKind ? apiserverObject(o, chain.kubernetesVersion, decodeKind, from).object : o),
     dryRun: !!request.dryRun,
     authorizer: options.authorizer ?? [],
     round: 0,

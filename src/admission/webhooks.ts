@@ -206,7 +206,7 @@ function callHook(ctx: SimContext, wh: WorkspaceWebhook, mutating: boolean): Cal
       patch: ops,
     };
   }
-  const after = ctx.admitted(applied.value);
+  const after = ctx.admitted(applied.value, before);
   const changed = !deepEqual(before, after);
   return {
     outcome: changed ? 'patched' : 'admitted',

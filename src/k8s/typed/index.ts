@@ -27,9 +27,9 @@ function loaded(): typeof Decoder {
   return decoder;
 }
 
-/** `object` as the apiserver of `release` hands it to admission (object.ts). */
-export const apiserverObject = (object: unknown, release: KubernetesVersion, gvk?: GroupVersionKind): ApiserverObject =>
-  loaded().apiserverObject(object, release, gvk);
+/** `object` as the apiserver of `release` hands it to admission (object.ts; `from`: the admitted object it was patched from). */
+export const apiserverObject = (object: unknown, release: KubernetesVersion, gvk?: GroupVersionKind, from?: unknown): ApiserverObject =>
+  loaded().apiserverObject(object, release, gvk, from);
 
 /** Whether the release has `kind` built in (its objects are decoded into a Go type). */
 export const isBuiltInKind = (gvk: GroupVersionKind, release: KubernetesVersion): boolean => loaded().isBuiltInKind(gvk, release);

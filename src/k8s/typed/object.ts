@@ -31,8 +31,16 @@ export function isBuiltInKind(gvk: GroupVersionKind, release: KubernetesVersion)
 /**
  * `object` as the apiserver of `release` hands it to admission for a request on `gvk` (the
  * request's kind; the object's own apiVersion/kind when absent). `null`/`undefined` stay as they are.
+ * `from`: the object `object` was made from by a patch, as this function returned it for the same
+ * release and kind; the parts the patch left as they were (the same objects) are taken as they
+ * are, since decoding a decoded object gives it back, and their problems are not looked for again.
  */
-export function apiserverObject(object: unknown, release: KubernetesVersion, gvk: GroupVersionKind | undefined = kindOfObject(object)): ApiserverObject {
+export function apiserverObject(
+  object: unknown,
+  release: KubernetesVersion,
+  gvk: GroupVersionKind | undefined = kindOfObject(object),
+  from?: unknown,
+): ApiserverObject {
   if (isAdmitted(object)) return { object, typed: true, problems: [] };
   const data = typedRelease(release);
   const key = gvk ? `${gvk.group ?? ''}/${gvk.version}/${gvk.kind}` : '';
@@ -52,7 +60,7 @@ export function apiserverObject(object: unknown, release: KubernetesVersion, gvk
     return { object: out, typed: false, problems: [] };
   }
   const w = new Walker(data, key);
-  const decoded = w.struct(object as Obj, root, '');
+  const decoded = w.struct(object as Obj, root, '', isAdmitted(from) && isObject(from) ? from : undefined);
   // the top level in Go order (apiVersion, kind, metadata, spec, status): the decoded fields follow the absent struct's otherwise
   const out: Obj = {};
   for (const f of data.structs.get(root) ?? []) if (f.name in decoded) out[f.name] = decoded[f.name];
@@ -97,9 +105,12 @@ class Walker {
    * fields it lacks after them: built once, not a copy of the zero form with fields deleted (a
    * deleted property makes an object a slow dictionary for every later read).
    */
-  struct(given: Obj, id: string, path: string): Obj {
+  struct(given: Obj, id: string, path: string, from?: Obj): Obj {
     const index = this.data.fieldIndex.get(id);
     if (!index) return {};
+    // a field a patch left as it was (apiserverObject's `from`), taken as it is; not under a struct
+    // with conditional defaults, which read its fields' defaulted fields (inner) and change them in place
+    const same = from && !hasConditional(id) ? from : undefined;
     const z = this.zeroOf(id, path);
     // the zero form's defaulted fields, copied only when a given field changes them
     let defaulted = z.d;
@@ -110,7 +121,8 @@ class Walker {
     for (const k in given) {
       const f = index.get(k);
       if (!f || !Object.hasOwn(given, k)) continue; // an unknown field: dropped (the apiserver warns)
-      let value = this.value(given[k], f.type, path, k);
+      const v = given[k];
+      let value = same && typeof v === 'object' && v !== null && same[k] === v ? v : this.value(v, f.type, path, k, from?.[k]);
       const d = defaults && emptyForDefault(value, f.type) ? defaults.get(k) : undefined;
       if (d !== undefined) {
         value = cloneJson(d);
@@ -187,8 +199,11 @@ class Walker {
     return z;
   }
 
-  /** A JSON value decoded into `t` and written back (absent = the Go zero value); `key` under `path` names it in problems. */
-  value(v: unknown, t: TypeRef, path: string, key?: string | number): unknown {
+  /**
+   * A JSON value decoded into `t` and written back (absent = the Go zero value); `key` under `path`
+   * names it in problems; `from`: the decoded value it was patched from (struct's).
+   */
+  value(v: unknown, t: TypeRef, path: string, key?: string | number, from?: unknown): unknown {
     switch (t.k) {
       case 'string':
         if (v === undefined || v === null) return '';
@@ -209,7 +224,7 @@ class Walker {
         if (typeof v !== 'number') this.problem(path, key, `cannot decode ${typeName(v)} into a number`);
         return v;
       case 'ptr':
-        return v === undefined || v === null ? null : this.value(v, t.of, path, key);
+        return v === undefined || v === null ? null : this.value(v, t.of, path, key, from);
       case 'slice': {
         if (v === undefined || v === null) return null;
         if (!Array.isArray(v)) {
@@ -244,7 +259,7 @@ class Walker {
           this.problem(path, key, `cannot decode ${typeName(v)} into an object`);
           return this.zero(t.id, path, key);
         }
-        return this.struct(v as Obj, t.id, join(path, key));
+        return this.struct(v as Obj, t.id, join(path, key), isObject(from) ? from : undefined);
       case 'special':
         return this.special(v, t.s, path, key);
     }
