@@ -20,7 +20,7 @@ import type { StaticOrder } from '../k8s/static-manifests';
 import type { KubernetesVersion } from '../base/releases';
 import type { WebhookResponse } from '../admission';
 import { BINDING_KIND_OF } from '../k8s/resources';
-import { matchLabelSelector, paramReader } from '../policy';
+import { matchLabelSelector, paramKinds, paramReader } from '../policy';
 import { readAuditLine } from './audit';
 import { createdAt, isAdmissionObject, objectKey, snapshotAgainst, type ObjectState, type SnapshotTime } from './cluster';
 import type { ChainSpec } from './decide';
@@ -40,16 +40,6 @@ export function candidateChain(clusterChain: readonly unknown[], workspace: read
 }
 
 const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '');
-
-/** The params kinds a chain's policies name (`spec.paramKind`), as `apiVersion/kind`. */
-export function paramKinds(chain: readonly unknown[]): Set<string> {
-  const out = new Set<string>();
-  for (const o of chain) {
-    const pk = obj(obj(obj(o).spec).paramKind);
-    if (str(pk.kind)) out.add(`${str(pk.apiVersion)}/${str(pk.kind)}`);
-  }
-  return out;
-}
 
 export interface Chain {
   objects: unknown[];

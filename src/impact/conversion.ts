@@ -10,7 +10,7 @@ import { isObject } from '../base/json';
 import { parseDocuments } from '../yaml';
 import type { Conversion, RuleResult, RuleStatus, SourceRule } from '../migrate';
 import { analyzeImpact, type ImpactOptions } from './analyze';
-import { paramKinds } from './chains';
+import { paramKinds } from '../policy';
 import type { Decision } from './decide';
 import type { EventImpact } from './events';
 import type { TextSource } from './lines';

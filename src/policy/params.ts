@@ -60,6 +60,16 @@ function inferScope(paramKind: Record<string, unknown>, candidates: ParamCandida
   return candidates.all.length > 0 ? 'Cluster' : 'Namespaced';
 }
 
+/** The params kinds a chain's policies name (`spec.paramKind`), as `apiVersion/kind`. */
+export function paramKinds(chain: readonly unknown[]): Set<string> {
+  const out = new Set<string>();
+  for (const o of chain) {
+    const pk = obj(obj(obj(o).spec).paramKind);
+    if (str(pk.kind)) out.add(`${str(pk.apiVersion)}/${str(pk.kind)}`);
+  }
+  return out;
+}
+
 /**
  * Which objects resolveParams may find for the policies and bindings among `admission` (a chain's
  * admission objects): objects of their paramKinds; of a kind whose scope does not depend on which
@@ -69,14 +79,11 @@ function inferScope(paramKind: Record<string, unknown>, candidates: ParamCandida
  * name too many is read in vain, one too few would be a wrong answer.
  */
 export function paramReader(admission: readonly unknown[]): (o: unknown) => boolean {
-  const kinds = new Set<string>();
+  const kinds = paramKinds(admission);
   const names = new Set<string>();
   let selects = false;
   for (const o of admission) {
-    const spec = obj(obj(o).spec);
-    const paramKind = obj(spec.paramKind);
-    if (str(paramKind.kind)) kinds.add(`${str(paramKind.apiVersion)}/${str(paramKind.kind)}`);
-    const ref = spec.paramRef;
+    const ref = obj(obj(o).spec).paramRef;
     if (!isObject(ref)) continue;
     if (ref.selector !== undefined && ref.selector !== null) selects = true;
     else if (str(ref.name)) names.add(str(ref.name));
