@@ -262,6 +262,15 @@ describe('nativePool: engine processes, one home for stored state', () => {
     }
   }, 120_000);
 
+  test('close: the engine is dead at once, and a call right after answers the failure, not a verdict', async () => {
+    const path = ((await findNativeEngine()) as { path: string }).path;
+    const e = await startNativeEngine(path);
+    expect(await e.call(OP_INDEX.info, [])).toEqual(expect.any(String));
+    e.close();
+    expect(e.alive()).toBe(false);
+    expect(await e.call(OP_INDEX.evaluate, evaluate('1 == 1', 'none'))).toMatchObject({ ok: false, kind: 'engine', message: expect.stringMatching(/exited/) });
+  }, 120_000);
+
   test('pick: the least busy live engine; none left: the calls answer the failure', async () => {
     const path = ((await findNativeEngine()) as { path: string }).path;
     const start = () => startNativeEngine(path);

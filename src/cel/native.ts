@@ -144,7 +144,13 @@ export async function startNativeEngine(bin: string): Promise<NativeEngine> {
     child.stdin.write(frame);
     return new Promise((resolve) => waiting.push(resolve));
   };
-  return { call, close: () => child.kill(), outstanding: () => waiting.length, alive: () => !dead };
+  // closed is dead at once, not at the exit event: a call in between would reach a process that
+  // may still answer it (a test that ends the engine then saw a verdict under load)
+  const close = () => {
+    die('the native CEL engine exited (closed)');
+    child.kill();
+  };
+  return { call, close, outstanding: () => waiting.length, alive: () => !dead };
 }
 
 /**
