@@ -42,7 +42,7 @@ test('a policy test run shows sub-expression values, greys what did not run, and
   await expect(async () => {
     await page.getByRole('button', { name: '+ Add validation' }).click();
     await expect(page.locator('form [data-path="spec.validations[1].expression"]').first()).toBeAttached({ timeout: 2000 });
-  }).toPass({ timeout: 20_000 });
+  }).toPass({ timeout: 60_000 });
   await retype(page, 'spec.validations[1].expression', 'object.spec.replicas < 3');
   const denials = page.getByTestId('policy-denials');
   await expect(denials.locator('li')).toHaveCount(2, { timeout: 30_000 });

@@ -90,7 +90,7 @@ test('completion and hover of object typed by the matched kind (Deployment): the
     await page.mouse.move(at.x, at.y + 60);
     await page.mouse.move(at.x, at.y);
     await expect(hover).toContainText('integer', { timeout: 3_000 });
-  }).toPass({ timeout: 30_000 });
+  }).toPass({ timeout: 60_000 });
   await expect(hover).toContainText('apps/v1 Deployment');
 
   // completion after object.spec.: the Deployment's fields, replicas with its type
