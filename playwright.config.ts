@@ -13,8 +13,8 @@ const port = Number(process.env.E2E_PORT ?? 4173);
 export default defineConfig({
   testDir: './e2e',
   // limits that catch a hang, not speed checks (npm run bench measures speed): a CI runner's two cores
-  // are shared with vitest and its Go oracles, and at load 8–9 an engine answer that takes 2 s on a quiet
-  // machine can take over 10 s; a passing check does not wait for them
+  // are shared with vitest and its Go oracles (load 7.5–9 at the end of a run where an e2e test failed
+  // twice), and a passing check does not wait for them
   timeout: 90_000,
   expect: { timeout: 30_000 },
   workers: 2,

@@ -63,7 +63,7 @@ export interface NativeEngine {
   close(): void;
   /** Calls sent and not yet answered. */
   outstanding(): number;
-  /** false once the process has exited (every call then answers a failure of kind `engine`). */
+  /** false once the process has exited or `close()` was called (every call then answers a failure of kind `engine`). */
   alive(): boolean;
 }
 
