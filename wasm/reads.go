@@ -24,9 +24,11 @@ import (
 // that a selection from it fails as it would) gives the same values, the same errors and the
 // same cost (src/cel/reads.test.ts holds projected and whole inputs equal on evaluation).
 
-// readRoots: the variables whose reads are reported (request and authorizer are small and
-// always sent whole).
-var readRoots = []string{plugincel.ObjectVarName, plugincel.OldObjectVarName, plugincel.NamespaceVarName, plugincel.ParamsVarName}
+// readRoots: the variables whose reads are reported. The request is small, but its uid, name
+// and namespace differ from one request to the next: cut to what is read, equal inputs recur
+// and the impact replay reuses their answers. The authorizer's checks are made as the
+// request's user on its resource: an expression that uses it reads the request whole.
+var readRoots = []string{plugincel.ObjectVarName, plugincel.OldObjectVarName, plugincel.NamespaceVarName, plugincel.ParamsVarName, plugincel.RequestVarName}
 
 // readsResult: per variable, null when read whole, else its paths (none: not read at all).
 type readsResult map[string][][]string
@@ -78,6 +80,9 @@ func collectReads(e ast.Expr, out readsResult) {
 			}
 		}
 		return
+	}
+	if e.Kind() == ast.IdentKind && e.AsIdent() == plugincel.AuthorizerVarName {
+		out[plugincel.RequestVarName] = nil
 	}
 	for _, c := range children(e) {
 		collectReads(c, out)

@@ -74,7 +74,7 @@ interface OpSpec<K extends CelOp> {
 }
 
 /** Every object read whole. */
-const WHOLE_READS: CelReads = { object: null, oldObject: null, namespaceObject: null, params: null };
+const WHOLE_READS: CelReads = { object: null, oldObject: null, namespaceObject: null, params: null, request: null };
 
 export function optionsJSON(options?: CelCompileOptions): string {
   return options ? JSON.stringify(options) : '';

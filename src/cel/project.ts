@@ -15,7 +15,7 @@ interface PathTree {
 
 /** The reads of several expressions together. */
 export function unionReads(all: readonly CelReads[]): CelReads {
-  const out = { object: [], oldObject: [], namespaceObject: [], params: [] } as CelReads;
+  const out = { object: [], oldObject: [], namespaceObject: [], params: [], request: [] } as CelReads;
   for (const r of all)
     for (const root of READ_ROOTS) {
       const paths = r[root];

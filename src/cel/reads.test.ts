@@ -42,6 +42,15 @@ const EXPRESSIONS: [string, CelContext][] = [
   ["object.metadata.name + ' is denied'", 'vap-messageExpression'],
   ['object.spec.containers.filter(c, has(c.resources)).size()', 'vap-auditAnnotation'],
   ['json.marshal(object.metadata.labels)', 'vap-auditAnnotation'],
+  ["'at most 3 in ' + request.namespace", 'vap-messageExpression'],
+  ["request.operation == 'CREATE' || request.dryRun", 'vap-validation'],
+  ['request.?options.orValue(null) == null', 'vap-validation'],
+  ['has(request.userInfo.extra) && size(request.userInfo.extra) > 0', 'webhook-matchCondition'],
+  ['request.requestKind.kind == request.kind.kind', 'vap-validation'],
+  ['size(request) > 3', 'vap-validation'],
+  ["authorizer.group('apps').resource('deployments').namespace('team-a').check('get').allowed()", 'vap-validation'],
+  ["authorizer.requestResource.check('update').allowed()", 'vap-validation'],
+  ["authorizer.serviceAccount('team-a', 'builder').group('').resource('pods').check('create').reason()", 'vap-validation'],
 ];
 
 const pod = {
@@ -75,7 +84,36 @@ const OBJECTS: unknown[] = [
 ];
 
 const namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', labels: { team: 'a', 'kubernetes.io/metadata.name': 'team-a' } } };
-const request = { operation: 'UPDATE', userInfo: { username: 'alice', groups: ['dev'] }, namespace: 'team-a', name: 'web-1' };
+const REQUESTS = [
+  {
+    uid: 'a1',
+    kind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+    resource: { group: 'apps', version: 'v1', resource: 'deployments' },
+    operation: 'UPDATE',
+    userInfo: { username: 'alice', groups: ['dev'] },
+    namespace: 'team-a',
+    name: 'web-1',
+  },
+  {
+    uid: 'b2',
+    kind: { group: '', version: 'v1', kind: 'Pod' },
+    resource: { group: '', version: 'v1', resource: 'pods' },
+    requestKind: { group: '', version: 'v1', kind: 'Pod' },
+    operation: 'CREATE',
+    userInfo: { username: 'system:serviceaccount:team-a:builder', groups: ['system:serviceaccounts'], extra: { scopes: ['x'] } },
+    namespace: 'team-b',
+    name: 'p',
+    dryRun: true,
+    options: { apiVersion: 'meta.k8s.io/v1', kind: 'CreateOptions', fieldManager: 'kubectl' },
+  },
+];
+const authorizer = {
+  rules: [
+    { user: 'alice', verb: 'get', group: 'apps', resource: 'deployments', decision: 'allow' as const },
+    { user: 'alice', verb: 'update', decision: 'deny' as const, reason: 'read only' },
+    { user: 'system:serviceaccount:team-a:builder', decision: 'allow' as const },
+  ],
+};
 
 const items = (): CelBatchItem[] =>
   EXPRESSIONS.map(([expression, context]) => ({
@@ -91,8 +129,14 @@ describe('reads', () => {
       oldObject: [],
       namespaceObject: [],
       params: [],
+      request: [],
     });
     expect((await reads('object == oldObject', 'vap-validation')).oldObject).toBeNull();
+    expect((await reads("request.userInfo.username == 'a' && request.namespace != ''", 'vap-validation')).request).toEqual([
+      ['userInfo', 'username'],
+      ['namespace'],
+    ]);
+    expect((await reads("authorizer.requestResource.check('get').allowed()", 'vap-validation')).request).toBeNull();
     expect((await reads('object.spec.containers[0].image == ""', 'vap-validation')).object).toEqual([['spec', 'containers']]);
     expect((await reads('variables.team == ""', 'vap-validation', { variables })).namespaceObject).toEqual([['metadata', 'labels']]);
     expect((await reads('object.spec +', 'vap-validation')).object).toBeNull();
@@ -104,8 +148,13 @@ describe('reads', () => {
     const all = projector(unionReads(each));
     let compared = 0;
     for (const object of OBJECTS)
-      for (const oldObject of [pod, null, OBJECTS[2]]) {
-        const inputs: CelInputs = { object, oldObject, namespaceObject: namespace, request, params: null, authorizer: { rules: [] } };
+      for (const [oldObject, request] of [
+        [pod, REQUESTS[0]],
+        [null, REQUESTS[1]],
+        [OBJECTS[2], REQUESTS[0]],
+        [pod, REQUESTS[1]],
+      ]) {
+        const inputs: CelInputs = { object, oldObject, namespaceObject: namespace, request, params: null, authorizer };
         const whole = await evaluateBatchOnce(its, inputs);
         expect(await evaluateBatchOnce(its, all(inputs))).toEqual(whole);
         for (const [i, it] of its.entries()) {
@@ -114,7 +163,7 @@ describe('reads', () => {
           compared++;
         }
       }
-    expect(compared).toBe(EXPRESSIONS.length * OBJECTS.length * 3);
+    expect(compared).toBe(EXPRESSIONS.length * OBJECTS.length * 4);
   }, 120_000);
 
   test('a projection keeps only what is read', () => {
@@ -126,13 +175,15 @@ describe('reads', () => {
       oldObject: [],
       namespaceObject: null,
       params: [],
+      request: [['namespace']],
     });
-    const out = p({ object: pod, oldObject: pod, namespaceObject: namespace, params: null });
+    const out = p({ object: pod, oldObject: pod, namespaceObject: namespace, params: null, request: REQUESTS[0] });
     expect(JSON.parse(JSON.stringify(out))).toEqual({
       object: { metadata: { name: 'web-1' }, spec: { containers: pod.spec.containers } },
       oldObject: {},
       namespaceObject: namespace,
       params: null,
+      request: { namespace: 'team-a' },
     });
   });
 });

@@ -327,8 +327,8 @@ export interface CelTypeAt {
   detail?: string;
 }
 
-/** The variables whose reads `reads` reports (request and authorizer are always sent whole). */
-export const READ_ROOTS = ['object', 'oldObject', 'namespaceObject', 'params'] as const;
+/** The variables whose reads `reads` reports (the authorizer's rules are always sent whole; an expression that uses the authorizer reads the request whole). */
+export const READ_ROOTS = ['object', 'oldObject', 'namespaceObject', 'params', 'request'] as const;
 export type ReadRoot = (typeof READ_ROOTS)[number];
 
 /**
