@@ -71,3 +71,55 @@ describe('a request whose mutating plugins run in full', () => {
     expect(n).toEqual({ evaluate: 1, batches: 2 });
   });
 });
+
+describe('requests alike in what a plan reads', () => {
+  const kept = [
+    policy('ValidatingAdmissionPolicy', 'in-namespace', {
+      validations: [{ expression: 'size(object.spec.containers) <= 1', messageExpression: "'one container in ' + request.namespace" }],
+    }),
+    binding('ValidatingAdmissionPolicyBinding', 'in-namespace', 'in-namespace'),
+    policy('ValidatingAdmissionPolicy', 'may-scale', {
+      validations: [{ expression: "authorizer.group('').resource('pods').subresource('scale').check('update').allowed()", message: 'no scaling' }],
+    }),
+    binding('ValidatingAdmissionPolicyBinding', 'may-scale', 'may-scale', { validationActions: ['Warn'] }),
+  ];
+  const opts = {
+    namespaces: [namespace('team-a'), namespace('team-b')],
+    authorizer: [{ user: 'jane@example.com', verb: 'update', resource: 'pods', subresource: 'scale', decision: 'allow' as const }],
+  };
+  const containers = (n: number, ns = 'team-a') => ({
+    ...pod(undefined, ns),
+    spec: { containers: ['a', 'b', 'c'].slice(0, n).map((name) => ({ name, image: name })) },
+  });
+
+  /** Each request's lean verdict against the full simulation's, and the engine's batches so far after it. */
+  async function replay(objects: unknown[], requests: [SimRequest, number][]) {
+    const chain = prepareChain(objects);
+    const set = leanSet([leanChain(chain)]);
+    const { cel, n } = counting();
+    for (const [request, batches] of requests) {
+      const [lean] = await leanVerdicts(set, request, opts, cel);
+      const full = await simulatePrepared(chain, request, opts, requestCel(chain.kubernetesVersion));
+      expect(lean, request.name).toMatchObject({ allowed: full.allowed, warnings: full.warnings });
+      if (!full.allowed) expect(lean!.deniedBy!.message, request.name).toBe(full.deniedBy!.message);
+      expect(n.batches, request.name).toBe(batches);
+    }
+  }
+
+  it('ask the engine once; the namespace a message reads is an input', () =>
+    replay(kept.slice(0, 2), [
+      [podRequest({ name: 'a', object: containers(3) }), 1],
+      [podRequest({ name: 'b', uid: 'other', object: containers(3) }), 1], // alike in all it reads: the answers kept
+      [podRequest({ name: 'c', namespace: 'team-b', object: containers(3, 'team-b') }), 2], // another namespace in the message
+      [podRequest({ name: 'e', object: containers(1) }), 3],
+      [podRequest({ name: 'f', namespace: 'team-b', object: containers(3, 'team-b') }), 3],
+    ]));
+
+  it('a plan that uses the authorizer reads the whole request: its user and its resource are inputs', () =>
+    replay(kept, [
+      [podRequest({ name: 'a', object: containers(3) }), 1],
+      [podRequest({ name: 'a', object: containers(3) }), 1],
+      [podRequest({ name: 'a', userInfo: { username: 'joe@example.com' }, object: containers(3) }), 2], // the warning is joe's
+      [podRequest({ name: 'b', object: containers(3) }), 3],
+    ]));
+});

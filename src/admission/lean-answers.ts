@@ -8,7 +8,7 @@ import { equalInOrder } from '../base/json';
 import type { KubernetesVersion } from '../base/releases';
 import { reads } from '../cel';
 import { projector, unionReads } from '../cel/project';
-import type { CelBatchItem, CelEvalResult, CelInputs, CelReads } from '../cel/types';
+import { type CelBatchItem, type CelEvalResult, type CelInputs, type CelReads, isEngineFailure } from '../cel/types';
 import type { PolicyCel } from '../policy';
 import { celInputs } from '../request/cel-inputs';
 import { inputFor, type SimContext } from './context';
@@ -19,10 +19,18 @@ export interface Batched {
   items: CelBatchItem[];
   /** Per item, the param it is evaluated on (null: none; a policy with paramKind's param otherwise). */
   params: unknown[];
-  /** The engine calls, once known (shared by the plan's uses): the slots of each, its param, the inputs cut down to what its items read (src/cel/project.ts). */
-  engine: { calls?: { slots: number[]; param: unknown; project: (inputs: CelInputs) => CelInputs }[] };
+  /** The engine calls, once known (shared by the plan's uses): the slots of each, its param, the inputs cut down to what its items read (src/cel/project.ts), its answers kept (`asked`). */
+  engine: { calls?: Call[] };
   /** For a request whose params are other objects than the plan's: its param in place of the plan's. */
   bind?: (param: unknown) => unknown;
+}
+
+/** One engine call of a plan: its items' slots, its param, the projection of its inputs, the answers kept by inputs. */
+interface Call {
+  slots: number[];
+  param: unknown;
+  project: (inputs: CelInputs) => CelInputs;
+  kept: Map<string, CelEvalResult[]>;
 }
 
 /** A batch answered on a request's context: a later batch of the request may read its answers (`answers`' `earlier`). */
@@ -53,7 +61,7 @@ async function projectorOf(items: readonly CelBatchItem[]): Promise<(inputs: Cel
  * first param share one call (the param on the inputs) unless an item of a policy with paramKind
  * is among the former (null params there): usually the request's one batch.
  */
-async function callsOf(gp: Batched): Promise<NonNullable<Batched['engine']['calls']>> {
+async function callsOf(gp: Batched): Promise<Call[]> {
   const by = new Map<unknown, number[]>();
   gp.params.forEach((param, i) => {
     let at = by.get(param);
@@ -67,7 +75,34 @@ async function callsOf(gp: Batched): Promise<NonNullable<Batched['engine']['call
     first.slots = [...plain.slots, ...first.slots].sort((a, b) => a - b);
     parts.splice(parts.indexOf(plain), 1);
   }
-  return Promise.all(parts.map(async (x) => ({ ...x, project: await projectorOf(x.slots.map((i) => gp.items[i]!)) })));
+  return Promise.all(parts.map(async (x) => ({ ...x, project: await projectorOf(x.slots.map((i) => gp.items[i]!)), kept: new Map() })));
+}
+
+/** Answers kept per call: requests alike in what the call reads recur (each Deployment of a template, each write of a ConfigMap). */
+const KEPT = 256;
+
+/**
+ * The engine's answers to a call's items on inputs cut down to what they read. The same items on
+ * the same inputs (JSON-equal: the engine reads that JSON) answer the same: CEL here is a pure
+ * function of its inputs, with no clock or randomness, and its costs depend on the values read.
+ * So an answer is kept by its inputs' JSON and given again, unless the engine could not answer
+ * (`isEngineFailure`: a deadline or an exit is not the expression's answer).
+ */
+async function asked(c: Call, items: readonly CelBatchItem[], inputs: CelInputs, batch: NonNullable<PolicyCel['evaluateBatch']>): Promise<CelEvalResult[]> {
+  let key: string | undefined;
+  try {
+    key = JSON.stringify(inputs);
+  } catch {
+    // a bigint: the engine's own marshalling words it; nothing kept
+  }
+  const hit = key === undefined ? undefined : c.kept.get(key);
+  if (hit) return hit;
+  const out = await batch(items, inputs);
+  if (key !== undefined && out.length === items.length && !out.some(isEngineFailure)) {
+    if (c.kept.size >= KEPT) c.kept.clear();
+    c.kept.set(key, out);
+  }
+  return out;
 }
 
 /**
@@ -113,7 +148,7 @@ export async function answers(
       const items = c.slots.map((i) => gp.items[i]!);
       const param = gp.bind ? gp.bind(c.param) : c.param;
       const inputs = c.project(celInputs(input, param));
-      const out = (earlier && earlierAnswers(earlier, items, param, c.project, inputs)) || (await batch(items, inputs));
+      const out = (earlier && earlierAnswers(earlier, items, param, c.project, inputs)) || (await asked(c, items, inputs, batch));
       if (out.length !== c.slots.length) complete = false;
       c.slots.forEach((i, j) => (rs[i] = out[j]!));
     }),
