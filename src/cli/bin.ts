@@ -14,11 +14,13 @@ import { nodeIO } from './node-io';
  * `impact` decides one shard on this thread, beside reading the log: much short-lived data per
  * request, which Node's default young generation (16 MB semi-spaces) promotes. At 200,000
  * realistic events that thread spent ~30 % of its time in scavenges; 64 MB took the run from ~61
- * to ~54 s in alternating runs (docs/performance.md). V8 sizes it only when the process starts, so `impact` starts again
+ * to ~54 s in alternating runs, and 128 MB (once the engine's answers were kept across requests)
+ * from 34.8–45.8 to 31.0–37.2 s in four pairs; 256 MB was no faster and held ~300 MB more
+ * (docs/performance.md). V8 sizes it only when the process starts, so `impact` starts again
  * once with it, unless the flag was given (here or in NODE_OPTIONS) or an inspector is on (the
  * child would ask for the same port). The worker threads get theirs: impact-workers.ts.
  */
-const YOUNG = '--max-semi-space-size=64';
+const YOUNG = '--max-semi-space-size=128';
 
 function restartWithYoungGeneration(): Promise<number> | undefined {
   const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
