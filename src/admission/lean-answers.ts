@@ -97,7 +97,7 @@ async function asked(c: Call, items: readonly CelBatchItem[], inputs: CelInputs,
   }
   const hit = key === undefined ? undefined : c.kept.get(key);
   if (hit) return hit;
-  const out = await batch(items, inputs);
+  const out = await batch(items, inputs, key);
   if (key !== undefined && out.length === items.length && !out.some(isEngineFailure)) {
     if (c.kept.size >= KEPT) c.kept.clear();
     c.kept.set(key, out);

@@ -104,19 +104,20 @@ export async function evaluateBatch(items: readonly CelBatchItem[], inputs: CelI
 /**
  * evaluateBatch on inputs used once (the impact replay's lean verdicts: one batch per request):
  * the inputs and the batch go in one operation (the engine reads them, evaluates, and keeps
- * nothing of the inputs); no id is kept. The same answers as evaluateBatch.
+ * nothing of the inputs); no id is kept. The same answers as evaluateBatch. `inputsJson`: the
+ * inputs' `JSON.stringify`, where the caller made it already.
  */
-export async function evaluateBatchOnce(items: readonly CelBatchItem[], inputs: CelInputs): Promise<CelEvalResult[]> {
+export async function evaluateBatchOnce(items: readonly CelBatchItem[], inputs: CelInputs, inputsJson?: string): Promise<CelEvalResult[]> {
   if (items.length === 0) return [];
   // another engine generation (a target the default engine does not answer): through run, which routes it
   if (!onDefaultEngine(items)) {
-    const json = inputsJSON(inputs);
+    const json = inputsJson ?? inputsJSON(inputs);
     return typeof json === 'string' ? run('evaluateBatchOnce', json, items) : failedOp('evaluateBatch', json, ['', items]);
   }
   // once per replayed request: no wait on the loaded engine
   const b = readyBackend() ?? (await ready());
   if ('kind' in b) return failedOp('evaluateBatch', b, ['', items]);
-  const json = inputsJSON(inputs);
+  const json = inputsJson ?? inputsJSON(inputs);
   if (typeof json !== 'string') return failedOp('evaluateBatch', json, ['', items]);
   const pool = nativeEngines();
   if (!pool) return b.evaluateBatchOnce(json, items);

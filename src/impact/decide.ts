@@ -179,7 +179,7 @@ const DEFAULT_CEL: PolicyCel = {
   evaluate: async (expression, context, inputs, options) =>
     // evaluateBatchOnce answers one result per item, failures included
     (await evaluateBatchOnce([options ? { expression, context, options } : { expression, context }], inputs))[0]!,
-  evaluateBatch: (items, inputs) => evaluateBatchOnce(items, inputs),
+  evaluateBatch: (items, inputs, json) => evaluateBatchOnce(items, inputs, json),
 };
 
 /** A lean verdict as decisionOf words the full run's (the same members, in its order). */

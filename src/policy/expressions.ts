@@ -9,8 +9,11 @@ import type { Obj } from '../base/json';
 /** The part of the CEL engine a run needs (src/cel `evaluate`). */
 export interface PolicyCel {
   evaluate(expression: string, context: CelContext, inputs: CelInputs, options?: CelCompileOptions): Promise<CelEvalResult>;
-  /** Many independent expressions (no `group`) on one input in one round trip (src/cel `evaluateBatch`): each answer is what `evaluate` gives. */
-  evaluateBatch?(items: readonly CelBatchItem[], inputs: CelInputs): Promise<CelEvalResult[]>;
+  /**
+   * Many independent expressions (no `group`) on one input in one round trip (src/cel `evaluateBatch`): each answer is what `evaluate` gives.
+   * `inputsJson`: `JSON.stringify(inputs)`, where the caller made it already (the impact replay's kept answers: not made twice).
+   */
+  evaluateBatch?(items: readonly CelBatchItem[], inputs: CelInputs, inputsJson?: string): Promise<CelEvalResult[]>;
   /**
    * Collect, then decide: the expressions a run is about to ask for, sent to the engine at once
    * (one `evaluateBatch` per distinct inputs); the run's own `evaluate` calls then answer from
