@@ -18,19 +18,13 @@ import { parseFeatureGates, parseStaticOrder } from './args';
 import { celEngines, celStatus, loadCelFor } from '../cel';
 import {
   analyzeImpact,
-  assumedLines,
   IN_FLIGHT_PER_ENGINE,
-  groupEvents,
-  reasonOf,
   isAdmissionObject,
   isLocalShard,
   laterReads,
   readSnapshot,
   type LaterReads,
   type OpenShard,
-  reportJson,
-  reportMarkdown,
-  SKIP_REASONS,
   CHANGES,
   type Change,
   type ImpactReport,
@@ -38,6 +32,7 @@ import {
 import { readWebhookAnswers, type WebhookResponse } from '../request/scenario';
 import { parseDocuments } from '../yaml';
 import type { WorkerPool } from './impact-workers';
+import { reportWriter, type Spool } from './impact-report';
 import { listInputs, readInputs, type FileSystem } from './inputs';
 
 /** What the command needs of its surroundings (the CLI's `CliIO`). */
@@ -51,6 +46,8 @@ interface ImpactIO {
   impactShards?(n: number): OpenShard[];
   /** The machine's cores (default 1). */
   cores?(): number;
+  /** Where the JSON report's events wait for its summary (default: memory). */
+  spool?(): Spool;
 }
 
 export const IMPACT_USAGE = `Usage: admission-workbench impact [options] [workspace files…]
@@ -250,64 +247,6 @@ const FAILING: Readonly<Record<ImpactArgs['failOn'], readonly Change[]>> = {
 export const impactFails = (r: ImpactReport, failOn: ImpactArgs['failOn']): boolean =>
   FAILING[failOn].some((c) => r.summary.changes[c] + r.summary.existing.changes[c] > 0);
 
-function formatText(r: ImpactReport): string {
-  const s = r.summary;
-  const out = [s.headline, '', `Assumed: ${assumedLines(s.assumed).join('; ')}.`, ''];
-  const pad = (x: string | number, n: number) => String(x).padStart(n);
-  out.push(`${'change'.padEnd(18)} ${pad('writes', 8)} ${pad('existing', 10)}`);
-  for (const c of CHANGES) out.push(`${c.padEnd(18)} ${pad(s.changes[c], 8)} ${pad(s.existing.judged ? s.existing.changes[c] : 'not judged', 10)}`);
-  const rows = groupEvents(r.events);
-  if (rows.length) {
-    out.push('', 'Changed requests (grouped):');
-    for (const row of rows.slice(0, 20)) {
-      const ex = row.examples[0];
-      out.push(
-        `  ${pad(row.count, 6)}  ${row.change}  ${row.by || '—'}  ns=${row.namespace || '—'} user=${row.user} ${row.resource}${ex ? `  (e.g. line ${ex.line}${ex.message ? `: ${ex.message}` : ''})` : ''}`,
-      );
-    }
-    if (rows.length > 20) out.push(`  … ${rows.length - 20} more groups (--format json)`);
-  }
-  const existing = r.existing.filter((o) => o.change !== 'unchanged');
-  if (existing.length) {
-    out.push('', 'Existing objects that change:');
-    for (const o of existing.slice(0, 20))
-      out.push(`  ${o.change}  ${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}: ${reasonOf(o.change, o.baseline, o.candidate)}`);
-    if (existing.length > 20) out.push(`  … ${existing.length - 20} more (--format json)`);
-  }
-  if (s.webhookCalls.length) {
-    out.push('', 'Webhook calls (candidate): calls, busiest second, timeoutSeconds');
-    for (const w of s.webhookCalls) out.push(`  ${w.webhook}: ${w.calls}, ${w.peakPerSecond}/s, ${w.timeoutSeconds ?? '?'} s`);
-  }
-  const skipped = Object.entries(s.skipped);
-  if (skipped.length) {
-    out.push('', `Not replayed (${skipped.reduce((a, [, n]) => a + (n ?? 0), 0)} lines):`);
-    for (const [reason, n] of skipped) out.push(`  ${pad(n ?? 0, 6)}  ${SKIP_REASONS[reason as keyof typeof SKIP_REASONS]}`);
-  }
-  for (const n of s.notes) out.push('', `Note: ${n}.`);
-  if (s.baselineDisagrees)
-    out.push(
-      '',
-      `Note: for ${s.baselineDisagrees} requests the baseline decision differs from what the cluster answered (webhook answers are assumed; built-in admission plugins are not modelled).`,
-    );
-  return `${out.join('\n')}\n`;
-}
-
-function formatGithub(r: ImpactReport): string {
-  const esc = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-  const s = r.summary;
-  const lines = [
-    ...s.inputErrors.map((e) => `::error title=admission impact: input error::${esc(e)}`),
-    ...s.warnings.map((w) => `::warning title=admission impact: warning::${esc(w)}`),
-    ...groupEvents(r.events)
-      .filter((row) => row.change === 'newly-denied' || row.change === 'newly-warned' || row.change === 'undetermined')
-      .map(
-        (row) =>
-          `::${row.change === 'newly-denied' ? 'error' : 'warning'} title=${esc(`admission impact: ${row.change}`)}::${esc(`${row.count} × ${row.resource} by ${row.user} in ${row.namespace || 'cluster scope'}: ${row.by}${row.examples[0]?.message ? ` (${row.examples[0].message})` : ''}`)}`,
-      ),
-  ];
-  return [...lines, s.headline, ''].join('\n');
-}
-
 async function readObjects(paths: readonly string[], io: ImpactIO): Promise<{ objects: unknown[]; problems: string[] }> {
   const read = await readInputs(paths, io.fs);
   const objects: unknown[] = [];
@@ -440,6 +379,7 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
   io.stderr(
     `admission-workbench impact: ${engineLine(threads === 0 ? engines : 1, pool ? (pool.size ?? 0) : 0, shards?.filter((s) => !isLocalShard(s)).length ?? 0)}\n`,
   );
+  const writer = reportWriter(args.format, args.format === 'json' && args.allEvents === true, io.spool?.());
   const report = await analyzeImpact({
     workspace: workspace.objects,
     ...(args.cluster.length ? { cluster: cluster.objects } : {}),
@@ -450,7 +390,10 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
       candidate: args.candidate,
       webhooks,
       existing: args.existing,
-      keepUnchanged: args.format === 'json' && args.allEvents === true,
+      // the events go to the report's writer as they are decided, none kept (impact-report.ts)
+      keepUnchanged: false,
+      keepChanged: false,
+      onEvent: writer.onEvent,
       ...(retainState ? { retainState } : {}),
       ...(shards ? { shards } : {}),
       // several requests in flight: their engine calls share the native engine's round trips
@@ -473,15 +416,7 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
   });
   pool?.close();
   if (tty) io.stderr('\n');
-  io.stdout(
-    args.format === 'json'
-      ? reportJson(report, { allEvents: args.allEvents === true })
-      : args.format === 'markdown'
-        ? reportMarkdown(report)
-        : args.format === 'github'
-          ? formatGithub(report)
-          : formatText(report),
-  );
+  writer.write(report, io.stdout);
   // a file that is not what it was given as (a log with no audit event, a snapshot that is a log): the report says nothing about it
   if (report.summary.inputErrors.length) {
     for (const e of report.summary.inputErrors) io.stderr(`admission-workbench impact: ${e}\n`);

@@ -20,6 +20,7 @@ import { runExport } from './export';
 import { runUpgrade } from './upgrade';
 import { belowMinimum, coverageReport, toLcov, type CoverageReport, type PolicyLocation } from './coverage';
 import type { OpenShard } from '../impact';
+import type { Spool } from './impact-report';
 import type { WorkerPool } from './impact-workers';
 
 export interface CliIO {
@@ -34,6 +35,8 @@ export interface CliIO {
   impactShards?(n: number): OpenShard[];
   /** The machine's cores (impact: native engine processes; default 1). */
   cores?(): number;
+  /** Where `impact`'s JSON report keeps its events until its summary is written (default: memory). */
+  spool?(): Spool;
 }
 
 async function check(args: CheckArgs, io: CliIO): Promise<number> {

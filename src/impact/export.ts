@@ -1,27 +1,42 @@
 /** The report as JSON, CSV (one line per changed event) and Markdown (headline, counts, the grouped table). */
 import { describeWebhookResponse } from '../request/scenario';
-import type { ImpactReport } from './analyze';
+import type { EventImpact, ImpactReport } from './analyze';
 import { CHANGES } from './decide';
 import { SKIP_REASONS } from './audit';
-import { groupEvents, reasonOf } from './group';
+import { groupEvents, reasonOf, type ImpactRow } from './group';
 import type { Assumed } from './scenario';
 
 /**
  * The report as JSON, the same from the CLI and the Impact view: `summary` counts every write,
  * `events` holds the changed ones (`eventsKept: "changed"`; `allEvents`, the CLI's
  * `--all-events`, every one: `"all"`), `existing` every existing object judged, `skipped` the
- * first lines not replayed. The requests kept to open rows in Simulate stay out.
+ * first lines not replayed. The requests kept to open rows in Simulate stay out. Byte for byte
+ * `JSON.stringify` of those keys with an indent of 2 (what a reader of the format may rely on).
  */
 export function reportJson(r: ImpactReport, { allEvents = false }: { allEvents?: boolean } = {}): string {
-  const out = {
-    summary: r.summary,
-    eventsKept: allEvents ? 'all' : 'changed',
-    events: allEvents ? r.events : r.events.filter((e) => e.change !== 'unchanged'),
-    existing: r.existing,
-    skipped: r.skipped,
-  };
-  return `${JSON.stringify(out, null, 2)}\n`;
+  const { head, tail } = reportJsonFrame(r, allEvents);
+  const events = (allEvents ? r.events : r.events.filter((e) => e.change !== 'unchanged')).map(eventJson);
+  const [open, close] = eventsBrackets(events.length);
+  return `${head}${open}${events.join(',\n')}${close}${tail}`;
 }
+
+/**
+ * The JSON report around its `events`, for a writer that does not keep them (the CLI writes
+ * them to a spool as they are decided, and the summary comes first): `head`, the `events` array
+ * (the `eventJson` of each, joined by ",\n", in `eventsBrackets`), `tail`.
+ */
+export function reportJsonFrame(r: ImpactReport, allEvents: boolean): { head: string; tail: string } {
+  const before = JSON.stringify({ summary: r.summary, eventsKept: allEvents ? 'all' : 'changed' }, null, 2);
+  const after = JSON.stringify({ existing: r.existing, skipped: r.skipped }, null, 2);
+  // before ends with "\n}", after starts with "{\n": the keys of both at the report's own depth
+  return { head: `${before.slice(0, -2)},\n  "events": `, tail: `${after === '{}' ? '' : `,${after.slice(1, -2)}`}\n}\n` };
+}
+
+/** An event as the JSON report's `events` array holds it: indented at its depth there. */
+export const eventJson = (e: EventImpact): string => `    ${JSON.stringify(e, null, 2).replace(/\n/g, '\n    ')}`;
+
+/** What opens and closes the `events` array of `n` events. */
+export const eventsBrackets = (n: number): [string, string] => (n ? ['[\n', '\n  ]'] : ['[', ']']);
 
 /** What a report assumed, one part a line: the release, the webhooks' answers, who creates the existing objects (the view, the CLI's text and Markdown). */
 export function assumedLines(a: Assumed): string[] {
@@ -89,7 +104,8 @@ export function reportCsv(r: ImpactReport): string {
 
 const mdCell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-export function reportMarkdown(r: ImpactReport, maxRows = 50): string {
+/** `rows`: the changed events grouped (`groupEvents`), given by a writer that did not keep the events (the CLI). */
+export function reportMarkdown(r: ImpactReport, maxRows = 50, rows: readonly ImpactRow[] = groupEvents(r.events)): string {
   const s = r.summary;
   const out = [`# Admission impact`, '', `**${s.headline}**`, '', `Assumed: ${assumedLines(s.assumed).join('; ')}.`, ''];
   if (s.from !== undefined && s.to !== undefined)
@@ -97,7 +113,6 @@ export function reportMarkdown(r: ImpactReport, maxRows = 50): string {
   out.push('| change | audit log | existing objects |', '|---|---:|---:|');
   for (const c of CHANGES) out.push(`| ${c} | ${s.changes[c]} | ${s.existing.judged ? s.existing.changes[c] : 'not judged'} |`);
   out.push('');
-  const rows = groupEvents(r.events);
   if (rows.length) {
     out.push('## Changed requests', '', '| change | decided by | namespace | user | resource | count | example |', '|---|---|---|---|---|---:|---|');
     for (const row of rows.slice(0, maxRows)) {

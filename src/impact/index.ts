@@ -44,7 +44,7 @@ export {
   type EventGroups,
   type ImpactRow,
 } from './group';
-export { assumedLines, reportJson, reportCsv, reportMarkdown } from './export';
+export { assumedLines, eventJson, eventsBrackets, reportJson, reportJsonFrame, reportCsv, reportMarkdown } from './export';
 export {
   decisionPool,
   decisionServer,

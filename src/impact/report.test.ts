@@ -111,6 +111,16 @@ describe('the report', () => {
     expect(JSON.parse(reportJson(cli, { allEvents: true })).events).toHaveLength(6);
   });
 
+  it('the JSON is JSON.stringify of its keys with an indent of 2, byte for byte, whatever the events hold', async () => {
+    const cli = await analyzeImpact({ workspace: policy, cluster: snapshot, audit: log, options: { kubernetesVersion: '1.37' } });
+    // a message with a line break, quotes, a tab and characters beyond ASCII: each is escaped, none breaks the indent
+    const odd = { ...cli.events[0]!, auditID: 'a "quoted"\n\tid — ünïcode ✓', change: 'newly-denied' as const };
+    const plain = (r: ImpactReport, all: boolean) =>
+      `${JSON.stringify({ summary: r.summary, eventsKept: all ? 'all' : 'changed', events: all ? r.events : r.events.filter((e) => e.change !== 'unchanged'), existing: r.existing, skipped: r.skipped }, null, 2)}\n`;
+    for (const r of [cli, { ...cli, events: [odd, ...cli.events] }, { ...cli, events: [] }, { ...cli, events: [], existing: [] }])
+      for (const all of [false, true]) expect(reportJson(r, { allEvents: all })).toBe(plain(r, all));
+  });
+
   it('existing objects not judged (cancelled before them, or not asked for) say so, not 0', async () => {
     const ac = new AbortController();
     const cancelled = await analyzeImpact({ workspace: policy, cluster: snapshot, audit: log, options: { signal: ac.signal, onEvent: () => ac.abort() } });
