@@ -80,10 +80,9 @@ Options:
                                with the native engine, else the machine's cores)
   --engines N                  native engine processes this thread's decisions go to (default the machine's cores
                                when this thread decides; ignored with worker threads and the WebAssembly engine)
-  --shards N                   shards that replay the audit log and judge the existing objects, split by object: this
-                               thread and N−1 worker threads with a CEL engine each (0: this thread, unsplit; default
-                               with the native engine: with a log the machine's cores when two or more, else 0; with
-                               none 1; else 0)
+  --shards N                   shards that replay the audit log, split by object: this thread and N−1 worker threads
+                               with a CEL engine each (0: this thread, unsplit; default: the machine's cores with the
+                               native engine and two or more cores, else 0)
   --kubernetes-version 1.3x    target release (${KUBERNETES_VERSIONS[0]}–${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}; default ${DEFAULT_KUBERNETES_VERSION})
   --format text|json|markdown|github   report format (default text)
   --fail-on newly-denied|newly-warned|any-change   exit 1 when the candidate changes this much (default newly-denied)
@@ -200,7 +199,7 @@ export function parseImpactArgs(argv: readonly string[]): ImpactArgs | { help: t
         out.engines = Number(v);
         break;
       case '--shards':
-        if (!/^\d{1,3}$/.test(v)) return { error: '--shards takes a number (0: replay the log and judge the existing objects on the main thread)' };
+        if (!/^\d{1,3}$/.test(v)) return { error: '--shards takes a number (0: replay the log on the main thread)' };
         out.shards = Number(v);
         break;
       case '--kubernetes-version': {
@@ -373,13 +372,10 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
   }
   // the log's replay split by object over threads with an engine each (src/impact/shard.ts): the
   // main thread then only reads, splits and routes the lines, and takes the outcomes in log order
-  // (on one core a shard only adds a thread beside this one); the existing objects are judged by
-  // the same shards, and with no log by one shard on this thread (its asks of many objects at
-  // once: a worker thread beside it did not pay, docs/performance.md)
+  // (on one core a shard only adds a thread beside this one)
   const cores = io.cores?.() ?? 1;
-  const native = celStatus().engine === 'native' && !pool;
-  const shardCount = args.shards ?? (native ? (audit ? (cores > 1 ? cores : 0) : 1) : 0);
-  const shards = (audit || (args.existing && cluster.objects.length > 0)) && shardCount > 0 ? io.impactShards?.(shardCount) : undefined;
+  const shardCount = args.shards ?? (celStatus().engine === 'native' && !pool && cores > 1 ? cores : 0);
+  const shards = audit && shardCount > 0 ? io.impactShards?.(shardCount) : undefined;
   io.stderr(
     `admission-workbench impact: ${engineLine(threads === 0 ? engines : 1, pool ? (pool.size ?? 0) : 0, shards?.filter((s) => !isLocalShard(s)).length ?? 0)}\n`,
   );

@@ -5,7 +5,7 @@
  * (decide.ts); the log's lines are replayed here (events.ts) or in shards, split by object
  * (shard.ts), and their outcomes taken into the report in log order.
  */
-import { isObject, nameOf, obj, str } from '../base/json';
+import { isObject, nameOf, namespaceOf, obj, str } from '../base/json';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base/releases';
 import type { StaticOrder } from '../k8s/static-manifests';
 import type { WebhookResponse } from '../admission';
@@ -15,13 +15,12 @@ import { paramKinds } from '../policy';
 import { chainKey, chainSettingsOf, chainTracker, type SnapshotEvidence } from './chains';
 import { isAdmissionObject, readCluster, stateOf } from './cluster';
 import { chainDecider, changeOf, CHANGES, type Change, type ChainSpec, type Decider, type Decision, type Denial } from './decide';
-import { logReplay, type EventImpact, type KeptRequest, type LineOutcome, type LogLine, type SkippedLine } from './events';
+import { logReplay, specDiscovery, type EventImpact, type KeptRequest, type LineOutcome, type LogLine, type SkippedLine } from './events';
 import { inputNotes, isUnreadable, logProblems, refusedAt, snapshotProblems, type LogReading } from './inputs';
 import { clusterObjects } from './scenario';
 import { readLineBatches, type TextSource } from './lines';
 import { laterReads, type LaterReads } from './retain';
 import { engineInFlight } from './pool';
-import { judgeExisting } from './existing';
 import { shardedReplay, shardObjects, type OpenShard } from './shard';
 import { headlineOf, snapshotTimeNote, type ImpactSummary } from './summary';
 
@@ -89,9 +88,9 @@ export interface ImpactOptions {
    */
   retainState?: LaterReads;
   /**
-   * Replay the log and judge the existing objects in these shards (threads, one engine each:
-   * src/impact/shard.ts, src/impact/existing.ts), split by object; default none: this thread
-   * replays and judges them with `decider`.
+   * Replay the log in these shards (threads, one engine each: src/impact/shard.ts), split by
+   * object; default none: this thread replays it with `decider`. The existing objects are
+   * judged on this thread either way.
    */
   shards?: readonly OpenShard[];
 }
@@ -263,23 +262,21 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     }
   }
 
-  // the log split by object over the shards (src/impact/shard.ts), and the existing objects judged there too; this thread reads and routes
-  const n = options.shards?.length ?? 0;
-  const split = n && (audit !== undefined || existingTotal > 0) ? shardObjects(cluster.objects, n) : undefined;
-  const mine = split && shardObjects(workspaceObjects, n).parts;
-  const shards =
-    split &&
-    shardedReplay(
-      options.shards!,
-      split.parts.map((objects, i) => ({
+  if (audit !== undefined && options.shards?.length) {
+    // the log split by object over the shards (src/impact/shard.ts); this thread reads and routes
+    const n = options.shards.length;
+    const objects = shardObjects(cluster.objects, n);
+    const mine = shardObjects(workspaceObjects, n);
+    const shards = shardedReplay(
+      options.shards,
+      objects.map((objects, i) => ({
         spec: chains.now,
         objects,
-        workspace: mine![i]!,
+        workspace: mine[i]!,
         keepRequests: options.keepRequests ?? 0,
         ...(options.retainState ? { retain: options.retainState } : {}),
       })),
     );
-  if (audit !== undefined && shards) {
     const depth = n * SHARD_BATCHES_IN_FLIGHT;
     try {
       for await (const batch of readLineBatches(audit)) {
@@ -307,6 +304,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
       stopped ??= e instanceof Error ? e.message : String(e);
       pending.length = 0;
     }
+    shards.close();
     if (stopped) cancelled = true;
   } else if (audit !== undefined) {
     const replay = logReplay({
@@ -378,52 +376,58 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
   const user = options.user ?? ADMIN;
   const existingJudged = !cancelled && existingTotal > 0;
   if (existingJudged) {
-    // the existing objects as the snapshot holds them, judged by the chains the snapshot holds,
-    // with the Namespaces as the snapshot has them: the cluster now, whatever the log's replay did before it
+    // the existing objects as the snapshot holds them, judged by the chains the snapshot holds
+    const decide = decider(chains.now);
+    const discovery = specDiscovery(chains.now);
+    // the Namespaces as the snapshot has them: the cluster now, whatever the log's replay did before it
     const namespaces = new Map(cluster.namespaces.map((o) => [nameOf(o), o]));
     for (const o of workspace) if (obj(o).kind === 'Namespace') namespaces.set(nameOf(o), o);
-    const judged = judgeExisting({
-      objects: cluster.objects,
-      namespaces,
-      spec: chains.now,
-      user,
-      decide: decider(chains.now),
-      inFlight,
-      ...(shards ? { shards: { replay: shards, places: split!.places } } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    for (let r = await judged.next(); ; r = await judged.next()) {
-      if (r.done) {
-        if (r.value) cancelled = true;
+    for (const o of cluster.objects) {
+      if (options.signal?.aborted) {
+        cancelled = true;
         break;
       }
-      const { request, namespaceObject, pair } = r.value;
-      const c = markStatic(pair.candidate);
-      const change = changeOf(pair.baseline, c);
-      existingChanges[change]++;
-      const { namespace } = request;
-      const judgedOne: ExistingImpact = {
-        kind: request.kind.kind,
-        ...(namespace ? { namespace } : {}),
-        name: request.name ?? '',
-        candidate: c,
-        baseline: pair.baseline,
-        change,
+      const apiVersion = str(obj(o).apiVersion);
+      const slash = apiVersion.indexOf('/');
+      const gvk = { group: slash < 0 ? '' : apiVersion.slice(0, slash), version: slash < 0 ? apiVersion : apiVersion.slice(slash + 1), kind: str(obj(o).kind) };
+      const info = discovery.resourceFor(gvk);
+      if (!info || !isObject(o)) continue;
+      const namespace = info.namespaced ? namespaceOf(o) : '';
+      const request: AdmissionRequest = {
+        operation: 'CREATE',
+        resource: { group: info.group, version: info.version, resource: info.resource },
+        kind: gvk,
+        name: nameOf(o),
+        namespace,
+        object: o,
+        userInfo: user,
+        options: { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' },
       };
-      report.existing.push(judgedOne);
-      if (change !== 'unchanged' && keptExisting < (options.keepRequests ?? 0)) {
-        keptExisting++;
-        const what = existingKey(judgedOne);
-        report.requests[what] = keep(
-          { request, ...(namespaceObject ? { namespaceObject } : {}) },
-          `${what.replace(/^existing /, 'the existing ')} of the snapshot, created now`,
-          chains.now,
-        );
-      }
-      if (report.existing.length % 200 === 0) progress('existing');
+      const namespaceObject = namespace ? namespaces.get(namespace) : undefined;
+      const decision = decide(request, namespaceObject);
+      pending.push(() =>
+        decision.then(({ baseline: b, candidate }) => {
+          const c = markStatic(candidate);
+          const change = changeOf(b, c);
+          existingChanges[change]++;
+          const judged: ExistingImpact = { kind: gvk.kind, ...(namespace ? { namespace } : {}), name: nameOf(o), candidate: c, baseline: b, change };
+          report.existing.push(judged);
+          if (change !== 'unchanged' && keptExisting < (options.keepRequests ?? 0)) {
+            keptExisting++;
+            const what = existingKey(judged);
+            report.requests[what] = keep(
+              { request, ...(namespaceObject ? { namespaceObject } : {}) },
+              `${what.replace(/^existing /, 'the existing ')} of the snapshot, created now`,
+              chains.now,
+            );
+          }
+          if (report.existing.length % 200 === 0) progress('existing');
+        }),
+      );
+      if (pending.length >= inFlight) await settle(pending, refill);
     }
+    await settle(pending, 0);
   }
-  shards?.close();
 
   const webhookCalls = [...calls].map(([webhook, k]) => ({
     webhook,

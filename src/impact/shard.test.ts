@@ -294,47 +294,11 @@ describe('analyzeImpact over shards', () => {
       (i: number): OpenShard =>
       (setup, events) => {
         const link = inThread()(setup, events);
-        return { send: (b) => ((received[i]! += 'lines' in b ? b.lines.length : 0), link.send(b)), close: link.close };
+        return { send: (b) => ((received[i]! += b.lines.length), link.send(b)), close: link.close };
       };
     const input: ImpactInput = { workspace: candidate, cluster: [ns('only')], audit: lines.join('\n'), options: { existing: false } };
     expect(await run(input, { shards: [0, 1, 2].map(counting) })).toEqual(await run(input));
     expect(received.every((n) => n >= 10)).toBe(true);
-  });
-
-  it('judges the existing objects over the shards as one thread does, with no log or with one; what a shard that stops was asked, here', async () => {
-    // the real snapshot's objects copied 80 times over: more than one ask of the shards
-    const copies = realSnapshot.flatMap((o) => {
-      const m = (o as { kind: string; metadata: { name: string } }).metadata;
-      return ['ConfigMap', 'Deployment'].includes((o as { kind: string }).kind)
-        ? Array.from({ length: 80 }, (_, k) => ({ ...(o as object), metadata: { ...m, name: `${m.name}-${k}` } }))
-        : [o];
-    });
-    const input: ImpactInput = {
-      workspace: realCandidate.objects,
-      cluster: copies,
-      options: { kubernetesVersion: '1.37', webhooks: realCandidate.webhooks, keepRequests: 3 },
-    };
-    const one = await run(input);
-    expect(one.existing.length).toBeGreaterThan(3 * 256);
-    expect(one.existing.filter((e) => e.change !== 'unchanged').length).toBeGreaterThan(80);
-    /** Shards that count the pairs they answered. */
-    let answered = 0;
-    const counted = (n: number, dieAfter?: number[]) =>
-      shards(n, dieAfter).map(
-        (open): OpenShard =>
-          (setup, events) =>
-            open(setup, { ...events, answer: (a) => ((answered += 'pairs' in a ? a.pairs.length : 0), events.answer(a)) }),
-      );
-    for (const n of [2, 3]) {
-      answered = 0;
-      expect(await run(input, { shards: counted(n) })).toEqual(one);
-      expect(answered).toBe(one.existing.length);
-    }
-    expect(await run(input, { shards: [...shards(1), localShard()] })).toEqual(one);
-    // the second shard stops at its first ask: what the shards were asked is judged here
-    expect(await run(input, { shards: shards(2, [Infinity, 1]) })).toEqual(one);
-    const withLog = { ...input, audit: realLog };
-    expect(await run(withLog, { shards: shards(2) })).toEqual(await run(withLog));
   });
 
   it('a shard that stops ends the replay with the report so far, said in its notes', async () => {

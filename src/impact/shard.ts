@@ -13,11 +13,8 @@
 import { nameOf, namespaceOf, obj, str } from '../base/json';
 import { splice, unsplice, type Splice } from '../base/splice';
 import { stateOf } from './cluster';
-import type { Discovery } from '../admission';
-import type { UserInfo } from '../request/model';
-import { chainDecider, type ChainSpec, type Decider, type DecisionPair } from './decide';
-import { logReplay, specDiscovery, type LineOutcome, type LogLine } from './events';
-import { existingNamespace, existingRequest } from './existing';
+import { chainDecider, type ChainSpec, type Decider } from './decide';
+import { logReplay, type LineOutcome, type LogLine } from './events';
 import { hash53, headOf, verbAndRef, type LaterReads } from './retain';
 
 /** What a shard is started with (structured-cloneable). */
@@ -32,18 +29,10 @@ export interface ShardSetup {
   keepRequests: number;
 }
 
-/**
- * Lines for a shard, in log order; or existing objects to judge (`judge`: indices into its setup's
- * objects), the first ask with the chains (as a change to the last ones), the Namespaces and the
- * user to judge them with.
- */
-export type ShardBatch = { id: number; lines: ShardLine[] } | { id: number; judge: ShardJudge };
-
-export interface ShardJudge {
-  indices: number[];
-  delta?: ChainDelta;
-  namespaces?: [string, unknown][];
-  user?: UserInfo;
+/** Lines for a shard, in log order. */
+export interface ShardBatch {
+  id: number;
+  lines: ShardLine[];
 }
 
 /** A line as sent to a shard: the chains it brings as a change to the last ones it was sent (`chainDelta`), not whole. */
@@ -60,8 +49,8 @@ export function applyChainDelta(from: ChainSpec, d: ChainDelta): ChainSpec {
   return { ...d, baseline: unsplice(from.baseline, d.baseline), candidate: unsplice(from.candidate, d.candidate) };
 }
 
-/** A shard's answer to the batch of the same id: an outcome per line that is not blank, or a pair per object judged, in order; or why it could not decide them. */
-export type ShardAnswer = { id: number; outcomes: LineOutcome[] } | { id: number; pairs: DecisionPair[] } | { id: number; error: string };
+/** A shard's answer to the batch of the same id: an outcome per line that is not blank, in order; or why it could not decide them. */
+export type ShardAnswer = { id: number; outcomes: LineOutcome[] } | { id: number; error: string };
 
 export interface ShardLink {
   send(batch: ShardBatch): void;
@@ -122,24 +111,15 @@ export const objectRoute = (o: unknown): Route =>
 
 const indexOf = (key: string, n: number, line: number): number => (key ? hash53(key) % n : line % n);
 
-/** Where a snapshot object is: the shard that holds (and judges) it, and its index in that shard's objects. */
-export interface ShardPlace {
-  shard: number;
-  index: number;
-}
-
-/** The snapshot's objects split by shard (`objectRoute`: every shard has every Namespace), and where each is. */
-export function shardObjects(objects: readonly unknown[], n: number): { parts: unknown[][]; places: ShardPlace[] } {
-  const parts = Array.from({ length: n }, (): unknown[] => []);
-  const places = objects.map((o, i): ShardPlace => {
+/** The snapshot's objects split by shard (`objectRoute`: every shard has every Namespace). */
+export function shardObjects(objects: readonly unknown[], n: number): unknown[][] {
+  const out = Array.from({ length: n }, (): unknown[] => []);
+  objects.forEach((o, i) => {
     const route = objectRoute(o);
-    const shard = indexOf(route.key, n, i);
-    const index = parts[shard]!.length;
-    if (route.every) for (const part of parts) part.push(o);
-    else parts[shard]!.push(o);
-    return { shard, index };
+    if (route.every) for (const part of out) part.push(o);
+    else out[indexOf(route.key, n, i)]!.push(o);
   });
-  return { parts, places };
+  return out;
 }
 
 /**
@@ -148,53 +128,29 @@ export function shardObjects(objects: readonly unknown[], n: number): { parts: u
  * answered through `reply`. Call after the engine is loaded in this thread.
  */
 export function shardServer(setup: ShardSetup, decider: (spec: ChainSpec) => Decider, reply: (a: ShardAnswer) => void): (b: ShardBatch) => void {
-  // one decider per chains, the replay's and the judging's alike (the last lines' chains are often the snapshot's)
-  let made: { spec: ChainSpec; decide: Decider } | undefined;
-  const deciderOf = (spec: ChainSpec): Decider => (made?.spec === spec ? made.decide : (made = { spec, decide: decider(spec) }).decide);
-  // made at the first line: a shard that only judges existing objects has no state to build
-  let replay: ReturnType<typeof logReplay> | undefined;
-  const replayOf = () =>
-    (replay ??= logReplay({
-      state: stateOf(setup.objects, setup.workspace),
-      spec: setup.spec,
-      decider: deciderOf,
-      keepRequests: setup.keepRequests,
-      ...(setup.retain ? { retain: setup.retain } : {}),
-    }));
+  const replay = logReplay({
+    state: stateOf(setup.objects, setup.workspace),
+    spec: setup.spec,
+    decider,
+    keepRequests: setup.keepRequests,
+    ...(setup.retain ? { retain: setup.retain } : {}),
+  });
   // the chains as this shard has them: a line's delta applies to them (objects that did not change keep their identity here too)
   let spec = setup.spec;
-  let judging: { namespaces: Map<string, unknown>; user: UserInfo; spec: ChainSpec; discovery: Discovery } | undefined;
-  /** The pairs of the objects `j` asks for (src/impact/existing.ts). */
-  const judge = (j: ShardJudge): Promise<DecisionPair>[] => {
-    if (j.delta) spec = applyChainDelta(spec, j.delta);
-    if (j.namespaces && j.user) judging = { namespaces: new Map(j.namespaces), user: j.user, spec, discovery: specDiscovery(spec) };
-    if (!judging) throw new Error('asked to judge objects before their chains');
-    const { namespaces, user, discovery } = judging;
-    const decide = deciderOf(judging.spec);
-    return j.indices.map((i) => {
-      const request = existingRequest(setup.objects[i], discovery, user);
-      if (!request) throw new Error(`asked to judge object ${i}, which is none to judge`);
-      return decide(request, existingNamespace(namespaces, request));
-    });
-  };
   return (b) => {
-    const answers: (LineOutcome | Promise<LineOutcome> | Promise<DecisionPair>)[] = [];
+    const outcomes: (LineOutcome | Promise<LineOutcome>)[] = [];
     try {
-      if ('judge' in b) answers.push(...judge(b.judge));
-      else {
-        const replay = replayOf();
-        for (const line of b.lines) {
-          const l: LogLine = line.delta ? { ...line, chain: (spec = applyChainDelta(spec, line.delta)) } : line;
-          const o = replay(l);
-          if (o) answers.push(o);
-        }
+      for (const line of b.lines) {
+        const l: LogLine = line.delta ? { ...line, chain: (spec = applyChainDelta(spec, line.delta)) } : line;
+        const o = replay(l);
+        if (o) outcomes.push(o);
       }
     } catch (e) {
       reply({ id: b.id, error: e instanceof Error ? e.message : String(e) });
       return;
     }
-    Promise.all(answers).then(
-      (a) => reply('judge' in b ? { id: b.id, pairs: a as DecisionPair[] } : { id: b.id, outcomes: a as LineOutcome[] }),
+    Promise.all(outcomes).then(
+      (o) => reply({ id: b.id, outcomes: o }),
       (e: unknown) => reply({ id: b.id, error: e instanceof Error ? e.message : String(e) }),
     );
   };
@@ -230,13 +186,6 @@ const lineOf = (o: LineOutcome): number => ('skip' in o ? o.skip.line : o.event.
 export interface ShardedReplay {
   /** Routes a batch of lines (in log order) to the shards; their outcomes, in log order. Rejects when a shard failed. */
   replay(lines: readonly LogLine[]): Promise<LineOutcome[]>;
-  /**
-   * Existing objects judged with these chains, Namespaces and user (told every shard now): asks
-   * each shard for the pairs of its objects at `parts[shard]` (`ShardPlace.index`); rejects when
-   * a shard asked failed.
-   */
-  judging(spec: ChainSpec, namespaces: [string, unknown][], user: UserInfo): (parts: readonly number[][]) => Promise<DecisionPair[][]>;
-  readonly size: number;
   close(): void;
 }
 
@@ -248,14 +197,14 @@ export function shardedReplay(open: readonly OpenShard[], setups: readonly Shard
   let nextId = 0;
   let failure: string | undefined;
   let closed = false;
-  const waiting = open.map(() => new Map<number, { done(a: LineOutcome[] | DecisionPair[]): void; fail(e: Error): void }>());
+  const waiting = open.map(() => new Map<number, { done(o: LineOutcome[]): void; fail(e: Error): void }>());
   const links = open.map((start, i) =>
     start(setups[i]!, {
       answer(a) {
         const w = waiting[i]!.get(a.id);
         waiting[i]!.delete(a.id);
         if ('error' in a) w?.fail(new Error(a.error));
-        else w?.done('pairs' in a ? a.pairs : a.outcomes);
+        else w?.done(a.outcomes);
       },
       failed(error) {
         if (closed) return;
@@ -265,15 +214,7 @@ export function shardedReplay(open: readonly OpenShard[], setups: readonly Shard
       },
     }),
   );
-  /** Sends shard i a batch; its answer. */
-  const ask = <T extends LineOutcome[] | DecisionPair[]>(i: number, batch: (id: number) => ShardBatch): Promise<T> =>
-    new Promise<T>((done, fail) => {
-      const id = nextId++;
-      waiting[i]!.set(id, { done: done as (a: LineOutcome[] | DecisionPair[]) => void, fail });
-      links[i]!.send(batch(id));
-    });
   return {
-    size: n,
     replay(lines) {
       if (failure) return Promise.reject(new Error(failure));
       const parts = open.map((): ShardLine[] => []);
@@ -294,24 +235,16 @@ export function shardedReplay(open: readonly OpenShard[], setups: readonly Shard
           if (l.chain) parts.forEach((_, i) => i !== at && push(i, { line: l.line, text: '', terminated: true, silent: true, chain: l.chain }));
         }
       }
-      const answers = parts.map((part, i) => (part.length ? ask<LineOutcome[]>(i, (id) => ({ id, lines: part })) : []));
+      const answers = parts.map((part, i) =>
+        part.length
+          ? new Promise<LineOutcome[]>((done, fail) => {
+              const id = nextId++;
+              waiting[i]!.set(id, { done, fail });
+              links[i]!.send({ id, lines: part });
+            })
+          : [],
+      );
       return Promise.all(answers).then((all) => (all.filter((a) => a.length).length > 1 ? all.flat().sort((a, b) => lineOf(a) - lineOf(b)) : all.flat()));
-    },
-    judging(spec, namespaces, user) {
-      // every shard hears of the chains, the Namespaces and the user first, in order with its lines
-      const told = open.map((_, i) => {
-        if (failure) return Promise.reject(new Error(failure));
-        const judge: ShardJudge = { indices: [], namespaces, user, ...(sent[i] === spec ? {} : { delta: chainDelta(sent[i]!, spec) }) };
-        sent[i] = spec;
-        return ask<DecisionPair[]>(i, (id) => ({ id, judge }));
-      });
-      for (const t of told) t.catch(() => undefined); // a failure is met by the asks after it
-      return (parts) =>
-        failure
-          ? Promise.reject(new Error(failure))
-          : (Promise.all(parts.map((indices, i) => (indices.length ? ask<DecisionPair[]>(i, (id) => ({ id, judge: { indices } })) : []))) as Promise<
-              DecisionPair[][]
-            >);
     },
     close() {
       closed = true;
