@@ -58,7 +58,7 @@ export interface DecisionPool {
 export const POOL_DEPTH = 16;
 
 /** Requests in flight per native engine process when this thread decides: their engine calls share round trips. */
-export const IN_FLIGHT_PER_ENGINE = 16;
+export const IN_FLIGHT_PER_ENGINE = 64;
 
 /**
  * analyzeImpact's `inFlight` when the caller sets none and this thread decides: with the native
