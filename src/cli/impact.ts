@@ -81,8 +81,8 @@ Options:
   --engines N                  native engine processes this thread's decisions go to (default the machine's cores
                                when this thread decides; ignored with worker threads and the WebAssembly engine)
   --shards N                   shards that replay the audit log, split by object: this thread and N−1 worker threads
-                               with a CEL engine each (0: this thread, unsplit; default: the machine's cores with the
-                               native engine and two or more cores, else 0)
+                               with a CEL engine each (0: this thread, unsplit; default: the machine's cores less one
+                               with the native engine and two or more cores, else 0)
   --kubernetes-version 1.3x    target release (${KUBERNETES_VERSIONS[0]}–${KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.length - 1]}; default ${DEFAULT_KUBERNETES_VERSION})
   --format text|json|markdown|github   report format (default text)
   --fail-on newly-denied|newly-warned|any-change   exit 1 when the candidate changes this much (default newly-denied)
@@ -117,7 +117,7 @@ export interface ImpactArgs {
   workers?: number;
   /** Native engine processes of the main thread (undefined: the machine's cores). */
   engines?: number;
-  /** Threads that replay the log split by object (undefined: the machine's cores with the native engine, else none). */
+  /** Shards that replay the log split by object (undefined: with the native engine the machine's cores less one, else none). */
   shards?: number;
   /** The workspace's admission objects are a static manifest set (as `check --static`). */
   static?: boolean;
@@ -370,11 +370,13 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
     if (tty) io.stderr('scanning the log for the objects later events read…');
     retainState = await laterReads(io.fs.readStream!(args.audit!)).catch(() => undefined); // unreadable: the replay says where
   }
-  // the log's replay split by object over threads with an engine each (src/impact/shard.ts): the
-  // main thread then only reads, splits and routes the lines, and takes the outcomes in log order
-  // (on one core a shard only adds a thread beside this one)
+  // the log's replay split by object (src/impact/shard.ts): one shard on this thread, which also
+  // reads, splits and routes the lines and takes the outcomes in log order, and a worker thread
+  // with an engine for each core beyond the second. A core is left to the engine processes and
+  // V8's collector and compiler: on two cores a worker thread beside this one was no faster and
+  // took ~30 % more CPU (docs/performance.md); on one core a shard only adds a thread
   const cores = io.cores?.() ?? 1;
-  const shardCount = args.shards ?? (celStatus().engine === 'native' && !pool && cores > 1 ? cores : 0);
+  const shardCount = args.shards ?? (celStatus().engine === 'native' && !pool && cores > 1 ? cores - 1 : 0);
   const shards = audit && shardCount > 0 ? io.impactShards?.(shardCount) : undefined;
   io.stderr(
     `admission-workbench impact: ${engineLine(threads === 0 ? engines : 1, pool ? (pool.size ?? 0) : 0, shards?.filter((s) => !isLocalShard(s)).length ?? 0)}\n`,
