@@ -5,51 +5,19 @@
 import { describe, expect, it } from 'vitest';
 import { useEngine } from '../cel/test-helpers';
 import { analyzeImpact, groupEvents, reportJson, reportMarkdown } from '../impact';
+import { APPS, appsPod, podCreate, requireTeam } from '../impact/test-helpers';
 import { memorySpool, reportWriter, type Spool } from './impact-report';
 import { fileSpool } from './node-io';
 
 useEngine();
 
-const pod = (name: string, labels: Record<string, string>) => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name, namespace: 'apps', labels },
-  spec: { containers: [{ name: 'c', image: 'nginx' }] },
-});
-const policy = [
-  {
-    apiVersion: 'admissionregistration.k8s.io/v1',
-    kind: 'ValidatingAdmissionPolicy',
-    metadata: { name: 'require-team' },
-    spec: {
-      matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }] },
-      // a message across lines, with quotes and characters beyond ASCII: escaped in the JSON, never breaking its indent
-      validations: [{ expression: "'team' in object.metadata.labels", message: 'pods need a "team" label —\n\tsee ünïcode ✓' }],
-    },
-  },
-  {
-    apiVersion: 'admissionregistration.k8s.io/v1',
-    kind: 'ValidatingAdmissionPolicyBinding',
-    metadata: { name: 'require-team' },
-    spec: { policyName: 'require-team', validationActions: ['Deny'] },
-  },
-];
-const event = (i: number, labels: Record<string, string>) =>
-  JSON.stringify({
-    kind: 'Event',
-    apiVersion: 'audit.k8s.io/v1',
-    level: 'RequestResponse',
-    auditID: `e${i}`,
-    stage: 'ResponseComplete',
-    verb: 'create',
-    user: { username: i % 3 ? 'ci-bot' : 'alice' },
-    objectRef: { resource: 'pods', namespace: 'apps', name: `p${i}`, apiVersion: 'v1' },
-    responseStatus: { code: 201 },
-    requestObject: pod(`p${i}`, labels),
-    requestReceivedTimestamp: `2026-11-26T17:13:${String(5 + i).padStart(2, '0')}Z`,
-  });
-const log = (n: number) => Array.from({ length: n }, (_, i) => event(i, i % 2 ? {} : { team: 'a' })).join('\n');
-const snapshot = [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'apps' } }, pod('running', {})];
+// a message across lines, with quotes and characters beyond ASCII: escaped in the JSON, never breaking its indent
+const policy = requireTeam('pods need a "team" label —\n\tsee ünïcode ✓');
+const log = (n: number) =>
+  Array.from({ length: n }, (_, i) =>
+    podCreate(i, i % 2 ? {} : { team: 'a' }, { user: i % 3 ? 'ci-bot' : 'alice', time: `2026-11-26T17:13:${String(5 + i).padStart(2, '0')}Z` }),
+  ).join('\n');
+const snapshot = [APPS, appsPod('running', {})];
 
 /** The writer fed with a kept report's events, as analyzeImpact would feed it; its output in one string. */
 function written(report: Awaited<ReturnType<typeof analyzeImpact>>, format: 'json' | 'markdown', allEvents: boolean, spool?: Spool): string {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { useEngine } from '../cel/test-helpers';
+import { appsPod, podCreate } from '../impact/test-helpers';
 import { parseImpactArgs } from './impact';
 import { runCli, type CliIO } from './main';
 import { nodeFileSystem } from './node-io';
@@ -20,12 +21,7 @@ function io(): CliIO & { out: string; err: string } {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'impact-cli-'));
-const pod = (name: string, labels: Record<string, string>) => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name, namespace: 'apps', labels },
-  spec: { containers: [{ name: 'c', image: 'nginx' }] },
-});
+const pod = appsPod;
 writeFileSync(
   join(dir, 'snapshot.json'),
   JSON.stringify({
@@ -53,21 +49,7 @@ metadata: { name: require-team }
 spec: { policyName: require-team, validationActions: [Deny] }
 `,
 );
-const ev = (i: number, labels: Record<string, string>) =>
-  JSON.stringify({
-    kind: 'Event',
-    apiVersion: 'audit.k8s.io/v1',
-    level: 'RequestResponse',
-    auditID: `e${i}`,
-    stage: 'ResponseComplete',
-    requestURI: '/api/v1/namespaces/apps/pods',
-    verb: 'create',
-    user: { username: 'ci-bot' },
-    objectRef: { resource: 'pods', namespace: 'apps', name: `p${i}`, apiVersion: 'v1' },
-    responseStatus: { code: 201 },
-    requestObject: pod(`p${i}`, labels),
-    requestReceivedTimestamp: `2026-11-20T10:00:0${i}Z`,
-  });
+const ev = (i: number, labels: Record<string, string>) => podCreate(i, labels, { user: 'ci-bot', time: `2026-11-20T10:00:0${i}Z` });
 const log = `${ev(1, { team: 'a' })}\n${ev(2, {})}\n${ev(3, {})}\n{"kind":"Event","apiVersion":"audit.k8s.io/v1","sta`;
 writeFileSync(join(dir, 'audit.log'), log);
 writeFileSync(join(dir, 'audit.log.gz'), gzipSync(log));

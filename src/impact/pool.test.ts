@@ -22,48 +22,15 @@ import {
   type PoolAsk,
   type ToMember,
 } from './index';
+import { APPS, appsPod, podCreate, requireTeam } from './test-helpers';
 
 useEngine();
 
-const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'apps', labels: { 'kubernetes.io/metadata.name': 'apps' } } };
-const pod = (name: string, labels: Record<string, string>) => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name, namespace: 'apps', labels },
-  spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] },
-});
-const policy = [
-  {
-    apiVersion: 'admissionregistration.k8s.io/v1',
-    kind: 'ValidatingAdmissionPolicy',
-    metadata: { name: 'require-team' },
-    spec: {
-      matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }] },
-      validations: [{ expression: "'team' in object.metadata.labels", message: 'pods need a team label' }],
-    },
-  },
-  {
-    apiVersion: 'admissionregistration.k8s.io/v1',
-    kind: 'ValidatingAdmissionPolicyBinding',
-    metadata: { name: 'require-team' },
-    spec: { policyName: 'require-team', validationActions: ['Deny'] },
-  },
-];
+const ns = APPS;
+const pod = (name: string, labels: Record<string, string>) => appsPod(name, labels, 'nginx:1.27');
+const policy = requireTeam();
 const event = (i: number) =>
-  JSON.stringify({
-    kind: 'Event',
-    apiVersion: 'audit.k8s.io/v1',
-    level: 'RequestResponse',
-    auditID: `e${i}`,
-    stage: 'ResponseComplete',
-    requestURI: '/api/v1/namespaces/apps/pods',
-    verb: 'create',
-    user: { username: `user-${i % 3}` },
-    objectRef: { resource: 'pods', namespace: 'apps', name: `p${i}`, apiVersion: 'v1' },
-    responseStatus: { code: 201 },
-    requestObject: pod(`p${i}`, i % 4 === 0 ? {} : { team: 't' }),
-    requestReceivedTimestamp: `2026-11-20T10:00:${String(i % 60).padStart(2, '0')}Z`,
-  });
+  podCreate(i, i % 4 === 0 ? {} : { team: 't' }, { user: `user-${i % 3}`, time: `2026-11-20T10:00:${String(i % 60).padStart(2, '0')}Z`, image: 'nginx:1.27' });
 const log = Array.from({ length: 60 }, (_, i) => event(i)).join('\n') + '\n';
 const cluster = [ns, pod('running', {})];
 

@@ -23,46 +23,14 @@ import {
   type ImpactReport,
   type ImpactSummary,
 } from './index';
+import { appsPod, podCreate, requireTeam } from './test-helpers';
 
 useEngine();
 
-const pod = (name: string, labels: Record<string, string>) => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name, namespace: 'apps', labels },
-  spec: { containers: [{ name: 'c', image: 'nginx' }] },
-});
-const policy = [
-  {
-    apiVersion: 'admissionregistration.k8s.io/v1',
-    kind: 'ValidatingAdmissionPolicy',
-    metadata: { name: 'require-team' },
-    spec: {
-      matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }] },
-      validations: [{ expression: "'team' in object.metadata.labels", message: 'pods need a team label' }],
-    },
-  },
-  {
-    apiVersion: 'admissionregistration.k8s.io/v1',
-    kind: 'ValidatingAdmissionPolicyBinding',
-    metadata: { name: 'require-team' },
-    spec: { policyName: 'require-team', validationActions: ['Deny'] },
-  },
-];
+const pod = appsPod;
+const policy = requireTeam();
 const event = (i: number, labels: Record<string, string>) =>
-  JSON.stringify({
-    kind: 'Event',
-    apiVersion: 'audit.k8s.io/v1',
-    level: 'RequestResponse',
-    auditID: `e${i}`,
-    stage: 'ResponseComplete',
-    verb: 'create',
-    user: { username: 'ci-bot' },
-    objectRef: { resource: 'pods', namespace: 'apps', name: `p${i}`, apiVersion: 'v1' },
-    responseStatus: { code: 201 },
-    requestObject: pod(`p${i}`, labels),
-    requestReceivedTimestamp: `2026-11-26T17:13:${String(5 + i).padStart(2, '0')}Z`,
-  });
+  podCreate(i, labels, { user: 'ci-bot', time: `2026-11-26T17:13:${String(5 + i).padStart(2, '0')}Z` });
 const log = Array.from({ length: 6 }, (_, i) => event(i, i % 2 ? {} : { team: 'a' })).join('\n');
 const snapshot = [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'apps' } }, pod('running', {})];
 
