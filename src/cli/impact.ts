@@ -381,7 +381,7 @@ export async function runImpact(argv: readonly string[], io: ImpactIO): Promise<
   io.stderr(
     `admission-workbench impact: ${engineLine(threads === 0 ? engines : 1, pool ? (pool.size ?? 0) : 0, shards?.filter((s) => !isLocalShard(s)).length ?? 0)}\n`,
   );
-  const writer = reportWriter(args.format, args.format === 'json' && args.allEvents === true, io.spool?.());
+  const writer = reportWriter(args.format, args.format === 'json' && args.allEvents === true, args.format === 'json' ? io.spool?.() : undefined);
   const report = await analyzeImpact({
     workspace: workspace.objects,
     ...(args.cluster.length ? { cluster: cluster.objects } : {}),

@@ -57,7 +57,11 @@ export interface DecisionPool {
 /** Requests each member should hold to keep it busy while answers travel back (analyzeImpact's `inFlight` is members × this). */
 export const POOL_DEPTH = 16;
 
-/** Requests in flight per native engine process when this thread decides: their engine calls share round trips. */
+/**
+ * Requests in flight per native engine process when this thread decides: their engine calls share
+ * round trips. 16 left realistic requests waiting on them; 128 cost large objects' collection more
+ * than it saved (docs/performance.md, "Decisions in flight").
+ */
 export const IN_FLIGHT_PER_ENGINE = 64;
 
 /**
