@@ -35,7 +35,9 @@ export function memorySpool(): Spool {
   return { write: (t) => void parts.push(t), read: () => parts };
 }
 
-export type ReportFormat = 'text' | 'json' | 'markdown' | 'github';
+/** `impact --format`'s values. */
+export const IMPACT_FORMATS = ['text', 'json', 'markdown', 'github'] as const;
+export type ReportFormat = (typeof IMPACT_FORMATS)[number];
 
 export interface ReportWriter {
   /** Every event, in log order (`ImpactOptions.onEvent`). */

@@ -32,7 +32,7 @@ import {
 import { readWebhookAnswers, type WebhookResponse } from '../request/scenario';
 import { parseDocuments } from '../yaml';
 import type { WorkerPool } from './impact-workers';
-import { reportWriter, type Spool } from './impact-report';
+import { IMPACT_FORMATS, reportWriter, type ReportFormat, type Spool } from './impact-report';
 import { listInputs, readInputs, type FileSystem } from './inputs';
 
 /** What the command needs of its surroundings (the CLI's `CliIO`). */
@@ -95,7 +95,6 @@ Exit status: 0 nothing at or above --fail-on, 1 something is, 2 usage error or u
 file that cannot be read, an audit log with no audit event, a snapshot with no object or that is a log).
 `;
 
-const FORMATS = ['text', 'json', 'markdown', 'github'] as const;
 const FAIL_ON = ['newly-denied', 'newly-warned', 'any-change'] as const;
 const ANSWERS: Readonly<Record<string, WebhookResponse>> = { allow: 'allow', deny: 'deny', unavailable: 'unavailable' };
 
@@ -111,7 +110,7 @@ export interface ImpactArgs {
   groups: string[];
   existing: boolean;
   kubernetesVersion?: KubernetesVersion;
-  format: (typeof FORMATS)[number];
+  format: ReportFormat;
   failOn: (typeof FAIL_ON)[number];
   /** Worker threads (undefined: none with the native engine, else the machine's cores; 0: decide on the main thread). */
   workers?: number;
@@ -209,7 +208,7 @@ export function parseImpactArgs(argv: readonly string[]): ImpactArgs | { help: t
         break;
       }
       case '--format':
-        if (!(FORMATS as readonly string[]).includes(v)) return { error: `--format must be one of ${FORMATS.join(', ')}` };
+        if (!(IMPACT_FORMATS as readonly string[]).includes(v)) return { error: `--format must be one of ${IMPACT_FORMATS.join(', ')}` };
         out.format = v as ImpactArgs['format'];
         break;
       case '--static-order': {
