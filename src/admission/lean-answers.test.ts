@@ -72,6 +72,30 @@ describe('a request whose mutating plugins run in full', () => {
   });
 });
 
+describe('a webhook patch that changes what a selector reads', () => {
+  it('plans the validating plugins again, though their expressions read nothing it changed', async () => {
+    const chain = prepareChain([
+      mutating('label', hook('label.example.com')),
+      policy('ValidatingAdmissionPolicy', 'one-container', { validations: [{ expression: 'size(object.spec.containers) <= 1' }] }),
+      binding('ValidatingAdmissionPolicyBinding', 'one-container', 'one-container'),
+      validating('strict', hook('strict.example.com', { objectSelector: { matchLabels: { strict: 'yes' } } })),
+    ]);
+    const opts = {
+      webhooks: {
+        'label.example.com': { patch: [{ op: 'add', path: '/metadata/labels/strict', value: 'yes' }] },
+        'strict.example.com': 'deny' as const,
+      },
+      namespaces: [namespace('team-a')],
+    };
+    const { cel, n } = counting();
+    const [lean] = await leanVerdicts(leanSet([leanChain(chain)]), podRequest(), opts, cel);
+    const full = await simulatePrepared(chain, podRequest(), opts, requestCel(chain.kubernetesVersion));
+    expect(full.allowed).toBe(false); // the label the patch adds selects the webhook that denies
+    expect(lean).toMatchObject({ allowed: false, deniedBy: { webhook: 'strict.example.com', message: full.deniedBy!.message }, mutated: true });
+    expect(n.batches).toBe(1); // the policy's validation answered once: the second plan reads the first batch's answer
+  });
+});
+
 describe('requests alike in what a plan reads', () => {
   const kept = [
     policy('ValidatingAdmissionPolicy', 'in-namespace', {

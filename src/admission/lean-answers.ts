@@ -7,7 +7,7 @@
 import { equalInOrder } from '../base/json';
 import type { KubernetesVersion } from '../base/releases';
 import { reads } from '../cel';
-import { projector, unionReads } from '../cel/project';
+import { alikeOn, projector, unionReads } from '../cel/project';
 import { type CelBatchItem, type CelEvalResult, type CelInputs, type CelReads, isEngineFailure } from '../cel/types';
 import type { PolicyCel } from '../policy';
 import { celInputs } from '../request/cel-inputs';
@@ -30,6 +30,8 @@ interface Call {
   slots: number[];
   param: unknown;
   project: (inputs: CelInputs) => CelInputs;
+  /** Whether two objects project alike on what the items read of `object` (unchangedObject). */
+  objectAlike: (a: unknown, b: unknown) => boolean;
   kept: Map<string, CelEvalResult[]>;
 }
 
@@ -46,14 +48,15 @@ const allValues = (e: Answered): boolean => e.rs.length === e.gp.items.length &&
 /** Each item's reads, asked of the engine once. */
 const itemReads = new WeakMap<CelBatchItem, Promise<CelReads>>();
 
-/** The projection of a batch's inputs on what its items read. */
-async function projectorOf(items: readonly CelBatchItem[]): Promise<(inputs: CelInputs) => CelInputs> {
+/** The projection of a batch's inputs on what its items read, and the comparison of objects there. */
+async function projectorOf(items: readonly CelBatchItem[]): Promise<Pick<Call, 'project' | 'objectAlike'>> {
   const each = items.map((it) => {
     let r = itemReads.get(it);
     if (!r) itemReads.set(it, (r = reads(it.expression, it.context, it.options)));
     return r;
   });
-  return projector(unionReads(await Promise.all(each)));
+  const all = unionReads(await Promise.all(each));
+  return { project: projector(all), objectAlike: alikeOn(all, 'object') };
 }
 
 /**
@@ -75,7 +78,7 @@ async function callsOf(gp: Batched): Promise<Call[]> {
     first.slots = [...plain.slots, ...first.slots].sort((a, b) => a - b);
     parts.splice(parts.indexOf(plain), 1);
   }
-  return Promise.all(parts.map(async (x) => ({ ...x, project: await projectorOf(x.slots.map((i) => gp.items[i]!)), kept: new Map() })));
+  return Promise.all(parts.map(async (x) => ({ ...x, ...(await projectorOf(x.slots.map((i) => gp.items[i]!))), kept: new Map() })));
 }
 
 /** Answers kept per call: requests alike in what the call reads recur (each Deployment of a template, each write of a ConfigMap). */
@@ -126,6 +129,16 @@ function earlierAnswers(
     out.push(e.rs[k]!);
   }
   return equalInOrder(project(celInputs(inputFor(e.ctx), param)), inputs) ? out : undefined;
+}
+
+/**
+ * Whether a batch's answers still answer its items after a mutation that changed only the
+ * request's object (`object`: the object then): each call's items read the same of it, and every
+ * answer was a value (no budget reached: a later batch of fewer items answers alike).
+ */
+export function unchangedObject(e: Answered, object: unknown): boolean {
+  const calls = e.gp.engine.calls;
+  return !!calls && allValues(e) && calls.every((c) => c.objectAlike(e.ctx.object, object));
 }
 
 /**

@@ -10,7 +10,7 @@ import { isObject, obj, str } from '../base/json';
 import { resolveParams, type PolicyCel } from '../policy';
 import { loadTypedData } from '../k8s/typed';
 import type { SimContext } from './context';
-import { answers, knowingMemo, type Answered, type Batched } from './lean-answers';
+import { answers, knowingMemo, unchangedObject, type Answered, type Batched } from './lean-answers';
 import { patchedLean } from './lean-patch';
 import type { LeanChain } from './lean-chain';
 import {
@@ -22,6 +22,7 @@ import {
   noPlanReason,
   planOf,
   verdictOf,
+  type Answers,
   type Batch,
   type LeanDenial,
   type LeanVerdict,
@@ -130,6 +131,14 @@ const labelsKey = (o: unknown, keys: readonly string[]): string => {
   const labels = obj(obj(o.metadata).labels);
   return keys.map((k) => (Object.hasOwn(labels, k) ? JSON.stringify(labels[k]) : '~')).join(',');
 };
+
+/** Whether two objects agree in the labels selectors read (`keys`): labelsKey's, without the strings. */
+function labelsAlike(a: unknown, b: unknown, keys: readonly string[]): boolean {
+  if (!isObject(a) || !isObject(b)) return isObject(a) === isObject(b);
+  const x = obj(obj(a.metadata).labels);
+  const y = obj(obj(b.metadata).labels);
+  return x === y || keys.every((k) => Object.hasOwn(x, k) === Object.hasOwn(y, k) && x[k] === y[k]);
+}
 
 /**
  * Everything planOf's matching reads of a request (its context), as a string. Not the namespace's
@@ -335,6 +344,34 @@ function prefixOf(ctx: SimContext): MutatedPrefix {
 }
 
 /**
+ * The first batch's plan and answers for the validating plugins after the mutating ones, where the
+ * object changed nowhere matching or the batch's items read it: a plan made on it would match the
+ * same (its match key is the same) and its items would answer the same.
+ */
+function unchanged(g: LeanSet['groups'][number], first: Answered, ctx: SimContext, plan: Plan): { plan: Plan; rs: Answers } | undefined {
+  // the contexts differ only in the object: of what matchKey reads, the labels a selector reads of it
+  if ((g.reads.labels && !labelsAlike(ctx.object, first.ctx.object, g.reads.labelKeys)) || !unchangedObject(first, ctx.object)) return undefined;
+  countLean('the validating plugins on the first answers (the mutation changed nothing they read)');
+  return { plan: { ...plan, mutatingPolicies: [], mutating: [] }, rs: first.rs };
+}
+
+/** The validating plugins' plan on the object the mutating plugins left, and the engine's answers (the first batch's where its inputs did not change). */
+async function validatingPlan(
+  set: LeanSet,
+  g: LeanSet['groups'][number],
+  i: number,
+  ctx: SimContext,
+  batch: NonNullable<PolicyCel['evaluateBatch']>,
+  first: Answered,
+): Promise<{ plan: Plan; rs: Answers } | undefined> {
+  const gp = groupPlan(set, g, [i], ctx, 'validating');
+  const plan = gp.plans[0];
+  if (!plan) return fallback(gp.reasons[0] ?? '');
+  const rs = await answers(gp, ctx, batch, first);
+  return rs && { plan, rs };
+}
+
+/**
  * A chain's verdict where a plugin runs as the full simulation runs it: the mutating plugins (a
  * mutation may change the object; their own CEL memo follows it) unless only webhooks' patches
  * change it (lean-patch.ts), and the ValidatingAdmissionPolicy plugin where a binding's params do
@@ -371,12 +408,9 @@ async function inFull(
       ctx = await mutatedContext(chain, request, options, run.cel, false, base);
       if (ctx.denied) return deniedInMutation(set, g, i, ctx, first, request, options, cel, batch);
     }
-    const gp = groupPlan(set, g, [i], ctx, 'validating');
-    const plan = gp.plans[0];
-    if (!plan) return fallback(gp.reasons[0] ?? '');
-    const rs = await answers(gp, ctx, batch, first);
-    if (!rs) return undefined;
-    const v = verdictOf(plan, ctx, rs, patched ?? prefixOf(ctx));
+    const asked = unchanged(g, first, ctx, from.plan) ?? (await validatingPlan(set, g, i, ctx, batch, first));
+    if (!asked) return undefined;
+    const v = verdictOf(asked.plan, ctx, asked.rs, patched ?? prefixOf(ctx));
     if (v === MUTATES) return undefined;
     if (!v || !('policiesInFull' in v)) return v;
     before = patched;

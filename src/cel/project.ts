@@ -6,6 +6,7 @@
  * would), and a field that is absent stays absent. Evaluation on the projection gives the same
  * values, errors and costs as on the whole inputs (reads.test.ts).
  */
+import { equalInOrder } from '../base/json';
 import { READ_ROOTS, type CelInputs, type CelReads, type ReadRoot } from './types';
 
 /** Paths as a tree: a key mapped to `true` is read whole, to a tree to go further down. */
@@ -63,4 +64,26 @@ export function projector(reads: CelReads): (inputs: CelInputs) => CelInputs {
     for (const [root, tree] of trees) if (tree !== true && inputs[root] !== undefined) out[root] = project(inputs[root], tree);
     return out;
   };
+}
+
+/** Whether two values project alike on `tree` (the same JSON): identical parts are not walked. */
+function alike(a: unknown, b: unknown, tree: PathTree | true): boolean {
+  if (a === b) return true;
+  if (tree === true || !isMap(a) || !isMap(b)) return equalInOrder(a, b);
+  for (const k in tree) {
+    const has = own.call(a, k);
+    if (has !== own.call(b, k) || (has && !alike(a[k], b[k], tree[k]!))) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether two values of `root` project alike on `reads` (the engine reads the same of them): a
+ * mutated object against the one it was made from, most of it shared, is compared only where the
+ * expressions read it.
+ */
+export function alikeOn(reads: CelReads, root: ReadRoot): (a: unknown, b: unknown) => boolean {
+  const paths = reads[root];
+  const tree = paths === null ? true : treeOf(paths);
+  return (a, b) => alike(a, b, tree);
 }
