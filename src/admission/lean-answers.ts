@@ -131,6 +131,25 @@ function earlierAnswers(
   return equalInOrder(project(celInputs(inputFor(e.ctx), param)), inputs) ? out : undefined;
 }
 
+/** Each item's projection alone (answerOn). */
+const alone = new WeakMap<CelBatchItem, Promise<Pick<Call, 'project' | 'objectAlike'>>>();
+
+/**
+ * One item on a context's inputs with `object` in place of its object (a mutation on the object
+ * as the mutations before it left it), cut down to what it reads: one engine call.
+ */
+export async function answerOn(
+  item: CelBatchItem,
+  ctx: SimContext,
+  object: unknown,
+  batch: NonNullable<PolicyCel['evaluateBatch']>,
+): Promise<CelEvalResult | undefined> {
+  let p = alone.get(item);
+  if (!p) alone.set(item, (p = projectorOf([item])));
+  const [r] = await batch([item], (await p).project(celInputs(inputFor(ctx), null, object)));
+  return r;
+}
+
 /**
  * Whether a batch's answers still answer its items after a mutation that changed only the
  * request's object (`object`: the object then): each call's items read the same of it, and every

@@ -38,15 +38,18 @@ export interface LeanPolicy {
 }
 
 /**
- * A MutatingAdmissionPolicy with a binding: its matchConditions in the batch where they alone say
- * whether it mutates (no params, no variables); else (`conditions` undefined) a match means the
- * mutating plugins run as the full simulation runs them (simulate.ts `mutatedContext`).
+ * A MutatingAdmissionPolicy with a binding: its matchConditions in the batch and its mutations as
+ * items where they alone say what it does (no params, no variables): lean-patch.ts applies them;
+ * else (`conditions` undefined) a match means the mutating plugins run as the full simulation runs
+ * them (simulate.ts `mutatedContext`).
  */
 export interface LeanMutatingPolicy {
   p: WorkspacePolicy;
   spec: Obj;
   bindings: { name: string; matchResources?: unknown }[];
   conditions?: CelBatchItem[];
+  /** Its mutations in order (with `conditions`): the patch type and the expression's item. */
+  mutations?: { patchType: string; item: CelBatchItem }[];
 }
 
 export interface LeanChain {
@@ -178,7 +181,17 @@ function compile(chain: PreparedChain, registry: LeanRegistry, frame: string, co
           const bspec = obj(obj(withDefaults(b.binding)).spec);
           return { name: b.name, ...(isObject(bspec.matchResources) ? { matchResources: bspec.matchResources } : {}) };
         }),
-        ...(plain ? { conditions: list(spec.matchConditions).map((c) => item(str(obj(c).expression), 'map-matchCondition', options)) } : {}),
+        ...(plain
+          ? {
+              conditions: list(spec.matchConditions).map((c) => item(str(obj(c).expression), 'map-matchCondition', options)),
+              mutations: list(spec.mutations).map((m) => {
+                const patchType = str(obj(m).patchType);
+                const json = patchType === 'JSONPatch';
+                const expression = str(obj(json ? obj(m).jsonPatch : obj(m).applyConfiguration).expression);
+                return { patchType, item: item(expression, json ? 'map-jsonPatch' : 'map-applyConfiguration', options) };
+              }),
+            }
+          : {}),
       };
     });
   const matchers: Obj[] = [

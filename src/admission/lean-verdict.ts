@@ -19,7 +19,7 @@ import {
   type MatchInput,
 } from '../policy';
 import { excludedBy, forbiddenMessage, inputFor, matchInput, type SimContext } from './context';
-import type { LeanChain, LeanHook, LeanPolicy } from './lean-chain';
+import type { LeanChain, LeanHook, LeanMutatingPolicy, LeanPolicy } from './lean-chain';
 import { validatingWebhooks } from './lean-webhooks';
 import { validatingFailedOpenKey, webhookMutationKey } from './webhooks';
 
@@ -97,8 +97,8 @@ const slots = (b: Batch, its: readonly CelBatchItem[], param: unknown = null): n
 
 /** What a chain asks of the engine for one request, by slot, and what it decides with the answers. */
 export interface Plan {
-  /** The MutatingAdmissionPolicy bindings that match: their matchConditions' slots (undefined: a match means the mutating plugins run in full). */
-  mutatingPolicies: { conditions?: number[] }[];
+  /** The MutatingAdmissionPolicy bindings that match, in the plugin's order: their matchConditions' slots (undefined: a match means the mutating plugins run in full). */
+  mutatingPolicies: { mp: LeanMutatingPolicy; conditions?: number[] }[];
   mutating: { hook: LeanHook; conditions: number[] }[];
   policies: {
     lp: LeanPolicy;
@@ -145,7 +145,7 @@ function mutatingPolicyPlan(lc: LeanChain, match: MatchInput, b: Batch): Plan['m
         if (!m.matches) continue;
       }
       // through an equivalent resource the conditions read other inputs: the plugins run in full
-      out.push(mp.conditions && !equivalent ? { conditions: slots(b, mp.conditions) } : {});
+      out.push(mp.conditions && !equivalent ? { mp, conditions: slots(b, mp.conditions) } : { mp });
     }
   }
   return out;

@@ -110,7 +110,7 @@ function ordered(gp: GroupPlan): GroupPlan {
       (p) =>
         p && {
           ...p,
-          mutatingPolicies: p.mutatingPolicies.map((m) => (m.conditions ? { conditions: re(m.conditions) } : {})),
+          mutatingPolicies: p.mutatingPolicies.map((m) => (m.conditions ? { ...m, conditions: re(m.conditions) } : m)),
           mutating: p.mutating.map((h) => ({ ...h, conditions: re(h.conditions) })),
           validating: p.validating.map((h) => ({ ...h, conditions: re(h.conditions) })),
           policies: p.policies.map((q) => ({
@@ -399,7 +399,7 @@ async function inFull(
     before = from.policiesInFull;
   } else {
     const run = freshContext(base, chain, knowingMemo(cel, chain.kubernetesVersion, first), false);
-    const patched = patchedLean(set.chains[i]!, from.plan, first.rs, run);
+    const patched = await patchedLean(set.chains[i]!, from.plan, first.rs, run, batch);
     if (patched) {
       ctx = run;
       countLean("the mutating plugins: webhooks' patches");

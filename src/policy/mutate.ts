@@ -90,6 +90,34 @@ interface PolicyError {
   reason?: string;
 }
 
+/**
+ * A mutation's evaluated expression applied to the object as the mutations before it left it (a
+ * JSON Patch, or an apply configuration merged as server-side apply merges it), or the error the
+ * apiserver reports for it. What the run and the impact replay's lean verdicts both apply.
+ */
+export function applyMutation(
+  patchType: string,
+  object: unknown,
+  r: { value: unknown; type: string; cost: number },
+): { object: unknown; testFailed?: { index: number; path: string }; listMerges?: ListMergeNote[] } | { error: string } {
+  if (r.cost > CEL_LIMITS.runtimeCelCostBudget) return { error: OUT_OF_BUDGET };
+  if (patchType === 'JSONPatch') {
+    const ops = Array.isArray(r.value) ? (r.value as JsonPatchOp[]) : [];
+    const applied = applyJsonPatch(
+      object,
+      ops.map((o) => ({ ...o, op: str(o.op), path: str(o.path), ...(o.from ? { from: str(o.from) } : {}) })),
+    );
+    if (!applied.ok) return { error: `JSON Patch: ${applied.error}` };
+    return { object: applied.value, ...(applied.testFailed ? { testFailed: applied.testFailed } : {}) };
+  }
+  if (patchType === 'ApplyConfiguration') {
+    if (!isObject(r.value)) return { error: `invalid return type: ${r.type}` };
+    const listMerges: ListMergeNote[] = [];
+    return { object: mergeApplyConfiguration(object, r.value, listMerges), listMerges };
+  }
+  return { error: `unsupported patch type ${JSON.stringify(patchType)}` };
+}
+
 async function invoke(
   cel: PolicyCel,
   spec: Obj,
@@ -150,41 +178,16 @@ async function invoke(
     mt.cost = r.cost;
     mt.value = r.value;
     trace.cost += r.cost;
-    if (r.cost > CEL_LIMITS.runtimeCelCostBudget) {
-      mt.error = OUT_OF_BUDGET;
+    const applied = applyMutation(patchType, object, r);
+    if ('error' in applied) {
+      mt.error = applied.error;
       errors.push(mt.error);
       continue;
     }
-    let next: unknown;
-    if (patchType === 'JSONPatch') {
-      const ops = Array.isArray(r.value) ? (r.value as JsonPatchOp[]) : [];
-      const applied = applyJsonPatch(
-        object,
-        ops.map((o) => ({ ...o, op: str(o.op), path: str(o.path), ...(o.from ? { from: str(o.from) } : {}) })),
-      );
-      if (!applied.ok) {
-        mt.error = `JSON Patch: ${applied.error}`;
-        errors.push(mt.error);
-        continue;
-      }
-      if (applied.testFailed) mt.testFailed = applied.testFailed;
-      next = applied.value;
-    } else if (patchType === 'ApplyConfiguration') {
-      if (!isObject(r.value)) {
-        mt.error = `invalid return type: ${r.type}`;
-        errors.push(mt.error);
-        continue;
-      }
-      const notes: ListMergeNote[] = [];
-      next = mergeApplyConfiguration(object, r.value, notes);
-      mt.listMerges = notes;
-    } else {
-      mt.error = `unsupported patch type ${JSON.stringify(patchType)}`;
-      errors.push(mt.error);
-      continue;
-    }
-    mt.changes = diffJson(object, next);
-    object = next;
+    if (applied.testFailed) mt.testFailed = applied.testFailed;
+    if (applied.listMerges) mt.listMerges = applied.listMerges;
+    mt.changes = diffJson(object, applied.object);
+    object = applied.object;
   }
   trace.objectAfter = object;
   return { trace, object, errors };
