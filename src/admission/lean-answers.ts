@@ -14,6 +14,9 @@ import { celInputs } from '../request/cel-inputs';
 import { inputFor, type SimContext } from './context';
 import { memoCel } from './engine';
 
+/** The engine's batch evaluation (`PolicyCel.evaluateBatch`): the lean path needs it. */
+export type EvaluateBatch = NonNullable<PolicyCel['evaluateBatch']>;
+
 /** What a batch asks of the engine: the items, the param of each, the calls once known. */
 export interface Batched {
   items: CelBatchItem[];
@@ -91,7 +94,7 @@ const KEPT = 256;
  * So an answer is kept by its inputs' JSON and given again, unless the engine could not answer
  * (`isEngineFailure`: a deadline or an exit is not the expression's answer).
  */
-async function asked(c: Call, items: readonly CelBatchItem[], inputs: CelInputs, batch: NonNullable<PolicyCel['evaluateBatch']>): Promise<CelEvalResult[]> {
+async function asked(c: Call, items: readonly CelBatchItem[], inputs: CelInputs, batch: EvaluateBatch): Promise<CelEvalResult[]> {
   let key: string | undefined;
   try {
     key = JSON.stringify(inputs);
@@ -138,12 +141,7 @@ const alone = new WeakMap<CelBatchItem, Promise<Pick<Call, 'project' | 'objectAl
  * One item on a context's inputs with `object` in place of its object (a mutation on the object
  * as the mutations before it left it), cut down to what it reads: one engine call.
  */
-export async function answerOn(
-  item: CelBatchItem,
-  ctx: SimContext,
-  object: unknown,
-  batch: NonNullable<PolicyCel['evaluateBatch']>,
-): Promise<CelEvalResult | undefined> {
+export async function answerOn(item: CelBatchItem, ctx: SimContext, object: unknown, batch: EvaluateBatch): Promise<CelEvalResult | undefined> {
   let p = alone.get(item);
   if (!p) alone.set(item, (p = projectorOf([item])));
   const [r] = await batch([item], (await p).project(celInputs(inputFor(ctx), null, object)));
@@ -165,12 +163,7 @@ export function unchangedObject(e: Answered, object: unknown): boolean {
  * undefined when the engine did not answer them all. `earlier`: the request's first batch, whose
  * answers a call reads instead of the engine where its inputs did not change (earlierAnswers).
  */
-export async function answers(
-  gp: Batched,
-  ctx: SimContext,
-  batch: NonNullable<PolicyCel['evaluateBatch']>,
-  earlier?: Answered,
-): Promise<CelEvalResult[] | undefined> {
+export async function answers(gp: Batched, ctx: SimContext, batch: EvaluateBatch, earlier?: Answered): Promise<CelEvalResult[] | undefined> {
   const calls = (gp.engine.calls ??= await callsOf(gp));
   const input = inputFor(ctx);
   const rs: CelEvalResult[] = [];

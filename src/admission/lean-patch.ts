@@ -6,8 +6,8 @@
  * without the full run's steps and second round. Design: ./README.md (Lean verdicts).
  */
 import { deepEqual, str } from '../base/json';
-import { applyMutation, matchWebhook, type PolicyCel } from '../policy';
-import { answerOn } from './lean-answers';
+import { applyMutation, matchWebhook } from '../policy';
+import { answerOn, type EvaluateBatch } from './lean-answers';
 import { matchInput, type SimContext } from './context';
 import type { LeanChain } from './lean-chain';
 import { conditionsOf, countLean, type Answers, type MutatedPrefix, type Plan } from './lean-verdict';
@@ -29,13 +29,7 @@ import { mutatingCall, webhookMutationKey } from './webhooks';
  * A webhook after a change is matched against the object as it is then (its objectSelector reads
  * the patched labels), as the plugin matches it.
  */
-export async function patchedLean(
-  lc: LeanChain,
-  plan: Plan,
-  rs: Answers,
-  run: SimContext,
-  batch: NonNullable<PolicyCel['evaluateBatch']>,
-): Promise<MutatedPrefix | undefined> {
+export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: SimContext, batch: EvaluateBatch): Promise<MutatedPrefix | undefined> {
   if (lc.mutating.some((h) => h.conditions.length > 0)) return undefined;
   const policy = await mutatedByPolicy(plan, rs, run, batch);
   if (!policy) return undefined;
@@ -69,12 +63,7 @@ export async function patchedLean(
  * The MutatingAdmissionPolicy plugin on `run` (runMutatingPolicies' order: the plan's bindings):
  * whether a binding applied and whether it changed the object; undefined where the full run must.
  */
-async function mutatedByPolicy(
-  plan: Plan,
-  rs: Answers,
-  run: SimContext,
-  batch: NonNullable<PolicyCel['evaluateBatch']>,
-): Promise<{ applied: boolean; mutated: boolean } | undefined> {
+async function mutatedByPolicy(plan: Plan, rs: Answers, run: SimContext, batch: EvaluateBatch): Promise<{ applied: boolean; mutated: boolean } | undefined> {
   const at = plan.mutatingPolicies.findIndex((m) => !m.conditions || conditionsOf(rs, m.conditions) !== 'skip');
   if (at < 0) return { applied: false, mutated: false };
   const { mp, conditions } = plan.mutatingPolicies[at]!;

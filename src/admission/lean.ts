@@ -10,7 +10,7 @@ import { isObject, obj, str } from '../base/json';
 import { resolveParams, type PolicyCel } from '../policy';
 import { loadTypedData } from '../k8s/typed';
 import type { SimContext } from './context';
-import { answers, knowingMemo, unchangedObject, type Answered, type Batched } from './lean-answers';
+import { answers, knowingMemo, unchangedObject, type Answered, type Batched, type EvaluateBatch } from './lean-answers';
 import { patchedLean } from './lean-patch';
 import type { LeanChain } from './lean-chain';
 import {
@@ -292,7 +292,7 @@ async function deniedInMutation(
   request: SimRequest,
   options: SimOptions,
   cel: PolicyCel,
-  batch: NonNullable<PolicyCel['evaluateBatch']>,
+  batch: EvaluateBatch,
 ): Promise<LeanVerdict | undefined> {
   const chain = set.chains[i]!.chain;
   const probe = await mutatedContext(chain, request, options, knowingMemo(cel, chain.kubernetesVersion, earlier), true, earlier.ctx);
@@ -361,7 +361,7 @@ async function validatingPlan(
   g: LeanSet['groups'][number],
   i: number,
   ctx: SimContext,
-  batch: NonNullable<PolicyCel['evaluateBatch']>,
+  batch: EvaluateBatch,
   first: Answered,
 ): Promise<{ plan: Plan; rs: Answers } | undefined> {
   const gp = groupPlan(set, g, [i], ctx, 'validating');
@@ -386,7 +386,7 @@ async function inFull(
   request: SimRequest,
   options: SimOptions,
   cel: PolicyCel,
-  batch: NonNullable<PolicyCel['evaluateBatch']>,
+  batch: EvaluateBatch,
   first: Answered,
   from: { plan: Plan } | PoliciesInFull,
 ): Promise<LeanVerdict | undefined> {
