@@ -55,7 +55,7 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
       mutated = true;
     }
   }
-  if (policy.applied) countLean("the mutating plugins: a MutatingAdmissionPolicy's mutations");
+  if (policy.applied) countLean("the mutating plugins: a MutatingAdmissionPolicy's mutations among them");
   return { warnings, audited, calls, mutated };
 }
 

@@ -402,7 +402,7 @@ async function inFull(
     const patched = await patchedLean(set.chains[i]!, from.plan, first.rs, run, batch);
     if (patched) {
       ctx = run;
-      countLean("the mutating plugins: webhooks' patches");
+      countLean('the mutating plugins');
     } else {
       countPartly(`the mutating plugins run in full: ${mutatesReason}`);
       ctx = await mutatedContext(chain, request, options, run.cel, false, base);
