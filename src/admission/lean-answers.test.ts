@@ -96,6 +96,29 @@ describe('a webhook patch that changes what a selector reads', () => {
   });
 });
 
+describe("the mutating webhooks' second round", () => {
+  it("evaluates an earlier webhook's matchConditions again on the object a later one patched", async () => {
+    const chain = prepareChain([
+      mutating(
+        'a-first',
+        hook('first.example.com', { matchConditions: [{ name: 'unannotated', expression: "!has(object.metadata.annotations) || object.metadata.annotations.missing == 'x'" }] }),
+      ),
+      mutating('b-annotate', hook('annotate.example.com')),
+    ]);
+    const opts = {
+      webhooks: { 'annotate.example.com': { patch: [{ op: 'add', path: '/metadata/annotations', value: { seen: 'yes' } }] } },
+      namespaces: [namespace('team-a')],
+    };
+    const { cel } = counting();
+    const [lean] = await leanVerdicts(leanSet([leanChain(chain)]), podRequest(), opts, cel);
+    const full = await simulatePrepared(chain, podRequest(), opts, requestCel(chain.kubernetesVersion));
+    // (configurations in name order) the first round calls both; the second evaluates the first one's condition on the annotated object: no such key, failurePolicy Fail
+    expect(full.allowed).toBe(false);
+    expect(full.deniedBy!.message).toContain('no such key');
+    expect(lean).toMatchObject({ allowed: false, deniedBy: { message: full.deniedBy!.message } });
+  });
+});
+
 describe('requests alike in what a plan reads', () => {
   const kept = [
     policy('ValidatingAdmissionPolicy', 'in-namespace', {

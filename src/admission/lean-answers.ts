@@ -134,18 +134,19 @@ function earlierAnswers(
   return equalInOrder(project(celInputs(inputFor(e.ctx), param)), inputs) ? out : undefined;
 }
 
-/** Each item's projection alone (answerOn). */
-const alone = new WeakMap<CelBatchItem, Promise<Pick<Call, 'project' | 'objectAlike'>>>();
+/** The projection of items asked on their own (answersOn), by the item where there is one, else by the list. */
+const alone = new WeakMap<object, Promise<Pick<Call, 'project' | 'objectAlike'>>>();
 
 /**
- * One item on a context's inputs with `object` in place of its object (a mutation on the object
- * as the mutations before it left it), cut down to what it reads: one engine call.
+ * Items on a context's inputs with `object` in place of its object (a mutation on the object as
+ * the mutations before it left it, a webhook's matchConditions on the object as the patches
+ * before it left it), cut down to what they read: one engine call.
  */
-export async function answerOn(item: CelBatchItem, ctx: SimContext, object: unknown, batch: EvaluateBatch): Promise<CelEvalResult | undefined> {
-  let p = alone.get(item);
-  if (!p) alone.set(item, (p = projectorOf([item])));
-  const [r] = await batch([item], (await p).project(celInputs(inputFor(ctx), null, object)));
-  return r;
+export async function answersOn(items: readonly CelBatchItem[], ctx: SimContext, object: unknown, batch: EvaluateBatch): Promise<CelEvalResult[]> {
+  const key = items.length === 1 ? items[0]! : items;
+  let p = alone.get(key);
+  if (!p) alone.set(key, (p = projectorOf(items)));
+  return batch(items, (await p).project(celInputs(inputFor(ctx), null, object)));
 }
 
 /**

@@ -11,7 +11,7 @@ import { resolveParams, type PolicyCel } from '../policy';
 import { loadTypedData } from '../k8s/typed';
 import type { SimContext } from './context';
 import { answers, knowingMemo, unchangedObject, type Answered, type Batched, type EvaluateBatch } from './lean-answers';
-import { patchedLean } from './lean-patch';
+import { patchedLean, refusedReason } from './lean-patch';
 import type { LeanChain } from './lean-chain';
 import {
   countLean,
@@ -404,7 +404,7 @@ async function inFull(
       ctx = run;
       countLean('the mutating plugins');
     } else {
-      countPartly(`the mutating plugins run in full: ${mutatesReason}`);
+      countPartly(`the mutating plugins run in full: ${mutatesReason} (${refusedReason})`);
       ctx = await mutatedContext(chain, request, options, run.cel, false, base);
       if (ctx.denied) return deniedInMutation(set, g, i, ctx, first, request, options, cel, batch);
     }
