@@ -101,7 +101,9 @@ describe("the mutating webhooks' second round", () => {
     const chain = prepareChain([
       mutating(
         'a-first',
-        hook('first.example.com', { matchConditions: [{ name: 'unannotated', expression: "!has(object.metadata.annotations) || object.metadata.annotations.missing == 'x'" }] }),
+        hook('first.example.com', {
+          matchConditions: [{ name: 'unannotated', expression: "!has(object.metadata.annotations) || object.metadata.annotations.missing == 'x'" }],
+        }),
       ),
       mutating('b-annotate', hook('annotate.example.com')),
     ]);

@@ -143,10 +143,17 @@ const alone = new WeakMap<object, Promise<Pick<Call, 'project' | 'objectAlike'>>
  * before it left it), cut down to what they read: one engine call.
  */
 export async function answersOn(items: readonly CelBatchItem[], ctx: SimContext, object: unknown, batch: EvaluateBatch): Promise<CelEvalResult[]> {
+  return batch(items, (await aloneOf(items)).project(celInputs(inputFor(ctx), null, object)));
+}
+
+/** Whether items asked on their own read the same of two objects (alikeOn). */
+export const readAlike = async (items: readonly CelBatchItem[], a: unknown, b: unknown): Promise<boolean> => (await aloneOf(items)).objectAlike(a, b);
+
+function aloneOf(items: readonly CelBatchItem[]): Promise<Pick<Call, 'project' | 'objectAlike'>> {
   const key = items.length === 1 ? items[0]! : items;
   let p = alone.get(key);
   if (!p) alone.set(key, (p = projectorOf(items)));
-  return batch(items, (await p).project(celInputs(inputFor(ctx), null, object)));
+  return p;
 }
 
 /**

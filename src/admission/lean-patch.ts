@@ -7,7 +7,7 @@
  */
 import { deepEqual, str } from '../base/json';
 import { applyMutation, matchWebhook } from '../policy';
-import { answersOn, type EvaluateBatch } from './lean-answers';
+import { answersOn, readAlike, type EvaluateBatch } from './lean-answers';
 import { matchInput, type SimContext } from './context';
 import type { LeanChain, LeanHook } from './lean-chain';
 import { conditionsOf, countLean, type Answers, type MutatedPrefix, type Plan } from './lean-verdict';
@@ -42,13 +42,14 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
   const policy = await mutatedByPolicy(plan, rs, run, batch);
   if (!policy) return undefined;
   const planned = new Map(plan.mutating.map((m) => [m.hook, m.conditions]));
+  const first = { rs, planned, object: run.object };
   const warnings: string[] = [];
   const audited: string[] = [];
   const calls: string[] = [];
   let mutated = policy.mutated;
   for (const hook of lc.mutating) {
     const at = planned.get(hook);
-    const now = mutated ? await hookNow(hook, run, batch) : at ? (conditionsOf(rs, at) ?? refuse(CONDITION_ERRS)) : 'none';
+    const now = mutated ? await hookNow(hook, run, batch, first) : at ? (conditionsOf(rs, at) ?? refuse(CONDITION_ERRS)) : 'none';
     if (now === undefined) return undefined;
     if (now !== 'match') continue;
     if (hook.wh.webhook.reinvocationPolicy === 'IfNeeded') return refuse('a webhook called is reinvoked (IfNeeded)');
@@ -63,7 +64,7 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
     }
   }
   // the second round, where anything changed: every webhook matched and its conditions evaluated again (none is called)
-  if (mutated) for (const hook of lc.mutating) if (hook.conditions.length && (await hookNow(hook, run, batch)) === undefined) return undefined;
+  if (mutated) for (const hook of lc.mutating) if (hook.conditions.length && (await hookNow(hook, run, batch, first)) === undefined) return undefined;
   if (policy.applied) countLean("the mutating plugins: a MutatingAdmissionPolicy's mutations among them");
   return { warnings, audited, calls, mutated };
 }
@@ -72,15 +73,23 @@ const CONDITION_ERRS = 'a mutating webhook matchCondition errs or exceeds its bu
 
 /**
  * A mutating webhook against the object as it is now (shouldCallHook): 'none' where its rules or
- * selectors do not match, else its matchConditions' outcome there (one engine call); undefined
- * where the full run must.
+ * selectors do not match, else its matchConditions' outcome there: the first batch's answers where
+ * it was planned and they read nothing that changed, else one engine call; undefined where the
+ * full run must.
  */
-async function hookNow(hook: LeanHook, run: SimContext, batch: EvaluateBatch): Promise<'none' | 'match' | 'skip' | undefined> {
+async function hookNow(
+  hook: LeanHook,
+  run: SimContext,
+  batch: EvaluateBatch,
+  first: { rs: Answers; planned: ReadonlyMap<LeanHook, number[]>; object: unknown },
+): Promise<'none' | 'match' | 'skip' | undefined> {
   const m = matchWebhook(hook.wh.webhook, matchInput(run), { static: hook.wh.static === true });
   if (m.error) return refuse('a webhook selector error');
   if (!m.matches) return 'none';
   if (hook.conditions.length === 0) return 'match';
   if (m.matchedResource) return refuse('a webhook with matchConditions matched through an equivalent resource');
+  const at = first.planned.get(hook);
+  if (at && (await readAlike(hook.conditions, first.object, run.object))) return conditionsOf(first.rs, at) ?? refuse(CONDITION_ERRS);
   const rs = await answersOn(hook.conditions, run, run.object, batch);
   if (rs.length !== hook.conditions.length) return refuse(CONDITION_ERRS);
   return (
