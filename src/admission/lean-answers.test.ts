@@ -96,6 +96,61 @@ describe('a webhook patch that changes what a selector reads', () => {
   });
 });
 
+describe('MutatingAdmissionPolicies one after another', () => {
+  const podRule = { apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['pods'] };
+  const labelPatch = (op: string, key: string) =>
+    op === 'remove'
+      ? { patchType: 'JSONPatch', jsonPatch: { expression: `[JSONPatch{op: 'remove', path: '/metadata/labels/${key}'}]` } }
+      : { patchType: 'JSONPatch', jsonPatch: { expression: `[JSONPatch{op: 'add', path: '/metadata/labels/${key}', value: 'yes'}]` } };
+  const denyLabel = (key: string) => [
+    policy('ValidatingAdmissionPolicy', `no-${key}`, { validations: [{ expression: `!has(object.metadata.labels) || !('${key}' in object.metadata.labels)`, message: `no ${key}` }] }),
+    binding('ValidatingAdmissionPolicyBinding', `no-${key}`, `no-${key}`),
+  ];
+  async function compare(objects: unknown[], object: unknown) {
+    const chain = prepareChain(objects);
+    const opts = { namespaces: [namespace('team-a')] };
+    const request = podRequest({ object });
+    const [lean] = await leanVerdicts(leanSet([leanChain(chain)]), request, opts, counting().cel);
+    const full = await simulatePrepared(chain, request, opts, requestCel(chain.kubernetesVersion));
+    expect(lean).toMatchObject({ allowed: full.allowed, mutated: full.patches.length > 0, ...(full.allowed ? {} : { deniedBy: { message: full.deniedBy!.message } }) });
+    return full;
+  }
+
+  it("a later policy's conditions read the object as the earlier one left it", async () => {
+    const full = await compare(
+      [
+        policy('MutatingAdmissionPolicy', 'a-thaw', { mutations: [labelPatch('remove', 'frozen')] }),
+        binding('MutatingAdmissionPolicyBinding', 'a-thaw', 'a-thaw'),
+        policy('MutatingAdmissionPolicy', 'b-refreeze', {
+          matchConditions: [{ name: 'frozen', expression: "has(object.metadata.labels) && 'frozen' in object.metadata.labels" }],
+          mutations: [labelPatch('add', 'refrozen')],
+        }),
+        binding('MutatingAdmissionPolicyBinding', 'b-refreeze', 'b-refreeze'),
+        ...denyLabel('refrozen'),
+      ],
+      pod({ app: 'web', frozen: 'yes' }),
+    );
+    expect(full.allowed).toBe(true); // the label the second policy's condition reads is gone
+  });
+
+  it('a later policy is matched on the object as the earlier one left it', async () => {
+    const full = await compare(
+      [
+        policy('MutatingAdmissionPolicy', 'a-gild', { mutations: [labelPatch('add', 'gold')] }),
+        binding('MutatingAdmissionPolicyBinding', 'a-gild', 'a-gild'),
+        policy('MutatingAdmissionPolicy', 'b-gilded', {
+          matchConstraints: { resourceRules: [podRule], objectSelector: { matchLabels: { gold: 'yes' } } },
+          mutations: [labelPatch('add', 'seen')],
+        }),
+        binding('MutatingAdmissionPolicyBinding', 'b-gilded', 'b-gilded'),
+        ...denyLabel('seen'),
+      ],
+      pod({ app: 'web' }),
+    );
+    expect(full.allowed).toBe(false); // the label the first policy adds selects the second
+  });
+});
+
 describe("the mutating webhooks' second round", () => {
   it("evaluates an earlier webhook's matchConditions again on the object a later one patched", async () => {
     const chain = prepareChain([

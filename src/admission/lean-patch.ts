@@ -10,7 +10,7 @@ import { applyMutation, matchWebhook } from '../policy';
 import { answersOn, readAlike, type EvaluateBatch } from './lean-answers';
 import { matchInput, type SimContext } from './context';
 import type { LeanChain, LeanHook } from './lean-chain';
-import { conditionsOf, countLean, type Answers, type MutatedPrefix, type Plan } from './lean-verdict';
+import { conditionsOf, countLean, mapBindings, type Answers, type MutatedPrefix, type Plan } from './lean-verdict';
 import { mutatingCall, webhookMutationKey } from './webhooks';
 
 /** Why the last patchedLean answered undefined (lean.ts counts it). */
@@ -24,11 +24,9 @@ const refuse = (reason: string): undefined => {
  * What the mutating plugins do to the request in `run` (a fresh context of the chain; its object
  * is left as they leave it), where the plan's answers (`rs`, on the request as it came) settle
  * them; undefined where the full run must. Settled here when:
- * - the MutatingAdmissionPolicy bindings before the first that applies are skipped by conditions
- *   the batch found false, and none follows it (a later one's conditions would read the object
- *   it mutated); its policy has no params or variables and reinvocationPolicy Never, and each
- *   mutation evaluates and applies (`applyMutation`, as the run applies it: on the object as the
- *   mutation before left it, the result decoded as the plugin decodes it);
+ * - every MutatingAdmissionPolicy that applies has no params or variables and reinvocationPolicy
+ *   Never, and its conditions and mutations evaluate, and the mutations apply (`applyMutation`,
+ *   as the run applies them: on the object as the mutation before left it; mutatedByPolicies);
  * - every mutating webhook's matchConditions evaluate (the batch's answers before any change; one
  *   engine call on the object as it is then after one), in the second round too, which matches
  *   every webhook and evaluates its conditions again where anything changed (shouldCallHook comes
@@ -39,7 +37,7 @@ const refuse = (reason: string): undefined => {
  * the patched labels), as the plugin matches it.
  */
 export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: SimContext, batch: EvaluateBatch): Promise<MutatedPrefix | undefined> {
-  const policy = await mutatedByPolicy(plan, rs, run, batch);
+  const policy = await mutatedByPolicies(lc, plan, rs, run, batch);
   if (!policy) return undefined;
   const planned = new Map(plan.mutating.map((m) => [m.hook, m.conditions]));
   const first = { rs, planned, object: run.object };
@@ -101,30 +99,69 @@ async function hookNow(
 }
 
 /**
- * The MutatingAdmissionPolicy plugin on `run` (runMutatingPolicies' order: the plan's bindings):
- * whether a binding applied and whether it changed the object; undefined where the full run must.
+ * The MutatingAdmissionPolicy plugin on `run`, as runMutatingPolicies runs it: each policy matched
+ * on the object as the policies before it left it (the plan's matching while nothing changed),
+ * each binding's conditions, then mutations, on the object as the bindings before it left it
+ * (the first batch's answers where they read nothing that changed, else one engine call), the
+ * object decoded after each policy. Whether a binding applied and whether the object changed;
+ * undefined where the full run must.
  */
-async function mutatedByPolicy(plan: Plan, rs: Answers, run: SimContext, batch: EvaluateBatch): Promise<{ applied: boolean; mutated: boolean } | undefined> {
-  const at = plan.mutatingPolicies.findIndex((m) => !m.conditions || conditionsOf(rs, m.conditions) !== 'skip');
-  if (at < 0) return { applied: false, mutated: false };
-  const { mp, conditions } = plan.mutatingPolicies[at]!;
-  if (!conditions || !mp.mutations) return refuse('a MutatingAdmissionPolicy with params or variables, or matched through an equivalent resource');
-  if (conditionsOf(rs, conditions) !== 'match') return refuse('a MutatingAdmissionPolicy matchCondition errs');
-  if (at < plan.mutatingPolicies.length - 1) return refuse('a MutatingAdmissionPolicy binding after the one that applies');
-  if (str(mp.spec.reinvocationPolicy) === 'IfNeeded') return refuse('a MutatingAdmissionPolicy that applies is reinvoked (IfNeeded)');
-  const before = run.object;
-  // a DELETE has no object to patch: the mutations do not run
-  if (before === null || before === undefined) return { applied: true, mutated: false };
-  let object: unknown = before;
-  for (const m of mp.mutations) {
-    const [r] = await answersOn([m.item], run, object, batch);
-    if (!r?.ok) return refuse('a mutation errs');
-    const applied = applyMutation(m.patchType, object, r);
-    if ('error' in applied) return refuse('a mutation does not apply');
-    object = applied.object;
+async function mutatedByPolicies(
+  lc: LeanChain,
+  plan: Plan,
+  rs: Answers,
+  run: SimContext,
+  batch: EvaluateBatch,
+): Promise<{ applied: boolean; mutated: boolean } | undefined> {
+  // nothing applies (the common case): decided by the plan, whose conditions were all false
+  if (plan.mutatingPolicies.every((e) => e.conditions && conditionsOf(rs, e.conditions) === 'skip')) return { applied: false, mutated: false };
+  const original = run.object;
+  const planned = new Map(plan.mutatingPolicies.map((e) => [e.bd, e.conditions]));
+  let applied = false;
+  let mutated = false;
+  for (const mp of lc.mutatingPolicies) {
+    // (the plan leaves out the conditions of a policy with params or variables, or matched through an equivalent resource)
+    const entries = plan.mutatingPolicies.filter((e) => e.mp === mp);
+    const m = mutated ? mapBindings(mp, matchInput(run)) : { bindings: entries.map((e) => e.bd), equivalent: entries.some((e) => !e.conditions) };
+    if ('error' in m) return refuse(m.error);
+    if (m.bindings.length === 0) continue;
+    if (m.equivalent || !mp.conditions || !mp.mutations)
+      return refuse('a MutatingAdmissionPolicy with params or variables, or matched through an equivalent resource');
+    const start = run.object;
+    let object: unknown = start;
+    for (const bd of m.bindings) {
+      const at = planned.get(bd);
+      let c: 'match' | 'skip' | undefined;
+      if (at && (object === original || (await readAlike(mp.conditions, original, object)))) c = conditionsOf(rs, at);
+      else {
+        const now = await answersOn(mp.conditions, run, object, batch);
+        c =
+          now.length === mp.conditions.length
+            ? conditionsOf(
+                now,
+                now.map((_, i) => i),
+              )
+            : undefined;
+      }
+      if (c === undefined) return refuse('a MutatingAdmissionPolicy matchCondition errs or exceeds its budget');
+      if (c === 'skip') continue;
+      if (str(mp.spec.reinvocationPolicy) === 'IfNeeded') return refuse('a MutatingAdmissionPolicy that applies is reinvoked (IfNeeded)');
+      applied = true;
+      // a DELETE has no object to patch: the mutations do not run
+      if (object === null || object === undefined) continue;
+      for (const mu of mp.mutations) {
+        const [r] = await answersOn([mu.item], run, object, batch);
+        if (!r?.ok) return refuse('a mutation errs');
+        const done = applyMutation(mu.patchType, object, r);
+        if ('error' in done) return refuse('a mutation does not apply');
+        object = done.object;
+      }
+    }
+    if (object !== start && !deepEqual(start, object)) {
+      // the object converted back to its typed form and defaulted, as the plugin does after each policy
+      run.object = run.admitted(object);
+      mutated = true;
+    }
   }
-  if (deepEqual(before, object)) return { applied: true, mutated: false };
-  // the object converted back to its typed form and defaulted, as the plugin does after each policy
-  run.object = run.admitted(object);
-  return { applied: true, mutated: true };
+  return { applied, mutated };
 }

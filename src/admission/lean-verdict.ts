@@ -98,7 +98,7 @@ const slots = (b: Batch, its: readonly CelBatchItem[], param: unknown = null): n
 /** What a chain asks of the engine for one request, by slot, and what it decides with the answers. */
 export interface Plan {
   /** The MutatingAdmissionPolicy bindings that match, in the plugin's order: their matchConditions' slots (undefined: a match means the mutating plugins run in full). */
-  mutatingPolicies: { mp: LeanMutatingPolicy; conditions?: number[] }[];
+  mutatingPolicies: { mp: LeanMutatingPolicy; bd: LeanMutatingPolicy['bindings'][number]; conditions?: number[] }[];
   mutating: { hook: LeanHook; conditions: number[] }[];
   policies: {
     lp: LeanPolicy;
@@ -130,23 +130,35 @@ function hookPlan(match: MatchInput, hooks: readonly LeanHook[], b: Batch): Plan
   return out;
 }
 
-/** The MutatingAdmissionPolicy bindings that match (matchPolicy and the binding's matchResources, as the run matches them); undefined: not decidable here. */
+/**
+ * A MutatingAdmissionPolicy's bindings that match a request (matchPolicy, then each binding's
+ * matchResources, as the run matches them), and whether through an equivalent resource; or the
+ * configuration or selector error that leaves the request to the full run.
+ */
+export function mapBindings(mp: LeanMutatingPolicy, match: MatchInput): { bindings: LeanMutatingPolicy['bindings']; equivalent: boolean } | { error: string } {
+  const pm = matchPolicy(mp.spec, { ...match, ...(mp.p.static ? { static: true } : {}) });
+  if (pm.configError) return { error: 'policy configuration error' };
+  if (pm.skipReason) return { bindings: [], equivalent: false };
+  const bindings: LeanMutatingPolicy['bindings'] = [];
+  for (const bd of mp.bindings) {
+    if (bd.matchResources !== undefined) {
+      const m = matchResources(bd.matchResources, match);
+      if (m.error) return { error: 'binding selector error' };
+      if (!m.matches) continue;
+    }
+    bindings.push(bd);
+  }
+  return { bindings, equivalent: !!pm.match?.matchedResource };
+}
+
+/** The MutatingAdmissionPolicy bindings that match, with their matchConditions' slots; undefined: not decidable here. */
 function mutatingPolicyPlan(lc: LeanChain, match: MatchInput, b: Batch): Plan['mutatingPolicies'] | undefined {
   const out: Plan['mutatingPolicies'] = [];
   for (const mp of lc.mutatingPolicies) {
-    const pm = matchPolicy(mp.spec, { ...match, ...(mp.p.static ? { static: true } : {}) });
-    if (pm.configError) return noPlan('policy configuration error');
-    if (pm.skipReason) continue;
-    const equivalent = !!pm.match?.matchedResource;
-    for (const bd of mp.bindings) {
-      if (bd.matchResources !== undefined) {
-        const m = matchResources(bd.matchResources, match);
-        if (m.error) return noPlan('binding selector error');
-        if (!m.matches) continue;
-      }
-      // through an equivalent resource the conditions read other inputs: the plugins run in full
-      out.push(mp.conditions && !equivalent ? { mp, conditions: slots(b, mp.conditions) } : { mp });
-    }
+    const m = mapBindings(mp, match);
+    if ('error' in m) return noPlan(m.error);
+    // through an equivalent resource the conditions read other inputs: the plugins run in full
+    for (const bd of m.bindings) out.push(mp.conditions && !m.equivalent ? { mp, bd, conditions: slots(b, mp.conditions) } : { mp, bd });
   }
   return out;
 }
