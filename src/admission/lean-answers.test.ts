@@ -103,7 +103,9 @@ describe('MutatingAdmissionPolicies one after another', () => {
       ? { patchType: 'JSONPatch', jsonPatch: { expression: `[JSONPatch{op: 'remove', path: '/metadata/labels/${key}'}]` } }
       : { patchType: 'JSONPatch', jsonPatch: { expression: `[JSONPatch{op: 'add', path: '/metadata/labels/${key}', value: 'yes'}]` } };
   const denyLabel = (key: string) => [
-    policy('ValidatingAdmissionPolicy', `no-${key}`, { validations: [{ expression: `!has(object.metadata.labels) || !('${key}' in object.metadata.labels)`, message: `no ${key}` }] }),
+    policy('ValidatingAdmissionPolicy', `no-${key}`, {
+      validations: [{ expression: `!has(object.metadata.labels) || !('${key}' in object.metadata.labels)`, message: `no ${key}` }],
+    }),
     binding('ValidatingAdmissionPolicyBinding', `no-${key}`, `no-${key}`),
   ];
   async function compare(objects: unknown[], object: unknown) {
@@ -112,7 +114,11 @@ describe('MutatingAdmissionPolicies one after another', () => {
     const request = podRequest({ object });
     const [lean] = await leanVerdicts(leanSet([leanChain(chain)]), request, opts, counting().cel);
     const full = await simulatePrepared(chain, request, opts, requestCel(chain.kubernetesVersion));
-    expect(lean).toMatchObject({ allowed: full.allowed, mutated: full.patches.length > 0, ...(full.allowed ? {} : { deniedBy: { message: full.deniedBy!.message } }) });
+    expect(lean).toMatchObject({
+      allowed: full.allowed,
+      mutated: full.patches.length > 0,
+      ...(full.allowed ? {} : { deniedBy: { message: full.deniedBy!.message } }),
+    });
     return full;
   }
 

@@ -231,7 +231,9 @@ describe('lean verdicts with mutations, params and webhook answers agree with th
     expect(partly).toBeGreaterThan(0);
     expect(patched, JSON.stringify(reasons)).toBeGreaterThan(decisions / 20);
     // MutatingAdmissionPolicies' mutations applied lean (lean-patch.ts) among them
-    expect(reasons["lean: the mutating plugins: a MutatingAdmissionPolicy's mutations among them"] ?? 0, JSON.stringify(reasons)).toBeGreaterThan(decisions / 100);
+    expect(reasons["lean: the mutating plugins: a MutatingAdmissionPolicy's mutations among them"] ?? 0, JSON.stringify(reasons)).toBeGreaterThan(
+      decisions / 100,
+    );
   }, 600_000);
 
   it('on validating webhooks whose matchConditions err or that refuse a dry run: under Fail the first rejects before any call, the probe goes on (decided lean)', async () => {
