@@ -139,6 +139,27 @@ describe('MutatingAdmissionPolicies one after another', () => {
     expect(full.allowed).toBe(true); // the label the second policy's condition reads is gone
   });
 
+  it("a webhook's matchConditions read the object as the policies left it", async () => {
+    const chain = prepareChain([
+      policy('MutatingAdmissionPolicy', 'thaw', { mutations: [labelPatch('remove', 'frozen')] }),
+      binding('MutatingAdmissionPolicyBinding', 'thaw', 'thaw'),
+      mutating(
+        'mark',
+        hook('mark.example.com', { matchConditions: [{ name: 'frozen', expression: "has(object.metadata.labels) && 'frozen' in object.metadata.labels" }] }),
+      ),
+      ...denyLabel('marked'),
+    ]);
+    const opts = {
+      webhooks: { 'mark.example.com': { patch: [{ op: 'add', path: '/metadata/labels/marked', value: 'yes' }] } },
+      namespaces: [namespace('team-a')],
+    };
+    const request = podRequest({ object: pod({ app: 'web', frozen: 'yes' }) });
+    const [lean] = await leanVerdicts(leanSet([leanChain(chain)]), request, opts, counting().cel);
+    const full = await simulatePrepared(chain, request, opts, requestCel(chain.kubernetesVersion));
+    expect(full.allowed).toBe(true); // the policy removed the label the webhook's condition reads: not called
+    expect(lean).toMatchObject({ allowed: true, mutated: true, calls: [] });
+  });
+
   it('a later policy is matched on the object as the earlier one left it', async () => {
     const full = await compare(
       [

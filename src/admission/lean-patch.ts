@@ -37,10 +37,12 @@ const refuse = (reason: string): undefined => {
  * the patched labels), as the plugin matches it.
  */
 export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: SimContext, batch: EvaluateBatch): Promise<MutatedPrefix | undefined> {
+  // the object the first batch answered on
+  const original = run.object;
   const policy = await mutatedByPolicies(lc, plan, rs, run, batch);
   if (!policy) return undefined;
   const planned = new Map(plan.mutating.map((m) => [m.hook, m.conditions]));
-  const first = { rs, planned, object: run.object };
+  const first = { rs, planned, object: original };
   const warnings: string[] = [];
   const audited: string[] = [];
   const calls: string[] = [];
