@@ -9,6 +9,7 @@ import { deepEqual, str } from '../base/json';
 import { applyMutation, matchWebhook } from '../policy';
 import { answersOn, readAlike, type EvaluateBatch } from './lean-answers';
 import { matchInput, type SimContext } from './context';
+import type { CelBatchItem } from '../cel/types';
 import type { LeanChain, LeanHook } from './lean-chain';
 import { conditionsOf, countLean, mapBindings, type Answers, type MutatedPrefix, type Plan } from './lean-verdict';
 import { mutatingCall, webhookMutationKey } from './webhooks';
@@ -88,16 +89,25 @@ async function hookNow(
   if (!m.matches) return 'none';
   if (hook.conditions.length === 0) return 'match';
   if (m.matchedResource) return refuse('a webhook with matchConditions matched through an equivalent resource');
-  const at = first.planned.get(hook);
-  if (at && (await readAlike(hook.conditions, first.object, run.object))) return conditionsOf(first.rs, at) ?? refuse(CONDITION_ERRS);
-  const rs = await answersOn(hook.conditions, run, run.object, batch);
-  if (rs.length !== hook.conditions.length) return refuse(CONDITION_ERRS);
-  return (
-    conditionsOf(
-      rs,
-      hook.conditions.map((_, i) => i),
-    ) ?? refuse(CONDITION_ERRS)
-  );
+  return (await conditionsNow(hook.conditions, first.planned.get(hook), first, run, run.object, batch)) ?? refuse(CONDITION_ERRS);
+}
+
+/**
+ * matchConditions' outcome on `object` (matcher.go: undefined for an error or the budget): the
+ * first batch's answers at `at` where the conditions read nothing that changed from the object it
+ * answered on, else one engine call.
+ */
+async function conditionsNow(
+  items: readonly CelBatchItem[],
+  at: readonly number[] | undefined,
+  first: { rs: Answers; object: unknown },
+  run: SimContext,
+  object: unknown,
+  batch: EvaluateBatch,
+): Promise<'match' | 'skip' | undefined> {
+  if (at && (object === first.object || (await readAlike(items, first.object, object)))) return conditionsOf(first.rs, at);
+  const rs = await answersOn(items, run, object, batch);
+  return rs.length === items.length ? conditionsOf(rs, Object.keys(rs).map(Number)) : undefined;
 }
 
 /**
@@ -132,19 +142,7 @@ async function mutatedByPolicies(
     const start = run.object;
     let object: unknown = start;
     for (const bd of m.bindings) {
-      const at = planned.get(bd);
-      let c: 'match' | 'skip' | undefined;
-      if (at && (object === original || (await readAlike(mp.conditions, original, object)))) c = conditionsOf(rs, at);
-      else {
-        const now = await answersOn(mp.conditions, run, object, batch);
-        c =
-          now.length === mp.conditions.length
-            ? conditionsOf(
-                now,
-                now.map((_, i) => i),
-              )
-            : undefined;
-      }
+      const c = await conditionsNow(mp.conditions, planned.get(bd), { rs, object: original }, run, object, batch);
       if (c === undefined) return refuse('a MutatingAdmissionPolicy matchCondition errs or exceeds its budget');
       if (c === 'skip') continue;
       if (str(mp.spec.reinvocationPolicy) === 'IfNeeded') return refuse('a MutatingAdmissionPolicy that applies is reinvoked (IfNeeded)');
