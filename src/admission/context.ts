@@ -24,6 +24,9 @@ export interface ReinvokeState {
 
 export const newReinvokeState = (): ReinvokeState => ({ previouslyInvoked: new Set(), reinvoke: new Set() });
 
+/** A MutatingAdmissionPolicy's invocation in its plugin's ReinvokeState: the policy with one binding. */
+export const invocationKey = (p: { name: string }, b: { name: string }): string => `${p.name}/${b.name}`;
+
 /** RequireReinvokingPreviouslyInvokedPlugins */
 export function requireReinvoking(s: ReinvokeState): void {
   for (const k of s.previouslyInvoked) s.reinvoke.add(k);

@@ -201,6 +201,27 @@ describe("the mutating webhooks' second round", () => {
     expect(full.deniedBy!.message).toContain('no such key');
     expect(lean).toMatchObject({ allowed: false, deniedBy: { message: full.deniedBy!.message } });
   });
+
+  it('runs again the policy and the webhook a change followed (reinvocationPolicy IfNeeded), each plugin keeping its own bookkeeping', async () => {
+    const chain = prepareChain([
+      policy('MutatingAdmissionPolicy', 'mark', {
+        reinvocationPolicy: 'IfNeeded',
+        mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: "[JSONPatch{op: 'add', path: '/metadata/labels/mutated', value: 'yes'}]" } }],
+      }),
+      binding('MutatingAdmissionPolicyBinding', 'mark', 'mark'),
+      mutating('unmark', hook('unmark.example.com', { reinvocationPolicy: 'IfNeeded' })),
+      policy('ValidatingAdmissionPolicy', 'unmarked', { validations: [{ expression: "!('mutated' in object.metadata.labels)", message: 'marked' }] }),
+      binding('ValidatingAdmissionPolicyBinding', 'unmarked', 'unmarked'),
+    ]);
+    const opts = { webhooks: { 'unmark.example.com': { patch: [{ op: 'remove', path: '/metadata/labels/mutated' }] } }, namespaces: [namespace('team-a')] };
+    const { cel } = counting();
+    const [lean] = await leanVerdicts(leanSet([leanChain(chain)]), podRequest(), opts, cel);
+    const full = await simulatePrepared(chain, podRequest(), opts, requestCel(chain.kubernetesVersion));
+    // the webhook's change makes the policy's plugin run it again (the object is not the one it left), whose change makes the webhook's call it again
+    expect(full.steps.filter((s) => s.outcome === 'reinvoked').length).toBe(2);
+    expect(full.allowed).toBe(true);
+    expect(lean).toEqual({ allowed: true, warnings: full.warnings, audited: Object.keys(full.auditAnnotations), calls: ['unmark.example.com'], mutated: true });
+  });
 });
 
 describe('requests alike in what a plan reads', () => {

@@ -8,7 +8,7 @@
 import { deepEqual, str } from '../base/json';
 import { applyMutation, matchWebhook } from '../policy';
 import { answersOn, readAlike, type EvaluateBatch } from './lean-answers';
-import { matchInput, type SimContext } from './context';
+import { invocationKey, matchInput, newReinvokeState, requireReinvoking, type ReinvokeState, type SimContext } from './context';
 import type { CelBatchItem } from '../cel/types';
 import type { LeanChain, LeanHook } from './lean-chain';
 import { conditionsOf, countLean, mapBindings, type Answers, type MutatedPrefix, type Plan } from './lean-verdict';
@@ -25,22 +25,26 @@ const refuse = (reason: string): undefined => {
  * What the mutating plugins do to the request in `run` (a fresh context of the chain; its object
  * is left as they leave it), where the plan's answers (`rs`, on the request as it came) settle
  * them; undefined where the full run must. Settled here when:
- * - every MutatingAdmissionPolicy that applies has no params or variables and reinvocationPolicy
- *   Never, and its conditions and mutations evaluate, and the mutations apply (`applyMutation`,
- *   as the run applies them: on the object as the mutation before left it; mutatedByPolicies);
+ * - every MutatingAdmissionPolicy that applies has no params or variables, and its conditions
+ *   and mutations evaluate, and the mutations apply (`applyMutation`, as the run applies them: on
+ *   the object as the mutation before left it; mutatedByPolicies), in the second round too;
  * - every mutating webhook's matchConditions evaluate (the batch's answers before any change; one
  *   engine call on the object as it is then after one), in the second round too, which matches
  *   every webhook and evaluates its conditions again where anything changed (shouldCallHook comes
  *   before the reinvocation check): an error there is the full run's to word;
- * - no webhook called has reinvocationPolicy IfNeeded: the second round then calls none;
- * - each call admits (allows, warns, or patches with a patch that applies).
- * A webhook after a change is matched against the object as it is then (its objectSelector reads
- * the patched labels), as the plugin matches it.
+ * - each call admits (allows, warns, or patches with a patch that applies), in the second round
+ *   too.
+ * The second round runs again each policy binding and webhook with reinvocationPolicy IfNeeded
+ * that a change followed, with each plugin's bookkeeping (ReinvokeState) kept as
+ * runMutatingPolicies and runMutatingWebhooks keep it. A webhook or policy after a change is
+ * matched against the object as it is then (an objectSelector reads the patched labels), as the
+ * plugins match it.
  */
 export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: SimContext, batch: EvaluateBatch): Promise<MutatedPrefix | undefined> {
   // the object the first batch answered on
   const original = run.object;
-  const policy = await mutatedByPolicies(lc, plan, rs, run, batch);
+  const policies = newReinvokeState();
+  const policy = await mutatedByPolicies(lc, plan, rs, run, batch, original, policies, 0);
   if (!policy) return undefined;
   const planned = new Map(plan.mutating.map((m) => [m.hook, m.conditions]));
   const first = { rs, planned, object: original };
@@ -48,25 +52,50 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
   const audited: string[] = [];
   const calls: string[] = [];
   let mutated = policy.mutated;
+  const reinvoke = newReinvokeState();
+  /** A webhook called (round 0 or 1) as the plugin calls it; false where it does not admit. */
+  const call = (hook: LeanHook, round: 0 | 1): boolean => {
+    const c = mutatingCall(run, hook.wh);
+    if (!c) return false;
+    calls.push(hook.wh.name);
+    audited.push(webhookMutationKey(round, hook.index));
+    warnings.push(...c.warnings);
+    if (c.object !== undefined) {
+      run.object = c.object;
+      mutated = true;
+      requireReinvoking(reinvoke);
+    }
+    if (hook.wh.webhook.reinvocationPolicy === 'IfNeeded') reinvoke.previouslyInvoked.add(hook.wh.uid);
+    return true;
+  };
   for (const hook of lc.mutating) {
     const at = planned.get(hook);
     const now = mutated ? await hookNow(hook, run, batch, first) : at ? (conditionsOf(rs, at) ?? refuse(CONDITION_ERRS)) : 'none';
     if (now === undefined) return undefined;
-    if (now !== 'match') continue;
-    if (hook.wh.webhook.reinvocationPolicy === 'IfNeeded') return refuse('a webhook called is reinvoked (IfNeeded)');
-    const call = mutatingCall(run, hook.wh);
-    if (!call) return refuse('a webhook call does not admit');
-    calls.push(hook.wh.name);
-    audited.push(webhookMutationKey(0, hook.index));
-    warnings.push(...call.warnings);
-    if (call.object !== undefined) {
-      run.object = call.object;
-      mutated = true;
+    if (now === 'match' && !call(hook, 0)) return refuse('a webhook call does not admit');
+  }
+  // the second round, where anything changed: the policies a change followed (reinvocationPolicy
+  // IfNeeded) run again, then every webhook is matched and its conditions evaluated again, and
+  // those a change followed are called again
+  let reinvoked = false;
+  if (mutated) {
+    const lastOutput = run.object;
+    const again = await mutatedByPolicies(lc, plan, rs, run, batch, original, policies, 1);
+    if (!again) return undefined;
+    if (again.applied) reinvoked = true;
+    if (reinvoke.previouslyInvoked.size && run.object !== lastOutput && !deepEqual(lastOutput, run.object)) requireReinvoking(reinvoke);
+    for (const hook of lc.mutating) {
+      const again = reinvoke.reinvoke.has(hook.wh.uid);
+      if (!again && !hook.conditions.length) continue;
+      const now = await hookNow(hook, run, batch, first);
+      if (now === undefined) return undefined;
+      if (!again || now !== 'match') continue;
+      if (!call(hook, 1)) return refuse('a reinvoked webhook call does not admit');
+      reinvoked = true;
     }
   }
-  // the second round, where anything changed: every webhook matched and its conditions evaluated again (none is called)
-  if (mutated) for (const hook of lc.mutating) if (hook.conditions.length && (await hookNow(hook, run, batch, first)) === undefined) return undefined;
   if (policy.applied) countLean("the mutating plugins: a MutatingAdmissionPolicy's mutations among them");
+  if (reinvoked) countLean('the mutating plugins: a webhook or policy reinvoked (IfNeeded) among them');
   return { warnings, audited, calls, mutated };
 }
 
@@ -111,12 +140,14 @@ async function conditionsNow(
 }
 
 /**
- * The MutatingAdmissionPolicy plugin on `run`, as runMutatingPolicies runs it: each policy matched
- * on the object as the policies before it left it (the plan's matching while nothing changed),
- * each binding's conditions, then mutations, on the object as the bindings before it left it
- * (the first batch's answers where they read nothing that changed, else one engine call), the
- * object decoded after each policy. Whether a binding applied and whether the object changed;
- * undefined where the full run must.
+ * The MutatingAdmissionPolicy plugin on `run`, as runMutatingPolicies runs it in `round`: each
+ * policy matched on the object as the policies before it left it (the plan's matching while
+ * nothing changed), each binding's conditions, then mutations, on the object as the bindings
+ * before it left it (the first batch's answers where they read nothing that changed from
+ * `original`, else one engine call), the object decoded after each policy. The plugin's
+ * reinvocation bookkeeping is kept in `st` as the run keeps it: round 1 runs only the bindings
+ * with reinvocationPolicy IfNeeded that a change followed. Whether a binding applied and whether
+ * the object changed; undefined where the full run must.
  */
 async function mutatedByPolicies(
   lc: LeanChain,
@@ -124,38 +155,48 @@ async function mutatedByPolicies(
   rs: Answers,
   run: SimContext,
   batch: EvaluateBatch,
+  original: unknown,
+  st: ReinvokeState,
+  round: 0 | 1,
 ): Promise<{ applied: boolean; mutated: boolean } | undefined> {
   // nothing applies (the common case): decided by the plan, whose conditions were all false
-  if (plan.mutatingPolicies.every((e) => e.conditions && conditionsOf(rs, e.conditions) === 'skip')) return { applied: false, mutated: false };
-  const original = run.object;
+  if (round === 0 && plan.mutatingPolicies.every((e) => e.conditions && conditionsOf(rs, e.conditions) === 'skip')) return { applied: false, mutated: false };
+  // (compared only where there is something to reinvoke: requireReinvoking moves previouslyInvoked)
+  if (round === 1 && st.previouslyInvoked.size && !(st.lastOutput && deepEqual(st.lastOutput.object, run.object))) requireReinvoking(st);
   const planned = new Map(plan.mutatingPolicies.map((e) => [e.bd, e.conditions]));
   let applied = false;
   let mutated = false;
   for (const mp of lc.mutatingPolicies) {
+    const again = round === 1 ? mp.bindings.filter((bd) => st.reinvoke.has(invocationKey(mp.p, bd))) : undefined;
+    if (again?.length === 0) continue;
     // (the plan leaves out the conditions of a policy with params or variables, or matched through an equivalent resource)
     const entries = plan.mutatingPolicies.filter((e) => e.mp === mp);
-    const m = mutated ? mapBindings(mp, matchInput(run)) : { bindings: entries.map((e) => e.bd), equivalent: entries.some((e) => !e.conditions) };
+    const m =
+      run.object !== original ? mapBindings(mp, matchInput(run)) : { bindings: entries.map((e) => e.bd), equivalent: entries.some((e) => !e.conditions) };
     if ('error' in m) return refuse(m.error);
-    if (m.bindings.length === 0) continue;
+    const bindings = again ? m.bindings.filter((bd) => again.includes(bd)) : m.bindings;
+    if (bindings.length === 0) continue;
     if (m.equivalent || !mp.conditions || !mp.mutations)
       return refuse('a MutatingAdmissionPolicy with params or variables, or matched through an equivalent resource');
     const start = run.object;
     let object: unknown = start;
-    for (const bd of m.bindings) {
+    for (const bd of bindings) {
       const c = await conditionsNow(mp.conditions, planned.get(bd), { rs, object: original }, run, object, batch);
       if (c === undefined) return refuse('a MutatingAdmissionPolicy matchCondition errs or exceeds its budget');
       if (c === 'skip') continue;
-      if (str(mp.spec.reinvocationPolicy) === 'IfNeeded') return refuse('a MutatingAdmissionPolicy that applies is reinvoked (IfNeeded)');
       applied = true;
+      const before = object;
       // a DELETE has no object to patch: the mutations do not run
-      if (object === null || object === undefined) continue;
-      for (const mu of mp.mutations) {
-        const [r] = await answersOn([mu.item], run, object, batch);
-        if (!r?.ok) return refuse('a mutation errs');
-        const done = applyMutation(mu.patchType, object, r);
-        if ('error' in done) return refuse('a mutation does not apply');
-        object = done.object;
-      }
+      if (object !== null && object !== undefined)
+        for (const mu of mp.mutations) {
+          const [r] = await answersOn([mu.item], run, object, batch);
+          if (!r?.ok) return refuse('a mutation errs');
+          const done = applyMutation(mu.patchType, object, r);
+          if ('error' in done) return refuse('a mutation does not apply');
+          object = done.object;
+        }
+      if (object !== before && !deepEqual(before, object)) requireReinvoking(st);
+      if (str(mp.spec.reinvocationPolicy) === 'IfNeeded') st.previouslyInvoked.add(invocationKey(mp.p, bd));
     }
     if (object !== start && !deepEqual(start, object)) {
       // the object converted back to its typed form and defaulted, as the plugin does after each policy
@@ -163,5 +204,6 @@ async function mutatedByPolicies(
       mutated = true;
     }
   }
+  if (round === 0) st.lastOutput = { object: run.object };
   return { applied, mutated };
 }

@@ -29,7 +29,7 @@ import type { CelInputs } from '../cel/types';
 import { tracedExpressions } from '../policy/coverage';
 import { releaseOf } from '../base/releases';
 import { goJSON } from '../k8s/errors';
-import { excludedBy, forbiddenMessage, inputFor, matchInput, requireReinvoking, type SimContext } from './context';
+import { excludedBy, forbiddenMessage, inputFor, invocationKey, matchInput, requireReinvoking, type SimContext } from './context';
 import { patchBetween } from './serialize';
 import { validatingWebhookExpressions } from './webhooks';
 import type { DocumentRef, SimOutcome, SimPhase, SimStep, SimStepKind } from './types';
@@ -387,8 +387,6 @@ function publishValidationFailures(ctx: SimContext, failures: readonly Validatio
 
 // ---------------------------------------------------------------------------
 // MutatingAdmissionPolicy
-
-const invocationKey = (p: WorkspacePolicy, b: WorkspaceBinding) => `${p.name}/${b.name}`;
 
 export async function runMutatingPolicies(ctx: SimContext): Promise<void> {
   if (excludedSteps(ctx, 'mutating')) return;

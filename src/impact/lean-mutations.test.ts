@@ -234,6 +234,10 @@ describe('lean verdicts with mutations, params and webhook answers agree with th
     expect(reasons["lean: the mutating plugins: a MutatingAdmissionPolicy's mutations among them"] ?? 0, JSON.stringify(reasons)).toBeGreaterThan(
       decisions / 100,
     );
+    // and webhooks and policies run again in the second round (reinvocationPolicy IfNeeded, a change after their first call)
+    expect(reasons['lean: the mutating plugins: a webhook or policy reinvoked (IfNeeded) among them'] ?? 0, JSON.stringify(reasons)).toBeGreaterThan(
+      decisions / 100,
+    );
   }, 600_000);
 
   it('on validating webhooks whose matchConditions err or that refuse a dry run: under Fail the first rejects before any call, the probe goes on (decided lean)', async () => {
