@@ -140,10 +140,17 @@ const alone = new WeakMap<object, Promise<Pick<Call, 'project' | 'objectAlike'>>
 /**
  * Items on a context's inputs with `object` in place of its object (a mutation on the object as
  * the mutations before it left it, a webhook's matchConditions on the object as the patches
- * before it left it), cut down to what they read: one engine call.
+ * before it left it), and `param` as params (a MutatingAdmissionPolicy's), cut down to what
+ * they read: one engine call.
  */
-export async function answersOn(items: readonly CelBatchItem[], ctx: SimContext, object: unknown, batch: EvaluateBatch): Promise<CelEvalResult[]> {
-  return batch(items, (await aloneOf(items)).project(celInputs(inputFor(ctx), null, object)));
+export async function answersOn(
+  items: readonly CelBatchItem[],
+  ctx: SimContext,
+  object: unknown,
+  batch: EvaluateBatch,
+  param: unknown = null,
+): Promise<CelEvalResult[]> {
+  return batch(items, (await aloneOf(items)).project(celInputs(inputFor(ctx), param, object)));
 }
 
 /** Whether items asked on their own read the same of two objects (alikeOn). */

@@ -38,18 +38,19 @@ export interface LeanPolicy {
 }
 
 /**
- * A MutatingAdmissionPolicy with a binding: its matchConditions in the batch and its mutations as
- * items where they alone say what it does (no params, no variables): lean-patch.ts applies them;
- * else (`conditions` undefined) a match means the mutating plugins run as the full simulation runs
- * them (simulate.ts `mutatedContext`).
+ * A MutatingAdmissionPolicy with a binding: its matchConditions and mutations as items (with its
+ * variables in their compile options), which lean-patch.ts evaluates and applies; without
+ * paramKind its matchConditions are in the request's first batch too (lean-verdict.ts).
  */
 export interface LeanMutatingPolicy {
   p: WorkspacePolicy;
   spec: Obj;
-  bindings: { name: string; matchResources?: unknown }[];
-  conditions?: CelBatchItem[];
-  /** Its mutations in order (with `conditions`): the patch type and the expression's item. */
-  mutations?: { patchType: string; item: CelBatchItem }[];
+  /** It has a paramKind: each binding's params are resolved per request (its conditions are then not in the first batch). */
+  params: boolean;
+  bindings: { name: string; matchResources?: unknown; spec: Obj }[];
+  conditions: CelBatchItem[];
+  /** Its mutations in order: the patch type and the expression's item. */
+  mutations: { patchType: string; item: CelBatchItem }[];
 }
 
 export interface LeanChain {
@@ -172,26 +173,22 @@ function compile(chain: PreparedChain, registry: LeanRegistry, frame: string, co
     .filter((p) => p.bindings.length > 0)
     .map((p): LeanMutatingPolicy => {
       const spec = obj(obj(withDefaults(p.policy)).spec);
-      const { options, hasParams, variables } = policyOptions(spec);
-      const plain = !hasParams && variables.length === 0;
+      const { options, hasParams } = policyOptions(spec);
       return {
         p,
         spec,
+        params: hasParams,
         bindings: p.bindings.map((b) => {
           const bspec = obj(obj(withDefaults(b.binding)).spec);
-          return { name: b.name, ...(isObject(bspec.matchResources) ? { matchResources: bspec.matchResources } : {}) };
+          return { name: b.name, ...(isObject(bspec.matchResources) ? { matchResources: bspec.matchResources } : {}), spec: bspec };
         }),
-        ...(plain
-          ? {
-              conditions: list(spec.matchConditions).map((c) => item(str(obj(c).expression), 'map-matchCondition', options)),
-              mutations: list(spec.mutations).map((m) => {
-                const patchType = str(obj(m).patchType);
-                const json = patchType === 'JSONPatch';
-                const expression = str(obj(json ? obj(m).jsonPatch : obj(m).applyConfiguration).expression);
-                return { patchType, item: item(expression, json ? 'map-jsonPatch' : 'map-applyConfiguration', options) };
-              }),
-            }
-          : {}),
+        conditions: list(spec.matchConditions).map((c) => item(str(obj(c).expression), 'map-matchCondition', options)),
+        mutations: list(spec.mutations).map((m) => {
+          const patchType = str(obj(m).patchType);
+          const json = patchType === 'JSONPatch';
+          const expression = str(obj(json ? obj(m).jsonPatch : obj(m).applyConfiguration).expression);
+          return { patchType, item: item(expression, json ? 'map-jsonPatch' : 'map-applyConfiguration', options) };
+        }),
       };
     });
   const matchers: Obj[] = [

@@ -6,7 +6,7 @@
  * without the full run's steps and second round. Design: ./README.md (Lean verdicts).
  */
 import { deepEqual, str } from '../base/json';
-import { applyMutation, matchWebhook } from '../policy';
+import { applyMutation, failurePolicyOf, matchWebhook, resolveParams } from '../policy';
 import { answersOn, readAlike, type EvaluateBatch } from './lean-answers';
 import { invocationKey, matchInput, newReinvokeState, requireReinvoking, type ReinvokeState, type SimContext } from './context';
 import type { CelBatchItem } from '../cel/types';
@@ -25,9 +25,10 @@ const refuse = (reason: string): undefined => {
  * What the mutating plugins do to the request in `run` (a fresh context of the chain; its object
  * is left as they leave it), where the plan's answers (`rs`, on the request as it came) settle
  * them; undefined where the full run must. Settled here when:
- * - every MutatingAdmissionPolicy that applies has no params or variables, and its conditions
- *   and mutations evaluate, and the mutations apply (`applyMutation`, as the run applies them: on
- *   the object as the mutation before left it; mutatedByPolicies), in the second round too;
+ * - every MutatingAdmissionPolicy binding that applies resolves its params (or drops its error
+ *   under failurePolicy Ignore), and its conditions and mutations evaluate for each param, and the
+ *   mutations apply (`applyMutation`, as the run applies them: on the object as the mutation
+ *   before left it; mutatedByPolicies), in the second round too;
  * - every mutating webhook's matchConditions evaluate (the batch's answers before any change; one
  *   engine call on the object as it is then after one), in the second round too, which matches
  *   every webhook and evaluates its conditions again where anything changed (shouldCallHook comes
@@ -80,7 +81,9 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
   let reinvoked = false;
   if (mutated) {
     const lastOutput = run.object;
-    const again = await mutatedByPolicies(lc, plan, rs, run, batch, original, policies, 1);
+    // (none invoked with IfNeeded: the policies' second round runs nothing)
+    const again =
+      policies.previouslyInvoked.size || policies.reinvoke.size ? await mutatedByPolicies(lc, plan, rs, run, batch, original, policies, 1) : NOTHING;
     if (!again) return undefined;
     if (again.applied) reinvoked = true;
     if (reinvoke.previouslyInvoked.size && run.object !== lastOutput && !deepEqual(lastOutput, run.object)) requireReinvoking(reinvoke);
@@ -98,6 +101,10 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
   if (reinvoked) countLean('the mutating plugins: a webhook or policy reinvoked (IfNeeded) among them');
   return { warnings, audited, calls, mutated };
 }
+
+/** A binding of a policy without paramKind: one invocation, params null (resolveParams). */
+const NO_PARAMS: { params: readonly unknown[]; error?: string } = { params: [null] };
+const NOTHING = { applied: false, mutated: false };
 
 const CONDITION_ERRS = 'a mutating webhook matchCondition errs or exceeds its budget';
 
@@ -133,9 +140,10 @@ async function conditionsNow(
   run: SimContext,
   object: unknown,
   batch: EvaluateBatch,
+  param: unknown = null,
 ): Promise<'match' | 'skip' | undefined> {
   if (at && (object === first.object || (await readAlike(items, first.object, object)))) return conditionsOf(first.rs, at);
-  const rs = await answersOn(items, run, object, batch);
+  const rs = await answersOn(items, run, object, batch, param);
   return rs.length === items.length ? conditionsOf(rs, Object.keys(rs).map(Number)) : undefined;
 }
 
@@ -169,34 +177,43 @@ async function mutatedByPolicies(
   for (const mp of lc.mutatingPolicies) {
     const again = round === 1 ? mp.bindings.filter((bd) => st.reinvoke.has(invocationKey(mp.p, bd))) : undefined;
     if (again?.length === 0) continue;
-    // (the plan leaves out the conditions of a policy with params or variables, or matched through an equivalent resource)
     const entries = plan.mutatingPolicies.filter((e) => e.mp === mp);
     const m =
-      run.object !== original ? mapBindings(mp, matchInput(run)) : { bindings: entries.map((e) => e.bd), equivalent: entries.some((e) => !e.conditions) };
+      run.object !== original ? mapBindings(mp, matchInput(run)) : { bindings: entries.map((e) => e.bd), equivalent: entries.some((e) => e.equivalent) };
     if ('error' in m) return refuse(m.error);
     const bindings = again ? m.bindings.filter((bd) => again.includes(bd)) : m.bindings;
     if (bindings.length === 0) continue;
-    if (m.equivalent || !mp.conditions || !mp.mutations)
-      return refuse('a MutatingAdmissionPolicy with params or variables, or matched through an equivalent resource');
+    if (m.equivalent) return refuse('a MutatingAdmissionPolicy matched through an equivalent resource');
     const start = run.object;
     let object: unknown = start;
     for (const bd of bindings) {
-      const c = await conditionsNow(mp.conditions, planned.get(bd), { rs, object: original }, run, object, batch);
-      if (c === undefined) return refuse('a MutatingAdmissionPolicy matchCondition errs or exceeds its budget');
-      if (c === 'skip') continue;
-      applied = true;
-      const before = object;
-      // a DELETE has no object to patch: the mutations do not run
-      if (object !== null && object !== undefined)
-        for (const mu of mp.mutations) {
-          const [r] = await answersOn([mu.item], run, object, batch);
-          if (!r?.ok) return refuse('a mutation errs');
-          const done = applyMutation(mu.patchType, object, r);
-          if ('error' in done) return refuse('a mutation does not apply');
-          object = done.object;
-        }
-      if (object !== before && !deepEqual(before, object)) requireReinvoking(st);
-      if (str(mp.spec.reinvocationPolicy) === 'IfNeeded') st.previouslyInvoked.add(invocationKey(mp.p, bd));
+      // one invocation per param, as the dispatcher resolves them (admitBinding); an error is the
+      // binding's configuration error: nothing under Ignore, the full run's denial to word otherwise
+      const resolved = mp.params ? resolveParams(mp.spec, bd.spec, str(run.request.namespace), { paramDocuments: lc.chain.ws.documents }) : NO_PARAMS;
+      if (resolved.error && failurePolicyOf(mp.spec) !== 'Ignore') return refuse('a MutatingAdmissionPolicy binding whose params do not resolve');
+      let invoked = false;
+      let changed = false;
+      for (const param of resolved.error ? [] : resolved.params) {
+        const c = mp.params
+          ? await conditionsNow(mp.conditions, undefined, { rs, object: original }, run, object, batch, param)
+          : await conditionsNow(mp.conditions, planned.get(bd), { rs, object: original }, run, object, batch);
+        if (c === undefined) return refuse('a MutatingAdmissionPolicy matchCondition errs or exceeds its budget');
+        if (c === 'skip') continue;
+        applied = invoked = true;
+        const before = object;
+        // a DELETE has no object to patch: the mutations do not run
+        if (object !== null && object !== undefined)
+          for (const mu of mp.mutations) {
+            const [r] = await answersOn([mu.item], run, object, batch, param);
+            if (!r?.ok) return refuse('a mutation errs');
+            const done = applyMutation(mu.patchType, object, r);
+            if ('error' in done) return refuse('a mutation does not apply');
+            object = done.object;
+          }
+        if (object !== before && !deepEqual(before, object)) changed = true;
+      }
+      if (changed) requireReinvoking(st);
+      if (invoked && str(mp.spec.reinvocationPolicy) === 'IfNeeded') st.previouslyInvoked.add(invocationKey(mp.p, bd));
     }
     if (object !== start && !deepEqual(start, object)) {
       // the object converted back to its typed form and defaulted, as the plugin does after each policy

@@ -98,7 +98,7 @@ const slots = (b: Batch, its: readonly CelBatchItem[], param: unknown = null): n
 /** What a chain asks of the engine for one request, by slot, and what it decides with the answers. */
 export interface Plan {
   /** The MutatingAdmissionPolicy bindings that match, in the plugin's order: their matchConditions' slots (undefined: a match means the mutating plugins run in full). */
-  mutatingPolicies: { mp: LeanMutatingPolicy; bd: LeanMutatingPolicy['bindings'][number]; conditions?: number[] }[];
+  mutatingPolicies: { mp: LeanMutatingPolicy; bd: LeanMutatingPolicy['bindings'][number]; conditions?: number[]; equivalent?: true }[];
   mutating: { hook: LeanHook; conditions: number[] }[];
   policies: {
     lp: LeanPolicy;
@@ -157,8 +157,10 @@ function mutatingPolicyPlan(lc: LeanChain, match: MatchInput, b: Batch): Plan['m
   for (const mp of lc.mutatingPolicies) {
     const m = mapBindings(mp, match);
     if ('error' in m) return noPlan(m.error);
-    // through an equivalent resource the conditions read other inputs: the plugins run in full
-    for (const bd of m.bindings) out.push(mp.conditions && !m.equivalent ? { mp, bd, conditions: slots(b, mp.conditions) } : { mp, bd });
+    // through an equivalent resource the conditions read other inputs: the plugins run in full;
+    // with params they read each binding's, resolved where the policy runs (lean-patch.ts)
+    for (const bd of m.bindings)
+      out.push(m.equivalent ? { mp, bd, equivalent: true } : mp.params ? { mp, bd } : { mp, bd, conditions: slots(b, mp.conditions) });
   }
   return out;
 }
@@ -298,7 +300,7 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: Muta
   for (const mp of plan.mutatingPolicies) {
     const mc = mp.conditions && conditionsOf(rs, mp.conditions);
     if (mc !== 'skip')
-      return mutates(mc === undefined ? 'a MutatingAdmissionPolicy matchCondition errs, or it has params or variables' : 'a MutatingAdmissionPolicy applies');
+      return mutates(mc === undefined ? 'a MutatingAdmissionPolicy matchCondition errs, or it has params' : 'a MutatingAdmissionPolicy applies');
   }
   const warnings: string[] = [...(after?.warnings ?? [])];
   const audited = new Set<string>(after?.audited);

@@ -240,6 +240,64 @@ describe('lean verdicts with mutations, params and webhook answers agree with th
     );
   }, 600_000);
 
+  it('on MutatingAdmissionPolicies with params and variables: each binding resolves its params, the mutations apply once per param (decided lean)', async () => {
+    const cap = policy('MutatingAdmissionPolicy', 'cap', {
+      paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+      variables: [{ name: 'max', expression: 'params.data.max' }],
+      matchConditions: [{ name: 'unnamed', expression: 'object.metadata.name != params.data.name' }],
+      failurePolicy: 'Ignore',
+      reinvocationPolicy: 'IfNeeded',
+      mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{metadata: Object.metadata{labels: {"max": variables.max}}}' } }],
+    });
+    const notOne = policy('ValidatingAdmissionPolicy', 'not-one', {
+      validations: [
+        {
+          expression: "!has(object.metadata.labels) || !('max' in object.metadata.labels) || object.metadata.labels.max != '1'",
+          messageExpression: "'max is ' + object.metadata.labels.max",
+        },
+      ],
+    });
+    const paramRefs = [
+      // both params (limits, then strict): the second's mutation on the object the first left
+      { selector: { matchLabels: { tier: 'gold' } }, namespace: 'team-a', parameterNotFoundAction: 'Allow' },
+      { name: 'limits', namespace: 'team-a', parameterNotFoundAction: 'Deny' },
+      // none: nothing to mutate; none under Deny: the binding's error, which failurePolicy Ignore drops
+      { name: 'absent', namespace: 'team-a', parameterNotFoundAction: 'Allow' },
+      { name: 'absent', namespace: 'team-a', parameterNotFoundAction: 'Deny' },
+    ];
+    const before = new Map(leanFallbacks());
+    let denied = 0;
+    for (const paramRef of paramRefs) {
+      const objects = [
+        teamA,
+        ...params,
+        cap,
+        binding('MutatingAdmissionPolicyBinding', 'cap', 'cap', { paramRef }),
+        notOne,
+        binding('ValidatingAdmissionPolicyBinding', 'not-one', 'not-one'),
+        // a change after the policy's: it runs again in the second round (IfNeeded)
+        mutating('annotate', hook('annotate.example.com')),
+      ];
+      const webhooks: Record<string, WebhookResponse> = {
+        'annotate.example.com': { patch: [{ op: 'add', path: '/metadata/annotations', value: { seen: 'yes' } }] },
+      };
+      const spec: ChainSpec = { baseline: [], candidate: objects, kubernetesVersion: DEFAULT_KUBERNETES_VERSION, webhooks };
+      for (const r of requests()) {
+        const request = r.request as AdmissionRequest;
+        const [f, q] = await Promise.all([fullDecider(spec)(request, teamA), chainDecider(spec)(request, teamA)]);
+        expect(q, `${JSON.stringify(paramRef)}: ${r.name}`).toEqual(f);
+        denied += Number(!f.candidate.allowed);
+      }
+    }
+    expect(denied).toBeGreaterThan(0);
+    const { reasons } = countsSince(before);
+    expect(
+      Object.keys(reasons).filter((k) => !k.startsWith('lean: ')),
+      JSON.stringify(reasons),
+    ).toEqual([]);
+    expect(reasons["lean: the mutating plugins: a MutatingAdmissionPolicy's mutations among them"], JSON.stringify(reasons)).toBeGreaterThan(0);
+  });
+
   it('on validating webhooks whose matchConditions err or that refuse a dry run: under Fail the first rejects before any call, the probe goes on (decided lean)', async () => {
     const erring = (name: string, failurePolicy: string) =>
       validating(name, hook(`${name}.example.com`, { failurePolicy, matchConditions: [{ name: 'm', expression: CONDITIONS[3] }] }));
