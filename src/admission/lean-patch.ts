@@ -11,8 +11,8 @@ import { answersOn, readAlike, type EvaluateBatch } from './lean-answers';
 import { invocationKey, matchInput, newReinvokeState, requireReinvoking, type ReinvokeState, type SimContext } from './context';
 import type { CelBatchItem } from '../cel/types';
 import type { LeanChain, LeanHook } from './lean-chain';
-import { conditionsOf, countLean, mapBindings, type Answers, type MutatedPrefix, type Plan } from './lean-verdict';
-import { mutatingCall, webhookMutationKey } from './webhooks';
+import { conditionsOf, countLean, mapBindings, type Answers, type LeanDenial, type MutatedPrefix, type Plan } from './lean-verdict';
+import { mutatingCall, mutatingFailedOpenKey, webhookMutationKey } from './webhooks';
 
 /** Why the last patchedLean answered undefined (lean.ts counts it). */
 export let refusedReason = '';
@@ -33,8 +33,10 @@ const refuse = (reason: string): undefined => {
  *   engine call on the object as it is then after one), in the second round too, which matches
  *   every webhook and evaluates its conditions again where anything changed (shouldCallHook comes
  *   before the reinvocation check): an error there is the full run's to word;
- * - each call admits (allows, warns, or patches with a patch that applies), in the second round
- *   too.
+ * Each call is settled as the plugin settles it: a call failing under failurePolicy Ignore
+ * fails open; one that rejects the request (a denial, or a failure under Fail) ends the plugin
+ * there (`denied`: the client's verdict), but for the probe (`run.probe`), which goes on past
+ * each (`denials`).
  * The second round runs again each policy binding and webhook with reinvocationPolicy IfNeeded
  * that a change followed, with each plugin's bookkeeping (ReinvokeState) kept as
  * runMutatingPolicies and runMutatingWebhooks keep it. A webhook or policy after a change is
@@ -54,26 +56,34 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
   const calls: string[] = [];
   let mutated = policy.mutated;
   const reinvoke = newReinvokeState();
-  /** A webhook called (round 0 or 1) as the plugin calls it; false where it does not admit. */
+  const denials: LeanDenial[] = [];
+  /**
+   * A webhook called (round 0 or 1) as the plugin calls it, its call settled (runMutatingWebhooks'
+   * order: the audit annotation, the patch, the bookkeeping, then settle); true where it rejects
+   * the request and the plugin stops there (the probe goes on past it).
+   */
   const call = (hook: LeanHook, round: 0 | 1): boolean => {
     const c = mutatingCall(run, hook.wh);
-    if (!c) return false;
-    calls.push(hook.wh.name);
+    if (!c.refused) calls.push(hook.wh.name);
     audited.push(webhookMutationKey(round, hook.index));
-    warnings.push(...c.warnings);
     if (c.object !== undefined) {
       run.object = c.object;
       mutated = true;
       requireReinvoking(reinvoke);
     }
     if (hook.wh.webhook.reinvocationPolicy === 'IfNeeded') reinvoke.previouslyInvoked.add(hook.wh.uid);
-    return true;
+    warnings.push(...c.warnings);
+    if (c.failedOpen) audited.push(mutatingFailedOpenKey(round, hook.index));
+    if (!c.denial) return false;
+    denials.push({ kind: c.denial.kind, name: c.denial.name, webhook: hook.wh.name, message: c.denial.message ?? '' });
+    return !run.probe;
   };
+  const rejected = (): MutatedPrefix => ({ warnings, audited, calls, mutated, denied: { deniedBy: denials[0]! } });
   for (const hook of lc.mutating) {
     const at = planned.get(hook);
     const now = mutated ? await hookNow(hook, run, batch, first) : at ? (conditionsOf(rs, at) ?? refuse(CONDITION_ERRS)) : 'none';
     if (now === undefined) return undefined;
-    if (now === 'match' && !call(hook, 0)) return refuse('a webhook call does not admit');
+    if (now === 'match' && call(hook, 0)) return rejected();
   }
   // the second round, where anything changed: the policies a change followed (reinvocationPolicy
   // IfNeeded) run again, then every webhook is matched and its conditions evaluated again, and
@@ -93,13 +103,13 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
       const now = await hookNow(hook, run, batch, first);
       if (now === undefined) return undefined;
       if (!again || now !== 'match') continue;
-      if (!call(hook, 1)) return refuse('a reinvoked webhook call does not admit');
       reinvoked = true;
+      if (call(hook, 1)) return rejected();
     }
   }
   if (policy.applied) countLean("the mutating plugins: a MutatingAdmissionPolicy's mutations among them");
   if (reinvoked) countLean('the mutating plugins: a webhook or policy reinvoked (IfNeeded) among them');
-  return { warnings, audited, calls, mutated };
+  return { warnings, audited, calls, mutated, ...(denials.length ? { denials } : {}) };
 }
 
 /** A binding of a policy without paramKind: one invocation, params null (resolveParams). */

@@ -344,6 +344,45 @@ function prefixOf(ctx: SimContext): MutatedPrefix {
 }
 
 /**
+ * A chain whose mutating webhooks reject the request, decided lean (`client`: patchedLean's
+ * verdict, its first rejection the one the client sees); the probe goes on past each rejection
+ * (patchedLean on a probing context), then its validating plugins here, for every denial. As
+ * deniedInMutation, without the full runs: undefined where the probe's mutating plugins need
+ * theirs, null where its validating plugins are not decided here (nor after a full run).
+ */
+async function deniedLean(
+  set: LeanSet,
+  g: LeanSet['groups'][number],
+  i: number,
+  first: Answered,
+  plan: Plan,
+  client: MutatedPrefix,
+  cel: PolicyCel,
+  batch: EvaluateBatch,
+): Promise<LeanVerdict | null | undefined> {
+  const probe = freshContext(first.ctx, set.chains[i]!.chain, cel, true);
+  const probed = await patchedLean(set.chains[i]!, plan, first.rs, probe, batch);
+  if (!probed) return undefined;
+  const asked = unchanged(g, first, probe, plan) ?? (await validatingPlan(set, g, i, probe, batch, first));
+  if (!asked) return null;
+  const v = verdictOf(asked.plan, probe, asked.rs, probed);
+  if (!v) return null;
+  // (a validating plan decides no mutating plugin; a param error's full run of the policy plugin: deniedInMutation's)
+  if (v === MUTATES || 'policiesInFull' in v) return undefined;
+  countLean('the mutating plugins: a webhook rejects the request');
+  const all = [...(probed.denials ?? []), ...(v.allowed ? [] : (v.denials ?? [v.deniedBy!]))];
+  return {
+    allowed: false,
+    deniedBy: client.denied!.deniedBy,
+    ...(all.length > 1 ? { denials: all } : {}),
+    warnings: [...client.warnings],
+    audited: [...client.audited],
+    calls: [...client.calls],
+    mutated: client.mutated,
+  };
+}
+
+/**
  * The first batch's plan and answers for the validating plugins after the mutating ones, where the
  * object changed nowhere matching or the batch's items read it: a plan made on it would match the
  * same (its match key is the same) and its items would answer the same.
@@ -373,8 +412,8 @@ async function validatingPlan(
 
 /**
  * A chain's verdict where a plugin runs as the full simulation runs it: the mutating plugins (a
- * mutation may change the object; their own CEL memo follows it) unless only webhooks' patches
- * change it (lean-patch.ts), and the ValidatingAdmissionPolicy plugin where a binding's params do
+ * mutation may change the object; their own CEL memo follows it) unless lean-patch.ts decides
+ * them (a rejection there: deniedLean), and the ValidatingAdmissionPolicy plugin where a binding's params do
  * not resolve under a failurePolicy neither Fail nor Ignore; the rest (the validating plugins, the
  * validating webhooks) here. `from`: the request's first plan, where the mutating plugins may
  * change the object; or what the mutating plugins did, decided here (nothing changed): only the policy plugin runs in full.
@@ -400,11 +439,16 @@ async function inFull(
   } else {
     const run = freshContext(base, chain, knowingMemo(cel, chain.kubernetesVersion, first), false);
     const patched = await patchedLean(set.chains[i]!, from.plan, first.rs, run, batch);
-    if (patched) {
+    const denied = patched?.denied ? await deniedLean(set, g, i, first, from.plan, patched, run.cel, batch) : undefined;
+    // null: the full simulation decides (the probe's validating plugins are not decided here, as they would not be after a full run)
+    if (denied !== undefined) return denied ?? undefined;
+    if (patched && !patched.denied) {
       ctx = run;
       countLean('the mutating plugins');
     } else {
-      countPartly(`the mutating plugins run in full: ${mutatesReason} (${refusedReason})`);
+      countPartly(
+        `the mutating plugins run in full: ${mutatesReason} (${patched ? 'a webhook rejects the request, and the probe past it is not decided here' : refusedReason})`,
+      );
       ctx = await mutatedContext(chain, request, options, run.cel, false, base);
       if (ctx.denied) return deniedInMutation(set, g, i, ctx, first, request, options, cel, batch);
     }

@@ -286,6 +286,9 @@ function settle(ctx: SimContext, wh: WorkspaceWebhook, s: SimStep, r: CallResult
 /** The audit annotation of a mutating webhook called (its value says whether it changed the object). */
 export const webhookMutationKey = (round: number, index: number): string => `mutation.webhook.admission.k8s.io/round_${round}_index_${index}`;
 
+/** The audit annotation of a mutating webhook failing open. */
+export const mutatingFailedOpenKey = (round: number, index: number): string => `failed-open.mutation.webhook.admission.k8s.io/round_${round}_index_${index}`;
+
 /** The audit annotation of a validating webhook failing open: its position among the webhooks called. */
 export const validatingFailedOpenKey = (called: number): string => `failed-open.validating.webhook.admission.k8s.io/round_0_index_${called}`;
 
@@ -307,26 +310,31 @@ const callFailure = (wh: WorkspaceWebhook, callError: string): SimDenial => ({
  * (not a call: webhookCalled), a denial, or a call failure where they are not set.
  */
 export function validatingCall(ctx: SimContext, wh: WorkspaceWebhook): { warnings: string[]; denial?: SimDenial; failedOpen?: true; refused?: true } {
+  return settled(ctx, wh, callHook(ctx, wh, false));
+}
+
+/**
+ * A mutating webhook's call as the dispatcher settles it, without a step (the lean path's
+ * patches, lean-patch.ts): as validatingCall, and, when its assumed patch changes the object, the
+ * object as the apiserver decodes it after the patch (callHook's own).
+ */
+export function mutatingCall(
+  ctx: SimContext,
+  wh: WorkspaceWebhook,
+): { warnings: string[]; object?: unknown; denial?: SimDenial; failedOpen?: true; refused?: true } {
+  const r = callHook(ctx, wh, true);
+  return { ...settled(ctx, wh, r), ...(r.changed ? { object: r.object } : {}) };
+}
+
+/** A call's result as settle() settles it, for the lean path: see validatingCall. */
+function settled(ctx: SimContext, wh: WorkspaceWebhook, r: CallResult): { warnings: string[]; denial?: SimDenial; failedOpen?: true; refused?: true } {
   const w = wh.webhook;
   const refused = ctx.dryRun && w.sideEffects !== 'None' && w.sideEffects !== 'NoneOnDryRun' ? { refused: true as const } : {};
-  const r = callHook(ctx, wh, false);
   const warnings = r.warnings ?? [];
   if (r.denial) return { warnings, denial: r.denial, ...refused };
   if (r.callError)
     return { warnings, ...(failurePolicyOf(w) === 'Ignore' ? { failedOpen: true as const } : { denial: callFailure(wh, r.callError) }), ...refused };
   return { warnings, ...refused };
-}
-
-/**
- * A mutating webhook's call where it admits (the lean path's patches, lean-patch.ts): its
- * warnings and, when its assumed patch changes the object, the object as the apiserver decodes it
- * after the patch (callHook's own); undefined where the call rejects the request or fails (a
- * denial, unavailable, a patch that does not apply, a refused dry run: the full run words those).
- */
-export function mutatingCall(ctx: SimContext, wh: WorkspaceWebhook): { warnings: string[]; object?: unknown } | undefined {
-  const r = callHook(ctx, wh, true);
-  if (r.denial || r.callError) return undefined;
-  return { warnings: r.warnings ?? [], ...(r.changed ? { object: r.object } : {}) };
 }
 
 /** The webhook plugin returns before any webhook for a resource its release excludes: one skipped step per webhook, saying so. */
@@ -370,7 +378,6 @@ export async function runMutatingWebhooks(ctx: SimContext): Promise<void> {
         s.notes = [
           `matched through the equivalent ${d.matched.resource.group}/${d.matched.resource.version} ${d.matched.resource.resource}: the webhook receives the object in that version (only its apiVersion is converted here)`,
         ];
-      const annotationKey = `round_${ctx.round}_index_${i}`;
       ctx.auditAnnotations[webhookMutationKey(ctx.round, i)] = goJSON({
         configuration: wh.configName,
         webhook: wh.name,
@@ -385,7 +392,7 @@ export async function runMutatingWebhooks(ctx: SimContext): Promise<void> {
         ctx.shouldReinvoke = true;
       }
       if (wh.webhook.reinvocationPolicy === 'IfNeeded') st.previouslyInvoked.add(wh.uid);
-      const denial = settle(ctx, wh, s, r, `failed-open.mutation.webhook.admission.k8s.io/${annotationKey}`);
+      const denial = settle(ctx, wh, s, r, mutatingFailedOpenKey(ctx.round, i));
       if (denial && reject(ctx, denial)) return;
     }
   } finally {

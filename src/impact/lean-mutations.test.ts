@@ -238,6 +238,8 @@ describe('lean verdicts with mutations, params and webhook answers agree with th
     expect(reasons['lean: the mutating plugins: a webhook or policy reinvoked (IfNeeded) among them'] ?? 0, JSON.stringify(reasons)).toBeGreaterThan(
       decisions / 100,
     );
+    // and mutating webhooks that reject the request (deny, unavailable under Fail), the probe going on past them
+    expect(reasons['lean: the mutating plugins: a webhook rejects the request'] ?? 0, JSON.stringify(reasons)).toBeGreaterThan(decisions / 100);
   }, 600_000);
 
   it('on MutatingAdmissionPolicies with params and variables: each binding resolves its params, the mutations apply once per param (decided lean)', async () => {
@@ -296,6 +298,42 @@ describe('lean verdicts with mutations, params and webhook answers agree with th
       JSON.stringify(reasons),
     ).toEqual([]);
     expect(reasons["lean: the mutating plugins: a MutatingAdmissionPolicy's mutations among them"], JSON.stringify(reasons)).toBeGreaterThan(0);
+  });
+
+  it('on mutating webhooks that fail open, reject the request or refuse a dry run: the client sees the first rejection, the probe goes on (decided lean)', async () => {
+    const mw = (name: string, extra: Record<string, unknown> = {}) => mutating(name, hook(`${name}.example.com`, extra));
+    const patch: WebhookResponse = { patch: [{ op: 'add', path: '/metadata/labels/patched', value: 'yes' }] };
+    const unpatched = policy('ValidatingAdmissionPolicy', 'unpatched', {
+      validations: [{ expression: "!has(object.metadata.labels) || !('patched' in object.metadata.labels)", message: 'patched' }],
+    });
+    const vap = [unpatched, binding('ValidatingAdmissionPolicyBinding', 'unpatched', 'unpatched')];
+    const cases: { objects: unknown[]; webhooks: Record<string, WebhookResponse>; dryRun?: true }[] = [
+      // unavailable under Ignore: the request goes on (failing open), the next one patches
+      { objects: [mw('a', { failurePolicy: 'Ignore' }), mw('b')], webhooks: { 'a.example.com': 'unavailable', 'b.example.com': patch } },
+      // a patch, then a denial: the client sees the denial; the probe goes on to the policy, which denies the patched object
+      {
+        objects: [mw('a'), mw('b'), mw('c', { failurePolicy: 'Ignore' }), ...vap],
+        webhooks: { 'a.example.com': patch, 'b.example.com': 'deny', 'c.example.com': 'unavailable' },
+      },
+      // unavailable under Fail, then an IfNeeded webhook the probe's later patch reinvokes
+      { objects: [mw('a'), mw('b', { reinvocationPolicy: 'IfNeeded' }), mw('c')], webhooks: { 'a.example.com': 'unavailable', 'c.example.com': patch } },
+      // a dry run: sideEffects Some refuses it (no call), unset fails under Ignore (no call, failing open)
+      { objects: [mw('a', { sideEffects: 'Some' }), mw('b'), ...vap], webhooks: { 'b.example.com': patch }, dryRun: true },
+      { objects: [mw('a', { sideEffects: undefined, failurePolicy: 'Ignore' }), mw('b')], webhooks: { 'b.example.com': patch }, dryRun: true },
+    ];
+    const before = new Map(leanFallbacks());
+    for (const c of cases) {
+      const spec: ChainSpec = { baseline: [], candidate: c.objects, kubernetesVersion: DEFAULT_KUBERNETES_VERSION, webhooks: c.webhooks };
+      const request = podRequest(c.dryRun ? { dryRun: true } : {}) as AdmissionRequest;
+      const [f, q] = await Promise.all([fullDecider(spec)(request, teamA), chainDecider(spec)(request, teamA)]);
+      expect(q, JSON.stringify(c)).toEqual(f);
+    }
+    const { reasons } = countsSince(before);
+    expect(
+      Object.keys(reasons).filter((k) => !k.startsWith('lean: ')),
+      JSON.stringify(reasons),
+    ).toEqual([]);
+    expect(reasons['lean: the mutating plugins: a webhook rejects the request'], JSON.stringify(reasons)).toBeGreaterThan(0);
   });
 
   it('on validating webhooks whose matchConditions err or that refuse a dry run: under Fail the first rejects before any call, the probe goes on (decided lean)', async () => {
