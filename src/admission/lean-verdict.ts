@@ -20,7 +20,7 @@ import {
 } from '../policy';
 import { excludedBy, forbiddenMessage, inputFor, matchInput, type SimContext } from './context';
 import type { LeanChain, LeanHook, LeanMutatingPolicy, LeanPolicy } from './lean-chain';
-import { validatingWebhooks } from './lean-webhooks';
+import { validatingWebhooks, type SettledCall } from './lean-webhooks';
 import { validatingFailedOpenKey, webhookMutationKey } from './webhooks';
 
 /** A ValidatingAdmissionPolicy binding that denies, worded as the full run words it. */
@@ -293,6 +293,12 @@ export interface MutatedPrefix {
   denials?: LeanDenial[];
 }
 
+const SHARED_BUDGET = "a webhook matchCondition past the batch's shared budget";
+
+/** A validating webhook's call that denies, as a denial of the probe's (its step's words). */
+const callDenial = ({ hook, call }: SettledCall): LeanDenial[] =>
+  call.denial ? [{ kind: call.denial.kind, name: call.denial.name, webhook: hook.wh.name, message: call.denial.message ?? '' }] : [];
+
 export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: MutatedPrefix): LeanVerdict | typeof MUTATES | PoliciesInFull | undefined {
   const failed = rs.find((r) => !r.ok && isEngineFailure(r));
   if (failed) return fallback(`the engine failed: ${failed.ok ? '' : `${failed.kind}: ${String((failed as { message?: string }).message).slice(0, 120)}`}`);
@@ -328,11 +334,21 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: Muta
   if (mutating === MUTATES) return MUTATES;
   if (!mutating) return undefined;
   if (plan.policiesInFull) return { policiesInFull: { warnings, audited: [...audited], calls: [...calls], mutated } };
+  /**
+   * The probe's validating webhooks after the chain was rejected, none of them called for the
+   * client: each settled as the plugin settles it, their rejections and denials in its steps' order.
+   */
+  const probeDenials = (): LeanDenial[] | undefined => {
+    const settled = validatingWebhooks(plan.validating, ctx, rs);
+    return settled && [...settled.rejects, ...settled.called.flatMap(callDenial)];
+  };
   if (after?.denied) {
-    // the policy plugin rejected: no validating webhook is called, but the probe calls each (it must admit here)
-    if (!callAll(plan.validating, false, false)) return undefined;
-    const { deniedBy, denials } = after.denied;
-    return { allowed: false, deniedBy, ...(denials ? { denials } : {}), warnings, audited: [...audited], calls: [...calls], mutated };
+    // the policy plugin rejected: no validating webhook is called, but the probe calls each
+    const { deniedBy, denials = [deniedBy] } = after.denied;
+    const probed = probeDenials();
+    if (!probed) return fallback(SHARED_BUDGET);
+    const all = [...denials, ...probed];
+    return { allowed: false, deniedBy, ...(all.length > 1 ? { denials: all } : {}), warnings, audited: [...audited], calls: [...calls], mutated };
   }
   /** The bindings that deny, in the order of the full run's steps: each with its first false validation's message (its first param's that has one). */
   const denied: { name: string; binding: string; message: string }[] = [];
@@ -398,18 +414,19 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: Muta
   }
   if (auditFailures) audited.add(VALIDATION_FAILURE_KEY);
   if (denied.length) {
-    // the plugin's rejection ends the chain: no validating webhook is called, but the probe calls
-    // them all, so each must be decided here as admitting (none adds a denial)
-    if (!callAll(plan.validating, false, false)) return undefined;
+    // the plugin's rejection ends the chain: no validating webhook is called, but the probe calls them all
     // the client sees the first, as apierrors.NewForbidden words it; the probe's later steps keep the policy's own words
     const [first, ...rest] = denied.map(
       (d): LeanDenial => ({ kind: 'ValidatingAdmissionPolicy', name: d.name, binding: d.binding, message: policyDenialMessage(d.name, d.binding, d.message) }),
     );
     const deniedBy: LeanDenial = { ...first!, message: forbiddenMessage(ctx, first!.message) };
+    const probed = probeDenials();
+    if (!probed) return fallback(SHARED_BUDGET);
+    const all = [deniedBy, ...rest, ...probed];
     return {
       allowed: false,
       deniedBy,
-      ...(rest.length ? { denials: [deniedBy, ...rest] } : {}),
+      ...(all.length > 1 ? { denials: all } : {}),
       warnings,
       audited: [...audited],
       calls: [...calls],
@@ -422,9 +439,8 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: Muta
   }
   // a validating webhook that does not simply admit: its matchConditions and call settled as the plugin settles them (lean-webhooks.ts)
   const settled = validatingWebhooks(plan.validating, ctx, rs);
-  const callDenials = settled.called.flatMap(({ hook, call }): LeanDenial[] =>
-    call.denial ? [{ kind: call.denial.kind, name: call.denial.name, webhook: hook.wh.name, message: call.denial.message ?? '' }] : [],
-  );
+  if (!settled) return fallback(SHARED_BUDGET);
+  const callDenials = settled.called.flatMap(callDenial);
   if (settled.rejects.length) {
     // rejected before any call: the probe's steps are the rejections, then the calls it makes anyway
     const all = [...settled.rejects, ...callDenials];

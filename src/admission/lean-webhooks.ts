@@ -29,16 +29,19 @@ export interface WebhookRejection {
  * What the plugin does with the matching webhooks (`hooks`, the plan's, with their matchConditions' slots in `rs`): the webhooks whose
  * matchConditions err under failurePolicy Fail (`rejects`, in order: the first is the client's
  * denial, and no webhook is then called; the probe goes on past each) and the webhooks called
- * (matchConditions true; under Ignore an error passes the webhook over), each settled.
+ * (matchConditions true; under Ignore an error passes the webhook over), each settled. Undefined
+ * where a condition's answer is the batch's shared budget running out: the plugin gives each
+ * webhook's conditions a budget of their own, so the full run decides.
  */
 export function validatingWebhooks(
   hooks: readonly { hook: LeanHook; conditions: readonly number[] }[],
   ctx: SimContext,
   rs: readonly CelEvalResult[],
-): { rejects: WebhookRejection[]; called: SettledCall[] } {
+): { rejects: WebhookRejection[]; called: SettledCall[] } | undefined {
   const rejects: WebhookRejection[] = [];
   const called: SettledCall[] = [];
   for (const { hook, conditions } of hooks) {
+    if (conditions.some((at) => pastSharedBudget(rs[at]!))) return undefined;
     const w = hook.wh.webhook;
     const specs = list(w.matchConditions).map(obj);
     // the matcher's trace from the batch's answers: the same results runMatchConditions gets one by one
@@ -52,3 +55,5 @@ export function validatingWebhooks(
   }
   return { rejects, called };
 }
+
+const pastSharedBudget = (r: CelEvalResult): boolean => !r.ok && r.kind === 'cost-exceeded' && r.limit === 'budget';

@@ -13,7 +13,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { evaluate } from '../cel';
 import { useEngine } from '../cel/test-helpers';
+import { CEL_LIMITS } from '../cel/types';
 import { DEFAULT_KUBERNETES_VERSION } from '../base/releases';
 import { leanFallbacks, type SimRequest, type WebhookResponse } from '../admission';
 import { binding, hook, mutating, namespace, pod, podRequest, policy, validating } from '../admission/test-helpers';
@@ -334,6 +336,33 @@ describe('lean verdicts with mutations, params and webhook answers agree with th
       JSON.stringify(reasons),
     ).toEqual([]);
     expect(reasons['lean: the mutating plugins: a webhook rejects the request'], JSON.stringify(reasons)).toBeGreaterThan(0);
+  });
+
+  it("on validating webhooks whose matchConditions together run past the batch's shared budget, each within its own: the full run decides", async () => {
+    // the batch charges grouped matchConditions to one budget; the plugin gives each webhook's its own
+    const heavy = "authorizer.path('/x').check('get').allowed() || true";
+    const one = await evaluate(heavy, 'webhook-matchCondition', {});
+    expect(one.ok && one.cost < CEL_LIMITS.runtimeCelCostBudgetMatchConditions).toBe(true);
+    const n = Math.floor(CEL_LIMITS.runtimeCelCostBudgetMatchConditions / (one.ok ? one.cost : 1)) + 2;
+    // (each its own expression: the batch asks one item for conditions alike)
+    const objects = Array.from({ length: n }, (_, i) =>
+      validating(`h${i}`, hook(`h${i}.example.com`, { matchConditions: [{ name: 'heavy', expression: heavy.replace('/x', `/x${i}`) }] })),
+    );
+    for (const denying of [false, true]) {
+      // allowed, or denied by a policy first (the probe then settles every webhook)
+      const deny = denying
+        ? [
+            policy('ValidatingAdmissionPolicy', 'no', { validations: [{ expression: 'false', message: 'no' }] }),
+            binding('ValidatingAdmissionPolicyBinding', 'no', 'no'),
+          ]
+        : [];
+      const spec: ChainSpec = { baseline: [], candidate: [...objects, ...deny], kubernetesVersion: DEFAULT_KUBERNETES_VERSION, webhooks: {} };
+      const request = podRequest() as AdmissionRequest;
+      const [f, q] = await Promise.all([fullDecider(spec)(request, teamA), chainDecider(spec)(request, teamA)]);
+      expect(q).toEqual(f);
+      expect(f.candidate.allowed).toBe(!denying);
+      expect(f.candidate.calls.length + (denying ? n : 0)).toBe(n);
+    }
   });
 
   it('on validating webhooks whose matchConditions err or that refuse a dry run: under Fail the first rejects before any call, the probe goes on (decided lean)', async () => {
