@@ -32,7 +32,7 @@ const refuse = (reason: string): undefined => {
  * - every mutating webhook's matchConditions evaluate (the batch's answers before any change; one
  *   engine call on the object as it is then after one), in the second round too, which matches
  *   every webhook and evaluates its conditions again where anything changed (shouldCallHook comes
- *   before the reinvocation check): an error there is the full run's to word;
+ *   before the reinvocation check): an error there is the full run's to word.
  * Each call is settled as the plugin settles it: a call failing under failurePolicy Ignore
  * fails open; one that rejects the request (a denial, or a failure under Fail) ends the plugin
  * there (`denied`: the client's verdict), but for the probe (`run.probe`), which goes on past
@@ -98,11 +98,11 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
     if (again.applied) reinvoked = true;
     if (reinvoke.previouslyInvoked.size && run.object !== lastOutput && !deepEqual(lastOutput, run.object)) requireReinvoking(reinvoke);
     for (const hook of lc.mutating) {
-      const again = reinvoke.reinvoke.has(hook.wh.uid);
-      if (!again && !hook.conditions.length) continue;
+      const callAgain = reinvoke.reinvoke.has(hook.wh.uid);
+      if (!callAgain && !hook.conditions.length) continue;
       const now = await hookNow(hook, run, batch, first);
       if (now === undefined) return undefined;
-      if (!again || now !== 'match') continue;
+      if (!callAgain || now !== 'match') continue;
       reinvoked = true;
       if (call(hook, 1)) return rejected();
     }
