@@ -11,6 +11,7 @@ import { answersOn, readAlike, type EvaluateBatch } from './lean-answers';
 import { invocationKey, matchInput, newReinvokeState, requireReinvoking, type ReinvokeState, type SimContext } from './context';
 import type { CelBatchItem } from '../cel/types';
 import type { LeanChain, LeanHook } from './lean-chain';
+import { webhookConditions, type WebhookRejection } from './lean-webhooks';
 import { conditionsOf, countLean, mapBindings, type Answers, type LeanDenial, type MutatedPrefix, type Plan } from './lean-verdict';
 import { mutatingCall, mutatingFailedOpenKey, webhookMutationKey } from './webhooks';
 
@@ -29,14 +30,15 @@ const refuse = (reason: string): undefined => {
  *   under failurePolicy Ignore), and its conditions and mutations evaluate for each param, and the
  *   mutations apply (`applyMutation`, as the run applies them: on the object as the mutation
  *   before left it; mutatedByPolicies), in the second round too;
- * - every mutating webhook's matchConditions evaluate (the batch's answers before any change; one
- *   engine call on the object as it is then after one), in the second round too, which matches
- *   every webhook and evaluates its conditions again where anything changed (shouldCallHook comes
- *   before the reinvocation check): an error there is the full run's to word.
+ * - every mutating webhook's matchConditions are decided as the plugin's matcher decides them
+ *   (webhookConditions: the batch's answers before any change; one engine call on the object as
+ *   it is then after one), in the second round too, which matches every webhook and evaluates its
+ *   conditions again where anything changed (shouldCallHook comes before the reinvocation check);
+ *   not where an answer is the first batch's shared budget running out.
  * Each call is settled as the plugin settles it: a call failing under failurePolicy Ignore
- * fails open; one that rejects the request (a denial, or a failure under Fail) ends the plugin
- * there (`denied`: the client's verdict), but for the probe (`run.probe`), which goes on past
- * each (`denials`).
+ * fails open; one that rejects the request (a denial, or a failure under Fail), like
+ * matchConditions that err under Fail, ends the plugin there (`denied`: the client's verdict),
+ * but for the probe (`run.probe`), which goes on past each (`denials`).
  * The second round runs again each policy binding and webhook with reinvocationPolicy IfNeeded
  * that a change followed, with each plugin's bookkeeping (ReinvokeState) kept as
  * runMutatingPolicies and runMutatingWebhooks keep it. A webhook or policy after a change is
@@ -79,11 +81,16 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
     return !run.probe;
   };
   const rejected = (): MutatedPrefix => ({ warnings, audited, calls, mutated, denied: { deniedBy: denials[0]! } });
+  /** A webhook's matchConditions that reject the request (an error under Fail): no call; true where the plugin stops there (the probe goes on past it). */
+  const rejects = (now: WebhookRejection): boolean => {
+    denials.push(now);
+    return !run.probe;
+  };
   for (const hook of lc.mutating) {
     const at = planned.get(hook);
-    const now = mutated ? await hookNow(hook, run, batch, first) : at ? (conditionsOf(rs, at) ?? refuse(CONDITION_ERRS)) : 'none';
+    const now = mutated ? await hookNow(hook, run, batch, first) : at ? (webhookConditions(hook, run, rs, at) ?? refuse(CONDITION_BUDGET)) : 'none';
     if (now === undefined) return undefined;
-    if (now === 'match' && call(hook, 0)) return rejected();
+    if (typeof now === 'object' ? rejects(now) : now === 'match' && call(hook, 0)) return rejected();
   }
   // the second round, where anything changed: the policies a change followed (reinvocationPolicy
   // IfNeeded) run again, then every webhook is matched and its conditions evaluated again, and
@@ -102,6 +109,10 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
       if (!callAgain && !hook.conditions.length) continue;
       const now = await hookNow(hook, run, batch, first);
       if (now === undefined) return undefined;
+      if (typeof now === 'object') {
+        if (rejects(now)) return rejected();
+        continue;
+      }
       if (!callAgain || now !== 'match') continue;
       reinvoked = true;
       if (call(hook, 1)) return rejected();
@@ -116,7 +127,10 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
 const NO_PARAMS: { params: readonly unknown[]; error?: string } = { params: [null] };
 const NOTHING = { applied: false, mutated: false };
 
-const CONDITION_ERRS = 'a mutating webhook matchCondition errs or exceeds its budget';
+const CONDITION_BUDGET = "a mutating webhook matchCondition past the batch's shared budget";
+
+/** A mutating webhook's matchConditions as its plugin decides them (webhookConditions): a rejection is the request's. */
+type WebhookConditions = 'match' | 'skip' | WebhookRejection;
 
 /**
  * A mutating webhook against the object as it is now (shouldCallHook): 'none' where its rules or
@@ -129,13 +143,14 @@ async function hookNow(
   run: SimContext,
   batch: EvaluateBatch,
   first: { rs: Answers; planned: ReadonlyMap<LeanHook, number[]>; object: unknown },
-): Promise<'none' | 'match' | 'skip' | undefined> {
+): Promise<'none' | WebhookConditions | undefined> {
   const m = matchWebhook(hook.wh.webhook, matchInput(run), { static: hook.wh.static === true });
   if (m.error) return refuse('a webhook selector error');
   if (!m.matches) return 'none';
   if (hook.conditions.length === 0) return 'match';
   if (m.matchedResource) return refuse('a webhook with matchConditions matched through an equivalent resource');
-  return (await conditionsNow(hook.conditions, first.planned.get(hook), first, run, run.object, batch)) ?? refuse(CONDITION_ERRS);
+  const decide = (rs: Answers, at: readonly number[]) => webhookConditions(hook, run, rs, at);
+  return (await conditionsNow(hook.conditions, first.planned.get(hook), first, run, run.object, batch, decide)) ?? refuse(CONDITION_BUDGET);
 }
 
 /**
@@ -143,18 +158,19 @@ async function hookNow(
  * first batch's answers at `at` where the conditions read nothing that changed from the object it
  * answered on, else one engine call.
  */
-async function conditionsNow(
+async function conditionsNow<T>(
   items: readonly CelBatchItem[],
   at: readonly number[] | undefined,
   first: { rs: Answers; object: unknown },
   run: SimContext,
   object: unknown,
   batch: EvaluateBatch,
+  decide: (rs: Answers, at: readonly number[]) => T | undefined,
   param: unknown = null,
-): Promise<'match' | 'skip' | undefined> {
-  if (at && (object === first.object || (await readAlike(items, first.object, object)))) return conditionsOf(first.rs, at);
+): Promise<T | undefined> {
+  if (at && (object === first.object || (await readAlike(items, first.object, object)))) return decide(first.rs, at);
   const rs = await answersOn(items, run, object, batch, param);
-  return rs.length === items.length ? conditionsOf(rs, Object.keys(rs).map(Number)) : undefined;
+  return rs.length === items.length ? decide(rs, Object.keys(rs).map(Number)) : undefined;
 }
 
 /**
@@ -205,8 +221,8 @@ async function mutatedByPolicies(
       let changed = false;
       for (const param of resolved.error ? [] : resolved.params) {
         const c = mp.params
-          ? await conditionsNow(mp.conditions, undefined, { rs, object: original }, run, object, batch, param)
-          : await conditionsNow(mp.conditions, planned.get(bd), { rs, object: original }, run, object, batch);
+          ? await conditionsNow(mp.conditions, undefined, { rs, object: original }, run, object, batch, conditionsOf, param)
+          : await conditionsNow(mp.conditions, planned.get(bd), { rs, object: original }, run, object, batch, conditionsOf);
         if (c === undefined) return refuse('a MutatingAdmissionPolicy matchCondition errs or exceeds its budget');
         if (c === 'skip') continue;
         applied = invoked = true;

@@ -41,19 +41,37 @@ export function validatingWebhooks(
   const rejects: WebhookRejection[] = [];
   const called: SettledCall[] = [];
   for (const { hook, conditions } of hooks) {
-    if (conditions.some((at) => pastSharedBudget(rs[at]!))) return undefined;
-    const w = hook.wh.webhook;
-    const specs = list(w.matchConditions).map(obj);
-    // the matcher's trace from the batch's answers: the same results runMatchConditions gets one by one
-    const trace = conditions.length
-      ? matchConditionsTrace(conditions.map((at, i) => ({ ...expressionTrace(str(specs[i]?.expression), rs[at]!), name: str(specs[i]?.name) })))
-      : undefined;
-    const d = decideMatchConditions(trace, failurePolicyOf(w));
-    if (d.action === 'reject')
-      rejects.push({ kind: hook.wh.configKind, name: hook.wh.configName, webhook: hook.wh.name, message: forbiddenMessage(ctx, trace?.error ?? '') });
-    if (d.action === 'match') called.push({ hook, call: validatingCall(ctx, hook.wh) });
+    const d = webhookConditions(hook, ctx, rs, conditions);
+    if (d === undefined) return undefined;
+    if (typeof d === 'object') rejects.push(d);
+    if (d === 'match') called.push({ hook, call: validatingCall(ctx, hook.wh) });
   }
   return { rejects, called };
+}
+
+/**
+ * A webhook's matchConditions (their answers at `conditions` in `rs`) as the plugin's matcher
+ * decides them (shouldCallHook): 'match', 'skip' (a false, or an error under failurePolicy
+ * Ignore), the request's rejection (an error under Fail), or undefined where an answer is the
+ * batch's shared budget running out (the plugin gives each webhook's conditions their own).
+ */
+export function webhookConditions(
+  hook: LeanHook,
+  ctx: SimContext,
+  rs: readonly CelEvalResult[],
+  conditions: readonly number[],
+): 'match' | 'skip' | WebhookRejection | undefined {
+  if (conditions.some((at) => pastSharedBudget(rs[at]!))) return undefined;
+  const w = hook.wh.webhook;
+  const specs = list(w.matchConditions).map(obj);
+  // the matcher's trace from the batch's answers: the same results runMatchConditions gets one by one
+  const trace = conditions.length
+    ? matchConditionsTrace(conditions.map((at, i) => ({ ...expressionTrace(str(specs[i]?.expression), rs[at]!), name: str(specs[i]?.name) })))
+    : undefined;
+  const d = decideMatchConditions(trace, failurePolicyOf(w));
+  if (d.action === 'reject')
+    return { kind: hook.wh.configKind, name: hook.wh.configName, webhook: hook.wh.name, message: forbiddenMessage(ctx, trace?.error ?? '') };
+  return d.action;
 }
 
 const pastSharedBudget = (r: CelEvalResult): boolean => !r.ok && r.kind === 'cost-exceeded' && r.limit === 'budget';

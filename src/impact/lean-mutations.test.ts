@@ -319,6 +319,16 @@ describe('lean verdicts with mutations, params and webhook answers agree with th
       },
       // unavailable under Fail, then an IfNeeded webhook the probe's later patch reinvokes
       { objects: [mw('a'), mw('b', { reinvocationPolicy: 'IfNeeded' }), mw('c')], webhooks: { 'a.example.com': 'unavailable', 'c.example.com': patch } },
+      // matchConditions that err: under Fail the request is rejected before that webhook's call, under Ignore it is not called
+      {
+        objects: [
+          mw('a', { matchConditions: [{ name: 'm', expression: CONDITIONS[3] }] }),
+          mw('b', { failurePolicy: 'Ignore', matchConditions: [{ name: 'm', expression: CONDITIONS[3] }] }),
+          mw('c'),
+          ...vap,
+        ],
+        webhooks: { 'c.example.com': patch },
+      },
       // a dry run: sideEffects Some refuses it (no call), unset fails under Ignore (no call, failing open)
       { objects: [mw('a', { sideEffects: 'Some' }), mw('b'), ...vap], webhooks: { 'b.example.com': patch }, dryRun: true },
       { objects: [mw('a', { sideEffects: undefined, failurePolicy: 'Ignore' }), mw('b')], webhooks: { 'b.example.com': patch }, dryRun: true },
