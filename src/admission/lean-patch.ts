@@ -5,13 +5,13 @@
  * (`mutatingCall`: the patch applied to the object as the apiserver serializes it, decoded again),
  * without the full run's steps and second round. Design: ./README.md (Lean verdicts).
  */
-import { deepEqual, str } from '../base/json';
+import { deepEqual, list, str } from '../base/json';
 import { applyMutation, failurePolicyOf, matchWebhook, resolveParams } from '../policy';
 import { answersOn, readAlike, type EvaluateBatch } from './lean-answers';
 import { invocationKey, matchInput, newReinvokeState, requireReinvoking, type ReinvokeState, type SimContext } from './context';
 import type { CelBatchItem } from '../cel/types';
 import type { LeanChain, LeanHook } from './lean-chain';
-import { webhookConditions, type WebhookRejection } from './lean-webhooks';
+import { matcherOn, webhookConditions, type WebhookRejection } from './lean-webhooks';
 import { conditionsOf, countLean, mapBindings, type Answers, type LeanDenial, type MutatedPrefix, type Plan } from './lean-verdict';
 import { mutatingCall, mutatingFailedOpenKey, webhookMutationKey } from './webhooks';
 
@@ -27,9 +27,11 @@ const refuse = (reason: string): undefined => {
  * is left as they leave it), where the plan's answers (`rs`, on the request as it came) settle
  * them; undefined where the full run must. Settled here when:
  * - every MutatingAdmissionPolicy binding that applies resolves its params (or drops its error
- *   under failurePolicy Ignore), and its conditions and mutations evaluate for each param, and the
- *   mutations apply (`applyMutation`, as the run applies them: on the object as the mutation
- *   before left it; mutatedByPolicies), in the second round too;
+ *   under failurePolicy Ignore); its conditions and mutations are evaluated for each param and
+ *   the mutations applied (`applyMutation`, as the run applies them: on the object as the
+ *   mutation before left it; mutatedByPolicies), in the second round too; their errors are
+ *   collected as the plugin collects them, and under Fail a binding's first rejects the request
+ *   once the plugin has run every policy;
  * - every mutating webhook's matchConditions are decided as the plugin's matcher decides them
  *   (webhookConditions: the batch's answers before any change; one engine call on the object as
  *   it is then after one), in the second round too, which matches every webhook and evaluates its
@@ -51,6 +53,7 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
   const policies = newReinvokeState();
   const policy = await mutatedByPolicies(lc, plan, rs, run, batch, original, policies, 0);
   if (!policy) return undefined;
+  const denials: LeanDenial[] = [...(policy.denials ?? [])];
   const planned = new Map(plan.mutating.map((m) => [m.hook, m.conditions]));
   const first = { rs, planned, object: original };
   const warnings: string[] = [];
@@ -58,7 +61,6 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
   const calls: string[] = [];
   let mutated = policy.mutated;
   const reinvoke = newReinvokeState();
-  const denials: LeanDenial[] = [];
   /**
    * A webhook called (round 0 or 1) as the plugin calls it, its call settled (runMutatingWebhooks'
    * order: the audit annotation, the patch, the bookkeeping, then settle); true where it rejects
@@ -81,6 +83,8 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
     return !run.probe;
   };
   const rejected = (): MutatedPrefix => ({ warnings, audited, calls, mutated, denied: { deniedBy: denials[0]! } });
+  // the policy plugin rejected the request: the webhooks are not called (the probe goes on)
+  if (denials.length && !run.probe) return rejected();
   /** A webhook's matchConditions that reject the request (an error under Fail): no call; true where the plugin stops there (the probe goes on past it). */
   const rejects = (now: WebhookRejection): boolean => {
     denials.push(now);
@@ -103,6 +107,10 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
       policies.previouslyInvoked.size || policies.reinvoke.size ? await mutatedByPolicies(lc, plan, rs, run, batch, original, policies, 1) : NOTHING;
     if (!again) return undefined;
     if (again.applied) reinvoked = true;
+    if (again.denials) {
+      denials.push(...again.denials);
+      if (!run.probe) return rejected();
+    }
     if (reinvoke.previouslyInvoked.size && run.object !== lastOutput && !deepEqual(lastOutput, run.object)) requireReinvoking(reinvoke);
     for (const hook of lc.mutating) {
       const callAgain = reinvoke.reinvoke.has(hook.wh.uid);
@@ -125,7 +133,7 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
 
 /** A binding of a policy without paramKind: one invocation, params null (resolveParams). */
 const NO_PARAMS: { params: readonly unknown[]; error?: string } = { params: [null] };
-const NOTHING = { applied: false, mutated: false };
+const NOTHING: { applied: boolean; mutated: boolean; denials?: LeanDenial[] } = { applied: false, mutated: false };
 
 const CONDITION_BUDGET = "a mutating webhook matchCondition past the batch's shared budget";
 
@@ -192,7 +200,7 @@ async function mutatedByPolicies(
   original: unknown,
   st: ReinvokeState,
   round: 0 | 1,
-): Promise<{ applied: boolean; mutated: boolean } | undefined> {
+): Promise<{ applied: boolean; mutated: boolean; denials?: LeanDenial[] } | undefined> {
   // nothing applies (the common case): decided by the plan, whose conditions were all false
   if (round === 0 && plan.mutatingPolicies.every((e) => e.conditions && conditionsOf(rs, e.conditions) === 'skip')) return { applied: false, mutated: false };
   // (compared only where there is something to reinvoke: requireReinvoking moves previouslyInvoked)
@@ -200,6 +208,7 @@ async function mutatedByPolicies(
   const planned = new Map(plan.mutatingPolicies.map((e) => [e.bd, e.conditions]));
   let applied = false;
   let mutated = false;
+  const denials: LeanDenial[] = [];
   for (const mp of lc.mutatingPolicies) {
     const again = round === 1 ? mp.bindings.filter((bd) => st.reinvoke.has(invocationKey(mp.p, bd))) : undefined;
     if (again?.length === 0) continue;
@@ -212,34 +221,46 @@ async function mutatedByPolicies(
     if (m.equivalent) return refuse('a MutatingAdmissionPolicy matched through an equivalent resource');
     const start = run.object;
     let object: unknown = start;
+    const failurePolicy = failurePolicyOf(mp.spec);
+    const decide = (answers: Answers, at: readonly number[]) => matcherOn(list(mp.spec.matchConditions), failurePolicy, answers, at);
     for (const bd of bindings) {
       // one invocation per param, as the dispatcher resolves them (admitBinding); an error is the
       // binding's configuration error: nothing under Ignore, the full run's denial to word otherwise
       const resolved = mp.params ? resolveParams(mp.spec, bd.spec, str(run.request.namespace), { paramDocuments: lc.chain.ws.documents }) : NO_PARAMS;
-      if (resolved.error && failurePolicyOf(mp.spec) !== 'Ignore') return refuse('a MutatingAdmissionPolicy binding whose params do not resolve');
+      if (resolved.error && failurePolicy !== 'Ignore') return refuse('a MutatingAdmissionPolicy binding whose params do not resolve');
       let invoked = false;
       let changed = false;
+      // the binding's errors, as the plugin collects them (mutate.ts invoke): its conditions' under
+      // Fail (no mutation then), each mutation's (the others still apply)
+      const errors: string[] = [];
       for (const param of resolved.error ? [] : resolved.params) {
-        const c = mp.params
-          ? await conditionsNow(mp.conditions, undefined, { rs, object: original }, run, object, batch, conditionsOf, param)
-          : await conditionsNow(mp.conditions, planned.get(bd), { rs, object: original }, run, object, batch, conditionsOf);
-        if (c === undefined) return refuse('a MutatingAdmissionPolicy matchCondition errs or exceeds its budget');
-        if (c === 'skip') continue;
+        const c = await conditionsNow(mp.conditions, mp.params ? undefined : planned.get(bd), { rs, object: original }, run, object, batch, decide, param);
+        if (c === undefined) return refuse("a MutatingAdmissionPolicy matchCondition past the batch's shared budget");
+        if (c.action === 'reject') errors.push(c.error);
+        if (c.action !== 'match') continue;
         applied = invoked = true;
         const before = object;
         // a DELETE has no object to patch: the mutations do not run
         if (object !== null && object !== undefined)
           for (const mu of mp.mutations) {
             const [r] = await answersOn([mu.item], run, object, batch, param);
-            if (!r?.ok) return refuse('a mutation errs');
-            const done = applyMutation(mu.patchType, object, r);
-            if ('error' in done) return refuse('a mutation does not apply');
-            object = done.object;
+            if (!r) return refuse('a mutation the engine did not answer');
+            const done = r.ok ? applyMutation(mu.patchType, object, r) : { error: r.message };
+            if ('error' in done) errors.push(done.error);
+            else object = done.object;
           }
         if (object !== before && !deepEqual(before, object)) changed = true;
       }
       if (changed) requireReinvoking(st);
       if (invoked && str(mp.spec.reinvocationPolicy) === 'IfNeeded') st.previouslyInvoked.add(invocationKey(mp.p, bd));
+      // under Fail the binding's first error rejects the request (after the plugin has run every policy)
+      if (errors.length && failurePolicy !== 'Ignore')
+        denials.push({
+          kind: 'MutatingAdmissionPolicy',
+          name: mp.p.name,
+          binding: bd.name,
+          message: `policy '${mp.p.name}' with binding '${bd.name}' denied request: ${errors[0]}`,
+        });
     }
     if (object !== start && !deepEqual(start, object)) {
       // the object converted back to its typed form and defaulted, as the plugin does after each policy
@@ -248,5 +269,5 @@ async function mutatedByPolicies(
     }
   }
   if (round === 0) st.lastOutput = { object: run.object };
-  return { applied, mutated };
+  return { applied, mutated, ...(denials.length ? { denials } : {}) };
 }

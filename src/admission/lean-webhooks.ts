@@ -61,17 +61,30 @@ export function webhookConditions(
   rs: readonly CelEvalResult[],
   conditions: readonly number[],
 ): 'match' | 'skip' | WebhookRejection | undefined {
-  if (conditions.some((at) => pastSharedBudget(rs[at]!))) return undefined;
   const w = hook.wh.webhook;
-  const specs = list(w.matchConditions).map(obj);
+  const d = matcherOn(list(w.matchConditions), failurePolicyOf(w), rs, conditions);
+  if (d?.action !== 'reject') return d?.action;
+  return { kind: hook.wh.configKind, name: hook.wh.configName, webhook: hook.wh.name, message: forbiddenMessage(ctx, d.error) };
+}
+
+/**
+ * matchConditions (`specs`, their answers at `conditions` in `rs`) as the apiserver's matcher
+ * decides them under `failurePolicy` (decideMatchConditions on the trace runMatchConditions
+ * would give), with the matcher's error; undefined where an answer is the batch's shared budget
+ * running out (the plugins give each webhook's or policy's conditions a budget of their own).
+ */
+export function matcherOn(
+  specs: readonly unknown[],
+  failurePolicy: string,
+  rs: readonly CelEvalResult[],
+  conditions: readonly number[],
+): { action: 'match' | 'skip' | 'reject'; error: string } | undefined {
+  if (conditions.some((at) => pastSharedBudget(rs[at]!))) return undefined;
   // the matcher's trace from the batch's answers: the same results runMatchConditions gets one by one
   const trace = conditions.length
-    ? matchConditionsTrace(conditions.map((at, i) => ({ ...expressionTrace(str(specs[i]?.expression), rs[at]!), name: str(specs[i]?.name) })))
+    ? matchConditionsTrace(conditions.map((at, i) => ({ ...expressionTrace(str(obj(specs[i]).expression), rs[at]!), name: str(obj(specs[i]).name) })))
     : undefined;
-  const d = decideMatchConditions(trace, failurePolicyOf(w));
-  if (d.action === 'reject')
-    return { kind: hook.wh.configKind, name: hook.wh.configName, webhook: hook.wh.name, message: forbiddenMessage(ctx, trace?.error ?? '') };
-  return d.action;
+  return { action: decideMatchConditions(trace, failurePolicy).action, error: trace?.error ?? '' };
 }
 
 const pastSharedBudget = (r: CelEvalResult): boolean => !r.ok && r.kind === 'cost-exceeded' && r.limit === 'budget';
