@@ -4,9 +4,10 @@
  * the engine's answers, worded by the policy run's own functions; undefined where the full
  * simulation must decide. Design: ./README.md (Lean verdicts).
  */
-import { str, strList, trimSpace } from '../base/json';
+import { list, str, strList, trimSpace } from '../base/json';
 import { CEL_LIMITS, isEngineFailure, type CelBatchItem, type CelEvalResult } from '../cel/types';
 import {
+  expressionTrace,
   failedValidationMessage,
   failurePolicyOf,
   matchPolicy,
@@ -20,7 +21,7 @@ import {
 } from '../policy';
 import { excludedBy, forbiddenMessage, inputFor, matchInput, type SimContext } from './context';
 import type { LeanChain, LeanHook, LeanMutatingPolicy, LeanPolicy } from './lean-chain';
-import { validatingWebhooks, type SettledCall } from './lean-webhooks';
+import { matcherOn, validatingWebhooks, type SettledCall } from './lean-webhooks';
 import { validatingFailedOpenKey, webhookMutationKey } from './webhooks';
 
 /** A ValidatingAdmissionPolicy binding that denies, worded as the full run words it. */
@@ -354,31 +355,42 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: Muta
   const denied: { name: string; binding: string; message: string }[] = [];
   const denying = (name: string, binding: string) => denied.some((d) => d.name === name && d.binding === binding);
   let auditFailures = false;
+  /** An invocation's deny decisions (run.ts): per binding, per decision, per action. */
+  const decide = (p: Plan['policies'][number], messages: readonly string[]) => {
+    if (!messages.length) return;
+    for (const b of p.bindings) {
+      for (const message of messages)
+        for (const action of b.actions) {
+          if (action === 'Warn') warnings.push(validationWarning(p.lp.p.name, b.name, message));
+          else if (action === 'Audit') auditFailures = true;
+        }
+      if (b.actions.includes('Deny') && !denying(p.lp.p.name, b.name)) denied.push({ name: p.lp.p.name, binding: b.name, message: messages[0]! });
+    }
+  };
   for (const p of plan.policies) {
     if (p.configError) {
       const b = p.bindings[0]!;
       if (!denying(p.lp.p.name, b.name)) denied.push({ name: p.lp.p.name, binding: b.name, message: `failed to configure binding: ${p.configError}` });
       continue;
     }
-    const mc = conditionsOf(rs, p.conditions);
-    if (mc === undefined) return fallback('a policy matchCondition errs or exceeds its budget');
-    if (mc === 'skip') continue;
-    // validations, then messageExpressions, on one budget; an error is decided by the full run
+    // the matcher as the plugin's (validate.ts evaluateValidations): an error under Fail is the invocation's one decision
+    const failurePolicy = failurePolicyOf(p.lp.spec);
+    const mc = matcherOn(list(p.lp.spec.matchConditions), failurePolicy, rs, p.conditions);
+    if (mc === undefined) return fallback(SHARED_BUDGET);
+    if (mc.action === 'skip') continue;
+    if (mc.action === 'reject') {
+      decide(p, [mc.error]);
+      continue;
+    }
+    // validations, then messageExpressions, on one budget; past a budget (the batch's group shares
+    // one; the run gives each policy its own) the run may have had a value where this has none: the full run decides
+    const results = p.validations.map((i) => rs[i]!);
+    if (results.some((r) => !r.ok && r.kind === 'cost-exceeded')) return fallback('past a cost budget');
     let cost = 0;
-    const failed: number[] = [];
-    p.validations.forEach((i, j) => {
-      const r = rs[i]!;
-      if (r.ok) {
-        cost += r.cost;
-        if (r.value !== true) failed.push(j);
-      }
-    });
-    if (p.validations.some((i) => !rs[i]!.ok)) return fallback('a validation errs');
+    for (const r of results) cost += r.ok ? r.cost : ((r as { cost?: number }).cost ?? 0);
     for (const i of p.messages) {
       if (i === undefined) continue;
       const r = rs[i]!;
-      // past a budget (the batch's group shares one; the run gives each policy its own) the run may
-      // have had a value where this has none: the full run decides
       if (!r.ok && r.kind === 'cost-exceeded') return fallback('past a cost budget');
       cost += r.ok ? r.cost : ((r as { cost?: number }).cost ?? 0);
     }
@@ -394,22 +406,15 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: Muta
       if (typeof r.value !== 'string') return fallback('an audit annotation is not a string');
       if (trimSpace(r.value)) keys.push(`${p.lp.p.name}/${a.key}`);
     }
-    // every applying binding evaluates the same expressions on the same inputs: the same failures, the same keys
-    const messages = failed.map((j) => {
+    // every applying binding evaluates the same expressions on the same inputs: the same decisions, the same keys.
+    // The deny decisions in validation order: a false validation's message, an error's (under Fail; Ignore admits)
+    const messages = results.flatMap((r, j): string[] => {
+      if (!r.ok) return failurePolicy === 'Ignore' ? [] : [expressionTrace(str(p.lp.specs[j]!.expression), r).error ?? ''];
+      if (r.value === true) return [];
       const at = p.messages[j];
-      return failedValidationMessage(p.lp.specs[j]!, at === undefined ? undefined : rs[at]).message;
+      return [failedValidationMessage(p.lp.specs[j]!, at === undefined ? undefined : rs[at]).message];
     });
-    if (messages.length) {
-      for (const b of p.bindings) {
-        // the run's order: per binding, per false validation, per action
-        for (const message of messages)
-          for (const action of b.actions) {
-            if (action === 'Warn') warnings.push(validationWarning(p.lp.p.name, b.name, message));
-            else if (action === 'Audit') auditFailures = true;
-          }
-        if (b.actions.includes('Deny') && !denying(p.lp.p.name, b.name)) denied.push({ name: p.lp.p.name, binding: b.name, message: messages[0]! });
-      }
-    }
+    decide(p, messages);
     for (const k of keys) audited.add(k);
   }
   if (auditFailures) audited.add(VALIDATION_FAILURE_KEY);

@@ -397,7 +397,7 @@ describe('lean verdicts agree with the full simulation', () => {
     expect(r.leanDenied).toBe(r.denied);
   }, 300_000);
 
-  it('on a generated set of policies (actions, messages, messageExpressions, bindings, several denying)', async () => {
+  it('on a generated set of policies (actions, messages, messageExpressions, bindings, several denying, errors under either failurePolicy)', async () => {
     let seed = 2026;
     const rand = () => {
       // mulberry32: the same set on every run
@@ -413,6 +413,8 @@ describe('lean verdicts agree with the full simulation', () => {
       'object.metadata.name.size() < 8',
       "!object.metadata.name.contains('-b')",
       "!(has(object.metadata.labels) && 'tier' in object.metadata.labels)",
+      // an error where the label is missing: failurePolicy decides
+      "object.metadata.labels.tier == 'x'",
     ];
     const messages = Object.values(MESSAGES);
     const cases: Case[] = [];
@@ -425,6 +427,8 @@ describe('lean verdicts agree with the full simulation', () => {
         if (rand() < 0.3)
           spec.auditAnnotations = [{ key: 'who', valueExpression: "object.metadata.name.startsWith('deny') ? 'denied ' + object.metadata.name : ''" }];
         if (rand() < 0.2) spec.matchConditions = [{ name: 'not-c', expression: "!object.metadata.name.endsWith('-c')" }];
+        else if (rand() < 0.1) spec.matchConditions = [{ name: 'tier', expression: "object.metadata.labels.tier != 'y'" }];
+        if (rand() < 0.3) spec.failurePolicy = 'Ignore';
         objects.push(policy('ValidatingAdmissionPolicy', `gen-${k}-${i}`, spec));
         const bindings = 1 + Math.floor(rand() * 3);
         for (let j = 0; j < bindings; j++) {
