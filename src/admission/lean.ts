@@ -311,17 +311,19 @@ async function deniedInMutation(
     await runValidatingWebhooks(probe);
     all = prefixOf(probe).denials ?? [];
   } else all = [...(prefixOf(probe).denials ?? []), ...(v.allowed ? [] : (v.denials ?? [v.deniedBy!]))];
-  const first = prefixOf(ctx);
-  return {
-    allowed: false,
-    deniedBy: first.denied!.deniedBy,
-    ...(all.length > 1 ? { denials: all } : {}),
-    warnings: [...first.warnings],
-    audited: [...first.audited],
-    calls: [...first.calls],
-    mutated: first.mutated,
-  };
+  return rejectedBy(prefixOf(ctx), all);
 }
+
+/** The verdict of a chain its mutating plugins rejected: the client's (`client`, up to its first rejection), with the probe's every denial. */
+const rejectedBy = (client: MutatedPrefix, all: readonly LeanDenial[]): LeanVerdict => ({
+  allowed: false,
+  deniedBy: client.denied!.deniedBy,
+  ...(all.length > 1 ? { denials: [...all] } : {}),
+  warnings: [...client.warnings],
+  audited: [...client.audited],
+  calls: [...client.calls],
+  mutated: client.mutated,
+});
 
 /** A context's verdict so far (the plugins that ran in full on it), as verdictOf goes on from it. */
 function prefixOf(ctx: SimContext): MutatedPrefix {
@@ -344,7 +346,7 @@ function prefixOf(ctx: SimContext): MutatedPrefix {
 }
 
 /**
- * A chain whose mutating webhooks reject the request, decided lean (`client`: patchedLean's
+ * A chain whose mutating plugins reject the request, decided lean (`client`: patchedLean's
  * verdict, its first rejection the one the client sees); the probe goes on past each rejection
  * (patchedLean on a probing context), then its validating plugins here, for every denial. As
  * deniedInMutation, without the full runs: undefined where the probe's mutating plugins need
@@ -369,17 +371,8 @@ async function deniedLean(
   if (!v) return null;
   // (a validating plan decides no mutating plugin; a param error's full run of the policy plugin: deniedInMutation's)
   if (v === MUTATES || 'policiesInFull' in v) return undefined;
-  countLean('the mutating plugins: a webhook rejects the request');
-  const all = [...(probed.denials ?? []), ...(v.allowed ? [] : (v.denials ?? [v.deniedBy!]))];
-  return {
-    allowed: false,
-    deniedBy: client.denied!.deniedBy,
-    ...(all.length > 1 ? { denials: all } : {}),
-    warnings: [...client.warnings],
-    audited: [...client.audited],
-    calls: [...client.calls],
-    mutated: client.mutated,
-  };
+  countLean('the mutating plugins: a webhook or policy rejects the request');
+  return rejectedBy(client, [...(probed.denials ?? []), ...(v.allowed ? [] : (v.denials ?? [v.deniedBy!]))]);
 }
 
 /**
@@ -447,7 +440,7 @@ async function inFull(
       countLean('the mutating plugins');
     } else {
       countPartly(
-        `the mutating plugins run in full: ${mutatesReason} (${patched ? 'a webhook rejects the request, and the probe past it is not decided here' : refusedReason})`,
+        `the mutating plugins run in full: ${mutatesReason} (${patched ? 'a webhook or policy rejects the request, and the probe past it is not decided here' : refusedReason})`,
       );
       ctx = await mutatedContext(chain, request, options, run.cel, false, base);
       if (ctx.denied) return deniedInMutation(set, g, i, ctx, first, request, options, cel, batch);

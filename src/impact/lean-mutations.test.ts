@@ -239,8 +239,8 @@ describe('lean verdicts with mutations, params and webhook answers agree with th
     expect(reasons['lean: the mutating plugins: a webhook or policy reinvoked (IfNeeded) among them'] ?? 0, JSON.stringify(reasons)).toBeGreaterThan(
       decisions / 100,
     );
-    // and mutating webhooks that reject the request (deny, unavailable under Fail), the probe going on past them
-    expect(reasons['lean: the mutating plugins: a webhook rejects the request'] ?? 0, JSON.stringify(reasons)).toBeGreaterThan(decisions / 100);
+    // and mutating webhooks and policies that reject the request (deny, unavailable under Fail, an error under Fail), the probe going on past them
+    expect(reasons['lean: the mutating plugins: a webhook or policy rejects the request'] ?? 0, JSON.stringify(reasons)).toBeGreaterThan(decisions / 100);
   }, 600_000);
 
   it('where the lean path leaves the mutating plugins to their full run (a binding whose params do not resolve under Fail), the rest of the verdict stays lean', async () => {
@@ -375,7 +375,7 @@ describe('lean verdicts with mutations, params and webhook answers agree with th
       Object.keys(reasons).filter((k) => !k.startsWith('lean: ')),
       JSON.stringify(reasons),
     ).toEqual([]);
-    expect(reasons['lean: the mutating plugins: a webhook rejects the request'], JSON.stringify(reasons)).toBeGreaterThan(0);
+    expect(reasons['lean: the mutating plugins: a webhook or policy rejects the request'], JSON.stringify(reasons)).toBeGreaterThan(0);
   });
 
   it("on validating webhooks whose matchConditions together run past the batch's shared budget, each within its own: the full run decides", async () => {
