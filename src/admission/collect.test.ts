@@ -49,7 +49,7 @@ async function workspace() {
         { expression: "variables.app == 'api'", messageExpression: "'app is ' + variables.app" },
         { expression: 'object.spec.containers.all(c, c.image.startsWith("registry.example.com/"))', message: 'registry' },
       ],
-      auditAnnotations: [{ key: 'app', valueExpression: 'variables.app' }],
+      auditAnnotations: [{ key: 'app', valueExpression: 'string(variables.app)' }],
     }),
     // a false matchCondition: the failing validation is never run by the apiserver (nor read here)
     ...vap('skipped', {

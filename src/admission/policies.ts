@@ -21,14 +21,13 @@ import {
   type ValidationFailure,
   VALIDATION_FAILURE_KEY,
   validatingExpressions,
+  validationFailuresValue,
   type PolicyExpressionOn,
 } from '../policy';
 import { declaresParams } from '../k8s/cel-scope';
 import { celInputs } from '../request/cel-inputs';
 import type { CelInputs } from '../cel/types';
 import { tracedExpressions } from '../policy/coverage';
-import { releaseOf } from '../base/releases';
-import { goJSON } from '../k8s/errors';
 import { excludedBy, forbiddenMessage, inputFor, invocationKey, matchInput, requireReinvoking, type SimContext } from './context';
 import { patchBetween } from './serialize';
 import { validatingWebhookExpressions } from './webhooks';
@@ -344,10 +343,23 @@ export async function runValidatingPolicies(ctx: SimContext): Promise<void> {
         reason = `${firstError?.error ?? mcError?.error ?? ''}; failurePolicy Ignore: the error is ignored`;
         path = firstError ? `spec.validations[${firstError.index}].expression` : mcErrorPath(bt.evaluations);
       }
+      // an audit annotation that errs (under Fail, or a value that is not a string) denies whatever
+      // validationActions say (validating/dispatcher.go appends it to the denied decisions)
+      const auditError = bt.evaluations.flatMap((e) => e.auditAnnotations).find((t) => t.action === 'error');
+      const denialMessage = outcome === 'denied' || outcome === 'error-rejected' ? firstDeny?.message : auditError?.error;
+      if (auditError && outcome !== 'denied' && outcome !== 'error-rejected') {
+        outcome = 'error-rejected';
+        reason = `audit annotation '${auditError.key}': ${auditError.error ?? ''}; it rejects the request whatever binding '${b.name}' validationActions [${actions.join(', ')}] say`;
+        document = p.document;
+        path = `spec.auditAnnotations[${Math.max(
+          list(p.spec.auditAnnotations).findIndex((a) => str(obj(a).key) === auditError.key),
+          0,
+        )}].valueExpression`;
+      }
       const s = policyStep(ctx, { phase: 'validating', p, binding: b, outcome, reason, document, path });
       if (ctx.options.trace) s.expressions = tracedExpressions(p.policy, bt.evaluations);
       if (notes.length) s.notes = notes;
-      if (firstDeny && (outcome === 'denied' || outcome === 'error-rejected')) s.message = policyDenialMessage(p.name, b.name, firstDeny.message);
+      if (denialMessage !== undefined && (outcome === 'denied' || outcome === 'error-rejected')) s.message = policyDenialMessage(p.name, b.name, denialMessage);
       const warnings = r.warnings.filter((w) => w.includes(`with binding '${b.name}':`));
       if (warnings.length) s.warnings = warnings;
       if ((outcome === 'denied' || outcome === 'error-rejected') && !ctx.denied && r.decision.allowed === false) {
@@ -367,22 +379,7 @@ export async function runValidatingPolicies(ctx: SimContext): Promise<void> {
     Object.assign(ctx.auditAnnotations, annotations);
     failures.push(...r.validationFailures);
   }
-  publishValidationFailures(ctx, failures);
-}
-
-/** At most this many failures in the one annotation (validating/dispatcher.go maxValidationFailures). */
-const MAX_VALIDATION_FAILURES = 50;
-
-/**
- * The Audit-action failures as the release's dispatcher publishes them (its row's
- * `chain.auditValidationFailures`): 'first' — one annotation per failure, and the request keeps
- * the first value for the key (AddAnnotation refuses another); 'all' — one annotation listing
- * every failure of every policy, the first 50.
- */
-function publishValidationFailures(ctx: SimContext, failures: readonly ValidationFailure[]): void {
-  if (failures.length === 0) return;
-  const all = releaseOf(ctx.options.kubernetesVersion).chain.auditValidationFailures === 'all';
-  ctx.auditAnnotations[VALIDATION_FAILURE_KEY] = goJSON(all ? failures.slice(0, MAX_VALIDATION_FAILURES) : failures.slice(0, 1));
+  if (failures.length) ctx.auditAnnotations[VALIDATION_FAILURE_KEY] = validationFailuresValue(failures, ctx.options.kubernetesVersion);
 }
 
 // ---------------------------------------------------------------------------

@@ -7,6 +7,7 @@
  */
 import { withDefaults } from '../k8s/defaults';
 import { goJSON } from '../k8s/errors';
+import { releaseOf, type KubernetesVersion } from '../base/releases';
 import { list, nameOf, obj, str } from '../base/json';
 import { dispatchBindings, invocationApplied, matchPolicy, policyBindings, requestNotes, type BindingTraceBase, type RunRequestInput } from './dispatch';
 import { admittedInput } from '../request/admitted';
@@ -49,6 +50,20 @@ export interface ValidationFailure {
 }
 
 export const VALIDATION_FAILURE_KEY = 'validation.policy.admission.k8s.io/validation_failure';
+
+/** At most this many failures in the one annotation (validating/dispatcher.go maxValidationFailures). */
+const MAX_VALIDATION_FAILURES = 50;
+
+/**
+ * The Audit-action failures of a request's policies as the release's dispatcher publishes them
+ * (its row's `chain.auditValidationFailures`): 'first' — one annotation per failure, and the
+ * request keeps the first value for the key (AddAnnotation refuses another); 'all' — one
+ * annotation listing every failure of every policy, the first 50.
+ */
+export function validationFailuresValue(failures: readonly ValidationFailure[], release: KubernetesVersion | undefined): string {
+  const all = releaseOf(release).chain.auditValidationFailures === 'all';
+  return goJSON(all ? failures.slice(0, MAX_VALIDATION_FAILURES) : failures.slice(0, 1));
+}
 
 export interface ValidatingRunResult {
   /** deny: rejected; warn: admitted with warnings; admit: admitted (the policy applied); skip: the policy did not apply. */

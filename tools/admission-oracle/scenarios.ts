@@ -180,6 +180,27 @@ export const HAND_WRITTEN: readonly OracleScenario[] = [
     cmRequest({ object: configMap('settings', 'team-a', { app: 'web' }, { a: '1', b: '2' }) }),
   ),
   s(
+    // the dispatcher appends the error to the denied decisions whatever validationActions say
+    'VAP audit annotation that errs under Fail, a Warn binding',
+    [
+      vap('p', { validations: [{ expression: 'true' }], auditAnnotations: [{ key: 'absent', valueExpression: "string(object.data['absent'])" }] }),
+      vapb('pb', 'p', { validationActions: ['Warn'] }),
+    ],
+    cmRequest(),
+  ),
+  s(
+    'VAP audit annotation that errs under Ignore',
+    [
+      vap('p', {
+        failurePolicy: 'Ignore',
+        validations: [{ expression: 'true' }],
+        auditAnnotations: [{ key: 'absent', valueExpression: "string(object.data['absent'])" }],
+      }),
+      vapb('pb', 'p'),
+    ],
+    cmRequest(),
+  ),
+  s(
     'VAP messageExpression and reason',
     [
       vap('p', {
