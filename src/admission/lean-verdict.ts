@@ -356,15 +356,18 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: Muta
   const denying = (name: string, binding: string) => denied.some((d) => d.name === name && d.binding === binding);
   let auditFailures = false;
   /** An invocation's deny decisions (run.ts): per binding, per decision, per action. */
-  const decide = (p: Plan['policies'][number], messages: readonly string[]) => {
-    if (!messages.length) return;
+  const decide = (p: Plan['policies'][number], messages: readonly string[], auditError?: string) => {
+    if (!messages.length && auditError === undefined) return;
     for (const b of p.bindings) {
       for (const message of messages)
         for (const action of b.actions) {
           if (action === 'Warn') warnings.push(validationWarning(p.lp.p.name, b.name, message));
           else if (action === 'Audit') auditFailures = true;
         }
-      if (b.actions.includes('Deny') && !denying(p.lp.p.name, b.name)) denied.push({ name: p.lp.p.name, binding: b.name, message: messages[0]! });
+      // the binding's first denial: its first deny decision under Deny, else an audit annotation's
+      // error, which denies whatever validationActions say (validating/dispatcher.go)
+      const message = b.actions.includes('Deny') && messages.length ? messages[0] : auditError;
+      if (message !== undefined && !denying(p.lp.p.name, b.name)) denied.push({ name: p.lp.p.name, binding: b.name, message });
     }
   };
   for (const p of plan.policies) {
@@ -395,13 +398,19 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: Muta
       cost += r.ok ? r.cost : ((r as { cost?: number }).cost ?? 0);
     }
     if (cost > CEL_LIMITS.runtimeCelCostBudget) return fallback('past a cost budget');
+    // the audit annotations on their own budget (validate.ts): an error under Fail denies, under Ignore it is left out
     let auditCost = 0;
     const keys: string[] = [];
-    for (const a of p.audits) {
+    let auditError: string | undefined;
+    for (const [k, a] of p.audits.entries()) {
       const r = rs[a.at]!;
-      if (!r.ok) return fallback('an audit annotation errs');
-      auditCost += r.cost;
+      if (!r.ok && r.kind === 'cost-exceeded') return fallback('past a cost budget');
+      auditCost += r.ok ? r.cost : ((r as { cost?: number }).cost ?? 0);
       if (auditCost > CEL_LIMITS.runtimeCelCostBudget) return fallback('past a cost budget');
+      if (!r.ok) {
+        if (failurePolicy !== 'Ignore') auditError ??= expressionTrace(p.lp.audits[k]!.item.expression, r).error ?? '';
+        continue;
+      }
       if (r.value === null || r.value === undefined) continue;
       if (typeof r.value !== 'string') return fallback('an audit annotation is not a string');
       if (trimSpace(r.value)) keys.push(`${p.lp.p.name}/${a.key}`);
@@ -414,7 +423,7 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: Muta
       const at = p.messages[j];
       return [failedValidationMessage(p.lp.specs[j]!, at === undefined ? undefined : rs[at]).message];
     });
-    decide(p, messages);
+    decide(p, messages, auditError);
     for (const k of keys) audited.add(k);
   }
   if (auditFailures) audited.add(VALIDATION_FAILURE_KEY);

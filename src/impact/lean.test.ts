@@ -397,7 +397,7 @@ describe('lean verdicts agree with the full simulation', () => {
     expect(r.leanDenied).toBe(r.denied);
   }, 300_000);
 
-  it('on a generated set of policies (actions, messages, messageExpressions, bindings, several denying, errors under either failurePolicy)', async () => {
+  it('on a generated set of policies (actions, messages, messageExpressions, bindings, several denying, errors of validations, conditions and audit annotations under either failurePolicy)', async () => {
     let seed = 2026;
     const rand = () => {
       // mulberry32: the same set on every run
@@ -426,6 +426,8 @@ describe('lean verdicts agree with the full simulation', () => {
         const spec: Record<string, unknown> = { validations };
         if (rand() < 0.3)
           spec.auditAnnotations = [{ key: 'who', valueExpression: "object.metadata.name.startsWith('deny') ? 'denied ' + object.metadata.name : ''" }];
+        // an audit annotation that errs where the label is missing: under Fail it denies whatever validationActions say
+        else if (rand() < 0.2) spec.auditAnnotations = [{ key: 'tier', valueExpression: 'string(object.metadata.labels.tier)' }];
         if (rand() < 0.2) spec.matchConditions = [{ name: 'not-c', expression: "!object.metadata.name.endsWith('-c')" }];
         else if (rand() < 0.1) spec.matchConditions = [{ name: 'tier', expression: "object.metadata.labels.tier != 'y'" }];
         if (rand() < 0.3) spec.failurePolicy = 'Ignore';
