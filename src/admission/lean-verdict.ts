@@ -313,17 +313,18 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: Muta
   const audited = new Set<string>(after?.audited);
   const calls = new Set<string>(after?.calls);
   const mutated = after?.mutated ?? false;
-  /** A plugin's webhooks called in order; false where one is not decided here. `record` false: only whether each admits (the probe's validating webhooks after a denial). */
-  /** `quiet`: only whether each admits, nothing counted. */
-  const callAll = (hooks: Plan['mutating'], mutatingPlugin: boolean, record = true, quiet = false): boolean | typeof MUTATES => {
+  /**
+   * A plugin's webhooks in order, each admitting without a change as its assumed answer says
+   * (recorded where `record`); where one does not, the mutating plugin's go to lean-patch.ts
+   * (MUTATES) and the validating plugin's are settled one by one (false: validatingWebhooks).
+   */
+  const callAll = (hooks: Plan['mutating'], mutatingPlugin: boolean, record: boolean): boolean | typeof MUTATES => {
     for (const { hook, conditions } of hooks) {
       const mc = conditionsOf(rs, conditions);
-      if (mc === undefined && mutatingPlugin) return mutates('a mutating webhook matchCondition errs');
-      if (mc === undefined) return quiet ? false : !!fallback('a webhook matchCondition errs or exceeds its budget');
+      if (mc === undefined) return mutatingPlugin ? mutates('a mutating webhook matchCondition errs') : false;
       if (mc === 'skip') continue;
       const w = admits(ctx, hook);
-      if (!w && mutatingPlugin) return mutates(`a mutating webhook answers ${answerKind(ctx, hook)}`);
-      if (!w) return quiet ? false : !!fallback(`a webhook's assumed answer is not an admission without a change (${answerKind(ctx, hook)})`);
+      if (!w) return mutatingPlugin ? mutates(`a mutating webhook answers ${answerKind(ctx, hook)}`) : false;
       if (!record) continue;
       calls.add(hook.wh.name);
       if (mutatingPlugin) audited.add(webhookMutationKey(0, hook.index));
@@ -331,9 +332,7 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: Muta
     }
     return true;
   };
-  const mutating = callAll(plan.mutating, true);
-  if (mutating === MUTATES) return MUTATES;
-  if (!mutating) return undefined;
+  if (callAll(plan.mutating, true, true) === MUTATES) return MUTATES;
   if (plan.policiesInFull) return { policiesInFull: { warnings, audited: [...audited], calls: [...calls], mutated } };
   /**
    * The probe's validating webhooks after the chain was rejected, none of them called for the
@@ -447,8 +446,9 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: Muta
       mutated,
     };
   }
-  if (callAll(plan.validating, false, false, true)) {
-    if (!callAll(plan.validating, false)) return undefined;
+  // every validating webhook admits: checked first, then recorded (a webhook that does not leaves nothing half-recorded)
+  if (callAll(plan.validating, false, false)) {
+    callAll(plan.validating, false, true);
     return { allowed: true, warnings, audited: [...audited], calls: [...calls], mutated };
   }
   // a validating webhook that does not simply admit: its matchConditions and call settled as the plugin settles them (lean-webhooks.ts)
