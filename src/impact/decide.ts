@@ -11,6 +11,7 @@ import {
   leanChain,
   leanSet,
   leanVerdicts,
+  oldObjectReach,
   prepareChain,
   probePrepared,
   requestCel,
@@ -18,6 +19,7 @@ import {
   type LeanRegistry,
   type LeanSet,
   type LeanVerdict,
+  type OldObjectReach,
   type PreparedChain,
   type ConditionalAuthorization,
   type SimOptions,
@@ -131,11 +133,12 @@ export function chainDecider(spec: ChainSpec): Decider {
   const lean = (lastLean = leanSet([leanChain(baseline, sharedRegistry), leanChain(candidate, sharedRegistry)], lastLean));
   const unknownOld = unknownOldDecider(baseline, candidate, spec);
   return async (request, namespace, authorization) => {
-    if (oldObjectUnknown(request)) {
-      countLeanFallback('the old object is unknown');
-      return unknownOld(request, namespace, authorization);
-    }
     const sim = simOptionsOf(spec, namespace, authorization);
+    const undetermined = oldObjectUnknown(request) ? await unknownOld(request, sim) : undefined;
+    if (undetermined) {
+      countLeanFallback('the old object is unknown');
+      return undetermined;
+    }
     const [lb, lc] = await leanVerdicts(lean, request, sim, DEFAULT_CEL);
     if (lb && lc) return { baseline: leanDecision(lb), candidate: leanDecision(lc) };
     const cel = requestCel(spec.kubernetesVersion);
@@ -161,9 +164,10 @@ export function fullDecider(spec: ChainSpec): Decider {
   });
   const unknownOld = unknownOldDecider(baseline, candidate, spec);
   return async (request, namespace, authorization) => {
-    if (oldObjectUnknown(request)) return unknownOld(request, namespace, authorization);
-    const cel = requestCel(spec.kubernetesVersion);
     const sim = simOptionsOf(spec, namespace, authorization);
+    const undetermined = oldObjectUnknown(request) ? await unknownOld(request, sim) : undefined;
+    if (undetermined) return undetermined;
+    const cel = requestCel(spec.kubernetesVersion);
     const [b, c] = await Promise.all([decide(baseline, request, sim, cel), decide(candidate, request, sim, cel)]);
     return { baseline: b, candidate: c };
   };
@@ -228,10 +232,16 @@ export function changeOf(baseline: Decision, candidate: Decision, sameUnknown?: 
 }
 
 /** Runs one request through a chain: simulate, and when it is denied a probe run for every denial. `cel`: the request's (requestCel), shared by its runs. */
-async function decide(chain: PreparedChain, request: AdmissionRequest, sim: SimOptions, cel: PolicyCel, readers?: Readers): Promise<Decision> {
+async function decide(
+  chain: PreparedChain,
+  request: AdmissionRequest,
+  sim: SimOptions,
+  cel: PolicyCel,
+  unknown?: { readers: Readers; reach: OldObjectReach },
+): Promise<Decision> {
   const r = await simulatePrepared(chain, request, sim, cel);
   const d = decisionOf(r, r.allowed ? undefined : await probePrepared(chain, request, sim, cel));
-  const read = readers ? oldObjectRead(r, readers) : [];
+  const read = unknown ? oldObjectRead(r, unknown.readers, unknown.reach) : [];
   return read.length ? { ...d, undetermined: read } : d;
 }
 
@@ -247,18 +257,23 @@ const alike = (a: Decision, b: Decision): boolean => {
 
 /**
  * Requests whose old object is unknown: both chains through the full simulation (its steps say
- * which policies and webhooks evaluated CEL), each decision marked with those that read
- * `oldObject` (`readersOf`).
+ * which policies and webhooks evaluated CEL), each decision marked with those that read the old
+ * object (`oldObjectRead`: their CEL, or their objectSelector where it may select by its labels).
  */
-function unknownOldDecider(baseline: PreparedChain, candidate: PreparedChain, spec: ChainSpec): Decider {
+function unknownOldDecider(baseline: PreparedChain, candidate: PreparedChain, spec: ChainSpec) {
   let readers: [Readers, Readers] | undefined;
-  return async (request, namespace, authorization) => {
+  return async (request: AdmissionRequest, sim: SimOptions): Promise<DecisionPair | undefined> => {
     const [rb, rc] = (readers ??= [readersOf(baseline), readersOf(candidate)]);
+    const [xb, xc] = await Promise.all([oldObjectReach(baseline, request, sim, DEFAULT_CEL), oldObjectReach(candidate, request, sim, DEFAULT_CEL)]);
     const cel = requestCel(spec.kubernetesVersion);
-    const sim = simOptionsOf(spec, namespace, authorization);
-    const [b, c] = await Promise.all([decide(baseline, request, sim, cel, rb), decide(candidate, request, sim, cel, rc)]);
+    const [b, c] = await Promise.all([
+      decide(baseline, request, sim, cel, { readers: rb, reach: xb }),
+      decide(candidate, request, sim, cel, { readers: rc, reach: xc }),
+    ]);
     const read = [...(b.undetermined ?? []), ...(c.undetermined ?? [])];
-    const same = read.every((k) => rb.has(k) && rb.get(k) === rc.get(k)) && JSON.stringify(b.undetermined ?? []) === JSON.stringify(c.undetermined ?? []);
+    const same =
+      read.every((k) => rb.texts.has(k) && rb.texts.get(k) === rc.texts.get(k)) &&
+      JSON.stringify(b.undetermined ?? []) === JSON.stringify(c.undetermined ?? []);
     return { baseline: b, candidate: c, ...(read.length && same ? { sameUnknown: true as const } : {}) };
   };
 }

@@ -8,13 +8,12 @@
  * Who reads it is read from the CEL text (`oldObject` as an identifier, outside string literals)
  * of each policy (all its expressions: a variable that reads it reads it for all) and each
  * webhook's matchConditions (a webhook's answer is assumed, whatever it is sent); whether the
- * request reached their CEL is read from the simulation's steps.
+ * request reached their CEL is read from the simulation's steps. Matching reads it too: a plugin
+ * whose objectSelector the object does not match may apply by the old object's labels
+ * (`oldObjectReach` in src/admission).
  */
-import type { PreparedChain, SimResult } from '../admission';
+import type { OldObjectReach, PreparedChain, SimResult } from '../admission';
 import { isObject } from '../base/json';
-
-/** The policies and webhooks of a chain that read `oldObject`, by `kind name` (webhooks: `kind configuration: webhook`), with their text (two chains read alike where it is equal). */
-export type Readers = ReadonlyMap<string, string>;
 
 const EXPRESSION_KEYS = new Set(['expression', 'messageExpression', 'valueExpression']);
 
@@ -37,22 +36,41 @@ function expressions(v: unknown, out: string[] = []): string[] {
   return out;
 }
 
-export function readersOf(chain: PreparedChain): Readers {
-  const out = new Map<string, string>();
-  for (const p of [...chain.ws.policies.mutating, ...chain.ws.policies.validating])
-    if (expressions(p.spec).some(readsOldObject)) out.set(`${p.kind} ${p.name}`, JSON.stringify(p.policy));
-  for (const w of [...chain.ws.webhooks.mutating, ...chain.ws.webhooks.validating])
-    if (expressions(w.webhook.matchConditions).some(readsOldObject)) out.set(`${w.configKind} ${w.configName}: ${w.name}`, JSON.stringify(w.webhook));
-  return out;
+/**
+ * What of a chain may read an unknown old object: `cel`, the policies and webhooks whose CEL names
+ * it; `texts`, every policy (with its bindings) and webhook as JSON, by key: two chains read the old
+ * object alike through a plugin where its text is the same.
+ */
+export interface Readers {
+  cel: ReadonlySet<string>;
+  texts: ReadonlyMap<string, string>;
 }
 
-/** The readers whose CEL the request reached: a step not skipped, or skipped by its matchConditions. */
-export function oldObjectRead(r: SimResult, readers: Readers): string[] {
-  if (!readers.size) return [];
-  const read = new Set<string>();
+export function readersOf(chain: PreparedChain): Readers {
+  const cel = new Set<string>();
+  const texts = new Map<string, string>();
+  for (const p of [...chain.ws.policies.mutating, ...chain.ws.policies.validating]) {
+    const key = `${p.kind} ${p.name}`;
+    texts.set(key, JSON.stringify([p.policy, p.bindings.map((b) => b.binding)]));
+    if (expressions(p.spec).some(readsOldObject)) cel.add(key);
+  }
+  for (const w of [...chain.ws.webhooks.mutating, ...chain.ws.webhooks.validating]) {
+    const key = `${w.configKind} ${w.configName}: ${w.name}`;
+    texts.set(key, JSON.stringify(w.webhook));
+    if (expressions(w.webhook.matchConditions).some(readsOldObject)) cel.add(key);
+  }
+  return { cel, texts };
+}
+
+/**
+ * Who read the unknown old object in a run: the readers whose CEL the request reached (a step not
+ * skipped, or skipped by its matchConditions), and the plugins whose match depends on its labels.
+ */
+export function oldObjectRead(r: SimResult, readers: Readers, reach: OldObjectReach): string[] {
+  const read = new Set<string>(reach.selected);
   for (const s of r.steps) {
     const key = s.webhook ? `${s.kind} ${s.name}: ${s.webhook}` : `${s.kind} ${s.name}`;
-    if (readers.has(key) && (s.outcome !== 'skipped' || s.path.includes('matchConditions'))) read.add(key);
+    if (readers.cel.has(key) && (s.outcome !== 'skipped' || s.path.includes('matchConditions'))) read.add(key);
   }
   return [...read].sort();
 }
