@@ -30,7 +30,7 @@ import {
 import { evaluateBatchOnce } from '../cel';
 import type { PolicyCel } from '../policy';
 import type { AdmissionRequest } from '../request/model';
-import { oldObjectRead, readersOf, type Readers } from './old-object';
+import { mayRead, oldObjectRead, readersOf, type Readers } from './old-object';
 
 export interface Denial {
   kind: string;
@@ -136,7 +136,7 @@ export function chainDecider(spec: ChainSpec): Decider {
     const sim = simOptionsOf(spec, namespace, authorization);
     const undetermined = oldObjectUnknown(request) ? await unknownOld(request, sim) : undefined;
     if (undetermined) {
-      countLeanFallback('the old object is unknown');
+      countLeanFallback('the old object is unknown and may be read');
       return undetermined;
     }
     const [lb, lc] = await leanVerdicts(lean, request, sim, DEFAULT_CEL);
@@ -256,15 +256,18 @@ const alike = (a: Decision, b: Decision): boolean => {
 };
 
 /**
- * Requests whose old object is unknown: both chains through the full simulation (its steps say
- * which policies and webhooks evaluated CEL), each decision marked with those that read the old
- * object (`oldObjectRead`: their CEL, or their objectSelector where it may select by its labels).
+ * Requests whose old object is unknown. Where neither chain may read it (no plugin that may match
+ * the request reads `oldObject` in its CEL or matches by the old object's labels: `mayRead`),
+ * undefined: the request is decided as any other, its old object cannot change the decision.
+ * Else both chains through the full simulation (its steps say which policies and webhooks
+ * evaluated CEL), each decision marked with those that read the old object (`oldObjectRead`).
  */
 function unknownOldDecider(baseline: PreparedChain, candidate: PreparedChain, spec: ChainSpec) {
   let readers: [Readers, Readers] | undefined;
   return async (request: AdmissionRequest, sim: SimOptions): Promise<DecisionPair | undefined> => {
     const [rb, rc] = (readers ??= [readersOf(baseline), readersOf(candidate)]);
     const [xb, xc] = await Promise.all([oldObjectReach(baseline, request, sim, DEFAULT_CEL), oldObjectReach(candidate, request, sim, DEFAULT_CEL)]);
+    if (!mayRead(rb, xb) && !mayRead(rc, xc)) return undefined;
     const cel = requestCel(spec.kubernetesVersion);
     const [b, c] = await Promise.all([
       decide(baseline, request, sim, cel, { readers: rb, reach: xb }),

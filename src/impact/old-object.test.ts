@@ -1,11 +1,15 @@
 /**
  * Writes whose old object the replay does not know, where matching reads it: an objectSelector
  * matches the old object's labels too (predicates/object/matcher.go MatchObjectSelector), so a
- * plugin it may select makes the decision undetermined.
+ * plugin it may select makes the decision undetermined; and where nothing that may match reads
+ * the old object, the write is decided on the lean path, as the full simulation decides it.
  */
 import { describe, expect, it } from 'vitest';
+import { leanFallbacks } from '../admission';
+import { DEFAULT_KUBERNETES_VERSION } from '../base/releases';
 import { useEngine } from '../cel/test-helpers';
-import { analyzeImpact } from './index';
+import type { AdmissionRequest } from '../request/model';
+import { analyzeImpact, chainDecider, fullDecider, type ChainSpec } from './index';
 
 useEngine();
 
@@ -100,5 +104,46 @@ describe('an old object the replay does not know, read by matching', () => {
   it('the same plugin in both chains, deciding alike, changes nothing', async () => {
     const r = await analyzeImpact({ workspace: immutable, cluster: [...cluster, guard], audit: log, options });
     expect(r.events.map((e) => e.change)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged', 'unchanged']);
+  });
+});
+
+describe('an old object the replay does not know, that nothing reads', () => {
+  const spec: ChainSpec = {
+    baseline: [guard],
+    candidate: [guard, ...immutable],
+    kubernetesVersion: DEFAULT_KUBERNETES_VERSION,
+    webhooks: { 'guard.example.com': 'deny' },
+  };
+  const write = (operation: 'UPDATE' | 'DELETE', resource: string, kind: string, group: string, object?: unknown): AdmissionRequest =>
+    ({
+      operation,
+      resource: { group, version: 'v1', resource },
+      kind: { group, version: 'v1', kind },
+      name: 'x',
+      namespace: 'apps',
+      userInfo: { username: 'alice', groups: ['system:authenticated'] },
+      ...(object ? { object } : {}),
+    }) as AdmissionRequest;
+  const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'apps' }, data: { a: '1' } };
+  const requests: [string, AdmissionRequest, boolean][] = [
+    // [what, request, whether the old object may be read]
+    ['a ConfigMap deleted', write('DELETE', 'configmaps', 'ConfigMap', ''), false],
+    ['a ConfigMap updated (the policy reads oldObject)', write('UPDATE', 'configmaps', 'ConfigMap', '', configMap), true],
+    ['a Deployment deleted (the guard may select it)', write('DELETE', 'deployments', 'Deployment', 'apps'), true],
+    [
+      'a protected Deployment updated (the guard selects it)',
+      write('UPDATE', 'deployments', 'Deployment', 'apps', deployment('x', { protected: 'true' })),
+      false,
+    ],
+    ['a Secret updated', write('UPDATE', 'secrets', 'Secret', '', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'x', namespace: 'apps' } }), false],
+  ];
+
+  it.each(requests)('%s: decided as the full simulation decides it, on the lean path where nothing may read the old object', async (_, request, mayRead) => {
+    const unknownOld = () => leanFallbacks().get('the old object is unknown and may be read') ?? 0;
+    const before = unknownOld();
+    const [full, lean] = await Promise.all([fullDecider(spec)(request, APPS), chainDecider(spec)(request, APPS)]);
+    expect(lean).toEqual(full);
+    expect(unknownOld() - before).toBe(mayRead ? 1 : 0);
+    expect(!!(full.baseline.undetermined || full.candidate.undetermined)).toBe(mayRead);
   });
 });

@@ -62,6 +62,9 @@ export function readersOf(chain: PreparedChain): Readers {
   return { cel, texts };
 }
 
+/** Whether a request whose old object is unknown may read it in this chain: a plugin that may match it reads it, or matches by its labels. */
+export const mayRead = (readers: Readers, reach: OldObjectReach): boolean => reach.selected.size > 0 || [...reach.matched].some((k) => readers.cel.has(k));
+
 /**
  * Who read the unknown old object in a run: the readers whose CEL the request reached (a step not
  * skipped, or skipped by its matchConditions), and the plugins whose match depends on its labels.
