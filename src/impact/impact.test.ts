@@ -264,7 +264,7 @@ describe('analyzeImpact', () => {
     expect(r.events[0]!.oldObject).toBe('unknown');
     expect(r.summary.notes).toEqual([
       'the snapshot has no Namespaces: namespaceSelector and namespaceObject saw each namespace with only its kubernetes.io/metadata.name label',
-      '1 update or delete requests had no old object in the log or the snapshot (oldObject: unknown); none of their decisions reads oldObject',
+      '1 update or delete requests had no old object in the log or the snapshot (oldObject: unknown); none of their decisions reads oldObject or its labels',
     ]);
   });
 

@@ -113,7 +113,7 @@ export function inputNotes(cluster: Cluster, unknown: number, undetermined: numb
     notes.push('the snapshot has no Namespaces: namespaceSelector and namespaceObject saw each namespace with only its kubernetes.io/metadata.name label');
   if (unknown)
     notes.push(
-      `${unknown} update or delete requests had no old object in the log or the snapshot (oldObject: unknown)${undetermined ? `; ${undetermined} of them are undetermined: a policy or matchCondition of their chains reads oldObject` : '; none of their decisions reads oldObject'}`,
+      `${unknown} update or delete requests had no old object in the log or the snapshot (oldObject: unknown)${undetermined ? `; ${undetermined} of them are undetermined: a policy or matchCondition of their chains reads oldObject, or an objectSelector may select them by its labels` : '; none of their decisions reads oldObject or its labels'}`,
     );
   return notes;
 }
