@@ -175,14 +175,16 @@ export type PlanStage = 'all' | 'validating' | 'webhooks';
 
 export function planOf(lc: LeanChain, ctx: SimContext, b: Batch, stage: PlanStage = 'all'): Plan | undefined {
   if (lc.unsupported) return noPlan(lc.unsupported);
-  if (excludedBy(ctx, 'policies') || excludedBy(ctx, 'webhooks')) return noPlan('a review resource');
+  // a review resource: the plugins its release excludes return before any policy or webhook (nothing matches there)
+  const noPolicies = !!excludedBy(ctx, 'policies');
+  const noWebhooks = !!excludedBy(ctx, 'webhooks');
   const match = matchInput(ctx);
-  const mutatingPolicies = stage !== 'all' ? [] : mutatingPolicyPlan(lc, match, b);
-  const mutating = mutatingPolicies && (stage !== 'all' ? [] : hookPlan(match, lc.mutating, b));
-  const validating = mutating && hookPlan(match, lc.validating, b);
+  const mutatingPolicies = stage !== 'all' || noPolicies ? [] : mutatingPolicyPlan(lc, match, b);
+  const mutating = mutatingPolicies && (stage !== 'all' || noWebhooks ? [] : hookPlan(match, lc.mutating, b));
+  const validating = mutating && (noWebhooks ? [] : hookPlan(match, lc.validating, b));
   if (!mutatingPolicies || !mutating || !validating) return undefined;
   const policies: Plan['policies'] = [];
-  if (stage === 'webhooks') return { mutatingPolicies, mutating, policies, validating };
+  if (stage === 'webhooks' || noPolicies) return { mutatingPolicies, mutating, policies, validating };
   for (const lp of lc.policies) {
     if (lp.bindings.length === 0) continue;
     const pm = matchPolicy(lp.spec, { ...match, ...(lp.p.static ? { static: true } : {}) });
