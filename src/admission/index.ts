@@ -6,7 +6,7 @@ export { leanSet, leanVerdicts, PARAM_ERROR, type LeanSet } from './lean';
 export { leanChain, type LeanChain, type LeanRegistry } from './lean-chain';
 export { fallback as countLeanFallback, leanFallbacks, type LeanVerdict } from './lean-verdict';
 export { lockoutReport } from './lockout';
-export { oldObjectReach, type OldObjectReach } from './old-object-reach';
+export { unknownReach, type Unknown, type UnknownReach } from './unknown-reach';
 export { webhookCalled } from './webhooks';
 export { mutationBreaks, type MutationBreak } from './mutation-check';
 export { notRunReason, simulateDraft, withClusterObjects, type DraftOptions, type DraftRun } from './simulate-draft';

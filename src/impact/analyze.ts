@@ -191,7 +191,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
   let events = 0;
   let baselineDisagrees = 0;
   let unknownOld = 0;
-  let undetermined = 0;
+  let undeterminedOld = 0;
   /** Writes whose old object came from the snapshot without anything in the log to say when it was taken. */
   let unproven = 0;
   /** When the snapshot was taken, as the events show it (the chains' writes say it too: the first line of either counts). */
@@ -340,7 +340,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     events++;
     changes[change]++;
     if (result.oldObject === 'unknown') unknownOld++;
-    if (change === 'undetermined') undetermined++;
+    if (change === 'undetermined' && result.oldObject === 'unknown') undeterminedOld++;
     if (result.snapshotTime && result.snapshotTime !== 'unknown') evidence[result.snapshotTime] ??= { line: result.line, what: describeRequest(result) };
     else if (result.snapshotTime === 'unknown') unproven++;
     if (change === 'newly-denied' && c.deniedBy)
@@ -473,7 +473,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     inputErrors,
     warnings,
     notes: [
-      ...inputNotes(cluster, unknownOld, undetermined, input.cluster !== undefined),
+      ...inputNotes(cluster, unknownOld, undeterminedOld, input.cluster !== undefined),
       ...(timeNote ? [timeNote] : []),
       ...chains.notes(),
       ...(stopped ? [`the replay stopped at line ${lines}: ${stopped}`] : []),

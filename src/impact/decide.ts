@@ -11,7 +11,7 @@ import {
   leanChain,
   leanSet,
   leanVerdicts,
-  oldObjectReach,
+  unknownReach,
   prepareChain,
   probePrepared,
   requestCel,
@@ -19,7 +19,8 @@ import {
   type LeanRegistry,
   type LeanSet,
   type LeanVerdict,
-  type OldObjectReach,
+  type Unknown,
+  type UnknownReach,
   type PreparedChain,
   type ConditionalAuthorization,
   type SimOptions,
@@ -30,7 +31,8 @@ import {
 import { evaluateBatchOnce } from '../cel';
 import type { PolicyCel } from '../policy';
 import type { AdmissionRequest } from '../request/model';
-import { mayRead, oldObjectRead, readersOf, type Readers } from './old-object';
+import { str } from '../base/json';
+import { mayRead, readersOf, unknownRead, type Readers } from './unknown';
 
 export interface Denial {
   kind: string;
@@ -56,14 +58,15 @@ export interface Decision {
   calls: string[];
   mutated: boolean;
   /**
-   * The policies and webhooks whose CEL read `oldObject` while the request's old object is unknown
-   * (an update or delete of an object neither the log nor the snapshot holds): this decision is
-   * the one for no old object, not necessarily the cluster's.
+   * The policies and webhooks that read what the replay does not know of the request: an old
+   * object (an update or delete of an object neither the log nor the snapshot holds) or a Namespace
+   * (neither holds it), in their CEL or by their selectors (unknown.ts): this decision is the one
+   * for no old object and a Namespace with only its name label, not necessarily the cluster's.
    */
   undetermined?: string[];
 }
 
-/** `undetermined`: the request's old object is unknown and a chain's decision reads it (`Decision.undetermined`). */
+/** `undetermined`: a chain's decision reads the request's old object or Namespace, which the replay does not know (`Decision.undetermined`). */
 export type Change = 'newly-denied' | 'no-longer-denied' | 'newly-warned' | 'newly-audited' | 'newly-mutated' | 'undetermined' | 'unchanged';
 
 export const CHANGES: readonly Change[] = ['newly-denied', 'no-longer-denied', 'newly-warned', 'newly-audited', 'newly-mutated', 'undetermined', 'unchanged'];
@@ -131,12 +134,13 @@ export function chainDecider(spec: ChainSpec): Decider {
   });
   if (sharedRegistry.size > MAX_SHARED_ITEMS) sharedRegistry.clear();
   const lean = (lastLean = leanSet([leanChain(baseline, sharedRegistry), leanChain(candidate, sharedRegistry)], lastLean));
-  const unknownOld = unknownOldDecider(baseline, candidate, spec);
+  const unknownDecider = undeterminedDecider(baseline, candidate, spec);
   return async (request, namespace, authorization) => {
     const sim = simOptionsOf(spec, namespace, authorization);
-    const undetermined = oldObjectUnknown(request) ? await unknownOld(request, sim) : undefined;
+    const unknown = unknownOf(request, namespace);
+    const undetermined = unknown && (await unknownDecider(request, sim, unknown));
     if (undetermined) {
-      countLeanFallback('the old object is unknown and may be read');
+      countLeanFallback('the old object or the Namespace is unknown and may be read');
       return undetermined;
     }
     const [lb, lc] = await leanVerdicts(lean, request, sim, DEFAULT_CEL);
@@ -162,10 +166,11 @@ export function fullDecider(spec: ChainSpec): Decider {
     staticDocuments: spec.staticDocuments,
     staticOrder: spec.staticOrder,
   });
-  const unknownOld = unknownOldDecider(baseline, candidate, spec);
+  const unknownDecider = undeterminedDecider(baseline, candidate, spec);
   return async (request, namespace, authorization) => {
     const sim = simOptionsOf(spec, namespace, authorization);
-    const undetermined = oldObjectUnknown(request) ? await unknownOld(request, sim) : undefined;
+    const unknown = unknownOf(request, namespace);
+    const undetermined = unknown && (await unknownDecider(request, sim, unknown));
     if (undetermined) return undetermined;
     const cel = requestCel(spec.kubernetesVersion);
     const [b, c] = await Promise.all([decide(baseline, request, sim, cel), decide(candidate, request, sim, cel)]);
@@ -237,16 +242,24 @@ async function decide(
   request: AdmissionRequest,
   sim: SimOptions,
   cel: PolicyCel,
-  unknown?: { readers: Readers; reach: OldObjectReach },
+  unknown?: { readers: Readers; reach: UnknownReach },
 ): Promise<Decision> {
   const r = await simulatePrepared(chain, request, sim, cel);
   const d = decisionOf(r, r.allowed ? undefined : await probePrepared(chain, request, sim, cel));
-  const read = unknown ? oldObjectRead(r, unknown.readers, unknown.reach) : [];
+  const read = unknown ? unknownRead(r, unknown.readers, unknown.reach) : [];
   return read.length ? { ...d, undetermined: read } : d;
 }
 
-/** An update or a delete always has an old object at the apiserver: without one, the replay does not know it. */
-const oldObjectUnknown = (r: AdmissionRequest): boolean => (r.operation === 'UPDATE' || r.operation === 'DELETE') && r.oldObject === undefined;
+/**
+ * What the replay does not know of a request: an update or a delete always has an old object at
+ * the apiserver, a namespaced request a Namespace (a request on the Namespace itself reads its
+ * object); undefined when it knows both.
+ */
+function unknownOf(r: AdmissionRequest, namespace: unknown): Unknown | undefined {
+  const oldObject = (r.operation === 'UPDATE' || r.operation === 'DELETE') && r.oldObject === undefined;
+  const ns = namespace === undefined && !!str(r.namespace) && !(str(r.resource?.group) === '' && r.resource?.resource === 'namespaces');
+  return oldObject || ns ? { ...(oldObject ? { oldObject } : {}), ...(ns ? { namespace: ns } : {}) } : undefined;
+}
 
 /** Two decisions alike in all the report shows. */
 const alike = (a: Decision, b: Decision): boolean => {
@@ -256,17 +269,20 @@ const alike = (a: Decision, b: Decision): boolean => {
 };
 
 /**
- * Requests whose old object is unknown. Where neither chain may read it (no plugin that may match
- * the request reads `oldObject` in its CEL or matches by the old object's labels: `mayRead`),
- * undefined: the request is decided as any other, its old object cannot change the decision.
- * Else both chains through the full simulation (its steps say which policies and webhooks
- * evaluated CEL), each decision marked with those that read the old object (`oldObjectRead`).
+ * Requests whose old object or Namespace the replay does not know. Where neither chain may read
+ * what is unknown (no plugin that may match the request reads it in its CEL or matches by its
+ * labels: `mayRead`), undefined: the request is decided as any other, what is unknown cannot
+ * change the decision. Else both chains through the full simulation (its steps say which policies
+ * and webhooks evaluated CEL), each decision marked with those that read it (`unknownRead`).
  */
-function unknownOldDecider(baseline: PreparedChain, candidate: PreparedChain, spec: ChainSpec) {
+function undeterminedDecider(baseline: PreparedChain, candidate: PreparedChain, spec: ChainSpec) {
   let readers: [Readers, Readers] | undefined;
-  return async (request: AdmissionRequest, sim: SimOptions): Promise<DecisionPair | undefined> => {
+  return async (request: AdmissionRequest, sim: SimOptions, unknown: Unknown): Promise<DecisionPair | undefined> => {
     const [rb, rc] = (readers ??= [readersOf(baseline), readersOf(candidate)]);
-    const [xb, xc] = await Promise.all([oldObjectReach(baseline, request, sim, DEFAULT_CEL), oldObjectReach(candidate, request, sim, DEFAULT_CEL)]);
+    const [xb, xc] = await Promise.all([
+      unknownReach(baseline, request, sim, DEFAULT_CEL, unknown),
+      unknownReach(candidate, request, sim, DEFAULT_CEL, unknown),
+    ]);
     if (!mayRead(rb, xb) && !mayRead(rc, xc)) return undefined;
     const cel = requestCel(spec.kubernetesVersion);
     const [b, c] = await Promise.all([

@@ -263,7 +263,7 @@ describe('analyzeImpact', () => {
     expect(r.skipped).toHaveLength(1000);
     expect(r.events[0]!.oldObject).toBe('unknown');
     expect(r.summary.notes).toEqual([
-      'the snapshot has no Namespaces: namespaceSelector and namespaceObject saw each namespace with only its kubernetes.io/metadata.name label',
+      'the snapshot has no Namespaces: namespaceSelector and namespaceObject saw each namespace the log does not write with only its kubernetes.io/metadata.name label (a decision that reads its other labels is undetermined)',
       '1 update or delete requests had no old object in the log or the snapshot (oldObject: unknown); none of their decisions reads oldObject or its labels',
     ]);
   });

@@ -9,7 +9,7 @@ export type { ExistingImpact, ImpactInput, ImpactOptions, ImpactProgress, Impact
 export { headlineOf, verdictOf, type ImpactSummary } from './summary';
 export { candidateChain, chainTracker, type ChainTracker, type SnapshotEvidence } from './chains';
 export { refusedAt, type Refused } from './inputs';
-export { readsOldObject } from './old-object';
+export { readsOldObject } from './unknown';
 export {
   chainDecider,
   changeOf,

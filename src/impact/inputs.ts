@@ -108,9 +108,14 @@ export function logProblems(r: LogReading): { error?: string; warning?: string }
 /** What the inputs leave unknown, said once in the summary. */
 export function inputNotes(cluster: Cluster, unknown: number, undetermined: number, hadSnapshot: boolean): string[] {
   const notes: string[] = [];
-  if (!hadSnapshot) notes.push('no cluster snapshot: the baseline chain is empty, and old objects come from the log alone');
+  if (!hadSnapshot)
+    notes.push(
+      'no cluster snapshot: the baseline chain is empty, and old objects and Namespaces come from the log alone (a Namespace it does not write is assumed with only its kubernetes.io/metadata.name label; a decision that reads its other labels is undetermined)',
+    );
   else if (!cluster.namespaces.length)
-    notes.push('the snapshot has no Namespaces: namespaceSelector and namespaceObject saw each namespace with only its kubernetes.io/metadata.name label');
+    notes.push(
+      'the snapshot has no Namespaces: namespaceSelector and namespaceObject saw each namespace the log does not write with only its kubernetes.io/metadata.name label (a decision that reads its other labels is undetermined)',
+    );
   if (unknown)
     notes.push(
       `${unknown} update or delete requests had no old object in the log or the snapshot (oldObject: unknown)${undetermined ? `; ${undetermined} of them are undetermined: a policy or matchCondition of their chains reads oldObject, or an objectSelector may select them by its labels` : '; none of their decisions reads oldObject or its labels'}`,

@@ -1,8 +1,9 @@
 /**
- * Writes whose old object the replay does not know, where matching reads it: an objectSelector
- * matches the old object's labels too (predicates/object/matcher.go MatchObjectSelector), so a
- * plugin it may select makes the decision undetermined; and where nothing that may match reads
- * the old object, the write is decided on the lean path, as the full simulation decides it.
+ * Writes whose old object or Namespace the replay does not know, where matching reads them: an
+ * objectSelector matches the old object's labels too (predicates/object/matcher.go
+ * MatchObjectSelector), a namespaceSelector the Namespace's, so a plugin they may select makes the
+ * decision undetermined; and where nothing that may match reads them, the write is decided on the
+ * lean path, as the full simulation decides it.
  */
 import { describe, expect, it } from 'vitest';
 import { leanFallbacks } from '../admission';
@@ -12,6 +13,9 @@ import type { AdmissionRequest } from '../request/model';
 import { analyzeImpact, chainDecider, fullDecider, type ChainSpec } from './index';
 
 useEngine();
+
+/** The lean path's count of requests decided in full for what they may read of the unknown (decide.ts). */
+const UNKNOWN_READ = 'the old object or the Namespace is unknown and may be read';
 
 const AR = 'admissionregistration.k8s.io/v1';
 const APPS = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'apps', labels: { 'kubernetes.io/metadata.name': 'apps' } } };
@@ -139,11 +143,86 @@ describe('an old object the replay does not know, that nothing reads', () => {
   ];
 
   it.each(requests)('%s: decided as the full simulation decides it, on the lean path where nothing may read the old object', async (_, request, mayRead) => {
-    const unknownOld = () => leanFallbacks().get('the old object is unknown and may be read') ?? 0;
+    const unknownOld = () => leanFallbacks().get(UNKNOWN_READ) ?? 0;
     const before = unknownOld();
     const [full, lean] = await Promise.all([fullDecider(spec)(request, APPS), chainDecider(spec)(request, APPS)]);
     expect(lean).toEqual(full);
     expect(unknownOld() - before).toBe(mayRead ? 1 : 0);
     expect(!!(full.baseline.undetermined || full.candidate.undetermined)).toBe(mayRead);
+  });
+});
+
+describe('a Namespace the replay does not know', () => {
+  const cmRules = { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }] };
+  const denying = (name: string, spec: Record<string, unknown>) => [
+    { apiVersion: AR, kind: 'ValidatingAdmissionPolicy', metadata: { name }, spec: { failurePolicy: 'Fail', validations: [{ expression: 'false' }], ...spec } },
+    { apiVersion: AR, kind: 'ValidatingAdmissionPolicyBinding', metadata: { name }, spec: { policyName: name, validationActions: ['Deny'] } },
+  ];
+  const prodOnly = denying('prod-only', { matchConstraints: { ...cmRules, namespaceSelector: { matchLabels: { env: 'prod' } } } });
+  const byName = denying('by-name', {
+    matchConstraints: { ...cmRules, namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['shop'] }] } },
+  });
+  const otherName = denying('other-name', {
+    matchConstraints: { ...cmRules, namespaceSelector: { matchLabels: { env: 'prod', 'kubernetes.io/metadata.name': 'other' } } },
+  });
+  const teamLabel = denying('team-label', {
+    matchConstraints: cmRules,
+    validations: [{ expression: "has(namespaceObject.metadata.labels) && 'team' in namespaceObject.metadata.labels" }],
+  });
+  const create = (i: number) =>
+    JSON.stringify({
+      kind: 'Event',
+      apiVersion: 'audit.k8s.io/v1',
+      level: 'RequestResponse',
+      auditID: `n-${i}`,
+      stage: 'ResponseComplete',
+      requestURI: '/api/v1/namespaces/shop/configmaps',
+      verb: 'create',
+      user: { username: 'alice', groups: ['system:authenticated'] },
+      objectRef: { resource: 'configmaps', namespace: 'shop', name: `c${i}`, apiVersion: 'v1' },
+      responseStatus: { metadata: {}, code: 201 },
+      requestObject: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${i}`, namespace: 'shop' }, data: { a: '1' } },
+      requestReceivedTimestamp: new Date(Date.UTC(2026, 10, 20, 11, 0, i)).toISOString(),
+    });
+  const shop = (labels: Record<string, string>) => ({
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: 'shop', labels: { 'kubernetes.io/metadata.name': 'shop', ...labels } },
+  });
+  const change = async (workspace: unknown[], cluster: unknown[]) =>
+    (await analyzeImpact({ workspace, cluster, audit: create(1), options: { existing: false } })).events.map((e) => [e.change, e.candidate.undetermined]);
+
+  it('a namespaceSelector on its labels, or CEL reading namespaceObject, make the decision undetermined; on its name, not', async () => {
+    const holder = [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'other', namespace: 'default' }, data: {} }];
+    expect(await change(prodOnly, [shop({ env: 'prod' })])).toEqual([['newly-denied', undefined]]);
+    expect(await change(prodOnly, [shop({ env: 'dev' })])).toEqual([['unchanged', undefined]]);
+    expect(await change(prodOnly, holder)).toEqual([['undetermined', ['ValidatingAdmissionPolicy prod-only']]]);
+    expect(await change(teamLabel, holder)).toEqual([['undetermined', ['ValidatingAdmissionPolicy team-label']]]);
+    expect(await change(byName, holder)).toEqual([['newly-denied', undefined]]);
+    // its name is known: a selector asking for another never matches, whatever its other labels
+    expect(await change(otherName, holder)).toEqual([['unchanged', undefined]]);
+  });
+
+  it.each([
+    ['selected by its labels', prodOnly, true],
+    ['read by CEL', teamLabel, true],
+    ['selected by its name', byName, false],
+    ['selected by another name', otherName, false],
+  ] as const)('a policy %s: decided as the full simulation decides it, lean where nothing may read the Namespace', async (_, objects, mayRead) => {
+    const spec: ChainSpec = { baseline: [], candidate: [...objects], kubernetesVersion: DEFAULT_KUBERNETES_VERSION };
+    const request = {
+      operation: 'CREATE',
+      resource: { group: '', version: 'v1', resource: 'configmaps' },
+      kind: { group: '', version: 'v1', kind: 'ConfigMap' },
+      name: 'c',
+      namespace: 'shop',
+      userInfo: { username: 'alice', groups: ['system:authenticated'] },
+      object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'shop' } },
+    } as AdmissionRequest;
+    const before = leanFallbacks().get(UNKNOWN_READ) ?? 0;
+    const [full, lean] = await Promise.all([fullDecider(spec)(request, undefined), chainDecider(spec)(request, undefined)]);
+    expect(lean).toEqual(full);
+    expect((leanFallbacks().get(UNKNOWN_READ) ?? 0) - before).toBe(mayRead ? 1 : 0);
+    expect(!!full.candidate.undetermined).toBe(mayRead);
   });
 });
