@@ -111,6 +111,25 @@ describe('an old object the replay does not know, read by matching', () => {
   });
 });
 
+/** A request on `resource` in `namespace` (an object only where given). */
+const write = (
+  operation: 'CREATE' | 'UPDATE' | 'DELETE',
+  resource: string,
+  kind: string,
+  group: string,
+  object?: unknown,
+  namespace = 'apps',
+): AdmissionRequest =>
+  ({
+    operation,
+    resource: { group, version: 'v1', resource },
+    kind: { group, version: 'v1', kind },
+    name: 'x',
+    namespace,
+    userInfo: { username: 'alice', groups: ['system:authenticated'] },
+    ...(object ? { object } : {}),
+  }) as AdmissionRequest;
+
 describe('an old object the replay does not know, that nothing reads', () => {
   const spec: ChainSpec = {
     baseline: [guard],
@@ -118,16 +137,6 @@ describe('an old object the replay does not know, that nothing reads', () => {
     kubernetesVersion: DEFAULT_KUBERNETES_VERSION,
     webhooks: { 'guard.example.com': 'deny' },
   };
-  const write = (operation: 'UPDATE' | 'DELETE', resource: string, kind: string, group: string, object?: unknown): AdmissionRequest =>
-    ({
-      operation,
-      resource: { group, version: 'v1', resource },
-      kind: { group, version: 'v1', kind },
-      name: 'x',
-      namespace: 'apps',
-      userInfo: { username: 'alice', groups: ['system:authenticated'] },
-      ...(object ? { object } : {}),
-    }) as AdmissionRequest;
   const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'apps' }, data: { a: '1' } };
   const requests: [string, AdmissionRequest, boolean][] = [
     // [what, request, whether the old object may be read]
@@ -210,15 +219,7 @@ describe('a Namespace the replay does not know', () => {
     ['selected by another name', otherName, false],
   ] as const)('a policy %s: decided as the full simulation decides it, lean where nothing may read the Namespace', async (_, objects, mayRead) => {
     const spec: ChainSpec = { baseline: [], candidate: [...objects], kubernetesVersion: DEFAULT_KUBERNETES_VERSION };
-    const request = {
-      operation: 'CREATE',
-      resource: { group: '', version: 'v1', resource: 'configmaps' },
-      kind: { group: '', version: 'v1', kind: 'ConfigMap' },
-      name: 'c',
-      namespace: 'shop',
-      userInfo: { username: 'alice', groups: ['system:authenticated'] },
-      object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'shop' } },
-    } as AdmissionRequest;
+    const request = write('CREATE', 'configmaps', 'ConfigMap', '', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'shop' } }, 'shop');
     const before = leanFallbacks().get(UNKNOWN_READ) ?? 0;
     const [full, lean] = await Promise.all([fullDecider(spec)(request, undefined), chainDecider(spec)(request, undefined)]);
     expect(lean).toEqual(full);
