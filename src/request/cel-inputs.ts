@@ -4,7 +4,7 @@
  * policies. Plain data in, one plain object out (no closures), so a replay of thousands of
  * requests builds one small object per evaluation.
  */
-import type { CelInputs } from '../cel/types';
+import type { AuthorizerRule, CelInputs } from '../cel/types';
 import type { AdmissionRequest, TestInput } from './model';
 
 /** The uid of a request that did not name one (the apiserver always sends one). */
@@ -45,6 +45,21 @@ export function celNamespaceObject(input: TestInput): unknown {
   return input.namespaceObject ?? null;
 }
 
+/** The group whose members the apiserver's authorizer allows everything (user.SystemPrivilegedGroup). */
+export const PRIVILEGED_GROUP = 'system:masters';
+
+/**
+ * The authorizer CEL's `authorizer` asks for a request: the apiserver's is a union whose first
+ * member allows every check by a member of system:masters (pkg/kubeapiserver/authorizer
+ * `NewPrivilegedGroups`, before Node, RBAC or webhooks), then the given rules. A check for another
+ * principal (`authorizer.serviceAccount(…)`) is not the request's user: the rules answer it.
+ */
+function authorizerRules(input: TestInput): AuthorizerRule[] {
+  const rules = input.authorizer ?? [];
+  const user = input.request.userInfo;
+  return user?.groups?.includes(PRIVILEGED_GROUP) ? [{ user: user.username ?? '', decision: 'allow' }, ...rules] : rules;
+}
+
 /**
  * The CEL inputs of one evaluation. `params` is the param of the invocation (default: the
  * input's), `object` the object as the mutations so far left it (default: the request's).
@@ -56,7 +71,7 @@ export function celInputs(input: TestInput, params: unknown = input.params, obje
     params: params ?? null,
     namespaceObject: celNamespaceObject(input),
     request: celRequest(input.request),
-    authorizer: { rules: input.authorizer ?? [] },
+    authorizer: { rules: authorizerRules(input) },
   };
 }
 
