@@ -194,7 +194,9 @@ export const HAND_WRITTEN: readonly OracleScenario[] = [
     // for system:masters, not which authorizer gave the apiserver's
     'VAP authorizer check by a member of system:masters',
     [
-      vap('can-delete', { validations: [{ expression: "authorizer.group('').resource('configmaps').namespace(request.namespace).check('delete').allowed()" }] }),
+      vap('can-delete', {
+        validations: [{ expression: "authorizer.group('').resource('configmaps').namespace(request.namespace).check('delete').allowed()" }],
+      }),
       vapb('can-delete-b', 'can-delete'),
     ],
     cmRequest({ userInfo: { username: 'root', groups: ['system:masters', 'system:authenticated'] } }),
