@@ -296,12 +296,12 @@ test("impact: the user's own candidates, one load: unknown old objects, a stale 
     await page.getByRole('button', { name: 'Analyze' }).click();
     const headline = page.getByTestId('impact-headline');
     await expect(headline).toHaveText(
-      'The candidate would have denied 1 of 3 writes: 1 by ValidatingAdmissionPolicy scale-guard; 2 writes undetermined: the decision reads an old object or a Namespace the replay does not know; none of 1 existing objects would be rejected if created now',
+      'The candidate would have denied 1 of 3 writes: 1 by ValidatingAdmissionPolicy scale-guard; 2 writes undetermined: the decision reads what the replay does not know (an old object, a Namespace, the authorizer); none of 1 existing objects would be rejected if created now',
     );
     await expect(headline).toHaveAttribute('data-verdict', 'bad');
     const counts = page.locator('table.impact-counts').first();
     await expect(counts.locator('tr.undetermined td').first()).toHaveText('2');
-    await expect(page.getByTestId('impact-rows')).toContainText('undetermined (old object or Namespace unknown)');
+    await expect(page.getByTestId('impact-rows')).toContainText('undetermined (reads what is unknown)');
     await expect(page.getByTestId('impact-stale')).toHaveCount(0);
     // another target release: the result is for the one before
     await page.getByTestId('kubernetes-version').selectOption('1.36');
@@ -405,7 +405,7 @@ test('impact: every changed row of a real apiserver log, opened in Simulate, get
     seen.add(cells[1]!);
     await check(row, { change: cells[1]!, by: cells[2]!, message });
   }
-  expect([...seen].sort()).toEqual(['newly audited', 'newly denied', 'newly warned', 'no longer denied', 'undetermined (old object or Namespace unknown)']);
+  expect([...seen].sort()).toEqual(['newly audited', 'newly denied', 'newly warned', 'no longer denied', 'undetermined (reads what is unknown)']);
   // the existing objects that change open too, with why
   const existing = page.getByRole('region', { name: 'Existing objects' }).locator('li');
   const m = await existing.count();

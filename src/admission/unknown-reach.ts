@@ -5,8 +5,9 @@
  * CEL that reads `oldObject` or `namespaceObject`, matching reads them: an objectSelector matches
  * the object's labels or the old object's (predicates/object/matcher.go `MatchObjectSelector`), a
  * namespaceSelector the Namespace's. So a plugin whose selector does not match what the replay
- * assumes may still apply at the apiserver. Keys as src/impact/unknown.ts names them: `kind name`
- * for a policy, `kind configuration: webhook` for a webhook.
+ * assumes may still apply at the apiserver. The authorizer's answers are not known either (but for
+ * system:masters): only CEL reads them. Keys as src/impact/unknown.ts names them: `kind name` for a
+ * policy, `kind configuration: webhook` for a webhook.
  */
 import { matchPolicy, matchResources, matchWebhook, type MatchInput, type MatchResult } from '../policy';
 import { isObject, list, obj, str, type Obj } from '../base/json';
@@ -16,31 +17,43 @@ import type { PolicyCel } from '../policy';
 import { matchInput } from './context';
 import { contextOf, type PreparedChain } from './simulate';
 import type { SimOptions, SimRequest } from './types';
+import type { WorkspacePolicy } from './workspace';
 
 /** What the replay does not know of a request. */
 export interface Unknown {
   oldObject?: boolean;
   namespace?: boolean;
+  /** The authorizer's answers: for every principal ('all'), or for principals other than the request's user ('others': a member of system:masters, whom the apiserver allows everything). */
+  authorizer?: 'all' | 'others';
 }
 
 export interface UnknownReach {
   /** What of it is unknown for this chain (a Namespace its own documents hold is known). */
   unknown: Unknown;
-  /** The plugins that match the request for some labels of what is unknown: those whose CEL the request may reach (a mutation before them may change labels, not rules or Namespaces). */
+  /**
+   * The plugins that match the request for some labels of its object (a mutation before them may
+   * change them) and of what is unknown: those whose CEL the request may reach.
+   */
   matched: ReadonlySet<string>;
-  /** Of those, the ones that do not match as the replay assumes it: whether they apply depends on its labels. */
+  /** Of those, the ones that do not match as the replay assumes what is unknown but may by its labels: whether they apply depends on them. */
   selected: ReadonlySet<string>;
 }
 
+/** Which selectors read as the labels could make them: the object's, the Namespace's. */
+interface Relax {
+  object: boolean;
+  namespace: boolean;
+}
+
 /**
- * A selector as the unknown labels could make it: an objectSelector of an unknown old object
- * selects every object; a namespaceSelector of an unknown Namespace keeps only what it asks of
- * the name label, the one label the replay knows (the apiserver sets it).
+ * A selector as the labels could make it: an objectSelector selects every object; a
+ * namespaceSelector of an unknown Namespace keeps only what it asks of the name label, the one
+ * label the replay knows (the apiserver sets it).
  */
-function anyLabels(m: unknown, unknown: Unknown): Obj {
+function relaxed(m: unknown, r: Relax): Obj {
   const out = { ...obj(m) };
-  if (unknown.oldObject) out.objectSelector = {};
-  if (unknown.namespace) {
+  if (r.object) out.objectSelector = {};
+  if (r.namespace) {
     const s = obj(out.namespaceSelector);
     const labels = obj(s.matchLabels);
     out.namespaceSelector = {
@@ -51,12 +64,19 @@ function anyLabels(m: unknown, unknown: Unknown): Obj {
   return out;
 }
 
-/**
- * Whether a match reaches the plugin: it matches, or it fails (a bad selector, a missing
- * Namespace: the plugin's failure). With the selectors as the unknown labels could make them:
- * whether it may; as written, on what the replay assumes: whether it does.
- */
+/** Whether a match reaches the plugin: it matches, or it fails (a bad selector, a missing Namespace: the plugin's failure). */
 const reaches = (m: MatchResult | undefined): boolean => !m || m.matches || !!m.error;
+
+/** Per binding, whether a policy reaches it with the selectors read as `r` says. */
+function bindingsReached(p: WorkspacePolicy, input: MatchInput, r: Relax): boolean[] {
+  const mc = p.spec.matchConstraints;
+  const pm = matchPolicy(isObject(mc) ? { ...p.spec, matchConstraints: relaxed(mc, r) } : p.spec, { ...input, ...(p.static ? { static: true } : {}) });
+  if (pm.configError || pm.skipReason) return p.bindings.map(() => !!pm.configError);
+  return p.bindings.map((b) => {
+    const mr = b.spec.matchResources;
+    return reaches(isObject(mr) ? matchResources(relaxed(mr, r), input) : undefined);
+  });
+}
 
 const isNamespaceRequest = (r: SimRequest): boolean => str(r.resource?.group) === '' && r.resource?.resource === 'namespaces';
 
@@ -67,37 +87,27 @@ export async function unknownReach(chain: PreparedChain, request: SimRequest, op
   const unknown: Unknown = {
     ...(given.oldObject ? { oldObject: true } : {}),
     ...(given.namespace && str(request.namespace) && !ctx.namespaceDocument && !isNamespaceRequest(request) ? { namespace: true } : {}),
+    ...(given.authorizer ? { authorizer: given.authorizer } : {}),
   };
   const matched = new Set<string>();
   const selected = new Set<string>();
-  if (!unknown.oldObject && !unknown.namespace) return { unknown, matched, selected };
+  if (!unknown.oldObject && !unknown.namespace && !unknown.authorizer) return { unknown, matched, selected };
   const input: MatchInput = matchInput(ctx);
-  const note = (key: string, now: boolean) => {
-    matched.add(key);
-    if (!now) selected.add(key);
-  };
+  const written: Relax = { object: false, namespace: false };
+  const byUnknown: Relax = { object: !!unknown.oldObject, namespace: !!unknown.namespace };
+  const afterMutation: Relax = { object: true, namespace: !!unknown.namespace };
   const { webhooks, policies } = chain.ws;
   for (const wh of [...webhooks.mutating, ...webhooks.validating]) {
-    const options = { static: wh.static === true };
-    if (reaches(matchWebhook(anyLabels(wh.webhook, unknown), input, options)))
-      note(`${wh.configKind} ${wh.configName}: ${wh.name}`, reaches(matchWebhook(wh.webhook, input, options)));
+    const key = `${wh.configKind} ${wh.configName}: ${wh.name}`;
+    const at = (r: Relax) => reaches(matchWebhook(relaxed(wh.webhook, r), input, { static: wh.static === true }));
+    if (at(afterMutation)) matched.add(key);
+    if (at(byUnknown) && !at(written)) selected.add(key);
   }
   for (const p of [...policies.mutating, ...policies.validating]) {
-    if (!p.bindings.length) continue; // never run
     const key = `${p.kind} ${p.name}`;
-    const at = { ...input, ...(p.static ? { static: true } : {}) };
-    const now = matchPolicy(p.spec, at);
-    if (now.configError) {
-      note(key, true);
-      continue;
-    }
-    const any = isObject(p.spec.matchConstraints) ? matchPolicy({ ...p.spec, matchConstraints: anyLabels(p.spec.matchConstraints, unknown) }, at) : now;
-    if (any.skipReason && !any.configError) continue;
-    for (const b of p.bindings) {
-      const mr = b.spec.matchResources;
-      if (!reaches(isObject(mr) ? matchResources(anyLabels(mr, unknown), input) : undefined)) continue;
-      note(key, !now.skipReason && reaches(isObject(mr) ? matchResources(mr, input) : undefined));
-    }
+    const now = bindingsReached(p, input, written);
+    if (bindingsReached(p, input, afterMutation).some(Boolean)) matched.add(key);
+    if (bindingsReached(p, input, byUnknown).some((x, i) => x && !now[i])) selected.add(key);
   }
   return { unknown, matched, selected };
 }

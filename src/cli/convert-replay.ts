@@ -63,7 +63,7 @@ export function trafficText(proof: TrafficProof, audit: string): string {
       ? 'allowed'
       : `denied by ${d.native.deniedBy?.kind} ${d.native.deniedBy?.name}${d.nativeRules.length ? ` (${d.nativeRules.join(', ')})` : ''}`;
     lines.push(
-      `  line ${d.line} ${requestLine(d)}: the cluster ${live}, natively ${native}${d.undetermined ? ' (undetermined: its old object or Namespace is unknown)' : ''}`,
+      `  line ${d.line} ${requestLine(d)}: the cluster ${live}, natively ${native}${d.undetermined ? ' (undetermined: it reads what the replay does not know)' : ''}`,
     );
   }
   return `${lines.join('\n')}\n`;

@@ -375,7 +375,7 @@ spec: { policyName: keep-team, validationActions: [Deny] }
     const text = io();
     expect(await runCli([...base, '--fail-on', 'any-change'], text)).toBe(0);
     expect(text.out).toContain(
-      'The candidate would have denied none of 2 writes; 2 writes undetermined: the decision reads an old object or a Namespace the replay does not know',
+      'The candidate would have denied none of 2 writes; 2 writes undetermined: the decision reads what the replay does not know (an old object, a Namespace, the authorizer)',
     );
     expect(text.out).toMatch(/\nundetermined {14}2 not judged\n/);
     const json = io();

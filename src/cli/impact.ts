@@ -88,8 +88,9 @@ Options:
   --fail-on newly-denied|newly-warned|any-change   exit 1 when the candidate changes this much (default newly-denied)
   -h, --help                   this help
 
-Writes whose decision reads an old object or a Namespace that neither the log nor the snapshot
-holds are counted as undetermined, never as a change (--fail-on does not count them).
+Writes whose decision reads what neither the log nor the snapshot holds (an old object, a
+Namespace's labels, the authorizer's answers but for system:masters, whom the apiserver allows
+everything) are counted as undetermined, never as a change (--fail-on does not count them).
 
 Exit status: 0 nothing at or above --fail-on, 1 something is, 2 usage error or unreadable input (a
 file that cannot be read, an audit log with no audit event, a snapshot with no object or that is a log).

@@ -32,7 +32,8 @@ import { evaluateBatchOnce } from '../cel';
 import type { PolicyCel } from '../policy';
 import type { AdmissionRequest } from '../request/model';
 import { str } from '../base/json';
-import { mayRead, readersOf, unknownRead, type Readers } from './unknown';
+import { PRIVILEGED_GROUP } from '../request/cel-inputs';
+import { asksAuthorizer, mayRead, readersOf, unknownRead, type Readers } from './unknown';
 
 export interface Denial {
   kind: string;
@@ -59,14 +60,15 @@ export interface Decision {
   mutated: boolean;
   /**
    * The policies and webhooks that read what the replay does not know of the request: an old
-   * object (an update or delete of an object neither the log nor the snapshot holds) or a Namespace
-   * (neither holds it), in their CEL or by their selectors (unknown.ts): this decision is the one
-   * for no old object and a Namespace with only its name label, not necessarily the cluster's.
+   * object (an update or delete of an object neither the log nor the snapshot holds), a Namespace
+   * (neither holds it) or the authorizer's answers, in their CEL or by their selectors
+   * (unknown.ts): this decision is the one for no old object, a Namespace with only its name label
+   * and an authorizer with no opinion, not necessarily the cluster's.
    */
   undetermined?: string[];
 }
 
-/** `undetermined`: a chain's decision reads the request's old object or Namespace, which the replay does not know (`Decision.undetermined`). */
+/** `undetermined`: a chain's decision reads what the replay does not know of the request: its old object, its Namespace, the authorizer's answers (`Decision.undetermined`). */
 export type Change = 'newly-denied' | 'no-longer-denied' | 'newly-warned' | 'newly-audited' | 'newly-mutated' | 'undetermined' | 'unchanged';
 
 export const CHANGES: readonly Change[] = ['newly-denied', 'no-longer-denied', 'newly-warned', 'newly-audited', 'newly-mutated', 'undetermined', 'unchanged'];
@@ -137,8 +139,7 @@ export function chainDecider(spec: ChainSpec): Decider {
   const unknownDecider = undeterminedDecider(baseline, candidate, spec);
   return async (request, namespace, authorization) => {
     const sim = simOptionsOf(spec, namespace, authorization);
-    const unknown = unknownOf(request, namespace);
-    const undetermined = unknown && (await unknownDecider(request, sim, unknown));
+    const undetermined = await unknownDecider(request, namespace, sim);
     if (undetermined) {
       countLeanFallback('the old object or the Namespace is unknown and may be read');
       return undetermined;
@@ -169,8 +170,7 @@ export function fullDecider(spec: ChainSpec): Decider {
   const unknownDecider = undeterminedDecider(baseline, candidate, spec);
   return async (request, namespace, authorization) => {
     const sim = simOptionsOf(spec, namespace, authorization);
-    const unknown = unknownOf(request, namespace);
-    const undetermined = unknown && (await unknownDecider(request, sim, unknown));
+    const undetermined = await unknownDecider(request, namespace, sim);
     if (undetermined) return undetermined;
     const cel = requestCel(spec.kubernetesVersion);
     const [b, c] = await Promise.all([decide(baseline, request, sim, cel), decide(candidate, request, sim, cel)]);
@@ -253,12 +253,17 @@ async function decide(
 /**
  * What the replay does not know of a request: an update or a delete always has an old object at
  * the apiserver, a namespaced request a Namespace (a request on the Namespace itself reads its
- * object); undefined when it knows both.
+ * object), and a chain that asks the authorizer its answers (the apiserver's allow everything for
+ * system:masters: then only a check for another principal); undefined when it knows all it reads.
  */
-function unknownOf(r: AdmissionRequest, namespace: unknown): Unknown | undefined {
+function unknownOf(r: AdmissionRequest, namespace: unknown, readers: readonly Readers[]): Unknown | undefined {
   const oldObject = (r.operation === 'UPDATE' || r.operation === 'DELETE') && r.oldObject === undefined;
   const ns = namespace === undefined && !!str(r.namespace) && !(str(r.resource?.group) === '' && r.resource?.resource === 'namespaces');
-  return oldObject || ns ? { ...(oldObject ? { oldObject } : {}), ...(ns ? { namespace: ns } : {}) } : undefined;
+  const others = !!r.userInfo?.groups?.includes(PRIVILEGED_GROUP);
+  const authorizer = readers.some((x) => asksAuthorizer(x, others)) ? (others ? 'others' : 'all') : undefined;
+  return oldObject || ns || authorizer
+    ? { ...(oldObject ? { oldObject } : {}), ...(ns ? { namespace: ns } : {}), ...(authorizer ? { authorizer } : {}) }
+    : undefined;
 }
 
 /** Two decisions alike in all the report shows. */
@@ -269,16 +274,22 @@ const alike = (a: Decision, b: Decision): boolean => {
 };
 
 /**
- * Requests whose old object or Namespace the replay does not know. Where neither chain may read
- * what is unknown (no plugin that may match the request reads it in its CEL or matches by its
- * labels: `mayRead`), undefined: the request is decided as any other, what is unknown cannot
- * change the decision. Else both chains through the full simulation (its steps say which policies
- * and webhooks evaluated CEL), each decision marked with those that read it (`unknownRead`).
+ * Requests of which the replay does not know what a decision may read (`unknownOf`): undefined
+ * where it knows all (no promise), or where neither chain may read what is unknown (no plugin that
+ * may match the request reads it in its CEL or matches by its labels: `mayRead`): the request is
+ * decided as any other, what is unknown cannot change the decision. Else both chains through the
+ * full simulation (its steps say which policies and webhooks evaluated CEL), each decision marked
+ * with those that read it (`unknownRead`).
  */
 function undeterminedDecider(baseline: PreparedChain, candidate: PreparedChain, spec: ChainSpec) {
   let readers: [Readers, Readers] | undefined;
-  return async (request: AdmissionRequest, sim: SimOptions, unknown: Unknown): Promise<DecisionPair | undefined> => {
-    const [rb, rc] = (readers ??= [readersOf(baseline), readersOf(candidate)]);
+  return (request: AdmissionRequest, namespace: unknown, sim: SimOptions): Promise<DecisionPair | undefined> | undefined => {
+    readers ??= [readersOf(baseline), readersOf(candidate)];
+    const unknown = unknownOf(request, namespace, readers);
+    return unknown && decideUnknown(readers, request, sim, unknown);
+  };
+
+  async function decideUnknown([rb, rc]: [Readers, Readers], request: AdmissionRequest, sim: SimOptions, unknown: Unknown): Promise<DecisionPair | undefined> {
     const [xb, xc] = await Promise.all([
       unknownReach(baseline, request, sim, DEFAULT_CEL, unknown),
       unknownReach(candidate, request, sim, DEFAULT_CEL, unknown),
@@ -294,5 +305,5 @@ function undeterminedDecider(baseline: PreparedChain, candidate: PreparedChain, 
       read.every((k) => rb.texts.has(k) && rb.texts.get(k) === rc.texts.get(k)) &&
       JSON.stringify(b.undetermined ?? []) === JSON.stringify(c.undetermined ?? []);
     return { baseline: b, candidate: c, ...(read.length && same ? { sameUnknown: true as const } : {}) };
-  };
+  }
 }

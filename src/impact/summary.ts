@@ -69,7 +69,7 @@ export function headlineOf(s: Omit<ImpactSummary, 'headline'>): string {
         : `the candidate would have denied none of ${s.events} writes`,
     );
     const u = s.changes.undetermined;
-    if (u) parts.push(`${plural(u, 'write')} undetermined: the decision reads an old object or a Namespace the replay does not know`);
+    if (u) parts.push(`${plural(u, 'write')} undetermined: the decision reads what the replay does not know (an old object, a Namespace, the authorizer)`);
   }
   if (s.existing.total) {
     const d = s.existing.changes['newly-denied'];

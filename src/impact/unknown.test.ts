@@ -1,5 +1,5 @@
 /**
- * Writes whose old object or Namespace the replay does not know, where matching reads them: an
+ * Writes whose old object, Namespace or authorizer answers the replay does not know, where CEL or matching reads them: an
  * objectSelector matches the old object's labels too (predicates/object/matcher.go
  * MatchObjectSelector), a namespaceSelector the Namespace's, so a plugin they may select makes the
  * decision undetermined; and where nothing that may match reads them, the write is decided on the
@@ -225,5 +225,40 @@ describe('a Namespace the replay does not know', () => {
     expect(lean).toEqual(full);
     expect((leanFallbacks().get(UNKNOWN_READ) ?? 0) - before).toBe(mayRead ? 1 : 0);
     expect(!!full.candidate.undetermined).toBe(mayRead);
+  });
+});
+
+describe("the authorizer's answers", () => {
+  const rules = { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }] };
+  const checking = (name: string, expression: string) => [
+    {
+      apiVersion: AR,
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name },
+      spec: { failurePolicy: 'Fail', matchConstraints: rules, validations: [{ expression }] },
+    },
+    { apiVersion: AR, kind: 'ValidatingAdmissionPolicyBinding', metadata: { name }, spec: { policyName: name, validationActions: ['Deny'] } },
+  ];
+  const canDelete = checking('can-delete', "authorizer.group('').resource('configmaps').namespace('apps').check('delete').allowed()");
+  const saCanGet = checking('sa-can-get', "authorizer.serviceAccount('apps', 'reader').group('').resource('configmaps').check('get').allowed()");
+  const by = (groups: string[]) => ({
+    ...write('CREATE', 'configmaps', 'ConfigMap', '', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'apps' } }),
+    userInfo: { username: 'jane', groups: [...groups, 'system:authenticated'] },
+  });
+  const cases: [string, unknown[], string[], string[] | undefined][] = [
+    // [what, candidate, the user's groups, undetermined]
+    ["a check of the request's user, by a user the replay knows nothing of", canDelete, [], ['ValidatingAdmissionPolicy can-delete']],
+    ["a check of the request's user, by a member of system:masters (allowed everything)", canDelete, ['system:masters'], undefined],
+    ["a service account's check, by a member of system:masters", saCanGet, ['system:masters'], ['ValidatingAdmissionPolicy sa-can-get']],
+  ];
+
+  it.each(cases)('%s', async (_, candidate, groups, undetermined) => {
+    const spec: ChainSpec = { baseline: [], candidate, kubernetesVersion: DEFAULT_KUBERNETES_VERSION };
+    const before = leanFallbacks().get(UNKNOWN_READ) ?? 0;
+    const [full, lean] = await Promise.all([fullDecider(spec)(by(groups), APPS), chainDecider(spec)(by(groups), APPS)]);
+    expect(lean).toEqual(full);
+    expect(full.candidate.undetermined).toEqual(undetermined);
+    expect((leanFallbacks().get(UNKNOWN_READ) ?? 0) - before).toBe(undetermined ? 1 : 0);
+    if (!undetermined) expect(full.candidate.allowed).toBe(true);
   });
 });

@@ -1,11 +1,13 @@
 /**
  * Which decisions read what the replay does not know: an old object (an update or delete always
- * has one at the apiserver; neither the log nor the snapshot holds it) or a Namespace (neither
- * holds it: the simulator assumes it with only its name label). The replay decides with none,
- * or with the assumed one, and a policy or webhook matchCondition that reads `oldObject` or
- * `namespaceObject` then decides something the cluster may not have (`no such key`, under
- * failurePolicy Fail a denial). Such a decision is undetermined, not a denial:
- * `Decision.undetermined` names who read it.
+ * has one at the apiserver; neither the log nor the snapshot holds it), a Namespace (neither
+ * holds it: the simulator assumes it with only its name label) or the authorizer's answers (no
+ * RBAC in the inputs; members of system:masters are allowed everything, so for them only a check
+ * for another principal). The replay decides with none, or with the assumed one, and a policy or
+ * webhook matchCondition that reads `oldObject`, `namespaceObject` or `authorizer` then decides
+ * something the cluster may not have (`no such key`, a check not allowed, under failurePolicy
+ * Fail a denial). Such a decision is undetermined, not a denial: `Decision.undetermined` names
+ * who read it.
  *
  * Who reads it is read from the CEL text (the variable as an identifier, outside string literals)
  * of each policy (all its expressions: a variable that reads it reads it for all) and each
@@ -25,10 +27,17 @@ const CEL_STRINGS = /[rRbB]{0,2}(?:'''[\s\S]*?'''|"""[\s\S]*?"""|'(?:\\[\s\S]|[^
 
 const OLD_OBJECT = /(^|[^\w.])oldObject\b/;
 const NAMESPACE_OBJECT = /(^|[^\w.])namespaceObject\b/;
+const AUTHORIZER = /(^|[^\w.])authorizer\b/;
+/** A check for another principal than the request's user. */
+const OTHER_PRINCIPAL = /(^|[^\w.])authorizer\s*\.\s*serviceAccount\s*\(/;
 
 /** Whether a CEL expression names the `oldObject` variable. */
 export const readsOldObject = (expression: string): boolean => OLD_OBJECT.test(expression.replace(CEL_STRINGS, '""'));
-const readsNamespaceObject = (expression: string): boolean => NAMESPACE_OBJECT.test(expression.replace(CEL_STRINGS, '""'));
+/** Whether a CEL expression names `variable` (a regular expression for it) outside string literals. */
+const names =
+  (variable: RegExp) =>
+  (expression: string): boolean =>
+    variable.test(expression.replace(CEL_STRINGS, '""'));
 
 /** Every CEL expression under `v` (expression, messageExpression, valueExpression keys). */
 function expressions(v: unknown, out: string[] = []): string[] {
@@ -43,23 +52,41 @@ function expressions(v: unknown, out: string[] = []): string[] {
 
 /**
  * What of a chain may read what the replay does not know: the policies and webhooks whose CEL
- * names `oldObject` (`oldObject`) or `namespaceObject` (`namespace`); `texts`, every policy (with
- * its bindings) and webhook as JSON, by key: two chains read alike through a plugin where its
- * text is the same.
+ * names `oldObject` (`oldObject`), `namespaceObject` (`namespace`), `authorizer` (`authorizer`),
+ * `authorizer.serviceAccount(…)` (`otherPrincipal`); `texts`, every policy (with its bindings) and
+ * webhook as JSON, by key: two chains read alike through a plugin where its text is the same.
  */
 export interface Readers {
   oldObject: ReadonlySet<string>;
   namespace: ReadonlySet<string>;
+  authorizer: ReadonlySet<string>;
+  otherPrincipal: ReadonlySet<string>;
   texts: ReadonlyMap<string, string>;
 }
 
+const READS = { oldObject: readsOldObject, namespace: names(NAMESPACE_OBJECT), authorizer: names(AUTHORIZER), otherPrincipal: names(OTHER_PRINCIPAL) };
+
+/**
+ * Readers per chain's policies and webhooks: a chain prepared again for a param written keeps
+ * them (prepareChain reuses its workspace's lists), and a log that writes params often makes
+ * thousands of deciders (read afresh each time, 4 % of the realistic replay).
+ */
+const known = new WeakMap<object, { webhooks: object; readers: Readers }>();
+
 export function readersOf(chain: PreparedChain): Readers {
-  const oldObject = new Set<string>();
-  const namespace = new Set<string>();
+  const { policies, webhooks } = chain.ws;
+  const hit = known.get(policies);
+  if (hit?.webhooks === webhooks) return hit.readers;
+  const readers = readChain(chain);
+  known.set(policies, { webhooks, readers });
+  return readers;
+}
+
+function readChain(chain: PreparedChain): Readers {
+  const sets = { oldObject: new Set<string>(), namespace: new Set<string>(), authorizer: new Set<string>(), otherPrincipal: new Set<string>() };
   const texts = new Map<string, string>();
   const read = (key: string, cel: string[]) => {
-    if (cel.some(readsOldObject)) oldObject.add(key);
-    if (cel.some(readsNamespaceObject)) namespace.add(key);
+    for (const k of Object.keys(READS) as (keyof typeof READS)[]) if (cel.some(READS[k])) sets[k].add(key);
   };
   for (const p of [...chain.ws.policies.mutating, ...chain.ws.policies.validating]) {
     const key = `${p.kind} ${p.name}`;
@@ -71,12 +98,18 @@ export function readersOf(chain: PreparedChain): Readers {
     texts.set(key, JSON.stringify(w.webhook));
     read(key, expressions(w.webhook.matchConditions));
   }
-  return { oldObject, namespace, texts };
+  return { ...sets, texts };
 }
 
 /** Whether a plugin's CEL reads what of the request is unknown. */
 const readsUnknown = (readers: Readers, unknown: Unknown, key: string): boolean =>
-  (!!unknown.oldObject && readers.oldObject.has(key)) || (!!unknown.namespace && readers.namespace.has(key));
+  (!!unknown.oldObject && readers.oldObject.has(key)) ||
+  (!!unknown.namespace && readers.namespace.has(key)) ||
+  (unknown.authorizer === 'all' && readers.authorizer.has(key)) ||
+  (unknown.authorizer === 'others' && readers.otherPrincipal.has(key));
+
+/** Whether a chain's CEL asks the authorizer what the replay does not know (`unknownOf` in decide.ts). */
+export const asksAuthorizer = (readers: Readers, others: boolean): boolean => (others ? readers.otherPrincipal : readers.authorizer).size > 0;
 
 /** Whether the chain may read what of a request is unknown: a plugin that may match it reads it in its CEL, or matches by its labels. */
 export const mayRead = (readers: Readers, reach: UnknownReach): boolean =>

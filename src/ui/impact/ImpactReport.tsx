@@ -32,7 +32,7 @@ export const CHANGE_LABEL: Readonly<Record<Change, string>> = {
   'newly-warned': 'newly warned',
   'newly-audited': 'newly audited',
   'newly-mutated': 'newly mutated',
-  undetermined: 'undetermined (old object or Namespace unknown)',
+  undetermined: 'undetermined (reads what is unknown)',
   unchanged: 'unchanged',
 };
 

@@ -88,7 +88,7 @@ export default function TrafficProof() {
                 {`line ${d.line}: ${d.request.operation} ${d.request.resource} ${d.request.namespace ? `${d.request.namespace}/` : ''}${d.request.name ?? ''} by ${d.request.username}: `}
                 {`the cluster ${d.live.code < 400 ? 'allowed' : `denied${d.sourceRules.length ? ` (${d.sourceRules.join(', ')})` : ''}`}, `}
                 {`natively ${d.native.allowed ? 'allowed' : `denied by ${d.native.deniedBy?.name ?? '?'}`}`}
-                {d.undetermined ? ' (undetermined: its old object or Namespace is unknown)' : ''}
+                {d.undetermined ? ' (undetermined: it reads what the replay does not know)' : ''}
               </li>
             ))}
           </ul>
