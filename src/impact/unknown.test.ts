@@ -10,6 +10,7 @@ import { leanFallbacks } from '../admission';
 import { DEFAULT_KUBERNETES_VERSION } from '../base/releases';
 import { useEngine } from '../cel/test-helpers';
 import type { AdmissionRequest } from '../request/model';
+import { binding, hook, policy, validating } from '../admission/test-helpers';
 import { analyzeImpact, chainDecider, fullDecider, type ChainSpec } from './index';
 
 useEngine();
@@ -17,7 +18,11 @@ useEngine();
 /** The lean path's count of requests decided in full for what they may read of the unknown (decide.ts). */
 const UNKNOWN_READ = 'the old object or the Namespace is unknown and may be read';
 
-const AR = 'admissionregistration.k8s.io/v1';
+/** A ValidatingAdmissionPolicy (failurePolicy Fail) with one validation, and its Deny binding. */
+const vap = (name: string, matchConstraints: Record<string, unknown>, expression: string) => [
+  policy('ValidatingAdmissionPolicy', name, { failurePolicy: 'Fail', matchConstraints, validations: [{ expression }] }),
+  binding('ValidatingAdmissionPolicyBinding', name, name),
+];
 const APPS = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'apps', labels: { 'kubernetes.io/metadata.name': 'apps' } } };
 const deployment = (name: string, labels: Record<string, string> = {}) => ({
   apiVersion: 'apps/v1',
@@ -31,36 +36,20 @@ const deployment = (name: string, labels: Record<string, string> = {}) => ({
 });
 
 /** A validating webhook on deletes and updates of Deployments labelled protected=true, the kind a deletion guard is. */
-const guard = {
-  apiVersion: AR,
-  kind: 'ValidatingWebhookConfiguration',
-  metadata: { name: 'deletion-guard' },
-  webhooks: [
-    {
-      name: 'guard.example.com',
-      failurePolicy: 'Fail',
-      sideEffects: 'None',
-      admissionReviewVersions: ['v1'],
-      clientConfig: { url: 'https://guard.example.com' },
-      rules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['DELETE', 'UPDATE'], resources: ['deployments'] }],
-      objectSelector: { matchLabels: { protected: 'true' } },
-    },
-  ],
-};
+const guard = validating(
+  'deletion-guard',
+  hook('guard.example.com', {
+    failurePolicy: 'Fail',
+    rules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['DELETE', 'UPDATE'], resources: ['deployments'] }],
+    objectSelector: { matchLabels: { protected: 'true' } },
+  }),
+);
 /** A policy on ConfigMaps that reads the old object. */
-const immutable = [
-  {
-    apiVersion: AR,
-    kind: 'ValidatingAdmissionPolicy',
-    metadata: { name: 'immutable' },
-    spec: {
-      failurePolicy: 'Fail',
-      matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['configmaps'] }] },
-      validations: [{ expression: 'object.data == oldObject.data' }],
-    },
-  },
-  { apiVersion: AR, kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'immutable' }, spec: { policyName: 'immutable', validationActions: ['Deny'] } },
-];
+const immutable = vap(
+  'immutable',
+  { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['configmaps'] }] },
+  'object.data == oldObject.data',
+);
 
 let second = 0;
 function event(verb: string, name: string, objects: Record<string, unknown> = {}): string {
@@ -163,21 +152,12 @@ describe('an old object the replay does not know, that nothing reads', () => {
 
 describe('a Namespace the replay does not know', () => {
   const cmRules = { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }] };
-  const denying = (name: string, spec: Record<string, unknown>) => [
-    { apiVersion: AR, kind: 'ValidatingAdmissionPolicy', metadata: { name }, spec: { failurePolicy: 'Fail', validations: [{ expression: 'false' }], ...spec } },
-    { apiVersion: AR, kind: 'ValidatingAdmissionPolicyBinding', metadata: { name }, spec: { policyName: name, validationActions: ['Deny'] } },
-  ];
-  const prodOnly = denying('prod-only', { matchConstraints: { ...cmRules, namespaceSelector: { matchLabels: { env: 'prod' } } } });
-  const byName = denying('by-name', {
-    matchConstraints: { ...cmRules, namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['shop'] }] } },
-  });
-  const otherName = denying('other-name', {
-    matchConstraints: { ...cmRules, namespaceSelector: { matchLabels: { env: 'prod', 'kubernetes.io/metadata.name': 'other' } } },
-  });
-  const teamLabel = denying('team-label', {
-    matchConstraints: cmRules,
-    validations: [{ expression: "has(namespaceObject.metadata.labels) && 'team' in namespaceObject.metadata.labels" }],
-  });
+  const denying = (name: string, namespaceSelector?: Record<string, unknown>, expression = 'false') =>
+    vap(name, { ...cmRules, ...(namespaceSelector ? { namespaceSelector } : {}) }, expression);
+  const prodOnly = denying('prod-only', { matchLabels: { env: 'prod' } });
+  const byName = denying('by-name', { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['shop'] }] });
+  const otherName = denying('other-name', { matchLabels: { env: 'prod', 'kubernetes.io/metadata.name': 'other' } });
+  const teamLabel = denying('team-label', undefined, "has(namespaceObject.metadata.labels) && 'team' in namespaceObject.metadata.labels");
   const create = (i: number) =>
     JSON.stringify({
       kind: 'Event',
@@ -230,15 +210,7 @@ describe('a Namespace the replay does not know', () => {
 
 describe("the authorizer's answers", () => {
   const rules = { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }] };
-  const checking = (name: string, expression: string) => [
-    {
-      apiVersion: AR,
-      kind: 'ValidatingAdmissionPolicy',
-      metadata: { name },
-      spec: { failurePolicy: 'Fail', matchConstraints: rules, validations: [{ expression }] },
-    },
-    { apiVersion: AR, kind: 'ValidatingAdmissionPolicyBinding', metadata: { name }, spec: { policyName: name, validationActions: ['Deny'] } },
-  ];
+  const checking = (name: string, expression: string) => vap(name, rules, expression);
   const canDelete = checking('can-delete', "authorizer.group('').resource('configmaps').namespace('apps').check('delete').allowed()");
   const saCanGet = checking('sa-can-get', "authorizer.serviceAccount('apps', 'reader').group('').resource('configmaps').check('get').allowed()");
   const by = (groups: string[]) => ({
