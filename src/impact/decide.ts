@@ -141,7 +141,7 @@ export function chainDecider(spec: ChainSpec): Decider {
     const sim = simOptionsOf(spec, namespace, authorization);
     const undetermined = await unknownDecider(request, namespace, sim);
     if (undetermined) {
-      countLeanFallback('the old object or the Namespace is unknown and may be read');
+      countLeanFallback('what the replay does not know of the request may be read');
       return undetermined;
     }
     const [lb, lc] = await leanVerdicts(lean, request, sim, DEFAULT_CEL);

@@ -16,7 +16,7 @@ import { analyzeImpact, chainDecider, fullDecider, type ChainSpec } from './inde
 useEngine();
 
 /** The lean path's count of requests decided in full for what they may read of the unknown (decide.ts). */
-const UNKNOWN_READ = 'the old object or the Namespace is unknown and may be read';
+const UNKNOWN_READ = 'what the replay does not know of the request may be read';
 
 /** A ValidatingAdmissionPolicy (failurePolicy Fail) with one validation, and its Deny binding. */
 const vap = (name: string, matchConstraints: Record<string, unknown>, expression: string) => [
