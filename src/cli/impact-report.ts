@@ -8,6 +8,7 @@
 import {
   addToGroups,
   assumedLines,
+  baselineNote,
   CHANGES,
   eventJson,
   eventsBrackets,
@@ -103,11 +104,8 @@ function formatText(r: ImpactReport, rows: readonly ImpactRow[]): string {
     for (const [reason, n] of skipped) out.push(`  ${pad(n ?? 0, 6)}  ${SKIP_REASONS[reason as keyof typeof SKIP_REASONS]}`);
   }
   for (const n of s.notes) out.push('', `Note: ${n}.`);
-  if (s.baselineDisagrees)
-    out.push(
-      '',
-      `Note: for ${s.baselineDisagrees} requests the baseline decision differs from what the cluster answered (webhook answers are assumed; built-in admission plugins are not modelled).`,
-    );
+  const baseline = baselineNote(s);
+  if (baseline) out.push('', `Note: ${baseline}.`);
   return `${out.join('\n')}\n`;
 }
 

@@ -22,7 +22,7 @@ import { readLineBatches, type TextSource } from './lines';
 import { laterReads, type LaterReads } from './retain';
 import { engineInFlight } from './pool';
 import { shardedReplay, shardObjects, type OpenShard } from './shard';
-import { headlineOf, snapshotTimeNote, type ImpactSummary } from './summary';
+import { byCount, headlineOf, snapshotTimeNote, tally, type ImpactSummary } from './summary';
 
 export type { EventImpact } from './events';
 export type { ImpactSummary } from './summary';
@@ -190,6 +190,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
   let lines = 0;
   let events = 0;
   let baselineDisagrees = 0;
+  const baselineDeniedBy = new Map<string, number>();
   let unknownOld = 0;
   let undeterminedOld = 0;
   /** Writes whose old object came from the snapshot without anything in the log to say when it was taken. */
@@ -343,10 +344,10 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     if (change === 'undetermined' && result.oldObject === 'unknown') undeterminedOld++;
     if (result.snapshotTime && result.snapshotTime !== 'unknown') evidence[result.snapshotTime] ??= { line: result.line, what: describeRequest(result) };
     else if (result.snapshotTime === 'unknown') unproven++;
-    if (change === 'newly-denied' && c.deniedBy)
-      deniedBy.set(`${c.deniedBy.kind} ${c.deniedBy.name}`, (deniedBy.get(`${c.deniedBy.kind} ${c.deniedBy.name}`) ?? 0) + 1);
+    if (change === 'newly-denied' && c.deniedBy) tally(deniedBy, c.deniedBy);
     const liveAllowed = result.live.code < 400;
     if (b.allowed !== liveAllowed) baselineDisagrees++;
+    if (!b.allowed && liveAllowed && b.deniedBy) tally(baselineDeniedBy, b.deniedBy);
     const time = result.time;
     if (Number.isFinite(time)) {
       from = from === undefined ? time : Math.min(from, time);
@@ -465,10 +466,11 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     skipped,
     changes,
     existing: { total: report.existing.length, judged: existingJudged, changes: existingChanges },
-    newlyDeniedBy: [...deniedBy].map(([by, count]) => ({ by, count })).sort((a, b) => b.count - a.count || a.by.localeCompare(b.by)),
+    newlyDeniedBy: byCount(deniedBy),
     ...(from !== undefined ? { from, to } : {}),
     webhookCalls: webhookCalls.sort((a, b) => b.calls - a.calls),
     baselineDisagrees,
+    baselineDeniedBy: byCount(baselineDeniedBy),
     refused,
     inputErrors,
     warnings,

@@ -5,6 +5,7 @@ import { CHANGES } from './decide';
 import { SKIP_REASONS } from './audit';
 import { groupEvents, reasonOf, type ImpactRow } from './group';
 import type { Assumed } from './scenario';
+import { baselineNote } from './summary';
 
 /**
  * The report as JSON, the same from the CLI and the Impact view: `summary` counts every write,
@@ -149,10 +150,7 @@ export function reportMarkdown(r: ImpactReport, maxRows = 50, rows: readonly Imp
     out.push('');
   }
   for (const n of s.notes) out.push(`Note: ${n}.`, '');
-  if (s.baselineDisagrees)
-    out.push(
-      `Note: for ${s.baselineDisagrees} requests the baseline's decision differs from what the cluster answered (webhook answers are assumed; built-in admission plugins are not modelled).`,
-      '',
-    );
+  const baseline = baselineNote(s);
+  if (baseline) out.push(`Note: ${baseline}.`, '');
   return out.join('\n');
 }

@@ -6,7 +6,7 @@
 export { analyzeImpact, existingKey } from './analyze';
 export { clusterObjects, simulatorDraftOf, type Assumed } from './scenario';
 export type { ExistingImpact, ImpactInput, ImpactOptions, ImpactProgress, ImpactReport } from './analyze';
-export { headlineOf, verdictOf, type ImpactSummary } from './summary';
+export { baselineNote, headlineOf, verdictOf, type ImpactSummary } from './summary';
 export { candidateChain, chainTracker, type ChainTracker, type SnapshotEvidence } from './chains';
 export { refusedAt, type Refused } from './inputs';
 export { readsOldObject } from './unknown';

@@ -5,7 +5,7 @@
 import type { KubernetesVersion } from '../base/releases';
 import type { SkipReason } from './audit';
 import type { SnapshotEvidence } from './chains';
-import type { Change } from './decide';
+import type { Change, Denial } from './decide';
 import type { Refused } from './inputs';
 import type { Assumed } from './scenario';
 
@@ -28,6 +28,8 @@ export interface ImpactSummary {
   webhookCalls: { webhook: string; calls: number; peakPerSecond: number; timeoutSeconds?: number }[];
   /** Events whose baseline decision differs from what the live cluster answered (webhook answers assumed, built-in plugins not modelled …). */
   baselineDisagrees: number;
+  /** Of those, the ones the baseline denies and the cluster admitted, by who denies them (`kind name`): where the replay's picture of the cluster is wrong (a param, a Namespace, an answer it lacks). */
+  baselineDeniedBy: { by: string; count: number }[];
   /** The candidate's objects the release refuses (`leftOut`: not served, so the candidate runs without them). */
   refused: Refused[];
   /** Inputs that cannot be what they were given as (a log with no readable event, a snapshot that is a log …): the report says nothing about them. */
@@ -50,7 +52,28 @@ export function verdictOf(s: Pick<ImpactSummary, 'inputErrors' | 'warnings' | 'c
   return 'good';
 }
 
+/** Counts a denial by who denied it (`kind name`). */
+export const tally = (m: Map<string, number>, d: Denial): void => {
+  const by = `${d.kind} ${d.name}`;
+  m.set(by, (m.get(by) ?? 0) + 1);
+};
+/** Counts by who, the most first. */
+export const byCount = (m: Map<string, number>): { by: string; count: number }[] =>
+  [...m].map(([by, count]) => ({ by, count })).sort((a, b) => b.count - a.count || a.by.localeCompare(b.by));
+
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The note on the baseline's decisions that differ from the cluster's answers, the same in every
+ * format: how many, why they may, and who denied what the cluster admitted (the first three).
+ */
+export function baselineNote(s: Pick<ImpactSummary, 'baselineDisagrees' | 'baselineDeniedBy'>): string | undefined {
+  if (!s.baselineDisagrees) return undefined;
+  const denied = s.baselineDeniedBy.reduce((a, b) => a + b.count, 0);
+  const by = s.baselineDeniedBy.slice(0, 3).map((b) => `${b.count} by ${b.by}`);
+  if (s.baselineDeniedBy.length > 3) by.push('…');
+  return `for ${s.baselineDisagrees} requests the baseline's decision differs from what the cluster answered (webhook answers are assumed; built-in admission plugins are not modelled)${denied ? `; it denied ${denied} the cluster admitted: ${by.join(', ')}` : ''}`;
+}
 
 /** The report's one-line answer: input errors first, then what changes, then the warnings. */
 export function headlineOf(s: Omit<ImpactSummary, 'headline'>): string {

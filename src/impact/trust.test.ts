@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useEngine } from '../cel/test-helpers';
-import { analyzeImpact, chainDecider, readSnapshot, shardServer, type ImpactInput, type OpenShard } from './index';
+import { analyzeImpact, baselineNote, chainDecider, readSnapshot, shardServer, type ImpactInput, type OpenShard } from './index';
 
 useEngine();
 
@@ -466,5 +466,23 @@ describe('objects the chains read, replayed in log order', () => {
       ['c', true],
     ]);
     expect(r.summary.baselineDisagrees).toBe(0);
+  });
+});
+
+describe('where the baseline is not the cluster', () => {
+  it('names who denied what the cluster admitted: the replay lacks something the cluster had (here the param)', async () => {
+    const needsParam = [
+      vap('needs-param', {
+        matchConstraints: rules(['deployments'], ['CREATE']),
+        paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+        validations: [{ expression: 'object.spec.replicas <= int(params.data.max)' }],
+      }),
+      binding('needs-param', { paramRef: { name: 'limits', namespace: 'apps', parameterNotFoundAction: 'Deny' } }),
+    ];
+    const log = [createDeployment(deployment('a', 1)), createDeployment(deployment('b', 1))].join('\n');
+    const r = await analyzeImpact({ workspace: [], cluster: [ns('apps'), ...needsParam], audit: log, options: { existing: false } });
+    expect(r.summary.baselineDisagrees).toBe(2);
+    expect(r.summary.baselineDeniedBy).toEqual([{ by: 'ValidatingAdmissionPolicy needs-param', count: 2 }]);
+    expect(baselineNote(r.summary)).toMatch(/; it denied 2 the cluster admitted: 2 by ValidatingAdmissionPolicy needs-param$/);
   });
 });

@@ -19,6 +19,7 @@ import {
   TIMELINE_BUCKETS,
   timelineAxis,
   verdictOf,
+  baselineNote,
   type Change,
   type ImpactReport,
   type ImpactRow,
@@ -274,9 +275,7 @@ export function Report({
       {s.notes.map((n, i) => (
         <p key={i} className="sim-muted">{`Note: ${n}.`}</p>
       ))}
-      {s.baselineDisagrees ? (
-        <p className="sim-muted">{`For ${s.baselineDisagrees} requests the baseline's decision differs from what the cluster answered: webhook answers are assumed (above) and the built-in admission plugins are not modelled.`}</p>
-      ) : null}
+      {baselineNote(s) ? <p className="sim-muted">{`Note: ${baselineNote(s)}.`}</p> : null}
     </>
   );
 }
