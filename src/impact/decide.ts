@@ -28,7 +28,7 @@ import {
   type WebhookResponse,
   webhookCalled,
 } from '../admission';
-import { evaluateBatchOnce } from '../cel';
+import { AUTHORIZER_CHECK_COST, evaluateBatchOnce, type CelEvalResult } from '../cel';
 import type { PolicyCel } from '../policy';
 import type { AdmissionRequest } from '../request/model';
 import { str } from '../base/json';
@@ -244,9 +244,11 @@ async function decide(
   cel: PolicyCel,
   unknown?: { readers: Readers; reach: UnknownReach },
 ): Promise<Decision> {
-  const r = await simulatePrepared(chain, request, sim, cel);
+  // whether an evaluation of the client's run may have asked the authorizer (asksAuthorizer)
+  const asked = { authorizer: false };
+  const r = await simulatePrepared(chain, request, sim, unknown ? noting(cel, asked) : cel);
   const d = decisionOf(r, r.allowed ? undefined : await probePrepared(chain, request, sim, cel));
-  const read = unknown ? unknownRead(r, unknown.readers, unknown.reach) : [];
+  const read = unknown ? unknownRead(r, unknown.readers, unknown.reach, asked.authorizer) : [];
   return read.length ? { ...d, undetermined: read } : d;
 }
 
@@ -264,6 +266,23 @@ function unknownOf(r: AdmissionRequest, namespace: unknown, readers: readonly Re
   return oldObject || ns || authorizer
     ? { ...(oldObject ? { oldObject } : {}), ...(ns ? { namespace: ns } : {}), ...(authorizer ? { authorizer } : {}) }
     : undefined;
+}
+
+/**
+ * A CEL engine that notes whether an evaluation may have asked the authorizer: a check costs
+ * AUTHORIZER_CHECK_COST whatever it answers, so an answer that cost less asked none (its answers
+ * cannot have changed it); a failure of unknown cost may have.
+ */
+function noting(cel: PolicyCel, asked: { authorizer: boolean }): PolicyCel {
+  const note = (r: CelEvalResult): CelEvalResult => {
+    if ((r.cost ?? AUTHORIZER_CHECK_COST) >= AUTHORIZER_CHECK_COST) asked.authorizer = true;
+    return r;
+  };
+  const batch = cel.evaluateBatch?.bind(cel);
+  return {
+    evaluate: async (expression, context, inputs, options) => note(await cel.evaluate(expression, context, inputs, options)),
+    ...(batch ? { evaluateBatch: async (items, inputs, json) => (await batch(items, inputs, json)).map(note) } : {}),
+  };
 }
 
 /** Two decisions alike in all the report shows. */

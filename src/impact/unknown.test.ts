@@ -213,24 +213,36 @@ describe("the authorizer's answers", () => {
   const checking = (name: string, expression: string) => vap(name, rules, expression);
   const canDelete = checking('can-delete', "authorizer.group('').resource('configmaps').namespace('apps').check('delete').allowed()");
   const saCanGet = checking('sa-can-get', "authorizer.serviceAccount('apps', 'reader').group('').resource('configmaps').check('get').allowed()");
-  const by = (groups: string[]) => ({
-    ...write('CREATE', 'configmaps', 'ConfigMap', '', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'apps' } }),
+  const guarded = checking(
+    'guarded',
+    "!has(object.metadata.labels) || authorizer.group('').resource('configmaps').namespace('apps').check('delete').allowed()",
+  );
+  const by = (groups: string[], labels?: Record<string, string>) => ({
+    ...write('CREATE', 'configmaps', 'ConfigMap', '', {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'x', namespace: 'apps', ...(labels ? { labels } : {}) },
+    }),
     userInfo: { username: 'jane', groups: [...groups, 'system:authenticated'] },
   });
-  const cases: [string, unknown[], string[], string[] | undefined][] = [
-    // [what, candidate, the user's groups, undetermined]
-    ["a check of the request's user, by a user the replay knows nothing of", canDelete, [], ['ValidatingAdmissionPolicy can-delete']],
-    ["a check of the request's user, by a member of system:masters (allowed everything)", canDelete, ['system:masters'], undefined],
-    ["a service account's check, by a member of system:masters", saCanGet, ['system:masters'], ['ValidatingAdmissionPolicy sa-can-get']],
+  const cases: [string, unknown[], string[], Record<string, string> | undefined, string[] | undefined, number][] = [
+    // [what, candidate, the user's groups, the object's labels, undetermined, decided in full]
+    ["a check of the request's user, by a user the replay knows nothing of", canDelete, [], undefined, ['ValidatingAdmissionPolicy can-delete'], 1],
+    ["a check of the request's user, by a member of system:masters (allowed everything)", canDelete, ['system:masters'], undefined, undefined, 0],
+    ["a service account's check, by a member of system:masters", saCanGet, ['system:masters'], undefined, ['ValidatingAdmissionPolicy sa-can-get'], 1],
+    // a check costs 350,000 whatever it answers: an evaluation that cost less asked none
+    ['a check behind a guard the request does not pass', guarded, [], undefined, undefined, 1],
+    ['a check behind a guard the request passes', guarded, [], { team: 'a' }, ['ValidatingAdmissionPolicy guarded'], 1],
   ];
 
-  it.each(cases)('%s', async (_, candidate, groups, undetermined) => {
+  it.each(cases)('%s', async (_, candidate, groups, labels, undetermined, inFull) => {
     const spec: ChainSpec = { baseline: [], candidate, kubernetesVersion: DEFAULT_KUBERNETES_VERSION };
     const before = leanFallbacks().get(UNKNOWN_READ) ?? 0;
-    const [full, lean] = await Promise.all([fullDecider(spec)(by(groups), APPS), chainDecider(spec)(by(groups), APPS)]);
+    const request = by(groups, labels);
+    const [full, lean] = await Promise.all([fullDecider(spec)(request, APPS), chainDecider(spec)(request, APPS)]);
     expect(lean).toEqual(full);
     expect(full.candidate.undetermined).toEqual(undetermined);
-    expect((leanFallbacks().get(UNKNOWN_READ) ?? 0) - before).toBe(undetermined ? 1 : 0);
+    expect((leanFallbacks().get(UNKNOWN_READ) ?? 0) - before).toBe(inFull);
     if (!undetermined) expect(full.candidate.allowed).toBe(true);
   });
 });

@@ -101,12 +101,12 @@ function readChain(chain: PreparedChain): Readers {
   return { ...sets, texts };
 }
 
-/** Whether a plugin's CEL reads what of the request is unknown. */
-const readsUnknown = (readers: Readers, unknown: Unknown, key: string): boolean =>
+/** Whether a plugin's CEL reads what of the request is unknown (`asked`: the run may have asked the authorizer; without, its answers cannot matter). */
+const readsUnknown = (readers: Readers, unknown: Unknown, key: string, asked = true): boolean =>
   (!!unknown.oldObject && readers.oldObject.has(key)) ||
   (!!unknown.namespace && readers.namespace.has(key)) ||
-  (unknown.authorizer === 'all' && readers.authorizer.has(key)) ||
-  (unknown.authorizer === 'others' && readers.otherPrincipal.has(key));
+  (asked && unknown.authorizer === 'all' && readers.authorizer.has(key)) ||
+  (asked && unknown.authorizer === 'others' && readers.otherPrincipal.has(key));
 
 /** Whether a chain's CEL asks the authorizer what the replay does not know (`unknownOf` in decide.ts). */
 export const asksAuthorizer = (readers: Readers, others: boolean): boolean => (others ? readers.otherPrincipal : readers.authorizer).size > 0;
@@ -119,11 +119,11 @@ export const mayRead = (readers: Readers, reach: UnknownReach): boolean =>
  * Who read what of the request is unknown in a run: the readers whose CEL the request reached (a
  * step not skipped, or skipped by its matchConditions), and the plugins whose match depends on its labels.
  */
-export function unknownRead(r: SimResult, readers: Readers, reach: UnknownReach): string[] {
+export function unknownRead(r: SimResult, readers: Readers, reach: UnknownReach, askedAuthorizer: boolean): string[] {
   const read = new Set<string>(reach.selected);
   for (const s of r.steps) {
     const key = s.webhook ? `${s.kind} ${s.name}: ${s.webhook}` : `${s.kind} ${s.name}`;
-    if (readsUnknown(readers, reach.unknown, key) && (s.outcome !== 'skipped' || s.path.includes('matchConditions'))) read.add(key);
+    if (readsUnknown(readers, reach.unknown, key, askedAuthorizer) && (s.outcome !== 'skipped' || s.path.includes('matchConditions'))) read.add(key);
   }
   return [...read].sort();
 }
