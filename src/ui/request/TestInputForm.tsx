@@ -174,7 +174,10 @@ export function AuthorizerTable({ rules, onChange }: { rules: AuthorizerRule[]; 
   return (
     <div className="ti-authorizer">
       <div className="ti-sub">
-        authorizer rules <span className="muted">(first match wins; no match = noOpinion; empty cell = any)</span>
+        authorizer rules{' '}
+        <span className="muted">
+          (first match wins; no match = noOpinion; empty cell = any; a member of system:masters is allowed its own checks before any rule, as at the apiserver)
+        </span>
       </div>
       {rules.length ? (
         <table>
