@@ -193,6 +193,7 @@ export async function answers(gp: Batched, ctx: SimContext, batch: EvaluateBatch
       c.slots.forEach((i, j) => (rs[i] = out[j]!));
     }),
   );
+  if (complete) ctx.options.observe?.(rs);
   return complete ? rs : undefined;
 }
 

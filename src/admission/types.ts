@@ -3,7 +3,7 @@
  * chain (`simulate`) and the critical requests a workspace would reject while its webhooks
  * are down (`lockoutReport`).
  */
-import type { AuthorizerRule } from '../cel/types';
+import type { AuthorizerRule, CelEvalResult } from '../cel/types';
 import type { KubernetesVersion } from '../base/releases';
 import type { PlatformId } from '../base/platforms';
 import type { JsonPatchOp } from '../base/jsonpatch';
@@ -24,6 +24,11 @@ export interface SimOptions {
   namespaces?: unknown[];
   /** Authorizer answers for `authorizer` in CEL (the CEL test-input rules). */
   authorizer?: AuthorizerRule[];
+  /**
+   * Lean verdicts (lean.ts): each batch's answers as they are used, kept ones included, which reach
+   * no engine (the impact replay tells by their cost whether an authorizer check ran).
+   */
+  observe?: (answers: readonly CelEvalResult[]) => void;
   /** The Kubernetes release simulated (default the newest). */
   kubernetesVersion?: KubernetesVersion;
   /** Indices into `objects` of the documents loaded from static manifests (evaluated first; src/k8s/static-manifests.ts). */

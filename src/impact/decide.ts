@@ -136,13 +136,18 @@ export function chainDecider(spec: ChainSpec): Decider {
   });
   if (sharedRegistry.size > MAX_SHARED_ITEMS) sharedRegistry.clear();
   const lean = (lastLean = leanSet([leanChain(baseline, sharedRegistry), leanChain(candidate, sharedRegistry)], lastLean));
-  const unknownDecider = undeterminedDecider(baseline, candidate, spec);
+  const unknowns = undeterminedDecider(baseline, candidate, spec);
   return async (request, namespace, authorization) => {
     const sim = simOptionsOf(spec, namespace, authorization);
-    const undetermined = await unknownDecider(request, namespace, sim);
-    if (undetermined) {
-      countLeanFallback('what the replay does not know of the request may be read');
-      return undetermined;
+    const unknown = unknowns.of(request, namespace);
+    if (unknown) {
+      const decided = !unknown.oldObject && !unknown.namespace ? await leanUnasked(lean, request, sim) : undefined;
+      if (decided) return decided;
+      const undetermined = await unknowns.decide(request, sim, unknown);
+      if (undetermined) {
+        countLeanFallback('what the replay does not know of the request may be read');
+        return undetermined;
+      }
     }
     const [lb, lc] = await leanVerdicts(lean, request, sim, DEFAULT_CEL);
     if (lb && lc) return { baseline: leanDecision(lb), candidate: leanDecision(lc) };
@@ -167,10 +172,11 @@ export function fullDecider(spec: ChainSpec): Decider {
     staticDocuments: spec.staticDocuments,
     staticOrder: spec.staticOrder,
   });
-  const unknownDecider = undeterminedDecider(baseline, candidate, spec);
+  const unknowns = undeterminedDecider(baseline, candidate, spec);
   return async (request, namespace, authorization) => {
     const sim = simOptionsOf(spec, namespace, authorization);
-    const undetermined = await unknownDecider(request, namespace, sim);
+    const unknown = unknowns.of(request, namespace);
+    const undetermined = unknown && (await unknowns.decide(request, sim, unknown));
     if (undetermined) return undetermined;
     const cel = requestCel(spec.kubernetesVersion);
     const [b, c] = await Promise.all([decide(baseline, request, sim, cel), decide(candidate, request, sim, cel)]);
@@ -269,20 +275,35 @@ function unknownOf(r: AdmissionRequest, namespace: unknown, readers: readonly Re
 }
 
 /**
+ * Both chains' lean verdicts on a request whose only unknown is the authorizer, where no answer
+ * they used may have asked it (each batch's answers, kept ones included: SimOptions.observe, and
+ * the engine's own, through `noting`): its answers cannot have changed them. Undefined otherwise.
+ */
+async function leanUnasked(lean: LeanSet, request: AdmissionRequest, sim: SimOptions): Promise<DecisionPair | undefined> {
+  const asked = { authorizer: false };
+  const seen = noting(DEFAULT_CEL, asked);
+  const [lb, lc] = await leanVerdicts(lean, request, { ...sim, observe: (rs) => rs.forEach((r) => notes(r, asked)) }, seen);
+  return lb && lc && !asked.authorizer ? { baseline: leanDecision(lb), candidate: leanDecision(lc) } : undefined;
+}
+
+/**
  * A CEL engine that notes whether an evaluation may have asked the authorizer: a check costs
  * AUTHORIZER_CHECK_COST whatever it answers, so an answer that cost less asked none (its answers
  * cannot have changed it); a failure of unknown cost may have.
  */
 function noting(cel: PolicyCel, asked: { authorizer: boolean }): PolicyCel {
-  const note = (r: CelEvalResult): CelEvalResult => {
-    if ((r.cost ?? AUTHORIZER_CHECK_COST) >= AUTHORIZER_CHECK_COST) asked.authorizer = true;
-    return r;
-  };
+  const note = (r: CelEvalResult): CelEvalResult => notes(r, asked);
   const batch = cel.evaluateBatch?.bind(cel);
   return {
     evaluate: async (expression, context, inputs, options) => note(await cel.evaluate(expression, context, inputs, options)),
     ...(batch ? { evaluateBatch: async (items, inputs, json) => (await batch(items, inputs, json)).map(note) } : {}),
   };
+}
+
+/** Notes an answer that may have asked the authorizer (its cost at or past a check's, or unknown). */
+function notes(r: CelEvalResult, asked: { authorizer: boolean }): CelEvalResult {
+  if ((r.cost ?? AUTHORIZER_CHECK_COST) >= AUTHORIZER_CHECK_COST) asked.authorizer = true;
+  return r;
 }
 
 /** Two decisions alike in all the report shows. */
@@ -301,14 +322,12 @@ const alike = (a: Decision, b: Decision): boolean => {
  * with those that read it (`unknownRead`).
  */
 function undeterminedDecider(baseline: PreparedChain, candidate: PreparedChain, spec: ChainSpec) {
-  let readers: [Readers, Readers] | undefined;
-  return (request: AdmissionRequest, namespace: unknown, sim: SimOptions): Promise<DecisionPair | undefined> | undefined => {
-    readers ??= [readersOf(baseline), readersOf(candidate)];
-    const unknown = unknownOf(request, namespace, readers);
-    return unknown && decideUnknown(readers, request, sim, unknown);
-  };
+  let known: [Readers, Readers] | undefined;
+  const readers = () => (known ??= [readersOf(baseline), readersOf(candidate)]);
+  return { of: (request: AdmissionRequest, namespace: unknown) => unknownOf(request, namespace, readers()), decide: decideUnknown };
 
-  async function decideUnknown([rb, rc]: [Readers, Readers], request: AdmissionRequest, sim: SimOptions, unknown: Unknown): Promise<DecisionPair | undefined> {
+  async function decideUnknown(request: AdmissionRequest, sim: SimOptions, unknown: Unknown): Promise<DecisionPair | undefined> {
+    const [rb, rc] = readers();
     const [xb, xc] = await Promise.all([
       unknownReach(baseline, request, sim, DEFAULT_CEL, unknown),
       unknownReach(candidate, request, sim, DEFAULT_CEL, unknown),

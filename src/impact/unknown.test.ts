@@ -230,8 +230,9 @@ describe("the authorizer's answers", () => {
     ["a check of the request's user, by a user the replay knows nothing of", canDelete, [], undefined, ['ValidatingAdmissionPolicy can-delete'], 1],
     ["a check of the request's user, by a member of system:masters (allowed everything)", canDelete, ['system:masters'], undefined, undefined, 0],
     ["a service account's check, by a member of system:masters", saCanGet, ['system:masters'], undefined, ['ValidatingAdmissionPolicy sa-can-get'], 1],
-    // a check costs 350,000 whatever it answers: an evaluation that cost less asked none
-    ['a check behind a guard the request does not pass', guarded, [], undefined, undefined, 1],
+    // a check costs 350,000 whatever it answers: an evaluation that cost less asked none, and its
+    // answers cannot have changed the decision (the lean path's, kept answers included, or the full run's)
+    ['a check behind a guard the request does not pass (decided lean)', guarded, [], undefined, undefined, 0],
     ['a check behind a guard the request passes', guarded, [], { team: 'a' }, ['ValidatingAdmissionPolicy guarded'], 1],
   ];
 
@@ -244,5 +245,10 @@ describe("the authorizer's answers", () => {
     expect(full.candidate.undetermined).toEqual(undetermined);
     expect((leanFallbacks().get(UNKNOWN_READ) ?? 0) - before).toBe(inFull);
     if (!undetermined) expect(full.candidate.allowed).toBe(true);
+  });
+
+  it('a check the lean path answered before, from its kept answers (no engine call), is still seen', async () => {
+    const decide = chainDecider({ baseline: [], candidate: guarded, kubernetesVersion: DEFAULT_KUBERNETES_VERSION });
+    for (let i = 0; i < 3; i++) expect((await decide(by([], { team: 'a' }), APPS)).candidate.undetermined).toEqual(['ValidatingAdmissionPolicy guarded']);
   });
 });
