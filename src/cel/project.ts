@@ -55,13 +55,20 @@ function project(v: unknown, tree: PathTree | true): unknown {
   return out;
 }
 
+/** The authorizer of inputs whose expressions do not ask it. */
+const NO_RULES: NonNullable<CelInputs['authorizer']> = Object.freeze({ rules: [] });
+
 /** A function from inputs to their projection on `reads` (the trees built once). */
 export function projector(reads: CelReads): (inputs: CelInputs) => CelInputs {
   const trees = READ_ROOTS.map((root): [ReadRoot, PathTree | true] => [root, reads[root] === null ? true : treeOf(reads[root])]);
   if (trees.every(([, t]) => t === true)) return (inputs) => inputs;
+  // an expression that asks the authorizer reads the request whole (wasm/reads.go): where none
+  // does, its rules cannot matter, and left out they do not make inputs alike otherwise differ
+  const noAuthorizer = reads.request !== null;
   return (inputs) => {
     const out: CelInputs = { ...inputs };
     for (const [root, tree] of trees) if (tree !== true && inputs[root] !== undefined) out[root] = project(inputs[root], tree);
+    if (noAuthorizer && inputs.authorizer?.rules.length) out.authorizer = NO_RULES;
     return out;
   };
 }

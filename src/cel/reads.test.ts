@@ -185,5 +185,9 @@ describe('reads', () => {
       params: null,
       request: { namespace: 'team-a' },
     });
+    // the authorizer's rules only where an expression asks it, which reads the request whole
+    expect(p({ object: pod, request: REQUESTS[0], authorizer }).authorizer).toEqual({ rules: [] });
+    const asking = projector({ object: [], oldObject: [], namespaceObject: [], params: [], request: null });
+    expect(asking({ object: pod, request: REQUESTS[0], authorizer }).authorizer).toBe(authorizer);
   });
 });

@@ -166,10 +166,10 @@ export interface CelCompileResult {
   cost?: { min: number; max: number };
 }
 
-/** One authorizer rule of a test input: first match wins; no match means NoOpinion. */
 /** What one authorizer check costs at run time, whatever it answers (k8s.io/apiserver pkg/cel/library cost.go `CallCost`: two per expression). */
 export const AUTHORIZER_CHECK_COST = 350_000;
 
+/** One authorizer rule of a test input: first match wins; no match means NoOpinion. */
 export interface AuthorizerRule {
   verb?: string;
   group?: string;
