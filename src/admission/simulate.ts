@@ -12,7 +12,7 @@ import { NAMESPACE_NAME_LABEL } from '../k8s/resources';
 import { apiserverObject, isBuiltInKind, loadTypedData } from '../k8s/typed';
 import { effectiveStaticOrder, type StaticOrder } from '../k8s/static-manifests';
 import type { PolicyCel } from '../policy';
-import { requestAttributes } from '../request/cel-inputs';
+import { isNamespaceResource, requestAttributes } from '../request/cel-inputs';
 import type { AdmissionRequest } from '../request/model';
 import { newReinvokeState, type SimContext } from './context';
 import { isMemoCel, memoCel } from './engine';
@@ -71,7 +71,7 @@ function attributesOf(request: SimRequest, notes: string[]): AdmissionRequest {
   const r: AdmissionRequest = { ...attrs, userInfo: request.userInfo ?? { username: '' }, dryRun: !!request.dryRun };
   const name = str(request.name);
   // the apiserver's request info: for /api/v1/namespaces/<name> the namespace is the name
-  if (str(r.resource?.group) === '' && r.resource?.resource === 'namespaces' && request.operation !== 'CREATE' && name && !r.namespace) {
+  if (isNamespaceResource(r) && request.operation !== 'CREATE' && name && !r.namespace) {
     r.namespace = name;
     notes.push(`a request on the Namespace '${name}' carries namespace '${name}' (the apiserver sets it from the path)`);
   }
@@ -121,8 +121,7 @@ function namespaceOfRequest(
   for (const o of extra) if (isObject(o) && str(obj(o.metadata).name) === name) given = o;
   const found = given ? { object: given, document: { kind: 'Namespace', name, index: -1 } } : ws.namespaces.get(name);
   if (found) return { object: withNameLabel(found.object, name), document: found.document };
-  const isNamespaceRequest = str(r.resource?.group) === '' && r.resource?.resource === 'namespaces';
-  const own = isNamespaceRequest ? (isObject(object) ? object : isObject(oldObject) ? oldObject : undefined) : undefined;
+  const own = isNamespaceResource(r) ? (isObject(object) ? object : isObject(oldObject) ? oldObject : undefined) : undefined;
   if (own) return { object: withNameLabel(own, name) };
   notes.push(
     `namespace '${name}' is not in the workspace: assumed to exist with only the label ${NAMESPACE_NAME_LABEL}=${name} (add a Namespace document to match namespaceSelectors on its labels)`,
@@ -262,8 +261,7 @@ export function contextOf(chain: PreparedChain, request: SimRequest, options: Si
         `the apiserver decodes the object into its Go type before admission, defaults it and encodes that, so admission sees ${changed.join(', ')}${changed.length === MAX_CHANGED ? ', …' : ''} otherwise than sent (empty maps and lists such as \`labels: {}\` and unknown fields are dropped, quantities are canonical; fields Go always writes stay, \`rules: null\` too; defaults are added)`,
       );
   }
-  const isNamespaceRequest = str(attrs.resource?.group) === '' && attrs.resource?.resource === 'namespaces' && !attrs.subResource;
-  if (isNamespaceRequest && isObject(object) && str(attrs.name || obj(object.metadata).name))
+  if (isNamespaceResource(attrs) && !attrs.subResource && isObject(object) && str(attrs.name || obj(object.metadata).name))
     object = withNameLabel(object, str(attrs.name || obj(object.metadata).name));
   const ns = namespaceOfRequest(attrs, ws, options.namespaces ?? [], object, oldObject, notes);
   if ((request.operation === 'CREATE' || request.operation === 'UPDATE') && !isObject(object) && !attrs.subResource) {

@@ -10,7 +10,7 @@
  * policy, `kind configuration: webhook` for a webhook.
  */
 import { matchPolicy, matchResources, matchWebhook, type MatchInput, type MatchResult } from '../policy';
-import { isObject, list, obj, str, type Obj } from '../base/json';
+import { isObject, list, obj, type Obj } from '../base/json';
 import { NAMESPACE_NAME_LABEL } from '../k8s/resources';
 import { loadTypedData } from '../k8s/typed';
 import type { PolicyCel } from '../policy';
@@ -21,7 +21,9 @@ import type { WorkspacePolicy } from './workspace';
 
 /** What the replay does not know of a request. */
 export interface Unknown {
+  /** An update or delete whose old object the replay does not hold. */
   oldObject?: boolean;
+  /** A namespaced request (not on the `namespaces` resource) whose Namespace the replay does not hold; unknownReach keeps it where the chain's documents do not hold it either. */
   namespace?: boolean;
   /** The authorizer's answers: for every principal ('all'), or for principals other than the request's user ('others': a member of system:masters, whom the apiserver allows everything). */
   authorizer?: 'all' | 'others';
@@ -78,15 +80,13 @@ function bindingsReached(p: WorkspacePolicy, input: MatchInput, r: Relax): boole
   });
 }
 
-const isNamespaceRequest = (r: SimRequest): boolean => str(r.resource?.group) === '' && r.resource?.resource === 'namespaces';
-
 export async function unknownReach(chain: PreparedChain, request: SimRequest, options: SimOptions, cel: PolicyCel, given: Unknown): Promise<UnknownReach> {
   await loadTypedData(chain.kubernetesVersion);
   const ctx = contextOf(chain, request, { ...options, kubernetesVersion: chain.kubernetesVersion }, cel, false, false);
   // the simulator assumed the Namespace (namespaceOfRequest): neither the options nor the chain's documents hold it
   const unknown: Unknown = {
     ...(given.oldObject ? { oldObject: true } : {}),
-    ...(given.namespace && str(request.namespace) && !ctx.namespaceDocument && !isNamespaceRequest(request) ? { namespace: true } : {}),
+    ...(given.namespace && !ctx.namespaceDocument ? { namespace: true } : {}),
     ...(given.authorizer ? { authorizer: given.authorizer } : {}),
   };
   const matched = new Set<string>();

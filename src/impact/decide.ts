@@ -32,7 +32,7 @@ import { AUTHORIZER_CHECK_COST, evaluateBatchOnce, type CelEvalResult } from '..
 import type { PolicyCel } from '../policy';
 import type { AdmissionRequest } from '../request/model';
 import { str } from '../base/json';
-import { PRIVILEGED_GROUP } from '../request/cel-inputs';
+import { isNamespaceResource, PRIVILEGED_GROUP } from '../request/cel-inputs';
 import { asksAuthorizer, mayRead, readersOf, unknownRead, type Readers } from './unknown';
 
 export interface Denial {
@@ -266,7 +266,7 @@ async function decide(
  */
 function unknownOf(r: AdmissionRequest, namespace: unknown, readers: readonly Readers[]): Unknown | undefined {
   const oldObject = (r.operation === 'UPDATE' || r.operation === 'DELETE') && r.oldObject === undefined;
-  const ns = namespace === undefined && !!str(r.namespace) && !(str(r.resource?.group) === '' && r.resource?.resource === 'namespaces');
+  const ns = namespace === undefined && !!str(r.namespace) && !isNamespaceResource(r);
   const others = !!r.userInfo?.groups?.includes(PRIVILEGED_GROUP);
   const authorizer = readers.some((x) => asksAuthorizer(x, others)) ? (others ? 'others' : 'all') : undefined;
   return oldObject || ns || authorizer

@@ -35,6 +35,9 @@ export function celRequest(r: AdmissionRequest): Record<string, unknown> {
   return out;
 }
 
+/** A request on the `namespaces` resource (core group): its own Namespace is its object. */
+export const isNamespaceResource = (r: AdmissionRequest): boolean => (r.resource?.group ?? '') === '' && r.resource?.resource === 'namespaces';
+
 /** A request on a Namespace object (kind v1 Namespace). */
 export const isNamespaceKind = (r: AdmissionRequest): boolean => r.kind?.kind === 'Namespace' && r.kind.version === 'v1' && (r.kind.group ?? '') === '';
 
