@@ -154,6 +154,9 @@ const SHARD_BATCHES_IN_FLIGHT = 4;
 
 /** See the module comment. Never throws on bad input: what cannot be read is counted in `skipped`, and said in the summary (`inputErrors`, `warnings`). */
 export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
+  // cancelled before it began: the caller read the inputs under the same signal (the Impact view's
+  // worker), so they may be cut short, and are not judged: a cut snapshot is not an empty one
+  const cancelledFirst = input.options?.signal?.aborted === true;
   let options = input.options ?? {};
   if (typeof input.audit === 'function' && !options.retainState) {
     const retainState = await laterReads(input.audit(), options.signal).catch(() => undefined); // unreadable: the replay says where
@@ -201,7 +204,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
   const reading: LogReading = { lines: 0, events: 0, unreadable: 0 };
   let from: number | undefined;
   let to: number | undefined;
-  let cancelled = false;
+  let cancelled = cancelledFirst;
   /** Why the replay stopped before the end of the log (a shard failed). */
   let stopped: string | undefined;
   const existingTotal = options.existing === false ? 0 : cluster.objects.length;
@@ -438,7 +441,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
   }));
   const inputErrors: string[] = [];
   const warnings: string[] = [];
-  if (input.cluster !== undefined) {
+  if (input.cluster !== undefined && !cancelledFirst) {
     const p = snapshotProblems(input.cluster, input.clusterProblems ?? []);
     if (p.error) inputErrors.push(p.error);
     if (p.warning) warnings.push(p.warning);

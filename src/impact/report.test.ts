@@ -99,6 +99,19 @@ describe('the report', () => {
     expect(reportMarkdown(judged)).toContain('| newly-denied | 3 | 1 |');
   });
 
+  it('a run cancelled before it began judges neither its inputs nor anything else', async () => {
+    // the Impact view's worker reads the snapshot under the run's signal: a Cancel there leaves it cut short
+    const ac = new AbortController();
+    ac.abort();
+    const r = await analyzeImpact({ workspace: policy, cluster: [], audit: log, options: { signal: ac.signal } });
+    expect(r.summary).toMatchObject({ cancelled: true, inputErrors: [], events: 0, existing: { judged: false } });
+    expect(r.summary.headline).toBe('Cancelled before any write or existing object was judged');
+    // not cancelled, the same empty snapshot is an input error
+    expect((await analyzeImpact({ workspace: policy, cluster: [], audit: log })).summary.inputErrors).toEqual([
+      'the snapshot holds no object (an empty file or List)',
+    ]);
+  });
+
   it('the chart’s bars are round times from a round start, and the axis says the date, the range and a bar’s width', async () => {
     const r = await analyzeImpact({ workspace: policy, audit: log, options: { existing: false } });
     const buckets = denialTimeline(r);
