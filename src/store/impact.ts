@@ -116,9 +116,14 @@ export const deciderCount = (cores = typeof navigator !== 'undefined' ? navigato
 const baseUrl = (): string => document.baseURI;
 
 let cancel: (() => void) | undefined;
+/** Cancel pressed while the run's workers were still starting (the engine loading): sent with the start. */
+let cancelAtStart = false;
 
 /** Stops reading the log; the decisions already started complete into the partial report. */
-export const cancelImpact = (): void => cancel?.();
+export const cancelImpact = (): void => {
+  if (cancel) cancel();
+  else if (impact.getState().running) cancelAtStart = true;
+};
 
 /**
  * Runs the analysis of the opened files against the workspace, off the page: a replay worker
@@ -145,7 +150,20 @@ export async function runImpact(docs: readonly WorkspaceDoc[]): Promise<void> {
     rows: undefined,
     writes: undefined,
     problems: [],
-    progress: { lines: 0, events: 0, existing: 0, existingTotal: 0, changed: 0, phase: 'audit', bytes: 0, totalBytes, startedAt },
+    // with snapshot files the run starts by reading them: the bar says so from the first frame, not
+    // from the reader's first message (a small snapshot was read before any, and the bar said nothing)
+    progress: {
+      lines: 0,
+      events: 0,
+      existing: 0,
+      existingTotal: 0,
+      changed: 0,
+      phase: 'audit',
+      bytes: 0,
+      totalBytes,
+      startedAt,
+      ...(s.snapshots.length ? { snapshotRead: 0, snapshotBytes } : {}),
+    },
   });
   const workers: Worker[] = [];
   try {
@@ -214,6 +232,7 @@ export async function runImpact(docs: readonly WorkspaceDoc[]): Promise<void> {
         module,
       };
       replay.postMessage(start, members);
+      if (cancelAtStart) cancel();
     });
   } catch (e) {
     impact.setState({ problems: [`The analysis failed: ${(e as Error).message}`] });
@@ -221,6 +240,7 @@ export async function runImpact(docs: readonly WorkspaceDoc[]): Promise<void> {
     for (const w of workers) w.terminate();
     impact.setState({ running: false });
     cancel = undefined;
+    cancelAtStart = false;
   }
 }
 
