@@ -71,7 +71,13 @@ export interface Decision {
 /** `undetermined`: a chain's decision reads what the replay does not know of the request: its old object, its Namespace, the authorizer's answers (`Decision.undetermined`). */
 export type Change = 'newly-denied' | 'no-longer-denied' | 'newly-warned' | 'newly-audited' | 'newly-mutated' | 'undetermined' | 'unchanged';
 
-export const CHANGES: readonly Change[] = ['newly-denied', 'no-longer-denied', 'newly-warned', 'newly-audited', 'newly-mutated', 'undetermined', 'unchanged'];
+/**
+ * The changes in the order a write is counted: under the first that applies. A mutating webhook
+ * called adds an audit annotation of its own (`mutation.webhook.admission.k8s.io/round_0_index_0`),
+ * so a write it newly mutates is also newly audited: newly-mutated comes first, else no webhook's
+ * mutation was ever counted as one.
+ */
+export const CHANGES: readonly Change[] = ['newly-denied', 'no-longer-denied', 'newly-warned', 'newly-mutated', 'newly-audited', 'undetermined', 'unchanged'];
 
 /** Both chains as plain data (structured-cloneable: what a worker needs to decide). */
 export interface ChainSpec {
@@ -237,8 +243,8 @@ export function changeOf(baseline: Decision, candidate: Decision, sameUnknown?: 
   if (!baseline.allowed && candidate.allowed) return 'no-longer-denied';
   if (!candidate.allowed) return 'unchanged';
   if (candidate.warnings.some((w) => !baseline.warnings.includes(w))) return 'newly-warned';
-  if (candidate.audited.some((a) => !baseline.audited.includes(a))) return 'newly-audited';
   if (candidate.mutated && !baseline.mutated) return 'newly-mutated';
+  if (candidate.audited.some((a) => !baseline.audited.includes(a))) return 'newly-audited';
   return 'unchanged';
 }
 

@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { useEngine } from '../cel/test-helpers';
 import { analyzeImpact, candidateChain, chainDecider, readAuditLine, readLines, replayRequest, strategicMerge } from './index';
-import { discoveryFor } from '../admission';
+import { discoveryFor, type WebhookResponse } from '../admission';
 import { stateOf } from './cluster';
 
 useEngine();
@@ -212,6 +212,33 @@ describe('analyzeImpact', () => {
     expect(c.allowed).toBe(false);
     expect(c.denials?.map((d) => d.name).sort()).toEqual(['deny-latest-tag', 'require-team-label']);
     expect(c.denials?.map((d) => d.name)).toContain(c.deniedBy!.name);
+  });
+
+  it('a write a new mutating webhook patches is newly mutated, one it only calls newly audited (each call adds its audit annotation)', async () => {
+    const inject = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingWebhookConfiguration',
+      metadata: { name: 'inject' },
+      webhooks: [
+        {
+          name: 'inject.example.com',
+          admissionReviewVersions: ['v1'],
+          sideEffects: 'None',
+          clientConfig: { url: 'https://inject.example.com' },
+          rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }],
+        },
+      ],
+    };
+    const create = event('create', { resource: 'pods', namespace: 'apps', name: 'web' }, { requestObject: pod('web'), responseObject: pod('web') });
+    const run = async (answer: WebhookResponse) =>
+      (await analyzeImpact({ workspace: [inject], cluster: snapshot, audit: create, options: { existing: false, webhooks: { 'inject.example.com': answer } } }))
+        .events[0]!;
+    const patched = await run({ patch: [{ op: 'add', path: '/metadata/labels', value: { injected: 'true' } }] });
+    expect(patched.candidate).toMatchObject({ mutated: true, audited: ['mutation.webhook.admission.k8s.io/round_0_index_0'] });
+    expect(patched.change).toBe('newly-mutated');
+    const called = await run('allow');
+    expect(called.candidate).toMatchObject({ mutated: false, audited: ['mutation.webhook.admission.k8s.io/round_0_index_0'] });
+    expect(called.change).toBe('newly-audited');
   });
 
   it('reads gzip and chunked input the same as text, and stops on cancel with a partial report', async () => {
