@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 
 	"k8s.io/apiserver/pkg/authorization/authorizer"
@@ -20,9 +21,12 @@ type authzRule struct {
 	Name        *string `json:"name"`
 	Path        *string `json:"path"`
 	User        *string `json:"user"`
-	Decision    string  `json:"decision"`
-	Reason      string  `json:"reason"`
-	Error       string  `json:"error"`
+	// UserGroup: the principal is a member of this group (exactly; the apiserver's privileged
+	// group, system:masters, is allowed every check so, by group and not by user name)
+	UserGroup *string `json:"userGroup"`
+	Decision  string  `json:"decision"`
+	Reason    string  `json:"reason"`
+	Error     string  `json:"error"`
 }
 
 type ruleAuthorizer struct {
@@ -46,6 +50,9 @@ func (a *ruleAuthorizer) Authorize(_ context.Context, at authorizer.Attributes) 
 	}
 	for _, r := range a.rules {
 		if !matches(r.Verb, at.GetVerb()) || !matches(r.User, userName) {
+			continue
+		}
+		if r.UserGroup != nil && (at.GetUser() == nil || !slices.Contains(at.GetUser().GetGroups(), *r.UserGroup)) {
 			continue
 		}
 		if at.IsResourceRequest() {

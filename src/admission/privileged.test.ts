@@ -18,13 +18,13 @@ const guard = (name: string, expression: string) => [
   }),
   binding('ValidatingAdmissionPolicyBinding', name, name),
 ];
-const create = (groups: string[]) => ({
+const create = (groups: string[], username = 'jane') => ({
   operation: 'CREATE' as const,
   resource: { group: '', version: 'v1', resource: 'configmaps' },
   kind: { group: '', version: 'v1', kind: 'ConfigMap' },
   name: 'c',
   namespace: 'apps',
-  userInfo: { username: 'jane', groups: [...groups, 'system:authenticated'] },
+  userInfo: { username, groups: [...groups, 'system:authenticated'] },
   object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'apps' } },
 });
 const canDelete = guard('can-delete', "authorizer.group('').resource('configmaps').namespace('apps').check('delete').allowed()");
@@ -44,5 +44,12 @@ describe('the privileged group in CEL authorizer checks', () => {
     expect(
       (await simulate(saCanGet, create(['system:masters']), { authorizer: [{ user: 'system:serviceaccount:kube-system:reader', decision: 'allow' }] })).allowed,
     ).toBe(true);
+  });
+
+  it('the group allows, not the user name: a member named with a trailing * is no prefix of other principals', async () => {
+    for (const name of ['system:*', '*']) {
+      expect((await simulate(saCanGet, create(['system:masters'], name))).allowed).toBe(false);
+      expect((await simulate(canDelete, create(['system:masters'], name))).allowed).toBe(true);
+    }
   });
 });

@@ -179,6 +179,8 @@ export interface AuthorizerRule {
   name?: string;
   path?: string;
   user?: string;
+  /** The principal is a member of this group (exactly: no wildcard). */
+  userGroup?: string;
   decision: 'allow' | 'deny' | 'noOpinion';
   reason?: string;
   error?: string;
