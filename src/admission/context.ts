@@ -68,7 +68,8 @@ export interface SimContext {
   webhookExpressions?: Map<string, NonNullable<SimStep['expressions']>>;
   warnings: string[];
   auditAnnotations: Record<string, string>;
-  patches: { by: string; ops: JsonPatchOp[] }[];
+  /** `mutator`: who applied it (mutatorOf). */
+  patches: { by: string; ops: JsonPatchOp[]; mutator: string }[];
   notes: string[];
   denied?: SimDenial;
   /** Lockout probing: a rejection is recorded in its step and the chain goes on (as if that one had answered). */
@@ -144,3 +145,9 @@ export function forbiddenMessage(ctx: SimContext, err: string): string {
   const name = str(ctx.request.name);
   return name ? `${groupResource(ctx)} "${name}" is forbidden: ${err}` : `${groupResource(ctx)} is forbidden: ${err}`;
 }
+
+/** Who changed the object, as the report names a webhook or a policy binding: `MutatingWebhookConfiguration inject/inject.example.com`, `MutatingAdmissionPolicy add-team/add-team`. */
+export const mutatorOf = (kind: string, name: string, webhookOrBinding: string): string => `${kind} ${name}/${webhookOrBinding}`;
+
+/** The mutators of a request, each once, sorted: a decision's `mutatedBy` (the lean and the full run apply them in their own order). */
+export const mutatorsOf = (names: readonly string[]): string[] => [...new Set(names)].sort();

@@ -72,6 +72,49 @@ describe('a request whose mutating plugins run in full', () => {
   });
 });
 
+describe('mutations before a plugin the lean path leaves to its full run', () => {
+  it('are named as the full run names them', async () => {
+    // a binding whose param is missing under failurePolicy Fail: the plugin runs in full and rejects after the mutation before it
+    const chain = prepareChain([
+      policy('MutatingAdmissionPolicy', 'add-team', {
+        mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: "[JSONPatch{op: 'add', path: '/metadata/labels', value: {'team': 'platform'}}]" } }],
+      }),
+      binding('MutatingAdmissionPolicyBinding', 'add-team', 'add-team'),
+      policy('MutatingAdmissionPolicy', 'limits', {
+        paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+        mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: "[JSONPatch{op: 'add', path: '/metadata/annotations', value: params.data}]" } }],
+      }),
+      binding('MutatingAdmissionPolicyBinding', 'limits', 'limits', { paramRef: { name: 'missing', namespace: 'team-a', parameterNotFoundAction: 'Deny' } }),
+    ]);
+    const opts = { namespaces: [namespace('team-a')] };
+    const [lean] = await leanVerdicts(leanSet([leanChain(chain)]), podRequest(), opts, counting().cel);
+    const full = await simulatePrepared(chain, podRequest(), opts, requestCel(chain.kubernetesVersion));
+    expect(full.allowed).toBe(false);
+    expect(full.patches.map((p) => p.mutator)).toEqual(['MutatingAdmissionPolicy add-team/add-team']);
+    expect(lean).toMatchObject({ allowed: false, mutated: true, mutatedBy: ['MutatingAdmissionPolicy add-team/add-team'] });
+  });
+
+  it('a webhook patch before the ValidatingAdmissionPolicies run in full is named too', async () => {
+    // a validating binding whose param is missing under a failurePolicy the dispatcher does not know: the policy
+    // plugin runs in full after the webhooks' patches, decided lean
+    const chain = prepareChain([
+      mutating('annotate', hook('annotate.example.com')),
+      policy('ValidatingAdmissionPolicy', 'limits', {
+        failurePolicy: 'Sometimes',
+        paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+        validations: [{ expression: 'true' }],
+      }),
+      binding('ValidatingAdmissionPolicyBinding', 'limits', 'limits', { paramRef: { name: 'missing', namespace: 'team-a', parameterNotFoundAction: 'Deny' } }),
+    ]);
+    const opts = { webhooks: options.webhooks, namespaces: [namespace('team-a')] };
+    const [lean] = await leanVerdicts(leanSet([leanChain(chain)]), podRequest(), opts, counting().cel);
+    const full = await simulatePrepared(chain, podRequest(), opts, requestCel(chain.kubernetesVersion));
+    expect(full.allowed).toBe(false);
+    expect(full.patches.map((p) => p.mutator)).toEqual(['MutatingWebhookConfiguration annotate/annotate.example.com']);
+    expect(lean).toMatchObject({ allowed: false, mutated: true, mutatedBy: ['MutatingWebhookConfiguration annotate/annotate.example.com'] });
+  });
+});
+
 describe('a webhook patch that changes what a selector reads', () => {
   it('plans the validating plugins again, though their expressions read nothing it changed', async () => {
     const chain = prepareChain([
@@ -117,6 +160,7 @@ describe('MutatingAdmissionPolicies one after another', () => {
     expect(lean).toMatchObject({
       allowed: full.allowed,
       mutated: full.patches.length > 0,
+      mutatedBy: full.patches.map((p) => p.mutator),
       ...(full.allowed ? {} : { deniedBy: { message: full.deniedBy!.message } }),
     });
     return full;
@@ -220,7 +264,14 @@ describe("the mutating webhooks' second round", () => {
     // the webhook's change makes the policy's plugin run it again (the object is not the one it left), whose change makes the webhook's call it again
     expect(full.steps.filter((s) => s.outcome === 'reinvoked').length).toBe(2);
     expect(full.allowed).toBe(true);
-    expect(lean).toEqual({ allowed: true, warnings: full.warnings, audited: Object.keys(full.auditAnnotations), calls: ['unmark.example.com'], mutated: true });
+    expect(lean).toEqual({
+      allowed: true,
+      warnings: full.warnings,
+      audited: Object.keys(full.auditAnnotations),
+      calls: ['unmark.example.com'],
+      mutated: true,
+      mutatedBy: full.patches.map((p) => p.mutator),
+    });
   });
 });
 

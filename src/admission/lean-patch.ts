@@ -8,7 +8,7 @@
 import { deepEqual, list, str } from '../base/json';
 import { applyMutation, failurePolicyOf, matchWebhook, resolveParams } from '../policy';
 import { answersOn, readAlike, type EvaluateBatch } from './lean-answers';
-import { invocationKey, matchInput, newReinvokeState, requireReinvoking, type ReinvokeState, type SimContext } from './context';
+import { invocationKey, matchInput, mutatorOf, newReinvokeState, requireReinvoking, type ReinvokeState, type SimContext } from './context';
 import type { CelBatchItem } from '../cel/types';
 import type { LeanChain, LeanHook } from './lean-chain';
 import { matcherOn, webhookConditions, type WebhookRejection } from './lean-webhooks';
@@ -60,6 +60,7 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
   const audited: string[] = [];
   const calls: string[] = [];
   let mutated = policy.mutated;
+  const mutatedBy = [...policy.mutatedBy];
   const reinvoke = newReinvokeState();
   /**
    * A webhook called (round 0 or 1) as the plugin calls it, its call settled (runMutatingWebhooks'
@@ -73,6 +74,7 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
     if (c.object !== undefined) {
       run.object = c.object;
       mutated = true;
+      mutatedBy.push(mutatorOf(hook.wh.configKind, hook.wh.configName, hook.wh.name));
       requireReinvoking(reinvoke);
     }
     if (hook.wh.webhook.reinvocationPolicy === 'IfNeeded') reinvoke.previouslyInvoked.add(hook.wh.uid);
@@ -82,7 +84,7 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
     denials.push({ kind: c.denial.kind, name: c.denial.name, webhook: hook.wh.name, message: c.denial.message ?? '' });
     return !run.probe;
   };
-  const rejected = (): MutatedPrefix => ({ warnings, audited, calls, mutated, denied: { deniedBy: denials[0]! } });
+  const rejected = (): MutatedPrefix => ({ warnings, audited, calls, mutated, mutatedBy, denied: { deniedBy: denials[0]! } });
   // the policy plugin rejected the request: the webhooks are not called (the probe goes on)
   if (denials.length && !run.probe) return rejected();
   /** A webhook's matchConditions that reject the request (an error under Fail): no call; true where the plugin stops there (the probe goes on past it). */
@@ -107,6 +109,7 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
       policies.previouslyInvoked.size || policies.reinvoke.size ? await mutatedByPolicies(lc, plan, rs, run, batch, original, policies, 1) : NOTHING;
     if (!again) return undefined;
     if (again.applied) reinvoked = true;
+    mutatedBy.push(...again.mutatedBy);
     if (again.denials) {
       denials.push(...again.denials);
       if (!run.probe) return rejected();
@@ -128,12 +131,20 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
   }
   if (policy.applied) countLean("the mutating plugins: a MutatingAdmissionPolicy's mutations among them");
   if (reinvoked) countLean('the mutating plugins: a webhook or policy reinvoked (IfNeeded) among them');
-  return { warnings, audited, calls, mutated, ...(denials.length ? { denials } : {}) };
+  return { warnings, audited, calls, mutated, mutatedBy, ...(denials.length ? { denials } : {}) };
+}
+
+/** What the MutatingAdmissionPolicies did in a round: whether one applied, changed the object (and which bindings), rejected. */
+interface PoliciesDid {
+  applied: boolean;
+  mutated: boolean;
+  mutatedBy: readonly string[];
+  denials?: LeanDenial[];
 }
 
 /** A binding of a policy without paramKind: one invocation, params null (resolveParams). */
 const NO_PARAMS: { params: readonly unknown[]; error?: string } = { params: [null] };
-const NOTHING: { applied: boolean; mutated: boolean; denials?: LeanDenial[] } = { applied: false, mutated: false };
+const NOTHING: PoliciesDid = { applied: false, mutated: false, mutatedBy: [] };
 
 const CONDITION_BUDGET = "a mutating webhook matchCondition past the batch's shared budget";
 
@@ -200,14 +211,15 @@ async function mutatedByPolicies(
   original: unknown,
   st: ReinvokeState,
   round: 0 | 1,
-): Promise<{ applied: boolean; mutated: boolean; denials?: LeanDenial[] } | undefined> {
+): Promise<PoliciesDid | undefined> {
   // nothing applies (the common case): decided by the plan, whose conditions were all false
-  if (round === 0 && plan.mutatingPolicies.every((e) => e.conditions && conditionsOf(rs, e.conditions) === 'skip')) return { applied: false, mutated: false };
+  if (round === 0 && plan.mutatingPolicies.every((e) => e.conditions && conditionsOf(rs, e.conditions) === 'skip')) return NOTHING;
   // (compared only where there is something to reinvoke: requireReinvoking moves previouslyInvoked)
   if (round === 1 && st.previouslyInvoked.size && !(st.lastOutput && deepEqual(st.lastOutput.object, run.object))) requireReinvoking(st);
   const planned = new Map(plan.mutatingPolicies.map((e) => [e.bd, e.conditions]));
   let applied = false;
   let mutated = false;
+  const mutatedBy: string[] = [];
   const denials: LeanDenial[] = [];
   for (const mp of lc.mutatingPolicies) {
     const again = round === 1 ? mp.bindings.filter((bd) => st.reinvoke.has(invocationKey(mp.p, bd))) : undefined;
@@ -221,6 +233,8 @@ async function mutatedByPolicies(
     if (m.equivalent) return refuse('a MutatingAdmissionPolicy matched through an equivalent resource');
     const start = run.object;
     let object: unknown = start;
+    /** The bindings that changed the object (the full run's patch per binding). */
+    const changedBy: string[] = [];
     const failurePolicy = failurePolicyOf(mp.spec);
     const decide = (answers: Answers, at: readonly number[]) => matcherOn(list(mp.spec.matchConditions), failurePolicy, answers, at);
     for (const bd of bindings) {
@@ -251,7 +265,10 @@ async function mutatedByPolicies(
           }
         if (object !== before && !deepEqual(before, object)) changed = true;
       }
-      if (changed) requireReinvoking(st);
+      if (changed) {
+        requireReinvoking(st);
+        changedBy.push(mutatorOf('MutatingAdmissionPolicy', mp.p.name, bd.name));
+      }
       if (invoked && str(mp.spec.reinvocationPolicy) === 'IfNeeded') st.previouslyInvoked.add(invocationKey(mp.p, bd));
       // under Fail the binding's first error rejects the request (after the plugin has run every policy)
       if (errors.length && failurePolicy !== 'Ignore')
@@ -266,8 +283,9 @@ async function mutatedByPolicies(
       // the object converted back to its typed form and defaulted, as the plugin does after each policy
       run.object = run.admitted(object);
       mutated = true;
+      mutatedBy.push(...changedBy);
     }
   }
   if (round === 0) st.lastOutput = { object: run.object };
-  return { applied, mutated, ...(denials.length ? { denials } : {}) };
+  return { applied, mutated, mutatedBy, ...(denials.length ? { denials } : {}) };
 }

@@ -47,6 +47,8 @@ export interface LeanVerdict {
   calls: string[];
   /** A mutating plugin changed the object (the full run's patches). */
   mutated: boolean;
+  /** Who changed it (context.ts mutatorOf), in the order applied. */
+  mutatedBy: string[];
 }
 
 /**
@@ -290,6 +292,7 @@ export interface MutatedPrefix {
   audited: readonly string[];
   calls: readonly string[];
   mutated: boolean;
+  mutatedBy: readonly string[];
   /** The policy plugin ran in full and rejected: the denial the client sees, and every denying step (the probe's, when more than one). */
   denied?: { deniedBy: LeanDenial; denials?: LeanDenial[] };
   /** Every step so far that rejects (a probe's). */
@@ -315,6 +318,7 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: Muta
   const audited = new Set<string>(after?.audited);
   const calls = new Set<string>(after?.calls);
   const mutated = after?.mutated ?? false;
+  const mutatedBy = [...(after?.mutatedBy ?? [])];
   /**
    * A plugin's webhooks in order, each admitting without a change as its assumed answer says
    * (recorded where `record`); where one does not, the mutating plugin's go to lean-patch.ts
@@ -335,7 +339,7 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: Muta
     return true;
   };
   if (callAll(plan.mutating, true, true) === MUTATES) return MUTATES;
-  if (plan.policiesInFull) return { policiesInFull: { warnings, audited: [...audited], calls: [...calls], mutated } };
+  if (plan.policiesInFull) return { policiesInFull: { warnings, audited: [...audited], calls: [...calls], mutated, mutatedBy } };
   /**
    * The probe's validating webhooks after the chain was rejected, none of them called for the
    * client: each settled as the plugin settles it, their rejections and denials in its steps' order.
@@ -350,7 +354,7 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: Muta
     const probed = probeDenials();
     if (!probed) return fallback(SHARED_BUDGET);
     const all = [...denials, ...probed];
-    return { allowed: false, deniedBy, ...(all.length > 1 ? { denials: all } : {}), warnings, audited: [...audited], calls: [...calls], mutated };
+    return { allowed: false, deniedBy, ...(all.length > 1 ? { denials: all } : {}), warnings, audited: [...audited], calls: [...calls], mutated, mutatedBy };
   }
   /** The bindings that deny, in the order of the full run's steps: each with its first false validation's message (its first param's that has one). */
   const denied: { name: string; binding: string; message: string }[] = [];
@@ -446,12 +450,13 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: Muta
       audited: [...audited],
       calls: [...calls],
       mutated,
+      mutatedBy,
     };
   }
   // every validating webhook admits: checked first, then recorded (a webhook that does not leaves nothing half-recorded)
   if (callAll(plan.validating, false, false)) {
     callAll(plan.validating, false, true);
-    return { allowed: true, warnings, audited: [...audited], calls: [...calls], mutated };
+    return { allowed: true, warnings, audited: [...audited], calls: [...calls], mutated, mutatedBy };
   }
   // a validating webhook that does not simply admit: its matchConditions and call settled as the plugin settles them (lean-webhooks.ts)
   const settled = validatingWebhooks(plan.validating, ctx, rs);
@@ -460,7 +465,16 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: Muta
   if (settled.rejects.length) {
     // rejected before any call: the probe's steps are the rejections, then the calls it makes anyway
     const all = [...settled.rejects, ...callDenials];
-    return { allowed: false, deniedBy: all[0], ...(all.length > 1 ? { denials: all } : {}), warnings, audited: [...audited], calls: [...calls], mutated };
+    return {
+      allowed: false,
+      deniedBy: all[0],
+      ...(all.length > 1 ? { denials: all } : {}),
+      warnings,
+      audited: [...audited],
+      calls: [...calls],
+      mutated,
+      mutatedBy,
+    };
   }
   settled.called.forEach(({ hook, call }, i) => {
     if (!call.refused) calls.add(hook.wh.name);
@@ -476,5 +490,6 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: Muta
     audited: [...audited],
     calls: [...calls],
     mutated,
+    mutatedBy,
   };
 }

@@ -323,6 +323,7 @@ const rejectedBy = (client: MutatedPrefix, all: readonly LeanDenial[]): LeanVerd
   audited: [...client.audited],
   calls: [...client.calls],
   mutated: client.mutated,
+  mutatedBy: [...client.mutatedBy],
 });
 
 /** A context's verdict so far (the plugins that ran in full on it), as verdictOf goes on from it. */
@@ -340,6 +341,7 @@ function prefixOf(ctx: SimContext): MutatedPrefix {
     audited: Object.keys(ctx.auditAnnotations),
     calls: [...new Set(ctx.steps.filter(webhookCalled).map((s) => s.webhook!))],
     mutated: ctx.patches.length > 0,
+    mutatedBy: ctx.patches.map((p) => p.mutator),
     ...(ctx.denied ? { denied: { deniedBy: denial(ctx.denied), ...(denials.length > 1 ? { denials } : {}) } } : {}),
     ...(denials.length ? { denials } : {}),
   };
@@ -470,6 +472,7 @@ async function inFull(
           audited: [...new Set([...before.audited, ...after.audited])],
           calls: [...new Set([...before.calls, ...after.calls])],
           mutated: before.mutated,
+          mutatedBy: before.mutatedBy,
         }
       : after,
   );

@@ -117,7 +117,9 @@ describe('mutation', () => {
     const r = await simulate(ws, podRequest());
     expect(r.allowed).toBe(true);
     expect(policyStep(r, 'add-team').outcome).toBe('patched');
-    expect(r.patches).toEqual([{ by: 'add-team/add-team', ops: [{ op: 'add', path: '/metadata/labels/team', value: 'platform' }] }]);
+    expect(r.patches).toEqual([
+      { by: 'add-team/add-team', ops: [{ op: 'add', path: '/metadata/labels/team', value: 'platform' }], mutator: 'MutatingAdmissionPolicy add-team/add-team' },
+    ]);
     const without = await simulate(ws.slice(2), podRequest());
     expect(without.deniedBy).toMatchObject({ kind: 'ValidatingAdmissionPolicy', name: 'need-team', binding: 'need-team', code: 422, reason: 'Invalid' });
     expect(without.deniedBy?.message).toBe(

@@ -27,6 +27,7 @@ import {
   type SimResult,
   type WebhookResponse,
   webhookCalled,
+  mutatorsOf,
 } from '../admission';
 import { AUTHORIZER_CHECK_COST, evaluateBatchOnce, type CelEvalResult } from '../cel';
 import type { PolicyCel } from '../policy';
@@ -58,6 +59,8 @@ export interface Decision {
   /** Webhooks called (their answers are assumed: `ImpactOptions.webhooks`, default allow). */
   calls: string[];
   mutated: boolean;
+  /** Who changed the object, each once, sorted (`MutatingWebhookConfiguration inject/inject.example.com`, `MutatingAdmissionPolicy add-team/add-team`); absent when nothing did. */
+  mutatedBy?: string[];
   /**
    * The policies and webhooks that read what the replay does not know of the request: an old
    * object (an update or delete of an object neither the log nor the snapshot holds), a Namespace
@@ -211,8 +214,12 @@ const leanDecision = (v: LeanVerdict): Decision => ({
   audited: v.audited,
   calls: v.calls,
   mutated: v.mutated,
+  ...mutatedByOf(v.mutatedBy),
   ...(v.denials ? { denials: v.denials } : {}),
 });
+
+/** A decision's `mutatedBy`: the mutators each once, sorted (the lean and the full run apply them in their own order); nothing when none. */
+const mutatedByOf = (names: readonly string[]): { mutatedBy?: string[] } => (names.length ? { mutatedBy: mutatorsOf(names) } : {});
 
 function decisionOf(r: SimResult, all?: SimResult): Decision {
   const denial = (d: { kind: string; name: string; binding?: string; webhook?: string; message?: string }): Denial => ({
@@ -229,6 +236,7 @@ function decisionOf(r: SimResult, all?: SimResult): Decision {
     audited: Object.keys(r.auditAnnotations),
     calls: [...new Set(r.steps.filter(webhookCalled).map((s) => s.webhook!))],
     mutated: r.patches.length > 0,
+    ...mutatedByOf(r.patches.map((p) => p.mutator)),
   };
   if (all) {
     const denials = all.steps.filter((s) => s.outcome === 'denied' || s.outcome === 'error-rejected').map(denial);

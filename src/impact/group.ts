@@ -7,7 +7,7 @@ import type { Change, Decision } from './decide';
 
 export interface ImpactRow {
   change: Change;
-  /** `ValidatingAdmissionPolicy require-team-label` (binding and webhook after a slash); for undetermined events who read the unknown old object; '' for changes no single object decided. */
+  /** `ValidatingAdmissionPolicy require-team-label` (binding and webhook after a slash); for newly mutated events who changed the object; for undetermined events who read the unknown old object; '' for changes no single object decided. */
   by: string;
   namespace: string;
   user: string;
@@ -17,7 +17,7 @@ export interface ImpactRow {
   examples: { auditID: string; line: number; message?: string }[];
 }
 
-/** Who decided a change: the denier for denials, else the first webhook or policy that warned/mutated is not known here (''). */
+/** Who decided a denial (else ''; who mutated is `Decision.mutatedBy`, who warned is not known here). */
 export function deciderOf(d: Decision): string {
   if (!d.deniedBy) return '';
   const b = d.deniedBy;
@@ -43,7 +43,7 @@ export function reasonOf(change: Change, baseline: Decision, candidate: Decision
     case 'newly-audited':
       return `audit annotations ${candidate.audited.filter((a) => !baseline.audited.includes(a)).join(', ')}`;
     case 'newly-mutated':
-      return 'the candidate changes the object (a mutating webhook or policy)';
+      return `the candidate changes the object: ${candidate.mutatedBy?.join(', ') || 'a mutating webhook or policy'}`;
     default:
       return '';
   }
@@ -56,7 +56,14 @@ export type EventGroups = Map<string, ImpactRow>;
 export function addToGroups(groups: EventGroups, events: readonly EventImpact[], examples = 3): EventGroups {
   for (const e of events) {
     if (e.change === 'unchanged') continue;
-    const by = e.change === 'no-longer-denied' ? deciderOf(e.baseline) : e.change === 'undetermined' ? readersOf(e) : deciderOf(e.candidate);
+    const by =
+      e.change === 'no-longer-denied'
+        ? deciderOf(e.baseline)
+        : e.change === 'undetermined'
+          ? readersOf(e)
+          : e.change === 'newly-mutated'
+            ? (e.candidate.mutatedBy ?? []).join(', ')
+            : deciderOf(e.candidate);
     const resource = e.request.subResource ? `${e.request.resource}/${e.request.subResource}` : e.request.resource;
     const key = [e.change, by, e.request.namespace ?? '', e.request.username, resource].join('\u0000');
     let row = groups.get(key);

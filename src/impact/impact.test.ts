@@ -2,7 +2,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { useEngine } from '../cel/test-helpers';
-import { analyzeImpact, candidateChain, chainDecider, readAuditLine, readLines, replayRequest, strategicMerge } from './index';
+import { addToGroups, analyzeImpact, candidateChain, chainDecider, readAuditLine, readLines, replayRequest, sortedRows, strategicMerge } from './index';
 import { discoveryFor, type WebhookResponse } from '../admission';
 import { stateOf } from './cluster';
 
@@ -234,8 +234,17 @@ describe('analyzeImpact', () => {
       (await analyzeImpact({ workspace: [inject], cluster: snapshot, audit: create, options: { existing: false, webhooks: { 'inject.example.com': answer } } }))
         .events[0]!;
     const patched = await run({ patch: [{ op: 'add', path: '/metadata/labels', value: { injected: 'true' } }] });
-    expect(patched.candidate).toMatchObject({ mutated: true, audited: ['mutation.webhook.admission.k8s.io/round_0_index_0'] });
+    expect(patched.candidate).toMatchObject({
+      mutated: true,
+      mutatedBy: ['MutatingWebhookConfiguration inject/inject.example.com'],
+      audited: ['mutation.webhook.admission.k8s.io/round_0_index_0'],
+    });
     expect(patched.change).toBe('newly-mutated');
+    // the report's row names who changed the object
+    expect(sortedRows(addToGroups(new Map(), [patched]))[0]).toMatchObject({
+      change: 'newly-mutated',
+      by: 'MutatingWebhookConfiguration inject/inject.example.com',
+    });
     const called = await run('allow');
     expect(called.candidate).toMatchObject({ mutated: false, audited: ['mutation.webhook.admission.k8s.io/round_0_index_0'] });
     expect(called.change).toBe('newly-audited');
