@@ -5,6 +5,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { readFixture } from '../../fixtures';
+import { DEFAULT_KUBERNETES_VERSION } from '../base';
 import { readWorkspaceFile } from '../share';
 import { useEngine } from '../cel/test-helpers';
 import { restoreWorkspace, serialize, storageBackend } from './persist';
@@ -48,7 +49,9 @@ function memoryStorage(): Storage {
 
 describe('static manifests (store)', () => {
   beforeEach(() => {
-    workspace.setState({ docs: [], selectedId: null, staticManifests: false });
+    // the release too: the store is shared with the files before in this worker (vitest's shared
+    // project), and one that left a release before 1.36 made every static set fail to load here
+    workspace.setState({ docs: [], selectedId: null, staticManifests: false, kubernetesVersion: DEFAULT_KUBERNETES_VERSION, platform: undefined });
     setTestsData({ docs: {}, scenarios: [] });
   });
 
