@@ -340,6 +340,17 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: Muta
   };
   if (callAll(plan.mutating, true, true) === MUTATES) return MUTATES;
   if (plan.policiesInFull) return { policiesInFull: { warnings, audited: [...audited], calls: [...calls], mutated, mutatedBy } };
+  /** The verdict: allowed unless `deniedBy`; `all`, every step that denies, when more than one does (the probe's). */
+  const verdict = (deniedBy: LeanDenial | undefined, all: readonly LeanDenial[] = []): LeanVerdict => ({
+    allowed: !deniedBy,
+    ...(deniedBy ? { deniedBy } : {}),
+    ...(all.length > 1 ? { denials: [...all] } : {}),
+    warnings,
+    audited: [...audited],
+    calls: [...calls],
+    mutated,
+    mutatedBy,
+  });
   /**
    * The probe's validating webhooks after the chain was rejected, none of them called for the
    * client: each settled as the plugin settles it, their rejections and denials in its steps' order.
@@ -353,8 +364,7 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: Muta
     const { deniedBy, denials = [deniedBy] } = after.denied;
     const probed = probeDenials();
     if (!probed) return fallback(SHARED_BUDGET);
-    const all = [...denials, ...probed];
-    return { allowed: false, deniedBy, ...(all.length > 1 ? { denials: all } : {}), warnings, audited: [...audited], calls: [...calls], mutated, mutatedBy };
+    return verdict(deniedBy, [...denials, ...probed]);
   }
   /** The bindings that deny, in the order of the full run's steps: each with its first false validation's message (its first param's that has one). */
   const denied: { name: string; binding: string; message: string }[] = [];
@@ -441,22 +451,12 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: Muta
     const deniedBy: LeanDenial = { ...first!, message: forbiddenMessage(ctx, first!.message) };
     const probed = probeDenials();
     if (!probed) return fallback(SHARED_BUDGET);
-    const all = [deniedBy, ...rest, ...probed];
-    return {
-      allowed: false,
-      deniedBy,
-      ...(all.length > 1 ? { denials: all } : {}),
-      warnings,
-      audited: [...audited],
-      calls: [...calls],
-      mutated,
-      mutatedBy,
-    };
+    return verdict(deniedBy, [deniedBy, ...rest, ...probed]);
   }
   // every validating webhook admits: checked first, then recorded (a webhook that does not leaves nothing half-recorded)
   if (callAll(plan.validating, false, false)) {
     callAll(plan.validating, false, true);
-    return { allowed: true, warnings, audited: [...audited], calls: [...calls], mutated, mutatedBy };
+    return verdict(undefined);
   }
   // a validating webhook that does not simply admit: its matchConditions and call settled as the plugin settles them (lean-webhooks.ts)
   const settled = validatingWebhooks(plan.validating, ctx, rs);
@@ -465,31 +465,12 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: Muta
   if (settled.rejects.length) {
     // rejected before any call: the probe's steps are the rejections, then the calls it makes anyway
     const all = [...settled.rejects, ...callDenials];
-    return {
-      allowed: false,
-      deniedBy: all[0],
-      ...(all.length > 1 ? { denials: all } : {}),
-      warnings,
-      audited: [...audited],
-      calls: [...calls],
-      mutated,
-      mutatedBy,
-    };
+    return verdict(all[0], all);
   }
   settled.called.forEach(({ hook, call }, i) => {
     if (!call.refused) calls.add(hook.wh.name);
     warnings.push(...call.warnings);
     if (call.failedOpen) audited.add(validatingFailedOpenKey(i));
   });
-  const [deniedBy, ...rest] = callDenials;
-  return {
-    allowed: !deniedBy,
-    ...(deniedBy ? { deniedBy } : {}),
-    ...(rest.length ? { denials: callDenials } : {}),
-    warnings,
-    audited: [...audited],
-    calls: [...calls],
-    mutated,
-    mutatedBy,
-  };
+  return verdict(callDenials[0], callDenials);
 }
