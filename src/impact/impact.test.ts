@@ -5,6 +5,7 @@ import { useEngine } from '../cel/test-helpers';
 import { addToGroups, analyzeImpact, candidateChain, chainDecider, readAuditLine, readLines, replayRequest, sortedRows, strategicMerge } from './index';
 import { discoveryFor, type WebhookResponse } from '../admission';
 import { stateOf } from './cluster';
+import { hook, mutating } from '../admission/test-helpers';
 
 useEngine();
 
@@ -215,20 +216,7 @@ describe('analyzeImpact', () => {
   });
 
   it('a write a new mutating webhook patches is newly mutated, one it only calls newly audited (each call adds its audit annotation)', async () => {
-    const inject = {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'MutatingWebhookConfiguration',
-      metadata: { name: 'inject' },
-      webhooks: [
-        {
-          name: 'inject.example.com',
-          admissionReviewVersions: ['v1'],
-          sideEffects: 'None',
-          clientConfig: { url: 'https://inject.example.com' },
-          rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }],
-        },
-      ],
-    };
+    const inject = mutating('inject', hook('inject.example.com'));
     const create = event('create', { resource: 'pods', namespace: 'apps', name: 'web' }, { requestObject: pod('web'), responseObject: pod('web') });
     const run = async (answer: WebhookResponse) =>
       (await analyzeImpact({ workspace: [inject], cluster: snapshot, audit: create, options: { existing: false, webhooks: { 'inject.example.com': answer } } }))
