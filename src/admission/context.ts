@@ -148,6 +148,3 @@ export function forbiddenMessage(ctx: SimContext, err: string): string {
 
 /** Who changed the object, as the report names a webhook or a policy binding: `MutatingWebhookConfiguration inject/inject.example.com`, `MutatingAdmissionPolicy add-team/add-team`. */
 export const mutatorOf = (kind: string, name: string, webhookOrBinding: string): string => `${kind} ${name}/${webhookOrBinding}`;
-
-/** The mutators of a request, each once, sorted: a decision's `mutatedBy` (the lean and the full run apply them in their own order). */
-export const mutatorsOf = (names: readonly string[]): string[] => [...new Set(names)].sort();

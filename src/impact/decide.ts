@@ -27,7 +27,6 @@ import {
   type SimResult,
   type WebhookResponse,
   webhookCalled,
-  mutatorsOf,
 } from '../admission';
 import { AUTHORIZER_CHECK_COST, evaluateBatchOnce, type CelEvalResult } from '../cel';
 import type { PolicyCel } from '../policy';
@@ -219,7 +218,7 @@ const leanDecision = (v: LeanVerdict): Decision => ({
 });
 
 /** A decision's `mutatedBy`: the mutators each once, sorted (the lean and the full run apply them in their own order); nothing when none. */
-const mutatedByOf = (names: readonly string[]): { mutatedBy?: string[] } => (names.length ? { mutatedBy: mutatorsOf(names) } : {});
+const mutatedByOf = (names: readonly string[]): { mutatedBy?: string[] } => (names.length ? { mutatedBy: [...new Set(names)].sort() } : {});
 
 function decisionOf(r: SimResult, all?: SimResult): Decision {
   const denial = (d: { kind: string; name: string; binding?: string; webhook?: string; message?: string }): Denial => ({
