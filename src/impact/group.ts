@@ -49,6 +49,20 @@ export function reasonOf(change: Change, baseline: Decision, candidate: Decision
   }
 }
 
+/** Who a row names: who denied before (no longer denied), who read what is unknown (undetermined), who changed the object (newly mutated), else who denies. */
+function byOf(e: EventImpact): string {
+  switch (e.change) {
+    case 'no-longer-denied':
+      return deciderOf(e.baseline);
+    case 'undetermined':
+      return readersOf(e);
+    case 'newly-mutated':
+      return (e.candidate.mutatedBy ?? []).join(', ');
+    default:
+      return deciderOf(e.candidate);
+  }
+}
+
 /** Groups of changed events being built, by group key: `addToGroups` adds events in log order, `sortedRows` reads them. */
 export type EventGroups = Map<string, ImpactRow>;
 
@@ -56,14 +70,7 @@ export type EventGroups = Map<string, ImpactRow>;
 export function addToGroups(groups: EventGroups, events: readonly EventImpact[], examples = 3): EventGroups {
   for (const e of events) {
     if (e.change === 'unchanged') continue;
-    const by =
-      e.change === 'no-longer-denied'
-        ? deciderOf(e.baseline)
-        : e.change === 'undetermined'
-          ? readersOf(e)
-          : e.change === 'newly-mutated'
-            ? (e.candidate.mutatedBy ?? []).join(', ')
-            : deciderOf(e.candidate);
+    const by = byOf(e);
     const resource = e.request.subResource ? `${e.request.resource}/${e.request.subResource}` : e.request.resource;
     const key = [e.change, by, e.request.namespace ?? '', e.request.username, resource].join('\u0000');
     let row = groups.get(key);
