@@ -115,6 +115,30 @@ describe('mutations before a plugin the lean path leaves to its full run', () =>
   });
 });
 
+describe("a MutatingAdmissionPolicy's bindings", () => {
+  it('a binding that changes the object mutates, though the next one changes it back (the full run records both patches)', async () => {
+    const team = (name: string, value: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'team-a' }, data: { team: value } });
+    const chain = prepareChain([
+      policy('MutatingAdmissionPolicy', 'set-team', {
+        paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+        mutations: [
+          { patchType: 'JSONPatch', jsonPatch: { expression: "[JSONPatch{op: 'replace', path: '/metadata/labels/team', value: params.data.team}]" } },
+        ],
+      }),
+      binding('MutatingAdmissionPolicyBinding', 'a', 'set-team', { paramRef: { name: 'first', namespace: 'team-a' } }),
+      binding('MutatingAdmissionPolicyBinding', 'b', 'set-team', { paramRef: { name: 'second', namespace: 'team-a' } }),
+      team('first', 'other'),
+      team('second', 'web'),
+    ]);
+    const opts = { namespaces: [namespace('team-a')] };
+    const request = podRequest({ object: pod({ team: 'web' }) });
+    const [lean] = await leanVerdicts(leanSet([leanChain(chain)]), request, opts, counting().cel);
+    const full = await simulatePrepared(chain, request, opts, requestCel(chain.kubernetesVersion));
+    expect(full.patches.map((p) => p.mutator)).toEqual(['MutatingAdmissionPolicy set-team/a', 'MutatingAdmissionPolicy set-team/b']);
+    expect(lean).toMatchObject({ allowed: true, mutated: true, mutatedBy: full.patches.map((p) => p.mutator) });
+  });
+});
+
 describe('a webhook patch that changes what a selector reads', () => {
   it('plans the validating plugins again, though their expressions read nothing it changed', async () => {
     const chain = prepareChain([

@@ -282,6 +282,10 @@ async function mutatedByPolicies(
     if (object !== start && !deepEqual(start, object)) {
       // the object converted back to its typed form and defaulted, as the plugin does after each policy
       run.object = run.admitted(object);
+    }
+    // a binding that changed the object mutated, as the full run records its patch, though a later
+    // binding of the policy may have changed it back
+    if (changedBy.length) {
       mutated = true;
       mutatedBy.push(...changedBy);
     }
