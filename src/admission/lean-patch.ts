@@ -59,7 +59,6 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
   const warnings: string[] = [];
   const audited: string[] = [];
   const calls: string[] = [];
-  let mutated = policy.mutated;
   const mutatedBy = [...policy.mutatedBy];
   const reinvoke = newReinvokeState();
   /**
@@ -73,7 +72,6 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
     audited.push(webhookMutationKey(round, hook.index));
     if (c.object !== undefined) {
       run.object = c.object;
-      mutated = true;
       mutatedBy.push(mutatorOf(hook.wh.configKind, hook.wh.configName, hook.wh.name));
       requireReinvoking(reinvoke);
     }
@@ -84,7 +82,7 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
     denials.push({ kind: c.denial.kind, name: c.denial.name, webhook: hook.wh.name, message: c.denial.message ?? '' });
     return !run.probe;
   };
-  const rejected = (): MutatedPrefix => ({ warnings, audited, calls, mutated, mutatedBy, denied: { deniedBy: denials[0]! } });
+  const rejected = (): MutatedPrefix => ({ warnings, audited, calls, mutatedBy, denied: { deniedBy: denials[0]! } });
   // the policy plugin rejected the request: the webhooks are not called (the probe goes on)
   if (denials.length && !run.probe) return rejected();
   /** A webhook's matchConditions that reject the request (an error under Fail): no call; true where the plugin stops there (the probe goes on past it). */
@@ -94,7 +92,7 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
   };
   for (const hook of lc.mutating) {
     const at = planned.get(hook);
-    const now = mutated ? await hookNow(hook, run, batch, first) : at ? (webhookConditions(hook, run, rs, at) ?? refuse(CONDITION_BUDGET)) : 'none';
+    const now = mutatedBy.length ? await hookNow(hook, run, batch, first) : at ? (webhookConditions(hook, run, rs, at) ?? refuse(CONDITION_BUDGET)) : 'none';
     if (now === undefined) return undefined;
     if (typeof now === 'object' ? rejects(now) : now === 'match' && call(hook, 0)) return rejected();
   }
@@ -102,7 +100,7 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
   // IfNeeded) run again, then every webhook is matched and its conditions evaluated again, and
   // those a change followed are called again
   let reinvoked = false;
-  if (mutated) {
+  if (mutatedBy.length) {
     const lastOutput = run.object;
     // (none invoked with IfNeeded: the policies' second round runs nothing)
     const again =
@@ -131,20 +129,19 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
   }
   if (policy.applied) countLean("the mutating plugins: a MutatingAdmissionPolicy's mutations among them");
   if (reinvoked) countLean('the mutating plugins: a webhook or policy reinvoked (IfNeeded) among them');
-  return { warnings, audited, calls, mutated, mutatedBy, ...(denials.length ? { denials } : {}) };
+  return { warnings, audited, calls, mutatedBy, ...(denials.length ? { denials } : {}) };
 }
 
-/** What the MutatingAdmissionPolicies did in a round: whether one applied, changed the object (and which bindings), rejected. */
+/** What the MutatingAdmissionPolicies did in a round: whether one applied, which bindings changed the object, what rejected. */
 interface PoliciesDid {
   applied: boolean;
-  mutated: boolean;
   mutatedBy: readonly string[];
   denials?: LeanDenial[];
 }
 
 /** A binding of a policy without paramKind: one invocation, params null (resolveParams). */
 const NO_PARAMS: { params: readonly unknown[]; error?: string } = { params: [null] };
-const NOTHING: PoliciesDid = { applied: false, mutated: false, mutatedBy: [] };
+const NOTHING: PoliciesDid = { applied: false, mutatedBy: [] };
 
 const CONDITION_BUDGET = "a mutating webhook matchCondition past the batch's shared budget";
 
@@ -218,7 +215,6 @@ async function mutatedByPolicies(
   if (round === 1 && st.previouslyInvoked.size && !(st.lastOutput && deepEqual(st.lastOutput.object, run.object))) requireReinvoking(st);
   const planned = new Map(plan.mutatingPolicies.map((e) => [e.bd, e.conditions]));
   let applied = false;
-  let mutated = false;
   const mutatedBy: string[] = [];
   const denials: LeanDenial[] = [];
   for (const mp of lc.mutatingPolicies) {
@@ -233,8 +229,6 @@ async function mutatedByPolicies(
     if (m.equivalent) return refuse('a MutatingAdmissionPolicy matched through an equivalent resource');
     const start = run.object;
     let object: unknown = start;
-    /** The bindings that changed the object (the full run's patch per binding). */
-    const changedBy: string[] = [];
     const failurePolicy = failurePolicyOf(mp.spec);
     const decide = (answers: Answers, at: readonly number[]) => matcherOn(list(mp.spec.matchConditions), failurePolicy, answers, at);
     for (const bd of bindings) {
@@ -267,7 +261,8 @@ async function mutatedByPolicies(
       }
       if (changed) {
         requireReinvoking(st);
-        changedBy.push(mutatorOf('MutatingAdmissionPolicy', mp.p.name, bd.name));
+        // it mutated, as the full run records its patch, though a later binding may change the object back
+        mutatedBy.push(mutatorOf('MutatingAdmissionPolicy', mp.p.name, bd.name));
       }
       if (invoked && str(mp.spec.reinvocationPolicy) === 'IfNeeded') st.previouslyInvoked.add(invocationKey(mp.p, bd));
       // under Fail the binding's first error rejects the request (after the plugin has run every policy)
@@ -283,13 +278,7 @@ async function mutatedByPolicies(
       // the object converted back to its typed form and defaulted, as the plugin does after each policy
       run.object = run.admitted(object);
     }
-    // a binding that changed the object mutated, as the full run records its patch, though a later
-    // binding of the policy may have changed it back
-    if (changedBy.length) {
-      mutated = true;
-      mutatedBy.push(...changedBy);
-    }
   }
   if (round === 0) st.lastOutput = { object: run.object };
-  return { applied, mutated, mutatedBy, ...(denials.length ? { denials } : {}) };
+  return { applied, mutatedBy, ...(denials.length ? { denials } : {}) };
 }

@@ -45,7 +45,7 @@ export interface LeanVerdict {
   audited: string[];
   /** Webhooks called, each once, in order. */
   calls: string[];
-  /** A mutating plugin changed the object (the full run's patches). */
+  /** A mutating plugin changed the object (the full run's patches): mutatedBy is not empty. */
   mutated: boolean;
   /** Who changed it (context.ts mutatorOf), in the order applied. */
   mutatedBy: string[];
@@ -291,7 +291,7 @@ export interface MutatedPrefix {
   warnings: readonly string[];
   audited: readonly string[];
   calls: readonly string[];
-  mutated: boolean;
+  /** Who changed the object so far, in the order applied (a mutation: the full run's patches). */
   mutatedBy: readonly string[];
   /** The policy plugin ran in full and rejected: the denial the client sees, and every denying step (the probe's, when more than one). */
   denied?: { deniedBy: LeanDenial; denials?: LeanDenial[] };
@@ -317,7 +317,6 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: Muta
   const warnings: string[] = [...(after?.warnings ?? [])];
   const audited = new Set<string>(after?.audited);
   const calls = new Set<string>(after?.calls);
-  const mutated = after?.mutated ?? false;
   const mutatedBy = [...(after?.mutatedBy ?? [])];
   /**
    * A plugin's webhooks in order, each admitting without a change as its assumed answer says
@@ -339,7 +338,7 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: Muta
     return true;
   };
   if (callAll(plan.mutating, true, true) === MUTATES) return MUTATES;
-  if (plan.policiesInFull) return { policiesInFull: { warnings, audited: [...audited], calls: [...calls], mutated, mutatedBy } };
+  if (plan.policiesInFull) return { policiesInFull: { warnings, audited: [...audited], calls: [...calls], mutatedBy } };
   /** The verdict: allowed unless `deniedBy`; `all`, every step that denies, when more than one does (the probe's). */
   const verdict = (deniedBy: LeanDenial | undefined, all: readonly LeanDenial[] = []): LeanVerdict => ({
     allowed: !deniedBy,
@@ -348,7 +347,7 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: Muta
     warnings,
     audited: [...audited],
     calls: [...calls],
-    mutated,
+    mutated: mutatedBy.length > 0,
     mutatedBy,
   });
   /**

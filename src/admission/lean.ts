@@ -322,7 +322,7 @@ const rejectedBy = (client: MutatedPrefix, all: readonly LeanDenial[]): LeanVerd
   warnings: [...client.warnings],
   audited: [...client.audited],
   calls: [...client.calls],
-  mutated: client.mutated,
+  mutated: client.mutatedBy.length > 0,
   mutatedBy: [...client.mutatedBy],
 });
 
@@ -340,7 +340,6 @@ function prefixOf(ctx: SimContext): MutatedPrefix {
     warnings: ctx.warnings,
     audited: Object.keys(ctx.auditAnnotations),
     calls: [...new Set(ctx.steps.filter(webhookCalled).map((s) => s.webhook!))],
-    mutated: ctx.patches.length > 0,
     mutatedBy: ctx.patches.map((p) => p.mutator),
     ...(ctx.denied ? { denied: { deniedBy: denial(ctx.denied), ...(denials.length > 1 ? { denials } : {}) } } : {}),
     ...(denials.length ? { denials } : {}),
@@ -471,7 +470,6 @@ async function inFull(
           warnings: [...before.warnings, ...after.warnings],
           audited: [...new Set([...before.audited, ...after.audited])],
           calls: [...new Set([...before.calls, ...after.calls])],
-          mutated: before.mutated,
           mutatedBy: before.mutatedBy,
         }
       : after,
