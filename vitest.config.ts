@@ -103,7 +103,15 @@ export default defineConfig({
       { extends: true, test: { name: 'isolated', include: isolated, exclude, benchmark: { include: ['src/**/*.bench.ts'] } } },
       {
         extends: true,
-        test: { name: 'shared', isolate: false, include: INCLUDE, exclude: [...exclude, ...isolated], benchmark: { include: [] } },
+        test: {
+          name: 'shared',
+          isolate: false,
+          // each file starts from the app's stores as a fresh page has them
+          setupFiles: ['./vitest.shared-setup.ts'],
+          include: INCLUDE,
+          exclude: [...exclude, ...isolated],
+          benchmark: { include: [] },
+        },
       },
     ],
   },

@@ -4,6 +4,7 @@
  * arrives, derived problems are computed again (the workspace's problemsRevision; the caBundle
  * lints are not memoised, so nothing to drop).
  */
+import { appStore } from './app-stores';
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 // the k8s modules themselves, not its index: the index brings validation and the lints into the first load (src/store/checks.ts)
@@ -11,7 +12,7 @@ import { inspectCaBundle, type CaBundleInspection } from '../k8s/ca-bundle';
 import { workspace } from './workspace';
 
 const MAX_KEPT = 200;
-const results = createStore<{ done: ReadonlyMap<string, CaBundleInspection> }>()(() => ({ done: new Map() }));
+const results = appStore(createStore<{ done: ReadonlyMap<string, CaBundleInspection> }>()(() => ({ done: new Map() })));
 const pending = new Set<string>();
 
 function start(caBundle: string): void {

@@ -27,6 +27,7 @@ import {
   type CelEvalResult,
   type CelInputs,
 } from '../cel';
+import { appStore } from './app-stores';
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import { checks, loadChecks } from './checks';
@@ -132,7 +133,7 @@ export interface CelTrace {
   expression: string;
   trace: readonly CelTraceNode[];
 }
-const traces = createStore<{ byField: Record<string, CelTrace | undefined> }>(() => ({ byField: {} }));
+const traces = appStore(createStore<{ byField: Record<string, CelTrace | undefined> }>(() => ({ byField: {} })));
 const fieldKey = (docId: string, path: string): string => `${docId}\u0000${path}`;
 
 /** Records (or, with undefined, forgets) the trace of a field's latest run. */

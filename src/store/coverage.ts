@@ -5,6 +5,7 @@
  * panel); read by the YAML pane. Plain data for the text it was computed on: marks of another text
  * are not shown.
  */
+import { appStore } from './app-stores';
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 
@@ -26,7 +27,7 @@ export interface DocCoverage {
   findings: { code: string; case?: string; message: string }[];
 }
 
-export const coverageStore = createStore<{ byDoc: Record<string, DocCoverage> }>()(() => ({ byDoc: {} }));
+export const coverageStore = appStore(createStore<{ byDoc: Record<string, DocCoverage> }>()(() => ({ byDoc: {} })));
 
 export function setDocCoverage(docId: string, coverage: DocCoverage | undefined): void {
   coverageStore.setState((s) => {

@@ -4,6 +4,7 @@
  * (a line diff of the document's YAML as applying will write it, and the documents the fix adds), and applying it
  * through the workspace (one undo step).
  */
+import { appStore } from './app-stores';
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import type { Fix } from '../k8s';
@@ -21,7 +22,7 @@ export interface FixTarget {
   fix: Fix;
 }
 
-const fixUi = createStore<{ open?: FixTarget }>()(() => ({}));
+const fixUi = appStore(createStore<{ open?: FixTarget }>()(() => ({})));
 
 export const openFix = (target: FixTarget): void => fixUi.setState({ open: target });
 export const closeFix = (): void => fixUi.setState({ open: undefined });

@@ -11,6 +11,7 @@ import { celModule } from '../cel';
 import type { EventImpact, ImpactProgress, ImpactReport, ImpactRow } from '../impact';
 import { simulatorDraftOf } from '../impact';
 import { readWebhookAnswers, responseDrafts, toWebhookResponses, type WebhookResponseDraft } from '../request';
+import { appStore } from './app-stores';
 import type { WorkspaceDoc } from './documents';
 import type { DeciderInit, FromReplay, ToReplay } from './impact-protocol';
 import { setSimulatorDraft, staticIndices } from './simulator';
@@ -63,16 +64,18 @@ export const isStale = (ran: RunInputs | undefined, now: RunInputs): boolean =>
 /** Who creates the existing objects by default: the CLI's default too (src/impact/analyze.ts). */
 export const DEFAULT_IMPACT_USER = { username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] };
 
-export const impact = create<ImpactState>(() => ({
-  snapshots: [],
-  audits: [],
-  candidate: 'overlay',
-  existing: true,
-  webhooks: {},
-  user: DEFAULT_IMPACT_USER,
-  running: false,
-  problems: [],
-}));
+export const impact = appStore(
+  create<ImpactState>(() => ({
+    snapshots: [],
+    audits: [],
+    candidate: 'overlay',
+    existing: true,
+    webhooks: {},
+    user: DEFAULT_IMPACT_USER,
+    running: false,
+    problems: [],
+  })),
+);
 export const useImpact = impact;
 
 const isAuditName = (name: string): boolean => /\.(log|jsonl|ndjson)(\.gz)?$/i.test(name) || /audit/i.test(name);

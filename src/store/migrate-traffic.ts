@@ -5,6 +5,7 @@
  * The per-rule counts feed the view's Traffic column; `rule` is the rule whose differing events
  * the list shows (none: all of them).
  */
+import { appStore } from './app-stores';
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import { readSnapshot, replayConversion, type RuleKey, type TrafficProof } from '../impact';
@@ -22,7 +23,7 @@ export interface TrafficState {
   rule?: RuleKey;
 }
 
-export const traffic = createStore<TrafficState>()(() => ({ running: false }));
+export const traffic = appStore(createStore<TrafficState>()(() => ({ running: false })));
 export const useTraffic = <T>(pick: (s: TrafficState) => T): T => useStore(traffic, pick);
 export const showRuleDifferences = (rule: RuleKey | undefined): void => traffic.setState({ rule });
 

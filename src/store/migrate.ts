@@ -11,13 +11,14 @@ import { isSourceDocument } from '../migrate/documents';
 import { conversionFiles, countByStatus, objectRef, type Unread } from '../migrate/report';
 import { docTitle, type WorkspaceDoc } from './documents';
 import { workspace } from './workspace';
+import { appStore } from './app-stores';
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 
 export type GatekeeperMode = ConvertOptions['gatekeeper'];
 
 /** How Gatekeeper templates are converted, chosen in the Migration view; the document's button and the export follow it. */
-export const migrateOptions = createStore<{ gatekeeper: GatekeeperMode }>()(() => ({ gatekeeper: 'as-gatekeeper' }));
+export const migrateOptions = appStore(createStore<{ gatekeeper: GatekeeperMode }>()(() => ({ gatekeeper: 'as-gatekeeper' })));
 export const useGatekeeperMode = (): GatekeeperMode => useStore(migrateOptions, (s) => s.gatekeeper);
 export const setGatekeeperMode = (gatekeeper: GatekeeperMode): void => migrateOptions.setState({ gatekeeper });
 

@@ -5,6 +5,7 @@
  * (src/share `scratchpad`), and a link that holds only the scratchpad opens it without
  * touching the workspace.
  */
+import { appStore } from './app-stores';
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import type { CelContext } from '../cel/types';
@@ -26,7 +27,7 @@ const initial = (): ScratchpadState => ({
   shown: 0,
 });
 
-export const scratchpad = createStore<ScratchpadState>()(initial);
+export const scratchpad = appStore(createStore<ScratchpadState>()(initial));
 
 export const useScratchpad = <T>(selector: (s: ScratchpadState) => T): T => useStore(scratchpad, selector);
 

@@ -7,6 +7,7 @@
  * For share links and the CLI: `getTestsData()` / `setTestsData(data)` give and take all of
  * it as plain JSON (src/request/saved.ts `TestsData`; `readSavedTests` normalises input).
  */
+import { appStore } from './app-stores';
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import type { CelInputs } from '../cel/types';
@@ -98,7 +99,7 @@ export function createTestInputs(initial: TestsData = { docs: {}, scenarios: [] 
 export type TestInputsStore = ReturnType<typeof createTestInputs>;
 
 /** The app's one store of test inputs. */
-export const testInputs: TestInputsStore = createTestInputs();
+export const testInputs: TestInputsStore = appStore(createTestInputs());
 
 export function useTestInputs<T>(selector: (s: TestInputs) => T): T {
   return useStore(testInputs, selector);

@@ -6,6 +6,7 @@
  * schema asset load on the first check, not with the page. When a result arrives, derived
  * problems are computed again (problemsRevision), as for caBundle inspections.
  */
+import { appStore } from './app-stores';
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import type { KubernetesVersion } from '../base';
@@ -21,7 +22,7 @@ interface Kept {
 const done = new WeakMap<object, Kept>();
 const pending = new WeakMap<object, string>();
 /** Bumped when a result arrives (components that show the warnings of one policy subscribe). */
-const revision = createStore<{ n: number }>()(() => ({ n: 0 }));
+const revision = appStore(createStore<{ n: number }>()(() => ({ n: 0 })));
 
 const isPolicy = (o: unknown): o is Record<string, unknown> =>
   isObject(o) && o.kind === 'ValidatingAdmissionPolicy' && str(o.apiVersion).startsWith('admissionregistration.k8s.io/');

@@ -2,6 +2,7 @@
  * The workspace store (zustand): documents, selection, undo/redo and autosave.
  * Every change goes through an action here; components only read and call.
  */
+import { appStore } from './app-stores';
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 // the k8s modules themselves, not its index: the index brings validation and the lints into the first load (src/store/checks.ts)
@@ -352,7 +353,7 @@ export const isStaticDoc = (doc: WorkspaceDoc, state: Pick<WorkspaceState, 'stat
   !!doc.static || state.staticManifests;
 
 /** The app's one store. */
-export const workspace: WorkspaceStore = createWorkspace({ docs: [], selectedId: null });
+export const workspace: WorkspaceStore = appStore(createWorkspace({ docs: [], selectedId: null }));
 
 export function useWorkspace<T>(selector: (s: Workspace) => T): T {
   return useStore(workspace, selector);
