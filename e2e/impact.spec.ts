@@ -59,6 +59,13 @@ test('impact: open a snapshot and an audit log, see the headline and the grouped
   const rows = page.getByTestId('impact-rows');
   await expect(rows.locator('tbody tr')).toHaveCount(1);
   await expect(rows).toContainText('replica-limit.example.com');
+  // by who decided first (one policy over every namespace, user and resource), the finer groups on demand
+  await expect(rows.locator('thead th')).toHaveText(['count', 'change', 'decided by', 'where', 'example']);
+  await expect(rows.locator('tbody td').nth(3)).toHaveText(/^deployments\.apps by \S+ in \S+$/);
+  await page.getByTestId('impact-group-by').selectOption('request');
+  await expect(rows.locator('thead th')).toHaveText(['count', 'change', 'decided by', 'namespace', 'user', 'resource', 'example']);
+  await expect(rows.locator('tbody tr')).toHaveCount(1);
+  await expect(rows).toContainText('replica-limit.example.com');
   await expect(page.getByRole('region', { name: 'Existing objects' })).toContainText('Deployment default/big-already');
   await expect(page.getByRole('region', { name: 'Not replayed' })).toContainText('the last line was cut off');
   await expect(page.locator('.impact-chart svg')).toBeVisible();

@@ -16,6 +16,8 @@ import {
   reportJsonFrame,
   reportMarkdown,
   sortedRows,
+  byDecider,
+  spreadOf,
   SKIP_REASONS,
   type EventGroups,
   type EventImpact,
@@ -78,6 +80,15 @@ function formatText(r: ImpactReport, rows: readonly ImpactRow[]): string {
   out.push(`${'change'.padEnd(18)} ${pad('writes', 8)} ${pad('existing', 10)}`);
   for (const c of CHANGES) out.push(`${c.padEnd(18)} ${pad(s.changes[c], 8)} ${pad(s.existing.judged ? s.existing.changes[c] : 'not judged', 10)}`);
   if (rows.length) {
+    const deciders = byDecider(rows);
+    out.push('', 'Changes by who decided:');
+    for (const d of deciders.slice(0, 20)) {
+      const ex = d.example;
+      out.push(
+        `  ${pad(d.count, 6)}  ${d.change}  ${d.by || '—'}  (${spreadOf(d)})${ex ? `  e.g. line ${ex.line}${ex.message ? `: ${ex.message}` : ''}` : ''}`,
+      );
+    }
+    if (deciders.length > 20) out.push(`  … ${deciders.length - 20} more (--format json)`);
     out.push('', 'Changed requests (grouped):');
     for (const row of rows.slice(0, 20)) {
       const ex = row.examples[0];
@@ -115,11 +126,12 @@ function formatGithub(r: ImpactReport, rows: readonly ImpactRow[]): string {
   const lines = [
     ...s.inputErrors.map((e) => `::error title=admission impact: input error::${esc(e)}`),
     ...s.warnings.map((w) => `::warning title=admission impact: warning::${esc(w)}`),
-    ...rows
-      .filter((row) => row.change === 'newly-denied' || row.change === 'newly-warned' || row.change === 'undetermined')
+    // one annotation per policy or webhook and change (GitHub shows a step's first few of each kind)
+    ...byDecider(rows)
+      .filter((d) => d.change === 'newly-denied' || d.change === 'newly-warned' || d.change === 'undetermined')
       .map(
-        (row) =>
-          `::${row.change === 'newly-denied' ? 'error' : 'warning'} title=${esc(`admission impact: ${row.change}`)}::${esc(`${row.count} × ${row.resource} by ${row.user} in ${row.namespace || 'cluster scope'}: ${row.by}${row.examples[0]?.message ? ` (${row.examples[0].message})` : ''}`)}`,
+        (d) =>
+          `::${d.change === 'newly-denied' ? 'error' : 'warning'} title=${esc(`admission impact: ${d.change}`)}::${esc(`${d.count} × ${spreadOf(d)}: ${d.by}${d.example?.message ? ` (${d.example.message})` : ''}`)}`,
       ),
   ];
   return [...lines, s.headline, ''].join('\n');

@@ -378,14 +378,25 @@ spec: { policyName: keep-team, validationActions: [Deny] }
       'The candidate would have denied none of 2 writes; 2 writes undetermined: the decision reads what the replay does not know (an old object, a Namespace, the authorizer)',
     );
     expect(text.out).toMatch(/\nundetermined {14}2 not judged\n/);
+    expect(text.out).toContain('\nChanges by who decided:\n       2  undetermined  ValidatingAdmissionPolicy keep-team  (pods by ci-bot in apps)  e.g. line 1');
     const json = io();
     await runCli([...base, '--format', 'json'], json);
     expect(JSON.parse(json.out).summary.changes.undetermined).toBe(2);
     const md = io();
     await runCli([...base, '--format', 'markdown'], md);
     expect(md.out).toContain('| undetermined | 2 | not judged |');
+    expect(md.out).toContain(
+      '## Changes by who decided\n\n| change | decided by | count | where | example |\n|---|---|---:|---|---|\n| undetermined | ValidatingAdmissionPolicy keep-team | 2 | pods by ci-bot in apps | line 1',
+    );
     const gh = io();
     expect(await runCli([...base, '--format', 'github'], gh)).toBe(0);
     expect(gh.out).toContain('::warning title=admission impact: undetermined::2 × pods by ci-bot in apps: ValidatingAdmissionPolicy keep-team (');
+    // one annotation per policy and change, wherever its writes were (GitHub shows a step's first few)
+    writeFileSync(join(dir, 'updates-2ns.log'), `${update(1)}\n${update(2).replaceAll('"namespace":"apps"', '"namespace":"web"')}\n`);
+    const spread = io();
+    expect(await runCli([...base.slice(0, -2), join(dir, 'updates-2ns.log'), join(dir, 'guard.yaml'), '--format', 'github'], spread)).toBe(0);
+    expect(spread.out.match(/^::warning title=admission impact: undetermined::.*$/gm)).toEqual([
+      expect.stringMatching(/^::warning title=admission impact: undetermined::2 × pods by ci-bot in 2 namespaces: ValidatingAdmissionPolicy keep-team \(/),
+    ]);
   });
 });

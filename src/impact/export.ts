@@ -3,7 +3,7 @@ import { describeWebhookResponse } from '../request/scenario';
 import type { EventImpact, ImpactReport } from './analyze';
 import { CHANGES } from './decide';
 import { SKIP_REASONS } from './audit';
-import { groupEvents, reasonOf, type ImpactRow } from './group';
+import { byDecider, groupEvents, reasonOf, spreadOf, type ImpactRow } from './group';
 import type { Assumed } from './scenario';
 import { baselineNote } from './summary';
 
@@ -119,7 +119,16 @@ export function reportMarkdown(r: ImpactReport, maxRows = 50, rows: readonly Imp
   for (const c of CHANGES) out.push(`| ${c} | ${s.changes[c]} | ${s.existing.judged ? s.existing.changes[c] : 'not judged'} |`);
   out.push('');
   if (rows.length) {
-    out.push('## Changed requests', '', '| change | decided by | namespace | user | resource | count | example |', '|---|---|---|---|---|---:|---|');
+    const deciders = byDecider(rows);
+    out.push('## Changes by who decided', '', '| change | decided by | count | where | example |', '|---|---|---:|---|---|');
+    for (const d of deciders.slice(0, maxRows)) {
+      const ex = d.example;
+      out.push(
+        `| ${d.change} | ${mdCell(d.by || '—')} | ${d.count} | ${mdCell(spreadOf(d))} | ${ex ? mdCell(`line ${ex.line}${ex.message ? `: ${ex.message}` : ''}`) : ''} |`,
+      );
+    }
+    if (deciders.length > maxRows) out.push('', `… and ${deciders.length - maxRows} more (see the JSON report).`);
+    out.push('', '## Changed requests', '', '| change | decided by | namespace | user | resource | count | example |', '|---|---|---|---|---|---:|---|');
     for (const row of rows.slice(0, maxRows)) {
       const ex = row.examples[0];
       out.push(

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EventImpact, ImpactReport } from './analyze';
 import type { Change, Decision } from './decide';
-import { addToGroups, denialTimeline, groupEvents, sortedRows, type EventGroups } from './group';
+import { addToGroups, byDecider, denialTimeline, groupEvents, sortedRows, spreadOf, type EventGroups } from './group';
 
 const allowed: Decision = { allowed: true, deniedBy: null, warnings: [], audited: [], calls: [], mutated: false };
 const event = (i: number, change: Change): EventImpact => ({
@@ -45,5 +45,33 @@ describe('addToGroups', () => {
     for (let i = 0; i < events.length; i += 17) addToGroups(groups, events.slice(i, i + 17));
     expect(sortedRows(groups)).toEqual(groupEvents(events));
     expect(groupEvents(events).length).toBeGreaterThan(10);
+  });
+});
+
+describe('byDecider', () => {
+  it('sums the rows of each change and who decided over namespaces, users and resources, with the first example of the log', () => {
+    const changes: Change[] = ['newly-denied', 'newly-warned', 'unchanged'];
+    const events = Array.from({ length: 60 }, (_, i) => {
+      const e = event(i, changes[i % 3]!);
+      return { ...e, request: { ...e.request, namespace: i < 30 ? `ns-${i % 4}` : '', username: `user-${i % 2}`, resource: i % 5 ? 'pods' : 'configmaps' } };
+    });
+    const rows = groupEvents(events);
+    const sums = byDecider(rows);
+    expect(sums.map((d) => [d.change, d.by, d.count])).toEqual([
+      ['newly-denied', 'ValidatingAdmissionPolicy p', 20],
+      ['newly-warned', '', 20],
+    ]);
+    // every row counted once, whatever its order in the table
+    expect(byDecider([...rows].reverse())).toEqual(sums);
+    const denied = sums[0]!;
+    expect(denied).toMatchObject({ namespaces: ['', 'ns-0', 'ns-1', 'ns-2', 'ns-3'], users: ['user-0', 'user-1'], resources: ['configmaps', 'pods'] });
+    expect(denied.example).toEqual({ auditID: 'e0', line: 1, message: 'no' });
+    expect(spreadOf(denied)).toBe('2 resources by 2 users in 5 namespaces');
+  });
+
+  it('names the one namespace, user or resource there is (cluster scope for none)', () => {
+    expect(spreadOf({ namespaces: [''], users: ['alice'], resources: ['pods'] })).toBe('pods by alice in cluster scope');
+    expect(spreadOf({ namespaces: ['apps'], users: ['a', 'b'], resources: ['pods'] })).toBe('pods by 2 users in apps');
+    expect(spreadOf({ namespaces: Array.from({ length: 1500 }, (_, i) => `n${i}`), users: ['a'], resources: ['pods'] })).toBe('pods by a in 1,500 namespaces');
   });
 });

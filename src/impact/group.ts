@@ -87,6 +87,59 @@ export function addToGroups(groups: EventGroups, events: readonly EventImpact[],
   return groups;
 }
 
+/**
+ * A change as one policy or webhook made it, over every namespace, user and resource: the table's
+ * rows summed by change and who decided. A policy that newly denies in 500 namespaces is one of
+ * these, where it is 500 rows of the table.
+ */
+export interface DeciderRow {
+  change: Change;
+  by: string;
+  count: number;
+  /** The distinct namespaces ('' for cluster scope), users and resources of its writes, sorted. */
+  namespaces: string[];
+  users: string[];
+  resources: string[];
+  /** Its first event in the log. */
+  example?: ImpactRow['examples'][number];
+}
+
+/** The rows (`sortedRows`, `groupEvents`) summed by change and who decided, largest first. */
+export function byDecider(rows: readonly ImpactRow[]): DeciderRow[] {
+  const sums = new Map<string, { row: DeciderRow; ns: Set<string>; users: Set<string>; resources: Set<string> }>();
+  for (const r of rows) {
+    const key = `${r.change}\u0000${r.by}`;
+    let sum = sums.get(key);
+    if (!sum)
+      sums.set(
+        key,
+        (sum = {
+          row: { change: r.change, by: r.by, count: 0, namespaces: [], users: [], resources: [] },
+          ns: new Set(),
+          users: new Set(),
+          resources: new Set(),
+        }),
+      );
+    sum.row.count += r.count;
+    sum.ns.add(r.namespace);
+    sum.users.add(r.user);
+    sum.resources.add(r.resource);
+    const first = r.examples[0];
+    if (first && (!sum.row.example || first.line < sum.row.example.line)) sum.row.example = first;
+  }
+  const sorted = (s: Set<string>) => [...s].sort();
+  return [...sums.values()]
+    .map(({ row, ns, users, resources }) => ({ ...row, namespaces: sorted(ns), users: sorted(users), resources: sorted(resources) }))
+    .sort((a, b) => b.count - a.count || a.change.localeCompare(b.change) || a.by.localeCompare(b.by));
+}
+
+/** Where a decider row's writes came from, in a few words: `pods by ci-bot in apps`, `2 resources by 3 users in 40 namespaces`. */
+export function spreadOf(r: Pick<DeciderRow, 'namespaces' | 'users' | 'resources'>): string {
+  const one = (values: readonly string[], many: string, none: string) =>
+    values.length === 1 ? values[0] || none : `${values.length.toLocaleString('en-US')} ${many}`;
+  return `${one(r.resources, 'resources', '—')} by ${one(r.users, 'users', '—')} in ${one(r.namespaces, 'namespaces', 'cluster scope')}`;
+}
+
 /** The groups as the table's rows, largest first. */
 export const sortedRows = (groups: EventGroups): ImpactRow[] =>
   [...groups.values()].sort((a, b) => b.count - a.count || a.by.localeCompare(b.by) || a.namespace.localeCompare(b.namespace));

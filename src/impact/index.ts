@@ -33,6 +33,8 @@ export { applyPatchBody, mergePatch, strategicMerge, type PatchKind } from './pa
 export { replayRequest, type ReplayedRequest } from './replay';
 export {
   addToGroups,
+  byDecider,
+  spreadOf,
   groupEvents,
   denialTimeline,
   deciderOf,
@@ -41,6 +43,7 @@ export {
   sortedRows,
   timelineAxis,
   TIMELINE_BUCKETS,
+  type DeciderRow,
   type EventGroups,
   type ImpactRow,
 } from './group';

@@ -4,7 +4,7 @@
  * row opening its request in Simulate as the report judged it), webhook load, what was not
  * replayed. Exports as JSON (the CLI's `--format json`), CSV or Markdown.
  */
-import { useDeferredValue, useMemo, useState } from 'react';
+import { useDeferredValue, useMemo } from 'react';
 import {
   assumedLines,
   CHANGES,
@@ -20,25 +20,12 @@ import {
   timelineAxis,
   verdictOf,
   baselineNote,
-  type Change,
   type ImpactReport,
   type ImpactRow,
 } from '../../impact';
 import { openInSimulator, type ImpactState } from '../../store/impact';
 import { download } from '../download';
-
-export const CHANGE_LABEL: Readonly<Record<Change, string>> = {
-  'newly-denied': 'newly denied',
-  'no-longer-denied': 'no longer denied',
-  'newly-warned': 'newly warned',
-  'newly-audited': 'newly audited',
-  'newly-mutated': 'newly mutated',
-  undetermined: 'undetermined (reads what is unknown)',
-  unchanged: 'unchanged',
-};
-
-/** Groups drawn in the table at most (the largest first): a log with thousands of groups draws in one frame; the filters and the exports reach the rest. */
-const MAX_ROWS = 300;
+import { CHANGE_LABEL, ChangedRequests } from './ChangedRequests';
 
 const NO_ROWS: ImpactRow[] = [];
 
@@ -102,16 +89,10 @@ export function Report({
   onOpen: () => void;
 }) {
   const s = report.summary;
-  const [filter, setFilter] = useState<Change | 'all'>('all');
-  const [text, setText] = useState('');
   // the table after the headline and counts: its rows are drawn in a later, interruptible render
   const rows = useDeferredValue(
     useMemo(() => grouped ?? groupEvents(report.events), [report, grouped]),
     NO_ROWS,
-  );
-  const shown = rows.filter(
-    (r) =>
-      (filter === 'all' || r.change === filter) && (!text || [r.by, r.namespace, r.user, r.resource].some((x) => x.toLowerCase().includes(text.toLowerCase()))),
   );
   const existing = report.existing.filter((o) => o.change !== 'unchanged');
   return (
@@ -155,67 +136,7 @@ export function Report({
         </tbody>
       </table>
       <TimelineChart report={report} writes={writes} />
-      {rows.length ? (
-        <section aria-label="Changed requests">
-          <h3>Changed requests</h3>
-          <div className="impact-filters">
-            <label>
-              Change{' '}
-              <select value={filter} onChange={(e) => setFilter(e.target.value as Change | 'all')}>
-                <option value="all">all</option>
-                {CHANGES.filter((c) => c !== 'unchanged').map((c) => (
-                  <option key={c} value={c}>
-                    {CHANGE_LABEL[c]}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              Filter <input type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="policy, namespace, user, resource" />
-            </label>
-          </div>
-          <table className="impact-rows" data-testid="impact-rows">
-            <thead>
-              <tr>
-                <th scope="col">count</th>
-                <th scope="col">change</th>
-                <th scope="col">decided by</th>
-                <th scope="col">namespace</th>
-                <th scope="col">user</th>
-                <th scope="col">resource</th>
-                <th scope="col">example</th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.slice(0, MAX_ROWS).map((r, i) => {
-                const ex = r.examples[0];
-                const canOpen = !!ex && !!report.requests[ex.auditID];
-                return (
-                  <tr key={i} className={r.change}>
-                    <td>{r.count.toLocaleString()}</td>
-                    <td>{CHANGE_LABEL[r.change]}</td>
-                    <td className="mono">{r.by || '—'}</td>
-                    <td>{r.namespace || '—'}</td>
-                    <td className="mono">{r.user}</td>
-                    <td className="mono">{r.resource}</td>
-                    <td>
-                      {ex ? <span className="impact-message">{`line ${ex.line}${ex.message ? `: ${ex.message}` : ''}`}</span> : null}{' '}
-                      {canOpen ? (
-                        <button type="button" className="link" onClick={() => openInSimulator(ex.auditID) && onOpen()}>
-                          Open in Simulate
-                        </button>
-                      ) : null}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-          {shown.length > MAX_ROWS ? (
-            <p className="sim-muted">{`… ${(shown.length - MAX_ROWS).toLocaleString()} more groups: narrow them with the filters, or export the report`}</p>
-          ) : null}
-        </section>
-      ) : null}
+      {rows.length ? <ChangedRequests report={report} rows={rows} onOpen={onOpen} /> : null}
       {existing.length ? (
         <section aria-label="Existing objects">
           <h3>Existing objects that would change</h3>
