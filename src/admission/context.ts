@@ -68,7 +68,7 @@ export interface SimContext {
   webhookExpressions?: Map<string, NonNullable<SimStep['expressions']>>;
   warnings: string[];
   auditAnnotations: Record<string, string>;
-  /** `mutator`: who applied it (mutatorOf). */
+  /** `mutator`: who applied it (actorOf). */
   patches: { by: string; ops: JsonPatchOp[]; mutator: string }[];
   notes: string[];
   denied?: SimDenial;
@@ -146,5 +146,9 @@ export function forbiddenMessage(ctx: SimContext, err: string): string {
   return name ? `${groupResource(ctx)} "${name}" is forbidden: ${err}` : `${groupResource(ctx)} is forbidden: ${err}`;
 }
 
-/** Who changed the object, as the report names a webhook or a policy binding: `MutatingWebhookConfiguration inject/inject.example.com`, `MutatingAdmissionPolicy add-team/add-team`. */
-export const mutatorOf = (kind: string, name: string, webhookOrBinding: string): string => `${kind} ${name}/${webhookOrBinding}`;
+/** Who changed the object or warned, as the report names a webhook or a policy binding: `MutatingWebhookConfiguration inject/inject.example.com`, `MutatingAdmissionPolicy add-team/add-team`. */
+export const actorOf = (kind: string, name: string, webhookOrBinding: string): string => `${kind} ${name}/${webhookOrBinding}`;
+
+/** Who warned in a run: each step with warnings (a webhook, a policy's binding), named as actorOf names it. */
+export const warnersOf = (steps: readonly Pick<SimStep, 'kind' | 'name' | 'webhook' | 'binding' | 'warnings'>[]): string[] =>
+  steps.filter((s) => s.warnings?.length).map((s) => actorOf(s.kind, s.name, s.webhook ?? s.binding ?? ''));

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluate, evaluateBatchOnce } from '../cel';
 import { useEngine } from '../cel/test-helpers';
 import type { PolicyCel } from '../policy';
-import { leanChain, leanSet, leanVerdicts, prepareChain, requestCel, simulatePrepared, type SimRequest } from './index';
+import { leanChain, leanSet, leanVerdicts, prepareChain, requestCel, simulatePrepared, warnersOf, type SimRequest } from './index';
 import { binding, hook, mutating, namespace, pod, podRequest, policy, validating } from './test-helpers';
 
 useEngine();
@@ -291,6 +291,7 @@ describe("the mutating webhooks' second round", () => {
     expect(lean).toEqual({
       allowed: true,
       warnings: full.warnings,
+      warnedBy: warnersOf(full.steps),
       audited: Object.keys(full.auditAnnotations),
       calls: ['unmark.example.com'],
       mutated: true,

@@ -8,7 +8,7 @@
 import { deepEqual, list, str } from '../base/json';
 import { applyMutation, failurePolicyOf, matchWebhook, resolveParams } from '../policy';
 import { answersOn, readAlike, type EvaluateBatch } from './lean-answers';
-import { invocationKey, matchInput, mutatorOf, newReinvokeState, requireReinvoking, type ReinvokeState, type SimContext } from './context';
+import { invocationKey, matchInput, actorOf, newReinvokeState, requireReinvoking, type ReinvokeState, type SimContext } from './context';
 import type { CelBatchItem } from '../cel/types';
 import type { LeanChain, LeanHook } from './lean-chain';
 import { matcherOn, webhookConditions, type WebhookRejection } from './lean-webhooks';
@@ -57,6 +57,7 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
   const planned = new Map(plan.mutating.map((m) => [m.hook, m.conditions]));
   const first = { rs, planned, object: original };
   const warnings: string[] = [];
+  const warnedBy: string[] = [];
   const audited: string[] = [];
   const calls: string[] = [];
   const mutatedBy = [...policy.mutatedBy];
@@ -72,17 +73,20 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
     audited.push(webhookMutationKey(round, hook.index));
     if (c.object !== undefined) {
       run.object = c.object;
-      mutatedBy.push(mutatorOf(hook.wh.configKind, hook.wh.configName, hook.wh.name));
+      mutatedBy.push(actorOf(hook.wh.configKind, hook.wh.configName, hook.wh.name));
       requireReinvoking(reinvoke);
     }
     if (hook.wh.webhook.reinvocationPolicy === 'IfNeeded') reinvoke.previouslyInvoked.add(hook.wh.uid);
-    warnings.push(...c.warnings);
+    if (c.warnings.length) {
+      warnings.push(...c.warnings);
+      warnedBy.push(actorOf(hook.wh.configKind, hook.wh.configName, hook.wh.name));
+    }
     if (c.failedOpen) audited.push(mutatingFailedOpenKey(round, hook.index));
     if (!c.denial) return false;
     denials.push({ kind: c.denial.kind, name: c.denial.name, webhook: hook.wh.name, message: c.denial.message ?? '' });
     return !run.probe;
   };
-  const rejected = (): MutatedPrefix => ({ warnings, audited, calls, mutatedBy, denied: { deniedBy: denials[0]! } });
+  const rejected = (): MutatedPrefix => ({ warnings, warnedBy, audited, calls, mutatedBy, denied: { deniedBy: denials[0]! } });
   // the policy plugin rejected the request: the webhooks are not called (the probe goes on)
   if (denials.length && !run.probe) return rejected();
   /** A webhook's matchConditions that reject the request (an error under Fail): no call; true where the plugin stops there (the probe goes on past it). */
@@ -129,7 +133,7 @@ export async function patchedLean(lc: LeanChain, plan: Plan, rs: Answers, run: S
   }
   if (policy.applied) countLean("the mutating plugins: a MutatingAdmissionPolicy's mutations among them");
   if (reinvoked) countLean('the mutating plugins: a webhook or policy reinvoked (IfNeeded) among them');
-  return { warnings, audited, calls, mutatedBy, ...(denials.length ? { denials } : {}) };
+  return { warnings, warnedBy, audited, calls, mutatedBy, ...(denials.length ? { denials } : {}) };
 }
 
 /** What the MutatingAdmissionPolicies did in a round: whether one applied, which bindings changed the object, what rejected. */
@@ -262,7 +266,7 @@ async function mutatedByPolicies(
       if (changed) {
         requireReinvoking(st);
         // it mutated, as the full run records its patch, though a later binding may change the object back
-        mutatedBy.push(mutatorOf('MutatingAdmissionPolicy', mp.p.name, bd.name));
+        mutatedBy.push(actorOf('MutatingAdmissionPolicy', mp.p.name, bd.name));
       }
       if (invoked && str(mp.spec.reinvocationPolicy) === 'IfNeeded') st.previouslyInvoked.add(invocationKey(mp.p, bd));
       // under Fail the binding's first error rejects the request (after the plugin has run every policy)

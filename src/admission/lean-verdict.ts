@@ -19,7 +19,7 @@ import {
   VALIDATION_FAILURE_KEY,
   type MatchInput,
 } from '../policy';
-import { excludedBy, forbiddenMessage, inputFor, matchInput, type SimContext } from './context';
+import { actorOf, excludedBy, forbiddenMessage, inputFor, matchInput, type SimContext } from './context';
 import type { LeanChain, LeanHook, LeanMutatingPolicy, LeanPolicy } from './lean-chain';
 import { matcherOn, validatingWebhooks, type SettledCall } from './lean-webhooks';
 import { validatingFailedOpenKey, webhookMutationKey } from './webhooks';
@@ -41,13 +41,15 @@ export interface LeanVerdict {
   /** Every binding that denies, when more than one does: the probe run's denied steps. */
   denials?: LeanDenial[];
   warnings: string[];
+  /** Who warned (context.ts actorOf), in the order they did. */
+  warnedBy: string[];
   /** Keys of the audit annotations, in the order the chain adds them. */
   audited: string[];
   /** Webhooks called, each once, in order. */
   calls: string[];
   /** A mutating plugin changed the object (the full run's patches): mutatedBy is not empty. */
   mutated: boolean;
-  /** Who changed it (context.ts mutatorOf), in the order applied. */
+  /** Who changed it (context.ts actorOf), in the order applied. */
   mutatedBy: string[];
 }
 
@@ -289,6 +291,7 @@ export interface PoliciesInFull {
 /** What the mutating plugins did, when they ran in full (simulate.ts `mutatedContext`): the verdict goes on from there. */
 export interface MutatedPrefix {
   warnings: readonly string[];
+  warnedBy: readonly string[];
   audited: readonly string[];
   calls: readonly string[];
   /** Who changed the object so far, in the order applied (a mutation: the full run's patches). */
@@ -315,6 +318,13 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: Muta
       return mutates(mc === undefined ? 'a MutatingAdmissionPolicy matchCondition errs, or it has params' : 'a MutatingAdmissionPolicy applies');
   }
   const warnings: string[] = [...(after?.warnings ?? [])];
+  const warnedBy: string[] = [...(after?.warnedBy ?? [])];
+  /** Adds a webhook's or binding's warnings and, where there are any, who gave them. */
+  const warn = (w: readonly string[], who: string) => {
+    if (!w.length) return;
+    warnings.push(...w);
+    warnedBy.push(who);
+  };
   const audited = new Set<string>(after?.audited);
   const calls = new Set<string>(after?.calls);
   const mutatedBy = [...(after?.mutatedBy ?? [])];
@@ -333,18 +343,19 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: Muta
       if (!record) continue;
       calls.add(hook.wh.name);
       if (mutatingPlugin) audited.add(webhookMutationKey(0, hook.index));
-      warnings.push(...w);
+      warn(w, actorOf(hook.wh.configKind, hook.wh.configName, hook.wh.name));
     }
     return true;
   };
   if (callAll(plan.mutating, true, true) === MUTATES) return MUTATES;
-  if (plan.policiesInFull) return { policiesInFull: { warnings, audited: [...audited], calls: [...calls], mutatedBy } };
+  if (plan.policiesInFull) return { policiesInFull: { warnings, warnedBy, audited: [...audited], calls: [...calls], mutatedBy } };
   /** The verdict: allowed unless `deniedBy`; `all`, every step that denies, when more than one does (the probe's). */
   const verdict = (deniedBy: LeanDenial | undefined, all: readonly LeanDenial[] = []): LeanVerdict => ({
     allowed: !deniedBy,
     ...(deniedBy ? { deniedBy } : {}),
     ...(all.length > 1 ? { denials: [...all] } : {}),
     warnings,
+    warnedBy,
     audited: [...audited],
     calls: [...calls],
     mutated: mutatedBy.length > 0,
@@ -375,7 +386,7 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: Muta
     for (const b of p.bindings) {
       for (const message of messages)
         for (const action of b.actions) {
-          if (action === 'Warn') warnings.push(validationWarning(p.lp.p.name, b.name, message));
+          if (action === 'Warn') warn([validationWarning(p.lp.p.name, b.name, message)], actorOf('ValidatingAdmissionPolicy', p.lp.p.name, b.name));
           else if (action === 'Audit') auditFailures = true;
         }
       // the binding's first denial: its first deny decision under Deny, else an audit annotation's
@@ -468,7 +479,7 @@ export function verdictOf(plan: Plan, ctx: SimContext, rs: Answers, after?: Muta
   }
   settled.called.forEach(({ hook, call }, i) => {
     if (!call.refused) calls.add(hook.wh.name);
-    warnings.push(...call.warnings);
+    warn(call.warnings, actorOf(hook.wh.configKind, hook.wh.configName, hook.wh.name));
     if (call.failedOpen) audited.add(validatingFailedOpenKey(i));
   });
   return verdict(callDenials[0], callDenials);

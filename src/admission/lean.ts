@@ -9,7 +9,7 @@
 import { isObject, obj, str } from '../base/json';
 import { resolveParams, type PolicyCel } from '../policy';
 import { loadTypedData } from '../k8s/typed';
-import type { SimContext } from './context';
+import { warnersOf, type SimContext } from './context';
 import { answers, knowingMemo, unchangedObject, type Answered, type Batched, type EvaluateBatch } from './lean-answers';
 import { patchedLean, refusedReason } from './lean-patch';
 import type { LeanChain } from './lean-chain';
@@ -320,6 +320,7 @@ const rejectedBy = (client: MutatedPrefix, all: readonly LeanDenial[]): LeanVerd
   deniedBy: client.denied!.deniedBy,
   ...(all.length > 1 ? { denials: [...all] } : {}),
   warnings: [...client.warnings],
+  warnedBy: [...client.warnedBy],
   audited: [...client.audited],
   calls: [...client.calls],
   mutated: client.mutatedBy.length > 0,
@@ -338,6 +339,7 @@ function prefixOf(ctx: SimContext): MutatedPrefix {
   const denials = ctx.steps.filter((s) => s.outcome === 'denied' || s.outcome === 'error-rejected').map(denial);
   return {
     warnings: ctx.warnings,
+    warnedBy: warnersOf(ctx.steps),
     audited: Object.keys(ctx.auditAnnotations),
     calls: [...new Set(ctx.steps.filter(webhookCalled).map((s) => s.webhook!))],
     mutatedBy: ctx.patches.map((p) => p.mutator),
@@ -468,6 +470,7 @@ async function inFull(
       ? {
           ...after,
           warnings: [...before.warnings, ...after.warnings],
+          warnedBy: [...before.warnedBy, ...after.warnedBy],
           audited: [...new Set([...before.audited, ...after.audited])],
           calls: [...new Set([...before.calls, ...after.calls])],
           mutatedBy: before.mutatedBy,

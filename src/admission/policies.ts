@@ -28,7 +28,7 @@ import { declaresParams } from '../k8s/cel-scope';
 import { celInputs } from '../request/cel-inputs';
 import type { CelInputs } from '../cel/types';
 import { tracedExpressions } from '../policy/coverage';
-import { excludedBy, forbiddenMessage, inputFor, invocationKey, matchInput, mutatorOf, requireReinvoking, type SimContext } from './context';
+import { excludedBy, forbiddenMessage, inputFor, invocationKey, matchInput, actorOf, requireReinvoking, type SimContext } from './context';
 import { patchBetween } from './serialize';
 import { validatingWebhookExpressions } from './webhooks';
 import type { DocumentRef, SimOutcome, SimPhase, SimStep, SimStepKind } from './types';
@@ -465,7 +465,7 @@ export async function runMutatingPolicies(ctx: SimContext): Promise<void> {
         const first = invoked[0]!.objectBefore;
         const last = invoked[invoked.length - 1]!.objectAfter;
         s.patch = patchBetween(first, last);
-        ctx.patches.push({ by: `${p.name}/${b.name}`, ops: s.patch, mutator: mutatorOf('MutatingAdmissionPolicy', p.name, b.name) });
+        ctx.patches.push({ by: `${p.name}/${b.name}`, ops: s.patch, mutator: actorOf('MutatingAdmissionPolicy', p.name, b.name) });
         requireReinvoking(st);
         ctx.shouldReinvoke = true;
       }

@@ -125,7 +125,7 @@ export interface SimResult {
   object: unknown;
   /** The request's object as the apiserver decoded it, before any mutation (src/k8s/typed): what `object` is compared with to show the mutations. */
   admitted?: unknown;
-  /** Patches in the order applied; `by` is the webhook name or `<policy>/<binding>`, `mutator` who applied it as the Impact report names it (context.ts mutatorOf). */
+  /** Patches in the order applied; `by` is the webhook name or `<policy>/<binding>`, `mutator` who applied it as the Impact report names it (context.ts actorOf). */
   patches: { by: string; ops: JsonPatchOp[]; mutator: string }[];
   steps: SimStep[];
   /** Request-level notes: bad or assumed input, where a real cluster may differ. */

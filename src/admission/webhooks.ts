@@ -16,7 +16,7 @@ import {
 } from '../policy';
 import { celInputs } from '../request/cel-inputs';
 import { goJSON } from '../k8s/errors';
-import { excludedBy, forbiddenMessage, inputFor, matchInput, mutatorOf, reject, requireReinvoking, type SimContext } from './context';
+import { excludedBy, forbiddenMessage, inputFor, matchInput, actorOf, reject, requireReinvoking, type SimContext } from './context';
 import type { JsonPatchOp, SimDenial, SimOutcome, SimStep } from './types';
 import type { WorkspaceWebhook } from './workspace';
 
@@ -387,7 +387,7 @@ export async function runMutatingWebhooks(ctx: SimContext): Promise<void> {
       if (r.changed && r.patch) {
         // callHook applied it to this very object: its result, not a second decode and patch
         ctx.object = r.object;
-        ctx.patches.push({ by: wh.name, ops: r.patch, mutator: mutatorOf(wh.configKind, wh.configName, wh.name) });
+        ctx.patches.push({ by: wh.name, ops: r.patch, mutator: actorOf(wh.configKind, wh.configName, wh.name) });
         requireReinvoking(st);
         ctx.shouldReinvoke = true;
       }

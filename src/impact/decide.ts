@@ -26,6 +26,7 @@ import {
   type SimOptions,
   type SimResult,
   type WebhookResponse,
+  warnersOf,
   webhookCalled,
 } from '../admission';
 import { AUTHORIZER_CHECK_COST, evaluateBatchOnce, type CelEvalResult } from '../cel';
@@ -53,6 +54,8 @@ export interface Decision {
   /** Every step that would deny, when more than one would (the apiserver names only `deniedBy`). */
   denials?: Denial[];
   warnings: string[];
+  /** Who warned, each once, sorted (`ValidatingWebhookConfiguration review/review.example.com`, `ValidatingAdmissionPolicy p/b`); absent when no one did. */
+  warnedBy?: string[];
   /** Keys of the audit annotations the chain added. */
   audited: string[];
   /** Webhooks called (their answers are assumed: `ImpactOptions.webhooks`, default allow). */
@@ -210,15 +213,17 @@ const leanDecision = (v: LeanVerdict): Decision => ({
   allowed: v.allowed,
   deniedBy: v.deniedBy ?? null,
   warnings: v.warnings,
+  ...namesOf('warnedBy', v.warnedBy),
   audited: v.audited,
   calls: v.calls,
   mutated: v.mutated,
-  ...mutatedByOf(v.mutatedBy),
+  ...namesOf('mutatedBy', v.mutatedBy),
   ...(v.denials ? { denials: v.denials } : {}),
 });
 
-/** A decision's `mutatedBy`: the mutators each once, sorted (the lean and the full run apply them in their own order); nothing when none. */
-const mutatedByOf = (names: readonly string[]): { mutatedBy?: string[] } => (names.length ? { mutatedBy: [...new Set(names)].sort() } : {});
+/** A decision's `mutatedBy` or `warnedBy`: each once, sorted (the lean and the full run may meet them in their own order); nothing when none. */
+const namesOf = <K extends 'mutatedBy' | 'warnedBy'>(key: K, names: readonly string[]): Partial<Record<K, string[]>> =>
+  names.length ? ({ [key]: [...new Set(names)].sort() } as Record<K, string[]>) : {};
 
 function decisionOf(r: SimResult, all?: SimResult): Decision {
   const denial = (d: { kind: string; name: string; binding?: string; webhook?: string; message?: string }): Denial => ({
@@ -232,10 +237,14 @@ function decisionOf(r: SimResult, all?: SimResult): Decision {
     allowed: r.allowed,
     deniedBy: r.deniedBy ? denial(r.deniedBy) : null,
     warnings: r.warnings,
+    ...namesOf('warnedBy', warnersOf(r.steps)),
     audited: Object.keys(r.auditAnnotations),
     calls: [...new Set(r.steps.filter(webhookCalled).map((s) => s.webhook!))],
     mutated: r.patches.length > 0,
-    ...mutatedByOf(r.patches.map((p) => p.mutator)),
+    ...namesOf(
+      'mutatedBy',
+      r.patches.map((p) => p.mutator),
+    ),
   };
   if (all) {
     const denials = all.steps.filter((s) => s.outcome === 'denied' || s.outcome === 'error-rejected').map(denial);

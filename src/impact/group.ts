@@ -7,7 +7,7 @@ import type { Change, Decision } from './decide';
 
 export interface ImpactRow {
   change: Change;
-  /** `ValidatingAdmissionPolicy require-team-label` (binding and webhook after a slash); for newly mutated events who changed the object; for undetermined events who read the unknown old object; '' for changes no single object decided. */
+  /** `ValidatingAdmissionPolicy require-team-label` (binding and webhook after a slash); for newly mutated events who changed the object; for newly warned events who newly warns; for undetermined events who read the unknown old object; '' for changes no single object decided. */
   by: string;
   namespace: string;
   user: string;
@@ -17,7 +17,7 @@ export interface ImpactRow {
   examples: { auditID: string; line: number; message?: string }[];
 }
 
-/** Who decided a denial (else ''; who mutated is `Decision.mutatedBy`, who warned is not known here). */
+/** Who decided a denial (else ''; who mutated is `Decision.mutatedBy`, who warned `Decision.warnedBy`). */
 export function deciderOf(d: Decision): string {
   if (!d.deniedBy) return '';
   const b = d.deniedBy;
@@ -49,7 +49,15 @@ export function reasonOf(change: Change, baseline: Decision, candidate: Decision
   }
 }
 
-/** Who a row names: who denied before (no longer denied), who read what is unknown (undetermined), who changed the object (newly mutated), else who denies. */
+/** Who warns in the candidate and not in the baseline; all who warn in the candidate when the same ones warn anew (another text). */
+function newWarners(baseline: Decision, candidate: Decision): string[] {
+  const all = candidate.warnedBy ?? [];
+  const before = new Set(baseline.warnedBy);
+  const added = all.filter((w) => !before.has(w));
+  return added.length ? added : all;
+}
+
+/** Who a row names: who denied before (no longer denied), who read what is unknown (undetermined), who changed the object (newly mutated), who newly warns (newly warned), else who denies. */
 function byOf(e: EventImpact): string {
   switch (e.change) {
     case 'no-longer-denied':
@@ -58,6 +66,8 @@ function byOf(e: EventImpact): string {
       return readersOf(e);
     case 'newly-mutated':
       return (e.candidate.mutatedBy ?? []).join(', ');
+    case 'newly-warned':
+      return newWarners(e.baseline, e.candidate).join(', ');
     default:
       return deciderOf(e.candidate);
   }
