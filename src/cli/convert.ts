@@ -19,7 +19,7 @@ import { parseDocuments } from '../yaml';
 import { evaluate, loadCelFor } from '../cel';
 import { findSourceTests, runSourceTests } from './convert-tests';
 import { exactRuleDiffers, replayConverted, trafficText } from './convert-replay';
-import { readInputs, type FileSystem, type InputFile } from './inputs';
+import { readInputs, writeFiles, type FileSystem, type InputFile } from './inputs';
 
 interface ConvertIO {
   fs: FileSystem;
@@ -277,15 +277,7 @@ function write(
     for (const [name, text] of Object.entries(out)) files.push([io.fs.join(args.out, name), text]);
   }
   if (args.summary) files.push([args.summary, conversionMarkdown(conversion, unread, tests)]);
-  for (const [path, text] of files) {
-    try {
-      if (!io.fs.writeFile) throw new Error('this file system cannot write');
-      io.fs.writeFile(path, text);
-    } catch (e) {
-      io.stderr(`admission-workbench convert: cannot write ${path}: ${e instanceof Error ? e.message : String(e)}\n`);
-      return false;
-    }
-  }
+  if (!writeFiles(io.fs, files, io.stderr, 'admission-workbench convert')) return false;
   if (args.out) io.stderr(`admission-workbench convert: wrote ${files.length - (args.summary ? 1 : 0)} file(s) to ${args.out}\n`);
   return true;
 }

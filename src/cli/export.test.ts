@@ -1,5 +1,5 @@
 /** `admission-workbench export --to …`: files written, fields that cannot be expressed refused with their path, usage errors. */
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -42,6 +42,15 @@ describe('export', () => {
     );
     expect(io.err).toContain('nothing written');
     expect(readdirSync(out)).toEqual([]);
+  });
+  it('--out where a file is in the way: says so, exit 2, no stack trace', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'export-cli-'));
+    writeFileSync(join(dir, 'taken'), 'x');
+    for (const out of [join(dir, 'taken'), join(dir, 'taken', 'sub')]) {
+      const io = recordingIO();
+      expect(await runCli(['export', '--to', 'jsonnet', '--out', out, webhooks], io)).toBe(2);
+      expect(io.err).toBe(`admission-workbench export: cannot write ${join(out, 'manifests.jsonnet')}: a file is in the way of its directory\n`);
+    }
   });
   it('says what is wrong with the command line or the input', async () => {
     const cases: [string[], RegExp][] = [

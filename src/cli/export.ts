@@ -7,7 +7,7 @@
 import { DEFAULT_KUBERNETES_VERSION, isKubernetesVersion, KUBERNETES_VERSIONS, type KubernetesVersion } from '../base/releases';
 import { schemaAsset } from '../cel';
 import { CODE_LANGUAGES, type CodeDoc, type CodeLanguage, codeDocsOf, exportAsCode } from '../share/code';
-import { type FileSystem, readInputs } from './inputs';
+import { type FileSystem, readInputs, writeFiles } from './inputs';
 
 interface ExportIO {
   fs: FileSystem;
@@ -108,11 +108,16 @@ export async function runExport(argv: readonly string[], io: ExportIO): Promise<
     for (const f of result.files) io.stdout(result.files.length > 1 ? `// ---- ${f.name}\n${f.text}\n` : f.text);
     return 0;
   }
-  if (!io.fs.writeFile) {
-    io.stderr('admission-workbench export: --out cannot write here.\n');
+  const out = args.out;
+  if (
+    !writeFiles(
+      io.fs,
+      result.files.map((f) => [io.fs.join(out, f.name), f.text] as const),
+      io.stderr,
+      'admission-workbench export',
+    )
+  )
     return 2;
-  }
-  for (const f of result.files) io.fs.writeFile(io.fs.join(args.out, f.name), f.text);
   io.stderr(`admission-workbench export: wrote ${result.files.map((f) => f.name).join(', ')} to ${args.out}.\n`);
   return 0;
 }

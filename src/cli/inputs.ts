@@ -55,6 +55,26 @@ const errorText = (e: unknown): string => {
   }
 };
 
+/**
+ * Writes the files in order; at the first that cannot be written (a path through a file, a
+ * directory in its place, no permission, a file system that cannot write) says why on stderr, as
+ * `<who>: cannot write <path>: <why>`, and answers false.
+ */
+export function writeFiles(fs: FileSystem, files: readonly (readonly [path: string, text: string])[], stderr: (s: string) => void, who: string): boolean {
+  for (const [path, text] of files) {
+    try {
+      if (!fs.writeFile) throw new Error('this file system cannot write');
+      fs.writeFile(path, text);
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file is in the way of its directory' : errorText(e);
+      stderr(`${who}: cannot write ${path}: ${why}\n`);
+      return false;
+    }
+  }
+  return true;
+}
+
 const tooLarge = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB: larger than the ${MAX_FILE_BYTES / 1024 / 1024} MB limit, not read`;
 
 /** A file to read (`-` for standard input, size unknown) or why one is not read, in the order given. */

@@ -12,7 +12,7 @@ import { CHECK_USAGE, parseArgs, USAGE, versionText, type CheckArgs } from './ar
 import { runCasesFile } from './cases';
 import { checkTexts } from './check';
 import { formatReport, type Report } from './format';
-import { readInputs, type FileSystem } from './inputs';
+import { readInputs, writeFiles, type FileSystem } from './inputs';
 import { fails, sortProblems, type Problem } from './problem';
 import { runImpact } from './impact';
 import { runConvert } from './convert';
@@ -60,17 +60,33 @@ async function check(args: CheckArgs, io: CliIO): Promise<number> {
     manifestBase: args.manifestBase,
   });
   if (checked.manifestHeadline) io.stderr(`admission-workbench: ${checked.manifestHeadline}.\n`);
+  let unwritten = false;
   if (args.exportManifests) {
-    if (checked.manifestHeadline) io.stderr(`admission-workbench: nothing written to ${args.exportManifests}: the set does not load.\n`);
-    else if (!io.fs.writeFile) io.stderr('admission-workbench: --export-manifests cannot write here.\n');
-    else {
-      const sources = checked.objects.map((o) => ({ object: o.object }));
-      const files = manifestDirectoryFiles(sources, () => true, args.layout, args.manifestBase);
-      for (const [name, text] of Object.entries(files)) io.fs.writeFile(io.fs.join(args.exportManifests, name), text);
+    const out = args.exportManifests;
+    const files = Object.entries(
+      manifestDirectoryFiles(
+        checked.objects.map((o) => ({ object: o.object })),
+        () => true,
+        args.layout,
+        args.manifestBase,
+      ),
+    );
+    // a set read only in part is not the set: nothing is written (the problems below say what was not read)
+    if (read.problems.length) io.stderr(`admission-workbench: nothing written to ${out}: ${read.problems.length} input(s) could not be read.\n`);
+    else if (checked.manifestHeadline) io.stderr(`admission-workbench: nothing written to ${out}: the set does not load.\n`);
+    else if (
+      !writeFiles(
+        io.fs,
+        files.map(([name, text]) => [io.fs.join(out, name), text] as const),
+        io.stderr,
+        'admission-workbench',
+      )
+    )
+      unwritten = true;
+    else
       io.stderr(
-        `admission-workbench: wrote ${Object.keys(files).length} file(s) to ${args.exportManifests} (${ADMISSION_CONFIGURATION_FILE} names the directories under ${args.manifestBase ?? DEFAULT_MANIFEST_BASE}).\n`,
+        `admission-workbench: wrote ${files.length} file(s) to ${out} (${ADMISSION_CONFIGURATION_FILE} names the directories under ${args.manifestBase ?? DEFAULT_MANIFEST_BASE}).\n`,
       );
-    }
   }
   const fileProblems: Problem[] = read.problems.map((p) => ({
     file: p.file,
@@ -117,7 +133,7 @@ async function check(args: CheckArgs, io: CliIO): Promise<number> {
   const count = (s: Problem['severity']) => problems.filter((p) => p.severity === s).length;
   const failing = problems.some((p) => fails(p, args.failOn));
   const tooLow = !!coverage && args.minCoverage !== undefined && belowMinimum(coverage, args.minCoverage);
-  const exitCode = unreadable ? 2 : failing || tooLow ? 1 : 0;
+  const exitCode = unreadable || unwritten ? 2 : failing || tooLow ? 1 : 0;
   const files = read.files.map((f) => f.name);
   const report: Report = {
     files,
@@ -146,16 +162,7 @@ function writeReports(args: CheckArgs, coverage: CoverageReport, locate: Paramet
   const files: [string, string][] = [];
   if (args.coverageOut) files.push([args.coverageOut, `${JSON.stringify(coverage, null, 2)}\n`]);
   if (args.lcov) files.push([args.lcov, toLcov(coverage, locate)]);
-  for (const [path, text] of files) {
-    try {
-      if (!io.fs.writeFile) throw new Error('this file system cannot write');
-      io.fs.writeFile(path, text);
-    } catch (e) {
-      io.stderr(`admission-workbench: cannot write ${path}: ${e instanceof Error ? e.message : String(e)}\n`);
-      return false;
-    }
-  }
-  return true;
+  return writeFiles(io.fs, files, io.stderr, 'admission-workbench');
 }
 
 /** The commands with their own options (`check` is parsed by args.ts). */

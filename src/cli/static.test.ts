@@ -68,6 +68,21 @@ describe('check --static', () => {
     expect(api.out).toContain('reserved for static manifest-based configurations');
   });
 
+  it('writes nothing when an input could not be read, and says why it cannot write where a file is in the way (exit 2)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'static-cli-'));
+    writeFileSync(join(dir, 'guard.yaml'), VWC('guard.static.k8s.io', '{url: "https://10.0.0.5:8443/validate"}'));
+    const unread = await run(['check', '--static', '--export-manifests', join(dir, 'out'), join(dir, 'guard.yaml'), join(dir, 'missing.yaml')]);
+    expect(unread.code).toBe(2);
+    expect(unread.err).toContain(`nothing written to ${join(dir, 'out')}: 1 input(s) could not be read`);
+    expect(() => readdirSync(join(dir, 'out'))).toThrow();
+    writeFileSync(join(dir, 'taken'), 'a file, not a directory');
+    const blocked = await run(['check', '--static', '--export-manifests', join(dir, 'taken'), join(dir, 'guard.yaml')]);
+    expect(blocked.code).toBe(2);
+    expect(blocked.err).toMatch(/admission-workbench: cannot write .*taken.*: a file is in the way of its directory\n/);
+    expect(blocked.err).not.toMatch(/internal error|\n\s+at /);
+    expect(readFileSync(join(dir, 'taken'), 'utf8')).toBe('a file, not a directory');
+  });
+
   it("scenarios run the static documents first: the checked files with --static, the workspace file's marked ones", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'static-cli-'));
     const mutatingHook = (name: string, host: string) =>
