@@ -367,6 +367,26 @@ describe('reading the log', () => {
     expect(p.oldObject).toBe('log');
     expect(p.request.oldObject).toEqual(generated);
   });
+  it('a patch with no responseObject is applied to the old object; the note says why there was none: refused, or logged at Request level', () => {
+    const d = discoveryFor([]);
+    const notesOf = (code: number) => {
+      const l = readAuditLine(
+        event('patch', { resource: 'pods', namespace: 'apps', name: 'web' }, { requestObject: { metadata: { labels: { team: 'b' } } }, code }),
+        1,
+      );
+      if (l?.kind !== 'write') throw new Error('not a write');
+      const r = replayRequest(l.event, stateOf([ns('apps'), pod('web', { team: 'a' })]), d);
+      expect(r.object).toBe('patched');
+      expect(r.request.object).toMatchObject({ metadata: { labels: { team: 'b' } } });
+      return r.notes;
+    };
+    expect(notesOf(200)).toEqual([
+      'the event holds no responseObject (Request level), so the object is the old object with the patch applied (read as a strategic merge patch)',
+    ]);
+    expect(notesOf(403)).toEqual([
+      'the live chain refused the patch, so the object is the old object with the patch applied (read as a strategic merge patch)',
+    ]);
+  });
   it('impersonation: admission sees the impersonated user; an exec is a CONNECT with PodExecOptions', () => {
     const l = readAuditLine(
       JSON.stringify({

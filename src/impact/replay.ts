@@ -131,7 +131,9 @@ export function replayRequest(ev: AuditWrite, state: ObjectState, discovery: Dis
       const patched = applyPatchBody(oldObject, ev.requestObject, !info?.custom);
       if (patched.ok) {
         [object, objectFrom] = [patched.object, 'patched'];
-        notes.push(`the live chain refused the patch, so the object is the old object with the patch applied (read as a ${patched.kind.replace(/-/g, ' ')})`);
+        // no stored object to read it from: refused by the live chain, or logged at Request level
+        const why = ev.status.code < 300 ? 'the event holds no responseObject (Request level)' : 'the live chain refused the patch';
+        notes.push(`${why}, so the object is the old object with the patch applied (read as a ${patched.kind.replace(/-/g, ' ')})`);
       } else notes.push(`the patch could not be applied to the old object: ${patched.error}`);
     }
   }
