@@ -326,7 +326,7 @@ test("impact: the user's own candidates, one load: unknown old objects, a stale 
     await page.getByRole('button', { name: 'Analyze' }).click();
     const headline = page.getByTestId('impact-headline');
     await expect(headline).toHaveText(
-      'The candidate would have denied 1 of 3 writes: 1 by ValidatingAdmissionPolicy scale-guard; 2 writes undetermined: the decision reads what the replay does not know (an old object, a Namespace, the authorizer); none of 1 existing objects would be rejected if created now',
+      'The candidate would have denied 1 of 3 writes: 1 by ValidatingAdmissionPolicy scale-guard; 2 writes undetermined: the decision reads what the replay does not know (an old object, a Namespace, the authorizer, an object converted to another version); none of 1 existing objects would be rejected if created now',
     );
     await expect(headline).toHaveAttribute('data-verdict', 'bad');
     const counts = page.locator('table.impact-counts').first();

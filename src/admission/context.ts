@@ -6,8 +6,8 @@
  */
 import type { AuthorizerRule } from '../cel/types';
 import { str } from '../base/json';
-import { isAdmitted, markAdmitted } from '../k8s/typed';
-import { releaseOf, type GroupResource } from '../base/releases';
+import { isAdmitted, markAdmitted, sameShape } from '../k8s/typed';
+import { releaseOf, type GroupResource, type KubernetesVersion } from '../base/releases';
 import type { EquivalentResource, MatchInput, PolicyCel } from '../policy';
 import type { AdmissionRequest, TestInput } from '../request/model';
 import type { Discovery } from './discovery';
@@ -121,7 +121,44 @@ export function inputFor(ctx: SimContext, matched?: EquivalentResource, object?:
   return { request: requestFor(ctx, matched, object), namespaceObject: ctx.namespaceObject, authorizer: ctx.authorizer };
 }
 
-/** The object converted to an equivalent resource's version: only its apiVersion changes here. */
+/**
+ * Whether converting the request's object to an equivalent resource's version changes only its
+ * apiVersion at the apiserver, as objectFor does: the same version, two built-in kinds of the same
+ * fields (sameShape), or a custom resource whose CustomResourceDefinition converts with strategy
+ * None. Not for versions whose fields differ (autoscaling/v1 and v2 HorizontalPodAutoscalers,
+ * core and events.k8s.io Events) nor for a conversion webhook's.
+ */
+export function convertsExactly(ctx: Pick<SimContext, 'request' | 'discovery' | 'options'>, matched: EquivalentResource): boolean {
+  const from = ctx.request.kind;
+  const to = matched.kind;
+  if (!to.kind || !from) return !to.kind && from?.group === matched.resource.group && from?.version === matched.resource.version;
+  if (from.group === to.group && from.version === to.version) return true;
+  const info = ctx.discovery.lookup(matched.resource).info;
+  if (info?.custom) return !info.conversionWebhook;
+  return sameShape(from, to, releaseOf(ctx.options.kubernetesVersion).version as KubernetesVersion);
+}
+
+/**
+ * Marks a step of a webhook or policy matched through an equivalent resource of another version:
+ * the apiserver hands it the object converted to that version (matchPolicy Equivalent). Where the
+ * simulator's conversion is not the apiserver's (convertsExactly), the step read the request's own
+ * fields and says so; the impact replay counts such a decision undetermined.
+ */
+export function noteConversion(ctx: SimContext, s: SimStep, matched: EquivalentResource | undefined): void {
+  if (!matched) return;
+  const to = matched.resource.group ? `${matched.resource.group}/${matched.resource.version}` : matched.resource.version;
+  const exact = convertsExactly(ctx, matched);
+  s.conversion = { to, exact };
+  const from = ctx.request.kind;
+  s.notes = [
+    ...(s.notes ?? []),
+    exact
+      ? `matched through the equivalent ${to} ${matched.resource.resource}: the object converted to ${to} (only its apiVersion changes between the two)`
+      : `matched through the equivalent ${to} ${matched.resource.resource}: the apiserver converts the object to ${to}, whose fields differ from ${from?.group ? `${from.group}/` : ''}${from?.version ?? 'the request'}'s; here only its apiVersion is changed, so this step read the request's own fields`,
+  ];
+}
+
+/** The object converted to an equivalent resource's version: only its apiVersion changes here (convertsExactly says when that is the apiserver's conversion). */
 export function objectFor(object: unknown, matched?: EquivalentResource): unknown {
   if (!matched?.kind.kind || typeof object !== 'object' || object === null || Array.isArray(object)) return object;
   const { group, version } = matched.kind;

@@ -37,7 +37,16 @@ export function customResources(objects: readonly unknown[]): ResourceInfo[] {
     if (!group || !resource) continue;
     for (const v of list(spec.versions)) {
       if (obj(v).served === false || !str(obj(v).name)) continue;
-      out.push({ group, version: str(obj(v).name), resource, kind: str(names.kind), namespaced: spec.scope !== 'Cluster', custom: true });
+      const conversionWebhook = str(obj(spec.conversion).strategy) === 'Webhook';
+      out.push({
+        group,
+        version: str(obj(v).name),
+        resource,
+        kind: str(names.kind),
+        namespaced: spec.scope !== 'Cluster',
+        custom: true,
+        ...(conversionWebhook ? { conversionWebhook } : {}),
+      });
     }
   }
   return out;

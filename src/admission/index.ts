@@ -8,7 +8,7 @@ export { fallback as countLeanFallback, leanFallbacks, type LeanVerdict } from '
 export { lockoutReport } from './lockout';
 export { unknownReach, type Unknown, type UnknownReach } from './unknown-reach';
 export { webhookCalled } from './webhooks';
-export { warnersOf } from './context';
+export { convertsExactly, warnersOf } from './context';
 export { mutationBreaks, type MutationBreak } from './mutation-check';
 export { notRunReason, simulateDraft, withClusterObjects, type DraftOptions, type DraftRun } from './simulate-draft';
 export { CRITICAL_REQUESTS, criticalRequests } from './critical-requests';

@@ -116,6 +116,60 @@ describe('webhook rules', () => {
     expect(webhookStep(seen, 'equivalent').outcome).toBe('admitted');
   });
 
+  it('matchPolicy Equivalent: a step says when the object it read is not the converted one (versions whose fields differ, a conversion webhook)', async () => {
+    const hpaV1: SimRequest = {
+      ...podRequest(),
+      resource: { group: 'autoscaling', version: 'v1', resource: 'horizontalpodautoscalers' },
+      kind: { group: 'autoscaling', version: 'v1', kind: 'HorizontalPodAutoscaler' },
+      name: 'web',
+      object: { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { name: 'web', namespace: 'team-a' }, spec: { maxReplicas: 3 } },
+    };
+    const rules = { resourceRules: [{ apiGroups: ['autoscaling'], apiVersions: ['v2'], operations: ['CREATE'], resources: ['horizontalpodautoscalers'] }] };
+    const hpa = await simulate(
+      [
+        policy('ValidatingAdmissionPolicy', 'cap', { matchConstraints: rules, validations: [{ expression: 'true' }] }),
+        binding('ValidatingAdmissionPolicyBinding', 'cap', 'cap'),
+      ],
+      hpaV1,
+    );
+    // autoscaling/v1 has targetCPUUtilizationPercentage, v2 metrics: the apiserver moves fields, the simulator does not
+    expect(policyStep(hpa, 'cap', 'cap').conversion).toEqual({ to: 'autoscaling/v2', exact: false });
+    expect(policyStep(hpa, 'cap', 'cap').notes?.join(' ')).toContain("whose fields differ from autoscaling/v1's; here only its apiVersion is changed");
+    // a custom resource of two versions: strategy None changes only the apiVersion; a conversion webhook's answer is not known
+    const crd = (strategy: string) => ({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.example.com' },
+      spec: {
+        group: 'example.com',
+        names: { plural: 'widgets', kind: 'Widget' },
+        scope: 'Namespaced',
+        versions: ['v1', 'v2'].map((name) => ({
+          name,
+          served: true,
+          storage: name === 'v2',
+          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        })),
+        conversion: { strategy },
+      },
+    });
+    const widget: SimRequest = {
+      ...podRequest(),
+      resource: { group: 'example.com', version: 'v1', resource: 'widgets' },
+      kind: { group: 'example.com', version: 'v1', kind: 'Widget' },
+      name: 'w',
+      object: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'team-a' } },
+    };
+    const v2 = { apiGroups: ['example.com'], apiVersions: ['v2'], operations: ['CREATE'], resources: ['widgets'] };
+    for (const [strategy, exact] of [
+      ['None', true],
+      ['Webhook', false],
+    ] as const) {
+      const r = await simulate([crd(strategy), validating('v', hook('widgets', { rules: [v2], matchPolicy: 'Equivalent' }))], widget);
+      expect(webhookStep(r, 'widgets').conversion, strategy).toEqual({ to: 'example.com/v2', exact });
+    }
+  });
+
   it('matchPolicy Equivalent: extensions/v1beta1 deployments is not served by 1.36, so it matches nothing', async () => {
     const old = { apiGroups: ['extensions'], apiVersions: ['v1beta1'], operations: ['CREATE'], resources: ['deployments'] };
     const ws = [validating('v', hook('old', { rules: [old], matchPolicy: 'Equivalent' }))];

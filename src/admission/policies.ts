@@ -28,7 +28,7 @@ import { declaresParams } from '../k8s/cel-scope';
 import { celInputs } from '../request/cel-inputs';
 import type { CelInputs } from '../cel/types';
 import { tracedExpressions } from '../policy/coverage';
-import { excludedBy, forbiddenMessage, inputFor, invocationKey, matchInput, actorOf, requireReinvoking, type SimContext } from './context';
+import { excludedBy, forbiddenMessage, inputFor, invocationKey, matchInput, actorOf, noteConversion, requireReinvoking, type SimContext } from './context';
 import { patchBetween } from './serialize';
 import { validatingWebhookExpressions } from './webhooks';
 import type { DocumentRef, SimOutcome, SimPhase, SimStep, SimStepKind } from './types';
@@ -264,7 +264,7 @@ export async function runValidatingPolicies(ctx: SimContext): Promise<void> {
     if (!start) return undefined;
     const run = runValidatingPolicy({ ...start.input, policy: p.policy, bindings: p.bindings.map((b) => b.binding) }, ctx.cel);
     run.catch(() => undefined); // a failure surfaces where it is awaited, not as an unhandled rejection
-    return { match: start.match, run };
+    return { match: start.match, matched: start.matched, run };
   });
   for (const [i, p] of ctx.ws.policies.validating.entries()) {
     const started = runs[i];
@@ -272,7 +272,7 @@ export async function runValidatingPolicies(ctx: SimContext): Promise<void> {
       noBindingStep(ctx, 'validating', p);
       continue;
     }
-    const { match } = started;
+    const { match, matched } = started;
     const r = await started.run;
     const failurePolicy = r.failurePolicy;
     if (r.bindings.length === 0 || (r.decision.allowed === false && !r.bindings.some((b) => b.applies || b.configError))) {
@@ -359,6 +359,7 @@ export async function runValidatingPolicies(ctx: SimContext): Promise<void> {
       const s = policyStep(ctx, { phase: 'validating', p, binding: b, outcome, reason, document, path });
       if (ctx.options.trace) s.expressions = tracedExpressions(p.policy, bt.evaluations);
       if (notes.length) s.notes = notes;
+      noteConversion(ctx, s, matched);
       if (denialMessage !== undefined && (outcome === 'denied' || outcome === 'error-rejected')) s.message = policyDenialMessage(p.name, b.name, denialMessage);
       const warnings = r.warnings.filter((w) => w.includes(`with binding '${b.name}':`));
       if (warnings.length) s.warnings = warnings;
@@ -456,11 +457,7 @@ export async function runMutatingPolicies(ctx: SimContext): Promise<void> {
       const s = policyStep(ctx, { phase: 'mutating', p, binding: b, outcome, reason, document: p.document, path });
       if (ctx.options.trace) s.expressions = tracedExpressions(p.policy, bt.evaluations);
       if (notes.length) s.notes = notes;
-      if (matched)
-        s.notes = [
-          ...(s.notes ?? []),
-          `matched through the equivalent ${matched.resource.group}/${matched.resource.version} ${matched.resource.resource} (only the object's apiVersion is converted here)`,
-        ];
+      noteConversion(ctx, s, matched);
       if (changed) {
         const first = invoked[0]!.objectBefore;
         const last = invoked[invoked.length - 1]!.objectAfter;

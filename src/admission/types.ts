@@ -94,6 +94,12 @@ export interface SimStep {
   patch?: JsonPatchOp[];
   warnings?: string[];
   auditAnnotations?: Record<string, string>;
+  /**
+   * Matched through an equivalent resource of another version (matchPolicy Equivalent): the
+   * apiVersion the apiserver converts the object to, and whether the simulator's conversion (the
+   * apiVersion alone) is the apiserver's (context.ts convertsExactly).
+   */
+  conversion?: { to: string; exact: boolean };
   /** Where this simulation may differ from a real cluster, or input it had to assume. */
   notes?: string[];
   /** With SimOptions.trace, a policy binding's step: its expressions with their sub-expression values. */

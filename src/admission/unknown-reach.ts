@@ -27,6 +27,12 @@ export interface Unknown {
   namespace?: boolean;
   /** The authorizer's answers: for every principal ('all'), or for principals other than the request's user ('others': a member of system:masters, whom the apiserver allows everything). */
   authorizer?: 'all' | 'others';
+  /**
+   * The request's resource has an equivalent of another version whose object the apiserver
+   * converts in ways the simulator does not (context.ts convertsExactly): a plugin matched
+   * through it reads fields the replay does not have (its steps say `conversion`).
+   */
+  conversion?: boolean;
 }
 
 export interface UnknownReach {
@@ -88,6 +94,7 @@ export async function unknownReach(chain: PreparedChain, request: SimRequest, op
     ...(given.oldObject ? { oldObject: true } : {}),
     ...(given.namespace && !ctx.namespaceDocument ? { namespace: true } : {}),
     ...(given.authorizer ? { authorizer: given.authorizer } : {}),
+    ...(given.conversion ? { conversion: true } : {}),
   };
   const matched = new Set<string>();
   const selected = new Set<string>();

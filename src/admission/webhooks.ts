@@ -16,7 +16,7 @@ import {
 } from '../policy';
 import { celInputs } from '../request/cel-inputs';
 import { goJSON } from '../k8s/errors';
-import { excludedBy, forbiddenMessage, inputFor, matchInput, actorOf, reject, requireReinvoking, type SimContext } from './context';
+import { excludedBy, forbiddenMessage, inputFor, matchInput, actorOf, noteConversion, reject, requireReinvoking, type SimContext } from './context';
 import type { JsonPatchOp, SimDenial, SimOutcome, SimStep } from './types';
 import type { WorkspaceWebhook } from './workspace';
 
@@ -374,10 +374,7 @@ export async function runMutatingWebhooks(ctx: SimContext): Promise<void> {
           if (!r.changed) s.path = `webhooks[${wh.index}].reinvocationPolicy`;
         }
       }
-      if (d.matched)
-        s.notes = [
-          `matched through the equivalent ${d.matched.resource.group}/${d.matched.resource.version} ${d.matched.resource.resource}: the webhook receives the object in that version (only its apiVersion is converted here)`,
-        ];
+      noteConversion(ctx, s, d.matched);
       ctx.auditAnnotations[webhookMutationKey(ctx.round, i)] = goJSON({
         configuration: wh.configName,
         webhook: wh.name,
@@ -435,7 +432,7 @@ export async function runValidatingWebhooks(ctx: SimContext): Promise<void> {
   relevant.forEach(({ wh, d }, idx) => {
     const r = callHook(ctx, wh, false);
     const s = step(ctx, wh, 'validating', r.outcome, called(d, r), calledPath(d, r));
-    if (d.matched) s.notes = [`matched through the equivalent ${d.matched.resource.group}/${d.matched.resource.version} ${d.matched.resource.resource}`];
+    noteConversion(ctx, s, d.matched);
     const denial = settle(ctx, wh, s, r, validatingFailedOpenKey(idx));
     if (denial && !first) first = denial;
     else if (denial) s.reason += " (not the error the client sees: an earlier webhook's error is reported)";

@@ -378,7 +378,7 @@ spec: { policyName: keep-team, validationActions: [Deny] }
     const text = io();
     expect(await runCli([...base, '--fail-on', 'any-change'], text)).toBe(0);
     expect(text.out).toContain(
-      'The candidate would have denied none of 2 writes; 2 writes undetermined: the decision reads what the replay does not know (an old object, a Namespace, the authorizer)',
+      'The candidate would have denied none of 2 writes; 2 writes undetermined: the decision reads what the replay does not know (an old object, a Namespace, the authorizer, an object converted to another version)',
     );
     expect(text.out).toMatch(/\nundetermined {14}2 not judged\n/);
     expect(text.out).toContain('\nChanges by who decided:\n       2  undetermined  ValidatingAdmissionPolicy keep-team  (pods by ci-bot in apps)  e.g. line 1');

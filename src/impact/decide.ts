@@ -6,6 +6,7 @@
  */
 import type { KubernetesVersion } from '../base/releases';
 import type { StaticOrder } from '../k8s/static-manifests';
+import { loadTypedData } from '../k8s/typed';
 import {
   countLeanFallback,
   leanChain,
@@ -26,6 +27,7 @@ import {
   type SimOptions,
   type SimResult,
   type WebhookResponse,
+  convertsExactly,
   warnersOf,
   webhookCalled,
 } from '../admission';
@@ -150,7 +152,7 @@ export function chainDecider(spec: ChainSpec): Decider {
   const unknowns = undeterminedDecider(baseline, candidate, spec);
   return async (request, namespace, authorization) => {
     const sim = simOptionsOf(spec, namespace, authorization);
-    const unknown = unknowns.of(request, namespace);
+    const unknown = await unknowns.of(request, namespace);
     if (unknown) {
       const decided = !unknown.oldObject && !unknown.namespace ? await leanUnasked(lean, request, sim) : undefined;
       if (decided) return decided;
@@ -186,7 +188,7 @@ export function fullDecider(spec: ChainSpec): Decider {
   const unknowns = undeterminedDecider(baseline, candidate, spec);
   return async (request, namespace, authorization) => {
     const sim = simOptionsOf(spec, namespace, authorization);
-    const unknown = unknowns.of(request, namespace);
+    const unknown = await unknowns.of(request, namespace);
     const undetermined = unknown && (await unknowns.decide(request, sim, unknown));
     if (undetermined) return undetermined;
     const cel = requestCel(spec.kubernetesVersion);
@@ -286,14 +288,48 @@ async function decide(
  * object), and a chain that asks the authorizer its answers (the apiserver's allow everything for
  * system:masters: then only a check for another principal); undefined when it knows all it reads.
  */
-function unknownOf(r: AdmissionRequest, namespace: unknown, readers: readonly Readers[]): Unknown | undefined {
+function unknownOf(r: AdmissionRequest, namespace: unknown, readers: readonly Readers[], conversion: boolean): Unknown | undefined {
   const oldObject = (r.operation === 'UPDATE' || r.operation === 'DELETE') && r.oldObject === undefined;
   const ns = namespace === undefined && !!str(r.namespace) && !isNamespaceResource(r);
   const others = !!r.userInfo?.groups?.includes(PRIVILEGED_GROUP);
   const authorizer = readers.some((x) => asksAuthorizer(x, others)) ? (others ? 'others' : 'all') : undefined;
-  return oldObject || ns || authorizer
-    ? { ...(oldObject ? { oldObject } : {}), ...(ns ? { namespace: ns } : {}), ...(authorizer ? { authorizer } : {}) }
+  return oldObject || ns || authorizer || conversion
+    ? {
+        ...(oldObject ? { oldObject } : {}),
+        ...(ns ? { namespace: ns } : {}),
+        ...(authorizer ? { authorizer } : {}),
+        ...(conversion ? { conversion } : {}),
+      }
     : undefined;
+}
+
+/**
+ * Whether either chain serves the request's resource in another version whose object the
+ * apiserver converts in ways the simulator does not (convertsExactly: autoscaling/v1 and v2
+ * HorizontalPodAutoscalers); per resource and kind, as the chains' discoveries answer.
+ */
+function conversionsOf(chains: readonly PreparedChain[]): (r: AdmissionRequest) => Promise<boolean> {
+  const known = new Map<string, boolean>();
+  return async (r) => {
+    const gvr = r.resource;
+    if (!gvr) return false;
+    const key = `${gvr.group}/${gvr.version}/${gvr.resource}/${r.subResource ?? ''}/${r.kind?.kind ?? ''}`;
+    let inexact = known.get(key);
+    if (inexact === undefined) {
+      inexact = false;
+      for (const chain of chains) {
+        const others = chain.discovery
+          .equivalents(gvr, r.subResource ?? '')
+          .filter((e) => e.resource.version !== gvr.version || e.resource.group !== gvr.group);
+        if (!others.length) continue;
+        await loadTypedData(chain.kubernetesVersion);
+        const at = { request: r, discovery: chain.discovery, options: { kubernetesVersion: chain.kubernetesVersion } };
+        if (others.some((e) => !convertsExactly(at, e))) inexact = true;
+      }
+      known.set(key, inexact);
+    }
+    return inexact;
+  };
 }
 
 /**
@@ -346,7 +382,11 @@ const alike = (a: Decision, b: Decision): boolean => {
 function undeterminedDecider(baseline: PreparedChain, candidate: PreparedChain, spec: ChainSpec) {
   let known: [Readers, Readers] | undefined;
   const readers = () => (known ??= [readersOf(baseline), readersOf(candidate)]);
-  return { of: (request: AdmissionRequest, namespace: unknown) => unknownOf(request, namespace, readers()), decide: decideUnknown };
+  const conversion = conversionsOf([baseline, candidate]);
+  return {
+    of: async (request: AdmissionRequest, namespace: unknown) => unknownOf(request, namespace, readers(), await conversion(request)),
+    decide: decideUnknown,
+  };
 
   async function decideUnknown(request: AdmissionRequest, sim: SimOptions, unknown: Unknown): Promise<DecisionPair | undefined> {
     const [rb, rc] = readers();

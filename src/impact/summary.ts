@@ -92,7 +92,10 @@ export function headlineOf(s: Omit<ImpactSummary, 'headline'>): string {
         : `the candidate would have denied none of ${s.events} writes`,
     );
     const u = s.changes.undetermined;
-    if (u) parts.push(`${plural(u, 'write')} undetermined: the decision reads what the replay does not know (an old object, a Namespace, the authorizer)`);
+    if (u)
+      parts.push(
+        `${plural(u, 'write')} undetermined: the decision reads what the replay does not know (an old object, a Namespace, the authorizer, an object converted to another version)`,
+      );
   }
   if (s.existing.total) {
     const d = s.existing.changes['newly-denied'];

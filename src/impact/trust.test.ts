@@ -274,7 +274,7 @@ describe('old objects the replay does not know', () => {
     expect(empty.summary.changes).toMatchObject({ 'newly-denied': 1, undetermined: 2 });
     expect(empty.summary.newlyDeniedBy).toEqual([{ by: 'ValidatingAdmissionPolicy scale-guard', count: 1 }]);
     expect(empty.summary.headline).toBe(
-      'The candidate would have denied 1 of 3 writes: 1 by ValidatingAdmissionPolicy scale-guard; 2 writes undetermined: the decision reads what the replay does not know (an old object, a Namespace, the authorizer)',
+      'The candidate would have denied 1 of 3 writes: 1 by ValidatingAdmissionPolicy scale-guard; 2 writes undetermined: the decision reads what the replay does not know (an old object, a Namespace, the authorizer, an object converted to another version)',
     );
   });
 

@@ -252,3 +252,37 @@ describe("the authorizer's answers", () => {
     for (let i = 0; i < 3; i++) expect((await decide(by([], { team: 'a' }), APPS)).candidate.undetermined).toEqual(['ValidatingAdmissionPolicy guarded']);
   });
 });
+
+describe('an object the apiserver converts to another version whose fields differ', () => {
+  // matchPolicy Equivalent: an autoscaling/v1 write reaches a policy on autoscaling/v2 converted,
+  // its targetCPUUtilizationPercentage moved into v2's metrics; the replay changes only the apiVersion
+  const cap = vap(
+    'hpa-cap',
+    { resourceRules: [{ apiGroups: ['autoscaling'], apiVersions: ['v2'], operations: ['CREATE'], resources: ['horizontalpodautoscalers'] }] },
+    'object.spec.maxReplicas <= 2',
+  );
+  const hpa = (version: 'v1' | 'v2'): AdmissionRequest => {
+    const spec =
+      version === 'v1'
+        ? { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'd' }, maxReplicas: 3, targetCPUUtilizationPercentage: 50 }
+        : { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'd' }, maxReplicas: 3 };
+    return {
+      ...write('CREATE', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler', 'autoscaling'),
+      resource: { group: 'autoscaling', version, resource: 'horizontalpodautoscalers' },
+      kind: { group: 'autoscaling', version, kind: 'HorizontalPodAutoscaler' },
+      object: { apiVersion: `autoscaling/${version}`, kind: 'HorizontalPodAutoscaler', metadata: { name: 'x', namespace: 'apps' }, spec },
+    };
+  };
+  const spec: ChainSpec = { baseline: [], candidate: cap, kubernetesVersion: DEFAULT_KUBERNETES_VERSION, webhooks: {} };
+
+  it('is undetermined where a policy matched through the other version reads the object; a write in its own version is decided', async () => {
+    for (const decider of [chainDecider(spec), fullDecider(spec)]) {
+      const converted = await decider(hpa('v1'), APPS);
+      expect(converted.candidate.undetermined).toEqual(['ValidatingAdmissionPolicy hpa-cap']);
+      expect(converted.baseline.undetermined).toBeUndefined();
+      const own = await decider(hpa('v2'), APPS);
+      expect(own.candidate).toMatchObject({ allowed: false, deniedBy: { name: 'hpa-cap' } });
+      expect(own.candidate.undetermined).toBeUndefined();
+    }
+  });
+});

@@ -28,6 +28,8 @@ const CEL_STRINGS = /[rRbB]{0,2}(?:'''[\s\S]*?'''|"""[\s\S]*?"""|'(?:\\[\s\S]|[^
 const OLD_OBJECT = /(^|[^\w.])oldObject\b/;
 const NAMESPACE_OBJECT = /(^|[^\w.])namespaceObject\b/;
 const AUTHORIZER = /(^|[^\w.])authorizer\b/;
+/** The object or the old object: what a conversion to another version changes. */
+const OBJECT = /(^|[^\w.])(object|oldObject)\b/;
 /** A check for another principal than the request's user. */
 const OTHER_PRINCIPAL = /(^|[^\w.])authorizer\s*\.\s*serviceAccount\s*\(/;
 
@@ -61,10 +63,18 @@ export interface Readers {
   namespace: ReadonlySet<string>;
   authorizer: ReadonlySet<string>;
   otherPrincipal: ReadonlySet<string>;
+  /** Whose CEL names `object` or `oldObject`. */
+  object: ReadonlySet<string>;
   texts: ReadonlyMap<string, string>;
 }
 
-const READS = { oldObject: readsOldObject, namespace: names(NAMESPACE_OBJECT), authorizer: names(AUTHORIZER), otherPrincipal: names(OTHER_PRINCIPAL) };
+const READS = {
+  oldObject: readsOldObject,
+  namespace: names(NAMESPACE_OBJECT),
+  authorizer: names(AUTHORIZER),
+  otherPrincipal: names(OTHER_PRINCIPAL),
+  object: names(OBJECT),
+};
 
 /**
  * Readers per chain's policies and webhooks: a chain prepared again for a param written keeps
@@ -83,7 +93,13 @@ export function readersOf(chain: PreparedChain): Readers {
 }
 
 function readChain(chain: PreparedChain): Readers {
-  const sets = { oldObject: new Set<string>(), namespace: new Set<string>(), authorizer: new Set<string>(), otherPrincipal: new Set<string>() };
+  const sets = {
+    oldObject: new Set<string>(),
+    namespace: new Set<string>(),
+    authorizer: new Set<string>(),
+    otherPrincipal: new Set<string>(),
+    object: new Set<string>(),
+  };
   const texts = new Map<string, string>();
   const read = (key: string, cel: string[]) => {
     for (const k of Object.keys(READS) as (keyof typeof READS)[]) if (cel.some(READS[k])) sets[k].add(key);
@@ -113,7 +129,8 @@ export const asksAuthorizer = (readers: Readers, others: boolean): boolean => (o
 
 /** Whether the chain may read what of a request is unknown: a plugin that may match it reads it in its CEL, or matches by its labels. */
 export const mayRead = (readers: Readers, reach: UnknownReach): boolean =>
-  reach.selected.size > 0 || [...reach.matched].some((k) => readsUnknown(readers, reach.unknown, k));
+  // a conversion's: known from the run's steps only (which plugin matched through which version)
+  !!reach.unknown.conversion || reach.selected.size > 0 || [...reach.matched].some((k) => readsUnknown(readers, reach.unknown, k));
 
 /**
  * Who read what of the request is unknown in a run: the readers whose CEL the request reached (a
@@ -123,7 +140,9 @@ export function unknownRead(r: SimResult, readers: Readers, reach: UnknownReach,
   const read = new Set<string>(reach.selected);
   for (const s of r.steps) {
     const key = s.webhook ? `${s.kind} ${s.name}: ${s.webhook}` : `${s.kind} ${s.name}`;
-    if (readsUnknown(readers, reach.unknown, key, askedAuthorizer) && (s.outcome !== 'skipped' || s.path.includes('matchConditions'))) read.add(key);
+    const converted = !!reach.unknown.conversion && s.conversion?.exact === false && readers.object.has(key);
+    if ((converted || readsUnknown(readers, reach.unknown, key, askedAuthorizer)) && (s.outcome !== 'skipped' || s.path.includes('matchConditions')))
+      read.add(key);
   }
   return [...read].sort();
 }

@@ -19,6 +19,8 @@ export interface ResourceInfo {
   until?: number;
   /** Defined by a CustomResourceDefinition of the workspace. */
   custom?: boolean;
+  /** Its versions are converted by a webhook (the CRD's spec.conversion.strategy Webhook): what a conversion gives is not known here. */
+  conversionWebhook?: boolean;
 }
 
 // group/version  resource  Kind  N|C  [from-until]

@@ -33,3 +33,6 @@ export const apiserverObject = (object: unknown, release: KubernetesVersion, gvk
 
 /** Whether the release has `kind` built in (its objects are decoded into a Go type). */
 export const isBuiltInKind = (gvk: GroupVersionKind, release: KubernetesVersion): boolean => loaded().isBuiltInKind(gvk, release);
+
+/** Whether two built-in kinds have the same Go shape, so that converting between them changes only the apiVersion (object.ts). */
+export const sameShape = (a: GroupVersionKind, b: GroupVersionKind, release: KubernetesVersion): boolean => loaded().sameShape(a, b, release);

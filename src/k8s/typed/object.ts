@@ -404,3 +404,50 @@ function isZero(v: unknown, t: TypeRef): boolean {
       return isEmpty(v, t);
   }
 }
+
+/** A struct's shape as text (fields, their json names, types and tags, down to the scalars; struct names without their package), per release. */
+const shapes = new Map<TypedRelease, Map<string, string>>();
+
+function shapeOf(t: TypeRef, r: TypedRelease, open: Set<string>): string {
+  switch (t.k) {
+    case 'ptr':
+    case 'slice':
+    case 'map':
+      return `${t.k}(${shapeOf(t.of, r, open)})`;
+    case 'struct': {
+      const name = t.id.slice(t.id.lastIndexOf('.') + 1);
+      let memo = shapes.get(r);
+      if (!memo) shapes.set(r, (memo = new Map()));
+      const known = memo.get(t.id);
+      if (known !== undefined) return known;
+      if (open.has(t.id)) return `@${name}`; // a type within itself (JSONSchemaProps): named, not unrolled
+      open.add(t.id);
+      const fields = (r.structs.get(t.id) ?? []).map((f) => `${f.name}:${shapeOf(f.type, r, open)}${f.omitempty ? '?' : ''}${f.omitzero ? '0' : ''}`);
+      open.delete(t.id);
+      const s = `${name}{${fields.join(',')}}`;
+      // a shape that named an enclosing type depends on the path it was reached by: not kept
+      if (!s.includes('@')) memo.set(t.id, s);
+      return s;
+    }
+    case 'special':
+      return t.s;
+    default:
+      return t.k;
+  }
+}
+
+/**
+ * Whether two built-in kinds of a release have the same Go shape: the same fields, json names,
+ * types and tags all the way down (struct names compared without their package). Where they do,
+ * the apiserver's conversion from one to the other moves nothing but the apiVersion (the
+ * generated conversions copy field by field); where they do not, it moves fields
+ * (autoscaling/v1's targetCPUUtilizationPercentage into v2's metrics). False when either is not
+ * a built-in kind of the release.
+ */
+export function sameShape(a: GroupVersionKind, b: GroupVersionKind, release: KubernetesVersion): boolean {
+  const r = typedRelease(release);
+  const ta = r.kinds.get(`${a.group ?? ''}/${a.version}/${a.kind}`);
+  const tb = r.kinds.get(`${b.group ?? ''}/${b.version}/${b.kind}`);
+  if (!ta || !tb) return false;
+  return shapeOf({ k: 'struct', id: ta }, r, new Set()) === shapeOf({ k: 'struct', id: tb }, r, new Set());
+}
