@@ -55,7 +55,8 @@ export type SkipReason =
   | 'metadata-level'
   | 'not-a-resource'
   | 'deletecollection'
-  | 'before-admission';
+  | 'before-admission'
+  | 'subresource-object';
 
 /** One sentence per reason, for the report. */
 export const SKIP_REASONS: Readonly<Record<SkipReason, string>> = {
@@ -71,7 +72,15 @@ export const SKIP_REASONS: Readonly<Record<SkipReason, string>> = {
   'not-a-resource': 'not a request on a resource (a non-resource URL such as /healthz)',
   deletecollection: 'deletecollection: admission sees each deleted object, which the event does not name',
   'before-admission': 'the request stopped before admission',
+  'subresource-object':
+    'a patch of a subresource whose object is a kind of its own (a Scale …) with no stored object in the event (logged at level Request, or refused): the object admission saw is not in it',
 };
+
+/**
+ * Subresources whose object admission sees is the main resource's kind (a Deployment's status);
+ * the others carry a kind of their own (scale: an autoscaling/v1 Scale; eviction, binding, token).
+ */
+export const SAME_KIND_SUBRESOURCES: ReadonlySet<string> = new Set(['status', 'ephemeralcontainers', 'resize', 'approval']);
 
 /** Subresources whose requests admission sees as CONNECT (pods/exec …, nodes/proxy, services/proxy). */
 const CONNECT_SUBRESOURCES = new Set(['exec', 'attach', 'portforward', 'proxy']);
@@ -178,6 +187,10 @@ export function readAuditLine(text: string, line: number, terminated = true): Au
   // An update or patch that created the object (201 Created: apply, or PUT with create-on-update) was a CREATE.
   if (operation === 'UPDATE' && code === 201) operation = 'CREATE';
   if (level === 'Metadata' && operation !== 'DELETE' && operation !== 'CONNECT') return { kind: 'skip', line, auditID, reason: 'metadata-level' };
+  // the replay makes a patch's object from the old one and the patch: not a Scale from a Deployment
+  const sub = objectRef.subresource;
+  if (verb === 'patch' && sub && !SAME_KIND_SUBRESOURCES.has(sub) && !(isObject(e.responseObject) && code < 300))
+    return { kind: 'skip', line, auditID, reason: 'subresource-object', detail: sub };
   const query = queryOf(str(e.requestURI));
   const event: AuditWrite = {
     auditID: auditID ?? `line-${line}`,

@@ -387,6 +387,29 @@ describe('reading the log', () => {
       'the live chain refused the patch, so the object is the old object with the patch applied (read as a strategic merge patch)',
     ]);
   });
+  it('a scale write: its old object is the old Scale, which the replay does not hold; a scale patch with no stored object is not replayed', () => {
+    const state = stateOf([ns('apps'), { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'apps' }, spec: { replicas: 2 } }]);
+    const d = discoveryFor([]);
+    const scale = { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'd', namespace: 'apps' }, spec: { replicas: 10 } };
+    const ref = { resource: 'deployments', apiGroup: 'apps', namespace: 'apps', name: 'd', subresource: 'scale' };
+    const update = readAuditLine(event('update', ref, { requestObject: scale, responseObject: scale }), 1);
+    if (update?.kind !== 'write') throw new Error('not a write');
+    const r = replayRequest(update.event, state, d);
+    expect(r.oldObject).toBe('unknown');
+    expect(r.request.oldObject).toBeUndefined();
+    expect(r.request.object).toEqual(scale);
+    expect(r.notes).toContain('the old object of a scale write is of its own kind, which the replay does not hold');
+    // a patch at Request level (no responseObject), or refused: its object would be the Deployment patched, not a Scale
+    for (const extra of [
+      { requestObject: { spec: { replicas: 10 } } },
+      { requestObject: { spec: { replicas: 10 } }, responseObject: { kind: 'Status' }, code: 403 },
+    ])
+      expect(readAuditLine(event('patch', ref, extra), 2)).toMatchObject({ kind: 'skip', reason: 'subresource-object', detail: 'scale' });
+    // a status patch's object is the Deployment: replayed from the old one
+    expect(readAuditLine(event('patch', { ...ref, subresource: 'status' }, { requestObject: { status: { replicas: 1 } } }), 3)).toMatchObject({
+      kind: 'write',
+    });
+  });
   it('impersonation: admission sees the impersonated user; an exec is a CONNECT with PodExecOptions', () => {
     const l = readAuditLine(
       JSON.stringify({

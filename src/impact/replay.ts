@@ -5,7 +5,7 @@
 import { isObject, obj, str } from '../base/json';
 import type { Discovery } from '../admission';
 import type { AdmissionRequest, GroupVersionKind } from '../request/model';
-import type { AuditWrite } from './audit';
+import { SAME_KIND_SUBRESOURCES, type AuditWrite } from './audit';
 import { objectKey, snapshotAgainst, stateKey, type ObjectState, type OldObjectSource, type SnapshotTime } from './cluster';
 import { applyPatchBody } from './patch';
 
@@ -103,7 +103,11 @@ export function replayRequest(ev: AuditWrite, state: ObjectState, discovery: Dis
   let oldObject: unknown;
   let oldFrom: OldObjectSource = 'none';
   let snapshotTime: SnapshotTime | undefined;
-  if (operation === 'UPDATE' || operation === 'DELETE') {
+  if ((operation === 'UPDATE' || operation === 'DELETE') && ref.subresource && !SAME_KIND_SUBRESOURCES.has(ref.subresource)) {
+    // its old object is of the subresource's kind (the old Scale), not the main object the replay holds
+    oldFrom = 'unknown';
+    notes.push(`the old object of a ${ref.subresource} write is of its own kind, which the replay does not hold`);
+  } else if (operation === 'UPDATE' || operation === 'DELETE') {
     oldObject = prior?.object;
     oldFrom = prior ? prior.source : 'unknown';
     if (prior?.source === 'snapshot') {

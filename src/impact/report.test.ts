@@ -63,6 +63,25 @@ describe('the report', () => {
     expect(headlineOf({ ...summary, newlyDeniedBy: summary.newlyDeniedBy.slice(0, 2) })).toMatch(/15 by ValidatingAdmissionPolicy b, 6 more$/);
   });
 
+  it('a log none of whose lines is replayed says so, not that nothing was given', async () => {
+    const reads = [1, 2].map((i) =>
+      JSON.stringify({
+        kind: 'Event',
+        apiVersion: 'audit.k8s.io/v1',
+        level: 'Metadata',
+        auditID: `r${i}`,
+        stage: 'ResponseComplete',
+        verb: 'get',
+        objectRef: { resource: 'pods', namespace: 'apps', name: 'p', apiVersion: 'v1' },
+        responseStatus: { code: 200 },
+      }),
+    );
+    const r = await analyzeImpact({ workspace: policy, cluster: snapshot, audit: reads.join('\n'), options: { existing: false } });
+    expect(r.summary.headline).toBe("No write replayed: the log's 2 lines are counted under Not replayed, with why");
+    const none = await analyzeImpact({ workspace: policy, options: {} });
+    expect(none.summary.headline).toBe('nothing to replay: give an audit log or a cluster snapshot');
+  });
+
   it('the JSON holds the same from the CLI (every event kept) and the Impact view (changed events only, requests kept for Simulate)', async () => {
     const cli = await analyzeImpact({ workspace: policy, cluster: snapshot, audit: log, options: { kubernetesVersion: '1.37' } });
     const view = await analyzeImpact({

@@ -105,6 +105,9 @@ export function headlineOf(s: Omit<ImpactSummary, 'headline'>): string {
   if (!parts.length) {
     if (errors) return errors;
     if (s.cancelled) return 'Cancelled before any write or existing object was judged';
+    // a log was read, but none of its lines is a write admission saw that the replay can rebuild
+    const notReplayed = Object.values(s.skipped).reduce((a, n) => a + (n ?? 0), 0);
+    if (notReplayed) return `No write replayed: the log's ${plural(notReplayed, 'line')} are counted under Not replayed, with why`;
     return 'nothing to replay: give an audit log or a cluster snapshot';
   }
   const text = parts.join('; ');
