@@ -26,7 +26,7 @@ export type { EventImpact, KeptRequest, LineOutcome, LogLine, SkippedLine } from
 export { isLocalShard, localShard, routeOf, shardServer, type OpenShard, type Route, type ShardAnswer, type ShardBatch, type ShardSetup } from './shard';
 export { readAuditLine, SKIP_REASONS, type AuditLine, type AuditWrite, type SkipReason } from './audit';
 export { readCluster, isAdmissionObject, ADMISSION_KINDS, type Cluster, type OldObjectSource } from './cluster';
-export { readLineBatches, readLines, textChunks, type Line, type TextSource } from './lines';
+export { joinedSources, readLineBatches, readLines, textChunks, type Line, type TextSource } from './lines';
 export { readSnapshot, MAX_ITEM_CHARS, SNAPSHOT_COMMAND, type SnapshotItem } from './snapshot';
 export { laterReads, retains, verbAndRef, type LaterReads } from './retain';
 export { applyPatchBody, mergePatch, strategicMerge, type PatchKind } from './patch';

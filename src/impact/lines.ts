@@ -36,27 +36,107 @@ async function* chunksOf(source: TextSource): AsyncGenerator<string | Uint8Array
   else yield* source as AsyncIterable<string | Uint8Array>;
 }
 
-async function* inflate(first: Uint8Array, rest: AsyncIterator<string | Uint8Array>): AsyncGenerator<Uint8Array> {
-  const stream = new DecompressionStream('gzip');
-  const writer = stream.writable.getWriter();
-  const pump = (async () => {
-    try {
-      await writer.write(first as Uint8Array<ArrayBuffer>);
-      for (let r = await rest.next(); !r.done; r = await rest.next()) {
-        const v = r.value;
-        await writer.write((typeof v === 'string' ? new TextEncoder().encode(v) : v) as Uint8Array<ArrayBuffer>);
+/** Where a gzip member may start in `b` (its magic, deflate's method byte, no reserved flag), from `from` on; -1 when nowhere. */
+function memberStart(b: Uint8Array, from: number): number {
+  for (let p = b.indexOf(0x1f, from); p >= 0 && p + 3 < b.length; p = b.indexOf(0x1f, p + 1))
+    if (b[p + 1] === 0x8b && b[p + 2] === 8 && (b[p + 3]! & 0xe0) === 0) return p;
+  return -1;
+}
+
+/** Whether the 4 bytes before `end` in `tail` (the input written last) are a gzip trailer's ISIZE for a member that gave `given` bytes. */
+const trailerOf = (tail: Uint8Array, given: number): boolean =>
+  tail.length >= 4 &&
+  (tail[tail.length - 4]! | (tail[tail.length - 3]! << 8) | (tail[tail.length - 2]! << 16) | (tail[tail.length - 1]! << 24)) >>> 0 === given >>> 0;
+
+/**
+ * The pieces to write of an input chunk: cut before every place a gzip member may start
+ * (`memberStart`), so that a member ends with a write. The last 3 bytes are held back for the
+ * next chunk (a member's magic cut over two chunks is found whole); `flush` gives them at the end.
+ */
+export function memberCuts(): { cut(b: Uint8Array): Uint8Array[]; flush(): Uint8Array[] } {
+  let held = new Uint8Array(0);
+  return {
+    cut(chunk) {
+      const b = held.length ? joined(held, chunk) : chunk;
+      const keep = Math.max(0, b.length - 3);
+      held = b.slice(keep);
+      const out: Uint8Array[] = [];
+      let from = 0;
+      for (let p = memberStart(b, 1); p >= 0 && p < keep; p = memberStart(b, p + 1)) {
+        out.push(b.subarray(from, p));
+        from = p;
       }
-      await writer.close();
-    } catch (e) {
-      await writer.abort(e).catch(() => undefined);
+      if (keep > from) out.push(b.subarray(from, keep));
+      return out;
+    },
+    flush: () => (held.length ? [held] : []),
+  };
+}
+
+/**
+ * A gzip stream inflated, member after member (`cat a.gz b.gz`: RFC 1952 allows any number).
+ * Node's DecompressionStream reads on past a member's end; Chromium's refuses what follows
+ * ("Junk found after end of compressed data"), and an error drops the output not yet read. So
+ * the input is written in pieces cut where a member may start (`memberCuts`), each after the
+ * output before it was read: a member ends with a write, and the write after it fails alone.
+ * Where that write starts a member (and the bytes before it are the trailer of what was given),
+ * a new stream inflates on from it; any other failure stands (a corrupt or cut-off stream: what
+ * was inflated stays read).
+ */
+async function* inflate(first: Uint8Array, rest: AsyncIterator<string | Uint8Array>): AsyncGenerator<Uint8Array> {
+  const cuts = memberCuts();
+  const queue: Uint8Array[] = cuts.cut(first);
+  let ended = false;
+  /** The next piece to write, cut as memberCuts cuts; undefined at the end. */
+  const next = async (): Promise<Uint8Array | undefined> => {
+    while (!queue.length && !ended) {
+      const r = await rest.next();
+      if (r.done) (ended = true), queue.push(...cuts.flush());
+      else queue.push(...cuts.cut(typeof r.value === 'string' ? new TextEncoder().encode(r.value) : r.value));
     }
-  })();
-  const reader = stream.readable.getReader();
-  try {
-    for (let r = await reader.read(); !r.done; r = await reader.read()) yield r.value;
-  } finally {
-    reader.releaseLock();
-    await pump;
+    return queue.shift();
+  };
+  let tail: Uint8Array = new Uint8Array(0); // the last bytes written before the piece being written
+  for (;;) {
+    const stream = new DecompressionStream('gzip');
+    const writer = stream.writable.getWriter();
+    const reader = stream.readable.getReader();
+    let given = 0;
+    let failedAt: Uint8Array | undefined; // the piece whose write failed
+    const pump = (async () => {
+      for (let b = await next(); b; b = await next()) {
+        try {
+          await writer.write(b as Uint8Array<ArrayBuffer>);
+        } catch {
+          failedAt = b;
+          return;
+        }
+        tail = b.length >= 4 ? b.subarray(b.length - 4) : joined(tail, b).slice(-4);
+      }
+      await writer.close().catch(() => undefined);
+    })();
+    let failure: unknown;
+    let failed = false;
+    let read = false; // the output read to its end, or failed (not left by the consumer)
+    try {
+      for (let r = await reader.read(); !r.done; r = await reader.read()) {
+        given += r.value.length;
+        yield r.value;
+      }
+      read = true;
+    } catch (e) {
+      [failed, failure, read] = [true, e, true];
+    } finally {
+      reader.releaseLock();
+      // left early (Cancel): the pump's write waits for a read that will not come
+      if (!read) await writer.abort().catch(() => undefined);
+      await pump;
+    }
+    if (!failed) return;
+    // the next member: the piece that failed starts one, after the trailer of what this one gave
+    if (!failedAt || memberStart(failedAt, 0) !== 0 || !trailerOf(tail, given)) throw failure;
+    queue.unshift(failedAt);
+    tail = new Uint8Array(0);
   }
 }
 
@@ -82,6 +162,25 @@ export async function* byteChunks(source: TextSource): AsyncGenerator<string | U
   }
   yield first.value;
   for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
+}
+
+/**
+ * Several sources as one (rotated audit logs opened together): each inflated on its own, so that
+ * a plain file after a gzip one is not read as gzip, with a newline between two where the first
+ * does not end with one.
+ */
+export async function* joinedSources(sources: readonly TextSource[]): AsyncGenerator<string | Uint8Array> {
+  let ended = true; // whether what came so far ends a line
+  for (const source of sources) {
+    let first = true;
+    for await (const c of byteChunks(source)) {
+      if (!c.length) continue;
+      if (first && !ended) yield '\n';
+      first = false;
+      yield c;
+      ended = typeof c === 'string' ? c.endsWith('\n') : c[c.length - 1] === NEWLINE;
+    }
+  }
 }
 
 /** The text as decoded string pieces: gzip inflated, UTF-8 decoded (invalid bytes become U+FFFD). */

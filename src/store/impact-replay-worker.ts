@@ -16,6 +16,7 @@ import {
   decisionPool,
   denialTimeline,
   existingKey,
+  joinedSources,
   laterReads,
   readSnapshot,
   sortedRows,
@@ -57,9 +58,8 @@ async function* chunksOf(file: Blob, read: (n: number) => void): AsyncGenerator<
   }
 }
 
-async function* concat(files: readonly Blob[], read: (n: number) => void): AsyncGenerator<Uint8Array> {
-  for (const f of files) yield* chunksOf(f, read);
-}
+/** The audit files opened, as one log in the order opened: each inflated on its own (a gzip file beside a plain one), a newline between two. */
+const concat = (files: readonly Blob[], read: (n: number) => void) => joinedSources(files.map((f) => chunksOf(f, read)));
 
 /** The snapshot files' objects (Lists unwrapped), and what could not be read: each file streamed (`readSnapshot`: any size, gzip); Cancel stops the reading. */
 async function readSnapshots(
