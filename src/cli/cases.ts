@@ -23,7 +23,7 @@ import { unzipFiles } from '../share/zip';
 import { parseDocuments, type ParsedDocument } from '../yaml';
 import { positionIn } from './check';
 import { readInputs, type FileSystem, type InputFile } from './inputs';
-import { isKaptestManifest, readKaptestManifest } from './kaptest';
+import { isKaptestManifest, kaptestManifestRefusal, readKaptestManifest } from './kaptest';
 import type { Problem } from './problem';
 import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion, type WorkspaceGate } from '../base/releases';
 import type { StaticOrder } from '../k8s/static-manifests';
@@ -291,6 +291,8 @@ export async function runCasesFile(
   const ctx: Ctx = { file: path, doc, problems: [], summary, ...(options.coverage ? { coverage: new Map() } : {}) };
   const value = doc.object;
   if (isKaptestManifest(value)) {
+    const refused = kaptestManifestRefusal(obj(value), path);
+    if (refused) return { problems: [problemAt(ctx, refused.path, `--cases: ${refused.message}`)], summary, unreadable: false };
     const m = readKaptestManifest(value, []);
     const dir = fs.dirname(path);
     const referenced = await readInputs(

@@ -27,9 +27,41 @@ export interface KaptestManifest {
   problems: { path: string; message: string }[];
 }
 
-/** Whether a parsed YAML object looks like a kaptest manifest. */
-export const isKaptestManifest = (v: unknown): boolean =>
-  isObject(v) && typeof v.version === 'string' && (Array.isArray(v.vapTestSuites) || Array.isArray(v.mapTestSuites));
+/** The one manifest version kaptest reads (v0.2.0 and later: internal/tester/manifest.go). */
+export const KAPTEST_MANIFEST_VERSION = 'v1alpha1';
+
+const hasSuites = (v: Obj): boolean => Array.isArray(v.vapTestSuites) || Array.isArray(v.mapTestSuites);
+// kaptest v0.1.x's field names, which its `migrate` command renames to policies and vapTestSuites
+const isLegacy = (v: Obj): boolean => !hasSuites(v) && (Array.isArray(v.testSuites) || Array.isArray(v.validatingAdmissionPolicies));
+
+/**
+ * Whether a parsed YAML object looks like a kaptest manifest, of any version: one kaptest would
+ * refuse is still recognised, so that `kaptestManifestRefusal` can say why rather than the file
+ * being taken for something else.
+ */
+export const isKaptestManifest = (v: unknown): boolean => isObject(v) && (hasSuites(v) || isLegacy(v));
+
+/**
+ * Why kaptest would refuse a manifest `isKaptestManifest` recognises (the version check of its
+ * `IsValid`), with what to do; undefined when it reads it. `file` is named in the advice.
+ */
+export function kaptestManifestRefusal(v: Obj, file: string): { path: string; message: string } | undefined {
+  const want = `version: ${KAPTEST_MANIFEST_VERSION}`;
+  if (isLegacy(v))
+    return {
+      path: Array.isArray(v.testSuites) ? 'testSuites' : 'validatingAdmissionPolicies',
+      message: `kaptest's v0.1.x manifest format (validatingAdmissionPolicies, testSuites), which kaptest v0.2.0 and later refuse: convert it with \`kaptest migrate ${file}\` (it adds "${want}" and renames them policies and vapTestSuites)`,
+    };
+  if (v.version === undefined || v.version === null)
+    // `kaptest migrate` reads only the v0.1.x names: on this file it would drop the suites
+    return { path: '', message: `a kaptest manifest needs "${want}" (kaptest refuses one without: "version is required"); add that line to ${file}` };
+  if (v.version !== KAPTEST_MANIFEST_VERSION)
+    return {
+      path: 'version',
+      message: `kaptest manifest version ${JSON.stringify(v.version)} is not supported: kaptest reads ${KAPTEST_MANIFEST_VERSION} only`,
+    };
+  return undefined;
+}
 
 const OUTCOMES: Record<string, CaseOutcome> = { admit: 'admit', deny: 'deny', skip: 'skip', error: 'error', mutate: 'admit' };
 
