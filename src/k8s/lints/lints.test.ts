@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sampleWorkspace, TEMPLATES } from '../templates';
 import { lint } from './index';
+import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../../base/releases';
 
 const vwc = (webhook: Record<string, unknown>, kind = 'ValidatingWebhookConfiguration', metadata: Record<string, unknown> = { name: 'x' }) => ({
   apiVersion: 'admissionregistration.k8s.io/v1',
@@ -160,6 +161,27 @@ describe('policy and binding lints', () => {
       },
     };
     expect(ids(p, [p])).toEqual(['G01 apiVersion', 'P01 metadata.name', 'P05 spec.validations[0].expression', 'P11 spec.validations[0].message']);
+  });
+
+  it('G01 names the target release and what it serves of the kind in v1 (MutatingAdmissionPolicy: from 1.36)', () => {
+    const g01 = (apiVersion: string, kind: string, kubernetesVersion?: KubernetesVersion) =>
+      lint({ apiVersion, kind, metadata: { name: 'p' }, spec: {} }, [], { kubernetesVersion })
+        .filter((l) => l.id === 'G01')
+        .map((l) => `${l.message} | ${l.hint ?? ''}`);
+    expect(g01('admissionregistration.k8s.io/v1beta1', 'ValidatingAdmissionPolicy', '1.33')).toEqual([
+      'admissionregistration.k8s.io/v1beta1 is a pre-release version; admissionregistration.k8s.io/v1 serves ValidatingAdmissionPolicy in 1.33 | Change apiVersion to admissionregistration.k8s.io/v1.',
+    ]);
+    expect(g01('admissionregistration.k8s.io/v1alpha1', 'MutatingAdmissionPolicy', '1.33')).toEqual([
+      'admissionregistration.k8s.io/v1alpha1 is a pre-release version; 1.33 does not serve MutatingAdmissionPolicy in admissionregistration.k8s.io/v1 (1.36 does) | Change apiVersion to admissionregistration.k8s.io/v1 when you target 1.36 or later.',
+    ]);
+    expect(g01('admissionregistration.k8s.io/v1beta1', 'MutatingAdmissionPolicyBinding', '1.38')).toEqual([
+      'admissionregistration.k8s.io/v1beta1 is a pre-release version; admissionregistration.k8s.io/v1 serves MutatingAdmissionPolicyBinding in 1.38 (pre-release v1.38.0-beta.0) | Change apiVersion to admissionregistration.k8s.io/v1.',
+    ]);
+    // no target given: the default one
+    expect(g01('admissionregistration.k8s.io/v1beta1', 'ValidatingAdmissionPolicyBinding')).toEqual([
+      `admissionregistration.k8s.io/v1beta1 is a pre-release version; admissionregistration.k8s.io/v1 serves ValidatingAdmissionPolicyBinding in ${DEFAULT_KUBERNETES_VERSION} | Change apiVersion to admissionregistration.k8s.io/v1.`,
+    ]);
+    expect(g01('admissionregistration.k8s.io/v1', 'MutatingAdmissionPolicy', '1.33')).toEqual([]);
   });
 
   it('the sample workspace has no warning: its fail-closed pod webhook lets every system: user skip it (W03 once fired beside that guard)', () => {

@@ -5,7 +5,15 @@
  */
 import { fieldPath } from '../../base/path';
 import { failOpen, guardParams, removeDelete, setField } from '../fixes/edits';
-import { minorOf } from '../../base/releases';
+import {
+  DEFAULT_KUBERNETES_VERSION,
+  KUBERNETES_VERSIONS,
+  minorOf,
+  releaseLabel,
+  releaseOf,
+  type AdmissionKind,
+  type KubernetesVersion,
+} from '../../base/releases';
 import { covers, isObj, objs, ruleCovers, str, strs, type Obj } from './helpers';
 import { authorizerChecks, hasNestedComprehension, librariesNewerThan, unguardedReads } from './cel-heuristics';
 import type { LintRule } from './rule-types';
@@ -293,16 +301,25 @@ export const POLICY_RULES: readonly LintRule[] = [
     name: 'pre-v1-version',
     severity: 'info',
     kinds: [...POLICY_KINDS, ...BINDING_KINDS],
-    check: ({ object }) =>
-      /\/v1(alpha|beta)\d+$/.test(str(object.apiVersion))
-        ? [
-            {
-              field: 'apiVersion',
-              message: `${str(object.apiVersion)} is a pre-release version; admissionregistration.k8s.io/v1 serves this kind in 1.36`,
-              hint: 'Change apiVersion to admissionregistration.k8s.io/v1.',
-            },
-          ]
-        : [],
+    check: ({ object, kubernetesVersion }) => {
+      if (!/\/v1(alpha|beta)\d+$/.test(str(object.apiVersion))) return [];
+      // Whether v1 serves the kind is the target's row of the release table (MutatingAdmissionPolicy: from 1.36 only).
+      const kind = str(object.kind) as AdmissionKind;
+      const target = kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
+      const v1 = 'admissionregistration.k8s.io/v1';
+      const servesV1 = (r: KubernetesVersion) => releaseOf(r).served.v1?.[kind] === 'served';
+      const pre = `${str(object.apiVersion)} is a pre-release version`;
+      if (servesV1(target))
+        return [{ field: 'apiVersion', message: `${pre}; ${v1} serves ${kind} in ${releaseLabel(target)}`, hint: `Change apiVersion to ${v1}.` }];
+      const from = KUBERNETES_VERSIONS.find((r) => minorOf(r) > minorOf(target) && servesV1(r));
+      return [
+        {
+          field: 'apiVersion',
+          message: `${pre}; ${releaseLabel(target)} does not serve ${kind} in ${v1}${from ? ` (${releaseLabel(from)} does)` : ''}`,
+          ...(from ? { hint: `Change apiVersion to ${v1} when you target ${from} or later.` } : {}),
+        },
+      ];
+    },
   },
 ];
 
