@@ -67,7 +67,28 @@ function isMap(shape: FieldShape | undefined, key: PathSegment | undefined, v: O
   return (typeof key === 'string' && MAP_FIELD_NAMES.has(key)) || Object.keys(v).some((k) => k.includes('`'));
 }
 
+const PKL_TYPES = { string: 'String', boolean: 'Boolean', integer: 'Int', number: 'Float' } as const;
+const PKL_CONTAINERS = { map: 'a Mapping', list: 'a Listing', struct: 'an object' } as const;
+
+/**
+ * Why pkl-k8s's typed template cannot hold a scalar here, or undefined. The apiserver refuses
+ * such a value as well (a YAML 1.1 `y` label read as true cannot go in a string field), so there
+ * is no text to write in its place: the export is refused, as Rust's is.
+ */
+function pklTypeMismatch(v: unknown, shape: FieldShape | undefined): string | undefined {
+  if (!shape || shape.kind === 'any' || v === null || v === undefined) return undefined;
+  const value = typeof v === 'string' ? `the string ${JSON.stringify(v)}` : `the ${typeof v} ${String(v)}`;
+  if (shape.kind !== 'scalar') return `pkl-k8s's type here is ${PKL_CONTAINERS[shape.kind]}, and the value is ${value}`;
+  if (typeof v === (shape.type === 'integer' ? 'number' : shape.type)) return undefined;
+  const type = shape.format === 'int32' ? 'Int32' : PKL_TYPES[shape.type];
+  const quote =
+    typeof v === 'boolean' && shape.type === 'string' ? ': quote it in the YAML if it is text (y, yes, on, off … unquoted are booleans to Kubernetes)' : '';
+  return `pkl-k8s's type here is ${type}, and the value is ${value}${quote}`;
+}
+
 function scalar(w: Writer, v: unknown, shape: FieldShape | undefined, path: PathSegment[], indent: string): string {
+  const mismatch = w.typed ? pklTypeMismatch(v, shape) : undefined;
+  if (mismatch) w.problems.add(path, mismatch);
   if (typeof v === 'string') return stringLiteral(v, indent);
   if (typeof v === 'number') {
     if (!Number.isFinite(v)) w.problems.add(path, `${v} is not a number Pkl can write`);

@@ -45,6 +45,27 @@ describe('refused, with the path and the reason', () => {
     const stamped = { ...webhook({}), metadata: { name: 'demo', creationTimestamp: '2026-01-01T00:00:00Z' } };
     expect(exportAsCode([{ object: stamped }], 'rust', opts).problems.map((p) => p.path)).toEqual(['metadata.creationTimestamp']);
   });
+  it('a label value YAML 1.1 reads as a boolean (y, yes): typed Pkl refuses it, as Rust does and the apiserver would', () => {
+    const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: demo\n  labels:\n    self: y\n    other: yes\n    quoted: "y"\n';
+    const { docs } = codeDocsOf(text);
+    // read as sigs.k8s.io/yaml reads it (YAML 1.1): the apiserver then cannot decode true into a string
+    expect(docs[0]!.object.metadata).toEqual({ name: 'demo', labels: { self: true, other: true, quoted: 'y' } });
+    const pkl = exportAsCode(docs, 'pkl', opts);
+    expect(pkl.files).toEqual([]);
+    expect(pkl.problems.map((p) => [p.path, p.message])).toEqual([
+      ['metadata.labels[self]', expect.stringMatching(/^pkl-k8s's type here is String, and the value is the boolean true: quote it in the YAML/)],
+      ['metadata.labels[other]', expect.stringMatching(/^pkl-k8s's type here is String, and the value is the boolean true/)],
+    ]);
+    expect(exportAsCode(docs, 'rust', opts).problems.map((p) => p.path)).toEqual(['metadata.labels[self]', 'metadata.labels[other]']);
+    // self-contained Pkl and Jsonnet write the object as it is (true), as they write every field
+    expect(exportAsCode(docs, 'pkl', { ...opts, selfContained: true }).files[0]!.text).toContain('["self"] = true');
+    // a string where an Int32 goes, a scalar where a Mapping goes
+    const wrong = [{ object: webhook({ timeoutSeconds: '5' }) }, { object: { ...webhook({}), metadata: { name: 'demo', annotations: 'x' } } }];
+    expect(exportAsCode(wrong, 'pkl', opts).problems.map((p) => [p.path, p.message])).toEqual([
+      ['webhooks[0].timeoutSeconds', 'pkl-k8s\'s type here is Int32, and the value is the string "5"'],
+      ['metadata.annotations', 'pkl-k8s\'s type here is a Mapping, and the value is the string "x"'],
+    ]);
+  });
   it('an integer Jsonnet would read as another number', () => {
     const big = { ...webhook({}), metadata: { name: 'demo', generation: 2 ** 60 } };
     expect(exportAsCode([{ object: big }], 'jsonnet', opts).problems.map((p) => p.path)).toEqual(['metadata.generation']);
