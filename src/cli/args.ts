@@ -39,7 +39,8 @@ Validating/MutatingAdmissionPolicy and their bindings) as the kube-apiserver wou
 errors and warnings as the apiserver would answer (validation, CEL compile errors from
 the real cel-go engine, request size), our findings (best practices, caBundles), and
 saved policy/CEL cases and scenarios. Paths are files or directories (searched recursively for
-.yaml, .yml and .json); - reads standard input. Other kinds are skipped.
+.yaml, .yml and .json; a directory without any is unreadable input); - reads standard input.
+Other kinds are skipped.
 
 Options:
   --cases FILE                 run saved cases: a workspace file (exported by the app)

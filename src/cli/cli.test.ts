@@ -300,6 +300,27 @@ describe('runCli (real CEL engine)', { timeout: 30_000 }, () => {
     expect(r.out).toMatch(/1 file, 3 objects .* 1 unreadable/);
   });
 
+  it('a directory holding no admission configuration file is said so and exits 2, as a missing path does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aw-empty-'));
+    mkdirSync(join(dir, 'sub'));
+    writeFileSync(join(dir, 'notes.txt'), 'x');
+    writeFileSync(join(dir, '.hidden.yaml'), 'a: 1\n');
+    const r = io();
+    expect(await runCli(['check', dir], r)).toBe(2);
+    expect(r.out).toBe(
+      `${dir}:1:1: error: no admission configuration file (.yaml, .yml, .json) found under this directory\n0 files, 0 objects (0 checked, 0 kept but not checked), 1 error, 0 warnings, 0 findings, 1 unreadable\n`,
+    );
+    // beside a file that is checked, too; and --upgrade-from (check's other form) says the same
+    const both = io();
+    expect(await runCli(['check', join(check, 'policy.yaml'), dir], both)).toBe(2);
+    expect(both.out).toContain(`${dir}:1:1: error: no admission configuration file`);
+    const upgrade = io();
+    expect(await runCli(['check', dir, '--upgrade-from', '1.33'], upgrade)).toBe(2);
+    expect(upgrade.err).toContain(`${dir}: no admission configuration file (.yaml, .yml, .json) found under this directory`);
+    // other readers of directories are not told what to expect
+    expect((await readInputs([dir], nodeFileSystem)).problems).toEqual([]);
+  });
+
   it("runs workspace-file cases: passing and failing, at the failing case's position", async () => {
     const pass = io();
     expect(await runCli(['check', join(check, 'policy.yaml'), '--cases', join(fixtures, 'cases', 'workspace.json')], pass)).toBe(0);

@@ -80,12 +80,26 @@ const tooLarge = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB: lar
 /** A file to read (`-` for standard input, size unknown) or why one is not read, in the order given. */
 export type InputEntry = { path: string; size: number } | InputProblem;
 
+export interface ListOptions {
+  /** Directories also give the `.gz` of their input files (impact's snapshots). */
+  gzip?: boolean;
+  /**
+   * What a directory named on the command line should hold (`admission configuration file`): one
+   * under which no such file is found is a problem of its own, as a missing path is, so that a
+   * run pointed at the wrong directory does not pass having checked nothing.
+   */
+  expected?: string;
+}
+
+/** `check`'s inputs (with or without --upgrade-from): a directory without any is said so. */
+export const CHECK_INPUTS: ListOptions = { expected: 'admission configuration file' };
+
 /**
  * The files the paths name, in order; directories recursively (sorted, hidden entries and
  * node_modules skipped; only .yaml, .yml, .json, and with `gzip` also their `.gz`). A file named
  * on the command line is taken whatever its extension. Nothing is read.
  */
-export function listInputs(paths: readonly string[], fs: FileSystem, options: { gzip?: boolean } = {}): InputEntry[] {
+export function listInputs(paths: readonly string[], fs: FileSystem, options: ListOptions = {}): InputEntry[] {
   const out: InputEntry[] = [];
   let count = 0;
   let capped = false;
@@ -136,17 +150,25 @@ export function listInputs(paths: readonly string[], fs: FileSystem, options: { 
       out.push({ file: path, message: errorText(e) });
       continue;
     }
-    if (st.isDirectory()) walk(path);
-    else take(path, st.size);
+    if (st.isDirectory()) {
+      const before = out.length;
+      walk(path);
+      if (options.expected && out.length === before)
+        out.push({ file: path, message: `no ${options.expected} (${INPUT_EXTENSIONS.join(', ')}) found under this directory` });
+    } else take(path, st.size);
   }
   return out;
 }
 
 /** Reads the paths in order (`listInputs`), each file whole, up to MAX_FILE_BYTES. */
-export async function readInputs(paths: readonly string[], fs: FileSystem): Promise<{ files: InputFile[]; problems: InputProblem[] }> {
+export async function readInputs(
+  paths: readonly string[],
+  fs: FileSystem,
+  options: Pick<ListOptions, 'expected'> = {},
+): Promise<{ files: InputFile[]; problems: InputProblem[] }> {
   const files: InputFile[] = [];
   const problems: InputProblem[] = [];
-  for (const entry of listInputs(paths, fs)) {
+  for (const entry of listInputs(paths, fs, options)) {
     if ('message' in entry) {
       problems.push(entry);
       continue;

@@ -12,7 +12,7 @@ import { CHECK_USAGE, parseArgs, USAGE, versionText, type CheckArgs } from './ar
 import { runCasesFile } from './cases';
 import { checkTexts } from './check';
 import { formatReport, type Report } from './format';
-import { readInputs, writeFiles, type FileSystem } from './inputs';
+import { CHECK_INPUTS, readInputs, writeFiles, type FileSystem } from './inputs';
 import { fails, sortProblems, type Problem } from './problem';
 import { runImpact } from './impact';
 import { runConvert } from './convert';
@@ -50,7 +50,7 @@ async function check(args: CheckArgs, io: CliIO): Promise<number> {
   const cel = createSyncCompiler();
   // The one target release: validation, the CEL environment, lints and every case run.
   const release = args.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
-  const read = await readInputs(args.paths, io.fs);
+  const read = await readInputs(args.paths, io.fs, CHECK_INPUTS);
   const checked = await checkTexts(read.files, {
     cel,
     kubernetesVersion: release,

@@ -14,7 +14,7 @@ import type { CheckArgs } from './args';
 import { runCasesFile, type CasesSummary } from './cases';
 import { checkTexts, type CheckResult } from './check';
 import { githubAnnotations, junitXml, problemLine } from './format';
-import { readInputs, type FileSystem, type InputFile } from './inputs';
+import { CHECK_INPUTS, readInputs, type FileSystem, type InputFile } from './inputs';
 import { sortProblems, type Problem } from './problem';
 
 /** The JSON report of `--upgrade-from` (`--format json`). */
@@ -172,7 +172,7 @@ function changeProblem(c: UpgradeChange<Problem>, from: KubernetesVersion): Prob
 export async function runUpgrade(args: CheckArgs & { upgradeFrom: KubernetesVersion }, io: IO): Promise<number> {
   const from = args.upgradeFrom;
   const to = args.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
-  const read = await readInputs(args.paths, io.fs);
+  const read = await readInputs(args.paths, io.fs, CHECK_INPUTS);
   if (read.problems.length) {
     for (const p of read.problems) io.stderr(`admission-workbench: ${p.file}: ${p.message}\n`);
     io.stderr('admission-workbench: --upgrade-from compares nothing while input is unreadable.\n');
