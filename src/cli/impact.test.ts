@@ -224,6 +224,8 @@ webhooks:
     expect(r.out).toContain(
       'Assumed: Kubernetes 1.37; webhook answers: review.example.com allow with warnings: "reviewed by the candidate"; other.example.com unavailable (down / timeout); every other webhook allows; existing objects are created by ci (groups deployers, system:authenticated).',
     );
+    // an answer for a webhook neither chain has answers nothing: said, not ignored
+    expect(r.out.split('\n')[0]).toMatch(/; webhook answers name a webhook neither chain has: other\.example\.com\)$/);
     // who newly warns: the webhook whose assumed answer warns
     expect(r.out).toMatch(
       /3 {2}newly-warned {2}ValidatingWebhookConfiguration pod-review\/review\.example\.com {2}ns=apps user=ci-bot pods {2}\(e\.g\. line 1: warns: reviewed by the candidate\)/,

@@ -451,6 +451,10 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     if (p.error) inputErrors.push(p.error);
     if (p.warning) warnings.push(p.warning);
   }
+  // an answer for a webhook no chain ever had answers nothing: a typo, or another cluster's name
+  const unknownAnswers = Object.keys(options.webhooks ?? {}).filter((w) => !chains.webhooks.has(w));
+  if (unknownAnswers.length && !cancelledFirst)
+    warnings.push(`webhook answers name ${unknownAnswers.length === 1 ? 'a webhook' : 'webhooks'} neither chain has: ${unknownAnswers.sort().join(', ')}`);
   for (const r of refused)
     warnings.push(
       r.leftOut

@@ -95,7 +95,7 @@ export function chainSpec(
   inputs: ChainInputs,
   clusterChain: readonly unknown[],
   others: readonly unknown[],
-): { spec: ChainSpec; timeouts: Map<string, number> } {
+): { spec: ChainSpec; timeouts: Map<string, number>; webhooks: string[] } {
   const baseline = chainOf(clusterChain, others);
   const candidate = chainOf(candidateChain(clusterChain, inputs.workspace, inputs.candidate), others);
   const staticDocuments = candidate.objects.flatMap((o, i) => (inputs.statics.has(o) ? [i] : []));
@@ -110,6 +110,7 @@ export function chainSpec(
       ...(inputs.featureGates?.length ? { featureGates: inputs.featureGates } : {}),
     },
     timeouts: candidate.timeouts,
+    webhooks: [...baseline.timeouts.keys(), ...candidate.timeouts.keys()],
   };
 }
 
@@ -183,6 +184,8 @@ export interface ChainTracker {
   readonly now: ChainSpec;
   /** timeoutSeconds per candidate webhook, of every chain so far. */
   readonly timeouts: Map<string, number>;
+  /** The webhooks of either chain, of every chain so far (what webhook answers may name). */
+  readonly webhooks: ReadonlySet<string>;
   /** A line, in log order: the chains from this line on when they differ from the last ones. */
   line(l: LogLine): ChainSpec | undefined;
   /** What the log showed about the chains' objects (for the report's notes). */
@@ -223,6 +226,7 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
   const mine = new Set(workspaceOthers.filter(nameOf).map(objectKey));
   const now = chainSpec(inputs, clusterChain, [...clusterOthers.filter((o) => !mine.has(objectKey(o))), ...workspaceOthers]);
   const timeouts = new Map(now.timeouts);
+  const webhooks = new Set(now.webhooks);
   const evidence: SnapshotEvidence = {};
   const notes: string[] = [];
   /** What changed in the state since the chains were last built: entries replaced in place, entries added under new keys, or more (`whole`: an entry removed …). */
@@ -293,8 +297,8 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
     changes.whole = false;
     changes.replaced.clear();
     changes.added.clear();
-    let next: { spec: ChainSpec; timeouts: Map<string, number> };
-    if (quick) next = { spec: quick, timeouts: new Map() };
+    let next: { spec: ChainSpec; timeouts: Map<string, number>; webhooks: string[] };
+    if (quick) next = { spec: quick, timeouts: new Map(), webhooks: [] };
     else {
       const admission: unknown[] = [];
       const others: unknown[] = [];
@@ -321,6 +325,7 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
     )
       return undefined;
     for (const [w, t] of next.timeouts) timeouts.set(w, t);
+    for (const w of next.webhooks) webhooks.add(w);
     spec = next.spec;
     if (whole) {
       discovery = specDiscovery(spec);
@@ -399,6 +404,7 @@ export function chainTracker(inputs: ChainInputs, clusterChain: readonly unknown
   return {
     now: now.spec,
     timeouts,
+    webhooks,
     evidence,
     notes: () => notes,
     line(l) {
