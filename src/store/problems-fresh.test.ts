@@ -55,6 +55,11 @@ describe('groupProblems', () => {
       'webhooks[1].namespaceSelector',
     ]);
   });
+  it('three problems of one field of one element stay lines of their own (a group reads as many elements)', () => {
+    const url = (m: string): Problem => ({ label: 'Invalid', field: 'webhooks[0].clientConfig.url', level: 'error', message: m });
+    const lines = groupProblems([url('scheme'), url('query'), url('fragment')]);
+    expect(lines.map((l) => ('group' in l ? 'group' : l.problem.message))).toEqual(['scheme', 'query', 'fragment']);
+  });
 });
 
 describe('kinds that are not checked', () => {

@@ -239,7 +239,7 @@ export type ProblemLine = { problem: Problem } | { group: ProblemGroup };
 
 export const GROUP_MIN = 3;
 
-/** Problems of the same level, label (rule or error type) and field up to list indices form a group, at the place of its first member. */
+/** Problems of the same level, label (rule or error type) and field up to list indices, at more than one field, form a group, at the place of its first member. */
 export function groupProblems(items: readonly Problem[], min = GROUP_MIN): ProblemLine[] {
   const groups = new Map<string, { group: ProblemGroup; at: number[] }>();
   items.forEach((p, i) => {
@@ -251,7 +251,9 @@ export function groupProblems(items: readonly Problem[], min = GROUP_MIN): Probl
   // keep the list's order (errors first): each line where its first problem was
   const lines: { line: ProblemLine; at: number }[] = [];
   for (const { group, at } of groups.values()) {
-    if (group.items.length >= min) lines.push({ line: { group }, at: at[0]! });
+    // a group is of many elements: problems all at one field (three errors of one url) stay lines of their own
+    const elements = group.items.some((p) => p.field !== group.items[0]!.field);
+    if (group.items.length >= min && elements) lines.push({ line: { group }, at: at[0]! });
     else group.items.forEach((problem, k) => lines.push({ line: { problem }, at: at[k]! }));
   }
   return lines.sort((a, b) => a.at - b.at).map((l) => l.line);
