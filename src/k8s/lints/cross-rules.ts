@@ -7,6 +7,7 @@
 import { createBinding, excludeNamespaces } from '../fixes/edits';
 import { deepEqual, valueKey } from '../../base/json';
 import { isObj, kindOf, nameOf, objs, ruleCovers, selectorExcludesNamespace, str, strs, type Obj } from './helpers';
+import { conditionsExcludeNamespace } from './namespace-guards';
 import { broadPolicy, resourceRulesOf } from './policy-rules';
 import type { Finding, LintRule } from './rule-types';
 
@@ -174,7 +175,12 @@ export const CROSS_RULES: readonly LintRule[] = [
       if (kindOf(object) === 'ValidatingAdmissionPolicyBinding' && !strs(spec.validationActions).includes('Deny')) return [];
       const mr = isObj(spec.matchResources) ? spec.matchResources : {};
       const mc = isObj(specOf(policy).matchConstraints) ? (specOf(policy).matchConstraints as Obj) : {};
-      if (selectorExcludesNamespace(mr.namespaceSelector, 'kube-system') || selectorExcludesNamespace(mc.namespaceSelector, 'kube-system')) return [];
+      if (
+        selectorExcludesNamespace(mr.namespaceSelector, 'kube-system') ||
+        selectorExcludesNamespace(mc.namespaceSelector, 'kube-system') ||
+        conditionsExcludeNamespace(specOf(policy), 'kube-system')
+      )
+        return [];
       return [
         {
           field: 'spec.matchResources.namespaceSelector',

@@ -241,6 +241,13 @@ describe('policy lints', () => {
     });
     expect(found('P15', excluded, [pods, excluded])).toEqual([]);
     expect(found('P15', b, [vap({}), b])).toEqual([]);
+    // the policy's matchConditions keep kube-system away: no finding; ones that do not, the finding
+    const guarded = (expression: string) =>
+      vap({ matchConstraints: { resourceRules: [rule({ resources: ['pods'] })] }, matchConditions: [{ name: 'scope', expression }] });
+    expect(found('P15', b, [guarded("request.namespace.startsWith('team-')"), b])).toEqual([]);
+    expect(found('P15', b, [guarded("!(request.namespace in ['kube-system', 'kube-public'])"), b])).toEqual([]);
+    expect(found('P15', b, [guarded("request.namespace.startsWith('kube-')"), b])).toEqual(['spec.matchResources.namespaceSelector']);
+    expect(found('P15', b, [guarded("request.namespace != 'default'"), b])).toEqual(['spec.matchResources.namespaceSelector']);
   });
 
   it('P16 library-newer-than-target: semver needs 1.34 to be written', () => {
