@@ -58,13 +58,23 @@ export function snapshotProblems(objects: readonly unknown[], problems: readonly
     };
   if (!objects.length)
     return { error: problems.length ? `the snapshot holds no readable object (${problems[0]})` : 'the snapshot holds no object (an empty file or List)' };
-  const cut = problems.find((p) => /truncated file|does not end|ends inside/.test(p));
-  if (cut) return { warning: `the snapshot is cut off: ${cut}; only the ${objects.length} objects before it were read` };
-  if (problems.length)
+  // an object without apiVersion and kind is no Kubernetes object: the replay cannot key it
+  const kindless = objects.filter((o) => !str(obj(o).apiVersion) || !kindOf(o));
+  if (kindless.length === objects.length)
     return {
-      warning: `${problems.length} part${problems.length === 1 ? '' : 's'} of the snapshot could not be read and ${problems.length === 1 ? 'was' : 'were'} skipped (the first: ${problems[0]})`,
+      error: `the snapshot holds no Kubernetes object: ${kindless.length === 1 ? 'its one object has no apiVersion and kind' : `none of its ${objects.length} objects has an apiVersion and a kind`}`,
     };
-  return {};
+  const unkeyed = kindless.length
+    ? `${kindless.length} of its objects ${kindless.length === 1 ? 'has' : 'have'} no apiVersion and kind and ${kindless.length === 1 ? 'was' : 'were'} not read`
+    : '';
+  const cut = problems.find((p) => /truncated file|does not end|ends inside/.test(p));
+  const read = cut
+    ? `the snapshot is cut off: ${cut}; only the ${objects.length} objects before it were read`
+    : problems.length
+      ? `${problems.length} part${problems.length === 1 ? '' : 's'} of the snapshot could not be read and ${problems.length === 1 ? 'was' : 'were'} skipped (the first: ${problems[0]})`
+      : '';
+  const warning = [read, unkeyed && `the snapshot: ${unkeyed}`].filter(Boolean).join('; ');
+  return warning ? { warning } : {};
 }
 
 /** Lines that are no audit.k8s.io/v1 Event of a stage the replay reads. */

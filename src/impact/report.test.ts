@@ -131,6 +131,17 @@ describe('the report', () => {
     ]);
   });
 
+  it('a snapshot of objects without apiVersion and kind is an input error; some of them, a warning', async () => {
+    const kindless = { metadata: { name: 'x', namespace: 'default' } };
+    const none = await analyzeImpact({ workspace: policy, cluster: [kindless], options: {} });
+    expect(none.summary.inputErrors).toEqual(['the snapshot holds no Kubernetes object: its one object has no apiVersion and kind']);
+    expect(none.summary.headline).toMatch(/^Input error: the snapshot holds no Kubernetes object/);
+    const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } };
+    const some = await analyzeImpact({ workspace: policy, cluster: [ns, kindless, kindless], options: {} });
+    expect(some.summary.inputErrors).toEqual([]);
+    expect(some.summary.warnings).toEqual(['the snapshot: 2 of its objects have no apiVersion and kind and were not read']);
+  });
+
   it('the chart’s bars are round times from a round start, and the axis says the date, the range and a bar’s width', async () => {
     const r = await analyzeImpact({ workspace: policy, audit: log, options: { existing: false } });
     const buckets = denialTimeline(r);
