@@ -153,6 +153,12 @@ describe.runIf(hasWasm)('convert runs the imported tests', () => {
     expect(written('cpol-restrict-annotations-2')).toMatch(/name: cpol-restrict-annotations-2\n[\s\S]*pods/);
   }, 120_000);
 
+  it("a pattern rule's `skip` (a conditional anchor that does not hold): the converted policy admits, the case passes", async () => {
+    const r = await convert(fixturePath('kyverno-pattern', 'other', 'disallow-localhost-services'));
+    expect(r.out).toMatch(/exact +ClusterPolicy\/no-localhost-service rule no-localhost-service\n.*\n +tests: 2 passed, 0 failed\n/);
+    expect(r.code).toBe(0);
+  }, 120_000);
+
   it('a flipped Kyverno expectation exits 1 and names the case and why', async () => {
     // myapp-pod is a Pod without a latest tag: Kyverno passes it; the copy says it fails
     const dir = copyWith(kyvernoPolicy, join('.kyverno-test', 'kyverno-test.yaml'), (t) =>

@@ -100,6 +100,45 @@ describe.runIf(hasWasm)('runCases (real engine)', () => {
   });
 });
 
+describe.runIf(hasWasm)("admit or skip (orSkip: a Kyverno pattern rule's skip, real engine)", () => {
+  beforeAll(async () => {
+    await loadCel();
+  }, 60_000);
+  // replicas <= 5, bound in the Namespaces labelled environment=test: in prod the policy does not apply
+  const request = (replicas: number, ns: unknown) => ({
+    request: { ...fx.deploymentRequest('a', 'default'), object: fx.deployment('a', 'default', replicas) },
+    namespaceObject: ns,
+  });
+  const admitted = (name: string, input: PolicyTestCase['input']): PolicyTestCase => ({ name, input, expect: { outcome: 'admit', orSkip: true } });
+  test('a skip and an admission pass; a denial and a warning still fail', async () => {
+    const run = (actions: string[], cs: PolicyTestCase[]) => runCases({ policy: fx.demoPolicy, bindings: [fx.demoBinding(actions)] }, cs, cel);
+    const r = await run(['Deny'], [admitted('admitted', request(3, testNs)), admitted('skipped', request(9, prodNs)), admitted('denied', request(9, testNs))]);
+    expect(r.results.map((x) => [x.name, x.actual.outcome, x.failures])).toEqual([
+      ['admitted', 'admit', []],
+      ['skipped', 'skip', []],
+      ['denied', 'deny', [expect.stringMatching(/^expected admit or skip, got deny: .*failed expression: object\.spec\.replicas <= 5$/)]],
+    ]);
+    const warned = await run(['Warn'], [admitted('warned', request(9, testNs))]);
+    expect(warned.results[0]!.failures).toEqual(['expected admit or skip, got warn']);
+    // without it, `admit` is the policy applying
+    const strict = await run(['Deny'], [{ ...admitted('skipped', request(9, prodNs)), expect: { outcome: 'admit' } }]);
+    expect(strict.results[0]!.failures).toEqual(['expected admit, got skip']);
+  });
+  test('kaptest, which has no such test, gets what the run decided (else admit, said)', async () => {
+    const target = { policy: fx.demoPolicy, bindings: [fx.demoBinding(['Deny'])] };
+    const cs = [admitted('admitted', request(3, testNs)), admitted('skipped', request(9, prodNs))];
+    const runs = (await runCases(target, cs, cel)).results;
+    const expects = (e: ReturnType<typeof toKaptestManifest>) =>
+      (parseDocuments(e.files['kaptest.yaml']!).documents[0]!.object as { vapTestSuites: { tests: { expect: string }[] }[] }).vapTestSuites[0]!.tests.map(
+        (t) => t.expect,
+      );
+    expect(expects(toKaptestManifest(target, cs, runs))).toEqual(['admit', 'skip']);
+    const without = toKaptestManifest(target, cs);
+    expect(expects(without)).toEqual(['admit', 'admit']);
+    expect(without.warnings.filter((w) => w.includes('admit or skip'))).toHaveLength(2);
+  });
+});
+
 describe.runIf(hasWasm)('a mutating policy that does not apply (real engine)', () => {
   beforeAll(async () => {
     await loadCel();

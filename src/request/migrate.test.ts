@@ -289,6 +289,12 @@ describe('policy cases saved before the one request model', () => {
     const c = readPolicyCase(old, 0)!;
     expect(readPolicyCase(JSON.parse(JSON.stringify(c)), 0)).toEqual(c);
   });
+  test('an imported Kyverno skip (admit or skip) reads back as itself; orSkip is kept with admit only', () => {
+    const c = readPolicyCase({ ...old, expect: { outcome: 'admit', orSkip: true } }, 0)!;
+    expect(c.expect).toEqual({ outcome: 'admit', orSkip: true });
+    expect(readPolicyCase(JSON.parse(JSON.stringify(c)), 0)).toEqual(c);
+    expect(readPolicyCase({ ...old, expect: { outcome: 'deny', orSkip: true } }, 0)!.expect).toEqual({ outcome: 'deny' });
+  });
   test('v2 data of earlier versions (browser storage, share links) keeps its old cases', () => {
     const r = readSavedTests({ version: 2, docs: { d: { celCases: {}, policyCases: [old], open: [] } }, scenarios: [] })!;
     expect(r.docs.d.policyCases[0]!.input.request.object).toEqual(old.object);

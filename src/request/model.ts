@@ -126,7 +126,17 @@ export interface PolicyCaseExpectation {
   message?: string;
   /** Mutating policies: the object after mutation. */
   object?: unknown;
+  /**
+   * With `admit`: a run where the policy did not apply (`skip`) passes too. Both admit the
+   * request unchanged and without a warning, the only decision an apiserver shows; a deny, a
+   * warning or an error still fails. A Kyverno test's `skip` of a pattern rule imports so
+   * (src/migrate/kyverno/kyverno-test.ts).
+   */
+  orSkip?: boolean;
 }
+
+/** The expected outcome as a run's failure and the case list name it: `admit or skip` where a skip passes too. */
+export const expectedOutcome = (e: PolicyCaseExpectation): string => (e.outcome === 'admit' && e.orSkip ? 'admit or skip' : e.outcome);
 
 /**
  * A saved policy test case: a test input (params typed in replace the paramRef lookup) and

@@ -209,6 +209,7 @@ export function readPolicyCase(v: unknown, i: number): PolicyTestCase | undefine
   };
   if (typeof e.message === 'string') c.expect.message = e.message;
   if (e.object !== undefined) c.expect.object = e.object;
+  if (e.orSkip === true && c.expect.outcome === 'admit') c.expect.orSkip = true;
   return c;
 }
 

@@ -199,7 +199,12 @@ export interface OracleAnswer {
   error?: string;
 }
 
-/** Kyverno's verdict on a rule: fail or error on the rule or the rules it generated for Pod controllers denies. */
+/**
+ * Kyverno's verdict on a rule: fail or error on the rule or the rules it generated for Pod controllers denies.
+ * Pass and skip allow: a skip (not matched, preconditions or a conditional anchor not met) admits the request, as
+ * the converted policy's skip or admit does; an imported kyverno-test's `skip` expects the same (admit or skip,
+ * src/migrate/kyverno/kyverno-test.ts).
+ */
 export function kyvernoVerdict(answer: OracleAnswer, rule: string): 'allow' | 'deny' | 'error' {
   if (answer.error) return 'error';
   const mine = answer.results.filter((r) => r.rule === rule || r.rule === `autogen-${rule}` || r.rule === `autogen-cronjob-${rule}`);

@@ -9,7 +9,7 @@ import { useWorkspace, workspace, type WorkspaceDoc } from '../../store';
 import { caseFromInputs, docCaseCoverage, draftOfCase, kaptestExport, type PolicyRunOutcome } from '../../store/policy-run';
 import { setDocCoverage, useDocCoverage } from '../../store/coverage';
 import { testInputs, usePolicyCases } from '../../store/test-inputs';
-import type { TestInputDraft } from '../../request';
+import { expectedOutcome, type TestInputDraft } from '../../request';
 import { download } from '../download';
 import { nameOf } from '../../base/json';
 import { zipFiles } from '../../share/zip';
@@ -142,7 +142,7 @@ export function PolicyCases({ doc, draft, run }: { doc: WorkspaceDoc; draft: Tes
           const res = report?.results.find((r) => r.name === c.name);
           return (
             <li key={c.name} className={res ? (res.pass ? 'pass' : 'fail') : ''} data-case={c.name}>
-              <span className="badge">{res ? (res.pass ? 'pass' : 'fail') : '…'}</span> <strong>{c.name}</strong> — expect {c.expect.outcome}
+              <span className="badge">{res ? (res.pass ? 'pass' : 'fail') : '…'}</span> <strong>{c.name}</strong> — expect {expectedOutcome(c.expect)}
               {c.expect.message ? <q>{c.expect.message}</q> : null}
               {res && !res.pass ? <div className="pt-err">{res.failures.join('; ')}</div> : null}
               <span className="pt-case-actions">
