@@ -228,6 +228,13 @@ describe.runIf(hasWasm)('Convert saves the open tests as cases of the converted 
     expect(r.notice).toBe('Saved 8 case(s) of the source tests on the converted policies.');
   }, 60_000);
 
+  it("a Kyverno pattern rule's skip is saved as admit or skip, and passes in check --cases where the converted policy admits", async () => {
+    const r = await convertAndCheck(open(['kyverno-pattern', 'other', 'disallow-localhost-services'], 'folder'));
+    expect(r.groups.map(([o, n]) => `${nameOf(o)}: ${n}`)).toEqual(['cpol-no-localhost-service: 2']);
+    expect(r.run.problems).toEqual([]);
+    expect(r.run.summary).toEqual({ total: 2, passed: 2, failed: 0 });
+  }, 60_000);
+
   it('a gator suite: standalone, each constraint its own policy, saved and passing; as Gatekeeper, one policy with two bindings: not saved, said', async () => {
     migrateOptions.setState({ gatekeeper: 'standalone' });
     try {

@@ -171,14 +171,14 @@ export function importKyvernoTest(testPath: string, files: Readonly<Record<strin
       // fail under the binding's actions: Deny denies, Warn admits with a warning, Audit alone admits
       const failed: CaseOutcome = actions.includes('Deny') ? 'deny' : actions.includes('Warn') ? 'warn' : 'admit';
       const expect: PolicyTestCase['expect'] = { outcome: outcome === 'deny' && target.policy.kind === 'ValidatingAdmissionPolicy' ? failed : outcome };
-      // A pattern rule's `skip` is Kyverno's "the rule did not apply": not matched, preconditions not met, and also a
-      // conditional anchor that does not hold or a policy exception; each admits the request, and its report says skip,
-      // not pass. A ValidatingAdmissionPolicy has no such result: an anchor becomes part of a validation that holds, so
-      // the converted policy applies and admits (the rule's differential likewise reads Kyverno's skip as allow,
-      // kyvernoVerdict in ../kyverno-pattern/test-helpers.ts). Both leave the request admitted, without a warning: the
-      // one decision an apiserver shows. The case expects admit or skip; a deny, a warning or an error still fails it.
-      // A ValidatingPolicy's skip is its matchConstraints' or matchConditions', which the produced policy carries as
-      // they are: it stays a skip.
+      // A ClusterPolicy/Policy rule's `skip` is Kyverno's "the rule did not apply": not matched, preconditions not
+      // met, and also a pattern's conditional anchor that does not hold or a policy exception; each admits the request,
+      // and its report says skip, not pass. A ValidatingAdmissionPolicy has no such result: an anchor becomes part of
+      // a validation that holds, so the converted policy applies and admits (the rule's differential likewise reads
+      // Kyverno's skip as allow, kyvernoVerdict in ../kyverno-pattern/test-helpers.ts). Both leave the request
+      // admitted, without a warning: the one decision an apiserver shows. The case expects admit or skip; a deny, a
+      // warning or an error still fails it. A ValidatingPolicy's skip is its matchConstraints' or matchConditions',
+      // which the produced policy carries as they are: it stays a skip.
       if (outcome === 'skip' && legacy(rule.source.kind) && target.policy.kind === 'ValidatingAdmissionPolicy') {
         expect.outcome = 'admit';
         expect.orSkip = true;
