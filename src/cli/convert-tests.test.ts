@@ -159,6 +159,13 @@ describe.runIf(hasWasm)('convert runs the imported tests', () => {
     expect(r.code).toBe(0);
   }, 120_000);
 
+  it("a mutate rule's patched resource is its whole policy's (every mutate rule in order), as `kyverno test` compares it", async () => {
+    const r = await convert(fixturePath('kyverno-mutate', 'other', 'mitigate-log4shell'));
+    expect(r.out.match(/^ +tests: .*\n/gm)).toEqual([expect.stringMatching(/tests: 2 passed, 0 failed/), expect.stringMatching(/tests: 2 passed, 0 failed/)]);
+    expect(r.out).toMatch(/imported tests: 4 passed, 0 failed\n$/);
+    expect(r.code).toBe(0);
+  }, 120_000);
+
   it('a flipped Kyverno expectation exits 1 and names the case and why', async () => {
     // myapp-pod is a Pod without a latest tag: Kyverno passes it; the copy says it fails
     const dir = copyWith(kyvernoPolicy, join('.kyverno-test', 'kyverno-test.yaml'), (t) =>

@@ -9,6 +9,7 @@ import { isObject, kindOf, nameOf, namespaceOf, obj, str, strList, type Obj } fr
 import type { KubernetesVersion } from '../base/releases';
 import { celAtRelease } from '../check/cases';
 import { runCases, type CaseResult, type CaseTarget, type PolicyTestCase } from '../policy/cases';
+import { runMutatingPolicy } from '../policy/mutate';
 import type { PolicyCel } from '../policy/expressions';
 import { admittedInput } from '../request/admitted';
 import { discoveryFor, gvString, notServedText } from '../admission/discovery';
@@ -59,6 +60,12 @@ export interface SourceCase {
   target: CaseTarget;
   /** gator `message` assertions: regular expressions (Go RE2) a denial's message must contain a match of. */
   messagePatterns: string[];
+  /**
+   * A Kyverno mutate rule whose test compares its whole policy's object (kyverno/patch-chain.ts): the
+   * produced policies run on the request's object before the case, and on the case's object before
+   * it is compared. Such a case is not one of its policy alone (not saved as one).
+   */
+  chain?: { before: CaseTarget[]; after: CaseTarget[] };
 }
 
 export interface SourceTestCases {
@@ -116,12 +123,18 @@ export function sourceTestCases(
     const imported = importKyvernoTest(testPath, texts, { ...deny, rules: ownRules(testPath, dir, test, texts, objects, conversion, problems) });
     // each problem names the test it comes from (a missing file: the file too)
     for (const p of imported.problems) problems.push(`${p.path.startsWith(testPath) ? '' : `${testPath}: `}${p.path}: ${p.message}`);
-    for (const { policy, cases } of imported.policyCases) {
-      // produced names are unique: two policies of one kind and name are converted apart (SourceRule.occurrence)
+    // produced names are unique: two policies of one kind and name are converted apart (SourceRule.occurrence)
+    const targetOf = (policy: string): CaseTarget => {
       const p = deny.objects.find((o) => nameOf(o) === policy && kindOf(o).endsWith('AdmissionPolicy'))!;
-      const index = conversion.rules.findIndex((r) => r.produced.includes(`${kindOf(p)}/${policy}`));
-      const bindings = deny.objects.filter((o) => kindOf(o) === `${kindOf(p)}Binding` && str(obj(o.spec).policyName) === policy);
-      for (const c of cases) byRule[index]?.push({ tool: 'kyverno', file: testPath, case: c, target: { policy: p, bindings }, messagePatterns: [] });
+      return { policy: p, bindings: deny.objects.filter((o) => kindOf(o) === `${kindOf(p)}Binding` && str(obj(o.spec).policyName) === policy) };
+    };
+    for (const { policy, cases, chains } of imported.policyCases) {
+      const target = targetOf(policy);
+      const index = conversion.rules.findIndex((r) => r.produced.includes(`${kindOf(target.policy)}/${policy}`));
+      cases.forEach((c, i) => {
+        const chain = chains[i] && { before: chains[i].before.map(targetOf), after: chains[i].after.map(targetOf) };
+        byRule[index]?.push({ tool: 'kyverno', file: testPath, case: c, target, messagePatterns: [], ...(chain ? { chain } : {}) });
+      });
     }
   }
 
@@ -228,6 +241,7 @@ const TOOL = { kyverno: '`kyverno test`', gator: '`gator verify`' } as const;
 
 /** Runs one case; passed when its outcome and gator message patterns hold. */
 async function runOne(sc: SourceCase, c: PolicyTestCase, cel: PolicyCel, kubernetesVersion: KubernetesVersion): Promise<{ result: CaseResult; why: string[] }> {
+  if (sc.chain) return runChained(sc, sc.chain, c, cel, kubernetesVersion);
   const [r] = (await runCases(sc.target, [c], cel, { kubernetesVersion })).results;
   // gator's `message` is a regular expression matched anywhere in a violation's message
   const unmatched = sc.messagePatterns.filter((p) => !matches(p, r!.actual.message ?? ''));
@@ -235,6 +249,39 @@ async function runOne(sc: SourceCase, c: PolicyTestCase, cel: PolicyCel, kuberne
     result: r!,
     why: [...r!.failures, ...unmatched.map((p) => `message does not match ${JSON.stringify(p)}: ${JSON.stringify(r!.actual.message ?? '')}`)],
   };
+}
+
+/**
+ * A Kyverno mutate rule's case on its whole policy's object: the request's object patched by the
+ * chain's policies before it, the case run on that (its outcome is the rule's), its object patched by
+ * those after it, then compared. A chained policy's error fails the case (the object is not known).
+ */
+async function runChained(
+  sc: SourceCase,
+  chain: NonNullable<SourceCase['chain']>,
+  c: PolicyTestCase,
+  cel: PolicyCel,
+  kubernetesVersion: KubernetesVersion,
+): Promise<{ result: CaseResult; why: string[] }> {
+  const errors: string[] = [];
+  // the case's param (a ConfigMap from the test's values) is its own rule's: another rule's policy reads its paramRef
+  const { params: _, ...shared } = c.input;
+  const through = async (targets: readonly CaseTarget[], object: unknown) => {
+    for (const t of targets) {
+      const request = { ...c.input.request, object: markAdmitted(object) };
+      const r = await runMutatingPolicy({ ...t, ...shared, request, kubernetesVersion }, cel);
+      if (r.errors.length) errors.push(`${nameOf(t.policy)}: ${r.errors.join('; ')}`);
+      object = r.object;
+    }
+    return object;
+  };
+  const input = await admittedInput(c.input, kubernetesVersion);
+  const object = await through(chain.before, input.request.object);
+  const names = (ts: readonly CaseTarget[]) => ts.map((t) => nameOf(t.policy));
+  const what = `the object its whole policy patched (${[...names(chain.before), nameOf(sc.target.policy), ...names(chain.after)].join(', ')})`;
+  const own = { ...c, input: { ...c.input, request: { ...c.input.request, object: markAdmitted(object) } } };
+  const [r] = (await runCases(sc.target, [own], cel, { kubernetesVersion, compareAfter: { run: (o) => through(chain.after, o), what } })).results;
+  return { result: r!, why: [...r!.failures, ...errors.map((e) => `a policy of the chain failed: ${e}`)] };
 }
 
 /** The case with its request's object as given (marked decoded: the run takes it as it is). */

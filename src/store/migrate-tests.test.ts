@@ -235,6 +235,19 @@ describe.runIf(hasWasm)('Convert saves the open tests as cases of the converted 
     expect(r.run.summary).toEqual({ total: 2, passed: 2, failed: 0 });
   }, 60_000);
 
+  it("a Kyverno mutate rule's case on its whole policy's object: run in the Migration view, not saved as a case of its policy alone, said", async () => {
+    const docs = open(['kyverno-mutate', 'other', 'mitigate-log4shell'], 'folder');
+    expect((await run(docs)).counts).toEqual([
+      'ClusterPolicy/log4shell-mitigation: 2 passed, 0 failed, 0 differ',
+      'ClusterPolicy/log4shell-mitigation: 2 passed, 0 failed, 0 differ',
+    ]);
+    const r = await convertAndCheck(docs);
+    expect(r.groups).toEqual([]);
+    expect(r.notice).toBe(
+      "Saved 0 case(s) of the source tests on the converted policies. Not saved (the expected object is the whole Kyverno policy's; the Migration view runs them so): 4.",
+    );
+  }, 60_000);
+
   it('a gator suite: standalone, each constraint its own policy, saved and passing; as Gatekeeper, one policy with two bindings: not saved, said', async () => {
     migrateOptions.setState({ gatekeeper: 'standalone' });
     try {

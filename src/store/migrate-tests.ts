@@ -71,9 +71,11 @@ export async function runWorkspaceSourceTests(
  * workspace; a gator test is of one constraint, so its cases are saved only where the policy has
  * that one binding (as Gatekeeper generates it, a template's policy has one per constraint: the
  * Migration view runs those per constraint). gator `message` patterns are checked in the Migration
- * view only (a saved case compares whole messages). Returns what was saved, and what was not.
+ * view only (a saved case compares whole messages). A Kyverno mutate rule's case whose expected
+ * object is its whole policy's (patch-chain.ts) is not one of the policy alone: not saved either.
+ * Returns what was saved, and what was not (each with why).
  */
-export function saveSourceCases(conversion: Conversion): { saved: number; left: string[] } {
+export function saveSourceCases(conversion: Conversion): { saved: number; left: { name: string; why: string }[] } {
   const docs = workspace.getState().docs;
   const found = openSourceTests(docs);
   if (!found.kyverno.length && !found.gator.length) return { saved: 0, left: [] };
@@ -83,12 +85,23 @@ export function saveSourceCases(conversion: Conversion): { saved: number; left: 
   const bindings = (policy: unknown) =>
     conversion.objects.filter((o) => kindOf(o) === `${kindOf(policy)}Binding` && str(obj(o.spec).policyName) === nameOf(policy)).length;
   let saved = 0;
-  const left: string[] = [];
+  const left: { name: string; why: string }[] = [];
   for (const sc of cases.byRule.flat()) {
     const doc = byRef.get(objectRef(sc.target.policy));
     if (!doc) continue;
     if (sc.tool === 'gator' && bindings(sc.target.policy) > 1) {
-      left.push(`${nameOf(sc.target.policy)}: ${sc.case.name}`);
+      left.push({
+        name: `${nameOf(sc.target.policy)}: ${sc.case.name}`,
+        why: "the policy has several constraints' bindings; the Migration view runs them per constraint",
+      });
+      continue;
+    }
+    // its expected object is its whole Kyverno policy's, made by other produced policies too
+    if (sc.chain) {
+      left.push({
+        name: `${nameOf(sc.target.policy)}: ${sc.case.name}`,
+        why: "the expected object is the whole Kyverno policy's; the Migration view runs them so",
+      });
       continue;
     }
     testInputs.getState().savePolicyCase(doc.id, sc.case);

@@ -141,7 +141,7 @@ export function convertToNative(ids?: readonly string[], gatekeeper: GatekeeperM
     if (saved || left.length)
       workspace.getState().notify({
         level: 'info',
-        text: `Saved ${saved} case(s) of the source tests on the converted policies.${left.length ? ` Not saved (the policy has several constraints' bindings; the Migration view runs them per constraint): ${left.length}.` : ''}`,
+        text: `Saved ${saved} case(s) of the source tests on the converted policies.${[...new Set(left.map((l) => l.why))].map((why) => ` Not saved (${why}): ${left.filter((l) => l.why === why).length}.`).join('')}`,
       });
   });
   return ids_;

@@ -1,13 +1,14 @@
 /**
  * A policy's own `kyverno test` run on its converted policies (importKyvernoTest through
  * sourceTestCases, as `admission-workbench convert` and the Migration view run it), where what
- * `kyverno test` checks is not one rule's decision alone: a pattern rule's `skip`.
+ * `kyverno test` checks is not one rule's decision alone: a pattern rule's `skip`, and a mutate
+ * rule's patched object, which is its whole policy's (patch-chain.ts).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type FixtureSet, fixturePath } from '../../../fixtures';
-import { isObject } from '../../base/json';
+import { isObject, nameOf } from '../../base/json';
 import { evaluate } from '../../cel';
 import { useEngine } from '../../cel/test-helpers';
 import { parseDocuments } from '../../yaml';
@@ -66,6 +67,59 @@ describe("a pattern rule's skip (Kyverno: the rule did not apply; its request is
     expect(r.runs).toEqual([
       ['no-localhost-service/no-localhost-service: Service my-service fail', true, ''],
       ['no-localhost-service/no-localhost-service: Service my-np-service skip', false, expect.stringMatching(/^expected admit or skip, got deny: /)],
+    ]);
+  });
+});
+
+describe("a mutate rule's patched resource is its whole policy's (every mutate rule, in order)", () => {
+  const log4shell = 'other/mitigate-log4shell';
+  const pre = 'cpol-log4shell-mitigation-add-log4shell-mitigation-';
+  it('each rule runs with the rules before and after it, and its case compares the object they make', async () => {
+    const r = await run(folder('kyverno-mutate', log4shell));
+    expect(r.cases.problems).toEqual([]);
+    const chains = r.cases.byRule.flat().map((c) => [c.case.name, c.chain?.before.map((t) => nameOf(t.policy)), c.chain?.after.map((t) => nameOf(t.policy))]);
+    expect(chains).toEqual([
+      ['log4shell-mitigation/add-log4shell-mitigation-initcontainers: Pod demo-pod01 pass', [], [`${pre}containers`]],
+      ['log4shell-mitigation/add-log4shell-mitigation-initcontainers: Pod demo-pod02 skip', [], [`${pre}containers`]],
+      ['log4shell-mitigation/add-log4shell-mitigation-containers: Pod demo-pod01 pass', [`${pre}initcontainers`], []],
+      ['log4shell-mitigation/add-log4shell-mitigation-containers: Pod demo-pod02 pass', [`${pre}initcontainers`], []],
+    ]);
+    expect(r.runs.filter(([, pass]) => !pass)).toEqual([]);
+  });
+
+  it('a rule that patches otherwise fails its own cases and those of the rules before it, as `kyverno test` fails them', async () => {
+    // the containers' value no longer the one the patched files hold
+    const r = await run(folder('kyverno-mutate', log4shell, (t) => t.replace(/(containers:\n(?:.*\n)*?\s+value: )"true"(\s*)$/, '$1"yes"$2')));
+    const whole = `the object its whole policy patched (${pre}initcontainers, ${pre}containers) differs from the expected object`;
+    expect(r.runs).toEqual([
+      ['log4shell-mitigation/add-log4shell-mitigation-initcontainers: Pod demo-pod01 pass', false, whole],
+      ['log4shell-mitigation/add-log4shell-mitigation-initcontainers: Pod demo-pod02 skip', false, whole],
+      ['log4shell-mitigation/add-log4shell-mitigation-containers: Pod demo-pod01 pass', false, whole],
+      ['log4shell-mitigation/add-log4shell-mitigation-containers: Pod demo-pod02 pass', false, whole],
+    ]);
+  });
+
+  it('a mutate rule of the policy not converted that may take the resource: the object is not known, said, not run', async () => {
+    // a JSON patch with a negative index is not converted (mutate.test.ts)
+    const r = await run(
+      folder('kyverno-mutate', log4shell, (t) =>
+        t.replace(
+          /(- name: add-log4shell-mitigation-containers\n(?:.*\n)*?\s+mutate:\n)[\s\S]*$/,
+          '$1      patchesJson6902: |-\n        - op: remove\n          path: /spec/x/-1\n',
+        ),
+      ),
+    );
+    expect(r.conversion.rules.map((x) => x.status)).toEqual(['exact', 'unsupported']);
+    expect(r.cases.byRule.flat()).toEqual([]);
+    expect(r.cases.problems).toEqual([
+      expect.stringMatching(/results\[0\]: rule 'add-log4shell-mitigation-containers' of 'log4shell-mitigation' is not converted: /),
+      expect.stringMatching(/results\[1\]: rule 'add-log4shell-mitigation-containers' of 'log4shell-mitigation' is not converted: /),
+      expect.stringMatching(
+        /results\[2\]: patchedResource\.yaml is the object ClusterPolicy 'log4shell-mitigation' patched as a whole on Pod 'demo-pod01', and mutate rule 'add-log4shell-mitigation-containers' of ClusterPolicy 'log4shell-mitigation' is not converted: not run$/,
+      ),
+      expect.stringMatching(
+        /results\[3\]: patchedResource1\.yaml is the object .* on Pod 'demo-pod02', and mutate rule 'add-log4shell-mitigation-containers' .* not converted: not run$/,
+      ),
     ]);
   });
 });

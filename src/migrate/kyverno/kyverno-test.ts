@@ -15,10 +15,15 @@ import { isClusterScoped, NAMESPACE_NAME_LABEL, resourceForKind } from '../../k8
 import type { CaseOutcome, Operation, PolicyTestCase } from '../../request/model';
 import { parseDocuments } from '../../yaml';
 import type { Conversion } from '../types';
+import { patchChain, policyFor, type PatchChain } from './patch-chain';
 
 export interface KyvernoTestImport {
-  /** Saved cases per produced policy (by name), in the order met. */
-  policyCases: { policy: string; cases: PolicyTestCase[] }[];
+  /**
+   * Saved cases per produced policy (by name), in the order met; `chains`, beside each case: the
+   * produced policies run before and after it, where the object `kyverno test` compares is its
+   * whole policy's (patch-chain.ts), else undefined.
+   */
+  policyCases: { policy: string; cases: PolicyTestCase[]; chains: (PatchChain | undefined)[] }[];
   /** Results not turned into cases, with the reason. */
   problems: { path: string; message: string }[];
 }
@@ -44,16 +49,6 @@ const OUTCOMES: Record<string, CaseOutcome> = { pass: 'admit', fail: 'deny', ski
 const splitApiVersion = (v: string) =>
   v.includes('/') ? { group: v.slice(0, v.indexOf('/')), version: v.slice(v.indexOf('/') + 1) } : { group: '', version: v };
 
-/** The produced policy among `objects` whose resource rules take `resource` (group/resource), and its binding. */
-function policyFor(objects: readonly Obj[], names: readonly string[], group: string, plural: string): { policy: Obj; binding?: Obj } | undefined {
-  for (const o of objects) {
-    if (!names.includes(`${kindOf(o)}/${nameOf(o)}`) || !kindOf(o).endsWith('AdmissionPolicy')) continue;
-    const rules = objList(obj(obj(o.spec).matchConstraints).resourceRules);
-    const takes = rules.some((r) => strList(r.apiGroups).some((g) => g === '*' || g === group) && strList(r.resources).some((x) => x === '*' || x === plural));
-    if (takes) return { policy: o, binding: objects.find((b) => kindOf(b) === `${kindOf(o)}Binding` && str(obj(b.spec).policyName) === nameOf(o)) };
-  }
-}
-
 /**
  * The cases of one test manifest. `files`: path → text of every file it names (policies,
  * resources, values, patched resources), paths relative to the same root as `testPath`;
@@ -61,7 +56,7 @@ function policyFor(objects: readonly Obj[], names: readonly string[], group: str
  */
 export function importKyvernoTest(testPath: string, files: Readonly<Record<string, string>>, conversion: Conversion): KyvernoTestImport {
   const problems: KyvernoTestImport['problems'] = [];
-  const out = new Map<string, PolicyTestCase[]>();
+  const out = new Map<string, { cases: PolicyTestCase[]; chains: (PatchChain | undefined)[] }>();
   const read = (path: string): Obj[] => {
     const text = files[path];
     if (text === undefined) {
@@ -183,13 +178,28 @@ export function importKyvernoTest(testPath: string, files: Readonly<Record<strin
         expect.outcome = 'admit';
         expect.orSkip = true;
       }
+      const legacyMutate = legacy(rule.source.kind) && target.policy.kind === 'MutatingAdmissionPolicy';
       // a legacy mutate rule's `skip` is Kyverno's "no patches applied": the converted policy may match and patch nothing
-      if (outcome === 'skip' && legacy(rule.source.kind) && target.policy.kind === 'MutatingAdmissionPolicy') {
+      if (outcome === 'skip' && legacyMutate) {
         expect.outcome = 'admit';
         expect.object = obj2;
       }
       const after = patched.find((p) => nameOf(p) === namePart && kindOf(p) === kind);
-      if (after && outcome === 'admit')
+      // `kyverno test` compares the patched file, for a pass and a skip alike, with the object the rule's whole policy
+      // patched after the mutate policies before it (patch-chain.ts); without a file, the rule runs alone
+      let chain: PatchChain | undefined;
+      if (after && legacyMutate && (outcome === 'admit' || outcome === 'skip')) {
+        const c = patchChain(sources(), conversion, rule, { group, plural, kind });
+        if ('missing' in c) {
+          problems.push({
+            path: at,
+            message: `${str(result.patchedResources)} is the object ${rule.source.kind} '${policyName}' patched as a whole on ${kind} '${namePart}', and ${c.missing}: not run`,
+          });
+          continue;
+        }
+        chain = c.before.length || c.after.length ? c : undefined;
+      }
+      if (after && (outcome === 'admit' || (outcome === 'skip' && legacyMutate)))
         expect.object = namespaced && !namespaceOf(after) ? { ...after, metadata: { ...obj(after.metadata), namespace: ns } } : after;
       const op = operationOf.get(`${policyName}\0${namePart}`) ?? operationOf.get(`${policyName}\0${resName}`) ?? operation;
       // the CLI looks values up by the rule it runs: an autogen rule's result names it, not the source rule
@@ -229,7 +239,10 @@ export function importKyvernoTest(testPath: string, files: Readonly<Record<strin
         expect,
       };
       const name = nameOf(target.policy);
-      out.set(name, [...(out.get(name) ?? []), c]);
+      const entry = out.get(name) ?? { cases: [], chains: [] };
+      entry.cases.push(c);
+      entry.chains.push(chain);
+      out.set(name, entry);
     }
   });
   const keys = [...unread];
@@ -238,7 +251,7 @@ export function importKyvernoTest(testPath: string, files: Readonly<Record<strin
       path: valuesPath,
       message: `per-rule and per-resource values not imported: ${keys.join(', ')} (they feed JMESPath variables, which the converted policies do not read)`,
     });
-  return { policyCases: [...out].map(([policy, cases]) => ({ policy, cases })), problems };
+  return { policyCases: [...out].map(([policy, { cases, chains }]) => ({ policy, cases, chains })), problems };
 }
 
 /**

@@ -22,7 +22,7 @@ const ALL_OPERATIONS = ['CREATE', 'UPDATE', 'CONNECT', 'DELETE'];
 
 /** Kyverno's wildcard test (ext/wildcard ContainsWildcard). */
 const hasWildcard = (s: string) => s.includes('*') || s.includes('?');
-const wildcardRegExp = (p: string) =>
+export const wildcardRegExp = (p: string) =>
   new RegExp(
     `^${p
       .replace(/[.+^${}()|[\]\\]/g, '\\$&')
