@@ -1,6 +1,7 @@
 // Command kyverno-oracle decides Kyverno policies on resources with Kyverno's own engines
 // (github.com/kyverno/kyverno v1.19), the way `kyverno apply` / `kyverno test` do without a
-// cluster: legacy kyverno.io/v1 ClusterPolicy/Policy through pkg/engine (Validate; mutate rules
+// cluster: legacy kyverno.io/v1 ClusterPolicy/Policy through pkg/engine (Validate, each validate
+// rule with the failure action Kyverno's webhook takes on it: actions.go; mutate rules
 // are reported by Mutate, with the patched resource), policies.kyverno.io ValidatingPolicy/NamespacedValidatingPolicy
 // through the CEL policy engine (pkg/cel/policies/vpol, with its autogen policies) and
 // MutatingPolicy/NamespacedMutatingPolicy through the CEL mutating engine (mutating.go, pkg/cel/policies/mpol).
@@ -79,6 +80,9 @@ type ruleResult struct {
 	Message string `json:"message,omitempty"`
 	// Generated: a rule or policy Kyverno generated from the source (autogen for Pod controllers).
 	Generated bool `json:"generated,omitempty"`
+	// Action: a legacy validate rule's failure action for this request as Kyverno's webhook takes it
+	// (actions.go): Enforce (a failure is denied) or Audit.
+	Action string `json:"action,omitempty"`
 }
 
 type answer struct {
@@ -300,25 +304,41 @@ func legacy(eng engineapi.Engine, jp jmespath.Interface, cfg config.Configuratio
 		}
 	}
 	var a answer
-	add := func(r engineapi.EngineResponse) {
+	add := func(r engineapi.EngineResponse, enforced map[string]bool) {
 		for _, rule := range r.PolicyResponse.Rules {
+			action := ""
+			if enforced != nil {
+				action = "Audit"
+				if enforced[rule.Name()] {
+					action = "Enforce"
+				}
+			}
 			a.Results = append(a.Results, ruleResult{
 				Policy:    policy.GetName(),
 				Rule:      rule.Name(),
 				Status:    string(rule.Status()),
 				Message:   rule.Message(),
 				Generated: strings.HasPrefix(rule.Name(), "autogen-"),
+				Action:    action,
 			})
 		}
 	}
 	spec := policy.GetSpec()
 	if spec.HasMutate() {
 		r := eng.Mutate(context.Background(), pc)
-		add(r)
+		add(r, nil)
 		a.Patched = r.PatchedResource.Object
 	}
 	if spec.HasValidate() {
-		add(eng.Validate(context.Background(), pc))
+		object := resource
+		if op == "DELETE" {
+			object = *old
+		}
+		enforced, err := enforcedRules(policy, object, req.Plural, req.Subresource, req.NamespaceLabels)
+		if err != nil {
+			return answer{Error: "policy cache: " + err.Error()}
+		}
+		add(eng.Validate(context.Background(), pc), enforced)
 	}
 	return a
 }

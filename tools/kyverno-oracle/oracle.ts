@@ -43,6 +43,8 @@ export interface KyvernoRuleResult {
   message?: string;
   /** Kyverno generated it from the source (pod-controller autogen). */
   generated?: boolean;
+  /** A legacy validate rule: the action Kyverno's webhook takes when it fails on this request (Enforce: denied). */
+  action?: 'Enforce' | 'Audit';
 }
 
 export interface KyvernoAnswer {
