@@ -10,6 +10,7 @@ import type { RuleStatus } from '../types';
 import { CONTROLLER_RESOURCES, kindsOf, ruleControllers, shiftPattern } from './autogen';
 import { autogenConditions, conditionsCel, rulePreconditionsCel, type Scope } from './conditions';
 import { missingParamDifference, ruleContext } from './context';
+import { actionConditions, baseEnforce, byAction } from './failure-action';
 import { foreachCel } from './foreach';
 import { beyondMutate, matchOf } from './match';
 import { convertMutateRule } from './mutate';
@@ -48,14 +49,6 @@ export function producedName(policy: string, rule: string): string {
     .replace(/[^a-z0-9.-]+/g, '-')
     .replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, '');
   return n.length > 253 ? n.slice(0, 253).replace(/[^a-z0-9]+$/, '') : n;
-}
-
-/** Kyverno's failure action: the rule's own, else the policy's (default Audit). */
-function actions(policy: Rec, rule: Rec): string[] {
-  const v = (rule.validate as Rec | undefined) ?? {};
-  const spec = (policy.spec as Rec | undefined) ?? {};
-  const action = String(v.failureAction ?? spec.validationFailureAction ?? 'Audit').toLowerCase();
-  return action === 'enforce' ? ['Deny'] : ['Audit'];
 }
 
 /** A foreach rule with allowExistingViolations: an UPDATE whose new and old objects both fail (an error is not excused) is let through. */
@@ -139,7 +132,9 @@ export function convertPatternRule(policy: Obj, rule: Rec, name?: string): Patte
     // Enforce rules let an UPDATE through when the old object fails the rule too (allowExistingViolations,
     // true unless set): the old object is checked as a CREATE. With preconditions Kyverno v1.19 excuses
     // nothing (found by the differential: the oracle answers fail on such an UPDATE).
-    const excuses = actions(policy, rule)[0] === 'Deny' && v.allowExistingViolations !== false;
+    const excuses = baseEnforce(policy, rule) && v.allowExistingViolations !== false;
+    // where a failure denies and where it is audited (the failure action and its overrides by Namespace)
+    const actions = actionConditions(policy, rule);
     const exempt = excuses && rule.preconditions === undefined;
     // Kyverno's generated rules read the conditions' text rewritten under the template (autogenConditions)
     const pre = rulePreconditionsCel(rule, controllers, differences, scope);
@@ -199,7 +194,6 @@ export function convertPatternRule(policy: Obj, rule: Rec, name?: string): Patte
         policyName: objectName,
         // a missing ConfigMap is an error in Kyverno (loaders/configmap.go): the request is denied
         ...(context?.param ? { paramRef: { ...context.param, parameterNotFoundAction: 'Deny' } } : {}),
-        validationActions: actions(policy, rule),
       },
     };
     const ns = (policy.metadata as Rec | undefined)?.namespace;
@@ -222,8 +216,9 @@ export function convertPatternRule(policy: Obj, rule: Rec, name?: string): Patte
     // the apiserver refuses an expression longer than 100,000 code points
     if ([...guarded, ...(((vap.spec as Rec).matchConditions as Rec[] | undefined) ?? [])].some((x) => [...String(x.expression)].length > 100_000))
       throw new Unsupported("conditions whose CEL would exceed the apiserver's 100,000-character expression limit");
-    if (differences.length) return { type, status: 'different', reason: [...new Set(differences)].join('; '), objects: [vap, binding] };
-    return { type, status: 'exact', objects: [vap, binding] };
+    const objects = byAction(vap, binding, actions, baseEnforce(policy, rule));
+    if (differences.length) return { type, status: 'different', reason: [...new Set(differences)].join('; '), objects };
+    return { type, status: 'exact', objects };
   } catch (e) {
     if (e instanceof Unsupported) return unsupported(e.message);
     throw e;
