@@ -17,6 +17,7 @@ import type { RuleStatus } from '../types';
 import { shiftPattern } from './autogen';
 import { conditionSites } from './conditions';
 import { namespaceIn, type World, withSelectorLabels, worldsOf } from './context-worlds';
+import { kyvernoAction, overrideNamespaceSites, producedAction } from './differential-actions';
 import { namedUsers, subjectUsers, TEST_USER, type UserInfo, USERS } from './differential-users';
 
 import { foreachSites } from './foreach-sites';
@@ -121,6 +122,8 @@ export interface VapVerdict {
   admitted: unknown;
   /** The policy applied (matched, its match conditions held): the request reached the rule. */
   reached: boolean;
+  /** The produced policies that applied (a rule whose action differs by Namespace has one per action). */
+  policies?: string[];
   message?: string;
 }
 
@@ -186,16 +189,17 @@ export async function vapVerdict(
   );
   failedSimulation(r, cel);
   const admitted = r.admitted ?? object;
-  const reached = r.steps.some((s) => s.kind === 'ValidatingAdmissionPolicy' && s.outcome !== 'skipped');
-  if (r.allowed) return { verdict: 'allow', admitted, reached };
+  const policies = [...new Set(r.steps.filter((s) => s.kind === 'ValidatingAdmissionPolicy' && s.outcome !== 'skipped').map((s) => s.name))];
+  const reached = policies.length > 0;
+  if (r.allowed) return { verdict: 'allow', admitted, reached, policies };
   if (r.deniedBy?.kind !== 'ValidatingAdmissionPolicy') return { verdict: 'invalid', admitted, reached: false, message: r.deniedBy?.message };
   const step = r.steps.find((s) => s.kind === 'ValidatingAdmissionPolicy' && s.outcome === 'error-rejected');
-  return { verdict: step ? 'error' : 'deny', admitted, reached, message: r.deniedBy?.message };
+  return { verdict: step ? 'error' : 'deny', admitted, reached, policies, message: r.deniedBy?.message };
 }
 
-/** One line of the Kyverno oracle's answer (tools/kyverno-oracle). */
+/** One line of the Kyverno oracle's answer (tools/kyverno-oracle); `action`: a validate rule's failure action for the request. */
 export interface OracleAnswer {
-  results: { policy: string; rule: string; status: string; message?: string }[];
+  results: { policy: string; rule: string; status: string; message?: string; action?: string }[];
   error?: string;
 }
 
@@ -326,13 +330,15 @@ export async function differential(
   const read = [...base, ...conditionSites((v.deny as Obj | undefined)?.conditions), ...conditionSites(rule.preconditions), ...conditionSites(variables)];
   const patterns = [...read, ...read.map((p) => shiftPattern(p, 'Deployment')), ...read.map((p) => shiftPattern(p, 'CronJob'))];
   if (v.podSecurity !== undefined) patterns.push(CRONJOB_METADATA_SITE);
+  // the Namespaces the failure action overrides name, hit and missed (the action is compared below)
+  patterns.push(...overrideNamespaceSites(policy, rule));
   // a rule with context: each request in one of several clusters (its ConfigMap, its Namespace's labels), the same on both
   // sides; a rule with a namespaceSelector: clusters whose Namespace has the labels it asks, in three of four
   const worlds = withSelectorLabels(rule, worldsOf(rule, c.objects, seeds, values));
   // a rule that reads only its context (or nothing of the object) still meets distinct objects: their labels vary
   if (worlds || read.length === 0) patterns.push({ metadata: { labels: { app: '?*', team: '?*' } } });
   const chains = (worlds ?? [undefined]).map((w) => chainOf([...c.objects, ...(w?.configMap ? [w.configMap] : [])]));
-  const decided = new Map<string, DifferentialRequest & { vap: string }>();
+  const decided = new Map<string, DifferentialRequest & { vap: string; action?: string }>();
   const objects = new Set<string>();
   const reaching = new Set<string>();
   const seen = new Set<string>();
@@ -392,6 +398,7 @@ export async function differential(
             ...(userInfo ? { userInfo } : {}),
             ...(world ? cluster(world, namespace) : {}),
             vap: verdict.verdict === 'error' ? 'deny' : verdict.verdict,
+            ...(verdict.reached ? { action: producedAction(c.objects, verdict.policies ?? []) } : {}),
           });
         },
       );
@@ -401,10 +408,14 @@ export async function differential(
     asked += unique.length;
     const answers = await decide(policy, unique);
     unique.forEach((d, i) => {
-      const kyverno = kyvernoVerdict(answers[i], name);
-      if (kyvernoReached(answers[i], name)) reached.add(JSON.stringify(d.admitted));
+      const reaches = kyvernoReached(answers[i], name);
+      if (reaches) reached.add(JSON.stringify(d.admitted));
       out.tried++;
-      if (kyverno !== d.vap)
+      // where both reach the rule, the action a failure gets (Enforce: denied; Audit) must be the same too
+      const action = reaches && d.action ? kyvernoAction(answers[i], name) : undefined;
+      const kyverno = `${kyvernoVerdict(answers[i], name)}${action ? `, action ${action}` : ''}`;
+      const vap = `${d.vap}${action ? `, action ${d.action}` : ''}`;
+      if (kyverno !== vap)
         out.disagreements.push({
           resource: d.admitted,
           operation: d.operation,
@@ -412,7 +423,7 @@ export async function differential(
           ...(d.userInfo ? { userInfo: d.userInfo } : {}),
           ...(d.configMaps ? { configMaps: d.configMaps, namespace: d.namespace } : {}),
           kyverno: answers[i].error ? `error: ${answers[i].error}` : kyverno,
-          vap: d.vap,
+          vap,
         });
     });
     if (reached.size >= count || reached.size === 0) break;
