@@ -15,6 +15,8 @@ import { translateMatch } from './match';
 import { inNamespace, ref, validatingBinding, validatingPolicy } from './objects';
 import type { RuleContext, RuleConversion } from './rule-types';
 import { legacyAutogen } from './autogen';
+import { actionConditions, baseEnforce } from '../kyverno-pattern/failure-action';
+import { Unsupported } from '../kyverno-pattern/pattern';
 
 /** Every expression of a validate.cel rule, with its path in the policy. */
 export function celRuleExpressions(rule: Obj, index: number): SourceExpression[] {
@@ -47,10 +49,17 @@ export function orValueDifference(expressions: readonly SourceExpression[], vers
 /** The release conversions are for (the default when none or an unknown one is given). */
 export const targetVersion = (v: unknown): KubernetesVersion => (isKubernetesVersion(v) ? v : DEFAULT_KUBERNETES_VERSION);
 
-/** The binding's validationActions from the rule's or the policy's failure action. */
+/**
+ * The binding's validationActions: Deny where Kyverno's webhook enforces the rule, else Audit and
+ * Warn (as Kyverno's own generator writes them). Its failure action as the overrides leave it
+ * (failure-action.ts, Kyverno's cache and engine): an override with no namespaces changes it
+ * everywhere, which Kyverno's generator does not read. Overrides that leave the action differing
+ * by Namespace are refused by convertCelRule before this.
+ */
 export function validationActions(policy: Obj, rule: Obj): string[] {
-  const action = str(obj(rule.validate).failureAction) || str(obj(policy.spec).validationFailureAction);
-  return action === 'Enforce' || action === 'enforce' ? ['Deny'] : ['Audit', 'Warn'];
+  const { deny } = actionConditions(policy, rule);
+  const enforce = deny === 'true' || (deny !== 'false' && baseEnforce(policy, rule));
+  return enforce ? ['Deny'] : ['Audit', 'Warn'];
 }
 
 export function convertCelRule(ctx: RuleContext): RuleConversion {
@@ -73,6 +82,14 @@ export function convertCelRule(ctx: RuleContext): RuleConversion {
       reason: 'skip generating ValidatingAdmissionPolicy: Namespaces in validationFailureActionOverrides is not applicable.',
       objects: [],
     };
+
+  try {
+    actionConditions(policy, rule);
+  } catch (e) {
+    if (e instanceof Unsupported)
+      return { status: 'unsupported', reason: `skip generating ValidatingAdmissionPolicy: ${e.message} is not applicable.`, objects: [] };
+    throw e;
+  }
 
   const match = translateMatch(rule, ctx.discovery);
   if (match.refused) return { status: 'unsupported', reason: match.refused, objects: [] };
