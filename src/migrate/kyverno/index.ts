@@ -11,7 +11,7 @@ import type { Conversion, ConvertOptions, Converter, RuleResult } from '../types
 import { targetVersion } from './cel-rule';
 import { ref } from './objects';
 import { convertMutatingPolicy, convertValidatingPolicy, MUTATING_KINDS, VALIDATING_KINDS } from './policies';
-import { RULE_CONVERTERS, ruleType, type RuleContext } from './rules';
+import { RULE_CONVERTERS, ruleType, type RuleContext, type RuleConversion } from './rules';
 
 export { RULE_CONVERTERS, ruleType, type KyvernoRuleType, type RuleContext, type RuleConversion, type RuleConverter } from './rules';
 export { kyvernoOnlyNames } from './libraries';
@@ -37,6 +37,18 @@ function served(objects: readonly Obj[], version: KubernetesVersion) {
  * The rules of a legacy policy, each converted on its own. `suffix`: after the policy's name in
  * the produced names (`-2` for the second document of its kind and name: keeps them apart).
  */
+/**
+ * `applyRules: One`: Kyverno stops at the first rule that applies to a request (it matches and
+ * passes, fails or errs: pkg/engine's ApplyOne, checked with the oracle), so a later rule is not
+ * evaluated where an earlier one applied. Its converted policy applies anyway: not exact.
+ */
+function afterApplyOne(policy: Obj, index: number, r: RuleConversion): RuleConversion {
+  if (index === 0 || str(obj(policy.spec).applyRules) !== 'One' || r.status === 'unsupported') return r;
+  const why =
+    'applyRules One: Kyverno evaluates this rule only where no earlier rule of the policy applied to the request; its converted policy applies whatever they did';
+  return { ...r, status: 'different', reason: r.reason ? `${r.reason}; ${why}` : why };
+}
+
 function convertLegacy(policy: Obj, options: ConvertOptions, discovery: RuleContext['discovery'], suffix: string): { objects: Obj[]; rules: RuleResult[] } {
   const md = obj(policy.metadata);
   const name = str(md.name);
@@ -46,7 +58,7 @@ function convertLegacy(policy: Obj, options: ConvertOptions, discovery: RuleCont
   rules.forEach((rule, index) => {
     const type = ruleType(rule);
     const ctx: RuleContext = { policy, rule, index, policyName: rules.length === 1 ? prefix : `${prefix}-${str(rule.name)}`, options, discovery };
-    const r = RULE_CONVERTERS[type](ctx);
+    const r = afterApplyOne(policy, index, RULE_CONVERTERS[type](ctx));
     out.objects.push(...r.objects);
     out.rules.push({
       source: { kind: str(policy.kind), name, ...(str(md.namespace) ? { namespace: str(md.namespace) } : {}), rule: str(rule.name) || `rules[${index}]` },
