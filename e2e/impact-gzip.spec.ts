@@ -6,22 +6,12 @@
  */
 import { gzipSync } from 'node:zlib';
 import { test, expect, openApp } from './fixtures';
-
-const deployment = (name: string, replicas: number) => ({
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  metadata: { name, namespace: 'default', labels: { app: name } },
-  spec: {
-    replicas,
-    selector: { matchLabels: { app: name } },
-    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } },
-  },
-});
+import { defaultNamespace, deployment } from './objects';
 
 const snapshot = JSON.stringify({
   apiVersion: 'v1',
   kind: 'List',
-  items: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default', labels: { 'kubernetes.io/metadata.name': 'default' } } }],
+  items: [defaultNamespace],
 });
 
 /** Creates of Deployments with 0–8 replicas: the sample workspace's replica limit (5) denies a third of them. */

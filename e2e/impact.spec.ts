@@ -2,26 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { test, expect, openApp } from './fixtures';
-
-const deployment = (name: string, replicas: number) => ({
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  metadata: { name, namespace: 'default', labels: { app: name } },
-  spec: {
-    replicas,
-    selector: { matchLabels: { app: name } },
-    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } },
-  },
-});
+import { defaultNamespace, deployment } from './objects';
 
 const snapshot = JSON.stringify({
   apiVersion: 'v1',
   kind: 'List',
-  items: [
-    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default', labels: { 'kubernetes.io/metadata.name': 'default' } } },
-    deployment('big-already', 8),
-    deployment('small', 2),
-  ],
+  items: [defaultNamespace, deployment('big-already', 8), deployment('small', 2)],
 });
 
 const event = (i: number, replicas: number) =>
