@@ -2,11 +2,13 @@
  * RFC 6902 JSON Patch (add, remove, replace, move, copy, test) over plain JSON values,
  * with RFC 6901 JSON Pointers (`~1` = `/`, `~0` = `~`), and a structural diff.
  *
- * Behaviour follows gopkg.in/evanphx/json-patch.v4 as MutatingAdmissionPolicy uses it
- * (pkg/admission/plugin/policy/mutating/patch/json_patch.go): operations apply in order
- * to a copy; the first failing operation fails the whole patch; a failed `test` means
- * "do not apply this patch" (the object is returned unchanged, without an error).
- * Error wording is modelled on json-patch v4's messages but not guaranteed identical.
+ * Behaviour follows gopkg.in/evanphx/json-patch.v4 (v4.13) as the apiserver uses it for
+ * MutatingAdmissionPolicy JSON patches (pkg/admission/plugin/policy/mutating/patch/json_patch.go)
+ * and webhook patches (webhook/mutating/dispatcher.go): operations apply in order to a copy; the
+ * first failing operation fails the whole patch; a failed `test` means "do not apply this patch"
+ * (the object is returned unchanged, without an error). Its quirks are kept: `replace` of a key
+ * an object lacks sets it (an object's get never fails there). The errors of remove, replace and
+ * move are its messages; others are modelled on them.
  */
 import { cloneJson, deepEqual, isObject } from './json';
 
@@ -105,20 +107,25 @@ export function applyJsonPatch(doc: unknown, ops: readonly JsonPatchOp[]): JsonP
     if (!c) return `${opName} operation does not apply: doc is missing path: "${path}": missing value`;
     if (Array.isArray(c.parent)) {
       const i = arrayIndex(c.key, c.parent.length, true);
-      if (i === undefined) return `Unable to access invalid index: ${c.key}: invalid index referenced`;
+      if (i === undefined) {
+        const invalid = `Unable to access invalid index: ${c.key}: invalid index referenced`;
+        return opName === 'copy' ? `error while adding value during copy: ${invalid}` : `error in ${opName} for path: '${path}': ${invalid}`;
+      }
       c.parent.splice(i, 0, value);
     } else c.parent[c.key] = value;
     return undefined;
   };
-  const remove = (tokens: string[], opName: string, path: string): { value: unknown } | string => {
-    if (tokens.length === 0) return `${opName} operation does not apply: doc is missing path: "${path}": missing value`;
+  /** Removes the value at `tokens`: json-patch v4's container remove; its error without the operation's words (`missing`: the container is). */
+  const remove = (tokens: string[]): { value: unknown } | { missing: true } | { error: string } => {
+    if (tokens.length === 0) return { missing: true };
     const c = containerOf(tokens);
-    if (c && Array.isArray(c.parent)) {
+    if (!c) return { missing: true };
+    if (Array.isArray(c.parent)) {
       const i = arrayIndex(c.key, c.parent.length, false);
-      if (i === undefined) return `Unable to access invalid index: ${c.key}: invalid index referenced`;
+      if (i === undefined) return { error: `Unable to access invalid index: ${c.key}: invalid index referenced` };
       return { value: c.parent.splice(i, 1)[0] };
     }
-    if (!c || !Object.hasOwn(c.parent, c.key)) return `${opName} operation does not apply: doc is missing path: "${path}": missing value`;
+    if (!Object.hasOwn(c.parent, c.key)) return { error: `Unable to remove nonexistent key: ${c.key}: missing value` };
     const parent = c.parent as Record<string, unknown>;
     const value = parent[c.key];
     delete parent[c.key];
@@ -135,8 +142,9 @@ export function applyJsonPatch(doc: unknown, ops: readonly JsonPatchOp[]): JsonP
         err = add(tokens, cloneJson(op.value ?? null), 'add', op.path);
         break;
       case 'remove': {
-        const r = remove(tokens, 'remove', op.path);
-        if (typeof r === 'string') err = r;
+        const r = remove(tokens);
+        if ('missing' in r) err = `remove operation does not apply: doc is missing path: "${op.path}": missing value`;
+        else if ('error' in r) err = `error in remove for path: '${op.path}': ${r.error}`;
         break;
       }
       case 'replace': {
@@ -144,14 +152,19 @@ export function applyJsonPatch(doc: unknown, ops: readonly JsonPatchOp[]): JsonP
           root = cloneJson(op.value ?? null);
           break;
         }
-        const cur = get(root, tokens);
-        if (cur === MISSING) {
-          err = `replace operation does not apply: doc is missing key: ${op.path}: missing value`;
+        const c = containerOf(tokens);
+        if (!c) {
+          err = `replace operation does not apply: doc is missing path: ${op.path}: missing value`;
           break;
         }
-        const c = containerOf(tokens)!;
-        if (Array.isArray(c.parent)) c.parent[Number(c.key)] = cloneJson(op.value ?? null);
-        else c.parent[c.key] = cloneJson(op.value ?? null);
+        if (Array.isArray(c.parent)) {
+          const i = arrayIndex(c.key, c.parent.length, false);
+          if (i === undefined) {
+            err = `replace operation does not apply: doc is missing key: ${op.path}: missing value`;
+            break;
+          }
+          c.parent[i] = cloneJson(op.value ?? null);
+        } else c.parent[c.key] = cloneJson(op.value ?? null); // v4: set, whether the key was there or not
         break;
       }
       case 'move': {
@@ -164,9 +177,13 @@ export function applyJsonPatch(doc: unknown, ops: readonly JsonPatchOp[]): JsonP
           err = `Unable to move a location into one of its children: ${op.from} -> ${op.path}`;
           break;
         }
-        const r = remove(from, 'move', op.from ?? '');
-        if (typeof r === 'string') {
+        const r = remove(from);
+        if ('missing' in r) {
           err = `move operation does not apply: doc is missing from path: ${op.from}: missing value`;
+          break;
+        }
+        if ('error' in r) {
+          err = `error in move for path: '${from.at(-1) ?? ''}': ${r.error}`;
           break;
         }
         err = add(tokens, r.value, 'move', op.path);

@@ -73,10 +73,25 @@ describe('RFC 6902 Appendix A', () => {
     ]);
     expect(out).toEqual({ a: { b: [1] }, c: { b: [1, 2] } });
     expect(doc).toEqual({ a: { b: [1] } });
-    expect(applyJsonPatch(doc, [{ op: 'remove', path: '/x' }])).toMatchObject({ ok: false });
-    expect(applyJsonPatch(doc, [{ op: 'replace', path: '/x', value: 1 }])).toMatchObject({
+    // json-patch v4 (the apiserver's): remove of a missing key fails with its words; replace of one
+    // an object lacks sets it, of an index an array lacks fails; under a missing parent both fail
+    expect(applyJsonPatch(doc, [{ op: 'remove', path: '/x' }])).toEqual({
       ok: false,
-      error: 'replace operation does not apply: doc is missing key: /x: missing value',
+      index: 0,
+      error: "error in remove for path: '/x': Unable to remove nonexistent key: x: missing value",
+    });
+    expect(ok(doc, [{ op: 'replace', path: '/x', value: 1 }])).toEqual({ a: { b: [1] }, x: 1 });
+    expect(applyJsonPatch(doc, [{ op: 'replace', path: '/a/b/3', value: 1 }])).toMatchObject({
+      ok: false,
+      error: 'replace operation does not apply: doc is missing key: /a/b/3: missing value',
+    });
+    expect(applyJsonPatch(doc, [{ op: 'replace', path: '/y/z', value: 1 }])).toMatchObject({
+      ok: false,
+      error: 'replace operation does not apply: doc is missing path: /y/z: missing value',
+    });
+    expect(applyJsonPatch(doc, [{ op: 'move', from: '/a/nope', path: '/c' }])).toMatchObject({
+      ok: false,
+      error: "error in move for path: 'nope': Unable to remove nonexistent key: nope: missing value",
     });
     expect(applyJsonPatch(doc, [{ op: 'add', path: '/a/b/5', value: 1 }])).toMatchObject({ ok: false });
     expect(applyJsonPatch(doc, [{ op: 'bogus', path: '/a' }])).toMatchObject({ ok: false, error: 'Unexpected kind: bogus' });
