@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { useEngine } from '../../src/cel/test-helpers';
 import { buildOracleAsync, ORACLE_BUILDS, ORACLE_TEST_TIMEOUT } from '../go-oracle.mjs';
 import { libraryCases } from './cases';
+import type { Obj } from '../../src/base/json';
 import { driverDifferential } from './driver';
 
 useEngine();
@@ -28,5 +29,65 @@ describe("standalone equals Gatekeeper v3.23's CEL driver", () => {
     );
     expect(disagreeing).toEqual([]);
     for (const r of results) expect(r.rule.status, `${r.template}/${r.constraint}: ${r.rule.reason}`).not.toBe('unsupported');
+  });
+
+  it('matches a Namespace by its own name, and by scope, as Gatekeeper does', { timeout: ORACLE_TEST_TIMEOUT }, async () => {
+    const bin = await buildOracleAsync(ORACLE_BUILDS['gatekeeper-oracle']);
+    const template = {
+      apiVersion: 'templates.gatekeeper.sh/v1',
+      kind: 'ConstraintTemplate',
+      metadata: { name: 'k8sbadlabel' },
+      spec: {
+        crd: { spec: { names: { kind: 'K8sBadLabel' } } },
+        targets: [
+          {
+            target: 'admission.k8s.gatekeeper.sh',
+            code: [
+              {
+                engine: 'K8sNativeValidation',
+                source: {
+                  validations: [
+                    { expression: '!has(variables.anyObject.metadata.labels) || !("bad" in variables.anyObject.metadata.labels)', message: 'bad label' },
+                  ],
+                },
+              },
+            ],
+          },
+        ],
+      },
+    };
+    const constraint = (name: string, match: Obj) => ({
+      apiVersion: 'constraints.gatekeeper.sh/v1beta1',
+      kind: 'K8sBadLabel',
+      metadata: { name },
+      spec: { match },
+    });
+    const bad = { bad: 'yes' };
+    const objects: Obj[] = [
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kube-foo', labels: bad } },
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'prod-a', labels: bad } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'prod-a', labels: bad } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'kube-foo', labels: bad } },
+      { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'r', labels: bad } },
+    ];
+    const cases = [
+      {
+        name: 'namespace-matching',
+        template,
+        constraints: [
+          constraint('excluded', { excludedNamespaces: ['kube-*'] }),
+          constraint('only-prod', { namespaces: ['prod-*'] }),
+          constraint('cluster', { scope: 'Cluster' }),
+          constraint('namespaced', { scope: 'Namespaced' }),
+        ],
+      },
+    ];
+    const results = await driverDifferential(bin.path, cases, 0, () => objects);
+    expect(results.map((r) => `${r.constraint}: ${r.disagreements} of ${r.tried}${r.examples.length ? `\n  ${r.examples.join('\n  ')}` : ''}`)).toEqual([
+      'excluded: 0 of 10',
+      'only-prod: 0 of 10',
+      'cluster: 0 of 10',
+      'namespaced: 0 of 10',
+    ]);
   });
 });

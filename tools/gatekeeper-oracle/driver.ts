@@ -74,8 +74,13 @@ async function workbenchVerdict(produced: Obj[], input: TestInput): Promise<Verd
  * requests. Gatekeeper holds each constraint alone (a fresh client per constraint): the library
  * gives several samples' constraints the same name.
  */
-export async function driverDifferential(bin: string, cases: readonly OracleCase[], perObject: number): Promise<ConstraintDifferential[]> {
-  const requests = await Promise.all(cases.map((c) => requestsOf(sampleObjects(c), perObject)));
+export async function driverDifferential(
+  bin: string,
+  cases: readonly OracleCase[],
+  perObject: number,
+  objectsOf: (c: OracleCase) => Obj[] = sampleObjects,
+): Promise<ConstraintDifferential[]> {
+  const requests = await Promise.all(cases.map((c) => requestsOf(objectsOf(c), perObject)));
   const pairs = cases.flatMap((c, i) => c.constraints.map((constraint) => ({ c, constraint, requests: requests[i]! })));
   const input = pairs.map((p) => ({
     template: p.c.template,

@@ -127,4 +127,24 @@ describe('Gatekeeper conversion, rule by rule', () => {
     );
     expect(celLiteral('a"\n')).toBe('"a\\"\\n"');
   });
+
+  it('as Gatekeeper: a constraint whose match.scope or match.source its generated binding does not carry is different, saying so', () => {
+    const scoped = { ...constraint, spec: { ...obj(constraint.spec), match: { ...obj(obj(constraint.spec).match), scope: 'Cluster', source: 'Generated' } } };
+    const c = convertPolicies([template, scoped], asGatekeeper);
+    expect(c.rules[1]).toMatchObject({ status: 'different' });
+    expect(c.rules[1]!.reason).toMatch(
+      /^spec\.match\.scope Cluster: Gatekeeper's webhook matches only cluster-scoped objects .*; spec\.match\.source "Generated"/,
+    );
+    // scope "*" is every scope: nothing left out
+    const any = { ...constraint, spec: { ...obj(constraint.spec), match: { ...obj(obj(constraint.spec).match), scope: '*' } } };
+    expect(convertPolicies([template, any], asGatekeeper).rules[1]).toMatchObject({ status: 'exact' });
+  });
+
+  it('standalone: an integer past 2^53 is written as it is, a namespaceSelector says how it reads a Namespace update', () => {
+    expect(celLiteral(9007199254740993n)).toBe('9007199254740993');
+    expect(celLiteral({ n: 9007199254740993n })).toBe('{"n": dyn(9007199254740993)}');
+    const selected = { ...constraint, spec: { ...obj(constraint.spec), match: { namespaceSelector: { matchLabels: { team: 'a' } } } } };
+    const c = convertPolicies([template, selected], standalone);
+    expect(c.rules[1]!.reason).toContain('an update of a Namespace that spec.match.namespaceSelector selected by its old labels only');
+  });
 });

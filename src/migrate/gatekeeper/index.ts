@@ -3,11 +3,27 @@
  * their constraints into ValidatingAdmissionPolicies and bindings, per template (rule = the
  * template's name) and per constraint. See README.md beside this file.
  */
-import { kindOf, nameOf, type Obj } from '../../base/json';
+import { kindOf, nameOf, obj, type Obj } from '../../base/json';
 import type { Conversion, ConvertOptions, Converter, RuleResult } from '../types';
 import { constraintToBinding, enforcementActions, templateToPolicy } from './as-gatekeeper';
 import { constraintUnknownFields, isConstraint, isTemplate, listed, readTemplate, type TemplateInfo } from './read';
 import { STANDALONE_DIFFERENCE, standaloneFor } from './standalone';
+
+/**
+ * The constraint's match fields Gatekeeper's webhook reads and its generated binding does not carry
+ * (ConstraintToBinding): the generated policy applies where the webhook's match leaves the object out.
+ */
+function unboundMatch(constraint: Obj): string[] {
+  const match = obj(obj(constraint.spec).match);
+  const out: string[] = [];
+  if (match.scope === 'Cluster' || match.scope === 'Namespaced')
+    out.push(
+      `spec.match.scope ${match.scope}: Gatekeeper's webhook matches only ${match.scope === 'Cluster' ? 'cluster-scoped objects (and Namespaces)' : 'namespaced objects'}, its generated binding every scope`,
+    );
+  if (match.source !== undefined && match.source !== 'All')
+    out.push(`spec.match.source ${JSON.stringify(match.source)}: Gatekeeper's generated binding does not carry it`);
+  return out;
+}
 
 export { importGatorSuite } from './suite';
 export { isConstraint, isTemplate, readTemplate, templateOf } from './read';
@@ -68,7 +84,7 @@ function convertGatekeeper(objects: readonly Obj[], options: ConvertOptions): Co
         const cs = { kind: kindOf(c), name: nameOf(c), rule: t.name };
         const b = constraintToBinding(c);
         const extra = constraintUnknownFields(c);
-        const ignored = extra.length ? `Gatekeeper ignores ${listed(extra)}: not converted` : '';
+        const ignored = [extra.length ? `Gatekeeper ignores ${listed(extra)}: not converted` : '', ...unboundMatch(c)].filter(Boolean).join('; ');
         if ('binding' in b) {
           out.objects.push(b.binding);
           rules.push({ source: cs, status: ignored ? 'different' : 'exact', ...(ignored ? { reason: ignored } : {}), produced: [produced(b.binding)] });

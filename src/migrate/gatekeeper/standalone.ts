@@ -18,6 +18,8 @@ export function celLiteral(v: unknown): string {
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'string') return JSON.stringify(v);
   if (typeof v === 'boolean') return v ? 'true' : 'false';
+  // an integer past 2^53 (the YAML reader's bigint): CEL's int64, written as it is
+  if (typeof v === 'bigint') return String(v);
   if (typeof v === 'number') {
     if (Number.isInteger(v)) return String(v);
     const s = String(v);
@@ -40,6 +42,15 @@ const SNIPPETS: [field: string, name: string, snippet: string][] = [
   ['kinds', 'gatekeeper_match_kinds', MATCH_KINDS],
 ];
 
+/**
+ * The namespace Gatekeeper's matcher reads for a request's object: a Namespace's own name
+ * (match.ts gatekeeperMismatch, as its webhook matches), else the object's namespace, '' for
+ * other cluster-scoped objects. The snippets of its generated policies read a Namespace as any
+ * cluster-scoped object (always matched); the standalone policy decides as the webhook does.
+ */
+const NAMESPACE_OF =
+  '(request.kind.group == "" && request.kind.kind == "Namespace" ? obj.metadata.name : has(obj.metadata.namespace) ? obj.metadata.namespace : "")';
+
 /** Gatekeeper's condition for one match field, its value written in (the `has(params…)` guards dropped: the field is there). */
 function matchCondition(field: string, snippet: string, value: unknown): string {
   const guard = `!has(params.spec.match.${field}) ? true : (`;
@@ -47,6 +58,11 @@ function matchCondition(field: string, snippet: string, value: unknown): string 
   let inner = snippet.slice(start + guard.length);
   // the three guards' closing parentheses end the snippet
   for (let i = 0; i < 3; i++) inner = inner.slice(0, inner.lastIndexOf(')'));
+  if (field === 'namespaces' || field === 'excludedNamespaces')
+    inner = inner
+      .replace('!has(obj.metadata.namespace) || obj.metadata.namespace == "" ? true : (', `${NAMESPACE_OF} == "" ? true : (`)
+      .split('string(obj.metadata.namespace)')
+      .join(`string(${NAMESPACE_OF})`);
   return inner.split(`params.spec.match.${field}`).join(celLiteral(value)).trim();
 }
 
@@ -99,7 +115,13 @@ export function standaloneFor(templateName: string, source: CelSource, constrain
   };
   const matchResources: Obj = {};
   if (isObject(match.labelSelector)) matchResources.objectSelector = match.labelSelector;
-  if (isObject(match.namespaceSelector)) matchResources.namespaceSelector = match.namespaceSelector;
+  if (isObject(match.namespaceSelector)) {
+    matchResources.namespaceSelector = match.namespaceSelector;
+    // Gatekeeper's matcher tries the old object too (pkg/target/matcher.go matchAny): a Namespace's old labels
+    notes.push(
+      "an update of a Namespace that spec.match.namespaceSelector selected by its old labels only: Gatekeeper's match takes it, the binding's namespaceSelector reads its new labels",
+    );
+  }
   const binding: Obj = {
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'ValidatingAdmissionPolicyBinding',
