@@ -57,6 +57,8 @@ export interface SimContext {
    * `object` was patched from, whose unchanged parts are not decoded again.
    */
   admitted: (object: unknown, from?: unknown) => unknown;
+  /** `admitted`, with what the apiserver's decoder refuses in it (a number where the Go type has a string): such a mutation fails the request. */
+  decoded: (object: unknown, from?: unknown) => { object: unknown; problems: readonly string[] };
   dryRun: boolean;
   authorizer: AuthorizerRule[];
   round: 0 | 1;
@@ -185,6 +187,12 @@ export function forbiddenMessage(ctx: SimContext, err: string): string {
 
 /** Who changed the object or warned, as the report names a webhook or a policy binding: `MutatingWebhookConfiguration inject/inject.example.com`, `MutatingAdmissionPolicy add-team/add-team`. */
 export const actorOf = (kind: string, name: string, webhookOrBinding: string): string => `${kind} ${name}/${webhookOrBinding}`;
+
+/** What the apiserver's decoder refuses in a mutated object of the request's kind (`decoded`): a mutation whose result does not decode fails. */
+export const decodeProblems =
+  (ctx: Pick<SimContext, 'decoded'>) =>
+  (object: unknown): readonly string[] =>
+    ctx.decoded(object).problems;
 
 /** Who warned in a run: each step with warnings (a webhook, a policy's binding), named as actorOf names it. */
 export const warnersOf = (steps: readonly Pick<SimStep, 'kind' | 'name' | 'webhook' | 'binding' | 'warnings'>[]): string[] =>

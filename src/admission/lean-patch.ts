@@ -8,7 +8,7 @@
 import { deepEqual, list, str } from '../base/json';
 import { applyMutation, failurePolicyOf, matchWebhook, resolveParams } from '../policy';
 import { answersOn, readAlike, type EvaluateBatch } from './lean-answers';
-import { invocationKey, matchInput, actorOf, newReinvokeState, requireReinvoking, type ReinvokeState, type SimContext } from './context';
+import { decodeProblems, invocationKey, matchInput, actorOf, newReinvokeState, requireReinvoking, type ReinvokeState, type SimContext } from './context';
 import type { CelBatchItem } from '../cel/types';
 import type { LeanChain, LeanHook } from './lean-chain';
 import { matcherOn, webhookConditions, type WebhookRejection } from './lean-webhooks';
@@ -257,7 +257,8 @@ async function mutatedByPolicies(
           for (const mu of mp.mutations) {
             const [r] = await answersOn([mu.item], run, object, batch, param);
             if (!r) return refuse('a mutation the engine did not answer');
-            const done = r.ok ? applyMutation(mu.patchType, object, r) : { error: r.message };
+            const done = r.ok ? applyMutation(mu.patchType, object, r, decodeProblems(run)) : { error: r.message };
+            if ('internal' in done) return refuse('a mutation whose result does not decode into its Go type (an internal error)');
             if ('error' in done) errors.push(done.error);
             else object = done.object;
           }

@@ -8,13 +8,11 @@
  */
 import { deepEqual, isObject, list, nameOf, namespaceOf, obj, str } from '../base/json';
 import {
-  failurePolicyOf,
   matchResources,
   policyDenialMessage,
   resolveParams,
   runMutatingPolicyOnce,
   runValidatingPolicy,
-  type BindingTraceBase,
   type EquivalentResource,
   type MatchResult,
   type RunRequestInput,
@@ -28,64 +26,23 @@ import { declaresParams } from '../k8s/cel-scope';
 import { celInputs } from '../request/cel-inputs';
 import type { CelInputs } from '../cel/types';
 import { tracedExpressions } from '../policy/coverage';
-import { excludedBy, forbiddenMessage, inputFor, invocationKey, matchInput, actorOf, noteConversion, requireReinvoking, type SimContext } from './context';
+import {
+  excludedBy,
+  forbiddenMessage,
+  inputFor,
+  invocationKey,
+  matchInput,
+  actorOf,
+  decodeProblems,
+  noteConversion,
+  requireReinvoking,
+  type SimContext,
+} from './context';
 import { patchBetween } from './serialize';
+import { bindingSkipStep, mcErrorPath, noBindingStep, policyLevelStep, policyStep } from './policy-steps';
 import { validatingWebhookExpressions } from './webhooks';
-import type { DocumentRef, SimOutcome, SimPhase, SimStep, SimStepKind } from './types';
+import type { SimOutcome, SimPhase } from './types';
 import type { WorkspaceBinding, WorkspacePolicy } from './workspace';
-
-/** The first matchCondition that failed to evaluate, as a path ('spec.matchConditions' when none did). */
-function mcErrorPath(evaluations: readonly { matchConditions?: { outcome: string; conditions: { ok: boolean }[] } }[]): string {
-  for (const e of evaluations) {
-    if (e.matchConditions?.outcome !== 'error') continue;
-    const j = e.matchConditions.conditions.findIndex((c) => !c.ok);
-    if (j >= 0) return `spec.matchConditions[${j}].expression`;
-  }
-  return 'spec.matchConditions';
-}
-
-const MATCH_FIELD: Record<string, string> = {
-  namespaceSelector: 'namespaceSelector',
-  objectSelector: 'objectSelector',
-  excludeResourceRules: 'excludeResourceRules',
-  resourceRules: 'resourceRules',
-};
-
-/** The field of a MatchResources that decided a match: `<prefix>.<field>`. */
-function matchPath(prefix: string, m: MatchResult | undefined): string {
-  if (!m) return prefix;
-  const failed = [...m.steps].reverse().find((s) => !s.passed);
-  if (failed) return `${prefix}.${MATCH_FIELD[failed.check] ?? ''}`;
-  return m.matchedRule === undefined ? prefix : `${prefix}.resourceRules[${m.matchedRule}]`;
-}
-
-interface PolicyStepInit {
-  phase: SimPhase;
-  p: WorkspacePolicy;
-  binding?: WorkspaceBinding;
-  outcome: SimOutcome;
-  reason: string;
-  document: DocumentRef;
-  path: string;
-}
-
-function policyStep(ctx: SimContext, i: PolicyStepInit): SimStep {
-  const s: SimStep = {
-    phase: i.phase,
-    kind: i.p.kind as SimStepKind,
-    name: i.p.name,
-    outcome: i.outcome,
-    reason: i.reason,
-    document: i.document,
-    path: i.path,
-    round: ctx.round,
-    failurePolicy: failurePolicyOf(i.p.spec),
-  };
-  if (i.binding) s.binding = i.binding.name;
-  if (i.p.static) s.static = true;
-  ctx.steps.push(s);
-  return s;
-}
 
 /** The policy's own match (for the equivalent resource to convert to), before the runner repeats it. */
 function policyMatch(ctx: SimContext, p: WorkspacePolicy): { match?: MatchResult; matched?: EquivalentResource } {
@@ -118,76 +75,6 @@ function paramNotes(ctx: SimContext, p: WorkspacePolicy, b: WorkspaceBinding): s
     `paramRef names '${name}', but the workspace's '${name}'${where} is a ${str(obj(d).apiVersion)} ${str(obj(d).kind)}, not the paramKind ${str(kind.apiVersion)} ${str(kind.kind)}: it is not a param of this policy`,
   ];
 }
-
-/** A step for the policy as a whole when no binding step says more (not matching, exempt, config error, no bindings). */
-function policyLevelStep(
-  ctx: SimContext,
-  phase: SimPhase,
-  p: WorkspacePolicy,
-  match: MatchResult | undefined,
-  skipReason: string | undefined,
-  configError: string | undefined,
-  message?: string,
-): SimStep {
-  const failurePolicy = failurePolicyOf(p.spec);
-  if (configError) {
-    const s = policyStep(ctx, {
-      phase,
-      p,
-      outcome: failurePolicy === 'Ignore' ? 'error-ignored' : 'error-rejected',
-      reason: `${configError}; failurePolicy ${failurePolicy}`,
-      document: p.document,
-      path: isObject(p.spec.matchConstraints) ? matchPath('spec.matchConstraints', match) : 'spec.matchConstraints',
-    });
-    if (message) s.message = message;
-    return s;
-  }
-  const path = match && !match.matches ? matchPath('spec.matchConstraints', match) : p.bindings.length === 0 ? 'metadata.name' : 'spec';
-  return policyStep(ctx, { phase, p, outcome: 'skipped', reason: skipReason ?? 'does not apply', document: p.document, path });
-}
-
-/** The apiserver only dispatches policies that have a binding (policy_source.go). */
-function noBindingStep(ctx: SimContext, phase: SimPhase, p: WorkspacePolicy): void {
-  const bindingKind = p.kind === 'MutatingAdmissionPolicy' ? 'MutatingAdmissionPolicyBinding' : 'ValidatingAdmissionPolicyBinding';
-  policyStep(ctx, {
-    phase,
-    p,
-    outcome: 'skipped',
-    reason: `no ${bindingKind} names policy '${p.name}': the apiserver does not evaluate it`,
-    document: p.document,
-    path: 'metadata.name',
-  });
-}
-
-function bindingSkipStep(ctx: SimContext, phase: SimPhase, p: WorkspacePolicy, b: WorkspaceBinding, bt: BindingTraceBase): SimStep | undefined {
-  const failurePolicy = failurePolicyOf(p.spec);
-  if (bt.configError) {
-    return policyStep(ctx, {
-      phase,
-      p,
-      binding: b,
-      outcome: failurePolicy === 'Ignore' ? 'error-ignored' : 'error-rejected',
-      reason: `failed to configure binding: ${bt.configError}; failurePolicy ${failurePolicy}`,
-      document: b.document,
-      path: bt.params?.error ? 'spec.paramRef' : matchPath('spec.matchResources', bt.match),
-    });
-  }
-  if (!bt.applies) {
-    return policyStep(ctx, {
-      phase,
-      p,
-      binding: b,
-      outcome: 'skipped',
-      reason: `binding '${b.name}' ${bt.reason}`,
-      document: b.document,
-      path: matchPath('spec.matchResources', bt.match),
-    });
-  }
-  return undefined;
-}
-
-// ---------------------------------------------------------------------------
-// ValidatingAdmissionPolicy
 
 /** The policy plugin returns before any policy for a resource its release excludes: one skipped step per policy, saying so. */
 function excludedSteps(ctx: SimContext, phase: SimPhase): boolean {
@@ -401,7 +288,9 @@ export async function runMutatingPolicies(ctx: SimContext): Promise<void> {
     if (ctx.round === 1 && bindings.length === 0) continue;
     const { match, matched } = policyMatch(ctx, p);
     const before = ctx.object;
-    const r = await runMutatingPolicyOnce({ ...runInput(ctx, matched, ctx.object, p), policy: p.policy, bindings: bindings.map((b) => b.binding) }, ctx.cel);
+    // each mutation's result decoded into the request's Go type (matched through another version: not checked)
+    const input = { ...runInput(ctx, matched, ctx.object, p), ...(matched ? {} : { decode: decodeProblems(ctx) }) };
+    const r = await runMutatingPolicyOnce({ ...input, policy: p.policy, bindings: bindings.map((b) => b.binding) }, ctx.cel);
     const failurePolicy = r.failurePolicy;
     if (r.bindings.length === 0) {
       if (ctx.round === 0) {

@@ -279,6 +279,7 @@ export function contextOf(chain: PreparedChain, request: SimRequest, options: Si
     namespaceDocument: ns.document,
     typed,
     admitted: (o, from) => (decodeKind ? apiserverObject(o, chain.kubernetesVersion, decodeKind, from).object : o),
+    decoded: (o, from) => (decodeKind ? apiserverObject(o, chain.kubernetesVersion, decodeKind, from) : { object: o, problems: [] }),
     dryRun: !!request.dryRun,
     authorizer: options.authorizer ?? [],
     round: 0,

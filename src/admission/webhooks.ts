@@ -206,7 +206,18 @@ function callHook(ctx: SimContext, wh: WorkspaceWebhook, mutating: boolean): Cal
       patch: ops,
     };
   }
-  const after = ctx.admitted(applied.value, before);
+  const { object: after, problems } = ctx.decoded(applied.value, before);
+  if (problems.length) {
+    // dispatcher.go decodes the patched JSON into the Go type: its failure is an internal error, whatever failurePolicy says
+    const message = `Internal error occurred: ${problems[0]}`;
+    return {
+      outcome: 'denied',
+      reason: `the patched object does not decode into its Go type (${problems.join('; ')}): the apiserver answers 500 whatever failurePolicy says (its words are Go's JSON decoder's)`,
+      path: at,
+      denial: { ...base, message, reason: 'InternalError', code: 500 },
+      patch: ops,
+    };
+  }
   const changed = !deepEqual(before, after);
   return {
     outcome: changed ? 'patched' : 'admitted',

@@ -22,7 +22,12 @@ export interface MutatingRunInput extends RunRequestInput {
   bindings: readonly unknown[];
   /** Record every expression's sub-expression values (matchConditions, variables, mutations: their `trace`); results and costs are the same. */
   trace?: boolean;
+  /** What the apiserver's decoder refuses in a mutated object of the request's kind (src/k8s/typed): given, a mutation whose result does not decode fails (applyMutation). */
+  decode?: Decode;
 }
+
+/** The problems of decoding an object into its Go type (none: it decodes). */
+export type Decode = (object: unknown) => readonly string[];
 
 export interface MutationTrace {
   index: number;
@@ -99,7 +104,8 @@ export function applyMutation(
   patchType: string,
   object: unknown,
   r: { value: unknown; type: string; cost: number },
-): { object: unknown; testFailed?: { index: number; path: string }; listMerges?: ListMergeNote[] } | { error: string } {
+  decode?: Decode,
+): { object: unknown; testFailed?: { index: number; path: string }; listMerges?: ListMergeNote[] } | { error: string; internal?: true } {
   if (r.cost > CEL_LIMITS.runtimeCelCostBudget) return { error: OUT_OF_BUDGET };
   if (patchType === 'JSONPatch') {
     const ops = Array.isArray(r.value) ? (r.value as JsonPatchOp[]) : [];
@@ -108,12 +114,20 @@ export function applyMutation(
       ops.map((o) => ({ ...o, op: str(o.op), path: str(o.path), ...(o.from ? { from: str(o.from) } : {}) })),
     );
     if (!applied.ok) return { error: `JSON Patch: ${applied.error}` };
+    // json_patch.go decodes the patched JSON into the Go type: a failure is an internal error, which
+    // the dispatcher returns as it is (a StatusError: failurePolicy does not apply)
+    const problems = applied.testFailed ? [] : (decode?.(applied.value) ?? []);
+    if (problems.length) return { error: `Internal error occurred: ${problems[0]}`, internal: true };
     return { object: applied.value, ...(applied.testFailed ? { testFailed: applied.testFailed } : {}) };
   }
   if (patchType === 'ApplyConfiguration') {
     if (!isObject(r.value)) return { error: `invalid return type: ${r.type}` };
     const listMerges: ListMergeNote[] = [];
-    return { object: mergeApplyConfiguration(object, r.value, listMerges), listMerges };
+    const merged = mergeApplyConfiguration(object, r.value, listMerges);
+    // the merge goes through the typed object (apply_configuration.go): a value of another type is the mutation's error
+    const problems = decode?.(merged) ?? [];
+    if (problems.length) return { error: `error applying patch: failed to convert patch object to typed object: ${problems[0]}` };
+    return { object: merged, listMerges };
   }
   return { error: `unsupported patch type ${JSON.stringify(patchType)}` };
 }
@@ -124,7 +138,7 @@ async function invoke(
   input: MutatingRunInput,
   param: unknown,
   current: unknown,
-): Promise<{ trace: MutatingEvaluationTrace; object: unknown; errors: string[] }> {
+): Promise<{ trace: MutatingEvaluationTrace; object: unknown; errors: string[]; internal?: string }> {
   const compiled = policyOptions(spec);
   const { variables } = compiled;
   const options = input.trace ? compiled.traced : compiled.options;
@@ -178,9 +192,14 @@ async function invoke(
     mt.cost = r.cost;
     mt.value = r.value;
     trace.cost += r.cost;
-    const applied = applyMutation(patchType, object, r);
+    const applied = applyMutation(patchType, object, r, input.decode);
     if ('error' in applied) {
       mt.error = applied.error;
+      // an internal error ends the plugin (dispatcher.go returns a StatusError at once)
+      if ('internal' in applied) {
+        trace.objectAfter = object;
+        return { trace, object, errors, internal: applied.error };
+      }
       errors.push(mt.error);
       continue;
     }
@@ -214,6 +233,7 @@ async function runOnce(input: MutatingRunInput, cel: PolicyCel): Promise<Mutatin
     totalCost: 0,
   };
   const policyErrors: PolicyError[] = [];
+  let internal: string | undefined;
   const configError = (err: string, binding?: string) => {
     policyErrors.push({ message: binding === undefined ? `failed to configure policy: ${err}` : `failed to configure binding: ${err}`, binding });
   };
@@ -242,6 +262,7 @@ async function runOnce(input: MutatingRunInput, cel: PolicyCel): Promise<Mutatin
         result.totalCost += r.trace.cost;
         if (r.trace.matchConditions?.outcome === 'error' && failurePolicy === 'Ignore') result.errors.push(r.trace.matchConditions.error ?? '');
         for (const e of r.errors) policyErrors.push({ message: e, binding: bt.name, reason: 'Invalid' });
+        internal ??= r.internal;
         object = r.object;
         return invocationApplied(r.trace.matchConditions, failurePolicy);
       },
@@ -254,7 +275,11 @@ async function runOnce(input: MutatingRunInput, cel: PolicyCel): Promise<Mutatin
   result.object = object;
   result.diff = diffJson(input.request.object, object);
   result.mutated = result.diff.length > 0;
-  if (policyErrors.length > 0 && failurePolicy !== 'Ignore') {
+  if (internal !== undefined) {
+    result.decision = { allowed: false, message: internal, reason: 'InternalError', code: 500 };
+    result.outcome = 'deny';
+    result.skipReason = undefined;
+  } else if (policyErrors.length > 0 && failurePolicy !== 'Ignore') {
     const e = policyErrors[0]!;
     const message =
       e.binding !== undefined
