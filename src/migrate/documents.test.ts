@@ -73,6 +73,10 @@ describe('source documents', () => {
       'spec.match.namespace: unknown field "spec.match.namespace"',
       'spec.parameters.labels[0].key: Invalid value: ["owner"]: must be of type string, not array',
     ]);
+    // a template with no parameter schema: the constraint's CRD has no spec.parameters (frameworks' CreateSchema)
+    const bare = cloneJson(template) as { spec: { crd: { spec: Obj } } };
+    delete bare.spec.crd.spec.validation;
+    expect(messages(constraint, [bare, constraint])).toEqual(['spec.parameters: unknown field "spec.parameters"']);
   });
 
   it('lists the rules of each kind for the form', () => {

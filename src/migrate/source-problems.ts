@@ -44,7 +44,9 @@ function constraintSchema(template: Obj | undefined): Schema {
               },
             },
           },
-          parameters: isObject(params) ? params : { 'x-kubernetes-preserve-unknown-fields': true },
+          // CreateSchema adds parameters only from the template's schema: without one, spec.parameters is unknown (pruned);
+          // with no template in the workspace nothing is known of them
+          ...(isObject(params) ? { parameters: params } : template ? {} : { parameters: { 'x-kubernetes-preserve-unknown-fields': true } }),
         },
       },
       status: { 'x-kubernetes-preserve-unknown-fields': true },

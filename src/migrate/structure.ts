@@ -81,3 +81,24 @@ export function checkStructure(value: unknown, schema: unknown, path: FieldPath,
     }
   }
 }
+
+/**
+ * `value` with what the schema does not define left out, as the apiserver prunes a custom
+ * resource (the fields checkStructure calls unknown); the rest as it is.
+ */
+export function pruned(value: unknown, schema: unknown): unknown {
+  if (!isObject(schema) || value === null || value === undefined || schema['x-kubernetes-int-or-string'] === true) return value;
+  if (Array.isArray(value)) return value.map((v) => pruned(v, schema.items));
+  if (!isObject(value) || schema['x-kubernetes-embedded-resource'] === true) return value;
+  const properties = isObject(schema.properties) ? schema.properties : undefined;
+  const additional = schema.additionalProperties;
+  const open = schema['x-kubernetes-preserve-unknown-fields'] === true;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    const child = properties?.[key];
+    if (child !== undefined) out[key] = pruned(v, child);
+    else if (isObject(additional)) out[key] = pruned(v, additional);
+    else if (additional === true || open || (!properties && additional === undefined)) out[key] = v;
+  }
+  return out;
+}

@@ -147,4 +147,18 @@ describe('Gatekeeper conversion, rule by rule', () => {
     const c = convertPolicies([template, selected], standalone);
     expect(c.rules[1]!.reason).toContain('an update of a Namespace that spec.match.namespaceSelector selected by its old labels only');
   });
+
+  it("standalone: parameters are inlined as the cluster stores the constraint, pruned to the template's schema (none without one)", () => {
+    const typo = { ...constraint, spec: { ...obj(constraint.spec), parameters: { ...obj(obj(constraint.spec).parameters), tem: 'red' } } };
+    const variablesOf = (c: ReturnType<typeof convertPolicies>) =>
+      ((c.objects.find((o) => o.kind === 'ValidatingAdmissionPolicy')!.spec as Obj).variables as Obj[]).find((v) => v.name === 'params')!.expression;
+    const pruned = convertPolicies([template, typo], standalone);
+    expect(variablesOf(pruned)).toBe(celLiteral(obj(constraint.spec).parameters));
+    expect(pruned.rules[1]!.reason).toContain("parameters the template's schema does not declare are left out");
+    const bare = structuredClone(template);
+    delete obj(obj(obj(bare.spec).crd).spec).validation;
+    const none = convertPolicies([bare, typo], standalone);
+    expect(variablesOf(none)).toBe('null');
+    expect(none.rules[1]!.reason).toContain('spec.parameters not inlined: the template declares no parameter schema');
+  });
 });

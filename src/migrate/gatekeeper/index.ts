@@ -106,7 +106,7 @@ function convertGatekeeper(objects: readonly Obj[], options: ConvertOptions): Co
           rules.push({ source: cs, status: 'unsupported', reason: 'no scoped enforcement action names the vap.k8s.io enforcement point', produced: [] });
           continue;
         }
-        const s = standaloneFor(t.name, cel, c, actions);
+        const s = standaloneFor(t.name, cel, c, actions, t.object);
         if ('unsupported' in s) {
           rules.push({ source: cs, status: 'unsupported', reason: s.unsupported, produced: [] });
           continue;

@@ -8,7 +8,8 @@
  * Gatekeeper's own match conditions with its values written in, `scope` the rule's scope, and
  * its selectors the binding's.
  */
-import { isObject, nameOf, obj, type Obj } from '../../base/json';
+import { deepEqual, isObject, nameOf, obj, type Obj } from '../../base/json';
+import { pruned } from '../structure';
 import { INTERNAL_VARIABLES } from './as-gatekeeper';
 import type { CelSource } from './read';
 import { MATCH_EXCLUDED_NAMESPACES_GLOB, MATCH_KINDS, MATCH_NAME_GLOB, MATCH_NAMESPACES_GLOB } from './snippets';
@@ -80,7 +81,7 @@ export function templateExpressions(source: CelSource): string[] {
 export type Standalone = { objects: Obj[]; notes: string[] } | { unsupported: string };
 
 /** The policy and binding for one constraint of a template, or why there are none. */
-export function standaloneFor(templateName: string, source: CelSource, constraint: Obj, validationActions: string[]): Standalone {
+export function standaloneFor(templateName: string, source: CelSource, constraint: Obj, validationActions: string[], template?: Obj): Standalone {
   const uses = templateExpressions(source).filter(readsParams);
   if (uses.length)
     return {
@@ -96,9 +97,18 @@ export function standaloneFor(templateName: string, source: CelSource, constrain
     if (field in match && match[field] !== null) matchConditions.push({ name: condName, expression: matchCondition(field, snippet, match[field]) });
   if (match.source !== undefined && match.source !== 'All')
     notes.push(`spec.match.source ${JSON.stringify(match.source)} (Gatekeeper's expanded resources) has no native counterpart`);
+  // the parameters as the cluster stores the constraint: pruned to the template's schema (Gatekeeper's
+  // CreateSchema: none without one), as the apiserver prunes a custom resource
+  const schema = obj(obj(obj(obj(obj(template).spec).crd).spec).validation).openAPIV3Schema;
+  const params = spec.parameters === undefined ? undefined : isObject(schema) ? pruned(spec.parameters, schema) : undefined;
+  if (spec.parameters !== undefined && !isObject(schema))
+    notes.push(
+      "spec.parameters not inlined: the template declares no parameter schema, so the constraint's CRD has none and the apiserver prunes them (Gatekeeper refuses the constraint as written)",
+    );
+  else if (!deepEqual(params, spec.parameters)) notes.push("parameters the template's schema does not declare are left out, as the apiserver prunes them");
   const variables = [
     INTERNAL_VARIABLES[0]!,
-    { name: 'params', expression: spec.parameters === undefined ? 'null' : celLiteral(spec.parameters) },
+    { name: 'params', expression: params === undefined ? 'null' : celLiteral(params) },
     ...source.variables.map((v) => ({ name: v.name, expression: v.expression })),
   ];
   const policy: Obj = {
