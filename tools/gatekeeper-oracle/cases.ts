@@ -90,6 +90,14 @@ export const HAND_CASES: OracleCase[] = [
           { action: 'dryrun', enforcementPoints: [{ name: '*' }] },
         ],
       }),
+      // Gatekeeper writes this binding; the apiserver refuses Deny beside Warn
+      constraint('K8sEverything', 'scoped-warn-and-deny', {
+        enforcementAction: 'scoped',
+        scopedEnforcementActions: [
+          { action: 'warn', enforcementPoints: [{ name: 'vap.k8s.io' }] },
+          { action: 'deny', enforcementPoints: [{ name: 'vap.k8s.io' }] },
+        ],
+      }),
       constraint('K8sEverything', 'scoped-webhook-only', {
         enforcementAction: 'scoped',
         scopedEnforcementActions: [{ action: 'deny', enforcementPoints: [{ name: 'validation.gatekeeper.sh' }] }],
@@ -111,6 +119,8 @@ export const HAND_CASES: OracleCase[] = [
     constraints: [constraint('K8sUnknown', 'c', { match: { kinds: [{ kinds: ['Pod'] }], typo: true }, extra: 1 })],
   },
   { name: 'generateVAP false', template: template('K8sNoVap', { ...simple, generateVAP: false }), constraints: [] },
+  // generateVAP as a string: schema.Source refuses the code ("unrecognized type: bool")
+  { name: 'generateVAP a string', template: template('K8sStringVap', { ...simple, generateVAP: 'false' }), constraints: [] },
   { name: 'reserved variable', template: template('K8sReserved', { ...simple, variables: [{ name: 'params', expression: '1' }] }), constraints: [] },
   {
     name: 'reserved match condition prefix',

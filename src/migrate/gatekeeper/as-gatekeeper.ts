@@ -95,7 +95,8 @@ export function enforcementActions(constraint: Obj): EnforcementActions {
   };
 }
 
-const VALIDATION_ACTION: Record<string, string> = { deny: 'Deny', warn: 'Warn', dryrun: 'Audit' };
+/** Gatekeeper's enforcement actions as a binding's validationActions (ConstraintToBinding). */
+export const VALIDATION_ACTION: Record<string, string> = { deny: 'Deny', warn: 'Warn', dryrun: 'Audit' };
 
 /** The v1 ValidatingAdmissionPolicyBinding Gatekeeper writes for a constraint, or why it writes none. */
 export function constraintToBinding(constraint: Obj): { binding: Obj } | { error: string } | { none: string } {
@@ -108,6 +109,15 @@ export function constraintToBinding(constraint: Obj): { binding: Obj } | { error
     if (!v) return { error: `unrecognized enforcement action ${a}, must be \`warn\`, \`deny\` or \`dryrun\`` };
     validationActions.push(v);
   }
+  // the binding Gatekeeper would write, refused by the apiserver (ValidatingAdmissionPolicyBinding validation)
+  if (new Set(validationActions).size < validationActions.length)
+    return {
+      error: `its enforcement actions give the binding validationActions ${JSON.stringify(validationActions)}, which the apiserver refuses: duplicates`,
+    };
+  if (validationActions.includes('Deny') && validationActions.includes('Warn'))
+    return {
+      error: `its enforcement actions give the binding validationActions ${JSON.stringify(validationActions)}, which the apiserver refuses: Deny and Warn together`,
+    };
   const kind = String(constraint.kind ?? '');
   const name = nameOf(constraint);
   const match = obj(obj(constraint.spec).match);

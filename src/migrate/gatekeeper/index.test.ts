@@ -161,4 +161,37 @@ describe('Gatekeeper conversion, rule by rule', () => {
     expect(variablesOf(none)).toBe('null');
     expect(none.rules[1]!.reason).toContain('spec.parameters not inlined: the template declares no parameter schema');
   });
+
+  it('as Gatekeeper: enforcement actions that give the binding validationActions the apiserver refuses convert nothing, saying why', () => {
+    const scoped = (actions: string[]) => ({
+      ...constraint,
+      spec: {
+        ...obj(constraint.spec),
+        enforcementAction: 'scoped',
+        scopedEnforcementActions: actions.map((action) => ({ action, enforcementPoints: [{ name: 'vap.k8s.io' }] })),
+      },
+    });
+    expect(convertPolicies([template, scoped(['warn', 'deny'])], asGatekeeper).rules[1]).toMatchObject({
+      status: 'unsupported',
+      reason:
+        'Gatekeeper rejects this constraint: its enforcement actions give the binding validationActions ["Warn","Deny"], which the apiserver refuses: Deny and Warn together',
+    });
+    expect(convertPolicies([template, scoped(['warn', 'warn'])], asGatekeeper).rules[1]).toMatchObject({ status: 'unsupported' });
+    expect(convertPolicies([template, scoped(['warn', 'dryrun'])], asGatekeeper).rules[1]).toMatchObject({ status: 'exact' });
+  });
+
+  it('standalone: enforcement actions that deny and warn give a binding that denies, saying the warning is not given', () => {
+    const both = {
+      ...constraint,
+      spec: {
+        ...obj(constraint.spec),
+        enforcementAction: 'scoped',
+        scopedEnforcementActions: ['warn', 'deny', 'deny'].map((action) => ({ action, enforcementPoints: [{ name: 'vap.k8s.io' }] })),
+      },
+    };
+    const c = convertPolicies([template, both], standalone);
+    const binding = c.objects.find((o) => o.kind === 'ValidatingAdmissionPolicyBinding')!;
+    expect((binding.spec as Obj).validationActions).toEqual(['Deny']);
+    expect(c.rules[1]!.reason).toContain('the binding denies (the apiserver refuses Deny beside Warn), and gives no warning');
+  });
 });

@@ -5,7 +5,7 @@
  */
 import { kindOf, nameOf, obj, type Obj } from '../../base/json';
 import type { Conversion, ConvertOptions, Converter, RuleResult } from '../types';
-import { constraintToBinding, enforcementActions, templateToPolicy } from './as-gatekeeper';
+import { constraintToBinding, enforcementActions, templateToPolicy, VALIDATION_ACTION } from './as-gatekeeper';
 import { constraintUnknownFields, isConstraint, isTemplate, listed, readTemplate, type TemplateInfo } from './read';
 import { STANDALONE_DIFFERENCE, standaloneFor } from './standalone';
 
@@ -34,7 +34,6 @@ export interface GatekeeperRuleResult extends RuleResult {
 }
 
 const produced = (o: Obj) => `${kindOf(o)}/${nameOf(o)}`;
-const VALIDATION_ACTION: Record<string, string> = { deny: 'Deny', warn: 'Warn', dryrun: 'Audit' };
 
 /** Why a template cannot be converted at all, or undefined. */
 function templateBlocker(t: TemplateInfo, mode: ConvertOptions['gatekeeper']): string | undefined {
@@ -101,12 +100,16 @@ function convertGatekeeper(objects: readonly Obj[], options: ConvertOptions): Co
           rules.push({ source: cs, status: 'unsupported', reason: ea.error, produced: [] });
           continue;
         }
-        const actions = ea.actions.map((a) => VALIDATION_ACTION[a] ?? a);
+        // a binding's validationActions: no duplicates, and Deny never beside Warn (the apiserver refuses both)
+        const wanted = [...new Set(ea.actions.map((a) => VALIDATION_ACTION[a] ?? a))];
+        const actions = wanted.includes('Deny') ? wanted.filter((a) => a !== 'Warn') : wanted;
         if (actions.length === 0) {
           rules.push({ source: cs, status: 'unsupported', reason: 'no scoped enforcement action names the vap.k8s.io enforcement point', produced: [] });
           continue;
         }
         const s = standaloneFor(t.name, cel, c, actions, t.object);
+        if ('objects' in s && actions.length < wanted.length)
+          s.notes.push('its enforcement actions deny and warn: the binding denies (the apiserver refuses Deny beside Warn), and gives no warning');
         if ('unsupported' in s) {
           rules.push({ source: cs, status: 'unsupported', reason: s.unsupported, produced: [] });
           continue;

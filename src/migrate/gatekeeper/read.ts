@@ -89,6 +89,9 @@ function readSource(source: unknown, path: string, errors: string[], unknown: st
     else out.failurePolicy = fp;
   }
   if (typeof source.generateVAP === 'boolean') out.generateVAP = source.generateVAP;
+  // schema.Source reads it as a bool: another type makes Gatekeeper refuse the template's code
+  else if (source.generateVAP !== undefined && source.generateVAP !== null)
+    errors.push(`${path}.generateVAP: ${JSON.stringify(source.generateVAP)} is not a boolean`);
   return out;
 }
 
