@@ -62,3 +62,13 @@ describe('a mutation whose result does not decode', () => {
     for (const r of [fail, ignore]) if (r.lean) expect(r.lean.allowed).toBe(r.full.allowed);
   });
 });
+
+describe("a webhook's patch whose test fails", () => {
+  it('fails the request with an internal error (the policy plugin alone applies nothing instead)', async () => {
+    const { full } = await run([mutating('m', hook('m.example.com', { failurePolicy: 'Ignore' }))], {
+      'm.example.com': { patch: [{ op: 'test', path: '/metadata/name', value: 'other' }] },
+    });
+    expect(full.allowed).toBe(false);
+    expect(full.deniedBy).toMatchObject({ code: 500, message: 'Internal error occurred: testing value /metadata/name failed: test failed' });
+  });
+});

@@ -195,7 +195,12 @@ function callHook(ctx: SimContext, wh: WorkspaceWebhook, mutating: boolean): Cal
     };
   }
   const before = ctx.admitted(ctx.object);
-  const applied = applyJsonPatch(before, ops);
+  const result = applyJsonPatch(before, ops, { json: true });
+  // a failed test fails a webhook's patch (dispatcher.go: any Apply error), where a policy's applies nothing
+  const applied =
+    result.ok && result.testFailed
+      ? { ok: false as const, index: result.testFailed.index, error: `testing value ${result.testFailed.path} failed: test failed` }
+      : result;
   if (!applied.ok) {
     const message = `Internal error occurred: ${applied.error}`;
     return {

@@ -34,178 +34,205 @@ export function parsePointer(pointer: string): string[] | undefined {
 export const escapeToken = (t: string): string => t.replace(/~/g, '~0').replace(/\//g, '~1');
 export const formatPointer = (tokens: readonly (string | number)[]): string => tokens.map((t) => `/${escapeToken(String(t))}`).join('');
 
-const MISSING = Symbol('missing');
+type Node = Record<string, unknown> | unknown[];
+const isContainer = (v: unknown): v is Node => Array.isArray(v) || isObject(v);
 
-function get(doc: unknown, tokens: readonly string[]): unknown {
-  let cur: unknown = doc;
-  for (const t of tokens) {
-    if (Array.isArray(cur)) {
-      if (!/^(0|[1-9][0-9]*)$/.test(t)) return MISSING;
-      const i = Number(t);
-      if (i >= cur.length) return MISSING;
-      cur = cur[i];
-    } else if (isObject(cur)) {
-      if (!Object.hasOwn(cur, t)) return MISSING;
-      cur = cur[t];
-    } else return MISSING;
-  }
-  return cur;
+/** strconv.Atoi's numbers (a sign, decimal digits, leading zeros allowed); undefined where it errs, with its words. */
+function atoi(key: string): number | { error: string } {
+  return /^[+-]?[0-9]+$/.test(key) ? Number(key) : { error: `strconv.Atoi: parsing ${JSON.stringify(key)}: invalid syntax` };
+}
+const invalidIndex = (i: number) => `Unable to access invalid index: ${i}: invalid index referenced`;
+
+/**
+ * An array's index for get, set and remove (partialArray's, SupportNegativeIndices on: -1 is the
+ * last), or its error: `upper` checks the end (get and remove do, set does not).
+ */
+function arrayIndexOf(a: readonly unknown[], key: string, upper: boolean): number | { error: string } {
+  const i = atoi(key);
+  if (typeof i !== 'number') return i;
+  if (i < 0 && i < -a.length) return { error: invalidIndex(i) };
+  const at = i < 0 ? i + a.length : i;
+  return upper && at >= a.length ? { error: invalidIndex(at) } : at;
 }
 
-type Container = { parent: Record<string, unknown> | unknown[]; key: string };
-const isContainer = (v: unknown): v is Record<string, unknown> | unknown[] => Array.isArray(v) || isObject(v);
+/** partialDoc/partialArray get: an object's missing key is undefined, never an error; an array's index must be there. */
+function getIn(c: Node, key: string): { value: unknown } | { error: string } {
+  if (!Array.isArray(c)) return { value: Object.hasOwn(c, key) ? c[key] : undefined };
+  const i = arrayIndexOf(c, key, true);
+  return typeof i === 'number' ? { value: c[i] } : i;
+}
 
-function arrayIndex(key: string, length: number, allowEnd: boolean): number | undefined {
-  if (key === '-' && allowEnd) return length;
-  if (!/^(0|[1-9][0-9]*)$/.test(key)) return undefined;
-  const i = Number(key);
-  return i < length || (allowEnd && i === length) ? i : undefined;
+/** The path split as json-patch v4's findObject splits it: every segment after the first, the last the key; undefined with fewer than two. */
+function splitPath(path: string): { parts: string[]; key: string } | undefined {
+  const split = path.split('/');
+  if (split.length < 2) return undefined;
+  const decode = (t: string) => t.replace(/~1/g, '/').replace(/~0/g, '~');
+  return { parts: split.slice(1, -1).map(decode), key: decode(split[split.length - 1]!) };
 }
 
 /**
  * Applies a patch to a copy of `doc`: copied on write, only the containers on the paths the
  * operations change (a webhook's label on a Deployment copied the whole object before); the rest
  * is shared with `doc`, so neither may be changed in place afterwards (nothing here does).
+ * Each operation is json-patch v4's (patch.go), its checks and its words. `json`: the patch was
+ * read from JSON (a webhook's answer, a patch request), where a null value is no value.
  */
-export function applyJsonPatch(doc: unknown, ops: readonly JsonPatchOp[]): JsonPatchResult {
+export function applyJsonPatch(doc: unknown, ops: readonly JsonPatchOp[], options: { json?: boolean } = {}): JsonPatchResult {
   let root: unknown = doc;
   /** The containers this patch copied: changed in place from then on. */
   const own = new WeakSet<object>();
-  const owned = <T extends Record<string, unknown> | unknown[]>(v: T): T => {
+  const owned = <T extends Node>(v: T): T => {
     if (own.has(v)) return v;
     const c = (Array.isArray(v) ? v.slice() : { ...v }) as T;
     own.add(c);
     return c;
   };
-  /** The container of the last token, copied (with every container above it) where this patch does not own it yet. */
-  const containerOf = (tokens: readonly string[]): Container | undefined => {
-    if (!isContainer(root)) return undefined;
-    let cur = owned(root);
-    root = cur;
-    for (let i = 0; i < tokens.length - 1; i++) {
-      const t = tokens[i]!;
-      if (Array.isArray(cur)) {
-        if (!/^(0|[1-9][0-9]*)$/.test(t)) return undefined;
-        const k = Number(t);
-        const next = cur[k];
-        if (k >= cur.length || !isContainer(next)) return undefined;
-        cur = cur[k] = owned(next);
-      } else {
-        const next = cur[t];
-        if (!Object.hasOwn(cur, t) || !isContainer(next)) return undefined;
-        cur = cur[t] = owned(next);
+  /** findObject: the container of the path's key (copied, with every container above it, where `write`), or undefined where a part is not there. */
+  const findObject = (path: string, write: boolean): { c: Node; key: string } | undefined => {
+    const at = splitPath(path);
+    if (!at || !isContainer(root)) return undefined;
+    let cur: Node = write ? owned(root) : root;
+    if (write) root = cur;
+    for (const part of at.parts) {
+      const got = getIn(cur, part);
+      if ('error' in got || !isContainer(got.value)) return undefined;
+      const next: Node = write ? owned(got.value) : got.value;
+      if (write) {
+        if (Array.isArray(cur)) cur[arrayIndexOf(cur, part, true) as number] = next;
+        else cur[part] = next;
       }
+      cur = next;
     }
-    return { parent: cur, key: tokens[tokens.length - 1]! };
+    return { c: cur, key: at.key };
   };
-  const add = (tokens: string[], value: unknown, opName: string, path: string): string | undefined => {
-    if (tokens.length === 0) {
-      root = value;
+  /** partialDoc/partialArray add, or its error. */
+  const addIn = (c: Node, key: string, value: unknown): string | undefined => {
+    if (!Array.isArray(c)) {
+      c[key] = value;
       return undefined;
     }
-    const c = containerOf(tokens);
-    if (!c) return `${opName} operation does not apply: doc is missing path: "${path}": missing value`;
-    if (Array.isArray(c.parent)) {
-      const i = arrayIndex(c.key, c.parent.length, true);
-      if (i === undefined) {
-        const invalid = `Unable to access invalid index: ${c.key}: invalid index referenced`;
-        return opName === 'copy' ? `error while adding value during copy: ${invalid}` : `error in ${opName} for path: '${path}': ${invalid}`;
-      }
-      c.parent.splice(i, 0, value);
-    } else c.parent[c.key] = value;
+    if (key === '-') {
+      c.push(value);
+      return undefined;
+    }
+    const i = atoi(key);
+    if (typeof i !== 'number') return `value was not a proper array index: '${key}': ${i.error}`;
+    const size = c.length + 1;
+    if (i >= size || i < -size) return invalidIndex(i);
+    c.splice(i < 0 ? i + size : i, 0, value);
     return undefined;
   };
-  /** Removes the value at `tokens`: json-patch v4's container remove; its error without the operation's words (`missing`: the container is). */
-  const remove = (tokens: string[]): { value: unknown } | { missing: true } | { error: string } => {
-    if (tokens.length === 0) return { missing: true };
-    const c = containerOf(tokens);
-    if (!c) return { missing: true };
-    if (Array.isArray(c.parent)) {
-      const i = arrayIndex(c.key, c.parent.length, false);
-      if (i === undefined) return { error: `Unable to access invalid index: ${c.key}: invalid index referenced` };
-      return { value: c.parent.splice(i, 1)[0] };
+  /** partialDoc/partialArray remove, or its error. */
+  const removeIn = (c: Node, key: string): string | undefined => {
+    if (!Array.isArray(c)) {
+      if (!Object.hasOwn(c, key)) return `Unable to remove nonexistent key: ${key}: missing value`;
+      delete c[key];
+      return undefined;
     }
-    if (!Object.hasOwn(c.parent, c.key)) return { error: `Unable to remove nonexistent key: ${c.key}: missing value` };
-    const parent = c.parent as Record<string, unknown>;
-    const value = parent[c.key];
-    delete parent[c.key];
-    return { value };
+    const i = arrayIndexOf(c, key, true);
+    if (typeof i !== 'number') return i.error;
+    c.splice(i, 1);
+    return undefined;
   };
+  const value = (op: JsonPatchOp) => cloneJson(op.value ?? null);
 
   for (let index = 0; index < ops.length; index++) {
     const op = ops[index]!;
-    const tokens = parsePointer(op.path);
-    if (!tokens) return { ok: false, index, error: `JSON pointer must be empty or start with a "/": ${JSON.stringify(op.path)}` };
     let err: string | undefined;
     switch (op.op) {
-      case 'add':
-        err = add(tokens, cloneJson(op.value ?? null), 'add', op.path);
+      case 'add': {
+        const at = findObject(op.path, true);
+        if (!at) err = `add operation does not apply: doc is missing path: "${op.path}": missing value`;
+        else {
+          const e = addIn(at.c, at.key, value(op));
+          if (e) err = `error in add for path: '${op.path}': ${e}`;
+        }
         break;
+      }
       case 'remove': {
-        const r = remove(tokens);
-        if ('missing' in r) err = `remove operation does not apply: doc is missing path: "${op.path}": missing value`;
-        else if ('error' in r) err = `error in remove for path: '${op.path}': ${r.error}`;
+        const at = findObject(op.path, true);
+        if (!at) err = `remove operation does not apply: doc is missing path: "${op.path}": missing value`;
+        else {
+          const e = removeIn(at.c, at.key);
+          if (e) err = `error in remove for path: '${op.path}': ${e}`;
+        }
         break;
       }
       case 'replace': {
-        if (tokens.length === 0) {
-          root = cloneJson(op.value ?? null);
+        if (op.path === '') {
+          if (!isContainer(op.value)) err = 'replace operation value must be object or array';
+          else root = value(op);
           break;
         }
-        const c = containerOf(tokens);
-        if (!c) {
-          err = `replace operation does not apply: doc is missing path: ${op.path}: missing value`;
-          break;
-        }
-        if (Array.isArray(c.parent)) {
-          const i = arrayIndex(c.key, c.parent.length, false);
-          if (i === undefined) {
-            err = `replace operation does not apply: doc is missing key: ${op.path}: missing value`;
-            break;
-          }
-          c.parent[i] = cloneJson(op.value ?? null);
-        } else c.parent[c.key] = cloneJson(op.value ?? null); // v4: set, whether the key was there or not
+        const at = findObject(op.path, true);
+        if (!at) err = `replace operation does not apply: doc is missing path: ${op.path}: missing value`;
+        else if ('error' in getIn(at.c, at.key)) err = `replace operation does not apply: doc is missing key: ${op.path}: missing value`;
+        else if (Array.isArray(at.c)) at.c[arrayIndexOf(at.c, at.key, false) as number] = value(op);
+        else at.c[at.key] = value(op); // an object's missing key too: its get never fails
         break;
       }
       case 'move': {
-        const from = parsePointer(op.from ?? '');
+        const from = findObject(op.from ?? '', true);
         if (!from) {
-          err = `JSON pointer must be empty or start with a "/": ${JSON.stringify(op.from)}`;
+          err = `move operation does not apply: doc is missing from path: ${op.from ?? ''}: missing value`;
           break;
         }
-        if (op.path.startsWith(`${op.from}/`)) {
-          err = `Unable to move a location into one of its children: ${op.from} -> ${op.path}`;
+        const got = getIn(from.c, from.key);
+        const e = 'error' in got ? got.error : removeIn(from.c, from.key);
+        if (e || 'error' in got) {
+          err = `error in move for path: '${from.key}': ${e}`;
           break;
         }
-        const r = remove(from);
-        if ('missing' in r) {
-          err = `move operation does not apply: doc is missing from path: ${op.from}: missing value`;
-          break;
+        const to = findObject(op.path, true);
+        if (!to) err = `move operation does not apply: doc is missing destination path: ${op.path}: missing value`;
+        else {
+          const added = addIn(to.c, to.key, got.value);
+          if (added) err = `error in move for path: '${op.path}': ${added}`;
         }
-        if ('error' in r) {
-          err = `error in move for path: '${from.at(-1) ?? ''}': ${r.error}`;
-          break;
-        }
-        err = add(tokens, r.value, 'move', op.path);
         break;
       }
       case 'copy': {
-        const from = parsePointer(op.from ?? '');
-        const v = from ? get(root, from) : MISSING;
-        if (v === MISSING) {
+        const from = findObject(op.from ?? '', false);
+        if (!from) {
           err = `copy operation does not apply: doc is missing from path: ${op.from ?? ''}: missing value`;
           break;
         }
-        err = add(tokens, cloneJson(v), 'copy', op.path);
+        const got = getIn(from.c, from.key);
+        if ('error' in got) {
+          err = `error in copy for from: '${op.from ?? ''}': ${got.error}`;
+          break;
+        }
+        const to = findObject(op.path, true);
+        if (!to) err = `copy operation does not apply: doc is missing destination path: ${op.path}: missing value`;
+        else {
+          // an object's missing key copies as null (its get gives nil)
+          const added = addIn(to.c, to.key, cloneJson(got.value ?? null));
+          if (added) err = `error while adding value during copy: ${added}`;
+        }
         break;
       }
       case 'test': {
-        const v = get(root, tokens);
-        const expected = op.value ?? null;
-        if (v === MISSING ? expected !== null : !deepEqual(v, expected)) {
-          // json_patch.go: a failed test means the patch is not applied (no error)
-          return { ok: true, value: doc, testFailed: { index, path: op.path } };
+        let actual: { value: unknown } | { error: string } | undefined;
+        if (op.path === '') actual = { value: root };
+        else {
+          const at = findObject(op.path, false);
+          if (!at) {
+            err = `test operation does not apply: is missing path: ${op.path}: missing value`;
+            break;
+          }
+          actual = getIn(at.c, at.key);
+          if ('error' in actual) {
+            err = `error in test for path: '${op.path}': ${actual.error}`;
+            break;
+          }
         }
+        // a missing value passes only a test with no value; a present one never passes one without. A patch
+        // read from JSON (`options.json`: a webhook's, a request's) has no value where it says null (Go
+        // decodes null into a nil *json.RawMessage); a policy's CEL null is the value null (json_patch.go)
+        const expected = options.json && op.value === null ? undefined : op.value;
+        const passes = actual.value === undefined ? expected === undefined : expected !== undefined && deepEqual(actual.value, expected);
+        // ErrTestFailed: the policy plugin applies nothing (json_patch.go), a webhook's patch fails (the caller says)
+        if (!passes) return { ok: true, value: doc, testFailed: { index, path: op.path } };
         break;
       }
       default:

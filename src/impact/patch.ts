@@ -88,7 +88,9 @@ export function strategicMerge(target: unknown, patch: unknown): unknown {
 /** Applies a patch request's body to the old object, inferring its type (module comment). */
 export function applyPatchBody(oldObject: unknown, body: unknown, builtIn: boolean): PatchResult {
   if (Array.isArray(body)) {
-    const r = applyJsonPatch(oldObject, body as JsonPatchOp[]);
+    const r = applyJsonPatch(oldObject, body as JsonPatchOp[], { json: true });
+    // the patch handler fails on a failed test as on any other error (handlers/patch.go)
+    if (r.ok && r.testFailed) return { ok: false, error: `testing value ${r.testFailed.path} failed: test failed`, kind: 'json-patch' };
     return r.ok ? { ok: true, object: r.value, kind: 'json-patch' } : { ok: false, error: r.error, kind: 'json-patch' };
   }
   if (!isObject(body)) return { ok: false, error: 'the patch is neither a JSON object nor a JSON array', kind: 'merge-patch' };

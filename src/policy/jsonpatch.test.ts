@@ -215,4 +215,41 @@ describe('apply-configuration merge (structured-merge-diff semantics without sch
       { path: '/spec/args', mode: 'replace' },
     ]);
   });
+
+  test("json-patch v4's reading of indices and paths, as the apiserver applies webhook and policy patches (checked against a kube-apiserver 1.37)", () => {
+    const doc = { f: ['a', 'b'], data: { k: 'v' } };
+    // strconv.Atoi and negative indices: -1 is the last (add: the end), 01 and +0 are numbers
+    expect(ok(doc, [{ op: 'add', path: '/f/-1', value: 'z' }])).toEqual({ f: ['a', 'b', 'z'], data: { k: 'v' } });
+    expect(ok(doc, [{ op: 'add', path: '/f/-3', value: 'z' }])).toEqual({ f: ['z', 'a', 'b'], data: { k: 'v' } });
+    expect(ok(doc, [{ op: 'remove', path: '/f/-1' }])).toEqual({ f: ['a'], data: { k: 'v' } });
+    expect(ok(doc, [{ op: 'replace', path: '/f/01', value: 'z' }])).toEqual({ f: ['a', 'z'], data: { k: 'v' } });
+    expect(ok(doc, [{ op: 'add', path: '/f/+0', value: 'z' }])).toEqual({ f: ['z', 'a', 'b'], data: { k: 'v' } });
+    expect(ok(doc, [{ op: 'move', from: '/f/-1', path: '/f/0' }])).toEqual({ f: ['b', 'a'], data: { k: 'v' } });
+    expect(applyJsonPatch(doc, [{ op: 'remove', path: '/f/-3' }])).toMatchObject({
+      ok: false,
+      error: "error in remove for path: '/f/-3': Unable to access invalid index: -3: invalid index referenced",
+    });
+    // copy of a key an object lacks copies null; a path's first segment is never read
+    expect(ok(doc, [{ op: 'copy', from: '/data/nope', path: '/data/c' }])).toEqual({ f: ['a', 'b'], data: { k: 'v', c: null } });
+    expect(ok(doc, [{ op: 'add', path: 'x/data/n', value: '1' }])).toEqual({ f: ['a', 'b'], data: { k: 'v', n: '1' } });
+  });
+  test("test: a missing parent or index fails the patch; a missing key passes a test with no value, and a JSON patch's null is no value", () => {
+    const doc = { f: ['a'], data: { k: 'v' } };
+    expect(applyJsonPatch(doc, [{ op: 'test', path: '/meta/x', value: 1 }])).toMatchObject({
+      ok: false,
+      error: 'test operation does not apply: is missing path: /meta/x: missing value',
+    });
+    expect(applyJsonPatch(doc, [{ op: 'test', path: '/f/5', value: 1 }])).toMatchObject({
+      ok: false,
+      error: "error in test for path: '/f/5': Unable to access invalid index: 5: invalid index referenced",
+    });
+    const nullTest = [
+      { op: 'test', path: '/data/nope', value: null },
+      { op: 'add', path: '/data/t', value: 'y' },
+    ];
+    // read from JSON (a webhook's patch): null is no value, the test passes
+    expect(applyJsonPatch(doc, nullTest, { json: true })).toEqual({ ok: true, value: { f: ['a'], data: { k: 'v', t: 'y' } } });
+    // a policy's CEL null is the value null: the test fails, the patch is not applied
+    expect(applyJsonPatch(doc, nullTest)).toEqual({ ok: true, value: doc, testFailed: { index: 0, path: '/data/nope' } });
+  });
 });
