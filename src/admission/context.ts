@@ -188,11 +188,15 @@ export function forbiddenMessage(ctx: SimContext, err: string): string {
 /** Who changed the object or warned, as the report names a webhook or a policy binding: `MutatingWebhookConfiguration inject/inject.example.com`, `MutatingAdmissionPolicy add-team/add-team`. */
 export const actorOf = (kind: string, name: string, webhookOrBinding: string): string => `${kind} ${name}/${webhookOrBinding}`;
 
-/** What the apiserver's decoder refuses in a mutated object of the request's kind (`decoded`): a mutation whose result does not decode fails. */
+/**
+ * What the apiserver's decoder refuses in a mutated object of a built-in kind (`decoded`): a
+ * mutation whose result does not decode fails. A custom resource is decoded as unstructured JSON
+ * there (what its metadata breaks, validation refuses after admission, which is not modelled).
+ */
 export const decodeProblems =
-  (ctx: Pick<SimContext, 'decoded'>) =>
+  (ctx: Pick<SimContext, 'decoded' | 'typed'>) =>
   (object: unknown): readonly string[] =>
-    ctx.decoded(object).problems;
+    ctx.typed ? ctx.decoded(object).problems : [];
 
 /** Who warned in a run: each step with warnings (a webhook, a policy's binding), named as actorOf names it. */
 export const warnersOf = (steps: readonly Pick<SimStep, 'kind' | 'name' | 'webhook' | 'binding' | 'warnings'>[]): string[] =>

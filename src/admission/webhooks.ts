@@ -211,7 +211,8 @@ function callHook(ctx: SimContext, wh: WorkspaceWebhook, mutating: boolean): Cal
       patch: ops,
     };
   }
-  const { object: after, problems } = ctx.decoded(applied.value, before);
+  const { object: after, problems: decoding } = ctx.decoded(applied.value, before);
+  const problems = ctx.typed ? decoding : [];
   if (problems.length) {
     // dispatcher.go decodes the patched JSON into the Go type: its failure is an internal error, whatever failurePolicy says
     const message = `Internal error occurred: ${problems[0]}`;

@@ -164,3 +164,18 @@ describe('the formats with their own JSON form', () => {
     expect(imageTag('Nginx')).toBe('');
   });
 });
+
+describe('what the decoder refuses, as Go does', () => {
+  it('a day past the end of its month, and base64 without its padding', async () => {
+    await loadTypedData('1.37');
+    const cm = (extra: Record<string, unknown>) => apiserverObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, ...extra }, '1.37').problems;
+    const at = (t: string) => cm({ metadata: { name: 'a', creationTimestamp: t } });
+    expect(at('2024-02-30T00:00:00Z')).toHaveLength(1);
+    expect(at('2023-02-29T00:00:00Z')).toHaveLength(1);
+    expect(at('2024-02-29T00:00:00Z')).toEqual([]);
+    expect(at('2024-04-31T00:00:00Z')).toHaveLength(1);
+    expect(cm({ binaryData: { b: 'YWJj' } })).toEqual([]);
+    expect(cm({ binaryData: { b: 'YWI=' } })).toEqual([]);
+    expect(cm({ binaryData: { b: 'YWI' } })).toEqual(['binaryData["b"]: illegal base64 data']);
+  });
+});

@@ -282,7 +282,9 @@ class Walker {
         return v === undefined ? null : cloneJson(v);
       case '@bytes':
         if (v === undefined || v === null) return null;
-        if (typeof v !== 'string' || !/^[A-Za-z0-9+/\r\n]*={0,2}$/.test(v)) this.problem(path, key, 'illegal base64 data');
+        // encoding/base64's StdEncoding: padded to whole quanta (newlines ignored), '=' only at the end
+        if (typeof v !== 'string' || !/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(v.replace(/[\r\n]/g, '')))
+          this.problem(path, key, 'illegal base64 data');
         return typeof v === 'string' ? v.replace(/[\r\n]/g, '') : v;
       case '@quantity': {
         if (v === undefined || v === null) return '0';

@@ -13,10 +13,16 @@ function parse(s: string): [number, string] | undefined {
   if (!m) return undefined;
   const [, y, mo, d, h, mi, se, frac = '', z, sign, oh, om] = m;
   const ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(se));
-  if (Number.isNaN(ms) || Number(mo) > 12 || Number(d) > 31 || Number(h) > 23 || Number(mi) > 59 || Number(se) > 59) return undefined;
+  // Go's time.Parse: "month out of range", "day out of range" (February 30 does not roll over), …
+  if (Number.isNaN(ms) || Number(mo) < 1 || Number(mo) > 12 || Number(d) < 1 || Number(d) > daysIn(Number(y), Number(mo))) return undefined;
+  if (Number(h) > 23 || Number(mi) > 59 || Number(se) > 59) return undefined;
   const offset = z ? 0 : (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om)) * 60;
   return [ms / 1000 - offset, frac];
 }
+
+/** The days of a month of the proleptic Gregorian calendar. */
+const daysIn = (year: number, month: number): number =>
+  month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
 
 const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
 
