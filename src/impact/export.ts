@@ -107,7 +107,8 @@ export function reportCsv(r: ImpactReport): string {
   return [head, ...rows].map((row) => row.map(csvCell).join(',')).join('\n') + '\n';
 }
 
-const mdCell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+/** A table cell's text: its pipes escaped, its lines joined, no HTML (a username can hold `<b>`). */
+const mdCell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ').replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
 /** `rows`: the changed events grouped (`groupEvents`), given by a writer that did not keep the events (the CLI). */
 export function reportMarkdown(r: ImpactReport, maxRows = 50, rows: readonly ImpactRow[] = groupEvents(r.events)): string {

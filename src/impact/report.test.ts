@@ -78,6 +78,11 @@ describe('the report', () => {
     );
     const r = await analyzeImpact({ workspace: policy, cluster: snapshot, audit: reads.join('\n'), options: { existing: false } });
     expect(r.summary.headline).toBe("No write replayed: the log's 2 lines are counted under Not replayed, with why");
+    // beside the existing objects, it is said too
+    const withExisting = await analyzeImpact({ workspace: policy, cluster: snapshot, audit: reads.join('\n') });
+    expect(withExisting.summary.headline).toMatch(
+      /^No write replayed: the log's 2 lines are counted under Not replayed, with why; .* existing objects would be rejected if created now$/,
+    );
     const none = await analyzeImpact({ workspace: policy, options: {} });
     expect(none.summary.headline).toBe('nothing to replay: give an audit log or a cluster snapshot');
   });

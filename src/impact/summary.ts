@@ -97,6 +97,9 @@ export function headlineOf(s: Omit<ImpactSummary, 'headline'>): string {
         `${plural(u, 'write')} undetermined: the decision reads what the replay does not know (an old object, a Namespace, the authorizer, an object converted to another version)`,
       );
   }
+  // a log was read, but none of its lines is a write admission saw that the replay can rebuild
+  const notReplayed = Object.values(s.skipped ?? {}).reduce((a, n) => a + (n ?? 0), 0);
+  if (!s.events && notReplayed) parts.push(`no write replayed: the log's ${plural(notReplayed, 'line')} are counted under Not replayed, with why`);
   if (s.existing.total) {
     const d = s.existing.changes['newly-denied'];
     parts.push(`${d ? d : 'none'} of ${s.existing.total} existing objects would be rejected if created now`);
@@ -105,9 +108,6 @@ export function headlineOf(s: Omit<ImpactSummary, 'headline'>): string {
   if (!parts.length) {
     if (errors) return errors;
     if (s.cancelled) return 'Cancelled before any write or existing object was judged';
-    // a log was read, but none of its lines is a write admission saw that the replay can rebuild
-    const notReplayed = Object.values(s.skipped).reduce((a, n) => a + (n ?? 0), 0);
-    if (notReplayed) return `No write replayed: the log's ${plural(notReplayed, 'line')} are counted under Not replayed, with why`;
     return 'nothing to replay: give an audit log or a cluster snapshot';
   }
   const text = parts.join('; ');
