@@ -57,7 +57,7 @@ export interface SimContext {
    * `object` was patched from, whose unchanged parts are not decoded again.
    */
   admitted: (object: unknown, from?: unknown) => unknown;
-  /** `admitted`, with what the apiserver's decoder refuses in it (a number where the Go type has a string): such a mutation fails the request. */
+  /** `admitted`, with what the apiserver's decoder refuses in it that the request's own object did not have (a number where the Go type has a string): such a mutation fails the request. */
   decoded: (object: unknown, from?: unknown) => { object: unknown; problems: readonly string[] };
   dryRun: boolean;
   authorizer: AuthorizerRule[];

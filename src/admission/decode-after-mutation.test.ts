@@ -72,3 +72,17 @@ describe("a webhook's patch whose test fails", () => {
     expect(full.deniedBy).toMatchObject({ code: 500, message: 'Internal error occurred: testing value /metadata/name failed: test failed' });
   });
 });
+
+describe('an object that did not decode before the mutation', () => {
+  it("is the apiserver's 400 before admission (noted), not the mutation's failure", async () => {
+    const chain = prepareChain(
+      map({ patchType: 'JSONPatch', jsonPatch: { expression: "[JSONPatch{op: 'add', path: '/metadata/labels/ok', value: 'yes'}]" } }, 'Fail'),
+    );
+    const request = podRequest({
+      object: { ...(podRequest().object as Record<string, unknown>), metadata: { name: 'web', namespace: 'team-a', labels: { n: 1 } } },
+    });
+    const full = await simulatePrepared(chain, request, opts, requestCel(chain.kubernetesVersion));
+    expect(full.notes.join(' ')).toContain('the apiserver would refuse to decode the object (400 Bad Request before admission)');
+    expect(full.allowed).toBe(true);
+  });
+});

@@ -279,7 +279,12 @@ export function contextOf(chain: PreparedChain, request: SimRequest, options: Si
     namespaceDocument: ns.document,
     typed,
     admitted: (o, from) => (decodeKind ? apiserverObject(o, chain.kubernetesVersion, decodeKind, from).object : o),
-    decoded: (o, from) => (decodeKind ? apiserverObject(o, chain.kubernetesVersion, decodeKind, from) : { object: o, problems: [] }),
+    decoded: (o, from) => {
+      if (!decodeKind) return { object: o, problems: [] };
+      const d = apiserverObject(o, chain.kubernetesVersion, decodeKind, from);
+      // what the request's own object had is the apiserver's 400 before admission (noted), not the mutation's
+      return { object: d.object, problems: d.problems.filter((p) => !decoded.problems.includes(p)) };
+    },
     dryRun: !!request.dryRun,
     authorizer: options.authorizer ?? [],
     round: 0,

@@ -154,7 +154,7 @@ export function chainDecider(spec: ChainSpec): Decider {
     const sim = simOptionsOf(spec, namespace, authorization);
     const unknown = await unknowns.of(request, namespace);
     if (unknown) {
-      const decided = !unknown.oldObject && !unknown.namespace ? await leanUnasked(lean, request, sim) : undefined;
+      const decided = !unknown.oldObject && !unknown.namespace && !unknown.conversion ? await leanUnasked(lean, request, sim) : undefined;
       if (decided) return decided;
       const undetermined = await unknowns.decide(request, sim, unknown);
       if (undetermined) {
