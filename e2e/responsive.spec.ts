@@ -116,3 +116,27 @@ test('at 400 px: one column no wider than the screen, the documents in a drawer,
   expect(box.height).toBeGreaterThan(300);
   expect(await pageWidth()).toBeLessThanOrEqual(400);
 });
+
+test('at 900 px: the form or the YAML, switched; a problem clicked shows the form at its field', async ({ page }) => {
+  await page.setViewportSize({ width: 900, height: 800 });
+  await openApp(page);
+  const form = page.locator('.form-pane');
+  const yaml = page.locator('.yaml-pane');
+  await expect(form).toBeVisible();
+  await expect(yaml).toBeHidden();
+  await page.getByTestId('show-yaml').click();
+  await expect(page.getByTestId('show-yaml')).toHaveAttribute('aria-pressed', 'true');
+  await expect(form).toBeHidden();
+  // the editor fills the pane, near the top of the page, not under the form's whole length
+  const editor = yaml.locator('.monaco-editor');
+  await expect(editor).toBeInViewport();
+  expect((await editor.boundingBox())!.height).toBeGreaterThan(200);
+  // a problem's link leads to its field in the form (the sample's first document has findings)
+  const problem = page.locator('section.problems li button').first();
+  await expect(problem).toBeVisible();
+  await problem.click();
+  await expect(form).toBeVisible();
+  await expect(page.getByTestId('show-form')).toHaveAttribute('aria-pressed', 'true');
+  await page.getByTestId('show-form').click();
+  await expect(yaml).toBeHidden();
+});

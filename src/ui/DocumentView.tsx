@@ -168,9 +168,13 @@ export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
   // The same context value for the life of the form: a context change would re-render every control.
   const form = useMemo<FormContextValue>(() => ({ docId: doc.id, problems: formProblems, readOnly: false }), [doc.id, formProblems]);
   const formRef = useRef<HTMLFormElement>(null);
+  // a narrow window shows the form or the YAML, not one under the other's whole length (app.css)
+  const [pane, setPane] = useState<'form' | 'yaml'>('form');
   const focus = useWorkspace((s) => s.focus);
   useEffect(() => {
-    if (focus && focus.docId === doc.id && formRef.current) focusPath(formRef.current, focus.path);
+    if (!focus || focus.docId !== doc.id) return;
+    setPane('form');
+    if (formRef.current) focusPath(formRef.current, focus.path);
   }, [focus, doc.id]);
   const obj = isObject(doc.object) ? doc.object : {};
   // A Gatekeeper or Kyverno document: its YAML is edited, its form is a summary (src/migrate).
@@ -178,7 +182,14 @@ export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
   const showEditor = useEditorAllowed();
   return (
     <div className="document">
-      <div className="panes">
+      <div className="pane-switch" role="group" aria-label="Show the form or the YAML">
+        {(['form', 'yaml'] as const).map((p) => (
+          <button key={p} type="button" aria-pressed={pane === p} onClick={() => setPane(p)} data-testid={`show-${p}`}>
+            {p === 'form' ? 'Form' : 'YAML'}
+          </button>
+        ))}
+      </div>
+      <div className="panes" data-pane={pane}>
         <section className="form-pane" aria-label="Form">
           <header className="pane-head">
             <h2>
