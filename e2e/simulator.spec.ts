@@ -323,3 +323,18 @@ test('a step into a later list element opens its document with that field focuse
   await expect(page.getByRole('button', { name: 'Document', exact: true })).toHaveAttribute('aria-pressed', 'true');
   await expect.poll(() => focusedPath(page)).toMatch(/^webhooks\[1\]/);
 });
+
+test('at 1280 px a long audit annotation wraps in the result column: nothing runs off the view', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const injector = GUARD.replace('ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration')
+    .replace('name: pod-guard', 'name: sidecar-injector-with-a-long-name')
+    .replace('pods.guard.example.com', 'inject.sidecars.platform.example.com');
+  await seed(page, false, [...DEFAULT_DOCS, { id: 'd-injector', text: injector }]);
+  await page.getByRole('button', { name: 'Simulate', exact: true }).click();
+  await page.getByLabel('Request template').selectOption('create-pod');
+  await expect(page.getByTestId('sim-verdict')).toBeVisible({ timeout: 30_000 });
+  // the mutating webhook is called: its audit annotation's JSON value is long
+  await expect(page.locator('.sim-annotations code').nth(1)).toContainText('"mutated"');
+  const overflow = await page.locator('.simulate').evaluate((s) => s.scrollWidth - s.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+});

@@ -157,6 +157,25 @@ describe('workspace', () => {
     expect(ws.getState().docs[0].text).toBe(t1 + '#12');
   });
 
+  it('undo and redo show the document they change', () => {
+    const ws = store();
+    const [a] = ws.getState().importText(VWC, 'a.yaml');
+    const [b] = ws.getState().importText(VWC.replace('name: policy-guard', 'name: other-guard'), 'b.yaml');
+    ws.getState().select(a!);
+    ws.getState().setField(a!, ['webhooks', 0, 'failurePolicy'], 'Ignore');
+    ws.getState().select(b!);
+    ws.getState().setField(b!, ['webhooks', 0, 'failurePolicy'], 'Ignore');
+    ws.getState().undo(); // b's change
+    expect(ws.getState().selectedId).toBe(b);
+    ws.getState().undo(); // a's change
+    expect(ws.getState().selectedId).toBe(a);
+    ws.getState().select(b!);
+    ws.getState().redo(); // a's change again: a is shown, not the document selected when it was undone
+    expect(ws.getState().selectedId).toBe(a);
+    ws.getState().redo();
+    expect(ws.getState().selectedId).toBe(b);
+  });
+
   it('adds from templates with unique names, duplicates, renames, reorders and deletes', () => {
     const ws = store();
     ws.getState().addFromTemplate('MutatingWebhookConfiguration');

@@ -146,6 +146,17 @@ function carried(current: readonly WorkspaceDoc[], state: Snapshot): Snapshot {
   return state;
 }
 
+/**
+ * The snapshot a history step brings back, showing the document the step changes (the first whose
+ * document differs from the one on screen): a redo otherwise showed the document selected when it
+ * was undone, where nothing changes.
+ */
+function showingChange(current: readonly WorkspaceDoc[], state: Snapshot): Snapshot {
+  const now = new Map(current.map((d) => [d.id, d]));
+  const changed = state.docs.find((d) => now.get(d.id) !== d);
+  return changed ? { ...state, selectedId: changed.id } : state;
+}
+
 let noticeSeq = 0;
 
 export function createWorkspace(initial: SavedWorkspace) {
@@ -326,11 +337,11 @@ export function createWorkspace(initial: SavedWorkspace) {
 
       undo: () => {
         const r = undo(get().history, snapshot(get()));
-        if (r) set({ ...carried(get().docs, r.state), history: r.history });
+        if (r) set({ ...showingChange(get().docs, carried(get().docs, r.state)), history: r.history });
       },
       redo: () => {
         const r = redo(get().history, snapshot(get()));
-        if (r) set({ ...carried(get().docs, r.state), history: r.history });
+        if (r) set({ ...showingChange(get().docs, carried(get().docs, r.state)), history: r.history });
       },
 
       focusField: (docId, path) => set((s) => ({ selectedId: docId, focus: { docId, path, seq: (s.focus?.seq ?? 0) + 1 } })),

@@ -239,7 +239,7 @@ function SimResultView({
       {Object.keys(r.auditAnnotations).length ? (
         <div>
           <div className="sim-sub">Audit annotations</div>
-          <ul>
+          <ul className="sim-annotations">
             {Object.entries(r.auditAnnotations).map(([k, v]) => (
               <li key={k}>
                 <code>{k}</code>: <code>{v}</code>
