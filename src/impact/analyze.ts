@@ -16,7 +16,7 @@ import { chainKey, chainSettingsOf, chainTracker, type SnapshotEvidence } from '
 import { isAdmissionObject, readCluster, stateOf } from './cluster';
 import { chainDecider, changeOf, CHANGES, type Change, type ChainSpec, type Decider, type Decision, type Denial } from './decide';
 import { logReplay, specDiscovery, type EventImpact, type KeptRequest, type LineOutcome, type LogLine, type SkippedLine } from './events';
-import { inputNotes, isUnreadable, logProblems, refusedAt, snapshotProblems, type LogReading } from './inputs';
+import { inputNotes, isUnreadable, logProblems, refusedAt, snapshotProblems, unknownAnswers, type LogReading } from './inputs';
 import { clusterObjects } from './scenario';
 import { readLineBatches, type TextSource } from './lines';
 import { laterReads, type LaterReads } from './retain';
@@ -451,10 +451,8 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
     if (p.error) inputErrors.push(p.error);
     if (p.warning) warnings.push(p.warning);
   }
-  // an answer for a webhook no chain ever had answers nothing: a typo, or another cluster's name
-  const unknownAnswers = Object.keys(options.webhooks ?? {}).filter((w) => !chains.webhooks.has(w));
-  if (unknownAnswers.length && !cancelledFirst)
-    warnings.push(`webhook answers name ${unknownAnswers.length === 1 ? 'a webhook' : 'webhooks'} neither chain has: ${unknownAnswers.sort().join(', ')}`);
+  const answers = cancelledFirst ? undefined : unknownAnswers(options.webhooks, chains.webhooks);
+  if (answers) warnings.push(answers);
   for (const r of refused)
     warnings.push(
       r.leftOut

@@ -132,3 +132,9 @@ export function inputNotes(cluster: Cluster, unknown: number, undetermined: numb
     );
   return notes;
 }
+
+/** The warning for webhook answers that name no webhook either chain ever had (a typo, or another cluster's name): they answer nothing. */
+export function unknownAnswers(answers: Readonly<Record<string, unknown>> | undefined, webhooks: ReadonlySet<string>): string | undefined {
+  const unknown = Object.keys(answers ?? {}).filter((w) => !webhooks.has(w));
+  return unknown.length ? `webhook answers name ${unknown.length === 1 ? 'a webhook' : 'webhooks'} neither chain has: ${unknown.sort().join(', ')}` : undefined;
+}
