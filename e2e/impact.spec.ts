@@ -58,6 +58,9 @@ test('impact: open a snapshot and an audit log, see the headline and the grouped
   await rows.getByRole('button', { name: 'Open in Simulate' }).click();
   await expect(page.getByTestId('sim-verdict')).toHaveAttribute('data-allowed', 'false');
   await expect(page.getByTestId('sim-status')).toContainText('replica-limit');
+  // back in Impact, the table is as it was chosen
+  await page.locator('nav.views button[data-view="impact"]').click();
+  await expect(page.getByTestId('impact-group-by')).toHaveValue('request');
 });
 
 /** kubectl's YAML of `n` ConfigMaps (~160 bytes each). */
@@ -422,6 +425,12 @@ test('impact: every changed row of a real apiserver log, opened in Simulate, get
     await check(row, { change: cells[1]!, by: cells[2]!, message });
   }
   expect([...seen].sort()).toEqual(['newly audited', 'newly denied', 'newly warned', 'no longer denied', 'undetermined (reads what is unknown)']);
+  // the filters narrow what the rows count: by who decided, a namespace's rows count its writes only
+  await page.getByPlaceholder('policy, namespace, user, resource').fill('default');
+  const whereCells = await rows.locator('td:nth-child(4)').allTextContents();
+  expect(whereCells.length).toBeGreaterThan(0);
+  for (const w of whereCells) expect(w).toMatch(/ in default$/);
+  await page.getByPlaceholder('policy, namespace, user, resource').fill('');
   // the existing objects that change open too, with why
   const existing = page.getByRole('region', { name: 'Existing objects' }).locator('li');
   const m = await existing.count();

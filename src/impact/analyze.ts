@@ -66,6 +66,8 @@ export interface ImpactOptions {
   keepChanged?: boolean;
   /** Keep the whole admission request of up to this many changed events (`report.requests`, by auditID) and as many changed existing objects (by `existingKey`), to open them in Simulate (default 0). */
   keepRequests?: number;
+  /** Keep, besides, the requests of the changed events it says yes to, in log order (this thread's replay: not a shard's). */
+  keepRequest?: (e: EventImpact) => boolean;
   onEvent?: (e: EventImpact) => void;
   onProgress?: (p: ImpactProgress) => void;
   signal?: AbortSignal;
@@ -81,11 +83,7 @@ export interface ImpactOptions {
    * IN_FLIGHT_PER_ENGINE per engine process, one process per core (pool.ts).
    */
   inFlight?: number;
-  /**
-   * For each object, the last line that reads it (default: keep every object): `laterReads`
-   * (src/impact/retain.ts) over the same log read once before; the replay then keeps only the
-   * objects still to be read.
-   */
+  /** For each object, the last line that reads it (`laterReads` over the same log, read once before): the replay keeps only the objects still to be read (default: every object). */
   retainState?: LaterReads;
   /**
    * Replay the log in these shards (threads, one engine each: src/impact/shard.ts), split by
@@ -316,6 +314,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
       spec: chains.now,
       decider,
       keepRequests: options.keepRequests ?? 0,
+      ...(options.keepRequest ? { keepRequest: options.keepRequest } : {}),
       ...(options.retainState ? { retain: options.retainState } : {}),
     });
     log: for await (const batch of readLineBatches(audit)) {
@@ -368,7 +367,7 @@ export async function analyzeImpact(input: ImpactInput): Promise<ImpactReport> {
         if (n > k.peak) k.peak = n;
       }
     }
-    if (kept && keptRequests < (options.keepRequests ?? 0)) {
+    if (kept && (options.keepRequest || keptRequests < (options.keepRequests ?? 0))) {
       keptRequests++;
       report.requests[result.auditID] = keep(kept, `line ${result.line} of the audit log`, specAt(result.line));
     }

@@ -70,6 +70,8 @@ export interface LogReplayOptions {
   retain?: LaterReads;
   /** Keep the whole request of this many changed events (default 0). */
   keepRequests?: number;
+  /** Keep, besides, the request of each changed event this says yes to (called in log order: the Impact view's first of each policy's or webhook's changes). */
+  keepRequest?: (e: EventImpact) => boolean;
 }
 
 /**
@@ -178,11 +180,11 @@ export function logReplay(o: LogReplayOptions): (l: LogLine) => LineOutcome | Pr
         return { event };
       },
     );
-    if (!keepRequests) return decided;
+    if (!keepRequests && !o.keepRequest) return decided;
     const inOrder = previous
       .then(() => decided)
       .then((out): LineOutcome => {
-        if (out.event.change === 'unchanged' || kept >= keepRequests) return out;
+        if (out.event.change === 'unchanged' || (kept >= keepRequests && !o.keepRequest?.(out.event))) return out;
         kept++;
         return { ...out, kept: { request: replayed.request, ...(ns ? { namespaceObject: ns } : {}) } };
       });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EventImpact, ImpactReport } from './analyze';
 import type { Change, Decision } from './decide';
-import { addToGroups, byDecider, denialTimeline, groupEvents, sortedRows, spreadOf, type EventGroups } from './group';
+import { addToGroups, byDecider, denialTimeline, firstOfEachDecider, groupEvents, pickRows, sortedRows, spreadOf, type EventGroups } from './group';
 
 const allowed: Decision = { allowed: true, deniedBy: null, warnings: [], audited: [], calls: [], mutated: false };
 const event = (i: number, change: Change): EventImpact => ({
@@ -73,5 +73,26 @@ describe('byDecider', () => {
     expect(spreadOf({ namespaces: [''], users: ['alice'], resources: ['pods'] })).toBe('pods by alice in cluster scope');
     expect(spreadOf({ namespaces: ['apps'], users: ['a', 'b'], resources: ['pods'] })).toBe('pods by 2 users in apps');
     expect(spreadOf({ namespaces: Array.from({ length: 1500 }, (_, i) => `n${i}`), users: ['a'], resources: ['pods'] })).toBe('pods by a in 1,500 namespaces');
+  });
+});
+
+describe('the table filters', () => {
+  it("narrow what a decider row counts: its writes in what they pick, not all of the policy's", () => {
+    const events = Array.from({ length: 30 }, (_, i) => {
+      const e = event(i, 'newly-denied');
+      return { ...e, request: { ...e.request, namespace: i % 3 === 0 ? 'apps-595' : `ns-${i % 5}` } };
+    });
+    const rows = groupEvents(events);
+    expect(byDecider(rows).map((d) => d.count)).toEqual([30]);
+    const picked = byDecider(pickRows(rows, 'newly-denied', 'APPS-595'));
+    expect(picked.map((d) => [d.count, spreadOf(d)])).toEqual([[10, 'pods by alice in apps-595']]);
+    expect(picked[0]!.example?.line).toBe(1);
+    expect(pickRows(rows, 'newly-warned', '')).toEqual([]);
+  });
+
+  it('keeps the first change of each policy or webhook, in log order', () => {
+    const keep = firstOfEachDecider();
+    const kept = [event(0, 'unchanged'), event(1, 'newly-denied'), event(2, 'newly-denied'), event(3, 'newly-warned')].filter(keep);
+    expect(kept.map((e) => e.auditID)).toEqual(['e1', 'e3']);
   });
 });

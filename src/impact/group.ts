@@ -58,7 +58,7 @@ function newWarners(baseline: Decision, candidate: Decision): string[] {
 }
 
 /** Who a row names: who denied before (no longer denied), who read what is unknown (undetermined), who changed the object (newly mutated), who newly warns (newly warned), else who denies. */
-function byOf(e: EventImpact): string {
+export function byOf(e: EventImpact): string {
   switch (e.change) {
     case 'no-longer-denied':
       return deciderOf(e.baseline);
@@ -141,6 +141,26 @@ export function byDecider(rows: readonly ImpactRow[]): DeciderRow[] {
   return [...sums.values()]
     .map(({ row, ns, users, resources }) => ({ ...row, namespaces: sorted(ns), users: sorted(users), resources: sorted(resources) }))
     .sort((a, b) => b.count - a.count || a.change.localeCompare(b.change) || a.by.localeCompare(b.by));
+}
+
+/** The rows a table's filters pick: of a change (or all), with the text in who decided, the namespace, the user or the resource (any case). byDecider sums what they pick. */
+export function pickRows(rows: readonly ImpactRow[], change: Change | 'all', text: string): ImpactRow[] {
+  const needle = text.toLowerCase();
+  return rows.filter(
+    (r) => (change === 'all' || r.change === change) && (!needle || [r.by, r.namespace, r.user, r.resource].some((w) => w.toLowerCase().includes(needle))),
+  );
+}
+
+/** A predicate true for the first changed event of each change and who decided (in log order): the events whose requests a report keeps so that every decider row opens in Simulate. */
+export function firstOfEachDecider(): (e: EventImpact) => boolean {
+  const seen = new Set<string>();
+  return (e) => {
+    if (e.change === 'unchanged') return false;
+    const key = `${e.change}\u0000${byOf(e)}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  };
 }
 
 /** Where a decider row's writes came from, in a few words: `pods by ci-bot in apps`, `2 resources by 3 users in 40 namespaces`. */

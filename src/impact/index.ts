@@ -34,6 +34,8 @@ export { replayRequest, type ReplayedRequest } from './replay';
 export {
   addToGroups,
   byDecider,
+  firstOfEachDecider,
+  pickRows,
   spreadOf,
   groupEvents,
   denialTimeline,

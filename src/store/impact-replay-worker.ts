@@ -11,6 +11,8 @@
 import { loadCelHere } from '../cel';
 import {
   addToGroups,
+  byDecider,
+  firstOfEachDecider,
   analyzeImpact,
   chainDecider,
   decisionPool,
@@ -151,6 +153,8 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
         // every result streams to the page (which keeps the changed ones): none kept here
         keepUnchanged: false,
         keepChanged: false,
+        // besides the first changed writes, each policy's or webhook's first change: every decider row opens in Simulate
+        keepRequest: firstOfEachDecider(),
         signal,
         ...(retainState ? { retainState } : {}),
         onEvent: (e) => {
@@ -189,7 +193,11 @@ async function run(m: Extract<ToReplay, { op: 'start' }>): Promise<void> {
     // chart's writes in its buckets (not one pair per second of the log): the page takes it in one task
     group();
     const rows = sortedRows(groups);
-    const openable = new Set([...rows.map((r) => r.examples[0]?.auditID), ...report.existing.filter((o) => o.change !== 'unchanged').map(existingKey)]);
+    const openable = new Set([
+      ...rows.map((r) => r.examples[0]?.auditID),
+      ...byDecider(rows).map((d) => d.example?.auditID),
+      ...report.existing.filter((o) => o.change !== 'unchanged').map(existingKey),
+    ]);
     const requests = Object.fromEntries(Object.entries(report.requests).filter(([id]) => openable.has(id)));
     const buckets = denialTimeline(report, TIMELINE_BUCKETS, [...writes]).map((b): [number, number] => [b.start, b.writes]);
     post({ op: 'done', report: { ...report, requests }, events: streamed, rows, writes: buckets, problems: snap.problems });

@@ -8,7 +8,7 @@
 import { create } from 'zustand';
 import type { KubernetesVersion } from '../base/releases';
 import { celModule } from '../cel';
-import type { EventImpact, ImpactProgress, ImpactReport, ImpactRow } from '../impact';
+import type { Change, EventImpact, ImpactProgress, ImpactReport, ImpactRow } from '../impact';
 import { simulatorDraftOf } from '../impact';
 import { readWebhookAnswers, responseDrafts, toWebhookResponses, type WebhookResponseDraft } from '../request';
 import { appStore } from './app-stores';
@@ -48,6 +48,14 @@ export interface ImpactState {
   problems: string[];
   /** What the report was made from: a report shown after the workspace, its static marks or the target release changed is stale (`isStale`). */
   ranWith?: RunInputs;
+  /** How the changed requests are shown (ChangedRequests): kept here, so that they stay as chosen after a row is opened in Simulate and the view comes back. */
+  table: ImpactTable;
+}
+
+export interface ImpactTable {
+  groupBy: 'decider' | 'request';
+  change: Change | 'all';
+  text: string;
 }
 
 /** The workspace a run judged: its documents (by identity), the target release, whether every document is a static manifest. */
@@ -74,6 +82,7 @@ export const impact = appStore(
     user: DEFAULT_IMPACT_USER,
     running: false,
     problems: [],
+    table: { groupBy: 'decider', change: 'all', text: '' },
   })),
 );
 export const useImpact = impact;

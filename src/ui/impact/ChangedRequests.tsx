@@ -4,9 +4,9 @@
  * namespace, user and resource. Filters by change and by text; each row opens its first example
  * in Simulate when the replay kept its request.
  */
-import { useMemo, useState } from 'react';
-import { byDecider, CHANGES, spreadOf, type Change, type DeciderRow, type ImpactReport, type ImpactRow } from '../../impact';
-import { openInSimulator } from '../../store/impact';
+import { useMemo } from 'react';
+import { byDecider, CHANGES, pickRows, spreadOf, type Change, type DeciderRow, type ImpactReport, type ImpactRow } from '../../impact';
+import { impact, openInSimulator, useImpact, type ImpactTable } from '../../store/impact';
 
 export const CHANGE_LABEL: Readonly<Record<Change, string>> = {
   'newly-denied': 'newly denied',
@@ -21,7 +21,7 @@ export const CHANGE_LABEL: Readonly<Record<Change, string>> = {
 /** Rows drawn in the table at most (the largest first): a log with thousands of groups draws in one frame; the filters and the exports reach the rest. */
 const MAX_ROWS = 300;
 
-type GroupBy = 'decider' | 'request';
+type GroupBy = ImpactTable['groupBy'];
 
 /** A row as the table draws it, whichever the grouping. */
 interface Line {
@@ -30,8 +30,6 @@ interface Line {
   count: number;
   /** The finer groups' namespace, user and resource cells, or the decider row's spread in one. */
   cells: string[];
-  /** What the text filter looks in. */
-  words: readonly string[];
   example?: ImpactRow['examples'][number];
 }
 
@@ -40,7 +38,6 @@ const fromDecider = (d: DeciderRow): Line => ({
   by: d.by,
   count: d.count,
   cells: [spreadOf(d)],
-  words: [d.by, ...d.namespaces, ...d.users, ...d.resources],
   ...(d.example ? { example: d.example } : {}),
 });
 
@@ -49,33 +46,32 @@ const fromRow = (r: ImpactRow): Line => ({
   by: r.by,
   count: r.count,
   cells: [r.namespace || '—', r.user, r.resource],
-  words: [r.by, r.namespace, r.user, r.resource],
   ...(r.examples[0] ? { example: r.examples[0] } : {}),
 });
 
 const HEADS: Record<GroupBy, string[]> = { decider: ['where'], request: ['namespace', 'user', 'resource'] };
 
 export function ChangedRequests({ report, rows, onOpen }: { report: ImpactReport; rows: readonly ImpactRow[]; onOpen: () => void }) {
-  const [groupBy, setGroupBy] = useState<GroupBy>('decider');
-  const [filter, setFilter] = useState<Change | 'all'>('all');
-  const [text, setText] = useState('');
-  const lines = useMemo(() => (groupBy === 'decider' ? byDecider(rows).map(fromDecider) : rows.map(fromRow)), [rows, groupBy]);
-  const needle = text.toLowerCase();
-  const shown = lines.filter((l) => (filter === 'all' || l.change === filter) && (!needle || l.words.some((w) => w.toLowerCase().includes(needle))));
+  // kept in the store: a row opened in Simulate and the view come back, the table is as it was
+  const { groupBy, change: filter, text } = useImpact((s) => s.table);
+  const setTable = (t: Partial<ImpactTable>) => impact.setState((s) => ({ table: { ...s.table, ...t } }));
+  // the filters pick the finer groups; the decider rows sum those picked (their counts, spread and example are of them)
+  const picked = useMemo(() => pickRows(rows, filter, text), [rows, filter, text]);
+  const shown = useMemo(() => (groupBy === 'decider' ? byDecider(picked).map(fromDecider) : picked.map(fromRow)), [picked, groupBy]);
   return (
     <section aria-label="Changed requests">
       <h3>Changed requests</h3>
       <div className="impact-filters">
         <label>
           Group by{' '}
-          <select value={groupBy} onChange={(e) => setGroupBy(e.target.value as GroupBy)} data-testid="impact-group-by">
+          <select value={groupBy} onChange={(e) => setTable({ groupBy: e.target.value as GroupBy })} data-testid="impact-group-by">
             <option value="decider">who decided</option>
             <option value="request">who decided, namespace, user, resource</option>
           </select>
         </label>
         <label>
           Change{' '}
-          <select value={filter} onChange={(e) => setFilter(e.target.value as Change | 'all')}>
+          <select value={filter} onChange={(e) => setTable({ change: e.target.value as Change | 'all' })}>
             <option value="all">all</option>
             {CHANGES.filter((c) => c !== 'unchanged').map((c) => (
               <option key={c} value={c}>
@@ -85,7 +81,7 @@ export function ChangedRequests({ report, rows, onOpen }: { report: ImpactReport
           </select>
         </label>
         <label>
-          Filter <input type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="policy, namespace, user, resource" />
+          Filter <input type="search" value={text} onChange={(e) => setTable({ text: e.target.value })} placeholder="policy, namespace, user, resource" />
         </label>
       </div>
       <table className="impact-rows" data-testid="impact-rows" data-group-by={groupBy}>
