@@ -36,6 +36,37 @@ describe('Gatekeeper conversion, rule by rule', () => {
     expect(c.objects.map((o) => `${kindOf(o)}/${nameOf(o)}`)).toEqual([...c.rules[0]!.produced, ...c.rules[1]!.produced]);
   });
 
+  it('documents of one name (two folders) are converted apart: later copies renamed, every rule says so, every binding names its own policy', () => {
+    const other = { ...constraint, spec: { ...obj(constraint.spec), enforcementAction: 'warn' } };
+    for (const options of [asGatekeeper, standalone]) {
+      const c = convertPolicies([template, constraint, template, other], options);
+      const names = c.objects.map((o) => `${kindOf(o)}/${nameOf(o)}`);
+      expect(new Set(names).size, names.join(' ')).toBe(names.length);
+      const policies = new Set(c.objects.filter((o) => kindOf(o) === 'ValidatingAdmissionPolicy').map(nameOf));
+      for (const b of c.objects.filter((o) => kindOf(o) === 'ValidatingAdmissionPolicyBinding')) expect(policies).toContain(obj(b.spec).policyName);
+      // each constraint converted under each copy of its template; the 2nd copy's objects end in -2
+      expect(c.rules.map((r) => [r.source.kind, r.source.occurrence, !!r.duplicate])).toEqual([
+        ['ConstraintTemplate', 1, true],
+        ['K8sRequiredLabels', 1, true],
+        ['K8sRequiredLabels', 2, true],
+        ['ConstraintTemplate', 2, true],
+        ['K8sRequiredLabels', 1, true],
+        ['K8sRequiredLabels', 2, true],
+      ]);
+      expect(c.rules[2]!.duplicate).toContain('this is the 2nd');
+      expect(c.rules[4]!.duplicate).toContain('its ConstraintTemplate k8srequiredlabels is in the input 2 times: converted for each, this for the 2nd');
+    }
+    const c = convertPolicies([template, constraint, template, other], asGatekeeper);
+    expect(c.objects.map(nameOf)).toEqual([
+      'gatekeeper-k8srequiredlabels',
+      'gatekeeper-k8srequiredlabels-all-must-have-owner',
+      'gatekeeper-k8srequiredlabels-all-must-have-owner-2',
+      'gatekeeper-k8srequiredlabels-2',
+      'gatekeeper-k8srequiredlabels-2-all-must-have-owner',
+      'gatekeeper-k8srequiredlabels-2-all-must-have-owner-2',
+    ]);
+  });
+
   it('a Rego-only template is unsupported, says why and keeps the Rego; its constraints are listed', () => {
     const c = convertPolicies(
       [regoOnly, { apiVersion: 'constraints.gatekeeper.sh/v1beta1', kind: 'K8sRegoOnly', metadata: { name: 'r' }, spec: {} }],

@@ -80,14 +80,14 @@ export function templateExpressions(source: CelSource): string[] {
 
 export type Standalone = { objects: Obj[]; notes: string[] } | { unsupported: string };
 
-/** The policy and binding for one constraint of a template, or why there are none. */
-export function standaloneFor(templateName: string, source: CelSource, constraint: Obj, validationActions: string[], template?: Obj): Standalone {
+/** The policy and binding for one constraint of a template, or why there are none; `suffix` ends their name (a later copy in the input). */
+export function standaloneFor(templateName: string, source: CelSource, constraint: Obj, validationActions: string[], template?: Obj, suffix = ''): Standalone {
   const uses = templateExpressions(source).filter(readsParams);
   if (uses.length)
     return {
       unsupported: `the template's CEL reads \`params\` directly (${JSON.stringify(uses[0])}); standalone there is no params object (the parameters are inlined as variables.params)`,
     };
-  const name = `${templateName}-${nameOf(constraint)}`;
+  const name = `${templateName}-${nameOf(constraint)}${suffix}`;
   const spec = obj(constraint.spec);
   const match = obj(spec.match);
   const notes: string[] = [];

@@ -8,6 +8,7 @@ import { minorOf, type KubernetesVersion } from '../../base/releases';
 import { BUILTIN_RESOURCES, servedIn } from '../../k8s/resources';
 import { customResources } from '../../admission/discovery';
 import type { Conversion, ConvertOptions, Converter, RuleResult } from '../types';
+import { duplicateNote, occurrences, occurrenceSuffix } from '../duplicates';
 import { targetVersion } from './cel-rule';
 import { ref } from './objects';
 import { convertMutatingPolicy, convertValidatingPolicy, MUTATING_KINDS, VALIDATING_KINDS } from './policies';
@@ -87,14 +88,11 @@ export function kyvernoOccurrence(objects: readonly Obj[], policy: Obj): number 
   return i < 0 ? undefined : i + 1;
 }
 
-const ordinal = (n: number): string =>
-  `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
-
 /** What a rule of the n-th of `total` policies of one kind and name says about the others. */
-function duplicateNote(policy: Obj, n: number, total: number): string {
+function duplicateOf(policy: Obj, n: number, total: number): string {
   const md = obj(policy.metadata);
   const what = `${str(policy.kind)} ${str(md.namespace) ? `${str(md.namespace)}/` : ''}${str(md.name)}`;
-  return `${what} is in the input ${total} times (a cluster holds one: applied one after another, each replaces the one before); each is converted apart: this is the ${ordinal(n)}, ${n === 1 ? 'its objects named as Kyverno names them' : `its objects' names with -${n} after the policy's name`}`;
+  return duplicateNote(what, n, total, n === 1 ? 'its objects named as Kyverno names them' : `its objects' names with -${n} after the policy's name`);
 }
 
 export const kyvernoConverter: Converter = {
@@ -105,16 +103,12 @@ export const kyvernoConverter: Converter = {
     const discovery = served(objects, version);
     const out: Conversion = { objects: [], rules: [] };
     const policies = objects.filter((o) => isObject(o) && isKyvernoPolicy(o));
-    const total = new Map<string, number>();
-    for (const o of policies) total.set(identity(o), (total.get(identity(o)) ?? 0) + 1);
-    const seen = new Map<string, number>();
-    for (const o of policies) {
+    const counts = occurrences(policies, identity);
+    policies.forEach((o, i) => {
       const kind = str(o.kind);
       // documents of one kind and name (two folders of a library) are kept apart: the later ones' objects are renamed, every rule says so
-      const n = (seen.get(identity(o)) ?? 0) + 1;
-      seen.set(identity(o), n);
-      const of = total.get(identity(o))!;
-      const suffix = n > 1 ? `-${n}` : '';
+      const { n, of } = counts[i]!;
+      const suffix = occurrenceSuffix(n);
       const r = LEGACY_KINDS.includes(kind)
         ? convertLegacy(o, options, discovery, suffix)
         : VALIDATING_KINDS.includes(kind)
@@ -122,8 +116,8 @@ export const kyvernoConverter: Converter = {
           : convertMutatingPolicy(o, version, suffix);
       out.objects.push(...r.objects);
       const rules = 'rules' in r ? r.rules : [r.rule];
-      for (const rule of rules) out.rules.push(of > 1 ? { ...rule, source: { ...rule.source, occurrence: n }, duplicate: duplicateNote(o, n, of) } : rule);
-    }
+      for (const rule of rules) out.rules.push(of > 1 ? { ...rule, source: { ...rule.source, occurrence: n }, duplicate: duplicateOf(o, n, of) } : rule);
+    });
     return out;
   },
 };
