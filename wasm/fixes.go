@@ -80,6 +80,25 @@ var runtimeFixes = []runtimeFix{
 		source: "k8s.io/apiserver pkg/cel/library/quantity.go quantityAdd/AddInt/Sub/SubInt (v0.36: copy := *q; v0.37: q.DeepCopy())",
 	},
 	{
+		name: "duration-from-int",
+		from: 37,
+		// cel-go's standard duration() has an int overload until v0.28 (it type-checks, and
+		// fails when evaluated: "type conversion error"; a literal is refused when compiling by
+		// the duration-literal validator); v0.29 has none ("found no matching overload").
+		before: []cel.EnvOption{cel.Function(overloads.TypeConvertDuration,
+			cel.Overload("int_to_duration", []*cel.Type{cel.IntType}, cel.DurationType, cel.UnaryBinding(durationFromIntBefore137)))},
+		source: "github.com/google/cel-go common/stdlib/standard.go TypeConvertDuration (v0.26.0: IntToDuration overload; v0.29.2: none)",
+	},
+	{
+		name: "scientific-format-spacing",
+		from: 33,
+		// golang.org/x/text until v0.19 (1.30–1.32) prints a %e clause's exponent with narrow
+		// no-break spaces around the ×; v0.23 (1.33) without.
+		before: []cel.EnvOption{cel.Function("format",
+			cel.MemberOverload("string_format", []*cel.Type{cel.StringType, cel.ListType(cel.DynType)}, cel.StringType, cel.FunctionBinding(formatBefore133)))},
+		source: "golang.org/x/text internal/number/format.go appendScientific (v0.19.0: \\u202f around SymSuperscriptingExponent; v0.23.0: none)",
+	},
+	{
 		name:  "lists-range-negative",
 		since: 34, // ext.Lists(ext.ListsVersion(3)) in environment/base.go
 		from:  37,
