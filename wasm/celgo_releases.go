@@ -49,6 +49,10 @@ type celGoRelease struct {
 	// range's elements (pushIterValue), so ['a', 'b'].map(x, x + 'c') has a bounded cost. v0.20
 	// and v0.22 estimate as v0.17 (the oracles of 1.31 and 1.32).
 	unsizedIterationVars bool
+	// unsizedDynAndOptional: the static cost estimator of v0.17–v0.22 knows no size for dyn(x)
+	// nor for an optional of a scalar (v0.23 copies x's, and its isScalar unwraps an optional),
+	// so dyn(1) == dyn(1) may cost up to (2^64-1) x 0.1 (releaseEstimator.equalityBefore133).
+	unsizedDynAndOptional bool
 	// unbracketedTypeParams: a type parameter in a message is "_var0", not "<_var0>" (common/types
 	// types.go String: the brackets came with v0.26; the oracles of 1.30 and 1.31 show it).
 	unbracketedTypeParams bool
@@ -62,9 +66,9 @@ type celGoRelease struct {
 }
 
 var celGoReleases = map[uint]celGoRelease{
-	30: {celGo: "v0.17.8", backticks: backticksUnknown, optionalType: "optional", unsizedIterationVars: true, unbracketedTypeParams: true, v017Messages: true},
-	31: {celGo: "v0.20.1", backticks: backticksUnknown, unsizedIterationVars: true, unbracketedTypeParams: true},
-	32: {celGo: "v0.22.0", backticks: backticksUnknown, unsizedIterationVars: true, unbracketedTypeParams: true, untypedIterVar2: true},
+	30: {celGo: "v0.17.8", backticks: backticksUnknown, optionalType: "optional", unsizedIterationVars: true, unsizedDynAndOptional: true, unbracketedTypeParams: true, v017Messages: true},
+	31: {celGo: "v0.20.1", backticks: backticksUnknown, unsizedIterationVars: true, unsizedDynAndOptional: true, unbracketedTypeParams: true},
+	32: {celGo: "v0.22.0", backticks: backticksUnknown, unsizedIterationVars: true, unsizedDynAndOptional: true, unbracketedTypeParams: true, untypedIterVar2: true},
 	33: {celGo: "v0.23.2", backticks: backticksUnsupported, unbracketedTypeParams: true},
 	34: {celGo: "v0.26.0", backticks: backticksUnsupported},
 	35: {celGo: "v0.26.0", backticks: backticksUnsupported},

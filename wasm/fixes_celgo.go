@@ -11,6 +11,7 @@ import (
 	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/common"
 	"github.com/google/cel-go/common/ast"
+	"github.com/google/cel-go/common/operators"
 	"github.com/google/cel-go/common/overloads"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -185,6 +186,8 @@ type releaseEstimator struct {
 	fixes []estimatorFix
 	// unsizedIterationVars: celGoRelease.unsizedIterationVars.
 	unsizedIterationVars bool
+	// unsizedDynAndOptional: celGoRelease.unsizedDynAndOptional.
+	unsizedDynAndOptional bool
 }
 
 // EstimateSize: where the release's cel-go knew no size for a comprehension's variable, an
@@ -210,12 +213,51 @@ func (e releaseEstimator) EstimateSize(n checker.AstNode) *checker.SizeEstimate 
 }
 
 func (e releaseEstimator) EstimateCallCost(function, overloadID string, target *checker.AstNode, args []checker.AstNode) *checker.CallEstimate {
+	est, fixed := (*checker.CallEstimate)(nil), false
 	for _, f := range e.fixes {
 		if (f.function != "" && f.function == function) || (f.overload != "" && f.overload == overloadID) {
-			return f.estimate
+			est, fixed = f.estimate, true
+			break
 		}
 	}
-	return e.CostEstimator.EstimateCallCost(function, overloadID, target, args)
+	if !fixed {
+		est = e.CostEstimator.EstimateCallCost(function, overloadID, target, args)
+	}
+	if est == nil && e.unsizedDynAndOptional && (function == operators.Equals || function == operators.NotEquals) && len(args) == 2 {
+		return e.equalityBefore133(args)
+	}
+	return est
+}
+
+// equalityBefore133 is cel-go v0.22's estimate of == and != (checker/cost.go functionCost): the
+// smaller of the two sizes, traversed (x0.1), with v0.22's sizes (sizeBefore133).
+func (e releaseEstimator) equalityBefore133(args []checker.AstNode) *checker.CallEstimate {
+	smallest := min(e.sizeBefore133(args[0]).Max, e.sizeBefore133(args[1]).Max)
+	lo := uint64(0)
+	if smallest > 0 {
+		lo = 1
+	}
+	return &checker.CallEstimate{CostEstimate: checker.CostEstimate{Min: lo, Max: smallest}.MultiplyByCostFactor(common.StringTraversalCostFactor)}
+}
+
+// sizeBefore133 is an operand's size as cel-go v0.22 estimates it (sizeEstimate): dyn(x) has none
+// (v0.23 copies x's: maybeUnwrapDynCall), nor has an optional of a scalar (v0.23's isScalar
+// unwraps it), so either is unknown unless the estimator knows it; else as this cel-go computes.
+func (e releaseEstimator) sizeBefore133(n checker.AstNode) checker.SizeEstimate {
+	unknown := checker.SizeEstimate{Min: 0, Max: math.MaxUint64}
+	if x := n.Expr(); x.Kind() == ast.CallKind && x.AsCall().FunctionName() == overloads.TypeConvertDyn {
+		return unknown
+	}
+	if t := n.Type(); t != nil && t.Kind() == types.OpaqueKind && t.TypeName() == "optional_type" {
+		if s := e.EstimateSize(n); s != nil {
+			return *s
+		}
+		return unknown
+	}
+	if s := n.ComputedSize(); s != nil {
+		return *s
+	}
+	return unknown
 }
 
 // staticCostEstimator is library.CostEstimator as the target release's apiserver estimates.
@@ -227,11 +269,11 @@ func staticCostEstimator(minor uint) checker.CostEstimator {
 			fixes = append(fixes, f)
 		}
 	}
-	unsized := celGoReleases[minor].unsizedIterationVars
-	if len(fixes) == 0 && !unsized {
+	rel := celGoReleases[minor]
+	if len(fixes) == 0 && !rel.unsizedIterationVars && !rel.unsizedDynAndOptional {
 		return est
 	}
-	return releaseEstimator{CostEstimator: est, fixes: fixes, unsizedIterationVars: unsized}
+	return releaseEstimator{CostEstimator: est, fixes: fixes, unsizedIterationVars: rel.unsizedIterationVars, unsizedDynAndOptional: rel.unsizedDynAndOptional}
 }
 
 // stringIndexOverloads redefines indexOf/lastIndexOf with an offset as cel-go v0.26 has them
