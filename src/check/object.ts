@@ -13,7 +13,7 @@ import type { CaBundleInspection } from '../k8s/ca-bundle';
 import type { FieldError } from '../k8s/errors';
 import { DEFAULT_FIELD_VALIDATION, type FieldValidation } from '../k8s/field-validation';
 import { caBundleLints, lint, type Lint } from '../k8s/lints';
-import { kindSpecOf } from '../k8s/registry';
+import { claimsAdmissionKind, kindSpecOf } from '../k8s/registry';
 import { validate } from '../k8s/validate-all';
 import { sizeProblems } from './size';
 
@@ -46,8 +46,8 @@ export interface ObjectChecks {
 export const releaseOf = (options: CheckOptions): KubernetesVersion => options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
 export const fieldValidationOf = (options: CheckOptions): FieldValidation => options.fieldValidation ?? DEFAULT_FIELD_VALIDATION;
 
-/** Whether the Workbench checks objects of this kind (other kinds are kept but not checked). */
-export const isChecked = (object: unknown): boolean => kindSpecOf(object) !== undefined;
+/** Whether the Workbench checks objects of this kind (other kinds are kept but not checked); one that claims our API group but names no kind of it is checked, and refused. */
+export const isChecked = (object: unknown): boolean => kindSpecOf(object) !== undefined || claimsAdmissionKind(object);
 
 /** Apiserver answers for an object: validation (checked kinds) and the size limits (every kind). */
 export function fieldProblems(object: unknown, options: CheckOptions): FieldError[] {
@@ -59,7 +59,7 @@ export function fieldProblems(object: unknown, options: CheckOptions): FieldErro
 
 /** Lints of a checked object that read no inspection (the memoisable part). */
 export const objectLints = (object: unknown, workspace: readonly unknown[], options: CheckOptions): Lint[] =>
-  isChecked(object)
+  kindSpecOf(object)
     ? lint(object, workspace, {
         kubernetesVersion: releaseOf(options),
         criticalNamespaces: targetRelease(releaseOf(options), options.platform).criticalNamespaces,
@@ -68,7 +68,7 @@ export const objectLints = (object: unknown, workspace: readonly unknown[], opti
 
 /** caBundle findings from the inspections at hand. */
 export const caLints = (object: unknown, options: CheckOptions): Lint[] =>
-  options.caInspection && isChecked(object) ? caBundleLints(object, options.caInspection, options.now) : [];
+  options.caInspection && kindSpecOf(object) ? caBundleLints(object, options.caInspection, options.now) : [];
 
 /** Every check of one object in its workspace, from scratch. */
 export function checkObject(object: unknown, workspace: readonly unknown[], options: CheckOptions = {}): ObjectChecks {

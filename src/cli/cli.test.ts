@@ -115,6 +115,16 @@ describe('readInputs', () => {
 });
 
 describe('checkTexts', () => {
+  it('checks and refuses an object of the admission group whose kind or version no release has (a typo), instead of keeping it', async () => {
+    const text =
+      'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfigurations\nmetadata: {name: a}\n---\napiVersion: admissionregistration.k8s.io/v2\nkind: ValidatingWebhookConfiguration\nmetadata: {name: b}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n';
+    const r = await checkTexts([{ name: 'f.yaml', text }]);
+    expect([r.documents, r.skipped]).toEqual([3, 1]);
+    expect(r.problems.filter((p) => p.severity === 'error').map((p) => [p.document, p.field, p.line])).toEqual([
+      [0, 'kind', 2],
+      [1, 'apiVersion', 5],
+    ]);
+  });
   it('places problems at the YAML position of their field path and counts skipped kinds', async () => {
     const text =
       'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: b\nspec:\n  policyName: p\n  validationActions: [Deny, Nope]\n';

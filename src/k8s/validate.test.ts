@@ -12,13 +12,36 @@ describe('validateRules: dispatch', () => {
     expect(errs).toHaveLength(1);
     expect(errs[0]).toMatchObject({ type: 'Invalid', field: '' });
   });
+  it.each([{ apiVersion: 'v1', kind: 'Pod' }, { apiVersion: 'example.com/v1', kind: 'ValidatingWebhookConfiguration' }, { apiVersion: 42, kind: [] }, {}])(
+    'another kind %j gives no errors',
+    (v) => expect(validateRules(v)).toEqual([]),
+  );
   it.each([
-    { apiVersion: 'v1', kind: 'Pod' },
-    { kind: 'ValidatingWebhookConfiguration' },
-    { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'toString' },
-    { apiVersion: 42, kind: [] },
-    {},
-  ])('unknown kind %j gives no errors', (v) => expect(validateRules(v)).toEqual([]));
+    [
+      { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfigurations' },
+      'kind',
+      'no matches for kind "ValidatingWebhookConfigurations" in version "admissionregistration.k8s.io/v1"',
+      'Did you mean ValidatingWebhookConfiguration?',
+    ],
+    [
+      { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'validatingadmissionpolicy' },
+      'kind',
+      'no matches for kind "validatingadmissionpolicy" in version "admissionregistration.k8s.io/v1"',
+      'Did you mean ValidatingAdmissionPolicy?',
+    ],
+    [
+      { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'toString' },
+      'kind',
+      'no matches for kind "toString" in version "admissionregistration.k8s.io/v1"',
+      'admissionregistration.k8s.io has',
+    ],
+    [{ apiVersion: 'admissionregistration.k8s.io/v1', metadata: { name: 'x' } }, 'kind', 'Required value: kind not set', 'has ValidatingWebhookConfiguration'],
+    [{ kind: 'ValidatingWebhookConfiguration' }, 'apiVersion', 'Required value: apiVersion not set', 'is admissionregistration.k8s.io/v1'],
+  ])('an object claiming our API group with no kind of it %j: one error, as kubectl refuses it', (v, field, message, hint) => {
+    const errs = validateRules(v);
+    expect(errs).toEqual([expect.objectContaining({ field, message })]);
+    expect(errs[0]!.hint).toContain(hint);
+  });
   it.each([
     [
       { apiVersion: 'admissionregistration.k8s.io/v1beta1', kind: 'ValidatingWebhookConfiguration', webhooks: [{}] },

@@ -10,7 +10,7 @@ import { withDefaults } from './defaults';
 import { invalid, type FieldError } from './errors';
 import { fieldPath } from '../base/path';
 import { decoded } from './registry/decode';
-import { KINDS, kindSpecOf } from './registry/kinds';
+import { claimsAdmissionKind, KINDS, kindSpecOf } from './registry/kinds';
 import {
   validateMutatingAdmissionPolicy,
   validateMutatingAdmissionPolicyBinding,
@@ -19,7 +19,7 @@ import {
   validateValidatingAdmissionPolicyBinding,
   validateValidatingWebhookConfiguration,
 } from './validation';
-import { validateServedVersion } from './validation/api-version';
+import { validateServedVersion, validateUnknownKind } from './validation/api-version';
 import { asReleaseWords } from './validation/releases';
 import { strategyChecks, withoutRepeatedErrors } from './validation/strategy';
 import { isObject, type Obj } from './validation/values';
@@ -91,8 +91,11 @@ export function validateRules(object: unknown, options?: ValidateOptions): Field
     });
   }
   const release = options?.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
-  const spec = kindSpecOf(object) ?? (typeof object.apiVersion === 'string' ? KINDS.find((k) => k.kind === object.kind) : undefined);
-  if (!spec || typeof object.apiVersion !== 'string') return [];
+  const { apiVersion } = object;
+  // a kind of ours at a version of our group no release has (admissionregistration.k8s.io/v2): the apiVersion error
+  const spec =
+    kindSpecOf(object) ?? (typeof apiVersion === 'string' ? KINDS.find((k) => k.kind === object.kind && apiVersion.startsWith(`${k.group}/`)) : undefined);
+  if (!spec || typeof object.apiVersion !== 'string') return claimsAdmissionKind(object) ? validateUnknownKind(object.apiVersion, object.kind) : [];
   const served = validateServedVersion(spec, object.apiVersion, release);
   const validator = served.known ? validatorFor(object.apiVersion, object.kind) : undefined;
   if (!validator) return served.errors;

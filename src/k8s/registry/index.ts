@@ -1,5 +1,5 @@
 export type * from './types';
-export { KINDS, apiVersionOf, fieldAt, kindSpecOf, servingOfObject, typeMeta, type TypeMeta } from './kinds';
+export { KINDS, apiVersionOf, claimsAdmissionKind, fieldAt, kindSpecOf, servingOfObject, typeMeta, type TypeMeta } from './kinds';
 export { LAST_APPLIED_ANNOTATION, RULE_OPERATIONS } from './common';
 export { decodeErrors, decoded } from './decode';
 export { firstServedIn, servingOf, versionsIn, WEBHOOK_CONFIGURATION_VERSIONS, VALIDATING_POLICY_VERSIONS, MUTATING_POLICY_VERSIONS } from './served';

@@ -35,6 +35,22 @@ export function kindSpecOf(object: unknown): KindSpec | undefined {
   return KINDS.find((k) => k.kind === tm.kind && k.versions.some((v) => `${k.group}/${v.name}` === tm.apiVersion));
 }
 
+/** The API groups of the kinds the Workbench edits. */
+const GROUPS = new Set(KINDS.map((k) => k.group));
+
+/**
+ * Whether an object claims one of our kinds' API group (`admissionregistration.k8s.io/…`), or names
+ * one of our kinds with no apiVersion: a typo in its kind or version makes it no kind we edit, and
+ * the apiserver refuses it, so it is checked (and refused) rather than kept as another kind.
+ */
+export function claimsAdmissionKind(object: unknown): boolean {
+  if (!isObject(object)) return false;
+  const { apiVersion, kind } = object;
+  if (typeof apiVersion !== 'string') return typeof kind === 'string' && KINDS.some((k) => k.kind === kind);
+  const slash = apiVersion.indexOf('/');
+  return slash > 0 && GROUPS.has(apiVersion.slice(0, slash));
+}
+
 /** The apiVersion we write for a kind. */
 export const apiVersionOf = (spec: KindSpec): string => `${spec.group}/${spec.versions[0]!.name}`;
 

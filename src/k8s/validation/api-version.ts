@@ -7,6 +7,8 @@
  * default, what enables it. Facts: registry/served.ts.
  */
 import type { FieldError } from '../errors';
+import { required } from '../errors';
+import { KINDS } from '../registry/kinds';
 import { firstServedIn, versionsIn } from '../registry/served';
 import type { KindSpec, KindVersion } from '../registry/types';
 import type { KubernetesVersion } from '../../base/releases';
@@ -62,4 +64,35 @@ export function validateServedVersion(spec: KindSpec, apiVersion: string, releas
     ],
     known: serving === 'opt-in',
   };
+}
+
+/**
+ * An object that claims our API group (registry claimsAdmissionKind) but names no kind of it: a
+ * kind typed wrong (`ValidatingWebhookConfigurations`, any case), or no kind or apiVersion at all.
+ * kubectl refuses it before it reaches the apiserver (`no matches for kind`, `kind not set`).
+ */
+export function validateUnknownKind(apiVersion: unknown, kind: unknown): FieldError[] {
+  const named = typeof kind === 'string' && kind !== '' ? kind : undefined;
+  const spec = named === undefined ? undefined : KINDS.find((k) => k.kind === named);
+  if (typeof apiVersion !== 'string' || apiVersion === '')
+    return [
+      {
+        ...required('apiVersion', 'apiVersion not set'),
+        hint: `kubectl refuses an object without an apiVersion.${spec ? ` ${spec.kind} is ${spec.group}/${spec.versions[0]!.name}.` : ''}`,
+      },
+    ];
+  const group = apiVersion.slice(0, apiVersion.indexOf('/'));
+  const kinds = KINDS.filter((k) => k.group === group).map((k) => k.kind);
+  const has = `${group} has ${kinds.join(', ')}.`;
+  if (named === undefined) return [{ ...required('kind', 'kind not set'), hint: `kubectl refuses an object without a kind. ${has}` }];
+  const lower = named.toLowerCase();
+  const near = kinds.find((k) => k.toLowerCase() === lower || `${k.toLowerCase()}s` === lower);
+  return [
+    {
+      type: 'NotSupported',
+      field: 'kind',
+      message: `no matches for kind ${quote(named)} in version ${quote(apiVersion)}`,
+      hint: `${near ? `Did you mean ${near}? ` : ''}${has}`,
+    },
+  ];
 }
