@@ -18,6 +18,7 @@ import {
   workspace,
 } from './store';
 import { App } from './ui/App';
+import { OnDemand } from './ui/OnDemand';
 import { initTheme } from './ui/theme';
 import './ui/app.css';
 
@@ -43,7 +44,9 @@ window.addEventListener('pagehide', await persistScratchpad(scratchBackend));
 cel.compileCached();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <OnDemand part="the page" fallback={null}>
+      <App />
+    </OnDemand>
   </StrictMode>,
 );
 

@@ -1,5 +1,6 @@
 /** The application shell: toolbar, documents, the selected document, notices, drag and drop, shortcuts. */
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, useCallback, useEffect, useRef, useState } from 'react';
+import { OnDemand } from './OnDemand';
 import { useWorkspace, workspace, type Notice } from '../store';
 import { useScratchpad } from '../store/scratchpad';
 import { DocumentView } from './DocumentView';
@@ -189,25 +190,25 @@ export function App() {
             ))}
           </nav>
           {view === 'simulate' ? (
-            <Suspense fallback={<p className="empty">Loading the simulator…</p>}>
+            <OnDemand part="the simulator" fallback={<p className="empty">Loading the simulator…</p>}>
               <SimulatePanel />
-            </Suspense>
+            </OnDemand>
           ) : view === 'impact' ? (
-            <Suspense fallback={<p className="empty">Loading the impact analysis…</p>}>
+            <OnDemand part="the impact analysis" fallback={<p className="empty">Loading the impact analysis…</p>}>
               <ImpactPanel onOpenInSimulate={() => setView('simulate')} />
-            </Suspense>
+            </OnDemand>
           ) : view === 'migration' ? (
-            <Suspense fallback={<p className="empty">Loading the migration…</p>}>
+            <OnDemand part="the migration" fallback={<p className="empty">Loading the migration…</p>}>
               <MigrationPanel />
-            </Suspense>
+            </OnDemand>
           ) : view === 'scratchpad' ? (
-            <Suspense fallback={<p className="empty">Loading the CEL scratchpad…</p>}>
+            <OnDemand part="the CEL scratchpad" fallback={<p className="empty">Loading the CEL scratchpad…</p>}>
               <ScratchpadPanel />
-            </Suspense>
+            </OnDemand>
           ) : view === 'lockout' ? (
-            <Suspense fallback={<p className="empty">Loading the lockout analysis…</p>}>
+            <OnDemand part="the lockout analysis" fallback={<p className="empty">Loading the lockout analysis…</p>}>
               <LockoutPanel />
-            </Suspense>
+            </OnDemand>
           ) : doc ? (
             <DocumentView key={doc.id} doc={doc} />
           ) : (

@@ -4,7 +4,8 @@
  * (language 'cel': squiggles at the compile errors, hover types and docs, completion) is
  * loaded and takes its place. Below it: the result type and static cost, and the Test area.
  */
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, useEffect, useRef, useState } from 'react';
+import { OnDemand } from './OnDemand';
 import type { StringField } from '../k8s';
 import { CEL_LIMITS, type CelCompileResult, type CelContext } from '../cel/types';
 import { useTestOpen } from '../store/test-inputs';
@@ -88,7 +89,7 @@ export function CelField({ field, path, value, onChange }: ControlProps<StringFi
           />
         ) : null}
         {handover ? (
-          <Suspense fallback={null}>
+          <OnDemand part="the CEL editor" fallback={null}>
             <CelEditor
               docId={docId}
               path={path}
@@ -108,7 +109,7 @@ export function CelField({ field, path, value, onChange }: ControlProps<StringFi
               }}
               currentText={() => textareaRef.current?.value ?? text}
             />
-          </Suspense>
+          </OnDemand>
         ) : null}
         <CompileInfo result={text.trim() ? compiled : undefined} context={context} />
         <TestPanel docId={docId} path={path} context={context} expression={text} options={options} />

@@ -1,5 +1,6 @@
 /** The selected document: its form, its YAML and its problems. */
-import { Fragment, lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { Fragment, lazy, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { OnDemand } from './OnDemand';
 // the k8s modules themselves, not its index: the index brings validation and the lints into the first load (src/store/checks.ts)
 import { canConvertToV1 } from '../k8s/convert';
 import { kindSpecOf } from '../k8s/registry/kinds';
@@ -234,15 +235,15 @@ export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
                   ))}
               </form>
               {spec.kind === 'ValidatingAdmissionPolicy' || spec.kind === 'MutatingAdmissionPolicy' ? (
-                <Suspense fallback={<p className="pt-muted">Loading the test run…</p>}>
+                <OnDemand part="the test run" fallback={<p className="pt-muted">Loading the test run…</p>}>
                   <PolicyTestPanel doc={doc} />
-                </Suspense>
+                </OnDemand>
               ) : null}
             </FormContext.Provider>
           ) : source ? (
-            <Suspense fallback={<p className="pt-muted">Loading the summary…</p>}>
+            <OnDemand part="the summary" fallback={<p className="pt-muted">Loading the summary…</p>}>
               <SourceForm doc={doc} kind={source} />
-            </Suspense>
+            </OnDemand>
           ) : (
             <p className="banner info">
               {doc.object === undefined
@@ -253,9 +254,9 @@ export function DocumentView({ doc }: { doc: WorkspaceDoc }) {
         </section>
         <section className="yaml-pane" aria-label="YAML">
           {showEditor ? (
-            <Suspense fallback={<YamlText doc={doc} />}>
+            <OnDemand part="the YAML editor" fallback={<YamlText doc={doc} />} keepFallback>
               <YamlPane doc={doc} />
-            </Suspense>
+            </OnDemand>
           ) : (
             <YamlText doc={doc} />
           )}

@@ -1,5 +1,6 @@
 /** The document list: select, add from a template, duplicate, rename, delete. */
-import { lazy, Suspense, useDeferredValue, useRef, useState } from 'react';
+import { lazy, useDeferredValue, useRef, useState } from 'react';
+import { OnDemand } from './OnDemand';
 // the k8s modules themselves, not its index: the index brings validation and the lints into the first load (src/store/checks.ts)
 import { KINDS } from '../k8s/registry/kinds';
 import { checks, docKind, docTitle, isStaticDoc, useWorkspace, workspace } from '../store';
@@ -109,9 +110,9 @@ export function Sidebar({ open = false, onClose }: { open?: boolean; onClose?: (
           ×
         </button>
         {gallery ? (
-          <Suspense fallback={null}>
+          <OnDemand part="the gallery" fallback={null}>
             <Gallery onClose={() => setGallery(false)} />
-          </Suspense>
+          </OnDemand>
         ) : null}
       </div>
       {docs.length === 0 ? <p className="empty">No documents. Create one, paste YAML or drop a file here.</p> : null}

@@ -3,7 +3,8 @@
  * form: request, YAML for object / oldObject / params / namespaceObject, authorizer rules), the live result,
  * and named cases with expectations, all re-run on every edit (debounced).
  */
-import { lazy, Suspense, useEffect, useId, useMemo } from 'react';
+import { lazy, useEffect, useId, useMemo } from 'react';
+import { OnDemand } from '../OnDemand';
 import type { CelCompileOptions, CelContext } from '../../cel/types';
 import { passes } from '../../request';
 import { convertDraft, testInputs, useCelCases, useTestOpen } from '../../store/test-inputs';
@@ -72,7 +73,7 @@ export function TestPanel({ docId, path, context, expression, options }: TestPan
       </div>
       <div id={bodyId} hidden={!open} className="cel-test-body">
         {open ? (
-          <Suspense fallback={<p className="muted">Loading the Test area…</p>}>
+          <OnDemand part="the Test area" fallback={<p className="muted">Loading the Test area…</p>}>
             <TestPanelBody
               docId={docId}
               path={path}
@@ -87,7 +88,7 @@ export function TestPanel({ docId, path, context, expression, options }: TestPan
               errors={current?.errors ?? []}
               cases={cases}
             />
-          </Suspense>
+          </OnDemand>
         ) : null}
       </div>
     </div>

@@ -4,7 +4,8 @@
  * editor and test-input form the documents use; its own share link (only the scratchpad: the
  * receiver's workspace is not touched).
  */
-import { lazy, Suspense, useId, useMemo, useState } from 'react';
+import { lazy, useId, useMemo, useState } from 'react';
+import { OnDemand } from '../OnDemand';
 import { CEL_CONTEXTS, type CelCompileOptions, type CelContext } from '../../cel/types';
 import { DEFAULT_KUBERNETES_VERSION } from '../../base/releases';
 import { shareUrl } from '../../share';
@@ -78,7 +79,9 @@ export default function ScratchpadPanel() {
       <label htmlFor={`${uid}-expr`} className="scratch-label">
         Expression
       </label>
-      <Suspense
+      <OnDemand
+        part="the CEL editor"
+        keepFallback
         fallback={
           <textarea id={`${uid}-expr`} className="scratch-fallback" value={expression} onChange={(e) => setScratchExpression(e.target.value)} rows={3} />
         }
@@ -99,7 +102,7 @@ export default function ScratchpadPanel() {
           onReady={() => undefined}
           currentText={() => expression}
         />
-      </Suspense>
+      </OnDemand>
       <div id={`${uid}-result`} aria-live="polite">
         <ResultView result={expression.trim() ? results[0] : undefined} running={running} waiting={waiting} />
       </div>
