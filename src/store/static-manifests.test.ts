@@ -150,12 +150,8 @@ describe('static manifests (store)', () => {
     expect(url.title).toBe('Call a URL instead of the service');
     expect(url.params![0]!.default).toBe('https://guard.guard-system.svc');
     const params = { url: 'https://10.0.0.5:8443/validate' };
-    // (the service was clientConfig's only field: the edit writes the new clientConfig on its line)
-    expect(diff(url, params)).toEqual([
-      '-clientConfig:',
-      '-service: {name: guard, namespace: guard-system}',
-      '+clientConfig: {url: https://10.0.0.5:8443/validate}',
-    ]);
+    // (the service was clientConfig's only field: the url replaces it in the block, which keeps its style)
+    expect(diff(url, params)).toEqual(['-service: {name: guard, namespace: guard-system}', '+url: https://10.0.0.5:8443/validate']);
     workspace.getState().applyFix(id!, url, params);
     expect(workspace.getState().history.past.length).toBe(steps + 2);
     // nothing of the service is left, and the set loads

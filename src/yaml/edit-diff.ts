@@ -38,12 +38,12 @@ export function editsBetween(before: unknown, after: unknown, prefix: readonly P
     }
     return indexwise(before, after, prefix);
   } else if (isObject(before) && isObject(after)) {
+    // keys added before keys removed: a block mapping whose only key is replaced (clientConfig's
+    // service by url) never becomes empty, which would be written `{}` and then filled in flow style
     const out: Edit[] = [];
-    for (const k of Object.keys(before)) {
-      if (!Object.hasOwn(after, k)) out.push({ path: [...prefix, k], value: undefined });
-      else out.push(...editsBetween(before[k], after[k], [...prefix, k]));
-    }
+    for (const k of Object.keys(before)) if (Object.hasOwn(after, k)) out.push(...editsBetween(before[k], after[k], [...prefix, k]));
     for (const k of Object.keys(after)) if (!Object.hasOwn(before, k)) out.push({ path: [...prefix, k], value: after[k] });
+    for (const k of Object.keys(before)) if (!Object.hasOwn(after, k)) out.push({ path: [...prefix, k], value: undefined });
     return out;
   }
   return deepEqual(before, after) ? [] : [{ path: [...prefix], value: after }];

@@ -116,6 +116,12 @@ describe('applyEdits', () => {
     expect(applyEdits(WEBHOOK, [{ path: 'webhooks[0].rules[0].operations[1]', value: 'a, b' }]).text).toContain('operations: [CREATE, "a, b"]');
   });
 
+  test("a block mapping's only key replaced by another (clientConfig's service by url) stays a block mapping", () => {
+    const text = 'webhooks:\n  - name: a\n    clientConfig:\n      service:\n        name: s\n        namespace: n\n    sideEffects: None\n';
+    const r = applyEdits(text, editsBetween({ service: { name: 's', namespace: 'n' } }, { url: 'https://x' }, ['webhooks', 0, 'clientConfig']));
+    expect(r.text).toBe('webhooks:\n  - name: a\n    clientConfig:\n      url: https://x\n    sideEffects: None\n');
+  });
+
   test('new entries and items in the style of their neighbours, where the key order says', () => {
     const r = applyEdits(
       WEBHOOK,
