@@ -7,6 +7,7 @@
  */
 
 import { kindOf } from '../base/json';
+import { KUBERNETES_VERSIONS, minorOf } from '../base/releases';
 
 export interface ResourceInfo {
   group: string;
@@ -149,6 +150,11 @@ function current(match: (r: ResourceInfo) => boolean): ResourceInfo | undefined 
 
 /** `deployments` → `apps`; '' (the core group) for others. */
 export const groupForResource = (resource: string): string => current((r) => r.resource === resource.toLowerCase())?.group ?? '';
+
+/** Every group that serves a resource plural in a release the app knows (`events` → '', events.k8s.io); none for others (a custom resource). */
+export const groupsOfResource = (resource: string): string[] => [
+  ...new Set(BUILTIN_RESOURCES.filter((r) => r.resource === resource && KUBERNETES_VERSIONS.some((v) => servedIn(r, minorOf(v)))).map((r) => r.group)),
+];
 
 /** Whether objects of a built-in kind live outside namespaces. */
 export const isClusterScoped = (kind: string): boolean => current((r) => r.kind === kind)?.namespaced === false;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFixture } from '../../fixtures';
-import { docFromObject, withObject } from './documents';
+import { docFromObject, importText, withObject } from './documents';
 import { applyOpenFix, openFix, previewFix, useOpenFix } from './fixes';
 import { caInspection } from './ca-bundles';
 import { docProblems } from './problems';
@@ -61,6 +61,37 @@ describe('quick fixes in the store', () => {
     expect(docProblems(after, [after]).items.find((p) => p.field === 'webhooks[0].sideEffects')).toBeUndefined();
     workspace.getState().undo();
     expect(workspace.getState().docs[0]!.text).not.toContain('sideEffects');
+  });
+
+  it('narrowing `*` rewrites its own line and apiGroups only: the listed resources, their comment and their group stay', () => {
+    const text = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: narrow.example.com
+webhooks:
+- name: narrow.example.com
+  admissionReviewVersions: [v1]
+  sideEffects: None
+  failurePolicy: Ignore
+  clientConfig: {url: "https://narrow.example.com/validate"}
+  rules:
+  - apiGroups: ["*"]
+    apiVersions: ["*"]
+    operations: [CREATE, UPDATE, CONNECT]
+    resources:
+    - "*"
+    # subresources we also need (exec/attach are CONNECT)
+    - pods/exec
+    - pods/attach
+    - deployments/scale
+`;
+    const { docs } = importText(text, 'narrow.yaml');
+    const store = createWorkspace({ docs, selectedId: docs[0]!.id });
+    const w05 = docProblems(docs[0]!, docs).items.find((p) => p.label === 'W05')!;
+    store.getState().applyFix(docs[0]!.id, w05.fixes![0]!);
+    const after = store.getState().docs[0]!.text;
+    expect(after).toBe(text.replace('- apiGroups: ["*"]', '- apiGroups: ["", "apps"]').replace('- "*"', '- "pods"'));
+    expect(docProblems(store.getState().docs[0]!, store.getState().docs).items.map((p) => p.label)).not.toContain('W05');
   });
 
   it('caBundle findings appear once the background inspection is done', async () => {

@@ -8,7 +8,8 @@ import { getIn, setIn } from '../edit';
 import { apiVersionOf, KINDS } from '../registry';
 import { parsePath, type PathSegment } from '../../base/path';
 import { obj } from '../../base/json';
-import { NAMESPACE_NAME_LABEL } from '../resources';
+import { REVIEW_RESOURCES } from '../../base/releases';
+import { groupsOfResource, NAMESPACE_NAME_LABEL } from '../resources';
 import { isObj, kindOf, nameOf, objs, str, strs, type Obj } from '../lints/helpers';
 import { skipsSystemUsers } from '../lints/system-guards';
 import { paramValue, type Fix, type FixInput } from './types';
@@ -86,26 +87,79 @@ const listOf = (text: string): string[] => [
   ),
 ];
 
-/** Replace wildcard resources (and a wildcard apiGroups) of one rule with what the user lists. */
-export function narrowResources(rulePath: string, rule: Obj): Fix {
+// The entries of a rule's resources that narrowing replaces: every resource (and with `*/*` every subresource).
+const wildcardResource = (r: string) => r === '*' || r === '*/*';
+
+/**
+ * The groups among a rule's `groups` that serve a resource it lists (`deployments/scale` → apps):
+ * a rule matches each of its groups with each of its resources, so these must stay when its
+ * apiGroups is narrowed. All of `groups` where that is not known (a custom resource, `*` as the
+ * resource), and for a review resource: named in its group, the rule draws the apiserver's
+ * warning that it has no effect (1.37), which under `*` it does not.
+ */
+function groupsServing(entry: string, groups: readonly string[]): readonly string[] {
+  const resource = entry.split('/')[0]!;
+  const served = groupsOfResource(resource).filter((g) => !REVIEW_RESOURCES.some((r) => r.group === g && r.resource === resource));
+  if (!served.length) return groups;
+  return groups.includes('*') ? served : served.filter((g) => groups.includes(g));
+}
+
+/** What narrowing a rule to `typed` resources in `typedGroups` gives: only the wildcards give way. */
+function narrowed(rule: Obj, typed: readonly string[], typedGroups: readonly string[]): { resources: string[]; apiGroups: string[] } {
+  const resources = strs(rule.resources);
   const groups = strs(rule.apiGroups);
+  // The entries listed beside `*` stay where they are (with their comments); the typed ones take the first wildcard's place.
+  const listed = resources.filter((r) => !wildcardResource(r));
+  const first = resources.findIndex(wildcardResource);
+  const nextResources = resources.flatMap((r, i) => (i === first ? typed.filter((t) => !listed.includes(t)) : wildcardResource(r) ? [] : [r]));
+  const wanted = [...new Set([...typedGroups, ...listed.flatMap((r) => groupsServing(r, groups))])];
+  // A listed resource whose groups are not known keeps `*`; else `*` gives way to the groups wanted, in its place.
+  const apiGroups = wanted.includes('*')
+    ? groups
+    : groups.includes('*')
+      ? groups.flatMap((g) => (g === '*' ? wanted.filter((w) => !groups.includes(w)) : [g]))
+      : wanted;
+  return { resources: nextResources, apiGroups };
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * Replace the wildcard resources (and a wildcard apiGroups) of one rule with what the user lists;
+ * the resources listed beside them stay, and so do the groups those are served in. Undefined when
+ * nothing can be narrowed (only `*` in apiGroups, beside resources whose groups are not known).
+ */
+export function narrowResources(rulePath: string, rule: Obj): Fix | undefined {
+  const groups = strs(rule.apiGroups);
+  const wildcard = strs(rule.resources).some(wildcardResource);
+  const listed = strs(rule.resources).filter((r) => !wildcardResource(r));
+  const fromListed = [...new Set(listed.flatMap((r) => groupsServing(r, groups)))];
+  if (!wildcard && fromListed.includes('*')) return undefined;
+  const shown = (list: readonly string[]) => list.map((g) => (g === '' ? '""' : g)).join(', ');
   const fix: Fix = {
     title: 'Narrow the rule to the resources you list',
+    note: listed.length
+      ? 'Only the wildcards are replaced: the resources listed beside them stay, and so do the API groups they are served in (a rule matches each of its groups with each of its resources).'
+      : undefined,
     params: [
-      { name: 'resources', label: 'Resources (comma-separated, e.g. pods, deployments, pods/status)', default: 'pods', placeholder: 'pods, deployments' },
+      ...(wildcard
+        ? [{ name: 'resources', label: 'Resources (comma-separated, e.g. pods, deployments, pods/status)', default: 'pods', placeholder: 'pods, deployments' }]
+        : []),
       {
         name: 'apiGroups',
         label: 'API groups ("" is the core group)',
-        default: groups.includes('*') ? '""' : groups.map((g) => (g === '' ? '""' : g)).join(', '),
+        default: !groups.includes('*') ? shown(groups) : wildcard ? '""' : shown(fromListed),
         placeholder: '"", apps',
       },
     ],
     apply: (object, input?: FixInput) => {
-      const resources = listOf(paramValue(fix, input, 'resources'));
-      const apiGroups = listOf(paramValue(fix, input, 'apiGroups')).map((g) => (g === '""' || g === "''" ? '' : g));
-      if (!resources.length || !apiGroups.length) return { object };
-      const next = setIn(setIn(object, [...at(rulePath), 'resources'], resources), [...at(rulePath), 'apiGroups'], apiGroups);
-      return { object: next };
+      const typed = wildcard ? listOf(paramValue(fix, input, 'resources')) : [];
+      const typedGroups = listOf(paramValue(fix, input, 'apiGroups')).map((g) => (g === '""' || g === "''" ? '' : g));
+      if ((wildcard && !typed.length) || !typedGroups.length) return { object };
+      const current = obj(getIn(object, at(rulePath)));
+      const next = narrowed(current, typed, typedGroups);
+      if (sameList(next.resources, strs(current.resources)) && sameList(next.apiGroups, strs(current.apiGroups))) return { object };
+      return { object: setIn(setIn(object, [...at(rulePath), 'resources'], next.resources), [...at(rulePath), 'apiGroups'], next.apiGroups) };
     },
   };
   return fix;

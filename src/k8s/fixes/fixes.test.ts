@@ -230,6 +230,42 @@ describe('quick fixes', () => {
     expect(fix.apply(hook, { params: { resources: ' ' } }).object).toBe(hook);
   });
 
+  it('narrowing replaces only the wildcards: listed resources stay, and so do the groups they are served in', () => {
+    const hookWith = (rule: Record<string, string[]>) => ({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'x' },
+      webhooks: [
+        {
+          name: 'a.b.c',
+          sideEffects: 'None',
+          admissionReviewVersions: ['v1'],
+          clientConfig: { url: 'https://h.example.com/' },
+          rules: [{ operations: ['CREATE', 'UPDATE', 'CONNECT'], apiVersions: ['*'], ...rule }],
+        },
+      ],
+    });
+    const narrow = (hook: ReturnType<typeof hookWith>, params?: Record<string, string>) => {
+      const fix = lint(hook).find((l) => l.id === 'W05')?.fixes?.[0];
+      return fix && { fix, rule: (fix.apply(hook, { params }).object as typeof hook).webhooks[0]!.rules[0] };
+    };
+    // `*` in both: the typed resources take its place; deployments/scale keeps apps beside the typed ""
+    const both = narrow(hookWith({ apiGroups: ['*'], resources: ['*', 'pods/exec', 'pods/attach', 'deployments/scale'] }))!;
+    expect(both.fix.params!.map((p) => p.default)).toEqual(['pods', '""']);
+    expect(both.rule).toMatchObject({ apiGroups: ['', 'apps'], resources: ['pods', 'pods/exec', 'pods/attach', 'deployments/scale'] });
+    // a typed resource already listed is not listed twice; `*/*` goes too
+    const twice = narrow(hookWith({ apiGroups: [''], resources: ['pods/exec', '*/*', 'pods'] }), { resources: 'pods, services', apiGroups: '""' })!;
+    expect(twice.rule).toMatchObject({ apiGroups: [''], resources: ['pods/exec', 'services', 'pods'] });
+    // only apiGroups is `*`: its listed resources stay, the groups that serve them replace it
+    const groups = narrow(hookWith({ apiGroups: ['*'], resources: ['deployments', 'events'] }))!;
+    expect(groups.fix.params!.map((p) => [p.name, p.default])).toEqual([['apiGroups', 'apps, "", events.k8s.io']]);
+    expect(groups.rule).toMatchObject({ apiGroups: ['apps', '', 'events.k8s.io'], resources: ['deployments', 'events'] });
+    // a custom resource's group is not known: `*` stays, and with nothing else to narrow no fix is offered
+    const custom = narrow(hookWith({ apiGroups: ['*'], resources: ['*', 'widgets'] }))!;
+    expect(custom.rule).toMatchObject({ apiGroups: ['*'], resources: ['pods', 'widgets'] });
+    expect(narrow(hookWith({ apiGroups: ['*'], resources: ['widgets'] }))).toBeUndefined();
+  });
+
   it('excluding namespaces merges into an existing NotIn expression and keeps other requirements', () => {
     const hook = {
       apiVersion: 'admissionregistration.k8s.io/v1',

@@ -74,7 +74,7 @@ export const WEBHOOK_MATCH_RULES: readonly WebhookLintRule[] = [
           field: String(p.child('rules').index(j).child('resources')),
           message: 'the rule intercepts every resource (and, with */*, every subresource such as pods/exec)',
           hint: 'Every matching request waits for the webhook: list the resources it needs.',
-          fixes: [narrowResources(String(p.child('rules').index(j)), r)],
+          fixes: [narrowResources(String(p.child('rules').index(j)), r)].filter((f) => f !== undefined),
         })),
       ),
   },
