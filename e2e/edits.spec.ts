@@ -3,7 +3,8 @@
  * form and apply a quick fix; the YAML pane and the downloaded file differ from the input only
  * on the edited lines, and untouched documents export byte-identical. A CEL expression written
  * over several lines keeps its lines when a word of it is typed over, and the sample workspace's
- * first edit is as small as any other.
+ * first edit is as small as any other. An edit the text refuses (an anchor, an alias) leaves the text and
+ * the form showing its value.
  */
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
@@ -203,4 +204,71 @@ test("the sample policy's first form edit changes one line: the sample is a text
   await page.locator('form select[data-path="spec.failurePolicy"]').selectOption('Ignore');
   await expect.poll(() => yamlText(page)).toContain('failurePolicy: Ignore');
   expect(changedLines(before, await yamlText(page))).toEqual(['  failurePolicy: Fail →   failurePolicy: Ignore']);
+});
+
+// An anchor its aliases share, and fields inside an alias: form edits of them are refused (the text stays).
+const ANCHORS = `# anchors and aliases
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: anchors
+webhooks:
+- name: a.example.com
+  clientConfig: &cc
+    url: https://example.com/a
+  sideEffects: None
+  admissionReviewVersions: [v1]
+  timeoutSeconds: &t 5
+  matchConditions:
+  - name: not-system
+    expression: &e "!request.userInfo.username.startsWith('system:')"
+- name: b.example.com
+  clientConfig: *cc
+  sideEffects: None
+  admissionReviewVersions: [v1]
+  timeoutSeconds: *t
+  matchConditions:
+  - name: not-system
+    expression: *e
+`;
+
+test('a refused form edit (an anchor, a field inside an alias) shows the value of the text again at once', async ({ page }) => {
+  await openApp(page);
+  await paste(page, ANCHORS);
+  await expect(control(page, 'metadata.name')).toHaveValue('anchors');
+  await expect.poll(() => yamlText(page)).toBe(ANCHORS);
+  const notice = page.locator('.notice.error');
+
+  const timeout = control(page, 'webhooks[0].timeoutSeconds');
+  await timeout.fill('9');
+  await expect(notice).toContainText('alias');
+  await expect(timeout).toHaveValue('5');
+  const url = control(page, 'webhooks[1].clientConfig.url');
+  await expect(url).toHaveValue('https://example.com/a');
+  await url.fill('https://example.com/b');
+  await expect(url).toHaveValue('https://example.com/a');
+
+  // The CEL editor (Monaco takes over from the textarea on focus) shows the expression again too.
+  const path = 'webhooks[0].matchConditions[0].expression';
+  await control(page, path).focus();
+  await expect(page.locator(`[data-testid="cel-editor"][data-expression-path="${path}"] textarea[data-path="${path}"]`)).toBeFocused();
+  await page.keyboard.press('End');
+  await page.keyboard.type(' && true', { delay: 5 });
+  const cel = () =>
+    page.evaluate(
+      (p) =>
+        window
+          .monaco!.editor.getEditors()
+          .find((e) => e.getDomNode()?.closest(`[data-expression-path="${p}"]`))!
+          .getModel()!
+          .getValue(),
+      path,
+    );
+  await expect.poll(cel).toBe("!request.userInfo.username.startsWith('system:')");
+
+  // An edit the text can take is written; the refused values are still the text's.
+  await control(page, 'webhooks[0].name').fill('aa.example.com');
+  await expect.poll(() => yamlText(page)).toBe(ANCHORS.replace('name: a.example.com', 'name: aa.example.com'));
+  await expect(timeout).toHaveValue('5');
+  await expect(url).toHaveValue('https://example.com/a');
 });

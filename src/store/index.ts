@@ -1,6 +1,7 @@
 export {
   workspace,
   useWorkspace,
+  useRefusedAt,
   isStaticDoc,
   createWorkspace,
   sampleSnapshot,

@@ -350,6 +350,35 @@ describe('the field a form edit touched', () => {
   });
 });
 
+describe('a form edit the text refuses', () => {
+  it('is recorded by its field, with a new seq for every refusal, and changes nothing', () => {
+    const ws = store();
+    const yaml = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: a}
+webhooks:
+- name: a.example.com
+  clientConfig: &cc {url: "https://a.example.com/"}
+  timeoutSeconds: &t 5
+- name: b.example.com
+  clientConfig: *cc
+  timeoutSeconds: *t
+`;
+    const [id] = ws.getState().importText(yaml, 'a.yaml');
+    // the anchor's node (its aliases would change too), then a field inside an alias
+    ws.getState().setField(id!, ['webhooks', 0, 'timeoutSeconds'], 9);
+    expect(ws.getState().refused).toEqual({ docId: id, path: 'webhooks[0].timeoutSeconds', seq: 1 });
+    ws.getState().setField(id!, ['webhooks', 1, 'clientConfig', 'url'], 'https://b.example.com/');
+    expect(ws.getState().refused).toEqual({ docId: id, path: 'webhooks[1].clientConfig.url', seq: 2 });
+    ws.getState().setField(id!, ['webhooks', 0, 'timeoutSeconds'], 9);
+    expect(ws.getState().refused?.seq).toBe(3);
+    expect(ws.getState().docs[0]!.text).toBe(yaml);
+    // an edit that is written records nothing
+    ws.getState().setField(id!, ['webhooks', 0, 'name'], 'c.example.com');
+    expect(ws.getState().refused?.seq).toBe(3);
+  });
+});
+
 describe('empty workspace and replacing it on import', () => {
   it('New empty workspace and keepOnly are one undo step each', () => {
     const ws = createWorkspace(sampleSnapshot());

@@ -16,6 +16,7 @@ import { DEFAULT_KUBERNETES_VERSION, type KubernetesVersion } from '../base';
 import { platformOf, type PlatformId } from '../base/platforms';
 import { clone, getIn, insertAt, moveAt, removeAt, setIn } from '../k8s/edit';
 import type { PathSegment } from '../base/path';
+import { formatPath } from '../base/path-format';
 import { sampleWorkspace, TEMPLATES } from '../k8s/templates';
 import {
   carryParse,
@@ -85,6 +86,11 @@ export interface WorkspaceState extends Snapshot {
   focus?: { docId: string; path: string; seq: number };
   /** The field the last form edit touched (the YAML pane scrolls to it; seq changes on every edit). */
   edited?: { docId: string; path: readonly PathSegment[]; seq: number };
+  /**
+   * The field (as formatted, `webhooks[0].timeoutSeconds`) of the last form edit the text refused
+   * (seq changes on every refusal): a control showing what was typed shows the document's value again.
+   */
+  refused?: { docId: string; path: string; seq: number };
 }
 
 export interface WorkspaceActions {
@@ -188,7 +194,10 @@ export function createWorkspace(initial: SavedWorkspace) {
         id,
         (d) => {
           const r = editDocObject(d, f(d.object));
-          if (r.refused) refuse(r.refused);
+          if (r.refused) {
+            refuse(r.refused);
+            if (at) set((s) => ({ refused: { docId: id, path: formatPath(at), seq: (s.refused?.seq ?? 0) + 1 } }));
+          }
           made = !r.refused;
           return r.doc;
         },
@@ -369,3 +378,7 @@ export const workspace: WorkspaceStore = appStore(createWorkspace({ docs: [], se
 export function useWorkspace<T>(selector: (s: Workspace) => T): T {
   return useStore(workspace, selector);
 }
+
+/** Changes with each refused form edit of the field at `path` in document `docId` (WorkspaceState.refused). */
+export const useRefusedAt = (docId: string, path: string): number | undefined =>
+  useWorkspace((s) => (s.refused?.docId === docId && s.refused.path === path ? s.refused.seq : undefined));

@@ -6,7 +6,7 @@ import { Labelled, useDescribedBy } from './Labelled';
 import { useForm, type ControlProps } from './form-context';
 import { CelField } from './CelField';
 import { displayValue } from './display';
-import { useWorkspace, type WorkspaceDoc } from '../store';
+import { useRefusedAt, useWorkspace, type WorkspaceDoc } from '../store';
 
 /** metadata.name of the workspace's documents of a kind, one per line (a string, so the selector result is stable). */
 function namesOfKind(docs: readonly WorkspaceDoc[], kind: string): string {
@@ -17,18 +17,23 @@ function namesOfKind(docs: readonly WorkspaceDoc[], kind: string): string {
     .join('\n');
 }
 
-/** Text that keeps what the user types while it differs from the stored value only in ways the store normalises. */
-function useTextDraft(value: unknown): [string, (s: string) => void] {
+/**
+ * Text that keeps what the user types while it differs from the stored value only in ways the store
+ * normalises. An edit the text refused (an anchor or alias) left the value as it was: show it again.
+ */
+function useTextDraft(value: unknown, path: string): [string, (s: string) => void] {
   const shown = displayValue(value);
   const [draft, setDraft] = useState(shown);
-  useEffect(() => setDraft(shown), [shown]);
+  const refused = useRefusedAt(useForm().docId, path);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a refusal changes no value, only `refused`, and must reset the draft too
+  useEffect(() => setDraft(shown), [shown, refused]);
   return [draft, setDraft];
 }
 
 export function StringControl({ field, path, value, onChange }: ControlProps<StringField>) {
   const { readOnly } = useForm();
   const aria = useDescribedBy(path);
-  const [draft, setDraft] = useTextDraft(value);
+  const [draft, setDraft] = useTextDraft(value, path);
   const named = useWorkspace((s) => (field.suggestNamesOf ? namesOfKind(s.docs, field.suggestNamesOf) : ''));
   const suggestions = field.suggestNamesOf ? named.split('\n').filter(Boolean) : field.suggestions;
   if (field.enum) return <EnumControl field={field} path={path} value={value} onChange={onChange} />;
@@ -78,7 +83,7 @@ export function StringControl({ field, path, value, onChange }: ControlProps<Str
 export function IntegerControl({ field, path, value, onChange }: ControlProps<IntegerField>) {
   const { readOnly } = useForm();
   const aria = useDescribedBy(path);
-  const [draft, setDraft] = useTextDraft(value);
+  const [draft, setDraft] = useTextDraft(value, path);
   return (
     <Labelled field={field} path={path}>
       <input

@@ -10,7 +10,7 @@ import { monaco } from '../../monaco/setup';
 import { isEngineFailure, type CelCompileOptions, type CelCompileResult, type CelContext } from '../../cel/types';
 import { CEL_LANGUAGE_ID, clearCelModelContext, registerCelLanguage, setCelMarkers, setCelModelContext, typeCheckMarkers } from '../../monaco/cel-language';
 import { useProblemsAt } from '../form-context';
-import { workspace } from '../../store';
+import { useRefusedAt, workspace } from '../../store';
 import { celLanguageServices, notRun, traceLabels, useCelTrace } from '../../store/cel';
 import { convertDraft } from '../../store/test-inputs';
 import { typedFields } from '../../store/object-fields';
@@ -150,7 +150,9 @@ export default function CelEditor(props: CelEditorProps) {
     };
   }, []);
 
-  // The store changed (undo, a YAML edit, a list reorder): follow it.
+  // The store changed (undo, a YAML edit, a list reorder), or refused what was typed here (an anchor or alias): follow it.
+  const refused = useRefusedAt(docId, path);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a refusal leaves value as it was; the editor must show it again
   useEffect(() => {
     const model = editorRef.current?.getModel();
     if (!model || model.getValue() === value) return;
@@ -160,7 +162,7 @@ export default function CelEditor(props: CelEditorProps) {
     } finally {
       applying.current = false;
     }
-  }, [value]);
+  }, [value, refused]);
 
   useEffect(() => {
     const input = editorRef.current?.getDomNode()?.querySelector('textarea');
