@@ -280,7 +280,11 @@ export interface ImportResult {
  * cannot be cut exactly (then the items' text is generated). Text that does not parse is kept
  * as a document of its own, with its error.
  */
-export function importText(text: string, origin: string): ImportResult {
+export function importText(input: string, origin: string): ImportResult {
+  // A BOM is no column: it stays out of the texts (the YAML pane has none, and positions are the
+  // pane's) and is written back before the first document, as part of its separator.
+  const bom = input.charCodeAt(0) === 0xfeff ? input[0]! : '';
+  const text = bom ? input.slice(1) : input;
   const { documents, errors, warnings, duplicateKeys } = parseDocuments(text);
   const warned = new Set([...warnings, ...duplicateKeys].map((w) => w.documentIndex));
   const messages: ImportResult['messages'] = errors.map((e) => ({
@@ -368,6 +372,7 @@ export function importText(text: string, origin: string): ImportResult {
     // Nothing parsed and nothing could be cut out (e.g. the size limit): keep the whole text.
     docs.push({ id: newId(), text, object: undefined, origin, error: errors[0] });
   }
+  if (bom && docs[0]) docs[0].separator = bom + (docs[0].separator ?? '');
   return { docs, messages };
 }
 

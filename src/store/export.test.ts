@@ -9,6 +9,7 @@ import { previewFix } from './fixes';
 import type { Fix } from '../k8s';
 import { exportDocs } from './export';
 import { docProblems } from './problems';
+import { docPositions } from './documents';
 import { diffLines } from '../yaml/line-diff';
 import { parseDocuments } from '../yaml';
 import { restoreWorkspace, serialize, storageBackend } from './persist';
@@ -53,6 +54,26 @@ describe('export keeps bytes', () => {
     expect(exportDocs(ws.getState().docs).text).toBe(input);
     // one document alone is its own text
     expect(exportDocs([ws.getState().docs[1]!]).text).toBe(CERT_MANAGER.slice(CERT_MANAGER.indexOf('---\n')));
+  });
+
+  it('a BOM stays before the first document: out of its text (positions as the YAML pane counts them), back on export', () => {
+    const ws = store();
+    const first = 'kind: ConfigMap\napiVersion: v1\nmetadata: {name: cm}\n';
+    const input = `\ufeff${first}---\n${SERVICE}`;
+    ws.getState().importText(input, 'bom.yaml');
+    const [cm] = ws.getState().docs;
+    expect(cm!.text).toBe(first);
+    expect(docPositions(cm!)?.positionOf('kind').key).toMatchObject({ startLine: 1, startColumn: 1, startOffset: 0 });
+    expect(exportDocs(ws.getState().docs).text).toBe(input);
+    // an edit of the first line keeps the BOM, and so does a workspace file (autosave, share links)
+    ws.getState().setField(cm!.id, ['kind'], 'Secret');
+    const edited = input.replace('kind: ConfigMap', 'kind: Secret');
+    expect(exportDocs(ws.getState().docs).text).toBe(edited);
+    workspace.getState().replaceAll(ws.getState().docs);
+    const file = parseWorkspaceFile(JSON.stringify(currentWorkspaceFile('workspace')));
+    if (!file.ok) throw new Error(file.error);
+    openWorkspaceFile(file.workspace);
+    expect(exportDocs(workspace.getState().docs).text).toBe(edited);
   });
 
   it('a form edit and a quick fix change only their lines; undo is one step each', () => {

@@ -4,6 +4,7 @@
  * batches the browser gives; a folder's files that are neither YAML nor JSON are named, not read.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
+import { exportDocs } from '../store/export';
 import { workspace } from '../store/workspace';
 import { droppedFiles, readFiles } from './files';
 
@@ -58,5 +59,13 @@ describe('opening files', () => {
     const s = workspace.getState();
     expect(s.docs.map((d) => d.origin)).toEqual(['policy/.kyverno-test/resource.yaml', 'alone.yaml']);
     expect(s.notices.map((n) => n.text)).toContain('Not read (neither YAML nor JSON): policy/README.md.');
+  });
+
+  it("a file's BOM is exported back before its first document, never part of a document's text", async () => {
+    const text = `# BOM file\n---\n${POD}---\n${POD.replace('name: p', 'name: q')}`;
+    await readFiles([new File([Uint8Array.of(0xef, 0xbb, 0xbf), text], 'bom.yaml')]);
+    const { docs } = workspace.getState();
+    expect(docs.map((d) => d.text.charCodeAt(0))).not.toContain(0xfeff);
+    expect(exportDocs(docs).text).toBe(`\ufeff${text}`);
   });
 });

@@ -67,12 +67,13 @@ export async function readFiles(files: FileList | readonly (File | OpenedFile)[]
         ws.notify({ level: 'error', text: `${file.name}: ${decoded.error}. Nothing was imported from it.` });
         continue;
       }
-      const text = decoded.text;
+      const { text, bom } = decoded;
       // A workspace file (Share… → Download workspace file) replaces the workspace; anything else is imported.
       const replace = (n: number) =>
         window.confirm(`Open ${file.name}? Its ${n} document(s) replace the ${workspace.getState().docs.length} in this tab (Undo brings them back).`);
       if (!openWorkspaceText(text, path, replace)) {
-        const ids = ws.importText(text, path);
+        // the file's own text, its BOM included: import keeps it for the export (an untouched file exports byte-identical)
+        const ids = ws.importText(bom ? `\ufeff${text}` : text, path);
         if (ids.length) names.push(path);
         imported.push(...ids);
       }
