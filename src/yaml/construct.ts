@@ -13,6 +13,7 @@ import { MAX_ALIAS_EXPANSION, MAX_DEPTH, MAX_PROBLEMS_PER_DOCUMENT } from './lim
 import { aliasBomb, aliasBombProblem, firstOffset, skipToDocumentEnd } from './events';
 import { duplicateMessage, looksLikeJson, scanJson } from './json';
 import { keyString, resolvePlain, type Resolved } from './resolve';
+import { SLASH_ESCAPE, slashEscape } from './go-yaml-scanner';
 
 export interface ConstructedDocument {
   /** Absolute offset of the document's first node (to tell which `---` document it is). */
@@ -259,6 +260,8 @@ class Builder {
     const empty = ev.valueStart < 0;
     const text = empty ? '' : ev.fast ? src.slice(ev.valueStart, ev.valueEnd) : getScalarValue(src, ev);
     const pos = this.scalarPos(ev, fallback);
+    const slash = ev.style === SCALAR_STYLE.DOUBLE_QUOTED && !ev.fast ? slashEscape(src, ev.valueStart, ev.valueEnd) : -1;
+    if (slash >= 0) this.problem(this.errors, SLASH_ESCAPE, this.base + slash, this.base + slash + 2);
     const tag = this.tagOf(ev);
     const plain = ev.style === SCALAR_STYLE.PLAIN;
     let resolved: Resolved;
