@@ -12,7 +12,7 @@ import { isObject, setOwn } from '../base/json';
 import { MAX_ALIAS_EXPANSION, MAX_DEPTH, MAX_PROBLEMS_PER_DOCUMENT } from './limits';
 import { aliasBomb, aliasBombProblem, firstOffset, skipToDocumentEnd } from './events';
 import { duplicateMessage, looksLikeJson, scanJson } from './json';
-import { keyString, resolvePlain, type Resolved } from './resolve';
+import { decodeBinary, keyString, resolvePlain, type Resolved } from './resolve';
 import { SLASH_ESCAPE, slashEscape } from './go-yaml-scanner';
 
 export interface ConstructedDocument {
@@ -127,6 +127,7 @@ function friendlyReason(reason: string): string {
 }
 
 const STANDARD_TAG_PREFIX = 'tag:yaml.org,2002:';
+const preview = (s: string): string => JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
 
 function normalizeTag(tag: string): string {
   if (tag.startsWith(`!<${STANDARD_TAG_PREFIX}`) && tag.endsWith('>')) {
@@ -288,6 +289,13 @@ class Builder {
         return { kind: 'str', value: text };
       case '!!timestamp':
         return { kind: 'str', value: text };
+      case '!!binary': {
+        const value = decodeBinary(text);
+        if (value === undefined)
+          this.problem(this.errors, '!!binary value contains invalid base64 data (Kubernetes refuses it: padded base64 is wanted)', pos.start, pos.end);
+        else this.problem(this.warnings, `!!binary: Kubernetes decodes the base64 and reads the text ${preview(value)}`, pos.start, pos.end);
+        return { kind: 'str', value: value ?? text };
+      }
       case '!!null':
       case '!!bool':
       case '!!int':

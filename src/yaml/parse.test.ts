@@ -363,7 +363,7 @@ describe('parseDocuments: bad input', () => {
   test('null keys, complex keys and unsupported tags are errors; custom tags are warnings', () => {
     expect(parseDocuments('~: a\n').errors[0]!.message).toMatch(/null key/);
     expect(parseDocuments('? [a, b]\n: c\n').errors[0]!.message).toMatch(/Only text, numbers or booleans can be keys/);
-    expect(parseDocuments('a: !!binary aGVsbG8=\n').errors[0]!.message).toMatch(/!!binary is not supported/);
+    expect(parseDocuments('a: !!set x\n').errors[0]!.message).toMatch(/!!set is not supported/);
     expect(parseDocuments('a: !!int abc\n').errors[0]!.message).toMatch(/Cannot read "abc" as !!int/);
     const custom = parseDocuments('a: !custom 12\n');
     expect(custom.errors).toEqual([]);
@@ -439,6 +439,38 @@ describe('parseDocuments: types as Kubernetes (sigs.k8s.io/yaml → go-yaml v2) 
     ['!!float 3', 3],
   ])('%s is %s', (yaml, expected) => {
     expect(value(yaml)).toBe(expected);
+  });
+
+  // kubectl's answers (sigs.k8s.io/yaml v1.6.0): go-yaml decodes the base64, json.Marshal writes bytes that are not UTF-8 as U+FFFD each
+  test.each([
+    ['!!binary Ymlu', 'bin'],
+    ['!!binary Ymk=', 'bi'],
+    ['!!binary Ymj=', 'bh'],
+    ['!!binary "Ym\\nlu"', 'bin'],
+    ['!!binary |\n  Ymlu\n  Ymlu', 'binbin'],
+    ['!!binary 8J+YgA==', '😀'],
+    ['!!binary //79', '\ufffd\ufffd\ufffd'],
+    ['!!binary 4oI=', '\ufffd\ufffd'],
+    ['!!binary 7aCA', '\ufffd\ufffd\ufffd'],
+    ['!!binary', ''],
+    ['!<tag:yaml.org,2002:binary> Ymlu', 'bin'],
+  ])('%s is the string %j, with a warning that says so', (yaml, expected) => {
+    const r = parseDocuments(`v: ${yaml}\n`);
+    expect(r.errors).toEqual([]);
+    expect((r.documents[0]!.object as { v: unknown }).v).toBe(expected);
+    expect(r.warnings).toEqual([expect.objectContaining({ line: 1, path: 'v', message: expect.stringMatching(/^!!binary: Kubernetes decodes the base64/) })]);
+  });
+
+  test('!!binary that is not padded base64 is an error, as kubectl refuses it; a !!binary key is decoded too', () => {
+    for (const bad of ['Ymk', 'Ym lu', 'Ymlu====', 'Ymk=Ymk=']) {
+      const r = parseDocuments(`kind: A\nv: !!binary ${bad}\n`);
+      expect(r.documents, bad).toEqual([]);
+      expect(r.errors, bad).toEqual([
+        expect.objectContaining({ line: 2, column: 13, path: 'v', message: expect.stringMatching(/^!!binary value contains invalid base64 data/) }),
+      ]);
+    }
+    // !!binary Ymlu: 1 → {"bin":1}
+    expect(parseDocuments('!!binary Ymlu: 1\n').documents[0]!.object).toEqual({ bin: 1 });
   });
 
   test('YAML 1.1 readings that surprise are warned about, with position', () => {

@@ -178,3 +178,39 @@ const OTHER_READERS: RegExp[] = [
   /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}/,
   /^(?:<<|=)$/,
 ];
+
+/** Go's base64.StdEncoding once '\r' and '\n' are dropped: padded quanta of the standard alphabet (as src/k8s/validation/base64.ts checks a caBundle). */
+const GO_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * A `!!binary` scalar as Kubernetes reads it: go-yaml v2 decodes the base64 into a Go string,
+ * and json.Marshal writes that string's bytes that are not UTF-8 as U+FFFD, one each.
+ * Undefined where Go's decoder refuses the base64 (go-yaml: "!!binary value contains invalid base64 data").
+ */
+export function decodeBinary(text: string): string | undefined {
+  const flat = text.replace(/[\r\n]/g, '');
+  if (!GO_BASE64.test(flat)) return undefined;
+  const raw = atob(flat);
+  const b = (i: number): number => (i < raw.length ? raw.charCodeAt(i) : -1);
+  let out = '';
+  for (let i = 0; i < raw.length; ) {
+    const c = b(i);
+    // Go's utf8.DecodeRune: the sequence's length by its first byte; the second byte's range is
+    // narrower after E0, ED, F0 and F4 (no overlong forms, surrogates, or code points past U+10FFFF)
+    let n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    const lo = c === 0xe0 ? 0xa0 : c === 0xf0 ? 0x90 : 0x80;
+    const hi = c === 0xed ? 0x9f : c === 0xf4 ? 0x8f : 0xbf;
+    if (n > 1 && !(b(i + 1) >= lo && b(i + 1) <= hi)) n = 0;
+    for (let k = 2; k < n; k++) if (!(b(i + k) >= 0x80 && b(i + k) <= 0xbf)) n = 0;
+    if (n === 0) {
+      out += '\ufffd';
+      i++;
+      continue;
+    }
+    let cp = n === 1 ? c : c & (0xff >> (n + 1));
+    for (let k = 1; k < n; k++) cp = (cp << 6) | (b(i + k) & 0x3f);
+    out += String.fromCodePoint(cp);
+    i += n;
+  }
+  return out;
+}
