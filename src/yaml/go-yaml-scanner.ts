@@ -19,3 +19,30 @@ export function slashEscape(src: string, from: number, to: number): number {
   }
   return -1;
 }
+
+/** The error for a tab that go-yaml refuses before a document's content. */
+export const LEADING_TAB =
+  'YAML syntax error: a tab starts this line, before the document\'s content; Kubernetes\' YAML reader refuses it ("found character that cannot start any token"): remove it or use spaces';
+
+const BLANK_OR_COMMENT = /^[ \t]*(?:#.*)?\r?$/;
+const MARKER_ALONE = /^(?:---|\.\.\.)(?:[ \t]+(?:#.*)?)?\r?$/;
+
+/**
+ * Offset of a tab among the blanks that start a line before the first content of the document
+ * [start, end) (blank, comment, directive and marker lines), or -1. At a line's start in block
+ * context go-yaml skips spaces only, and a tab cannot start a token; js-yaml reads the line as
+ * blank, so a document of a tab alone was an empty document to it.
+ */
+export function leadingTab(text: string, start: number, end: number): number {
+  for (let pos = start; pos < end; ) {
+    let nl = text.indexOf('\n', pos);
+    if (nl < 0 || nl > end) nl = end;
+    let i = pos === 0 && text.charCodeAt(0) === 0xfeff ? 1 : pos;
+    while (text.charCodeAt(i) === 32) i++;
+    if (i < nl && text.charCodeAt(i) === 9) return i;
+    const line = text.slice(i, nl);
+    if (!BLANK_OR_COMMENT.test(line) && !MARKER_ALONE.test(line) && line[0] !== '%') return -1;
+    pos = nl + 1;
+  }
+  return -1;
+}

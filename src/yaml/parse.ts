@@ -10,6 +10,8 @@ import { isObject } from '../base/json';
 import { formatPath } from '../base/path-format';
 import { createPositionIndex } from './positions';
 import { splitDocuments } from './split';
+import { LEADING_TAB, leadingTab } from './go-yaml-scanner';
+import { looksLikeJson } from './json';
 import type { DuplicateKey, ParseOptions, ParseResult, ParsedDocument, PositionIndex, SourceRange, YamlError } from './types';
 
 function formatSize(chars: number): string {
@@ -138,6 +140,13 @@ function parseInto(
     return;
   }
   const lines = lineIndex(text);
+  // a tab that starts a line before a document's content: go-yaml refuses the document, js-yaml skips the line (a JSON
+  // document is read by kubectl with encoding/json, where tabs are blanks)
+  const tabbed = new Map<number, number>();
+  chunks.forEach((c, i) => {
+    const tab = looksLikeJson(text, c.start, c.end) ? -1 : leadingTab(text, c.start, c.end);
+    if (tab >= 0) tabbed.set(i, tab);
+  });
   const chunkAt = (offset: number, lo: number, hi: number): number => {
     // The last chunk in [lo, hi) that starts at or before offset.
     let a = lo;
@@ -151,6 +160,7 @@ function parseInto(
   };
 
   const take = (doc: ConstructedDocument, documentIndex: number) => {
+    if (tabbed.has(documentIndex)) return;
     const chunk = chunks[documentIndex]!;
     const firstWarning = warnings.length;
     for (const w of doc.warnings) warnings.push(toError(w, documentIndex));
@@ -199,7 +209,7 @@ function parseInto(
       return;
     }
     if (hi - lo === 1) {
-      errors.push(toError(result.problem, lo));
+      if (!tabbed.has(lo)) errors.push(toError(result.problem, lo));
       return;
     }
     const bad = chunkAt(result.problem.start, lo, hi);
@@ -208,6 +218,10 @@ function parseInto(
     batch(bad + 1, hi);
   };
   batch(0, chunks.length);
+  if (tabbed.size) {
+    for (const [i, at] of tabbed) errors.push(toError({ message: LEADING_TAB, start: at, end: at + 1 }, i));
+    errors.sort((a, b) => a.documentIndex! - b.documentIndex!); // (stable: each document's own stay in their order)
+  }
 }
 
 function notAMapping(value: unknown): string {
