@@ -10,10 +10,10 @@ import type { PosEntry, PosNode, TextProblem } from './pos-tree';
 import type { PathSegment } from '../base/path';
 import { isObject, setOwn } from '../base/json';
 import { MAX_ALIAS_EXPANSION, MAX_DEPTH, MAX_PROBLEMS_PER_DOCUMENT } from './limits';
-import { aliasBomb, aliasBombProblem, firstOffset, skipToDocumentEnd } from './events';
+import { aliasBomb, aliasBombProblem, firstOffset, skipToDocumentEnd, syntaxProblem } from './events';
 import { duplicateMessage, looksLikeJson, scanJson } from './json';
 import { decodeBinary, keyString, resolvePlain, type Resolved } from './resolve';
-import { SLASH_ESCAPE, slashEscape } from './go-yaml-scanner';
+import { readWithTabsAsSpaces, SLASH_ESCAPE, slashEscape } from './go-yaml-scanner';
 
 export interface ConstructedDocument {
   /** Absolute offset of the document's first node (to tell which `---` document it is). */
@@ -62,8 +62,16 @@ export function constructChunk(text: string, start: number, end: number, lines: 
   try {
     events = parseEvents(src, { maxDepth: MAX_DEPTH });
   } catch (e) {
-    return { kind: 'syntax', problem: syntaxProblem(e, start, end) };
+    // a tab before a line's content in a flow collection or a quoted scalar is a blank to go-yaml, where js-yaml may refuse it
+    const read = (s: string, l: LineIndex) => buildDocuments(s, start, parseEvents(s, { maxDepth: MAX_DEPTH }), l);
+    const documents = readWithTabsAsSpaces(src, start, lines, read);
+    return documents ? { kind: 'documents', documents } : { kind: 'syntax', problem: syntaxProblem(e, start, end) };
   }
+  return { kind: 'documents', documents: buildDocuments(src, start, events, lines) };
+}
+
+/** The documents of `src` (at `start` in the text) from its events. */
+function buildDocuments(src: string, start: number, events: Event[], lines: LineIndex): ConstructedDocument[] {
   const documents: ConstructedDocument[] = [];
   let i = 0;
   while (i < events.length) {
@@ -95,7 +103,7 @@ export function constructChunk(text: string, start: number, end: number, lines: 
       i = skipToDocumentEnd(events, i + 1);
     }
   }
-  return { kind: 'documents', documents };
+  return documents;
 }
 
 function isEmptyDocument(b: Built): boolean {
@@ -104,26 +112,6 @@ function isEmptyDocument(b: Built): boolean {
 
 function emptyPos(at: number): PosNode {
   return { kind: 'scalar', start: at, end: at, flow: false };
-}
-
-function syntaxProblem(e: unknown, start: number, end: number): TextProblem {
-  const err = e as { reason?: unknown; message?: unknown; mark?: { position?: unknown } };
-  const reason = typeof err?.reason === 'string' ? err.reason : typeof err?.message === 'string' ? err.message : String(e);
-  let pos = typeof err?.mark?.position === 'number' ? Math.min(start + err.mark.position, end) : start;
-  let message = `YAML syntax error: ${friendlyReason(reason)}`;
-  if (pos >= end && end > start) {
-    // At the very end of the document: point at its last character, not at the next document's `---`.
-    pos = end - 1;
-    message += ' (at the end of the document: is a bracket or quote left open?)';
-  }
-  return { message, start: pos, end: pos };
-}
-
-function friendlyReason(reason: string): string {
-  if (/maxDepth|nesting/i.test(reason)) {
-    return `nested more than ${MAX_DEPTH} levels deep (the limit for one document)`;
-  }
-  return reason;
 }
 
 const STANDARD_TAG_PREFIX = 'tag:yaml.org,2002:';

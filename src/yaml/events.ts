@@ -1,11 +1,11 @@
 /**
  * Reading js-yaml's event stream before anything is built (./construct.ts): where a
  * document starts and ends, and what its aliases would expand to (billion laughs are
- * refused from the events alone, before any copying).
+ * refused from the events alone, before any copying); and its syntax errors as problems.
  */
 import { EVENT_ID, type Event } from 'js-yaml';
 import type { PathSegment } from '../base/path';
-import { MAX_ALIAS_EXPANSION } from './limits';
+import { MAX_ALIAS_EXPANSION, MAX_DEPTH } from './limits';
 import type { TextProblem } from './pos-tree';
 
 export function aliasBombProblem(start: number, end: number, path?: PathSegment[]): TextProblem {
@@ -93,4 +93,25 @@ export function skipToDocumentEnd(events: Event[], i: number): number {
     i++;
   }
   return i;
+}
+
+/** js-yaml's error for the text [start, end) as a problem at its position. */
+export function syntaxProblem(e: unknown, start: number, end: number): TextProblem {
+  const err = e as { reason?: unknown; message?: unknown; mark?: { position?: unknown } };
+  const reason = typeof err?.reason === 'string' ? err.reason : typeof err?.message === 'string' ? err.message : String(e);
+  let pos = typeof err?.mark?.position === 'number' ? Math.min(start + err.mark.position, end) : start;
+  let message = `YAML syntax error: ${friendlyReason(reason)}`;
+  if (pos >= end && end > start) {
+    // At the very end of the document: point at its last character, not at the next document's `---`.
+    pos = end - 1;
+    message += ' (at the end of the document: is a bracket or quote left open?)';
+  }
+  return { message, start: pos, end: pos };
+}
+
+function friendlyReason(reason: string): string {
+  if (/maxDepth|nesting/i.test(reason)) {
+    return `nested more than ${MAX_DEPTH} levels deep (the limit for one document)`;
+  }
+  return reason;
 }

@@ -4,6 +4,7 @@
  * noted beside it (its JSON, or its error).
  */
 import { describe, expect, test } from 'vitest';
+import { seededRandom } from '../base/random';
 import { parseDocuments } from './index';
 
 const WEBHOOK = `apiVersion: admissionregistration.k8s.io/v1
@@ -63,5 +64,66 @@ describe('tabs', () => {
       expect(parseDocuments(text).errors, JSON.stringify(text)).toEqual([]);
     // a JSON file is read with encoding/json, where a tab is a blank
     expect(parseDocuments('\t\n{"a": 1}\n').documents[0]!.object).toEqual({ a: 1 });
+  });
+
+  test('a tab before the continuation of a flow collection reads as kubectl reads it, positions in the text', () => {
+    const text = `${WEBHOOK}  clientConfig: {url: "https://example.com/x"}\n  rules: [{operations: [CREATE],\n\tapiGroups: [""], apiVersions: [v1], resources: [pods]}]\n`;
+    const r = parseDocuments(text);
+    expect(r.errors).toEqual([]);
+    // kubectl: "rules":[{"apiGroups":[""],"apiVersions":["v1"],"operations":["CREATE"],"resources":["pods"]}]
+    const hook = (r.documents[0]!.object as { webhooks: { rules: unknown }[] }).webhooks[0]!;
+    expect(hook.rules).toEqual([{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }]);
+    const pos = r.documents[0]!.positions;
+    expect(pos.positionOf('webhooks[0].rules[0].apiGroups').key).toMatchObject({ startLine: 11, startColumn: 2, endColumn: 11 });
+    expect(pos.positionOf('webhooks[0].rules[0].resources[0]').value).toMatchObject({ startLine: 11, startColumn: 50, endColumn: 54 });
+    expect(pos.positionOf('webhooks[0].rules').value).toMatchObject({ startLine: 10, startColumn: 10, endLine: 11, endColumn: 57 });
+  });
+
+  test("a tab before a quoted string's next line reads too; where kubectl refuses the tab, so does the reader", () => {
+    // a:\n  b: [1,\n\t2]\n  c: "x\n\ty" → {"a":{"b":[1,2],"c":"x y"}}
+    expect(parseDocuments('a:\n  b: [1,\n\t2]\n  c: "x\n\ty"\n').documents[0]!.object).toEqual({ a: { b: [1, 2], c: 'x y' } });
+    // a:\n  - [x\n\t, y] → line 3: found a tab character that violates indentation (go-yaml reads on after the plain x)
+    // a:\n  - [x\n\ty] → the same; a: |\n  x\n  y\n\t- z → refused by both
+    for (const text of ['a:\n  - [x\n\t, y]\n', 'a:\n  - [x\n\ty]\n', 'a:\n  b: [1,\n\t- 2]\n'])
+      expect(parseDocuments(text).errors, JSON.stringify(text)).toHaveLength(1);
+  });
+
+  test('property: flow collections whose lines start with a tab read as with spaces, each value at its own text', () => {
+    const rnd = seededRandom(93);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+    const scalars = ['x', '"q y"', "'s'", '12', 'true', '""', '*a'];
+    const flow = (depth: number): string => {
+      const n = 1 + Math.floor(rnd() * 3);
+      const items = Array.from({ length: n }, (_, i) => {
+        const v = depth < 2 && rnd() < 0.4 ? flow(depth + 1) : pick(scalars);
+        return rnd() < 0.5 ? `k${i}: ${v}` : v;
+      });
+      const map = items.every((it) => it.startsWith('k'));
+      return map ? `{${items.join(',\n')}}` : `[${items.map((it) => (it.startsWith('k') ? `{${it}}` : it)).join(',\n')}]`;
+    };
+    for (let t = 0; t < 200; t++) {
+      const body = flow(0);
+      const indent = ' '.repeat(2 * (1 + Math.floor(rnd() * 3)));
+      const withSpaces = `anchor: &a 1\nouter:\n${indent}v: ${body.replaceAll('\n', `\n${indent}   `)}\n`;
+      const withTabs = `anchor: &a 1\nouter:\n${indent}v: ${body.replaceAll('\n', pick(['\n\t', '\n \t', '\n\t\t ']))}\n`;
+      const a = parseDocuments(withSpaces);
+      const b = parseDocuments(withTabs);
+      expect(a.errors, withSpaces).toEqual([]);
+      expect(b.errors, withTabs).toEqual([]);
+      expect(b.documents[0]!.object).toEqual(a.documents[0]!.object);
+      const leaves = (v: unknown, path: string): string[] =>
+        Array.isArray(v)
+          ? v.flatMap((x, i) => leaves(x, `${path}[${i}]`))
+          : v && typeof v === 'object'
+            ? Object.entries(v).flatMap(([k, x]) => leaves(x, `${path}.${k}`))
+            : [path];
+      for (const path of leaves((a.documents[0]!.object as { outer: unknown }).outer, 'outer')) {
+        const slice = (text: string, r: typeof a) => {
+          const v = r.documents[0]!.positions.positionOf(path).value;
+          return text.slice(v.startOffset, v.endOffset);
+        };
+        expect(slice(withTabs, b), `${path} in ${withTabs}`).toBe(slice(withSpaces, a));
+      }
+    }
   });
 });
