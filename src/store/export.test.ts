@@ -56,6 +56,22 @@ describe('export keeps bytes', () => {
     expect(exportDocs([ws.getState().docs[1]!]).text).toBe(CERT_MANAGER.slice(CERT_MANAGER.indexOf('---\n')));
   });
 
+  it('a document that does not parse is exported as written: an untouched file stays byte-identical; JSON leaves it out', () => {
+    const ws = store();
+    // a broken flow list, and a document of a tab alone (kubectl refuses both)
+    const input = `${SERVICE}---\nkind: Broken\nlist: [1, 2\n---\n\t\n---\n${OLD}`;
+    ws.getState().importText(input, 'broken.yaml');
+    const { docs } = ws.getState();
+    expect(docs.map((d) => d.object === undefined)).toEqual([false, true, true, false]);
+    const out = exportDocs(docs);
+    expect(out.text).toBe(input);
+    expect(out.unparsed).toEqual([docs[1], docs[2]]);
+    expect(out.stale).toEqual([]);
+    const json = exportDocs(docs, { format: 'json' });
+    expect(JSON.parse(json.text).items).toHaveLength(2);
+    expect(json.unparsed).toHaveLength(2);
+  });
+
   it('a BOM stays before the first document: out of its text (positions as the YAML pane counts them), back on export', () => {
     const ws = store();
     const first = 'kind: ConfigMap\napiVersion: v1\nmetadata: {name: cm}\n';

@@ -23,23 +23,27 @@ export interface ExportResult {
   text: string;
   /** Documents whose current text does not parse: their last good version was exported. */
   stale: WorkspaceDoc[];
+  /** Documents whose text never parsed (no object): exported as written, or left out where the export rewrites the objects. */
+  unparsed: WorkspaceDoc[];
 }
 
 export function exportDocs(docs: readonly WorkspaceDoc[], options: ExportOptions = {}): ExportResult {
   const usable = docs.filter((d) => d.object !== undefined);
-  const stale = docs.filter((d) => d.error);
+  const stale = usable.filter((d) => d.error);
+  const unparsed = docs.filter((d) => d.object === undefined);
   const rewrite = options.format === 'json' || options.stripServerFields || options.reorderKeys;
-  if (!rewrite) return { text: joinTexts(ownTexts(usable)), stale };
+  // a document that never parsed is the user's text and nothing else: written as it is, so an untouched file exports byte-identical
+  if (!rewrite) return { text: joinTexts(ownTexts(docs)), stale, unparsed };
   const objects = usable.map((d) => {
     const o = options.stripServerFields ? stripServerFields(d.object) : d.object;
     return options.reorderKeys ? orderFields(o) : o;
   });
-  return { text: options.format === 'json' ? serializeJSON(objects) : serializeDocuments(objects), stale };
+  return { text: options.format === 'json' ? serializeJSON(objects) : serializeDocuments(objects), stale, unparsed };
 }
 
 /** Each document's own text (its last good version generated while its text does not parse), List items written back into their List. */
 function ownTexts(docs: readonly WorkspaceDoc[]): { text: string; separator?: string }[] {
-  const own = (d: WorkspaceDoc) => ({ text: d.error ? toText(d.object) : d.text, separator: d.separator });
+  const own = (d: WorkspaceDoc) => ({ text: d.error && d.object !== undefined ? toText(d.object) : d.text, separator: d.separator });
   const out: { text: string; separator?: string }[] = [];
   for (let i = 0; i < docs.length; ) {
     const slot = docs[i]!.listItem;

@@ -54,8 +54,12 @@ export function ExportMenu() {
 
   const doExport = (docs: readonly WorkspaceDoc[], how: 'download' | 'copy', name: string) => {
     closeMenu(menu.current, false);
-    const { text, stale } = exportDocs(docs, { stripServerFields: strip, reorderKeys: reorder, format });
+    const { text, stale, unparsed } = exportDocs(docs, { stripServerFields: strip, reorderKeys: reorder, format });
     if (stale.length) ws().notify({ level: 'info', text: `${stale.length} document(s) have YAML that does not parse: their last valid version was exported.` });
+    if (unparsed.length) {
+      const how = format === 'json' || strip || reorder ? 'left out (this export rewrites the objects)' : 'exported as written';
+      ws().notify({ level: 'info', text: `${unparsed.length} document(s) have YAML that has never parsed: ${how}.` });
+    }
     if (how === 'download') download(`${name}.${format}`, text, format === 'json' ? 'application/json' : 'application/yaml');
     else
       navigator.clipboard.writeText(text).then(
