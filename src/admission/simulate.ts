@@ -11,6 +11,7 @@ import { spliceBetween } from '../base/splice';
 import { NAMESPACE_NAME_LABEL } from '../k8s/resources';
 import { apiserverObject, isBuiltInKind, loadTypedData } from '../k8s/typed';
 import { effectiveStaticOrder, type StaticOrder } from '../k8s/static-manifests';
+import { notModelledNotes } from './not-modelled';
 import type { PolicyCel } from '../policy';
 import { isNamespaceResource, requestAttributes } from '../request/cel-inputs';
 import type { AdmissionRequest } from '../request/model';
@@ -388,6 +389,7 @@ async function run(chain: PreparedChain, request: SimRequest, options: SimOption
       if (!ctx.denied) await runValidatingWebhooks(ctx);
     }
   }
+  notes.push(...notModelledNotes(request, ctx.steps));
   const result: SimResult = {
     allowed: !ctx.denied,
     warnings: ctx.warnings,
