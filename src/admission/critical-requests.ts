@@ -17,6 +17,7 @@ const sa = (name: string) => ({
   groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
 });
 const controllerManager = { username: 'system:kube-controller-manager', groups: ['system:authenticated'] };
+const scheduler = { username: 'system:kube-scheduler', groups: ['system:authenticated'] };
 
 const pod = (name: string, namespace: string, labels: Record<string, string>) => ({
   apiVersion: 'v1',
@@ -89,9 +90,14 @@ const DETAILS: Record<string, { title: string; impact: string; request: RequestD
     },
   },
   'leader-election-lease': {
-    title: 'leader-election Lease update (UPDATE leases/kube-controller-manager in kube-system)',
-    impact: 'the controller manager and scheduler lose leadership: no controller runs',
+    title: 'leader-election Lease update (UPDATE leases/kube-controller-manager in kube-system by system:kube-controller-manager)',
+    impact: 'the controller manager loses leadership: no controller runs',
     request: details(leaseRenewal('kube-controller-manager', 'kube-system', 'cp-1_0a1b2c', controllerManager)),
+  },
+  'scheduler-leader-election-lease': {
+    title: 'leader-election Lease update (UPDATE leases/kube-scheduler in kube-system by system:kube-scheduler)',
+    impact: 'the scheduler loses leadership: new pods stay Pending',
+    request: details(leaseRenewal('kube-scheduler', 'kube-system', 'cp-1_3d4e5f', scheduler)),
   },
   'namespace-delete': {
     title: 'Namespace delete by the namespace controller (DELETE namespaces/team-a)',

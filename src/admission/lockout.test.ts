@@ -151,3 +151,33 @@ describe('lockoutReport on a platform', () => {
     expect(rejected(await lockoutReport([excluded], { platform: 'openshift-4.19' }))).toEqual([]);
   });
 });
+
+describe('lockoutReport: leader-election leases', () => {
+  // Fails closed on lease updates outside kube-node-lease; its matchCondition lets only the controller manager through.
+  const leaseAudit = {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingWebhookConfiguration',
+    metadata: { name: 'lease-audit' },
+    webhooks: [
+      {
+        name: 'lease-audit.example.com',
+        admissionReviewVersions: ['v1'],
+        sideEffects: 'None',
+        failurePolicy: 'Fail',
+        clientConfig: { url: 'https://lease-audit.example.com/validate' },
+        rules: [{ apiGroups: ['coordination.k8s.io'], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['leases'] }],
+        namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-node-lease'] }] },
+        matchConditions: [{ name: 'not-kcm', expression: "request.userInfo.username != 'system:kube-controller-manager'" }],
+      },
+    ],
+  };
+
+  it("exempting only the controller manager still locks out the scheduler's leader lease", async () => {
+    const r = await lockoutReport([leaseAudit]);
+    expect(rejected(r)).toEqual(['scheduler-leader-election-lease ← lease-audit.example.com @ webhooks[0].failurePolicy']);
+    expect(r.headline).toBe("1 critical request would be rejected while 'lease-audit.example.com' is down");
+    const f = r.findings[0]!;
+    expect(f.title).toBe('leader-election Lease update (UPDATE leases/kube-scheduler in kube-system by system:kube-scheduler)');
+    expect(f.message).toContain('failed calling webhook "lease-audit.example.com"');
+  });
+});

@@ -61,6 +61,16 @@ export const CRITICAL_REQUEST_SHAPES: readonly CriticalRequestShape[] = [
     sender: 'control-plane',
   },
   {
+    // a row of its own: a guard may exempt the controller manager and not the scheduler
+    id: 'scheduler-leader-election-lease',
+    breaks: 'the scheduler cannot renew its leader lease',
+    operation: 'UPDATE',
+    group: 'coordination.k8s.io',
+    resource: 'leases',
+    namespace: 'kube-system',
+    sender: 'control-plane',
+  },
+  {
     id: 'namespace-delete',
     breaks: 'the namespace controller cannot delete namespaces',
     operation: 'DELETE',
