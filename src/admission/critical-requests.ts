@@ -8,6 +8,7 @@ import { isObject, list, obj, str } from '../base/json';
 import { kubeletLeaseRenewal, kubeletUser, leaseRenewal, namespaceObject } from '../request/system-requests';
 import { CRITICAL_REQUEST_SHAPES, type CriticalRequestShape } from '../k8s/critical-requests';
 import type { CriticalNamespace } from '../base/platforms';
+import { inClusterService } from '../k8s/in-cluster-url';
 import type { CriticalRequest, SimRequest } from './types';
 
 const node = 'node-1';
@@ -270,7 +271,9 @@ export function criticalRequests(objects: readonly unknown[], namespaces: readon
   for (const o of objects) {
     if (!isObject(o) || (o.kind !== 'MutatingWebhookConfiguration' && o.kind !== 'ValidatingWebhookConfiguration')) continue;
     for (const w of list(o.webhooks)) {
-      const svc = obj(obj(obj(w).clientConfig).service);
+      // a URL naming a Service by its in-cluster DNS name reaches the same pods as clientConfig.service
+      const client = obj(obj(w).clientConfig);
+      const svc = isObject(client.service) ? client.service : (inClusterService(str(client.url)) ?? {});
       const namespace = str(svc.namespace);
       const service = str(svc.name);
       if (!namespace || !service || seen.has(`${namespace}/${service}`)) continue;

@@ -181,3 +181,29 @@ describe('lockoutReport: leader-election leases', () => {
     expect(f.message).toContain('failed calling webhook "lease-audit.example.com"');
   });
 });
+
+describe("lockoutReport: the webhook's own Pod", () => {
+  // Fails closed on every pod create but kube-system's, called at its Service's in-cluster DNS name.
+  const podguard = {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingWebhookConfiguration',
+    metadata: { name: 'podguard' },
+    webhooks: [
+      {
+        name: 'podguard.example.com',
+        admissionReviewVersions: ['v1'],
+        sideEffects: 'None',
+        failurePolicy: 'Fail',
+        clientConfig: { url: 'https://podguard.podguard-system.svc:443/validate' },
+        rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }],
+        namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }] },
+      },
+    ],
+  };
+
+  it('a URL at <service>.<namespace>.svc is that Service: its pods cannot come back while it is down', async () => {
+    const r = await lockoutReport([podguard]);
+    expect(rejected(r)).toEqual(['self:podguard-system/podguard ← podguard.example.com @ webhooks[0].failurePolicy']);
+    expect(r.headline).toBe("1 critical request would be rejected while 'podguard.example.com' is down");
+  });
+});

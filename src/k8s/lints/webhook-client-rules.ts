@@ -3,6 +3,7 @@
  * sideEffects, AdmissionReview versions and reinvocation. The rest: ./webhook-rules.ts.
  */
 import { setField } from '../fixes/edits';
+import { urlHost } from '../in-cluster-url';
 import { isObj, one, str, strs, WEBHOOK_KINDS } from './helpers';
 import type { WebhookLintRule } from './rule-types';
 
@@ -56,7 +57,7 @@ export const WEBHOOK_CLIENT_RULES: readonly WebhookLintRule[] = [
     kinds: WEBHOOK_KINDS,
     webhook: (w, p) => {
       const url = isObj(w.clientConfig) ? str(w.clientConfig.url) : '';
-      const host = /^[a-z]+:\/\/([^/:?#]*)/i.exec(url)?.[1]?.toLowerCase() ?? '';
+      const host = urlHost(url);
       if (host === 'localhost' || host.startsWith('127.') || host === '[::1]')
         return [
           {
