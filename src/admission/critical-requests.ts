@@ -9,6 +9,7 @@ import { kubeletLeaseRenewal, kubeletUser, leaseRenewal, namespaceObject } from 
 import { CRITICAL_REQUEST_SHAPES, type CriticalRequestShape } from '../k8s/critical-requests';
 import type { CriticalNamespace } from '../base/platforms';
 import { inClusterService } from '../k8s/in-cluster-url';
+import { selfPod, type SelfPod } from './self-pod';
 import type { CriticalRequest, SimRequest } from './types';
 
 const node = 'node-1';
@@ -228,17 +229,17 @@ const REVIEW_REQUESTS: readonly CriticalRequest[] = [
 
 export const CRITICAL_REQUESTS: readonly CriticalRequest[] = [...CRITICAL_REQUEST_SHAPES.map(fromShape), ...REVIEW_REQUESTS];
 
-/** The request that recreates a webhook's own pod (its Service's namespace; labels assumed from the Service name). */
-function selfPodRequest(namespace: string, service: string): SimRequest {
-  const name = `${service}-6c9d8f7b5-abcde`;
+/** The request that recreates a webhook's own pod (self-pod.ts: its labels, from the workspace when it says). */
+function selfPodRequest(namespace: string, p: SelfPod): SimRequest {
+  const object = pod(p.name, namespace, p.labels);
   return {
     operation: 'CREATE',
     resource: { group: '', version: 'v1', resource: 'pods' },
     kind: { group: '', version: 'v1', kind: 'Pod' },
-    name,
+    name: p.name,
     namespace,
-    userInfo: sa('replicaset-controller'),
-    object: pod(name, namespace, { app: service, 'app.kubernetes.io/name': service }),
+    userInfo: sa(p.controller),
+    object: p.spec ? { ...object, spec: p.spec } : object,
   };
 }
 
@@ -278,11 +279,12 @@ export function criticalRequests(objects: readonly unknown[], namespaces: readon
       const service = str(svc.name);
       if (!namespace || !service || seen.has(`${namespace}/${service}`)) continue;
       seen.add(`${namespace}/${service}`);
+      const self = selfPod(objects, namespace, service);
       out.push({
         id: `self:${namespace}/${service}`,
-        title: `the webhook's own Pod (CREATE pods in ${namespace} for Service ${service}, labels app=${service} assumed)`,
+        title: `the webhook's own Pod (CREATE pods in ${namespace} for Service ${service}; ${self.source})`,
         impact: `the pods serving ${service} cannot come back once they are gone: the webhook stays down (self-deadlock)`,
-        request: selfPodRequest(namespace, service),
+        request: selfPodRequest(namespace, self),
       });
     }
   }

@@ -9,7 +9,7 @@ import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { readFixture } from '../../fixtures';
 import { useEngine } from '../cel/test-helpers';
-import { CRITICAL_REQUESTS, lockoutReport, type LockoutReport } from './index';
+import { CRITICAL_REQUESTS, criticalRequests, lockoutReport, type LockoutReport } from './index';
 
 useEngine();
 
@@ -205,5 +205,87 @@ describe("lockoutReport: the webhook's own Pod", () => {
     const r = await lockoutReport([podguard]);
     expect(rejected(r)).toEqual(['self:podguard-system/podguard ← podguard.example.com @ webhooks[0].failurePolicy']);
     expect(r.headline).toBe("1 critical request would be rejected while 'podguard.example.com' is down");
+    // nothing in the workspace says how its pods are labelled: the report says what it assumed
+    expect(r.findings[0]!.title).toBe(
+      "the webhook's own Pod (CREATE pods in podguard-system for Service podguard; labels app=podguard, app.kubernetes.io/name=podguard assumed: no Service podguard in the workspace and no workload in namespace podguard-system)",
+    );
+  });
+
+  // Fails closed on pod creation outside kube-system; its objectSelector is meant to let its own pods through.
+  const injector = (exclude: Record<string, string>) => ({
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'MutatingWebhookConfiguration',
+    metadata: { name: 'injector' },
+    webhooks: [
+      {
+        name: 'inject.example.com',
+        admissionReviewVersions: ['v1'],
+        sideEffects: 'None',
+        failurePolicy: 'Fail',
+        clientConfig: { service: { name: 'injector-svc', namespace: 'injector-system' } },
+        rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }],
+        namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }] },
+        objectSelector: { matchExpressions: Object.entries(exclude).map(([key, value]) => ({ key, operator: 'NotIn', values: [value] })) },
+      },
+    ],
+  });
+  const workload = (kind: string, name: string, labels: Record<string, string>) => ({
+    apiVersion: 'apps/v1',
+    kind,
+    metadata: { name, namespace: 'injector-system' },
+    spec: {
+      selector: { matchLabels: labels },
+      template: { metadata: { labels }, spec: { containers: [{ name: 'manager', image: 'example.com/injector:1.0' }] } },
+    },
+  });
+  const service = (selector: Record<string, string>) => ({
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'injector-svc', namespace: 'injector-system' },
+    spec: { selector, ports: [{ port: 443, targetPort: 9443 }] },
+  });
+  const self = 'self:injector-system/injector-svc ← inject.example.com @ webhooks[0].failurePolicy';
+  const selfTitle = (r: LockoutReport) => r.checked.find((c) => c.request === 'self:injector-system/injector-svc')!.title;
+
+  it("reads its pods' labels from the workload named after its Service: excluding the Service's name does not exclude them", async () => {
+    const r = await lockoutReport([
+      injector({ 'app.kubernetes.io/name': 'injector-svc' }),
+      workload('Deployment', 'injector', { 'app.kubernetes.io/name': 'injector' }),
+    ]);
+    expect(rejected(r)).toEqual([self]);
+    expect(selfTitle(r)).toBe(
+      "the webhook's own Pod (CREATE pods in injector-system for Service injector-svc; labels app.kubernetes.io/name=injector of Deployment injector's pod template, named after Service injector-svc (no Service injector-svc in the workspace))",
+    );
+  });
+
+  it('reads them from the only workload of its namespace: excluding the label it really sets clears the finding', async () => {
+    const r = await lockoutReport([
+      injector({ 'control-plane': 'controller-manager' }),
+      workload('Deployment', 'injector-controller-manager', { 'control-plane': 'controller-manager' }),
+    ]);
+    expect(rejected(r)).toEqual([]);
+    expect(selfTitle(r)).toMatch(
+      /; labels control-plane=controller-manager of Deployment injector-controller-manager's pod template, the only workload in namespace injector-system/,
+    );
+  });
+
+  it("prefers the workload the Service selects, and its controller (a StatefulSet's pods), over names", async () => {
+    const workloads = [
+      workload('Deployment', 'injector', { app: 'other' }),
+      workload('StatefulSet', 'injector-webhook', { app: 'webhook', tier: 'admission' }),
+    ];
+    const excluded = await lockoutReport([injector({ app: 'webhook' }), service({ app: 'webhook' }), ...workloads]);
+    expect(rejected(excluded)).toEqual([]);
+    expect(selfTitle(excluded)).toMatch(
+      /; labels app=webhook, tier=admission of StatefulSet injector-webhook's pod template, whose pods Service injector-svc selects\)$/,
+    );
+    const request = criticalRequests([injector({ app: 'webhook' }), service({ app: 'webhook' }), ...workloads]).at(-1)!.request;
+    expect(request).toMatchObject({ name: 'injector-webhook-0', userInfo: { username: 'system:serviceaccount:kube-system:statefulset-controller' } });
+    // the pods another workload carries are not its own: excluding them leaves its own rejected
+    expect(rejected(await lockoutReport([injector({ app: 'other' }), service({ app: 'webhook' }), ...workloads]))).toEqual([self]);
+    // a Service whose selector matches no workload: its pods carry at least the selector's labels
+    const bare = await lockoutReport([injector({ app: 'webhook' }), service({ app: 'webhook' })]);
+    expect(rejected(bare)).toEqual([]);
+    expect(selfTitle(bare)).toMatch(/; labels app=webhook of Service injector-svc's selector \(no workload in the workspace matches it\)\)$/);
   });
 });
